@@ -402,8 +402,11 @@ M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output
   .. "the slope of their answers' times on their sends', times the share that succeeded, read as its saturation is "
   .. "(which leaves out the last requests' own latency); where only the window and the latencies are known "
   .. "(vLLM without --save-detailed, inference-perf's stage files), the drain-reduced rate: successful requests / "
-  .. "(the window - the least latency), read as its saturation is too; output tok/s is that rate times its output "
-  .. "tokens per completed request. It is the figure max sustained throughput, the capacity, the load ladder and "
+  .. "(the window - the least latency), read as its saturation is too; where the files hold latency statistics only "
+  .. "(vLLM without latencies, inferencemax, benchmark reports), the least latency is their minimum, else at most "
+  .. "their lowest e2e percentile P and the rate its lower bound, (successful requests - those that may lie below P) "
+  .. "/ (the window - P), else (no e2e statistic) the harness's achieved rate; output tok/s is that rate times its "
+  .. "output tokens per completed request. It is the figure max sustained throughput, the capacity, the load ladder and "
   .. "the charts rank. The harness's achieved rate (completed requests / first request to last answer) is shown "
   .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
   .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
@@ -525,7 +528,11 @@ end
 --   requests were slower than latencies in no order would put them, by a chance of at most
 --   QUEUE_CHANCE (a rank-sum test: llmd.harness.vllm_benchmark);
 -- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
--- {rps, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
+-- Files with statistics only (llmd.runmodel.drain_from_stats): rps is the lower bound of
+-- M.drain_rates, rps_hi the upper (nil: unknown), least_kind ("min" | "percentile" |
+-- "none", the loosest of the repeats'), least_label, least_q, below; a shortfall is read as
+-- M.saturation says (the upper bound's, and never a queue's evidence: N/A).
+-- {rps, rps_hi, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
 -- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
 -- trend_last, least_s, most_s, late_s (the most a request was sent behind its schedule,
 -- where known), achieved_rps (the harness's, p.achieved_rps)}

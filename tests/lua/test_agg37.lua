@@ -95,6 +95,75 @@ local function edit(dir, fn)
   end
 end
 
+t.test("drain_from_stats: the lowest percentile, and the successes that may lie below it", function()
+  -- 1000 successes, p0.1 and p1: ceil(0.1 / 100 x 1000) = 1 may lie below p0.1 (by hand;
+  -- 0.1 / 100 x 1000 is 1.0000000000000002 in doubles, not 2)
+  local r = rm.drain_from_stats(1000, 100, { { 1, 2.5, "p1" }, { 0.1, 2.0, "p0.1" } })
+  t.eq({ r.least_kind, r.least_latency_s, r.least_label, r.below }, { "percentile", 2.0, "p0.1", 1 })
+  -- lo = 999 / 98, hi = 1000 / 98 (by hand)
+  local lo, hi = lp.drain_rates(r)
+  t.near(lo, 999 / 98, 1e-12)
+  t.near(hi, 1000 / 98, 1e-12)
+  -- the file's min: exact, both bounds one rate
+  r = rm.drain_from_stats(1000, 100, { { 0.1, 2.0 } }, 1.5)
+  t.eq({ r.least_kind, r.least_latency_s }, { "min", 1.5 })
+  lo, hi = lp.drain_rates(r)
+  t.eq({ lo, hi }, { 1000 / 98.5, 1000 / 98.5 })
+  -- nothing: completed / window, no upper bound
+  r = rm.drain_from_stats(1000, 100, {})
+  t.eq({ r.least_kind, lp.drain_rates(r) }, { "none", 10 })
+  -- no window, no count: no record
+  t.eq(rm.drain_from_stats(1000, nil, {}), nil)
+  t.eq(rm.drain_from_stats(0, 100, {}), nil)
+end)
+
+-- A benchmark report v0.2 (JSON) of one stage: tool, rate, requests, window (s) and its
+-- request_latency statistics (ms)
+local function br(dir, stage, tool, rate, n, dur, lat)
+  lat.units = "ms"
+  lat.mean = lat.mean or 31000
+  t.write(("%s/benchmark_report_v0.2,_stage_%d.json"):format(dir, stage), json.encode {
+    version = "0.2",
+    run = { uid = "u", eid = "e", time = { duration = ("PT%gS"):format(dur) } },
+    scenario = { load = { standardized = { tool = tool, stage = stage, rate_qps = rate } } },
+    results = { request_performance = { aggregate = {
+      requests = { total = n, failures = 0 },
+      latency = { request_latency = lat },
+      throughput = { request_rate = { units = "queries/s", mean = n / dur } } } } } })
+end
+
+t.test("benchmark reports: the least latency from request_latency's min, else its lowest percentile", function()
+  -- 1200 requests at 4 req/s in 330 s, answers of 30 s or more: completed / window is
+  -- 3.636 req/s, below 3.8 (95 %), the old rule's "saturated" (by hand)
+  local dir = t.tmpdir() .. "/br"
+  t.mkdir(dir)
+  -- vllm-benchmark: p0p1 29.9 s: below = ceil(1.2) = 2, lo = 1198 / 300.1 = 3.99200 >= 3.8:
+  -- kept up, and ranked (by hand)
+  br(dir, 0, "vllm-benchmark", 4, 1200, 330, { p0p1 = 29900, p50 = 31000, p99 = 33000 })
+  local run = harness.extract(dir)
+  local x = run.stages[1].drain
+  t.eq({ x.least_kind, x.least_label, x.below, x.least_latency_s }, { "percentile", "p0p1", 2, 29.9 })
+  local pts = lp.points(run)
+  t.near(pts[1].achieved_rps, 1198 / 300.1, 1e-12)
+  local s = lp.saturation(pts)
+  t.eq({ s.none, s.unknown, s.basis }, { true, nil, "drain" }, s.reason)
+  t.near(s.max_sustained_rps, 1198 / 300.1, 1e-12)
+  -- inference-perf with its min, 30 s: exact, 1200 / 300 = 4 (by hand)
+  dir = t.tmpdir() .. "/br_ip"
+  t.mkdir(dir)
+  br(dir, 0, "inference-perf", 4, 1200, 330, { min = 30000, p0p1 = 30010, p50 = 31000 })
+  run = harness.extract(dir)
+  t.eq({ run.stages[1].drain.least_kind, run.stages[1].drain.least_latency_s }, { "min", 30 })
+  t.near(lp.points(run)[1].achieved_rps, 4, 1e-12)
+  -- guidellm's measured window may leave the drain out: no record, its own rate
+  dir = t.tmpdir() .. "/br_gl"
+  t.mkdir(dir)
+  br(dir, 0, "guidellm", 4, 1200, 330, { min = 30000, p50 = 31000 })
+  run = harness.extract(dir)
+  t.eq(run.stages[1].drain, nil)
+  t.near(lp.points(run)[1].achieved_rps, 1200 / 330, 1e-12)
+end)
+
 if not have_numpy then
   t.test("statistics-only runs of queue_sim.py (skipped: no numpy for queue_sim.py)", function() end)
   return
@@ -189,26 +258,4 @@ t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N
   t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered only %.4g req/s were achieved, completed / window "
     .. "(%.1f %% of the offered, below 95 %%), but the files have no end-to-end latency statistic"):format(
     b[1].harness, b[1].harness / 4 * 100), 1, true), s.reason)
-end)
-
-t.test("drain_from_stats: the lowest percentile, and the successes that may lie below it", function()
-  -- 1000 successes, p0.1 and p1: ceil(0.1 / 100 x 1000) = 1 may lie below p0.1 (by hand;
-  -- 0.1 / 100 x 1000 is 1.0000000000000002 in doubles, not 2)
-  local r = rm.drain_from_stats(1000, 100, { { 1, 2.5, "p1" }, { 0.1, 2.0, "p0.1" } })
-  t.eq({ r.least_kind, r.least_latency_s, r.least_label, r.below }, { "percentile", 2.0, "p0.1", 1 })
-  -- lo = 999 / 98, hi = 1000 / 98 (by hand)
-  local lo, hi = lp.drain_rates(r)
-  t.near(lo, 999 / 98, 1e-12)
-  t.near(hi, 1000 / 98, 1e-12)
-  -- the file's min: exact, both bounds one rate
-  r = rm.drain_from_stats(1000, 100, { { 0.1, 2.0 } }, 1.5)
-  t.eq({ r.least_kind, r.least_latency_s }, { "min", 1.5 })
-  lo, hi = lp.drain_rates(r)
-  t.eq({ lo, hi }, { 1000 / 98.5, 1000 / 98.5 })
-  -- nothing: completed / window, no upper bound
-  r = rm.drain_from_stats(1000, 100, {})
-  t.eq({ r.least_kind, lp.drain_rates(r) }, { "none", 10 })
-  -- no window, no count: no record
-  t.eq(rm.drain_from_stats(1000, nil, {}), nil)
-  t.eq(rm.drain_from_stats(0, 100, {}), nil)
 end)

@@ -225,8 +225,27 @@ end
 -- is judged by the achieved rate, whose window counts the last requests' own latency (a
 -- server that kept up with long answers reads saturated). The text that says so, or nil (a
 -- model saved since, which has each stage's drain-reduced figures where its files give them).
+--
+-- A model saved since but before files with latency statistics only were judged by their
+-- bounds (no drain_stats_saved: llmd.runmodel.drain_from_stats): its stages of such files
+-- (vLLM without latencies, inferencemax, benchmark reports) are judged by the achieved rate
+-- likewise, said so.
+local STATS_ONLY = { ["vllm-benchmark"] = true, inferencemax = true, ["benchmark-report"] = true }
 function M.old_saturation(doc, run)
-  if doc.drain_saved == true then return nil end
+  if doc.drain_saved == true then
+    if doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then return nil end
+    local stages = {}
+    for _, st in ipairs(run.stages) do
+      if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain then
+        stages[#stages + 1] = tostring(st.index)
+      end
+    end
+    if #stages == 0 then return nil end
+    return ("saved before llmdlua bounded the least latency of files with latency statistics only by their lowest "
+      .. "e2e percentile: stage%s %s %s judged by the achieved rate, which also counts the last requests' own latency "
+      .. "(a server that kept up with long answers can read saturated)"):format(#stages == 1 and "" or "s",
+      table.concat(stages, ", "), #stages == 1 and "is" or "are")
+  end
   local stages = {}
   for _, st in ipairs(run.stages) do
     if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace then

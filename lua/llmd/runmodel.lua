@@ -811,6 +811,8 @@ function M.to_plain(run)
     -- (a model saved with every stage's drain-reduced rate figures where its files give
     -- them: llmd.comparison.saved_side says when an older one is judged by the achieved rate)
     drain_saved = true,
+    -- (and the bounds of files with latency statistics only: llmd.comparison.old_saturation)
+    drain_stats_saved = true,
   }
 end
 

@@ -259,3 +259,39 @@ t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N
     .. "(%.1f %% of the offered, below 95 %%), but the files have no end-to-end latency statistic"):format(
     b[1].harness, b[1].harness / 4 * 100), 1, true), s.reason)
 end)
+
+t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered or --reextract, judged by them",
+  function()
+  local a = sim("short", SHORT[1], SHORT[2], "4,8,12")
+  local b = sim("long", LONG[1], LONG[2], "4,8,12")
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "short", "--b-label", "long" }
+  t.eq(r.code, 0, r.stderr)
+  local run = require("llmd.proc").run
+  local llmdlua = t.here() .. "/../../llmdlua"
+  -- the saved record re-rendered: the same saturation, no warning
+  local res = run { llmdlua, "analyze.lua", ws, "--quiet" }
+  t.eq(res.code, 0, res.stderr)
+  t.ok(not res.stderr:find("saved before", 1, true), res.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.b
+  t.eq({ s.none, s.basis }, { true, "drain" }, s.reason)
+  -- as session 36 saved it: drain_saved, but no record for a stage of statistics only
+  for _, x in ipairs { "a", "b" } do
+    local p = ws .. "/run-" .. x .. "/run_model.json"
+    local doc = json.read(p)
+    doc.drain_stats_saved = nil
+    for _, st in ipairs(doc.stages) do st.drain = nil end
+    t.write(p, json.encode(doc))
+  end
+  res = run { llmdlua, "analyze.lua", ws, "--quiet" }
+  t.eq(res.code, 0, res.stderr)
+  t.ok(res.stderr:find("analyze.lua: warning: long (b): saved before llmdlua bounded the least latency of files with "
+    .. "latency statistics only by their lowest e2e percentile: stages 0, 1, 2 are judged by the achieved rate", 1,
+    true), res.stderr)
+  -- judged as before (the old rule): the long answers saturated at the lowest load
+  t.eq(json.read(ws .. "/comparison.json").saturation.b.point, 1)
+  res = run { llmdlua, "analyze.lua", ws, "--quiet", "--reextract" }
+  t.eq(res.code, 0, res.stderr)
+  t.ok(not res.stderr:find("saved before", 1, true), res.stderr)
+  s = json.read(ws .. "/comparison.json").saturation.b
+  t.eq({ s.none, s.basis }, { true, "drain" }, s.reason)
+end)

@@ -234,9 +234,17 @@ local STATS_ONLY = { ["vllm-benchmark"] = true, inferencemax = true, ["benchmark
 function M.old_saturation(doc, run)
   if doc.drain_saved == true then
     if doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then return nil end
+    -- (only a stage with an e2e statistic: without one the old rule stays)
+    local function has_e2e(st)
+      for k, v in pairs(st.metrics and st.metrics.values or {}) do
+        if type(v) == "number" and k:match("^latency_") and not k:match("^latency_all_") then return true end
+      end
+      return false
+    end
     local stages = {}
     for _, st in ipairs(run.stages) do
-      if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain then
+      if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain and has_e2e(st)
+      then
         stages[#stages + 1] = tostring(st.index)
       end
     end

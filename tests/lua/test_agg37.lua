@@ -44,7 +44,8 @@ for rate in sorted(agg):
     if ps:
         q, p = min(ps)
         below = math.ceil(q / 100 * n - 1e-9)
-        r.update(q=q, p=p, below=below, lo=(n - below) / (w - p), hi=n / (w - p))
+        # (the harness's completed / window where that is higher)
+        r.update(q=q, p=p, below=below, lo=max((n - below) / (w - p), n / w), hi=n / (w - p))
     if rate in det:
         y = det[rate]
         lats = [l for l in y["latencies"] if l > 0]
@@ -220,29 +221,49 @@ t.test("statistics only, past the capacity: N/A, never a 'saturated' the files c
     .. "only cannot tell a queue"):format(b[4].p), 1, true), s.reason)
 end)
 
-t.test("statistics only, least latency bounded by the median alone: N/A between the bounds", function()
-  -- p0.1..p25 of e2el removed: the median bounds the least latency, and up to half of the
-  -- successes may lie below it, so the lower bound is about half the rate (python)
+t.test("statistics only, the lowest e2e percentile above p5: no bound, the old rule, left for now", function()
+  -- p0.1..p25 of e2el removed: the median is the lowest, and up to half of the successes may
+  -- lie below it, so (completed - half) / (window - median) is at most half the rate of a
+  -- server that kept up exactly: above p5 (the rule's 5 % margin) it can never show one kept
+  -- up, only make N/A of the achieved rate's calls; such files stay on that rule (agg37's
+  -- report), their record saying which percentile was left unused. p5 itself is used: its
+  -- at most ceil(5 % x 1200) = 60 successes below it (by hand)
   local dir = t.tmpdir() .. "/median"
   t.copy_tree(sim("short", SHORT[1], SHORT[2], "4,8,12"), dir)
   edit(dir, function(d) for _, q in ipairs { "0.1", "1", "5", "10", "25" } do d["p" .. q .. "_e2el_ms"] = nil end end)
-  local b = bounds(dir)
-  t.eq({ b[1].q, b[1].below }, { 50, 600 })
   local run = harness.extract(dir)
-  t.eq(run.stages[1].drain.least_kind, "percentile")
-  local pts = lp.points(run)
-  t.near(pts[1].achieved_rps, b[1].lo, 1e-9 * b[1].lo)
-  local s = lp.saturation(pts)
-  t.eq({ s.none, s.unknown, s.bound }, { true, true, true }, s.reason)
-  t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered the drain-reduced rate (%s) was between %.4g and %.4g "
-    .. "req/s (%.1f to %.1f %% of the offered), as the files bound the least latency only by their e2e median (%.4g "
-    .. "s), below which up to 600 of 1200 successes may lie"):format(lp.DRAIN_SPAN, b[1].lo, b[1].hi, b[1].lo / 4 * 100,
-    b[1].hi / 4 * 100, b[1].p), 1, true), s.reason)
+  local x = run.stages[1].drain
+  t.eq({ x.least_kind, x.least_label, x.least_latency_s }, { "none", "median", 0 })
+  t.eq(lp.drain_of(lp.points(run)[1]), nil)
+  x = rm.drain_from_stats(1200, 300, { { 5, 14.5, "p5" }, { 50, 15, "median" } })
+  t.eq({ x.least_kind, x.least_label, x.below }, { "percentile", "p5", 60 })
 end)
 
-t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N/A, not 'saturated'", function()
+t.test("statistics only, least latency bounded by p5 alone: N/A where the bounds straddle the share", function()
+  -- p0.1 and p1 of e2el removed: p5 is the lowest, up to 5 % of the successes may lie below
+  -- it (python: at 12 req/s the bounds are 94.9 % and 99.5 % of the offered; at 4 and 8 req/s
+  -- the lower one is 99.1 and 95.1 %: kept up there)
+  local dir = t.tmpdir() .. "/p5"
+  t.copy_tree(sim("short", SHORT[1], SHORT[2], "4,8,12"), dir)
+  edit(dir, function(d) d["p0.1_e2el_ms"], d["p1_e2el_ms"] = nil, nil end)
+  local b = bounds(dir)
+  t.eq({ b[3].q, b[3].below }, { 5, 180 })
+  t.ok(b[1].lo >= 0.95 * 4 and b[2].lo >= 0.95 * 8 and b[3].lo < 0.95 * 12 and b[3].hi >= 0.95 * 12, json.encode(b))
+  local pts = lp.points(harness.extract(dir))
+  for i = 1, 3 do t.near(pts[i].achieved_rps, b[i].lo, 1e-9 * b[i].lo) end
+  local s = lp.saturation(pts)
+  t.eq({ s.none, s.unknown, s.bound }, { true, true, true }, s.reason)
+  t.ok(s.reason:find(("point 3 (stage 2): at 12 req/s offered the drain-reduced rate (%s) was between %.4g and %.4g "
+    .. "req/s (%.1f to %.1f %% of the offered), as the files bound the least latency only by their e2e p5 (%.4g "
+    .. "s), below which up to 180 of 3600 successes may lie"):format(lp.DRAIN_SPAN, b[3].lo, b[3].hi,
+    b[3].lo / 12 * 100, b[3].hi / 12 * 100, b[3].p), 1, true), s.reason)
+end)
+
+t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): the old rule, left for now", function()
   -- nothing bounds the least latency but 0: completed / window, the harness's rate, is a
-  -- lower bound only (python: 3.771 of 4 req/s for 30 s answers), so its shortfall is no call
+  -- lower bound only (python: 3.771 of 4 req/s for 30 s answers). The record says so
+  -- (least_kind "none"), but the point stays on the achieved rate's rule: most of the
+  -- tests' vLLM summaries are exp-7's, which have no e2e statistic (agg37's report)
   local dir = t.tmpdir() .. "/noe2el"
   t.copy_tree(sim("long", LONG[1], LONG[2], "4,8,12"), dir)
   edit(dir, function(d) for k in pairs(d) do if k:match("_e2el_ms$") then d[k] = nil end end end)
@@ -250,14 +271,8 @@ t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N
   t.eq(b[1].lo, nil)
   local run = harness.extract(dir)
   local pts = lp.points(run)
-  -- (the figure ranked stays the harness's)
-  t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis }, { "none", nil })
+  t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis, lp.drain_of(pts[1]) }, { "none", nil, nil })
   t.near(pts[1].achieved_rps, b[1].harness, 1e-9)
-  local s = lp.saturation(pts)
-  t.eq({ s.none, s.unknown, s.bound, s.point }, { true, true, true, nil }, s.reason)
-  t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered only %.4g req/s were achieved, completed / window "
-    .. "(%.1f %% of the offered, below 95 %%), but the files have no end-to-end latency statistic"):format(
-    b[1].harness, b[1].harness / 4 * 100), 1, true), s.reason)
 end)
 
 t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered or --reextract, judged by them",

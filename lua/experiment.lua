@@ -18,7 +18,8 @@ local o = args.parse(arg, {
   help = [[
   --show                    print the parsed experiment (JSON) and its warnings; exit 1 if
                             it has no run treatment; with --plan, also check the run
-                            treatments' keys against the plan's benchmark template
+                            treatments' keys against the plan's benchmark template (without
+                            it, says they are unchecked and warns of two a letter apart)
   --plan FILE               the cluster plan: namespaces, parallel, deploy, benchmark (README)
   --resume WORKSPACE        go on with an interrupted experiment from its last completed step
                             (run treatments with results are not run again)
@@ -59,6 +60,9 @@ if o.show then
     local rok, notes = pcall(xr.check_run_treatments, e, plan, o[1])
     if not rok then fail(notes) end
     for _, n in ipairs(notes) do io.stderr:write(n, "\n") end
+  else
+    -- no template: said, never read as "the keys are fine"; and what can be checked
+    for _, n in ipairs(ex.unchecked_key_lines(e, o[1])) do io.stderr:write(n, "\n") end
   end
   os.exit(0)
 end

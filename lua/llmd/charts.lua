@@ -356,9 +356,40 @@ function M.latency_throughput(model, A, B)
     -- no curve: what decides a comparison of one load point each is drawn instead
     return M.latency_points(model, A, B, c, pts)
   end
+  -- per GPU where both runs' accelerator counts are known and differ (model.gpu_counts, as
+  -- the Headline's per-GPU rows and the verdict then read them; treatments.lua's charts
+  -- alike): each run's achieved throughputs and capacity divided by its own count, else the
+  -- run with more hardware lies further right beside a verdict per GPU; where a count is
+  -- unknown, a note says the chart is on totals
+  local gc = type(model.gpu_counts) == "table" and finite(model.gpu_counts.a) and finite(model.gpu_counts.b)
+    and model.gpu_counts.a ~= model.gpu_counts.b and model.gpu_counts or nil
+  local function per(x) return gc and gc[x] or 1 end
+  local function gpus(n) return ("%g GPU%s"):format(n, n == 1 and "" or "s") end
   -- x: achieved output tok/s and achieved req/s, each where the load points have it
   local X = { { col = 1, field = "output_tps", label = "achieved output throughput (tok/s)", cap = "output_tps" },
     { col = 2, field = "achieved_rps", label = "achieved request throughput (req/s)", cap = "rps" } }
+  if gc then
+    X[1].label, X[2].label = "achieved output throughput per GPU (tok/s per GPU)",
+      "achieved request throughput per GPU (req/s per GPU)"
+    c.title = "Latency against achieved throughput per GPU"
+    for _, v in ipairs(c.vars) do
+      if v[1] == "title" then v[2] = c.title end
+      if v[1] == "label_a" then v[2] = ("%s (%s)"):format(A.label, gpus(gc.a)) end
+      if v[1] == "label_b" then v[2] = ("%s (%s)"):format(B.label, gpus(gc.b)) end
+    end
+    c.notes[#c.notes + 1] = ("Per GPU: each run's achieved throughput and capacity divided by its GPUs (%s %s, %s %s), "
+      .. "as the Headline's per-GPU rows and the verdict read them; on totals the run with more hardware would lie "
+      .. "further right. The latencies are at each run's own total load."):format(A.label, gpus(gc.a), B.label,
+      gpus(gc.b))
+  else
+    local g = type(model.per_gpu) == "table" and model.per_gpu or {}
+    local ga, gb = type(g.a) == "table" and g.a.gpus or nil, type(g.b) == "table" and g.b.gpus or nil
+    if (ga or gb) and ga ~= gb then
+      c.notes[#c.notes + 1] = ("On totals, not per GPU: %s ran on %s and %s on %s, so the run with more hardware may "
+        .. "lie further right (give gpus: N in the info files for a chart per GPU)."):format(A.label,
+        ga and gpus(ga) or "an unknown number of GPUs", B.label, gb and gpus(gb) or "an unknown number of GPUs")
+    end
+  end
   local function has_x(p) return p.output_tps or p.achieved_rps end
   local cols, labels, logs, slos, has_a, has_b = {}, {}, {}, {}, {}, {}
   local chosen, chosen_keys = {}, {}
@@ -441,7 +472,8 @@ function M.latency_throughput(model, A, B)
       -- and the achieved-offered chart's rings (a ring here too); failures: its achieved
       -- rate fell short from failed requests, not overload (M.failures_shortfall), never
       -- ringed, marked as such
-      rows[#rows + 1] = row(8, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
+      rows[#rows + 1] = row(8, p.output_tps and p.output_tps / per(x), p.achieved_rps and p.achieved_rps / per(x),
+        chosen[1] and v[chosen[1]],
         chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered, p.saturated and 1 or 0,
         p.failures and 1 or 0)
       if p.saturated then any_sat = true end
@@ -463,7 +495,7 @@ function M.latency_throughput(model, A, B)
   local function capacity(x, field)
     local k = cap[x]
     if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
-    return finite(k[field]) and k[field] or 0 / 0
+    return finite(k[field]) and k[field] / per(x) or 0 / 0
   end
   -- where the capacity lies, drawn as a bar in a lane of its run around its figure (an estimate): the
   -- Headline's own range, one definition for both. With repeats at every load point
@@ -491,15 +523,16 @@ function M.latency_throughput(model, A, B)
       if finite(lo) and finite(hi) and hi < lo then lo, hi = hi, lo end
     end
     if not finite(lo) then return 0 / 0, 0 / 0, 0 end
-    if hi == math.huge then return lo, 0 / 0, 1 end
-    return lo, finite(hi) and hi or 0 / 0, 0
+    if hi == math.huge then return lo / per(x), 0 / 0, 1 end
+    return lo / per(x), finite(hi) and hi / per(x) or 0 / 0, 0
   end
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
     if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated" or k.kind == "last_passing") then
       -- k.text carries its own parentheses: quoted after a comma, never nested in more
-      c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s.")
-        :format(s.label, tostring(k.text or (k.kind == "never_violated" and "at least its highest load"
+      c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s%s.")
+        :format(s.label, gc and "in total " or "", tostring(k.text
+          or (k.kind == "never_violated" and "at least its highest load"
           or k.kind == "last_passing" and "at least its last load that met the SLOs"
           or "at least its last load before saturation")))
     end
@@ -537,7 +570,10 @@ function M.latency_throughput(model, A, B)
         local axis = xd.cap == "rps" and "req/s" or "tok/s"
         if lo == lo then drawn_on[#drawn_on + 1] = axis else missing_on[#missing_on + 1] = axis end
       end
-      local range = type(k.interval.text) == "string" and (" (" .. k.interval.text .. ")") or ""
+      -- (per GPU: the Headline's per-GPU range, each end divided by the run's GPUs)
+      local pk = gc and type(model.capacity.per_gpu) == "table" and model.capacity.per_gpu[s.x] or nil
+      local itext = pk and type(pk.interval) == "table" and pk.interval.text or k.interval.text
+      local range = type(itext) == "string" and (" (" .. itext .. ")") or ""
       if #drawn_on == 0 then
         c.notes[#c.notes + 1] = ("%s's range from repeats%s is not drawn: the output tok/s of the loads around it "
           .. "are unknown."):format(s.label, range)

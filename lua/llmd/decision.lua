@@ -1444,14 +1444,23 @@ end
 -- accelerators, as M.sustained_span): "a" or "b" where one's figure is above the other's
 -- whole span (the other never achieved as much at any load), nil where the spans overlap
 -- (two lower bounds always do: neither has an upper end), then the spans {la, ha, lb, hb}.
-function M.sustained_order(sa, na, sb, nb)
+-- With min_effect (%), an order by less (the higher figure against the other's ceiling, of
+-- their mean) is none: nil, with spans.below_threshold = "a" or "b" (whose figure was above)
+-- and spans.margin_pct, as compare.lua's row says "not shown to differ".
+function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
-  if ha < lb then return "b", spans end
-  if hb < la then return "a", spans end
-  return nil, spans
+  local order = ha < lb and "b" or hb < la and "a" or nil
+  if order and min_effect then
+    local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
+    if m and m < min_effect then
+      spans.below_threshold, spans.margin_pct = order, m
+      return nil, spans
+    end
+  end
+  return order, spans
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

@@ -345,6 +345,49 @@ function M.load(path)
   return M.parse(doc, path)
 end
 
+-- What --show can say of the run treatments' keys without a benchmark template (no --plan):
+-- which keys go unchecked, and any two the treatments set under one parent whose last keys
+-- are near misses of each other (M.near_miss: rat beside rate; not two that differ only in
+-- digits, stage_0 and stage_1), as one of them most likely names no key of the template.
+-- Returns the lines for standard error, path: the experiment file as given.
+function M.unchecked_key_lines(e, path)
+  local paths, seen, by_parent = {}, {}, {}
+  for _, rt in ipairs(e.run_treatments) do
+    for _, o in ipairs(rt.overrides) do
+      if not seen[o.path] then
+        seen[o.path] = rt.name
+        paths[#paths + 1] = o.path
+        local parent, leaf = o.path:match("^(.*)%.([^.]+)$")
+        parent, leaf = parent or "", leaf or o.path
+        by_parent[parent] = by_parent[parent] or {}
+        table.insert(by_parent[parent], leaf)
+      end
+    end
+  end
+  if #paths == 0 then return {} end
+  local lines = { ("note: %s: the run treatments' keys (%s) are not checked: without --plan there is no benchmark "
+    .. "template to check them against; --show --plan FILE checks them, and --plan refuses a key that matches "
+    .. "nothing in its template"):format(path, table.concat(paths, ", ")) }
+  for _, k in ipairs(paths) do
+    local parent, leaf = k:match("^(.*)%.([^.]+)$")
+    parent, leaf = parent or "", leaf or k
+    local others = {}
+    for _, l in ipairs(by_parent[parent]) do
+      -- (each pair once, and never two names that differ only in their digits)
+      if l > leaf and l:gsub("%d", "") ~= leaf:gsub("%d", "") then others[#others + 1] = l end
+    end
+    local near = M.near_miss(leaf, others)
+    if near then
+      local other = parent ~= "" and (parent .. "." .. near) or near
+      lines[#lines + 1] = ("warning: %s: run treatment %s sets %s and run treatment %s sets %s, a letter or two "
+        .. "apart: one of them is most likely misspelt and would benchmark the template's value under its "
+        .. "treatment's name (--show --plan FILE tells which the template has)"):format(path, seen[k], k, seen[other],
+        other)
+    end
+  end
+  return lines
+end
+
 -- The parsed form llm-d-benchmark's own parser reports (expected/parsed-experiments.json).
 function M.summary(e)
   local json = require "llmd.json"

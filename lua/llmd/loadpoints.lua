@@ -261,15 +261,24 @@ function M.points(run)
         p.ci.throughput_req_s = stattest.mean_ci(xs, nil, 0)
         p.ci.throughput_req_s.samples = xs
       end
-      if p.ci and p.ci.throughput_tok_s and per_req then
-        local ts = {}
+      if p.ci and p.ci.throughput_tok_s then
+        -- each repeat's output tok/s at its own rate (its tokens per completed request); the
+        -- point's figure is their mean, as every figure of repeats is, so that the whole-run
+        -- row (llmd.report's run_figure), its Welch test and the ladder read one number.
+        -- Where a repeat's is unknown, no interval: never the harness's rates left in its
+        -- place for a test to read beside a row that shows the throughput
+        local ts, whole = {}, per_req ~= nil
         for i, st in ipairs(g.stages) do
           local a, t = achieved(st), st.metrics.values.throughput_tok_s
           ts[i] = finite(a) and a > 0 and finite(t) and xs[i] * t / a or nil
+          whole = whole and ts[i] ~= nil
         end
-        if #ts == #xs then
+        if whole then
           p.ci.throughput_tok_s = stattest.mean_ci(ts, nil, 0)
           p.ci.throughput_tok_s.samples = ts
+          p.output_tps = p.ci.throughput_tok_s.mean
+        else
+          p.ci.throughput_tok_s = nil
         end
       end
     end
@@ -368,8 +377,12 @@ local function position(points, p)
   return #points
 end
 
-local function too_thin(p, i)
+-- answered: the failed requests make up its shortfall (they were answered, with an error:
+-- the answered rate is judged, M.saturation), so they count too: a point where every request
+-- failed is a failures point, not one of too few requests.
+local function too_thin(p, i, answered)
   local n = p.values.requests_ok
+  if answered and finite(n) and finite(p.values.requests_failed) then n = n + p.values.requests_failed end
   if finite(n) and n < M.MIN_SATURATION_REQUESTS then
     return ("load point %d completed %g request%s%s, fewer than the %d a saturation call needs, as one request more "
       .. "or less moves its achieved rate by more than %.0f %%"):format(i, n, n == 1 and "" or "s",
@@ -400,14 +413,14 @@ M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output
   .. "(the window - the least latency), read as its saturation is too; where the files hold latency statistics only "
   .. "(vLLM without latencies, inferencemax, benchmark reports), the least latency is their minimum, else at most "
   .. "their lowest e2e percentile P (p5 or below) and the rate its lower bound, (successful requests - those that "
-  .. "may lie below P) / (the window - P) or successful requests / the window where higher, else the harness's "
-  .. "achieved rate; output tok/s is that rate times its output tokens per completed request. It is the figure max "
-  .. "sustained throughput, the capacity, the load ladder and the charts rank. "
-  .. "The harness's achieved rate (completed requests / first request to last answer) is shown "
+  .. "may lie below P) / (the window - P) or successful requests / the window where higher, else the harness's own "
+  .. "rate; output tok/s is that rate times its output tokens per completed request. It is the figure max sustained "
+  .. "throughput, the capacity, the load ladder and the charts rank, and what this report's sentences mean by "
+  .. "achieved. The harness's own rate (completed requests / first request to last answer) is shown "
   .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
-  .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
+  .. "request, so a server that kept up with 60 s of requests answered in 20 s each reads 75 % of the offered "
   .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. At "
-  .. "concurrency-based loads, or without either figure, the throughput is the harness's achieved rate"
+  .. "concurrency-based loads, or without either figure, the throughput is the harness's own rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
@@ -457,7 +470,7 @@ function M.sends_behind(sent, offered, n, share)
 end
 
 -- How the drain-reduced rate is read, as its texts say it.
-M.DRAIN_SPAN = "completed / (window - least latency), the achieved rate without the latency every request "
+M.DRAIN_SPAN = "completed / (window - least latency), the harness's rate without the latency every request "
   .. "carries, as the files have no per-request start times"
 -- The chance, at most, that a server that kept up drains for as long as a run did past its
 -- last request (M.drain_of's queue test) below which the drain is read as a queue.
@@ -523,8 +536,10 @@ end
 --   of latencies >= d (bounded by the percentiles). Under a queue the last requests waited
 --   longest, d is about L_max, and the chance about 1 / N (the bound: 1 - the top percentile);
 -- * vLLM (latencies in the order sent, no start times): a queue when the last tenth of the
---   requests were slower than latencies in no order would put them, by a chance of at most
---   QUEUE_CHANCE (a rank-sum test: llmd.harness.vllm_benchmark);
+--   requests were slower than latencies in no order would put them, by a chance of about
+--   QUEUE_CHANCE at most (a rank-sum test whose z is divided by the square root of the
+--   latencies' design effect in send order, their trend taken out: llmd.harness.
+--   vllm_benchmark; tests/sim/fixa37_sim.py);
 -- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
 -- Files with statistics only (llmd.runmodel.drain_from_stats): rps is the lower bound of
 -- M.drain_rates, rps_hi the upper (nil: unknown), least_kind ("min" | "percentile" |
@@ -532,8 +547,9 @@ end
 -- M.saturation says (the upper bound's, and never a queue's evidence: N/A).
 -- {rps, rps_hi, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
 -- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
--- trend_last, least_s, most_s, late_s (the most a request was sent behind its schedule,
--- where known), achieved_rps (the harness's, p.achieved_rps)}
+-- trend_last, trend_deff (the most of the repeats' design effects), least_s, most_s, late_s
+-- (the most a request was sent behind its schedule, where known), achieved_rps (the
+-- harness's, p.achieved_rps)}
 function M.drain_of(p)
   local xs = p.drain
   if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
@@ -574,6 +590,7 @@ function M.drain_of(p)
     local c
     if finite(x.trend_chance) then
       c, r.chance_kind, r.trend_last = x.trend_chance, "trend", x.trend_last
+      if finite(x.trend_deff) then r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff) end
     elseif finite(x.drain_s) and finite(x.tail_share) and finite(x.most_latency_s) then
       c = math.min(1, ((send_rate or p.offered) * math.max(x.most_latency_s - x.drain_s, 0) + 1) * x.tail_share)
       r.chance_kind, r.drain_s = "drain", math.min(r.drain_s or math.huge, x.drain_s)
@@ -645,8 +662,10 @@ end
 -- How likely a server that kept up is to look like d (M.drain_of) did, as the texts say it.
 local function chance_text(d, bound)
   if d.chance_kind == "trend" then
-    return ("latencies in no particular order rank the last %d requests this high with a chance of %.2g"):format(
-      d.trend_last, d.chance)
+    -- (their dependence in send order allowed for: llmd.harness.vllm_benchmark)
+    return ("latencies in no particular order%s rank the last %d requests this high with a chance of %.2g"):format(
+      d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
+        .. "effect of %.3g),"):format(d.trend_deff) or "", d.trend_last, d.chance)
   end
   return ("a server that kept up drains as long as this (%.4g s past the last request, its latencies %.4g to %.4g s) "
     .. "with a chance of %s%.2g"):format(d.drain_s, d.least_s, d.most_s, bound and "at most " or "", d.chance)
@@ -817,7 +836,7 @@ function M.saturation(points, opts)
           and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
       end
       if short then
-        local thin = too_thin(p, i)
+        local thin = too_thin(p, i, answered_kept_up)
         if thin then return thin_result(thin) end
       end
       -- failures are an error-rate matter (M.failing: the error-rate SLO's limit, else
@@ -1848,7 +1867,14 @@ function M.capacity(points, slo, sat)
     for _, p in ipairs(points) do
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
+    -- the bound's words: its figure is the last load's before saturation, or where a load
+    -- below it achieved more (the rate dipped), that load's, named (bound_note; main said
+    -- "the last load before saturation" beside another point's figure, audit37 #4)
+    local bound_note = best_p ~= points[limit - 1]
+      and ("the most before saturation, at load point %d"):format(position(points, best_p)) or nil
+    if bound_note then what_best = ("%s, load point %d's"):format(what_best, position(points, best_p)) end
     return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+      bound_note = bound_note,
       ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,

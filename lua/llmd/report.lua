@@ -230,7 +230,29 @@ end
 -- figure. Each run by its own data only: the other run's repeats change nothing here.
 -- Returns the value (nil when unknown), its text, why it is unknown, and the number of
 -- repeats when it is their mean.
+-- Request and output token throughput of a run of one load point whose throughput is its pace
+-- or its drain-reduced rate (llmd.loadpoints.THROUGHPUT_DEFINITION): that throughput, which
+-- the ladder ranks and Welch's test on the repeats reads (their samples), not the harness's
+-- completed / window, whose last answers' latency lowers it; the harness's figure is the
+-- fifth value returned, and in the text beside it ("; harness 3.887").
+local DEFINED = { throughput_req_s = { "achieved_rps", "harness_rps" },
+  throughput_tok_s = { "output_tps", "harness_tps" } }
 local function run_figure(run, points, key)
+  local one = #points == 1 and points[1] or nil
+  if one and one.rate_basis and DEFINED[key] then
+    local n = (one.repeats or 1) >= 2 and one.repeats or nil
+    local v, h = one[DEFINED[key][1]], one[DEFINED[key][2]]
+    if v == nil then
+      local why = one.na[key] or "unknown"
+      return nil, metrics.format(key, nil, why), why, n
+    end
+    local m = metrics.get(key)
+    local parts = {}
+    if n then parts[1] = ("mean of %d"):format(n) end
+    if h ~= nil then parts[#parts + 1] = "harness " .. T.helpers.num(h, tonumber(m.format:match("%.(%d)f") or 0)) end
+    local text = metrics.format(key, v) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
+    return v, text, nil, n, h
+  end
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
@@ -246,13 +268,15 @@ local function perf_row(key, ctx)
   local m = metrics.get(key)
   local A, B = ctx.A, ctx.B
   local ra, rb = A.run, B.run
-  local va, ta, wa, na_ = run_figure(ra, ctx.pa, key)
-  local vb, tb, wb, nb_ = run_figure(rb, ctx.pb, key)
+  local va, ta, wa, na_, ha = run_figure(ra, ctx.pa, key)
+  local vb, tb, wb, nb_, hb = run_figure(rb, ctx.pb, key)
   local repeats = na_ ~= nil and nb_ ~= nil
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
     a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
+    -- (the harness's completed / window beside a throughput shown as defined: run_figure)
+    a_harness = ha, b_harness = hb,
   }
   -- which side is unknown and why, as fields of their own (comparison.json, the CSV's note)
   if va == nil then row.a_na = wa or "no value and no reason recorded" end
@@ -353,6 +377,14 @@ local function finish_row(row, fam, A, B)
   end
   row.note = v.note
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
+  if row.a_harness or row.b_harness then
+    -- the CSV has no a_text: the harness's figure beside the throughput, in its note
+    local function h(x) return x and T.helpers.num(x, tonumber(metrics.get(row.key).format:match("%.(%d)f") or 0))
+      or "as shown" end
+    local what = ("the throughput as defined (the answers' pace or the drain-reduced rate); the harness's "
+      .. "completed / window: %s %s, %s %s %s"):format(A.label, h(row.a_harness), B.label, h(row.b_harness), row.unit)
+    row.note = row.note and row.note ~= "" and (row.note .. "; " .. what) or what
+  end
   local test = o.test
   if row.broken then
     row.evidence = "not compared: a broken run"
@@ -719,7 +751,7 @@ end
 local function curve_na_reason(p, key, gpus, gpu_why)
   if key == "achieved_rps" or key == "harness_rps" then
     return "achieved rate unknown: " .. (p.na.throughput_req_s
-      or "neither the results' request throughput nor the harness's achieved rate")
+      or "neither the results' request throughput nor the harness's own rate")
   end
   if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
   if key == "output_tps_per_gpu" then
@@ -1142,8 +1174,9 @@ local function capacity_text(c, rate)
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
-    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
-      range and ("; " .. range) or "")
+    -- (a saturated bound read at a load below the last one names it: c.bound_note)
+    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "",
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -3833,6 +3866,17 @@ function M.build(opts)
     -- one note for every row a broken run leaves without a verdict
     table.insert(notes, 1, ("Every row: %s; a broken run's figures say nothing of its configuration, so they are "
       .. "shown, but no verdict or test is read from them."):format(table.concat(model.broken, "; ")))
+  end
+  model.throughput_note = nil
+  for _, r in ipairs(rows) do
+    if r.a_harness or r.b_harness then
+      -- (once, for both throughput rows)
+      model.throughput_note = "Request and output token throughput of a run of one load point: its throughput as the "
+        .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), "
+        .. "which the delta, the verdict and the test read; \"harness\" beside it is the harness's own completed / "
+        .. "window, which the last answers' latency lowers."
+      break
+    end
   end
   model.perf = rows
   model.perf_notes = notes

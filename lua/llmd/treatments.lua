@@ -1066,11 +1066,22 @@ function M.cost_note(ranked, by_cap, texts_by_label)
       return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
     end
     pair = function(x, nxt)
-      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
+      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
+        decision.MIN_EFFECT)
       if order == "b" then
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha)), "ordered"
+      end
+      if sp and sp.below_threshold then
+        -- (compare.lua's rule: an order by less than the practical threshold is none)
+        local hi, lo = sp.below_threshold == "b" and x or nxt, sp.below_threshold == "b" and nxt or x
+        return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
+          .. "more than %s at any load), but only by %s of their mean, below the practical threshold of %g %%: "
+          .. "not shown to differ"):format(x.label, nxt.label, hi.label, hi.label,
+          rate(sp.below_threshold == "b" and sp.lb or sp.la), lo.label,
+          rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct), decision.MIN_EFFECT),
+          "not ordered"
       end
       return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
         x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
@@ -1081,6 +1092,7 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   for i = 1, #per - 1 do
     local above, text, verdict = pair(by[per[i].label], by[per[i + 1].label])
     per[i].vs_next = by_cap and verdict or (above and "ordered" or "not ordered")
+    per[i].above = above or false
     said[#said + 1] = text
     if i == 1 and above then shown = per[1].label end
   end
@@ -1102,6 +1114,35 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   res.evidence = said
   if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
+  -- the rank per GPU (per[i].rank_text, "1=" where shared), competition ranking as on
+  -- totals: a place starts a rank of its own only where the evidence orders every place
+  -- above it ahead of it and of every place below (x above y and y level with z, but x not
+  -- shown ahead of z: all three "1=", never x alone first, as best_per_gpu names none)
+  local ahead = {}
+  local function ordered(i, j)
+    local key = i .. ":" .. j
+    if ahead[key] == nil then
+      ahead[key] = (i + 1 == j and per[i].above) or (i + 1 ~= j and pair(by[per[i].label], by[per[j].label])) or false
+    end
+    return ahead[key]
+  end
+  local start = 1
+  for i = 1, #per do
+    if i > 1 then
+      local cut = true
+      for k = 1, i - 1 do
+        for j = i, #per do
+          if cut and not ordered(k, j) then cut = false end
+        end
+      end
+      if cut then start = i end
+    end
+    per[i].rank = start
+  end
+  local count = {}
+  for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
+  for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
+  for _, p in ipairs(per) do p.above = nil end
   -- the order per GPU against the totals' only where the evidence names a first per GPU: two
   -- figures the measured loads cannot order name none (as compare.lua says of them)
   res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
@@ -2199,9 +2240,23 @@ function M.gpu_figures(m, T, by_cap)
     if x.gpus then m.gpu_columns = true end
   end
   if m.gpu_columns then
+    -- the rank per GPU beside the rank on totals: the cost note's where the counts differ
+    -- (its order per GPU and evidence), the rank itself where every count is the same (each
+    -- figure divided by one number: the same order, the same evidence); none where a count
+    -- is unknown (r.per_gpu_rank_why)
+    local per_rank = {}
+    for _, p in ipairs(m.cost and m.cost.per_gpu or {}) do per_rank[p.label] = p.rank_text end
     for _, r in ipairs(m.ranking) do
       r.gpus = by[r.label] and by[r.label].gpus or nil
       r.per_gpu_value, r.per_gpu_text = per_gpu_figure(by[r.label], by_cap, r)
+      if r.rank_text then
+        r.per_gpu_rank = m.cost and per_rank[r.label] or (not m.cost and r.rank_text) or nil
+        if not r.per_gpu_rank then
+          local unknown = m.cost and m.cost.unknown or {}
+          r.per_gpu_rank_why = ("the GPU count of %s unknown"):format(#unknown > 0 and table.concat(unknown, ", ")
+            or "a treatment")
+        end
+      end
     end
   end
   if not m.cost then return end
@@ -2222,12 +2277,15 @@ function M.gpu_figures(m, T, by_cap)
       d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
         c and c.gpus and d.by or d.label)
     else
-      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus)
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT)
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
         order == "b" and ("%s above, as the measured loads order them"):format(d.by)
         or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
+          .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
+          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
         or "the measured loads cannot order them per GPU")
     end
   end
@@ -2262,6 +2320,12 @@ function M.present(m, opts)
     -- GPUs and the ranked figure per GPU beside each place, where any count is known; the
     -- Pareto front's note that it is on totals where the counts differ or are unknown
     gpu_columns = m.gpu_columns or false,
+    -- a rank per GPU beside the rank where the counts differ or some are unknown (where they
+    -- are all the same it is the rank itself: treatment_ranking.csv only)
+    rank_per_gpu_column = m.gpu_columns and (m.cost ~= nil or (function()
+      for _, w in ipairs(m.workloads or {}) do if w.cost then return true end end
+      return false
+    end)()) or false,
     pareto_costs = m.pareto_cost and { m.pareto_cost } or m.pareto_costs or false,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
@@ -2517,12 +2581,12 @@ end
 -- figure per GPU (empty where the count is unknown), and its evidence against the next.
 -- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
 M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
-  "value_rps_per_gpu", "per_gpu_text", "evidence_against_next" }
+  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
   for _, r in ipairs(m.ranking) do
     local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
-      r.per_gpu_value, r.per_gpu_text, r.vs_next_text }
+      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text }
     local cells = {}
     for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
     lines[#lines + 1] = table.concat(cells, ",")
@@ -2716,12 +2780,18 @@ function M.point_chart(m, T, c)
   c.data = block_text("treatment value ci_lo ci_hi has_ci", blocks)
   c.vars[#c.vars + 1] = { "loads", loads }
   -- the names and loads under the panels: rotated where they would run into each other
-  -- (templates' width: 160 px a treatment)
-  local under = {}
-  for t, x in ipairs(T) do under[t] = x.label .. "\n" .. loads[t] end
-  local rot, room = M.tic_layout(under, 160)
+  -- (templates' width: 160 px a treatment), broken into lines where a name would run past
+  -- the picture's left edge
+  local names, under = {}, {}
+  for t, x in ipairs(T) do names[t], under[t] = x.label, { loads[t] } end
+  local rot, room, tics, cut = M.tic_layout(names, 160, M.first_tic_px("points", #T), under)
   c.vars[#c.vars + 1] = { "tic_rotate", rot }
   c.vars[#c.vars + 1] = { "tic_room", room }
+  c.vars[#c.vars + 1] = { "tics", tics }
+  if #cut > 0 then
+    c.notes[#c.notes + 1] = ("Names cut short under the panels (\"...\"): %s; the tables give them in full.")
+      :format(table.concat(cut, ", "))
+  end
   c.vars[#c.vars + 1] = { "panel_label", labels }
   c.vars[#c.vars + 1] = { "panel_slo", slos }
   c.vars[#c.vars + 1] = { "panel_ymax", ymax }
@@ -2751,20 +2821,98 @@ function M.point_chart(m, T, c)
   return c
 end
 
--- The names under a chart's panels (labels: each one's lines), slot_px wide each: level
--- where the longest line fits its slot, else rotated by 45 degrees, so that many long names
--- never run into each other. Returns the angle (0 or 45) and the room they take below the
--- axis in lines of the chart's font (on top of its usual margin): a name of n characters of
--- the ticks' font (sans 10: about 5.5 px each) rises n x 5.5 x sin 45 px, in the margin's
--- lines of about 19 px (gnuplot's SVG, sans 12; the templates add 19 px a line per panel).
+-- The names under a chart's panels (names: one a panel slot, slot_px wide each; more: the
+-- lines under each name, the load of a one-point chart), level where the longest line fits
+-- its slot, else rotated by 45 degrees, so that many long names never run into each other.
+-- A rotated line ends at its tic and runs down to the left: one longer than the room left
+-- of the first tic (first_px, from M.first_tic_px) would run past the picture's left edge,
+-- so each name is broken into lines that fit (after a '-', '_', '/', '.' or space where it
+-- has one), at most M.TIC_NAME_LINES, the last cut short with "..." where even those do
+-- not hold it (the report's tables give every name in full). Returns the angle (0 or 45),
+-- the room the names take below the axis in lines of the chart's font (on top of its usual
+-- margin), the tics' texts (each name's lines, then its more lines) and the names cut
+-- short. Widths: the ticks' font (sans 10) is about M.TIC_CHAR_PX a character (DejaVu Sans
+-- lower case, 5.3), M.TIC_WIDE_PX for the names' breaks (wider letters: capitals, digits);
+-- gnuplot's SVG puts each further line of a tic 15 px lower, anchored at the same x; the
+-- margins' lines are about 19 px (sans 12; the templates add 19 px a line per panel).
 M.TIC_CHAR_PX = 5.5
-function M.tic_layout(labels, slot_px)
-  local longest = 0
-  for _, l in ipairs(labels) do
-    for line in (tostring(l) .. "\n"):gmatch("([^\n]*)\n") do longest = math.max(longest, utf8.len(line) or #line) end
+M.TIC_WIDE_PX = 6.5
+M.TIC_NAME_LINES = 3
+local SIN45 = math.sin(math.pi / 4)
+
+-- A name in lines of at most width characters, broken after a separator where one is in
+-- reach (else cut), at most max_lines, the last ending in "..." where the name goes on.
+-- Returns the lines and whether the name was cut short.
+function M.break_name(name, width, max_lines)
+  local function len(x) return utf8.len(x) or #x end
+  local function head(x, n) return x:sub(1, (utf8.offset(x, n + 1) or #x + 1) - 1) end
+  local lines, rest = {}, name
+  while len(rest) > width and #lines < max_lines do
+    local chunk = head(rest, width)
+    -- the last separator in the chunk, not in its first half (a name is not broken into stubs)
+    local at
+    for i = #chunk, 1, -1 do
+      if chunk:sub(i, i):match("[-_/%. ]") and len(chunk:sub(1, i)) > width // 2 then at = i; break end
+    end
+    local line = at and chunk:sub(1, at) or chunk
+    lines[#lines + 1] = line:gsub("%s+$", "")
+    rest = rest:sub(#line + 1):gsub("^%s+", "")
   end
-  if longest * M.TIC_CHAR_PX <= slot_px * 0.9 then return 0, 0 end
-  return 45, math.ceil(longest * M.TIC_CHAR_PX * math.sin(math.pi / 4) / 19)
+  if rest ~= "" and #lines < max_lines then lines[#lines + 1], rest = rest, "" end
+  if rest ~= "" then
+    lines[#lines] = head(lines[#lines], math.max(1, width - 3)) .. "..."
+    return lines, true
+  end
+  return lines, false
+end
+
+function M.tic_layout(names, slot_px, first_px, more)
+  more = more or {}
+  local function longest_of(texts)
+    local n = 0
+    for _, l in ipairs(texts) do n = math.max(n, utf8.len(l) or #l) end
+    return n
+  end
+  local level, shown, cut, n_lines = 0, {}, {}, 1
+  for i, name in ipairs(names) do
+    level = math.max(level, utf8.len(name) or #name, longest_of(more[i] or {}))
+  end
+  local function tic(lines, i)
+    local all = {}
+    for _, l in ipairs(lines) do all[#all + 1] = l end
+    for _, l in ipairs(more[i] or {}) do all[#all + 1] = l end
+    n_lines = math.max(n_lines, #all)
+    return #all == 1 and all[1] or { lines = all }
+  end
+  if level * M.TIC_CHAR_PX <= slot_px * 0.9 then
+    for i, name in ipairs(names) do shown[i] = tic({ name }, i) end
+    return 0, 0, shown, cut
+  end
+  -- a line's left end: its anchor (5 px left of the tic) less its length and the font's
+  -- height (10 px), each at 45 degrees; 2 px inside the edge
+  local width = math.max(8, math.floor((first_px - 5 - 10 * SIN45 - 2) / (M.TIC_WIDE_PX * SIN45)))
+  local longest = 0
+  for i, name in ipairs(names) do
+    local lines, short = M.break_name(name, width, M.TIC_NAME_LINES)
+    if short then cut[#cut + 1] = name end
+    shown[i] = tic(lines, i)
+    longest = math.max(longest, longest_of(lines), longest_of(more[i] or {}))
+  end
+  return 45, math.ceil((longest * M.TIC_CHAR_PX * SIN45 + 15 * (n_lines - 1)) / 19), shown, cut
+end
+
+-- The x of the first tic under a treatments chart's panels, in px from the picture's left
+-- edge, as its template places it (template: "points" or "bars"; k: the treatments): the
+-- width (points: 160 px a treatment + 140, at least 640; bars: 70 px + 140, at least 600),
+-- the left and right margins (11 or 12 and 3 characters of gnuplot's SVG at sans 12, 8.4 px
+-- each) and the x range (points: 0.4 to k + 0.6, the first at 1; bars: -0.6 to k - 0.4,
+-- the first at 0).
+M.GP_CHAR_PX = 8.4
+function M.first_tic_px(template, k)
+  local w, lm
+  if template == "points" then w, lm = math.max(640, 160 * k + 140), 11 else w, lm = math.max(600, 140 + 70 * k), 12 end
+  local l, r = lm * M.GP_CHAR_PX, w - 3 * M.GP_CHAR_PX
+  return l + (0.6 / (template == "points" and (k + 0.2) or k)) * (r - l)
 end
 
 -- How the charts of treatments T draw throughput: "per_gpu" where every one's GPU count is
@@ -2981,9 +3129,15 @@ local function charts_of(m, T, list, out, suffix, about)
     -- template's width: 140 + 70 px a treatment, at least 600)
     local names = {}
     for _, nv in ipairs(c.vars) do if nv[1] == "labels" then names = nv[2] end end
-    local rot, room = M.tic_layout(names, (math.max(600, 140 + 70 * #T) - 140) / #T)
+    local rot, room, tics, cut = M.tic_layout(names, (math.max(600, 140 + 70 * #T) - 140) / #T,
+      M.first_tic_px("bars", #T))
     c.vars[#c.vars + 1] = { "tic_rotate", rot }
     c.vars[#c.vars + 1] = { "tic_room", room }
+    c.vars[#c.vars + 1] = { "tics", tics }
+    if #cut > 0 then
+      c.notes[#c.notes + 1] = ("Names cut short under the bars (\"...\"): %s; the tables give them in full.")
+        :format(table.concat(cut, ", "))
+    end
     c.available = true
   elseif not m.common_load then
     c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."

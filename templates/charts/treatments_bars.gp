@@ -6,7 +6,8 @@
 # From llmdlua: datafile (columns: treatment number (0-based), then value, whisker low,
 # whisker high of each figure in turn), style_file, title, labels[i]; per panel i:
 # panel_col[i] (the column of its value; low and high follow), panel_label[i]; title_lines (the lines of the title, 1 when absent);
-# tic_rotate (0, or 45 where the names would run into each other) and tic_room (the lines they take then).
+# tic_rotate (0, or 45 where the names would run into each other), tic_room (the lines they take then) and
+# tics[t] (each name in lines, a long one broken so that, rotated, it stays inside the picture).
 n = |panel_label|
 k = |labels|
 w = 140 + 70 * k
@@ -28,9 +29,12 @@ set style fill solid 0.5 border lc rgb '#444444'
 set boxwidth 0.6
 set xrange [-0.6:k - 0.4]
 set yrange [0:*]
+# the names in the ticks' font of the one-point chart (sans 10), which llmdlua sizes them by
+set xtics font 'sans,10'
 if (tic_rotate) { set xtics rotate by tic_rotate right } else { set xtics norotate }
 set xtics ()
-do for [t = 1:k] { set xtics add (labels[t] t - 1) }
+# (tics[t]: the name as llmdlua broke it into lines; older callers: labels)
+if (exists("tics")) { do for [t = 1:k] { set xtics add (tics[t] t - 1) } } else { do for [t = 1:k] { set xtics add (labels[t] t - 1) } }
 do for [i = 1:n] {
   set origin 0, (n - i) * ph
   set size 1, ph

@@ -12,7 +12,9 @@
 # ("TTFT p95 (ms)"), panel_slo[i] (the SLO threshold, NaN when none or too far above the
 # values to draw), panel_ymax[i] (the top of its y axis, from 0), panel_fmt[i] (the
 # printf format of its figures, the metric catalogue's: '%.1f' for ms); tic_rotate (0, or
-# 45 where the names would run into each other) and tic_room (the lines they take then).
+# 45 where the names would run into each other), tic_room (the lines they take then) and
+# tics[t] (each one's name and load in lines, a long name broken so that, rotated, it stays
+# inside the picture).
 n = |panel_label|
 k = |labels|
 w = 160 * k + 140
@@ -41,7 +43,8 @@ set xrange [0.4:k + 0.6]
 # under each treatment its name and load, on two lines
 set xtics () scale 0 font 'sans,10'
 if (tic_rotate) { set xtics rotate by tic_rotate right } else { set xtics norotate }
-do for [t = 1:k] { set xtics add (labels[t]."\n".loads[t] t) }
+# (tics[t]: the name and load as llmdlua broke them into lines; older callers: labels and loads)
+if (exists("tics")) { do for [t = 1:k] { set xtics add (tics[t] t) } } else { do for [t = 1:k] { set xtics add (labels[t]."\n".loads[t] t) } }
 set grid noxtics ytics
 do for [i = 1:n] {
   set origin 0, (n - i) * ph

@@ -72,7 +72,7 @@ end
 
 local function const(l) return function() return l end end
 
-local DRAIN = "completed / (window - least latency), the achieved rate without the latency every request carries, "
+local DRAIN = "completed / (window - least latency), the harness's rate without the latency every request carries, "
   .. "as the files have no per-request start times"
 
 t.test("inference-perf stage files alone: a server that kept up with 20 s answers is not 'saturated at its lowest "

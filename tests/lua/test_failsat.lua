@@ -70,7 +70,7 @@ t.test("saturation search goes on past a stage whose shortfall is failed request
   -- 12734 / (74.8145 - 0.649) = 171.7 req/s, 80.9 % of 212.24; 12734 / its send span 72.494 s
   -- = 175.66, 82.8 %: its schedule_delay.max, 12.50868 s, says its requests fell behind)
   t.eq(sat.reason, "at 212.24 req/s offered the drain-reduced rate was only 171.7 req/s (80.9 % of the offered, "
-    .. "below 95 %; completed / (window - least latency), the achieved rate without the latency every request "
+    .. "below 95 %; completed / (window - least latency), the harness's rate without the latency every request "
     .. "carries, as the files have no per-request start times); even completed / send span, with no drain at all, "
     .. "was only 175.7 req/s (82.8 %): requests were sent slower than offered, up to 12.51 s behind their schedule; "
     .. "the shortfall at load point 5 (169.99 req/s offered), below it, was failed requests (30 % of them failed), not overload")

@@ -274,15 +274,16 @@ t.test("guidellm with every request kept: computed from the requests, errors fro
   -- rate (n - 1) * 0.8 / (percentile 90 - percentile 10) of the request_start_time values,
   -- 2.0000003178914896; numpy.polyfit(start, end, 1)'s slope 0.15817999839782737 (the errored
   -- request came back in 20 ms), less 2 standard errors -0.8512513301264031; answers
-  -- 2.0000003178914896 / 0.15817999839782737 = 12.643825629972696, the 3 successful ones 3/4
-  -- of that, 9.482869222479522
+  -- 2.0000003178914896 / 0.15817999839782737 = 12.643825629972696 by the slope alone, above
+  -- the sends, so held to the sends' rate (audit37 #7: a slope below 1 gives the sends'),
+  -- 2.0000003178914896; the 3 successful ones 3/4 of that, 1.5000002384186173
   local pace = run.stages[1].pace
   t.eq({ pace.sends, pace.answered, pace.succeeded }, { 4, 4, 3 })
   t.near(pace.send_rps, 2.0000003178914896, 1e-9)
   t.near(pace.slope, 0.15817999839782737, 1e-6)
   t.near(pace.slope_lo, -0.8512513301264031, 1e-6)
-  t.near(pace.answer_rps, 12.643825629972696, 1e-6)
-  t.near(pace.success_rps, 9.482869222479522, 1e-6)
+  t.near(pace.answer_rps, 2.0000003178914896, 1e-6)
+  t.near(pace.success_rps, 1.5000002384186173, 1e-6)
 end)
 
 t.test("guidellm: an empty distribution (0.0 everywhere) is unknown, not 0", function()
@@ -1080,9 +1081,11 @@ t.test("inference-perf: several stages, the per-request file read once, each req
   -- exact in Python's fractions (np.polyfit on epoch times is off by 3e-7); successes' that
   -- times succeeded / sends; none from fewer than 3 requests): stage 0 2/2/2
   -- sends/answered/succeeded, 0.9990065440427774 req/s sent; stage 1 4/4/3,
-  -- 0.9999573447621029, 1.031504669721473, 0.7736285022911047 req/s
+  -- 0.9999573447621029 req/s sent, answers 1.031504669721473 by the slope alone (0.969,
+  -- below 1), above the sends, so held to them (audit37 #7): 0.9999573447621029, the
+  -- successes 3/4 of that, 0.7499680085715772
   local truth = { { 2, 2, 2, 0.9990065440427774 },
-    { 4, 4, 3, 0.9999573447621029, 1.031504669721473, 0.7736285022911047 } }
+    { 4, 4, 3, 0.9999573447621029, 0.9999573447621029, 0.7499680085715772 } }
   local d = t.tmpdir()
   local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
   local rev = json.array {}
@@ -1174,6 +1177,40 @@ t.test("inference-perf: each stage file is checked against the requests the per-
   t.ok(text:find("latency_p90_ms: computed from per-request data 393.0 ms, stage 1's stage_1_lifecycle_metrics.json "
     .. "says 400.8 ms (2.0 % apart)", 1, true), text)
 end)
+
+t.test("extract.lua --br: a run with warnings (status warnings) writes its reports and exits 0, as without --br",
+  function()
+    -- the mismatch of the test below gives the run status "warnings"; extract.lua exits 0 on
+    -- it without --br (its header), and exited 1 with --br though every report was written
+    local d, out = t.tmpdir(), t.tmpdir()
+    local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    doc.ttfts = { doc.ttfts[1], doc.ttfts[2], doc.ttfts[3] }
+    json.write(d .. "/openai-x.json", doc)
+    local r = proc.run { LLMDLUA, t.here() .. "/../../lua/extract.lua", d, "--br", "0.2", "--out", out }
+    t.eq(r.code, 0, r.stderr)
+    t.ok(r.stderr:find("per-request arrays of different lengths", 1, true), r.stderr)
+    local path = r.stdout:match("^(.-)\n$")
+    t.ok(path and io.open(path, "r"), r.stdout)
+  end)
+
+t.test("vllm-benchmark: a file written without --save-detailed (only latencies kept) is no array mismatch",
+  function()
+    -- vLLM's writer without --save-detailed deletes input_lens, output_lens, start_times,
+    -- ttfts, itls, generated_texts and errors; latencies and queue_times stay (FORMATS.md §3):
+    -- the new user's files in that form were each warned of as "arrays of different lengths"
+    local d = t.tmpdir()
+    local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    for _, k in ipairs { "input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors" } do
+      doc[k] = nil
+    end
+    t.ok(type(doc.latencies) == "table" and #doc.latencies == 8, "the fixture keeps 8 latencies")
+    json.write(d .. "/openai-x.json", doc)
+    local r = proc.run { LLMDLUA, "-e", ("local run = require('llmd.harness').extract(%q) "
+      .. "for _, w in ipairs(run.warnings) do print(w) end"):format(d) }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(r.stderr, "")
+    t.ok(not r.stdout:find("different lengths", 1, true), r.stdout)
+  end)
 
 t.test("vllm-benchmark: per-request arrays of different lengths are said (Data checks, stderr), not dropped silently",
   function()

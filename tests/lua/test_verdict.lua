@@ -307,6 +307,6 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   t.ok(md:find("^# [^\n]*\n\nGenerated [^\n]*\n\n%*%*Verdict:%*%* "), md:sub(1, 300))
   t.ok(md:find("**Verdict:** " .. line .. "\n", 1, true), line)
   t.ok(md:find("\n## How these figures are defined\n\nThroughput: the throughput of a load point (req/s, ", 1, true))
-  t.ok(md:find(" the throughput is the harness's achieved rate.\n\nMax sustained throughput: the highest throughput "
+  t.ok(md:find(" the throughput is the harness's own rate.\n\nMax sustained throughput: the highest throughput "
     .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms): the highest", 1, true))
 end)

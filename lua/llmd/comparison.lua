@@ -240,8 +240,32 @@ end
 -- as a queue would (a server that kept up can read saturated), and that rate is the one
 -- max sustained throughput and capacity rank. (Every pace read since has a slope, or no
 -- answers' rate at all where the slope cannot be read.) Both said where both apply.
+--
+-- A model saved since but before files with latency statistics only were judged by their
+-- bounds (no drain_stats_saved: llmd.runmodel.drain_from_stats): its stages of such files
+-- (vLLM without latencies, inferencemax, benchmark reports) are judged by the achieved rate
+-- likewise, said so.
+local STATS_ONLY = { ["vllm-benchmark"] = true, inferencemax = true, ["benchmark-report"] = true }
+local function stats_only_stages(doc, run)
+  if doc.drain_saved ~= true or doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then return {} end
+  -- (only a stage with an e2e statistic: without one the old rule stays)
+  local function has_e2e(st)
+    for k, v in pairs(st.metrics and st.metrics.values or {}) do
+      if type(v) == "number" and k:match("^latency_") and not k:match("^latency_all_") then return true end
+    end
+    return false
+  end
+  local stages = {}
+  for _, st in ipairs(run.stages) do
+    if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain and has_e2e(st)
+    then
+      stages[#stages + 1] = tostring(st.index)
+    end
+  end
+  return stages
+end
 function M.old_saturation(doc, run)
-  local stages, spans = {}, {}
+  local stages, spans, bounded = {}, {}, stats_only_stages(doc, run)
   for _, st in ipairs(run.stages) do
     if not st.warmup and type(st.rate) == "number" and st.rate > 0 then
       local pace = st.pace
@@ -267,6 +291,11 @@ function M.old_saturation(doc, run)
       .. "drain-reduced rate, completed / (window - least latency): %s judged by the achieved rate, which also counts "
       .. "the last requests' own latency (a server that kept up with long answers can read saturated)"):format(
       which(stages))
+  end
+  if #bounded > 0 then
+    parts[#parts + 1] = ("saved before llmdlua bounded the least latency of files with latency statistics only by "
+      .. "their lowest e2e percentile: %s judged by the achieved rate, which also counts the last requests' own "
+      .. "latency (a server that kept up with long answers can read saturated)"):format(which(bounded))
   end
   if #parts == 0 then return nil end
   return table.concat(parts, "; ")

@@ -243,8 +243,10 @@ function M.points(run)
       p.rate_basis, p.achieved_rps, rates = "pace", x.success_rps, {}
       for _, st in ipairs(g.stages) do rates[#rates + 1] = st.pace.success_rps end
     elseif dr then
+      -- (its lower bound where the files bound the least latency only by a percentile:
+      -- M.drain_rates; none at all, the harness's own completed / window)
       p.rate_basis, p.achieved_rps, rates = "drain", dr.rps, {}
-      for _, r in ipairs(p.drain) do rates[#rates + 1] = r.completed / (r.window_s - r.least_latency_s) end
+      for _, r in ipairs(p.drain) do rates[#rates + 1] = M.drain_rates(r) end
     end
     if rates then
       local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0
@@ -410,10 +412,13 @@ M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output
   .. "the slope of their answers' times on their sends', times the share that succeeded, read as its saturation is "
   .. "(which leaves out the last requests' own latency); where only the window and the latencies are known "
   .. "(vLLM without --save-detailed, inference-perf's stage files), the drain-reduced rate: successful requests / "
-  .. "(the window - the least latency), read as its saturation is too; output tok/s is that rate times its output "
-  .. "tokens per completed request. It is the figure max sustained throughput, the capacity, the load ladder and "
-  .. "the charts rank, and what this report's sentences mean by achieved. The harness's own rate (completed "
-  .. "requests / first request to last answer) is shown "
+  .. "(the window - the least latency), read as its saturation is too; where the files hold latency statistics only "
+  .. "(vLLM without latencies, inferencemax, benchmark reports), the least latency is their minimum, else at most "
+  .. "their lowest e2e percentile P (p5 or below) and the rate its lower bound, (successful requests - those that "
+  .. "may lie below P) / (the window - P) or successful requests / the window where higher, else the harness's own "
+  .. "rate; output tok/s is that rate times its output tokens per completed request. It is the figure max sustained "
+  .. "throughput, the capacity, the load ladder and the charts rank, and what this report's sentences mean by "
+  .. "achieved. The harness's own rate (completed requests / first request to last answer) is shown "
   .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
   .. "request, so a server that kept up with 60 s of requests answered in 20 s each reads 75 % of the offered "
   .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. At "
@@ -473,6 +478,36 @@ M.DRAIN_SPAN = "completed / (window - least latency), the harness's rate without
 -- last request (M.drain_of's queue test) below which the drain is read as a queue.
 M.QUEUE_CHANCE = 0.05
 
+-- One stage's drain-reduced rate (x: its record, llmd.runmodel.DRAIN_BASIS) as two bounds,
+-- lo and hi (nil where unbounded); nil where its window is no longer than its least latency.
+-- Where the least latency L_min is known (per-request latencies, or the file's min) both
+-- are completed / (window - L_min). From statistics only (llmd.runmodel.drain_from_stats),
+-- the least latency is at most the file's lowest e2e percentile P (L_min <= P), so:
+-- * hi = completed / (window - P) >= completed / (window - L_min): a rate it cannot exceed.
+--   A shortfall of hi is a shortfall of the drain-reduced rate itself (then, as there, only
+--   a queue's evidence makes it saturation); hi alone never says "kept up", as it may
+--   overstate a server that fell behind (its queue puts P above L_min).
+-- * lo = (completed - below) / (window - P): at least completed - below successes (below:
+--   at most that many lie under P) finished between the first request + P and the window's
+--   end, so the server answered at lo or faster over that span, which an overloaded server
+--   cannot (at most its own rate); or completed / window, the harness's rate (L_min >= 0:
+--   at most the drain-reduced rate), where that is higher (P a high percentile). lo
+--   reaching the share says "kept up"; a shortfall of lo alone is no saturation: lo can be
+--   as low as (1 - q) of the rate of a server that kept up (its P a median: half of it), the
+--   bound below the truth that must never read as overload, as completed / window, the old
+--   rule, did for long answers.
+-- Nothing bounds L_min (no e2e statistic: vLLM's default --percentile-metrics): lo is
+-- completed / window, hi unknown (M.drain_of leaves such a point to the old rule).
+function M.drain_rates(x)
+  local span = x.window_s - x.least_latency_s
+  if not (finite(span) and span > 0 and finite(x.completed)) then return nil end
+  if x.least_kind == "none" then return x.completed / x.window_s, nil end
+  if x.least_kind == "percentile" then
+    return math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, x.completed / span
+  end
+  return x.completed / span, x.completed / span
+end
+
 -- A rate-based point's drain-reduced rate, where its files have no per-request start times
 -- (no M.pace_of) but give the window, the completed requests and their least latency
 -- (llmd.runmodel.DRAIN_BASIS): completed / (window - L_min). nil: judged by the achieved rate.
@@ -508,7 +543,11 @@ M.QUEUE_CHANCE = 0.05
 --   latencies' design effect in send order, their trend taken out: llmd.harness.
 --   vllm_benchmark; tests/sim/fixa37_sim.py);
 -- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
--- {rps, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
+-- Files with statistics only (llmd.runmodel.drain_from_stats): rps is the lower bound of
+-- M.drain_rates, rps_hi the upper (nil: unknown), least_kind ("min" | "percentile" |
+-- "none", the loosest of the repeats'), least_label, least_q, below; a shortfall is read as
+-- M.saturation says (the upper bound's, and never a queue's evidence: N/A).
+-- {rps, rps_hi, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
 -- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
 -- trend_last, trend_deff (the most of the repeats' design effects), least_s, most_s, late_s
 -- (the most a request was sent behind its schedule, where known), achieved_rps (the
@@ -518,13 +557,26 @@ function M.drain_of(p)
   if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
     return nil
   end
-  local r = { rps = 0, completed = 0, repeats = #xs, sent_rps = 0, chance = 0,
+  local r = { rps = 0, rps_hi = 0, completed = 0, repeats = #xs, sent_rps = 0, chance = 0,
     achieved_rps = p.harness_rps or p.achieved_rps,
     least_s = math.huge, most_s = -math.huge, ref_rps = 0, ref_basis = "sent" }
+  local rank = { min = 1, percentile = 2, none = 3 }
   for _, x in ipairs(xs) do
-    local span = x.window_s - x.least_latency_s
-    if not finite(span) or span <= 0 then return nil end
-    r.rps = r.rps + x.completed / span / #xs
+    -- (nothing bounds the least latency: the achieved rate's old rule, left for now, as
+    -- most of the tests' vLLM summaries are exp-7's, with no e2e statistic: agg37's report)
+    if x.least_kind == "none" then return nil end
+    local lo, hi = M.drain_rates(x)
+    if not lo then return nil end
+    r.rps = r.rps + lo / #xs
+    if r.rps_hi and hi then r.rps_hi = r.rps_hi + hi / #xs else r.rps_hi = nil end
+    -- (files with statistics only: the loosest bound of the repeats' least latency)
+    if x.stats_only then
+      local k = x.least_kind
+      if not r.least_kind or (rank[k] or 3) > rank[r.least_kind] then
+        r.least_kind, r.least_label, r.least_q = k, x.least_label, x.least_q
+      end
+      r.below = math.max(r.below or 0, x.below or 0)
+    end
     r.completed = r.completed + x.completed
     r.least_s, r.most_s = math.min(r.least_s, x.least_latency_s), math.max(r.most_s, x.most_latency_s or -math.huge)
     local sspan = finite(x.send_span_s) and x.send_span_s > 0 and x.send_span_s or nil
@@ -567,12 +619,46 @@ function M.drain_queue(d)
   return d.chance ~= nil and d.chance <= M.QUEUE_CHANCE
 end
 
+-- How files with statistics only bound the least latency (d: M.drain_of), as the texts say
+-- it: "its least latency at most the file's e2e p0.1, 15.01 s"; "" where it is known.
+local function least_text(d)
+  local one = d.repeats == 1
+  if d.least_kind == "min" then
+    return one and (", the least latency the file's min, %.4g s"):format(d.least_s)
+      or ", the least latency each file's min"
+  elseif d.least_kind == "percentile" then
+    return (", the least latency at most %s e2e %s%s"):format(one and "the file's" or "each file's",
+      d.least_label, one and (", %.4g s"):format(d.least_s) or "")
+  end
+  return ""
+end
+
 -- "the drain-reduced rate was 9.613 req/s (80.1 % of the 12 req/s requests were sent at,
--- below 95 %; completed / (window - least latency), ...)"
+-- below 95 %; completed / (window - least latency), ...)"; where the files bound the least
+-- latency only by a percentile (d.rps_hi above d.rps, M.drain_rates), "at most" its upper
+-- bound, the one a shortfall is read from.
 local function drain_rate_text(d, only)
-  return ("the drain-reduced rate was %s%.4g req/s (%.1f %% of %s, below %d %%; %s)"):format(only and "only " or "",
-    d.rps, d.rps / d.ref_rps * 100, d.ref_basis == "sent" and ("the %.4g req/s requests were sent at, on their "
-      .. "schedule"):format(d.ref_rps) or "the offered", M.SATURATION_SHARE * 100, M.DRAIN_SPAN)
+  local hi = d.rps_hi and d.rps_hi > d.rps
+  local v = hi and d.rps_hi or d.rps
+  return ("the drain-reduced rate was %s%.4g req/s (%.1f %% of %s, below %d %%; %s%s)"):format(
+    hi and "at most " or only and "only " or "", v, v / d.ref_rps * 100, d.ref_basis == "sent"
+      and ("the %.4g req/s requests were sent at, on their schedule"):format(d.ref_rps) or "the offered",
+    M.SATURATION_SHARE * 100, M.DRAIN_SPAN, least_text(d))
+end
+
+-- Why a point's saturation is unknown where its files, with statistics only, bound its
+-- drain-reduced rate too loosely (M.drain_rates): the lower bound below SATURATION_SHARE of
+-- the reference, the upper one not (i: its index).
+function M.bound_text(p, d, i)
+  local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
+  local share = M.SATURATION_SHARE * 100
+  return ("point %d%s: at %g req/s offered the drain-reduced rate (%s) was between %.4g and %.4g req/s (%.1f to "
+    .. "%.1f %% of the offered), as the files bound the least latency only by their e2e %s%s, below which up to "
+    .. "%d of %d successes may lie: whether it reached %d %% is unknown; the files' minimum e2e latency, a lower "
+    .. "percentile (vLLM: --metric-percentiles with 0.1) or per-request latencies would tell"):format(i, st,
+    p.offered, M.DRAIN_SPAN, d.rps, d.rps_hi, d.rps / d.ref_rps * 100, d.rps_hi / d.ref_rps * 100, d.least_label,
+    d.repeats == 1 and (" (%.4g s)"):format(d.least_s) or "", d.below or 0, math.floor(d.completed / d.repeats),
+    share)
 end
 
 -- How likely a server that kept up is to look like d (M.drain_of) did, as the texts say it.
@@ -604,6 +690,13 @@ end
 -- be the latencies' spread (i: its index).
 function M.spread_text(p, d, i)
   local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
+  if d.least_kind then
+    -- statistics only: no order of the latencies, no send times, no most latency
+    return ("point %d%s: at %g req/s offered %s, but files with latency statistics only cannot tell a queue from "
+      .. "the latencies' spread (they hold no order of the latencies and no send times), so whether the server "
+      .. "kept up there is unknown; per-request latencies (vLLM's --save-detailed, inference-perf's per-request "
+      .. "file) would tell"):format(i, st, p.offered, drain_rate_text(d))
+  end
   return ("point %d%s: at %g req/s offered %s, but the files cannot tell a queue from the latencies' spread (%.4g to "
     .. "%.4g s): %s, above %g, so whether the server kept up there is unknown; per-request start times (inference-"
     .. "perf's per-request file, vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(d),
@@ -668,8 +761,19 @@ function M.kept_up_text(points, paced, drained, skip)
       M.PACE_SPAN, points_text(index_list(paced)))
   end
   if #drained > 0 then
-    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s")
-      :format(share, M.DRAIN_SPAN, whole and "" or " at " .. points_text(index_list(drained)))
+    -- (where files with statistics only bound the least latency by a percentile P, the rate's
+    -- lower bound: M.drain_rates)
+    local bounded
+    for _, i in ipairs(drained) do
+      local d = M.drain_of(points[i])
+      if d and d.least_kind == "percentile" then bounded = d end
+    end
+    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s%s)%s")
+      :format(share, M.DRAIN_SPAN, bounded and ("; where the files bound the least latency only by their e2e %s, P, "
+        .. "its lower bound: (completed - the successes that may lie below P) / (window - P), or completed / window "
+        .. "where higher"):format(bounded.least_label)
+        or "",
+      whole and "" or " at " .. points_text(index_list(drained)))
   end
   if #other > 0 then
     parts[#parts + 1] = ("the achieved rate was at least %d %% of the offered at %s"):format(share,
@@ -803,6 +907,12 @@ function M.saturation(points, opts)
           failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
+      elseif short and not answered_kept_up and drain
+        and not (drain.rps_hi and drain.rps_hi < M.SATURATION_SHARE * drain.ref_rps) then
+        -- files with statistics only, whose least latency only a percentile bounds: the
+        -- rate's lower bound fell short, its upper bound did not (M.drain_rates): unknown,
+        -- never "saturated" from a bound below the truth
+        return { none = true, unknown = true, bound = true, basis = "drain", reason = M.bound_text(p, drain, i) }
       elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"
@@ -879,8 +989,9 @@ function M.saturation(points, opts)
     local near, answered_at = {}, {}
     for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
     local paced, drained, skip = {}, {}, {}
+    local function drained_by(p) return M.drain_of(p) ~= nil end
     for i, p in ipairs(points) do
-      if M.pace_of(p) then paced[#paced + 1] = i elseif M.drain_of(p) then drained[#drained + 1] = i end
+      if M.pace_of(p) then paced[#paced + 1] = i elseif drained_by(p) then drained[#drained + 1] = i end
     end
     for _, r in ipairs(resolved) do skip[r.point] = true end
     for _, p in ipairs(points) do
@@ -888,7 +999,7 @@ function M.saturation(points, opts)
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
       -- rates' interval carries each window's drain, which the pace leaves out; likewise
       -- the drain-reduced rate)
-      if M.pace_of(p) or M.drain_of(p) then c = nil end
+      if M.pace_of(p) or drained_by(p) then c = nil end
       local by_failures = false
       for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
       if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end

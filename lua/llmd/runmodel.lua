@@ -751,6 +751,45 @@ end
 -- or an upper bound of it from the file's percentiles), tail_basis (which)}.
 M.DRAIN_BASIS = "completed / (window - least latency)"
 
+-- The record for a file with no per-request latencies at all, only statistics (vLLM
+-- without `latencies`, inferencemax, a benchmark report): completed successes, the window
+-- (s), their least latency as the file bounds it. min (s): the file's own minimum, exact
+-- (least_kind "min"). Else pcts ({q (0-100), value (s), label}, over the successes): the
+-- lowest one (least_kind "percentile", least_q, least_label): the least latency is at most
+-- it, and at most ceil(q / 100 x completed) successes lie below it (a linearly
+-- interpolated percentile lies between the values ranked floor(h) and floor(h) + 1, h = q
+-- / 100 x (n - 1); a nearest rank's at or above ceil(q / 100 x n) of them), kept as
+-- below. Only a percentile at most STATS_LEAST_Q: above it, more than the saturation
+-- rule's 5 % margin of the successes may lie below P, so (completed - below) / (window - P)
+-- cannot show even a server that kept up exactly to have kept up (it is at most 1 - q of
+-- its rate): such a bound adds nothing but N/A. Else least_kind "none", least_latency_s 0
+-- (least_label the percentile left unused, if any): nothing bounds it but 0.
+-- (llmd.loadpoints.drain_rates reads the bounds; nil where window or count is unknown.)
+M.STATS_LEAST_Q = 5 -- (1 - llmd.loadpoints.SATURATION_SHARE) x 100
+function M.drain_from_stats(completed, window, pcts, min)
+  local function fin(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
+  if not (fin(completed) and completed > 0 and fin(window) and window > 0) then return nil end
+  local rec = { basis = M.DRAIN_BASIS, completed = completed, window_s = window, stats_only = true }
+  if fin(min) and min >= 0 and min < window then
+    rec.least_kind, rec.least_latency_s, rec.least_label = "min", min, "min"
+    return rec
+  end
+  local low
+  for _, x in ipairs(pcts or {}) do
+    if fin(x[1]) and fin(x[2]) and x[2] >= 0 and x[2] < window and (not low or x[1] < low[1]) then low = x end
+  end
+  if low and low[1] > M.STATS_LEAST_Q then
+    rec.least_kind, rec.least_latency_s, rec.least_label = "none", 0, low[3] or ("p%g"):format(low[1])
+  elseif low then
+    rec.least_kind, rec.least_latency_s, rec.least_q = "percentile", low[2], low[1]
+    rec.least_label = low[3] or ("p%g"):format(low[1])
+    rec.below = math.min(completed, math.ceil(low[1] / 100 * completed - 1e-9))
+  else
+    rec.least_kind, rec.least_latency_s = "none", 0
+  end
+  return rec
+end
+
 -- The share of latencies at or above d, bounded from a summary's percentiles (pcts: list
 -- of {q (0-100), value (s)}, the max as q = 100): 1 - q of the highest percentile below d
 -- (at least that share of them is below d), 1 where none is; nil where even the max is
@@ -799,6 +838,8 @@ function M.to_plain(run)
     -- (a model saved with every stage's drain-reduced rate figures where its files give
     -- them: llmd.comparison.saved_side says when an older one is judged by the achieved rate)
     drain_saved = true,
+    -- (and the bounds of files with latency statistics only: llmd.comparison.old_saturation)
+    drain_stats_saved = true,
   }
 end
 

@@ -213,8 +213,27 @@ local function map(set, br, path, stage_fallback)
   put_rate("throughput_tok_s", "output_token_rate", "output_tokens_per_sec", out_tok, "output tokens", "tok/s")
   put_rate("throughput_total_tok_s", "total_token_rate", "total_tokens_per_sec", in_tok and out_tok
     and in_tok + out_tok, "input + output tokens", "tok/s")
+  -- Its requests' least latency as the report bounds it (request_latency's min, else its
+  -- lowest percentile), for the drain-reduced rate (llmd.runmodel.drain_from_stats): from
+  -- the tools whose window is first request to last answer, or longer (inference-perf's
+  -- run.time; a longer window only lowers the rate's lower bound, and no report holds a
+  -- queue's evidence). Not guidellm's: its measured window may leave the drain out.
+  local drain
+  if tool == "vllm-benchmark" or tool == "inferencemax" or tool == "inference-perf" then
+    local rl = lat.request_latency
+    local scale = type(rl) == "table" and TO_MS[rl.units]
+    local pcts = {}
+    if scale then
+      for _, x in ipairs { { 0.1, "p0p1" }, { 1, "p1" }, { 5, "p5" }, { 10, "p10" }, { 25, "p25" }, { 50, "p50" },
+        { 75, "p75" }, { 90, "p90" }, { 95, "p95" }, { 99, "p99" }, { 99.9, "p99p9" } } do
+        if num(rl[x[2]]) then pcts[#pcts + 1] = { x[1], rl[x[2]] * scale / 1000, x[2] } end
+      end
+    end
+    drain = rm.drain_from_stats(ok, dur, pcts, scale and num(rl.min) and rl.min * scale / 1000 or nil)
+  end
   local stage = num(std.stage) or stage_fallback
   return {
+    drain = drain,
     tool = tool, tool_version = std.tool_version, stage = stage,
     rate = num(std.rate_qps), concurrency = num(std.concurrency), method = method,
     requests = { total = total, ok = ok, failed = failures, incomplete = inc }, clashes = clashes,
@@ -368,6 +387,7 @@ function M.extract(c, opts)
     st.duration = st.metrics.values.duration_s
     st.requests = info.requests
     st.tool = info.tool
+    st.drain = info.drain
     run.percentile_method = info.method
     for _, cl in ipairs(info.clashes) do
       -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"

@@ -73,6 +73,13 @@ local function new(variant)
       fields[#fields + 1] = k:find(".", 1, true) and ('["' .. k .. '"]') or k
     end
   end
+  -- the lower e2el percentiles (the llm-d inferencemax profile asks for 0.1, 1, 5, 10, 25):
+  -- with the catalogue's, what bounds the least latency of a file without `latencies`
+  local LOW_E2EL = { 0.1, 1, 5, 10, 25 }
+  for _, q in ipairs(LOW_E2EL) do
+    local k = field(("p%g"):format(q), "e2el")
+    fields[#fields + 1] = k:find(".", 1, true) and ('["' .. k .. '"]') or k
+  end
   local function f(d, k)
     if d[k] ~= nil then return d[k] end
     return d['["' .. k .. '"]']
@@ -386,6 +393,23 @@ local function new(variant)
       end
       l.acc, l.has_lat, st.pace = acc, has_lat, pace
       if not pace then st.drain = drain_record(l.arr.latencies, summary) end
+      if not pace and #l.arr.latencies == 0 then
+        -- no latencies at all (vLLM's old writer, inferencemax): the least latency as the
+        -- file's e2el percentiles bound it (llmd.runmodel.drain_from_stats), over the
+        -- completed requests, in ms
+        local pcts = {}
+        for _, q in ipairs(LOW_E2EL) do
+          local lab = ("p%g"):format(q)
+          local v = num(f(d, field(lab, "e2el")))
+          if v then pcts[#pcts + 1] = { q, v / 1000, lab } end
+        end
+        for _, w in ipairs(WHICH) do
+          local q = w[1] == "p50" and 50 or w[1] ~= "mean" and tonumber(w[2]:match("^p([%d.]+)$"))
+          local v = q and num(f(d, field(w[2], "e2el")))
+          if v then pcts[#pcts + 1] = { q, v / 1000, w[2] == "median" and "median" or w[2] } end
+        end
+        st.drain = rm.drain_from_stats(summary.values.requests_ok, summary.values.duration_s, pcts)
+      end
       if acc then
         -- the window is the file's duration (vLLM's own measure of first request to last
         -- response), on this path as on the summary one

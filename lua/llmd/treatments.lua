@@ -766,7 +766,9 @@ local function grouped_model(groups, opts)
       m.pareto_costs[#m.pareto_costs + 1] = ("%s: %s"):format(w, sub.pareto_cost)
     end
     -- (never a best on totals between treatments on different numbers of accelerators)
-    local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
+    -- (nor where the first is above the next but not ahead of every other one: not_ahead)
+    local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and not sub.ranking[1].not_ahead
+      and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
       verdict_line = sub.verdict_line,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
@@ -783,8 +785,8 @@ local function grouped_model(groups, opts)
           for i, k in ipairs(sub.latency_at_common_test.keys) do n[i] = metrics.get(k).label end
           return n
         end)(), " and "))
-      or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
-        .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
+      or r1 and r1.order_certain and not r1.not_ahead and ("%s first by the figures, above %s as the measured "
+        .. "loads order them, untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
       or "not shown to differ (no treatment shown best)."
     -- fewer than two ranked: nothing was compared, so nothing is "not shown to differ"; its
     -- own verdict says what there is ("only one/rate1 was measured; nothing to compare it with")
@@ -926,7 +928,8 @@ end
 -- like on cost: nil when every count is known and equal, or none is known (nothing says they
 -- differ); otherwise {text = the banner, differ = true when two known counts differ,
 -- unknown = labels, per_gpu = {{label, gpus, value}} in order per GPU (figures only,
--- untested) where every count is known}.
+-- untested) where every count is known}. totals_first: whether the ranking on totals names
+-- a first (no other place shares its rank); only then is the order per GPU set against it.
 local function bound_prefix(text)
   text = text or ""
   for _, p in ipairs { "≥ ", "< ", "about " } do
@@ -935,7 +938,7 @@ local function bound_prefix(text)
   return ""
 end
 
-function M.cost_note(ranked, by_cap, texts_by_label)
+function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   local known, unknown, counts = {}, {}, {}
   for _, x in ipairs(ranked) do
     if x.gpus then
@@ -1148,7 +1151,7 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
     table.concat(parts, ", "), what, table.concat(texts, ", "), by_cap and "each against the next per GPU as "
     .. "compare.lua orders them" or "each against the next per GPU as compare.lua orders them, untested",
-    shown and ranked[1] and shown ~= ranked[1].label
+    shown and ranked[1] and shown ~= ranked[1].label and totals_first
       and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(shown,
         ranked[1].label) or "")
   return res
@@ -1198,7 +1201,19 @@ function M.verdict_line(m, ranked, failed, by_cap)
     local l1, l2 = ranked[1].label, ranked[2].label
     local ev = r1.evidence or {}
     local gap = r1.gap_text and (" (%s %s vs %s)"):format(l1, r1.gap_text, l2) or ""
-    if r1.proven then
+    if r1.not_ahead then
+      -- above the next, but not ahead of every other one (the ranking's shared rank 1)
+      local figs, said, shared = {}, {}, {}
+      for _, r in ipairs(m.ranking) do
+        figs[r.label] = r.text
+        if r.rank == 1 then shared[#shared + 1] = r.label end
+      end
+      for _, p in ipairs(r1.not_ahead) do
+        said[#said + 1] = ("%s is not shown ahead of %s %s"):format(p.label, p.not_ahead_of, fig(figs[p.not_ahead_of]))
+      end
+      line = ("No treatment is shown to be best %s: %s %s is above %s %s, but %s (%s share rank 1)."):format(within,
+        l1, fig(r1.text), l2, fig(r2.text), table.concat(said, "; "), table.concat(shared, ", "))
+    elseif r1.proven then
       line = ("%s sustains %s %s: %s against %s for %s%s. Shown by repeats."):format(l1, more, within, fig(r1.text),
         fig(r2.text), l2, gap)
     elseif r1.order_certain then
@@ -1746,14 +1761,8 @@ function M.model(list, opts)
   end
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
+    -- (r.rank: set below, once every place's evidence against the next is known)
     local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
-    -- a place shares the rank of the one above it unless the evidence orders the two (shown
-    -- above by repeats, or ordered by the measured loads): tied, not shown to differ,
-    -- untested, not comparable (capacities below their lowest loads, "< X" and "< Y",
-    -- among them) put none above the other, and the rank column must not either. Standard
-    -- competition ranking: two at 1 are "1=", the next is 3 (rank_text, below)
-    local prev = m.ranking[i - 1]
-    if prev and not (prev.proven or prev.order_certain) then r.rank = prev.rank end
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
@@ -1868,6 +1877,94 @@ function M.model(list, opts)
     end
     m.ranking[#m.ranking + 1] = r
   end
+  -- a place shares the rank of the one above it unless the evidence orders the two (shown
+  -- above by repeats, or ordered by the measured loads): tied, not shown to differ,
+  -- untested, not comparable (capacities below their lowest loads, "< X" and "< Y",
+  -- among them) put none above the other, and the rank column must not either. Standard
+  -- competition ranking: two at 1 are "1=", the next is 3 (rank_text, below).
+  -- And a place has a rank of its own only where the evidence orders every place above it ahead
+  -- of it and of every place below, not only of the next (as per GPU, M.cost_note): x above y
+  -- by the loads and y level with z, but x not ordered against z, are all "1=", never x alone
+  -- first. A pair further apart is ordered by the same evidence as two neighbours (by
+  -- capacity: capacity_place; by max sustained throughput: the measured loads, as compare.lua
+  -- and the order per GPU read them, untested: the tests are the neighbours' Holm family), or
+  -- by a chain of ordered pairs between them. The pairs left unordered within a shared rank
+  -- are named with the place above (r.not_ahead) and in the verdict.
+  local direct, ahead = {}, {}
+  local function pair_direct(k, j)
+    local key = k .. ":" .. j
+    if direct[key] then return direct[key][1], direct[key][2] end
+    local x, z = ranked[k], ranked[j]
+    local above, why
+    if j == k + 1 then
+      above, why = m.ranking[k].proven or m.ranking[k].order_certain or false, m.ranking[k].vs_next_text
+    elseif by_cap then
+      local r = {}
+      capacity_place(r, x, z)
+      above, why = r.proven or r.order_certain or false, r.vs_next_text
+    else
+      local differ = decision.token_difference_texts(x.requests_set, z.requests_set)
+      local order, sp = decision.sustained_order(z.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+      above = #differ == 0 and order == "b"
+      local function rate(v) return metrics.format("throughput_req_s", v) end
+      why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
+        table.concat(differ, "; "))
+        or lower_bound(z) and ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+          :format(z.label, m.rank_by, figure(z))
+        or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
+          .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
+          sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT) or "")
+        or ("untested against %s: not known"):format(z.label)
+    end
+    -- (the pair's text names this one by its label: "x's capacity at SLO", "x sustained")
+    why = why and why:gsub("this one", (x.label:gsub("%%", "%%%%")))
+    direct[key] = { above, why }
+    return above, why
+  end
+  local function ordered(k, j)
+    local key = k .. ":" .. j
+    if ahead[key] == nil then
+      ahead[key] = pair_direct(k, j) or false
+      for mid = k + 1, j - 1 do
+        if not ahead[key] and ordered(k, mid) and ordered(mid, j) then ahead[key] = true end
+      end
+    end
+    return ahead[key]
+  end
+  local start = 1
+  for i = 1, #ranked do
+    if i > 1 then
+      local cut = ordered(i - 1, i)
+      for k = 1, i - 1 do
+        for j = i, #ranked do
+          if cut and not ordered(k, j) then cut = false end
+        end
+      end
+      if cut then start = i end
+    end
+    m.ranking[i].rank = start
+  end
+  -- where a place is ordered above the next but shares its rank, the pairs of that rank the
+  -- evidence does not order, said with it (every output prints vs_next_text)
+  for i = 1, #ranked - 1 do
+    local r = m.ranking[i]
+    if (r.proven or r.order_certain) and m.ranking[i + 1].rank == r.rank then
+      r.not_ahead = {}
+      local said = {}
+      -- (the pairs across this place's link: each one keeps the next from a rank of its own)
+      for k = 1, i do
+        for j = i + 1, #ranked do
+          if m.ranking[k].rank == r.rank and m.ranking[j].rank == r.rank and not ordered(k, j) then
+            local _, why = pair_direct(k, j)
+            r.not_ahead[#r.not_ahead + 1] = { label = ranked[k].label, not_ahead_of = ranked[j].label, text = why }
+            said[#said + 1] = ("%s is not shown ahead of %s (%s)"):format(ranked[k].label, ranked[j].label, why)
+          end
+        end
+      end
+      r.not_ahead_text = ("but it shares rank %d: %s"):format(r.rank, table.concat(said, "; "))
+      r.vs_next_text = ("%s; %s"):format(r.vs_next_text, r.not_ahead_text)
+    end
+  end
   -- the rank as every output prints it: "1=" where places share it, else "1"
   local count = {}
   for _, r in ipairs(m.ranking) do count[r.rank] = (count[r.rank] or 0) + 1 end
@@ -1927,6 +2024,17 @@ function M.model(list, opts)
     m.verdict = ("No treatment is shown to be best: every one%s fails %s already at its lowest load (%s), so no "
       .. "capacity is known to order them%s."):format(#unranked > 0 and (" with a %s figure"):format(m.rank_by) or "",
       words.the, table.concat(parts, "; "), #unranked > 0 and ("; %s"):format(unknown_text()) or "")
+  elseif m.ranking[1].not_ahead then
+    -- ordered above the next, but not ahead of every other one: no first is named, and the
+    -- pairs the evidence leaves unordered are said (x above y, y and z unordered, x and z too)
+    local r1, shared, pairs_said = m.ranking[1], {}, {}
+    for i, r in ipairs(m.ranking) do if r.rank == 1 then shared[#shared + 1] = ranked[i].label end end
+    for _, p in ipairs(r1.not_ahead) do
+      pairs_said[#pairs_said + 1] = ("%s is not shown ahead of %s (%s)"):format(p.label, p.not_ahead_of, p.text)
+    end
+    m.verdict = ("No treatment is shown to be best: %s, %s, is above %s, %s (%s), but %s; %s share rank 1.")
+      :format(ranked[1].label, r1.text, ranked[2].label, m.ranking[2].text, r1.proven and "shown by repeats"
+      or "untested, but the measured loads order them", table.concat(pairs_said, "; "), table.concat(shared, ", "))
   elseif not by_cap and m.ranking[1].order_certain then
     -- untested, but the measured loads order the two limits: the order of the figures, as
     -- by capacity, never "no treatment is shown to be best" beside an order that holds
@@ -2000,7 +2108,8 @@ function M.model(list, opts)
   -- count is known (as compare.lua's per-GPU rows), and no winner named on totals
   local rank_texts = {}
   for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
-  local cost = M.cost_note(ranked, by_cap, rank_texts)
+  -- (the totals' first, for "not the totals' order", only where no other place shares its rank)
+  local cost = M.cost_note(ranked, by_cap, rank_texts, not (m.ranking[2] and m.ranking[2].rank == 1))
   if cost then
     m.cost = cost
     m.latency_best = nil

@@ -731,6 +731,18 @@ local function dry_of(a, warn)
   end
 end
 
+-- A kubectl create's -o: yaml, json, name or nil (the fake prints no other); another is
+-- kubectl's error.
+local function create_output(a)
+  local fmt = opt(a, "-o") or opt(a, "--output")
+  if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
+    die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
+      .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
+      .. 'templatefile,yaml'):format(fmt))
+  end
+  return fmt
+end
+
 -- kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=P] as kubectl builds
 -- it (cmd/create/create_deployment.go): labels app=NAME, one container an image named after
 -- it (the last path segment, without tag or digest, "_" made "-"), the namespace when -n
@@ -1003,12 +1015,7 @@ local function create_named(s, ns, a)
   end
   local name = names[1]
   local dry = dry_of(a, true)
-  local fmt = opt(a, "-o") or opt(a, "--output")
-  if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
-    die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
-      .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
-      .. 'templatefile,yaml'):format(fmt))
-  end
+  local fmt = create_output(a)
   local md = yo.map("name", name, "namespace", ns, "creationTimestamp", json.null)
   local obj, kind, failed
   if cmd == "configmap" then
@@ -1332,12 +1339,7 @@ local function kubectl()
       local dry = dry_of(a, true)
       local image = opt(a, "--image")
       if not image then die("error: required flag(s) \"image\" not set") end
-      local fmt = opt(a, "-o") or opt(a, "--output")
-      if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
-        die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
-          .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
-          .. 'templatefile,yaml'):format(fmt))
-      end
+      local fmt = create_output(a)
       if dry ~= "client" and s.deployments[a[3]] then
         die(('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3]))
       end

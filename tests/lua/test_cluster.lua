@@ -2526,6 +2526,24 @@ t.test("chain_resolver: a pod's owners up to a release or an applied object", fu
   t.eq(asked, { "get replicasets,deployments,statefulsets", "get replicaset.apps gone-rs" })
 end)
 
+-- A comparison whose run A is a custom deploy - the router's helm install, then the
+-- commands after (each { tool, arg, ... }), with the commands before ahead of it - and whose
+-- run B reuses TREAT's results; the benchmark writes BASE's.
+local function custom_deploy(after, before)
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    local commands = {}
+    for _, c in ipairs(before or {}) do commands[#commands + 1] = c end
+    commands[#commands + 1] = { "helm", "upgrade", "--install", "sim",
+      "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f", "router.values.yaml" }
+    for _, c in ipairs(after) do commands[#commands + 1] = c end
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = commands }
+  end)
+  s.env.FAKE_RESULTS = BASE
+  return s
+end
+
 -- (clusterfix4 2) What a custom deploy creates without a manifest: kubectl create fails when
 -- the object exists (AlreadyExists), so one that succeeded is this run's: recorded, its pods
 -- counted, deleted by name at teardown.
@@ -2539,15 +2557,8 @@ t.test("a custom deploy's kubectl create deployment is recorded and torn down; c
   t.eq(cluster.created_by("kubectl", { "create", "deployment", "cache", "--image=redis", "--dry-run=client" }), {})
   t.eq(cluster.created_by("kubectl", { "create", "-f", "x.yaml" }), {})
   t.eq(cluster.created_by("helm", { "install", "x", "y" }), {})
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "deployment", "kv-cache", "--image=redis" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "deployment", "kv-cache", "--image=redis" } }
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  Deployment kv-cache: made by kubectl create of the deploy (kubectl fails when one exists, so "
@@ -2565,15 +2576,8 @@ end)
 -- must leave nothing recorded, deleted at teardown or counted as this run's.
 t.test("a custom deploy's kubectl create deployment --dry-run=client -o yaml: nothing made, recorded or deleted",
   function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "deployment", "kv-cache", "--image=redis", "--dry-run=client", "-o", "yaml" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "deployment", "kv-cache", "--image=redis", "--dry-run=client", "-o", "yaml" } }
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(not r.stdout:find("kv-cache", 1, true), r.stdout)
@@ -2729,19 +2733,12 @@ end)
 -- (misc37 1) Through llmdlua: a custom deploy's kubectl create configmap, secret generic and
 -- service are made in the namespace, recorded as this run's and deleted at teardown.
 t.test("a custom deploy's kubectl create configmap, secret, service: made, recorded, torn down", function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" },
-        { "kubectl", "create", "secret", "generic", "kv-tok", "--from-literal=token=s3cret" },
-        { "kubectl", "create", "service", "clusterip", "kv-cache", "--tcp=6379" },
-        -- (what the run reads back: made in the namespace, not just answered)
-        { "kubectl", "get", "configmap", "kv-conf", "-o", "json" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" },
+    { "kubectl", "create", "secret", "generic", "kv-tok", "--from-literal=token=s3cret" },
+    { "kubectl", "create", "service", "clusterip", "kv-cache", "--tcp=6379" },
+    -- (what the run reads back: made in the namespace, not just answered)
+    { "kubectl", "get", "configmap", "kv-conf", "-o", "json" } }
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   for _, o in ipairs { "ConfigMap kv-conf", "Secret kv-tok", "Service kv-cache" } do
@@ -2761,15 +2758,8 @@ end)
 -- (AlreadyExists), so the deploy fails, nothing of it is recorded and theirs is left. The
 -- fake used to answer "applied": the run recorded it as its own and teardown deleted theirs.
 t.test("a custom deploy's kubectl create configmap of someone else's name: AlreadyExists, theirs kept", function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" } }
   local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/kv-conf" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok((r.stdout .. r.stderr):find('failed to create configmap: configmaps "kv-conf" already exists', 1, true),
@@ -2833,19 +2823,11 @@ end)
 -- unchanged was there before (someone else's ConfigMap team-cm, FAKE_OTHER_OBJECTS) and is
 -- left, and said. The fake prints what kubectl prints (fake.lua: apply_docs).
 t.test("a custom deploy's kubectl apply -f: created objects torn down, configured ones left and said", function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "apply", "-f", "app.yaml" } } }
-  end)
+  local s = custom_deploy { { "kubectl", "apply", "-f", "app.yaml" } }
   t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
     .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
     .. "    metadata:\n      labels:\n        app: kv-cache\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
     .. "  name: team-cm\n")
-  s.env.FAKE_RESULTS = BASE
   local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/team-cm" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  deployment.apps/kv-cache: kubectl apply -f app.yaml says created (it was not there): this "
@@ -2873,18 +2855,11 @@ end)
 -- one), nothing of it is deleted: each object is named with the command that removes it.
 t.test("a custom deploy's kubectl apply whose output does not say: left, named, with how to remove each", function()
   for _, how in ipairs { { "-o", "name" }, { "--server-side" } } do
-    local s = setup(function(plan)
-      plan.runs.b = { label = "after", existing = { results = TREAT } }
-      local cmd = { "kubectl", "apply", "-f", "app.yaml" }
-      for _, w in ipairs(how) do cmd[#cmd + 1] = w end
-      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-        kustomize = "ms", commands = {
-          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-            "router.values.yaml" }, cmd } }
-    end)
+    local cmd = { "kubectl", "apply", "-f", "app.yaml" }
+    for _, w in ipairs(how) do cmd[#cmd + 1] = w end
+    local s = custom_deploy { cmd }
     t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
       .. "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\n")
-    s.env.FAKE_RESULTS = BASE
     local r = compare(s)
     t.eq(r.code, 0, r.stdout .. r.stderr)
     local shown = "kubectl apply -f app.yaml " .. table.concat(how, " ")
@@ -3000,18 +2975,10 @@ end)
 -- name of one this run only dry-ran.
 t.test("a custom deploy's kubectl apply --dry-run records nothing for teardown and makes nothing this run's", function()
   for _, dry in ipairs { "--dry-run=client", "--dry-run=server" } do
-    local s = setup(function(plan)
-      plan.runs.b = { label = "after", existing = { results = TREAT } }
-      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-        kustomize = "ms", commands = {
-          { "kubectl", "apply", dry, "-f", "app.yaml" },
-          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-            "router.values.yaml" } } }
-    end)
+    local s = custom_deploy({}, { { "kubectl", "apply", dry, "-f", "app.yaml" } })
     t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
       .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
       .. "    metadata:\n      labels:\n        app: kv-cache\n")
-    s.env.FAKE_RESULTS = BASE
     local r = compare(s, nil, { FAKE_CONCURRENT_DEPLOYMENTS = "kv-cache", FAKE_CONCURRENT_AT = "helm" })
     t.eq(r.code, 0, dry .. "\n" .. r.stdout .. r.stderr)
     local ns = state(s).ns.bench
@@ -3033,16 +3000,8 @@ t.test("a custom deploy's kubectl apply --dry-run records nothing for teardown a
     t.eq(#pods_of(state(s), "bench", "kv-cache"), 2, dry .. ": theirs kept")
   end
   -- --dry-run=false is kubectl's (deprecated) "none": a real apply, recorded and torn down
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "kubectl", "apply", "--dry-run=false", "-f", "app.yaml" },
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" } } }
-  end)
+  local s = custom_deploy({}, { { "kubectl", "apply", "--dry-run=false", "-f", "app.yaml" } })
   t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n")
-  s.env.FAKE_RESULTS = BASE
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  configmap/new-cm: kubectl apply --dry-run=false -f app.yaml says created (it was not there): "

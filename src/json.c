@@ -785,6 +785,17 @@ static inline __attribute__((always_inline)) size_t number_look(const char *s, s
     return 0;
 }
 
+/* The error for the number at b[start..end) beyond a double (as json.decode's reader
+   says it; its first 24 bytes shown) */
+static JsonTok beyond_double(JsonParser *p, size_t start, size_t end)
+{
+    int len = end - start > 24 ? 24 : (int)(end - start);
+    return fail(p, start,
+                "number out of range: %.*s%s is beyond a double (about 1.8e308); JSON has no "
+                "infinity, so the file is corrupt",
+                len, p->buf + start, end - start > 24 ? "..." : "");
+}
+
 /*
 ** A number starting at p->pos: validates the grammar, and reads its value on the way
 ** (mant, exp10, neg) when it has at most 19 significant digits; raw/rawlen are its text.
@@ -855,6 +866,7 @@ static __attribute__((noinline)) JsonTok parse_number(JsonParser *p)
         }
         e -= (long)(i - f);
     }
+    long xe = 0; /* the exponent as written (capped) */
     if (i < n && (b[i] == 'e' || b[i] == 'E')) {
         integral = 0;
         i++;
@@ -874,11 +886,19 @@ static __attribute__((noinline)) JsonTok parse_number(JsonParser *p)
                 x = x * 10 + (b[i] - '0');
         if (x >= 100000)
             exact = 0;
-        e += eneg ? -x : x;
+        xe = eneg ? -x : x;
+        e += xe;
     }
     /* The number may go on in the next window. */
     if (i >= n && !p->final)
         return cut(p, start, "in a number");
+    /* Passed over (lazy), a number beyond a double is an error here, where it is: no
+       reader will see it (one that reads its numbers says so itself, with its place).
+       A number below 10^k with k digits before its point is below 10^308 (less than the
+       largest double, about 1.8e308) when k + its exponent <= 308: with an exponent below
+       100, only one of more than 308 - 99 bytes can be beyond; strtod decides. */
+    if ((i - start > 308 - 99 || xe > 99) && p->lazy && isinf(json_strtod(b + start, i - start)))
+        return beyond_double(p, start, i);
     p->raw = b + start;
     p->rawlen = i - start;
     p->integral = integral;
@@ -1810,10 +1830,11 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char 
     for (size_t q = pos; q < lane_end; q += 64) {
         const unsigned char *p = (const unsigned char *)s + q;
         NumMasks m = num_masks_avx2(p, zero, nine, dot, comma, space);
-        if (skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
+        /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
+           a double: left to the plain path, which checks) */
+        if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        if (m.c != 0)
-            lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
+        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
     return skip_run_end(s, pos, lastc, sep, last);
 }
@@ -1831,10 +1852,11 @@ skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
     size_t lastc = pos;
     for (size_t q = pos; q < lane_end; q += 64) {
         NumMasks m = num_masks_avx512((const unsigned char *)s + q, zero, nine, dot, comma, space);
-        if (skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
+        /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
+           a double: left to the plain path, which checks) */
+        if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        if (m.c != 0)
-            lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
+        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
     return skip_run_end(s, pos, lastc, sep, last);
 }
@@ -3598,6 +3620,7 @@ JsonTok json_next(JsonParser *p)
 */
 static inline size_t number_end(const char *s, size_t i, size_t n)
 {
+    size_t start = i;
     if (s[i] == '-' && ++i >= n)
         return 0;
     int pointed;
@@ -3619,14 +3642,19 @@ static inline size_t number_end(const char *s, size_t i, size_t n)
             return 0;
     }
     if (i < n && (s[i] | 0x20) == 'e') {
+        int eneg = 0;
         if (++i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
+            eneg = s[i++] == '-';
         size_t d = i;
         i = skip_digits(s, n, i);
-        if (i == d)
-            return 0;
+        if (i == d || (!eneg && i - d > 2))
+            return 0; /* (an exponent of 100 or more: next_core reads it, see below) */
     }
-    return i;
+    /* one that could be beyond a double is left to next_core, which says so when it is
+       passed over (lazy): one of more than 308 - 99 bytes, or with an exponent of 100 or
+       more (a number below 10^k with k digits before its point is below 10^308 when
+       k + its exponent <= 308) */
+    return i - start > 308 - 99 ? 0 : i;
 }
 
 /*

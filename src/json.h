@@ -57,7 +57,8 @@ typedef struct JsonParser {
     int state;
     int multi; /* accept several top-level values in a row (JSON Lines) */
     int lazy;  /* the consumer will not ask for the next values: numbers are only
-                  validated (json_num then reads them the slow way) */
+                  validated (json_num then reads them the slow way), and one beyond a
+                  double (1e999) is an error there, since no reader will see it */
     unsigned char stack[JSON_MAX_DEPTH];
 
     /* the current token: a raw span of the window, valid until the next json_next

@@ -96,6 +96,7 @@ local KUBECTL_VALUE = set [[
   load-balancer-ip session-affinity cluster-ip generator min max cpu-percent revision to-revision selector
   clusterrole role serviceaccount user group verb resource resource-name rule secret docker-server docker-username
   docker-password docker-email cert key data-key from annotations cidr replicas local-ssd
+  tcp clusterip node-port external-name
 ]]
 local KUBECTL_BOOL = set [[
   all-namespaces all watch watch-only ignore-not-found timestamps previous follow stdin tty recursive overwrite

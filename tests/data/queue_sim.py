@@ -1,23 +1,25 @@
 #!/usr/bin/python3
-# The new-user trial of session 36 (its gen/vsim.py, unchanged below this header): a FIFO
+# The new-user trial of session 36 (its gen/vsim.py below this header, its set-up now shared): a FIFO
 # server with K slots driven by Poisson arrivals, written as vllm bench serve files; the
 # A/A (same server, two seeds) and A/B pairs of tests/lua/test_tests36.lua are made with it.
+# (The options and the server itself: fifo_server.py, shared with queue_sim_ip.py.)
 """vsim.py OUTDIR --rates 4,8,12 --slots K --ttft0 S --tpot S --out N [--in N] [--dur S]
    [--seed N] [--noise F] [--aggregate-only] [--fail F] [--label L] [--conc]
 Simulates a FIFO server with K slots; each request needs ttft0 + out*tpot seconds
 (times lognormal noise F). Poisson arrivals at each rate for dur seconds. Writes one
 vllm bench serve --save-result --save-detailed file per rate (numpy percentiles)."""
-import json, sys, os, argparse, heapq
+import json, os, sys
 import numpy as np
-ap = argparse.ArgumentParser()
-ap.add_argument("out"); ap.add_argument("--rates", required=True)
-ap.add_argument("--slots", type=int, default=100); ap.add_argument("--ttft0", type=float, default=0.1)
-ap.add_argument("--tpot", type=float, default=0.02); ap.add_argument("--outtok", type=int, default=100)
-ap.add_argument("--intok", type=int, default=500); ap.add_argument("--dur", type=float, default=60)
-ap.add_argument("--seed", type=int, default=1); ap.add_argument("--noise", type=float, default=0.1)
-ap.add_argument("--aggregate-only", action="store_true"); ap.add_argument("--fail", type=float, default=0.0)
-ap.add_argument("--label", default=None); ap.add_argument("--repeat", type=int, default=1)
-a = ap.parse_args()
+sys.dont_write_bytecode = True  # (no __pycache__ left in tests/data)
+from fifo_server import Fifo, options
+
+
+def own(ap):
+    ap.add_argument("--aggregate-only", action="store_true"); ap.add_argument("--fail", type=float, default=0.0)
+    ap.add_argument("--label", default=None); ap.add_argument("--repeat", type=int, default=1)
+
+
+a = options(own)
 os.makedirs(a.out, exist_ok=True)
 rng = np.random.default_rng(a.seed)
 PCT = [0.1, 1, 5, 10, 25, 75, 90, 95, 99, 99.9]
@@ -25,24 +27,21 @@ t0 = 1000.0
 fileno = 0
 for rep in range(a.repeat):
   for rate in [float(x) for x in a.rates.split(",")]:
-    n = int(round(rate * a.dur))
-    starts = t0 + np.cumsum(rng.exponential(1 / rate, n))
-    free = [starts[0]] * a.slots; heapq.heapify(free)
+    srv = Fifo(rng, a, t0, rate)
+    n, starts = srv.n, srv.starts
     ttfts, lats, itls, outl, errs = [], [], [], [], []
     for s in starts:
-        f = rng.lognormal(0, a.noise)
-        slot = heapq.heappop(free)
-        begin = max(s, slot)
+        f, begin = srv.take(s)
         fail = rng.random() < a.fail
         if fail:
-            heapq.heappush(free, begin + 0.01)
+            srv.release(begin + 0.01)
             ttfts.append(0.0); lats.append(0.0); itls.append([]); outl.append(0)
             errs.append("Traceback (most recent call last):\naiohttp.client_exceptions.ClientResponseError: 503, message='Service Unavailable'\n")
             continue
         ttft = (begin - s) + a.ttft0 * f
-        gaps = list(rng.lognormal(np.log(a.tpot * f), 0.05, a.outtok - 1))
+        gaps = list(srv.gaps(f))
         lat = ttft + sum(gaps)
-        heapq.heappush(free, s + lat)
+        srv.release(s + lat)
         ttfts.append(ttft); lats.append(lat); itls.append(gaps); outl.append(a.outtok); errs.append("")
     ok = [i for i in range(n) if errs[i] == ""]
     ends = [starts[i] + lats[i] for i in ok]

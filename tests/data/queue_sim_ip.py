@@ -1,20 +1,16 @@
 #!/usr/bin/python3
-# The new-user trial of session 36 (its gen/ipsim.py, unchanged below this header): the
+# The new-user trial of session 36 (its gen/ipsim.py below this header, its set-up now shared): the
 # FIFO server of queue_sim.py written as an inference-perf run (stage files, summary,
-# per-request file); used by tests/lua/test_tests36.lua.
+# per-request file); used by tests/lua/test_tests36.lua. (The options and the server
+# itself: fifo_server.py.)
 """ipsim.py OUTDIR --rates 2,5,10 --slots K --ttft0 S --tpot S --outtok N [--dur S] [--seed N] [--no-per-request]
 Same FIFO server as vsim.py; writes inference-perf stage_N_lifecycle_metrics.json,
 summary_lifecycle_metrics.json and per_request_lifecycle_metrics.json (numpy percentiles)."""
-import json, os, argparse, heapq
+import json, os, sys
 import numpy as np
-ap = argparse.ArgumentParser()
-ap.add_argument("out"); ap.add_argument("--rates", required=True)
-ap.add_argument("--slots", type=int, default=100); ap.add_argument("--ttft0", type=float, default=0.1)
-ap.add_argument("--tpot", type=float, default=0.02); ap.add_argument("--outtok", type=int, default=100)
-ap.add_argument("--intok", type=int, default=500); ap.add_argument("--dur", type=float, default=60)
-ap.add_argument("--seed", type=int, default=1); ap.add_argument("--noise", type=float, default=0.1)
-ap.add_argument("--no-per-request", action="store_true")
-a = ap.parse_args(); os.makedirs(a.out, exist_ok=True)
+sys.dont_write_bytecode = True  # (no __pycache__ left in tests/data)
+from fifo_server import Fifo, options
+a = options(lambda ap: ap.add_argument("--no-per-request", action="store_true")); os.makedirs(a.out, exist_ok=True)
 rng = np.random.default_rng(a.seed)
 PK = [("p0.1", .1), ("p1", 1), ("p5", 5), ("p10", 10), ("p25", 25), ("median", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99.9", 99.9)]
 def summ(x):
@@ -25,18 +21,16 @@ def summ(x):
 t = 1771234500.0
 allreq = []; stages = []
 for n_stage, rate in enumerate(float(r) for r in a.rates.split(",")):
-    n = int(round(rate * a.dur))
-    starts = t + np.cumsum(rng.exponential(1 / rate, n))
-    free = [starts[0]] * a.slots; heapq.heapify(free)
+    srv = Fifo(rng, a, t, rate)
+    starts = srv.starts
     reqs = []
     for s in starts:
-        f = rng.lognormal(0, a.noise)
-        begin = max(s, heapq.heappop(free))
+        f, begin = srv.take(s)
         first = begin + a.ttft0 * f
-        gaps = rng.lognormal(np.log(a.tpot * f), 0.05, a.outtok - 1)
+        gaps = srv.gaps(f)
         times = [first] + list(first + np.cumsum(gaps))
         end = times[-1] + 0.001
-        heapq.heappush(free, end)
+        srv.release(end)
         reqs.append((float(s), float(end), [float(x) for x in times]))
     send_duration = float(starts[-1] - starts[0])
     bt = max(r[1] for r in reqs) - min(r[0] for r in reqs)

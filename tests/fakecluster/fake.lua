@@ -662,7 +662,12 @@ local function store_object(s, ns, d, owner)
   local name = tostring(md.name)
   local spec = type(d.spec) == "table" and d.spec or {}
   s.other[kind .. "/" .. name] = owner
-  if kind == "Service" then
+  if kind == "ConfigMap" or kind == "Secret" then
+    -- (the object itself, for get; an older state has no secrets yet)
+    local map = kind == "ConfigMap" and "configmaps" or "secrets"
+    s[map] = s[map] or {}
+    s[map][name] = d
+  elseif kind == "Service" then
     s.services[name] = spec
   elseif kind == "PersistentVolumeClaim" then
     s.pvcs[name] = { access = (spec.accessModes or {})[1], size = ((spec.resources or {}).requests or {}).storage,
@@ -724,6 +729,18 @@ local function dry_of(a, warn)
       die(('error: Invalid dry-run value (%s). Must be "none", "server", or "client".'):format(v))
     end
   end
+end
+
+-- A kubectl create's -o: yaml, json, name or nil (the fake prints no other); another is
+-- kubectl's error.
+local function create_output(a)
+  local fmt = opt(a, "-o") or opt(a, "--output")
+  if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
+    die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
+      .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
+      .. 'templatefile,yaml'):format(fmt))
+  end
+  return fmt
 end
 
 -- kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=P] as kubectl builds
@@ -826,6 +843,246 @@ local function apply_docs(s, ns, docs, verb, a, owner)
     end
   end
   return lines, errs
+end
+
+-- kubectl create configmap|secret generic|service TYPE NAME ----------------------------
+--
+-- As kubectl builds them (cmd/create: create_configmap.go, create_secret.go,
+-- create_service.go): the object from the flags, the namespace in it when -n names one;
+-- --dry-run=client asks nothing of the server and makes nothing, =server is checked by it
+-- (AlreadyExists too) and stores nothing; else the object is created, and one of that
+-- kind and name there already is the server's AlreadyExists, wrapped in kubectl's words
+-- ("failed to create configmap: ", "failed to create secret " - no colon there -, "failed
+-- to create ClusterIP service: "). -o yaml prints the object (sigs.k8s.io/yaml: keys
+-- sorted), -o json too (kubectl's JSON printer: the struct's field order, 4-space indent),
+-- -o name its reference, else "<resource>/<name> created" and the dry run's suffix. (A
+-- created object printed with -o yaml|json is the one sent, without the uid and
+-- resourceVersion the server's answer adds.)
+local yo = require "llmd.yamlout"
+
+-- Every value of a flag kubectl collects (StringArray, StringSlice: "--f v", "--f=v",
+-- repeated; split at commas when split).
+local function opt_all(a, name, split)
+  local out = {}
+  local i = 1
+  while i <= #a do
+    local v
+    if a[i] == name then
+      v = a[i + 1]
+      i = i + 1
+    else
+      v = a[i]:match("^" .. name:gsub("%-", "%%-") .. "=(.*)$")
+    end
+    if v then
+      if split then for x in v:gmatch("[^,]+") do out[#out + 1] = x end else out[#out + 1] = v end
+    end
+    i = i + 1
+  end
+  return out
+end
+
+-- The words that are no flag or flag value (kubectl's positional arguments).
+local CREATE_VALUED = { ["-o"] = true, ["--output"] = true, ["--from-literal"] = true, ["--from-file"] = true,
+  ["--from-env-file"] = true, ["--type"] = true, ["--tcp"] = true, ["--clusterip"] = true, ["--node-port"] = true,
+  ["--external-name"] = true, ["--field-manager"] = true, ["--validate"] = true, ["--image"] = true,
+  ["--replicas"] = true, ["--port"] = true }
+local function positional(a)
+  local out, i = {}, 1
+  while i <= #a do
+    if CREATE_VALUED[a[i]] then i = i + 1
+    elseif a[i]:sub(1, 1) ~= "-" then out[#out + 1] = a[i] end
+    i = i + 1
+  end
+  return out
+end
+
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local function base64(s)
+  return (s:gsub("..?.?", function(c)
+    local b1, b2, b3 = c:byte(1, 3)
+    local n = b1 * 65536 + (b2 or 0) * 256 + (b3 or 0)
+    local out = {}
+    for k = 1, 4 do
+      local x = (n >> (6 * (4 - k))) & 63
+      out[k] = B64:sub(x + 1, x + 1)
+    end
+    if not b2 then out[3], out[4] = "=", "=" elseif not b3 then out[4] = "=" end
+    return table.concat(out)
+  end))
+end
+
+-- Go's json.MarshalIndent(v, "", "    ") of an object whose ordered maps (yamlout.map)
+-- stand for structs (their field order) and plain tables for Go maps (keys sorted).
+local function go_json(v, ind)
+  ind = ind or ""
+  local inner = ind .. "    "
+  local parts = {}
+  if yo.is_map(v) then
+    for i, k in ipairs(v.k) do parts[i] = inner .. json.encode(k) .. ": " .. go_json(v.v[i], inner) end
+    return #parts == 0 and "{}" or ("{\n" .. table.concat(parts, ",\n") .. "\n" .. ind .. "}")
+  elseif type(v) == "table" and v ~= json.null and (json.is_array(v) or #v > 0) then
+    for i, x in ipairs(v) do parts[i] = inner .. go_json(x, inner) end
+    return #parts == 0 and "[]" or ("[\n" .. table.concat(parts, ",\n") .. "\n" .. ind .. "]")
+  elseif type(v) == "table" and v ~= json.null then
+    for _, k in ipairs(sorted_keys(v)) do parts[#parts + 1] = inner .. json.encode(k) .. ": " .. go_json(v[k], inner) end
+    return #parts == 0 and "{}" or ("{\n" .. table.concat(parts, ",\n") .. "\n" .. ind .. "}")
+  end
+  return json.encode(v)
+end
+
+-- A ConfigMap's or Secret's data from --from-literal, --from-file, --from-env-file, in
+-- kubectl's order (configmap: files, literals, env files; secret: literals, files, env
+-- files), with its errors. add(key, value) refuses a key given twice.
+local function data_sources(a, order, add)
+  local literals, files, envs = opt_all(a, "--from-literal"), opt_all(a, "--from-file", true),
+    opt_all(a, "--from-env-file", true)
+  if #envs > 0 and (#files > 0 or #literals > 0) then
+    die("error: from-env-file cannot be combined with from-file or from-literal")
+  end
+  local function valid(key)
+    -- validation.IsConfigMapKey: [-._a-zA-Z0-9]+, not "." or "..", 253 at most
+    return #key <= 253 and key:match("^[%-%._%w]+$") and key ~= "." and key ~= ".."
+  end
+  local todo = {
+    literal = function()
+      for _, src in ipairs(literals) do
+        local k, v = src:match("^([^=]*)=(.*)$")
+        if not k or k == "" then die(("error: invalid literal source %s, expected key=value"):format(src)) end
+        add(k, v, valid(k))
+      end
+    end,
+    file = function()
+      for _, src in ipairs(files) do
+        local k, path = src:match("^([^=]*)=(.*)$")
+        if k and (k == "" or path == "") then
+          die(("error: key names or file paths cannot be empty: %s"):format(src))
+        end
+        path = path or src
+        local mode = lfs.attributes(path, "mode")
+        if not mode then die(("error: error reading %s: no such file or directory"):format(path)) end
+        if mode == "directory" then
+          if k then die("error: cannot give a key name for a directory path") end
+          local names = {}
+          for n in lfs.dir(path) do
+            if lfs.attributes(path .. "/" .. n, "mode") == "file" then names[#names + 1] = n end
+          end
+          table.sort(names)
+          for _, n in ipairs(names) do add(n, read_file(path .. "/" .. n), valid(n)) end
+        else
+          k = k or path:match("([^/]*)$")
+          add(k, read_file(path), valid(k))
+        end
+      end
+    end,
+    env = function()
+      for _, path in ipairs(envs) do
+        local mode = lfs.attributes(path, "mode")
+        if not mode then die(("error: error reading %s: no such file or directory"):format(path)) end
+        if mode == "directory" then die("error: env config file cannot be a directory") end
+        -- cmdutil.AddFromEnvFile: KEY=VALUE a line, leading space trimmed, '#' comments
+        -- and blank lines passed over; a bare KEY takes its value from the environment
+        for line in (read_file(path) .. "\n"):gmatch("([^\n]*)\n") do
+          line = line:gsub("^%s+", "")
+          if line ~= "" and line:sub(1, 1) ~= "#" then
+            local k, v = line:match("^([^=]*)=(.*)$")
+            if not k then k, v = line, os.getenv(line) end
+            if v then add(k, v, valid(k)) end
+          end
+        end
+      end
+    end,
+  }
+  for _, w in ipairs(order) do todo[w]() end
+end
+
+local function create_named(s, ns, a)
+  local words = positional(a)
+  local what = words[2]
+  local sub = (what == "secret" or what == "service" or what == "svc") and words[3] or nil
+  local SVC_TYPE = { clusterip = "ClusterIP", nodeport = "NodePort", loadbalancer = "LoadBalancer",
+    externalname = "ExternalName" }
+  local cmd
+  if what == "configmap" or what == "cm" then cmd = "configmap"
+  elseif what == "secret" and sub == "generic" then cmd = "secret generic"
+  elseif (what == "service" or what == "svc") and SVC_TYPE[sub or ""] then cmd = "service " .. sub
+  else
+    die("fake kubectl: unsupported call: " .. table.concat(args, " "), 2)
+  end
+  local names = { table.unpack(words, sub and 4 or 3) }
+  if #names ~= 1 then
+    die(("error: exactly one NAME is required, got %d\nSee 'kubectl create %s -h' for help and examples")
+      :format(#names, cmd))
+  end
+  local name = names[1]
+  local dry = dry_of(a, true)
+  local fmt = create_output(a)
+  local md = yo.map("name", name, "namespace", ns, "creationTimestamp", json.null)
+  local obj, kind, failed
+  if cmd == "configmap" then
+    kind, failed = "ConfigMap", "failed to create configmap: "
+    local data = {}
+    data_sources(a, { "file", "literal", "env" }, function(k, v, ok)
+      if not ok then die(('error: "%s" is not a valid key name for a ConfigMap'):format(k)) end
+      if data[k] then
+        die(('error: cannot add key "%s", another key by that name already exists in Data for ConfigMap "%s"')
+          :format(k, name))
+      end
+      data[k] = v
+    end)
+    obj = yo.map("kind", kind, "apiVersion", "v1", "metadata", md, "data", next(data) and data or nil)
+  elseif cmd == "secret generic" then
+    kind, failed = "Secret", "failed to create secret "
+    local data = {}
+    data_sources(a, { "literal", "file", "env" }, function(k, v, ok)
+      if not ok then die(('error: "%s" is not valid key name for a Secret'):format(k)) end
+      if data[k] then die(("error: cannot add key %s, another key by that name already exists"):format(k)) end
+      data[k] = base64(v)
+    end)
+    local typ = opt(a, "--type")
+    obj = yo.map("kind", kind, "apiVersion", "v1", "metadata", md, "data", next(data) and data or nil,
+      "type", typ ~= "" and typ or nil)
+  else
+    kind = "Service"
+    local typ = SVC_TYPE[sub]
+    failed = ("failed to create %s service: "):format(typ)
+    local tcp, cip = opt_all(a, "--tcp", true), opt(a, "--clusterip")
+    local ext = opt(a, "--external-name")
+    if typ == "ExternalName" and not ext then die('error: required flag(s) "external-name" not set') end
+    if cip == "None" and typ ~= "ClusterIP" then die("error: ClusterIP=None can only be used with ClusterIP service type") end
+    if cip ~= "None" and #tcp == 0 and typ ~= "ExternalName" then
+      die("error: at least one tcp port specifier must be provided")
+    end
+    local node_port = tonumber(opt(a, "--node-port") or "0")
+    local ports = json.array {}
+    for _, spec in ipairs(tcp) do
+      local p1, p2 = spec:match("^([^:]*):?(.*)$")
+      local port = math.tointeger(tonumber(p1))
+      if not port or port < 1 or port > 65535 then
+        die(('error: invalid port: "%s"'):format(p1))
+      end
+      local target = p2 == "" and port or math.tointeger(tonumber(p2)) or p2
+      ports[#ports + 1] = yo.map("name", (spec:gsub(":", "-")), "protocol", "TCP", "port", port, "targetPort", target,
+        "nodePort", node_port ~= 0 and node_port or nil)
+    end
+    md = yo.set(md, "labels", { app = name })
+    obj = yo.map("kind", kind, "apiVersion", "v1", "metadata", md,
+      "spec", yo.map("ports", #ports > 0 and ports or nil, "selector", { app = name }, "clusterIP", cip,
+        "type", typ, "externalName", ext),
+      "status", yo.map("loadBalancer", yo.map()))
+  end
+  local res = kind:lower()
+  if dry ~= "client" and there_already(s, kind, name) then
+    die(('error: %s%ss "%s" already exists'):format(failed, res, name))
+  end
+  if not dry then
+    store_object(s, ns, yo.plain(obj), "kubectl")
+    save()
+  end
+  if fmt == "yaml" then return io.write(yo.dump(yo.plain(obj))) end
+  if fmt == "json" then return io.write(go_json(obj), "\n") end
+  if fmt == "name" then return print(res .. "/" .. name) end
+  return print(res .. "/" .. name .. " created" .. (dry == "server" and " (server dry run)" or dry and " (dry run)"
+    or ""))
 end
 
 -- kubectl ------------------------------------------------------------------------------
@@ -991,6 +1248,17 @@ local function kubectl()
       local items = {}
       for _, n in ipairs(sorted_keys(s.services)) do items[#items + 1] = svc_json(n, s.services[n], ns) end
       return out_json { items = json.array(items) }
+    elseif wkind:match("^configmaps?$") or wkind == "cm" or wkind:match("^secrets?$") then
+      -- kubectl get configmap|secret [NAME]: the objects as stored
+      local map = (wkind:match("^secret") and s.secrets or s.configmaps) or {}
+      local plural_name = wkind:match("^secret") and "secrets" or "configmaps"
+      if wname then
+        if not map[wname] then die(('Error from server (NotFound): %s "%s" not found'):format(plural_name, wname)) end
+        return out_json(map[wname])
+      end
+      local items = {}
+      for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
+      return out_json { apiVersion = "v1", kind = "List", items = json.array(items), metadata = { resourceVersion = "" } }
     elseif what == "endpoints" then
       local svc = s.services[name]
       if not svc then die(('Error from server (NotFound): endpoints "%s" not found'):format(name)) end
@@ -1071,12 +1339,7 @@ local function kubectl()
       local dry = dry_of(a, true)
       local image = opt(a, "--image")
       if not image then die("error: required flag(s) \"image\" not set") end
-      local fmt = opt(a, "-o") or opt(a, "--output")
-      if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
-        die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
-          .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
-          .. 'templatefile,yaml'):format(fmt))
-      end
+      local fmt = create_output(a)
       if dry ~= "client" and s.deployments[a[3]] then
         die(('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3]))
       end
@@ -1095,7 +1358,9 @@ local function kubectl()
       return print("deployment.apps/" .. a[3] .. " created" .. (dry == "server" and " (server dry run)"
         or dry and " (dry run)" or ""))
     end
-    return print("applied")
+    if verb == "create" and a[2] and a[2]:sub(1, 1) ~= "-" then return create_named(s, ns, a) end
+    -- (kubectl apply or create with neither -f nor -k, nor a create subcommand)
+    die("error: must specify one of -f and -k")
   elseif verb == "delete" then
     local s = space(ns)
     local k = opt(a, "-k")
@@ -1235,6 +1500,8 @@ local function kubectl()
       if key then
         s.other[key] = nil
         if key:match("^PersistentVolumeClaim/") then s.pvcs[n] = nil end
+        if key:match("^ConfigMap/") then s.configmaps[n] = nil end
+        if key:match("^Secret/") and s.secrets then s.secrets[n] = nil end
         print(('%s "%s" deleted'):format(what, n))
       elseif not has(a, "--ignore-not-found") then
         die(('Error from server (NotFound): %s "%s" not found'):format(plural(what), n))

@@ -2526,6 +2526,24 @@ t.test("chain_resolver: a pod's owners up to a release or an applied object", fu
   t.eq(asked, { "get replicasets,deployments,statefulsets", "get replicaset.apps gone-rs" })
 end)
 
+-- A comparison whose run A is a custom deploy - the router's helm install, then the
+-- commands after (each { tool, arg, ... }), with the commands before ahead of it - and whose
+-- run B reuses TREAT's results; the benchmark writes BASE's.
+local function custom_deploy(after, before)
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    local commands = {}
+    for _, c in ipairs(before or {}) do commands[#commands + 1] = c end
+    commands[#commands + 1] = { "helm", "upgrade", "--install", "sim",
+      "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f", "router.values.yaml" }
+    for _, c in ipairs(after) do commands[#commands + 1] = c end
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = commands }
+  end)
+  s.env.FAKE_RESULTS = BASE
+  return s
+end
+
 -- (clusterfix4 2) What a custom deploy creates without a manifest: kubectl create fails when
 -- the object exists (AlreadyExists), so one that succeeded is this run's: recorded, its pods
 -- counted, deleted by name at teardown.
@@ -2539,15 +2557,8 @@ t.test("a custom deploy's kubectl create deployment is recorded and torn down; c
   t.eq(cluster.created_by("kubectl", { "create", "deployment", "cache", "--image=redis", "--dry-run=client" }), {})
   t.eq(cluster.created_by("kubectl", { "create", "-f", "x.yaml" }), {})
   t.eq(cluster.created_by("helm", { "install", "x", "y" }), {})
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "deployment", "kv-cache", "--image=redis" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "deployment", "kv-cache", "--image=redis" } }
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  Deployment kv-cache: made by kubectl create of the deploy (kubectl fails when one exists, so "
@@ -2565,15 +2576,8 @@ end)
 -- must leave nothing recorded, deleted at teardown or counted as this run's.
 t.test("a custom deploy's kubectl create deployment --dry-run=client -o yaml: nothing made, recorded or deleted",
   function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "create", "deployment", "kv-cache", "--image=redis", "--dry-run=client", "-o", "yaml" } } }
-  end)
-  s.env.FAKE_RESULTS = BASE
+  local s = custom_deploy {
+    { "kubectl", "create", "deployment", "kv-cache", "--image=redis", "--dry-run=client", "-o", "yaml" } }
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(not r.stdout:find("kv-cache", 1, true), r.stdout)
@@ -2637,6 +2641,137 @@ t.test("fake kubectl create deployment: --dry-run forms, -o yaml|json|name, Alre
   t.eq({ r.code, r.stdout }, { 0, "deployment.apps/c created (dry run)\n" })
 end)
 
+-- (misc37 1) The fake's other kubectl create forms against real kubectl's (cmd/create:
+-- create_configmap.go, create_secret.go, create_service.go; the objects written by hand
+-- from kubectl 1.30's output, the base64 by Python's base64.b64encode): it used to answer
+-- "applied" and record nothing, so a custom deploy's create could never collide.
+t.test("fake kubectl create configmap|secret generic|service: objects, -o forms, dry runs, AlreadyExists", function()
+  local s = setup()
+  local d = t.tmpdir()
+  t.write(d .. "/tok.txt", "line1\n")
+  t.write(d .. "/app.env", "# a comment\n\n  MODE=lru\nSIZE=2\n")
+  local function kc(ns, ...)
+    local env = {}
+    for k, v in pairs(s.env) do env[k] = v end
+    return proc.run({ FAKEBIN .. "/kubectl", "-n", ns, ... }, { env = env, cwd = d })
+  end
+  local function st(ns, map) return (state(s).ns[ns] or {})[map] or {} end
+  -- a ConfigMap: literals and a file (key: its base name, or key=path)
+  local r = kc("bench", "create", "configmap", "conf", "--from-literal=mode=lru", "--from-file=tok.txt",
+    "--from-file=k2=tok.txt", "--dry-run=client", "-o", "yaml")
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match("^apiVersion: v1\ndata:\n"), r.stdout) -- (keys sorted)
+  t.eq(yaml.load(r.stdout), { apiVersion = "v1", kind = "ConfigMap", data = { mode = "lru", ["tok.txt"] = "line1\n",
+    k2 = "line1\n" }, metadata = { creationTimestamp = json.null, name = "conf", namespace = "bench" } })
+  r = kc("bench", "create", "cm", "conf", "--from-env-file=app.env", "--dry-run=server", "-o", "json")
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match('^{\n    "kind": "ConfigMap",\n    "apiVersion": "v1",\n    "metadata": {\n        "name": '
+    .. '"conf",\n'), r.stdout)
+  t.eq(json.decode(r.stdout).data, { MODE = "lru", SIZE = "2" })
+  t.eq(st("bench", "configmaps").conf, nil, "no dry run made it")
+  r = kc("bench", "create", "configmap", "conf", "--from-literal=mode=lru")
+  t.eq({ r.code, r.stdout }, { 0, "configmap/conf created\n" })
+  t.eq(st("bench", "configmaps").conf.data, { mode = "lru" })
+  r = kc("bench", "create", "configmap", "conf", "--from-literal=mode=lfu")
+  t.eq({ r.code, r.stderr }, { 1, 'error: failed to create configmap: configmaps "conf" already exists\n' })
+  r = kc("bench", "create", "configmap", "conf", "--dry-run=server")
+  t.eq({ r.code, r.stderr }, { 1, 'error: failed to create configmap: configmaps "conf" already exists\n' })
+  r = kc("bench", "create", "configmap", "conf", "--dry-run=client")
+  t.eq({ r.code, r.stdout }, { 0, "configmap/conf created (dry run)\n" })
+  -- another namespace's is another object
+  r = kc("other", "create", "configmap", "conf", "-o", "name")
+  t.eq({ r.code, r.stdout }, { 0, "configmap/conf\n" })
+  t.eq(st("other", "configmaps").conf.metadata.namespace, "other")
+  t.eq(st("bench", "configmaps").conf.data, { mode = "lru" }, "bench's unchanged")
+  r = kc("bench", "get", "configmap", "conf")
+  t.eq({ r.code, json.decode(r.stdout).data }, { 0, { mode = "lru" } })
+  r = kc("bench", "delete", "configmap", "conf")
+  t.eq({ r.code, r.stdout }, { 0, 'configmap "conf" deleted\n' })
+  t.eq({ st("bench", "configmaps").conf, st("other", "configmaps").conf ~= nil }, { nil, true })
+  r = kc("bench", "create", "configmap", "dup", "--from-literal=a=1", "--from-literal=a=2")
+  t.eq({ r.code, r.stderr }, { 1, 'error: cannot add key "a", another key by that name already exists in Data for '
+    .. 'ConfigMap "dup"\n' })
+  r = kc("bench", "create", "configmap", "bad", "--from-env-file=app.env", "--from-literal=a=1")
+  t.eq({ r.code, r.stderr }, { 1, "error: from-env-file cannot be combined with from-file or from-literal\n" })
+  r = kc("bench", "create", "configmap")
+  t.eq({ r.code, r.stderr }, { 1, "error: exactly one NAME is required, got 0\nSee 'kubectl create configmap -h' for "
+    .. "help and examples\n" })
+  -- a Secret: data base64 ("s3cret" -> czNjcmV0, "line1\n" -> bGluZTEK), no type unless --type
+  r = kc("bench", "create", "secret", "generic", "tok", "--from-literal=token=s3cret", "--from-file=tok.txt",
+    "--dry-run=client", "-o", "yaml")
+  t.eq(r.code, 0, r.stderr)
+  t.eq(yaml.load(r.stdout), { apiVersion = "v1", kind = "Secret", data = { token = "czNjcmV0", ["tok.txt"] = "bGluZTEK" },
+    metadata = { creationTimestamp = json.null, name = "tok", namespace = "bench" } })
+  r = kc("bench", "create", "secret", "generic", "tok", "--from-literal=token=s3cret", "--type=example.com/t")
+  t.eq({ r.code, r.stdout }, { 0, "secret/tok created\n" })
+  t.eq(st("bench", "secrets").tok.type, "example.com/t")
+  r = kc("bench", "create", "secret", "generic", "tok")
+  t.eq({ r.code, r.stderr }, { 1, 'error: failed to create secret secrets "tok" already exists\n' }) -- (no colon)
+  -- a Service: labels and selector app=NAME, a port a --tcp (named "port-target")
+  r = kc("bench", "create", "service", "clusterip", "kv", "--tcp=6379", "--tcp=80:http", "--dry-run=client", "-o",
+    "yaml")
+  t.eq(r.code, 0, r.stderr)
+  t.eq(yaml.load(r.stdout), { apiVersion = "v1", kind = "Service", metadata = { creationTimestamp = json.null,
+    labels = { app = "kv" }, name = "kv", namespace = "bench" }, spec = { ports = {
+      { name = "6379", port = 6379, protocol = "TCP", targetPort = 6379 },
+      { name = "80-http", port = 80, protocol = "TCP", targetPort = "http" } },
+    selector = { app = "kv" }, type = "ClusterIP" }, status = { loadBalancer = {} } })
+  r = kc("bench", "create", "service", "clusterip", "kv")
+  t.eq({ r.code, r.stderr }, { 1, "error: at least one tcp port specifier must be provided\n" })
+  r = kc("bench", "create", "svc", "clusterip", "kv", "--tcp=6379")
+  t.eq({ r.code, r.stdout }, { 0, "service/kv created\n" })
+  t.eq(json.decode(kc("bench", "get", "svc", "kv").stdout).spec.selector, { app = "kv" })
+  r = kc("bench", "create", "service", "nodeport", "kv", "--tcp=6379")
+  t.eq({ r.code, r.stderr }, { 1, 'error: failed to create NodePort service: services "kv" already exists\n' })
+  -- forms the fake does not model say so (exit 2), never "applied"
+  r = kc("bench", "create", "role", "r", "--verb=get", "--resource=pods")
+  t.eq({ r.code, r.stderr }, { 2, "fake kubectl: unsupported call: -n bench create role r --verb=get --resource=pods\n" })
+  r = kc("bench", "apply")
+  t.eq({ r.code, r.stderr }, { 1, "error: must specify one of -f and -k\n" })
+end)
+
+-- (misc37 1) Through llmdlua: a custom deploy's kubectl create configmap, secret generic and
+-- service are made in the namespace, recorded as this run's and deleted at teardown.
+t.test("a custom deploy's kubectl create configmap, secret, service: made, recorded, torn down", function()
+  local s = custom_deploy {
+    { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" },
+    { "kubectl", "create", "secret", "generic", "kv-tok", "--from-literal=token=s3cret" },
+    { "kubectl", "create", "service", "clusterip", "kv-cache", "--tcp=6379" },
+    -- (what the run reads back: made in the namespace, not just answered)
+    { "kubectl", "get", "configmap", "kv-conf", "-o", "json" } }
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, o in ipairs { "ConfigMap kv-conf", "Secret kv-tok", "Service kv-cache" } do
+    t.ok(r.stdout:find("  " .. o .. ": made by kubectl create of the deploy (kubectl fails when one exists, so "
+      .. "this run's): recorded, teardown deletes it\n", 1, true), o .. "\n" .. r.stdout)
+  end
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  for _, o in ipairs { "configmap kv-conf", "secret kv-tok", "service kv-cache" } do
+    t.ok(lines:find("kubectl -n bench delete " .. o .. " --ignore-not-found", 1, true), o .. "\n" .. lines)
+  end
+  local ns = state(s).ns.bench
+  t.eq({ ns.configmaps["kv-conf"], (ns.secrets or {})["kv-tok"], ns.services["kv-cache"] }, {}, "torn down")
+  t.eq({ ns.other["ConfigMap/kv-conf"], ns.other["Secret/kv-tok"], ns.other["Service/kv-cache"] }, {})
+end)
+
+-- (misc37 1) Someone else's ConfigMap of that name in the namespace: kubectl create fails
+-- (AlreadyExists), so the deploy fails, nothing of it is recorded and theirs is left. The
+-- fake used to answer "applied": the run recorded it as its own and teardown deleted theirs.
+t.test("a custom deploy's kubectl create configmap of someone else's name: AlreadyExists, theirs kept", function()
+  local s = custom_deploy {
+    { "kubectl", "create", "configmap", "kv-conf", "--from-literal=mode=lru" } }
+  local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/kv-conf" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok((r.stdout .. r.stderr):find('failed to create configmap: configmaps "kv-conf" already exists', 1, true),
+    r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("ConfigMap kv-conf: made by", 1, true), r.stdout)
+  local w = workspace(s)
+  t.ok(not json.encode(json.read(w .. "/run-a/deployed.json").created):find("kv-conf", 1, true))
+  local lines = table.concat(call_lines(s, w), "\n")
+  t.ok(not lines:find("delete configmap kv-conf", 1, true), lines)
+  t.eq(state(s).ns.bench.other["ConfigMap/kv-conf"], "someone", "theirs kept")
+end)
+
 -- (clusterfix4 1) A stack never ready records no controllers of its pods; its teardown then
 -- checks that none of its pods is left by their chain of owners: another team's pods started
 -- during its deploy (FAKE_CONCURRENT_DEPLOYMENTS) are not "left", and stay.
@@ -2688,19 +2823,11 @@ end)
 -- unchanged was there before (someone else's ConfigMap team-cm, FAKE_OTHER_OBJECTS) and is
 -- left, and said. The fake prints what kubectl prints (fake.lua: apply_docs).
 t.test("a custom deploy's kubectl apply -f: created objects torn down, configured ones left and said", function()
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" },
-        { "kubectl", "apply", "-f", "app.yaml" } } }
-  end)
+  local s = custom_deploy { { "kubectl", "apply", "-f", "app.yaml" } }
   t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
     .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
     .. "    metadata:\n      labels:\n        app: kv-cache\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
     .. "  name: team-cm\n")
-  s.env.FAKE_RESULTS = BASE
   local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/team-cm" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  deployment.apps/kv-cache: kubectl apply -f app.yaml says created (it was not there): this "
@@ -2728,18 +2855,11 @@ end)
 -- one), nothing of it is deleted: each object is named with the command that removes it.
 t.test("a custom deploy's kubectl apply whose output does not say: left, named, with how to remove each", function()
   for _, how in ipairs { { "-o", "name" }, { "--server-side" } } do
-    local s = setup(function(plan)
-      plan.runs.b = { label = "after", existing = { results = TREAT } }
-      local cmd = { "kubectl", "apply", "-f", "app.yaml" }
-      for _, w in ipairs(how) do cmd[#cmd + 1] = w end
-      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-        kustomize = "ms", commands = {
-          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-            "router.values.yaml" }, cmd } }
-    end)
+    local cmd = { "kubectl", "apply", "-f", "app.yaml" }
+    for _, w in ipairs(how) do cmd[#cmd + 1] = w end
+    local s = custom_deploy { cmd }
     t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
       .. "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\n")
-    s.env.FAKE_RESULTS = BASE
     local r = compare(s)
     t.eq(r.code, 0, r.stdout .. r.stderr)
     local shown = "kubectl apply -f app.yaml " .. table.concat(how, " ")
@@ -2855,18 +2975,10 @@ end)
 -- name of one this run only dry-ran.
 t.test("a custom deploy's kubectl apply --dry-run records nothing for teardown and makes nothing this run's", function()
   for _, dry in ipairs { "--dry-run=client", "--dry-run=server" } do
-    local s = setup(function(plan)
-      plan.runs.b = { label = "after", existing = { results = TREAT } }
-      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-        kustomize = "ms", commands = {
-          { "kubectl", "apply", dry, "-f", "app.yaml" },
-          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-            "router.values.yaml" } } }
-    end)
+    local s = custom_deploy({}, { { "kubectl", "apply", dry, "-f", "app.yaml" } })
     t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
       .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
       .. "    metadata:\n      labels:\n        app: kv-cache\n")
-    s.env.FAKE_RESULTS = BASE
     local r = compare(s, nil, { FAKE_CONCURRENT_DEPLOYMENTS = "kv-cache", FAKE_CONCURRENT_AT = "helm" })
     t.eq(r.code, 0, dry .. "\n" .. r.stdout .. r.stderr)
     local ns = state(s).ns.bench
@@ -2888,16 +3000,8 @@ t.test("a custom deploy's kubectl apply --dry-run records nothing for teardown a
     t.eq(#pods_of(state(s), "bench", "kv-cache"), 2, dry .. ": theirs kept")
   end
   -- --dry-run=false is kubectl's (deprecated) "none": a real apply, recorded and torn down
-  local s = setup(function(plan)
-    plan.runs.b = { label = "after", existing = { results = TREAT } }
-    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
-      kustomize = "ms", commands = {
-        { "kubectl", "apply", "--dry-run=false", "-f", "app.yaml" },
-        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
-          "router.values.yaml" } } }
-  end)
+  local s = custom_deploy({}, { { "kubectl", "apply", "--dry-run=false", "-f", "app.yaml" } })
   t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n")
-  s.env.FAKE_RESULTS = BASE
   local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  configmap/new-cm: kubectl apply --dry-run=false -f app.yaml says created (it was not there): "

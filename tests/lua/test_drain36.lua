@@ -5,70 +5,15 @@
 -- (numpy, on the same simulated requests; its output lines are quoted beside each value).
 local t = require "testlib"
 local json = require "llmd.json"
+local ipsynth = require "ipsynth"
 
 local F = t.fixtures()
 
--- numpy's linear percentile of xs
-local function pct(xs, p)
-  local s = {}
-  for i, x in ipairs(xs) do s[i] = x end
-  table.sort(s)
-  local h = (#s - 1) * p / 100
-  local lo = math.floor(h)
-  local hi = math.min(lo + 1, #s - 1)
-  return s[lo + 1] + (h - lo) * (s[hi + 1] - s[lo + 1])
-end
-
-local function summ(xs)
-  local sum, lo, hi = 0, math.huge, -math.huge
-  for _, x in ipairs(xs) do sum, lo, hi = sum + x, math.min(lo, x), math.max(hi, x) end
-  return { mean = sum / #xs, min = lo, max = hi, median = pct(xs, 50), p90 = pct(xs, 90), p95 = pct(xs, 95),
-    p99 = pct(xs, 99) }
-end
-
--- One server answering one request at a time in `svc` s (M/D/1): latency(k, start).
-local function queue(svc)
-  local free
-  return function(k, st)
-    if k == 0 then free = st end
-    free = math.max(free, st) + svc
-    return free - st
-  end
-end
-
--- An inference-perf run of stage files only (no per-request file), as inference-perf
--- summarises the requests (FORMATS.md §1): per stage {rate, n, latency(k, start) -> e2e},
--- n requests sent every 1 / rate s on schedule (schedule_delay 1 ms at most), 8 output tokens.
-local function ip_stages(d, stages)
-  t.mkdir(d)
-  local t0 = 1771234500
-  for si, sg in ipairs(stages) do
-    local e2e, starts, ends = {}, {}, {}
-    for k = 0, sg.n - 1 do
-      local st = t0 + k / sg.rate
-      local l = sg.latency(k, st)
-      e2e[#e2e + 1], starts[#starts + 1], ends[#ends + 1] = l, st, st + l
-    end
-    local last = -math.huge
-    for i = 1, #ends do last = math.max(last, ends[i]) end
-    local dur, send = last - starts[1], starts[#starts] - starts[1]
-    local tpot, ntpot, ttft = {}, {}, {}
-    for i = 1, #e2e do tpot[i], ntpot[i], ttft[i] = (e2e[i] - 0.02) / 7, e2e[i] / 8, 0.02 end
-    t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
-      benchmark_time_seconds = dur,
-      load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send,
-        schedule_delay = { mean = 0.0005, min = 0, median = 0.0005, max = 0.001 } },
-      successes = { count = sg.n, latency = { request_latency = summ(e2e), time_to_first_token = summ(ttft),
-        time_per_output_token = summ(tpot), normalized_time_per_output_token = summ(ntpot),
-        inter_token_latency = summ(tpot) },
-        throughput = { requests_per_sec = sg.n / dur, output_tokens_per_sec = 8 * sg.n / dur,
-          input_tokens_per_sec = 256 * sg.n / dur, total_tokens_per_sec = 264 * sg.n / dur },
-        prompt_len = summ { 256 }, output_len = summ { 8 } },
-      failures = { count = 0, request_latency = json.null, prompt_len = json.null } })
-    t0 = last + 1
-  end
-  return d
-end
+-- the runs: stage files only (no per-request file), sent on schedule (schedule_delay 1 ms
+-- at most), 8 output tokens (tests/lua/ipsynth.lua)
+local SCHEDULED = { mean = 0.0005, min = 0, median = 0.0005, max = 0.001 }
+local function ip_stages(d, stages) return ipsynth.run(d, stages, { schedule_delay = SCHEDULED }) end
+local queue = ipsynth.queue
 
 local function const(l) return function() return l end end
 

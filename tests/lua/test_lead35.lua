@@ -2,6 +2,7 @@
 -- to fix beside the helpers. Expected values by hand or from the fixture files, as written.
 local t = require "testlib"
 local json = require "llmd.json"
+local ipsynth = require "ipsynth"
 
 local F = t.fixtures()
 
@@ -27,69 +28,10 @@ t.test("one load point against a run with none: the chart is drawn with N/A, not
   t.eq({ chart.drawn, chart.reason }, { true, nil })
 end)
 
--- numpy's linear percentile of xs (sorted here), for the stage files' summaries
-local function pct(xs, p)
-  local s = {}
-  for i, x in ipairs(xs) do s[i] = x end
-  table.sort(s)
-  local h = (#s - 1) * p / 100
-  local lo = math.floor(h)
-  local hi = math.min(lo + 1, #s - 1)
-  return s[lo + 1] + (h - lo) * (s[hi + 1] - s[lo + 1])
-end
-
-local function summ(xs)
-  local sum, lo, hi = 0, math.huge, -math.huge
-  for _, x in ipairs(xs) do sum, lo, hi = sum + x, math.min(lo, x), math.max(hi, x) end
-  return { mean = sum / #xs, min = lo, max = hi, median = pct(xs, 50), p90 = pct(xs, 90), p95 = pct(xs, 95),
-    p99 = pct(xs, 99) }
-end
-
--- An inference-perf run in folder d: per stage {rate, n, latency(k, start) -> e2e}, n requests
--- sent every 1 / rate s, 8 output tokens each (the first 20 ms after the start, the last at
--- the end); the stage files summarise the requests as inference-perf does (its formulas:
--- FORMATS.md), the per-request file holds them all.
-local function ip_run(d, stages)
-  t.mkdir(d)
-  local recs, t0 = {}, 1771234500
-  for si, sg in ipairs(stages) do
-    local e2e, ttft, starts, ends = {}, {}, {}, {}
-    for k = 0, sg.n - 1 do
-      local st = t0 + k / sg.rate
-      local l = sg.latency(k, st)
-      local times = {}
-      for j = 0, 7 do times[j + 1] = st + 0.02 + (l - 0.02) * j / 7 end
-      recs[#recs + 1] = { start_time = st, end_time = st + l, request = "{}", response = json.null, error = json.null,
-        info = { input_tokens = 256, response_metrics = { output_tokens = 8,
-          server_usage = { prompt_tokens = 256, completion_tokens = 8 }, output_token_times = times } } }
-      e2e[#e2e + 1], ttft[#ttft + 1], starts[#starts + 1], ends[#ends + 1] = l, 0.02, st, st + l
-    end
-    local first, last, last_start = math.huge, -math.huge, -math.huge
-    for i = 1, #starts do
-      first, last, last_start = math.min(first, starts[i]), math.max(last, ends[i]), math.max(last_start, starts[i])
-    end
-    local dur = last - first
-    local send = last_start - first
-    local tpot = {}
-    for i = 1, #e2e do tpot[i] = (e2e[i] - 0.02) / 7 end
-    t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
-      benchmark_time_seconds = dur,
-      load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send },
-      successes = { count = sg.n, latency = { request_latency = summ(e2e), time_to_first_token = summ(ttft),
-        time_per_output_token = summ(tpot), normalized_time_per_output_token = summ((function()
-          local x = {}
-          for i = 1, #e2e do x[i] = e2e[i] / 8 end
-          return x
-        end)()), inter_token_latency = summ(tpot) },
-        throughput = { requests_per_sec = sg.n / dur, output_tokens_per_sec = 8 * sg.n / dur,
-          input_tokens_per_sec = 256 * sg.n / dur, total_tokens_per_sec = 264 * sg.n / dur },
-        prompt_len = summ { 256 }, output_len = summ { 8 } },
-      failures = { count = 0, request_latency = json.null, prompt_len = json.null } })
-    t0 = last + 1
-  end
-  t.write(d .. "/per_request_lifecycle_metrics.json", json.encode(recs))
-  return d
-end
+-- An inference-perf run in folder d, stage files and the per-request file (tests/lua/ipsynth.lua:
+-- per stage {rate, n, latency(k, start) -> e2e}, n requests sent every 1 / rate s, 8 output
+-- tokens each)
+local function ip_run(d, stages) return ipsynth.run(d, stages, { per_request = true }) end
 
 t.test("saturation by the answers' pace: a server that kept up with long answers is not 'saturated at its lowest "
   .. "load'; one that fell behind still is (audit35 F1)", function()
@@ -103,12 +45,7 @@ t.test("saturation by the answers' pace: a server that kept up with long answers
   local d = t.tmpdir()
   local kept = function(k) return 0.2 + 0.4 * (k % 10) end
   local a = ip_run(d .. "/kept", { { rate = 5, n = 100, latency = kept }, { rate = 6, n = 100, latency = kept } })
-  local free
-  local queue = function(k, st)
-    if k == 0 then free = st end
-    free = math.max(free, st) + 0.125
-    return free - st
-  end
+  local queue = ipsynth.queue(0.125)
   local b = ip_run(d .. "/behind", { { rate = 5, n = 100, latency = kept }, { rate = 10, n = 200, latency = queue } })
   local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "kept", "--b-label", "behind", "--harness",
     "inference-perf" }

@@ -978,3 +978,39 @@ t.test("Python's NaN deep in a number array: said what it likely is, where it st
     scan.json, { text = "[" .. table.concat(parts, ", ") .. "]", name = "x.json" }, { { "$[*]", s } })
   t.eq(s:count(), 0) -- the accumulator is left as it was
 end)
+
+-- (misc37 2) A number beyond a double where no rule reads it (a member passed over, an
+-- array of numbers passed over by the lanes, a 400-digit integer): the file is corrupt all
+-- the same, an error at the number (session 36 checked only the numbers a rule read: these
+-- passed). Places by hand: the byte is the number's offset in the text (string.find, less
+-- 1), the column its 1-based index on its line. A number that is a double (1e308, the
+-- largest double, 0.0001e312 = 1e308 by Python's float()) passed over is no error.
+t.test("a number beyond a double that no rule reads is an error at it; a double passed over is not", function()
+  local d = t.tmpdir()
+  local xs = {}
+  for i = 1, 300 do xs[i] = ("%d.5"):format(i) end -- (the lanes pass over a long array)
+  local tail = " is beyond a double (about 1.8e308); JSON has no infinity, so the file is corrupt"
+  for _, c in ipairs {
+    { '{"ttfts": [0.1, 0.2],\n "extra": {"x": [1.5, 1e999]}, "z": 1}\n', "1e999" },
+    { '{"ttfts": [0.1, 0.2], "z": -2e308}\n', "-2e308" },
+    { '{"skip": [' .. table.concat(xs, ", ") .. ', 1e999, 3.5],\n "ttfts": [0.1]}\n', "1e999" },
+    { '{"skip": [' .. table.concat(xs, ", ") .. ", " .. ("1"):rep(400) .. ', 3.5], "ttfts": [0.1]}\n',
+      ("1"):rep(24) .. "..." },
+  } do
+    t.write(d .. "/r.json", c[1])
+    local at = c[1]:find(c[2]:gsub("%.%.%.$", ""), 1, true)
+    local line_start = 1
+    local line = 1
+    for pos in c[1]:gmatch("()\n") do
+      if pos < at then line, line_start = line + 1, pos + 1 end
+    end
+    local ok, err = pcall(scan.json, d .. "/r.json", { { "$.ttfts[*]", stats.new() } })
+    t.eq(ok, false, c[1]:sub(1, 60))
+    t.eq(tostring(err), ("%s/r.json:%d:%d: number out of range: %s%s (byte %d)"):format(d, line, at - line_start + 1,
+      c[2], tail, at - 1))
+  end
+  t.write(d .. "/r.json", '{"ttfts": [0.1, 0.2], "extra": [1e308, 1.7976931348623157e308, 0.0001e312, -1e308]}\n')
+  local s = stats.new()
+  scan.json(d .. "/r.json", { { "$.ttfts[*]", s } })
+  t.eq(s:count(), 2)
+end)

@@ -693,6 +693,61 @@ static long numbers_or_error(const char *doc, size_t len, int skip, size_t max, 
 }
 
 /*
+** doc passed over as the scanner passes over what no rule reads (lazy: json_skip through
+** each container, or json_skip_members through each object with members), fed window
+** bytes at a time (0: whole) from a heap buffer of exactly its length: the offset of the
+** error, its message in err, or -1 when there is none.
+*/
+static long long skip_error(const char *doc, size_t window, int members, char *err, size_t errsize)
+{
+    size_t size = strlen(doc);
+    char *data = malloc(size);
+    memcpy(data, doc, size);
+    JsonParser p;
+    json_parser_init(&p);
+    p.lazy = 1;
+    static const JsonKeys none = {0, {NULL}, {0}, 0};
+    size_t consumed = 0, end = window && window < size ? window : size;
+    int depth = 0, obj = 0; /* the container being passed over (its contents' depth) */
+    JsonTok t;
+    for (;;) {
+        p.base = consumed;
+        json_feed(&p, data + consumed, end - consumed, end == size);
+        for (;;) {
+            if (depth > 0) {
+                t = obj && members ? json_skip_members(&p, depth, &none) : json_skip(&p, depth);
+                if (t == JSON_OBJ_END || t == JSON_ARR_END) {
+                    depth = 0;
+                    continue;
+                }
+            } else {
+                t = json_next(&p);
+                if (t == JSON_ARR_BEGIN || t == JSON_OBJ_BEGIN) {
+                    depth = p.depth;
+                    obj = t == JSON_OBJ_BEGIN;
+                    continue;
+                }
+            }
+            if (t <= JSON_END)
+                break;
+        }
+        if (t != JSON_MORE)
+            break;
+        consumed += p.pos;
+        end = end + (window ? window : 1) < size ? end + (window ? window : 1) : size;
+    }
+    long long off = -1;
+    err[0] = '\0';
+    if (t == JSON_ERROR) {
+        off = (long long)p.err_off;
+        snprintf(err, errsize, "%s", p.err);
+    }
+    json_parser_free(&p);
+    free(data);
+    return off;
+}
+
+/*
 ** A random number in one of the shapes json_next_numbers' lanes take or just miss into
 ** out, returning its length: "0.0ddd" with 1..23 digits after the point (the lane: up
 ** to 20), "0.ddd", 1..17 integer digits with 0..21 after a point, or none; or a
@@ -2589,6 +2644,84 @@ int main(void)
         while ((t = json_next(&p)) > JSON_END)
             ints += t == JSON_NUMBER;
         CHECK(t == JSON_END && ints == 3 && p.line == 5);
+        json_parser_free(&p);
+    }
+
+    TEST("a number beyond a double passed over (lazy) is an error at it, every lane and window")
+    {
+        /* A number no reader sees (the scanner passes over what no rule reads) used to be
+           checked for syntax alone: 1e999 passed. Now it is the error a reader gives, at
+           its first byte, whichever lane passes over its array and however the input is
+           windowed. Values by Python's float(): 1.7976931348623158e308, 0.0001e312,
+           100e306, 309 ones (1.11e308) and 0e999999 are doubles; 1.7976931348623159e308,
+           1000e306, 309 nines, -2e308 and 0.00001e314 are inf. */
+        static char long_run[2048], long_int[2048], nines[400], ones[400], fine[1024];
+        size_t n = 0;
+        n += (size_t)snprintf(long_run + n, sizeof long_run - n, "{\"skip\": [");
+        for (int k = 0; k < 150; k++)
+            n += (size_t)snprintf(long_run + n, sizeof long_run - n, "%d.5, ", k);
+        (void)snprintf(long_run + n, sizeof long_run - n, "1e999, 3]}");
+        memset(nines, '9', 309);
+        memset(ones, '1', 309);
+        n = (size_t)snprintf(long_int, sizeof long_int, "[");
+        for (int k = 0; k < 60; k++)
+            n += (size_t)snprintf(long_int + n, sizeof long_int - n, "%d.25, ", 1000 + k);
+        n += (size_t)snprintf(long_int + n, sizeof long_int - n, "%s", nines);
+        for (int k = 0; k < 40; k++) /* (so that a lane running over blocks goes past it) */
+            n += (size_t)snprintf(long_int + n, sizeof long_int - n, ", %d.5", 2000 + k);
+        (void)snprintf(long_int + n, sizeof long_int - n, "]");
+        (void)snprintf(fine, sizeof fine,
+                       "{\"a\": [1.7976931348623158e308, 0.0001e312, 100e306, %s, 0e999999, "
+                       "-1.7976931348623157e308, 1e-999], \"b\": {\"c\": 100e306}}",
+                       ones);
+        struct {
+            const char *doc, *num;
+        } cases[] = {
+            {"[1, 1e999]",                                "1e999"                 },
+            {"{\"a\": {\"b\": [2.5, -2e308]}, \"c\": 1}", "-2e308"                },
+            {"{\"x\": 1.7976931348623159e308, \"y\": 1}", "1.7976931348623159e308"},
+            {"[[1000e306]]",                              "1000e306"              },
+            {"{\"q\": [0.00001e314]}",                    "0.00001e314"           },
+            {long_run,                                    "1e999"                 },
+            {long_int,                                    nines                   },
+            {fine,                                        NULL                    },
+        };
+        static const size_t windows[] = {0, 1, 2, 3, 7, 64};
+        const char *best = json_simd(NULL);
+        long bad = 0, runs = 0;
+        char err[200];
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            long long want =
+                cases[c].num ? (long long)(strstr(cases[c].doc, cases[c].num) - cases[c].doc) : -1;
+            for (int si = 0; si < N_SIMD_SETS; si++) {
+                if (json_simd(simd_sets[si]) == NULL)
+                    continue;
+                for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++)
+                    for (int members = 0; members < 2; members++) {
+                        long long got =
+                            skip_error(cases[c].doc, windows[w], members, err, sizeof err);
+                        runs++;
+                        int ok = got == want &&
+                                 (want < 0 || strncmp(err, "number out of range: ", 21) == 0);
+                        if (!ok && bad++ < 5)
+                            fprintf(stderr,
+                                    "  %s window %zu members %d case %zu: %lld \"%s\", want %lld\n",
+                                    json_simd(NULL), windows[w], members, c, got, err, want);
+                    }
+            }
+        }
+        CHECK(json_simd(best) != NULL);
+        CHECK(bad == 0 && runs >= 8 * 6 * 2 * 2);
+        /* the whole message, as json.decode's reader words it (its first 24 bytes shown) */
+        CHECK(skip_error("[1e999]", 0, 0, err, sizeof err) == 1 &&
+              strcmp(err, "number out of range: 1e999 is beyond a double (about 1.8e308); JSON has "
+                          "no infinity, so the file is corrupt") == 0);
+        const char *cut = "number out of range: 999999999999999999999999... is beyond a double";
+        CHECK(skip_error(long_int, 0, 0, err, sizeof err) > 0 &&
+              strncmp(err, cut, strlen(cut)) == 0);
+        /* read (not lazy), the number is a token: its reader says where it is, with its path */
+        CHECK(first(&p, "[1e999]") == JSON_ARR_BEGIN && json_next(&p) == JSON_NUMBER &&
+              json_next(&p) == JSON_ARR_END && json_next(&p) == JSON_END);
         json_parser_free(&p);
     }
 

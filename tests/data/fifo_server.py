@@ -1,0 +1,46 @@
+"""The set-up queue_sim.py and queue_sim_ip.py share (the new-user trial of session 36's
+vsim.py and ipsim.py): their common options and the FIFO server with K slots fed by
+Poisson arrivals. Each simulator keeps its own per-request arithmetic; the random draws
+come in the order they always did (arrivals, then per request: the noise factor, the
+simulator's own draws, the token gaps), so a seed gives the same files as before."""
+import argparse
+import heapq
+
+import numpy as np
+
+
+def options(extra):
+    """The simulators' common options; extra(ap) adds a simulator's own."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out"); ap.add_argument("--rates", required=True)
+    ap.add_argument("--slots", type=int, default=100); ap.add_argument("--ttft0", type=float, default=0.1)
+    ap.add_argument("--tpot", type=float, default=0.02); ap.add_argument("--outtok", type=int, default=100)
+    ap.add_argument("--intok", type=int, default=500); ap.add_argument("--dur", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=1); ap.add_argument("--noise", type=float, default=0.1)
+    extra(ap)
+    return ap.parse_args()
+
+
+class Fifo:
+    """One load point: round(rate * dur) Poisson arrivals from t (starts), served by
+    a.slots slots in arrival order."""
+
+    def __init__(self, rng, a, t, rate):
+        self.rng, self.a = rng, a
+        self.n = int(round(rate * a.dur))
+        self.starts = t + np.cumsum(rng.exponential(1 / rate, self.n))
+        self.free = [self.starts[0]] * a.slots
+        heapq.heapify(self.free)
+
+    def take(self, s):
+        """A request arriving at s: its noise factor f and when a slot starts it."""
+        f = self.rng.lognormal(0, self.a.noise)
+        return f, max(s, heapq.heappop(self.free))
+
+    def gaps(self, f):
+        """Its outtok - 1 inter-token gaps, around tpot * f."""
+        return self.rng.lognormal(np.log(self.a.tpot * f), 0.05, self.a.outtok - 1)
+
+    def release(self, at):
+        """Its slot is free again at at."""
+        heapq.heappush(self.free, at)

@@ -1828,13 +1828,15 @@ end
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
 -- them the raw p decides, as for a family of one), label_a and label_b (the sides' names in
--- notes; "A" and "B" without them).
+-- notes; "A" and "B" without them), follows_sends (a throughput row of two runs that both
+-- kept up with every load they were sent: why it names no winner, its note).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
 -- (M.can_decide: "not shown to differ", out of the family), too_few = true when the test's
 -- outcome was the most extreme it allows (p = p_min) and not below alpha after the
--- adjustment ("not shown to differ", in the family)}.
+-- adjustment ("not shown to differ", in the family), follows_sends = true ("not comparable",
+-- no test: o.follows_sends)}.
 function M.verdict(o)
   local m = metrics.get(o.key)
   -- a test stratified by load point (the error rate over several points) measures the
@@ -1868,6 +1870,15 @@ function M.verdict(o)
   if m.better == "none" then
     r.verdict = "not comparable"
     r.note = "describes the run; neither value is better"
+    return r
+  end
+  if o.follows_sends then
+    -- a throughput of two runs that both kept up with every load they were sent is the rate
+    -- each was sent (llmd.loadpoints.kept_up_everywhere): its difference, tested or not, is
+    -- the load generators', so no winner, no test, and nothing in the family
+    r.verdict, r.test, r.p_value, r.p_adjusted, r.family_size = "not comparable", nil, nil, nil, nil
+    r.follows_sends = true
+    r.note = o.follows_sends
     return r
   end
   if o.test and o.test.identical then

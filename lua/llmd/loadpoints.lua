@@ -1110,6 +1110,31 @@ function M.point_saturated(s, p)
   return p.index >= s.point
 end
 
+-- Did a run keep up with every load it was sent (s: M.saturation of points)? Rate-based loads
+-- only, none saturated, no failures point (cause "failures" has a point), its saturation
+-- known, and no point whose repeats' interval reaches below the share (near). A server that
+-- keeps up answers what it gets: its throughput is the rate it was sent, times the share that
+-- succeeded, so between two such runs a throughput difference is their load generators'.
+-- (At concurrency-based loads the server sets the rate: never here.)
+function M.kept_up_everywhere(s, points)
+  if not s or not s.none or s.unknown or s.near or s.point or #points == 0 then return false end
+  for _, p in ipairs(points) do
+    if p.load_type ~= "rate" then return false end
+  end
+  return true
+end
+
+-- The rate a rate-based point's requests went out at, where its files say it: its pace's send
+-- rate (the mean of its repeats'), else the drain-reduced rate's reference where that is the
+-- sends' (inference-perf's stage files, on schedule); nil where only the offered rate is known.
+function M.sent_rps(p)
+  local x = M.pace_of(p)
+  if x then return x.send_rps end
+  local d = M.drain_of(p)
+  if d and d.ref_basis == "sent" then return d.ref_rps end
+  return nil
+end
+
 -- The independent variable the runs' load points are paired by: the harness's own, the
 -- load it set and the server did not choose: "rate" (the offered request rate) when every
 -- point of every run (lists: each run's M.points) was driven by a rate with that rate known

@@ -264,6 +264,36 @@ local function run_figure(run, points, key)
 end
 M.run_figure = run_figure
 
+-- Why the throughput rows name no winner where both runs kept up with every load they were
+-- sent (llmd.loadpoints.kept_up_everywhere; sat: both runs' saturation): "both runs kept up
+-- with what they were sent (a 4.000, b 4.143 req/s sent), ...", the rates each run's requests
+-- went out at where each is one load point (else its offered rate, or nothing where several);
+-- nil where a run saturated, failed more than the limit, or its saturation is unknown: there
+-- the throughput is the server's, and the rows are tested as any other.
+local FOLLOWS_SENDS = { throughput_req_s = true, throughput_tok_s = true }
+local function follows_sends_text(A, B, pa, pb, sat)
+  if not (lp.kept_up_everywhere(sat.a, pa) and lp.kept_up_everywhere(sat.b, pb)) then return nil end
+  local what
+  if #pa == 1 and #pb == 1 then
+    local d = tonumber(metrics.get("throughput_req_s").format:match("%.(%d)f") or 3)
+    local xa, xb = lp.sent_rps(pa[1]), lp.sent_rps(pb[1])
+    if xa and xb then
+      what = (" (%s %s, %s %s req/s sent)"):format(A.label, T.helpers.num(xa, d), B.label, T.helpers.num(xb, d))
+    else
+      local function one(label, x, p)
+        return x and ("%s %s req/s sent"):format(label, T.helpers.num(x, d))
+          or ("%s %g req/s offered, its send rate unknown"):format(label, p.offered)
+      end
+      what = (" (%s; %s)"):format(one(A.label, xa, pa[1]), one(B.label, xb, pb[1]))
+    end
+  else
+    what = " at every load point"
+  end
+  return ("both runs kept up with what they were sent%s, and a server that keeps up answers what it gets: the "
+    .. "throughput follows the sends (times the share that succeeded, which the error rate row compares), so a "
+    .. "difference in it measures the load generators, not the servers"):format(what)
+end
+
 local function perf_row(key, ctx)
   local m = metrics.get(key)
   local A, B = ctx.A, ctx.B
@@ -323,7 +353,8 @@ local function perf_row(key, ctx)
   -- (the runs' labels: a note names the run whose repeats are all one value by its label)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
-    label_a = A.label, label_b = B.label }
+    label_a = A.label, label_b = B.label,
+    follows_sends = FOLLOWS_SENDS[key] and ctx.follows_sends and (ctx.follows_sends .. "; no winner") or nil }
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
     -- read from them, in every output that carries the row (the table, the CSV, the JSON)
@@ -380,7 +411,10 @@ local function finish_row(row, fam, A, B)
   row.cannot_decide_units = v.units
   row.too_few = v.too_few
   row.partial = v.partial
+  row.follows_sends = v.follows_sends
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
+  -- (both kept up: said as what it is, never a bare "not comparable")
+  if v.follows_sends then row.verdict_text = "no winner: both kept up" end
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
     row.verdict_text = ("%s (%s)"):format(row.verdict_text,
@@ -404,6 +438,8 @@ local function finish_row(row, fam, A, B)
     row.evidence = "not like for like"
   elseif v.cannot_decide then
     row.evidence = v.note
+  elseif v.follows_sends then
+    row.evidence = "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
   elseif test and test.p then
     row.evidence = ("%s, %s"):format(decision.test_name(test), decision.p_is(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
@@ -3579,6 +3615,12 @@ local function summary(model, A, B)
             "Mann-Whitney stratified by load point", w[1].p)
       end
     end
+    if model.follows_sends then
+      -- both kept up with every load they were sent: the throughput is the sends' (finish_row)
+      local f = model.follows_sends
+      out[#out + 1] = ("%s %s no winner: %s."):format(table.concat(f.rows, " and "), #f.rows == 1 and "names"
+        or "name", f.text)
+    end
     if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
@@ -3921,6 +3963,7 @@ function M.build(opts)
   model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
+  ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
@@ -3976,12 +4019,23 @@ function M.build(opts)
   for _, id in ipairs(fam.ids) do
     model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
   end
+  local sends_rows = {} -- the throughput rows that follow the sends: one note for them all
   for _, r in ipairs(rows) do
     finish_row(r, fam, A, B)
     if r.test then any_sig = true end
-    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
+    if r.follows_sends then
+      sends_rows[#sends_rows + 1] = #sends_rows == 0 and r.label or lower_label(r.label)
+      if #sends_rows == 1 then notes[#notes + 1] = { sends = true } end
+    elseif r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
       and r.b ~= nil and not r.broken then
       notes[#notes + 1] = r.label .. ": " .. r.note
+    end
+  end
+  -- (said in the Summary too: model.follows_sends)
+  model.follows_sends = #sends_rows > 0 and { rows = sends_rows, text = ctx.follows_sends } or nil
+  for i, n in ipairs(notes) do
+    if type(n) == "table" then
+      notes[i] = ("%s: %s; no winner"):format(table.concat(sends_rows, " and "), ctx.follows_sends)
     end
   end
   if broken then
@@ -3995,8 +4049,8 @@ function M.build(opts)
       -- (once, for both throughput rows)
       model.throughput_note = "Request and output token throughput of a run of one load point: its throughput as the "
         .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), "
-        .. "which the delta, the verdict and the test read; \"harness\" beside it is the harness's own completed / "
-        .. "window, which the last answers' latency lowers."
+        .. (r.follows_sends and "which the delta reads" or "which the delta, the verdict and the test read")
+        .. "; \"harness\" beside it is the harness's own completed / window, which the last answers' latency lowers."
       break
     end
   end

@@ -74,7 +74,7 @@ t.test("1: by capacity at SLO: x above y, but not ordered against z: x, y and z 
   find(m.verdict, "(untested, but the measured loads order them), but x is not shown ahead of z (", "verdict")
   find(m.verdict, "; x, y, z share rank 1.", "verdict")
   lacks(m.verdict, "Highest capacity at SLO", "verdict")
-  t.eq(m.verdict_line, "No treatment is shown to be best within TTFT p90 ≤ 100.0 ms: x about 15.000 req/s is above "
+  t.eq(m.verdict_line, "No treatment is shown to be best within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default: x about 15.000 req/s is above "
     .. "y about 6.500 req/s, but x is not shown ahead of z about 3.000 req/s (x, y, z share rank 1).")
   -- the CSV: every rank 1=, x's evidence with the pair
   local lines = {}
@@ -90,7 +90,7 @@ t.test("1: by capacity at SLO: x above y, but not ordered against z: x, y and z 
     treat("z", { { 2, 50 }, { 9, 200 } }) }, { slo = SLO })
   t.eq(ranks(m), { { "x", "1" }, { "y", "2=" }, { "z", "2=" } })
   t.eq(m.ranking[1].not_ahead, nil)
-  find(m.verdict_line, "x sustains the most load within TTFT p90 ≤ 100.0 ms", "verdict line")
+  find(m.verdict_line, "x sustains the most load within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default", "verdict line")
 end)
 
 t.test("2: by max sustained throughput: x above y, but not ordered against z: all share rank 1", function()

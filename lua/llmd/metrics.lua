@@ -146,13 +146,19 @@ end
 -- "N/A (reason)" with one level of parentheses: a reason's own "(...)" (most come from the
 -- harness mappings, written to stand alone) become ", ...", innermost first, so that
 -- "no e2el statistics (the run's --percentile-metrics left out e2el)" reads
--- "N/A (no e2el statistics, the run's --percentile-metrics left out e2el)". nil -> "N/A".
+-- "N/A (no e2el statistics, the run's --percentile-metrics left out e2el)"; a group after an
+-- operator (a formula's) becomes "[...]" instead. nil -> "N/A".
 function M.na(reason)
   if reason == nil then return "N/A" end
   local r = tostring(reason)
   for _ = 1, 8 do
     local n
-    r, n = r:gsub("%s*%(([^()]*)%)", function(inner) return ", " .. inner end)
+    r, n = r:gsub("([^%s]?)(%s*)%(([^()]*)%)", function(before, space, inner)
+      -- (a formula's group, "completed / (window - least latency)", keeps its grouping as
+      -- "[...]": as ", ..." it would read "completed /, window - least latency,")
+      if before:match("^[/*+=×÷−-]$") then return before .. space .. "[" .. inner .. "]" end
+      return before .. ", " .. inner
+    end)
     if n == 0 then break end
   end
   r = r:gsub("^, ", ""):gsub(", ,", ",")

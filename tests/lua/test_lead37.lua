@@ -31,3 +31,15 @@ t.test("audit37 #7: the answers' pace is held to the sends' rate when latencies 
   t.near(p.slope, 38 / 29, 1e-9)
   t.near(p.answer_rps, 29 / 38, 1e-9)
 end)
+
+t.test("metrics.na: one level of parentheses, but a formula's group keeps its grouping as [...]", function()
+  local metrics = require "llmd.metrics"
+  -- by hand: the drain-reduced rate's formula read "completed /, window - least latency," in
+  -- every N/A cell and Verdict that quoted it (agg37, newuser37's p1)
+  t.eq(metrics.na("the drain-reduced rate (completed / (window - least latency)) was short"),
+    "N/A (the drain-reduced rate, completed / [window - least latency] was short)")
+  t.eq(metrics.na("no e2el statistics (the run's --percentile-metrics left out e2el)"),
+    "N/A (no e2el statistics, the run's --percentile-metrics left out e2el)")
+  t.eq(metrics.na("a (b (c)) d"), "N/A (a, b, c d)")
+  t.eq(metrics.na("x × (1 − e)"), "N/A (x × [1 − e])")
+end)

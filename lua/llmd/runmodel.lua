@@ -858,6 +858,8 @@ function M.to_plain(run)
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
       requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
+      -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
+      failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
     }
   end
   local errors = json.array {}
@@ -871,6 +873,7 @@ function M.to_plain(run)
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model,
+    failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     partial = run.partial, crosschecked = run.crosschecked or 0,
@@ -919,6 +922,9 @@ function M.from_plain(doc, path)
   run.overall = unplain(doc.overall)
   local function tab(v) return type(v) == "table" and v or nil end
   run.overall.goodput, run.overall.token_lengths = tab(doc.goodput), tab(doc.token_lengths)
+  -- (the failures' design effect, which the error rate's test reads: no samples needed)
+  local function fdeff(v) return type(v) == "number" and v >= 1 and { failed = v } or nil end
+  run.overall.sample_deff = fdeff(doc.failure_deff)
   run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
   if type(doc.cdf) == "table" then
     run.cdf = {}
@@ -945,6 +951,7 @@ function M.from_plain(doc, path)
     s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
+    s.metrics.sample_deff = fdeff(st.failure_deff)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do

@@ -83,8 +83,9 @@ local function compare(a, b)
   local parent = t.tmpdir() .. "/out_" .. a:match("[^/]+$")
   local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local o = json.decode(t.read(t.workspaces(parent)[1] .. "/comparison.json"))
-  for _, row in ipairs(o.perf) do if row.key == "error_rate_pct" then return row end end
+  local ws = t.workspaces(parent)[1]
+  local o = json.decode(t.read(ws .. "/comparison.json"))
+  for _, row in ipairs(o.perf) do if row.key == "error_rate_pct" then return row, ws, o end end
 end
 
 local function ref(a, b)
@@ -106,9 +107,39 @@ t.test("A/A with a client timeout (failures in bursts near saturation): no error
   t.eq(r.test, "cmh")
   t.near(r.z, want.z, 1e-9)
   t.eq(r.strata, want.strata)
-  local row = compare(a, b)
+  local row, ws = compare(a, b)
   t.eq(row.verdict, "no clear difference", row.evidence)
   t.ok(row.evidence:find("design effect", 1, true), row.evidence)
+  -- analyze.lua on the saved workspace (run models without samples) keeps the design
+  -- effects, so the same test and verdict, not Fisher's again
+  local copy = t.tmpdir() .. "/ws15"
+  t.copy_tree(ws, copy)
+  local r2 = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", copy, "--quiet" }
+  t.eq(r2.code, 0, r2.stdout .. r2.stderr)
+  for _, x in ipairs(json.decode(t.read(copy .. "/comparison.json")).perf) do
+    if x.key == "error_rate_pct" then
+      t.eq(x.verdict, row.verdict)
+      t.eq(x.evidence, row.evidence)
+    end
+  end
+end)
+
+t.test("one load point with bursts of failures: the count test with the design effect, or too dependent", function()
+  -- 3.7/s alone, seeds 15 and 16 (other draws than with four rates): python3 err_ref.py,
+  -- the same formula with one stratum: design effect 7.13, z = 0.386
+  local function one(name, seed)
+    local dir = t.tmpdir() .. "/" .. name
+    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "3.7", "--slots", "8", "--ttft0", "0.1",
+      "--tpot", "0.02", "--outtok", "100", "--dur", "300", "--seed", tostring(seed), "--timeout", "3" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    return dir
+  end
+  local a, b = one("one15", 15), one("one16", 16)
+  local want = ref(a, b)
+  local ra, rb = harness.extract(a), harness.extract(b)
+  local r = decision.row_test("error_rate_pct", ra, rb, lp.points(ra), lp.points(rb))
+  t.eq(r.test, "cmh")
+  t.near(r.z, want.z, 1e-9)
 end)
 
 t.test("A/B, 2 % against 10 % of requests failing independently: still found", function()

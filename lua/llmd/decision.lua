@@ -649,7 +649,10 @@ M.welch = M.repeat_test -- (its name before the exact test joined it)
 -- nothing but failures in both): {test = "identical", identical = true, note}, as for
 -- repeats with one value: no table with those margins could differ, so there is nothing to
 -- test, and it stays out of the Holm family.
-function M.count_test(va, vb)
+-- d: the failure indicator's design effect in send order (M.u_design_effect of the sides';
+-- nil: 1): above 1 the failures came in bursts, and the test is M.dependent_count_test's
+-- (none where too few independent requests' worth are left: M.dependence_reason).
+function M.count_test(va, vb, d)
   local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
   if not (fa and oa and fb and ob) then
     return nil, "the counts of failed and completed requests are not known for both runs"
@@ -660,6 +663,13 @@ function M.count_test(va, vb)
     return { test = "identical", identical = true, n_a = na, n_b = nb,
       note = ("%s (%d of %d and %d of %d failed): no test"):format(fa + fb == 0 and "no request failed in either run"
         or "every request failed in both runs", fa, na, fb, nb) }
+  end
+  if d and d > 1 then
+    local why = M.dependence_reason(na, nb, d)
+    if why then return nil, why end
+    local r = M.dependent_count_test { { fa, na, fb, nb, d } }
+    r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
+    return r
   end
   return stattest.fisher_exact(fa, na, fb, nb)
 end
@@ -705,6 +715,37 @@ local function point_counts(run, p)
   return ok, failed
 end
 
+-- The error rate's test where failures come in bursts (a queue that times requests out near
+-- saturation fails dozens in a row): strata {xa, na, xb, nb, d}, d the design effect of the
+-- failure indicator (1 failed, 0 completed) in send order (the sides' larger, as
+-- M.u_design_effect). Fisher's exact test takes every request for an independent draw; here
+-- each stratum's hypergeometric variance of A's failures, na nb m (N - m) / (N^2 (N - 1)),
+-- is multiplied by its d: the Cochran-Mantel-Haenszel statistic, normal, with the effective
+-- counts (the counts divided by d give the same z). Returns {test = "cmh", z (> 0: A fails
+-- more), p, deff (the largest d), the totals and pooled rates as fisher_exact's, and the
+-- Mantel-Haenszel weighted rates mh_rate_a, mh_rate_b (fractions)}, or nil where no stratum
+-- has both a failure and a completed request.
+function M.dependent_count_test(strata)
+  local num, var, dmax = 0, 0, 1
+  local xa, na, xb, nb, wsum, wa, wb = 0, 0, 0, 0, 0, 0, 0
+  for _, st in ipairs(strata) do
+    local a, n1, b, n2, d = st[1], st[2], st[3], st[4], math.max(1, st[5] or 1)
+    local n, m = n1 + n2, a + b
+    xa, na, xb, nb = xa + a, na + n1, xb + b, nb + n2
+    local w = n1 * n2 / n
+    wsum, wa, wb = wsum + w, wa + w * a / n1, wb + w * b / n2
+    if m > 0 and m < n then
+      num = num + a - n1 * m / n
+      var = var + d * n1 * n2 * m * (n - m) / (n * n * (n - 1))
+      if d > dmax then dmax = d end
+    end
+  end
+  if var <= 0 then return nil end
+  local z = num / math.sqrt(var)
+  return { test = "cmh", z = z, p = stattest.normal_two_sided(z), deff = dmax, strata = #strata, x_a = xa, n_a = na,
+    x_b = xb, n_b = nb, rate_a = xa / na, rate_b = xb / nb, mh_rate_a = wa / wsum, mh_rate_b = wb / wsum }
+end
+
 -- The error rate's test when a run has several load points: the exact test stratified by
 -- load point (llmd.stattest.stratified_exact), each stratum a pair of points at the same
 -- load (M.paired_points) with its repeats' counts summed. Pooling the counts over the load
@@ -720,6 +761,7 @@ function M.stratified_count_test(ra, rb, pa, pb)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
+  local dependent, bursty = {}, false
   for _, pr in ipairs(pairs_) do
     local oa, xa = point_counts(ra, pr.a)
     local ob, xb = point_counts(rb, pr.b)
@@ -727,12 +769,30 @@ function M.stratified_count_test(ra, rb, pa, pb)
       return nil, "the counts of failed and completed requests are not known at every load point of both runs"
     end
     if oa + xa > 0 and ob + xb > 0 then
-      strata[#strata + 1] = { xa, oa + xa, xb, ob + xb }
-      fa, na, fb, nb = fa + xa, na + oa + xa, fb + xb, nb + ob + xb
+      -- failures in bursts (the failure indicator's design effect in send order, M.point_deff)
+      local d = M.u_design_effect(M.point_deff(ra, pr.a, "failed", #pa), M.point_deff(rb, pr.b, "failed", #pb))
+      if M.dependence_reason(oa + xa, ob + xb, d) then
+        dependent[#dependent + 1] = fmt_load(pr.a)
+      else
+        if d > 1 then bursty = true end
+        strata[#strata + 1] = { xa, oa + xa, xb, ob + xb, d }
+        fa, na, fb, nb = fa + xa, na + oa + xa, fb + xb, nb + ob + xb
+      end
     end
   end
+  local texts = {}
+  if #dependent > 0 then
+    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests fail alike, the queue's doing: "
+      .. "fewer than %d independent requests' worth): %s"):format(M.MIN_EFFECTIVE, table.concat(dependent, ", "))
+  end
+  if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
+  local left_text = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
+  if #strata == 0 and #dependent > 0 then return nil, ("no load point to test (%s)"):format(left_text) end
   if #strata == 0 then return nil, "no load point at which both runs finished a request" end
-  local left_text = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil
+  local function with_dependent(r)
+    if #dependent > 0 then r.dependent, r.sustained_strata = dependent, #strata + #dependent end
+    return r
+  end
   if fa + fb == 0 or fa + fb == na + nb then
     return { test = "identical", identical = true, n_a = na, n_b = nb,
       note = ("%s at the %d load points both measured (%d of %d and %d of %d failed): no test%s"):format(
@@ -751,10 +811,16 @@ function M.stratified_count_test(ra, rb, pa, pb)
         .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata, fa,
         na, fb, nb, left_text and ("; " .. left_text) or "") }
   end
-  local r = stattest.stratified_exact(strata)
+  local r
+  if bursty then
+    r = M.dependent_count_test(strata)
+    if not r then return nil, "no load point at which both runs' requests are not all one outcome" end
+  else
+    r = stattest.stratified_exact(strata)
+  end
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
-  return r
+  return with_dependent(r)
 end
 
 -- A load point's per-request samples of one kind: its stage's, or its repeats' merged into
@@ -762,7 +828,7 @@ end
 -- whole run's (per-request data read as a whole, inference-perf's). nil when a stage has none.
 -- A load point's design effect of one kind (M.design_effect, its stages' largest); 1 when
 -- not known.
-local function point_deff(run, p, kind, n_points)
+function M.point_deff(run, p, kind, n_points)
   local d = 1
   for _, idx in ipairs(p.stages or {}) do
     local x
@@ -858,7 +924,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       if r then
         local n = r.n1 + r.n2
         -- the requests' dependence in send order inflates this stratum's variance
-        local d = M.u_design_effect(point_deff(ra, pr.a, kind, #pa), point_deff(rb, pr.b, kind, #pb))
+        local d = M.u_design_effect(M.point_deff(ra, pr.a, kind, #pa), M.point_deff(rb, pr.b, kind, #pb))
         -- (ITL: the requests' dependence, on the requests' count: its gaps are declustered
         -- to one unit a request after the sum, row_test)
         local n1, n2 = r.n1, r.n2
@@ -1095,6 +1161,12 @@ function M.test_name(test)
       test.strata == 1 and "" or "s")
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
+  if t == "cmh" then
+    -- failures in bursts: the counts' variance inflated by their design effect
+    return ("normal test on the request counts%s, their variance times the failures' design effect in send order "
+      .. "(%.3g: they come in bursts)"):format((test.strata or 1) > 1 and (" stratified by load point (%d points)")
+      :format(test.strata) or "", test.deff or 1)
+  end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
     return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d point%s%s)"):format(
       test.figure_label or "figures", test.strata, test.strata == 1 and "" or "s", test.exact and ", exact" or "")
@@ -1150,7 +1222,9 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
     if several then
       r, why = M.stratified_count_test(ra, rb, pa, pb)
     else
-      r = M.count_test(ra.overall.values, rb.overall.values)
+      local da, db = ra.overall.sample_deff, rb.overall.sample_deff
+      r, why = M.count_test(ra.overall.values, rb.overall.values,
+        M.u_design_effect(da and da.failed, db and db.failed))
     end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
       labels and labels.a, labels and labels.b)

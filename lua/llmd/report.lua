@@ -1803,8 +1803,12 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       return { requests_ok = math.floor(ok * n + 0.5), requests_failed = math.floor(failed * n + 0.5) }
     end
   end
-  local count_test = key == "error_rate_pct" and counts(pa) and counts(pb)
-    and decision.count_test(counts(pa), counts(pb)) or nil
+  -- (failures in bursts: their design effect in send order, the larger side's, as the row's)
+  local count_test, count_why
+  if key == "error_rate_pct" and counts(pa) and counts(pb) then
+    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(
+      decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed", #points_b)))
+  end
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
   local od = count_test and not count_test.identical
@@ -1851,7 +1855,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
   else
     res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
-      or "no per-request samples or repeats from both runs at this load"
+      or count_why or "no per-request samples or repeats from both runs at this load"
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point,
   -- only where it is a test of the samples (a point without repeats on either side): the

@@ -374,6 +374,15 @@ function M.accumulator(opts)
   -- how dependent neighbouring requests are (M.fill: the design effects); false for unknown
   local seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {} }
   a.seq = seq
+  -- every finished request's outcome (1 failed, 0 completed) and start, in the order added,
+  -- up to M.SEQ_MAX: failures come in bursts where a queue times requests out, and the
+  -- error rate's test needs how dependent they are (M.sample_design_effects: failed)
+  local fseq = { n = 0, start = {}, failed = {} }
+  seq.outcome = fseq
+  local function outcome(start, failed)
+    local n = fseq.n + 1
+    if n <= M.SEQ_MAX then fseq.n, fseq.start[n], fseq.failed[n] = n, start or false, failed end
+  end
   function a.add_done(start, finish, e2e, ttft, tpot, ntpot, in_tok, out_tok, r)
     local n = seq.n + 1
     if n <= M.SEQ_MAX then
@@ -381,6 +390,7 @@ function M.accumulator(opts)
       seq.start[n], seq.ttft[n], seq.latency[n], seq.tpot[n] = start or false, ttft or false, e2e or false,
         tpot or false
     end
+    outcome(start, 0)
     if start and (a.first == nil or start < a.first) then a.first = start end
     if finish and (a.last == nil or finish > a.last) then a.last = finish end
     a.ok = a.ok + 1
@@ -406,6 +416,7 @@ function M.accumulator(opts)
     if not r.ok then
       a.window(r.start, r.finish)
       a.failed = a.failed + 1
+      outcome(r.start, 1)
       a.e2e_all:add(math.huge)
       return
     end
@@ -442,9 +453,37 @@ function M.merge_accumulator(dst, src)
     d.start[n], d.ttft[n], d.latency[n], d.tpot[n] = sq.start[i], sq.ttft[i], sq.latency[i], sq.tpot[i]
   end
   d.n = math.min(M.SEQ_MAX, d.n + sq.n)
+  local fo, fi = d.outcome, sq.outcome
+  if fo and fi then
+    for i = 1, math.min(fi.n, M.SEQ_MAX - fo.n) do
+      fo.start[fo.n + i], fo.failed[fo.n + i] = fi.start[i], fi.failed[i]
+    end
+    fo.n = math.min(M.SEQ_MAX, fo.n + fi.n)
+  end
   dst.in_known = dst.in_known and src.in_known
   dst.out_known = dst.out_known and src.out_known
   dst.window(src.first, src.last)
+end
+
+-- The design effect of the failure indicator (1 failed, 0 completed) of every finished
+-- request (fseq: an accumulator's seq.outcome) in send order where every one has a start
+-- time (ties in the order added), else in the order added; nil without it.
+function M.outcome_design_effect(fseq)
+  if not fseq or fseq.n == 0 then return nil end
+  local order = {}
+  for i = 1, fseq.n do order[i] = i end
+  local timed = true
+  for i = 1, fseq.n do if not fseq.start[i] then timed = false; break end end
+  if timed then
+    table.sort(order, function(x, y)
+      local sx, sy = fseq.start[x], fseq.start[y]
+      if sx ~= sy then return sx < sy end
+      return x < y
+    end)
+  end
+  local xs = {}
+  for i, k in ipairs(order) do xs[i] = fseq.failed[k] end
+  return require("llmd.decision").design_effect(xs)
 end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
@@ -492,6 +531,7 @@ function M.sample_design_effects(seq)
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's
   out.itl = out.tpot
+  out.failed = M.outcome_design_effect(seq.outcome)
   return out
 end
 
@@ -818,6 +858,8 @@ function M.to_plain(run)
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
       requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
+      -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
+      failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
     }
   end
   local errors = json.array {}
@@ -831,6 +873,7 @@ function M.to_plain(run)
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model,
+    failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     partial = run.partial, crosschecked = run.crosschecked or 0,
@@ -879,6 +922,9 @@ function M.from_plain(doc, path)
   run.overall = unplain(doc.overall)
   local function tab(v) return type(v) == "table" and v or nil end
   run.overall.goodput, run.overall.token_lengths = tab(doc.goodput), tab(doc.token_lengths)
+  -- (the failures' design effect, which the error rate's test reads: no samples needed)
+  local function fdeff(v) return type(v) == "number" and v >= 1 and { failed = v } or nil end
+  run.overall.sample_deff = fdeff(doc.failure_deff)
   run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
   if type(doc.cdf) == "table" then
     run.cdf = {}
@@ -905,6 +951,7 @@ function M.from_plain(doc, path)
     s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
+    s.metrics.sample_deff = fdeff(st.failure_deff)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do

@@ -4,7 +4,7 @@
 # A/A (same server, two seeds) and A/B pairs of tests/lua/test_tests36.lua are made with it.
 # (The options and the server itself: fifo_server.py, shared with queue_sim_ip.py.)
 """vsim.py OUTDIR --rates 4,8,12 --slots K --ttft0 S --tpot S --out N [--in N] [--dur S]
-   [--seed N] [--noise F] [--aggregate-only] [--fail F] [--label L] [--conc]
+   [--seed N] [--noise F] [--aggregate-only] [--fail F] [--timeout S] [--label L] [--conc]
 Simulates a FIFO server with K slots; each request needs ttft0 + out*tpot seconds
 (times lognormal noise F). Poisson arrivals at each rate for dur seconds. Writes one
 vllm bench serve --save-result --save-detailed file per rate (numpy percentiles)."""
@@ -17,6 +17,8 @@ from fifo_server import Fifo, options
 def own(ap):
     ap.add_argument("--aggregate-only", action="store_true"); ap.add_argument("--fail", type=float, default=0.0)
     ap.add_argument("--label", default=None); ap.add_argument("--repeat", type=int, default=1)
+    # a client timeout in seconds: a request still queued that long fails (a burst of them while the queue is long)
+    ap.add_argument("--timeout", type=float, default=None)
 
 
 a = options(own)
@@ -33,6 +35,11 @@ for rep in range(a.repeat):
     for s in starts:
         f, begin = srv.take(s)
         fail = rng.random() < a.fail
+        if a.timeout is not None and not fail and begin - s > a.timeout:
+            srv.release(begin)  # it gave up before a slot took it: the slot stays free from begin
+            ttfts.append(0.0); lats.append(0.0); itls.append([]); outl.append(0)
+            errs.append("Traceback (most recent call last):\nasyncio.exceptions.TimeoutError\n")
+            continue
         if fail:
             srv.release(begin + 0.01)
             ttfts.append(0.0); lats.append(0.0); itls.append([]); outl.append(0)

@@ -1007,8 +1007,10 @@ function M.saturation(points, opts)
       local c = p.ci and p.ci.throughput_req_s
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
       -- rates' interval carries each window's drain, which the pace leaves out; likewise
-      -- the drain-reduced rate)
-      if M.pace_of(p) or drained_by(p) then c = nil end
+      -- the drain-reduced rate; not where nothing bounds the least latency: that rate is
+      -- completed / window, the harness's, its repeats' interval the one to read)
+      local d = drained_by(p) and M.drain_of(p)
+      if M.pace_of(p) or d and d.least_kind ~= "none" then c = nil end
       local by_failures = false
       for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
       if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end

@@ -323,8 +323,8 @@ t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered 
   res = run { llmdlua, "analyze.lua", ws, "--quiet" }
   t.eq(res.code, 0, res.stderr)
   t.ok(res.stderr:find("analyze.lua: warning: long (b): saved before llmdlua bounded the least latency of files with "
-    .. "latency statistics only by their lowest e2e percentile: stages 0, 1, 2 are judged by the achieved rate", 1,
-    true), res.stderr)
+    .. "latency statistics only by their lowest e2e percentile (a shortfall N/A where nothing bounds it): stages 0, 1, "
+    .. "2 are judged by the achieved rate", 1, true), res.stderr)
   -- judged as before (the old rule): the long answers saturated at the lowest load
   t.eq(json.read(ws .. "/comparison.json").saturation.b.point, 1)
   res = run { llmdlua, "analyze.lua", ws, "--quiet", "--reextract" }
@@ -332,4 +332,21 @@ t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered 
   t.ok(not res.stderr:find("saved before", 1, true), res.stderr)
   s = json.read(ws .. "/comparison.json").saturation.b
   t.eq({ s.none, s.basis }, { true, "drain" }, s.reason)
+end)
+
+t.test("a model saved before agg37 whose stages have no e2e statistic says they are on the old rule", function()
+  -- (agg37b: such stages are now N/A where completed / window falls short; before, only a
+  -- stage with an e2e statistic was said to be judged by the achieved rate. A stage with no
+  -- successes or no window gets no record either way: not listed)
+  local cmp = require "llmd.comparison"
+  local doc = { drain_saved = true, harness = "vllm-benchmark" }
+  local run = { stages = {
+    { index = 0, rate = 4, metrics = { values = { requests_ok = 1200, duration_s = 318.2 } } },
+    { index = 1, rate = 8, metrics = { values = { requests_ok = 0, duration_s = 300 } } },
+  } }
+  local text = cmp.old_saturation(doc, run)
+  t.ok(text and text:find("(a shortfall N/A where nothing bounds it): stage 0 is judged by the achieved rate", 1, true),
+    text)
+  doc.drain_stats_saved = true
+  t.eq(cmp.old_saturation(doc, run), nil)
 end)

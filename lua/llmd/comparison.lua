@@ -248,16 +248,16 @@ end
 local STATS_ONLY = { ["vllm-benchmark"] = true, inferencemax = true, ["benchmark-report"] = true }
 local function stats_only_stages(doc, run)
   if doc.drain_saved ~= true or doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then return {} end
-  -- (only a stage with an e2e statistic: without one the old rule stays)
-  local function has_e2e(st)
-    for k, v in pairs(st.metrics and st.metrics.values or {}) do
-      if type(v) == "number" and k:match("^latency_") and not k:match("^latency_all_") then return true end
-    end
-    return false
+  -- (only a stage a statistics-only record is made for: successes and a window; with no e2e
+  -- statistic at p5 or below one too, since agg37b: a shortfall N/A, not the old rule)
+  local function has_record(st)
+    local v = st.metrics and st.metrics.values or {}
+    return type(v.requests_ok) == "number" and v.requests_ok > 0 and type(v.duration_s) == "number"
+      and v.duration_s > 0
   end
   local stages = {}
   for _, st in ipairs(run.stages) do
-    if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain and has_e2e(st)
+    if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace and not st.drain and has_record(st)
     then
       stages[#stages + 1] = tostring(st.index)
     end
@@ -294,8 +294,9 @@ function M.old_saturation(doc, run)
   end
   if #bounded > 0 then
     parts[#parts + 1] = ("saved before llmdlua bounded the least latency of files with latency statistics only by "
-      .. "their lowest e2e percentile: %s judged by the achieved rate, which also counts the last requests' own "
-      .. "latency (a server that kept up with long answers can read saturated)"):format(which(bounded))
+      .. "their lowest e2e percentile (a shortfall N/A where nothing bounds it): %s judged by the achieved rate, which "
+      .. "also counts the last requests' own latency (a server that kept up with long answers can read saturated)")
+      :format(which(bounded))
   end
   if #parts == 0 then return nil end
   return table.concat(parts, "; ")

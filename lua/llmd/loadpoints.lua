@@ -242,9 +242,9 @@ function M.points(run)
     if x then
       p.rate_basis, p.achieved_rps, rates = "pace", x.success_rps, {}
       for _, st in ipairs(g.stages) do rates[#rates + 1] = st.pace.success_rps end
-    elseif dr then
+    elseif dr and dr.least_kind ~= "none" then
       -- (its lower bound where the files bound the least latency only by a percentile:
-      -- M.drain_rates; none at all, the harness's own completed / window)
+      -- M.drain_rates; none at all: the harness's own rate, completed / window, as it is)
       p.rate_basis, p.achieved_rps, rates = "drain", dr.rps, {}
       for _, r in ipairs(p.drain) do rates[#rates + 1] = M.drain_rates(r) end
     end
@@ -496,8 +496,9 @@ M.QUEUE_CHANCE = 0.05
 --   as low as (1 - q) of the rate of a server that kept up (its P a median: half of it), the
 --   bound below the truth that must never read as overload, as completed / window, the old
 --   rule, did for long answers.
--- Nothing bounds L_min (no e2e statistic: vLLM's default --percentile-metrics): lo is
--- completed / window, hi unknown (M.drain_of leaves such a point to the old rule).
+-- Nothing bounds L_min (no e2e statistic, or none at p5 or below: vLLM's defaults): lo is
+-- completed / window, hi unknown (nil): reaching the share still says "kept up" (L_min >= 0),
+-- a shortfall is N/A (M.bound_text), never "saturated" from answer length.
 function M.drain_rates(x)
   local span = x.window_s - x.least_latency_s
   if not (finite(span) and span > 0 and finite(x.completed)) then return nil end
@@ -562,9 +563,6 @@ function M.drain_of(p)
     least_s = math.huge, most_s = -math.huge, ref_rps = 0, ref_basis = "sent" }
   local rank = { min = 1, percentile = 2, none = 3 }
   for _, x in ipairs(xs) do
-    -- (nothing bounds the least latency: the achieved rate's old rule, left for now, as
-    -- most of the tests' vLLM summaries are exp-7's, with no e2e statistic: agg37's report)
-    if x.least_kind == "none" then return nil end
     local lo, hi = M.drain_rates(x)
     if not lo then return nil end
     r.rps = r.rps + lo / #xs
@@ -652,6 +650,16 @@ end
 function M.bound_text(p, d, i)
   local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
   local share = M.SATURATION_SHARE * 100
+  if not d.rps_hi then
+    -- nothing bounds the least latency (least_kind "none"): only completed / window, which
+    -- long answers alone put below the share
+    return ("point %d%s: at %g req/s offered completed / window was %.4g req/s (%.1f %% of the offered, below %d "
+      .. "%%), but that window also counts the last requests' own latency, and the files give no least latency to "
+      .. "take out (%s), so long answers alone could put it there: whether the server kept up is unknown; vLLM's "
+      .. "--percentile-metrics with e2el and --metric-percentiles with 0.1 (or --save-detailed) would tell")
+      :format(i, st, p.offered, d.rps, d.rps / d.ref_rps * 100, share, d.least_label
+        and ("no e2e percentile at p5 or below, only from %s up"):format(d.least_label) or "no e2e latency statistic")
+  end
   return ("point %d%s: at %g req/s offered the drain-reduced rate (%s) was between %.4g and %.4g req/s (%.1f to "
     .. "%.1f %% of the offered), as the files bound the least latency only by their e2e %s%s, below which up to "
     .. "%d of %d successes may lie: whether it reached %d %% is unknown; the files' minimum e2e latency, a lower "
@@ -763,16 +771,17 @@ function M.kept_up_text(points, paced, drained, skip)
   if #drained > 0 then
     -- (where files with statistics only bound the least latency by a percentile P, the rate's
     -- lower bound: M.drain_rates)
-    local bounded
+    local bounded, unbounded
     for _, i in ipairs(drained) do
       local d = M.drain_of(points[i])
       if d and d.least_kind == "percentile" then bounded = d end
+      if d and d.least_kind == "none" then unbounded = true end
     end
-    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s%s)%s")
+    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s%s%s)%s")
       :format(share, M.DRAIN_SPAN, bounded and ("; where the files bound the least latency only by their e2e %s, P, "
         .. "its lower bound: (completed - the successes that may lie below P) / (window - P), or completed / window "
         .. "where higher"):format(bounded.least_label)
-        or "",
+        or "", unbounded and "; where the files give no least latency, completed / window, a lower bound" or "",
       whole and "" or " at " .. points_text(index_list(drained)))
   end
   if #other > 0 then
@@ -998,8 +1007,10 @@ function M.saturation(points, opts)
       local c = p.ci and p.ci.throughput_req_s
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
       -- rates' interval carries each window's drain, which the pace leaves out; likewise
-      -- the drain-reduced rate)
-      if M.pace_of(p) or drained_by(p) then c = nil end
+      -- the drain-reduced rate; not where nothing bounds the least latency: that rate is
+      -- completed / window, the harness's, its repeats' interval the one to read)
+      local d = drained_by(p) and M.drain_of(p)
+      if M.pace_of(p) or d and d.least_kind ~= "none" then c = nil end
       local by_failures = false
       for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
       if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end

@@ -221,20 +221,25 @@ t.test("statistics only, past the capacity: N/A, never a 'saturated' the files c
     .. "only cannot tell a queue"):format(b[4].p), 1, true), s.reason)
 end)
 
-t.test("statistics only, the lowest e2e percentile above p5: no bound, the old rule, left for now", function()
+t.test("statistics only, the lowest e2e percentile above p5: no bound, completed / window a lower bound only",
+  function()
   -- p0.1..p25 of e2el removed: the median is the lowest, and up to half of the successes may
   -- lie below it, so (completed - half) / (window - median) is at most half the rate of a
   -- server that kept up exactly: above p5 (the rule's 5 % margin) it can never show one kept
-  -- up, only make N/A of the achieved rate's calls; such files stay on that rule (agg37's
-  -- report), their record saying which percentile was left unused. p5 itself is used: its
-  -- at most ceil(5 % x 1200) = 60 successes below it (by hand)
+  -- up. Nothing bounds the least latency (the record says which percentile was left unused):
+  -- the rate's lower bound is completed / window (python: BOUNDS' harness), no upper bound
+  -- (agg37b). p5 itself is used: its at most ceil(5 % x 1200) = 60 successes below it (by hand)
   local dir = t.tmpdir() .. "/median"
   t.copy_tree(sim("short", SHORT[1], SHORT[2], "4,8,12"), dir)
   edit(dir, function(d) for _, q in ipairs { "0.1", "1", "5", "10", "25" } do d["p" .. q .. "_e2el_ms"] = nil end end)
+  local b = bounds(dir)
   local run = harness.extract(dir)
   local x = run.stages[1].drain
   t.eq({ x.least_kind, x.least_label, x.least_latency_s }, { "none", "median", 0 })
-  t.eq(lp.drain_of(lp.points(run)[1]), nil)
+  local pts = lp.points(run)
+  local d = lp.drain_of(pts[1])
+  t.eq({ d.least_kind, d.rps_hi, pts[1].rate_basis }, { "none", nil, nil })
+  t.near(d.rps, b[1].harness, 1e-9)
   x = rm.drain_from_stats(1200, 300, { { 5, 14.5, "p5" }, { 50, 15, "median" } })
   t.eq({ x.least_kind, x.least_label, x.below }, { "percentile", "p5", 60 })
 end)
@@ -259,20 +264,38 @@ t.test("statistics only, least latency bounded by p5 alone: N/A where the bounds
     b[3].lo / 12 * 100, b[3].hi / 12 * 100, b[3].p), 1, true), s.reason)
 end)
 
-t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): the old rule, left for now", function()
+t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N/A, never saturated by answer length",
+  function()
   -- nothing bounds the least latency but 0: completed / window, the harness's rate, is a
-  -- lower bound only (python: 3.771 of 4 req/s for 30 s answers). The record says so
-  -- (least_kind "none"), but the point stays on the achieved rate's rule: most of the
-  -- tests' vLLM summaries are exp-7's, which have no e2e statistic (agg37's report)
+  -- lower bound only (python: 3.771 of 4 req/s for 30 s answers, 94.3 %). Its shortfall is
+  -- no saturation (the same capacity's 15 s answers read 95.6 % there): N/A with what would
+  -- tell (agg37b; before, the old rule called the long answers saturated at 4 req/s)
   local dir = t.tmpdir() .. "/noe2el"
   t.copy_tree(sim("long", LONG[1], LONG[2], "4,8,12"), dir)
   edit(dir, function(d) for k in pairs(d) do if k:match("_e2el_ms$") then d[k] = nil end end end)
   local b = bounds(dir)
   t.eq(b[1].lo, nil)
+  t.ok(b[1].harness < 0.95 * 4, json.encode(b))
   local run = harness.extract(dir)
   local pts = lp.points(run)
-  t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis, lp.drain_of(pts[1]) }, { "none", nil, nil })
+  t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis, lp.drain_of(pts[1]).rps_hi }, { "none", nil, nil })
   t.near(pts[1].achieved_rps, b[1].harness, 1e-9)
+  local s = lp.saturation(pts)
+  t.eq({ s.none, s.unknown, s.bound, s.point }, { true, true, true, nil }, s.reason)
+  t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered completed / window was %.4g req/s (%.1f %% of the "
+    .. "offered, below 95 %%)"):format(b[1].harness, b[1].harness / 4 * 100), 1, true), s.reason)
+  t.ok(s.reason:find("(no e2e latency statistic)", 1, true), s.reason)
+  t.ok(s.reason:find("--percentile-metrics with e2el and --metric-percentiles with 0.1 (or --save-detailed)", 1, true),
+    s.reason)
+  -- a lower bound reaching 95 % still says kept up: the short answers at 4 and 8 req/s
+  local sdir = t.tmpdir() .. "/noe2el-short"
+  t.copy_tree(sim("short48", SHORT[1], SHORT[2], "4,8"), sdir)
+  edit(sdir, function(d) for k in pairs(d) do if k:match("_e2el_ms$") then d[k] = nil end end end)
+  local sb = bounds(sdir)
+  t.ok(sb[1].harness >= 0.95 * 4 and sb[2].harness >= 0.95 * 8, json.encode(sb))
+  s = lp.saturation(lp.points(harness.extract(sdir)))
+  t.eq({ s.none, s.unknown }, { true, nil }, s.reason)
+  t.ok(s.reason:find("where the files give no least latency, completed / window, a lower bound", 1, true), s.reason)
 end)
 
 t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered or --reextract, judged by them",
@@ -300,8 +323,8 @@ t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered 
   res = run { llmdlua, "analyze.lua", ws, "--quiet" }
   t.eq(res.code, 0, res.stderr)
   t.ok(res.stderr:find("analyze.lua: warning: long (b): saved before llmdlua bounded the least latency of files with "
-    .. "latency statistics only by their lowest e2e percentile: stages 0, 1, 2 are judged by the achieved rate", 1,
-    true), res.stderr)
+    .. "latency statistics only by their lowest e2e percentile (a shortfall N/A where nothing bounds it): stages 0, 1, "
+    .. "2 are judged by the achieved rate", 1, true), res.stderr)
   -- judged as before (the old rule): the long answers saturated at the lowest load
   t.eq(json.read(ws .. "/comparison.json").saturation.b.point, 1)
   res = run { llmdlua, "analyze.lua", ws, "--quiet", "--reextract" }
@@ -309,4 +332,21 @@ t.test("analyze.lua: a workspace saved before these bounds says so; re-rendered 
   t.ok(not res.stderr:find("saved before", 1, true), res.stderr)
   s = json.read(ws .. "/comparison.json").saturation.b
   t.eq({ s.none, s.basis }, { true, "drain" }, s.reason)
+end)
+
+t.test("a model saved before agg37 whose stages have no e2e statistic says they are on the old rule", function()
+  -- (agg37b: such stages are now N/A where completed / window falls short; before, only a
+  -- stage with an e2e statistic was said to be judged by the achieved rate. A stage with no
+  -- successes or no window gets no record either way: not listed)
+  local cmp = require "llmd.comparison"
+  local doc = { drain_saved = true, harness = "vllm-benchmark" }
+  local run = { stages = {
+    { index = 0, rate = 4, metrics = { values = { requests_ok = 1200, duration_s = 318.2 } } },
+    { index = 1, rate = 8, metrics = { values = { requests_ok = 0, duration_s = 300 } } },
+  } }
+  local text = cmp.old_saturation(doc, run)
+  t.ok(text and text:find("(a shortfall N/A where nothing bounds it): stage 0 is judged by the achieved rate", 1, true),
+    text)
+  doc.drain_stats_saved = true
+  t.eq(cmp.old_saturation(doc, run), nil)
 end)

@@ -30,6 +30,9 @@ local function vllm_summary(rate, achieved, e2e, failed)
       doc[k] = e2e
     end
   end
+  -- (a shortfall, meant as saturation or failures: latencies rising in send order, a queue's
+  -- evidence; the achieved rate stays the drain-reduced one, t.queue_latencies)
+  if achieved < 0.95 * rate then t.queue_latencies(doc) end
   return doc
 end
 

@@ -856,6 +856,9 @@ local function vllm_sweep(points)
     d.output_throughput = d.total_output_tokens / d.duration
     d.total_token_throughput = (d.total_input_tokens + d.total_output_tokens) / d.duration
     for k, v in pairs(p[3]) do d[k] = v or nil end
+    -- (a shortfall, meant as saturation: latencies rising in send order, a queue's evidence;
+    -- the achieved rate stays the drain-reduced one, t.queue_latencies)
+    if p[2] < 0.95 * p[1] then t.queue_latencies(d) end
     t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(d))
   end
   return dir

@@ -136,14 +136,24 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
 end)
 
 t.test("with repeats a lower bound's tok/s range stops at the most its run delivered at any load", function()
+  -- (saturating-repeats' files lowered request_throughput alone, below 95 % of 5.5 req/s;
+  -- their completed / duration, 5.31-5.38 req/s, kept up, and statistics alone cannot say
+  -- saturated (agg37b): here each is made what the point needs, duration = completed /
+  -- request_throughput and latencies rising in send order, a queue's evidence,
+  -- t.queue_latencies, so its drain-reduced rate is its request_throughput)
   local function dir(cfg, sat)
     local d = t.tmpdir() .. "/" .. sat
     t.mkdir(d)
-    for _, src in ipairs { EXP7 .. "/" .. cfg, SAT .. "/" .. sat } do
-      t.walk(src, function(path)
-        if path:match("%.json$") then t.copy(path, d .. "/" .. path:match("[^/]+$")) end
-      end)
-    end
+    t.walk(EXP7 .. "/" .. cfg, function(path)
+      if path:match("%.json$") then t.copy(path, d .. "/" .. path:match("[^/]+$")) end
+    end)
+    t.walk(SAT .. "/" .. sat, function(path)
+      if path:match("%.json$") then
+        local doc = json.read(path)
+        doc.duration = doc.completed / doc.request_throughput
+        t.write(d .. "/" .. path:match("[^/]+$"), json.encode(t.queue_latencies(doc)))
+      end
+    end)
     return d
   end
   local m = model(dir("llm-d-1p1d", "x"), dir("vllm-2replicas", "y"), "ttft_p99_ms=800")

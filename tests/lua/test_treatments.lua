@@ -314,6 +314,9 @@ local function exp7_at(rate, achieved, input_x)
   doc.duration = doc.completed / achieved
   doc.output_throughput = doc.total_output_tokens / doc.duration
   doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+  -- (a shortfall, meant as saturation: latencies rising in send order, a queue's evidence;
+  -- the achieved rate stays the drain-reduced one, t.queue_latencies)
+  if type(rate) == "number" and achieved < 0.95 * rate then t.queue_latencies(doc) end
   return doc
 end
 

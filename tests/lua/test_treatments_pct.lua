@@ -21,6 +21,9 @@ local function vllm_at(rate, achieved)
   doc.duration = doc.completed / achieved
   doc.output_throughput = doc.total_output_tokens / doc.duration
   doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+  -- (a shortfall, meant as saturation: latencies rising in send order, a queue's evidence;
+  -- the achieved rate stays the drain-reduced one, t.queue_latencies)
+  if achieved < 0.95 * rate then t.queue_latencies(doc) end
   return doc
 end
 

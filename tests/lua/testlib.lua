@@ -400,6 +400,20 @@ function M.spread(lo, hi, n)
   return xs
 end
 
+-- A vLLM summary (doc: a decoded file without per-request arrays) given `latencies` rising
+-- in the order sent, lo to hi s (as vLLM without --save-detailed keeps them; 0 for each
+-- failed request): a shortfall then reads as a queue by the rank sum of its last tenth
+-- (llmd.harness.vllm_benchmark), where from statistics alone it is N/A (agg37b). Its
+-- duration grows by the least latency, lo, so the drain-reduced rate, completed / (window -
+-- least latency), is the completed / duration the test set. Returns doc.
+function M.queue_latencies(doc, lo, hi)
+  lo, hi = lo or 0.2, hi or 1.2
+  doc.latencies = M.spread(lo, hi, doc.completed)
+  for _ = 1, doc.failed or 0 do doc.latencies[#doc.latencies + 1] = 0 end
+  doc.duration = doc.duration + lo
+  return doc
+end
+
 -- Two runs of one load, 3.6 req/s repeated three times (M.latency_ladder, 20 requests a
 -- repeat): a's TTFTs 250-260 ms (p95 > 230 ms in every repeat), b's 170-180 ms (< 230 ms):
 -- with --slo ttft_p95_ms=230, b meets the SLO where a fails it at the one load both measured.

@@ -465,33 +465,11 @@ function M.merge_accumulator(dst, src)
   dst.window(src.first, src.last)
 end
 
--- The design effect of the failure indicator (1 failed, 0 completed) of every finished
--- request (fseq: an accumulator's seq.outcome) in send order where every one has a start
--- time (ties in the order added), else in the order added; nil without it.
-function M.outcome_design_effect(fseq)
-  if not fseq or fseq.n == 0 then return nil end
-  local order = {}
-  for i = 1, fseq.n do order[i] = i end
-  local timed = true
-  for i = 1, fseq.n do if not fseq.start[i] then timed = false; break end end
-  if timed then
-    table.sort(order, function(x, y)
-      local sx, sy = fseq.start[x], fseq.start[y]
-      if sx ~= sy then return sx < sy end
-      return x < y
-    end)
-  end
-  local xs = {}
-  for i, k in ipairs(order) do xs[i] = fseq.failed[k] end
-  return require("llmd.decision").design_effect(xs)
-end
-
--- The design effect of each latency kind of an accumulator's ordered requests (seq, from
--- M.accumulator): {ttft =, latency =, tpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
--- each over the requests that have it, in the order they were sent where every one has a start time (a
--- reader may add them as they finished), else in the order they were added; nil without seq.
-function M.sample_design_effects(seq)
-  if not seq or seq.n == 0 then return nil end
+-- The indexes 1..seq.n of an accumulator's ordered requests (or outcomes: seq.start beside
+-- them) in the order they were sent where every one has a start time (ties in the order
+-- added), else in the order they were added: M.sample_design_effects' and
+-- M.outcome_design_effect's one order.
+local function send_order(seq)
   local order
   local timed, in_order = true, true
   for i = 1, seq.n do
@@ -518,6 +496,26 @@ function M.sample_design_effects(seq)
       end)
     end
   end
+  return order
+end
+
+-- The design effect of the failure indicator (1 failed, 0 completed) of every finished
+-- request (fseq: an accumulator's seq.outcome) in send order where every one has a start
+-- time (ties in the order added), else in the order added; nil without it.
+function M.outcome_design_effect(fseq)
+  if not fseq or fseq.n == 0 then return nil end
+  local xs = {}
+  for i, k in ipairs(send_order(fseq)) do xs[i] = fseq.failed[k] end
+  return require("llmd.decision").design_effect(xs)
+end
+
+-- The design effect of each latency kind of an accumulator's ordered requests (seq, from
+-- M.accumulator): {ttft =, latency =, tpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
+-- each over the requests that have it, in the order they were sent where every one has a start time (a
+-- reader may add them as they finished), else in the order they were added; nil without seq.
+function M.sample_design_effects(seq)
+  if not seq or seq.n == 0 then return nil end
+  local order = send_order(seq)
   local decision = require("llmd.decision")
   local out = {}
   for _, kind in ipairs { "ttft", "latency", "tpot" } do

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # Independent reference for tests/lua/test_err37.lua: the error rate's test between two
-# runs of vllm bench serve files (queue_sim.py's: one load point a file), computed here
-# from the files with numpy alone (no llmdlua code). Per load point (request_rate) and
+# runs of vllm bench serve files (queue_sim.py's: one load point a file), or of inference-perf
+# runs with a per-request file (queue_sim_ip.py's, several stages), computed here from the
+# files with numpy alone (no llmdlua code). Per load point (request_rate) and
 # side: the failure indicator (errors[i] != "": 1, else 0) of every request sorted by
 # start_times; its mid-ranks, centred; lag-k autocorrelation sum(r_t r_t+k) / sum(r_t^2);
 # Geyer's initial positive sequence (pairs rho_2m + rho_2m+1, rho_0 = 1, added while
@@ -46,7 +47,26 @@ def deff(x):
     return max(1.0, tau)
 
 
+def ip_points(d):
+    # an inference-perf run (queue_sim_ip.py's): the per-request file has no stage ids; its
+    # requests sorted by start_time, the k-th block of stage_k's load_summary.count is stage k
+    # (the stages are apart in time: a block ends before the next stage's first send)
+    reqs = json.load(open(os.path.join(d, "per_request_lifecycle_metrics.json")))
+    starts = np.array([r["start_time"] for r in reqs])
+    fail = np.array([0.0 if r["error"] is None else 1.0 for r in reqs])[np.argsort(starts, kind="stable")]
+    out, at, k = {}, 0, 0
+    while os.path.exists(os.path.join(d, "stage_%d_lifecycle_metrics.json" % k)):
+        st = json.load(open(os.path.join(d, "stage_%d_lifecycle_metrics.json" % k)))
+        n = st["load_summary"]["count"]
+        out[st["load_summary"]["requested_rate"]] = fail[at:at + n]
+        at, k = at + n, k + 1
+    assert at == len(reqs)
+    return out
+
+
 def points(d):
+    if os.path.exists(os.path.join(d, "per_request_lifecycle_metrics.json")):
+        return ip_points(d)
     out = {}
     for f in glob.glob(os.path.join(d, "*.json")):
         j = json.load(open(f))

@@ -299,6 +299,11 @@ local function per_request(path, acc, keep, opts)
   -- they sort their samples)
   local seq, seq_max = opts.seq, rm.SEQ_MAX
   local seq_s, seq_l, seq_t, seq_p = seq and seq.start, seq and seq.latency, seq and seq.ttft, seq and seq.tpot
+  -- (and their outcomes, 0 completed, in the same order as the failures acc.add records: the
+  -- error rate's design effect, which counted the failures alone when the successes added
+  -- in C were left out of it, 1 whatever their bursts)
+  local out_seq = seq and seq.outcome
+  local out_s, out_f = out_seq and out_seq.start, out_seq and out_seq.failed
   -- A success of the fast lane is computed and added in C (stats.request_adder: the
   -- same formulas as below, the same values; issue 20: in Lua they, the counts and the
   -- window were half of this callback's cost), its counts and window added to acc after
@@ -322,6 +327,10 @@ local function per_request(path, acc, keep, opts)
           local n = seq.n + 1
           if n <= seq_max then
             seq.n, seq_s[n], seq_l[n], seq_t[n], seq_p[n] = n, start, e2e, ttft or false, tpot or false
+          end
+          if out_seq then
+            n = out_seq.n + 1
+            if n <= seq_max then out_seq.n, out_s[n], out_f[n] = n, start, 0 end
           end
         end
         if log_s then
@@ -543,12 +552,22 @@ function M.extract(c, opts)
     -- a request's figures in stage i: the stage file is checked against them (E2E and TTFT),
     -- and the pace of answers against sends (llmd.loadpoints.saturation) is every request's
     -- start and finish in its stage (three exact accumulators a stage, added to in C)
+    -- (e2e nil: a failed request; start: its start, for failures too)
     local function stage_add(i, e2e, ttft, start)
       local g = by_stage[i]
       if not g then
         g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(),
-          seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {} } }
+          seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {},
+            outcome = { n = 0, start = {}, failed = {} } } }
         by_stage[i] = g
+      end
+      -- every request's outcome (1 failed, 0 completed) with its start, as a one-stage run's
+      -- (llmd.runmodel.accumulator): the error rate's test at this load point needs how
+      -- bursty its failures are in send order (a client timeout fails a run of them)
+      local o = g.seq.outcome
+      if o.n < rm.SEQ_MAX then
+        local n = o.n + 1
+        o.n, o.start[n], o.failed[n] = n, start or false, e2e and 0 or 1
       end
       if e2e then
         g.ok = g.ok + 1
@@ -640,7 +659,7 @@ function M.extract(c, opts)
             if i then
               local start, finish, t = S[k], F[k], T[k]
               if t == true then
-                stage_add(i)
+                stage_add(i, nil, nil, start)
                 pace_of(i).add(start, finish, false, finish - start)
               else
                 stage_add(i, finish - start, t or nil, start)

@@ -1,0 +1,109 @@
+-- fixb38: correctness items left after session 37.
+-- 1. inference-perf runs: the failures' design effect (err37) was 1 wherever llmdlua read a
+--    run's per-request file: a run of several stages recorded no failed request's outcome per
+--    stage (so the error rate's test fell back to Fisher's and bursts of failures near
+--    saturation named false winners), and a one-stage run's fast lane left its successes out
+--    of the outcomes (all failures, one value: design effect 1).
+-- Expected values: tests/data/err_ref.py (numpy alone, on the generated files), python3 by
+-- hand, or as said at each.
+local t = require "testlib"
+local proc = require "llmd.proc"
+local decision = require "llmd.decision"
+local harness = require "llmd.harness"
+local lp = require "llmd.loadpoints"
+local json = require "llmd.json"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local PY = "/usr/bin/python3"
+local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+
+-- an inference-perf run of queue_sim_ip.py (8 slots, 0.1 s + 99 x 0.02 s a request, 300 s
+-- a stage, capacity about 3.8/s; the same server as test_err37's vLLM runs)
+local function ipsim(name, seed, rates, extra)
+  local dir = t.tmpdir() .. "/" .. name
+  local args = { PY, ROOT .. "/tests/data/queue_sim_ip.py", dir, "--rates", rates, "--slots", "8", "--ttft0", "0.1",
+    "--tpot", "0.02", "--outtok", "100", "--dur", "300", "--seed", tostring(seed) }
+  for _, x in ipairs(extra) do args[#args + 1] = x end
+  local r = proc.run(args)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  return dir
+end
+
+local function ref(a, b)
+  local r = proc.run { PY, ROOT .. "/tests/data/err_ref.py", a, b }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  return json.decode(r.stdout)
+end
+
+local function error_row(a, b)
+  local parent = t.tmpdir() .. "/out_" .. a:match("[^/]+$")
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local o = json.decode(t.read(t.workspaces(parent)[1] .. "/comparison.json"))
+  for _, row in ipairs(o.perf) do if row.key == "error_rate_pct" then return row end end
+end
+
+if have_numpy then
+  local RATES = "2,3,3.5,3.7"
+
+  t.test("inference-perf, several stages, A/A with a client timeout: the failures' design effect, no winner",
+    function()
+      -- seeds 9 and 10, failures in bursts at 3.5 and 3.7 req/s: before, Fisher's test
+      -- stratified by stage (every stage's design effect 1) gave p = 2.7e-06, "B better";
+      -- err_ref.py: design effects 1, 1, 6.25, 6.42 (the larger side's), z = 1.865
+      local a = ipsim("ipaa9", 9, RATES, { "--timeout", "3" })
+      local b = ipsim("ipaa10", 10, RATES, { "--timeout", "3" })
+      local want = ref(a, b)
+      local ra, rb = harness.extract(a), harness.extract(b)
+      local r = decision.stratified_count_test(ra, rb, lp.points(ra), lp.points(rb))
+      t.eq(r.test, "cmh")
+      t.near(r.z, want.z, 1e-9)
+      t.eq(r.strata, want.strata)
+      -- each stage's own design effect, against err_ref.py's on that side alone
+      local r1 = proc.run { PY, "-c", ([[
+import sys, json
+sys.argv = ["err_ref.py", %q, %q]
+src = open(%q).read().split("pa, pb =")[0]
+exec(src)
+print(json.dumps([deff(v) for k, v in sorted(points(sys.argv[1]).items())]))]]):format(a, b,
+        ROOT .. "/tests/data/err_ref.py") }
+      t.eq(r1.code, 0, r1.stderr)
+      local each = json.decode(r1.stdout)
+      for i, st in ipairs(ra.stages) do t.near(st.metrics.sample_deff.failed, each[i], 1e-9) end
+      t.ok(each[4] > 3, "the bursts at 3.7 req/s: " .. each[4])
+      local row = error_row(a, b)
+      t.eq(row.verdict, "no clear difference", row.evidence)
+      t.ok(row.evidence:find("design effect", 1, true), row.evidence)
+    end)
+
+  t.test("inference-perf, several stages, 2 % against 10 % of requests failing independently: still found",
+    function()
+      local a = ipsim("ipab2", 21, RATES, { "--fail", "0.02" })
+      local b = ipsim("ipab10", 22, RATES, { "--fail", "0.1" })
+      local want = ref(a, b)
+      local ra, rb = harness.extract(a), harness.extract(b)
+      local r = decision.stratified_count_test(ra, rb, lp.points(ra), lp.points(rb))
+      t.near(r.z, want.z, 1e-9)
+      t.ok(r.p < 1e-9, r.p)
+      t.eq(error_row(a, b).verdict, "A better")
+    end)
+
+  t.test("inference-perf, one stage (the fast lane): its successes are in the failures' design effect", function()
+    -- before, the successes the fast lane adds in C were left out of the outcomes: the
+    -- failures alone, one value, design effect 1. err_ref.py's deff on the same requests
+    local a = ipsim("ipone15", 15, "3.7", { "--timeout", "3" })
+    local r = proc.run { PY, "-c", ([[
+import sys, json
+sys.argv = ["err_ref.py", %q, %q]
+exec(open(%q).read().split("pa, pb =")[0])
+print(json.dumps(deff(points(sys.argv[1])[3.7])))]]):format(a, a, ROOT .. "/tests/data/err_ref.py") }
+    t.eq(r.code, 0, r.stderr)
+    local want = json.decode(r.stdout)
+    t.ok(want > 3, want)
+    local run = harness.extract(a)
+    t.near(run.overall.sample_deff.failed, want, 1e-9)
+  end)
+else
+  t.test("inference-perf runs with bursts of failures (skipped: no numpy for queue_sim_ip.py)", function() end)
+end

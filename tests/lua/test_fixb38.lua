@@ -107,3 +107,40 @@ print(json.dumps(deff(points(sys.argv[1])[3.7])))]]):format(a, a, ROOT .. "/test
 else
   t.test("inference-perf runs with bursts of failures (skipped: no numpy for queue_sim_ip.py)", function() end)
 end
+
+-- 5. InferenceX (inferencemax) files written without --save-detailed: current InferenceX
+-- deletes ttfts, itls, generated_texts and errors and keeps input_lens and output_lens
+-- (FORMATS.md §4); each such file was warned of as "per-request arrays of different
+-- lengths" (ttfts 0, errors 0), though nothing in it disagrees.
+local function inferencex(edit)
+  local d = t.tmpdir()
+  local doc = json.read(t.fixtures() .. "/inferencemax/synthetic-result.json")
+  for _, k in ipairs { "ttfts", "itls", "generated_texts", "errors" } do doc[k] = nil end
+  doc.benchmark_start_time_unix, doc.benchmark_end_time_unix = 1771234500.0, 1771234500.0 + doc.duration
+  if edit then edit(doc) end
+  json.write(d .. "/result.json", doc)
+  local r = proc.run { LLMDLUA, "-e", ("local run = require('llmd.harness').extract(%q) "
+    .. "print(run.harness, run.status) for _, w in ipairs(run.warnings) do print(w) end "
+    .. "print(run.overall.values.requests_failed, run.overall.values.ttft_p90_ms)"):format(d) }
+  t.eq(r.code, 0, r.stderr)
+  return r, doc, d
+end
+
+t.test("inferencemax: InferenceX without --save-detailed (input_lens and output_lens only) is no array mismatch",
+  function()
+    local r, doc = inferencex()
+    t.eq(r.stderr, "")
+    -- no warning; the file's own figures: failed = num_prompts - completed = 8 - 7 = 1 (by
+    -- hand from the fixture), TTFT p90 its p90_ttft_ms
+    t.eq(r.stdout, ("inferencemax\tok\n1\t%.14g\n"):format(doc.p90_ttft_ms))
+  end)
+
+t.test("inferencemax: input_lens and output_lens of different lengths are still said", function()
+  -- a real inconsistency: output_lens cut to 3 of 8 (input_lens keeps 8, num_prompts 8)
+  local r, _, d = inferencex(function(doc) doc.output_lens = { doc.output_lens[1], doc.output_lens[2],
+    doc.output_lens[3] } end)
+  local want = d .. "/result.json: per-request arrays of different lengths (output_lens 3, input_lens 8, ttfts 0, "
+    .. "errors 0, num_prompts 8): its per-request data is not used, only the file's own summary statistics"
+  t.eq(r.stderr, "warning: " .. want .. "\n")
+  t.ok(r.stdout:find(want, 1, true), r.stdout)
+end)

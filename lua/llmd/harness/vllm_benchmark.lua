@@ -175,7 +175,8 @@ local function new(variant)
   -- Per-request accumulation of one file; nil when the arrays are missing or short.
   -- The per-request arrays a file holds, when their lengths disagree (one per request
   -- each): "FILE: per-request arrays of different lengths (ttfts 10, ...)"; nil when they
-  -- agree, the file has none, or only `latencies` (run without --save-detailed). A short array would be read
+  -- agree, the file has none, only `latencies` (vLLM without --save-detailed), or none of
+  -- ttfts, itls and errors (InferenceX without --save-detailed). A short array would be read
   -- as no per-request data, silently, or pair one request's TTFT with another's tokens.
   local ARRAYS = { "ttfts", "output_lens", "errors", "latencies", "input_lens", "start_times", "itl_sums" }
   local function mismatch(arr, path, prompts)
@@ -192,6 +193,11 @@ local function new(variant)
     -- (without --save-detailed the writer deletes every array but `latencies` and
     -- `queue_times`: that file is as documented, not cut; its latencies give the least one)
     if #lens == 1 and #arr.latencies > 0 then return nil end
+    -- (current InferenceX without --save-detailed deletes ttfts, itls, generated_texts and
+    -- errors and keeps input_lens and output_lens (FORMATS.md §4): arrays not saved, not cut;
+    -- none of the arrays a request's outcome and times need is there, so there is no
+    -- per-request data to use, only the file's own statistics, as for vLLM's)
+    if not differ and #arr.ttfts == 0 and #arr.errors == 0 and #arr.itl_sums == 0 then return nil end
     -- (ttfts, output_lens and errors are in every detailed file: one missing is one cut)
     for _, name in ipairs { "ttfts", "output_lens", "errors" } do
       if #arr[name] == 0 then differ = true; lens[#lens + 1] = name .. " 0" end

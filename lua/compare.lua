@@ -39,8 +39,11 @@ local o = args.parse(arg, {
   --link                    link the results instead of copying them (large results)
   --harness NAME            read both runs as this harness's results (--a-harness, --b-harness
                             for one run)
-  --warmup LIST             stage indexes to leave out of totals and ladder, e.g. 0 (also
-                            --a-warmup, --b-warmup)
+  --warmup LIST             stage indexes to leave out of totals and ladder, e.g. 0 or 0,1
+                            (also --a-warmup, --b-warmup); stages are numbered from 0 in
+                            time order, as they ran: inference-perf's stage_N by N,
+                            vllm-benchmark's files by their date, guidellm's benchmarks in
+                            its file's order, benchmark reports' files by name
   --percentile-method M     linear (default) or nearest, for per-request data
   --slo LIST                latency and error-rate limits, e.g. ttft_p90_ms=200,tpot_p90_ms=50,
                             error_rate_pct=1 (any latency metric of the catalogue): capacity at

@@ -22,6 +22,7 @@ local o = args.parse(arg, {
   --harness NAME            read the results as this harness's (when a folder holds several)
   --json                    print the run model as JSON
   --warmup LIST             stage indexes to leave out of the totals, e.g. 0 or 0,1 or 0-2
+                            (numbered from 0 in time order, as in compare.lua --help)
   --percentile-method M     for metrics computed from per-request data: linear (numpy's
                             default, vLLM's) or nearest (nearest rank, guidellm's)
   --sketch REL_ERR          bounded memory for huge per-request files (e.g. 0.01)

@@ -144,3 +144,18 @@ t.test("inferencemax: input_lens and output_lens of different lengths are still 
   t.eq(r.stderr, "warning: " .. want .. "\n")
   t.ok(r.stdout:find(want, 1, true), r.stdout)
 end)
+
+-- 4. --warmup takes stage indexes: compare.lua's --help did not say how stages are numbered
+-- (from 0, in the order they ran), so "--warmup 1" for "the first stage" left the first in.
+t.test("compare.lua --help and extract.lua --help say --warmup's stages are numbered from 0 in time order",
+  function()
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--help" }
+    t.eq(r.code, 0, r.stderr)
+    local text = r.stdout:gsub("%s+", " ")
+    t.ok(text:find("stages are numbered from 0 in time order, as they ran: inference-perf's stage_N by N, "
+      .. "vllm-benchmark's files by their date", 1, true), r.stdout)
+    r = proc.run { LLMDLUA, ROOT .. "/lua/extract.lua", "--help" }
+    t.ok(r.stdout:gsub("%s+", " "):find("(numbered from 0 in time order, as in compare.lua --help)", 1, true), r.stdout)
+    t.ok(t.read(ROOT .. "/README.md"):gsub("%s+", " "):find("Stages are numbered from 0 in time order, as they ran",
+      1, true), "README")
+  end)

@@ -920,8 +920,11 @@ function M.saturation(points, opts)
         and not (drain.rps_hi and drain.rps_hi < M.SATURATION_SHARE * drain.ref_rps) then
         -- files with statistics only, whose least latency only a percentile bounds: the
         -- rate's lower bound fell short, its upper bound did not (M.drain_rates): unknown,
-        -- never "saturated" from a bound below the truth
-        return { none = true, unknown = true, bound = true, basis = "drain", reason = M.bound_text(p, drain, i) }
+        -- never "saturated" from a bound below the truth. Like any point that cannot be
+        -- judged it does not end the search: a higher load whose lower bound reaches the
+        -- share kept up, and settles this one (resolved)
+        unjudged(i, { none = true, unknown = true, bound = true, basis = "drain", reason = M.bound_text(p, drain, i) })
+        goto next_point
       elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"

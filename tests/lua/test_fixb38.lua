@@ -159,3 +159,69 @@ t.test("compare.lua --help and extract.lua --help say --warmup's stages are numb
     t.ok(t.read(ROOT .. "/README.md"):gsub("%s+", " "):find("Stages are numbered from 0 in time order, as they ran",
       1, true), "README")
   end)
+
+-- 2. Saturation from files with statistics only (agg37b): a point whose drain-reduced rate's
+-- bounds straddle 95 % of the offered (N/A from a bound) ended the max sustained search at
+-- once, though a higher load whose lower bound reaches 95 % kept up, and so settles it, as a
+-- point unjudged for its spread or too few requests already is (saturation.resolved).
+if have_numpy then
+  -- my own arithmetic on the files (FORMATS.md §3, llmd.loadpoints.drain_rates' definition):
+  -- n = completed, w = duration, P = the lowest e2e percentile q (p0.1 ... median), below
+  -- which ceil(q / 100 n) successes may lie: lo = max((n - that) / (w - P), n / w); no e2e
+  -- percentile: n / w
+  local LO = [[
+import json, glob, math, sys
+out = {}
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    x = json.load(open(f))
+    n, w = x["completed"], x["duration"]
+    ps = [(float(k[1:-len("_e2el_ms")]), v / 1000) for k, v in x.items() if k.startswith("p") and k.endswith("_e2el_ms")]
+    if "median_e2el_ms" in x: ps.append((50.0, x["median_e2el_ms"] / 1000))
+    lo = n / w
+    if ps:
+        q, p = min(ps)
+        lo = max((n - math.ceil(q / 100 * n - 1e-9)) / (w - p), n / w)
+    out[str(x["request_rate"])] = lo
+print(json.dumps(out))
+]]
+  t.test("saturation: a point N/A by its bounds is settled by a higher load whose lower bound kept up", function()
+    -- 480 slots of 30 s answers (capacity 16 req/s) at 4, 8 and 12 req/s for 300 s (seed 2,
+    -- as test_agg37's "long" run), the 4 req/s file without any e2el statistic (vLLM's
+    -- default --percentile-metrics): its completed / window is 94.3 % of 4, below 95 %, and
+    -- nothing bounds its least latency, so it alone is N/A; 8 and 12 req/s keep p0.1 and
+    -- their lower bounds reach 95 %
+    local dir = t.tmpdir() .. "/mixed"
+    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "4,8,12", "--slots", "480",
+      "--ttft0", "0.1", "--tpot", "0.302", "--outtok", "100", "--noise", "0.02", "--seed", "2", "--dur", "300",
+      "--aggregate-only" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    for f in require("lfs").dir(dir) do
+      if f:match("%.json$") then
+        local d = json.read(dir .. "/" .. f)
+        if d.request_rate == 4 then
+          for k in pairs(d) do if k:match("_e2el_ms$") then d[k] = nil end end
+          t.write(dir .. "/" .. f, json.encode(d))
+        end
+      end
+    end
+    r = proc.run { PY, "-c", LO, dir }
+    t.eq(r.code, 0, r.stderr)
+    local lo = json.decode(r.stdout)
+    t.ok(lo["4.0"] < 0.95 * 4 and lo["8.0"] >= 0.95 * 8 and lo["12.0"] >= 0.95 * 12, r.stdout)
+    local pts = lp.points(harness.extract(dir))
+    local s = lp.saturation(pts)
+    -- before: { none, unknown, bound } at point 1, max sustained N/A
+    t.eq({ s.none, s.unknown, s.bound, s.point }, { true, nil, nil, nil }, s.reason)
+    t.near(s.max_sustained_rps, lo["12.0"], 1e-9 * lo["12.0"])
+    t.eq({ #s.resolved, s.resolved[1].point, s.resolved[1].by }, { 1, 1, 2 })
+    t.ok(s.reason:find("load point 1 (4 req/s offered) could not be judged on its own, but load point 2, at 8 req/s "
+      .. "offered, kept up with its successful requests alone, so the server kept up with the lower load too", 1, true),
+      s.reason)
+    -- where no higher load settles it (the 4 req/s file alone), it stays N/A with its reason
+    local solo = {}
+    for _, p in ipairs(pts) do if p.offered == 4 then solo[1] = p end end
+    s = lp.saturation(solo)
+    t.eq({ s.none, s.unknown, s.bound, s.sustained_upto }, { true, true, true, 0 }, s.reason)
+    t.ok(s.reason:find("point 1 (stage 0): at 4 req/s offered completed / window was", 1, true), s.reason)
+  end)
+end

@@ -1099,6 +1099,66 @@ function M.failed_repeats_text(s)
   return ("%s and %s %% in its %d repeats"):format(table.concat(xs, ", ", 1, #xs - 1), xs[#xs], #xs)
 end
 
+-- The crashed repeats of a load point (x: a saturation's failures point or one of its
+-- failed_within, with repeats_failed_pct = each repeat's share of failed requests, in repeat
+-- order; limit: M.error_limit's): those that failed more than the limit where another repeat
+-- of that load stayed within it, {{n = the repeat's number (from 1), pct =}, ...,
+-- others = {the other repeats' shares}, repeats = how many}; nil where there is none (one
+-- run, or every repeat failed alike, over or within the limit).
+function M.crashed_repeats(x, limit)
+  local each = type(x) == "table" and x.repeats_failed_pct
+  local max = type(limit) == "table" and limit.pct
+  if type(each) ~= "table" or #each < 2 or type(max) ~= "number" then return nil end
+  local out, others = {}, {}
+  for k, v in ipairs(each) do
+    if v > max then out[#out + 1] = { n = k, pct = v } else others[#others + 1] = v end
+  end
+  if #out == 0 or #others == 0 then return nil end
+  out.others, out.repeats = others, #each
+  return out
+end
+
+-- "a, b and c" of the strings in list
+local function and_list(list)
+  if #list == 1 then return list[1] end
+  return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
+end
+
+-- Which repeats crashed (M.crashed_repeats' c) as a max sustained row's note says it:
+-- "repeat 2: 61 % failed, the others 0 and 0 %".
+local function crashed_text(c)
+  local parts, others = {}, {}
+  for _, r in ipairs(c) do parts[#parts + 1] = ("repeat %d: %.3g %% failed"):format(r.n, r.pct) end
+  for i, v in ipairs(c.others) do others[i] = ("%.3g"):format(v) end
+  return ("%s, the other%s %s %%"):format(table.concat(parts, "; "), #others == 1 and "" or "s", and_list(others))
+end
+
+-- What a treatment's status says beside "ok" where a repeat crashed (M.crashed_repeats) at
+-- the load that cut its max sustained throughput (s: M.saturation, its failures point) or at
+-- a load it sustained by the mean (failed_within): "1 of 3 repeats failed 61 % at 40 req/s";
+-- nil where none did.
+function M.crashed_repeats_text(s)
+  if type(s) ~= "table" then return nil end
+  local list = {}
+  local f = s.cause == "failures" and s or s.failures
+  if type(f) == "table" and f.point then list[#list + 1] = { f, f.limit } end
+  for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
+    list[#list + 1] = { w, s.limit or (type(f) == "table" and f.limit) }
+  end
+  local out = {}
+  for _, x in ipairs(list) do
+    local c = M.crashed_repeats(x[1], x[2])
+    if c then
+      local shares = {}
+      for i, r in ipairs(c) do shares[i] = ("%.3g"):format(r.pct) end
+      out[#out + 1] = ("%d of %d repeats failed %s %% at %g req/s"):format(#c, c.repeats, and_list(shares),
+        x[1].offered)
+    end
+  end
+  if #out == 0 then return nil end
+  return table.concat(out, "; ")
+end
+
 -- Is a run past its saturation at the achieved rate rps (s: M.saturation of its points)?
 -- Above its max sustained throughput (more than REPEAT_TOLERANCE above it) when it
 -- saturated; never when it did not, or when its saturation is unknown. A latency measured
@@ -1383,8 +1443,11 @@ function M.sustained_failure_notes(s)
   end
   local f = s.cause == "failures" and s or s.failures
   if type(f) == "table" and f.point and f.point > 1 and f.limit then
-    out[#out + 1] = ("then %.4g %% failed at load point %d (%g req/s offered), more than %s"):format(f.failed_pct,
-      f.point, f.offered, f.limit.text)
+    -- a repeat that crashed there, among clean ones: which, and its share (the mean spreads
+    -- it over all of them)
+    local c = M.crashed_repeats(f, f.limit)
+    out[#out + 1] = ("then %.4g %% failed at load point %d (%g req/s offered%s), more than %s"):format(f.failed_pct,
+      f.point, f.offered, c and ("; " .. crashed_text(c)) or "", f.limit.text)
   end
   return out
 end

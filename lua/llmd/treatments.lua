@@ -533,6 +533,16 @@ local function throughput_samples(t)
   return p.ci.throughput_req_s.samples
 end
 
+-- A usable treatment's Status: "ok", or what a reader must know beside it: a run cut short
+-- or a file left out ("partial: ..."), a repeat that crashed among clean ones ("1 of 3
+-- repeats failed 61 % at 40 req/s": llmd.loadpoints.crashed_repeats_text).
+local function status_ok_text(x)
+  local parts = {}
+  if #(x.partial or {}) > 0 then parts[#parts + 1] = "partial: " .. table.concat(x.partial, "; ") end
+  parts[#parts + 1] = lp.crashed_repeats_text(x.saturation)
+  return #parts > 0 and table.concat(parts, "; ") or "ok"
+end
+
 -- Max sustained throughput as the tables print it: a run that never saturated has a lower
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
@@ -2509,8 +2519,7 @@ function M.present(m, opts)
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
         or metrics.na(not x.max_rps and "no max sustained load point"
           or x.max_point and x.max_point.na.throughput_tok_s or "output tok/s unknown at that point"),
-      status_text = x.status == "ok" and (#(x.partial or {}) > 0 and ("partial: " .. table.concat(x.partial, "; "))
-        or "ok") or ("failed: " .. table.concat(x.reasons, "; ")),
+      status_text = x.status == "ok" and status_ok_text(x) or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
     t.capacity_text = capacity_brief(x.capacity)
     t.saturated_at_common = x.saturated_at_common or false
@@ -2660,7 +2669,10 @@ function M.write_report(out, list, opts)
     -- overload) and each repeat's share of failed requests where they differ
     local sat = x.saturation
     plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, status = x.status,
-      status_reasons = x.status == "failed" and json.array(x.reasons or {}) or nil, max_sustained_rps = x.max_rps,
+      status_reasons = x.status == "failed" and json.array(x.reasons or {}) or nil,
+      -- a repeat that crashed (failed more than the error-rate limit among clean ones), as the
+      -- Status column says it
+      crashed_repeats = lp.crashed_repeats_text(sat), max_sustained_rps = x.max_rps,
       max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
       max_sustained_output_tps = x.max_output_tps,
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "

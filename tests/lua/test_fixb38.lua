@@ -225,3 +225,72 @@ print(json.dumps(out))
     t.ok(s.reason:find("point 1 (stage 0): at 4 req/s offered completed / window was", 1, true), s.reason)
   end)
 end
+
+-- 3. A max sustained figure cut by one crashed repeat: the row's note gave only the mean
+-- share of failed requests, and the treatments' Status column read "ok".
+do
+  local tr = require "llmd.treatments"
+  -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
+  -- `failed` of its requests failed (test_audit3's way: duration = completed / achieved, a
+  -- shortfall with latencies rising in send order)
+  local written = 0
+  local function summary(rate, achieved, failed)
+    local doc = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+    doc.request_rate, doc.request_throughput = rate, achieved
+    doc.failed, doc.completed = failed or 0, doc.completed - (failed or 0)
+    written = written + 1
+    doc.duration = doc.completed / achieved + written * 1e-6
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    if achieved < 0.95 * rate then t.queue_latencies(doc) end
+    return doc
+  end
+  -- three repeats at 10, 20 and 40 req/s; repeat 2 crashed at 40: 122 of its 200 requests
+  -- failed (61 %), 78 completed at 15.6 req/s; the others kept up with none failed
+  local function reps()
+    local dirs = {}
+    for i = 1, 3 do
+      local d = t.tmpdir()
+      local pts = { { 10, 10 }, { 20, 19.9 + 0.05 * (i - 1) }, i == 2 and { 40, 15.6, 122 } or { 40, 40 } }
+      for j, p in ipairs(pts) do
+        t.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(summary(p[1], p[2], p[3])))
+      end
+      dirs[i] = d
+    end
+    return dirs
+  end
+
+  t.test("one crashed repeat cuts the max sustained figure: its note names the repeat, the Status says it", function()
+    local out = t.tmpdir()
+    local m = tr.load { { label = "crash", dirs = reps() } }
+    tr.write_report(out, m, {})
+    local j = json.read(out .. "/treatments.json").treatments[1]
+    -- by hand: 40 req/s failed 0, 122 and 0 of 200: 61 / 3 = 20.33 % by the mean, more than
+    -- the 5 % limit, so the max sustained is 20 req/s's mean achieved, 19.95
+    t.near(j.max_sustained_rps, 19.95, 1e-9)
+    t.eq({ j.saturation.cause, j.saturation.point }, { "failures", 3 })
+    t.eq(j.crashed_repeats, "1 of 3 repeats failed 61 % at 40 req/s")
+    local md = t.read(out .. "/treatment_report.md")
+    local row = md:match("\n(| crash |[^\n]*)")
+    t.ok(row and row:find("then 20.33 % failed at load point 3 (40 req/s offered; repeat 2: 61 % failed, the others 0 "
+      .. "and 0 %), more than 5 %", 1, true), row or md)
+    -- the Status column: the crash, not "ok"
+    t.ok(row:find("| 1 of 3 repeats failed 61 % at 40 req/s |", 1, true), row)
+    t.ok(not row:find("| ok |", 1, true), row)
+    local html = t.read(out .. "/treatment_report.html")
+    t.ok(html:find("<td>1 of 3 repeats failed 61 % at 40 req/s</td>", 1, true), "html")
+  end)
+
+  t.test("crashed_repeats: only repeats over the limit beside one within it", function()
+    local limit = { pct = 5, text = "5 %" }
+    -- every repeat over the limit (a load none sustained): no crash; one run: none
+    t.eq(lp.crashed_repeats({ repeats_failed_pct = { 30, 40, 50 } }, limit), nil)
+    t.eq(lp.crashed_repeats({ repeats_failed_pct = { 30 } }, limit), nil)
+    local c = lp.crashed_repeats({ repeats_failed_pct = { 0, 61, 2, 9 } }, limit)
+    t.eq({ #c, c[1].n, c[1].pct, c[2].n, c[2].pct, c.repeats }, { 2, 2, 61, 4, 9, 4 })
+    t.eq(c.others, { 0, 2 })
+    -- a mean within the limit from one crashed repeat (0, 14.5, 0: 4.83 %) is said too
+    t.eq(lp.crashed_repeats_text { none = true, limit = limit, failed_within = { { offered = 30,
+      repeats_failed_pct = { 0, 14.5, 0 } } } }, "1 of 3 repeats failed 14.5 % at 30 req/s")
+  end)
+end

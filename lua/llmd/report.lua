@@ -1942,11 +1942,39 @@ local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
     table.concat(who, " and "))
 end
 
+-- The Performance Results' test of metric key, where the table tests it (over every load
+-- point): "Performance Results, over all load points: A better, p < 1e-9", for a sentence
+-- that quotes that metric's figures at one load, untested there, so that it points to the
+-- test the report made rather than leave a difference the table finds reading as untested
+-- only; a row whose test left out the loads where a run was overloaded (decision.verdict's
+-- sustained_only): what it found at the loads both sustained. nil where the row has no test
+-- (untested, identical, not comparable, follows the sends).
+local function perf_test_text(perf, key, A, B)
+  for _, r in ipairs(perf or {}) do
+    local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
+      and p_text(r.p_value, r.p_adjusted, r.family_size)
+    if p and r.sustained_winner then
+      return ("Performance Results, at the loads both sustained: %s's lower, %s"):format(
+        r.sustained_winner == "a" and A.label or B.label, p)
+    elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
+      return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
+    elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
+      return ("Performance Results, over all load points: %s, %s"):format(r.verdict_text, p)
+    end
+  end
+end
+
+-- Why no test is made at the no-SLO common load, said beside its untested figures.
+local NO_SLO_UNTESTED_WHY = "no test at this load: without an SLO none is made there"
+
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
--- (...), the highest load both runs sustained, B's latencies against A's: TTFT p90 83.7 ms
--- vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity." Where
--- no load both sustained was measured: that the latencies are not compared, and why.
-local function no_slo_latency_text(nl, A, B, min_effect)
+-- (...), the highest load both runs sustained, B's latencies against A's are untested at
+-- this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), ... (B − A; no test at this load: ...).
+-- --slo ... gives each run's capacity." A metric the Performance Results test (perf: model.perf)
+-- carries that test's result beside its figures, so that the sentence and the table never
+-- read differently. Where no load both sustained was measured: that the latencies are not
+-- compared, and why.
+local function no_slo_latency_text(nl, A, B, min_effect, perf)
   if not nl then return nil end
   if not nl.sustained then
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
@@ -1955,19 +1983,23 @@ local function no_slo_latency_text(nl, A, B, min_effect)
   local parts = {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    parts[#parts + 1] = r.a == r.b and ("%s %s for both"):format(lower_label(metrics.get(r.key).label),
-      metrics.format(r.key, r.a))
+    local tested = perf_test_text(perf, r.key, A, B)
+    parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
+      metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
-        metrics.format(r.key, r.a), d and (" (%s)"):format(T.helpers.pct(d)) or "")
+        metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
+          tested }, "; ")) or "")
   end
   local how = no_slo_how(nl, min_effect)
+  -- (a difference no test was made of is untested, never "not shown to differ", which reads
+  -- as sameness)
   local what = how == "the same" and "the runs' latencies are the same"
     or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
       .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
-    or ("%s's latencies are not shown to differ from %s's"):format(B.label, A.label)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; untested: without an SLO no test is made "
-    .. "at this load). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
-    matched_load_text(nl, A, B), what, table.concat(parts, ", "), B.label, A.label)
+    or ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; %s). Give --slo (e.g. --slo "
+    .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
+    table.concat(parts, ", "), B.label, A.label, NO_SLO_UNTESTED_WHY)
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -2614,17 +2646,21 @@ local function verdict_of(model, A, B)
     elseif nl then
       local parts = {}
       for _, r in ipairs(nl.rows) do
-        parts[#parts + 1] = ("%s %s"):format(lower_label(metrics.get(r.key).label),
+          local tested = perf_test_text(model.perf, r.key, A, B)
+        parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
           or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
-          or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)))
+          or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)), tested and (" (" .. tested .. ")")
+          or "")
       end
       local how = no_slo_how(nl, model.min_effect)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
+      -- (a difference no test was made of reads as untested, never "not shown to differ",
+      -- which reads as sameness; a metric the table tests, with that test's result)
       local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
         or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
           :format(thr, table.concat(parts, ", "))
-        or ("not shown to differ (untested: %s)"):format(table.concat(parts, ", "))
+        or ("untested: %s (%s)"):format(table.concat(parts, ", "), NO_SLO_UNTESTED_WHY)
       v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
@@ -3371,7 +3407,7 @@ local function summary(model, A, B)
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
       -- without an SLO, what can be said at the load both runs sustained: their latencies
-      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect)
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect, model.perf)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b

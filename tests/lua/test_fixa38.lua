@@ -1,0 +1,67 @@
+-- Session 38 (fixa38): decision-layer wording and verdicts left by session 37. The no-SLO
+-- latency clause names an untested difference untested (never "not shown to differ") and
+-- points to the table's test of the same metric; a throughput row names no winner where one
+-- run's throughput is only what it was sent; one load point's van Elteren test is a plain
+-- Mann-Whitney; the capacity's definition says what is computed; treatments mark a run
+-- mildly overloaded at the common load.
+--
+-- Expected values by hand or python3 (numpy), as said beside each.
+local t = require "testlib"
+local ipsynth = require "ipsynth"
+
+-- inference-perf runs (tests/lua/ipsynth.lua: n requests sent every 1 / rate s, 8 output
+-- tokens, TTFT 20 ms, with the per-request file). A answers request k in 0.4 + 0.01 (k mod 10)
+-- s, B in 0.02 + 1.5 (0.38 + 0.01 (k mod 10)) s: B's decode is 1.5 times A's.
+local fa = function(k) return 0.4 + 0.01 * (k % 10) end
+local fb = function(k) return 0.02 + (0.38 + 0.01 * (k % 10)) * 1.5 end
+local function pair(b_last)
+  local d = t.tmpdir()
+  local sa, sb = {}, {}
+  for i, rate in ipairs { 2, 4, 6 } do
+    sa[i], sb[i] = { rate = rate, n = 60, latency = fa }, { rate = rate, n = 60, latency = fb }
+  end
+  if b_last then
+    sa[4], sb[4] = { rate = 8, n = 80, latency = fa }, { rate = 8, n = 80, latency = b_last }
+  end
+  local a = ipsynth.run(d .. "/a", sa, { per_request = true })
+  local b = ipsynth.run(d .. "/b", sb, { per_request = true })
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B", "--harness", "inference-perf" }
+  t.eq(r.code, 0, r.stderr)
+  return t.read(ws .. "/comparison_report.md")
+end
+
+-- python3 (numpy), on the latencies above, 60 a stage: end-to-end p90 481.0 ms (A) and
+-- 711.5 ms (B), +47.92 %; TPOT p90 ((e2e - 0.02) / 7) 65.857 and 98.786 ms, +50.0 %. Every
+-- B latency (>= 0.59 s) is above every A latency (<= 0.49 s): the van Elteren z over the
+-- three equal strata is 9.459 x sqrt(3) = 16.38 (tie-corrected), p 2.5e-60, "p < 1e-9".
+t.test("no SLO: an untested latency difference reads as untested, and the table's test of it is named (Verdict)",
+  function()
+    -- both never saturated (6 req/s kept up): the max sustained throughputs cannot be ordered,
+    -- so the Verdict goes on with the latencies at 6 req/s. Before: "B's latencies are not
+    -- shown to differ (untested: ... end-to-end latency p90 +47.9 %)" beside a table whose
+    -- end-to-end p90 row finds A better, p < 1e-9.
+    local md = pair()
+    local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+    t.ok(verdict:find("the highest load both sustained, B's latencies are untested: TTFT p90 20.0 ms for both, TPOT "
+      .. "p90 +50.0 %, end-to-end latency p90 +47.9 % (Performance Results, over all load points: A better, p < 1e-9) "
+      .. "(no test at this load: without an SLO none is made there).", 1, true), verdict)
+    t.ok(not verdict:find("not shown to differ", 1, true), verdict)
+    t.ok(md:find("| End-to-end latency p90 | 481.0 ms | 711.5 ms | +230.5 ms | +47.9 % | A better |", 1, true))
+  end)
+
+t.test("no SLO: the Summary's latencies at the common load point to the test the next sentence makes", function()
+  -- B's last stage (8 req/s) goes through one server answering every 0.25 s (4 req/s): B
+  -- saturates there, A keeps up; the highest load both sustained is 6 req/s. The table's
+  -- end-to-end rows test the loads both sustained only (B overloaded at 8): "A's values are
+  -- lower" there, p < 1e-9 (as above: 3 equal strata, complete separation).
+  local md = pair(ipsynth.queue(0.25))
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  t.ok(summary:find("At 6 req/s offered (5.99 req/s achieved by both), the highest load both runs sustained, B's "
+    .. "latencies against A's are untested at this load: TTFT p90 20.0 ms for both, TPOT p90 98.79 ms vs 65.86 ms "
+    .. "(+50.0 %), end-to-end latency p90 711.5 ms vs 481.0 ms (+47.9 %; Performance Results, at the loads both "
+    .. "sustained: A's lower, p < 1e-9) (B − A; no test at this load: without an SLO none is made there).", 1, true),
+    summary)
+  t.ok(summary:find("At the loads both runs sustained, A's values are lower in end-to-end latency p50, end-to-end "
+    .. "latency p90,", 1, true), summary)
+  t.ok(not summary:find("not shown to differ", 1, true), summary)
+end)

@@ -294,6 +294,42 @@ local function follows_sends_text(A, B, pa, pb, sat)
     .. "difference in it measures the load generators, not the servers"):format(what)
 end
 
+-- One run kept up with every load it was sent (llmd.loadpoints.kept_up_everywhere), the
+-- other did not, or is not known to have: the first's throughput is what it was sent, never
+-- its capacity, so a throughput row's order is evidence only where the other run saturated
+-- (fell behind what it was sent) at a throughput below the first's, which then delivered
+-- more than the other's ceiling. Else (the other's saturation unknown, or its higher figure
+-- perhaps only more sent to it) no winner. va, vb: the row's figures. Returns {why =,
+-- short =, evidence =} or nil where the row's order stands or both kept up (follows_sends_text).
+local function one_follows_sends(A, B, pa, pb, sat, va, vb)
+  if va == nil or vb == nil then return nil end
+  local ka, kb = lp.kept_up_everywhere(sat.a, pa), lp.kept_up_everywhere(sat.b, pb)
+  if ka == kb then return nil end
+  local K, O, so, pk, vk, vo = A, B, sat.b, pa, va, vb
+  if kb then K, O, so, pk, vk, vo = B, A, sat.a, pb, vb, va end
+  local saturated = so and so.point and not so.unknown
+  if saturated and vk > vo then return nil end
+  local what = " at every load point"
+  if #pk == 1 then
+    local x = lp.sent_rps(pk[1])
+    what = x and (" (%s req/s sent)"):format(T.helpers.num(x, tonumber(metrics.get("throughput_req_s").format:match(
+      "%.(%d)f") or 3))) or (" (%g req/s offered)"):format(pk[1].offered)
+  end
+  local why = saturated and ("%s fell behind what it was sent, at a throughput above %s's, which more sent to it may "
+    .. "explain"):format(O.label, K.label)
+    or so and so.unknown and ("%s's saturation is unknown, so its throughput may be what it was sent too"):format(
+      O.label)
+    or ("%s is not known to have fallen behind what it was sent"):format(O.label)
+  return {
+    why = ("%s kept up with what it was sent%s, so its throughput is its send rate, not its capacity (a server that "
+      .. "keeps up answers what it gets), and %s: the difference may measure the load generators, not the servers")
+      :format(K.label, what, why),
+    short = ("no winner: %s kept up"):format(K.label),
+    evidence = ("no test: %s kept up with what it was sent, so its throughput follows its sends (below)"):format(
+      K.label),
+  }
+end
+
 local function perf_row(key, ctx)
   local m = metrics.get(key)
   local A, B = ctx.A, ctx.B
@@ -355,6 +391,14 @@ local function perf_row(key, ctx)
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
     label_a = A.label, label_b = B.label,
     follows_sends = FOLLOWS_SENDS[key] and ctx.follows_sends and (ctx.follows_sends .. "; no winner") or nil }
+  local one = FOLLOWS_SENDS[key] and not ctx.follows_sends and ok
+    and one_follows_sends(A, B, ctx.pa, ctx.pb, ctx.saturation, va, vb)
+  if one then
+    -- (one run's throughput is its sends: finish_row's verdict and evidence say which)
+    row.decide.follows_sends, row.decide.sends_short, row.decide.sends_evidence = one.why .. "; no winner", one.short,
+      one.evidence
+    ctx.sends_why = ctx.sends_why or one.why
+  end
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
     -- read from them, in every output that carries the row (the table, the CSV, the JSON)
@@ -414,7 +458,7 @@ local function finish_row(row, fam, A, B)
   row.follows_sends = v.follows_sends
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   -- (both kept up: said as what it is, never a bare "not comparable")
-  if v.follows_sends then row.verdict_text = "no winner: both kept up" end
+  if v.follows_sends then row.verdict_text = o.sends_short or "no winner: both kept up" end
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
     row.verdict_text = ("%s (%s)"):format(row.verdict_text,
@@ -439,7 +483,8 @@ local function finish_row(row, fam, A, B)
   elseif v.cannot_decide then
     row.evidence = v.note
   elseif v.follows_sends then
-    row.evidence = "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
+    row.evidence = o.sends_evidence
+      or "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
   elseif test and test.p then
     row.evidence = ("%s, %s"):format(decision.test_name(test), decision.p_is(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
@@ -4072,10 +4117,12 @@ function M.build(opts)
     end
   end
   -- (said in the Summary too: model.follows_sends)
-  model.follows_sends = #sends_rows > 0 and { rows = sends_rows, text = ctx.follows_sends } or nil
+  -- (both kept up, or one run's throughput only its sends: one_follows_sends)
+  local sends_why = ctx.follows_sends or ctx.sends_why
+  model.follows_sends = #sends_rows > 0 and { rows = sends_rows, text = sends_why } or nil
   for i, n in ipairs(notes) do
     if type(n) == "table" then
-      notes[i] = ("%s: %s; no winner"):format(table.concat(sends_rows, " and "), ctx.follows_sends)
+      notes[i] = ("%s: %s; no winner"):format(table.concat(sends_rows, " and "), sends_why)
     end
   end
   if broken then

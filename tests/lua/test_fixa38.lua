@@ -65,3 +65,54 @@ t.test("no SLO: the Summary's latencies at the common load point to the test the
     .. "latency p90,", 1, true), summary)
   t.ok(not summary:find("not shown to differ", 1, true), summary)
 end)
+
+-- Hand-made run models (as test_fixd37.lua's): stages {offered, achieved}, 10 output tokens
+-- a request, `few` completed requests a stage where given; through llmd.report.build.
+local report = require "llmd.report"
+local function synthetic(stages, few)
+  local list = {}
+  for i, st in ipairs(stages) do
+    list[i] = { rate = st[1], values = { throughput_req_s = st[2], throughput_tok_s = 10 * st[2], ttft_p90_ms = 100,
+      error_rate_pct = 0, requests_ok = few } }
+  end
+  return t.run_of(list)
+end
+local function build2(ra, rb)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), generated = 0 }
+end
+
+t.test("one run kept up, the other's saturation unknown: the throughput rows name no winner, and why", function()
+  -- 3 repeats at 10 req/s offered. x achieved 10.0, 9.9, 10.1 (99-101 %: kept up, its
+  -- throughput what it was sent). y achieved 9.0, 9.1, 8.9 with 5 requests a repeat (15 < 20:
+  -- too few to judge its shortfall, saturation unknown). Main: Welch t = 1 / sqrt(0.01 / 3 +
+  -- 0.01 / 3) = 12.25 (by hand), "x better" in both throughput rows, a difference that may be
+  -- only y's load generator sending less.
+  local m = build2(synthetic { { 10, 10.0 }, { 10, 9.9 }, { 10, 10.1 } },
+    synthetic({ { 10, 9.0 }, { 10, 9.1 }, { 10, 8.9 } }, 5))
+  t.eq({ m.saturation.a.none, m.saturation.b.unknown }, { true, true })
+  local why = "x kept up with what it was sent (10 req/s offered), so its throughput is its send rate, not its "
+    .. "capacity (a server that keeps up answers what it gets), and y's saturation is unknown, so its throughput may "
+    .. "be what it was sent too: the difference may measure the load generators, not the servers"
+  for _, r in ipairs(m.perf) do
+    if r.key == "throughput_req_s" or r.key == "throughput_tok_s" then
+      t.eq({ r.verdict, r.winner, r.p_value, r.test_id, r.follows_sends, r.verdict_text },
+        { "not comparable", nil, nil, nil, true, "no winner: x kept up" }, r.key)
+      t.eq(r.note, why .. "; no winner", r.key)
+      t.eq(r.evidence, "no test: x kept up with what it was sent, so its throughput follows its sends (below)")
+    end
+  end
+  t.ok(m.summary:find("Request throughput and output token throughput name no winner: " .. why .. ".", 1, true),
+    m.summary)
+  t.ok(not m.summary:find("x is better", 1, true), m.summary)
+  -- swapped: the same, by y's label
+  m = build2(synthetic({ { 10, 9.0 }, { 10, 9.1 }, { 10, 8.9 } }, 5),
+    synthetic { { 10, 10.0 }, { 10, 9.9 }, { 10, 10.1 } })
+  t.eq({ m.perf[1].key, m.perf[1].verdict_text }, { "throughput_req_s", "no winner: y kept up" })
+  -- the other run saturated (at 10 offered 7.0, 7.1, 6.9 with 60 requests a repeat: 70 %)
+  -- below the kept-up run's throughput: the kept-up run delivered more than the other's
+  -- ceiling at the same load, so the order stands (test_fixd37.lua's case 2 alike)
+  m = build2(synthetic { { 10, 10.0 }, { 10, 9.9 }, { 10, 10.1 } },
+    synthetic({ { 10, 7.0 }, { 10, 7.1 }, { 10, 6.9 } }, 60))
+  t.eq({ m.saturation.b.point, m.perf[1].verdict, m.perf[1].follows_sends }, { 1, "A better", nil })
+end)

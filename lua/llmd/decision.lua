@@ -1167,13 +1167,21 @@ function M.test_name(test)
       .. "(%.3g: they come in bursts)"):format((test.strata or 1) > 1 and (" stratified by load point (%d points)")
       :format(test.strata) or "", test.deff or 1)
   end
+  -- (one stratum is a plain Mann-Whitney at that load point: named so, never "van Elteren")
+  if t == "mann_whitney" and test.strata == 1 and test.units == "repeats" then
+    return ("%sMann-Whitney on the repeats' %s at 1 load point"):format(test.exact and "exact " or "",
+      test.figure_label or "figures")
+  end
+  if t == "mann_whitney" and test.strata == 1 then
+    return ("%sMann-Whitney at 1 load point"):format(test.exact and "exact " or "")
+  end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
-    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d point%s%s)"):format(
-      test.figure_label or "figures", test.strata, test.strata == 1 and "" or "s", test.exact and ", exact" or "")
+    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
+      test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
   end
   if t == "mann_whitney" and test.strata then
-    return ("Mann-Whitney stratified by load point (van Elteren, %d point%s%s)"):format(test.strata,
-      test.strata == 1 and "" or "s", test.exact and ", exact" or "")
+    return ("Mann-Whitney stratified by load point (van Elteren, %d points%s)"):format(test.strata,
+      test.exact and ", exact" or "")
   end
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
@@ -2054,10 +2062,10 @@ function M.verdict(o)
     -- others, where a difference may lie: nothing is said of sameness
     local n, all = #o.test.dependent, o.test.sustained_strata or (#o.test.dependent + (o.test.strata or 0))
     r.verdict, r.partial = "not shown to differ", true
-    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s at the %s tested, %s"):format(
-      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test), (o.test.strata or 0) == 1 and "one"
-      or tostring(o.test.strata), r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
-      or M.p_is(o.test.p))
+    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s%s, %s"):format(
+      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test),
+      (o.test.strata or 0) == 1 and ", the one tested" or (" at the %d tested"):format(o.test.strata or 0),
+      r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1) or M.p_is(o.test.p))
     return r
   end
   if (r.p_adjusted or o.test.p) >= alpha then

@@ -3560,7 +3560,9 @@ local function summary(model, A, B)
         -- name no winner (decision.verdict): said apart, below
         local w = sustained[r.sustained_winner]
         w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
-          left = r.sig and r.sig.left_out }
+          left = r.sig and r.sig.left_out,
+          -- (one load point both sustained: a plain Mann-Whitney there, named so)
+          name = r.sig and r.sig.strata == 1 and decision.test_name(r.sig) or nil }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3697,7 +3699,7 @@ local function summary(model, A, B)
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
           .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
           :format(side == "a" and A.label or B.label, table.concat(names, ", "),
-            "Mann-Whitney stratified by load point", w[1].p)
+            w[1].name or "Mann-Whitney stratified by load point", w[1].p)
       end
     end
     if model.follows_sends then

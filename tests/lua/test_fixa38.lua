@@ -116,3 +116,19 @@ t.test("one run kept up, the other's saturation unknown: the throughput rows nam
     synthetic({ { 10, 7.0 }, { 10, 7.1 }, { 10, 6.9 } }, 60))
   t.eq({ m.saturation.b.point, m.perf[1].verdict, m.perf[1].follows_sends }, { 1, "A better", nil })
 end)
+
+t.test("a rank-sum test over one load point is a plain Mann-Whitney, named so", function()
+  local decision = require "llmd.decision"
+  -- one stratum: van Elteren's statistic is the Mann-Whitney U of that stratum (its weight
+  -- cancels), so the name says what was computed
+  t.eq(decision.test_name { test = "mann_whitney", strata = 1, p = 0.5 }, "Mann-Whitney at 1 load point")
+  t.eq(decision.test_name { test = "mann_whitney", strata = 1, exact = true, p = 0.5 },
+    "exact Mann-Whitney at 1 load point")
+  t.eq(decision.test_name { test = "mann_whitney", strata = 1, units = "repeats", figure_label = "TTFT means",
+    p = 0.5 }, "Mann-Whitney on the repeats' TTFT means at 1 load point")
+  -- several: van Elteren's, as before
+  t.eq(decision.test_name { test = "mann_whitney", strata = 3, p = 0.5 },
+    "Mann-Whitney stratified by load point (van Elteren, 3 points)")
+  t.eq(decision.test_name { test = "mann_whitney", strata = 2, exact = true, units = "repeats", p = 0.5 },
+    "Mann-Whitney on the repeats' figures, stratified by load point (van Elteren, 2 points, exact)")
+end)

@@ -141,13 +141,14 @@ end)
 t.test("a test that left out loads as too dependent is no finding of sameness (newuser37 #11)", function()
   -- decision.verdict on a van Elteren test of 1 of 2 sustained strata (the other, 45/s,
   -- too dependent), p = 0.62 (not significant): "not shown to differ", with how much was
-  -- untested, never "no clear difference"; "1 point", not "1 points"
+  -- untested, never "no clear difference"; one point's test is a plain Mann-Whitney, named so
+  -- (fixa38: not "van Elteren, 1 point")
   local test = { test = "mann_whitney", name = "van_elteren", z = 0.49, p = 0.62, strata = 1,
     dependent = { "45/s" }, sustained_strata = 2 }
   local v = decision.verdict { key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }
   t.eq({ v.verdict, v.partial }, { "not shown to differ", true })
-  t.eq(v.note, "untested at 1 of 2 loads (too dependent: 45/s), which the figures pool; Mann-Whitney stratified by "
-    .. "load point (van Elteren, 1 point) at the one tested, p = 0.62")
+  t.eq(v.note, "untested at 1 of 2 loads (too dependent: 45/s), which the figures pool; Mann-Whitney at 1 load "
+    .. "point, the one tested, p = 0.62")
   -- the same test with nothing left out: no clear difference, as before
   test.dependent = nil
   t.eq(decision.verdict({ key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }).verdict, "no clear difference")

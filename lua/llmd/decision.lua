@@ -1417,13 +1417,19 @@ M.CAPACITY_BOUND = {}
 -- M.CAPACITY_DEFINITION_RPS, the capacity in req/s, and M.CAPACITY_DEFINITION_TPS, its
 -- output tok/s, which only a report that shows a capacity in tok/s quotes (compare.lua's;
 -- treatments.lua's shows none); M.CAPACITY_DEFINITION is both.
-M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SLO holds, and, where no error-rate SLO "
-  .. "is given, at which at most " .. ("%g"):format(lp.FAILURES_PCT) .. " % of the requests failed (the default "
-  .. "failure limit, \"by default\" beside the SLOs, the one max sustained throughput applies; an error-rate SLO "
-  .. "replaces it for both). Where the SLOs give way "
+-- (the figure llmd.loadpoints.capacity reads: the throughput of llmd.loadpoints.
+-- THROUGHPUT_DEFINITION, at the highest load that holds every SLO, interpolated to where
+-- they give way; never the most throughput of any passing load, which a lower load can
+-- exceed, nor the harness's completed / window)
+M.CAPACITY_DEFINITION_RPS = "the throughput (req/s, as defined under Throughput: the answers' pace or the "
+  .. "drain-reduced rate, not the harness's completed / window) at the highest load at which every SLO holds, and, "
+  .. "where no error-rate SLO is given, at which at most " .. ("%g"):format(lp.FAILURES_PCT) .. " % of the requests "
+  .. "failed (the default failure limit, \"by default\" beside the SLOs, the one max sustained throughput applies; "
+  .. "an error-rate SLO replaces it for both). Where the SLOs give way "
   .. "between the last load point that met them all and the first that failed one, while the achieved rate rises "
-  .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
-  .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
+  .. "and keeps up with the offered load, it is interpolated between the two, at the load where the first SLO "
+  .. "reaches its limit: an estimate, which the measurements place only between those loads, and which a lower "
+  .. "load's throughput can exceed. Otherwise it is a bound on one side: ≥ the highest achieved "
   .. "rate measured when every load point met every SLO (never violated); ≥ the highest achieved rate before "
   .. "saturation when every SLO still held up to the last load before it (the last load before saturation), that "
   .. "load point named where a lower load achieved more (the most before saturation, at load point N), and likewise "

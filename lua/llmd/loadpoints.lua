@@ -1667,8 +1667,8 @@ local function meets(p, slo)
 end
 M.meets = meets
 
--- Capacity at the SLOs: the highest achieved request rate (and output tok/s) at which
--- every SLO holds, and never more than the run sustained. Interpolated linearly between
+-- Capacity at the SLOs: the throughput (M.THROUGHPUT_DEFINITION; and output tok/s) at the
+-- highest load at which every SLO holds, and never more than the run sustained. Interpolated linearly between
 -- the last passing and the first failing load point (in the order of offered load) only
 -- when both are before saturation (sat: M.saturation(points), computed when not given),
 -- where the achieved rate still tracks the offered load: past it, the achieved rate is
@@ -1868,8 +1868,8 @@ function M.capacity(points, slo, sat)
     end
     local unknown = table.concat(parts, "; ")
     -- Every load below the first point with an SLO metric unknown met every SLO (and the
-    -- known points cross the limits once): the capacity, the highest achieved rate at which
-    -- every SLO holds, is at least the highest of theirs whatever the unknown point measured:
+    -- known points cross the limits once): the capacity, the throughput at the highest load
+    -- at which every SLO holds, is at least the highest of theirs whatever the unknown point measured:
     -- a lower bound, as "last_passing" (a TTFT p90 left null in one stage file no longer
     -- hides that the loads below it held the SLO). Below a failing point, or at the lowest
     -- load, an unknown point leaves the capacity unknown.

@@ -132,3 +132,29 @@ t.test("a rank-sum test over one load point is a plain Mann-Whitney, named so", 
   t.eq(decision.test_name { test = "mann_whitney", strata = 2, exact = true, units = "repeats", p = 0.5 },
     "Mann-Whitney on the repeats' figures, stratified by load point (van Elteren, 2 points, exact)")
 end)
+
+t.test("capacity's definition says the figure it is: the throughput at the highest load that holds the SLOs", function()
+  local decision = require "llmd.decision"
+  local lp = require "llmd.loadpoints"
+  -- offered 10, 20, 21, 30 req/s, achieved (the throughput) 10, 21.5, 21, 30: each kept up
+  -- (21 >= 0.95 x 21). TTFT p90 100, 100, 190, 400 ms against an SLO of 200 ms: point 4
+  -- fails, so the crossing is between points 3 and 4, t = (200 - 190) / (400 - 190) = 1/21,
+  -- capacity 21 + 9 / 21 = 21.428571 req/s (hand arithmetic), below point 2's 21.5, which
+  -- also met the SLO: the capacity is not "the highest achieved request rate at which every
+  -- SLO holds" (main's words, 21.5), but the throughput at the highest load that holds it.
+  local stages = {}
+  for i, st in ipairs { { 10, 10, 100 }, { 20, 21.5, 100 }, { 21, 21, 190 }, { 30, 30, 400 } } do
+    stages[i] = { rate = st[1], values = { throughput_req_s = st[2], ttft_p90_ms = st[3], error_rate_pct = 0 } }
+  end
+  local pts = lp.points(t.run_of(stages))
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  local c = lp.capacity(pts, slo, lp.saturation(pts, { slo = slo }))
+  t.eq(c.kind, "interpolated")
+  t.near(c.rps, 21 + 9 / 21, 1e-9)
+  local d = decision.CAPACITY_DEFINITION_RPS
+  t.ok(d:find("^the throughput %(req/s, as defined under Throughput: the answers' pace or the drain%-reduced rate, "
+    .. "not the harness's completed / window%) at the highest load at which every SLO holds"), d)
+  t.ok(d:find("interpolated between the two, at the load where the first SLO reaches its limit: an estimate, which "
+    .. "the measurements place only between those loads, and which a lower load's throughput can exceed.", 1, true), d)
+  t.ok(not d:find("the highest achieved request rate at which", 1, true), d)
+end)

@@ -158,3 +158,66 @@ t.test("capacity's definition says the figure it is: the throughput at the highe
     .. "the measurements place only between those loads, and which a lower load's throughput can exceed.", 1, true), d)
   t.ok(not d:find("the highest achieved request rate at which", 1, true), d)
 end)
+
+t.test("treatments: one that answered only 95.6 % of its sends at the common load is marked mildly overloaded", function()
+  local tr = require "llmd.treatments"
+  local json = require "llmd.json"
+  -- A hand-made treatment (as test_treat37.lua's): {offered, achieved req/s, TTFT p90 ms}
+  -- per load point, one run each.
+  local function treat(label, pts)
+    local stages = {}
+    for _, p in ipairs(pts) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], error_rate_pct = 0 } }
+    end
+    local run = t.run_of(stages)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  -- x keeps up everywhere (10, 20, 30 of 10, 20, 30). y achieves 19.12 of 20 req/s offered,
+  -- 19.12 / 20 = 95.6 % (by hand): at least 95 %, so kept up, with TTFT 400 ms against 50
+  -- ms below; at 30 offered 20 (66.7 %): saturated. The common load is the highest both
+  -- sustained, 20 req/s offered, where y answered 95.6 % of its sends, below 97.5 %.
+  local x = treat("x", { { 10, 10, 50 }, { 20, 20, 55 }, { 30, 30, 60 } })
+  local y = treat("y", { { 10, 10, 50 }, { 20, 19.12, 400 }, { 30, 20, 2000 } })
+  local out = t.tmpdir() .. "/out"
+  tr.write_report(out, { x, y }, {})
+  local j = json.read(out .. "/treatments.json")
+  t.eq(j.common_load, 20)
+  t.eq(#j.mild_at_common, 1)
+  t.eq({ j.mild_at_common[1].label, j.mild_at_common[1].share_pct }, { "y", 95.6 })
+  local reason = "at load point 2 (20 req/s offered) it answered 95.6 % of the requests it was sent: the 95 % rule "
+    .. "counts that as kept up, but below 97.5 % a server is at the edge of its limit, and its latencies there may "
+    .. "already be a queue's"
+  t.eq(j.mild_at_common[1].reason, reason)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("\n| y (mildly overloaded: answered 95.6 % of sends) |", 1, true), md)
+  t.ok(md:find("\n| x |", 1, true), md)
+  t.ok(md:find("**y is mildly overloaded at this load**: " .. reason .. ".", 1, true), md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find("<td>y (mildly overloaded: answered 95.6 % of sends)</td>", 1, true), html)
+  t.ok(html:find("<strong>y is mildly overloaded at this load</strong>", 1, true), html)
+  local rows = {}
+  for l in t.read(out .. "/treatment_ranking.csv"):gmatch("([^\r\n]*)\r\n") do rows[#rows + 1] = l end
+  t.ok(rows[1]:find(",evidence_against_next,at_common_load$"), rows[1])
+  local marked = 0
+  for i = 2, #rows do
+    if rows[i]:find(",y,", 1, true) then
+      local tail = ",mildly overloaded: answered 95.6 % of sends"
+      t.eq(rows[i]:sub(-#tail), tail, rows[i])
+      marked = marked + 1
+    else
+      t.ok(rows[i]:find(",$"), rows[i])
+    end
+  end
+  t.eq(marked, 1)
+  -- 19.6 of 20 (98 %, by hand): above 97.5 %, unmarked
+  y = treat("y", { { 10, 10, 50 }, { 20, 19.6, 60 }, { 30, 20, 2000 } })
+  t.eq(#tr.model({ x, y }, {}).mild_at_common, 0)
+  -- a share the files bound only from below marks nothing: exp-7's vLLM files at 3.6 req/s
+  -- offered give no least latency, so the drain-reduced rate is completed / window, 3.485
+  -- req/s (96.8 % of 3.6), a lower bound with no upper end (the last answers' latency
+  -- lengthens the window)
+  local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+  local m = tr.model(tr.load { { label = "a", dirs = { EXP7 .. "/llm-d-1p1d" } },
+    { label = "c", dirs = { EXP7 .. "/vllm-2replicas" } } }, {})
+  t.eq({ m.common_load, #m.mild_at_common }, { 3.6, 0 })
+end)

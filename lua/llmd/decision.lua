@@ -1167,13 +1167,21 @@ function M.test_name(test)
       .. "(%.3g: they come in bursts)"):format((test.strata or 1) > 1 and (" stratified by load point (%d points)")
       :format(test.strata) or "", test.deff or 1)
   end
+  -- (one stratum is a plain Mann-Whitney at that load point: named so, never "van Elteren")
+  if t == "mann_whitney" and test.strata == 1 and test.units == "repeats" then
+    return ("%sMann-Whitney on the repeats' %s at 1 load point"):format(test.exact and "exact " or "",
+      test.figure_label or "figures")
+  end
+  if t == "mann_whitney" and test.strata == 1 then
+    return ("%sMann-Whitney at 1 load point"):format(test.exact and "exact " or "")
+  end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
-    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d point%s%s)"):format(
-      test.figure_label or "figures", test.strata, test.strata == 1 and "" or "s", test.exact and ", exact" or "")
+    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
+      test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
   end
   if t == "mann_whitney" and test.strata then
-    return ("Mann-Whitney stratified by load point (van Elteren, %d point%s%s)"):format(test.strata,
-      test.strata == 1 and "" or "s", test.exact and ", exact" or "")
+    return ("Mann-Whitney stratified by load point (van Elteren, %d points%s)"):format(test.strata,
+      test.exact and ", exact" or "")
   end
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
@@ -1409,13 +1417,19 @@ M.CAPACITY_BOUND = {}
 -- M.CAPACITY_DEFINITION_RPS, the capacity in req/s, and M.CAPACITY_DEFINITION_TPS, its
 -- output tok/s, which only a report that shows a capacity in tok/s quotes (compare.lua's;
 -- treatments.lua's shows none); M.CAPACITY_DEFINITION is both.
-M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SLO holds, and, where no error-rate SLO "
-  .. "is given, at which at most " .. ("%g"):format(lp.FAILURES_PCT) .. " % of the requests failed (the default "
-  .. "failure limit, \"by default\" beside the SLOs, the one max sustained throughput applies; an error-rate SLO "
-  .. "replaces it for both). Where the SLOs give way "
+-- (the figure llmd.loadpoints.capacity reads: the throughput of llmd.loadpoints.
+-- THROUGHPUT_DEFINITION, at the highest load that holds every SLO, interpolated to where
+-- they give way; never the most throughput of any passing load, which a lower load can
+-- exceed, nor the harness's completed / window)
+M.CAPACITY_DEFINITION_RPS = "the throughput (req/s, as defined under Throughput: the answers' pace or the "
+  .. "drain-reduced rate, not the harness's completed / window) at the highest load at which every SLO holds, and, "
+  .. "where no error-rate SLO is given, at which at most " .. ("%g"):format(lp.FAILURES_PCT) .. " % of the requests "
+  .. "failed (the default failure limit, \"by default\" beside the SLOs, the one max sustained throughput applies; "
+  .. "an error-rate SLO replaces it for both). Where the SLOs give way "
   .. "between the last load point that met them all and the first that failed one, while the achieved rate rises "
-  .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
-  .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
+  .. "and keeps up with the offered load, it is interpolated between the two, at the load where the first SLO "
+  .. "reaches its limit: an estimate, which the measurements place only between those loads, and which a lower "
+  .. "load's throughput can exceed. Otherwise it is a bound on one side: ≥ the highest achieved "
   .. "rate measured when every load point met every SLO (never violated); ≥ the highest achieved rate before "
   .. "saturation when every SLO still held up to the last load before it (the last load before saturation), that "
   .. "load point named where a lower load achieved more (the most before saturation, at load point N), and likewise "
@@ -2054,10 +2068,10 @@ function M.verdict(o)
     -- others, where a difference may lie: nothing is said of sameness
     local n, all = #o.test.dependent, o.test.sustained_strata or (#o.test.dependent + (o.test.strata or 0))
     r.verdict, r.partial = "not shown to differ", true
-    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s at the %s tested, %s"):format(
-      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test), (o.test.strata or 0) == 1 and "one"
-      or tostring(o.test.strata), r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
-      or M.p_is(o.test.p))
+    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s%s, %s"):format(
+      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test),
+      (o.test.strata or 0) == 1 and ", the one tested" or (" at the %d tested"):format(o.test.strata or 0),
+      r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1) or M.p_is(o.test.p))
     return r
   end
   if (r.p_adjusted or o.test.p) >= alpha then

@@ -462,6 +462,31 @@ function M.pace_reference(p, pace)
   return pace.send_rps, false
 end
 
+-- The share of what a rate-based point was sent that its server answered successfully, as
+-- its saturation reads it (M.saturation): its pace's successful answers against the sends
+-- (M.pace_reference), else its drain-reduced rate against its reference, else its achieved
+-- rate against the offered. Returns the share and the most the files allow it to be: the
+-- same, but for a drain-reduced rate read from statistics only, a lower bound, whose upper
+-- end is its rps_hi (nil where the files bound it by nothing: completed / window alone).
+-- nil for a point driven by concurrency, or without the figures.
+function M.answered_share(p)
+  if type(p) ~= "table" or p.load_type ~= "rate" then return nil end
+  local pace = M.pace_of(p)
+  if pace then
+    local sh = pace.success_rps / M.pace_reference(p, pace)
+    return sh, sh
+  end
+  local d = M.drain_of(p)
+  if d and finite(d.ref_rps) and d.ref_rps > 0 then
+    return d.rps / d.ref_rps, finite(d.rps_hi) and d.rps_hi / d.ref_rps or nil
+  end
+  if finite(p.achieved_rps) and finite(p.offered) and p.offered > 0 then
+    local sh = p.achieved_rps / p.offered
+    return sh, sh
+  end
+  return nil
+end
+
 -- Did n requests sent at rate sent (read over share of their times) fall behind the offered
 -- rate, below SATURATION_SHARE of it by more than Poisson arrivals explain (3 / sqrt(share
 -- (n - 1)))? (M.pace_reference; M.drain_of, whose stage files' send rate is to be trusted
@@ -1733,8 +1758,8 @@ local function meets(p, slo)
 end
 M.meets = meets
 
--- Capacity at the SLOs: the highest achieved request rate (and output tok/s) at which
--- every SLO holds, and never more than the run sustained. Interpolated linearly between
+-- Capacity at the SLOs: the throughput (M.THROUGHPUT_DEFINITION; and output tok/s) at the
+-- highest load at which every SLO holds, and never more than the run sustained. Interpolated linearly between
 -- the last passing and the first failing load point (in the order of offered load) only
 -- when both are before saturation (sat: M.saturation(points), computed when not given),
 -- where the achieved rate still tracks the offered load: past it, the achieved rate is
@@ -1934,8 +1959,8 @@ function M.capacity(points, slo, sat)
     end
     local unknown = table.concat(parts, "; ")
     -- Every load below the first point with an SLO metric unknown met every SLO (and the
-    -- known points cross the limits once): the capacity, the highest achieved rate at which
-    -- every SLO holds, is at least the highest of theirs whatever the unknown point measured:
+    -- known points cross the limits once): the capacity, the throughput at the highest load
+    -- at which every SLO holds, is at least the highest of theirs whatever the unknown point measured:
     -- a lower bound, as "last_passing" (a TTFT p90 left null in one stage file no longer
     -- hides that the loads below it held the SLO). Below a failing point, or at the lowest
     -- load, an unknown point leaves the capacity unknown.

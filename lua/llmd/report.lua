@@ -294,6 +294,42 @@ local function follows_sends_text(A, B, pa, pb, sat)
     .. "difference in it measures the load generators, not the servers"):format(what)
 end
 
+-- One run kept up with every load it was sent (llmd.loadpoints.kept_up_everywhere), the
+-- other did not, or is not known to have: the first's throughput is what it was sent, never
+-- its capacity, so a throughput row's order is evidence only where the other run saturated
+-- (fell behind what it was sent) at a throughput below the first's, which then delivered
+-- more than the other's ceiling. Else (the other's saturation unknown, or its higher figure
+-- perhaps only more sent to it) no winner. va, vb: the row's figures. Returns {why =,
+-- short =, evidence =} or nil where the row's order stands or both kept up (follows_sends_text).
+local function one_follows_sends(A, B, pa, pb, sat, va, vb)
+  if va == nil or vb == nil then return nil end
+  local ka, kb = lp.kept_up_everywhere(sat.a, pa), lp.kept_up_everywhere(sat.b, pb)
+  if ka == kb then return nil end
+  local K, O, so, pk, vk, vo = A, B, sat.b, pa, va, vb
+  if kb then K, O, so, pk, vk, vo = B, A, sat.a, pb, vb, va end
+  local saturated = so and so.point and not so.unknown
+  if saturated and vk > vo then return nil end
+  local what = " at every load point"
+  if #pk == 1 then
+    local x = lp.sent_rps(pk[1])
+    what = x and (" (%s req/s sent)"):format(T.helpers.num(x, tonumber(metrics.get("throughput_req_s").format:match(
+      "%.(%d)f") or 3))) or (" (%g req/s offered)"):format(pk[1].offered)
+  end
+  local why = saturated and ("%s fell behind what it was sent, at a throughput above %s's, which more sent to it may "
+    .. "explain"):format(O.label, K.label)
+    or so and so.unknown and ("%s's saturation is unknown, so its throughput may be what it was sent too"):format(
+      O.label)
+    or ("%s is not known to have fallen behind what it was sent"):format(O.label)
+  return {
+    why = ("%s kept up with what it was sent%s, so its throughput is its send rate, not its capacity (a server that "
+      .. "keeps up answers what it gets), and %s: the difference may measure the load generators, not the servers")
+      :format(K.label, what, why),
+    short = ("no winner: %s kept up"):format(K.label),
+    evidence = ("no test: %s kept up with what it was sent, so its throughput follows its sends (below)"):format(
+      K.label),
+  }
+end
+
 local function perf_row(key, ctx)
   local m = metrics.get(key)
   local A, B = ctx.A, ctx.B
@@ -355,6 +391,14 @@ local function perf_row(key, ctx)
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
     label_a = A.label, label_b = B.label,
     follows_sends = FOLLOWS_SENDS[key] and ctx.follows_sends and (ctx.follows_sends .. "; no winner") or nil }
+  local one = FOLLOWS_SENDS[key] and not ctx.follows_sends and ok
+    and one_follows_sends(A, B, ctx.pa, ctx.pb, ctx.saturation, va, vb)
+  if one then
+    -- (one run's throughput is its sends: finish_row's verdict and evidence say which)
+    row.decide.follows_sends, row.decide.sends_short, row.decide.sends_evidence = one.why .. "; no winner", one.short,
+      one.evidence
+    ctx.sends_why = ctx.sends_why or one.why
+  end
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
     -- read from them, in every output that carries the row (the table, the CSV, the JSON)
@@ -414,7 +458,7 @@ local function finish_row(row, fam, A, B)
   row.follows_sends = v.follows_sends
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   -- (both kept up: said as what it is, never a bare "not comparable")
-  if v.follows_sends then row.verdict_text = "no winner: both kept up" end
+  if v.follows_sends then row.verdict_text = o.sends_short or "no winner: both kept up" end
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
     row.verdict_text = ("%s (%s)"):format(row.verdict_text,
@@ -439,7 +483,8 @@ local function finish_row(row, fam, A, B)
   elseif v.cannot_decide then
     row.evidence = v.note
   elseif v.follows_sends then
-    row.evidence = "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
+    row.evidence = o.sends_evidence
+      or "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
   elseif test and test.p then
     row.evidence = ("%s, %s"):format(decision.test_name(test), decision.p_is(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
@@ -1942,11 +1987,39 @@ local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
     table.concat(who, " and "))
 end
 
+-- The Performance Results' test of metric key, where the table tests it (over every load
+-- point): "Performance Results, over all load points: A better, p < 1e-9", for a sentence
+-- that quotes that metric's figures at one load, untested there, so that it points to the
+-- test the report made rather than leave a difference the table finds reading as untested
+-- only; a row whose test left out the loads where a run was overloaded (decision.verdict's
+-- sustained_only): what it found at the loads both sustained. nil where the row has no test
+-- (untested, identical, not comparable, follows the sends).
+local function perf_test_text(perf, key, A, B)
+  for _, r in ipairs(perf or {}) do
+    local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
+      and p_text(r.p_value, r.p_adjusted, r.family_size)
+    if p and r.sustained_winner then
+      return ("Performance Results, at the loads both sustained: %s's lower, %s"):format(
+        r.sustained_winner == "a" and A.label or B.label, p)
+    elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
+      return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
+    elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
+      return ("Performance Results, over all load points: %s, %s"):format(r.verdict_text, p)
+    end
+  end
+end
+
+-- Why no test is made at the no-SLO common load, said beside its untested figures.
+local NO_SLO_UNTESTED_WHY = "no test at this load: without an SLO none is made there"
+
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
--- (...), the highest load both runs sustained, B's latencies against A's: TTFT p90 83.7 ms
--- vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity." Where
--- no load both sustained was measured: that the latencies are not compared, and why.
-local function no_slo_latency_text(nl, A, B, min_effect)
+-- (...), the highest load both runs sustained, B's latencies against A's are untested at
+-- this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), ... (B − A; no test at this load: ...).
+-- --slo ... gives each run's capacity." A metric the Performance Results test (perf: model.perf)
+-- carries that test's result beside its figures, so that the sentence and the table never
+-- read differently. Where no load both sustained was measured: that the latencies are not
+-- compared, and why.
+local function no_slo_latency_text(nl, A, B, min_effect, perf)
   if not nl then return nil end
   if not nl.sustained then
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
@@ -1955,19 +2028,23 @@ local function no_slo_latency_text(nl, A, B, min_effect)
   local parts = {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    parts[#parts + 1] = r.a == r.b and ("%s %s for both"):format(lower_label(metrics.get(r.key).label),
-      metrics.format(r.key, r.a))
+    local tested = perf_test_text(perf, r.key, A, B)
+    parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
+      metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
-        metrics.format(r.key, r.a), d and (" (%s)"):format(T.helpers.pct(d)) or "")
+        metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
+          tested }, "; ")) or "")
   end
   local how = no_slo_how(nl, min_effect)
+  -- (a difference no test was made of is untested, never "not shown to differ", which reads
+  -- as sameness)
   local what = how == "the same" and "the runs' latencies are the same"
     or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
       .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
-    or ("%s's latencies are not shown to differ from %s's"):format(B.label, A.label)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; untested: without an SLO no test is made "
-    .. "at this load). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
-    matched_load_text(nl, A, B), what, table.concat(parts, ", "), B.label, A.label)
+    or ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; %s). Give --slo (e.g. --slo "
+    .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
+    table.concat(parts, ", "), B.label, A.label, NO_SLO_UNTESTED_WHY)
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -2614,17 +2691,21 @@ local function verdict_of(model, A, B)
     elseif nl then
       local parts = {}
       for _, r in ipairs(nl.rows) do
-        parts[#parts + 1] = ("%s %s"):format(lower_label(metrics.get(r.key).label),
+          local tested = perf_test_text(model.perf, r.key, A, B)
+        parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
           or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
-          or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)))
+          or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)), tested and (" (" .. tested .. ")")
+          or "")
       end
       local how = no_slo_how(nl, model.min_effect)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
+      -- (a difference no test was made of reads as untested, never "not shown to differ",
+      -- which reads as sameness; a metric the table tests, with that test's result)
       local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
         or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
           :format(thr, table.concat(parts, ", "))
-        or ("not shown to differ (untested: %s)"):format(table.concat(parts, ", "))
+        or ("untested: %s (%s)"):format(table.concat(parts, ", "), NO_SLO_UNTESTED_WHY)
       v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
@@ -3371,7 +3452,7 @@ local function summary(model, A, B)
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
       -- without an SLO, what can be said at the load both runs sustained: their latencies
-      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect)
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect, model.perf)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -3479,7 +3560,9 @@ local function summary(model, A, B)
         -- name no winner (decision.verdict): said apart, below
         local w = sustained[r.sustained_winner]
         w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
-          left = r.sig and r.sig.left_out }
+          left = r.sig and r.sig.left_out,
+          -- (one load point both sustained: a plain Mann-Whitney there, named so)
+          name = r.sig and r.sig.strata == 1 and decision.test_name(r.sig) or nil }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3616,7 +3699,7 @@ local function summary(model, A, B)
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
           .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
           :format(side == "a" and A.label or B.label, table.concat(names, ", "),
-            "Mann-Whitney stratified by load point", w[1].p)
+            w[1].name or "Mann-Whitney stratified by load point", w[1].p)
       end
     end
     if model.follows_sends then
@@ -4036,10 +4119,12 @@ function M.build(opts)
     end
   end
   -- (said in the Summary too: model.follows_sends)
-  model.follows_sends = #sends_rows > 0 and { rows = sends_rows, text = ctx.follows_sends } or nil
+  -- (both kept up, or one run's throughput only its sends: one_follows_sends)
+  local sends_why = ctx.follows_sends or ctx.sends_why
+  model.follows_sends = #sends_rows > 0 and { rows = sends_rows, text = sends_why } or nil
   for i, n in ipairs(notes) do
     if type(n) == "table" then
-      notes[i] = ("%s: %s; no winner"):format(table.concat(sends_rows, " and "), ctx.follows_sends)
+      notes[i] = ("%s: %s; no winner"):format(table.concat(sends_rows, " and "), sends_why)
     end
   end
   if broken then

@@ -519,6 +519,12 @@ local function fmt(key, v) return metrics.format(key, v) end
 
 -- The point of pts measured at load x on axis (llmd.loadpoints.axis; default the achieved
 -- rate) within the repeat tolerance, or nil.
+-- A treatment that answered at least llmd.loadpoints.SATURATION_SHARE (95 %) of what it
+-- was sent at the common load, but less than this share, is marked "mildly overloaded"
+-- there: the lower half of the 5 % the saturation rule allows for noise (a server that
+-- keeps up answers what it gets, 100 %, by its pace, which no latency moves).
+M.MILD_OVERLOAD_SHARE = 0.975
+
 local function point_at(pts, x, axis)
   for _, p in ipairs(pts) do
     local l = lp.load_of(p, axis)
@@ -730,6 +736,7 @@ end
 local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
     pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
+    mild_at_common = {},
     common_unlike = {}, workloads = {} }
   m.slo_text = #m.slo > 0 and decision.capacity_phrase(m.slo) or nil
   -- one latency percentile per metric over every workload's treatments (M.latency_choice), so
@@ -761,7 +768,7 @@ local function grouped_model(groups, opts)
       m.ranking[#m.ranking + 1] = r
     end
     for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "saturated_at_common",
-      "failing_at_common", "common_unlike" } do
+      "failing_at_common", "mild_at_common", "common_unlike" } do
       for _, d in ipairs(sub[k] or {}) do
         if type(d) == "table" then d.workload = w end
         m[k][#m[k] + 1] = d
@@ -1400,6 +1407,39 @@ function M.model(list, opts)
       if why then
         x.failing_at_common = true
         m.failing_at_common[#m.failing_at_common + 1] = { label = x.label, reason = why }
+      end
+    end
+  end
+  -- answered only just enough of its sends at the common load for the 95 % rule to count it
+  -- as kept up (llmd.loadpoints.saturation), in the lower half of what that rule allows: a
+  -- server at the edge of its limit, whose latencies there may already be a queue's (TTFT
+  -- far above its lower loads'). Marked, with the share, never left to read as any other
+  -- sustained load (the rule itself unchanged): {label, share (%), reason}
+  m.mild_at_common = {}
+  for _, x in ipairs(T) do
+    if m.common_load and not x.saturated_at_common then
+      local _, interp, p, q = lp.at(x.points, m.common_load, "achieved_rps", m.common_axis)
+      -- (only where the files bound the share below that: a drain-reduced rate from
+      -- completed / window alone is a lower bound with no upper end, and marks nothing)
+      local worst, wp, most
+      for _, y in ipairs { p, interp and q or nil } do
+        local sh, hi
+        if type(y) == "table" then sh, hi = lp.answered_share(y) end
+        if sh and hi and sh >= lp.SATURATION_SHARE and hi < M.MILD_OVERLOAD_SHARE and not (worst and worst <= sh) then
+          worst, wp, most = sh, y, hi
+        end
+      end
+      if worst then
+        local pct = ("%.1f"):format(worst * 100)
+        if ("%.1f"):format(most * 100) ~= pct then pct = ("%s-%.1f"):format(pct, most * 100) end
+        x.mild_at_common = ("mildly overloaded: answered %s %% of sends"):format(pct)
+        m.mild_at_common[#m.mild_at_common + 1] = { label = x.label, share_text = pct,
+          share_pct = tonumber(("%.1f"):format(worst * 100)),
+          reason = ("at load point %d (%s)%s it answered %s %% of the requests it was sent: the %d %% rule counts "
+            .. "that as kept up, but below %g %% a server is at the edge of its limit, and its latencies there may "
+            .. "already be a queue's"):format(wp.index, lp.load_text(m.common_axis, lp.load_of(wp, m.common_axis)),
+            interp and ", one of the two its figures there are interpolated between," or "", pct,
+            lp.SATURATION_SHARE * 100, M.MILD_OVERLOAD_SHARE * 100) }
       end
     end
   end
@@ -2205,6 +2245,9 @@ function M.model(list, opts)
         e = e .. ("; %s's latency there is of the requests that succeeded only (it failed requests at that load)")
           :format(y.label)
       end
+      if y.mild_at_common then
+        e = e .. ("; %s is %s there"):format(y.label, y.mild_at_common)
+      end
     end
     return e
   end
@@ -2453,7 +2496,7 @@ function M.present(m, opts)
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
-    failing_at_common = m.failing_at_common or {},
+    failing_at_common = m.failing_at_common or {}, mild_at_common = m.mild_at_common or {},
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
     workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
     workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
@@ -2524,6 +2567,7 @@ function M.present(m, opts)
     t.capacity_text = capacity_brief(x.capacity)
     t.saturated_at_common = x.saturated_at_common or false
     t.failing_at_common = x.failing_at_common or false
+    t.mild_at_common = x.mild_at_common or false
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
       local slo_cells = {}
@@ -2619,6 +2663,7 @@ function M.write_report(out, list, opts)
     common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),
+    mild_at_common = json.array(m.mild_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
     latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
     cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
@@ -2705,13 +2750,21 @@ end
 -- not ranked), figure (value: empty where unknown; text as the reports print it), GPUs and
 -- figure per GPU (empty where the count is unknown), and its evidence against the next.
 -- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
+-- (at_common_load: what the latency table marks beside the treatment at its common load:
+-- "saturated here", "failing requests here", "mildly overloaded: answered 95.6 % of sends")
 M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
-  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next" }
+  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
+  local by_label = {}
+  for _, x in ipairs(m.treatments or {}) do by_label[x.label] = x end
   for _, r in ipairs(m.ranking) do
+    local x, marks = by_label[r.label] or {}, {}
+    if x.saturated_at_common then marks[#marks + 1] = "saturated here" end
+    if x.failing_at_common then marks[#marks + 1] = "failing requests here" end
+    if x.mild_at_common then marks[#marks + 1] = x.mild_at_common end
     local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
-      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text }
+      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text, table.concat(marks, "; ") }
     local cells = {}
     for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
     lines[#lines + 1] = table.concat(cells, ",")
@@ -3237,6 +3290,10 @@ local function charts_of(m, T, list, out, suffix, about)
       c.notes[#c.notes + 1] = ("%s fails requests here: its latencies are of the requests that succeeded only.")
         :format(f.label)
     end
+    for _, f in ipairs(m.mild_at_common or {}) do
+      c.notes[#c.notes + 1] = ("%s is mildly overloaded here: it answered %s %% of its sends."):format(f.label,
+        f.share_text)
+    end
     c.notes[#c.notes + 1] = "Whiskers: the repeats' 95 % confidence interval where the point was repeated, else the "
       .. "two measured load points an interpolated value lies between."
   end
@@ -3345,8 +3402,8 @@ function M.charts(m, list)
     -- the workload's own common load, and its treatments' notes there
     local wm = { slo = m.slo, common_load = w.common_load or nil, common_axis = w.common_axis or nil,
       common_text = w.common_text or nil, common_why = w.common_why or nil, saturated_at_common = {},
-      failing_at_common = {} }
-    for _, k in ipairs { "saturated_at_common", "failing_at_common" } do
+      failing_at_common = {}, mild_at_common = {} }
+    for _, k in ipairs { "saturated_at_common", "failing_at_common", "mild_at_common" } do
       for _, d in ipairs(m[k] or {}) do if in_w[d.label] then wm[k][#wm[k] + 1] = d end end
     end
     charts_of(wm, T, L, out, ("_w%d"):format(i), (": %s%s"):format(name, w.signature and (" (" .. w.signature .. ")")

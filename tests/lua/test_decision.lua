@@ -1588,18 +1588,26 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
   t.eq({ er.a, er.b }, { 0, 2 }) -- 4 of 200 failed in every repeat of B
   t.eq({ er.test, er.test_id }, { "fisher", "fisher:error_rate_pct" })
   t.near(er.p_value, 0.00046190467252768921, 1e-12)
-  -- in the family with the 21 Welch tests of the other rows: 22; its Holm-adjusted p from
-  -- the JSON's own 22 p-values by the formula
-  t.eq(cj.family.size, 22)
-  t.eq(#ps, 22)
+  -- in the family with the 19 Welch tests of the other rows: 20; its Holm-adjusted p from
+  -- the JSON's own 20 p-values by the formula. (The two throughput rows are not tested
+  -- (fixa38): B kept up with every load it was sent, so its throughput is what it was sent,
+  -- times its successes, and A's repeats leave whether it kept up open, its 95 % interval
+  -- reaching below 95 % of the offered rate.)
+  for _, row in ipairs(cj.perf) do
+    if row.key == "throughput_req_s" or row.key == "throughput_tok_s" then
+      t.eq({ row.verdict, row.follows_sends, row.verdict_text }, { "not comparable", true, "no winner: B kept up" })
+    end
+  end
+  t.eq(cj.family.size, 20)
+  t.eq(#ps, 20)
   table.sort(ps)
   local want = 0
   for rank, p in ipairs(ps) do
-    want = math.max(want, math.min(1, (22 - rank + 1) * p))
+    want = math.max(want, math.min(1, (20 - rank + 1) * p))
     if p == er.p_value then break end
   end
   t.near(er.p_adjusted, want, 1e-12)
-  t.ok(er.p_adjusted < 0.05, er.p_adjusted) -- at most 22 x 0.000462 = 0.0102
+  t.ok(er.p_adjusted < 0.05, er.p_adjusted) -- at most 20 x 0.000462 = 0.0092
   -- 2 pp apart (above 0.1 pp) and 200 % of the mean of both (above 2 %): A is better
   t.eq(er.verdict, "A better")
   t.eq(er.evidence, ("Fisher's exact test on the request counts, p = 4.6e-04, Holm-adjusted %s")

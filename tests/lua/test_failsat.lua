@@ -258,7 +258,7 @@ end
 -- capacity at SLO.
 local function definition_of(text)
   for line in text:gmatch("[^\n]+") do
-    if line:find("Capacity at SLO", 1, true) and line:find(": the highest achieved request rate", 1, true) then
+    if line:find("Capacity at SLO", 1, true) and line:find(": the throughput (req/s, as defined under Throughput", 1, true) then
       return line
     end
   end

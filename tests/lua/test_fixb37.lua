@@ -71,7 +71,8 @@ t.test("no SLO: latencies at the highest load both are known to have sustained",
   local m = build(run({ 10, 20, 22 }, { 50, 50, 900 }), run({ 10, 15, 16 }, { 60, 60, 100 }, { nil, 10 }))
   t.eq(m.verdict.kind, "cannot say")
   t.ok(m.verdict.text:find(" At 10 req/s offered (10.00 req/s achieved by both), the highest load both sustained, y's "
-    .. "latencies are not shown to differ (untested: TTFT p90 +20.0 %). --slo gives capacity within an SLO.", 1, true),
+    .. "latencies are untested: TTFT p90 +20.0 % (no test at this load: without an SLO none is made there). --slo "
+    .. "gives capacity within an SLO.", 1, true),
     m.verdict.text)
   t.eq({ m.no_slo_latency.load, m.no_slo_latency.sustained, m.verdict.latency.how }, { 10, true, "untested" })
 end)
@@ -103,10 +104,12 @@ t.test("no SLO: differences below the practical threshold name no direction", fu
   -- 50 against 49 ms: -2.0 % of x, 2.02 % of their mean (1 / 49.5): above, untested
   m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 49, 50 }))
   t.eq(m.verdict.latency.how, "untested")
-  t.ok(m.verdict.text:find("y's latencies are not shown to differ (untested: TTFT p90 -2.0 %).", 1, true),
-    m.verdict.text)
+  -- (untested, never "not shown to differ", which reads as sameness: fixa38)
+  t.ok(m.verdict.text:find("y's latencies are untested: TTFT p90 -2.0 % (no test at this load: without an SLO none "
+    .. "is made there).", 1, true), m.verdict.text)
   t.ok(report.no_slo_latency_text(m.no_slo_latency, { label = "x" }, { label = "y" }, 2):find(
-    "y's latencies are not shown to differ from x's: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %)", 1, true))
+    "y's latencies against x's are untested at this load: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %) (y − x; no test at "
+    .. "this load: without an SLO none is made there)", 1, true))
 end)
 
 t.test("capacity: no crossing read at or past a point whose saturation is unknown", function()
@@ -138,13 +141,14 @@ end)
 t.test("a test that left out loads as too dependent is no finding of sameness (newuser37 #11)", function()
   -- decision.verdict on a van Elteren test of 1 of 2 sustained strata (the other, 45/s,
   -- too dependent), p = 0.62 (not significant): "not shown to differ", with how much was
-  -- untested, never "no clear difference"; "1 point", not "1 points"
+  -- untested, never "no clear difference"; one point's test is a plain Mann-Whitney, named so
+  -- (fixa38: not "van Elteren, 1 point")
   local test = { test = "mann_whitney", name = "van_elteren", z = 0.49, p = 0.62, strata = 1,
     dependent = { "45/s" }, sustained_strata = 2 }
   local v = decision.verdict { key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }
   t.eq({ v.verdict, v.partial }, { "not shown to differ", true })
-  t.eq(v.note, "untested at 1 of 2 loads (too dependent: 45/s), which the figures pool; Mann-Whitney stratified by "
-    .. "load point (van Elteren, 1 point) at the one tested, p = 0.62")
+  t.eq(v.note, "untested at 1 of 2 loads (too dependent: 45/s), which the figures pool; Mann-Whitney at 1 load "
+    .. "point, the one tested, p = 0.62")
   -- the same test with nothing left out: no clear difference, as before
   test.dependent = nil
   t.eq(decision.verdict({ key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }).verdict, "no clear difference")

@@ -11,12 +11,7 @@ local decision = require "llmd.decision"
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
-local function lacks(text, s, what)
-  t.ok(not text:find(s, 1, true), (what or "") .. ": want no «" .. s .. "» in:\n" .. text)
-end
+local find, lacks = t.contains, t.lacks
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each
 -- (test_treat37's).

@@ -22,12 +22,7 @@ local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", 
 local LLMDLUA = ROOT .. "/llmdlua"
 local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
-local function lacks(text, s, what)
-  t.ok(not text:find(s, 1, true), (what or "") .. ": want no «" .. s .. "» in:\n" .. text)
-end
+local find, lacks = t.contains, t.lacks
 
 local function treatments(args)
   local out = t.tmpdir() .. "/out"

@@ -77,3 +77,17 @@ t.test("t.headline_row: the row of that label; a label missing or there twice fa
   m.headline[3] = { label = "Max sustained throughput", a_text = "3" }
   t.raises('the Headline has two rows "Max sustained throughput"', t.headline_row, m, "Max sustained throughput")
 end)
+
+t.test("t.contains / t.lacks: a plain substring (no pattern), the label and the text in the failure", function()
+  t.contains("p90 (ms) 1.5", "(ms) 1.5")
+  t.lacks("p90 (ms) 1.5", "p95")
+  -- plain: "." and "%d" are themselves, not patterns ("1x5" would match the pattern "1.5")
+  local err = t.raises("md: want «1.5» in:\n1x5", t.contains, "1x5", "1.5", "md")
+  t.ok(not err:find("want no", 1, true), err)
+  t.lacks("1x5", "1.5")
+  t.raises("want «%d» in:\n42", t.contains, "42", "%d")
+  t.raises("html: want no «B better» in:\nA/B: B better", t.lacks, "A/B: B better", "B better", "html")
+  -- no text at all fails, for either, rather than passing a lacks
+  t.raises("want no «x» in a text, got nil", t.lacks, nil, "x")
+  t.raises("json: want «x» in a text, got 3", t.contains, 3, "x", "json")
+end)

@@ -5,12 +5,7 @@
 local t = require "testlib"
 local tr = require "llmd.treatments"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
-local function lacks(text, s, what)
-  t.ok(not text:find(s, 1, true), (what or "") .. ": want no «" .. s .. "» in:\n" .. text)
-end
+local find, lacks = t.contains, t.lacks
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
 local function treat(label, pts, gpus)

@@ -11,9 +11,7 @@ local decision = require "llmd.decision"
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
+local find = t.contains
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
 local function treat(label, pts, gpus)

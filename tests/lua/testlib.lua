@@ -433,4 +433,21 @@ function M.shifted(xs, by)
   return out
 end
 
+-- text holds s (a plain string, not a pattern); else the test fails, showing what (a label,
+-- optional) and the whole text. A text that is no string fails too.
+function M.contains(text, s, what)
+  if type(text) ~= "string" then
+    error(("%swant «%s» in a text, got %s"):format(what and what .. ": " or "", s, show(text)), 2)
+  end
+  if not text:find(s, 1, true) then error((what or "") .. ": want «" .. s .. "» in:\n" .. text, 2) end
+end
+
+-- text does not hold s (plain); else the test fails, showing what and the whole text.
+function M.lacks(text, s, what)
+  if type(text) ~= "string" then
+    error(("%swant no «%s» in a text, got %s"):format(what and what .. ": " or "", s, show(text)), 2)
+  end
+  if text:find(s, 1, true) then error((what or "") .. ": want no «" .. s .. "» in:\n" .. text, 2) end
+end
+
 return M

@@ -162,16 +162,9 @@ end)
 t.test("treatments: one that answered only 95.6 % of its sends at the common load is marked mildly overloaded", function()
   local tr = require "llmd.treatments"
   local json = require "llmd.json"
-  -- A hand-made treatment (as test_treat37.lua's): {offered, achieved req/s, TTFT p90 ms}
+  -- A hand-made treatment (t.treatment): {offered, achieved req/s, TTFT p90 ms}
   -- per load point, one run each.
-  local function treat(label, pts)
-    local stages = {}
-    for _, p in ipairs(pts) do
-      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], error_rate_pct = 0 } }
-    end
-    local run = t.run_of(stages)
-    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
-  end
+  local treat = t.treatment
   -- x keeps up everywhere (10, 20, 30 of 10, 20, 30). y achieves 19.12 of 20 req/s offered,
   -- 19.12 / 20 = 95.6 % (by hand): at least 95 %, so kept up, with TTFT 400 ms against 50
   -- ms below; at 30 offered 20 (66.7 %): saturated. The common load is the highest both

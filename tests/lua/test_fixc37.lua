@@ -14,26 +14,12 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local find, lacks = t.contains, t.lacks
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each
--- (test_treat37's).
-local function treat(label, pts, gpus)
-  local stages = {}
-  for _, p in ipairs(pts) do
-    stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[1], ttft_p90_ms = p[2], error_rate_pct = 0 } }
-  end
-  local run = t.run_of(stages)
-  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
-end
+-- (t.ttft_treatment).
+local treat = t.ttft_treatment
 
 -- A hand-made treatment without latency: {offered req/s, achieved req/s} per load point, one
--- run each (test_nufix35a's, one repeat).
-local function sustained(label, pts)
-  local stages = {}
-  for _, p in ipairs(pts) do
-    stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], error_rate_pct = 0 } }
-  end
-  local run = t.run_of(stages)
-  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
-end
+-- run each (t.treatment).
+local sustained = t.treatment
 
 local function ranks(m)
   local out = {}

@@ -46,17 +46,8 @@ local function pair(extra)
   return a
 end
 
--- A hand-made treatment: {offered req/s, {achieved req/s of each repeat}} per load point.
-local function treat(label, pts, gpus)
-  local stages = {}
-  for _, p in ipairs(pts) do
-    for _, a in ipairs(p[2]) do
-      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = a, error_rate_pct = 0 } }
-    end
-  end
-  local run = t.run_of(stages)
-  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
-end
+-- A hand-made treatment: {offered req/s, {achieved req/s of each repeat}} per load point (t.treatment).
+local treat = t.treatment
 
 t.test("1: two max sustained throughputs that never saturated are not ordered per GPU (no 'first per GPU')", function()
   -- both kept up with the 5.5 req/s they were sent: per GPU they are only 5.331 / 3 = 1.777

@@ -91,3 +91,47 @@ t.test("t.contains / t.lacks: a plain substring (no pattern), the label and the 
   t.raises("want no «x» in a text, got nil", t.lacks, nil, "x")
   t.raises("json: want «x» in a text, got 3", t.contains, 3, "x", "json")
 end)
+
+t.test("t.treatment / t.ttft_treatment: one run, a stage per load point (per repeat), its values as given", function()
+  -- written out by hand: the stages llmd.treatments reads, in order
+  local function stage(i, rate, req, ttft)
+    return { index = i, rate = rate, warmup = false, metrics = { values = { throughput_req_s = req,
+      ttft_p90_ms = ttft, error_rate_pct = 0 }, na = {}, source = {}, method = {} } }
+  end
+  local x = t.treatment("x", { { 10, 9.5, 50 }, { 20, { 19, 18.5 } } }, 2)
+  t.eq(x.run.stages, { stage(0, 10, 9.5, 50), stage(1, 20, 19), stage(2, 20, 18.5) })
+  t.eq(x.run.harness, "synthetic")
+  t.eq({ x.label, x.runs, x.dirs, x.status, x.reasons, x.gpus }, { "x", { x.run }, { "x" }, "ok", {}, 2 })
+  t.eq(t.treatment("y", { { 1, 1 } }).gpus, nil)
+  -- offered and achieved alike
+  local y = t.ttft_treatment("y", { { 10, 50 }, { 16, 150 } }, 1)
+  t.eq(y.run.stages, { stage(0, 10, 10, 50), stage(1, 16, 16, 150) })
+  t.eq(y.gpus, 1)
+end)
+
+t.test("t.tp_workspace: experiment.lua's layout of tp1 (tensor 1) and tp2 (tensor 2), one sweep each", function()
+  local json = require "llmd.json"
+  local w = t.tp_workspace(t.tmpdir() .. "/exp")
+  local seen = {}
+  t.walk(w, function(_, rel, mode) seen[#seen + 1] = rel .. " " .. mode end)
+  table.sort(seen)
+  local want = { "experiment-state.json file" }
+  for _, s in ipairs { "tp1", "tp2" } do
+    local d = "setup-treatment-" .. s
+    for _, e in ipairs { "", "/plan", "/run-sweep", "/run-sweep/results" } do want[#want + 1] = d .. e .. " directory" end
+    want[#want + 1] = d .. "/plan/values-override.yaml file"
+    for i = 1, s == "tp1" and 3 or 4 do want[#want + 1] = ("%s/run-sweep/results/benchmark_%02d.json file"):format(d, i) end
+  end
+  table.sort(want)
+  t.eq(seen, want)
+  t.eq(json.read(w .. "/experiment-state.json").results[2], { setup_treatment = "tp2", status = "success" })
+  t.eq(t.read(w .. "/setup-treatment-tp2/plan/values-override.yaml"),
+    "decode:\n  replicas: 1\n  parallelism:\n    tensor: 2\n")
+  -- tp2's last point: 35 req/s, 20 requests of TTFT 400 ms
+  local d = json.read(w .. "/setup-treatment-tp2/run-sweep/results/benchmark_04.json")
+  t.eq(d.request_rate, 35)
+  t.eq(#d.ttfts, 20)
+  t.near(d.ttfts[1], 0.4, 1e-12)
+  t.near(d.ttfts[20], 0.4, 1e-12)
+  t.near(json.read(w .. "/setup-treatment-tp1/run-sweep/results/benchmark_02.json").ttfts[7], 0.08, 1e-12)
+end)

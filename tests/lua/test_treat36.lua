@@ -8,14 +8,7 @@ local tr = require "llmd.treatments"
 local find, lacks = t.contains, t.lacks
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
-local function treat(label, pts, gpus)
-  local stages = {}
-  for _, p in ipairs(pts) do
-    stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[1], ttft_p90_ms = p[2], error_rate_pct = 0 } }
-  end
-  local run = t.run_of(stages)
-  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
-end
+local treat = t.ttft_treatment
 
 t.test("1: capacity per GPU: a first per GPU must be ahead of every other treatment, not only the next", function()
   -- TTFT p90 <= 100 ms, each capacity interpolated between its last passing and first failing
@@ -60,23 +53,8 @@ local LLMDLUA = ROOT .. "/llmdlua"
 -- (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one
 -- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 20 requests a point,
 -- achieved 0.99 x offered, every request's TTFT the one given, in s).
-local function tp_workspace(w)
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
-    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
-  local function setup(name, tp, pts)
-    local d = w .. "/setup-treatment-" .. name
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(tp))
-    local l = {}
-    for i, p in ipairs(pts) do l[i] = { p[1], t.spread(p[2], p[2], 20) } end
-    t.mkdir(d .. "/run-sweep")
-    assert(os.rename(t.latency_ladder(l), d .. "/run-sweep/results"))
-  end
-  setup("tp1", 1, { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } })
-  setup("tp2", 2, { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } })
-  return w
-end
+-- (t.tp_workspace)
+local tp_workspace = t.tp_workspace
 
 
 -- the CSV's rows, each a table of its fields (no quoted commas before the last column here)

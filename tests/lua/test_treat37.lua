@@ -14,14 +14,7 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local find = t.contains
 
 -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
-local function treat(label, pts, gpus)
-  local stages = {}
-  for _, p in ipairs(pts) do
-    stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[1], ttft_p90_ms = p[2], error_rate_pct = 0 } }
-  end
-  local run = t.run_of(stages)
-  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
-end
+local treat = t.ttft_treatment
 
 local function ranks(m)
   local out = {}
@@ -70,26 +63,10 @@ t.test("1: the rank per GPU: a place of its own only where the evidence puts it 
   t.eq(ranks(m), { { "x", "1=", "1=" }, { "y", "1=", "1=" }, { "z", "3", "3" } })
 end)
 
--- An experiment workspace as experiment.lua leaves it (test_treat36's): setup treatments tp1
+-- An experiment workspace as experiment.lua leaves it (t.tp_workspace): setup treatments tp1
 -- (parallelism.tensor 1: 1 GPU) and tp2 (tensor 2: 2 GPUs), one vLLM-benchmark rate sweep
 -- each (t.latency_ladder: 20 requests a point, every request's TTFT the one given, in s).
-local function tp_workspace(w)
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
-    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
-  local function setup(name, tp, pts)
-    local d = w .. "/setup-treatment-" .. name
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(tp))
-    local l = {}
-    for i, p in ipairs(pts) do l[i] = { p[1], t.spread(p[2], p[2], 20) } end
-    t.mkdir(d .. "/run-sweep")
-    assert(os.rename(t.latency_ladder(l), d .. "/run-sweep/results"))
-  end
-  setup("tp1", 1, { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } })
-  setup("tp2", 2, { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } })
-  return w
-end
+local tp_workspace = t.tp_workspace
 
 t.test("2: tp1 (1 GPU) against tp2 (2 GPUs): the rank per GPU in the CSV, treatments.json and both reports",
   function()

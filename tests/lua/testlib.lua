@@ -450,4 +450,51 @@ function M.lacks(text, s, what)
   if text:find(s, 1, true) then error((what or "") .. ": want no «" .. s .. "» in:\n" .. text, 2) end
 end
 
+-- A hand-made treatment (llmd.treatments' input) of one run: points = {{offered req/s,
+-- achieved req/s, TTFT p90 ms or nil}, ...} in order, no errors; achieved may be a list,
+-- the achieved req/s of each repeat of that point (a stage each, the same TTFT); gpus its
+-- GPU count (nil: unknown).
+function M.treatment(label, points, gpus)
+  local stages = {}
+  for _, p in ipairs(points) do
+    for _, a in ipairs(type(p[2]) == "table" and p[2] or { p[2] }) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = a, ttft_p90_ms = p[3], error_rate_pct = 0 } }
+    end
+  end
+  local run = M.run_of(stages)
+  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
+end
+
+-- M.treatment of points {{req/s offered and achieved alike, TTFT p90 ms}, ...}.
+function M.ttft_treatment(label, points, gpus)
+  local full = {}
+  for i, p in ipairs(points) do full[i] = { p[1], p[1], p[2] } end
+  return M.treatment(label, full, gpus)
+end
+
+-- An experiment workspace as experiment.lua leaves it, in folder w (made): setup treatments
+-- tp1 (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs),
+-- one run treatment each, a vLLM-benchmark rate sweep (M.latency_ladder: 20 requests a
+-- point, achieved 0.99 x offered, every request's TTFT the one given, in s): tp1 at 10, 20,
+-- 30 req/s with 50, 80, 300 ms; tp2 at 10, 20, 30, 35 req/s with 40, 50, 60, 400 ms.
+-- Returns w.
+function M.tp_workspace(w)
+  local json = require "llmd.json"
+  M.mkdir(w)
+  M.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
+    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
+  local function setup(name, tp, pts)
+    local d = w .. "/setup-treatment-" .. name
+    M.mkdir(d .. "/plan")
+    M.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(tp))
+    local l = {}
+    for i, p in ipairs(pts) do l[i] = { p[1], M.spread(p[2], p[2], 20) } end
+    M.mkdir(d .. "/run-sweep")
+    assert(os.rename(M.latency_ladder(l), d .. "/run-sweep/results"))
+  end
+  setup("tp1", 1, { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } })
+  setup("tp2", 2, { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } })
+  return w
+end
+
 return M

@@ -18,10 +18,8 @@ local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
 local json = require "llmd.json"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
-local PY = "/usr/bin/python3"
-local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+local ROOT, LLMDLUA = t.root()
+local have_numpy = t.have_numpy()
 
 t.test("CMH with the design effect: the counts' variance times d, by hand", function()
   -- python3: z = sum(a - n1 m / N) / sqrt(sum d n1 n2 m (N - m) / (N^2 (N - 1)))
@@ -71,27 +69,19 @@ end
 
 local function sim(name, seed, extra)
   local dir = t.tmpdir() .. "/" .. name
-  local args = { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "2,3,3.5,3.7", "--slots", "8", "--ttft0", "0.1",
-    "--tpot", "0.02", "--outtok", "100", "--dur", "300", "--seed", tostring(seed) }
-  for _, x in ipairs(extra) do args[#args + 1] = x end
-  local r = proc.run(args)
-  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.data_py("queue_sim.py", dir, "--rates", "2,3,3.5,3.7", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02",
+    "--outtok", "100", "--dur", "300", "--seed", seed, extra)
   return dir
 end
 
+-- compare.lua on a and b: its error-rate row and workspace
 local function compare(a, b)
-  local parent = t.tmpdir() .. "/out_" .. a:match("[^/]+$")
-  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  local ws = t.workspaces(parent)[1]
-  local o = json.decode(t.read(ws .. "/comparison.json"))
-  for _, row in ipairs(o.perf) do if row.key == "error_rate_pct" then return row, ws, o end end
+  local o = t.compare_ab(a, b)
+  return t.perf_row(o.json, "error_rate_pct"), o.ws
 end
 
 local function ref(a, b)
-  local r = proc.run { PY, ROOT .. "/tests/data/err_ref.py", a, b }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  return json.decode(r.stdout)
+  return t.data_json("err_ref.py", a, b)
 end
 
 local function stratified(a, b)
@@ -129,9 +119,8 @@ t.test("one load point with bursts of failures: the count test with the design e
   -- the same formula with one stratum: design effect 7.13, z = 0.386
   local function one(name, seed)
     local dir = t.tmpdir() .. "/" .. name
-    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "3.7", "--slots", "8", "--ttft0", "0.1",
-      "--tpot", "0.02", "--outtok", "100", "--dur", "300", "--seed", tostring(seed), "--timeout", "3" }
-    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.data_py("queue_sim.py", dir, "--rates", "3.7", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02", "--outtok",
+      "100", "--dur", "300", "--seed", seed, "--timeout", "3")
     return dir
   end
   local a, b = one("one15", 15), one("one16", 16)

@@ -13,35 +13,25 @@ local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
 local json = require "llmd.json"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
-local PY = "/usr/bin/python3"
-local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+local ROOT, LLMDLUA = t.root()
+local PY = t.PY
+local have_numpy = t.have_numpy()
 
 -- an inference-perf run of queue_sim_ip.py (8 slots, 0.1 s + 99 x 0.02 s a request, 300 s
 -- a stage, capacity about 3.8/s; the same server as test_err37's vLLM runs)
 local function ipsim(name, seed, rates, extra)
   local dir = t.tmpdir() .. "/" .. name
-  local args = { PY, ROOT .. "/tests/data/queue_sim_ip.py", dir, "--rates", rates, "--slots", "8", "--ttft0", "0.1",
-    "--tpot", "0.02", "--outtok", "100", "--dur", "300", "--seed", tostring(seed) }
-  for _, x in ipairs(extra) do args[#args + 1] = x end
-  local r = proc.run(args)
-  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.data_py("queue_sim_ip.py", dir, "--rates", rates, "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02", "--outtok",
+    "100", "--dur", "300", "--seed", seed, extra)
   return dir
 end
 
 local function ref(a, b)
-  local r = proc.run { PY, ROOT .. "/tests/data/err_ref.py", a, b }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  return json.decode(r.stdout)
+  return t.data_json("err_ref.py", a, b)
 end
 
 local function error_row(a, b)
-  local parent = t.tmpdir() .. "/out_" .. a:match("[^/]+$")
-  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  local o = json.decode(t.read(t.workspaces(parent)[1] .. "/comparison.json"))
-  for _, row in ipairs(o.perf) do if row.key == "error_rate_pct" then return row end end
+  return t.perf_row(t.compare_ab(a, b).json, "error_rate_pct")
 end
 
 if have_numpy then
@@ -191,10 +181,8 @@ print(json.dumps(out))
     -- nothing bounds its least latency, so it alone is N/A; 8 and 12 req/s keep p0.1 and
     -- their lower bounds reach 95 %
     local dir = t.tmpdir() .. "/mixed"
-    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "4,8,12", "--slots", "480",
-      "--ttft0", "0.1", "--tpot", "0.302", "--outtok", "100", "--noise", "0.02", "--seed", "2", "--dur", "300",
-      "--aggregate-only" }
-    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.data_py("queue_sim.py", dir, "--rates", "4,8,12", "--slots", "480", "--ttft0", "0.1", "--tpot", "0.302",
+      "--outtok", "100", "--noise", "0.02", "--seed", "2", "--dur", "300", "--aggregate-only")
     for f in require("lfs").dir(dir) do
       if f:match("%.json$") then
         local d = json.read(dir .. "/" .. f)
@@ -204,7 +192,7 @@ print(json.dumps(out))
         end
       end
     end
-    r = proc.run { PY, "-c", LO, dir }
+    local r = proc.run { PY, "-c", LO, dir }
     t.eq(r.code, 0, r.stderr)
     local lo = json.decode(r.stdout)
     t.ok(lo["4.0"] < 0.95 * 4 and lo["8.0"] >= 0.95 * 8 and lo["12.0"] >= 0.95 * 12, r.stdout)

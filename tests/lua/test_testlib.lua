@@ -135,3 +135,60 @@ t.test("t.tp_workspace: experiment.lua's layout of tp1 (tensor 1) and tp2 (tenso
   t.near(d.ttfts[20], 0.4, 1e-12)
   t.near(json.read(w .. "/setup-treatment-tp1/run-sweep/results/benchmark_02.json").ttfts[7], 0.08, 1e-12)
 end)
+
+t.test("t.root: the checkout's real path, holding this test file, and its llmdlua", function()
+  local root, llmdlua = t.root()
+  t.eq(root:sub(1, 1), "/")
+  t.eq(llmdlua, root .. "/llmdlua")
+  t.eq(lfs.attributes(llmdlua, "mode"), "file")
+  -- the same folder as this test file's ../.. (each made canonical by realpath)
+  local r = require("llmd.proc").run { "realpath", t.here() .. "/../.." }
+  t.eq(root, (r.stdout:gsub("%s+$", "")))
+  t.eq(lfs.attributes(root .. "/tests/lua/test_testlib.lua", "mode"), "file")
+end)
+
+t.test("t.data_py / t.data_json / t.have_numpy: tests/data's scripts, arguments flattened, a failure fails", function()
+  -- numpy present exactly when python3 can find it (asked another way than testlib does)
+  local found = require("llmd.proc").run { t.PY, "-c",
+    "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('numpy') else 1)" }.ok
+  t.eq(t.have_numpy(), found)
+  local help = t.data_py("queue_sim.py", "--help")
+  t.contains(help, "usage: queue_sim.py")
+  t.eq(t.data_py("queue_sim.py", { "--help" }), help)
+  t.raises("tests/data/queue_sim.py exited 2: ", t.data_py, "queue_sim.py", "--no-such-option")
+  t.raises("tests/data/no_such_script.py exited", t.data_py, "no_such_script.py")
+  if not found then return end
+  -- err_ref.py on two hand-made vLLM files (one load point, 90 requests each, so design
+  -- effect 1): A fails 9 (every 10th), B 3. Python by hand, the Cochran-Mantel-Haenszel z of
+  -- one stratum: (9 - 90 x 12 / 180) / sqrt(90 x 90 x 12 x 168 / (180^2 x 179)) =
+  -- 3 / sqrt(2.815642458100559) = 1.787855858683404; the number 5 and the list {5} alike
+  local d = t.tmpdir()
+  local json = require "llmd.json"
+  for side, every in pairs { a = 10, b = 30 } do
+    local starts, errors = {}, {}
+    for i = 1, 90 do starts[i], errors[i] = i, i % every == 0 and "timeout" or "" end
+    t.mkdir(d .. "/" .. side)
+    t.write(d .. "/" .. side .. "/r.json", json.encode { request_rate = 5, start_times = starts, errors = errors })
+  end
+  local got = t.data_json("err_ref.py", d .. "/a", { d .. "/b" })
+  t.near(got.z, 1.787855858683404, 1e-12)
+  t.eq({ got.strata, got.deff, got.dependent }, { 1, { ["5"] = 1.0 }, {} })
+end)
+
+t.test("t.compare_ab / t.perf_row: compare.lua's workspace, report and JSON; a failed run fails", function()
+  local a, b = t.slo_split_pair()
+  local o = t.compare_ab(a, b, { "--slo", "ttft_p95_ms=230" })
+  t.eq(#t.workspaces(o.ws:match("^(.*)/[^/]*$")), 1)
+  t.eq(o.md, t.read(o.ws .. "/comparison_report.md"))
+  t.eq(o.json, require("llmd.json").read(o.ws .. "/comparison.json"))
+  -- A and B in that order, and the extra argument (the SLO) taken
+  t.contains(o.md, "# llm-d Configuration Comparison: " .. a:match("[^/]+$") .. " vs " .. b:match("[^/]+$"))
+  t.eq(o.json.slo, { { key = "ttft_p95_ms", max = 230, text = "TTFT p95 ≤ 230.0 ms" } })
+  t.eq(t.perf_row(o.json, "ttft_p95_ms").key, "ttft_p95_ms")
+  t.raises("compare.lua exited 2", t.compare_ab, a, t.tmpdir() .. "/missing")
+  -- perf_row on a hand-made table: the row of that key, nil for none
+  local doc = { perf = { { key = "x", v = 1 }, { key = "y", v = 2 } } }
+  t.eq(t.perf_row(doc, "y"), { key = "y", v = 2 })
+  t.eq(t.perf_row(doc, "z"), nil)
+  t.eq(t.perf_row({}, "x"), nil)
+end)

@@ -14,16 +14,11 @@
 -- of the two sides' design effects; strata left out where min(n) / design effect < 50 or
 -- where both runs were overloaded, 24/s: 1440 requests in 85.5 s, 16.8 of 24 req/s).
 local t = require "testlib"
-local proc = require "llmd.proc"
 local decision = require "llmd.decision"
 local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
-local json = require "llmd.json"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
-local PY = "/usr/bin/python3"
-local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+local have_numpy = t.have_numpy()
 
 -- one run of the simulated server: seed, ttft0 (seconds) -> its directory (made once)
 local made = {}
@@ -31,24 +26,14 @@ local function sim(seed, ttft0)
   local key = seed .. "/" .. ttft0
   if made[key] then return made[key] end
   local dir = t.tmpdir() .. "/sim_" .. seed .. "_" .. ttft0
-  local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "4,8,12,16,20,24", "--slots", "320",
-    "--ttft0", tostring(ttft0), "--tpot", "0.15", "--outtok", "100", "--seed", tostring(seed) }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.data_py("queue_sim.py", dir, "--rates", "4,8,12,16,20,24", "--slots", "320", "--ttft0", ttft0, "--tpot", "0.15",
+    "--outtok", "100", "--seed", seed)
   made[key] = dir
   return dir
 end
 
 local function compare(a, b)
-  local parent = t.tmpdir() .. "/out"
-  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--slo", "ttft_p90_ms=500",
-    "--parent", parent, "--quiet" }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  local ws = t.workspaces(parent)[1]
-  return { md = t.read(ws .. "/comparison_report.md"), json = json.decode(t.read(ws .. "/comparison.json")) }
-end
-
-local function row(o, key)
-  for _, r in ipairs(o.json.perf) do if r.key == key then return r end end
+  return t.compare_ab(a, b, { "--slo", "ttft_p90_ms=500" })
 end
 
 local function runs(a, b)
@@ -94,7 +79,7 @@ t.test("A/A, the trial's seeds 101 and 102: no latency winner (main: aa_102 bett
     end
   end
   -- 24/s overloaded in both (16.8 of 24 req/s achieved in the files): left out of the test
-  local ev = row(o, "ttft_mean_ms").evidence
+  local ev = t.perf_row(o.json, "ttft_mean_ms").evidence
   t.ok(ev:find("overloaded (past saturation the latency measures the queue, which grows with time): 24/s in A; "
     .. "24/s in B", 1, true), ev)
   -- 20/s: aa_101's TTFTs in send order have a design effect of 61.9 (python3, header):
@@ -126,7 +111,7 @@ t.test("A/B, TTFT 0.13 s against 0.1 s a request: still found at the loads both 
   local o = compare(a, b)
   -- the whole-run figures pool the overloaded 24/s, so they name no winner, but the row
   -- says what the test found
-  local p50 = row(o, "ttft_p50_ms")
+  local p50 = t.perf_row(o.json, "ttft_p50_ms")
   t.eq(p50.verdict, "not comparable")
   t.ok(p50.note:find("the test finds sim_101_0.1's values lower at the loads both sustained", 1, true), p50.note)
   t.ok(o.md:find("At the loads both runs sustained, sim_101_0.1's values are lower in TTFT mean, TTFT p50, TTFT p90, "
@@ -142,16 +127,15 @@ t.test("inference-perf sweep with a per-request file: tested per load point (mai
   -- pooled TTFT p50 99.9 ms against 130.4 ms
   local dir = t.tmpdir()
   for _, x in ipairs { { "1", "0.1", "a" }, { "2", "0.13", "b" } } do
-    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim_ip.py", dir .. "/" .. x[3], "--rates", "4,8,12",
-      "--slots", "320", "--ttft0", x[2], "--tpot", "0.15", "--outtok", "100", "--seed", x[1] }
-    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.data_py("queue_sim_ip.py", dir .. "/" .. x[3], "--rates", "4,8,12", "--slots", "320", "--ttft0", x[2],
+      "--tpot", "0.15", "--outtok", "100", "--seed", x[1])
   end
   local ra, rb, pa, pb, sat = runs(dir .. "/a", dir .. "/b")
   local r = decision.stratified_mann_whitney(ra, rb, pa, pb, "ttft", sat)
   t.near(r.z, -39.032, 1e-3)
   t.eq(r.strata, 3)
   local o = compare(dir .. "/a", dir .. "/b")
-  local p50 = row(o, "ttft_p50_ms")
+  local p50 = t.perf_row(o.json, "ttft_p50_ms")
   t.eq(p50.verdict, "A better")
   t.ok(p50.evidence:find("Mann-Whitney stratified by load point (van Elteren, 3 points), p < 1e-9", 1, true),
     p50.evidence)

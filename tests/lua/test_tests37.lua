@@ -21,10 +21,8 @@ local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
 local json = require "llmd.json"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
-local PY = "/usr/bin/python3"
-local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+local ROOT, LLMDLUA = t.root()
+local have_numpy = t.have_numpy()
 
 t.test("ITL's request dependence is counted in requests, not gaps", function()
   -- 100 requests a side (1000 gaps) and a design effect of 3: 100 / 3 = 33 independent
@@ -56,31 +54,16 @@ local function sim(seed, rate, ttft0)
   local key = ("%d/%s/%s"):format(seed, rate, ttft0)
   if made[key] then return made[key] end
   local dir = ("%s/ip_%d_%s_%s"):format(t.tmpdir(), seed, rate, ttft0)
-  local r = proc.run { PY, ROOT .. "/tests/data/queue_sim_ip.py", dir, "--rates", tostring(rate), "--slots", "320",
-    "--ttft0", tostring(ttft0), "--tpot", "0.15", "--outtok", "100", "--seed", tostring(seed) }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.data_py("queue_sim_ip.py", dir, "--rates", rate, "--slots", "320", "--ttft0", ttft0, "--tpot", "0.15",
+    "--outtok", "100", "--seed", seed)
   made[key] = dir
   return dir
 end
 
-local function compare(a, b, extra)
-  local parent = t.tmpdir() .. "/out"
-  local argv = { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
-  for _, x in ipairs(extra or {}) do argv[#argv + 1] = x end
-  local r = proc.run(argv)
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  local ws = t.workspaces(parent)[1]
-  return { ws = ws, md = t.read(ws .. "/comparison_report.md"), json = json.decode(t.read(ws .. "/comparison.json")) }
-end
-
-local function row(o, key)
-  for _, r in ipairs(o.json.perf) do if r.key == key then return r end end
-end
+local compare = t.compare_ab
 
 local function ref(a, b, kind)
-  local r = proc.run { PY, ROOT .. "/tests/data/deff_ref.py", a, b, kind }
-  t.eq(r.code, 0, r.stdout .. r.stderr)
-  return json.decode(r.stdout)
+  return t.data_json("deff_ref.py", a, b, kind)
 end
 
 -- the whole-run test of a row, as the report makes it
@@ -118,8 +101,8 @@ end)
 t.test("one-stage inference-perf at 14 req/s, TTFT 0.13 s against 0.1 s: found, z as deff_ref.py's", function()
   local a, b = sim(7, 14, 0.1), sim(8, 14, 0.13)
   local o = compare(a, b)
-  t.eq(row(o, "ttft_p90_ms").verdict, "A better")
-  t.eq(row(o, "ttft_mean_ms").verdict, "A better")
+  t.eq(t.perf_row(o.json, "ttft_p90_ms").verdict, "A better")
+  t.eq(t.perf_row(o.json, "ttft_mean_ms").verdict, "A better")
   -- each kind's z with the design effects of both runs' requests in send order (TTFT
   -- about -31.4, design effects about 1.06 and 1.11); ITL's with the TPOT's
   for _, x in ipairs { { "ttft_p90_ms", "ttft" }, { "latency_p90_ms", "latency" }, { "tpot_p90_ms", "tpot" },
@@ -140,9 +123,9 @@ t.test("analyze.lua on the saved workspace says why compare.lua did not test (ma
     local r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", copy, "--quiet" }
     t.eq(r.code, 0, r.stdout .. r.stderr)
     local again = json.decode(t.read(copy .. "/comparison.json"))
-    local before = row(o, "ttft_p90_ms")
+    local before = t.perf_row(o.json, "ttft_p90_ms")
     t.ok(before.evidence:find("too dependent to test", 1, true), before.evidence)
-    local after = row({ json = again }, "ttft_p90_ms")
+    local after = t.perf_row(again, "ttft_p90_ms")
     t.eq(after.evidence, before.evidence)
     t.eq(after.verdict, "untested")
     -- the Summary's test at the matched load too

@@ -497,4 +497,63 @@ function M.tp_workspace(w)
   return w
 end
 
+-- The repository's root (the real path of tests/lua/../..) and the llmdlua built in it.
+local root
+function M.root()
+  if not root then
+    local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+    local r = require("llmd.proc").run({ "realpath", src .. "/../.." })
+    assert(r.ok, r.stderr)
+    root = r.stdout:gsub("%s+$", "")
+  end
+  return root, root .. "/llmdlua"
+end
+
+-- The python3 of the tests' reference scripts, and whether it has numpy (asked once).
+M.PY = "/usr/bin/python3"
+local numpy
+function M.have_numpy()
+  if numpy == nil then numpy = require("llmd.proc").run({ M.PY, "-c", "import numpy" }).ok end
+  return numpy
+end
+
+-- M.PY on tests/data/script with the arguments given (each a string or a number, or a list
+-- of them, flattened in order): its stdout; a run that fails fails the test, with its output.
+function M.data_py(script, ...)
+  local argv = { M.PY, M.root() .. "/tests/data/" .. script }
+  for _, a in ipairs { ... } do
+    for _, x in ipairs(type(a) == "table" and a or { a }) do argv[#argv + 1] = tostring(x) end
+  end
+  local r = require("llmd.proc").run(argv)
+  if r.code ~= 0 then
+    error(("tests/data/%s exited %s: %s%s"):format(script, tostring(r.code), r.stdout, r.stderr), 2)
+  end
+  return r.stdout
+end
+
+-- M.data_py's stdout read as JSON (a reference script's answer).
+function M.data_json(script, ...)
+  return require("llmd.json").decode(M.data_py(script, ...))
+end
+
+-- compare.lua --a a --b b (then the arguments extra) by M.compare; a run that fails, or
+-- leaves no workspace, fails the test. Returns { ws = the workspace, md = its
+-- comparison_report.md, json = its comparison.json decoded }.
+function M.compare_ab(a, b, extra)
+  local args = { "--a", a, "--b", b }
+  for _, x in ipairs(extra or {}) do args[#args + 1] = x end
+  local ws, r = M.compare(args)
+  if r.code ~= 0 or not ws then
+    error(("compare.lua exited %s%s: %s%s"):format(tostring(r.code), ws and "" or " (no workspace)", r.stdout,
+      r.stderr), 2)
+  end
+  return { ws = ws, md = M.read(ws .. "/comparison_report.md"),
+    json = require("llmd.json").decode(M.read(ws .. "/comparison.json")) }
+end
+
+-- The row of key in a comparison's perf table (comparison.json decoded), nil when none.
+function M.perf_row(doc, key)
+  for _, r in ipairs(doc.perf or {}) do if r.key == key then return r end end
+end
+
 return M

@@ -4,20 +4,20 @@
 # design effect in send order, computed here from the files with numpy alone (no llmdlua
 # code): requests sorted by start_time; a kind's values are the requests that have it
 # (TTFT = first token time - start, needs more than one token time; TPOT = (last - first) /
-# (output_tokens - 1); E2E = end - start); mid-ranks (ties averaged), centred; lag-k
-# autocorrelation sum(r_t r_t+k) / sum(r_t^2); Geyer's initial positive sequence (pairs
-# (rho_2m + rho_2m+1), rho_0 = 1, added while positive, lags up to min(2000, n - 2)),
-# tau = -1 + 2 sum, at least 1; 1 below 100 values. The test's variance (tie-corrected,
-# n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1)))) times the larger side's design
-# effect; z = (U_A - n1 n2 / 2) / sqrt(var), > 0: A's values larger. ITL: every gap of the
-# successes pooled, z divided by the square root of gaps per request and of the larger
-# side's TPOT design effect (a request's mean gap).
+# (output_tokens - 1); E2E = end - start); each run's design effect: seqstats.py's deff
+# (Geyer's initial positive sequence on the centred mid-ranks; 1 below 100 values). The
+# test's variance (tie-corrected, n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1)))) times
+# the larger side's design effect; z = (U_A - n1 n2 / 2) / sqrt(var), > 0: A's values
+# larger. ITL: every gap of the successes pooled, z divided by the square root of gaps per
+# request and of the larger side's TPOT design effect (a request's mean gap).
 """deff_ref.py DIR_A DIR_B KIND (ttft | latency | tpot | itl) -> JSON {z, deff_a, deff_b, n_a, n_b}"""
 import json
 import os
 import sys
 
 import numpy as np
+
+from seqstats import deff, midranks
 
 
 def load(d):
@@ -39,42 +39,6 @@ def values(reqs, kind):
         elif kind == "tpot" and len(times) > 1 and rm["output_tokens"] > 1:
             out.append((times[-1] - times[0]) / (rm["output_tokens"] - 1))
     return np.array(out, float)
-
-
-def midranks(x):
-    order = np.argsort(x, kind="stable")
-    r = np.empty(len(x))
-    xs = x[order]
-    i = 0
-    while i < len(x):
-        j = i
-        while j + 1 < len(x) and xs[j + 1] == xs[i]:
-            j += 1
-        r[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def deff(x):
-    n = len(x)
-    if n < 100:
-        return 1.0
-    r = midranks(x) - (n + 1) / 2
-    c0 = float(np.dot(r, r))
-    if c0 <= 0:
-        return 1.0
-
-    def rho(k):
-        return float(np.dot(r[:n - k], r[k:])) / c0
-
-    tau, m, maxlag = -1.0, 0, min(2000, n - 2)
-    while 2 * m + 1 <= maxlag:
-        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
-        if g <= 0:
-            break
-        tau += 2 * g
-        m += 1
-    return max(1.0, tau)
 
 
 def mw(a, b):
@@ -108,4 +72,5 @@ def main():
     print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b)}))
 
 
-main()
+if __name__ == "__main__":
+    main()

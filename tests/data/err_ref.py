@@ -4,12 +4,11 @@
 # runs with a per-request file (queue_sim_ip.py's, several stages), computed here from the
 # files with numpy alone (no llmdlua code). Per load point (request_rate) and
 # side: the failure indicator (errors[i] != "": 1, else 0) of every request sorted by
-# start_times; its mid-ranks, centred; lag-k autocorrelation sum(r_t r_t+k) / sum(r_t^2);
-# Geyer's initial positive sequence (pairs rho_2m + rho_2m+1, rho_0 = 1, added while
-# positive, lags up to min(2000, n - 2)), tau = -1 + 2 sum, at least 1; 1 below 100 values
-# or with one outcome only. d = the larger side's; a point with min(n_a, n_b) / d < 50 is
-# left out (too dependent). Cochran-Mantel-Haenszel: z = sum(x_a - n_a m / N) /
-# sqrt(sum d n_a n_b m (N - m) / (N^2 (N - 1))), > 0: A fails more.
+# start_times; its design effect, seqstats.py's deff (Geyer's initial positive sequence on
+# the centred mid-ranks; 1 below 100 values or with one outcome only). d = the larger
+# side's; a point with min(n_a, n_b) / d < 50 is left out (too dependent).
+# Cochran-Mantel-Haenszel: z = sum(x_a - n_a m / N) / sqrt(sum d n_a n_b m (N - m) /
+# (N^2 (N - 1))), > 0: A fails more. Importable (points, deff) without running.
 """err_ref.py DIR_A DIR_B -> JSON {z, strata, deff: {rate: d}, dependent: [rate...]}"""
 import glob
 import json
@@ -18,33 +17,7 @@ import sys
 
 import numpy as np
 
-
-def deff(x):
-    n = len(x)
-    if n < 100:
-        return 1.0
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    r = np.empty(n)
-    i = 0
-    while i < n:
-        j = i
-        while j + 1 < n and xs[j + 1] == xs[i]:
-            j += 1
-        r[order[i:j + 1]] = (i + j) / 2 + 1 - (n + 1) / 2
-        i = j + 1
-    c0 = float(np.dot(r, r))
-    if c0 <= 0:
-        return 1.0
-    rho = lambda k: float(np.dot(r[:n - k], r[k:])) / c0
-    tau, m, maxlag = -1.0, 0, min(2000, n - 2)
-    while 2 * m + 1 <= maxlag:
-        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
-        if g <= 0:
-            break
-        tau += 2 * g
-        m += 1
-    return max(1.0, tau)
+from seqstats import deff
 
 
 def ip_points(d):
@@ -76,20 +49,25 @@ def points(d):
     return out
 
 
-pa, pb = points(sys.argv[1]), points(sys.argv[2])
-num = var = 0.0
-strata, deffs, dependent = 0, {}, []
-for rate in sorted(pa):
-    fa, fb = pa[rate], pb[rate]
-    d = max(deff(fa), deff(fb))
-    deffs[str(rate)] = d
-    n1, n2 = len(fa), len(fb)
-    if min(n1, n2) / d < 50:
-        dependent.append(rate)
-        continue
-    strata += 1
-    a, m, n = fa.sum(), fa.sum() + fb.sum(), n1 + n2
-    if 0 < m < n:
-        num += a - n1 * m / n
-        var += d * n1 * n2 * m * (n - m) / (n * n * (n - 1))
-print(json.dumps({"z": num / np.sqrt(var), "strata": strata, "deff": deffs, "dependent": dependent}))
+def main():
+    pa, pb = points(sys.argv[1]), points(sys.argv[2])
+    num = var = 0.0
+    strata, deffs, dependent = 0, {}, []
+    for rate in sorted(pa):
+        fa, fb = pa[rate], pb[rate]
+        d = max(deff(fa), deff(fb))
+        deffs[str(rate)] = d
+        n1, n2 = len(fa), len(fb)
+        if min(n1, n2) / d < 50:
+            dependent.append(rate)
+            continue
+        strata += 1
+        a, m, n = fa.sum(), fa.sum() + fb.sum(), n1 + n2
+        if 0 < m < n:
+            num += a - n1 * m / n
+            var += d * n1 * n2 * m * (n - m) / (n * n * (n - 1))
+    print(json.dumps({"z": num / np.sqrt(var), "strata": strata, "deff": deffs, "dependent": dependent}))
+
+
+if __name__ == "__main__":
+    main()

@@ -53,11 +53,9 @@ if have_numpy then
       -- each stage's own design effect, against err_ref.py's on that side alone
       local r1 = proc.run { PY, "-c", ([[
 import sys, json
-sys.argv = ["err_ref.py", %q, %q]
-src = open(%q).read().split("pa, pb =")[0]
-exec(src)
-print(json.dumps([deff(v) for k, v in sorted(points(sys.argv[1]).items())]))]]):format(a, b,
-        ROOT .. "/tests/data/err_ref.py") }
+sys.path.insert(0, %q)
+from err_ref import deff, points
+print(json.dumps([deff(v) for k, v in sorted(points(%q).items())]))]]):format(ROOT .. "/tests/data", a) }
       t.eq(r1.code, 0, r1.stderr)
       local each = json.decode(r1.stdout)
       for i, st in ipairs(ra.stages) do t.near(st.metrics.sample_deff.failed, each[i], 1e-9) end
@@ -85,9 +83,9 @@ print(json.dumps([deff(v) for k, v in sorted(points(sys.argv[1]).items())]))]]):
     local a = ipsim("ipone15", 15, "3.7", { "--timeout", "3" })
     local r = proc.run { PY, "-c", ([[
 import sys, json
-sys.argv = ["err_ref.py", %q, %q]
-exec(open(%q).read().split("pa, pb =")[0])
-print(json.dumps(deff(points(sys.argv[1])[3.7])))]]):format(a, a, ROOT .. "/tests/data/err_ref.py") }
+sys.path.insert(0, %q)
+from err_ref import deff, points
+print(json.dumps(deff(points(%q)[3.7])))]]):format(ROOT .. "/tests/data", a) }
     t.eq(r.code, 0, r.stderr)
     local want = json.decode(r.stdout)
     t.ok(want > 3, want)

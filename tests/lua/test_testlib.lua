@@ -192,3 +192,25 @@ t.test("t.compare_ab / t.perf_row: compare.lua's workspace, report and JSON; a f
   t.eq(t.perf_row(doc, "z"), nil)
   t.eq(t.perf_row({}, "x"), nil)
 end)
+
+t.test("tests/data/seqstats.py (deff_ref.py's and err_ref.py's design effect): mid-ranks and Geyer's sum", function()
+  if not t.have_numpy() then return end
+  -- mid-ranks by hand: [3, 1, 3, 2] -> the two 3s share ranks 3 and 4: [3.5, 1, 3.5, 2].
+  -- Design effects as test_tests36's header computed them (python3, its own numpy code): 100
+  -- values in 10 runs of 10 equal ones (3,1,5,2,6,4,9,7,10,8): 27.148484848; i * 37 mod 101
+  -- (a negative lag-1 correlation): 1; 99 values: 1 (too few); one value only: 1
+  local r = require("llmd.proc").run { t.PY, "-c", ([[
+import sys, json
+import numpy as np
+sys.path.insert(0, %q)
+from seqstats import deff, midranks
+runs = np.repeat([3, 1, 5, 2, 6, 4, 9, 7, 10, 8], 10).astype(float)
+print(json.dumps([list(midranks(np.array([3.0, 1, 3, 2]))), deff(runs),
+                  deff(np.array([i * 37 %% 101 for i in range(1, 101)], float)),
+                  deff(np.arange(99.0)), deff(np.zeros(200))]))]]):format(t.root() .. "/tests/data") }
+  t.eq(r.code, 0, r.stderr)
+  local got = require("llmd.json").decode(r.stdout)
+  t.eq(got[1], { 3.5, 1.0, 3.5, 2.0 })
+  t.near(got[2], 27.148484848, 1e-8)
+  t.eq({ got[3], got[4], got[5] }, { 1.0, 1.0, 1.0 })
+end)

@@ -14,8 +14,6 @@ local t = require "testlib"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
 local runmodel = require "llmd.runmodel"
-local harness = require "llmd.harness"
-local lp = require "llmd.loadpoints"
 local json = require "llmd.json"
 
 local ROOT, LLMDLUA = t.root()
@@ -85,8 +83,7 @@ local function ref(a, b)
 end
 
 local function stratified(a, b)
-  local ra, rb = harness.extract(a), harness.extract(b)
-  return decision.stratified_count_test(ra, rb, lp.points(ra), lp.points(rb))
+  return decision.stratified_count_test(t.extract_pair(a, b))
 end
 
 t.test("A/A with a client timeout (failures in bursts near saturation): no error-rate winner", function()
@@ -125,8 +122,7 @@ t.test("one load point with bursts of failures: the count test with the design e
   end
   local a, b = one("one15", 15), one("one16", 16)
   local want = ref(a, b)
-  local ra, rb = harness.extract(a), harness.extract(b)
-  local r = decision.row_test("error_rate_pct", ra, rb, lp.points(ra), lp.points(rb))
+  local r = decision.row_test("error_rate_pct", t.extract_pair(a, b))
   t.eq(r.test, "cmh")
   t.near(r.z, want.z, 1e-9)
 end)

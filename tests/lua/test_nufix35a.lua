@@ -18,8 +18,7 @@ local json = require "llmd.json"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
+local ROOT, LLMDLUA = t.root()
 local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
 
 local find, lacks = t.contains, t.lacks

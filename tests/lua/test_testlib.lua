@@ -214,3 +214,13 @@ print(json.dumps([list(midranks(np.array([3.0, 1, 3, 2]))), deff(runs),
   t.near(got[2], 27.148484848, 1e-8)
   t.eq({ got[3], got[4], got[5] }, { 1.0, 1.0, 1.0 })
 end)
+
+t.test("t.extract_pair: both runs read and their load points, A first", function()
+  -- two hand-made ladders (t.latency_ladder, 20 requests a point): A at 2 and 4 req/s, B at 3
+  local a = t.latency_ladder { { 2, t.spread(0.1, 0.2, 20) }, { 4, t.spread(0.1, 0.2, 20) } }
+  local b = t.latency_ladder { { 3, t.spread(0.1, 0.2, 20) } }
+  local ra, rb, pa, pb = t.extract_pair(a, b)
+  t.eq({ #ra.stages, #rb.stages, #pa, #pb }, { 2, 1, 2, 1 })
+  t.eq({ pa[1].offered, pa[2].offered, pb[1].offered }, { 2, 4, 3 })
+  t.eq({ pa[1].load_type, pb[1].load_type }, { "rate", "rate" })
+end)

@@ -15,7 +15,6 @@
 -- where both runs were overloaded, 24/s: 1440 requests in 85.5 s, 16.8 of 24 req/s).
 local t = require "testlib"
 local decision = require "llmd.decision"
-local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
 
 local have_numpy = t.have_numpy()
@@ -37,8 +36,7 @@ local function compare(a, b)
 end
 
 local function runs(a, b)
-  local ra, rb = harness.extract(a), harness.extract(b)
-  local pa, pb = lp.points(ra), lp.points(rb)
+  local ra, rb, pa, pb = t.extract_pair(a, b)
   return ra, rb, pa, pb, { a = lp.saturation(pa), b = lp.saturation(pb) }
 end
 

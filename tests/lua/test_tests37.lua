@@ -17,7 +17,6 @@
 local t = require "testlib"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
-local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
 local json = require "llmd.json"
 
@@ -68,8 +67,7 @@ end
 
 -- the whole-run test of a row, as the report makes it
 local function row_test(a, b, key)
-  local ra, rb = harness.extract(a), harness.extract(b)
-  local pa, pb = lp.points(ra), lp.points(rb)
+  local ra, rb, pa, pb = t.extract_pair(a, b)
   return decision.row_test(key, ra, rb, pa, pb, nil, nil, { a = lp.saturation(pa), b = lp.saturation(pb) })
 end
 

@@ -46,8 +46,7 @@ end)
 
 local json = require "llmd.json"
 local proc = require "llmd.proc"
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
+local ROOT, LLMDLUA = t.root()
 
 -- An experiment workspace as experiment.lua leaves it, in folder w: setup treatments tp1
 -- (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one

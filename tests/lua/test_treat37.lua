@@ -8,8 +8,7 @@ local tr = require "llmd.treatments"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
+local ROOT, LLMDLUA = t.root()
 
 local find = t.contains
 

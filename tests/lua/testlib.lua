@@ -556,4 +556,12 @@ function M.perf_row(doc, key)
   for _, r in ipairs(doc.perf or {}) do if r.key == key then return r end end
 end
 
+-- Two runs' folders a and b read by llmd.harness.extract, and their load points
+-- (llmd.loadpoints.points): ra, rb, pa, pb.
+function M.extract_pair(a, b)
+  local harness, lp = require "llmd.harness", require "llmd.loadpoints"
+  local ra, rb = harness.extract(a), harness.extract(b)
+  return ra, rb, lp.points(ra), lp.points(rb)
+end
+
 return M

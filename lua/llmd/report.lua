@@ -1053,6 +1053,18 @@ local function kv_section(A, B, model_min_effect, not_like)
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
       a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
       verdict = "" }
+    -- counters that count other traffic (or part of the run) than the harness's requests:
+    -- every figure still shown says so beside it, and no rate compares the runs on them
+    -- (kv.scope: "includes other traffic: 105 requests finished against 8 sent")
+    local scoped = {}
+    if va ~= nil and ka.scope then
+      r.a_scope, r.a_text = ka.scope, ("%s (%s)"):format(r.a_text, ka.scope)
+      scoped[#scoped + 1] = ("%s's %s"):format(A.label, ka.scope)
+    end
+    if vb ~= nil and kb.scope then
+      r.b_scope, r.b_text = kb.scope, ("%s (%s)"):format(r.b_text, kb.scope)
+      scoped[#scoped + 1] = ("%s's %s"):format(B.label, kb.scope)
+    end
     -- (a reason that points "below" in the report carries the lines it points to: the
     -- JSON and the CSV have no "below")
     local function na_of(kv)
@@ -1066,6 +1078,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     if vb == nil then r.b_na = na_of(kb) end
     if kind == "total" then
       r.verdict, r.evidence = "context", "a total: grows with the requests served"
+      if #scoped > 0 then r.evidence = r.evidence .. "; " .. table.concat(scoped, "; ") end
     end
     if va and vb then
       -- a difference of percentages is in percentage points
@@ -1081,6 +1094,11 @@ local function kv_section(A, B, model_min_effect, not_like)
           -- whole-run rows and the banner say)
           r.verdict = "not comparable (untested)"
           r.evidence = r.evidence .. "; not comparable: " .. not_like
+        elseif #scoped > 0 then
+          -- a server's figure over other traffic than the run's (or part of the run) is not
+          -- the run's: no order is read from it
+          r.verdict = "not comparable (untested)"
+          r.evidence = r.evidence .. "; not comparable: " .. table.concat(scoped, "; ")
         elseif va == vb then
           r.verdict = "no difference (untested)"
         elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then

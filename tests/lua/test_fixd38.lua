@@ -91,3 +91,152 @@ t.test("a figure in doubt with no better source: the Verdict line says so where 
   t.ok(md:find("IPS2c: requests_failed: computed from per-request data 1, stage 1's stage_1_lifecycle_metrics.json "
     .. "says 0 (100.0 % apart); the file's figure is kept, so it is in doubt", 1, true), md)
 end)
+
+-- KV scrapes (FORMATS.md §7's text format) of one pod, one engine, three scrapes 15 s apart,
+-- written into dir/metrics/raw beside the vLLM synthetic run (8 requests sent: 7 completed,
+-- 1 failed). series: {name = {v1, v2, v3}} (names without "vllm:"; a counter's name is given
+-- with its _total, and gets a _created gauge at 1771233000.5, before the first scrape).
+local F = t.fixtures()
+local function kv_run(series)
+  local d = t.tmpdir() .. "/run"
+  t.mkdir(d .. "/metrics/raw")
+  t.write(d .. "/synthetic-vllm_bench_serve_save_detailed.json",
+    t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  local names = {}
+  for n in pairs(series) do names[#names + 1] = n end
+  table.sort(names)
+  for i = 1, 3 do
+    local ts = 1771233602 + 15 * (i - 1)
+    local L = { ("# Timestamp: %s"):format(os.date("!%Y-%m-%dT%H:%M:%S+0000", ts)), "# Pod: decode-p1",
+      "# PodIP: 10.0.0.1", "# Source: prometheus_metrics", "" }
+    for _, n in ipairs(names) do
+      local counter = n:match("_total$")
+      local labels = n == "request_success_total" and '{engine="0",finished_reason="stop",model_name="m"}'
+        or '{engine="0",model_name="m"}'
+      L[#L + 1] = ("# HELP vllm:%s x"):format(n)
+      L[#L + 1] = ("# TYPE vllm:%s %s"):format(n, counter and "counter" or "gauge")
+      L[#L + 1] = ("vllm:%s%s %s"):format(n, labels, json.encode(series[n][i] + 0.0))
+      if counter then
+        local c = n:gsub("_total$", "_created")
+        L[#L + 1] = ("# HELP vllm:%s x"):format(c)
+        L[#L + 1] = ("# TYPE vllm:%s gauge"):format(c)
+        L[#L + 1] = ("vllm:%s%s 1771233000.5"):format(c, labels)
+      end
+    end
+    t.write(("%s/metrics/raw/decode-p1_%d_metrics.log"):format(d, ts), table.concat(L, "\n") .. "\n\n")
+  end
+  return d
+end
+
+-- By hand: queries 0, 1000, 2000 and hits 0, 300, 800: 2,000 queries, 800 hits, hit rate
+-- 40.0 %; preemptions 0, 1, 3: 3; request_success_total 0, 4, 8: 8 finished, the 8 sent.
+local V1 = { prefix_cache_queries_total = { 0, 1000, 2000 }, prefix_cache_hits_total = { 0, 300, 800 },
+  num_preemptions_total = { 0, 1, 3 }, request_success_total = { 0, 4, 8 }, kv_cache_usage_perc = { 0.1, 0.3, 0.5 } }
+local function with(base, changes)
+  local out = {}
+  for k, v in pairs(base) do out[k] = v end
+  for k, v in pairs(changes) do out[k] = v or nil end
+  return out
+end
+
+local function kv_rows(ws)
+  local cmp = json.read(ws .. "/comparison.json")
+  local rows = {}
+  for _, r in ipairs(cmp.kv.rows) do rows[r.key] = r end
+  return rows, cmp
+end
+
+t.test("KV figures from scrapes that count other traffic say so on their rows, and no rate compares the runs", function()
+  -- audit38 #2: the synthetic raw scrapes' vllm:request_success_total rises by 105 (56 + 49,
+  -- the two pods', test_report.lua) while the harness sent 8 (7 completed, 1 failed)
+  local a = t.tmpdir() .. "/other"
+  t.mkdir(a .. "/metrics")
+  t.write(a .. "/synthetic-vllm_bench_serve_save_detailed.json",
+    t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  t.copy_tree(F .. "/prometheus/synthetic-raw", a .. "/metrics/raw")
+  local b = kv_run(V1)
+  local ws, r = t.compare { "--a", a, "--a-label", "other", "--b", b, "--b-label", "own" }
+  t.eq(r.code, 0, r.stderr)
+  local rows = kv_rows(ws)
+  local scope = "includes other traffic: 105 requests finished against 8 sent"
+  for _, k in ipairs { "hits", "queries", "misses", "hit_rate_pct", "preemptions" } do
+    t.eq(rows[k].a_scope, scope, k)
+    t.ok(rows[k].a_text:find("(" .. scope .. ")", 1, true), rows[k].a_text)
+    t.eq(rows[k].b_scope, nil, k)
+  end
+  -- own's hit rate, by hand 40.0 %, stays as it was
+  t.eq(rows.hit_rate_pct.b_text, "40.0 %")
+  -- a hit rate over all of a server's traffic is no figure of the run: no order read
+  t.eq(rows.hit_rate_pct.verdict, "not comparable (untested)")
+  t.eq(rows.hit_rate_pct.higher, nil)
+  t.ok(rows.hit_rate_pct.evidence:find("not comparable: other's " .. scope, 1, true), rows.hit_rate_pct.evidence)
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(md:find("| Hit rate | %d+%.%d %% %(" .. scope:gsub("%p", "%%%0") .. "%) | 40%.0 %% |"), md)
+  t.ok(md:find("the totals, the hit rate and the preemptions are the server's over all its traffic, not this run's",
+    1, true), md)
+  -- the CSV's note and run_state.json's source say it too
+  local csv = t.read(ws .. "/comparison.csv")
+  t.ok(table.concat(t.csv_row(csv, "kv_hit_rate_pct"), ","):find("not comparable: other's " .. scope, 1, true), csv)
+  local st = json.read(ws .. "/run-a/run_model.json")
+  local src = st.overall.prefix_cache_hit_rate_pct.source
+  t.ok(src:find(scope, 1, true), src)
+end)
+
+t.test("KV: vLLM's older metric names are read, the v1 ones preferred, each counter N/A for its own reason", function()
+  local kvcache = require "llmd.kvcache"
+  local run = { overall = { values = { requests_ok = 7, requests_failed = 1, input_tokens_total = 1792 } } }
+  -- the older names (gpu_prefix_cache_*, gpu_cache_usage_perc): the same figures as V1's,
+  -- by hand 800 / 2,000 = 40 %, 3 preemptions, usage mean (10 + 30 + 50) / 3 = 30 %
+  local old = with(V1, { prefix_cache_queries_total = false, prefix_cache_hits_total = false,
+    kv_cache_usage_perc = false, gpu_prefix_cache_queries_total = V1.prefix_cache_queries_total,
+    gpu_prefix_cache_hits_total = V1.prefix_cache_hits_total, gpu_cache_usage_perc = V1.kv_cache_usage_perc })
+  local kv = kvcache.analyze(kv_run(old), run)
+  t.eq(kv.available, true, kv.reason)
+  t.near(kv.hits, 800, 0)
+  t.near(kv.queries, 2000, 0)
+  t.near(kv.hit_rate_pct, 40, 1e-12)
+  t.near(kv.preemptions, 3, 0)
+  t.near(kv.usage.mean, 30, 1e-9)
+  t.eq(kv.counter_names.hits, "vllm:gpu_prefix_cache_hits_total")
+  -- the timeline reads them too: usage 10, 30, 50 %; hit rate 300 / 1000 = 30 %, then
+  -- 500 / 1000 = 50 % (by hand)
+  t.eq(#kv.timeline, 3)
+  t.near(kv.timeline[2].hit_rate_pct, 30, 1e-9)
+  t.near(kv.timeline[3].hit_rate_pct, 50, 1e-9)
+  t.near(kv.timeline[3].usage_pct, 50, 1e-9)
+  -- both sets: the v1 names win (the older ones here say 100 / 1,000)
+  local both = with(V1, { gpu_prefix_cache_queries_total = { 0, 500, 1000 }, gpu_prefix_cache_hits_total = { 0, 100, 100 } })
+  kv = kvcache.analyze(kv_run(both), run)
+  t.near(kv.hits, 800, 0)
+  t.near(kv.queries, 2000, 0)
+  -- no prefix-cache counters: the preemptions are still read, the prefix figures N/A for that reason
+  local nopfx = with(V1, { prefix_cache_queries_total = false, prefix_cache_hits_total = false })
+  kv = kvcache.analyze(kv_run(nopfx), run)
+  t.eq(kv.available, true, kv.reason)
+  t.near(kv.preemptions, 3, 0)
+  t.near(kv.preemptions_per_1k, 3 / 7 * 1000, 1e-9)
+  t.eq(kv.hits, nil)
+  t.eq(kv.na.hit_rate_pct, "the scrapes have no prefix-cache counters (vllm:prefix_cache_hits_total / "
+    .. "vllm:prefix_cache_queries_total, or the older vllm:gpu_prefix_cache_hits_total / "
+    .. "vllm:gpu_prefix_cache_queries_total)")
+  t.eq(kv.na.preemptions, nil)
+  -- no preemption counter: that one N/A for its own reason, the prefix figures read
+  local nopre = with(old, { num_preemptions_total = false })
+  kv = kvcache.analyze(kv_run(nopre), run)
+  t.near(kv.hits, 800, 0)
+  t.eq(kv.preemptions, nil)
+  t.eq(kv.na.preemptions, "the scrapes have no vllm:num_preemptions_total")
+  -- in the report: the older names' run against the v1 names' run, the same figures
+  local ws, r = t.compare { "--a", kv_run(old), "--a-label", "old", "--b", kv_run(V1), "--b-label", "v1" }
+  t.eq(r.code, 0, r.stderr)
+  local rows = kv_rows(ws)
+  t.eq(rows.hit_rate_pct.a_text, "40.0 %")
+  t.eq(rows.hit_rate_pct.b_text, "40.0 %")
+  t.eq(rows.preemptions.a_text, "3")
+  -- and a run with no prefix counters: Preemptions shown, the hit rate N/A with its reason
+  ws, r = t.compare { "--a", kv_run(nopfx), "--a-label", "nopfx", "--b", kv_run(V1), "--b-label", "v1" }
+  t.eq(r.code, 0, r.stderr)
+  rows = kv_rows(ws)
+  t.eq(rows.preemptions.a_text, "3")
+  t.ok(rows.hit_rate_pct.a_text:find("^N/A %(the scrapes have no prefix%-cache counters"), rows.hit_rate_pct.a_text)
+end)

@@ -60,6 +60,14 @@ t.test("a stage file that disagrees with the requests decides no capacity: the p
   t.ok(sum:find("IPS's own result files disagree with each other (the harness's summaries with its per-request data: "
     .. "see Data checks); the figures they disagree on are the per-request data's here", 1, true), sum)
   t.ok(not sum:find("figures are in doubt", 1, true), sum)
+  -- without an SLO (no goodput to count: the requests placed in stages after the one pass,
+  -- another path), the same figures
+  ws, r = t.compare { "--a", DATA .. "/IPS", "--b", DATA .. "/IPS2" }
+  t.eq(r.code, 0, r.stderr)
+  p2 = json.read(ws .. "/comparison.json").load_points.a[2].values
+  t.near(p2.ttft_p90_ms, 103.4631, 1e-3)
+  t.near(p2.tpot_p90_ms, 12.5784, 1e-3)
+  t.near(p2.latency_p90_ms, 211.3205, 1e-3)
 end)
 
 t.test("a figure in doubt with no better source: the Verdict line says so where it names a run", function()

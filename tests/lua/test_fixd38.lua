@@ -188,6 +188,8 @@ t.test("KV figures from scrapes that count other traffic say so on their rows, a
   local st = json.read(ws .. "/run-a/run_model.json")
   local src = st.overall.prefix_cache_hit_rate_pct.source
   t.ok(src:find(scope, 1, true), src)
+  -- and the KV chart's notes
+  t.ok(md:find("other: the scrapes' figures, not the run's alone (" .. scope .. ").", 1, true), md)
 end)
 
 t.test("KV: vLLM's older metric names are read, the v1 ones preferred, each counter N/A for its own reason", function()

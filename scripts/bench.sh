@@ -48,6 +48,18 @@ only=${BENCH_ONLY:-inference_perf vllm_bench guidellm csv prom ip_tokens vllm_it
 # Debian's python3 (with numpy, pandas, prometheus-client) rather than another on PATH
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+# the shapes named (compare's runs are made apart), checked before anything is made
+shapes=''
+for item in $only; do
+    case $item in
+    compare) ;;
+    inference_perf | vllm_bench | guidellm | csv | prom | ip_tokens | vllm_itls | csv_floats) shapes="$shapes $item" ;;
+    *)
+        echo "bench: unknown item '$item' in BENCH_ONLY (expected some of: inference_perf vllm_bench guidellm csv prom ip_tokens vllm_itls csv_floats compare)" >&2
+        exit 2
+        ;;
+    esac
+done
 mkdir -p "$dir"
 if [ -n "${BENCH_OUT:-}" ]; then
     outdir=$(realpath -m "$BENCH_OUT")
@@ -62,8 +74,12 @@ else
 fi
 echo "outputs of this run in $outdir"
 
-echo "generating inputs of >= $mb MB each in $dir (kept for the next run)..."
-$py "$here/bench/gen.py" "$dir" "$mb"
+# only the shapes this run reads
+if [ -n "$shapes" ]; then
+    echo "generating inputs of >= $mb MB each in $dir (kept for the next run):$shapes..."
+    # shellcheck disable=SC2086 # one argument per item
+    $py "$here/bench/gen.py" "$dir" "$mb" $shapes
+fi
 cshape=${BENCH_COMPARE:-ip_tokens}
 case " $only " in *" compare "*)
     case $cshape in ip_tokens | inference_perf) ;; *)

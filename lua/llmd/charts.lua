@@ -962,6 +962,11 @@ function M.kv_cache(_, A, B)
   for _, s in ipairs { A, B } do
     local note = type(s.kv) == "table" and s.kv.timeline_note or nil
     if type(note) == "string" then c.notes[#c.notes + 1] = ("%s: %s."):format(s.label, note) end
+    -- scrapes that count other traffic (or part of the run): its curves are the server's
+    local scope = type(s.kv) == "table" and s.kv.scope or nil
+    if type(scope) == "string" then
+      c.notes[#c.notes + 1] = ("%s: the scrapes' figures, not the run's alone (%s)."):format(s.label, scope)
+    end
   end
   c.available = true
   return c

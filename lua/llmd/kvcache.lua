@@ -17,6 +17,9 @@ local pf = require "llmd.prom_files"
 local M = {}
 
 local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"
+-- the names older vLLM gave them (v0, and v1 before 0.10), and its KV usage gauge's
+-- (FORMATS.md §7: readers accept both sets; the v1 names win where a scrape has both)
+local OLD_HITS, OLD_QUERIES = "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_queries_total"
 
 local SUCCESS = "vllm:request_success_total"
 -- requests evicted from the KV cache to make room (recomputed or swapped later): KV pressure
@@ -108,7 +111,9 @@ M.COVERAGE_TOL = 0.01
 -- counted on both its prefill and its decode pod) more. served: the increase (nil: never
 -- scraped); values: the run's overall values; window: seconds from the first scrape to
 -- the last. nil when it agrees, else {na = the per-request figures' N/A reason, text = the
--- data check's line (nil when there is nothing to check against)}.
+-- data check's line (nil when there is nothing to check against), scope = the caveat the
+-- figures still shown (totals, hit rate, preemptions) carry: "includes other traffic: 105
+-- requests finished against 8 sent" (nil when unchecked)}.
 function M.coverage(served, values, window)
   local H = require("llmd.template").helpers
   local ok = values.requests_ok
@@ -119,16 +124,21 @@ function M.coverage(served, values, window)
   end
   if served < ok * (1 - M.COVERAGE_TOL) then
     return { na = "the scrapes cover only part of the run, see below",
+      scope = ("covers only part of the run: %s requests finished against %s completed"):format(H.num(served),
+        H.num(ok)),
       text = ("vLLM's %s rose by %s over the %s s from the first scrape to the last, but the harness completed %s "
         .. "requests (%s %% of them seen): the scrapes cover only part of the run, so the per-request KV figures "
-        .. "are not shown"):format(SUCCESS, H.num(served), H.num(window), H.num(ok), H.num(served / ok * 100, 1)) }
+        .. "are not shown, and the totals, the hit rate and the preemptions are those of part of the run"):format(
+        SUCCESS, H.num(served), H.num(window), H.num(ok), H.num(served / ok * 100, 1)) }
   end
   if served > sent * (1 + M.COVERAGE_TOL) then
     return { na = "the scrapes count other requests too, see below",
+      scope = ("includes other traffic: %s requests finished against %s sent"):format(H.num(served), H.num(sent)),
       text = ("vLLM's %s rose by %s over the %s s from the first scrape to the last, but the harness sent %s "
         .. "requests: the scrapes count other requests too (other traffic, warm-up requests the harness leaves out, "
         .. "or each request counted on both its prefill and its decode pod), so the per-request KV figures are not "
-        .. "shown"):format(SUCCESS, H.num(served), H.num(window), H.num(sent)) }
+        .. "shown, and the totals, the hit rate and the preemptions are the server's over all its traffic, not this "
+        .. "run's"):format(SUCCESS, H.num(served), H.num(window), H.num(sent)) }
   end
   return nil
 end
@@ -257,12 +267,24 @@ end
 -- hundreds): the # TYPE lines first (a counter is a counter only when typed so, and a
 -- restart is seen by its _created companion), then the samples (name followed by '{' or
 -- ' ').
-local USAGE = "vllm:kv_cache_usage_perc"
+local USAGE, OLD_USAGE = "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"
 local HITS_CREATED, QUERIES_CREATED = "vllm:prefix_cache_hits_created", "vllm:prefix_cache_queries_created"
-local TIMELINE = { USAGE, HITS, QUERIES, HITS_CREATED, QUERIES_CREATED }
+local OLD_HITS_CREATED, OLD_QUERIES_CREATED = "vllm:gpu_prefix_cache_hits_created",
+  "vllm:gpu_prefix_cache_queries_created"
+local TIMELINE = { USAGE, HITS, QUERIES, HITS_CREATED, QUERIES_CREATED, OLD_USAGE, OLD_HITS, OLD_QUERIES,
+  OLD_HITS_CREATED, OLD_QUERIES_CREATED }
 -- 0.0.4 types each series (..._total, ..._created), OpenMetrics the family
 local TYPED = { USAGE, HITS, QUERIES, HITS_CREATED, QUERIES_CREATED, "vllm:prefix_cache_hits",
-  "vllm:prefix_cache_queries" }
+  "vllm:prefix_cache_queries", OLD_USAGE, OLD_HITS, OLD_QUERIES, OLD_HITS_CREATED, OLD_QUERIES_CREATED,
+  "vllm:gpu_prefix_cache_hits", "vllm:gpu_prefix_cache_queries" }
+
+-- The prefix-cache counters' names in a set of scraped names (have[name] = true): the v1
+-- pair where both are there, else the older pair where both are, else nil.
+function M.prefix_names(have)
+  if have[HITS] and have[QUERIES] then return HITS, QUERIES end
+  if have[OLD_HITS] and have[OLD_QUERIES] then return OLD_HITS, OLD_QUERIES end
+  return nil
+end
 local function find_lines(text, prefix, names, out)
   for _, name in ipairs(names) do
     local pat = "\n" .. prefix .. name
@@ -300,23 +322,33 @@ end
 -- increases over the timeline's points add up to the totals.
 function M.timeline_collector()
   local prom = require "llmd.prom"
-  local counters = prom.aggregator { match = { HITS, QUERIES, HITS_CREATED, QUERIES_CREATED }, tolerant = true }
+  local counters = prom.aggregator { match = { HITS, QUERIES, HITS_CREATED, QUERIES_CREATED, OLD_HITS, OLD_QUERIES,
+    OLD_HITS_CREATED, OLD_QUERIES_CREATED }, tolerant = true }
   local scrapes, last_t, gaps = {}, {}, {}
   local hits_sofar, queries_sofar = 0, 0
   local c = {}
   function c.on_scrape(pod, t, text, path)
     local s = { pod = pod, t = t, usage = 0, nusage = 0, prev = last_t[pod] ~= nil }
+    local old_usage, old_n = 0, 0
     if last_t[pod] and t > last_t[pod] then gaps[#gaps + 1] = t - last_t[pod] end
     last_t[pod] = t
     local lines = timeline_lines(text)
     for _, smp in ipairs(prom.parse(lines, { tolerant = true, name = path })) do
       local v = smp.value
-      if smp.name == USAGE and v == v and v ~= math.huge and v ~= -math.huge then
-        s.usage, s.nusage = s.usage + v * 100, s.nusage + 1
+      if v == v and v ~= math.huge and v ~= -math.huge then
+        if smp.name == USAGE then
+          s.usage, s.nusage = s.usage + v * 100, s.nusage + 1
+        elseif smp.name == OLD_USAGE then
+          old_usage, old_n = old_usage + v * 100, old_n + 1
+        end
       end
     end
+    if s.nusage == 0 then s.usage, s.nusage = old_usage, old_n end -- (the older name, where the v1 one is not)
     counters:add(pod, lines, t, path)
-    local h, q = counters:counter_total(HITS) or 0, counters:counter_total(QUERIES) or 0
+    local have = {}
+    for _, n in ipairs(counters:names()) do have[n] = true end
+    local hn, qn = M.prefix_names(have)
+    local h, q = hn and counters:counter_total(hn) or 0, qn and counters:counter_total(qn) or 0
     s.dh, s.dq = h - hits_sofar, q - queries_sofar
     hits_sofar, queries_sofar = h, q
     scrapes[#scrapes + 1] = s
@@ -453,27 +485,45 @@ function M.analyze(root, run)
         .. "(a failed scrape, or pods scraped more than half an interval apart), so it is no mean over the pods; "
         .. "their counts go to the next point shown"):format(left, left + #kv.timeline)
     end
-    kv.hits = agg:counter_total(HITS)
-    kv.queries = agg:counter_total(QUERIES)
-    if kv.hits and kv.queries then
+    -- each counter on its own: the prefix-cache pair (v1 names, else the older ones) and
+    -- the preemptions, each N/A for its own reason where the scrapes lack it
+    local have = {}
+    for _, n in ipairs(agg:names()) do have[n] = true end
+    local hits_name, queries_name = M.prefix_names(have)
+    kv.counter_names = hits_name and { hits = hits_name, queries = queries_name } or nil
+    if hits_name then
+      kv.hits = agg:counter_total(hits_name)
+      kv.queries = agg:counter_total(queries_name)
+    end
+    local prefix = kv.hits ~= nil and kv.queries ~= nil
+    kv.preemptions = have[PREEMPTIONS] and agg:counter_total(PREEMPTIONS) or nil
+    if prefix or kv.preemptions ~= nil then
       kv.available = true
-      kv.misses = kv.queries - kv.hits
-      kv.hit_rate_pct = kv.queries > 0 and kv.hits / kv.queries * 100 or nil
-      kv.misses_per_request = ok_requests and ok_requests > 0 and kv.misses / ok_requests or nil
-      kv.hits_per_request = ok_requests and ok_requests > 0 and kv.hits / ok_requests or nil
-      kv.cached_share_pct = input_tokens and input_tokens > 0 and kv.hits / input_tokens * 100 or nil
       -- why a figure is missing, for the report's N/A cells
       kv.na = {}
-      if not kv.hit_rate_pct then kv.na.hit_rate_pct = "no prefix-cache queries in the scrapes" end
-      if not (ok_requests and ok_requests > 0) then
-        local why = "no completed request counted in the results"
-        kv.na.misses_per_request, kv.na.hits_per_request = why, why
+      if prefix then
+        kv.misses = kv.queries - kv.hits
+        kv.hit_rate_pct = kv.queries > 0 and kv.hits / kv.queries * 100 or nil
+        kv.misses_per_request = ok_requests and ok_requests > 0 and kv.misses / ok_requests or nil
+        kv.hits_per_request = ok_requests and ok_requests > 0 and kv.hits / ok_requests or nil
+        kv.cached_share_pct = input_tokens and input_tokens > 0 and kv.hits / input_tokens * 100 or nil
+        if not kv.hit_rate_pct then kv.na.hit_rate_pct = "no prefix-cache queries in the scrapes" end
+        if not (ok_requests and ok_requests > 0) then
+          local why = "no completed request counted in the results"
+          kv.na.misses_per_request, kv.na.hits_per_request = why, why
+        end
+        if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
+      else
+        local why = ("the scrapes have no prefix-cache counters (%s / %s, or the older %s / %s)"):format(HITS,
+          QUERIES, OLD_HITS, OLD_QUERIES)
+        for _, f in ipairs { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
+          "cached_share_pct" } do
+          kv.na[f] = why
+        end
       end
-      if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
       kv.warnings, kv.checks = json.array {}, json.array {}
       -- preemptions: the counter's increase over the scrapes (the hits' reset rule), and per
       -- 1,000 completed requests; unknown (never 0) where the scrapes lack the counter
-      kv.preemptions = agg:counter_total(PREEMPTIONS)
       if kv.preemptions == nil then
         kv.na.preemptions = ("the scrapes have no %s"):format(PREEMPTIONS)
         kv.na.preemptions_per_1k = kv.na.preemptions
@@ -483,8 +533,10 @@ function M.analyze(root, run)
         kv.na.preemptions_per_1k = "no completed request counted in the results"
       end
       local function drop_per_request(why)
-        kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
-        kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
+        if prefix then
+          kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
+          kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
+        end
         if kv.preemptions_per_1k then kv.preemptions_per_1k, kv.na.preemptions_per_1k = nil, why end
       end
       kv.vllm_requests = agg:counter_total(SUCCESS)
@@ -499,27 +551,31 @@ function M.analyze(root, run)
             reported = ok_requests, source = "vLLM's " .. SUCCESS, text = cover.text }
         end
         drop_per_request(cover.na)
+        kv.scope = cover.scope
       elseif kv.cached_share_pct and kv.cached_share_pct > 100 then
         -- more cached tokens than the run sent: the scrapes saw traffic that was not this run's
         kv.warnings[#kv.warnings + 1] = ("the scrapes count %d cache hits but the run sent %d input tokens: "
           .. "they include other traffic, so per-request figures are not shown"):format(kv.hits, input_tokens)
         drop_per_request("other traffic in the scrapes, see below")
+        local num = require("llmd.template").helpers.num
+        kv.scope = ("includes other traffic: %s tokens of cache hits against %s input tokens sent"):format(
+          num(kv.hits), num(input_tokens))
       end
-      kv.sum_of_max = {
-        hits = agg:counter_total(HITS, { mode = "max" }),
-        queries = agg:counter_total(QUERIES, { mode = "max" }),
+      kv.sum_of_max = prefix and {
+        hits = agg:counter_total(hits_name, { mode = "max" }),
+        queries = agg:counter_total(queries_name, { mode = "max" }),
         source = "raw",
-      }
+      } or nil
       -- what makes it differ from the increase: counts from before the first scrape (in
       -- it), restarts (a largest value misses what came before one)
       local before, resets = 0, 0
-      for _, s in ipairs(agg:series(HITS)) do
+      for _, s in ipairs(prefix and agg:series(hits_name) or {}) do
         resets = resets + s.resets
         -- a counter created inside the window counted its first value there
         if s.first and not (s.created and s.created >= info.start) then before = before + s.first end
       end
-      kv.sum_of_max.hits_before, kv.sum_of_max.resets = before, resets
-      local u = agg:gauge_summary("vllm:kv_cache_usage_perc")
+      if kv.sum_of_max then kv.sum_of_max.hits_before, kv.sum_of_max.resets = before, resets end
+      local u = (have[USAGE] or have[OLD_USAGE]) and agg:gauge_summary(have[USAGE] and USAGE or OLD_USAGE)
       if u and u.count > 0 then
         kv.usage = { mean = u.mean * 100, p90 = u.p90 * 100, max = u.max * 100 }
       end
@@ -528,23 +584,27 @@ function M.analyze(root, run)
       kv.reason = ("every scrape in %s failed (%s of %s: %s)"):format(raw, #info.failed, #info.failed,
         failed_kinds(info.failed))
     else
-      kv.reason = ("the scrapes in %s have no %s / %s (vLLM v1 names)"):format(raw, HITS, QUERIES)
+      kv.reason = ("the scrapes in %s have no prefix-cache counters (%s / %s, or the older %s / %s) and no %s")
+        :format(raw, HITS, QUERIES, OLD_HITS, OLD_QUERIES, PREEMPTIONS)
     end
   end
   if summary then
     local agg = summary.aggregated or {}
-    local hr = agg["vllm:prefix_cache_hit_rate"]
+    local hr = agg["vllm:prefix_cache_hit_rate"] or agg["vllm:gpu_prefix_cache_hit_rate"] -- (v1 name, else the older)
     if hr then
       kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path }
     else
       kv.time_avg_why = ("%s has no vllm:prefix_cache_hit_rate aggregate"):format(summary_path)
     end
-    if not kv.sum_of_max and summary.sum_of_max[HITS] then
-      kv.sum_of_max = { hits = summary.sum_of_max[HITS], queries = summary.sum_of_max[QUERIES], source = summary_path }
+    local sm = summary.sum_of_max
+    local sh, sq = sm[HITS], sm[QUERIES]
+    if sh == nil and sq == nil then sh, sq = sm[OLD_HITS], sm[OLD_QUERIES] end
+    if not kv.sum_of_max and sh then
+      kv.sum_of_max = { hits = sh, queries = sq, source = summary_path }
     elseif kv.sum_of_max then
       -- the summary is there too: its own figure (pooled its own way) is said beside
       kv.sum_of_max.summary = summary_path
-      kv.sum_of_max.summary_hits, kv.sum_of_max.summary_queries = summary.sum_of_max[HITS], summary.sum_of_max[QUERIES]
+      kv.sum_of_max.summary_hits, kv.sum_of_max.summary_queries = sh, sq
     end
     if not kv.available then
       kv.summary_only = true
@@ -594,8 +654,16 @@ function M.put(run, kv)
   end
   local set = run.overall
   local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
-  if kv.available then
-    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")"
+  if kv.available and (kv.hits == nil or kv.queries == nil) then
+    -- (scrapes with the preemptions but no prefix-cache counters)
+    for _, k in ipairs(keys) do
+      if set.values[k] == nil then
+        set.na[k] = "from vLLM's Prometheus counters: " .. tostring(kv.na and kv.na.hits or "no prefix-cache counters")
+      end
+    end
+  elseif kv.available then
+    -- (counters that count more, or less, than this run's requests: said with the figure)
+    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")" .. (kv.scope and ("; " .. kv.scope) or "")
     rm.put(set, "prefix_cache_hits", kv.hits, src)
     rm.put(set, "prefix_cache_queries", kv.queries, src)
     if kv.hit_rate_pct then

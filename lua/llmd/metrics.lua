@@ -72,10 +72,11 @@ for _, e in ipairs {
   { "output_tokens_total", "Output tokens", "tokens", "none", "output tokens of completed requests", "%d" },
   { "duration_s", "Duration", "s", "none", M.WINDOW, "%.1f" },
   { "prefix_cache_hits", "Prefix cache hits", "tokens", "none",
-    "increase over the run of vllm:prefix_cache_hits_total, summed over pods (a reset, seen as a drop or a "
-    .. "new _created, starts a new series)", "%d" },
+    "increase over the run of vllm:prefix_cache_hits_total (older vLLM: vllm:gpu_prefix_cache_hits_total), summed "
+    .. "over pods (a reset, seen as a drop or a new _created, starts a new series)", "%d" },
   { "prefix_cache_queries", "Prefix cache queries", "tokens", "none",
-    "increase over the run of vllm:prefix_cache_queries_total, summed over pods", "%d" },
+    "increase over the run of vllm:prefix_cache_queries_total (older vLLM: vllm:gpu_prefix_cache_queries_total), "
+    .. "summed over pods", "%d" },
   { "prefix_cache_hit_rate_pct", "Prefix cache hit rate", "%", "higher",
     "prefix_cache_hits / prefix_cache_queries x 100 (unknown when there were no queries)", "%.1f" },
 } do LIST[#LIST + 1] = e end

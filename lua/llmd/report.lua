@@ -1053,6 +1053,18 @@ local function kv_section(A, B, model_min_effect, not_like)
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
       a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
       verdict = "" }
+    -- counters that count other traffic (or part of the run) than the harness's requests:
+    -- every figure still shown says so beside it, and no rate compares the runs on them
+    -- (kv.scope: "includes other traffic: 105 requests finished against 8 sent")
+    local scoped = {}
+    if va ~= nil and ka.scope then
+      r.a_scope, r.a_text = ka.scope, ("%s (%s)"):format(r.a_text, ka.scope)
+      scoped[#scoped + 1] = ("%s's %s"):format(A.label, ka.scope)
+    end
+    if vb ~= nil and kb.scope then
+      r.b_scope, r.b_text = kb.scope, ("%s (%s)"):format(r.b_text, kb.scope)
+      scoped[#scoped + 1] = ("%s's %s"):format(B.label, kb.scope)
+    end
     -- (a reason that points "below" in the report carries the lines it points to: the
     -- JSON and the CSV have no "below")
     local function na_of(kv)
@@ -1066,6 +1078,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     if vb == nil then r.b_na = na_of(kb) end
     if kind == "total" then
       r.verdict, r.evidence = "context", "a total: grows with the requests served"
+      if #scoped > 0 then r.evidence = r.evidence .. "; " .. table.concat(scoped, "; ") end
     end
     if va and vb then
       -- a difference of percentages is in percentage points
@@ -1081,6 +1094,11 @@ local function kv_section(A, B, model_min_effect, not_like)
           -- whole-run rows and the banner say)
           r.verdict = "not comparable (untested)"
           r.evidence = r.evidence .. "; not comparable: " .. not_like
+        elseif #scoped > 0 then
+          -- a server's figure over other traffic than the run's (or part of the run) is not
+          -- the run's: no order is read from it
+          r.verdict = "not comparable (untested)"
+          r.evidence = r.evidence .. "; not comparable: " .. table.concat(scoped, "; ")
         elseif va == vb then
           r.verdict = "no difference (untested)"
         elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then
@@ -2536,6 +2554,29 @@ local function headline_evidence(model, A, B)
   end
 end
 
+-- The figures a run's capacity or max sustained throughput reads (its load points' throughput,
+-- counts and error rate, and with SLOs their SLO metrics) that its own files leave in doubt
+-- with no better source: a data check (run.checks) of two files that disagree where the run
+-- keeps the harness's figure (crosscheck's resolved = false; a check saved before llmdlua
+-- said which figure it keeps counts as that), or an achieved rate above the offered one. A
+-- disagreement the per-request data settle (their figure the one used) puts nothing in
+-- doubt. Returns {key = true}, and the keys in the order first met.
+local VERDICT_KEYS = { throughput_req_s = true, requests_ok = true, requests_failed = true, error_rate_pct = true,
+  duration_s = true }
+local function doubtful_figures(run, slo)
+  local slo_keys = {}
+  for _, x in ipairs(slo or {}) do slo_keys[x.key] = true end
+  local seen, order = {}, {}
+  for _, c in ipairs(run.checks or {}) do
+    local doubt = (c.kind == nil and c.source ~= nil and c.resolved ~= true) or c.kind == "achieved_above_offered"
+    if doubt and c.key and (VERDICT_KEYS[c.key] or slo_keys[c.key]) and not seen[c.key] then
+      seen[c.key] = true
+      order[#order + 1] = c.key
+    end
+  end
+  return seen, order
+end
+
 -- The report's first line (model.verdict): which configuration sustains more load within the
 -- SLOs (capacity at SLO; without SLOs, the max sustained throughput), the two figures, by how
 -- much, and how sure. Read off the Headline's lead row (per GPU where the Headline leads per
@@ -2718,6 +2759,19 @@ local function verdict_of(model, A, B)
   end
   if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
+  end
+  -- a figure the verdict reads that the run's own files disagree on, with no better source
+  -- (said here, in the line the decision is read from, not only in the Summary)
+  for _, x in ipairs { A, B } do
+    local _, keys = doubtful_figures(x.run or {}, has_slo and model.slo or nil)
+    if #keys > 0 and v.kind ~= "broken" and v.kind ~= "not comparable" then
+      local names = {}
+      for _, k in ipairs(keys) do names[#names + 1] = metrics.has(k) and lower_label(metrics.get(k).label) or k end
+      caveats[#caveats + 1] = ("%s's own files disagree on figures this verdict reads (%s), with nothing to settle "
+        .. "which is right, so the verdict is in doubt"):format(x.label, table.concat(names, ", "))
+      v.in_doubt = v.in_doubt or {}
+      v.in_doubt[#v.in_doubt + 1] = { run = x == A and "a" or "b", keys = keys }
+    end
   end
   -- a run saved under an older saturation rule (analyze.lua on an old workspace:
   -- llmd.comparison.saved_side), per run, with the command that reads it again; and where the
@@ -3728,12 +3782,18 @@ local function summary(model, A, B)
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here
   -- (files --tolerant left out are said as that, not as files that disagree)
-  local warned = {}
+  local warned, resolved = {}, {}
   for _, s in ipairs { A, B } do
     if s.run.status == "warnings" then
-      local left, other = 0, 0
+      local left, other, settled = 0, 0, 0
+      -- (a check the per-request data settle, their figure the one used: said as that)
+      local used = {}
+      for _, c in ipairs(s.run.checks or {}) do
+        if c.resolved == true and c.text then used[c.text] = true end
+      end
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
+        elseif used[w] then settled = settled + 1
         -- (a partial run is said first, M.build; an older save's saturation is no disagreement)
         elseif w ~= s.run.partial and not tostring(w):match("^saved before llmdlua judged saturation ") then
           other = other + 1
@@ -3744,8 +3804,14 @@ local function summary(model, A, B)
           .. "lack what %s held."):format(s.label, left == 1 and "1 result file was" or (left .. " result files were"),
           left == 1 and "it" or "they")
       end
-      if other > 0 then warned[#warned + 1] = s.label end
+      if other > 0 then warned[#warned + 1] = s.label
+      elseif settled > 0 then resolved[#resolved + 1] = s.label end
     end
+  end
+  if #resolved > 0 then
+    out[#out + 1] = ("%s's own result files disagree with each other (the harness's summaries with %s per-request "
+      .. "data: see Data checks); the figures they disagree on are the per-request data's here, the summaries' only "
+      .. "checked against them."):format(table.concat(resolved, "'s and "), #resolved == 1 and "its" or "their")
   end
   if #warned > 0 then
     -- (each run's files are checked on their own: a file whose rates disagree with its own

@@ -278,7 +278,11 @@ end
 -- (the per-request data holds fewer or more than the file's own count: a file cut short)
 -- is kept on it as stage.count_check = the check's text (llmd.loadpoints reads no load from
 -- such a stage).
-function M.crosscheck(run, computed, reported, keys, what, tol, stage)
+-- The computed figure (the per-request data's) is the one the run uses, so the check is
+-- resolved (check.resolved = true: the disagreement is reported, the figure is not in doubt);
+-- kept (optional, a set of keys): those whose reported figure the run keeps, which a
+-- disagreement leaves in doubt (check.resolved = false: a verdict that reads it says so).
+function M.crosscheck(run, computed, reported, keys, what, tol, stage, kept)
   tol = tol or 0.01
   run.checks = run.checks or {}
   for _, key in ipairs(keys) do
@@ -290,10 +294,12 @@ function M.crosscheck(run, computed, reported, keys, what, tol, stage)
       local scale = math.max(math.abs(a), math.abs(b))
       if scale > 0 and math.abs(a - b) / scale > tol then
         local apart = math.abs(a - b) / scale * 100
-        M.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart)", key,
-          metrics.format(key, a), what, metrics.format(key, b), apart)
+        local kept_it = kept and kept[key]
+        M.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart)%s", key,
+          metrics.format(key, a), what, metrics.format(key, b), apart, kept_it
+          and "; the file's figure is kept, so it is in doubt" or "; the per-request figure is used")
         run.checks[#run.checks + 1] = { key = key, computed = a, reported = b, source = what, apart_pct = apart,
-          text = run.warnings[#run.warnings] }
+          text = run.warnings[#run.warnings], resolved = not kept_it }
         if stage and not stage.count_check and (key == "requests_ok" or key == "requests_failed") then
           stage.count_check = run.warnings[#run.warnings]
         end

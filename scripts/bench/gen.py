@@ -2,7 +2,10 @@
 """Generates benchmark inputs in the real result-file shapes (see shared/fixtures/
 FORMATS.md), each at least MB megabytes, written as a stream.
 
-usage: gen.py DIR MB        (files are kept and reused while their size fits)
+usage: gen.py DIR MB [ITEM...]   (files are kept and reused while their size fits)
+       ITEMs: the shapes to make, by make bench's item names (inference_perf vllm_bench
+       guidellm csv prom ip_tokens vllm_itls csv_floats); none: all of them. Each shape
+       has a generator of its own, so a file is the same whichever others are made.
 Shapes: inference-perf per-request array, vllm bench serve --save-detailed, guidellm
 benchmarks with per-request stats, a per-request CSV (these four mostly text), raw vLLM
 scrapes, and three number-dense ones (issue 20): inference-perf records that are mostly
@@ -24,8 +27,15 @@ import shutil
 import sys
 import time
 
+SHAPES = ("inference_perf", "vllm_bench", "guidellm", "csv", "prom", "ip_tokens", "vllm_itls", "csv_floats")
+if len(sys.argv) < 3:
+    sys.exit("usage: gen.py DIR MB [ITEM...] | gen.py DIR MB --compare SHAPE FOLDER")
 out, target_mb = sys.argv[1], float(sys.argv[2])
 compare = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare" else None
+wanted = SHAPES if compare or len(sys.argv) == 3 else sys.argv[3:]
+for w in wanted:
+    if w not in SHAPES:
+        sys.exit("gen.py: no item %r to make (expected some of: %s)" % (w, " ".join(SHAPES)))
 target = int(target_mb * 1e6)
 os.makedirs(out, exist_ok=True)
 # Two people generating one inputs folder for the first time at once: one generates, the
@@ -534,11 +544,22 @@ if compare:
     for side in "ab":
         compare_run(os.path.join(folder, side), shape, side)
     sys.exit(0)
-inference_perf(os.path.join(out, "inference_perf.json"))
-vllm_bench(os.path.join(out, "vllm_bench.json"))
-guidellm(os.path.join(out, "guidellm.json"))
-csv_rows(os.path.join(out, "requests.csv"))
-prom_raw(os.path.join(out, "raw"), max(int(target_mb * 0.4e6), 2_000_000))
-ip_tokens(os.path.join(out, "ip_tokens.json"))
-vllm_itls(os.path.join(out, "vllm_itls.json"))
-csv_floats(os.path.join(out, "requests_floats.csv"))
+# the text-heavy shapes draw from rnd: each its own seed (inference_perf's is the one they
+# all once shared, drawn in this order), so that what is made does not depend on which
+# other files were made in the same run, or were there already
+MAKERS = {
+    "inference_perf": (20261129, lambda: inference_perf(os.path.join(out, "inference_perf.json"))),
+    "vllm_bench": (20261130, lambda: vllm_bench(os.path.join(out, "vllm_bench.json"))),
+    "guidellm": (20261131, lambda: guidellm(os.path.join(out, "guidellm.json"))),
+    "csv": (20261132, lambda: csv_rows(os.path.join(out, "requests.csv"))),
+    "prom": (None, lambda: prom_raw(os.path.join(out, "raw"), max(int(target_mb * 0.4e6), 2_000_000))),
+    "ip_tokens": (None, lambda: ip_tokens(os.path.join(out, "ip_tokens.json"))),
+    "vllm_itls": (None, lambda: vllm_itls(os.path.join(out, "vllm_itls.json"))),
+    "csv_floats": (None, lambda: csv_floats(os.path.join(out, "requests_floats.csv"))),
+}
+for name in SHAPES:
+    if name in wanted:
+        seed, make = MAKERS[name]
+        if seed is not None:
+            rnd = random.Random(seed)
+        make()

@@ -239,11 +239,20 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
     return proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d .. "/in", BENCH_OUT = out,
       BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = items or only }, timeout = 300 })
   end
-  -- the first run generates the inputs (the one thing written into BENCH_DIR): gen.py
-  -- writes every shape's whatever BENCH_ONLY says, and compare's run B with compare, so a
-  -- run of compare alone makes them all; timing the other items there too only made the
-  -- test twice as long (it ran out of its 300 s once under load)
+  -- the first run generates the inputs (the one thing written into BENCH_DIR). gen.py
+  -- makes only the shapes BENCH_ONLY names, and compare's runs apart: a run of compare
+  -- alone makes those runs and nothing else (it made every shape, 2 x BENCH_MB of files
+  -- the run never read)
   local r = bench(d .. "/out1", "compare")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local made = {}
+  for n in require("lfs").dir(d .. "/in") do if n ~= "." and n ~= ".." then made[#made + 1] = n end end
+  table.sort(made)
+  t.eq(made, { ".gen.lock", "compare-ip_tokens" })
+  -- the other shapes this test reads, made by gen.py directly (timing them in a first
+  -- bench run too only made the test twice as long: it ran out of its 300 s once under load)
+  r = proc.run({ "/usr/bin/python3", ROOT .. "/scripts/bench/gen.py", d .. "/in", "0.2", "inference_perf", "prom" },
+    { timeout = 300 })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   -- inputs of this test's size, whatever the machine's speed: the scrape folder is 16 pods
   -- x 4 snapshots (BENCH_MB 0.2: by hand, gen.py's 2 MB floor / 800 kB a snapshot = 2.5,
@@ -280,6 +289,22 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   local left = {}
   for n in require("lfs").dir(d .. "/out2") do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
   t.eq(left, { "results.jsonl" })
+end)
+
+t.test("bench.sh, gen.py: an unknown item is refused, naming it, before anything is generated", function()
+  local d = t.tmpdir()
+  local r = proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d .. "/in", BENCH_OUT = d .. "/out",
+    BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = "csv cvs_floats" }, timeout = 60 })
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("bench: unknown item 'cvs_floats' in BENCH_ONLY (expected some of: inference_perf vllm_bench "
+    .. "guidellm csv prom ip_tokens vllm_itls csv_floats compare)", 1, true), r.stderr)
+  t.eq(proc.run({ "ls", "-A", d }).stdout, "") -- (nothing generated, no folder made)
+  r = proc.run({ "/usr/bin/python3", ROOT .. "/scripts/bench/gen.py", d .. "/in", "0.2", "csv", "compare" },
+    { timeout = 60 })
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "gen.py: no item 'compare' to make (expected some of: inference_perf vllm_bench guidellm csv prom "
+    .. "ip_tokens vllm_itls csv_floats)\n")
+  t.eq(proc.run({ "ls", "-A", d }).stdout, "") -- (no shape made, no folder)
 end)
 
 t.test("bench.sh: BENCH_OUT inside BENCH_DIR is refused before anything runs", function()

@@ -288,10 +288,10 @@ local function per_request(path, acc, keep, opts)
   -- (what the callback reaches each request, as upvalues: issue 20, each table look-up
   -- a request costs all the requests)
   local add_done, count_goodput, per_stage, pace = acc.add_done, opts.count_goodput, opts.per_stage, opts.pace
-  -- (opts.log: each request's start, finish and TTFT (false: none; true: a failure) kept in
-  -- file order, for the caller to place in stages after the pass)
-  local log_s, log_f, log_t, n_log = opts.log and opts.log.starts, opts.log and opts.log.finishes,
-    opts.log and opts.log.ttfts, 0
+  -- (opts.log: each request's start, finish, TTFT (false: none; true: a failure) and TPOT
+  -- (false: none) kept in file order, for the caller to place in stages after the pass)
+  local log_s, log_f, log_t, log_p, n_log = opts.log and opts.log.starts, opts.log and opts.log.finishes,
+    opts.log and opts.log.ttfts, opts.log and opts.log.tpots, 0
   local n_server, n_client = 0, 0
   -- (opts.seq: the accumulator's requests in file order with their starts, filled here for
   -- the successes added in C (llmd.runmodel.accumulator's seq, which add_done fills for the
@@ -335,10 +335,10 @@ local function per_request(path, acc, keep, opts)
         end
         if log_s then
           n_log = n_log + 1
-          log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, ttft or false
+          log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, ttft or false, tpot or false
           return
         end
-        if per_stage then per_stage(start, e2e, ttft) end
+        if per_stage then per_stage(start, e2e, ttft, tpot) end
         if pace then pace(start, finish, finish, finish - start) end
         return
       end
@@ -356,7 +356,7 @@ local function per_request(path, acc, keep, opts)
       if count_goodput then count_goodput(start, false) end
       if log_s then
         n_log = n_log + 1
-        log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, true
+        log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, true, false
       end
       if per_stage then per_stage(start) end
       if pace then pace(start, finish, false, finish - start) end
@@ -393,9 +393,9 @@ local function per_request(path, acc, keep, opts)
     end
     if log_s then
       n_log = n_log + 1
-      log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, ttft or false
+      log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, ttft or false, tpot or false
     end
-    if per_stage then per_stage(start, e2e, ttft) end
+    if per_stage then per_stage(start, e2e, ttft, tpot) end
     if pace then pace(start, finish, finish, finish - start) end
   end
   local rules = { { "$[*]", record, fields = F, args = true } }
@@ -552,11 +552,11 @@ function M.extract(c, opts)
     -- a request's figures in stage i: the stage file is checked against them (E2E and TTFT),
     -- and the pace of answers against sends (llmd.loadpoints.saturation) is every request's
     -- start and finish in its stage (three exact accumulators a stage, added to in C)
-    -- (e2e nil: a failed request; start: its start, for failures too)
-    local function stage_add(i, e2e, ttft, start)
+    -- (e2e nil: a failed request; start: its start, for failures too; tpot: a success's TPOT)
+    local function stage_add(i, e2e, ttft, start, tpot)
       local g = by_stage[i]
       if not g then
-        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(),
+        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(), tpot = stats.new(),
           seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {},
             outcome = { n = 0, start = {}, failed = {} } } }
         by_stage[i] = g
@@ -573,6 +573,7 @@ function M.extract(c, opts)
         g.ok = g.ok + 1
         g.e2e:add(e2e)
         if ttft then g.ttft:add(ttft) end
+        if tpot then g.tpot:add(tpot) end
         -- in the file's order with their starts (the design effects sort them by start)
         local q = g.seq
         if q.n < rm.SEQ_MAX then
@@ -611,15 +612,15 @@ function M.extract(c, opts)
           local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
           if okw then which = w else goodput_warning = tostring(res) end
         else
-          log = { starts = {}, finishes = {}, ttfts = {} }
+          log = { starts = {}, finishes = {}, ttfts = {}, tpots = {} }
           po.log = log
         end
       end
       if which then
         local place = which
-        po.per_stage = function(start, e2e, ttft)
+        po.per_stage = function(start, e2e, ttft, tpot)
           local i = place(start)
-          if i then stage_add(i, e2e, ttft, start) end
+          if i then stage_add(i, e2e, ttft, start, tpot) end
         end
         po.pace = function(start, finish, fin)
           local i = place(start)
@@ -651,7 +652,7 @@ function M.extract(c, opts)
       local source = per_request(per_path, acc, keep, po)
       if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
       if log then
-        local S, F, T = log.starts, log.finishes, log.ttfts
+        local S, F, T, P = log.starts, log.finishes, log.ttfts, log.tpots
         local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
           for k = 1, #S do
@@ -662,7 +663,7 @@ function M.extract(c, opts)
                 stage_add(i, nil, nil, start)
                 pace_of(i).add(start, finish, false, finish - start)
               else
-                stage_add(i, finish - start, t or nil, start)
+                stage_add(i, finish - start, t or nil, start, P[k] or nil)
                 pace_of(i).add(start, finish, finish, finish - start)
               end
             end
@@ -706,9 +707,13 @@ function M.extract(c, opts)
         .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
         one and "its" or "their")
     end
-    -- each load point's figures come from its stage file: checked against the requests the
-    -- per-request file places in it (counts, and E2E and TTFT p90 within 1 %), as the
-    -- whole run's are against the summary below; a stage file that disagrees is named
+    -- a load point's latency statistics (E2E, TTFT and TPOT: mean and percentiles) come from
+    -- the requests the per-request file places in it, as the whole run's do: its stage file's
+    -- are only checked against them (counts, and E2E and TTFT p90 within 1 %), as the whole
+    -- run's are against the summary below, and a stage file that disagrees is named in the
+    -- Data checks; the rest (counts, window, ITL, NTPOT, tokens) stay the stage file's. One
+    -- file's figure for a point and the other's for the whole run would let a stage file
+    -- that disagrees with the requests decide a capacity the Performance table contradicts.
     if stage_warning then
       rm.warn(run, "per-stage check: %s, so the stage files' figures are not checked against the per-request data",
         stage_warning)
@@ -724,10 +729,24 @@ function M.extract(c, opts)
         st.metrics.sample_deff = rm.sample_design_effects(g.seq)
         local comp = rm.set()
         comp.values.requests_ok, comp.values.requests_failed = g.ok, g.failed
-        if g.e2e:count() > 0 then comp.values.latency_p90_ms = g.e2e:percentile(90, method) * 1000 end
-        if g.ttft:count() > 0 then comp.values.ttft_p90_ms = g.ttft:percentile(90, method) * 1000 end
+        rm.from_stats(comp, "latency", g.e2e, 1000, rm.PER_REQUEST, method)
+        rm.from_stats(comp, "ttft", g.ttft, 1000, rm.PER_REQUEST, method)
+        rm.from_stats(comp, "tpot", g.tpot, 1000, rm.PER_REQUEST, method)
         rm.crosscheck(run, comp, st.metrics, { "requests_ok", "requests_failed", "ttft_p90_ms", "latency_p90_ms" },
-          ("stage %d's %s"):format(st.index, (st.file or ""):match("[^/]+$") or "stage file"))
+          ("stage %d's %s"):format(st.index, (st.file or ""):match("[^/]+$") or "stage file"), nil, nil,
+          { requests_ok = true, requests_failed = true })
+        for _, prefix in ipairs { "latency", "ttft", "tpot" } do
+          if comp.counts[prefix] > 0 then
+            for key, v in pairs(comp.values) do
+              if key:sub(1, #prefix + 1) == prefix .. "_" then
+                rm.put(st.metrics, key, v, comp.source[key], comp.method[key])
+              end
+            end
+            st.metrics.counts[prefix] = comp.counts[prefix]
+          end
+        end
+        -- (every request's latency, failures as +inf: the successes' where none failed)
+        rm.latency_all_from_summary(st.metrics, g.failed, 0, rm.PER_REQUEST, method)
       end
     end
     if summary and not excluded then

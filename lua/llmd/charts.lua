@@ -13,8 +13,8 @@
 -- A chart without data is not drawn: available = false and reason, one sentence saying why.
 -- The variables every template gets: datafile ('NAME.dat', gnuplot runs in out_dir),
 -- style_file (templates_dir/charts/style.gp), title, label_a, label_b, plus the chart's own
--- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8
--- in single quotes, where gnuplot interprets nothing but a doubled quote; gnuplot's SVG
+-- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8 in
+-- single-quoted pieces, where gnuplot interprets nothing, a ' as "'" (M.gp_string); gnuplot's SVG
 -- terminal writes '<' and '&' as entities, render the '>' of "]]>" (checked by
 -- tests/lua/test_charts.lua).
 local lfs = require "lfs"
@@ -49,9 +49,18 @@ function M.clean_text(s)
   return table.concat(out)
 end
 
--- A gnuplot string literal: single quotes, where only '' means anything.
+-- A gnuplot string expression for any text: single-quoted pieces, where gnuplot interprets
+-- nothing (no backslash escape, no `command` or @macro substitution: a double-quoted string
+-- runs a `command` in it), each ' between them as "'", joined by gnuplot's `.`. (Not the
+-- doubled quote: gnuplot 5.4 refuses a string that starts with one, x = '''b'''.)
 function M.gp_string(s)
-  return "'" .. M.clean_text(s):gsub("'", "''") .. "'"
+  local parts = {}
+  for piece, quote in M.clean_text(s):gmatch("([^']*)('?)") do
+    if piece ~= "" then parts[#parts + 1] = "'" .. piece .. "'" end
+    if quote ~= "" then parts[#parts + 1] = [["'"]] end
+  end
+  if #parts == 0 then return "''" end
+  return table.concat(parts, " . ")
 end
 
 local function finite(v)

@@ -69,8 +69,12 @@ t.test("data files: a quantile grid's rows in its columns, blocks named on one l
   t.eq(charts.wide {}, false)
 end)
 
-t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubled", function()
-  t.eq(charts.gp_string("it's"), "'it''s'")
+t.test("text for gnuplot: one line, valid UTF-8, single-quoted pieces with each ' as \"'\"", function()
+  -- (written out by hand: the pieces between quotes single-quoted, a quote as "'")
+  t.eq(charts.gp_string("it's"), [['it' . "'" . 's']])
+  t.eq(charts.gp_string("'b'"), [["'" . 'b' . "'"]])
+  t.eq(charts.gp_string("''"), [["'" . "'"]])
+  t.eq(charts.gp_string(""), "''")
   t.eq(charts.gp_string('a\nb\r\tc "d" \\n'), "'a b c \"d\" \\n'") -- backslashes mean nothing in '...'
   t.eq(charts.clean_text("ok\xff\xfe é"), "ok?? é")
   t.eq(charts.gp_number(0 / 0), "NaN")
@@ -79,7 +83,83 @@ t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubl
   t.eq(charts.gp_number(3), "3")
   t.eq(charts.gp_number(0.1), "0.1")
   t.eq(charts.preamble { { "x", 1.5 }, { "s", "q'" }, { "arr", { 1, "two", true } } },
-    "x = 1.5; s = 'q'''; array arr[3] = [1, 'two', 1]")
+    [=[x = 1.5; s = 'q' . "'"; array arr[3] = [1, 'two', 1]]=])
+end)
+
+-- Texts that gnuplot's parser could take for something else: quotes of both kinds at either
+-- end and doubled, backslashes, a newline, ; # ` @ $ % and the enhanced-text characters
+-- ^ _ @ & { } ~, UTF-8. (gnuplot 5.4 refused a string starting with a doubled quote: an
+-- HTTP error "... for url 'http://..." wrapped so that a line starts with 'http, or a
+-- label 'base', stopped the whole report.)
+local GP_NASTY = {
+  "'", "''", "'''", "'base'", "''b''", "'http://host:8000/v1'", "Server error '503 Service Unavailable' for url",
+  '"', '""', '"q"', "\"'\"", "'\"", "\\", "\\\\", "a\\", "\\'", "'\\", "\\n", "a\nb", "\n'x'\n",
+  "x; print 666", "# not a comment", "`echo injected`", "@title", "$1 $0", "%s %d %%", "^{2}_{i} @a &{ab} ~x{.8-}",
+  "{", "}", "]]>", "<svg>&amp;", "é ✓ 日本", "", " ", "  lead and trail  ",
+}
+
+-- gnuplot's own reading of strings (its `print` of each into a file): the text back.
+local function gnuplot_reads(gp, list)
+  local vars, prints = {}, {}
+  for i, s in ipairs(list) do
+    vars[i] = { "s" .. i, s }
+    prints[i] = ("print '<<' . s%d . '>>'"):format(i)
+  end
+  local dir = t.tmpdir()
+  t.write(dir .. "/p.gp", "set print 'out.txt'\n" .. table.concat(prints, "\n") .. "\n")
+  local r = proc.run({ gp, "-e", charts.preamble(vars), "p.gp" }, { cwd = dir, stdout = "capture", stderr = "capture" })
+  t.eq(r.code, 0, r.stderr)
+  local got = {}
+  for l in t.read(dir .. "/out.txt"):gmatch("<<(.-)>>\n") do got[#got + 1] = l end
+  return got
+end
+
+t.test("text for gnuplot: gnuplot reads back every text as it was (nasty ones, and random ones)", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  -- as values and as array items (the preamble writes both)
+  local want = {}
+  for i, s in ipairs(GP_NASTY) do want[i] = charts.clean_text(s) end
+  t.eq(gnuplot_reads(gp, GP_NASTY), want)
+  local r = proc.run({ gp, "-e", charts.preamble { { "arr", GP_NASTY } } .. "; set print '-'; "
+    .. "do for [i = 1:|arr|] { print '<<' . arr[i] . '>>' }" }, { stdout = "capture", stderr = "capture" })
+  t.eq(r.code, 0, r.stderr)
+  local got = {}
+  for l in r.stdout:gmatch("<<(.-)>>\n") do got[#got + 1] = l end
+  t.eq(got, want)
+  -- random texts over an alphabet of the characters that mean something to gnuplot (seeded:
+  -- the same texts each run); the old doubled quotes failed on about half of them
+  local alphabet = { "'", "'", '"', "\\", ";", "#", "`", "@", "$", "%", "^", "_", "{", "}", "&", "~", "a", " ", "é",
+    "\n" }
+  math.randomseed(38)
+  local list, expect = {}, {}
+  for i = 1, 300 do
+    local n, s = math.random(0, 12), {}
+    for k = 1, n do s[k] = alphabet[math.random(#alphabet)] end
+    list[i] = table.concat(s)
+    expect[i] = charts.clean_text(list[i])
+  end
+  t.eq(gnuplot_reads(gp, list), expect)
+end)
+
+t.test("text for gnuplot: the nasty texts are drawn as they are, as a title and a key's label", function()
+  local gp = charts.gnuplot()
+  local dir = t.tmpdir()
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  -- the templates' terminal: noenhanced, so ^ _ @ & { } ~ are text
+  t.write(dir .. "/charts/nasty.gp", "set terminal svg noenhanced\nset title title\n"
+    .. "plot datafile using 1:2 with lines title label_a\n")
+  for _, s in ipairs(GP_NASTY) do
+    local c = { name = "nasty", available = true, notes = {}, data = "1 1\n2 2\n",
+      vars = { { "title", "T" .. s .. "T" }, { "label_a", "L" .. s .. "L" } } }
+    charts.render({ c }, dir, t.tmpdir(), gp)
+    -- the SVG's text, by hand: & and < as entities, the > of ]]> too, a newline a space
+    -- (a text with two spaces in a row is <text xml:space="preserve">)
+    local function xml(x) return (charts.clean_text(x):gsub("&", "&amp;"):gsub("<", "&lt;"):gsub("%]%]>", "]]&gt;")) end
+    t.ok(c.svg:find(">" .. xml("T" .. s .. "T") .. "</text>", 1, true), s)
+    t.ok(c.svg:find(">" .. xml("L" .. s .. "L") .. "</text>", 1, true), s)
+  end
 end)
 
 t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and stays XML", function()

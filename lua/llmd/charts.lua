@@ -1171,8 +1171,12 @@ local function finish_job(j)
   if not st.ok then
     local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
       or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
+    -- (the report's reason: gnuplot's last line, not the variables it echoes before it)
+    j.short = ("%s: gnuplot failed (%s)%s"):format(tpl, how, err:match("%S") and (": " .. tail(err, 1)) or "")
     error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
   elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+    j.short = ("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+      .. "and leave `set output` alone)"):format(tpl)
     error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
       .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
   else
@@ -1197,8 +1201,12 @@ end
 -- (order: a list of names; default the order they were started), and writes their SVGs
 -- and data, only once every one of them was drawn: all or nothing, so a template gnuplot
 -- rejects changes no chart file. The first that failed is raised (the others are stopped
--- and their files removed).
-function M.finish(pendings, order)
+-- and their files removed). With opts.keep_going, a chart gnuplot fails to draw is left
+-- out instead, the others written: its available = false, reason saying what gnuplot said,
+-- and failed = the whole error; returns the list of those charts ({} when all were drawn).
+-- (A file that cannot be written, or a Ctrl-C, is raised all the same.)
+function M.finish(pendings, order, opts)
+  local keep_going = opts and opts.keep_going
   local jobs = {}
   for _, pending in ipairs(pendings) do
     for _, j in ipairs(pending.jobs) do jobs[#jobs + 1] = j end
@@ -1208,14 +1216,32 @@ function M.finish(pendings, order)
     for i, name in ipairs(order) do at[name] = i end
     table.sort(jobs, function(x, y) return (at[x.c.name] or math.huge) < (at[y.c.name] or math.huge) end)
   end
+  local failed = {}
   local ok, err = pcall(function()
-    for _, j in ipairs(jobs) do finish_job(j) end
-    for _, j in ipairs(jobs) do put_job(j) end
+    for _, j in ipairs(jobs) do
+      if not keep_going then
+        finish_job(j)
+      else
+        local drawn, why = pcall(finish_job, j)
+        if not drawn then
+          if not j.short or tostring(why):match("interrupted$") then error(why, 0) end
+          local c = j.c
+          c.available, c.svg, c.file, c.failed = false, nil, nil, tostring(why)
+          c.reason = ("gnuplot could not draw it: %s."):format(j.short)
+          os.remove(j.out_dir .. "/" .. j.dat)
+          failed[#failed + 1] = c
+        end
+      end
+    end
+    for _, j in ipairs(jobs) do
+      if j.c.svg then put_job(j) end
+    end
   end)
   if not ok then
     M.abort({ jobs = jobs })
     error(err, 0)
   end
+  return failed
 end
 
 -- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and

@@ -328,6 +328,30 @@ t.test("charts in the background: the first failure in the charts' order is said
   t.eq(names_in(out), {})
 end)
 
+t.test("charts in the background, keep_going: a chart gnuplot fails is left out with the reason, the others written",
+  function()
+    local gp, dir = fake_gnuplot()
+    t.write(dir .. "/charts/bad.gp", "echo 'gnuplot echoes the variables' >&2\necho 'line 3: bad template' >&2\nexit 1\n")
+    t.write(dir .. "/charts/nosvg.gp", "echo 'not a picture'\n")
+    t.write(dir .. "/charts/good.gp", "echo '<svg>good</svg>'\n")
+    local out = t.tmpdir()
+    t.write(out .. "/bad.svg", "<svg>old</svg>") -- an older picture of it: removed as stale
+    local list = { bg_chart("bad"), bg_chart("good"), bg_chart("nosvg") }
+    local failed = charts.finish({ charts.start(list, dir, out, gp) }, nil, { keep_going = true })
+    charts.remove_stale(list, out)
+    t.eq(#failed, 2)
+    t.eq({ failed[1], failed[2] }, { list[1], list[3] })
+    t.eq({ list[1].available, list[1].svg, list[2].svg, list[3].available }, { false, nil, "<svg>good</svg>\n", false })
+    -- the reason: gnuplot's last line; failed: the whole error, as finish without keep_going raises it
+    t.eq(list[1].reason, "gnuplot could not draw it: " .. dir .. "/charts/bad.gp: gnuplot failed (exit code 1): "
+      .. "line 3: bad template.")
+    t.eq(list[1].failed, dir .. "/charts/bad.gp: gnuplot failed (exit code 1): gnuplot echoes the variables | "
+      .. "line 3: bad template")
+    t.eq(list[3].reason, "gnuplot could not draw it: " .. dir .. "/charts/nosvg.gp: gnuplot wrote no SVG on its "
+      .. "standard output (the template must `set terminal svg` and leave `set output` alone).")
+    t.eq(names_in(out), { "good.dat", "good.svg" })
+  end)
+
 -- Inline SVG --------------------------------------------------------------------------------
 
 t.test("inline SVG: no declaration, script, handler or outside link; ids prefixed", function()
@@ -1065,14 +1089,50 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
   t.ok(t.read(w .. "/charts/achieved_offered.svg"):find("served per second (edited)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("served per second (edited)", 1, true))
   t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil, "the stale picture is gone")
-  -- a broken one: the error names it, the exit code is not 0
+  -- a broken one: the report is written all the same, that chart left out with gnuplot's
+  -- words as the reason (its old picture gone), the others drawn; the error names it after
+  -- the report, and the exit code is not 0 (before: no report written, "llmdlua: TPL: ...")
   t.write(tpl, "set terminal svg\nplot [0:1] nosuchvar\n")
+  local report_before = lfs.attributes(w .. "/comparison_report.md", "ino")
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 1)
-  -- the first line names the template and gnuplot's complaint (the host adds its traceback
-  -- below, as for every error)
-  t.ok(r.stderr:find("^llmdlua: " .. tpl:gsub("%p", "%%%0") .. ": gnuplot failed %(exit code 1%): [^\n]*"
-    .. "line 2: undefined variable: nosuchvar"), r.stderr)
+  local etpl = tpl:gsub("%p", "%%%0")
+  t.ok(r.stderr:find("^analyze.lua: error: the achieved_offered chart was not drawn %(the report says so%): " .. etpl
+    .. ": gnuplot failed %(exit code 1%): [^\n]*line 2: undefined variable: nosuchvar\n$"), r.stderr)
+  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
+  t.ok(lfs.attributes(w .. "/comparison_report.md", "ino") ~= report_before, "the report was written again")
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("- Achieved against offered load: not drawn. gnuplot could not draw it: " .. tpl
+    .. ": gnuplot failed (exit code 1): \"" .. tpl .. "\" line 2: undefined variable: nosuchvar.\n", 1, true),
+    md:match("## Charts.-\n## "))
+  t.ok(not md:find("](charts/achieved_offered.svg)", 1, true))
+  t.ok(md:find("](charts/latency_throughput.svg)", 1, true), "the other chart is drawn")
+  t.ok(t.read(w .. "/comparison_report.html"):find('data-chart-left-out="achieved_offered"', 1, true))
+  t.eq(lfs.attributes(w .. "/charts/achieved_offered.svg", "mode"), nil, "no picture the report does not have")
+  t.eq(lfs.attributes(w .. "/charts/achieved_offered.dat", "mode"), nil)
+  t.ok(lfs.attributes(w .. "/charts/latency_throughput.svg", "mode") == "file")
+  t.eq(json.read(w .. "/comparison.json").charts.list[3].drawn, false)
+end)
+
+t.test("compare.lua: a chart gnuplot fails to draw leaves the report and the workspace, exit 1", function()
+  -- a gnuplot that fails on the errors chart's template, the real one for the others
+  local bin = t.tmpdir()
+  t.write(bin .. "/gnuplot", "#!/bin/sh\nfor a; do last=$a; done\ncase \"$last\" in\n"
+    .. "*/errors.gp) echo 'line 9: made to fail' >&2; exit 1;;\nesac\nexec " .. charts.gnuplot() .. " \"$@\"\n")
+  proc.chmod(bin .. "/gnuplot", "755")
+  local run = ip_run(false, { { 2, "Server error '503 Service Unavailable' for url 'http://gw/v1'" } })
+  local w, r = compare({ "--a", run, "--a-label", "'base'", "--b", ip_run(false), "--b-label", "B" },
+    { PATH = bin .. ":" .. os.getenv("PATH") })
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("compare.lua: error: the errors chart was not drawn (the report says so): ", 1, true), r.stderr)
+  t.ok(r.stderr:find("errors.gp: gnuplot failed (exit code 1): line 9: made to fail\n", 1, true), r.stderr)
+  t.ok(not r.stderr:find("removed", 1, true), r.stderr)
+  t.eq(lfs.attributes(w .. "/INCOMPLETE", "mode"), nil, "the workspace is complete")
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("- Failed requests by cause: not drawn. gnuplot could not draw it: [^\n]*/templates/charts/errors%.gp: "
+    .. "gnuplot failed %(exit code 1%): line 9: made to fail%.\n"), md:match("## Charts.-\n## "))
+  t.ok(md:find("](charts/latency_cdf.svg)", 1, true), "the others are drawn")
+  t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil)
 end)
 
 t.test("without gnuplot: the markdown and the HTML are written, with the note", function()

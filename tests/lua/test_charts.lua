@@ -1101,7 +1101,7 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
     .. ": gnuplot failed %(exit code 1%): [^\n]*line 2: undefined variable: nosuchvar\n$"), r.stderr)
   t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
   t.ok(lfs.attributes(w .. "/comparison_report.md", "ino") ~= report_before, "the report was written again")
-  local md = t.read(w .. "/comparison_report.md")
+  md = t.read(w .. "/comparison_report.md")
   t.ok(md:find("- Achieved against offered load: not drawn. gnuplot could not draw it: " .. tpl
     .. ": gnuplot failed (exit code 1): \"" .. tpl .. "\" line 2: undefined variable: nosuchvar.\n", 1, true),
     md:match("## Charts.-\n## "))

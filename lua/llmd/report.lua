@@ -798,6 +798,9 @@ end
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
+  if key == "offered" then
+    return "offered load unknown: " .. (p.offered_why or "the results state no request rate or concurrency")
+  end
   if key == "achieved_rps" or key == "harness_rps" then
     return "achieved rate unknown: " .. (p.na.throughput_req_s
       or "neither the results' request throughput nor the harness's own rate")
@@ -828,6 +831,8 @@ end
 local function curve_na_note(points, gpus, gpu_why, goodput, lat, goodput_why)
   local groups, order = {}, {}
   local cols = curve_na_columns(lat)
+  -- the Offered cell ("?"): the load the results do not state
+  table.insert(cols, 1, { "offered", "Offered" })
   if goodput then
     -- some point has goodput: the others say why not
     cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }

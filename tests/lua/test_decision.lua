@@ -2468,6 +2468,30 @@ t.test("load-curve tables: each N/A cell's reason in a line under the table", fu
   t.ok(md:find("\n\nN/A in this table: " .. na_b:gsub("%p", "%%%0") .. "%.\n"), md)
 end)
 
+t.test("load-curve tables: an Offered cell '?' says why in the N/A line (BR v0.1, and unknown elsewhere)", function()
+  -- x: one point whose results state no load (its stage's offered_why, as llmd.harness's
+  -- benchmark-report reader sets it); y: a rate of 10 req/s, no "Offered" in its line
+  local x = run_of { { values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
+    { values = { throughput_req_s = 12, ttft_p90_ms = 70, throughput_tok_s = 120 } } }
+  for _, st in ipairs(x.stages) do st.offered_why = "a BR v0.1 report states no offered load (its words)" end
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } } }
+  local function sd(label, run)
+    return { label = label, state = { label = label, stack = { gpus = 1 } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0, workspace = "/tmp/na" }
+  local na_a, na_b = m.curves[1].na_note, m.curves[2].na_note
+  -- (each stage without a load is a point of its own)
+  t.ok(na_a:find("^Offered at every point: offered load unknown: a BR v0.1 report states no offered load %(its words%);"),
+    na_a)
+  t.eq(m.curves[1].rows[1].load, "?")
+  t.ok(not na_b:find("Offered", 1, true), na_b)
+  -- without a reason from the reader: the results state none
+  for _, st in ipairs(x.stages) do st.offered_why = nil end
+  m = report.build { a = sd("x", x), b = sd("y", y), generated = 0, workspace = "/tmp/na" }
+  t.ok(m.curves[1].na_note:find("^Offered at every point: offered load unknown: the results state no request rate or "
+    .. "concurrency;"), m.curves[1].na_note)
+end)
+
 t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a bound", function()
   local ev = decision.capacity_evidence
   -- cases by hand; min_effect 2 %

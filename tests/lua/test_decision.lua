@@ -2473,7 +2473,7 @@ t.test("load-curve tables: an Offered cell '?' says why in the N/A line (BR v0.1
   -- benchmark-report reader sets it); y: a rate of 10 req/s, no "Offered" in its line
   local x = run_of { { values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
     { values = { throughput_req_s = 12, ttft_p90_ms = 70, throughput_tok_s = 120 } } }
-  for _, st in ipairs(x.stages) do st.offered_why = "a BR v0.1 report states no offered load (its words)" end
+  for _, s in ipairs(x.stages) do s.offered_why = "a BR v0.1 report states no offered load (its words)" end
   local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } } }
   local function sd(label, run)
     return { label = label, state = { label = label, stack = { gpus = 1 } }, run = run, kv = {} }
@@ -2486,7 +2486,7 @@ t.test("load-curve tables: an Offered cell '?' says why in the N/A line (BR v0.1
   t.eq(m.curves[1].rows[1].load, "?")
   t.ok(not na_b:find("Offered", 1, true), na_b)
   -- without a reason from the reader: the results state none
-  for _, st in ipairs(x.stages) do st.offered_why = nil end
+  for _, s in ipairs(x.stages) do s.offered_why = nil end
   m = report.build { a = sd("x", x), b = sd("y", y), generated = 0, workspace = "/tmp/na" }
   t.ok(m.curves[1].na_note:find("^Offered at every point: offered load unknown: the results state no request rate or "
     .. "concurrency;"), m.curves[1].na_note)

@@ -854,7 +854,8 @@ function M.to_plain(run)
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file,
-      strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
+      strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics),
+      goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
       -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
       failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,

@@ -1082,14 +1082,28 @@ local function kv_section(A, B, model_min_effect, not_like)
     local side, kv = s[1], s[2]
     if kv.sum_of_max and not kv.sum_of_max_same then
       local what, why = kvm.sum_of_max_text(kv.sum_of_max, kv.hits)
+      -- against the actual totals where they are known; where not (a processed summary
+      -- without raw scrapes), no difference is claimed
+      local known = kv.hits ~= nil and kv.queries ~= nil
       som[#som + 1] = {
         label = side.label, hits = T.helpers.num(kv.sum_of_max.hits), queries = T.helpers.num(kv.sum_of_max.queries),
         actual_hits = kv.hits and T.helpers.num(kv.hits) or "N/A",
         actual_queries = kv.queries and T.helpers.num(kv.queries) or "N/A", source = what, why = why,
+        known = known,
+        against = known and ("against the actual %s / %s"):format(T.helpers.num(kv.hits), T.helpers.num(kv.queries))
+          or ("(the actual totals are unknown: %s, so how far it is from them is not known)"):format(
+            kv.sum_of_max.source ~= "raw" and "no raw scrapes to count the increases over the run from"
+              or "the increases over the run could not be counted"),
       }
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
+  -- the sentence above the list says "differs from the actual totals" only where every
+  -- run listed has them
+  local all_known = #som > 0
+  for _, x in ipairs(som) do all_known = all_known and x.known end
+  sec.sum_of_max_heading = all_known and "differs from the actual totals"
+    or "is not the actual totals (the counters' increases over the run)"
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     -- every N/A says why: a run without the processed summary's aggregate, or an

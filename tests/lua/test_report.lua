@@ -477,33 +477,6 @@ end)
 -- misses the old process's counts, so the sum of max is below the actual increase.
 t.test("KV cache: a restart seen only by _created; the sum of max then understates", function()
   local a = ip_run(function() end)
-
-t.test("KV cache: a run with only the processed summary claims no difference against unknown totals", function()
-  -- a: metrics/processed/metrics_summary.json alone (its counters' sum of max, no raw
-  -- scrapes: the actual increases are unknown); b: the synthetic raw scrapes
-  local a = ip_run(function() end)
-  mkdir(a .. "/metrics/processed")
-  copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
-  local b = ip_run(function() end)
-  mkdir(b .. "/metrics/raw")
-  local raw = F .. "/prometheus/synthetic-raw"
-  for n in lfs.dir(raw) do
-    if n:match("%.log$") then copy(raw .. "/" .. n, b .. "/metrics/raw/" .. n) end
-  end
-  local w, r = compare { "--a", a, "--a-label", "summary", "--b", b, "--b-label", "raw" }
-  t.eq(r.code, 0, r.stderr)
-  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
-    local text = t.read(w .. "/" .. f)
-    local kv = text:match("KV%-Cache Performance Analysis.*") or ""
-    t.ok(kv:find("processed summary gives) is not the actual totals (the counters", 1, true), f)
-    t.ok(not kv:find("differs from the actual totals", 1, true), f)
-    t.ok(not kv:find("against the actual N/A", 1, true), f)
-    t.ok(kv:find("- summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw scrapes to count the "
-      .. "increases over the run from, so how far it is from them is not known%), from llm%-d%-benchmark's processed "
-      .. "summary") or kv:find("<li>summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw "
-      .. "scrapes to count the increases over the run from, so how far it is from them is not known%)"), f)
-  end
-end)
   mkdir(a .. "/metrics/raw")
   local hits, queries, created = { 1000, 1200, 5000, 5600 }, { 2000, 2400, 9000, 10000 }, { 100, 100, 500, 500 }
   for i = 1, 4 do
@@ -554,6 +527,33 @@ end)
   t.ok(text:find("understates this run's traffic", 1, true))
   t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
   t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
+end)
+
+t.test("KV cache: a run with only the processed summary claims no difference against unknown totals", function()
+  -- a: metrics/processed/metrics_summary.json alone (its counters' sum of max, no raw
+  -- scrapes: the actual increases are unknown); b: the synthetic raw scrapes
+  local a = ip_run(function() end)
+  mkdir(a .. "/metrics/processed")
+  copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
+  local b = ip_run(function() end)
+  mkdir(b .. "/metrics/raw")
+  local raw = F .. "/prometheus/synthetic-raw"
+  for n in lfs.dir(raw) do
+    if n:match("%.log$") then copy(raw .. "/" .. n, b .. "/metrics/raw/" .. n) end
+  end
+  local w, r = compare { "--a", a, "--a-label", "summary", "--b", b, "--b-label", "raw" }
+  t.eq(r.code, 0, r.stderr)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(w .. "/" .. f)
+    local kv = text:match("KV%-Cache Performance Analysis.*") or ""
+    t.ok(kv:find("processed summary gives) is not the actual totals (the counters", 1, true), f)
+    t.ok(not kv:find("differs from the actual totals", 1, true), f)
+    t.ok(not kv:find("against the actual N/A", 1, true), f)
+    t.ok(kv:find("- summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw scrapes to count the "
+      .. "increases over the run from, so how far it is from them is not known%), from llm%-d%-benchmark's processed "
+      .. "summary") or kv:find("<li>summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw "
+      .. "scrapes to count the increases over the run from, so how far it is from them is not known%)"), f)
+  end
 end)
 
 -- vLLM's own count of finished requests against the harness's (kvcache.coverage): at least

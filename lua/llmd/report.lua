@@ -966,7 +966,7 @@ end
 
 -- not_like: why the runs' whole-run figures do not compare like with like (their requests
 -- differ, or they pool different loads), nil when they do.
-local function kv_section(A, B, model_min_effect, not_like)
+local function kv_section(A, B, model_min_effect, not_like, not_like_short)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
   if not sec.available then
@@ -1039,7 +1039,7 @@ local function kv_section(A, B, model_min_effect, not_like)
         if not_like then
           -- counters over different requests or loads: no order is read from them (as the
           -- whole-run rows and the banner say)
-          r.verdict = "not comparable (untested)"
+          r.verdict = ("not comparable: %s (untested)"):format(not_like_short or not_like)
           r.evidence = r.evidence .. "; not comparable: " .. not_like
         elseif va == vb then
           r.verdict = "no difference (untested)"
@@ -1133,6 +1133,18 @@ local function kv_section(A, B, model_min_effect, not_like)
     if not s[2].available then missing[#missing + 1] = ("%s: %s"):format(s[1].label, s[2].reason or "no data") end
     for _, wline in ipairs(s[2].warnings or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, wline) end
     for _, note in ipairs(s[2].notes or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, note) end
+  end
+  -- the whole reason the rates are not comparable (their cells give its gist)
+  if not_like and sec.rows then
+    for _, part in ipairs { sec.rows, sec.efficiency or {} } do
+      for _, r in ipairs(part) do
+        if r.verdict:find("^not comparable") then
+          missing[#missing + 1] = ("Rates marked not comparable: %s, so neither run is named higher"):format(not_like)
+          goto said
+        end
+      end
+    end
+    ::said::
   end
   sec.missing = missing
   return sec
@@ -4099,7 +4111,10 @@ function M.build(opts)
   model.kv = kv_section(A, B, model.min_effect, broken and ("a broken run: " .. table.concat(model.broken, "; "))
     or workloads_differ(model) and ("the workloads differ ("
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
-    and "whole-run counters over different loads, not like for like" or nil)
+    and "whole-run counters over different loads, not like for like" or nil,
+    -- (the gist, for the rows' Verdict cells)
+    broken and "a broken run" or workloads_differ(model) and "the workloads differ"
+    or model.workload_match.like_for_like == false and "counters over different loads" or nil)
   model.summary = summary(model, A, B)
   -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
   -- stages it finished, never a complete run's; said before anything else
@@ -4374,7 +4389,10 @@ function M.kv_csv_rows(model)
         x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
           or "untested"
         local parts = {}
-        if r.verdict ~= "" and r.verdict ~= x.verdict then parts[#parts + 1] = r.verdict end
+        -- (a not comparable row's evidence gives the whole reason its verdict has the gist of)
+        if r.verdict ~= "" and r.verdict ~= x.verdict and not r.verdict:find("^not comparable") then
+          parts[#parts + 1] = r.verdict
+        end
         if r.evidence then parts[#parts + 1] = r.evidence end
         x.note = table.concat(parts, "; ")
       end

@@ -1877,9 +1877,29 @@ t.test("KV: twice the requests at the same hit rate is not 'better' on hits; a r
   by = kv_rows(m)
   for _, label in ipairs { "Hit rate", "Misses per completed request (tokens)", "Cached tokens per completed request",
     "Share of input tokens served from cache" } do
-    t.eq({ by[label].verdict, by[label].higher }, { "not comparable (untested)", nil }, label)
+    -- (the cell says why, as the CSV's note does: "not comparable (untested)" alone did not)
+    t.eq({ by[label].verdict, by[label].higher }, { "not comparable: the workloads differ (untested)", nil }, label)
     t.eq(by[label].evidence, "untested: one counter increase per run; not comparable: the workloads differ (input "
       .. "tokens per request: mean 200.0 vs 600.0)", label)
+  end
+  -- the whole reason once, in a line under the table; the CSV's note has it without the
+  -- cell's gist again
+  local lines = 0
+  for _, l in ipairs(m.kv.missing) do
+    if l == "Rates marked not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0), so "
+      .. "neither run is named higher" then lines = lines + 1 end
+  end
+  t.eq(lines, 1, table.concat(m.kv.missing, " | "))
+  m.charts = { list = {} }
+  local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
+  t.ok(md:find("| not comparable: the workloads differ (untested) |\n", 1, true), md:match("## KV.-\n## "))
+  t.ok(md:find("\n- Rates marked not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0), "
+    .. "so neither run is named higher\n", 1, true), md:match("## KV.-\n## "))
+  for _, x in ipairs(report.kv_csv_rows(m)) do
+    if x.key == "kv_hit_rate_pct" then
+      t.eq({ x.verdict, x.note }, { "not comparable", "untested: one counter increase per run; not comparable: the "
+        .. "workloads differ (input tokens per request: mean 200.0 vs 600.0)" })
+    end
   end
   t.eq(by["Hit rate"].delta_text, "+10.0 pp") -- the figures stay, beside the verdict
   t.eq(by["Hit rate"].delta, 10)

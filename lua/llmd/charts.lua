@@ -933,6 +933,12 @@ function M.axis_max(v)
   return v * (1 + M.AXIS_MARGIN)
 end
 
+-- What the kv_cache chart's points are (llmd.kvcache.timeline_collector): usage is the mean
+-- of every engine's series, so a pod of two data-parallel engines counts twice.
+M.KV_NOTE = "Each point is one round of scrapes of every pod then running: usage is the mean over the engines "
+  .. "of those pods (data-parallel ranks count one each), the hit rate hits / queries since the previous point, "
+  .. "summed over pods."
+
 -- 4. KV-cache usage and prefix-cache hit rate over time, from the raw scrapes.
 function M.kv_cache(_, A, B)
   local c = base("kv_cache", "KV cache over time", A, B)
@@ -966,8 +972,7 @@ function M.kv_cache(_, A, B)
   add(c, "panel_label", labels)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
-  c.notes[#c.notes + 1] = "Each point is one round of scrapes of every pod then running: usage is the mean over "
-    .. "those pods, the hit rate hits / queries since the previous point, summed over pods."
+  c.notes[#c.notes + 1] = M.KV_NOTE
   for _, s in ipairs { A, B } do
     local note = type(s.kv) == "table" and s.kv.timeline_note or nil
     if type(note) == "string" then c.notes[#c.notes + 1] = ("%s: %s."):format(s.label, note) end

@@ -813,6 +813,33 @@ t.test("KV timeline: a pod that joins late lands at its own time, not in the fir
   t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
 end)
 
+t.test("KV timeline: usage is the mean over the engines (a data-parallel rank counts one), and the note says so", function()
+  local kvcache = require "llmd.kvcache"
+  local c = kvcache.timeline_collector()
+  local function scrape(pod, t0, usages)
+    local lines = { "# TYPE vllm:kv_cache_usage_perc gauge" }
+    for i, u in ipairs(usages) do
+      lines[#lines + 1] = ('vllm:kv_cache_usage_perc{engine="%d"} %s'):format(i - 1, u)
+    end
+    c.on_scrape(pod, t0, table.concat(lines, "\n") .. "\n", pod .. ".log")
+  end
+  -- two rounds 15 s apart: p1 with two engines at 10 % and 20 %, p2 one at 5 %
+  for r = 0, 1 do
+    scrape("p1", 100 + 15 * r, { 0.10, 0.20 })
+    scrape("p2", 100.5 + 15 * r, { 0.05 })
+  end
+  local tl = c.finish({})
+  t.eq(#tl, 2)
+  -- by hand: (10 + 20 + 5) / 3 = 11.666... % over the engines (the pods' mean would be
+  -- (15 + 5) / 2 = 10 %)
+  t.near(tl[1].usage_pct, 35 / 3, 1e-9)
+  t.near(tl[2].usage_pct, 35 / 3, 1e-9)
+  local A = side("a", ip_run(true), "A")
+  local ch = charts.kv_cache({}, A, side("b", ip_run(false), "B"))
+  t.ok(table.concat(ch.notes, " "):find("usage is the mean over the engines of those pods (data-parallel ranks count "
+    .. "one each)", 1, true), table.concat(ch.notes, " | "))
+end)
+
 local edited_scrapes, set_value = t.edited_scrapes, t.set_value
 
 t.test("KV timeline: a restart seen only by a moved _created counts from 0, as the totals count it", function()

@@ -127,6 +127,12 @@ t.test("text for gnuplot: gnuplot reads back every text as it was (nasty ones, a
   local got = {}
   for l in r.stdout:gmatch("<<(.-)>>\n") do got[#got + 1] = l end
   t.eq(got, want)
+  -- an error cause broken into lines (charts.wrap), one starting with a quote: joined by "\n"
+  local wrapped = charts.wrap("Server error '503 Service Unavailable' for url "
+    .. "'http://llm-d-inference-gateway/v1/completions'", charts.CAUSE_WIDTH, 2)
+  t.eq(wrapped, { lines = { "Server error '503 Service Unavailable' for url",
+    "'http://llm-d-inference-gateway/v1/completions'" } })
+  t.eq(gnuplot_reads(gp, { wrapped }), { table.concat(wrapped.lines, "\n") })
   -- random texts over an alphabet of the characters that mean something to gnuplot (seeded:
   -- the same texts each run); the old doubled quotes failed on about half of them
   local alphabet = { "'", "'", '"', "\\", ";", "#", "`", "@", "$", "%", "^", "_", "{", "}", "&", "~", "a", " ", "é",

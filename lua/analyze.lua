@@ -26,6 +26,7 @@ local w = ws.open(o[1])
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
 local before = cmp.report_snapshot(w.path)
 local regenerated = false
+local chart_failures = {} -- the charts gnuplot failed to draw (the report written without them)
 local ok, err = pcall(function()
   local prev = w.path .. "/comparison.json"
   local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
@@ -142,6 +143,7 @@ local ok, err = pcall(function()
   io.write(("Comparison report written to: %s%s\n"):format(model.path,
     reextracted and " (metrics re-extracted from the results)" or ""))
   io.write(cmp.html_line(model))
+  chart_failures = model.chart_failures
 end)
 if not ok then
   -- (a Ctrl-C not yet raised, the error being another's, is taken now: it would cut this short)
@@ -156,4 +158,10 @@ if not ok then
     os.exit(130)
   end
   error(err, 0)
+end
+-- a chart gnuplot failed to draw (a template edited wrong): the report is written without
+-- it, and says why; the exit status says it failed
+if #(chart_failures or {}) > 0 then
+  for _, f in ipairs(chart_failures) do io.stderr:write("analyze.lua: error: ", f, "\n") end
+  os.exit(1)
 end

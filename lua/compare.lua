@@ -414,3 +414,9 @@ if not ok then
 end
 finish(model, w)
 tl.mark("done")
+-- a chart gnuplot failed to draw: the report is written without it (and says why), the
+-- workspace kept; the exit status says it failed
+if #(model.chart_failures or {}) > 0 then
+  for _, f in ipairs(model.chart_failures) do io.stderr:write("compare.lua: error: ", f, "\n") end
+  os.exit(1)
+end

@@ -13,8 +13,8 @@
 -- A chart without data is not drawn: available = false and reason, one sentence saying why.
 -- The variables every template gets: datafile ('NAME.dat', gnuplot runs in out_dir),
 -- style_file (templates_dir/charts/style.gp), title, label_a, label_b, plus the chart's own
--- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8
--- in single quotes, where gnuplot interprets nothing but a doubled quote; gnuplot's SVG
+-- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8 in
+-- single-quoted pieces, where gnuplot interprets nothing, a ' as "'" (M.gp_string); gnuplot's SVG
 -- terminal writes '<' and '&' as entities, render the '>' of "]]>" (checked by
 -- tests/lua/test_charts.lua).
 local lfs = require "lfs"
@@ -49,9 +49,18 @@ function M.clean_text(s)
   return table.concat(out)
 end
 
--- A gnuplot string literal: single quotes, where only '' means anything.
+-- A gnuplot string expression for any text: single-quoted pieces, where gnuplot interprets
+-- nothing (no backslash escape, no `command` or @macro substitution: a double-quoted string
+-- runs a `command` in it), each ' between them as "'", joined by gnuplot's `.`. (Not the
+-- doubled quote: gnuplot 5.4 refuses a string that starts with one, x = '''b'''.)
 function M.gp_string(s)
-  return "'" .. M.clean_text(s):gsub("'", "''") .. "'"
+  local parts = {}
+  for piece, quote in M.clean_text(s):gmatch("([^']*)('?)") do
+    if piece ~= "" then parts[#parts + 1] = "'" .. piece .. "'" end
+    if quote ~= "" then parts[#parts + 1] = [["'"]] end
+  end
+  if #parts == 0 then return "''" end
+  return table.concat(parts, " . ")
 end
 
 local function finite(v)
@@ -924,6 +933,12 @@ function M.axis_max(v)
   return v * (1 + M.AXIS_MARGIN)
 end
 
+-- What the kv_cache chart's points are (llmd.kvcache.timeline_collector): usage is the mean
+-- of every engine's series, so a pod of two data-parallel engines counts twice.
+M.KV_NOTE = "Each point is one round of scrapes of every pod then running: usage is the mean over the engines "
+  .. "of those pods (data-parallel ranks count one each), the hit rate hits / queries since the previous point, "
+  .. "summed over pods."
+
 -- 4. KV-cache usage and prefix-cache hit rate over time, from the raw scrapes.
 function M.kv_cache(_, A, B)
   local c = base("kv_cache", "KV cache over time", A, B)
@@ -957,8 +972,7 @@ function M.kv_cache(_, A, B)
   add(c, "panel_label", labels)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
-  c.notes[#c.notes + 1] = "Each point is one round of scrapes of every pod then running: usage is the mean over "
-    .. "those pods, the hit rate hits / queries since the previous point, summed over pods."
+  c.notes[#c.notes + 1] = M.KV_NOTE
   for _, s in ipairs { A, B } do
     local note = type(s.kv) == "table" and s.kv.timeline_note or nil
     if type(note) == "string" then c.notes[#c.notes + 1] = ("%s: %s."):format(s.label, note) end
@@ -1167,8 +1181,12 @@ local function finish_job(j)
   if not st.ok then
     local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
       or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
+    -- (the report's reason: gnuplot's last line, not the variables it echoes before it)
+    j.short = ("%s: gnuplot failed (%s)%s"):format(tpl, how, err:match("%S") and (": " .. tail(err, 1)) or "")
     error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
   elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+    j.short = ("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+      .. "and leave `set output` alone)"):format(tpl)
     error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
       .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
   else
@@ -1193,8 +1211,12 @@ end
 -- (order: a list of names; default the order they were started), and writes their SVGs
 -- and data, only once every one of them was drawn: all or nothing, so a template gnuplot
 -- rejects changes no chart file. The first that failed is raised (the others are stopped
--- and their files removed).
-function M.finish(pendings, order)
+-- and their files removed). With opts.keep_going, a chart gnuplot fails to draw is left
+-- out instead, the others written: its available = false, reason saying what gnuplot said,
+-- and failed = the whole error; returns the list of those charts ({} when all were drawn).
+-- (A file that cannot be written, or a Ctrl-C, is raised all the same.)
+function M.finish(pendings, order, opts)
+  local keep_going = opts and opts.keep_going
   local jobs = {}
   for _, pending in ipairs(pendings) do
     for _, j in ipairs(pending.jobs) do jobs[#jobs + 1] = j end
@@ -1204,14 +1226,32 @@ function M.finish(pendings, order)
     for i, name in ipairs(order) do at[name] = i end
     table.sort(jobs, function(x, y) return (at[x.c.name] or math.huge) < (at[y.c.name] or math.huge) end)
   end
+  local failed = {}
   local ok, err = pcall(function()
-    for _, j in ipairs(jobs) do finish_job(j) end
-    for _, j in ipairs(jobs) do put_job(j) end
+    for _, j in ipairs(jobs) do
+      if not keep_going then
+        finish_job(j)
+      else
+        local drawn, why = pcall(finish_job, j)
+        if not drawn then
+          if not j.short or tostring(why):match("interrupted$") then error(why, 0) end
+          local c = j.c
+          c.available, c.svg, c.file, c.failed = false, nil, nil, tostring(why)
+          c.reason = ("gnuplot could not draw it: %s."):format(j.short)
+          os.remove(j.out_dir .. "/" .. j.dat)
+          failed[#failed + 1] = c
+        end
+      end
+    end
+    for _, j in ipairs(jobs) do
+      if j.c.svg then put_job(j) end
+    end
   end)
   if not ok then
     M.abort({ jobs = jobs })
     error(err, 0)
   end
+  return failed
 end
 
 -- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and

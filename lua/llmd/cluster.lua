@@ -2516,6 +2516,11 @@ function M.steps_list()
         error(("failed while writing the comparison report, so there is none: %s"):format(tostring(model)), 0)
       end
       ctx.model = model
+      -- a chart gnuplot failed to draw: the report is written without it, and says why
+      for _, f in ipairs(model.chart_failures or {}) do
+        say(ctx, "Warning: %s", f)
+        io.stderr:write("compare.lua: warning: ", f, "\n")
+      end
       ws.mark_complete(ctx.ws)
       return model.path
     end },

@@ -353,10 +353,12 @@ function M.start_charts(w, A, B, tdir)
 end
 
 -- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
--- is there; model.charts for the templates either way. early: M.start_charts' for the
--- same sides (else started here).
+-- is there; model.charts for the templates either way (its failed: the charts gnuplot
+-- failed to draw, left out with the reason). early: M.start_charts' for the same sides
+-- (else started here).
 function M.charts(w, model, A, B, tdir, early)
   early = early or M.start_charts(w, A, B, tdir)
+  local failed = {}
   local gp, out = early.gp, w.path .. "/charts"
   local names, by = {}, {}
   for _, c in ipairs(early.list) do by[c.name] = c end
@@ -378,13 +380,17 @@ function M.charts(w, model, A, B, tdir, early)
       charts.abort(early.pending)
       error(pending, 0)
     end
-    -- (the first failure in the charts' order is the one said, as when they were drawn in turn)
-    charts.finish({ early.pending, pending }, charts.NAMES)
+    -- a chart gnuplot fails to draw (a template edited wrong, a text gnuplot misreads) is
+    -- left out with gnuplot's words as its reason: the report is written all the same, and
+    -- the caller says it failed (M.report's chart_failures)
+    failed = charts.finish({ early.pending, pending }, charts.NAMES, { keep_going = true })
     charts.remove_stale(list, out)
   elseif lfs.attributes(out, "mode") == "directory" then
     charts.remove_stale(list, out)
   end
-  return charts.section(list, not gp and charts.NO_GNUPLOT or nil)
+  local section = charts.section(list, not gp and charts.NO_GNUPLOT or nil)
+  section.failed = failed
+  return section
 end
 
 -- What is known of a run, for run_comparison.sh: its state's keys, and the load stages as
@@ -631,7 +637,9 @@ end
 -- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
 -- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
 -- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet, slo (parsed list; default:
--- the info files'), min_effect (%).
+-- the info files'), min_effect (%). The model it returns has chart_failures: one line for
+-- each chart gnuplot failed to draw (written without it, its reason in the report), which
+-- the caller says as an error once the report is written.
 function M.report(w, A, B, opts)
   opts = opts or {}
   if A.label == B.label then
@@ -754,6 +762,11 @@ function M.report(w, A, B, opts)
   model.text = text
   model.path = out
   model.html_path = html_out
+  model.chart_failures = {}
+  for _, c in ipairs(chart_list.failed or {}) do
+    model.chart_failures[#model.chart_failures + 1] = ("the %s chart was not drawn (the report says so): %s")
+      :format(c.name, c.failed)
+  end
   return model
 end
 

@@ -308,7 +308,8 @@ end
 -- A collector of per-scrape values: on_scrape for prom_files.read_raw_dir (scrapes in time
 -- order), then finish(failed) (read_raw_dir's info.failed) -> points, left_out, where
 -- points = { {t = seconds since the first round, pods = how many pods the point covers,
--- usage_pct = mean over those pods (nil when none said), hit_rate_pct = prefix-cache hits /
+-- usage_pct = mean over those pods' engines, each vllm:kv_cache_usage_perc series once, so a
+-- data-parallel rank counts as much as a pod (nil when none said), hit_rate_pct = prefix-cache hits /
 -- queries since the previous point, summed over pods (nil without queries, or when a pod of
 -- the point has no earlier scrape)}, ... } and left_out = the rounds not shown.
 -- A round is the scrapes of one pass over the pods: a new one starts when a scrape comes

@@ -138,6 +138,8 @@ function M.points(run)
     local p = { load_type = g.load_type, offered = g.offered, repeats = #g.stages, values = {}, na = {},
       ci = nil, stages = {} }
     for i, st in ipairs(g.stages) do p.stages[i] = st.index end
+    -- why the offered load is unknown, as the results say (the Load Curves' Offered cell)
+    if not p.offered then p.offered_why = g.stages[1].offered_why end
     for _, st in ipairs(g.stages) do -- (a data check: M.check_rates)
       local o = M.overshoot(st)
       -- (the stage as its folder numbers it: treatments.lua renumbers a repeat's stages)

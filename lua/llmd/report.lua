@@ -843,6 +843,9 @@ end
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
+  if key == "offered" then
+    return "offered load unknown: " .. (p.offered_why or "the results state no request rate or concurrency")
+  end
   if key == "achieved_rps" or key == "harness_rps" then
     return "achieved rate unknown: " .. (p.na.throughput_req_s
       or "neither the results' request throughput nor the harness's own rate")
@@ -873,6 +876,8 @@ end
 local function curve_na_note(points, gpus, gpu_why, goodput, lat, goodput_why)
   local groups, order = {}, {}
   local cols = curve_na_columns(lat)
+  -- the Offered cell ("?"): the load the results do not state
+  table.insert(cols, 1, { "offered", "Offered" })
   if goodput then
     -- some point has goodput: the others say why not
     cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
@@ -1006,7 +1011,7 @@ end
 
 -- not_like: why the runs' whole-run figures do not compare like with like (their requests
 -- differ, or they pool different loads), nil when they do.
-local function kv_section(A, B, model_min_effect, not_like)
+local function kv_section(A, B, model_min_effect, not_like, not_like_short)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
   if not sec.available then
@@ -1092,7 +1097,7 @@ local function kv_section(A, B, model_min_effect, not_like)
         if not_like then
           -- counters over different requests or loads: no order is read from them (as the
           -- whole-run rows and the banner say)
-          r.verdict = "not comparable (untested)"
+          r.verdict = ("not comparable: %s (untested)"):format(not_like_short or not_like)
           r.evidence = r.evidence .. "; not comparable: " .. not_like
         elseif #scoped > 0 then
           -- a server's figure over other traffic than the run's (or part of the run) is not
@@ -1140,14 +1145,28 @@ local function kv_section(A, B, model_min_effect, not_like)
     local side, kv = s[1], s[2]
     if kv.sum_of_max and not kv.sum_of_max_same then
       local what, why = kvm.sum_of_max_text(kv.sum_of_max, kv.hits)
+      -- against the actual totals where they are known; where not (a processed summary
+      -- without raw scrapes), no difference is claimed
+      local known = kv.hits ~= nil and kv.queries ~= nil
       som[#som + 1] = {
         label = side.label, hits = T.helpers.num(kv.sum_of_max.hits), queries = T.helpers.num(kv.sum_of_max.queries),
         actual_hits = kv.hits and T.helpers.num(kv.hits) or "N/A",
         actual_queries = kv.queries and T.helpers.num(kv.queries) or "N/A", source = what, why = why,
+        known = known,
+        against = known and ("against the actual %s / %s"):format(T.helpers.num(kv.hits), T.helpers.num(kv.queries))
+          or ("(the actual totals are unknown: %s, so how far it is from them is not known)"):format(
+            kv.sum_of_max.source ~= "raw" and "no raw scrapes to count the increases over the run from"
+              or "the increases over the run could not be counted"),
       }
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
+  -- the sentence above the list says "differs from the actual totals" only where every
+  -- run listed has them
+  local all_known = #som > 0
+  for _, x in ipairs(som) do all_known = all_known and x.known end
+  sec.sum_of_max_heading = all_known and "differs from the actual totals"
+    or "is not the actual totals (the counters' increases over the run)"
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     -- every N/A says why: a run without the processed summary's aggregate, or an
@@ -1177,6 +1196,18 @@ local function kv_section(A, B, model_min_effect, not_like)
     if not s[2].available then missing[#missing + 1] = ("%s: %s"):format(s[1].label, s[2].reason or "no data") end
     for _, wline in ipairs(s[2].warnings or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, wline) end
     for _, note in ipairs(s[2].notes or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, note) end
+  end
+  -- the whole reason the rates are not comparable (their cells give its gist)
+  if not_like and sec.rows then
+    for _, part in ipairs { sec.rows, sec.efficiency or {} } do
+      for _, r in ipairs(part) do
+        if r.verdict:find("^not comparable") then
+          missing[#missing + 1] = ("Rates marked not comparable: %s, so neither run is named higher"):format(not_like)
+          goto said
+        end
+      end
+    end
+    ::said::
   end
   sec.missing = missing
   return sec
@@ -4231,7 +4262,10 @@ function M.build(opts)
   model.kv = kv_section(A, B, model.min_effect, broken and ("a broken run: " .. table.concat(model.broken, "; "))
     or workloads_differ(model) and ("the workloads differ ("
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
-    and "whole-run counters over different loads, not like for like" or nil)
+    and "whole-run counters over different loads, not like for like" or nil,
+    -- (the gist, for the rows' Verdict cells)
+    broken and "a broken run" or workloads_differ(model) and "the workloads differ"
+    or model.workload_match.like_for_like == false and "counters over different loads" or nil)
   model.summary = summary(model, A, B)
   -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
   -- stages it finished, never a complete run's; said before anything else
@@ -4506,7 +4540,10 @@ function M.kv_csv_rows(model)
         x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
           or "untested"
         local parts = {}
-        if r.verdict ~= "" and r.verdict ~= x.verdict then parts[#parts + 1] = r.verdict end
+        -- (a not comparable row's evidence gives the whole reason its verdict has the gist of)
+        if r.verdict ~= "" and r.verdict ~= x.verdict and not r.verdict:find("^not comparable") then
+          parts[#parts + 1] = r.verdict
+        end
         if r.evidence then parts[#parts + 1] = r.evidence end
         x.note = table.concat(parts, "; ")
       end

@@ -859,8 +859,9 @@ function M.to_plain(run)
   for _, st in ipairs(run.stages) do
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
-      send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
-      requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
+      send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file,
+      strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics),
+      goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
       -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
       failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
@@ -949,6 +950,7 @@ function M.from_plain(doc, path)
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
     s.send_rate = opt(st.send_rate)
+    s.offered_why = type(st.offered_why) == "string" and st.offered_why or nil
     s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
     s.requests = st.requests or {}
     s.metrics = unplain(st.metrics)

@@ -69,8 +69,12 @@ t.test("data files: a quantile grid's rows in its columns, blocks named on one l
   t.eq(charts.wide {}, false)
 end)
 
-t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubled", function()
-  t.eq(charts.gp_string("it's"), "'it''s'")
+t.test("text for gnuplot: one line, valid UTF-8, single-quoted pieces with each ' as \"'\"", function()
+  -- (written out by hand: the pieces between quotes single-quoted, a quote as "'")
+  t.eq(charts.gp_string("it's"), [['it' . "'" . 's']])
+  t.eq(charts.gp_string("'b'"), [["'" . 'b' . "'"]])
+  t.eq(charts.gp_string("''"), [["'" . "'"]])
+  t.eq(charts.gp_string(""), "''")
   t.eq(charts.gp_string('a\nb\r\tc "d" \\n'), "'a b c \"d\" \\n'") -- backslashes mean nothing in '...'
   t.eq(charts.clean_text("ok\xff\xfe é"), "ok?? é")
   t.eq(charts.gp_number(0 / 0), "NaN")
@@ -79,7 +83,89 @@ t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubl
   t.eq(charts.gp_number(3), "3")
   t.eq(charts.gp_number(0.1), "0.1")
   t.eq(charts.preamble { { "x", 1.5 }, { "s", "q'" }, { "arr", { 1, "two", true } } },
-    "x = 1.5; s = 'q'''; array arr[3] = [1, 'two', 1]")
+    [=[x = 1.5; s = 'q' . "'"; array arr[3] = [1, 'two', 1]]=])
+end)
+
+-- Texts that gnuplot's parser could take for something else: quotes of both kinds at either
+-- end and doubled, backslashes, a newline, ; # ` @ $ % and the enhanced-text characters
+-- ^ _ @ & { } ~, UTF-8. (gnuplot 5.4 refused a string starting with a doubled quote: an
+-- HTTP error "... for url 'http://..." wrapped so that a line starts with 'http, or a
+-- label 'base', stopped the whole report.)
+local GP_NASTY = {
+  "'", "''", "'''", "'base'", "''b''", "'http://host:8000/v1'", "Server error '503 Service Unavailable' for url",
+  '"', '""', '"q"', "\"'\"", "'\"", "\\", "\\\\", "a\\", "\\'", "'\\", "\\n", "a\nb", "\n'x'\n",
+  "x; print 666", "# not a comment", "`echo injected`", "@title", "$1 $0", "%s %d %%", "^{2}_{i} @a &{ab} ~x{.8-}",
+  "{", "}", "]]>", "<svg>&amp;", "é ✓ 日本", "", " ", "  lead and trail  ",
+}
+
+-- gnuplot's own reading of strings (its `print` of each into a file): the text back.
+local function gnuplot_reads(gp, list)
+  local vars, prints = {}, {}
+  for i, s in ipairs(list) do
+    vars[i] = { "s" .. i, s }
+    prints[i] = ("print '<<' . s%d . '>>'"):format(i)
+  end
+  local dir = t.tmpdir()
+  t.write(dir .. "/p.gp", "set print 'out.txt'\n" .. table.concat(prints, "\n") .. "\n")
+  local r = proc.run({ gp, "-e", charts.preamble(vars), "p.gp" }, { cwd = dir, stdout = "capture", stderr = "capture" })
+  t.eq(r.code, 0, r.stderr)
+  local got = {}
+  for l in t.read(dir .. "/out.txt"):gmatch("<<(.-)>>\n") do got[#got + 1] = l end
+  return got
+end
+
+t.test("text for gnuplot: gnuplot reads back every text as it was (nasty ones, and random ones)", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  -- as values and as array items (the preamble writes both)
+  local want = {}
+  for i, s in ipairs(GP_NASTY) do want[i] = charts.clean_text(s) end
+  t.eq(gnuplot_reads(gp, GP_NASTY), want)
+  local r = proc.run({ gp, "-e", charts.preamble { { "arr", GP_NASTY } } .. "; set print '-'; "
+    .. "do for [i = 1:|arr|] { print '<<' . arr[i] . '>>' }" }, { stdout = "capture", stderr = "capture" })
+  t.eq(r.code, 0, r.stderr)
+  local got = {}
+  for l in r.stdout:gmatch("<<(.-)>>\n") do got[#got + 1] = l end
+  t.eq(got, want)
+  -- an error cause broken into lines (charts.wrap), one starting with a quote: joined by "\n"
+  local wrapped = charts.wrap("Server error '503 Service Unavailable' for url "
+    .. "'http://llm-d-inference-gateway/v1/completions'", charts.CAUSE_WIDTH, 2)
+  t.eq(wrapped, { lines = { "Server error '503 Service Unavailable' for url",
+    "'http://llm-d-inference-gateway/v1/completions'" } })
+  t.eq(gnuplot_reads(gp, { wrapped }), { table.concat(wrapped.lines, "\n") })
+  -- random texts over an alphabet of the characters that mean something to gnuplot (seeded:
+  -- the same texts each run); the old doubled quotes failed on about half of them
+  local alphabet = { "'", "'", '"', "\\", ";", "#", "`", "@", "$", "%", "^", "_", "{", "}", "&", "~", "a", " ", "é",
+    "\n" }
+  math.randomseed(38)
+  local list, expect = {}, {}
+  for i = 1, 300 do
+    local n, s = math.random(0, 12), {}
+    for k = 1, n do s[k] = alphabet[math.random(#alphabet)] end
+    list[i] = table.concat(s)
+    expect[i] = charts.clean_text(list[i])
+  end
+  t.eq(gnuplot_reads(gp, list), expect)
+end)
+
+t.test("text for gnuplot: the nasty texts are drawn as they are, as a title and a key's label", function()
+  local gp = charts.gnuplot()
+  local dir = t.tmpdir()
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  -- the templates' terminal: noenhanced, so ^ _ @ & { } ~ are text
+  t.write(dir .. "/charts/nasty.gp", "set terminal svg noenhanced\nset title title\n"
+    .. "plot datafile using 1:2 with lines title label_a\n")
+  for _, s in ipairs(GP_NASTY) do
+    local c = { name = "nasty", available = true, notes = {}, data = "1 1\n2 2\n",
+      vars = { { "title", "T" .. s .. "T" }, { "label_a", "L" .. s .. "L" } } }
+    charts.render({ c }, dir, t.tmpdir(), gp)
+    -- the SVG's text, by hand: & and < as entities, the > of ]]> too, a newline a space
+    -- (a text with two spaces in a row is <text xml:space="preserve">)
+    local function xml(x) return (charts.clean_text(x):gsub("&", "&amp;"):gsub("<", "&lt;"):gsub("%]%]>", "]]&gt;")) end
+    t.ok(c.svg:find(">" .. xml("T" .. s .. "T") .. "</text>", 1, true), s)
+    t.ok(c.svg:find(">" .. xml("L" .. s .. "L") .. "</text>", 1, true), s)
+  end
 end)
 
 t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and stays XML", function()
@@ -247,6 +333,30 @@ t.test("charts in the background: the first failure in the charts' order is said
     tostring(terr))
   t.eq(names_in(out), {})
 end)
+
+t.test("charts in the background, keep_going: a chart gnuplot fails is left out with the reason, the others written",
+  function()
+    local gp, dir = fake_gnuplot()
+    t.write(dir .. "/charts/bad.gp", "echo 'gnuplot echoes the variables' >&2\necho 'line 3: bad template' >&2\nexit 1\n")
+    t.write(dir .. "/charts/nosvg.gp", "echo 'not a picture'\n")
+    t.write(dir .. "/charts/good.gp", "echo '<svg>good</svg>'\n")
+    local out = t.tmpdir()
+    t.write(out .. "/bad.svg", "<svg>old</svg>") -- an older picture of it: removed as stale
+    local list = { bg_chart("bad"), bg_chart("good"), bg_chart("nosvg") }
+    local failed = charts.finish({ charts.start(list, dir, out, gp) }, nil, { keep_going = true })
+    charts.remove_stale(list, out)
+    t.eq(#failed, 2)
+    t.eq({ failed[1], failed[2] }, { list[1], list[3] })
+    t.eq({ list[1].available, list[1].svg, list[2].svg, list[3].available }, { false, nil, "<svg>good</svg>\n", false })
+    -- the reason: gnuplot's last line; failed: the whole error, as finish without keep_going raises it
+    t.eq(list[1].reason, "gnuplot could not draw it: " .. dir .. "/charts/bad.gp: gnuplot failed (exit code 1): "
+      .. "line 3: bad template.")
+    t.eq(list[1].failed, dir .. "/charts/bad.gp: gnuplot failed (exit code 1): gnuplot echoes the variables | "
+      .. "line 3: bad template")
+    t.eq(list[3].reason, "gnuplot could not draw it: " .. dir .. "/charts/nosvg.gp: gnuplot wrote no SVG on its "
+      .. "standard output (the template must `set terminal svg` and leave `set output` alone).")
+    t.eq(names_in(out), { "good.dat", "good.svg" })
+  end)
 
 -- Inline SVG --------------------------------------------------------------------------------
 
@@ -709,6 +819,33 @@ t.test("KV timeline: a pod that joins late lands at its own time, not in the fir
   t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
 end)
 
+t.test("KV timeline: usage is the mean over the engines (a data-parallel rank counts one), and the note says so", function()
+  local kvcache = require "llmd.kvcache"
+  local c = kvcache.timeline_collector()
+  local function scrape(pod, t0, usages)
+    local lines = { "# TYPE vllm:kv_cache_usage_perc gauge" }
+    for i, u in ipairs(usages) do
+      lines[#lines + 1] = ('vllm:kv_cache_usage_perc{engine="%d"} %s'):format(i - 1, u)
+    end
+    c.on_scrape(pod, t0, table.concat(lines, "\n") .. "\n", pod .. ".log")
+  end
+  -- two rounds 15 s apart: p1 with two engines at 10 % and 20 %, p2 one at 5 %
+  for r = 0, 1 do
+    scrape("p1", 100 + 15 * r, { 0.10, 0.20 })
+    scrape("p2", 100.5 + 15 * r, { 0.05 })
+  end
+  local tl = c.finish({})
+  t.eq(#tl, 2)
+  -- by hand: (10 + 20 + 5) / 3 = 11.666... % over the engines (the pods' mean would be
+  -- (15 + 5) / 2 = 10 %)
+  t.near(tl[1].usage_pct, 35 / 3, 1e-9)
+  t.near(tl[2].usage_pct, 35 / 3, 1e-9)
+  local A = side("a", ip_run(true), "A")
+  local ch = charts.kv_cache({}, A, side("b", ip_run(false), "B"))
+  t.ok(table.concat(ch.notes, " "):find("usage is the mean over the engines of those pods (data-parallel ranks count "
+    .. "one each)", 1, true), table.concat(ch.notes, " | "))
+end)
+
 local edited_scrapes, set_value = t.edited_scrapes, t.set_value
 
 t.test("KV timeline: a restart seen only by a moved _created counts from 0, as the totals count it", function()
@@ -985,14 +1122,50 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
   t.ok(t.read(w .. "/charts/achieved_offered.svg"):find("served per second (edited)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("served per second (edited)", 1, true))
   t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil, "the stale picture is gone")
-  -- a broken one: the error names it, the exit code is not 0
+  -- a broken one: the report is written all the same, that chart left out with gnuplot's
+  -- words as the reason (its old picture gone), the others drawn; the error names it after
+  -- the report, and the exit code is not 0 (before: no report written, "llmdlua: TPL: ...")
   t.write(tpl, "set terminal svg\nplot [0:1] nosuchvar\n")
+  local report_before = lfs.attributes(w .. "/comparison_report.md", "ino")
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 1)
-  -- the first line names the template and gnuplot's complaint (the host adds its traceback
-  -- below, as for every error)
-  t.ok(r.stderr:find("^llmdlua: " .. tpl:gsub("%p", "%%%0") .. ": gnuplot failed %(exit code 1%): [^\n]*"
-    .. "line 2: undefined variable: nosuchvar"), r.stderr)
+  local etpl = tpl:gsub("%p", "%%%0")
+  t.ok(r.stderr:find("^analyze.lua: error: the achieved_offered chart was not drawn %(the report says so%): " .. etpl
+    .. ": gnuplot failed %(exit code 1%): [^\n]*line 2: undefined variable: nosuchvar\n$"), r.stderr)
+  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
+  t.ok(lfs.attributes(w .. "/comparison_report.md", "ino") ~= report_before, "the report was written again")
+  md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("- Achieved against offered load: not drawn. gnuplot could not draw it: " .. tpl
+    .. ": gnuplot failed (exit code 1): \"" .. tpl .. "\" line 2: undefined variable: nosuchvar.\n", 1, true),
+    md:match("## Charts.-\n## "))
+  t.ok(not md:find("](charts/achieved_offered.svg)", 1, true))
+  t.ok(md:find("](charts/latency_throughput.svg)", 1, true), "the other chart is drawn")
+  t.ok(t.read(w .. "/comparison_report.html"):find('data-chart-left-out="achieved_offered"', 1, true))
+  t.eq(lfs.attributes(w .. "/charts/achieved_offered.svg", "mode"), nil, "no picture the report does not have")
+  t.eq(lfs.attributes(w .. "/charts/achieved_offered.dat", "mode"), nil)
+  t.ok(lfs.attributes(w .. "/charts/latency_throughput.svg", "mode") == "file")
+  t.eq(json.read(w .. "/comparison.json").charts.list[3].drawn, false)
+end)
+
+t.test("compare.lua: a chart gnuplot fails to draw leaves the report and the workspace, exit 1", function()
+  -- a gnuplot that fails on the errors chart's template, the real one for the others
+  local bin = t.tmpdir()
+  t.write(bin .. "/gnuplot", "#!/bin/sh\nfor a; do last=$a; done\ncase \"$last\" in\n"
+    .. "*/errors.gp) echo 'line 9: made to fail' >&2; exit 1;;\nesac\nexec " .. charts.gnuplot() .. " \"$@\"\n")
+  proc.chmod(bin .. "/gnuplot", "755")
+  local run = ip_run(false, { { 2, "Server error '503 Service Unavailable' for url 'http://gw/v1'" } })
+  local w, r = compare({ "--a", run, "--a-label", "'base'", "--b", ip_run(false), "--b-label", "B" },
+    { PATH = bin .. ":" .. os.getenv("PATH") })
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("compare.lua: error: the errors chart was not drawn (the report says so): ", 1, true), r.stderr)
+  t.ok(r.stderr:find("errors.gp: gnuplot failed (exit code 1): line 9: made to fail\n", 1, true), r.stderr)
+  t.ok(not r.stderr:find("removed", 1, true), r.stderr)
+  t.eq(lfs.attributes(w .. "/INCOMPLETE", "mode"), nil, "the workspace is complete")
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("- Failed requests by cause: not drawn. gnuplot could not draw it: [^\n]*/templates/charts/errors%.gp: "
+    .. "gnuplot failed %(exit code 1%): line 9: made to fail%.\n"), md:match("## Charts.-\n## "))
+  t.ok(md:find("](charts/latency_cdf.svg)", 1, true), "the others are drawn")
+  t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil)
 end)
 
 t.test("without gnuplot: the markdown and the HTML are written, with the note", function()

@@ -1885,9 +1885,29 @@ t.test("KV: twice the requests at the same hit rate is not 'better' on hits; a r
   by = kv_rows(m)
   for _, label in ipairs { "Hit rate", "Misses per completed request (tokens)", "Cached tokens per completed request",
     "Share of input tokens served from cache" } do
-    t.eq({ by[label].verdict, by[label].higher }, { "not comparable (untested)", nil }, label)
+    -- (the cell says why, as the CSV's note does: "not comparable (untested)" alone did not)
+    t.eq({ by[label].verdict, by[label].higher }, { "not comparable: the workloads differ (untested)", nil }, label)
     t.eq(by[label].evidence, "untested: one counter increase per run; not comparable: the workloads differ (input "
       .. "tokens per request: mean 200.0 vs 600.0)", label)
+  end
+  -- the whole reason once, in a line under the table; the CSV's note has it without the
+  -- cell's gist again
+  local lines = 0
+  for _, l in ipairs(m.kv.missing) do
+    if l == "Rates marked not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0), so "
+      .. "neither run is named higher" then lines = lines + 1 end
+  end
+  t.eq(lines, 1, table.concat(m.kv.missing, " | "))
+  m.charts = { list = {} }
+  local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
+  t.ok(md:find("| not comparable: the workloads differ (untested) |\n", 1, true), md:match("## KV.-\n## "))
+  t.ok(md:find("\n- Rates marked not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0), "
+    .. "so neither run is named higher\n", 1, true), md:match("## KV.-\n## "))
+  for _, x in ipairs(report.kv_csv_rows(m)) do
+    if x.key == "kv_hit_rate_pct" then
+      t.eq({ x.verdict, x.note }, { "not comparable", "untested: one counter increase per run; not comparable: the "
+        .. "workloads differ (input tokens per request: mean 200.0 vs 600.0)" })
+    end
   end
   t.eq(by["Hit rate"].delta_text, "+10.0 pp") -- the figures stay, beside the verdict
   t.eq(by["Hit rate"].delta, 10)
@@ -2474,6 +2494,30 @@ t.test("load-curve tables: each N/A cell's reason in a line under the table", fu
   m.charts = { list = {} }
   local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
   t.ok(md:find("\n\nN/A in this table: " .. na_b:gsub("%p", "%%%0") .. "%.\n"), md)
+end)
+
+t.test("load-curve tables: an Offered cell '?' says why in the N/A line (BR v0.1, and unknown elsewhere)", function()
+  -- x: one point whose results state no load (its stage's offered_why, as llmd.harness's
+  -- benchmark-report reader sets it); y: a rate of 10 req/s, no "Offered" in its line
+  local x = run_of { { values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
+    { values = { throughput_req_s = 12, ttft_p90_ms = 70, throughput_tok_s = 120 } } }
+  for _, s in ipairs(x.stages) do s.offered_why = "a BR v0.1 report states no offered load (its words)" end
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } } }
+  local function sd(label, run)
+    return { label = label, state = { label = label, stack = { gpus = 1 } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0, workspace = "/tmp/na" }
+  local na_a, na_b = m.curves[1].na_note, m.curves[2].na_note
+  -- (each stage without a load is a point of its own)
+  t.ok(na_a:find("^Offered at every point: offered load unknown: a BR v0.1 report states no offered load %(its words%);"),
+    na_a)
+  t.eq(m.curves[1].rows[1].load, "?")
+  t.ok(not na_b:find("Offered", 1, true), na_b)
+  -- without a reason from the reader: the results state none
+  for _, s in ipairs(x.stages) do s.offered_why = nil end
+  m = report.build { a = sd("x", x), b = sd("y", y), generated = 0, workspace = "/tmp/na" }
+  t.ok(m.curves[1].na_note:find("^Offered at every point: offered load unknown: the results state no request rate or "
+    .. "concurrency;"), m.curves[1].na_note)
 end)
 
 t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a bound", function()

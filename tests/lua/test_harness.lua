@@ -382,6 +382,22 @@ local function br_with(edit)
   return harness.extract(d)
 end
 
+t.test("benchmark report: why the offered load is unknown (v0.1 states none; v0.2 with neither field)", function()
+  local d = t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_1_example.yaml", d .. "/benchmark_report,_stage.yaml")
+  local run = harness.extract(d)
+  t.eq({ run.stages[1].rate, run.stages[1].concurrency }, {})
+  t.eq(run.stages[1].offered_why, "a BR v0.1 report states no offered load (its scenario.load.args are the harness's "
+    .. "own arguments, not a standardized rate or concurrency)")
+  -- saved and read back (analyze.lua's run_model.json)
+  local back = rm.from_plain(json.decode(json.encode(rm.to_plain(run))))
+  t.eq(back.stages[1].offered_why, run.stages[1].offered_why)
+  -- v0.2 example: rate_qps 10, so no reason; with rate_qps null and concurrency .inf, none stated
+  t.eq(br_with(function(s) return s end).stages[1].offered_why, nil)
+  local none = br_with(function(s) return (s:gsub("rate_qps: 10", "rate_qps: null")) end)
+  t.eq(none.stages[1].offered_why, "scenario.load.standardized has neither rate_qps nor concurrency")
+end)
+
 t.test("benchmark report: a rate field that agrees gives way to completed / duration", function()
   -- request_rate.mean 10.01 (0.04 % from 10.0056): the two agree, the definition's figure is given
   local run = br_with(function(s)

@@ -146,7 +146,7 @@ t.test("--tolerant: a left-out file is a banner at the top; without it the file'
   t.ok(not t.read(ws .. "/comparison_report.md"):find("left out (--tolerant)", 1, true))
 end)
 
-t.test("analyze.lua with a chart template gnuplot rejects changes no chart file (all or nothing)", function()
+t.test("analyze.lua with a chart template gnuplot rejects: the report without that chart, the others redrawn", function()
   local lfs = require "lfs"
   local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b",
     FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ttft_p90_ms=200" }
@@ -168,8 +168,17 @@ t.test("analyze.lua with a chart template gnuplot rejects changes no chart file 
   r = require("llmd.proc").run { ROOT .. "/llmdlua", ROOT .. "/lua/analyze.lua", ws, "--quiet" }
   t.eq(r.code, 1)
   t.ok(r.stderr:find(gp .. ": gnuplot failed (exit code 1)", 1, true), r.stderr)
-  -- no chart's data or picture replaced, no temporary file left
-  t.eq(ids(), before)
+  -- the report and the other chart written again; the one gnuplot rejected gone with its
+  -- data (the report says why it is not drawn), no temporary file left
+  local after = ids()
+  t.ok(after.report ~= before.report, "the report was written")
+  t.ok(after["achieved_offered.svg"] ~= before["achieved_offered.svg"], "the other chart was drawn")
+  t.eq({ after["latency_throughput.svg"], after["latency_throughput.dat"] }, {})
+  local n = 0
+  for _ in pairs(after) do n = n + 1 end
+  t.eq(n, 3, "report, achieved_offered.svg and .dat")
+  t.ok(t.read(ws .. "/comparison_report.md"):find("- Latency against achieved throughput: not drawn. gnuplot could not "
+    .. "draw it: " .. gp .. ": gnuplot failed (exit code 1): ", 1, true))
 end)
 
 t.test("primitives: a wrong argument's type is said as that, at the script's line (new-user API findings)", function()

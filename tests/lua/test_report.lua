@@ -519,6 +519,7 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
     text:match("GPU KV cache size[^\n]*"))
   -- the run has no processed summary: the figure is said to come from the raw scrapes, and
   -- it differs for both reasons there are (1,000 hits before the window; 1 restart)
+  t.ok(text:find("summary gives) differs from the actual totals:\n", 1, true), "every run listed has them")
   t.ok(text:find("- restarted: 5,600 hits / 10,000 queries against the actual 5,800 / 10,400, computed from the raw "
     .. "scrapes (the run has no processed summary, metrics_summary.json).", 1, true), text:match("## KV.*"))
   t.ok(not text:find("processed summary's \"sum of max\"", 1, true), "no figure credited to a summary it lacks")
@@ -528,6 +529,33 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
   t.ok(text:find("understates this run's traffic", 1, true))
   t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
   t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
+end)
+
+t.test("KV cache: a run with only the processed summary claims no difference against unknown totals", function()
+  -- a: metrics/processed/metrics_summary.json alone (its counters' sum of max, no raw
+  -- scrapes: the actual increases are unknown); b: the synthetic raw scrapes
+  local a = ip_run(function() end)
+  mkdir(a .. "/metrics/processed")
+  copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
+  local b = ip_run(function() end)
+  mkdir(b .. "/metrics/raw")
+  local raw = F .. "/prometheus/synthetic-raw"
+  for n in lfs.dir(raw) do
+    if n:match("%.log$") then copy(raw .. "/" .. n, b .. "/metrics/raw/" .. n) end
+  end
+  local w, r = compare { "--a", a, "--a-label", "summary", "--b", b, "--b-label", "raw" }
+  t.eq(r.code, 0, r.stderr)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(w .. "/" .. f)
+    local kv = text:match("KV%-Cache Performance Analysis.*") or ""
+    t.ok(kv:find("processed summary gives) is not the actual totals (the counters", 1, true), f)
+    t.ok(not kv:find("differs from the actual totals", 1, true), f)
+    t.ok(not kv:find("against the actual N/A", 1, true), f)
+    t.ok(kv:find("- summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw scrapes to count the "
+      .. "increases over the run from, so how far it is from them is not known%), from llm%-d%-benchmark's processed "
+      .. "summary") or kv:find("<li>summary: [%d,]+ hits / [%d,]+ queries %(the actual totals are unknown: no raw "
+      .. "scrapes to count the increases over the run from, so how far it is from them is not known%)"), f)
+  end
 end)
 
 -- vLLM's own count of finished requests against the harness's (kvcache.coverage): at least

@@ -232,8 +232,17 @@ local function map(set, br, path, stage_fallback)
     drain = rm.drain_from_stats(ok, dur, pcts, scale and num(rl.min) and rl.min * scale / 1000 or nil)
   end
   local stage = num(std.stage) or stage_fallback
+  -- why the offered load is unknown (the Load Curves' Offered cell says it)
+  local offered_why
+  if v01 then
+    offered_why = "a BR v0.1 report states no offered load (its scenario.load.args are the harness's own "
+      .. "arguments, not a standardized rate or concurrency)"
+  elseif not (num(std.rate_qps) and num(std.rate_qps) > 0) and not (num(std.concurrency) and num(std.concurrency) >= 1)
+  then
+    offered_why = "scenario.load.standardized has neither rate_qps nor concurrency"
+  end
   return {
-    drain = drain,
+    drain = drain, offered_why = offered_why,
     tool = tool, tool_version = std.tool_version, stage = stage,
     rate = num(std.rate_qps), concurrency = num(std.concurrency), method = method,
     requests = { total = total, ok = ok, failed = failures, incomplete = inc }, clashes = clashes,
@@ -383,7 +392,7 @@ function M.extract(c, opts)
     end
     local info = map(st.metrics, br, path, i - 1)
     if i == 1 then stack_config(run, br, path) end
-    st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
+    st.index, st.rate, st.concurrency, st.offered_why = info.stage, info.rate, info.concurrency, info.offered_why
     st.duration = st.metrics.values.duration_s
     st.requests = info.requests
     st.tool = info.tool

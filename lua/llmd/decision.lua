@@ -97,7 +97,7 @@ function M.parse_slo(spec, where)
   local pairs_ = {}
   if type(spec) == "string" then
     for item in spec:gmatch("[^,]+") do
-      local k, v = item:match("^%s*([%w_]+)%s*=%s*(%S+)%s*$")
+      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S+)%s*$")
       if not k then
         error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
       end

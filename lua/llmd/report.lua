@@ -2510,7 +2510,7 @@ local function verdict_of(model, A, B)
     v.text = ("Cannot say which: %s; a broken run's figures say nothing of its configuration."):format(v.reason)
   elseif differ then
     v.kind, v.reason = "not comparable", differ
-    v.text = ("Not comparable: the runs' requests differ (%s), so no capacity or throughput here names a higher "
+    v.text = ("Not comparable: the workloads differ (%s), so no capacity or throughput here names a higher "
       .. "run."):format(differ)
   elseif has_slo then
     local cap = lead_gpu and model.capacity.per_gpu or model.capacity
@@ -3084,11 +3084,17 @@ local function summary(model, A, B)
     local phrase = decision.capacity_phrase(model.slo)
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
-      out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
-        .. "the %s %% tolerance of the workload match): a run whose requests are longer sustains fewer of them, so "
+      -- token lengths differ beyond a tolerance; a model or load type simply differs
+      local tokens = false
+      for _, d in ipairs(model.workload_match.differences) do
+        if d.field == "input_tokens" or d.field == "output_tokens" then tokens = true end
+      end
+      out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s%s): %s, so "
         .. "neither run is named higher, and latencies at matched load are not compared either."):format(phrase,
-        capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", T.helpers.num(
-        decision.TOKEN_TOLERANCE * 100, 0))
+        capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", tokens and (", beyond the %s %% "
+        .. "tolerance of the workload match"):format(T.helpers.num(decision.TOKEN_TOLERANCE * 100, 0)) or "",
+        tokens and "a run whose requests are longer sustains fewer of them"
+          or "what one run sustains says nothing of the other's configuration")
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
@@ -3447,7 +3453,7 @@ local function summary(model, A, B)
     local diff = load_difference_text(model, A, B)
     out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner.%s"):format(
       diff ~= "" and diff or table.concat(f, ", "), loads_only and "different loads" or "different workloads",
-      differ and " The runs' requests differ, so no load, not even a matched one, compares like with like."
+      differ and " The workloads differ, so no load, not even a matched one, compares like with like."
         or (" Compare the runs at matched %s (the Load Ladder)."):format(
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
@@ -3865,9 +3871,10 @@ function M.build(opts)
       end
     end
   end
-  -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
-  -- different workloads: their capacities and latencies are not compared
-  model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
+  -- runs whose workloads differ in what is measured (token lengths beyond the workload
+  -- match's tolerance, load type, model, a stated workload) are different workloads: their
+  -- capacities, throughputs and latencies are not compared
+  model.workload_differs = json.array(decision.measure_difference_texts(model.workload_match))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered
   local runs = { { label = A.label, status = A.run.status, reasons = A.run.reasons },
     { label = B.label, status = B.run.status, reasons = B.run.reasons } }

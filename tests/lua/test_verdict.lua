@@ -123,9 +123,37 @@ t.test("verdict: runs whose requests differ are not comparable and name no winne
   t.eq(m.capacity.evidence.verdict, "not comparable")
   t.eq(m.verdict.kind, "not comparable")
   t.eq(m.verdict.higher, nil)
-  t.eq(m.verdict.text, "Not comparable: the runs' requests differ (input tokens per request: mean 204.0 vs 9999.0), so "
+  t.eq(m.verdict.text, "Not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0), so "
     .. "no capacity or throughput here names a higher run.")
   t.ok(not m.verdict.text:find("sustains more", 1, true))
+end)
+
+t.test("verdict: runs of different models are not comparable and name no winner, nor does any row", function()
+  -- the same requests (204 input tokens each), y ordered far above x by its loads (as in the
+  -- ordered case: about 54.00 against about 24.00 req/s), but y's answers come from another
+  -- model: what one sustains says nothing of the other's configuration (new-user trial: the
+  -- banner said "Not the same workload" while the Verdict named llama the winner)
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  x.overall.values = { requests_ok = 1000, input_tokens_total = 204000 }
+  y.overall.values = { requests_ok = 1000, input_tokens_total = 204000 }
+  x.model, y.model = "Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B"
+  local m = build(x, y)
+  t.eq(m.workload_title, "Not the same workload.")
+  t.eq(m.capacity.evidence.verdict, "not comparable")
+  t.eq({ m.verdict.kind, m.verdict.higher }, { "not comparable", nil })
+  t.eq(m.verdict.text, "Not comparable: the workloads differ (model: Qwen/Qwen3-0.6B vs meta-llama/Llama-3.1-8B), "
+    .. "so no capacity or throughput here names a higher run.")
+  for _, r in ipairs(m.headline) do
+    t.ok(r.evidence:find("not compar", 1, true) or r.evidence:find("not compared", 1, true), r.label .. ": " .. r.evidence)
+    t.eq(r.higher, nil, r.label)
+  end
+  -- whole-run rows pool different workloads: none is tested nor names a run
+  t.eq(m.workload_match.like_for_like, false)
+  -- the same model on both sides (one unknown): the ordered verdict of the case above
+  y.model = nil
+  m = build(x, y)
+  t.eq(m.verdict.kind, "ordered")
 end)
 
 t.test("verdict: a capacity N/A on one side names no winner and says whose", function()

@@ -573,19 +573,33 @@ local function saturated_cell(c, sat, r, pts)
   return ""
 end
 
--- The failed requests within the error-rate limit at load points whose successful rate did
--- not fall short (llmd.loadpoints.saturation's failed_within, those not short: the reason
--- text says only the short ones): neither saturation nor a failures point, but the Errors %
--- column shows them, so the legend says them too: "2 % of the requests failed at load point
--- 2, within 5.0 % failed, at a load it kept up with"; nil when there are none.
+-- The failed requests within the error-rate limit at load points the run sustained
+-- (llmd.loadpoints.saturation's failed_within): neither saturation nor a failures point,
+-- but the Errors % column shows them, so the legend says them too: "2 % of the requests
+-- failed at load point 2, within 5.0 % failed, at a load it kept up with". A point whose
+-- successful rate alone fell short (short) is said by the reason of a run that never
+-- saturated ("counting the failed requests, which were answered, at load point 2 (where 4 %
+-- failed ...)"), so left out there; the reason of a run that saturated says none, so there
+-- every point is listed, as the Headline's note beside the max sustained throughput lists
+-- them (the two once disagreed, "up to 5 % ... at load points 1, 2, 3 and 4" against "up to
+-- 2.708 % ... at load points 1, 3 and 4"), the short ones said as such ("at load point 2 the
+-- successful requests alone fell short of the offered rate: the failed ones made up the
+-- rest, not overload"); nil when there are none.
 local function within_note(s)
-  local list = {}
+  local list, short = {}, {}
   for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
-    if not w.short then list[#list + 1] = w end
+    if not (w.short and s.none) then list[#list + 1] = w end
+    if w.short and not s.none then short[#short + 1] = ("%d"):format(w.point) end
   end
   if #list == 0 then return nil end
   local note = lp.sustained_failure_notes { failed_within = list, limit = s.limit or (s.failures and s.failures.limit) }
-  return note[1] and (note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")) or nil
+  if not note[1] then return nil end
+  local text = note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")
+  if #short > 0 then
+    text = text .. ("; at load point%s %s the successful requests alone fell short of the offered rate: the failed "
+      .. "ones made up the rest, not overload"):format(#short > 1 and "s" or "", table.concat(short, ", "))
+  end
+  return text
 end
 
 -- The ladder's legend for the saturation column: which point each run saturated at, and

@@ -256,6 +256,40 @@ t.test("ladder legend: failed requests within the error-rate limit at loads a ru
   t.ok(not m.ladder.saturation_legend:find("failed", 1, true), m.ladder.saturation_legend)
 end)
 
+t.test("ladder legend and Headline list the same failed loads, a short one too (new-user trial)", function()
+  -- y at 10, 20, 30 req/s offered: point 2 achieved 18.9 req/s (94.5 % of 20, below 95 %)
+  -- with 4 % failed: with the failed ones 18.9 / 0.96 = 19.69 req/s were answered (98.4 %),
+  -- so the shortfall is its failed requests, within the 5 % limit (a load it sustained);
+  -- point 3 kept up (30 of 30) with 3 % failed. Before, the Headline said "up to 4 % ... at
+  -- load points 2 and 3" and the legend "3 % ... at load point 3", leaving out point 2
+  local function run(achieved, err)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = err[i] } }
+    end
+    return t.run_of(stages)
+  end
+  -- a fourth point, 40 req/s offered, achieved 25 with none failed (62.5 %): saturated there,
+  -- whose reason says nothing of the loads below it
+  local m = build(run({ 10, 20, 30 }, { 0, 0, 0 }), run({ 10, 18.9, 30, 25 }, { 0, 4, 3, 0 }), {})
+  local said = "up to 4 % of the requests failed at load points 2 and 3, within 5 %, the error-rate limit used when "
+    .. "no error-rate SLO is given"
+  local legend = m.ladder.saturation_legend
+  t.ok(legend:find("B (y) from load point 4 on: at 40 req/s offered only 25 req/s were achieved (62.5 %, below 95 %) ("
+    .. said .. ", at loads it kept up with; at load point 2 the successful requests alone fell short of the offered "
+    .. "rate: the failed ones made up the rest, not overload).", 1, true), legend)
+  local sus
+  for _, r in ipairs(m.headline) do if r.key == "max_sustained" then sus = r end end
+  t.ok(sus.b_text:find(said, 1, true), sus.b_text)
+  -- never saturated: its reason says the short point (counting the failed requests), the
+  -- note the others
+  m = build(run({ 10, 20, 30 }, { 0, 0, 0 }), run({ 10, 18.9, 30 }, { 0, 4, 3 }), {})
+  legend = m.ladder.saturation_legend
+  t.ok(legend:find("counting the failed requests, which were answered, at load point 2 (where 4 % failed", 1, true),
+    legend)
+  t.ok(legend:find("(3 % of the requests failed at load point 3, within 5 %", 1, true), legend)
+end)
+
 -- treatments.lua ---------------------------------------------------------------------------
 
 local tr = require "llmd.treatments"

@@ -1,0 +1,70 @@
+-- fixe38: findings of the new-user trial of session 38. Expected values by hand, as written
+-- beside each.
+local t = require "testlib"
+local json = require "llmd.json"
+local harness = require "llmd.harness"
+
+-- One vLLM detailed file (testlib.latency_ladder: 40 requests at 4 req/s, TTFTs evenly spaced
+-- 0.100 to 0.200 s, each answered 0.5 s after its first token, 64 output tokens and 63 gaps of
+-- 0.5 / 63 s each) whose summary states what numpy (vLLM's np.percentile, linear) gives for
+-- those arrays, worked by hand: evenly spaced values lo..hi have their q-th linear percentile
+-- at lo + (hi - lo) q / 100, so TTFT p90 = 100 + 100 x 0.9 = 190 ms, median 150, p95 195,
+-- p99 199, p99.9 199.9, mean 150; e2el = TTFT + 500 ms (p5 605, p25 625, median 650, ...);
+-- TPOT and ITL are 500 / 63 = 7.936507... ms for every request and gap. edit(d) changes it.
+local function vllm_file(edit)
+  local dir = t.latency_ladder { { 4, t.spread(0.100, 0.200, 40) } }
+  local path = dir .. "/benchmark_01.json"
+  local d = json.read(path)
+  local gap = 500 / 63
+  local stated = {
+    ttft = { mean = 150, median = 150, p90 = 190, p95 = 195, p99 = 199, ["p99.9"] = 199.9 },
+    e2el = { mean = 650, median = 650, p90 = 690, p95 = 695, p99 = 699, ["p99.9"] = 699.9, ["p0.1"] = 600.1,
+      p1 = 601, p5 = 605, p10 = 610, p25 = 625 },
+    tpot = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap },
+    itl = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap },
+  }
+  for metric, s in pairs(stated) do
+    for w, v in pairs(s) do d[w .. "_" .. metric .. "_ms"] = v end
+  end
+  d.total_output_tokens = 40 * 64
+  if edit then edit(d) end
+  t.write(path, t.vllm_text(d))
+  return dir
+end
+
+local function checks_of(run)
+  local out = {}
+  for _, c in ipairs(run.checks or {}) do out[#out + 1] = c.key end
+  table.sort(out)
+  return out
+end
+
+t.test("vLLM: every percentile the file states is checked against its per-request arrays", function()
+  -- the file as numpy states it: no check fails, whichever method the report uses
+  for _, method in ipairs { "linear", "nearest" } do
+    local run = harness.extract(vllm_file(), { percentile_method = method })
+    t.eq(checks_of(run), {}, method .. ": " .. table.concat(run.warnings, " | "))
+    -- 6 figures of TTFT, TPOT and ITL each and 11 of e2el, besides the counts and tokens
+    t.ok(run.crosschecked >= 29, tostring(run.crosschecked))
+  end
+  -- the trial's edits (p90_ttft_ms x 1.1, median_e2el_ms x 1.2, p99_tpot_ms x 2), and a low
+  -- e2el percentile (what bounds the least latency) x 1.5: each is a data check, named
+  local run = harness.extract(vllm_file(function(d)
+    d.p90_ttft_ms = d.p90_ttft_ms * 1.1
+    d.median_e2el_ms = d.median_e2el_ms * 1.2
+    d.p99_tpot_ms = d.p99_tpot_ms * 2
+    d.p5_e2el_ms = d.p5_e2el_ms * 1.5
+  end))
+  t.eq(checks_of(run), { "latency_p50_ms", "p5_e2el_ms", "tpot_p99_ms", "ttft_p90_ms" })
+  local said = table.concat(run.warnings, "\n")
+  -- 190 x 1.1 = 209.0 against 190.0: 19 / 209 = 9.1 % of the larger
+  t.ok(said:find("ttft_p90_ms: computed from per-request data 190.0 ms, benchmark_01.json says 209.0 ms (9.1 % "
+    .. "apart)", 1, true), said)
+  -- 650 x 1.2 = 780: 130 / 780 = 16.7 %; 7.94 x 2 = 15.87: 50.0 %; 605 x 1.5 = 907.5: 33.3 %
+  t.ok(said:find("latency_p50_ms: computed from per-request data 650.0 ms, benchmark_01.json says 780.0 ms (16.7 % "
+    .. "apart)", 1, true), said)
+  t.ok(said:find("tpot_p99_ms: computed from per-request data 7.94 ms, benchmark_01.json says 15.87 ms (50.0 % "
+    .. "apart)", 1, true), said)
+  t.ok(said:find("p5_e2el_ms: computed from per-request data 605.00 ms, benchmark_01.json says 907.50 ms (33.3 % "
+    .. "apart)", 1, true), said)
+end)

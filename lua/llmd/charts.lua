@@ -273,7 +273,7 @@ local function base(name, title, A, B)
   local oa, ob = type(A.run) == "table" and A.run.overall, type(B.run) == "table" and B.run.overall
   local differ = {}
   if type(oa) == "table" and type(ob) == "table" then
-    -- what the report's banner and verdict read (token lengths, load type, model, a stated
+    -- what the report's banner and verdict read (token lengths, model, a stated
     -- workload); the token lengths alone where the runs' load points cannot be read
     local ok, wm = pcall(decision.workload_match, A, B, lp.points(A.run), lp.points(B.run))
     differ = ok and decision.measure_difference_texts(wm) or decision.token_difference_texts(oa, ob)

@@ -362,11 +362,12 @@ function M.token_difference_texts(oa, ob)
 end
 
 -- The workload match's fields that change what is measured (the requests' token lengths,
--- their load type, the model that answers them, a stated workload): two runs that differ in
--- one are not the same workload, and no capacity, throughput or latency of theirs names a
--- winner. The load ladder (points, offered loads, requests per point) and the harness alone
--- do not: the same requests driven at other loads, or measured by another tool.
-M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, load_type = true, model = true, workload = true }
+-- the model that answers them, a stated workload): two runs that differ in one are not the
+-- same workload, and no capacity, throughput or latency of theirs names a winner. The load
+-- ladder (points, offered loads, requests per point), the load type (rate or concurrency:
+-- the same requests driven another way, compared at matched achieved load) and the harness
+-- alone do not.
+M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, model = true, workload = true }
 
 -- The texts of the differences of a workload match (M.workload_match) in M.MEASURE_FIELDS,
 -- for capacity_evidence's workload_differs; a side that is unknown ("unknown (no load

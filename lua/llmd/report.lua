@@ -3886,7 +3886,7 @@ function M.build(opts)
     end
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
-  -- match's tolerance, load type, model, a stated workload) are different workloads: their
+  -- match's tolerance, model, a stated workload) are different workloads: their
   -- capacities, throughputs and latencies are not compared
   model.workload_differs = json.array(decision.measure_difference_texts(model.workload_match))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered

@@ -379,7 +379,8 @@ local ok, model = pcall(function()
   -- not the same bytes, but the same figures in every load point to the last digit (one
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
-    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label)
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, nil,
+      require("llmd.runmodel").throughput_bases_differ(sides.a.run, sides.b.run))
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
   -- (checked above, on the user's folders: false is "not identical", not "unchecked")

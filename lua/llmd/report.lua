@@ -2645,7 +2645,11 @@ local function verdict_of(model, A, B)
   end
   -- what the banners below warn of, where it bears on the figures
   local caveats = {}
-  if model.identical then caveats[#caveats + 1] = "both folders hold the same files" end
+  -- (the same files byte for byte, or the same results in other files: said as found)
+  if model.identical then
+    caveats[#caveats + 1] = tostring(model.identical):find("byte for byte", 1, true)
+      and "both folders hold the same files" or "both folders hold the same results, in other files"
+  end
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end

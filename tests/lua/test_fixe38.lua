@@ -68,3 +68,40 @@ t.test("vLLM: every percentile the file states is checked against its per-reques
   t.ok(said:find("p5_e2el_ms: computed from per-request data 605.00 ms, benchmark_01.json says 907.50 ms (33.3 % "
     .. "apart)", 1, true), said)
 end)
+
+t.test("a run and its benchmark reports: the reports carry the least latency, and the warning says both readings",
+  function()
+  -- three load points of 40 requests each (testlib.latency_ladder, 2, 4 and 6 req/s): TTFTs
+  -- evenly spaced 0.100-0.200 s, e2e = TTFT + 0.5 s, so by hand (linear percentiles of an
+  -- even spread, lo + (hi - lo) q / 100): min 600 ms, p0.1 600.1, p1 601, p5 605, p10 610,
+  -- p25 625, p75 675, max 700
+  local spread = t.spread(0.100, 0.200, 40)
+  local dir = t.latency_ladder { { 2, spread }, { 4, spread }, { 6, spread } }
+  local out = t.tmpdir() .. "/br"
+  local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+  local bin = src .. "/../../llmdlua"
+  local r = require("llmd.proc").run { bin, "extract.lua", dir, "--br", "0.2", "--out", out }
+  t.ok(r.ok, r.stderr)
+  -- what no report can carry, said once: the per-request times of the pace
+  t.ok(r.stderr:find("note: the benchmark reports cannot carry everything: 3 of 3 load points' throughput is the "
+    .. "pace of their answers against their sends", 1, true), r.stderr)
+  local yaml = t.read(out .. "/benchmark_report_v0.2,_benchmark_01.json.yaml")
+  local rl = yaml:match("request_latency:\n(.-)\n%s*throughput:") or yaml:match("request_latency:\n(.*)$")
+  t.ok(rl, yaml)
+  local function field(k) return tonumber(rl:match("\n%s*" .. k .. ": ([%d%.e%-]+)")) end
+  for k, want in pairs { min = 600, p0p1 = 600.1, p1 = 601, p5 = 605, p10 = 610, p25 = 625, p75 = 675, max = 700 } do
+    local got = field(k)
+    t.ok(got and math.abs(got - want) < 1e-6, ("%s: %s, want %g"):format(k, tostring(got), want))
+  end
+  -- compared with the results it came from: the same results, read two ways
+  local w, c = t.compare { "--a", dir, "--b", out, "--a-label", "x", "--b-label", "xbr", "--slo", "ttft_p90_ms=500" }
+  t.ok(c.ok, c.stderr)
+  t.ok(c.stderr:find("hold the same results (the files differ, but every figure their harness recorded at every "
+    .. "load point is equal to the last digit: the same requests, saved twice), read two ways: x's throughput is the "
+    .. "pace of its answers, from the per-request times its files hold, xbr's the drain-reduced rate", 1, true),
+    c.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
+  t.ok(verdict:find("Warning: both folders hold the same results, in other files (see below).", 1, true), verdict)
+  t.ok(not md:find("same files", 1, true), "the files differ: never 'the same files'")
+end)

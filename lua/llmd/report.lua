@@ -3714,6 +3714,11 @@ local function curve_of(points)
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
+      -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of):
+      -- the charts read a shortfall from failed requests by them, as the search does (without
+      -- them the caption named the loads whose achieved rate was below 95 % of the offered,
+      -- points 1, 3 and 4, where the search and the legend found point 2)
+      pace = p.pace, drain = p.drain,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point

@@ -105,3 +105,25 @@ t.test("a run and its benchmark reports: the reports carry the least latency, an
   t.ok(verdict:find("Warning: both folders hold the same results, in other files (see below).", 1, true), verdict)
   t.ok(not md:find("same files", 1, true), "the files differ: never 'the same files'")
 end)
+
+t.test("comparison.json's load points keep what the saturation search judged them by (pace), for the charts",
+  function()
+  -- two points of 40 requests (testlib.latency_ladder), sent every 1 / 2 and 1 / 4 s: their
+  -- pace's send rate is 2 and 4 req/s (by hand: evenly spaced sends, (n - 1) x 0.8 over the
+  -- 10th-90th percentile span of 0.8 (n - 1) / rate). Without it the charts read a failed
+  -- requests' shortfall off achieved / offered, and named other load points than the legend
+  local spread = t.spread(0.100, 0.200, 40)
+  local dir = t.latency_ladder { { 2, spread }, { 4, spread } }
+  local other = t.latency_ladder { { 2, t.spread(0.110, 0.210, 40) }, { 4, t.spread(0.110, 0.210, 40) } }
+  local w, r = t.compare { "--a", dir, "--b", other, "--a-label", "x", "--b-label", "y" }
+  t.ok(r.ok, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  for i, want in ipairs { 2, 4 } do
+    local p = cj.load_points.a[i]
+    t.ok(type(p.pace) == "table" and math.abs(p.pace.send_rps - want) < 1e-9, json.encode(p.pace))
+  end
+  -- and the charts' points read it
+  local charts = require "llmd.charts"
+  local pts = charts.load_points(cj, { x = "a" })
+  t.ok(pts[1].pace and math.abs(pts[1].pace.send_rps - 2) < 1e-9)
+end)

@@ -2643,6 +2643,15 @@ local function verdict_of(model, A, B)
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
+  -- one run in both folders (model.identical): an order of its figures is how the two were
+  -- read (per-request pace against a benchmark report's drain-reduced rate), never a
+  -- configuration's, so no run is named higher, whatever the figures
+  if model.identical and v.higher then
+    v.kind, v.higher, v.reason = "cannot say", nil, "one run's results in both folders"
+    v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's %s "
+      .. "differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
+      B.label, v.b_figure or "figure")
+  end
   -- what the banners below warn of, where it bears on the figures
   local caveats = {}
   -- (the same files byte for byte, or the same results in other files: said as found)

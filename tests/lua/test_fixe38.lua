@@ -127,3 +127,24 @@ t.test("comparison.json's load points keep what the saturation search judged the
   local pts = charts.load_points(cj, { x = "a" })
   t.ok(pts[1].pace and math.abs(pts[1].pace.send_rps - 2) < 1e-9)
 end)
+
+t.test("one run in both folders, read two ways: the Verdict names no run higher, whatever the figures", function()
+  -- x: TTFT p90 100, 160, 260 ms at 10, 20, 30 req/s (about 24.00 req/s, measured 20-30);
+  -- y: 100 ms up to 40 req/s, then 160, 260 (about 54.00, measured 50-60): ordered, as
+  -- test_verdict's "untested, but the measured loads order them". Told they are one run
+  -- (compare.lua's same-results check), no order of theirs is a configuration's
+  local report = require "llmd.report"
+  local decision = require "llmd.decision"
+  local function sd(label, run) return { label = label, state = { label = label, stack = {} }, run = run, kv = {} } end
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = slo, generated = 0 }
+  t.eq(m.verdict.kind, "ordered") -- (without the warning: the order the loads show)
+  m = report.build { a = sd("x", x), b = sd("y", y), slo = slo, generated = 0,
+    identical = "X (x) and Y (y) hold the same results (...), read two ways: ..." }
+  t.eq({ m.verdict.kind, m.verdict.higher }, { "cannot say", nil })
+  t.eq(m.verdict.text, "Cannot say which sustains more load: both folders hold one run's results, so x's about "
+    .. "24.00 req/s against y's about 54.00 req/s differ by how the two were read, not by a configuration. Warning: "
+    .. "both folders hold the same results, in other files (see below).")
+end)

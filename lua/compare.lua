@@ -50,7 +50,8 @@ local o = args.parse(arg, {
                             SLO and goodput (else slo: in the info files or the plan)
   --min-effect PCT          a significant difference smaller than this is "negligible"
                             (default 2)
-  --quiet                   do not print the report (it is still written)
+  --quiet                   print only where the workspace and the reports are: neither the
+                            report nor the workspace's tree (both are still written)
   --tolerant                a result file that cannot be read (empty, truncated, a stage
                             missing) is left out, with a warning in the report's data
                             checks, instead of stopping the comparison
@@ -83,10 +84,16 @@ local function interrupted_complete(path)
   os.exit(130)
 end
 
--- The closing output of a complete workspace w: the report (unless --quiet), where it is.
+-- The closing output of a complete workspace w: the report, where it is, the workspace as a
+-- tree; with --quiet only where the reports are (the trial's --quiet printed the whole tree,
+-- while --help said only "do not print the report").
 local function finish(model, w)
   local ok, err = pcall(function()
-    if not o.quiet then io.write("\n", model.text, "\n") end
+    if o.quiet then
+      io.write(("Comparison report written to: %s\n%s"):format(model.path, cmp.html_line(model)))
+      return
+    end
+    io.write("\n", model.text, "\n")
     io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))
   end)
   if ok then return end
@@ -372,7 +379,8 @@ local ok, model = pcall(function()
   -- not the same bytes, but the same figures in every load point to the last digit (one
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
-    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label)
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, nil,
+      require("llmd.runmodel").throughput_bases_differ(sides.a.run, sides.b.run))
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
   -- (checked above, on the user's folders: false is "not identical", not "unchecked")

@@ -108,6 +108,9 @@ if o.br then
     io.write(r.path, "\n")
     for _, d in ipairs(r.dropped) do io.stderr:write(("warning: %s: %s\n"):format(r.name, d)) end
   end
+  -- what no report can carry (the per-request times of a pace), once for all of them
+  local lost = br.cannot_carry(run)
+  if lost then io.stderr:write("note: the benchmark reports cannot carry everything: ", lost, "\n") end
   -- (as without --br: a run whose files disagree with themselves, status "warnings", exits 0)
   os.exit(run.status == "failed" and 1 or 0)
 end

@@ -56,17 +56,60 @@ end
 -- is written (a vLLM file records p95 and no p90; p99.9 is the schema's p99p9).
 local BR_PCT = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99p9" }
 
--- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL)
-local function stats(values, prefix, units, pct)
+-- The Statistics fields below the catalogue's p50, and p75, that a run's per-request samples
+-- give (the schema's min, p0p1 ... p25, p75, max): a reader of the report bounds the
+-- requests' least latency by request_latency's min, else its lowest percentile, for the
+-- drain-reduced rate behind its max sustained throughput (llmd.harness.benchmark_report);
+-- without them a report of a run read from vLLM's detailed files gave "no e2e percentile at
+-- p5 or below, only from p50 up": N/A.
+local LOW_PCT = { { 0.1, "p0p1" }, { 1, "p1" }, { 5, "p5" }, { 10, "p10" }, { 25, "p25" }, { 75, "p75" } }
+local SAMPLES = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl" }
+
+-- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL).
+-- set: the stage's metric set, whose per-request samples (set.samples, seconds) add min, max
+-- and the percentiles the catalogue does not keep, by the set's own percentile method.
+local function stats(values, prefix, units, pct, set)
   local mean = values[prefix .. "_mean_ms"]
   if mean == nil then return nil end
+  local own = pct == nil
   pct = pct or prefix
   local m = yo.map("units", units, "mean", mean)
+  local x = own and set and type(set.samples) == "table" and SAMPLES[prefix] and set.samples[SAMPLES[prefix]]
+  if x and (type(x) ~= "userdata" and type(x) ~= "table" or not x.count or x:count() == 0) then x = nil end
+  local method = set and set.method and set.method[prefix .. "_p50_ms"] or "linear"
+  if method ~= "nearest" then method = "linear" end
+  if x then
+    yo.set(m, "min", x:min() * 1000)
+    for _, q in ipairs(LOW_PCT) do
+      if q[1] < 50 then yo.set(m, q[2], x:percentile(q[1], method) * 1000) end
+    end
+  end
   for _, q in ipairs(metrics.PCTS) do
     local v = values[pct .. "_" .. q[1] .. "_ms"]
     if v ~= nil then yo.set(m, BR_PCT[q[1]], v) end
+    if x and q[1] == "p50" then yo.set(m, "p75", x:percentile(75, method) * 1000) end
   end
+  if x then yo.set(m, "max", x:max() * 1000) end
   return m
+end
+
+-- What a benchmark report cannot carry of run, or nil: the per-request send and answer
+-- times behind a load point's pace (llmd.loadpoints.pace_of), which the schema has no place
+-- for. A reader of the reports reads its throughput as the drain-reduced rate instead
+-- (completed / (duration - request_latency's min)), so its max sustained throughput and
+-- capacity can differ from this run's own.
+function M.cannot_carry(run)
+  local n, total = 0, 0
+  for _, st in ipairs(run.stages or {}) do
+    total = total + 1
+    if type(st.pace) == "table" then n = n + 1 end
+  end
+  if n == 0 then return nil end
+  return ("%d of %d load points' throughput is the pace of their answers against their sends, from per-request "
+    .. "start and finish times, which a benchmark report has no field for: a reader of these reports reads the "
+    .. "drain-reduced rate instead (completed / (duration - request_latency's min)), so its max sustained "
+    .. "throughput and capacity at SLO can differ from those of the results themselves; compare the results "
+    .. "folder, not its reports, where both are at hand"):format(n, total)
 end
 
 -- Does the set have any percentile of prefix?
@@ -140,7 +183,7 @@ function M.stage_doc(run, st, opts)
   local conv = tool == "guidellm" and LAT_GUIDELLM or LAT
   local latency = yo.map()
   for _, e in ipairs(conv) do
-    local s = stats(v, e[2], e[3], e[4])
+    local s = stats(v, e[2], e[3], e[4], st.metrics)
     if s then
       yo.set(latency, e[1], s)
     elseif any_pct(v, e[4] or e[2]) then

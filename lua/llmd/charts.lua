@@ -280,7 +280,13 @@ end
 -- screenshot, a slide), and two workloads' curves on one axis read as two configurations'.
 local function base(name, title, A, B)
   local oa, ob = type(A.run) == "table" and A.run.overall, type(B.run) == "table" and B.run.overall
-  local differ = type(oa) == "table" and type(ob) == "table" and decision.token_difference_texts(oa, ob) or {}
+  local differ = {}
+  if type(oa) == "table" and type(ob) == "table" then
+    -- what the report's banner and verdict read (token lengths, model, a stated
+    -- workload); the token lengths alone where the runs' load points cannot be read
+    local ok, wm = pcall(decision.workload_match, A, B, lp.points(A.run), lp.points(B.run))
+    differ = ok and decision.measure_difference_texts(wm) or decision.token_difference_texts(oa, ob)
+  end
   return { name = name, title = title, available = false, notes = {}, differ = #differ > 0 and differ or nil,
     vars = { { "title", title }, { "label_a", A.label }, { "label_b", B.label } } }
 end

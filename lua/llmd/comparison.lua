@@ -421,12 +421,23 @@ end
 
 -- The warning that two runs hold the same results, byte for byte (files: how many), or the
 -- same figures in other bytes (files nil): one run compared with itself. dir_a, dir_b: the
--- folders as the user knows them.
-function M.identical_text(dir_a, label_a, dir_b, label_b, files)
+-- folders as the user knows them. bases (rm.throughput_bases_differ, with the same figures):
+-- the two read their throughput two ways (a run and its benchmark reports), which the
+-- warning says, since the figures the report ranks then differ although the harness's are
+-- equal (the trial's "every figure ... is equal" beside capacities of 7.54 and 7.25 req/s).
+function M.identical_text(dir_a, label_a, dir_b, label_b, files, bases)
   if files then
     return ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
       .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
       .. "run's results folder"):format(dir_a, label_a, dir_b, label_b, files, files == 1 and "" or "s")
+  end
+  if bases then
+    return ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure their harness "
+      .. "recorded at every load point is equal to the last digit: the same requests, saved twice), read two ways: "
+      .. "%s's throughput is %s, %s's %s, so the capacities, max sustained throughputs and achieved rates below "
+      .. "differ by that reading alone, not by any configuration: this compares a run with itself, not two "
+      .. "configurations; give the other run's results folder"):format(dir_a, label_a, dir_b, label_b, label_a,
+      bases.a, label_b, bases.b)
   end
   return ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure of every load "
     .. "point is equal to the last digit: the same requests, saved twice): this compares a run with itself, not "
@@ -456,7 +467,9 @@ function M.identical(w, A, B)
   if rm.same_files(pairs_of(fa), pairs_of(plans[2].files)) then
     return M.identical_text(where(A), A.label, where(B), B.label, #fa)
   end
-  if rm.same_figures(A.run, B.run) then return M.identical_text(where(A), A.label, where(B), B.label) end
+  if rm.same_figures(A.run, B.run) then
+    return M.identical_text(where(A), A.label, where(B), B.label, nil, rm.throughput_bases_differ(A.run, B.run))
+  end
   return nil
 end
 

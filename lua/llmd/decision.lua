@@ -97,7 +97,7 @@ function M.parse_slo(spec, where)
   local pairs_ = {}
   if type(spec) == "string" then
     for item in spec:gmatch("[^,]+") do
-      local k, v = item:match("^%s*([%w_]+)%s*=%s*(%S+)%s*$")
+      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S+)%s*$")
       if not k then
         error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
       end
@@ -361,6 +361,26 @@ function M.token_difference_texts(oa, ob)
   return out
 end
 
+-- The workload match's fields that change what is measured (the requests' token lengths,
+-- the model that answers them, a stated workload): two runs that differ in one are not the
+-- same workload, and no capacity, throughput or latency of theirs names a winner. The load
+-- ladder (points, offered loads, requests per point), the load type (rate or concurrency:
+-- the same requests driven another way, compared at matched achieved load) and the harness
+-- alone do not.
+M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, model = true, workload = true }
+
+-- The texts of the differences of a workload match (M.workload_match) in M.MEASURE_FIELDS,
+-- for capacity_evidence's workload_differs; a side that is unknown ("unknown (no load
+-- point)") is no difference.
+function M.measure_difference_texts(wm)
+  local out = {}
+  for _, d in ipairs(wm and wm.differences or {}) do
+    local unknown = type(d.a) == "string" and d.a:find("^unknown") or type(d.b) == "string" and d.b:find("^unknown")
+    if M.MEASURE_FIELDS[d.field] and not unknown then out[#out + 1] = d.text end
+  end
+  return out
+end
+
 -- What differs between the workloads two runs measured: {same =, like_for_like =,
 -- differences = {{field, a, b, text, like_for_like = false when it breaks pooled rows}}}.
 -- A and B: sides ({label, state, run}); pa, pb: their load points.
@@ -419,10 +439,12 @@ function M.workload_match(A, B, pa, pb)
     return tostring(v)
   end
   local wa, wb = stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload")
-  if wa and wb and wa ~= wb then add("workload", wa, wb, ("workload/profile: '%s' vs '%s'"):format(wa, wb), false) end
+  -- a stated workload or a model that differs changes what is measured, as token lengths do:
+  -- no row, pooled or at one load, compares like with like
+  if wa and wb and wa ~= wb then add("workload", wa, wb, ("workload/profile: '%s' vs '%s'"):format(wa, wb), true) end
   local ma = ra.model or stated(A, "stack", "model")
   local mb = rb.model or stated(B, "stack", "model")
-  if ma and mb and ma ~= mb then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), false) end
+  if ma and mb and ma ~= mb then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), true) end
   local like = true
   for _, d in ipairs(diffs) do if d.breaks_pooled then like = false end end
   return { same = #diffs == 0, like_for_like = like, differences = diffs }

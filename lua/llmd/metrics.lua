@@ -103,10 +103,32 @@ end
 function M.has(key) return by_key[key] ~= nil end
 
 -- What a user may type for a key: e2e_* for latency_* (the report says "End-to-end latency"
--- and "E2E"), e.g. e2e_p90_ms -> latency_p90_ms. The key itself when it is no alias.
+-- and "E2E"), e.g. e2e_p90_ms -> latency_p90_ms; and vLLM's benchmark names, which its
+-- result files use: e2el for the end-to-end latency (e2el_p90_ms), the percentile before the
+-- metric (p90_ttft_ms, p99_e2el_ms, p99.9_itl_ms), median for p50 and mean (median_tpot_ms,
+-- mean_e2el_ms). The key itself when it is no alias (nor one of a key that does not exist).
+local VLLM_METRIC = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "latency", e2e = "latency" }
+local function stat_key(stat)
+  if stat == "median" then return "p50" end
+  if stat == "p99.9" then return "p999" end
+  return stat
+end
 function M.canonical(key)
-  local rest = tostring(key):match("^e2e_(.+)$")
+  key = tostring(key)
+  local rest = key:match("^e2e_(.+)$") or key:match("^e2el_(.+)$")
   if rest and by_key["latency_" .. rest] then return "latency_" .. rest end
+  -- vLLM's order: <stat>_<metric>_ms
+  local stat, metric = key:match("^([%w%.]+)_(%w+)_ms$")
+  if stat and VLLM_METRIC[metric] then
+    local k = ("%s_%s_ms"):format(VLLM_METRIC[metric], stat_key(stat))
+    if by_key[k] then return k end
+  end
+  -- <metric>_<stat>_ms with vLLM's metric or stat name (e2el_median_ms, ttft_median_ms)
+  metric, stat = key:match("^(%w+)_([%w%.]+)_ms$")
+  if metric and VLLM_METRIC[metric] then
+    local k = ("%s_%s_ms"):format(VLLM_METRIC[metric], stat_key(stat))
+    if by_key[k] then return k end
+  end
   return key
 end
 

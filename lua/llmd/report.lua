@@ -618,19 +618,33 @@ local function saturated_cell(c, sat, r, pts)
   return ""
 end
 
--- The failed requests within the error-rate limit at load points whose successful rate did
--- not fall short (llmd.loadpoints.saturation's failed_within, those not short: the reason
--- text says only the short ones): neither saturation nor a failures point, but the Errors %
--- column shows them, so the legend says them too: "2 % of the requests failed at load point
--- 2, within 5.0 % failed, at a load it kept up with"; nil when there are none.
+-- The failed requests within the error-rate limit at load points the run sustained
+-- (llmd.loadpoints.saturation's failed_within): neither saturation nor a failures point,
+-- but the Errors % column shows them, so the legend says them too: "2 % of the requests
+-- failed at load point 2, within 5.0 % failed, at a load it kept up with". A point whose
+-- successful rate alone fell short (short) is said by the reason of a run that never
+-- saturated ("counting the failed requests, which were answered, at load point 2 (where 4 %
+-- failed ...)"), so left out there; the reason of a run that saturated says none, so there
+-- every point is listed, as the Headline's note beside the max sustained throughput lists
+-- them (the two once disagreed, "up to 5 % ... at load points 1, 2, 3 and 4" against "up to
+-- 2.708 % ... at load points 1, 3 and 4"), the short ones said as such ("at load point 2 the
+-- successful requests alone fell short of the offered rate: the failed ones made up the
+-- rest, not overload"); nil when there are none.
 local function within_note(s)
-  local list = {}
+  local list, short = {}, {}
   for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
-    if not w.short then list[#list + 1] = w end
+    if not (w.short and s.none) then list[#list + 1] = w end
+    if w.short and not s.none then short[#short + 1] = ("%d"):format(w.point) end
   end
   if #list == 0 then return nil end
   local note = lp.sustained_failure_notes { failed_within = list, limit = s.limit or (s.failures and s.failures.limit) }
-  return note[1] and (note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")) or nil
+  if not note[1] then return nil end
+  local text = note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")
+  if #short > 0 then
+    text = text .. ("; at load point%s %s the successful requests alone fell short of the offered rate: the failed "
+      .. "ones made up the rest, not overload"):format(#short > 1 and "s" or "", table.concat(short, ", "))
+  end
+  return text
 end
 
 -- The ladder's legend for the saturation column: which point each run saturated at, and
@@ -2659,7 +2673,7 @@ local function verdict_of(model, A, B)
     v.text = ("Cannot say which: %s; a broken run's figures say nothing of its configuration."):format(v.reason)
   elseif differ then
     v.kind, v.reason = "not comparable", differ
-    v.text = ("Not comparable: the runs' requests differ (%s), so no capacity or throughput here names a higher "
+    v.text = ("Not comparable: the workloads differ (%s), so no capacity or throughput here names a higher "
       .. "run."):format(differ)
   elseif has_slo then
     local cap = lead_gpu and model.capacity.per_gpu or model.capacity
@@ -2782,9 +2796,22 @@ local function verdict_of(model, A, B)
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
+  -- one run in both folders (model.identical): an order of its figures is how the two were
+  -- read (per-request pace against a benchmark report's drain-reduced rate), never a
+  -- configuration's, so no run is named higher, whatever the figures
+  if model.identical and v.higher then
+    v.kind, v.higher, v.reason = "cannot say", nil, "one run's results in both folders"
+    v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's %s "
+      .. "differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
+      B.label, v.b_figure or "figure")
+  end
   -- what the banners below warn of, where it bears on the figures
   local caveats = {}
-  if model.identical then caveats[#caveats + 1] = "both folders hold the same files" end
+  -- (the same files byte for byte, or the same results in other files: said as found)
+  if model.identical then
+    caveats[#caveats + 1] = tostring(model.identical):find("byte for byte", 1, true)
+      and "both folders hold the same files" or "both folders hold the same results, in other files"
+  end
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end
@@ -3250,11 +3277,17 @@ local function summary(model, A, B)
     local phrase = decision.capacity_phrase(model.slo)
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
-      out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
-        .. "the %s %% tolerance of the workload match): a run whose requests are longer sustains fewer of them, so "
+      -- token lengths differ beyond a tolerance; a model or load type simply differs
+      local tokens = false
+      for _, d in ipairs(model.workload_match.differences) do
+        if d.field == "input_tokens" or d.field == "output_tokens" then tokens = true end
+      end
+      out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s%s): %s, so "
         .. "neither run is named higher, and latencies at matched load are not compared either."):format(phrase,
-        capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", T.helpers.num(
-        decision.TOKEN_TOLERANCE * 100, 0))
+        capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", tokens and (", beyond the %s %% "
+        .. "tolerance of the workload match"):format(T.helpers.num(decision.TOKEN_TOLERANCE * 100, 0)) or "",
+        tokens and "a run whose requests are longer sustains fewer of them"
+          or "what one run sustains says nothing of the other's configuration")
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
@@ -3613,7 +3646,7 @@ local function summary(model, A, B)
     local diff = load_difference_text(model, A, B)
     out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner.%s"):format(
       diff ~= "" and diff or table.concat(f, ", "), loads_only and "different loads" or "different workloads",
-      differ and " The runs' requests differ, so no load, not even a matched one, compares like with like."
+      differ and " The workloads differ, so no load, not even a matched one, compares like with like."
         or (" Compare the runs at matched %s (the Load Ladder)."):format(
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
@@ -3870,6 +3903,11 @@ local function curve_of(points)
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
+      -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of):
+      -- the charts read a shortfall from failed requests by them, as the search does (without
+      -- them the caption named the loads whose achieved rate was below 95 % of the offered,
+      -- points 1, 3 and 4, where the search and the legend found point 2)
+      pace = p.pace, drain = p.drain,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point
@@ -4045,9 +4083,10 @@ function M.build(opts)
       end
     end
   end
-  -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
-  -- different workloads: their capacities and latencies are not compared
-  model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
+  -- runs whose workloads differ in what is measured (token lengths beyond the workload
+  -- match's tolerance, model, a stated workload) are different workloads: their
+  -- capacities, throughputs and latencies are not compared
+  model.workload_differs = json.array(decision.measure_difference_texts(model.workload_match))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered
   local runs = { { label = A.label, status = A.run.status, reasons = A.run.reasons },
     { label = B.label, status = B.run.status, reasons = B.run.reasons } }

@@ -1147,6 +1147,36 @@ function M.same_figures(r1, r2)
   return any
 end
 
+-- How each load point's throughput is read (llmd.loadpoints: the pace of its answers from
+-- per-request times, the drain-reduced rate from the window and the least latency, or the
+-- harness's own rate): "pace", "drain" or "harness", per stage.
+local function throughput_basis(st)
+  if type(st.pace) == "table" then return "pace" end
+  if type(st.drain) == "table" then return "drain" end
+  return "harness"
+end
+local BASIS_TEXT = {
+  pace = "the pace of its answers, from the per-request times its files hold",
+  drain = "the drain-reduced rate, from the window and the least latency, its files holding no per-request times",
+  harness = "the harness's own rate, its files holding neither per-request times nor a least latency",
+}
+
+-- Where two runs of the same figures (M.same_figures) still read their throughput two ways
+-- (one's files hold per-request times, the other's, the same run saved as benchmark reports,
+-- do not): {a = text, b = text} of the first stage whose bases differ, or nil. The report
+-- ranks that throughput (max sustained, capacity, the ladder), so their figures there differ
+-- by the reading alone.
+function M.throughput_bases_differ(r1, r2)
+  for i, st in ipairs(r1.stages or {}) do
+    local o = (r2.stages or {})[i]
+    if o then
+      local x, y = throughput_basis(st), throughput_basis(o)
+      if x ~= y then return { a = BASIS_TEXT[x], b = BASIS_TEXT[y] } end
+    end
+  end
+  return nil
+end
+
 -- Whether two runs' result files are the same bytes (f1, f2: lists of {rel = the name
 -- relative to the run's folder, path = where to read it}): as many, at least one, the same
 -- names, each pair byte for byte (M.same_bytes), in whatever order they are listed.

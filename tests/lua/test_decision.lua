@@ -466,6 +466,18 @@ t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read 
   t.eq(slo[1].text, "End-to-end latency p90 ≤ 300.0 ms")
   t.eq(decision.parse_slo({ e2e_mean_ms = 5 })[1].key, "latency_mean_ms")
   t.raises("--slo: latency_p90_ms given twice", decision.parse_slo, "e2e_p90_ms=1,latency_p90_ms=2", "--slo")
+  -- vLLM's own names (its result files' keys: p90_ttft_ms, median_e2el_ms, ...): the new-user
+  -- trial's --slo e2el_p90_ms=... was refused with "did you mean itl_p90_ms?", another metric
+  slo = decision.parse_slo("e2el_p90_ms=3000,p90_ttft_ms=200,median_tpot_ms=30,mean_itl_ms=25,p99.9_e2el_ms=9000",
+    "--slo")
+  local keys = {}
+  for i, x in ipairs(slo) do keys[i] = x.key .. "=" .. x.max end
+  t.eq(keys, { "itl_mean_ms=25", "latency_p90_ms=3000", "latency_p999_ms=9000", "tpot_p50_ms=30", "ttft_p90_ms=200" })
+  t.raises("--slo: latency_p90_ms given twice", decision.parse_slo, "e2el_p90_ms=1,p90_e2el_ms=2", "--slo")
+  -- a vLLM-shaped name of no catalogue metric is still refused, never read as another
+  ok, err = pcall(decision.parse_slo, "std_ttft_ms=5", "--slo")
+  t.eq(ok, false)
+  t.ok(tostring(err):find("'std_ttft_ms' is not a latency or error-rate metric", 1, true), err)
 end)
 
 t.test("data check: an achieved rate far above the offered one (the rates cannot both be right)", function()

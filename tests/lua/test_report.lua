@@ -42,7 +42,11 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("Workspace: " .. w, 1, true))
   t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true))
-  t.ok(r.stdout:find("├── run-a/", 1, true), "the closing tree")
+  t.ok(r.stdout:find("HTML report with charts: " .. w .. "/comparison_report.html", 1, true), r.stdout)
+  -- --quiet (testlib.compare gives it): only where the outputs are, three lines, neither the
+  -- report nor the closing tree (the new-user trial's --quiet printed the whole tree)
+  t.ok(not r.stdout:find("├── run-a/", 1, true), "no closing tree with --quiet")
+  t.eq(select(2, r.stdout:gsub("\n", "")), 3, r.stdout)
   local text = t.read(w .. "/comparison_report.md")
   local golden = t.read(ROOT .. "/tests/golden/kubecon_report.md")
   t.eq(normalise(text, w), golden)

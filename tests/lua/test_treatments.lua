@@ -787,7 +787,7 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
     local text = t.read(w .. "/" .. f)
     t.ok(text:find(why, 1, true), f)
     -- the banner: no advice to compare by load point, since no load is like for like
-    t.ok(text:find("requests differ in length, so no capacity, throughput or latency below compares like with like",
+    t.ok(text:find("workloads differ in what is measured, so no capacity, throughput or latency below compares like with like",
       1, true), f)
     t.ok(not text:find("compare the runs by load point", 1, true), f)
   end

@@ -123,9 +123,37 @@ t.test("verdict: runs whose requests differ are not comparable and name no winne
   t.eq(m.capacity.evidence.verdict, "not comparable")
   t.eq(m.verdict.kind, "not comparable")
   t.eq(m.verdict.higher, nil)
-  t.eq(m.verdict.text, "Not comparable: the runs' requests differ (input tokens per request: mean 204.0 vs 9999.0), so "
+  t.eq(m.verdict.text, "Not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0), so "
     .. "no capacity or throughput here names a higher run.")
   t.ok(not m.verdict.text:find("sustains more", 1, true))
+end)
+
+t.test("verdict: runs of different models are not comparable and name no winner, nor does any row", function()
+  -- the same requests (204 input tokens each), y ordered far above x by its loads (as in the
+  -- ordered case: about 54.00 against about 24.00 req/s), but y's answers come from another
+  -- model: what one sustains says nothing of the other's configuration (new-user trial: the
+  -- banner said "Not the same workload" while the Verdict named llama the winner)
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  x.overall.values = { requests_ok = 1000, input_tokens_total = 204000 }
+  y.overall.values = { requests_ok = 1000, input_tokens_total = 204000 }
+  x.model, y.model = "Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B"
+  local m = build(x, y)
+  t.eq(m.workload_title, "Not the same workload.")
+  t.eq(m.capacity.evidence.verdict, "not comparable")
+  t.eq({ m.verdict.kind, m.verdict.higher }, { "not comparable", nil })
+  t.eq(m.verdict.text, "Not comparable: the workloads differ (model: Qwen/Qwen3-0.6B vs meta-llama/Llama-3.1-8B), "
+    .. "so no capacity or throughput here names a higher run.")
+  for _, r in ipairs(m.headline) do
+    t.ok(r.evidence:find("not compar", 1, true) or r.evidence:find("not compared", 1, true), r.label .. ": " .. r.evidence)
+    t.eq(r.higher, nil, r.label)
+  end
+  -- whole-run rows pool different workloads: none is tested nor names a run
+  t.eq(m.workload_match.like_for_like, false)
+  -- the same model on both sides (one unknown): the ordered verdict of the case above
+  y.model = nil
+  m = build(x, y)
+  t.eq(m.verdict.kind, "ordered")
 end)
 
 t.test("verdict: a capacity N/A on one side names no winner and says whose", function()
@@ -226,6 +254,40 @@ t.test("ladder legend: failed requests within the error-rate limit at loads a ru
   -- no failed request: nothing added
   m = build(run({ 10, 20, 22 }, { 0, 0, 0 }), run({ 10, 20, 30 }, { 0, 0, 0 }), {})
   t.ok(not m.ladder.saturation_legend:find("failed", 1, true), m.ladder.saturation_legend)
+end)
+
+t.test("ladder legend and Headline list the same failed loads, a short one too (new-user trial)", function()
+  -- y at 10, 20, 30 req/s offered: point 2 achieved 18.9 req/s (94.5 % of 20, below 95 %)
+  -- with 4 % failed: with the failed ones 18.9 / 0.96 = 19.69 req/s were answered (98.4 %),
+  -- so the shortfall is its failed requests, within the 5 % limit (a load it sustained);
+  -- point 3 kept up (30 of 30) with 3 % failed. Before, the Headline said "up to 4 % ... at
+  -- load points 2 and 3" and the legend "3 % ... at load point 3", leaving out point 2
+  local function run(achieved, err)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = err[i] } }
+    end
+    return t.run_of(stages)
+  end
+  -- a fourth point, 40 req/s offered, achieved 25 with none failed (62.5 %): saturated there,
+  -- whose reason says nothing of the loads below it
+  local m = build(run({ 10, 20, 30 }, { 0, 0, 0 }), run({ 10, 18.9, 30, 25 }, { 0, 4, 3, 0 }), {})
+  local said = "up to 4 % of the requests failed at load points 2 and 3, within 5 %, the error-rate limit used when "
+    .. "no error-rate SLO is given"
+  local legend = m.ladder.saturation_legend
+  t.ok(legend:find("B (y) from load point 4 on: at 40 req/s offered only 25 req/s were achieved (62.5 %, below 95 %) ("
+    .. said .. ", at loads it kept up with; at load point 2 the successful requests alone fell short of the offered "
+    .. "rate: the failed ones made up the rest, not overload).", 1, true), legend)
+  local sus
+  for _, r in ipairs(m.headline) do if r.key == "max_sustained" then sus = r end end
+  t.ok(sus.b_text:find(said, 1, true), sus.b_text)
+  -- never saturated: its reason says the short point (counting the failed requests), the
+  -- note the others
+  m = build(run({ 10, 20, 30 }, { 0, 0, 0 }), run({ 10, 18.9, 30 }, { 0, 4, 3 }), {})
+  legend = m.ladder.saturation_legend
+  t.ok(legend:find("counting the failed requests, which were answered, at load point 2 (where 4 % failed", 1, true),
+    legend)
+  t.ok(legend:find("(3 % of the requests failed at load point 3, within 5 %", 1, true), legend)
 end)
 
 -- treatments.lua ---------------------------------------------------------------------------

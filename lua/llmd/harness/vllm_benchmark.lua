@@ -85,6 +85,52 @@ local function new(variant)
     return d['["' .. k .. '"]']
   end
 
+  -- Every mean and percentile of TTFT, TPOT, ITL and e2el the file states that this reader
+  -- reads (the catalogue's mean, median, p90, p95, p99, p99.9, and e2el's p0.1 to p25, which
+  -- bound the least latency), against its own per-request arrays (acc: the load point's
+  -- accumulator, in seconds), each percentile by numpy's linear interpolation as vLLM
+  -- computes it, whatever --percentile-method the report uses: a summary figure edited, or
+  -- written by another version than its arrays, is a data check (run.checks, a warning), as
+  -- counts and means were. (vLLM's other percentiles, p0.1 to p75 of TTFT, TPOT and ITL, are
+  -- not read: no figure of the report comes from them, and one scan pass takes at most 64
+  -- rules and fields.) Those already compared by rm.crosscheck (skip: catalogue keys) are
+  -- left to it. Apart: more than 1 % of the larger (rm.crosscheck's tolerance; twice a
+  -- sketch's relative error where wider) and more than 0.001 ms (float noise on ~0 ms).
+  local ACC_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "e2e" }
+  local CHECKED = { "mean", "p0.1", "p1", "p5", "p10", "p25", "median", "p75", "p90", "p95", "p99", "p99.9" }
+  local function check_stated(run, d, acc, what, skip, sketch)
+    local mt = require "llmd.metrics"
+    local tol = math.max(0.01, 2 * (sketch or 0))
+    run.checks = run.checks or {}
+    for _, s in ipairs(STATS) do
+      local x = acc[ACC_OF[s[2]]]
+      if x and x:count() > 0 then
+        for _, w in ipairs(CHECKED) do
+          local k = field(w, s[2])
+          local stated = num(f(d, k))
+          local key = mt.canonical(k)
+          if stated and not skip[key] then
+            local q = w == "median" and 50 or tonumber(w:match("^p([%d.]+)$"))
+            local v = (w == "mean" and x:mean() or x:percentile(q, "linear")) * 1000
+            run.crosschecked = (run.crosschecked or 0) + 1
+            local scale = math.max(math.abs(v), math.abs(stated))
+            local known = mt.has(key)
+            if scale > 0 and math.abs(v - stated) > 0.001 and math.abs(v - stated) / scale > tol then
+              local apart = math.abs(v - stated) / scale * 100
+              local function fmt(y) return known and mt.format(key, y) or ("%.2f ms"):format(y) end
+              -- (the load point's figures are its arrays': the stated one is only checked, so the
+              -- disagreement is reported and settled, resolved, as rm.crosscheck's)
+              rm.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart); the per-request "
+                .. "figure is used", known and key or k, fmt(v), what, fmt(stated), apart)
+              run.checks[#run.checks + 1] = { key = known and key or k, computed = v, reported = stated, source = what,
+                apart_pct = apart, text = run.warnings[#run.warnings], resolved = true }
+            end
+          end
+        end
+      end
+    end
+  end
+
   -- Metrics of one file from its own aggregates.
   local function map_summary(set, d, path)
     local src = rm.SUMMARY
@@ -438,8 +484,15 @@ local function new(variant)
             end
           end
         end
-        rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms",
-          "itl_mean_ms", "latency_p99_ms", "output_tokens_total" }, l.path:match("[^/]+$"), nil, st)
+        -- (the e2el p99 is st.metrics' by the report's method: with --percentile-method
+        -- nearest it is checked by check_stated instead, by vLLM's linear one)
+        local keys = { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms", "itl_mean_ms",
+          "output_tokens_total" }
+        if method == "linear" then keys[#keys + 1] = "latency_p99_ms" end
+        rm.crosscheck(run, st.metrics, summary, keys, l.path:match("[^/]+$"), nil, st)
+        local skip = {}
+        for _, k in ipairs(keys) do skip[k] = true end
+        check_stated(run, d, acc, l.path:match("[^/]+$"), skip, opts.sketch)
       else
         st.metrics = summary
         local failed = summary.values.requests_failed or 0

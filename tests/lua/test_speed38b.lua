@@ -139,3 +139,30 @@ t.test("a kept request costs at most 8 bytes a value: 100,000 requests' order", 
   local shadow = type(exe) == "string" and exe:find("/asan/", 1, true) and 1.3e6 or 0
   t.ok(tonumber(grew) * 1024 <= 13e6 + shadow, ("peak RSS grew by %s kB"):format(grew))
 end)
+
+t.test("stats.order and design_effect of many keys: by value, ties (-0.0 and 0.0) by index", function()
+  -- the reference: Lua's table.sort of the indexes by (value, index), written here; the
+  -- keys are few distinct values (many ties) in a scrambled order, at sizes around the
+  -- merge's widths (16, 32, ...), with -0.0 and 0.0 mixed (equal keys: index order)
+  local vals = { 3, -1, 0.0, -0.0, 2.5, 1e300, -1e-300, 7 }
+  for _, n in ipairs { 0, 1, 15, 16, 17, 33, 100, 1000, 4097 } do
+    local xs = {}
+    for i = 1, n do xs[i] = vals[(i * 37 + i * i) % #vals + 1] end
+    local want = {}
+    for i = 1, n do want[i] = i end
+    table.sort(want, function(a, b)
+      if xs[a] ~= xs[b] then return xs[a] < xs[b] end
+      return a < b
+    end)
+    t.eq(stats.order(xs), want, "n = " .. n)
+    local c = stats.column()
+    for i = 1, n do c[i] = xs[i] end
+    t.eq(stats.order(c), want, "a column, n = " .. n)
+    -- the design effect's mid-ranks sort the same way: C against llmd.decision's Lua
+    local decision = require "llmd.decision"
+    if n >= decision.DEFF_MIN_N then
+      local cd, ld = decision.design_effect(xs), decision.design_effect_lua(xs)
+      t.ok(cd == ld, ("n = %d: C %.17g, Lua %.17g"):format(n, cd, ld))
+    end
+  end
+end)

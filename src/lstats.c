@@ -9,6 +9,7 @@
 **   local add, totals = stats.request_adder{e2e = s1, ttft = s2, ...}  -- per-request latencies
 **   s:percentiles{50, 90, 99}; s:sort()
 **   stats.design_effect({x1, x2, ...}, max_lag)     -- a series' dependence in its order
+**   local c = stats.column(); c[#c + 1] = x         -- a list of numbers (or booleans) in C
 **   s:dump(path [, {release = true}]); stats.load(path)
 **
 ** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
@@ -694,6 +695,293 @@ static double *read_numbers(lua_State *L, int idx, lua_Integer n)
 }
 
 /*
+** stats.column() -> a column: values kept in their order as C doubles (8 bytes each, where
+** a Lua table's array takes 16 and up to twice that as it grows: issue 20, a run's kept
+** request order of 30,000 requests was 5 MB of tables). It is indexed as a Lua list:
+** c[#c + 1] = v appends, c[i] = v (1 <= i <= #c) replaces, c[i] gives the value (nil
+** outside 1..#c), #c the count. A value is a number, false or true (the booleans kept as
+** NaNs of their own payloads, a NaN number as the canonical one: each reads back as it was
+** put). Anything else, or an index past #c + 1, raises.
+*/
+#define COLUMN_MT "llmd.stats.column"
+#define COLUMNS_MAX 16 /* the most columns an appender or reader takes */
+typedef struct Column {
+    double *v;
+    size_t n, cap;
+} Column;
+
+/* the booleans' NaNs (a quiet NaN with a payload no arithmetic gives) */
+static const uint64_t COLUMN_FALSE = 0x7ff8000000c0f000ULL, COLUMN_TRUE = 0x7ff8000000c0f001ULL;
+
+static double column_bits(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static uint64_t column_raw(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static int column_gc(lua_State *L)
+{
+    Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    free(c->v);
+    c->v = NULL;
+    c->n = c->cap = 0;
+    return 0;
+}
+
+static int l_column(lua_State *L)
+{
+    Column *c = (Column *)lua_newuserdatauv(L, sizeof *c, 0);
+    c->v = NULL;
+    c->n = c->cap = 0;
+    luaL_setmetatable(L, COLUMN_MT);
+    return 1;
+}
+
+/* pushes value i (0-based, < c->n) of c */
+static void column_push(lua_State *L, const Column *c, size_t i)
+{
+    uint64_t b = column_raw(c->v[i]);
+    if (b == COLUMN_FALSE || b == COLUMN_TRUE)
+        lua_pushboolean(L, b == COLUMN_TRUE);
+    else
+        lua_pushnumber(L, (lua_Number)c->v[i]);
+}
+
+/* the value at arg as a column keeps it, or the error */
+static double column_value(lua_State *L, int arg)
+{
+    int t = lua_type(L, arg);
+    if (t == LUA_TNUMBER) {
+        double d = (double)lua_tonumber(L, arg);
+        return isnan(d) ? (double)NAN : d; /* (never a boolean's payload) */
+    }
+    if (t == LUA_TBOOLEAN)
+        return column_bits(lua_toboolean(L, arg) ? COLUMN_TRUE : COLUMN_FALSE);
+    luaL_error(L, "stats column: a value is a number, false or true, got %s",
+               luaL_typename(L, arg));
+    return 0;
+}
+
+/* room in c for value i (1-based), or the error */
+static void column_reserve(lua_State *L, Column *c, size_t i)
+{
+    if (i > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        double *v = realloc(c->v, cap * sizeof *v);
+        if (v == NULL) {
+            luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)i);
+            return;
+        }
+        c->v = v;
+        c->cap = cap;
+    }
+}
+
+/* c[i] = the value at arg (i 1-based, at most c->n + 1), or the error */
+static void column_put(lua_State *L, Column *c, lua_Integer i, int arg)
+{
+    double d = column_value(L, arg);
+    column_reserve(L, c, (size_t)i);
+    c->v[i - 1] = d;
+    if ((size_t)i > c->n)
+        c->n = (size_t)i;
+}
+
+static int column_index(lua_State *L)
+{
+    Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    int ok;
+    lua_Integer i = lua_tointegerx(L, 2, &ok);
+    if (!ok || i < 1 || (lua_Unsigned)i > c->n)
+        return 0;
+    column_push(L, c, (size_t)i - 1);
+    return 1;
+}
+
+static int column_newindex(lua_State *L)
+{
+    Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    int ok;
+    lua_Integer i = lua_tointegerx(L, 2, &ok);
+    if (!ok || i < 1 || (lua_Unsigned)i > c->n + 1)
+        return luaL_error(L,
+                          "stats column: index %s out of 1..%I (a column is appended to in order)",
+                          luaL_tolstring(L, 2, NULL), (lua_Integer)c->n + 1);
+    column_put(L, c, i, 3);
+    return 0;
+}
+
+/*
+** stats.appender(c1, ..., ck) -> append: append(v1, ..., vk) puts vi at the end of ci, in
+** one call (a request's values kept without a metamethod call each: issue 20, those were
+** a seventh of a comparison's instructions). stats.reader(c1, ..., ck) -> read: read(i)
+** -> c1[i], ..., ck[i] (nil outside 1..#ci).
+*/
+/* An appender's or reader's columns: upvalue 1 of its closure, the columns themselves
+   upvalues 2.. (which keep them alive); one look-up a call, not one a column. */
+typedef struct Columns {
+    int k;
+    Column *c[COLUMNS_MAX];
+} Columns;
+
+static int column_append(lua_State *L)
+{
+    const Columns *cs = (const Columns *)lua_touserdata(L, lua_upvalueindex(1));
+    int k = cs->k;
+    double d[COLUMNS_MAX];
+    /* every value checked and every column's room made before any is appended: an error
+       leaves them all as they were */
+    for (int j = 0; j < k; j++) {
+        int t = lua_type(L, j + 1);
+        if (t == LUA_TNUMBER) {
+            d[j] = (double)lua_tonumber(L, j + 1);
+            if (isnan(d[j]))
+                d[j] = (double)NAN;
+        } else {
+            d[j] = column_value(L, j + 1); /* (a boolean, or the error) */
+        }
+        Column *c = cs->c[j];
+        if (c->n == c->cap)
+            column_reserve(L, c, c->n + 1);
+    }
+    for (int j = 0; j < k; j++) {
+        Column *c = cs->c[j];
+        c->v[c->n++] = d[j];
+    }
+    return 0;
+}
+
+static int column_read(lua_State *L)
+{
+    const Columns *cs = (const Columns *)lua_touserdata(L, lua_upvalueindex(1));
+    int k = cs->k;
+    int ok;
+    lua_Integer i = lua_tointegerx(L, 1, &ok);
+    luaL_argcheck(L, ok, 1, "an index is an integer");
+    luaL_checkstack(L, k, "stats reader");
+    for (int j = 0; j < k; j++) {
+        const Column *c = cs->c[j];
+        if (i >= 1 && (lua_Unsigned)i <= c->n)
+            column_push(L, c, (size_t)i - 1);
+        else
+            lua_pushnil(L);
+    }
+    return k;
+}
+
+static int column_closure(lua_State *L, lua_CFunction f)
+{
+    int k = lua_gettop(L);
+    luaL_argcheck(L, k >= 1 && k <= COLUMNS_MAX, 1, "1 to 16 columns");
+    Columns *cs = (Columns *)lua_newuserdatauv(L, sizeof *cs, 0);
+    cs->k = k;
+    for (int j = 1; j <= k; j++)
+        cs->c[j - 1] = (Column *)luaL_checkudata(L, j, COLUMN_MT);
+    lua_insert(L, 1);
+    lua_pushcclosure(L, f, k + 1);
+    return 1;
+}
+
+static int l_appender(lua_State *L)
+{
+    return column_closure(L, column_append);
+}
+
+static int l_reader(lua_State *L)
+{
+    return column_closure(L, column_read);
+}
+
+/*
+** stats.gather(c[, order]) -> a table of c's numbers at order's indexes, in that order
+** (1..#c without it), the booleans (false: unknown) left out.
+*/
+static int l_gather(lua_State *L)
+{
+    const Column *c = (const Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    int has_order = !lua_isnoneornil(L, 2);
+    if (has_order)
+        luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer n = has_order ? (lua_Integer)lua_rawlen(L, 2) : (lua_Integer)c->n;
+    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    lua_Integer out = 0;
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_Integer i = k;
+        if (has_order) {
+            int ok;
+            lua_rawgeti(L, 2, k);
+            i = lua_tointegerx(L, -1, &ok);
+            lua_pop(L, 1);
+            if (!ok || i < 1 || (lua_Unsigned)i > c->n)
+                return luaL_error(L, "stats.gather: order[%I] is no index of the column (1..%I)", k,
+                                  (lua_Integer)c->n);
+        }
+        uint64_t b = column_raw(c->v[i - 1]);
+        if (b == COLUMN_FALSE || b == COLUMN_TRUE)
+            continue;
+        lua_pushnumber(L, (lua_Number)c->v[i - 1]);
+        lua_rawseti(L, -2, ++out);
+    }
+    return 1;
+}
+
+static int column_len(lua_State *L)
+{
+    Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    lua_pushinteger(L, (lua_Integer)c->n);
+    return 1;
+}
+
+static int column_tostring(lua_State *L)
+{
+    Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
+    lua_pushfstring(L, COLUMN_MT " (%I values)", (lua_Integer)c->n);
+    return 1;
+}
+
+static const luaL_Reg column_meta[] = {
+    {"__gc",       column_gc      },
+    {"__close",    column_gc      },
+    {"__index",    column_index   },
+    {"__newindex", column_newindex},
+    {"__len",      column_len     },
+    {"__tostring", column_tostring},
+    {NULL,         NULL           }
+};
+
+/* The numbers of the list at idx (a table, or a column: its values, none a boolean), or
+   NULL where one is not a number (or memory is short). */
+static double *read_list(lua_State *L, int idx, lua_Integer *n)
+{
+    Column *c = (Column *)luaL_testudata(L, idx, COLUMN_MT);
+    if (c == NULL) {
+        *n = (lua_Integer)lua_rawlen(L, idx);
+        return read_numbers(L, idx, *n);
+    }
+    *n = (lua_Integer)c->n;
+    double *xs = malloc((c->n > 0 ? c->n : 1) * sizeof *xs);
+    if (xs == NULL)
+        return NULL;
+    for (size_t k = 0; k < c->n; k++) {
+        uint64_t b = column_raw(c->v[k]);
+        if (b == COLUMN_FALSE || b == COLUMN_TRUE) {
+            free(xs);
+            return NULL;
+        }
+        xs[k] = c->v[k];
+    }
+    return xs;
+}
+
+/*
 ** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
 ** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
 ** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
@@ -725,9 +1013,10 @@ static int l_design_effect(lua_State *L)
 */
 static int l_order(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-    double *keys = read_numbers(L, 1, n);
+    if (luaL_testudata(L, 1, COLUMN_MT) == NULL)
+        luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n;
+    double *keys = read_list(L, 1, &n);
     if (keys == NULL)
         return 0;
     size_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
@@ -1447,6 +1736,10 @@ static const luaL_Reg stats_funcs[] = {
     {"mann_whitney",  l_mann_whitney },
     {"design_effect", l_design_effect},
     {"order",         l_order        },
+    {"column",        l_column       },
+    {"appender",      l_appender     },
+    {"reader",        l_reader       },
+    {"gather",        l_gather       },
     {"adder",         l_adder        },
     {"request_adder", l_request_adder},
     {"load",          l_load         },
@@ -1497,7 +1790,10 @@ int luaopen_llmd_stats(lua_State *L)
     luaL_newlibtable(L, stats_methods); /* mt, methods */
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, stats_methods, 1);
-    lua_setfield(L, -2, "__index");   /* mt */
+    lua_setfield(L, -2, "__index");  /* mt */
+    luaL_newmetatable(L, COLUMN_MT); /* mt, column mt */
+    luaL_setfuncs(L, column_meta, 0);
+    lua_pop(L, 1);
     luaL_newlibtable(L, stats_funcs); /* mt, module */
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, stats_funcs, 1);

@@ -348,6 +348,20 @@ end
 -- the design effects (M.sample_design_effects) are estimated on the first M.SEQ_MAX.
 M.SEQ_MAX = 200000
 
+-- An empty record of requests in their order (M.accumulator's seq): n, and the columns
+-- start, ttft, latency, tpot (a number, or false for unknown) and outcome = {n, start,
+-- failed}, each a stats.column (C doubles: a kept request costs 8 bytes a value).
+-- push(start, ttft, latency, tpot) and outcome.push(start, failed) append one request
+-- (the caller counts n, up to M.SEQ_MAX).
+function M.new_seq()
+  local col = stats.column
+  local seq = { n = 0, start = col(), ttft = col(), latency = col(), tpot = col(),
+    outcome = { n = 0, start = col(), failed = col() } }
+  seq.push = stats.appender(seq.start, seq.ttft, seq.latency, seq.tpot)
+  seq.outcome.push = stats.appender(seq.outcome.start, seq.outcome.failed)
+  return seq
+end
+
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).
 -- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
 -- failed requests only widen the time window and count as +inf in the all-requests latency.
@@ -378,23 +392,26 @@ function M.accumulator(opts)
   -- the completed requests' latencies in the order they were added (and their starts), up
   -- to M.SEQ_MAX of them: the accumulators sort their samples, and the order is what tells
   -- how dependent neighbouring requests are (M.fill: the design effects); false for unknown
-  local seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {} }
+  -- (each column a stats.column: 8 bytes a value in C, not a Lua table's 16 and more; issue
+  -- 20, peak memory)
+  local seq = M.new_seq()
   a.seq = seq
   -- every finished request's outcome (1 failed, 0 completed) and start, in the order added,
   -- up to M.SEQ_MAX: failures come in bursts where a queue times requests out, and the
   -- error rate's test needs how dependent they are (M.sample_design_effects: failed)
-  local fseq = { n = 0, start = {}, failed = {} }
-  seq.outcome = fseq
+  local fseq, push, opush = seq.outcome, seq.push, seq.outcome.push
   local function outcome(start, failed)
     local n = fseq.n + 1
-    if n <= M.SEQ_MAX then fseq.n, fseq.start[n], fseq.failed[n] = n, start or false, failed end
+    if n <= M.SEQ_MAX then
+      fseq.n = n
+      opush(start or false, failed)
+    end
   end
   function a.add_done(start, finish, e2e, ttft, tpot, ntpot, in_tok, out_tok, r)
     local n = seq.n + 1
     if n <= M.SEQ_MAX then
       seq.n = n
-      seq.start[n], seq.ttft[n], seq.latency[n], seq.tpot[n] = start or false, ttft or false, e2e or false,
-        tpot or false
+      push(start or false, ttft or false, e2e or false, tpot or false)
     end
     outcome(start, 0)
     if start and (a.first == nil or start < a.first) then a.first = start end
@@ -454,16 +471,13 @@ function M.merge_accumulator(dst, src)
   end
   for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok", "good" } do dst[k] = dst[k] + src[k] end
   local d, sq = dst.seq, src.seq
-  for i = 1, math.min(sq.n, M.SEQ_MAX - d.n) do
-    local n = d.n + i
-    d.start[n], d.ttft[n], d.latency[n], d.tpot[n] = sq.start[i], sq.ttft[i], sq.latency[i], sq.tpot[i]
-  end
+  local read = stats.reader(sq.start, sq.ttft, sq.latency, sq.tpot)
+  for i = 1, math.min(sq.n, M.SEQ_MAX - d.n) do d.push(read(i)) end
   d.n = math.min(M.SEQ_MAX, d.n + sq.n)
   local fo, fi = d.outcome, sq.outcome
   if fo and fi then
-    for i = 1, math.min(fi.n, M.SEQ_MAX - fo.n) do
-      fo.start[fo.n + i], fo.failed[fo.n + i] = fi.start[i], fi.failed[i]
-    end
+    read = stats.reader(fi.start, fi.failed)
+    for i = 1, math.min(fi.n, M.SEQ_MAX - fo.n) do fo.push(read(i)) end
     fo.n = math.min(M.SEQ_MAX, fo.n + fi.n)
   end
   dst.in_known = dst.in_known and src.in_known
@@ -476,31 +490,12 @@ end
 -- added), else in the order they were added: M.sample_design_effects' and
 -- M.outcome_design_effect's one order.
 local function send_order(seq)
-  local order
-  local timed, in_order = true, true
-  for i = 1, seq.n do
-    local s = seq.start[i]
-    if not s then timed = false; break end
-    if i > 1 and s < seq.start[i - 1] then in_order = false end
-  end
-  if timed and in_order then
-    -- (already in start order, as a reader that adds requests as they were sent: kept)
-    order = {}
-    for i = 1, seq.n do order[i] = i end
-  elseif timed and #seq.start == seq.n then
-    -- (sorted in C where it can: by start, ties in the order added)
-    order = stats.order(seq.start)
-  end
+  -- (by start, ties in the order added, in C: nil where a start is unknown (false); where
+  -- they are in order already that is 1..n)
+  local order = stats.order(seq.start)
   if not order then
     order = {}
     for i = 1, seq.n do order[i] = i end
-    if timed then
-      table.sort(order, function(x, y)
-        local sx, sy = seq.start[x], seq.start[y]
-        if sx ~= sy then return sx < sy end
-        return x < y
-      end)
-    end
   end
   return order
 end
@@ -510,9 +505,7 @@ end
 -- time (ties in the order added), else in the order added; nil without it.
 function M.outcome_design_effect(fseq)
   if not fseq or fseq.n == 0 then return nil end
-  local xs = {}
-  for i, k in ipairs(send_order(fseq)) do xs[i] = fseq.failed[k] end
-  return require("llmd.decision").design_effect(xs)
+  return require("llmd.decision").design_effect(stats.gather(fseq.failed, send_order(fseq)))
 end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
@@ -525,12 +518,7 @@ function M.sample_design_effects(seq)
   local decision = require("llmd.decision")
   local out = {}
   for _, kind in ipairs { "ttft", "latency", "tpot" } do
-    local xs, col = {}, seq[kind]
-    for _, i in ipairs(order) do
-      local v = col[i]
-      if v then xs[#xs + 1] = v end
-    end
-    out[kind] = decision.design_effect(xs)
+    out[kind] = decision.design_effect(stats.gather(seq[kind], order)) -- (the unknown left out)
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's

@@ -290,20 +290,19 @@ local function per_request(path, acc, keep, opts)
   local add_done, count_goodput, per_stage, pace = acc.add_done, opts.count_goodput, opts.per_stage, opts.pace
   -- (opts.log: each request's start, finish, TTFT (false: none; true: a failure) and TPOT
   -- (false: none) kept in file order, for the caller to place in stages after the pass)
-  local log_s, log_f, log_t, log_p, n_log = opts.log and opts.log.starts, opts.log and opts.log.finishes,
-    opts.log and opts.log.ttfts, opts.log and opts.log.tpots, 0
+  local log = opts.log and opts.log.push
   local n_server, n_client = 0, 0
   -- (opts.seq: the accumulator's requests in file order with their starts, filled here for
   -- the successes added in C (llmd.runmodel.accumulator's seq, which add_done fills for the
   -- others): the design effects of a one-stage run, which the accumulators cannot give, as
   -- they sort their samples)
   local seq, seq_max = opts.seq, rm.SEQ_MAX
-  local seq_s, seq_l, seq_t, seq_p = seq and seq.start, seq and seq.latency, seq and seq.ttft, seq and seq.tpot
+  local seq_push = seq and seq.push
   -- (and their outcomes, 0 completed, in the same order as the failures acc.add records: the
   -- error rate's design effect, which counted the failures alone when the successes added
   -- in C were left out of it, 1 whatever their bursts)
   local out_seq = seq and seq.outcome
-  local out_s, out_f = out_seq and out_seq.start, out_seq and out_seq.failed
+  local out_push = out_seq and out_seq.push
   -- A success of the fast lane is computed and added in C (stats.request_adder: the
   -- same formulas as below, the same values; issue 20: in Lua they, the counts and the
   -- window were half of this callback's cost), its counts and window added to acc after
@@ -326,16 +325,19 @@ local function per_request(path, acc, keep, opts)
         if seq then
           local n = seq.n + 1
           if n <= seq_max then
-            seq.n, seq_s[n], seq_l[n], seq_t[n], seq_p[n] = n, start, e2e, ttft or false, tpot or false
+            seq.n = n
+            seq_push(start, ttft or false, e2e, tpot or false)
           end
           if out_seq then
             n = out_seq.n + 1
-            if n <= seq_max then out_seq.n, out_s[n], out_f[n] = n, start, 0 end
+            if n <= seq_max then
+              out_seq.n = n
+              out_push(start, 0)
+            end
           end
         end
-        if log_s then
-          n_log = n_log + 1
-          log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, ttft or false, tpot or false
+        if log then
+          log(start, finish, ttft or false, tpot or false)
           return
         end
         if per_stage then per_stage(start, e2e, ttft, tpot) end
@@ -354,10 +356,7 @@ local function per_request(path, acc, keep, opts)
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
       acc.add { ok = false, start = start, finish = finish }
       if count_goodput then count_goodput(start, false) end
-      if log_s then
-        n_log = n_log + 1
-        log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, true, false
-      end
+      if log then log(start, finish, true, false) end
       if per_stage then per_stage(start) end
       if pace then pace(start, finish, false, finish - start) end
       if (ntimes or 0) > 1 then inexact_itl = true end
@@ -391,10 +390,7 @@ local function per_request(path, acc, keep, opts)
     else
       add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
-    if log_s then
-      n_log = n_log + 1
-      log_s[n_log], log_f[n_log], log_t[n_log], log_p[n_log] = start, finish, ttft or false, tpot or false
-    end
+    if log then log(start, finish, ttft or false, tpot or false) end
     if per_stage then per_stage(start, e2e, ttft, tpot) end
     if pace then pace(start, finish, finish, finish - start) end
   end
@@ -556,9 +552,7 @@ function M.extract(c, opts)
     local function stage_add(i, e2e, ttft, start, tpot)
       local g = by_stage[i]
       if not g then
-        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(), tpot = stats.new(),
-          seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {},
-            outcome = { n = 0, start = {}, failed = {} } } }
+        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(), tpot = stats.new(), seq = rm.new_seq() }
         by_stage[i] = g
       end
       -- every request's outcome (1 failed, 0 completed) with its start, as a one-stage run's
@@ -566,8 +560,8 @@ function M.extract(c, opts)
       -- bursty its failures are in send order (a client timeout fails a run of them)
       local o = g.seq.outcome
       if o.n < rm.SEQ_MAX then
-        local n = o.n + 1
-        o.n, o.start[n], o.failed[n] = n, start or false, e2e and 0 or 1
+        o.n = o.n + 1
+        o.push(start or false, e2e and 0 or 1)
       end
       if e2e then
         g.ok = g.ok + 1
@@ -577,8 +571,8 @@ function M.extract(c, opts)
         -- in the file's order with their starts (the design effects sort them by start)
         local q = g.seq
         if q.n < rm.SEQ_MAX then
-          local n = q.n + 1
-          q.n, q.start[n], q.latency[n], q.ttft[n], q.tpot[n] = n, start, e2e, ttft or false, false
+          q.n = q.n + 1
+          q.push(start, ttft or false, e2e, false)
         end
       else
         g.failed = g.failed + 1
@@ -612,7 +606,10 @@ function M.extract(c, opts)
           local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
           if okw then which = w else goodput_warning = tostring(res) end
         else
-          log = { starts = {}, finishes = {}, ttfts = {}, tpots = {} }
+          -- (in C columns: 8 bytes a value, issue 20)
+          log = { starts = stats.column(), finishes = stats.column(), ttfts = stats.column(),
+            tpots = stats.column() }
+          log.push = stats.appender(log.starts, log.finishes, log.ttfts, log.tpots)
           po.log = log
         end
       end
@@ -652,18 +649,19 @@ function M.extract(c, opts)
       local source = per_request(per_path, acc, keep, po)
       if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
       if log then
-        local S, F, T, P = log.starts, log.finishes, log.ttfts, log.tpots
+        local S = log.starts
+        local row = stats.reader(S, log.finishes, log.ttfts, log.tpots)
         local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
           for k = 1, #S do
-            local i = place(S[k])
+            local start, finish, t, tpot = row(k)
+            local i = place(start)
             if i then
-              local start, finish, t = S[k], F[k], T[k]
               if t == true then
                 stage_add(i, nil, nil, start)
                 pace_of(i).add(start, finish, false, finish - start)
               else
-                stage_add(i, finish - start, t or nil, start, P[k] or nil)
+                stage_add(i, finish - start, t or nil, start, tpot or nil)
                 pace_of(i).add(start, finish, finish, finish - start)
               end
             end

@@ -2607,7 +2607,8 @@ function M.present(m, opts)
 end
 
 -- Writes treatment_report.md, treatment_report.html and treatments.json into out.
--- Returns {md =, html =, text = the markdown, model = m}.
+-- Returns {md =, html =, text = the markdown, model = m, chart_failures = a line for each
+-- chart gnuplot failed to draw, written without it}.
 function M.write_report(out, list, opts)
   local template = require "llmd.template"
   local ws = require "llmd.workspace"
@@ -2644,17 +2645,26 @@ function M.write_report(out, list, opts)
     end
   end
   local tdir = opts.templates or (host.root .. "/templates")
-  -- charts: drawn where gnuplot is, else the note says why not
+  -- charts: drawn where gnuplot is, else the note says why not. A chart gnuplot fails to
+  -- draw (a template edited wrong) is left out with gnuplot's words as its reason, the
+  -- report written all the same (as compare.lua's): paths.chart_failures, one line each,
+  -- for the caller to say as an error once everything is in place
   local charts = require "llmd.charts"
   local clist = M.charts(m, list)
   local gp = charts.gnuplot()
   if gp then
-    charts.render(clist, tdir, out .. "/charts", gp)
+    local failed = charts.finish({ charts.start(clist, tdir, out .. "/charts", gp) }, nil, { keep_going = true })
+    charts.remove_stale(clist, out .. "/charts")
+    for _, c in ipairs(failed) do
+      chart_failures[#chart_failures + 1] = ("the %s chart was not drawn (the report says so): %s"):format(c.name,
+        c.failed)
+    end
   end
   v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
   local md = template.render_file(tdir .. "/treatments_report.md", v)
   local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
-  local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m }
+  local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m,
+    chart_failures = chart_failures }
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
@@ -2718,6 +2728,7 @@ function M.write_report(out, list, opts)
       -- a repeat that crashed (failed more than the error-rate limit among clean ones), as the
       -- Status column says it
       crashed_repeats = lp.crashed_repeats_text(sat), max_sustained_rps = x.max_rps,
+  local chart_failures = {}
       max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
       max_sustained_output_tps = x.max_output_tps,
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
@@ -2780,12 +2791,14 @@ local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
 -- .html, treatments.json, charts/). All of it is written into a folder of its own inside out
--- first and moved into place once complete, so a failure (a chart gnuplot rejects, a full
--- disk, Ctrl-C) leaves out as it was: no new CSV or charts beside an older report, no folder
+-- first and moved into place once complete, so a failure (a full disk, a folder where a file
+-- goes, Ctrl-C) leaves out as it was: no new CSV or charts beside an older report, no folder
 -- this run made; the files of an earlier comparison in out are replaced only by a complete
--- set. A treatment read without its load points (t.load_error) still gets the CSV, which
--- upstream makes from its benchmark reports, and then raises. Returns write_report's paths
--- (csv, md, html, text, model).
+-- set. A chart gnuplot fails to draw is no such failure: the report says why it is not
+-- drawn, and that chart's older picture and data are removed (paths.chart_failures names
+-- it, for the caller to say). A treatment read without its load points (t.load_error) still
+-- gets the CSV, which upstream makes from its benchmark reports, and then raises. Returns
+-- write_report's paths (csv, md, html, text, model, chart_failures).
 function M.write_outputs(out, list, opts)
   local ws = require "llmd.workspace"
   local lfs = require "lfs"

@@ -1,0 +1,96 @@
+-- Session 38 (fixf38): follow-ups of this session's fixes.
+-- 1. treatments.lua (and experiment.lua's comparison, through llmd.treatments.write_outputs)
+--    leave out a chart gnuplot fails to draw, as compare.lua does: the report written, saying
+--    why, that chart's older picture removed, exit 1 (they wrote no report at all).
+-- 2. A place in the treatments' ranking whose figure its own files leave in doubt (a run's
+--    files disagree, nothing settles which is right) says so beside its rank, in the Verdict
+--    and in treatments.json, as compare.lua's Verdict does (verdict.in_doubt).
+-- 3. KV: the time-averaged hit rate from scrapes that count other traffic carries the caveat
+--    the totals carry.
+-- Expected values by construction or from the fixtures' files (python3 json), as said.
+local t = require "testlib"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+
+local ROOT = t.root()
+local LLMDLUA = ROOT .. "/llmdlua"
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local find, lacks = t.contains, t.lacks
+
+-- A gnuplot that fails on the template named NAME.gp (its last argument), the real one for
+-- the others; returns the folder to put first on PATH.
+local function failing_gnuplot(name)
+  local bin = t.tmpdir()
+  t.write(bin .. "/gnuplot", "#!/bin/sh\nfor a; do last=$a; done\ncase \"$last\" in\n*/" .. name .. ".gp) "
+    .. "echo 'gnuplot echoes the variables' >&2; echo 'line 9: made to fail' >&2; exit 1;;\nesac\nexec "
+    .. require("llmd.charts").gnuplot() .. " \"$@\"\n")
+  proc.chmod(bin .. "/gnuplot", "755")
+  return bin
+end
+
+local function names_in(dir)
+  local out = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." then out[#out + 1] = n end
+  end
+  table.sort(out)
+  return out
+end
+
+t.test("treatments.lua: a chart gnuplot fails to draw is left out, the report written all the same, exit 1", function()
+  if not require("llmd.charts").gnuplot() then error("gnuplot is not installed (scripts/install-deps.sh)") end
+  local out = t.tmpdir() .. "/out"
+  local argv = { LLMDLUA, "treatments.lua", "--run", "a=" .. VLLM, "--run", "b=" .. CHUNK, "--out", out, "--quiet" }
+  -- an earlier comparison in --out, every chart drawn
+  local r = proc.run(argv)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(lfs.attributes(out .. "/charts/treatments_bars.svg", "mode") == "file")
+  lacks(t.read(out .. "/treatment_report.md"), "not drawn. gnuplot could not draw it")
+  local old_lt = t.read(out .. "/charts/treatments_latency_throughput.svg")
+  -- gnuplot fails on the bars' template (before: "llmdlua: .../treatments_bars.gp: gnuplot
+  -- failed ...", no report, --out as it was)
+  r = proc.run(argv, { env = { PATH = failing_gnuplot("treatments_bars") .. ":" .. os.getenv("PATH") } })
+  t.eq(r.code, 1, r.stderr)
+  local tpl = ROOT .. "/templates/charts/treatments_bars.gp"
+  -- one line, naming the chart, the template and gnuplot's words (no traceback)
+  t.eq(r.stderr, "treatments.lua: error: the treatments_bars chart was not drawn (the report says so): " .. tpl
+    .. ": gnuplot failed (exit code 1): gnuplot echoes the variables | line 9: made to fail\n")
+  local md = t.read(out .. "/treatment_report.md")
+  -- (the bars' title: "At the common load, 92.19 req/s offered", the fixtures' common load)
+  t.ok(md:find("\n%- At the common load[^\n]*: not drawn%. gnuplot could not draw it: "
+    .. tpl:gsub("%p", "%%%0") .. ": gnuplot failed %(exit code 1%): line 9: made to fail%.\n"), md:match("## Charts.-\n## "))
+  lacks(md, "(charts/treatments_bars.svg)")
+  find(md, "(charts/treatments_latency_throughput.svg)", "the other chart is in the report")
+  find(t.read(out .. "/treatment_report.html"), 'data-chart-left-out="treatments_bars"')
+  -- the older picture and data of that chart gone, the other chart drawn again, nothing left
+  -- of the folder it was written in
+  t.eq(names_in(out .. "/charts"), { "treatments_latency_throughput.dat", "treatments_latency_throughput.svg" })
+  t.eq(t.read(out .. "/charts/treatments_latency_throughput.svg"), old_lt)
+  for _, n in ipairs(names_in(out)) do t.ok(not n:find("^%.treatments%-writing"), n) end
+  -- the printed report says it as well (without --quiet)
+  table.remove(argv)
+  r = proc.run(argv, { env = { PATH = failing_gnuplot("treatments_latency_throughput") .. ":" .. os.getenv("PATH") } })
+  t.eq(r.code, 1, r.stderr)
+  find(r.stdout, "- Latency against achieved load, every treatment: not drawn. gnuplot could not draw it: ")
+  find(r.stdout, "Written: " .. out .. "/treatment_comparison.csv")
+  find(r.stderr, "treatments.lua: error: the treatments_latency_throughput chart was not drawn (the report says so): ")
+end)
+
+t.test("write_outputs (experiment.lua's comparison): a template gnuplot rejects is named in chart_failures", function()
+  if not require("llmd.charts").gnuplot() then error("gnuplot is not installed (scripts/install-deps.sh)") end
+  local tr = require "llmd.treatments"
+  local d = t.tmpdir()
+  local tpl = d .. "/templates"
+  proc.run { "cp", "-r", ROOT .. "/templates", tpl }
+  t.write(tpl .. "/charts/treatments_bars.gp", "set terminal svg\nplot [0:1] nosuchvar\n")
+  local list = tr.load { { label = "a", dirs = { VLLM } }, { label = "b", dirs = { CHUNK } } }
+  local paths = tr.write_outputs(d .. "/out", list, { templates = tpl })
+  t.eq(#paths.chart_failures, 1)
+  t.ok(paths.chart_failures[1]:find("^the treatments_bars chart was not drawn %(the report says so%): "
+    .. (tpl .. "/charts/treatments_bars.gp"):gsub("%p", "%%%0") .. ": gnuplot failed %(exit code 1%): [^\n]*"
+    .. "undefined variable: nosuchvar$"), paths.chart_failures[1])
+  find(t.read(paths.md), ": not drawn. gnuplot could not draw it: " .. tpl .. "/charts/treatments_bars.gp")
+  t.eq(lfs.attributes(d .. "/out/charts/treatments_bars.svg", "mode"), nil)
+  t.ok(lfs.attributes(d .. "/out/charts/treatments_latency_throughput.svg", "mode") == "file")
+end)

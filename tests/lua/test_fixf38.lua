@@ -9,6 +9,7 @@
 --    the totals carry.
 -- Expected values by construction or from the fixtures' files (python3 json), as said.
 local t = require "testlib"
+local json = require "llmd.json"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 
@@ -16,6 +17,7 @@ local ROOT = t.root()
 local LLMDLUA = ROOT .. "/llmdlua"
 local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local DATA = ROOT .. "/tests/data/fixd38"
 local find, lacks = t.contains, t.lacks
 
 -- A gnuplot that fails on the template named NAME.gp (its last argument), the real one for
@@ -94,3 +96,75 @@ t.test("write_outputs (experiment.lua's comparison): a template gnuplot rejects 
   t.eq(lfs.attributes(d .. "/out/charts/treatments_bars.svg", "mode"), nil)
   t.ok(lfs.attributes(d .. "/out/charts/treatments_latency_throughput.svg", "mode") == "file")
 end)
+
+-- IPS2's stage 1 file made to say 40 successes and no failure, where its requests hold 39
+-- and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39 failed 1"): the stage keeps
+-- the file's counts (error rate 0 %), and nothing settles which is right (test_fixd38's
+-- in-doubt input). IPS's own disagreement (TTFT p90, its stage file 5 % high) is settled by
+-- its requests: nothing in doubt.
+local function ips2c()
+  local b = t.tmpdir() .. "/IPS2c"
+  t.copy_tree(DATA .. "/IPS2", b)
+  local f = b .. "/stage_1_lifecycle_metrics.json"
+  local d = json.read(f)
+  d.successes.count, d.failures.count = 40, 0
+  d.failures.request_latency, d.failures.prompt_len = json.null, json.null
+  json.write(f, d)
+  return b
+end
+
+local CAVEAT = "IPS2c's own files disagree on figures this ranking reads (requests completed, requests failed), with "
+  .. "nothing to settle which is right"
+
+t.test("treatments: a place whose figure its own files leave in doubt says so beside its rank, in the Verdict, JSON",
+  function()
+    local out = t.tmpdir() .. "/out"
+    -- with error_rate_pct=2, IPS (1 of 40 failed at 4 req/s by its file: 2.5 %) fails at its
+    -- second load, IPS2c (0 of 40 by its file, 1 of 40 by its requests) does not: IPS2c is
+    -- ranked first on the very count its files disagree on
+    local r = proc.run { LLMDLUA, "treatments.lua", "--run", "IPS=" .. DATA .. "/IPS", "--run", "IPS2c=" .. ips2c(),
+      "--slo", "ttft_p90_ms=200,error_rate_pct=2", "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(out .. "/treatment_report.md")
+    local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
+    t.ok(verdict:find("^IPS2c sustains more load"), verdict)
+    find(verdict, " Warning: " .. CAVEAT .. ", so its place is in doubt (see the Ranking).", "the Verdict line")
+    find(md:match("%*%*Verdict:%*%*[^\n]*\n\n([^\n]*)"), CAVEAT, "the verdict below it")
+    local ranking = md:match("## Ranking by capacity at SLO(.-)\n## ")
+    find(ranking, "| 1 (in doubt) | IPS2c | ≥ 3.896 req/s (never violated) | In doubt: " .. CAVEAT .. "; higher than ")
+    find(ranking, "| 2 | IPS | about ")
+    find(ranking, "- IPS2c: requests_ok: computed from per-request data 39, stage 1's stage_1_lifecycle_metrics.json "
+      .. "says 40 (2.5 % apart); the file's figure is kept, so it is in doubt; requests_failed: computed from "
+      .. "per-request data 1, stage 1's stage_1_lifecycle_metrics.json says 0 (100.0 % apart); the file's figure is "
+      .. "kept, so it is in doubt\n")
+    lacks(ranking, "IPS's own files")
+    local html = t.read(out .. "/treatment_report.html")
+    find(html, ">1 (in doubt)</td>")
+    find(html, "In doubt: " .. CAVEAT:gsub("'", "&#39;"))
+    local doc = json.read(out .. "/treatments.json")
+    t.eq(#doc.in_doubt, 1)
+    t.eq({ doc.in_doubt[1].label, doc.in_doubt[1].keys }, { "IPS2c", { "requests_ok", "requests_failed" } })
+    t.eq(doc.ranking[1].label, "IPS2c")
+    t.eq(doc.ranking[1].in_doubt.figures, { "requests completed", "requests failed" })
+    t.eq(doc.ranking[2].in_doubt, nil)
+    t.eq({ doc.treatments[1].label, doc.treatments[1].in_doubt }, { "IPS", nil })
+    t.eq(doc.treatments[2].in_doubt.text, CAVEAT)
+    find(doc.verdict_line, CAVEAT)
+  end)
+
+t.test("treatments: no figure in doubt where the per-request data settle the disagreement; no SLO reads counts too",
+  function()
+    local tr = require "llmd.treatments"
+    -- IPS and IPS2 as they are: IPS's TTFT disagreement is settled (the requests' figure used)
+    local m = tr.model(tr.load { { label = "IPS", dirs = { DATA .. "/IPS" } }, { label = "IPS2", dirs = { DATA .. "/IPS2" } } },
+      { slo = require("llmd.decision").parse_slo("ttft_p90_ms=105") })
+    t.eq(#m.in_doubt, 0)
+    lacks(m.verdict, "in doubt")
+    for _, r in ipairs(m.ranking) do t.eq(r.in_doubt, nil, r.label) end
+    -- without an SLO the ranking reads the max sustained throughput, which the counts decide
+    -- too (the error-rate limit): IPS2c's place is in doubt all the same
+    m = tr.model(tr.load { { label = "IPS", dirs = { DATA .. "/IPS" } }, { label = "IPS2c", dirs = { ips2c() } } })
+    t.eq(#m.in_doubt, 1)
+    t.eq(m.in_doubt[1].label, "IPS2c")
+    find(m.verdict_line, "Warning: " .. CAVEAT)
+  end)

@@ -1184,6 +1184,9 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
           out[f] = metrics.na(kv.time_avg_why or kv.reason or "no vllm:prefix_cache_hit_rate aggregate in the results")
         end
       end
+      -- scrapes that count other traffic than the run's (or part of it): the server's ratio
+      -- over that traffic, said beside it as on the totals' rows (kv.scope)
+      out.scope = t and kv.scope or false
       return out
     end
     sec.time_avg = { a = t3(ta, ka), b = t3(tb, kb) }

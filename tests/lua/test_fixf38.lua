@@ -168,3 +168,36 @@ t.test("treatments: no figure in doubt where the per-request data settle the dis
     t.eq(m.in_doubt[1].label, "IPS2c")
     find(m.verdict_line, "Warning: " .. CAVEAT)
   end)
+
+-- KV scrapes that count other traffic (the synthetic raw scrapes: vllm:request_success_total
+-- rises by 105, the harness sent 8) and the processed summary beside them: its
+-- vllm:prefix_cache_hit_rate aggregate (python3 json on the fixture: mean 44.4727, p90
+-- 79.2822, p95 79.2836) is over the same scrapes
+t.test("KV: the time-averaged hit rate over other traffic says so, as the totals do", function()
+  local F = t.fixtures()
+  local a = t.tmpdir() .. "/other"
+  t.mkdir(a .. "/metrics/processed")
+  t.write(a .. "/synthetic-vllm_bench_serve_save_detailed.json",
+    t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  t.copy_tree(F .. "/prometheus/synthetic-raw", a .. "/metrics/raw")
+  t.write(a .. "/metrics/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
+  -- the other run: the processed summary alone (no raw scrapes: nothing checks its traffic)
+  local b = t.tmpdir() .. "/own"
+  t.mkdir(b .. "/metrics/processed")
+  t.write(b .. "/synthetic-vllm_bench_serve_save_detailed.json",
+    t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  t.write(b .. "/metrics/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
+  local ws, r = t.compare { "--a", a, "--a-label", "other", "--b", b, "--b-label", "own" }
+  t.eq(r.code, 0, r.stderr)
+  local scope = "includes other traffic: 105 requests finished against 8 sent"
+  local md = t.read(ws .. "/comparison_report.md")
+  local line = md:match("\nTime%-averaged hit rate [^\n]*")
+  find(line, ": other mean 44.5 %, p90 79.3 %, p95 79.3 % (" .. scope .. "); own mean 44.5 %, p90 79.3 %, "
+    .. "p95 79.3 %.", "the time-averaged hit rate")
+  find(md, "| Hit rate | ", "the totals' rows say it too")
+  find(md:match("| Hit rate |[^\n]*"), "(" .. scope .. ")")
+  local html = t.read(ws .. "/comparison_report.html")
+  find(html:match("Time%-averaged hit rate [^\n]*"), "p95 79.3 % (" .. scope .. "); own mean")
+  local kv = json.read(ws .. "/comparison.json").kv
+  t.eq({ kv.time_avg.a.scope, kv.time_avg.b.scope }, { scope, false })
+end)

@@ -238,6 +238,7 @@ end
 
 local tr = require "llmd.treatments"
 local decision = require "llmd.decision"
+local chart_failures = {} -- the charts gnuplot failed to draw (the report written without them)
 local ok, err = pcall(function()
   local slo = {}
   if o.slo then slo = decision.parse_slo(o.slo, "--slo")
@@ -255,6 +256,7 @@ local ok, err = pcall(function()
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
   local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })
+  chart_failures = paths.chart_failures or {}
   -- (--quiet: nothing on stdout; the files are written all the same)
   if not o.quiet then
     io.write(paths.text, "\n")
@@ -269,3 +271,9 @@ local ok, err = pcall(function()
   end
 end)
 if not ok then fail(err) end
+-- a chart gnuplot failed to draw (a template edited wrong): the report is written without
+-- it, and says why; the exit status says it failed (as compare.lua's)
+if #chart_failures > 0 then
+  for _, f in ipairs(chart_failures) do io.stderr:write("treatments.lua: error: ", f, "\n") end
+  os.exit(1)
+end

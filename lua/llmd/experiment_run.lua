@@ -505,6 +505,11 @@ function M.steps_list()
         local paths = tr.write_outputs(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
         ctx.comparison = paths
         ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
+        -- a chart gnuplot failed to draw: the comparison is written without it, and says why
+        for _, f in ipairs(paths.chart_failures or {}) do
+          ctx.out:write(("  Warning: %s\n"):format(f))
+          io.stderr:write("experiment.lua: warning: ", f, "\n")
+        end
       end)
       if not cok then ctx.out:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"

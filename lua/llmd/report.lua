@@ -1198,6 +1198,9 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
           out[f] = metrics.na(kv.time_avg_why or kv.reason or "no vllm:prefix_cache_hit_rate aggregate in the results")
         end
       end
+      -- scrapes that count other traffic than the run's (or part of it): the server's ratio
+      -- over that traffic, said beside it as on the totals' rows (kv.scope)
+      out.scope = t and kv.scope or false
       return out
     end
     sec.time_avg = { a = t3(ta, ka), b = t3(tb, kb) }
@@ -2605,21 +2608,33 @@ end
 -- keeps the harness's figure (crosscheck's resolved = false; a check saved before llmdlua
 -- said which figure it keeps counts as that), or an achieved rate above the offered one. A
 -- disagreement the per-request data settle (their figure the one used) puts nothing in
--- doubt. Returns {key = true}, and the keys in the order first met.
+-- doubt. Returns {key = true}, the keys in the order first met, and the checks' texts (in
+-- the run's order). (llmd.treatments reads it too, for a place in its ranking.)
 local VERDICT_KEYS = { throughput_req_s = true, requests_ok = true, requests_failed = true, error_rate_pct = true,
   duration_s = true }
-local function doubtful_figures(run, slo)
+function M.doubtful_figures(run, slo)
   local slo_keys = {}
   for _, x in ipairs(slo or {}) do slo_keys[x.key] = true end
-  local seen, order = {}, {}
+  local seen, order, texts = {}, {}, {}
   for _, c in ipairs(run.checks or {}) do
     local doubt = (c.kind == nil and c.source ~= nil and c.resolved ~= true) or c.kind == "achieved_above_offered"
-    if doubt and c.key and (VERDICT_KEYS[c.key] or slo_keys[c.key]) and not seen[c.key] then
-      seen[c.key] = true
-      order[#order + 1] = c.key
+    if doubt and c.key and (VERDICT_KEYS[c.key] or slo_keys[c.key]) then
+      if not seen[c.key] then
+        seen[c.key] = true
+        order[#order + 1] = c.key
+      end
+      if c.text then texts[#texts + 1] = c.text end
     end
   end
-  return seen, order
+  return seen, order, texts
+end
+local doubtful_figures = M.doubtful_figures
+
+-- The figures keys (doubtful_figures') as the verdicts name them: "requests completed".
+function M.figure_names(keys)
+  local names = {}
+  for _, k in ipairs(keys) do names[#names + 1] = metrics.has(k) and lower_label(metrics.get(k).label) or k end
+  return names
 end
 
 -- The report's first line (model.verdict): which configuration sustains more load within the
@@ -2823,8 +2838,7 @@ local function verdict_of(model, A, B)
   for _, x in ipairs { A, B } do
     local _, keys = doubtful_figures(x.run or {}, has_slo and model.slo or nil)
     if #keys > 0 and v.kind ~= "broken" and v.kind ~= "not comparable" then
-      local names = {}
-      for _, k in ipairs(keys) do names[#names + 1] = metrics.has(k) and lower_label(metrics.get(k).label) or k end
+      local names = M.figure_names(keys)
       caveats[#caveats + 1] = ("%s's own files disagree on figures this verdict reads (%s), with nothing to settle "
         .. "which is right, so the verdict is in doubt"):format(x.label, table.concat(names, ", "))
       v.in_doubt = v.in_doubt or {}

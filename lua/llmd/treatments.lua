@@ -737,7 +737,7 @@ local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
     pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
     mild_at_common = {},
-    common_unlike = {}, workloads = {} }
+    common_unlike = {}, workloads = {}, in_doubt = {} }
   m.slo_text = #m.slo > 0 and decision.capacity_phrase(m.slo) or nil
   -- one latency percentile per metric over every workload's treatments (M.latency_choice), so
   -- that the one latency table holds one percentile in each column and every workload's
@@ -768,7 +768,7 @@ local function grouped_model(groups, opts)
       m.ranking[#m.ranking + 1] = r
     end
     for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "saturated_at_common",
-      "failing_at_common", "mild_at_common", "common_unlike" } do
+      "failing_at_common", "mild_at_common", "common_unlike", "in_doubt" } do
       for _, d in ipairs(sub[k] or {}) do
         if type(d) == "table" then d.workload = w end
         m[k][#m[k] + 1] = d
@@ -1254,6 +1254,65 @@ function M.verdict_line(m, ranked, failed, by_cap)
     line = ("%s Not ranked (a run failed its health check): %s."):format(line, table.concat(names, ", "))
   end
   return line
+end
+
+-- The places whose figure their treatment's own files leave in doubt, as compare.lua's
+-- Verdict says it (llmd.report.doubtful_figures: two files of one of its runs disagree on a
+-- figure the ranking reads, its load points' throughput, counts or error rate, and by
+-- capacity its SLO metrics, and nothing settles which is right; a disagreement the
+-- per-request data settle puts nothing in doubt). Sets x.in_doubt on the treatment
+-- ({keys, figures: their names, checks: the data checks' lines, text}), r.in_doubt on its
+-- place in the ranking (said beside its rank), m.in_doubt (the lines under the ranking)
+-- and a warning after m.verdict and m.verdict_line. slo: the SLOs the ranking reads (nil:
+-- by max sustained throughput). A treatment whose run failed its health check has no
+-- place to doubt.
+local function mark_in_doubt(m, list, slo)
+  local report = require "llmd.report"
+  local by_label, by_x = {}, {}
+  for _, t in ipairs(list) do by_label[t.label] = t end
+  for _, x in ipairs(m.treatments) do
+    local t = by_label[x.label]
+    local keys, seen, checks = {}, {}, {}
+    for _, run in ipairs(t and t.runs or {}) do
+      local _, order, texts = report.doubtful_figures(run, slo)
+      for _, k in ipairs(order) do
+        if not seen[k] then
+          seen[k] = true
+          keys[#keys + 1] = k
+        end
+      end
+      -- (a repeat's lines name its folder: the treatment has several)
+      for _, c in ipairs(texts) do
+        checks[#checks + 1] = #t.runs > 1 and ("%s: %s"):format(M.shown_dir(list.base, run.dir),
+          M.shown_text(list.base, run.dir, c)) or c
+      end
+    end
+    if #keys > 0 and x.status ~= "failed" then
+      local figures = report.figure_names(keys)
+      x.in_doubt = { keys = keys, figures = figures, checks = require("llmd.json").array(checks),
+        text = ("%s's own files disagree on figures this ranking reads (%s), with nothing to settle which is right")
+          :format(x.label, table.concat(figures, ", ")) }
+    end
+    by_x[x.label] = x
+  end
+  m.in_doubt = {}
+  local said = {}
+  for _, r in ipairs(m.ranking) do
+    local x = by_x[r.label]
+    if r.rank and x and x.in_doubt then
+      r.in_doubt = x.in_doubt
+      said[#said + 1] = ("%s's own files disagree on figures this ranking reads (%s)"):format(x.label,
+        table.concat(x.in_doubt.figures, ", "))
+      m.in_doubt[#m.in_doubt + 1] = { label = x.label, keys = x.in_doubt.keys, figures = x.in_doubt.figures,
+        checks = x.in_doubt.checks }
+    end
+  end
+  if #said > 0 then
+    local warn = (" Warning: %s, with nothing to settle which is right, so %s in doubt (see the Ranking)."):format(
+      table.concat(said, "; "), #said == 1 and "its place is" or "their places are")
+    m.verdict = m.verdict .. warn
+    if m.verdict_line then m.verdict_line = m.verdict_line .. warn end
+  end
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
@@ -2370,6 +2429,8 @@ function M.model(list, opts)
       #parts == 1 and "one treatment is" or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten",
       table.concat(parts, "; "))
   end
+  -- a place whose figure its own files leave in doubt: said beside it and in the verdict
+  mark_in_doubt(m, list, by_cap and slo or nil)
   M.gpu_figures(m, T, by_cap)
   return m
 end
@@ -2473,6 +2534,15 @@ function M.present(m, opts)
     pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
+    -- the places in doubt, each with the data checks that put it there (mark_in_doubt)
+    in_doubt_notes = (function()
+      local notes = {}
+      for _, d in ipairs(m.in_doubt or {}) do
+        notes[#notes + 1] = ("%s%s: %s"):format(d.label, d.workload and (" (" .. d.workload .. ")") or "",
+          table.concat(d.checks, "; "))
+      end
+      return #notes > 0 and notes or false
+    end)(),
     -- the places below are on totals: what the headline says of the GPU counts, per workload
     cost_notes = (function()
       local notes = {}
@@ -2607,7 +2677,8 @@ function M.present(m, opts)
 end
 
 -- Writes treatment_report.md, treatment_report.html and treatments.json into out.
--- Returns {md =, html =, text = the markdown, model = m}.
+-- Returns {md =, html =, text = the markdown, model = m, chart_failures = a line for each
+-- chart gnuplot failed to draw, written without it}.
 function M.write_report(out, list, opts)
   local template = require "llmd.template"
   local ws = require "llmd.workspace"
@@ -2644,17 +2715,27 @@ function M.write_report(out, list, opts)
     end
   end
   local tdir = opts.templates or (host.root .. "/templates")
-  -- charts: drawn where gnuplot is, else the note says why not
+  -- charts: drawn where gnuplot is, else the note says why not. A chart gnuplot fails to
+  -- draw (a template edited wrong) is left out with gnuplot's words as its reason, the
+  -- report written all the same (as compare.lua's): paths.chart_failures, one line each,
+  -- for the caller to say as an error once everything is in place
   local charts = require "llmd.charts"
   local clist = M.charts(m, list)
   local gp = charts.gnuplot()
+  local chart_failures = {}
   if gp then
-    charts.render(clist, tdir, out .. "/charts", gp)
+    local failed = charts.finish({ charts.start(clist, tdir, out .. "/charts", gp) }, nil, { keep_going = true })
+    charts.remove_stale(clist, out .. "/charts")
+    for _, c in ipairs(failed) do
+      chart_failures[#chart_failures + 1] = ("the %s chart was not drawn (the report says so): %s"):format(c.name,
+        c.failed)
+    end
   end
   v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
   local md = template.render_file(tdir .. "/treatments_report.md", v)
   local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
-  local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m }
+  local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m,
+    chart_failures = chart_failures }
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
@@ -2680,6 +2761,8 @@ function M.write_report(out, list, opts)
     pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
     pareto_cost = m.pareto_cost or (m.pareto_costs and table.concat(m.pareto_costs, " ")) or nil,
+    -- the places whose figure their own files leave in doubt (label, keys, figures, checks)
+    in_doubt = json.array(m.in_doubt or {}),
     ranking = json.array {}, treatments = json.array {} }
   -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
   -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
@@ -2723,6 +2806,8 @@ function M.write_report(out, list, opts)
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
         .. "the max sustained load point" or "no max sustained load point") or nil,
       capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      -- figures its own files disagree on that the ranking reads (keys, figures, checks, text)
+      in_doubt = x.in_doubt,
       -- its accelerators (given with --gpus, or the results'), and its figures per GPU
       gpus = x.gpus, gpus_source = x.gpus_source,
       max_sustained_rps_per_gpu = x.gpus and x.max_rps and x.max_rps / x.gpus or nil,
@@ -2780,12 +2865,14 @@ local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
 -- .html, treatments.json, charts/). All of it is written into a folder of its own inside out
--- first and moved into place once complete, so a failure (a chart gnuplot rejects, a full
--- disk, Ctrl-C) leaves out as it was: no new CSV or charts beside an older report, no folder
+-- first and moved into place once complete, so a failure (a full disk, a folder where a file
+-- goes, Ctrl-C) leaves out as it was: no new CSV or charts beside an older report, no folder
 -- this run made; the files of an earlier comparison in out are replaced only by a complete
--- set. A treatment read without its load points (t.load_error) still gets the CSV, which
--- upstream makes from its benchmark reports, and then raises. Returns write_report's paths
--- (csv, md, html, text, model).
+-- set. A chart gnuplot fails to draw is no such failure: the report says why it is not
+-- drawn, and that chart's older picture and data are removed (paths.chart_failures names
+-- it, for the caller to say). A treatment read without its load points (t.load_error) still
+-- gets the CSV, which upstream makes from its benchmark reports, and then raises. Returns
+-- write_report's paths (csv, md, html, text, model, chart_failures).
 function M.write_outputs(out, list, opts)
   local ws = require "llmd.workspace"
   local lfs = require "lfs"

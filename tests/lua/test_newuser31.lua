@@ -24,9 +24,7 @@ local function sd(label, dir, gpus)
     kv = {} }
 end
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
+local find = t.contains
 
 t.test("nu31-1: the GPU caveat stands beside 'no clear difference' too, at the matched load and whole-run", function()
   -- python3 on the exp-7 files: p95_ttft_ms of vllm-2replicas 257.049, 255.480, 256.798 (mean

@@ -19,12 +19,7 @@ local BASE = FX .. "/kubecon-na-2025_vllm"
 local CHUNK = FX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
-local function lacks(text, s, what)
-  t.ok(not text:find(s, 1, true), (what or "") .. ": do not want «" .. s .. "» in:\n" .. text)
-end
+local find, lacks = t.contains, t.lacks
 
 -- chunked's results with a stderr.log holding a Python traceback: a run whose health check
 -- fails (llmd.harness), with figures that are better than base's on every axis (the demo

@@ -17,12 +17,7 @@ local ROOT = proc.run({ "realpath", HERE .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
-local function lacks(text, s, what)
-  t.ok(not text:find(s, 1, true), (what or "") .. ": do not want «" .. s .. "» in:\n" .. text)
-end
+local find, lacks = t.contains, t.lacks
 
 -- vllm-2replicas with every latency (each "..._ms" figure) times 0.7: the trial's
 -- runs/better, a treatment 30 % faster at the same load

@@ -24,9 +24,7 @@ local function ab_cli(args, cwd, env)
   return proc.run(argv, { cwd = cwd, env = env })
 end
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
+local find = t.contains
 
 local vllm_shim = mock.vllm_shim
 -- the trial's config: one vllm candidate on the mock server (mode: its --max-num-seqs)

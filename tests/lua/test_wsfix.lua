@@ -20,9 +20,7 @@ local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 
 local function sh(v) return require("llmd.template").helpers.sh(v) end
 
-local function find(text, s, what)
-  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
-end
+local find = t.contains
 
 local function real(p) return (proc.realpath(p)) end
 

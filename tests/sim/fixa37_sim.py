@@ -16,10 +16,15 @@ Run: /usr/bin/python3 tests/sim/fixa37_sim.py        (the test's cases)
 """
 import heapq
 import math
+import os
 import sys
 
 import numpy as np
 import pandas as pd
+
+# Geyer's design effect on the mid-ranks: the one copy the tests' references share
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+from seqstats import deff  # noqa: E402
 
 SHARE, QUEUE_CHANCE, K, DUR = 0.95, 0.05, 10, 60
 
@@ -64,25 +69,6 @@ def sim(seed, rate):
         heapq.heappush(free, e)
         lat.append(e - s)
     return np.array(starts), np.array(lat)
-
-
-def deff(x):
-    """Design effect of x's ranks in their order: Geyer's initial positive sequence."""
-    n = len(x)
-    if n < 100:
-        return 1.0
-    r = pd.Series(x).rank(method="average").to_numpy() - (n + 1) / 2
-    c0 = (r * r).sum()
-    if c0 <= 0:
-        return 1.0
-    tau, m = -1.0, 0
-    while 2 * m + 1 <= min(2000, n - 2):
-        g = (1 if m == 0 else (r[:n - 2 * m] * r[2 * m:]).sum() / c0) + (r[:n - 2 * m - 1] * r[2 * m + 1:]).sum() / c0
-        if g <= 0:
-            break
-        tau += 2 * g
-        m += 1
-    return max(1.0, tau)
 
 
 def judge(starts, lat, rate):

@@ -1308,7 +1308,16 @@ function M.model(list, opts)
       if iv then
         x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
           lower_ends = lp.interval_end(iv.high) }
-      else x.capacity.interval_why = why end
+      else
+        x.capacity.interval_why = why
+        -- one measured percentile per load: its uncertainty, as compare.lua weighs it
+        local nz = lp.capacity_noise(pts, slo, x.capacity)
+        if nz and nz.unknown then
+          x.capacity.noise_unknown = nz.unknown
+        elseif nz then
+          x.capacity.noise = require("llmd.report").noise_of(nz)
+        end
+      end
     end
     local lo, hi
     for _, p in ipairs(pts) do
@@ -2651,6 +2660,13 @@ function M.write_report(out, list, opts)
     for k, val in pairs(c) do copy[k] = val end
     if c.interval then copy.interval = { lo = c.interval.lo, top = c.interval.top,
       hi = c.interval.hi ~= math.huge and c.interval.hi or nil } end
+    -- (the range one run per load leaves, lp.capacity_noise: open above, no hi)
+    if c.noise then
+      copy.noise = {}
+      for k, val in pairs(c.noise) do
+        if not (val == math.huge or val == -math.huge) then copy.noise[k] = val end
+      end
+    end
     return copy
   end
   -- each latency at the common load: its key, label, value (none where N/A) and the text the

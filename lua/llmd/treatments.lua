@@ -1237,8 +1237,10 @@ function M.verdict_line(m, ranked, failed, by_cap)
         negligible = "a negligible difference",
         ["not comparable"] = "not comparable",
       }
+      -- ("not comparable" where the evidence leaves room for either order says so plainly:
+      -- untested, either may be higher, capa38)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
-        fig(r2.text), why[r1.vs_next] or tostring(r1.vs_next))
+        fig(r2.text), r1.either and "untested, and either may be higher" or why[r1.vs_next] or tostring(r1.vs_next))
     end
   end
   if #failed > 0 then
@@ -1693,16 +1695,16 @@ function M.model(list, opts)
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
     elseif ev.verdict == "untested" and ev.within_range then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s (%s): %s figure lies within the range %s repeats allow, so either "
         .. "may be higher"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
         .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
         :format(nxt.label, m.rank_by, nf)
     elseif ev.verdict == "untested" and ev.order_open then
@@ -1713,7 +1715,7 @@ function M.model(list, opts)
         if hi == math.huge then return ("≥ %.4g"):format(lo) end
         return ("%.4g–%.4g"):format(lo, hi)
       end
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s req/s and %s's "
         .. "at %s req/s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
         nxt.label, span(la, ha))

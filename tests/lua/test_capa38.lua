@@ -118,4 +118,6 @@ t.test("treatments.lua: the same server twice shares a rank (on main B2 ranked 1
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local j = json.read(out .. "/treatments.json")
   t.eq({ j.ranking[1].rank_text, j.ranking[2].rank_text }, { "1=", "1=" })
+  -- said plainly: either may be higher (on main ": not comparable." where it meant that)
+  t.ok(j.verdict_line:find(": untested, and either may be higher.", 1, true), j.verdict_line)
 end)

@@ -189,7 +189,13 @@ function M.points(run)
     if #g.stages == 1 then
       local m = g.stages[1].metrics or {}
       local src = m.samples and m or (#measured == 1 and run.overall and run.overall.samples and run.overall) or nil
-      if src then p.per_request = { samples = src.samples, deff = src.sample_deff } end
+      if src then
+        p.per_request = { samples = src.samples, deff = src.sample_deff }
+      else
+        -- (read back from a workspace: the intervals compare.lua saved, M.stage_percentile_cis)
+        local saved = m.percentile_ci or (#measured == 1 and run.overall and run.overall.percentile_ci) or nil
+        if saved then p.per_request = { saved = saved } end
+      end
     end
     -- the drain-reduced rate's figures (llmd.runmodel.DRAIN_BASIS), one record a repeat:
     -- only where every repeat has one (M.drain_of)
@@ -2361,6 +2367,15 @@ function M.percentile_ci(p, key)
   local v = field(p, key)
   if not kind or type(v) ~= "number" then return nil, nil, "not a percentile" end
   local pr = p.per_request
+  -- (a run model read back from its workspace, analyze.lua: the intervals it saved)
+  if pr and pr.saved then
+    local e = pr.saved[key]
+    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
+      return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
+    end
+    if e.lo == nil then return nil, nil, e.why end
+    return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
+  end
   local acc = pr and pr.samples and pr.samples[kind]
   if not acc or acc:count() == 0 then
     return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
@@ -2378,6 +2393,28 @@ function M.percentile_ci(p, key)
   if (q - half) * n >= 1 then lo = acc:percentile((q - half) * 100) * 1000 end
   if (q + half) * n <= n - 1 then hi = acc:percentile((q + half) * 100) * 1000 end
   return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
+end
+
+-- Every percentile latency of a stage's metric set (llmd.runmodel set) with its 95 %
+-- interval (M.percentile_ci), as a run model saves them (llmd.runmodel.to_plain), so that
+-- analyze.lua weighs a saved run as compare.lua did: {key = {lo, hi (nil: unbounded), n,
+-- deff} or {why}}; nil without per-request samples.
+function M.stage_percentile_cis(set)
+  if not (set and set.samples) then return nil end
+  local out, any = {}, false
+  local p = { values = set.values or {}, per_request = { samples = set.samples, deff = set.sample_deff } }
+  for _, m in ipairs(metrics.list) do
+    if M.percentile_key(m.key) and type(p.values[m.key]) == "number" then
+      local lo, hi, info = M.percentile_ci(p, m.key)
+      if lo then
+        out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
+      else
+        out[m.key] = { why = info }
+      end
+      any = true
+    end
+  end
+  return any and out or nil
 end
 
 -- The capacity each run's one-run load points leave room for, their percentile SLO metrics'

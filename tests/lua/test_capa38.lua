@@ -106,6 +106,24 @@ t.test("A/A: the same server twice names no winner at TTFT p90 <= 500 ms (the ne
   end
 end)
 
+t.test("analyze.lua weighs a saved workspace as compare.lua did: the percentiles' intervals are saved", function()
+  -- (the run model keeps no samples: without the intervals it saved, analyze.lua read every
+  -- point as a summary file's, of unknown noise, and could order what compare.lua did not)
+  local parent = t.tmpdir() .. "/an"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", sim(20, 1), "--b", sim(20, 2), "--slo",
+    "ttft_p90_ms=500", "--parent", parent, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ws = r.stdout:match("Workspace: ([^\n]+)")
+  local before = json.read(ws .. "/comparison.json").capacity
+  r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", ws, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local after = json.read(ws .. "/comparison.json").capacity
+  t.eq(after.a.noise_unknown, nil)
+  t.eq({ after.a.noise.lo, after.a.noise.hi, after.b.noise.lo, after.b.noise.hi },
+    { before.a.noise.lo, before.a.noise.hi, before.b.noise.lo, before.b.noise.hi })
+  t.eq({ after.evidence.verdict, after.evidence.order_open }, { before.evidence.verdict, before.evidence.order_open })
+end)
+
 t.test("a real difference is still found: 20 slots against 10 (twice the capacity)", function()
   local cj = compare(sim(20, 1001), sim(10, 2001), "ttft_p90_ms=500")
   t.eq({ cj.verdict.higher, cj.capacity.evidence.ordered }, { "a", true })

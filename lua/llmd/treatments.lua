@@ -1061,6 +1061,9 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
           or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "untested" and ev.noise_unknown and bx and bn
+            and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
+              .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
           or "not shown to differ")

@@ -1510,6 +1510,9 @@ function M.capacity_span(c)
   local lo, hi
   if c.interval then
     lo, hi = c.interval.lo, c.interval.hi
+  elseif c.noise then
+    -- one measured percentile per load: the range its uncertainty allows (lp.capacity_noise)
+    lo, hi = c.noise.lo, c.noise.hi
   else
     lo, hi = M.capacity_bracket(c)
   end
@@ -1521,7 +1524,7 @@ end
 local function means_of(c)
   local copy = {}
   for k, v in pairs(c) do copy[k] = v end
-  copy.interval = nil
+  copy.interval, copy.noise = nil, nil
   return copy
 end
 
@@ -1544,7 +1547,11 @@ end
 -- capacity as bad as the repeats allow) and the other fail there on their lower ends
 -- (interval.lower_ends: as good as they allow): the two runs' intervals lie on opposite
 -- sides of the SLO at that load. Returns "a" | "b" (the higher); nil otherwise.
-function M.capacity_touch(ca, cb)
+function M.capacity_touch(ca, cb, raw)
+  -- (a pass and a fail of one measured percentile each, of unknown noise: no per-request
+  -- data, noise_unknown; they order nothing at one load, M.capacity_evidence, so the gap
+  -- is not cut at 0 either; raw: the touch all the same, for the evidence to say why)
+  if not raw and not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown) then return nil end
   local function touch(hi, lo)
     if not (hi and lo) then return false end
     if not lp.capacity_has_figure(hi) then return false end
@@ -1556,8 +1563,16 @@ function M.capacity_touch(ca, cb)
       and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo) and lp.close(p_rps, f_rps)
   end
   -- the end of each capacity that must hold: the passing run's worst, the failing run's best
-  local function passing(c) return c.interval and c.interval.upper_ends or not c.interval and c end
-  local function failing(c) return c.interval and c.interval.lower_ends or not c.interval and c end
+  -- (one measured percentile per load, lp.capacity_noise: the same on the ends of its
+  -- uncertainty, the passing run's as bad as it allows, the failing run's as good)
+  local function passing(c)
+    if c.interval then return c.interval.upper_ends end
+    return c.noise and c.noise.upper_ends or not c.noise and c
+  end
+  local function failing(c)
+    if c.interval then return c.interval.lower_ends end
+    return c.noise and c.noise.lower_ends or not c.noise and c
+  end
   if touch(passing(ca), failing(cb)) then return "a" end
   if touch(passing(cb), failing(ca)) then return "b" end
   return nil
@@ -1794,7 +1809,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   local lb, hb = M.capacity_span(cb)
   local apart = (ha < lb and "b") or (hb < la and "a") or nil
   -- brackets that only touch at one load: one passed where the other failed
-  local touch = not apart and M.capacity_touch(ca, cb) or nil
+  local touch = not apart and M.capacity_touch(ca, cb, true) or nil
   apart = apart or touch
   if not apart and bound(ca) and bound(cb) then
     ev.verdict = "unknown" -- two lower bounds that leave room for either order
@@ -1865,12 +1880,36 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     local chi, clo = apart == "a" and ca or cb, apart == "a" and cb or ca
     local x_lo = clo.rps
     if clo.kind ~= "interpolated" then x_lo = select(2, M.means_span(clo)) end
-    local m = type(chi.rps) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
-      and M.effect_pct(x_lo, chi.rps) or nil
+    local x_hi = chi.rps
+    -- one measurement per load (no range from repeats on both sides): the gap the loads that
+    -- decide the order show, the higher run's lower end against the lower run's upper end
+    -- (B met the SLOs at 7.89 req/s, A failed them at 7.88: +0.1 %, never A's estimate of
+    -- 7.54 between its loads, which made it +4.6 %)
+    if not (ca.interval and cb.interval) then
+      x_lo = apart == "b" and ha or hb
+      x_hi = apart == "b" and lb or la
+    end
+    local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
+      and M.effect_pct(x_lo, x_hi) or nil
     -- the margin is kept whichever way the threshold goes: a named order whose ranges
     -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
     -- figure is an estimate or the top of a span with no estimate (below its lowest load)
-    if m then ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = m, chi.rps, x_lo, clo.kind end
+    if m then
+      ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = m, x_hi, x_lo, clo.kind
+      -- (read on the loads' ends, not on an estimate: "span")
+      if not (ca.interval and cb.interval) then ev.margin_lo_kind = "span" end
+    end
+    -- one measured percentile per load with no per-request data (a summary file): whether a
+    -- load met the SLO is one draw of unknown noise, so a pass and a fail at neighbouring
+    -- loads order nothing; only a run that met the SLOs at a rate the other never achieved at
+    -- any load (beyond its ceiling) is above it whatever the noise
+    local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
+    local large = ev.margin_pct and ev.margin_pct >= M.UNKNOWN_NOISE_GAP
+    if apart and unknown and not ev.beyond_ceiling and not large then
+      ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
+      ev.verdict, ev.higher, ev.order_open = "untested", hi, true
+      return ev
+    end
     if m and m < thr then
       ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
       return ev
@@ -1911,6 +1950,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   return ev
 end
+
+-- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail
+-- of one measured percentile each, of unknown noise (no per-request data), order two
+-- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
+-- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
+-- noise alone can swap, order nothing (M.capacity_evidence).
+M.UNKNOWN_NOISE_GAP = 25
 
 -- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:
 -- {"crashed's run failed its health check (stderr.log: Traceback ...)"}, empty when none did.

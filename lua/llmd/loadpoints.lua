@@ -184,6 +184,21 @@ function M.points(run)
       if hi == math.huge then pace.unbounded = true elseif hi then pace.success_hi_rps = hi / #g.stages end
     end
     p.pace = pace
+    -- a one-run point's per-request samples and their design effects in send order
+    -- (llmd.runmodel.fill: set.samples, set.sample_deff), for the uncertainty of a
+    -- percentile that decides an SLO (M.percentile_ci); a run of one measured stage whose
+    -- per-request data was read as a whole has them as the whole run's
+    if #g.stages == 1 then
+      local m = g.stages[1].metrics or {}
+      local src = m.samples and m or (#measured == 1 and run.overall and run.overall.samples and run.overall) or nil
+      if src then
+        p.per_request = { samples = src.samples, deff = src.sample_deff }
+      else
+        -- (read back from a workspace: the intervals compare.lua saved, M.stage_percentile_cis)
+        local saved = m.percentile_ci or (#measured == 1 and run.overall and run.overall.percentile_ci) or nil
+        if saved then p.per_request = { saved = saved } end
+      end
+    end
     -- the drain-reduced rate's figures (llmd.runmodel.DRAIN_BASIS), one record a repeat:
     -- only where every repeat has one (M.drain_of)
     local drains = {}
@@ -2266,6 +2281,7 @@ end
 -- non-monotone, or the SLO metric that decides the capacity is the same value in every
 -- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
 -- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate").
+local ends_span
 function M.capacity_interval(points, slo, cap)
   if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
   local single = 0
@@ -2304,6 +2320,12 @@ function M.capacity_interval(points, slo, cap)
   end
   local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
+  return ends_span(cap, low, high, points)
+end
+
+-- The range three capacities (cap, the figures'; low, on the SLO metrics' bad ends; high,
+-- on their good ends) leave room for: M.capacity_interval's, and M.capacity_noise's.
+ends_span = function(cap, low, high, points)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
   local lo_tps, hi_tps = math.huge, -math.huge
@@ -2329,6 +2351,163 @@ function M.capacity_interval(points, slo, cap)
     end
   end
   return { lo = lo, hi = hi, low = low, high = high, top = max_achieved(points), lo_tps = lo_tps, hi_tps = hi_tps }
+end
+
+-- The uncertainty of a one-run load point's pass or fail against a percentile SLO --------------
+-- A percentile measured once is one draw: at the loads where a server's queue starts to
+-- build, the TTFT p90 of one minute of requests swings by hundreds of ms from one minute to
+-- the next (the same server twice, another seed: 480 ms at 8 req/s in one run, 530 ms in the
+-- other), and a capacity read off which side of the SLO each such figure fell is noise
+-- (issue capa38: the same server named a winner in 1 of 5 pairs). So where the SLOs are
+-- weighed to order two runs, each percentile SLO metric of a load point measured once carries
+-- a distribution-free 95 % confidence interval (M.percentile_ci): the order statistics of
+-- its requests at ranks n q -+ z sqrt(n deff q (1 - q)), the binomial interval of the rank
+-- with the effective sample size n / deff (deff: the design effect of that latency in send
+-- order, llmd.decision.design_effect: queued neighbours are alike). A point is known to meet
+-- the SLO only where the interval's upper end does, and to fail it only where its lower end
+-- is above it; a point whose interval straddles the SLO is unclear, and orders nothing.
+M.SLO_CI_Z = 1.959964
+-- The fewest effective requests (requests / design effect) a percentile's interval is read
+-- from: fewer, and the design effect itself is underestimated (llmd.decision.MIN_EFFECTIVE,
+-- the same rule as the latency tests'): the interval is unknown, open on both sides.
+M.SLO_CI_MIN_EFFECTIVE = 50
+
+-- The sample kind and the percentile (0-100) of a percentile SLO key ("ttft_p90_ms" ->
+-- "ttft", 90), nil for any other key (a mean, the error rate).
+local PCT_OF = {}
+for _, x in ipairs(metrics.PCTS) do PCT_OF[x[1]] = x[2] end
+local KIND_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", latency = "latency" }
+function M.percentile_key(key)
+  local prefix, pname = tostring(metrics.canonical(key)):match("^(%a+)_(p%d+)_ms$")
+  local kind = prefix and KIND_OF[prefix]
+  if not (kind and PCT_OF[pname]) then return nil end
+  return kind, PCT_OF[pname]
+end
+
+-- The 95 % interval of point p's percentile SLO metric key (M.SLO_CI_Z): lo, hi in the
+-- metric's unit (ms), always around the point's own figure (a harness's percentile method
+-- can put it a hair outside the order statistics'); 0 and math.huge where a rank falls off
+-- the sample. nil, nil and why where it cannot be told: no per-request samples (a summary
+-- file), or fewer effective requests than M.SLO_CI_MIN_EFFECTIVE. info: {n =, deff =}.
+function M.percentile_ci(p, key)
+  local kind, pct = M.percentile_key(key)
+  local v = field(p, key)
+  if not kind or type(v) ~= "number" then return nil, nil, "not a percentile" end
+  local pr = p.per_request
+  -- (a run model read back from its workspace, analyze.lua: the intervals it saved)
+  if pr and pr.saved then
+    local e = pr.saved[key]
+    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
+      return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
+    end
+    if e.lo == nil then return nil, nil, e.why end
+    return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
+  end
+  local acc = pr and pr.samples and pr.samples[kind]
+  if not acc or acc:count() == 0 then
+    return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
+  end
+  local n = acc:count()
+  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
+  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
+    return nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)"):format(n, n / deff,
+      deff)
+  end
+  local q = pct / 100
+  local half = M.SLO_CI_Z * math.sqrt(deff * q * (1 - q) / n)
+  -- (ranks n q -+ half n, as percentiles of the sorted sample; off its ends: unbounded)
+  local lo, hi = 0, math.huge
+  if (q - half) * n >= 1 then lo = acc:percentile((q - half) * 100) * 1000 end
+  if (q + half) * n <= n - 1 then hi = acc:percentile((q + half) * 100) * 1000 end
+  return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
+end
+
+-- Every percentile latency of a stage's metric set (llmd.runmodel set) with its 95 %
+-- interval (M.percentile_ci), as a run model saves them (llmd.runmodel.to_plain), so that
+-- analyze.lua weighs a saved run as compare.lua did: {key = {lo, hi (nil: unbounded), n,
+-- deff} or {why}}; nil without per-request samples.
+function M.stage_percentile_cis(set)
+  if not (set and set.samples) then return nil end
+  local out, any = {}, false
+  local p = { values = set.values or {}, per_request = { samples = set.samples, deff = set.sample_deff } }
+  for _, m in ipairs(metrics.list) do
+    if M.percentile_key(m.key) and type(p.values[m.key]) == "number" then
+      local lo, hi, info = M.percentile_ci(p, m.key)
+      if lo then
+        out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
+      else
+        out[m.key] = { why = info }
+      end
+      any = true
+    end
+  end
+  return any and out or nil
+end
+
+-- The capacity each run's one-run load points leave room for, their percentile SLO metrics'
+-- uncertainty weighed (M.percentile_ci): as M.capacity_interval, the capacity on the upper
+-- ends (low: each point as bad as its interval allows) and on the lower ends (high), and the
+-- range {lo, hi, low, high, lo_tps, hi_tps, top} the three brackets cover; an interval that
+-- cannot be told (no per-request data) is open on both sides (0 to unbounded: the point
+-- may meet or fail the SLO). unclear = the points ({point = index, key, why}) whose
+-- interval of an SLO metric straddles its SLO, or is unknown, with why. nil where no SLO is a percentile, or
+-- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
+function M.capacity_noise(points, slo, cap)
+  if not slo or #slo == 0 or #points == 0 then return nil end
+  local pkeys = {}
+  for _, x in ipairs(slo) do if M.percentile_key(x.key) then pkeys[#pkeys + 1] = x end end
+  if #pkeys == 0 then return nil end
+  local single = 0
+  for _, p in ipairs(points) do if (p.repeats or 1) < 2 then single = single + 1 end end
+  if single == 0 then return nil end
+  local sat = M.saturation(points, { slo = slo })
+  cap = cap or M.capacity(points, slo, sat)
+  if cap.kind == "unknown" or cap.kind == "non_monotone" then return nil end
+  local ends, unclear = {}, {}
+  for i, p in ipairs(points) do
+    ends[i] = {}
+    for _, x in ipairs(pkeys) do
+      local lo, hi, why
+      if (p.repeats or 1) >= 2 then
+        local c = p.ci and p.ci[x.key]
+        lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
+      else
+        lo, hi, why = M.percentile_ci(p, x.key)
+      end
+      if field(p, x.key) ~= nil then
+        if lo == nil then lo, hi = 0, math.huge end
+        ends[i][x.key] = { lo = lo, hi = hi }
+        if lo <= x.max and hi > x.max and not (unclear[#unclear] and unclear[#unclear].point == i) then
+          unclear[#unclear + 1] = { point = i, key = x.key, why = why or "its interval straddles the SLO" }
+        end
+      end
+    end
+  end
+  -- a one-run point with no per-request data at all (a summary file): its percentile's
+  -- uncertainty is unknown, not wide; no range is made up for it (unknown = why, said
+  -- beside a capacity that orders nothing on such points: llmd.decision.capacity_evidence)
+  for i, p in ipairs(points) do
+    if (p.repeats or 1) < 2 and not p.per_request then
+      return { unknown = ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
+        .. "file)"):format(i) }
+    end
+  end
+  local function at_bound(bound)
+    local out = {}
+    for i, p in ipairs(points) do
+      local q = setmetatable({ values = setmetatable({}, { __index = p.values }) }, { __index = p })
+      for key, e in pairs(ends[i]) do
+        q.values[key] = e[bound]
+        if type(p[key]) == "number" then q[key] = e[bound] end
+      end
+      out[i] = q
+    end
+    return out
+  end
+  local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
+  local r = ends_span(cap, low, high, points)
+  r.unclear = unclear
+  return r
 end
 
 -- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:

@@ -1452,16 +1452,51 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- Why two capacities of one run per load are not ordered where their load points' percentile
+-- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
+-- (a summary file: decision.capacity_evidence's noise_unknown).
+local NOISE_WHY = "each load's measured percentile is one draw, and with its 95 % interval (its requests' "
+  .. "order statistics, counted as the independent requests they carry) the measured loads leave room for either "
+  .. "order"
+local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percentile whose noise these files "
+  .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
+  .. "them"
+
+-- What a capacity keeps of the range its one-run load points' uncertainty allows
+-- (lp.capacity_noise): the range in req/s and tok/s, each end where it first fails (what
+-- decision.capacity_touch reads, as a repeats' interval's), the points left unclear.
+local function noise_of(nz)
+  return { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
+    lower_ends = lp.interval_end(nz.high), unclear = nz.unclear }
+end
+M.noise_of = noise_of
+
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
 -- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
 -- and hi_tps, read off the same load points), for the gap of the tok/s row; nil where a
 -- tok/s figure or that range is missing.
+local capacity_in_tps_of
 local function capacity_in_tps(c)
+  local x = capacity_in_tps_of(c)
+  if x then x.noise_unknown = c.noise_unknown end
+  return x
+end
+capacity_in_tps_of = function(c)
   if c.interval then
     local lo, hi = c.interval.lo_tps, c.interval.hi_tps
     if not (lo and hi) then return nil end
     return { kind = c.kind, bound = c.bound, rps = c.output_tps, lowest_rps = c.lowest_tps,
       interval = { lo = lo, hi = hi } }
+  end
+  if c.noise then
+    -- the range the load points' uncertainty allows, in tok/s (none where a tok/s is unknown)
+    local lo, hi = c.noise.lo_tps, c.noise.hi_tps
+    if not (lo and hi) then return nil end
+    local x = { kind = c.kind, bound = c.bound, rps = c.output_tps, lowest_rps = c.lowest_tps,
+      noise = { lo = lo, hi = hi } }
+    if c.kind == "interpolated" then x.last_passing_rps, x.first_failing_rps = lp.bracket_tps(c) end
+    if decision.capacity_is_bound(c) then x.rps, x.ceiling_rps = c.floor_tps, c.ceiling_tps end
+    return x
   end
   if c.kind == "interpolated" then
     -- its bracket in tok/s, lower end first (lp.bracket_tps), whichever point delivered more
@@ -1485,6 +1520,18 @@ local function capacity_per(c, k)
   for f, x in pairs(c) do out[f] = x end
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
+  end
+  if c.noise then
+    out.noise = { lo = c.noise.lo / k, hi = c.noise.hi / k, unclear = c.noise.unclear }
+    for _, e in ipairs { "upper_ends", "lower_ends" } do
+      if c.noise[e] then
+        out.noise[e] = {}
+        for f, x in pairs(c.noise[e]) do out.noise[e][f] = x end
+        for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps" } do
+          if type(c.noise[e][f]) == "number" then out.noise[e][f] = c.noise[e][f] / k end
+        end
+      end
+    end
   end
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
@@ -2341,7 +2388,11 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if ev.order_open then
     local why = ""
-    if not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
+    if ev.noise_unknown then
+      why = " (" .. NOISE_UNKNOWN_WHY .. ")"
+    elseif not ev.within_range and (ca.noise or cb.noise) then
+      why = " (" .. NOISE_WHY .. ")"
+    elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
       or (cb.kind == "interpolated" and not cb.interval)) then
       why = " (the measured loads' brackets overlap)"
     end
@@ -3384,6 +3435,14 @@ local function summary(model, A, B)
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
             .. "be higher."):format(other.label, with.label))
+        elseif ev.order_open and ev.noise_unknown then
+          out[#out] = out[#out]:gsub("%.$", function()
+            return "; " .. NOISE_UNKNOWN_WHY .. ", so either may be higher."
+          end)
+        elseif ev.order_open and (ca.noise or cb.noise) then
+          out[#out] = out[#out]:gsub("%.$", function()
+            return "; " .. NOISE_WHY .. ", so either may be higher."
+          end)
         elseif ev.order_open and is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
             .. "may be higher.")
@@ -4094,6 +4153,10 @@ function M.build(opts)
           lo_tps = iv.lo_tps, hi_tps = iv.hi_tps }
       else
         s[1].interval_why = why
+        -- one measured percentile per load: the capacity the SLO metrics' uncertainty
+        -- leaves room for (lp.capacity_noise), what orders two capacities
+        local nz = lp.capacity_noise(s[2], model.slo, s[1])
+        if nz and nz.unknown then s[1].noise_unknown = nz.unknown elseif nz then s[1].noise = noise_of(nz) end
       end
     end
   end

@@ -853,6 +853,9 @@ function M.to_plain(run)
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
       -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
       failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
+      -- (each percentile's 95 % interval from its requests: llmd.loadpoints.percentile_ci,
+      -- which capacity at an SLO is ordered by; the samples themselves are not saved)
+      percentile_ci = st.metrics.percentile_ci or require("llmd.loadpoints").stage_percentile_cis(st.metrics),
     }
   end
   local errors = json.array {}
@@ -867,6 +870,7 @@ function M.to_plain(run)
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model,
     failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
+    percentile_ci = run.overall.percentile_ci or require("llmd.loadpoints").stage_percentile_cis(run.overall),
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     partial = run.partial, crosschecked = run.crosschecked or 0,
@@ -918,6 +922,9 @@ function M.from_plain(doc, path)
   -- (the failures' design effect, which the error rate's test reads: no samples needed)
   local function fdeff(v) return type(v) == "number" and v >= 1 and { failed = v } or nil end
   run.overall.sample_deff = fdeff(doc.failure_deff)
+  -- (the percentiles' intervals compare.lua saved: llmd.loadpoints.stage_percentile_cis)
+  local function fci(v) return type(v) == "table" and v or nil end
+  run.overall.percentile_ci = fci(doc.percentile_ci)
   run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
   if type(doc.cdf) == "table" then
     run.cdf = {}
@@ -946,6 +953,7 @@ function M.from_plain(doc, path)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
     s.metrics.sample_deff = fdeff(st.failure_deff)
+    s.metrics.percentile_ci = fci(st.percentile_ci)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do

@@ -1068,6 +1068,9 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
           or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "untested" and ev.noise_unknown and bx and bn
+            and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
+              .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
           or "not shown to differ")
@@ -1244,8 +1247,10 @@ function M.verdict_line(m, ranked, failed, by_cap)
         negligible = "a negligible difference",
         ["not comparable"] = "not comparable",
       }
+      -- ("not comparable" where the evidence leaves room for either order says so plainly:
+      -- untested, either may be higher, capa38)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
-        fig(r2.text), why[r1.vs_next] or tostring(r1.vs_next))
+        fig(r2.text), r1.either and "untested, and either may be higher" or why[r1.vs_next] or tostring(r1.vs_next))
     end
   end
   if #failed > 0 then
@@ -1374,7 +1379,16 @@ function M.model(list, opts)
       if iv then
         x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
           lower_ends = lp.interval_end(iv.high) }
-      else x.capacity.interval_why = why end
+      else
+        x.capacity.interval_why = why
+        -- one measured percentile per load: its uncertainty, as compare.lua weighs it
+        local nz = lp.capacity_noise(pts, slo, x.capacity)
+        if nz and nz.unknown then
+          x.capacity.noise_unknown = nz.unknown
+        elseif nz then
+          x.capacity.noise = require("llmd.report").noise_of(nz)
+        end
+      end
     end
     local lo, hi
     for _, p in ipairs(pts) do
@@ -1783,29 +1797,32 @@ function M.model(list, opts)
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
     elseif ev.verdict == "untested" and ev.within_range then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s (%s): %s figure lies within the range %s repeats allow, so either "
         .. "may be higher"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
         .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
-      r.vs_next, r.proven = "not comparable", false
+      r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
         :format(nxt.label, m.rank_by, nf)
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       local la, ha = decision.capacity_span(nxt.capacity)
       local lb, hb = decision.capacity_span(x.capacity)
+      -- (a lower end of 0: no load is known to have met the SLOs, each load's pass or fail
+      -- being one draw too noisy to tell: "any rate", "no more than X", never "≥ 0")
       local function span(lo, hi)
-        if hi == math.huge then return ("≥ %.4g"):format(lo) end
-        return ("%.4g–%.4g"):format(lo, hi)
+        if hi == math.huge then return lo > 0 and ("≥ %.4g req/s"):format(lo) or "any rate (no load is known to pass)" end
+        if lo <= 0 then return ("no more than %.4g req/s"):format(hi) end
+        return ("%.4g–%.4g req/s"):format(lo, hi)
       end
-      r.vs_next, r.proven = "not comparable", false
-      r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s req/s and %s's "
-        .. "at %s req/s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
+      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s and %s's "
+        .. "at %s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
         nxt.label, span(la, ha))
     elseif ev.verdict == "untested" then
       r.vs_next, r.proven = "untested", false
@@ -2779,6 +2796,13 @@ function M.write_report(out, list, opts)
     for k, val in pairs(c) do copy[k] = val end
     if c.interval then copy.interval = { lo = c.interval.lo, top = c.interval.top,
       hi = c.interval.hi ~= math.huge and c.interval.hi or nil } end
+    -- (the range one run per load leaves, lp.capacity_noise: open above, no hi)
+    if c.noise then
+      copy.noise = {}
+      for k, val in pairs(c.noise) do
+        if not (val == math.huge or val == -math.huge) then copy.noise[k] = val end
+      end
+    end
     return copy
   end
   -- each latency at the common load: its key, label, value (none where N/A) and the text the

@@ -121,25 +121,28 @@ t.test("treatments: a place whose figure its own files leave in doubt says so be
     local out = t.tmpdir() .. "/out"
     -- with error_rate_pct=2, IPS (1 of 40 failed at 4 req/s by its file: 2.5 %) fails at its
     -- second load, IPS2c (0 of 40 by its file, 1 of 40 by its requests) does not: IPS2c is
-    -- ranked first on the very count its files disagree on
+    -- ranked first on the very count its files disagree on (sharing rank 1= since capa38: a p90
+    -- of 40 requests a load is one draw, which orders no pair; the doubt is said all the same)
     local r = proc.run { LLMDLUA, "treatments.lua", "--run", "IPS=" .. DATA .. "/IPS", "--run", "IPS2c=" .. ips2c(),
       "--slo", "ttft_p90_ms=200,error_rate_pct=2", "--out", out, "--quiet" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(out .. "/treatment_report.md")
     local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
-    t.ok(verdict:find("^IPS2c sustains more load"), verdict)
+    t.ok(verdict:find("^No treatment is shown to be best"), verdict)
     find(verdict, " Warning: " .. CAVEAT .. ", so its place is in doubt (see the Ranking).", "the Verdict line")
     find(md:match("%*%*Verdict:%*%*[^\n]*\n\n([^\n]*)"), CAVEAT, "the verdict below it")
     local ranking = md:match("## Ranking by capacity at SLO(.-)\n## ")
-    find(ranking, "| 1 (in doubt) | IPS2c | ≥ 3.896 req/s (never violated) | In doubt: " .. CAVEAT .. "; higher than ")
-    find(ranking, "| 2 | IPS | about ")
+    find(ranking, "| 1= (in doubt) | IPS2c | ≥ 3.896 req/s (never violated) | In doubt: " .. CAVEAT
+      .. "; not comparable with IPS (about 3.518 req/s (measured: between 2.00 and 3.90)): the measured loads place "
+      .. "this one's capacity at SLO at any rate (no load is known to pass) and IPS's at no more than 3.898 req/s")
+    find(ranking, "| 1= | IPS | about ")
     find(ranking, "- IPS2c: requests_ok: computed from per-request data 39, stage 1's stage_1_lifecycle_metrics.json "
       .. "says 40 (2.5 % apart); the file's figure is kept, so it is in doubt; requests_failed: computed from "
       .. "per-request data 1, stage 1's stage_1_lifecycle_metrics.json says 0 (100.0 % apart); the file's figure is "
       .. "kept, so it is in doubt\n")
     lacks(ranking, "IPS's own files")
     local html = t.read(out .. "/treatment_report.html")
-    find(html, ">1 (in doubt)</td>")
+    find(html, ">1= (in doubt)</td>")
     find(html, "In doubt: " .. CAVEAT:gsub("'", "&#39;"))
     local doc = json.read(out .. "/treatments.json")
     t.eq(#doc.in_doubt, 1)

@@ -238,12 +238,16 @@ t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and th
   local o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=1,chunk=2", "--slo",
     "ttft_p90_ms=200" }
   -- the rank per GPU (treat37): vllm met the SLO at 92.213 req/s per GPU, chunk failed it
-  -- at 169.427 / 2 = 84.714 per GPU: vllm 1 per GPU, chunk 2
+  -- at 169.427 / 2 = 84.714 per GPU: 8.5 % apart, a pass and a fail of one TTFT p90 each
+  -- from files with no per-request data (capa38: noise unknown, no order closer than 25 %):
+  -- both 1= per GPU
   find(o.md, "| Rank | Treatment | capacity at SLO | GPUs | capacity at SLO per GPU | Rank per GPU | Evidence against "
     .. "the next |")
   find(o.md, "| 1 | chunk | about 163.591 req/s (measured: between 127.76 and 169.43) | 2 | about 81.796 req/s per GPU "
-    .. "| 2 |")
-  find(o.md, "| 2 | vllm | ≥ 92.213 req/s (the last load before saturation) | 1 | ≥ 92.213 req/s per GPU | 1 |")
+    .. "| 1= |")
+  find(o.md, "| 2 | vllm | ≥ 92.213 req/s (the last load before saturation) | 1 | ≥ 92.213 req/s per GPU | 1= |")
+  find(o.md, "vllm and chunk per GPU: untested, and either may be higher: vllm ≥ 92.213 req/s per GPU, chunk between "
+    .. "63.878 req/s and 84.714 req/s per GPU, but each pass or fail rests on one measured percentile")
   find(o.html, "<th>GPUs</th><th>capacity at SLO per GPU</th><th>Rank per GPU</th>")
   find(o.html, "<td class=\"n\">2</td><td class=\"n\">about 81.796 req/s per GPU</td>")
   for what, text in pairs { md = o.md, html = o.html, json = o.json.pareto_cost } do
@@ -267,7 +271,7 @@ t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and th
   t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,text,gpus,value_rps_per_gpu,per_gpu_text,"
     .. "rank_per_gpu,evidence_against_next,at_common_load")
   t.eq(lines[3], ",2,vllm,capacity at SLO,92.21326544259206,≥ 92.213 req/s (the last load before saturation),1,"
-    .. "92.21326544259206,≥ 92.213 req/s per GPU,1,,")
+    .. "92.21326544259206,≥ 92.213 req/s per GPU,1=,,")
   t.eq(#lines, 3)
   -- the same counts: no GPU-cost note on the front (the columns stay, the counts being known)
   o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=2,chunk=2" }

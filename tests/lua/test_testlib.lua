@@ -105,6 +105,16 @@ t.test("t.treatment / t.ttft_treatment: one run, a stage per load point (per rep
   t.eq(t.treatment("y", { { 1, 1 } }).gpus, nil)
   -- offered and achieved alike
   local y = t.ttft_treatment("y", { { 10, 50 }, { 16, 150 } }, 1)
+  -- (with each TTFT p90's requests, t.with_samples: 1000 samples of exactly that TTFT, in s,
+  -- design effect 1, so the p90 is known exactly)
+  for i, want in ipairs { 0.050, 0.150 } do
+    local m = y.run.stages[i].metrics
+    t.eq(m.samples.ttft:count(), 1000)
+    t.near(m.samples.ttft:percentile(0), want, 1e-15)
+    t.near(m.samples.ttft:percentile(100), want, 1e-15)
+    t.eq(m.sample_deff, { ttft = 1 })
+    m.samples, m.sample_deff = nil, nil
+  end
   t.eq(y.run.stages, { stage(0, 10, 10, 50), stage(1, 16, 16, 150) })
   t.eq(y.gpus, 1)
 end)
@@ -127,12 +137,12 @@ t.test("t.tp_workspace: experiment.lua's layout of tp1 (tensor 1) and tp2 (tenso
   t.eq(json.read(w .. "/experiment-state.json").results[2], { setup_treatment = "tp2", status = "success" })
   t.eq(t.read(w .. "/setup-treatment-tp2/plan/values-override.yaml"),
     "decode:\n  replicas: 1\n  parallelism:\n    tensor: 2\n")
-  -- tp2's last point: 35 req/s, 20 requests of TTFT 400 ms
+  -- tp2's last point: 35 req/s, 200 requests of TTFT 400 ms
   local d = json.read(w .. "/setup-treatment-tp2/run-sweep/results/benchmark_04.json")
   t.eq(d.request_rate, 35)
-  t.eq(#d.ttfts, 20)
+  t.eq(#d.ttfts, 200)
   t.near(d.ttfts[1], 0.4, 1e-12)
-  t.near(d.ttfts[20], 0.4, 1e-12)
+  t.near(d.ttfts[200], 0.4, 1e-12)
   t.near(json.read(w .. "/setup-treatment-tp1/run-sweep/results/benchmark_02.json").ttfts[7], 0.08, 1e-12)
 end)
 

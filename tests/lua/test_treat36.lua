@@ -50,7 +50,7 @@ local ROOT, LLMDLUA = t.root()
 
 -- An experiment workspace as experiment.lua leaves it, in folder w: setup treatments tp1
 -- (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one
--- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 20 requests a point,
+-- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 200 requests a point,
 -- achieved 0.99 x offered, every request's TTFT the one given, in s).
 -- (t.tp_workspace)
 local tp_workspace = t.tp_workspace
@@ -101,14 +101,16 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   find(md, "**Verdict:** " .. line, "md")
   find(md, "tp1 above tp2 per GPU: untested, but the measured loads order them: tp1 met the SLO at 20.000 req/s per "
     .. "GPU, tp2 already failed it at 17.500 req/s per GPU", "md")
-  find(md, "the order per GPU is not the totals' order: tp1 first per GPU, tp2 on totals", "md")
+  -- (capa38: on totals tp2 met the SLO at 30 req/s where tp1 failed it, at the same load:
+  -- 30 against 30, 0 %, below the 2 % threshold: no order on totals, so none to contrast)
+  find(md, "not shown to differ from tp1", "md")
   local rows = csv_rows(t.read(out .. "/treatment_ranking.csv"))
   t.eq(#rows, 3)
   t.eq({ rows[2][2], rows[2][3], rows[2][4], rows[2][7], rows[2][9] },
-    { "1", "tp2", "capacity at SLO", "2", "about 15.294 req/s per GPU" })
+    { "1=", "tp2", "capacity at SLO", "2", "about 15.294 req/s per GPU" })
   t.ok(t.rel(tonumber(rows[2][5]), 30.58823529411765) < 1e-6, rows[2][5])
   t.ok(t.rel(tonumber(rows[2][8]), 15.294117647058824) < 1e-6, rows[2][8])
-  t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "2", "tp1", "1", "about 20.909 req/s per GPU" })
+  t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "1=", "tp1", "1", "about 20.909 req/s per GPU" })
   t.ok(t.rel(tonumber(rows[3][8]), 20.90909090909091) < 1e-6, rows[3][8])
   -- 2: the charts per GPU, as the ranking beside them (on main: totals, tp2 furthest right
   -- and with the most output tok/s). By hand: each point's throughput (the offered rate, as

@@ -1816,7 +1816,9 @@ function M.model(list, opts)
       -- (a lower end of 0: no load is known to have met the SLOs, each load's pass or fail
       -- being one draw too noisy to tell: "any rate", "no more than X", never "≥ 0")
       local function span(lo, hi)
-        if hi == math.huge then return lo > 0 and ("≥ %.4g req/s"):format(lo) or "any rate (no load is known to pass)" end
+        if hi == math.huge then
+          return lo > 0 and ("≥ %.4g req/s"):format(lo) or "any rate (no load is known to pass)"
+        end
         if lo <= 0 then return ("no more than %.4g req/s"):format(hi) end
         return ("%.4g–%.4g req/s"):format(lo, hi)
       end

@@ -637,15 +637,21 @@ end
 
 -- What two treatments' measured workloads differ by (texts, empty when they match or the
 -- difference is unknown): the requests they sent, token lengths per request beyond the
--- workload match's 5 % (llmd.decision.token_differences, mean and p50/p90), and how they
--- were driven (rate against concurrency). Not the load steps: a harness's sweep sets each
--- run's rates from its own saturation probe (inference-perf), so one workload profile gives
+-- workload match's 5 % (llmd.decision.token_differences, mean and p50/p90), how they
+-- were driven (rate against concurrency), and the model that answered (where both name
+-- one). Not the load steps: a harness's sweep sets each run's rates from its own
+-- saturation probe (inference-perf), so one workload profile gives
 -- each server its own ladder, and the ranking's evidence already says where the steps
 -- cannot order two figures.
 local function workload_differences(a, b)
   local out = decision.token_difference_texts(a.requests_set, b.requests_set)
   if a.load_type and b.load_type and a.load_type ~= b.load_type then
     out[#out + 1] = ("driven by %s vs by %s"):format(a.load_type, b.load_type)
+  end
+  -- another model answers other requests in other times, as compare.lua's workload match
+  -- says (llmd.decision.MEASURE_FIELDS): never ranked together
+  if a.model and b.model and a.model ~= b.model then
+    out[#out + 1] = ("model: %s vs %s"):format(a.model, b.model)
   end
   return out
 end
@@ -697,6 +703,13 @@ function M.workload_groups(list)
       local sig = { label = t.label }
       if not t.load_error and t.run then
         sig.requests_set, sig.load_type = requests_set(t), load_type(lp.points(t.run))
+        -- (the model its runs name, where they name one and agree; runs of one treatment
+        -- that name two models leave it unknown here)
+        for _, run in ipairs(t.runs or { t.run }) do
+          local m = type(run.model) == "string" and run.model ~= "" and run.model ~= "unknown" and run.model or nil
+          if m and sig.model == nil then sig.model = m elseif m and sig.model ~= m then sig.model = false end
+        end
+        sig.model = sig.model or nil
       end
       local home, why = nil, {}
       for _, part in ipairs(parts) do

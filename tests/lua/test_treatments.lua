@@ -577,6 +577,26 @@ t.test("a rate sweep and a concurrency sweep of the same requests are two worklo
   t.eq(m.workloads[2].signature, "concurrency sweep, 7999.0 input and 200.0 output tokens per request")
 end)
 
+t.test("treatments whose runs name different models are two workloads (newuser38: they were ranked together)",
+  function()
+  -- t1..t3 as the family test's; m1 t1's requests and figures exactly, but its files name
+  -- another model: what one model sustains says nothing of another's configuration
+  local list = four_treatments {}
+  list[4] = nil
+  local dir = t.tmpdir()
+  for i, x in ipairs { 2.0, 6.0 } do
+    local doc = exp7_at(1, x)
+    doc.model_id = "meta-llama/Llama-3.1-8B"
+    t.write(("%s/benchmark_%d.json"):format(dir, i), require("llmd.json").encode(doc))
+  end
+  list[4] = { label = "m1", dirs = { dir } }
+  local m = tr.model(tr.load(list))
+  t.eq(#m.workloads, 2)
+  t.eq({ m.workloads[1].treatments, m.workloads[2].treatments }, { { "t1", "t2", "t3" }, { "m1" } })
+  t.eq(#m.workload_apart, 1)
+  t.ok(m.workload_apart[1]:find("^m1 vs t1: model: meta%-llama/Llama%-3%.1%-8B vs "), m.workload_apart[1])
+end)
+
 -- compare.lua and treatments.lua on the same two runs and SLOs: the capacity evidence
 -- (llmd.decision.capacity_evidence, one definition for both) and its texts.
 local json = require "llmd.json"

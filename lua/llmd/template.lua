@@ -40,7 +40,11 @@ function H.num(v, d)
   if v == nil then return "N/A" end
   if type(v) ~= "number" then return tostring(v) end
   if v == math.huge then return "+inf" elseif v == -math.huge then return "-inf" end
-  return group(("%." .. (d or 0) .. "f"):format(v))
+  local s = ("%." .. (d or 0) .. "f"):format(v)
+  -- a value that rounds to zero is "0.0", never "-0.0" (a gap of -1e-15 between two equal
+  -- figures is no direction)
+  if s:find("^%-[0.]+$") then s = s:sub(2) end
+  return group(s)
 end
 
 -- a count with its noun: count(1, "stage") -> "1 stage", count(3, "stage") -> "3 stages",
@@ -49,11 +53,11 @@ function H.count(n, word, plural)
   return ("%s %s"):format(H.num(n), n == 1 and word or (plural or word .. "s"))
 end
 
--- signed: "+1.5", "-0.3"; nil -> "N/A"
+-- signed: "+1.5", "-0.3", "+0.0" for anything that rounds to zero; nil -> "N/A"
 function H.signed(v, d)
   if v == nil then return "N/A" end
   local s = H.num(v, d)
-  if v > 0 or (v == 0 and 1 / v > 0) then return "+" .. s end
+  if v > 0 or (v == v and not s:find("[1-9]")) then return "+" .. s end
   return s
 end
 

@@ -791,6 +791,16 @@ t.test("a failed run: the report warns and the summary refuses to call a winner"
   t.eq(json.read(w .. "/run-b/run_state.json").status, "failed")
 end)
 
+t.test("templates: a figure that rounds to zero is never signed negative (a -1e-15 gap read '-0.0 %')", function()
+  local H = template.helpers
+  -- by hand: -1e-15, -0.0 and -0.04 round to 0.0 at one decimal; -0.05 rounds away from it
+  t.eq({ H.num(-1e-15, 1), H.num(-0.0, 3), H.num(-0.04, 1), H.num(-0.06, 1), H.num(0, 1) },
+    { "0.0", "0.000", "0.0", "-0.1", "0.0" })
+  t.eq({ H.signed(-1e-15, 1), H.signed(-0.0, 3), H.pct(-0.04), H.pct(-0.06), H.pct(0.04), H.signed(-2, 0) },
+    { "+0.0", "+0.000", "+0.0 %", "-0.1 %", "+0.0 %", "-2" })
+  t.eq(H.num(-1234.5, 1), "-1,234.5")
+end)
+
 t.test("templates: loops, conditions, filters; errors name the file and line; nothing can run", function()
   local out = template.render("{% for r in rows %}\n{{ loop.index }}:{{ r.v | num(1) }}{% if not loop.last %},{% end %}\n"
     .. "{% end %}\n{{ x | default('none') }} {{ len(rows) }} {{ 'a|b' | cell }} {{ 12.345 | signed(1) }}\n",

@@ -2464,6 +2464,12 @@ function M.capacity_noise(points, slo, cap)
   cap = cap or M.capacity(points, slo, sat)
   if cap.kind == "unknown" or cap.kind == "non_monotone" then return nil end
   local ends, unclear = {}, {}
+  -- (a point the saturation search put past saturation, by its own evidence: its queue grows
+  -- with the time it is offered, so a percentile measured above the SLO there fails it, however
+  -- few independent requests its queued latencies carry; else a server far past its capacity,
+  -- at 30x the SLO, could never be known to fail, and its run's range would run past its
+  -- ceiling)
+  local past_from = sat and sat.point and not sat.unknown and sat.cause ~= "failures" and sat.point or nil
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
@@ -2473,6 +2479,10 @@ function M.capacity_noise(points, slo, cap)
         lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
       else
         lo, hi, why = M.percentile_ci(p, x.key)
+        local v = field(p, x.key)
+        if past_from and i >= past_from and type(v) == "number" and v > x.max and (lo == nil or lo <= x.max) then
+          lo, hi, why = v, math.max(hi or v, v), nil
+        end
       end
       if field(p, x.key) ~= nil then
         if lo == nil then lo, hi = 0, math.huge end

@@ -129,6 +129,25 @@ t.test("a real difference is still found: 20 slots against 10 (twice the capacit
   t.eq({ cj.verdict.higher, cj.capacity.evidence.ordered }, { "a", true })
 end)
 
+t.test("a load past saturation whose percentile is above the SLO fails it, however dependent its queued latencies",
+  function()
+  -- (newuser38b: a queued point's design effect is 100 to 1000, under 50 effective requests, so
+  -- its interval was unknown: a point at 30x the SLO could never fail, and its run's range ran
+  -- to +inf past its ceiling.) queue_sim's 20 slots at 2.1 s serve 9.52 req/s: offered 10 and
+  -- 12 req/s it saturates (the run's own saturation search, comparison.json saturation.a.point)
+  local cj = compare(sim(20, 1), sim(20, 2), "ttft_p90_ms=500")
+  for _, side in ipairs { "a", "b" } do
+    local sat, noise = cj.saturation[side], cj.capacity[side].noise
+    t.ok(type(sat.point) == "number", side .. ": saturated in the measured loads")
+    for _, u in ipairs(noise.unclear or {}) do
+      t.ok(u.point < sat.point, ("%s: point %d is past saturation (from %d) yet unclear"):format(side, u.point,
+        sat.point))
+    end
+    -- its range ends at its ceiling, the most it achieved at any load, never unbounded
+    t.ok(type(noise.hi) == "number" and noise.hi <= sat.ceiling_rps + 1e-9, side .. ": " .. tostring(noise.hi))
+  end
+end)
+
 t.test("treatments.lua: the same server twice shares a rank (on main B2 ranked 1 over A1)", function()
   local out = t.tmpdir() .. "/tr"
   local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "A1=" .. sim(20, 1), "--run",

@@ -1686,7 +1686,8 @@ M.GAP_PCT_MAX = 1000
 -- The Change of a capacity gap (M.capacity_gap) as a reader can use it, with pct the
 -- formatter of one percentage ("+12.3 %"): "+22.8 % to +83.7 %"; "+37.8 %" when both ends
 -- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
--- bound) or beyond M.GAP_PCT_MAX; "at most +12.0 %" where only the upper end is known (A
+-- bound) or beyond M.GAP_PCT_MAX ("-15.0 % or more, no upper end (either may be higher)"
+-- where the lower end is below 0, "any (...)" where it is -100 %); "at most +12.0 %" where only the upper end is known (A
 -- is a lower bound); "-40.6 % up to 0" where an end is 0; nil when neither end is known.
 function M.gap_pct_text(g, pct)
   if not g then return nil end
@@ -1695,7 +1696,13 @@ function M.gap_pct_text(g, pct)
     if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then return "at most " .. pct(hi) end
     return nil
   end
-  if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then return "at least " .. pct(lo) end
+  if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then
+    -- (below 0, "at least -14.0 %" reads as "B at least 14 % lower", and "at least -100.0 %"
+    -- says nothing: the range runs from below 0, so either may be higher)
+    if lo <= -99.95 then return "any (no end of the range bounds it)" end
+    if lo < 0 then return pct(lo) .. " or more, no upper end (either may be higher)" end
+    return "at least " .. pct(lo)
+  end
   if lo == hi then return pct(lo) end
   -- an end at exactly 0 (B met the SLO where A failed it, at the same load) is no "+0.0 %":
   -- "-40.6 % up to 0"

@@ -2882,7 +2882,11 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   -- below the limit the range stays: +50 % to +300 % is a finding a reader can use
   t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 300 }, template.helpers.pct), "+50.0 % to +300.0 %")
   t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 1000 }, template.helpers.pct), "+50.0 % to +1,000.0 %")
-  t.eq(decision.gap_pct_text({ lo_pct = -15, hi_pct = 1000.5 }, template.helpers.pct), "at least -15.0 %")
+  -- (newuser38b: "at least -14.0 %" read as "B at least 14 % lower", "at least -100.0 %" said nothing)
+  t.eq(decision.gap_pct_text({ lo_pct = -15, hi_pct = 1000.5 }, template.helpers.pct),
+    "-15.0 % or more, no upper end (either may be higher)")
+  t.eq(decision.gap_pct_text({ lo_pct = -100, hi_pct = math.huge }, template.helpers.pct),
+    "any (no end of the range bounds it)")
   t.eq(decision.gap_pct_text({ lo_pct = 12, hi_pct = math.huge }, template.helpers.pct), "at least +12.0 %")
   t.eq(decision.gap_pct_text({ hi_pct = 12 }, template.helpers.pct), "at most +12.0 %")
   m = bracket_model("tpot_p90_ms=4")

@@ -1686,9 +1686,10 @@ M.GAP_PCT_MAX = 1000
 -- The Change of a capacity gap (M.capacity_gap) as a reader can use it, with pct the
 -- formatter of one percentage ("+12.3 %"): "+22.8 % to +83.7 %"; "+37.8 %" when both ends
 -- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
--- bound) or beyond M.GAP_PCT_MAX ("-15.0 % or more, no upper end (either may be higher)"
--- where the lower end is below 0, "any (...)" where it is -100 %); "at most +12.0 %" where only the upper end is known (A
--- is a lower bound); "-40.6 % up to 0" where an end is 0; nil when neither end is known.
+-- bound) or beyond M.GAP_PCT_MAX ("-15.0 % or more, no upper end (either may be
+-- higher)" where the lower end is below 0, "any (...)" where it is -100 %); "at most
+-- +12.0 %" where only the upper end is known (A is a lower bound); "-40.6 % up to 0" where
+-- an end is 0; nil when neither end is known.
 function M.gap_pct_text(g, pct)
   if not g then return nil end
   local lo, hi = g.lo_pct, g.hi_pct

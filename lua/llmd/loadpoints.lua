@@ -2260,6 +2260,23 @@ local function identical_at(points, c)
   return nil
 end
 
+-- The points with each SLO metric at one end of its interval: ends[i] = {key = {lo =, hi =}}
+-- (bound "lo" or "hi"), the other fields the point's own (M.capacity_interval: the repeats'
+-- intervals; M.capacity_noise: one run's percentile intervals). A metric without ends keeps
+-- the point's figure.
+local function at_bound(points, ends, bound)
+  local out = {}
+  for i, p in ipairs(points) do
+    local q = setmetatable({ values = setmetatable({}, { __index = p.values }) }, { __index = p })
+    for key, e in pairs(ends[i] or {}) do
+      q.values[key] = e[bound]
+      if type(p[key]) == "number" then q[key] = e[bound] end
+    end
+    out[i] = q
+  end
+  return out
+end
+
 -- The range of the capacity that the repeats allow, when every load point has 2 or more:
 -- the capacity on the upper ends of the SLO metrics' 95 % confidence intervals (each point
 -- as bad as its repeats allow: the low end) and on their lower ends (as good: the high
@@ -2282,6 +2299,7 @@ end
 -- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
 -- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate").
 local ends_span
+
 function M.capacity_interval(points, slo, cap)
   if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
   local single = 0
@@ -2303,22 +2321,13 @@ function M.capacity_interval(points, slo, cap)
   end
   -- the points with each SLO metric at one end of its interval (a metric without an
   -- interval, e.g. infinite in a repeat, keeps its mean)
-  local function at_bound(bound)
-    local out = {}
-    for i, p in ipairs(points) do
-      local q = setmetatable({ values = setmetatable({}, { __index = p.values }) }, { __index = p })
-      for _, s in ipairs(slo) do
-        local c = p.ci and p.ci[s.key]
-        if c then
-          q.values[s.key] = c[bound]
-          if type(p[s.key]) == "number" then q[s.key] = c[bound] end
-        end
-      end
-      out[i] = q
-    end
-    return out
+  local ends = {}
+  for i, p in ipairs(points) do
+    ends[i] = {}
+    for _, s in ipairs(slo) do ends[i][s.key] = p.ci and p.ci[s.key] or nil end
   end
-  local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
+  local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
+    M.capacity(at_bound(points, ends, "lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
   return ends_span(cap, low, high, points)
 end
@@ -2502,19 +2511,8 @@ function M.capacity_noise(points, slo, cap)
         .. "file)"):format(i) }
     end
   end
-  local function at_bound(bound)
-    local out = {}
-    for i, p in ipairs(points) do
-      local q = setmetatable({ values = setmetatable({}, { __index = p.values }) }, { __index = p })
-      for key, e in pairs(ends[i]) do
-        q.values[key] = e[bound]
-        if type(p[key]) == "number" then q[key] = e[bound] end
-      end
-      out[i] = q
-    end
-    return out
-  end
-  local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
+  local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
+    M.capacity(at_bound(points, ends, "lo"), slo, sat)
   local r = ends_span(cap, low, high, points)
   r.unclear = unclear
   return r

@@ -1226,7 +1226,7 @@ function M.verdict_line(m, ranked, failed, by_cap)
     line = ("Not like for like on cost: the treatments ran on different numbers of accelerators, so none is named "
       .. "best on totals%s."):format(m.cost.best_per_gpu
       and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
-      or " (see below)")
+      or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"))
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
     or (by_cap and ranked[1].capacity.kind == "below_lowest") then
     line = m.verdict:match("^(.-%.)%s") or m.verdict

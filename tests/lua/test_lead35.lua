@@ -119,7 +119,11 @@ t.test("treatments' Verdict line per GPU gives the two figures it orders", funct
     .. "/kubecon-na-2025_vllm", "--run", "chunk=" .. ip .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching",
     "--gpus", "vllm=1,chunk=2", "--slo", "ttft_p90_ms=200", "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stderr)
+  -- (capa38: summary files carry no per-request data, so a load's pass or fail is one draw of
+  -- unknown noise; vllm's 92.213 and chunk's 81.796 per GPU, 12.7 % apart, are within the
+  -- 25 % gap such loads need to order two runs (decision.UNKNOWN_NOISE_GAP): no first per
+  -- GPU, as test_nufix35a's ranks "1=")
   t.eq(json.read(out .. "/treatments.json").verdict_line, "Not like for like on cost: the treatments ran on "
-    .. "different numbers of accelerators, so none is named best on totals; per GPU, vllm comes first: ≥ 92.213 "
-    .. "req/s per GPU against about 81.796 req/s per GPU for chunk, by the evidence (see below).")
+    .. "different numbers of accelerators, so none is named best on totals; per GPU, none is shown first either "
+    .. "(see below).")
 end)

@@ -80,15 +80,17 @@ t.test("compare.lua without --slo: the latencies at the load both runs sustained
   -- B's capacity lies in its bracket 61.96-92.47 req/s (drain-reduced: 3707 / (60.53044 -
   -- 0.53664 x 1.3) and 5531 / (60.54250 - 0.56198 x 1.3), python3), A's at 92.21 or more (up
   -- to its ceiling 104.24); B failed at the same offered load where A met it, so B - A from
-  -- 61.96 - 104.24 = -42.28 up to 0; 61.96 / 104.24 - 1 = -40.6 %
+  -- 61.96 - 104.24 = -42.28 up to 0; 61.96 / 104.24 - 1 = -40.6 %. Since capa38 a pass and a
+  -- fail at one load of summary files (noise unknown) bound no gap at 0: B's bracket reaches
+  -- 92.47, A's starts at 92.21, so up to 92.47 - 92.21 = +0.26 req/s, 92.47 / 92.21 - 1 = +0.3 %
   proc.run { "rm", "-rf", ws }
   r = proc.run { LLMDLUA, "compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--parent", d .. "/out", "--quiet",
     "--slo", "ttft_p90_ms=70" }
   t.eq(r.code, 0, r.stderr)
   for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
   md = t.read(ws .. "/comparison_report.md")
-  t.ok(md:find("| -42.28 req/s up to 0 | -40.6 % up to 0 |", 1, true), md)
-  t.ok(md:find("(B -40.6 % up to 0 vs A)", 1, true), md)
+  t.ok(md:find("| -42.28 to +0.26 req/s (the measured loads cannot order them) | -40.6 % to +0.3 % |", 1, true), md)
+  t.ok(md:find("(B -40.6 % to +0.3 % vs A)", 1, true), md)
 end)
 
 t.test("Change of a capacity gap with an end at 0: 'up to 0', never '+0.0 %'", function()

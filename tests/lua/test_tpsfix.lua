@@ -114,9 +114,12 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
   local m = model(CHUNKED, t1b(), "ttft_p90_ms=200")
   -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.47:
   -- B's most 174.221 - A's point 4 127.755, the drain-reduced rates, python3)
+  -- (since capa38 that pass and fail, one percentile each of summary files whose noise is
+  -- unknown, order nothing in req/s either: "either may be higher"; the Delta cell still cuts
+  -- the range at 0, "0 up to +46.47 req/s": left, see the session 38 note)
   local rrow = t.headline_row(m, RPS)
-  t.eq(rrow.delta_text, "0 up to +46.47 req/s")
-  t.ok(rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
+  t.ok(rrow.evidence:find("untested, and either may be higher", 1, true), rrow.evidence)
+  t.ok(not rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
   -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them". At the ranked
   -- rate (python3, as above): B from 10301.837 to 10575.043, A from its point 4's 7978.361 to
   -- its point 5's 10575.043: 10301.837 - 10575.043 = -273.2 (-2.6 %) to 10575.043 -
@@ -124,10 +127,11 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
   local row = t.headline_row(m, TPS)
   t.eq({ row.delta_text, row.pct_text }, { "-273.2 to +2,596.7 tok/s (the measured loads cannot order them)",
     "-2.6 % to +32.5 %" })
-  t.eq(decision.capacity_touch(m.capacity.a, m.capacity.b), "b")
+  t.eq(decision.capacity_touch(m.capacity.a, m.capacity.b), nil)
+  t.eq(decision.capacity_touch(m.capacity.a, m.capacity.b, true), "b")
   t.eq(decision.capacity_touch_tps(m.capacity.a, m.capacity.b), false)
-  t.eq(row.evidence, "one run per load, no interval: untested; the order in req/s does not carry over to output "
-    .. "tok/s: the measured loads allow B − A from -273.2 to +2,596.7 tok/s, so either may be higher in tok/s")
+  t.ok(row.evidence:find("untested, and either may be higher", 1, true), row.evidence)
+  t.ok(not row.evidence:find("the measured loads order them", 1, true), row.evidence)
   -- comparison.json carries the same row
   local js = json.decode(json.encode(report.plain(m)))
   for _, r in ipairs(js.headline) do

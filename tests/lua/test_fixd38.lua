@@ -78,13 +78,7 @@ t.test("a figure in doubt with no better source: the Verdict line says so where 
   -- names IPS2 on a figure its own files disagree on, and says so in its line. (Since capa38 the
   -- verdict names no run: a p90 of 40 requests a load is one draw that orders nothing; the
   -- doubt is said all the same.)
-  local b = t.tmpdir() .. "/IPS2c"
-  t.copy_tree(DATA .. "/IPS2", b)
-  local f = b .. "/stage_1_lifecycle_metrics.json"
-  local d = json.read(f)
-  d.successes.count, d.failures.count = 40, 0
-  d.failures.request_latency, d.failures.prompt_len = json.null, json.null
-  json.write(f, d)
+  local b = t.ips2c(DATA)
   local ws, r = t.compare { "--a", DATA .. "/IPS", "--b", b, "--a-label", "IPS", "--b-label", "IPS2c",
     "--slo", "ttft_p90_ms=200,error_rate_pct=2" }
   t.eq(r.code, 0, r.stderr)

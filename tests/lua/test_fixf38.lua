@@ -102,16 +102,7 @@ end)
 -- the file's counts (error rate 0 %), and nothing settles which is right (test_fixd38's
 -- in-doubt input). IPS's own disagreement (TTFT p90, its stage file 5 % high) is settled by
 -- its requests: nothing in doubt.
-local function ips2c()
-  local b = t.tmpdir() .. "/IPS2c"
-  t.copy_tree(DATA .. "/IPS2", b)
-  local f = b .. "/stage_1_lifecycle_metrics.json"
-  local d = json.read(f)
-  d.successes.count, d.failures.count = 40, 0
-  d.failures.request_latency, d.failures.prompt_len = json.null, json.null
-  json.write(f, d)
-  return b
-end
+local function ips2c() return t.ips2c(DATA) end
 
 local CAVEAT = "IPS2c's own files disagree on figures this ranking reads (requests completed, requests failed), with "
   .. "nothing to settle which is right"

@@ -586,4 +586,20 @@ function M.extract_pair(a, b)
   return ra, rb, lp.points(ra), lp.points(rb)
 end
 
+-- A copy of tests/data/fixd38's IPS2 run whose stage 1 file says 40 successes and no failure,
+-- where its requests hold 39 and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39
+-- failed 1"): the stage keeps the file's counts, and nothing settles which is right (the
+-- in-doubt input of test_fixd38 and test_fixf38). data: the tests/data/fixd38 folder.
+function M.ips2c(data)
+  local json = require "llmd.json"
+  local b = M.tmpdir() .. "/IPS2c"
+  M.copy_tree(data .. "/IPS2", b)
+  local f = b .. "/stage_1_lifecycle_metrics.json"
+  local d = json.read(f)
+  d.successes.count, d.failures.count = 40, 0
+  d.failures.request_latency, d.failures.prompt_len = json.null, json.null
+  json.write(f, d)
+  return b
+end
+
 return M

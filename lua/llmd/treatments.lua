@@ -1069,9 +1069,13 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
         local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
-        -- (untested: where the capacities lie per GPU, the measured brackets that overlap)
+        -- (untested: where the capacities lie per GPU, the spans the evidence weighs, which
+        -- overlap: each one-run point's percentile noise or the repeats' range widens the
+        -- measured bracket, decision.capacity_span; the bracket alone may look apart)
         local function bracket(c)
-          local lo, hi = decision.capacity_bracket(per_cap(c.capacity, c.gpus))
+          local cp = per_cap(c.capacity, c.gpus)
+          if not decision.capacity_bracket(cp) then return nil end
+          local lo, hi = decision.capacity_span(cp)
           if not lo then return nil end
           if hi == math.huge then return ("%s ≥ %s per GPU"):format(c.label, rate(lo)) end
           if lo == 0 then return ("%s < %s per GPU"):format(c.label, rate(hi)) end

@@ -1001,34 +1001,35 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   return r
 end
 
--- The two-sided level of an effect's interval (M.stratified_effect) and its normal quantile.
+-- The two-sided level of an effect's interval (M.stratified_effect) and its normal quantile:
+-- those of a percentile's interval (llmd.loadpoints.percentile_ci), which gives its ends.
 M.EFFECT_LEVEL = 95
-local EFFECT_Z = 1.959963984540054 -- scipy.stats.norm.ppf(0.975)
+local EFFECT_Z = lp.SLO_CI_Z
 
 -- An accumulator's figure of key (its mean, or its percentile: tpot_p90_ms -> 90,
--- ttft_p999_ms -> 99.9) and that figure's standard error, times the square root of d (the
--- requests' design effect in send order: dependent requests are fewer independent ones).
--- The mean's: the standard deviation over the square root of the count. A percentile's:
--- distribution-free, from the order statistics that bound it at EFFECT_LEVEL (ranks n q -+ z
--- sqrt(n q (1 - q)), the binomial interval of the quantile), their distance over 2 z; nil
--- where those ranks fall outside the sample (p99.9 of 500 requests: no bound from the data).
-local function figure_se(acc, key, d)
+-- ttft_p999_ms -> 99.9) and that figure's standard error, d the requests' design effect in
+-- send order (dependent requests are fewer independent ones). A percentile's: its 95 %
+-- interval by llmd.loadpoints.percentile_ci (the order statistics at q -+ z sqrt(d q (1 -
+-- q) / n), the one definition the capacity's SLO points use), its width over 2 z; nil where
+-- an end falls off the sample (p99.9 of 500 requests: no bound from the data) or the
+-- requests carry fewer than llmd.loadpoints.SLO_CI_MIN_EFFECTIVE independent ones. The
+-- mean's: the sample standard deviation over the square root of n / d, under the same floor.
+local function figure_se(acc, key, kind, d)
   local n = acc:count()
   if n < 2 then return nil end
   if key:match("_mean_ms$") then
     local sd = acc:sample_stddev()
-    return acc:mean(), sd and sd / math.sqrt(n) * math.sqrt(d) or nil
+    if not sd or n / d < lp.SLO_CI_MIN_EFFECTIVE then return acc:mean(), nil end
+    return acc:mean(), sd / math.sqrt(n / d)
   end
-  local ptxt = key:match("_p(%d+)_ms$")
-  if not ptxt then return nil end
-  local pct = ptxt == "999" and 99.9 or tonumber(ptxt)
-  local q = pct / 100
+  local _, pct = lp.percentile_key(key)
+  if not pct then return nil end
   local v = acc:percentile(pct)
-  local h = EFFECT_Z * math.sqrt(n * q * (1 - q))
-  local lo, hi = 1 + (n - 1) * q - h, 1 + (n - 1) * q + h -- 1-based ranks, numpy's linear positions
-  if lo < 1 or hi > n then return v, nil end
-  local function at(rank) return acc:percentile((rank - 1) / (n - 1) * 100) end
-  return v, (at(hi) - at(lo)) / (2 * EFFECT_Z) * math.sqrt(d)
+  -- (percentile_ci reads ms figures of seconds' samples: v * 1000, its ends in ms)
+  local lo, hi = lp.percentile_ci({ values = { [key] = v * 1000 },
+    per_request = { samples = { [kind] = acc }, deff = { [kind] = d } } }, key)
+  if not lo or lo <= 0 or hi == math.huge then return v, nil end
+  return v, (hi - lo) / 1000 / (2 * EFFECT_Z)
 end
 
 -- The size of the difference a stratified test (M.stratified_mann_whitney's test, its
@@ -1054,8 +1055,8 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
     local xb = pr and point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil end
     local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
-    local fa, sa = figure_se(xa, key, d)
-    local fb, sb = figure_se(xb, key, d)
+    local fa, sa = figure_se(xa, key, kind, d)
+    local fb, sb = figure_se(xb, key, kind, d)
     local e = M.effect_pct(fa, fb)
     if e == nil then return nil end
     local na, nb = xa:count(), xb:count()
@@ -2103,7 +2104,7 @@ function M.effect_size(test, eff, min_effect, la, lb)
   end
   if eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr) then return "beyond" end
   if not (eff.lo and eff.hi) then
-    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few "
+    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few independent "
       .. "requests for this percentile), so it may be less than the %s %% threshold: no winner"):format(lower,
       pct_text(math.abs(pct)):sub(2), eff.level or M.EFFECT_LEVEL, ("%g"):format(thr))
   end

@@ -442,8 +442,8 @@ end
 local function effect_text(e, inline)
   local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
   if not (e.lo and e.hi) then
-    return (inline and "%s, its %s %% interval unbounded: too few requests for this percentile"
-      or "%s (its %s %% interval unbounded: too few requests for this percentile)"):format(T.helpers.pct(e.pct), level)
+    return (inline and "%s, its %s %% interval unbounded: too few (independent) requests for this percentile"
+      or "%s (its %s %% interval unbounded: too few (independent) requests for this percentile)"):format(T.helpers.pct(e.pct), level)
   end
   return (inline and "%s, %s %% interval %s to %s" or "%s (%s %% interval %s to %s)"):format(T.helpers.pct(e.pct),
     level, T.helpers.pct(e.lo), T.helpers.pct(e.hi))

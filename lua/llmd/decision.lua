@@ -2104,8 +2104,8 @@ function M.effect_size(test, eff, min_effect, la, lb)
   end
   if eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr) then return "beyond" end
   if not (eff.lo and eff.hi) then
-    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few independent "
-      .. "requests for this percentile), so it may be less than the %s %% threshold: no winner"):format(lower,
+    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few "
+      .. "independent requests), so it may be less than the %s %% threshold: no winner"):format(lower,
       pct_text(math.abs(pct)):sub(2), eff.level or M.EFFECT_LEVEL, ("%g"):format(thr))
   end
   return "unsure", ("%s's lower by %s within the load points tested, but by less than the %s %% practical threshold "

@@ -436,14 +436,14 @@ local function mh_text(test)
 end
 
 -- A row's effect within the load points (decision.stratified_effect): "+1.0 % (95 %
--- interval -0.4 % to +2.4 %)", or "+3.1 % (its 95 % interval unbounded: too few requests for
--- this percentile)".
+-- interval -0.4 % to +2.4 %)", or "+3.1 % (its 95 % interval unbounded: too few independent
+-- requests)".
 -- inline: "+1.0 %, 95 % interval -0.4 % to +2.4 %" (inside parentheses of its own).
 local function effect_text(e, inline)
   local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
   if not (e.lo and e.hi) then
-    return (inline and "%s, its %s %% interval unbounded: too few (independent) requests for this percentile"
-      or "%s (its %s %% interval unbounded: too few (independent) requests for this percentile)"):format(T.helpers.pct(e.pct), level)
+    return (inline and "%s, its %s %% interval unbounded: too few independent requests"
+      or "%s (its %s %% interval unbounded: too few independent requests)"):format(T.helpers.pct(e.pct), level)
   end
   return (inline and "%s, %s %% interval %s to %s" or "%s (%s %% interval %s to %s)"):format(T.helpers.pct(e.pct),
     level, T.helpers.pct(e.lo), T.helpers.pct(e.hi))
@@ -3984,13 +3984,15 @@ local function summary(model, A, B)
       -- significant there, but too small to matter, or not shown beyond the threshold: no winner
       local parts = {}
       for _, g in ipairs(by_test(sustained_small)) do
-        -- by class: too small to matter, not shown beyond the threshold, the other way
-        local cls = { small = {}, unsure = {}, opposite = {} }
+        -- by class: too small to matter, not shown beyond the threshold (an interval that
+        -- reaches back within it, or none), the other way
+        local cls = { small = {}, unsure = {}, unbounded = {}, opposite = {} }
         for _, x in ipairs(g.rows) do
           local r = x.row
-          local c = cls[r.sustained_size] or cls.unsure
-          c[#c + 1] = r.sustained_size == "unsure" and ("%s %s"):format(x.label, effect_text { pct = r.effect_pct,
-            lo = r.effect_lo, hi = r.effect_hi, level = r.effect_level })
+          local c = r.sustained_size == "unsure" and not r.effect_lo and cls.unbounded or cls[r.sustained_size]
+            or cls.unsure
+          c[#c + 1] = c == cls.unsure and ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct,
+            lo = r.effect_lo, hi = r.effect_hi, level = r.effect_level }, true))
             or ("%s %s"):format(x.label, T.helpers.pct(r.effect_pct))
         end
         local lower = g.x.row.sustained_lower == "a" and A.label or B.label
@@ -3999,8 +4001,12 @@ local function summary(model, A, B)
           said[#said + 1] = ("too small to matter in %s (below the threshold)"):format(table.concat(cls.small, ", "))
         end
         if #cls.unsure > 0 then
-          said[#said + 1] = ("beyond the threshold in %s, but by less than it could be"):format(
-            table.concat(cls.unsure, ", "))
+          said[#said + 1] = ("not shown beyond the threshold in %s"):format(table.concat(cls.unsure, ", "))
+        end
+        if #cls.unbounded > 0 then
+          said[#said + 1] = ("not shown beyond the threshold in %s (%s: too few independent requests)"):format(
+            table.concat(cls.unbounded, ", "), #cls.unbounded == 1 and "its 95 % interval unbounded"
+            or "their 95 % intervals unbounded")
         end
         if #cls.opposite > 0 then
           said[#said + 1] = ("the other way in %s"):format(table.concat(cls.opposite, ", "))
@@ -4479,8 +4485,10 @@ function M.build(opts)
   model.any_identical = false
   model.any_cannot_decide = false
   model.any_too_few = false
+  model.any_row_effect = false -- a row with its effect within the load points (the key's rule)
   model.min_error_pp = decision.MIN_ERROR_PP
   for _, r in ipairs(rows) do
+    if r.sig and r.sig.row_effect and r.p_value then model.any_row_effect = true end
     if r.identical then model.any_identical = true end
     if r.cannot_decide then model.any_cannot_decide = true end
     if r.too_few then model.any_too_few = true end
@@ -4800,14 +4808,15 @@ function M.csv(model)
   end
   -- p_value is the test's own p; p_adjusted its Holm-adjusted p in the family of family_size
   -- tests; a_bound, b_bound what the curve rows' a and b are (M.CSV_BOUNDS: "lower bound"
-  -- for a "≥" figure), empty in the other rows (columns added at the end, so that the
-  -- earlier ones keep their places)
+  -- for a "≥" figure), empty in the other rows; effect_lo, effect_hi the 95 % interval of a
+  -- stratified test's row's effect_pct (decision.stratified_effect), empty where it has none
+  -- (columns added at the end, so that the earlier ones keep their places)
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound" }
+    .. "a_bound,b_bound,effect_lo,effect_hi" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -4815,12 +4824,12 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound) }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "" }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -11,7 +11,8 @@
 # sides', at least 1): the mean's s / sqrt(n / d) (ddof 1); a percentile's (hi - lo) /
 # (2 z), lo and hi the percentiles at q -+ z sqrt(d q (1 - q) / n) (widened to the figure),
 # unbounded where (q - h) n < 1 or (q + h) n > n - 1, or n / d < 50.
-"""stratified_effect_ref.py DIR_A DIR_B RATES STATS -> JSON {stat: {pct, lo, hi}} (lo, hi null: unbounded)"""
+"""stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi}} (lo, hi null:
+unbounded); TTFT: each successful request's ttft"""
 import glob
 import json
 import sys
@@ -24,12 +25,18 @@ from seqstats import deff  # noqa: E402
 Z = 1.959964
 
 
+KIND = sys.argv[5] if len(sys.argv) > 5 else "tpot"
+
+
 def load(d):
     out = {}
     for f in glob.glob(d + "/*.json"):
         j = json.load(open(f))
-        t = [(lat - tt) / (o - 1) * 1000 for lat, tt, o, e in
-             zip(j["latencies"], j["ttfts"], j["output_lens"], j["errors"]) if e == "" and o > 1]
+        if KIND == "ttft":
+            t = [tt * 1000 for tt, e in zip(j["ttfts"], j["errors"]) if e == ""]
+        else:
+            t = [(lat - tt) / (o - 1) * 1000 for lat, tt, o, e in
+                 zip(j["latencies"], j["ttfts"], j["output_lens"], j["errors"]) if e == "" and o > 1]
         out[j["request_rate"]] = np.array(t)
     return out
 

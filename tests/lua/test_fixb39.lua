@@ -1,0 +1,150 @@
+-- Session 39 (fixb39): session 38's leftovers.
+-- 1. Where inference-perf's per-request file exists, every figure of a load point (counts,
+--    window, rates, tokens, ITL, NTPOT, as TTFT/TPOT/E2E already were) is its requests': the
+--    stage file is only checked against them; per-stage TPOT and ITL samples reach the
+--    per-load tests.
+-- Expected values: tests/sim/fixb39_ref.py (numpy on the per-request file; its output lines
+-- quoted beside each value) or by hand, as said.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local DATA = ROOT .. "/tests/data/fixd38"
+local LLMDLUA = ROOT .. "/llmdlua"
+
+-- IPS2 with its stage 1 file made to disagree with its requests on every figure item 1 moves:
+-- 40 successes and no failure (its requests: 39 and 1), a window of 11 s, 4.4 req/s, ITL and
+-- NTPOT 20 % high, output tokens per request 12 (its requests: 10).
+local function tampered()
+  local b = t.tmpdir() .. "/IPS2t"
+  t.copy_tree(DATA .. "/IPS2", b)
+  local f = b .. "/stage_1_lifecycle_metrics.json"
+  local d = json.read(f)
+  d.successes.count, d.failures.count = 40, 0
+  d.failures.request_latency, d.failures.prompt_len = json.null, json.null
+  d.benchmark_time_seconds = 11.0
+  d.successes.throughput.requests_per_sec = 4.4
+  d.successes.throughput.output_tokens_per_sec = 48
+  local lat = d.successes.latency
+  for _, k in ipairs { "mean", "median", "p90", "p95", "p99" } do
+    lat.inter_token_latency[k] = lat.inter_token_latency[k] * 1.2
+    lat.normalized_time_per_output_token[k] = lat.normalized_time_per_output_token[k] * 1.2
+  end
+  d.successes.output_len.mean = 12
+  json.write(f, d)
+  return b
+end
+
+local function extract(dir, ...)
+  local r = proc.run { LLMDLUA, "extract.lua", dir, "--json", ... }
+  t.eq(r.code, 0, r.stderr)
+  return json.read_string and json.read_string(r.stdout) or json.decode(r.stdout)
+end
+
+local function value(st, key) return st.metrics[key] and st.metrics[key].value end
+
+-- fixb39_ref.py: "IPS2 stage 1: ok 39 failed 1; window 9.933092 s; 3.926270 req/s; output tokens
+-- 390; ITL mean 12.054335 ms, p90 13.637066 ms, 351 gaps; NTPOT mean 18.754446 ms; TPOT samples 39"
+local function stage1_is_requests(st, what)
+  t.eq(value(st, "requests_ok"), 39, what)
+  t.eq(value(st, "requests_failed"), 1, what)
+  t.near(value(st, "error_rate_pct"), 2.5, 1e-9, what) -- (1 / 40, by hand)
+  t.near(value(st, "duration_s"), 9.933092, 1e-5, what)
+  t.near(value(st, "throughput_req_s"), 3.926270, 1e-5, what)
+  t.eq(value(st, "output_tokens_total"), 390, what)
+  t.near(value(st, "ntpot_mean_ms"), 18.754446, 1e-5, what)
+  t.eq(st.metrics.duration_s.source, "per-request data", what)
+  t.eq(st.metrics.requests_ok.source, "per-request data", what)
+end
+
+t.test("inference-perf: a load point's counts, window, rates, tokens, ITL and NTPOT are its requests'", function()
+  local b = tampered()
+  local run = extract(b)
+  local st = run.stages[2]
+  stage1_is_requests(st, "placed after the pass")
+  t.near(value(st, "itl_mean_ms"), 12.054335, 1e-5)
+  t.near(value(st, "itl_p90_ms"), 13.637066, 1e-5)
+  t.eq(st.metrics.itl_p90_ms.source, "per-request data")
+  -- the stage file is checked against them, each disagreement settled (the requests' figure)
+  local seen = {}
+  for _, c in ipairs(run.checks) do
+    if c.source == "stage 1's stage_1_lifecycle_metrics.json" then
+      seen[c.key] = true
+      t.eq(c.resolved, true, c.key)
+      t.ok(c.text:sub(-32) == "; the per-request figure is used", c.text)
+    end
+  end
+  for _, k in ipairs { "requests_ok", "requests_failed", "duration_s", "throughput_req_s", "throughput_tok_s",
+    "itl_mean_ms", "ntpot_mean_ms" } do
+    t.ok(seen[k], "a data check of " .. k)
+  end
+  -- stage 1 left out as warm-up's mirror: stage 0 out, stage 1 read in a pass that places every
+  -- request as it is read (its token gaps in a second pass of their own)
+  run = extract(b, "--warmup", "0")
+  st = run.stages[2]
+  stage1_is_requests(st, "warm-up left out")
+  t.near(value(st, "itl_mean_ms"), 12.054335, 1e-5)
+  t.near(value(st, "itl_p90_ms"), 13.637066, 1e-5)
+  -- under --sketch no request's gaps are kept apart: the stage file's ITL stays (its p90 x 1.2
+  -- above), said as the harness's
+  run = extract(b, "--sketch", "0.01")
+  st = run.stages[2]
+  stage1_is_requests(st, "sketch")
+  t.eq(st.metrics.itl_p90_ms.source, "harness summary")
+end)
+
+t.test("inference-perf: the same figures where goodput places requests as they are read; TPOT tested per load",
+  function()
+    local b = tampered()
+    local ws, r = t.compare { "--a", DATA .. "/IPS2", "--b", b, "--a-label", "IPS2", "--b-label", "IPS2t",
+      "--slo", "ttft_p90_ms=500" }
+    t.eq(r.code, 0, r.stderr)
+    local cmp = json.read(ws .. "/comparison.json")
+    local p = cmp.load_points.b[2].values
+    t.near(p.requests_ok, 39, 0)
+    t.near(p.requests_failed, 1, 0)
+    t.near(p.duration_s, 9.933092, 1e-5)
+    t.near(p.itl_p90_ms, 13.637066, 1e-5)
+    t.near(p.ntpot_mean_ms, 18.754446, 1e-5)
+    -- the two runs hold the same requests: every figure of theirs is equal, the stage file's
+    -- edits change none
+    local pa = cmp.load_points.a[2].values
+    for _, k in ipairs { "requests_ok", "duration_s", "throughput_req_s", "itl_mean_ms", "itl_p90_ms",
+      "ntpot_mean_ms", "tpot_p90_ms", "output_tokens_total" } do
+      t.eq(p[k], pa[k], k)
+    end
+    -- TPOT and ITL rows are tested on each load point's requests (van Elteren over the 2 points),
+    -- no longer "untested" for want of per-stage samples
+    local md = t.read(ws .. "/comparison_report.md")
+    for _, row in ipairs { "TPOT p90", "ITL p90" } do
+      local line = md:match("\n| " .. row .. " |[^\n]*")
+      t.ok(line and line:find("Mann-Whitney stratified by load point (van Elteren, 2 points)", 1, true), line)
+    end
+  end)
+
+t.test("inference-perf: a one-stage run's stage figures are its requests', its stage file checked", function()
+  -- IPS2's stage 0 alone with its 40 requests (fixb39_ref.py: "IPS2 stage 0: ok 40 failed 0;
+  -- window 19.682853 s; 2.032226 req/s; output tokens 400; ITL mean 12.053309 ms, p90 13.634348
+  -- ms"); its stage file's window set to 25 s and its ITL p90 to 20 ms
+  local d = t.tmpdir() .. "/one"
+  t.mkdir(d)
+  local reqs = json.read(DATA .. "/IPS2/per_request_lifecycle_metrics.json")
+  table.sort(reqs, function(x, y) return x.start_time < y.start_time end)
+  local first = {}
+  for i = 1, 40 do first[i] = reqs[i] end
+  json.write(d .. "/per_request_lifecycle_metrics.json", first)
+  local s0 = json.read(DATA .. "/IPS2/stage_0_lifecycle_metrics.json")
+  s0.benchmark_time_seconds = 25.0
+  s0.successes.latency.inter_token_latency.p90 = 0.020
+  json.write(d .. "/stage_0_lifecycle_metrics.json", s0)
+  local run = extract(d)
+  local st = run.stages[1]
+  t.near(value(st, "duration_s"), 19.682853, 1e-5)
+  t.near(value(st, "throughput_req_s"), 2.032226, 1e-5)
+  t.near(value(st, "itl_p90_ms"), 13.634348, 1e-5)
+  t.eq(value(st, "output_tokens_total"), 400)
+  local keys = {}
+  for _, c in ipairs(run.checks) do if c.source then keys[c.key] = c.resolved end end
+  t.eq(keys.duration_s, true)
+end)

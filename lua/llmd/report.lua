@@ -3554,16 +3554,22 @@ local function summary(model, A, B)
             and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
-        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
+        -- (untested at this load; where the Performance Results test the metric over the load
+        -- points, that test named, as the no-SLO sentence does: never read as untested only)
+        local tested = perf_test_text(model.perf, mp.key, A, B)
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s%s."):format(matched_load_text(mp, A, B),
           mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
             and "max sustained throughputs" .. (mp.sustained_failing and " below any load point that failed requests"
               or "") or ("loads at their last points before saturation%s"):format(mp.sustained_failing
               and " or a load point that failed requests" or ""))
-          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
+          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason,
+          tested and (" (" .. tested .. ")") or "")
       elseif not mp.test then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
-          m.label,
-          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
+        local tested = perf_test_text(model.perf, mp.key, A, B)
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s%s)."):format(
+          matched_load_text(mp, A, B), m.label,
+          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible",
+          tested and ("; " .. tested) or "")
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -3751,9 +3757,11 @@ local function summary(model, A, B)
         -- name no winner (decision.verdict): said apart, below
         local w = sustained[r.sustained_winner]
         w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
+          kind = decision.test_id(r.key, r.sig or {}),
           left = r.sig and r.sig.left_out,
-          -- (one load point both sustained: a plain Mann-Whitney there, named so)
-          name = r.sig and r.sig.strata == 1 and decision.test_name(r.sig) or nil }
+          -- the test that ran, as the Evidence column names it (one load point both sustained:
+          -- a plain Mann-Whitney there; the repeats' figures where the points were repeated)
+          name = r.sig and r.sig.test and decision.test_name(r.sig) or "Mann-Whitney stratified by load point" }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3884,13 +3892,25 @@ local function summary(model, A, B)
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]
       if #w > 0 then
-        -- one p for the rows of one test (a sample kind): the first row's
-        local names = {}
-        for _, x in ipairs(w) do names[#names + 1] = x.label end
-        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
-          .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(names, ", "),
-            w[1].name or "Mann-Whitney stratified by load point", w[1].p)
+        -- the rows of one test (a sample kind: one name, one p) together, each test named
+        -- with its p: TTFT's test is not E2E's, whose p may differ
+        local groups, by, kinds, n_kinds = {}, {}, {}, 0
+        for _, x in ipairs(w) do
+          if not kinds[x.kind] then kinds[x.kind], n_kinds = true, n_kinds + 1 end
+          local id = x.name .. "\0" .. x.p
+          if not by[id] then
+            by[id] = { names = {}, name = x.name, p = x.p }
+            groups[#groups + 1] = by[id]
+          end
+          by[id].names[#by[id].names + 1] = x.label
+        end
+        local parts = {}
+        for _, g in ipairs(groups) do
+          parts[#parts + 1] = ("%s (%s, %s)"):format(table.concat(g.names, ", "), g.name, g.p)
+        end
+        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s; the whole-run figures pool "
+          .. "load points where a run was overloaded, which the %s left out, so they name no winner.")
+          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), n_kinds == 1 and "test" or "tests")
       end
     end
     if model.follows_sends then

@@ -148,3 +148,49 @@ t.test("inference-perf: a one-stage run's stage figures are its requests', its s
   for _, c in ipairs(run.checks) do if c.source then keys[c.key] = c.resolved end end
   t.eq(keys.duration_s, true)
 end)
+
+-- 3. With an SLO, the Summary's untested latency at the matched load points to the Performance
+--    Results' test of that metric, as the no-SLO sentence does (fixa38); the several-point
+--    sentence names the test that ran, with its strata.
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+local stats = require "llmd.stats"
+-- a hand-made run of stages {offered, achieved, TTFT p90 ms}, each with 200 TTFT samples spread
+-- evenly over 0.9 to 1.1 times its p90 figure (independent: design effect 1)
+local function sampled_run(points)
+  local stages = {}
+  for i, p in ipairs(points) do
+    stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+      error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } }
+  end
+  local r = t.run_of(stages)
+  r.overall.values = { ttft_p90_ms = points[#points - 1][3] }
+  for i, st in ipairs(r.stages) do
+    local acc = stats.new()
+    for k = 1, 200 do acc:add(points[i][3] / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+    st.metrics.samples, st.metrics.sample_deff = { ttft = acc }, { ttft = 1 }
+  end
+  return r
+end
+
+t.test("with an SLO: an untested latency at the matched load names the Performance Results' test of it", function()
+  -- x and y offered 10-40 req/s; y achieved 32 of 40 (80 %, below 95 %): saturated there, so the
+  -- matched load is 30 req/s, whose samples are made too dependent (design effect 10: 200
+  -- requests carry 20 independent ones, fewer than 50) to test there. The table's TTFT test
+  -- then runs at 10 and 20 req/s only (30 too dependent, 40 overloaded): x's samples (18-22 and
+  -- 36-44 ms) all below y's (23.4-28.6 and 46.8-57.2 ms) at both, by hand: complete separation,
+  -- van Elteren over 200 + 200 a stratum, p < 1e-9.
+  local x = sampled_run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 60 }, { 40, 40, 80 } }
+  local y = sampled_run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 78 }, { 40, 32, 3000 } }
+  x.stages[3].metrics.sample_deff.ttft, y.stages[3].metrics.sample_deff.ttft = 10, 10
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = decision.parse_slo("ttft_p90_ms=100"),
+    generated = 0 }
+  t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved by both), TTFT p90 is 60.0 ms for x and 78.0 ms for "
+    .. "y (untested: its requests are too dependent to test: in send order neighbours are alike (the queue), so 200 "
+    .. "requests carry about 20 independent ones (design effect 10), fewer than the 50 the estimate needs; "
+    .. "Performance Results, at the loads both sustained: x's lower, p < 1e-9).", 1, true), m.summary)
+  t.ok(m.summary:find("At the loads both runs sustained, x's values are lower in TTFT p90 (Mann-Whitney stratified by "
+    .. "load point (van Elteren, 2 points), p < 1e-9); the whole-run figures pool load points where a run was "
+    .. "overloaded, which the test left out, so they name no winner.", 1, true), m.summary)
+end)

@@ -3894,9 +3894,9 @@ local function summary(model, A, B)
       if #w > 0 then
         -- the rows of one test (a sample kind: one name, one p) together, each test named
         -- with its p: TTFT's test is not E2E's, whose p may differ
-        local groups, by, kinds, n_kinds = {}, {}, {}, 0
+        local groups, by, kinds_seen, n_kinds = {}, {}, {}, 0
         for _, x in ipairs(w) do
-          if not kinds[x.kind] then kinds[x.kind], n_kinds = true, n_kinds + 1 end
+          if not kinds_seen[x.kind] then kinds_seen[x.kind], n_kinds = true, n_kinds + 1 end
           local id = x.name .. "\0" .. x.p
           if not by[id] then
             by[id] = { names = {}, name = x.name, p = x.p }

@@ -1273,7 +1273,9 @@ local function sustained_text(s, per)
       if s.ceiling_rps and s.ceiling_rps > v then
         -- where between the last load that kept up and its ceiling the limit lies, the
         -- ladder's steps do not say
-        return with_notes(x, ("up to %s, its most at any load"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2)))
+        -- (a ceiling that mixes a crashed repeat with clean ones says so, as the cut's note does)
+        return with_notes(x, ("up to %s, its most at any load%s"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2),
+          lp.ceiling_crash_text(s)))
       end
       return with_notes(x)
     end

@@ -3,6 +3,11 @@
 --    window, rates, tokens, ITL, NTPOT, as TTFT/TPOT/E2E already were) is its requests': the
 --    stage file is only checked against them; per-stage TPOT and ITL samples reach the
 --    per-load tests.
+-- 2. A crashed repeat is named beside the ceiling its load's mean sets and in the note of a
+--    lowest load it failed.
+-- 3. With an SLO, an untested latency at the matched load names the Performance Results' test
+--    of it; the several-point sentence names the test that ran.
+-- (4. vLLM's p0.1-p75 checked against the arrays: test_fixe38.)
 -- Expected values: tests/sim/fixb39_ref.py (numpy on the per-request file; its output lines
 -- quoted beside each value) or by hand, as said.
 local t = require "testlib"
@@ -194,3 +199,67 @@ t.test("with an SLO: an untested latency at the matched load names the Performan
     .. "load point (van Elteren, 2 points), p < 1e-9); the whole-run figures pool load points where a run was "
     .. "overloaded, which the test left out, so they name no winner.", 1, true), m.summary)
 end)
+
+-- 2. A crashed repeat named wherever its load's figures are said: the ceiling of a figure its
+--    crash cut (a mean that counts its successes), and the note of a lowest load it failed.
+do
+  local tr = require "llmd.treatments"
+  local lp = require "llmd.loadpoints"
+  -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
+  -- `failed` of its requests failed (test_fixb38's builder)
+  local written = 0
+  local function summary(rate, achieved, failed)
+    local doc = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+    doc.request_rate, doc.request_throughput = rate, achieved
+    doc.failed, doc.completed = failed or 0, doc.completed - (failed or 0)
+    written = written + 1
+    doc.duration = doc.completed / achieved + written * 1e-6
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    if achieved < 0.95 * rate then t.queue_latencies(doc) end
+    return doc
+  end
+  -- three repeats; points(i): repeat i's {offered, achieved, failed}
+  local function reps(points)
+    local dirs = {}
+    for i = 1, 3 do
+      local d = t.tmpdir()
+      for j, p in ipairs(points(i)) do
+        t.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(summary(p[1], p[2], p[3])))
+      end
+      dirs[i] = d
+    end
+    return dirs
+  end
+
+  t.test("a crashed repeat's ceiling and lowest load: the repeat named", function()
+    -- at 10, 20 and 40 req/s; repeat 2 crashed at 40: 122 of 200 failed (61 %), 78 completed at
+    -- 15.6 req/s; the others kept up, none failed. By hand: the max sustained is 20 req/s's mean
+    -- achieved, 19.95; the most at any load is 40 req/s's mean, (40 + 15.6 + 40) / 3 = 31.867,
+    -- which counts repeat 2's successes
+    local cut = reps(function(i)
+      return { { 10, 10 }, { 20, 19.9 + 0.05 * (i - 1) }, i == 2 and { 40, 15.6, 122 } or { 40, 40 } }
+    end)
+    -- repeat 3 failed 60 of 200 (30 %) at its lowest load (10 req/s), the others none: 10 % by
+    -- the mean, more than 5 %
+    local low = reps(function(i) return { i == 3 and { 10, 10, 60 } or { 10, 10 }, { 20, 20 } } end)
+    local out = t.tmpdir()
+    tr.write_report(out, tr.load { { label = "cut", dirs = cut }, { label = "low", dirs = low } }, {})
+    local md = t.read(out .. "/treatment_report.md")
+    local row = md:match("\n(| cut |[^\n]*)")
+    t.ok(row:find("19.950 req/s (up to 31.867 req/s, its most at any load: load point 3's mean, which counts repeat "
+      .. "2's successes though 61 % of its requests failed; then 20.33 % failed at load point 3", 1, true), row)
+    local j = json.read(out .. "/treatments.json")
+    local by = {}
+    for _, x in ipairs(j.treatments) do by[x.label] = x end
+    t.eq(by.low.max_sustained_why, "10 % of requests failed at the lowest load (repeat 3: 30 % failed, the others 0 "
+      .. "and 0 %), more than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was "
+      .. "sustained within it; failed requests, not overload")
+    -- a ceiling at another load than the crash's, or no crash: nothing added
+    local limit = { pct = 5, text = "5 %" }
+    t.eq(lp.ceiling_crash_text { cause = "failures", point = 3, achieved_rps = 31, ceiling_rps = 40, limit = limit,
+      repeats_failed_pct = { 0, 61, 0 } }, "")
+    t.eq(lp.ceiling_crash_text { cause = "failures", point = 3, achieved_rps = 40, ceiling_rps = 40, limit = limit,
+      repeats_failed_pct = { 10, 61, 20 } }, "")
+  end)
+end

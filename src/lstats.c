@@ -1203,6 +1203,36 @@ static int l_relative_error(lua_State *L)
     return 1;
 }
 
+/*
+** s:add_range(src, i, j) -> s: adds src's samples i..j (1-based) in the order src holds
+** them: the order they were added, until a percentile, a sort or a test is asked of src
+** (which sorts it). A per-request reader pools every request's token gaps in one
+** accumulator as the scanner reduces them, then hands each load point its requests'
+** gaps, each request's a range (llmd.harness.inference_perf). src must be exact.
+*/
+static int l_add_range(lua_State *L)
+{
+    Stats *s = check_stats(L, 1), *src = check_stats(L, 2);
+    lua_Integer i = luaL_checkinteger(L, 3), j = luaL_checkinteger(L, 4);
+    if (src->sketch)
+        return luaL_error(L, "stats:add_range: a sketch keeps no samples to take a range of");
+    if (s == src)
+        return luaL_error(L, "stats:add_range: an accumulator cannot take a range of its own");
+    if (j < i) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    if (i < 1 || (lua_Unsigned)j > src->n)
+        return luaL_error(L, "stats:add_range: samples %I to %I of %I", i, j, (lua_Integer)src->n);
+    int rc = stats_add_many(s, src->v + (i - 1), (size_t)(j - i + 1));
+    if (rc == STATS_ENOMEM)
+        return luaL_error(L, "stats:add_range: not enough memory");
+    if (rc != STATS_OK)
+        return luaL_error(L, "stats:add_range: a sample cannot be summarised (NaN)");
+    lua_settop(L, 1);
+    return 1;
+}
+
 static int l_clear(lua_State *L)
 {
     stats_clear(check_stats(L, 1));
@@ -1764,6 +1794,7 @@ static const luaL_Reg stats_methods[] = {
     {"sort",            l_sort           },
     {"values",          l_values         },
     {"merge",           l_merge          },
+    {"add_range",       l_add_range      },
     {"relative_error",  l_relative_error },
     {"clear",           l_clear          },
     {"take_max",        l_take_max       },

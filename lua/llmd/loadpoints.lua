@@ -1126,10 +1126,26 @@ function M.saturation(points, opts)
       or "the offered load is unknown (the results do not say what rate or concurrency was asked for)" }
 end
 
+-- "a, b and c" of the strings in list
+local function and_list(list)
+  if #list == 1 then return list[1] end
+  return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
+end
+
+-- Which repeats crashed (M.crashed_repeats' c) as a max sustained row's note says it:
+-- "repeat 2: 61 % failed, the others 0 and 0 %".
+local function crashed_text(c)
+  local parts, others = {}, {}
+  for _, r in ipairs(c) do parts[#parts + 1] = ("repeat %d: %.3g %% failed"):format(r.n, r.pct) end
+  for i, v in ipairs(c.others) do others[i] = ("%.3g"):format(v) end
+  return ("%s, the other%s %s %%"):format(table.concat(parts, "; "), #others == 1 and "" or "s", and_list(others))
+end
+
 -- The shares of failed requests in the repeats of a saturation's failures point (s: M.saturation
 -- with cause "failures"), where they differ: "0, 0 and 30 % in its 3 repeats" (one crashed
 -- repeat among clean ones, which the point's mean spreads over all of them); nil where the
 -- point has one run, or every repeat failed the same share.
+-- (M.failed_lowest_text names a crashed repeat instead, as the cut row does: crashed_text)
 function M.failed_repeats_text(s)
   local each = s and s.repeats_failed_pct
   if not each or #each < 2 then return nil end
@@ -1158,21 +1174,6 @@ function M.crashed_repeats(x, limit)
   if #out == 0 or #others == 0 then return nil end
   out.others, out.repeats = others, #each
   return out
-end
-
--- "a, b and c" of the strings in list
-local function and_list(list)
-  if #list == 1 then return list[1] end
-  return table.concat(list, ", ", 1, #list - 1) .. " and " .. list[#list]
-end
-
--- Which repeats crashed (M.crashed_repeats' c) as a max sustained row's note says it:
--- "repeat 2: 61 % failed, the others 0 and 0 %".
-local function crashed_text(c)
-  local parts, others = {}, {}
-  for _, r in ipairs(c) do parts[#parts + 1] = ("repeat %d: %.3g %% failed"):format(r.n, r.pct) end
-  for i, v in ipairs(c.others) do others[i] = ("%.3g"):format(v) end
-  return ("%s, the other%s %s %%"):format(table.concat(parts, "; "), #others == 1 and "" or "s", and_list(others))
 end
 
 -- What a treatment's status says beside "ok" where a repeat crashed (M.crashed_repeats) at
@@ -1494,6 +1495,23 @@ function M.sustained_failure_notes(s)
   return out
 end
 
+-- A max sustained figure's ceiling (s.ceiling_rps, "up to X, its most at any load") that is the
+-- mean of the repeats of the load that cut it, one of which crashed there (M.crashed_repeats):
+-- ": load point 3's mean, which counts repeat 2's successes though 61 % of its requests
+-- failed" (the figure mixes a crash with clean repeats, said as the cut's note says it); ""
+-- for any other ceiling.
+function M.ceiling_crash_text(s)
+  if type(s) ~= "table" or not s.ceiling_rps then return "" end
+  local f = s.cause == "failures" and s or s.failures
+  if type(f) ~= "table" or f.achieved_rps ~= s.ceiling_rps then return "" end
+  local c = M.crashed_repeats(f, f.limit)
+  if not c then return "" end
+  local who, shares = {}, {}
+  for i, r in ipairs(c) do who[i], shares[i] = ("%d"):format(r.n), ("%.3g %%"):format(r.pct) end
+  return (": load point %d's mean, which counts repeat%s %s's successes though %s of %s requests failed"):format(
+    f.point, #c == 1 and "" or "s", and_list(who), and_list(shares), #c == 1 and "its" or "their")
+end
+
 -- text with first (a clause of the caller's, or nil) and then notes (M.sustained_failure_notes)
 -- in brackets after it, "X (first; note; ...)", or text alone when there is none: the one
 -- way compare.lua's and treatments.lua's tables put them beside a max sustained figure.
@@ -1514,10 +1532,14 @@ function M.failed_lowest_text(s)
   -- (the failures point itself, or the one below a later overload)
   local f = s.cause == "failures" and s or s.failures
   if type(f) ~= "table" or f.point ~= 1 then return nil end
-  local each = M.failed_repeats_text(f)
+  -- (a repeat that crashed there among clean ones named, as the row of a load that cut the
+  -- figure names it: "repeat 3: 30 % failed, the others 0 and 0 %"; else each repeat's share)
+  local c = M.crashed_repeats(f, f.limit)
+  local each = c and (" (" .. crashed_text(c) .. ")") or M.failed_repeats_text(f)
+  if each and not c then each = ", " .. each end
   -- (the share as measured, "3.333 %", never rounded to "3 %")
   return ("%.4g %% of requests failed at the lowest load%s, more than %s, so no load was sustained within it; "
-    .. "failed requests, not overload"):format(f.failed_pct, each and (", " .. each) or "",
+    .. "failed requests, not overload"):format(f.failed_pct, each or "",
     f.limit and f.limit.text or "the error-rate limit")
 end
 

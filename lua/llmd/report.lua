@@ -1298,7 +1298,9 @@ local function sustained_text(s, per)
       if s.ceiling_rps and s.ceiling_rps > v then
         -- where between the last load that kept up and its ceiling the limit lies, the
         -- ladder's steps do not say
-        return with_notes(x, ("up to %s, its most at any load"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2)))
+        -- (a ceiling that mixes a crashed repeat with clean ones says so, as the cut's note does)
+        return with_notes(x, ("up to %s, its most at any load%s"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2),
+          lp.ceiling_crash_text(s)))
       end
       return with_notes(x)
     end
@@ -3602,16 +3604,22 @@ local function summary(model, A, B)
             and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
-        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
+        -- (untested at this load; where the Performance Results test the metric over the load
+        -- points, that test named, as the no-SLO sentence does: never read as untested only)
+        local tested = perf_test_text(model.perf, mp.key, A, B)
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s%s."):format(matched_load_text(mp, A, B),
           mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
             and "max sustained throughputs" .. (mp.sustained_failing and " below any load point that failed requests"
               or "") or ("loads at their last points before saturation%s"):format(mp.sustained_failing
               and " or a load point that failed requests" or ""))
-          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
+          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason,
+          tested and (" (" .. tested .. ")") or "")
       elseif not mp.test then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
-          m.label,
-          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
+        local tested = perf_test_text(model.perf, mp.key, A, B)
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s%s)."):format(
+          matched_load_text(mp, A, B), m.label,
+          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible",
+          tested and ("; " .. tested) or "")
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -3803,9 +3811,11 @@ local function summary(model, A, B)
         -- shown beyond the threshold, as that (decision.effect_size)
         local w = r.sustained_winner and sustained[r.sustained_winner] or sustained_small
         w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
-          left = r.sig and r.sig.left_out, id = r.test_id or r.key, row = r,
-          -- (one load point both sustained: a plain Mann-Whitney there, named so)
-          name = r.sig and r.sig.strata == 1 and decision.test_name(r.sig) or nil }
+          left = r.sig and r.sig.left_out, id = r.test_id or decision.test_id(r.key, r.sig or {}) or r.key, row = r,
+          -- the test that ran, as the Evidence column names it (one load point both sustained:
+          -- a plain Mann-Whitney there; the repeats' figures where the points were repeated;
+          -- nil: test_said's stratified Mann-Whitney)
+          name = r.sig and r.sig.test and decision.test_name(r.sig) or nil }
       elseif r.size == "unsure" then
         unsure[#unsure + 1] = ("%s (%s)"):format(lower_label(r.label), r.note)
       elseif r.verdict == "untested" then
@@ -3958,8 +3968,8 @@ local function summary(model, A, B)
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]
       if #w > 0 then
-        local parts = {}
-        for _, g in ipairs(by_test(w)) do
+        local parts, groups = {}, by_test(w)
+        for _, g in ipairs(groups) do
           local names = {}
           for _, x in ipairs(g.rows) do
             local e = x.row.effect_pct
@@ -3970,9 +3980,9 @@ local function summary(model, A, B)
         end
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s %% "
           .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
-          .. "run was overloaded, which the test left out, so they name no winner.")
+          .. "run was overloaded, which the %s left out, so they name no winner.")
           :format(side == "a" and A.label or B.label, table.concat(parts, "; "), T.helpers.num(model.min_effect, 1),
-            B.label, A.label)
+            B.label, A.label, #groups == 1 and "test" or "tests")
       end
     end
     if #unsure > 0 then

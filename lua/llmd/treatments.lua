@@ -580,8 +580,8 @@ local function sustained_brief(rps, sat)
     -- where between it and the most the treatment achieved at any load the limit lies, the
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")
     if sat.ceiling_rps and sat.ceiling_rps > rps then
-      return with_notes(f, ("up to %s, its most at any load"):format(
-        metrics.format("throughput_req_s", sat.ceiling_rps)))
+      return with_notes(f, ("up to %s, its most at any load%s"):format(
+        metrics.format("throughput_req_s", sat.ceiling_rps), lp.ceiling_crash_text(sat)))
     end
     return with_notes(f)
   end

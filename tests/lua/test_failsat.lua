@@ -382,8 +382,8 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   -- 2.430 req/s, mean 3.138 = 87.2 % of 3.6 offered (below 95 %), answered 3.138 / 0.9 =
   -- 3.486 (96.8 %): the shortfall is the failed requests. The mean alone ("10 % failed")
   -- read as if every repeat had failed; two of the three kept up with none failed
-  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (10 % of requests failed at the lowest load, 0, "
-    .. "0 and 30 % in its 3 repeats, more than the error-rate SLO's 1 %, so no load was sustained within it; failed "
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (10 % of requests failed at the lowest load, "
+    .. "repeat 3: 30 % failed, the others 0 and 0 %, more than the error-rate SLO's 1 %, so no load was sustained within it; failed "
     .. "requests, not overload)")
   -- A: mean of 3.483, 3.501 and 3.471 req/s = 3.485 (python3), every repeat kept up
   t.eq(t.headline_row(m, "Max sustained throughput").a_text, "≥ 3.48 req/s (never saturated)")
@@ -415,7 +415,7 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   local max_text
   for _, x in ipairs(v.treatments) do if x.label == "crash" then max_text = x.max_text end end
   -- (in compare.lua's words: no error-rate SLO here, so the limit is the default 5 %)
-  t.eq(max_text, "N/A (10 % of requests failed at the lowest load, 0, 0 and 30 % in its 3 repeats, more than 5 %, the "
-    .. "error-rate limit used when no error-rate SLO is given, so no load was sustained within it; failed requests, not "
+  t.eq(max_text, "N/A (10 % of requests failed at the lowest load, repeat 3: 30 % failed, the others 0 and 0 %, more "
+    .. "than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained within it; failed requests, not "
     .. "overload)")
 end)

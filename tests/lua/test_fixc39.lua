@@ -65,7 +65,7 @@ t.test("A/A (seeds 25 and 26): the stratified TPOT test is significant, the diff
     t.lacks(c.md, "at the loads both sustained: v25's lower", what)
     t.lacks(c.md, "at the loads both sustained: v26's lower", what)
     -- what it is instead, with the one test said once for its rows
-    t.contains(c.md, "v25's values are lower (one Mann-Whitney stratified by load point for these 6 rows, p = "
+    t.contains(c.md, "v25's values are lower (one Mann-Whitney stratified by load point (van Elteren, 4 points) for these 6 rows, p = "
       .. "0.00998, Holm-adjusted 0.0399), too small to matter in TPOT mean +1.0 %, TPOT p50 +1.2 %, TPOT p90 +1.2 %, "
       .. "TPOT p95 +0.5 %, TPOT p99 +0.5 % (below the threshold)", what)
     if not slo then
@@ -94,7 +94,7 @@ t.test("a real difference (TPOT +10 %, queue_sim --tpot 0.022) is still named, w
   t.contains(c.md, "At the loads both runs sustained, v25's values are lower in end-to-end latency p50 (+9.0 %")
   t.contains(c.md, "TPOT mean (+9.8 %, 95 % interval +8.8 % to +10.7 %), TPOT p50 (+9.9 %, 95 % interval +8.8 % to "
     .. "+11.0 %), TPOT p90 (+10.0 %, 95 % interval +8.3 % to +11.7 %), TPOT p95 (+8.5 %, 95 % interval +6.4 % to "
-    .. "+10.6 %) (one Mann-Whitney stratified by load point for these 4 rows, p < 1e-9")
+    .. "+10.6 %) (one Mann-Whitney stratified by load point (van Elteren, 3 points) for these 4 rows, p < 1e-9")
 end)
 
 t.test("the unstratified rows' rule is unchanged: a whole-run test at one load point, the estimate's threshold",

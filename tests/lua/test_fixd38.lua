@@ -70,30 +70,27 @@ t.test("a stage file that disagrees with the requests decides no capacity: the p
   t.near(p2.latency_p90_ms, 211.3205, 1e-3)
 end)
 
-t.test("a figure in doubt with no better source: the Verdict line says so where it names a run", function()
+t.test("a stage file's counts that disagree with its requests: the requests' are used, nothing is in doubt", function()
   -- IPS2's stage 1 file made to say 40 successes and no failure, where its requests hold 39
-  -- and 1 failure (fixd38_ref.py: "IPS2 stage 1: ok 39 failed 1"): the stage's counts stay the
-  -- file's (the error rate, 0 %), the check is not settled. With error_rate_pct=2, IPS (2.5 %
-  -- at 4 req/s by its file, 1 of 40) fails at its second load and IPS2 does not: the verdict
-  -- names IPS2 on a figure its own files disagree on, and says so in its line. (Since capa38 the
-  -- verdict names no run: a p90 of 40 requests a load is one draw that orders nothing; the
-  -- doubt is said all the same.)
+  -- and 1 failure (fixd38_ref.py: "IPS2 stage 1: ok 39 failed 1"). Since fixb39 a load point's
+  -- counts are its requests' too (they were the file's, the check left unsettled, the Verdict
+  -- in doubt): IPS2c's stage 1 has IPS's error rate, 1 of 40, 2.5 % (by hand), and with
+  -- error_rate_pct=2 both fail at their second load; the check is settled, the Verdict line
+  -- calls nothing in doubt.
   local b = t.ips2c(DATA)
   local ws, r = t.compare { "--a", DATA .. "/IPS", "--b", b, "--a-label", "IPS", "--b-label", "IPS2c",
     "--slo", "ttft_p90_ms=200,error_rate_pct=2" }
   t.eq(r.code, 0, r.stderr)
   local cmp = json.read(ws .. "/comparison.json")
   local v = verdict_line(ws)
-  t.eq({ cmp.verdict.kind, cmp.verdict.higher }, { "cannot say", nil }, v)
-  t.ok(v:find("IPS2c's own files disagree on figures this verdict reads (requests completed, requests failed), with "
-    .. "nothing to settle which is right, so the verdict is in doubt (see below).", 1, true), v)
-  -- IPS's disagreement (TTFT, settled by its requests) puts nothing in doubt
-  t.ok(not v:find("IPS's own files", 1, true), v)
-  t.eq(#cmp.verdict.in_doubt, 1)
-  t.eq(cmp.verdict.in_doubt[1].run, "b")
+  t.eq(cmp.verdict.higher, nil, v)
+  t.ok(not v:find("own files disagree", 1, true), v)
+  t.eq(cmp.verdict.in_doubt, nil)
+  t.near(cmp.load_points.b[2].values.error_rate_pct, 2.5, 1e-9)
+  t.near(cmp.load_points.b[2].values.requests_ok, 39, 0)
   local md = t.read(ws .. "/comparison_report.md")
   t.ok(md:find("IPS2c: requests_failed: computed from per-request data 1, stage 1's stage_1_lifecycle_metrics.json "
-    .. "says 0 (100.0 % apart); the file's figure is kept, so it is in doubt", 1, true), md)
+    .. "says 0 (100.0 % apart); the per-request figure is used", 1, true), md)
 end)
 
 -- KV scrapes (FORMATS.md §7's text format) of one pod, one engine, three scrapes 15 s apart,

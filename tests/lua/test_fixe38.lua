@@ -9,19 +9,23 @@ local harness = require "llmd.harness"
 -- 0.5 / 63 s each) whose summary states what numpy (vLLM's np.percentile, linear) gives for
 -- those arrays, worked by hand: evenly spaced values lo..hi have their q-th linear percentile
 -- at lo + (hi - lo) q / 100, so TTFT p90 = 100 + 100 x 0.9 = 190 ms, median 150, p95 195,
--- p99 199, p99.9 199.9, mean 150; e2el = TTFT + 500 ms (p5 605, p25 625, median 650, ...);
--- TPOT and ITL are 500 / 63 = 7.936507... ms for every request and gap. edit(d) changes it.
+-- p99 199, p99.9 199.9, mean 150 (p0.1 100.1, p1 101, p5 105, p10 110, p25 125, p75 175);
+-- e2el = TTFT + 500 ms (p5 605, p25 625, median 650, p75 675, ...); TPOT and ITL are 500 / 63 =
+-- 7.936507... ms for every request and gap. edit(d) changes it.
 local function vllm_file(edit)
   local dir = t.latency_ladder { { 4, t.spread(0.100, 0.200, 40) } }
   local path = dir .. "/benchmark_01.json"
   local d = json.read(path)
   local gap = 500 / 63
   local stated = {
-    ttft = { mean = 150, median = 150, p90 = 190, p95 = 195, p99 = 199, ["p99.9"] = 199.9 },
+    ttft = { mean = 150, median = 150, p90 = 190, p95 = 195, p99 = 199, ["p99.9"] = 199.9, ["p0.1"] = 100.1,
+      p1 = 101, p5 = 105, p10 = 110, p25 = 125, p75 = 175 },
     e2el = { mean = 650, median = 650, p90 = 690, p95 = 695, p99 = 699, ["p99.9"] = 699.9, ["p0.1"] = 600.1,
-      p1 = 601, p5 = 605, p10 = 610, p25 = 625 },
-    tpot = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap },
-    itl = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap },
+      p1 = 601, p5 = 605, p10 = 610, p25 = 625, p75 = 675 },
+    tpot = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap, ["p0.1"] = gap, p1 = gap,
+      p5 = gap, p10 = gap, p25 = gap, p75 = gap },
+    itl = { mean = gap, median = gap, p90 = gap, p95 = gap, p99 = gap, ["p99.9"] = gap, ["p0.1"] = gap, p1 = gap,
+      p5 = gap, p10 = gap, p25 = gap, p75 = gap },
   }
   for metric, s in pairs(stated) do
     for w, v in pairs(s) do d[w .. "_" .. metric .. "_ms"] = v end
@@ -44,8 +48,9 @@ t.test("vLLM: every percentile the file states is checked against its per-reques
   for _, method in ipairs { "linear", "nearest" } do
     local run = harness.extract(vllm_file(), { percentile_method = method })
     t.eq(checks_of(run), {}, method .. ": " .. table.concat(run.warnings, " | "))
-    -- 6 figures of TTFT, TPOT and ITL each and 11 of e2el, besides the counts and tokens
-    t.ok(run.crosschecked >= 29, tostring(run.crosschecked))
+    -- 12 figures of TTFT, TPOT, ITL and e2el each (since fixb39 p0.1-p75 of TTFT, TPOT and ITL
+    -- and e2el's p75 too), besides the counts and tokens
+    t.ok(run.crosschecked >= 48, tostring(run.crosschecked))
   end
   -- the trial's edits (p90_ttft_ms x 1.1, median_e2el_ms x 1.2, p99_tpot_ms x 2), and a low
   -- e2el percentile (what bounds the least latency) x 1.5: each is a data check, named
@@ -54,8 +59,18 @@ t.test("vLLM: every percentile the file states is checked against its per-reques
     d.median_e2el_ms = d.median_e2el_ms * 1.2
     d.p99_tpot_ms = d.p99_tpot_ms * 2
     d.p5_e2el_ms = d.p5_e2el_ms * 1.5
+    -- (fixb39) the percentiles no report figure comes from are checked too: p25 TTFT x 1.5,
+    -- p75 ITL x 2, p0.1 TPOT x 3, p75 e2el x 1.1
+    d.p25_ttft_ms, d.p75_itl_ms, d["p0.1_tpot_ms"] = d.p25_ttft_ms * 1.5, d.p75_itl_ms * 2, d["p0.1_tpot_ms"] * 3
+    d.p75_e2el_ms = d.p75_e2el_ms * 1.1
   end))
-  t.eq(checks_of(run), { "latency_p50_ms", "p5_e2el_ms", "tpot_p99_ms", "ttft_p90_ms" })
+  t.eq(checks_of(run), { "latency_p50_ms", "p0.1_tpot_ms", "p25_ttft_ms", "p5_e2el_ms", "p75_e2el_ms", "p75_itl_ms",
+    "tpot_p99_ms", "ttft_p90_ms" })
+  -- 125 x 1.5 = 187.5: 62.5 / 187.5 = 33.3 %; 7.94 x 2 = 15.87: 50.0 %
+  t.ok(table.concat(run.warnings, "\n"):find("p25_ttft_ms: computed from per-request data 125.00 ms, benchmark_01.json "
+    .. "says 187.50 ms (33.3 % apart)", 1, true))
+  t.ok(table.concat(run.warnings, "\n"):find("p75_itl_ms: computed from per-request data 7.94 ms, benchmark_01.json "
+    .. "says 15.87 ms (50.0 % apart)", 1, true))
   local said = table.concat(run.warnings, "\n")
   -- 190 x 1.1 = 209.0 against 190.0: 19 / 209 = 9.1 % of the larger
   t.ok(said:find("ttft_p90_ms: computed from per-request data 190.0 ms, benchmark_01.json says 209.0 ms (9.1 % "

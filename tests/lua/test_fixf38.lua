@@ -98,53 +98,27 @@ t.test("write_outputs (experiment.lua's comparison): a template gnuplot rejects 
 end)
 
 -- IPS2's stage 1 file made to say 40 successes and no failure, where its requests hold 39
--- and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39 failed 1"): the stage keeps
--- the file's counts (error rate 0 %), and nothing settles which is right (test_fixd38's
--- in-doubt input). IPS's own disagreement (TTFT p90, its stage file 5 % high) is settled by
--- its requests: nothing in doubt.
+-- and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39 failed 1"). It was the in-doubt
+-- input (the stage kept the file's counts, nothing settling which was right); since fixb39 a
+-- load point's counts are its requests' (test_fixb39), so the disagreement is settled and no
+-- place is in doubt. IPS's own disagreement (TTFT p90, its stage file 5 % high) is settled too.
 local function ips2c() return t.ips2c(DATA) end
 
-local CAVEAT = "IPS2c's own files disagree on figures this ranking reads (requests completed, requests failed), with "
-  .. "nothing to settle which is right"
-
-t.test("treatments: a place whose figure its own files leave in doubt says so beside its rank, in the Verdict, JSON",
-  function()
-    local out = t.tmpdir() .. "/out"
-    -- with error_rate_pct=2, IPS (1 of 40 failed at 4 req/s by its file: 2.5 %) fails at its
-    -- second load, IPS2c (0 of 40 by its file, 1 of 40 by its requests) does not: IPS2c is
-    -- ranked first on the very count its files disagree on (sharing rank 1= since capa38: a p90
-    -- of 40 requests a load is one draw, which orders no pair; the doubt is said all the same)
-    local r = proc.run { LLMDLUA, "treatments.lua", "--run", "IPS=" .. DATA .. "/IPS", "--run", "IPS2c=" .. ips2c(),
-      "--slo", "ttft_p90_ms=200,error_rate_pct=2", "--out", out, "--quiet" }
-    t.eq(r.code, 0, r.stderr)
-    local md = t.read(out .. "/treatment_report.md")
-    local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
-    t.ok(verdict:find("^No treatment is shown to be best"), verdict)
-    find(verdict, " Warning: " .. CAVEAT .. ", so its place is in doubt (see the Ranking).", "the Verdict line")
-    find(md:match("%*%*Verdict:%*%*[^\n]*\n\n([^\n]*)"), CAVEAT, "the verdict below it")
-    local ranking = md:match("## Ranking by capacity at SLO(.-)\n## ")
-    find(ranking, "| 1= (in doubt) | IPS2c | ≥ 3.896 req/s (never violated) | In doubt: " .. CAVEAT
-      .. "; not comparable with IPS (about 3.518 req/s (measured: between 2.00 and 3.90)): the measured loads place "
-      .. "this one's capacity at SLO at any rate (no load is known to pass) and IPS's at no more than 3.898 req/s")
-    find(ranking, "| 1= | IPS | about ")
-    find(ranking, "- IPS2c: requests_ok: computed from per-request data 39, stage 1's stage_1_lifecycle_metrics.json "
-      .. "says 40 (2.5 % apart); the file's figure is kept, so it is in doubt; requests_failed: computed from "
-      .. "per-request data 1, stage 1's stage_1_lifecycle_metrics.json says 0 (100.0 % apart); the file's figure is "
-      .. "kept, so it is in doubt\n")
-    lacks(ranking, "IPS's own files")
-    local html = t.read(out .. "/treatment_report.html")
-    find(html, ">1= (in doubt)</td>")
-    find(html, "In doubt: " .. CAVEAT:gsub("'", "&#39;"))
-    local doc = json.read(out .. "/treatments.json")
-    t.eq(#doc.in_doubt, 1)
-    t.eq({ doc.in_doubt[1].label, doc.in_doubt[1].keys }, { "IPS2c", { "requests_ok", "requests_failed" } })
-    t.eq(doc.ranking[1].label, "IPS2c")
-    t.eq(doc.ranking[1].in_doubt.figures, { "requests completed", "requests failed" })
-    t.eq(doc.ranking[2].in_doubt, nil)
-    t.eq({ doc.treatments[1].label, doc.treatments[1].in_doubt }, { "IPS", nil })
-    t.eq(doc.treatments[2].in_doubt.text, CAVEAT)
-    find(doc.verdict_line, CAVEAT)
-  end)
+t.test("treatments: a place whose files disagree on a count the requests settle is not in doubt", function()
+  local out = t.tmpdir() .. "/out"
+  -- with error_rate_pct=2, IPS and IPS2c (1 of 40 failed at 4 req/s by their requests: 2.5 %)
+  -- both fail at their second load
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "IPS=" .. DATA .. "/IPS", "--run", "IPS2c=" .. ips2c(),
+    "--slo", "ttft_p90_ms=200,error_rate_pct=2", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
+  t.ok(verdict:find("^No treatment is shown to be best"), verdict)
+  lacks(md, "in doubt")
+  local doc = json.read(out .. "/treatments.json")
+  t.eq(#doc.in_doubt, 0)
+  for _, x in ipairs(doc.ranking) do t.eq(x.in_doubt, nil, x.label) end
+end)
 
 t.test("treatments: no figure in doubt where the per-request data settle the disagreement; no SLO reads counts too",
   function()
@@ -156,11 +130,10 @@ t.test("treatments: no figure in doubt where the per-request data settle the dis
     lacks(m.verdict, "in doubt")
     for _, r in ipairs(m.ranking) do t.eq(r.in_doubt, nil, r.label) end
     -- without an SLO the ranking reads the max sustained throughput, which the counts decide
-    -- too (the error-rate limit): IPS2c's place is in doubt all the same
+    -- too (the error-rate limit): IPS2c's counts are settled by its requests as well
     m = tr.model(tr.load { { label = "IPS", dirs = { DATA .. "/IPS" } }, { label = "IPS2c", dirs = { ips2c() } } })
-    t.eq(#m.in_doubt, 1)
-    t.eq(m.in_doubt[1].label, "IPS2c")
-    find(m.verdict_line, "Warning: " .. CAVEAT)
+    t.eq(#m.in_doubt, 0)
+    lacks(m.verdict_line, "in doubt")
   end)
 
 -- KV scrapes that count other traffic (the synthetic raw scrapes: vllm:request_success_total

@@ -1168,9 +1168,12 @@ t.test("inference-perf: each stage file is checked against the requests the per-
     end
     return harness.extract(d)
   end
-  -- stage files that agree with the requests: no per-stage warning
+  -- (the stage files' other figures, window, rates, ITL, NTPOT, stay the kubecon file's, which
+  -- the per-stage checks name too since fixb39: only the figures set here are looked at)
+  local SET = { requests_ok = true, requests_failed = true, latency_p90_ms = true, ttft_p90_ms = true }
+  -- stage files that agree with the requests on those: no per-stage check of them
   local run = dir_with(function() end)
-  for _, w in ipairs(run.warnings or {}) do t.ok(not w:find("stage_%d_lifecycle"), w) end
+  for _, c in ipairs(run.checks or {}) do t.ok(not (SET[c.key] and c.source and c.source:find("stage_")), c.text) end
   -- stage 1's E2E p90 2 % high (400.81 ms) and its success count 4: both named, with the stage
   -- and both figures; stage 0 untouched says nothing
   run = dir_with(function(i, s)
@@ -1181,7 +1184,9 @@ t.test("inference-perf: each stage file is checked against the requests the per-
   end)
   local got = {}
   for _, c in ipairs(run.checks or {}) do
-    if c.source and c.source:find("stage_") then got[#got + 1] = { c.key, c.source, c.computed, c.reported } end
+    if SET[c.key] and c.source and c.source:find("stage_") then
+      got[#got + 1] = { c.key, c.source, c.computed, c.reported }
+    end
   end
   t.eq(#got, 2, got)
   t.eq({ got[1][1], got[1][2], got[1][3], got[1][4] },

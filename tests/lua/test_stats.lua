@@ -187,6 +187,26 @@ t.test("adder: one call adds each value to its accumulator, nil and false skippe
   t.raises("stats.adder: expected 1 to 200 accumulators, got 0", stats.adder)
 end)
 
+t.test("add_range: a range of another accumulator's samples, in the order they were added", function()
+  local src = stats.new()
+  for _, x in ipairs { 5, 1, 4, 2, 3 } do src:add(x) end
+  local s = stats.new()
+  s:add_range(src, 2, 4) -- by hand: samples 2..4 as added are 1, 4, 2
+  t.eq(s:count(), 3)
+  t.eq(s:sum(), 7.0)
+  t.eq(s:min(), 1.0)
+  t.eq(s:max(), 4.0)
+  s:add_range(src, 5, 5):add_range(src, 3, 2) -- 3 added; an empty range adds nothing
+  t.eq(s:count(), 4)
+  t.eq(s:percentile(50, "linear"), 2.5) -- by hand: 1, 2, 3, 4
+  t.eq(src:count(), 5) -- (src left as it was)
+  t.raises("stats:add_range: samples 0 to 1 of 5", s.add_range, s, src, 0, 1)
+  t.raises("stats:add_range: samples 4 to 6 of 5", s.add_range, s, src, 4, 6)
+  t.raises("stats:add_range: a sketch keeps no samples to take a range of", s.add_range, s,
+    stats.new { sketch = 0.01 }, 1, 1)
+  t.raises("stats:add_range: an accumulator cannot take a range of its own", s.add_range, s, s, 1, 1)
+end)
+
 t.test("take_max: the largest sample, and the accumulator emptied", function()
   local s = stats.new()
   t.eq(s:take_max(), nil) -- empty: unknown, never 0

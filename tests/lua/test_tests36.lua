@@ -119,7 +119,7 @@ t.test("A/B, TTFT 0.13 s against 0.1 s a request: still found at the loads both 
   t.ok(o.md:find("At the loads both runs sustained, sim_101_0.1's values are lower in TTFT mean (+26.0 %, 95 % "
     .. "interval +25.4 % to +26.6 %), TTFT p50 (+25.9 %", 1, true), o.md)
   t.ok(o.md:find("TTFT p95 (+25.4 %, 95 % interval +23.9 % to +26.8 %) (one Mann-Whitney stratified by load point "
-    .. "for these 4 rows, p < 1e-9, Holm-adjusted < 1e-9), each beyond the 2.0 % threshold", 1, true), o.md)
+    .. "(van Elteren, 4 points) for these 4 rows, p < 1e-9, Holm-adjusted < 1e-9), each beyond the 2.0 % threshold", 1, true), o.md)
   t.ok(o.md:find("not shown beyond the threshold in TTFT p99 +26.1 %, TTFT p99.9 +29.5 % (their 95 % intervals "
     .. "unbounded: too few independent requests)", 1, true), o.md)
 end)

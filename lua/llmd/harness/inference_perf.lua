@@ -1,10 +1,12 @@
 -- inference-perf (kubernetes-sigs/inference-perf): summary_lifecycle_metrics.json,
 -- stage_<N>_lifecycle_metrics.json and per_request_lifecycle_metrics.json.
 --
--- Per-stage metrics come from the stage files (the harness's own summaries, seconds,
--- numpy-linear percentiles). The overall metrics come from the per-request file when it
--- exists (streamed once, token gaps reduced in C), otherwise from the summary file, or,
--- when warm-up stages are excluded, from the measured stage files by formula.
+-- Every figure, per stage and overall, comes from the per-request file when it exists
+-- (streamed once, token gaps reduced in C; its requests placed in stages by their start
+-- times), the stage and summary files only checked against them; otherwise per-stage
+-- figures come from the stage files (the harness's own summaries, seconds, numpy-linear
+-- percentiles) and the overall ones from the summary file, or, when warm-up stages are
+-- excluded, from the measured stage files by formula.
 local json = require "llmd.json"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
@@ -285,6 +287,11 @@ local function per_request(path, acc, keep, opts)
     end
   end
   local take_max = stats.new().take_max -- (the method)
+  -- (fast lane: every request's token gaps land in itl_all in file order, as the scanner
+  -- reduces them; gaps_seen counts them, so that a request's gaps are samples goff + 1 ..
+  -- goff + gn of itl_all, which its load point takes after the pass (stats add_range))
+  local gaps_seen = 0
+  opts.itl_all = fast and itl_all or nil
   -- (what the callback reaches each request, as upvalues: issue 20, each table look-up
   -- a request costs all the requests)
   local add_done, count_goodput, per_stage, pace = acc.add_done, opts.count_goodput, opts.per_stage, opts.pace
@@ -317,6 +324,11 @@ local function per_request(path, acc, keep, opts)
   end
   local type = type
   local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
+    local goff, gn = gaps_seen, 0
+    if fast and type(ntimes) == "number" and ntimes > 1 then
+      gn = ntimes - 1
+      gaps_seen = goff + gn
+    end
     if add_request and etype == nil then
       local e2e, ttft, tpot = add_request(start, finish, t0, nil, ntimes, client, text_in or info_in or prompt_tok,
         out or client)
@@ -336,11 +348,14 @@ local function per_request(path, acc, keep, opts)
             end
           end
         end
+        local nc = type(client) == "number" and client or 0
+        local ntpot = nc > 0 and e2e / nc or 0
+        local inp, o = text_in or info_in or prompt_tok, out or client
         if log then
-          log(start, finish, ttft or false, tpot or false)
+          log(start, finish, ttft or false, tpot or false, ntpot, inp or false, o or false, goff, gn)
           return
         end
-        if per_stage then per_stage(start, e2e, ttft, tpot) end
+        if per_stage then per_stage(start, finish, e2e, ttft, tpot, ntpot, inp, o, goff, gn) end
         if pace then pace(start, finish, finish, finish - start) end
         return
       end
@@ -356,8 +371,8 @@ local function per_request(path, acc, keep, opts)
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
       acc.add { ok = false, start = start, finish = finish }
       if count_goodput then count_goodput(start, false) end
-      if log then log(start, finish, true, false) end
-      if per_stage then per_stage(start) end
+      if log then log(start, finish, true, false, false, false, false, goff, gn) end
+      if per_stage then per_stage(start, finish) end
       if pace then pace(start, finish, false, finish - start) end
       if (ntimes or 0) > 1 then inexact_itl = true end
       return
@@ -390,8 +405,8 @@ local function per_request(path, acc, keep, opts)
     else
       add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
-    if log then log(start, finish, ttft or false, tpot or false) end
-    if per_stage then per_stage(start, e2e, ttft, tpot) end
+    if log then log(start, finish, ttft or false, tpot or false, ntpot, inp or false, out or false, goff, gn) end
+    if per_stage then per_stage(start, finish, e2e, ttft, tpot, ntpot, inp, out, goff, gn) end
     if pace then pace(start, finish, finish, finish - start) end
   end
   local rules = { { "$[*]", record, fields = F, args = true } }
@@ -410,6 +425,8 @@ local function per_request(path, acc, keep, opts)
     acc.window(t.first, t.last)
     if t.zero_tokens > 0 then opts.zero_tokens = (opts.zero_tokens or 0) + t.zero_tokens end
   end
+  -- (the gaps counted are the gaps reduced, or no request's range can be trusted)
+  if fast and (itl_all:relative_error() or gaps_seen ~= itl_all:count()) then opts.itl_all = nil end
   if fast and not inexact_itl then
     -- the pass's own accumulator is the run's when the run has none yet (one per-request
     -- file: the same samples, sums and extremes as a merge would give, without a copy
@@ -418,12 +435,19 @@ local function per_request(path, acc, keep, opts)
   else
     -- a failed request streamed tokens, or stages are excluded: pool the gaps of the
     -- requests that count only (a second pass, token times decoded in Lua)
+    -- (opts.itl_stage(start, times): a counted request's token times, for its load point
+    -- where the pass above gave no ranges of gaps)
+    local itl_stage = not opts.itl_all and opts.itl_stage
     scan.json(path, { { "$[*]", function(r)
       if r["error.error_type"] ~= nil then return end
       if keep and not keep(r.start_time) then return end
       local t = r["info.response_metrics.output_token_times"]
       if type(t) == "table" then
         for i = 2, #t do acc.itl:add(t[i] - t[i - 1]) end
+        if itl_stage then
+          itl_stage(r.start_time, t)
+          opts.itl_staged = true
+        end
       end
     end, fields = { "start_time", "error.error_type", "info.response_metrics.output_token_times" } } })
   end
@@ -545,37 +569,34 @@ function M.extract(c, opts)
     acc = rm.accumulator(opts)
     po = { groups = groups, sketch = opts.sketch }
     counts = {}
-    -- a request's figures in stage i: the stage file is checked against them (E2E and TTFT),
-    -- and the pace of answers against sends (llmd.loadpoints.saturation) is every request's
-    -- start and finish in its stage (three exact accumulators a stage, added to in C)
-    -- (e2e nil: a failed request; start: its start, for failures too; tpot: a success's TPOT)
-    local function stage_add(i, e2e, ttft, start, tpot)
+    -- a request's figures in stage i, every one the stage's figures come from (its stage file
+    -- is only checked against them): an accumulator a stage, as the whole run's
+    -- (llmd.runmodel.accumulator: counts, window, tokens, every latency's samples and their
+    -- order); the pace of answers against sends (llmd.loadpoints.saturation) is every
+    -- request's start and finish in its stage (three exact accumulators a stage, added to in C)
+    -- (e2e nil: a failed request; goff, gn: its token gaps are samples goff + 1 .. goff + gn
+    -- of the pass's pooled gaps, po.itl_all, which it hands over (stats add_range), or the
+    -- second pass adds them, po.itl_stage)
+    local function stage_of(i)
       local g = by_stage[i]
       if not g then
-        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(), tpot = stats.new(), seq = rm.new_seq() }
+        g = { acc = rm.accumulator(), gaps_ok = true }
         by_stage[i] = g
       end
-      -- every request's outcome (1 failed, 0 completed) with its start, as a one-stage run's
-      -- (llmd.runmodel.accumulator): the error rate's test at this load point needs how
-      -- bursty its failures are in send order (a client timeout fails a run of them)
-      local o = g.seq.outcome
-      if o.n < rm.SEQ_MAX then
-        o.n = o.n + 1
-        o.push(start or false, e2e and 0 or 1)
+      return g
+    end
+    local function stage_add(i, start, finish, e2e, ttft, tpot, ntpot, inp, out, goff, gn)
+      local g = stage_of(i)
+      if not e2e then
+        g.acc.add { ok = false, start = start, finish = finish }
+        return
       end
-      if e2e then
-        g.ok = g.ok + 1
-        g.e2e:add(e2e)
-        if ttft then g.ttft:add(ttft) end
-        if tpot then g.tpot:add(tpot) end
-        -- in the file's order with their starts (the design effects sort them by start)
-        local q = g.seq
-        if q.n < rm.SEQ_MAX then
-          q.n = q.n + 1
-          q.push(start, ttft or false, e2e, false)
-        end
-      else
-        g.failed = g.failed + 1
+      g.acc.add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
+      local all = po.itl_all
+      if all and gn and gn > 0 then
+        -- (the request's gaps are the last gn the pass reduced, or it is after the pass and
+        -- they lie within what it reduced)
+        if goff + gn <= all:count() then g.acc.itl:add_range(all, goff + 1, goff + gn) else g.gaps_ok = false end
       end
     end
     local function pace_of(i)
@@ -608,16 +629,26 @@ function M.extract(c, opts)
         else
           -- (in C columns: 8 bytes a value, issue 20)
           log = { starts = stats.column(), finishes = stats.column(), ttfts = stats.column(),
-            tpots = stats.column() }
-          log.push = stats.appender(log.starts, log.finishes, log.ttfts, log.tpots)
+            tpots = stats.column(), ntpots = stats.column(), ins = stats.column(), outs = stats.column(),
+            goffs = stats.column(), gns = stats.column() }
+          log.push = stats.appender(log.starts, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs,
+            log.goffs, log.gns)
           po.log = log
         end
       end
       if which then
         local place = which
-        po.per_stage = function(start, e2e, ttft, tpot)
+        po.per_stage = function(start, finish, e2e, ttft, tpot, ntpot, inp, out, goff, gn)
           local i = place(start)
-          if i then stage_add(i, e2e, ttft, start, tpot) end
+          if i then stage_add(i, start, finish, e2e, ttft, tpot, ntpot, inp, out, goff, gn) end
+        end
+        -- (the second pass's token times, where the first gave no ranges of gaps)
+        po.itl_stage = function(start, times)
+          local i = place(start)
+          if i then
+            local itl = stage_of(i).acc.itl
+            for k = 2, #times do itl:add(times[k] - times[k - 1]) end
+          end
         end
         po.pace = function(start, finish, fin)
           local i = place(start)
@@ -650,18 +681,21 @@ function M.extract(c, opts)
       if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
       if log then
         local S = log.starts
-        local row = stats.reader(S, log.finishes, log.ttfts, log.tpots)
+        local row = stats.reader(S, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs, log.goffs,
+          log.gns)
         local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
           for k = 1, #S do
-            local start, finish, t, tpot = row(k)
+            local start, finish, t, tpot, ntpot, inp, out, goff, gn = row(k)
             local i = place(start)
             if i then
               if t == true then
-                stage_add(i, nil, nil, start)
+                stage_add(i, start, finish)
                 pace_of(i).add(start, finish, false, finish - start)
               else
-                stage_add(i, finish - start, t or nil, start, tpot or nil)
+                -- (token counts back from the column's doubles as the integers they were)
+                stage_add(i, start, finish, finish - start, t or nil, tpot or nil, ntpot, inp and math.tointeger(inp)
+                  or inp or nil, out and math.tointeger(out) or out or nil, goff, gn)
                 pace_of(i).add(start, finish, finish, finish - start)
               end
             end
@@ -682,22 +716,16 @@ function M.extract(c, opts)
   if per_path then
     if goodput_warning then rm.warn(run, "goodput per load point: %s", goodput_warning) end
     for i, st in ipairs(run.stages) do
-      local g = counts[i]
-      if g then
-        st.metrics.goodput = g.ok > 0 and g.unjudged == g.ok and { unknown = rm.unjudged_text(g.ok, g.what) }
-          or { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s }
-      end
-    end
-    for i, st in ipairs(run.stages) do
       if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks, paces[i].lats) end
     end
     -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
     -- were not streamed, streamed one token time each, or came without the client's count)
-    rm.fill(run.overall, acc, opts.percentile_method or "linear", {
+    local WHY = {
       ttft = "no success with more than one token time (inference-perf gives TTFT only to those: not streamed, or "
         .. "one token time each)",
       tpot = "no success with more than one token time and a client's output token count above 1 (inference-perf's "
-        .. "rule for TPOT)" })
+        .. "rule for TPOT)" }
+    rm.fill(run.overall, acc, opts.percentile_method or "linear", WHY)
     tl.mark("per-request metrics (sorted, percentiles)")
     if (po.zero_tokens or 0) > 0 then
       local one = po.zero_tokens == 1
@@ -705,46 +733,69 @@ function M.extract(c, opts)
         .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
         one and "its" or "their")
     end
-    -- a load point's latency statistics (E2E, TTFT and TPOT: mean and percentiles) come from
-    -- the requests the per-request file places in it, as the whole run's do: its stage file's
-    -- are only checked against them (counts, and E2E and TTFT p90 within 1 %), as the whole
-    -- run's are against the summary below, and a stage file that disagrees is named in the
-    -- Data checks; the rest (counts, window, ITL, NTPOT, tokens) stay the stage file's. One
-    -- file's figure for a point and the other's for the whole run would let a stage file
-    -- that disagrees with the requests decide a capacity the Performance table contradicts.
+    -- a load point's figures (counts, window, rates, tokens, and every latency's mean and
+    -- percentiles: E2E, TTFT, TPOT, ITL, NTPOT) come from the requests the per-request file
+    -- places in it, as the whole run's do: its stage file's are only checked against them, as
+    -- the whole run's are against the summary below, and a stage file that disagrees is named
+    -- in the Data checks. One file's figure for a point and the other's for the whole run (or
+    -- for another figure of the same point) would let a stage file that disagrees with the
+    -- requests decide a capacity the Performance table contradicts. A one-stage run's one
+    -- stage is the whole run. (Under --sketch no request's token gaps are kept apart: the
+    -- stage file's ITL is kept, checked against the requests' mean gap.)
     if stage_warning then
       rm.warn(run, "per-stage check: %s, so the stage files' figures are not checked against the per-request data",
         stage_warning)
     end
     local method = opts.percentile_method or "linear"
+    local CHECKED = { "requests_ok", "requests_failed", "duration_s", "throughput_req_s", "throughput_tok_s",
+      "ttft_mean_ms", "ttft_p90_ms", "latency_p90_ms", "tpot_mean_ms", "itl_mean_ms", "ntpot_mean_ms" }
+    local function take(st, comp, itl_ok)
+      rm.crosscheck(run, comp, st.metrics, CHECKED,
+        ("stage %d's %s"):format(st.index, (st.file or ""):match("[^/]+$") or "stage file"))
+      local keep_itl = not itl_ok and st.metrics.values.itl_mean_ms ~= nil
+      for _, m in ipairs(require("llmd.metrics").list) do
+        local k = m.key
+        if not (keep_itl and k:match("^itl_")) and (comp.values[k] ~= nil or comp.na[k] ~= nil) then
+          st.metrics.values[k], st.metrics.na[k] = comp.values[k], comp.na[k]
+          st.metrics.source[k], st.metrics.method[k] = comp.source[k], comp.method[k]
+        end
+      end
+      for p, n in pairs(comp.counts) do
+        if not (keep_itl and p == "itl") then st.metrics.counts[p] = n end
+      end
+      st.metrics.samples, st.metrics.sample_deff = comp.samples, comp.sample_deff
+      if keep_itl then st.metrics.samples = { latency = comp.samples.latency, ttft = comp.samples.ttft,
+        tpot = comp.samples.tpot } end
+      st.metrics.token_lengths = comp.token_lengths
+      local v = st.metrics.values
+      st.duration = v.duration_s
+      st.requests.ok, st.requests.failed = v.requests_ok, v.requests_failed
+    end
     for i, st in ipairs(run.stages) do
       local g = by_stage[i]
       if g and not st.warmup then
-        -- the stage's own per-request samples (the requests placed in it by their start
-        -- times), for the latency tests at each load point (llmd.decision), and how far
-        -- their order makes them dependent (TPOT is not computed per stage here)
-        st.metrics.samples = { latency = g.e2e, ttft = g.ttft }
-        st.metrics.sample_deff = rm.sample_design_effects(g.seq)
         local comp = rm.set()
-        comp.values.requests_ok, comp.values.requests_failed = g.ok, g.failed
-        rm.from_stats(comp, "latency", g.e2e, 1000, rm.PER_REQUEST, method)
-        rm.from_stats(comp, "ttft", g.ttft, 1000, rm.PER_REQUEST, method)
-        rm.from_stats(comp, "tpot", g.tpot, 1000, rm.PER_REQUEST, method)
-        rm.crosscheck(run, comp, st.metrics, { "requests_ok", "requests_failed", "ttft_p90_ms", "latency_p90_ms" },
-          ("stage %d's %s"):format(st.index, (st.file or ""):match("[^/]+$") or "stage file"), nil, nil,
-          { requests_ok = true, requests_failed = true })
-        for _, prefix in ipairs { "latency", "ttft", "tpot" } do
-          if comp.counts[prefix] > 0 then
-            for key, v in pairs(comp.values) do
-              if key:sub(1, #prefix + 1) == prefix .. "_" then
-                rm.put(st.metrics, key, v, comp.source[key], comp.method[key])
-              end
-            end
-            st.metrics.counts[prefix] = comp.counts[prefix]
-          end
-        end
-        -- (every request's latency, failures as +inf: the successes' where none failed)
-        rm.latency_all_from_summary(st.metrics, g.failed, 0, rm.PER_REQUEST, method)
+        rm.fill(comp, g.acc, method, WHY)
+        take(st, comp, g.gaps_ok and (po.itl_all ~= nil or po.itl_staged == true))
+      end
+    end
+    -- (one stage, measured: the whole run's figures are its)
+    local one_stage = #run.stages == 1 and not excluded and not by_stage[1] and run.stages[1] or nil
+    if one_stage then
+      local comp = rm.set()
+      for _, k in ipairs { "values", "na", "source", "method", "counts" } do
+        for key, v in pairs(run.overall[k]) do comp[k][key] = v end
+      end
+      comp.samples, comp.sample_deff, comp.token_lengths = run.overall.samples, run.overall.sample_deff,
+        run.overall.token_lengths
+      take(one_stage, comp, true)
+    end
+    -- (goodput over the point's window, the requests' own)
+    for i, st in ipairs(run.stages) do
+      local g = counts[i]
+      if g then
+        st.metrics.goodput = g.ok > 0 and g.unjudged == g.ok and { unknown = rm.unjudged_text(g.ok, g.what) }
+          or { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s }
       end
     end
     if summary and not excluded then

@@ -84,6 +84,18 @@ local function new(variant)
     if d[k] ~= nil then return d[k] end
     return d['["' .. k .. '"]']
   end
+  -- vLLM's other percentiles (--metric-percentiles: p0.1 to p75 of TTFT, TPOT and ITL, and
+  -- e2el's p75), which no figure of the report comes from: read only to be checked against a
+  -- file's per-request arrays (check_stated), in a pass of their own (one scan pass takes at
+  -- most 64 rules and fields, which the pass above nearly fills), only over a file that has
+  -- the arrays
+  local LOW_FIELDS = {}
+  for _, s in ipairs { "ttft", "tpot", "itl", "e2el" } do
+    for _, q in ipairs(s == "e2el" and { 75 } or { 0.1, 1, 5, 10, 25, 75 }) do
+      local k = field(("p%g"):format(q), s)
+      LOW_FIELDS[#LOW_FIELDS + 1] = k:find(".", 1, true) and ('["' .. k .. '"]') or k
+    end
+  end
 
   -- Every mean and percentile of TTFT, TPOT, ITL and e2el the file states that this reader
   -- reads (the catalogue's mean, median, p90, p95, p99, p99.9, and e2el's p0.1 to p25, which
@@ -91,9 +103,8 @@ local function new(variant)
   -- accumulator, in seconds), each percentile by numpy's linear interpolation as vLLM
   -- computes it, whatever --percentile-method the report uses: a summary figure edited, or
   -- written by another version than its arrays, is a data check (run.checks, a warning), as
-  -- counts and means were. (vLLM's other percentiles, p0.1 to p75 of TTFT, TPOT and ITL, are
-  -- not read: no figure of the report comes from them, and one scan pass takes at most 64
-  -- rules and fields.) Those already compared by rm.crosscheck (skip: catalogue keys) are
+  -- counts and means were; and its other percentiles (LOW_FIELDS: p0.1 to p75 of TTFT, TPOT
+  -- and ITL, e2el's p75), read for this check alone. Those already compared by rm.crosscheck (skip: catalogue keys) are
   -- left to it. Apart: more than 1 % of the larger (rm.crosscheck's tolerance; twice a
   -- sketch's relative error where wider) and more than 0.001 ms (float noise on ~0 ms).
   local ACC_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "e2e" }
@@ -209,6 +220,11 @@ local function new(variant)
     rules[#rules + 1] = { "$.itls[*][*]", itl }
     scan.json(path, rules)
     if type(d) ~= "table" then error(path .. ": expected a JSON object (a vLLM benchmark result)", 0) end
+    if #arr.ttfts > 0 or #arr.latencies > 0 or itl:count() > 0 then
+      scan.json(path, { { "$", function(r)
+        for k, v in pairs(r) do d[k] = v end
+      end, fields = LOW_FIELDS } })
+    end
     d.request_goodput = d.request_goodput or d['["request_goodput:"]']
     return d, arr, itl
   end

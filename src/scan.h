@@ -149,7 +149,11 @@ typedef struct Scanner {
     char *buf;
     size_t cap, len;
     uint64_t base; /* absolute offset of buf[0] */
-    int own_buf;
+    int own_buf;   /* 1: malloc'd, 2: a mapping of its own (alloc_window) */
+    /* the rules' accumulators sized once the first SIZE_HINT_AT bytes from hint_from are
+       read (see size_hint in scan.c): hint_at is where, 0 before the first read,
+       UINT64_MAX once done */
+    uint64_t hint_from, hint_at;
 
     JsonParser p;
 

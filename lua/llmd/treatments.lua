@@ -522,8 +522,9 @@ local function fmt(key, v) return metrics.format(key, v) end
 -- A treatment that answered at least llmd.loadpoints.SATURATION_SHARE (95 %) of what it
 -- was sent at the common load, but less than this share, is marked "mildly overloaded"
 -- there: the lower half of the 5 % the saturation rule allows for noise (a server that
--- keeps up answers what it gets, 100 %, by its pace, which no latency moves).
-M.MILD_OVERLOAD_SHARE = 0.975
+-- keeps up answers what it gets, 100 %, by its pace, which no latency moves). The same mark
+-- at its max sustained point: llmd.loadpoints.saturation's edge.
+M.MILD_OVERLOAD_SHARE = lp.MILD_OVERLOAD_SHARE
 
 local function point_at(pts, x, axis)
   for _, p in ipairs(pts) do
@@ -2094,7 +2095,7 @@ function M.model(list, opts)
   for i = 1, #ranked - 1 do
     local r = m.ranking[i]
     if (r.proven or r.order_certain) and m.ranking[i + 1].rank == r.rank then
-      r.not_ahead = {}
+      r.not_ahead = require("llmd.json").array {}
       local said = {}
       -- (the pairs across this place's link: each one keeps the next from a rank of its own)
       for k = 1, i do
@@ -2865,7 +2866,14 @@ function M.write_report(out, list, opts)
         -- the error-rate limit a sustained load may fail (llmd.loadpoints.error_limit) and the
         -- sustained loads that failed requests within it
         error_limit_pct = (sat.limit or sat.failures and sat.failures.limit or {}).pct,
-        failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
+        failed_within = sat.failed_within and json.array(sat.failed_within) or nil,
+        -- its max sustained point mildly overloaded (answered 95 to 97.5 % of its sends), and
+        -- the loads below its saturation point that could not be judged (the figure is then
+        -- the last load known to be sustained, the limit up to its ceiling)
+        max_sustained_mild = sat.edge and { point = sat.edge.point, offered = sat.edge.offered,
+          share_pct = tonumber(("%.1f"):format(sat.edge.share * 100)), share_text = sat.edge.share_text } or nil,
+        unjudged = sat.unjudged and { points = json.array(sat.unjudged.points), sustained_upto = sat.sustained_upto,
+          reason = sat.unjudged.reason } or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   ws.write_text(out .. "/treatment_ranking.csv", M.ranking_csv_text(m))

@@ -1083,15 +1083,27 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           return ("%s between %s and %s per GPU"):format(c.label, rate(lo), rate(hi))
         end
         local bx, bn = bracket(x), bracket(nxt)
+        -- in the totals' words: two lower bounds are not comparable, either may be higher (not
+        -- "not known", which reads as missing data); a pair not shown to differ with the gap
+        -- their per-GPU spans allow, this one against the next (decision.capacity_gap)
+        local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
+        local gap = decision.gap_pct_text(decision.capacity_gap(cn, cx), gap_pct)
+        local unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
-          or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn)
+            and cx.rps and cn.rps and ("not comparable: both capacities are only lower bounds, ≥ %s and ≥ %s per GPU, "
+              .. "so either may be higher"):format(rate(cx.rps), rate(cn.rps))
+          or ev.verdict == "unknown" and unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
+            unknown.label, tostring(unknown.capacity.reason))
+          or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
               .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
-          or "not shown to differ")
+          or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU)"):format(x.label, gap, nxt.label)
+            or ""))
       end
       return above, said, ev.verdict
     end

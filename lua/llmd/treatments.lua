@@ -1093,7 +1093,8 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
           or ev.verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn)
             and cx.rps and cn.rps and ("not comparable: both capacities are only lower bounds, ≥ %s and ≥ %s per GPU, "
-              .. "so either may be higher"):format(rate(cx.rps), rate(cn.rps))
+              .. "so either may be higher%s"):format(rate(cx.rps), rate(cn.rps), bx and bn
+              and (" (the spans the evidence weighs overlap: %s, %s)"):format(bx, bn) or "")
           or ev.verdict == "unknown" and unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
             unknown.label, tostring(unknown.capacity.reason))
           or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"

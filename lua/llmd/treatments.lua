@@ -1088,15 +1088,15 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         -- their per-GPU spans allow, this one against the next (decision.capacity_gap)
         local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
         local gap = decision.gap_pct_text(decision.capacity_gap(cn, cx), gap_pct)
-        local unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
+        local cap_unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
           or ev.verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn)
             and cx.rps and cn.rps and ("not comparable: both capacities are only lower bounds, ≥ %s and ≥ %s per GPU, "
               .. "so either may be higher%s"):format(rate(cx.rps), rate(cn.rps), bx and bn
               and (" (the spans the evidence weighs overlap: %s, %s)"):format(bx, bn) or "")
-          or ev.verdict == "unknown" and unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
-            unknown.label, tostring(unknown.capacity.reason))
+          or ev.verdict == "unknown" and cap_unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
+            cap_unknown.label, tostring(cap_unknown.capacity.reason))
           or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "

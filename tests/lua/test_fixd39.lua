@@ -205,3 +205,25 @@ t.test("treatments per GPU: two lower bounds and a pair not shown to differ, in 
   t.ok(lo, md)
   t.contains(md, ("A and B per GPU: not shown to differ (A %s to %s vs B per GPU)"):format(lo, hi))
 end)
+
+t.test("compare.lua: a run bounded by a saturation above its unjudged load is ordered by the measured loads", function()
+  -- x: 10, 20, 22 req/s at 10, 20, 30 offered: saturated at 30 (22 < 28.5), 20 sustained, up
+  -- to 22. y: 10, then 15 from 10 requests (too few to judge), then 16 of 30 (1000 requests,
+  -- clearly saturated): y's limit lies between 10 and 16, below x's 20 whatever lies between the
+  -- loads. By hand, y against x from 10 / 22 - 1 = -54.5 % to 16 / 20 - 1 = -20.0 %. On main
+  -- y's max sustained was N/A and nothing was said of the order.
+  local function r(achieved, few)
+    local stages = {}
+    for i, v in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = v, ttft_p90_ms = 50, error_rate_pct = 0,
+        requests_ok = few[i] } }
+    end
+    return t.run_of(stages)
+  end
+  local function sd(label, run_) return { label = label, state = { label = label, stack = {} }, run = run_, kv = {} } end
+  local m = report.build { a = sd("x", r({ 10, 20, 22 }, { 600, 1200, 1320 })),
+    b = sd("y", r({ 10, 15, 16 }, { 600, 10, 1000 })), slo = {}, generated = 0 }
+  t.eq(m.verdict.kind, "ordered")
+  t.contains(m.verdict.text, "x sustains more load (max sustained throughput; no SLO given): 20.00 req/s against "
+    .. "10.00 req/s for y (y -54.5 % to -20.0 % vs x)")
+end)

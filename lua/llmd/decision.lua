@@ -919,7 +919,9 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   local num, var, used = 0, 0, 0
   -- each stratum's values for the exact test, while there are few enough in all
   local small, n_all = {}, 0
-  local over, kept, deff_max, dependent = { a = {}, b = {} }, {}, 1, {}
+  -- (over's two lists: [] in comparison.json where one side has none, never {})
+  local json = require "llmd.json"
+  local over, kept, deff_max, dependent = { a = json.array {}, b = json.array {} }, {}, 1, {}
   for _, pr in ipairs(pairs_) do
     local ov = overloaded(sat, pr)
     if ov then

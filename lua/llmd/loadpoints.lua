@@ -14,6 +14,7 @@
 -- knows about "A" and "B" beyond the ladder's two columns.
 local metrics = require "llmd.metrics"
 local stattest = require "llmd.stattest"
+local json = require "llmd.json"
 
 local M = {}
 
@@ -790,6 +791,26 @@ function M.resolved_note(points, resolved)
   return "; " .. table.concat(parts, "; ")
 end
 
+-- Where a saturated run's limit lies when a load below its saturation point could not be
+-- judged (s: M.saturation with unjudged = {point =, points =, offered =, before_rps =,
+-- reason =}): "load point 5 (10 req/s offered) could not be judged; the max sustained
+-- throughput lies between 7.936 req/s, the most up to load point 4, the last known to be
+-- sustained, and 9.559 req/s, the most at any load". why: with the unjudged point's reason
+-- (the saturation's own reason); else the short form beside a figure. nil without one.
+function M.unjudged_note(s, why)
+  local u = type(s) == "table" and s.unjudged
+  if type(u) ~= "table" then return nil end
+  local rate = function(v) return metrics.format("throughput_req_s", v) end
+  local which = #u.points == 1 and ("load point %d (%g req/s offered)"):format(u.point, u.offered)
+    or points_text(index_list(u.points))
+  if not why then
+    return ("%s could not be judged, load point %d saturated"):format(which, s.point)
+  end
+  return ("%s could not be judged (%s); load point %d clearly saturated, so the max sustained throughput lies "
+    .. "between %s, the most up to load point %d, the last known to be sustained, and %s, the most at any load")
+    :format(which, u.reason, s.point, rate(s.max_sustained_rps), s.sustained_upto, rate(s.ceiling_rps))
+end
+
 -- "every load point kept up: ..." where some point is judged by its drain-reduced rate
 -- (paced, drained: the indices judged by the pace and by the drain-reduced rate; skip: a
 -- set of indices settled by a higher load instead, M.resolved_note, left out of both).
@@ -858,7 +879,7 @@ end
 -- listed in failed_within ({point =, offered =, failed_pct =, short = its successful rate
 -- alone fell short, answered_rps =}, with limit) for the texts to say beside the figure
 -- (M.sustained_failure_notes).
-function M.saturation(points, opts)
+local function saturation_of(points, opts)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
   for _, p in ipairs(points) do
@@ -881,13 +902,19 @@ function M.saturation(points, opts)
     -- the pace's scatter may explain) does not end the search: a later point, at a higher
     -- load, that clearly kept up (its successful requests alone at 95 % or more) shows the
     -- server kept up with this lower one too (pending: the first such point's unknown
-    -- result, resolved: those a later point settled). The result stays unknown where no
-    -- later point settles it: the max sustained throughput could lie there.
+    -- result, more: the unjudged points above it, resolved: those a later point settled).
+    -- Where no later point settles it, a later point that clearly saturated bounds the limit
+    -- (M.unjudged_note): it lies between the last load known to be sustained and the most the
+    -- run achieved at any load, the unjudged points in between widening that range; with no
+    -- such point (or no load known to be sustained below it) the result stays unknown: the
+    -- max sustained throughput could lie there, or anywhere above.
     local pending, resolved = nil, {}
     local function unjudged(i, res)
       if not pending then
         res.sustained_upto = i - 1
-        pending = { point = i, offered = points[i].offered, result = res }
+        pending = { point = i, offered = points[i].offered, result = res, more = {} }
+      else
+        pending.more[#pending.more + 1] = i
       end
     end
     for i, p in ipairs(points) do
@@ -985,13 +1012,24 @@ function M.saturation(points, opts)
             pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps))))
           goto next_point
         end
-        -- an unjudged point below this saturated one: the max sustained throughput may be
-        -- its rate or the one before it, unknown
-        if pending and not (failures and failures.point < pending.point) then return pending.result end
+        -- an unjudged point below this saturated one (and no failures point below it): the
+        -- limit lies between the loads below the unjudged point, known to be sustained, and
+        -- the most achieved at any load; unknown where no load below it is known sustained
+        local open = pending and not (failures and failures.point < pending.point) and pending or nil
+        if open and open.point == 1 then return open.result end
         -- max sustained: before the first load it did not sustain, this one or a failures
-        -- point below it (its achieved rate counts only the requests that succeeded)
-        return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
-          max_sustained_rps = max_before(failures and failures.point or i),
+        -- point below it (its achieved rate counts only the requests that succeeded), or
+        -- the first unjudged point
+        local cut = open and open.point or failures and failures.point or i
+        local unjudged_at
+        if open then
+          unjudged_at = { point = open.point, offered = open.offered, points = json.array { open.point },
+            before_rps = max_before(i), reason = open.result.reason }
+          for _, j in ipairs(open.more) do unjudged_at.points[#unjudged_at.points + 1] = j end
+        end
+        local res = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
+          max_sustained_rps = max_before(cut), sustained_upto = open and open.point - 1 or nil,
+          unjudged = unjudged_at,
           ceiling_rps = max_before(#points + 1), failures = failures,
           failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
           basis = pace and "pace" or drain and "drain" or "achieved",
@@ -1010,6 +1048,8 @@ function M.saturation(points, opts)
               .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
               failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) .. M.resolved_note(points, resolved),
           resolved = #resolved > 0 and resolved or nil }
+        if unjudged_at then res.reason = res.reason .. "; " .. M.unjudged_note(res, true) end
+        return res
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
         -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
@@ -1018,8 +1058,12 @@ function M.saturation(points, opts)
           answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
       end
       -- clearly kept up (its successful requests alone): settles the unjudged point below
+      -- (and every unjudged point between the two)
       if pending and not short then
         resolved[#resolved + 1] = { point = pending.point, offered = pending.offered, by = i, by_offered = p.offered }
+        for _, j in ipairs(pending.more) do
+          resolved[#resolved + 1] = { point = j, offered = points[j].offered, by = i, by_offered = p.offered }
+        end
         pending = nil
       end
       ::next_point::
@@ -1141,6 +1185,54 @@ local function crashed_text(c)
   return ("%s, the other%s %s %%"):format(table.concat(parts, "; "), #others == 1 and "" or "s", and_list(others))
 end
 
+-- A rate-based point that answered at least SATURATION_SHARE (95 %) of what it was sent, but
+-- less than this share, is "mildly overloaded": the lower half of the 5 % the saturation rule
+-- allows for noise (a server that keeps up answers what it gets, 100 %, by its pace, which no
+-- latency moves), at the edge of its limit, its latencies there perhaps already a queue's.
+-- Marked wherever such a point is read (treatments.lua's common load, every max sustained
+-- throughput: M.saturation's edge), the rule itself unchanged.
+M.MILD_OVERLOAD_SHARE = 0.975
+
+-- Is rate-based point p mildly overloaded (M.MILD_OVERLOAD_SHARE)? Its answered share and the
+-- most the files allow it (M.answered_share), or nil: not where the files bound the share by
+-- nothing above (a drain-reduced rate from completed / window alone), nor outside the band.
+function M.mild_overload(p)
+  local sh, hi = M.answered_share(p)
+  if sh and hi and sh >= M.SATURATION_SHARE and hi < M.MILD_OVERLOAD_SHARE then return sh, hi end
+  return nil
+end
+
+-- The share as the outputs print it: "96.6" or "95.6-96.2" (the files' bounds).
+function M.share_text(sh, hi)
+  local pct = ("%.1f"):format(sh * 100)
+  if hi and ("%.1f"):format(hi * 100) ~= pct then pct = ("%s-%.1f"):format(pct, hi * 100) end
+  return pct
+end
+
+-- Where the load curve saturates (saturation_of, above), and whether the load point its max
+-- sustained throughput is read at was mildly overloaded (edge = {point =, offered =, share =,
+-- share_hi =, share_text =}, M.mild_overload): the figure is then at the edge of the limit,
+-- said beside it (M.sustained_failure_notes), however the 95 % rule counts it as kept up.
+function M.saturation(points, opts)
+  local s = saturation_of(points, opts)
+  local m = s.max_sustained_rps
+  if finite(m) then
+    local upto = s.point and s.cause ~= "failures" and s.point - 1 or #points
+    if s.sustained_upto then upto = math.min(upto, s.sustained_upto) end
+    for j = 1, upto do
+      local p = points[j]
+      if p.achieved_rps == m then
+        local sh, hi = M.mild_overload(p)
+        if sh then
+          s.edge = { point = j, offered = p.offered, share = sh, share_hi = hi, share_text = M.share_text(sh, hi) }
+        end
+        break
+      end
+    end
+  end
+  return s
+end
+
 -- The shares of failed requests in the repeats of a saturation's failures point (s: M.saturation
 -- with cause "failures"), where they differ: "0, 0 and 30 % in its 3 repeats" (one crashed
 -- repeat among clean ones, which the point's mean spreads over all of them); nil where the
@@ -1211,7 +1303,9 @@ end
 -- which past saturation is flat (every overload achieves about the max sustained rate).
 function M.saturated_at(s, rps)
   if not s or not s.point or s.unknown or s.cause == "failures" then return false end
-  local m = s.max_sustained_rps
+  -- (above a load that could not be judged: past the most achieved below the saturation
+  -- point, as the load between is not known to be either)
+  local m = type(s.unjudged) == "table" and s.unjudged.before_rps or s.max_sustained_rps
   -- saturated with no sustained figure (at its lowest load, or not a finite number): past it
   if type(m) ~= "number" or m ~= m or math.abs(m) == math.huge then return true end
   return rps > m and not M.close(rps, m)
@@ -1463,7 +1557,8 @@ end
 
 -- What failed requests did to a max sustained throughput (s: M.saturation), said beside its
 -- figure in every output (compare.lua's and treatments.lua's): a list of clauses, empty
--- where no load up to the cut failed a request. "3.333 % of the requests failed at load
+-- where no load up to the cut failed a request (and none below saturation went unjudged:
+-- M.unjudged_note's short form). "3.333 % of the requests failed at load
 -- point 1, within 5 %, the error-rate limit used when no error-rate SLO is given"; where
 -- failures cut it (cause "failures", or s.failures below an overload): "then 8 % failed at
 -- load point 3 (30 req/s offered), more than the error-rate SLO's 1 %".
@@ -1484,6 +1579,15 @@ function M.sustained_failure_notes(s)
       points_text(w), each and (" (" .. (#w > 1 and ("load point %d: "):format(top_w.point) or "") .. each .. ")")
       or "", limit and limit.text or "the error-rate limit")
   end
+  -- a max sustained point mildly overloaded (M.saturation's edge): the figure is at the edge
+  if type(s.edge) == "table" then
+    out[#out + 1] = ("mildly overloaded there: answered %s %% of its sends at load point %d (%g req/s offered), "
+      .. "kept up by the %d %% rule but below %g %%, at the edge of its limit"):format(s.edge.share_text,
+      s.edge.point, s.edge.offered, M.SATURATION_SHARE * 100, M.MILD_OVERLOAD_SHARE * 100)
+  end
+  -- a load below the saturation point that could not be judged (M.unjudged_note): the figure
+  -- is the last load known to be sustained, the limit may lie up to the ceiling
+  out[#out + 1] = M.unjudged_note(s)
   local f = s.cause == "failures" and s or s.failures
   if type(f) == "table" and f.point and f.point > 1 and f.limit then
     -- a repeat that crashed there, among clean ones: which, and its share (the mean spreads
@@ -1576,7 +1680,8 @@ local function first_unsustained(points, s, opts)
   if not s or (s.unknown and not s.sustained_upto) then return nil end
   local cut, failing = #points + 1, false
   if s.point then cut, failing = s.point, s.cause == "failures" end
-  if s.unknown then cut = s.sustained_upto + 1 end
+  -- (a saturated run with a load below its saturation point that could not be judged, too)
+  if s.sustained_upto then cut = math.min(cut, s.sustained_upto + 1) end
   if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
   for i = 1, cut - 1 do
     if M.failing(points[i], opts) then return i, true end
@@ -1968,7 +2073,8 @@ function M.capacity(points, slo, sat)
   -- a saturation unknown at a point that could not be judged (M.saturation's
   -- sustained_upto): no crossing is read at or past that point either, as at a saturated
   -- one; the capacity is at least the last load known to be sustained
-  local unjudged = sat.unknown and sat.sustained_upto and sat.sustained_upto < #points
+  -- (or saturated above such a point: M.saturation's unjudged)
+  local unjudged = sat.sustained_upto and sat.sustained_upto < #points and sat.sustained_upto + 1 <= limit
   if unjudged then limit = sat.sustained_upto + 1 end
   -- every SLO metric unknown at some load point before saturation, each said once with
   -- the points that lack it and the run's reason (the first point's): {key, points, na}
@@ -2536,7 +2642,9 @@ function M.capacity_noise(points, slo, cap)
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
   local r = ends_span(cap, low, high, points)
-  r.unclear = unclear
+  -- (a list, [] in comparison.json and treatments.json where no point is unclear, as json.array
+  -- marks one: an unmarked empty table encodes as {})
+  r.unclear = json.array(unclear)
   return r
 end
 

@@ -2116,9 +2116,10 @@ local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
     local s = x[2]
     if lp.saturated_on(s, x[3], nl.axis, nl.load) then
       who[#who + 1] = ("%s is past its saturation there"):format(x[1].label)
-    elseif s and s.unknown and not (s.sustained_upto and x[3][s.sustained_upto]
+    elseif s and (s.unknown or s.sustained_upto) and not (s.sustained_upto and x[3][s.sustained_upto]
       and lp.load_of(x[3][s.sustained_upto], nl.axis) >= nl.load) then
-      who[#who + 1] = ("%s is not known to have sustained it (its saturation is unknown)"):format(x[1].label)
+      who[#who + 1] = ("%s is not known to have sustained it (%s)"):format(x[1].label, s.unknown
+        and "its saturation is unknown" or ("load point %d could not be judged"):format(s.sustained_upto + 1))
     end
   end
   if #who == 0 then who[1] = "a run failed requests beyond the limit at or below it" end

@@ -542,8 +542,9 @@ local function fmt(key, v) return metrics.format(key, v) end
 -- A treatment that answered at least llmd.loadpoints.SATURATION_SHARE (95 %) of what it
 -- was sent at the common load, but less than this share, is marked "mildly overloaded"
 -- there: the lower half of the 5 % the saturation rule allows for noise (a server that
--- keeps up answers what it gets, 100 %, by its pace, which no latency moves).
-M.MILD_OVERLOAD_SHARE = 0.975
+-- keeps up answers what it gets, 100 %, by its pace, which no latency moves). The same mark
+-- at its max sustained point: llmd.loadpoints.saturation's edge.
+M.MILD_OVERLOAD_SHARE = lp.MILD_OVERLOAD_SHARE
 
 local function point_at(pts, x, axis)
   for _, p in ipairs(pts) do
@@ -1103,15 +1104,28 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           return ("%s between %s and %s per GPU"):format(c.label, rate(lo), rate(hi))
         end
         local bx, bn = bracket(x), bracket(nxt)
+        -- in the totals' words: two lower bounds are not comparable, either may be higher (not
+        -- "not known", which reads as missing data); a pair not shown to differ with the gap
+        -- their per-GPU spans allow, this one against the next (decision.capacity_gap)
+        local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
+        local gap = decision.gap_pct_text(decision.capacity_gap(cn, cx), gap_pct)
+        local cap_unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
-          or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn)
+            and cx.rps and cn.rps and ("not comparable: both capacities are only lower bounds, ≥ %s and ≥ %s per GPU, "
+              .. "so either may be higher%s"):format(rate(cx.rps), rate(cn.rps), bx and bn
+              and (" (the spans the evidence weighs overlap: %s, %s)"):format(bx, bn) or "")
+          or ev.verdict == "unknown" and cap_unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
+            cap_unknown.label, tostring(cap_unknown.capacity.reason))
+          or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
               .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
-          or "not shown to differ")
+          or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU)"):format(x.label, gap, nxt.label)
+            or ""))
       end
       return above, said, ev.verdict
     end
@@ -2128,7 +2142,7 @@ function M.model(list, opts)
   for i = 1, #ranked - 1 do
     local r = m.ranking[i]
     if (r.proven or r.order_certain) and m.ranking[i + 1].rank == r.rank then
-      r.not_ahead = {}
+      r.not_ahead = require("llmd.json").array {}
       local said = {}
       -- (the pairs across this place's link: each one keeps the next from a rank of its own)
       for k = 1, i do
@@ -2901,7 +2915,14 @@ function M.write_report(out, list, opts)
         -- the error-rate limit a sustained load may fail (llmd.loadpoints.error_limit) and the
         -- sustained loads that failed requests within it
         error_limit_pct = (sat.limit or sat.failures and sat.failures.limit or {}).pct,
-        failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
+        failed_within = sat.failed_within and json.array(sat.failed_within) or nil,
+        -- its max sustained point mildly overloaded (answered 95 to 97.5 % of its sends), and
+        -- the loads below its saturation point that could not be judged (the figure is then
+        -- the last load known to be sustained, the limit up to its ceiling)
+        max_sustained_mild = sat.edge and { point = sat.edge.point, offered = sat.edge.offered,
+          share_pct = tonumber(("%.1f"):format(sat.edge.share * 100)), share_text = sat.edge.share_text } or nil,
+        unjudged = sat.unjudged and { points = json.array(sat.unjudged.points), sustained_upto = sat.sustained_upto,
+          reason = sat.unjudged.reason } or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   ws.write_text(out .. "/treatment_ranking.csv", M.ranking_csv_text(m))

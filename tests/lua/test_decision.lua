@@ -2356,8 +2356,11 @@ t.test("'never saturated' with repeats: said to be by the means where an interva
   t.near(lp.points(x)[2].ci.throughput_req_s.lo, 16.465, 0.001)
   local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
   local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
+  -- (and the mean's 19.333 of 20 sends, 96.7 %, below 97.5 %: mildly overloaded, fixd39)
   t.eq(t.headline_row(m, "Max sustained throughput").a_text, "≥ 19.33 req/s (never saturated by the means; the repeats' 95 % "
-    .. "interval at load point 2 reaches below 95 % of the offered rate)")
+    .. "interval at load point 2 reaches below 95 % of the offered rate; mildly overloaded there: answered 96.7 % of "
+    .. "its sends at load point 2 (20 req/s offered), kept up by the 95 % rule but below 97.5 %, at the edge of its "
+    .. "limit)")
   t.ok(m.summary:find("x never saturated by the means only: at load point 2 the repeats' 95 % interval of the "
     .. "achieved rate reaches below 95 % of the offered rate.", 1, true), m.summary)
 end)

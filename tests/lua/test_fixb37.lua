@@ -50,13 +50,16 @@ t.test("max sustained: a point too thin to judge is settled by a higher load tha
 end)
 
 t.test("max sustained: an unjudged point no higher load settles stays unknown", function()
-  -- point 2 thin, point 3 saturated (20 < 28.5): the max sustained is 10 or point 2's, unknown
+  -- point 2 thin, point 3 clearly saturated (20 < 28.5): the limit lies between 10 (point 1,
+  -- the last known sustained) and 20 (the most at any load), the figure 10 "up to" 20, the
+  -- unjudged point widening the range (fixd39; before: unknown)
   local s = sat(run({ 10, 15, 20 }, nil, { nil, 10 }))
-  t.eq({ s.unknown, s.sustained_upto }, { true, 1 })
-  t.ok(s.reason:find("too few requests to judge saturation: load point 2", 1, true), s.reason)
+  t.eq({ s.unknown, s.point, s.max_sustained_rps, s.ceiling_rps, s.sustained_upto }, { nil, 3, 10, 20, 1 })
+  t.ok(s.reason:find("(too few requests to judge saturation: load point 2", 1, true), s.reason)
   -- point 3 thin as well, last: nothing above settles point 2
   s = sat(run({ 10, 15, 20 }, nil, { nil, 10, 10 }))
   t.eq({ s.unknown, s.sustained_upto }, { true, 1 })
+  t.ok(s.reason:find("too few requests to judge saturation: load point 2", 1, true), s.reason)
   -- a later point short but thin does not settle it either: only one that clearly kept up
   s = sat(run({ 10, 15, 20, 40 }, nil, { nil, 10, 10 }))
   t.eq({ s.none, s.unknown, s.max_sustained_rps }, { true, nil, 40 })
@@ -64,11 +67,11 @@ end)
 
 t.test("no SLO: latencies at the highest load both are known to have sustained", function()
   -- x: 10, 20, 22 at 10, 20, 30 offered: saturated at point 3 (22 < 28.5), sustained to 20
-  -- offered. y: 10, 15 (10 requests: unjudged), 16 (< 28.5, saturated): unknown, known to
-  -- have sustained only 10 offered. The highest load both sustained: 10 req/s offered, where
+  -- offered. y: 10, 15 (10 requests: unjudged), 16 (10 requests: unjudged too, so nothing
+  -- above point 2 bounds it): unknown, known to have sustained only 10 offered. The highest load both sustained: 10 req/s offered, where
   -- TTFT p90 is 50 ms (x) and 60 ms (y): +20.0 %, above the 2 % threshold: untested, no
   -- direction named. (Before: compared at 30 offered, past x's saturation.)
-  local m = build(run({ 10, 20, 22 }, { 50, 50, 900 }), run({ 10, 15, 16 }, { 60, 60, 100 }, { nil, 10 }))
+  local m = build(run({ 10, 20, 22 }, { 50, 50, 900 }), run({ 10, 15, 16 }, { 60, 60, 100 }, { nil, 10, 10 }))
   t.eq(m.verdict.kind, "cannot say")
   t.ok(m.verdict.text:find(" At 10 req/s offered (10.00 req/s achieved by both), the highest load both sustained, y's "
     .. "latencies are untested: TTFT p90 +20.0 % (no test at this load: without an SLO none is made there). --slo "

@@ -2457,7 +2457,13 @@ function M.stage_percentile_cis(set)
       if lo then
         out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
       else
-        out[m.key] = { why = info }
+        -- (its requests and their design effect too, where it has requests: what a longer load
+        -- would need, M.unclear_loads)
+        local kind = M.percentile_key(m.key)
+        local acc = set.samples[kind]
+        local n = acc and acc:count() or 0
+        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and set.sample_deff and set.sample_deff[kind]
+          or nil }
       end
       any = true
     end
@@ -2562,13 +2568,19 @@ function M.unclear_loads(points, slo, unclear)
     if p and (p.repeats or 1) < 2 then
       local e = entry(u.point, u.key)
       local lo, hi = M.percentile_ci(p, u.key)
-      local acc = p.per_request and p.per_request.samples
-      local kind = M.percentile_key(u.key)
+      local pr, kind = p.per_request or {}, M.percentile_key(u.key)
+      -- its requests and their design effect: from its samples, or as a saved workspace keeps
+      -- them (M.stage_percentile_cis)
+      local n, deff
+      if pr.saved and type(pr.saved[u.key]) == "table" then
+        n, deff = pr.saved[u.key].n, pr.saved[u.key].deff
+      elseif pr.samples and kind and pr.samples[kind] then
+        n, deff = pr.samples[kind]:count(), pr.deff and pr.deff[kind]
+      end
       if lo then
         e.remedy, e.lo, e.hi = "repeats", lo, hi
-      elseif acc and kind and acc[kind] and acc[kind]:count() > 0 then
-        local n = acc[kind]:count()
-        local deff = math.max(1, p.per_request.deff and p.per_request.deff[kind] or 1)
+      elseif n and n > 0 then
+        deff = math.max(1, deff or 1)
         e.remedy, e.n, e.deff = "longer", n, deff
         e.factor = math.ceil(M.SLO_CI_MIN_EFFECTIVE * deff / n)
       else

@@ -147,3 +147,19 @@ t.test("3 repeats a load, 20 slots against 24: the repeats' intervals that strad
   t.ok(cj.verdict.settle:find("A at 8 req/s offered: TTFT p90's mean over 3 repeats, 563.5 ms, lies too close to the "
     .. "500.0 ms limit for 10 repeats to clear it", 1, true), cj.verdict.settle)
 end)
+
+t.test("analyze.lua gives the saved workspace the same advice as compare.lua", function()
+  -- (its run model keeps each stage's intervals, not the samples: a load with too few
+  -- effective requests keeps its requests and design effect, so it still reads "a longer
+  -- load", not "per-request data")
+  local parent = t.tmpdir() .. "/an"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", sim(20, 1001), "--b", sim(24, 2001), "--a-label", "A",
+    "--b-label", "B", "--slo", "ttft_p90_ms=500", "--parent", parent, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ws = r.stdout:match("Workspace: ([^\n]+)")
+  local before = json.read(ws .. "/comparison.json").verdict.settle
+  r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", ws, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(before and before:find("a load at least", 1, true), tostring(before))
+  t.eq(json.read(ws .. "/comparison.json").verdict.settle, before)
+end)

@@ -2542,15 +2542,15 @@ end
 -- two capacities cannot be ordered (llmd.report's settle_text). points: one run's load
 -- points; unclear: its lp.capacity_noise unclear list (one-run points; nil: none). Each
 -- entry: {point, key, value, offered, load_type, remedy, ...}:
--- - remedy "longer": a one-run point with fewer effective requests than its interval needs
---   (M.SLO_CI_MIN_EFFECTIVE): n, deff, factor = how many times as many requests (a load that
---   many times as long at that rate) would carry that many, at least (near capacity the queue's
---   excursions last as long as they do whatever the load's length, so the design effect does
---   not shrink with it; it may grow);
+-- - remedy "repeats", few = true: a one-run point with fewer effective requests than its
+--   interval needs (M.SLO_CI_MIN_EFFECTIVE): n, deff. Not a longer load: near capacity the
+--   queue's swings last as long as the load does, and in tests/sim/capa38_sim.py loads 3
+--   times as long ordered 24 slots above 20 in 0, 1 and 1 of 10 pairs (TTFT p90 <= 500 ms,
+--   <= 1000 ms, E2E p90 <= 3000 ms) against 1, 1 and 7 of 20 with 1-minute loads;
 -- - remedy "repeats": a one-run point whose interval straddles the SLO (lo, hi): one run has
 --   no spread of its own to weigh, and in tests/sim/capa39_deff.py a minute's TTFT p90 near
 --   capacity varies between runs 2 to 3 times as much as its requests' interval says, so only
---   repeats measure it;
+--   repeats measure it (3 repeats a load ordered 0, 4 and 3 of 8 such pairs);
 -- - remedy "more repeats": a repeated point whose repeats' 95 % interval (lo, hi; Student t)
 --   straddles the SLO: repeats, and need = the fewest repeats (at most M.SETTLE_MAX_REPEATS)
 --   whose interval, with the spread these show (sd), would clear the SLO from their mean; nil
@@ -2580,9 +2580,7 @@ function M.unclear_loads(points, slo, unclear)
       if lo then
         e.remedy, e.lo, e.hi = "repeats", lo, hi
       elseif n and n > 0 then
-        deff = math.max(1, deff or 1)
-        e.remedy, e.n, e.deff = "longer", n, deff
-        e.factor = math.ceil(M.SLO_CI_MIN_EFFECTIVE * deff / n)
+        e.remedy, e.few, e.n, e.deff = "repeats", true, n, math.max(1, deff or 1)
       else
         e.remedy = "per-request data"
       end

@@ -2503,6 +2503,18 @@ end
 -- order, llmd.decision.design_effect: queued neighbours are alike). A point is known to meet
 -- the SLO only where the interval's upper end does, and to fail it only where its lower end
 -- is above it; a point whose interval straddles the SLO is unclear, and orders nothing.
+-- (Task capa39: the design effect is read on the latencies as they are, not less their
+-- straight line in send order as the vLLM queue test reads it (llmd.harness.vllm_benchmark,
+-- Hamed & Rao). That test asks whether the queue grew, so a growing queue's trend is its
+-- effect, not its noise. Here the question is how far this percentile would differ in
+-- another run of the same load: near capacity a minute's queue swells and drains at random,
+-- over as long as the load lasts, so the trend one run shows is its draw of the queue, the
+-- very noise the interval is for; only a trend that every run repeats (a warm-up from an
+-- empty server) is not, and that is small beside it. tests/sim/capa39_deff.py, 60 seeds a
+-- load of queue_sim.py's server: a run's percentile varies as a design effect 4 to 6 times
+-- the one it estimates would say (20 slots at 8 req/s, TTFT p90: 58 against 13, detrended
+-- 11), so these intervals are narrow, not wide, where they decide, and detrending narrows
+-- them further. Power comes from the design instead: the Verdict says which (M.unclear_loads).)
 M.SLO_CI_Z = 1.959964
 -- The fewest effective requests (requests / design effect) a percentile's interval is read
 -- from: fewer, and the design effect itself is underestimated (llmd.decision.MIN_EFFECTIVE,
@@ -2573,7 +2585,13 @@ function M.stage_percentile_cis(set)
       if lo then
         out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
       else
-        out[m.key] = { why = info }
+        -- (its requests and their design effect too, where it has requests: what a longer load
+        -- would need, M.unclear_loads)
+        local kind = M.percentile_key(m.key)
+        local acc = set.samples[kind]
+        local n = acc and acc:count() or 0
+        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and set.sample_deff and set.sample_deff[kind]
+          or nil }
       end
       any = true
     end
@@ -2646,6 +2664,82 @@ function M.capacity_noise(points, slo, cap)
   -- marks one: an unmarked empty table encodes as {})
   r.unclear = json.array(unclear)
   return r
+end
+
+-- What would settle the loads a capacity is unclear at ---------------------------------------
+-- The loads whose pass or fail of a percentile (or, repeated, any) SLO metric the evidence
+-- leaves open, each with the remedy its own figures point to, for the Verdict's advice where
+-- two capacities cannot be ordered (llmd.report's settle_text). points: one run's load
+-- points; unclear: its lp.capacity_noise unclear list (one-run points; nil: none). Each
+-- entry: {point, key, value, offered, load_type, remedy, ...}:
+-- - remedy "repeats", few = true: a one-run point with fewer effective requests than its
+--   interval needs (M.SLO_CI_MIN_EFFECTIVE): n, deff. Not a longer load: near capacity the
+--   queue's swings last as long as the load does, and in tests/sim/capa38_sim.py loads 3
+--   times as long ordered 24 slots above 20 in 0, 1 and 1 of 10 pairs (TTFT p90 <= 500 ms,
+--   <= 1000 ms, E2E p90 <= 3000 ms) against 1, 1 and 7 of 20 with 1-minute loads;
+-- - remedy "repeats": a one-run point whose interval straddles the SLO (lo, hi): one run has
+--   no spread of its own to weigh, and in tests/sim/capa39_deff.py a minute's TTFT p90 near
+--   capacity varies between runs 2 to 3 times as much as its requests' interval says, so only
+--   repeats measure it (3 repeats a load ordered 0, 4 and 3 of 8 such pairs);
+-- - remedy "more repeats": a repeated point whose repeats' 95 % interval (lo, hi; Student t)
+--   straddles the SLO: repeats, and need = the fewest repeats (at most M.SETTLE_MAX_REPEATS)
+--   whose interval, with the spread these show (sd), would clear the SLO from their mean; nil
+--   where the mean lies too close to the SLO for that (the capacity lies at this load);
+-- - remedy "per-request data": a one-run point of a summary file (its noise unknown).
+M.SETTLE_MAX_REPEATS = 10
+function M.unclear_loads(points, slo, unclear)
+  local out = {}
+  local function entry(i, key)
+    local p = points[i]
+    return { point = i, key = key, value = field(p, key), offered = p.offered, load_type = p.load_type }
+  end
+  for _, u in ipairs(unclear or {}) do
+    local p = points[u.point]
+    if p and (p.repeats or 1) < 2 then
+      local e = entry(u.point, u.key)
+      local lo, hi = M.percentile_ci(p, u.key)
+      local pr, kind = p.per_request or {}, M.percentile_key(u.key)
+      -- its requests and their design effect: from its samples, or as a saved workspace keeps
+      -- them (M.stage_percentile_cis)
+      local n, deff
+      if pr.saved and type(pr.saved[u.key]) == "table" then
+        n, deff = pr.saved[u.key].n, pr.saved[u.key].deff
+      elseif pr.samples and kind and pr.samples[kind] then
+        n, deff = pr.samples[kind]:count(), pr.deff and pr.deff[kind]
+      end
+      if lo then
+        e.remedy, e.lo, e.hi = "repeats", lo, hi
+      elseif n and n > 0 then
+        e.remedy, e.few, e.n, e.deff = "repeats", true, n, math.max(1, deff or 1)
+      else
+        e.remedy = "per-request data"
+      end
+      out[#out + 1] = e
+    end
+  end
+  for i, p in ipairs(points) do
+    if (p.repeats or 1) >= 2 then
+      for _, x in ipairs(slo or {}) do
+        local c, v = p.ci and p.ci[x.key], field(p, x.key)
+        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max then
+          local e = entry(i, x.key)
+          e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
+          -- the fewest repeats r whose t-interval, sd as now, leaves the mean's side of the SLO
+          local gap = math.abs(v - x.max)
+          for r = c.n + 1, M.SETTLE_MAX_REPEATS do
+            if gap > 0 and stattest.t_quantile(0.975, r - 1) * c.sd / math.sqrt(r) < gap then
+              e.need = r
+              break
+            end
+          end
+          out[#out + 1] = e
+          break
+        end
+      end
+    end
+  end
+  table.sort(out, function(a, b) return a.point < b.point end)
+  return out
 end
 
 -- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:

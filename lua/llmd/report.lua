@@ -1489,6 +1489,20 @@ local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percen
   .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
   .. "them"
 
+-- The loads a capacity's evidence leaves unclear (lp.unclear_loads), as comparison.json keeps
+-- them (capacity.a.settle: an interval's end off the sample is left out, not infinite).
+local function settle_of(list)
+  local out = {}
+  for _, e in ipairs(list) do
+    local x = {}
+    for k, v in pairs(e) do
+      if type(v) ~= "number" or (v == v and math.abs(v) ~= math.huge) then x[k] = v end
+    end
+    out[#out + 1] = x
+  end
+  return json.array(out)
+end
+
 -- What a capacity keeps of the range its one-run load points' uncertainty allows
 -- (lp.capacity_noise): the range in req/s and tok/s, each end where it first fails (what
 -- decision.capacity_touch reads, as a repeats' interval's), the points left unclear.
@@ -2739,6 +2753,74 @@ function M.figure_names(keys)
   return names
 end
 
+-- What would settle two capacities the evidence cannot order (a Verdict of "cannot say" or
+-- "no clear difference"): from each run's unclear loads (capacity.settle, lp.unclear_loads)
+-- the remedy its own figures point to, at that load: "To settle it: A at 8 req/s offered:
+-- repeats of that load (its 480 requests carry about 31 independent ones, TTFT p90's interval
+-- needs 50; ...)". nil where nothing is unclear.
+local SETTLE_PER_RUN = 2
+local function settle_text(model, A, B, ca, cb)
+  local parts, few = {}, false
+  local limit = {}
+  for _, x in ipairs(model.slo) do limit[x.key] = x.max end
+  local function at(e)
+    if e.offered and e.load_type == "concurrency" then return lp.load_text("concurrency", e.offered) end
+    if e.offered then return lp.load_text("rate", e.offered) end
+    return ("load point %d"):format(e.point)
+  end
+  for _, side in ipairs { { A, ca }, { B, cb } } do
+    local R, c = side[1], side[2]
+    if c.noise_unknown then
+      parts[#parts + 1] = ("%s: per-request data (each request's latencies, not only the file's percentiles) or "
+        .. "repeats of each load, to tell how far its percentiles vary"):format(R.label)
+    end
+    -- (the lowest unclear loads first: a run's capacity is decided from its lowest load up,
+    -- so a load above two unclear ones matters only once they are settled; those are counted)
+    local list = c.settle or {}
+    for k = 1, math.min(#list, SETTLE_PER_RUN) do
+      local e = list[k]
+      local m = metrics.get(e.key)
+      local name = m and m.label or e.key
+      local fmt = function(v) return metrics.format(e.key, v) end
+      local head = ("%s at %s: "):format(R.label, at(e))
+      if e.remedy == "repeats" and e.few then
+        -- (not a longer load: near capacity the queue's swings last as long as the load does,
+        -- lp.unclear_loads)
+        parts[#parts + 1] = head .. ("repeats of that load (its %d requests carry about %.0f independent ones, fewer "
+          .. "than the %d %s's interval needs)"):format(e.n, e.n / e.deff, lp.SLO_CI_MIN_EFFECTIVE, name)
+        few = true
+      elseif e.remedy == "repeats" then
+        parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
+          .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
+          e.hi and fmt(e.hi) or "unbounded", fmt(limit[e.key]))
+      elseif e.remedy == "more repeats" and e.need then
+        parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
+          .. "limit; with the spread these show, %d would clear it)"):format(e.need, e.repeats, name, fmt(e.value),
+          fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need)
+      elseif e.remedy == "more repeats" then
+        parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
+          .. "to clear it: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
+          fmt(limit[e.key]), lp.SETTLE_MAX_REPEATS)
+      elseif e.remedy == "per-request data" then
+        parts[#parts + 1] = head .. "per-request data or repeats of that load"
+      end
+    end
+    if #list > SETTLE_PER_RUN then
+      parts[#parts] = parts[#parts] .. (" (and %d higher load%s of %s left unclear)"):format(#list - SETTLE_PER_RUN,
+        #list - SETTLE_PER_RUN == 1 and "" or "s", R.label)
+    end
+  end
+  if #parts == 0 then return nil end
+  if few then
+    parts[#parts + 1] = "not a longer load alone: near capacity the queue's swings last as long as the load does"
+  end
+  -- (no "finer load steps" between the loads: in tests/sim/capa38_sim.py, loads 1 req/s apart
+  -- from 6 to 12 ordered 24 slots above 20 in 0, 0 and 1 of 10 pairs at TTFT p90 <= 500 ms,
+  -- <= 1000 ms and E2E p90 <= 3000 ms, against 1, 1 and 7 of 20 with loads 2 req/s apart: more
+  -- loads near capacity are more loads left unclear)
+  return "To settle it: " .. table.concat(parts, "; ") .. "."
+end
+
 -- The report's first line (model.verdict): which configuration sustains more load within the
 -- SLOs (capacity at SLO; without SLOs, the max sustained throughput), the two figures, by how
 -- much, and how sure. Read off the Headline's lead row (per GPU where the Headline leads per
@@ -2809,6 +2891,7 @@ local function verdict_of(model, A, B)
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+      v.settle = ev.order_open and settle_text(model, A, B, ca, cb) or nil
     elseif ver == "about the same" then
       v.kind = "about the same"
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
@@ -2817,6 +2900,7 @@ local function verdict_of(model, A, B)
       v.kind = "no clear difference"
       v.text = ("No clear difference in %s: %s; the repeats' ranges overlap%s."):format(measure, both,
         v.change and (" (B − A: " .. v.change .. ")") or "")
+      v.settle = settle_text(model, A, B, ca, cb)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
       if ev.below_threshold then
@@ -2850,6 +2934,7 @@ local function verdict_of(model, A, B)
         v.reason = ("no capacity can be read for %s"):format(table.concat(na, " or "))
       elseif is_bound(ca) and is_bound(cb) then
         v.reason = "both are lower bounds, which leave room for either order"
+        v.settle = settle_text(model, A, B, ca, cb)
       elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
         v.reason = "both failed the SLOs at their lowest load"
       else
@@ -2923,6 +3008,8 @@ local function verdict_of(model, A, B)
       B.label, v.b_figure or "figure")
   end
   -- what the banners below warn of, where it bears on the figures
+  -- (capacities the evidence cannot order: what would settle it, from their unclear loads)
+  if v.settle then v.text = v.text .. " " .. v.settle end
   local caveats = {}
   -- (the same files byte for byte, or the same results in other files: said as found)
   if model.identical then
@@ -4293,6 +4380,8 @@ function M.build(opts)
         local nz = lp.capacity_noise(s[2], model.slo, s[1])
         if nz and nz.unknown then s[1].noise_unknown = nz.unknown elseif nz then s[1].noise = noise_of(nz) end
       end
+      -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
+      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear))
     end
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload

@@ -102,9 +102,11 @@ t.test("compare.lua's report: one failure limit for both figures, said beside th
   t.near(cb.rps, 13.632, 1e-9)
   -- brackets 12..16 and 11.76..14.88 overlap: no run is named (main: "failing sustains more
   -- load ...: ≥ 18.20 req/s against about 13.33 req/s")
+  -- (capa39: and what would settle it: summary files, so per-request data or repeats)
   t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by "
     .. "default: clean about 13.33 req/s, failing about 13.63 req/s; untested (one run per load), and either may be "
-    .. "higher.")
+    .. "higher. " .. m.verdict.settle)
+  t.ok(m.verdict.settle:find("^To settle it: clean: per%-request data"), m.verdict.settle)
   local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)")
   t.eq(row.b_text, "about 13.63 req/s (measured: between 11.76 and 14.88)")
   t.eq(m.verdict.slo, "TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default")

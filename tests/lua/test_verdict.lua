@@ -76,8 +76,13 @@ t.test("verdict: brackets that overlap name no winner, whichever figure is highe
   t.ok(lead(m).evidence:find("either may be higher", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "cannot say")
   t.eq(m.verdict.higher, nil)
+  -- what would settle it (capa39): these points carry no per-request data, so neither run's
+  -- percentiles' noise is known
   t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: x about 24.00 req/s, y about "
-    .. "25.00 req/s; untested (one run per load), and either may be higher.")
+    .. "25.00 req/s; untested (one run per load), and either may be higher. To settle it: x: per-request data (each "
+    .. "request's latencies, not only the file's percentiles) or repeats of each load, to tell how far its "
+    .. "percentiles vary; y: per-request data (each request's latencies, not only the file's percentiles) or repeats "
+    .. "of each load, to tell how far its percentiles vary.")
 end)
 
 t.test("verdict: figures within the threshold whose brackets allow more are not shown to differ", function()
@@ -108,8 +113,14 @@ t.test("verdict: ranges from repeats that overlap are no clear difference", func
   t.eq(m.capacity.evidence.verdict, "no clear difference")
   t.ok(lead(m).evidence:find("no clear difference", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "no clear difference")
+  -- what would settle it (capa39): at 30 req/s x's mean 230 is 30 ms from 200 with sd 50, y's
+  -- 190 is 10 ms from it with sd 40; 10 repeats give t(0.975, 9) x sd / sqrt 10 = 2.262 x 50 /
+  -- 3.162 = 35.8 and 28.6 ms (by hand), still wider: no number of repeats up to 10 clears it
   t.eq(m.verdict.text, "No clear difference in capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: x 25.71 req/s, y 30.83 req/s; the "
-    .. "repeats' ranges overlap (B − A: -50.0 % to +100.0 %).")
+    .. "repeats' ranges overlap (B − A: -50.0 % to +100.0 %). To settle it: x at 30 req/s offered: TTFT p90's mean "
+    .. "over 3 repeats, 230.0 ms, lies too close to the 200.0 ms limit for 10 repeats to clear it: its capacity lies "
+    .. "near this load; y at 30 req/s offered: TTFT p90's mean over 3 repeats, 190.0 ms, lies too close to the 200.0 "
+    .. "ms limit for 10 repeats to clear it: its capacity lies near this load.")
 end)
 
 t.test("verdict: runs whose requests differ are not comparable and name no winner", function()

@@ -8,6 +8,7 @@ reading the lead verdict from comparison.json: a pair "names a winner" where ver
 - A/B: 24 (or 10) slots against 20, one seed each: the right winner is the 24-slot (20-slot) run.
 
 Run: /usr/bin/python3 tests/sim/capa38_sim.py LLMDLUA (a built llmdlua beside its lua/ and templates/) [--pairs 50] [--ab 20] [--slo ttft_p90_ms=500,...]
+     [--rates 2,4,...,12] [--dur 60] [--repeat 1]   (the design: loads, seconds a load, repeats of each; capa39)
 (about 1 s a comparison; the runs are written under a temporary folder and removed after)
 """
 import argparse, json, os, subprocess, sys, tempfile, shutil
@@ -21,6 +22,9 @@ ap.add_argument("llmdlua")
 ap.add_argument("--pairs", type=int, default=50)
 ap.add_argument("--ab", type=int, default=20)
 ap.add_argument("--slo", default="ttft_p90_ms=500,ttft_p90_ms=1000")
+ap.add_argument("--rates", default=RATES, help="the offered loads, req/s (queue_sim.py --rates)")
+ap.add_argument("--dur", type=float, default=60, help="seconds a load (queue_sim.py --dur)")
+ap.add_argument("--repeat", type=int, default=1, help="repeats of each load in a run (queue_sim.py --repeat)")
 a = ap.parse_args()
 tmp = tempfile.mkdtemp(prefix="capa38_")
 
@@ -28,7 +32,8 @@ tmp = tempfile.mkdtemp(prefix="capa38_")
 def run(slots, seed):
     d = os.path.join(tmp, "k%d_s%d" % (slots, seed))
     if not os.path.isdir(d):
-        subprocess.run([sys.executable, SIM, d, "--rates", RATES, "--slots", str(slots), "--seed", str(seed)],
+        subprocess.run([sys.executable, SIM, d, "--rates", a.rates, "--dur", str(a.dur), "--slots", str(slots),
+                        "--seed", str(seed), "--repeat", str(a.repeat)],
                        check=True, stdout=subprocess.DEVNULL)
     return d
 

@@ -386,6 +386,7 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   t.ok(md:find("**Verdict:** " .. line .. "\n", 1, true), line)
   t.ok(md:find("\n## How these figures are defined\n\nThroughput: the throughput of a load point (req/s, ", 1, true))
   t.ok(md:find(" the throughput is the harness's own rate.\n\nMax sustained throughput: the highest throughput "
-    .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % "
+    .. "before the load curve saturates (llmd.loadpoints); the true limit lies between it and the most", 1, true))
+  t.ok(md:find(" is marked mildly overloaded.\nCapacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % "
     .. "by default): the throughput (req/s, as defined under Throughput", 1, true))
 end)

@@ -2534,7 +2534,9 @@ function M.model(list, opts)
           end
           -- ahead by the figures, within noise on every axis they put o ahead on
           local why = {}
-          if tw then why[#why + 1] = ("max sustained throughput %s against %s: %s"):format(rate(o.tp), rate(c.tp), tw) end
+          if tw then
+            why[#why + 1] = ("max sustained throughput %s against %s: %s"):format(rate(o.tp), rate(c.tp), tw)
+          end
           if lw then
             why[#why + 1] = ("%s %s against %s: %s"):format(m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat),
               lw)

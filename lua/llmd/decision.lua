@@ -930,6 +930,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       kept[#kept + 1] = pr
     end
   end
+  -- the pairs tested (their places in M.paired_points' list) and each one's design effect,
+  -- for the rows' effect sizes (M.stratified_effect)
+  local place, tested_pairs, tested_deff = {}, {}, {}
+  for i, pr in ipairs(pairs_) do place[pr] = i end
   for _, pr in ipairs(kept) do
     local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
@@ -957,6 +961,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
           small = nil
         else
           if d > deff_max then deff_max = d end
+          tested_pairs[#tested_pairs + 1], tested_deff[#tested_deff + 1] = place[pr], d
           num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
           var = var + r.var * d / ((n + 1) * (n + 1))
           used = used + 1
@@ -989,9 +994,87 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     deff = deff_max > 1 and deff_max or nil,
     -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
     -- is said of figures that pool them)
-    dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept }
+    dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
+    tested_pairs = tested_pairs, tested_deff = tested_deff }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
+  return r
+end
+
+-- The two-sided level of an effect's interval (M.stratified_effect) and its normal quantile:
+-- those of a percentile's interval (llmd.loadpoints.percentile_ci), which gives its ends.
+M.EFFECT_LEVEL = 95
+local EFFECT_Z = lp.SLO_CI_Z
+
+-- An accumulator's figure of key (its mean, or its percentile: tpot_p90_ms -> 90,
+-- ttft_p999_ms -> 99.9) and that figure's standard error, d the requests' design effect in
+-- send order (dependent requests are fewer independent ones). A percentile's: its 95 %
+-- interval by llmd.loadpoints.percentile_ci (the order statistics at q -+ z sqrt(d q (1 -
+-- q) / n), the one definition the capacity's SLO points use), its width over 2 z; nil where
+-- an end falls off the sample (p99.9 of 500 requests: no bound from the data) or the
+-- requests carry fewer than llmd.loadpoints.SLO_CI_MIN_EFFECTIVE independent ones. The
+-- mean's: the sample standard deviation over the square root of n / d, under the same floor.
+local function figure_se(acc, key, kind, d)
+  local n = acc:count()
+  if n < 2 then return nil end
+  if key:match("_mean_ms$") then
+    local sd = acc:sample_stddev()
+    if not sd or n / d < lp.SLO_CI_MIN_EFFECTIVE then return acc:mean(), nil end
+    return acc:mean(), sd / math.sqrt(n / d)
+  end
+  local _, pct = lp.percentile_key(key)
+  if not pct then return nil end
+  local v = acc:percentile(pct)
+  -- (percentile_ci reads ms figures of seconds' samples: v * 1000, its ends in ms)
+  local lo, hi = lp.percentile_ci({ values = { [key] = v * 1000 },
+    per_request = { samples = { [kind] = acc }, deff = { [kind] = d } } }, key)
+  if not lo or lo <= 0 or hi == math.huge then return v, nil end
+  return v, (hi - lo) / 1000 / (2 * EFFECT_Z)
+end
+
+-- The size of the difference a stratified test (M.stratified_mann_whitney's test, its
+-- tested_pairs and tested_deff) found in row key: at each load point it tested, the effect
+-- of key's figure there (M.effect_pct of the two runs' figures from that point's samples:
+-- B against A, relative to their mean), and over the points their mean weighted as the
+-- error rate's Mantel-Haenszel difference is (n_a n_b / (n_a + n_b), the requests of each
+-- side there), so that the rows' effect is the difference within the loads the test
+-- compared, never the whole-run figures', which pool the loads (and the overloaded ones
+-- the test left out). Its interval: the estimate -+ z times the weighted sum of the points'
+-- standard errors (figure_se of each side, relative to the point's mean, as the effect;
+-- ITL's inflated by the gaps per request, as its test is), EFFECT_LEVEL two-sided. Returns
+-- {pct, lo, hi (nil where a point's figure has no standard error), strata, level}, or nil
+-- where a point's samples or figures are unknown.
+function M.stratified_effect(key, ra, rb, pa, pb, test)
+  local kind = M.sample_kind(key)
+  if not (kind and test and test.tested_pairs and #test.tested_pairs > 0) then return nil end
+  local pairs_ = M.paired_points(pa, pb)
+  local sw, swe, swv, bounded = 0, 0, 0, true
+  for i, idx in ipairs(test.tested_pairs) do
+    local pr = pairs_[idx]
+    local xa = pr and point_samples(ra, pr.a, kind, #pa)
+    local xb = pr and point_samples(rb, pr.b, kind, #pb)
+    if not (xa and xb) then return nil end
+    local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
+    local fa, sa = figure_se(xa, key, kind, d)
+    local fb, sb = figure_se(xb, key, kind, d)
+    local e = M.effect_pct(fa, fb)
+    if e == nil then return nil end
+    local na, nb = xa:count(), xb:count()
+    local w = na * nb / (na + nb)
+    sw, swe = sw + w, swe + w * e
+    if sa and sb then
+      local se = math.sqrt(sa * sa + sb * sb) / ((math.abs(fa) + math.abs(fb)) / 2) * 100
+      swv = swv + w * w * se * se
+    else
+      bounded = false
+    end
+  end
+  if sw <= 0 then return nil end
+  local r = { pct = swe / sw, strata = #test.tested_pairs, level = M.EFFECT_LEVEL }
+  if bounded then
+    local h = EFFECT_Z * math.sqrt(swv) / sw
+    r.lo, r.hi = r.pct - h, r.pct + h
+  end
   return r
 end
 
@@ -1280,7 +1363,7 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
   end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
-    return memoised(memo, kind, function()
+    local t, twhy = memoised(memo, kind, function()
       local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       if r and kind == "itl" then
         -- the design effect of the gaps per request, over the points tested
@@ -1296,6 +1379,9 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
       end
       return r, why
     end)
+    -- (each row its own effect size within the load points tested: M.verdict's threshold)
+    if t then t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t) end
+    return t, twhy
   end
   -- A run that is repeats of one load point shows the mean over its repeats (what the
   -- report's figure is: its run_figure), so such a row is tested on the repeats, never on
@@ -1990,6 +2076,43 @@ function M.effect_pct(a, b)
   return (b - a) / den * 100
 end
 
+-- A percentage as the notes print it: "+1.0 %".
+local function pct_text(x) return ("%+.1f %%"):format(x) end
+
+-- Where a significant stratified latency test's difference stands against the practical
+-- threshold (min_effect, %), from the row's effect within the load points (eff:
+-- M.stratified_effect's): "beyond" when its whole interval is beyond the threshold on the
+-- side the test found (then, and only then, a winner); "small" when the estimate itself is
+-- below it ("a difference too small to matter"); "unsure" when the estimate is beyond it
+-- but the interval reaches back within it, or is unbounded (too few requests for a tail
+-- percentile's); "opposite" when the figure's difference and the rank test's point opposite
+-- ways. Returns the class and, but for "beyond", the note that says it (la, lb: the runs'
+-- names). Why the interval, not the estimate alone: an estimate just past 2 % is as likely
+-- to be 1 % as 3 %, and a tail percentile's estimate is noisy enough to pass the threshold
+-- between two runs of one server; a winner is a claim that the difference matters.
+function M.effect_size(test, eff, min_effect, la, lb)
+  local thr = min_effect or M.MIN_EFFECT
+  local lower = test.z < 0 and (la or "A") or (lb or "B")
+  local pct = eff.pct
+  if (test.z < 0) ~= (pct > 0) and pct ~= 0 then
+    return "opposite", ("the test finds %s's values lower, and this figure differs the other way within the load "
+      .. "points (%s): no winner"):format(lower, pct_text(pct))
+  end
+  if math.abs(pct) < thr then
+    return "small", ("a difference too small to matter (%s within the load points tested, below the %s %% "
+      .. "threshold)"):format(pct_text(pct), ("%g"):format(thr))
+  end
+  if eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr) then return "beyond" end
+  if not (eff.lo and eff.hi) then
+    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few "
+      .. "independent requests), so it may be less than the %s %% threshold: no winner"):format(lower,
+      pct_text(math.abs(pct)):sub(2), eff.level or M.EFFECT_LEVEL, ("%g"):format(thr))
+  end
+  return "unsure", ("%s's lower by %s within the load points tested, but by less than the %s %% practical threshold "
+    .. "could be (%d %% interval %s to %s): no winner"):format(lower, pct_text(math.abs(pct)):sub(2),
+    ("%g"):format(thr), eff.level or M.EFFECT_LEVEL, pct_text(eff.lo), pct_text(eff.hi))
+end
+
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
@@ -2014,6 +2137,12 @@ function M.verdict(o)
   end
   local r = { effect_pct = M.effect_pct(ea, eb), test = o.test and o.test.test or nil,
     p_value = o.test and o.test.p or nil }
+  -- a latency test stratified by load point: the row's effect within the points it tested
+  -- (M.stratified_effect), with its interval; the pooled figures mix in the loads' spread
+  local se = o.test and o.test.row_effect
+  if se and se.pct and o.a ~= nil and o.b ~= nil then
+    r.effect_pct, r.effect_lo, r.effect_hi, r.effect_level = se.pct, se.lo, se.hi, se.level
+  end
   if r.p_value ~= nil and o.p_adjusted ~= nil then
     r.p_adjusted, r.family_size = o.p_adjusted, o.family_size
   end
@@ -2121,9 +2250,15 @@ function M.verdict(o)
     -- whose values are lower there, where the test is significant; in the Holm family)
     r.verdict, r.sustained_only = "not comparable", true
     local sig = (r.p_adjusted or o.test.p) < alpha and o.test.z and o.test.z ~= 0
-    if sig then r.sustained_winner = o.test.z < 0 and "a" or "b" end
+    -- a winner there only where the row's difference within those loads is beyond the
+    -- practical threshold too (M.effect_size): else what it is, and no winner
+    local size, size_note = "beyond", nil
+    if sig then size, size_note = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    if sig and size == "beyond" then r.sustained_winner = o.test.z < 0 and "a" or "b" end
+    if sig and size ~= "beyond" then r.sustained_size, r.sustained_lower = size, o.test.z < 0 and "a" or "b" end
     r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
-      .. (sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
+      .. (sig and size_note and ("at the loads both sustained, " .. size_note)
+      or sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
       or "A") or (o.label_b or "B")) or "the test finds no clear difference at the loads both sustained")
     return r
   end
@@ -2170,7 +2305,16 @@ function M.verdict(o)
     return r
   end
   local eff = r.effect_pct
-  if eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then
+  if se and se.pct and o.test.z and o.test.z ~= 0 then
+    -- stratified by load point: the row's own effect within the points, and its interval
+    local size, size_note = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b)
+    if size ~= "beyond" then
+      r.verdict = size == "small" and "negligible" or size == "opposite" and "not comparable"
+        or "not shown to differ"
+      r.size, r.note = size, size_note
+      return r
+    end
+  elseif eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then
     r.verdict = "negligible"
     return r
   end
@@ -2180,7 +2324,8 @@ function M.verdict(o)
       ("%.3g"):format(math.abs(eb - ea)), ea ~= o.a and " within the load points" or "", ("%g"):format(M.MIN_ERROR_PP))
     return r
   end
-  if o.test.strata and o.test.test == "mann_whitney" and o.test.z and o.test.z ~= 0 and (o.test.z < 0) ~= (eb > ea) then
+  if not se and o.test.strata and o.test.test == "mann_whitney" and o.test.z and o.test.z ~= 0
+    and (o.test.z < 0) ~= (eb > ea) then
     -- stratified by load point, the test finds B's values larger (z < 0) or smaller, and
     -- the figures pooled over the loads differ the other way: they mix in the runs' spread
     -- over the loads, and name no winner
@@ -2190,6 +2335,8 @@ function M.verdict(o)
     return r
   end
   local b_better = (m.better == "higher") == (eb > ea)
+  -- (stratified: the direction within the load points, which the effect_size check agreed with)
+  if se and se.pct then b_better = (m.better == "higher") == (se.pct > 0) end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

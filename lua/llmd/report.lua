@@ -435,6 +435,20 @@ local function mh_text(test)
   return ("%s pp (Mantel-Haenszel)"):format(T.helpers.signed(test.mh_rate_b - test.mh_rate_a, 2))
 end
 
+-- A row's effect within the load points (decision.stratified_effect): "+1.0 % (95 %
+-- interval -0.4 % to +2.4 %)", or "+3.1 % (its 95 % interval unbounded: too few independent
+-- requests)".
+-- inline: "+1.0 %, 95 % interval -0.4 % to +2.4 %" (inside parentheses of its own).
+local function effect_text(e, inline)
+  local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
+  if not (e.lo and e.hi) then
+    return (inline and "%s, its %s %% interval unbounded: too few independent requests"
+      or "%s (its %s %% interval unbounded: too few independent requests)"):format(T.helpers.pct(e.pct), level)
+  end
+  return (inline and "%s, %s %% interval %s to %s" or "%s (%s %% interval %s to %s)"):format(T.helpers.pct(e.pct),
+    level, T.helpers.pct(e.lo), T.helpers.pct(e.hi))
+end
+
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
 local function finish_row(row, fam, A, B)
   local o = row.decide
@@ -451,6 +465,13 @@ local function finish_row(row, fam, A, B)
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
   row.sustained_winner = v.sustained_winner
+  -- (a significant difference at the loads both sustained that names no winner: its size
+  -- against the threshold, decision.effect_size's class, and the run whose values are lower)
+  row.sustained_size, row.sustained_lower = v.sustained_size, v.sustained_lower
+  -- the row's effect within the load points a stratified test compared, and its interval
+  row.effect_lo, row.effect_hi, row.effect_level = v.effect_lo, v.effect_hi, v.effect_level
+  row.size = v.size
+  if v.size or v.sustained_size then row.min_effect = o.min_effect or decision.MIN_EFFECT end
   row.cannot_decide = v.cannot_decide
   row.cannot_decide_units = v.units
   row.too_few = v.too_few
@@ -491,6 +512,10 @@ local function finish_row(row, fam, A, B)
     if test.mh_rate_a and test.mh_rate_b then
       -- the stratified effect, which the verdict reads, beside the pooled Delta
       row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
+    end
+    if test.row_effect and test.row_effect.pct and not v.partial then
+      -- the stratified test's rows: each its own size within the points (decision.stratified_effect)
+      row.evidence = row.evidence .. "; this row within the load points tested: " .. effect_text(test.row_effect)
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
     -- tested at only some of the loads both sustained: that first, never read as sameness
@@ -2107,6 +2132,26 @@ end
 -- only; a row whose test left out the loads where a run was overloaded (decision.verdict's
 -- sustained_only): what it found at the loads both sustained. nil where the row has no test
 -- (untested, identical, not comparable, follows the sends).
+-- A row whose test at the loads both sustained is significant but names no winner
+-- (decision.effect_size's "small", "unsure" or "opposite"), in a few words: "a difference too
+-- small to matter (+1.2 % within the load points tested, below the 2 % threshold)".
+local function sustained_size_text(r, A, B)
+  local thr = ("%g"):format(r.min_effect or decision.MIN_EFFECT)
+  local e = r.effect_pct and T.helpers.pct(r.effect_pct) or "N/A"
+  if r.sustained_size == "small" then
+    return ("a difference too small to matter (%s within the load points tested, below the %s %% threshold)")
+      :format(e, thr)
+  elseif r.sustained_size == "opposite" then
+    return ("no winner: the test finds %s's values lower, this figure differs the other way within the load points "
+      .. "(%s)"):format(r.sustained_lower == "a" and A.label or B.label, e)
+  end
+  return ("%s's lower by %s within the load points tested, but by less than the %s %% practical threshold could be "
+    .. "(%s), so no winner"):format(r.sustained_lower == "a" and A.label or B.label,
+    r.effect_pct and (T.helpers.num(math.abs(r.effect_pct), 1) .. " %") or "N/A", thr,
+    r.effect_lo and ("%d %% interval %s to %s"):format(r.effect_level or decision.EFFECT_LEVEL,
+      T.helpers.pct(r.effect_lo), T.helpers.pct(r.effect_hi)) or "its interval unbounded")
+end
+
 local function perf_test_text(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
@@ -2114,6 +2159,9 @@ local function perf_test_text(perf, key, A, B)
     if p and r.sustained_winner then
       return ("Performance Results, at the loads both sustained: %s's lower, %s"):format(
         r.sustained_winner == "a" and A.label or B.label, p)
+    elseif p and r.sustained_size then
+      -- significant there, but no winner: by how much, against the threshold (decision.effect_size)
+      return ("Performance Results, at the loads both sustained: %s, %s"):format(sustained_size_text(r, A, B), p)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
       return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
@@ -3723,7 +3771,9 @@ local function summary(model, A, B)
         or (" Compare the runs at matched %s (the Load Ladder)."):format(
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
-    local wins, sustained = { a = {}, b = {} }, { a = {}, b = {} }
+    local wins, sustained, sustained_small = { a = {}, b = {} }, { a = {}, b = {} }, {}
+    -- significant, but not shown beyond the practical threshold (decision.effect_size's "unsure")
+    local unsure = {}
     local untested, untested_rows = 0, {}
     local away = {}
     -- the kinds of metric a test found no clear difference in (never one that was not
@@ -3746,14 +3796,18 @@ local function summary(model, A, B)
           strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
           or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
           strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
-      elseif r.sustained_winner then
+      elseif r.sustained_winner or r.sustained_size then
         -- the test at the loads both sustained found a difference; the pooled figures
-        -- name no winner (decision.verdict): said apart, below
-        local w = sustained[r.sustained_winner]
+        -- name no winner (decision.verdict): said apart, below, by test (the rows of one
+        -- sample kind read one test: its p said once) and, where it is too small or not
+        -- shown beyond the threshold, as that (decision.effect_size)
+        local w = r.sustained_winner and sustained[r.sustained_winner] or sustained_small
         w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
-          left = r.sig and r.sig.left_out,
+          left = r.sig and r.sig.left_out, id = r.test_id or r.key, row = r,
           -- (one load point both sustained: a plain Mann-Whitney there, named so)
           name = r.sig and r.sig.strata == 1 and decision.test_name(r.sig) or nil }
+      elseif r.size == "unsure" then
+        unsure[#unsure + 1] = ("%s (%s)"):format(lower_label(r.label), r.note)
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3826,7 +3880,7 @@ local function summary(model, A, B)
         or "No tested whole-run metric names a winner: none differs beyond noise"
       -- (none where the only tests that found something are at the loads both sustained:
       -- said below, and "none differs beyond noise" would deny them)
-      if #kinds == 0 and (#sustained.a + #sustained.b > 0 or #partial > 0) then lead = nil end
+      if #kinds == 0 and (#sustained.a + #sustained.b + #sustained_small > 0 or #partial > 0) then lead = nil end
       out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
@@ -3881,17 +3935,87 @@ local function summary(model, A, B)
       out[#out + 1] = ("Not shown to differ, as tested at only some of the loads both runs sustained (%s), which the "
         .. "whole-run figures pool: %s."):format(table.concat(w, "; "), table.concat(names, ", "))
     end
+    -- the rows of w grouped by their test, in first-seen order: {{rows = {...}, x = the first}, ...}
+    local function by_test(w)
+      local groups, at = {}, {}
+      for _, x in ipairs(w) do
+        local g = at[x.id]
+        if not g then
+          g = { rows = {}, x = x }
+          at[x.id], groups[#groups + 1] = g, g
+        end
+        g.rows[#g.rows + 1] = x
+      end
+      return groups
+    end
+    -- "(Mann-Whitney stratified by load point, p = ...)", or, for a test the rows share,
+    -- "(one Mann-Whitney stratified by load point for these 6 rows, p = ...)"
+    local function test_said(g)
+      local name = g.x.name or "Mann-Whitney stratified by load point"
+      if #g.rows > 1 then name = ("one %s for these %d rows"):format(name, #g.rows) end
+      return ("%s, %s"):format(name, g.x.p)
+    end
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]
       if #w > 0 then
-        -- one p for the rows of one test (a sample kind): the first row's
-        local names = {}
-        for _, x in ipairs(w) do names[#names + 1] = x.label end
-        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
-          .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(names, ", "),
-            w[1].name or "Mann-Whitney stratified by load point", w[1].p)
+        local parts = {}
+        for _, g in ipairs(by_test(w)) do
+          local names = {}
+          for _, x in ipairs(g.rows) do
+            local e = x.row.effect_pct
+            names[#names + 1] = e and ("%s (%s)"):format(x.label, effect_text({ pct = e, lo = x.row.effect_lo,
+              hi = x.row.effect_hi, level = x.row.effect_level }, true)) or x.label
+          end
+          parts[#parts + 1] = ("%s (%s)"):format(table.concat(names, ", "), test_said(g))
+        end
+        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s %% "
+          .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
+          .. "run was overloaded, which the test left out, so they name no winner.")
+          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), T.helpers.num(model.min_effect, 1),
+            B.label, A.label)
       end
+    end
+    if #unsure > 0 then
+      out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s %%, so %s: %s."):format(
+        T.helpers.num(model.min_effect, 1), #unsure == 1 and "it names no winner" or "they name no winner",
+        table.concat(unsure, "; "))
+    end
+    if #sustained_small > 0 then
+      -- significant there, but too small to matter, or not shown beyond the threshold: no winner
+      local parts = {}
+      for _, g in ipairs(by_test(sustained_small)) do
+        -- by class: too small to matter, not shown beyond the threshold (an interval that
+        -- reaches back within it, or none), the other way
+        local cls = { small = {}, unsure = {}, unbounded = {}, opposite = {} }
+        for _, x in ipairs(g.rows) do
+          local r = x.row
+          local c = r.sustained_size == "unsure" and not r.effect_lo and cls.unbounded or cls[r.sustained_size]
+            or cls.unsure
+          c[#c + 1] = c == cls.unsure and ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct,
+            lo = r.effect_lo, hi = r.effect_hi, level = r.effect_level }, true))
+            or ("%s %s"):format(x.label, T.helpers.pct(r.effect_pct))
+        end
+        local lower = g.x.row.sustained_lower == "a" and A.label or B.label
+        local said = {}
+        if #cls.small > 0 then
+          said[#said + 1] = ("too small to matter in %s (below the threshold)"):format(table.concat(cls.small, ", "))
+        end
+        if #cls.unsure > 0 then
+          said[#said + 1] = ("not shown beyond the threshold in %s"):format(table.concat(cls.unsure, ", "))
+        end
+        if #cls.unbounded > 0 then
+          said[#said + 1] = ("not shown beyond the threshold in %s (%s: too few independent requests)"):format(
+            table.concat(cls.unbounded, ", "), #cls.unbounded == 1 and "its 95 % interval unbounded"
+            or "their 95 % intervals unbounded")
+        end
+        if #cls.opposite > 0 then
+          said[#said + 1] = ("the other way in %s"):format(table.concat(cls.opposite, ", "))
+        end
+        parts[#parts + 1] = ("%s's values are lower (%s), %s"):format(lower, test_said(g), table.concat(said, "; "))
+      end
+      out[#out + 1] = ("At the loads both runs sustained, %s, so no winner (%s against %s within the load points "
+        .. "tested; the practical threshold is %s %%)."):format(table.concat(parts, "; "), B.label, A.label,
+        T.helpers.num(model.min_effect, 1))
     end
     if model.follows_sends then
       -- both kept up with every load they were sent: the throughput is the sends' (finish_row)
@@ -4361,8 +4485,10 @@ function M.build(opts)
   model.any_identical = false
   model.any_cannot_decide = false
   model.any_too_few = false
+  model.any_row_effect = false -- a row with its effect within the load points (the key's rule)
   model.min_error_pp = decision.MIN_ERROR_PP
   for _, r in ipairs(rows) do
+    if r.sig and r.sig.row_effect and r.p_value then model.any_row_effect = true end
     if r.identical then model.any_identical = true end
     if r.cannot_decide then model.any_cannot_decide = true end
     if r.too_few then model.any_too_few = true end
@@ -4682,14 +4808,15 @@ function M.csv(model)
   end
   -- p_value is the test's own p; p_adjusted its Holm-adjusted p in the family of family_size
   -- tests; a_bound, b_bound what the curve rows' a and b are (M.CSV_BOUNDS: "lower bound"
-  -- for a "≥" figure), empty in the other rows (columns added at the end, so that the
-  -- earlier ones keep their places)
+  -- for a "≥" figure), empty in the other rows; effect_lo, effect_hi the 95 % interval of a
+  -- stratified test's row's effect_pct (decision.stratified_effect), empty where it has none
+  -- (columns added at the end, so that the earlier ones keep their places)
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound" }
+    .. "a_bound,b_bound,effect_lo,effect_hi" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -4697,12 +4824,12 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound) }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "" }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -152,7 +152,7 @@ function M.load(list, opts)
     end
     ::next_treatment::
   end
-  list.identical = M.identical_treatments(list)
+  list.identical, list.identical_pairs = M.identical_treatments(list)
   return list
 end
 
@@ -234,7 +234,9 @@ end
 -- warning each pair, for stderr and the report. Any ranking between them compares a run with
 -- itself.
 function M.identical_treatments(list)
-  local out = {}
+  -- (and, second, each pair as {a =, b = labels, bytes = the same files, workloads = the two
+  -- workloads' names where they differ}: the Verdict's caveat)
+  local out, pairs_found = {}, {}
   for j = 2, #list do
     for k = 1, j - 1 do
       local a, b = list[k], list[j]
@@ -260,6 +262,9 @@ function M.identical_treatments(list)
             .. "achieved rates below differ by that reading alone, not by any configuration"):format(how, a.label,
             bases.a, b.label, bases.b)
         end
+        pairs_found[#pairs_found + 1] = { a = a.label, b = b.label, bytes = bytes or nil,
+          two_ways = bases and true or nil,
+          workloads = a.workload and b.workload and a.workload ~= b.workload and { a.workload, b.workload } or nil }
         if a.workload and b.workload and a.workload ~= b.workload then
           -- of two workloads (an experiment's run treatments): never compared with each
           -- other, so no "run with itself"; but one set of results cannot be both workloads'
@@ -275,7 +280,23 @@ function M.identical_treatments(list)
       end
     end
   end
-  return out
+  return out, pairs_found
+end
+
+-- The Verdict's caveat where treatments hold the same results (pairs: M.identical_treatments'
+-- second value): said in the headline itself, not only in the warning below it, since a
+-- comparison of a run with itself tells no configurations apart. "" where none.
+function M.identical_caveat(pairs_found)
+  if not pairs_found or #pairs_found == 0 then return "" end
+  local said, self = {}, false
+  for _, p in ipairs(pairs_found) do
+    said[#said + 1] = ("%s and %s hold the same results (%s%s)"):format(p.a, p.b,
+      p.bytes and "byte for byte" or p.two_ways and "in other files, read two ways" or "in other files", p.workloads
+      and (", though of two workloads, %s and %s: likely a mistake"):format(p.workloads[1], p.workloads[2]) or "")
+    self = self or not p.workloads
+  end
+  return ("Caveat: %s%s. "):format(table.concat(said, "; "), self
+    and ": each a run compared with itself, so nothing here tells those configurations apart (see the warnings)" or "")
 end
 
 -- treatment_comparison.csv --------------------------------------------------------------
@@ -1007,7 +1028,8 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
     for _ in pairs(kinds) do k = k + 1 end
     if k < 2 then return nil end
     table.sort(hw)
-    return { differ = true, unknown = unknown, text = ("Not like for like on cost: the setups' replicas differ (%s), "
+    return { differ = true, unknown = unknown, replicas = table.concat(hw, "; "),
+      text = ("Not like for like on cost: the setups' replicas differ (%s), "
       .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
       .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
       .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
@@ -1082,9 +1104,13 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
         local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
-        -- (untested: where the capacities lie per GPU, the measured brackets that overlap)
+        -- (untested: where the capacities lie per GPU, the spans the evidence weighs, which
+        -- overlap: each one-run point's percentile noise or the repeats' range widens the
+        -- measured bracket, decision.capacity_span; the bracket alone may look apart)
         local function bracket(c)
-          local lo, hi = decision.capacity_bracket(per_cap(c.capacity, c.gpus))
+          local cp = per_cap(c.capacity, c.gpus)
+          if not decision.capacity_bracket(cp) then return nil end
+          local lo, hi = decision.capacity_span(cp)
           if not lo then return nil end
           if hi == math.huge then return ("%s ≥ %s per GPU"):format(c.label, rate(lo)) end
           if lo == 0 then return ("%s < %s per GPU"):format(c.label, rate(hi)) end
@@ -1236,8 +1262,16 @@ function M.verdict_line(m, ranked, failed, by_cap)
     local per = m.cost.per_gpu or {}
     local figs = m.cost.best_per_gpu and per[1] and per[2] and per[1].label == m.cost.best_per_gpu
       and (": %s against %s for %s"):format(per[1].text, per[2].text, per[2].label) or ""
-    line = ("Not like for like on cost: the treatments ran on different numbers of accelerators, so none is named "
-      .. "best on totals%s."):format(m.cost.best_per_gpu
+    -- (what is known: the GPU counts differ, or only the replicas, the counts unknown; or a
+    -- count is unknown)
+    local unknown = m.cost.unknown or {}
+    local why = m.cost.replicas and ("Not like for like on cost: the setups' replicas differ (%s) and their GPU "
+      .. "counts are unknown"):format(m.cost.replicas)
+      or #unknown > 0 and (m.cost.differ and ("Not like for like on cost: the treatments ran on different numbers "
+        .. "of accelerators, and the GPU count of %s is unknown") or ("Not known to be like for like on cost: the GPU "
+        .. "count of %s is unknown")):format(table.concat(unknown, ", "))
+      or "Not like for like on cost: the treatments ran on different numbers of accelerators"
+    line = ("%s, so none is named best on totals%s."):format(why, m.cost.best_per_gpu
       and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
       or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"))
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
@@ -1918,7 +1952,12 @@ function M.model(list, opts)
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
     -- (r.rank: set below, once every place's evidence against the next is known)
-    local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
+    -- (value: the figure as its text bounds it, value_kind saying how: "estimate", "at_least" (≥)
+    -- or "below" (a capacity below the lowest load tried: < that load's rate); never the 0 that
+    -- ranks such a capacity last)
+    local r = { rank = i, label = x.label, text = figure(x) }
+    r.value, r.value_kind = x.rank_value, lower_bound(x) and "at_least" or "estimate"
+    if by_cap and x.capacity.kind == "below_lowest" then r.value, r.value_kind = x.capacity.lowest_rps, "below" end
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
@@ -2849,6 +2888,8 @@ function M.write_report(out, list, opts)
   if list.identical and #list.identical > 0 then
     m.verdict = ("Warning: %s. %s"):format(table.concat(list.identical, ". Warning: "), m.verdict or "")
     m.identical = list.identical
+    -- (the headline says it too: the Verdict is what is read)
+    m.verdict_line = M.identical_caveat(list.identical_pairs) .. (m.verdict_line or "")
   end
   -- what the design has and nothing here measured (an experiment's failed standup): named
   -- first, with its status; the Treatments section and treatments.json say why
@@ -2992,7 +3033,8 @@ end
 
 -- The ranking as a table for scripts (treatment_ranking.csv, CRLF as the other CSV): one row
 -- per place, in the reports' order, with its workload, rank ("1=" where shared; empty where
--- not ranked), figure (value: empty where unknown; text as the reports print it), GPUs and
+-- not ranked), figure (value: empty where unknown; value_kind: estimate, at_least or below, the bound
+-- "< X" of a capacity below the lowest load being X, never 0; text as the reports print it), GPUs and
 -- figure per GPU (empty where the count is unknown), and its evidence against the next.
 -- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
 -- (at_common_load: what the latency table marks beside the treatment at its common load:
@@ -3000,7 +3042,7 @@ end
 -- (in_doubt: where the place's own files disagree on a figure the ranking reads, with nothing
 -- to settle which is right, the reports' "In doubt: ..." (treatments.json's in_doubt); empty
 -- where nothing is in doubt)
-M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
+M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "value_kind", "text", "gpus",
   "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load", "in_doubt" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
@@ -3011,7 +3053,8 @@ function M.ranking_csv_text(m)
     if x.saturated_at_common then marks[#marks + 1] = "saturated here" end
     if x.failing_at_common then marks[#marks + 1] = "failing requests here" end
     if x.mild_at_common then marks[#marks + 1] = x.mild_at_common end
-    local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
+    local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value,
+      r.rank_text and r.value and r.value_kind, r.text, r.gpus,
       r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text, table.concat(marks, "; "),
       r.in_doubt and r.in_doubt.text or nil }
     local cells = {}
@@ -3533,6 +3576,20 @@ local function charts_of(m, T, list, out, suffix, about)
         end
       end
       rows[#rows + 1] = r
+    end
+    -- in the chart too, not only below it: each bar of a treatment saturated or mildly
+    -- overloaded at this load hatched and labelled so above it (the template's overload[t])
+    local overload, marked = {}, 0
+    for i, x in ipairs(T) do
+      overload[i] = x.saturated_at_common and 1 or x.mild_at_common and 2 or 0
+      if overload[i] > 0 then marked = marked + 1 end
+    end
+    set_var(c, "overload", overload)
+    if marked > 0 then
+      c.notes[#c.notes + 1] = ("Hatched bars, labelled \"saturated\" or \"mild overload\" above them, are of a "
+        .. "treatment overloaded at this load (here %s): they show an overloaded server's latencies, not a sustained "
+        .. "load's."):format(marked == #T and (#T == 2 and "both" or ("all %d"):format(#T))
+        or ("%d of %d"):format(marked, #T))
     end
     for _, s in ipairs(m.saturated_at_common or {}) do
       c.notes[#c.notes + 1] = ("%s is saturated at this load: its bars show an overloaded server."):format(s.label)

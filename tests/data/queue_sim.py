@@ -3,25 +3,35 @@
 # server with K slots driven by Poisson arrivals, written as vllm bench serve files; the
 # A/A (same server, two seeds) and A/B pairs of tests/lua/test_tests36.lua are made with it.
 # (The options and the server itself: fifo_server.py, shared with queue_sim_ip.py.)
-"""vsim.py OUTDIR --rates 4,8,12 --slots K --ttft0 S --tpot S --out N [--in N] [--dur S]
-   [--seed N] [--noise F] [--aggregate-only] [--fail F] [--timeout S] [--label L] [--conc]
-Simulates a FIFO server with K slots; each request needs ttft0 + out*tpot seconds
-(times lognormal noise F). Poisson arrivals at each rate for dur seconds. Writes one
-vllm bench serve --save-result --save-detailed file per rate (numpy percentiles)."""
+"""queue_sim.py OUTDIR --rates 4,8,12 [--slots K] [--ttft0 S] [--tpot S] [--outtok N] [--intok N]
+   [--dur S] [--seed N] [--noise F] [--repeat N] [--aggregate-only] [--fail F] [--timeout S] [--label L]
+
+Simulates a FIFO server with K slots; each request needs ttft0 + outtok x tpot seconds
+(times lognormal noise F). Poisson arrivals at each rate for --dur seconds. Writes one
+vllm bench serve --save-result --save-detailed file per rate (numpy percentiles) into
+OUTDIR: a results folder for compare.lua / treatments.lua. A pair to compare: two folders,
+e.g. --slots 10 --seed 11 and --slots 20 --seed 12 (an A/A pair: the same --slots, two
+seeds). Needs numpy (/usr/bin/python3)."""
 import json, os, sys
-import numpy as np
 sys.dont_write_bytecode = True  # (no __pycache__ left in tests/data)
-from fifo_server import Fifo, options
+from fifo_server import Fifo, options, need_numpy
 
 
 def own(ap):
-    ap.add_argument("--aggregate-only", action="store_true"); ap.add_argument("--fail", type=float, default=0.0)
-    ap.add_argument("--label", default=None); ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--aggregate-only", action="store_true",
+                    help="write the aggregate figures only, no per-request lists")
+    ap.add_argument("--fail", type=float, default=0.0, metavar="F",
+                    help="the chance, 0 to 1, that a request fails at once with HTTP 503 (default 0)")
+    ap.add_argument("--label", default=None, metavar="L", help="the files' label field (default none)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run the whole rate ladder N times, one file per rate and repeat (default 1)")
     # a client timeout in seconds: a request still queued that long fails (a burst of them while the queue is long)
-    ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument("--timeout", type=float, default=None, metavar="S",
+                    help="seconds a request may wait for a slot before it fails (TimeoutError); default none")
 
 
-a = options(own)
+a = options(own, __doc__.split("\n\n", 1)[1])
+np = need_numpy()
 os.makedirs(a.out, exist_ok=True)
 rng = np.random.default_rng(a.seed)
 PCT = [0.1, 1, 5, 10, 25, 75, 90, 95, 99, 99.9]

@@ -3,24 +3,29 @@
 # FIFO server of queue_sim.py written as an inference-perf run (stage files, summary,
 # per-request file); used by tests/lua/test_tests36.lua. (The options and the server
 # itself: fifo_server.py.)
-"""ipsim.py OUTDIR --rates 2,5,10 --slots K --ttft0 S --tpot S --outtok N [--dur S] [--seed N] [--no-per-request]
-   [--fail F] [--timeout S]
-Same FIFO server as vsim.py; writes inference-perf stage_N_lifecycle_metrics.json,
-summary_lifecycle_metrics.json and per_request_lifecycle_metrics.json (numpy percentiles).
---fail F: each request fails at once (HTTP 503) with chance F, independently; --timeout S:
-a request still queued S seconds after it was sent fails then (TimeoutError), as
-queue_sim.py's (failures in bursts near saturation). Neither draws anything unless given,
-so a seed without them gives the same files as before."""
+"""queue_sim_ip.py OUTDIR --rates 2,5,10 [--slots K] [--ttft0 S] [--tpot S] [--outtok N] [--intok N]
+   [--dur S] [--seed N] [--noise F] [--no-per-request] [--fail F] [--timeout S]
+
+The FIFO server of queue_sim.py; writes inference-perf stage_N_lifecycle_metrics.json,
+summary_lifecycle_metrics.json and per_request_lifecycle_metrics.json (numpy percentiles)
+into OUTDIR, one stage per rate. --fail F: each request fails at once (HTTP 503) with
+chance F, independently; --timeout S: a request still queued S seconds after it was sent
+fails then (TimeoutError), as queue_sim.py's (failures in bursts near saturation). Neither
+draws anything unless given, so a seed without them gives the same files as before. (No
+--repeat: run it again with another --seed.) Needs numpy (/usr/bin/python3)."""
 import json, os, sys
-import numpy as np
 sys.dont_write_bytecode = True  # (no __pycache__ left in tests/data)
-from fifo_server import Fifo, options
+from fifo_server import Fifo, options, need_numpy
 def own(ap):
-    ap.add_argument("--no-per-request", action="store_true")
-    ap.add_argument("--fail", type=float, default=0.0); ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument("--no-per-request", action="store_true",
+                    help="write no per_request_lifecycle_metrics.json")
+    ap.add_argument("--fail", type=float, default=0.0, metavar="F",
+                    help="the chance, 0 to 1, that a request fails at once with HTTP 503 (default 0)")
+    ap.add_argument("--timeout", type=float, default=None, metavar="S",
+                    help="seconds a request may wait for a slot before it fails (TimeoutError); default none")
 
 
-a = options(own); os.makedirs(a.out, exist_ok=True)
+a = options(own, __doc__.split("\n\n", 1)[1]); np = need_numpy(); os.makedirs(a.out, exist_ok=True)
 rng = np.random.default_rng(a.seed)
 PK = [("p0.1", .1), ("p1", 1), ("p5", 5), ("p10", 10), ("p25", 25), ("median", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99.9", 99.9)]
 def summ(x):

@@ -61,8 +61,10 @@ t.test("no SLO: the Summary's latencies at the common load point to the test the
     .. "(+50.0 %), end-to-end latency p90 711.5 ms vs 481.0 ms (+47.9 %; Performance Results, at the loads both "
     .. "sustained: A's lower, p < 1e-9) (B − A; no test at this load: without an SLO none is made there).", 1, true),
     summary)
-  t.ok(summary:find("At the loads both runs sustained, A's values are lower in end-to-end latency p50, end-to-end "
-    .. "latency p90,", 1, true), summary)
+  -- (each row with its effect within the load points and its interval, fixc39: the
+  -- percentiles of 65 requests a point above p90 have no bound, so name no winner)
+  t.ok(summary:find("At the loads both runs sustained, A's values are lower in end-to-end latency p50 (+38.5 %, 95 % "
+    .. "interval", 1, true), summary)
   t.ok(not summary:find("not shown to differ", 1, true), summary)
 end)
 

@@ -239,3 +239,42 @@ t.test("the output tok/s capacity below the lowest load keeps the repeats' cavea
     .. "repeats' 95 % intervals)")
   t.ok(rps:find("even at the lower ends", 1, true), rps)
 end)
+
+t.test("treatments per GPU: the spans the evidence weighs, not the bare brackets (audit39 #2)", function()
+  -- Two runs of one server (tests/data/queue_sim.py, 20 slots, seeds 1 and 2) on 2 GPUs each
+  -- and a 24-slot one on 1, TTFT p90 <= 500 ms. The order per GPU weighs each one-run point's
+  -- percentile noise (decision.capacity_span); on main the sentence printed the measured
+  -- brackets instead ("s2 ≥ 3.944 ..., s1 between 3.267 req/s and 3.938 req/s per GPU"): apart,
+  -- beside "cannot order them". The spans are the totals' rank-table spans halved: an
+  -- independent checker (audit39: numpy, Geyer design effect, order-statistic ranks) put s1 at
+  -- 6.533-9.703 and s2 at 7.887-9.718 req/s in total, so 3.267-4.852 and 3.944-4.859 per GPU.
+  if not t.have_numpy() then return end
+  local proc = require "llmd.proc"
+  local d = t.tmpdir()
+  local function sim(name, slots, seed)
+    local r = proc.run { "/usr/bin/python3", t.root() .. "/tests/data/queue_sim.py", d .. "/" .. name, "--rates",
+      "2,4,6,8,10,12", "--slots", tostring(slots), "--seed", tostring(seed) }
+    t.eq(r.code, 0, r.stderr)
+    return d .. "/" .. name
+  end
+  local out = d .. "/tr"
+  local r = proc.run { t.root() .. "/llmdlua", t.root() .. "/lua/treatments.lua", "--run", "s1=" .. sim("a", 20, 1),
+    "--run", "s2=" .. sim("b", 20, 2), "--run", "k24=" .. sim("c", 24, 4), "--gpus", "s1=2,s2=2,k24=1", "--slo",
+    "ttft_p90_ms=500", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local said = md:match("s2 and s1 per GPU: untested, and the measured loads cannot order them: ([^(]+)")
+  t.ok(said, md)
+  local s2lo, s2hi, s1lo, s1hi = said:match("^s2 between ([%d.]+) req/s and ([%d.]+) req/s per GPU, s1 between "
+    .. "([%d.]+) req/s and ([%d.]+) req/s per GPU")
+  t.ok(s2lo, said)
+  -- the totals' spans in the rank table, halved (2 GPUs each)
+  local t2lo, t2hi, t1lo, t1hi = md:match("this one's capacity at SLO at ([%d.]+)–([%d.]+) req/s and s1's at "
+    .. "([%d.]+)–([%d.]+) req/s")
+  t.ok(t2lo, md)
+  for _, p in ipairs { { s2lo, t2lo }, { s2hi, t2hi }, { s1lo, t1lo }, { s1hi, t1hi } } do
+    t.near(tonumber(p[1]), tonumber(p[2]) / 2, 0.0011)
+  end
+  t.near(tonumber(s1hi), 9.703 / 2, 0.0011)
+  t.near(tonumber(s2hi), 9.718 / 2, 0.0011)
+end)

@@ -106,12 +106,13 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   find(md, "not shown to differ from tp1", "md")
   local rows = csv_rows(t.read(out .. "/treatment_ranking.csv"))
   t.eq(#rows, 3)
-  t.eq({ rows[2][2], rows[2][3], rows[2][4], rows[2][7], rows[2][9] },
-    { "1=", "tp2", "capacity at SLO", "2", "about 15.294 req/s per GPU" })
+  -- (column 6, value_kind, since fixe39)
+  t.eq({ rows[2][2], rows[2][3], rows[2][4], rows[2][6], rows[2][8], rows[2][10] },
+    { "1=", "tp2", "capacity at SLO", "estimate", "2", "about 15.294 req/s per GPU" })
   t.ok(t.rel(tonumber(rows[2][5]), 30.58823529411765) < 1e-6, rows[2][5])
-  t.ok(t.rel(tonumber(rows[2][8]), 15.294117647058824) < 1e-6, rows[2][8])
-  t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "1=", "tp1", "1", "about 20.909 req/s per GPU" })
-  t.ok(t.rel(tonumber(rows[3][8]), 20.90909090909091) < 1e-6, rows[3][8])
+  t.ok(t.rel(tonumber(rows[2][9]), 15.294117647058824) < 1e-6, rows[2][9])
+  t.eq({ rows[3][2], rows[3][3], rows[3][8], rows[3][10] }, { "1=", "tp1", "1", "about 20.909 req/s per GPU" })
+  t.ok(t.rel(tonumber(rows[3][9]), 20.90909090909091) < 1e-6, rows[3][9])
   -- 2: the charts per GPU, as the ranking beside them (on main: totals, tp2 furthest right
   -- and with the most output tok/s). By hand: each point's throughput (the offered rate, as
   -- above) / GPUs, and at the common load (30 req/s offered, measured by both) that rate x 64

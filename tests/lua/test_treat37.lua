@@ -47,7 +47,8 @@ t.test("1: the rank per GPU: a place of its own only where the evidence puts it 
   -- the CSV: rank_per_gpu after per_gpu_text, the same as the model's, row for row
   local lines = {}
   for l in tr.ranking_csv_text(m):gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = l end
-  t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,text,gpus,value_rps_per_gpu,per_gpu_text,rank_per_gpu,"
+  t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,value_kind,text,gpus,value_rps_per_gpu,per_gpu_text,"
+    .. "rank_per_gpu,"
     .. "evidence_against_next,at_common_load,in_doubt")
   find(lines[2], ",1=,x,capacity at SLO,15.0,")
   find(lines[2], ",1,15.0,about 15.000 req/s per GPU,1,\"")

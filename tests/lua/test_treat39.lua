@@ -177,6 +177,10 @@ t.test("4: two treatments of one run read two ways: the warning says so, in comp
     .. "per-request times its files hold, xbr's the drain-reduced rate")
   t.contains(r.stderr, "differ by that reading alone, not by any configuration): this compares a run with itself")
   t.lacks(r.stderr, "every figure of every stage")
+  -- and the Verdict's caveat (main's, since fixe39) in the same terms, never "every figure equal"
+  local verdict = t.read(out .. "/treatment_report.md"):match("%*%*Verdict:%*%* ([^\n]*)")
+  t.contains(verdict, "Caveat: x and xbr hold the same results (in other files, read two ways): each a run compared "
+    .. "with itself")
 end)
 
 t.test("5: one treatment kept up with every load, the other's saturation unknown or higher: no throughput winner",

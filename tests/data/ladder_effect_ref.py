@@ -1,0 +1,30 @@
+#!/usr/bin/python3
+# Independent reference for tests/lua/test_decision.lua's ladders (testlib.latency_ladder: TTFTs
+# 50 + i and 200 + i ms at 2/s and 10/s, B shifted): a row's effect within the load points and
+# its 95 % interval, as tests/data/stratified_effect_ref.py computes them (numpy alone; fewer
+# than 100 requests a point: design effect 1). Prints the figures the test asserts.
+import numpy as np
+Z = 1.959964
+def fig_se(x, q):
+    n = len(x); v = np.percentile(x, q * 100)
+    if n < 50: return v, None
+    h = Z * np.sqrt(q * (1 - q) / n)
+    if (q - h) * n < 1 or (q + h) * n > n - 1: return v, None
+    lo, hi = min(np.percentile(x, (q - h) * 100), v), max(np.percentile(x, (q + h) * 100), v)
+    return v, (hi - lo) / (2 * Z)
+def eff(strata, q):
+    sw = swe = swv = 0; bounded = True
+    for a, b in strata:
+        fa, sa = fig_se(a, q); fb, sb = fig_se(b, q)
+        m = (fa + fb) / 2; e = (fb - fa) / m * 100; w = len(a) * len(b) / (len(a) + len(b))
+        sw += w; swe += w * e
+        if sa is None or sb is None: bounded = False
+        else: swv += w * w * ((sa * sa + sb * sb) ** 0.5 / m * 100) ** 2
+    est = swe / sw
+    return (est, est - Z * swv ** 0.5 / sw, est + Z * swv ** 0.5 / sw) if bounded else (est, None, None)
+for n in (40, 60):
+    i = np.arange(1, n + 1)
+    for sh in (5.5, 20):
+        A = [50 + i, 200 + i]; B = [x + sh for x in A]
+        print(n, sh, "ttft p90", eff(list(zip(A, B)), 0.9))
+        print(n, sh, "e2e p90", eff([(a + 500, b + 500) for a, b in zip(A, B)], 0.9))

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+# Independent reference for tests/lua/test_fixc39.lua: a latency row's effect within the load
+# points a stratified test compared, from two vllm bench serve --save-detailed folders
+# (queue_sim.py's), with numpy alone (no llmdlua code). Per point (the rates given, both
+# runs'): TPOT per successful request = (latency - ttft) / (output tokens - 1) in file order
+# (send order); the row's figure: the mean, or np.percentile (linear) at p; the effect B
+# against A relative to the two figures' mean, in %; over the points the mean weighted
+# n_a n_b / (n_a + n_b). Its 95 % interval: estimate -+ 1.959964 sqrt(sum w^2 se^2) / sum w,
+# se the point's standard error of the difference relative to the figures' mean, each
+# side's from its design effect d (seqstats.deff in send order, the larger of the two
+# sides', at least 1): the mean's s / sqrt(n / d) (ddof 1); a percentile's (hi - lo) /
+# (2 z), lo and hi the percentiles at q -+ z sqrt(d q (1 - q) / n) (widened to the figure),
+# unbounded where (q - h) n < 1 or (q + h) n > n - 1, or n / d < 50.
+"""stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi}} (lo, hi null:
+unbounded); TTFT: each successful request's ttft"""
+import glob
+import json
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+from seqstats import deff  # noqa: E402
+
+Z = 1.959964
+
+
+KIND = sys.argv[5] if len(sys.argv) > 5 else "tpot"
+
+
+def load(d):
+    out = {}
+    for f in glob.glob(d + "/*.json"):
+        j = json.load(open(f))
+        if KIND == "ttft":
+            t = [tt * 1000 for tt, e in zip(j["ttfts"], j["errors"]) if e == ""]
+        else:
+            t = [(lat - tt) / (o - 1) * 1000 for lat, tt, o, e in
+                 zip(j["latencies"], j["ttfts"], j["output_lens"], j["errors"]) if e == "" and o > 1]
+        out[j["request_rate"]] = np.array(t)
+    return out
+
+
+def fig_se(x, stat, d):
+    n = len(x)
+    if stat == "mean":
+        v = x.mean()
+        return v, (x.std(ddof=1) / np.sqrt(n / d) if n / d >= 50 else None)
+    q = stat / 100
+    v = np.percentile(x, stat)
+    if n / d < 50:
+        return v, None
+    h = Z * np.sqrt(d * q * (1 - q) / n)
+    if (q - h) * n < 1 or (q + h) * n > n - 1:
+        return v, None
+    lo, hi = min(np.percentile(x, (q - h) * 100), v), max(np.percentile(x, (q + h) * 100), v)
+    return v, (hi - lo) / (2 * Z)
+
+
+a, b = load(sys.argv[1]), load(sys.argv[2])
+rates = [float(x) for x in sys.argv[3].split(",")]
+res = {}
+for s in sys.argv[4].split(","):
+    stat = "mean" if s == "mean" else float(s)
+    sw = swe = swv = 0.0
+    bounded = True
+    for r in rates:
+        xa, xb = a[r], b[r]
+        d = max(1.0, deff(xa), deff(xb))
+        fa, sa = fig_se(xa, stat, d)
+        fb, sb = fig_se(xb, stat, d)
+        m = (fa + fb) / 2
+        w = len(xa) * len(xb) / (len(xa) + len(xb))
+        sw += w
+        swe += w * (fb - fa) / m * 100
+        if sa is None or sb is None:
+            bounded = False
+        else:
+            swv += w * w * (np.sqrt(sa * sa + sb * sb) / m * 100) ** 2
+    est = swe / sw
+    h = Z * np.sqrt(swv) / sw
+    res[s] = {"pct": est, "lo": est - h if bounded else None, "hi": est + h if bounded else None}
+print(json.dumps(res))

@@ -249,9 +249,21 @@ function M.identical_treatments(list)
       if found then
         local bytes = same_files(found[1], found[2])
         local d1, d2 = M.shown_dir(list.base, found[1].dir), M.shown_dir(list.base, found[2].dir)
+        -- (in compare.lua's words, llmd.comparison.identical_text: the figures their harness
+        -- recorded are equal, and where one folder's files hold per-request times and the
+        -- other's do not, the throughput is read two ways, so the figures ranked differ by that
+        -- reading alone, never "every figure is equal" beside capacities that differ)
         local how = bytes and "the same files, byte for byte"
-          or "the files differ, but every figure of every stage is equal to the last digit"
+          or "the files differ, but every figure their harness recorded at every load point is equal to the last "
+            .. "digit: the same requests, saved twice"
+        local bases = not bytes and require("llmd.runmodel").throughput_bases_differ(found[1], found[2])
+        if bases then
+          how = ("%s, read two ways: %s's throughput is %s, %s's %s, so the capacities, max sustained throughputs and "
+            .. "achieved rates below differ by that reading alone, not by any configuration"):format(how, a.label,
+            bases.a, b.label, bases.b)
+        end
         pairs_found[#pairs_found + 1] = { a = a.label, b = b.label, bytes = bytes or nil,
+          two_ways = bases and true or nil,
           workloads = a.workload and b.workload and a.workload ~= b.workload and { a.workload, b.workload } or nil }
         if a.workload and b.workload and a.workload ~= b.workload then
           -- of two workloads (an experiment's run treatments): never compared with each
@@ -279,7 +291,7 @@ function M.identical_caveat(pairs_found)
   local said, self = {}, false
   for _, p in ipairs(pairs_found) do
     said[#said + 1] = ("%s and %s hold the same results (%s%s)"):format(p.a, p.b,
-      p.bytes and "byte for byte" or "every figure equal", p.workloads
+      p.bytes and "byte for byte" or p.two_ways and "in other files, read two ways" or "in other files", p.workloads
       and (", though of two workloads, %s and %s: likely a mistake"):format(p.workloads[1], p.workloads[2]) or "")
     self = self or not p.workloads
   end
@@ -769,7 +781,8 @@ end
 -- rankings one after another, each place marked with its workload.
 local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
-    pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
+    pareto_excluded = {}, pareto_not_compared = {}, pareto_within_noise = {}, saturated_at_common = {},
+    failing_at_common = {},
     mild_at_common = {},
     common_unlike = {}, workloads = {}, in_doubt = {} }
   m.slo_text = #m.slo > 0 and decision.capacity_phrase(m.slo) or nil
@@ -801,7 +814,8 @@ local function grouped_model(groups, opts)
       r.workload = w
       m.ranking[#m.ranking + 1] = r
     end
-    for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "saturated_at_common",
+    for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "pareto_within_noise",
+      "saturated_at_common",
       "failing_at_common", "mild_at_common", "common_unlike", "in_doubt" } do
       for _, d in ipairs(sub[k] or {}) do
         if type(d) == "table" then d.workload = w end
@@ -1858,16 +1872,18 @@ function M.model(list, opts)
         .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
     elseif ev.verdict == "untested" and ev.within_range then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("not comparable with %s (%s): %s figure lies within the range %s repeats allow, so either "
-        .. "may be higher"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
+      -- (in the Verdict's words: untested, and either may be higher, then why; never "not
+      -- comparable", which reads as "of different kinds", treat39)
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: %s figure lies within the range %s "
+        .. "repeats allow"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
-        .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
+      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, leaves room for any capacity "
+        .. "below that load, this one's %s included"):format(nxt.label, m.rank_by, nf, figure(x))
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
         :format(nxt.label, m.rank_by, nf)
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
@@ -1883,8 +1899,8 @@ function M.model(list, opts)
         return ("%.4g–%.4g req/s"):format(lo, hi)
       end
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s and %s's "
-        .. "at %s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: the measured loads place this one's "
+        .. "%s at %s and %s's at %s, which overlap"):format(nxt.label, nf, m.rank_by, span(lb, hb),
         nxt.label, span(la, ha))
     elseif ev.verdict == "untested" then
       r.vs_next, r.proven = "untested", false
@@ -1972,8 +1988,8 @@ function M.model(list, opts)
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
-      r.vs_next, r.proven = "not comparable", false
-      r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
         :format(nxt.label, m.rank_by, figure(nxt))
     elseif nxt then
       local test = tests[i]
@@ -2102,7 +2118,7 @@ function M.model(list, opts)
       local function rate(v) return metrics.format("throughput_req_s", v) end
       why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
         table.concat(differ, "; "))
-        or lower_bound(z) and ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+        or lower_bound(z) and ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
           :format(z.label, m.rank_by, figure(z))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
@@ -2346,7 +2362,36 @@ function M.model(list, opts)
   end
   local lat_key = lat_col and lat_col.key or "latency_p90_ms"
   m.pareto_latency, m.pareto_latency_key = metrics.get(lat_key).label, lat_key
-  m.front, m.dominated, m.pareto_excluded = {}, {}, {}
+  m.front, m.dominated, m.pareto_excluded, m.pareto_within_noise = {}, {}, {}, {}
+  -- The noise of a latency at the common load (what "beyond noise" is weighed on): the 95 %
+  -- interval of its repeats' mean (a repeated point), else of its percentile from its own
+  -- requests (llmd.loadpoints.percentile_ci: order statistics with the effective sample size
+  -- n / design effect, as a load point's pass or fail of a percentile SLO), never a width
+  -- made up: {lo, hi, basis = "repeats" | "requests"}, {unclear = why} (repeats all one
+  -- value, too few effective requests: the noise is known to be there, its size not), or
+  -- {unknown = why} (a summary file: no per-request data, llmd.decision.UNKNOWN_NOISE_GAP).
+  local function point_noise(p)
+    if (p.repeats or 1) >= 2 then
+      local ci = p.ci and p.ci[lat_key]
+      if ci and ci.identical then return { unclear = "its repeats are all one value, no spread to estimate" } end
+      if ci and finite(ci.lo) and finite(ci.hi) then return { lo = ci.lo, hi = ci.hi, basis = "repeats" } end
+      return { unclear = "its repeats give no interval of it" }
+    end
+    local lo, hi, info = lp.percentile_ci(p, lat_key)
+    if lo then return { lo = lo, hi = hi, basis = "requests" } end
+    if not p.per_request or tostring(info):find("^no per%-request data") then return { unknown = tostring(info) } end
+    return { unclear = tostring(info) }
+  end
+  -- of a latency measured at the common load (p1), or interpolated between p1 and p2: the
+  -- span of both points' intervals (all the measurements say of it)
+  local function latency_noise(p1, p2)
+    local a = point_noise(p1)
+    if not p2 then return a end
+    local b = point_noise(p2)
+    if a.unclear or b.unclear then return { unclear = a.unclear or b.unclear } end
+    if a.unknown or b.unknown then return { unknown = a.unknown or b.unknown } end
+    return { lo = math.min(a.lo, b.lo), hi = math.max(a.hi, b.hi), basis = a.basis == b.basis and a.basis or "mixed" }
+  end
   local cand = {}
   for _, x in ipairs(T) do
     local e = x.at_common[lat_key]
@@ -2357,8 +2402,11 @@ function M.model(list, opts)
     if x.status == "failed" then
       m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label, why = failed_why(x) }
     elseif x.max_rps and l then
+      local _, interp, p1, p2 = lp.at(x.points, m.common_load, lat_key, m.common_axis)
       cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
-        lat_hi = e.between and e.between.hi or l, between = e.between }
+        lat_hi = e.between and e.between.hi or l, between = e.between,
+        noise = type(p1) == "table" and latency_noise(p1, interp == true and p2 or nil)
+          or { unclear = "its measured point there is not known" } }
     else
       -- (why, where no percentile of E2E latency is shared: this one has none, or none has any)
       local lat_why = e.unshared or not lat_col and "no treatment has a percentile of E2E latency at its load points"
@@ -2367,12 +2415,130 @@ function M.model(list, opts)
           or ("%s at the common load unknown%s"):format(m.pareto_latency, lat_why and (": " .. lat_why) or "") }
     end
   end
-  -- a domination is read off the figures: neither max sustained throughput nor a latency
-  -- at the common load is tested here, and a latency past saturation is an overloaded one's
-  local function pareto_evidence(c, o)
-    local e = ("by the figures, untested: max sustained throughput %s against %s, %s at %s %s against %s"):format(
-      metrics.format("throughput_req_s", o.tp), metrics.format("throughput_req_s", c.tp), m.pareto_latency,
-      m.common_text, fmt(lat_key, o.lat), fmt(lat_key, c.lat))
+  -- treatments whose requests differ in length (beyond the workload match's tolerance)
+  -- are different workloads: neither beats the other, whatever the figures
+  m.pareto_not_compared = {}
+  -- c is beaten by o only where it is worse on both axes (no better on either by the figures)
+  -- and worse beyond noise on at least one: one draw of a p90 differs by 10 % between two
+  -- runs of one configuration, and read off the figures alone six copies of one server split
+  -- the front (newuser38b: a front of 3). Each axis is first better by a gap a reader can act
+  -- on, at least the practical threshold (decision.MIN_EFFECT, as every verdict), then shown
+  -- beyond its noise:
+  -- - throughput, the rule the ranking orders max sustained throughput by: c's limit lies
+  --   between its figure and its ceiling (the most it achieved at any load; one never
+  --   saturated has no upper end), and the threshold applies to the least gap the two
+  --   limits' spans allow, o's figure against c's ceiling (30 against ≥ 40 req/s is no
+  --   domination where c achieved 39.8 at some load: its limit may be 39.8); where both max
+  --   sustained points have repeats, their test (Welch, or the exact test:
+  --   decision.repeat_test) must show o higher at p < alpha; else the measured loads order
+  --   them (c never achieved o's figure at any load), untested, as the ranking's order_certain;
+  -- - latency: both latencies' 95 % intervals (latency_noise: the repeats', else the
+  --   percentile's from its requests) apart; where either has no per-request data (a summary
+  --   file: its noise unknown), the least gap at least decision.UNKNOWN_NOISE_GAP, the rule
+  --   one measured percentile of unknown noise orders capacities by; where the noise is
+  --   there but its size cannot be told (too few effective requests, identical repeats), no
+  --   domination on latency.
+  local function tp_span(x)
+    local sat = x.saturation
+    return decision.capacity_span { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps,
+      ceiling_rps = not sat.none and sat.ceiling_rps or nil }
+  end
+  local function rate(v) return metrics.format("throughput_req_s", v) end
+  local function tp_better(o, c)
+    local o_lo = tp_span(o.x)
+    local _, c_hi = tp_span(c.x)
+    local least = decision.effect_pct(c_hi, o_lo)
+    return least ~= nil and least >= decision.MIN_EFFECT
+  end
+  -- whether o's throughput is above c's beyond noise, and the words for it
+  local function tp_shown(o, c)
+    local xc, xo = throughput_samples(c.x), throughput_samples(o.x)
+    local _, c_hi = tp_span(c.x)
+    local loads = ("%s never achieved more than %s at any load"):format(c.x.label, rate(c_hi))
+    if xc and xo then
+      local test = decision.repeat_test(xc, xo)
+      local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = test }
+      local ptext = v.p_value and ("%s p = %s"):format(test.test == "welch" and "Welch" or decision.test_name(test),
+        decision.fmt_p(v.p_value)) or v.note or "untested"
+      if v.verdict == "B better" then return true, ("shown by repeats, %s; %s"):format(ptext, loads) end
+      return false, ("the repeats do not show it (%s)"):format(ptext)
+    end
+    return true, ("untested, but the measured loads order them: %s"):format(loads)
+  end
+  local function lat_gap(o, c, measured)
+    local gap = decision.effect_pct(o.lat, c.lat)
+    if not (gap and gap >= decision.MIN_EFFECT) then return false end
+    return not measured or o.lat_hi < c.lat_lo
+  end
+  local function noise_text(z)
+    if z.noise.hi == math.huge then return ("%s or more"):format(fmt(lat_key, z.noise.lo)) end
+    return ("%s–%s"):format((fmt(lat_key, z.noise.lo):gsub(" ms$", "")), fmt(lat_key, z.noise.hi))
+  end
+  -- whether o's latency is below c's beyond noise, and the words for it
+  local function lat_shown(o, c)
+    local no, nc = o.noise, c.noise
+    if no.lo and nc.lo then
+      local how = no.basis == "repeats" and nc.basis == "repeats" and "the repeats' 95 % intervals"
+        or no.basis == "requests" and nc.basis == "requests"
+          and "the 95 % intervals of the two percentiles, from each one's requests (order statistics, n / design "
+            .. "effect)"
+        or "their 95 % intervals (from repeats, or from the requests)"
+      if no.hi < nc.lo then
+        return true, ("beyond noise: %s are apart, %s against %s"):format(how, noise_text(o), noise_text(c))
+      end
+      return false, ("%s overlap, %s against %s"):format(how, noise_text(o), noise_text(c))
+    end
+    if no.unclear or nc.unclear then
+      local z = no.unclear and o or c
+      return false, ("%s's noise there cannot be told: %s"):format(z.x.label, z.noise.unclear)
+    end
+    -- (a summary file: the least gap the measured spans allow against the unknown noise's rule)
+    local least = decision.effect_pct(o.lat_hi, c.lat_lo)
+    local z = no.unknown and o or c
+    local why = ("%s has %s"):format(z.x.label, z.noise.unknown)
+    if least and least >= decision.UNKNOWN_NOISE_GAP then
+      return true, ("beyond noise: %.1f %% apart, at least the %g %% a figure of unknown noise needs (%s)"):format(
+        least, decision.UNKNOWN_NOISE_GAP, why)
+    end
+    return false, ("%s apart, less than the %g %% a figure of unknown noise needs (%s)"):format(
+      least and ("%.1f %%"):format(least) or "too little", decision.UNKNOWN_NOISE_GAP, why)
+  end
+  -- How o's figures beat c's ("both", "throughput", "latency"), or nil: o no worse on either
+  -- axis and better by the practical threshold on one (a max that is only a lower bound,
+  -- never saturated, may be higher in truth: never beaten). With measured = true, the
+  -- latencies as the measurements place them (lat_lo..lat_hi: a point's own value, or the
+  -- span of the two measured points an interpolated value lies between): o is no worse only
+  -- where its span ends at or below c's, and better only where it ends below it. A value
+  -- interpolated across a wide gap in one treatment's load steps would else "lose" to
+  -- another's measured nearer the load, with nothing measured to show it (a subset of the
+  -- other's load points is beaten by itself).
+  local function fig_beats(o, c, measured)
+    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
+    local no_worse = o.lat <= c.lat
+    if measured then no_worse = o.lat_hi <= c.lat_lo end
+    local tp_b, lat_b = tp_better(o, c), lat_gap(o, c, measured)
+    if not (no_worse and (tp_b or lat_b)) then return nil end
+    return tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
+  end
+  -- Of the axes the figures put o ahead on (fig), those shown beyond noise ("both",
+  -- "throughput", "latency" or nil), and each axis's words.
+  local function shown_beats(o, c, fig)
+    local tp_ok, tp_why, lat_ok, lat_why = false, nil, false, nil
+    if fig == "both" or fig == "throughput" then tp_ok, tp_why = tp_shown(o, c) end
+    if fig == "both" or fig == "latency" then lat_ok, lat_why = lat_shown(o, c) end
+    local on = tp_ok and lat_ok and "both" or tp_ok and "throughput" or lat_ok and "latency" or nil
+    return on, tp_why, lat_why
+  end
+  local function would_text(how)
+    return how == "both" and "on both" or how == "throughput" and "on max sustained throughput"
+      or ("on %s"):format(m.pareto_latency)
+  end
+  -- the figures and the evidence on each axis ("max sustained throughput 9.553 req/s against
+  -- 9.309 req/s, no higher beyond noise (...); End-to-end latency p90 at 8 req/s offered ...")
+  local function pareto_evidence(c, o, tp_why, lat_why)
+    local e = ("max sustained throughput %s against %s (%s); %s at %s %s against %s (%s)"):format(
+      rate(o.tp), rate(c.tp), tp_why or "no lower by the figures", m.pareto_latency, m.common_text,
+      fmt(lat_key, o.lat), fmt(lat_key, c.lat), lat_why or "no higher by the figures")
     for _, z in ipairs { o, c } do
       -- an interpolated latency counts only as the span measured around it: said with it
       if z.between then
@@ -2394,70 +2560,6 @@ function M.model(list, opts)
     end
     return e
   end
-  -- treatments whose requests differ in length (beyond the workload match's tolerance)
-  -- are different workloads: neither beats the other, whatever the figures
-  m.pareto_not_compared = {}
-  -- o beats c on an axis only by a gap a reader can act on: at least the practical threshold
-  -- (decision.MIN_EFFECT, as every verdict), and, where both latencies have 95 % intervals from
-  -- repeats, intervals that do not overlap; a smaller gap is noise, not a domination (two runs
-  -- of one configuration would otherwise beat each other at random)
-  -- On throughput, the rule the ranking orders max sustained throughput by: besides the
-  -- threshold, c's limit lies between its figure and its ceiling (the most it achieved at any
-  -- load), so a ceiling above o's figure leaves room for c's limit to be the higher ("the
-  -- load steps cannot order their limits"), and where both max sustained points have
-  -- repeats, their test (Welch, or the exact test: decision.repeat_test) must show o higher
-  -- at p < alpha, as a place in the ranking needs.
-  -- The threshold applies to the least gap the two limits' spans allow, as capacity_evidence
-  -- weighs two capacities (decision.capacity_span: a limit lies between its figure and its
-  -- ceiling; one never saturated has no upper end): o's figure against c's ceiling. 30
-  -- against ≥ 40 req/s is no domination where c achieved 39.8 at some load: its limit may
-  -- be 39.8, 0.5 % below o's.
-  local function tp_span(x)
-    local sat = x.saturation
-    return decision.capacity_span { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps,
-      ceiling_rps = not sat.none and sat.ceiling_rps or nil }
-  end
-  local function tp_beats(o, c)
-    local o_lo = tp_span(o.x)
-    local _, c_hi = tp_span(c.x)
-    local least = decision.effect_pct(c_hi, o_lo)
-    if not least or least < decision.MIN_EFFECT then return false end
-    local xc, xo = throughput_samples(c.x), throughput_samples(o.x)
-    if xc and xo then
-      local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = decision.repeat_test(xc, xo) }
-      return v.verdict == "B better"
-    end
-    return true
-  end
-  local function lat_beats(o, c)
-    local lat_gap = decision.effect_pct(o.lat, c.lat)
-    local oc, cc = o.x.at_common[lat_key].ci, c.x.at_common[lat_key].ci
-    local lat_apart = not (oc and cc) or oc.hi < cc.lo
-    return lat_gap >= decision.MIN_EFFECT and lat_apart
-  end
-  -- How o beats c ("both", "throughput", "latency"), or nil: never worse on either axis and
-  -- better by a real gap on one. A max that is only a lower bound (never saturated) may be
-  -- higher in truth: never beaten. With measured = true, the latencies as the measurements
-  -- place them (lat_lo..lat_hi: a point's own value, or the span of the two measured points
-  -- an interpolated value lies between): o is no worse only where its span ends at or below
-  -- c's, and better only where it ends below it. A value interpolated across a wide gap in one
-  -- treatment's load steps would else "lose" to another's measured nearer the load, with
-  -- nothing measured to show it (a subset of the other's load points is beaten by itself).
-  local function beats(o, c, measured)
-    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
-    local no_worse = o.lat <= c.lat
-    local tp_b, lat_b = tp_beats(o, c), lat_beats(o, c)
-    if measured then
-      no_worse = o.lat_hi <= c.lat_lo
-      lat_b = lat_b and o.lat_hi < c.lat_lo
-    end
-    if not (no_worse and (tp_b or lat_b)) then return nil end
-    return tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
-  end
-  local function would_text(how)
-    return how == "both" and "on both" or how == "throughput" and "on max sustained throughput"
-      or ("on %s"):format(m.pareto_latency)
-  end
   -- where a latency was interpolated: the measured values that bound it, in words
   local function span_text(c)
     local b = c.between
@@ -2467,18 +2569,33 @@ function M.model(list, opts)
       fmt(lat_key, b.hi))
   end
   for _, c in ipairs(cand) do
-    local by, how
+    local by, how, tp_why, lat_why
+    local noise = {}
     for _, o in ipairs(cand) do
-      how = beats(o, c, true)
-      local fig = how or beats(o, c, false)
+      local measured = fig_beats(o, c, true)
+      local fig = measured or fig_beats(o, c, false)
       if fig then
         local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
         if #differ > 0 then
           m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
             would = would_text(fig), why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
-        elseif how then
-          by = o
-          break
+        elseif measured then
+          local on, tw, lw = shown_beats(o, c, measured)
+          if on then
+            by, how, tp_why, lat_why = o, on, tw, lw
+            break
+          end
+          -- ahead by the figures, within noise on every axis they put o ahead on
+          local why = {}
+          if tw then
+            why[#why + 1] = ("max sustained throughput %s against %s: %s"):format(rate(o.tp), rate(c.tp), tw)
+          end
+          if lw then
+            why[#why + 1] = ("%s %s against %s: %s"):format(m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat),
+              lw)
+          end
+          noise[#noise + 1] = { label = c.x.label, other = o.x.label, would = would_text(measured),
+            why = table.concat(why, "; ") }
         else
           -- by the figures o would beat c, but only through an interpolated latency the
           -- measurements around it do not bear out
@@ -2492,14 +2609,18 @@ function M.model(list, opts)
       end
     end
     if by then
-      -- beaten on both axes, or on one and no worse on the other (equal figures, or a gap
-      -- the rule above does not count)
+      -- beaten beyond noise on both axes, or on one and no worse on the other by the figures
+      -- (equal figures, or a gap within the threshold or the noise)
       local beaten = how == "both" and "beaten on both"
         or how == "throughput" and ("beaten on max sustained throughput, no worse on %s"):format(m.pareto_latency)
         or ("beaten on %s, no worse on max sustained throughput"):format(m.pareto_latency)
-      m.dominated[#m.dominated + 1] = { label = c.x.label, by = by.x.label, evidence = pareto_evidence(c, by),
-        beaten = beaten, on = how }
-    else m.front[#m.front + 1] = c.x.label end
+      m.dominated[#m.dominated + 1] = { label = c.x.label, by = by.x.label, beaten = beaten, on = how,
+        evidence = pareto_evidence(c, by, tp_why, lat_why) }
+    else
+      m.front[#m.front + 1] = c.x.label
+      -- on the front though another's figures are ahead: said, with why the noise hides it
+      for _, d in ipairs(noise) do m.pareto_within_noise[#m.pareto_within_noise + 1] = d end
+    end
   end
   -- the summary says what the Pareto section says, with the same evidence
   if #m.dominated > 0 then
@@ -2508,10 +2629,10 @@ function M.model(list, opts)
     for _, d in ipairs(m.dominated) do
       parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) .. (all_both and "" or (": " .. d.beaten))
     end
-    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, %sby the figures "
-      .. "(untested): %s %s (%s)."):format(m.pareto_latency, m.cost and "on totals, " or "",
-      #parts == 1 and "one treatment is" or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten",
-      table.concat(parts, "; "))
+    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, %sbeyond noise on "
+      .. "at least one of them (see the Pareto front): %s %s (%s)."):format(m.pareto_latency,
+      m.cost and "on totals, " or "", #parts == 1 and "one treatment is" or (#parts .. " treatments are"),
+      all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
   end
   -- a place whose figure its own files leave in doubt: said beside it and in the verdict
   mark_in_doubt(m, list, by_cap and slo or nil)
@@ -2647,7 +2768,7 @@ function M.present(m, opts)
       return false
     end)()) or false,
     pareto_costs = m.pareto_cost and { m.pareto_cost } or m.pareto_costs or false,
-    pareto_not_compared = m.pareto_not_compared or {},
+    pareto_not_compared = m.pareto_not_compared or {}, pareto_within_noise = m.pareto_within_noise or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     failing_at_common = m.failing_at_common or {}, mild_at_common = m.mild_at_common or {},
@@ -2839,6 +2960,7 @@ function M.write_report(out, list, opts)
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
+    pareto_within_noise = json.array(m.pareto_within_noise or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
     -- the latency percentiles compared (p90 where every treatment has it, else the one they
     -- share) and the one the Pareto front reads, by key and as labelled in the reports
@@ -2938,8 +3060,11 @@ end
 -- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
 -- (at_common_load: what the latency table marks beside the treatment at its common load:
 -- "saturated here", "failing requests here", "mildly overloaded: answered 95.6 % of sends")
+-- (in_doubt: where the place's own files disagree on a figure the ranking reads, with nothing
+-- to settle which is right, the reports' "In doubt: ..." (treatments.json's in_doubt); empty
+-- where nothing is in doubt)
 M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "value_kind", "text", "gpus",
-  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load" }
+  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load", "in_doubt" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
   local by_label = {}
@@ -2951,7 +3076,8 @@ function M.ranking_csv_text(m)
     if x.mild_at_common then marks[#marks + 1] = x.mild_at_common end
     local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value,
       r.rank_text and r.value and r.value_kind, r.text, r.gpus,
-      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text, table.concat(marks, "; ") }
+      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text, table.concat(marks, "; "),
+      r.in_doubt and r.in_doubt.text or nil }
     local cells = {}
     for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
     lines[#lines + 1] = table.concat(cells, ",")

@@ -124,7 +124,8 @@ t.test("1: compare.lua and treatments.lua: the all-integer copy caught by both, 
     for _, a in ipairs(args) do argv[#argv + 1] = a end
     return proc.run(argv)
   end
-  for _, c in ipairs { { reser, "the files differ, but every figure of every stage is equal to the last digit" },
+  for _, c in ipairs { { reser, "the files differ, but every figure their harness recorded at every load point is equal to the "
+      .. "last digit: the same requests, saved twice" },
     { copy, "the same files, byte for byte" } } do
     r = tr { "--run", "x=" .. int, "--run", "y=" .. c[1] }
     t.ok(r.ok, r.stderr)

@@ -119,7 +119,8 @@ t.test("9: treatments.lua warns for two treatments holding the same results, byt
   t.mkdir(y2)
   for i, n in ipairs(files_of(a)) do reserialise(a .. "/" .. n, ("%s/result_rep%d.json"):format(y2, i)) end
   for _, c in ipairs { { copy, "the same files, byte for byte" },
-    { y2, "the files differ, but every figure of every stage is equal to the last digit" } } do
+    { y2, "the files differ, but every figure their harness recorded at every load point is equal to the "
+      .. "last digit: the same requests, saved twice" } } do
     local out = tmp .. "/out" .. #files_of(tmp)
     local r = run { LLMDLUA, "treatments.lua", "--run", "x=" .. a, "--run", "y=" .. c[1], "--run",
       "z=" .. V .. "/vllm-2replicas", "--out", out, "--quiet" }

@@ -83,11 +83,13 @@ end)
 
 t.test("vLLM sweeps with E2E p95 and no p90: the Pareto front reads E2E p95, and says so everywhere", function()
   -- base: 10, 20, 30 req/s offered, 10, 20, 25 achieved (25 < 0.95 x 30: saturated at 30),
-  -- max sustained 20; fast the same with E2E p95 800 ms at 20 req/s offered, base 1000 (by
-  -- hand: 200 / 900 = 22 % lower, above 2 %): base beaten on E2E p95, no worse on throughput
-  -- (both 20). On main both were "left out (End-to-end latency p90 at the common load unknown)".
+  -- max sustained 20; fast the same with E2E p95 600 ms at 20 req/s offered, base 1000 (by
+  -- hand: 400 / 800 = 50 % lower, above the 25 % two summary figures of unknown noise need):
+  -- base beaten on E2E p95, no worse on throughput (both 20). On main both were "left out
+  -- (End-to-end latency p90 at the common load unknown)". (800 ms until treat39: 22 %, within
+  -- the noise of one draw of a summary file's percentile, which now beats nothing.)
   local base = sweep({ { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }, P95)
-  local fast = sweep({ { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }, P95)
+  local fast = sweep({ { 10, 10, 500 }, { 20, 20, 600 }, { 30, 25, 3000 } }, P95)
   local out = t.tmpdir()
   local paths = tr.write_report(out, tr.load { { label = "base", dirs = { base } }, { label = "fast", dirs = { fast } } },
     {})
@@ -97,7 +99,7 @@ t.test("vLLM sweeps with E2E p95 and no p90: the Pareto front reads E2E p95, and
   t.eq(#m.dominated, 1)
   t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].beaten }, { "base", "fast",
     "beaten on End-to-end latency p95, no worse on max sustained throughput" })
-  t.ok(m.dominated[1].evidence:find("End-to-end latency p95 at 20 req/s offered 800.0 ms against 1,000.0 ms", 1, true),
+  t.ok(m.dominated[1].evidence:find("End-to-end latency p95 at 20 req/s offered 600.0 ms against 1,000.0 ms", 1, true),
     m.dominated[1].evidence)
   t.eq(m.front, { "fast" })
   t.near(m.treatments[1].at_common.latency_p95_ms.value, 1000, 1e-9)
@@ -113,12 +115,13 @@ t.test("vLLM sweeps with E2E p95 and no p90: the Pareto front reads E2E p95, and
 end)
 
 t.test("one treatment with p90, one without: the percentile both have; none shared: N/A with the reason", function()
-  -- has90 writes E2E p90 (900 ms at 20 req/s offered) and p95 (1000); no90 p95 only (800):
-  -- both have p95, so p95 is compared (by hand: 200 / 900 = 22 % lower for no90), never
+  -- has90 writes E2E p90 (900 ms at 20 req/s offered) and p95 (1000); no90 p95 only (600):
+  -- both have p95, so p95 is compared (by hand: 400 / 800 = 50 % lower for no90, beyond the 25 %
+  -- summary figures need; has90's p90, 900, would be 40 % apart), never
   -- has90's p90 against no90's p95. On main: p90, no90 left out of the Pareto front.
   local has90 = sweep({ { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } },
     { { "median", 0.8 }, { "p90", 0.9 }, { "p95", 1 }, { "p99", 1.1 } })
-  local no90 = sweep({ { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }, P95)
+  local no90 = sweep({ { 10, 10, 500 }, { 20, 20, 600 }, { 30, 25, 3000 } }, P95)
   local m = tr.model(tr.load { { label = "has90", dirs = { has90 } }, { label = "no90", dirs = { no90 } } })
   t.eq(m.pareto_latency, "End-to-end latency p95")
   t.eq(m.latency_keys[6], "latency_p95_ms")
@@ -150,7 +153,7 @@ t.test("an experiment's workloads: one percentile per column over all of them", 
   -- two workloads (--workload), each of vLLM sweeps with E2E p95 and no p90: every
   -- workload's rows and its Pareto front at p95
   local w1a = sweep({ { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }, P95)
-  local w1b = sweep({ { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }, P95)
+  local w1b = sweep({ { 10, 10, 500 }, { 20, 20, 600 }, { 30, 25, 3000 } }, P95)
   local w2a = sweep({ { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }, P95)
   local w2b = sweep({ { 10, 10, 900 }, { 20, 20, 990 }, { 30, 25, 3000 } }, P95)
   local list = tr.load { { label = "a1", dirs = { w1a }, workload = "one" }, { label = "b1", dirs = { w1b },
@@ -160,7 +163,8 @@ t.test("an experiment's workloads: one percentile per column over all of them", 
   t.eq(#m.workloads, 2)
   t.eq(m.pareto_latency, "End-to-end latency p95")
   for _, x in ipairs(m.treatments) do t.ok(x.at_common.latency_p95_ms.value, x.label) end
-  -- (a1 beaten by b1 on E2E p95, 20 % lower by hand; a2 and b2 within 1 %: no domination)
+  -- (a1 beaten by b1 on E2E p95, 400 / 800 = 50 % lower by hand, beyond the 25 % summary
+  -- figures need; a2 and b2 within 1 %: no domination)
   t.eq(#m.dominated, 1)
   t.eq({ m.dominated[1].label, m.dominated[1].by }, { "a1", "b1" })
 end)

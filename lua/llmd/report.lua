@@ -1557,11 +1557,26 @@ M.capacity_per = capacity_per -- (treatments.lua orders per GPU by the same rule
 -- range across 0 says that the measured loads cannot order the runs; "at least +X" where
 -- the higher run has no upper end. nil where the gap has no lower end (keep the N/A).
 local function capacity_range_cells(g, unit, digits)
-  if not g or g.lo_rps == -math.huge or g.lo_rps ~= g.lo_rps then return nil end
+  if not g or g.lo_rps ~= g.lo_rps or g.hi_rps ~= g.hi_rps then return nil end
   local num = function(x) return T.helpers.signed(x, digits) end
   local pct = T.helpers.pct
+  -- an end with no bound (a span with no upper end, or one left open where a pass and a
+  -- fail of unknown noise decide the sign, decision.open_gap): the range as far as it goes,
+  -- "either may be higher" where it reaches both sides of 0, never a point delta of the
+  -- figures beside an open order
+  local pct_text = decision.gap_pct_text(g, pct)
+  if g.lo_rps == -math.huge and g.hi_rps == math.huge then
+    local any = "N/A (the spans allow any gap: either may be higher)"
+    return any, any
+  end
+  if g.lo_rps == -math.huge then
+    if g.hi_rps <= 0 then return "at most " .. num(g.hi_rps) .. unit, pct_text or "N/A (A may be 0)" end
+    return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
+  end
   if g.hi_rps == math.huge then
-    if g.lo_rps <= 0 then return nil end
+    if g.lo_rps <= 0 then
+      return num(g.lo_rps) .. unit .. " or more, no upper end (either may be higher)", pct_text or "N/A (A may be 0)"
+    end
     return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
   end
   if g.lo_rps == g.hi_rps then
@@ -3387,7 +3402,7 @@ local function summary(model, A, B)
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
-        local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
+        local first = ev.winner or ev.higher or ev.measured_higher or (ca.rps > cb.rps and "a" or "b")
         if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
         -- the gap the measured brackets (or the repeats' ranges) of both runs allow, as the
         -- Headline, the CSV and comparison.json give it: B's change against A, whichever run
@@ -4501,7 +4516,7 @@ function M.curve_rows(model)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
-        why and (" " .. why) or "")
+        why and not rp:find(why, 1, true) and (" " .. why) or "")
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -4539,7 +4554,7 @@ function M.curve_rows(model)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
-        why and (" " .. why) or "")
+        why and not rp:find(why, 1, true) and (" " .. why) or "")
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note

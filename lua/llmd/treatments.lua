@@ -1699,6 +1699,8 @@ function M.model(list, opts)
     r.evidence = { verdict = verdict, basis = ev.basis ~= "repeats" and untested_why(x, nxt) or ev.basis,
       winner = label[ev.winner], winner_place = place[ev.winner],
       higher = label[ev.higher], higher_place = place[ev.higher],
+      -- (the larger figure where the order is open: no winner, never named higher)
+      measured_higher = label[ev.measured_higher], measured_higher_place = place[ev.measured_higher],
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = label[ev.within_range],
       within_range_place = place[ev.within_range],

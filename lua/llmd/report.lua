@@ -1465,9 +1465,31 @@ local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percen
 -- What a capacity keeps of the range its one-run load points' uncertainty allows
 -- (lp.capacity_noise): the range in req/s and tok/s, each end where it first fails (what
 -- decision.capacity_touch reads, as a repeats' interval's), the points left unclear.
+-- Each point left unclear has one shape in comparison.json (noise.unclear[]): {point, key,
+-- reason (why, in words), n (its requests), deff (their design effect), effective_n (n /
+-- deff)}, the numbers absent where unknown: lp.capacity_noise gives why as text, or as the
+-- interval's {n, deff} where the interval is known and straddles the SLO.
+local function unclear_of(list)
+  local out = {}
+  for i, u in ipairs(list or {}) do
+    local e = { point = u.point, key = u.key }
+    local why = u.reason or u.why
+    if type(why) == "table" then
+      e.n, e.deff = why.n, why.deff
+      why = "its interval straddles the SLO"
+    end
+    e.reason = type(why) == "string" and why or "its interval straddles the SLO"
+    e.n, e.deff = e.n or u.n, e.deff or u.deff
+    if type(e.n) == "number" and type(e.deff) == "number" and e.deff > 0 then e.effective_n = e.n / e.deff end
+    out[i] = e
+  end
+  return out
+end
+M.unclear_of = unclear_of
+
 local function noise_of(nz)
   return { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
-    lower_ends = lp.interval_end(nz.high), unclear = nz.unclear }
+    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear) }
 end
 M.noise_of = noise_of
 
@@ -4424,7 +4446,8 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
-  "no_slo_latency.rows", "summary_wins", "summary_wins[].items" } do
+  "no_slo_latency.rows", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
+  "capacity.b.noise.unclear", "capacity.per_gpu.a.noise.unclear", "capacity.per_gpu.b.noise.unclear" } do
   M.LIST_PATHS[p] = true
 end
 

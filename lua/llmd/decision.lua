@@ -1793,8 +1793,9 @@ end
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher run, untested: only where the measured loads
--- order them)}. With repeats at every load point of both runs a winner needs the two ranges to be apart; overlapping ranges are "no
--- clear difference" (or "not shown to differ", below). Without, the figures are one
+-- order them)}. With repeats at every load point of both runs a winner needs the two
+-- ranges to be apart; overlapping ranges are "no clear difference" (or "not shown to
+-- differ", below). Without, the figures are one
 -- measurement per load: "untested", never a winner. Capacity is not a p-value, so it is not in a Holm family.
 -- The order of two capacities is known only where their spans (M.capacity_span: the
 -- measured bracket, [last load that met the SLOs, first that failed one), or the repeats'

@@ -1326,17 +1326,34 @@ local is_bound = decision.capacity_is_bound
 -- One level of parentheses at most: it is also quoted inside sentences. rate: how a figure
 -- is printed (default "3.48 req/s"; treatments.lua prints its own figures, with the same
 -- words and the same range beside them: M.capacity_text).
+-- The span a capacity of one run per load is ordered by where its load points' 95 %
+-- intervals widen it beyond its measured bracket (c.noise, lp.capacity_noise;
+-- decision.capacity_span, what the gap beside it is read from), as a clause: "with each
+-- load's 95 % interval: between 6.53 and 9.70"; nil where it is the measured bracket (by the
+-- means, decision.means_span), so that a cell never shows a narrower span than its gap uses.
+local function noise_clause(c)
+  if not c.noise or c.interval then return nil end
+  local lo, hi = decision.capacity_span(c)
+  local blo, bhi = decision.means_span(c)
+  if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return nil end
+  local num = function(x) return T.helpers.num(x, 2) end
+  local span = hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))
+    or ("between %s and %s"):format(num(lo), num(hi))
+  return "with each load's 95 % interval: " .. span
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
+  local nz = noise_clause(c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
-    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "")
+    return ("≥ %s%s (%s%s%s)"):format(rate(c.rps), range and " by the means" or "",
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1351,18 +1368,18 @@ local function capacity_text(c, rate)
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
         below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
-      range and ("; " .. range) or "")
+    return ("< %s%s (%s%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
+      range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
     -- one run per load: the figure is interpolated between two measured loads, an estimate;
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %s and %s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
-        T.helpers.num(c.first_failing_rps, 2))
+      return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
+        T.helpers.num(c.first_failing_rps, 2), nz and ("; " .. nz) or "")
     end
-    return rate(c.rps)
+    return nz and ("%s (%s)"):format(rate(c.rps), nz) or rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1748,6 +1765,16 @@ local function headline(model)
         if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
           -- its span, as the gap beside it reads it: up to the most the run delivered
           return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+        end
+        -- an estimate whose load points' 95 % intervals widen its span (c.noise): that span
+        -- in tok/s, the one the gap beside it is read from, as the req/s cell gives it
+        local x = c.kind == "interpolated" and c.noise and not c.interval and capacity_in_tps(c)
+        if x then
+          local lo, hi = decision.capacity_span(x)
+          local n1 = function(v) return T.helpers.num(v, 1) end
+          local span = hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
+            or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
+          return ("%s (with each load's 95 %% interval: %s)"):format(fig, span)
         end
         return fell and ("%s (%s)"):format(fig, fell) or fig
       end

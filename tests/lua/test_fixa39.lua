@@ -63,3 +63,31 @@ t.test("noise.unclear[] has one shape in comparison.json: reason, n, deff, effec
     { { point = 1, key = "k", reason = "its interval straddles the SLO", n = 200, deff = 4, effective_n = 50 },
       { point = 2, key = "k", reason = "no per-request data to tell its uncertainty (a summary file)" } })
 end)
+
+t.test("a capacity cell shows the span its gap is read from, where the load points' 95 % intervals widen it", function()
+  -- x: 10 req/s at TTFT p90 100 ms (every request at 100: known to meet 900 ms), 20 req/s at
+  -- 900.1 ms (1, 2, ..., 1000 ms: its interval 881.5 to 918.7 ms straddles 900), 30 req/s at
+  -- 2000 ms (known to fail). By its figures x crosses between 10 and 20 req/s (measured:
+  -- between 10.00 and 20.00); on the intervals' lower ends it meets 900 ms at 20 and fails at
+  -- 30: the span the gap weighs is 10 to 30 (by hand). y: 100, 100, 2000 ms, all known: 20 to
+  -- 30. B - A from 20 - 30 = -10.00 to 30 - 10 = +20.00 req/s, -33.3 % to +200.0 % (by hand).
+  -- On main the cell said "between 10.00 and 20.00" beside a gap that needs x up to 30.
+  local ramp = {}
+  for k = 1, 1000 do ramp[k] = k end
+  local x = run { { rate = 10, p90 = 100, samples = same(100) }, { rate = 20, p90 = 900.1, samples = ramp },
+    { rate = 30, p90 = 2000, samples = same(2000) } }
+  local y = run { { rate = 10, p90 = 100, samples = same(100) }, { rate = 20, p90 = 100, samples = same(100) },
+    { rate = 30, p90 = 2000, samples = same(2000) } }
+  local m = model(x, y, "ttft_p90_ms=900")
+  local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 900.0 ms and Error rate ≤ 5 % by default)")
+  t.ok(row.a_text:find("(measured: between 10.00 and 20.00; with each load's 95 % interval: between 10.00 and "
+    .. "30.00)", 1, true), row.a_text)
+  t.eq({ row.delta_text, row.pct_text }, { "-10.00 to +20.00 req/s (the measured loads cannot order them)",
+    "-33.3 % to +200.0 %" })
+  -- y's span is its measured bracket: no clause
+  t.ok(not row.b_text:find("95 %", 1, true), row.b_text)
+  -- the tok/s row (10 tokens a request): 100 to 300 tok/s, beside -100.0 to +200.0 tok/s
+  local tr = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.ok(tr.a_text:find("(with each load's 95 % interval: between 100.0 and 300.0 tok/s)", 1, true), tr.a_text)
+  t.eq(tr.delta_text, "-100.0 to +200.0 tok/s (the measured loads cannot order them)")
+end)

@@ -1757,11 +1757,12 @@ function M.gap_pct_text(g, pct)
 end
 
 -- The verdict "no clear difference" of two capacities (M.capacity_evidence: ranges from
--- repeats that overlap) in words that never read as sameness: the gap the ranges allow
--- beside it (g: M.capacity_gap of the two, B - A; pct: the formatter of one percentage,
--- "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or nil): "no clear difference
--- — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs
--- x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
+-- repeats that overlap) in words that never read as sameness: "either may be higher" (the
+-- overlap of ranges that allow -15 % to +80 % is no "no clear difference", which reads as
+-- sameness), with the gap the ranges allow (g: M.capacity_gap of the two, B - A; pct: the
+-- formatter of one percentage, "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or
+-- nil): "either may be higher — the repeats' ranges overlap; the gap could be anywhere from
+-- -17.8 % to +438.0 % (y vs x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
 -- from -17.8 % up"); neither end known: "the ranges leave room for any gap". The verdict
 -- itself stays "no clear difference" (what reads it); this is its text, for every output
 -- that prints it.
@@ -1779,7 +1780,7 @@ function M.no_clear_difference_text(g, pct, who)
   else
     gap = "the ranges leave room for any gap"
   end
-  return ("no clear difference — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
+  return ("either may be higher — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
 end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the

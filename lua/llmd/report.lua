@@ -2827,8 +2827,10 @@ local function verdict_of(model, A, B)
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
         v.change and (" (B − A: " .. v.change .. ")") or "")
     elseif ver == "no clear difference" then
+      -- (kind kept for scripts; the words never read as sameness: ranges that overlap across
+      -- 0 leave either order open)
       v.kind = "no clear difference"
-      v.text = ("No clear difference in %s: %s; the repeats' ranges overlap%s."):format(measure, both,
+      v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
         v.change and (" (B − A: " .. v.change .. ")") or "")
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"

@@ -441,11 +441,11 @@ local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
--- "no clear difference vs base (67.720 req/s) — the repeats' ranges overlap; the gap could
--- be anywhere from -17.8 % to +438.5 % (chunked vs base)".
+-- "either this or base (67.720 req/s) may be higher — the repeats' ranges overlap; the gap
+-- could be anywhere from -17.8 % to +438.5 % (chunked vs base)".
 local function no_clear_difference(g, who, vs)
-  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^no clear difference", function()
-    return "no clear difference vs " .. vs
+  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^either may be higher", function()
+    return "either this or " .. vs .. " may be higher"
   end))
 end
 

@@ -1337,7 +1337,8 @@ local function noise_clause(c)
   local blo, bhi = decision.means_span(c)
   if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return nil end
   local num = function(x) return T.helpers.num(x, 2) end
-  local span = hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))
+  local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
+    or hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))
     or ("between %s and %s"):format(num(lo), num(hi))
   return "with each load's 95 % interval: " .. span
 end
@@ -1772,7 +1773,8 @@ local function headline(model)
         if x then
           local lo, hi = decision.capacity_span(x)
           local n1 = function(v) return T.helpers.num(v, 1) end
-          local span = hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
+          local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
+            or hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
             or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
           return ("%s (with each load's 95 %% interval: %s)"):format(fig, span)
         end

@@ -1725,6 +1725,44 @@ function M.capacity_gap(ca, cb, touch)
   if t == nil then t = M.capacity_touch(ca, cb) end
   if t == "a" and g.hi_rps > 0 then g.hi_rps, g.hi_pct = 0, 0 end
   if t == "b" and g.lo_rps < 0 then g.lo_rps, g.lo_pct = 0, 0 end
+  -- spans one side of 0 whose order rests on a pass and a fail of unknown noise, too close
+  -- to order them (M.capacity_evidence's noise_unknown: "either may be higher"): the end at
+  -- or beyond 0 is no bound, so it is left open (M.open_gap), never "0 up to +46.47 req/s"
+  -- beside an open order
+  if M.gap_on_unknown_noise(ca, cb, g) then M.open_gap(g) end
+  return g
+end
+
+-- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
+-- measured percentile per load of unknown noise (no repeats' ranges on both sides, a side
+-- noise_unknown): its spans lie one side of 0 (or meet there), the lower run's span does not
+-- end at its ceiling as a bound (it never achieved the other's load: beyond_ceiling, an order
+-- whatever the noise), and the higher run's lower end is less than M.UNKNOWN_NOISE_GAP above
+-- the lower run's upper end: the rule M.capacity_evidence orders nothing by (order_open).
+function M.gap_on_unknown_noise(ca, cb, g)
+  if not g or (ca.interval and cb.interval) or not (ca.noise_unknown or cb.noise_unknown) then return false end
+  local up = g.lo_rps >= 0 and "b" or g.hi_rps <= 0 and "a" or nil
+  if not up then return false end
+  local chi, clo = up == "b" and cb or ca, up == "b" and ca or cb
+  local _, lo_hi = M.capacity_span(clo)
+  local hi_lo = M.capacity_span(chi)
+  if lo_hi == math.huge then return false end
+  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps then return false end
+  local m = M.effect_pct(lo_hi, hi_lo)
+  return not (m and m >= M.UNKNOWN_NOISE_GAP)
+end
+
+-- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
+-- where the evidence leaves the order open (M.gap_on_unknown_noise): B above by the spans
+-- gives lo_rps = -inf (no lower end: "at most +46.47 req/s"), A above gives hi_rps = +inf;
+-- open = "lo" | "hi" says which. Changes g in place and returns it.
+function M.open_gap(g)
+  if not g then return g end
+  if g.lo_rps >= 0 and g.hi_rps > g.lo_rps then
+    g.lo_rps, g.lo_pct, g.open = -math.huge, nil, "lo"
+  elseif g.hi_rps <= 0 and g.lo_rps < g.hi_rps then
+    g.hi_rps, g.hi_pct, g.open = math.huge, math.huge, "hi"
+  end
   return g
 end
 
@@ -1776,13 +1814,19 @@ M.GAP_PCT_MAX = 1000
 -- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
 -- bound) or beyond M.GAP_PCT_MAX ("-15.0 % or more, no upper end (either may be
 -- higher)" where the lower end is below 0, "any (...)" where it is -100 %); "at most
--- +12.0 %" where only the upper end is known (A is a lower bound); "-40.6 % up to 0" where
+-- +12.0 % (either may be higher)" where only the upper end is known (A is a lower bound, or
+-- the lower end is open, M.open_gap: no lower end below an upper end above 0 orders
+-- nothing); "-40.6 % up to 0" where
 -- an end is 0; nil when neither end is known.
 function M.gap_pct_text(g, pct)
   if not g then return nil end
   local lo, hi = g.lo_pct, g.hi_pct
   if lo == nil then
-    if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then return "at most " .. pct(hi) end
+    -- (no lower end, an upper end above 0: B may be lower by any amount, so either may be
+    -- higher, said so; "at most +36.4 %" alone reads as B higher by up to that)
+    if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then
+      return "at most " .. pct(hi) .. (hi > 0 and " (either may be higher)" or "")
+    end
     return nil
   end
   if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then
@@ -1801,11 +1845,12 @@ function M.gap_pct_text(g, pct)
 end
 
 -- The verdict "no clear difference" of two capacities (M.capacity_evidence: ranges from
--- repeats that overlap) in words that never read as sameness: the gap the ranges allow
--- beside it (g: M.capacity_gap of the two, B - A; pct: the formatter of one percentage,
--- "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or nil): "no clear difference
--- — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs
--- x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
+-- repeats that overlap) in words that never read as sameness: "either may be higher" (the
+-- overlap of ranges that allow -15 % to +80 % is no "no clear difference", which reads as
+-- sameness), with the gap the ranges allow (g: M.capacity_gap of the two, B - A; pct: the
+-- formatter of one percentage, "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or
+-- nil): "either may be higher — the repeats' ranges overlap; the gap could be anywhere from
+-- -17.8 % to +438.0 % (y vs x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
 -- from -17.8 % up"); neither end known: "the ranges leave room for any gap". The verdict
 -- itself stays "no clear difference" (what reads it); this is its text, for every output
 -- that prints it.
@@ -1823,7 +1868,7 @@ function M.no_clear_difference_text(g, pct, who)
   else
     gap = "the ranges leave room for any gap"
   end
-  return ("no clear difference — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
+  return ("either may be higher — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
 end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
@@ -1836,9 +1881,10 @@ end
 -- margin below the threshold, below_threshold = true, below) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
--- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
--- point of both runs a winner needs the two ranges to be apart; overlapping ranges are "no
--- clear difference" (or "not shown to differ", below). Without, the figures are one
+-- repeats), higher = "a" | "b" (the higher run, untested: only where the measured loads
+-- order them)}. With repeats at every load point of both runs a winner needs the two
+-- ranges to be apart; overlapping ranges are "no clear difference" (or "not shown to
+-- differ", below). Without, the figures are one
 -- measurement per load: "untested", never a winner. Capacity is not a p-value, so it is not in a Holm family.
 -- The order of two capacities is known only where their spans (M.capacity_span: the
 -- measured bracket, [last load that met the SLOs, first that failed one), or the repeats'
@@ -1856,7 +1902,8 @@ end
 -- Ranges from repeats that overlap where one of them has no upper end or reaches down to 0
 -- (open-ended: they leave room for any gap): verdict "not shown to differ" with open_range
 -- = true, never "no clear difference".
--- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
+-- Overlapping spans: order_open = true ("either may be higher"), higher absent and
+-- measured_higher = "a" | "b" (the larger figure, no order), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
 -- opts.error_dispersion: {a =, b =} (M.error_slo_dispersion of each run, either nil): where
@@ -2003,7 +2050,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     local large = ev.margin_pct and ev.margin_pct >= M.UNKNOWN_NOISE_GAP
     if apart and unknown and not ev.beyond_ceiling and not large then
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
-      ev.verdict, ev.higher, ev.order_open = "untested", hi, true
+      ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev
     end
     if m and m < thr then
@@ -2032,9 +2079,12 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     return ev
   end
-  ev.verdict, ev.higher = "untested", hi
+  ev.verdict = "untested"
+  if apart then ev.higher = hi end
   if not apart then
-    ev.order_open = true
+    -- no order: the run whose figure is the larger is measured_higher, never higher, which a
+    -- script reading comparison.json would take for a winner
+    ev.order_open, ev.measured_higher = true, hi
     -- one run's repeats give a range, and the other's figure lies inside it
     if ca.interval or cb.interval then
       local with = ca.interval and ca or cb

@@ -2537,7 +2537,8 @@ end
 -- metric's unit (ms), always around the point's own figure (a harness's percentile method
 -- can put it a hair outside the order statistics'); 0 and math.huge where a rank falls off
 -- the sample. nil, nil and why where it cannot be told: no per-request samples (a summary
--- file), or fewer effective requests than M.SLO_CI_MIN_EFFECTIVE. info: {n =, deff =}.
+-- file), or fewer effective requests than M.SLO_CI_MIN_EFFECTIVE (then info too, after why).
+-- info: {n =, deff =}.
 function M.percentile_ci(p, key)
   local kind, pct = M.percentile_key(key)
   local v = field(p, key)
@@ -2560,7 +2561,7 @@ function M.percentile_ci(p, key)
   local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
   if n / deff < M.SLO_CI_MIN_EFFECTIVE then
     return nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)"):format(n, n / deff,
-      deff)
+      deff), { n = n, deff = deff }
   end
   local q = pct / 100
   local half = M.SLO_CI_Z * math.sqrt(deff * q * (1 - q) / n)
@@ -2604,7 +2605,8 @@ end
 -- ends (low: each point as bad as its interval allows) and on the lower ends (high), and the
 -- range {lo, hi, low, high, lo_tps, hi_tps, top} the three brackets cover; an interval that
 -- cannot be told (no per-request data) is open on both sides (0 to unbounded: the point
--- may meet or fail the SLO). unclear = the points ({point = index, key, why}) whose
+-- may meet or fail the SLO). unclear = the points ({point = index, key, reason, n, deff;
+-- n and deff absent where unknown}) whose
 -- interval of an SLO metric straddles its SLO, or is unknown, with why. nil where no SLO is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
 function M.capacity_noise(points, slo, cap)
@@ -2628,12 +2630,14 @@ function M.capacity_noise(points, slo, cap)
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
-      local lo, hi, why
+      local lo, hi, why, info
       if (p.repeats or 1) >= 2 then
         local c = p.ci and p.ci[x.key]
         lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
       else
-        lo, hi, why = M.percentile_ci(p, x.key)
+        lo, hi, why, info = M.percentile_ci(p, x.key)
+        -- (a known interval: its {n, deff} in why's place)
+        if type(why) == "table" then why, info = nil, why end
         local v = field(p, x.key)
         if past_from and i >= past_from and type(v) == "number" and v > x.max and (lo == nil or lo <= x.max) then
           lo, hi, why = v, math.max(hi or v, v), nil
@@ -2643,7 +2647,8 @@ function M.capacity_noise(points, slo, cap)
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
         if lo <= x.max and hi > x.max and not (unclear[#unclear] and unclear[#unclear].point == i) then
-          unclear[#unclear + 1] = { point = i, key = x.key, why = why or "its interval straddles the SLO" }
+          unclear[#unclear + 1] = { point = i, key = x.key, reason = why or "its interval straddles the SLO",
+            n = info and info.n, deff = info and info.deff }
         end
       end
     end

@@ -1353,17 +1353,35 @@ local is_bound = decision.capacity_is_bound
 -- One level of parentheses at most: it is also quoted inside sentences. rate: how a figure
 -- is printed (default "3.48 req/s"; treatments.lua prints its own figures, with the same
 -- words and the same range beside them: M.capacity_text).
+-- The span a capacity of one run per load is ordered by where its load points' 95 %
+-- intervals widen it beyond its measured bracket (c.noise, lp.capacity_noise;
+-- decision.capacity_span, what the gap beside it is read from), as a clause: "with each
+-- load's 95 % interval: between 6.53 and 9.70"; nil where it is the measured bracket (by the
+-- means, decision.means_span), so that a cell never shows a narrower span than its gap uses.
+local function noise_clause(c)
+  if not c.noise or c.interval then return nil end
+  local lo, hi = decision.capacity_span(c)
+  local blo, bhi = decision.means_span(c)
+  if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return nil end
+  local num = function(x) return T.helpers.num(x, 2) end
+  local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
+    or hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))
+    or ("between %s and %s"):format(num(lo), num(hi))
+  return "with each load's 95 % interval: " .. span
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
+  local nz = noise_clause(c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
-    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "")
+    return ("≥ %s%s (%s%s%s)"):format(rate(c.rps), range and " by the means" or "",
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1378,18 +1396,18 @@ local function capacity_text(c, rate)
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
         below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
-      range and ("; " .. range) or "")
+    return ("< %s%s (%s%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
+      range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
     -- one run per load: the figure is interpolated between two measured loads, an estimate;
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %s and %s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
-        T.helpers.num(c.first_failing_rps, 2))
+      return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
+        T.helpers.num(c.first_failing_rps, 2), nz and ("; " .. nz) or "")
     end
-    return rate(c.rps)
+    return nz and ("%s (%s)"):format(rate(c.rps), nz) or rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1506,9 +1524,31 @@ end
 -- What a capacity keeps of the range its one-run load points' uncertainty allows
 -- (lp.capacity_noise): the range in req/s and tok/s, each end where it first fails (what
 -- decision.capacity_touch reads, as a repeats' interval's), the points left unclear.
+-- Each point left unclear has one shape in comparison.json (noise.unclear[]): {point, key,
+-- reason (why, in words), n (its requests), deff (their design effect), effective_n (n /
+-- deff)}, the numbers absent where unknown: lp.capacity_noise gives why as text, or as the
+-- interval's {n, deff} where the interval is known and straddles the SLO.
+local function unclear_of(list)
+  local out = {}
+  for i, u in ipairs(list or {}) do
+    local e = { point = u.point, key = u.key }
+    local why = u.reason or u.why
+    if type(why) == "table" then
+      e.n, e.deff = why.n, why.deff
+      why = "its interval straddles the SLO"
+    end
+    e.reason = type(why) == "string" and why or "its interval straddles the SLO"
+    e.n, e.deff = e.n or u.n, e.deff or u.deff
+    if type(e.n) == "number" and type(e.deff) == "number" and e.deff > 0 then e.effective_n = e.n / e.deff end
+    out[i] = e
+  end
+  return out
+end
+M.unclear_of = unclear_of
+
 local function noise_of(nz)
   return { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
-    lower_ends = lp.interval_end(nz.high), unclear = nz.unclear }
+    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear) }
 end
 M.noise_of = noise_of
 
@@ -1598,11 +1638,26 @@ M.capacity_per = capacity_per -- (treatments.lua orders per GPU by the same rule
 -- range across 0 says that the measured loads cannot order the runs; "at least +X" where
 -- the higher run has no upper end. nil where the gap has no lower end (keep the N/A).
 local function capacity_range_cells(g, unit, digits)
-  if not g or g.lo_rps == -math.huge or g.lo_rps ~= g.lo_rps then return nil end
+  if not g or g.lo_rps ~= g.lo_rps or g.hi_rps ~= g.hi_rps then return nil end
   local num = function(x) return T.helpers.signed(x, digits) end
   local pct = T.helpers.pct
+  -- an end with no bound (a span with no upper end, or one left open where a pass and a
+  -- fail of unknown noise decide the sign, decision.open_gap): the range as far as it goes,
+  -- "either may be higher" where it reaches both sides of 0, never a point delta of the
+  -- figures beside an open order
+  local pct_text = decision.gap_pct_text(g, pct)
+  if g.lo_rps == -math.huge and g.hi_rps == math.huge then
+    local any = "N/A (the spans allow any gap: either may be higher)"
+    return any, any
+  end
+  if g.lo_rps == -math.huge then
+    if g.hi_rps <= 0 then return "at most " .. num(g.hi_rps) .. unit, pct_text or "N/A (A may be 0)" end
+    return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
+  end
   if g.hi_rps == math.huge then
-    if g.lo_rps <= 0 then return nil end
+    if g.lo_rps <= 0 then
+      return num(g.lo_rps) .. unit .. " or more, no upper end (either may be higher)", pct_text or "N/A (A may be 0)"
+    end
     return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
   end
   if g.lo_rps == g.hi_rps then
@@ -1752,6 +1807,17 @@ local function headline(model)
         if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
           -- its span, as the gap beside it reads it: up to the most the run delivered
           return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+        end
+        -- an estimate whose load points' 95 % intervals widen its span (c.noise): that span
+        -- in tok/s, the one the gap beside it is read from, as the req/s cell gives it
+        local x = c.kind == "interpolated" and c.noise and not c.interval and capacity_in_tps(c)
+        if x then
+          local lo, hi = decision.capacity_span(x)
+          local n1 = function(v) return T.helpers.num(v, 1) end
+          local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
+            or hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
+            or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
+          return ("%s (with each load's 95 %% interval: %s)"):format(fig, span)
         end
         return fell and ("%s (%s)"):format(fig, fell) or fig
       end
@@ -2897,8 +2963,10 @@ local function verdict_of(model, A, B)
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
         v.change and (" (B − A: " .. v.change .. ")") or "")
     elseif ver == "no clear difference" then
+      -- (kind kept for scripts; the words never read as sameness: ranges that overlap across
+      -- 0 leave either order open)
       v.kind = "no clear difference"
-      v.text = ("No clear difference in %s: %s; the repeats' ranges overlap%s."):format(measure, both,
+      v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
         v.change and (" (B − A: " .. v.change .. ")") or "")
       v.settle = settle_text(model, A, B, ca, cb)
     elseif ver == "not shown to differ" then
@@ -3525,7 +3593,7 @@ local function summary(model, A, B)
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
-        local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
+        local first = ev.winner or ev.higher or ev.measured_higher or (ca.rps > cb.rps and "a" or "b")
         if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
         -- the gap the measured brackets (or the repeats' ranges) of both runs allow, as the
         -- Headline, the CSV and comparison.json give it: B's change against A, whichever run
@@ -4635,7 +4703,8 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
-  "no_slo_latency.rows", "summary_wins", "summary_wins[].items" } do
+  "no_slo_latency.rows", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
+  "capacity.b.noise.unclear", "capacity.per_gpu.a.noise.unclear", "capacity.per_gpu.b.noise.unclear" } do
   M.LIST_PATHS[p] = true
 end
 
@@ -4727,7 +4796,7 @@ function M.curve_rows(model)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
-        why and (" " .. why) or "")
+        why and not rp:find(why, 1, true) and (" " .. why) or "")
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -4765,7 +4834,7 @@ function M.curve_rows(model)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
-        why and (" " .. why) or "")
+        why and not rp:find(why, 1, true) and (" " .. why) or "")
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note

@@ -473,11 +473,11 @@ local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
--- "no clear difference vs base (67.720 req/s) — the repeats' ranges overlap; the gap could
--- be anywhere from -17.8 % to +438.5 % (chunked vs base)".
+-- "either this or base (67.720 req/s) may be higher — the repeats' ranges overlap; the gap
+-- could be anywhere from -17.8 % to +438.5 % (chunked vs base)".
 local function no_clear_difference(g, who, vs)
-  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^no clear difference", function()
-    return "no clear difference vs " .. vs
+  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^either may be higher", function()
+    return "either this or " .. vs .. " may be higher"
   end))
 end
 
@@ -1760,6 +1760,8 @@ function M.model(list, opts)
     r.evidence = { verdict = verdict, basis = ev.basis ~= "repeats" and untested_why(x, nxt) or ev.basis,
       winner = label[ev.winner], winner_place = place[ev.winner],
       higher = label[ev.higher], higher_place = place[ev.higher],
+      -- (the larger figure where the order is open: no winner, never named higher)
+      measured_higher = label[ev.measured_higher], measured_higher_place = place[ev.measured_higher],
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = label[ev.within_range],
       within_range_place = place[ev.within_range],

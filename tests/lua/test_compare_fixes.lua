@@ -177,15 +177,15 @@ local Y_REP = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 160, 250 }, { 250, 260
 t.test("3: decision.no_clear_difference_text says the gap the overlapping ranges allow", function()
   local pct = function(v) return ("%+.1f %%"):format(v) end
   t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 438 }, pct, "y vs x"),
-    "no clear difference — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs x)")
+    "either may be higher — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs x)")
   t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = math.huge }, pct),
-    "no clear difference — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+    "either may be higher — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
   t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 2000 }, pct),
-    "no clear difference — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+    "either may be higher — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
   t.eq(decision.no_clear_difference_text({ hi_pct = 12 }, pct),
-    "no clear difference — the repeats' ranges overlap; the gap could be anything up to +12.0 %")
+    "either may be higher — the repeats' ranges overlap; the gap could be anything up to +12.0 %")
   t.eq(decision.no_clear_difference_text(nil, pct),
-    "no clear difference — the repeats' ranges overlap; the ranges leave room for any gap")
+    "either may be higher — the repeats' ranges overlap; the ranges leave room for any gap")
 end)
 
 t.test("3: capacity 'no clear difference' is printed with the gap its ranges allow: md, HTML, JSON, CSV", function()
@@ -194,7 +194,7 @@ t.test("3: capacity 'no clear difference' is printed with the gap its ranges all
   t.eq(ev.verdict, "no clear difference") -- the verdict itself is kept (other code reads it)
   t.eq({ m.capacity.a.interval.lo, m.capacity.a.interval.hi, m.capacity.b.interval.lo, m.capacity.b.interval.hi },
     { 20, 30, 20, 40 })
-  local want = "no clear difference — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
+  local want = "either may be higher — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
     .. "+100.0 % (y vs x)"
   -- the Summary and the Headline's evidence (both capacity rows)
   t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 22.86 req/s (the repeats allow 20.00–30.00 req/s) for "

@@ -115,11 +115,29 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
   -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.47:
   -- B's most 174.221 - A's point 4 127.755, the drain-reduced rates, python3)
   -- (since capa38 that pass and fail, one percentile each of summary files whose noise is
-  -- unknown, order nothing in req/s either: "either may be higher"; the Delta cell still cuts
-  -- the range at 0, "0 up to +46.47 req/s": left, see the session 38 note)
+  -- unknown, order nothing in req/s either: "either may be higher"; fixa39: so the gap is not
+  -- cut at 0 either, in any output: its lower end is open, "at most +46.47 req/s", never "0 up
+  -- to +46.47 req/s" (174.221 - 127.755 = 46.466, 174.221 / 127.755 - 1 = +36.37 %, python3)
   local rrow = t.headline_row(m, RPS)
   t.ok(rrow.evidence:find("untested, and either may be higher", 1, true), rrow.evidence)
   t.ok(not rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
+  t.eq({ rrow.delta_text, rrow.pct_text }, { "at most +46.47 req/s (either may be higher)",
+    "at most +36.4 % (either may be higher)" })
+  t.eq({ m.capacity.gap.lo_rps, m.capacity.gap.lo_pct, m.capacity.gap.open }, { -math.huge, nil, "lo" })
+  t.near(m.capacity.gap.hi_rps, 46.46554461357671, 1e-9)
+  t.eq(m.capacity.gap.pct_text, "at most +36.4 % (either may be higher)")
+  t.ok(m.summary:find("(B at most +36.4 % (either may be higher) vs A)", 1, true), m.summary)
+  t.ok(not m.summary:find("0 up to", 1, true), m.summary)
+  -- comparison.json: no higher run where the order is open, only the larger figure's
+  t.eq({ m.capacity.evidence.higher, m.capacity.evidence.measured_higher }, { nil, "b" })
+  local csv = report.curve_rows(m)
+  for _, r in ipairs(csv) do
+    if r.key == "capacity_at_slo_rps" then
+      t.ok(r.note:find("B - A from the measured loads: at most +46.47 req/s, at most +36.4 % (either may be higher);",
+        1, true), r.note)
+      t.ok(not r.note:find("0 up to", 1, true), r.note)
+    end
+  end
   -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them". At the ranked
   -- rate (python3, as above): B from 10301.837 to 10575.043, A from its point 4's 7978.361 to
   -- its point 5's 10575.043: 10301.837 - 10575.043 = -273.2 (-2.6 %) to 10575.043 -

@@ -627,10 +627,15 @@ local function both_tools(a, b, slo)
   local ev = tj.ranking[1].evidence or {}
   local labels = { this = tj.ranking[1].label, next = tj.ranking[2] and tj.ranking[2].label }
   t.eq(ev.higher, ev.higher_place and labels[ev.higher_place], "higher and higher_place name one treatment")
+  t.eq(ev.measured_higher, ev.measured_higher_place and labels[ev.measured_higher_place],
+    "measured_higher and measured_higher_place name one treatment")
   local cev = cj.capacity.evidence
-  return { compare = { verdict = cev.verdict, higher = cev.higher and ({ a = "base", b = "chunked" })[cev.higher],
-    winner = cev.winner, summary = summary, w = w, json = cj },
-    treatments = { verdict = ev.verdict, higher = ev.higher, winner = ev.winner, json = tj,
+  local lab = { a = "base", b = "chunked" }
+  return { compare = { verdict = cev.verdict, higher = cev.higher and lab[cev.higher],
+    measured_higher = cev.measured_higher and lab[cev.measured_higher], winner = cev.winner, summary = summary, w = w,
+    json = cj },
+    treatments = { verdict = ev.verdict, higher = ev.higher, measured_higher = ev.measured_higher, winner = ev.winner,
+      json = tj,
       text = t.read(out .. "/treatment_report.md") } }
 end
 
@@ -840,8 +845,10 @@ t.test("a lower bound whose run achieved the other's capacity: either may be hig
   local r = both_tools(VLLM, d, "ttft_p90_ms=100")
   t.eq(r.compare.verdict, "untested")
   t.eq(r.treatments.verdict, "untested")
-  t.eq(r.compare.higher, "chunked")
-  t.eq(r.treatments.higher, "chunked")
+  -- (fixa39: the order is open, so neither tool names a higher run in its JSON; the larger
+  -- figure is measured_higher)
+  t.eq({ r.compare.higher, r.compare.measured_higher }, { nil, "chunked" })
+  t.eq({ r.treatments.higher, r.treatments.measured_higher }, { nil, "chunked" })
   local r1 = r.treatments.json.ranking[1]
   t.near(r1.value, 85.519 + 50 / 150 * (127.755 - 85.519), 0.01)
   t.eq(r1.evidence.order_open, true)
@@ -928,7 +935,7 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.eq(base.label, "base")
   t.near(base.capacity.interval.hi, 104.23796195091748, 1e-9) -- harness_expected.lua: stage 6's _drain
   t.near(base.capacity.interval.lo, 31.414358378523456, 1e-9) -- harness_expected.lua: stage 1's _drain
-  t.ok(j.verdict:find("no clear difference vs base", 1, true), j.verdict)
+  t.ok(j.verdict:find("either this or base", 1, true), j.verdict)
   t.ok(j.verdict:find("the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs "
     .. "base); the ranges are from the measured loads around the capacities on the means and on both ends of the "
     .. "repeats' 95 % intervals", 1, true), j.verdict)
@@ -939,8 +946,8 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   -- +439.331 %); base's figure on the means (TTFT p90 x 1.025), python3: 61.790 + (50 -
   -- 45.623) / (65.970 - 45.623) x (92.213 - 61.790) = 68.334 req/s
   -- (in llmd.decision's words, compare.lua's: no_clear_difference_text)
-  t.ok(j.ranking[1].vs_next_text:find("no clear difference vs base (68.334 req/s (the repeats allow 31.41–104.24 "
-    .. "req/s)) — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base); "
+  t.ok(j.ranking[1].vs_next_text:find("either this or base (68.334 req/s (the repeats allow 31.41–104.24 "
+    .. "req/s)) may be higher — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base); "
     .. "the ranges are from the measured loads around the capacities on the means and on both ends of the repeats' "
     .. "95 % intervals, so neither an order nor sameness is shown", 1, true), j.ranking[1].vs_next_text)
   t.eq({ j.ranking[1].rank_text, j.ranking[2].rank_text, j.ranking[1].tied }, { "1=", "1=", true })

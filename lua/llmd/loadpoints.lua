@@ -302,6 +302,19 @@ function M.points(run)
         end
       end
     end
+    -- each repeat's own rate, on the point's basis (the pace's, the drain-reduced, else the
+    -- harness's achieved rate), in repeat order: for a run's ceiling, which leaves a crashed
+    -- repeat out (M.ceiling); nil where one is unknown or the point has one run
+    if #g.stages >= 2 then
+      local each = rates
+      if not each then
+        each = {}
+        for i, st in ipairs(g.stages) do each[i] = achieved(st) end
+      end
+      local whole = #each == #g.stages
+      for i = 1, #g.stages do whole = whole and finite(each[i]) end
+      p.repeat_rps = whole and each or nil
+    end
     p.error_rate_pct = p.values.error_rate_pct
     p.duration_s = p.values.duration_s
     local ok, failed = p.values.requests_ok, p.values.requests_failed
@@ -364,17 +377,58 @@ local function max_achieved(points, n)
   return best
 end
 
--- The most output tok/s the run delivered at any load point, or nil where a point's is
--- unknown (the most is then unknown too): a capacity's ceiling in tok/s, as max_achieved's
--- rate is in req/s (its tok/s lies on the line between two load points, never above both).
-local function max_output_tps(points)
-  local best
+-- A run's ceiling, the most it achieved at any load (saturated ones included), where a
+-- repeat that crashed at a load (M.crashed_repeats: it failed more requests than the
+-- error-rate limit, opts.slo's or FAILURES_PCT, where another repeat of that load stayed
+-- within it) is left out of that load's figure: the mean of the other repeats, where it is
+-- higher than the mean of all (a crashed repeat's successes are no measure of what the
+-- server can do, and would pull the ceiling down, so that another run could be ordered
+-- above this one "beyond its ceiling" only because of a crash). Returns the ceiling in
+-- req/s (nil where no point's rate is known) and in output tok/s (nil where a point's is
+-- unknown: the most is then unknown too; its tok/s lies on the line between two load
+-- points, never above both), and, where a crash was left out of the load that sets the
+-- req/s ceiling, {point =, offered =, crashed = {{n = the repeat's number, pct = its share
+-- failed}, ...}, mean_rps = the mean of all its repeats} (M.ceiling_crash_text says it beside the figure).
+function M.ceiling(points, opts)
+  local limit = M.error_limit(opts)
+  local best, best_tps, left_out
   for _, p in ipairs(points) do
-    local v = p.output_tps
-    if type(v) ~= "number" or v ~= v then return nil end
-    if not best or v > best then best = v end
+    local r, t = p.achieved_rps, p.output_tps
+    local errs = p.ci and p.ci.error_rate_pct and p.ci.error_rate_pct.samples
+    local c = errs and M.crashed_repeats({ repeats_failed_pct = errs }, limit)
+    local out
+    if c then
+      local gone = {}
+      for _, x in ipairs(c) do gone[x.n] = true end
+      -- the mean of the other repeats' figures xs (nil where xs is not one a repeat)
+      local function others(xs)
+        if type(xs) ~= "table" or #xs ~= #errs then return nil end
+        local sum, n = 0, 0
+        for k, v in ipairs(xs) do
+          if not gone[k] then sum, n = sum + v, n + 1 end
+        end
+        return n > 0 and sum / n or nil
+      end
+      local rc = others(p.repeat_rps)
+      if rc and r and rc > r then
+        local list = {}
+        for k, x in ipairs(c) do list[k] = { n = x.n, pct = x.pct } end
+        out = { point = p.index, offered = p.offered, crashed = list, mean_rps = r }
+        r = rc
+      end
+      local tc = others(p.ci.throughput_tok_s and p.ci.throughput_tok_s.samples)
+      if tc and finite(t) and tc > t then t = tc end
+    end
+    if r and (not best or r > best) then best, left_out = r, out end
+    if best_tps ~= false then
+      if type(t) ~= "number" or t ~= t then
+        best_tps = false
+      elseif not best_tps or t > best_tps then
+        best_tps = t
+      end
+    end
   end
-  return best
+  return best, best_tps or nil, left_out
 end
 
 -- The fewest output tok/s delivered at points[from] or at any load point after it (the
@@ -863,7 +917,8 @@ end
 -- throughput: the highest achieved rate before the saturation point, and before the first
 -- point whose shortfall was failed requests where one lies below it (that point's achieved
 -- rate counts only the requests that succeeded: a load the run did not sustain). ceiling_rps
--- (saturated): the highest achieved rate at any load, saturated ones included. The
+-- (saturated): the highest achieved rate at any load, saturated ones included, a crashed
+-- repeat left out (M.ceiling; ceiling_left_out says where it set the ceiling). The
 -- server's true sustainable rate lies between the two: the load points' spacing, not the
 -- server, puts max_sustained_rps where it is within that range. A rate-based point whose
 -- shortfall is made up by failed requests (answered, with an error) is no saturation: a
@@ -895,6 +950,8 @@ local function saturation_of(points, opts)
     end
   end
   local function max_before(i) return max_achieved(points, i - 1) end
+  -- the ceiling (the most at any load), a crashed repeat left out (M.ceiling)
+  local ceil_rps, _, ceil_out = M.ceiling(points, opts)
   if kind == "rate" then
     local failures -- the first point that failed more requests than the limit (cause = "failures")
     local within = {} -- sustained points that failed requests, within the limit
@@ -981,7 +1038,7 @@ local function saturation_of(points, opts)
             .. "failed them"):format(pace.success_rps, pace.send_rps, M.PACE_SPAN)
         end
         failures = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
-          max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
+          max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
           failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
@@ -1030,7 +1087,7 @@ local function saturation_of(points, opts)
         local res = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
           max_sustained_rps = max_before(cut), sustained_upto = open and open.point - 1 or nil,
           unjudged = unjudged_at,
-          ceiling_rps = max_before(#points + 1), failures = failures,
+          ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, failures = failures,
           failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
           basis = pace and "pace" or drain and "drain" or "achieved",
           reason = (pace and select(2, M.pace_reference(p, pace)) and ("at %g req/s offered requests went out at "
@@ -1148,7 +1205,7 @@ local function saturation_of(points, opts)
         local thin = too_thin(p, i - 1) or too_thin(q, i)
         if thin then return thin_result(thin) end
         return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
-          ceiling_rps = max_before(#points + 1),
+          ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
           reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
             p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
       end
@@ -1599,21 +1656,20 @@ function M.sustained_failure_notes(s)
   return out
 end
 
--- A max sustained figure's ceiling (s.ceiling_rps, "up to X, its most at any load") that is the
--- mean of the repeats of the load that cut it, one of which crashed there (M.crashed_repeats):
--- ": load point 3's mean, which counts repeat 2's successes though 61 % of its requests
--- failed" (the figure mixes a crash with clean repeats, said as the cut's note says it); ""
--- for any other ceiling.
-function M.ceiling_crash_text(s)
-  if type(s) ~= "table" or not s.ceiling_rps then return "" end
-  local f = s.cause == "failures" and s or s.failures
-  if type(f) ~= "table" or f.achieved_rps ~= s.ceiling_rps then return "" end
-  local c = M.crashed_repeats(f, f.limit)
-  if not c then return "" end
+-- A max sustained figure's ceiling (s.ceiling_rps, "up to X, its most at any load") read at a
+-- load where a repeat crashed, left out of it (M.ceiling's left_out, s.ceiling_left_out):
+-- ": load point 3's mean leaving out repeat 2, which crashed there (61 % of its requests
+-- failed; 31.867 with it)" (said as the cut's note names the repeat; fmt(req/s) -> the caller's
+-- figure, per GPU where its ceiling is, else "%.5g"); "" for any other ceiling.
+function M.ceiling_crash_text(s, fmt)
+  local o = type(s) == "table" and s.ceiling_left_out
+  if type(o) ~= "table" or type(o.crashed) ~= "table" then return "" end
+  local c = o.crashed
   local who, shares = {}, {}
   for i, r in ipairs(c) do who[i], shares[i] = ("%d"):format(r.n), ("%.3g %%"):format(r.pct) end
-  return (": load point %d's mean, which counts repeat%s %s's successes though %s of %s requests failed"):format(
-    f.point, #c == 1 and "" or "s", and_list(who), and_list(shares), #c == 1 and "its" or "their")
+  return (": load point %d's mean leaving out repeat%s %s, which crashed there (%s of %s requests failed; %s "
+    .. "with %s)"):format(o.point, #c == 1 and "" or "s", and_list(who), and_list(shares), #c == 1 and "its" or "their",
+    fmt and fmt(o.mean_rps) or ("%.5g"):format(o.mean_rps), #c == 1 and "it" or "them")
 end
 
 -- text with first (a clause of the caller's, or nil) and then notes (M.sustained_failure_notes)
@@ -1921,8 +1977,8 @@ M.meets = meets
 -- {rps =, output_tps =, kind = "interpolated" | "never_violated" | "saturated" |
 -- "last_sustained" | "last_passing" | "below_lowest" | "unknown", bound = "lower" for
 -- never_violated, saturated, last_sustained and last_passing,
--- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
--- cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
+-- ceiling_rps (saturated) = the highest achieved rate at any load (M.ceiling: a crashed
+-- repeat left out), which the capacity cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
 -- (the fewest delivered at that point or any load above it, where the capacity may lie:
 -- past it fewer output tokens per request can leave a higher load with fewer tok/s) to
 -- ceiling_tps (saturated, last_passing: the most delivered at any load; nil, no upper end,
@@ -2064,6 +2120,9 @@ function M.capacity(points, slo, sat)
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
   sat = sat or M.saturation(points, { slo = slo })
   if sat.count_check then return { kind = "unknown", reason = sat.reason } end
+  -- the most the run achieved at any load, in req/s and tok/s, a crashed repeat left out
+  -- (M.ceiling, within the same error-rate limit as the max sustained throughput)
+  local ceil_rps, ceil_tps, ceil_out = M.ceiling(points, { slo = slo })
   -- within the default failure limit too, where no error-rate SLO is given: the loads the max
   -- sustained throughput counts as sustained (M.capacity_slo)
   slo = M.capacity_slo(slo)
@@ -2125,7 +2184,7 @@ function M.capacity(points, slo, sat)
         end
       end
       return { kind = "last_passing", bound = "lower", rps = best_p.achieved_rps, output_tps = best_p.output_tps,
-        ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points),
+        ceiling_rps = ceil_rps, ceiling_tps = ceil_tps, ceiling_left_out = ceil_out,
         floor_tps = min_output_tps_from(points, position(points, best_p)), load_type = best_p.load_type,
         passing_offered = best_p.offered, unknown_at = missing,
         reason = ("every SLO holds up to load point %d (%.4g req/s achieved); %s%s. The capacity is at least "
@@ -2160,7 +2219,7 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps <= last.achieved_rps then
         local err = field(p, "error_rate_pct")
         return { kind = "last_passing", bound = "lower", rps = last.achieved_rps, output_tps = last.output_tps,
-          ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points),
+          ceiling_rps = ceil_rps, ceiling_tps = ceil_tps, ceiling_left_out = ceil_out,
           floor_tps = min_output_tps_from(points, position(points, last)), load_type = last.load_type,
           passing_offered = last.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps, limiting = detail[1], failing = detail,
@@ -2250,11 +2309,8 @@ function M.capacity(points, slo, sat)
       what_best = ("the highest achieved rate before saturation (above the max sustained throughput, %.4g req/s, "
         .. "which failed requests at load point %d cut)"):format(sat.max_sustained_rps, cut.point)
     end
-    -- what the run delivered at most, at any load: the capacity cannot be above it
-    local ceiling
-    for _, p in ipairs(points) do
-      if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
-    end
+    -- what the run delivered at most, at any load: the capacity cannot be above it (M.ceiling)
+    local ceiling = ceil_rps
     -- the bound's words: its figure is the last load's before saturation, or where a load
     -- below it achieved more (the rate dipped), that load's, named (bound_note; main said
     -- "the last load before saturation" beside another point's figure, audit37 #4)
@@ -2267,8 +2323,8 @@ function M.capacity(points, slo, sat)
         position(points, best_p))
     end
     return { kind = unjudged and "last_sustained" or "saturated", bound = "lower", rps = best, output_tps = best_tps,
-      ceiling_rps = ceiling, bound_note = bound_note,
-      ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
+      ceiling_rps = ceiling, ceiling_left_out = ceil_out, bound_note = bound_note,
+      ceiling_tps = ceil_tps, floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,

@@ -1298,9 +1298,11 @@ local function sustained_text(s, per)
       if s.ceiling_rps and s.ceiling_rps > v then
         -- where between the last load that kept up and its ceiling the limit lies, the
         -- ladder's steps do not say
-        -- (a ceiling that mixes a crashed repeat with clean ones says so, as the cut's note does)
-        return with_notes(x, ("up to %s, its most at any load%s"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2),
-          lp.ceiling_crash_text(s)))
+        -- (a ceiling read at a load where a repeat crashed leaves it out, and says so, as the
+        -- cut's note names it: llmd.loadpoints.ceiling)
+        local function num(r) return T.helpers.num(r / (per or 1), 2) end
+        return with_notes(x, ("up to %s, its most at any load%s"):format(num(s.ceiling_rps),
+          lp.ceiling_crash_text(s, num)))
       end
       return with_notes(x)
     end

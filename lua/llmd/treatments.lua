@@ -594,7 +594,9 @@ local function sustained_brief(rps, sat)
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")
     if sat.ceiling_rps and sat.ceiling_rps > rps then
       return with_notes(f, ("up to %s, its most at any load%s"):format(
-        metrics.format("throughput_req_s", sat.ceiling_rps), lp.ceiling_crash_text(sat)))
+        metrics.format("throughput_req_s", sat.ceiling_rps), lp.ceiling_crash_text(sat, function(r)
+          return metrics.format("throughput_req_s", r)
+        end)))
     end
     return with_notes(f)
   end

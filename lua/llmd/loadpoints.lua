@@ -1978,7 +1978,8 @@ M.meets = meets
 -- "last_sustained" | "last_passing" | "below_lowest" | "unknown", bound = "lower" for
 -- never_violated, saturated, last_sustained and last_passing,
 -- ceiling_rps (saturated) = the highest achieved rate at any load (M.ceiling: a crashed
--- repeat left out), which the capacity cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
+-- repeat left out), which the capacity cannot exceed; a bound's output tok/s (output_tps:
+-- its load point's own) spans floor_tps
 -- (the fewest delivered at that point or any load above it, where the capacity may lie:
 -- past it fewer output tokens per request can leave a higher load with fewer tok/s) to
 -- ceiling_tps (saturated, last_passing: the most delivered at any load; nil, no upper end,

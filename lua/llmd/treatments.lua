@@ -2029,12 +2029,17 @@ function M.model(list, opts)
         if g and g.lo_rps <= 0 and g.hi_rps >= 0 then
           ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who, ("%s (%s)"):format(nxt.label, pt)),
             SUSTAINED_RANGE_WHAT)
-        else
+        elseif g then
           -- ranges apart, and still no difference the test shows after the Holm adjustment:
-          -- the gap, with no word of an overlap
-          local gp = decision.gap_pct_text(g, gap_pct)
-          ncd = ("no clear difference vs %s (%s); the ranges of the two limits (each %s) allow %s"):format(
-            nxt.label, pt, SUSTAINED_RANGE_WHAT, gp and ("%s %s vs %s"):format(x.label, gp, nxt.label) or "any gap")
+          -- the gap, with no word of an overlap, and never "no clear difference", which reads
+          -- as sameness beside a gap the ranges keep one side of 0 (nor "either may be higher":
+          -- the ranges leave one order)
+          ncd = ("not shown to differ from %s by the test (%s), though the ranges of the two limits (each %s) lie "
+            .. "apart: %s %s vs %s"):format(nxt.label, pt, SUSTAINED_RANGE_WHAT, x.label, decision.gap_pct_text(g,
+            gap_pct), nxt.label)
+        else
+          -- (no range known for one of them: either may be higher)
+          ncd = ("either this or %s (%s) may be higher: the range of a limit is not known"):format(nxt.label, pt)
         end
       end
       -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32

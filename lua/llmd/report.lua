@@ -3603,13 +3603,28 @@ local function summary(model, A, B)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
         local zero = gap == "at least " .. T.helpers.pct(0)
-        if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
+        if gap ~= "either may be higher" then
+          -- (the sentence quotes it in brackets: a bracketed note of the gap's own, "at most
+          -- +36.4 % (either may be higher)", follows it after a comma, never nested)
+          local base, note = gap:match("^(.-) %((.*)%)$")
+          if base == "any" then
+            gap = "any gap, " .. note
+          elseif base then
+            -- ("-66.7 % or more, no upper end": "y -66.7 % or more vs x, no upper end, ...")
+            local head, tail = base:match("^(.-)(, .*)$")
+            gap = ("%s %s vs %s%s, %s"):format(B.label, head or base, A.label, tail or "", note)
+          else
+            gap = ("%s %s vs %s"):format(B.label, gap, A.label)
+          end
+        end
         if g and (g.lo_pct == 0 or g.hi_pct == 0) and ev.margin_pct and ev.margin_lo_kind == "interpolated" then
           -- ranges that touch bound no gap beyond 0 on one side: the order is named on the
           -- margin over the lower run's estimate, which is quoted beside the range, or instead
-          -- of it where the range is only "at least +0.0 %"
-          local m = ("%s %s over %s's estimate of %s"):format(hi.label,
-            T.helpers.pct((ev.margin_hi / ev.margin_lo - 1) * 100), lo.label, rate_text(ev.margin_lo))
+          -- of it where the range is only "at least +0.0 %": "x's figure, 6.00 req/s, is 0.3 %
+          -- above y's estimate of 5.98 req/s" (a signed "-0.3 % over" read oddly)
+          local d = (ev.margin_hi / ev.margin_lo - 1) * 100
+          local m = ("%s's figure, %s, is %s %% %s %s's estimate of %s"):format(hi.label, rate_text(ev.margin_hi),
+            T.helpers.num(math.abs(d), 1), d < 0 and "below" or "above", lo.label, rate_text(ev.margin_lo))
           gap = zero and (m .. "; the ranges bound no gap above 0") or (gap .. "; " .. m)
         end
         if ev.winner and ev.same_load then

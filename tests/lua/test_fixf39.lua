@@ -177,3 +177,4 @@ do
       .. "apart: x +1.6 % to +30.4 % vs n")
   end)
 end
+

@@ -1568,19 +1568,17 @@ function M.model(list, opts)
   for _, x in ipairs(T) do
     if m.common_load and not x.saturated_at_common then
       local _, interp, p, q = lp.at(x.points, m.common_load, "achieved_rps", m.common_axis)
-      -- (only where the files bound the share below that: a drain-reduced rate from
+      -- (the one rule of llmd.loadpoints.mild_overload, which marks a max sustained point
+      -- too: only where the files bound the share below that, as a drain-reduced rate from
       -- completed / window alone is a lower bound with no upper end, and marks nothing)
       local worst, wp, most
       for _, y in ipairs { p, interp and q or nil } do
         local sh, hi
-        if type(y) == "table" then sh, hi = lp.answered_share(y) end
-        if sh and hi and sh >= lp.SATURATION_SHARE and hi < M.MILD_OVERLOAD_SHARE and not (worst and worst <= sh) then
-          worst, wp, most = sh, y, hi
-        end
+        if type(y) == "table" then sh, hi = lp.mild_overload(y) end
+        if sh and not (worst and worst <= sh) then worst, wp, most = sh, y, hi end
       end
       if worst then
-        local pct = ("%.1f"):format(worst * 100)
-        if ("%.1f"):format(most * 100) ~= pct then pct = ("%s-%.1f"):format(pct, most * 100) end
+        local pct = lp.share_text(worst, most)
         x.mild_at_common = ("mildly overloaded: answered %s %% of sends"):format(pct)
         m.mild_at_common[#m.mild_at_common + 1] = { label = x.label, share_text = pct,
           share_pct = tonumber(("%.1f"):format(worst * 100)),
@@ -1588,7 +1586,7 @@ function M.model(list, opts)
             .. "that as kept up, but below %g %% a server is at the edge of its limit, and its latencies there may "
             .. "already be a queue's"):format(wp.index, lp.load_text(m.common_axis, lp.load_of(wp, m.common_axis)),
             interp and ", one of the two its figures there are interpolated between," or "", pct,
-            lp.SATURATION_SHARE * 100, M.MILD_OVERLOAD_SHARE * 100) }
+            lp.SATURATION_SHARE * 100, lp.MILD_OVERLOAD_SHARE * 100) }
       end
     end
   end

@@ -3,6 +3,11 @@
 --    at a load where one crashed, the ceiling reads the other repeats' mean
 --    (llmd.loadpoints.ceiling), so that no run is ordered above another "beyond its ceiling"
 --    only because a crash lowered it.
+-- 2. treatments: a max sustained place whose limits' ranges lie apart, not shown after Holm,
+--    never reads "no clear difference vs".
+-- 3. (compare.lua's Summary wording: test_tpsfix, test_decision.)
+-- 4. The common load's mild-overload mark is llmd.loadpoints.mild_overload's rule.
+-- 5. (The latency/throughput chart's log tics: test_charts.)
 -- Expected values by hand, as said beside each.
 local t = require "testlib"
 local json = require "llmd.json"
@@ -178,3 +183,31 @@ do
   end)
 end
 
+
+-- 4. The mild-overload mark at the common load and at a max sustained point are one rule
+--    (llmd.loadpoints.mild_overload): moving its threshold moves both (main's treatments kept
+--    its own copy of the check and of the threshold).
+t.test("the common load's mild-overload mark follows llmd.loadpoints.mild_overload, as the max sustained one", function()
+  local tr = require "llmd.treatments"
+  local lp = require "llmd.loadpoints"
+  -- x keeps up everywhere; y answers 19.6 of 20 req/s (98 %, by hand) and saturates at 30
+  -- (20 of 30): the common load is 20 req/s offered, y's max sustained point too. 98 % is
+  -- above 97.5 %: unmarked; with the rule's threshold at 99 %, marked at both
+  local x = t.treatment("x", { { 10, 10, 50 }, { 20, 20, 55 }, { 30, 30, 60 } })
+  local y = t.treatment("y", { { 10, 10, 50 }, { 20, 19.6, 60 }, { 30, 20, 2000 } })
+  local m = tr.model({ x, y }, {})
+  t.eq(#m.mild_at_common, 0)
+  local keep = lp.MILD_OVERLOAD_SHARE
+  lp.MILD_OVERLOAD_SHARE = 0.99
+  local ok, err = pcall(function()
+    m = tr.model({ t.treatment("x", { { 10, 10, 50 }, { 20, 20, 55 }, { 30, 30, 60 } }),
+      t.treatment("y", { { 10, 10, 50 }, { 20, 19.6, 60 }, { 30, 20, 2000 } }) }, {})
+  end)
+  lp.MILD_OVERLOAD_SHARE = keep
+  assert(ok, err)
+  t.eq(#m.mild_at_common, 1)
+  t.eq({ m.mild_at_common[1].label, m.mild_at_common[1].share_text }, { "y", "98.0" })
+  local ys
+  for _, z in ipairs(m.treatments) do if z.label == "y" then ys = z end end
+  t.eq(ys.saturation.edge and ys.saturation.edge.share_text, "98.0")
+end)

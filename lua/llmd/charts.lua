@@ -407,6 +407,7 @@ function M.latency_throughput(model, A, B)
   end
   local function has_x(p) return p.output_tps or p.achieved_rps end
   local cols, labels, logs, slos, has_a, has_b = {}, {}, {}, {}, {}, {}
+  local ymins, ymaxs = {}, {}
   local chosen, chosen_keys = {}, {}
   -- one panel per latency (TTFT, TPOT or ITL, E2E) at the percentile both runs have
   -- (llmd.loadpoints.latency_columns, the ladder's columns too): vLLM's benchmark often
@@ -444,6 +445,10 @@ function M.latency_throughput(model, A, B)
       slo = nil
     end
     slos[#slos + 1] = slo or 0 / 0
+    -- a log panel's range, for its 1-2-5 labels (M.log_range; NaN: gnuplot's own)
+    local ylo, yhi = nil, nil
+    if logs[#logs] then ylo, yhi = M.log_range(vals, slo) end
+    ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ylo or 0 / 0, yhi or 0 / 0
     has_a[#has_a + 1], has_b[#has_b + 1] = ha, hb
     if not col.common then
       c.notes[#c.notes + 1] = ("%s: only %s has values (no %s percentile is known in both runs)."):format(
@@ -620,6 +625,8 @@ function M.latency_throughput(model, A, B)
   add(c, "panel_label", labels)
   add(c, "panel_log", logs)
   add(c, "panel_slo", slos)
+  add(c, "panel_ymin", ymins)
+  add(c, "panel_ymax", ymaxs)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
   c.available = true
@@ -937,6 +944,24 @@ M.AXIS_MARGIN = 0.08
 function M.axis_max(v)
   if not (finite(v) and v > 0) then return 1 end
   return v * (1 + M.AXIS_MARGIN)
+end
+
+-- The y range of a log panel of values vals (and its SLO slo, drawn inside it: a number or
+-- nil): from the lowest to the highest of them, widened on each side by half of
+-- M.AXIS_MARGIN of its decades (a log axis' margin is a share of its decades, not of its top
+-- value), so that style.gp's set_log_ytics labels the steps between decades; nil, nil where
+-- a value is not positive or none is known. latency_throughput's and treatments.lua's
+-- latency charts alike.
+function M.log_range(vals, slo)
+  local lo, hi
+  for _, v in ipairs(vals) do
+    if finite(v) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+  end
+  if finite(slo) and slo > 0 then lo, hi = math.min(lo or slo, slo), math.max(hi or slo, slo) end
+  if not (lo and lo > 0) then return nil, nil end
+  local f = (hi / lo) ^ (M.AXIS_MARGIN / 2)
+  if f == 1 then f = 10 ^ (M.AXIS_MARGIN / 2) end -- (one value: a share of a decade about it)
+  return lo / f, hi * f
 end
 
 -- What the kv_cache chart's points are (llmd.kvcache.timeline_collector): usage is the mean

@@ -3512,9 +3512,9 @@ local function charts_of(m, T, list, out, suffix, about)
           if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
         end
       end
-      local lo, hi
+      local hi
       for _, v in ipairs(vals) do
-        if finite(v) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+        if finite(v) then hi = math.max(hi or v, v) end
       end
       if #vals > 0 then
         local log = wide(vals)
@@ -3522,13 +3522,15 @@ local function charts_of(m, T, list, out, suffix, about)
         local lim = 0 / 0
         for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
         slos[#slos + 1] = lim
-        if finite(lim) and lim > 0 then lo, hi = math.min(lo or lim, lim), math.max(hi or lim, lim) end
-        -- (a log panel's margin is a share of its decades, not of its top value)
-        local ch, ymin, ymax = require "llmd.charts", 0, hi and require("llmd.charts").axis_max(hi) or 0 / 0
-        if log and lo and lo > 0 then
-          local f = (hi / lo) ^ (ch.AXIS_MARGIN / 2)
-          ymin, ymax = lo / f, hi * f
-        elseif log then ymin = 0 / 0 end
+        if finite(lim) and lim > 0 then hi = math.max(hi or lim, lim) end
+        -- (a log panel's margin is a share of its decades, not of its top value: the two-run
+        -- chart's rule, llmd.charts.log_range)
+        local ch = require "llmd.charts"
+        local ymin, ymax = 0, hi and ch.axis_max(hi) or 0 / 0
+        if log then
+          ymin, ymax = ch.log_range(vals, lim)
+          ymin, ymax = ymin or 0 / 0, ymax or (hi and ch.axis_max(hi)) or 0 / 0
+        end
         ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ymin, ymax
       end
     end

@@ -14,7 +14,8 @@
 # band_b (the key's name of each run's band); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none or too far from the values to draw; the axis stretches
-# to it), panel_has_a[i] / panel_has_b[i] (does the run have
+# to it), panel_ymin[i] / panel_ymax[i] (a log panel's y range, its values and SLO inside:
+# llmd.charts.log_range; NaN: gnuplot's own), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
 # 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column);
 # failures (1: some load point's achieved rate fell short because requests failed, not from
@@ -88,6 +89,22 @@ do for [i = 1:n] {
     set xlabel x_label[j]
     set ylabel panel_label[i]
     if (panel_log[i]) { set logscale y } else { unset logscale y }
+    # a log panel whose range is known: that range, its tics labelled 1-2-5 (or finer) in
+    # each decade (style.gp's set_log_ytics, as treatments_latency_throughput's), never
+    # gnuplot's decades alone (10000, 100000), between which no value can be read
+    set ytics autofreq
+    set autoscale y
+    if (panel_log[i] && exists("panel_ymin") && exists("set_log_ytics")) {
+      if (panel_ymin[i] == panel_ymin[i] && panel_ymax[i] == panel_ymax[i] && panel_ymin[i] > 0 \
+        && panel_ymax[i] > panel_ymin[i]) {
+        set yrange [panel_ymin[i]:panel_ymax[i]]
+        # (the plot's height: the panel's less its margins, about 70 px)
+        tic_lo = panel_ymin[i]
+        tic_hi = panel_ymax[i]
+        tic_px = ph * h - 70
+        eval set_log_ytics
+      }
+    }
     unset arrow
     unset object
     # the ranges: each run's as a bar of its own in a lane along the top of the panel (A's

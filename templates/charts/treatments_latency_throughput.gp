@@ -10,7 +10,8 @@
 # xlabel (the x axis' label: per GPU where the treatments' GPU counts differ; absent: totals).
 # A log panel whose range is known labels its tics at 1-2-3-4-5-...-9, 1-2-3-5, 1-2-5 or 1
 # of each decade, the finest whose labels stay apart (18 px), with unlabelled minor tics at
-# every other whole step: values between decades read off the axis.
+# every other whole step: values between decades read off the axis (style.gp's
+# set_log_ytics, as the two-run latency_throughput chart's).
 n = |panel_col|
 k = |labels|
 # an SLO in a panel: a dotted line there, and an entry of its own in the key
@@ -36,11 +37,6 @@ top = (40.0 + 20 * (title_lines - 1)) / h
 bottom = (22.0 * ((kk + 2) / 3) + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
-# (a log tic's label: whole numbers from 1 up, as %g below)
-tic_text(v) = v >= 1 ? sprintf("%.0f", v) : sprintf("%g", v)
-# the steps labelled in a decade, at level 9, 4, 3 or 1 (the number of them)
-tic_on(d, level) = level == 9 ? 1 : (level == 4 ? (d == 1 || d == 2 || d == 3 || d == 5) : \
-  (level == 3 ? (d == 1 || d == 2 || d == 5) : d == 1))
 set rmargin 3
 set bmargin 3.5
 unset key
@@ -53,18 +49,11 @@ do for [i = 1:n] {
   set ytics autofreq
   if (panel_log[i] && exists("ymin")) {
     if (ymin[i] == ymin[i] && ymax[i] == ymax[i] && ymin[i] > 0 && ymax[i] > ymin[i]) {
-      # (pixels a decade takes: the panel's height less its margins, about 70 px)
-      ppd = (ph * h - 70) / (log10(ymax[i]) - log10(ymin[i]))
-      level = ppd * log10(10.0 / 9) >= 18 ? 9 : (ppd * log10(1.5) >= 18 ? 4 : (ppd * log10(2.0) >= 18 ? 3 : 1))
-      set ytics ()
-      do for [e = int(floor(log10(ymin[i]))):int(floor(log10(ymax[i])))] {
-        do for [d = 1:9] {
-          v = d * 10.0 ** e
-          if (v >= ymin[i] && v <= ymax[i]) {
-            if (tic_on(d, level)) { set ytics add (tic_text(v) v) } else { set ytics add ("" v 1) }
-          }
-        }
-      }
+      # (style.gp's set_log_ytics; the plot's height: the panel's less its margins, about 70 px)
+      tic_lo = ymin[i]
+      tic_hi = ymax[i]
+      tic_px = ph * h - 70
+      eval set_log_ytics
     }
   }
   if (exists("xmax")) { set xrange [0:xmax] }

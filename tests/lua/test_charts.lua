@@ -531,6 +531,35 @@ t.test("an SLO far beyond every value of a panel: not drawn outside the panel, a
   t.ok(not without:find("> 14</text>", 1, true), "no tick at 14 without it")
 end)
 
+t.test("latency_throughput's log panels label 1-2-5 steps of each decade, not the decades alone (fixf39)", function()
+  -- the KubeCon pair: TTFT p90 31.2 to 3,314.1 ms (test above), a log panel. Its range
+  -- (llmd.charts.log_range): f = (3314.1 / 31.2) ^ 0.04 = 1.205 (python3), 25.9 to 3,994 ms,
+  -- 2.19 decades over the plot's ~180 px: ~82 px a decade, so labels 1-2-5 apart (82 x
+  -- log10 2 = 24.7 px >= 18, 82 x log10 1.5 = 14.4 < 18): 50, 100, 200, 500, 1000 and 2000,
+  -- with unlabelled minor tics between. main labelled only gnuplot's 100 and 1000.
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
+  local c = charts.latency_throughput({}, A, B)
+  t.ok(c.available, c.reason)
+  local v = {}
+  for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+  t.eq(v.panel_log[1], true)
+  local f = (3314.1 / 31.2) ^ 0.04
+  t.near(v.panel_ymin[1], 31.2 / f, 0.1)
+  t.near(v.panel_ymax[1], 3314.1 * f, 5)
+  -- a linear panel keeps gnuplot's own range (NaN)
+  t.eq(v.panel_log[2], false)
+  t.ok(v.panel_ymin[2] ~= v.panel_ymin[2], "linear panel: no range")
+  local list = { c }
+  charts.render(list, ROOT .. "/templates", t.tmpdir(), charts.gnuplot())
+  local svg = list[1].svg
+  -- (the TTFT panels' labels, as set_log_ytics writes them, with no leading blank: gnuplot's
+  -- own, the linear panels' and the x axes', have one, " 500", " 2000")
+  for _, label in ipairs { "50", "200", "500", "2000" } do
+    t.ok(svg:find(">" .. label .. "</text>", 1, true), "a tic labelled " .. label)
+  end
+  t.ok(not svg:find(">300</text>", 1, true), "no label at 300 (1-2-5)")
+end)
+
 t.test("runs of different workloads: each drawn chart's title and first note say so, not-drawn ones do not", function()
   -- exp-7's vllm-2replicas sent 7999 input / 200 output tokens a request, the KubeCon vLLM
   -- run 204.1 / 62.4 (python3 json: exp-7's total tokens / completed; KubeCon's stage files'
@@ -1301,7 +1330,8 @@ t.test("latency against throughput: a y axis to 100000 ms keeps its label inside
   local out = t.tmpdir()
   charts.render({ c }, ROOT .. "/templates", out, gp)
   local svg = t.read(out .. "/latency_throughput.svg")
-  t.ok(svg:find("> 100000<", 1, true), "the 100000 tic is drawn")
+  -- (style.gp's set_log_ytics writes it with no leading blank, gnuplot's own with one)
+  t.ok(svg:find(">%s?100000<"), "the 100000 tic is drawn")
   -- every y label (text turned by 270 degrees) has its baseline at x; its 12-px glyphs lie
   -- left of it (about 0.75 x 12 = 9 px for the capitals), so x must be at least 9 to stay
   -- in the picture. With `lmargin 10` the first panel's was at a negative x (clipped).

@@ -2850,16 +2850,17 @@ local function bound_settle(model, side, R, c)
     last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
     last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
   if c.kind == "never_violated" then
-    return ("%s above %s, its highest load, up to where an SLO fails or it saturates"):format(R.label,
-      lo or "its highest load")
+    return ("%s above %s, up to where an SLO fails or it saturates"):format(R.label,
+      lo and (lo .. ", its highest load") or "its highest load")
   end
   local between = lo and hi and ("%s and %s"):format(lo, hi)
   -- "between 10 and 12 req/s offered", one unit for both where they share it
   if lo and hi and top.load_type == c.load_type and top.load_type == "rate" then
     between = ("%g and %g req/s offered"):format(c.passing_offered, top.offered)
   end
-  return ("%s between %s (%s)"):format(R.label, between or what, between and what or ("load point %s and the next")
-    :format(tostring(c.first_failing or sat.point or "N")))
+  -- (loads not known by their offered rate: the two named by what they are)
+  if not between then return ("%s between %s"):format(R.label, what or "its bound's load and the next") end
+  return ("%s between %s (%s)"):format(R.label, between, what or "its bound's load and the next")
 end
 
 -- Is c (one run's capacity) a lower bound whose order against o (the other run's) only its

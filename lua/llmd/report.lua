@@ -2827,8 +2827,65 @@ end
 -- repeats of that load (its 480 requests carry about 31 independent ones, TTFT p90's interval
 -- needs 50; ...)". nil where nothing is unclear.
 local SETTLE_PER_RUN = 2
+
+-- What settles a capacity that is only a lower bound (its loads leave it unmeasured above its
+-- figure): loads where it lies, between its bound's load and the first load above that its
+-- run did not hold (saturated, not judged, or failed an SLO while achieving no more), or
+-- above its highest load where it never violated them. Clearing a load below the bound
+-- leaves the bound a bound, so this, not the repeats of those loads, is what orders two
+-- bounds (or a bound below the other's figure). side: "a" | "b"; R its run ({label}); c its
+-- capacity. "r22 between 10 and 12 req/s offered (the last load before saturation and the
+-- saturated one)".
+local function bound_settle(model, side, R, c)
+  local points = model.load_points and model.load_points[side] or {}
+  local function at(index)
+    for _, p in ipairs(points) do if p.index == index then return p end end
+    return nil
+  end
+  local function load(p) return p and p.offered and p.load_type and lp.load_text(p.load_type, p.offered) end
+  local lo = c.passing_offered and c.load_type and lp.load_text(c.load_type, c.passing_offered)
+  local sat = model.saturation and model.saturation[side] or {}
+  local top = c.kind == "last_passing" and at(c.first_failing) or (c.kind ~= "never_violated" and sat.point
+    and at(sat.point)) or nil
+  local hi = load(top)
+  local what = ({ saturated = "the last load before saturation and the saturated one",
+    last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
+    last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
+  if c.kind == "never_violated" then
+    return ("%s above %s, up to where an SLO fails or it saturates"):format(R.label,
+      lo and (lo .. ", its highest load") or "its highest load")
+  end
+  local between = lo and hi and ("%s and %s"):format(lo, hi)
+  -- "between 10 and 12 req/s offered", one unit for both where they share it
+  if lo and hi and top.load_type == c.load_type and top.load_type == "rate" then
+    between = ("%g and %g req/s offered"):format(c.passing_offered, top.offered)
+  end
+  -- (loads not known by their offered rate: the two named by what they are)
+  if not between then return ("%s between %s"):format(R.label, what or "its bound's load and the next") end
+  return ("%s between %s (%s)"):format(R.label, between, what or "its bound's load and the next")
+end
+
+-- Is c (one run's capacity) a lower bound whose order against o (the other run's) only its
+-- own higher loads can settle: both bounds, or c's figure the lower one, or o below its
+-- lowest load (settling o's loads leaves c a bound either way)?
+local function deciding_bound(c, o)
+  if not is_bound(c) then return false end
+  return is_bound(o) or (o and o.kind == "below_lowest") or (o and type(o.rps) == "number" and c.rps <= o.rps)
+    or false
+end
+
 local function settle_text(model, A, B, ca, cb)
   local parts, few = {}, false
+  -- a lower bound that decides the order (deciding_bound): measure where it lies, never
+  -- repeat loads below it, which leave it a bound (one advice, as the Summary gives it)
+  local bounds = {}
+  for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
+    if deciding_bound(x[3], x[4]) then bounds[#bounds + 1] = bound_settle(model, x[1], x[2], x[3]) end
+  end
+  if #bounds > 0 then
+    parts[1] = ("measure loads where %s, above its lower bound: %s"):format(#bounds > 1 and "each capacity lies"
+      or "that capacity lies", table.concat(bounds, "; "))
+  end
   local limit = {}
   for _, x in ipairs(model.slo) do limit[x.key] = x.max end
   local function at(e)
@@ -2836,8 +2893,9 @@ local function settle_text(model, A, B, ca, cb)
     if e.offered then return lp.load_text("rate", e.offered) end
     return ("load point %d"):format(e.point)
   end
-  for _, side in ipairs { { A, ca }, { B, cb } } do
+  for _, side in ipairs { { A, ca, cb }, { B, cb, ca } } do
     local R, c = side[1], side[2]
+    if deciding_bound(c, side[3]) then goto next_side end
     if c.noise_unknown then
       parts[#parts + 1] = ("%s: per-request data (each request's latencies, not only the file's percentiles) or "
         .. "repeats of each load, to tell how far its percentiles vary"):format(R.label)
@@ -2877,6 +2935,7 @@ local function settle_text(model, A, B, ca, cb)
       parts[#parts] = parts[#parts] .. (" (and %d higher load%s of %s left unclear)"):format(#list - SETTLE_PER_RUN,
         #list - SETTLE_PER_RUN == 1 and "" or "s", R.label)
     end
+    ::next_side::
   end
   if #parts == 0 then return nil end
   if few then
@@ -2983,13 +3042,17 @@ local function verdict_of(model, A, B)
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance (a crash), not "
           .. "with the configuration"
       elseif ev.open_range then
-        v.reason = "the repeats' ranges overlap and one is open-ended, which leaves room for any gap"
+        -- (kind kept for scripts; the words never read as sameness, as "no clear difference"'s:
+        -- either may be higher, and what would settle it)
+        v.reason = ("the repeats' ranges overlap (%s), so either may be higher"):format(open_ends_text(A, B, ca, cb))
+        v.settle = settle_text(model, A, B, ca, cb)
       else
         local g = decision.capacity_gap(ca, cb)
         v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
           :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
       end
-      v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
+      v.text = ev.open_range and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+        or ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"
       -- a side with no capacity at all (non-monotone, an SLO metric missing, ...): its N/A
@@ -3002,6 +3065,24 @@ local function verdict_of(model, A, B)
       end
       if #na > 0 then
         v.reason = ("no capacity can be read for %s"):format(table.concat(na, " or "))
+        -- a non-monotone run: the Summary's advice (repeat those loads), here too, naming them:
+        -- from the first that failed to the last above it that met the SLOs
+        local rep = {}
+        for _, x in ipairs { { A, ca }, { B, cb } } do
+          local c = x[2]
+          if c.kind == "non_monotone" and c.first_failing and c.passed then
+            local top = c.first_failing
+            for _, i in ipairs(c.passed) do if i > top then top = i end end
+            local ids = {}
+            for i = c.first_failing, top do ids[#ids + 1] = tostring(i) end
+            rep[#rep + 1] = ("%s's load points %s"):format(x[1].label, #ids == 2 and table.concat(ids, " and ")
+              or (ids[1] .. " to " .. ids[#ids]))
+          end
+        end
+        if #rep > 0 then
+          v.settle = ("To settle it: repeat %s (a load that met the SLOs lies above one that failed: noise or a "
+            .. "warm-up can do this)."):format(table.concat(rep, "; "))
+        end
       elseif is_bound(ca) and is_bound(cb) then
         v.reason = "both are lower bounds, which leave room for either order"
         v.settle = settle_text(model, A, B, ca, cb)
@@ -3568,9 +3649,10 @@ local function summary(model, A, B)
       elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
+        -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
-          .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+          .. "known, so neither run is named higher. %s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, settle_text(model, A, B, ca, cb))
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.overdispersed then
@@ -4760,6 +4842,30 @@ local function capacity_bound(c)
   if c.kind == "interpolated" then return "estimate" end
   return nil -- below the lowest load (a empty, "<" in the note), or unknown
 end
+-- What a capacity row's evidence says of the order, in comparison.csv's order column (its
+-- verdict column keeps the evidence's kind for scripts, and "no clear difference" or "not
+-- shown to differ" there would read as sameness where the ranges leave either order open):
+-- "a_higher" | "b_higher" (shown by the repeats, or untested but the measured loads order
+-- them), "either_may_be_higher" (the spans or ranges overlap, or two lower bounds),
+-- "not_shown_to_differ" (the loads order them by less than the practical threshold),
+-- "about_the_same", "not_compared" (a broken run, different workloads, one run's results in
+-- both folders), "unknown" (a capacity is unknown, or both below their lowest loads).
+M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "not_shown_to_differ", "about_the_same",
+  "not_compared", "unknown" }
+local function capacity_order(model, ev, ca, cb)
+  local v = ev and ev.verdict
+  if not v or v == "broken" or v == "not comparable" then return v and "not_compared" or "unknown" end
+  local hi = ev.winner or (v == "untested" and ev.ordered and ev.higher) or nil
+  if hi then return model.identical and "not_compared" or (hi .. "_higher") end
+  if v == "about the same" then return "about_the_same" end
+  if v == "not shown to differ" and ev.below_threshold then return "not_shown_to_differ" end
+  if v == "not shown to differ" or v == "no clear difference" or (v == "untested" and ev.order_open) then
+    return "either_may_be_higher"
+  end
+  if v == "unknown" and is_bound(ca) and is_bound(cb) then return "either_may_be_higher" end
+  return "unknown"
+end
+
 local function sustained_bound(s)
   if s.max_sustained_na or not s.max_sustained_rps then return nil end
   return s.none and "lower bound" or "measured"
@@ -4807,6 +4913,7 @@ function M.curve_rows(model)
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       cap.evidence and cap.evidence.verdict or "unknown", cbounds)
+    out[#out].order = capacity_order(model, cap.evidence, ca, cb)
     -- "no clear difference" with the gap the ranges allow first, as every text says it
     if cap.evidence and cap.evidence.text then out[#out].note = cap.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(g, " req/s", 2)
@@ -4846,6 +4953,7 @@ function M.curve_rows(model)
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       pg.evidence and pg.evidence.verdict or "unknown", { capacity_bound(ca), capacity_bound(cb) })
+    out[#out].order = capacity_order(model, pg.evidence, ca, cb)
     if pg.evidence and pg.evidence.text then out[#out].note = pg.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
@@ -4996,13 +5104,14 @@ function M.csv(model)
   -- tests; a_bound, b_bound what the curve rows' a and b are (M.CSV_BOUNDS: "lower bound"
   -- for a "≥" figure), empty in the other rows; effect_lo, effect_hi the 95 % interval of a
   -- stratified test's row's effect_pct (decision.stratified_effect), empty where it has none
-  -- (columns added at the end, so that the earlier ones keep their places)
+  -- order what the capacity rows' evidence says of the order (M.CSV_ORDERS), empty in the
+  -- other rows (columns added at the end, so that the earlier ones keep their places)
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi) }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "" }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -5010,12 +5119,12 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "" }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "", q(h.order) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

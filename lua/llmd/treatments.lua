@@ -1326,7 +1326,8 @@ function M.verdict_line(m, ranked, failed, by_cap)
       -- ("not comparable" where the evidence leaves room for either order says so plainly:
       -- untested, either may be higher, capa38)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
-        fig(r2.text), r1.either and "untested, and either may be higher" or why[r1.vs_next] or tostring(r1.vs_next))
+        fig(r2.text), r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
+          or "")) or why[r1.vs_next] or tostring(r1.vs_next))
     end
   end
   if #failed > 0 then
@@ -1913,12 +1914,16 @@ function M.model(list, opts)
       r.vs_next_text = ("higher than %s's %s by the figures%s, untested: %s"):format(nxt.label, nf,
         gap_vs and (" (" .. gap_vs .. ")") or "", r.evidence.basis or "no range of the capacities from repeats")
         .. (ceiling and ("; " .. ceiling) or "") .. measured
+    elseif decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity) then
+      -- two lower bounds (A/A copies among them) are runs of one kind whose order is open:
+      -- untested, and either may be higher, never "not comparable", which reads as unlike runs
+      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.either_why = "both only lower bounds"
+      r.vs_next_text = ("untested against %s, and either may be higher: both only lower bounds, %s and %s, which "
+        .. "leave room for either order (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
     else
       r.vs_next, r.proven = "not comparable", false
-      r.vs_next_text = decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity)
-        and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
-          .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
-        or (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
+      r.vs_next_text = (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
           and ("not comparable with %s (%s): both fail %s already at their lowest load, so neither capacity "
             .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf, words.the)
         or ("not comparable with %s (%s): %s"):format(nxt.label, nf,

@@ -1602,12 +1602,13 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- CSV: the raw and the adjusted p, the family size, in new columns at the end
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
   -- (then the two bound columns, empty in a performance row, and the effect's interval, empty
-  -- in an unstratified test's row: fixc39)
-  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,,$"), line)
+  -- in an unstratified test's row: fixc39; the order column, empty outside the capacity rows:
+  -- fixg39)
+  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,,,$"), line)
   -- markdown and HTML: the evidence names both p-values and the family
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = t.read(w .. "/" .. f)

@@ -321,10 +321,10 @@ t.test("fl4-7: comparison.csv says whether a curve row's a and b are a lower bou
   local csv = t.read(w .. "/comparison.csv")
   -- two columns at the end: every column before them where it was
   t.eq(csv:match("^[^\n]*"), "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,"
-    .. "family_size,a_bound,b_bound,effect_lo,effect_hi")
+    .. "family_size,a_bound,b_bound,effect_lo,effect_hi,order")
   local function bounds(key)
     local c = t.csv_row(csv, key)
-    t.eq(#c, 17, key)
+    t.eq(#c, 18, key) -- (the order column last: fixg39)
     return { c[14], c[15] }
   end
   local cap = t.csv_row(csv, "capacity_at_slo_rps")

@@ -173,13 +173,16 @@ end)
 
 t.test("verdict: a capacity N/A on one side names no winner and says whose", function()
   -- x: 250, 150, 160 ms: fails at 10 req/s and meets the SLO at 20 and 30 (non-monotone: no
-  -- capacity); y: 100, 150, 250 -> about 25.00 req/s
+  -- capacity); y: 100, 150, 250 -> about 25.00 req/s. The Summary's advice for x, repeat
+  -- those loads, in the Verdict too (fixg39): from the one that failed, 1, to the last above
+  -- it that met the SLO, 3
   local m = build(t.repeated_run { { 250 }, { 150 }, { 160 } }, t.repeated_run { { 100 }, { 150 }, { 250 } })
   t.eq(m.capacity.a.kind, "non_monotone")
   t.eq(m.verdict.kind, "cannot say")
   t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: no capacity can be read for x: "
     .. "x N/A (non-monotone: met every SLO at 20, 30 req/s, failed TTFT p90 at 10 req/s; see the Summary), y about 25.00 "
-    .. "req/s.")
+    .. "req/s. To settle it: repeat x's load points 1 to 3 (a load that met the SLOs lies above one that failed: noise "
+    .. "or a warm-up can do this).")
 end)
 
 t.test("verdict: without an SLO, the max sustained throughput", function()

@@ -2535,8 +2535,9 @@ end
 
 -- The 95 % interval of point p's percentile SLO metric key (M.SLO_CI_Z): lo, hi in the
 -- metric's unit (ms), always around the point's own figure (a harness's percentile method
--- can put it a hair outside the order statistics'); 0 and math.huge where a rank falls off
--- the sample. nil, nil and why where it cannot be told: no per-request samples (a summary
+-- can put it a hair outside the order statistics'): the order statistics at ranks
+-- floor(n q - h) and ceil(n q + h), h = z sqrt(n deff q (1 - q)) (1-based); 0 and math.huge
+-- where a rank falls off the sample (below 1, above n). nil, nil and why where it cannot be told: no per-request samples (a summary
 -- file), or fewer effective requests than M.SLO_CI_MIN_EFFECTIVE. info: {n =, deff =}.
 function M.percentile_ci(p, key)
   local kind, pct = M.percentile_key(key)
@@ -2563,11 +2564,15 @@ function M.percentile_ci(p, key)
       deff)
   end
   local q = pct / 100
-  local half = M.SLO_CI_Z * math.sqrt(deff * q * (1 - q) / n)
-  -- (ranks n q -+ half n, as percentiles of the sorted sample; off its ends: unbounded)
+  local h = M.SLO_CI_Z * math.sqrt(n * deff * q * (1 - q))
+  -- (the order statistics at ranks n q -+ h rounded outward, 1-based: the lower end's rank
+  -- down, the upper end's up, so that the interval is never narrower than the binomial one;
+  -- a rank off the sample leaves that end unbounded. Order statistic k is the nearest-rank
+  -- percentile at 100 (k - 1/2) / n: ceil(k - 1/2) = k, clear of rounding either way.)
   local lo, hi = 0, math.huge
-  if (q - half) * n >= 1 then lo = acc:percentile((q - half) * 100) * 1000 end
-  if (q + half) * n <= n - 1 then hi = acc:percentile((q + half) * 100) * 1000 end
+  local rl, ru = math.floor(n * q - h), math.ceil(n * q + h)
+  if rl >= 1 then lo = acc:percentile(100 * (rl - 0.5) / n, "nearest") * 1000 end
+  if ru <= n then hi = acc:percentile(100 * (ru - 0.5) / n, "nearest") * 1000 end
   return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
 end
 

@@ -8,9 +8,11 @@ Z = 1.959964
 def fig_se(x, q):
     n = len(x); v = np.percentile(x, q * 100)
     if n < 50: return v, None
-    h = Z * np.sqrt(q * (1 - q) / n)
-    if (q - h) * n < 1 or (q + h) * n > n - 1: return v, None
-    lo, hi = min(np.percentile(x, (q - h) * 100), v), max(np.percentile(x, (q + h) * 100), v)
+    # the order statistics at 1-based ranks floor(n q - h) and ceil(n q + h), h = z sqrt(n q (1 - q))
+    h = Z * np.sqrt(n * q * (1 - q)); rl, ru = int(np.floor(n * q - h)), int(np.ceil(n * q + h))
+    if rl < 1 or ru > n: return v, None
+    xs = np.sort(x)
+    lo, hi = min(xs[rl - 1], v), max(xs[ru - 1], v)
     return v, (hi - lo) / (2 * Z)
 def eff(strata, q):
     sw = swe = swv = 0; bounded = True

@@ -9,8 +9,9 @@
 # se the point's standard error of the difference relative to the figures' mean, each
 # side's from its design effect d (seqstats.deff in send order, the larger of the two
 # sides', at least 1): the mean's s / sqrt(n / d) (ddof 1); a percentile's (hi - lo) /
-# (2 z), lo and hi the percentiles at q -+ z sqrt(d q (1 - q) / n) (widened to the figure),
-# unbounded where (q - h) n < 1 or (q + h) n > n - 1, or n / d < 50.
+# (2 z), lo and hi the order statistics at 1-based ranks floor(n q - h) and ceil(n q + h),
+# h = z sqrt(n d q (1 - q)) (widened to the figure), unbounded where a rank is below 1 or
+# above n, or n / d < 50.
 """stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi}} (lo, hi null:
 unbounded); TTFT: each successful request's ttft"""
 import glob
@@ -50,10 +51,12 @@ def fig_se(x, stat, d):
     v = np.percentile(x, stat)
     if n / d < 50:
         return v, None
-    h = Z * np.sqrt(d * q * (1 - q) / n)
-    if (q - h) * n < 1 or (q + h) * n > n - 1:
+    h = Z * np.sqrt(n * d * q * (1 - q))
+    rl, ru = int(np.floor(n * q - h)), int(np.ceil(n * q + h))
+    if rl < 1 or ru > n:
         return v, None
-    lo, hi = min(np.percentile(x, (q - h) * 100), v), max(np.percentile(x, (q + h) * 100), v)
+    xs = np.sort(x)
+    lo, hi = min(xs[rl - 1], v), max(xs[ru - 1], v)
     return v, (hi - lo) / (2 * Z)
 
 

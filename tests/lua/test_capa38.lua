@@ -22,22 +22,37 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local PY = "/usr/bin/python3"
 local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
 
-t.test("percentile_ci: the order statistics at ranks n q -+ 1.96 sqrt(n deff q (1 - q)), none below 50 effective",
-  function()
-  -- 1000 TTFTs of 1, 2, ..., 1000 ms; p90's ends by python3 (numpy.percentile, linear, of
-  -- arange(1, 1001) / 1000 at (0.9 -+ 1.959964 sqrt(deff 0.09 / 1000)) x 100, x 1000):
-  -- deff 1: 881.524742735313 and 918.6752572646872; deff 4: 862.9494854706261 and 937.2505145293741
+t.test("percentile_ci: the order statistics at ranks n q -+ 1.96 sqrt(n deff q (1 - q)) rounded outward, none below "
+  .. "50 effective", function()
+  -- 1000 TTFTs of 1, 2, ..., 1000 ms; p90's ends by python3 (numpy: h = 1.959964 sqrt(1000
+  -- deff 0.09), the sorted arange(1, 1001) / 1000 at 1-based ranks floor(900 - h) and
+  -- ceil(900 + h), x 1000): deff 1: ranks 881 and 919, 881 and 919 ms; deff 4: ranks 862 and
+  -- 938, 862 and 938 ms (before task calib39 the linear percentiles between them: 881.52
+  -- and 918.68, 862.95 and 937.25)
   local acc = stats.new()
   for k = 1, 1000 do acc:add(k / 1000) end
   local function point(deff) return { values = { ttft_p90_ms = 900.1 }, per_request = { samples = { ttft = acc },
     deff = { ttft = deff } } } end
   local lo, hi, info = lp.percentile_ci(point(1), "ttft_p90_ms")
-  t.near(lo, 881.524742735313, 1e-6)
-  t.near(hi, 918.6752572646872, 1e-6)
+  t.near(lo, 881, 1e-9)
+  t.near(hi, 919, 1e-9)
   t.eq({ info.n, info.deff }, { 1000, 1 })
   lo, hi = lp.percentile_ci(point(4), "ttft_p90_ms")
-  t.near(lo, 862.9494854706261, 1e-6)
-  t.near(hi, 937.2505145293741, 1e-6)
+  t.near(lo, 862, 1e-9)
+  t.near(hi, 938, 1e-9)
+  -- off the ends: p99 of 100 values 1..100 ms, deff 1 (numpy: h = 1.959964 sqrt(0.99) =
+  -- 1.950; ranks floor(97.05) = 97 and ceil(100.95) = 101 > 100): 97 ms to unbounded; with
+  -- only 60 effective requests (deff 100 / 60) the lower rank floor(99 - 2.518) = 96
+  local small = stats.new()
+  for k = 1, 100 do small:add(k / 1000) end
+  local sp = { values = { ttft_p99_ms = 99.01 }, per_request = { samples = { ttft = small }, deff = { ttft = 1 } } }
+  lo, hi = lp.percentile_ci(sp, "ttft_p99_ms")
+  t.near(lo, 97, 1e-9)
+  t.eq(hi, math.huge)
+  sp.per_request.deff.ttft = 100 / 60
+  lo, hi = lp.percentile_ci(sp, "ttft_p99_ms")
+  t.near(lo, 96, 1e-9)
+  t.eq(hi, math.huge)
   -- 1000 / 25 = 40 effective requests, fewer than 50: unknown, and why
   local l, h, why = lp.percentile_ci(point(25), "ttft_p90_ms")
   t.eq({ l, h }, { nil, nil })

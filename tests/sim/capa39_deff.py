@@ -17,6 +17,17 @@ numpy and tests/data (fifo_server, seqstats) only: no llmdlua code.
 
 Run: /usr/bin/python3 tests/sim/capa39_deff.py [--slots 20] [--rates 8,10] [--seeds 60] [--q 90]
 (about 2 s a seed and rate)
+
+--coverage (task calib39): instead, over a grid of loads given as utilisations rho (--rhos, of
+the capacity slots / 2.1 s), for TTFT p90, E2E p90, TPOT mean and TPOT p90, how often the
+interval llmd.loadpoints.percentile_ci gives (ranks rounded outward: the order statistics at
+floor(n q - h) and ceil(n q + h), 1-based, h = z sqrt(n d q (1 - q)); off the ends: open) covers
+the median over the seeds (a mean's: mean -+ z s / sqrt(n / d)), where it is told: n / d >= 50
+(as now), and where it is told under the gate "d <= D" too (calib39's rule: no interval where
+the requests' own design effect shows the queue that near capacity makes the one-run estimate
+too small), for each D of --gates.
+Run: /usr/bin/python3 tests/sim/capa39_deff.py --coverage [--slots 20] [--rhos 0.3,0.5,0.7,0.84,0.9,0.97]
+     [--seeds 30] [--gates 1.5,2,3]
 """
 import argparse
 import os
@@ -26,7 +37,7 @@ import numpy as np
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
-from fifo_server import Fifo  # noqa: E402
+from fifo_server import Fifo, need_numpy  # noqa: E402
 from seqstats import deff, midranks  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -34,7 +45,11 @@ ap.add_argument("--slots", type=int, default=20)
 ap.add_argument("--rates", default="8,10")
 ap.add_argument("--seeds", type=int, default=60)
 ap.add_argument("--q", type=float, default=90)
+ap.add_argument("--coverage", action="store_true")
+ap.add_argument("--rhos", default="0.3,0.5,0.7,0.84,0.9,0.97")
+ap.add_argument("--gates", default="1.5,2,3")
 a = ap.parse_args()
+need_numpy()
 Z = 1.959964
 
 
@@ -50,15 +65,17 @@ def one_load(slots, rate, seed):
     """TTFTs and end-to-end latencies (ms), in send order, of one load as queue_sim.py draws it."""
     rng = np.random.default_rng(seed)
     srv = Fifo(rng, Opts(slots), 1000.0, rate)
-    ttft, e2e = [], []
+    ttft, e2e, tpot = [], [], []
     for s in srv.starts:
         f, begin = srv.take(s)
         t = (begin - s) + Opts.ttft0 * f
-        lat = t + srv.gaps(f).sum()
+        g = srv.gaps(f)
+        lat = t + g.sum()
         srv.release(s + lat)
         ttft.append(t * 1000)
         e2e.append(lat * 1000)
-    return {"ttft": np.array(ttft), "e2e": np.array(e2e)}
+        tpot.append(g.mean() * 1000)
+    return {"ttft": np.array(ttft), "e2e": np.array(e2e), "tpot": np.array(tpot)}
 
 
 def detrended(x):
@@ -69,15 +86,80 @@ def detrended(x):
 
 
 def interval(x, d, q):
-    """percentile_ci's ends (ranks n q -+ z sqrt(n d q (1 - q))), None below 50 effective requests."""
+    """percentile_ci's ends before task calib39 (the linear percentiles at q -+ z sqrt(d q (1 - q) / n), widened
+    to the figure), None below 50 effective requests."""
     n = len(x)
     if n / d < 50:
         return None
     half = Z * np.sqrt(d * q * (1 - q) / n)
     lo = np.percentile(x, (q - half) * 100) if (q - half) * n >= 1 else 0
     hi = np.percentile(x, (q + half) * 100) if (q + half) * n <= n - 1 else np.inf
-    return lo, hi
+    v = np.percentile(x, q * 100)
+    return min(lo, v), max(hi, v)
 
+
+def outward(x, d, q):
+    """percentile_ci's ends after calib39: the order statistics at ranks floor(n q - h) and
+    ceil(n q + h) (1-based; below 1 or above n: open), h = z sqrt(n d q (1 - q)), widened to
+    the figure; None below 50 effective requests."""
+    n = len(x)
+    if n / d < 50:
+        return None
+    xs = np.sort(x)
+    h = Z * np.sqrt(n * d * q * (1 - q))
+    v = np.percentile(x, q * 100)
+    rl, ru = int(np.floor(n * q - h)), int(np.ceil(n * q + h))
+    lo = xs[rl - 1] if rl >= 1 else 0
+    hi = xs[ru - 1] if ru <= n else np.inf
+    return min(lo, v), max(hi, v)
+
+
+def mean_iv(x, d):
+    n = len(x)
+    if n / d < 50:
+        return None
+    h = Z * x.std(ddof=1) / np.sqrt(n / d)
+    return x.mean() - h, x.mean() + h
+
+
+if a.coverage:
+    gates = [float(g) for g in a.gates.split(",")]
+    cap = a.slots / 2.1
+    print("slots %d (capacity %.2f req/s), %d seeds a load (60 s each); covers: of the runs an interval is told "
+          "(n / d >= 50), the share covering the median over the seeds (before: the linear percentiles at q -+ h / n "
+          "before calib39; then the order statistics at the outward ranks)" % (a.slots, cap, a.seeds))
+    print("| rho | req/s | metric | d estimated (median; 10-90 %%) | before (linear ranks): told / covers"
+          " | told / covers | %s |" % " | ".join("d <= %g: told / covers" % g for g in gates))
+    print("|---|---|---|---|---|---|%s" % ("---|" * len(gates)))
+    for rho in [float(r) for r in a.rhos.split(",")]:
+        rate = round(rho * cap, 2)
+        runs = [one_load(a.slots, rate, s + 1) for s in range(a.seeds)]
+        for kind, stat in (("ttft", 90), ("e2e", 90), ("tpot", "mean"), ("tpot", 90)):
+            figs, ds, ivs, old = [], [], [], []
+            for r in runs:
+                x = r[kind]
+                d = max(1.0, deff(x))
+                ds.append(d)
+                if stat == "mean":
+                    figs.append(x.mean())
+                    ivs.append(mean_iv(x, d))
+                    old.append(ivs[-1])
+                else:
+                    figs.append(np.percentile(x, stat))
+                    ivs.append(outward(x, d, stat / 100))
+                    old.append(interval(x, d, stat / 100))
+            med = np.median(figs)
+
+            def cover(keep, ivs=ivs):
+                told = [iv for iv, d in zip(ivs, ds) if iv is not None and keep(d)]
+                if not told:
+                    return "0 / -"
+                return "%d / %.2f" % (len(told), np.mean([lo <= med <= hi for lo, hi in told]))
+            print("| %.2f | %g | %s %s | %.1f (%.1f-%.1f) | %s | %s | %s |" % (
+                rho, rate, kind, stat if stat == "mean" else "p%d" % stat, np.median(ds), np.percentile(ds, 10),
+                np.percentile(ds, 90), cover(lambda d: True, old), cover(lambda d: True),
+                " | ".join(cover(lambda d, g=g: d <= g) for g in gates)), flush=True)
+    sys.exit(0)
 
 q = a.q / 100
 print("slots %d, p%g over %d seeds a load (60 s each)" % (a.slots, a.q, a.seeds))

@@ -2431,6 +2431,15 @@ local function evidence_basis(A, B, ca, cb)
   return basis
 end
 
+-- An order whose least gap is below the practical threshold but whose largest is not
+-- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
+-- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
+local function least_gap_clause(model, ev, who)
+  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+  if text == "" then return "" end
+  return ("; %s is higher%s"):format(who, text)
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval. gap:
 -- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
@@ -2497,25 +2506,26 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
-      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev))
+      .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label))
   elseif v == "A higher" or v == "B higher" then
-    return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
+    local hi = v == "A higher" and A or B
+    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label))
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
-      .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
+      .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
-      .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev))
+      .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
+      same_load_text(ev), least_gap_clause(model, ev, hi.label))
   end
   if ev.order_open then
     local why = ""
@@ -2946,14 +2956,18 @@ local function verdict_of(model, A, B)
     local ver = ev.verdict
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
+    -- (an order whose least gap is below the practical threshold: said so, with its largest)
+    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+    if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
-      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart.")
+      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
+        .. least)
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
-      v.text = ordered(ev.higher, ("Untested (%s), but %s."):format(v.basis, ev.beyond_ceiling
+      v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
-        or "the measured loads order them"))
+        or "the measured loads order them", least))
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -3656,6 +3670,9 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", "; the load points measured leave room for either order (a figure "
             .. "between two measured loads is an estimate), so either may be higher.")
         end
+        -- an order whose least gap is below the practical threshold, its largest beyond it
+        local least = least_gap_clause(model, ev, hi.label)
+        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))

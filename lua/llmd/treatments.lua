@@ -1927,6 +1927,15 @@ function M.model(list, opts)
               tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
     end
+    -- an order whose least gap is below the practical threshold, its largest beyond it
+    -- (decision.least_gap_text, compare.lua's words): said beside the order
+    if ev.least_below_threshold and r.vs_next_text then
+      local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
+      r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+      r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
+        ev.margin_max_pct
+    end
   end
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
   -- treatments whose requests differ in length (llmd.decision.token_differences, the

@@ -1834,6 +1834,9 @@ function M.gap_pct_text(g, pct)
     -- says nothing: the range runs from below 0, so either may be higher)
     if lo <= -99.95 then return "any (no end of the range bounds it)" end
     if lo < 0 then return pct(lo) .. " or more, no upper end (either may be higher)" end
+    -- (ranges that meet at one load, no upper end: "at least +0.0 %" would read as a gap
+    -- measured at 0; the higher run is not below the other, by how much is open)
+    if math.abs(lo) < 1e-9 then return "0 or more, no upper end" end
     return "at least " .. pct(lo)
   end
   if lo == hi then return pct(lo) end

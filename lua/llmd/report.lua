@@ -1655,7 +1655,10 @@ local function capacity_range_cells(g, unit, digits)
     return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
   end
   if g.hi_rps == math.huge then
-    if g.lo_rps <= 0 then
+    -- (an end at exactly 0: the spans meet at one load, the higher run passing where the
+    -- other failed: not "either may be higher", which reads against the order)
+    if math.abs(g.lo_rps) < 1e-9 then return "0 or more, no upper end", pct_text or "N/A (A may be 0)" end
+    if g.lo_rps < 0 then
       return num(g.lo_rps) .. unit .. " or more, no upper end (either may be higher)", pct_text or "N/A (A may be 0)"
     end
     return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
@@ -3614,7 +3617,7 @@ local function summary(model, A, B)
         -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
-        local zero = gap == "at least " .. T.helpers.pct(0)
+        local zero = gap == "at least " .. T.helpers.pct(0) or gap == "0 or more, no upper end"
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
         if g and (g.lo_pct == 0 or g.hi_pct == 0) and ev.margin_pct and ev.margin_lo_kind == "interpolated" then
           -- ranges that touch bound no gap beyond 0 on one side: the order is named on the
@@ -3703,6 +3706,9 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
+        -- an order whose least gap is below the practical threshold, its largest beyond it
+        local least = least_gap_clause(model, ev, good.label)
+        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "

@@ -1785,7 +1785,10 @@ end
 -- (two lower bounds always do: neither has an upper end), then the spans {la, ha, lb, hb}.
 -- With min_effect (%), an order by less (the higher figure against the other's ceiling, of
 -- their mean) is none: nil, with spans.below_threshold = "a" or "b" (whose figure was above)
--- and spans.margin_pct, as compare.lua's row says "not shown to differ".
+-- and spans.margin_pct, as compare.lua's row says "not shown to differ", but only where the
+-- largest gap the spans allow (the higher's ceiling against the lower's figure) is below it
+-- too; where it is not, the order stands, with spans.least_below_threshold = true,
+-- margin_pct and margin_max_pct (nil: no upper end), as M.capacity_evidence's (M.least_gap_text).
 function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
@@ -1795,8 +1798,13 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
   if order and min_effect then
     local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
     if m and m < min_effect then
-      spans.below_threshold, spans.margin_pct = order, m
-      return nil, spans
+      local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
+      local big = hi_hi ~= math.huge and M.effect_pct(lo_lo, hi_hi) or nil
+      if big and big < min_effect then
+        spans.below_threshold, spans.margin_pct = order, m
+        return nil, spans
+      end
+      spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
     end
   end
   return order, spans

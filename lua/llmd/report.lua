@@ -2591,18 +2591,19 @@ local function sustained_order(model, gpu)
     na, nb, unit = g.a.gpus, g.b.gpus, " req/s per GPU"
   end
   -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
-  local order, sp = decision.sustained_order(sa, na, sb, nb)
-  if not sp then return nil end
-  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
-  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
-  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   -- the least gap the spans allow (the higher run's figure against the lower's ceiling),
   -- held to the practical threshold as the capacity's is (decision.capacity_evidence's
-  -- below_threshold): an order by less is not shown to differ, in this row as in that one
-  if o.higher then
-    local m = decision.effect_pct(o.lo_rps, o.hi_rps)
-    if m and m < (model.min_effect or decision.MIN_EFFECT) then o.below_threshold, o.margin_pct = true, m end
-  end
+  -- below_threshold): an order by less is not shown to differ, in this row as in that one,
+  -- where the largest gap is below it too; else the order stands, said with its least gap
+  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
+  if not sp then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  order = order or sp.below_threshold
+  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
+  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
+  o.below_threshold = sp.below_threshold and true or nil
+  o.least_below_threshold, o.margin_pct, o.margin_max_pct = sp.least_below_threshold, sp.margin_pct,
+    sp.margin_max_pct
   return o
 end
 
@@ -2625,7 +2626,8 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
-      .. "load"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps))
+      .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
+      least_gap_clause(model, o, hi.label))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -3046,7 +3048,10 @@ local function verdict_of(model, A, B)
       v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"
-      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
+      -- (an order whose least gap is below the practical threshold: said so, with its largest)
+      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect)
+      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
+        least ~= "" and (" It is higher" .. least .. ".") or ""))
     else
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"

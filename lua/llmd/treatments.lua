@@ -1158,9 +1158,11 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
         decision.MIN_EFFECT)
       if order == "b" then
+        -- (an order whose least gap is below the practical threshold: said with it)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
-          .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
-          rate(sp.ha)), "ordered"
+          .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
+          rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
+            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT)) or ""), "ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -2724,8 +2726,11 @@ function M.gpu_figures(m, T, by_cap)
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
-        order == "b" and ("%s above, as the measured loads order them"):format(d.by)
-        or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by") or "")
+        or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
+          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by")
+          or "")
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)

@@ -2271,8 +2271,10 @@ function M.model(list, opts)
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, m.ranking[1].vs_next_text)
   elseif m.ranking[1].proven then
-    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
-      m.ranking[1].text, ranked[2].label)
+    local ev = m.ranking[1].evidence or {}
+    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
+      m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT)) or "")
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2288,6 +2290,11 @@ function M.model(list, opts)
       m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
         :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
         words.it, metrics.format("throughput_req_s", ev.failed_rps))
+    end
+    -- an order whose least gap is below the practical threshold: said with it, as the table
+    if ev.least_below_threshold then
+      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"

@@ -1785,7 +1785,10 @@ end
 -- (two lower bounds always do: neither has an upper end), then the spans {la, ha, lb, hb}.
 -- With min_effect (%), an order by less (the higher figure against the other's ceiling, of
 -- their mean) is none: nil, with spans.below_threshold = "a" or "b" (whose figure was above)
--- and spans.margin_pct, as compare.lua's row says "not shown to differ".
+-- and spans.margin_pct, as compare.lua's row says "not shown to differ", but only where the
+-- largest gap the spans allow (the higher's ceiling against the lower's figure) is below it
+-- too; where it is not, the order stands, with spans.least_below_threshold = true,
+-- margin_pct and margin_max_pct (nil: no upper end), as M.capacity_evidence's (M.least_gap_text).
 function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
@@ -1795,8 +1798,13 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
   if order and min_effect then
     local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
     if m and m < min_effect then
-      spans.below_threshold, spans.margin_pct = order, m
-      return nil, spans
+      local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
+      local big = hi_hi ~= math.huge and M.effect_pct(lo_lo, hi_hi) or nil
+      if big and big < min_effect then
+        spans.below_threshold, spans.margin_pct = order, m
+        return nil, spans
+      end
+      spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
     end
   end
   return order, spans
@@ -1834,6 +1842,9 @@ function M.gap_pct_text(g, pct)
     -- says nothing: the range runs from below 0, so either may be higher)
     if lo <= -99.95 then return "any (no end of the range bounds it)" end
     if lo < 0 then return pct(lo) .. " or more, no upper end (either may be higher)" end
+    -- (ranges that meet at one load, no upper end: "at least +0.0 %" would read as a gap
+    -- measured at 0; the higher run is not below the other, by how much is open)
+    if math.abs(lo) < 1e-9 then return "0 or more, no upper end" end
     return "at least " .. pct(lo)
   end
   if lo == hi then return pct(lo) end
@@ -2019,6 +2030,10 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- two, symmetric in the runs, positive where the higher run's figure is the larger),
   -- margin_hi and margin_lo (the figures it is read on), margin_higher = "a" | "b" (the run
   -- the loads put above); ordered is cleared (no order is named), the texts' fields kept.
+  -- That is only where the largest gap the spans allow (the higher run's upper end against
+  -- the lower run's lower end) is below the threshold too; where it is not, the order
+  -- stands (ordered, or a winner with repeats) with least_below_threshold = true, margin_pct
+  -- and margin_max_pct (that largest gap of their mean; nil: no upper end), M.least_gap_text.
   if apart then
     local chi, clo = apart == "a" and ca or cb, apart == "a" and cb or ca
     local x_lo = clo.rps
@@ -2054,8 +2069,19 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       return ev
     end
     if m and m < thr then
-      ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
-      return ev
+      -- the largest gap the spans allow (the higher run's upper end against the lower run's
+      -- lower end, of their mean): where it stays below the threshold too, no difference of
+      -- practical size is possible, and none is named; where it reaches beyond, the order is
+      -- established and may be large, so it stands (never "not shown to differ", which
+      -- reads as sameness), said with its least gap below the threshold
+      local hi_hi = apart == "b" and hb or ha
+      local lo_lo = apart == "b" and la or lb
+      local big = hi_hi ~= math.huge and M.effect_pct(lo_lo, hi_hi) or nil
+      if big and big < thr then
+        ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
+        return ev
+      end
+      ev.least_below_threshold, ev.margin_max_pct = true, big
     end
   end
   if ca.interval and cb.interval then
@@ -2095,6 +2121,20 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
   end
   return ev
+end
+
+-- An order whose least gap is below the practical threshold but whose largest is not
+-- (M.capacity_evidence's least_below_threshold), in words beside the order: "by at least
+-- +0.1 % of their mean, below the practical threshold of 2.0 %, and up to +39.3 %" ("and with
+-- no upper end" where the higher run's span has none); "" for any other evidence. pct: the
+-- formatter of one percentage; min_effect: the threshold in %.
+function M.least_gap_text(ev, pct, min_effect)
+  if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
+  -- (spans that meet at one load: a least gap of 0, never "at least -0.5 %")
+  local least = ev.margin_pct > 0 and ("by at least %s of their mean"):format(pct(ev.margin_pct))
+    or "by a least gap of 0 (they meet at one load)"
+  return (" %s, below the practical threshold of %.1f %%, and %s"):format(least, min_effect or M.MIN_EFFECT,
+    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail

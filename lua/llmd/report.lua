@@ -1657,7 +1657,10 @@ local function capacity_range_cells(g, unit, digits)
     return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
   end
   if g.hi_rps == math.huge then
-    if g.lo_rps <= 0 then
+    -- (an end at exactly 0: the spans meet at one load, the higher run passing where the
+    -- other failed: not "either may be higher", which reads against the order)
+    if math.abs(g.lo_rps) < 1e-9 then return "0 or more, no upper end", pct_text or "N/A (A may be 0)" end
+    if g.lo_rps < 0 then
       return num(g.lo_rps) .. unit .. " or more, no upper end (either may be higher)", pct_text or "N/A (A may be 0)"
     end
     return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
@@ -2433,6 +2436,15 @@ local function evidence_basis(A, B, ca, cb)
   return basis
 end
 
+-- An order whose least gap is below the practical threshold but whose largest is not
+-- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
+-- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
+local function least_gap_clause(model, ev, who)
+  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+  if text == "" then return "" end
+  return ("; %s is higher%s"):format(who, text)
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval. gap:
 -- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
@@ -2499,25 +2511,26 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
-      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev))
+      .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label))
   elseif v == "A higher" or v == "B higher" then
-    return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
+    local hi = v == "A higher" and A or B
+    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label))
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
-      .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
+      .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
-      .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev))
+      .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
+      same_load_text(ev), least_gap_clause(model, ev, hi.label))
   end
   if ev.order_open then
     local why = ""
@@ -2580,18 +2593,19 @@ local function sustained_order(model, gpu)
     na, nb, unit = g.a.gpus, g.b.gpus, " req/s per GPU"
   end
   -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
-  local order, sp = decision.sustained_order(sa, na, sb, nb)
-  if not sp then return nil end
-  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
-  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
-  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   -- the least gap the spans allow (the higher run's figure against the lower's ceiling),
   -- held to the practical threshold as the capacity's is (decision.capacity_evidence's
-  -- below_threshold): an order by less is not shown to differ, in this row as in that one
-  if o.higher then
-    local m = decision.effect_pct(o.lo_rps, o.hi_rps)
-    if m and m < (model.min_effect or decision.MIN_EFFECT) then o.below_threshold, o.margin_pct = true, m end
-  end
+  -- below_threshold): an order by less is not shown to differ, in this row as in that one,
+  -- where the largest gap is below it too; else the order stands, said with its least gap
+  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
+  if not sp then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  order = order or sp.below_threshold
+  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
+  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
+  o.below_threshold = sp.below_threshold and true or nil
+  o.least_below_threshold, o.margin_pct, o.margin_max_pct = sp.least_below_threshold, sp.margin_pct,
+    sp.margin_max_pct
   return o
 end
 
@@ -2614,7 +2628,8 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
-      .. "load"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps))
+      .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
+      least_gap_clause(model, o, hi.label))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -3007,14 +3022,18 @@ local function verdict_of(model, A, B)
     local ver = ev.verdict
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
+    -- (an order whose least gap is below the practical threshold: said so, with its largest)
+    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+    if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
-      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart.")
+      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
+        .. least)
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
-      v.text = ordered(ev.higher, ("Untested (%s), but %s."):format(v.basis, ev.beyond_ceiling
+      v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
-        or "the measured loads order them"))
+        or "the measured loads order them", least))
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -3112,7 +3131,10 @@ local function verdict_of(model, A, B)
       v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"
-      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
+      -- (an order whose least gap is below the practical threshold: said so, with its largest)
+      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect)
+      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
+        least ~= "" and (" It is higher" .. least .. ".") or ""))
     else
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
@@ -3684,7 +3706,7 @@ local function summary(model, A, B)
         -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
-        local zero = gap == "at least " .. T.helpers.pct(0)
+        local zero = gap == "at least " .. T.helpers.pct(0) or gap == "0 or more, no upper end"
         if gap ~= "either may be higher" then
           -- (the sentence quotes it in brackets: a bracketed note of the gap's own, "at most
           -- +36.4 % (either may be higher)", follows it after a comma, never nested)
@@ -3755,6 +3777,9 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", "; the load points measured leave room for either order (a figure "
             .. "between two measured loads is an estimate), so either may be higher.")
         end
+        -- an order whose least gap is below the practical threshold, its largest beyond it
+        local least = least_gap_clause(model, ev, hi.label)
+        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
@@ -3785,6 +3810,9 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
+        -- an order whose least gap is below the practical threshold, its largest beyond it
+        local least = least_gap_clause(model, ev, good.label)
+        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "

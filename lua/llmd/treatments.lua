@@ -1160,9 +1160,11 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
         decision.MIN_EFFECT)
       if order == "b" then
+        -- (an order whose least gap is below the practical threshold: said with it)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
-          .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
-          rate(sp.ha)), "ordered"
+          .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
+          rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
+            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT)) or ""), "ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -1932,6 +1934,15 @@ function M.model(list, opts)
               tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
     end
+    -- an order whose least gap is below the practical threshold, its largest beyond it
+    -- (decision.least_gap_text, compare.lua's words): said beside the order
+    if ev.least_below_threshold and r.vs_next_text then
+      local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
+      r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+      r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
+        ev.margin_max_pct
+    end
   end
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
   -- treatments whose requests differ in length (llmd.decision.token_differences, the
@@ -2270,8 +2281,10 @@ function M.model(list, opts)
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, m.ranking[1].vs_next_text)
   elseif m.ranking[1].proven then
-    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
-      m.ranking[1].text, ranked[2].label)
+    local ev = m.ranking[1].evidence or {}
+    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
+      m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT)) or "")
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2287,6 +2300,11 @@ function M.model(list, opts)
       m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
         :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
         words.it, metrics.format("throughput_req_s", ev.failed_rps))
+    end
+    -- an order whose least gap is below the practical threshold: said with it, as the table
+    if ev.least_below_threshold then
+      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
@@ -2725,8 +2743,11 @@ function M.gpu_figures(m, T, by_cap)
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
-        order == "b" and ("%s above, as the measured loads order them"):format(d.by)
-        or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by") or "")
+        or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
+          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by")
+          or "")
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)

@@ -2253,14 +2253,19 @@ t.test("identical repeats give no interval: never a 0-width range, a certainty o
   t.near(m.capacity.b.rps, 20 + 10 * 50 / 150, 1e-12)
   t.eq({ m.capacity.a.interval, m.capacity.b.interval }, { nil, nil })
   -- (capa38: the brackets meet at 20 req/s, x failing and y meeting the SLO there; the gap
-  -- the loads that decide it show is 20 against 20, 0 %, below the 2 % threshold: "not
-  -- shown to differ", never a winner, as before it was "untested")
-  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "not shown to differ", nil })
+  -- the loads that decide it show is 20 against 20, 0 %, below the 2 % threshold; fixa39:
+  -- but y's 30 against x's 10 allow up to 100 % (by hand), so the loads' order stands,
+  -- untested, never a winner of the repeats, with its least gap of 0 said)
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher,
+    m.capacity.evidence.least_below_threshold }, { "untested", nil, "b", true })
+  t.ok(m.summary:find("y is higher by a least gap of 0 (they meet at one load), below the practical threshold of "
+    .. "2.0 %, and up to +100.0 %.", 1, true), m.summary)
   t.eq(m.capacity.evidence.basis, "repeats identical: TTFT p90 is 100.0 ms in each of the 3 repeats of load point 1, "
     .. "no spread to estimate")
   -- swapped: the same evidence from the other side
   m = cap_model(repeated_run(y), repeated_run(x))
-  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "not shown to differ", nil })
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher },
+    { "untested", nil, "a" })
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
@@ -2688,14 +2693,25 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   -- newuser 4 (/tmp/nu29 concA against rateB2): A ≥ 3.40 never achieved more than 3.50 at
   -- any load, B ≥ 3.52: the loads order them, but by at least 3.52 against 3.50, (3.52 -
   -- 3.50) / 3.51 = 0.570 % (by hand), below 2 %. It read "the order holds whatever the bounds".
+  -- fixa39: and by up to B's 4.9 against A's 3.40, 1.5 / 4.15 = 36.14 % (by hand): the order
+  -- is shown and may be large, so it stands, with its least gap said to be below 2 %; only
+  -- where the largest gap is below the threshold too is it "not shown to differ"
   local e = ev(sat(3.40, 3.50), sat(3.52, 4.9), 2)
+  t.eq({ e.verdict, e.below_threshold, e.least_below_threshold, e.ordered, e.winner, e.higher },
+    { "untested", nil, true, true, nil, "b" })
+  t.near(e.margin_pct, 0.02 / 3.51 * 100, 1e-9)
+  t.near(e.margin_max_pct, 1.5 / 4.15 * 100, 1e-9)
+  t.eq({ e.margin_hi, e.margin_lo, e.beyond_ceiling, e.sustained_rps, e.ceiling_rps }, { 3.52, 3.50, true, 3.52, 3.50 })
+  -- B's ceiling at 3.54, A's bound from 3.49: at most (3.54 - 3.49) / 3.515 = 1.42 % (by
+  -- hand), below 2 % whichever way: not shown to differ, no order named
+  e = ev(sat(3.49, 3.50), sat(3.52, 3.54), 2)
   t.eq({ e.verdict, e.below_threshold, e.margin_higher, e.ordered, e.winner, e.higher },
     { "not shown to differ", true, "b", nil, nil, nil })
-  t.near(e.margin_pct, 0.02 / 3.51 * 100, 1e-9)
-  t.eq({ e.margin_hi, e.margin_lo, e.beyond_ceiling, e.sustained_rps, e.ceiling_rps }, { 3.52, 3.50, true, 3.52, 3.50 })
   -- swapped: mirrored
-  e = ev(sat(3.52, 4.9), sat(3.40, 3.50), 2)
+  e = ev(sat(3.52, 3.54), sat(3.49, 3.50), 2)
   t.eq({ e.verdict, e.margin_higher }, { "not shown to differ", "a" })
+  e = ev(sat(3.52, 4.9), sat(3.40, 3.50), 2)
+  t.eq({ e.verdict, e.higher, e.least_below_threshold }, { "untested", "a", true })
   -- 3.58 against 3.50: 0.08 / 3.54 = 2.26 % (by hand), beyond 2 %: ordered, untested, as before
   e = ev(sat(3.40, 3.50), sat(3.58, 4.9), 2)
   t.eq({ e.verdict, e.higher, e.beyond_ceiling, e.below_threshold }, { "untested", "b", true, nil })
@@ -2703,16 +2719,18 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   t.eq(ev(sat(3.40, 3.50), sat(3.52, 4.9), 0.5).verdict, "untested")
   -- an estimate above a bound's ceiling: the estimate against the ceiling, 10.1 vs 10.0 =
   -- 0.995 % (by hand): not shown to differ, though its bracket lies wholly above the ceiling
+  -- (fixa39: up to 12 against 9, 28.6 % (by hand): the order stands, its least gap said)
   e = ev(sat(9, 10), interp(10.1, 10.05, 12), 2)
-  t.eq({ e.verdict, e.below_threshold, e.margin_higher }, { "not shown to differ", true, "b" })
+  t.eq({ e.verdict, e.higher, e.least_below_threshold }, { "untested", "b", true })
   -- a bound above an estimate's bracket: the bound against the estimate, 10.1 vs 9.0 =
   -- 11.6 % (by hand): ordered
   e = ev(interp(9.0, 8, 9.5), sat(10.1, 12), 2)
   t.eq({ e.verdict, e.higher, e.below_threshold }, { "untested", "b", nil })
   -- below the lowest load of 5.0 against a bound of 5.05: at most 5.0 against at least 5.05,
   -- 0.995 % (by hand): not shown to differ
+  -- (fixa39: but from 0 up to 6, by up to 200 % of their mean: the order stands)
   e = ev({ kind = "below_lowest", lowest_rps = 5.0, first_failing_rps = 5.0 }, sat(5.05, 6), 2)
-  t.eq({ e.verdict, e.below_threshold, e.margin_higher }, { "not shown to differ", true, "b" })
+  t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_max_pct }, { "untested", "b", true, 200 })
   -- ... and against 20: 120 % (by hand), ordered
   e = ev({ kind = "below_lowest", lowest_rps = 5.0, first_failing_rps = 5.0 }, sat(20, 25), 2)
   t.eq({ e.verdict, e.higher, e.below_threshold }, { "untested", "b", nil })
@@ -2721,8 +2739,11 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   local satr = function(rps, ceiling, lo)
     return { kind = "saturated", bound = "lower", rps = rps, ceiling_rps = ceiling, interval = { lo = lo, hi = math.huge } }
   end
+  -- (fixa39: B's range reaches its ceiling 7, A's down to 4.7: up to 2.3 / 5.85 = 39.3 % (by
+  -- hand), so B is higher by the repeats, its least gap said to be below the threshold)
   e = ev(satr(4.8, 5.0, 4.7), satr(5.04, 7, 5.02), 2)
-  t.eq({ e.verdict, e.winner, e.below_threshold }, { "not shown to differ", nil, true })
+  t.eq({ e.verdict, e.winner, e.below_threshold, e.least_below_threshold }, { "B higher", "b", nil, true })
+  t.near(e.margin_max_pct, 2.3 / 5.85 * 100, 1e-9)
   -- audit F1: figures within 2 % whose ranges from repeats allow more are not "about the
   -- same": 10 (9-20) against 10.1 (9-20): B - A from 9 / 20 - 1 = -55 % to 20 / 9 - 1 =
   -- +122 % (by hand); ranges within it are: 10 (9.95-10.05) against 10.1 (10.0-10.12),
@@ -3304,15 +3325,17 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
   -- where each point's pass or fail is known (capa38): here 1000 requests a point, every
   -- one at the point's TTFT p90, so that the 95 % interval of each p90 is that value alone.
   -- Known, the order is by a gap the loads that decide it put at r against 20 (0 or -0.5 %),
-  -- within the 2 % threshold: "not shown to differ", never a winner.
+  -- within the 2 % threshold, but x's 30 against y's 10 allow up to 100 % (by hand): fixa39,
+  -- the order stands (untested, never a winner), its least gap of 0 said; capa38 had made it
+  -- "not shown to differ", which reads as sameness.
   local certain = t.with_samples
   local x = certain(ttft_run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } })
   for _, r in ipairs { 20, 20.1 } do
     local y = certain(ttft_run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } })
     local m = ttft_model(x, y)
     local ev = m.capacity.evidence
-    t.eq({ ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered }, { "not shown to differ", true, "a", nil },
-      "r = " .. r)
+    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.least_below_threshold, ev.margin_max_pct },
+      { "untested", "a", true, true, 100 }, "r = " .. r)
     -- the margin: (20 - r) / mean(20, r) x 100 (by hand: 0, and -0.1 / 20.05 x 100 = -0.4988 %)
     t.near(ev.margin_pct, (20 - r) / ((20 + r) / 2) * 100, 1e-9)
     t.eq(ev.same_load, { offered = 20, load_type = "rate" })
@@ -3320,8 +3343,13 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(not m.summary:find("capacity is the higher", 1, true), m.summary)
+    t.ok(m.summary:find("so x's capacity is the higher whatever lies between the measured loads; x is higher by a "
+      .. "least gap of 0 (they meet at one load), below the practical threshold of 2.0 %, and up to +100.0 %.", 1, true),
+      m.summary)
     local row = m.headline[1]
+    t.ok(row.evidence:find("; x is higher by a least gap of 0 (they meet at one load), below the practical "
+      .. "threshold of 2.0 %, and up to +100.0 %", 1, true), row.evidence)
+    t.ok(m.verdict.text:find("It is higher by a least gap of 0", 1, true), m.verdict.text)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
     -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
     -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,
@@ -3331,7 +3359,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 tok/s up to 0", "-66.7 % up to 0" }, "r = " .. r)
     -- swapped: mirrored, y against x the other way
     local w = ttft_model(y, x)
-    t.eq({ w.capacity.evidence.margin_higher, w.capacity.evidence.verdict }, { "b", "not shown to differ" })
+    t.eq({ w.capacity.evidence.higher, w.capacity.evidence.verdict }, { "b", "untested" })
     t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
     t.near(w.capacity.gap.hi_pct, (30 / 10 - 1) * 100, 1e-9)
     -- summary files (no per-request data): a pass and a fail of one percentile each, at one

@@ -1779,6 +1779,13 @@ function M.sustained_span(s, n)
   return s.max_sustained_rps / n, hi / n
 end
 
+-- Whether a run saturated already at its lowest load (s: llmd.loadpoints.saturation's
+-- result): no max sustained figure, a ceiling (the most it achieved at any load) known.
+function M.saturated_lowest(s)
+  return type(s) == "table" and s.point == 1 and not s.none and type(s.max_sustained_rps) ~= "number"
+    and type(s.ceiling_rps) == "number" or false
+end
+
 -- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb
 -- accelerators, as M.sustained_span): "a" or "b" where one's figure is above the other's
 -- whole span (the other never achieved as much at any load), nil where the spans overlap
@@ -1786,9 +1793,17 @@ end
 -- With min_effect (%), an order by less (the higher figure against the other's ceiling, of
 -- their mean) is none: nil, with spans.below_threshold = "a" or "b" (whose figure was above)
 -- and spans.margin_pct, as compare.lua's row says "not shown to differ".
+--
+-- A run saturated at its lowest load (no figure: M.saturated_lowest) sustains less than that
+-- load and at most its ceiling: its span is 0 to its ceiling, so the other's figure above that
+-- ceiling orders them (k20 sustained 7.84 req/s, k10 never achieved more than 4.85 at any
+-- load); two such runs are not ordered (nil, nil: both limits are unknown, whatever their
+-- ceilings).
 function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
+  if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
+  if not lb and la and M.saturated_lowest(sb) then lb, hb = 0, sb.ceiling_rps / (nb or 1) end
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
   local order = ha < lb and "b" or hb < la and "a" or nil

@@ -2572,7 +2572,10 @@ end
 -- (or, per GPU, an accelerator count) is unknown.
 local function sustained_order(model, gpu)
   local sa, sb = model.saturation.a, model.saturation.b
-  if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  -- (a run saturated at its lowest load has no figure, but its ceiling: the other's figure
+  -- above it orders them, decision.sustained_order; nothing else is said of it here)
+  local low = decision.saturated_lowest(sa) or decision.saturated_lowest(sb)
+  if not ((sa.max_sustained_rps or low) and (sb.max_sustained_rps or low)) then return nil end
   local na, nb, unit = 1, 1, " req/s"
   if gpu then
     local g = model.per_gpu
@@ -2581,7 +2584,7 @@ local function sustained_order(model, gpu)
   end
   -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
   local order, sp = decision.sustained_order(sa, na, sb, nb)
-  if not sp then return nil end
+  if not sp or (low and not order) then return nil end
   local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
   elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end

@@ -2193,9 +2193,33 @@ function M.model(list, opts)
     r.tied = count[r.rank] > 1
     r.rank_text = tostring(r.rank) .. (r.tied and "=" or "")
   end
+  -- an unranked one saturated already at its lowest load sustains less than that load and
+  -- at most its ceiling (the most it achieved at any load): the ranked ones whose figure is
+  -- above that ceiling, by the practical threshold, are above it by the measured loads
+  -- (decision.sustained_order, as compare.lua reads k10 against k20), untested; others not
+  -- (below_lowest_of[x.label] = {labels above it}, text)
+  local below_lowest_of = {}
+  for _, x in ipairs(by_cap and {} or unranked) do
+    local above, parts = {}, {}
+    for _, z in ipairs(ranked) do
+      local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT)
+      if order == "b" and decision.saturated_lowest(x.saturation)
+        and #decision.token_difference_texts(x.requests_set, z.requests_set) == 0 then
+        above[#above + 1] = z.label
+        parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.format("throughput_req_s", sp.lb))
+      end
+    end
+    if #above > 0 then
+      below_lowest_of[x.label] = { above = above, text = ("untested, but the measured loads put %s above it: %s, "
+        .. "%s saturated already at its lowest load and never achieved more than %s at any load"):format(
+        table.concat(above, ", "), table.concat(parts, ", "), x.label,
+        metrics.format("throughput_req_s", x.saturation.ceiling_rps)) }
+    end
+  end
   for _, x in ipairs(unranked) do
+    local b = below_lowest_of[x.label]
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
-      or x.max_rps_why)) }
+      or x.max_rps_why)), vs_next_text = b and b.text or nil, below = b and b.above or nil }
   end
   for _, x in ipairs(failed) do
     m.ranking[#m.ranking + 1] = { label = x.label, failed = true, vs_next = "not comparable", proven = false,
@@ -2236,6 +2260,19 @@ function M.model(list, opts)
       :format(ranked[1].label)
       or #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
       or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+    -- (the others saturated at their lowest load below its figure: it sustains more than
+    -- they, by the measured loads, untested)
+    local low = {}
+    for _, x in ipairs(unranked) do
+      local b = below_lowest_of[x.label]
+      if b then low[#low + 1] = ("%s (%s)"):format(x.label, b.text) end
+    end
+    if #low > 0 and #failed == 0 and #low == #unranked then
+      m.verdict = ("%s sustains the most load (%s): %s; the others have no figure, but are below it: %s.")
+        :format(ranked[1].label, m.rank_by, m.ranking[1].text, table.concat(low, "; "))
+    elseif #low > 0 then
+      m.verdict = ("%s It sustains more than %s."):format(m.verdict, table.concat(low, "; "))
+    end
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
     -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown

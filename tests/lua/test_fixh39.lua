@@ -1,0 +1,87 @@
+-- Task fixh39 (verification trial findings on main 7f98a23):
+-- 1. A run saturated already at its lowest load has no max sustained figure, but its limit
+--    lies below that load and at most its ceiling (the most it achieved at any load): another
+--    run that sustained more than that ceiling is above it by the measured loads (compare.lua
+--    and treatments.lua), untested; two runs both saturated at their lowest load are not
+--    ordered (the A/A guard).
+-- Expected values by hand from the points given, as said beside each.
+local t = require "testlib"
+local tr = require "llmd.treatments"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+
+-- a run offered rates[i] req/s that achieved got[i] (TTFT p90 100 ms everywhere)
+local function run(rates, got)
+  local stages = {}
+  for i, r in ipairs(rates) do
+    stages[i] = { rate = r, values = { throughput_req_s = got[i], ttft_p90_ms = 100, throughput_tok_s = 10 * got[i],
+      error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+
+local function model(ra, rb)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), generated = 0 }
+end
+
+-- x: offered 6, 8, 10 req/s, achieved 4.7, 4.8, 4.85: 4.7 < 0.95 x 6 = 5.7, saturated at its
+-- lowest load, ceiling 4.85 (its most). y: achieved 6, 8, 9.4: 6 ≥ 5.7, 8 ≥ 7.6, 9.4 < 9.5:
+-- saturated at load 3, max sustained 8 (its most before), ceiling 9.4. 8 > 4.85, by
+-- (8 - 4.85) / ((8 + 4.85) / 2) = 49 % of their mean, beyond the practical threshold of 5 %.
+local X_RATES, X_GOT = { 6, 8, 10 }, { 4.7, 4.8, 4.85 }
+local Y_GOT = { 6, 8, 9.4 }
+
+t.test("1: saturated at its lowest load, below another's figure: ordered by the loads (decision)", function()
+  local sx = { point = 1, ceiling_rps = 4.85, offered = 6 }
+  local sy = { point = 3, max_sustained_rps = 8, ceiling_rps = 9.4 }
+  t.ok(decision.saturated_lowest(sx), "x saturated at its lowest load")
+  t.ok(not decision.saturated_lowest(sy), "y did not")
+  local order, sp = decision.sustained_order(sx, 1, sy, 1, decision.MIN_EFFECT)
+  t.eq(order, "b")
+  t.eq(sp.la, 0)
+  t.eq(sp.ha, 4.85)
+  t.eq(sp.lb, 8.0)
+  t.eq(decision.sustained_order(sy, 1, sx, 1, decision.MIN_EFFECT), "a")
+  -- y sustained 4.5 < x's ceiling 4.85: x's limit may be above it: no order
+  t.eq(decision.sustained_order(sx, 1, { point = 3, max_sustained_rps = 4.5, ceiling_rps = 5 }, 1), nil)
+  -- A/A: both saturated at their lowest load: no order, no spans, whatever the ceilings
+  local o2, sp2 = decision.sustained_order(sx, 1, { point = 1, ceiling_rps = 9 }, 1)
+  t.eq(o2, nil)
+  t.eq(sp2, nil)
+end)
+
+t.test("1: compare.lua's verdict and row order a run saturated at its lowest load below the other", function()
+  local m = model(run(X_RATES, X_GOT), run(X_RATES, Y_GOT))
+  t.eq(m.saturation.a.point, 1)
+  t.eq(m.saturation.b.max_sustained_rps, 8.0)
+  t.eq(m.verdict.kind, "ordered")
+  t.eq(m.verdict.higher, "b")
+  t.contains(m.verdict.text, "the measured loads order them")
+  t.contains(t.headline_row(m, "Max sustained throughput").evidence,
+    "y sustained 8.00 req/s, x never achieved more than 4.85 req/s at any load")
+  -- A/A: both saturated at their lowest load (x and a copy of it): no order
+  m = model(run(X_RATES, X_GOT), run(X_RATES, { 4.6, 4.9, 5.0 }))
+  t.eq(m.verdict.kind, "cannot say")
+  t.eq(m.verdict.higher, nil)
+  t.contains(m.verdict.text, "a max sustained throughput is unknown")
+end)
+
+t.test("1: treatments.lua ranks the one with a figure above the one saturated at its lowest load", function()
+  local x = t.treatment("x", { { 6, 4.7, 100 }, { 8, 4.8, 100 }, { 10, 4.85, 100 } })
+  local y = t.treatment("y", { { 6, 6, 100 }, { 8, 8, 100 }, { 10, 9.4, 100 } })
+  local m = tr.model { x, y }
+  t.lacks(m.verdict, "nothing to rank it against")
+  t.contains(m.verdict, "y sustains the most load (max sustained throughput)")
+  t.contains(m.verdict, "x saturated already at its lowest load and never achieved more than 4.850 req/s at any load")
+  t.eq(m.ranking[2].label, "x")
+  t.eq(m.ranking[2].below[1], "y")
+  -- A/A: both saturated at their lowest load: nothing ranked, no order said
+  local x2 = t.treatment("x2", { { 6, 4.6, 100 }, { 8, 4.9, 100 }, { 10, 5.0, 100 } })
+  m = tr.model { x, x2 }
+  t.lacks(m.verdict, "sustains the most load")
+  t.eq(m.ranking[1].below, nil)
+  t.eq(m.ranking[2].below, nil)
+end)
+
+

@@ -2779,13 +2779,34 @@ local function num(key, v, why)
 end
 
 -- What the templates print: the model plus its figures as text.
+-- How the ranking table below shares its ranks, from that table (ranking: m.ranking, its
+-- rows with rank, tied and, across workloads, workload): the first shared rank as it reads,
+-- "here four at "1=", none after them", "here two at "1=", then 3"; "here no place shares a
+-- rank" where none does. Never a fixed example the table may contradict.
+local NUM_WORDS = { "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten" }
+function M.rank_share_text(ranking)
+  for i, r in ipairs(ranking or {}) do
+    if r.rank and r.tied then
+      local n, j = 0, i
+      while ranking[j] and ranking[j].rank == r.rank and ranking[j].tied and ranking[j].workload == r.workload do
+        n, j = n + 1, j + 1
+      end
+      local nxt = ranking[j]
+      local after = nxt and nxt.rank and nxt.workload == r.workload and (", then %d"):format(nxt.rank)
+        or ", none after them"
+      return ('here %s at "%d="%s'):format(NUM_WORDS[n] or tostring(n), r.rank, after)
+    end
+  end
+  return "here no place shares a rank"
+end
+
 function M.present(m, opts)
   opts = opts or {}
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
     rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
-    pareto_excluded = m.pareto_excluded,
+    pareto_excluded = m.pareto_excluded, rank_share_text = M.rank_share_text(m.ranking),
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
     -- the places in doubt, each with the data checks that put it there (mark_in_doubt)

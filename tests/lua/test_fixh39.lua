@@ -85,3 +85,29 @@ t.test("1: treatments.lua ranks the one with a figure above the one saturated at
 end)
 
 
+
+-- 4. The ranking's note on shared ranks comes from the table, never the fixed "two at "1=",
+--    then 3" under a table where four share 1= and there is no 3.
+t.test("4: the note on shared ranks reads the table", function()
+  -- four treatments alike (10, 20, 25 achieved at 10, 20, 30 offered: each max sustained 20,
+  -- ceiling 25, one run per load): untested, the loads order none, so all four share 1=
+  local list = {}
+  for i, l in ipairs { "a", "b", "c", "d" } do
+    list[i] = t.treatment(l, { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 25, 3000 } })
+  end
+  local m = tr.model(list)
+  for i = 1, 4 do t.eq(m.ranking[i].rank_text, "1=") end
+  t.eq(tr.rank_share_text(m.ranking), 'here four at "1=", none after them')
+  local out = t.tmpdir()
+  list.identical = {}
+  tr.write_report(out, list, {})
+  local md = t.read(out .. "/treatment_report.md")
+  t.contains(md, 'share a rank, marked "=": here four at "1=", none after them.')
+  t.lacks(md, 'two at "1=", then 3')
+  -- by hand: 1=, 1=, 3 reads "two at 1=, then 3"; 1, 2 reads that none shares
+  t.eq(tr.rank_share_text { { rank = 1, tied = true }, { rank = 1, tied = true }, { rank = 3 } },
+    'here two at "1=", then 3')
+  t.eq(tr.rank_share_text { { rank = 1 }, { rank = 2 } }, "here no place shares a rank")
+  t.eq(tr.rank_share_text { { rank = 1 }, { rank = 2, tied = true }, { rank = 2, tied = true }, { rank = 2, tied = true } },
+    'here three at "2=", none after them')
+end)

@@ -1382,7 +1382,9 @@ local function capacity_text(c, rate)
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
-    return ("≥ %s%s (%s%s%s)"):format(rate(c.rps), range and " by the means" or "",
+    -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
+    -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
+    return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
       c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "below_lowest" then
@@ -1398,8 +1400,8 @@ local function capacity_text(c, rate)
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
         below_note(c))
     end
-    return ("< %s%s (%s%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
-      range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+    return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
+      below_note(c), range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
@@ -1806,20 +1808,22 @@ local function headline(model)
           return ("%s%s (%s%s%s)"):format(fig, is_bound(c) and " by the means" or "", fell and (fell .. "; ") or "",
             clause, range)
         end
-        if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
-          -- its span, as the gap beside it reads it: up to the most the run delivered
-          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
-        end
-        -- an estimate whose load points' 95 % intervals widen its span (c.noise): that span
-        -- in tok/s, the one the gap beside it is read from, as the req/s cell gives it
-        local x = c.kind == "interpolated" and c.noise and not c.interval and capacity_in_tps(c)
+        -- an estimate or a bound whose load points' 95 % intervals widen its span (c.noise,
+        -- the req/s cell's noise_clause): that span in tok/s, the one the gap beside it is read
+        -- from, as the req/s cell gives it (a bound's "≥" then the measured one, said so)
+        local x = c.noise and not c.interval and noise_clause(c) and capacity_in_tps(c)
         if x then
           local lo, hi = decision.capacity_span(x)
           local n1 = function(v) return T.helpers.num(v, 1) end
           local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
             or hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
             or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
-          return ("%s (with each load's 95 %% interval: %s)"):format(fig, span)
+          return ("%s%s (%swith each load's 95 %% interval: %s)"):format(is_bound(c) and "measured " or "", fig,
+            fell and (fell .. "; ") or "", span)
+        end
+        if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
+          -- its span, as the gap beside it reads it: up to the most the run delivered
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
         end
         return fell and ("%s (%s)"):format(fig, fell) or fig
       end

@@ -9,6 +9,7 @@ local t = require "testlib"
 local tr = require "llmd.treatments"
 local report = require "llmd.report"
 local decision = require "llmd.decision"
+local stats = require "llmd.stats"
 
 -- a run offered rates[i] req/s that achieved got[i] (TTFT p90 100 ms everywhere)
 local function run(rates, got)
@@ -110,4 +111,47 @@ t.test("4: the note on shared ranks reads the table", function()
   t.eq(tr.rank_share_text { { rank = 1 }, { rank = 2 } }, "here no place shares a rank")
   t.eq(tr.rank_share_text { { rank = 1 }, { rank = 2, tied = true }, { rank = 2, tied = true }, { rank = 2, tied = true } },
     'here three at "2=", none after them')
+end)
+
+-- 3. A lower-bound capacity whose load points' 95 % intervals widen its span below the bound:
+--    its cell says the bound is the measured one ("measured ≥ 20.00 req/s (...; with each
+--    load's 95 % interval: between 10.00 and 25.00)"), never a bare "≥" beside a span from
+--    below it; its tok/s cell shows the span in tok/s the gap beside it uses.
+t.test("3: a bound beside a span its intervals widen is the measured one; the tok/s cell shows the span", function()
+  -- x: offered 10, 20, 30 req/s, achieved 10, 20, 25 (25 < 0.95 x 30: saturated at 30, its
+  -- ceiling 25), 10 output tokens a request. TTFT p90: 100 ms at 10 (every request at 100),
+  -- at 20 1000 requests at 0.999, 1.998, ..., 999 ms: p90 899.2 ms, under the SLO of 900, but
+  -- its 95 % interval (order statistics 881 to 919, as test_fixa39's ramp scaled by 0.999)
+  -- straddles 900; at 30 2000 ms. So x is "≥ 20.00 (the last load before saturation)", and
+  -- on the intervals' upper ends it may fail at 20: its span 10 (the last load known to
+  -- pass) to 25 (its ceiling), by hand. In tok/s: 100 to 250. y: 100 ms at 10 and 20, 2000 at
+  -- 30, achieved as offered: crosses between 20 and 30, known: 20 to 30 (200 to 300 tok/s).
+  -- B - A: 20 - 25 = -5.00 to 30 - 10 = +20.00 req/s; -50.0 to +200.0 tok/s (by hand).
+  local function srun(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p.rate, values = { throughput_req_s = p.got, ttft_p90_ms = p.p90,
+        throughput_tok_s = 10 * p.got, error_rate_pct = 0 } }
+    end
+    local r = t.run_of(stages)
+    for i, p in ipairs(points) do
+      local acc = stats.new()
+      for k = 1, 1000 do acc:add((p.ramp and k * 0.999 or p.p90) / 1000) end
+      r.stages[i].metrics.samples, r.stages[i].metrics.sample_deff = { ttft = acc }, { ttft = 1 }
+    end
+    return r
+  end
+  local x = srun { { rate = 10, got = 10, p90 = 100 }, { rate = 20, got = 20, p90 = 899.2, ramp = true },
+    { rate = 30, got = 25, p90 = 2000 } }
+  local y = srun { { rate = 10, got = 10, p90 = 100 }, { rate = 20, got = 20, p90 = 100 },
+    { rate = 30, got = 30, p90 = 2000 } }
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = decision.parse_slo("ttft_p90_ms=900"), generated = 0 }
+  local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 900.0 ms and Error rate ≤ 5 % by default)")
+  t.eq(row.a_text, "measured ≥ 20.00 req/s (the last load before saturation; with each load's 95 % interval: "
+    .. "between 10.00 and 25.00)")
+  t.eq(row.delta_text, "-5.00 to +20.00 req/s (the measured loads cannot order them)")
+  local trow = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.eq(trow.a_text, "measured ≥ 200.0 tok/s (with each load's 95 % interval: between 100.0 and 250.0 tok/s)")
+  t.eq(trow.delta_text, "-50.0 to +200.0 tok/s (the measured loads cannot order them)")
 end)

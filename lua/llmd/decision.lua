@@ -1780,10 +1780,14 @@ function M.sustained_span(s, n)
 end
 
 -- Whether a run saturated already at its lowest load (s: llmd.loadpoints.saturation's
--- result): no max sustained figure, a ceiling (the most it achieved at any load) known.
+-- result): no max sustained figure, a ceiling (the most it achieved at any load) known. Its
+-- server fell behind there, so its limit is below that load and at most that ceiling. Not a
+-- run cut there by its failures (cause "failures", or failures with the cut): what it could
+-- sustain with fewer failures is not bounded by what it achieved while failing (a crashed
+-- repeat's doing), nor one whose lowest load could not be judged.
 function M.saturated_lowest(s)
   return type(s) == "table" and s.point == 1 and not s.none and type(s.max_sustained_rps) ~= "number"
-    and type(s.ceiling_rps) == "number" or false
+    and type(s.ceiling_rps) == "number" and s.cause ~= "failures" and not s.failures and not s.unjudged or false
 end
 
 -- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb

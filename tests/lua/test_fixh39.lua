@@ -50,6 +50,11 @@ t.test("1: saturated at its lowest load, below another's figure: ordered by the 
   local o2, sp2 = decision.sustained_order(sx, 1, { point = 1, ceiling_rps = 9 }, 1)
   t.eq(o2, nil)
   t.eq(sp2, nil)
+  -- a run cut at its lowest load by its failures (a crashed repeat: test_failsat) is not
+  -- bounded by what it achieved while failing: no order
+  local sf = { point = 1, ceiling_rps = 4.85, cause = "failures" }
+  t.ok(not decision.saturated_lowest(sf), "cut by failures")
+  t.eq(decision.sustained_order(sf, 1, sy, 1, decision.MIN_EFFECT), nil)
 end)
 
 t.test("1: compare.lua's verdict and row order a run saturated at its lowest load below the other", function()

@@ -2561,8 +2561,10 @@ function M.model(list, opts)
   -- interpolated across a wide gap in one treatment's load steps would else "lose" to
   -- another's measured nearer the load, with nothing measured to show it (a subset of the
   -- other's load points is beaten by itself).
-  local function fig_beats(o, c, measured)
-    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
+  -- (bound = true: as if c's figure were its limit, for what the figures alone would say of
+  -- a c that never saturated, said beside the front: never a domination)
+  local function fig_beats(o, c, measured, bound)
+    if o == c or (c.x.saturation.none and not bound) or o.tp < c.tp then return nil end
     local no_worse = o.lat <= c.lat
     if measured then no_worse = o.lat_hi <= c.lat_lo end
     local tp_b, lat_b = tp_better(o, c), lat_gap(o, c, measured)
@@ -2617,9 +2619,32 @@ function M.model(list, opts)
       lp.load_text(m.common_axis, b.lo_load), lp.load_text(m.common_axis, b.hi_load), fmt(lat_key, b.lo),
       fmt(lat_key, b.hi))
   end
+  -- A c that never saturated: its max sustained throughput is a lower bound, which may be
+  -- above any other's figure in truth, so no other is known to be no worse on throughput and
+  -- none beats it; but where another's figures are ahead of it (no lower throughput, and a
+  -- latency no higher and lower by the threshold, or the throughput ahead too), the front
+  -- says so and why it is not compared (pareto_not_compared, bound = true), never silence.
+  local function bound_not_compared(c)
+    for _, o in ipairs(cand) do
+      local fig = fig_beats(o, c, true, true) or fig_beats(o, c, false, true)
+      if fig then
+        local _, lw = lat_shown(o, c)
+        local eff = decision.effect_pct(c.tp, o.tp)
+        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+          would = would_text(fig), lower_bound = true,
+          why = ("%s never saturated: its max sustained throughput, ≥ %s, is a lower bound, which may be above %s's "
+            .. "%s in truth: untested, and either may be higher, as the ranking says, whatever the figures' gap of "
+            .. "%s; so %s is not known to be no worse on throughput and beats it on nothing; %s %s against %s: "
+            .. "%s"):format(
+            c.x.label, rate(c.tp), o.x.label, rate(o.tp), eff and ("%+.1f %%"):format(eff) or "an unknown amount",
+            o.x.label, m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat), lw or "no higher by the figures") }
+      end
+    end
+  end
   for _, c in ipairs(cand) do
     local by, how, tp_why, lat_why
     local noise = {}
+    if c.x.saturation.none then bound_not_compared(c) end
     for _, o in ipairs(cand) do
       local measured = fig_beats(o, c, true)
       local fig = measured or fig_beats(o, c, false)

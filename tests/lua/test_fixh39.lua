@@ -160,3 +160,37 @@ t.test("3: a bound beside a span its intervals widen is the measured one; the to
   t.eq(trow.a_text, "measured ≥ 200.0 tok/s (with each load's 95 % interval: between 100.0 and 250.0 tok/s)")
   t.eq(trow.delta_text, "-50.0 to +200.0 tok/s (the measured loads cannot order them)")
 end)
+
+-- 2. On the Pareto front, a treatment that never saturated is never beaten (its max
+--    sustained throughput is a lower bound, which may be above the other's in truth), but
+--    where another's figures are ahead of it the front says so, and why it is not compared
+--    (pareto_not_compared, lower_bound = true), never silence.
+t.test("2: Pareto: one never saturated, behind another's figures: not compared, said so", function()
+  -- a and c offered and achieved 10 and 20 req/s: never saturated, each ≥ 20.000 req/s. At
+  -- 20 req/s (the common load) 200 TTFTs evenly spaced 0.100-0.300 s (a: p90 280.0 ms) and
+  -- 0.110-0.330 s (c: 308.0 ms); their 95 % intervals 271.7-288.3 and 298.9-317.1 ms (python3
+  -- numpy, as test_treat39's a and c): apart. By the figures a is ahead on TTFT p90 and no
+  -- lower on throughput (20 against 20), but c's ≥ 20 may be above a's 20 in truth.
+  local function nt(label, lo, hi)
+    local x = t.treatment(label, { { 10, 10, 100 }, { 20, 20, (lo + 0.9 * (hi - lo)) * 1000 } })
+    local acc = stats.new()
+    for _, v in ipairs(t.spread(lo, hi, 200)) do acc:add(v) end
+    x.run.stages[2].metrics.samples, x.run.stages[2].metrics.sample_deff = { ttft = acc }, { ttft = 1 }
+    return x
+  end
+  local m = tr.model { nt("a", 0.100, 0.300), nt("c", 0.110, 0.330) }
+  t.eq(m.pareto_latency, "TTFT p90")
+  t.eq(#m.dominated, 0)
+  table.sort(m.front)
+  t.eq(m.front, { "a", "c" })
+  t.eq(#m.pareto_not_compared, 1)
+  local d = m.pareto_not_compared[1]
+  t.eq({ d.label, d.other, d.would, d.lower_bound }, { "c", "a", "on TTFT p90", true })
+  t.contains(d.why, "c never saturated: its max sustained throughput, ≥ 20.000 req/s, is a lower bound, which may be "
+    .. "above a's 20.000 req/s in truth")
+  t.contains(d.why, "TTFT p90 280.0 ms against 308.0 ms: beyond noise: the 95 % intervals of the two percentiles, "
+    .. "from each one's requests (order statistics, n / design effect) are apart, 271.7–288.3 ms against "
+    .. "298.9–317.1 ms")
+  -- a is behind on nothing: no entry for it
+  for _, e in ipairs(m.pareto_not_compared) do t.ok(e.label ~= "a", e.label) end
+end)

@@ -1779,6 +1779,17 @@ function M.sustained_span(s, n)
   return s.max_sustained_rps / n, hi / n
 end
 
+-- Whether a run saturated already at its lowest load (s: llmd.loadpoints.saturation's
+-- result): no max sustained figure, a ceiling (the most it achieved at any load) known. Its
+-- server fell behind there, so its limit is below that load and at most that ceiling. Not a
+-- run cut there by its failures (cause "failures", or failures with the cut): what it could
+-- sustain with fewer failures is not bounded by what it achieved while failing (a crashed
+-- repeat's doing), nor one whose lowest load could not be judged.
+function M.saturated_lowest(s)
+  return type(s) == "table" and s.point == 1 and not s.none and type(s.max_sustained_rps) ~= "number"
+    and type(s.ceiling_rps) == "number" and s.cause ~= "failures" and not s.failures and not s.unjudged or false
+end
+
 -- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb
 -- accelerators, as M.sustained_span): "a" or "b" where one's figure is above the other's
 -- whole span (the other never achieved as much at any load), nil where the spans overlap
@@ -1789,9 +1800,17 @@ end
 -- largest gap the spans allow (the higher's ceiling against the lower's figure) is below it
 -- too; where it is not, the order stands, with spans.least_below_threshold = true,
 -- margin_pct and margin_max_pct (nil: no upper end), as M.capacity_evidence's (M.least_gap_text).
+--
+-- A run saturated at its lowest load (no figure: M.saturated_lowest) sustains less than that
+-- load and at most its ceiling: its span is 0 to its ceiling, so the other's figure above that
+-- ceiling orders them (k20 sustained 7.84 req/s, k10 never achieved more than 4.85 at any
+-- load); two such runs are not ordered (nil, nil: both limits are unknown, whatever their
+-- ceilings).
 function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
+  if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
+  if not lb and la and M.saturated_lowest(sb) then lb, hb = 0, sb.ceiling_rps / (nb or 1) end
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
   local order = ha < lb and "b" or hb < la and "a" or nil

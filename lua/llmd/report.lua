@@ -1382,7 +1382,9 @@ local function capacity_text(c, rate)
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
-    return ("≥ %s%s (%s%s%s)"):format(rate(c.rps), range and " by the means" or "",
+    -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
+    -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
+    return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
       c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "below_lowest" then
@@ -1398,8 +1400,8 @@ local function capacity_text(c, rate)
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
         below_note(c))
     end
-    return ("< %s%s (%s%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
-      range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+    return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
+      below_note(c), range and ("; " .. range) or "", nz and ("; " .. nz) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
@@ -1809,20 +1811,22 @@ local function headline(model)
           return ("%s%s (%s%s%s)"):format(fig, is_bound(c) and " by the means" or "", fell and (fell .. "; ") or "",
             clause, range)
         end
-        if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
-          -- its span, as the gap beside it reads it: up to the most the run delivered
-          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
-        end
-        -- an estimate whose load points' 95 % intervals widen its span (c.noise): that span
-        -- in tok/s, the one the gap beside it is read from, as the req/s cell gives it
-        local x = c.kind == "interpolated" and c.noise and not c.interval and capacity_in_tps(c)
+        -- an estimate or a bound whose load points' 95 % intervals widen its span (c.noise,
+        -- the req/s cell's noise_clause): that span in tok/s, the one the gap beside it is read
+        -- from, as the req/s cell gives it (a bound's "≥" then the measured one, said so)
+        local x = c.noise and not c.interval and noise_clause(c) and capacity_in_tps(c)
         if x then
           local lo, hi = decision.capacity_span(x)
           local n1 = function(v) return T.helpers.num(v, 1) end
           local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
             or hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
             or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
-          return ("%s (with each load's 95 %% interval: %s)"):format(fig, span)
+          return ("%s%s (%swith each load's 95 %% interval: %s)"):format(is_bound(c) and "measured " or "", fig,
+            fell and (fell .. "; ") or "", span)
+        end
+        if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
+          -- its span, as the gap beside it reads it: up to the most the run delivered
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
         end
         return fell and ("%s (%s)"):format(fig, fell) or fig
       end
@@ -2585,7 +2589,10 @@ end
 -- (or, per GPU, an accelerator count) is unknown.
 local function sustained_order(model, gpu)
   local sa, sb = model.saturation.a, model.saturation.b
-  if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  -- (a run saturated at its lowest load has no figure, but its ceiling: the other's figure
+  -- above it orders them, decision.sustained_order; nothing else is said of it here)
+  local low = decision.saturated_lowest(sa) or decision.saturated_lowest(sb)
+  if not ((sa.max_sustained_rps or low) and (sb.max_sustained_rps or low)) then return nil end
   local na, nb, unit = 1, 1, " req/s"
   if gpu then
     local g = model.per_gpu
@@ -2598,9 +2605,10 @@ local function sustained_order(model, gpu)
   -- below_threshold): an order by less is not shown to differ, in this row as in that one,
   -- where the largest gap is below it too; else the order stands, said with its least gap
   local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
-  if not sp then return nil end
+  order = order or (sp and sp.below_threshold)
+  -- (a run saturated at its lowest load is said here only where the loads order the two)
+  if not sp or (low and not order) then return nil end
   local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
-  order = order or sp.below_threshold
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
   elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   o.below_threshold = sp.below_threshold and true or nil

@@ -2204,9 +2204,33 @@ function M.model(list, opts)
     r.tied = count[r.rank] > 1
     r.rank_text = tostring(r.rank) .. (r.tied and "=" or "")
   end
+  -- an unranked one saturated already at its lowest load sustains less than that load and
+  -- at most its ceiling (the most it achieved at any load): the ranked ones whose figure is
+  -- above that ceiling, by the practical threshold, are above it by the measured loads
+  -- (decision.sustained_order, as compare.lua reads k10 against k20), untested; others not
+  -- (below_lowest_of[x.label] = {labels above it}, text)
+  local below_lowest_of = {}
+  for _, x in ipairs(by_cap and {} or unranked) do
+    local above, parts = {}, {}
+    for _, z in ipairs(ranked) do
+      local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT)
+      if order == "b" and decision.saturated_lowest(x.saturation)
+        and #decision.token_difference_texts(x.requests_set, z.requests_set) == 0 then
+        above[#above + 1] = z.label
+        parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.format("throughput_req_s", sp.lb))
+      end
+    end
+    if #above > 0 then
+      below_lowest_of[x.label] = { above = above, text = ("untested, but the measured loads put %s above it: %s, "
+        .. "%s saturated already at its lowest load and never achieved more than %s at any load"):format(
+        table.concat(above, ", "), table.concat(parts, ", "), x.label,
+        metrics.format("throughput_req_s", x.saturation.ceiling_rps)) }
+    end
+  end
   for _, x in ipairs(unranked) do
+    local b = below_lowest_of[x.label]
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
-      or x.max_rps_why)) }
+      or x.max_rps_why)), vs_next_text = b and b.text or nil, below = b and b.above or nil }
   end
   for _, x in ipairs(failed) do
     m.ranking[#m.ranking + 1] = { label = x.label, failed = true, vs_next = "not comparable", proven = false,
@@ -2247,6 +2271,19 @@ function M.model(list, opts)
       :format(ranked[1].label)
       or #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
       or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+    -- (the others saturated at their lowest load below its figure: it sustains more than
+    -- they, by the measured loads, untested)
+    local low = {}
+    for _, x in ipairs(unranked) do
+      local b = below_lowest_of[x.label]
+      if b then low[#low + 1] = ("%s (%s)"):format(x.label, b.text) end
+    end
+    if #low > 0 and #failed == 0 and #low == #unranked then
+      m.verdict = ("%s sustains the most load (%s): %s; the others have no figure, but are below it: %s.")
+        :format(ranked[1].label, m.rank_by, m.ranking[1].text, table.concat(low, "; "))
+    elseif #low > 0 then
+      m.verdict = ("%s It sustains more than %s."):format(m.verdict, table.concat(low, "; "))
+    end
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
     -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown
@@ -2542,8 +2579,10 @@ function M.model(list, opts)
   -- interpolated across a wide gap in one treatment's load steps would else "lose" to
   -- another's measured nearer the load, with nothing measured to show it (a subset of the
   -- other's load points is beaten by itself).
-  local function fig_beats(o, c, measured)
-    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
+  -- (bound = true: as if c's figure were its limit, for what the figures alone would say of
+  -- a c that never saturated, said beside the front: never a domination)
+  local function fig_beats(o, c, measured, bound)
+    if o == c or (c.x.saturation.none and not bound) or o.tp < c.tp then return nil end
     local no_worse = o.lat <= c.lat
     if measured then no_worse = o.lat_hi <= c.lat_lo end
     local tp_b, lat_b = tp_better(o, c), lat_gap(o, c, measured)
@@ -2598,9 +2637,32 @@ function M.model(list, opts)
       lp.load_text(m.common_axis, b.lo_load), lp.load_text(m.common_axis, b.hi_load), fmt(lat_key, b.lo),
       fmt(lat_key, b.hi))
   end
+  -- A c that never saturated: its max sustained throughput is a lower bound, which may be
+  -- above any other's figure in truth, so no other is known to be no worse on throughput and
+  -- none beats it; but where another's figures are ahead of it (no lower throughput, and a
+  -- latency no higher and lower by the threshold, or the throughput ahead too), the front
+  -- says so and why it is not compared (pareto_not_compared, bound = true), never silence.
+  local function bound_not_compared(c)
+    for _, o in ipairs(cand) do
+      local fig = fig_beats(o, c, true, true) or fig_beats(o, c, false, true)
+      if fig then
+        local _, lw = lat_shown(o, c)
+        local eff = decision.effect_pct(c.tp, o.tp)
+        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+          would = would_text(fig), lower_bound = true,
+          why = ("%s never saturated: its max sustained throughput, ≥ %s, is a lower bound, which may be above %s's "
+            .. "%s in truth: untested, and either may be higher, as the ranking says, whatever the figures' gap of "
+            .. "%s; so %s is not known to be no worse on throughput and beats it on nothing; %s %s against %s: "
+            .. "%s"):format(
+            c.x.label, rate(c.tp), o.x.label, rate(o.tp), eff and ("%+.1f %%"):format(eff) or "an unknown amount",
+            o.x.label, m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat), lw or "no higher by the figures") }
+      end
+    end
+  end
   for _, c in ipairs(cand) do
     local by, how, tp_why, lat_why
     local noise = {}
+    if c.x.saturation.none then bound_not_compared(c) end
     for _, o in ipairs(cand) do
       local measured = fig_beats(o, c, true)
       local fig = measured or fig_beats(o, c, false)
@@ -2763,13 +2825,34 @@ local function num(key, v, why)
 end
 
 -- What the templates print: the model plus its figures as text.
+-- How the ranking table below shares its ranks, from that table (ranking: m.ranking, its
+-- rows with rank, tied and, across workloads, workload): the first shared rank as it reads,
+-- "here four at "1=", none after them", "here two at "1=", then 3"; "here no place shares a
+-- rank" where none does. Never a fixed example the table may contradict.
+local NUM_WORDS = { "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten" }
+function M.rank_share_text(ranking)
+  for i, r in ipairs(ranking or {}) do
+    if r.rank and r.tied then
+      local n, j = 0, i
+      while ranking[j] and ranking[j].rank == r.rank and ranking[j].tied and ranking[j].workload == r.workload do
+        n, j = n + 1, j + 1
+      end
+      local nxt = ranking[j]
+      local after = nxt and nxt.rank and nxt.workload == r.workload and (", then %d"):format(nxt.rank)
+        or ", none after them"
+      return ('here %s at "%d="%s'):format(NUM_WORDS[n] or tostring(n), r.rank, after)
+    end
+  end
+  return "here no place shares a rank"
+end
+
 function M.present(m, opts)
   opts = opts or {}
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
     rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
-    pareto_excluded = m.pareto_excluded,
+    pareto_excluded = m.pareto_excluded, rank_share_text = M.rank_share_text(m.ranking),
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
     -- the places in doubt, each with the data checks that put it there (mark_in_doubt)

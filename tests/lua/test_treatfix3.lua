@@ -82,7 +82,7 @@ t.test("1: places the evidence does not order share a rank, 1= 1= 3= 3=, in the 
   for _, row in ipairs { "| 1= | top2 |", "| 1= | top |", "| 3= | b |", "| 3= | a |" } do
     t.ok(md:find("\n" .. row, 1, true), row .. " in:\n" .. md)
   end
-  t.ok(md:find('share a rank, marked "=": two at "1=", then 3.', 1, true), md)
+  t.ok(md:find('share a rank, marked "=": here two at "1=", then 3.', 1, true), md)
   local html = t.read(out .. "/treatment_report.html")
   t.ok(html:find('<td class="n">3=</td><td>b</td>', 1, true), html)
   local j = json.read(out .. "/treatments.json")

@@ -3585,6 +3585,19 @@ local function untested_why(model, A, B)
     return ("the whole-run figures pool %s of %s and %s of %s, which repeats (each of one load point) cannot "
       .. "test, and there are no per-request samples from both runs"):format(pts(#pa), A.label, pts(#pb), B.label)
   end
+  -- per-request samples from both runs, but no load point both sustained (a run saturated at
+  -- its lowest load): every untested row says so, and that is the reason
+  local untested, unsustained = 0, 0
+  for _, r in ipairs(model.perf or {}) do
+    if r.verdict == "untested" then
+      untested = untested + 1
+      if tostring(r.evidence):find("no load point both runs sustained", 1, true) then unsustained = unsustained + 1 end
+    end
+  end
+  if untested > 0 and unsustained == untested then
+    return "no load point both runs sustained (past saturation the latency measures the queue, which grows with "
+      .. "time, not the server)"
+  end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do
     if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then

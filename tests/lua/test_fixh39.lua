@@ -194,3 +194,36 @@ t.test("2: Pareto: one never saturated, behind another's figures: not compared, 
   -- a is behind on nothing: no entry for it
   for _, e in ipairs(m.pareto_not_compared) do t.ok(e.label ~= "a", e.label) end
 end)
+
+t.test("1: saturated at its lowest load: the Summary's reason for nothing tested is that no load both sustained",
+  function()
+  -- tests/data/queue_sim.py (2.1 s a request): 10 slots serve at most 10 / 2.1 = 4.76 req/s,
+  -- so offered 6 and 8 req/s are both past its saturation; 20 slots (9.52 req/s) keep up with
+  -- both. No load point both runs sustained, which every latency row says; the Summary said
+  -- "no metric has per-request samples or repeats from both runs", untrue of these vLLM
+  -- detailed files (on main)
+  if not t.have_numpy() then return end
+  local proc = require "llmd.proc"
+  local d = t.tmpdir()
+  local function sim(name, slots)
+    local r = proc.run { "/usr/bin/python3", t.root() .. "/tests/data/queue_sim.py", d .. "/" .. name, "--rates",
+      "6,8", "--slots", tostring(slots), "--seed", "3" }
+    t.eq(r.code, 0, r.stderr)
+    return d .. "/" .. name
+  end
+  local harness = require "llmd.harness"
+  local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
+    kv = {} } end
+  local m = report.build { a = sd("k10", sim("k10", 10)), b = sd("k20", sim("k20", 20)), generated = 0 }
+  local untested = 0
+  for _, r in ipairs(m.perf) do
+    if r.verdict == "untested" then
+      untested = untested + 1
+      t.contains(r.evidence, "no load point both runs sustained")
+    end
+  end
+  t.ok(untested > 0, "rows untested")
+  t.contains(m.summary, "Nothing could be tested: no load point both runs sustained (past saturation the latency "
+    .. "measures the queue, which grows with time, not the server), so none names a winner")
+  t.lacks(m.summary, "no metric has per-request samples")
+end)

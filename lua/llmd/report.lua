@@ -1365,6 +1365,14 @@ local function noise_clause(c)
   local lo, hi = decision.capacity_span(c)
   local blo, bhi = decision.means_span(c)
   if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return nil end
+  -- (a bound whose span the intervals do not widen past the bound itself ("≥ 10" beside "10.00
+  -- or more", "< 5" beside "below 5.00") says nothing more: left out, and its cell is the
+  -- bound alone, not "measured ≥")
+  if c.kind == "below_lowest" then
+    if c.lowest_rps and lo <= 0 and hi <= c.lowest_rps + 1e-9 then return nil end
+  elseif is_bound(c) and c.rps and hi == math.huge and lo >= c.rps - 1e-9 then
+    return nil
+  end
   local num = function(x) return T.helpers.num(x, 2) end
   local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
     or hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))

@@ -1360,6 +1360,17 @@ local is_bound = decision.capacity_is_bound
 -- decision.capacity_span, what the gap beside it is read from), as a clause: "with each
 -- load's 95 % interval: between 6.53 and 9.70"; nil where it is the measured bracket (by the
 -- means, decision.means_span), so that a cell never shows a narrower span than its gap uses.
+-- A span [lo, hi] of capacities in words, each end printed by num, unit after each number
+-- (default none): "between 6.53 and 9.70", "6.53 or more", "below 9.70", or "any rate, no
+-- load being known to pass" (0 up, no upper end).
+local function span_words(lo, hi, num, unit)
+  unit = unit or ""
+  if hi == math.huge and lo <= 0 then return "any rate, no load being known to pass" end
+  if hi == math.huge then return num(lo) .. unit .. " or more" end
+  if lo == 0 then return "below " .. num(hi) .. unit end
+  return ("between %s and %s%s"):format(num(lo), num(hi), unit)
+end
+
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
   local lo, hi = decision.capacity_span(c)
@@ -1373,11 +1384,7 @@ local function noise_clause(c)
   elseif is_bound(c) and c.rps and hi == math.huge and lo >= c.rps - 1e-9 then
     return nil
   end
-  local num = function(x) return T.helpers.num(x, 2) end
-  local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
-    or hi == math.huge and (num(lo) .. " or more") or lo == 0 and ("below " .. num(hi))
-    or ("between %s and %s"):format(num(lo), num(hi))
-  return "with each load's 95 % interval: " .. span
+  return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
 end
 
 local function capacity_text(c, rate)
@@ -1822,13 +1829,10 @@ local function headline(model)
         -- an estimate or a bound whose load points' 95 % intervals widen its span (c.noise,
         -- the req/s cell's noise_clause): that span in tok/s, the one the gap beside it is read
         -- from, as the req/s cell gives it (a bound's "≥" then the measured one, said so)
-        local x = c.noise and not c.interval and noise_clause(c) and capacity_in_tps(c)
+        local x = noise_clause(c) and capacity_in_tps(c)
         if x then
           local lo, hi = decision.capacity_span(x)
-          local n1 = function(v) return T.helpers.num(v, 1) end
-          local span = hi == math.huge and lo <= 0 and "any rate, no load being known to pass"
-            or hi == math.huge and (n1(lo) .. " tok/s or more") or lo == 0 and ("below " .. n1(hi) .. " tok/s")
-            or ("between %s and %s tok/s"):format(n1(lo), n1(hi))
+          local span = span_words(lo, hi, function(v) return T.helpers.num(v, 1) end, " tok/s")
           return ("%s%s (%swith each load's 95 %% interval: %s)"):format(is_bound(c) and "measured " or "", fig,
             fell and (fell .. "; ") or "", span)
         end

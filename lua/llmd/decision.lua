@@ -691,9 +691,13 @@ function M.count_test(va, vb, d)
     if why then return nil, why end
     local r = M.dependent_count_test { { fa, na, fb, nb, d } }
     r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
+    r.counts = { { fa, na, fb, nb, d } }
     return r
   end
-  return stattest.fisher_exact(fa, na, fb, nb)
+  local r = stattest.fisher_exact(fa, na, fb, nb)
+  -- (the counts the test read, for its effect's interval: M.count_effect; row_test drops them)
+  if type(r) == "table" then r.counts = { { fa, na, fb, nb, 1 } } end
+  return r
 end
 
 -- The load points of two runs paired as the same load: the same load type and offered
@@ -842,6 +846,7 @@ function M.stratified_count_test(ra, rb, pa, pb)
   end
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
+  r.counts = strata
   return with_dependent(r)
 end
 
@@ -1034,34 +1039,50 @@ local function figure_se(acc, key, kind, d)
   return v, (hi - lo) / 1000 / (2 * EFFECT_Z)
 end
 
--- The size of the difference a stratified test (M.stratified_mann_whitney's test, its
--- tested_pairs and tested_deff) found in row key: at each load point it tested, the effect
--- of key's figure there (M.effect_pct of the two runs' figures from that point's samples:
--- B against A, relative to their mean), and over the points their mean weighted as the
--- error rate's Mantel-Haenszel difference is (n_a n_b / (n_a + n_b), the requests of each
--- side there), so that the rows' effect is the difference within the loads the test
--- compared, never the whole-run figures', which pool the loads (and the overloaded ones
--- the test left out). Its interval: the estimate -+ z times the weighted sum of the points'
--- standard errors (figure_se of each side, relative to the point's mean, as the effect;
--- ITL's inflated by the gaps per request, as its test is), EFFECT_LEVEL two-sided. Returns
--- {pct, lo, hi (nil where a point's figure has no standard error), strata, level}, or nil
--- where a point's samples or figures are unknown.
-function M.stratified_effect(key, ra, rb, pa, pb, test)
-  local kind = M.sample_kind(key)
-  if not (kind and test and test.tested_pairs and #test.tested_pairs > 0) then return nil end
-  local pairs_ = M.paired_points(pa, pb)
+-- The requests a load point needs for key's figure to have a standard error (figure_se) at
+-- design effect d: the floor of llmd.loadpoints.SLO_CI_MIN_EFFECTIVE independent requests,
+-- and for a percentile both order statistics of its interval inside the sample (ranks
+-- floor(n q - h) >= 1 and ceil(n q + h) <= n, h = z sqrt(n d q (1 - q)): about z^2 d q /
+-- (1 - q) for a tail, 380 d for p99). nil for a key that is neither.
+function M.requests_needed(key, d)
+  d = math.max(1, d or 1)
+  local floor_n = math.ceil(lp.SLO_CI_MIN_EFFECTIVE * d)
+  if key:match("_mean_ms$") then return floor_n end
+  local _, pct = lp.percentile_key(key)
+  if not pct then return nil end
+  local q = pct / 100
+  local function bounded(n)
+    local h = EFFECT_Z * math.sqrt(n * d * q * (1 - q))
+    return n / d >= lp.SLO_CI_MIN_EFFECTIVE and math.floor(n * q - h) >= 1 and math.ceil(n * q + h) <= n
+  end
+  local n = math.max(floor_n, math.floor(0.9 * EFFECT_Z * EFFECT_Z * d * math.max(q / (1 - q), (1 - q) / q)))
+  for _ = 1, 1e6 do
+    if bounded(n) then return n end
+    n = n + 1
+  end
+  return nil
+end
+
+-- A row's effect and its interval from per-request samples, strata {{xa =, xb = (the two
+-- runs' accumulators at one load point), d = the design effect the test used there, per =
+-- samples a request (ITL's gaps; 1 else)}, ...}: at each point the effect of key's figure
+-- (M.effect_pct: B against A, relative to their mean), over the points their mean weighted
+-- n_a n_b / (n_a + n_b) (the error rate's Mantel-Haenszel weights); its interval the
+-- estimate -+ z sqrt(sum w^2 se^2) / sum w, se a point's standard error of the difference
+-- relative to its figures' mean (figure_se of each side), EFFECT_LEVEL two-sided. One
+-- stratum is a whole run's samples at its one load point. Where a point's figure has no
+-- standard error the interval is unbounded: then need (the requests a load point would
+-- need, M.requests_needed, the most over the points) and fewest (the fewest it had).
+-- Returns {pct, lo, hi, strata, level, need, fewest}, or nil where a figure is unknown.
+local function sample_effect(key, kind, strata)
   local sw, swe, swv, bounded = 0, 0, 0, true
-  for i, idx in ipairs(test.tested_pairs) do
-    local pr = pairs_[idx]
-    local xa = pr and point_samples(ra, pr.a, kind, #pa)
-    local xb = pr and point_samples(rb, pr.b, kind, #pb)
-    if not (xa and xb) then return nil end
-    local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
-    local fa, sa = figure_se(xa, key, kind, d)
-    local fb, sb = figure_se(xb, key, kind, d)
+  local need, fewest
+  for _, st in ipairs(strata) do
+    local fa, sa = figure_se(st.xa, key, kind, st.d)
+    local fb, sb = figure_se(st.xb, key, kind, st.d)
     local e = M.effect_pct(fa, fb)
     if e == nil then return nil end
-    local na, nb = xa:count(), xb:count()
+    local na, nb = st.xa:count(), st.xb:count()
     local w = na * nb / (na + nb)
     sw, swe = sw + w, swe + w * e
     if sa and sb then
@@ -1069,14 +1090,159 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
       swv = swv + w * w * se * se
     else
       bounded = false
+      local per = st.per or 1
+      local n = M.requests_needed(key, st.d)
+      if n then need = math.max(need or 0, math.ceil(n / per)) end
+      local few = math.floor(math.min(na, nb) / per + 0.5)
+      fewest = math.min(fewest or few, few)
     end
   end
   if sw <= 0 then return nil end
-  local r = { pct = swe / sw, strata = #test.tested_pairs, level = M.EFFECT_LEVEL }
+  local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL }
   if bounded then
     local h = EFFECT_Z * math.sqrt(swv) / sw
     r.lo, r.hi = r.pct - h, r.pct + h
+  else
+    r.need, r.fewest = need, fewest
   end
+  return r
+end
+
+-- The size of the difference a stratified test (M.stratified_mann_whitney's test, its
+-- tested_pairs and tested_deff) found in row key: at each load point it tested, the effect
+-- of key's figure there from that point's samples, and over the points their weighted
+-- mean, so that the rows' effect is the difference within the loads the test compared,
+-- never the whole-run figures', which pool the loads (and the overloaded ones the test left
+-- out); its interval as sample_effect's (ITL's standard errors inflated by the gaps per
+-- request, as its test is). Returns {pct, lo, hi (nil where a point's figure has no
+-- standard error), strata, level, where, need, fewest}, or nil where a point's samples or
+-- figures are unknown.
+function M.stratified_effect(key, ra, rb, pa, pb, test)
+  local kind = M.sample_kind(key)
+  if not (kind and test and test.tested_pairs and #test.tested_pairs > 0) then return nil end
+  local pairs_ = M.paired_points(pa, pb)
+  local strata = {}
+  for i, idx in ipairs(test.tested_pairs) do
+    local pr = pairs_[idx]
+    local xa = pr and point_samples(ra, pr.a, kind, #pa)
+    local xb = pr and point_samples(rb, pr.b, kind, #pb)
+    if not (xa and xb) then return nil end
+    local per = kind == "itl" and test.gaps_per_request or 1
+    strata[i] = { xa = xa, xb = xb, d = (test.tested_deff and test.tested_deff[i] or 1) * per, per = per }
+  end
+  local r = sample_effect(key, kind, strata)
+  if r then r.where = "within the load points tested" end
+  return r
+end
+
+-- The same for a row tested on the whole runs' samples at their one load point each (test:
+-- M.mann_whitney's or M.itl_test's): one stratum, the design effect the test used (the
+-- larger of the two runs', at least 1; ITL's times its gaps per request). The row's figure
+-- there is the whole run's, so the effect is the row's Delta, said without a "where".
+function M.one_point_effect(key, ra, rb, test)
+  local kind = M.sample_kind(key)
+  local sa, sb = ra.overall.samples, rb.overall.samples
+  if not (kind and test and sa and sb and sa[kind] and sb[kind]) then return nil end
+  local da, db = ra.overall.sample_deff and ra.overall.sample_deff[kind],
+    rb.overall.sample_deff and rb.overall.sample_deff[kind]
+  local per = kind == "itl" and test.gaps_per_request or 1
+  return sample_effect(key, kind, { { xa = sa[kind], xb = sb[kind], d = M.u_design_effect(da, db) * per, per = per } })
+end
+
+-- A row's effect from repeat values, strata {{a = {A's repeats' values}, b = {B's}}, ...}
+-- (one stratum: each run repeats of one load point; several: the load points both
+-- measured): at each the effect of B's repeats' mean against A's (M.effect_pct), over the
+-- strata their mean weighted n_a n_b / (n_a + n_b) repeats; its interval from the repeats'
+-- spread: the estimate -+ t sqrt(sum w^2 se^2) / sum w, se the standard error of the
+-- difference of the means, s_a^2 / n_a + s_b^2 / n_b, relative to their mean, t Student's
+-- at EFFECT_LEVEL with Welch-Satterthwaite's degrees of freedom (one stratum: Welch's own
+-- interval, relative). Unbounded (why, settle) where a load point was measured once on a
+-- side (no spread to estimate) or every repeat of both sides is one value at every point.
+-- Returns {pct, lo, hi, strata, level, where, why, settle, units = "repeats"}, or nil where
+-- a mean is unknown or the effect has no size.
+function M.repeat_effect(strata, where)
+  local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
+  for _, st in ipairs(strata) do
+    local na, nb = #st.a, #st.b
+    if na == 0 or nb == 0 then return nil end
+    local function mean_var(xs)
+      local s = 0
+      for _, v in ipairs(xs) do s = s + v end
+      local m, ss = s / #xs, 0
+      for _, v in ipairs(xs) do ss = ss + (v - m) ^ 2 end
+      return m, #xs > 1 and ss / (#xs - 1) or nil
+    end
+    local ma, va = mean_var(st.a)
+    local mb, vb = mean_var(st.b)
+    local e = M.effect_pct(ma, mb)
+    if e == nil then return nil end
+    local w = na * nb / (na + nb)
+    sw, swe = sw + w, swe + w * e
+    if not (va and vb) then
+      once = true
+    else
+      local den = ((math.abs(ma) + math.abs(mb)) / 2) / 100
+      local qa, qb = va / na / (den * den), vb / nb / (den * den)
+      swv = swv + w * w * (qa + qb)
+      sdf = sdf + w ^ 4 * (qa * qa / (na - 1) + qb * qb / (nb - 1))
+    end
+  end
+  if sw <= 0 then return nil end
+  local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL, where = where, units = "repeats" }
+  if once then
+    r.why = "a load point measured once on a side: no spread to estimate"
+    r.settle = "2 or more repeats of every load point in both runs"
+  elseif swv <= 0 or sdf <= 0 then
+    r.why = "repeats identical, no spread to estimate"
+    r.settle = "repeats whose values vary"
+  else
+    local df = swv * swv / sdf
+    local h = stattest.t_quantile(1 - (1 - M.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(swv) / sw
+    r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+  end
+  return r
+end
+
+-- Wilson's score interval of a proportion x / n with n / d effective requests (d: the
+-- failures' design effect, at least 1), EFFECT_LEVEL two-sided: lo, hi (fractions).
+local function wilson(x, n, d)
+  local ne, p, z2 = n / math.max(1, d or 1), x / n, EFFECT_Z * EFFECT_Z
+  local den = 1 + z2 / ne
+  local c = (p + z2 / (2 * ne)) / den
+  local h = EFFECT_Z * math.sqrt(p * (1 - p) / ne + z2 / (4 * ne * ne)) / den
+  return math.max(0, c - h), math.min(1, c + h)
+end
+
+-- The error rate's effect and its interval from request counts, strata {{xa, na, xb, nb,
+-- d}, ...} (failed and all requests of each run at a load point, d the failures' design
+-- effect): the Mantel-Haenszel rate difference D = sum c (p_b - p_a), c = w / sum w, w = n_a
+-- n_b / (n_a + n_b), as the stratified test's (one stratum: the two rates' difference); its
+-- interval Newcombe's hybrid score interval, each rate's Wilson interval (l, u) at its
+-- effective counts combined by MOVER (Zou and Donner's method for a sum of independent
+-- estimates): D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)) to D + sqrt(sum c^2 ((u_b -
+-- p_b)^2 + (p_a - l_a)^2)); one stratum is Newcombe's own. pp, pp_lo, pp_hi: in percentage
+-- points; pct, lo, hi: relative to the mean of the two (weighted) rates, as the row's
+-- effect is. Returns nil where no request failed in either (no relative size).
+function M.count_effect(strata, where)
+  local sw = 0
+  for _, st in ipairs(strata) do sw = sw + st[2] * st[4] / (st[2] + st[4]) end
+  if sw <= 0 then return nil end
+  local d, ma, mb, lo2, hi2 = 0, 0, 0, 0, 0
+  for _, st in ipairs(strata) do
+    local c = st[2] * st[4] / (st[2] + st[4]) / sw
+    local pa, pb = st[1] / st[2], st[3] / st[4]
+    local la, ua = wilson(st[1], st[2], st[5])
+    local lb, ub = wilson(st[3], st[4], st[5])
+    d, ma, mb = d + c * (pb - pa), ma + c * pa, mb + c * pb
+    lo2 = lo2 + c * c * ((pb - lb) ^ 2 + (ua - pa) ^ 2)
+    hi2 = hi2 + c * c * ((ub - pb) ^ 2 + (pa - la) ^ 2)
+  end
+  local m = (ma + mb) / 2
+  if m <= 0 then return nil end
+  local r = { pp = d * 100, pp_lo = (d - math.sqrt(lo2)) * 100, pp_hi = (d + math.sqrt(hi2)) * 100,
+    strata = #strata, level = M.EFFECT_LEVEL, where = where }
+  r.pct, r.lo, r.hi = r.pp / (m * 100) * 100, r.pp_lo / (m * 100) * 100, r.pp_hi / (m * 100) * 100
+  if d == 0 then r.pct = 0 end -- (as M.effect_pct says equal rates)
   return r
 end
 
@@ -1348,12 +1514,23 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
         local t, twhy = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)
         if t then
           t.overdispersed = od
+          -- (its size against the threshold: the repeats' rates' interval, as any repeat row's)
+          if not t.identical then
+            t.row_effect = M.repeat_effect({ { a = pa[1].ci.error_rate_pct.samples,
+              b = pb[1].ci.error_rate_pct.samples } }, "over the repeats")
+          end
           return t
         end
         return nil, od .. "; " .. twhy
       end
       return nil, od .. ", and the whole-run error rates pool several load points, which their repeats cannot test"
     end
+    -- the difference the counts measured, with its interval (M.count_effect): the threshold
+    -- is applied to the whole interval, as on the latency rows
+    if r and not r.identical and r.counts then
+      r.row_effect = M.count_effect(r.counts, several and "within the load points" or nil)
+    end
+    if r then r.counts = nil end
     if r or several then return r, why end
   end
   local kind = M.sample_kind(key)
@@ -1361,7 +1538,20 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
-    return memoised(memo, "repeats:" .. kind, function() return M.stratified_repeat_test(pa, pb, kind) end)
+    local t, twhy = memoised(memo, "repeats:" .. kind, function() return M.stratified_repeat_test(pa, pb, kind) end)
+    if t then
+      -- each row its own effect over the repeats at the load points both measured, with the
+      -- repeats' interval (M.repeat_effect), as the samples' rows have theirs
+      local strata = {}
+      for _, pr in ipairs(M.paired_points(pa, pb)) do
+        local xa, xb = repeat_values(pr.a, key), repeat_values(pr.b, key)
+        if not (xa and xb) then strata = nil; break end
+        strata[#strata + 1] = { a = xa, b = xb }
+      end
+      t.row_effect = strata and #strata > 0 and M.repeat_effect(strata, "within the load points tested, over their "
+        .. "repeats") or nil
+    end
+    return t, twhy
   end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
@@ -1416,11 +1606,18 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
     if r then
       local copy = {}
       for k, v in pairs(r) do copy[k] = v end
+      -- the row's own difference at the one load point, with its interval (M.one_point_effect)
+      copy.row_effect = M.one_point_effect(key, ra, rb, copy)
       return copy
     end
   end
   if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci[key] and pb[1].ci[key] then
-    return M.repeat_test(pa[1].ci[key].samples, pb[1].ci[key].samples)
+    local t, twhy = M.repeat_test(pa[1].ci[key].samples, pb[1].ci[key].samples)
+    -- (a latency row's difference over the repeats, with the repeats' interval: M.repeat_effect)
+    if t and not t.identical and kind then
+      t.row_effect = M.repeat_effect({ { a = pa[1].ci[key].samples, b = pb[1].ci[key].samples } }, "over the repeats")
+    end
+    return t, twhy
   end
   local why
   if #pa == 1 and #pb == 1 and (pa[1].repeats or 1) >= 2 and (pb[1].repeats or 1) >= 2
@@ -2190,38 +2387,72 @@ end
 -- A percentage as the notes print it: "+1.0 %".
 local function pct_text(x) return ("%+.1f %%"):format(x) end
 
--- Where a significant stratified latency test's difference stands against the practical
--- threshold (min_effect, %), from the row's effect within the load points (eff:
--- M.stratified_effect's): "beyond" when its whole interval is beyond the threshold on the
--- side the test found (then, and only then, a winner); "small" when the estimate itself is
--- below it ("a difference too small to matter"); "unsure" when the estimate is beyond it
--- but the interval reaches back within it, or is unbounded (too few requests for a tail
--- percentile's); "opposite" when the figure's difference and the rank test's point opposite
--- ways. Returns the class and, but for "beyond", the note that says it (la, lb: the runs'
--- names). Why the interval, not the estimate alone: an estimate just past 2 % is as likely
--- to be 1 % as 3 %, and a tail percentile's estimate is noisy enough to pass the threshold
--- between two runs of one server; a winner is a claim that the difference matters.
+-- What would bound an unbounded interval (eff: M.stratified_effect's, M.one_point_effect's
+-- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or 2
+-- or more repeats of each load point", the repeats' own settle, or nil.
+function M.settle_text(eff)
+  if eff.settle then return eff.settle end
+  if eff.need then
+    return ("about %d requests a load point%s, or 2 or more repeats of each load point in both runs"):format(eff.need,
+      eff.fewest and (" (%d here at the fewest)"):format(eff.fewest) or "")
+  end
+  return nil
+end
+
+-- Where a significant test's difference in a row stands against the practical threshold
+-- (min_effect, %), from the row's effect with its interval (eff: M.stratified_effect's,
+-- M.one_point_effect's, M.repeat_effect's or M.count_effect's; where: "within the load
+-- points tested", "over the repeats", or nil for the whole runs' figures): "beyond" when
+-- its whole interval is beyond the threshold on the side the test found (then, and only
+-- then, a winner); "small" when the estimate itself is below it ("a difference too small
+-- to matter"); "unsure" when the estimate is beyond it but the interval reaches back within
+-- it, or is unbounded (too few requests for a tail percentile's, a point measured once);
+-- "opposite" when the figure's difference and the rank test's point opposite ways. The
+-- error rate (eff.pp: in percentage points) also has M.MIN_ERROR_PP: its estimate below it
+-- is "small", its interval must be beyond both. Returns the class and, but for "beyond",
+-- the note that says it (la, lb: the runs' names), and for an unbounded interval what would
+-- settle it (M.settle_text). Why the interval, not the estimate alone: an estimate just past
+-- 2 % is as likely to be 1 % as 3 %, and a tail percentile's estimate is noisy enough to
+-- pass the threshold between two runs of one server; a winner is a claim that the
+-- difference matters.
 function M.effect_size(test, eff, min_effect, la, lb)
   local thr = min_effect or M.MIN_EFFECT
-  local lower = test.z < 0 and (la or "A") or (lb or "B")
   local pct = eff.pct
-  if (test.z < 0) ~= (pct > 0) and pct ~= 0 then
-    return "opposite", ("the test finds %s's values lower, and this figure differs the other way within the load "
-      .. "points (%s): no winner"):format(lower, pct_text(pct))
+  local z = test.z ~= 0 and test.z or nil
+  local where = eff.where and (" " .. eff.where) or ""
+  -- (the side whose values are lower: the rank test's where it has a direction, else the figures')
+  local lower = (z and z < 0 or not z and pct > 0) and (la or "A") or (lb or "B")
+  if z and (z < 0) ~= (pct > 0) and pct ~= 0 then
+    return "opposite", ("the test finds %s's values lower, and this figure differs the other way%s (%s): no winner")
+      :format(lower, where, pct_text(pct))
+  end
+  if eff.pp and math.abs(eff.pp) < M.MIN_ERROR_PP then
+    return "small", ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
+      ("%.3g"):format(math.abs(eff.pp)), where, ("%g"):format(M.MIN_ERROR_PP))
   end
   if math.abs(pct) < thr then
-    return "small", ("a difference too small to matter (%s within the load points tested, below the %s %% "
-      .. "threshold)"):format(pct_text(pct), ("%g"):format(thr))
+    return "small", ("a difference too small to matter (%s%s, below the %s %% threshold)"):format(pct_text(pct),
+      where, ("%g"):format(thr))
   end
-  if eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr) then return "beyond" end
+  local beyond = eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr)
+  if beyond and eff.pp then
+    beyond = eff.pp_lo and eff.pp_hi and (eff.pp_lo >= M.MIN_ERROR_PP or eff.pp_hi <= -M.MIN_ERROR_PP)
+  end
+  if beyond then return "beyond" end
+  local by = pct_text(math.abs(pct)):sub(2)
+  if eff.pp then by = ("%.2f pp (%s)"):format(math.abs(eff.pp), by) end
+  local thr_text = eff.pp and ("%s %% and %s percentage point practical thresholds"):format(("%g"):format(thr),
+    ("%g"):format(M.MIN_ERROR_PP)) or ("%s %% practical threshold"):format(("%g"):format(thr))
   if not (eff.lo and eff.hi) then
-    return "unsure", ("%s's lower by %s within the load points tested, but its %d %% interval is unbounded (too few "
-      .. "independent requests), so it may be less than the %s %% threshold: no winner"):format(lower,
-      pct_text(math.abs(pct)):sub(2), eff.level or M.EFFECT_LEVEL, ("%g"):format(thr))
+    local settle = M.settle_text(eff)
+    return "unsure", ("%s's lower by %s%s, but its %d %% interval is unbounded (%s), so it may be less than the %s: "
+      .. "no winner%s"):format(lower, by, where, eff.level or M.EFFECT_LEVEL,
+      eff.why or "too few independent requests", thr_text, settle and ("; to settle it: " .. settle) or ""), settle
   end
-  return "unsure", ("%s's lower by %s within the load points tested, but by less than the %s %% practical threshold "
-    .. "could be (%d %% interval %s to %s): no winner"):format(lower, pct_text(math.abs(pct)):sub(2),
-    ("%g"):format(thr), eff.level or M.EFFECT_LEVEL, pct_text(eff.lo), pct_text(eff.hi))
+  local ends = ("%s to %s"):format(pct_text(eff.lo), pct_text(eff.hi))
+  if eff.pp then ends = ("%s, %s to %s pp"):format(ends, ("%+.2f"):format(eff.pp_lo), ("%+.2f"):format(eff.pp_hi)) end
+  return "unsure", ("%s's lower by %s%s, but by less than the %s could be (%d %% interval %s): no winner"):format(
+    lower, by, where, thr_text, eff.level or M.EFFECT_LEVEL, ends)
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
@@ -2253,6 +2484,9 @@ function M.verdict(o)
   local se = o.test and o.test.row_effect
   if se and se.pct and o.a ~= nil and o.b ~= nil then
     r.effect_pct, r.effect_lo, r.effect_hi, r.effect_level = se.pct, se.lo, se.hi, se.level
+    -- (the error rate's in percentage points too; where it was measured; why it is unbounded)
+    r.effect_pp, r.effect_pp_lo, r.effect_pp_hi = se.pp, se.pp_lo, se.pp_hi
+    r.effect_where, r.effect_why = se.where, se.why
   end
   if r.p_value ~= nil and o.p_adjusted ~= nil then
     r.p_adjusted, r.family_size = o.p_adjusted, o.family_size
@@ -2363,8 +2597,9 @@ function M.verdict(o)
     local sig = (r.p_adjusted or o.test.p) < alpha and o.test.z and o.test.z ~= 0
     -- a winner there only where the row's difference within those loads is beyond the
     -- practical threshold too (M.effect_size): else what it is, and no winner
-    local size, size_note = "beyond", nil
-    if sig then size, size_note = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    local size, size_note, settle = "beyond", nil, nil
+    if sig then size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    r.settle = settle
     if sig and size == "beyond" then r.sustained_winner = o.test.z < 0 and "a" or "b" end
     if sig and size ~= "beyond" then r.sustained_size, r.sustained_lower = size, o.test.z < 0 and "a" or "b" end
     r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
@@ -2416,13 +2651,18 @@ function M.verdict(o)
     return r
   end
   local eff = r.effect_pct
-  if se and se.pct and o.test.z and o.test.z ~= 0 then
-    -- stratified by load point: the row's own effect within the points, and its interval
-    local size, size_note = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b)
+  if se and se.pct then
+    -- the row's own effect (within the points, at the one point, over the repeats, or the
+    -- error rate's counts) and its interval: a winner only where the whole interval is
+    -- beyond the threshold
+    local size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b)
     if size ~= "beyond" then
       r.verdict = size == "small" and "negligible" or size == "opposite" and "not comparable"
         or "not shown to differ"
-      r.size, r.note = size, size_note
+      r.size, r.note, r.settle = size, size_note, settle
+      -- (the run whose values are lower: the test's direction where it has one, else the figures')
+      local z = o.test.z ~= 0 and o.test.z or nil
+      r.size_lower = (z and z < 0 or not z and se.pct > 0) and "a" or "b"
       return r
     end
   elseif eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then

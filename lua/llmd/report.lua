@@ -439,14 +439,19 @@ end
 -- interval -0.4 % to +2.4 %)", or "+3.1 % (its 95 % interval unbounded: too few independent
 -- requests)".
 -- inline: "+1.0 %, 95 % interval -0.4 % to +2.4 %" (inside parentheses of its own).
+-- why: why it is unbounded (default: too few independent requests); pp, pp_lo, pp_hi: the
+-- error rate's in percentage points, "+4.9 % (95 % interval +1.0 % to +8.8 %; +0.20 to
+-- +1.80 pp)".
 local function effect_text(e, inline)
   local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
   if not (e.lo and e.hi) then
-    return (inline and "%s, its %s %% interval unbounded: too few independent requests"
-      or "%s (its %s %% interval unbounded: too few independent requests)"):format(T.helpers.pct(e.pct), level)
+    return (inline and "%s, its %s %% interval unbounded: %s"
+      or "%s (its %s %% interval unbounded: %s)"):format(T.helpers.pct(e.pct), level,
+      e.why or "too few independent requests")
   end
-  return (inline and "%s, %s %% interval %s to %s" or "%s (%s %% interval %s to %s)"):format(T.helpers.pct(e.pct),
-    level, T.helpers.pct(e.lo), T.helpers.pct(e.hi))
+  local pp = e.pp_lo and e.pp_hi and ("; %+.2f to %+.2f pp"):format(e.pp_lo, e.pp_hi) or ""
+  return (inline and "%s, %s %% interval %s to %s%s" or "%s (%s %% interval %s to %s%s)"):format(T.helpers.pct(e.pct),
+    level, T.helpers.pct(e.lo), T.helpers.pct(e.hi), pp)
 end
 
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
@@ -470,7 +475,11 @@ local function finish_row(row, fam, A, B)
   row.sustained_size, row.sustained_lower = v.sustained_size, v.sustained_lower
   -- the row's effect within the load points a stratified test compared, and its interval
   row.effect_lo, row.effect_hi, row.effect_level = v.effect_lo, v.effect_hi, v.effect_level
-  row.size = v.size
+  row.effect_pp, row.effect_pp_lo, row.effect_pp_hi = v.effect_pp, v.effect_pp_lo, v.effect_pp_hi
+  row.effect_where, row.effect_why = v.effect_where, v.effect_why
+  -- (an interval unbounded: what would settle it, decision.settle_text)
+  row.settle = v.settle
+  row.size, row.size_lower = v.size, v.size_lower
   if v.size or v.sustained_size then row.min_effect = o.min_effect or decision.MIN_EFFECT end
   row.cannot_decide = v.cannot_decide
   row.cannot_decide_units = v.units
@@ -509,13 +518,24 @@ local function finish_row(row, fam, A, B)
   elseif test and test.p then
     row.evidence = ("%s, %s"):format(decision.test_name(test), decision.p_is(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
+    local e = test.row_effect
     if test.mh_rate_a and test.mh_rate_b then
-      -- the stratified effect, which the verdict reads, beside the pooled Delta
-      row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
+      -- the stratified effect, which the verdict reads, beside the pooled Delta, with its
+      -- interval (decision.count_effect's) in percentage points and relative
+      local text = mh_text(test)
+      if e and e.pp_lo and e.pp_hi and e.lo and e.hi and not v.partial then
+        text = text:sub(1, -2) .. (", %d %% interval %+.2f to %+.2f pp; relative %s, %s to %s)"):format(
+          e.level or decision.EFFECT_LEVEL, e.pp_lo, e.pp_hi, T.helpers.pct(e.pct), T.helpers.pct(e.lo),
+          T.helpers.pct(e.hi))
+        e = nil
+      end
+      row.evidence = row.evidence .. ("; within the load points %s"):format(text)
     end
-    if test.row_effect and test.row_effect.pct and not v.partial then
-      -- the stratified test's rows: each its own size within the points (decision.stratified_effect)
-      row.evidence = row.evidence .. "; this row within the load points tested: " .. effect_text(test.row_effect)
+    if e and e.pct and not v.partial then
+      -- each row its own size (within the points of a stratified test, decision.stratified_effect;
+      -- at the one load point; over the repeats; the error rate's counts) with its interval
+      row.evidence = row.evidence .. "; " .. (e.where and ("this row " .. e.where) or "this row's difference")
+        .. ": " .. effect_text(e)
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
     -- tested at only some of the loads both sustained: that first, never read as sameness
@@ -4096,7 +4116,7 @@ local function summary(model, A, B)
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
     local wins, sustained, sustained_small = { a = {}, b = {} }, { a = {}, b = {} }, {}
-    -- significant, but not shown beyond the practical threshold (decision.effect_size's "unsure")
+    -- significant, but no winner by the practical threshold (decision.effect_size's classes)
     local unsure = {}
     local untested, untested_rows = 0, {}
     local away = {}
@@ -4132,8 +4152,12 @@ local function summary(model, A, B)
           -- a plain Mann-Whitney there; the repeats' figures where the points were repeated;
           -- nil: test_said's stratified Mann-Whitney)
           name = r.sig and r.sig.test and decision.test_name(r.sig) or nil }
-      elseif r.size == "unsure" then
-        unsure[#unsure + 1] = ("%s (%s)"):format(lower_label(r.label), r.note)
+      elseif r.size and r.p_value then
+        -- significant, but too small to matter, not shown beyond the threshold, or the other
+        -- way (decision.effect_size): said with its test, by class, below
+        unsure[#unsure + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
+          id = r.test_id or decision.test_id(r.key, r.sig or {}) or r.key, row = r,
+          name = r.sig and r.sig.test and decision.test_name(r.sig) or nil }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -4207,6 +4231,10 @@ local function summary(model, A, B)
       -- (none where the only tests that found something are at the loads both sustained:
       -- said below, and "none differs beyond noise" would deny them)
       if #kinds == 0 and (#sustained.a + #sustained.b + #sustained_small > 0 or #partial > 0) then lead = nil end
+      -- (rows significant but not beyond the threshold are said below: no "no clear difference" of their kind)
+      if lead and #unsure > 0 then
+        lead = "No tested whole-run metric names a winner: none is shown to differ beyond both noise"
+      end
       out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
@@ -4301,27 +4329,37 @@ local function summary(model, A, B)
             B.label, A.label, #groups == 1 and "test" or "tests")
       end
     end
-    if #unsure > 0 then
-      out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s %%, so %s: %s."):format(
-        T.helpers.num(model.min_effect, 1), #unsure == 1 and "it names no winner" or "they name no winner",
-        table.concat(unsure, "; "))
-    end
-    if #sustained_small > 0 then
-      -- significant there, but too small to matter, or not shown beyond the threshold: no winner
+    -- Rows whose test is significant but names no winner (decision.effect_size's classes),
+    -- grouped by their test (said once for its rows) and by class: too small to matter, not
+    -- shown beyond the threshold (an interval that reaches back within it, or none: with what
+    -- would settle it), the other way. size(r), lower(r): the row's class and lower side.
+    local function sized_parts(list, size, lower_of)
       local parts = {}
-      for _, g in ipairs(by_test(sustained_small)) do
-        -- by class: too small to matter, not shown beyond the threshold (an interval that
-        -- reaches back within it, or none), the other way
+      for _, g in ipairs(by_test(list)) do
         local cls = { small = {}, unsure = {}, unbounded = {}, opposite = {} }
+        local settle, why
         for _, x in ipairs(g.rows) do
           local r = x.row
-          local c = r.sustained_size == "unsure" and not r.effect_lo and cls.unbounded or cls[r.sustained_size]
-            or cls.unsure
-          c[#c + 1] = c == cls.unsure and ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct,
-            lo = r.effect_lo, hi = r.effect_hi, level = r.effect_level }, true))
-            or ("%s %s"):format(x.label, T.helpers.pct(r.effect_pct))
+          local c = size(r) == "unsure" and not r.effect_lo and cls.unbounded or cls[size(r)] or cls.unsure
+          if c == cls.unsure then
+            c[#c + 1] = ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct, lo = r.effect_lo,
+              hi = r.effect_hi, level = r.effect_level, pp_lo = r.effect_pp_lo, pp_hi = r.effect_pp_hi }, true))
+          elseif c == cls.small and r.effect_pp and math.abs(r.effect_pp) < decision.MIN_ERROR_PP then
+            -- (the error rate below its percentage-point threshold)
+            c[#c + 1] = ("%s %s pp"):format(x.label, T.helpers.signed(r.effect_pp, 2))
+          else
+            c[#c + 1] = ("%s %s"):format(x.label, T.helpers.pct(r.effect_pct))
+          end
+          if c == cls.unbounded then
+            why = why or r.effect_why
+            -- (what would settle it: decision.settle_text, the most any of them needs)
+            if r.settle then
+              local n = tonumber(r.settle:match("^about (%d+)"))
+              local m = settle and tonumber(settle:match("^about (%d+)"))
+              if not settle or (n and m and n > m) then settle = r.settle end
+            end
+          end
         end
-        local lower = g.x.row.sustained_lower == "a" and A.label or B.label
         local said = {}
         if #cls.small > 0 then
           said[#said + 1] = ("too small to matter in %s (below the threshold)"):format(table.concat(cls.small, ", "))
@@ -4330,15 +4368,32 @@ local function summary(model, A, B)
           said[#said + 1] = ("not shown beyond the threshold in %s"):format(table.concat(cls.unsure, ", "))
         end
         if #cls.unbounded > 0 then
-          said[#said + 1] = ("not shown beyond the threshold in %s (%s: too few independent requests)"):format(
+          said[#said + 1] = ("not shown beyond the threshold in %s (%s: %s%s)"):format(
             table.concat(cls.unbounded, ", "), #cls.unbounded == 1 and "its 95 % interval unbounded"
-            or "their 95 % intervals unbounded")
+            or "their 95 % intervals unbounded", why or "too few independent requests",
+            settle and ("; to settle it: " .. settle) or "")
         end
         if #cls.opposite > 0 then
           said[#said + 1] = ("the other way in %s"):format(table.concat(cls.opposite, ", "))
         end
-        parts[#parts + 1] = ("%s's values are lower (%s), %s"):format(lower, test_said(g), table.concat(said, "; "))
+        parts[#parts + 1] = ("%s's values are lower (%s), %s"):format(lower_of(g.x.row) == "a" and A.label or B.label,
+          test_said(g), table.concat(said, "; "))
       end
+      return parts
+    end
+    if #unsure > 0 then
+      -- significant, but too small to matter, or not shown beyond the threshold: no winner
+      -- (the same words as at the loads both sustained, below)
+      local where = unsure[1].row.effect_where
+      out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s %%: %s, so no winner (%s "
+        .. "against %s%s).")
+        :format(T.helpers.num(model.min_effect, 1), table.concat(sized_parts(unsure, function(r) return r.size end,
+          function(r) return r.size_lower end), "; "), B.label, A.label, where and (" " .. where) or "")
+    end
+    if #sustained_small > 0 then
+      -- significant there, but too small to matter, or not shown beyond the threshold: no winner
+      local parts = sized_parts(sustained_small, function(r) return r.sustained_size end,
+        function(r) return r.sustained_lower end)
       out[#out + 1] = ("At the loads both runs sustained, %s, so no winner (%s against %s within the load points "
         .. "tested; the practical threshold is %s %%)."):format(table.concat(parts, "; "), B.label, A.label,
         T.helpers.num(model.min_effect, 1))

@@ -690,8 +690,11 @@ t.test("error rates over several load points: stratified by load point, never a 
   t.eq({ er.verdict, er.test, er.winner, er.sig.strata }, { "no clear difference", "fisher", nil, 2 })
   t.near(er.p_value, 1, 1e-12)
   t.eq(er.effect_pct, 0)
+  -- (and since fixb40 its interval: tests/data/effect_interval_ref.py counts
+  -- '[[0,1800,0,600,1],[150,3000,450,9000,1]]' gives -0.786 to +0.732 pp, -18.9 % to +17.4 %)
   t.eq(er.evidence, "exact test on the request counts stratified by load point (2 points), p = 1, Holm-adjusted 1; "
-    .. "within the load points +0.00 pp (Mantel-Haenszel)")
+    .. "within the load points +0.00 pp (Mantel-Haenszel, 95 % interval -0.79 to +0.73 pp; relative +0.0 %, "
+    .. "-18.9 % to +17.4 %)")
   t.ok(not m.summary:find("better in error rate", 1, true), m.summary)
   -- B fails 6 % at 10/s (180 of 3000 in each repeat) against A's 5 %: a real difference
   -- within the load, p = 0.04161390337235273 (python3 fractions); the Mantel-Haenszel rates
@@ -700,9 +703,18 @@ t.test("error rates over several load points: stratified by load point, never a 
   m = mirror(da, db)
   for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
   t.near(er.p_value, 0.04161390337235273, 1e-9)
-  t.eq(er.verdict, "A better")
-  t.ok(m.summary:find("x is better in error rate (y +0.83 pp vs x within the load points, p = 0.0416", 1, true),
-    m.summary)
+  -- (since fixb40 not a winner: the difference's 95 % interval, tests/data/effect_interval_ref.py
+  -- counts '[[0,1800,0,600,1],[150,3000,540,9000,1]]', is +0.030 to +1.579 pp, +0.66 % to +34.4 %:
+  -- its lower end within both thresholds, 0.1 pp and 2 %, so not shown beyond them)
+  t.eq(er.verdict, "not shown to differ")
+  t.near(er.effect_pp_lo, 0.030239007677002917, 1e-9)
+  t.near(er.effect_pp_hi, 1.5787265915073316, 1e-9)
+  t.near(er.effect_lo, 0.6597601674982454, 1e-9)
+  t.near(er.effect_hi, 34.44494381470541, 1e-9)
+  t.ok(not m.summary:find("better in error rate", 1, true), m.summary)
+  t.ok(m.summary:find("x's values are lower (exact test on the request counts stratified by load point (2 points), "
+    .. "p = 0.0416), not shown beyond the threshold in error rate (+18.2 %, 95 % interval +0.7 % to +34.4 %; +0.03 to "
+    .. "+1.58 pp)", 1, true), m.summary)
 end)
 
 local latency_ladder = t.latency_ladder
@@ -1606,10 +1618,14 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
     .. "a_bound,b_bound,effect_lo,effect_hi,order\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
-  -- (then the two bound columns, empty in a performance row, and the effect's interval, empty
-  -- in an unstratified test's row: fixc39; the order column, empty outside the capacity rows:
-  -- fixg39)
-  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,,,$"), line)
+  -- (then the two bound columns, empty in a performance row, and the effect's interval: since
+  -- fixb40 every tested latency row's, here the repeats' Welch interval of the difference,
+  -- relative; the order column, empty outside the capacity rows: fixg39)
+  t.ok(by.ttft_p50_ms.effect_lo and by.ttft_p50_ms.effect_hi, "the repeats' effect interval")
+  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,", 1, true), line)
+  local lo, hi = line:match(",21,,,([^,]+),([^,]+),$")
+  t.near(tonumber(lo), by.ttft_p50_ms.effect_lo, 1e-9, line)
+  t.near(tonumber(hi), by.ttft_p50_ms.effect_hi, 1e-9, line)
   -- markdown and HTML: the evidence names both p-values and the family
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = t.read(w .. "/" .. f)
@@ -1666,8 +1682,12 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
   t.ok(er.p_adjusted < 0.05, er.p_adjusted) -- at most 20 x 0.000462 = 0.0092
   -- 2 pp apart (above 0.1 pp) and 200 % of the mean of both (above 2 %): A is better
   t.eq(er.verdict, "A better")
-  t.eq(er.evidence, ("Fisher's exact test on the request counts, p = 4.6e-04, Holm-adjusted %s")
-    :format(report.fmt_p(er.p_adjusted)))
+  -- (with its size and Newcombe's interval since fixb40: tests/data/effect_interval_ref.py counts
+  -- '[[0,600,12,600,1]]' gives +200 %, 93.65 % to 346.30 %, +0.936 to +3.463 pp: beyond both
+  -- thresholds)
+  t.eq(er.evidence, ("Fisher's exact test on the request counts, p = 4.6e-04, Holm-adjusted %s; this row's "
+    .. "difference: +200.0 %% (95 %% interval +93.6 %% to +346.3 %%; +0.94 to +3.46 pp)"):format(
+    report.fmt_p(er.p_adjusted)))
   t.ok(cj.summary:find("A is better in error rate (B +2.00 pp vs A, p = 4.6e-04, Holm-adjusted ", 1, true), cj.summary)
   local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
   t.ok(line:find(",A better,fisher,", 1, true), line)

@@ -386,7 +386,15 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   local z = -12.5 / math.sqrt(25 / 12 * 11)
   t.near(by.latency_p90_ms.sig.z, z, 1e-9)
   t.near(by.latency_p90_ms.sig.p, 2 / 252, 1e-12)
-  t.eq(by.latency_p90_ms.verdict, "A better")
+  -- significant, but 5 requests a run bound no interval of the p90 (nor of a mean: fewer than
+  -- the 50 independent requests an interval needs), so since fixb40 no winner: not shown
+  -- beyond the 2 % threshold, with what would settle it (at design effect 1 the p90's ranks
+  -- 50 x 0.9 -+ 1.96 sqrt(50 x 0.09) = 40.8 and 49.2 fall inside 1..50: 50 requests, by hand)
+  t.eq(by.latency_p90_ms.verdict, "not shown to differ")
+  t.eq({ by.latency_p90_ms.effect_lo, by.latency_p90_ms.effect_hi }, { nil, nil })
+  t.contains(by.latency_p90_ms.note, "A's lower by 66.7 %, but its 95 % interval is unbounded (too few independent "
+    .. "requests), so it may be less than the 2 % practical threshold: no winner; to settle it: about 50 requests a "
+    .. "load point (5 here at the fewest), or 2 or more repeats of each load point in both runs")
   t.eq(by.latency_p90_ms.test, "mann_whitney")
   -- effect: (2x - x) / mean(x, 2x) = 66.7 % of the mean, whatever x is
   t.near(by.latency_p90_ms.effect_pct, 200 / 3, 1e-9)

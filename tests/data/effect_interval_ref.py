@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+# Independent reference for tests/lua/test_latency_rows.lua (task fixb40): the effect
+# intervals of the rows tested on repeats and of the error rate, with numpy alone (no
+# llmdlua code; Student's t quantile by numerical integration of its density, not by the
+# incomplete beta function llmd.stattest uses).
+#
+#   repeats JSON: [[A's values, B's values], ...] per load point -> {pct, lo, hi}: the
+#     effect of B's mean against A's relative to the two means' mean (%), over the points
+#     weighted n_a n_b / (n_a + n_b); interval estimate -+ t(0.975, df) sqrt(sum w^2 se^2) /
+#     sum w, se^2 = (s_a^2 / n_a + s_b^2 / n_b) / m^2 (x 100^2), df Welch-Satterthwaite's
+#     (sum w^2 se^2)^2 / sum w^4 (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)). One point: Welch's
+#     interval of the difference of means, divided by the means' mean.
+#   counts JSON: [[failed_a, n_a, failed_b, n_b, deff], ...] per load point -> {pct, lo, hi,
+#     pp, pp_lo, pp_hi}: the Mantel-Haenszel rate difference (weights n_a n_b / (n_a + n_b))
+#     with Newcombe's hybrid score interval (Newcombe 1998, method 10) from each rate's
+#     Wilson interval at n / deff requests, over several points combined by MOVER (Zou &
+#     Donner): lower D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)), upper D + sqrt(sum
+#     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative: divided by the mean of the weighted rates.
+"""effect_interval_ref.py repeats|counts JSON -> JSON"""
+import json
+import math
+import sys
+
+import numpy as np
+
+Z = 1.959964
+
+
+def t_quantile(p, df):
+    # the t density integrated on a fine grid (trapezoids) from 0, then the crossing of p
+    x = np.linspace(0, 60, 600001)
+    logc = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    f = np.exp(logc - (df + 1) / 2 * np.log1p(x * x / df))
+    cdf = 0.5 + np.concatenate([[0], np.cumsum((f[1:] + f[:-1]) / 2 * np.diff(x))])
+    return float(np.interp(p, cdf, x))
+
+
+def repeats(strata):
+    sw = swe = swv = sdf = 0.0
+    for a, b in strata:
+        a, b = np.array(a, float), np.array(b, float)
+        ma, mb = a.mean(), b.mean()
+        m = (abs(ma) + abs(mb)) / 2
+        w = len(a) * len(b) / (len(a) + len(b))
+        sw += w
+        swe += w * (mb - ma) / m * 100
+        qa = a.var(ddof=1) / len(a) / m ** 2 * 1e4
+        qb = b.var(ddof=1) / len(b) / m ** 2 * 1e4
+        swv += w * w * (qa + qb)
+        sdf += w ** 4 * (qa * qa / (len(a) - 1) + qb * qb / (len(b) - 1))
+    est = swe / sw
+    h = t_quantile(0.975, swv * swv / sdf) * math.sqrt(swv) / sw
+    return {"pct": est, "lo": est - h, "hi": est + h}
+
+
+def counts(strata):
+    w = np.array([s[1] * s[3] / (s[1] + s[3]) for s in strata])
+    c = w / w.sum()
+    pa = np.array([s[0] / s[1] for s in strata])
+    pb = np.array([s[2] / s[3] for s in strata])
+
+    def wil(p, n):
+        # Wilson's score interval: the roots of (p - P)^2 = Z^2 P (1 - P) / n
+        a = 1 + Z * Z / n
+        bq = -(2 * p + Z * Z / n)
+        cq = p * p
+        disc = math.sqrt(bq * bq - 4 * a * cq)
+        return max(0.0, (-bq - disc) / (2 * a)), min(1.0, (-bq + disc) / (2 * a))
+
+    la, ua, lb, ub = [], [], [], []
+    for s, xa, xb in zip(strata, pa, pb):
+        d = max(1.0, s[4])
+        lo, hi = wil(xa, s[1] / d)
+        la.append(lo)
+        ua.append(hi)
+        lo, hi = wil(xb, s[3] / d)
+        lb.append(lo)
+        ub.append(hi)
+    la, ua, lb, ub = map(np.array, (la, ua, lb, ub))
+    D = float((c * (pb - pa)).sum())
+    lo = D - math.sqrt(float((c * c * ((pb - lb) ** 2 + (ua - pa) ** 2)).sum()))
+    hi = D + math.sqrt(float((c * c * ((ub - pb) ** 2 + (pa - la) ** 2)).sum()))
+    m = float((c * (pa + pb)).sum()) / 2
+    return {"pct": D / m * 100, "lo": lo / m * 100, "hi": hi / m * 100, "pp": D * 100, "pp_lo": lo * 100,
+            "pp_hi": hi * 100}
+
+
+kind, data = sys.argv[1], json.loads(sys.argv[2])
+print(json.dumps(repeats(data) if kind == "repeats" else counts(data)))

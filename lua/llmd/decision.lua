@@ -2487,6 +2487,7 @@ function M.verdict(o)
     -- (the error rate's in percentage points too; where it was measured; why it is unbounded)
     r.effect_pp, r.effect_pp_lo, r.effect_pp_hi = se.pp, se.pp_lo, se.pp_hi
     r.effect_where, r.effect_why = se.where, se.why
+    r.effect_need, r.effect_fewest = se.need, se.fewest
   end
   if r.p_value ~= nil and o.p_adjusted ~= nil then
     r.p_adjusted, r.family_size = o.p_adjusted, o.family_size

@@ -477,6 +477,7 @@ local function finish_row(row, fam, A, B)
   row.effect_lo, row.effect_hi, row.effect_level = v.effect_lo, v.effect_hi, v.effect_level
   row.effect_pp, row.effect_pp_lo, row.effect_pp_hi = v.effect_pp, v.effect_pp_lo, v.effect_pp_hi
   row.effect_where, row.effect_why = v.effect_where, v.effect_why
+  row.effect_need, row.effect_fewest = v.effect_need, v.effect_fewest
   -- (an interval unbounded: what would settle it, decision.settle_text)
   row.settle = v.settle
   row.size, row.size_lower = v.size, v.size_lower
@@ -4337,7 +4338,7 @@ local function summary(model, A, B)
       local parts = {}
       for _, g in ipairs(by_test(list)) do
         local cls = { small = {}, unsure = {}, unbounded = {}, opposite = {} }
-        local settle, why
+        local settle, why, needs, fewest = nil, nil, {}, nil
         for _, x in ipairs(g.rows) do
           local r = x.row
           local c = size(r) == "unsure" and not r.effect_lo and cls.unbounded or cls[size(r)] or cls.unsure
@@ -4352,13 +4353,27 @@ local function summary(model, A, B)
           end
           if c == cls.unbounded then
             why = why or r.effect_why
-            -- (what would settle it: decision.settle_text, the most any of them needs)
-            if r.settle then
-              local n = tonumber(r.settle:match("^about (%d+)"))
-              local m = settle and tonumber(settle:match("^about (%d+)"))
-              if not settle or (n and m and n > m) then settle = r.settle end
+            -- (what would settle it: each row's requests a load point, decision.settle_text)
+            if r.effect_need then
+              needs[#needs + 1] = { n = r.effect_need, label = x.label }
+              fewest = math.min(fewest or r.effect_fewest or math.huge, r.effect_fewest or math.huge)
+            elseif r.settle then
+              settle = r.settle
             end
           end
+        end
+        if #needs > 0 then
+          -- "about 383 requests a load point for TTFT p99, 4706 for TTFT p99.9 (240 here at the
+          -- fewest)": one number where they agree
+          local same = true
+          for _, x in ipairs(needs) do if x.n ~= needs[1].n then same = false end end
+          local each = {}
+          for i, x in ipairs(needs) do
+            each[i] = (i == 1 and "%d requests a load point for %s" or "%d for %s"):format(x.n, x.label)
+          end
+          settle = ("about %s%s, or 2 or more repeats of each load point in both runs"):format(
+            same and (needs[1].n .. " requests a load point") or table.concat(each, ", "),
+            fewest and fewest < math.huge and (" (%d here at the fewest)"):format(fewest) or "")
         end
         local said = {}
         if #cls.small > 0 then

@@ -12,8 +12,9 @@
 # (2 z), lo and hi the order statistics at 1-based ranks floor(n q - h) and ceil(n q + h),
 # h = z sqrt(n d q (1 - q)) (widened to the figure), unbounded where a rank is below 1 or
 # above n, or n / d < 50.
-"""stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi}} (lo, hi null:
-unbounded); TTFT: each successful request's ttft"""
+"""stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi, need}} (lo, hi
+null: unbounded, need then the requests a load point would need, the most over the points); TTFT: each successful
+request's ttft"""
 import glob
 import json
 import sys
@@ -60,6 +61,20 @@ def fig_se(x, stat, d):
     return v, (hi - lo) / (2 * Z)
 
 
+def need(stat, d):
+    # the fewest requests whose figure has a standard error at design effect d (task fixb40:
+    # what would settle an unbounded row): n / d >= 50, and a percentile's ranks inside 1..n
+    n = int(np.ceil(50 * d))
+    if stat == "mean":
+        return n
+    q = stat / 100
+    while True:
+        h = Z * np.sqrt(n * d * q * (1 - q))
+        if n / d >= 50 and np.floor(n * q - h) >= 1 and np.ceil(n * q + h) <= n:
+            return n
+        n += 1
+
+
 a, b = load(sys.argv[1]), load(sys.argv[2])
 rates = [float(x) for x in sys.argv[3].split(",")]
 res = {}
@@ -67,6 +82,7 @@ for s in sys.argv[4].split(","):
     stat = "mean" if s == "mean" else float(s)
     sw = swe = swv = 0.0
     bounded = True
+    most = 0
     for r in rates:
         xa, xb = a[r], b[r]
         d = max(1.0, deff(xa), deff(xb))
@@ -78,9 +94,11 @@ for s in sys.argv[4].split(","):
         swe += w * (fb - fa) / m * 100
         if sa is None or sb is None:
             bounded = False
+            most = max(most, need(stat, d))
         else:
             swv += w * w * (np.sqrt(sa * sa + sb * sb) / m * 100) ** 2
     est = swe / sw
     h = Z * np.sqrt(swv) / sw
-    res[s] = {"pct": est, "lo": est - h if bounded else None, "hi": est + h if bounded else None}
+    res[s] = {"pct": est, "lo": est - h if bounded else None, "hi": est + h if bounded else None,
+              "need": None if bounded else most}
 print(json.dumps(res))

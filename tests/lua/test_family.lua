@@ -176,14 +176,17 @@ t.test("F1: the matched-load test that is a row's own counts once, whichever run
       t.eq(m.matched_point.test.id, "mann_whitney:tpot")
       t.eq(m.matched_point.family_size, 4)
       t.near(m.matched_point.p_adjusted, 4 * P.tpot, 1e-12)
-      -- 0.0381 < 0.05 in both orders: vsyn is better in TTFT p90 (the swapped order used
-      -- to read "no clear difference, Holm-adjusted 0.0509 over 5 tests")
-      t.eq(by.ttft_p90_ms.winner ~= nil, true)
+      -- 0.0381 < 0.05 in both orders: significant in TTFT p90 (the swapped order used to read
+      -- "no clear difference, Holm-adjusted 0.0509 over 5 tests"); since fixb40 no winner
+      -- even so: 7 requests a run bound no 95 % interval of its p90 (fewer than the 50
+      -- independent requests one needs), so the difference is not shown beyond 2 %
+      t.ok(by.ttft_p90_ms.p_adjusted < 0.05)
+      t.eq({ by.ttft_p90_ms.winner, by.ttft_p90_ms.size }, { nil, "unsure" })
     end
     t.eq(m1.perf[1].key, m2.perf[1].key)
     local function ttft(m) for _, r in ipairs(m.perf) do if r.key == "ttft_p90_ms" then return r end end end
-    t.eq(ttft(m1).verdict, "A better")
-    t.eq(ttft(m2).verdict, "B better")
+    t.eq(ttft(m1).verdict, "not shown to differ")
+    t.eq(ttft(m2).verdict, "not shown to differ")
     t.eq(ttft(m2).verdict_text, ttft(m1).verdict_text)
   end)
 

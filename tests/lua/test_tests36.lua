@@ -120,8 +120,12 @@ t.test("A/B, TTFT 0.13 s against 0.1 s a request: still found at the loads both 
     .. "interval +25.4 % to +26.6 %), TTFT p50 (+25.9 %", 1, true), o.md)
   t.ok(o.md:find("TTFT p95 (+25.4 %, 95 % interval +23.9 % to +26.8 %) (one Mann-Whitney stratified by load point "
     .. "(van Elteren, 4 points) for these 4 rows, p < 1e-9, Holm-adjusted < 1e-9), each beyond the 2.0 % threshold", 1, true), o.md)
+  -- and what would settle them (fixb40): the requests a load point each needs for a bound, by
+  -- stratified_effect_ref.py's need (n / d >= 50 and the order statistics' ranks inside the
+  -- sample at the larger design effect of the points): 383 for p99, 4706 for p99.9
   t.ok(o.md:find("not shown beyond the threshold in TTFT p99 +26.1 %, TTFT p99.9 +29.5 % (their 95 % intervals "
-    .. "unbounded: too few independent requests)", 1, true), o.md)
+    .. "unbounded: too few independent requests; to settle it: about 383 requests a load point for TTFT p99, 4706 for "
+    .. "TTFT p99.9 (240 here at the fewest), or 2 or more repeats of each load point in both runs)", 1, true), o.md)
 end)
 
 t.test("inference-perf sweep with a per-request file: tested per load point (main: untested)", function()

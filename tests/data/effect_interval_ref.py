@@ -16,7 +16,13 @@
 #     Wilson interval at n / deff requests, over several points combined by MOVER (Zou &
 #     Donner): lower D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)), upper D + sqrt(sum
 #     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative: divided by the mean of the weighted rates.
-"""effect_interval_ref.py repeats|counts JSON -> JSON"""
+#   files DIR_A DIR_B FIELD: repeats from two folders of vllm bench serve files (queue_sim.py
+#     --repeat), each file one repeat, its FIELD (mean_tpot_ms, p90_tpot_ms) the value, the
+#     load points by request_rate, paired where both runs measured the rate.
+#   count-files DIR_A DIR_B: the counts mode on two folders of one vllm bench serve file each:
+#     failed = requests whose error is not empty, of all; deff the larger of the two runs'
+#     failure indicators' (1 failed, 0 not) design effects in file order (seqstats.deff).
+"""effect_interval_ref.py repeats|counts JSON -> JSON; files DIR_A DIR_B FIELD | count-files DIR_A DIR_B -> JSON"""
 import json
 import math
 import sys
@@ -85,5 +91,35 @@ def counts(strata):
             "pp_hi": hi * 100}
 
 
-kind, data = sys.argv[1], json.loads(sys.argv[2])
-print(json.dumps(repeats(data) if kind == "repeats" else counts(data)))
+def files(da, db, field):
+    import glob
+    by = []
+    for d in (da, db):
+        g = {}
+        for f in sorted(glob.glob(d + "/*.json")):
+            j = json.load(open(f))
+            g.setdefault(j["request_rate"], []).append(j[field])
+        by.append(g)
+    return [[by[0][r], by[1][r]] for r in sorted(by[0]) if r in by[1]]
+
+
+def count_files(da, db):
+    import glob
+    sys.dont_write_bytecode = True
+    from seqstats import deff
+    out = []
+    for d in (da, db):
+        (f,) = glob.glob(d + "/*.json")
+        e = np.array([0.0 if x == "" else 1.0 for x in json.load(open(f))["errors"]])
+        out.append((int(e.sum()), len(e), deff(e)))
+    return [[out[0][0], out[0][1], out[1][0], out[1][1], max(1.0, out[0][2], out[1][2])]]
+
+
+kind = sys.argv[1]
+if kind == "count-files":
+    print(json.dumps(counts(count_files(sys.argv[2], sys.argv[3]))))
+elif kind == "files":
+    print(json.dumps(repeats(files(sys.argv[2], sys.argv[3], sys.argv[4]))))
+else:
+    data = json.loads(sys.argv[2])
+    print(json.dumps(repeats(data) if kind == "repeats" else counts(data)))

@@ -4883,7 +4883,7 @@ function M.build(opts)
   model.any_identical = false
   model.any_cannot_decide = false
   model.any_too_few = false
-  model.any_row_effect = false -- a row with its effect within the load points (the key's rule)
+  model.any_row_effect = false -- a tested row with its effect and interval (the key's rule)
   model.min_error_pp = decision.MIN_ERROR_PP
   for _, r in ipairs(rows) do
     if r.sig and r.sig.row_effect and r.p_value then model.any_row_effect = true end

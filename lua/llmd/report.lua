@@ -554,6 +554,46 @@ local function finish_row(row, fam, A, B)
   end
 end
 
+-- The Performance Results table's Evidence cell of each row (r.evidence_shown; the JSON and
+-- the CSV keep each row's own evidence and p): rows that read one test (a sample kind's rows
+-- share one Mann-Whitney) say its p once, at the first of them, "Mann-Whitney, p = 0.004,
+-- Holm-adjusted 0.016 (one test for 6 rows: TPOT mean to p99.9)", and "same test as
+-- TPOT mean" after it, each with its own difference; a shared p repeated on every row read as
+-- six findings.
+function M.shared_test_evidence(rows)
+  local groups, order = {}, {}
+  for _, r in ipairs(rows) do
+    r.evidence_shown = r.evidence
+    local s = r.sig
+    local prefix = s and s.p and r.test_id and r.evidence and ("%s, %s"):format(decision.test_name(s),
+      decision.p_is(s.p)) .. (r.p_adjusted and (", Holm-adjusted %s"):format(fmt_p(r.p_adjusted)) or "")
+    if prefix and r.evidence:sub(1, #prefix) == prefix then
+      local g = groups[r.test_id]
+      if not g then
+        g = {}
+        groups[r.test_id], order[#order + 1] = g, r.test_id
+      end
+      g[#g + 1] = { row = r, prefix = prefix }
+    end
+  end
+  for _, id in ipairs(order) do
+    local g = groups[id]
+    if #g > 1 then
+      local first = g[1]
+      -- ("TPOT mean to p99.9": the last label without the kind the first one names)
+      local kind = first.row.label:match("^(.* )[^ ]+$")
+      local last = g[#g].row.label
+      if kind and last:sub(1, #kind) == kind then last = last:sub(#kind + 1) end
+      first.row.evidence_shown = ("%s (one test for %d rows: %s to %s)%s"):format(first.prefix, #g, first.row.label,
+        last, first.row.evidence:sub(#first.prefix + 1))
+      for i = 2, #g do
+        local x = g[i]
+        x.row.evidence_shown = ("same test as %s%s"):format(first.row.label, x.row.evidence:sub(#x.prefix + 1))
+      end
+    end
+  end
+end
+
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
 -- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
@@ -4891,6 +4931,7 @@ function M.build(opts)
     if r.cannot_decide then model.any_cannot_decide = true end
     if r.too_few then model.any_too_few = true end
   end
+  M.shared_test_evidence(rows)
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "

@@ -81,6 +81,17 @@ t.test("one load point's samples: TPOT +2.5 % is significant but not shown beyon
   -- the Evidence gives the interval, and the CSV its ends
   t.contains(t.perf_row(c.json, "tpot_mean_ms").evidence, "; this row's difference: +2.9 % (95 % interval +1.7 % "
     .. "to +4.1 %)")
+  -- the table gives the shared test's p once (md and HTML), each row its own difference; the
+  -- JSON's evidence keeps each row's p
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(c.ws .. "/" .. f):gsub("&#39;", "'")
+    t.contains(text, "Mann-Whitney, p = 1.6e-06, Holm-adjusted 6.3e-06 (one test for 6 rows: TPOT mean to p99.9); "
+      .. "this row's difference: +2.9 % (95 % interval +1.7 % to +4.1 %)", f)
+    t.contains(text, "same test as TPOT mean; this row's difference: +2.9 % (95 % interval +1.4 % to +4.3 %)", f)
+    local _, shared = text:gsub("Mann%-Whitney, p = 1%.6e%-06", "")
+    t.eq(shared, 1, f .. ": the TPOT test's p once in the table")
+  end
+  t.contains(t.perf_row(c.json, "tpot_p50_ms").evidence, "Mann-Whitney, p = 1.6e-06, Holm-adjusted 6.3e-06; this row's")
   local line = t.read(c.ws .. "/comparison.csv"):match("\ntpot_mean_ms,[^\n]*")
   local lo, hi = line:match(",([^,]+),([^,]+),$")
   t.near(tonumber(lo), ref.mean.lo, 1e-9, line)

@@ -1074,7 +1074,16 @@ end
 -- standard error the interval is unbounded: then need (the requests a load point would
 -- need, M.requests_needed, the most over the points) and fewest (the fewest it had).
 -- Returns {pct, lo, hi, strata, level, need, fewest}, or nil where a figure is unknown.
-local function sample_effect(key, kind, strata)
+local sample_effect
+-- The same of one load point's samples (xa, xb: the two runs' accumulators of key's kind; d:
+-- the design effect the test used; per: ITL's gaps a request): the Summary's test at the
+-- matched load.
+function M.samples_effect(key, xa, xb, d, per)
+  local kind = M.sample_kind(key)
+  if not (kind and xa and xb) then return nil end
+  return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1 } })
+end
+function sample_effect(key, kind, strata)
   local sw, swe, swv, bounded = 0, 0, 0, true
   local need, fewest
   for _, st in ipairs(strata) do

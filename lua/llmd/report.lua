@@ -2162,6 +2162,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }),
       A.label, B.label)
   if od then count_test = nil end
+  -- (each test's effect with its interval, as the rows': the threshold reads the whole interval)
+  if count_test and not count_test.identical and count_test.counts then
+    count_test.row_effect = decision.count_effect(count_test.counts)
+  end
+  if count_test then count_test.counts = nil end
   if count_test then
     res.test = count_test
     if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
@@ -2192,10 +2197,18 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     else
       res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
     end
+    if res.test then
+      res.test.row_effect = decision.samples_effect(key, xa, xb, decision.u_design_effect(
+        deff(A.run, pa, points_a), deff(B.run, pb, points_b)), kind == "itl" and res.test.gaps_per_request or 1)
+    end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and od then res.test.overdispersed = od end
+    if res.test and not res.test.identical and (kind or key == "error_rate_pct") then
+      res.test.row_effect = decision.repeat_effect({ { a = pa.ci[key].samples, b = pb.ci[key].samples } },
+        "over the repeats")
+    end
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
@@ -3946,8 +3959,18 @@ local function summary(model, A, B)
     elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
-      local big = mp.test and (mp.p_adjusted or mp.test.p) < decision.ALPHA
-        and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
+      local sig = mp.test and mp.test.p and decision.can_decide(mp.test)
+        and (mp.p_adjusted or mp.test.p) < decision.ALPHA
+      -- a difference beyond the practical threshold: its whole interval where the test has
+      -- one (decision.effect_size, as the rows'), else its estimate; otherwise said as what it is
+      local size, size_note = "beyond", nil
+      local eff = sig and mp.test.row_effect
+      if eff and eff.pct then
+        size, size_note = decision.effect_size(mp.test, eff, model.min_effect, A.label, B.label)
+      elseif sig and math.abs(decision.effect_pct(mp.a, mp.b) or 0) < model.min_effect then
+        size = "small"
+      end
+      local big = sig and size == "beyond"
       if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
           matched_load_text(mp, A, B), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
@@ -3958,6 +3981,11 @@ local function summary(model, A, B)
         -- A's figure is 0: no percentage of it, the two figures
         out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp, A, B), B.label,
           m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif sig and size_note then
+        -- significant, but too small to matter or not shown beyond the threshold: no "higher"
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s; %s %s)."):format(matched_load_text(mp, A, B),
+          m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, size_note,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }

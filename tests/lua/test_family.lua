@@ -300,7 +300,14 @@ t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have),
   t.near(mp.p_adjusted, 3 * P.ttft, 1e-12)
   local md = t.read(w .. "/comparison_report.md")
   local summary = md:match("## Summary\n\n([^\n]*)")
-  t.ok(summary:find("vsyn3's TTFT p95 is %d+ %% higher than vsyn's"), summary)
+  -- (since fixb40 the matched test's difference is "higher" only where its whole 95 % interval
+  -- is beyond 2 %: 7 requests a run bound none for a p95, which needs 73 at design effect 1,
+  -- by hand: ranks 73 x 0.95 -+ 1.96 sqrt(73 x 0.0475) = 65.7 and 73.0, inside 1..73; 72
+  -- gives 72.02 > 72)
+  t.ok(summary:find("TTFT p95 is 49.7 ms for vsyn and 74.9 ms for vsyn3 (vsyn's lower by 40.4 %, but its 95 % "
+    .. "interval is unbounded (too few independent requests), so it may be less than the 2 % practical threshold: no "
+    .. "winner; to settle it: about 73 requests a load point (7 here at the fewest), or 2 or more repeats of each load "
+    .. "point in both runs;", 1, true), summary)
   -- 0.011072 and 3 x 0.011072 = 0.033217 (P.ttft above)
   t.ok(summary:find("exact Mann-Whitney, p = 0.0111, Holm-adjusted 0.0332", 1, true), summary)
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do

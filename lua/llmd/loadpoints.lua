@@ -2585,7 +2585,7 @@ M.SLO_CI_Z = 1.959964
 -- requests, alone or as the larger of theirs and Geyer's design effect with the interval
 -- widened by Student's t for the batches' degrees of freedom. Over 200 seeds a load on 20
 -- slots and 120 on 24 (tests/sim/capa39_deff.py --batch) none reached 90 % for TTFT p90 at
--- rho 0.77 (68-83 %) or 0.84 (60-86 %): a minute's queue swings as slowly as the minute
+-- rho 0.77 (62-83 %) or 0.84 (60-86 %): a minute's queue swings as slowly as the minute
 -- lasts, and no batch inside it sees more of that than Geyer's sequence does. So the
 -- interval is kept, and the points it is known to run narrow at are marked instead:
 -- M.interval_coverage.)

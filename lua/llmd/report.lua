@@ -1380,26 +1380,36 @@ local function noise_clause(c)
   if not c.noise or c.interval then return nil end
   local lo, hi = decision.capacity_span(c)
   local blo, bhi = decision.means_span(c)
-  -- (a span the intervals do not widen, where intervals known to run narrow decided it: the
-  -- caveat alone)
-  local narrow_only = c.noise.narrow and NARROW_CELL or nil
-  if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return narrow_only end
+  if blo and math.abs(lo - blo) < 1e-9 and math.abs(hi - bhi) < 1e-9 then return nil end
   -- (a bound whose span the intervals do not widen past the bound itself ("≥ 10" beside "10.00
   -- or more", "< 5" beside "below 5.00") says nothing more: left out, and its cell is the
   -- bound alone, not "measured ≥")
   if c.kind == "below_lowest" then
-    if c.lowest_rps and lo <= 0 and hi <= c.lowest_rps + 1e-9 then return narrow_only end
+    if c.lowest_rps and lo <= 0 and hi <= c.lowest_rps + 1e-9 then return nil end
   elseif is_bound(c) and c.rps and hi == math.huge and lo >= c.rps - 1e-9 then
-    return narrow_only
+    return nil
   end
   return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
-    .. (c.noise.narrow and ("; " .. NARROW_CELL) or "")
+end
+
+-- The caveat of a span of one run per load that rests on intervals known to run narrow near
+-- capacity (NARROW_CELL), nil elsewhere; after the span's clause where there is one.
+local function narrow_note(c)
+  return c.noise and not c.interval and c.noise.narrow and NARROW_CELL or nil
+end
+local function with_narrow(clause, c)
+  local n = narrow_note(c)
+  if clause and n then return clause .. "; " .. n end
+  return clause or n
 end
 
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
+  -- (nz: the span the intervals widen it to, which makes a bound's "≥" the measured one; note:
+  -- that clause with the caveat of intervals known to run narrow, narrow_note, as printed)
   local nz = noise_clause(c)
+  local note = with_narrow(nz, c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
@@ -1409,7 +1419,7 @@ local function capacity_text(c, rate)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
     return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1425,7 +1435,7 @@ local function capacity_text(c, rate)
         below_note(c))
     end
     return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
-      below_note(c), range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      below_note(c), range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
@@ -1433,9 +1443,9 @@ local function capacity_text(c, rate)
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
       return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
-        T.helpers.num(c.first_failing_rps, 2), nz and ("; " .. nz) or "")
+        T.helpers.num(c.first_failing_rps, 2), note and ("; " .. note) or "")
     end
-    return nz and ("%s (%s)"):format(rate(c.rps), nz) or rate(c.rps)
+    return note and ("%s (%s)"):format(rate(c.rps), note) or rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1926,14 +1936,16 @@ local function headline(model)
         if x then
           local lo, hi = decision.capacity_span(x)
           local span = span_words(lo, hi, function(v) return T.helpers.num(v, 1) end, " tok/s")
-          return ("%s%s (%swith each load's 95 %% interval: %s%s)"):format(is_bound(c) and "measured " or "", fig,
-            fell and (fell .. "; ") or "", span, c.noise.narrow and ("; " .. NARROW_CELL) or "")
+          return ("%s%s (%s%s)"):format(is_bound(c) and "measured " or "", fig, fell and (fell .. "; ") or "",
+            with_narrow("with each load's 95 % interval: " .. span, c))
         end
+        local note = narrow_note(c)
         if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
           -- its span, as the gap beside it reads it: up to the most the run delivered
-          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1),
+            with_narrow(fell, c))
         end
-        return fell and ("%s (%s)"):format(fig, fell) or fig
+        return (fell or note) and ("%s (%s)"):format(fig, with_narrow(fell, c)) or fig
       end
       if c.kind == "below_lowest" then
         if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
@@ -1951,7 +1963,7 @@ local function headline(model)
             or "; the repeats' range in tok/s is unknown, see the row above"
           return ("%s by the means (%s%s)"):format(fig, below_note(c), range)
         end
-        return ("%s (%s)"):format(fig, below_note(c))
+        return ("%s (%s)"):format(fig, with_narrow(below_note(c), c))
       end
       return capacity_text(c)
     end

@@ -1588,7 +1588,7 @@ M.unclear_of = unclear_of
 -- counted as unknown (opts.open_narrow; nil: not weighed). Kept beside the span: coverage
 -- (each one-run point's lp.interval_coverage), if_narrow_open (that span, its ends) and
 -- narrow = true where it differs from the span: the span rests on intervals that may be
--- narrow near capacity, which the capacity's cell says (noise_clause).
+-- narrow near capacity, which the capacity's cells say (narrow_note).
 local function noise_of(nz, open)
   local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
     lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage }
@@ -1631,10 +1631,11 @@ end
 -- An order of two capacities (evidence ev, decision.capacity_evidence of ca and cb) that rests
 -- only on one-run intervals known to run narrow near capacity (lp.interval_coverage): the same
 -- evidence with those intervals counted as unknown orders them no longer, or otherwise. Then
--- ev.interval_coverage = "narrow_near_capacity" and ev.narrow_loads = the loads (each {run =
--- "a" | "b", point, offered, load_type, achieved_rps}) the order's two runs measured at or above
--- lp.NARROW_SHARE of their ceilings; else, where it has an order, "nominal". The order stands:
--- see README ("Near capacity an interval called 95 % covers far less").
+-- ev.interval_coverage = "narrow_near_capacity" and ev.narrow_loads = such loads (each {run =
+-- "a" | "b", point, offered, load_type, achieved_rps}, at or above lp.NARROW_SHARE of their
+-- run's ceiling): those the order reads, else every one of both runs; else, where it has an
+-- order, "nominal". The order stands: see README ("Near capacity an interval called 95 %
+-- covers far less").
 local function narrow_check(ev, ca, cb, min_effect, opts)
   if not (ev and ev.higher and (ca.noise or cb.noise)) then return end
   ev.interval_coverage = "nominal"
@@ -1733,7 +1734,17 @@ local function capacity_per(c, k)
   end
   if c.noise then
     out.noise = span_per(c.noise)
-    out.noise.unclear, out.noise.coverage, out.noise.narrow = c.noise.unclear, c.noise.coverage, c.noise.narrow
+    out.noise.unclear, out.noise.narrow = c.noise.unclear, c.noise.narrow
+    if c.noise.coverage then
+      -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
+      local cov = {}
+      for i, e in ipairs(c.noise.coverage) do
+        cov[i] = {}
+        for f, v in pairs(e) do cov[i][f] = v end
+        if type(e.achieved_rps) == "number" then cov[i].achieved_rps = e.achieved_rps / k end
+      end
+      out.noise.coverage = json.array(cov)
+    end
     if c.noise.if_narrow_open then out.noise.if_narrow_open = span_per(c.noise.if_narrow_open) end
   end
   if c.interval then

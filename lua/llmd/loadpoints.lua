@@ -2580,6 +2580,35 @@ end
 -- run's most achieved rate covers 94 % but ordered 10 against 20 slots in 4 of 20 pairs,
 -- 19 without (tests/sim/capa38_sim.py). README says how to read such a point.)
 M.SLO_CI_Z = 1.959964
+-- (Task cover40: a better one-run variance was tried first: batch means and overlapping
+-- batch means of the percentile's indicator in send order, batches of n^(1/2) and n^(2/3)
+-- requests, alone or as the larger of theirs and Geyer's design effect with the interval
+-- widened by Student's t for the batches' degrees of freedom. Over 200 seeds a load on 20
+-- slots and 120 on 24 (tests/sim/capa39_deff.py --batch) none reached 90 % for TTFT p90 at
+-- rho 0.77 (62-83 %) or 0.84 (60-86 %): a minute's queue swings as slowly as the minute
+-- lasts, and no batch inside it sees more of that than Geyer's sequence does. So the
+-- interval is kept, and the points it is known to run narrow at are marked instead:
+-- M.interval_coverage.)
+-- A one-run load point's interval runs narrow near its run's capacity: at or above this
+-- share of the run's ceiling (the most it achieved at any load, a lower bound of its
+-- capacity, so that achieved / ceiling is an upper bound of its utilisation), its
+-- percentile's interval is marked "narrow_near_capacity"; below it, where the intervals
+-- covered 93-99 % in capa39_deff.py (rho up to 0.6), "nominal".
+M.NARROW_SHARE = 0.6
+
+-- Each one-run load point's percentile interval coverage, by point index: "nominal" |
+-- "narrow_near_capacity" (M.NARROW_SHARE); nil for a repeated point (its repeats' spread
+-- is its interval), one without per-request data (no interval) or whose achieved rate, or
+-- its run's ceiling, is unknown.
+function M.interval_coverage(points)
+  local out, top = {}, max_achieved(points)
+  for i, p in ipairs(points) do
+    if (p.repeats or 1) < 2 and p.per_request and top and top > 0 and type(p.achieved_rps) == "number" then
+      out[i] = p.achieved_rps >= M.NARROW_SHARE * top and "narrow_near_capacity" or "nominal"
+    end
+  end
+  return out
+end
 -- The fewest effective requests (requests / design effect) a percentile's interval is read
 -- from: fewer, and the design effect itself is underestimated (llmd.decision.MIN_EFFECTIVE,
 -- the same rule as the latency tests'): the interval is unknown, open on both sides.
@@ -2678,8 +2707,9 @@ end
 -- n and deff absent where unknown}) whose
 -- interval of an SLO metric straddles its SLO, or is unknown, with why. nil where no SLO is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
-function M.capacity_noise(points, slo, cap)
+function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
+  local coverage = M.interval_coverage(points)
   local pkeys = {}
   for _, x in ipairs(slo) do if M.percentile_key(x.key) then pkeys[#pkeys + 1] = x end end
   if #pkeys == 0 then return nil end
@@ -2696,6 +2726,7 @@ function M.capacity_noise(points, slo, cap)
   -- at 30x the SLO, could never be known to fail, and its run's range would run past its
   -- ceiling)
   local past_from = sat and sat.point and not sat.unknown and sat.cause ~= "failures" and sat.point or nil
+  local nominal_fail = false
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
@@ -2707,6 +2738,15 @@ function M.capacity_noise(points, slo, cap)
         lo, hi, why, info = M.percentile_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
+        -- (opts.open_narrow: an interval known to run narrow near capacity counted as
+        -- unknown, open on both sides: what the order would be without them; not past a load
+        -- whose nominal interval already failed an SLO, where the capacity is bounded without
+        -- them and an unknown above it would only read as a load that met the SLOs above one
+        -- that failed)
+        if opts and opts.open_narrow and lo and coverage[i] == "narrow_near_capacity" and not nominal_fail then
+          lo, hi, why = nil, nil, "its interval may be narrow near capacity"
+        end
+        if lo and coverage[i] == "nominal" and lo > x.max then nominal_fail = true end
         local v = field(p, x.key)
         if past_from and i >= past_from and type(v) == "number" and v > x.max and (lo == nil or lo <= x.max) then
           lo, hi, why = v, math.max(hi or v, v), nil
@@ -2737,6 +2777,17 @@ function M.capacity_noise(points, slo, cap)
   -- (a list, [] in comparison.json and treatments.json where no point is unclear, as json.array
   -- marks one: an unmarked empty table encodes as {})
   r.unclear = json.array(unclear)
+  -- each one-run point's interval coverage (M.interval_coverage), by point
+  local cov = {}
+  for i, p in ipairs(points) do
+    if coverage[i] then
+      -- (past_saturation: at or past the saturation point, where a figure above the SLO fails it
+      -- whatever its interval)
+      cov[#cov + 1] = { point = i, offered = p.offered, load_type = p.load_type, achieved_rps = p.achieved_rps,
+        interval_coverage = coverage[i], past_saturation = past_from and i >= past_from or nil }
+    end
+  end
+  r.coverage = json.array(cov)
   return r
 end
 

@@ -1371,6 +1371,11 @@ local function span_words(lo, hi, num, unit)
   return ("between %s and %s%s"):format(num(lo), num(hi), unit)
 end
 
+-- Beside a span that rests on one-run intervals known to run narrow near capacity
+-- (c.noise.narrow: lp.interval_coverage).
+local NARROW_CELL = "interval may be narrow near capacity: repeats settle it"
+M.NARROW_CELL = NARROW_CELL
+
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
   local lo, hi = decision.capacity_span(c)
@@ -1387,10 +1392,24 @@ local function noise_clause(c)
   return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
 end
 
+-- The caveat of a span of one run per load that rests on intervals known to run narrow near
+-- capacity (NARROW_CELL), nil elsewhere; after the span's clause where there is one.
+local function narrow_note(c)
+  return c.noise and not c.interval and c.noise.narrow and NARROW_CELL or nil
+end
+local function with_narrow(clause, c)
+  local n = narrow_note(c)
+  if clause and n then return clause .. "; " .. n end
+  return clause or n
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
+  -- (nz: the span the intervals widen it to, which makes a bound's "≥" the measured one; note:
+  -- that clause with the caveat of intervals known to run narrow, narrow_note, as printed)
   local nz = noise_clause(c)
+  local note = with_narrow(nz, c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
@@ -1400,7 +1419,7 @@ local function capacity_text(c, rate)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
     return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1416,7 +1435,7 @@ local function capacity_text(c, rate)
         below_note(c))
     end
     return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
-      below_note(c), range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      below_note(c), range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
@@ -1424,9 +1443,9 @@ local function capacity_text(c, rate)
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
       return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
-        T.helpers.num(c.first_failing_rps, 2), nz and ("; " .. nz) or "")
+        T.helpers.num(c.first_failing_rps, 2), note and ("; " .. note) or "")
     end
-    return nz and ("%s (%s)"):format(rate(c.rps), nz) or rate(c.rps)
+    return note and ("%s (%s)"):format(rate(c.rps), note) or rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1565,11 +1584,88 @@ local function unclear_of(list)
 end
 M.unclear_of = unclear_of
 
-local function noise_of(nz)
-  return { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
-    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear) }
+-- open: the same run's lp.capacity_noise with the intervals known to run narrow near capacity
+-- counted as unknown (opts.open_narrow; nil: not weighed). Kept beside the span: coverage
+-- (each one-run point's lp.interval_coverage), if_narrow_open (that span, its ends) and
+-- narrow = true where it differs from the span: the span rests on intervals that may be
+-- narrow near capacity, which the capacity's cells say (narrow_note).
+local function noise_of(nz, open)
+  local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
+    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage }
+  if open and not open.unknown then
+    out.if_narrow_open = { lo = open.lo, hi = open.hi, lo_tps = open.lo_tps, hi_tps = open.hi_tps,
+      upper_ends = lp.interval_end(open.low), lower_ends = lp.interval_end(open.high) }
+    out.narrow = math.abs(open.lo - nz.lo) > 1e-9 or not (open.hi == nz.hi or math.abs(open.hi - nz.hi) <= 1e-9)
+  end
+  return out
 end
 M.noise_of = noise_of
+
+-- A capacity as it would be ordered with its one-run intervals known to run narrow counted
+-- as unknown (c.noise.if_narrow_open in the span's place); c itself where it has none.
+local function narrow_open_of(c)
+  if not (c and c.noise and c.noise.if_narrow_open) then return c end
+  local copy = {}
+  for k, v in pairs(c) do copy[k] = v end
+  local o = c.noise.if_narrow_open
+  copy.noise = { lo = o.lo, hi = o.hi, lo_tps = o.lo_tps, hi_tps = o.hi_tps, upper_ends = o.upper_ends,
+    lower_ends = o.lower_ends, unclear = c.noise.unclear }
+  return copy
+end
+
+-- What the Verdict adds to an order that rests on one-run intervals known to run narrow
+-- (narrow_check): which loads, and that repeats of them settle it.
+local function narrow_verdict_text(ev, A, B)
+  local parts = {}
+  for _, l in ipairs(ev.narrow_loads or {}) do
+    local load = not l.offered and ("load point %d"):format(l.point) or l.load_type == "concurrency"
+      and ("concurrency %g"):format(l.offered) or ("%g req/s offered"):format(l.offered)
+    parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
+  end
+  return ("It rests on loads measured once near capacity (%s: at or above %d %% of its run's ceiling), whose 95 %% "
+    .. "intervals may be narrow (in simulation they held the run-to-run median in 64-80 %% of runs at 70-84 %% of "
+    .. "capacity, fewer nearer it); repeats of those loads settle it."):format(table.concat(parts, ", "),
+    math.floor(lp.NARROW_SHARE * 100 + 0.5))
+end
+
+-- An order of two capacities (evidence ev, decision.capacity_evidence of ca and cb) that rests
+-- only on one-run intervals known to run narrow near capacity (lp.interval_coverage): the same
+-- evidence with those intervals counted as unknown orders them no longer, or otherwise. Then
+-- ev.interval_coverage = "narrow_near_capacity" and ev.narrow_loads = such loads (each {run =
+-- "a" | "b", point, offered, load_type, achieved_rps}, at or above lp.NARROW_SHARE of their
+-- run's ceiling): those the order reads, else every one of both runs; else, where it has an
+-- order, "nominal". The order stands: see README ("Near capacity an interval called 95 %
+-- covers far less").
+local function narrow_check(ev, ca, cb, min_effect, opts)
+  if not (ev and ev.higher and (ca.noise or cb.noise)) then return end
+  ev.interval_coverage = "nominal"
+  if not ((ca.noise and ca.noise.narrow) or (cb.noise and cb.noise.narrow)) then return end
+  local open = decision.capacity_evidence(narrow_open_of(ca), narrow_open_of(cb), min_effect, opts)
+  if open.higher == ev.higher and open.ordered == ev.ordered then return end
+  ev.interval_coverage = "narrow_near_capacity"
+  -- the loads the order reads (the higher run's pass at passed_rps, the lower's fail at
+  -- failed_rps, unless past its saturation, where the fail holds whatever the interval) where
+  -- they are such loads; else every such load of both runs
+  local function collect(only)
+    local loads = {}
+    for _, x in ipairs { { "a", ca }, { "b", cb } } do
+      local lower = x[1] ~= ev.higher
+      local want = only and (lower and ev.failed_rps or not lower and ev.passed_rps)
+      for _, e in ipairs(x[2].noise and x[2].noise.coverage or {}) do
+        if e.interval_coverage == "narrow_near_capacity" and not (only and lower and e.past_saturation)
+          and (not only or (want and e.achieved_rps
+          and math.abs(e.achieved_rps - want) <= 1e-9 * math.max(1, want))) then
+          loads[#loads + 1] = { run = x[1], point = e.point, offered = e.offered, load_type = e.load_type,
+            achieved_rps = e.achieved_rps }
+        end
+      end
+    end
+    return loads
+  end
+  local loads = collect(true)
+  if #loads == 0 then loads = collect(false) end
+  ev.narrow_loads = json.array(loads)
+end
 
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
 -- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
@@ -1621,17 +1717,35 @@ local function capacity_per(c, k)
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
   end
-  if c.noise then
-    out.noise = { lo = c.noise.lo / k, hi = c.noise.hi / k, unclear = c.noise.unclear }
+  -- (a span and its ends per GPU: the noise's, and the one with the intervals known to run
+  -- narrow counted as unknown, narrow_check's)
+  local function span_per(src)
+    local x = { lo = src.lo / k, hi = src.hi / k }
     for _, e in ipairs { "upper_ends", "lower_ends" } do
-      if c.noise[e] then
-        out.noise[e] = {}
-        for f, x in pairs(c.noise[e]) do out.noise[e][f] = x end
+      if src[e] then
+        x[e] = {}
+        for f, v in pairs(src[e]) do x[e][f] = v end
         for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps" } do
-          if type(c.noise[e][f]) == "number" then out.noise[e][f] = c.noise[e][f] / k end
+          if type(src[e][f]) == "number" then x[e][f] = src[e][f] / k end
         end
       end
     end
+    return x
+  end
+  if c.noise then
+    out.noise = span_per(c.noise)
+    out.noise.unclear, out.noise.narrow = c.noise.unclear, c.noise.narrow
+    if c.noise.coverage then
+      -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
+      local cov = {}
+      for i, e in ipairs(c.noise.coverage) do
+        cov[i] = {}
+        for f, v in pairs(e) do cov[i][f] = v end
+        if type(e.achieved_rps) == "number" then cov[i].achieved_rps = e.achieved_rps / k end
+      end
+      out.noise.coverage = json.array(cov)
+    end
+    if c.noise.if_narrow_open then out.noise.if_narrow_open = span_per(c.noise.if_narrow_open) end
   end
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
@@ -1833,14 +1947,16 @@ local function headline(model)
         if x then
           local lo, hi = decision.capacity_span(x)
           local span = span_words(lo, hi, function(v) return T.helpers.num(v, 1) end, " tok/s")
-          return ("%s%s (%swith each load's 95 %% interval: %s)"):format(is_bound(c) and "measured " or "", fig,
-            fell and (fell .. "; ") or "", span)
+          return ("%s%s (%s%s)"):format(is_bound(c) and "measured " or "", fig, fell and (fell .. "; ") or "",
+            with_narrow("with each load's 95 % interval: " .. span, c))
         end
+        local note = narrow_note(c)
         if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
           -- its span, as the gap beside it reads it: up to the most the run delivered
-          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1),
+            with_narrow(fell, c))
         end
-        return fell and ("%s (%s)"):format(fig, fell) or fig
+        return (fell or note) and ("%s (%s)"):format(fig, with_narrow(fell, c)) or fig
       end
       if c.kind == "below_lowest" then
         if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
@@ -1858,7 +1974,7 @@ local function headline(model)
             or "; the repeats' range in tok/s is unknown, see the row above"
           return ("%s by the means (%s%s)"):format(fig, below_note(c), range)
         end
-        return ("%s (%s)"):format(fig, below_note(c))
+        return ("%s (%s)"):format(fig, with_narrow(below_note(c), c))
       end
       return capacity_text(c)
     end
@@ -3054,6 +3170,12 @@ local function verdict_of(model, A, B)
       v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
         or "the measured loads order them", least))
+      -- an order resting on one-run intervals known to run narrow near capacity (narrow_check):
+      -- it stands (README: the same server run twice was never ordered so), said so, with repeats
+      v.interval_coverage = ev.interval_coverage
+      if ev.interval_coverage == "narrow_near_capacity" then
+        v.text = v.text .. " " .. narrow_verdict_text(ev, A, B)
+      end
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -4606,7 +4728,11 @@ function M.build(opts)
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty
         -- leaves room for (lp.capacity_noise), what orders two capacities
         local nz = lp.capacity_noise(s[2], model.slo, s[1])
-        if nz and nz.unknown then s[1].noise_unknown = nz.unknown elseif nz then s[1].noise = noise_of(nz) end
+        if nz and nz.unknown then
+          s[1].noise_unknown = nz.unknown
+        elseif nz then
+          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
+        end
       end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
       s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear))
@@ -4624,6 +4750,8 @@ function M.build(opts)
   local error_dispersion = { a = decision.error_slo_dispersion(A.run, pa, model.slo),
     b = decision.error_slo_dispersion(B.run, pb, model.slo) }
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
+    runs = runs, error_dispersion = error_dispersion })
+  narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   -- (none where both are below their lowest loads: each lies anywhere from 0 up to its
@@ -4662,6 +4790,8 @@ function M.build(opts)
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
         broken = model.broken, error_dispersion = error_dispersion }) }
     local pg = model.capacity.per_gpu
+    narrow_check(pg.evidence, pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
+      broken = model.broken, error_dispersion = error_dispersion })
     if pg.gap then pg.gap.pct_text = decision.gap_pct_text(pg.gap, T.helpers.pct) end
     overlap_gap(pg.evidence, pg.gap)
   end

@@ -1465,7 +1465,10 @@ function M.model(list, opts)
         if nz and nz.unknown then
           x.capacity.noise_unknown = nz.unknown
         elseif nz then
-          x.capacity.noise = require("llmd.report").noise_of(nz)
+          -- (with the span its intervals known to run narrow near capacity would leave: the cell's
+          -- caveat, as compare.lua's)
+          x.capacity.noise = require("llmd.report").noise_of(nz, lp.capacity_noise(pts, slo, x.capacity,
+            { open_narrow = true }))
         end
       end
     end
@@ -3108,6 +3111,13 @@ function M.write_report(out, list, opts)
       copy.noise = {}
       for k, val in pairs(c.noise) do
         if not (val == math.huge or val == -math.huge) then copy.noise[k] = val end
+      end
+      -- (the span with the intervals known to run narrow counted as unknown, likewise)
+      if c.noise.if_narrow_open then
+        copy.noise.if_narrow_open = {}
+        for k, val in pairs(c.noise.if_narrow_open) do
+          if not (val == math.huge or val == -math.huge) then copy.noise.if_narrow_open[k] = val end
+        end
       end
     end
     return copy

@@ -1056,6 +1056,8 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
     local xa = pr and point_samples(ra, pr.a, kind, #pa)
     local xb = pr and point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil end
+    -- (one design effect for both sides: the larger of the two runs' at this point, the
+    -- test's, M.u_design_effect; README says so)
     local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
     local fa, sa = figure_se(xa, key, kind, d)
     local fb, sb = figure_se(xb, key, kind, d)

@@ -2519,8 +2519,9 @@ function M.capacity_interval(points, slo, cap)
     for _, s in ipairs(slo) do
       local c = p.ci and p.ci[s.key] or nil
       local v = field(p, s.key)
-      if c and past_from and i >= past_from and type(v) == "number" and v > s.max and c.lo <= s.max then
-        c = { lo = v, hi = math.max(c.hi, v) }
+      if c and past_from and i >= past_from and type(v) == "number" and v > s.max and type(c.lo) == "number"
+        and c.lo <= s.max then
+        c = { lo = v, hi = math.max(type(c.hi) == "number" and c.hi or v, v) }
       end
       ends[i][s.key] = c
     end

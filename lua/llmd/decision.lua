@@ -1056,6 +1056,8 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
     local xa = pr and point_samples(ra, pr.a, kind, #pa)
     local xb = pr and point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil end
+    -- (one design effect for both sides: the larger of the two runs' at this point, the
+    -- test's, M.u_design_effect; README says so)
     local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
     local fa, sa = figure_se(xa, key, kind, d)
     local fb, sb = figure_se(xb, key, kind, d)
@@ -1214,6 +1216,52 @@ end
 -- with limit = the SLO's limit (%); nil when the SLOs have no error rate, or no point is so.
 -- Without an error-rate SLO (but with others), the default failure limit the capacity is read
 -- within (llmd.loadpoints.capacity_slo), default = true then.
+-- Only at a load where a capacity could lie: not where another SLO fails beyond doubt
+-- (fails_anyway), nor at a load point past the run's saturation
+-- (llmd.loadpoints.saturated_from) both with the crashed repeats and without them (the
+-- other repeats' own points: a crash that alone pulled a load below the saturation share
+-- does not make it saturated) is no such load, as no capacity reaches past the first load
+-- its run did not sustain; whether the error-rate SLO holds there changes no capacity, so
+-- a crash there leaves no order open (audit40 #2: a crash at 16 req/s, where the repeats
+-- answered 94.2, 92.5 and 82.5 % of their sends, made a clear order "not shown to differ").
+local function past_saturation(run, points, slo, p, d, limit)
+  local pos
+  for i, q in ipairs(points) do if q == p then pos = i end end
+  local from = lp.saturated_from(lp.saturation(points, { slo = slo }))
+  if not (pos and from and pos >= from) then return false end
+  local gone = {}
+  for i = 1, #d.failed do
+    if d.failed[i] / d.total[i] * 100 > limit then gone[p.stages[i]] = true end
+  end
+  local kept = {}
+  for _, st in ipairs(run.stages or {}) do
+    if not gone[st.index] then kept[#kept + 1] = st end
+  end
+  local pts = lp.points(setmetatable({ stages = kept }, { __index = run }))
+  from = lp.saturated_from(lp.saturation(pts, { slo = slo }))
+  if type(p.offered) ~= "number" then return false end
+  for i, q in ipairs(pts) do
+    if q.load_type == p.load_type and type(q.offered) == "number" and lp.close(q.offered, p.offered) then
+      return from ~= nil and i >= from
+    end
+  end
+  return false
+end
+
+-- Does load point p fail an SLO other than the error rate beyond doubt (its repeats' 95 %
+-- interval, else its figure, wholly above the limit)? Then it fails the SLOs whatever its
+-- error rate, and a crash there decides no capacity either.
+local function fails_anyway(p, slo)
+  for _, s in ipairs(slo or {}) do
+    if s.key ~= "error_rate_pct" then
+      local c, v = p.ci and p.ci[s.key], lp.field(p, s.key)
+      local lo = c and c.lo or v
+      if type(v) == "number" and type(lo) == "number" and lo > s.max then return true end
+    end
+  end
+  return false
+end
+
 function M.error_slo_dispersion(run, points, slo, alpha)
   local limit, default
   for _, s in ipairs(lp.capacity_slo(slo) or {}) do
@@ -1227,7 +1275,7 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       for i = 1, #d.failed do
         if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
       end
-      if above and within then
+      if above and within and not fails_anyway(p, slo) and not past_saturation(run, points, slo, p, d, limit) then
         d.limit, d.default = limit, default
         return d
       end

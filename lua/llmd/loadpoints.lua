@@ -2506,20 +2506,46 @@ function M.capacity_interval(points, slo, cap)
   end
   -- the points with each SLO metric at one end of its interval (a metric without an
   -- interval, e.g. infinite in a repeat, keeps its mean)
+  -- A point past saturation whose mean is above an SLO fails it at both ends, as a one-run
+  -- point's percentile does there (M.capacity_noise): its queue grew for as long as the load
+  -- was offered, so its repeats' spread measures how long each one ran, not the noise of a
+  -- latency the server holds; a t-interval clipped at 0 (16 req/s, TTFT p90s of 4145, 5247
+  -- and 10369 ms: -1662 to 14837 ms) would count it as meeting 500 ms, a load that met the
+  -- SLO above one that clearly failed it, and leave the range open above (audit40 #1).
+  local past_from = M.saturated_from(sat)
   local ends = {}
   for i, p in ipairs(points) do
     ends[i] = {}
-    for _, s in ipairs(slo) do ends[i][s.key] = p.ci and p.ci[s.key] or nil end
+    for _, s in ipairs(slo) do
+      local c = p.ci and p.ci[s.key] or nil
+      local v = field(p, s.key)
+      if c and past_from and i >= past_from and type(v) == "number" and v > s.max and type(c.lo) == "number"
+        and c.lo <= s.max then
+        c = { lo = v, hi = math.max(type(c.hi) == "number" and c.hi or v, v) }
+      end
+      ends[i][s.key] = c
+    end
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
-  return ends_span(cap, low, high, points)
+  return ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+end
+
+-- The first load point of a saturation (M.saturation) past which no load was sustained, or
+-- nil where the run did not saturate, its saturation is unknown, or its shortfall was failed
+-- requests (no overload: M.point_saturated).
+function M.saturated_from(sat)
+  if not sat or not sat.point or sat.unknown or sat.cause == "failures" then return nil end
+  return sat.point
 end
 
 -- The range three capacities (cap, the figures'; low, on the SLO metrics' bad ends; high,
 -- on their good ends) leave room for: M.capacity_interval's, and M.capacity_noise's.
-ends_span = function(cap, low, high, points)
+-- ceil: {rps, tps} the most the run achieved at any load (M.ceiling), where it saturated:
+-- an end left open above by a non-monotone capacity stops there, as a bound's does (no
+-- capacity lies past the loads the run sustained; audit40 #1); nil: open.
+ends_span = function(cap, low, high, points, ceil)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
   local lo_tps, hi_tps = math.huge, -math.huge
@@ -2531,6 +2557,10 @@ ends_span = function(cap, low, high, points)
     if l == nil then
       l, h = c == low and 0 or lo, c == high and math.huge or hi
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
+      if c == high and ceil then
+        h = type(ceil[1]) == "number" and math.max(l, ceil[1]) or h
+        ht = type(ceil[2]) == "number" and lt and math.max(lt, ceil[2]) or ht
+      end
     end
     -- a lower bound whose run saturated or failed the SLOs above it (ceiling_rps: the most it
     -- achieved at any load) is at most that: the range never reaches above the loads measured;
@@ -2725,7 +2755,7 @@ function M.capacity_noise(points, slo, cap, opts)
   -- few independent requests its queued latencies carry; else a server far past its capacity,
   -- at 30x the SLO, could never be known to fail, and its run's range would run past its
   -- ceiling)
-  local past_from = sat and sat.point and not sat.unknown and sat.cause ~= "failures" and sat.point or nil
+  local past_from = M.saturated_from(sat)
   local nominal_fail = false
   for i, p in ipairs(points) do
     ends[i] = {}
@@ -2734,6 +2764,11 @@ function M.capacity_noise(points, slo, cap, opts)
       if (p.repeats or 1) >= 2 then
         local c = p.ci and p.ci[x.key]
         lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
+        -- (past saturation, a mean above the SLO fails it: M.capacity_interval)
+        local v = field(p, x.key)
+        if past_from and i >= past_from and type(v) == "number" and v > x.max and lo <= x.max then
+          lo, hi = v, math.max(hi, v)
+        end
       else
         lo, hi, why, info = M.percentile_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
@@ -2773,7 +2808,7 @@ function M.capacity_noise(points, slo, cap, opts)
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
-  local r = ends_span(cap, low, high, points)
+  local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
   -- (a list, [] in comparison.json and treatments.json where no point is unclear, as json.array
   -- marks one: an unmarked empty table encodes as {})
   r.unclear = json.array(unclear)
@@ -2812,7 +2847,8 @@ end
 --   where the mean lies too close to the SLO for that (the capacity lies at this load);
 -- - remedy "per-request data": a one-run point of a summary file (its noise unknown).
 M.SETTLE_MAX_REPEATS = 10
-function M.unclear_loads(points, slo, unclear)
+-- sat: the run's M.saturation (nil: none is known, no point is past it).
+function M.unclear_loads(points, slo, unclear, sat)
   local out = {}
   local function entry(i, key)
     local p = points[i]
@@ -2842,11 +2878,15 @@ function M.unclear_loads(points, slo, unclear)
       out[#out + 1] = e
     end
   end
+  -- (a repeated point past saturation whose mean is above an SLO fails it, whatever its
+  -- repeats' spread: M.capacity_interval; more repeats there settle nothing)
+  local past_from = M.saturated_from(sat)
   for i, p in ipairs(points) do
     if (p.repeats or 1) >= 2 then
       for _, x in ipairs(slo or {}) do
         local c, v = p.ci and p.ci[x.key], field(p, x.key)
-        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max then
+        local past = past_from and i >= past_from and type(v) == "number" and v > x.max
+        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not past then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
           -- the fewest repeats r whose t-interval, sd as now, leaves the mean's side of the SLO

@@ -1808,6 +1808,9 @@ local function capacity_range_cells(g, unit, digits)
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
+-- The Delta of a capacity row where a crashed repeat leaves the order open.
+local CRASH_DELTA = "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)"
+
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
@@ -1900,6 +1903,13 @@ local function headline(model)
     -- a broken run (its health check failed): no gap is a finding
     if model.broken and #model.broken > 0 and (is_cap or is_sus) then
       dt, pt = "N/A (a broken run)", "N/A"
+    end
+    -- a crashed repeat that decides whether the error-rate SLO holds at a load where a
+    -- capacity could lie (decision.capacity_evidence's overdispersed): the capacities read off
+    -- the means move with it, so no gap between them is a finding, as the Verdict says
+    -- (audit40 #2: "at least +0.22 req/s" beside "not shown to differ")
+    if is_cap and cap.evidence and cap.evidence.overdispersed and not tostring(dt):match("^N/A") then
+      dt, pt = CRASH_DELTA, "N/A"
     end
     -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
     if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
@@ -4735,7 +4745,8 @@ function M.build(opts)
         end
       end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
-      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear))
+      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
+        lp.saturation(s[2], { slo = model.slo })))
     end
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
@@ -5099,7 +5110,8 @@ function M.curve_rows(model)
     -- one exact delta only where both spans are single figures; else the range the measured
     -- brackets allow goes in the note, as the Headline's Delta and Change give it
     local g = cap.gap
-    local broken = cap.evidence and cap.evidence.verdict == "broken"
+    -- (a crashed repeat that leaves the order open: no gap either, as the Headline gives none)
+    local broken = cap.evidence and (cap.evidence.verdict == "broken" or cap.evidence.overdispersed)
     local single = g and g.lo_rps == g.hi_rps
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
@@ -5139,7 +5151,7 @@ function M.curve_rows(model)
     for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h = r end end
     local ca, cb = pg.a, pg.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
-    local broken = pg.evidence and pg.evidence.verdict == "broken"
+    local broken = pg.evidence and (pg.evidence.verdict == "broken" or pg.evidence.overdispersed)
     local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,

@@ -1005,6 +1005,35 @@ local function bound_prefix(text)
   return ""
 end
 
+-- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
+-- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
+-- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
+-- m ahead of i: a tie (no order either way) is not transitive, so x ahead of z with y tied
+-- with both gives x 1, y 1, z 2, never all three 1. Where the order is total this is
+-- standard competition ranking (1, 1, 3 for two tied at the top above a third).
+function M.partial_ranks(n, ordered)
+  local memo = {}
+  local function ahead(k, j)
+    local key = k .. ":" .. j
+    if memo[key] == nil then
+      memo[key] = ordered(k, j) and true or false
+      for mid = k + 1, j - 1 do
+        if not memo[key] and ahead(k, mid) and ahead(mid, j) then memo[key] = true end
+      end
+    end
+    return memo[key]
+  end
+  local ranks = {}
+  for i = 1, n do
+    local above = 0
+    for k = 1, i - 1 do
+      if ahead(k, i) then above = above + 1 end
+    end
+    ranks[i] = above + 1
+  end
+  return ranks
+end
+
 function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   local known, unknown, counts = {}, {}, {}
   for _, x in ipairs(ranked) do
@@ -1207,10 +1236,9 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   res.evidence = said
   if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
-  -- the rank per GPU (per[i].rank_text, "1=" where shared), competition ranking as on
-  -- totals: a place starts a rank of its own only where the evidence orders every place
-  -- above it ahead of it and of every place below (x above y and y level with z, but x not
-  -- shown ahead of z: all three "1=", never x alone first, as best_per_gpu names none)
+  -- the rank per GPU (per[i].rank_text, "1=" where shared), by the partial order as on
+  -- totals (M.partial_ranks): 1 + the places the evidence orders ahead of it (x above y and
+  -- y level with z, but x not shown ahead of z: x and z "1=", y "2"; best_per_gpu names none)
   local ahead = {}
   local function ordered(i, j)
     local key = i .. ":" .. j
@@ -1219,19 +1247,8 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
     end
     return ahead[key]
   end
-  local start = 1
-  for i = 1, #per do
-    if i > 1 then
-      local cut = true
-      for k = 1, i - 1 do
-        for j = i, #per do
-          if cut and not ordered(k, j) then cut = false end
-        end
-      end
-      if cut then start = i end
-    end
-    per[i].rank = start
-  end
+  local rank_of = M.partial_ranks(#per, ordered)
+  for i = 1, #per do per[i].rank = rank_of[i] end
   local count = {}
   for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
   for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
@@ -2107,20 +2124,29 @@ function M.model(list, opts)
         r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
           .. "achieved more than %s at any load"):format(metrics.format("throughput_req_s", x.max_rps), nxt.label,
           metrics.format("throughput_req_s", ceil))
+      elseif v.verdict == "untested" and lower_bound(x) then
+        -- this one never saturated: its figure is a lower bound, and the next one's limit may
+        -- lie up to its ceiling, above it: either may be higher, whatever the repeats
+        -- (audit40 #3: "neither has repeats at its max sustained load point" was said instead)
+        r.either = true
+        r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound%s")
+          :format(nxt.label, x.label, m.rank_by, figure(x), ceil and (", and %s achieved up to %s at some load")
+          :format(nxt.label, metrics.format("throughput_req_s", ceil)) or "")
       end
       r.proven = r.vs_next == "B better"
     end
     m.ranking[#m.ranking + 1] = r
   end
-  -- a place shares the rank of the one above it unless the evidence orders the two (shown
-  -- above by repeats, or ordered by the measured loads): tied, not shown to differ,
-  -- untested, not comparable (capacities below their lowest loads, "< X" and "< Y",
-  -- among them) put none above the other, and the rank column must not either. Standard
-  -- competition ranking: two at 1 are "1=", the next is 3 (rank_text, below).
-  -- And a place has a rank of its own only where the evidence orders every place above it ahead
-  -- of it and of every place below, not only of the next (as per GPU, M.cost_note): x above y
-  -- by the loads and y level with z, but x not ordered against z, are all "1=", never x alone
-  -- first. A pair further apart is ordered by the same evidence as two neighbours (by
+  -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
+  -- above by repeats, or ordered by the measured loads, directly or by a chain of ordered
+  -- pairs; M.partial_ranks): tied, not shown to differ, untested, not comparable
+  -- (capacities below their lowest loads, "< X" and "< Y", among them) put none above the
+  -- other. The evidence is a partial order, and a tie is not transitive: x above z by the
+  -- loads, y ordered against neither, are x "1=", y "1=", z "2" (audit40 #3: all three
+  -- shared 1 where the Pareto section said x beats z). Where the order is total it is
+  -- standard competition ranking: two at 1 are "1=", the next is 3 (rank_text, below). The
+  -- rows keep the order of the figures, so a place below may hold a smaller rank where no
+  -- place is known ahead of it. A pair further apart is ordered by the same evidence as two neighbours (by
   -- capacity: capacity_place; by max sustained throughput: the measured loads, as compare.lua
   -- and the order per GPU read them, untested: the tests are the neighbours' Holm family), or
   -- by a chain of ordered pairs between them. The pairs left unordered within a shared rank
@@ -2166,24 +2192,18 @@ function M.model(list, opts)
     end
     return ahead[key]
   end
-  local start = 1
-  for i = 1, #ranked do
-    if i > 1 then
-      local cut = ordered(i - 1, i)
-      for k = 1, i - 1 do
-        for j = i, #ranked do
-          if cut and not ordered(k, j) then cut = false end
-        end
-      end
-      if cut then start = i end
-    end
-    m.ranking[i].rank = start
-  end
-  -- where a place is ordered above the next but shares its rank, the pairs of that rank the
-  -- evidence does not order, said with it (every output prints vs_next_text)
+  local rank_of = M.partial_ranks(#ranked, ordered)
+  for i = 1, #ranked do m.ranking[i].rank = rank_of[i] end
+  -- where a place is ordered above the next but shares its rank with a place below it, the
+  -- pairs of that rank the evidence does not order, said with it (every output prints
+  -- vs_next_text)
   for i = 1, #ranked - 1 do
     local r = m.ranking[i]
-    if (r.proven or r.order_certain) and m.ranking[i + 1].rank == r.rank then
+    local shared_below = false
+    for j = i + 1, #ranked do
+      if m.ranking[j].rank == r.rank then shared_below = true end
+    end
+    if (r.proven or r.order_certain) and shared_below then
       r.not_ahead = require("llmd.json").array {}
       local said = {}
       -- (the pairs across this place's link: each one keeps the next from a rank of its own)
@@ -2388,7 +2408,11 @@ function M.model(list, opts)
   local rank_texts = {}
   for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
   -- (the totals' first, for "not the totals' order", only where no other place shares its rank)
-  local cost = M.cost_note(ranked, by_cap, rank_texts, not (m.ranking[2] and m.ranking[2].rank == 1))
+  local first_alone = true
+  for i = 2, #m.ranking do
+    if m.ranking[i].rank == 1 then first_alone = false end
+  end
+  local cost = M.cost_note(ranked, by_cap, rank_texts, first_alone)
   if cost then
     m.cost = cost
     m.latency_best = nil
@@ -2834,15 +2858,18 @@ end
 -- rank" where none does. Never a fixed example the table may contradict.
 local NUM_WORDS = { "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten" }
 function M.rank_share_text(ranking)
-  for i, r in ipairs(ranking or {}) do
+  for _, r in ipairs(ranking or {}) do
     if r.rank and r.tied then
-      local n, j = 0, i
-      while ranking[j] and ranking[j].rank == r.rank and ranking[j].tied and ranking[j].workload == r.workload do
-        n, j = n + 1, j + 1
+      -- (the places of that rank in its workload, wherever they stand: ranks from a partial
+      -- order need not be contiguous, M.partial_ranks; then the next rank after it)
+      local n, nxt = 0, nil
+      for _, q in ipairs(ranking) do
+        if q.workload == r.workload and q.rank then
+          if q.rank == r.rank then n = n + 1 end
+          if q.rank > r.rank and (not nxt or q.rank < nxt) then nxt = q.rank end
+        end
       end
-      local nxt = ranking[j]
-      local after = nxt and nxt.rank and nxt.workload == r.workload and (", then %d"):format(nxt.rank)
-        or ", none after them"
+      local after = nxt and (", then %d"):format(nxt) or ", none after them"
       return ('here %s at "%d="%s'):format(NUM_WORDS[n] or tostring(n), r.rank, after)
     end
   end

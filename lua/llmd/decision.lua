@@ -180,9 +180,7 @@ end
 -- below_threshold: an order by a margin below the practical threshold), the one wording of
 -- compare.lua and treatments.lua: "the measured loads put rateB's capacity above concA's
 -- (rateB sustained 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but
--- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %"; where
--- the lower run failed at its lowest load (margin_lo_kind "below_lowest") it has no estimate,
--- and the gap is not measured: by how much is not known, and what to measure. o: {a =, b =
+-- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %". o: {a =, b =
 -- (the runs' labels, as ev's a and b), slo = the SLO list, min_effect = the threshold in %,
 -- rate = function(req/s) -> text (the tool's own figures), pct = function(%) -> "+0.6 %"}.
 function M.below_threshold_reason(ev, o)
@@ -198,14 +196,9 @@ function M.below_threshold_reason(ev, o)
       rate(ev.failed_rps), M.same_load_text(ev))
   end
   local thr = ("%.1f"):format(o.min_effect)
-  if ev.margin_lo_kind == "below_lowest" then
-    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
-    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
-    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
-      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
-      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
-      :format(hi, lo, how, lo, rate(ev.margin_hi), rate(ev.margin_lo), thr, lo, rate(ev.margin_lo))
-  end
+  -- (a lower run that failed at its lowest load never gets here: its span reaches down to 0,
+  -- so the largest gap is beyond the threshold and the order stands, M.capacity_evidence's
+  -- least_below_threshold; what measuring below that load would tell is said beside it there)
   return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean), below "
     .. "the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
     o.pct(ev.margin_pct), thr)
@@ -1824,6 +1817,8 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
         return nil, spans
       end
       spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
+      -- (the figures the least gap is read on: where the spans meet, when they do)
+      spans.margin_hi, spans.margin_lo = order == "b" and lb or la, order == "b" and ha or hb
     end
   end
   return order, spans
@@ -2145,15 +2140,26 @@ end
 -- An order whose least gap is below the practical threshold but whose largest is not
 -- (M.capacity_evidence's least_below_threshold), in words beside the order: "by at least
 -- +0.1 % of their mean, below the practical threshold of 2.0 %, and up to +39.3 %" ("and with
--- no upper end" where the higher run's span has none); "" for any other evidence. pct: the
--- formatter of one percentage; min_effect: the threshold in %.
-function M.least_gap_text(ev, pct, min_effect)
+-- no upper end" where the higher run's span has none); where the spans meet (a least gap of
+-- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical
+-- threshold of 2.0 %, and the largest is +100.0 % of their mean" (at one load, "20 req/s
+-- offered", where they meet at the same load). "" for any other evidence. pct: the formatter
+-- of one percentage; min_effect: the threshold in %; rate (optional): the formatter of a rate
+-- in the figures' unit (without it, "at one load").
+function M.least_gap_text(ev, pct, min_effect, rate)
   if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
-  -- (spans that meet at one load: a least gap of 0, never "at least -0.5 %")
-  local least = ev.margin_pct > 0 and ("by at least %s of their mean"):format(pct(ev.margin_pct))
-    or "by a least gap of 0 (they meet at one load)"
-  return (" %s, below the practical threshold of %.1f %%, and %s"):format(least, min_effect or M.MIN_EFFECT,
-    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
+  local thr = min_effect or M.MIN_EFFECT
+  if ev.margin_pct <= 0 then
+    -- spans that meet at one load (a least gap of 0, never "at least -0.5 %", nor "higher by
+    -- a least gap of 0", which reads as no gap): where they meet, and the largest gap
+    local at = ev.same_load and M.same_load_text(ev):gsub("^, at the same load", " at one load")
+      or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
+    return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %.1f %%, and the "
+      .. "largest %s"):format(at, thr, ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean")
+      or "has no upper end")
+  end
+  return (" by at least %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
+    pct(ev.margin_pct), thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail

@@ -2455,8 +2455,17 @@ end
 -- An order whose least gap is below the practical threshold but whose largest is not
 -- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
 -- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
-local function least_gap_clause(model, ev, who)
-  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+-- What would tell by how much a run whose capacity lies below its lowest load (c: that
+-- capacity, side: its run) is the lower, beside an order whose least gap (read against that
+-- load) is below the practical threshold: "To tell by how much: measure x below its lowest
+-- load, 10.00 req/s." nil for any other capacity.
+local function below_lowest_advice(side, c)
+  if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
+  return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
+end
+
+local function least_gap_clause(model, ev, who, rate)
+  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect, rate or rate_text)
   if text == "" then return "" end
   return ("; %s is higher%s"):format(who, text)
 end
@@ -2528,17 +2537,17 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
       .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   elseif v == "A higher" or v == "B higher" then
     local hi = v == "A higher" and A or B
-    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label))
+    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
       .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label))
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
@@ -2546,7 +2555,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
       .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.order_open then
     local why = ""
@@ -2649,7 +2658,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
       .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
-      least_gap_clause(model, o, hi.label))
+      least_gap_clause(model, o, hi.label, per))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -3043,7 +3052,8 @@ local function verdict_of(model, A, B)
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
     -- (an order whose least gap is below the practical threshold: said so, with its largest)
-    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect,
+      function(x) return rate_text(x) .. gpu end)
     if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
@@ -3054,6 +3064,8 @@ local function verdict_of(model, A, B)
       v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
         or "the measured loads order them", least))
+      v.settle = least ~= "" and below_lowest_advice(ev.higher == "b" and A or B, ev.higher == "b" and ca or cb)
+        or nil
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -3152,7 +3164,8 @@ local function verdict_of(model, A, B)
     elseif o and o.higher then
       v.kind = "ordered"
       -- (an order whose least gap is below the practical threshold: said so, with its largest)
-      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect)
+      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect,
+        function(x) return T.helpers.num(x, 2) .. o.unit end)
       v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
         least ~= "" and (" It is higher" .. least .. ".") or ""))
     else
@@ -3843,9 +3856,13 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
-        -- an order whose least gap is below the practical threshold, its largest beyond it
+        -- an order whose least gap is below the practical threshold, its largest beyond it:
+        -- with what would tell how far below its lowest load the failing run's capacity lies
         local least = least_gap_clause(model, ev, good.label)
-        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        if least ~= "" then
+          local advice = below_lowest_advice(bad, cbad)
+          out[#out] = out[#out]:gsub("%.$", function() return least .. "." .. (advice and (" " .. advice) or "") end)
+        end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "

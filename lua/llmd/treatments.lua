@@ -470,6 +470,8 @@ local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~
 
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
+-- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
+local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
@@ -1164,7 +1166,7 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
-            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT)) or ""), "ordered"
+            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate)) or ""), "ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -1939,7 +1941,7 @@ function M.model(list, opts)
     if ev.least_below_threshold and r.vs_next_text then
       local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
       r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
       r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
     end
@@ -2321,7 +2323,7 @@ function M.model(list, opts)
     local ev = m.ranking[1].evidence or {}
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT)) or "")
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate)) or "")
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2341,7 +2343,7 @@ function M.model(list, opts)
     -- an order whose least gap is below the practical threshold: said with it, as the table
     if ev.least_below_threshold then
       m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
@@ -2806,9 +2808,9 @@ function M.gpu_figures(m, T, by_cap)
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
         order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
-          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by") or "")
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
         or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
-          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by")
+          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by")
           or "")
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(

@@ -2258,8 +2258,8 @@ t.test("identical repeats give no interval: never a 0-width range, a certainty o
   -- untested, never a winner of the repeats, with its least gap of 0 said)
   t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher,
     m.capacity.evidence.least_below_threshold }, { "untested", nil, "b", true })
-  t.ok(m.summary:find("y is higher by a least gap of 0 (they meet at one load), below the practical threshold of "
-    .. "2.0 %, and up to +100.0 %.", 1, true), m.summary)
+  t.ok(m.summary:find("y is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0, below "
+    .. "the practical threshold of 2.0 %, and the largest is +100.0 % of their mean.", 1, true), m.summary)
   t.eq(m.capacity.evidence.basis, "repeats identical: TTFT p90 is 100.0 ms in each of the 3 repeats of load point 1, "
     .. "no spread to estimate")
   -- swapped: the same evidence from the other side
@@ -3343,13 +3343,14 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(m.summary:find("so x's capacity is the higher whatever lies between the measured loads; x is higher by a "
-      .. "least gap of 0 (they meet at one load), below the practical threshold of 2.0 %, and up to +100.0 %.", 1, true),
+    t.ok(m.summary:find("so x's capacity is the higher whatever lies between the measured loads; x is higher: their "
+      .. "ranges meet at one load (20 req/s offered), so the least gap is 0, below the practical threshold of 2.0 %, "
+      .. "and the largest is +100.0 % of their mean.", 1, true),
       m.summary)
     local row = m.headline[1]
-    t.ok(row.evidence:find("; x is higher by a least gap of 0 (they meet at one load), below the practical "
-      .. "threshold of 2.0 %, and up to +100.0 %", 1, true), row.evidence)
-    t.ok(m.verdict.text:find("It is higher by a least gap of 0", 1, true), m.verdict.text)
+    t.ok(row.evidence:find("; x is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0, "
+      .. "below the practical threshold of 2.0 %, and the largest is +100.0 % of their mean", 1, true), row.evidence)
+    t.ok(m.verdict.text:find("It is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0", 1, true), m.verdict.text)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
     -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
     -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,

@@ -1178,18 +1178,20 @@ t.test("the evidence puts the next place above this one by a least gap below the
   t.eq(ranking_order(m), "lb hi")
   local r1 = m.ranking[1]
   t.eq({ r1.vs_next, r1.proven, r1.evidence.least_below_threshold }, { "B better", true, true })
-  t.ok(r1.vs_next_text:find("; this one is higher by a least gap of 0 (they meet at one load), below the practical "
-    .. "threshold of 2.0 %, and up to +48.3 %", 1, true), r1.vs_next_text)
+  t.ok(r1.vs_next_text:find("; this one is higher: their ranges meet at one load (6 req/s offered), so the least "
+    .. "gap is 0, below the practical threshold of 2.0 %, and the largest is +48.3 % of their mean", 1, true),
+    r1.vs_next_text)
   -- the Verdict names lb first by the repeats, with that least gap (least39)
   t.ok(m.verdict:find("^lb ranks first by capacity at SLO"), m.verdict)
-  t.ok(m.verdict:find("; this one is higher by a least gap of 0 (they meet at one load), below the practical "
-    .. "threshold of 2.0 %, and up to +48.3 %", 1, true), m.verdict)
+  t.ok(m.verdict:find("; this one is higher: their ranges meet at one load (6 req/s offered), so the least gap "
+    .. "is 0, below the practical threshold of 2.0 %, and the largest is +48.3 % of their mean", 1, true), m.verdict)
   -- compare.lua says the same of the pair (both_tools labels them base and chunked)
   local c = both_tools(hi, lb, "ttft_p99_ms=200")
   t.eq({ c.compare.verdict, c.compare.winner }, { "B higher", "b" })
   t.ok(c.compare.summary:find("chunked sustains more load than base", 1, true), c.compare.summary)
-  t.ok(c.compare.summary:find("chunked is higher by a least gap of 0 (they meet at one load), below the practical "
-    .. "threshold of 2.0 %, and up to +48.3 %.", 1, true), c.compare.summary)
+  t.ok(c.compare.summary:find("chunked is higher: their ranges meet at one load (6 req/s offered), so the least "
+    .. "gap is 0, below the practical threshold of 2.0 %, and the largest is +48.3 % of their mean.", 1, true),
+    c.compare.summary)
 end)
 
 t.test("an interpolated capacity orders nothing: both tools order by the measured brackets only", function()

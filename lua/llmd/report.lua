@@ -3059,6 +3059,8 @@ local function verdict_of(model, A, B)
       v.kind = "winner"
       v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
         .. least)
+      v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
+        or nil
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
       v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling

@@ -78,3 +78,15 @@ t.test("3: a least gap of 0 says where the ranges meet", function()
     .. "the practical threshold of 2.0 %, and the largest is +100.0 % of their mean.")
   t.lacks(m.summary, "least gap of 0 (they meet")
 end)
+
+t.test("2: the same advice beside a winner of the repeats whose lower run failed at its lowest load", function()
+  -- test_lead33's pair: base fails TTFT p95 <= 230 ms at its only load (3.594 req/s) in every
+  -- repeat, fast meets it there: their ranges meet at that load, fast's has no upper end
+  local a, b = t.slo_split_pair()
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  local advice = "To tell by how much: measure base below its lowest load, 3.59 req/s."
+  t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "and the largest has no upper end. " .. advice)
+  t.contains(md:match("## Summary\n\n(.-)\n\n## "), "and the largest has no upper end. " .. advice)
+end)

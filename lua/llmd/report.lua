@@ -1516,6 +1516,30 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- The gap of two max sustained throughputs (B - A) where one run saturated already at its
+-- lowest load (no figure: decision.saturated_lowest) and the measured loads order them, or
+-- order them by less than the practical threshold (decision.sustained_order): that run's
+-- limit lies from 0 up to its ceiling, the other's from its figure up to its ceiling (no
+-- upper end where it never saturated), so B - A runs from B's lowest against A's highest to
+-- B's highest against A's lowest, as decision.capacity_gap reads two capacities' spans:
+-- {lo_rps, hi_rps (math.huge: no upper end), lo_pct, hi_pct, pct_text}, "at least +3.00
+-- req/s" and "at least +62.0 %" in the Headline's cells (k20 sustained 7.84 req/s, k10 never
+-- achieved more than 4.84). na, nb: the accelerators each is divided by (1: totals). nil for
+-- any other pair (both saturated there, a run of two workloads, spans that overlap).
+local function sustained_low_gap(sa, sb, na, nb, min_effect)
+  if sa.max_sustained_na or sb.max_sustained_na then return nil end
+  if not (decision.saturated_lowest(sa) or decision.saturated_lowest(sb)) then return nil end
+  local order, sp = decision.sustained_order(sa, na, sb, nb, min_effect or decision.MIN_EFFECT)
+  if not (sp and (order or sp.below_threshold)) then return nil end
+  local g = { lo_rps = sp.lb - sp.ha, hi_rps = sp.hb - sp.la }
+  if sp.ha > 0 and sp.ha ~= math.huge then g.lo_pct = (sp.lb / sp.ha - 1) * 100 end
+  if sp.la > 0 and sp.hb ~= math.huge then g.hi_pct = (sp.hb / sp.la - 1) * 100 else g.hi_pct = math.huge end
+  if sp.ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  g.pct_text = decision.gap_pct_text(g, T.helpers.pct)
+  return g
+end
+M.sustained_low_gap = sustained_low_gap
+
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
@@ -1770,6 +1794,13 @@ local function headline(model)
       if la and lb then dt = "N/A (both lower bounds)" end
     elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
+    elseif is_sus and (va ~= nil or vb ~= nil) then
+      -- one run saturated at its lowest load, the other's figure above its ceiling: what the
+      -- loads know of the gap, never "unknown for A" beside the evidence that orders them
+      local sg = key == "max_sustained" and sat.gap
+        or (g.a.gpus and g.b.gpus and sustained_low_gap(sat.a, sat.b, g.a.gpus, g.b.gpus, model.min_effect))
+      local rd, rp = capacity_range_cells(sg or nil, " req/s", 2)
+      if rd then dt, pt = rd, rp end
     end
     -- both capacities below their lowest loads: each lies somewhere from 0 up to its lowest
     -- load's rate, so the gap those allow ("-1.78 to +1.34 req/s", "at least -100.0 %") is no
@@ -4673,6 +4704,9 @@ function M.build(opts)
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a, pa), b = per_gpu(B, cb, model.saturation.b, pb) }
+  -- the max sustained gap where one run saturated at its lowest load and the loads order the
+  -- two (sustained_low_gap): comparison.json's saturation.gap, as capacity.gap
+  model.saturation.gap = sustained_low_gap(model.saturation.a, model.saturation.b, 1, 1, model.min_effect)
   if #model.slo > 0 and ga and gb then
     -- each capacity per its own accelerators, ordered by the same rule as the totals
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
@@ -5077,6 +5111,13 @@ function M.curve_rows(model)
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
     broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested", sbounds)
   with_evidence("max_sustained")
+  -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
+  -- Headline's Delta and Change give it (saturation.gap in comparison.json)
+  local sg = model.saturation.gap
+  local sd_, sp_ = capacity_range_cells(sg, " req/s", 2)
+  if sd_ and not differ and not broken and not mixed then
+    out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
+  end
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

@@ -90,3 +90,60 @@ t.test("2: the same advice beside a winner of the repeats whose lower run failed
   t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "and the largest has no upper end. " .. advice)
   t.contains(md:match("## Summary\n\n(.-)\n\n## "), "and the largest has no upper end. " .. advice)
 end)
+
+-- 1. One run saturated already at its lowest load (no figure, its limit from 0 up to its
+--    ceiling), the other's figure above that ceiling: the max sustained row's Delta and
+--    Change say what the loads know of the gap, as the evidence beside them orders the two,
+--    never "N/A (unknown for A)"; comparison.json's saturation.gap and the CSV row's note
+--    the same. 6. The Verdict never gives that run's ceiling as its figure.
+local function srun(rates, got)
+  local stages = {}
+  for i, r in ipairs(rates) do
+    stages[i] = { rate = r, values = { throughput_req_s = got[i], ttft_p90_ms = 100, throughput_tok_s = 10 * got[i],
+      error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+
+t.test("1, 6: saturated at its lowest load below the other's figure: the gap the loads allow, never unknown", function()
+  -- x (test_fixh39's): offered 6, 8, 10, achieved 4.7, 4.8, 4.85: saturated at its lowest
+  -- load (4.7 < 0.95 x 6), ceiling 4.85, its limit 0 to 4.85. y: 6, 8, 9.4: saturated at load
+  -- 3 (9.4 < 9.5), max sustained 8, ceiling 9.4. B - A (by hand): 8 - 4.85 = +3.15 to 9.4 - 0
+  -- = +9.40 req/s; 8 / 4.85 - 1 = +64.9 %, and no upper end in % (A's span from 0)
+  local R, X = { 6, 8, 10 }, { 4.7, 4.8, 4.85 }
+  local m = ttft_model(srun(R, X), srun(R, { 6, 8, 9.4 }))
+  local row = t.headline_row(m, "Max sustained throughput")
+  t.eq({ row.delta_text, row.pct_text }, { "+3.15 to +9.40 req/s", "at least +64.9 %" })
+  t.contains(row.evidence, "the measured loads order them")
+  local g = m.saturation.gap
+  t.near(g.lo_rps, 3.15, 1e-9)
+  t.near(g.hi_rps, 9.4, 1e-9)
+  t.near(g.lo_pct, (8 / 4.85 - 1) * 100, 1e-9)
+  t.eq({ g.hi_pct, g.pct_text }, { math.huge, "at least +64.9 %" })
+  local csv
+  for _, r in ipairs(report.curve_rows(m)) do if r.key == "max_sustained_rps" then csv = r end end
+  t.contains(csv.note, "; B - A from the measured loads: +3.15 to +9.40 req/s, at least +64.9 %")
+  -- 6: the Verdict gives x's N/A (why), never its ceiling 4.85 as its figure
+  t.eq({ m.verdict.kind, m.verdict.higher, m.verdict.a_figure, m.verdict.b_figure },
+    { "ordered", "b", "N/A (saturated at the lowest load)", "8.00 req/s" })
+  t.lacks(m.verdict.text, "4.85")
+  -- y never saturated (achieved 6, 8, 10: each ≥ 95 % of its offered rate): ≥ 10, no upper
+  -- end: 10 - 4.85 = +5.15 req/s or more, 10 / 4.85 - 1 = +106.2 % or more (by hand), the
+  -- open end +inf in comparison.json as capacity.gap's
+  m = ttft_model(srun(R, X), srun(R, { 6, 8, 10 }))
+  row = t.headline_row(m, "Max sustained throughput")
+  t.eq({ row.delta_text, row.pct_text }, { "at least +5.15 req/s", "at least +106.2 %" })
+  t.eq(m.saturation.gap.hi_rps, math.huge)
+  local j = report.plain(m)
+  t.eq({ j.saturation.gap.hi_rps, j.saturation.gap.hi_pct }, { "+inf", "+inf" })
+  t.lacks(m.verdict.text, "4.85")
+  -- swapped (y as A): B - A from 0 - 9.4 = -9.40 to 4.85 - 8 = -3.15 req/s; -100.0 % to
+  -- 4.85 / 8 - 1 = -39.4 % (by hand)
+  m = ttft_model(srun(R, { 6, 8, 9.4 }), srun(R, X))
+  row = t.headline_row(m, "Max sustained throughput")
+  t.eq({ row.delta_text, row.pct_text }, { "-9.40 to -3.15 req/s", "-100.0 % to -39.4 %" })
+  -- A/A: both saturated at their lowest load: no order, no gap
+  m = ttft_model(srun(R, X), srun(R, { 4.6, 4.9, 5.0 }))
+  t.eq(m.saturation.gap, nil)
+  t.eq(t.headline_row(m, "Max sustained throughput").delta_text, "N/A (unknown on both sides)")
+end)

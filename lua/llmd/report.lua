@@ -2545,7 +2545,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
-    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: not shown to differ, no winner")
+    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: either may be higher, no winner")
       :format(basis, open_ends_text(A, B, ca, cb))
   end
   if v == "not shown to differ" then
@@ -3306,10 +3306,10 @@ local function dispersion_text(phrase, A, B, ca, cb, od)
 end
 
 -- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
--- end, or down to 0): not shown to differ, never "no clear difference" (which reads as
--- sameness).
+-- end, or down to 0): either may be higher, as the Verdict says (the evidence's verdict "not
+-- shown to differ", kept for scripts), never "no clear difference" (which reads as sameness).
 local function open_range_text(phrase, A, B, ca, cb)
-  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
+  return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
     .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
     capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
 end
@@ -3859,6 +3859,10 @@ local function summary(model, A, B)
         -- an order whose least gap is below the practical threshold, its largest beyond it
         local least = least_gap_clause(model, ev, hi.label)
         if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        -- "either may be higher" once a sentence: the gap's own note ("(y at most +50.0 % vs
+        -- x, either may be higher)") gives way to the clause after it that says why
+        local _, n = out[#out]:gsub("either may be higher", "")
+        if n > 1 then out[#out] = out[#out]:gsub(", either may be higher%)", ")", 1) end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))

@@ -147,3 +147,37 @@ t.test("1, 6: saturated at its lowest load below the other's figure: the gap the
   t.eq(m.saturation.gap, nil)
   t.eq(t.headline_row(m, "Max sustained throughput").delta_text, "N/A (unknown on both sides)")
 end)
+
+-- 4. Ranges from repeats that overlap, open-ended: the Summary, the Headline's evidence and
+--    the Verdict say one thing, "either may be higher" (the evidence's verdict "not shown to
+--    differ" kept for scripts), never a Summary that opens "Capacity … not shown to differ"
+--    under a Verdict of "either may be higher"; and a sentence says it once.
+t.test("4: open-ended overlapping ranges read 'either may be higher' in Summary, evidence and Verdict", function()
+  -- t0: TTFT p90 repeats 100-110, 150-160, 180-195 ms at 10, 20, 30 req/s: every mean under
+  -- 200 ms (never violated, ≥ 30 by the means, its range open above); t1: 190, 230, 260 at
+  -- 30 (mean 226.7): crosses between 20 and 30 by the means, its repeats' range open above
+  -- too (one repeat passes at 30): ranges that overlap with no upper end
+  local x = t.repeated_run { { 100, 105, 110 }, { 150, 155, 160 }, { 180, 185, 195 } }
+  local y = t.repeated_run { { 100, 110, 120 }, { 150, 160, 170 }, { 190, 230, 260 } }
+  local m = report.build { a = sd("t0", x), b = sd("t1", y), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.open_range }, { "not shown to differ", true })
+  t.contains(m.verdict.text, "Cannot say which sustains more load")
+  t.contains(m.verdict.text, "so either may be higher")
+  t.lacks(m.summary, "not shown to differ")
+  t.contains(m.summary, "for t1: either may be higher; the ranges the repeats allow")
+  local row = m.headline[1]
+  t.contains(row.evidence, "so the overlap leaves room for any gap: either may be higher, no winner")
+  t.lacks(row.evidence, "not shown to differ")
+  -- one run per load: x ≥ 20 (never violated, no upper end), y between 15 and 30: B - A
+  -- at most 30 - 20 = +10.00 req/s, +50.0 %, no lower end: either may be higher, said once
+  -- in the Summary's sentence (the gap's own note gives way to the reason after it)
+  m = ttft_model(ttft_run { { 10, 10, 50 }, { 20, 20, 90 } }, ttft_run { { 10, 10, 50 }, { 15, 15, 60 },
+    { 30, 30, 150 } }, "ttft_p90_ms=100")
+  t.eq({ t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default)").pct_text },
+    { "at most +50.0 % (either may be higher)" })
+  local first = m.summary:match("^(.-%.) At ")
+  t.contains(first, "(y at most +50.0 % vs x), untested")
+  local _, n = first:gsub("either may be higher", "")
+  t.eq(n, 1, first)
+end)

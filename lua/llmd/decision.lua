@@ -1665,7 +1665,9 @@ end
 -- point's own (an estimate whose failing point delivered no fewer; a bound whose floor_tps,
 -- the fewest at that load or above, is its own point's), and the lower run's ends at its
 -- failing point's (an estimate whose failing point delivered no fewer than its passing one;
--- a capacity below its lowest load). Elsewhere tok/s per request that fall with the load
+-- a capacity below its lowest load), and both delivered the same tok/s there (within
+-- REPEAT_TOLERANCE, lp.close, as the req/s rule's achieved rates). Elsewhere tok/s per
+-- request that fall with the load
 -- can put the higher run's capacity below the other's in tok/s although it sustained more
 -- requests: its req/s order is no tok/s order.
 function M.capacity_touch_tps(ca, cb)
@@ -1682,7 +1684,14 @@ function M.capacity_touch_tps(ca, cb)
   end
   local ends_at_failing = lo.kind == "below_lowest" or (num(lo.last_passing_tps) and num(lo.first_failing_tps)
     and lo.first_failing_tps >= lo.last_passing_tps)
-  return starts_at_passing and ends_at_failing and t or false
+  -- and there the two delivered the same tok/s (within REPEAT_TOLERANCE, as the req/s rule
+  -- reads the achieved rates): a run of longer answers delivered more tok/s at that load, so
+  -- the other's pass there orders nothing in tok/s (x failed at 20 req/s delivering 4000
+  -- tok/s, y met the SLOs there with 2000: x's capacity may lie at 3990 tok/s, above y's)
+  local hs = hi.kind == "interpolated" and hi.last_passing_tps or hi.floor_tps
+  local le = lo.kind == "below_lowest" and lo.lowest_tps or lo.first_failing_tps
+  local same = num(hs) and num(le) and lp.close(hs, le)
+  return starts_at_passing and ends_at_failing and same and t or false
 end
 
 -- The order two capacities' gap (M.capacity_gap, g) shows: "b" where B's lowest is above

@@ -2705,7 +2705,9 @@ end
 -- tok/s only as the tok/s spans show it (decision.gap_order of their gap, capacity_in_tps,
 -- the same-load rule only where it holds in tok/s, decision.capacity_touch_tps): tok/s per
 -- request that fall with the load can leave the run that sustained more requests with
--- fewer tok/s at its capacity, and its req/s order is then no tok/s order.
+-- fewer tok/s at its capacity, and its req/s order is then no tok/s order. Returns the text,
+-- the verdict it states and its order in comparison.csv's words (M.CSV_ORDERS; nil: the req/s
+-- row's, whose evidence it repeats).
 local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
@@ -2726,10 +2728,11 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ"
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ", "either_may_be_higher"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown"
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown",
+      "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -2742,9 +2745,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
     return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
       .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
-      (ca.interval and cb.interval) and "not shown to differ" or "untested"
+      (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
-  if ev.below_threshold and order == said then return cap_text, "not shown to differ" end
+  if ev.below_threshold and order == said then return cap_text, "not shown to differ", "not_shown_to_differ" end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -2752,10 +2755,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
     return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans), order == "b" and "B higher" or "A higher"
+      spans), order == "b" and "B higher" or "A higher", order .. "_higher"
   end
   return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans), "untested"
+    order == said and " too" or "", spans), "untested", order .. "_higher"
 end
 
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
@@ -2829,7 +2832,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence, r.tps_verdict = capacity_tps_evidence_text(model, A, B, cap_tps)
+      r.evidence, r.tps_verdict, r.tps_order = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -5051,6 +5054,13 @@ function M.curve_rows(model)
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
         (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested", cbounds)
       out[#out].unit = "tok/s"
+      -- its order column as the req/s row's (capacity_order), read off the tok/s evidence
+      -- where that differs from the req/s one (capacity_tps_evidence_text's third value)
+      local o = capacity_order(model, cap.evidence, ca, cb)
+      if h.tps_order and o ~= "not_compared" then
+        o = (model.identical and h.tps_order:match("_higher$")) and "not_compared" or h.tps_order
+      end
+      out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
           and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
@@ -5115,6 +5125,13 @@ function M.curve_rows(model)
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
     broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested", sbounds)
   with_evidence("max_sustained")
+  -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
+  -- (sustained_order: spans apart, the least gap held to the practical threshold)
+  local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
+  out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
+    or so and so.higher and so.below_threshold and "not_shown_to_differ"
+    or so and so.higher and (model.identical and "not_compared" or (so.higher .. "_higher"))
+    or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
   -- Headline's Delta and Change give it (saturation.gap in comparison.json)
   local sg = model.saturation.gap

@@ -181,3 +181,56 @@ t.test("4: open-ended overlapping ranges read 'either may be higher' in Summary,
   local _, n = first:gsub("either may be higher", "")
   t.eq(n, 1, first)
 end)
+
+-- 5. comparison.csv's order column on the output tok/s capacity row, as on the req/s row:
+--    the req/s order where the tok/s evidence repeats it, the tok/s spans' own where they
+--    differ; and on the max sustained row, by the evidence's rule.
+t.test("5: the tok/s capacity row and the max sustained row have an order, consistent with the req/s row", function()
+  local function order_of(m)
+    local o = {}
+    for _, r in ipairs(report.curve_rows(m)) do o[r.key] = r.order or "" end
+    return o
+  end
+  -- test 1's pair with an SLO every load meets (TTFT p90 100 ms <= 200): x saturated at its
+  -- lowest load (no capacity read), y ≥ 9.4... : the req/s row is unknown; max sustained y
+  -- above (8 sustained against x's ceiling 4.85)
+  local R = { 6, 8, 10 }
+  local m = ttft_model(srun(R, { 4.7, 4.8, 4.85 }), srun(R, { 6, 8, 9.4 }), "ttft_p90_ms=200")
+  local o = order_of(m)
+  t.eq({ o.capacity_at_slo_rps, o.capacity_at_slo_output_tps, o.max_sustained_rps }, { "unknown", "unknown",
+    "b_higher" })
+  -- TTFT p90 <= 100 ms: x met it at 10 req/s and failed at 20, y met it at 20 and failed at
+  -- 30: y higher in req/s (it met the SLO at the load x failed it, the same load). In output
+  -- tok/s x delivered 200 a request (2000 at 10, 4000 at 20), y 100 (2000 at 20, 3000 at 30):
+  -- x's span 2000-4000, y's 2000-3000 overlap, so in tok/s either may be higher (by hand)
+  local function trun(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[1], throughput_tok_s = p[2], ttft_p90_ms = p[3],
+        error_rate_pct = 0 } }
+    end
+    return t.with_samples(t.run_of(stages))
+  end
+  m = ttft_model(trun { { 10, 2000, 50 }, { 20, 4000, 150 }, { 30, 6000, 300 } },
+    trun { { 10, 1000, 40 }, { 20, 2000, 60 }, { 30, 3000, 150 } }, "ttft_p90_ms=100")
+  t.eq(m.capacity.evidence.higher, "b")
+  o = order_of(m)
+  t.eq({ o.capacity_at_slo_rps, o.capacity_at_slo_output_tps }, { "b_higher", "either_may_be_higher" })
+  -- (the same-load rule holds in tok/s only where both delivered the same tok/s at that load:
+  -- here 4000 and 2000, so B - A is y's lowest against x's highest, 2000 - 4000 = -2000, to
+  -- 3000 - 2000 = +1000 tok/s; 2000 / 4000 - 1 = -50 %, 3000 / 2000 - 1 = +50 %, by hand; it
+  -- read "0 up to +1,000.0 tok/s" and "y's capacity lies at 2,000.0 tok/s or more, x's at
+  -- 4,000.0 tok/s or less" as an order)
+  local trow = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.contains(trow.evidence, "either may be higher in tok/s")
+  t.eq({ trow.delta_text, trow.pct_text }, { "-2,000.0 to +1,000.0 tok/s (the measured loads cannot order them)",
+    "-50.0 % to +50.0 %" })
+  -- both never saturated (lower bounds): either may be higher
+  t.eq(o.max_sustained_rps, "either_may_be_higher")
+  -- and in comparison.csv itself, last column
+  local csv = report.csv(m)
+  t.contains(csv, "\ncapacity_at_slo_output_tps,tok/s,")
+  for line in csv:gmatch("[^\n]+") do
+    if line:match("^capacity_at_slo_output_tps,") then t.ok(line:match(",either_may_be_higher$"), line) end
+  end
+end)

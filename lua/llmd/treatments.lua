@@ -2110,10 +2110,11 @@ function M.model(list, opts)
         r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
           decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate))
-      elseif sorder == "b" and (v.verdict == "untested" or (v.verdict == "no clear difference"
-        and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
-        -- untested, or a test that showed nothing (after Holm) of limits whose ranges (each
-        -- from the lower end of its repeats' interval) lie apart, and the next one never achieved
+      elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
+        or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
+        -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
+        -- repeats) of limits whose ranges (each from the lower end of its repeats' interval)
+        -- lie apart, and the next one never achieved
         -- this one's figure at any load: its limit lies below this one's whatever lies between
         -- the loads (compare.lua's "the measured loads order them", decision.sustained_order,
         -- its least gap held to the practical threshold as there): an order, said as one, and
@@ -2124,7 +2125,7 @@ function M.model(list, opts)
           margin_max_pct = ssp.margin_max_pct }
         local least = decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate)
         r.vs_next_text = r.vs_next_text .. ("; %sthe measured loads order them: this one sustained %s, %s never "
-          .. "achieved more than %s at any load%s"):format(v.verdict == "no clear difference" and "but " or "",
+          .. "achieved more than %s at any load%s"):format(v.verdict ~= "untested" and "but " or "",
           metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil),
           least ~= "" and ("; this one is higher" .. least) or "")
       end
@@ -2335,7 +2336,7 @@ function M.model(list, opts)
     m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; %s (%s), so no winner is shown by "
       .. "repeats. The measured loads order them: %s sustained %s, %s never achieved more than %s at any load.")
       :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
-      r1.vs_next == "no clear difference" and "the test shows no difference" or "untested", tostring(ev.basis),
+      r1.vs_next == "untested" and "untested" or "not shown by the test", tostring(ev.basis),
       ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
       metrics.format("throughput_req_s", ev.ceiling_rps))
     -- an order whose least gap is below the practical threshold: said with it, as by capacity

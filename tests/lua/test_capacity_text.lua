@@ -234,3 +234,77 @@ t.test("5: the tok/s capacity row and the max sustained row have an order, consi
     if line:match("^capacity_at_slo_output_tps,") then t.ok(line:match(",either_may_be_higher$"), line) end
   end
 end)
+
+-- 7. treatments.lua's ranking and Verdict on max sustained throughput, by compare.lua's
+--    rules and in words that fit the case.
+local tr = require "llmd.treatments"
+
+t.test("7: one other with no figure is 'the other'; one among several saturated at its lowest load is in the Verdict",
+  function()
+  -- test_fixh39's x (saturated at its lowest load, ceiling 4.85) and y (max sustained 8); z
+  -- sustains 7.9 (8 offered, 7.9 ≥ 7.6), also above x's ceiling by far more than 2 %
+  local x = t.treatment("x", { { 6, 4.7, 100 }, { 8, 4.8, 100 }, { 10, 4.85, 100 } })
+  local y = t.treatment("y", { { 6, 6, 100 }, { 8, 8, 100 }, { 10, 9.4, 100 } })
+  local z = t.treatment("z", { { 6, 6, 100 }, { 8, 7.9, 100 }, { 10, 9.3, 100 } })
+  local v = tr.model({ x, y }).verdict
+  t.contains(v, "; the other has no figure, but is below it: x (untested, but the measured loads put y above it")
+  t.lacks(v, "the others")
+  v = tr.model({ x, y, z }).verdict
+  t.contains(v, " x has no figure (untested, but the measured loads put y, z above it: y sustained 8.000 req/s, z "
+    .. "sustained 7.900 req/s, x saturated already at its lowest load and never achieved more than 4.850 req/s at any "
+    .. "load).")
+end)
+
+t.test("7: a max sustained order whose least gap is under 2 % stands, said with it, as compare.lua says it",
+  function()
+  -- a: sustains 20 (20 offered), saturated at 30 (20.3 < 28.5): limit 20 to 20.3. b: 20.5 at
+  -- 20.5, saturated at 40 (25 < 38): 20.5 to 25. One run a load: untested. Least gap 20.3
+  -- against 20.5, 0.2 / 20.4 = 0.98 %, under 2 %; largest 25 against 20, 5 / 22.5 = 22.2 %
+  -- (by hand): the order stands (decision.sustained_order; on main: no order at all)
+  local a = t.treatment("a", { { 20, 20, 100 }, { 30, 20.3, 100 } })
+  local b = t.treatment("b", { { 10, 10, 100 }, { 20.5, 20.5, 100 }, { 40, 25, 100 } })
+  local m = tr.model { a, b }
+  t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text, m.ranking[1].order_certain },
+    { "b", "1", "2", true })
+  t.contains(m.verdict, "The measured loads order them: b sustained 20.500 req/s, a never achieved more than 20.300 "
+    .. "req/s at any load. b is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and "
+    .. "up to +22.2 %.")
+  -- compare.lua on the same two says the same least gap
+  local cm = report.build { a = sd("a", a.run), b = sd("b", b.run), generated = 0 }
+  t.contains(cm.verdict.text, "It is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, "
+    .. "and up to +22.2 %.")
+end)
+
+t.test("7: a test that cannot show a place beside ranges apart: ranked by the loads, as the untested case", function()
+  -- x: 30 req/s in each of 3 repeats at 30 offered (all one value: the exact Mann-Whitney
+  -- test, whose least p with 3 and 3 repeats is 0.1, cannot show a place), saturated at 40
+  -- (33.5). n: 28.9, 29, 29.1 at 29 (mean 29; its 95 % t-interval 29 -+ 4.303 x 0.1 / sqrt 3
+  -- = 28.75 to 29.25), 29.2 at 40, its ceiling. The ranges, x from 30 up, n up to 29.25, lie
+  -- apart; n never achieved x's 30 at any load, 29.2 against 30 is 2.7 % of their mean (by
+  -- hand): the loads order them, and x has a place of its own (on main "1=" both, beside a
+  -- text that leaves them level, while an untested pair so ordered got its own)
+  local x = t.treatment("x", { { 30, { 30, 30, 30 }, 100 }, { 40, 33.5, 100 } })
+  local n = t.treatment("n", { { 29, { 28.9, 29, 29.1 }, 100 }, { 40, 29.2, 100 } })
+  local m = tr.model { x, n }
+  local r = m.ranking[1]
+  t.eq({ r.label, r.vs_next, r.order_certain, r.rank_text, m.ranking[2].rank_text },
+    { "x", "not shown to differ", true, "1", "2" })
+  t.contains(r.vs_next_text, "; but the measured loads order them: this one sustained 30.000 req/s, n never achieved "
+    .. "more than 29.200 req/s at any load")
+  t.ok(m.verdict:find("^Highest max sustained throughput by the figures: x"), m.verdict)
+  t.contains(m.verdict, "; not shown by the test (exact Mann-Whitney")
+end)
+
+t.test("7: a ceiling read at a load over the error-rate limit is said to be failures, not 'a saturated load'",
+  function()
+  -- n: 17.9, 18, 18.1 at 18 offered, then 22 achieved at 30 offered with 10 % of its requests
+  -- failed (over the 5 % limit): its ceiling 22 is read there, above x's 20 (19.9, 20, 20.1)
+  local x = t.treatment("x", { { 20, { 19.9, 20, 20.1 }, 100 }, { 30, 25, 100 } })
+  local n = t.treatment("n", { { 18, { 17.9, 18, 18.1 }, 100 }, { 30, 22, 100 } })
+  n.run.stages[4].metrics.values.error_rate_pct = 10
+  local r = tr.model({ x, n }).ranking[1]
+  t.eq({ r.label, r.steps_cannot_order }, { "x", true })
+  t.contains(r.vs_next_text, "but n achieved up to 22.000 req/s at a load where 10 % of its requests failed (more "
+    .. "than 5 %), above this one's 20.000 req/s")
+  t.lacks(r.vs_next_text, "at a saturated load")
+end)

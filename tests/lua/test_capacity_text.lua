@@ -142,6 +142,14 @@ t.test("1, 6: saturated at its lowest load below the other's figure: the gap the
   m = ttft_model(srun(R, { 6, 8, 9.4 }), srun(R, X))
   row = t.headline_row(m, "Max sustained throughput")
   t.eq({ row.delta_text, row.pct_text }, { "-9.40 to -3.15 req/s", "-100.0 % to -39.4 %" })
+  -- per GPU, x on 4 GPUs and y on 1: x's limit 0 to 4.85 / 4 = 1.2125 per GPU, y's 8 to 9.4:
+  -- B - A from 8 - 1.2125 = +6.79 to 9.4 - 0 = +9.40 req/s, 8 / 1.2125 - 1 = +559.8 % (by hand)
+  local function gsd(label, r, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = r, kv = {} }
+  end
+  m = report.build { a = gsd("x", srun(R, X), 4), b = gsd("y", srun(R, { 6, 8, 9.4 }), 1), generated = 0 }
+  row = t.headline_row(m, "Max sustained throughput per GPU")
+  t.eq({ row.delta_text, row.pct_text }, { "+6.79 to +9.40 req/s", "at least +559.8 %" })
   -- A/A: both saturated at their lowest load: no order, no gap
   m = ttft_model(srun(R, X), srun(R, { 4.6, 4.9, 5.0 }))
   t.eq(m.saturation.gap, nil)

@@ -1535,6 +1535,30 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- The gap of two max sustained throughputs (B - A) where one run saturated already at its
+-- lowest load (no figure: decision.saturated_lowest) and the measured loads order them, or
+-- order them by less than the practical threshold (decision.sustained_order): that run's
+-- limit lies from 0 up to its ceiling, the other's from its figure up to its ceiling (no
+-- upper end where it never saturated), so B - A runs from B's lowest against A's highest to
+-- B's highest against A's lowest, as decision.capacity_gap reads two capacities' spans:
+-- {lo_rps, hi_rps (math.huge: no upper end), lo_pct, hi_pct, pct_text}, "at least +3.00
+-- req/s" and "at least +62.0 %" in the Headline's cells (k20 sustained 7.84 req/s, k10 never
+-- achieved more than 4.84). na, nb: the accelerators each is divided by (1: totals). nil for
+-- any other pair (both saturated there, a run of two workloads, spans that overlap).
+local function sustained_low_gap(sa, sb, na, nb, min_effect)
+  if sa.max_sustained_na or sb.max_sustained_na then return nil end
+  if not (decision.saturated_lowest(sa) or decision.saturated_lowest(sb)) then return nil end
+  local order, sp = decision.sustained_order(sa, na, sb, nb, min_effect or decision.MIN_EFFECT)
+  if not (sp and (order or sp.below_threshold)) then return nil end
+  local g = { lo_rps = sp.lb - sp.ha, hi_rps = sp.hb - sp.la }
+  if sp.ha > 0 and sp.ha ~= math.huge then g.lo_pct = (sp.lb / sp.ha - 1) * 100 end
+  if sp.la > 0 and sp.hb ~= math.huge then g.hi_pct = (sp.hb / sp.la - 1) * 100 else g.hi_pct = math.huge end
+  if sp.ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  g.pct_text = decision.gap_pct_text(g, T.helpers.pct)
+  return g
+end
+M.sustained_low_gap = sustained_low_gap
+
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
@@ -1887,6 +1911,13 @@ local function headline(model)
       if la and lb then dt = "N/A (both lower bounds)" end
     elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
+    elseif is_sus and (va ~= nil or vb ~= nil) then
+      -- one run saturated at its lowest load, the other's figure above its ceiling: what the
+      -- loads know of the gap, never "unknown for A" beside the evidence that orders them
+      local sg = key == "max_sustained" and sat.gap
+        or (g.a.gpus and g.b.gpus and sustained_low_gap(sat.a, sat.b, g.a.gpus, g.b.gpus, model.min_effect))
+      local rd, rp = capacity_range_cells(sg or nil, " req/s", 2)
+      if rd then dt, pt = rd, rp end
     end
     -- both capacities below their lowest loads: each lies somewhere from 0 up to its lowest
     -- load's rate, so the gap those allow ("-1.78 to +1.34 req/s", "at least -100.0 %") is no
@@ -2581,8 +2612,17 @@ end
 -- An order whose least gap is below the practical threshold but whose largest is not
 -- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
 -- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
-local function least_gap_clause(model, ev, who)
-  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+-- What would tell by how much a run whose capacity lies below its lowest load (c: that
+-- capacity, side: its run) is the lower, beside an order whose least gap (read against that
+-- load) is below the practical threshold: "To tell by how much: measure x below its lowest
+-- load, 10.00 req/s." nil for any other capacity.
+local function below_lowest_advice(side, c)
+  if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
+  return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
+end
+
+local function least_gap_clause(model, ev, who, rate)
+  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect, rate or rate_text)
   if text == "" then return "" end
   return ("; %s is higher%s"):format(who, text)
 end
@@ -2631,7 +2671,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
-    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: not shown to differ, no winner")
+    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: either may be higher, no winner")
       :format(basis, open_ends_text(A, B, ca, cb))
   end
   if v == "not shown to differ" then
@@ -2654,17 +2694,17 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
       .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   elseif v == "A higher" or v == "B higher" then
     local hi = v == "A higher" and A or B
-    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label))
+    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
       .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label))
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
@@ -2672,7 +2712,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
       .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.order_open then
     local why = ""
@@ -2775,7 +2815,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
       .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
-      least_gap_clause(model, o, hi.label))
+      least_gap_clause(model, o, hi.label, per))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -2791,7 +2831,9 @@ end
 -- tok/s only as the tok/s spans show it (decision.gap_order of their gap, capacity_in_tps,
 -- the same-load rule only where it holds in tok/s, decision.capacity_touch_tps): tok/s per
 -- request that fall with the load can leave the run that sustained more requests with
--- fewer tok/s at its capacity, and its req/s order is then no tok/s order.
+-- fewer tok/s at its capacity, and its req/s order is then no tok/s order. Returns the text,
+-- the verdict it states and its order in comparison.csv's words (M.CSV_ORDERS; nil: the req/s
+-- row's, whose evidence it repeats).
 local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
@@ -2812,10 +2854,11 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ"
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ", "either_may_be_higher"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown"
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown",
+      "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -2828,9 +2871,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
     return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
       .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
-      (ca.interval and cb.interval) and "not shown to differ" or "untested"
+      (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
-  if ev.below_threshold and order == said then return cap_text, "not shown to differ" end
+  if ev.below_threshold and order == said then return cap_text, "not shown to differ", "not_shown_to_differ" end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -2838,10 +2881,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
     return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans), order == "b" and "B higher" or "A higher"
+      spans), order == "b" and "B higher" or "A higher", order .. "_higher"
   end
   return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans), "untested"
+    order == said and " too" or "", spans), "untested", order .. "_higher"
 end
 
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
@@ -2915,7 +2958,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence, r.tps_verdict = capacity_tps_evidence_text(model, A, B, cap_tps)
+      r.evidence, r.tps_verdict, r.tps_order = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -3169,12 +3212,15 @@ local function verdict_of(model, A, B)
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
     -- (an order whose least gap is below the practical threshold: said so, with its largest)
-    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect,
+      function(x) return rate_text(x) .. gpu end)
     if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
       v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
         .. least)
+      v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
+        or nil
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
       v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
@@ -3186,6 +3232,8 @@ local function verdict_of(model, A, B)
       if ev.interval_coverage == "narrow_near_capacity" then
         v.text = v.text .. " " .. narrow_verdict_text(ev, A, B)
       end
+      v.settle = least ~= "" and below_lowest_advice(ev.higher == "b" and A or B, ev.higher == "b" and ca or cb)
+        or nil
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -3284,7 +3332,8 @@ local function verdict_of(model, A, B)
     elseif o and o.higher then
       v.kind = "ordered"
       -- (an order whose least gap is below the practical threshold: said so, with its largest)
-      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect)
+      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect,
+        function(x) return T.helpers.num(x, 2) .. o.unit end)
       v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
         least ~= "" and (" It is higher" .. least .. ".") or ""))
     else
@@ -3392,10 +3441,10 @@ local function dispersion_text(phrase, A, B, ca, cb, od)
 end
 
 -- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
--- end, or down to 0): not shown to differ, never "no clear difference" (which reads as
--- sameness).
+-- end, or down to 0): either may be higher, as the Verdict says (the evidence's verdict "not
+-- shown to differ", kept for scripts), never "no clear difference" (which reads as sameness).
 local function open_range_text(phrase, A, B, ca, cb)
-  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
+  return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
     .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
     capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
 end
@@ -3945,6 +3994,10 @@ local function summary(model, A, B)
         -- an order whose least gap is below the practical threshold, its largest beyond it
         local least = least_gap_clause(model, ev, hi.label)
         if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        -- "either may be higher" once a sentence: the gap's own note ("(y at most +50.0 % vs
+        -- x, either may be higher)") gives way to the clause after it that says why
+        local _, n = out[#out]:gsub("either may be higher", "")
+        if n > 1 then out[#out] = out[#out]:gsub(", either may be higher%)", ")", 1) end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
@@ -3975,9 +4028,13 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
-        -- an order whose least gap is below the practical threshold, its largest beyond it
+        -- an order whose least gap is below the practical threshold, its largest beyond it:
+        -- with what would tell how far below its lowest load the failing run's capacity lies
         local least = least_gap_clause(model, ev, good.label)
-        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        if least ~= "" then
+          local advice = below_lowest_advice(bad, cbad)
+          out[#out] = out[#out]:gsub("%.$", function() return least .. "." .. (advice and (" " .. advice) or "") end)
+        end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -4793,6 +4850,9 @@ function M.build(opts)
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a, pa), b = per_gpu(B, cb, model.saturation.b, pb) }
+  -- the max sustained gap where one run saturated at its lowest load and the loads order the
+  -- two (sustained_low_gap): comparison.json's saturation.gap, as capacity.gap
+  model.saturation.gap = sustained_low_gap(model.saturation.a, model.saturation.b, 1, 1, model.min_effect)
   if #model.slo > 0 and ga and gb then
     -- each capacity per its own accelerators, ordered by the same rule as the totals
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
@@ -5136,6 +5196,13 @@ function M.curve_rows(model)
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
         (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested", cbounds)
       out[#out].unit = "tok/s"
+      -- its order column as the req/s row's (capacity_order), read off the tok/s evidence
+      -- where that differs from the req/s one (capacity_tps_evidence_text's third value)
+      local o = capacity_order(model, cap.evidence, ca, cb)
+      if h.tps_order and o ~= "not_compared" then
+        o = (model.identical and h.tps_order:match("_higher$")) and "not_compared" or h.tps_order
+      end
+      out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
           and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
@@ -5200,6 +5267,20 @@ function M.curve_rows(model)
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
     broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested", sbounds)
   with_evidence("max_sustained")
+  -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
+  -- (sustained_order: spans apart, the least gap held to the practical threshold)
+  local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
+  out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
+    or so and so.higher and so.below_threshold and "not_shown_to_differ"
+    or so and so.higher and (model.identical and "not_compared" or (so.higher .. "_higher"))
+    or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
+  -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
+  -- Headline's Delta and Change give it (saturation.gap in comparison.json)
+  local sg = model.saturation.gap
+  local sd_, sp_ = capacity_range_cells(sg, " req/s", 2)
+  if sd_ and not differ and not broken and not mixed then
+    out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
+  end
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

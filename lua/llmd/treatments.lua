@@ -470,6 +470,8 @@ local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~
 
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
+-- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
+local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
@@ -624,6 +626,21 @@ local function sustained_capacity(x)
   if sat.none then hi = math.huge elseif finite(sat.ceiling_rps) then hi = math.max(hi, sat.ceiling_rps) end
   return { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps, interval = { lo = lo, hi = hi } }
 end
+-- Where a treatment achieved its ceiling (the most it achieved at any load), in words beside
+-- "achieved up to N": "at a saturated load", or, where that load failed more requests than
+-- the error-rate limit (llmd.loadpoints.failing), "at a load where 12 % of its requests
+-- failed, more than ...": failures, not overload.
+local function ceiling_load_text(x, slo)
+  local ceil = x.saturation and x.saturation.ceiling_rps
+  for _, p in ipairs(finite(ceil) and x.points or {}) do
+    if finite(p.achieved_rps) and lp.close(p.achieved_rps, ceil) then
+      local f = lp.failing(p, { slo = slo })
+      if f then return "at a load where " .. f end
+    end
+  end
+  return "at a saturated load"
+end
+
 local function sustained_gap(a, b)
   if not (a.max_rps and b.max_rps) then return nil end
   return decision.capacity_gap(sustained_capacity(a), sustained_capacity(b))
@@ -1193,7 +1210,7 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
-            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT)) or ""), "ordered"
+            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate)) or ""), "ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -1959,7 +1976,7 @@ function M.model(list, opts)
     if ev.least_below_threshold and r.vs_next_text then
       local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
       r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
       r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
     end
@@ -2093,37 +2110,44 @@ function M.model(list, opts)
       -- the test of the two points said, the limits are "not shown to differ", never "no
       -- clear difference" or "negligible", which read as sameness the steps cannot show
       local ceil = nxt.saturation.ceiling_rps
+      -- the order of the two limits by the measured loads (compare.lua's rule)
+      local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
       local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
         r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %+.1f %%), but %s achieved "
-          .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
+          .. "up to %s %s, above this one's %s, so the load steps cannot order their limits")
           :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
-          nxt.label, metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
-      elseif v.verdict == "B better" and ceil and x.max_rps
-        and decision.effect_pct(ceil, x.max_rps) < decision.MIN_EFFECT then
-        -- ordered by the steps, but the next one's limit may lie up to its ceiling, within the
-        -- practical threshold of this one's figure: the least gap the limits allow is what a
-        -- place needs, as by capacity (decision.capacity_evidence's below_threshold) and on the
-        -- Pareto front; +3.0 % between the two points is not the limits' gap
-        r.vs_next, r.below_threshold = "not shown to differ", true
-        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %+.1f %%), but %s "
-          .. "achieved up to %s at a saturated load, only %.1f %% below this one's %s, less than the practical "
-          .. "threshold of %g %%, so its limit may be as close"):format(nxt.label, ptext or "untested",
-          (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
-          decision.effect_pct(ceil, x.max_rps), metrics.format("throughput_req_s", x.max_rps), decision.MIN_EFFECT)
-      elseif v.verdict == "untested" and ceil and x.max_rps and ceil < x.max_rps
-        and decision.effect_pct(ceil, x.max_rps) >= decision.MIN_EFFECT then
-        -- untested, but the next one never achieved this one's figure at any load: its limit
-        -- lies below this one's whatever lies between the loads (compare.lua's "the measured
-        -- loads order them"), by at least the practical threshold: an order, said as one
+          nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
+          metrics.format("throughput_req_s", x.max_rps))
+      elseif v.verdict == "B better" and sorder == "b" and ssp.least_below_threshold then
+        -- shown by the test, and the limits' spans apart, but their least gap (the next one's
+        -- ceiling against this one's figure) below the practical threshold while the largest
+        -- reaches beyond it: the order stands, said with its least gap, as compare.lua says it
+        -- (decision.sustained_order). (Both below it cannot be: a test's "B better" needs the
+        -- two figures the practical threshold apart, and the largest gap is at least theirs.)
+        r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
+        r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
+          decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate))
+      elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
+        or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
+        -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
+        -- repeats) of limits whose ranges (each from the lower end of its repeats' interval)
+        -- lie apart, and the next one never achieved
+        -- this one's figure at any load: its limit lies below this one's whatever lies between
+        -- the loads (compare.lua's "the measured loads order them", decision.sustained_order,
+        -- its least gap held to the practical threshold as there): an order, said as one, and
+        -- ranked as one (a place of its own, as the untested case's)
         r.order_certain = true
         r.evidence = { verdict = "untested", ordered = true, ceiling_rps = ceil, sustained_rps = x.max_rps,
-          basis = v.note }
-        r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
-          .. "achieved more than %s at any load"):format(metrics.format("throughput_req_s", x.max_rps), nxt.label,
-          metrics.format("throughput_req_s", ceil))
+          basis = v.note, least_below_threshold = ssp.least_below_threshold, margin_pct = ssp.margin_pct,
+          margin_max_pct = ssp.margin_max_pct }
+        local least = decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate)
+        r.vs_next_text = r.vs_next_text .. ("; %sthe measured loads order them: this one sustained %s, %s never "
+          .. "achieved more than %s at any load%s"):format(v.verdict ~= "untested" and "but " or "",
+          metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil),
+          least ~= "" and ("; this one is higher" .. least) or "")
       elseif v.verdict == "untested" and lower_bound(x) then
         -- this one never saturated: its figure is a lower bound, and the next one's limit may
         -- lie up to its ceiling, above it: either may be higher, whatever the repeats
@@ -2302,8 +2326,9 @@ function M.model(list, opts)
       if b then low[#low + 1] = ("%s (%s)"):format(x.label, b.text) end
     end
     if #low > 0 and #failed == 0 and #low == #unranked then
-      m.verdict = ("%s sustains the most load (%s): %s; the others have no figure, but are below it: %s.")
-        :format(ranked[1].label, m.rank_by, m.ranking[1].text, table.concat(low, "; "))
+      m.verdict = ("%s sustains the most load (%s): %s; %s, but %s below it: %s.")
+        :format(ranked[1].label, m.rank_by, m.ranking[1].text, #low == 1 and "the other has no figure"
+        or "the others have no figure", #low == 1 and "is" or "are", table.concat(low, "; "))
     elseif #low > 0 then
       m.verdict = ("%s It sustains more than %s."):format(m.verdict, table.concat(low, "; "))
     end
@@ -2331,11 +2356,17 @@ function M.model(list, opts)
     -- untested, but the measured loads order the two limits: the order of the figures, as
     -- by capacity, never "no treatment is shown to be best" beside an order that holds
     local r1, ev = m.ranking[1], m.ranking[1].evidence
-    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; untested (%s), so no winner is shown by "
+    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; %s (%s), so no winner is shown by "
       .. "repeats. The measured loads order them: %s sustained %s, %s never achieved more than %s at any load.")
-      :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label, tostring(ev.basis),
+      :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
+      r1.vs_next == "untested" and "untested" or "not shown by the test", tostring(ev.basis),
       ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
       metrics.format("throughput_req_s", ev.ceiling_rps))
+    -- an order whose least gap is below the practical threshold: said with it, as by capacity
+    if ev.least_below_threshold then
+      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
+    end
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -2344,7 +2375,7 @@ function M.model(list, opts)
     local ev = m.ranking[1].evidence or {}
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT)) or "")
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate)) or "")
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2364,7 +2395,7 @@ function M.model(list, opts)
     -- an order whose least gap is below the practical threshold: said with it, as the table
     if ev.least_below_threshold then
       m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
@@ -2400,6 +2431,17 @@ function M.model(list, opts)
       m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
         ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
     end
+  end
+
+  -- one saturated already at its lowest load, among several ranked ones: said in the Verdict
+  -- too (its row's note alone was all), with the ones the measured loads put above it
+  if #ranked > 1 then
+    local low = {}
+    for _, x in ipairs(unranked) do
+      local bl = below_lowest_of[x.label]
+      if bl then low[#low + 1] = ("%s has no figure (%s)"):format(x.label, bl.text) end
+    end
+    if #low > 0 then m.verdict = ("%s %s."):format(m.verdict, table.concat(low, "; ")) end
   end
 
   -- treatments on different numbers of accelerators are not like for like on cost: a setup
@@ -2833,10 +2875,10 @@ function M.gpu_figures(m, T, by_cap)
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
         order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
-          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by") or "")
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
         or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
-          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by")
-          or "")
+          sp.least_below_threshold
+            and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)

@@ -1806,6 +1806,18 @@ end
 -- ceiling orders them (k20 sustained 7.84 req/s, k10 never achieved more than 4.85 at any
 -- load); two such runs are not ordered (nil, nil: both limits are unknown, whatever their
 -- ceilings).
+--
+-- Spans apart by less than the noise of the rates they are read off are no order (audit40:
+-- two runs of one server, A "sustained 9.76 req/s" where B "never achieved more than 9.74",
+-- a kept-up point's rate being its Poisson send rate, +-8.6 % from its 135 requests): the
+-- higher run's figure must stay above the lower run's ceiling from the lower end of its 95 %
+-- interval to the upper end of the ceiling's (llmd.loadpoints.saturation's noise: the
+-- requests counted in the window, widened to the repeats' spread where repeated). Else nil,
+-- with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise = {fig_lo,
+-- fig_n (the higher figure's lower end and its count), ceil_hi, ceil_n (the lower run's)},
+-- (M.sustained_noise_text). Where a count is unknown (fig_lo or ceil_hi nil: files that
+-- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
+-- compare.lua and treatments.lua both order by this function.
 function M.sustained_order(sa, na, sb, nb, min_effect)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
@@ -1814,6 +1826,22 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
   local order = ha < lb and "b" or hb < la and "a" or nil
+  if order then
+    local hi_s, hi_n = order == "b" and sb or sa, (order == "b" and nb or na) or 1
+    local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
+    local fig = type(hi_s.noise) == "table" and hi_s.noise.sustained or nil
+    local ceil = type(lo_s.noise) == "table" and lo_s.noise or {}
+    local nz = { fig_lo = fig and fig.lo / hi_n, fig_n = fig and fig.n,
+      ceil_hi = ceil.ceiling_hi and ceil.ceiling_hi / lo_n, ceil_n = ceil.ceiling_n }
+    spans.noise = nz
+    -- (files that count no requests, which no supported harness writes, leave the noise
+    -- unknown: the spans alone, as before; nz.unknown says so)
+    nz.unknown = not (nz.fig_lo and nz.ceil_hi) or nil
+    if not nz.unknown and nz.fig_lo <= nz.ceil_hi then
+      spans.within_noise = order
+      return nil, spans
+    end
+  end
   if order and min_effect then
     local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
     if m and m < min_effect then
@@ -1827,6 +1855,20 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
     end
   end
   return order, spans
+end
+
+-- Why spans that the measured loads put apart (sp: M.sustained_order's spans with
+-- within_noise) order nothing, as every output says it, with rate the formatter of one rate
+-- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
+-- "but within the noise of those rates: A's figure could be as low as 8.10 req/s (the lower
+-- end of its 95 % interval, from 135 requests), B's ceiling as high as 11.30 req/s, so
+-- either may be higher; more requests at each load (longer loads) or repeats would tell".
+function M.sustained_noise_text(sp, rate, hi, lo)
+  local nz = sp.noise or {}
+  local advice = "so either may be higher; more requests at each load (longer loads) or repeats would tell"
+  return ("but within the noise of those rates: %s's figure could be as low as %s (the lower end of its 95 %% "
+    .. "interval, from %d requests), %s's ceiling as high as %s (from %d), %s"):format(hi, rate(nz.fig_lo),
+    math.floor(nz.fig_n + 0.5), lo, rate(nz.ceil_hi), math.floor(nz.ceil_n + 0.5), advice)
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

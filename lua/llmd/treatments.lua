@@ -1176,6 +1176,14 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct), decision.MIN_EFFECT),
           "not ordered"
       end
+      if sp and sp.within_noise then
+        -- (spans apart by less than the noise of their rates: compare.lua's rule, one function)
+        local hi, lo = sp.within_noise == "b" and x or nxt, sp.within_noise == "b" and nxt or x
+        return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
+          .. "more than %s at any load), %s"):format(x.label, nxt.label, hi.label, hi.label,
+          rate(sp.within_noise == "b" and sp.lb or sp.la), lo.label, rate(sp.within_noise == "b" and sp.ha or sp.hb),
+          decision.sustained_noise_text(sp, rate, hi.label, lo.label)), "not ordered"
+      end
       return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
         x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
         or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered"
@@ -2093,17 +2101,27 @@ function M.model(list, opts)
           .. "threshold of %g %%, so its limit may be as close"):format(nxt.label, ptext or "untested",
           (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
           decision.effect_pct(ceil, x.max_rps), metrics.format("throughput_req_s", x.max_rps), decision.MIN_EFFECT)
-      elseif v.verdict == "untested" and ceil and x.max_rps and ceil < x.max_rps
-        and decision.effect_pct(ceil, x.max_rps) >= decision.MIN_EFFECT then
+      elseif v.verdict == "untested" then
         -- untested, but the next one never achieved this one's figure at any load: its limit
         -- lies below this one's whatever lies between the loads (compare.lua's "the measured
-        -- loads order them"), by at least the practical threshold: an order, said as one
-        r.order_certain = true
-        r.evidence = { verdict = "untested", ordered = true, ceiling_rps = ceil, sustained_rps = x.max_rps,
-          basis = v.note }
-        r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
-          .. "achieved more than %s at any load"):format(metrics.format("throughput_req_s", x.max_rps), nxt.label,
-          metrics.format("throughput_req_s", ceil))
+        -- loads order them"), by compare.lua's rule, one function (decision.sustained_order:
+        -- beyond the noise of the rates, and the practical threshold as it reads it): an
+        -- order, said as one, with its least gap where that is below the threshold
+        local order, sp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+        local function rate(q) return metrics.format("throughput_req_s", q) end
+        if order == "b" then
+          r.order_certain = true
+          r.evidence = { verdict = "untested", ordered = true, ceiling_rps = sp.ha, sustained_rps = sp.lb,
+            basis = v.note }
+          r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
+            .. "achieved more than %s at any load%s"):format(rate(sp.lb), nxt.label, rate(sp.ha),
+            sp.least_below_threshold and ("; this one is higher%s"):format(decision.least_gap_text(sp, gap_pct,
+              decision.MIN_EFFECT)) or "")
+        elseif sp and sp.within_noise == "b" then
+          r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
+            .. "achieved more than %s at any load), %s"):format(rate(sp.lb), nxt.label, rate(sp.ha),
+            decision.sustained_noise_text(sp, rate, "this one", nxt.label))
+        end
       end
       r.proven = r.vs_next == "B better"
     end
@@ -2145,7 +2163,9 @@ function M.model(list, opts)
           :format(z.label, m.rank_by, figure(z))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
-          sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT) or "")
+          sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT)
+          or sp.within_noise == "b" and (", " .. decision.sustained_noise_text(sp, rate, "this one", z.label))
+          or "")
         or ("untested against %s: not known"):format(z.label)
     end
     -- (the pair's text names this one by its label: "x's capacity at SLO", "x sustained")

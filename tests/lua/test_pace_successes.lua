@@ -3,7 +3,6 @@
 -- latency 0 (audit40 #2: r20c's crashed repeat, 416 of 720 failed, read as kept up).
 local t = require "testlib"
 local rm = require "llmd.runmodel"
-local stats = require "llmd.stats"
 
 -- 40 requests sent one a second (start k, k = 0..39); the first 20 succeed with latencies
 -- growing by 0.5 s a request (a queue: finish = 1 + 1.5 k, an exact line of slope 1.5), the

@@ -58,3 +58,42 @@ t.test("pace: failed requests without the successes' starts and latencies is mis
   t.ok(not ok)
   t.ok(tostring(err):find("successes' starts and latencies", 1, true), tostring(err))
 end)
+
+t.test("analyze.lua on a run model whose slopes ran through failed requests says so and reads them again", function()
+  if not t.have_numpy() then return end
+  local proc, json = require "llmd.proc", require "llmd.json"
+  local d = t.tmpdir()
+  -- queue_sim.py --fail 0.2: a fifth of the requests fail at once (HTTP 503, latency 0)
+  local function sim(name, seed)
+    local r = proc.run { t.PY, t.root() .. "/tests/data/queue_sim.py", d .. "/" .. name, "--slots", "20",
+      "--rates", "4,8", "--dur", "20", "--fail", "0.2", "--seed", tostring(seed) }
+    t.eq(r.code, 0, r.stderr)
+    return d .. "/" .. name
+  end
+  local llmdlua = t.root() .. "/llmdlua"
+  local r = proc.run { llmdlua, t.root() .. "/lua/compare.lua", "--a", sim("a", 21), "--b", sim("b", 22), "--parent",
+    d .. "/out", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ws = t.workspaces(d .. "/out")[1]
+  -- what an llmdlua of before fixc40 saved: no slope_of (its slope ran through every answered request)
+  local p = ws .. "/run-a/run_model.json"
+  local doc = json.read(p)
+  local n = 0
+  for _, st in ipairs(doc.stages) do
+    if type(st.pace) == "table" and st.pace.slope_of then
+      t.eq(st.pace.slope_of, "successes")
+      t.ok(st.pace.succeeded < st.pace.answered, "failed requests at every stage")
+      st.pace.slope_of, n = nil, n + 1
+    end
+  end
+  t.eq(n, 2)
+  t.write(p, json.encode(doc))
+  r = proc.run { llmdlua, t.root() .. "/lua/analyze.lua", ws }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- (stages numbered as the folder's files are, from 0)
+  t.contains(r.stderr, "saved before llmdlua fitted the answers' pace through the successful requests only: stages "
+    .. "0, 1 are judged by a slope through its failed requests too")
+  -- read again from its results (the other run is saved under the current rule): slope_of back
+  doc = json.read(p)
+  for _, st in ipairs(doc.stages) do t.eq(st.pace.slope_of, "successes") end
+end)

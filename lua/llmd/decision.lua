@@ -1810,11 +1810,13 @@ end
 -- Spans apart by less than the noise of the rates they are read off are no order (audit40:
 -- two runs of one server, A "sustained 9.76 req/s" where B "never achieved more than 9.74",
 -- a kept-up point's rate being its Poisson send rate, +-8.6 % from its 135 requests): the
--- higher run's figure must stay above the lower run's ceiling from the lower end of its 95 %
--- interval to the upper end of the ceiling's (llmd.loadpoints.saturation's noise: the
--- requests counted in the window, widened to the repeats' spread where repeated). Else nil,
--- with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise = {fig_lo,
--- fig_n (the higher figure's lower end and its count), ceil_hi, ceil_n (the lower run's)},
+-- gap, the higher run's figure less the lower run's ceiling, must be above 0 over its whole
+-- 95 % interval, both rates' noise counted (llmd.loadpoints.saturation's noise: each rate's
+-- 95 % interval from the requests counted in its window, widened to the repeats' spread
+-- where repeated; half-widths h_fig and h_ceil combine as sqrt(h_fig^2 + h_ceil^2)). Else
+-- nil, with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise =
+-- {fig_lo, fig_n (the lower end of the higher figure's interval and its count), ceil_hi,
+-- ceil_n (the upper end of the lower run's ceiling's), gap, gap_lo, gap_hi}
 -- (M.sustained_noise_text). Where a count is unknown (fig_lo or ceil_hi nil: files that
 -- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
 -- compare.lua and treatments.lua both order by this function.
@@ -1837,9 +1839,16 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
     -- (files that count no requests, which no supported harness writes, leave the noise
     -- unknown: the spans alone, as before; nz.unknown says so)
     nz.unknown = not (nz.fig_lo and nz.ceil_hi) or nil
-    if not nz.unknown and nz.fig_lo <= nz.ceil_hi then
-      spans.within_noise = order
-      return nil, spans
+    if not nz.unknown then
+      -- the gap, figure less ceiling, and its 95 % interval: each end's half-width combined
+      -- as independent errors are
+      local fv, cv = order == "b" and lb or la, order == "b" and ha or hb
+      local half = math.sqrt((fv - nz.fig_lo) ^ 2 + (nz.ceil_hi - cv) ^ 2)
+      nz.gap, nz.gap_lo, nz.gap_hi = fv - cv, fv - cv - half, fv - cv + half
+      if nz.gap_lo <= 0 then
+        spans.within_noise = order
+        return nil, spans
+      end
     end
   end
   if order and min_effect then
@@ -1860,15 +1869,16 @@ end
 -- Why spans that the measured loads put apart (sp: M.sustained_order's spans with
 -- within_noise) order nothing, as every output says it, with rate the formatter of one rate
 -- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
--- "but within the noise of those rates: A's figure could be as low as 8.10 req/s (the lower
--- end of its 95 % interval, from 135 requests), B's ceiling as high as 11.30 req/s, so
--- either may be higher; more requests at each load (longer loads) or repeats would tell".
+-- "but within the noise of those rates: A's figure less B's ceiling, 0.02 req/s, has a 95 %
+-- interval from -2.15 req/s to 2.19 req/s (A's figure from 165 requests, B's ceiling from
+-- 150), so either may be higher; more requests at each load (longer loads) or repeats would
+-- tell".
 function M.sustained_noise_text(sp, rate, hi, lo)
   local nz = sp.noise or {}
-  local advice = "so either may be higher; more requests at each load (longer loads) or repeats would tell"
-  return ("but within the noise of those rates: %s's figure could be as low as %s (the lower end of its 95 %% "
-    .. "interval, from %d requests), %s's ceiling as high as %s (from %d), %s"):format(hi, rate(nz.fig_lo),
-    math.floor(nz.fig_n + 0.5), lo, rate(nz.ceil_hi), math.floor(nz.ceil_n + 0.5), advice)
+  return ("but within the noise of those rates: %s's figure less %s's ceiling, %s, has a 95 %% interval from %s to %s "
+    .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; more requests at each load "
+    .. "(longer loads) or repeats would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo), rate(nz.gap_hi), hi,
+    math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

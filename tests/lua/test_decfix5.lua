@@ -268,8 +268,9 @@ t.test("per GPU, by max sustained throughput: an experiment's setups ranked on t
   t.near(per[2].value, 29.7 / 4, 1e-9)
   -- untested, but ordered by the measured loads as compare.lua's per-GPU rule reads them
   -- (session 35): small sustained 9.9 per GPU, big never achieved more than 33 / 4 = 8.25 per
-  -- GPU at any load (by hand); beyond the noise of 800 requests a point (python3: 9.9 (1 -
-  -- 1.96 / sqrt(800)) = 9.214 above 8.25 (1 + 1.96 / sqrt(800)) = 8.822); no best named on totals
+  -- GPU at any load (by hand); beyond the noise of 800 requests a point (python3: the gap 1.65
+  -- less math.hypot(9.9, 8.25) x 1.96 / sqrt(800) = 0.757 above 0; from 20, -4.00); no best
+  -- named on totals
   local banner = "Not like for like on cost: big 4 GPUs, small 1 GPU. Per GPU, max sustained throughput: small 9.900 "
     .. "req/s per GPU, big 7.425 req/s per GPU; small above big per GPU: untested, but the measured loads order them: "
     .. "small sustained 9.900 req/s per GPU, big never achieved more than 8.250 req/s per GPU at any load (each "

@@ -104,8 +104,8 @@ t.test("an order of max sustained throughputs whose least gap is under --min-eff
   -- most at any load) against C's 16, (21 - 16) / 18.5 = +27.0 %, beyond it (least39: the order
   -- stands, said with its least gap; rate36 made both rows "not shown to differ", as sameness).
   -- (80 s of sends a load, not 10 as before fixc40: the order must be beyond the noise of the
-  -- rates too, 1.96 / sqrt(n) of each; python3: 20 (1 - 1.96 / sqrt(1600)) = 19.02 above 17 (1
-  -- + 1.96 / sqrt(1600)) = 17.83, where 200 requests left 17.23 below 19.36)
+  -- rates too; python3: the gap 20 - 17 = 3 less math.hypot(20, 17) x 1.96 / sqrt(1600) = 1.71
+  -- above 0, where 200 requests left -0.64)
   local a = ladder(15, { { 16, 1280, 1 / 16 }, { 20, 1600, 1 / 20 }, { 24, 1920, 1 / 21 } })
   local c = ladder(15, { { 16, 1280, 1 / 16 }, { 20, 1600, 1 / 17 }, { 24, 1920, 1 / 17 } })
   local ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow", "--min-effect", "20" }

@@ -44,14 +44,15 @@ t.test("compare.lua: spans apart by less than the noise of the rates order nothi
   local x, y = pair(1)
   local m = report.build { a = sd("x", x), b = sd("y", y), slo = {}, generated = 0 }
   -- /usr/bin/python3: z = 1.959963984540054 (scipy.stats.norm.ppf(0.975)); y's figure 24.5
-  -- from 368 requests, 24.5 (1 - z / sqrt(368)) = 21.9968304564178; x's ceiling 22 from 330,
-  -- 22 (1 + z / sqrt(330)) = 24.373634260724412: the lower end is below the upper end
+  -- from 368 requests, half-width 24.5 z / sqrt(368); x's ceiling 22 from 330, 22 z /
+  -- sqrt(330); the gap 24.5 - 22 = 2.5 with half-width math.hypot of the two, 3.4496...: from
+  -- -0.9496372805850535 to 5.949637280585053, reaching below 0
   t.eq(m.verdict.kind, "cannot say")
   t.eq(m.verdict.higher, nil)
   local clause = "the measured loads put y above (y sustained 24.50 req/s, x never achieved more than 22.00 req/s "
-    .. "at any load), but within the noise of those rates: y's figure could be as low as 22.00 req/s (the lower end "
-    .. "of its 95 % interval, from 368 requests), x's ceiling as high as 24.37 req/s (from 330), so either may be "
-    .. "higher; more requests at each load (longer loads) or repeats would tell"
+    .. "at any load), but within the noise of those rates: y's figure less x's ceiling, 2.50 req/s, has a 95 % "
+    .. "interval from -0.95 req/s to 5.95 req/s (y's figure from 368 requests, x's ceiling from 330), so either may "
+    .. "be higher; more requests at each load (longer loads) or repeats would tell"
   t.contains(m.verdict.text, "Cannot say which sustains more load (max sustained throughput; no SLO given): ")
   t.contains(m.verdict.text, clause)
   local row = t.headline_row(m, "Max sustained throughput")
@@ -62,8 +63,8 @@ end)
 t.test("compare.lua: the same spans from 16 times the requests are ordered", function()
   local x, y = pair(16)
   local m = report.build { a = sd("x", x), b = sd("y", y), slo = {}, generated = 0 }
-  -- 24.5 (1 - z / sqrt(5888)) = 23.87420761410445 above 22 (1 + z / sqrt(5280)) =
-  -- 22.5934085651811: beyond the noise, ordered, untested (one run per load)
+  -- the gap 2.5 less math.hypot(24.5 z / sqrt(5888), 22 z / sqrt(5280)) = 1.6375906798537367
+  -- above 0: beyond the noise, ordered, untested (one run per load)
   t.eq({ m.verdict.kind, m.verdict.higher }, { "ordered", "b" })
   t.contains(t.headline_row(m, "Max sustained throughput").evidence, "but the measured loads order them: y sustained "
     .. "24.50 req/s, x never achieved more than 22.00 req/s at any load")
@@ -84,13 +85,17 @@ t.test("decision.sustained_order: the noise ends it reads, and an unknown count 
   t.near(sp.noise.fig_lo, 21.9968304564178, 1e-9)
   t.near(sp.noise.ceil_hi, 24.373634260724412, 1e-9)
   t.eq({ sp.noise.fig_n, sp.noise.ceil_n }, { 368, 330 })
+  t.near(sp.noise.gap_lo, -0.9496372805850535, 1e-9)
+  t.near(sp.noise.gap_hi, 5.949637280585053, 1e-9)
   -- per GPU (y on 2 GPUs, x on 1): y's span 12.25-12.5 below x's 20-22; x's figure 20 from
-  -- 300 requests, 20 (1 - z / sqrt(300)) = 17.736828531847657, above y's ceiling per GPU,
-  -- 25 / 2 (1 + z / sqrt(375)) = 13.76515131188166: ordered, x higher
+  -- 300 requests, 20 (1 - z / sqrt(300)) = 17.736828531847657, y's ceiling per GPU 25 / 2 (1
+  -- + z / sqrt(375)) = 13.76515131188166: the gap 7.5 less math.hypot of the half-widths,
+  -- 4.907211359131887, above 0: ordered, x higher
   order, sp = decision.sustained_order(sy, 2, sx, 1, decision.MIN_EFFECT)
   t.eq(order, "b")
   t.near(sp.noise.fig_lo, 17.736828531847657, 1e-9)
   t.near(sp.noise.ceil_hi, 13.76515131188166, 1e-9)
+  t.near(sp.noise.gap_lo, 4.907211359131887, 1e-9)
   -- no counts (files that count no requests): the spans alone, as before, said so
   local ux = sat(OFFERED_X, { 10, 20, 22 }, {})
   local uy = sat(OFFERED_Y, { 10, 20, 24.5, 25 }, {})
@@ -113,14 +118,15 @@ t.test("treatments.lua ranks by the same rule: within the noise, one shared rank
     return tr.model { treatment("x", OFFERED_X, { 10, 20, 22 }, { 150, 300, 330 }, k),
       treatment("y", OFFERED_Y, { 10, 20, 24.5, 25 }, { 150, 300, 368, 375 }, k) }
   end
-  -- 15 s loads: y's lower end 21.997 below x's ceiling's upper end 24.37 (above): no place
-  -- (main: "1" and "2", the measured loads ordering them)
+  -- 15 s loads: the gap's interval -0.950 to 5.950 (above): no place (main: "1" and "2", the
+  -- measured loads ordering them)
   local m = model(1)
   t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "y", "1=", "1=" })
   t.eq(m.ranking[1].order_certain, nil)
-  t.contains(m.ranking[1].vs_next_text, "but within the noise of those rates: this one's figure could be as low as "
-    .. "21.997 req/s (the lower end of its 95 % interval, from 368 requests), x's ceiling as high as 24.374 req/s")
-  -- 60 s loads: 23.874 above 22.593: y first, untested, as compare.lua orders them
+  t.contains(m.ranking[1].vs_next_text, "but within the noise of those rates: this one's figure less x's ceiling, "
+    .. "2.500 req/s, has a 95 % interval from -0.950 req/s to 5.950 req/s (this one's figure from 368 requests, x's "
+    .. "ceiling from 330)")
+  -- 60 s loads: the gap's lower end 1.638 above 0: y first, untested, as compare.lua orders them
   m = model(16)
   t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "y", "1", "2" })
   t.eq(m.ranking[1].order_certain, true)

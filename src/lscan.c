@@ -525,6 +525,8 @@ static int run(lua_State *L, int format)
     lua_setfield(L, -2, "bytes");
     lua_pushinteger(L, (lua_Integer)s->records);
     lua_setfield(L, -2, "records");
+    lua_pushinteger(L, (lua_Integer)s->window_max);
+    lua_setfield(L, -2, "window");
     if (format == SCAN_CSV) {
         lua_pushinteger(L, (lua_Integer)s->par_parts);
         lua_setfield(L, -2, "parts");

@@ -274,6 +274,8 @@ static int alloc_window(Scanner *s, size_t cap)
     s->buf = (char *)b;
     s->cap = cap;
     s->own_buf = own;
+    if (cap > s->window_max)
+        s->window_max = cap;
     return 0;
 }
 
@@ -2693,12 +2695,16 @@ static int csv_parallel(Scanner *s, int nparts)
     }
     pt[0].rc = csv_part_run(&pt[0]);
     int ok = pt[0].rc == 0;
+    size_t windows = 0; /* the parts' windows, held at once */
     for (int k = 0; k < np; k++) {
         if (k > 0 && pt[k].started)
             (void)pthread_join(pt[k].tid, NULL);
         ok &= (k == 0 || pt[k].started) && pt[k].rc == 0;
+        windows += pt[k].w.window_max;
         csv_part_free(&pt[k].w);
     }
+    if (windows > s->window_max)
+        s->window_max = windows;
     if (!ok)
         goto out;
     /* every part read to its end: the cuts were rows' ends. The samples follow, each

@@ -148,8 +148,11 @@ typedef struct Scanner {
     /* the window */
     char *buf;
     size_t cap, len;
-    uint64_t base; /* absolute offset of buf[0] */
-    int own_buf;   /* 1: malloc'd, 2: a mapping of its own (alloc_window) */
+    uint64_t base;     /* absolute offset of buf[0] */
+    int own_buf;       /* 1: malloc'd, 2: a mapping of its own (alloc_window) */
+    size_t window_max; /* the largest window held at once, bytes (the parts' together when
+                          a CSV is read in parts at once): what a scan's memory is bounded
+                          by, told to tests as the result's window */
     /* the rules' accumulators sized once the first SIZE_HINT_AT bytes from hint_from are
        read (see size_hint in scan.c): hint_at is where, 0 before the first read,
        UINT64_MAX once done */

@@ -180,9 +180,7 @@ end
 -- below_threshold: an order by a margin below the practical threshold), the one wording of
 -- compare.lua and treatments.lua: "the measured loads put rateB's capacity above concA's
 -- (rateB sustained 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but
--- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %"; where
--- the lower run failed at its lowest load (margin_lo_kind "below_lowest") it has no estimate,
--- and the gap is not measured: by how much is not known, and what to measure. o: {a =, b =
+-- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %". o: {a =, b =
 -- (the runs' labels, as ev's a and b), slo = the SLO list, min_effect = the threshold in %,
 -- rate = function(req/s) -> text (the tool's own figures), pct = function(%) -> "+0.6 %"}.
 function M.below_threshold_reason(ev, o)
@@ -198,14 +196,9 @@ function M.below_threshold_reason(ev, o)
       rate(ev.failed_rps), M.same_load_text(ev))
   end
   local thr = ("%.1f"):format(o.min_effect)
-  if ev.margin_lo_kind == "below_lowest" then
-    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
-    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
-    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
-      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
-      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
-      :format(hi, lo, how, lo, rate(ev.margin_hi), rate(ev.margin_lo), thr, lo, rate(ev.margin_lo))
-  end
+  -- (a lower run that failed at its lowest load never gets here: its span reaches down to 0,
+  -- so the largest gap is beyond the threshold and the order stands, M.capacity_evidence's
+  -- least_below_threshold; what measuring below that load would tell is said beside it there)
   return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean), below "
     .. "the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
     o.pct(ev.margin_pct), thr)
@@ -1056,6 +1049,8 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
     local xa = pr and point_samples(ra, pr.a, kind, #pa)
     local xb = pr and point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil end
+    -- (one design effect for both sides: the larger of the two runs' at this point, the
+    -- test's, M.u_design_effect; README says so)
     local d = (test.tested_deff and test.tested_deff[i] or 1) * (kind == "itl" and test.gaps_per_request or 1)
     local fa, sa = figure_se(xa, key, kind, d)
     local fb, sb = figure_se(xb, key, kind, d)
@@ -1214,6 +1209,52 @@ end
 -- with limit = the SLO's limit (%); nil when the SLOs have no error rate, or no point is so.
 -- Without an error-rate SLO (but with others), the default failure limit the capacity is read
 -- within (llmd.loadpoints.capacity_slo), default = true then.
+-- Only at a load where a capacity could lie: not where another SLO fails beyond doubt
+-- (fails_anyway), nor at a load point past the run's saturation
+-- (llmd.loadpoints.saturated_from) both with the crashed repeats and without them (the
+-- other repeats' own points: a crash that alone pulled a load below the saturation share
+-- does not make it saturated) is no such load, as no capacity reaches past the first load
+-- its run did not sustain; whether the error-rate SLO holds there changes no capacity, so
+-- a crash there leaves no order open (audit40 #2: a crash at 16 req/s, where the repeats
+-- answered 94.2, 92.5 and 82.5 % of their sends, made a clear order "not shown to differ").
+local function past_saturation(run, points, slo, p, d, limit)
+  local pos
+  for i, q in ipairs(points) do if q == p then pos = i end end
+  local from = lp.saturated_from(lp.saturation(points, { slo = slo }))
+  if not (pos and from and pos >= from) then return false end
+  local gone = {}
+  for i = 1, #d.failed do
+    if d.failed[i] / d.total[i] * 100 > limit then gone[p.stages[i]] = true end
+  end
+  local kept = {}
+  for _, st in ipairs(run.stages or {}) do
+    if not gone[st.index] then kept[#kept + 1] = st end
+  end
+  local pts = lp.points(setmetatable({ stages = kept }, { __index = run }))
+  from = lp.saturated_from(lp.saturation(pts, { slo = slo }))
+  if type(p.offered) ~= "number" then return false end
+  for i, q in ipairs(pts) do
+    if q.load_type == p.load_type and type(q.offered) == "number" and lp.close(q.offered, p.offered) then
+      return from ~= nil and i >= from
+    end
+  end
+  return false
+end
+
+-- Does load point p fail an SLO other than the error rate beyond doubt (its repeats' 95 %
+-- interval, else its figure, wholly above the limit)? Then it fails the SLOs whatever its
+-- error rate, and a crash there decides no capacity either.
+local function fails_anyway(p, slo)
+  for _, s in ipairs(slo or {}) do
+    if s.key ~= "error_rate_pct" then
+      local c, v = p.ci and p.ci[s.key], lp.field(p, s.key)
+      local lo = c and c.lo or v
+      if type(v) == "number" and type(lo) == "number" and lo > s.max then return true end
+    end
+  end
+  return false
+end
+
 function M.error_slo_dispersion(run, points, slo, alpha)
   local limit, default
   for _, s in ipairs(lp.capacity_slo(slo) or {}) do
@@ -1227,7 +1268,7 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       for i = 1, #d.failed do
         if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
       end
-      if above and within then
+      if above and within and not fails_anyway(p, slo) and not past_saturation(run, points, slo, p, d, limit) then
         d.limit, d.default = limit, default
         return d
       end
@@ -1672,7 +1713,9 @@ end
 -- point's own (an estimate whose failing point delivered no fewer; a bound whose floor_tps,
 -- the fewest at that load or above, is its own point's), and the lower run's ends at its
 -- failing point's (an estimate whose failing point delivered no fewer than its passing one;
--- a capacity below its lowest load). Elsewhere tok/s per request that fall with the load
+-- a capacity below its lowest load), and both delivered the same tok/s there (within
+-- REPEAT_TOLERANCE, lp.close, as the req/s rule's achieved rates). Elsewhere tok/s per
+-- request that fall with the load
 -- can put the higher run's capacity below the other's in tok/s although it sustained more
 -- requests: its req/s order is no tok/s order.
 function M.capacity_touch_tps(ca, cb)
@@ -1689,7 +1732,14 @@ function M.capacity_touch_tps(ca, cb)
   end
   local ends_at_failing = lo.kind == "below_lowest" or (num(lo.last_passing_tps) and num(lo.first_failing_tps)
     and lo.first_failing_tps >= lo.last_passing_tps)
-  return starts_at_passing and ends_at_failing and t or false
+  -- and there the two delivered the same tok/s (within REPEAT_TOLERANCE, as the req/s rule
+  -- reads the achieved rates): a run of longer answers delivered more tok/s at that load, so
+  -- the other's pass there orders nothing in tok/s (x failed at 20 req/s delivering 4000
+  -- tok/s, y met the SLOs there with 2000: x's capacity may lie at 3990 tok/s, above y's)
+  local hs = hi.kind == "interpolated" and hi.last_passing_tps or hi.floor_tps
+  local le = lo.kind == "below_lowest" and lo.lowest_tps or lo.first_failing_tps
+  local same = num(hs) and num(le) and lp.close(hs, le)
+  return starts_at_passing and ends_at_failing and same and t or false
 end
 
 -- The order two capacities' gap (M.capacity_gap, g) shows: "b" where B's lowest is above
@@ -1817,10 +1867,11 @@ end
 -- nil, with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise =
 -- {fig_lo, fig_n (the lower end of the higher figure's interval and its count), ceil_hi,
 -- ceil_n (the upper end of the lower run's ceiling's), gap, gap_lo, gap_hi}
--- (M.sustained_noise_text). Where a count is unknown (fig_lo or ceil_hi nil: files that
+-- (M.sustained_noise_text). spans_only: the spans alone, for an order shown otherwise (by a
+-- test of repeats) whose least gap is said beside it. Where a count is unknown (fig_lo or ceil_hi nil: files that
 -- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
 -- compare.lua and treatments.lua both order by this function.
-function M.sustained_order(sa, na, sb, nb, min_effect)
+function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
   if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
@@ -1828,7 +1879,7 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
   local order = ha < lb and "b" or hb < la and "a" or nil
-  if order then
+  if order and not spans_only then
     local hi_s, hi_n = order == "b" and sb or sa, (order == "b" and nb or na) or 1
     local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
     local fig = type(hi_s.noise) == "table" and hi_s.noise.sustained or nil
@@ -1861,6 +1912,8 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
         return nil, spans
       end
       spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
+      -- (the figures the least gap is read on: where the spans meet, when they do)
+      spans.margin_hi, spans.margin_lo = order == "b" and lb or la, order == "b" and ha or hb
     end
   end
   return order, spans
@@ -2197,15 +2250,26 @@ end
 -- An order whose least gap is below the practical threshold but whose largest is not
 -- (M.capacity_evidence's least_below_threshold), in words beside the order: "by at least
 -- +0.1 % of their mean, below the practical threshold of 2.0 %, and up to +39.3 %" ("and with
--- no upper end" where the higher run's span has none); "" for any other evidence. pct: the
--- formatter of one percentage; min_effect: the threshold in %.
-function M.least_gap_text(ev, pct, min_effect)
+-- no upper end" where the higher run's span has none); where the spans meet (a least gap of
+-- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical
+-- threshold of 2.0 %, and the largest is +100.0 % of their mean" (at one load, "20 req/s
+-- offered", where they meet at the same load). "" for any other evidence. pct: the formatter
+-- of one percentage; min_effect: the threshold in %; rate (optional): the formatter of a rate
+-- in the figures' unit (without it, "at one load").
+function M.least_gap_text(ev, pct, min_effect, rate)
   if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
-  -- (spans that meet at one load: a least gap of 0, never "at least -0.5 %")
-  local least = ev.margin_pct > 0 and ("by at least %s of their mean"):format(pct(ev.margin_pct))
-    or "by a least gap of 0 (they meet at one load)"
-  return (" %s, below the practical threshold of %.1f %%, and %s"):format(least, min_effect or M.MIN_EFFECT,
-    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
+  local thr = min_effect or M.MIN_EFFECT
+  if ev.margin_pct <= 0 then
+    -- spans that meet at one load (a least gap of 0, never "at least -0.5 %", nor "higher by
+    -- a least gap of 0", which reads as no gap): where they meet, and the largest gap
+    local at = ev.same_load and M.same_load_text(ev):gsub("^, at the same load", " at one load")
+      or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
+    return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %.1f %%, and the "
+      .. "largest %s"):format(at, thr, ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean")
+      or "has no upper end")
+  end
+  return (" by at least %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
+    pct(ev.margin_pct), thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail

@@ -2563,20 +2563,46 @@ function M.capacity_interval(points, slo, cap)
   end
   -- the points with each SLO metric at one end of its interval (a metric without an
   -- interval, e.g. infinite in a repeat, keeps its mean)
+  -- A point past saturation whose mean is above an SLO fails it at both ends, as a one-run
+  -- point's percentile does there (M.capacity_noise): its queue grew for as long as the load
+  -- was offered, so its repeats' spread measures how long each one ran, not the noise of a
+  -- latency the server holds; a t-interval clipped at 0 (16 req/s, TTFT p90s of 4145, 5247
+  -- and 10369 ms: -1662 to 14837 ms) would count it as meeting 500 ms, a load that met the
+  -- SLO above one that clearly failed it, and leave the range open above (audit40 #1).
+  local past_from = M.saturated_from(sat)
   local ends = {}
   for i, p in ipairs(points) do
     ends[i] = {}
-    for _, s in ipairs(slo) do ends[i][s.key] = p.ci and p.ci[s.key] or nil end
+    for _, s in ipairs(slo) do
+      local c = p.ci and p.ci[s.key] or nil
+      local v = field(p, s.key)
+      if c and past_from and i >= past_from and type(v) == "number" and v > s.max and type(c.lo) == "number"
+        and c.lo <= s.max then
+        c = { lo = v, hi = math.max(type(c.hi) == "number" and c.hi or v, v) }
+      end
+      ends[i][s.key] = c
+    end
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
-  return ends_span(cap, low, high, points)
+  return ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+end
+
+-- The first load point of a saturation (M.saturation) past which no load was sustained, or
+-- nil where the run did not saturate, its saturation is unknown, or its shortfall was failed
+-- requests (no overload: M.point_saturated).
+function M.saturated_from(sat)
+  if not sat or not sat.point or sat.unknown or sat.cause == "failures" then return nil end
+  return sat.point
 end
 
 -- The range three capacities (cap, the figures'; low, on the SLO metrics' bad ends; high,
 -- on their good ends) leave room for: M.capacity_interval's, and M.capacity_noise's.
-ends_span = function(cap, low, high, points)
+-- ceil: {rps, tps} the most the run achieved at any load (M.ceiling), where it saturated:
+-- an end left open above by a non-monotone capacity stops there, as a bound's does (no
+-- capacity lies past the loads the run sustained; audit40 #1); nil: open.
+ends_span = function(cap, low, high, points, ceil)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
   local lo_tps, hi_tps = math.huge, -math.huge
@@ -2588,6 +2614,10 @@ ends_span = function(cap, low, high, points)
     if l == nil then
       l, h = c == low and 0 or lo, c == high and math.huge or hi
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
+      if c == high and ceil then
+        h = type(ceil[1]) == "number" and math.max(l, ceil[1]) or h
+        ht = type(ceil[2]) == "number" and lt and math.max(lt, ceil[2]) or ht
+      end
     end
     -- a lower bound whose run saturated or failed the SLOs above it (ceiling_rps: the most it
     -- achieved at any load) is at most that: the range never reaches above the loads measured;
@@ -2637,6 +2667,35 @@ end
 -- run's most achieved rate covers 94 % but ordered 10 against 20 slots in 4 of 20 pairs,
 -- 19 without (tests/sim/capa38_sim.py). README says how to read such a point.)
 M.SLO_CI_Z = 1.959964
+-- (Task cover40: a better one-run variance was tried first: batch means and overlapping
+-- batch means of the percentile's indicator in send order, batches of n^(1/2) and n^(2/3)
+-- requests, alone or as the larger of theirs and Geyer's design effect with the interval
+-- widened by Student's t for the batches' degrees of freedom. Over 200 seeds a load on 20
+-- slots and 120 on 24 (tests/sim/capa39_deff.py --batch) none reached 90 % for TTFT p90 at
+-- rho 0.77 (62-83 %) or 0.84 (60-86 %): a minute's queue swings as slowly as the minute
+-- lasts, and no batch inside it sees more of that than Geyer's sequence does. So the
+-- interval is kept, and the points it is known to run narrow at are marked instead:
+-- M.interval_coverage.)
+-- A one-run load point's interval runs narrow near its run's capacity: at or above this
+-- share of the run's ceiling (the most it achieved at any load, a lower bound of its
+-- capacity, so that achieved / ceiling is an upper bound of its utilisation), its
+-- percentile's interval is marked "narrow_near_capacity"; below it, where the intervals
+-- covered 93-99 % in capa39_deff.py (rho up to 0.6), "nominal".
+M.NARROW_SHARE = 0.6
+
+-- Each one-run load point's percentile interval coverage, by point index: "nominal" |
+-- "narrow_near_capacity" (M.NARROW_SHARE); nil for a repeated point (its repeats' spread
+-- is its interval), one without per-request data (no interval) or whose achieved rate, or
+-- its run's ceiling, is unknown.
+function M.interval_coverage(points)
+  local out, top = {}, max_achieved(points)
+  for i, p in ipairs(points) do
+    if (p.repeats or 1) < 2 and p.per_request and top and top > 0 and type(p.achieved_rps) == "number" then
+      out[i] = p.achieved_rps >= M.NARROW_SHARE * top and "narrow_near_capacity" or "nominal"
+    end
+  end
+  return out
+end
 -- The fewest effective requests (requests / design effect) a percentile's interval is read
 -- from: fewer, and the design effect itself is underestimated (llmd.decision.MIN_EFFECTIVE,
 -- the same rule as the latency tests'): the interval is unknown, open on both sides.
@@ -2735,8 +2794,9 @@ end
 -- n and deff absent where unknown}) whose
 -- interval of an SLO metric straddles its SLO, or is unknown, with why. nil where no SLO is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
-function M.capacity_noise(points, slo, cap)
+function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
+  local coverage = M.interval_coverage(points)
   local pkeys = {}
   for _, x in ipairs(slo) do if M.percentile_key(x.key) then pkeys[#pkeys + 1] = x end end
   if #pkeys == 0 then return nil end
@@ -2752,7 +2812,8 @@ function M.capacity_noise(points, slo, cap)
   -- few independent requests its queued latencies carry; else a server far past its capacity,
   -- at 30x the SLO, could never be known to fail, and its run's range would run past its
   -- ceiling)
-  local past_from = sat and sat.point and not sat.unknown and sat.cause ~= "failures" and sat.point or nil
+  local past_from = M.saturated_from(sat)
+  local nominal_fail = false
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
@@ -2760,10 +2821,24 @@ function M.capacity_noise(points, slo, cap)
       if (p.repeats or 1) >= 2 then
         local c = p.ci and p.ci[x.key]
         lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
+        -- (past saturation, a mean above the SLO fails it: M.capacity_interval)
+        local v = field(p, x.key)
+        if past_from and i >= past_from and type(v) == "number" and v > x.max and lo <= x.max then
+          lo, hi = v, math.max(hi, v)
+        end
       else
         lo, hi, why, info = M.percentile_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
+        -- (opts.open_narrow: an interval known to run narrow near capacity counted as
+        -- unknown, open on both sides: what the order would be without them; not past a load
+        -- whose nominal interval already failed an SLO, where the capacity is bounded without
+        -- them and an unknown above it would only read as a load that met the SLOs above one
+        -- that failed)
+        if opts and opts.open_narrow and lo and coverage[i] == "narrow_near_capacity" and not nominal_fail then
+          lo, hi, why = nil, nil, "its interval may be narrow near capacity"
+        end
+        if lo and coverage[i] == "nominal" and lo > x.max then nominal_fail = true end
         local v = field(p, x.key)
         if past_from and i >= past_from and type(v) == "number" and v > x.max and (lo == nil or lo <= x.max) then
           lo, hi, why = v, math.max(hi or v, v), nil
@@ -2790,10 +2865,21 @@ function M.capacity_noise(points, slo, cap)
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
-  local r = ends_span(cap, low, high, points)
+  local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
   -- (a list, [] in comparison.json and treatments.json where no point is unclear, as json.array
   -- marks one: an unmarked empty table encodes as {})
   r.unclear = json.array(unclear)
+  -- each one-run point's interval coverage (M.interval_coverage), by point
+  local cov = {}
+  for i, p in ipairs(points) do
+    if coverage[i] then
+      -- (past_saturation: at or past the saturation point, where a figure above the SLO fails it
+      -- whatever its interval)
+      cov[#cov + 1] = { point = i, offered = p.offered, load_type = p.load_type, achieved_rps = p.achieved_rps,
+        interval_coverage = coverage[i], past_saturation = past_from and i >= past_from or nil }
+    end
+  end
+  r.coverage = json.array(cov)
   return r
 end
 
@@ -2818,7 +2904,8 @@ end
 --   where the mean lies too close to the SLO for that (the capacity lies at this load);
 -- - remedy "per-request data": a one-run point of a summary file (its noise unknown).
 M.SETTLE_MAX_REPEATS = 10
-function M.unclear_loads(points, slo, unclear)
+-- sat: the run's M.saturation (nil: none is known, no point is past it).
+function M.unclear_loads(points, slo, unclear, sat)
   local out = {}
   local function entry(i, key)
     local p = points[i]
@@ -2848,11 +2935,15 @@ function M.unclear_loads(points, slo, unclear)
       out[#out + 1] = e
     end
   end
+  -- (a repeated point past saturation whose mean is above an SLO fails it, whatever its
+  -- repeats' spread: M.capacity_interval; more repeats there settle nothing)
+  local past_from = M.saturated_from(sat)
   for i, p in ipairs(points) do
     if (p.repeats or 1) >= 2 then
       for _, x in ipairs(slo or {}) do
         local c, v = p.ci and p.ci[x.key], field(p, x.key)
-        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max then
+        local past = past_from and i >= past_from and type(v) == "number" and v > x.max
+        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not past then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
           -- the fewest repeats r whose t-interval, sd as now, leaves the mean's side of the SLO

@@ -1371,6 +1371,11 @@ local function span_words(lo, hi, num, unit)
   return ("between %s and %s%s"):format(num(lo), num(hi), unit)
 end
 
+-- Beside a span that rests on one-run intervals known to run narrow near capacity
+-- (c.noise.narrow: lp.interval_coverage).
+local NARROW_CELL = "interval may be narrow near capacity: repeats settle it"
+M.NARROW_CELL = NARROW_CELL
+
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
   local lo, hi = decision.capacity_span(c)
@@ -1387,10 +1392,24 @@ local function noise_clause(c)
   return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
 end
 
+-- The caveat of a span of one run per load that rests on intervals known to run narrow near
+-- capacity (NARROW_CELL), nil elsewhere; after the span's clause where there is one.
+local function narrow_note(c)
+  return c.noise and not c.interval and c.noise.narrow and NARROW_CELL or nil
+end
+local function with_narrow(clause, c)
+  local n = narrow_note(c)
+  if clause and n then return clause .. "; " .. n end
+  return clause or n
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
+  -- (nz: the span the intervals widen it to, which makes a bound's "≥" the measured one; note:
+  -- that clause with the caveat of intervals known to run narrow, narrow_note, as printed)
   local nz = noise_clause(c)
+  local note = with_narrow(nz, c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
@@ -1400,7 +1419,7 @@ local function capacity_text(c, rate)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
     return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1416,7 +1435,7 @@ local function capacity_text(c, rate)
         below_note(c))
     end
     return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
-      below_note(c), range and ("; " .. range) or "", nz and ("; " .. nz) or "")
+      below_note(c), range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "interpolated" then
     if range then return rate(c.rps) .. " (" .. range .. ")" end
@@ -1424,9 +1443,9 @@ local function capacity_text(c, rate)
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
       return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
-        T.helpers.num(c.first_failing_rps, 2), nz and ("; " .. nz) or "")
+        T.helpers.num(c.first_failing_rps, 2), note and ("; " .. note) or "")
     end
-    return nz and ("%s (%s)"):format(rate(c.rps), nz) or rate(c.rps)
+    return note and ("%s (%s)"):format(rate(c.rps), note) or rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1516,6 +1535,30 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- The gap of two max sustained throughputs (B - A) where one run saturated already at its
+-- lowest load (no figure: decision.saturated_lowest) and the measured loads order them, or
+-- order them by less than the practical threshold (decision.sustained_order): that run's
+-- limit lies from 0 up to its ceiling, the other's from its figure up to its ceiling (no
+-- upper end where it never saturated), so B - A runs from B's lowest against A's highest to
+-- B's highest against A's lowest, as decision.capacity_gap reads two capacities' spans:
+-- {lo_rps, hi_rps (math.huge: no upper end), lo_pct, hi_pct, pct_text}, "at least +3.00
+-- req/s" and "at least +62.0 %" in the Headline's cells (k20 sustained 7.84 req/s, k10 never
+-- achieved more than 4.84). na, nb: the accelerators each is divided by (1: totals). nil for
+-- any other pair (both saturated there, a run of two workloads, spans that overlap).
+local function sustained_low_gap(sa, sb, na, nb, min_effect)
+  if sa.max_sustained_na or sb.max_sustained_na then return nil end
+  if not (decision.saturated_lowest(sa) or decision.saturated_lowest(sb)) then return nil end
+  local order, sp = decision.sustained_order(sa, na, sb, nb, min_effect or decision.MIN_EFFECT)
+  if not (sp and (order or sp.below_threshold)) then return nil end
+  local g = { lo_rps = sp.lb - sp.ha, hi_rps = sp.hb - sp.la }
+  if sp.ha > 0 and sp.ha ~= math.huge then g.lo_pct = (sp.lb / sp.ha - 1) * 100 end
+  if sp.la > 0 and sp.hb ~= math.huge then g.hi_pct = (sp.hb / sp.la - 1) * 100 else g.hi_pct = math.huge end
+  if sp.ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  g.pct_text = decision.gap_pct_text(g, T.helpers.pct)
+  return g
+end
+M.sustained_low_gap = sustained_low_gap
+
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
@@ -1565,11 +1608,88 @@ local function unclear_of(list)
 end
 M.unclear_of = unclear_of
 
-local function noise_of(nz)
-  return { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
-    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear) }
+-- open: the same run's lp.capacity_noise with the intervals known to run narrow near capacity
+-- counted as unknown (opts.open_narrow; nil: not weighed). Kept beside the span: coverage
+-- (each one-run point's lp.interval_coverage), if_narrow_open (that span, its ends) and
+-- narrow = true where it differs from the span: the span rests on intervals that may be
+-- narrow near capacity, which the capacity's cells say (narrow_note).
+local function noise_of(nz, open)
+  local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
+    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage }
+  if open and not open.unknown then
+    out.if_narrow_open = { lo = open.lo, hi = open.hi, lo_tps = open.lo_tps, hi_tps = open.hi_tps,
+      upper_ends = lp.interval_end(open.low), lower_ends = lp.interval_end(open.high) }
+    out.narrow = math.abs(open.lo - nz.lo) > 1e-9 or not (open.hi == nz.hi or math.abs(open.hi - nz.hi) <= 1e-9)
+  end
+  return out
 end
 M.noise_of = noise_of
+
+-- A capacity as it would be ordered with its one-run intervals known to run narrow counted
+-- as unknown (c.noise.if_narrow_open in the span's place); c itself where it has none.
+local function narrow_open_of(c)
+  if not (c and c.noise and c.noise.if_narrow_open) then return c end
+  local copy = {}
+  for k, v in pairs(c) do copy[k] = v end
+  local o = c.noise.if_narrow_open
+  copy.noise = { lo = o.lo, hi = o.hi, lo_tps = o.lo_tps, hi_tps = o.hi_tps, upper_ends = o.upper_ends,
+    lower_ends = o.lower_ends, unclear = c.noise.unclear }
+  return copy
+end
+
+-- What the Verdict adds to an order that rests on one-run intervals known to run narrow
+-- (narrow_check): which loads, and that repeats of them settle it.
+local function narrow_verdict_text(ev, A, B)
+  local parts = {}
+  for _, l in ipairs(ev.narrow_loads or {}) do
+    local load = not l.offered and ("load point %d"):format(l.point) or l.load_type == "concurrency"
+      and ("concurrency %g"):format(l.offered) or ("%g req/s offered"):format(l.offered)
+    parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
+  end
+  return ("It rests on loads measured once near capacity (%s: at or above %d %% of its run's ceiling), whose 95 %% "
+    .. "intervals may be narrow (in simulation they held the run-to-run median in 64-80 %% of runs at 70-84 %% of "
+    .. "capacity, fewer nearer it); repeats of those loads settle it."):format(table.concat(parts, ", "),
+    math.floor(lp.NARROW_SHARE * 100 + 0.5))
+end
+
+-- An order of two capacities (evidence ev, decision.capacity_evidence of ca and cb) that rests
+-- only on one-run intervals known to run narrow near capacity (lp.interval_coverage): the same
+-- evidence with those intervals counted as unknown orders them no longer, or otherwise. Then
+-- ev.interval_coverage = "narrow_near_capacity" and ev.narrow_loads = such loads (each {run =
+-- "a" | "b", point, offered, load_type, achieved_rps}, at or above lp.NARROW_SHARE of their
+-- run's ceiling): those the order reads, else every one of both runs; else, where it has an
+-- order, "nominal". The order stands: see README ("Near capacity an interval called 95 %
+-- covers far less").
+local function narrow_check(ev, ca, cb, min_effect, opts)
+  if not (ev and ev.higher and (ca.noise or cb.noise)) then return end
+  ev.interval_coverage = "nominal"
+  if not ((ca.noise and ca.noise.narrow) or (cb.noise and cb.noise.narrow)) then return end
+  local open = decision.capacity_evidence(narrow_open_of(ca), narrow_open_of(cb), min_effect, opts)
+  if open.higher == ev.higher and open.ordered == ev.ordered then return end
+  ev.interval_coverage = "narrow_near_capacity"
+  -- the loads the order reads (the higher run's pass at passed_rps, the lower's fail at
+  -- failed_rps, unless past its saturation, where the fail holds whatever the interval) where
+  -- they are such loads; else every such load of both runs
+  local function collect(only)
+    local loads = {}
+    for _, x in ipairs { { "a", ca }, { "b", cb } } do
+      local lower = x[1] ~= ev.higher
+      local want = only and (lower and ev.failed_rps or not lower and ev.passed_rps)
+      for _, e in ipairs(x[2].noise and x[2].noise.coverage or {}) do
+        if e.interval_coverage == "narrow_near_capacity" and not (only and lower and e.past_saturation)
+          and (not only or (want and e.achieved_rps
+          and math.abs(e.achieved_rps - want) <= 1e-9 * math.max(1, want))) then
+          loads[#loads + 1] = { run = x[1], point = e.point, offered = e.offered, load_type = e.load_type,
+            achieved_rps = e.achieved_rps }
+        end
+      end
+    end
+    return loads
+  end
+  local loads = collect(true)
+  if #loads == 0 then loads = collect(false) end
+  ev.narrow_loads = json.array(loads)
+end
 
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
 -- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
@@ -1621,17 +1741,35 @@ local function capacity_per(c, k)
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
   end
-  if c.noise then
-    out.noise = { lo = c.noise.lo / k, hi = c.noise.hi / k, unclear = c.noise.unclear }
+  -- (a span and its ends per GPU: the noise's, and the one with the intervals known to run
+  -- narrow counted as unknown, narrow_check's)
+  local function span_per(src)
+    local x = { lo = src.lo / k, hi = src.hi / k }
     for _, e in ipairs { "upper_ends", "lower_ends" } do
-      if c.noise[e] then
-        out.noise[e] = {}
-        for f, x in pairs(c.noise[e]) do out.noise[e][f] = x end
+      if src[e] then
+        x[e] = {}
+        for f, v in pairs(src[e]) do x[e][f] = v end
         for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps" } do
-          if type(c.noise[e][f]) == "number" then out.noise[e][f] = c.noise[e][f] / k end
+          if type(src[e][f]) == "number" then x[e][f] = src[e][f] / k end
         end
       end
     end
+    return x
+  end
+  if c.noise then
+    out.noise = span_per(c.noise)
+    out.noise.unclear, out.noise.narrow = c.noise.unclear, c.noise.narrow
+    if c.noise.coverage then
+      -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
+      local cov = {}
+      for i, e in ipairs(c.noise.coverage) do
+        cov[i] = {}
+        for f, v in pairs(e) do cov[i][f] = v end
+        if type(e.achieved_rps) == "number" then cov[i].achieved_rps = e.achieved_rps / k end
+      end
+      out.noise.coverage = json.array(cov)
+    end
+    if c.noise.if_narrow_open then out.noise.if_narrow_open = span_per(c.noise.if_narrow_open) end
   end
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
@@ -1693,6 +1831,9 @@ local function capacity_range_cells(g, unit, digits)
   -- a percentage range whose upper end comes of A's span starting near 0 is "at least"
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
+
+-- The Delta of a capacity row where a crashed repeat leaves the order open.
+local CRASH_DELTA = "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)"
 
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
@@ -1770,6 +1911,13 @@ local function headline(model)
       if la and lb then dt = "N/A (both lower bounds)" end
     elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
+    elseif is_sus and (va ~= nil or vb ~= nil) then
+      -- one run saturated at its lowest load, the other's figure above its ceiling: what the
+      -- loads know of the gap, never "unknown for A" beside the evidence that orders them
+      local sg = key == "max_sustained" and sat.gap
+        or (g.a.gpus and g.b.gpus and sustained_low_gap(sat.a, sat.b, g.a.gpus, g.b.gpus, model.min_effect))
+      local rd, rp = capacity_range_cells(sg or nil, " req/s", 2)
+      if rd then dt, pt = rd, rp end
     end
     -- both capacities below their lowest loads: each lies somewhere from 0 up to its lowest
     -- load's rate, so the gap those allow ("-1.78 to +1.34 req/s", "at least -100.0 %") is no
@@ -1786,6 +1934,13 @@ local function headline(model)
     -- a broken run (its health check failed): no gap is a finding
     if model.broken and #model.broken > 0 and (is_cap or is_sus) then
       dt, pt = "N/A (a broken run)", "N/A"
+    end
+    -- a crashed repeat that decides whether the error-rate SLO holds at a load where a
+    -- capacity could lie (decision.capacity_evidence's overdispersed): the capacities read off
+    -- the means move with it, so no gap between them is a finding, as the Verdict says
+    -- (audit40 #2: "at least +0.22 req/s" beside "not shown to differ")
+    if is_cap and cap.evidence and cap.evidence.overdispersed and not tostring(dt):match("^N/A") then
+      dt, pt = CRASH_DELTA, "N/A"
     end
     -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
     if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
@@ -1833,14 +1988,16 @@ local function headline(model)
         if x then
           local lo, hi = decision.capacity_span(x)
           local span = span_words(lo, hi, function(v) return T.helpers.num(v, 1) end, " tok/s")
-          return ("%s%s (%swith each load's 95 %% interval: %s)"):format(is_bound(c) and "measured " or "", fig,
-            fell and (fell .. "; ") or "", span)
+          return ("%s%s (%s%s)"):format(is_bound(c) and "measured " or "", fig, fell and (fell .. "; ") or "",
+            with_narrow("with each load's 95 % interval: " .. span, c))
         end
+        local note = narrow_note(c)
         if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
           -- its span, as the gap beside it reads it: up to the most the run delivered
-          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1),
+            with_narrow(fell, c))
         end
-        return fell and ("%s (%s)"):format(fig, fell) or fig
+        return (fell or note) and ("%s (%s)"):format(fig, with_narrow(fell, c)) or fig
       end
       if c.kind == "below_lowest" then
         if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
@@ -1858,7 +2015,7 @@ local function headline(model)
             or "; the repeats' range in tok/s is unknown, see the row above"
           return ("%s by the means (%s%s)"):format(fig, below_note(c), range)
         end
-        return ("%s (%s)"):format(fig, below_note(c))
+        return ("%s (%s)"):format(fig, with_narrow(below_note(c), c))
       end
       return capacity_text(c)
     end
@@ -2455,8 +2612,17 @@ end
 -- An order whose least gap is below the practical threshold but whose largest is not
 -- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
 -- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
-local function least_gap_clause(model, ev, who)
-  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+-- What would tell by how much a run whose capacity lies below its lowest load (c: that
+-- capacity, side: its run) is the lower, beside an order whose least gap (read against that
+-- load) is below the practical threshold: "To tell by how much: measure x below its lowest
+-- load, 10.00 req/s." nil for any other capacity.
+local function below_lowest_advice(side, c)
+  if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
+  return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
+end
+
+local function least_gap_clause(model, ev, who, rate)
+  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect, rate or rate_text)
   if text == "" then return "" end
   return ("; %s is higher%s"):format(who, text)
 end
@@ -2505,7 +2671,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
-    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: not shown to differ, no winner")
+    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: either may be higher, no winner")
       :format(basis, open_ends_text(A, B, ca, cb))
   end
   if v == "not shown to differ" then
@@ -2528,17 +2694,17 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
       .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   elseif v == "A higher" or v == "B higher" then
     local hi = v == "A higher" and A or B
-    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label))
+    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
       .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label))
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
@@ -2546,7 +2712,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
       .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev), least_gap_clause(model, ev, hi.label))
+      same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
   end
   if ev.order_open then
     local why = ""
@@ -2658,7 +2824,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
       .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
-      least_gap_clause(model, o, hi.label))
+      least_gap_clause(model, o, hi.label, per))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -2674,7 +2840,9 @@ end
 -- tok/s only as the tok/s spans show it (decision.gap_order of their gap, capacity_in_tps,
 -- the same-load rule only where it holds in tok/s, decision.capacity_touch_tps): tok/s per
 -- request that fall with the load can leave the run that sustained more requests with
--- fewer tok/s at its capacity, and its req/s order is then no tok/s order.
+-- fewer tok/s at its capacity, and its req/s order is then no tok/s order. Returns the text,
+-- the verdict it states and its order in comparison.csv's words (M.CSV_ORDERS; nil: the req/s
+-- row's, whose evidence it repeats).
 local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
@@ -2695,10 +2863,11 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ"
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ", "either_may_be_higher"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown"
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown",
+      "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -2711,9 +2880,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
     return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
       .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
-      (ca.interval and cb.interval) and "not shown to differ" or "untested"
+      (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
-  if ev.below_threshold and order == said then return cap_text, "not shown to differ" end
+  if ev.below_threshold and order == said then return cap_text, "not shown to differ", "not_shown_to_differ" end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -2721,10 +2890,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
     return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans), order == "b" and "B higher" or "A higher"
+      spans), order == "b" and "B higher" or "A higher", order .. "_higher"
   end
   return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans), "untested"
+    order == said and " too" or "", spans), "untested", order .. "_higher"
 end
 
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
@@ -2798,7 +2967,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence, r.tps_verdict = capacity_tps_evidence_text(model, A, B, cap_tps)
+      r.evidence, r.tps_verdict, r.tps_order = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -3052,17 +3221,28 @@ local function verdict_of(model, A, B)
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
     -- (an order whose least gap is below the practical threshold: said so, with its largest)
-    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect)
+    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect,
+      function(x) return rate_text(x) .. gpu end)
     if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
       v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
         .. least)
+      v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
+        or nil
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
       v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
         or "the measured loads order them", least))
+      -- an order resting on one-run intervals known to run narrow near capacity (narrow_check):
+      -- it stands (README: the same server run twice was never ordered so), said so, with repeats
+      v.interval_coverage = ev.interval_coverage
+      if ev.interval_coverage == "narrow_near_capacity" then
+        v.text = v.text .. " " .. narrow_verdict_text(ev, A, B)
+      end
+      v.settle = least ~= "" and below_lowest_advice(ev.higher == "b" and A or B, ev.higher == "b" and ca or cb)
+        or nil
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
@@ -3170,7 +3350,8 @@ local function verdict_of(model, A, B)
     elseif o and o.higher then
       v.kind = "ordered"
       -- (an order whose least gap is below the practical threshold: said so, with its largest)
-      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect)
+      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect,
+        function(x) return T.helpers.num(x, 2) .. o.unit end)
       v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
         least ~= "" and (" It is higher" .. least .. ".") or ""))
     else
@@ -3278,10 +3459,10 @@ local function dispersion_text(phrase, A, B, ca, cb, od)
 end
 
 -- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
--- end, or down to 0): not shown to differ, never "no clear difference" (which reads as
--- sameness).
+-- end, or down to 0): either may be higher, as the Verdict says (the evidence's verdict "not
+-- shown to differ", kept for scripts), never "no clear difference" (which reads as sameness).
 local function open_range_text(phrase, A, B, ca, cb)
-  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
+  return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
     .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
     capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
 end
@@ -3831,6 +4012,10 @@ local function summary(model, A, B)
         -- an order whose least gap is below the practical threshold, its largest beyond it
         local least = least_gap_clause(model, ev, hi.label)
         if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        -- "either may be higher" once a sentence: the gap's own note ("(y at most +50.0 % vs
+        -- x, either may be higher)") gives way to the clause after it that says why
+        local _, n = out[#out]:gsub("either may be higher", "")
+        if n > 1 then out[#out] = out[#out]:gsub(", either may be higher%)", ")", 1) end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
@@ -3861,9 +4046,13 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
-        -- an order whose least gap is below the practical threshold, its largest beyond it
+        -- an order whose least gap is below the practical threshold, its largest beyond it:
+        -- with what would tell how far below its lowest load the failing run's capacity lies
         local least = least_gap_clause(model, ev, good.label)
-        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
+        if least ~= "" then
+          local advice = below_lowest_advice(bad, cbad)
+          out[#out] = out[#out]:gsub("%.$", function() return least .. "." .. (advice and (" " .. advice) or "") end)
+        end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -4624,10 +4813,15 @@ function M.build(opts)
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty
         -- leaves room for (lp.capacity_noise), what orders two capacities
         local nz = lp.capacity_noise(s[2], model.slo, s[1])
-        if nz and nz.unknown then s[1].noise_unknown = nz.unknown elseif nz then s[1].noise = noise_of(nz) end
+        if nz and nz.unknown then
+          s[1].noise_unknown = nz.unknown
+        elseif nz then
+          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
+        end
       end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
-      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear))
+      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
+        lp.saturation(s[2], { slo = model.slo })))
     end
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
@@ -4642,6 +4836,8 @@ function M.build(opts)
   local error_dispersion = { a = decision.error_slo_dispersion(A.run, pa, model.slo),
     b = decision.error_slo_dispersion(B.run, pb, model.slo) }
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
+    runs = runs, error_dispersion = error_dispersion })
+  narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   -- (none where both are below their lowest loads: each lies anywhere from 0 up to its
@@ -4672,6 +4868,9 @@ function M.build(opts)
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a, pa), b = per_gpu(B, cb, model.saturation.b, pb) }
+  -- the max sustained gap where one run saturated at its lowest load and the loads order the
+  -- two (sustained_low_gap): comparison.json's saturation.gap, as capacity.gap
+  model.saturation.gap = sustained_low_gap(model.saturation.a, model.saturation.b, 1, 1, model.min_effect)
   if #model.slo > 0 and ga and gb then
     -- each capacity per its own accelerators, ordered by the same rule as the totals
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
@@ -4680,6 +4879,8 @@ function M.build(opts)
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
         broken = model.broken, error_dispersion = error_dispersion }) }
     local pg = model.capacity.per_gpu
+    narrow_check(pg.evidence, pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
+      broken = model.broken, error_dispersion = error_dispersion })
     if pg.gap then pg.gap.pct_text = decision.gap_pct_text(pg.gap, T.helpers.pct) end
     overlap_gap(pg.evidence, pg.gap)
   end
@@ -4987,7 +5188,8 @@ function M.curve_rows(model)
     -- one exact delta only where both spans are single figures; else the range the measured
     -- brackets allow goes in the note, as the Headline's Delta and Change give it
     local g = cap.gap
-    local broken = cap.evidence and cap.evidence.verdict == "broken"
+    -- (a crashed repeat that leaves the order open: no gap either, as the Headline gives none)
+    local broken = cap.evidence and (cap.evidence.verdict == "broken" or cap.evidence.overdispersed)
     local single = g and g.lo_rps == g.hi_rps
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
@@ -5012,6 +5214,13 @@ function M.curve_rows(model)
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
         (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested", cbounds)
       out[#out].unit = "tok/s"
+      -- its order column as the req/s row's (capacity_order), read off the tok/s evidence
+      -- where that differs from the req/s one (capacity_tps_evidence_text's third value)
+      local o = capacity_order(model, cap.evidence, ca, cb)
+      if h.tps_order and o ~= "not_compared" then
+        o = (model.identical and h.tps_order:match("_higher$")) and "not_compared" or h.tps_order
+      end
+      out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
           and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
@@ -5027,7 +5236,7 @@ function M.curve_rows(model)
     for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h = r end end
     local ca, cb = pg.a, pg.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
-    local broken = pg.evidence and pg.evidence.verdict == "broken"
+    local broken = pg.evidence and (pg.evidence.verdict == "broken" or pg.evidence.overdispersed)
     local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
@@ -5076,6 +5285,20 @@ function M.curve_rows(model)
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
     broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested", sbounds)
   with_evidence("max_sustained")
+  -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
+  -- (sustained_order: spans apart, the least gap held to the practical threshold)
+  local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
+  out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
+    or so and so.higher and so.below_threshold and "not_shown_to_differ"
+    or so and so.higher and (model.identical and "not_compared" or (so.higher .. "_higher"))
+    or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
+  -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
+  -- Headline's Delta and Change give it (saturation.gap in comparison.json)
+  local sg = model.saturation.gap
+  local sd_, sp_ = capacity_range_cells(sg, " req/s", 2)
+  if sd_ and not differ and not broken and not mixed then
+    out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
+  end
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

@@ -470,6 +470,8 @@ local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~
 
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
+-- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
+local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
@@ -624,6 +626,21 @@ local function sustained_capacity(x)
   if sat.none then hi = math.huge elseif finite(sat.ceiling_rps) then hi = math.max(hi, sat.ceiling_rps) end
   return { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps, interval = { lo = lo, hi = hi } }
 end
+-- Where a treatment achieved its ceiling (the most it achieved at any load), in words beside
+-- "achieved up to N": "at a saturated load", or, where that load failed more requests than
+-- the error-rate limit (llmd.loadpoints.failing), "at a load where 12 % of its requests
+-- failed, more than ...": failures, not overload.
+local function ceiling_load_text(x, slo)
+  local ceil = x.saturation and x.saturation.ceiling_rps
+  for _, p in ipairs(finite(ceil) and x.points or {}) do
+    if finite(p.achieved_rps) and lp.close(p.achieved_rps, ceil) then
+      local f = lp.failing(p, { slo = slo })
+      if f then return "at a load where " .. f end
+    end
+  end
+  return "at a saturated load"
+end
+
 local function sustained_gap(a, b)
   if not (a.max_rps and b.max_rps) then return nil end
   return decision.capacity_gap(sustained_capacity(a), sustained_capacity(b))
@@ -1005,6 +1022,35 @@ local function bound_prefix(text)
   return ""
 end
 
+-- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
+-- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
+-- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
+-- m ahead of i: a tie (no order either way) is not transitive, so x ahead of z with y tied
+-- with both gives x 1, y 1, z 2, never all three 1. Where the order is total this is
+-- standard competition ranking (1, 1, 3 for two tied at the top above a third).
+function M.partial_ranks(n, ordered)
+  local memo = {}
+  local function ahead(k, j)
+    local key = k .. ":" .. j
+    if memo[key] == nil then
+      memo[key] = ordered(k, j) and true or false
+      for mid = k + 1, j - 1 do
+        if not memo[key] and ahead(k, mid) and ahead(mid, j) then memo[key] = true end
+      end
+    end
+    return memo[key]
+  end
+  local ranks = {}
+  for i = 1, n do
+    local above = 0
+    for k = 1, i - 1 do
+      if ahead(k, i) then above = above + 1 end
+    end
+    ranks[i] = above + 1
+  end
+  return ranks
+end
+
 function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   local known, unknown, counts = {}, {}, {}
   for _, x in ipairs(ranked) do
@@ -1164,7 +1210,7 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
-            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT)) or ""), "ordered"
+            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate)) or ""), "ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -1215,10 +1261,9 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   res.evidence = said
   if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
-  -- the rank per GPU (per[i].rank_text, "1=" where shared), competition ranking as on
-  -- totals: a place starts a rank of its own only where the evidence orders every place
-  -- above it ahead of it and of every place below (x above y and y level with z, but x not
-  -- shown ahead of z: all three "1=", never x alone first, as best_per_gpu names none)
+  -- the rank per GPU (per[i].rank_text, "1=" where shared), by the partial order as on
+  -- totals (M.partial_ranks): 1 + the places the evidence orders ahead of it (x above y and
+  -- y level with z, but x not shown ahead of z: x and z "1=", y "2"; best_per_gpu names none)
   local ahead = {}
   local function ordered(i, j)
     local key = i .. ":" .. j
@@ -1227,19 +1272,8 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
     end
     return ahead[key]
   end
-  local start = 1
-  for i = 1, #per do
-    if i > 1 then
-      local cut = true
-      for k = 1, i - 1 do
-        for j = i, #per do
-          if cut and not ordered(k, j) then cut = false end
-        end
-      end
-      if cut then start = i end
-    end
-    per[i].rank = start
-  end
+  local rank_of = M.partial_ranks(#per, ordered)
+  for i = 1, #per do per[i].rank = rank_of[i] end
   local count = {}
   for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
   for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
@@ -1473,7 +1507,10 @@ function M.model(list, opts)
         if nz and nz.unknown then
           x.capacity.noise_unknown = nz.unknown
         elseif nz then
-          x.capacity.noise = require("llmd.report").noise_of(nz)
+          -- (with the span its intervals known to run narrow near capacity would leave: the cell's
+          -- caveat, as compare.lua's)
+          x.capacity.noise = require("llmd.report").noise_of(nz, lp.capacity_noise(pts, slo, x.capacity,
+            { open_narrow = true }))
         end
       end
     end
@@ -1947,7 +1984,7 @@ function M.model(list, opts)
     if ev.least_below_threshold and r.vs_next_text then
       local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
       r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
       r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
     end
@@ -2081,61 +2118,78 @@ function M.model(list, opts)
       -- the test of the two points said, the limits are "not shown to differ", never "no
       -- clear difference" or "negligible", which read as sameness the steps cannot show
       local ceil = nxt.saturation.ceiling_rps
+      -- the order of the two limits by the measured loads (compare.lua's rule)
+      local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+      -- (on the spans alone, for an order the test shows: below)
+      local tord, tsp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, true)
       local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
         r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %+.1f %%), but %s achieved "
-          .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
+          .. "up to %s %s, above this one's %s, so the load steps cannot order their limits")
           :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
-          nxt.label, metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
-      elseif v.verdict == "B better" and ceil and x.max_rps
-        and decision.effect_pct(ceil, x.max_rps) < decision.MIN_EFFECT then
-        -- ordered by the steps, but the next one's limit may lie up to its ceiling, within the
-        -- practical threshold of this one's figure: the least gap the limits allow is what a
-        -- place needs, as by capacity (decision.capacity_evidence's below_threshold) and on the
-        -- Pareto front; +3.0 % between the two points is not the limits' gap
-        r.vs_next, r.below_threshold = "not shown to differ", true
-        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %+.1f %%), but %s "
-          .. "achieved up to %s at a saturated load, only %.1f %% below this one's %s, less than the practical "
-          .. "threshold of %g %%, so its limit may be as close"):format(nxt.label, ptext or "untested",
-          (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
-          decision.effect_pct(ceil, x.max_rps), metrics.format("throughput_req_s", x.max_rps), decision.MIN_EFFECT)
-      elseif v.verdict == "untested" then
-        -- untested, but the next one never achieved this one's figure at any load: its limit
-        -- lies below this one's whatever lies between the loads (compare.lua's "the measured
-        -- loads order them"), by compare.lua's rule, one function (decision.sustained_order:
-        -- beyond the noise of the rates, and the practical threshold as it reads it): an
-        -- order, said as one, with its least gap where that is below the threshold
-        local order, sp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+          nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
+          metrics.format("throughput_req_s", x.max_rps))
+      elseif v.verdict == "B better" and tord == "b" and tsp.least_below_threshold then
+        -- shown by the test, and the limits' spans apart, but their least gap (the next one's
+        -- ceiling against this one's figure) below the practical threshold while the largest
+        -- reaches beyond it: the order stands, said with its least gap, as compare.lua says it
+        -- (decision.sustained_order, on the spans alone: the order is the test's, not read off
+        -- the spans, so the noise of their rates is not weighed here). (Both below it cannot
+        -- be: a test's "B better" needs the two figures the practical threshold apart, and the
+        -- largest gap is at least theirs.)
+        r.evidence = { least_below_threshold = true, margin_pct = tsp.margin_pct, margin_max_pct = tsp.margin_max_pct }
+        r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
+          decision.least_gap_text(tsp, gap_pct, decision.MIN_EFFECT, gap_rate))
+      elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
+        or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
+        -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
+        -- repeats) of limits whose ranges (each from the lower end of its repeats' interval)
+        -- lie apart, and the next one never achieved
+        -- this one's figure at any load: its limit lies below this one's whatever lies between
+        -- the loads (compare.lua's "the measured loads order them", decision.sustained_order,
+        -- its least gap held to the practical threshold as there): an order, said as one, and
+        -- ranked as one (a place of its own, as the untested case's)
+        r.order_certain = true
+        r.evidence = { verdict = "untested", ordered = true, ceiling_rps = ceil, sustained_rps = x.max_rps,
+          basis = v.note, least_below_threshold = ssp.least_below_threshold, margin_pct = ssp.margin_pct,
+          margin_max_pct = ssp.margin_max_pct }
+        local least = decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate)
+        r.vs_next_text = r.vs_next_text .. ("; %sthe measured loads order them: this one sustained %s, %s never "
+          .. "achieved more than %s at any load%s"):format(v.verdict ~= "untested" and "but " or "",
+          metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil),
+          least ~= "" and ("; this one is higher" .. least) or "")
+      elseif v.verdict == "untested" and ssp and ssp.within_noise == "b" then
+        -- the next one never achieved this one's figure at any load, but by less than the
+        -- noise of the two rates (decision.sustained_order, compare.lua's rule): no order
         local function rate(q) return metrics.format("throughput_req_s", q) end
-        if order == "b" then
-          r.order_certain = true
-          r.evidence = { verdict = "untested", ordered = true, ceiling_rps = sp.ha, sustained_rps = sp.lb,
-            basis = v.note }
-          r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
-            .. "achieved more than %s at any load%s"):format(rate(sp.lb), nxt.label, rate(sp.ha),
-            sp.least_below_threshold and ("; this one is higher%s"):format(decision.least_gap_text(sp, gap_pct,
-              decision.MIN_EFFECT)) or "")
-        elseif sp and sp.within_noise == "b" then
-          r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
-            .. "achieved more than %s at any load), %s"):format(rate(sp.lb), nxt.label, rate(sp.ha),
-            decision.sustained_noise_text(sp, rate, "this one", nxt.label))
-        end
+        r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
+          .. "achieved more than %s at any load), %s"):format(rate(ssp.lb), nxt.label, rate(ssp.ha),
+          decision.sustained_noise_text(ssp, rate, "this one", nxt.label))
+      elseif v.verdict == "untested" and lower_bound(x) then
+        -- this one never saturated: its figure is a lower bound, and the next one's limit may
+        -- lie up to its ceiling, above it: either may be higher, whatever the repeats
+        -- (audit40 #3: "neither has repeats at its max sustained load point" was said instead)
+        r.either = true
+        r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound%s")
+          :format(nxt.label, x.label, m.rank_by, figure(x), ceil and (", and %s achieved up to %s at some load")
+          :format(nxt.label, metrics.format("throughput_req_s", ceil)) or "")
       end
       r.proven = r.vs_next == "B better"
     end
     m.ranking[#m.ranking + 1] = r
   end
-  -- a place shares the rank of the one above it unless the evidence orders the two (shown
-  -- above by repeats, or ordered by the measured loads): tied, not shown to differ,
-  -- untested, not comparable (capacities below their lowest loads, "< X" and "< Y",
-  -- among them) put none above the other, and the rank column must not either. Standard
-  -- competition ranking: two at 1 are "1=", the next is 3 (rank_text, below).
-  -- And a place has a rank of its own only where the evidence orders every place above it ahead
-  -- of it and of every place below, not only of the next (as per GPU, M.cost_note): x above y
-  -- by the loads and y level with z, but x not ordered against z, are all "1=", never x alone
-  -- first. A pair further apart is ordered by the same evidence as two neighbours (by
+  -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
+  -- above by repeats, or ordered by the measured loads, directly or by a chain of ordered
+  -- pairs; M.partial_ranks): tied, not shown to differ, untested, not comparable
+  -- (capacities below their lowest loads, "< X" and "< Y", among them) put none above the
+  -- other. The evidence is a partial order, and a tie is not transitive: x above z by the
+  -- loads, y ordered against neither, are x "1=", y "1=", z "2" (audit40 #3: all three
+  -- shared 1 where the Pareto section said x beats z). Where the order is total it is
+  -- standard competition ranking: two at 1 are "1=", the next is 3 (rank_text, below). The
+  -- rows keep the order of the figures, so a place below may hold a smaller rank where no
+  -- place is known ahead of it. A pair further apart is ordered by the same evidence as two neighbours (by
   -- capacity: capacity_place; by max sustained throughput: the measured loads, as compare.lua
   -- and the order per GPU read them, untested: the tests are the neighbours' Holm family), or
   -- by a chain of ordered pairs between them. The pairs left unordered within a shared rank
@@ -2183,24 +2237,18 @@ function M.model(list, opts)
     end
     return ahead[key]
   end
-  local start = 1
-  for i = 1, #ranked do
-    if i > 1 then
-      local cut = ordered(i - 1, i)
-      for k = 1, i - 1 do
-        for j = i, #ranked do
-          if cut and not ordered(k, j) then cut = false end
-        end
-      end
-      if cut then start = i end
-    end
-    m.ranking[i].rank = start
-  end
-  -- where a place is ordered above the next but shares its rank, the pairs of that rank the
-  -- evidence does not order, said with it (every output prints vs_next_text)
+  local rank_of = M.partial_ranks(#ranked, ordered)
+  for i = 1, #ranked do m.ranking[i].rank = rank_of[i] end
+  -- where a place is ordered above the next but shares its rank with a place below it, the
+  -- pairs of that rank the evidence does not order, said with it (every output prints
+  -- vs_next_text)
   for i = 1, #ranked - 1 do
     local r = m.ranking[i]
-    if (r.proven or r.order_certain) and m.ranking[i + 1].rank == r.rank then
+    local shared_below = false
+    for j = i + 1, #ranked do
+      if m.ranking[j].rank == r.rank then shared_below = true end
+    end
+    if (r.proven or r.order_certain) and shared_below then
       r.not_ahead = require("llmd.json").array {}
       local said = {}
       -- (the pairs across this place's link: each one keeps the next from a rank of its own)
@@ -2299,8 +2347,9 @@ function M.model(list, opts)
       if b then low[#low + 1] = ("%s (%s)"):format(x.label, b.text) end
     end
     if #low > 0 and #failed == 0 and #low == #unranked then
-      m.verdict = ("%s sustains the most load (%s): %s; the others have no figure, but are below it: %s.")
-        :format(ranked[1].label, m.rank_by, m.ranking[1].text, table.concat(low, "; "))
+      m.verdict = ("%s sustains the most load (%s): %s; %s, but %s below it: %s.")
+        :format(ranked[1].label, m.rank_by, m.ranking[1].text, #low == 1 and "the other has no figure"
+        or "the others have no figure", #low == 1 and "is" or "are", table.concat(low, "; "))
     elseif #low > 0 then
       m.verdict = ("%s It sustains more than %s."):format(m.verdict, table.concat(low, "; "))
     end
@@ -2328,11 +2377,17 @@ function M.model(list, opts)
     -- untested, but the measured loads order the two limits: the order of the figures, as
     -- by capacity, never "no treatment is shown to be best" beside an order that holds
     local r1, ev = m.ranking[1], m.ranking[1].evidence
-    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; untested (%s), so no winner is shown by "
+    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; %s (%s), so no winner is shown by "
       .. "repeats. The measured loads order them: %s sustained %s, %s never achieved more than %s at any load.")
-      :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label, tostring(ev.basis),
+      :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
+      r1.vs_next == "untested" and "untested" or "not shown by the test", tostring(ev.basis),
       ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
       metrics.format("throughput_req_s", ev.ceiling_rps))
+    -- an order whose least gap is below the practical threshold: said with it, as by capacity
+    if ev.least_below_threshold then
+      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
+    end
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -2341,7 +2396,7 @@ function M.model(list, opts)
     local ev = m.ranking[1].evidence or {}
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT)) or "")
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate)) or "")
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2361,7 +2416,7 @@ function M.model(list, opts)
     -- an order whose least gap is below the practical threshold: said with it, as the table
     if ev.least_below_threshold then
       m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT))
+        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
@@ -2399,13 +2454,28 @@ function M.model(list, opts)
     end
   end
 
+  -- one saturated already at its lowest load, among several ranked ones: said in the Verdict
+  -- too (its row's note alone was all), with the ones the measured loads put above it
+  if #ranked > 1 then
+    local low = {}
+    for _, x in ipairs(unranked) do
+      local bl = below_lowest_of[x.label]
+      if bl then low[#low + 1] = ("%s has no figure (%s)"):format(x.label, bl.text) end
+    end
+    if #low > 0 then m.verdict = ("%s %s."):format(m.verdict, table.concat(low, "; ")) end
+  end
+
   -- treatments on different numbers of accelerators are not like for like on cost: a setup
   -- with more hardware "wins" on totals. Said first, with the figures per GPU where every
   -- count is known (as compare.lua's per-GPU rows), and no winner named on totals
   local rank_texts = {}
   for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
   -- (the totals' first, for "not the totals' order", only where no other place shares its rank)
-  local cost = M.cost_note(ranked, by_cap, rank_texts, not (m.ranking[2] and m.ranking[2].rank == 1))
+  local first_alone = true
+  for i = 2, #m.ranking do
+    if m.ranking[i].rank == 1 then first_alone = false end
+  end
+  local cost = M.cost_note(ranked, by_cap, rank_texts, first_alone)
   if cost then
     m.cost = cost
     m.latency_best = nil
@@ -2826,10 +2896,10 @@ function M.gpu_figures(m, T, by_cap)
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
         order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
-          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by") or "")
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
         or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
-          sp.least_below_threshold and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT):gsub("^ by", ", by")
-          or "")
+          sp.least_below_threshold
+            and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
@@ -2851,15 +2921,18 @@ end
 -- rank" where none does. Never a fixed example the table may contradict.
 local NUM_WORDS = { "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten" }
 function M.rank_share_text(ranking)
-  for i, r in ipairs(ranking or {}) do
+  for _, r in ipairs(ranking or {}) do
     if r.rank and r.tied then
-      local n, j = 0, i
-      while ranking[j] and ranking[j].rank == r.rank and ranking[j].tied and ranking[j].workload == r.workload do
-        n, j = n + 1, j + 1
+      -- (the places of that rank in its workload, wherever they stand: ranks from a partial
+      -- order need not be contiguous, M.partial_ranks; then the next rank after it)
+      local n, nxt = 0, nil
+      for _, q in ipairs(ranking) do
+        if q.workload == r.workload and q.rank then
+          if q.rank == r.rank then n = n + 1 end
+          if q.rank > r.rank and (not nxt or q.rank < nxt) then nxt = q.rank end
+        end
       end
-      local nxt = ranking[j]
-      local after = nxt and nxt.rank and nxt.workload == r.workload and (", then %d"):format(nxt.rank)
-        or ", none after them"
+      local after = nxt and (", then %d"):format(nxt) or ", none after them"
       return ('here %s at "%d="%s'):format(NUM_WORDS[n] or tostring(n), r.rank, after)
     end
   end
@@ -3128,6 +3201,13 @@ function M.write_report(out, list, opts)
       copy.noise = {}
       for k, val in pairs(c.noise) do
         if not (val == math.huge or val == -math.huge) then copy.noise[k] = val end
+      end
+      -- (the span with the intervals known to run narrow counted as unknown, likewise)
+      if c.noise.if_narrow_open then
+        copy.noise.if_narrow_open = {}
+        for k, val in pairs(c.noise.if_narrow_open) do
+          if not (val == math.huge or val == -math.huge) then copy.noise.if_narrow_open[k] = val end
+        end
       end
     end
     return copy

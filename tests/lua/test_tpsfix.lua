@@ -127,8 +127,9 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
   t.near(m.capacity.gap.hi_rps, 46.46554461357671, 1e-9)
   t.eq(m.capacity.gap.pct_text, "at most +36.4 % (either may be higher)")
   -- (fixf39: the gap's own note after a comma, not nested in the sentence's brackets; main
-  -- said "(B at most +36.4 % (either may be higher) vs A)")
-  t.ok(m.summary:find("(B at most +36.4 % vs A, either may be higher)", 1, true), m.summary)
+  -- said "(B at most +36.4 % (either may be higher) vs A)"; fixa40: the note gives way to
+  -- the clause after it that says why either may be higher, said once in the sentence)
+  t.ok(m.summary:find("(B at most +36.4 % vs A), untested", 1, true), m.summary)
   t.ok(not m.summary:find("%([^()]*%(", 1), m.summary)
   t.ok(not m.summary:find("0 up to", 1, true), m.summary)
   -- comparison.json: no higher run where the order is open, only the larger figure's

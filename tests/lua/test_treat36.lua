@@ -106,12 +106,12 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   -- against tp1's 20, (35 - 20) / 27.5 = 54.5 % (by hand), so the order on totals stands,
   -- said with its least gap; it read "not shown to differ from tp1", as sameness)
   find(md, "the measured loads order them: this one met the SLOs at 30.000 req/s, tp1 already failed them at "
-    .. "30.000 req/s; this one is higher by a least gap of 0 (they meet at one load), below the practical threshold "
-    .. "of 2.0 %, and up to +54.5 %", "md")
+    .. "30.000 req/s; this one is higher: their ranges meet at one load (30 req/s offered), so the least gap is 0, "
+    .. "below the practical threshold of 2.0 %, and the largest is +54.5 % of their mean", "md")
   lacks(md, "not shown to differ from tp1", "md")
   -- and the Verdict's sentence on totals says it with that least gap
-  find(md, "tp1 already failed them at 30.000 req/s. tp2 is higher by a least gap of 0 (they meet at one load), below "
-    .. "the practical threshold of 2.0 %, and up to +54.5 %.", "md")
+  find(md, "tp1 already failed them at 30.000 req/s. tp2 is higher: their ranges meet at one load (30 req/s offered), "
+    .. "so the least gap is 0, below the practical threshold of 2.0 %, and the largest is +54.5 % of their mean.", "md")
   local rows = csv_rows(t.read(out .. "/treatment_ranking.csv"))
   t.eq(#rows, 3)
   -- (column 6, value_kind, since fixe39)

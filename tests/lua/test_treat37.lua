@@ -28,15 +28,16 @@ t.test("1: the rank per GPU: a place of its own only where the evidence puts it 
   --   y, 2 GPUs: 10 (50 ms) .. 16 (150 ms): 13, 6.5 per GPU, bracket 5..8
   --   z, 1 GPU: 2 (50 ms) .. 30 (1450 ms): 2 + 50/1400 x 28 = 3 per GPU, bracket 2..30
   -- per GPU x is above y (x met the SLO at 10, y failed at 8), but z's 2..30 holds both x's
-  -- and y's brackets: nothing orders z, so x, y and z all share rank 1 per GPU (x alone
-  -- first would name a first the cost note does not)
+  -- and y's brackets: nothing orders z, so x and z share rank 1 per GPU (x alone first
+  -- would name a first the cost note does not), and y, below x, is 2 (audit40 #3: by the
+  -- partial order; all three "1=" chained a tie across x's known order above y)
   local slo = decision.parse_slo("ttft_p90_ms=100")
   local x = treat("x", { { 10, 50 }, { 20, 150 } }, 1)
   local y = treat("y", { { 10, 50 }, { 16, 150 } }, 2)
   local z = treat("z", { { 2, 50 }, { 30, 1450 } }, 1)
   local m = tr.model({ x, y, z }, { slo = slo })
   t.eq(m.cost.best_per_gpu, nil)
-  t.eq(ranks(m), { { "x", "1=", "1=" }, { "y", "1=", "1=" }, { "z", "1=", "1=" } })
+  t.eq(ranks(m), { { "x", "1=", "1=" }, { "y", "1=", "2" }, { "z", "1=", "1=" } })
   -- z failing at 9 req/s (200 ms): 2 + 50/150 x 7 = 4.333 per GPU, bracket 2..9, below x's
   -- 10 (x ahead of y and z: 1), y's 5..8 inside it (y and z not ordered: 2=). On totals z
   -- (4.333) is 3rd, below x and y, which the loads do not order (13 vs 15: 1=)

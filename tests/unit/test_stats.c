@@ -605,6 +605,41 @@ int main(void)
         stats_free(&s);
     }
 
+    TEST("a narrow span crowded in coarse bins is counted again in fine ones, not selected")
+    {
+        /* samples in [1, 2) (one binade: the histogram's 2^13 bins first), 1 in 24
+           anywhere there, the rest within 2^-14 of 1.5: 1.15 M samples in one or two bins
+           of 2^-13, more than the 2^20 a bin may hold, but spread over four of 2^-16.
+           The percentiles against the sorted copy (numpy's rule written out), the
+           variance against the quad-precision sum; and the samples still in their order
+           after the query, which selection (the fallback) would have reordered */
+        size_t n = 1200001;
+        Stats s;
+        stats_init(&s, 0);
+        for (size_t i = 0; i < n; i++) {
+            double u = uniform();
+            stats_add(&s, i % 24 == 0 ? 1 + u : 1.5 + u * ldexp(1, -14));
+        }
+        double want = exact_sq_sum(s.v, n, stats_mean(&s)) / (double)n;
+        double *before = (double *)malloc(n * sizeof *before);
+        double *sorted = (double *)malloc(n * sizeof *sorted);
+        CHECK(before != NULL && sorted != NULL);
+        memcpy(before, s.v, n * sizeof *before);
+        memcpy(sorted, s.v, n * sizeof *sorted);
+        qsort(sorted, n, sizeof *sorted, cmp_double);
+        CHECK(stats_percentiles_give_variance(&s) == 1);
+        double qp[3] = {50, 90, 99}, out[3];
+        stats_percentiles_variance(&s, qp, out, 3, STATS_LINEAR);
+        for (int i = 0; i < 3; i++)
+            CHECK(same(out[i], ref_linear(sorted, n, qp[i])));
+        double got = stats_variance(&s, 0);
+        CHECK(memcmp(&got, &want, sizeof got) == 0);
+        CHECK(memcmp(before, s.v, n * sizeof *before) == 0); /* the histogram answered */
+        free(before);
+        free(sorted);
+        stats_free(&s);
+    }
+
     TEST("the exact variance follows the samples (kept between changes, not after)")
     {
         Stats s;

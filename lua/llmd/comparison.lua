@@ -265,7 +265,7 @@ local function stats_only_stages(doc, run)
   return stages
 end
 function M.old_saturation(doc, run)
-  local stages, spans, bounded = {}, {}, stats_only_stages(doc, run)
+  local stages, spans, failed, bounded = {}, {}, {}, stats_only_stages(doc, run)
   for _, st in ipairs(run.stages) do
     if not st.warmup and type(st.rate) == "number" and st.rate > 0 then
       local pace = st.pace
@@ -273,6 +273,11 @@ function M.old_saturation(doc, run)
         stages[#stages + 1] = tostring(st.index)
       elseif type(pace) == "table" and type(pace.answer_rps) == "number" and type(pace.slope) ~= "number" then
         spans[#spans + 1] = tostring(st.index)
+      elseif type(pace) == "table" and type(pace.slope) == "number" and pace.slope_of == nil
+        and type(pace.succeeded) == "number" and type(pace.answered) == "number" and pace.succeeded >= 3
+        and pace.succeeded < pace.answered then
+        -- (a slope fitted through failed requests too, before it ran through the successes)
+        failed[#failed + 1] = tostring(st.index)
       end
     end
   end
@@ -285,6 +290,11 @@ function M.old_saturation(doc, run)
       .. "start times: %s judged by the answers' rate over the middle 80 %% of their own finish times, which a spread "
       .. "of latencies widens as a queue would (a server that kept up can read saturated), and ranked by it"):format(
       which(spans))
+  end
+  if #failed > 0 then
+    parts[#parts + 1] = ("saved before llmdlua fitted the answers' pace through the successful requests only: %s "
+      .. "judged by a slope through its failed requests too, which vLLM records with latency 0, so that a crashed "
+      .. "repeat's queue can read kept up"):format(which(failed))
   end
   if #stages > 0 then
     parts[#parts + 1] = ("saved before llmdlua judged saturation without per-request start times by the "

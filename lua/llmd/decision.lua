@@ -2062,7 +2062,22 @@ end
 -- ceiling orders them (k20 sustained 7.84 req/s, k10 never achieved more than 4.85 at any
 -- load); two such runs are not ordered (nil, nil: both limits are unknown, whatever their
 -- ceilings).
-function M.sustained_order(sa, na, sb, nb, min_effect)
+--
+-- Spans apart by less than the noise of the rates they are read off are no order (audit40:
+-- two runs of one server, A "sustained 9.76 req/s" where B "never achieved more than 9.74",
+-- a kept-up point's rate being its Poisson send rate, +-8.6 % from its 135 requests): the
+-- gap, the higher run's figure less the lower run's ceiling, must be above 0 over its whole
+-- 95 % interval, both rates' noise counted (llmd.loadpoints.saturation's noise: each rate's
+-- 95 % interval from the requests counted in its window, widened to the repeats' spread
+-- where repeated; half-widths h_fig and h_ceil combine as sqrt(h_fig^2 + h_ceil^2)). Else
+-- nil, with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise =
+-- {fig_lo, fig_n (the lower end of the higher figure's interval and its count), ceil_hi,
+-- ceil_n (the upper end of the lower run's ceiling's), gap, gap_lo, gap_hi}
+-- (M.sustained_noise_text). spans_only: the spans alone, for an order shown otherwise (by a
+-- test of repeats) whose least gap is said beside it. Where a count is unknown (fig_lo or ceil_hi nil: files that
+-- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
+-- compare.lua and treatments.lua both order by this function.
+function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
   if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
@@ -2070,6 +2085,29 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
   local order = ha < lb and "b" or hb < la and "a" or nil
+  if order and not spans_only then
+    local hi_s, hi_n = order == "b" and sb or sa, (order == "b" and nb or na) or 1
+    local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
+    local fig = type(hi_s.noise) == "table" and hi_s.noise.sustained or nil
+    local ceil = type(lo_s.noise) == "table" and lo_s.noise or {}
+    local nz = { fig_lo = fig and fig.lo / hi_n, fig_n = fig and fig.n,
+      ceil_hi = ceil.ceiling_hi and ceil.ceiling_hi / lo_n, ceil_n = ceil.ceiling_n }
+    spans.noise = nz
+    -- (files that count no requests, which no supported harness writes, leave the noise
+    -- unknown: the spans alone, as before; nz.unknown says so)
+    nz.unknown = not (nz.fig_lo and nz.ceil_hi) or nil
+    if not nz.unknown then
+      -- the gap, figure less ceiling, and its 95 % interval: each end's half-width combined
+      -- as independent errors are
+      local fv, cv = order == "b" and lb or la, order == "b" and ha or hb
+      local half = math.sqrt((fv - nz.fig_lo) ^ 2 + (nz.ceil_hi - cv) ^ 2)
+      nz.gap, nz.gap_lo, nz.gap_hi = fv - cv, fv - cv - half, fv - cv + half
+      if nz.gap_lo <= 0 then
+        spans.within_noise = order
+        return nil, spans
+      end
+    end
+  end
   if order and min_effect then
     local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
     if m and m < min_effect then
@@ -2085,6 +2123,21 @@ function M.sustained_order(sa, na, sb, nb, min_effect)
     end
   end
   return order, spans
+end
+
+-- Why spans that the measured loads put apart (sp: M.sustained_order's spans with
+-- within_noise) order nothing, as every output says it, with rate the formatter of one rate
+-- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
+-- "but within the noise of those rates: A's figure less B's ceiling, 0.02 req/s, has a 95 %
+-- interval from -2.15 req/s to 2.19 req/s (A's figure from 165 requests, B's ceiling from
+-- 150), so either may be higher; more requests at each load (longer loads) or repeats would
+-- tell".
+function M.sustained_noise_text(sp, rate, hi, lo)
+  local nz = sp.noise or {}
+  return ("but within the noise of those rates: %s's figure less %s's ceiling, %s, has a 95 %% interval from %s to %s "
+    .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; more requests at each load "
+    .. "(longer loads) or repeats would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo), rate(nz.gap_hi), hi,
+    math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

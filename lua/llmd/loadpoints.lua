@@ -1266,6 +1266,60 @@ function M.share_text(sh, hi)
   return pct
 end
 
+-- The z of a two-sided 95 % interval (the normal's 97.5th percentile, scipy.stats.norm.ppf).
+M.RATE_Z = 1.959963984540054
+
+-- The noise of a load point's throughput r (req/s; p.achieved_rps where nil): the 95 %
+-- interval of a rate read off the n successes behind it (summed over its repeats), a count
+-- of arrivals in its window, Poisson: sd r / sqrt(n) (audit40: u81's 9.771 req/s at 9 offered,
+-- a point that kept up, is its own send rate, 135 requests, +-8.6 % a standard deviation);
+-- widened to the repeats' own 95 % interval of the rate where the point was repeated (their
+-- spread; not where with_repeats is false). {lo, hi, n}; nil where the count is unknown.
+function M.rate_interval(p, r, with_repeats)
+  r = r or p.achieved_rps
+  if not finite(r) then return nil end
+  local n
+  local pace = M.pace_of(p)
+  if p.rate_basis == "pace" and pace then
+    n = pace.succeeded
+  elseif p.rate_basis == "drain" then
+    local d = M.drain_of(p)
+    n = d and d.completed
+  end
+  local ok = p.values and p.values.requests_ok
+  if not finite(n) and finite(ok) then n = ok * (p.repeats or 1) end
+  if not finite(n) or n <= 0 then return nil end
+  local half = M.RATE_Z * r / math.sqrt(n)
+  local lo, hi = math.max(r - half, 0), r + half
+  local c = with_repeats ~= false and p.ci and p.ci.throughput_req_s
+  if c and finite(c.lo) and finite(c.hi) then lo, hi = math.min(lo, c.lo), math.max(hi, c.hi) end
+  return { lo = lo, hi = hi, n = n }
+end
+
+-- The noise of a saturation's figures (s: saturation_of's result on points, its max
+-- sustained figure read at points[fig]): {sustained = M.rate_interval of that point (nil
+-- where unknown or there is no figure), ceiling_hi = the upper end of the interval of the
+-- load point that sets the ceiling (M.ceiling: where a crashed repeat was left out there, by
+-- the count alone), ceiling_n = its count; nil where unknown}. decision.sustained_order
+-- orders two runs only beyond it. (The ceiling's own point: a thin point below it, 15 req/s
+-- from 10 requests, is no measure of the most the run can do beside a saturated load of
+-- 1000 requests at 16.)
+local function saturation_noise(points, s, fig)
+  local out = { sustained = fig and M.rate_interval(points[fig], s.max_sustained_rps) or nil }
+  local c = s.ceiling_rps
+  if finite(c) then
+    for _, p in ipairs(points) do
+      local left = s.ceiling_left_out and s.ceiling_left_out.point == p.index
+      if left or p.achieved_rps == c then
+        local x = left and M.rate_interval(p, c, false) or M.rate_interval(p)
+        if x then out.ceiling_hi, out.ceiling_n = x.hi, x.n end
+        break
+      end
+    end
+  end
+  return out
+end
+
 -- Where the load curve saturates (saturation_of, above), and whether the load point its max
 -- sustained throughput is read at was mildly overloaded (edge = {point =, offered =, share =,
 -- share_hi =, share_text =}, M.mild_overload): the figure is then at the edge of the limit,
@@ -1273,12 +1327,14 @@ end
 function M.saturation(points, opts)
   local s = saturation_of(points, opts)
   local m = s.max_sustained_rps
+  local fig
   if finite(m) then
     local upto = s.point and s.cause ~= "failures" and s.point - 1 or #points
     if s.sustained_upto then upto = math.min(upto, s.sustained_upto) end
     for j = 1, upto do
       local p = points[j]
       if p.achieved_rps == m then
+        fig = j
         local sh, hi = M.mild_overload(p)
         if sh then
           s.edge = { point = j, offered = p.offered, share = sh, share_hi = hi, share_text = M.share_text(sh, hi) }
@@ -1287,6 +1343,7 @@ function M.saturation(points, opts)
       end
     end
   end
+  if #points > 0 then s.noise = saturation_noise(points, s, fig) end
   return s
 end
 

@@ -2858,9 +2858,12 @@ local function sustained_order(model, gpu)
   -- where the largest gap is below it too; else the order stands, said with its least gap
   local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
   order = order or (sp and sp.below_threshold)
-  -- (a run saturated at its lowest load is said here only where the loads order the two)
-  if not sp or (low and not order) then return nil end
+  -- (a run saturated at its lowest load is said here only where the loads order the two, or
+  -- put them apart within the noise of their rates)
+  if not sp or (low and not order and not sp.within_noise) then return nil end
   local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  -- spans apart by less than the noise of their rates: no order (decision.sustained_order)
+  o.within_noise, o.noise = sp.within_noise, sp.noise
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
   elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   o.below_threshold = sp.below_threshold and true or nil
@@ -2878,6 +2881,12 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   if not o then return nil end
   local where, unit = gpu and " per GPU" or "", o.unit
   local function per(x) return T.helpers.num(x, 2) .. unit end
+  if o.within_noise then
+    local hi, lo = o.within_noise == "b" and B or A, o.within_noise == "b" and A or B
+    return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
+      .. "%s: no winner"):format(base, hi.label, where, hi.label, per(o.within_noise == "b" and o.lb or o.la),
+      lo.label, per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
+  end
   if o.higher and o.below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
@@ -3398,6 +3407,15 @@ local function verdict_of(model, A, B)
     if #mixed > 0 then
       v.kind, v.reason = "cannot say", table.concat(mixed, "; ")
       v.text = ("Cannot say which %s: %s."):format(more, v.reason)
+    elseif o and o.within_noise then
+      -- (spans apart by less than the noise of their rates: decision.sustained_order)
+      local hi, lo = o.within_noise == "b" and B or A, o.within_noise == "b" and A or B
+      local function per(x) return T.helpers.num(x, 2) .. o.unit end
+      v.kind = "cannot say"
+      v.reason = ("the measured loads put %s above (%s sustained %s, %s never achieved more than %s at any load), %s")
+        :format(hi.label, hi.label, per(o.within_noise == "b" and o.lb or o.la), lo.label,
+        per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
+      v.text = ("Cannot say which %s: %s: %s."):format(more, both, v.reason)
     elseif o and o.higher and o.below_threshold then
       v.kind = "not shown to differ"
       v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "

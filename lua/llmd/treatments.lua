@@ -1222,6 +1222,14 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct), decision.MIN_EFFECT),
           "not ordered"
       end
+      if sp and sp.within_noise then
+        -- (spans apart by less than the noise of their rates: compare.lua's rule, one function)
+        local hi, lo = sp.within_noise == "b" and x or nxt, sp.within_noise == "b" and nxt or x
+        return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
+          .. "more than %s at any load), %s"):format(x.label, nxt.label, hi.label, hi.label,
+          rate(sp.within_noise == "b" and sp.lb or sp.la), lo.label, rate(sp.within_noise == "b" and sp.ha or sp.hb),
+          decision.sustained_noise_text(sp, rate, hi.label, lo.label)), "not ordered"
+      end
       return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
         x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
         or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered"
@@ -2112,6 +2120,8 @@ function M.model(list, opts)
       local ceil = nxt.saturation.ceiling_rps
       -- the order of the two limits by the measured loads (compare.lua's rule)
       local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+      -- (on the spans alone, for an order the test shows: below)
+      local tord, tsp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, true)
       local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
@@ -2121,15 +2131,17 @@ function M.model(list, opts)
           :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
           nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
           metrics.format("throughput_req_s", x.max_rps))
-      elseif v.verdict == "B better" and sorder == "b" and ssp.least_below_threshold then
+      elseif v.verdict == "B better" and tord == "b" and tsp.least_below_threshold then
         -- shown by the test, and the limits' spans apart, but their least gap (the next one's
         -- ceiling against this one's figure) below the practical threshold while the largest
         -- reaches beyond it: the order stands, said with its least gap, as compare.lua says it
-        -- (decision.sustained_order). (Both below it cannot be: a test's "B better" needs the
-        -- two figures the practical threshold apart, and the largest gap is at least theirs.)
-        r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
+        -- (decision.sustained_order, on the spans alone: the order is the test's, not read off
+        -- the spans, so the noise of their rates is not weighed here). (Both below it cannot
+        -- be: a test's "B better" needs the two figures the practical threshold apart, and the
+        -- largest gap is at least theirs.)
+        r.evidence = { least_below_threshold = true, margin_pct = tsp.margin_pct, margin_max_pct = tsp.margin_max_pct }
         r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
-          decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate))
+          decision.least_gap_text(tsp, gap_pct, decision.MIN_EFFECT, gap_rate))
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
@@ -2148,6 +2160,13 @@ function M.model(list, opts)
           .. "achieved more than %s at any load%s"):format(v.verdict ~= "untested" and "but " or "",
           metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil),
           least ~= "" and ("; this one is higher" .. least) or "")
+      elseif v.verdict == "untested" and ssp and ssp.within_noise == "b" then
+        -- the next one never achieved this one's figure at any load, but by less than the
+        -- noise of the two rates (decision.sustained_order, compare.lua's rule): no order
+        local function rate(q) return metrics.format("throughput_req_s", q) end
+        r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
+          .. "achieved more than %s at any load), %s"):format(rate(ssp.lb), nxt.label, rate(ssp.ha),
+          decision.sustained_noise_text(ssp, rate, "this one", nxt.label))
       elseif v.verdict == "untested" and lower_bound(x) then
         -- this one never saturated: its figure is a lower bound, and the next one's limit may
         -- lie up to its ceiling, above it: either may be higher, whatever the repeats
@@ -2198,7 +2217,9 @@ function M.model(list, opts)
           :format(z.label, m.rank_by, figure(z))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
-          sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT) or "")
+          sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT)
+          or sp.within_noise == "b" and (", " .. decision.sustained_noise_text(sp, rate, "this one", z.label))
+          or "")
         or ("untested against %s: not known"):format(z.label)
     end
     -- (the pair's text names this one by its label: "x's capacity at SLO", "x sustained")

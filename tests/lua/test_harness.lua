@@ -275,15 +275,20 @@ t.test("guidellm with every request kept: computed from the requests, errors fro
   -- 2.0000003178914896; numpy.polyfit(start, end, 1)'s slope 0.15817999839782737 (the errored
   -- request came back in 20 ms), less 2 standard errors -0.8512513301264031; answers
   -- 2.0000003178914896 / 0.15817999839782737 = 12.643825629972696 by the slope alone, above
-  -- the sends, so held to the sends' rate (audit37 #7: a slope below 1 gives the sends'),
-  -- 2.0000003178914896; the 3 successful ones 3/4 of that, 1.5000002384186173
+  -- the sends, so held to the sends' rate (audit37 #7: a slope below 1 gives the sends').
+  -- That slope ran through the errored request, which is no answer served (audit40 #2): over
+  -- the 3 successes only (exact least squares in Python's fractions on the file's floats)
+  -- the slope is 1.031400203704834, less 2 standard errors 0.9249364916324924; answers
+  -- 2.0000003178914896 / 1.031400203704834 = 1.939111811988598, the 3 successful ones 3/4
+  -- of that, 1.4543338589914485
   local pace = run.stages[1].pace
   t.eq({ pace.sends, pace.answered, pace.succeeded }, { 4, 4, 3 })
   t.near(pace.send_rps, 2.0000003178914896, 1e-9)
-  t.near(pace.slope, 0.15817999839782737, 1e-6)
-  t.near(pace.slope_lo, -0.8512513301264031, 1e-6)
-  t.near(pace.answer_rps, 2.0000003178914896, 1e-6)
-  t.near(pace.success_rps, 1.5000002384186173, 1e-6)
+  t.near(pace.slope, 1.031400203704834, 1e-6)
+  t.near(pace.slope_lo, 0.9249364916324924, 1e-6)
+  t.eq(pace.slope_of, "successes")
+  t.near(pace.answer_rps, 1.939111811988598, 1e-6)
+  t.near(pace.success_rps, 1.4543338589914485, 1e-6)
 end)
 
 t.test("guidellm: an empty distribution (0.0 everywhere) is unknown, not 0", function()
@@ -1097,11 +1102,13 @@ t.test("inference-perf: several stages, the per-request file read once, each req
   -- exact in Python's fractions (np.polyfit on epoch times is off by 3e-7); successes' that
   -- times succeeded / sends; none from fewer than 3 requests): stage 0 2/2/2
   -- sends/answered/succeeded, 0.9990065440427774 req/s sent; stage 1 4/4/3,
-  -- 0.9999573447621029 req/s sent, answers 1.031504669721473 by the slope alone (0.969,
-  -- below 1), above the sends, so held to them (audit37 #7): 0.9999573447621029, the
-  -- successes 3/4 of that, 0.7499680085715772
+  -- 0.9999573447621029 req/s sent; the slope over every answered request, 0.969 (the failed
+  -- one finished 12 ms after it started), would put the answers above the sends; over the 3
+  -- successes only (audit40 #2: a failed request is no answer served) it is
+  -- 1.007020270910319, so answers 0.9999573447621029 / 1.007020270910319 =
+  -- 0.9929863118427283, the successes 3/4 of that, 0.7447397338820463
   local truth = { { 2, 2, 2, 0.9990065440427774 },
-    { 4, 4, 3, 0.9999573447621029, 0.9999573447621029, 0.7499680085715772 } }
+    { 4, 4, 3, 0.9999573447621029, 0.9929863118427283, 0.7447397338820463 } }
   local d = t.tmpdir()
   local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
   local rev = json.array {}

@@ -150,7 +150,9 @@ t.test("3: treatment_ranking.csv says which places are in doubt (in_doubt column
   t.contains(md:match("%*%*Verdict:%*%* ([^\n]*)"), " Warning: " .. caveat .. ", so its place is in doubt (see the "
     .. "Ranking).")
   t.contains(md, "| 1= (in doubt) | IPSover | ")
-  t.contains(md, "| In doubt: " .. caveat .. " |")
+  -- (then "; not shown to differ from IPS (...)" where IPSover is listed first: since fixc40
+  -- the pace's slope runs through the successes only, and the two capacities tie at 3.520)
+  t.ok(md:find("| In doubt: " .. caveat .. " |", 1, true) or md:find("| In doubt: " .. caveat .. "; ", 1, true), md)
   local doc = json.read(out .. "/treatments.json")
   t.eq(#doc.in_doubt, 1)
   t.eq({ doc.in_doubt[1].label, doc.in_doubt[1].keys }, { "IPSover", { "throughput_req_s" } })

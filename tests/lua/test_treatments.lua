@@ -424,18 +424,20 @@ t.test("a place whose test could not have shown a difference is 'not shown to di
     t.near(r1.p_value, 2 / 70, 1e-12)
     t.near(r1.p_adjusted, 4 / 70, 1e-12)
     t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
-    -- (fixa40: but t2 never achieved t1's 4.0 at any load, its ceiling 3.851 by the loads, and
-    -- the ranges lie apart: the loads order them, as an untested pair, and t1 ranks first)
+    -- (fixa40: t2 never achieved t1's 4.0 at any load, its ceiling 3.851 by the loads, and the
+    -- ranges lie apart, so the loads ordered them; fixc40: but by 0.149 req/s, within the noise
+    -- of the two rates, each from the requests of its 4 repeats: python3, 0.149 less
+    -- math.hypot(4.0, 3.851) x 1.959964 / sqrt(4 x 200) = -0.236, below 0: no order, one rank)
     local want = "not shown to differ from t2 (exact Mann-Whitney on the repeats p = 0.0286, Holm-adjusted 0.0571 over "
-      .. "2 tests: the smallest p these 4 and 4 repeats allow, too few to show a difference); but the measured loads "
-      .. "order them: this one sustained 4.000 req/s, t2 never achieved more than 3.851 req/s at any load"
+      .. "2 tests: the smallest p these 4 and 4 repeats allow, too few to show a difference)"
     t.eq(r1.vs_next_text, want)
-    t.eq({ r1.order_certain, r1.rank_text, r2.rank_text }, { true, "1", "2=" })
+    t.eq({ r1.order_certain, r1.rank_text, r2.rank_text }, { nil, "1=", "1=" })
     -- t2 against t3: a test that could have shown a difference and did not
     t.eq(r2.vs_next, "no clear difference")
     t.near(r2.p_value, 0.6932388117283994, 1e-6)
-    t.ok(m.verdict:find("^Highest max sustained throughput by the figures: t1"), m.verdict)
-    t.ok(m.verdict:find("not shown by the test (exact Mann-Whitney", 1, true), m.verdict)
+    t.ok(m.verdict:find("^No treatment is shown to be best: t1 has the highest figure of max sustained throughput"),
+      m.verdict)
+    t.ok(m.verdict:find("but not shown to differ from t2 (exact Mann-Whitney", 1, true), m.verdict)
     local out = t.tmpdir()
     tr.write_report(out, list, {})
     local j = jsn.read(out .. "/treatments.json")

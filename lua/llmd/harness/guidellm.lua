@@ -14,7 +14,6 @@
 -- sample_size), the metrics are computed from the requests instead, and compared with the
 -- summaries. The window of a benchmark is its own start_time..end_time (the scheduler's
 -- measured window) on both paths.
-local stats = require "llmd.stats"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 
@@ -207,8 +206,8 @@ function M.extract(c, opts)
   -- (pace: each answered request's start and finish, for llmd.runmodel.pace)
   local function new_cur()
     local b = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {},
-      starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new(), paced = true }
-    b.pace = stats.adder(b.starts, b.ends, b.oks, b.lats)
+      pc = rm.pace_accumulators(), paced = true }
+    b.pace = b.pc.add
     return b
   end
   local cur = new_cur()
@@ -219,7 +218,8 @@ function M.extract(c, opts)
     local q = { start = start, finish = finish }
     if kind ~= "inc" then
       if type(start) == "number" and type(finish) == "number" then
-        cur.pace(start, finish, kind == "ok" and finish, finish - start)
+        local ok = kind == "ok"
+        cur.pace(start, finish, ok and finish, finish - start, ok and start, ok and finish - start)
       else
         cur.paced = false
       end
@@ -276,7 +276,7 @@ function M.extract(c, opts)
           rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
       end
       copy_tw(st.metrics, summary)
-      if cur.paced then st.pace = rm.pace(cur.starts, cur.ends, cur.oks, cur.lats) end
+      if cur.paced then st.pace = rm.pace_of(cur.pc) end
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
         "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end

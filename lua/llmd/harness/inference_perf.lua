@@ -356,7 +356,7 @@ local function per_request(path, acc, keep, opts)
           return
         end
         if per_stage then per_stage(start, finish, e2e, ttft, tpot, ntpot, inp, o, goff, gn) end
-        if pace then pace(start, finish, finish, finish - start) end
+        if pace then pace(start, finish, finish, finish - start, start, finish - start) end
         return
       end
     end
@@ -373,7 +373,7 @@ local function per_request(path, acc, keep, opts)
       if count_goodput then count_goodput(start, false) end
       if log then log(start, finish, true, false, false, false, false, goff, gn) end
       if per_stage then per_stage(start, finish) end
-      if pace then pace(start, finish, false, finish - start) end
+      if pace then pace(start, finish, false, finish - start, false, false) end
       if (ntimes or 0) > 1 then inexact_itl = true end
       return
     end
@@ -407,7 +407,7 @@ local function per_request(path, acc, keep, opts)
     end
     if log then log(start, finish, ttft or false, tpot or false, ntpot, inp or false, out or false, goff, gn) end
     if per_stage then per_stage(start, finish, e2e, ttft, tpot, ntpot, inp, out, goff, gn) end
-    if pace then pace(start, finish, finish, finish - start) end
+    if pace then pace(start, finish, finish, finish - start, start, finish - start) end
   end
   local rules = { { "$[*]", record, fields = F, args = true } }
   if fast then
@@ -602,9 +602,9 @@ function M.extract(c, opts)
     local function pace_of(i)
       local g = paces[i]
       if not g then
-        g = { starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new() }
-        -- (start, finish, finish or false, latency: llmd.runmodel.pace's slope)
-        g.add = stats.adder(g.starts, g.ends, g.oks, g.lats)
+        -- (start, finish, finish or false, latency, and a success's start and latency:
+        -- llmd.runmodel.pace's slope, through the successes)
+        g = rm.pace_accumulators()
         paces[i] = g
       end
       return g
@@ -652,7 +652,7 @@ function M.extract(c, opts)
         end
         po.pace = function(start, finish, fin)
           local i = place(start)
-          if i then pace_of(i).add(start, finish, fin, finish - start) end
+          if i then pace_of(i).add(start, finish, fin, finish - start, fin and start, fin and finish - start) end
         end
       elseif #run.stages == 1 then
         po.pace = pace_of(1).add
@@ -691,12 +691,12 @@ function M.extract(c, opts)
             if i then
               if t == true then
                 stage_add(i, start, finish)
-                pace_of(i).add(start, finish, false, finish - start)
+                pace_of(i).add(start, finish, false, finish - start, false, false)
               else
                 -- (token counts back from the column's doubles as the integers they were)
                 stage_add(i, start, finish, finish - start, t or nil, tpot or nil, ntpot, inp and math.tointeger(inp)
                   or inp or nil, out and math.tointeger(out) or out or nil, goff, gn)
-                pace_of(i).add(start, finish, finish, finish - start)
+                pace_of(i).add(start, finish, finish, finish - start, start, finish - start)
               end
             end
           end
@@ -716,7 +716,7 @@ function M.extract(c, opts)
   if per_path then
     if goodput_warning then rm.warn(run, "goodput per load point: %s", goodput_warning) end
     for i, st in ipairs(run.stages) do
-      if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks, paces[i].lats) end
+      if paces[i] then st.pace = rm.pace_of(paces[i]) end
     end
     -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
     -- were not streamed, streamed one token time each, or came without the client's count)

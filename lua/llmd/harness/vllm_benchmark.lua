@@ -280,8 +280,8 @@ local function new(variant)
     local streamed = false
     -- the pace of answers against sends (llmd.runmodel.pace): every request's start and
     -- finish, where the file has both
-    local starts, ends, oks, lats = stats.new(), stats.new(), stats.new(), stats.new()
-    local add_pace = stats.adder(starts, ends, oks, lats)
+    local pc = rm.pace_accumulators()
+    local add_pace = pc.add
     local paced = has_start and has_lat
     -- (a success is added as its values, no table a request, unless goodput judges it on
     -- that table; and json.null looked up once. Issue 20: a comparison of two 20 MB
@@ -296,7 +296,8 @@ local function new(variant)
       -- aggregates (M.extract) or stay unknown
       local e2e = has_lat and num(arr.latencies[i]) or nil
       local start = has_start and num(arr.start_times[i]) or nil
-      if start and e2e then add_pace(start, start + e2e, ok and start + e2e, e2e) else paced = false end
+      if start and e2e then add_pace(start, start + e2e, ok and start + e2e, e2e, ok and start, ok and e2e)
+      else paced = false end
       if not ok then
         acc.add { ok = false, start = start, finish = start and e2e and start + e2e }
         local text = rm.last_line(tostring(err))
@@ -322,7 +323,7 @@ local function new(variant)
       ttft = not streamed and "every TTFT is 0: not measured (not streamed)" or nil,
       e2e = NO_LAT, tpot = not has_lat and NO_LAT or nil, ntpot = not has_lat and NO_LAT or nil,
     }
-    return acc, why, has_start, has_lat, paced and rm.pace(starts, ends, oks, lats) or nil
+    return acc, why, has_start, has_lat, paced and rm.pace_of(pc) or nil
   end
 
   -- A file without start times (vLLM without --save-detailed keeps its latencies, in the

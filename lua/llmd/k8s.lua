@@ -27,6 +27,8 @@
 local proc = require "llmd.proc"
 
 local M = {}
+-- the API server of the current context, as `kubectl config view --minify -o` prints it
+M.SERVER_JSONPATH = "jsonpath={.clusters[0].cluster.server}"
 
 -- kinds that live outside any namespace (plural, singular and short names; OpenShift's too)
 local CLUSTER_KINDS = {}
@@ -105,7 +107,7 @@ local KUBECTL_BOOL = set [[
   show-kind export help cascade dry-run prune validate allow-missing-template-keys show-managed-fields
   windows-line-endings save-config rm attach leave-stdin-open privileged skip-headers logtostderr alsologtostderr
   add-dir-header one-output openapi-patch ignore-daemonsets delete-emptydir-data keep-annotations append-hash
-  list exit-code
+  list exit-code minify
 ]]
 -- shorthands: what each stands for; per verb where kubectl's differ
 local KUBECTL_SHORT = { n = "namespace", A = "all-namespaces", l = "selector", f = "filename", k = "kustomize",
@@ -649,7 +651,10 @@ function M.check(tool, args, ns, stdin, opts)
   if not verb or not allowed[verb] then
     refuse(("the verb '%s' is not one llmdlua runs%s"):format(tostring(verb), opts.user and " from a plan" or ""))
   end
-  if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2) then
+  -- of kubectl config, only the two reads of which cluster this is (llmd.cluster.identity)
+  if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2)
+    and not (#args == 5 and args[2] == "view" and args[3] == "--minify" and args[4] == "-o"
+      and args[5] == M.SERVER_JSONPATH) then
     refuse("kubectl config changes the kubeconfig")
   end
   if tool == "helmfile" then

@@ -2283,13 +2283,15 @@ end)
 -- why; of several, only ours (the one llmdlua made, labelled) is taken, else refused.
 t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdlua's; none of ours: refused", function()
   -- (up to teardown: run A's decode pods, whose labels run B's InferencePool selects, go before run B benchmarks)
-  -- one Bound RWX PVC (someone else's) beside a RWO one: it is the one, and the run says so
+  -- one Bound RWX PVC, llmdlua's, beside a RWO one: it is the one, and the run says so (someone
+  -- else's only one is refused as several are: test_cluster_safety.lua)
   local s = setup()
-  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
-    .. "team-a-cache:ReadWriteOnce" })
+  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany:Bound:"
+    .. "llmdlua,team-a-cache:ReadWriteOnce" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench; name one with "
-    .. "benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC) to choose another)\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench, the one made by "
+    .. "llmdlua: labelled app.kubernetes.io/managed-by=llmdlua; name one with benchmark_pvc: in the plan (or "
+    .. "benchmark.pvc, $BENCHMARK_PVC) to choose another)\n", 1, true), r.stdout)
   local w = workspace(s)
   t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("results_pvc: team-a-results", 1, true))
   -- several, one made by llmdlua (its label): that one, and why

@@ -480,13 +480,16 @@ function M.substitute_yaml(text, vars, name)
           parts[#parts + 1] = v:gsub('[\\"]', "\\%0")
         elseif sq % 2 == 1 then
           parts[#parts + 1] = v:gsub("'", "''")
-        elseif plain_word(v) or (v:match("^[%w./][%w._/:@+=%- ]*[%w./]$") and not v:find(": ", 1, true)
-          and not before:match("[{%[,]") and not before:match("^%s*%-?%s*$")) then
-          -- (words and spaces inside a longer plain value: "vllm ${LABEL}" with "base line")
+        elseif plain_word(v) then
           parts[#parts + 1] = v
         elseif (before:match("[:%-]%s+$") or before:match("[{%[,]%s*$") or before:match("^%s*$"))
           and (after:match("^%s*$") or after:match("^%s+#") or after:match("^%s*[,}%]]")) then
           parts[#parts + 1] = '"' .. v:gsub('[\\"]', "\\%0") .. '"'
+        elseif not v:find(": ", 1, true) and not v:find(" #", 1, true) and not v:match("[:%s]$")
+          and not (before:match("%s$") and v:match("^#")) and not (before:find("[{%[]") and v:find("[,%[%]{}]")) then
+          -- inside a longer plain value, what YAML reads as it is: "vllm ${LABEL}" with
+          -- "base line", a dry run's "<the Service of Gateway G>.ns.svc..."
+          parts[#parts + 1] = v
         else
           errs[#errs + 1] = where .. ": not a plain YAML word, and part of a longer value here; quote that value "
             .. "in the template (\"...\")"
@@ -1399,7 +1402,7 @@ local function save_state(ctx, x)
   local d = r.deploy or {}
   -- the workload: the plan's benchmark.workload, else the profiles the rendered benchmark
   -- config runs (this process's render, else the one saved in the workspace on resume)
-  local workload = r.benchmark.workload
+  local workload, rendered = r.benchmark.workload, true
   if workload == nil then
     local text = ctx.config_text and ctx.config_text[x]
     if not text then
@@ -1407,10 +1410,13 @@ local function save_state(ctx, x)
       if f then text = f:read("a"); f:close() end
     end
     workload = M.config_workloads(text)
+    rendered = text ~= nil
   end
   say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and (" (%s)"):format(r.workload_from
     or "the plan's benchmark.workload") or " (the workload: of the benchmark config)"))
-    or "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)")
+    or (rendered and "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)"
+      or "unknown (no benchmark.workload in the plan, and no benchmark config: the run stopped before step 60 "
+        .. "rendered it)"))
   local image, hw = "unknown", "unknown"
   local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
@@ -2942,8 +2948,8 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
   end
   if #missing > 0 then
-    lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
-      :format(table.concat(missing, " and "))
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt, Ctrl-C or SIGTERM); whatever was "
+      .. "deployed is left as it is."):format(table.concat(missing, " and "))
   end
   if ctx.dry_run then -- (no step of a dry run ran: its workspace has nothing to resume)
     lines[#lines + 1] = "Run it again, or for real: the same command (without --dry-run)."
@@ -2988,7 +2994,14 @@ end
 function M.salvage(ctx, result)
   for _, o in ipairs(result.failed) do
     local x = o.stack
-    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
+    local d = ctx.deployed and ctx.deployed[x]
+    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
+      -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
+      -- so there are no logs, and nothing is left in place
+      local ok1 = pcall(save_state, ctx, x)
+      say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
+        x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
+    elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
       local ok1 = pcall(save_state, ctx, x)
       local ok2, msg = pcall(collect_logs, ctx, x)
       say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",

@@ -917,10 +917,37 @@ function Client:call(tool, args, opts)
   if opts.result then opts.result(r) end
   if not r.ok and opts.check ~= false then
     local err = (r.stderr or ""):gsub("%s+$", "")
+    local cause, details = M.cause_first(err)
+    if cause then
+      err = ("%s\n  %s's whole report:\n%s"):format(cause, tool, details)
+    end
     error(("%s: %s%s"):format(M.cmdline(argv), r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)),
       err ~= "" and (": " .. err) or ""), 0)
   end
   return r
+end
+
+-- A tool's report of several lines (helmfile's of a helm call that failed: where, the
+-- call's arguments, its exit status, then helm's "Error: ..." under STDERR: and again
+-- under COMBINED OUTPUT:) as its cause on one line - "in ./helmfile.yaml: command "helm"
+-- exited with non-zero status: Error: ..." - and the report after it, indented, without the
+-- repeated COMBINED OUTPUT: section. nil for a report of one line or with no "Error: ".
+function M.cause_first(text)
+  local lines, where, first_error = {}, nil, nil
+  for l in text:gmatch("[^\n]+") do
+    lines[#lines + 1] = l
+    local x = l:gsub("^%s+", ""):gsub("%s+$", "")
+    where = where or x:match("^(in %S+: command .- exited with non%-zero status):?$")
+    first_error = first_error or (x:match("^Error: ") and x)
+  end
+  if #lines < 2 or not first_error then return nil end
+  local kept, stderr_seen = {}, false
+  for _, l in ipairs(lines) do
+    if l:match("^STDERR:") then stderr_seen = true end
+    if stderr_seen and l:match("^COMBINED OUTPUT:") then break end
+    kept[#kept + 1] = "    " .. l
+  end
+  return (where and (where .. ": ") or "") .. first_error, table.concat(kept, "\n")
 end
 
 function Client:kubectl(args, opts) return self:call("kubectl", args, opts) end

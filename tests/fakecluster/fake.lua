@@ -53,7 +53,7 @@
 --   FAKE_OTHER_UNWELL  those two pods are in CrashLoopBackOff, never Ready
 --   FAKE_OTHER_SAME_MODEL  those two pods serve the same model as ours (the same labels)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
---                  llmd-benchmark-results holding it as an earlier run's
+--                  llmd-benchmark-results (labelled as llmdlua's) holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
 --                  launcher pod Completed (exec and cp into it fail, as they do)
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
@@ -360,7 +360,9 @@ local function space(ns)
     state.ns[ns] = s
     if os.getenv("FAKE_OLD_RESULTS") then
       -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
-      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi" }
+      -- (made by that earlier llmdlua run: labelled as llmdlua labels the PVC it makes)
+      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi",
+        labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } }
       local old = DIR .. "/pvc/" .. ns .. "/llmd-benchmark-results/inference-perf_1761000000_sanity_random_old-stack"
       proc.run { "mkdir", "-p", old }
       proc.run { "cp", "-a", os.getenv("FAKE_OLD_RESULTS") .. "/.", old }
@@ -1538,7 +1540,15 @@ local function kubectl()
   elseif verb == "logs" then
     local s = space(ns)
     local pod = a[2]
-    if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
+    if failing("nologs") then
+      -- the API server names the container asked for (kubectl logs -c NAME), else the pod's first
+      local want = opt(a, "-c") or opt(a, "--container")
+      if not want then
+        local first = s.pods[pod] and (s.pods[pod].containers or {})[1]
+        want = type(first) == "table" and first.name or first or "vllm"
+      end
+      die(('Error from server (BadRequest): container "%s" in pod "%s" is waiting to start'):format(want, pod))
+    end
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
     local cname = opt(a, "-c") or opt(a, "--container")
     local c

@@ -202,6 +202,9 @@ t.test("values pasted into the benchmark config stay one YAML scalar, or are ref
   t.eq(got, { endpoint = { model = "org/m #c", url = "http://gw.ns.svc:80/v1", q = [[it's "x" \ y]],
     s = [[it's "x" \ y]], flow = { a = "two words", b = 1 }, name = "vllm two words" },
     harness = { name = "inference-perf" } })
+  -- a dry run's stand-in for what it did not read, inside a longer value: YAML reads it as it is
+  t.eq(yaml.load(cluster.substitute_yaml("u: http://${G}/v1\n", { G = "<the Service of Gateway g>.ns.svc:80" }, "t")),
+    { u = "http://<the Service of Gateway g>.ns.svc:80/v1" })
   -- a newline: refused, naming the template's line and the variable
   local ok, err = pcall(cluster.substitute_yaml, "a: 1\nb: ${V}\n", { V = "x\nharness: evil" }, "tpl.yaml")
   t.eq(ok, false)
@@ -255,3 +258,51 @@ t.test("the only ReadWriteMany PVC, someone else's, is not written to unasked", 
     true), r.stdout)
 end)
 
+
+t.test("a failed deploy says its cause on the first line; a refused one does not claim logs or a stack", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL = "deploy", FAKE_CONTEXT = "kind-x" })
+  t.eq(r.code, 1)
+  -- the step's line: the command, its exit status and helm's error that helmfile reported
+  local first = r.stdout:match("\n(%[20%] deploy %(a%): FAILED %- [^\n]*)")
+  t.eq(first, "[20] deploy (a): FAILED - helmfile -n bench apply -e istio --skip-crds: exit 1: in ./helmfile.yaml: "
+    .. 'command "helm" exited with non-zero status: Error: UPGRADE FAILED: timed out waiting for the condition')
+  -- helmfile's report after it, once (its COMBINED OUTPUT repeats STDERR)
+  t.ok(r.stdout:find("\n  helmfile's whole report:\n    in ./helmfile.yaml:", 1, true), r.stdout)
+  t.ok(not r.stdout:find("COMBINED OUTPUT", 1, true), r.stdout)
+  local _, n = r.stdout:gsub("timed out waiting for the condition", "")
+  t.eq(n, 2, "the cause: on the first line and once in the report")
+  -- refused before anything of it was deployed (someone else's release of the helmfile's):
+  -- no "logs saved", no "whatever was deployed is left in place"
+  s = setup(function(p) p.runs.a.benchmark.workload = nil end)
+  r = compare(s, nil, { FAKE_RELEASE_STATES = "infra-sim:deployed", FAKE_CONTEXT = "kind-x" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("Run A failed at step 20 (deploy) before anything of it was deployed. State saved; no logs "
+    .. "(nothing ran).", 1, true), r.stdout)
+  t.ok(not r.stdout:find("left in place", 1, true), r.stdout)
+  t.ok(r.stdout:find("Nothing was deployed in namespace bench", 1, true), r.stdout)
+  t.ok(r.stdout:find("workload: unknown (no benchmark.workload in the plan, and no benchmark config: the run "
+    .. "stopped before step 60 rendered it)", 1, true), r.stdout)
+end)
+
+t.test("an interrupt inside a step is said as 'interrupted', without a Lua file's position", function()
+  local steps = require "llmd.steps"
+  local lines = {}
+  local out = { write = function(_, x) lines[#lines + 1] = x end }
+  local ok, err = pcall(steps.run, "x", { { number = 1, name = "wait_ready", per_stack = true, execute = function()
+    error("/opt/llmdlua/lua/llmd/steps.lua:109: interrupted", 0)
+  end } }, {}, { stacks = { "a" }, out = out })
+  t.eq(ok, false)
+  t.ok(tostring(err):match("interrupted$"), tostring(err))
+  t.eq(table.concat(lines), "[01] wait_ready (a): FAILED - interrupted\n")
+end)
+
+t.test("the fake's logs failure names the container asked for", function()
+  local s = setup()
+  local e = {}
+  for k, v in pairs(s.env) do e[k] = v end
+  e.FAKE_FAIL = "nologs"
+  local r = proc.run({ FAKEBIN .. "/kubectl", "-n", "bench", "logs", "ms-decode-x", "-c", "routing-proxy" }, { env = e })
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (BadRequest): container "routing-proxy" in pod "ms-decode-x" is '
+    .. "waiting to start\n" })
+end)

@@ -60,6 +60,7 @@ local function setup(edit)
     FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
     PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
     FAKE_FAIL_NAMESPACE = false,
+    FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false, -- (a kube context, as a user's kubeconfig has)
   }
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env, exp = d .. "/experiment.yaml" }
 end

@@ -2883,8 +2883,9 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
     local id = M.identity(ctx.k)
-    if saved then
-      M.check_identity(saved, id, w.path, opts.use_current_context)
+    if saved or opts.resume then
+      -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
+      M.check_identity(saved or {}, id, w.path, opts.use_current_context)
       if opts.use_current_context then
         json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
           server = id.server or json.null })

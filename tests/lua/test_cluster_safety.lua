@@ -97,6 +97,23 @@ t.test("a workspace made with no kube context is not torn down from another one 
   t.ok(r.stderr:find("--use-current-context: only with --resume WORKSPACE", 1, true), r.stderr)
 end)
 
+t.test("a workspace without cluster.json (an older llmdlua's) resumed with --namespace: refused unless told", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL = "smoke", FAKE_CONTEXT = "kind-x" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  os.remove(w .. "/cluster.json")
+  local before = #calls(s)
+  r = compare(s, { "--resume", w, "--step", "90", "--namespace", "bench" }, { FAKE_CONTEXT = "kind-x" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(w .. " records no cluster", 1, true), r.stderr)
+  t.eq(uninstalls(s, before), 0)
+  r = compare(s, { "--resume", w, "--step", "90", "--namespace", "bench", "--use-current-context" },
+    { FAKE_CONTEXT = "kind-x" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(json.read(w .. "/cluster.json").context, "kind-x")
+end)
+
 t.test("the same context name pointing at another API server is refused; in a pod the in-cluster API is recorded",
   function()
   local s = setup()

@@ -19,14 +19,14 @@ local OPTIONS = {
   link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
   b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
   namespace = "NS", yes = true,
-  dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
+  dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true, use_current_context = true,
 }
 local o = args.parse(arg, {
   -- (made from OPTIONS: a usage line written by hand left --a-harness and --a-warmup out)
   usage = args.usage_line("llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE)", OPTIONS,
     { "a_label", "b_label", "a_info", "b_info", "parent", "link", "harness", "a_harness", "b_harness", "warmup",
       "a_warmup", "b_warmup", "percentile_method", "slo", "min_effect", "tolerant", "quiet", "namespace", "yes",
-      "dry_run", "step" }),
+      "dry_run", "step", "use_current_context" }),
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
@@ -65,6 +65,8 @@ local o = args.parse(arg, {
   --resume WORKSPACE        continue an interrupted or failed comparison from its last
                             completed step (nothing is deployed twice), with the
                             workspace's copy of the plan (--plan FILE replaces it)
+  --use-current-context     resume in the current kube context although the workspace
+                            recorded another cluster or none (made with no kube context)
 ]],
   options = OPTIONS,
   positional = { min = 0, max = 0 },
@@ -141,6 +143,9 @@ for _, x in ipairs { "a", "b" } do
 end
 local steps
 if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
+if o.use_current_context and not o.resume then
+  usage("--use-current-context: only with --resume WORKSPACE (a new comparison records the current kube context)")
+end
 
 if o.resume then
   -- a workspace compare.lua --plan made (its plan.yaml and steps.json), else one line
@@ -210,7 +215,7 @@ if o.plan or o.resume then
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,
-    only = steps, slo = slo, min_effect = min_effect,
+    only = steps, slo = slo, min_effect = min_effect, use_current_context = o.use_current_context,
   })
   if not ok then
     if tostring(result):match("interrupted") then

@@ -14,7 +14,7 @@ local json = require "llmd.json"
 
 local o = args.parse(arg, {
   usage = "llmdlua experiment.lua EXPERIMENT.yaml (--plan FILE | --resume WORKSPACE | --show) [--stop-on-error] "
-    .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS]",
+    .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS] [--use-current-context]",
   help = [[
   --show                    print the parsed experiment (JSON) and its warnings; exit 1 if
                             it has no run treatment; with --plan, also check the run
@@ -31,9 +31,11 @@ local o = args.parse(arg, {
   --step LIST               only these steps, e.g. 0,10-30 (0 preflight, 10 render, 20 standup,
                             30 smoketest, 40 run, 50 logs, 60 teardown, 100 summary)
   --namespace NS            the namespace when the plan names none
+  --use-current-context     resume in the current kube context although the workspace
+                            recorded another cluster or none (made with no kube context)
 ]],
   options = { show = true, plan = "FILE", resume = "WORKSPACE", stop_on_error = true, skip_teardown = true,
-    dry_run = true, step = "LIST", namespace = "NS" },
+    dry_run = true, step = "LIST", namespace = "NS", use_current_context = true },
   positional = { min = 1, max = 1 },
 })
 
@@ -67,6 +69,9 @@ if o.show then
   os.exit(0)
 end
 if not o.plan and not o.resume then fail("give --plan FILE (or --resume WORKSPACE, or --show)", 2) end
+if o.use_current_context and not o.resume then
+  fail("--use-current-context: only with --resume WORKSPACE (a new experiment records the current kube context)", 2)
+end
 
 if o.resume then
   -- the workspace, absolute from here on: the steps run commands in other folders
@@ -145,7 +150,7 @@ local started -- the run's context once it has one (its workspace, its stacks)
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
   only = only, namespace = o.namespace, experiment_path = o[1], plan_path = plan_path,
-  on_ctx = function(c) started = c end,
+  use_current_context = o.use_current_context, on_ctx = function(c) started = c end,
 })
 if not rok then
   if tostring(all_ok):match("interrupted") then

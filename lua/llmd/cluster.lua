@@ -68,6 +68,10 @@ function M.validate(plan, name, opts)
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
   end
+  if plan.benchmark_pvc ~= nil and (type(plan.benchmark_pvc) ~= "string" or M.bad_release(plan.benchmark_pvc, 253)) then
+    bad("benchmark_pvc", ("expected a PVC name (lowercase letters, digits, '-' and '.'), got %s"):format(
+      M.shown(plan.benchmark_pvc)))
+  end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string")
   elseif M.system_namespace(plan.namespace) then bad("namespace", M.system_namespace(plan.namespace)) end
   if plan.bins ~= nil then
@@ -197,7 +201,15 @@ function M.validate(plan, name, opts)
                 end
               end
             end
-            if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name") end
+            if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name")
+            elseif not d.model:match("^[%w][%w._/:@%-]*$") or #d.model > 256 then
+              -- it goes into the benchmark config (${MODEL}), commands and labels
+              bad(key .. ".deploy.model", ("%s is not a model name (expected letters, digits and . _ - / : @, like "
+                .. "Qwen/Qwen3-0.6B)"):format(M.shown(d.model)))
+            end
+            if type(d.release) == "string" and M.bad_release(d.release) then
+              bad(key .. ".deploy.release", M.bad_release(d.release))
+            end
             if d.service ~= nil and (type(d.service) ~= "string" or not d.service:match("^[%w][%w%.%-]*:?%d*$")) then
               bad(key .. ".deploy.service", "expected NAME or NAME:PORT (a Service in the namespace)")
             end
@@ -215,6 +227,10 @@ function M.validate(plan, name, opts)
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
             end
             if b.vars ~= nil and not is_map(b.vars) then bad(key .. ".benchmark.vars", "expected a mapping") end
+            if b.pvc ~= nil and (type(b.pvc) ~= "string" or M.bad_release(b.pvc, 253)) then
+              bad(key .. ".benchmark.pvc", ("expected a PVC name (lowercase letters, digits, '-' and '.'), got %s")
+                :format(M.shown(b.pvc)))
+            end
             -- as --harness is checked: a harness llmdlua reads (a misspelt one passed the dry run,
             -- and the real run deployed everything before it failed on the results)
             if b.harness ~= nil then
@@ -323,10 +339,38 @@ local SYSTEM_NS = { default = true, openshift = true, ["istio-system"] = true, [
   ["tigera-operator"] = true, ["ingress-nginx"] = true, ["local-path-storage"] = true }
 function M.system_namespace(ns)
   if type(ns) ~= "string" then return nil end
+  local bad = M.bad_name(ns)
+  if bad then return bad end
   if SYSTEM_NS[ns] or ns:match("^kube%-") or ns:match("^openshift%-") then
     return ("%s is a system namespace (the cluster's own, or shared by everything on it): deploying and tearing "
       .. "down there could delete what others run; use a namespace of your own"):format(ns)
   end
+end
+
+-- Why name is not a Kubernetes namespace (or release) name, or nil: an RFC 1123 label, as
+-- the API server requires of a namespace - lowercase letters, digits and '-', starting and
+-- ending with a letter or digit, at most 63 characters. (A name that is not one can never
+-- exist: every command in it would fail, or worse, reach a shell or a file unquoted.)
+function M.bad_name(name, what)
+  if type(name) ~= "string" then return nil end
+  if #name <= 63 and name:match("^[a-z0-9]$") or name:match("^[a-z0-9][-a-z0-9]*[a-z0-9]$") and #name <= 63 then
+    return nil
+  end
+  return ("%s is not a valid %s name (expected an RFC 1123 label: lowercase letters, digits and '-', starting and "
+    .. "ending with a letter or digit, at most 63 characters%s)"):format(M.shown(name), what or "namespace",
+    #name > 63 and ("; it has " .. #name) or "")
+end
+
+-- Why name is not a Helm release name, or nil: helm refuses one that is not a lowercase
+-- RFC 1123 subdomain of at most 53 characters.
+function M.bad_release(name, max)
+  local ok = #name <= (max or 53)
+  for part in (name .. "."):gmatch("([^.]*)%.") do
+    if not (part:match("^[a-z0-9]$") or part:match("^[a-z0-9][-a-z0-9]*[a-z0-9]$")) then ok = false end
+  end
+  if ok then return nil end
+  return ("%s is not a valid Helm release name (lowercase letters, digits, '-' and '.', starting and ending with a "
+    .. "letter or digit, at most 53 characters)"):format(M.shown(name))
 end
 
 -- The namespace and where it came from: --namespace or the plan's namespace: (both given
@@ -383,6 +427,85 @@ function M.substitute(text, vars, name)
       table.concat(missing, ", ")), 0)
   end
   return out
+end
+
+-- v on one line, as a message shows it: quoted, control characters as \n, \t, \xHH.
+function M.shown(v)
+  local esc = { ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+  return "'" .. tostring(v):gsub("%c", function(c) return esc[c] or ("\\x%02X"):format(c:byte()) end) .. "'"
+end
+
+-- A word YAML reads as itself wherever it stands in a plain scalar: no space (" #" starts
+-- a comment, ": " a key), no quote, comma or bracket (flow syntax), no leading indicator.
+local function plain_word(v)
+  return v:match("^[%w./][%w._/:@+=%-]*$") ~= nil
+end
+
+-- Substitutes ${VAR} and $VAR in a YAML template (the benchmark config) as M.substitute
+-- does, each value written so that it stays one YAML scalar, the one the template meant:
+-- as it is when it is a plain word; escaped inside a quoted scalar of the template; as a
+-- double-quoted scalar when the placeholder is the whole value; refused (one line naming
+-- the template, the line and the variable) when it is none of these, or holds a control
+-- character (a newline in a value would add keys of its own to the config).
+function M.substitute_yaml(text, vars, name)
+  local missing, errs, out = {}, {}, {}
+  local lineno = 0
+  for line, nl in text:gmatch("([^\n]*)(\n?)") do
+    if line == "" and nl == "" then break end
+    lineno = lineno + 1
+    local parts, pos = {}, 1
+    while true do
+      local s, e, braced, bare = line:find("%$([{]?)([%a_][%w_]*)", pos)
+      if not s then break end
+      local var = bare
+      if braced == "{" then
+        if line:sub(e + 1, e + 1) == "}" then e = e + 1 else braced, var = "", nil end
+      end
+      local v
+      if var then v = vars[var]; if v == nil then v = os.getenv(var) end end
+      if var and v == nil and braced == "{" then missing[#missing + 1] = var end
+      parts[#parts + 1] = line:sub(pos, s - 1)
+      if not var or v == nil then
+        parts[#parts + 1] = line:sub(s, e)
+      else
+        v = tostring(v)
+        local before, after = line:sub(1, s - 1), line:sub(e + 1)
+        local _, dq = before:gsub('\\"', ""):gsub('"', "")
+        local _, sq = before:gsub("'", "")
+        local where = ("%s:%d: ${%s} = %s"):format(name, lineno, var, M.shown(v))
+        if v:find("%c") then
+          errs[#errs + 1] = where .. ": a control character (a newline, a tab...) in a value would change the "
+            .. "YAML config's structure; refused"
+        elseif dq % 2 == 1 then
+          parts[#parts + 1] = v:gsub('[\\"]', "\\%0")
+        elseif sq % 2 == 1 then
+          parts[#parts + 1] = v:gsub("'", "''")
+        elseif plain_word(v) then
+          parts[#parts + 1] = v
+        elseif (before:match("[:%-]%s+$") or before:match("[{%[,]%s*$") or before:match("^%s*$"))
+          and (after:match("^%s*$") or after:match("^%s+#") or after:match("^%s*[,}%]]")) then
+          parts[#parts + 1] = '"' .. v:gsub('[\\"]', "\\%0") .. '"'
+        elseif not v:find(": ", 1, true) and not v:find(" #", 1, true) and not v:match("[:%s]$")
+          and not (before:match("%s$") and v:match("^#")) and not (before:find("[{%[]") and v:find("[,%[%]{}]")) then
+          -- inside a longer plain value, what YAML reads as it is: "vllm ${LABEL}" with
+          -- "base line", a dry run's "<the Service of Gateway G>.ns.svc..."
+          parts[#parts + 1] = v
+        else
+          errs[#errs + 1] = where .. ": not a plain YAML word, and part of a longer value here; quote that value "
+            .. "in the template (\"...\")"
+        end
+      end
+      pos = e + 1
+    end
+    parts[#parts + 1] = line:sub(pos)
+    out[#out + 1] = table.concat(parts) .. nl
+  end
+  if #missing > 0 then
+    error(("%s: unset variables %s (give them in benchmark.vars or the environment)"):format(name,
+      table.concat(missing, ", ")), 0)
+  end
+  if #errs > 0 then error(table.concat(errs, "\n"), 0) end
+  return table.concat(out)
 end
 
 -- The steps ---------------------------------------------------------------------------------
@@ -939,9 +1062,25 @@ local function find_pvc(ctx, x)
     return p[1] < q[1]
   end)
   local how = "name one with benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC)"
-  if #cands == 1 then
-    say(ctx, "  results PVC: %s (the only Bound ReadWriteMany PVC in %s; %s to choose another)", cands[1], ctx.ns, how)
+  if #cands == 1 and #ours == 1 then
+    say(ctx, "  results PVC: %s (the only Bound ReadWriteMany PVC in %s, the one %s; %s to choose another)",
+      cands[1], ctx.ns, ours[1][2], how)
     return cands[1]
+  elseif #cands == 1 then
+    -- as of several: someone else's volume is not written to unasked, even the only one
+    local q = ("run %s: the only Bound ReadWriteMany PVC in %s, %s, is neither this comparison's nor made by "
+      .. "llmdlua (it could be another team's)"):format(x, ctx.ns, cands[1])
+    if ctx.interactive and not ctx.yes and not ctx.dry_run then
+      io.write(q, ": write this run's results onto it? [y/N] ")
+      io.flush()
+      local line = io.read("l")
+      if line and line:match("^%s*[yY]") then
+        say(ctx, "  results PVC: %s (the only Bound ReadWriteMany PVC in %s; you said yes)", cands[1], ctx.ns)
+        return cands[1]
+      end
+    end
+    error(("%s: this run's results are not written onto it unasked; %s%s"):format(q, how,
+      ctx.yes and " (--yes does not choose it for you)" or ""), 0)
   elseif #cands > 1 then
     if #ours == 0 or (#ours > 1 and ours[1][1] ~= ctx.pvc) then
       error(("run %s: %d Bound ReadWriteMany PVCs in %s (%s) and %s: which one takes this run's results is not "
@@ -1091,7 +1230,7 @@ local function benchmark(ctx, x)
     ENDPOINT = "http://" .. host, STACK_NAME = r.label }
   for k, v in pairs(b.vars or {}) do vars[k] = v end
   local f = assert(io.open(b.template, "rb"))
-  local cfg_text = M.substitute(f:read("a"), vars, b.template)
+  local cfg_text = M.substitute_yaml(f:read("a"), vars, b.template)
   f:close()
   -- a caller's last word on the rendered config (experiment.lua applies run treatments)
   if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
@@ -1126,8 +1265,16 @@ local function benchmark(ctx, x)
         uid = uid or M.experiment_uid(line)
         ctx.out:write("    | ", line, "\n")
       end, stderr = "stdout" })
-    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only
-    local listed = list_requests(ctx, x)
+    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only.
+    -- After a failed command the launcher pod may never have started: the failure is the
+    -- command's, named first, and why nothing could be listed after it
+    local lok, listed = pcall(list_requests, ctx, x)
+    if not lok then
+      if res.ok then error(listed, 0) end
+      error(("run %s: the benchmark command failed: %s exited with %s (its output is above and in run-%s/benchmark); "
+        .. "no results could be read after it: %s"):format(x, k8s.cmdline(cmd), tostring(res.code or res.signal), x,
+        (tostring(listed):gsub("^run %a: ", ""))), 0)
+    end
     local new = M.this_runs_folders(listed, uid, t0, os.time())
     say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
       #new > 0 and table.concat(new, ", ") or "none")
@@ -1255,7 +1402,7 @@ local function save_state(ctx, x)
   local d = r.deploy or {}
   -- the workload: the plan's benchmark.workload, else the profiles the rendered benchmark
   -- config runs (this process's render, else the one saved in the workspace on resume)
-  local workload = r.benchmark.workload
+  local workload, rendered = r.benchmark.workload, true
   if workload == nil then
     local text = ctx.config_text and ctx.config_text[x]
     if not text then
@@ -1263,10 +1410,13 @@ local function save_state(ctx, x)
       if f then text = f:read("a"); f:close() end
     end
     workload = M.config_workloads(text)
+    rendered = text ~= nil
   end
   say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and (" (%s)"):format(r.workload_from
     or "the plan's benchmark.workload") or " (the workload: of the benchmark config)"))
-    or "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)")
+    or (rendered and "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)"
+      or "unknown (no benchmark.workload in the plan, and no benchmark config: the run stopped before step 60 "
+        .. "rendered it)"))
   local image, hw = "unknown", "unknown"
   local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
@@ -2548,6 +2698,8 @@ function M.run(plan, opts)
       end
     elseif opts.namespace then
       ns = opts.namespace
+      local bad = M.bad_name(ns)
+      if bad then error("--namespace: " .. bad, 0) end
     else
       error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
         :format(where), 0)
@@ -2648,6 +2800,73 @@ end
 M.INCOMPLETE_TEXT = "compare.lua --plan has not finished this comparison: no report yet (a step failed, it was "
   .. "interrupted, it is still running, or it was a dry run)"
 
+-- Which cluster kubectl talks to: { context = the current kube context, server = its API
+-- server (`kubectl config view --minify`), or in a pod with no kube context the in-cluster
+-- API (KUBERNETES_SERVICE_HOST, as kubectl itself then uses), why = kubectl's words when
+-- neither is known }. k: an llmd.k8s client.
+function M.identity(k)
+  local r = k:kubectl({ "config", "current-context" }, { read = true, check = false })
+  local id = { context = r.ok and r.stdout:match("^%s*(%S+)") or nil }
+  if id.context then
+    local v = k:kubectl({ "config", "view", "--minify", "-o", k8s.SERVER_JSONPATH }, { read = true, check = false })
+    id.server = v.ok and v.stdout:match("^%s*(%S+)") or nil
+  else
+    id.why = ((r.stderr or ""):match("[^\n]*%S[^\n]*") or "no output"):gsub("^%s+", "")
+    local host, port = os.getenv("KUBERNETES_SERVICE_HOST"), os.getenv("KUBERNETES_SERVICE_PORT")
+    if host and host ~= "" then
+      id.server = ("https://%s:%s"):format(host:find(":", 1, true) and ("[" .. host .. "]") or host,
+        (port and port ~= "") and port or "443")
+      id.in_cluster = true
+    end
+  end
+  return id
+end
+
+-- id (M.identity) in words: "kube context prod (server https://...)", "the in-cluster API
+-- https://..." or "an unknown cluster".
+function M.identity_words(id)
+  if id.context then
+    return ("kube context %s%s"):format(id.context, id.server and (" (server " .. id.server .. ")") or "")
+  elseif id.server then
+    return "no kube context, server " .. id.server
+  end
+  return "an unknown cluster (no kube context)"
+end
+
+-- The line a new workspace gets when it cannot tell which cluster it is in.
+function M.warn_unknown_identity(out, id, script)
+  out:write(("Warning: cannot tell which cluster this is (kubectl config current-context: %s; not in a pod): the "
+    .. "workspace records no cluster, so a resume or teardown of it is refused unless you add "
+    .. "--use-current-context\n"):format(id.why or "no context"))
+  io.stderr:write(("%s: warning: no kube context: the workspace records no cluster (a resume will need "
+    .. "--use-current-context)\n"):format(script))
+end
+
+-- Refuses (raises one line) a resume in a cluster other than the one the workspace at
+-- path recorded (saved: cluster.json's context and server), or when either is unknown -
+-- unless force (--use-current-context: the user says it is the one).
+function M.check_identity(saved, id, path, force)
+  local ctx0 = type(saved.context) == "string" and saved.context or nil
+  local srv0 = type(saved.server) == "string" and saved.server or nil
+  local why
+  if ctx0 and id.context ~= ctx0 then
+    why = ("was made in kube context %s, the current context is %s"):format(ctx0, tostring(id.context or "unset"))
+  elseif srv0 and id.server ~= srv0 then
+    why = ("was made with the API server %s, the current one is %s"):format(srv0,
+      id.server or ("unknown (" .. (id.why or "no kube context") .. ")"))
+  elseif not ctx0 and not srv0 then
+    why = ("records no cluster (made with no kube context, or by an llmdlua that did not record it), so a resume "
+      .. "could act in another one; the "
+      .. "current one is %s"):format(M.identity_words(id))
+  end
+  if why and not force then
+    local hint = ctx0 and ("switch back first (kubectl config use-context %s), or "):format(ctx0) or ""
+    error(("%s %s: %sadd --use-current-context if the current one is where it was made")
+      :format(path, why, hint), 0)
+  end
+  return why
+end
+
 -- The context of a plan's run (ctx) before its first step: the kube context checked
 -- against a resumed workspace's, or recorded.
 function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
@@ -2660,20 +2879,24 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
-  -- the kube context: recorded with the namespace; a resume in another context is refused
-  local context
+  -- which cluster: recorded with the namespace; a resume elsewhere, or where the workspace
+  -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
-    local r = ctx.k:kubectl({ "config", "current-context" }, { read = true, check = false })
-    context = r.ok and r.stdout:match("^%s*(%S+)") or nil
-  end
-  if saved then
-    if type(saved.context) == "string" and context ~= saved.context then
-      error(("%s was made in kube context %s, the current context is %s: switch back first "
-        .. "(kubectl config use-context %s)"):format(w.path, saved.context, tostring(context or "unset"),
-        saved.context), 0)
+    local id = M.identity(ctx.k)
+    if saved or opts.resume then
+      -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
+      M.check_identity(saved or {}, id, w.path, opts.use_current_context)
+      if opts.use_current_context then
+        json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
+          server = id.server or json.null })
+        out:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+          M.identity_words(id), w.path .. "/cluster.json"))
+      end
+    else
+      json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
+        server = id.server or json.null })
+      if not id.context and not id.server then M.warn_unknown_identity(out, id, "compare.lua") end
     end
-  else
-    json.write(w.path .. "/cluster.json", { namespace = ns, context = context or json.null })
   end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
@@ -2726,8 +2949,8 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
   end
   if #missing > 0 then
-    lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
-      :format(table.concat(missing, " and "))
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt, Ctrl-C or SIGTERM); whatever was "
+      .. "deployed is left as it is."):format(table.concat(missing, " and "))
   end
   if ctx.dry_run then -- (no step of a dry run ran: its workspace has nothing to resume)
     lines[#lines + 1] = "Run it again, or for real: the same command (without --dry-run)."
@@ -2772,7 +2995,14 @@ end
 function M.salvage(ctx, result)
   for _, o in ipairs(result.failed) do
     local x = o.stack
-    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
+    local d = ctx.deployed and ctx.deployed[x]
+    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
+      -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
+      -- so there are no logs, and nothing is left in place
+      local ok1 = pcall(save_state, ctx, x)
+      say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
+        x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
+    elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
       local ok1 = pcall(save_state, ctx, x)
       local ok2, msg = pcall(collect_logs, ctx, x)
       say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",

@@ -759,6 +759,26 @@ function M.run(exp, plan, opts)
       end
     end
   end
+  -- which cluster (llmd.cluster.identity): recorded; a resume elsewhere, or where the
+  -- workspace could not tell, is refused (compare.lua's --resume does the same)
+  if not opts.dry_run then
+    local id = cluster.identity(k8s.new { namespace = names[1], log = w.path .. "/commands.log", bins = bins,
+      out = out })
+    local where = w.path .. "/cluster.json"
+    local record = { namespaces = names, context = id.context or json.null, server = id.server or json.null }
+    if opts.resume then
+      local saved = lfs.attributes(where, "mode") == "file" and json.read(where) or {}
+      cluster.check_identity(saved, id, w.path, opts.use_current_context)
+      if opts.use_current_context then
+        json.write(where, record)
+        out:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+          cluster.identity_words(id), where))
+      end
+    else
+      json.write(where, record)
+      if not id.context and not id.server then cluster.warn_unknown_identity(out, id, "experiment.lua") end
+    end
+  end
   save(ctx)
   out:write(("Experiment %s: %d setup x %d run treatment(s) = %d; namespaces %s (%d at a time)%s\n"):format(exp.name,
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,

@@ -27,6 +27,8 @@
 local proc = require "llmd.proc"
 
 local M = {}
+-- the API server of the current context, as `kubectl config view --minify -o` prints it
+M.SERVER_JSONPATH = "jsonpath={.clusters[0].cluster.server}"
 
 -- kinds that live outside any namespace (plural, singular and short names; OpenShift's too)
 local CLUSTER_KINDS = {}
@@ -105,7 +107,7 @@ local KUBECTL_BOOL = set [[
   show-kind export help cascade dry-run prune validate allow-missing-template-keys show-managed-fields
   windows-line-endings save-config rm attach leave-stdin-open privileged skip-headers logtostderr alsologtostderr
   add-dir-header one-output openapi-patch ignore-daemonsets delete-emptydir-data keep-annotations append-hash
-  list exit-code
+  list exit-code minify
 ]]
 -- shorthands: what each stands for; per verb where kubectl's differ
 local KUBECTL_SHORT = { n = "namespace", A = "all-namespaces", l = "selector", f = "filename", k = "kustomize",
@@ -649,7 +651,10 @@ function M.check(tool, args, ns, stdin, opts)
   if not verb or not allowed[verb] then
     refuse(("the verb '%s' is not one llmdlua runs%s"):format(tostring(verb), opts.user and " from a plan" or ""))
   end
-  if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2) then
+  -- of kubectl config, only the two reads of which cluster this is (llmd.cluster.identity)
+  if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2)
+    and not (#args == 5 and args[2] == "view" and args[3] == "--minify" and args[4] == "-o"
+      and args[5] == M.SERVER_JSONPATH) then
     refuse("kubectl config changes the kubeconfig")
   end
   if tool == "helmfile" then
@@ -912,10 +917,37 @@ function Client:call(tool, args, opts)
   if opts.result then opts.result(r) end
   if not r.ok and opts.check ~= false then
     local err = (r.stderr or ""):gsub("%s+$", "")
+    local cause, details = M.cause_first(err)
+    if cause then
+      err = ("%s\n  %s's whole report:\n%s"):format(cause, tool, details)
+    end
     error(("%s: %s%s"):format(M.cmdline(argv), r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)),
       err ~= "" and (": " .. err) or ""), 0)
   end
   return r
+end
+
+-- A tool's report of several lines (helmfile's of a helm call that failed: where, the
+-- call's arguments, its exit status, then helm's "Error: ..." under STDERR: and again
+-- under COMBINED OUTPUT:) as its cause on one line - "in ./helmfile.yaml: command "helm"
+-- exited with non-zero status: Error: ..." - and the report after it, indented, without the
+-- repeated COMBINED OUTPUT: section. nil for a report of one line or with no "Error: ".
+function M.cause_first(text)
+  local lines, where, first_error = {}, nil, nil
+  for l in text:gmatch("[^\n]+") do
+    lines[#lines + 1] = l
+    local x = l:gsub("^%s+", ""):gsub("%s+$", "")
+    where = where or x:match("^(in %S+: command .- exited with non%-zero status):?$")
+    first_error = first_error or (x:match("^Error: ") and x)
+  end
+  if #lines < 2 or not first_error then return nil end
+  local kept, stderr_seen = {}, false
+  for _, l in ipairs(lines) do
+    if l:match("^STDERR:") then stderr_seen = true end
+    if stderr_seen and l:match("^COMBINED OUTPUT:") then break end
+    kept[#kept + 1] = "    " .. l
+  end
+  return (where and (where .. ": ") or "") .. first_error, table.concat(kept, "\n")
 end
 
 function Client:kubectl(args, opts) return self:call("kubectl", args, opts) end

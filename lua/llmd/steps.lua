@@ -236,7 +236,9 @@ function M.run(phase, list, ctx, opts)
     local t0 = now()
     if opts.announce then opts.announce(s, stack) end
     local ok, msg = xpcall(s.execute, function(e)
-      if type(e) == "string" and e:match("^interrupted") then return e end
+      -- an interrupt raised inside a cluster call carries that call's Lua position
+      -- (".../llmd/steps.lua:109: interrupted"): of no use to the user, dropped
+      if type(e) == "string" and e:match("interrupted$") then return (e:gsub("^[^\n]-%.lua:%d+: ", "")) end
       return e
     end, ctx, stack)
     o.seconds = now() - t0

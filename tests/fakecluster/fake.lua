@@ -5,6 +5,9 @@
 --   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
 --   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
+--   FAKE_SERVER    the current context's API server (`kubectl config view --minify -o
+--                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with no
+--                  FAKE_CONTEXT, kubectl's error: no current context to minify)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
 --                  separated by ':' (the n-th call in a namespace copies the n-th folder,
 --                  from the first again past the last: two benchmarks in a row never get the
@@ -50,7 +53,7 @@
 --   FAKE_OTHER_UNWELL  those two pods are in CrashLoopBackOff, never Ready
 --   FAKE_OTHER_SAME_MODEL  those two pods serve the same model as ours (the same labels)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
---                  llmd-benchmark-results holding it as an earlier run's
+--                  llmd-benchmark-results (labelled as llmdlua's) holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
 --                  launcher pod Completed (exec and cp into it fail, as they do)
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
@@ -169,6 +172,15 @@ end
 local function ns_of(a)
   for i, x in ipairs(a) do
     if x == "-n" or x == "--namespace" then return a[i + 1], i end
+  end
+end
+
+-- A namespace whose name is not an RFC 1123 label can never exist (the API server refuses
+-- to create it): reads in it find nothing, as in any namespace that is not there; a write
+-- is the API server's NotFound for the namespace. Returns that error text, or nil.
+local function missing_ns(ns)
+  if ns and not (#ns <= 63 and (ns:match("^[a-z0-9]$") or ns:match("^[a-z0-9][-a-z0-9]*[a-z0-9]$"))) then
+    return ('namespaces "%s" not found'):format(ns)
   end
 end
 
@@ -348,7 +360,9 @@ local function space(ns)
     state.ns[ns] = s
     if os.getenv("FAKE_OLD_RESULTS") then
       -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
-      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi" }
+      -- (made by that earlier llmdlua run: labelled as llmdlua labels the PVC it makes)
+      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi",
+        labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } }
       local old = DIR .. "/pvc/" .. ns .. "/llmd-benchmark-results/inference-perf_1761000000_sanity_random_old-stack"
       proc.run { "mkdir", "-p", old }
       proc.run { "cp", "-a", os.getenv("FAKE_OLD_RESULTS") .. "/.", old }
@@ -1100,6 +1114,17 @@ local function kubectl()
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
   end
+  if a[1] == "config" and a[2] == "view" and has(a, "--minify") then
+    -- kubectl config view --minify -o jsonpath=...: the current context's cluster, read
+    -- from the kubeconfig (kubectl's own words when there is no current context); the
+    -- server is FAKE_SERVER, else one of the context's own (another context, another server)
+    local c = os.getenv("FAKE_CONTEXT")
+    if not c or c == "" then die("error: current-context must exist in order to minify") end
+    local o = opt(a, "-o") or ""
+    if o ~= "jsonpath={.clusters[0].cluster.server}" then die("fake kubectl: config view -o " .. o .. ": not faked") end
+    local server = os.getenv("FAKE_SERVER")
+    return io.write(server and server ~= "" and server or ("https://api." .. c .. ".example.com:6443"))
+  end
   if a[1] == "kustomize" then return io.write(kustomize_render(a[2] or ".")) end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
@@ -1108,6 +1133,9 @@ local function kubectl()
     end
   end
   local verb = a[1]
+  local READS = { get = true, describe = true, logs = true, wait = true, top = true, diff = true, explain = true,
+    ["api-resources"] = true }
+  if not READS[verb] and missing_ns(ns) then die("Error from server (NotFound): " .. missing_ns(ns)) end
   if verb == "get" then
     local what = a[2]
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
@@ -1512,7 +1540,15 @@ local function kubectl()
   elseif verb == "logs" then
     local s = space(ns)
     local pod = a[2]
-    if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
+    if failing("nologs") then
+      -- the API server names the container asked for (kubectl logs -c NAME), else the pod's first
+      local want = opt(a, "-c") or opt(a, "--container")
+      if not want then
+        local first = s.pods[pod] and (s.pods[pod].containers or {})[1]
+        want = type(first) == "table" and first.name or first or "vllm"
+      end
+      die(('Error from server (BadRequest): container "%s" in pod "%s" is waiting to start'):format(want, pod))
+    end
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
     local cname = opt(a, "-c") or opt(a, "--container")
     local c
@@ -1992,6 +2028,7 @@ local function helm()
     local name, chart = w[1], w[2]
     local install = a[1] == "install" or has(a, "--install") or has(a, "-i")
     local failed = install and "INSTALLATION FAILED" or "UPGRADE FAILED"
+    if missing_ns(ns) then die("Error: " .. failed .. ": create: failed to create: " .. missing_ns(ns)) end
     if failing("deploy") then die("Error: " .. failed .. ": timed out waiting for the condition") end
     for j, x in ipairs(a) do
       if (x == "-f" or x == "--values") and lfs.attributes(a[j + 1], "mode") ~= "file" then
@@ -2140,6 +2177,10 @@ local function helmfile()
       "", "COMBINED OUTPUT:", "  " .. stderr } do lines[#lines + 1] = l end
     die(table.concat(lines, "\n"), 1)
   end
+  if (verb == "apply" or verb == "sync") and missing_ns(ns) then
+    helm_failed({ "helm", "upgrade", "--install", "x" }, "Error: INSTALLATION FAILED: create: failed to create: "
+      .. missing_ns(ns))
+  end
   if verb ~= "template" and failing("deploy") then
     helm_failed({ "helm", "upgrade", "--install", "x" }, "Error: UPGRADE FAILED: timed out waiting for the condition")
   end
@@ -2235,6 +2276,7 @@ local function run_only()
   local h = cfg.harness or {}
   local ns = h.namespace or (cfg.endpoint or {}).namespace
   confine_failures(ns)
+  if missing_ns(ns) then die("Error from server (NotFound): " .. missing_ns(ns)) end
   local s = space(ns)
   local pvc = h.results_pvc
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end

@@ -52,6 +52,9 @@ local function setup(edit)
   local env = {
     FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
     PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
+    -- a kube context, as a user's kubeconfig has (which cluster a workspace was made in is
+    -- known; test_cluster_safety.lua runs without one)
+    FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false,
   }
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
@@ -118,6 +121,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
     "kubectl -n bench config current-context",
+    "kubectl -n bench config view --minify -o jsonpath={.clusters[0].cluster.server}",
     -- step 0: every manifest both deploys would apply, checked before anything is deployed
     -- (run A's chart and kustomization rendered, run B's helmfile rendered)
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
@@ -520,7 +524,7 @@ local function changing(s, w)
   for _, c in ipairs(call_lines(s, w)) do
     if not (c:find(" kustomize ", 1, true) or c:find(" get ", 1, true) or c:find("^helm list")
       or c:find("^helm template ") or c:find("^helmfile %-n %S+ template")
-      or c:find("config current%-context")) then out[#out + 1] = c end
+      or c:find("config current%-context") or c:find("config view %-%-minify")) then out[#out + 1] = c end
   end
   return out
 end
@@ -778,7 +782,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
   t.ok(said:find("Saved in " .. w .. ": steps.json (the steps completed; step 60 recorded as interrupted), "
     .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
-  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after Ctrl-C)", 1, true), said)
+  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt, Ctrl-C or SIGTERM)", 1, true), said)
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
   t.ok(said:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms; service "
     .. "llm-d-baseline-model-server.\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90", 1, true), said)
@@ -915,7 +919,8 @@ t.test("resume uses the namespace and kube context the workspace was made in", f
   local r = compare(s, { "--plan", s.plan, "--namespace", "bench-ns" }, { FAKE_FAIL = "nologs", FAKE_CONTEXT = "prod" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
   local w = workspace(s)
-  t.eq(json.read(w .. "/cluster.json"), { namespace = "bench-ns", context = "prod" })
+  t.eq(json.read(w .. "/cluster.json"), { namespace = "bench-ns", context = "prod",
+    server = "https://api.prod.example.com:6443" })
   t.ok(state(s).ns["bench-ns"].releases.sim, "run A is deployed in bench-ns")
   -- the teardown hint as printed: it tears down bench-ns, never the current project
   r = compare(s, { "--resume", w, "--step", "90" }, { FAKE_PROJECT = "default", FAKE_CONTEXT = "prod" })
@@ -936,7 +941,8 @@ t.test("resume uses the namespace and kube context the workspace was made in", f
   t.ok(r.stderr:find("was made in kube context prod, the current context is staging", 1, true), r.stderr)
   local after = calls(s)
   for i = before + 1, #after do
-    t.eq(after[i].args[3] .. " " .. after[i].args[4], "config current-context", "only the context was read")
+    t.ok(after[i].args[3] == "config" and (after[i].args[4] == "current-context" or after[i].args[4] == "view"),
+      "only the context and its server were read: " .. table.concat(after[i].args, " "))
   end
 end)
 
@@ -2283,13 +2289,15 @@ end)
 -- why; of several, only ours (the one llmdlua made, labelled) is taken, else refused.
 t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdlua's; none of ours: refused", function()
   -- (up to teardown: run A's decode pods, whose labels run B's InferencePool selects, go before run B benchmarks)
-  -- one Bound RWX PVC (someone else's) beside a RWO one: it is the one, and the run says so
+  -- one Bound RWX PVC, llmdlua's, beside a RWO one: it is the one, and the run says so (someone
+  -- else's only one is refused as several are: test_cluster_safety.lua)
   local s = setup()
-  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
-    .. "team-a-cache:ReadWriteOnce" })
+  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany:Bound:"
+    .. "llmdlua,team-a-cache:ReadWriteOnce" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench; name one with "
-    .. "benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC) to choose another)\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench, the one made by "
+    .. "llmdlua: labelled app.kubernetes.io/managed-by=llmdlua; name one with benchmark_pvc: in the plan (or "
+    .. "benchmark.pvc, $BENCHMARK_PVC) to choose another)\n", 1, true), r.stdout)
   local w = workspace(s)
   t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("results_pvc: team-a-results", 1, true))
   -- several, one made by llmdlua (its label): that one, and why

@@ -102,7 +102,7 @@ t.test("nu31-4: identical runs are flagged through --plan, --resume and analyze.
   local env = { PATH = root .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
     FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:" .. root .. "/tests/fixtures/kubecon-na-2025_vllm",
     FAKE_LLMDLUA = root .. "/llmdlua", NAMESPACE = false, FAKE_FAIL = false,
-    FAKE_FAIL_ONCE = "smoke" }
+    FAKE_FAIL_ONCE = "smoke", FAKE_CONTEXT = "kind-try" }
   local function llmdlua(args)
     local argv = { root .. "/llmdlua" }
     for _, a in ipairs(args) do argv[#argv + 1] = a end

@@ -342,7 +342,7 @@ t.test("nu32-9: README's failure-and-resume example compares two different runs,
     .. "  b:\n    label: candidate\n" .. run)
   local env = { PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
     FAKE_RESULTS = BASE .. ":" .. CHUNK, FAKE_LLMDLUA = LLMDLUA, NAMESPACE = false, FAKE_FAIL = false,
-    FAKE_FAIL_ONCE = false }
+    FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-try" }
   local function llmdlua(argv)
     local cmd = { LLMDLUA }
     for _, a in ipairs(argv) do cmd[#cmd + 1] = a end

@@ -59,7 +59,8 @@ local function setup(parent)
     timeouts = { poll = 0.05, backoff = 0.01 }, runs = { a = run("baseline"), b = run("candidate") } })
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster",
     env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-      PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false } }
+      PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
+      FAKE_CONTEXT = "kind-bench" } }
 end
 
 local function compare(s, extra, envx, cwd)

@@ -339,12 +339,12 @@ local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
 local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
-  -- results read in place are copied now, beside what follows (a child), else here
-  local copied = {}
+  -- results read in place are copied from the start, beside the reading (a child per run),
+  -- else here before it: the copy does not wait for the reading (issue 20: started once a
+  -- run was read, run b's copy outlasted the report by a third of the comparison)
   local function copy(x)
-    if copied[x] then return end
-    copied[x] = true
     if o.link or not ws.read_in_place(w, runs[x].plan) then return end
+    ws.mkdir_p(ws.run_dir(w, x)) -- (the import makes it too: run-x/results.partial goes in it)
     copies[x] = par.start_copy(w, x, runs[x].plan)
     if not copies[x] then
       ws.copy_later(w, x, runs[x].plan)
@@ -365,22 +365,25 @@ local ok, model = pcall(function()
   tl.mark("workspace")
   child = par.start(w, "b", jobs.b)
   tl.mark("child started")
-  sides.a = cmp.import_side(w, "a", jobs.a)
   copy("a")
+  copy("b")
+  sides.a = cmp.import_side(w, "a", jobs.a)
   if child then
-    -- (its folder is gone whatever happens); run b's copy starts as soon as the child has
-    -- read it, beside the loading of what it handed over
-    sides.b = par.finish(child, function() copy("b") end)
+    -- (its folder is gone whatever happens)
+    sides.b = par.finish(child)
     child = nil
     if not sides.b then
-      -- read, but not handed over (no room on the disk for the samples): again, here
+      -- read, but not handed over (no room on the disk for the samples): again, here,
+      -- and copied again (run-b goes, with what its copy had made)
+      par.abort(copies.b)
+      copies.b = nil
       ws.remove_tree(ws.run_dir(w, "b"))
+      copy("b")
       sides.b = cmp.import_side(w, "b", jobs.b)
     end
   else
     sides.b = cmp.import_side(w, "b", jobs.b)
   end
-  copy("b")
   -- not the same bytes, but the same figures in every load point to the last digit (one
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
@@ -396,6 +399,9 @@ local ok, model = pcall(function()
       par.finish(copies[x])
       copies[x] = nil
     end
+    -- the copy checked its source after copying, but the reading may have ended after
+    -- that: checked again now that both have, so that what was read is what was copied
+    if not o.link and ws.read_in_place(w, runs[x].plan) then ws.check_unchanged(runs[x].plan) end
   end
   ws.mark_complete(w)
   tl.mark("report written")

@@ -6,7 +6,7 @@
 --   ...                                -- the parent reads run a meanwhile
 --   local side = par.finish(h[, handed]) -- run b's side, as cmp.import_side made it
 --   par.abort(h)                       -- on any failure of the parent's: stopped, gone
---   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the report
+--   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the reading
 --   par.finish(c)                      -- true once copied (and checked unchanged)
 --
 -- The child runs cmp.import_side (import, read, save_run: the serial path's own code)
@@ -171,16 +171,21 @@ end
 -- M.finish(h) waits for it (true, or its error raised). nil and why as M.start.
 function M.start_copy(w, x, plan)
   local h, why = M.start(w, "copy-" .. x, { copy = { x = x, plan = plan } })
-  if h then h.copy = x end
+  if h then
+    h.copy = x
+    -- a copy is the kernel's (no CSV read): the parent's threads stay as they were, and
+    -- a reader started before it gives them back when it ends, whichever ends first
+    own_threads(h)
+  end
   return h, why
 end
 
 -- Waits for the child and returns its side; raises the child's error when it failed.
 -- nil when it read the run but could not hand it over (the caller removes run-x and
 -- reads it itself). The hand-over folder is gone either way. handed(): called once the
--- child has ended well with its side written, before the side is loaded (compare.lua
--- starts the copy of the run's results there, beside the loading); an error it raises
--- is raised.
+-- child has ended well with its side written, before the side is loaded (for work to
+-- start beside the loading; compare.lua's copies now start with the workspace); an error
+-- it raises is raised.
 function M.finish(h, handed)
   tl.mark("waiting for " .. h.x)
   local waited, st = pcall(h.p.wait, h.p)

@@ -211,3 +211,40 @@ t.test("compare.lua: results copied beside the report, byte for byte; no hand-ov
     t.eq(lfs.attributes(w .. "/INCOMPLETE"), nil)
   end
 end)
+
+-- speed40b: the copies start with the workspace, beside the reading, so a copy (and its
+-- check) can end before its run has been read: the results are checked again once both
+-- have ended. Made certain here by a FIFO as LLMDLUA_TIMES: each phase mark opens it, so
+-- the comparison waits at each mark for the helper below, which changes run a's results
+-- once both copies are made (before either run is read; LLMDLUA_JOBS=1: one process, the
+-- copies made in it first). Without the check after the reading the comparison succeeds,
+-- having read one version of per_request_lifecycle_metrics.json and copied another.
+t.test("compare.lua: results changed after their copy, while they were being read, are an error naming them",
+  function()
+    local a, b = kv_run(), t.tmpdir()
+    local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+    json.write(b .. "/per_request_lifecycle_metrics.json", recs)
+    local d = t.tmpdir()
+    local fifo, seen = d .. "/times", d .. "/seen"
+    assert(proc.run({ "mkfifo", fifo }).ok)
+    -- one mark a line, one line an open: read until the copy of run b is made, then append
+    -- to run a's per-request file, then go on reading (the comparison waits meanwhile);
+    -- stopped once the comparison has ended
+    local helper = proc.spawn({ "sh", "-c", [[
+      while :; do
+        IFS= read -r line < "$1" || continue # (an open that met the last writer's close)
+        printf '%s\n' "$line" >> "$2"
+        case $line in *" copy b") printf ' ' >> "$3/per_request_lifecycle_metrics.json" ;; esac
+      done]], "sh", fifo, seen, a }, { stdout = "null", stderr = "null" })
+    local parent = t.tmpdir()
+    local r = proc.run({ LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" },
+      { env = { LLMDLUA_JOBS = "1", LLMDLUA_TIMES = fifo }, timeout = 120 })
+    helper:kill(1)
+    local marks = t.read(seen) or ""
+    -- the order this test stands on: both copies made before run a was read
+    t.ok(marks:find(" copy b\n.* import a\n"), marks)
+    t.ok(r.code ~= 0, "exit " .. tostring(r.code))
+    t.contains(r.stderr, ("%s: per_request_lifecycle_metrics.json changed while the comparison read and copied it"
+      .. "; compare again once the run has finished writing its results"):format(proc.realpath(a)))
+    t.eq(t.workspaces(parent), {})
+  end)

@@ -1473,7 +1473,7 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
         int l = __builtin_clzll(v);
         unsigned __int128 pr = (unsigned __int128)(v << l) * row->hi;
         uint64_t hi = (uint64_t)(pr >> 64);
-        if (((hi + 1) & 0x1FF) != 0) {
+        if (__builtin_expect(((hi + 1) & 0x1FF) != 0, 1)) { /* straight on, compose aside */
             /* the exponent placed by two multiplies by powers of two, each exact (the
                values are normal doubles, 10^-20 and more): the very bits of adding
                field - l 2^52 to the double's (as decimal_pow5_row does), in three
@@ -1540,7 +1540,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
            too long for the lane) */
         const char *next = q + _tzcnt_u64(cm);
         const unsigned char *p = (const unsigned char *)c + sep;
-        unsigned text_end = (unsigned)(next - (const char *)p); /* huge when next < p */
+        size_t text_end = (size_t)(next - (const char *)p); /* huge when next < p */
         /* the byte before the number (the separator's last) and the number's first
            three in one word: " 0.0" (",0.0" with sep 1, where *c is the comma) checks
            the separator and the "0.0ddd" shape in one comparison */
@@ -1551,10 +1551,10 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                first), all up to the comma: m 10^-f = V 10^-20. The bytes kept and the
                halves loaded from the comma's place alone, so that the reading waits
                for no mask of the number's own (its checks beside it, foreseen) */
-            size_t f = (size_t)text_end - 2;
+            size_t f = text_end - 2;
             if (f - 1 >= 20)
                 break;
-            const unsigned char *keep = keep_digits + 34 - (size_t)text_end;
+            const unsigned char *keep = keep_digits + 34 - text_end;
             __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
                                        _mm_loadu_si128((const __m128i *)(const void *)keep));
             __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
@@ -1564,7 +1564,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
                 break;
-            lane_store(o, run20_avx2(t0, t1, &k), 20, &lane_pow5_20, p, text_end);
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &lane_pow5_20, p, (unsigned)text_end);
         } else {
             /* the separator first, foreseen */
             if ((c[1] == ' ') != (sep == 2))
@@ -1580,7 +1580,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                <= 20: the comma is in the 32 bytes), and with one, p[a] is no comma (next
                is the first after c): so p[a] | 2 is '.' for a point or that comma alone
                (',' is 0x2C, '.' 0x2E), one test for both cases */
-            uint64_t in = _bzhi_u64(nd, text_end);
+            uint64_t in = _bzhi_u64(nd, (unsigned)text_end);
             if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
                 (p[a] | 2) != '.' || (p[0] == '0' && a > 1))
                 break;
@@ -1594,7 +1594,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm_shuffle_epi8(_mm256_castsi256_si128(t),
                                  _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
             lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                       &lane_pow5_by_a[a], p, text_end);
+                       &lane_pow5_by_a[a], p, (unsigned)text_end);
         }
         c = next;
         cm = _blsr_u64(cm);

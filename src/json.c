@@ -1469,7 +1469,7 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
                                                              const unsigned char *p,
                                                              unsigned text_end)
 {
-    if (v != 0) {
+    if (__builtin_expect(v != 0, 1)) { /* (a zero's 0.0 made aside too) */
         int l = __builtin_clzll(v);
         unsigned __int128 pr = (unsigned __int128)(v << l) * row->hi;
         uint64_t hi = (uint64_t)(pr >> 64);

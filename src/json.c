@@ -977,9 +977,18 @@ typedef struct DecimalPow5 {
 } DecimalPow5;
 static DecimalPow5 decimal_pow5_table[22];
 #ifdef JSON_WIDE_SIMD
-/* The AVX2 number lane's rows by the number's integer digits a = 1..15 (b = 19 - a there):
-   the row's address from a, which the lane has shifted already */
-static DecimalPow5 lane_pow5_by_a[16];
+/* The AVX2 number lane's rows: 5^-b's top half, and the power of two that places a
+   double made of the product's top 63 bits (2^(129 + exp2 - b), a double's exponent
+   field of decimal_pow5_table's field). By the number's integer digits a = 1..15 (b =
+   19 - a there): the row's address from a, which the lane has shifted already; and the
+   "0.0ddd" shape's b = 20. */
+typedef struct LanePow5 {
+    uint64_t hi;
+    double scale;
+} LanePow5;
+static LanePow5 lane_pow5_by_a[16], lane_pow5_20;
+/* 2^-l for l = 0..63 (the lane's normalising shift undone) */
+static double lane_pow2_neg[64];
 #endif
 static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
                                                                   int neg, double *out);
@@ -1444,8 +1453,8 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
 }
 
 /*
-** *o = v 10^-b as compose_decimal gives it, for the lane: decimal_pow5_row's steps, the
-** bits straight to *o (no round trip through a double register), the rest by compose
+** *o = v 10^-b as compose_decimal gives it, for the lane: decimal_pow5_row's steps (its
+** exponent placed by multiplies, see below), the rest by compose
 ** (what compose_decimal does after decimal_pow5). Inlined in each of the lane's two
 ** shapes, so that the "0.0ddd" one's b = 20 is a constant there (its table row a fixed
 ** address). The count of v's leading zeros is LZCNT (not BSR and a subtraction from 63),
@@ -1456,20 +1465,21 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
 ** computed just below it, with P's low 9 bits all ones: compose decides.
 */
 static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
-                                                             const DecimalPow5 *row,
+                                                             const LanePow5 *row,
                                                              const unsigned char *p,
                                                              unsigned text_end)
 {
-    if (v != 0) {
+    if (__builtin_expect(v != 0, 1)) { /* (a zero's 0.0 made aside too) */
         int l = __builtin_clzll(v);
         unsigned __int128 pr = (unsigned __int128)(v << l) * row->hi;
         uint64_t hi = (uint64_t)(pr >> 64);
-        if (((hi + 1) & 0x1FF) != 0) {
-            uint64_t bits;
+        if (__builtin_expect(((hi + 1) & 0x1FF) != 0, 1)) { /* straight on, compose aside */
+            /* the exponent placed by two multiplies by powers of two, each exact (the
+               values are normal doubles, 10^-20 and more): the very bits of adding
+               field - l 2^52 to the double's (as decimal_pow5_row does), in three
+               instructions fewer a number */
             double d = (double)(int64_t)((hi >> 1) | 1);
-            memcpy(&bits, &d, sizeof bits);
-            bits += row->field - ((uint64_t)l << 52);
-            memcpy(o, &bits, sizeof bits);
+            *o = d * row->scale * lane_pow2_neg[l];
             return;
         }
     }
@@ -1530,7 +1540,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
            too long for the lane) */
         const char *next = q + _tzcnt_u64(cm);
         const unsigned char *p = (const unsigned char *)c + sep;
-        unsigned text_end = (unsigned)(next - (const char *)p); /* huge when next < p */
+        size_t text_end = (size_t)(next - (const char *)p); /* huge when next < p */
         /* the byte before the number (the separator's last) and the number's first
            three in one word: " 0.0" (",0.0" with sep 1, where *c is the comma) checks
            the separator and the "0.0ddd" shape in one comparison */
@@ -1541,10 +1551,10 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                first), all up to the comma: m 10^-f = V 10^-20. The bytes kept and the
                halves loaded from the comma's place alone, so that the reading waits
                for no mask of the number's own (its checks beside it, foreseen) */
-            size_t f = (size_t)text_end - 2;
+            size_t f = text_end - 2;
             if (f - 1 >= 20)
                 break;
-            const unsigned char *keep = keep_digits + 34 - (size_t)text_end;
+            const unsigned char *keep = keep_digits + 34 - text_end;
             __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
                                        _mm_loadu_si128((const __m128i *)(const void *)keep));
             __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
@@ -1554,7 +1564,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
                 break;
-            lane_store(o, run20_avx2(t0, t1, &k), 20, &decimal_pow5_table[20], p, text_end);
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &lane_pow5_20, p, (unsigned)text_end);
         } else {
             /* the separator first, foreseen */
             if ((c[1] == ' ') != (sep == 2))
@@ -1566,10 +1576,13 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
             unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
             /* the non-digits before the comma: none, or one point (at a) not last. An
                integer's end is a <= 15: the bound of 20 bytes needs no look at which it
-               is (end, the bytes kept, does) */
-            uint64_t in = _bzhi_u64(nd, text_end);
+               is (end, the bytes kept, does). With none, a is the comma's place (text_end
+               <= 20: the comma is in the 32 bytes), and with one, p[a] is no comma (next
+               is the first after c): so p[a] | 2 is '.' for a point or that comma alone
+               (',' is 0x2C, '.' 0x2E), one test for both cases */
+            uint64_t in = _bzhi_u64(nd, (unsigned)text_end);
             if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
-                (in != 0 && p[a] != '.') || (p[0] == '0' && a > 1))
+                (p[a] | 2) != '.' || (p[0] == '0' && a > 1))
                 break;
             /* the bytes before the comma kept (its place alone: no wait for the mask) */
             __m256i t = _mm256_and_si256(
@@ -1581,7 +1594,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm_shuffle_epi8(_mm256_castsi256_si128(t),
                                  _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
             lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                       &lane_pow5_by_a[a], p, text_end);
+                       &lane_pow5_by_a[a], p, (unsigned)text_end);
         }
         c = next;
         cm = _blsr_u64(cm);
@@ -2823,8 +2836,15 @@ __attribute__((constructor)) static void pow5_init(void)
 #endif
     }
 #ifdef JSON_WIDE_SIMD
-    for (int a = 1; a < 16; a++)
-        lane_pow5_by_a[a] = decimal_pow5_table[19 - a];
+    for (int a = 1; a < 16; a++) {
+        const Pow5 *t = &pow5_table[-(19 - a) - POW5_MIN];
+        lane_pow5_by_a[a].hi = t->hi;
+        lane_pow5_by_a[a].scale = ldexp(1.0, 129 + t->exp2 - (19 - a));
+    }
+    lane_pow5_20.hi = pow5_table[-20 - POW5_MIN].hi;
+    lane_pow5_20.scale = ldexp(1.0, 129 + pow5_table[-20 - POW5_MIN].exp2 - 20);
+    for (int l = 0; l < 64; l++)
+        lane_pow2_neg[l] = ldexp(1.0, -l);
 #endif
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)

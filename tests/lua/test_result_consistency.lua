@@ -1,0 +1,69 @@
+-- One run's result files that contradict each other, or results that do not match the
+-- benchmark config they were run with (new-user trial 40): the contradiction is caught and
+-- named, and the figures are the request-level ones, never the contradicting summary's.
+local t = require "testlib"
+local json = require "llmd.json"
+local harness = require "llmd.harness"
+
+local find = t.contains
+local KUBECON = t.fixtures() .. "/inference-perf/kubecon-na-2025_vllm"
+
+-- A copy of the kubecon vLLM run whose stage files say every request failed
+-- (successes.count 0, failures.count = load_summary.count), the summary left as it is
+-- (38717 successes, 0 failures). keep: leave the rest of each stage's successes as it was
+-- (the trial's edit), else successes is {count = 0}.
+local function all_failed_stages(keep)
+  local dir = t.tmpdir() .. "/allfail"
+  t.copy_tree(KUBECON, dir)
+  for i = 0, 6 do
+    local p = ("%s/stage_%d_lifecycle_metrics.json"):format(dir, i)
+    local d = json.read(p)
+    if keep then d.successes.count = 0 else d.successes = { count = 0 } end
+    d.failures = { count = d.load_summary.count }
+    t.write(p, json.encode(d))
+  end
+  return dir
+end
+
+t.test("1: an inference-perf summary that contradicts its stage files is named, and the whole run is the stages'",
+  function()
+  for _, keep in ipairs { true, false } do
+    local run = harness.extract(all_failed_stages(keep))
+    -- the load counts of stages 0-6 (60 + 1884 + 3707 + 5531 + 7355 + 9178 + 11002, python3
+    -- sum over the fixture's load_summary.count) = 38717, every one failed
+    t.eq(run.overall.values.requests_ok, 0)
+    t.eq(run.overall.values.requests_failed, 38717)
+    t.near(run.overall.values.error_rate_pct, 100, 1e-12)
+    -- nothing completed: 0 req/s and 0 tok/s, not the summary's 63.461 req/s, 3,957.9 tok/s
+    t.eq(run.overall.values.throughput_req_s, 0)
+    t.eq(run.overall.values.throughput_tok_s, 0)
+    t.eq(run.status, "failed")
+    find(table.concat(run.reasons, "\n"), "no request succeeded")
+    local w = table.concat(run.warnings, "\n")
+    find(w, "the result files disagree: summary_lifecycle_metrics.json against stage_0_lifecycle_metrics.json to "
+      .. "stage_6_lifecycle_metrics.json (summed): successes.count 38717 in the summary, 0 in the stage files; "
+      .. "failures.count 0 in the summary, 38717 in the stage files")
+    -- the stage rows agree with the whole run: each stage 0 successes, 0 req/s, no latency
+    for _, st in ipairs(run.stages) do
+      t.eq(st.metrics.values.requests_ok, 0)
+      t.eq(st.metrics.values.throughput_req_s, 0, "stage " .. st.index)
+      t.eq(st.metrics.values.ttft_p90_ms, nil, "stage " .. st.index)
+      t.eq(st.metrics.na.ttft_p90_ms, "no successful requests")
+    end
+  end
+  -- the fixture itself (its files agree): the summary's figures, no such check
+  local ok = harness.extract(KUBECON)
+  t.eq(ok.overall.values.requests_ok, 38717)
+  t.near(ok.overall.values.throughput_req_s, 63.46125084268033, 1e-9)
+  t.lacks(table.concat(ok.warnings, "\n"), "disagree")
+end)
+
+t.test("1: compare.lua with such a run as B: B failed (no request succeeded), its error rate 100 %, never A's figures",
+  function()
+  local r = t.compare_ab(KUBECON, all_failed_stages(true), { "--b-label", "allfail" })
+  find(r.md, "**Verdict:** Cannot say which: allfail's run failed its health check (no request succeeded)")
+  find(r.md, "| Error rate | 0.00 % | 100.00 % | +100.00 pp |")
+  find(r.md, "| Request throughput | 63.461 req/s | 0.000 req/s |")
+  t.lacks(r.md, "achieved rate unknown, not reported by inference-perf")
+  find(r.md, "the result files disagree: summary_lifecycle_metrics.json against")
+end)

@@ -57,6 +57,7 @@ M.fmt_p = fmt_p
 local harness_note -- (defined below)
 local formula_of, source_of -- (defined below)
 local workload_title -- (defined below)
+local like_unverified -- (defined below)
 
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
@@ -3212,6 +3213,9 @@ local function verdict_of(model, A, B)
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end
+  if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
+    caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
+  end
   if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
   end
@@ -4478,6 +4482,35 @@ end
 -- note given) is one workload measured twice. Anything else (token lengths, load type,
 -- model, a stated workload) is not the same workload.
 local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true }
+
+-- "A's workload/model unknown" where one run states its workload or model (the benchmark's
+-- workload, the model served) and the other does not: a like-for-like comparison that
+-- nothing verifies (the token lengths may still match by chance). nil where each is known
+-- on both sides or on neither (then the workload match says what it can).
+like_unverified = function(A, B)
+  local function stated(side, part, k)
+    local st = side.state or {}
+    local v = type(st[part]) == "table" and st[part][k] or nil
+    if v == nil or v == "unknown" or v == "" then return nil end
+    return tostring(v)
+  end
+  local known = {
+    workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
+    model = { (A.run or {}).model or stated(A, "stack", "model"), (B.run or {}).model or stated(B, "stack", "model") },
+  }
+  local out = {}
+  for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
+    local other = 3 - x[2]
+    local missing = {}
+    for _, f in ipairs { "workload", "model" } do
+      if known[f][x[2]] == nil and known[f][other] ~= nil then missing[#missing + 1] = f end
+    end
+    if #missing > 0 then
+      out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
+    end
+  end
+  return #out > 0 and table.concat(out, ", ") or nil
+end
 workload_title = function(differences, has_harness_note)
   if #differences == 0 then return nil end
   local ladder, harness, other = false, false, false
@@ -4765,6 +4798,14 @@ function M.build(opts)
     end
   end
   model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
+  -- one run's workload or model stated, the other's unknown (results imported with no info
+  -- file beside a run the plan deployed): that they measured the same is not known, so no
+  -- banner says "the same workload", and the Verdict says it is not verified
+  model.like_unverified = like_unverified(A, B)
+  if model.like_unverified and model.workload_title and model.workload_title:match("^The same workload") then
+    model.workload_title = model.workload_title:gsub("^The same workload %(the same requests%)", "The same workload")
+      :gsub("^The same workload", ("Not verified to be the same workload (%s)"):format(model.like_unverified), 1)
+  end
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }

@@ -67,3 +67,54 @@ t.test("1: compare.lua with such a run as B: B failed (no request succeeded), it
   t.lacks(r.md, "achieved rate unknown, not reported by inference-perf")
   find(r.md, "the result files disagree: summary_lifecycle_metrics.json against")
 end)
+
+-- The README's try/ setup (the fake cluster of tests/fakecluster): a guide, the one-stage
+-- sanity_random template, the plan of two identical runs; {dir, plan, env}.
+local proc = require "llmd.proc"
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local function try_setup()
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: gaie-try\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n"
+    .. "    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n")
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
+    .. "    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
+  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
+    PATH = ROOT .. ":" .. ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false,
+    FAKE_FAIL = false, FAKE_FAIL_ONCE = false }
+  return { dir = d, plan = d .. "/plan.yaml", env = env }
+end
+
+local function try_compare(s, extra)
+  local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", "plan.yaml" }
+  for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+  local r = proc.run(argv, { env = s.env, timeout = 120, cwd = s.dir })
+  local ws = t.workspaces(s.dir)
+  t.ok(r.code == 0 and ws[#ws], r.stdout .. r.stderr)
+  return r, t.read(ws[#ws] .. "/comparison_report.md"), ws[#ws]
+end
+
+t.test("2: --plan with --a DIR: the plan's run a replaced is said; a verdict over an unknown workload/model says "
+  .. "like for like is not verified, and no banner claims the same workload", function()
+  local s = try_setup()
+  -- A: the chunked run imported (169.43 req/s sustained), B: the plan's candidate (the fake's
+  -- first results, 92.21 req/s): A is named higher, as before, but with the caveat
+  local r, md = try_compare(s, { "--a", TREAT })
+  find(r.stderr, "compare.lua: --a " .. TREAT .. " replaces the plan's run a (label baseline: a deploy and a "
+    .. "benchmark): run A is that folder's results, not the plan's")
+  local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
+  find(verdict, "kubecon-na-2025_vllm_chunking_and_prefix_caching sustains more load")
+  find(verdict, "Warning: like for like not verified: A's workload/model unknown")
+  t.lacks(md, "The same workload (the same requests)")
+  find(md, "> **Not verified to be the same workload (A's workload/model unknown), on different load ladders.**")
+end)

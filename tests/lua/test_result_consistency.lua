@@ -114,7 +114,75 @@ t.test("2: --plan with --a DIR: the plan's run a replaced is said; a verdict ove
     .. "benchmark): run A is that folder's results, not the plan's")
   local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
   find(verdict, "kubecon-na-2025_vllm_chunking_and_prefix_caching sustains more load")
-  find(verdict, "Warning: like for like not verified: A's workload/model unknown")
+  find(verdict, "Warning: ")
+  find(verdict, "like for like not verified: A's workload/model unknown")
   t.lacks(md, "The same workload (the same requests)")
   find(md, "> **Not verified to be the same workload (A's workload/model unknown), on different load ladders.**")
+end)
+
+t.test("3: results whose stages are not the benchmark config's are named (both), and two runs the plan deploys "
+  .. "alike are said to be an A/A check", function()
+  local s = try_setup()
+  local _, md = try_compare(s)
+  -- the template asks sanity_random at one stage of 1 req/s; the fake copies the recorded
+  -- runs: 7 stages each, requested_rate 1 to 183.38 (A) and 1 to 254.49 (B) (the fixtures'
+  -- stage files' load_summary.requested_rate, read with python3)
+  find(md, "- baseline: the results do not match the benchmark config sent: run-a/benchmark/config.yaml's workload "
+    .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–183.38 req/s); are they this run's")
+  find(md, "- candidate: the results do not match the benchmark config sent: run-b/benchmark/config.yaml's workload "
+    .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–254.49 req/s)")
+  local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
+  find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and "
+    .. "benchmark:), so this is an A/A check")
+  find(verdict, "baseline's results do not match the benchmark config it sent")
+end)
+
+t.test("3: a benchmark config whose stages the results hold gives no such check; one with other rates does",
+  function()
+  local comparison = require "llmd.comparison"
+  local d = t.tmpdir()
+  -- the kubecon vLLM run's 7 requested rates (its stage files' load_summary.requested_rate)
+  local rates = { 1.0, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38 }
+  local function config(list)
+    local st = {}
+    for _, r in ipairs(list) do st[#st + 1] = ("{rate: %s, duration: 60}"):format(r) end
+    t.write(d .. "/config.yaml", "workload:\n  ladder:\n    load: {type: poisson, stages: [" .. table.concat(st, ", ")
+      .. "]}\n")
+  end
+  config(rates)
+  local run = harness.extract(KUBECON)
+  comparison.check_config_stages(run, d .. "/config.yaml", {})
+  t.lacks(table.concat(run.warnings, "\n"), "do not match the benchmark config")
+  t.eq(run.status, "ok")
+  rates[4] = 95
+  config(rates)
+  comparison.check_config_stages(run, d .. "/config.yaml", {})
+  find(table.concat(run.warnings, "\n"), "workload ladder asks for 7 stages (1, 31.4, 61.79, 95, 122.59, 152.98, "
+    .. "183.38 req/s), the results hold 7 stages (1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38 req/s)")
+  t.eq(run.status, "warnings")
+end)
+
+t.test("4: autobench compare: a failed candidate's row says its server command, which tells apart one id run "
+  .. "under two configs", function()
+  local d = t.tmpdir()
+  local function row(status, seqs, extra)
+    local r = { candidate_id = "vllm-0", framework = "vllm", status = status, model = "mock/model",
+      hardware = { gpu_count = 1 }, disposition = "selected",
+      server_command = "mockserver mock/model --max-model-len 100 --max-num-seqs " .. seqs,
+      workload = { endpoint = "/v1/completions", input_len = 10, kind = "random", max_concurrency = 2,
+        num_prompts = 3, output_len = 4, scenario = "chat" },
+      sla = { max_p50_tpot_ms = 30, max_p50_ttft_ms = 5000, min_success_rate = 0.99, passed = status == "ok" } }
+    for k, v in pairs(extra) do r[k] = v end
+    return json.encode(r) .. "\n"
+  end
+  -- (the trial's rows: r1's chat success, r4's chat failure)
+  t.write(d .. "/r1.jsonl", row("ok", 1, { failure_reason = "", metrics = { request_throughput = 47.96,
+    output_token_throughput = 191.82, p50_ttft_ms = 22.83, p50_tpot_ms = 2.22, success_rate = 1.0 } }))
+  t.write(d .. "/r4.jsonl", row("failed", 4, { failure_reason = "no request succeeded (3 failed)",
+    metrics = { success_rate = 0.0 } }))
+  local r = proc.run({ LLMDLUA, "autobench.lua", "compare", "r1.jsonl", "r4.jsonl" }, { cwd = d, timeout = 60 })
+  t.ok(r.code == 0, r.stdout .. r.stderr)
+  find(r.stdout, "| Framework | Candidate | Status | SLA | Reason | Server command |")
+  find(r.stdout, "| vllm | vllm-0 | failed | False | no request succeeded (3 failed) | mockserver mock/model "
+    .. "--max-model-len 100 --max-num-seqs 4 |")
 end)

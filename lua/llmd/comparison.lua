@@ -150,8 +150,8 @@ function M.check_config_stages(run, path, state)
       or lo == hi and ("%g"):format(lo) or ("%g–%g"):format(lo, hi))
   end
   local text = ("the results do not match the benchmark config sent: %s's workload %s asks for %s, the results hold "
-    .. "%s; are they this run's (the wrong results folder, another experiment's)?"):format(path:match("[^/]+/[^/]+/[^/]+$")
-    or path, cfg.workload, rates(cfg.rates), rates(got))
+    .. "%s; are they this run's (the wrong results folder, another experiment's)?"):format(
+    path:match("[^/]+/[^/]+/[^/]+$") or path, cfg.workload, rates(cfg.rates), rates(got))
   rm.warn(run, "%s", text)
   run.checks = run.checks or {}
   run.checks[#run.checks + 1] = { kind = "config_mismatch", text = text }

@@ -186,3 +186,19 @@ t.test("4: autobench compare: a failed candidate's row says its server command, 
   find(r.stdout, "| vllm | vllm-0 | failed | False | no request succeeded (3 failed) | mockserver mock/model "
     .. "--max-model-len 100 --max-num-seqs 4 |")
 end)
+
+t.test("5: a deployed run's hardware says the GPUs are the nodes' (the pods' count unknown, as Per GPU says) and its "
+  .. "gateway is the one its deploy made", function()
+  local s = try_setup()
+  local _, md, ws = try_compare(s)
+  local st = json.read(ws .. "/run-b/run_state.json").stack
+  -- the fake's node: 8 H100 by its labels; its vLLM pods ask for no nvidia.com/gpu (Per GPU N/A)
+  t.eq(st.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node (the nodes'; the serving pods ask for no nvidia.com/gpu or "
+    .. "amd.com/gpu, so how many this run used is unknown)")
+  -- the helmfile's infra release made Gateway infra-try-inference-gateway (run-b/deployed.json's gateways)
+  t.eq(st.gateway, "Gateway infra-try-inference-gateway (deployed by this run, service "
+    .. "infra-try-inference-gateway-istio)")
+  find(md, "| Gateway | Gateway infra-try-inference-gateway (deployed by this run, service "
+    .. "infra-try-inference-gateway-istio) |")
+  find(md, "accelerator counts unknown")
+end)

@@ -204,6 +204,15 @@ if o.plan or o.resume then
   for _, x in ipairs { "a", "b" } do
     if o[x] and o.plan then
       plan.runs = plan.runs or {}
+      local was = plan.runs[x]
+      if type(was) == "table" then
+        -- (said, never done silently: the plan the user wrote is not what runs)
+        local what = type(was.existing) == "table"
+          and ("the existing results %s"):format(tostring(was.existing.results)) or "a deploy and a benchmark"
+        io.stderr:write(("compare.lua: --%s %s replaces the plan's run %s (%s: %s): run %s is that folder's "
+          .. "results, not the plan's\n"):format(x, o[x], x, type(was.label) == "string" and ("label " .. was.label)
+          or "no label", what, x:upper()))
+      end
       plan.runs[x] = {
         label = o[x .. "_label"] or o[x]:gsub("/+$", ""):match("[^/]+$"),
         existing = { results = o[x], link = o.link or nil },

@@ -928,15 +928,18 @@ function M.summary(rows, opts)
     L[#L + 1] = "This table records tried configs that were not selected. They either failed, were skipped by "
       .. "policy, or completed without passing the SLA."
     L[#L + 1] = ""
-    L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |"
-    L[#L + 1] = "| --- | --- | --- | --- | --- |"
+    -- with evidence (results files compared), each row's server command too: one candidate id
+    -- run under two configs (vllm-0 with --max-num-seqs 1 and 4) is told apart by it, as in
+    -- the tables above (the toolchain's own summary keeps its 5 columns)
+    L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |" .. (ev and " Server command |" or "")
+    L[#L + 1] = "| --- | --- | --- | --- | --- |" .. (ev and " --- |" or "")
     for _, r in ipairs(failed) do
-      L[#L + 1] = row_line(5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
+      L[#L + 1] = row_line(ev and 6 or 5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
         -- (an unknown SLA says which metric it lacked)
         -- (with evidence, a missed SLA names the limit it failed)
         (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and (r._sla_unknown
         and ("SLA unknown: " .. r._sla_unknown) or (ev and r._sla_why and ("SLA failed: " .. r._sla_why)))
-        or r.failure_reason })
+        or r.failure_reason, server_cmd(r) })
     end
   end
   return table.concat(L, "\n") .. "\n"

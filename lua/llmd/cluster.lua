@@ -1423,9 +1423,24 @@ local function save_state(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
+  -- the nodes' GPUs (their labels) are not the run's: one story with the per-GPU figures,
+  -- which count what the serving pods ask for
+  if hw ~= "unknown" and not d.hardware then
+    hw = ctx.gpus and ("%s (the nodes'; the serving pods ask for %d GPU%s)"):format(hw, ctx.gpus,
+      ctx.gpus == 1 and "" or "s")
+      or ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used is "
+        .. "unknown)"):format(hw)
+  end
+  -- the gateway this run's deploy made (deployed.json's), where the plan names none
+  local gw = d.gateway or (r.baseline and "none (baseline Service)") or nil
+  local made = not ctx.dry_run and M.deployed(ctx, x).gateways or {}
+  if not gw and #made > 0 then
+    gw = ("Gateway %s (deployed by this run%s)"):format(table.concat(made, ", "), ctx.gateway_svc
+      and (", service " .. ctx.gateway_svc) or "")
+  end
   local info = {
     timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ"), guide = d.guide or d.guide_dir, namespace = ctx.ns,
-    hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
+    hardware = d.hardware or hw, gateway = gw,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
     harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)

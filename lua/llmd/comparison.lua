@@ -11,6 +11,7 @@ local host = require "llmd.host"
 local json = require "llmd.json"
 local kvcache = require "llmd.kvcache"
 local lfs = require "lfs"
+local lp = require "llmd.loadpoints"
 local metrics = require "llmd.metrics"
 local report = require "llmd.report"
 local rm = require "llmd.runmodel"
@@ -94,6 +95,69 @@ local function swap_paths(v, from, to, keep)
 end
 M.swap_paths = swap_paths
 
+-- The load stages the benchmark config sent asks for: {workload =, rates = {req/s, ...}},
+-- from its workload: (the one the state names, else its only one) load.stages' rates; nil
+-- where the config is absent, unreadable, or names no stages with a rate each.
+function M.config_stages(path, state)
+  if lfs.attributes(path, "mode") ~= "file" then return nil end
+  local ok, cfg = pcall(require("llmd.yaml").load_file, path)
+  if not ok or type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil end
+  local want = type(state) == "table" and type(state.benchmark) == "table" and state.benchmark.workload or nil
+  local name, wl
+  if type(want) == "string" and type(cfg.workload[want]) == "table" then
+    name, wl = want, cfg.workload[want]
+  else
+    for k, v in pairs(cfg.workload) do
+      if name then return nil end -- (several, none named: which ran is not known)
+      name, wl = k, v
+    end
+  end
+  local load = type(wl) == "table" and type(wl.load) == "table" and wl.load or nil
+  local stages = load and type(load.stages) == "table" and load.stages or nil
+  if not stages or #stages == 0 then return nil end
+  local rates = {}
+  for i, st in ipairs(stages) do
+    if type(st) ~= "table" or type(st.rate) ~= "number" then return nil end
+    rates[i] = st.rate
+  end
+  return { workload = tostring(name), rates = rates }
+end
+
+-- Results whose load stages (their count, each stage's requested rate) are not those the
+-- benchmark config sent asks for are another run's (the wrong folder on the results PVC, an
+-- old experiment's): a data check naming both, which makes the run's status "warnings".
+-- Silent where either is unknown. path: run-x/benchmark/config.yaml.
+function M.check_config_stages(run, path, state)
+  local cfg = M.config_stages(path, state)
+  if not cfg or not run.stages or #run.stages == 0 then return end
+  local got = {}
+  for _, st in ipairs(run.stages) do
+    if type(st.rate) ~= "number" then return end
+    got[#got + 1] = st.rate
+  end
+  local same = #got == #cfg.rates
+  for i = 1, same and #got or 0 do
+    if not lp.close(got[i], cfg.rates[i]) then same = false end
+  end
+  if same then return end
+  -- (the range, or each rate where the counts agree: then a rate differs)
+  local each = #got == #cfg.rates
+  local function rates(list)
+    local lo, hi, all = math.huge, -math.huge, {}
+    for _, r in ipairs(list) do lo, hi, all[#all + 1] = math.min(lo, r), math.max(hi, r), ("%g"):format(r) end
+    local n = #list
+    return ("%d stage%s (%s req/s)"):format(n, n == 1 and "" or "s", each and table.concat(all, ", ")
+      or lo == hi and ("%g"):format(lo) or ("%g–%g"):format(lo, hi))
+  end
+  local text = ("the results do not match the benchmark config sent: %s's workload %s asks for %s, the results hold "
+    .. "%s; are they this run's (the wrong results folder, another experiment's)?"):format(
+    path:match("[^/]+/[^/]+/[^/]+$") or path, cfg.workload, rates(cfg.rates), rates(got))
+  rm.warn(run, "%s", text)
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "config_mismatch", text = text }
+  if run.status == "ok" then run.status = "warnings" end
+end
+
 -- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
 -- require_results (a folder without recognisable results is an error, not a failed run),
 -- slo (a parsed SLO list: requests are counted against its per-request thresholds for
@@ -127,6 +191,7 @@ function M.extract_side(w, x, state, opts, from)
   for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
     rm.warn(run, "not imported: %s", s)
   end
+  M.check_config_stages(run, ws.run_dir(w, x) .. "/benchmark/config.yaml", state)
   local kv = kvcache.analyze(read_dir, run)
   if from then
     -- as if the copy had been read: the warnings name the user's files (as above), the

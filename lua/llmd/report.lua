@@ -57,6 +57,8 @@ M.fmt_p = fmt_p
 local harness_note -- (defined below)
 local formula_of, source_of -- (defined below)
 local workload_title -- (defined below)
+local like_unverified -- (defined below)
+local same_plan_config -- (defined below)
 
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
@@ -3485,6 +3487,17 @@ local function verdict_of(model, A, B)
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end
+  if model.same_config and v.kind ~= "broken" then caveats[#caveats + 1] = model.same_config end
+  for _, x in ipairs { A, B } do
+    for _, c in ipairs(x.run and x.run.checks or {}) do
+      if type(c) == "table" and c.kind == "config_mismatch" then
+        caveats[#caveats + 1] = ("%s's results do not match the benchmark config it sent"):format(x.label)
+      end
+    end
+  end
+  if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
+    caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
+  end
   if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
   end
@@ -4823,6 +4836,59 @@ end
 -- note given) is one workload measured twice. Anything else (token lengths, load type,
 -- model, a stated workload) is not the same workload.
 local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true }
+
+-- Did the plan (workspace/plan.yaml) deploy and benchmark both runs alike (runs.a and runs.b
+-- with the same deploy: and benchmark:, labels aside)? Then the comparison is an A/A check:
+-- any difference is the run-to-run variation of one configuration. The text saying so, or nil
+-- (no plan, a run imported, or anything of the two differs).
+same_plan_config = function(workspace)
+  if type(workspace) ~= "string" then return nil end
+  local path = workspace .. "/plan.yaml"
+  if require("lfs").attributes(path, "mode") ~= "file" then return nil end
+  local ok, plan = pcall(require("llmd.yaml").load_file, path)
+  if not ok or type(plan) ~= "table" or type(plan.runs) ~= "table" then return nil end
+  local a, b = plan.runs.a, plan.runs.b
+  if type(a) ~= "table" or type(b) ~= "table" or a.existing ~= nil or b.existing ~= nil then return nil end
+  local function same(x, y)
+    if type(x) ~= type(y) then return false end
+    if type(x) ~= "table" then return x == y end
+    for k, v in pairs(x) do if not same(v, y[k]) then return false end end
+    for k in pairs(y) do if x[k] == nil then return false end end
+    return true
+  end
+  if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(a.benchmark, b.benchmark)) then return nil end
+  return "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and benchmark:), so "
+    .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
+end
+
+-- "A's workload/model unknown" where one run states its workload or model (the benchmark's
+-- workload, the model served) and the other does not: a like-for-like comparison that
+-- nothing verifies (the token lengths may still match by chance). nil where each is known
+-- on both sides or on neither (then the workload match says what it can).
+like_unverified = function(A, B)
+  local function stated(side, part, k)
+    local st = side.state or {}
+    local v = type(st[part]) == "table" and st[part][k] or nil
+    if v == nil or v == "unknown" or v == "" then return nil end
+    return tostring(v)
+  end
+  local known = {
+    workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
+    model = { (A.run or {}).model or stated(A, "stack", "model"), (B.run or {}).model or stated(B, "stack", "model") },
+  }
+  local out = {}
+  for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
+    local other = 3 - x[2]
+    local missing = {}
+    for _, f in ipairs { "workload", "model" } do
+      if known[f][x[2]] == nil and known[f][other] ~= nil then missing[#missing + 1] = f end
+    end
+    if #missing > 0 then
+      out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
+    end
+  end
+  return #out > 0 and table.concat(out, ", ") or nil
+end
 workload_title = function(differences, has_harness_note)
   if #differences == 0 then return nil end
   local ladder, harness, other = false, false, false
@@ -5122,6 +5188,15 @@ function M.build(opts)
     end
   end
   model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
+  -- one run's workload or model stated, the other's unknown (results imported with no info
+  -- file beside a run the plan deployed): that they measured the same is not known, so no
+  -- banner says "the same workload", and the Verdict says it is not verified
+  model.like_unverified = like_unverified(A, B)
+  model.same_config = same_plan_config(opts.workspace)
+  if model.like_unverified and model.workload_title and model.workload_title:match("^The same workload") then
+    model.workload_title = model.workload_title:gsub("^The same workload %(the same requests%)", "The same workload")
+      :gsub("^The same workload", ("Not verified to be the same workload (%s)"):format(model.like_unverified), 1)
+  end
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }

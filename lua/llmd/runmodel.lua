@@ -634,6 +634,11 @@ function M.combine(run, measured)
   if dur and dur > 0 and ok then
     local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
     M.put_rates(set, dur, { ok = ok, out_tok = out, in_tok = inp, out_known = out ~= nil, in_known = inp ~= nil }, src)
+  elseif ok == 0 then
+    -- no request succeeded in any stage: nothing completed, whatever the window
+    for _, k in ipairs { "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+      M.put(set, k, 0, src .. ": no request succeeded")
+    end
   end
   for _, p in ipairs { "latency", "ttft", "tpot", "itl", "ntpot" } do
     local key = p .. "_mean_ms"

@@ -240,7 +240,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- state, logs
   local st = json.read(w .. "/run-a/run_state.json")
   t.eq(st.stack.namespace, "bench")
-  t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node") -- the fake's one node, 8 GPUs
+  -- the fake's one node, 8 GPUs; its pods ask for none, so the run's own count is unknown
+  t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node (the nodes'; the serving pods ask for no nvidia.com/gpu "
+    .. "or amd.com/gpu, so how many this run used is unknown)")
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
   local vlogs = {}

@@ -163,7 +163,8 @@ local function map_report(set, d, path)
     for _, w in ipairs(WHICH) do
       local key = e[2] .. "_" .. w[1] .. "_ms"
       if require("llmd.metrics").has(key) then
-        if type(sd) ~= "table" then
+        if ok == 0 or type(sd) ~= "table" then
+          -- (no success: no latency, whatever figures the file holds beside its count of 0)
           rm.unknown(set, key, ok == 0 and "no successful requests"
             or ("the report has no %s (no streamed request with more than one token?)"):format(e[1]))
         elseif num(sd[w[2]]) then
@@ -205,6 +206,16 @@ local function map_report(set, d, path)
   if not has_totals then
     if num(tp.output_tokens_per_sec) then rm.put(set, "throughput_tok_s", tp.output_tokens_per_sec, src) end
     if num(tp.total_tokens_per_sec) then rm.put(set, "throughput_total_tok_s", tp.total_tokens_per_sec, src) end
+  end
+
+  if ok == 0 then
+    -- no request succeeded: nothing completed, at any window (inference-perf's rates are the
+    -- successes over the time); a rate the file gives all the same contradicts its own count
+    local said = num(tp.requests_per_sec)
+    local why = said and said ~= 0 and (" (its requests_per_sec %g contradicts successes.count 0)"):format(said) or ""
+    for _, k in ipairs { "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+      rm.put(set, k, 0, src .. ": no request succeeded" .. why)
+    end
   end
 
   local token_source = "client count (inference-perf's tokenizer)"
@@ -518,6 +529,51 @@ function M.stage_indexes(c)
   return t
 end
 
+-- The summary and the stage files are one run's: the summary's request counts are the stages'
+-- summed (inference-perf writes both from the same requests). Where they differ (a file edited,
+-- or copied from another run) the files contradict each other: the summary's whole-run figures
+-- would describe requests the stage rows do not hold, so a run whose stages all failed could
+-- read as a good run. Then the disagreement is a data check naming both files and fields, and
+-- the whole run is the stages' (request-level data, llmd.runmodel.combine), so the whole-run
+-- rows agree with the stage rows. true when they disagree.
+function M.summary_disagrees(run, c, summary, measured)
+  if #measured == 0 then return false end
+  -- (a stage file left out, --tolerant: the stages no longer sum to the whole run, as said)
+  if #run.stages < #c.stages then return false end
+  for _, u in ipairs(c.unreadable or {}) do
+    if u:find("/stage_%d+_lifecycle_metrics%.") then return false end
+  end
+  local rep = rm.set()
+  local okr = pcall(map_report, rep, summary, c.summary)
+  if not okr then return false end -- (the summary's own error is raised where it is read)
+  local FIELDS = { { "requests_ok", "successes.count" }, { "requests_failed", "failures.count" } }
+  local diffs = {}
+  for _, f in ipairs(FIELDS) do
+    local sum = 0
+    for _, st in ipairs(measured) do
+      local v = st.metrics.values[f[1]]
+      if v == nil then sum = nil; break end
+      sum = sum + v
+    end
+    local said = rep.values[f[1]]
+    if sum and said and sum ~= said then
+      diffs[#diffs + 1] = ("%s %d in the summary, %d in the stage files"):format(f[2], said, sum)
+    end
+  end
+  if #diffs == 0 then return false end
+  local first, last = measured[1].file or "", measured[#measured].file or ""
+  local stages = #measured == 1 and first:match("[^/]+$")
+    or ("%s to %s"):format(first:match("[^/]+$"), last:match("[^/]+$"))
+  local text = ("the result files disagree: %s against %s (summed): %s; the whole run's figures are the stage "
+    .. "files' (the request counts of each load point), not the summary's"):format(
+    c.summary:match("[^/]+$"), stages, table.concat(diffs, "; "))
+  rm.warn(run, "%s", text)
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "files_disagree", key = "requests_ok", source = c.summary:match("[^/]+$"),
+    text = text, resolved = true }
+  return true
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -806,7 +862,7 @@ function M.extract(c, opts)
         "ttft_p90_ms", "latency_p90_ms", "tpot_mean_ms", "itl_mean_ms", "ntpot_mean_ms",
       }, "summary_lifecycle_metrics.json")
     end
-  elseif summary and not excluded then
+  elseif summary and not excluded and not M.summary_disagrees(run, c, summary, measured) then
     token_source = map_report(run.overall, summary, c.summary)
     map_errors(groups, summary)
   elseif #measured == 1 then

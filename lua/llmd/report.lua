@@ -1565,6 +1565,18 @@ M.sustained_low_gap = sustained_low_gap
 local NOISE_WHY = "each load's measured percentile is one draw, and with its 95 % interval (its requests' "
   .. "order statistics, counted as the independent requests they carry) the measured loads leave room for either "
   .. "order"
+-- (an SLO on means only: a mean's interval, lp.mean_ci; task fixf40)
+local NOISE_WHY_MEAN = "each load's measured mean is one draw, and with its 95 % interval (its requests' spread, "
+  .. "counted as the independent requests they carry) the measured loads leave room for either order"
+local function noise_why(slo)
+  for _, x in ipairs(slo or {}) do
+    if lp.percentile_key(x.key) then return NOISE_WHY end
+  end
+  for _, x in ipairs(slo or {}) do
+    if lp.mean_key(x.key) then return NOISE_WHY_MEAN end
+  end
+  return NOISE_WHY
+end
 local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percentile whose noise these files "
   .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
   .. "them"
@@ -2719,7 +2731,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     if ev.noise_unknown then
       why = " (" .. NOISE_UNKNOWN_WHY .. ")"
     elseif not ev.within_range and (ca.noise or cb.noise) then
-      why = " (" .. NOISE_WHY .. ")"
+      why = " (" .. noise_why(model.slo) .. ")"
     elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
       or (cb.kind == "interpolated" and not cb.interval)) then
       why = " (the measured loads' brackets overlap)"
@@ -3982,7 +3994,7 @@ local function summary(model, A, B)
           end)
         elseif ev.order_open and (ca.noise or cb.noise) then
           out[#out] = out[#out]:gsub("%.$", function()
-            return "; " .. NOISE_WHY .. ", so either may be higher."
+            return "; " .. noise_why(model.slo) .. ", so either may be higher."
           end)
         elseif ev.order_open and is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "

@@ -1562,6 +1562,7 @@ M.sustained_low_gap = sustained_low_gap
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
+local with_sustained_order
 local NOISE_WHY = "each load's measured percentile is one draw, and with its 95 % interval (its requests' "
   .. "order statistics, counted as the independent requests they carry) the measured loads leave room for either "
   .. "order"
@@ -3835,6 +3836,29 @@ local function matched_axis_text(axis)
   return axis == "rate" and "offered rate" or axis == "concurrency" and "concurrency" or "achieved load"
 end
 
+-- Without an SLO, the order of the max sustained throughputs the Verdict states, carried by
+-- the Summary too where it says why no capacity can be inferred or gives the two figures
+-- alone (task fixf40: k10 against k20, "No capacity can be inferred for either run: ..."
+-- said nothing of the order the Verdict and the Headline read). model.summary otherwise.
+with_sustained_order = function(model)
+  local v, text = model.verdict, model.summary
+  if not (v and v.measure == "max_sustained" and v.higher and (v.kind == "ordered" or v.kind == "winner"))
+    or model.identical or (model.slo and #model.slo > 0) or type(v.text) ~= "string" then
+    return text
+  end
+  local add = " As the Verdict says: " .. v.text
+  for _, anchor in ipairs { "give SLOs (--slo) to read a capacity at them.", "(before the achieved rate falls behind "
+    .. "the offered load): " } do
+    local at, stop = text:find(anchor, 1, true)
+    if at then
+      -- (the end of that sentence: the anchor's own, or the next ". " after it)
+      local e = anchor:sub(-1) == "." and stop or (text:find("%. ", stop) or #text)
+      return text:sub(1, e) .. add .. text:sub(e + 1)
+    end
+  end
+  return text
+end
+
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
@@ -5062,6 +5086,7 @@ function M.build(opts)
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   model.verdict = verdict_of(model, A, B)
+  model.summary = with_sustained_order(model)
   return model
 end
 
@@ -5293,12 +5318,15 @@ function M.curve_rows(model)
   if sd_ and not differ and not broken and not mixed then
     out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
   end
+  local ms_order = out[#out].order
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)
       -- (figures and ceilings of runs that saturated: each a load point's measurement)
       row(key, a, b, ta, tb, true, "untested", { "measured", "measured" })
       out[#out].note = what .. "; " .. out[#out].note
+      -- (the order of the gap they are the ends of: max_sustained_rps's, task fixf40)
+      out[#out].order = ms_order
     end
     gap("max_sustained_rps_gap_low", ha or va, vb, ha and ("its most at any load, " .. rate_text(ha))
       or rate_text(va), rate_text(vb), ("the lower end of the gap the load steps allow: %s's max sustained "

@@ -1703,6 +1703,8 @@ local function narrow_check(ev, ca, cb, min_effect, opts)
   if #loads == 0 then loads = collect(false) end
   ev.narrow_loads = json.array(loads)
 end
+M.narrow_check = narrow_check
+M.narrow_verdict_text = narrow_verdict_text
 
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
 -- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
@@ -4034,6 +4036,11 @@ local function summary(model, A, B)
         -- x, either may be higher)") gives way to the clause after it that says why
         local _, n = out[#out]:gsub("either may be higher", "")
         if n > 1 then out[#out] = out[#out]:gsub(", either may be higher%)", ")", 1) end
+        -- an order resting only on one-run intervals known to run narrow near capacity
+        -- (narrow_check): the Verdict's caveat, here too (task fixf40)
+        if ev.ordered and ev.higher and ev.interval_coverage == "narrow_near_capacity" then
+          out[#out] = out[#out] .. " " .. narrow_verdict_text(ev, A, B)
+        end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))

@@ -1563,6 +1563,9 @@ M.sustained_low_gap = sustained_low_gap
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
 local with_sustained_order
+-- (where the Summary's no-SLO sentences on max sustained throughput end: with_sustained_order
+-- puts the Verdict's order there, or nothing)
+local SUSTAINED_ORDER_AT = "\1"
 local NOISE_WHY = "each load's measured percentile is one draw, and with its 95 % interval (its requests' "
   .. "order statistics, counted as the independent requests they carry) the measured loads leave room for either "
   .. "order"
@@ -3844,21 +3847,14 @@ end
 -- said nothing of the order the Verdict and the Headline read). model.summary otherwise.
 with_sustained_order = function(model)
   local v, text = model.verdict, model.summary
-  if not (v and v.measure == "max_sustained" and v.higher and (v.kind == "ordered" or v.kind == "winner"))
-    or model.identical or (model.slo and #model.slo > 0) or type(v.text) ~= "string" then
-    return text
+  local at = text:find(SUSTAINED_ORDER_AT, 1, true)
+  if not at then return text end
+  local add = ""
+  if v and v.measure == "max_sustained" and v.higher and (v.kind == "ordered" or v.kind == "winner")
+    and not model.identical and not (model.slo and #model.slo > 0) and type(v.text) == "string" then
+    add = " As the Verdict says: " .. v.text
   end
-  local add = " As the Verdict says: " .. v.text
-  for _, anchor in ipairs { "give SLOs (--slo) to read a capacity at them.", "(before the achieved rate falls behind "
-    .. "the offered load): " } do
-    local at, stop = text:find(anchor, 1, true)
-    if at then
-      -- (the end of that sentence: the anchor's own, or the next ". " after it)
-      local e = anchor:sub(-1) == "." and stop or (text:find("%. ", stop) or #text)
-      return text:sub(1, e) .. add .. text:sub(e + 1)
-    end
-  end
-  return text
+  return text:sub(1, at - 1) .. add .. text:sub(at + #SUSTAINED_ORDER_AT)
 end
 
 local function summary(model, A, B)
@@ -4246,6 +4242,7 @@ local function summary(model, A, B)
         local notes = lp.sustained_failure_notes(x[2])
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
+      out[#out] = out[#out] .. SUSTAINED_ORDER_AT
       -- without an SLO, what can be said at the load both runs sustained: their latencies
       out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect, model.perf)
     else
@@ -4290,6 +4287,7 @@ local function summary(model, A, B)
         end
         out[#out + 1] = ("No capacity can be inferred for either run: %s. Measure loads up to where each run stops "
           .. "keeping up, and give SLOs (--slo) to read a capacity at them."):format(table.concat(parts, "; "))
+          .. SUSTAINED_ORDER_AT
       end
     end
   end

@@ -230,7 +230,7 @@ local function rate_ladder(dir, pts)
     d.request_throughput = 800 / d.duration
     d.start_times = nil
     -- (json.encode sorts the keys: 800 x 63 token gaps, `itls`, before num_prompts and
-    -- request_throughput, past the first 64 KiB; read by the file's top-level keys since fixi40)
+    -- request_throughput, past the first 64 KiB; read by the file's top-level keys since session 40)
     t.write(dir .. "/" .. name, json.encode(d))
   end
 end

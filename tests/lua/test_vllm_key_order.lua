@@ -1,19 +1,19 @@
--- fixi40: a vLLM result file is told by its keys wherever they are. vLLM's writer puts
+-- a vLLM result file is told by its keys wherever they are. vLLM's writer puts
 -- num_prompts and request_throughput before the per-request arrays (read in its first 64
 -- KiB); a file re-serialised with sorted keys has `itls` (every request's token gaps) first,
 -- and was "no file of ..." (test_decfix5 dropped its gaps for that, fixc40). The files and
--- the expected figures are tests/data/fixi40_vllm_order.py's (numpy, linear percentiles).
+-- the expected figures are tests/data/vllm_key_order.py's (numpy, linear percentiles).
 local t = require "testlib"
 local harness = require "llmd.harness"
 
 if not t.have_numpy() then
-  t.test("vLLM files in any key order (skipped: no numpy for fixi40_vllm_order.py)", function() end)
+  t.test("vLLM files in any key order (skipped: no numpy for vllm_key_order.py)", function() end)
   return
 end
 
 local function files()
   local dir = t.tmpdir()
-  return dir, t.data_json("fixi40_vllm_order.py", dir)
+  return dir, t.data_json("vllm_key_order.py", dir)
 end
 
 local function same_figures(run, want)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""fixi40: one `vllm bench serve --save-result --save-detailed` load point written in four
+"""one `vllm bench serve --save-result --save-detailed` load point written in four
 ways under OUTDIR, and the figures expected of it on stdout (JSON, numpy):
   real/p1.json    the dict built in vLLM's writer's order (vllm/benchmarks/serve.py: the setup
                   keys date..num_prompts, request_rate..max_concurrency, then benchmark()'s
@@ -9,7 +9,7 @@ ways under OUTDIR, and the figures expected of it on stdout (JSON, numpy):
                   ~0.6 MB, before `num_prompts` and `request_throughput`)
   bestof/p1.json  bench_serving's (inferencemax) layout with `best_of`, sorted likewise
   cut/p1.json     sorted/p1.json cut at its middle
-Usage: fixi40_vllm_order.py OUTDIR"""
+Usage: vllm_key_order.py OUTDIR"""
 import json, os, sys
 import numpy as np
 

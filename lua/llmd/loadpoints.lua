@@ -2173,7 +2173,7 @@ local function slo_texts(slo, keys)
   return #out > 0 and table.concat(out, " and ") or nil
 end
 
-function M.capacity(points, slo, sat)
+local function capacity_of(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
   sat = sat or M.saturation(points, { slo = slo })
@@ -2402,6 +2402,36 @@ function M.capacity(points, slo, sat)
     floor_tps = min_output_tps_from(points, position(points, best_p)),
     load_type = best_p.load_type, passing_offered = best_p.offered,
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
+end
+
+-- The noise of a capacity's ends as rates (c: capacity_of's result on points): {fig_lo,
+-- fig_n = the lower end of the 95 % interval (M.rate_interval) of the load point its span
+-- starts at (a bound's figure; an estimate's last passing load) and its count, ceiling_hi,
+-- ceiling_n = the upper end of its ceiling point's (as saturation_noise's), each nil where
+-- unknown}, nil where both are. decision.capacity_evidence orders a run above another's ceiling only beyond it
+-- (decision.gap_noise, the rule decision.sustained_order uses).
+local function capacity_rate_noise(points, c)
+  local lo = c.kind == "interpolated" and c.last_passing_rps or c.rps
+  local out = {}
+  for _, p in ipairs(points) do
+    if p.achieved_rps == lo then
+      local x = M.rate_interval(p, lo)
+      if x then out.fig_lo, out.fig_n = x.lo, x.n end
+      break
+    end
+  end
+  if finite(c.ceiling_rps) then
+    local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })
+    out.ceiling_hi, out.ceiling_n = sn.ceiling_hi, sn.ceiling_n
+  end
+  return (out.fig_lo or out.ceiling_hi) and out or nil
+end
+
+-- The capacity at the SLOs (capacity_of), with rate_noise (capacity_rate_noise) where known.
+function M.capacity(points, slo, sat)
+  local c = capacity_of(points, slo, sat)
+  if c and c.bound or (c and c.kind == "interpolated") then c.rate_noise = capacity_rate_noise(points, c) end
+  return c
 end
 
 -- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity

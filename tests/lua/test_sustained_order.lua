@@ -153,3 +153,33 @@ t.test("compare.lua on audit40's A/A pair (one server, seeds 1008 and 1009, 15 s
   t.eq({ v.kind, v.higher }, { "cannot say", nil })
   t.contains(v.text, "but within the noise of those rates")
 end)
+
+-- Capacity at an SLO that every load meets: each run's capacity is a lower bound at its last
+-- load before saturation (x >= 20, never above its ceiling 22; y >= 24.5, ceiling 25). y's
+-- bound above x's ceiling is the same order read off a ceiling as the max sustained one
+-- (fixg40: an A/A pair, aa16 >= 4.82 req/s against aa15's ceiling 4.79, was "the order holds
+-- whatever the bounds"), held to the same noise (decision.gap_noise).
+t.test("capacity at an SLO: a bound above the other's ceiling within the noise orders nothing", function()
+  local x, y = pair(1)
+  local slo = decision.parse_slo("ttft_p90_ms=100")
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = slo, generated = 0 }
+  local ev = m.capacity.evidence
+  -- the same ends as the max sustained order above (/usr/bin/python3, z = 1.959963984540054):
+  -- y's 24.5 from 368 requests, lower end 24.5 (1 - z / sqrt(368)) = 21.9968304564178; x's
+  -- ceiling 22 from 330, upper end 22 (1 + z / sqrt(330)) = 24.373634260724412; the gap 2.5
+  -- from -0.9496372805850535 to 5.949637280585053: within the noise (main: beyond_ceiling,
+  -- "untested, but y sustains more load", the verdict naming y)
+  t.eq({ ev.verdict, ev.ordered, ev.beyond_ceiling, ev.within_noise, ev.order_open }, { "untested", nil, nil, "b", true })
+  t.near(ev.noise.gap_lo, -0.9496372805850535, 1e-9)
+  t.near(ev.noise.gap_hi, 5.949637280585053, 1e-9)
+  t.eq({ ev.noise.fig_n, ev.noise.ceil_n }, { 368, 330 })
+  t.eq(m.verdict.higher, nil)
+  t.lacks(m.verdict.text, "whatever the bounds")
+  -- 16 times the requests (60 s loads): the gap's lower end 1.6375906798537367 (above) is
+  -- above 0: ordered beyond the ceiling, y higher, untested
+  x, y = pair(16)
+  m = report.build { a = sd("x", x), b = sd("y", y), slo = slo, generated = 0 }
+  ev = m.capacity.evidence
+  t.eq({ ev.ordered, ev.beyond_ceiling, ev.higher or ev.measured_higher }, { true, true, "b" })
+  t.eq(m.verdict.higher, "b")
+end)

@@ -1959,6 +1959,31 @@ function M.gap_order(g, touch)
   return nil
 end
 
+-- Whether a capacity above the other's ceiling (their spans apart, the lower one a bound
+-- whose span ends at its ceiling: M.capacity_evidence's beyond_ceiling) is above it beyond
+-- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity: the 95 % interval of
+-- the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
+-- M.sustained_order holds max sustained throughputs to: "a" | "b" where it is, nil where the
+-- gap's interval reaches 0 or below, then the noise (M.gap_noise's, nil where the pair is no
+-- such order, ranges from repeats on both sides, their own test, or a rate's noise is unknown).
+function M.ceiling_noise_order(ca, cb)
+  if not (ca and cb) or (ca.interval and cb.interval) then return nil, nil end
+  local la, ha = M.capacity_span(ca)
+  local lb, hb = M.capacity_span(cb)
+  if not (la and lb) then return nil, nil end
+  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  if not apart then return nil, nil end
+  local chi, clo = apart == "b" and cb or ca, apart == "b" and ca or cb
+  local lo_hi, hi_lo = apart == "b" and ha or hb, apart == "b" and lb or la
+  if not (M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps) then return nil, nil end
+  local fz, cz = chi.rate_noise, clo.rate_noise
+  if not (fz and cz and fz.fig_lo and cz.ceiling_hi) then return nil, nil end
+  local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, ceil_hi = cz.ceiling_hi, ceil_n = cz.ceiling_n },
+    hi_lo, lo_hi)
+  nz.higher = apart
+  return nz.gap_lo > 0 and apart or nil, nz
+end
+
 -- The difference of two capacities (B - A) that their spans (M.capacity_span) allow:
 -- {lo_rps, hi_rps, lo_pct, hi_pct}: from B's lowest against A's highest to B's highest
 -- against A's lowest; a percentage relative to A (math.huge where A may be 0 or B has no
@@ -1986,6 +2011,19 @@ function M.capacity_gap(ca, cb, touch)
   -- or beyond 0 is no bound, so it is left open (M.open_gap), never "0 up to +46.47 req/s"
   -- beside an open order
   if M.gap_on_unknown_noise(ca, cb, g) then M.open_gap(g) end
+  -- a bound above the other's ceiling within the noise of the rates (M.ceiling_noise_order):
+  -- the end beside 0 runs to the noise's, within_noise = whose figure was above
+  local w, nz = M.ceiling_noise_order(ca, cb)
+  if nz and not w then
+    g.within_noise = nz.higher
+    if nz.higher == "b" and nz.gap_lo < g.lo_rps then
+      g.lo_rps = nz.gap_lo
+      g.lo_pct = ha > 0 and ha ~= math.huge and nz.gap_lo / ha * 100 or nil
+    elseif nz.higher == "a" and -nz.gap_lo > g.hi_rps then
+      g.hi_rps = -nz.gap_lo
+      g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
+    end
+  end
   return g
 end
 
@@ -2351,15 +2389,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if clo.ceiling_rps and lo_hi == clo.ceiling_rps and bound(clo) then
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, hi_lo
       -- a figure above the other's ceiling by less than the noise of the two rates orders
-      -- nothing (M.gap_noise, M.sustained_order's rule: an A/A pair, 4.82 req/s sustained
-      -- against a ceiling of 4.79 from ~150 requests each); ranges from repeats on both sides
-      -- are their own test
-      local chi = apart == "b" and cb or ca
-      local fz, cz = chi.rate_noise, clo.rate_noise
-      if not (ca.interval and cb.interval) and fz and cz and fz.fig_lo and cz.ceiling_hi and not touch then
-        local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, ceil_hi = cz.ceiling_hi,
-          ceil_n = cz.ceiling_n }, hi_lo, lo_hi)
-        if nz.gap_lo <= 0 then
+      -- nothing (M.ceiling_noise_order, M.sustained_order's rule: an A/A pair, 4.82 req/s
+      -- sustained against a ceiling of 4.79 from ~300 requests each)
+      local w, nz = M.ceiling_noise_order(ca, cb)
+      if not touch and nz then
+        if w == nil then
           ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps, ev.ordered = nil, nil, nil, nil
           ev.verdict, ev.measured_higher, ev.order_open, ev.within_noise, ev.noise = "untested", apart, true, apart, nz
           return ev

@@ -1592,10 +1592,24 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   if ka <= 1 and kb <= 1 then return dt, pt end
   local ha, hb = va * math.max(ka, 1), vb * math.max(kb, 1) -- the ceilings, in the row's unit
   local lo, hi = vb - ha, hb - va
+  -- spans apart by less than the noise of their rates (decision.sustained_order's
+  -- within_noise): the end beside 0 runs to the noise's, "-0.74 to +0.51 req/s", never a
+  -- one-signed range beside "either may be higher" (va, vb: per GPU or not, each run's
+  -- divisor read off its figure)
+  local na = va > 0 and sa.max_sustained_rps and sa.max_sustained_rps / va or 1
+  local nb = vb > 0 and sb.max_sustained_rps and sb.max_sustained_rps / vb or 1
+  local _, sp = decision.sustained_order(sa, na, sb, nb)
+  local nz = sp and sp.within_noise and sp.noise
+  if nz and sp.within_noise == "b" then lo = math.min(lo, nz.gap_lo) end
+  if nz and sp.within_noise == "a" then hi = math.max(hi, -nz.gap_lo) end
   local d = T.helpers.signed(lo, 2) .. " to " .. T.helpers.signed(hi, 2) .. " req/s"
-  if lo < 0 and hi > 0 then d = d .. " (the load steps cannot order them)" end
+  if nz then
+    d = d .. " (within the noise of the rates: either may be higher)"
+  elseif lo < 0 and hi > 0 then
+    d = d .. " (the load steps cannot order them)"
+  end
   if va <= 0 or ha <= 0 then return d, "N/A (A is 0)" end
-  return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
+  return d, T.helpers.pct(lo / ha * 100) .. " to " .. T.helpers.pct(hi / va * 100)
 end
 
 -- The gap of two max sustained throughputs (B - A) where one run saturated already at its
@@ -1822,6 +1836,14 @@ local function capacity_per(c, k)
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
   end
+  if c.rate_noise then
+    -- (the noise of its figure's and ceiling's rates per GPU: decision.ceiling_noise_order)
+    out.rate_noise = {}
+    for f, x in pairs(c.rate_noise) do out.rate_noise[f] = x end
+    for _, f in ipairs { "fig_lo", "ceiling_hi" } do
+      if type(c.rate_noise[f]) == "number" then out.rate_noise[f] = c.rate_noise[f] / k end
+    end
+  end
   -- (a span and its ends per GPU: the noise's, and the one with the intervals known to run
   -- narrow counted as unknown, narrow_check's)
   local function span_per(src)
@@ -1905,6 +1927,9 @@ local function capacity_range_cells(g, unit, digits)
     return num(g.lo_rps) .. unit, g.lo_pct and pct(g.lo_pct) or "N/A (A is 0)"
   end
   local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
+  -- (a bound above the other's ceiling within the noise of the rates, its end beside 0 run
+  -- to the noise's: decision.capacity_gap's within_noise)
+  if g.within_noise then return d .. " (within the noise of the rates: either may be higher)", pct_text end
   -- an end at exactly 0 as decision.gap_pct_text says it: "-41.84 req/s up to 0"
   if math.abs(g.hi_rps) < 1e-9 then d = num(g.lo_rps) .. unit .. " up to 0" end
   if math.abs(g.lo_rps) < 1e-9 then d = "0 up to " .. num(g.hi_rps) .. unit end

@@ -175,6 +175,16 @@ t.test("capacity at an SLO: a bound above the other's ceiling within the noise o
   t.eq({ ev.noise.fig_n, ev.noise.ceil_n }, { 368, 330 })
   t.eq(m.verdict.higher, nil)
   t.lacks(m.verdict.text, "whatever the bounds")
+  -- the Delta and Change cells run to the noise's end (main: "+2.50 to +5.00 req/s", read as
+  -- y higher): from the gap's lower end, -0.9496 req/s, -4.3165 % of x's ceiling 22 (python3
+  -- -0.9496372805850535 / 22 * 100 = -4.316533093568425), to y's ceiling 25 against x's 20,
+  -- +5.00 req/s, +25.0 %; the max sustained row the same
+  local want = { "-0.95 to +5.00 req/s (within the noise of the rates: either may be higher)", "-4.3 % to +25.0 %" }
+  for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default)",
+    "Max sustained throughput" } do
+    local row = t.headline_row(m, label)
+    t.eq({ row.delta_text, row.pct_text }, want)
+  end
   -- 16 times the requests (60 s loads): the gap's lower end 1.6375906798537367 (above) is
   -- above 0: ordered beyond the ceiling, y higher, untested
   x, y = pair(16)

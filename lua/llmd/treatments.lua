@@ -2639,6 +2639,16 @@ function M.model(list, opts)
       if v.verdict == "B better" then return true, ("shown by repeats, %s; %s"):format(ptext, loads) end
       return false, ("the repeats do not show it (%s)"):format(ptext)
     end
+    -- (spans apart by less than the noise of the two rates order nothing: the ranking's rule,
+    -- decision.sustained_order, each run's divisor read off its figure)
+    local sc, so_ = c.x.saturation, o.x.saturation
+    local nc = (c.x.max_rps or 0) > 0 and sc.max_sustained_rps and sc.max_sustained_rps / c.x.max_rps or 1
+    local no = (o.x.max_rps or 0) > 0 and so_.max_sustained_rps and so_.max_sustained_rps / o.x.max_rps or 1
+    local order, sp = decision.sustained_order(sc, nc, so_, no)
+    if order ~= "b" and sp and sp.within_noise == "b" then
+      return false, ("the measured loads put it above, %s"):format(decision.sustained_noise_text(sp, rate,
+        o.x.label, c.x.label))
+    end
     return true, ("untested, but the measured loads order them: %s"):format(loads)
   end
   local function lat_gap(o, c, measured)

@@ -2427,6 +2427,27 @@ local function capacity_rate_noise(points, c)
   return (out.fig_lo or out.ceiling_hi) and out or nil
 end
 
+-- The figure's noise read at where the capacity's span (decision.capacity_span) starts, lo,
+-- once its noise or repeats' interval has widened it below the figure (c.rate_noise's fig_lo is
+-- the figure's load point's): the rate interval (M.rate_interval) of the load point the span
+-- starts at, the most achieved at or below lo, scaled to lo. A gap read from the span's lower end
+-- against the figure's interval mixed two loads' rates (5.84 req/s against 8.24's lower end
+-- 7.50: a half-width of 1.66 req/s, so 10 vs 20 slots at ttft_mean_ms=500 read "cannot say").
+function M.span_rate_noise(points, c, lo)
+  local z = c and c.rate_noise
+  if not (z and finite(lo)) then return end
+  local at
+  for _, p in ipairs(points) do
+    if finite(p.achieved_rps) and p.achieved_rps <= lo and (not at or p.achieved_rps > at.achieved_rps) then at = p end
+  end
+  local x = at and at.achieved_rps > 0 and M.rate_interval(at)
+  if x then
+    z.fig_lo, z.fig_n = lo * x.lo / at.achieved_rps, x.n
+  else
+    z.fig_lo, z.fig_n = nil, nil
+  end
+end
+
 -- The capacity at the SLOs (capacity_of), with rate_noise (capacity_rate_noise) where known.
 function M.capacity(points, slo, sat)
   local c = capacity_of(points, slo, sat)

@@ -5089,6 +5089,8 @@ function M.build(opts)
           s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
         end
       end
+      -- the figure's rate noise where the span now starts (a noise or repeats' range below it)
+      if s[1].rate_noise then lp.span_rate_noise(s[2], s[1], (decision.capacity_span(s[1]))) end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
       s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
         lp.saturation(s[2], { slo = model.slo })))

@@ -1,0 +1,29 @@
+-- Evidence texts a verification trial (nu40b) found misleading (fixh40).
+-- Expected values by hand, as said at each.
+local t = require "testlib"
+local decision = require "llmd.decision"
+local template = require "llmd.template"
+
+t.test("error-rate evidence: 'bursts' only where the design effect is clearly above 1", function()
+  -- fe91 vs fe92 (independent failures): design effect 1.25, what independent failures' one-run
+  -- estimate scatters to; it used to read "(1.25: they come in bursts)"
+  local small = decision.test_name { test = "cmh", deff = 1.25, strata = 3 }
+  t.ok(small:find("design effect in send order (1.25)", 1, true), small)
+  t.ok(not small:find("burst", 1, true), small)
+  -- the README's timeout example: 6.73 is well past the 2 (a doubled variance) that says bursts
+  local big = decision.test_name { test = "cmh", deff = 6.73 }
+  t.ok(big:find("(6.73: they come in bursts)", 1, true), big)
+  -- exactly 2 (the threshold, by hand) says bursts; 1.99 does not
+  t.ok(decision.test_name({ test = "cmh", deff = 2 }):find("bursts", 1, true))
+  t.ok(not decision.test_name({ test = "cmh", deff = 1.99 }):find("bursts", 1, true))
+end)
+
+t.test("change column: a decrease that rounds to zero reads -0.0 %, as its delta", function()
+  local H = template.helpers
+  -- aa12 vs aa13 ITL p99: delta -0.01 ms, CSV change -0.042 %: by hand -0.042 at one decimal is
+  -- 0.0 with the delta's minus sign; it used to read "+0.0 %"
+  t.eq(H.pct(-0.042), "-0.0 %")
+  t.eq(H.pct(0.042), "+0.0 %")
+  t.eq(H.pct(-0.05001), "-0.1 %")
+  t.eq(H.signed(-0.004, 2), "-0.00")
+end)

@@ -2682,16 +2682,44 @@ M.SLO_CI_Z = 1.959964
 -- percentile's interval is marked "narrow_near_capacity"; below it, where the intervals
 -- covered 93-99 % in capa39_deff.py (rho up to 0.6), "nominal".
 M.NARROW_SHARE = 0.6
+-- The worst a one-run design effect was measured to understate the run-to-run one: about 6x
+-- (tests/sim/capa39_deff.py; README's coverage table), so an interval may be sqrt(6) too narrow.
+M.WORST_DEFF_RATIO = 6
 
 -- Each one-run load point's percentile interval coverage, by point index: "nominal" |
 -- "narrow_near_capacity" (M.NARROW_SHARE); nil for a repeated point (its repeats' spread
 -- is its interval), one without per-request data (no interval) or whose achieved rate, or
 -- its run's ceiling, is unknown.
-function M.interval_coverage(points)
+--
+-- fixh40: a narrow interval only matters where it could change pass or fail. So a point is marked
+-- only where (1) its run saturated (sat, M.saturation's with the SLOs: else the "ceiling" is just
+-- the top load offered, and the top 40 % of any ladder read as near capacity, even 100 slots at
+-- rho 0.17), and (2) its interval of some percentile SLO metric, widened about the figure by
+-- sqrt(M.WORST_DEFF_RATIO) (the worst understatement measured: README's coverage table), would
+-- reach across that SLO. slo: the SLOs; without them (or where no percentile SLO is set) no
+-- point is marked.
+function M.interval_coverage(points, slo, sat)
   local out, top = {}, max_achieved(points)
+  local saturated = sat and sat.point and not sat.unknown
+  local widen = math.sqrt(M.WORST_DEFF_RATIO)
   for i, p in ipairs(points) do
     if (p.repeats or 1) < 2 and p.per_request and top and top > 0 and type(p.achieved_rps) == "number" then
-      out[i] = p.achieved_rps >= M.NARROW_SHARE * top and "narrow_near_capacity" or "nominal"
+      local near = saturated and p.achieved_rps >= M.NARROW_SHARE * top
+      local crosses = false
+      if near then
+        for _, x in ipairs(slo or {}) do
+          local v = field(p, x.key)
+          if M.percentile_key(x.key) and type(v) == "number" and x.max then
+            local lo, hi = M.percentile_ci(p, x.key)
+            -- (an interval that cannot be told is no narrow one: capacity_noise leaves it open)
+            if type(lo) == "number" and type(hi) == "number" then
+              local wlo, whi = v - widen * (v - lo), v + widen * (hi - v)
+              if wlo <= x.max and whi > x.max then crosses = true end
+            end
+          end
+        end
+      end
+      out[i] = crosses and "narrow_near_capacity" or "nominal"
     end
   end
   return out
@@ -2796,7 +2824,7 @@ end
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
-  local coverage = M.interval_coverage(points)
+  local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
   local pkeys = {}
   for _, x in ipairs(slo) do if M.percentile_key(x.key) then pkeys[#pkeys + 1] = x end end
   if #pkeys == 0 then return nil end

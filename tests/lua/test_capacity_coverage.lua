@@ -2,7 +2,8 @@
 -- there (tests/sim/capa39_deff.py --coverage; README "Near capacity an interval called 95 %
 -- covers far less"). Such points are marked where they are used: each one-run point's
 -- interval_coverage ("narrow_near_capacity" only in a run that saturated, at or above 0.6 of its
--- ceiling, where the interval widened by sqrt(6) would cross the SLO; else "nominal"), the capacity cell's caveat where the span rests on them, and a capacity order
+-- ceiling, where the interval widened by sqrt(6) would cross the SLO; else "nominal"), the
+-- capacity cell's caveat where the span rests on them, and a capacity order
 -- that rests only on them says so in the Verdict and comparison.json.
 local t = require "testlib"
 local json = require "llmd.json"

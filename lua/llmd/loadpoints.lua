@@ -2078,15 +2078,23 @@ end
 -- {indices}, failed = {indices}, passed_rps = {achieved rates}, failed_rps = {...},
 -- failing = the SLO keys failed at the first failing point, limiting = the first of them,
 -- reason = what is true, in words}.
-local function non_monotone(points, slo)
+-- past_from (fixh40): the first point past saturation (M.saturated_from): a point there that met
+-- the SLOs is listed as saturated (saturated = {indices}, saturated_rps), not among those that met
+-- them, and not among the loads to repeat (repeats past saturation cannot place a capacity); it
+-- still counts as a load that met them above one that failed, as before.
+local function non_monotone(points, slo, past_from)
   local passed, failed, failing = {}, {}, nil
+  local sat_passed = {}
   local reopened = false
   -- every SLO failed at some failing point, each once, in the SLOs' order: named, never
   -- "failed one" where several SLOs apply
   local failed_keys, seen = {}, {}
-  for _, p in ipairs(points) do
+  for i, p in ipairs(points) do
     local ok, detail = meets(p, slo)
-    if ok == true then
+    if ok == true and past_from and i >= past_from then
+      sat_passed[#sat_passed + 1] = p
+      if #failed > 0 then reopened = true end
+    elseif ok == true then
       passed[#passed + 1] = p
       if #failed > 0 then reopened = true end
     elseif ok == false then
@@ -2098,6 +2106,8 @@ local function non_monotone(points, slo)
   end
   for _, s in ipairs(slo) do if seen[s.key] then failed_keys[#failed_keys + 1] = s.key end end
   if not reopened then return nil end
+  -- (none met them below saturation: those past it are all the passes there are, said as before)
+  if #passed == 0 then passed, sat_passed = sat_passed, {} end
   local function idx(ps)
     local out = {}
     for i, p in ipairs(ps) do out[i] = p.index end
@@ -2149,7 +2159,14 @@ local function non_monotone(points, slo)
     brief_failed = table.concat(b, ", ")
     detail_failed = "failed " .. table.concat(d, ", and ")
   end
+  if #sat_passed > 0 then
+    brief_failed = ("%s, saturated at %s req/s"):format(brief_failed, rps(sat_passed))
+    detail_failed = ("%s, and was past saturation at %s (meeting %s there places no capacity)")
+      :format(detail_failed, said(sat_passed), #slo == 1 and "it" or "them")
+  end
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
+    saturated = #sat_passed > 0 and idx(sat_passed) or nil,
+    saturated_rps = #sat_passed > 0 and rates(sat_passed) or nil,
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
     first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
@@ -2252,7 +2269,7 @@ function M.capacity(points, slo, sat)
     end
     return { kind = "unknown", missing = missing, reason = unknown }
   end
-  local nm = non_monotone(points, slo)
+  local nm = non_monotone(points, slo, M.saturated_from(sat))
   if nm then return nm end
   local last
   for i, p in ipairs(points) do

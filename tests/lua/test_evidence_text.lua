@@ -27,3 +27,26 @@ t.test("change column: a decrease that rounds to zero reads -0.0 %, as its delta
   t.eq(H.pct(-0.05001), "-0.1 %")
   t.eq(H.signed(-0.004, 2), "-0.00")
 end)
+
+t.test("non-monotone capacity: loads past saturation that met the SLOs are listed as saturated, never to repeat",
+  function()
+  local lp = require "llmd.loadpoints"
+  -- ab69-like (nu40b): TPOT p90 <= 23 ms met at points 1, 4, 5, failed at 2, 3; points 6, 7 past
+  -- saturation (sat.point = 6) met it too. By hand: passed {1, 4, 5}, saturated {6, 7}, and the
+  -- loads to repeat run from the first failure (2) to the last pass below saturation (5)
+  local pts = {}
+  local tpot = { 20, 24, 25, 22, 22.5, 22.7, 22.8 }
+  for i, v in ipairs(tpot) do
+    pts[i] = { index = i, achieved_rps = i, offered = i, values = { tpot_p90_ms = v, error_rate_pct = 0 } }
+  end
+  local slo = { { key = "tpot_p90_ms", max = 23 } }
+  local c = lp.capacity(pts, slo, { point = 6 })
+  t.eq(c.kind, "non_monotone")
+  t.eq(c.passed, { 1, 4, 5 })
+  t.eq(c.saturated, { 6, 7 })
+  t.ok(c.brief:find("met every SLO at 1, 4, 5 req/s, failed TPOT p90 at 2, 3 req/s", 1, true), c.brief)
+  t.ok(c.brief:find("saturated at 6, 7 req/s", 1, true), c.brief)
+  -- no saturation known: as before, every pass listed as met
+  local c0 = lp.capacity(pts, slo, nil)
+  t.eq(c0.passed, { 1, 4, 5, 6, 7 })
+end)

@@ -50,3 +50,19 @@ t.test("non-monotone capacity: loads past saturation that met the SLOs are liste
   local c0 = lp.capacity(pts, slo, nil)
   t.eq(c0.passed, { 1, 4, 5, 6, 7 })
 end)
+
+t.test("Summary: a large whole-run gap marked not comparable (overloaded loads pooled) is picked to be explained",
+  function()
+  local report = require "llmd.report"
+  local pool = "the whole-run figures pool load points where a run was overloaded, which the test left out"
+  -- aa11 vs b20 (nu40b): TTFT p90 -98.5 % and p95 -98.8 %, both not comparable; the SLO metric
+  -- (TTFT p90) is the one named, though p95's gap is larger; a -30 % gap is below 50 %: none;
+  -- a not-comparable row for another reason is not this one
+  local model = { slo = { { key = "ttft_p90_ms", max = 2000 } }, perf = {
+    { key = "ttft_p95_ms", verdict = "not comparable", pct = -98.8, note = pool },
+    { key = "ttft_p90_ms", verdict = "not comparable", pct = -98.5, note = pool },
+    { key = "tpot_p90_ms", verdict = "no clear difference", pct = -99, note = pool } } }
+  t.eq(report.overloaded_gap(model).key, "ttft_p90_ms")
+  t.eq(report.overloaded_gap { perf = { { key = "x", verdict = "not comparable", pct = -30, note = pool } } }, nil)
+  t.eq(report.overloaded_gap { perf = { { key = "x", verdict = "not comparable", pct = -90, note = "other" } } }, nil)
+end)

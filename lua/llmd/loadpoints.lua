@@ -2776,7 +2776,8 @@ function M.percentile_ci(p, key)
     if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
       return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
     end
-    if e.lo == nil then return nil, nil, e.why end
+    -- (its requests and design effect where saved: what compare.lua said of the point)
+    if e.lo == nil then return nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil end
     return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
   end
   local acc = pr and pr.samples and pr.samples[kind]
@@ -2802,6 +2803,65 @@ function M.percentile_ci(p, key)
   return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
 end
 
+-- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft"), nil for any other
+-- key (a percentile, a mean without per-request samples of its own such as NTPOT's).
+function M.mean_key(key)
+  local prefix = tostring(metrics.canonical(key)):match("^(%a+)_mean_ms$")
+  return prefix and KIND_OF[prefix] or nil
+end
+
+-- The 95 % interval of point p's mean SLO metric key, as M.percentile_ci gives a
+-- percentile's (the same returns, the same design effect and the same fewest effective
+-- requests): v -+ z sd / sqrt(n / deff), sd the requests' sample standard deviation (ddof
+-- 1), deff their design effect in send order (the percentile's: llmd.runmodel
+-- sample_design_effects), the lower end clipped at 0. Without it a one-run load point's
+-- pass or fail of a mean SLO was its point estimate's: two runs of one server ordered by
+-- which side of the SLO their noise put one load (task fixf40, test_capacity_mean_slo.lua).
+function M.mean_ci(p, key)
+  local kind = M.mean_key(key)
+  local v = field(p, key)
+  if not kind or type(v) ~= "number" then return nil, nil, "not a mean" end
+  local pr = p.per_request
+  if pr and pr.saved then
+    local e = pr.saved[key]
+    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
+      return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
+    end
+    -- (its requests and design effect where saved: what compare.lua said of the point)
+    if e.lo == nil then return nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil end
+    return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
+  end
+  local acc = pr and pr.samples and pr.samples[kind]
+  if not acc or acc:count() == 0 then
+    return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
+  end
+  local n = acc:count()
+  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
+  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
+    return nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)"):format(n, n / deff,
+      deff), { n = n, deff = deff }
+  end
+  local var = acc:variance(1)
+  if not finite(var) then
+    return nil, nil, "its requests' spread is unknown (an infinite sample)", { n = n, deff = deff }
+  end
+  -- (samples in seconds, the metric in ms)
+  local h = M.SLO_CI_Z * math.sqrt(var * deff / n) * 1000
+  return math.max(0, v - h), v + h, { n = n, deff = deff }
+end
+
+-- Is key an SLO metric whose one-run interval these give (a percentile or a mean of
+-- per-request samples)? Its sample kind, nil otherwise.
+function M.interval_key(key)
+  return M.percentile_key(key) or M.mean_key(key)
+end
+
+-- The 95 % interval of point p's SLO metric key: M.percentile_ci's or M.mean_ci's.
+function M.slo_ci(p, key)
+  if M.mean_key(key) then return M.mean_ci(p, key) end
+  return M.percentile_ci(p, key)
+end
+
 -- Every percentile latency of a stage's metric set (llmd.runmodel set) with its 95 %
 -- interval (M.percentile_ci), as a run model saves them (llmd.runmodel.to_plain), so that
 -- analyze.lua weighs a saved run as compare.lua did: {key = {lo, hi (nil: unbounded), n,
@@ -2811,14 +2871,14 @@ function M.stage_percentile_cis(set)
   local out, any = {}, false
   local p = { values = set.values or {}, per_request = { samples = set.samples, deff = set.sample_deff } }
   for _, m in ipairs(metrics.list) do
-    if M.percentile_key(m.key) and type(p.values[m.key]) == "number" then
-      local lo, hi, info = M.percentile_ci(p, m.key)
+    if M.interval_key(m.key) and type(p.values[m.key]) == "number" then
+      local lo, hi, info = M.slo_ci(p, m.key)
       if lo then
         out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
       else
         -- (its requests and their design effect too, where it has requests: what a longer load
         -- would need, M.unclear_loads)
-        local kind = M.percentile_key(m.key)
+        local kind = M.interval_key(m.key)
         local acc = set.samples[kind]
         local n = acc and acc:count() or 0
         out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and set.sample_deff and set.sample_deff[kind]
@@ -2843,7 +2903,7 @@ function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
   local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
   local pkeys = {}
-  for _, x in ipairs(slo) do if M.percentile_key(x.key) then pkeys[#pkeys + 1] = x end end
+  for _, x in ipairs(slo) do if M.interval_key(x.key) then pkeys[#pkeys + 1] = x end end
   if #pkeys == 0 then return nil end
   local single = 0
   for _, p in ipairs(points) do if (p.repeats or 1) < 2 then single = single + 1 end end
@@ -2872,7 +2932,7 @@ function M.capacity_noise(points, slo, cap, opts)
           lo, hi = v, math.max(hi, v)
         end
       else
-        lo, hi, why, info = M.percentile_ci(p, x.key)
+        lo, hi, why, info = M.slo_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
         -- (opts.open_narrow: an interval known to run narrow near capacity counted as
@@ -2960,8 +3020,8 @@ function M.unclear_loads(points, slo, unclear, sat)
     local p = points[u.point]
     if p and (p.repeats or 1) < 2 then
       local e = entry(u.point, u.key)
-      local lo, hi = M.percentile_ci(p, u.key)
-      local pr, kind = p.per_request or {}, M.percentile_key(u.key)
+      local lo, hi = M.slo_ci(p, u.key)
+      local pr, kind = p.per_request or {}, M.interval_key(u.key)
       -- its requests and their design effect: from its samples, or as a saved workspace keeps
       -- them (M.stage_percentile_cis)
       local n, deff

@@ -1625,9 +1625,25 @@ M.sustained_low_gap = sustained_low_gap
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
+local with_sustained_order
+-- (where the Summary's no-SLO sentences on max sustained throughput end: with_sustained_order
+-- puts the Verdict's order there, or nothing)
+local SUSTAINED_ORDER_AT = "\1"
 local NOISE_WHY = "each load's measured percentile is one draw, and with its 95 % interval (its requests' "
   .. "order statistics, counted as the independent requests they carry) the measured loads leave room for either "
   .. "order"
+-- (an SLO on means only: a mean's interval, lp.mean_ci; task fixf40)
+local NOISE_WHY_MEAN = "each load's measured mean is one draw, and with its 95 % interval (its requests' spread, "
+  .. "counted as the independent requests they carry) the measured loads leave room for either order"
+local function noise_why(slo)
+  for _, x in ipairs(slo or {}) do
+    if lp.percentile_key(x.key) then return NOISE_WHY end
+  end
+  for _, x in ipairs(slo or {}) do
+    if lp.mean_key(x.key) then return NOISE_WHY_MEAN end
+  end
+  return NOISE_WHY
+end
 local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percentile whose noise these files "
   .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
   .. "them"
@@ -1753,6 +1769,8 @@ local function narrow_check(ev, ca, cb, min_effect, opts)
   if #loads == 0 then loads = collect(false) end
   ev.narrow_loads = json.array(loads)
 end
+M.narrow_check = narrow_check
+M.narrow_verdict_text = narrow_verdict_text
 
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
 -- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
@@ -2795,7 +2813,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     if ev.noise_unknown then
       why = " (" .. NOISE_UNKNOWN_WHY .. ")"
     elseif not ev.within_range and (ca.noise or cb.noise) then
-      why = " (" .. NOISE_WHY .. ")"
+      why = " (" .. noise_why(model.slo) .. ")"
     elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
       or (cb.kind == "interpolated" and not cb.interval)) then
       why = " (the measured loads' brackets overlap)"
@@ -3947,6 +3965,22 @@ local function overloaded_gap(model)
 end
 M.overloaded_gap = overloaded_gap
 
+-- Without an SLO, the order of the max sustained throughputs the Verdict states, carried by
+-- the Summary too where it says why no capacity can be inferred or gives the two figures
+-- alone (task fixf40: k10 against k20, "No capacity can be inferred for either run: ..."
+-- said nothing of the order the Verdict and the Headline read). model.summary otherwise.
+with_sustained_order = function(model)
+  local v, text = model.verdict, model.summary
+  local at = text:find(SUSTAINED_ORDER_AT, 1, true)
+  if not at then return text end
+  local add = ""
+  if v and v.measure == "max_sustained" and v.higher and (v.kind == "ordered" or v.kind == "winner")
+    and not model.identical and not (model.slo and #model.slo > 0) and type(v.text) == "string" then
+    add = " As the Verdict says: " .. v.text
+  end
+  return text:sub(1, at - 1) .. add .. text:sub(at + #SUSTAINED_ORDER_AT)
+end
+
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
@@ -4106,7 +4140,7 @@ local function summary(model, A, B)
           end)
         elseif ev.order_open and (ca.noise or cb.noise) then
           out[#out] = out[#out]:gsub("%.$", function()
-            return "; " .. NOISE_WHY .. ", so either may be higher."
+            return "; " .. noise_why(model.slo) .. ", so either may be higher."
           end)
         elseif ev.order_open and is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
@@ -4122,6 +4156,11 @@ local function summary(model, A, B)
         -- x, either may be higher)") gives way to the clause after it that says why
         local _, n = out[#out]:gsub("either may be higher", "")
         if n > 1 then out[#out] = out[#out]:gsub(", either may be higher%)", ")", 1) end
+        -- an order resting only on one-run intervals known to run narrow near capacity
+        -- (narrow_check): the Verdict's caveat, here too (task fixf40)
+        if ev.ordered and ev.higher and ev.interval_coverage == "narrow_near_capacity" then
+          out[#out] = out[#out] .. " " .. narrow_verdict_text(ev, A, B)
+        end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
@@ -4342,6 +4381,7 @@ local function summary(model, A, B)
         local notes = lp.sustained_failure_notes(x[2])
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
+      out[#out] = out[#out] .. SUSTAINED_ORDER_AT
       -- without an SLO, what can be said at the load both runs sustained: their latencies
       out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect, model.perf)
     else
@@ -4386,6 +4426,7 @@ local function summary(model, A, B)
         end
         out[#out + 1] = ("No capacity can be inferred for either run: %s. Measure loads up to where each run stops "
           .. "keeping up, and give SLOs (--slo) to read a capacity at them."):format(table.concat(parts, "; "))
+          .. SUSTAINED_ORDER_AT
       end
     end
   end
@@ -5311,6 +5352,7 @@ function M.build(opts)
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   model.verdict = verdict_of(model, A, B)
+  model.summary = with_sustained_order(model)
   return model
 end
 
@@ -5542,12 +5584,15 @@ function M.curve_rows(model)
   if sd_ and not differ and not broken and not mixed then
     out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
   end
+  local ms_order = out[#out].order
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)
       -- (figures and ceilings of runs that saturated: each a load point's measurement)
       row(key, a, b, ta, tb, true, "untested", { "measured", "measured" })
       out[#out].note = what .. "; " .. out[#out].note
+      -- (the order of the gap they are the ends of: max_sustained_rps's, task fixf40)
+      out[#out].order = ms_order
     end
     gap("max_sustained_rps_gap_low", ha or va, vb, ha and ("its most at any load, " .. rate_text(ha))
       or rate_text(va), rate_text(vb), ("the lower end of the gap the load steps allow: %s's max sustained "

@@ -1795,6 +1795,12 @@ function M.model(list, opts)
   end
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
+    -- an order resting only on one-run intervals known to run narrow near capacity: said, as
+    -- compare.lua's Verdict says it (llmd.report narrow_check; task fixf40)
+    local rep = require "llmd.report"
+    rep.narrow_check(ev, nxt.capacity, x.capacity, decision.MIN_EFFECT,
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x },
+        error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } })
     -- the evidence's sides by the treatments' labels (its a is the next place, its b this
     -- one): "higher: chunked", never decision's internal "B higher"; winner, higher and
     -- within_range are labels too, and *_place says the side for scripts ("this" | "next")
@@ -1814,7 +1820,15 @@ function M.model(list, opts)
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = label[ev.within_range],
       within_range_place = place[ev.within_range],
       ordered = ev.ordered, failed_rps = ev.failed_rps, passed_rps = ev.passed_rps, broken = ev.broken,
-      same_load = ev.same_load, gap = nil }
+      same_load = ev.same_load, gap = nil, interval_coverage = ev.interval_coverage }
+    if ev.narrow_loads then
+      local loads = {}
+      for i, l in ipairs(ev.narrow_loads) do
+        loads[i] = { treatment = label[l.run], place = place[l.run], point = l.point, offered = l.offered,
+          load_type = l.load_type, achieved_rps = l.achieved_rps }
+      end
+      r.evidence.narrow_loads = require("llmd.json").array(loads)
+    end
     -- the range of this one's capacity minus the next's; an end without a limit is left out
     local g = decision.capacity_gap(nxt.capacity, x.capacity)
     if g then
@@ -1987,6 +2001,11 @@ function M.model(list, opts)
         decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
       r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
+    end
+    -- (the order stands, with the loads it rests on and that repeats of them settle it)
+    if ev.interval_coverage == "narrow_near_capacity" and r.vs_next_text then
+      local t = rep.narrow_verdict_text(ev, { label = nxt.label }, { label = x.label })
+      r.vs_next_text = ("%s; %s"):format(r.vs_next_text, t:sub(1, 1):lower() .. t:sub(2, -2))
     end
   end
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
@@ -3280,7 +3299,8 @@ end
 -- to settle which is right, the reports' "In doubt: ..." (treatments.json's in_doubt); empty
 -- where nothing is in doubt)
 M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "value_kind", "text", "gpus",
-  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load", "in_doubt" }
+  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next", "at_common_load", "in_doubt",
+  "interval_coverage" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
   local by_label = {}
@@ -3293,7 +3313,10 @@ function M.ranking_csv_text(m)
     local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value,
       r.rank_text and r.value and r.value_kind, r.text, r.gpus,
       r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text, table.concat(marks, "; "),
-      r.in_doubt and r.in_doubt.text or nil }
+      r.in_doubt and r.in_doubt.text or nil,
+      -- (an order against the next place of one-run loads: nominal, or narrow_near_capacity
+      -- where it rests only on intervals measured near capacity, llmd.report narrow_check)
+      r.evidence and r.evidence.interval_coverage or nil }
     local cells = {}
     for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
     lines[#lines + 1] = table.concat(cells, ",")

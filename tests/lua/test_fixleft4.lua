@@ -267,8 +267,8 @@ t.test("fl4-4: analyze.lua on an old workspace where a repeat has no TTFT mean o
   t.eq(rows.latency_p90_ms.p_value, 0.005)
 end)
 
-t.test("fl4-5: two bench input generations into one new BENCH_DIR at once: one waits, and every file is whole",
-  function()
+t.test("fl4-5: two bench input generations into one BENCH_DIR at once: both wait on the lock, one makes "
+  .. "the files, and every file is whole", function()
   local lfs = require "lfs"
   local d = t.tmpdir()
   local gen = ROOT .. "/scripts/bench/gen.py"
@@ -276,10 +276,16 @@ t.test("fl4-5: two bench input generations into one new BENCH_DIR at once: one w
   -- same bytes every time)
   local alone = proc.run({ "/usr/bin/python3", gen, d .. "/alone", "0.2" }, { timeout = 300 })
   t.eq(alone.code, 0, alone.stderr)
-  -- both started together into one folder that does not exist yet (they wrote the same
-  -- path.tmp: one's rename took the other's half-written file, which then failed to rename)
-  local r = proc.run({ "sh", "-c", '"$1" "$2" "$3" 0.2 2>"$4.1" & p=$!; "$1" "$2" "$3" 0.2 2>"$4.2"; b=$?; wait $p; '
-    .. 'echo "$? $b"', "sh", "/usr/bin/python3", gen, d .. "/shared", d .. "/err" }, { timeout = 600 })
+  -- both started together into one folder (they wrote the same path.tmp: one's rename took
+  -- the other's half-written file, which then failed to rename). The shell holds the lock
+  -- gen.py takes (flock(1) on DIR/.gen.lock, as fcntl.flock) until both have said they wait,
+  -- so both are running at once however loaded the machine is (started one after the other,
+  -- the first could finish before the second began, and neither would wait: a flake)
+  local r = proc.run({ "sh", "-c", 'mkdir -p "$3" && exec 9>>"$3/.gen.lock" && flock 9 || exit 9; '
+    .. '"$1" "$2" "$3" 0.2 9>&- 2>"$4.1" & p=$!; "$1" "$2" "$3" 0.2 9>&- 2>"$4.2" & q=$!; '
+    .. 'n=0; until [ "$(cat "$4.1" "$4.2" | grep -c waiting)" = 2 ] || [ $n -ge 1200 ]; do sleep 0.1; '
+    .. 'n=$((n+1)); done; flock -u 9; exec 9>&-; wait $p; a=$?; wait $q; echo "$a $?"',
+    "sh", "/usr/bin/python3", gen, d .. "/shared", d .. "/err" }, { timeout = 600 })
   t.eq(r.stdout, "0 0\n", r.stderr .. t.read(d .. "/err.1") .. t.read(d .. "/err.2"))
   -- every file as a generation alone makes it, and nothing else but the lock
   local function files(root)
@@ -303,9 +309,10 @@ t.test("fl4-5: two bench input generations into one new BENCH_DIR at once: one w
   t.eq(scrapes, 64, "the raw scrapes are there too")
   t.eq(next(got), nil, "no file left over (a temporary name)")
   t.eq(lock, "", "the lock, an empty file")
-  -- one of them said it waited (whichever came second)
-  local said = t.read(d .. "/err.1") .. t.read(d .. "/err.2")
-  t.eq(said, "gen.py: another generation of " .. d .. "/shared is running; waiting for it\n")
+  -- each said it waited (the shell held the lock when both started)
+  local line = "gen.py: another generation of " .. d .. "/shared is running; waiting for it\n"
+  t.eq(t.read(d .. "/err.1"), line)
+  t.eq(t.read(d .. "/err.2"), line)
 end)
 
 t.test("fl4-7: comparison.csv says whether a curve row's a and b are a lower bound, an estimate or measured",

@@ -291,9 +291,9 @@ t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and th
   local lines = {}
   for line in csv:gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = line end
   t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,value_kind,text,gpus,value_rps_per_gpu,per_gpu_text,"
-    .. "rank_per_gpu,evidence_against_next,at_common_load,in_doubt")
+    .. "rank_per_gpu,evidence_against_next,at_common_load,in_doubt,interval_coverage")
   t.eq(lines[3], ",2,vllm,capacity at SLO,92.21326544259206,at_least,≥ 92.213 req/s (the last load before saturation),1,"
-    .. "92.21326544259206,≥ 92.213 req/s per GPU,1=,,,")
+    .. "92.21326544259206,≥ 92.213 req/s per GPU,1=,,,,")
   t.eq(#lines, 3)
   -- the same counts: no GPU-cost note on the front (the columns stay, the counts being known)
   o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=2,chunk=2" }

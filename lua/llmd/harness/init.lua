@@ -117,8 +117,8 @@ function M.resolve(dir, opts)
       local why = h.explain and h.explain(opts.file)
       if why then error(("%s: %s"):format(opts.file, why), 0) end
     end
-    error(("%s: not a %s result file (no harness reads it by its name or its first 64 KiB; README "
-      .. "\"llmd.harness\": what each harness reads)"):format(opts.file,
+    error(("%s: not a %s result file (no harness reads it by its name, its first 64 KiB or, for vLLM's, its "
+      .. "top-level keys; README \"llmd.harness\": what each harness reads)"):format(opts.file,
         opts.harness and M.get(opts.harness).name or "benchmark"), 0)
   end
   if #cs == 0 then

@@ -10,11 +10,46 @@
 -- inferencemax (kimbochen/bench_serving, llm-d-benchmark's "inferencemax") writes the same
 -- old format with `best_of` and without latencies/start_times: see inferencemax.lua,
 -- which is this file with other settings.
+local lfs = require "lfs"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
 
 local function num(v) return type(v) == "number" and v or nil end
+
+-- The keys that tell a result file, said by its first 64 KiB where they are there: the
+-- writers put num_prompts (and bench_serving its best_of) among the setup keys and
+-- request_throughput among the aggregates, all before the per-request arrays. A file
+-- re-serialised with its keys in another order (sorted: `itls` before `num_prompts`) can
+-- have an array of every request's token gaps first, megabytes long: a head holding one of
+-- the arrays' keys is then told by the keys of its whole top level, read by llmd.scan
+-- (which skips the arrays' values; ~0.1 s for 90 MB), once per file for both variants.
+local HEAD = 65536
+local ARRAY_KEYS = { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+  "generated_texts", "errors" }
+local TELLS = { "request_throughput", "num_prompts", "best_of" }
+
+local function has_arrays(head)
+  for _, k in ipairs(ARRAY_KEYS) do
+    if head:find('"' .. k .. '"%s*:%s*%[') then return true end
+  end
+  return false
+end
+
+-- path -> { stamp =, keys = {name = true}, err = } (keys seen though the file cannot be read)
+local top_cache = {}
+local function top_keys(path)
+  local a = lfs.attributes(path)
+  local stamp = a and ("%d %d"):format(a.size, a.modification) or ""
+  local c = top_cache[path]
+  if c and c.stamp == stamp then return c end
+  local keys, rules = {}, {}
+  for _, k in ipairs(TELLS) do rules[#rules + 1] = { "$." .. k, function() keys[k] = true end } end
+  local ok, err = pcall(scan.json, path, rules)
+  c = { stamp = stamp, keys = keys, err = not ok and require("llmd.errors").text(err) or nil }
+  top_cache[path] = c
+  return c
+end
 
 local function new(variant)
   local M = {
@@ -23,18 +58,30 @@ local function new(variant)
     describe = variant.describe,
   }
 
-  local function is_ours(head)
-    if not head or not head:find('"request_throughput"', 1, true) or not head:find('"num_prompts"', 1, true) then
-      return false
+  -- true when the file at path (head: its first HEAD bytes) is this variant's; false and
+  -- why not when it reads as a result file of neither variant
+  local function is_ours(path, head)
+    if not head then return false end
+    if head:find('"request_throughput"', 1, true) and head:find('"num_prompts"', 1, true) then
+      return (head:find('"best_of"', 1, true) ~= nil) == variant.best_of
     end
-    return (head:find('"best_of"', 1, true) ~= nil) == variant.best_of
+    if #head < HEAD or not has_arrays(head) then return false end
+    local top = top_keys(path)
+    if top.err then
+      -- per-request arrays first, and the file cannot be read to its end: claimed by the
+      -- variant its head says (best_of is a setup key), for its reader to name the fault
+      -- and where (or --tolerant to leave it out), never passed over as no result file
+      return (head:find('"best_of"', 1, true) ~= nil) == variant.best_of
+    end
+    if not (top.keys.request_throughput and top.keys.num_prompts) then return false end
+    return (top.keys.best_of ~= nil) == variant.best_of
   end
 
   function M.detect(dir)
     local others = {} -- .json files not recognised, by folder
     local cs = rm.group_files(dir, function(f)
       if f.name:match("%.json$") == nil or f.name:match("%.pytorch%.json$") then return nil end
-      if is_ours(rm.peek(f.path, 65536)) then return true end
+      if is_ours(f.path, rm.peek(f.path, HEAD)) then return true end
       others[#others + 1] = f
     end)
     -- a file named like this run's result files (benchmark_<date>.json beside
@@ -44,9 +91,11 @@ local function new(variant)
       for _, p in ipairs(c.files) do shapes[rm.name_shape(p:match("[^/]+$"))] = true end
       for _, f in ipairs(others) do
         if f.dir == c.dir and shapes[rm.name_shape(f.name)] then
-          local head = rm.peek(f.path, 65536)
+          local head = rm.peek(f.path, HEAD)
           rm.claim_failed(c, f.path, rm.unreadable(f.path)
             or (head and head:match("^%s*$") and "empty")
+            or (head and #head == HEAD and has_arrays(head) and "not a vLLM benchmark result (its top level has no "
+              .. "request_throughput and num_prompts)")
             or "not a vLLM benchmark result (no request_throughput and num_prompts at its start: truncated or "
               .. "corrupt?)")
         end
@@ -558,7 +607,8 @@ end
 local M = new {
   name = "vllm-benchmark", best_of = false,
   describe = "vllm bench serve --save-result files, one per load point: any .json file, not .pytorch.json, "
-    .. "whose first 64 KiB has \"request_throughput\" and \"num_prompts\" and no \"best_of\"",
+    .. "whose first 64 KiB has \"request_throughput\" and \"num_prompts\" and no \"best_of\" (or, where it opens "
+    .. "with per-request arrays, whose top level has them)",
   token_source = "vLLM's count (prompt lengths from its tokenizer, output from server usage when returned)",
 }
 M.variant = new

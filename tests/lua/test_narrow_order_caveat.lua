@@ -1,0 +1,92 @@
+-- An order of capacities resting only on one-run intervals known to run narrow near capacity
+-- (lp.interval_coverage "narrow_near_capacity", cover40) carries its caveat wherever the order
+-- is read (task fixf40): the Summary's restatement of compare.lua's order, and treatments.lua's
+-- ranking (the rank table's evidence against the next place, treatment_ranking.csv's
+-- interval_coverage column, treatments.json's ranking[].evidence). Before: only the Verdict,
+-- the capacity cells and comparison.json said so.
+local t = require "testlib"
+local json = require "llmd.json"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+local tr = require "llmd.treatments"
+
+-- one stage a load at 10, 20, 30, 40 req/s (achieved = offered), TTFT p90 as given, 1000
+-- independent requests each at that value (t.with_samples: each interval is the value)
+local function run(p90s)
+  local stages = {}
+  for i, v in ipairs(p90s) do
+    local r = 10 * i
+    stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = v, throughput_tok_s = 10 * r,
+      error_rate_pct = 0 } }
+  end
+  return t.with_samples(t.run_of(stages))
+end
+
+local function model(ra, rb)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=500"), generated = 0 }
+end
+
+-- (test_capacity_coverage.lua's pair, by hand: x meets 500 ms up to 30 req/s, y fails from 30;
+-- both ceilings 40, so 0.6 x 40 = 24: the order rests on x's pass and y's fail at 30, both
+-- narrow; with those intervals unknown nothing orders them)
+local NARROW = { 100, 100, 100, 2000 }
+local NARROW_B = { 100, 100, 2000, 2000 }
+-- (x meets it everywhere, y fails from 20: the fail at 20 and the pass at 20 are nominal)
+local NOMINAL = { 100, 100, 100, 100 }
+local NOMINAL_B = { 100, 2000, 2000, 2000 }
+
+t.test("the Summary's restatement of a narrow order carries the Verdict's caveat; a nominal one none", function()
+  local m = model(run(NARROW), run(NARROW_B))
+  t.eq({ m.verdict.higher, m.verdict.interval_coverage }, { "a", "narrow_near_capacity" })
+  t.ok(m.summary:find("It rests on loads measured once near capacity (x at 30 req/s offered, y at 30 req/s offered: "
+    .. "at or above 60 % of its run's ceiling), whose 95 % intervals may be narrow", 1, true), m.summary)
+  m = model(run(NOMINAL), run(NOMINAL_B))
+  t.eq({ m.verdict.higher, m.verdict.interval_coverage }, { "a", "nominal" })
+  -- (x's own cell still says its bound rests on narrow points: the cell's caveat, not the order's)
+  t.ok(not m.summary:find("It rests on loads measured once near capacity", 1, true), m.summary)
+end)
+
+local function treatment(label, p90s)
+  local x = t.treatment(label, { { 10, 10, p90s[1] }, { 20, 20, p90s[2] }, { 30, 30, p90s[3] }, { 40, 40, p90s[4] } })
+  t.with_samples(x.run)
+  return x
+end
+
+local SLO = decision.parse_slo("ttft_p90_ms=500")
+
+t.test("treatments: a rank order resting on narrow points is flagged in the table, the CSV and the JSON", function()
+  local m = tr.model({ treatment("x", NARROW), treatment("y", NARROW_B) }, { slo = SLO })
+  t.eq({ m.ranking[1].label, m.ranking[2].label }, { "x", "y" })
+  local ev = m.ranking[1].evidence
+  t.eq(ev.interval_coverage, "narrow_near_capacity")
+  t.eq(ev.narrow_loads, {
+    { treatment = "y", place = "next", point = 3, offered = 30, load_type = "rate", achieved_rps = 30 },
+    { treatment = "x", place = "this", point = 3, offered = 30, load_type = "rate", achieved_rps = 30 } })
+  t.ok(m.ranking[1].vs_next_text:find("; it rests on loads measured once near capacity (y at 30 req/s offered, x at 30 "
+    .. "req/s offered: at or above 60 % of its run's ceiling), whose 95 % intervals may be narrow", 1, true),
+    m.ranking[1].vs_next_text)
+  t.ok(m.ranking[1].vs_next_text:find("repeats of those loads settle it$"), m.ranking[1].vs_next_text)
+  -- treatment_ranking.csv: its last column
+  local csv = tr.ranking_csv_text(m)
+  local header, first = csv:match("^([^\r]*)\r\n([^\r]*)\r\n")
+  t.ok(header:find(",interval_coverage$"), header)
+  t.ok(first:find(",narrow_near_capacity$"), first)
+  -- treatments.json keeps the evidence
+  local out = t.tmpdir()
+  tr.write_report(out, { treatment("x", NARROW), treatment("y", NARROW_B) }, { slo = SLO,
+    templates = t.root() .. "/templates" })
+  local js = json.read(out .. "/treatments.json")
+  t.eq(js.ranking[1].evidence.interval_coverage, "narrow_near_capacity")
+end)
+
+t.test("treatments: a rank order nominal points decide is nominal, with no caveat", function()
+  local m = tr.model({ treatment("x", NOMINAL), treatment("y", NOMINAL_B) }, { slo = SLO })
+  t.eq({ m.ranking[1].label, m.ranking[2].label }, { "x", "y" })
+  t.eq(m.ranking[1].evidence.interval_coverage, "nominal")
+  t.eq(m.ranking[1].evidence.narrow_loads, nil)
+  t.ok(not m.ranking[1].vs_next_text:find("rests on loads measured once near capacity", 1, true),
+    m.ranking[1].vs_next_text)
+  local first = tr.ranking_csv_text(m):match("^[^\r]*\r\n([^\r]*)\r\n")
+  t.ok(first:find(",nominal$"), first)
+end)

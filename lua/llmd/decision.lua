@@ -1474,6 +1474,10 @@ function M.can_decide(test, alpha)
   return test ~= nil and test.p ~= nil and not (test.p_min and test.p_min >= (alpha or M.ALPHA))
 end
 
+-- The design effect from which the Evidence column says failures "come in bursts": below it the figure alone
+-- (a one-run design effect scatters around 1 for independent failures; 2 is a clear doubling of the variance).
+M.BURST_DEFF = 2
+
 -- The test's name as the Evidence column prints it.
 function M.test_name(test)
   local t = test and test.test
@@ -1485,10 +1489,12 @@ function M.test_name(test)
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
   if t == "cmh" then
-    -- failures in bursts: the counts' variance inflated by their design effect
+    -- the counts' variance inflated by their design effect; "bursts" only where the effect is clearly above 1
+    -- (M.BURST_DEFF): a design effect of 1.25 is what independent failures' estimate scatters to
+    local deff = test.deff or 1
     return ("normal test on the request counts%s, their variance times the failures' design effect in send order "
-      .. "(%.3g: they come in bursts)"):format((test.strata or 1) > 1 and (" stratified by load point (%d points)")
-      :format(test.strata) or "", test.deff or 1)
+      .. "(%.3g%s)"):format((test.strata or 1) > 1 and (" stratified by load point (%d points)")
+      :format(test.strata) or "", deff, deff >= M.BURST_DEFF and ": they come in bursts" or "")
   end
   -- (one stratum is a plain Mann-Whitney at that load point: named so, never "van Elteren")
   if t == "mann_whitney" and test.strata == 1 and test.units == "repeats" then

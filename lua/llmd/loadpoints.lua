@@ -2078,15 +2078,23 @@ end
 -- {indices}, failed = {indices}, passed_rps = {achieved rates}, failed_rps = {...},
 -- failing = the SLO keys failed at the first failing point, limiting = the first of them,
 -- reason = what is true, in words}.
-local function non_monotone(points, slo)
+-- past_from (fixh40): the first point past saturation (M.saturated_from): a point there that met
+-- the SLOs is listed as saturated (saturated = {indices}, saturated_rps), not among those that met
+-- them, and not among the loads to repeat (repeats past saturation cannot place a capacity); it
+-- still counts as a load that met them above one that failed, as before.
+local function non_monotone(points, slo, past_from)
   local passed, failed, failing = {}, {}, nil
+  local sat_passed = {}
   local reopened = false
   -- every SLO failed at some failing point, each once, in the SLOs' order: named, never
   -- "failed one" where several SLOs apply
   local failed_keys, seen = {}, {}
-  for _, p in ipairs(points) do
+  for i, p in ipairs(points) do
     local ok, detail = meets(p, slo)
-    if ok == true then
+    if ok == true and past_from and i >= past_from then
+      sat_passed[#sat_passed + 1] = p
+      if #failed > 0 then reopened = true end
+    elseif ok == true then
       passed[#passed + 1] = p
       if #failed > 0 then reopened = true end
     elseif ok == false then
@@ -2098,6 +2106,8 @@ local function non_monotone(points, slo)
   end
   for _, s in ipairs(slo) do if seen[s.key] then failed_keys[#failed_keys + 1] = s.key end end
   if not reopened then return nil end
+  -- (none met them below saturation: those past it are all the passes there are, said as before)
+  if #passed == 0 then passed, sat_passed = sat_passed, {} end
   local function idx(ps)
     local out = {}
     for i, p in ipairs(ps) do out[i] = p.index end
@@ -2149,7 +2159,14 @@ local function non_monotone(points, slo)
     brief_failed = table.concat(b, ", ")
     detail_failed = "failed " .. table.concat(d, ", and ")
   end
+  if #sat_passed > 0 then
+    brief_failed = ("%s, saturated at %s req/s"):format(brief_failed, rps(sat_passed))
+    detail_failed = ("%s, and was past saturation at %s (meeting %s there places no capacity)")
+      :format(detail_failed, said(sat_passed), #slo == 1 and "it" or "them")
+  end
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
+    saturated = #sat_passed > 0 and idx(sat_passed) or nil,
+    saturated_rps = #sat_passed > 0 and rates(sat_passed) or nil,
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
     first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
@@ -2252,7 +2269,7 @@ local function capacity_of(points, slo, sat)
     end
     return { kind = "unknown", missing = missing, reason = unknown }
   end
-  local nm = non_monotone(points, slo)
+  local nm = non_monotone(points, slo, M.saturated_from(sat))
   if nm then return nm end
   local last
   for i, p in ipairs(points) do
@@ -2733,16 +2750,44 @@ M.SLO_CI_Z = 1.959964
 -- percentile's interval is marked "narrow_near_capacity"; below it, where the intervals
 -- covered 93-99 % in capa39_deff.py (rho up to 0.6), "nominal".
 M.NARROW_SHARE = 0.6
+-- The worst a one-run design effect was measured to understate the run-to-run one: about 6x
+-- (tests/sim/capa39_deff.py; README's coverage table), so an interval may be sqrt(6) too narrow.
+M.WORST_DEFF_RATIO = 6
 
 -- Each one-run load point's percentile interval coverage, by point index: "nominal" |
 -- "narrow_near_capacity" (M.NARROW_SHARE); nil for a repeated point (its repeats' spread
 -- is its interval), one without per-request data (no interval) or whose achieved rate, or
 -- its run's ceiling, is unknown.
-function M.interval_coverage(points)
+--
+-- fixh40: a narrow interval only matters where it could change pass or fail. So a point is marked
+-- only where (1) its run saturated (sat, M.saturation's with the SLOs: else the "ceiling" is just
+-- the top load offered, and the top 40 % of any ladder read as near capacity, even 100 slots at
+-- rho 0.17), and (2) its interval of some percentile SLO metric, widened about the figure by
+-- sqrt(M.WORST_DEFF_RATIO) (the worst understatement measured: README's coverage table), would
+-- reach across that SLO. slo: the SLOs; without them (or where no percentile SLO is set) no
+-- point is marked.
+function M.interval_coverage(points, slo, sat)
   local out, top = {}, max_achieved(points)
+  local saturated = sat and sat.point and not sat.unknown
+  local widen = math.sqrt(M.WORST_DEFF_RATIO)
   for i, p in ipairs(points) do
     if (p.repeats or 1) < 2 and p.per_request and top and top > 0 and type(p.achieved_rps) == "number" then
-      out[i] = p.achieved_rps >= M.NARROW_SHARE * top and "narrow_near_capacity" or "nominal"
+      local near = saturated and p.achieved_rps >= M.NARROW_SHARE * top
+      local crosses = false
+      if near then
+        for _, x in ipairs(slo or {}) do
+          local v = field(p, x.key)
+          if M.percentile_key(x.key) and type(v) == "number" and x.max then
+            local lo, hi = M.percentile_ci(p, x.key)
+            -- (an interval that cannot be told is no narrow one: capacity_noise leaves it open)
+            if type(lo) == "number" and type(hi) == "number" then
+              local wlo, whi = v - widen * (v - lo), v + widen * (hi - v)
+              if wlo <= x.max and whi > x.max then crosses = true end
+            end
+          end
+        end
+      end
+      out[i] = crosses and "narrow_near_capacity" or "nominal"
     end
   end
   return out
@@ -2907,7 +2952,7 @@ end
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
-  local coverage = M.interval_coverage(points)
+  local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
   local pkeys = {}
   for _, x in ipairs(slo) do if M.interval_key(x.key) then pkeys[#pkeys + 1] = x end end
   if #pkeys == 0 then return nil end

@@ -3971,6 +3971,25 @@ local function matched_axis_text(axis)
   return axis == "rate" and "offered rate" or axis == "concurrency" and "concurrency" or "achieved load"
 end
 
+-- The "not comparable" whole-run row with the largest gap (at least M.OVERLOADED_GAP_PCT either
+-- way) whose figures pool loads where a run was overloaded; nil where there is none.
+M.OVERLOADED_GAP_PCT = 50
+-- (an SLO metric's row first: the one the reader is comparing against)
+local function overloaded_gap(model)
+  local best, slo = nil, {}
+  for _, x in ipairs(model.slo or {}) do slo[x.key] = true end
+  local function rank(r) return (slo[r.key] and 1e9 or 0) + math.abs(r.pct) end
+  for _, r in ipairs(model.perf or {}) do
+    if r.verdict == "not comparable" and type(r.pct) == "number" and math.abs(r.pct) >= M.OVERLOADED_GAP_PCT
+      and type(r.note) == "string" and r.note:find("pool load points where a run was overloaded", 1, true)
+      and (not best or rank(r) > rank(best)) then
+      best = r
+    end
+  end
+  return best
+end
+M.overloaded_gap = overloaded_gap
+
 -- Without an SLO, the order of the max sustained throughputs the Verdict states, carried by
 -- the Summary too where it says why no capacity can be inferred or gives the two figures
 -- alone (task fixf40: k10 against k20, "No capacity can be inferred for either run: ..."
@@ -4597,6 +4616,16 @@ local function summary(model, A, B)
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
+      -- (fixh40) a large whole-run gap the table marks "not comparable" because it pools loads
+      -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
+      -- verdict, and what decides
+      local gap = overloaded_gap(model)
+      if gap then
+        out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
+          .. "loads where a run was overloaded (past saturation the latency measures the queue, which grows with "
+          .. "time), so they are not comparable; the capacity and the tests at the loads both sustained decide.")
+          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label)
+      end
       if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(

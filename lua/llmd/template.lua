@@ -53,11 +53,14 @@ function H.count(n, word, plural)
   return ("%s %s"):format(H.num(n), n == 1 and word or (plural or word .. "s"))
 end
 
--- signed: "+1.5", "-0.3", "+0.0" for anything that rounds to zero; nil -> "N/A"
+-- signed: "+1.5", "-0.3"; a figure that rounds to zero keeps its own sign ("-0.0" for -0.042, so a
+-- change reads the way its delta does), "+0.0" for zero and float noise (|v| < 1e-9: no direction);
+-- nil -> "N/A"
 function H.signed(v, d)
   if v == nil then return "N/A" end
   local s = H.num(v, d)
-  if v > 0 or (v == v and not s:find("[1-9]")) then return "+" .. s end
+  if v == v and not s:find("[1-9]") then return (v <= -1e-9 and "-" or "+") .. s end
+  if v > 0 then return "+" .. s end
   return s
 end
 

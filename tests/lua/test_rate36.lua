@@ -66,10 +66,9 @@ t.test("two servers of one capacity, answers of 15 s and 30 s: no capacity winne
   t.ok(md:find("**Verdict:** Cannot say which sustains more load within TTFT p90 ≤ 500.0 ms", 1, true), md)
   t.ok(not md:find("short sustains more load", 1, true) and not md:find("long sustains more load", 1, true), md)
   -- the capacity in tok/s at the same figure: 20 req/s x 64 output tokens = 1,280 tok/s
-  -- (each bound rests on its run's pass at 20 req/s, at or above 0.6 of its ceiling of 21: its
-  -- interval may be narrow, said beside it: test_capacity_coverage)
-  t.ok(md:find("| Capacity at SLO, output tok/s | ≥ 1,280.0 tok/s (interval may be narrow near capacity: repeats "
-    .. "settle it) | ≥ 1,280.0 tok/s (interval may be narrow near capacity: repeats settle it) |", 1, true), md)
+  -- (fixh40: each bound rests on its run's pass at 20 req/s, at or above 0.6 of its ceiling of 21,
+  -- but its interval widened by sqrt(6) stays below 500 ms: no caveat, test_capacity_coverage)
+  t.ok(md:find("| Capacity at SLO, output tok/s | ≥ 1,280.0 tok/s | ≥ 1,280.0 tok/s |", 1, true), md)
   -- the harness's own rate stays visible beside it in the load curves: 8.02 (A) and 5.01 (B)
   t.ok(md:find("| 1 | 20/s | 1 | 20.00 | 8.02 | 1,280.0 |", 1, true), md)
   t.ok(md:find("| 1 | 20/s | 1 | 20.00 | 5.01 | 1,280.0 |", 1, true), md)

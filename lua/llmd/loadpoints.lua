@@ -2809,6 +2809,35 @@ function M.percentile_key(key)
   return kind, PCT_OF[pname]
 end
 
+-- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
+-- kind): an answer already known, packed ({lo, hi, info} or {nil, nil, why[, info]}: the
+-- interval a run model read back from its workspace saved, analyze.lua's; no per-request
+-- samples; fewer effective requests than M.SLO_CI_MIN_EFFECTIVE), or nil and the samples'
+-- accumulator, their count and their design effect (at least 1).
+local function ci_source(p, key, kind, v)
+  local pr = p.per_request
+  if pr and pr.saved then
+    local e = pr.saved[key]
+    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
+      return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
+    end
+    -- (its requests and design effect where saved: what compare.lua said of the point)
+    if e.lo == nil then return table.pack(nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil) end
+    return table.pack(math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff })
+  end
+  local acc = pr and pr.samples and pr.samples[kind]
+  if not acc or acc:count() == 0 then
+    return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
+  end
+  local n = acc:count()
+  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
+  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
+    return table.pack(nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)")
+      :format(n, n / deff, deff), { n = n, deff = deff })
+  end
+  return nil, acc, n, deff
+end
+
 -- The 95 % interval of point p's percentile SLO metric key (M.SLO_CI_Z): lo, hi in the
 -- metric's unit (ms), always around the point's own figure (a harness's percentile method
 -- can put it a hair outside the order statistics'): the order statistics at ranks
@@ -2820,27 +2849,8 @@ function M.percentile_ci(p, key)
   local kind, pct = M.percentile_key(key)
   local v = field(p, key)
   if not kind or type(v) ~= "number" then return nil, nil, "not a percentile" end
-  local pr = p.per_request
-  -- (a run model read back from its workspace, analyze.lua: the intervals it saved)
-  if pr and pr.saved then
-    local e = pr.saved[key]
-    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
-      return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
-    end
-    -- (its requests and design effect where saved: what compare.lua said of the point)
-    if e.lo == nil then return nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil end
-    return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
-  end
-  local acc = pr and pr.samples and pr.samples[kind]
-  if not acc or acc:count() == 0 then
-    return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
-  end
-  local n = acc:count()
-  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
-  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)"):format(n, n / deff,
-      deff), { n = n, deff = deff }
-  end
+  local early, acc, n, deff = ci_source(p, key, kind, v)
+  if early then return table.unpack(early, 1, early.n) end
   local q = pct / 100
   local h = M.SLO_CI_Z * math.sqrt(n * deff * q * (1 - q))
   -- (the order statistics at ranks n q -+ h rounded outward, 1-based: the lower end's rank
@@ -2872,26 +2882,8 @@ function M.mean_ci(p, key)
   local kind = M.mean_key(key)
   local v = field(p, key)
   if not kind or type(v) ~= "number" then return nil, nil, "not a mean" end
-  local pr = p.per_request
-  if pr and pr.saved then
-    local e = pr.saved[key]
-    if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
-      return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
-    end
-    -- (its requests and design effect where saved: what compare.lua said of the point)
-    if e.lo == nil then return nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil end
-    return math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff }
-  end
-  local acc = pr and pr.samples and pr.samples[kind]
-  if not acc or acc:count() == 0 then
-    return nil, nil, "no per-request data to tell its uncertainty (a summary file)"
-  end
-  local n = acc:count()
-  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
-  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)"):format(n, n / deff,
-      deff), { n = n, deff = deff }
-  end
+  local early, acc, n, deff = ci_source(p, key, kind, v)
+  if early then return table.unpack(early, 1, early.n) end
   local var = acc:variance(1)
   if not finite(var) then
     return nil, nil, "its requests' spread is unknown (an infinite sample)", { n = n, deff = deff }

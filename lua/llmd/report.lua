@@ -2405,12 +2405,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
-    res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
+    res.test = decision.sized_repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and od then res.test.overdispersed = od end
-    if res.test and not res.test.identical and (kind or key == "error_rate_pct") then
-      res.test.row_effect = decision.repeat_effect({ { a = pa.ci[key].samples, b = pb.ci[key].samples } },
-        "over the repeats")
-    end
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil

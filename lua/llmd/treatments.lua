@@ -954,7 +954,7 @@ function M.latency_at_common(m, T, labels, slo)
       for _, l in ipairs(labels) do
         local e, el = by[l].at_common[key], by[low].at_common[key]
         if l ~= low and e and e.value and e.ci and e.ci.samples then
-          local r = decision.repeat_test(e.ci.samples, el.ci.samples)
+          local r = decision.sized_repeat_test(e.ci.samples, el.ci.samples)
           local row = { key = key, best = low, other = l, a = e.value, b = el.value, test = r }
           tests[#tests + 1] = row
           if r and r.p then fam_in[#fam_in + 1] = { id = #tests, p = r.p } end
@@ -973,6 +973,15 @@ function M.latency_at_common(m, T, labels, slo)
     local eff = decision.effect_pct(row.a, row.b)
     row.effect_pct = eff
     local ok = row.p_adjusted and row.p_adjusted < decision.ALPHA and eff and math.abs(eff) >= decision.MIN_EFFECT
+    -- the whole 95 % interval of the difference over the repeats beyond the practical
+    -- threshold, as every tested row's (decision.effect_size): else what it is, and no best
+    local e, size_note = row.test and row.test.row_effect, nil
+    if ok and e and e.pct then
+      local size
+      size, size_note = decision.effect_size(row.test, e, decision.MIN_EFFECT, row.other, row.best)
+      ok = size == "beyond"
+      if e.lo and e.hi then row.effect_lo, row.effect_hi = e.lo, e.hi end
+    end
     if not ok then shown = false end
     local how
     if not row.p then
@@ -985,7 +994,7 @@ function M.latency_at_common(m, T, labels, slo)
       if not ok then
         how = how .. (eff and math.abs(eff) < decision.MIN_EFFECT
           and ("; %+.1f %%, below the practical threshold of %g %%"):format(eff, decision.MIN_EFFECT)
-          or "; not shown to differ")
+          or size_note and ("; " .. size_note) or "; not shown to differ")
       end
     end
     parts[#parts + 1] = ("%s %s %s against %s for %s (%s)"):format(row.best, metrics.get(row.key).label,
@@ -2022,8 +2031,9 @@ function M.model(list, opts)
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
         -- Welch, or the exact test where a side's repeats are all one value (the decision
-        -- layer's test on repeats, as compare.lua uses it)
-        tests[i], untested[i] = decision.repeat_test(xa, xb)
+        -- layer's test on repeats, as compare.lua uses it), with the difference's interval over
+        -- the repeats: a place above only where it is beyond the practical threshold
+        tests[i], untested[i] = decision.sized_repeat_test(xa, xb, "over the max sustained points' repeats")
         local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = tests[i] }
         if v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide then
           fam_in[#fam_in + 1] = { id = i, p = tests[i].p }
@@ -2090,6 +2100,9 @@ function M.model(list, opts)
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
       end
+      -- significant, but its interval not wholly beyond the practical threshold (or too small,
+      -- or unbounded: with what would settle it): decision.effect_size's words, as compare.lua's rows
+      if v.size and v.note then ptext = (ptext and (ptext .. "; ") or "") .. v.note end
       -- a test that could not show a difference, whatever the figures (too few repeats), is
       -- "not shown to differ from", never "no clear difference", which reads as sameness
       if v.too_few then
@@ -2632,10 +2645,13 @@ function M.model(list, opts)
     local _, c_hi = tp_span(c.x)
     local loads = ("%s never achieved more than %s at any load"):format(c.x.label, rate(c_hi))
     if xc and xo then
-      local test = decision.repeat_test(xc, xo)
-      local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = test }
+      -- (the ranking's test, its interval held to the practical threshold: decision.sized_repeat_test)
+      local test = decision.sized_repeat_test(xc, xo, "over the max sustained points' repeats")
+      local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = test, label_a = c.x.label,
+        label_b = o.x.label }
       local ptext = v.p_value and ("%s p = %s"):format(test.test == "welch" and "Welch" or decision.test_name(test),
         decision.fmt_p(v.p_value)) or v.note or "untested"
+      if v.p_value and v.size and v.note then ptext = ptext .. "; " .. v.note end
       if v.verdict == "B better" then return true, ("shown by repeats, %s; %s"):format(ptext, loads) end
       return false, ("the repeats do not show it (%s)"):format(ptext)
     end

@@ -527,11 +527,15 @@ t.test("--run treatments whose requests differ are two workloads, each ranked on
     t.ok(r.vs_next ~= "not comparable", r.vs_next_text)
   end
   -- workload 1: t1 against t2 alone (Welch p = 0.0327026, python3 as above; one test in its
-  -- family, Holm leaves it as it is): shown above, 3.05 / 2.93 - 1 = +4.1 % (by hand)
+  -- family, Holm leaves it as it is), +4.0 % over the repeats, but its 95 % interval +0.6 % to
+  -- +7.4 % (tests/data/effect_interval_ref.py) reaches within the 2 % threshold: not shown
+  -- (fixb41; main said "above t2" on the estimate)
   local r1, r3 = m.ranking[1], m.ranking[3]
-  t.eq({ r1.label, r1.workload, r1.vs_next, r1.proven }, { "t1", "workload 1", "B better", true })
+  t.eq({ r1.label, r1.workload, r1.vs_next, r1.proven }, { "t1", "workload 1", "not shown to differ", false })
   t.near(r1.p_adjusted, 0.03270257874673632, 1e-8)
-  t.eq(r1.vs_next_text, "above t2 (Welch p = 0.0327, +4.1 %)")
+  t.eq(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's lower by 4.0 % over the max sustained "
+    .. "points' repeats, but by less than the 2 % practical threshold could be (95 % interval +0.6 % to +7.4 %): no "
+    .. "winner)")
   -- workload 2: t3 against t4 (p = 0.571798): no clear difference
   t.eq({ r3.label, r3.workload, r3.vs_next }, { "t3", "workload 2", "no clear difference" })
   t.near(r3.p_adjusted, 0.5717978342295962, 1e-8)
@@ -540,11 +544,15 @@ t.test("--run treatments whose requests differ are two workloads, each ranked on
   t.ok(m.verdict:find("^2 workloads %(told apart by the requests sent%), each ranked on its own"), m.verdict)
   t.ok(m.verdict:find("Apart, as they measured what they sent: t3 vs t1: input tokens per request: mean 23997.0 vs "
     .. "7999.0.", 1, true), m.verdict)
-  t.ok(m.verdict:find("Workload 1 (rate sweep, 7999.0 input and 200.0 output tokens per request; t1, t2): best: t1.",
-    1, true), m.verdict)
+  t.ok(m.verdict:find("Workload 1 (rate sweep, 7999.0 input and 200.0 output tokens per request; t1, t2): not shown "
+    .. "to differ (no treatment shown best).", 1, true), m.verdict)
   t.ok(m.verdict:find("Workload 2 (rate sweep, 23997.0 input and 200.0 output tokens per request; t3, t4): not shown "
     .. "to differ (no treatment shown best).", 1, true), m.verdict)
-  t.ok(not m.verdict:find("t1 has the highest figure", 1, true), m.verdict)
+  -- (t1's highest figure is said of workload 1 alone, never of all four: fixb41's rule leaves
+  -- workload 1 unranked, "t1 has the highest figure ..., but not shown to differ from t2")
+  t.ok(not m.verdict:find("Workload 2.*t1"), m.verdict)
+  t.ok(m.verdict:find("t1 has the highest figure of max sustained throughput, 3.050 req/s, but not shown to differ "
+    .. "from t2", 1, true), m.verdict)
   -- every output says it
   local out = t.tmpdir()
   tr.write_report(out, list, {})

@@ -2151,9 +2151,9 @@ function M.model(list, opts)
       -- clear difference" or "negligible", which read as sameness the steps cannot show
       local ceil = nxt.saturation.ceiling_rps
       -- the order of the two limits by the measured loads (compare.lua's rule)
+      -- (the same rule for an order the test shows: the spans apart beyond the noise of the two
+      -- rates, decision.gap_noise, never the spans alone)
       local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
-      -- (on the spans alone, for an order the test shows: below)
-      local tord, tsp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, true)
       local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
@@ -2163,17 +2163,31 @@ function M.model(list, opts)
           :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
           nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
           metrics.format("throughput_req_s", x.max_rps))
-      elseif v.verdict == "B better" and tord == "b" and tsp.least_below_threshold then
-        -- shown by the test, and the limits' spans apart, but their least gap (the next one's
-        -- ceiling against this one's figure) below the practical threshold while the largest
-        -- reaches beyond it: the order stands, said with its least gap, as compare.lua says it
-        -- (decision.sustained_order, on the spans alone: the order is the test's, not read off
-        -- the spans, so the noise of their rates is not weighed here). (Both below it cannot
-        -- be: a test's "B better" needs the two figures the practical threshold apart, and the
-        -- largest gap is at least theirs.)
-        r.evidence = { least_below_threshold = true, margin_pct = tsp.margin_pct, margin_max_pct = tsp.margin_max_pct }
+      elseif v.verdict == "B better" and ssp and ssp.within_noise == "b" then
+        -- the test orders the two max sustained points, but each limit lies between its figure
+        -- and its ceiling, and the next one's ceiling is below this one's figure by less than
+        -- the noise of the two rates (decision.sustained_order's rule, decision.gap_noise): the
+        -- next one's limit may be as high, so the limits are not ordered, as where its ceiling
+        -- is above this one's figure (the branch above)
+        r.vs_next, r.steps_cannot_order = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %+.1f %%), but %s "
+          .. "achieved up to %s %s, below this one's %s %s"):format(nxt.label, ptext or "untested",
+          (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
+          ceiling_load_text(nxt, slo), metrics.format("throughput_req_s", x.max_rps),
+          decision.sustained_noise_text(ssp, function(q) return metrics.format("throughput_req_s", q) end, "this one",
+          nxt.label))
+      elseif v.verdict == "B better" and sorder == "b" and ssp.least_below_threshold then
+        -- shown by the test, and the limits' spans apart beyond the noise of their rates, but
+        -- their least gap (the next one's ceiling against this one's figure) below the
+        -- practical threshold while the largest reaches beyond it: the order stands, said with
+        -- its least gap, as compare.lua says it (decision.sustained_order: the same noise rule
+        -- as every order read off the spans). (Both below it cannot be: a test's "B better"
+        -- needs the two figures the practical threshold apart, and the largest gap is at least
+        -- theirs.)
+        r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct,
+          margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
-          decision.least_gap_text(tsp, gap_pct, decision.MIN_EFFECT, gap_rate))
+          decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate))
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few

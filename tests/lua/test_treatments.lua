@@ -376,10 +376,18 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   t.eq(r1.adjusted_away, true)
   t.ok(r1.vs_next_text:find("Welch p = 0.0327, Holm-adjusted 0.0654 over 3 tests", 1, true), r1.vs_next_text)
   t.eq(r1.proven, false)
-  -- t2 is above t3 by far more than chance among three tests
-  t.eq(r2.vs_next, "B better")
-  t.eq(r2.proven, true)
-  t.ok(r2.vs_next_text:find("^above t3 %(Welch p = 0.00028, Holm%-adjusted 0.000841 over 3 tests"), r2.vs_next_text)
+  -- t2's max sustained point is above t3's by far more than chance among three tests (and its
+  -- interval, +9.0 % to +13.4 %, effect_interval_ref.py, beyond the threshold), but t3's
+  -- ceiling, 2.62 req/s, is below t2's 2.93 by less than the noise of those rates (fixb41:
+  -- decision.sustained_order's rule for a test-shown order too): 600 requests each, half-widths
+  -- 1.96 x 2.93 / sqrt 600 = 0.2345 and 1.96 x 2.62 / sqrt 600 = 0.2096, combined 0.3145 > the
+  -- gap 0.31 (by hand): t3's limit may be as high, so the limits are not shown to differ
+  t.eq(r2.vs_next, "not shown to differ")
+  t.eq(r2.proven, false)
+  t.ok(r2.vs_next_text:find("^not shown to differ from t3: the max sustained points differ %(Welch p = 0.00028, "
+    .. "Holm%-adjusted 0.000841 over 3 tests, %+11.8 %%%), but t3 achieved up to 2.620 req/s at a saturated load, below "
+    .. "this one's 2.930 req/s but within the noise of those rates: this one's figure less t3's ceiling, 0.310 req/s, "
+    .. "has a 95 %% interval from %-0.005 req/s to 0.625 req/s"), r2.vs_next_text)
   t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
   local out = t.tmpdir()
   tr.write_report(out, list, {})

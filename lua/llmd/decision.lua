@@ -1442,12 +1442,16 @@ local function fails_anyway(p, slo)
   return false
 end
 
+-- all_fail: whether every such load point fails the error-rate SLO with its crash counted
+-- (its error rate as the capacity reads it, over all its repeats, above the limit): then the
+-- crash can only have lowered the run's capacity (M.capacity_evidence reads which way).
 function M.error_slo_dispersion(run, points, slo, alpha)
   local limit, default
   for _, s in ipairs(lp.capacity_slo(slo) or {}) do
     if s.key == "error_rate_pct" then limit, default = s.max, s.default end
   end
   if not limit then return nil end
+  local first, all_fail = nil, true
   for _, p in ipairs(points or {}) do
     local d = M.failure_dispersion(run, { p }, alpha)
     if d then
@@ -1457,11 +1461,14 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       end
       if above and within and not fails_anyway(p, slo) and not past_saturation(run, points, slo, p, d, limit) then
         d.limit, d.default = limit, default
-        return d
+        first = first or d
+        local e = lp.field(p, "error_rate_pct")
+        if not (type(e) == "number" and e > limit) then all_fail = false end
       end
     end
   end
-  return nil
+  if first then first.all_fail = all_fail end
+  return first
 end
 
 -- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
@@ -2336,9 +2343,32 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     return ev
   end
   -- an error-rate SLO that one run's repeats disagree on beyond chance (a crashed repeat):
-  -- whether that run meets it is the crash's doing, so nothing orders the two
+  -- whether that run meets it is the crash's doing, so it can open the order, but only where
+  -- it could have flattered the run put higher. Which way a crash pushes: its failures only
+  -- add to its run's error rate, and an error rate only ever counts against the SLO, so where
+  -- every such load fails the error-rate SLO with the crash counted (M.error_slo_dispersion's
+  -- all_fail), the crash can only have lowered that run's capacity (without it those loads
+  -- might pass and the capacity rise), never raised it. In the run the evidence puts higher,
+  -- such a crash cannot have flattered it: without the crash it would be as high or higher,
+  -- and the order stands (ev.crash_in_higher says so). In the lower run it could have put
+  -- that run below (without it, it might be the higher): the order is open. Where a crashed
+  -- load passes the SLO despite the crash, the crash turned no pass into a fail there, but the
+  -- crashed repeat's answered requests (a server that dropped its queue answers the rest
+  -- sooner) are in that load's figures: it may have flattered its run, so it opens the order
+  -- whichever run it is in. Without an order (the same, overlapping, within the threshold)
+  -- a crash on either side opens it.
   local od = opts and opts.error_dispersion
   if od and (od.a or od.b) then
+    local rest = {}
+    for k, v in pairs(opts) do rest[k] = v end
+    rest.error_dispersion = nil
+    local ev0 = M.capacity_evidence(ca, cb, min_effect, rest)
+    local hi = ev0.winner or (ev0.verdict == "untested" and ev0.ordered and ev0.higher) or nil
+    local lo = hi == "a" and "b" or hi == "b" and "a" or nil
+    if hi and not od[lo] and od[hi] and od[hi].all_fail then
+      ev0.crash_in_higher = od[hi]
+      return ev0
+    end
     ev.verdict, ev.overdispersed = "not shown to differ", od
     return ev
   end

@@ -2710,6 +2710,22 @@ local function dispersion_reason(A, B, od)
     .. "chance (a crash in one), not with the configuration"
 end
 
+-- An order that stands although the higher run's repeats disagree on the error-rate SLO
+-- (decision.capacity_evidence's crash_in_higher: its loads fail that SLO with the crash
+-- counted, so the crash can only have lowered that run's capacity): "The order stands although
+-- vllm's repeats at load point 3 failed 0 of 200, 0 of 200 and 60 of 200 requests (a crash in
+-- one, ...), above the error-rate SLO of 1.00 % with the crash counted: a crash can only lower
+-- its run's capacity, so it cannot have put vllm above".
+local function crash_in_higher_text(R, d)
+  local counts = {}
+  for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
+  return ("The order stands although %s's repeats at load point %d failed %s and %s requests (a crash in one, "
+    .. "chi-square heterogeneity %s), above the %s of %s %% with the crash counted: a crash can only lower its run's "
+    .. "capacity, so it cannot have put %s above"):format(R.label, d.point, table.concat(counts, ", ", 1, #counts - 1),
+    counts[#counts], decision.p_is(d.p), d.default and "default failure limit" or "error-rate SLO",
+    T.helpers.num(d.limit, 2), R.label)
+end
+
 -- What a capacity verdict rests on: the repeats and the ranges they allow, or why there
 -- are none ("one run per load, no interval").
 local function evidence_basis(A, B, ca, cb)
@@ -3435,6 +3451,10 @@ local function verdict_of(model, A, B)
         v.reason = "a capacity is unknown"
       end
       v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+    end
+    -- (a crash in the higher run, which can only have lowered it: said beside the order)
+    if ev.crash_in_higher and v.higher then
+      v.text = ("%s %s."):format(v.text, crash_in_higher_text(v.higher == "b" and B or A, ev.crash_in_higher))
     end
   else
     local mixed = {}

@@ -2111,7 +2111,39 @@ end
 function M.gap_noise(nz, fv, cv)
   local half = math.sqrt((fv - nz.fig_lo) ^ 2 + (nz.ceil_hi - cv) ^ 2)
   nz.gap, nz.gap_lo, nz.gap_hi = fv - cv, fv - cv - half, fv - cv + half
+  nz.fig_rps, nz.ceil_rps = fv, cv -- (the two rates, for M.noise_settle_text)
   return nz
+end
+
+-- Beyond this many times as long, loads are no practical way to put a gap beyond the noise
+-- of its rates (M.noise_settle_text).
+M.SETTLE_MAX_LONGER = 100
+
+-- What would settle an order the noise of two rates leaves open (nz: M.gap_noise's, fig_n
+-- and ceil_n the requests each rate was counted from; rate: the formatter of one rate): a
+-- rate's 95 % interval is its count's, Poisson (llmd.loadpoints.rate_interval), so its half-
+-- width shrinks as the square root of the requests behind it, and the gap's, sqrt(h_fig^2 +
+-- h_ceil^2), with both; loads k = (half-width / gap)^2 times as long (or as many repeats of
+-- them, whose requests count alike) put a gap of this size beyond it, if it holds: "loads
+-- about 4.2 times as long: about 840 and 630 requests at those loads, not 200 and 150 (about
+-- 89 s at 9.40 req/s, not 21 s), or as many repeats of them, would put a gap of 0.05 req/s
+-- beyond the noise, if it holds". Where that is over M.SETTLE_MAX_LONGER times: a gap this
+-- small against the noise needs loads over that many times as long; its order is
+-- practically unknowable from longer loads. nil where the gap is 0 or less, or a count unknown.
+-- no_secs: no seconds (rates per GPU, which the requests' time does not divide by).
+function M.noise_settle_text(nz, rate, no_secs)
+  if not (nz and nz.gap and nz.gap > 0 and nz.gap_lo and nz.fig_n and nz.ceil_n and nz.fig_rps) then return nil end
+  local half = nz.gap - nz.gap_lo
+  local k = (half / nz.gap) ^ 2
+  if k > M.SETTLE_MAX_LONGER then
+    return ("the gap, %s, is so small against the noise of those rates that only loads over %d times as long (or as "
+      .. "many repeats) could put it beyond that noise"):format(rate(nz.gap), M.SETTLE_MAX_LONGER)
+  end
+  local secs = not no_secs and (" (about %.0f s at %s, not %.0f s)"):format(k * nz.fig_n / nz.fig_rps,
+    rate(nz.fig_rps), nz.fig_n / nz.fig_rps) or ""
+  return ("loads about %.1f times as long: about %d and %d requests at those loads, not %d and %d%s, or as many "
+    .. "repeats of them, would put a gap of %s beyond the noise, if it holds"):format(k, math.ceil(k * nz.fig_n),
+    math.ceil(k * nz.ceil_n), math.floor(nz.fig_n + 0.5), math.floor(nz.ceil_n + 0.5), secs, rate(nz.gap))
 end
 
 -- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb

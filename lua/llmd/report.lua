@@ -3327,6 +3327,7 @@ local function verdict_of(model, A, B)
   local more = has_slo and ("sustains more load%s within %s"):format(gpu, v.slo)
     or ("sustains more load%s (max sustained throughput; no SLO given)"):format(gpu)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
+  local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
   local function ordered(hi, sure)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     local ch = ""
@@ -3378,6 +3379,13 @@ local function verdict_of(model, A, B)
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
       v.settle = ev.order_open and settle_text(model, A, B, ca, cb) or nil
+      -- a bound above the other's ceiling by less than the noise of the two rates: how long
+      -- the loads would have to be (decision.noise_settle_text), as the latency rows say theirs
+      local ns = ev.within_noise and decision.noise_settle_text(ev.noise, function(x) return rate_text(x) .. gpu end,
+        lead_gpu)
+      if ns then
+        v.settle = v.settle and (v.settle:sub(1, -2) .. "; " .. ns .. ".") or ("To settle it: " .. ns .. ".")
+      end
     elseif ver == "about the same" then
       v.kind = "about the same"
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
@@ -3477,6 +3485,13 @@ local function verdict_of(model, A, B)
         :format(hi.label, hi.label, per(o.within_noise == "b" and o.lb or o.la), lo.label,
         per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
       v.text = ("Cannot say which %s: %s: %s."):format(more, both, v.reason)
+      -- how long the loads would have to be (decision.noise_settle_text), as the latency rows
+      -- say what would settle theirs: right after the reason, before the latencies' sentence
+      local ns = decision.noise_settle_text(o.noise, per, lead_gpu)
+      if ns then
+        v.settle = "To settle it: " .. ns .. "."
+        v.text, settle_said = v.text .. " " .. v.settle, true
+      end
     elseif o and o.higher and o.below_threshold then
       v.kind = "not shown to differ"
       v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
@@ -3536,7 +3551,7 @@ local function verdict_of(model, A, B)
   end
   -- what the banners below warn of, where it bears on the figures
   -- (capacities the evidence cannot order: what would settle it, from their unclear loads)
-  if v.settle then v.text = v.text .. " " .. v.settle end
+  if v.settle and not settle_said then v.text = v.text .. " " .. v.settle end
   local caveats = {}
   -- (the same files byte for byte, or the same results in other files: said as found)
   if model.identical then

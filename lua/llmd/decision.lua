@@ -1219,6 +1219,21 @@ function M.repeat_effect(strata, where)
   return r
 end
 
+-- The effect of a row whose test was taken from a report saved before llmdlua held a winner
+-- to the whole 95 % interval of the row's effect (analyze.lua on an older workspace: its
+-- saved test has no row_effect, and the samples it was made on are not at hand to compute
+-- one): the row's figures' effect (M.effect_pct of a and b) with no interval, why, and what
+-- would settle it, so that M.effect_size names no winner on the estimate alone (the old
+-- rule, never applied silently) and says why. nil where the effect is unknown.
+M.SAVED_EFFECT_WHY = "not computed: the test was saved by an older report, before winners were held to this "
+  .. "interval, and its samples are not at hand"
+function M.saved_effect(a, b)
+  local pct = M.effect_pct(a, b)
+  if pct == nil then return nil end
+  return { pct = pct, level = M.EFFECT_LEVEL, why = M.SAVED_EFFECT_WHY, saved_rule = "old",
+    settle = "the results read again and the rows tested again (analyze.lua WORKSPACE --reextract)" }
+end
+
 -- Wilson's score interval of a proportion x / n with n / d effective requests (d: the
 -- failures' design effect, at least 1), EFFECT_LEVEL two-sided: lo, hi (fractions).
 local function wilson(x, n, d)

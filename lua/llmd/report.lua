@@ -374,6 +374,10 @@ local function perf_row(key, ctx)
       -- stays untested, with why, rather than quote an older report's pooled test)
       test = ctx.saved[key]
       test.test = test.test or "mann_whitney"
+      -- a test saved before winners were held to the whole interval of the row's effect has
+      -- none, and the samples are not here to compute it: no winner on the estimate alone,
+      -- said why and what settles it (decision.saved_effect), never the old rule silently
+      if type(test.row_effect) ~= "table" then test.row_effect = decision.saved_effect(va, vb) end
     elseif not test and ctx.saved and ctx.saved[key] and type(ctx.saved[key].untested_why) == "string"
       and not (ra.overall.samples and rb.overall.samples) and decision.tests_samples(key, ctx.pa, ctx.pb) then
       -- and why the last report made none, which the samples it had told (too dependent to
@@ -2424,6 +2428,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then
     res.test, res.reason = saved.test, nil
+    -- (saved before winners were held to the effect's whole interval: none, and said why)
+    if type(res.test.row_effect) ~= "table" then res.test.row_effect = decision.saved_effect(res.a, res.b) end
   elseif not res.test and not res.identical and type(saved) == "table" and saved.key == key
     and kind and pa.repeats == 1 and pb.repeats == 1 and saved.axis == res.axis and type(saved.load) == "number"
     and lp.close(saved.load, res.load) and type(saved.reason) == "string"

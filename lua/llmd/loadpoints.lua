@@ -2801,12 +2801,22 @@ M.SLO_CI_MIN_EFFECTIVE = 50
 -- "ttft", 90), nil for any other key (a mean, the error rate).
 local PCT_OF = {}
 for _, x in ipairs(metrics.PCTS) do PCT_OF[x[1]] = x[2] end
-local KIND_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", latency = "latency" }
+local KIND_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", latency = "latency", ntpot = "ntpot" }
 function M.percentile_key(key)
   local prefix, pname = tostring(metrics.canonical(key)):match("^(%a+)_(p%d+)_ms$")
   local kind = prefix and KIND_OF[prefix]
   if not (kind and PCT_OF[pname]) then return nil end
   return kind, PCT_OF[pname]
+end
+
+-- The design effect a sample kind's interval reads from a set's sample_deff (llmd.runmodel
+-- fill): the token gaps' (ITL) their own, the requests their clusters (itl_gaps:
+-- llmd.runmodel.gap_design_effect; the TPOTs' where a set has no such one), every other
+-- kind's its requests'. nil where unknown.
+function M.sample_deff(sd, kind)
+  if not sd then return nil end
+  if kind == "itl" then return sd.itl_gaps or sd.itl end
+  return sd[kind]
 end
 
 -- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
@@ -2830,7 +2840,7 @@ local function ci_source(p, key, kind, v)
     return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
   end
   local n = acc:count()
-  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
+  local deff = math.max(1, M.sample_deff(pr.deff, kind) or 1)
   if n / deff < M.SLO_CI_MIN_EFFECTIVE then
     return table.pack(nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)")
       :format(n, n / deff, deff), { n = n, deff = deff })
@@ -2864,8 +2874,9 @@ function M.percentile_ci(p, key)
   return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
 end
 
--- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft"), nil for any other
--- key (a percentile, a mean without per-request samples of its own such as NTPOT's).
+-- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft", "ntpot_mean_ms" ->
+-- "ntpot"), nil for any other key (a percentile). A point without those samples (a summary
+-- file) has no interval, and says why (M.mean_ci).
 function M.mean_key(key)
   local prefix = tostring(metrics.canonical(key)):match("^(%a+)_mean_ms$")
   return prefix and KIND_OF[prefix] or nil
@@ -2924,7 +2935,7 @@ function M.stage_percentile_cis(set)
         local kind = M.interval_key(m.key)
         local acc = set.samples[kind]
         local n = acc and acc:count() or 0
-        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and set.sample_deff and set.sample_deff[kind]
+        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and M.sample_deff(set.sample_deff, kind)
           or nil }
       end
       any = true

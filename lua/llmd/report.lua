@@ -1731,7 +1731,10 @@ local function narrow_open_of(c)
 end
 
 -- What the Verdict adds to an order that rests on one-run intervals known to run narrow
--- (narrow_check): which loads, and that repeats of them settle it.
+-- (narrow_check): which loads, the condition that marked them (lp.interval_coverage's, in
+-- plain words: the run saturated, the load achieved at least lp.NARROW_SHARE of the run's
+-- ceiling, and its percentile SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
+-- the SLO), and that repeats of them settle it.
 local function narrow_verdict_text(ev, A, B)
   local parts = {}
   for _, l in ipairs(ev.narrow_loads or {}) do
@@ -1739,10 +1742,13 @@ local function narrow_verdict_text(ev, A, B)
       and ("concurrency %g"):format(l.offered) or ("%g req/s offered"):format(l.offered)
     parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
   end
-  return ("It rests on loads measured once near capacity (%s: at or above %d %% of its run's ceiling), whose 95 %% "
-    .. "intervals may be narrow (in simulation they held the run-to-run median in 64-80 %% of runs at 70-84 %% of "
-    .. "capacity, fewer nearer it); repeats of those loads settle it."):format(table.concat(parts, ", "),
-    math.floor(lp.NARROW_SHARE * 100 + 0.5))
+  return ("It rests on loads measured once near capacity (%s: each in a run that saturated, at %d %% or more of the "
+    .. "most its run achieved at any load, and with a 95 %% interval of a percentile SLO that would cross the SLO if "
+    .. "%.1f times as wide, the square root of the up to %g times a one-run design effect fell short of the "
+    .. "run-to-run one in simulation), whose 95 %% intervals may be narrow (in simulation they held the run-to-run "
+    .. "median in 64-80 %% of runs at 70-84 %% of capacity, fewer nearer it); repeats of those loads settle it.")
+    :format(table.concat(parts, ", "), math.floor(lp.NARROW_SHARE * 100 + 0.5), math.sqrt(lp.WORST_DEFF_RATIO),
+    lp.WORST_DEFF_RATIO)
 end
 
 -- An order of two capacities (evidence ev, decision.capacity_evidence of ca and cb) that rests

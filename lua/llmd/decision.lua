@@ -1967,8 +1967,8 @@ end
 
 -- Whether a capacity above the other's ceiling (their spans apart, the lower one a bound
 -- whose span ends at its ceiling: M.capacity_evidence's beyond_ceiling) is above it beyond
--- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity: the 95 % interval of
--- the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
+-- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity_rate_noise: the 95 %
+-- interval of the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
 -- M.sustained_order holds max sustained throughputs to: "a" | "b" where it is, nil where the
 -- gap's interval reaches 0 or below, then the noise (M.gap_noise's, nil where the pair is no
 -- such order, ranges from repeats on both sides, their own test, or a rate's noise is unknown).

@@ -2421,21 +2421,32 @@ local function capacity_of(points, slo, sat)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
--- The noise of a capacity's ends as rates (c: capacity_of's result on points): {fig_lo,
--- fig_n = the lower end of the 95 % interval (M.rate_interval) of the load point its span
--- starts at (a bound's figure; an estimate's last passing load) and its count, ceiling_hi,
--- ceiling_n = the upper end of its ceiling point's (as saturation_noise's), each nil where
--- unknown}, nil where both are. decision.capacity_evidence orders a run above another's ceiling only beyond it
--- (decision.gap_noise, the rule decision.sustained_order uses).
-local function capacity_rate_noise(points, c)
-  local lo = c.kind == "interpolated" and c.last_passing_rps or c.rps
+-- The noise of a capacity's ends as rates (c: M.capacity's result on points, with its repeats'
+-- range or its intervals' noise where it has one, c.interval or c.noise: call it once the span
+-- is final): {fig_lo, fig_n = the lower end of the 95 % interval (M.rate_interval) of the load
+-- point where the capacity's span (decision.capacity_span) starts, the most achieved at or
+-- below that start, scaled to it, and its count; ceiling_hi, ceiling_n = the upper end of its
+-- ceiling point's (as saturation_noise's); each nil where unknown}, nil where both are, and for
+-- a capacity that is neither a bound nor an estimate. decision.capacity_evidence orders a run
+-- above another's ceiling only beyond it (decision.gap_noise, the rule
+-- decision.sustained_order uses). (fixg40 read the figure's noise at the figure's own load and
+-- llmd.report then again at the span's start; a gap read from the span's lower end against the
+-- figure's interval mixed two loads' rates: 5.84 req/s against 8.24's lower end 7.50, a
+-- half-width of 1.66 req/s, so 10 vs 20 slots at ttft_mean_ms=500 read "cannot say". One
+-- computation now, at the span: the measured bracket's lower end where nothing widens it.)
+function M.capacity_rate_noise(points, c)
+  if not (c and (c.bound or c.kind == "interpolated")) then return nil end
+  local lo = (require("llmd.decision").capacity_span(c))
   local out = {}
-  for _, p in ipairs(points) do
-    if p.achieved_rps == lo then
-      local x = M.rate_interval(p, lo)
-      if x then out.fig_lo, out.fig_n = x.lo, x.n end
-      break
+  if finite(lo) then
+    local at
+    for _, p in ipairs(points) do
+      if finite(p.achieved_rps) and p.achieved_rps <= lo and (not at or p.achieved_rps > at.achieved_rps) then
+        at = p
+      end
     end
+    local x = at and at.achieved_rps > 0 and M.rate_interval(at)
+    if x then out.fig_lo, out.fig_n = lo * x.lo / at.achieved_rps, x.n end
   end
   if finite(c.ceiling_rps) then
     local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })
@@ -2444,32 +2455,10 @@ local function capacity_rate_noise(points, c)
   return (out.fig_lo or out.ceiling_hi) and out or nil
 end
 
--- The figure's noise read at where the capacity's span (decision.capacity_span) starts, lo,
--- once its noise or repeats' interval has widened it below the figure (c.rate_noise's fig_lo is
--- the figure's load point's): the rate interval (M.rate_interval) of the load point the span
--- starts at, the most achieved at or below lo, scaled to lo. A gap read from the span's lower end
--- against the figure's interval mixed two loads' rates (5.84 req/s against 8.24's lower end
--- 7.50: a half-width of 1.66 req/s, so 10 vs 20 slots at ttft_mean_ms=500 read "cannot say").
-function M.span_rate_noise(points, c, lo)
-  local z = c and c.rate_noise
-  if not (z and finite(lo)) then return end
-  local at
-  for _, p in ipairs(points) do
-    if finite(p.achieved_rps) and p.achieved_rps <= lo and (not at or p.achieved_rps > at.achieved_rps) then at = p end
-  end
-  local x = at and at.achieved_rps > 0 and M.rate_interval(at)
-  if x then
-    z.fig_lo, z.fig_n = lo * x.lo / at.achieved_rps, x.n
-  else
-    z.fig_lo, z.fig_n = nil, nil
-  end
-end
-
--- The capacity at the SLOs (capacity_of), with rate_noise (capacity_rate_noise) where known.
+-- The capacity at the SLOs (capacity_of); its rate noise is M.capacity_rate_noise's, once its
+-- span is known (llmd.report, llmd.treatments).
 function M.capacity(points, slo, sat)
-  local c = capacity_of(points, slo, sat)
-  if c and c.bound or (c and c.kind == "interpolated") then c.rate_noise = capacity_rate_noise(points, c) end
-  return c
+  return capacity_of(points, slo, sat)
 end
 
 -- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity

@@ -5124,12 +5124,13 @@ function M.build(opts)
           s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
         end
       end
-      -- the figure's rate noise where the span now starts (a noise or repeats' range below it)
-      if s[1].rate_noise then lp.span_rate_noise(s[2], s[1], (decision.capacity_span(s[1]))) end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
       s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
         lp.saturation(s[2], { slo = model.slo })))
     end
+    -- the figure's and the ceiling's rate noise, read where its span starts now that its
+    -- repeats' range or its intervals' noise is known (lp.capacity_rate_noise)
+    s[1].rate_noise = lp.capacity_rate_noise(s[2], s[1])
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
   -- match's tolerance, model, a stated workload) are different workloads: their

@@ -1514,6 +1514,9 @@ function M.model(list, opts)
         end
       end
     end
+    -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
+    -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
+    x.capacity.rate_noise = lp.capacity_rate_noise(pts, x.capacity)
     local lo, hi
     for _, p in ipairs(pts) do
       if p.achieved_rps then

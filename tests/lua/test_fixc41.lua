@@ -83,3 +83,29 @@ t.test("NTPOT mean: an interval from the per-request NTPOTs, none without them (
   local r = lp.capacity_noise(pts, { { key = "ntpot_mean_ms", max = 20 } })
   t.ok(r and r.unknown and r.unknown:find("no per-request data", 1, true), r and r.unknown)
 end)
+
+t.test("capacity_rate_noise: the figure's rate noise read once, where the capacity's span starts", function()
+  -- loads 4, 6, 8 req/s achieved, 200, 300 and 400 successes; TTFT p90 100, 100, 900 ms
+  -- against 500: an estimate between 6 (last passing) and 8
+  local function pt(r, n, v)
+    return { offered = r, load_type = "rate", achieved_rps = r, values = { requests_ok = n, ttft_p90_ms = v } }
+  end
+  local pts = { pt(4, 200, 100), pt(6, 300, 100), pt(8, 400, 900) }
+  for i, p in ipairs(pts) do p.index = i end
+  local c = lp.capacity(pts, { { key = "ttft_p90_ms", max = 500 } })
+  t.eq({ c.kind, c.last_passing_rps }, { "interpolated", 6 })
+  -- (M.capacity no longer reads it: the span is not known yet)
+  t.eq(c.rate_noise, nil)
+  -- the span starts at the last passing load, 6: hand arithmetic, 6 - 1.959964 x 6 / sqrt(300)
+  -- = 5.321049 (main's capacity_rate_noise gave the same, at the figure's load)
+  local z = lp.capacity_rate_noise(pts, c)
+  t.near(z.fig_lo, 5.321049, 1e-6)
+  t.eq(z.fig_n, 300)
+  -- a noise range that starts at 4.5 (between the loads 4 and 6): read at 4's interval, scaled
+  -- to 4.5: 4.5 x (4 - 1.959964 x 4 / sqrt(200)) / 4 = 4.5 - 1.959964 x 4.5 / sqrt(200) = 3.876343
+  -- (main: llmd.report moved it there afterwards, llmd.treatments never did)
+  c.noise = { lo = 4.5, hi = 7 }
+  z = lp.capacity_rate_noise(pts, c)
+  t.near(z.fig_lo, 3.876343, 1e-6)
+  t.eq(z.fig_n, 200)
+end)

@@ -1392,10 +1392,11 @@ end
 -- its run did not sustain; whether the error-rate SLO holds there changes no capacity, so
 -- a crash there leaves no order open (audit40 #2: a crash at 16 req/s, where the repeats
 -- answered 94.2, 92.5 and 82.5 % of their sends, made a clear order "not shown to differ").
-local function past_saturation(run, points, slo, p, d, limit)
+-- from: where the run's saturation starts with every repeat (lp.saturated_from of
+-- lp.saturation(points, {slo = slo}); nil: none), read once by the caller for all its points.
+local function past_saturation(run, points, slo, p, d, limit, from)
   local pos
   for i, q in ipairs(points) do if q == p then pos = i end end
-  local from = lp.saturated_from(lp.saturation(points, { slo = slo }))
   if not (pos and from and pos >= from) then return false end
   local gone = {}
   for i = 1, #d.failed do
@@ -1436,6 +1437,8 @@ function M.error_slo_dispersion(run, points, slo, alpha)
     if s.key == "error_rate_pct" then limit, default = s.max, s.default end
   end
   if not limit then return nil end
+  -- (the run's saturation with every repeat, read once: past_saturation's from)
+  local from, known = nil, false
   for _, p in ipairs(points or {}) do
     local d = M.failure_dispersion(run, { p }, alpha)
     if d then
@@ -1443,9 +1446,12 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       for i = 1, #d.failed do
         if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
       end
-      if above and within and not fails_anyway(p, slo) and not past_saturation(run, points, slo, p, d, limit) then
-        d.limit, d.default = limit, default
-        return d
+      if above and within and not fails_anyway(p, slo) then
+        if not known then from, known = lp.saturated_from(lp.saturation(points, { slo = slo })), true end
+        if not past_saturation(run, points, slo, p, d, limit, from) then
+          d.limit, d.default = limit, default
+          return d
+        end
       end
     end
   end

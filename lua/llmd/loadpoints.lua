@@ -2808,6 +2808,11 @@ function M.sample_deff(sd, kind)
   return sd[kind]
 end
 
+-- What a sample kind's n counts, in words: ITL's are token gaps, every other kind's requests.
+function M.sample_unit(kind)
+  return kind == "itl" and "token gaps" or "requests"
+end
+
 -- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
 -- kind): an answer already known, packed ({lo, hi, info} or {nil, nil, why[, info]}: the
 -- interval a run model read back from its workspace saved, analyze.lua's; no per-request
@@ -2831,8 +2836,8 @@ local function ci_source(p, key, kind, v)
   local n = acc:count()
   local deff = math.max(1, M.sample_deff(pr.deff, kind) or 1)
   if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return table.pack(nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)")
-      :format(n, n / deff, deff), { n = n, deff = deff })
+    return table.pack(nil, nil, ("its %d %s carry about %.0f independent ones (design effect %.3g)")
+      :format(n, M.sample_unit(kind), n / deff, deff), { n = n, deff = deff })
   end
   return nil, acc, n, deff
 end

@@ -109,3 +109,13 @@ t.test("capacity_rate_noise: the figure's rate noise read once, where the capaci
   t.near(z.fig_lo, 3.876343, 1e-6)
   t.eq(z.fig_n, 200)
 end)
+
+t.test("ITL with too few effective units: why counts token gaps, not requests", function()
+  local acc = require("llmd.stats").new()
+  for k = 1, 1000 do acc:add(k / 1000) end
+  -- 1000 gaps at the gaps' design effect 25: 40 effective, fewer than 50
+  local p = { values = { itl_p90_ms = 900 }, per_request = { samples = { itl = acc }, deff = { itl_gaps = 25 } } }
+  local lo, hi, why = lp.percentile_ci(p, "itl_p90_ms")
+  t.eq({ lo, hi }, { nil, nil })
+  t.eq(why, "its 1000 token gaps carry about 40 independent ones (design effect 25)")
+end)

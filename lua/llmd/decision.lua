@@ -1419,10 +1419,11 @@ end
 -- its run did not sustain; whether the error-rate SLO holds there changes no capacity, so
 -- a crash there leaves no order open (audit40 #2: a crash at 16 req/s, where the repeats
 -- answered 94.2, 92.5 and 82.5 % of their sends, made a clear order "not shown to differ").
-local function past_saturation(run, points, slo, p, d, limit)
+-- from: where the run's saturation starts with every repeat (lp.saturated_from of
+-- lp.saturation(points, {slo = slo}); nil: none), read once by the caller for all its points.
+local function past_saturation(run, points, slo, p, d, limit, from)
   local pos
   for i, q in ipairs(points) do if q == p then pos = i end end
-  local from = lp.saturated_from(lp.saturation(points, { slo = slo }))
   if not (pos and from and pos >= from) then return false end
   local gone = {}
   for i = 1, #d.failed do
@@ -1467,6 +1468,8 @@ function M.error_slo_dispersion(run, points, slo, alpha)
   end
   if not limit then return nil end
   local first, all_fail = nil, true
+  -- (the run's saturation with every repeat, read once: past_saturation's from)
+  local from, known = nil, false
   for _, p in ipairs(points or {}) do
     local d = M.failure_dispersion(run, { p }, alpha)
     if d then
@@ -1474,11 +1477,14 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       for i = 1, #d.failed do
         if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
       end
-      if above and within and not fails_anyway(p, slo) and not past_saturation(run, points, slo, p, d, limit) then
-        d.limit, d.default = limit, default
-        first = first or d
-        local e = lp.field(p, "error_rate_pct")
-        if not (type(e) == "number" and e > limit) then all_fail = false end
+      if above and within and not fails_anyway(p, slo) then
+        if not known then from, known = lp.saturated_from(lp.saturation(points, { slo = slo })), true end
+        if not past_saturation(run, points, slo, p, d, limit, from) then
+          d.limit, d.default = limit, default
+          first = first or d
+          local e = lp.field(p, "error_rate_pct")
+          if not (type(e) == "number" and e > limit) then all_fail = false end
+        end
       end
     end
   end
@@ -1994,8 +2000,8 @@ end
 
 -- Whether a capacity above the other's ceiling (their spans apart, the lower one a bound
 -- whose span ends at its ceiling: M.capacity_evidence's beyond_ceiling) is above it beyond
--- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity: the 95 % interval of
--- the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
+-- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity_rate_noise: the 95 %
+-- interval of the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
 -- M.sustained_order holds max sustained throughputs to: "a" | "b" where it is, nil where the
 -- gap's interval reaches 0 or below, then the noise (M.gap_noise's, nil where the pair is no
 -- such order, ranges from repeats on both sides, their own test, or a rate's noise is unknown).

@@ -2421,21 +2421,32 @@ local function capacity_of(points, slo, sat)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
--- The noise of a capacity's ends as rates (c: capacity_of's result on points): {fig_lo,
--- fig_n = the lower end of the 95 % interval (M.rate_interval) of the load point its span
--- starts at (a bound's figure; an estimate's last passing load) and its count, ceiling_hi,
--- ceiling_n = the upper end of its ceiling point's (as saturation_noise's), each nil where
--- unknown}, nil where both are. decision.capacity_evidence orders a run above another's ceiling only beyond it
--- (decision.gap_noise, the rule decision.sustained_order uses).
-local function capacity_rate_noise(points, c)
-  local lo = c.kind == "interpolated" and c.last_passing_rps or c.rps
+-- The noise of a capacity's ends as rates (c: M.capacity's result on points, with its repeats'
+-- range or its intervals' noise where it has one, c.interval or c.noise: call it once the span
+-- is final): {fig_lo, fig_n = the lower end of the 95 % interval (M.rate_interval) of the load
+-- point where the capacity's span (decision.capacity_span) starts, the most achieved at or
+-- below that start, scaled to it, and its count; ceiling_hi, ceiling_n = the upper end of its
+-- ceiling point's (as saturation_noise's); each nil where unknown}, nil where both are, and for
+-- a capacity that is neither a bound nor an estimate. decision.capacity_evidence orders a run
+-- above another's ceiling only beyond it (decision.gap_noise, the rule
+-- decision.sustained_order uses). (fixg40 read the figure's noise at the figure's own load and
+-- llmd.report then again at the span's start; a gap read from the span's lower end against the
+-- figure's interval mixed two loads' rates: 5.84 req/s against 8.24's lower end 7.50, a
+-- half-width of 1.66 req/s, so 10 vs 20 slots at ttft_mean_ms=500 read "cannot say". One
+-- computation now, at the span: the measured bracket's lower end where nothing widens it.)
+function M.capacity_rate_noise(points, c)
+  if not (c and (c.bound or c.kind == "interpolated")) then return nil end
+  local lo = (require("llmd.decision").capacity_span(c))
   local out = {}
-  for _, p in ipairs(points) do
-    if p.achieved_rps == lo then
-      local x = M.rate_interval(p, lo)
-      if x then out.fig_lo, out.fig_n = x.lo, x.n end
-      break
+  if finite(lo) then
+    local at
+    for _, p in ipairs(points) do
+      if finite(p.achieved_rps) and p.achieved_rps <= lo and (not at or p.achieved_rps > at.achieved_rps) then
+        at = p
+      end
     end
+    local x = at and at.achieved_rps > 0 and M.rate_interval(at)
+    if x then out.fig_lo, out.fig_n = lo * x.lo / at.achieved_rps, x.n end
   end
   if finite(c.ceiling_rps) then
     local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })
@@ -2444,32 +2455,10 @@ local function capacity_rate_noise(points, c)
   return (out.fig_lo or out.ceiling_hi) and out or nil
 end
 
--- The figure's noise read at where the capacity's span (decision.capacity_span) starts, lo,
--- once its noise or repeats' interval has widened it below the figure (c.rate_noise's fig_lo is
--- the figure's load point's): the rate interval (M.rate_interval) of the load point the span
--- starts at, the most achieved at or below lo, scaled to lo. A gap read from the span's lower end
--- against the figure's interval mixed two loads' rates (5.84 req/s against 8.24's lower end
--- 7.50: a half-width of 1.66 req/s, so 10 vs 20 slots at ttft_mean_ms=500 read "cannot say").
-function M.span_rate_noise(points, c, lo)
-  local z = c and c.rate_noise
-  if not (z and finite(lo)) then return end
-  local at
-  for _, p in ipairs(points) do
-    if finite(p.achieved_rps) and p.achieved_rps <= lo and (not at or p.achieved_rps > at.achieved_rps) then at = p end
-  end
-  local x = at and at.achieved_rps > 0 and M.rate_interval(at)
-  if x then
-    z.fig_lo, z.fig_n = lo * x.lo / at.achieved_rps, x.n
-  else
-    z.fig_lo, z.fig_n = nil, nil
-  end
-end
-
--- The capacity at the SLOs (capacity_of), with rate_noise (capacity_rate_noise) where known.
+-- The capacity at the SLOs (capacity_of); its rate noise is M.capacity_rate_noise's, once its
+-- span is known (llmd.report, llmd.treatments).
 function M.capacity(points, slo, sat)
-  local c = capacity_of(points, slo, sat)
-  if c and c.bound or (c and c.kind == "interpolated") then c.rate_noise = capacity_rate_noise(points, c) end
-  return c
+  return capacity_of(points, slo, sat)
 end
 
 -- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity
@@ -2801,12 +2790,27 @@ M.SLO_CI_MIN_EFFECTIVE = 50
 -- "ttft", 90), nil for any other key (a mean, the error rate).
 local PCT_OF = {}
 for _, x in ipairs(metrics.PCTS) do PCT_OF[x[1]] = x[2] end
-local KIND_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", latency = "latency" }
+local KIND_OF = { ttft = "ttft", tpot = "tpot", itl = "itl", latency = "latency", ntpot = "ntpot" }
 function M.percentile_key(key)
   local prefix, pname = tostring(metrics.canonical(key)):match("^(%a+)_(p%d+)_ms$")
   local kind = prefix and KIND_OF[prefix]
   if not (kind and PCT_OF[pname]) then return nil end
   return kind, PCT_OF[pname]
+end
+
+-- The design effect a sample kind's interval reads from a set's sample_deff (llmd.runmodel
+-- fill): the token gaps' (ITL) their own, the requests their clusters (itl_gaps:
+-- llmd.runmodel.gap_design_effect; the TPOTs' where a set has no such one), every other
+-- kind's its requests'. nil where unknown.
+function M.sample_deff(sd, kind)
+  if not sd then return nil end
+  if kind == "itl" then return sd.itl_gaps or sd.itl end
+  return sd[kind]
+end
+
+-- What a sample kind's n counts, in words: ITL's are token gaps, every other kind's requests.
+function M.sample_unit(kind)
+  return kind == "itl" and "token gaps" or "requests"
 end
 
 -- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
@@ -2830,10 +2834,10 @@ local function ci_source(p, key, kind, v)
     return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
   end
   local n = acc:count()
-  local deff = math.max(1, pr.deff and pr.deff[kind] or 1)
+  local deff = math.max(1, M.sample_deff(pr.deff, kind) or 1)
   if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return table.pack(nil, nil, ("its %d requests carry about %.0f independent ones (design effect %.3g)")
-      :format(n, n / deff, deff), { n = n, deff = deff })
+    return table.pack(nil, nil, ("its %d %s carry about %.0f independent ones (design effect %.3g)")
+      :format(n, M.sample_unit(kind), n / deff, deff), { n = n, deff = deff })
   end
   return nil, acc, n, deff
 end
@@ -2864,8 +2868,9 @@ function M.percentile_ci(p, key)
   return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
 end
 
--- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft"), nil for any other
--- key (a percentile, a mean without per-request samples of its own such as NTPOT's).
+-- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft", "ntpot_mean_ms" ->
+-- "ntpot"), nil for any other key (a percentile). A point without those samples (a summary
+-- file) has no interval, and says why (M.mean_ci).
 function M.mean_key(key)
   local prefix = tostring(metrics.canonical(key)):match("^(%a+)_mean_ms$")
   return prefix and KIND_OF[prefix] or nil
@@ -2924,7 +2929,7 @@ function M.stage_percentile_cis(set)
         local kind = M.interval_key(m.key)
         local acc = set.samples[kind]
         local n = acc and acc:count() or 0
-        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and set.sample_deff and set.sample_deff[kind]
+        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and M.sample_deff(set.sample_deff, kind)
           or nil }
       end
       any = true

@@ -4,7 +4,7 @@
 --   local par = require "llmd.parallel"
 --   local h = par.start(w, "b", job)   -- nil, why when no child can be started
 --   ...                                -- the parent reads run a meanwhile
---   local side = par.finish(h[, handed]) -- run b's side, as cmp.import_side made it
+--   local side = par.finish(h)         -- run b's side, as cmp.import_side made it
 --   par.abort(h)                       -- on any failure of the parent's: stopped, gone
 --   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the reading
 --   par.finish(c)                      -- true once copied (and checked unchanged)
@@ -182,11 +182,8 @@ end
 
 -- Waits for the child and returns its side; raises the child's error when it failed.
 -- nil when it read the run but could not hand it over (the caller removes run-x and
--- reads it itself). The hand-over folder is gone either way. handed(): called once the
--- child has ended well with its side written, before the side is loaded (for work to
--- start beside the loading; compare.lua's copies now start with the workspace); an error
--- it raises is raised.
-function M.finish(h, handed)
+-- reads it itself). The hand-over folder is gone either way.
+function M.finish(h)
   tl.mark("waiting for " .. h.x)
   local waited, st = pcall(h.p.wait, h.p)
   own_threads(h)
@@ -198,13 +195,6 @@ function M.finish(h, handed)
   if h.copy and st and st.ok then -- a copy: nothing to hand over
     remove_dir(h.dir)
     return true
-  end
-  if handed and st and st.ok and lfs.attributes(h.dir .. "/side.lua", "mode") == "file" then
-    local ok, err = pcall(handed)
-    if not ok then
-      remove_dir(h.dir)
-      error(err, 0)
-    end
   end
   local side_text = st and st.ok and read(h.dir .. "/side.lua")
   local errtext = (read(h.dir .. "/error.txt") or ""):gsub("%s+$", "")

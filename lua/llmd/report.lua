@@ -1735,7 +1735,10 @@ local function narrow_open_of(c)
 end
 
 -- What the Verdict adds to an order that rests on one-run intervals known to run narrow
--- (narrow_check): which loads, and that repeats of them settle it.
+-- (narrow_check): which loads, the condition that marked them (lp.interval_coverage's, in
+-- plain words: the run saturated, the load achieved at least lp.NARROW_SHARE of the run's
+-- ceiling, and its percentile SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
+-- the SLO), and that repeats of them settle it.
 local function narrow_verdict_text(ev, A, B)
   local parts = {}
   for _, l in ipairs(ev.narrow_loads or {}) do
@@ -1743,10 +1746,13 @@ local function narrow_verdict_text(ev, A, B)
       and ("concurrency %g"):format(l.offered) or ("%g req/s offered"):format(l.offered)
     parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
   end
-  return ("It rests on loads measured once near capacity (%s: at or above %d %% of its run's ceiling), whose 95 %% "
-    .. "intervals may be narrow (in simulation they held the run-to-run median in 64-80 %% of runs at 70-84 %% of "
-    .. "capacity, fewer nearer it); repeats of those loads settle it."):format(table.concat(parts, ", "),
-    math.floor(lp.NARROW_SHARE * 100 + 0.5))
+  return ("It rests on loads measured once near capacity (%s: each in a run that saturated, at %d %% or more of the "
+    .. "most its run achieved at any load, and with a 95 %% interval of a percentile SLO that would cross the SLO if "
+    .. "%.1f times as wide, the square root of the up to %g times a one-run design effect fell short of the "
+    .. "run-to-run one in simulation), whose 95 %% intervals may be narrow (in simulation they held the run-to-run "
+    .. "median in 64-80 %% of runs at 70-84 %% of capacity, fewer nearer it); repeats of those loads settle it.")
+    :format(table.concat(parts, ", "), math.floor(lp.NARROW_SHARE * 100 + 0.5), math.sqrt(lp.WORST_DEFF_RATIO),
+    lp.WORST_DEFF_RATIO)
 end
 
 -- An order of two capacities (evidence ev, decision.capacity_evidence of ca and cb) that rests
@@ -3262,8 +3268,9 @@ local function settle_text(model, A, B, ca, cb)
       if e.remedy == "repeats" and e.few then
         -- (not a longer load: near capacity the queue's swings last as long as the load does,
         -- lp.unclear_loads)
-        parts[#parts + 1] = head .. ("repeats of that load (its %d requests carry about %.0f independent ones, fewer "
-          .. "than the %d %s's interval needs)"):format(e.n, e.n / e.deff, lp.SLO_CI_MIN_EFFECTIVE, name)
+        parts[#parts + 1] = head .. ("repeats of that load (its %d %s carry about %.0f independent ones, fewer "
+          .. "than the %d %s's interval needs)"):format(e.n, lp.sample_unit(lp.interval_key(e.key)), e.n / e.deff,
+          lp.SLO_CI_MIN_EFFECTIVE, name)
         few = true
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
@@ -5155,12 +5162,13 @@ function M.build(opts)
           s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
         end
       end
-      -- the figure's rate noise where the span now starts (a noise or repeats' range below it)
-      if s[1].rate_noise then lp.span_rate_noise(s[2], s[1], (decision.capacity_span(s[1]))) end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
       s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
         lp.saturation(s[2], { slo = model.slo })))
     end
+    -- the figure's and the ceiling's rate noise, read where its span starts now that its
+    -- repeats' range or its intervals' noise is known (lp.capacity_rate_noise)
+    s[1].rate_noise = lp.capacity_rate_noise(s[2], s[1])
   end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
   -- match's tolerance, model, a stated workload) are different workloads: their

@@ -349,15 +349,15 @@ end
 M.SEQ_MAX = 200000
 
 -- An empty record of requests in their order (M.accumulator's seq): n, and the columns
--- start, ttft, latency, tpot (a number, or false for unknown) and outcome = {n, start,
+-- start, ttft, latency, tpot, ntpot (a number, or false for unknown) and outcome = {n, start,
 -- failed}, each a stats.column (C doubles: a kept request costs 8 bytes a value).
--- push(start, ttft, latency, tpot) and outcome.push(start, failed) append one request
+-- push(start, ttft, latency, tpot, ntpot) and outcome.push(start, failed) append one request
 -- (the caller counts n, up to M.SEQ_MAX).
 function M.new_seq()
   local col = stats.column
-  local seq = { n = 0, start = col(), ttft = col(), latency = col(), tpot = col(),
+  local seq = { n = 0, start = col(), ttft = col(), latency = col(), tpot = col(), ntpot = col(),
     outcome = { n = 0, start = col(), failed = col() } }
-  seq.push = stats.appender(seq.start, seq.ttft, seq.latency, seq.tpot)
+  seq.push = stats.appender(seq.start, seq.ttft, seq.latency, seq.tpot, seq.ntpot)
   seq.outcome.push = stats.appender(seq.outcome.start, seq.outcome.failed)
   return seq
 end
@@ -411,7 +411,7 @@ function M.accumulator(opts)
     local n = seq.n + 1
     if n <= M.SEQ_MAX then
       seq.n = n
-      push(start or false, ttft or false, e2e or false, tpot or false)
+      push(start or false, ttft or false, e2e or false, tpot or false, ntpot or false)
     end
     outcome(start, 0)
     if start and (a.first == nil or start < a.first) then a.first = start end
@@ -471,7 +471,7 @@ function M.merge_accumulator(dst, src)
   end
   for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok", "good" } do dst[k] = dst[k] + src[k] end
   local d, sq = dst.seq, src.seq
-  local read = stats.reader(sq.start, sq.ttft, sq.latency, sq.tpot)
+  local read = stats.reader(sq.start, sq.ttft, sq.latency, sq.tpot, sq.ntpot)
   for i = 1, math.min(sq.n, M.SEQ_MAX - d.n) do d.push(read(i)) end
   d.n = math.min(M.SEQ_MAX, d.n + sq.n)
   local fo, fi = d.outcome, sq.outcome
@@ -509,7 +509,7 @@ function M.outcome_design_effect(fseq)
 end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
--- M.accumulator): {ttft =, latency =, tpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
+-- M.accumulator): {ttft =, latency =, tpot =, ntpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
 -- each over the requests that have it, in the order they were sent where every one has a start time (a
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
@@ -517,7 +517,7 @@ function M.sample_design_effects(seq)
   local order = send_order(seq)
   local decision = require("llmd.decision")
   local out = {}
-  for _, kind in ipairs { "ttft", "latency", "tpot" } do
+  for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
     out[kind] = decision.design_effect(stats.gather(seq[kind], order)) -- (the unknown left out)
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
@@ -527,13 +527,43 @@ function M.sample_design_effects(seq)
   return out
 end
 
+-- The design effect of an accumulator's token gaps (a.itl) as one sample, the requests their
+-- clusters: the gaps of one request share its batch and its pace, so the pooled gaps' mean
+-- varies as their requests' mean gaps (TPOTs) do, not as so many independent gaps
+-- (tests/sim/fixc41_itl.py: the gaps counted as samples with the TPOTs' design effect,
+-- d_tpot, covered 24-48 % of runs). The gaps' mean has the relative variance of a ratio of
+-- the requests' gap sums to their gap counts, var(tpot) / mean(tpot)^2 * kish * d_tpot /
+-- requests, kish = 1 + CV^2 of the output lengths (Kish's design effect of unequal weights:
+-- what is kept are the TPOTs and the lengths, not the two paired); as a design effect of the
+-- gaps: gaps * mean(gaps)^2 * that / var(gaps), at least d_tpot. In the simulation the mean's
+-- and the percentiles' intervals read with it (llmd.loadpoints.percentile_ci) covered 92-98 %.
+-- Without TPOTs to weigh (fewer than 2, no spread): every request's gaps one unit, gaps per
+-- completed request times d_tpot. nil without gaps.
+function M.gap_design_effect(a, d_tpot)
+  local ng = a.itl:count()
+  if ng == 0 then return nil end
+  local d = math.max(1, d_tpot or 1)
+  local nr = a.tpot:count()
+  local vg, vt, mg, mt = a.itl:variance(1), a.tpot:variance(1), a.itl:mean(), a.tpot:mean()
+  local function ok(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
+  if nr < 2 or not (ok(vg) and ok(vt) and ok(mg) and ok(mt)) or vg <= 0 or mt <= 0 then
+    return math.max(d, ng / math.max(1, a.ok) * d)
+  end
+  local kish, lm, lv = 1, a.out_len:count() > 0 and a.out_len:mean(), a.out_len:variance(0)
+  if ok(lm) and ok(lv) and lm > 0 then kish = 1 + lv / (lm * lm) end
+  return math.max(d, ng * mg * mg * vt / (mt * mt) * kish * d / (nr * vg))
+end
+
 -- Fills set from an accumulator (see M.accumulator). method: the percentile method.
 function M.fill(set, a, method, why)
   local src = M.PER_REQUEST
   -- the samples themselves, for significance tests between runs (llmd.stats.mann_whitney)
-  set.samples = { latency = a.e2e, ttft = a.ttft, tpot = a.tpot, itl = a.itl }
-  -- and how far their order makes them dependent (llmd.decision.design_effect)
+  -- and the intervals of a load point's SLO metrics (llmd.loadpoints.slo_ci)
+  set.samples = { latency = a.e2e, ttft = a.ttft, tpot = a.tpot, itl = a.itl, ntpot = a.ntpot }
+  -- and how far their order makes them dependent (llmd.decision.design_effect); itl_gaps:
+  -- the pooled gaps' own (M.gap_design_effect), which the ITL's intervals read
   set.sample_deff = M.sample_design_effects(a.seq)
+  if set.sample_deff then set.sample_deff.itl_gaps = M.gap_design_effect(a, set.sample_deff.tpot) end
   why = why or {}
   M.put(set, "requests_ok", a.ok, src)
   M.put(set, "requests_failed", a.failed, src)

@@ -1523,6 +1523,9 @@ function M.model(list, opts)
         end
       end
     end
+    -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
+    -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
+    x.capacity.rate_noise = lp.capacity_rate_noise(pts, x.capacity)
     local lo, hi
     for _, p in ipairs(pts) do
       if p.achieved_rps then
@@ -1802,6 +1805,8 @@ function M.model(list, opts)
     if wn then parts[#parts + 1] = ("for %s, %s"):format(nxt.label, wn) end
     return table.concat(parts, "; ")
   end
+  -- (each ranking place's near-capacity caveat, by place, where its order rests on one)
+  local narrow_said = {}
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
     -- an order resting only on one-run intervals known to run narrow near capacity: said, as
@@ -2015,6 +2020,8 @@ function M.model(list, opts)
     if ev.interval_coverage == "narrow_near_capacity" and r.vs_next_text then
       local t = rep.narrow_verdict_text(ev, { label = nxt.label }, { label = x.label })
       r.vs_next_text = ("%s; %s"):format(r.vs_next_text, t:sub(1, 1):lower() .. t:sub(2, -2))
+      -- (and the verdict paragraph, which may not quote this place's evidence: below)
+      narrow_said[r] = ("%s's place above %s %s"):format(x.label, nxt.label, t:sub(4))
     end
   end
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
@@ -2500,6 +2507,13 @@ function M.model(list, opts)
     end
   end
 
+  -- an order of the ranking that rests on one-run loads measured near capacity (the rank
+  -- table's caveat, llmd.report narrow_verdict_text): the verdict paragraph repeats it,
+  -- unless it quotes that place's evidence already
+  for _, r in ipairs(m.ranking) do
+    local said = narrow_said[r]
+    if said and not m.verdict:find(said:match("%(.*$"), 1, true) then m.verdict = m.verdict .. " " .. said end
+  end
   -- one saturated already at its lowest load, among several ranked ones: said in the Verdict
   -- too (its row's note alone was all), with the ones the measured loads put above it
   if #ranked > 1 then

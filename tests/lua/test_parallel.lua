@@ -195,38 +195,6 @@ t.test("llmd.parallel: a child's failure, or its death, is raised naming the run
   t.eq(r.stdout, "nil\tLLMDLUA_JOBS=1\n")
 end)
 
-t.test("llmd.parallel: finish calls handed once the child has ended with its side written, before loading it",
-  function()
-  local ws = require "llmd.workspace"
-  local w = ws.create { parent = t.tmpdir(), quiet = true }
-  local function job(plan)
-    return { label = "b", plan = plan, info = {}, opts = { require_results = true }, extract_options = {} }
-  end
-  local h = assert(par.start(w, "b", job(ws.plan_import(ip_run(1)))))
-  local seen = {}
-  local side = par.finish(h, function()
-    -- (what compare.lua does here: start the copy of run b's results)
-    seen[#seen + 1] = { ended = h.p:poll() ~= nil, side = lfs.attributes(h.dir .. "/side.lua", "mode") }
-  end)
-  t.eq(seen, { { ended = true, side = "file" } }, "once, the child ended and its side not loaded yet")
-  t.ok(side and side.run and side.run.overall, "the side, loaded after")
-  t.eq(lfs.attributes(w.path .. "/.side-b"), nil, "the hand-over folder is gone")
-  -- a child that fails hands nothing over: not called, the child's error raised
-  local plan = { root = "/nonexistent", dirs = {}, files = { { rel = "x.json", from = w.path .. "/missing.json" } },
-    skipped = {} }
-  h = assert(par.start(w, "b", job(plan)))
-  local called = false
-  local ok, err = pcall(par.finish, h, function() called = true end)
-  t.ok(not ok and tostring(err):find(w.path .. "/missing.json: cannot read", 1, true), tostring(err))
-  t.eq(called, false)
-  -- an error of handed's is raised, and the hand-over folder goes all the same
-  ws.remove_tree(ws.run_dir(w, "b"))
-  h = assert(par.start(w, "b", job(ws.plan_import(ip_run(1)))))
-  ok, err = pcall(par.finish, h, function() error("no room to copy", 0) end)
-  t.eq({ ok, err }, { false, "no room to copy" })
-  t.eq(lfs.attributes(w.path .. "/.side-b"), nil)
-end)
-
 -- The hand-over format against values built by hand.
 t.test("llmd.parallel: serialize keeps values exactly, shared tables once, marks and accumulators", function()
   local d = t.tmpdir()

@@ -345,11 +345,13 @@ local function per_request(path, acc, keep, opts)
         out or client)
       if e2e then
         if out then n_server = n_server + 1 elseif client then n_client = n_client + 1 end
+        local nc = type(client) == "number" and client or 0
+        local ntpot = nc > 0 and e2e / nc or 0
         if seq then
           local n = seq.n + 1
           if n <= seq_max then
             seq.n = n
-            seq_push(start, ttft or false, e2e, tpot or false)
+            seq_push(start, ttft or false, e2e, tpot or false, ntpot)
           end
           if out_seq then
             n = out_seq.n + 1
@@ -359,8 +361,6 @@ local function per_request(path, acc, keep, opts)
             end
           end
         end
-        local nc = type(client) == "number" and client or 0
-        local ntpot = nc > 0 and e2e / nc or 0
         local inp, o = text_in or info_in or prompt_tok, out or client
         if log then
           log(start, finish, ttft or false, tpot or false, ntpot, inp or false, o or false, goff, gn)

@@ -1317,17 +1317,25 @@ int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, doub
     return 0;
 }
 
-int prom_agg_load(PromAgg *a, const char *path)
+int prom_agg_load(PromAgg *a, const char *path, int skip_empty)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    a->flen = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (skip_empty ? O_NONBLOCK : 0));
     if (fd < 0) {
-        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        if (skip_empty && stat(path, &st) == 0 && st.st_size == 0)
+            return 1;
+        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot open: %s", path, strerror(e));
         return -1;
     }
-    struct stat st;
-    size_t want = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
+    int known = fstat(fd, &st) == 0;
+    if (skip_empty && known && st.st_size == 0) {
+        close(fd);
+        return 1;
+    }
+    size_t want = known && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
     const char *why = NULL;
-    a->flen = 0;
     for (;;) {
         if (a->fcap < want) {
             char *f = (char *)realloc(a->file, want);

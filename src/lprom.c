@@ -6,6 +6,7 @@
 **   local agg = prom.aggregator{ match = {"vllm:*"}, gauge_sketch = 0.01 }
 **   agg:add(pod, text, t); agg:add_file(pod, path, t)
 **   local header, warning = agg:read_scrape(path); agg:add_read(pod, t, path)
+**   local read, pod, timestamp, warning = agg:read_raw(path); agg:add_read(pod, t, path)
 **   agg:counter_total(name, {mode = "increase" | "max" | "last", by = {"pod", ...}})
 **   agg:gauge_summary(name [, {by = ...}]); agg:histogram_quantile(name, q [, {by = ...}])
 **   agg:histogram_mean(name); agg:ratio(numerator, denominator); agg:series(name)
@@ -290,22 +291,22 @@ static int l_add_file(lua_State *L)
 }
 
 /*
-** agg:read_scrape(path [, with_text]) -> header, warning [, text]: reads the file of one
-** llm-d-benchmark raw scrape into the aggregator's buffer, for agg:add_read. header: its
-** leading "# Key: value" lines (each ending with a newline); warning: the text after
-** "# Warning: " when a line says the scrape failed, else nil; text: the whole file.
+** The leading "# Key: value" lines of a scrape file f[0..end) (each "# " [A-Za-z0-9]+ ":"
+** ... "\n"): where they end. The values of the keys Pod and Timestamp (the text after the
+** colon and one space, if any, up to the newline; the last line of a key wins) in pod and
+** ts, NULL when absent.
 */
-static int l_read_scrape(lua_State *L)
+typedef struct HeaderField {
+    const char *p;
+    size_t n;
+} HeaderField;
+
+static const char *scrape_header(const char *f, const char *end, HeaderField *pod, HeaderField *ts)
 {
-    PromAgg *a = check_agg(L);
-    const char *path = luaL_checkstring(L, 2);
-    int with_text = lua_toboolean(L, 3);
-    a->loaded = 0;
-    if (prom_agg_load(a, path) != 0)
-        llmd_error(L, "%s", a->err);
-    a->loaded = 1;
-    const char *f = a->file, *end = f + a->flen, *h = f;
-    for (;;) { /* "# " [A-Za-z0-9]+ ":" ... "\n" */
+    const char *h = f;
+    pod->p = ts->p = NULL;
+    pod->n = ts->n = 0;
+    for (;;) {
         const char *p = h + 2;
         if (end - h < 3 || h[0] != '#' || h[1] != ' ')
             break;
@@ -317,12 +318,26 @@ static int l_read_scrape(lua_State *L)
         const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
         if (nl == NULL)
             break;
+        size_t kl = (size_t)(p - (h + 2));
+        HeaderField *v = kl == 3 && memcmp(h + 2, "Pod", 3) == 0         ? pod
+                         : kl == 9 && memcmp(h + 2, "Timestamp", 9) == 0 ? ts
+                                                                         : NULL;
+        if (v != NULL) {
+            const char *at = p + 1 < nl && p[1] == ' ' ? p + 2 : p + 1;
+            v->p = at;
+            v->n = (size_t)(nl - at);
+        }
         h = nl + 1;
     }
-    lua_pushlstring(L, f, (size_t)(h - f));
-    /* "\n# Warning: ": by its W, a rare letter in scrapes */
-    const char *w = NULL;
-    for (const char *q = f + 3; a->flen >= 12 && q < end; q++) {
+    return h;
+}
+
+/* Pushes the text after "\n# Warning: " in f (up to its newline), or nil: collect_metrics.sh's
+   failed scrape. Found by its W, a rare letter in scrapes. */
+static void push_warning(lua_State *L, const char *f, size_t flen)
+{
+    const char *end = f + flen, *w = NULL;
+    for (const char *q = f + 3; flen >= 12 && q < end; q++) {
         q = (const char *)memchr(q, 'W', (size_t)(end - q));
         if (q == NULL)
             break;
@@ -337,10 +352,69 @@ static int l_read_scrape(lua_State *L)
     } else {
         lua_pushnil(L);
     }
+}
+
+/*
+** agg:read_scrape(path [, with_text]) -> header, warning [, text]: reads the file of one
+** llm-d-benchmark raw scrape into the aggregator's buffer, for agg:add_read. header: its
+** leading "# Key: value" lines (each ending with a newline); warning: the text after
+** "# Warning: " when a line says the scrape failed, else nil; text: the whole file.
+*/
+static int l_read_scrape(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *path = luaL_checkstring(L, 2);
+    int with_text = lua_toboolean(L, 3);
+    a->loaded = 0;
+    if (prom_agg_load(a, path, 0) != 0)
+        llmd_error(L, "%s", a->err);
+    a->loaded = 1;
+    HeaderField pod, ts;
+    lua_pushlstring(L, a->file,
+                    (size_t)(scrape_header(a->file, a->file + a->flen, &pod, &ts) - a->file));
+    push_warning(L, a->file, a->flen);
     if (!with_text)
         return 2;
-    lua_pushlstring(L, f, a->flen);
+    lua_pushlstring(L, a->file, a->flen);
     return 3;
+}
+
+/*
+** agg:read_raw(path [, with_text]) -> read, pod, timestamp, warning [, text]: read_scrape
+** for prom_files.read_raw_dir, a call per file. read: false for a 0-byte file (not read,
+** nothing else returned); pod and timestamp: the header's Pod and Timestamp values (nil
+** when absent), no other header line becoming a Lua string.
+*/
+static int l_read_raw(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *path = luaL_checkstring(L, 2);
+    int with_text = lua_toboolean(L, 3);
+    a->loaded = 0;
+    int rc = prom_agg_load(a, path, 1);
+    if (rc < 0)
+        llmd_error(L, "%s", a->err);
+    if (rc == 1) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    a->loaded = 1;
+    HeaderField pod, ts;
+    (void)scrape_header(a->file, a->file + a->flen, &pod, &ts);
+    lua_pushboolean(L, 1);
+    if (pod.p != NULL)
+        lua_pushlstring(L, pod.p, pod.n);
+    else
+        lua_pushnil(L);
+    if (ts.p != NULL)
+        lua_pushlstring(L, ts.p, ts.n);
+    else
+        lua_pushnil(L);
+    push_warning(L, a->file, a->flen);
+    if (!with_text)
+        return 4;
+    lua_pushlstring(L, a->file, a->flen);
+    return 5;
 }
 
 /* agg:add_read(pod, t, name) -> skipped lines: adds the scrape agg:read_scrape read
@@ -961,6 +1035,7 @@ static const luaL_Reg agg_methods[] = {
     {"add",                l_add               },
     {"add_file",           l_add_file          },
     {"read_scrape",        l_read_scrape       },
+    {"read_raw",           l_read_raw          },
     {"add_read",           l_add_read          },
     {"counter_total",      l_counter_total     },
     {"gauge_summary",      l_gauge_summary     },

@@ -919,37 +919,43 @@ static __attribute__((noinline, cold)) int out_of_order(PromAgg *a, const PromSe
     return 1;
 }
 
-/* Inline: a call per sample was a sixth of a scrape's instructions on the cache's path. */
+/* Inline: a call per sample was a sixth of a scrape's instructions on the cache's path.
+   a->samples is counted last: a store to it (a uint64_t, as the series' counts are) before
+   the series' fields are read made the compiler load each of them again. */
 static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, double v,
                                                         uint64_t line)
 {
     PromSeries *s = &a->series[idx];
-    double t = a->t;
-    if (s->samples > 0 && t <= s->last_t)
+    const double t = a->t;
+    const uint64_t n = s->samples;
+    if (n > 0 && t <= s->last_t)
         return out_of_order(a, s, line);
-    a->samples++;
     if (isnan(v)) {
         a->nan_samples++; /* NaN says nothing about the window: not recorded */
+        a->samples++;
         return 0;
     }
     int moved = 0; /* a _created companion of a counter that changed: a restart */
-    if (s->samples == 0) {
+    const int counter_like = s->counter_like;
+    if (n == 0) {
         s->first_t = t;
         s->first_v = v;
         s->min = s->max = v;
     } else {
-        moved = s->created && v != s->last_v;
-        s->prev_v = s->last_v;
-        s->last_reset = v < s->last_v || (s->pending_reset && s->pending_t == t);
+        const double last = s->last_v;
+        moved = s->created && v != last;
+        s->prev_v = last;
+        int reset = v < last || (s->pending_reset && s->pending_t == t);
+        s->last_reset = reset;
         s->pending_reset = 0;
-        if (s->last_reset) {
+        if (reset) {
             s->resets++;
             s->increase += v; /* restarted from 0 */
         } else {
-            s->increase += v - s->last_v;
+            s->increase += v - last;
         }
-        if (!s->counter_like) {
-            s->tw_sum += s->last_v * (t - s->last_t);
+        if (!counter_like) {
+            s->tw_sum += last * (t - s->last_t);
             s->tw_dur += t - s->last_t;
         }
         if (v < s->min)
@@ -957,7 +963,7 @@ static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, 
         if (v > s->max)
             s->max = v;
     }
-    if (!s->counter_like) {
+    if (!counter_like) {
         if (s->values == NULL) {
             s->values = (Stats *)malloc(sizeof *s->values);
             if (s->values == NULL)
@@ -969,11 +975,13 @@ static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, 
     }
     s->last_t = t;
     s->last_v = v;
-    s->samples++;
+    s->samples = n + 1;
+    a->samples++;
     if (moved)
         created_moved(a, s, t);
     return 0;
 oom:
+    a->samples++;
     (void)snprintf(a->err, sizeof a->err, "out of memory");
     return 1;
 }
@@ -1122,6 +1130,16 @@ static inline int whole_value(const char *v, const char *end, const char **nl, d
             d = (size_t)__builtin_ctzll(bad) >> 3;
             if (d == 0)
                 return 0;
+            if (d <= 5) {
+                /* up to 5 digits (most values): ".0\n" after them is in the same word, and
+                   the text goes on past them */
+                if (((w >> (8 * d)) & 0xFFFFFF) != ('.' | '0' << 8 | '\n' << 16) ||
+                    ((w & 0xFF) == '0' && d > 1))
+                    return 0;
+                *nl = v + d + 2;
+                *x = (double)(int64_t)digits8(w, d);
+                return 1;
+            }
             m = digits8(w, d);
             known = 1;
         } else if (end - v >= 16) {
@@ -1150,6 +1168,61 @@ static inline int whole_value(const char *v, const char *end, const char **nl, d
     *nl = p + 2;
     *x = (double)(int64_t)m; /* (below 2^53: signed, one instruction) */
     return 1;
+}
+
+/* Where cached_run starts (the text at sample position k, the lines before it), and
+   where it ended, with the samples it read (whole: as whole_value reads them). */
+typedef struct CachedRun {
+    const char *t;
+    size_t k;
+    uint64_t line, cached, whole;
+} CachedRun;
+
+/*
+** agg_parse's path for the text the pod's cache knows: from r->t, every sample whose
+** lines up to its value are the text of its position last time, its value a plain number
+** and a newline, goes to update(), until one is not (or a signal came: agg_parse says so).
+** A function of its own, so that its state stays in registers (in agg_parse's loop, among
+** the full parse's, it lived on the stack). 0, or -2 with a->err (r at the failed sample).
+*/
+static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, size_t npos,
+                                                const char *end, const volatile sig_atomic_t *intr,
+                                                sig_atomic_t intr_base, CachedRun *r)
+{
+    const char *t = r->t;
+    size_t k = r->k;
+    uint64_t line = r->line, cached = 0, whole_n = 0;
+    int rc = 0;
+    for (; k < npos; k++) {
+        const PromPos *e = &pos[k];
+        if (e->text == NULL || (size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0 ||
+            (intr != NULL && *intr != intr_base))
+            break;
+        /* the same lines as last time up to the value: a plain number, a newline */
+        const char *v = t + e->len, *nl = NULL;
+        double x;
+        int whole = whole_value(v, end, &nl, &x);
+        if (!whole) {
+            nl = (const char *)memchr(v, '\n', (size_t)(end - v));
+            if (nl == NULL || nl <= v ||
+                !json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x))
+                break;
+        }
+        line += e->lines + 1;
+        cached++;
+        whole_n += (uint64_t)whole;
+        if (e->series != 0 && update(a, e->series - 1, x, line) != 0) {
+            rc = -2;
+            break;
+        }
+        t = nl + 1;
+    }
+    r->t = t;
+    r->k = k;
+    r->line = line;
+    r->cached = cached;
+    r->whole = whole_n;
+    return rc;
 }
 
 /*
@@ -1183,27 +1256,22 @@ static int agg_parse(PromAgg *a, const char *text, size_t len)
             break;
         }
         const PromPos *e = k < npos && pos[k].text != NULL ? &pos[k] : NULL;
-        if (e != NULL && t == from && (size_t)(end - t) > e->len &&
-            memcmp(t, e->text, e->len) == 0) {
-            /* the same lines as last time up to the value: a plain number, a newline */
-            const char *v = t + e->len, *nl = NULL;
-            double x;
-            int whole = whole_value(v, end, &nl, &x);
-            if (!whole)
-                nl = (const char *)memchr(v, '\n', (size_t)(end - v));
-            if (whole || (nl != NULL && nl > v &&
-                          json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x))) {
-                line += e->lines + 1;
-                cached++;
-                whole_n += (uint64_t)whole;
-                if (e->series != 0 && update(a, e->series - 1, x, line) != 0) {
-                    rc_end = -2;
+        if (e != NULL && t == from) {
+            CachedRun r = {t, k, line, 0, 0};
+            int rc = cached_run(a, pos, npos, end, intr, intr_base, &r);
+            cached += r.cached;
+            whole_n += r.whole;
+            if (rc != 0) {
+                rc_end = -2;
+                break;
+            }
+            if (r.k != k) { /* it read some: the next one is read in full, here */
+                t = from = r.t;
+                k = r.k;
+                line = from_line = r.line;
+                if (t >= end)
                     break;
-                }
-                k++;
-                t = from = nl + 1;
-                from_line = line;
-                continue;
+                e = k < npos && pos[k].text != NULL ? &pos[k] : NULL;
             }
         }
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
@@ -1317,17 +1385,25 @@ int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, doub
     return 0;
 }
 
-int prom_agg_load(PromAgg *a, const char *path)
+int prom_agg_load(PromAgg *a, const char *path, int skip_empty)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    a->flen = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (skip_empty ? O_NONBLOCK : 0));
     if (fd < 0) {
-        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        if (skip_empty && stat(path, &st) == 0 && st.st_size == 0)
+            return 1;
+        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot open: %s", path, strerror(e));
         return -1;
     }
-    struct stat st;
-    size_t want = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
+    int known = fstat(fd, &st) == 0;
+    if (skip_empty && known && st.st_size == 0) {
+        close(fd);
+        return 1;
+    }
+    size_t want = known && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
     const char *why = NULL;
-    a->flen = 0;
     for (;;) {
         if (a->fcap < want) {
             char *f = (char *)realloc(a->file, want);

@@ -188,8 +188,10 @@ void prom_agg_free(PromAgg *a);
 int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
                  const char *name);
 /* Reads the file at path into a->file[0..a->flen) (NUL-terminated, reusing the buffer of
-   the last call). 0, or -1 with a->err naming the file. */
-int prom_agg_load(PromAgg *a, const char *path);
+   the last call). 0, or -1 with a->err naming the file. With skip_empty, a file of 0 bytes
+   (by its size: one that cannot be opened too, and a FIFO, which is not waited for) is not
+   read: 1, a->flen 0. */
+int prom_agg_load(PromAgg *a, const char *path, int skip_empty);
 /* The series of a metric name, in insertion order: indices into a->series. */
 size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max);
 /* A label's value in a series' canonical label text ("" when absent). */

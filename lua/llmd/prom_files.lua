@@ -44,18 +44,6 @@ function M.parse_timestamp(s)
   return sign == "+" and t - off or t + off
 end
 
--- The "# Key: value" header lines of a raw scrape file, until the first blank line.
-function M.parse_header(text)
-  local h, at = {}, 1
-  while true do
-    local k, v, nxt = text:match("^# (%w+): ?([^\n]*)\n()", at)
-    if not k then break end
-    h[k] = v
-    at = nxt
-  end
-  return h
-end
-
 local FILE = "^(.+)_(%d+)_metrics%.log$"
 
 -- The <pod>_<epoch>_metrics.log files of dir in time order, then by pod: their number,
@@ -126,36 +114,43 @@ function M.read_raw_dir(dir, opts)
     error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)
   end
   local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
-  -- the files are read into one buffer of the aggregator, in C: only their headers (and
-  -- the text, for on_scrape) become Lua strings; the generational collector handles
-  -- those short-lived strings far more cheaply (the caller's mode is restored below)
+  -- the files are read into one buffer of the aggregator, in C, their "# Key: value" header
+  -- lines read there too: only the header's Pod and Timestamp (and the text, for
+  -- on_scrape) become Lua strings; the generational collector handles those short-lived
+  -- strings far more cheaply (the caller's mode is restored below). No stat per file: a
+  -- 0-byte file is told by read_raw.
   local mode = collectgarbage("generational")
   local on_scrape = opts.on_scrape
   local info = { files = nfiles, scrapes = 0, failed = {}, pods = {} }
   local pods = {}
+  local last_stamp, last_t
   local ok, err = pcall(function()
     for i = 1, nfiles do
       local f = file_at(i)
       local path = dir .. "/" .. f.name
-      if lfs.attributes(path, "size") == 0 then
+      local read, hpod, stamp, warning, text = agg:read_raw(path, on_scrape ~= nil)
+      if not read then
         -- a 0-byte file (the scrape's write died, or the disk was full): a failed scrape, said
         -- as what it is, not read as a scrape without the metrics
         info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = "empty file", empty = true }
         goto continue
       end
-      local head, warning, text = agg:read_scrape(path, on_scrape ~= nil)
-      local h = M.parse_header(head)
-      if h.Pod and h.Pod ~= f.pod then
-        error(("%s: the header says pod %s, the file name %s"):format(path, h.Pod, f.pod), 0)
+      if hpod and hpod ~= f.pod then
+        error(("%s: the header says pod %s, the file name %s"):format(path, hpod, f.pod), 0)
       end
-      local header_t = h.Timestamp and M.parse_timestamp(h.Timestamp)
-      if h.Timestamp and not header_t then
-        error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
-          :format(path, h.Timestamp), 0)
+      local header_t
+      if stamp then
+        -- the pods of one scrape round mostly share its Timestamp: read once
+        if stamp ~= last_stamp then last_stamp, last_t = stamp, M.parse_timestamp(stamp) end
+        header_t = last_t
+        if not header_t then
+          error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
+            :format(path, stamp), 0)
+        end
       end
       if header_t and math.abs(header_t - f.t) > 300 then
         error(("%s: the header's Timestamp %s is %d s away from the file name's %d")
-          :format(path, h.Timestamp, header_t - f.t, f.t), 0)
+          :format(path, stamp, header_t - f.t, f.t), 0)
       end
       if warning then -- a line "# Warning: ..." (collect_metrics.sh's failed scrape)
         info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = warning }

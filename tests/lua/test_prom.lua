@@ -553,6 +553,59 @@ t.test("read_scrape: header lines, the warning of a failed scrape, the text for 
   t.raises(": cannot read: Is a directory", agg.read_scrape, agg, dir)
 end)
 
+-- read_raw: read_scrape's reading for read_raw_dir, one call a file, the header's Pod and
+-- Timestamp as values (expected values by hand from the texts written)
+t.test("read_raw: the header's Pod and Timestamp, a 0-byte file not read, the warning", function()
+  local dir = t.tmpdir()
+  local agg = prom.aggregator()
+  -- the last line of a key wins; one space after the colon, if any, is not the value's
+  t.write(dir .. "/a", "# Pod: old\n# Timestamp:2026-02-16T09:20:02+0000\n# Pod:  p\n\n# TYPE x gauge\nx 1\n")
+  local read, pod, stamp, warning, text = agg:read_raw(dir .. "/a", true)
+  t.eq({ read, pod, stamp, warning }, { true, " p", "2026-02-16T09:20:02+0000", nil })
+  t.eq(text, t.read(dir .. "/a"))
+  agg:add_read("p", 0, dir .. "/a")
+  t.eq(agg:series("x")[1].last, 1.0)
+  -- no header: pod and timestamp nil; a key after the first line that is no "# Key: value"
+  -- is not the header's
+  t.write(dir .. "/b", "# TYPE x gauge\n# Pod: q\nx 2\n\n# Warning: Failed to collect\n")
+  t.eq({ agg:read_raw(dir .. "/b") }, { true, nil, nil, "Failed to collect" })
+  t.write(dir .. "/c", "")
+  t.eq({ agg:read_raw(dir .. "/c", true) }, { false })
+  t.raises("agg:add_read without a file", agg.add_read, agg, "p", 15, "c") -- nothing read
+  t.raises("/none: cannot open: No such file or directory", agg.read_raw, agg, dir .. "/none")
+  t.raises(": cannot read: Is a directory", agg.read_raw, agg, dir)
+  -- a FIFO (size 0, as a 0-byte file) is not waited for
+  if os.execute("mkfifo '" .. dir .. "/f' 2>/dev/null") then
+    t.eq({ agg:read_raw(dir .. "/f") }, { false })
+  end
+end)
+
+t.test("raw folder reader: the header's pod and Timestamp checked in every file", function()
+  local dir = t.tmpdir()
+  local function put(pod, ts, stamp, hpod)
+    t.write(("%s/%s_%d_metrics.log"):format(dir, pod, ts),
+      ("# Timestamp: %s\n# Pod: %s\n\n# TYPE c_total counter\nc_total 5\n"):format(stamp, hpod or pod))
+  end
+  -- two pods of one round share the Timestamp: both are checked against their own names
+  put("pod-a", 1771233602, "2026-02-16T09:20:02+0000")
+  put("pod-b", 1771233602, "2026-02-16T09:20:02+0000")
+  put("pod-a", 1771233617, "2026-02-16T09:20:17+0000")
+  local _, info = pf.read_raw_dir(dir)
+  t.eq({ info.scrapes, #info.failed }, { 3, 0 })
+  t.write(dir .. "/pod-b_1771233617_metrics.log", "")
+  _, info = pf.read_raw_dir(dir)
+  t.eq({ info.scrapes, info.failed[1].reason, info.failed[1].empty }, { 3, "empty file", true })
+  -- pod-c's file at 1771233602 + 3600 says the same Timestamp as the round before it
+  put("pod-c", 1771237202, "2026-02-16T09:20:17+0000")
+  t.raises("pod-c_1771237202_metrics.log: the header's Timestamp 2026-02-16T09:20:17+0000 is -3585 s "
+    .. "away from the file name's 1771237202", pf.read_raw_dir, dir)
+  put("pod-c", 1771237202, "2026-02-16T10:20:02+0000", "pod-d")
+  t.raises("pod-c_1771237202_metrics.log: the header says pod pod-d, the file name pod-c", pf.read_raw_dir, dir)
+  put("pod-c", 1771237202, "16/02/2026 10:20")
+  t.raises([[pod-c_1771237202_metrics.log: cannot read the header's Timestamp "16/02/2026 10:20" (expected]],
+    pf.read_raw_dir, dir)
+end)
+
 t.test("raw folder: files in time order, then by pod, whatever their names hold", function()
   -- pods whose names sort one way and hold '_' and digits; the order below by hand:
   -- time first, then the pod's name as Lua compares strings

@@ -258,9 +258,16 @@ local function stack_config(run, br, path)
   local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
   for _, comp in ipairs(stack) do
     local s = type(comp) == "table" and comp.standardized
+    -- the model a component serves: an inference engine's model.name, and a generic
+    -- component's written the same way (llmd.br's, with the model the results named) or, by an
+    -- older llmdlua, as a string
+    if type(s) == "table" and type(s.model) == "table" and s.model.name ~= nil then
+      add(models, tostring(s.model.name))
+    elseif type(s) == "table" and s.kind == "generic" and (type(s.model) == "string" and s.model ~= "") then
+      add(models, s.model)
+    end
     if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
       local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
-      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
       local acc = type(s.accelerator) == "table" and s.accelerator or nil
       if acc and acc.model then
         local name = tostring(acc.model):gsub("%-", " ")
@@ -280,6 +287,8 @@ local function stack_config(run, br, path)
   end
   local src = path .. ": scenario.stack"
   rm.config(run, "model", table.concat(models, ", "), src)
+  -- (the model the results name, as every reader sets it: llmd.decision.model_of)
+  if #models > 0 then run.model = table.concat(models, ", ") end
   rm.config(run, "hardware", table.concat(hw, "; "), src)
   rm.config(run, "parallelism", table.concat(par, "; "), src)
   rm.config(run, "image", table.concat(img, "; "), src)

@@ -884,6 +884,8 @@ function M.extract(c, opts)
     cfg = rm.load(cfg_path)
     local server = type(cfg) == "table" and type(cfg.server) == "table" and cfg.server or {}
     rm.config(run, "model", server.model_name, cfg_path)
+    -- (the model the results name, as every reader sets it: llmd.decision.model_of)
+    if type(server.model_name) == "string" and server.model_name ~= "" then run.model = server.model_name end
     rm.config(run, "server", server.type, cfg_path)
     rm.config(run, "target", server.base_url, cfg_path)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}

@@ -1,0 +1,64 @@
+-- fixa41: ingest leftovers of session 40. Expected values by hand or with python3, as written
+-- beside each.
+local t = require "testlib"
+local json = require "llmd.json"
+local harness = require "llmd.harness"
+local report = require "llmd.report"
+local yaml = require "llmd.yaml"
+
+local F = t.fixtures()
+local KUBECON = F .. "/inference-perf/kubecon-na-2025_vllm"
+
+local function llmdlua(args)
+  local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+  local argv = { src .. "/../../llmdlua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return require("llmd.proc").run(argv)
+end
+
+-- The model names of a v0.2 report's scenario.stack, read as YAML (not by llmdlua's reader).
+local function stack_models(path)
+  local doc = yaml.load_file(path)
+  local out = {}
+  for _, comp in ipairs(doc.scenario and doc.scenario.stack or {}) do
+    local m = comp.standardized and comp.standardized.model
+    out[#out + 1] = type(m) == "table" and m.name or m
+  end
+  return out
+end
+
+t.test("1: extract.lua --br writes the model the results name into scenario.stack, and the reader reads it back",
+  function()
+  -- vLLM: testlib.latency_ladder's files say model_id Qwen/Qwen3-0.6B
+  local dir = t.latency_ladder { { 2, t.spread(0.1, 0.2, 40) } }
+  local out = t.tmpdir() .. "/br"
+  local r = llmdlua { "extract.lua", dir, "--br", "0.2", "--out", out }
+  t.ok(r.ok, r.stderr)
+  local path = out .. "/benchmark_report_v0.2,_benchmark_01.json.yaml"
+  t.eq(stack_models(path), { "Qwen/Qwen3-0.6B" })
+  -- (schema-valid: upstream's schema takes a generic component's extra keys)
+  local js = require "llmd.jsonschema"
+  t.eq(js.validate(json.read(F .. "/benchmark-report/br_v0_2_json_schema.json"), yaml.load_file(path)), {})
+  local back = harness.extract(out)
+  t.eq(back.model, "Qwen/Qwen3-0.6B")
+  t.eq(back.config.model, "Qwen/Qwen3-0.6B")
+  -- inference-perf: the model its config.yaml serves (server.model_name)
+  local ip = t.tmpdir() .. "/ip"
+  t.copy_tree(KUBECON, ip)
+  t.write(ip .. "/config.yaml", "server:\n  type: vllm\n  model_name: meta-llama/Llama-3.1-8B\n")
+  local run = harness.extract(ip)
+  t.eq(run.model, "meta-llama/Llama-3.1-8B")
+  local out2 = t.tmpdir() .. "/br2"
+  r = llmdlua { "extract.lua", ip, "--br", "0.2", "--out", out2 }
+  t.ok(r.ok, r.stderr)
+  t.eq(stack_models(out2 .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml"),
+    { "meta-llama/Llama-3.1-8B" })
+  t.eq(harness.extract(out2).model, "meta-llama/Llama-3.1-8B")
+  -- a report an older llmdlua wrote with --info: the generic component's model as a string
+  local old = t.tmpdir() .. "/old"
+  t.mkdir(old)
+  local text = t.read(path):gsub("(\n%s*)model:\n%s*name: ([^\n]*)", "%1model: %2")
+  t.ok(not text:find("name: Qwen", 1, true) and text:find("model: Qwen/Qwen3-0.6B", 1, true), text)
+  t.write(old .. "/benchmark_report_v0.2,_benchmark_01.json.yaml", text)
+  t.eq(harness.extract(old).model, "Qwen/Qwen3-0.6B")
+end)

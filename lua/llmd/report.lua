@@ -4956,10 +4956,11 @@ same_plan_config = function(workspace)
     .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
 end
 
--- "A's workload/model unknown" where one run states its workload or model (the benchmark's
--- workload, the model served) and the other does not: a like-for-like comparison that
--- nothing verifies (the token lengths may still match by chance). nil where each is known
--- on both sides or on neither (then the workload match says what it can).
+-- What nothing verifies is like for like, or nil: "A's workload/model unknown" where one run
+-- states its workload or model (the benchmark's workload, the model served: decision.model_of)
+-- and the other does not (the token lengths may still match by chance); "neither run's model is
+-- known" where no run names one: nothing measured tells two models apart. (A workload neither
+-- states is what the workload match compares as measured: load points, requests, token lengths.)
 like_unverified = function(A, B)
   local function stated(side, part, k)
     local st = side.state or {}
@@ -4969,7 +4970,7 @@ like_unverified = function(A, B)
   end
   local known = {
     workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
-    model = { (A.run or {}).model or stated(A, "stack", "model"), (B.run or {}).model or stated(B, "stack", "model") },
+    model = { decision.model_of(A), decision.model_of(B) },
   }
   local out = {}
   for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
@@ -4982,6 +4983,7 @@ like_unverified = function(A, B)
       out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
     end
   end
+  if known.model[1] == nil and known.model[2] == nil then out[#out + 1] = "neither run's model is known" end
   return #out > 0 and table.concat(out, ", ") or nil
 end
 workload_title = function(differences, has_harness_note)

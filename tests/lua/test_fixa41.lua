@@ -62,3 +62,29 @@ t.test("1: extract.lua --br writes the model the results name into scenario.stac
   t.write(old .. "/benchmark_report_v0.2,_benchmark_01.json.yaml", text)
   t.eq(harness.extract(old).model, "Qwen/Qwen3-0.6B")
 end)
+
+-- A side of report.build, hand-made (testlib.run_of), naming model (nil: none).
+local function sd(label, model, info_model)
+  local run = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100, error_rate_pct = 0 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 300, error_rate_pct = 0 } } }
+  run.model = model
+  return { label = label, state = { label = label, stack = { model = info_model } }, run = run, kv = {} }
+end
+
+t.test("2: the Verdict says like for like is not verified where neither run's model is known", function()
+  local slo = require("llmd.decision").parse_slo("ttft_p90_ms=200", "--slo")
+  local function verdict(a, b) return report.build { a = a, b = b, slo = slo, generated = 0 }.verdict.text end
+  -- neither names a model: said (before session 41 nothing was)
+  t.contains(verdict(sd("x"), sd("y")), "Warning: like for like not verified: neither run's model is known "
+    .. "(see below).")
+  -- one names it: the one-sided caveat, as before
+  t.contains(verdict(sd("x", "m"), sd("y")), "like for like not verified: B's model unknown")
+  -- both name one (in the results, or one in its info file): none
+  t.lacks(verdict(sd("x", "m"), sd("y", "m")), "like for like")
+  t.lacks(verdict(sd("x", nil, "m"), sd("y", "m")), "like for like")
+  -- a run model saved before the readers set run.model (inference-perf, benchmark reports):
+  -- its config's model counts
+  local a = sd("x")
+  a.run.config = { model = "m" }
+  t.lacks(verdict(a, sd("y", "m")), "like for like")
+end)

@@ -88,3 +88,65 @@ t.test("2: the Verdict says like for like is not verified where neither run's mo
   a.run.config = { model = "m" }
   t.lacks(verdict(a, sd("y", "m")), "like for like")
 end)
+
+t.test("3: vLLM results appended to one file (--append-result) are refused with one line; a .json.gz is read",
+  function()
+  -- three exp-7 files (llm-d-1p1d), as vllm bench serve --append-result writes them: each result's
+  -- JSON on a line of its own, a newline between
+  local src = F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d"
+  local names = {}
+  for f in require("lfs").dir(src) do if f:match("%.json$") then names[#names + 1] = f end end
+  table.sort(names)
+  t.eq(#names, 3)
+  local lines = {}
+  for i, f in ipairs(names) do lines[i] = json.encode(json.read(src .. "/" .. f)) end
+  local dir = t.tmpdir() .. "/app"
+  t.mkdir(dir)
+  local path = dir .. "/openai-sweep.json"
+  t.write(path, table.concat(lines, "\n"))
+  local r = llmdlua { "extract.lua", dir }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, ("llmdlua: %s: holds 3 vLLM benchmark results appended one after another (vllm bench serve "
+    .. "--append-result), one a line, where llmdlua reads one result, one load point, a file: split it into a folder "
+    .. "of its own, one file a line (mkdir DIR && split -l 1 -d --additional-suffix=.json %s DIR/openai-sweep_), and "
+    .. "pass that folder (--tolerant goes on without this file, with a warning in the report)\n"):format(path, path))
+  -- the command it gives, run: the folder reads as the three files do (the same load points)
+  local split = t.tmpdir() .. "/split"
+  t.mkdir(split)
+  local sh = require("llmd.proc").run { "sh", "-c", ('split -l 1 -d --additional-suffix=.json "$1" "$2"/openai-sweep_'),
+    "sh", path, split }
+  t.ok(sh.ok, sh.stderr)
+  local want, got = harness.extract(src), harness.extract(split)
+  t.eq(#got.stages, 3)
+  for i = 1, 3 do
+    t.eq(got.stages[i].rate, want.stages[i].rate)
+    t.eq(got.stages[i].metrics.values.ttft_p95_ms, want.stages[i].metrics.values.ttft_p95_ms)
+  end
+  -- one result gzipped (gzip -n, as a user keeps results): detected and read as the plain file
+  local gz = t.tmpdir() .. "/gz"
+  t.mkdir(gz)
+  t.copy(src .. "/" .. names[1], gz .. "/" .. names[1])
+  local z = require("llmd.proc").run { "gzip", "-n", gz .. "/" .. names[1] }
+  t.ok(z.ok, z.stderr)
+  local run = harness.extract(gz)
+  t.eq(run.harness, "vllm-benchmark")
+  t.eq(run.files, { gz .. "/" .. names[1] .. ".gz" })
+  local x = t.tmpdir() .. "/plain"
+  t.mkdir(x)
+  t.copy(src .. "/" .. names[1], x .. "/" .. names[1])
+  local plain = harness.extract(x)
+  t.ok(plain.stages[1].metrics.values.ttft_p95_ms ~= nil)
+  t.eq(run.stages[1].metrics.values.ttft_p95_ms, plain.stages[1].metrics.values.ttft_p95_ms)
+  t.eq(run.model, plain.model)
+  -- appended results gzipped: the same line, with gunzip in the command
+  local gza = t.tmpdir() .. "/gza"
+  t.mkdir(gza)
+  t.copy(path, gza .. "/openai-sweep.json")
+  z = require("llmd.proc").run { "gzip", "-n", gza .. "/openai-sweep.json" }
+  t.ok(z.ok, z.stderr)
+  r = llmdlua { "extract.lua", gza }
+  t.eq(r.code, 1)
+  t.contains(r.stderr, ": holds 3 vLLM benchmark results appended one after another")
+  t.contains(r.stderr, ("(mkdir DIR && gunzip -c %s/openai-sweep.json.gz | split -l 1 -d --additional-suffix=.json - "
+    .. "DIR/openai-sweep_)"):format(gza))
+end)

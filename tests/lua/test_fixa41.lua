@@ -89,6 +89,51 @@ t.test("2: the Verdict says like for like is not verified where neither run's mo
   t.lacks(verdict(a, sd("y", "m")), "like for like")
 end)
 
+t.test("4: a benchmark report whose keys are re-sorted, scenario and version past the first 64 KiB, is detected",
+  function()
+  -- upstream's v0.2 example with one time series padded to ~200 KB (its points repeated), written
+  -- with its keys sorted at every level (llmd.json and llmd.yamlout write plain tables so):
+  -- results (and the series) first, then run, scenario, version
+  local d = yaml.load_file(F .. "/benchmark-report/br_v0_2_example.yaml")
+  d.scenario.load.standardized.concurrency = nil -- (.inf in the example: no JSON number)
+  local function first_list(x)
+    if type(x) ~= "table" then return nil end
+    if x[1] ~= nil then return x end
+    local keys = {}
+    for k in pairs(x) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      local l = first_list(x[k])
+      if l then return l end
+    end
+  end
+  local series = first_list(d.results.request_performance.time_series)
+  local base = #series
+  for i = base + 1, 4000 do series[i] = series[(i - 1) % base + 1] end
+  local expected = harness.extract((function()
+    local x = t.tmpdir() .. "/ex"
+    t.mkdir(x)
+    t.copy(F .. "/benchmark-report/br_v0_2_example.yaml", x .. "/benchmark_report_v0.2,_x.yaml")
+    return x
+  end)())
+  for _, form in ipairs { "json", "yaml" } do
+    local dir = t.tmpdir() .. "/" .. form
+    t.mkdir(dir)
+    local path = dir .. "/report." .. form
+    t.write(path, form == "json" and json.encode(d) or require("llmd.yamlout").dump(d))
+    local text = t.read(path)
+    local at = text:find(form == "json" and '"version"' or "\nversion:", 1, true)
+    t.ok(at and at > 65536 and text:find("request_performance", 1, true) < 65536, form .. ": the layout tested")
+    local run = harness.extract(dir)
+    t.eq(run.harness, "benchmark-report", form)
+    t.eq(#run.stages, 1, form)
+    -- the same figures as the example read under its own name
+    t.ok(expected.stages[1].metrics.values.ttft_p90_ms ~= nil)
+    t.eq(run.stages[1].metrics.values.ttft_p90_ms, expected.stages[1].metrics.values.ttft_p90_ms, form)
+    t.eq(run.stages[1].metrics.values.requests_ok, expected.stages[1].metrics.values.requests_ok, form)
+  end
+end)
+
 t.test("3: vLLM results appended to one file (--append-result) are refused with one line; a .json.gz is read",
   function()
   -- three exp-7 files (llm-d-1p1d), as vllm bench serve --append-result writes them: each result's

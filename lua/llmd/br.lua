@@ -133,19 +133,26 @@ end
 
 local function base(path) return tostring(path or "results"):match("([^/]+)$") end
 
--- The stack as components (Generic: llmdlua seldom knows replicas and parallelism).
-local function stack(info)
-  if type(info) ~= "table" then return nil end
+-- The stack as components (Generic: llmdlua seldom knows replicas and parallelism), from
+-- what --info states and the model the results name (decision.model_of: vLLM's model_id,
+-- inference-perf's config model, a report's own stack), written as an inference engine's is,
+-- model: {name: ...} (a Generic component takes extra keys), so a reader of the reports knows
+-- the model as a reader of the results does: without it a run compared with its own reports
+-- read "like for like not verified: B's model unknown".
+local function stack(info, run)
+  info = type(info) == "table" and info or {}
   local known = {}
   for _, k in ipairs { "guide", "model", "hardware", "gateway", "llmd_version", "decode_image", "namespace" } do
     local v = info[k]
     if type(v) == "string" and v ~= "" and v ~= "unknown" then known[k] = v end
   end
+  known.model = require("llmd.decision").model_of { run = run, state = { stack = known } }
   if next(known) == nil then return nil end
   local label = info.label or known.guide or "stack"
   local std = yo.map("kind", "generic", "tool", known.guide and ("llm-d " .. known.guide) or "llm-d",
     "tool_version", known.decode_image or known.llmd_version or "unknown",
-    "model", known.model, "hardware", known.hardware, "gateway", known.gateway, "namespace", known.namespace)
+    "model", known.model and yo.map("name", known.model), "hardware", known.hardware, "gateway", known.gateway,
+    "namespace", known.namespace)
   local cfg = {}
   for _, k in ipairs { "guide", "model", "hardware", "gateway", "llmd_version", "decode_image" } do
     cfg[#cfg + 1] = k .. "=" .. tostring(known[k])
@@ -236,7 +243,7 @@ function M.stage_doc(run, st, opts)
     "run", yo.map("uid", M.hash(id), "eid", opts.eid,
       "time", dur and yo.map("duration", ("PT%sS"):format(yo.float(dur + 0.0))) or nil,
       "description", opts.description, "keywords", opts.keywords),
-    "scenario", yo.map("stack", stack(opts.stack), "load", load),
+    "scenario", yo.map("stack", stack(opts.stack, run), "load", load),
     "results", yo.map("request_performance", yo.map("aggregate",
       yo.map("requests", requests, "latency", latency, "throughput", throughput))))
   return doc, dropped

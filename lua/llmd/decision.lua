@@ -374,6 +374,21 @@ function M.measure_difference_texts(wm)
   return out
 end
 
+-- The model a side served, or nil where nothing says: the one its results name (run.model, which
+-- each harness reader sets from its own files: vLLM's model_id, inference-perf's config.yaml
+-- server.model_name, a benchmark report's scenario.stack model name; run.config.model for a
+-- run model saved before the readers set run.model), else the one its info file states.
+function M.model_of(side)
+  local run = side.run or {}
+  local function known(v)
+    if v == nil or v == "unknown" or v == "" then return nil end
+    return tostring(v)
+  end
+  local st = side.state or {}
+  return known(run.model) or known(type(run.config) == "table" and run.config.model or nil)
+    or known(type(st.stack) == "table" and st.stack.model or nil)
+end
+
 -- What differs between the workloads two runs measured: {same =, like_for_like =,
 -- differences = {{field, a, b, text, like_for_like = false when it breaks pooled rows}}}.
 -- A and B: sides ({label, state, run}); pa, pb: their load points.
@@ -435,8 +450,7 @@ function M.workload_match(A, B, pa, pb)
   -- a stated workload or a model that differs changes what is measured, as token lengths do:
   -- no row, pooled or at one load, compares like with like
   if wa and wb and wa ~= wb then add("workload", wa, wb, ("workload/profile: '%s' vs '%s'"):format(wa, wb), true) end
-  local ma = ra.model or stated(A, "stack", "model")
-  local mb = rb.model or stated(B, "stack", "model")
+  local ma, mb = M.model_of(A), M.model_of(B)
   if ma and mb and ma ~= mb then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), true) end
   local like = true
   for _, d in ipairs(diffs) do if d.breaks_pooled then like = false end end

@@ -5000,10 +5000,12 @@ same_plan_config = function(workspace)
     .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
 end
 
--- "A's workload/model unknown" where one run states its workload or model (the benchmark's
--- workload, the model served) and the other does not: a like-for-like comparison that
--- nothing verifies (the token lengths may still match by chance). nil where each is known
--- on both sides or on neither (then the workload match says what it can).
+-- What nothing verifies is like for like, or nil: "A's workload/model unknown" where one run
+-- states its workload or model (the benchmark's workload, the model served: decision.model_of)
+-- and the other does not (the token lengths may still match by chance); "neither run's model is
+-- known" where no run names one: nothing measured tells two models apart. (A workload neither
+-- states is what the workload match compares as measured: load points, requests, token lengths.)
+-- Second: the one-sided part alone, or nil (the workload banner's).
 like_unverified = function(A, B)
   local function stated(side, part, k)
     local st = side.state or {}
@@ -5013,7 +5015,7 @@ like_unverified = function(A, B)
   end
   local known = {
     workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
-    model = { (A.run or {}).model or stated(A, "stack", "model"), (B.run or {}).model or stated(B, "stack", "model") },
+    model = { decision.model_of(A), decision.model_of(B) },
   }
   local out = {}
   for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
@@ -5026,7 +5028,11 @@ like_unverified = function(A, B)
       out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
     end
   end
-  return #out > 0 and table.concat(out, ", ") or nil
+  -- (the one-sided part, second: what the workload banner says; a model neither names leaves the
+  -- banner to the requests measured, which the workload match compares)
+  local one_sided = #out > 0 and table.concat(out, ", ") or nil
+  if known.model[1] == nil and known.model[2] == nil then out[#out + 1] = "neither run's model is known" end
+  return #out > 0 and table.concat(out, ", ") or nil, one_sided
 end
 workload_title = function(differences, has_harness_note)
   if #differences == 0 then return nil end
@@ -5333,11 +5339,12 @@ function M.build(opts)
   -- one run's workload or model stated, the other's unknown (results imported with no info
   -- file beside a run the plan deployed): that they measured the same is not known, so no
   -- banner says "the same workload", and the Verdict says it is not verified
-  model.like_unverified = like_unverified(A, B)
+  local one_sided
+  model.like_unverified, one_sided = like_unverified(A, B)
   model.same_config = same_plan_config(opts.workspace)
-  if model.like_unverified and model.workload_title and model.workload_title:match("^The same workload") then
+  if one_sided and model.workload_title and model.workload_title:match("^The same workload") then
     model.workload_title = model.workload_title:gsub("^The same workload %(the same requests%)", "The same workload")
-      :gsub("^The same workload", ("Not verified to be the same workload (%s)"):format(model.like_unverified), 1)
+      :gsub("^The same workload", ("Not verified to be the same workload (%s)"):format(one_sided), 1)
   end
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end

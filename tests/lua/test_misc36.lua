@@ -69,7 +69,7 @@ t.test("compare.lua without --slo: the latencies at the load both runs sustained
     .. "req/s by B), the "
     .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
     .. "latency p90 +30.0 % (no test at this load: without an SLO none is made there). --slo gives capacity within an "
-    .. "SLO.")
+    .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
   local summary = md:match("\n## Summary\n\n([^\n]*)")
   t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 req/s by B), the highest load both runs sustained, B's "
     .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "

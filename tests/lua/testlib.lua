@@ -354,9 +354,11 @@ function M.csv_row(csv, key)
 end
 
 -- A hand-made run model (harness "synthetic"): stages {rate | concurrency, values}, in
--- order, none of them warm-up.
+-- order, none of them warm-up, naming its model (as vLLM's files do), so that two of them
+-- are known to serve one model (the Verdict says "neither run's model is known" otherwise).
 function M.run_of(stages)
-  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
+  local run = { harness = "synthetic", model = "synthetic/model", stages = {},
+    overall = { values = {}, na = {}, source = {}, method = {} } }
   for i, s in ipairs(stages) do
     run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
       metrics = { values = s.values, na = {}, source = {}, method = {} } }

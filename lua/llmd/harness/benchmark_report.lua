@@ -14,7 +14,8 @@ local M = {
   -- what detect accepts (looks_like_br), as the "looked for" error lists it
   describe = "llm-d-benchmark's report v0.1 / v0.2 / v0.2.1: benchmark_report*.yaml, .yml or .json, or another "
     .. ".yaml, .yml or .json file whose first 64 KiB reads like one: a version with request_performance (v0.1) "
-    .. "or, in YAML, metrics: and scenario: (v0.2)",
+    .. "or, in YAML, metrics: and scenario: (v0.2), or one that opens with the results and whose whole top level "
+    .. "has the version (keys sorted)",
 }
 
 local function num(v) return type(v) == "number" and v ~= math.huge and v or nil end
@@ -31,16 +32,48 @@ local function group(v)
 end
 local function metrics_fmt_s(v) return (("%.3f"):format(v):gsub("%.?0+$", "")) end
 
-local function looks_like_br(name, head)
+local HEAD = 65536
+
+-- The top-level keys of a report whose head does not reach them (keys re-sorted: results or
+-- metrics first, megabytes of time series before scenario and version): {version = "0.2",
+-- scenario = true}, read from the whole file: a YAML file's lines that start a top-level key,
+-- a JSON file's top level by llmd.scan (which skips the values of the other keys).
+local function whole_top(path)
+  local top = {}
+  if path:match("%.json$") then
+    pcall(require("llmd.scan").json, path, {
+      { "$.version", function(v) top.version = v end },
+      { "$.scenario", function() top.scenario = true end, fields = { "stack" } },
+    })
+  else
+    local f = io.open(path, "rb")
+    if not f then return top end
+    for line in f:lines() do
+      local v = line:match("^version:%s*(.-)%s*$")
+      if v then top.version = v:gsub("^['\"]", ""):gsub("['\"]$", "") end
+      if line:match("^scenario:") then top.scenario = true end
+    end
+    f:close()
+  end
+  return top
+end
+
+local function looks_like_br(name, head, path)
   if name:match("^benchmark_report.*%.ya?ml$") or name:match("^benchmark_report.*%.json$") then return true end
   if not (name:match("%.ya?ml$") or name:match("%.json$")) or not head then return false end
   local has_version = head:find("\nversion:", 1, true) or head:find("^version:") or head:find('"version"%s*:%s*"0%.')
-  return has_version ~= nil and (head:find("request_performance", 1, true) ~= nil
-    or (head:find("\nmetrics:", 1, true) ~= nil and head:find("scenario:", 1, true) ~= nil))
+  local perf = head:find("request_performance", 1, true) ~= nil
+  local v01 = head:find("\nmetrics:", 1, true) or head:find("^metrics:")
+  if has_version then return perf or (v01 ~= nil and head:find("scenario:", 1, true) ~= nil) end
+  -- a head of a whole 64 KiB that opens with the results (v0.2's request_performance, v0.1's
+  -- metrics:) and holds no version: the keys re-sorted, told by the file's whole top level
+  if #head < HEAD or not (perf or v01) or not path then return false end
+  local top = whole_top(path)
+  return type(top.version) == "string" and top.version:match("^0%.") ~= nil and (perf or top.scenario == true)
 end
 
 function M.detect(dir)
-  local order = rm.group_files(dir, function(f) return looks_like_br(f.name, rm.peek(f.path, 65536)) end)
+  local order = rm.group_files(dir, function(f) return looks_like_br(f.name, rm.peek(f.path, HEAD), f.path) end)
   -- a v0.2 report and the v0.1 one of the same native file: the v0.2 one
   for _, c in ipairs(order) do
     local v02 = {}
@@ -258,9 +291,16 @@ local function stack_config(run, br, path)
   local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
   for _, comp in ipairs(stack) do
     local s = type(comp) == "table" and comp.standardized
+    -- the model a component serves: an inference engine's model.name, and a generic
+    -- component's written the same way (llmd.br's, with the model the results named) or, by an
+    -- older llmdlua, as a string
+    if type(s) == "table" and type(s.model) == "table" and s.model.name ~= nil then
+      add(models, tostring(s.model.name))
+    elseif type(s) == "table" and s.kind == "generic" and (type(s.model) == "string" and s.model ~= "") then
+      add(models, s.model)
+    end
     if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
       local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
-      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
       local acc = type(s.accelerator) == "table" and s.accelerator or nil
       if acc and acc.model then
         local name = tostring(acc.model):gsub("%-", " ")
@@ -280,6 +320,8 @@ local function stack_config(run, br, path)
   end
   local src = path .. ": scenario.stack"
   rm.config(run, "model", table.concat(models, ", "), src)
+  -- (the model the results name, as every reader sets it: llmd.decision.model_of)
+  if #models > 0 then run.model = table.concat(models, ", ") end
   rm.config(run, "hardware", table.concat(hw, "; "), src)
   rm.config(run, "parallelism", table.concat(par, "; "), src)
   rm.config(run, "image", table.concat(img, "; "), src)

@@ -140,6 +140,26 @@ local function drain_record(d, st)
   return rec
 end
 
+-- A file whose successes.count is 0 yet whose successes.latency holds figures (inference-perf
+-- writes a summary of no samples as null): it contradicts itself, and which half is right the
+-- file cannot say. "request_latency mean 1.234 s, time_to_first_token ..." or nil.
+local function latency_without_successes(d)
+  local succ = type(d) == "table" and type(d.successes) == "table" and d.successes or {}
+  if succ.count ~= 0 or type(succ.latency) ~= "table" then return nil end
+  local said = {}
+  for _, e in ipairs(LATENCY) do
+    local sd = succ.latency[e[1]]
+    if type(sd) == "table" then
+      local k = num(sd.mean) and "mean" or nil
+      if not k then
+        for key, v in pairs(sd) do if num(v) and (k == nil or tostring(key) < k) then k = tostring(key) end end
+      end
+      if k then said[#said + 1] = ("%s %s %.4g s"):format(e[1], k, sd[k]) end
+    end
+  end
+  return #said > 0 and table.concat(said, ", ") or nil
+end
+
 local function map_report(set, d, path)
   need_table(d, path, "the document")
   local succ = need_table(d.successes, path, "'successes'")
@@ -602,6 +622,18 @@ function M.extract(c, opts)
         failed = st.metrics.values.requests_failed }
       st.drain = drain_record(d, st)
       st.doc = d
+      -- (a data check of its own: the stage's latencies are N/A, as of no success, but the
+      -- figures its file holds say requests did succeed, so its count may be the fault)
+      local said = latency_without_successes(d)
+      if said then
+        rm.warn(run, "%s: successes.count is 0, yet successes.latency holds figures (%s), which inference-perf "
+          .. "writes as null where no request succeeded: the file contradicts itself (edited, or cut and mended?), "
+          .. "so load point %d's count of 0 successes may be the fault; its latencies are N/A, as for no success",
+          s.path:match("[^/]+$"), said, s.index)
+        run.checks = run.checks or {}
+        run.checks[#run.checks + 1] = { kind = "latency_without_successes", key = "requests_ok", stage = s.index,
+          file = s.path, text = run.warnings[#run.warnings], resolved = true }
+      end
       run.stages[#run.stages + 1] = st
     end
   end
@@ -884,6 +916,8 @@ function M.extract(c, opts)
     cfg = rm.load(cfg_path)
     local server = type(cfg) == "table" and type(cfg.server) == "table" and cfg.server or {}
     rm.config(run, "model", server.model_name, cfg_path)
+    -- (the model the results name, as every reader sets it: llmd.decision.model_of)
+    if type(server.model_name) == "string" and server.model_name ~= "" then run.model = server.model_name end
     rm.config(run, "server", server.type, cfg_path)
     rm.config(run, "target", server.base_url, cfg_path)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}

@@ -8,6 +8,6 @@ return require("llmd.harness.vllm_benchmark").variant {
   name = "inferencemax", best_of = true,
   describe = "kimbochen/bench_serving results, vLLM's old format: any .json file whose first 64 KiB has "
     .. "\"request_throughput\", \"num_prompts\" and \"best_of\" (or, where it opens with per-request arrays, whose "
-    .. "top level has them)",
+    .. "top level has them); or a .json.gz whose top level has them",
   token_source = "bench_serving's count (its tokenizer; failed requests count 0 output tokens)",
 }

@@ -29,6 +29,11 @@ local ARRAY_KEYS = { "input_lens", "output_lens", "ttfts", "itls", "latencies", 
   "generated_texts", "errors" }
 local TELLS = { "request_throughput", "num_prompts", "best_of" }
 
+-- The gzipped files other harnesses name (guidellm's, inference-perf's per-request file, which
+-- can be gigabytes): never read whole to be told apart.
+local GZ_OTHERS = { ["benchmarks.json.gz"] = true, ["results.json.gz"] = true,
+  ["per_request_lifecycle_metrics.json.gz"] = true }
+
 local function has_arrays(head)
   for _, k in ipairs(ARRAY_KEYS) do
     if head:find('"' .. k .. '"%s*:%s*%[') then return true end
@@ -80,6 +85,15 @@ local function new(variant)
   function M.detect(dir)
     local others = {} -- .json files not recognised, by folder
     local cs = rm.group_files(dir, function(f)
+      if f.name:match("%.json%.gz$") and not f.name:match("%.pytorch%.json%.gz$") and not GZ_OTHERS[f.name] then
+        -- a result file gzipped (its reader's llmd.scan decompresses it): no head to peek at,
+        -- so told by the keys of its top level, whose values the scan skips; one that cannot
+        -- be read to its end (cut short, results appended) but has them is claimed, for its
+        -- reader to name the fault
+        local top = top_keys(f.path)
+        if not (top.keys.request_throughput and top.keys.num_prompts) then return nil end
+        return (top.keys.best_of ~= nil) == variant.best_of or nil
+      end
       if f.name:match("%.json$") == nil or f.name:match("%.pytorch%.json$") then return nil end
       if is_ours(f.path, rm.peek(f.path, HEAD)) then return true end
       others[#others + 1] = f
@@ -247,6 +261,27 @@ local function new(variant)
     if num(f(d, "total_output_tokens")) then rm.put(set, "output_tokens_total", d.total_output_tokens, src) end
   end
 
+  -- A file that holds several results, one after another (`vllm bench serve --append-result`
+  -- appends each run's JSON to the file, a newline between, each on a line of its own): one
+  -- line "FILE holds N vLLM benchmark results appended ..." saying how to split it, raised in
+  -- place of the parser's "expected end of input" after the first; nil where the file is not that.
+  -- Not read as load points: every load point of this reader is a file (its stage, its name in
+  -- the report and the benchmark reports), and the results appended to one file need not be
+  -- one run's ladder (--append-result adds whatever ran with that file name).
+  local function appended(path, err)
+    if not require("llmd.errors").text(err):find("expected end of input", 1, true) then return nil end
+    local n = 0
+    local ok = pcall(scan.jsonl, path, { { "$.num_prompts", function() n = n + 1 end } })
+    if not ok or n < 2 then return nil end
+    local sh = require("llmd.template").helpers.sh
+    local name = path:match("([^/]+)%.json$") or path:match("([^/]+)%.json%.gz$") or "result"
+    local split = path:match("%.gz$") and ("gunzip -c %s | split -l 1 -d --additional-suffix=.json - DIR/%s_")
+      :format(sh(path), sh(name)) or ("split -l 1 -d --additional-suffix=.json %s DIR/%s_"):format(sh(path), sh(name))
+    return ("%s: holds %d vLLM benchmark results appended one after another (vllm bench serve --append-result), "
+      .. "one a line, where llmdlua reads one result, one load point, a file: split it into a folder of its own, "
+      .. "one file a line (mkdir DIR && %s), and pass that folder"):format(path, n, split)
+  end
+
   -- One file: its scalars, and its per-request arrays when present.
   local function read_file(path, opts)
     local d
@@ -267,7 +302,8 @@ local function new(variant)
       end }
     end
     rules[#rules + 1] = { "$.itls[*][*]", itl }
-    scan.json(path, rules)
+    local ok, err = pcall(scan.json, path, rules)
+    if not ok then error(appended(path, err) or err, 0) end
     if type(d) ~= "table" then error(path .. ": expected a JSON object (a vLLM benchmark result)", 0) end
     if #arr.ttfts > 0 or #arr.latencies > 0 or itl:count() > 0 then
       scan.json(path, { { "$", function(r)
@@ -608,7 +644,7 @@ local M = new {
   name = "vllm-benchmark", best_of = false,
   describe = "vllm bench serve --save-result files, one per load point: any .json file, not .pytorch.json, "
     .. "whose first 64 KiB has \"request_throughput\" and \"num_prompts\" and no \"best_of\" (or, where it opens "
-    .. "with per-request arrays, whose top level has them)",
+    .. "with per-request arrays, whose top level has them); or a .json.gz whose top level has them",
   token_source = "vLLM's count (prompt lengths from its tokenizer, output from server usage when returned)",
 }
 M.variant = new

@@ -1386,6 +1386,38 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
   t.ok(why and why:find("Failed requests by cause: not rendered", 1, true), why)
 end)
 
+-- fixf41 (new-user trial, session 41): printed, the Load Curves table lost its last columns
+-- off the page's right edge (Goodput cut, SLO attainment gone): 17 columns at 7.5 pt with
+-- numbers that never wrap are wider than the paper, and paper does not scroll. Every
+-- header of the table must be in the printed text, on the page that has the table.
+t.test("printed to PDF: the Load Curves table keeps every column on the page", function()
+  -- README's pair: 10 slots (saturated from 6 req/s, latencies to 98,096.1 ms) against 24,
+  -- with an SLO, so Goodput and SLO attainment have figures
+  local PY = "/usr/bin/python3"
+  if not proc.run({ PY, "-c", "import numpy" }).ok then return end -- (queue_sim.py needs numpy)
+  local d = t.tmpdir()
+  for _, s in ipairs { { "sim-a", "10", "11" }, { "sim-b", "24", "12" } } do
+    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", d .. "/" .. s[1], "--rates", "6,8,10,11,12,13",
+      "--slots", s[2], "--seed", s[3] }
+    t.eq(r.code, 0, r.stderr)
+  end
+  local w, r = compare { "--a", d .. "/sim-a", "--b", d .. "/sim-b", "--slo", "ttft_p90_ms=500" }
+  t.eq(r.code, 0, r.stderr)
+  local text = browser_text(w .. "/comparison_report.html")
+  -- (the two tables, not the paragraph under them, which names the columns too)
+  local curves = text:gsub("%s+", " "):match("Load Curves (.-) Tok/s per user = 1000")
+  t.ok(curves, "the Load Curves section printed")
+  -- (pdftotext interleaves the lines of the wrapped headers: their words, each table's)
+  for _, h in ipairs { "Point", "Offered", "Repeats", "Throughput", "Harness", "Output", "tok/s/GPU", "Errors",
+    "user", "Goodput", "SLO", "attainment" } do
+    local _, n = curves:gsub("%f[%w]" .. h:gsub("%p", "%%%0") .. "%f[^%w]", "")
+    t.ok(n >= 2, ("Load Curves header word '%s' printed in both tables (%d):\n%s"):format(h, n, curves:sub(1, 1500)))
+  end
+  -- and the last column's figures: each table's 6 rows end in a percentage
+  local _, pcts = curves:gsub("%d %%", "")
+  t.ok(pcts >= 12, "the SLO attainment figures printed: " .. pcts)
+end)
+
 t.test("latency against throughput: a y axis to 100000 ms keeps its label inside the picture", function()
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")

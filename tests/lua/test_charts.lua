@@ -1391,8 +1391,8 @@ end)
 -- numbers that never wrap are wider than the paper, and paper does not scroll. Every
 -- header of the table must be in the printed text, on the page that has the table.
 t.test("printed to PDF: the Load Curves table keeps every column on the page", function()
-  -- README's pair: 10 slots (saturated from 6 req/s, latencies to 98,096.1 ms) against 24,
-  -- with an SLO, so Goodput and SLO attainment have figures
+  -- the trial's pair: 10 slots (saturated from 6 req/s, latencies to 98,096.1 ms) against 24,
+  -- with an SLO, so Goodput and SLO attainment have figures (wide numbers: the widest table)
   local PY = "/usr/bin/python3"
   if not proc.run({ PY, "-c", "import numpy" }).ok then return end -- (queue_sim.py needs numpy)
   local d = t.tmpdir()

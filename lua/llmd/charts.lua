@@ -1041,6 +1041,22 @@ function M.latency_cdf(model, A, B)
     end
   end
   if #cols == 0 and #c.notes > 0 and not any_dependent then
+    -- a run model saved before the stages kept their grids: its stages' figures are per-request ones
+    for _, x in ipairs { A, B } do
+      local per_stage, has_grid = false, false
+      for _, st in ipairs(x.run.stages or {}) do
+        local src = st.metrics and st.metrics.source or {}
+        if src.ttft_p90_ms == rm.PER_REQUEST or src.latency_p90_ms == rm.PER_REQUEST then per_stage = true end
+        if st.cdf then has_grid = true end
+      end
+      if per_stage and not has_grid then
+        c.reason = ("%s's saved run model has no quantile grid per load point (saved before the chart drew the "
+          .. "loads both runs sustained): `llmdlua analyze.lua WORKSPACE --reextract` reads the results again.")
+          :format(x.label)
+        c.notes = {}
+        return c
+      end
+    end
     c.reason = ("The per-request data is not split by load point (read as a whole), so no distribution at a load "
       .. "%s sustained can be drawn: pooled over every load, saturated ones included, it would mix the loads and "
       .. "the overload."):format(both)

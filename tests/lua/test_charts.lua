@@ -522,6 +522,15 @@ t.test("the CDF pools only the loads both runs sustained and the tests compare, 
   t.ok(c.notes[2]:find("^End%-to%-end latency: the requests at 1/s, 2/s offered pooled"), c.notes[2])
   local p90 = c.data:match("\n90 (%S+)")
   t.near(tonumber(p90), 190, 0.01, "TTFT p90 at 1/s alone")
+  -- a run model saved before the stages kept their grids (figures per-request, no grid per
+  -- stage): no chart, and how to get it, never "not split by load point"
+  for _, st in ipairs(A.run.stages) do
+    st.cdf, st.cdf_count = nil, nil
+    st.metrics.source = { ttft_p90_ms = rm.PER_REQUEST }
+  end
+  c = charts.latency_cdf(model, A, B)
+  t.eq(c.available, false)
+  t.ok(c.reason:find("^A's saved run model has no quantile grid per load point .-%-%-reextract"), c.reason)
   -- saturated at every load both measured: no chart, and why
   model.saturation = { a = { point = 1 }, b = { point = 3 } }
   c = charts.latency_cdf(model, A, B)

@@ -210,6 +210,7 @@ function M.load_points(model, side)
       local v = type(p.values) == "table" and p.values or {}
       local q = {
         index = type(p.index) == "number" and p.index or nil,
+        stages = type(p.stages) == "table" and p.stages or nil,
         offered = finite(p.offered) and p.offered or nil, load_type = p.load_type or "unknown",
         achieved_rps = finite(p.achieved_rps) and p.achieved_rps or nil,
         output_tps = finite(p.output_tps) and p.output_tps or nil,
@@ -239,7 +240,7 @@ function M.load_points(model, side)
         load_type = st.rate and "rate" or st.concurrency and "concurrency" or "unknown",
         achieved_rps = finite(v.throughput_req_s) and v.throughput_req_s or nil,
         output_tps = finite(v.throughput_tok_s) and v.throughput_tok_s or nil,
-        values = v,
+        values = v, stages = { st.index },
       }
     end
   end
@@ -827,8 +828,94 @@ function M.latency_points(model, A, B, c, pts)
   return c
 end
 
--- 2. CDFs of the per-request latencies (run.cdf, the quantile grid of the same pass).
-function M.latency_cdf(_, A, B)
+-- 2. CDFs of the per-request latencies, at the loads the comparison compares them: a
+-- run's latencies pooled over all its load points mix its loads (and an overload's queue)
+-- into one curve, and two runs of one server then differ by the loads' mix and the
+-- saturated points' luck, a difference the tables refuse. Each panel pools the load points
+-- both runs measured at the same load (llmd.decision.paired_points) that neither run is
+-- saturated at and whose requests are not too dependent to test (the tables' rule:
+-- llmd.decision.dependence_reason on the points' design effects), each load weighted
+-- equally (so both runs' curves mix the same loads), each from its stages' quantile grids
+-- (st.cdf, from the harness reader's accumulators: no second pass).
+
+-- The share (%) of a quantile grid ({{q, v}, ...}, v not decreasing) at or below x, linear
+-- between the grid's points.
+local function grid_share(g, x)
+  if x < g[1][2] then return 0 end
+  local i = 1
+  while i < #g and g[i + 1][2] <= x do i = i + 1 end
+  if i == #g then return g[i][1] end
+  local a, b = g[i], g[i + 1]
+  return a[1] + (b[1] - a[1]) * (x - a[2]) / (b[2] - a[2])
+end
+
+-- The quantile grid (at qs) of a mixture of grids ({{grid, weight}, ...}, the weights
+-- summing to 1): at each q the least x whose mixed share reaches q (bisection).
+function M.mix_grids(parts, qs)
+  if #parts == 1 then
+    local by = {}
+    for _, qv in ipairs(parts[1][1]) do by[qv[1]] = qv[2] end
+    local out = {}
+    for _, q in ipairs(qs) do if by[q] then out[#out + 1] = { q, by[q] } end end
+    return out
+  end
+  local lo, hi = math.huge, -math.huge
+  for _, pt in ipairs(parts) do
+    lo, hi = math.min(lo, pt[1][1][2]), math.max(hi, pt[1][#pt[1]][2])
+  end
+  local function share(x)
+    local f = 0
+    for _, pt in ipairs(parts) do f = f + pt[2] * grid_share(pt[1], x) end
+    return f
+  end
+  local out = {}
+  for _, q in ipairs(qs) do
+    local a, b = lo, hi
+    if q <= 0 then
+      b = lo
+    else
+      for _ = 1, 60 do
+        local m = (a + b) / 2
+        if share(m) >= q - 1e-9 then b = m else a = m end
+      end
+    end
+    out[#out + 1] = { q, b }
+  end
+  return out
+end
+
+-- A load point's quantile grid parts for one kind ({{grid, weight within the point}, ...})
+-- and its sample count, or nil: its stages' grids (its repeats weighted by their counts);
+-- a run whose one load point is its one measured stage has it as the whole run's.
+local function point_grids(run, p, name, n_points)
+  local got, n = {}, 0
+  -- (a point without stages: the whole run's figures, M.load_points)
+  local idxs = p.stages and #p.stages > 0 and p.stages or { false }
+  for _, idx in ipairs(idxs) do
+    local g, c
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx and st.cdf and st.cdf[name] and #st.cdf[name] > 0 then
+        g, c = st.cdf[name], st.cdf_count and st.cdf_count[name]
+      end
+    end
+    if not g and n_points == 1 and #idxs == 1 and run.cdf and run.cdf[name] and #run.cdf[name] > 0 then
+      g, c = run.cdf[name], run.cdf_count and run.cdf_count[name]
+    end
+    if not g or not finite(c) or c <= 0 then return nil end
+    got[#got + 1], n = { g, c }, n + c
+  end
+  if #got == 0 then return nil end
+  for _, x in ipairs(got) do x[2] = x[2] / n end
+  return got, n
+end
+
+local ONE_POINT = "its one load point"
+local function load_text(p)
+  if not p.offered then return ONE_POINT end
+  return p.load_type == "concurrency" and ("concurrency %g"):format(p.offered) or ("%g/s"):format(p.offered)
+end
+
+function M.latency_cdf(model, A, B)
   local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
   local ca, cb = A.run.cdf, B.run.cdf
   if not ca and not cb then
@@ -842,39 +929,185 @@ function M.latency_cdf(_, A, B)
       or "Neither run kept per-request data, so there are no latency distributions to draw."
     return c
   end
-  local cols, labels, ylabels, logs, has_a, has_b = {}, {}, {}, {}, {}, {}
-  local qset, qs = {}, {}
-  for i, p in ipairs(CDF_PANELS) do
-    local ga, gb = ca and ca[p[1]], cb and cb[p[1]]
-    if (ga and #ga > 0) or (gb and #gb > 0) then
-      local vals = {}
-      for _, g in ipairs { ga or {}, gb or {} } do
-        for _, qv in ipairs(g) do
-          if not qset[qv[1]] then qset[qv[1]] = true; qs[#qs + 1] = qv[1] end
-          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
-        end
-      end
-      cols[#cols + 1], labels[#labels + 1] = i + 1, p[2]
-      ylabels[#ylabels + 1] = ("share of %s at or below (%%)"):format(p[3])
-      logs[#logs + 1] = wide(vals)
-      has_a[#has_a + 1], has_b[#has_b + 1] = ga ~= nil and #ga > 0, gb ~= nil and #gb > 0
+  model = model or {}
+  local pa, pb = M.load_points(model, A), M.load_points(model, B)
+  -- a run without load points is one: its whole run's grid (point_grids)
+  if #pa == 0 then pa = { { load_type = "unknown", values = {} } } end
+  if #pb == 0 then pb = { { load_type = "unknown", values = {} } } end
+  local one_sided = not (ca and cb)
+  local paired = {}
+  if one_sided then
+    -- one run's distribution alone (nothing to set beside it), at the loads it sustained
+    for _, p in ipairs(ca and pa or pb) do paired[#paired + 1] = ca and { a = p } or { b = p } end
+  elseif #pa == 1 and #pb == 1 then
+    -- the one load point of each, as the tables compare them
+    paired[1] = { a = pa[1], b = pb[1] }
+    local x, y = pa[1], pb[1]
+    if x.offered and y.offered and not (x.load_type == y.load_type and lp.close(x.offered, y.offered)) then
+      c.notes[#c.notes + 1] = ("Not the same load: %s was measured at %s and %s at %s, so these distributions "
+        .. "differ by load as well as by configuration."):format(A.label, load_text(x), B.label, load_text(y))
+    end
+  else
+    paired = decision.paired_points(pa, pb)
+  end
+  -- the loads both runs measured and sustained
+  local sustained, over = {}, {}
+  for _, pr in ipairs(paired) do
+    local sa, sb = pr.a and pr.a.saturated, pr.b and pr.b.saturated
+    if sa or sb then
+      -- (in which run, where both measured it and one sustained it)
+      over[#over + 1] = load_text(pr.a or pr.b) .. ((one_sided or (sa and sb)) and ""
+        or (" in %s"):format(sa and A.label or B.label))
+    else
+      sustained[#sustained + 1] = pr
     end
   end
-  if #cols == 0 then
-    c.reason = "The runs' per-request data holds no latency samples."
+  local both = one_sided and "it" or "both runs"
+  if #sustained == 0 then
+    c.reason = #over > 0 and ("No load %s sustained (saturated at %s): past saturation a latency measures "
+      .. "the queue, which grows with time, so %s."):format(both, table.concat(over, ", "),
+        one_sided and "its distribution describes the overload" or "their distributions are not comparable")
+      or "The runs measured no load point at the same load, so their distributions would compare different loads."
     return c
   end
-  table.sort(qs)
-  local blocks = {}
-  for _, s in ipairs { { "a", ca }, { "b", cb } } do
-    local rows = { name = "run " .. s[1] }
-    if s[2] then M.cdf_rows(rows, s[2], qs) end
-    blocks[#blocks + 1] = rows
+  -- (the repeats' test takes each repeat's figure, never its requests: no dependence rule)
+  local repeats = (#pa > 1 or #pb > 1) and decision.any_repeats(pa, pb)
+  local qs = rm.CDF_GRID
+  local cols, labels, ylabels, logs, grids = {}, {}, {}, {}, { a = {}, b = {} }
+  local loads_of, left_of, names_of, has_a, has_b = {}, {}, {}, {}, {}
+  local any_dependent = false
+  for i, p in ipairs(CDF_PANELS) do
+    local kind = rm.CDF_KINDS[i][1]
+    local parts, used, dependent, missing = { a = {}, b = {} }, {}, {}, false
+    -- (a latency neither run has is no panel)
+    local any = (ca[p[1]] and #ca[p[1]] > 0) or (cb[p[1]] and #cb[p[1]] > 0)
+    for _, pr in ipairs(any and sustained or {}) do
+      local ga, na, gb, nb
+      if pr.a then ga, na = point_grids(A.run, pr.a, p[1], #pa) end
+      if pr.b then gb, nb = point_grids(B.run, pr.b, p[1], #pb) end
+      if one_sided and (ga or gb) then
+        used[#used + 1] = load_text(pr.a or pr.b)
+        if ga then parts.a[#parts.a + 1] = ga else parts.b[#parts.b + 1] = gb end
+      elseif not (ga and gb) then
+        missing = true
+      else
+        -- (ITL: the requests' count, as its test declusters the gaps to one unit a request)
+        if kind == "itl" then
+          na, nb = pr.a.values.requests_ok or na, pr.b.values.requests_ok or nb
+        end
+        local d = decision.u_design_effect(decision.point_deff(A.run, pr.a, kind, #pa),
+          decision.point_deff(B.run, pr.b, kind, #pb))
+        if not repeats and decision.dependence_reason(na, nb, d) then
+          dependent[#dependent + 1] = load_text(pr.a)
+        else
+          used[#used + 1] = load_text(pr.a)
+          parts.a[#parts.a + 1], parts.b[#parts.b + 1] = ga, gb
+        end
+      end
+    end
+    local left = {}
+    if #over > 0 then left[#left + 1] = ("saturated: %s"):format(table.concat(over, ", ")) end
+    if #dependent > 0 then
+      left[#left + 1] = ("too dependent to test (neighbouring requests alike, the queue's doing): %s")
+        :format(table.concat(dependent, ", "))
+    end
+    if missing then left[#left + 1] = "a run without this latency's per-request data there" end
+    if #used > 0 then
+      local vals = {}
+      for _, x in ipairs { "a", "b" } do
+        -- each load point weighs 1 / #used, its stages within it by their counts
+        local mix = {}
+        for _, pt in ipairs(parts[x]) do
+          for _, g in ipairs(pt) do mix[#mix + 1] = { g[1], g[2] / #used } end
+        end
+        if #mix > 0 then
+          grids[x][p[1]] = M.mix_grids(mix, qs)
+          for _, qv in ipairs(grids[x][p[1]]) do
+            if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
+          end
+        end
+      end
+      has_a[#has_a + 1], has_b[#has_b + 1] = #parts.a > 0, #parts.b > 0
+      cols[#cols + 1] = i + 1
+      loads_of[#loads_of + 1], left_of[#left_of + 1] = table.concat(used, ", "), left
+      names_of[#names_of + 1] = (p[2]:gsub(" %(ms%)$", ""):gsub("^%l", string.upper))
+      labels[#labels + 1] = loads_of[#loads_of] == ONE_POINT and p[2] or ("%s at %s"):format(p[2], loads_of[#loads_of])
+      ylabels[#ylabels + 1] = ("share of %s at or below (%%)"):format(p[3])
+      logs[#logs + 1] = wide(vals)
+    elseif #dependent > 0 or missing then
+      any_dependent = any_dependent or #dependent > 0
+      c.notes[#c.notes + 1] = ("%s is not drawn: no load %s sustained has it to compare (%s)."):format(
+        (p[2]:gsub(" %(ms%)$", "")), both, table.concat(left, "; "))
+    end
+  end
+  if #cols == 0 and #c.notes > 0 and not any_dependent then
+    -- a run model saved before the stages kept their grids: its stages' figures are per-request ones
+    for _, x in ipairs { A, B } do
+      local per_stage, has_grid = false, false
+      for _, st in ipairs(x.run.stages or {}) do
+        local src = st.metrics and st.metrics.source or {}
+        if src.ttft_p90_ms == rm.PER_REQUEST or src.latency_p90_ms == rm.PER_REQUEST then per_stage = true end
+        if st.cdf then has_grid = true end
+      end
+      if per_stage and not has_grid then
+        c.reason = ("%s's saved run model has no quantile grid per load point (saved before the chart drew the "
+          .. "loads both runs sustained): `llmdlua analyze.lua WORKSPACE --reextract` reads the results again.")
+          :format(x.label)
+        c.notes = {}
+        return c
+      end
+    end
+    c.reason = ("The per-request data is not split by load point (read as a whole), so no distribution at a load "
+      .. "%s sustained can be drawn: pooled over every load, saturated ones included, it would mix the loads and "
+      .. "the overload."):format(both)
+    c.notes = {}
+    return c
+  end
+  if #cols == 0 then
+    c.reason = #c.notes > 0 and ("At the loads %s sustained no latency can be drawn: %s"):format(both,
+      table.concat(c.notes, " ")) or "The runs' per-request data holds no latency samples."
+    c.notes = {}
+    return c
+  end
+  local same = true
+  for k = 2, #loads_of do same = same and loads_of[k] == loads_of[1] end
+  c.title = same and loads_of[1] == ONE_POINT and c.title
+    or same and ("Latency distributions (per-request CDF) at %s offered, loads %s sustained"):format(loads_of[1], both)
+    or ("Latency distributions (per-request CDF) at loads %s sustained (each panel's own)"):format(both)
+  for _, v in ipairs(c.vars) do
+    if v[1] == "title" then v[2] = c.title end
+  end
+  -- one note per set of panels pooling the same loads with the same left out
+  local groups, by_key = {}, {}
+  for k, left in ipairs(left_of) do
+    local text = table.concat(left, "; ")
+    local key = loads_of[k] .. "|" .. text
+    if not by_key[key] then
+      by_key[key] = { names = {}, loads = loads_of[k], text = text }
+      groups[#groups + 1] = by_key[key]
+    end
+    local names = by_key[key].names
+    names[#names + 1] = names_of[k]
+  end
+  for _, g in ipairs(groups) do
+    if g.loads ~= ONE_POINT then
+      c.notes[#c.notes + 1] = ("%s: the requests at %s offered%s, each load weighted equally%s; left out%s."):format(
+        same and "Every panel" or table.concat(g.names, ", "), g.loads,
+        g.loads:find(",", 1, true) and " pooled" or "",
+        one_sided and "" or ", as the Performance Results' tests compare them",
+        #g.text > 0 and (": " .. g.text) or ": none")
+    end
   end
   for _, s in ipairs { { A, ca }, { B, cb } } do
     if not s[2] then
       c.notes[#c.notes + 1] = ("%s: no per-request data, so no distribution."):format(s[1].label)
     end
+  end
+  local blocks = {}
+  for _, x in ipairs { "a", "b" } do
+    local rows = { name = "run " .. x }
+    M.cdf_rows(rows, grids[x], qs)
+    blocks[#blocks + 1] = rows
   end
   c.data = data_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
   add(c, "panel_col", cols)
@@ -1064,7 +1297,7 @@ end
 
 -- The charts whose data comes from the comparison model; the others' from the two sides
 -- alone (their functions ignore the model), so they can be drawn while the model is built.
-M.NEEDS_MODEL = { latency_throughput = true, achieved_offered = true }
+M.NEEDS_MODEL = { latency_throughput = true, latency_cdf = true, achieved_offered = true }
 
 -- Every chart of the comparison, in order; available or with the reason it is left out.
 -- names: only these (in this order); default M.NAMES.

@@ -907,6 +907,17 @@ function M.tail_bound(pcts, d, tol)
   return 1 - best / 100, label or ("p%g"):format(best)
 end
 
+-- The latencies' design effects of a set's sample_deff ({ttft =, tpot =, itl =, latency =}),
+-- or nil: what a saved stage keeps of it besides the failures'.
+local function latency_deff(d)
+  if type(d) ~= "table" then return nil end
+  local out, any = {}, false
+  for _, k in ipairs(M.CDF_KINDS) do
+    if type(d[k[1]]) == "number" then out[k[1]], any = d[k[1]], true end
+  end
+  return any and out or nil
+end
+
 -- The run model as plain data for llmd.json (every metric {value, unit, source, method} or
 -- {value = null, unknown = reason}).
 function M.to_plain(run)
@@ -924,6 +935,9 @@ function M.to_plain(run)
       -- (each percentile's 95 % interval from its requests: llmd.loadpoints.percentile_ci,
       -- which capacity at an SLO is ordered by; the samples themselves are not saved)
       percentile_ci = st.metrics.percentile_ci or require("llmd.loadpoints").stage_percentile_cis(st.metrics),
+      -- (the stage's latency quantile grid and the latencies' design effects in send order:
+      -- the CDF chart pools the loads both runs sustained and could test, llmd.charts.latency_cdf)
+      cdf = st.cdf, cdf_count = st.cdf_count, latency_deff = latency_deff(st.metrics.sample_deff),
     }
   end
   local errors = json.array {}
@@ -994,21 +1008,25 @@ function M.from_plain(doc, path)
   local function fci(v) return type(v) == "table" and v or nil end
   run.overall.percentile_ci = fci(doc.percentile_ci)
   run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
-  if type(doc.cdf) == "table" then
-    run.cdf = {}
+  -- a saved quantile grid (M.cdf's), checked; where names where it was read
+  local function grid(cdf, where)
+    if type(cdf) ~= "table" then return nil end
+    local out = {}
     for _, k in ipairs(M.CDF_KINDS) do
-      local g = doc.cdf[k[2]]
+      local g = cdf[k[2]]
       if type(g) == "table" then
         for i, p in ipairs(g) do
           if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number" then
-            error(("%s: cdf.%s[%d]: expected [percentile, value]"):format(path or "run model", k[2], i), 0)
+            error(("%s: %s.%s[%d]: expected [percentile, value]"):format(path or "run model", where, k[2], i), 0)
           end
         end
-        run.cdf[k[2]] = g
+        out[k[2]] = g
       end
     end
-    run.cdf_count = type(doc.cdf_count) == "table" and doc.cdf_count or {}
+    return out
   end
+  run.cdf = grid(doc.cdf, "cdf")
+  if run.cdf then run.cdf_count = type(doc.cdf_count) == "table" and doc.cdf_count or {} end
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
@@ -1021,6 +1039,15 @@ function M.from_plain(doc, path)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
     s.metrics.sample_deff = fdeff(st.failure_deff)
+    if type(st.latency_deff) == "table" then
+      s.metrics.sample_deff = s.metrics.sample_deff or {}
+      for _, k in ipairs(M.CDF_KINDS) do
+        local d = st.latency_deff[k[1]]
+        if type(d) == "number" and d >= 1 then s.metrics.sample_deff[k[1]] = d end
+      end
+    end
+    s.cdf = grid(st.cdf, ("stages[%d].cdf"):format(#run.stages + 1))
+    if s.cdf then s.cdf_count = type(st.cdf_count) == "table" and st.cdf_count or {} end
     s.metrics.percentile_ci = fci(st.percentile_ci)
     run.stages[#run.stages + 1] = s
   end

@@ -3870,7 +3870,17 @@ local function charts_of(m, T, list, out, suffix, about)
   for _, n in ipairs(pnotes) do
     if not n:find("^TPOT") and not n:find("^ITL") then c.notes[#c.notes + 1] = n end
   end
-  if m.common_load then
+  -- every treatment saturated at the common load: bars side by side would set one overload's
+  -- queue (which grows with the run's length) against another's, and read as a winner
+  -- (88,656 ms against 5,327 ms) where the Verdict names none: not drawn, and why
+  local all_saturated = m.common_load ~= nil and #(m.saturated_at_common or {}) == #T
+  if all_saturated then
+    c.reason = ("Every treatment is saturated at the common load (%s): their latencies there are each overloaded "
+      .. "server's queue, which grows with the run's length, so bars side by side would compare overloads, not "
+      .. "configurations (not comparable); the latency table above gives the figures, marked saturated.")
+      :format(m.common_text or "unknown")
+  end
+  if m.common_load and not all_saturated then
     for i, x in ipairs(T) do
       local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
       for j, pnl in ipairs(BAR_PANELS) do
@@ -3945,6 +3955,8 @@ local function charts_of(m, T, list, out, suffix, about)
         :format(table.concat(cut, ", "))
     end
     c.available = true
+  elseif all_saturated then
+    c.notes = {} -- (c.reason says why)
   elseif not m.common_load then
     c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."
   else

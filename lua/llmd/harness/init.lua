@@ -334,6 +334,10 @@ function M.extract(dir, opts)
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
     -- the CDF charts' quantile grid, from the accumulators just filled
     run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
+    -- and each stage's, which the CDF chart pools over the loads both runs sustained
+    for _, st in ipairs(run.stages) do
+      if st.metrics.samples then st.cdf, st.cdf_count = rm.cdf(st.metrics.samples) end
+    end
   end
   run.root = dir
   for _, l in ipairs(rm.links_out(dir)) do

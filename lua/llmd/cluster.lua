@@ -2773,6 +2773,7 @@ function M.run(plan, opts)
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
+    after_failed_stack = function(x, o) M.salvage_run(ctx, x, o) end,
   })
   ctx.made_folders = made
   if not okr then
@@ -3005,26 +3006,29 @@ function M.redeploy_torn_down(ctx, only)
   end
 end
 
--- After a failed per-stack step: the run's state and logs are saved (best effort), the
--- stack is left as it is, and the user is told how to go on.
-function M.salvage(ctx, result)
-  for _, o in ipairs(result.failed) do
-    local x = o.stack
-    local d = ctx.deployed and ctx.deployed[x]
-    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
-      -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
-      -- so there are no logs, and nothing is left in place
-      local ok1 = pcall(save_state, ctx, x)
-      say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
-        x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
-    elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
-      local ok1 = pcall(save_state, ctx, x)
-      local ok2, msg = pcall(collect_logs, ctx, x)
-      say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
-        x:upper(), o.number,
-        o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
-    end
+-- After run x's step (outcome o) failed, at once (steps.run's after_failed_stack, before
+-- run B or the report step): the run's state and logs are saved (best effort) and the stack
+-- is left as it is.
+function M.salvage_run(ctx, x, o)
+  local d = ctx.deployed and ctx.deployed[x]
+  if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
+    -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
+    -- so there are no logs, and nothing is left in place
+    local ok1 = pcall(save_state, ctx, x)
+    say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
+      x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
+  elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
+    local ok1 = pcall(save_state, ctx, x)
+    local ok2, msg = pcall(collect_logs, ctx, x)
+    say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
+      x:upper(), o.number,
+      o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
   end
+end
+
+-- After the steps, when one failed: how to go on (each failed run's state and logs were
+-- saved as it failed, M.salvage_run).
+function M.salvage(ctx, result)
   if #result.failed > 0 and ctx.dry_run then
     -- no step of a dry run ran: a resume of its workspace would run every one, for real
     ctx.out:write("To run it after fixing the cause: the same command without --dry-run (the dry run's workspace "

@@ -210,6 +210,9 @@ function M.validate(plan, name, opts)
             if type(d.release) == "string" and M.bad_release(d.release) then
               bad(key .. ".deploy.release", M.bad_release(d.release))
             end
+            for _, p in ipairs(M.value_name_problems(d.values_override, key .. ".deploy.values_override")) do
+              bad(p.key, p.why)
+            end
             if d.service ~= nil and (type(d.service) ~= "string" or not d.service:match("^[%w][%w%.%-]*:?%d*$")) then
               bad(key .. ".deploy.service", "expected NAME or NAME:PORT (a Service in the namespace)")
             end
@@ -371,6 +374,36 @@ function M.bad_release(name, max)
   if ok then return nil end
   return ("%s is not a valid Helm release name (lowercase letters, digits, '-' and '.', starting and ending with a "
     .. "letter or digit, at most 53 characters)"):format(M.shown(name))
+end
+
+-- The names a values override (a plan's deploy.values_override, an experiment's setup
+-- treatment) gives the charts for Kubernetes objects, checked before any cluster call as
+-- --namespace and deploy.release are: a key whose last part is a namespace (namespace,
+-- namespaceOverride, any ...Namespace) must hold an RFC 1123 label (M.bad_name), one that
+-- names a release or what the chart names after it (release, releaseName,
+-- fullnameOverride, nameOverride) a name helm accepts (M.bad_release). An empty string is
+-- the charts' "not set" and passes. v: the value at path (a dotted key; a mapping or list
+-- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
+function M.value_name_problems(v, path, out)
+  out = out or {}
+  if type(v) == "table" then
+    local ks = {}
+    for k in pairs(v) do ks[#ks + 1] = k end
+    table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(ks) do
+      M.value_name_problems(v[k], path and (path .. "." .. tostring(k)) or tostring(k), out)
+    end
+  elseif type(v) == "string" and v ~= "" and path then
+    local leaf = (path:match("([^.]+)$") or path):lower()
+    local why
+    if leaf:match("namespace$") or leaf == "namespaceoverride" then
+      why = M.bad_name(v, "namespace")
+    elseif leaf == "release" or leaf == "releasename" or leaf == "fullnameoverride" or leaf == "nameoverride" then
+      why = M.bad_release(v)
+    end
+    if why then out[#out + 1] = { key = path, why = why } end
+  end
+  return out
 end
 
 -- The namespace and where it came from: --namespace or the plan's namespace: (both given

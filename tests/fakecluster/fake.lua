@@ -8,10 +8,12 @@
 --   FAKE_SERVER    the current context's API server (`kubectl config view --minify -o
 --                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with no
 --                  FAKE_CONTEXT, kubectl's error: no current context to minify)
---   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call in a namespace copies the n-th folder,
---                  from the first again past the last: two benchmarks in a row never get the
---                  same results while there are two folders, as no two real runs would)
+--   FAKE_RESULTS   recorded results folders the benchmark runs its workloads from, one per
+--                  run_only.sh call, separated by ':' (the n-th call in a namespace reads the
+--                  n-th folder, from the first again past the last: two benchmarks in a row
+--                  never get the same results while there are two folders, as no two real
+--                  runs would); each stage the config's workload asks is the folder's recorded
+--                  stage of the nearest rate (run_workload)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server

@@ -210,6 +210,9 @@ function M.validate(plan, name, opts)
             if type(d.release) == "string" and M.bad_release(d.release) then
               bad(key .. ".deploy.release", M.bad_release(d.release))
             end
+            for _, p in ipairs(M.value_name_problems(d.values_override, key .. ".deploy.values_override")) do
+              bad(p.key, p.why)
+            end
             if d.service ~= nil and (type(d.service) ~= "string" or not d.service:match("^[%w][%w%.%-]*:?%d*$")) then
               bad(key .. ".deploy.service", "expected NAME or NAME:PORT (a Service in the namespace)")
             end
@@ -371,6 +374,36 @@ function M.bad_release(name, max)
   if ok then return nil end
   return ("%s is not a valid Helm release name (lowercase letters, digits, '-' and '.', starting and ending with a "
     .. "letter or digit, at most 53 characters)"):format(M.shown(name))
+end
+
+-- The names a values override (a plan's deploy.values_override, an experiment's setup
+-- treatment) gives the charts for Kubernetes objects, checked before any cluster call as
+-- --namespace and deploy.release are: a key whose last part is a namespace (namespace,
+-- namespaceOverride, any ...Namespace) must hold an RFC 1123 label (M.bad_name), one that
+-- names a release or what the chart names after it (release, releaseName,
+-- fullnameOverride, nameOverride) a name helm accepts (M.bad_release). An empty string is
+-- the charts' "not set" and passes. v: the value at path (a dotted key; a mapping or list
+-- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
+function M.value_name_problems(v, path, out)
+  out = out or {}
+  if type(v) == "table" then
+    local ks = {}
+    for k in pairs(v) do ks[#ks + 1] = k end
+    table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(ks) do
+      M.value_name_problems(v[k], path and (path .. "." .. tostring(k)) or tostring(k), out)
+    end
+  elseif type(v) == "string" and v ~= "" and path then
+    local leaf = (path:match("([^.]+)$") or path):lower()
+    local why
+    if leaf:match("namespace$") or leaf == "namespaceoverride" then
+      why = M.bad_name(v, "namespace")
+    elseif leaf == "release" or leaf == "releasename" or leaf == "fullnameoverride" or leaf == "nameoverride" then
+      why = M.bad_release(v)
+    end
+    if why then out[#out + 1] = { key = path, why = why } end
+  end
+  return out
 end
 
 -- The namespace and where it came from: --namespace or the plan's namespace: (both given
@@ -2773,6 +2806,7 @@ function M.run(plan, opts)
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
+    after_failed_stack = function(x, o) M.salvage_run(ctx, x, o) end,
   })
   ctx.made_folders = made
   if not okr then
@@ -3005,26 +3039,29 @@ function M.redeploy_torn_down(ctx, only)
   end
 end
 
--- After a failed per-stack step: the run's state and logs are saved (best effort), the
--- stack is left as it is, and the user is told how to go on.
-function M.salvage(ctx, result)
-  for _, o in ipairs(result.failed) do
-    local x = o.stack
-    local d = ctx.deployed and ctx.deployed[x]
-    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
-      -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
-      -- so there are no logs, and nothing is left in place
-      local ok1 = pcall(save_state, ctx, x)
-      say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
-        x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
-    elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
-      local ok1 = pcall(save_state, ctx, x)
-      local ok2, msg = pcall(collect_logs, ctx, x)
-      say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
-        x:upper(), o.number,
-        o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
-    end
+-- After run x's step (outcome o) failed, at once (steps.run's after_failed_stack, before
+-- run B or the report step): the run's state and logs are saved (best effort) and the stack
+-- is left as it is.
+function M.salvage_run(ctx, x, o)
+  local d = ctx.deployed and ctx.deployed[x]
+  if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run and not (d and d.before) then
+    -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
+    -- so there are no logs, and nothing is left in place
+    local ok1 = pcall(save_state, ctx, x)
+    say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
+      x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
+  elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
+    local ok1 = pcall(save_state, ctx, x)
+    local ok2, msg = pcall(collect_logs, ctx, x)
+    say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
+      x:upper(), o.number,
+      o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
   end
+end
+
+-- After the steps, when one failed: how to go on (each failed run's state and logs were
+-- saved as it failed, M.salvage_run).
+function M.salvage(ctx, result)
   if #result.failed > 0 and ctx.dry_run then
     -- no step of a dry run ran: a resume of its workspace would run every one, for real
     ctx.out:write("To run it after fixing the cause: the same command without --dry-run (the dry run's workspace "

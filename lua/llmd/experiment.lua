@@ -266,12 +266,24 @@ function M.parse(doc, path)
         warn("setup.treatments[%d]: not a mapping (%s); skipped", i - 1, describe(t))
       else
         local name = treatment_name(t.name, ("%s: setup.treatments[%d]"):format(path, i - 1), "setup-" .. i)
-        local flat, at = {}, {}
-        local function add(k, v)
+        local flat, at, from = {}, {}, {}
+        local function add(k, v, src)
           if at[k] then flat[at[k]][2] = v else flat[#flat + 1] = { k, v }; at[k] = #flat end
+          from[k] = src
         end
-        for _, k in ipairs(consts and keys(consts) or {}) do add(tostring(k), consts[k]) end
-        for _, k in ipairs(keys(t)) do if k ~= "name" then add(tostring(k), t[k]) end end
+        for _, k in ipairs(consts and keys(consts) or {}) do add(tostring(k), consts[k], "setup.constants") end
+        for _, k in ipairs(keys(t)) do
+          if k ~= "name" then add(tostring(k), t[k], ("setup treatment %s"):format(name)) end
+        end
+        -- the names these values give the charts (namespaces, releases) are checked now, before
+        -- any cluster call, as the plan's are (llmd.cluster.value_name_problems)
+        local problems = {}
+        for _, kv in ipairs(flat) do
+          for _, p in ipairs(require("llmd.cluster").value_name_problems(kv[2], kv[1])) do
+            problems[#problems + 1] = ("%s: %s: %s: %s"):format(path, from[kv[1]], p.key, p.why)
+          end
+        end
+        if #problems > 0 then error(table.concat(problems, "\n"), 0) end
         e.setup_treatments[#e.setup_treatments + 1] = {
           name = name, overrides = M.dotted_to_nested(flat, ("%s: setup treatment %s"):format(path, name)),
         }

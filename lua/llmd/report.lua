@@ -4988,16 +4988,19 @@ same_plan_config = function(workspace)
   if not ok or type(plan) ~= "table" or type(plan.runs) ~= "table" then return nil end
   local a, b = plan.runs.a, plan.runs.b
   if type(a) ~= "table" or type(b) ~= "table" or a.existing ~= nil or b.existing ~= nil then return nil end
-  local function same(x, y)
-    if type(x) ~= type(y) then return false end
-    if type(x) ~= "table" then return x == y end
-    for k, v in pairs(x) do if not same(v, y[k]) then return false end end
-    for k in pairs(y) do if x[k] == nil then return false end end
-    return true
-  end
+  local same = M.same_value
   if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(a.benchmark, b.benchmark)) then return nil end
   return "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and benchmark:), so "
     .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
+end
+
+-- Are x and y the same value (YAML or JSON read: tables compared key by key, deep)?
+function M.same_value(x, y)
+  if type(x) ~= type(y) then return false end
+  if type(x) ~= "table" then return x == y end
+  for k, v in pairs(x) do if not M.same_value(v, y[k]) then return false end end
+  for k in pairs(y) do if x[k] == nil then return false end end
+  return true
 end
 
 -- What nothing verifies is like for like, or nil: "A's workload/model unknown" where one run

@@ -16,6 +16,8 @@
 -- stops the phase; a failed per-stack step stops only its stack (and, with
 -- stop_after_failed_stack, the stacks after it); the global steps after the stacks
 -- always run. A step raises to fail; what it returns is its message.
+-- opts.after_failed_stack(stack, outcome), when given, runs as soon as a stack's step has
+-- failed, before any later stack or global step.
 -- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before|dry-run|reset,
 -- message, seconds, at} is appended to the record file (JSON) as soon as it is known, so
 -- an interrupted run can be resumed: steps recorded "ok" are not run again.
@@ -256,7 +258,7 @@ function M.run(phase, list, ctx, opts)
         o.message))
       if tostring(msg):match("interrupted") then error(msg, 0) end
     end
-    return ok
+    return ok, o
   end
 
   for _, s in ipairs(pre) do
@@ -268,8 +270,12 @@ function M.run(phase, list, ctx, opts)
   end
   local function run_stack(stack)
     for _, s in ipairs(per) do
-      if not one(s, stack) then
+      local ok, o = one(s, stack)
+      if not ok then
         result.ok = false
+        -- what a failed stack leaves is said where it failed: before the next stack or
+        -- the global steps after the stacks (whose own failures follow from it)
+        if opts.after_failed_stack then opts.after_failed_stack(stack, o) end
         return false
       end
     end

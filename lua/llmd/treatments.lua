@@ -3187,6 +3187,11 @@ function M.write_report(out, list, opts)
     -- (the headline says it too: the Verdict is what is read)
     m.verdict_line = M.identical_caveat(list.identical_pairs) .. (m.verdict_line or "")
   end
+  -- setup treatments deployed alike (M.same_setups): the headline says it is an A/A check
+  if list.same_config then
+    m.same_config = list.same_config
+    m.verdict_line = ("Caveat: %s. %s"):format(list.same_config, m.verdict_line or "")
+  end
   -- what the design has and nothing here measured (an experiment's failed standup): named
   -- first, with its status; the Treatments section and treatments.json say why
   m.not_measured = list.not_measured or {}
@@ -4092,6 +4097,49 @@ function M.setup_gpus(path)
   return known and total > 0 and total or nil, #said > 0 and table.concat(said, ", ") or nil
 end
 
+-- Setup treatments (names: {setup =, dir =}) deployed with the same values: every setup
+-- treatment of an experiment has the plan's deploy and benchmark, so two whose values
+-- (plan/values-override.yaml: the plan's values, the constants and their own overrides;
+-- none for either, the plan's deploy as it is) are the same deployed one configuration, and
+-- comparing them is an A/A check, as compare.lua says of a plan's two runs alike
+-- (llmd.report's same_plan_config). The Verdict's text saying so, or nil.
+function M.same_setups(names)
+  local lfs = require "lfs"
+  local report = require "llmd.report"
+  local vals = {}
+  for i, n in ipairs(names) do
+    local p = n.dir .. "/plan/values-override.yaml"
+    if lfs.attributes(p, "mode") == "file" then
+      local ok, v = pcall(require("llmd.yaml").load_file, p)
+      vals[i] = ok and { v = v } or false -- (unreadable: not known to be the same as any)
+    else
+      vals[i] = { v = nil }
+    end
+  end
+  local groups, taken = {}, {}
+  for i = 1, #names do
+    if vals[i] and not taken[i] then
+      local g = { names[i].setup }
+      for j = i + 1, #names do
+        if vals[j] and not taken[j] and report.same_value(vals[i].v, vals[j].v) then
+          g[#g + 1] = names[j].setup
+          taken[j] = true
+        end
+      end
+      if #g > 1 then groups[#groups + 1] = g end
+    end
+  end
+  if #groups == 0 then return nil end
+  local said = {}
+  for _, g in ipairs(groups) do
+    said[#said + 1] = #g == 2 and ("%s and %s"):format(g[1], g[2])
+      or ("%s and %s"):format(table.concat(g, ", ", 1, #g - 1), g[#g])
+  end
+  return ("setup treatments %s deployed the same configuration (the same values in their "
+    .. "plan/values-override.yaml, and the plan's deploy and benchmark), so comparing them is an A/A check: a "
+    .. "difference between them is run-to-run variation, not a configuration's"):format(table.concat(said, "; "))
+end
+
 function M.experiment_list(w, opts)
   local lfs = require "lfs"
   local json = require "llmd.json"
@@ -4179,6 +4227,7 @@ function M.experiment_list(w, opts)
     end
   end
   list.experiment = st.experiment
+  list.same_config = M.same_setups(names)
   list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache
   list.not_measured = not_measured

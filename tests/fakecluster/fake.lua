@@ -8,10 +8,12 @@
 --   FAKE_SERVER    the current context's API server (`kubectl config view --minify -o
 --                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with no
 --                  FAKE_CONTEXT, kubectl's error: no current context to minify)
---   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call in a namespace copies the n-th folder,
---                  from the first again past the last: two benchmarks in a row never get the
---                  same results while there are two folders, as no two real runs would)
+--   FAKE_RESULTS   recorded results folders the benchmark runs its workloads from, one per
+--                  run_only.sh call, separated by ':' (the n-th call in a namespace reads the
+--                  n-th folder, from the first again past the last: two benchmarks in a row
+--                  never get the same results while there are two folders, as no two real
+--                  runs would); each stage the config's workload asks is the folder's recorded
+--                  stage of the nearest rate (run_workload)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -2267,6 +2269,189 @@ local function oc()
   die("fake oc: unsupported call: " .. table.concat(args, " "), 2)
 end
 
+-- The harness run of one workload wl (the config's workload.<name>) into dest, from the
+-- recorded results folder src: what a real harness would measure is not known here, so each
+-- stage the workload asks for (load.stages: rate, duration) is the recorded inference-perf
+-- stage of the nearest requested rate, sent at the stage's own rate for its own duration:
+-- rate * duration requests (the recorded count where no duration is given), the send
+-- rate, send duration and throughputs scaled to that rate, the latencies and lengths the
+-- recorded stage's; the summary the stages' pooled (counts and means exact, percentiles of
+-- the mixture of the stages' piecewise-linear distributions), as inference-perf writes one
+-- over every request of the run. A workload without stages of a rate each, or recorded
+-- results that are not inference-perf's stage files, or another harness: the recorded
+-- folder as it is (and a line saying so). Returns that line, or nil.
+local run_workload
+local PCT_KEYS = { "min", "p0.1", "p1", "p5", "p10", "p25", "median", "p75", "p90", "p95", "p99", "p99.9", "max" }
+local PCT_AT = { 0, 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100 }
+
+-- x at fraction q (0-100) of a summary's piecewise-linear distribution, and its inverse
+local function pct_cdf(sm, x)
+  if x <= sm.min then return 0 end
+  if x >= sm.max then return 100 end
+  for i = 2, #PCT_KEYS do
+    local a, b = sm[PCT_KEYS[i - 1]], sm[PCT_KEYS[i]]
+    if x <= b then
+      if b <= a then return PCT_AT[i] end
+      return PCT_AT[i - 1] + (PCT_AT[i] - PCT_AT[i - 1]) * (x - a) / (b - a)
+    end
+  end
+  return 100
+end
+
+-- The pooled summary of parts {summary =, weight =} (weights: request counts).
+local function pool_summary(parts)
+  local out, total = {}, 0
+  for _, p in ipairs(parts) do total = total + p.weight end
+  local usable = total > 0
+  for _, p in ipairs(parts) do
+    if type(p.summary) ~= "table" then usable = false; break end
+    for _, k in ipairs(PCT_KEYS) do if type(p.summary[k]) ~= "number" then usable = false end end
+    if type(p.summary.mean) ~= "number" then usable = false end
+  end
+  if not usable then return parts[1] and parts[1].summary or json.null end
+  local mean, lo, hi = 0, math.huge, -math.huge
+  for _, p in ipairs(parts) do
+    mean = mean + p.summary.mean * p.weight / total
+    lo, hi = math.min(lo, p.summary.min), math.max(hi, p.summary.max)
+  end
+  out.mean = mean
+  for i, k in ipairs(PCT_KEYS) do
+    if k == "min" then out[k] = lo
+    elseif k == "max" then out[k] = hi
+    else
+      local a, b = lo, hi
+      for _ = 1, 60 do
+        local m = (a + b) / 2
+        local c = 0
+        for _, p in ipairs(parts) do c = c + pct_cdf(p.summary, m) * p.weight / total end
+        if c < PCT_AT[i] then a = m else b = m end
+      end
+      out[k] = (a + b) / 2
+    end
+  end
+  return out
+end
+
+local function nearest_stage(rec, rate)
+  local best, bd
+  for _, st in ipairs(rec) do
+    local d = math.abs(math.log(rate / st.rate))
+    if not bd or d < bd - 1e-12 then best, bd = st, d end
+  end
+  return best
+end
+
+run_workload = function(src, dest, wl, harness_name)
+  local function as_is(why)
+    proc.run { "cp", "-a", src .. "/.", dest }
+    return ("%s: the recorded results %s copied as they are"):format(why, src)
+  end
+  if harness_name and harness_name ~= "inference-perf" then
+    return as_is(("harness %s, not inference-perf"):format(tostring(harness_name)))
+  end
+  local stages = type(wl) == "table" and type(wl.load) == "table" and wl.load.stages or nil
+  if type(stages) ~= "table" or #stages == 0 then return as_is("the workload has no load.stages") end
+  for _, st in ipairs(stages) do
+    if type(st) ~= "table" or type(st.rate) ~= "number" or st.rate <= 0 then
+      return as_is("a stage of the workload has no rate")
+    end
+  end
+  local rec = {}
+  for i = 0, 999 do
+    local f = ("%s/stage_%d_lifecycle_metrics.json"):format(src, i)
+    if lfs.attributes(f, "mode") ~= "file" then break end
+    local d = json.read(f)
+    local ls = type(d.load_summary) == "table" and d.load_summary or {}
+    if type(ls.requested_rate) ~= "number" or ls.requested_rate <= 0 then
+      return as_is(("%s has no load_summary.requested_rate"):format(f))
+    end
+    rec[#rec + 1] = { doc = d, rate = ls.requested_rate, index = i }
+  end
+  if #rec == 0 then return as_is("no inference-perf stage files") end
+  local sums = { count = 0, ok = 0, failed = 0, dur = 0, parts = {}, tput = {} }
+  for i, want in ipairs(stages) do
+    local r = nearest_stage(rec, want.rate)
+    local d = json.read(("%s/stage_%d_lifecycle_metrics.json"):format(src, r.index))
+    local ls = d.load_summary
+    local f = want.rate / r.rate
+    local count0 = ls.count
+    local count = type(want.duration) == "number" and want.duration > 0
+      and math.max(1, math.floor(want.rate * want.duration + 0.5)) or count0
+    local failed0 = type(d.failures) == "table" and type(d.failures.count) == "number" and d.failures.count or 0
+    local failed = math.floor(failed0 * count / count0 + 0.5)
+    ls.count, ls.requested_rate = count, want.rate
+    if type(ls.achieved_rate) == "number" then
+      ls.achieved_rate = ls.achieved_rate * f
+      ls.send_duration = count / ls.achieved_rate
+    end
+    if type(d.successes) == "table" then
+      d.successes.count = count - failed
+      for k, v in pairs(type(d.successes.throughput) == "table" and d.successes.throughput or {}) do
+        if type(v) == "number" then d.successes.throughput[k] = v * f end
+      end
+    end
+    if type(d.failures) == "table" then d.failures.count = failed end
+    json.write(("%s/stage_%d_lifecycle_metrics.json"):format(dest, i - 1), d)
+    local pm = ("%s/stage_%d_prometheus_metrics.json"):format(src, r.index)
+    if lfs.attributes(pm, "mode") == "file" then
+      proc.run { "cp", pm, ("%s/stage_%d_prometheus_metrics.json"):format(dest, i - 1) }
+    end
+    local ok = count - failed
+    sums.count, sums.ok, sums.failed = sums.count + count, sums.ok + ok, sums.failed + failed
+    local tp = type(d.successes) == "table" and d.successes.throughput or nil
+    local rps = type(tp) == "table" and tp.requests_per_sec or nil
+    local dur = (type(rps) == "number" and rps > 0) and ok / rps or 0
+    sums.dur = sums.dur + dur
+    for k, v in pairs(type(tp) == "table" and tp or {}) do
+      if type(v) == "number" then sums.tput[k] = (sums.tput[k] or 0) + v * dur end
+    end
+    sums.parts[#sums.parts + 1] = { doc = d, ok = ok, failed = failed }
+  end
+  -- the summary: inference-perf's over every request of the run
+  local first = sums.parts[1].doc
+  local summary = { load_summary = { count = sums.count }, successes = { count = sums.ok },
+    failures = { count = sums.failed } }
+  if #sums.parts == 1 then
+    summary.successes, summary.failures = first.successes, first.failures
+    summary.load_summary.schedule_delay = first.load_summary.schedule_delay
+  else
+    local function pooled(get, weight)
+      local parts = {}
+      for _, p in ipairs(sums.parts) do parts[#parts + 1] = { summary = get(p.doc), weight = weight(p) } end
+      return pool_summary(parts)
+    end
+    summary.load_summary.schedule_delay = pooled(function(doc) return doc.load_summary.schedule_delay end,
+      function(p) return p.ok + p.failed end)
+    local function ok_w(p) return p.ok end
+    if type(first.successes) == "table" then
+      local lat = {}
+      for k in pairs(type(first.successes.latency) == "table" and first.successes.latency or {}) do
+        lat[k] = pooled(function(doc) return doc.successes.latency[k] end, ok_w)
+      end
+      summary.successes.latency = lat
+      for _, k in ipairs { "prompt_len", "output_len" } do
+        if type(first.successes[k]) == "table" then
+          summary.successes[k] = pooled(function(doc) return doc.successes[k] end, ok_w)
+        end
+      end
+      local tp = {}
+      for k, v in pairs(sums.tput) do tp[k] = sums.dur > 0 and v / sums.dur or 0 end
+      summary.successes.throughput = tp
+    end
+    if type(first.failures) == "table" then
+      for k, v in pairs(first.failures) do if k ~= "count" then summary.failures[k] = v end end
+    end
+  end
+  json.write(dest .. "/summary_lifecycle_metrics.json", summary)
+  local sp = src .. "/summary_prometheus_metrics.json"
+  if #sums.parts == 1 and lfs.attributes(("%s/stage_%d_prometheus_metrics.json"):format(dest, 0), "mode") == "file" then
+    proc.run { "cp", ("%s/stage_0_prometheus_metrics.json"):format(dest), dest .. "/summary_prometheus_metrics.json" }
+  elseif lfs.attributes(sp, "mode") == "file" then
+    proc.run { "cp", sp, dest .. "/summary_prometheus_metrics.json" }
+  end
+  return nil
+end
+
 -- run_only.sh -c config.yaml: the launcher pod and the harness, results on the PVC
 local function run_only()
   log_call()
@@ -2322,29 +2507,44 @@ local function run_only()
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = #list > 0 and list[(n - 1) % #list + 1] or nil
-  local workload = next(cfg.workload or {}) or "workload"
-  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
-    (cfg.endpoint or {}).stack_name or "stack")
-  local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
-  proc.run { "mkdir", "-p", dest }
-  print("==> Running harness " .. tostring(h.name) .. " workload " .. workload)
-  io.stdout:flush()
+  -- as the real run_only.sh: every workload of the config in turn, each its own experiment
+  -- id <uid>_<workload> and results folder /requests/<harness>_<uid>_<workload>_<stack>
+  local names = {}
+  if type(cfg.workload) == "table" then
+    local ok, ks = pcall(yaml.keys, cfg.workload)
+    if ok and type(ks) == "table" then names = ks end
+    if #names == 0 then
+      for k in pairs(cfg.workload) do names[#names + 1] = k end
+      table.sort(names)
+    end
+  end
+  if #names == 0 then names = { "workload" } end
   local slow = tonumber(os.getenv("FAKE_SLOW_BENCH") or "")
-  if slow and n == 1 then
-    save()
-    proc.run { "sleep", tostring(slow) }
+  for wi, workload in ipairs(names) do
+    local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
+      (cfg.endpoint or {}).stack_name or "stack")
+    local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
+    proc.run { "mkdir", "-p", dest }
+    print("==> Running harness " .. tostring(h.name) .. " workload " .. workload)
+    io.stdout:flush()
+    if slow and n == 1 and wi == 1 then
+      save()
+      proc.run { "sleep", tostring(slow) }
+    end
+    if src and not failing("bench_nojson") then
+      local wl = type(cfg.workload) == "table" and cfg.workload[workload] or nil
+      local how = run_workload(src, dest, wl, h.name)
+      if how then print("fake run_only.sh: " .. how) end
+    end
+    local ef = io.open(dest .. "/stderr.log", "w")
+    if failing("bench_stderr") then
+      ef:write("INFO starting\nTraceback (most recent call last):\n  File \"harness.py\"\nKilled\n")
+    else
+      ef:write("INFO starting\nINFO done\n")
+    end
+    ef:close()
+    print("==> Results in /requests/" .. exp)
   end
-  if src and not failing("bench_nojson") then
-    proc.run { "cp", "-a", src .. "/.", dest }
-  end
-  local ef = io.open(dest .. "/stderr.log", "w")
-  if failing("bench_stderr") then
-    ef:write("INFO starting\nTraceback (most recent call last):\n  File \"harness.py\"\nKilled\n")
-  else
-    ef:write("INFO starting\nINFO done\n")
-  end
-  ef:close()
-  print("==> Results in /requests/" .. exp)
   save()
 end
 

@@ -68,8 +68,8 @@ t.test("1: compare.lua with such a run as B: B failed (no request succeeded), it
   find(r.md, "the result files disagree: summary_lifecycle_metrics.json against")
 end)
 
--- The README's try/ setup (the fake cluster of tests/fakecluster): a guide, the one-stage
--- sanity_random template, the plan of two identical runs; {dir, plan, env}.
+-- The README's try/ setup (the fake cluster of tests/fakecluster): a guide, a template of the
+-- kubecon vLLM ladder, the plan of two identical runs; {dir, plan, env}.
 local proc = require "llmd.proc"
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
@@ -84,7 +84,12 @@ local function try_setup()
   t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
     .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
     .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n"
-    .. "    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n")
+    -- the kubecon vLLM run's ladder (its stage files' load_summary.requested_rate, 60 s each):
+    -- the fake cluster's benchmark runs what the config asks, from the recorded stages nearest
+    -- each rate (tests/fakecluster/fake.lua: run_workload)
+    .. "    load: {type: constant, stages: [{rate: 1, duration: 60}, {rate: 31.4, duration: 60}, "
+    .. "{rate: 61.79, duration: 60}, {rate: 92.19, duration: 60}, {rate: 122.59, duration: 60}, "
+    .. "{rate: 152.98, duration: 60}, {rate: 183.38, duration: 60}]}\n")
   local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
     .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
   t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
@@ -123,14 +128,23 @@ end)
 t.test("3: results whose stages are not the benchmark config's are named (both), and two runs the plan deploys "
   .. "alike are said to be an A/A check", function()
   local s = try_setup()
-  local _, md = try_compare(s)
-  -- the template asks sanity_random at one stage of 1 req/s; the fake copies the recorded
-  -- runs: 7 stages each, requested_rate 1 to 183.38 (A) and 1 to 254.49 (B) (the fixtures'
-  -- stage files' load_summary.requested_rate, read with python3)
+  local _, md, w = try_compare(s)
+  -- the fake ran the config's ladder: results and config agree, nothing said
+  t.lacks(md, "do not match the benchmark config")
+  -- each run's config then says one stage of 1 req/s, as if the results were another run's:
+  -- both hold the template's 7 stages, requested_rate 1 to 183.38 (the kubecon vLLM run's)
+  for _, x in ipairs { "a", "b" } do
+    local p = w .. "/run-" .. x .. "/benchmark/config.yaml"
+    t.write(p, (t.read(p):gsub("stages: %b[]", "stages: [{rate: 1, duration: 30}]")))
+  end
+  -- (--reextract: the results read again, not the run models saved when they were read)
+  local r = proc.run({ LLMDLUA, "analyze.lua", w, "--quiet", "--reextract" }, { env = s.env, timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  md = t.read(w .. "/comparison_report.md")
   find(md, "- baseline: the results do not match the benchmark config sent: run-a/benchmark/config.yaml's workload "
     .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–183.38 req/s); are they this run's")
   find(md, "- candidate: the results do not match the benchmark config sent: run-b/benchmark/config.yaml's workload "
-    .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–254.49 req/s)")
+    .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–183.38 req/s)")
   local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
   find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and "
     .. "benchmark:), so this is an A/A check")

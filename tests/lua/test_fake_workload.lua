@@ -1,0 +1,114 @@
+-- The fake cluster's run_only.sh runs the workload the benchmark config gives it, as the real
+-- one does (../shared/reference/llmd-benchmark.md section 5: each workload key its own
+-- experiment <uid>_<workload> and results folder; inference-perf runs the workload's
+-- load.stages): each stage asked for is the recorded stage of the nearest requested rate,
+-- sent at the asked rate for the asked duration. So a run's results match the config it sent
+-- (no "do not match the benchmark config" check), and the summary agrees with the stages.
+-- Expected figures: python3 over the fixtures' stage files (json.load), written beside each.
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function only_dir(d)
+  local out = {}
+  for n in lfs.dir(d) do
+    if n ~= "." and n ~= ".." and n ~= "vllm-logs" and lfs.attributes(d .. "/" .. n, "mode") == "directory" then
+      out[#out + 1] = n
+    end
+  end
+  t.eq(#out, 1, d .. ": one results folder")
+  return d .. "/" .. out[1], out[1]
+end
+
+t.test("two stages asked (1 req/s for 30 s, 100 req/s for 10 s): two stages measured at those rates, the "
+  .. "summary their sum; the report names no mismatch", function()
+  local d = proc.realpath(t.tmpdir())
+  t.try_guide(d, true)
+  t.write(d .. "/template.yaml", (t.read(d .. "/template.yaml"):gsub("stages: %[{rate: 1, duration: 30}%]",
+    "stages: [{rate: 1, duration: 30}, {rate: 100, duration: 10}]")))
+  t.ok(t.read(d .. "/template.yaml"):find("rate: 100", 1, true), "template edited")
+  local run = function(label)
+    return { label = label, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
+      model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
+  end
+  t.write(d .. "/plan.yaml", yaml.dump { namespace = "llm-d-try", parent = d,
+    timeouts = { poll = 0.05, backoff = 0.01 }, runs = { a = run("baseline"), b = run("candidate") } })
+  local r = proc.run({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", d .. "/plan.yaml" }, { env = {
+    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
+    PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false,
+    FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-bench" }, timeout = 180 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(d)[1]
+  local res, name = only_dir(w .. "/run-a/results")
+  t.ok(name:match("^inference%-perf_%d+_sanity_random_try$"), name)
+  local files = {}
+  for n in lfs.dir(res) do if n:match("%.json$") then files[#files + 1] = n end end
+  table.sort(files)
+  t.eq(files, { "stage_0_lifecycle_metrics.json", "stage_0_prometheus_metrics.json", "stage_1_lifecycle_metrics.json",
+    "stage_1_prometheus_metrics.json", "summary_lifecycle_metrics.json", "summary_prometheus_metrics.json" })
+  -- run A (the kubecon vLLM run): 100 req/s is nearest its recorded 92.19 (stage 3; |ln(100/92.19)| 0.081
+  -- against 0.204 for 122.59): 1000 requests, sent at 92.22409851829183 * 100 / 92.19 = 100.03698722018856
+  -- req/s, completed at 91.35730480202015 * 100 / 92.19 = 99.0967619069532 req/s, TTFT p90 stage 3's
+  -- 0.06436099205166101 s; 1 req/s is its stage 0 (60 recorded, 30 asked)
+  local s0, s1 = json.read(res .. "/stage_0_lifecycle_metrics.json"), json.read(res .. "/stage_1_lifecycle_metrics.json")
+  t.eq(s0.load_summary.requested_rate, 1)
+  t.eq(s0.load_summary.count, 30)
+  t.eq(s0.successes.count, 30)
+  t.eq(s1.load_summary.requested_rate, 100)
+  t.eq(s1.load_summary.count, 1000)
+  t.eq(s1.successes.count, 1000)
+  t.eq(s1.failures.count, 0)
+  t.near(s1.load_summary.achieved_rate, 100.03698722018856, 1e-9)
+  t.near(s1.load_summary.send_duration, 1000 / 100.03698722018856, 1e-9)
+  t.near(s1.successes.throughput.requests_per_sec, 99.0967619069532, 1e-9)
+  t.eq(s1.successes.latency.time_to_first_token.p90, 0.06436099205166101)
+  -- the summary: every request of the run, 30 + 1000; TTFT mean the count-weighted means
+  -- ((30 * 0.0... + 1000 * 0.0...) / 1030 = 0.04998295633053012), min and max the stages' extremes
+  local sm = json.read(res .. "/summary_lifecycle_metrics.json")
+  t.eq(sm.load_summary.count, 1030)
+  t.eq(sm.successes.count, 1030)
+  t.eq(sm.failures.count, 0)
+  t.near(sm.successes.latency.time_to_first_token.mean, 0.04998295633053012, 1e-12)
+  t.eq(sm.successes.latency.time_to_first_token.min, 0.02462312299758196)
+  t.eq(sm.successes.latency.time_to_first_token.max, 0.27017339202575386)
+  -- run B (the chunked run): 100 req/s nearest its 85.5 (stage 2; 0.157 against 0.245 for 127.75)
+  local b1 = json.read(only_dir(w .. "/run-b/results") .. "/stage_1_lifecycle_metrics.json")
+  t.eq(b1.load_summary.requested_rate, 100)
+  t.eq(b1.successes.latency.time_to_first_token.p90, 0.03318592401919887)
+  -- the results are the config's: no mismatch said, no files disagreeing
+  local md = t.read(w .. "/comparison_report.md")
+  t.lacks(md, "do not match the benchmark config")
+  t.lacks(md, "the result files disagree")
+  t.lacks(r.stdout .. r.stderr, "do not match the benchmark config")
+end)
+
+t.test("a workload without load.stages (another harness's shape) gets the recorded results as they are, and says so",
+  function()
+  local d = proc.realpath(t.tmpdir())
+  t.mkdir(d .. "/cluster")
+  t.mkdir(d .. "/out")
+  -- the fake's state: a namespace with the results PVC (as compare.lua's step 60 makes it)
+  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE,
+    PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CONTEXT = "kind-bench" }
+  local k = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\n"
+    .. "kind: PersistentVolumeClaim\nmetadata:\n  name: res\nspec:\n  accessModes: [ReadWriteMany]\n"
+    .. "  resources: {requests: {storage: 1Gi}}\n" })
+  t.eq(k.code, 0, k.stderr)
+  proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\nkind: Service\n"
+    .. "metadata:\n  name: gw\nspec:\n  ports: [{port: 80}]\n" })
+  t.write(d .. "/config.yaml", "endpoint: {stack_name: s, model: m, namespace: ns1, base_url: 'http://gw.ns1:80'}\n"
+    .. "harness: {name: inference-perf, results_pvc: res, namespace: ns1}\n"
+    .. "workload:\n  chat:\n    profile: sweep\n    rate: [1, 2]\n")
+  local r = proc.run({ "run_only.sh", "-c", d .. "/config.yaml" }, { env = env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, "fake run_only.sh: the workload has no load.stages: the recorded results " .. BASE
+    .. " copied as they are\n")
+  t.contains(r.stdout, "==> Running harness inference-perf workload chat\n")
+end)

@@ -37,12 +37,15 @@ local function setup(edit)
   t.write(d .. "/plan.yaml", yaml.dump(plan))
   local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
     PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    FAKE_CONTEXT = false, FAKE_SERVER = false, KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
+    -- (no current kube context unless a test gives one: empty, as the fake's default is one)
+    FAKE_CONTEXT = "", FAKE_SERVER = false, KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
-local function compare(s, extra, envx)
-  local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
+-- (loud: without --quiet, for a test that reads the progress lines --quiet leaves out)
+local function compare(s, extra, envx, loud)
+  local argv = { LLMDLUA, "compare.lua", "--yes" }
+  if not loud then argv[#argv + 1] = "--quiet" end
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
@@ -269,7 +272,7 @@ t.test("the only ReadWriteMany PVC, someone else's, is not written to unasked", 
   r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-pvc:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   s = setup()
-  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "mine:ReadWriteMany:Bound:llmdlua" })
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "mine:ReadWriteMany:Bound:llmdlua" }, true)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("results PVC: mine (the only Bound ReadWriteMany PVC in bench, the one made by llmdlua", 1,
     true), r.stdout)
@@ -292,7 +295,7 @@ t.test("a failed deploy says its cause on the first line; a refused one does not
   -- refused before anything of it was deployed (someone else's release of the helmfile's):
   -- no "logs saved", no "whatever was deployed is left in place"
   s = setup(function(p) p.runs.a.benchmark.workload = nil end)
-  r = compare(s, nil, { FAKE_RELEASE_STATES = "infra-sim:deployed", FAKE_CONTEXT = "kind-x" })
+  r = compare(s, nil, { FAKE_RELEASE_STATES = "infra-sim:deployed", FAKE_CONTEXT = "kind-x" }, true)
   t.eq(r.code, 1)
   t.ok(r.stdout:find("Run A failed at step 20 (deploy) before anything of it was deployed. State saved; no logs "
     .. "(nothing ran).", 1, true), r.stdout)

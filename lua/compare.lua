@@ -51,7 +51,8 @@ local o = args.parse(arg, {
   --min-effect PCT          a significant difference smaller than this is "negligible"
                             (default 2)
   --quiet                   print only where the workspace and the reports are: neither the
-                            report nor the workspace's tree (both are still written)
+                            report nor the workspace's tree (both are still written); with
+                            --plan/--resume no progress lines (a failure and the way on are said)
   --tolerant                a result file that cannot be read (empty, truncated, a stage
                             missing) is left out, with a warning in the report's data
                             checks, instead of stopping the comparison

@@ -59,15 +59,15 @@ local function setup(edit)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
--- (loud: without --quiet, for a test that reads the progress lines --quiet leaves out)
-local function compare(s, extra, envx, cwd, loud)
+-- compare.lua without --quiet (which leaves out the progress lines these tests read), its
+-- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
+local function compare(s, extra, envx, cwd)
   local argv = { LLMDLUA, "compare.lua", "--yes" }
-  if not loud then argv[#argv + 1] = "--quiet" end
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120, cwd = cwd })
+  return t.progress_only(proc.run(argv, { env = env, timeout = 120, cwd = cwd }))
 end
 
 local function workspace(s) return t.workspaces(s.dir)[1] end
@@ -106,7 +106,7 @@ end
 
 t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, report; the exact commands", function()
   local s = setup()
-  local r = compare(s, nil, nil, nil, true)
+  local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local w = workspace(s)
   t.ok(r.stdout:find("Starting Run A: vllm-baseline - deploying the stack.", 1, true))
@@ -720,7 +720,7 @@ end)
 
 t.test("a benchmark that fails once is re-run after restarting the vLLM pods", function()
   local s = setup()
-  local r = compare(s, nil, { FAKE_FAIL_ONCE = "bench_stderr" }, nil, true)
+  local r = compare(s, nil, { FAKE_FAIL_ONCE = "bench_stderr" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local w = workspace(s)
   t.ok(r.stdout:find("the harness stopped early", 1, true), r.stdout)
@@ -895,7 +895,7 @@ t.test("endpoint: the port that serves HTTP, not the first one (Istio lists its 
   -- on the fake cluster (the gateway Service as Istio makes it): the run answers through port 80,
   -- where the first port (15021) would have given HTTP 404
   local s = setup()
-  local r = compare(s, nil, nil, nil, true)
+  local r = compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("endpoint: service infra-sim-inference-gateway-istio, port 80 (appProtocol http)", 1, true), r.stdout)
   -- deploy.service NAME without a port: its HTTP port is looked up the same way
@@ -927,7 +927,7 @@ t.test("resume uses the namespace and kube context the workspace was made in", f
     server = "https://api.prod.example.com:6443" })
   t.ok(state(s).ns["bench-ns"].releases.sim, "run A is deployed in bench-ns")
   -- the teardown hint as printed: it tears down bench-ns, never the current project
-  r = compare(s, { "--resume", w, "--step", "90" }, { FAKE_PROJECT = "default", FAKE_CONTEXT = "prod" }, nil, true)
+  r = compare(s, { "--resume", w, "--step", "90" }, { FAKE_PROJECT = "default", FAKE_CONTEXT = "prod" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("Namespace: bench-ns (recorded in the workspace)", 1, true), r.stdout)
   t.eq(next(state(s).ns["bench-ns"].releases), nil, "run A torn down in bench-ns")
@@ -952,7 +952,7 @@ end)
 
 t.test("a port-forward refused by the API server is retried, and used once it forwards", function()
   local s = setup()
-  local r = compare(s, nil, { FAKE_FAIL_ONCE = "portforward" }, nil, true)
+  local r = compare(s, nil, { FAKE_FAIL_ONCE = "portforward" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server: The connection to the server "
     .. "127.0.0.1:6443 was refused - did you specify the right host or port? - trying again", 1, true), r.stdout)

@@ -42,15 +42,15 @@ local function setup(edit)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
--- (loud: without --quiet, for a test that reads the progress lines --quiet leaves out)
-local function compare(s, extra, envx, loud)
+-- compare.lua without --quiet (which leaves out the progress lines these tests read), its
+-- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
+local function compare(s, extra, envx)
   local argv = { LLMDLUA, "compare.lua", "--yes" }
-  if not loud then argv[#argv + 1] = "--quiet" end
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120 })
+  return t.progress_only(proc.run(argv, { env = env, timeout = 120 }))
 end
 
 local function calls(s)
@@ -272,7 +272,7 @@ t.test("the only ReadWriteMany PVC, someone else's, is not written to unasked", 
   r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-pvc:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   s = setup()
-  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "mine:ReadWriteMany:Bound:llmdlua" }, true)
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "mine:ReadWriteMany:Bound:llmdlua" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("results PVC: mine (the only Bound ReadWriteMany PVC in bench, the one made by llmdlua", 1,
     true), r.stdout)
@@ -295,7 +295,7 @@ t.test("a failed deploy says its cause on the first line; a refused one does not
   -- refused before anything of it was deployed (someone else's release of the helmfile's):
   -- no "logs saved", no "whatever was deployed is left in place"
   s = setup(function(p) p.runs.a.benchmark.workload = nil end)
-  r = compare(s, nil, { FAKE_RELEASE_STATES = "infra-sim:deployed", FAKE_CONTEXT = "kind-x" }, true)
+  r = compare(s, nil, { FAKE_RELEASE_STATES = "infra-sim:deployed", FAKE_CONTEXT = "kind-x" })
   t.eq(r.code, 1)
   t.ok(r.stdout:find("Run A failed at step 20 (deploy) before anything of it was deployed. State saved; no logs "
     .. "(nothing ran).", 1, true), r.stdout)

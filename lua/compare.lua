@@ -51,7 +51,8 @@ local o = args.parse(arg, {
   --min-effect PCT          a significant difference smaller than this is "negligible"
                             (default 2)
   --quiet                   print only where the workspace and the reports are: neither the
-                            report nor the workspace's tree (both are still written)
+                            report nor the workspace's tree (both are still written); with
+                            --plan/--resume no progress lines (a failure and the way on are said)
   --tolerant                a result file that cannot be read (empty, truncated, a stage
                             missing) is left out, with a warning in the report's data
                             checks, instead of stopping the comparison
@@ -186,6 +187,16 @@ local function not_nested(parent, what)
     require("llmd.template").helpers.sh(above ~= "" and above or "/")))
 end
 
+-- a --plan file that is not there is a usage error, as an --a folder or --a-info file that is
+-- not there (exit 2); what is wrong inside it, an error in the data (exit 1)
+if o.plan then
+  local mode = lfs.attributes(o.plan, "mode")
+  if mode ~= "file" then
+    usage(("--plan %s: %s (expected the plan, a YAML file)"):format(o.plan,
+      mode and ("a %s, not a file"):format(mode) or "no such file"))
+  end
+end
+
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
   local plan
@@ -224,7 +235,7 @@ if o.plan or o.resume then
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,
-    only = steps, slo = slo, min_effect = min_effect, use_current_context = o.use_current_context,
+    only = steps, slo = slo, min_effect = min_effect, use_current_context = o.use_current_context, quiet = o.quiet,
   })
   if not ok then
     if tostring(result):match("interrupted") then

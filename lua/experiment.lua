@@ -136,6 +136,8 @@ local function next_command(resume)
   local function add(...) for _, a in ipairs { ... } do argv[#argv + 1] = a end end
   if resume then
     add("--resume", resume)
+    -- (a workspace that records no cluster: its resume is refused without it)
+    if require("llmd.cluster").records_no_cluster(resume) then add("--use-current-context") end
   else
     if o.plan then add("--plan", o.plan) end
     if o.resume then add("--resume", o.resume) end

@@ -88,7 +88,7 @@ end
 -- the prefix-cache figures from the run's vLLM scrapes, as the report has them
 if not run.no_results and not opts.file then
   local kvcache = require "llmd.kvcache"
-  kvcache.put(run, kvcache.analyze(where, run))
+  kvcache.put(run, kvcache.analyze(where, run, opts))
 end
 
 if o.br then

@@ -2725,11 +2725,17 @@ function M.steps_list()
   }
 end
 
+-- Where --quiet's progress lines go: nowhere.
+local QUIET = { write = function(self) return self end, flush = function(self) return self end }
+
 -- Runs the plan. opts: namespace, dry_run, yes, only (step set), resume (workspace path),
--- out. Returns true when every step succeeded.
+-- out, quiet (no progress lines: a failed step, what was saved and how to go on are still
+-- said, on out as ctx.loud; a dry run's commands are its output, so it prints them).
+-- Returns true when every step succeeded.
 function M.run(plan, opts)
   opts = opts or {}
   local out = opts.out or io.stdout
+  local progress = (opts.quiet and not opts.dry_run) and QUIET or out
   local bins = M.tool_bins(plan)
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
   local w, ns, saved, made
@@ -2789,7 +2795,7 @@ function M.run(plan, opts)
       ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
       for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
     end
-    ctx = M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
+    ctx = M.start(plan, opts, w, ns, saved, bins, interactive, progress, t, out)
   end)
   if not okset then
     if opts.resume then error(errset, 0) end
@@ -2891,6 +2897,26 @@ function M.warn_unknown_identity(out, id, script)
     .. "--use-current-context)\n"):format(script))
 end
 
+-- Does the workspace at path record no cluster (its cluster.json names neither a kube
+-- context nor an API server: made with no kube context)? Then its resume is refused
+-- unless --use-current-context (M.check_identity), which the commands it suggests carry.
+function M.records_no_cluster(path)
+  local where = path .. "/cluster.json"
+  if lfs.attributes(where, "mode") ~= "file" then return false end
+  local c = json.read(where)
+  return type(c) == "table" and type(c.context) ~= "string" and type(c.server) ~= "string"
+end
+
+-- The command that resumes the workspace at path with the words of extra (a list, or
+-- nil), as the user types it: with --use-current-context where the workspace records no
+-- cluster (else the resume would be refused).
+function M.resume_command(path, extra)
+  local argv = { "llmdlua", "compare.lua", "--resume", path }
+  for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+  if M.records_no_cluster(path) then argv[#argv + 1] = "--use-current-context" end
+  return k8s.cmdline(argv)
+end
+
 -- Refuses (raises one line) a resume in a cluster other than the one the workspace at
 -- path recorded (saved: cluster.json's context and server), or when either is unknown -
 -- unless force (--use-current-context: the user says it is the one).
@@ -2917,9 +2943,11 @@ function M.check_identity(saved, id, path, force)
 end
 
 -- The context of a plan's run (ctx) before its first step: the kube context checked
--- against a resumed workspace's, or recorded.
-function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
+-- against a resumed workspace's, or recorded. out: where progress goes; loud (default out):
+-- what is said with --quiet too (warnings, a failure and how to go on), as ctx.loud.
+function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   local ctx = {
+    loud = loud or out,
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
@@ -2938,13 +2966,13 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
       if opts.use_current_context then
         json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
           server = id.server or json.null })
-        out:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+        ctx.loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
           M.identity_words(id), w.path .. "/cluster.json"))
       end
     else
       json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
         server = id.server or json.null })
-      if not id.context and not id.server then M.warn_unknown_identity(out, id, "compare.lua") end
+      if not id.context and not id.server then M.warn_unknown_identity(ctx.loud, id, "compare.lua") end
     end
   end
   if opts.resume then
@@ -3004,7 +3032,7 @@ function M.interrupted_message(ctx)
   if ctx.dry_run then -- (no step of a dry run ran: its workspace has nothing to resume)
     lines[#lines + 1] = "Run it again, or for real: the same command (without --dry-run)."
   else
-    lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
+    lines[#lines + 1] = "Continue with:               " .. M.resume_command(w)
   end
   lines[#lines + 1] = M.teardown_advice(ctx, "Tear down without going on: ")
   return table.concat(lines, "\n")
@@ -3039,6 +3067,13 @@ function M.redeploy_torn_down(ctx, only)
   end
 end
 
+-- A line said with --quiet too (ctx.loud: a failure and how to go on are never hidden).
+local function tell(ctx, fmt, ...)
+  local loud = ctx.loud or ctx.out
+  loud:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
+  loud:flush()
+end
+
 -- After run x's step (outcome o) failed, at once (steps.run's after_failed_stack, before
 -- run B or the report step): the run's state and logs are saved (best effort) and the stack
 -- is left as it is.
@@ -3048,12 +3083,12 @@ function M.salvage_run(ctx, x, o)
     -- refused before its deploy started (step 0, or step 20's checks): nothing of it runs,
     -- so there are no logs, and nothing is left in place
     local ok1 = pcall(save_state, ctx, x)
-    say(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
+    tell(ctx, "Run %s failed at step %d (%s) before anything of it was deployed. State %s; no logs (nothing ran).",
       x:upper(), o.number, o.name, ok1 and "saved" or "not saved")
   elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
     local ok1 = pcall(save_state, ctx, x)
     local ok2, msg = pcall(collect_logs, ctx, x)
-    say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
+    tell(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
       x:upper(), o.number,
       o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
   end
@@ -3062,16 +3097,18 @@ end
 -- After the steps, when one failed: how to go on (each failed run's state and logs were
 -- saved as it failed, M.salvage_run).
 function M.salvage(ctx, result)
+  -- (said with --quiet too: ctx.loud)
+  local loud = ctx.loud or ctx.out
   if #result.failed > 0 and ctx.dry_run then
     -- no step of a dry run ran: a resume of its workspace would run every one, for real
-    ctx.out:write("To run it after fixing the cause: the same command without --dry-run (the dry run's workspace "
+    loud:write("To run it after fixing the cause: the same command without --dry-run (the dry run's workspace "
       .. "has nothing to resume)\n")
-    ctx.out:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
+    loud:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   elseif #result.failed > 0 then
-    ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
+    loud:write(("To continue after fixing the cause: %s\n"
       .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"):format(
-      ctx.ws.path, ctx.ws.path))
-    ctx.out:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
+      M.resume_command(ctx.ws.path), ctx.ws.path))
+    loud:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
 end
 
@@ -3108,8 +3145,8 @@ end
 function M.teardown_advice(ctx, how)
   local left = M.left_deployed(ctx)
   if #left > 0 then
-    return ("Left deployed in namespace %s: %s.\n%s llmdlua compare.lua --resume %s --step 90"):format(ctx.ns,
-      table.concat(left, "; "), how, ctx.ws.path)
+    return ("Left deployed in namespace %s: %s.\n%s %s"):format(ctx.ns,
+      table.concat(left, "; "), how, M.resume_command(ctx.ws.path, { "--step", "90" }))
   end
   if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
   local torn = false

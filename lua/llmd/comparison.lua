@@ -101,7 +101,9 @@ M.swap_paths = swap_paths
 function M.config_stages(path, state)
   if lfs.attributes(path, "mode") ~= "file" then return nil end
   local ok, cfg = pcall(require("llmd.yaml").load_file, path)
-  if not ok or type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil end
+  -- (a config that is not YAML: its reader's error, not a stage check passed over)
+  if not ok then error(require("llmd.errors").text(cfg), 0) end
+  if type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil end
   local want = type(state) == "table" and type(state.benchmark) == "table" and state.benchmark.workload or nil
   local name, wl
   if type(want) == "string" and type(cfg.workload[want]) == "table" then
@@ -182,6 +184,9 @@ function M.extract_side(w, x, state, opts, from)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
+  -- (before the warnings are renamed below: a *_prometheus_metrics.json --tolerant leaves
+  -- out is one of them)
+  local kv = kvcache.analyze(read_dir, run, eo)
   -- warnings name the user's files, not the workspace's copies
   if type(state.source_path) == "string" then
     local copy, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
@@ -192,7 +197,6 @@ function M.extract_side(w, x, state, opts, from)
     rm.warn(run, "not imported: %s", s)
   end
   M.check_config_stages(run, ws.run_dir(w, x) .. "/benchmark/config.yaml", state)
-  local kv = kvcache.analyze(read_dir, run)
   if from then
     -- as if the copy had been read: the warnings name the user's files (as above), the
     -- rest the copy
@@ -577,8 +581,9 @@ local function deploy_lines(w, x)
   local out = {}
   local path = ws.run_dir(w, x) .. "/deployed.json"
   if lfs.attributes(path, "mode") ~= "file" then return out end
-  local ok, d = pcall(json.read, path)
-  if not ok or type(d) ~= "table" then return out end
+  -- (a record that is not JSON: its reader's error, not a script without its deploy lines)
+  local d = json.read(path)
+  if type(d) ~= "table" then return out end
   local recorded = {}
   for _, n in ipairs(type(d.releases) == "table" and d.releases or {}) do recorded[#recorded + 1] = tostring(n) end
   local sh = template.helpers.sh
@@ -602,8 +607,9 @@ function M.script_records(w)
   local rec = { commands = {}, bench_commands = {}, teardown_commands = {}, config_text = {} }
   local function read_json(p)
     if lfs.attributes(p, "mode") ~= "file" then return nil end
-    local ok, v = pcall(json.read, p)
-    return ok and type(v) == "table" and v or nil
+    -- (one that is not JSON: its reader's error, not a script missing what it recorded)
+    local v = json.read(p)
+    return type(v) == "table" and v or nil
   end
   local function strings(list)
     if type(list) ~= "table" or #list == 0 then return nil end

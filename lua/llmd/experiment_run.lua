@@ -288,8 +288,10 @@ function M.rerun_failed_runs(ctx, record)
     local s = st.name
     if ctx.failed_before[s] == "failed_run" then
       local dir = ctx.ws.path .. "/setup-treatment-" .. s
-      local dok, d = pcall(json.read, dir .. "/run-stack/deployed.json")
-      local up = dok and type(d) == "table" and type(d.before) == "table" and d.torn_down ~= true
+      -- (no record: not up; one that is not JSON: its reader's error, not "torn down")
+      local rec = dir .. "/run-stack/deployed.json"
+      local d = lfs.attributes(rec, "mode") == "file" and json.read(rec) or nil
+      local up = type(d) == "table" and type(d.before) == "table" and d.torn_down ~= true
       local again = {}
       for _, rt in ipairs(ctx.exp.run_treatments) do
         if lfs.attributes(dir .. "/run-" .. rt.name .. "/run_state.json", "mode") ~= "file" then

@@ -410,9 +410,12 @@ end
 -- inference-perf's *_prometheus_metrics.json (its Prometheus-query summaries) in root or
 -- the run's folder: they hold no vLLM counter, only a prefix_cache_hit_percent mean per
 -- stage. Why the prefix-cache figures are unknown beside them, or nil when there are none.
+-- A file that cannot be read as JSON is the reader's error (file:line:col), or with
+-- opts.tolerant left out with a warning in the run's data checks (llmd.runmodel.tolerate):
+-- never read as zeros. "0 in every file" only when every file read holds both means, 0.
 local NO_COUNTERS_FROM = "the counters come from metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json, "
   .. "which the results lack"
-local function prometheus_summaries(g, root, dir)
+local function prometheus_summaries(g, root, dir, run, opts)
   local files, seen = {}, {}
   for _, d in ipairs { root, dir } do
     if d and not seen[d] and g.dir(d) then
@@ -424,10 +427,12 @@ local function prometheus_summaries(g, root, dir)
   end
   if #files == 0 then return nil end
   table.sort(files)
-  local lo, hi, nonzero = math.huge, -math.huge, false
+  local rm = require "llmd.runmodel"
+  local lo, hi, nonzero, zeros, left = math.huge, -math.huge, false, 0, 0
   for _, f in ipairs(files) do
-    local ok, d = pcall(json.read, f)
-    local succ = ok and type(d) == "table" and type(d.successes) == "table" and d.successes or {}
+    local ok, d = rm.tolerate(run or { warnings = {} }, opts, f, json.read, f)
+    if not ok then left = left + 1 end
+    local succ = type(d) == "table" and type(d.successes) == "table" and d.successes or {}
     local function mean(k)
       local b = succ[k]
       return type(b) == "table" and type(b.mean) == "number" and b.mean or nil
@@ -435,20 +440,31 @@ local function prometheus_summaries(g, root, dir)
     local hp, use = mean("prefix_cache_hit_percent"), mean("kv_cache_usage_percentage")
     if hp then lo, hi = math.min(lo, hp), math.max(hi, hp) end
     if (hp and hp ~= 0) or (use and use ~= 0) then nonzero = true end
+    if hp == 0 and use == 0 then zeros = zeros + 1 end
   end
   local what = ("%d *_prometheus_metrics.json file%s in the results, inference-perf's Prometheus-query summaries "
     .. "such as %s, hold no vLLM prefix-cache counters"):format(#files, #files == 1 and "" or "s",
       files[1]:match("[^/]+$"))
-  if not nonzero then
-    return what .. ", and their prefix_cache_hit_percent and kv_cache_usage_percentage are 0 in every file, so they "
-      .. "say nothing of the cache either; " .. NO_COUNTERS_FROM
+  if left > 0 then
+    what = what .. (" (%d left out, --tolerant: unreadable, see Data checks)"):format(left)
   end
-  local range = lo <= hi and (lo == hi and ("%.4g %%"):format(lo) or ("%.4g to %.4g %%"):format(lo, hi)) or "none"
+  local read = #files - left
+  if read > 0 and not nonzero and zeros == read then
+    return what .. (", and their prefix_cache_hit_percent and kv_cache_usage_percentage are 0 in every file%s, so "
+      .. "they say nothing of the cache either; "):format(left > 0 and " read" or "") .. NO_COUNTERS_FROM
+  end
+  if lo > hi then
+    return what .. (read > 0 and ", and none of them holds a prefix_cache_hit_percent mean either; " or "; ")
+      .. NO_COUNTERS_FROM
+  end
+  local range = lo == hi and ("%.4g %%"):format(lo) or ("%.4g to %.4g %%"):format(lo, hi)
   return what .. (", only a prefix_cache_hit_percent mean per file, %s, an estimate not read as hits and "
     .. "queries; "):format(range) .. NO_COUNTERS_FROM
 end
 
-function M.analyze(root, run)
+-- opts: tolerant (a malformed *_prometheus_metrics.json left out with a warning in run's
+-- data checks, not an error).
+function M.analyze(root, run, opts)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
   local g = guard(root)
@@ -620,7 +636,7 @@ function M.analyze(root, run)
     kv.time_avg_why = "no metrics/processed/metrics_summary.json, which the time-averaged hit rate is read from"
   end
   if not kv.available and not kv.reason then
-    kv.reason = prometheus_summaries(g, root, run and run.dir)
+    kv.reason = prometheus_summaries(g, root, run and run.dir, run, opts)
       or "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"
   end
   table.sort(g.left_out)

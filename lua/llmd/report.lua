@@ -3305,6 +3305,30 @@ local function settle_text(model, A, B, ca, cb)
   return "To settle it: " .. table.concat(parts, "; ") .. "."
 end
 
+-- "B's results do not match the benchmark config it sent" (both runs named where both
+-- have such a data check: llmd.comparison.check_config_stages's config_mismatch), or nil.
+function M.config_mismatch(A, B)
+  local who = {}
+  for _, x in ipairs { A, B } do
+    for _, c in ipairs(x.run and x.run.checks or {}) do
+      if type(c) == "table" and c.kind == "config_mismatch" then
+        who[#who + 1] = x.label
+        break
+      end
+    end
+  end
+  if #who == 0 then return nil end
+  if #who == 1 then return ("%s's results do not match the benchmark config it sent"):format(who[1]) end
+  return ("%s's and %s's results do not match the benchmark config each sent"):format(who[1], who[2])
+end
+
+-- Is no run to be named higher, whatever the figures: one run's results in both folders
+-- (model.identical), or results that are not known to be their configuration's
+-- (model.config_mismatch)? Then comparison.csv's order is "not_compared".
+local function order_withheld(model)
+  return model.identical or model.config_mismatch
+end
+
 -- The report's first line (model.verdict): which configuration sustains more load within the
 -- SLOs (capacity at SLO; without SLOs, the max sustained throughput), the two figures, by how
 -- much, and how sure. Read off the Headline's lead row (per GPU where the Headline leads per
@@ -3562,6 +3586,16 @@ local function verdict_of(model, A, B)
       .. "differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
       B.label, v.b_figure or "figure")
   end
+  -- results not known to be their configuration's (model.config_mismatch): the Verdict leads
+  -- with that and names no run from them, whatever the figures (an A/A check, the wrong
+  -- results folder, a harness that ran another workload)
+  local mismatch_led = false
+  if model.config_mismatch and v.kind ~= "broken" and v.kind ~= "not comparable" then
+    mismatch_led = true
+    v.kind, v.higher, v.reason, v.latency, v.settle = "cannot say", nil, model.config_mismatch, nil, nil
+    v.text = ("Cannot say which %s: %s (see Data checks), so they are not known to be that configuration's run "
+      .. "(%s)."):format(more, v.reason, both)
+  end
   -- what the banners below warn of, where it bears on the figures
   -- (capacities the evidence cannot order: what would settle it, from their unclear loads)
   if v.settle and not settle_said then v.text = v.text .. " " .. v.settle end
@@ -3575,13 +3609,7 @@ local function verdict_of(model, A, B)
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end
   if model.same_config and v.kind ~= "broken" then caveats[#caveats + 1] = model.same_config end
-  for _, x in ipairs { A, B } do
-    for _, c in ipairs(x.run and x.run.checks or {}) do
-      if type(c) == "table" and c.kind == "config_mismatch" then
-        caveats[#caveats + 1] = ("%s's results do not match the benchmark config it sent"):format(x.label)
-      end
-    end
-  end
+  if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
   if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
     caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
   end
@@ -4044,7 +4072,7 @@ with_sustained_order = function(model)
   if not at then return text end
   local add = ""
   if v and v.measure == "max_sustained" and v.higher and (v.kind == "ordered" or v.kind == "winner")
-    and not model.identical and not (model.slo and #model.slo > 0) and type(v.text) == "string" then
+    and not order_withheld(model) and not (model.slo and #model.slo > 0) and type(v.text) == "string" then
     add = " As the Verdict says: " .. v.text
   end
   return text:sub(1, at - 1) .. add .. text:sub(at + #SUSTAINED_ORDER_AT)
@@ -5433,6 +5461,13 @@ function M.build(opts)
   -- the same files in both folders (compare.lua finds it): said first
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
+  -- results that do not match the benchmark config their run sent: said first too, and no
+  -- run named higher from them (the Verdict, comparison.csv's order column)
+  model.config_mismatch = M.config_mismatch(A, B)
+  if model.config_mismatch then
+    model.summary = ("Warning: %s (see Data checks), so they are not known to be that configuration's run: no run is "
+      .. "named higher from them. %s"):format(model.config_mismatch, model.summary)
+  end
   model.verdict = verdict_of(model, A, B)
   model.summary = with_sustained_order(model)
   return model
@@ -5496,14 +5531,15 @@ end
 -- them), "either_may_be_higher" (the spans or ranges overlap, or two lower bounds),
 -- "not_shown_to_differ" (the loads order them by less than the practical threshold),
 -- "about_the_same", "not_compared" (a broken run, different workloads, one run's results in
--- both folders), "unknown" (a capacity is unknown, or both below their lowest loads).
+-- both folders, results that do not match their benchmark config), "unknown" (a capacity
+-- is unknown, or both below their lowest loads).
 M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "not_shown_to_differ", "about_the_same",
   "not_compared", "unknown" }
 local function capacity_order(model, ev, ca, cb)
   local v = ev and ev.verdict
   if not v or v == "broken" or v == "not comparable" then return v and "not_compared" or "unknown" end
   local hi = ev.winner or (v == "untested" and ev.ordered and ev.higher) or nil
-  if hi then return model.identical and "not_compared" or (hi .. "_higher") end
+  if hi then return order_withheld(model) and "not_compared" or (hi .. "_higher") end
   if v == "about the same" then return "about_the_same" end
   if v == "not shown to differ" and ev.below_threshold then return "not_shown_to_differ" end
   if v == "not shown to differ" or v == "no clear difference" or (v == "untested" and ev.order_open) then
@@ -5585,7 +5621,7 @@ function M.curve_rows(model)
       -- where that differs from the req/s one (capacity_tps_evidence_text's third value)
       local o = capacity_order(model, cap.evidence, ca, cb)
       if h.tps_order and o ~= "not_compared" then
-        o = (model.identical and h.tps_order:match("_higher$")) and "not_compared" or h.tps_order
+        o = (order_withheld(model) and h.tps_order:match("_higher$")) and "not_compared" or h.tps_order
       end
       out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
@@ -5657,7 +5693,7 @@ function M.curve_rows(model)
   local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
   out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
     or so and so.higher and so.below_threshold and "not_shown_to_differ"
-    or so and so.higher and (model.identical and "not_compared" or (so.higher .. "_higher"))
+    or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
     or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
   -- Headline's Delta and Change give it (saturation.gap in comparison.json)

@@ -4078,8 +4078,11 @@ end
 -- parallelism is not in the values: the chart's defaults are not known here) and what the
 -- values say ("decode.replicas 2", nil when they say no replicas).
 function M.setup_gpus(path)
+  -- (no such file: unknown; one that is not YAML: its reader's error, never "no GPUs known")
+  if require("lfs").attributes(path, "mode") ~= "file" then return nil, nil end
   local ok, v = pcall(require("llmd.yaml").load_file, path)
-  if not ok or type(v) ~= "table" then return nil, nil end
+  if not ok then error(require("llmd.errors").text(v), 0) end
+  if type(v) ~= "table" then return nil, nil end
   local total, known, said = 0, true, {}
   for _, role in ipairs { "decode", "prefill" } do
     local r = type(v[role]) == "table" and v[role] or nil
@@ -4144,8 +4147,11 @@ function M.experiment_list(w, opts)
   local lfs = require "lfs"
   local json = require "llmd.json"
   opts = opts or {}
-  local ok, st = pcall(json.read, w .. "/experiment-state.json")
-  if not ok then error(("%s: not an experiment workspace (no experiment-state.json)"):format(w), 0) end
+  if lfs.attributes(w .. "/experiment-state.json", "mode") ~= "file" then
+    error(("%s: not an experiment workspace (no experiment-state.json)"):format(w), 0)
+  end
+  -- (one that is not JSON: its reader's file:line:col)
+  local st = json.read(w .. "/experiment-state.json")
   -- the first line of a message of several, and where the rest is (as the summary table says it)
   local function one_line(msg)
     local lines = {}

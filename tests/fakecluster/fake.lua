@@ -4,10 +4,12 @@
 -- Environment:
 --   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
---   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
+--   FAKE_CONTEXT   what `kubectl config current-context` prints (default: kind-fake, as a
+--                  configured kubeconfig answers; set but empty: none, exit 1, as kubectl
+--                  with no current context)
 --   FAKE_SERVER    the current context's API server (`kubectl config view --minify -o
---                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with no
---                  FAKE_CONTEXT, kubectl's error: no current context to minify)
+--                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with an
+--                  empty FAKE_CONTEXT, kubectl's error: no current context to minify)
 --   FAKE_RESULTS   recorded results folders the benchmark runs its workloads from, one per
 --                  run_only.sh call, separated by ':' (the n-th call in a namespace reads the
 --                  n-th folder, from the first again past the last: two benchmarks in a row
@@ -71,6 +73,14 @@
 -- Several calls may run at once (stacks in parallel namespaces): each call reads the
 -- state, and writes back, under a lock, only the namespaces and counters it changed, as
 -- a real API server keeps one namespace's objects apart from another's.
+-- The current kube context (FAKE_CONTEXT; unset: kind-fake, as a configured kubeconfig
+-- has one; empty: none)
+local function fake_context()
+  local c = os.getenv("FAKE_CONTEXT")
+  if c == nil then return "kind-fake" end
+  return c
+end
+
 local json = require "llmd.json"
 local yaml = require "llmd.yaml"
 local lfs = require "lfs"
@@ -1112,7 +1122,7 @@ local function kubectl()
   if a[1] == "version" then return kubectl_version(a) end
   if a[1] == "config" and a[2] == "current-context" then
     -- read from the kubeconfig: no API server involved
-    local c = os.getenv("FAKE_CONTEXT")
+    local c = fake_context()
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
   end
@@ -1120,7 +1130,7 @@ local function kubectl()
     -- kubectl config view --minify -o jsonpath=...: the current context's cluster, read
     -- from the kubeconfig (kubectl's own words when there is no current context); the
     -- server is FAKE_SERVER, else one of the context's own (another context, another server)
-    local c = os.getenv("FAKE_CONTEXT")
+    local c = fake_context()
     if not c or c == "" then die("error: current-context must exist in order to minify") end
     local o = opt(a, "-o") or ""
     if o ~= "jsonpath={.clusters[0].cluster.server}" then die("fake kubectl: config view -o " .. o .. ": not faked") end
@@ -2212,7 +2222,7 @@ local function helmfile()
     if (not want or r.name == want) and verb ~= "template" then hooks(r, { presync = true, preapply = true }) end
     -- another kube context: helm --kube-context CTX, another cluster's API (recorded in
     -- contexts.log; this fake's state is the current context's)
-    if (not want or r.name == want) and r.context and r.context ~= os.getenv("FAKE_CONTEXT") then
+    if (not want or r.name == want) and r.context and r.context ~= fake_context() then
       local cf = assert(io.open(DIR .. "/contexts.log", "a"))
       cf:write(("%s %s %s\n"):format(verb, tostring(r.context), tostring(r.name)))
       cf:close()

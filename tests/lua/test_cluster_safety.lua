@@ -37,17 +37,20 @@ local function setup(edit)
   t.write(d .. "/plan.yaml", yaml.dump(plan))
   local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
     PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    FAKE_CONTEXT = false, FAKE_SERVER = false, KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
+    -- (no current kube context unless a test gives one: empty, as the fake's default is one)
+    FAKE_CONTEXT = "", FAKE_SERVER = false, KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
+-- compare.lua without --quiet (which leaves out the progress lines these tests read), its
+-- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
 local function compare(s, extra, envx)
-  local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
+  local argv = { LLMDLUA, "compare.lua", "--yes" }
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120 })
+  return t.progress_only(proc.run(argv, { env = env, timeout = 120 }))
 end
 
 local function calls(s)

@@ -63,13 +63,15 @@ local function setup(parent)
       FAKE_CONTEXT = "kind-bench" } }
 end
 
+-- compare.lua without --quiet (which leaves out the progress lines these tests read), its
+-- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
 local function compare(s, extra, envx, cwd)
-  local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
+  local argv = { LLMDLUA, "compare.lua", "--yes" }
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120, cwd = cwd })
+  return t.progress_only(proc.run(argv, { env = env, timeout = 120, cwd = cwd }))
 end
 
 -- 1. ---------------------------------------------------------------------------------------

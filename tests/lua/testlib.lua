@@ -329,6 +329,20 @@ function M.compare(extra, env)
   return ws[#ws], r
 end
 
+-- r (proc.run's result of a compare.lua --plan/--resume run without --quiet) with its stdout
+-- as the progress lines only: the report and the workspace's tree printed at the end (what
+-- --quiet leaves out besides the progress) cut, the lines saying where the reports are kept.
+function M.progress_only(r)
+  local out = r.stdout
+  local report = out:find("\n# llm-d Configuration Comparison", 1, true)
+  local written = out:find("\nComparison report written to: ", 1, true)
+  if report and written and written > report then out = out:sub(1, report) .. out:sub(written + 1) end
+  local html = out:find("\nHTML report[^\n]*\n")
+  if html then out = out:sub(1, (out:find("\n", html + 1, true))) end
+  r.stdout = out
+  return r
+end
+
 -- The CSV row of metric key in comparison.csv's text: its cells (RFC 4180, as written).
 function M.csv_row(csv, key)
   local line = csv:match("\n" .. key:gsub("%p", "%%%0") .. ",[^\n]*")

@@ -364,7 +364,7 @@ function M.extract(dir, opts)
   -- and the reports have them (a single result file has no scrapes beside it to read)
   if opts.kvcache and not run.no_results and not opts.file then
     local kvcache = require "llmd.kvcache"
-    kvcache.put(run, kvcache.analyze(dir, run))
+    kvcache.put(run, kvcache.analyze(dir, run, opts))
   end
   return run
 end

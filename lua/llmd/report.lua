@@ -2733,7 +2733,8 @@ local function crash_in_higher_text(R, d)
 end
 
 -- What a capacity verdict rests on: the repeats and the ranges they allow, or why there
--- are none ("one run per load, no interval").
+-- are none ("one run per load, no interval", or with no repeats where the cells' spans are
+-- each load's own intervals).
 local function evidence_basis(A, B, ca, cb)
   if ca.interval and cb.interval then
     -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
@@ -2742,7 +2743,12 @@ local function evidence_basis(A, B, ca, cb)
       cb.interval.text, decision.RANGE_WHAT)
   end
   local basis = untested_text(A, B, ca, cb)
-  if basis == "one run per load" then basis = "one run per load, no interval" end
+  if basis == "one run per load" then
+    -- (a capacity cell widened by each load's own 95 % interval, noise_clause, has an
+    -- interval: not the repeats' one, and the evidence says which)
+    basis = (noise_clause(ca) or noise_clause(cb)) and "one run per load, no repeats (the spans beside the figures "
+      .. "are from each load's own 95 % interval)" or "one run per load, no interval"
+  end
   return basis
 end
 

@@ -68,7 +68,12 @@ local SAMPLES = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl"
 -- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL).
 -- set: the stage's metric set, whose per-request samples (set.samples, seconds) add min, max
 -- and the percentiles the catalogue does not keep, by the set's own percentile method.
-local function stats(values, prefix, units, pct, set)
+-- drain: the stage's drain record (llmd.runmodel), whose least and most latency, where they
+-- are the requests' own (a stage file's request_latency min and max, the latencies a vLLM
+-- file keeps; not a bound from a percentile), are request_latency's min and max when there
+-- are no samples: the reader's drain-reduced rate needs the min (without it, inference-perf's
+-- stage files gave a report whose max sustained throughput was N/A).
+local function stats(values, prefix, units, pct, set, drain)
   local mean = values[prefix .. "_mean_ms"]
   if mean == nil then return nil end
   local own = pct == nil
@@ -90,6 +95,14 @@ local function stats(values, prefix, units, pct, set)
     if x and q[1] == "p50" then yo.set(m, "p75", x:percentile(75, method) * 1000) end
   end
   if x then yo.set(m, "max", x:max() * 1000) end
+  if not x and own and prefix == "latency" and type(drain) == "table" and (drain.least_kind == nil
+    or drain.least_kind == "min") and type(drain.least_latency_s) == "number" and drain.least_latency_s > 0 then
+    -- (min before the percentiles, max after them, as the schema lists them)
+    local with = yo.map("units", units, "mean", mean, "min", drain.least_latency_s * 1000)
+    for i = 3, #m.k do yo.set(with, m.k[i], m.v[i]) end
+    if type(drain.most_latency_s) == "number" then yo.set(with, "max", drain.most_latency_s * 1000) end
+    m = with
+  end
   return m
 end
 
@@ -98,18 +111,32 @@ end
 -- for. A reader of the reports reads its throughput as the drain-reduced rate instead
 -- (completed / (duration - request_latency's min)), so its max sustained throughput and
 -- capacity can differ from this run's own.
+-- Likewise a drain-reduced rate whose shortfall the results judge by what a report cannot
+-- hold: inference-perf's send span and schedule delay, the order of vLLM's latencies (a
+-- reader of the reports has the statistics alone, and leaves such a load unjudged: N/A).
 function M.cannot_carry(run)
-  local n, total = 0, 0
+  local n, d, total = 0, 0, 0
   for _, st in ipairs(run.stages or {}) do
     total = total + 1
-    if type(st.pace) == "table" then n = n + 1 end
+    if type(st.pace) == "table" then n = n + 1
+    elseif type(st.drain) == "table" and not st.drain.stats_only and (st.drain.send_span_s or st.drain.trend_chance)
+    then d = d + 1 end
   end
-  if n == 0 then return nil end
-  return ("%d of %d load points' throughput is the pace of their answers against their sends, from per-request "
-    .. "start and finish times, which a benchmark report has no field for: a reader of these reports reads the "
-    .. "drain-reduced rate instead (completed / (duration - request_latency's min)), so its max sustained "
-    .. "throughput and capacity at SLO can differ from those of the results themselves; compare the results "
-    .. "folder, not its reports, where both are at hand"):format(n, total)
+  local out = {}
+  if n > 0 then
+    out[#out + 1] = ("%d of %d load points' throughput is the pace of their answers against their sends, from "
+      .. "per-request start and finish times, which a benchmark report has no field for: a reader of these reports "
+      .. "reads the drain-reduced rate instead (completed / (duration - request_latency's min)), so its max "
+      .. "sustained throughput and capacity at SLO can differ from those of the results themselves"):format(n, total)
+  end
+  if d > 0 then
+    out[#out + 1] = ("%d of %d load points' saturation is judged by their send span and schedule delay or the order "
+      .. "of their latencies, which a benchmark report has no field for: a reader of these reports has the latency "
+      .. "statistics alone, which cannot tell a queue from the latencies' spread, so a load the results judge "
+      .. "saturated can be unknown there, and the max sustained throughput N/A"):format(d, total)
+  end
+  if #out == 0 then return nil end
+  return table.concat(out, "; ") .. "; compare the results folder, not its reports, where both are at hand"
 end
 
 -- Does the set have any percentile of prefix?
@@ -190,7 +217,7 @@ function M.stage_doc(run, st, opts)
   local conv = tool == "guidellm" and LAT_GUIDELLM or LAT
   local latency = yo.map()
   for _, e in ipairs(conv) do
-    local s = stats(v, e[2], e[3], e[4], st.metrics)
+    local s = stats(v, e[2], e[3], e[4], st.metrics, st.drain)
     if s then
       yo.set(latency, e[1], s)
     elseif any_pct(v, e[4] or e[2]) then

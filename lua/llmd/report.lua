@@ -2739,7 +2739,8 @@ local function crash_in_higher_text(R, d)
 end
 
 -- What a capacity verdict rests on: the repeats and the ranges they allow, or why there
--- are none ("one run per load, no interval").
+-- are none ("one run per load, no interval", or with no repeats where the cells' spans are
+-- each load's own intervals).
 local function evidence_basis(A, B, ca, cb)
   if ca.interval and cb.interval then
     -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
@@ -2748,7 +2749,12 @@ local function evidence_basis(A, B, ca, cb)
       cb.interval.text, decision.RANGE_WHAT)
   end
   local basis = untested_text(A, B, ca, cb)
-  if basis == "one run per load" then basis = "one run per load, no interval" end
+  if basis == "one run per load" then
+    -- (a capacity cell widened by each load's own 95 % interval, noise_clause, has an
+    -- interval: not the repeats' one, and the evidence says which)
+    basis = (noise_clause(ca) or noise_clause(cb)) and "one run per load, no repeats (the spans beside the figures "
+      .. "are from each load's own 95 % interval)" or "one run per load, no interval"
+  end
   return basis
 end
 
@@ -2941,6 +2947,15 @@ local function sustained_order(model, gpu)
   return o
 end
 
+-- A formatter of two rates said side by side as one above the other ("A sustained 11.479 req/s,
+-- B never achieved more than 11.477 req/s"): with the decimals that tell x and y apart, 2 and up
+-- to 4, so that two figures one is put above never read the same (11.48 and 11.48).
+local function apart_rate(x, y, unit)
+  local d = 2
+  while d < 4 and x and y and T.helpers.num(x, d) == T.helpers.num(y, d) do d = d + 1 end
+  return function(v) return T.helpers.num(v, d) .. unit end
+end
+
 -- The evidence of max sustained throughput, in total (per GPU: false) or per GPU (where both
 -- runs' accelerator counts are known and differ, since per GPU the order may be the other
 -- way from the totals'): one rule for both rows (sustained_order). "base": what stands
@@ -2952,12 +2967,14 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   local function per(x) return T.helpers.num(x, 2) .. unit end
   if o.within_noise then
     local hi, lo = o.within_noise == "b" and B or A, o.within_noise == "b" and A or B
+    per = apart_rate(o.within_noise == "b" and o.lb or o.la, o.within_noise == "b" and o.ha or o.hb, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
       .. "%s: no winner"):format(base, hi.label, where, hi.label, per(o.within_noise == "b" and o.lb or o.la),
       lo.label, per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
   end
   if o.higher and o.below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
+    per = apart_rate(o.hi_rps, o.lo_rps, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
       .. "but only by %s of their mean, below the practical threshold of %s %%: not shown to differ, no winner")
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
@@ -3516,7 +3533,7 @@ local function verdict_of(model, A, B)
     elseif o and o.within_noise then
       -- (spans apart by less than the noise of their rates: decision.sustained_order)
       local hi, lo = o.within_noise == "b" and B or A, o.within_noise == "b" and A or B
-      local function per(x) return T.helpers.num(x, 2) .. o.unit end
+      local per = apart_rate(o.within_noise == "b" and o.lb or o.la, o.within_noise == "b" and o.ha or o.hb, o.unit)
       v.kind = "cannot say"
       v.reason = ("the measured loads put %s above (%s sustained %s, %s never achieved more than %s at any load), %s")
         :format(hi.label, hi.label, per(o.within_noise == "b" and o.lb or o.la), lo.label,

@@ -1206,10 +1206,20 @@ end
 -- equal), and whether that says they are one measurement: they are a measurement
 -- (M.is_measurement). Equal counts alone say nothing (a fixed workload's counts are equal
 -- in every run of it); equal latencies of completed requests, all of them, are one run
--- saved twice, whether its numbers are whole or not.
+-- saved twice, whether its numbers are whole or not. Equal is equal to the last digit a
+-- file can say: within 1e-12 of each other (relative), so that a rate a reader computes again
+-- from the counts (a benchmark report's mean output length x requests / duration) and the
+-- harness's own, which differ in the last bit of a double only, are the same figure; two
+-- measurements never come that close on every figure.
+local SAME_REL = 1e-12
+local function same_number(a, b)
+  if a == b then return true end
+  if type(a) ~= "number" or type(b) ~= "number" then return false end
+  return math.abs(a - b) <= SAME_REL * math.max(math.abs(a), math.abs(b))
+end
 function M.same_values(s1, s2)
   for k, v in pairs(s1.values) do
-    if s2.values[k] ~= v then return false, false end
+    if not same_number(s2.values[k], v) then return false, false end
   end
   for k in pairs(s2.values) do
     if s1.values[k] == nil then return false, false end
@@ -1240,15 +1250,21 @@ end
 
 -- How each load point's throughput is read (llmd.loadpoints: the pace of its answers from
 -- per-request times, the drain-reduced rate from the window and the least latency, or the
--- harness's own rate): "pace", "drain" or "harness", per stage.
+-- harness's own rate): "pace", "drain" or "harness", per stage; "drain_stats" where the
+-- drain-reduced rate rests on latency statistics alone (a benchmark report: no send span, no
+-- order of the latencies), which cannot tell a queue from the latencies' spread, so that a
+-- load the results judge by their send span (inference-perf's stage files) or their
+-- latencies' order (vLLM's) is unknown read from the reports.
 local function throughput_basis(st)
   if type(st.pace) == "table" then return "pace" end
-  if type(st.drain) == "table" then return "drain" end
+  if type(st.drain) == "table" then return st.drain.stats_only and "drain_stats" or "drain" end
   return "harness"
 end
 local BASIS_TEXT = {
   pace = "the pace of its answers, from the per-request times its files hold",
   drain = "the drain-reduced rate, from the window and the least latency, its files holding no per-request times",
+  drain_stats = "the drain-reduced rate from latency statistics alone, its files holding neither a send span nor the "
+    .. "order of the latencies, so that a shortfall there cannot be told from the latencies' spread",
   harness = "the harness's own rate, its files holding neither per-request times nor a least latency",
 }
 

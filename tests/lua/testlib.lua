@@ -439,12 +439,21 @@ end
 -- failed request): a shortfall then reads as a queue by the rank sum of its last tenth
 -- (llmd.harness.vllm_benchmark), where from statistics alone it is N/A (agg37b). Its
 -- duration grows by the least latency, lo, so the drain-reduced rate, completed / (window -
--- least latency), is the completed / duration the test set. Returns doc.
+-- least latency), is the completed / duration the test set; its rates are then the counts
+-- over the new duration, as vLLM writes them (request_throughput = completed / duration: a
+-- rate left as it was would be a file that disagrees with itself, a data check). Returns doc.
 function M.queue_latencies(doc, lo, hi)
   lo, hi = lo or 0.2, hi or 1.2
   doc.latencies = M.spread(lo, hi, doc.completed)
   for _ = 1, doc.failed or 0 do doc.latencies[#doc.latencies + 1] = 0 end
   doc.duration = doc.duration + lo
+  if type(doc.request_throughput) == "number" then doc.request_throughput = doc.completed / doc.duration end
+  if type(doc.output_throughput) == "number" and type(doc.total_output_tokens) == "number" then
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    if type(doc.total_token_throughput) == "number" and type(doc.total_input_tokens) == "number" then
+      doc.total_token_throughput = (doc.total_input_tokens + doc.total_output_tokens) / doc.duration
+    end
+  end
   return doc
 end
 

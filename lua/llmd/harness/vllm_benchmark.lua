@@ -205,6 +205,50 @@ local function new(variant)
     end
   end
 
+  -- A file whose own rates disagree with its counts and duration. vLLM writes each rate as
+  -- count / duration (request_throughput = completed / duration, output_throughput =
+  -- total_output_tokens / duration, total_token_throughput = both token totals / duration),
+  -- so beyond RATE_TOLERANCE (llmd.harness.benchmark_report's, 1 %: more than the rounding of
+  -- a rewritten file) one of the figures was altered. The run uses count / duration: the
+  -- figures the per-request path and the drain-reduced rate (which judges saturation) read,
+  -- so the throughput shown is the one its saturation is judged by. A data check says both
+  -- figures and which one is used; it is left unresolved (either figure may be the altered
+  -- one), so the verdicts that read the rate say it is in doubt.
+  local RATES = {
+    { "throughput_req_s", "request_throughput", "requests_ok", "completed", "req/s" },
+    { "throughput_tok_s", "output_throughput", "output_tokens_total", "total_output_tokens", "tok/s" },
+    { "throughput_total_tok_s", "total_token_throughput", nil, "total_input_tokens + total_output_tokens", "tok/s" },
+  }
+  local function check_rates(run, set, path)
+    local v = set.values
+    local dur = v.duration_s
+    if not (dur and dur > 0) then return end
+    local name = path:match("[^/]+$")
+    local tol = require("llmd.harness.benchmark_report").RATE_TOLERANCE
+    for _, r in ipairs(RATES) do
+      local count = r[3] and v[r[3]] or (v.input_tokens_total and v.output_tokens_total
+        and v.input_tokens_total + v.output_tokens_total)
+      local reported = v[r[1]]
+      if count and reported then
+        local computed = count / dur
+        local scale = math.max(math.abs(computed), math.abs(reported))
+        if scale > 0 and math.abs(computed - reported) / scale > tol then
+          local apart = math.abs(computed - reported) / scale * 100
+          local fmt = require("llmd.metrics").format
+          rm.warn(run, "%s: %s is %s, but %s / duration = %.0f / %.2f s = %s (%.1f %% apart): vLLM computes the "
+            .. "one from the other, so one of these figures was altered, and which is not known; the report uses %s / "
+            .. "duration, vLLM's definition%s, so this rate is in doubt", name, r[2], fmt(r[1], reported),
+            r[4], count, dur, fmt(r[1], computed), apart, r[3] and r[4] or "the token totals",
+            r[1] == "throughput_req_s" and " and the counts and window the drain-reduced rate judges saturation by"
+            or "")
+          rm.put(set, r[1], computed, rm.SUMMARY .. (": %s / duration (%s disagrees)"):format(r[4], r[2]))
+          run.checks[#run.checks + 1] = { key = r[1], computed = computed, reported = reported, source = name,
+            apart_pct = apart, text = run.warnings[#run.warnings], resolved = false }
+        end
+      end
+    end
+  end
+
   -- Metrics of one file from its own aggregates.
   local function map_summary(set, d, path)
     local src = rm.SUMMARY
@@ -596,6 +640,10 @@ local function new(variant)
         for _, k in ipairs(keys) do skip[k] = true end
         check_stated(run, d, acc, l.path:match("[^/]+$"), skip, opts.sketch)
       else
+        -- (the summary's own rates, where they are the run's: with per-request data the
+        -- rates are count / duration already, the summary's unread)
+        run.checks = run.checks or {}
+        check_rates(run, summary, l.path)
         st.metrics = summary
         local failed = summary.values.requests_failed or 0
         if failed > 0 then

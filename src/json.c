@@ -986,9 +986,20 @@ typedef struct LanePow5 {
     uint64_t hi;
     double scale;
 } LanePow5;
-static LanePow5 lane_pow5_by_a[16], lane_pow5_20;
-/* 2^-l for l = 0..63 (the lane's normalising shift undone) */
-static double lane_pow2_neg[64];
+/* All the lane's tables in one place, so that its loop reaches them from one base
+   register (not an address made for each table, each number); filled by pow5_init */
+typedef struct LaneWide {
+    unsigned char up[16][16]; /* moved_up's rows */
+    LanePow5 pow5_by_a[16];   /* (by a, as up: one scaled index for both) */
+    unsigned char keep[64];   /* keep_digits */
+    double pow2_neg[64];      /* 2^-l for l = 0..63 (the normalising shift undone) */
+    /* by a (the first byte that is no digit: 0..32, or 64 when none of the 32 is), the
+       ends (the comma's place) the lane takes, bit text_end: 1 <= a <= 15 integer digits,
+       1 <= text_end <= 20, and the point (a < text_end) not last (a + 1 != text_end) */
+    uint32_t ends[65];
+    LanePow5 pow5_20;
+} LaneWide;
+static LaneWide lane_wide __attribute__((aligned(64)));
 #endif
 static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
                                                                   int neg, double *out);
@@ -1464,10 +1475,9 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
 ** is 0, and an exactly halfway value (such as 562949953421312.0625, 2^49 + 1/16) is
 ** computed just below it, with P's low 9 bits all ones: compose decides.
 */
-static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
-                                                             const LanePow5 *row,
-                                                             const unsigned char *p,
-                                                             unsigned text_end)
+static inline __attribute__((always_inline)) void
+lane_store(double *o, uint64_t v, unsigned b, const LanePow5 *row, const LaneWide *tb,
+           const unsigned char *p, size_t text_end)
 {
     if (__builtin_expect(v != 0, 1)) { /* (a zero's 0.0 made aside too) */
         int l = __builtin_clzll(v);
@@ -1479,7 +1489,7 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
                field - l 2^52 to the double's (as decimal_pow5_row does), in three
                instructions fewer a number */
             double d = (double)(int64_t)((hi >> 1) | 1);
-            *o = d * row->scale * lane_pow2_neg[l];
+            *o = d * row->scale * tb->pow2_neg[l];
             return;
         }
     }
@@ -1523,6 +1533,8 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
     /* kept in registers (GCC would build them again, or load them, for every number) */
     __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(comma));
     __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000));
+    const LaneWide *tb = &lane_wide; /* (in a register: one base for every table) */
+    __asm__("" : "+r"(tb));
     double *o = *op, *o_start = o;
     const char *c = s + pos; /* the comma before the next number */
     /* the block at q (q + 128 <= n), and cm its commas after c (bit k: q[k]) */
@@ -1554,7 +1566,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
             size_t f = text_end - 2;
             if (f - 1 >= 20)
                 break;
-            const unsigned char *keep = keep_digits + 34 - text_end;
+            const unsigned char *keep = tb->keep + 34 - text_end;
             __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
                                        _mm_loadu_si128((const __m128i *)(const void *)keep));
             __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
@@ -1564,7 +1576,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
                 break;
-            lane_store(o, run20_avx2(t0, t1, &k), 20, &lane_pow5_20, p, (unsigned)text_end);
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &tb->pow5_20, tb, p, text_end);
         } else {
             /* the separator first, foreseen */
             if ((c[1] == ' ') != (sep == 2))
@@ -1573,7 +1585,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
             uint64_t nd = (uint32_t)_mm256_movemask_epi8(
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             /* the first non-digit: the point, or the comma (a = text_end) */
-            unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
+            size_t a = _tzcnt_u64(nd); /* 64 when all 32 are digits */
             /* the non-digits before the comma: none, or one point (at a) not last. An
                integer's end is a <= 15: the bound of 20 bytes needs no look at which it
                is (end, the bytes kept, does). With none, a is the comma's place (text_end
@@ -1581,20 +1593,20 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                is the first after c): so p[a] | 2 is '.' for a point or that comma alone
                (',' is 0x2C, '.' 0x2E), one test for both cases */
             uint64_t in = _bzhi_u64(nd, (unsigned)text_end);
-            if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+            /* the bounds of a and text_end, and the point not last, in one look at a's
+               row of ends (text_end <= 20 first: the row's bit is then the end's) */
+            if (text_end > 20 || (tb->ends[a] >> text_end & 1) == 0 || _blsr_u64(in) != 0 ||
                 (p[a] | 2) != '.' || (p[0] == '0' && a > 1))
                 break;
             /* the bytes before the comma kept (its place alone: no wait for the mask) */
             __m256i t = _mm256_and_si256(
-                x,
-                _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
+                x, _mm256_loadu_si256((const __m256i *)(const void *)(tb->keep + 32 - text_end)));
             /* bytes 0 .. a (the integer part and the point, or the comma's place, cleared)
                take the byte before them: one shuffle (the point's own value is overwritten) */
-            __m128i lo =
-                _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                 _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+            __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                          _mm_load_si128((const __m128i *)(const void *)tb->up[a]));
             lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                       &lane_pow5_by_a[a], p, (unsigned)text_end);
+                       &tb->pow5_by_a[a], tb, p, text_end);
         }
         c = next;
         cm = _blsr_u64(cm);
@@ -2838,13 +2850,19 @@ __attribute__((constructor)) static void pow5_init(void)
 #ifdef JSON_WIDE_SIMD
     for (int a = 1; a < 16; a++) {
         const Pow5 *t = &pow5_table[-(19 - a) - POW5_MIN];
-        lane_pow5_by_a[a].hi = t->hi;
-        lane_pow5_by_a[a].scale = ldexp(1.0, 129 + t->exp2 - (19 - a));
+        lane_wide.pow5_by_a[a].hi = t->hi;
+        lane_wide.pow5_by_a[a].scale = ldexp(1.0, 129 + t->exp2 - (19 - a));
     }
-    lane_pow5_20.hi = pow5_table[-20 - POW5_MIN].hi;
-    lane_pow5_20.scale = ldexp(1.0, 129 + pow5_table[-20 - POW5_MIN].exp2 - 20);
+    lane_wide.pow5_20.hi = pow5_table[-20 - POW5_MIN].hi;
+    lane_wide.pow5_20.scale = ldexp(1.0, 129 + pow5_table[-20 - POW5_MIN].exp2 - 20);
     for (int l = 0; l < 64; l++)
-        lane_pow2_neg[l] = ldexp(1.0, -l);
+        lane_wide.pow2_neg[l] = ldexp(1.0, -l);
+    memcpy(lane_wide.up, moved_up, sizeof moved_up);
+    memcpy(lane_wide.keep, keep_digits, sizeof keep_digits);
+    for (unsigned a = 1; a <= 15; a++)
+        for (unsigned end = 1; end <= 20; end++)
+            if (a + 1 != end)
+                lane_wide.ends[a] |= 1u << end;
 #endif
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)

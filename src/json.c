@@ -1805,7 +1805,8 @@ typedef struct SkipRun {
 } SkipRun;
 
 /* The faults of a block (0: none) from its masks, as skip_block_check's, with the
-   carries k from the block before (updated for the next). sep: 1 or 2. */
+   carries k from the block before (updated for the next when there is none: k stays the
+   last block taken's). sep: 1 or 2. */
 __attribute__((target("bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
 skip_run_block(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, unsigned sep,
                SkipRun *k)
@@ -1821,69 +1822,88 @@ skip_run_block(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, uns
                    | ((fz << 1 | k->fz >> 63) & d) /* no leading zero */
                    | (after_pt & ~d)               /* a digit after a point */
                    | (sum & ~d & pt);              /* one point */
+    if (bad != 0)
+        return bad;
     k->c = c;
     k->pt = pt;
     k->fz = fz;
     k->add = add;
-    return bad;
+    return 0;
 }
 
-/* Where the run lane stopped: at the last comma of the blocks it took, lastc (pos when
-   none), with *last the start of the number before it. */
-static inline size_t skip_run_end(const char *s, size_t pos, size_t lastc, unsigned sep,
+/* Where the run lane stopped, the blocks from pos taken up to q (q - 64 the last, with
+   commas kc): at their last comma (pos when none), with *last the start of the number
+   before it. Found once here, not for each block. */
+static inline size_t skip_run_end(const char *s, size_t pos, size_t q, uint64_t kc, unsigned sep,
                                   size_t *last)
 {
-    if (lastc > pos) {
-        size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
-        while (s[j] != ',')
-            j--;
-        *last = j + sep;
-    }
+    if (q == pos)
+        return pos;
+    size_t lastc = q - 1 - (unsigned)__builtin_clzll(kc); /* kc != 0: a block taken has one */
+    size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
+    while (s[j] != ',')
+        j--;
+    *last = j + sep;
     return lastc;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char *s, size_t pos,
-                                                                     size_t lane_end, size_t *last)
+/* skip_run_avx2's loop for one separator (a constant where inlined: no test of it, nor
+   room taken by it, in each block) */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+skip_run_avx2_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const unsigned sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __m256i dot = _mm256_set1_epi8('.'), comma = _mm256_set1_epi8(',');
     __m256i space = _mm256_set1_epi8(' ');
     __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
-    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
     SkipRun k = {0, 0, 0, 0};
-    size_t lastc = pos;
-    for (size_t q = pos; q < lane_end; q += 64) {
+    size_t q = pos;
+    for (; q < lane_end; q += 64) {
         const unsigned char *p = (const unsigned char *)s + q;
         NumMasks m = num_masks_avx2(p, zero, nine, dot, comma, space);
         /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
            a double: left to the plain path, which checks) */
         if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
-    return skip_run_end(s, pos, lastc, sep, last);
+    return skip_run_end(s, pos, q, k.c, sep, last);
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char *s, size_t pos,
+                                                                     size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ') /* s[pos] is a comma */
+        return skip_run_avx2_sep(s, pos, lane_end, last, 2);
+    return skip_run_avx2_sep(s, pos, lane_end, last, 1);
 }
 
 /* skip_run_avx2 with AVX-512 (BW): each class of bytes compared straight into a mask */
-__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
-skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static inline __attribute__((always_inline))
+size_t
+skip_run_avx512_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const unsigned sep)
 {
     __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
     __m512i dot = _mm512_set1_epi8('.'), comma = _mm512_set1_epi8(',');
     __m512i space = _mm512_set1_epi8(' ');
     __asm__("" : "+v"(zero), "+v"(nine), "+v"(dot), "+v"(comma), "+v"(space));
-    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
     SkipRun k = {0, 0, 0, 0};
-    size_t lastc = pos;
-    for (size_t q = pos; q < lane_end; q += 64) {
+    size_t q = pos;
+    for (; q < lane_end; q += 64) {
         NumMasks m = num_masks_avx512((const unsigned char *)s + q, zero, nine, dot, comma, space);
         /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
            a double: left to the plain path, which checks) */
         if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
-    return skip_run_end(s, pos, lastc, sep, last);
+    return skip_run_end(s, pos, q, k.c, sep, last);
+}
+
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
+skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ') /* s[pos] is a comma */
+        return skip_run_avx512_sep(s, pos, lane_end, last, 2);
+    return skip_run_avx512_sep(s, pos, lane_end, last, 1);
 }
 
 /*

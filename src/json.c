@@ -1840,10 +1840,12 @@ static inline size_t skip_run_end(const char *s, size_t pos, size_t q, uint64_t 
     if (q == pos)
         return pos;
     size_t lastc = q - 1 - (unsigned)__builtin_clzll(kc); /* kc != 0: a block taken has one */
-    size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
-    while (s[j] != ',')
-        j--;
-    *last = j + sep;
+    if (lastc > pos) {        /* (pos itself when the one block taken has no other comma) */
+        size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
+        while (s[j] != ',')
+            j--;
+        *last = j + sep;
+    }
     return lastc;
 }
 

@@ -986,9 +986,20 @@ typedef struct LanePow5 {
     uint64_t hi;
     double scale;
 } LanePow5;
-static LanePow5 lane_pow5_by_a[16], lane_pow5_20;
-/* 2^-l for l = 0..63 (the lane's normalising shift undone) */
-static double lane_pow2_neg[64];
+/* All the lane's tables in one place, so that its loop reaches them from one base
+   register (not an address made for each table, each number); filled by pow5_init */
+typedef struct LaneWide {
+    unsigned char up[16][16]; /* moved_up's rows */
+    LanePow5 pow5_by_a[16];   /* (by a, as up: one scaled index for both) */
+    unsigned char keep[64];   /* keep_digits */
+    double pow2_neg[64];      /* 2^-l for l = 0..63 (the normalising shift undone) */
+    /* by a (the first byte that is no digit: 0..32, or 64 when none of the 32 is), the
+       ends (the comma's place) the lane takes, bit text_end: 1 <= a <= 15 integer digits,
+       1 <= text_end <= 20, and the point (a < text_end) not last (a + 1 != text_end) */
+    uint32_t ends[65];
+    LanePow5 pow5_20;
+} LaneWide;
+static LaneWide lane_wide __attribute__((aligned(64)));
 #endif
 static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
                                                                   int neg, double *out);
@@ -1464,10 +1475,9 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
 ** is 0, and an exactly halfway value (such as 562949953421312.0625, 2^49 + 1/16) is
 ** computed just below it, with P's low 9 bits all ones: compose decides.
 */
-static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
-                                                             const LanePow5 *row,
-                                                             const unsigned char *p,
-                                                             unsigned text_end)
+static inline __attribute__((always_inline)) void
+lane_store(double *o, uint64_t v, unsigned b, const LanePow5 *row, const LaneWide *tb,
+           const unsigned char *p, size_t text_end)
 {
     if (__builtin_expect(v != 0, 1)) { /* (a zero's 0.0 made aside too) */
         int l = __builtin_clzll(v);
@@ -1479,7 +1489,7 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
                field - l 2^52 to the double's (as decimal_pow5_row does), in three
                instructions fewer a number */
             double d = (double)(int64_t)((hi >> 1) | 1);
-            *o = d * row->scale * lane_pow2_neg[l];
+            *o = d * row->scale * tb->pow2_neg[l];
             return;
         }
     }
@@ -1523,6 +1533,8 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
     /* kept in registers (GCC would build them again, or load them, for every number) */
     __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(comma));
     __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000));
+    const LaneWide *tb = &lane_wide; /* (in a register: one base for every table) */
+    __asm__("" : "+r"(tb));
     double *o = *op, *o_start = o;
     const char *c = s + pos; /* the comma before the next number */
     /* the block at q (q + 128 <= n), and cm its commas after c (bit k: q[k]) */
@@ -1554,7 +1566,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
             size_t f = text_end - 2;
             if (f - 1 >= 20)
                 break;
-            const unsigned char *keep = keep_digits + 34 - text_end;
+            const unsigned char *keep = tb->keep + 34 - text_end;
             __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
                                        _mm_loadu_si128((const __m128i *)(const void *)keep));
             __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
@@ -1564,7 +1576,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
                 break;
-            lane_store(o, run20_avx2(t0, t1, &k), 20, &lane_pow5_20, p, (unsigned)text_end);
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &tb->pow5_20, tb, p, text_end);
         } else {
             /* the separator first, foreseen */
             if ((c[1] == ' ') != (sep == 2))
@@ -1573,7 +1585,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
             uint64_t nd = (uint32_t)_mm256_movemask_epi8(
                 _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
             /* the first non-digit: the point, or the comma (a = text_end) */
-            unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
+            size_t a = _tzcnt_u64(nd); /* 64 when all 32 are digits */
             /* the non-digits before the comma: none, or one point (at a) not last. An
                integer's end is a <= 15: the bound of 20 bytes needs no look at which it
                is (end, the bytes kept, does). With none, a is the comma's place (text_end
@@ -1581,20 +1593,20 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                is the first after c): so p[a] | 2 is '.' for a point or that comma alone
                (',' is 0x2C, '.' 0x2E), one test for both cases */
             uint64_t in = _bzhi_u64(nd, (unsigned)text_end);
-            if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+            /* the bounds of a and text_end, and the point not last, in one look at a's
+               row of ends (text_end <= 20 first: the row's bit is then the end's) */
+            if (text_end > 20 || (tb->ends[a] >> text_end & 1) == 0 || _blsr_u64(in) != 0 ||
                 (p[a] | 2) != '.' || (p[0] == '0' && a > 1))
                 break;
             /* the bytes before the comma kept (its place alone: no wait for the mask) */
             __m256i t = _mm256_and_si256(
-                x,
-                _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
+                x, _mm256_loadu_si256((const __m256i *)(const void *)(tb->keep + 32 - text_end)));
             /* bytes 0 .. a (the integer part and the point, or the comma's place, cleared)
                take the byte before them: one shuffle (the point's own value is overwritten) */
-            __m128i lo =
-                _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                 _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+            __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                          _mm_load_si128((const __m128i *)(const void *)tb->up[a]));
             lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                       &lane_pow5_by_a[a], p, (unsigned)text_end);
+                       &tb->pow5_by_a[a], tb, p, text_end);
         }
         c = next;
         cm = _blsr_u64(cm);
@@ -1793,7 +1805,8 @@ typedef struct SkipRun {
 } SkipRun;
 
 /* The faults of a block (0: none) from its masks, as skip_block_check's, with the
-   carries k from the block before (updated for the next). sep: 1 or 2. */
+   carries k from the block before (updated for the next when there is none: k stays the
+   last block taken's). sep: 1 or 2. */
 __attribute__((target("bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
 skip_run_block(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, unsigned sep,
                SkipRun *k)
@@ -1809,19 +1822,25 @@ skip_run_block(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, uns
                    | ((fz << 1 | k->fz >> 63) & d) /* no leading zero */
                    | (after_pt & ~d)               /* a digit after a point */
                    | (sum & ~d & pt);              /* one point */
+    if (bad != 0)
+        return bad;
     k->c = c;
     k->pt = pt;
     k->fz = fz;
     k->add = add;
-    return bad;
+    return 0;
 }
 
-/* Where the run lane stopped: at the last comma of the blocks it took, lastc (pos when
-   none), with *last the start of the number before it. */
-static inline size_t skip_run_end(const char *s, size_t pos, size_t lastc, unsigned sep,
+/* Where the run lane stopped, the blocks from pos taken up to q (q - 64 the last, with
+   commas kc): at their last comma (pos when none), with *last the start of the number
+   before it. Found once here, not for each block. */
+static inline size_t skip_run_end(const char *s, size_t pos, size_t q, uint64_t kc, unsigned sep,
                                   size_t *last)
 {
-    if (lastc > pos) {
+    if (q == pos)
+        return pos;
+    size_t lastc = q - 1 - (unsigned)__builtin_clzll(kc); /* kc != 0: a block taken has one */
+    if (lastc > pos) {        /* (pos itself when the one block taken has no other comma) */
         size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
         while (s[j] != ',')
             j--;
@@ -1830,48 +1849,63 @@ static inline size_t skip_run_end(const char *s, size_t pos, size_t lastc, unsig
     return lastc;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char *s, size_t pos,
-                                                                     size_t lane_end, size_t *last)
+/* skip_run_avx2's loop for one separator (a constant where inlined: no test of it, nor
+   room taken by it, in each block) */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+skip_run_avx2_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const unsigned sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __m256i dot = _mm256_set1_epi8('.'), comma = _mm256_set1_epi8(',');
     __m256i space = _mm256_set1_epi8(' ');
     __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
-    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
     SkipRun k = {0, 0, 0, 0};
-    size_t lastc = pos;
-    for (size_t q = pos; q < lane_end; q += 64) {
+    size_t q = pos;
+    for (; q < lane_end; q += 64) {
         const unsigned char *p = (const unsigned char *)s + q;
         NumMasks m = num_masks_avx2(p, zero, nine, dot, comma, space);
         /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
            a double: left to the plain path, which checks) */
         if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
-    return skip_run_end(s, pos, lastc, sep, last);
+    return skip_run_end(s, pos, q, k.c, sep, last);
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char *s, size_t pos,
+                                                                     size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ') /* s[pos] is a comma */
+        return skip_run_avx2_sep(s, pos, lane_end, last, 2);
+    return skip_run_avx2_sep(s, pos, lane_end, last, 1);
 }
 
 /* skip_run_avx2 with AVX-512 (BW): each class of bytes compared straight into a mask */
-__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
-skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static inline __attribute__((always_inline))
+size_t
+skip_run_avx512_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const unsigned sep)
 {
     __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
     __m512i dot = _mm512_set1_epi8('.'), comma = _mm512_set1_epi8(',');
     __m512i space = _mm512_set1_epi8(' ');
     __asm__("" : "+v"(zero), "+v"(nine), "+v"(dot), "+v"(comma), "+v"(space));
-    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
     SkipRun k = {0, 0, 0, 0};
-    size_t lastc = pos;
-    for (size_t q = pos; q < lane_end; q += 64) {
+    size_t q = pos;
+    for (; q < lane_end; q += 64) {
         NumMasks m = num_masks_avx512((const unsigned char *)s + q, zero, nine, dot, comma, space);
         /* (a block with no comma holds a number of 64 bytes or more, which could be beyond
            a double: left to the plain path, which checks) */
         if (m.c == 0 || skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
-    return skip_run_end(s, pos, lastc, sep, last);
+    return skip_run_end(s, pos, q, k.c, sep, last);
+}
+
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
+skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ') /* s[pos] is a comma */
+        return skip_run_avx512_sep(s, pos, lane_end, last, 2);
+    return skip_run_avx512_sep(s, pos, lane_end, last, 1);
 }
 
 /*
@@ -2838,13 +2872,19 @@ __attribute__((constructor)) static void pow5_init(void)
 #ifdef JSON_WIDE_SIMD
     for (int a = 1; a < 16; a++) {
         const Pow5 *t = &pow5_table[-(19 - a) - POW5_MIN];
-        lane_pow5_by_a[a].hi = t->hi;
-        lane_pow5_by_a[a].scale = ldexp(1.0, 129 + t->exp2 - (19 - a));
+        lane_wide.pow5_by_a[a].hi = t->hi;
+        lane_wide.pow5_by_a[a].scale = ldexp(1.0, 129 + t->exp2 - (19 - a));
     }
-    lane_pow5_20.hi = pow5_table[-20 - POW5_MIN].hi;
-    lane_pow5_20.scale = ldexp(1.0, 129 + pow5_table[-20 - POW5_MIN].exp2 - 20);
+    lane_wide.pow5_20.hi = pow5_table[-20 - POW5_MIN].hi;
+    lane_wide.pow5_20.scale = ldexp(1.0, 129 + pow5_table[-20 - POW5_MIN].exp2 - 20);
     for (int l = 0; l < 64; l++)
-        lane_pow2_neg[l] = ldexp(1.0, -l);
+        lane_wide.pow2_neg[l] = ldexp(1.0, -l);
+    memcpy(lane_wide.up, moved_up, sizeof moved_up);
+    memcpy(lane_wide.keep, keep_digits, sizeof keep_digits);
+    for (unsigned a = 1; a <= 15; a++)
+        for (unsigned end = 1; end <= 20; end++)
+            if (a + 1 != end)
+                lane_wide.ends[a] |= 1u << end;
 #endif
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)

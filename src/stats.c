@@ -1911,6 +1911,9 @@ static inline __attribute__((always_inline)) size_t hist_sq_quads(const double *
     __m128d m = _mm_set1_pd(mean), s01 = _mm_setzero_pd(), c01 = s01, s23 = s01, c23 = s01;
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
+        /* unrolled: GCC's -O2 kept the loop, its counter and branch (3 instructions a
+           sample more) */
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++)
             count[hist_bin(a[i + j], base, shift, nonneg)]++;
         sq_add4(&s01, &c01, &s23, &c23, a + i, m);
@@ -1939,6 +1942,7 @@ hist_sq_quads_avx_in(const double *a, size_t n, uint64_t base, int shift, int no
     __m256d m = _mm256_set1_pd(mean), vs = _mm256_setzero_pd(), vc = vs;
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++)
             count[hist_bin(a[i + j], base, shift, nonneg)]++;
         __m256d d = _mm256_sub_pd(_mm256_loadu_pd(a + i), m);

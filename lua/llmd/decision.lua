@@ -49,9 +49,13 @@ M.SAMPLES = {
   ttft_mean_ms = "ttft", ttft_p50_ms = "ttft", ttft_p90_ms = "ttft", ttft_p99_ms = "ttft",
   tpot_mean_ms = "tpot", tpot_p50_ms = "tpot", tpot_p90_ms = "tpot", tpot_p99_ms = "tpot",
   itl_mean_ms = "itl", itl_p50_ms = "itl", itl_p90_ms = "itl", itl_p99_ms = "itl",
+  -- NTPOT, (end - start) / output tokens of each request: one value a request, as TPOT, with
+  -- its design effect in send order (llmd.runmodel sample_design_effects), so its rows get
+  -- TPOT's tests and effect intervals (fixi41; before, "no repeats from both runs")
+  ntpot_mean_ms = "ntpot",
 }
 -- Catalogue keys added later (p95 rows, ...) with these prefixes find their samples too.
-local SAMPLE_PREFIX = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl" }
+local SAMPLE_PREFIX = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl", ntpot = "ntpot" }
 function M.sample_kind(key)
   if M.SAMPLES[key] then return M.SAMPLES[key] end
   local prefix = key:match("^(%a+)_p%d+_ms$") or key:match("^(%a+)_mean_ms$")

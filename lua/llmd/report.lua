@@ -2737,6 +2737,8 @@ local function crash_in_higher_text(R, d)
     counts[#counts], decision.p_is(d.p), d.default and "default failure limit" or "error-rate SLO",
     T.helpers.num(d.limit, 2), R.label)
 end
+-- (treatments.lua's ranking says a crash in the higher place in these words)
+M.crash_in_higher_text = crash_in_higher_text
 
 -- What a capacity verdict rests on: the repeats and the ranges they allow, or why there
 -- are none ("one run per load, no interval", or with no repeats where the cells' spans are

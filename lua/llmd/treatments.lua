@@ -1198,6 +1198,12 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU)"):format(x.label, gap, nxt.label)
             or ""))
       end
+      -- (a crash in the higher one's repeats that can only have lowered it: said, as by totals)
+      if ev.crash_in_higher then
+        local t = require("llmd.report").crash_in_higher_text((ev.winner or ev.higher) == "a" and nxt or x,
+          ev.crash_in_higher)
+        said = ("%s; %s"):format(said, t:sub(1, 1):lower() .. t:sub(2))
+      end
       return above, said, ev.verdict
     end
   else
@@ -2015,6 +2021,15 @@ function M.model(list, opts)
         decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
       r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
+    end
+    -- a crash in the higher place's repeats that can only have lowered it: the order stands,
+    -- said as compare.lua's Verdict says it (llmd.report crash_in_higher_text, fixb41); the
+    -- evidence keeps the load point
+    if ev.crash_in_higher and r.vs_next_text then
+      local hi = ev.winner or ev.higher
+      local t = rep.crash_in_higher_text(hi == "a" and nxt or x, ev.crash_in_higher)
+      r.vs_next_text = ("%s; %s"):format(r.vs_next_text, t:sub(1, 1):lower() .. t:sub(2))
+      r.evidence.crash_in_higher = { treatment = label[hi], place = place[hi], point = ev.crash_in_higher.point }
     end
     -- (the order stands, with the loads it rests on and that repeats of them settle it)
     if ev.interval_coverage == "narrow_near_capacity" and r.vs_next_text then

@@ -4,14 +4,17 @@
 # design effect in send order, computed here from the files with numpy alone (no llmdlua
 # code): requests sorted by start_time; a kind's values are the requests that have it
 # (TTFT = first token time - start, needs more than one token time; TPOT = (last - first) /
-# (output_tokens - 1); E2E = end - start); each run's design effect: seqstats.py's deff
-# (Geyer's initial positive sequence on the centred mid-ranks; 1 below 100 values). The
-# test's variance (tie-corrected, n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1)))) times
-# the larger side's design effect; z = (U_A - n1 n2 / 2) / sqrt(var), > 0: A's values
-# larger. ITL: every gap of the successes pooled, z divided by the square root of gaps per
-# request and of the larger side's TPOT design effect (a request's mean gap).
-"""deff_ref.py DIR_A DIR_B KIND (ttft | latency | tpot | itl) -> JSON {z, deff_a, deff_b, n_a, n_b}"""
+# (output_tokens - 1); E2E = end - start; NTPOT = E2E / output_tokens, 0 without one); each
+# run's design effect: seqstats.py's deff (Geyer's initial positive sequence on the centred
+# mid-ranks; 1 below 100 values). The test's variance (tie-corrected, n1 n2 / 12 ((N + 1) -
+# sum(t^3 - t) / (N (N - 1)))) times the larger side's design effect; z = (U_A - n1 n2 / 2) /
+# sqrt(var), > 0: A's values larger. ITL: every gap of the successes pooled, z divided by the
+# square root of gaps per request and of the larger side's TPOT design effect (a request's mean
+# gap).
+"""deff_ref.py DIR_A DIR_B KIND (ttft | latency | tpot | ntpot | itl) -> JSON {z, deff_a, deff_b, n_a, n_b}
+(and but for itl mean_pct, mean_lo, mean_hi: the mean row's effect and its 95 % interval)"""
 import json
+import math
 import os
 import sys
 
@@ -38,6 +41,9 @@ def values(reqs, kind):
             out.append(times[0] - r["start_time"])
         elif kind == "tpot" and len(times) > 1 and rm["output_tokens"] > 1:
             out.append((times[-1] - times[0]) / (rm["output_tokens"] - 1))
+        elif kind == "ntpot":
+            n = rm["output_tokens"]
+            out.append((r["end_time"] - r["start_time"]) / n if n > 0 else 0.0)
     return np.array(out, float)
 
 
@@ -68,8 +74,16 @@ def main():
     a, b = values(ra, kind), values(rb, kind)
     d_a, d_b = deff(a), deff(b)
     u, var = mw(a, b)
-    z = (u - len(a) * len(b) / 2) / np.sqrt(var * max(1.0, d_a, d_b))
-    print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b)}))
+    d = max(1.0, d_a, d_b)
+    z = (u - len(a) * len(b) / 2) / np.sqrt(var * d)
+    # the mean row's effect: B's mean against A's over the two means' mean (%), its 95 %
+    # interval from each mean's standard error sd / sqrt(n / d), d the larger design effect
+    fa, fb = a.mean(), b.mean()
+    m = (abs(fa) + abs(fb)) / 2
+    se = math.sqrt(a.var(ddof=1) / (len(a) / d) + b.var(ddof=1) / (len(b) / d)) / m * 100
+    pct = (fb - fa) / m * 100
+    print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b),
+                      "mean_pct": pct, "mean_lo": pct - 1.959964 * se, "mean_hi": pct + 1.959964 * se}))
 
 
 if __name__ == "__main__":

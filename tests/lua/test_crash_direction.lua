@@ -88,3 +88,33 @@ t.test("a crashed load that passes the limit despite the crash opens the order i
   t.eq(ev.overdispersed.b.point, 3)
   t.eq(ev.overdispersed.b.all_fail, false)
 end)
+
+-- fixi41: treatments.lua's ranking of the same two runs keeps the order compare.lua keeps, and
+-- says why in the Verdict's words (main kept it silently)
+t.test("treatments: a crash in the higher place: its rank above the next is said to stand, and why", function()
+  local tr = require "llmd.treatments"
+  local function treatment(label, run)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local m = tr.model({ treatment("low", low()), treatment("crashed", crashed()) }, { slo = SLO })
+  t.eq({ m.ranking[1].label, m.ranking[2].label }, { "crashed", "low" })
+  local r = m.ranking[1]
+  t.contains(r.vs_next_text, "; the order stands although crashed's repeats at load point 3 failed 0 of 1800, 540 of "
+    .. "1800 and 0 of 1800 requests (a crash in one, chi-square heterogeneity p < 1e-9), above the default failure "
+    .. "limit of 5.00 % with the crash counted: a crash can only lower its run's capacity, so it cannot have put "
+    .. "crashed above", "rank table")
+  t.eq(r.evidence.crash_in_higher, { treatment = "crashed", place = "this", point = 3 })
+  -- per GPU (low on 2 GPUs, crashed on 1: per GPU low's capacity halves, crashed stays above)
+  local l2, c1 = treatment("low", low()), treatment("crashed", crashed())
+  l2.gpus, c1.gpus = 2, 1
+  m = tr.model({ l2, c1 }, { slo = SLO })
+  t.eq(#m.cost.evidence, 1)
+  t.contains(m.cost.evidence[1], "crashed above low per GPU: ", "per GPU")
+  t.contains(m.cost.evidence[1], "; the order stands although crashed's repeats at load point 3 failed 0 of 1800, 540 "
+    .. "of 1800 and 0 of 1800 requests", "per GPU")
+  -- the crash in the lower place opens the order (as compare.lua): nothing said of it standing
+  m = tr.model({ treatment("crashed", crashed()), treatment("high", high()) }, { slo = SLO })
+  for _, x in ipairs(m.ranking) do
+    t.ok(not (x.vs_next_text or ""):find("the order stands", 1, true), x.vs_next_text)
+  end
+end)

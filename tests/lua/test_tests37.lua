@@ -113,6 +113,22 @@ t.test("one-stage inference-perf at 14 req/s, TTFT 0.13 s against 0.1 s: found, 
   end
 end)
 
+t.test("NTPOT's test and effect interval are TPOT's (fixi41; main: untested, 'no repeats')", function()
+  -- the pair above: NTPOT, (end - start) / output tokens, one value a request as TPOT; its
+  -- z, design effect and mean's effect interval as deff_ref.py's (numpy, its own parse)
+  local a, b = sim(7, 14, 0.1), sim(8, 14, 0.13)
+  local want = ref(a, b, "ntpot")
+  local r, why = row_test(a, b, "ntpot_mean_ms")
+  t.ok(r, why)
+  t.eq(r.test, "mann_whitney")
+  t.near(r.z, want.z, 1e-6 * math.max(1, math.abs(want.z)))
+  t.near(r.deff, math.max(want.deff_a, want.deff_b), 1e-9)
+  local e = r.row_effect
+  t.near(e.pct, want.mean_pct, 1e-6)
+  t.near(e.lo, want.mean_lo, 1e-6)
+  t.near(e.hi, want.mean_hi, 1e-6)
+end)
+
 t.test("analyze.lua on the saved workspace says why compare.lua did not test (main: 'no per-request samples')",
   function()
     local o = compare(sim(105, 20, 0.1), sim(106, 20, 0.1), { "--slo", "ttft_p90_ms=500" })

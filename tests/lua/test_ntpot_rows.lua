@@ -1,0 +1,58 @@
+-- NTPOT, (end - start) / output tokens of each request, is one value a request as TPOT is,
+-- with its design effect in send order since fixc41: its comparisons get TPOT's one-point
+-- test and effect interval (task fixi41). Main had no sample kind for it, so the Summary's
+-- comparison at the common load under an NTPOT SLO was untested ("no per-request samples").
+local t = require "testlib"
+local decision = require "llmd.decision"
+local report = require "llmd.report"
+local stats = require "llmd.stats"
+
+-- 60 requests a load point: NTPOT base + 4 ms x ((7 i) mod 11 - 5) / 5, i = 1..60, in s
+local function ntpots(base)
+  local out = {}
+  for i = 1, 60 do out[i] = base + 0.004 * (((7 * i) % 11) - 5) / 5 end
+  return out
+end
+-- two load points, 10 and 20 req/s, one stage each; NTPOT means (s) as given
+local function run(b10, b20)
+  local stages = {}
+  for i, b in ipairs { b10, b20 } do
+    local acc, s = stats.new(), 0
+    for _, v in ipairs(ntpots(b)) do acc:add(v); s = s + v end
+    stages[i] = { rate = 10 * i, values = { throughput_req_s = 10 * i, throughput_tok_s = 100 * i,
+      ntpot_mean_ms = s / 60 * 1000, error_rate_pct = 0, requests_ok = 60, requests_failed = 0 } }
+    stages[i].samples = acc
+  end
+  local r = t.run_of(stages)
+  for i, st in ipairs(r.stages) do
+    st.metrics.samples, st.metrics.sample_deff = { ntpot = stages[i].samples }, { ntpot = 1 }
+  end
+  return r
+end
+
+t.test("an NTPOT SLO's comparison at the common load: TPOT's test and interval (main: untested)", function()
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run(0.100, 0.300)), b = sd("y", run(0.104, 0.320)),
+    slo = decision.parse_slo("ntpot_mean_ms=200"), generated = 0 }
+  -- /usr/bin/python3 (numpy: mid-ranks, the tie-corrected variance n1 n2 / 12 ((N + 1) -
+  -- sum(t^3 - t) / (N (N - 1))), p = erfc(|z| / sqrt 2); the effect (mean_b - mean_a) / their
+  -- mean, its interval -+ 1.959964 sqrt(s_a^2 / 60 + s_b^2 / 60) / that mean): at 20 req/s
+  -- x's NTPOTs all below y's, U = 0, var 36225.630252, z = -9.457243, p = 3.1617e-21; means
+  -- 300.04 and 320.04 ms, +6.450781 %, interval +6.158092 to +6.743469 %
+  local mp = m.matched_point
+  t.eq({ mp.key, mp.load }, { "ntpot_mean_ms", 20 })
+  t.ok(mp.test, mp.reason)
+  t.eq(mp.test.test, "mann_whitney")
+  t.near(mp.test.z, -9.457243, 1e-6)
+  t.near(mp.test.p, 3.1617e-21, 1e-25)
+  local e = mp.test.row_effect
+  t.near(e.pct, 6.450781, 1e-6)
+  t.near(e.lo, 6.158092, 1e-6)
+  t.near(e.hi, 6.743469, 1e-6)
+end)
+
+t.test("NTPOT's mean is a sample kind with TPOT's tests; the other rows' kinds unchanged", function()
+  t.eq(decision.sample_kind("ntpot_mean_ms"), "ntpot")
+  t.eq(decision.sample_kind("tpot_mean_ms"), "tpot")
+  t.eq(decision.sample_kind("throughput_req_s"), nil)
+end)

@@ -33,7 +33,7 @@ t.test("1: a treatment without a max sustained figure is unknown, on the front, 
   -- the report says the same: both on the front, x marked unknown, no front of y alone
   local p = tr.write_report(t.tmpdir(), { x, y }, {})
   t.contains(p.text, "while no worse on the other: **y, x**. Of these, x is unknown: without a figure the front "
-    .. "needs (below), no other is shown to beat it, nor it any other, so the front names no treatment ahead.")
+    .. "needs (below), no other is shown to beat it, nor it any other, so the front names no treatment ahead of it.")
   t.contains(p.text, "\n- x: unknown, not beaten (max sustained throughput unknown: ")
   t.lacks(p.text, "**y**.")
 end)

@@ -800,8 +800,8 @@ end
 -- rankings one after another, each place marked with its workload.
 local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
-    pareto_excluded = {}, pareto_not_compared = {}, pareto_within_noise = {}, saturated_at_common = {},
-    failing_at_common = {},
+    pareto_excluded = {}, pareto_not_compared = {}, pareto_within_noise = {}, pareto_unknown = {},
+    saturated_at_common = {}, failing_at_common = {},
     mild_at_common = {},
     common_unlike = {}, workloads = {}, in_doubt = {} }
   m.slo_text = #m.slo > 0 and decision.capacity_phrase(m.slo) or nil
@@ -834,7 +834,7 @@ local function grouped_model(groups, opts)
       m.ranking[#m.ranking + 1] = r
     end
     for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "pareto_within_noise",
-      "saturated_at_common",
+      "pareto_unknown", "saturated_at_common",
       "failing_at_common", "mild_at_common", "common_unlike", "in_doubt" } do
       for _, d in ipairs(sub[k] or {}) do
         if type(d) == "table" then d.workload = w end
@@ -2595,6 +2595,11 @@ function M.model(list, opts)
   local lat_key = lat_col and lat_col.key or "latency_p90_ms"
   m.pareto_latency, m.pareto_latency_key = metrics.get(lat_key).label, lat_key
   m.front, m.dominated, m.pareto_excluded, m.pareto_within_noise = {}, {}, {}, {}
+  -- a treatment without a figure the front needs (no max sustained throughput, no latency
+  -- at the common load) is unknown, never dominated: on the front, marked unknown, as no
+  -- other is shown to beat it (a front of s24 alone, s10 saturated at its lowest load left
+  -- out, read as a winner the Verdict does not name)
+  m.pareto_unknown = {}
   -- The noise of a latency at the common load (what "beyond noise" is weighed on): the 95 %
   -- interval of its repeats' mean (a repeated point), else of its percentile from its own
   -- requests (llmd.loadpoints.percentile_ci: order statistics with the effective sample size
@@ -2642,7 +2647,9 @@ function M.model(list, opts)
     else
       -- (why, where no percentile of E2E latency is shared: this one has none, or none has any)
       local lat_why = e.unshared or not lat_col and "no treatment has a percentile of E2E latency at its load points"
-      m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label,
+      -- (unknown = true: not beaten, not placed; the front is of those with both figures only)
+      m.pareto_unknown[#m.pareto_unknown + 1] = x.label
+      m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label, unknown = true,
         why = not x.max_rps and ("max sustained throughput unknown: " .. tostring(x.max_rps_why))
           or ("%s at the common load unknown%s"):format(m.pareto_latency, lat_why and (": " .. lat_why) or "") }
     end
@@ -2849,6 +2856,15 @@ function M.model(list, opts)
         if #differ > 0 then
           m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
             would = would_text(fig), why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
+        elseif c.x.saturated_at_common and o.x.saturated_at_common then
+          -- both overloaded there: each latency is its queue, which grows with the run's
+          -- length, so neither is "no worse" on latency (the latency chart's rule): no evidence
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+            would = would_text(fig), saturated = true,
+            why = ("both are saturated at the common load (%s): %s %s against %s is each overloaded server's "
+              .. "queue, which grows with the run's length, not comparable, so %s is not known to be no worse on "
+              .. "it"):format(m.common_text or "", m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat),
+              o.x.label) }
         elseif measured then
           local on, tw, lw = shown_beats(o, c, measured)
           if on then
@@ -2892,6 +2908,8 @@ function M.model(list, opts)
       for _, d in ipairs(noise) do m.pareto_within_noise[#m.pareto_within_noise + 1] = d end
     end
   end
+  -- the unknown ones too: no other is shown to beat them
+  for _, l in ipairs(m.pareto_unknown) do m.front[#m.front + 1] = l end
   -- the summary says what the Pareto section says, with the same evidence
   if #m.dominated > 0 then
     local parts, all_both = {}, true
@@ -3034,6 +3052,7 @@ function M.present(m, opts)
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
     rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
     pareto_excluded = m.pareto_excluded, rank_share_text = M.rank_share_text(m.ranking),
+    pareto_unknown = #(m.pareto_unknown or {}) > 0 and m.pareto_unknown or false,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
     -- the places in doubt, each with the data checks that put it there (mark_in_doubt)
@@ -3260,7 +3279,7 @@ function M.write_report(out, list, opts)
       per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false, best_per_gpu = m.cost.best_per_gpu or false,
       evidence = m.cost.evidence and json.array(m.cost.evidence) or false } or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
-    pareto_excluded = json.array(m.pareto_excluded or {}),
+    pareto_excluded = json.array(m.pareto_excluded or {}), pareto_unknown = json.array(m.pareto_unknown or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     pareto_within_noise = json.array(m.pareto_within_noise or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,

@@ -17,20 +17,8 @@ local lp = require "llmd.loadpoints"
 local decision = require "llmd.decision"
 local report = require "llmd.report"
 
--- A run of repeated rate loads: list of {offered, {{achieved req/s, TTFT p90 ms, failed}, ...}},
--- each repeat one stage of offered x 60 requests (100 output tokens a request).
-local function rrun(list)
-  local st = {}
-  for _, x in ipairs(list) do
-    for _, r in ipairs(x[2]) do
-      local n = x[1] * 60
-      local f = r[3] or 0
-      st[#st + 1] = { rate = x[1], values = { throughput_req_s = r[1], throughput_tok_s = 100 * r[1],
-        ttft_p90_ms = r[2], error_rate_pct = 100 * f / n, requests_ok = n - f, requests_failed = f } }
-    end
-  end
-  return t.run_of(st)
-end
+-- (testlib.repeats_run: offered x 60 requests a repeat, 100 output tokens a request)
+local rrun = t.repeats_run
 
 -- A load point at rate with one repeat per TTFT p90 in ttfts, each keeping up (achieved =
 -- offered, no failures), but for repeat `crash`, which failed 12 % of its requests (and

@@ -398,6 +398,21 @@ function M.with_samples(run, n)
   return run
 end
 
+-- A run of repeated rate loads: list of {offered, {{achieved req/s, TTFT p90 ms, failed}, ...}},
+-- each repeat one stage of offered x 60 requests (100 output tokens a request).
+function M.repeats_run(list)
+  local st = {}
+  for _, x in ipairs(list) do
+    for _, r in ipairs(x[2]) do
+      local n = x[1] * 60
+      local f = r[3] or 0
+      st[#st + 1] = { rate = x[1], values = { throughput_req_s = r[1], throughput_tok_s = 100 * r[1],
+        ttft_p90_ms = r[2], error_rate_pct = 100 * f / n, requests_ok = n - f, requests_failed = f } }
+    end
+  end
+  return M.run_of(st)
+end
+
 -- A hand-made run of repeated load points: ttfts[i] the TTFT p90s (ms) of the repeats
 -- of point i, each a stage offered and achieving 10 i req/s (100 i tok/s, no errors).
 function M.repeated_run(ttfts)

@@ -1,0 +1,31 @@
+-- Task fixh41: audit41's findings in the rate-noise and near-capacity rules.
+-- Expected values: hand arithmetic below, and audit41's independent numpy recomputation
+-- (/tmp/a41/recomp.py, cov.py, meancov.py: the rates and intervals of queue_sim.py ladders).
+local t = require "testlib"
+local lp = require "llmd.loadpoints"
+
+local Z = 1.959963984540054
+
+local function paced(offered, sends, send_rps, answer_rps)
+  return { offered = offered, load_type = "rate", rate_basis = "pace", achieved_rps = answer_rps,
+    values = { requests_ok = sends },
+    pace = { sends = sends, answered = sends, succeeded = sends, send_rps = send_rps, answer_rps = answer_rps,
+      success_rps = answer_rps } }
+end
+
+t.test("rate_interval: a kept-up paced point's rate is its middle 80 % of sends' (0.8 (n - 1)), not n", function()
+  -- 600 sends at 10.5 req/s, all answered at that pace: sd 10.5 / sqrt(0.8 x 599) = 0.47966,
+  -- half 1.959964 x 0.47966 = 0.94011 (hand; main: 10.5 / sqrt(600) x 1.959964 = 0.84017)
+  local x = lp.rate_interval(paced(10, 600, 10.5, 10.5))
+  t.near(x.hi - 10.5, Z * 10.5 / math.sqrt(0.8 * 599), 1e-9)
+  t.near(x.hi - 10.5, 0.94011, 1e-4)
+  t.eq(x.n, 600) -- (the requests counted, for the texts)
+  -- three repeats of 200 sends each: 0.8 x (600 - 3) arrivals' worth
+  local p = paced(10, 600, 10.5, 10.5)
+  p.repeats = 3
+  t.near(lp.rate_interval(p, nil, false).hi - 10.5, Z * 10.5 / math.sqrt(0.8 * 597), 1e-9)
+  -- a saturated point (9.7 of 12 req/s answered) keeps its successes' count: its rate is the
+  -- server's, not the sends': 1.959964 x 9.7 / sqrt(720) = 0.70853
+  local s = lp.rate_interval(paced(12, 720, 12, 9.7))
+  t.near(s.hi - 9.7, 0.70853, 1e-4)
+end)

@@ -1737,7 +1737,7 @@ end
 -- What the Verdict adds to an order that rests on one-run intervals known to run narrow
 -- (narrow_check): which loads, the condition that marked them (lp.interval_coverage's, in
 -- plain words: the run saturated, the load achieved at least lp.NARROW_SHARE of the run's
--- ceiling, and its percentile SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
+-- ceiling, and its percentile or mean SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
 -- the SLO), and that repeats of them settle it.
 local function narrow_verdict_text(ev, A, B)
   local parts = {}
@@ -1747,7 +1747,8 @@ local function narrow_verdict_text(ev, A, B)
     parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
   end
   return ("It rests on loads measured once near capacity (%s: each in a run that saturated, at %d %% or more of the "
-    .. "most its run achieved at any load, and with a 95 %% interval of a percentile SLO that would cross the SLO if "
+    .. "most its run achieved at any load, and with a 95 %% interval of a percentile or mean SLO that would cross the "
+    .. "SLO if "
     .. "%.1f times as wide, the square root of the up to %g times a one-run design effect fell short of the "
     .. "run-to-run one in simulation), whose 95 %% intervals may be narrow (in simulation they held the run-to-run "
     .. "median in 64-80 %% of runs at 70-84 %% of capacity, fewer nearer it); repeats of those loads settle it.")

@@ -29,3 +29,25 @@ t.test("rate_interval: a kept-up paced point's rate is its middle 80 % of sends'
   local s = lp.rate_interval(paced(12, 720, 12, 9.7))
   t.near(s.hi - 9.7, 0.70853, 1e-4)
 end)
+
+t.test("interval_coverage: a mean SLO's one-run interval near capacity is marked as a percentile's is", function()
+  local stats = require "llmd.stats"
+  -- 1000 TTFTs of 1, 2, ..., 1000 ms (in s), design effect 1: mean 500.5 ms, sd (ddof 1)
+  -- sqrt(1000 x 1001 / 12) = 288.819 ms, half 1.959964 x 288.819 / sqrt(1000) = 17.901 ms,
+  -- widened by sqrt(6): 43.848 ms: 456.65 to 544.35 (hand; python3: numpy std(ddof=1))
+  local acc = stats.new()
+  for k = 1, 1000 do acc:add(k / 1000) end
+  local function pt(rps)
+    return { offered = rps, load_type = "rate", achieved_rps = rps, values = { ttft_mean_ms = 500.5 },
+      per_request = { samples = { ttft = acc }, deff = { ttft = 1 } } }
+  end
+  local points = { pt(2), pt(8), pt(10) }
+  local sat = { point = 3 }
+  -- 8 of the run's 10 req/s (>= 0.6), its widened interval across 520 ms: narrow (main: nominal,
+  -- only percentile SLOs were weighed)
+  local c = lp.interval_coverage(points, { { key = "ttft_mean_ms", max = 520 } }, sat)
+  t.eq({ c[1], c[2] }, { "nominal", "narrow_near_capacity" })
+  -- 550 ms is beyond 544.35: not across, nominal
+  c = lp.interval_coverage(points, { { key = "ttft_mean_ms", max = 550 } }, sat)
+  t.eq(c[2], "nominal")
+end)

@@ -2435,8 +2435,10 @@ end
 -- range or its intervals' noise where it has one, c.interval or c.noise: call it once the span
 -- is final): {fig_lo, fig_n = the lower end of the 95 % interval (M.rate_interval) of the load
 -- point where the capacity's span (decision.capacity_span) starts, the most achieved at or
--- below that start, scaled to it, and its count; ceiling_hi, ceiling_n = the upper end of its
--- ceiling point's (as saturation_noise's); each nil where unknown}, nil where both are, and for
+-- below that start, scaled to it, and its count; top_hi, top_n = the upper end of the interval
+-- of the load point where the span ends (the least achieved at or above that end, scaled to
+-- it: the load it already failed at), and its count; ceiling_hi, ceiling_n = the upper end of
+-- its ceiling point's (as saturation_noise's); each nil where unknown}, nil where all are, and for
 -- a capacity that is neither a bound nor an estimate. decision.capacity_evidence orders a run
 -- above another's ceiling only beyond it (decision.gap_noise, the rule
 -- decision.sustained_order uses). (fixg40 read the figure's noise at the figure's own load and
@@ -2446,8 +2448,18 @@ end
 -- computation now, at the span: the measured bracket's lower end where nothing widens it.)
 function M.capacity_rate_noise(points, c)
   if not (c and (c.bound or c.kind == "interpolated")) then return nil end
-  local lo = (require("llmd.decision").capacity_span(c))
+  local lo, hi = require("llmd.decision").capacity_span(c)
   local out = {}
+  if finite(hi) then
+    local at
+    for _, p in ipairs(points) do
+      if finite(p.achieved_rps) and p.achieved_rps >= hi and (not at or p.achieved_rps < at.achieved_rps) then
+        at = p
+      end
+    end
+    local x = at and at.achieved_rps > 0 and M.rate_interval(at)
+    if x then out.top_hi, out.top_n = hi * x.hi / at.achieved_rps, x.n end
+  end
   if finite(lo) then
     local at
     for _, p in ipairs(points) do
@@ -2462,7 +2474,7 @@ function M.capacity_rate_noise(points, c)
     local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })
     out.ceiling_hi, out.ceiling_n = sn.ceiling_hi, sn.ceiling_n
   end
-  return (out.fig_lo or out.ceiling_hi) and out or nil
+  return (out.fig_lo or out.top_hi or out.ceiling_hi) and out or nil
 end
 
 -- The capacity at the SLOs (capacity_of); its rate noise is M.capacity_rate_noise's, once its

@@ -1851,7 +1851,7 @@ local function capacity_per(c, k)
     -- (the noise of its figure's and ceiling's rates per GPU: decision.ceiling_noise_order)
     out.rate_noise = {}
     for f, x in pairs(c.rate_noise) do out.rate_noise[f] = x end
-    for _, f in ipairs { "fig_lo", "ceiling_hi" } do
+    for _, f in ipairs { "fig_lo", "top_hi", "ceiling_hi" } do
       if type(c.rate_noise[f]) == "number" then out.rate_noise[f] = c.rate_noise[f] / k end
     end
   end

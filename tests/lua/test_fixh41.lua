@@ -51,3 +51,38 @@ t.test("interval_coverage: a mean SLO's one-run interval near capacity is marked
   c = lp.interval_coverage(points, { { key = "ttft_mean_ms", max = 550 } }, sat)
   t.eq(c[2], "nominal")
 end)
+
+t.test("capacity_evidence: an order read off the load the lower run already failed at is held to the rates' noise",
+  function()
+  local decision = require "llmd.decision"
+  local SLO = { { key = "ttft_p90_ms", max = 500 } }
+  -- one-run loads of 60 s (no per-request data: each rate's noise its successes' count)
+  local function run(loads)
+    local pts = {}
+    for i, x in ipairs(loads) do
+      pts[i] = { index = i, offered = x[1], load_type = "rate", achieved_rps = x[2],
+        values = { requests_ok = x[3], ttft_p90_ms = x[4] } }
+    end
+    local c = lp.capacity(pts, SLO)
+    c.rate_noise = lp.capacity_rate_noise(pts, c)
+    return c
+  end
+  -- A meets 500 ms up to 6 req/s and fails at 8 (7.9 achieved, 474 requests): span 6 to 7.9.
+  -- B meets it at 8 (8.0 achieved, 480 requests), fails at 10: span 8.0 to 9.5
+  local ca = run { { 4, 4, 240, 100 }, { 6, 6, 360, 100 }, { 8, 7.9, 474, 900 } }
+  local cb = run { { 4, 4, 240, 100 }, { 6, 6, 360, 100 }, { 8, 8.0, 480, 100 }, { 10, 9.5, 570, 900 } }
+  -- hand: B's 8.0 less 1.959964 x 8 / sqrt(480) = 0.715678; A's 7.9 plus 1.959964 x 7.9 /
+  -- sqrt(474) = 0.711191; the gap 0.1 -+ sqrt(0.715678^2 + 0.711191^2) = 1.008953: -0.908953
+  -- to 1.108953, across 0: no order (main: ordered, B higher, failed_rps 7.9)
+  local ev = decision.capacity_evidence(ca, cb)
+  t.eq({ ev.verdict, ev.ordered, ev.order_open, ev.within_noise, ev.failed_rps }, { "untested", nil, true, "b", nil })
+  t.near(ev.noise.gap_lo, -0.908953, 1e-5)
+  t.near(ev.noise.gap_hi, 1.108953, 1e-5)
+  -- B meeting it at 10 (9.9 achieved, 594 requests) instead: 9.9 - 1.959964 x 9.9 / sqrt(594)
+  -- = 9.103859 against 8.611191: the gap 2.0 -+ sqrt(0.796141^2 + 0.711191^2) = 1.067536 stays
+  -- above 0: ordered, from the load A already failed at
+  cb = run { { 4, 4, 240, 100 }, { 6, 6, 360, 100 }, { 8, 8.0, 480, 100 }, { 10, 9.9, 594, 100 },
+    { 12, 11, 660, 900 } }
+  ev = decision.capacity_evidence(ca, cb)
+  t.eq({ ev.verdict, ev.ordered, ev.higher, ev.failed_rps }, { "untested", true, "b", 7.9 })
+end)

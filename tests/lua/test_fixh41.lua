@@ -86,3 +86,29 @@ t.test("capacity_evidence: an order read off the load the lower run already fail
   ev = decision.capacity_evidence(ca, cb)
   t.eq({ ev.verdict, ev.ordered, ev.higher, ev.failed_rps }, { "untested", true, "b", 7.9 })
 end)
+
+t.test("no SLO, one load point a run: latencies the Performance Results test are not called untested", function()
+  -- (audit41: --rates 4, TPOT +5 %: "b1's latencies are untested: ... TPOT p90 +7.1 % (Performance
+  -- Results, over all load points: a1 better, p < 1e-9 ...)", the table's test being this
+  -- load's.) inference-perf runs of one stage, 60 requests at 4 req/s (tests/lua/ipsynth.lua,
+  -- as test_fixa38.lua): A answers request k in 0.4 + 0.01 (k mod 10) s, B 1.5 times A's decode
+  local ipsynth = require "ipsynth"
+  local d = t.tmpdir()
+  local fa = function(k) return 0.4 + 0.01 * (k % 10) end
+  local fb = function(k) return 0.02 + (0.38 + 0.01 * (k % 10)) * 1.5 end
+  local a = ipsynth.run(d .. "/a", { { rate = 4, n = 60, latency = fa } }, { per_request = true })
+  local b = ipsynth.run(d .. "/b", { { rate = 4, n = 60, latency = fb } }, { per_request = true })
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B", "--harness", "inference-perf" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+  -- TTFT p90 20.0 ms for both (no test: every TTFT 20 ms, identical); TPOT and end-to-end
+  -- p90 tested (every B latency above every A one: p < 1e-9, as test_fixa38.lua by python3)
+  t.ok(verdict:find("the highest load both sustained, B's latencies against A's: TTFT p90 20.0 ms for both", 1, true),
+    verdict)
+  t.ok(verdict:find("(a figure without a test beside it is untested: without an SLO none is made at this load)", 1,
+    true), verdict)
+  t.ok(not verdict:find("latencies are untested", 1, true), verdict)
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  t.ok(not summary:find("are untested at this load", 1, true), summary)
+end)

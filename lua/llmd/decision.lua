@@ -2016,27 +2016,34 @@ function M.gap_order(g, touch)
   return nil
 end
 
--- Whether a capacity above the other's ceiling (their spans apart, the lower one a bound
--- whose span ends at its ceiling: M.capacity_evidence's beyond_ceiling) is above it beyond
--- the noise of the two rates (c.rate_noise, llmd.loadpoints.capacity_rate_noise: the 95 %
--- interval of the higher one's figure and of the other's ceiling), by M.gap_noise, the rule
+-- Whether a capacity whose span is above the other's (their spans apart: M.capacity_evidence's
+-- order) is above it beyond the noise of the two rates (c.rate_noise,
+-- llmd.loadpoints.capacity_rate_noise: the 95 % interval of the higher one's span's lower end,
+-- and of the lower one's upper end: its ceiling where it is a bound whose span ends there,
+-- beyond_ceiling, else the load it already failed at, failed_rps), by M.gap_noise, the rule
 -- M.sustained_order holds max sustained throughputs to: "a" | "b" where it is, nil where the
 -- gap's interval reaches 0 or below, then the noise (M.gap_noise's, nil where the pair is no
 -- such order, ranges from repeats on both sides, their own test, or a rate's noise is unknown).
+-- (audit41: the failed_rps order had no noise check; the rule is one rule.)
 function M.ceiling_noise_order(ca, cb)
   if not (ca and cb) or (ca.interval and cb.interval) then return nil, nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   if not (la and lb) then return nil, nil end
   local apart = (ha < lb and "b") or (hb < la and "a") or nil
-  if not apart then return nil, nil end
+  -- (a pass and a fail at the same load point, M.capacity_touch, are ordered by that load,
+  -- whatever the noise of their achieved rates: the same load's, a float's width apart)
+  if not apart or M.capacity_touch(ca, cb, true) then return nil, nil end
   local chi, clo = apart == "b" and cb or ca, apart == "b" and ca or cb
   local lo_hi, hi_lo = apart == "b" and ha or hb, apart == "b" and lb or la
-  if not (M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps) then return nil, nil end
   local fz, cz = chi.rate_noise, clo.rate_noise
-  if not (fz and cz and fz.fig_lo and cz.ceiling_hi) then return nil, nil end
-  local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, ceil_hi = cz.ceiling_hi, ceil_n = cz.ceiling_n },
-    hi_lo, lo_hi)
+  if not (fz and cz and fz.fig_lo) then return nil, nil end
+  local c_hi, c_n = cz.top_hi, cz.top_n
+  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps then
+    c_hi, c_n = cz.ceiling_hi, cz.ceiling_n
+  end
+  if not c_hi then return nil, nil end
+  local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, ceil_hi = c_hi, ceil_n = c_n }, hi_lo, lo_hi)
   nz.higher = apart
   return nz.gap_lo > 0 and apart or nil, nz
 end
@@ -2500,19 +2507,19 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     local hi_lo = apart == "b" and lb or la -- the higher run's lower end
     if clo.ceiling_rps and lo_hi == clo.ceiling_rps and bound(clo) then
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, hi_lo
-      -- a figure above the other's ceiling by less than the noise of the two rates orders
-      -- nothing (M.ceiling_noise_order, M.sustained_order's rule: an A/A pair, 4.82 req/s
-      -- sustained against a ceiling of 4.79 from ~300 requests each)
-      local w, nz = M.ceiling_noise_order(ca, cb)
-      if not touch and nz then
-        if w == nil then
-          ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps, ev.ordered = nil, nil, nil, nil
-          ev.verdict, ev.measured_higher, ev.order_open, ev.within_noise, ev.noise = "untested", apart, true, apart, nz
-          return ev
-        end
-      end
     else
       ev.failed_rps, ev.passed_rps = lo_hi, hi_lo
+    end
+    -- a lower end above the other's upper end (its ceiling, or the load it already failed at)
+    -- by less than the noise of the two rates orders nothing (M.ceiling_noise_order,
+    -- M.sustained_order's rule: an A/A pair, 4.82 req/s sustained against a ceiling of 4.79
+    -- from ~300 requests each)
+    local w, nz = M.ceiling_noise_order(ca, cb)
+    if not touch and nz and w == nil then
+      ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps, ev.ordered = nil, nil, nil, nil
+      ev.failed_rps, ev.passed_rps = nil, nil
+      ev.verdict, ev.measured_higher, ev.order_open, ev.within_noise, ev.noise = "untested", apart, true, apart, nz
+      return ev
     end
     -- at the same load: which one passed and which failed it, each at its own achieved rate
     if touch then

@@ -1273,15 +1273,24 @@ M.RATE_Z = 1.959963984540054
 -- interval of a rate read off the n successes behind it (summed over its repeats), a count
 -- of arrivals in its window, Poisson: sd r / sqrt(n) (audit40: u81's 9.771 req/s at 9 offered,
 -- a point that kept up, is its own send rate, 135 requests, +-8.6 % a standard deviation);
+-- but a paced point that kept up (answered at least SATURATION_SHARE of its sends,
+-- M.answered_share: its answers' rate its sends' over the slope of its finish times, about
+-- 1, llmd.runmodel.pace) has its rate read off the middle PACE_SHARE of its sends, (n - 1)
+-- PACE_SHARE / span: sd r / sqrt(PACE_SHARE (n - 1)) per repeat, as M.pace_reference counts it (audit41: 4000 Poisson
+-- ladders, 480 requests at 8 req/s, sd 0.412 against r / sqrt(n)'s 0.365, which covered 91.7 %);
 -- widened to the repeats' own 95 % interval of the rate where the point was repeated (their
--- spread; not where with_repeats is false). {lo, hi, n}; nil where the count is unknown.
+-- spread; not where with_repeats is false). {lo, hi, n (the requests counted)}; nil where
+-- the count is unknown.
 function M.rate_interval(p, r, with_repeats)
   r = r or p.achieved_rps
   if not finite(r) then return nil end
-  local n
+  local n, eff
   local pace = M.pace_of(p)
   if p.rate_basis == "pace" and pace then
     n = pace.succeeded
+    if (M.answered_share(p) or 0) >= M.SATURATION_SHARE then
+      eff = require("llmd.runmodel").PACE_SHARE * (pace.sends - (p.repeats or 1))
+    end
   elseif p.rate_basis == "drain" then
     local d = M.drain_of(p)
     n = d and d.completed
@@ -1289,7 +1298,8 @@ function M.rate_interval(p, r, with_repeats)
   local ok = p.values and p.values.requests_ok
   if not finite(n) and finite(ok) then n = ok * (p.repeats or 1) end
   if not finite(n) or n <= 0 then return nil end
-  local half = M.RATE_Z * r / math.sqrt(n)
+  if not (eff and eff > 0) then eff = n end
+  local half = M.RATE_Z * r / math.sqrt(eff)
   local lo, hi = math.max(r - half, 0), r + half
   local c = with_repeats ~= false and p.ci and p.ci.throughput_req_s
   if c and finite(c.lo) and finite(c.hi) then lo, hi = math.min(lo, c.lo), math.max(hi, c.hi) end
@@ -2425,8 +2435,10 @@ end
 -- range or its intervals' noise where it has one, c.interval or c.noise: call it once the span
 -- is final): {fig_lo, fig_n = the lower end of the 95 % interval (M.rate_interval) of the load
 -- point where the capacity's span (decision.capacity_span) starts, the most achieved at or
--- below that start, scaled to it, and its count; ceiling_hi, ceiling_n = the upper end of its
--- ceiling point's (as saturation_noise's); each nil where unknown}, nil where both are, and for
+-- below that start, scaled to it, and its count; top_hi, top_n = the upper end of the interval
+-- of the load point where the span ends (the least achieved at or above that end, scaled to
+-- it: the load it already failed at), and its count; ceiling_hi, ceiling_n = the upper end of
+-- its ceiling point's (as saturation_noise's); each nil where unknown}, nil where all are, and for
 -- a capacity that is neither a bound nor an estimate. decision.capacity_evidence orders a run
 -- above another's ceiling only beyond it (decision.gap_noise, the rule
 -- decision.sustained_order uses). (fixg40 read the figure's noise at the figure's own load and
@@ -2436,8 +2448,18 @@ end
 -- computation now, at the span: the measured bracket's lower end where nothing widens it.)
 function M.capacity_rate_noise(points, c)
   if not (c and (c.bound or c.kind == "interpolated")) then return nil end
-  local lo = (require("llmd.decision").capacity_span(c))
+  local lo, hi = require("llmd.decision").capacity_span(c)
   local out = {}
+  if finite(hi) then
+    local at
+    for _, p in ipairs(points) do
+      if finite(p.achieved_rps) and p.achieved_rps >= hi and (not at or p.achieved_rps < at.achieved_rps) then
+        at = p
+      end
+    end
+    local x = at and at.achieved_rps > 0 and M.rate_interval(at)
+    if x then out.top_hi, out.top_n = hi * x.hi / at.achieved_rps, x.n end
+  end
   if finite(lo) then
     local at
     for _, p in ipairs(points) do
@@ -2452,7 +2474,7 @@ function M.capacity_rate_noise(points, c)
     local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })
     out.ceiling_hi, out.ceiling_n = sn.ceiling_hi, sn.ceiling_n
   end
-  return (out.fig_lo or out.ceiling_hi) and out or nil
+  return (out.fig_lo or out.top_hi or out.ceiling_hi) and out or nil
 end
 
 -- The capacity at the SLOs (capacity_of); its rate noise is M.capacity_rate_noise's, once its
@@ -2743,7 +2765,7 @@ M.NARROW_SHARE = 0.6
 -- (tests/sim/capa39_deff.py; README's coverage table), so an interval may be sqrt(6) too narrow.
 M.WORST_DEFF_RATIO = 6
 
--- Each one-run load point's percentile interval coverage, by point index: "nominal" |
+-- Each one-run load point's SLO interval coverage, by point index: "nominal" |
 -- "narrow_near_capacity" (M.NARROW_SHARE); nil for a repeated point (its repeats' spread
 -- is its interval), one without per-request data (no interval) or whose achieved rate, or
 -- its run's ceiling, is unknown.
@@ -2751,10 +2773,12 @@ M.WORST_DEFF_RATIO = 6
 -- fixh40: a narrow interval only matters where it could change pass or fail. So a point is marked
 -- only where (1) its run saturated (sat, M.saturation's with the SLOs: else the "ceiling" is just
 -- the top load offered, and the top 40 % of any ladder read as near capacity, even 100 slots at
--- rho 0.17), and (2) its interval of some percentile SLO metric, widened about the figure by
--- sqrt(M.WORST_DEFF_RATIO) (the worst understatement measured: README's coverage table), would
--- reach across that SLO. slo: the SLOs; without them (or where no percentile SLO is set) no
--- point is marked.
+-- rho 0.17), and (2) its interval of some percentile or mean SLO metric (M.slo_ci), widened
+-- about the figure by sqrt(M.WORST_DEFF_RATIO) (the worst understatement measured: README's
+-- coverage table), would reach across that SLO. A mean's interval (M.mean_ci, the same design
+-- effect) runs narrow near capacity as a percentile's does (audit41's meancov.py: 40 seeds on
+-- 20 slots, TTFT mean's covered 65 % at rho 0.74, 33 % at 0.84). slo: the SLOs; without them
+-- (or where no percentile or mean SLO is set) no point is marked.
 function M.interval_coverage(points, slo, sat)
   local out, top = {}, max_achieved(points)
   local saturated = sat and sat.point and not sat.unknown
@@ -2766,8 +2790,8 @@ function M.interval_coverage(points, slo, sat)
       if near then
         for _, x in ipairs(slo or {}) do
           local v = field(p, x.key)
-          if M.percentile_key(x.key) and type(v) == "number" and x.max then
-            local lo, hi = M.percentile_ci(p, x.key)
+          if M.interval_key(x.key) and type(v) == "number" and x.max then
+            local lo, hi = M.slo_ci(p, x.key)
             -- (an interval that cannot be told is no narrow one: capacity_noise leaves it open)
             if type(lo) == "number" and type(hi) == "number" then
               local wlo, whi = v - widen * (v - lo), v + widen * (hi - v)

@@ -1737,7 +1737,7 @@ end
 -- What the Verdict adds to an order that rests on one-run intervals known to run narrow
 -- (narrow_check): which loads, the condition that marked them (lp.interval_coverage's, in
 -- plain words: the run saturated, the load achieved at least lp.NARROW_SHARE of the run's
--- ceiling, and its percentile SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
+-- ceiling, and its percentile or mean SLO's interval widened by sqrt(lp.WORST_DEFF_RATIO) would cross
 -- the SLO), and that repeats of them settle it.
 local function narrow_verdict_text(ev, A, B)
   local parts = {}
@@ -1747,7 +1747,8 @@ local function narrow_verdict_text(ev, A, B)
     parts[#parts + 1] = ("%s at %s"):format(l.run == "a" and A.label or B.label, load)
   end
   return ("It rests on loads measured once near capacity (%s: each in a run that saturated, at %d %% or more of the "
-    .. "most its run achieved at any load, and with a 95 %% interval of a percentile SLO that would cross the SLO if "
+    .. "most its run achieved at any load, and with a 95 %% interval of a percentile or mean SLO that would cross the "
+    .. "SLO if "
     .. "%.1f times as wide, the square root of the up to %g times a one-run design effect fell short of the "
     .. "run-to-run one in simulation), whose 95 %% intervals may be narrow (in simulation they held the run-to-run "
     .. "median in 64-80 %% of runs at 70-84 %% of capacity, fewer nearer it); repeats of those loads settle it.")
@@ -1850,7 +1851,7 @@ local function capacity_per(c, k)
     -- (the noise of its figure's and ceiling's rates per GPU: decision.ceiling_noise_order)
     out.rate_noise = {}
     for f, x in pairs(c.rate_noise) do out.rate_noise[f] = x end
-    for _, f in ipairs { "fig_lo", "ceiling_hi" } do
+    for _, f in ipairs { "fig_lo", "top_hi", "ceiling_hi" } do
       if type(c.rate_noise[f]) == "number" then out.rate_noise[f] = c.rate_noise[f] / k end
     end
   end
@@ -2561,6 +2562,18 @@ end
 -- Why no test is made at the no-SLO common load, said beside its untested figures.
 local NO_SLO_UNTESTED_WHY = "no test at this load: without an SLO none is made there"
 
+-- What the no-SLO latency clause says of its figures' tests, where tested of its n metrics
+-- carry the Performance Results' test beside them (perf_test_text): none, NO_SLO_UNTESTED_WHY;
+-- some, that the others are untested; all, nil (audit41: "b1's latencies are untested" beside
+-- "p = 3.9e-06", one load point a run, whose Performance Results test is this load's).
+local function no_slo_untested_note(tested, n)
+  if tested == 0 then return NO_SLO_UNTESTED_WHY end
+  if tested < n then
+    return "a figure without a test beside it is untested: without an SLO none is made at this load"
+  end
+  return nil
+end
+
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
 -- (...), the highest load both runs sustained, B's latencies against A's are untested at
 -- this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), ... (B − A; no test at this load: ...).
@@ -2574,10 +2587,11 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
       .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
   end
-  local parts = {}
+  local parts, n_tested = {}, 0
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
     local tested = perf_test_text(perf, r.key, A, B)
+    if tested then n_tested = n_tested + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
@@ -2590,10 +2604,12 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
   local what = how == "the same" and "the runs' latencies are the same"
     or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
       .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
-    or ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; %s). Give --slo (e.g. --slo "
+    or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
+    or ("%s's latencies against %s's"):format(B.label, A.label)
+  local note = no_slo_untested_note(n_tested, #nl.rows)
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s). Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, NO_SLO_UNTESTED_WHY)
+    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "")
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -3575,9 +3591,10 @@ local function verdict_of(model, A, B)
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
         nl.unsustained)
     elseif nl then
-      local parts = {}
+      local parts, n_tested = {}, 0
       for _, r in ipairs(nl.rows) do
-          local tested = perf_test_text(model.perf, r.key, A, B)
+        local tested = perf_test_text(model.perf, r.key, A, B)
+        if tested then n_tested = n_tested + 1 end
         parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
           or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
@@ -3585,14 +3602,23 @@ local function verdict_of(model, A, B)
           or "")
       end
       local how = no_slo_how(nl, model.min_effect)
-      v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
+      v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained, tested = n_tested }
       -- (a difference no test was made of reads as untested, never "not shown to differ",
-      -- which reads as sameness; a metric the table tests, with that test's result)
-      local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
-        or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
-          :format(thr, table.concat(parts, ", "))
-        or ("untested: %s (%s)"):format(table.concat(parts, ", "), NO_SLO_UNTESTED_WHY)
-      v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
+      -- which reads as sameness; a metric the table tests, with that test's result, and then
+      -- never "untested" beside it: no_slo_untested_note)
+      local list = table.concat(parts, ", ")
+      local what
+      if how == "the same" or how == "within the practical threshold" then
+        local note = n_tested == 0 and "untested" or no_slo_untested_note(n_tested, #nl.rows)
+        what = ("are %s (%s%s)"):format(how == "the same" and "the same"
+          or ("within the practical threshold of %s %%"):format(thr), list, note and ("; " .. note) or "")
+      elseif n_tested == 0 then
+        what = ("are untested: %s (%s)"):format(list, NO_SLO_UNTESTED_WHY)
+      else
+        local note = no_slo_untested_note(n_tested, #nl.rows)
+        what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
+      end
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s. --slo gives capacity within an "
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end

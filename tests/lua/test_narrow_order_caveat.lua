@@ -58,7 +58,7 @@ end
 local NARROW = { 100, 100, 100, 2000 }
 -- (fixc41: the caveat states lp.interval_coverage's condition, in words; sqrt(6) = 2.449)
 local CONDITION = "each in a run that saturated, at 60 % or more of the most its run achieved at any load, and with a "
-  .. "95 % interval of a percentile SLO that would cross the SLO if 2.4 times as wide, the square root of the up to "
+  .. "95 % interval of a percentile or mean SLO that would cross the SLO if 2.4 times as wide, the square root of the up to "
   .. "6 times a one-run design effect fell short of the run-to-run one in simulation"
 local NARROW_B = { 100, 100, 2000, 2000 }
 -- (x meets it everywhere, y fails from 20: the fail at 20 and the pass at 20 are nominal)

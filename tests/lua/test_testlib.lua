@@ -137,12 +137,12 @@ t.test("t.tp_workspace: experiment.lua's layout of tp1 (tensor 1) and tp2 (tenso
   t.eq(json.read(w .. "/experiment-state.json").results[2], { setup_treatment = "tp2", status = "success" })
   t.eq(t.read(w .. "/setup-treatment-tp2/plan/values-override.yaml"),
     "decode:\n  replicas: 1\n  parallelism:\n    tensor: 2\n")
-  -- tp2's last point: 35 req/s, 200 requests of TTFT 400 ms
+  -- tp2's last point: 35 req/s, 800 requests of TTFT 400 ms
   local d = json.read(w .. "/setup-treatment-tp2/run-sweep/results/benchmark_04.json")
   t.eq(d.request_rate, 35)
-  t.eq(#d.ttfts, 200)
+  t.eq(#d.ttfts, 800)
   t.near(d.ttfts[1], 0.4, 1e-12)
-  t.near(d.ttfts[200], 0.4, 1e-12)
+  t.near(d.ttfts[800], 0.4, 1e-12)
   t.near(json.read(w .. "/setup-treatment-tp1/run-sweep/results/benchmark_02.json").ttfts[7], 0.08, 1e-12)
 end)
 

@@ -50,7 +50,7 @@ local ROOT, LLMDLUA = t.root()
 
 -- An experiment workspace as experiment.lua leaves it, in folder w: setup treatments tp1
 -- (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one
--- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 200 requests a point,
+-- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 800 requests a point,
 -- achieved 0.99 x offered, every request's TTFT the one given, in s).
 -- (t.tp_workspace)
 local tp_workspace = t.tp_workspace

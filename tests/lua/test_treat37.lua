@@ -67,7 +67,7 @@ end)
 
 -- An experiment workspace as experiment.lua leaves it (t.tp_workspace): setup treatments tp1
 -- (parallelism.tensor 1: 1 GPU) and tp2 (tensor 2: 2 GPUs), one vLLM-benchmark rate sweep
--- each (t.latency_ladder: 20 requests a point, every request's TTFT the one given, in s).
+-- each (t.latency_ladder: 800 requests a point, every request's TTFT the one given, in s).
 local tp_workspace = t.tp_workspace
 
 t.test("2: tp1 (1 GPU) against tp2 (2 GPUs): the rank per GPU in the CSV, treatments.json and both reports",

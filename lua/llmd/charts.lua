@@ -980,7 +980,7 @@ function M.latency_cdf(model, A, B)
     local kind = rm.CDF_KINDS[i][1]
     local parts, used, dependent, missing = { a = {}, b = {} }, {}, {}, false
     -- (a latency neither run has is no panel)
-    local any = (ca[p[1]] and #ca[p[1]] > 0) or (cb[p[1]] and #cb[p[1]] > 0)
+    local any = (ca and ca[p[1]] and #ca[p[1]] > 0) or (cb and cb[p[1]] and #cb[p[1]] > 0)
     for _, pr in ipairs(any and sustained or {}) do
       local ga, na, gb, nb
       if pr.a then ga, na = point_grids(A.run, pr.a, p[1], #pa) end

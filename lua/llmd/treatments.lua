@@ -4092,6 +4092,11 @@ local function charts_of(m, T, list, out, suffix, about)
   if #cols == 0 then
     c.reason = "No treatment kept per-request data, so there are no latency distributions to draw."
   else
+    -- (each curve is its run's whole grid: not yet split by load as compare.lua's latency_cdf
+    -- is, so said, lest two curves apart read as two configurations apart)
+    c.notes[#c.notes + 1] = "Each curve pools every request of its run, at every load it was sent, saturated ones "
+      .. "included, not the common load alone: curves apart may differ by load and overload, not configuration; "
+      .. "untested, only the Verdict orders the treatments."
     c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
     c.vars[#c.vars + 1] = { "has", has }
     c.vars[#c.vars + 1] = { "panel_col", cols }

@@ -27,6 +27,8 @@ t.test("1: an A/A pair whose latencies at the common load have no interval: no b
     .. "carry about 31 independent ones (design effect 19.5))")
   t.contains(md, "so the latency table alone gives the figures, untested.")
   t.ok(not md:find("charts/treatments_bars.svg", 1, true), "no bars drawn")
+  -- the CDFs still pool every load (not yet split as compare.lua's): said under them (on main: no word)
+  t.contains(md, "Each curve pools every request of its run, at every load it was sent, saturated ones included")
 end)
 
 t.test("2: bars whose latencies have intervals: whiskers from the requests, marked untested", function()

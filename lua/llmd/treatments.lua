@@ -551,8 +551,6 @@ end
 
 local function fmt(key, v) return metrics.format(key, v) end
 
--- The point of pts measured at load x on axis (llmd.loadpoints.axis; default the achieved
--- rate) within the repeat tolerance, or nil.
 -- A treatment that answered at least llmd.loadpoints.SATURATION_SHARE (95 %) of what it
 -- was sent at the common load, but less than this share, is marked "mildly overloaded"
 -- there: the lower half of the 5 % the saturation rule allows for noise (a server that
@@ -560,6 +558,40 @@ local function fmt(key, v) return metrics.format(key, v) end
 -- at its max sustained point: llmd.loadpoints.saturation's edge.
 M.MILD_OVERLOAD_SHARE = lp.MILD_OVERLOAD_SHARE
 
+-- The noise of a latency (key) at the common load (what the Pareto front's "beyond noise" is
+-- weighed on, and the bars' whiskers): the 95 % interval of its repeats' mean (a repeated
+-- point), else of its percentile from its own requests (llmd.loadpoints.percentile_ci: order
+-- statistics with the effective sample size n / design effect, as a load point's pass or fail
+-- of a percentile SLO), never a width made up: {lo, hi, basis = "repeats" | "requests"},
+-- {unclear = why} (repeats all one value, too few effective requests: the noise is known to
+-- be there, its size not), or {unknown = why} (a summary file: no per-request data,
+-- llmd.decision.UNKNOWN_NOISE_GAP).
+local function point_noise(key, p)
+  if (p.repeats or 1) >= 2 then
+    local ci = p.ci and p.ci[key]
+    if ci and ci.identical then return { unclear = "its repeats are all one value, no spread to estimate" } end
+    if ci and finite(ci.lo) and finite(ci.hi) then return { lo = ci.lo, hi = ci.hi, basis = "repeats" } end
+    return { unclear = "its repeats give no interval of it" }
+  end
+  local lo, hi, info = lp.percentile_ci(p, key)
+  if lo then return { lo = lo, hi = hi, basis = "requests" } end
+  if not p.per_request or tostring(info):find("^no per%-request data") then return { unknown = tostring(info) } end
+  return { unclear = tostring(info) }
+end
+
+-- The noise (as point_noise) of a latency measured at the common load (p1), or interpolated
+-- between p1 and p2: the span of both points' intervals (all the measurements say of it).
+function M.latency_noise(key, p1, p2)
+  local a = point_noise(key, p1)
+  if not p2 then return a end
+  local b = point_noise(key, p2)
+  if a.unclear or b.unclear then return { unclear = a.unclear or b.unclear } end
+  if a.unknown or b.unknown then return { unknown = a.unknown or b.unknown } end
+  return { lo = math.min(a.lo, b.lo), hi = math.max(a.hi, b.hi), basis = a.basis == b.basis and a.basis or "mixed" }
+end
+
+-- The point of pts measured at load x on axis (llmd.loadpoints.axis; default the achieved
+-- rate) within the repeat tolerance, or nil.
 local function point_at(pts, x, axis)
   for _, p in ipairs(pts) do
     local l = lp.load_of(p, axis)
@@ -2600,35 +2632,6 @@ function M.model(list, opts)
   -- other is shown to beat it (a front of s24 alone, s10 saturated at its lowest load left
   -- out, read as a winner the Verdict does not name)
   m.pareto_unknown = {}
-  -- The noise of a latency at the common load (what "beyond noise" is weighed on): the 95 %
-  -- interval of its repeats' mean (a repeated point), else of its percentile from its own
-  -- requests (llmd.loadpoints.percentile_ci: order statistics with the effective sample size
-  -- n / design effect, as a load point's pass or fail of a percentile SLO), never a width
-  -- made up: {lo, hi, basis = "repeats" | "requests"}, {unclear = why} (repeats all one
-  -- value, too few effective requests: the noise is known to be there, its size not), or
-  -- {unknown = why} (a summary file: no per-request data, llmd.decision.UNKNOWN_NOISE_GAP).
-  local function point_noise(p)
-    if (p.repeats or 1) >= 2 then
-      local ci = p.ci and p.ci[lat_key]
-      if ci and ci.identical then return { unclear = "its repeats are all one value, no spread to estimate" } end
-      if ci and finite(ci.lo) and finite(ci.hi) then return { lo = ci.lo, hi = ci.hi, basis = "repeats" } end
-      return { unclear = "its repeats give no interval of it" }
-    end
-    local lo, hi, info = lp.percentile_ci(p, lat_key)
-    if lo then return { lo = lo, hi = hi, basis = "requests" } end
-    if not p.per_request or tostring(info):find("^no per%-request data") then return { unknown = tostring(info) } end
-    return { unclear = tostring(info) }
-  end
-  -- of a latency measured at the common load (p1), or interpolated between p1 and p2: the
-  -- span of both points' intervals (all the measurements say of it)
-  local function latency_noise(p1, p2)
-    local a = point_noise(p1)
-    if not p2 then return a end
-    local b = point_noise(p2)
-    if a.unclear or b.unclear then return { unclear = a.unclear or b.unclear } end
-    if a.unknown or b.unknown then return { unknown = a.unknown or b.unknown } end
-    return { lo = math.min(a.lo, b.lo), hi = math.max(a.hi, b.hi), basis = a.basis == b.basis and a.basis or "mixed" }
-  end
   local cand = {}
   for _, x in ipairs(T) do
     local e = x.at_common[lat_key]
@@ -2642,7 +2645,7 @@ function M.model(list, opts)
       local _, interp, p1, p2 = lp.at(x.points, m.common_load, lat_key, m.common_axis)
       cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
         lat_hi = e.between and e.between.hi or l, between = e.between,
-        noise = type(p1) == "table" and latency_noise(p1, interp == true and p2 or nil)
+        noise = type(p1) == "table" and M.latency_noise(lat_key, p1, interp == true and p2 or nil)
           or { unclear = "its measured point there is not known" } }
     else
       -- (why, where no percentile of E2E latency is shared: this one has none, or none has any)
@@ -3919,6 +3922,11 @@ local function charts_of(m, T, list, out, suffix, about)
       .. "configurations (not comparable); the latency table above gives the figures, marked saturated.")
       :format(m.common_text or "unknown")
   end
+  -- latencies at the common load without an interval (too few effective requests, the
+  -- queue's neighbours alike; no per-request data): bars side by side would show a gap
+  -- nothing weighs (one server's two runs, 559.6 against 285.9 ms TTFT p90 at 10 req/s, by
+  -- seed alone), so the chart is left out, and why
+  local no_noise, unknown_noise = {}, {}
   if m.common_load and not all_saturated then
     for i, x in ipairs(T) do
       local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
@@ -3927,7 +3935,24 @@ local function charts_of(m, T, list, out, suffix, about)
         local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         if finite(v) then
           local lo, hi = v, v
-          if interp == true and p1 and p2 then
+          -- a latency: its whisker is its noise there, as the Pareto front weighs it
+          local nz = {}
+          if not pnl.per_gpu then
+            local p = type(p1) == "table" and p1 or point_at(x.points, m.common_load, m.common_axis)
+            nz = p and M.latency_noise(key, p, interp == true and type(p2) == "table" and p2 or nil)
+              or { unclear = "its measured point there is not known" }
+            -- (one saturated there is drawn hatched and labelled so, its figure an overload's
+            -- queue, which no interval weighs: below, "its bars show an overloaded server")
+            if nz.unclear and not x.saturated_at_common then
+              no_noise[#no_noise + 1] = ("%s's %s (%s)"):format(x.label, metrics.get(key).label, nz.unclear)
+            elseif nz.unknown and interp ~= true then
+              -- (a summary file: its noise unknown, drawn bare and said so, under the note's "Untested")
+              unknown_noise[#unknown_noise + 1] = ("%s's %s"):format(x.label, metrics.get(key).label)
+            end
+          end
+          if nz.lo then
+            lo, hi = nz.lo, nz.hi
+          elseif interp == true and p1 and p2 then
             local vl, vh = lp.field(p1, key), lp.field(p2, key)
             if finite(vl) and finite(vh) then lo, hi = math.min(vl, vh), math.max(vl, vh) end
           else
@@ -3967,8 +3992,28 @@ local function charts_of(m, T, list, out, suffix, about)
       c.notes[#c.notes + 1] = ("%s is mildly overloaded here: it answered %s %% of its sends."):format(f.label,
         f.share_text)
     end
-    c.notes[#c.notes + 1] = "Whiskers: the repeats' 95 % confidence interval where the point was repeated, else the "
-      .. "two measured load points an interpolated value lies between."
+    c.notes[#c.notes + 1] = "Whiskers: of a latency, its 95 % interval there, as the Pareto front weighs it (the "
+      .. "repeats' where the point was repeated, else its percentile's from its own requests, their design effect "
+      .. "counted; an interpolated value's spans both measured points' intervals, or their values where their noise is "
+      .. "unknown); of output tokens/s, the repeats' 95 % confidence interval, else the two measured load points an "
+      .. "interpolated value lies between."
+    if not m.latency_best then
+      c.notes[#c.notes + 1] = "Untested: the bars are figures, not a test; latencies whose whiskers overlap are not "
+        .. "shown to differ, and only the Verdict orders the treatments."
+    end
+    if #unknown_noise > 0 then
+      c.notes[#c.notes + 1] = ("No whisker, the noise unknown (no per-request data): %s."):format(
+        table.concat(unknown_noise, ", "))
+    end
+    -- (one treatment alone, in its workload: no bar beside it to read a gap against)
+    if #no_noise > 0 and #T == 1 then no_noise = {} end
+    if #no_noise > 0 then
+      any = false
+      c.notes = {} -- (c.reason says why)
+      c.reason = ("No interval of %s at the common load (%s): bars side by side would show a gap that nothing "
+        .. "weighs (two runs of one server can differ there by seed alone), so the latency table alone gives the "
+        .. "figures, untested."):format(table.concat(no_noise, "; "), m.common_text or "unknown")
+    end
   end
   if any then
     local function cols3(key) return ("%s %s_lo %s_hi"):format(key, key, key) end
@@ -3994,7 +4039,7 @@ local function charts_of(m, T, list, out, suffix, about)
         :format(table.concat(cut, ", "))
     end
     c.available = true
-  elseif all_saturated then
+  elseif all_saturated or #no_noise > 0 then
     c.notes = {} -- (c.reason says why)
   elseif not m.common_load then
     c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."
@@ -4047,6 +4092,11 @@ local function charts_of(m, T, list, out, suffix, about)
   if #cols == 0 then
     c.reason = "No treatment kept per-request data, so there are no latency distributions to draw."
   else
+    -- (each curve is its run's whole grid: not yet split by load as compare.lua's latency_cdf
+    -- is, so said, lest two curves apart read as two configurations apart)
+    c.notes[#c.notes + 1] = "Each curve pools every request of its run, at every load it was sent, saturated ones "
+      .. "included, not the common load alone: curves apart may differ by load and overload, not configuration; "
+      .. "untested, only the Verdict orders the treatments."
     c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
     c.vars[#c.vars + 1] = { "has", has }
     c.vars[#c.vars + 1] = { "panel_col", cols }

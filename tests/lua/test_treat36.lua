@@ -221,7 +221,7 @@ t.test("5: the one-point chart and the bars: long names of many treatments rotat
   local res = t.tmpdir() .. "/res"
   t.mkdir(res)
   for i = 1, 8 do
-    local d = t.latency_ladder { { 3.6, t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 20) } }
+    local d = t.latency_ladder { { 3.6, t.interleave(t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 201)) } }
     t.eq(proc.run({ "mv", d, ("%s/precise-prefix-cache-routing-variant-%02d-of-8"):format(res, i) }).code, 0)
   end
   local out = t.tmpdir() .. "/out"

@@ -174,7 +174,7 @@ t.test("3: names of 66 and 150 characters under the panels stay inside the pictu
   local res = t.tmpdir() .. "/res"
   t.mkdir(res)
   for i, n in ipairs { long, longer } do
-    local d = t.latency_ladder { { 3.6, t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 20) } }
+    local d = t.latency_ladder { { 3.6, t.interleave(t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 201)) } }
     t.eq(proc.run({ "mv", d, res .. "/" .. n }).code, 0)
   end
   local out = t.tmpdir() .. "/out"

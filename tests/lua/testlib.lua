@@ -449,6 +449,19 @@ function M.spread(lo, hi, n)
   return xs
 end
 
+-- xs reordered by a stride coprime with #xs (k-th = xs[1 + (k - 1) * stride mod n]):
+-- values in send order with no run of neighbours alike, so the requests' design effect is
+-- about 1 and a percentile has an interval (a spread rising in send order reads as a queue).
+function M.interleave(xs, stride)
+  local n, out = #xs, {}
+  local function gcd(a, b) while b > 0 do a, b = b, a % b end return a end
+  -- (default: near n x 0.618, the golden ratio's, so that neither near nor far neighbours are alike)
+  stride = stride or math.floor(n * 0.618)
+  while gcd(stride, n) ~= 1 do stride = stride + 1 end
+  for k = 1, n do out[k] = xs[1 + ((k - 1) * stride) % n] end
+  return out
+end
+
 -- A vLLM summary (doc: a decoded file without per-request arrays) given `latencies` rising
 -- in the order sent, lo to hi s (as vLLM without --save-detailed keeps them; 0 for each
 -- failed request): a shortfall then reads as a queue by the rank sum of its last tenth

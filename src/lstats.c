@@ -250,7 +250,8 @@ static void empty_keeping(Stats *s)
 ** tokens, in_tok, out_tok), for a completed request, with the usual definitions:
 **   e2e = finish - start (into e2e and e2e_all); with times (token times) > 1:
 **   ttft = first - start, and with tokens > 1 too, tpot = (last - first) / (tokens - 1);
-**   ntpot = e2e / tokens, 0 when tokens is not a number > 0; in_tok, out_tok (token
+**   ntpot = e2e / tokens, none when tokens is not a number > 0 (unknown, not 0:
+**   inference-perf's 0 would pull the NTPOT figures down); in_tok, out_tok (token
 **   counts, nil or false when unknown) into in_len and out_len.
 ** With last = an accumulator (a scan rule's "last" reduction of the token times), the
 ** last token time is its largest sample, taken as s:take_max() takes it (s emptied once
@@ -389,7 +390,8 @@ static int request_add(lua_State *L)
         req_stat(L, a->s[RQ_TTFT], ttft.d);
     if (with_tpot)
         req_stat(L, a->s[RQ_TPOT], tpot);
-    req_stat(L, a->s[RQ_NTPOT], ntpot);
+    if (tokens.d > 0)
+        req_stat(L, a->s[RQ_NTPOT], ntpot);
     if (in_k)
         req_stat(L, a->s[RQ_IN], in.d);
     if (out_k)

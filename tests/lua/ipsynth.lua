@@ -20,6 +20,7 @@ end
 
 -- inference-perf's summary of xs (the fields the readers use)
 function M.summ(xs)
+  if #xs == 0 then return json.null end -- (as inference-perf's summarize of no values)
   local sum, lo, hi = 0, math.huge, -math.huge
   for _, x in ipairs(xs) do sum, lo, hi = sum + x, math.min(lo, x), math.max(hi, x) end
   return { mean = sum / #xs, min = lo, max = hi, median = M.pct(xs, 50), p90 = M.pct(xs, 90), p95 = M.pct(xs, 95),
@@ -41,31 +42,42 @@ end
 -- requests sent every 1 / rate s, 8 output tokens each (the first 20 ms after the start,
 -- the last at the end), 256 input tokens; a stage starts 1 s after the last answer of the
 -- one before. opts: per_request (also the per-request file, holding them all),
--- schedule_delay (the stage files' load_summary.schedule_delay). Returns d.
+-- schedule_delay (the stage files' load_summary.schedule_delay), zero_tokens(si, k) (true:
+-- that request succeeds with 0 output tokens and no token times: no TTFT or TPOT, and the
+-- stage file's NTPOT counts it as 0, as inference-perf's summarize_requests does). Returns d.
 function M.run(d, stages, opts)
   opts = opts or {}
   t.mkdir(d)
   local recs, t0 = {}, 1771234500
   for si, sg in ipairs(stages) do
-    local e2e, ttft, starts, ends = {}, {}, {}, {}
+    local e2e, ttft, starts, ends, zeros, out_tok = {}, {}, {}, {}, {}, 0
     for k = 0, sg.n - 1 do
       local st = t0 + k / sg.rate
       local l = sg.latency(k, st)
+      local zero = opts.zero_tokens and opts.zero_tokens(si, k)
+      local nout = zero and 0 or 8
       if opts.per_request then
         local times = {}
-        for j = 0, 7 do times[j + 1] = st + 0.02 + (l - 0.02) * j / 7 end
+        if not zero then
+          for j = 0, 7 do times[j + 1] = st + 0.02 + (l - 0.02) * j / 7 end
+        end
         recs[#recs + 1] = { start_time = st, end_time = st + l, request = "{}", response = json.null,
-          error = json.null, info = { input_tokens = 256, response_metrics = { output_tokens = 8,
-            server_usage = { prompt_tokens = 256, completion_tokens = 8 }, output_token_times = times } } }
+          error = json.null, info = { input_tokens = 256, response_metrics = { output_tokens = nout,
+            server_usage = { prompt_tokens = 256, completion_tokens = nout }, output_token_times = json.array(times) } } }
       end
-      e2e[#e2e + 1], ttft[#ttft + 1], starts[#starts + 1], ends[#ends + 1] = l, 0.02, st, st + l
+      e2e[#e2e + 1], starts[#starts + 1], ends[#ends + 1] = l, st, st + l
+      if not zero then ttft[#ttft + 1] = 0.02 end
+      zeros[#e2e] = zero or nil
+      out_tok = out_tok + nout
     end
     local last = -math.huge
     for i = 1, #ends do last = math.max(last, ends[i]) end
     -- (the starts ascend: the first is the least, the last the latest)
     local dur, send = last - starts[1], starts[#starts] - starts[1]
     local tpot, ntpot = {}, {}
-    for i = 1, #e2e do tpot[i], ntpot[i] = (e2e[i] - 0.02) / 7, e2e[i] / 8 end
+    for i = 1, #e2e do
+      if zeros[i] then ntpot[i] = 0 else tpot[#tpot + 1], ntpot[i] = (e2e[i] - 0.02) / 7, e2e[i] / 8 end
+    end
     t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
       benchmark_time_seconds = dur,
       load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send,
@@ -73,9 +85,9 @@ function M.run(d, stages, opts)
       successes = { count = sg.n, latency = { request_latency = M.summ(e2e), time_to_first_token = M.summ(ttft),
         time_per_output_token = M.summ(tpot), normalized_time_per_output_token = M.summ(ntpot),
         inter_token_latency = M.summ(tpot) },
-        throughput = { requests_per_sec = sg.n / dur, output_tokens_per_sec = 8 * sg.n / dur,
-          input_tokens_per_sec = 256 * sg.n / dur, total_tokens_per_sec = 264 * sg.n / dur },
-        prompt_len = M.summ { 256 }, output_len = M.summ { 8 } },
+        throughput = { requests_per_sec = sg.n / dur, output_tokens_per_sec = out_tok / dur,
+          input_tokens_per_sec = 256 * sg.n / dur, total_tokens_per_sec = (256 * sg.n + out_tok) / dur },
+        prompt_len = M.summ { 256 }, output_len = M.summ { out_tok / sg.n } },
       failures = { count = 0, request_latency = json.null, prompt_len = json.null } })
     t0 = last + 1
   end

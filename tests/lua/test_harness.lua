@@ -718,12 +718,14 @@ end)
 
 -- Four inference-perf requests with the edge cases where formulas part: r2 has one token
 -- time (no TTFT/TPOT/ITL in inference-perf), r1's server count (5) differs from the
--- client's (4), r3 is a success without output tokens (NTPOT 0 in inference-perf), r4
+-- client's (4), r3 is a success without output tokens (NTPOT 0 in inference-perf, unknown
+-- in the per-request path here: left out, fixm41), r4
 -- failed. The summary below is inference-perf's summarize_requests worked by hand:
 --   window = max end - min start = 102.5 - 100.0 = 2.5 s; requests_per_sec = 3 / 2.5 = 1.2
 --   request_latency: 1.0, 1.0, 1.0          TTFT: r1 only, 100.2 - 100.0 = 0.2
 --   TPOT: r1, (100.8 - 100.2) / (4 - 1) = 0.2 (client count)   ITL: r1's gaps 0.2, 0.2, 0.2
---   NTPOT: 1.0 / 4, 1.0 / 1, 0 (r3) -> mean 1.25 / 3 = 0.41666...
+--   NTPOT: 1.0 / 4, 1.0 / 1, 0 (r3) -> mean 1.25 / 3 = 0.41666... (per request here: r3 left
+--   out, (0.25 + 1.0) / 2 = 0.625 s)
 --   prompt_tokens.total = 10 + 20 + 30 = 60; output_tokens.total (server) = 5 + 1 + 0 = 6
 -- so the catalogue's rates are 6 / 2.5 = 2.4 tok/s and (60 + 6) / 2.5 = 26.4 tok/s.
 local function ip_edge_requests()
@@ -780,24 +782,30 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
     requests_ok = 3, requests_failed = 1, duration_s = 2.5, throughput_req_s = 1.2, throughput_tok_s = 2.4,
     throughput_total_tok_s = 26.4, input_tokens_total = 60, output_tokens_total = 6,
     ttft_mean_ms = 200, ttft_p90_ms = 200, ttft_p99_ms = 200, tpot_mean_ms = 200, tpot_p95_ms = 200,
-    itl_mean_ms = 200, itl_p999_ms = 200, ntpot_mean_ms = 1250 / 3, latency_p50_ms = 1000,
+    itl_mean_ms = 200, itl_p999_ms = 200, latency_p50_ms = 1000,
     latency_p999_ms = 1000, error_rate_pct = 25,
   }
   for k, v in pairs(want) do
     t.near(a.overall.values[k], v, 1e-9 * math.max(1, v), "per-request " .. k)
     t.near(b.overall.values[k], v, 1e-9 * math.max(1, v), "summary " .. k)
   end
-  -- and on every key both paths know, the same figure
+  -- NTPOT parts: the summary's counts r3 as 0, the per-request path leaves it out (hand, above)
+  t.near(b.overall.values.ntpot_mean_ms, 1250 / 3, 1e-9 * 1250 / 3, "summary NTPOT")
+  t.near(a.overall.values.ntpot_mean_ms, 625, 1e-9 * 625, "per-request NTPOT")
+  -- and on every other key both paths know, the same figure
   for _, m in ipairs(metrics.list) do
     local x, y = a.overall.values[m.key], b.overall.values[m.key]
-    if x and y and x ~= math.huge then t.near(x, y, 1e-9 * math.max(1, math.abs(y)), "same " .. m.key) end
+    if x and y and x ~= math.huge and m.key ~= "ntpot_mean_ms" then
+      t.near(x, y, 1e-9 * math.max(1, math.abs(y)), "same " .. m.key)
+    end
   end
-  -- nothing for the cross-check to flag; the zero-token success is said once
+  -- nothing for the cross-check to flag (NTPOT's mean not checked: the summary counts r3 as
+  -- 0); the zero-token success is said once
   local joined = table.concat(a.warnings, "\n")
   t.ok(not joined:find("apart", 1, true), joined)
   -- one request: singular, "1 successful request has", "its NTPOT"
-  t.ok(joined:find("1 successful request has an output token count of 0 (or none); its NTPOT counts as 0", 1, true),
-    joined)
+  t.ok(joined:find("1 successful request has an output token count of 0 (or none); its NTPOT is unknown, left out "
+    .. "of the NTPOT figures", 1, true), joined)
 end)
 
 -- The fast lane's successes are computed in C (stats.request_adder); with goodput judged

@@ -263,13 +263,13 @@ t.test("request_adder: a request's latencies by hand, into each accumulator", fu
   t.eq(ntpot:values(100000), { 2.5 / 6, 1.0 })
   t.eq(inl:count(), 1) -- (nil and false: unknown, not added)
   t.eq(outl:count(), 1)
-  -- streamed, tokens a string (counts as 0): TTFT = 0.5, no TPOT, NTPOT 0
+  -- streamed, tokens a string (counts as 0): TTFT = 0.5, no TPOT, no NTPOT (unknown, not 0)
   a, b, c = add(50.0, 51.0, 50.5, 50.75, 3, "7", 1, 1)
   t.eq(a, 1.0)
   t.eq(b, 0.5)
   t.eq(c, nil)
   t.eq(tpot:count(), 1)
-  t.eq(ntpot:values(100000), { 0.0, 2.5 / 6, 1.0 })
+  t.eq(ntpot:values(100000), { 2.5 / 6, 1.0 })
   local tt = totals()
   -- by hand: three requests; starts 100, 200, 50 -> first 50.0; finishes 102.5, 201, 51 ->
   -- last 201.0; in 512 + 1 (one unknown), out 6 + 1 (one unknown); tokens not > 0 once
@@ -313,7 +313,7 @@ end)
 -- Property: request_adder gives what the same formulas in Lua give (inference-perf's
 -- reader had them in Lua: e2e = finish - start; with more than one token time, ttft =
 -- first - start and, with more than one token, tpot = (last - first) / (tokens - 1);
--- ntpot = e2e / tokens, 0 without tokens), value for value, bit for bit, integers and
+-- ntpot = e2e / tokens, none without tokens), value for value, bit for bit, integers and
 -- floats as Lua keeps them, over random requests of every kind it takes.
 t.test("request_adder: the same values, sums and window as the formulas in Lua, on random requests", function()
   local names = { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "in_len", "out_len" }
@@ -352,7 +352,7 @@ t.test("request_adder: the same values, sums and window as the formulas in Lua, 
     if n <= 0 then w.zero_tokens = w.zero_tokens + 1 end
     local rt = nt > 1 and first - start or nil
     local rp = (nt > 1 and n > 1) and (last - first) / (n - 1) or nil
-    local rn = n > 0 and x / n or 0
+    local rn = n > 0 and x / n or nil
     t.eq(e2e, x)
     t.eq(ttft, rt)
     t.eq(tpot, rp)
@@ -360,7 +360,7 @@ t.test("request_adder: the same values, sums and window as the formulas in Lua, 
     want.e2e_all:add(x)
     if rt then want.ttft:add(rt) end
     if rp then want.tpot:add(rp) end
-    want.ntpot:add(rn)
+    if rn then want.ntpot:add(rn) end
     w.count = w.count + 1
     if in_tok then w.in_tok = w.in_tok + in_tok; want.in_len:add(in_tok) else w.in_missing = w.in_missing + 1 end
     if out_tok then w.out_tok = w.out_tok + out_tok; want.out_len:add(out_tok) else w.out_missing = w.out_missing + 1 end

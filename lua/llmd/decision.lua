@@ -925,6 +925,7 @@ local function point_samples(run, p, kind, n_points)
   end)
   return ok and merged or nil
 end
+M.point_samples, M.load_point_text = point_samples, fmt_load
 
 -- The latency rows' test when a run has several load points: van Elteren's stratified
 -- rank-sum test (van Elteren 1960), each stratum a pair of load points at the same load

@@ -2456,11 +2456,12 @@ end
 -- rows = {{key =, a =, b =}, ...}}, or nil when no such load holds a latency of both.
 M.NO_SLO_LATENCY_KEYS = { "ttft_p90_ms", "tpot_p90_ms", "latency_p90_ms" }
 local function no_slo_latency(A, B, pa, pb, sat)
-  local res
+  local res, at
   for _, key in ipairs(M.NO_SLO_LATENCY_KEYS) do
     local ml = matched_load(A, B, pa, pb, key, sat.a, sat.b, {})
     if ml and ml.a.value and ml.b.value then
       if not res then
+        at = { a = ml.a.point, b = ml.b.point }
         res = { load = ml.load, axis = ml.axis, rps = ml.rps, rps_a = ml.rps_a, rps_b = ml.rps_b,
           sustained = ml.sustained, rows = {},
           interpolated = { a = ml.a.interpolated and true or nil, b = ml.b.interpolated and true or nil } }
@@ -2473,7 +2474,54 @@ local function no_slo_latency(A, B, pa, pb, sat)
       res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }
     end
   end
-  return res
+  return res, at
+end
+
+-- Why no test is made at the no-SLO common load, said beside its untested figures: each
+-- figure's own reason (nl: M.no_slo_latency; at: its load points {a =, b =}, a side nil
+-- where interpolated; rows: the Performance Results rows; pa, pb: the runs' load points):
+-- a figure interpolated between load points has no samples of its own; one without
+-- per-request samples from both runs there has nothing to test; one whose test left this
+-- load out (too dependent: the row's sig.dependent) is untested there; else the row's test
+-- pools this load with the others, and without an SLO no test of one load is made. One
+-- reason for all, or each with the figures it holds for: "no test at this load: TTFT p90:
+-- requests there too dependent to test ...; TPOT p90, end-to-end latency p90: the test ...".
+local NO_SLO_WHY = {
+  interpolated = "interpolated between load points, no samples of its own to test",
+  no_samples = "no per-request samples from both runs there",
+  dependent = "requests there too dependent to test (in send order neighbours are alike, the queue's doing), so "
+    .. "the test leaves this load out",
+  pooled = "the test pools this load with the others, and without an SLO none is made of one load alone",
+}
+local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
+  local order, names = {}, {}
+  for _, r in ipairs(nl.rows) do
+    local why
+    if not (at and at.a and at.b) then
+      why = "interpolated"
+    else
+      local load = decision.load_point_text(at.a)
+      for _, row in ipairs(rows) do
+        for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent or {}) do
+          if d == load then why = "dependent" end
+        end
+      end
+      local kind = decision.sample_kind(r.key)
+      if not why and not (kind and decision.point_samples(A.run, at.a, kind, #pa)
+        and decision.point_samples(B.run, at.b, kind, #pb)) then
+        why = "no_samples"
+      end
+      why = why or "pooled"
+    end
+    if not names[why] then order[#order + 1], names[why] = why, {} end
+    table.insert(names[why], lower_label(metrics.get(r.key).label))
+  end
+  if #order == 1 then return "no test at this load: " .. NO_SLO_WHY[order[1]] end
+  local parts = {}
+  for _, why in ipairs(order) do
+    parts[#parts + 1] = ("%s: %s"):format(table.concat(names[why], ", "), NO_SLO_WHY[why])
+  end
+  return "no test at this load: " .. table.concat(parts, "; ")
 end
 
 -- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
@@ -2558,8 +2606,8 @@ local function perf_test_text(perf, key, A, B)
   end
 end
 
--- Why no test is made at the no-SLO common load, said beside its untested figures.
-local NO_SLO_UNTESTED_WHY = "no test at this load: without an SLO none is made there"
+-- The no-SLO common load's untested figures where their reason is not known (no_slo_untested_why).
+local NO_SLO_UNTESTED_WHY = "no test at this load"
 
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
 -- (...), the highest load both runs sustained, B's latencies against A's are untested at
@@ -2593,7 +2641,7 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     or ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
   return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; %s). Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, NO_SLO_UNTESTED_WHY)
+    table.concat(parts, ", "), B.label, A.label, nl.untested_why or NO_SLO_UNTESTED_WHY)
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -3226,9 +3274,9 @@ local function bound_settle(model, side, R, c)
   local what = ({ saturated = "the last load before saturation and the saturated one",
     last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
     last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
-  if c.kind == "never_violated" then
-    return ("%s above %s, up to where an SLO fails or it saturates"):format(R.label,
-      lo and (lo .. ", its highest load") or "its highest load")
+  if c.kind == "never_violated" or c.kind == "never_saturated" then
+    return ("%s above %s, up to where %s"):format(R.label, lo and (lo .. ", its highest load") or "its highest load",
+      c.kind == "never_saturated" and "it stops keeping up" or "an SLO fails or it saturates")
   end
   local between = lo and hi and ("%s and %s"):format(lo, hi)
   -- "between 10 and 12 req/s offered", one unit for both where they share it
@@ -3249,6 +3297,34 @@ local function deciding_bound(c, o)
     or false
 end
 
+-- Where lower bounds lie, to be measured (bound_settle's texts): "measure loads where that
+-- capacity lies, above its lower bound: ...". what: "capacity" | "max sustained throughput".
+local function bounds_advice(bounds, what)
+  return ("measure loads where %s lies, above its lower bound: %s"):format(
+    (#bounds > 1 and "each " or "that ") .. what, table.concat(bounds, "; "))
+end
+
+-- What settles two max sustained throughputs (no SLO) the measured loads cannot order: each
+-- run that never saturated measured above its highest load, up to where it stops keeping up
+-- (bound_settle). nil where neither run is such a lower bound.
+local function sustained_settle_text(model, A, B)
+  local bounds = {}
+  for _, x in ipairs { { "a", A }, { "b", B } } do
+    local s = model.saturation and model.saturation[x[1]] or {}
+    local q = model.load_points and model.load_points[x[1]] or {}
+    local top
+    for _, p in ipairs(q) do
+      if p.offered and (not top or p.offered > top.offered) then top = p end
+    end
+    if s.none and not s.unknown and s.max_sustained_rps and top then
+      bounds[#bounds + 1] = bound_settle(model, x[1], x[2], { kind = "never_saturated", passing_offered = top.offered,
+        load_type = top.load_type })
+    end
+  end
+  if #bounds == 0 then return nil end
+  return "To settle it: " .. bounds_advice(bounds, "max sustained throughput") .. "."
+end
+
 local function settle_text(model, A, B, ca, cb)
   local parts, few = {}, false
   -- a lower bound that decides the order (deciding_bound): measure where it lies, never
@@ -3257,10 +3333,7 @@ local function settle_text(model, A, B, ca, cb)
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
     if deciding_bound(x[3], x[4]) then bounds[#bounds + 1] = bound_settle(model, x[1], x[2], x[3]) end
   end
-  if #bounds > 0 then
-    parts[1] = ("measure loads where %s, above its lower bound: %s"):format(#bounds > 1 and "each capacity lies"
-      or "that capacity lies", table.concat(bounds, "; "))
-  end
+  if #bounds > 0 then parts[1] = bounds_advice(bounds, "capacity") end
   local limit = {}
   for _, x in ipairs(model.slo) do limit[x.key] = x.max end
   local function at(e)
@@ -3564,6 +3637,8 @@ local function verdict_of(model, A, B)
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
       v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+      -- (what would settle it, as the SLO Verdict's settle_text says of its lower bounds)
+      v.settle = o and sustained_settle_text(model, A, B) or nil
     end
     -- a verdict that cannot order them: what the runs' latencies at their common load say,
     -- in short (the Summary has the figures), and how to get a capacity
@@ -3591,7 +3666,7 @@ local function verdict_of(model, A, B)
       local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
         or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
           :format(thr, table.concat(parts, ", "))
-        or ("untested: %s (%s)"):format(table.concat(parts, ", "), NO_SLO_UNTESTED_WHY)
+        or ("untested: %s (%s)"):format(table.concat(parts, ", "), nl.untested_why or NO_SLO_UNTESTED_WHY)
       v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
@@ -5349,8 +5424,9 @@ function M.build(opts)
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
-    model.no_slo_latency = no_slo_latency(A, B, pa, pb, model.saturation)
-    local nl = model.no_slo_latency
+    local nl, at = no_slo_latency(A, B, pa, pb, model.saturation)
+    model.no_slo_latency = nl
+    if nl and nl.sustained then nl.untested_why = no_slo_untested_why(nl, at, rows, A, B, pa, pb) end
     if nl and not nl.sustained then
       nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)
     end

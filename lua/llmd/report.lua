@@ -3275,8 +3275,8 @@ local function bound_settle(model, side, R, c)
     last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
     last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
   if c.kind == "never_violated" or c.kind == "never_saturated" then
-    return ("%s above %s, up to where %s"):format(R.label, lo and (lo .. ", its highest load") or "its highest load",
-      c.kind == "never_saturated" and "it stops keeping up" or "an SLO fails or it saturates")
+    return decision.above_bound_text(R.label, lo, c.kind == "never_saturated" and "it stops keeping up"
+      or "an SLO fails or it saturates")
   end
   local between = lo and hi and ("%s and %s"):format(lo, hi)
   -- "between 10 and 12 req/s offered", one unit for both where they share it
@@ -3297,13 +3297,6 @@ local function deciding_bound(c, o)
     or false
 end
 
--- Where lower bounds lie, to be measured (bound_settle's texts): "measure loads where that
--- capacity lies, above its lower bound: ...". what: "capacity" | "max sustained throughput".
-local function bounds_advice(bounds, what)
-  return ("measure loads where %s lies, above its lower bound: %s"):format(
-    (#bounds > 1 and "each " or "that ") .. what, table.concat(bounds, "; "))
-end
-
 -- What settles two max sustained throughputs (no SLO) the measured loads cannot order: each
 -- run that never saturated measured above its highest load, up to where it stops keeping up
 -- (bound_settle). nil where neither run is such a lower bound.
@@ -3322,7 +3315,7 @@ local function sustained_settle_text(model, A, B)
     end
   end
   if #bounds == 0 then return nil end
-  return "To settle it: " .. bounds_advice(bounds, "max sustained throughput") .. "."
+  return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
 local function settle_text(model, A, B, ca, cb)
@@ -3333,7 +3326,7 @@ local function settle_text(model, A, B, ca, cb)
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
     if deciding_bound(x[3], x[4]) then bounds[#bounds + 1] = bound_settle(model, x[1], x[2], x[3]) end
   end
-  if #bounds > 0 then parts[1] = bounds_advice(bounds, "capacity") end
+  if #bounds > 0 then parts[1] = decision.bounds_advice(bounds, "capacity") end
   local limit = {}
   for _, x in ipairs(model.slo) do limit[x.key] = x.max end
   local function at(e)

@@ -2500,14 +2500,16 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
     if not (at and at.a and at.b) then
       why = "interpolated"
     else
-      local load = decision.load_point_text(at.a)
+      local load, tested = decision.load_point_text(at.a), false
       for _, row in ipairs(rows) do
+        if row.key == r.key and row.sig and row.sig.p then tested = true end
         for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent or {}) do
           if d == load then why = "dependent" end
         end
       end
+      -- (a test made, this load in it: pooled, also where analyze.lua reads it back without samples)
       local kind = decision.sample_kind(r.key)
-      if not why and not (kind and decision.point_samples(A.run, at.a, kind, #pa)
+      if not why and not tested and not (kind and decision.point_samples(A.run, at.a, kind, #pa)
         and decision.point_samples(B.run, at.b, kind, #pb)) then
         why = "no_samples"
       end

@@ -38,8 +38,14 @@ t.test("compare.lua, no SLO: each latency's own reason at the common load, and w
     local parent = t.tmpdir() .. "/out"
     local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
     t.eq(r.code, 0, r.stdout .. r.stderr)
-    local md = t.read(r.stdout:match("Workspace: ([^\n]+)") .. "/comparison_report.md")
+    local ws = r.stdout:match("Workspace: ([^\n]+)")
+    local md = t.read(ws .. "/comparison_report.md")
     local v = verdict(md)
+    -- analyze.lua reads the saved tests back without samples: the same reasons, never "no
+    -- per-request samples" for a figure whose test pooled this load
+    local ra = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", ws, "--quiet" }
+    t.eq(ra.code, 0, ra.stdout .. ra.stderr)
+    t.eq(verdict(t.read(ws .. "/comparison_report.md")), v)
     -- the reason the old text gave for every figure (an SLO would make no test there either)
     t.ok(not v:find("without an SLO none is made there", 1, true), v)
     -- the TTFT rows' test leaves 10/s out as too dependent (the table's own words) ...

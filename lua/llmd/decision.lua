@@ -925,6 +925,7 @@ local function point_samples(run, p, kind, n_points)
   end)
   return ok and merged or nil
 end
+M.point_samples, M.load_point_text = point_samples, fmt_load
 
 -- The latency rows' test when a run has several load points: van Elteren's stratified
 -- rank-sum test (van Elteren 1960), each stratum a pair of load points at the same load
@@ -2177,6 +2178,23 @@ M.SETTLE_MAX_LONGER = 100
 -- small against the noise needs loads over that many times as long; its order is
 -- practically unknowable from longer loads. nil where the gap is 0 or less, or a count unknown.
 -- no_secs: no seconds (rates per GPU, which the requests' time does not divide by).
+-- What settles lower bounds whose order only higher loads can tell (compare.lua's and
+-- treatments.lua's Verdicts): "measure loads where each capacity lies, above its lower bound:
+-- x above 10 req/s offered, its highest load, up to where it stops keeping up; ...". bounds:
+-- one text each (M.above_bound_text, or the bracket report.lua's bound_settle names); what:
+-- "capacity" | "max sustained throughput".
+function M.bounds_advice(bounds, what)
+  return ("measure loads where %s lies, above its lower bound: %s"):format(
+    (#bounds > 1 and "each " or "that ") .. what, table.concat(bounds, "; "))
+end
+
+-- One run's part of M.bounds_advice where its bound is its highest load: "x above 10 req/s
+-- offered, its highest load, up to where it stops keeping up" (lo: that load's text, nil
+-- unknown; till: what ends the search).
+function M.above_bound_text(label, lo, till)
+  return ("%s above %s, up to where %s"):format(label, lo and (lo .. ", its highest load") or "its highest load", till)
+end
+
 function M.noise_settle_text(nz, rate, no_secs)
   if not (nz and nz.gap and nz.gap > 0 and nz.gap_lo and nz.fig_n and nz.ceil_n and nz.fig_rps) then return nil end
   local half = nz.gap - nz.gap_lo

@@ -2457,11 +2457,12 @@ end
 -- rows = {{key =, a =, b =}, ...}}, or nil when no such load holds a latency of both.
 M.NO_SLO_LATENCY_KEYS = { "ttft_p90_ms", "tpot_p90_ms", "latency_p90_ms" }
 local function no_slo_latency(A, B, pa, pb, sat)
-  local res
+  local res, at
   for _, key in ipairs(M.NO_SLO_LATENCY_KEYS) do
     local ml = matched_load(A, B, pa, pb, key, sat.a, sat.b, {})
     if ml and ml.a.value and ml.b.value then
       if not res then
+        at = { a = ml.a.point, b = ml.b.point }
         res = { load = ml.load, axis = ml.axis, rps = ml.rps, rps_a = ml.rps_a, rps_b = ml.rps_b,
           sustained = ml.sustained, rows = {},
           interpolated = { a = ml.a.interpolated and true or nil, b = ml.b.interpolated and true or nil } }
@@ -2474,7 +2475,65 @@ local function no_slo_latency(A, B, pa, pb, sat)
       res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }
     end
   end
-  return res
+  return res, at
+end
+
+-- Why no test is made at the no-SLO common load, said beside its untested figures: each
+-- figure's own reason (nl: M.no_slo_latency; at: its load points {a =, b =}, a side nil
+-- where interpolated; rows: the Performance Results rows; pa, pb: the runs' load points):
+-- a figure interpolated between load points has no samples of its own; one without
+-- per-request samples from both runs there has nothing to test; one whose test left this
+-- load out (too dependent: the row's sig.dependent) is untested there; else the row's test
+-- pools this load with the others, and without an SLO no test of one load is made. One
+-- reason for all, or each with the figures it holds for: "no test at this load: TTFT p90:
+-- requests there too dependent to test ...; TPOT p90, end-to-end latency p90: the test ...".
+local NO_SLO_WHY = {
+  interpolated = "interpolated between load points, no samples of its own to test",
+  no_samples = "no per-request samples from both runs there",
+  dependent = "requests there too dependent to test (in send order neighbours are alike, the queue's doing), so "
+    .. "the test leaves this load out",
+  pooled = "the test pools this load with the others, and without an SLO none is made of one load alone",
+  identical = "the same figure in both runs, nothing to test",
+  row_untested = "its Performance Results row has no test (its note says why)",
+}
+local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
+  local order, names = {}, {}
+  for _, r in ipairs(nl.rows) do
+    local why
+    if not (at and at.a and at.b) then
+      why = "interpolated"
+    else
+      local load, tested = decision.load_point_text(at.a), false
+      for _, row in ipairs(rows) do
+        if row.key == r.key and row.sig and row.sig.p then tested = true end
+        for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent or {}) do
+          if d == load then why = "dependent" end
+        end
+      end
+      -- (a test made, this load in it: pooled, also where analyze.lua reads it back without samples;
+      -- with one load point a run, the test is this load's: tested here, no reason (audit41))
+      local kind = decision.sample_kind(r.key)
+      if not why and not tested and not (kind and decision.point_samples(A.run, at.a, kind, #pa)
+        and decision.point_samples(B.run, at.b, kind, #pb)) then
+        why = "no_samples"
+      end
+      if not why and #pa == 1 and #pb == 1 then
+        why = tested and "this_load" or r.a == r.b and "identical" or "row_untested"
+      end
+      why = why or "pooled"
+    end
+    if why ~= "this_load" then
+      if not names[why] then order[#order + 1], names[why] = why, {} end
+      table.insert(names[why], lower_label(metrics.get(r.key).label))
+    end
+  end
+  if #order == 0 then return nil end
+  if #order == 1 and #names[order[1]] == #nl.rows then return "no test at this load: " .. NO_SLO_WHY[order[1]] end
+  local parts = {}
+  for _, why in ipairs(order) do
+    parts[#parts + 1] = ("%s: %s"):format(table.concat(names[why], ", "), NO_SLO_WHY[why])
+  end
+  return "no test at this load: " .. table.concat(parts, "; ")
 end
 
 -- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
@@ -2559,18 +2618,16 @@ local function perf_test_text(perf, key, A, B)
   end
 end
 
--- Why no test is made at the no-SLO common load, said beside its untested figures.
-local NO_SLO_UNTESTED_WHY = "no test at this load: without an SLO none is made there"
+-- The no-SLO common load's untested figures where their reason is not known (no_slo_untested_why).
+local NO_SLO_UNTESTED_WHY = "no test at this load"
 
--- What the no-SLO latency clause says of its figures' tests, where tested of its n metrics
--- carry the Performance Results' test beside them (perf_test_text): none, NO_SLO_UNTESTED_WHY;
--- some, that the others are untested; all, nil (audit41: "b1's latencies are untested" beside
--- "p = 3.9e-06", one load point a run, whose Performance Results test is this load's).
-local function no_slo_untested_note(tested, n)
+-- What the no-SLO latency clause says of its figures' tests (nl.untested_why: each untested
+-- figure's reason, nil where every figure's test is this load's, one load point a run, as
+-- audit41's "b1's latencies are untested" beside "p = 3.9e-06" was; tested: how many carry
+-- the Performance Results' test beside them, perf_test_text): nil when nothing is untested.
+local function no_slo_untested_note(nl, tested)
+  if nl.untested_why then return nl.untested_why end
   if tested == 0 then return NO_SLO_UNTESTED_WHY end
-  if tested < n then
-    return "a figure without a test beside it is untested: without an SLO none is made at this load"
-  end
   return nil
 end
 
@@ -2606,7 +2663,7 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
       .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
-  local note = no_slo_untested_note(n_tested, #nl.rows)
+  local note = no_slo_untested_note(nl, n_tested)
   return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s). Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
     table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "")
@@ -3242,9 +3299,9 @@ local function bound_settle(model, side, R, c)
   local what = ({ saturated = "the last load before saturation and the saturated one",
     last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
     last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
-  if c.kind == "never_violated" then
-    return ("%s above %s, up to where an SLO fails or it saturates"):format(R.label,
-      lo and (lo .. ", its highest load") or "its highest load")
+  if c.kind == "never_violated" or c.kind == "never_saturated" then
+    return decision.above_bound_text(R.label, lo, c.kind == "never_saturated" and "it stops keeping up"
+      or "an SLO fails or it saturates")
   end
   local between = lo and hi and ("%s and %s"):format(lo, hi)
   -- "between 10 and 12 req/s offered", one unit for both where they share it
@@ -3265,6 +3322,27 @@ local function deciding_bound(c, o)
     or false
 end
 
+-- What settles two max sustained throughputs (no SLO) the measured loads cannot order: each
+-- run that never saturated measured above its highest load, up to where it stops keeping up
+-- (bound_settle). nil where neither run is such a lower bound.
+local function sustained_settle_text(model, A, B)
+  local bounds = {}
+  for _, x in ipairs { { "a", A }, { "b", B } } do
+    local s = model.saturation and model.saturation[x[1]] or {}
+    local q = model.load_points and model.load_points[x[1]] or {}
+    local top
+    for _, p in ipairs(q) do
+      if p.offered and (not top or p.offered > top.offered) then top = p end
+    end
+    if s.none and not s.unknown and s.max_sustained_rps and top then
+      bounds[#bounds + 1] = bound_settle(model, x[1], x[2], { kind = "never_saturated", passing_offered = top.offered,
+        load_type = top.load_type })
+    end
+  end
+  if #bounds == 0 then return nil end
+  return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
+end
+
 local function settle_text(model, A, B, ca, cb)
   local parts, few = {}, false
   -- a lower bound that decides the order (deciding_bound): measure where it lies, never
@@ -3273,10 +3351,7 @@ local function settle_text(model, A, B, ca, cb)
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
     if deciding_bound(x[3], x[4]) then bounds[#bounds + 1] = bound_settle(model, x[1], x[2], x[3]) end
   end
-  if #bounds > 0 then
-    parts[1] = ("measure loads where %s, above its lower bound: %s"):format(#bounds > 1 and "each capacity lies"
-      or "that capacity lies", table.concat(bounds, "; "))
-  end
+  if #bounds > 0 then parts[1] = decision.bounds_advice(bounds, "capacity") end
   local limit = {}
   for _, x in ipairs(model.slo) do limit[x.key] = x.max end
   local function at(e)
@@ -3580,6 +3655,8 @@ local function verdict_of(model, A, B)
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
       v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+      -- (what would settle it, as the SLO Verdict's settle_text says of its lower bounds)
+      v.settle = o and sustained_settle_text(model, A, B) or nil
     end
     -- a verdict that cannot order them: what the runs' latencies at their common load say,
     -- in short (the Summary has the figures), and how to get a capacity
@@ -3609,13 +3686,13 @@ local function verdict_of(model, A, B)
       local list = table.concat(parts, ", ")
       local what
       if how == "the same" or how == "within the practical threshold" then
-        local note = n_tested == 0 and "untested" or no_slo_untested_note(n_tested, #nl.rows)
+        local note = n_tested == 0 and "untested" or no_slo_untested_note(nl, n_tested)
         what = ("are %s (%s%s)"):format(how == "the same" and "the same"
           or ("within the practical threshold of %s %%"):format(thr), list, note and ("; " .. note) or "")
       elseif n_tested == 0 then
-        what = ("are untested: %s (%s)"):format(list, NO_SLO_UNTESTED_WHY)
+        what = ("are untested: %s (%s)"):format(list, nl.untested_why or NO_SLO_UNTESTED_WHY)
       else
-        local note = no_slo_untested_note(n_tested, #nl.rows)
+        local note = no_slo_untested_note(nl, n_tested)
         what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
       end
       v.text = ("%s At %s, the highest load both sustained, %s's latencies %s. --slo gives capacity within an "
@@ -5375,8 +5452,9 @@ function M.build(opts)
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
-    model.no_slo_latency = no_slo_latency(A, B, pa, pb, model.saturation)
-    local nl = model.no_slo_latency
+    local nl, at = no_slo_latency(A, B, pa, pb, model.saturation)
+    model.no_slo_latency = nl
+    if nl and nl.sustained then nl.untested_why = no_slo_untested_why(nl, at, rows, A, B, pa, pb) end
     if nl and not nl.sustained then
       nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)
     end

@@ -1419,6 +1419,8 @@ function M.verdict_line(m, ranked, failed, by_cap)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
         fig(r2.text), r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
           or "")) or why[r1.vs_next] or tostring(r1.vs_next))
+      -- (what would settle it, where the ranking's text knows: compare.lua's Verdict's words)
+      if r1.settle then line = line .. " " .. r1.settle end
     end
   end
   if #failed > 0 then
@@ -1427,6 +1429,22 @@ function M.verdict_line(m, ranked, failed, by_cap)
     line = ("%s Not ranked (a run failed its health check): %s."):format(line, table.concat(names, ", "))
   end
   return line
+end
+
+-- What settles the order of treatments whose max sustained throughput is only a lower bound
+-- (never saturated): each measured above its highest load, up to where it stops keeping up,
+-- in compare.lua's words (decision.bounds_advice). xs: the bound treatments.
+local function bounds_settle(xs)
+  local bounds = {}
+  for _, x in ipairs(xs) do
+    local top
+    for _, p in ipairs(x.points or {}) do
+      if p.offered and (not top or p.offered > top.offered) then top = p end
+    end
+    bounds[#bounds + 1] = decision.above_bound_text(x.label, top and top.load_type and lp.load_text(top.load_type,
+      top.offered), "it stops keeping up")
+  end
+  return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
 -- The places whose figure their treatment's own files leave in doubt, as compare.lua's
@@ -2137,6 +2155,8 @@ function M.model(list, opts)
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
         :format(nxt.label, m.rank_by, figure(nxt))
+      -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
+      r.settle = bounds_settle(lower_bound(x) and { x, nxt } or { nxt })
     elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
@@ -2267,6 +2287,13 @@ function M.model(list, opts)
         r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
           .. "achieved more than %s at any load), %s"):format(rate(ssp.lb), nxt.label, rate(ssp.ha),
           decision.sustained_noise_text(ssp, rate, "this one", nxt.label))
+        -- (within the noise is no order: the Verdict says either may be higher, as this text
+        -- does, and how long the loads would have to be, as compare.lua's Verdict)
+        r.either = true
+        r.either_why = ("the measured loads put %s above %s only within the noise of those rates"):format(x.label,
+          nxt.label)
+        local ns = decision.noise_settle_text(ssp.noise, rate)
+        r.settle = ns and ("To settle it: " .. ns .. ".") or nil
       elseif v.verdict == "untested" and lower_bound(x) then
         -- this one never saturated: its figure is a lower bound, and the next one's limit may
         -- lie up to its ceiling, above it: either may be higher, whatever the repeats
@@ -2275,6 +2302,7 @@ function M.model(list, opts)
         r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound%s")
           :format(nxt.label, x.label, m.rank_by, figure(x), ceil and (", and %s achieved up to %s at some load")
           :format(nxt.label, metrics.format("throughput_req_s", ceil)) or "")
+        r.settle = bounds_settle({ x, lower_bound(nxt) and nxt or nil })
       end
       r.proven = r.vs_next == "B better"
     end

@@ -50,8 +50,8 @@ t.test("no SLO: an untested latency difference reads as untested, and the table'
     t.ok(verdict:find("the highest load both sustained, B's latencies against A's: TTFT p90 20.0 ms for both, TPOT "
       .. "p90 +50.0 % (Performance Results, over all load points: A better, p < 1e-9, Holm-adjusted < 1e-9), "
       .. "end-to-end latency p90 +47.9 % (Performance Results, over all load points: A better, p < 1e-9, "
-      .. "Holm-adjusted < 1e-9) (a figure without a test beside it is untested: without an SLO none is made at this "
-      .. "load).", 1, true), verdict)
+      .. "Holm-adjusted < 1e-9) (no test at this load: the test pools this load with the others, and without an SLO none is made of one "
+      .. "load alone).", 1, true), verdict)
     t.ok(not verdict:find("not shown to differ", 1, true), verdict)
     t.ok(md:find("| End-to-end latency p90 | 481.0 ms | 711.5 ms | +230.5 ms | +47.9 % | A better |", 1, true))
   end)
@@ -67,8 +67,9 @@ t.test("no SLO: the Summary's latencies at the common load point to the test the
     .. "latencies against A's: TTFT p90 20.0 ms for both, TPOT p90 98.79 ms vs 65.86 ms "
     .. "(+50.0 %; Performance Results, at the loads both sustained: A's lower, p < 1e-9, Holm-adjusted < 1e-9), "
     .. "end-to-end latency p90 711.5 ms vs 481.0 ms (+47.9 %; Performance Results, at the loads both sustained: A's "
-    .. "lower, p < 1e-9, Holm-adjusted < 1e-9) (B − A; a figure without a test beside it is untested: without an SLO "
-    .. "none is made at this load).", 1, true),
+    .. "lower, p < 1e-9, Holm-adjusted < 1e-9) (B − A; no test at this load: the test pools this load with the others, and without an SLO "
+    .. "none is made of one load alone).", 1,
+    true),
     summary)
   -- (each row with its effect within the load points and its interval, fixc39: the
   -- percentiles of 65 requests a point above p90 have no bound, so name no winner)

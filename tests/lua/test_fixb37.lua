@@ -74,8 +74,8 @@ t.test("no SLO: latencies at the highest load both are known to have sustained",
   local m = build(run({ 10, 20, 22 }, { 50, 50, 900 }), run({ 10, 15, 16 }, { 60, 60, 100 }, { nil, 10, 10 }))
   t.eq(m.verdict.kind, "cannot say")
   t.ok(m.verdict.text:find(" At 10 req/s offered (10.00 req/s achieved by both), the highest load both sustained, y's "
-    .. "latencies are untested: TTFT p90 +20.0 % (no test at this load: without an SLO none is made there). --slo "
-    .. "gives capacity within an SLO.", 1, true),
+    .. "latencies are untested: TTFT p90 +20.0 % (no test at this load: no per-request samples from both "
+    .. "runs there). --slo gives capacity within an SLO.", 1, true),
     m.verdict.text)
   t.eq({ m.no_slo_latency.load, m.no_slo_latency.sustained, m.verdict.latency.how }, { 10, true, "untested" })
 end)
@@ -108,11 +108,11 @@ t.test("no SLO: differences below the practical threshold name no direction", fu
   m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 49, 50 }))
   t.eq(m.verdict.latency.how, "untested")
   -- (untested, never "not shown to differ", which reads as sameness: fixa38)
-  t.ok(m.verdict.text:find("y's latencies are untested: TTFT p90 -2.0 % (no test at this load: without an SLO none "
-    .. "is made there).", 1, true), m.verdict.text)
+  t.ok(m.verdict.text:find("y's latencies are untested: TTFT p90 -2.0 % (no test at this load: no per-request "
+    .. "samples from both runs there).", 1, true), m.verdict.text)
   t.ok(report.no_slo_latency_text(m.no_slo_latency, { label = "x" }, { label = "y" }, 2):find(
     "y's latencies against x's are untested at this load: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %) (y − x; no test at "
-    .. "this load: without an SLO none is made there)", 1, true))
+    .. "this load: no per-request samples from both runs there)", 1, true))
 end)
 
 t.test("capacity: no crossing read at or past a point whose saturation is unknown", function()

@@ -68,13 +68,13 @@ t.test("compare.lua without --slo: the latencies at the load both runs sustained
     .. "cannot order them: A 92.21 req/s, B 92.47 req/s. At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 "
     .. "req/s by B), the "
     .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
-    .. "latency p90 +30.0 % (no test at this load: without an SLO none is made there). --slo gives capacity within an "
+    .. "latency p90 +30.0 % (no test at this load: no per-request samples from both runs there). --slo gives capacity within an "
     .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
   local summary = md:match("\n## Summary\n\n([^\n]*)")
   t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 req/s by B), the highest load both runs sustained, B's "
     .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "
     .. "8.98 ms (+30.0 %), end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; no test at this load: "
-    .. "without an SLO none is made there). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it.",
+    .. "no per-request samples from both runs there). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it.",
     1, true), summary)
   -- with --slo ttft_p90_ms=70 B fails at 92.19 offered (83.7 ms) where A meets it (64.4 ms):
   -- B's capacity lies in its bracket 61.96-92.47 req/s (drain-reduced: 3707 / (60.53044 -

@@ -97,14 +97,7 @@ local CHUNKED = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefi
 local BIN = ROOT .. "/llmdlua" -- (absolute: these run in another folder)
 local function try_setup(context)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: gaie-try\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
-    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
-    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
-    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n"
-    .. "    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n")
+  t.try_guide(d, true) -- (README's guide, with the inference pool, and its one-stage template)
   local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
     .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
   t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"

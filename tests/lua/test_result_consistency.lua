@@ -77,10 +77,7 @@ local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local function try_setup()
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: gaie-try\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
-    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.try_guide(d, true) -- (README's guide, with the inference pool; its template replaced below)
   t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
     .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
     .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n"

@@ -8,25 +8,12 @@
 local t = require "testlib"
 local json = require "llmd.json"
 local report = require "llmd.report"
-local decision = require "llmd.decision"
 local lp = require "llmd.loadpoints"
 
--- one stage a load at rates 10, 20, 30, 40 req/s (achieved = offered), TTFT p90 as given,
--- 1000 independent requests each at that value (t.with_samples: every interval is the value)
-local function run(p90s)
-  local stages = {}
-  for i, v in ipairs(p90s) do
-    local r = 10 * i
-    stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = v, throughput_tok_s = 10 * r,
-      error_rate_pct = 0 } }
-  end
-  return t.with_samples(t.run_of(stages))
-end
-
-local function model(ra, rb)
-  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=500"), generated = 0 }
-end
+-- one stage a load at rates 10, 20, 30, 40 req/s, TTFT p90 as given (testlib.p90_ladder), x
+-- against y at TTFT p90 <= 500 ms
+local run = t.p90_ladder
+local function model(ra, rb) return t.xy_model(ra, rb, "ttft_p90_ms=500") end
 
 local CAP = "Capacity at SLO (TTFT p90 ≤ 500.0 ms and Error rate ≤ 5 % by default)"
 

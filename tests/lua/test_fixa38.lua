@@ -84,7 +84,6 @@ end)
 
 -- Hand-made run models (as test_fixd37.lua's): stages {offered, achieved}, 10 output tokens
 -- a request, `few` completed requests a stage where given; through llmd.report.build.
-local report = require "llmd.report"
 local function synthetic(stages, few)
   local list = {}
   for i, st in ipairs(stages) do
@@ -93,10 +92,7 @@ local function synthetic(stages, few)
   end
   return t.run_of(list)
 end
-local function build2(ra, rb)
-  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), generated = 0 }
-end
+local build2 = t.xy_model -- (no SLO)
 
 t.test("one run kept up, the other's saturation unknown: the throughput rows name no winner, and why", function()
   -- 3 repeats at 10 req/s offered. x achieved 10.0, 9.9, 10.1 (99-101 %: kept up, its

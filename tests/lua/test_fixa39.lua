@@ -6,7 +6,6 @@
 local t = require "testlib"
 local json = require "llmd.json"
 local report = require "llmd.report"
-local decision = require "llmd.decision"
 local stats = require "llmd.stats"
 
 local function run(points)
@@ -30,10 +29,7 @@ local function same(ms, n)
   return xs
 end
 
-local function model(ra, rb, slo)
-  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo), generated = 0 }
-end
+local model = t.xy_model
 
 t.test("noise.unclear[] has one shape in comparison.json: reason, n, deff, effective_n", function()
   -- x's point 2: 1000 TTFTs of 1, 2, ..., 1000 ms, p90 900.1 ms; its 95 % interval 881.5 to

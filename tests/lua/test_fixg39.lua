@@ -38,10 +38,7 @@ local function run(points)
   return r
 end
 
-local function model(ra, rb, slo)
-  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo), generated = 0 }
-end
+local model = t.xy_model
 
 t.test("1: two saturation bounds: the advice is loads between the last before saturation and the saturated one",
   function()

@@ -21,10 +21,7 @@ local function run(rates, got)
   return t.run_of(stages)
 end
 
-local function model(ra, rb)
-  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), generated = 0 }
-end
+local model = t.xy_model -- (no SLO)
 
 -- x: offered 6, 8, 10 req/s, achieved 4.7, 4.8, 4.85: 4.7 < 0.95 x 6 = 5.7, saturated at its
 -- lowest load, ceiling 4.85 (its most). y: achieved 6, 8, 9.4: 6 ≥ 5.7, 8 ≥ 7.6, 9.4 < 9.5:

@@ -6,7 +6,6 @@
 -- the capacity cells and comparison.json said so.
 local t = require "testlib"
 local json = require "llmd.json"
-local report = require "llmd.report"
 local decision = require "llmd.decision"
 local tr = require "llmd.treatments"
 local lp = require "llmd.loadpoints"
@@ -35,22 +34,10 @@ local function test(name, f)
   end)
 end
 
--- one stage a load at 10, 20, 30, 40 req/s (achieved = offered), TTFT p90 as given, 1000
--- independent requests each at that value (t.with_samples: each interval is the value)
-local function run(p90s)
-  local stages = {}
-  for i, v in ipairs(p90s) do
-    local r = 10 * i
-    stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = v, throughput_tok_s = 10 * r,
-      error_rate_pct = 0 } }
-  end
-  return t.with_samples(t.run_of(stages))
-end
-
-local function model(ra, rb)
-  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=500"), generated = 0 }
-end
+-- one stage a load at rates 10, 20, 30, 40 req/s, TTFT p90 as given (testlib.p90_ladder), x
+-- against y at TTFT p90 <= 500 ms
+local run = t.p90_ladder
+local function model(ra, rb) return t.xy_model(ra, rb, "ttft_p90_ms=500") end
 
 -- (test_capacity_coverage.lua's pair, by hand: x meets 500 ms up to 30 req/s, y fails from 30;
 -- both ceilings 40, so 0.6 x 40 = 24: the order rests on x's pass and y's fail at 30, both

@@ -398,6 +398,26 @@ function M.with_samples(run, n)
   return run
 end
 
+-- report.build's model of runs ra (labelled x) and rb (y), against slo (an --slo text, or nil:
+-- none), each side as compare.lua gives it (state, run, no KV).
+function M.xy_model(ra, rb, slo)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  return require("llmd.report").build { a = sd("x", ra), b = sd("y", rb),
+    slo = slo and require("llmd.decision").parse_slo(slo) or nil, generated = 0 }
+end
+
+-- One stage a load at 10, 20, 30 ... req/s (achieved = offered), TTFT p90 p90s[i] ms, 1000
+-- independent requests each at that value (M.with_samples: every interval is the value).
+function M.p90_ladder(p90s)
+  local stages = {}
+  for i, v in ipairs(p90s) do
+    local r = 10 * i
+    stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = v, throughput_tok_s = 10 * r,
+      error_rate_pct = 0 } }
+  end
+  return M.with_samples(M.run_of(stages))
+end
+
 -- A run of repeated rate loads: list of {offered, {{achieved req/s, TTFT p90 ms, failed}, ...}},
 -- each repeat one stage of offered x 60 requests (100 output tokens a request).
 function M.repeats_run(list)

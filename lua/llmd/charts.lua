@@ -887,7 +887,7 @@ end
 -- A load point's quantile grid parts for one kind ({{grid, weight within the point}, ...})
 -- and its sample count, or nil: its stages' grids (its repeats weighted by their counts);
 -- a run whose one load point is its one measured stage has it as the whole run's.
-local function point_grids(run, p, name, n_points)
+function M.point_grids(run, p, name, n_points)
   local got, n = {}, 0
   -- (a point without stages: the whole run's figures, M.load_points)
   local idxs = p.stages and #p.stages > 0 and p.stages or { false }
@@ -908,12 +908,30 @@ local function point_grids(run, p, name, n_points)
   for _, x in ipairs(got) do x[2] = x[2] / n end
   return got, n
 end
+local point_grids = M.point_grids
 
-local ONE_POINT = "its one load point"
-local function load_text(p)
+-- The quantile grid (at qs) of the requests at several load points, each load point weighed
+-- equally (so that curves mixing the same loads compare like with like, whatever each one's
+-- request count there), its stages within it by their counts: loads = {point_grids' parts,
+-- ...}. nil without any.
+function M.mix_loads(loads, qs)
+  local mix = {}
+  for _, pt in ipairs(loads) do
+    for _, g in ipairs(pt) do mix[#mix + 1] = { g[1], g[2] / #loads } end
+  end
+  if #mix == 0 then return nil end
+  return M.mix_grids(mix, qs)
+end
+
+-- A load point's load as the CDF charts name it ("2/s", "concurrency 8"; a run's one point
+-- whose load is unknown: M.CDF_ONE_POINT).
+M.CDF_ONE_POINT = "its one load point"
+local ONE_POINT = M.CDF_ONE_POINT
+function M.cdf_load_text(p)
   if not p.offered then return ONE_POINT end
   return p.load_type == "concurrency" and ("concurrency %g"):format(p.offered) or ("%g/s"):format(p.offered)
 end
+local load_text = M.cdf_load_text
 
 function M.latency_cdf(model, A, B)
   local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
@@ -1016,12 +1034,8 @@ function M.latency_cdf(model, A, B)
       local vals = {}
       for _, x in ipairs { "a", "b" } do
         -- each load point weighs 1 / #used, its stages within it by their counts
-        local mix = {}
-        for _, pt in ipairs(parts[x]) do
-          for _, g in ipairs(pt) do mix[#mix + 1] = { g[1], g[2] / #used } end
-        end
-        if #mix > 0 then
-          grids[x][p[1]] = M.mix_grids(mix, qs)
+        if #parts[x] > 0 then
+          grids[x][p[1]] = M.mix_loads(parts[x], qs)
           for _, qv in ipairs(grids[x][p[1]]) do
             if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
           end

@@ -119,9 +119,12 @@ function M.load(list, opts)
       for _, st in ipairs(run.stages) do add(st) end
       if #run.stages == 0 then add { index = 0, metrics = run.overall, warmup = false } end
     end
-    -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
+    -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run, the
+    -- CDF chart its whole-run quantile grid for a run of one point: llmd.charts.point_grids)
+    local one = #t.runs == 1 and t.runs[1] or nil
     t.run = { stages = stages, harness = t.runs[1].harness,
-      overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set(), warnings = {} }
+      overall = one and one.overall or require("llmd.runmodel").set(), warnings = {},
+      cdf = one and one.cdf or nil, cdf_count = one and one.cdf_count or nil }
     -- load points that sent different requests (two workloads in one treatment, compare.lua's
     -- data check, over its folders combined): no capacity or max sustained throughput read
     -- across them (M.model)
@@ -3795,6 +3798,292 @@ end
 -- The N-way charts of the treatments T (model entries, from M.model) and list (their
 -- list entries, in the same order), into out; suffix: added to each chart's name (its
 -- files; the template stays the chart's own), about: added to each title (the workload).
+-- The CDF overlay of treatments T (the model's, with points and saturation) from their
+-- runs' per-stage quantile grids (list: the loaded treatments, each with its run), as
+-- compare.lua's two-run chart draws them (llmd.charts.latency_cdf): a treatment's requests
+-- pooled over every load it was sent mix its loads, and an overload's queue, into one curve,
+-- so two runs of one server differ by their ladders and their saturated points' luck. Each
+-- panel (latency) pools only the loads every treatment drawn there measured and none of them
+-- saturated, each load weighted equally (llmd.charts.mix_loads), their repeats by their
+-- request counts (llmd.charts.point_grids); the drawn treatments are the most that share a
+-- load (ties: the most loads shared, then the lowest load), and one without such a load is
+-- left out of the panel with why; a panel with no load two treatments share is left out with
+-- why. The treatments' latencies are tested at the common load on their repeats alone (no
+-- per-request test, so no dependence rule here): the curves are untested, and said so.
+-- new_chart(title) starts the chart (charts_of's chart). Returns it.
+M.CDF_TITLE = "Per-request latency distributions (CDF), every treatment"
+function M.cdf_chart(T, list, new_chart)
+  local ch = require "llmd.charts"
+  local qs = require("llmd.runmodel").CDF_GRID
+  local ONE = ch.CDF_ONE_POINT
+  local entry = {}
+  for _, t in ipairs(list) do entry[t.label] = t end
+  -- each treatment's run (its folders' stages, repeats renumbered: M.load) and whether it
+  -- kept per-request data at all
+  local S, notes = {}, {}
+  local function has_kind(run, name)
+    if run.cdf and run.cdf[name] and #run.cdf[name] > 0 then return true end
+    for _, st in ipairs(run.stages or {}) do
+      if st.cdf and st.cdf[name] and #st.cdf[name] > 0 then return true end
+    end
+    return false
+  end
+  local most = 0
+  for i, x in ipairs(T) do
+    local t = entry[x.label]
+    local run = t and t.run or { stages = {} }
+    local any = false
+    for _, pnl in ipairs(CDF_PANELS) do any = any or has_kind(run, pnl[1]) end
+    S[i] = { x = x, run = run, any = any, drawn = false, grids = {} }
+    if not any then
+      notes[#notes + 1] = ("%s: no per-request data, so no distribution."):format(x.label)
+    end
+    most = math.max(most, #x.points)
+  end
+  -- a load as the panels match it: the load type and offered load (within the repeats'
+  -- tolerance, llmd.loadpoints.close); where every treatment measured one load point, that
+  -- point, as the tables set them side by side (a note where the loads are known to differ)
+  local one_each = most == 1
+  local loads = {}
+  local function load_of(p)
+    if one_each then
+      if not loads[1] then loads[1] = { text = ONE, points = {} } end
+      return loads[1]
+    end
+    if not p.offered then return nil end
+    for _, l in ipairs(loads) do
+      if l.load_type == p.load_type and lp.close(l.offered, p.offered) then return l end
+    end
+    loads[#loads + 1] = { load_type = p.load_type, offered = p.offered, text = ch.cdf_load_text(p) }
+    return loads[#loads]
+  end
+  for i, s in ipairs(S) do
+    s.at = {}
+    for _, p in ipairs(s.x.points) do
+      local l = load_of(p)
+      if l then s.at[l] = p else s.unknown_load = true end
+    end
+    if one_each and s.x.points[1] then loads[1].points[i] = s.x.points[1] end
+  end
+  table.sort(loads, function(a, b)
+    if a.load_type ~= b.load_type then return tostring(a.load_type) < tostring(b.load_type) end
+    return (a.offered or 0) < (b.offered or 0)
+  end)
+  if one_each then
+    local texts, seen = {}, {}
+    for _, s in ipairs(S) do
+      local p = s.x.points[1]
+      if p and p.offered and s.any then
+        local txt = ch.cdf_load_text(p)
+        if not seen[txt] then seen[txt] = true; texts[#texts + 1] = ("%s at %s"):format(s.x.label, txt) end
+      end
+    end
+    if #texts > 1 then
+      notes[#notes + 1] = ("Not the same load: %s, so these distributions differ by load as well as by "
+        .. "configuration."):format(table.concat(texts, ", "))
+    end
+  end
+  local cols, plabels, logs, loads_of, texts_of, names_of = {}, {}, {}, {}, {}, {}
+  local repeated, left_panels = false, 0
+  for i, pnl in ipairs(CDF_PANELS) do
+    local name = pnl[1]
+    local panel_name = (pnl[2]:gsub(" %(ms%)$", ""):gsub("^%l", string.upper))
+    -- each treatment with this latency: at each load, its grids there, or why none
+    local cands, state = {}, {}
+    for j, s in ipairs(S) do
+      if has_kind(s.run, name) then
+        cands[#cands + 1] = j
+        state[j] = {}
+        for _, l in ipairs(loads) do
+          local p = s.at[l]
+          if p then
+            -- (per-request data read as a whole beside several load points: not split by load)
+            local g = lp.point_saturated(s.x.saturation, p) and "saturated"
+              or ch.point_grids(s.run, p, name, #s.x.points)
+              or (s.run.cdf and s.run.cdf[name] and "its per-request data not split by load point"
+                or "no per-request data of it")
+            state[j][l] = g
+          end
+        end
+      end
+    end
+    -- the loads each treatment sustained with grids there, and the most treatments sharing one
+    local cover = {}
+    for _, l in ipairs(loads) do
+      cover[l] = {}
+      for _, j in ipairs(cands) do
+        if type(state[j][l]) == "table" then cover[l][#cover[l] + 1] = j end
+      end
+    end
+    local function within(a, b) -- every treatment of a in b
+      local in_b = {}
+      for _, j in ipairs(b) do in_b[j] = true end
+      for _, j in ipairs(a) do if not in_b[j] then return false end end
+      return true
+    end
+    local best, best_n
+    for _, l in ipairs(loads) do
+      local n = 0
+      for _, l2 in ipairs(loads) do if within(cover[l], cover[l2]) then n = n + 1 end end
+      if #cover[l] > 0 and (not best or #cover[l] > #cover[best] or #cover[l] == #cover[best] and n > best_n) then
+        best, best_n = l, n
+      end
+    end
+    local drawn = best and cover[best] or {}
+    local used = {}
+    for _, l in ipairs(loads) do
+      if #drawn > 0 and within(drawn, cover[l]) then used[#used + 1] = l end
+    end
+    -- what treatment j has at the loads at (every load it measured where at is nil), its loads
+    -- grouped by what it has there: "sustained 1/s, 2/s; saturated at 3/s"
+    local function has_at(j, at)
+      local order, by = {}, {}
+      for _, l in ipairs(at or loads) do
+        local st = state[j][l]
+        local what = st == nil and (at and "not measured at") or type(st) == "table" and "sustained"
+          or st and (st .. " at") or nil
+        if what then
+          if not by[what] then by[what] = {}; order[#order + 1] = what end
+          by[what][#by[what] + 1] = l.text
+        end
+      end
+      local parts = {}
+      for _, what in ipairs(order) do parts[#parts + 1] = what .. " " .. table.concat(by[what], ", ") end
+      if not at and S[j].unknown_load then parts[#parts + 1] = "a load point whose offered load is unknown" end
+      return table.concat(parts, "; ")
+    end
+    local label_of = function(j) return S[j].x.label end
+    if #cands == 0 then
+      goto next_panel
+    end
+    if #drawn == 0 or (#cands > 1 and #drawn < 2) then
+      -- nothing two treatments can be set side by side on
+      local each = {}
+      for _, j in ipairs(cands) do each[#each + 1] = ("%s (%s)"):format(label_of(j), has_at(j)) end
+      left_panels = left_panels + 1
+      notes[#notes + 1] = ("%s is not drawn: %s: %s. Past saturation a latency measures the queue, which grows "
+        .. "with time, and different loads are not like for like."):format(panel_name,
+        #cands == 1 and "its one treatment sustained no load with its per-request data"
+          or "no load that two treatments both measured and sustained with its per-request data",
+        table.concat(each, ", "))
+      goto next_panel
+    end
+    do
+      local vals = {}
+      for _, j in ipairs(drawn) do
+        local parts = {}
+        for _, l in ipairs(used) do parts[#parts + 1] = state[j][l] end
+        S[j].grids[name] = ch.mix_loads(parts, qs)
+        for _, l in ipairs(used) do repeated = repeated or #S[j].at[l].stages > 1 end
+        S[j].drawn = true
+        for _, qv in ipairs(S[j].grids[name] or {}) do
+          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
+        end
+      end
+      local texts = {}
+      for _, l in ipairs(used) do texts[#texts + 1] = l.text end
+      local lt = table.concat(texts, ", ")
+      -- left out: the loads a drawn treatment measured and not pooled, each with why, and the
+      -- treatments with this latency not drawn
+      local is_used, left = {}, {}
+      for _, l in ipairs(used) do is_used[l] = true end
+      for _, l in ipairs(loads) do
+        if not is_used[l] then
+          local why = {}
+          for _, j in ipairs(drawn) do
+            local st = state[j][l]
+            why[#why + 1] = st == nil and ("not measured by %s"):format(label_of(j))
+              or type(st) == "string" and ("%s in %s"):format(st, label_of(j)) or nil
+          end
+          local measured = false
+          for _, j in ipairs(drawn) do measured = measured or state[j][l] ~= nil end
+          if measured then left[#left + 1] = ("%s (%s)"):format(l.text, table.concat(why, "; ")) end
+        end
+      end
+      for _, j in ipairs(drawn) do
+        if S[j].unknown_load then
+          left[#left + 1] = ("a load point of %s whose offered load is unknown"):format(label_of(j))
+        end
+      end
+      local absent = {}
+      for _, j in ipairs(cands) do
+        local is_drawn = false
+        for _, d in ipairs(drawn) do is_drawn = is_drawn or d == j end
+        if not is_drawn then absent[#absent + 1] = ("%s (%s)"):format(label_of(j), has_at(j, used)) end
+      end
+      for _, j in ipairs(S) do
+        if j.any and not has_kind(j.run, name) then absent[#absent + 1] = ("%s (no per-request data of it)"):format(
+          j.x.label) end
+      end
+      cols[#cols + 1], logs[#logs + 1] = i + 1, wide(vals)
+      loads_of[#loads_of + 1], names_of[#names_of + 1] = lt, panel_name
+      plabels[#plabels + 1] = lt == ONE and pnl[2] or ("%s at %s"):format(pnl[2], lt)
+      texts_of[#texts_of + 1] = { left = left, absent = absent }
+    end
+    ::next_panel::
+  end
+  local same, whole = true, true
+  for k = 2, #loads_of do same = same and loads_of[k] == loads_of[1] end
+  -- (whole: every treatment drawn in every panel drawn)
+  for _, s in ipairs(S) do whole = whole and s.any end
+  for _, x in ipairs(texts_of) do whole = whole and #x.absent == 0 end
+  local who = #S == 1 and "it" or whole and "every treatment" or "every treatment drawn"
+  local title = #loads_of == 0 and M.CDF_TITLE or same and loads_of[1] == ONE and M.CDF_TITLE
+    or same and ("Per-request latency distributions (CDF) at %s offered, loads %s sustained"):format(loads_of[1], who)
+    or ("Per-request latency distributions (CDF) at loads %s sustained (each panel's own)"):format(who)
+  local c = new_chart(title)
+  local blocks, has = {}, {}
+  for k, s in ipairs(S) do
+    local r = { name = s.x.label }
+    if s.drawn then ch.cdf_rows(r, s.grids, qs) end
+    blocks[#blocks + 1], has[k] = r, s.drawn and 1 or 0
+  end
+  if #cols == 0 then
+    local any = false
+    for _, s in ipairs(S) do any = any or s.any end
+    c.reason = not any and "No treatment kept per-request data, so there are no latency distributions to draw."
+      or ("No latency can be drawn at a load the treatments sustained alike: %s"):format(table.concat(notes, " "))
+    return c
+  end
+  -- one note per set of panels pooling the same loads with the same left out
+  local groups, by_key = {}, {}
+  for k, x in ipairs(texts_of) do
+    local left = #x.left > 0 and table.concat(x.left, ", ") or "none"
+    local absent = table.concat(x.absent, ", ")
+    local key = loads_of[k] .. "|" .. left .. "|" .. absent
+    if not by_key[key] then
+      by_key[key] = { names = {}, loads = loads_of[k], left = left, absent = absent }
+      groups[#groups + 1] = by_key[key]
+    end
+    by_key[key].names[#by_key[key].names + 1] = names_of[k]
+  end
+  local out = {}
+  for _, g in ipairs(groups) do
+    -- ("Every panel" where every latency with per-request data is drawn, at the same loads)
+    local panels = same and #groups == 1 and #cols > 1 and (left_panels == 0 and "Every panel" or "Every panel drawn")
+      or table.concat(g.names, ", ")
+    if g.loads ~= ONE then
+      out[#out + 1] = ("%s: the requests at %s offered%s, each load weighted equally%s; loads left out: %s.")
+        :format(panels, g.loads, g.loads:find(",", 1, true) and " pooled" or "",
+          repeated and " (a load's repeats by their request counts)" or "", g.left)
+    end
+    if #g.absent > 0 then
+      out[#out + 1] = ("%s: not drawn: %s."):format(panels, g.absent)
+    end
+  end
+  for _, n in ipairs(notes) do out[#out + 1] = n end
+  out[#out + 1] = "Untested: the curves are figures, not a test (the treatments' latencies are tested at the common "
+    .. "load, on their repeats); curves apart are not shown to differ, and only the Verdict orders the treatments."
+  c.notes = out
+  c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
+  c.vars[#c.vars + 1] = { "has", has }
+  c.vars[#c.vars + 1] = { "panel_col", cols }
+  c.vars[#c.vars + 1] = { "panel_label", plabels }
+  c.vars[#c.vars + 1] = { "panel_log", logs }
+  c.available = true
+  return c
+end
+
 local function charts_of(m, T, list, out, suffix, about)
   local labels = {}
   for i, x in ipairs(T) do labels[i] = x.label end
@@ -4076,62 +4365,8 @@ local function charts_of(m, T, list, out, suffix, about)
   end
   out[#out + 1] = c
 
-  -- 3. CDF overlays from the per-request quantile grids (run.cdf)
-  c = chart("treatments_cdf", "Per-request latency distributions (CDF), every treatment", 900)
-  blocks = {}
-  local has, qset, qs = {}, {}, {}
-  local present = {}
-  for i, t in ipairs(list) do
-    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
-    has[i] = cdf ~= nil
-    if cdf and #t.runs > 1 then
-      c.notes[#c.notes + 1] = ("%s: the distribution of its first folder (%s) of %d."):format(t.label,
-        t.runs[1].dir, #t.runs)
-    elseif not cdf then
-      c.notes[#c.notes + 1] = ("%s: no per-request data, so no distribution."):format(t.label)
-    end
-    for _, pnl in ipairs(CDF_PANELS) do
-      for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
-        present[pnl[1]] = true
-        if not qset[qv[1]] then qset[qv[1]] = true; qs[#qs + 1] = qv[1] end
-      end
-    end
-  end
-  table.sort(qs)
-  cols, plabels, logs = {}, {}, {}
-  for i, pnl in ipairs(CDF_PANELS) do
-    if present[pnl[1]] then
-      local vals = {}
-      for _, t in ipairs(list) do
-        local cdf = t.runs and t.runs[1] and t.runs[1].cdf
-        for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
-          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
-        end
-      end
-      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
-    end
-  end
-  for _, t in ipairs(list) do
-    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
-    local r = { name = t.label }
-    if cdf then require("llmd.charts").cdf_rows(r, cdf, qs) end
-    blocks[#blocks + 1] = r
-  end
-  if #cols == 0 then
-    c.reason = "No treatment kept per-request data, so there are no latency distributions to draw."
-  else
-    -- (each curve is its run's whole grid: not yet split by load as compare.lua's latency_cdf
-    -- is, so said, lest two curves apart read as two configurations apart)
-    c.notes[#c.notes + 1] = "Each curve pools every request of its run, at every load it was sent, saturated ones "
-      .. "included, not the common load alone: curves apart may differ by load and overload, not configuration; "
-      .. "untested, only the Verdict orders the treatments."
-    c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
-    c.vars[#c.vars + 1] = { "has", has }
-    c.vars[#c.vars + 1] = { "panel_col", cols }
-    c.vars[#c.vars + 1] = { "panel_label", plabels }
-    c.vars[#c.vars + 1] = { "panel_log", logs }
-    c.available = true
-  end
+  -- 3. CDF overlays at the loads every treatment drawn sustained (M.cdf_chart)
+  c = M.cdf_chart(T, list, function(title) return chart("treatments_cdf", title, 900) end)
   out[#out + 1] = c
   return out
 end

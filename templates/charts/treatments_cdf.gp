@@ -2,9 +2,10 @@
 # per treatment.
 #
 # From llmdlua: datafile (columns: percentile, then one column per panel; block i-1 is
-# treatment i), style_file, title, labels[i], has[i] (1: the treatment kept per-request
-# data), panel_col[i], panel_label[i], panel_log[i] (1: log x); title_lines (the lines of
-# the title, 1 when absent).
+# treatment i, NaN in a panel it is not drawn in), style_file, title, labels[i], has[i] (1:
+# the treatment is drawn in some panel), panel_col[i], panel_label[i] (the latency and the
+# loads pooled), panel_log[i] (1: log x); title_lines (the lines of the title, 1 when
+# absent).
 n = |panel_col|
 k = |labels|
 w = 900

@@ -27,8 +27,10 @@ t.test("1: an A/A pair whose latencies at the common load have no interval: no b
     .. "carry about 31 independent ones (design effect 19.5))")
   t.contains(md, "so the latency table alone gives the figures, untested.")
   t.ok(not md:find("charts/treatments_bars.svg", 1, true), "no bars drawn")
-  -- the CDFs still pool every load (not yet split as compare.lua's): said under them (on main: no word)
-  t.contains(md, "Each curve pools every request of its run, at every load it was sent, saturated ones included")
+  -- the CDFs pool the loads every treatment sustained, each weighted equally, and say so (fixa42;
+  -- tests/lua/test_treatments_cdf.lua)
+  t.contains(md, "Every panel: the requests at 2/s, 3/s, 4/s, 5/s, 6/s, 8/s, 10/s offered pooled, each load weighted "
+    .. "equally; loads left out: none.")
 end)
 
 t.test("2: bars whose latencies have intervals: whiskers from the requests, marked untested", function()

@@ -3808,8 +3808,8 @@ end
 -- request counts (llmd.charts.point_grids); the drawn treatments are the most that share a
 -- load (ties: the most loads shared, then the lowest load), and one without such a load is
 -- left out of the panel with why; a panel with no load two treatments share is left out with
--- why. The treatments' latencies are tested at the common load on their repeats alone (no
--- per-request test, so no dependence rule here): the curves are untested, and said so.
+-- why. The treatments' latencies are weighed at the common load alone (no per-request test
+-- per load, so no dependence rule here): the curves are untested, and said so.
 -- new_chart(title) starts the chart (charts_of's chart). Returns it.
 M.CDF_TITLE = "Per-request latency distributions (CDF), every treatment"
 function M.cdf_chart(T, list, new_chart)
@@ -4072,8 +4072,8 @@ function M.cdf_chart(T, list, new_chart)
     end
   end
   for _, n in ipairs(notes) do out[#out + 1] = n end
-  out[#out + 1] = "Untested: the curves are figures, not a test (the treatments' latencies are tested at the common "
-    .. "load, on their repeats); curves apart are not shown to differ, and only the Verdict orders the treatments."
+  out[#out + 1] = "Untested: the curves are figures, not a test (the tables weigh the treatments' latencies at the "
+    .. "common load only); curves apart are not shown to differ, and only the Verdict orders the treatments."
   c.notes = out
   c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
   c.vars[#c.vars + 1] = { "has", has }

@@ -1913,6 +1913,23 @@ function M.capacity_span(c)
   return lo, hi
 end
 
+-- Two rates that differ by no more than float rounding (a relative 1e-9: the achieved rate of
+-- one load point, n / duration, read from two files of different request counts) are one
+-- rate: spans that meet by a float's width meet, never "apart" by a gap of +0.0 %.
+function M.same_rate(x, y)
+  return x == y or math.abs(x - y) <= 1e-9 * math.max(math.abs(x), math.abs(y))
+end
+
+-- Which of two spans [la, ha] and [lb, hb] lies wholly above the other: "b" where B's lower
+-- end is above A's upper end, "a" the other way, nil where they overlap or meet (within float
+-- rounding, M.same_rate). The one rule of M.capacity_evidence, M.ceiling_noise_order and
+-- M.sustained_order.
+function M.spans_apart(la, ha, lb, hb)
+  if ha < lb and not M.same_rate(ha, lb) then return "b" end
+  if hb < la and not M.same_rate(hb, la) then return "a" end
+  return nil
+end
+
 -- A capacity as its means read it: c without the range of its repeats.
 local function means_of(c)
   local copy = {}
@@ -2031,7 +2048,7 @@ function M.ceiling_noise_order(ca, cb)
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   if not (la and lb) then return nil, nil end
-  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  local apart = M.spans_apart(la, ha, lb, hb)
   -- (a pass and a fail at the same load point, M.capacity_touch, are ordered by that load,
   -- whatever the noise of their achieved rates: the same load's, a float's width apart)
   if not apart or M.capacity_touch(ca, cb, true) then return nil, nil end
@@ -2065,6 +2082,9 @@ function M.capacity_gap(ca, cb, touch)
   if ha > 0 and ha ~= math.huge then g.lo_pct = (lb / ha - 1) * 100 end
   if la > 0 and hb ~= math.huge then g.hi_pct = (hb / la - 1) * 100 else g.hi_pct = math.huge end
   if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  -- (spans that meet within float rounding, M.same_rate, meet: that end is 0, not 1e-14)
+  if g.lo_pct and M.same_rate(lb, ha) then g.lo_rps, g.lo_pct = 0, 0 end
+  if la > 0 and hb ~= math.huge and M.same_rate(hb, la) then g.hi_rps, g.hi_pct = 0, 0 end
   -- brackets that touch at one load (M.capacity_touch): the order is known, so the gap ends
   -- at 0 on the side it crossed to only by the noise of the achieved rates
   local t = touch
@@ -2248,7 +2268,7 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
   if not lb and la and M.saturated_lowest(sb) then lb, hb = 0, sb.ceiling_rps / (nb or 1) end
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
-  local order = ha < lb and "b" or hb < la and "a" or nil
+  local order = M.spans_apart(la, ha, lb, hb)
   if order and not spans_only then
     local hi_s, hi_n = order == "b" and sb or sa, (order == "b" and nb or na) or 1
     local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
@@ -2475,7 +2495,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
-  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  local apart = M.spans_apart(la, ha, lb, hb)
   -- brackets that only touch at one load: one passed where the other failed
   local touch = not apart and M.capacity_touch(ca, cb, true) or nil
   apart = apart or touch
@@ -2574,6 +2594,8 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
       and M.effect_pct(x_lo, x_hi) or nil
+    -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
+    if m and M.same_rate(x_lo, x_hi) then m = 0 end
     -- the margin is kept whichever way the threshold goes: a named order whose ranges
     -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
     -- figure is an estimate or the top of a span with no estimate (below its lowest load)
@@ -2654,7 +2676,8 @@ end
 -- no upper end" where the higher run's span has none); where the spans meet (a least gap of
 -- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical
 -- threshold of 2.0 %, and the largest is +100.0 % of their mean" (at one load, "20 req/s
--- offered", where they meet at the same load). "" for any other evidence. pct: the formatter
+-- offered", where they meet at the same load); a least gap above 0 that rounds to "+0.0 %":
+-- "by a least gap under 0.05 % of their mean, ...". "" for any other evidence. pct: the formatter
 -- of one percentage; min_effect: the threshold in %; rate (optional): the formatter of a rate
 -- in the figures' unit (without it, "at one load").
 function M.least_gap_text(ev, pct, min_effect, rate)
@@ -2669,8 +2692,13 @@ function M.least_gap_text(ev, pct, min_effect, rate)
       .. "largest %s"):format(at, thr, ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean")
       or "has no upper end")
   end
-  return (" by at least %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
-    pct(ev.margin_pct), thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
+  -- a least gap above 0 that the formatter rounds to nothing (ends 0.03 % apart, at two
+  -- loads) is no "at least +0.0 %", which reads as a gap measured at 0: below what one
+  -- decimal shows, said so (both formatters show one decimal, template.helpers.pct)
+  local least = pct(ev.margin_pct)
+  least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.05 %"
+  return (" by %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
+    least, thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail

@@ -925,7 +925,7 @@ function M.stratified_count_test(ra, rb, pa, pb)
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
   r.scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-    { "no request sent by a run", empty } })
+    { "no requests counted in a run", empty } })
   r.counts = strata
   return with_dependent(r)
 end

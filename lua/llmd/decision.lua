@@ -748,6 +748,58 @@ function M.paired_points(pa, pb)
   return pairs_, left
 end
 
+-- The load points a stratified test covered (its scope), for every text that names the test
+-- (M.test_scope_text) and for comparison.json (the row's sig.scope): {tested = the loads it
+-- tested ("2/s", ...), total = the load points the runs measured (the pairs at one load and
+-- the points of one run only: M.paired_points), left = {{why = "too dependent to test", loads
+-- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
+-- groups: {{why, {loads}}, ...} in order, empty ones dropped.
+local function test_scope(tested, n_pairs, left, groups)
+  local json = require "llmd.json"
+  local s = { tested = json.array(tested), total = n_pairs + #left, left = json.array {} }
+  for _, g in ipairs(groups) do
+    if #g[2] > 0 then s.left[#s.left + 1] = { why = g[1], loads = json.array(g[2]) } end
+  end
+  if #left > 0 then s.left[#s.left + 1] = { why = "measured by one run only", loads = json.array(left) } end
+  return s
+end
+
+-- The scope of a test of runs with one load point each (M.row_test's unstratified tests):
+-- {one_each = true, paired = whether the two are at one load (M.paired_points), loads = {A's,
+-- B's}, tested (the one load where paired), total = 1 (2 where not paired)}.
+local function one_point_scope(pa, pb)
+  local json = require "llmd.json"
+  local pairs_ = M.paired_points(pa, pb)
+  local paired = #pairs_ == 1
+  return { one_each = true, paired = paired, loads = json.array { fmt_load(pa[1]), fmt_load(pb[1]) },
+    tested = json.array(paired and { fmt_load(pa[1]) } or {}), total = paired and 1 or 2 }
+end
+
+-- Which load points a test pooled (t.scope: test_scope or one_point_scope), in a few words
+-- for a sentence that names the test ("Performance Results, <this>: A better, p = 0.01"):
+-- "over all load points" only where it tested every load point either run measured; "over 3
+-- of 5 load points (2 left out: too dependent to test at 6/s; measured by one run only at 8/s
+-- (B))"; "at the one load point each run has (4/s)"; "over each run's one load point (4/s in
+-- A, 6/s in B)". A test saved without one (analyze.lua on an older comparison.json): "over
+-- the load points it tested", which holds whatever it left out.
+function M.test_scope_text(t)
+  local s = t and t.scope
+  if type(s) ~= "table" or type(s.tested) ~= "table" then return "over the load points it tested" end
+  if s.one_each then
+    local l = s.loads or {}
+    if s.paired then return ("at the one load point each run has (%s)"):format(tostring(l[1])) end
+    return ("over each run's one load point (%s in A, %s in B)"):format(tostring(l[1]), tostring(l[2]))
+  end
+  local n = #s.tested
+  if n == s.total then return "over all load points" end
+  local parts, k = {}, 0
+  for _, g in ipairs(s.left or {}) do
+    parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
+    k = k + #g.loads
+  end
+  return ("over %d of %d load points (%d left out: %s)"):format(n, s.total, k, table.concat(parts, "; "))
+end
+
 -- A load point's counts of failed and completed requests: its stages' (the repeats')
 -- summed; nil when a stage does not know them.
 local function point_counts(run, p)
@@ -810,7 +862,7 @@ function M.stratified_count_test(ra, rb, pa, pb)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
-  local dependent, bursty = {}, false
+  local dependent, bursty, tested, empty = {}, false, {}, {}
   for _, pr in ipairs(pairs_) do
     local oa, xa = point_counts(ra, pr.a)
     local ob, xb = point_counts(rb, pr.b)
@@ -825,8 +877,11 @@ function M.stratified_count_test(ra, rb, pa, pb)
       else
         if d > 1 then bursty = true end
         strata[#strata + 1] = { xa, oa + xa, xb, ob + xb, d }
+        tested[#tested + 1] = fmt_load(pr.a)
         fa, na, fb, nb = fa + xa, na + oa + xa, fb + xb, nb + ob + xb
       end
+    else
+      empty[#empty + 1] = fmt_load(pr.a)
     end
   end
   local texts = {}
@@ -869,6 +924,8 @@ function M.stratified_count_test(ra, rb, pa, pb)
   end
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
+  r.scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
+    { "no requests counted in a run", empty } })
   r.counts = strata
   return with_dependent(r)
 end
@@ -951,12 +1008,15 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- (over's two lists: [] in comparison.json where one side has none, never {})
   local json = require "llmd.json"
   local over, kept, deff_max, dependent = { a = json.array {}, b = json.array {} }, {}, 1, {}
+  -- (the scope's lists, test_scope: loads tested, overloaded, with nothing to rank)
+  local tested, over_loads, blank = {}, {}, {}
   for _, pr in ipairs(pairs_) do
     local ov = overloaded(sat, pr)
     if ov then
       -- past saturation the latency is the queue's length, which grows with time: no test
       if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
       if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
+      over_loads[#over_loads + 1] = fmt_load(pr.a) .. (ov == "both" and "" or (" (%s)"):format(ov:upper()))
     else
       kept[#kept + 1] = pr
     end
@@ -975,28 +1035,33 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     else
       small = nil
     end
+    local r
     if xa:count() > 0 and xb:count() > 0 then
-      local ok, r = pcall(stats.mann_whitney, xa, xb)
+      local ok
+      ok, r = pcall(stats.mann_whitney, xa, xb)
       if not ok then return nil, "no per-request samples at every load point of both runs" end
-      if r then
-        local n = r.n1 + r.n2
-        -- the requests' dependence in send order inflates this stratum's variance
-        local d = M.u_design_effect(M.point_deff(ra, pr.a, kind, #pa), M.point_deff(rb, pr.b, kind, #pb))
-        -- (ITL: the requests' dependence, on the requests' count: its gaps are declustered
-        -- to one unit a request after the sum, row_test)
-        local n1, n2 = r.n1, r.n2
-        if kind == "itl" then n1, n2 = point_counts(ra, pr.a) or 0, point_counts(rb, pr.b) or 0 end
-        if M.dependence_reason(n1, n2, d) then
-          -- too dependent to test here: left out, as an overloaded point
-          dependent[#dependent + 1] = fmt_load(pr.a)
-          small = nil
-        else
-          if d > deff_max then deff_max = d end
-          tested_pairs[#tested_pairs + 1], tested_deff[#tested_deff + 1] = place[pr], d
-          num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
-          var = var + r.var * d / ((n + 1) * (n + 1))
-          used = used + 1
-        end
+    end
+    if not r then
+      blank[#blank + 1] = fmt_load(pr.a)
+    else
+      local n = r.n1 + r.n2
+      -- the requests' dependence in send order inflates this stratum's variance
+      local d = M.u_design_effect(M.point_deff(ra, pr.a, kind, #pa), M.point_deff(rb, pr.b, kind, #pb))
+      -- (ITL: the requests' dependence, on the requests' count: its gaps are declustered
+      -- to one unit a request after the sum, row_test)
+      local n1, n2 = r.n1, r.n2
+      if kind == "itl" then n1, n2 = point_counts(ra, pr.a) or 0, point_counts(rb, pr.b) or 0 end
+      if M.dependence_reason(n1, n2, d) then
+        -- too dependent to test here: left out, as an overloaded point
+        dependent[#dependent + 1] = fmt_load(pr.a)
+        small = nil
+      else
+        if d > deff_max then deff_max = d end
+        tested_pairs[#tested_pairs + 1], tested_deff[#tested_deff + 1] = place[pr], d
+        tested[#tested + 1] = fmt_load(pr.a)
+        num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
+        var = var + r.var * d / ((n + 1) * (n + 1))
+        used = used + 1
       end
     end
   end
@@ -1026,7 +1091,9 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
     -- is said of figures that pool them)
     dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
-    tested_pairs = tested_pairs, tested_deff = tested_deff }
+    tested_pairs = tested_pairs, tested_deff = tested_deff,
+    scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
+      { "a run overloaded", over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -1378,6 +1445,9 @@ function M.stratified_repeat_test(pa, pb, kind)
     figure_label = ok and m.label or key, id = "van_elteren_repeats:" .. kind, z = z,
     p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b,
     left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+  local tested = {}
+  for _, pr in ipairs(pairs_) do tested[#tested + 1] = fmt_load(pr.a) end
+  r.scope = test_scope(tested, #pairs_, left, {})
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata
   if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
@@ -1606,7 +1676,14 @@ end
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
+local row_test
 function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
+  local t, why = row_test(key, ra, rb, pa, pb, memo, labels, sat)
+  -- (which loads it pooled, M.test_scope_text: the stratified tests set their own scope)
+  if t and t.scope == nil and #pa == 1 and #pb == 1 then t.scope = one_point_scope(pa, pb) end
+  return t, why
+end
+function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
     -- Several load points: stratified by load point, never the counts pooled over them.
@@ -1913,6 +1990,23 @@ function M.capacity_span(c)
   return lo, hi
 end
 
+-- Two rates that differ by no more than float rounding (a relative 1e-9: the achieved rate of
+-- one load point, n / duration, read from two files of different request counts) are one
+-- rate: spans that meet by a float's width meet, never "apart" by a gap of +0.0 %.
+function M.same_rate(x, y)
+  return x == y or math.abs(x - y) <= 1e-9 * math.max(math.abs(x), math.abs(y))
+end
+
+-- Which of two spans [la, ha] and [lb, hb] lies wholly above the other: "b" where B's lower
+-- end is above A's upper end, "a" the other way, nil where they overlap or meet (within float
+-- rounding, M.same_rate). The one rule of M.capacity_evidence, M.ceiling_noise_order and
+-- M.sustained_order.
+function M.spans_apart(la, ha, lb, hb)
+  if ha < lb and not M.same_rate(ha, lb) then return "b" end
+  if hb < la and not M.same_rate(hb, la) then return "a" end
+  return nil
+end
+
 -- A capacity as its means read it: c without the range of its repeats.
 local function means_of(c)
   local copy = {}
@@ -2031,7 +2125,7 @@ function M.ceiling_noise_order(ca, cb)
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   if not (la and lb) then return nil, nil end
-  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  local apart = M.spans_apart(la, ha, lb, hb)
   -- (a pass and a fail at the same load point, M.capacity_touch, are ordered by that load,
   -- whatever the noise of their achieved rates: the same load's, a float's width apart)
   if not apart or M.capacity_touch(ca, cb, true) then return nil, nil end
@@ -2065,6 +2159,9 @@ function M.capacity_gap(ca, cb, touch)
   if ha > 0 and ha ~= math.huge then g.lo_pct = (lb / ha - 1) * 100 end
   if la > 0 and hb ~= math.huge then g.hi_pct = (hb / la - 1) * 100 else g.hi_pct = math.huge end
   if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  -- (spans that meet within float rounding, M.same_rate, meet: that end is 0, not 1e-14)
+  if g.lo_pct and M.same_rate(lb, ha) then g.lo_rps, g.lo_pct = 0, 0 end
+  if la > 0 and hb ~= math.huge and M.same_rate(hb, la) then g.hi_rps, g.hi_pct = 0, 0 end
   -- brackets that touch at one load (M.capacity_touch): the order is known, so the gap ends
   -- at 0 on the side it crossed to only by the noise of the achieved rates
   local t = touch
@@ -2248,7 +2345,7 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
   if not lb and la and M.saturated_lowest(sb) then lb, hb = 0, sb.ceiling_rps / (nb or 1) end
   if not (la and lb) then return nil, nil end
   local spans = { la = la, ha = ha, lb = lb, hb = hb }
-  local order = ha < lb and "b" or hb < la and "a" or nil
+  local order = M.spans_apart(la, ha, lb, hb)
   if order and not spans_only then
     local hi_s, hi_n = order == "b" and sb or sa, (order == "b" and nb or na) or 1
     local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
@@ -2475,7 +2572,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
-  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  local apart = M.spans_apart(la, ha, lb, hb)
   -- brackets that only touch at one load: one passed where the other failed
   local touch = not apart and M.capacity_touch(ca, cb, true) or nil
   apart = apart or touch
@@ -2574,6 +2671,8 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
       and M.effect_pct(x_lo, x_hi) or nil
+    -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
+    if m and M.same_rate(x_lo, x_hi) then m = 0 end
     -- the margin is kept whichever way the threshold goes: a named order whose ranges
     -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
     -- figure is an estimate or the top of a span with no estimate (below its lowest load)
@@ -2654,7 +2753,8 @@ end
 -- no upper end" where the higher run's span has none); where the spans meet (a least gap of
 -- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical
 -- threshold of 2.0 %, and the largest is +100.0 % of their mean" (at one load, "20 req/s
--- offered", where they meet at the same load). "" for any other evidence. pct: the formatter
+-- offered", where they meet at the same load); a least gap above 0 that rounds to "+0.0 %":
+-- "by a least gap under 0.05 % of their mean, ...". "" for any other evidence. pct: the formatter
 -- of one percentage; min_effect: the threshold in %; rate (optional): the formatter of a rate
 -- in the figures' unit (without it, "at one load").
 function M.least_gap_text(ev, pct, min_effect, rate)
@@ -2669,8 +2769,13 @@ function M.least_gap_text(ev, pct, min_effect, rate)
       .. "largest %s"):format(at, thr, ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean")
       or "has no upper end")
   end
-  return (" by at least %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
-    pct(ev.margin_pct), thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
+  -- a least gap above 0 that the formatter rounds to nothing (ends 0.03 % apart, at two
+  -- loads) is no "at least +0.0 %", which reads as a gap measured at 0: below what one
+  -- decimal shows, said so (both formatters show one decimal, template.helpers.pct)
+  local least = pct(ev.margin_pct)
+  least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.05 %"
+  return (" by %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
+    least, thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail

@@ -2573,8 +2573,10 @@ local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
     table.concat(who, " and "))
 end
 
--- The Performance Results' test of metric key, where the table tests it (over every load
--- point): "Performance Results, over all load points: A better, p < 1e-9", for a sentence
+-- The Performance Results' test of metric key, where the table tests it: "Performance
+-- Results, over all load points: A better, p < 1e-9" (which loads it pooled,
+-- decision.test_scope_text: "over 3 of 5 load points (2 left out: ...)", "at the one load
+-- point each run has (4/s)"), for a sentence
 -- that quotes that metric's figures at one load, untested there, so that it points to the
 -- test the report made rather than leave a difference the table finds reading as untested
 -- only; a row whose test left out the loads where a run was overloaded (decision.verdict's
@@ -2613,7 +2615,8 @@ local function perf_test_text(perf, key, A, B)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
       return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
-      return ("Performance Results, over all load points: %s, %s"):format(r.verdict_text, p)
+      -- (which loads it pooled: "over all load points" only where it tested every one)
+      return ("Performance Results, %s: %s, %s"):format(decision.test_scope_text(r.sig), r.verdict_text, p)
     end
   end
 end

@@ -953,9 +953,11 @@ end
 -- decision layer's test on repeats (Welch, or the exact test), every test of this one family
 -- Holm-adjusted. A treatment is named (best) only where it has the lowest figure of every
 -- metric and each of its tests is below alpha after the adjustment and at least the
--- practical threshold (decision.MIN_EFFECT); otherwise the text says why none is. Returns
--- {best = label | nil, text, tests = {{key, a, b, p, p_adjusted}}} or nil (no common load,
--- no latency metric).
+-- practical threshold (decision.MIN_EFFECT); otherwise the text says why none is. One past
+-- its saturation, or failing requests, at the common load is compared with none, and then
+-- none is named ("x is past its saturation there, so a latency there is a queue's, not the
+-- server's"). Returns {best = label | nil, text, tests = {{key, a, b, p, p_adjusted}},
+-- unsustained = {those not compared so}} or nil (no common load, no latency metric).
 function M.latency_at_common(m, T, labels, slo)
   if not m.common_load then return nil end
   local keys = {}
@@ -970,9 +972,31 @@ function M.latency_at_common(m, T, labels, slo)
   for _, x in ipairs(T) do by[x.label] = x end
   local where = m.common_text and ("at the common load (%s)"):format(m.common_text) or "at the common load"
   local tests, fam_in, untested, lowest = {}, {}, {}, {}
+  -- a treatment past its saturation at the common load (the load every treatment sustained
+  -- does not exist, llmd.loadpoints.common_load's fallback: the highest inside every measured
+  -- range), or failing requests there beyond the limit: its latencies there are a queue's
+  -- waits, or of the requests that succeeded only, not its service's, so it is compared with
+  -- none (compare.lua's rule: a load not both sustained is not compared) and none is named
+  -- fastest (M.model's saturated_at_common and failing_at_common)
+  local compared, sat, failing = {}, {}, {}
+  for _, l in ipairs(labels) do
+    local x = by[l]
+    if x.saturated_at_common then sat[#sat + 1] = l
+    elseif x.failing_at_common then failing[#failing + 1] = l
+    else compared[#compared + 1] = l end
+  end
+  if #sat > 0 then
+    untested[#untested + 1] = ("%s %s past %s saturation there, so a latency there is a queue's, not the server's")
+      :format(table.concat(sat, " and "), #sat == 1 and "is" or "are", #sat == 1 and "its" or "their")
+  end
+  if #failing > 0 then
+    untested[#untested + 1] = ("%s %s requests there beyond the failure limit, so %s latencies there are of the "
+      .. "requests that succeeded only"):format(table.concat(failing, " and "), #failing == 1 and "fails" or "fail",
+      #failing == 1 and "its" or "their")
+  end
   for _, key in ipairs(keys) do
     local low
-    for _, l in ipairs(labels) do
+    for _, l in ipairs(compared) do
       local e = by[l].at_common[key]
       local v = e and e.value
       if v == nil then
@@ -986,7 +1010,7 @@ function M.latency_at_common(m, T, labels, slo)
     end
     lowest[key] = low
     if low then
-      for _, l in ipairs(labels) do
+      for _, l in ipairs(compared) do
         local e, el = by[l].at_common[key], by[low].at_common[key]
         if l ~= low and e and e.value and e.ci and e.ci.samples then
           local r = decision.sized_repeat_test(e.ci.samples, el.ci.samples)
@@ -1038,7 +1062,10 @@ function M.latency_at_common(m, T, labels, slo)
   local names = {}
   for _, key in ipairs(keys) do names[#names + 1] = metrics.get(key).label end
   local what = table.concat(names, " and ")
-  local res = { keys = keys, tests = tests, family_size = fam.size }
+  local res = { keys = keys, tests = tests, family_size = fam.size, unsustained = {} }
+  -- (the ones not compared, as past saturation or failing requests at the common load)
+  for _, l in ipairs(sat) do res.unsustained[#res.unsustained + 1] = l end
+  for _, l in ipairs(failing) do res.unsustained[#res.unsustained + 1] = l end
   if shown then
     res.best = best
     -- (not "best at" an unmeasured load: the figure is at the load every one sustained)
@@ -1350,7 +1377,7 @@ function M.latency_at_common_json(r)
       effect_pct = row.effect_pct or false }
   end
   return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
-    text = r.text }
+    text = r.text, unsustained = json.array(r.unsustained or {}) }
 end
 
 -- The report's first line (m.verdict_line): which treatment sustains the most load (by

@@ -316,3 +316,46 @@ t.test("7: a ceiling read at a load over the error-rate limit is said to be fail
     .. "than 5 %), above this one's 20.000 req/s")
   t.lacks(r.vs_next_text, "at a saturated load")
 end)
+
+-- fixb42 1. Two runs that pass and fail at the same load whose achieved rates differ by float
+--    rounding only (n / duration of 1000 requests: 29.999999999999993 against 30.0) were
+--    "apart" by a gap of 1e-14: "higher by at least +0.0 %", beside "at 30.000 req/s, ...
+--    already failed them at 30.000 req/s". The ranges meet at that one load.
+t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one load, in treatments and compare",
+  function()
+  local json, proc = require "llmd.json", require "llmd.proc"
+  local root, llmdlua = t.root()
+  -- by hand, as for t.tp_workspace's 800 requests (test_treat37 2): at TTFT p90 <= 100 ms tp2
+  -- met the SLO at 30 req/s where tp1 failed it; least gap 0, largest tp2's 35 against tp1's
+  -- 20, 15 / 27.5 = +54.5 % of their mean; B - A in % of A: 0 up to 15 / 20 = +75.0 %
+  local w = t.tp_workspace(t.tmpdir() .. "/exp", 1000)
+  local meet = "their ranges meet at one load (30 req/s offered), so the least gap is 0, below the practical "
+    .. "threshold of 2.0 %, and the largest is +54.5 % of their mean"
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { llmdlua, root .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.contains(md, "; this one is higher: " .. meet .. " |")
+  t.lacks(md, "at least +0.0 %")
+  local ev = json.read(out .. "/treatments.json").ranking[1].evidence
+  t.eq({ ev.margin_pct, ev.gap.lo_pct, ev.same_load and ev.same_load.offered }, { 0, 0, 30 })
+  local c = t.compare_ab(w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/results",
+    { "--slo", "ttft_p90_ms=100", "--a-label", "tp1", "--b-label", "tp2" })
+  t.contains(c.md, "tp2 met the SLOs at 30.00 req/s, tp1 already failed them at 30.00 req/s, at the same load (30 "
+    .. "req/s offered); tp2 is higher: " .. meet .. " |")
+  t.lacks(c.md, "at least +0.0 %")
+  t.eq(c.json.capacity.evidence.margin_pct, 0)
+end)
+
+t.test("fixb42 1: a least gap above 0 that rounds to +0.0 % says it is under 0.05 %, never 'at least +0.0 %'",
+  function()
+  -- 30.00 against 30.01 req/s at two loads: 0.01 / 30.005 = 0.033 % of their mean (by hand)
+  local ev = { least_below_threshold = true, margin_pct = 0.01 / 30.005 * 100, margin_max_pct = 54.5 }
+  local pct = require("llmd.template").helpers.pct
+  t.eq(decision.least_gap_text(ev, pct, 2), " by a least gap under 0.05 % of their mean, below the practical "
+    .. "threshold of 2.0 %, and up to +54.5 %")
+  -- (0.05 % and up shows a digit: the text as before)
+  ev.margin_pct = 0.06
+  t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.1 % of their mean, below the practical threshold of "
+    .. "2.0 %, and up to +54.5 %")
+end)

@@ -66,3 +66,64 @@ t.test("Summary: a large whole-run gap marked not comparable (overloaded loads p
   t.eq(report.overloaded_gap { perf = { { key = "x", verdict = "not comparable", pct = -30, note = pool } } }, nil)
   t.eq(report.overloaded_gap { perf = { { key = "x", verdict = "not comparable", pct = -90, note = "other" } } }, nil)
 end)
+
+-- fixb42 2. The Performance Results' test named beside a latency said which loads it pooled
+--    as "over all load points", even where it left some out (too dependent to test) or each
+--    run had one load point.
+t.test("a latency's Performance Results test says which loads it pooled: 3 of 4, one too dependent", function()
+  local report, stats = require "llmd.report", require "llmd.stats"
+  -- x and y offered and achieved 10-40 req/s (never saturated: no SLO, both lower bounds, so
+  -- the Verdict quotes their latencies at 40 req/s); 200 TTFTs a point spread evenly over 0.9 to
+  -- 1.1 times its p90 (x 20, 40, 60, 80 ms; y 1.3 times them). At 30 req/s both design effects
+  -- are 10: 200 requests carry 20 independent ones, fewer than 50, too dependent to test
+  -- (decision.dependence_reason). So the TTFT test is over 10, 20 and 40 req/s: 3 of the 4 load
+  -- points, every x TTFT below every y TTFT at each (x at most 1.1 x, y at least 1.17 x): by
+  -- hand, complete separation, p < 1e-9 (as test_fixb39 3)
+  local function run(p90s)
+    local stages = {}
+    for i, p in ipairs(p90s) do
+      local rate = 10 * i
+      stages[i] = { rate = rate, values = { throughput_req_s = rate, ttft_p90_ms = p, throughput_tok_s = 10 * rate,
+        error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } }
+    end
+    local r = t.run_of(stages)
+    r.overall.values = { ttft_p90_ms = p90s[#p90s] }
+    for i, st in ipairs(r.stages) do
+      local acc = stats.new()
+      for k = 1, 200 do acc:add(p90s[i] / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+      st.metrics.samples, st.metrics.sample_deff = { ttft = acc }, { ttft = i == 3 and 10 or 1 }
+    end
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run { 20, 40, 60, 80 }), b = sd("y", run { 26, 52, 78, 104 }), generated = 0 }
+  -- (104 / 80 - 1 = +30.0 %, by hand)
+  t.contains(m.verdict.text, "y's latencies against x's: TTFT p90 +30.0 % (Performance Results, over 3 of 4 load "
+    .. "points (1 left out: too dependent to test at 30/s): x better, p < 1e-9)")
+  t.lacks(m.verdict.text, "over all load points")
+  -- comparison.json carries the same facts: the loads tested, of how many, and the one left out
+  local row = t.perf_row(report.plain(m), "ttft_p90_ms")
+  t.eq(row.sig.scope, { tested = { "10/s", "20/s", "40/s" }, total = 4,
+    left = { { why = "too dependent to test", loads = { "30/s" } } } })
+end)
+
+t.test("a latency's Performance Results test of one load point a run says so, not 'over all load points'",
+  function()
+  -- (audit41's --rates 4, as test_fixh41: "(Performance Results, over all load points: a1
+  -- better ...)" of runs with one load point each.) inference-perf runs of one stage, 60
+  -- requests at 4 req/s (tests/lua/ipsynth.lua): A answers request k in 0.4 + 0.01 (k mod 10) s,
+  -- B in 0.02 + 1.5 x (0.38 + 0.01 (k mod 10)): every B latency (>= 0.59 s) above every A one
+  -- (<= 0.49 s), by hand: p < 1e-9 (python3 in test_fixa38)
+  local ipsynth = require "ipsynth"
+  local d = t.tmpdir()
+  local a = ipsynth.run(d .. "/a", { { rate = 4, n = 60, latency = function(k) return 0.4 + 0.01 * (k % 10) end } },
+    { per_request = true })
+  local b = ipsynth.run(d .. "/b", { { rate = 4, n = 60,
+    latency = function(k) return 0.02 + (0.38 + 0.01 * (k % 10)) * 1.5 end } }, { per_request = true })
+  local c = t.compare_ab(a, b, { "--a-label", "A", "--b-label", "B", "--harness", "inference-perf" })
+  local verdict = c.md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+  t.contains(verdict, "(Performance Results, at the one load point each run has (4/s): A better, p < 1e-9")
+  t.lacks(c.md, "over all load points")
+  t.eq(t.perf_row(c.json, "latency_p90_ms").sig.scope, { one_each = true, paired = true, loads = { "4/s", "4/s" },
+    tested = { "4/s" }, total = 1 })
+end)

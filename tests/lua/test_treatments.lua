@@ -2361,3 +2361,53 @@ t.test("nu35-5: --out inside (or equal to) the --results folder is refused, by i
     { cwd = d })
   t.eq(r.code, 0, r.stdout .. r.stderr)
 end)
+
+-- fixb42 3. Treatments tied at the top figure are compared on latency at the common load
+-- (M.latency_at_common); where no load is sustained by every treatment, the common load is
+-- the highest inside every measured range (llmd.loadpoints.common_load), and there a
+-- treatment may be past its saturation: its latency is a queue's wait, not its service's.
+t.test("latency at the common load names no fastest where a tied treatment is saturated there", function()
+  -- points {offered, {achieved per repeat}, {TTFT p90 ms per repeat}}, 3 repeats a point
+  local function treat(label, points)
+    local stages = {}
+    for _, p in ipairs(points) do
+      for i, a in ipairs(p[2]) do
+        stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = a, ttft_p90_ms = p[3][i],
+          error_rate_pct = 0 } }
+      end
+    end
+    local run = t.run_of(stages)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  -- x and y: 10 and 20 req/s kept up, 22 of 30 achieved (73 % < 95 %: saturated at 30), max
+  -- sustained 20 each: tied. z saturated already at its only load, 30 (21 achieved): no load
+  -- every one sustained, so the common load is 30 req/s offered, the highest inside every
+  -- range (by hand), where x and y are both saturated. Their TTFT p90 there, 900-920 against
+  -- 400-420 ms, Welch p = 4.3e-07 (main named y "best at the common load" on it): queue waits
+  local x = treat("x", { { 10, { 10, 10, 10 }, { 50, 51, 52 } }, { 20, { 20, 20, 20 }, { 60, 61, 62 } },
+    { 30, { 22, 22, 22 }, { 900, 910, 920 } } })
+  local y = treat("y", { { 10, { 10, 10, 10 }, { 50, 51, 52 } }, { 20, { 20, 20, 20 }, { 60, 61, 62 } },
+    { 30, { 22, 22, 22 }, { 400, 410, 420 } } })
+  local z = treat("z", { { 30, { 21, 21, 21 }, { 1000, 1010, 1020 } } })
+  local m = tr.model { x, y, z }
+  t.eq({ m.common_text, m.common_sustained, m.latency_best }, { "30 req/s offered", false, nil })
+  t.contains(m.verdict, "Nor is one shown lower on TTFT p90 at the common load (30 req/s offered): x and y are past "
+    .. "their saturation there, so a latency there is a queue's, not the server's.")
+  t.lacks(m.verdict, "best at the common load")
+  t.eq(#m.latency_at_common_test.tests, 0)
+  -- (treatments.json says which were not compared)
+  t.eq(tr.latency_at_common_json(m.latency_at_common_test).unsustained, { "x", "y" })
+  -- one that fails requests there (beyond the limit: its latencies are of the successes
+  -- only) is not compared either; a's figures would otherwise be shown lower by repeats
+  local m2 = { common_load = 10, common_text = "10 req/s offered",
+    latency_choice = { ttft = { common = true, key = "ttft_p90_ms" } } }
+  local function tr_of(label, xs, failing)
+    return { label = label, failing_at_common = failing, at_common = { ttft_p90_ms = {
+      value = (xs[1] + xs[2] + xs[3]) / 3, ci = { samples = xs } } } }
+  end
+  local res = tr.latency_at_common(m2, { tr_of("a", { 100, 101, 102 }, true), tr_of("b", { 200, 204, 208 }) },
+    { "a", "b" })
+  t.eq({ res.best, #res.tests }, { nil, 0 })
+  t.eq(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): a fails requests there "
+    .. "beyond the failure limit, so its latencies there are of the requests that succeeded only.")
+end)

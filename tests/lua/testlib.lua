@@ -569,11 +569,11 @@ end
 
 -- An experiment workspace as experiment.lua leaves it, in folder w (made): setup treatments
 -- tp1 (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs),
--- one run treatment each, a vLLM-benchmark rate sweep (M.latency_ladder: 200 requests a
+-- one run treatment each, a vLLM-benchmark rate sweep (M.latency_ladder: n requests a
 -- point, achieved 0.99 x offered, every request's TTFT the one given, in s): tp1 at 10, 20,
 -- 30 req/s with 50, 80, 300 ms; tp2 at 10, 20, 30, 35 req/s with 40, 50, 60, 400 ms.
--- Returns w.
-function M.tp_workspace(w)
+-- n: requests a point (default 800). Returns w.
+function M.tp_workspace(w, n)
   local json = require "llmd.json"
   M.mkdir(w)
   M.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
@@ -586,7 +586,7 @@ function M.tp_workspace(w)
     -- (800 requests a point: each load's rate then carries a 95 % noise of about 8 %, so
     -- tp1's pass at 20 req/s per GPU is above tp2's fail at 17.5 per GPU beyond it,
     -- decision.ceiling_noise_order; 200 left that 12 % gap within the noise, fixh41)
-    for i, p in ipairs(pts) do l[i] = { p[1], M.spread(p[2], p[2], 800) } end
+    for i, p in ipairs(pts) do l[i] = { p[1], M.spread(p[2], p[2], n or 800) } end
     M.mkdir(d .. "/run-sweep")
     assert(os.rename(M.latency_ladder(l), d .. "/run-sweep/results"))
   end

@@ -105,6 +105,10 @@ typedef struct PromSeries {
        reset announced by the _created companion before this series' sample came */
     double prev_v, pending_t;
     int last_reset, pending_reset;
+    /* counter-like, no _created companion, sampled, no reset pending: a sample later in
+       time that does not fall moves only increase, max and the last sample (update's
+       answer too; cached_run's path takes it without update) */
+    int fast;
     double tw_sum, tw_dur; /* gauges: sum of value x time held, and the time */
     Stats *values;         /* gauges: every sample (or a sketch) */
 } PromSeries;

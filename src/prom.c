@@ -1035,7 +1035,7 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         c->cap = cap;
     }
     while (c->npos <= k)
-        c->pos[c->npos++] = (PromPos){NULL, 0, 0, 0, 0, 0};
+        c->pos[c->npos++] = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
     PromPos *e = &c->pos[k];
     if (e->text == NULL || len > e->cap) {
         /* beyond the budget, or out of memory: sample k has nothing cached */
@@ -1044,7 +1044,7 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         if (text == NULL) {
             a->cache_bytes -= e->cap;
             free(e->text);
-            *e = (PromPos){NULL, 0, 0, 0, 0, 0};
+            *e = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
             return;
         }
         a->cache_bytes += len - e->cap;
@@ -1133,9 +1133,12 @@ static inline int whole_value(const char *v, const char *end, const char **nl, d
             if (d == 0)
                 return 0;
             if (d <= 5) {
-                /* up to 5 digits (most values): ".0\n" after them is in the same word, and
-                   the text goes on past them */
-                if (((w >> (8 * d)) & 0xFFFFFF) != ('.' | '0' << 8 | '\n' << 16) ||
+                /* up to 5 digits (most values): ".0\n" after them is in the same word (read
+                   again with the last digit, from v + d - 1: one load, not a shift by a
+                   count; no byte past the word), and the text goes on past them */
+                uint32_t tail;
+                memcpy(&tail, v + d - 1, 4);
+                if (tail >> 8 != ('.' | '0' << 8 | '\n' << 16) ||
                     ((w & 0xFF) == '0' && d > 1))
                     return 0;
                 *nl = v + d + 2;
@@ -1223,8 +1226,8 @@ static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, 
     unsigned left = 64; /* positions before the signal is looked at */
     int rc = 0;
     for (; e < last_pos; e++) {
-        if (e->text == NULL || (size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0)
-            break;
+        if ((size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0)
+            break; /* (nothing known: len SIZE_MAX) */
         if (--left == 0) {
             left = 64;
             if (intr != NULL && *intr != intr_base)

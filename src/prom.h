@@ -126,7 +126,7 @@ typedef struct PromRaw {
 ** after them), and the series it led to.
 */
 typedef struct PromPos {
-    char *text; /* NULL: nothing known */
+    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text) */
     size_t len, cap;
     size_t line_off; /* where the sample line starts in text */
     uint64_t lines;  /* the lines before it in text */

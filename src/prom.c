@@ -822,6 +822,7 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
         } else {
             s->pending_reset = 1;
             s->pending_t = t;
+            s->fast = 0;
         }
     }
 }
@@ -976,6 +977,7 @@ static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, 
     s->last_t = t;
     s->last_v = v;
     s->samples = n + 1;
+    s->fast = counter_like && !s->created && !s->pending_reset;
     a->samples++;
     if (moved)
         created_moved(a, s, t);
@@ -1033,7 +1035,7 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         c->cap = cap;
     }
     while (c->npos <= k)
-        c->pos[c->npos++] = (PromPos){NULL, 0, 0, 0, 0, 0};
+        c->pos[c->npos++] = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
     PromPos *e = &c->pos[k];
     if (e->text == NULL || len > e->cap) {
         /* beyond the budget, or out of memory: sample k has nothing cached */
@@ -1042,7 +1044,7 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         if (text == NULL) {
             a->cache_bytes -= e->cap;
             free(e->text);
-            *e = (PromPos){NULL, 0, 0, 0, 0, 0};
+            *e = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
             return;
         }
         a->cache_bytes += len - e->cap;
@@ -1131,9 +1133,12 @@ static inline int whole_value(const char *v, const char *end, const char **nl, d
             if (d == 0)
                 return 0;
             if (d <= 5) {
-                /* up to 5 digits (most values): ".0\n" after them is in the same word, and
-                   the text goes on past them */
-                if (((w >> (8 * d)) & 0xFFFFFF) != ('.' | '0' << 8 | '\n' << 16) ||
+                /* up to 5 digits (most values): ".0\n" after them is in the same word (read
+                   again with the last digit, from v + d - 1: one load, not a shift by a
+                   count; no byte past the word), and the text goes on past them */
+                uint32_t tail;
+                memcpy(&tail, v + d - 1, 4);
+                if (tail >> 8 != ('.' | '0' << 8 | '\n' << 16) ||
                     ((w & 0xFF) == '0' && d > 1))
                     return 0;
                 *nl = v + d + 2;
@@ -1178,50 +1183,104 @@ typedef struct CachedRun {
     uint64_t line, cached, whole;
 } CachedRun;
 
+/* cached_run's value that whole_value does not read: json_number_in's, up to the newline.
+   1 with *x and *nl, or 0. Out of line: its call and its x in memory cost the loop
+   registers. */
+static __attribute__((noinline)) int other_value(const char *v, const char *end, const char **nl,
+                                                 double *x)
+{
+    const char *n = (const char *)memchr(v, '\n', (size_t)(end - v));
+    if (n == NULL || n <= v || !json_number_in(v, (size_t)(n - v), (size_t)(end - v), x))
+        return 0;
+    *nl = n;
+    return 1;
+}
+
+/* update() out of cached_run's loop, for the same reason. */
+static __attribute__((noinline)) int update_out(PromAgg *a, size_t idx, double v, uint64_t line)
+{
+    return update(a, idx, v, line);
+}
+
 /*
 ** agg_parse's path for the text the pod's cache knows: from r->t, every sample whose
 ** lines up to its value are the text of its position last time, its value a plain number
-** and a newline, goes to update(), until one is not (or a signal came: agg_parse says so).
-** A function of its own, so that its state stays in registers (in agg_parse's loop, among
-** the full parse's, it lived on the stack). 0, or -2 with a->err (r at the failed sample).
+** and a newline, goes to update(), until one is not (or a signal came: agg_parse says so;
+** looked at every 64 positions, not at each). A function of its own, so that its state
+** stays in registers (in agg_parse's loop, among the full parse's, it lived on the stack);
+** for the same reason what is rare goes out of line and only it is counted. A fast series
+** (a counter that did not fall, later in time: most samples) is updated here as update()
+** would, which was most of a sample's instructions. 0, or -2 with a->err (r at the failed
+** sample).
 */
 static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, size_t npos,
                                                 const char *end, const volatile sig_atomic_t *intr,
                                                 sig_atomic_t intr_base, CachedRun *r)
 {
     const char *t = r->t;
-    size_t k = r->k;
-    uint64_t line = r->line, cached = 0, whole_n = 0;
+    const PromPos *e = pos + r->k, *const last_pos = pos + npos;
+    uint64_t line = r->line;
+    uint64_t other = 0, slow = 0; /* values whole_value did not read; samples not fast */
+    PromSeries *const series = a->series; /* (update() adds none) */
+    const double now = a->t;
+    unsigned left = 64; /* positions before the signal is looked at */
     int rc = 0;
-    for (; k < npos; k++) {
-        const PromPos *e = &pos[k];
-        if (e->text == NULL || (size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0 ||
-            (intr != NULL && *intr != intr_base))
-            break;
-        /* the same lines as last time up to the value: a plain number, a newline */
-        const char *v = t + e->len, *nl = NULL;
-        double x;
-        int whole = whole_value(v, end, &nl, &x);
-        if (!whole) {
-            nl = (const char *)memchr(v, '\n', (size_t)(end - v));
-            if (nl == NULL || nl <= v ||
-                !json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x))
+    for (; e < last_pos; e++) {
+        if ((size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0)
+            break; /* (nothing known: len SIZE_MAX) */
+        if (--left == 0) {
+            left = 64;
+            if (intr != NULL && *intr != intr_base)
                 break;
         }
+        /* the same lines as last time up to the value: a plain number, a newline */
+        const char *v = t + e->len, *nl;
+        double x;
+        if (!whole_value(v, end, &nl, &x)) {
+            const char *onl; /* (its own: x and nl stay in registers) */
+            double ox;
+            if (!other_value(v, end, &onl, &ox))
+                break;
+            nl = onl;
+            x = ox;
+            other++;
+        }
         line += e->lines + 1;
-        cached++;
-        whole_n += (uint64_t)whole;
-        if (e->series != 0 && update(a, e->series - 1, x, line) != 0) {
-            rc = -2;
-            break;
+        const uint32_t sid = e->series;
+        if (sid == 0) { /* a name match leaves out */
+            slow++;
+            t = nl + 1;
+            continue;
+        }
+        PromSeries *s = &series[sid - 1];
+        const double last = s->last_v;
+        if (s->fast && now > s->last_t && x >= last) {
+            /* update()'s answer: no reset, nothing pending; min stays (min <= last <= x) */
+            s->prev_v = last;
+            s->last_reset = 0;
+            s->increase += x - last;
+            if (x > s->max)
+                s->max = x;
+            s->last_t = now;
+            s->last_v = x;
+            s->samples++;
+        } else {
+            slow++;
+            if (update_out(a, sid - 1, x, line) != 0) {
+                rc = -2; /* at the failed sample, counted as read, as agg_parse reports it */
+                break;
+            }
         }
         t = nl + 1;
     }
+    const size_t k = (size_t)(e - pos);
+    const uint64_t cached = k - r->k + (rc != 0);
+    a->samples += cached - slow; /* the fast ones: update() counted its own */
     r->t = t;
     r->k = k;
     r->line = line;
     r->cached = cached;
-    r->whole = whole_n;
+    r->whole = cached - other;
     return rc;
 }
 

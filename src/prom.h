@@ -105,6 +105,10 @@ typedef struct PromSeries {
        reset announced by the _created companion before this series' sample came */
     double prev_v, pending_t;
     int last_reset, pending_reset;
+    /* counter-like, no _created companion, sampled, no reset pending: a sample later in
+       time that does not fall moves only increase, max and the last sample (update's
+       answer too; cached_run's path takes it without update) */
+    int fast;
     double tw_sum, tw_dur; /* gauges: sum of value x time held, and the time */
     Stats *values;         /* gauges: every sample (or a sketch) */
 } PromSeries;
@@ -122,7 +126,7 @@ typedef struct PromRaw {
 ** after them), and the series it led to.
 */
 typedef struct PromPos {
-    char *text; /* NULL: nothing known */
+    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text) */
     size_t len, cap;
     size_t line_off; /* where the sample line starts in text */
     uint64_t lines;  /* the lines before it in text */

@@ -1447,6 +1447,25 @@ local function bounds_settle(xs)
   return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
+-- What settles the order of two treatments by capacity at SLO where a lower bound decides it
+-- (x this place, nxt the next): each one whose capacity is a lower bound that only its own
+-- higher loads can order (llmd.report.deciding_bound: both bounds, its figure the lower, or
+-- the other below its lowest load) measured where it lies, in compare.lua's Verdict's words
+-- (llmd.report.bound_settle, decision.bounds_advice): "To settle it: measure loads where
+-- each capacity lies, above its lower bound: x above 30 req/s offered, its highest load, up
+-- to where an SLO fails or it saturates; ...". nil where no lower bound decides it.
+local function capacity_bounds_settle(x, nxt)
+  local rep = require "llmd.report"
+  local bounds = {}
+  for _, y in ipairs { { x, nxt }, { nxt, x } } do
+    if rep.deciding_bound(y[1].capacity, y[2].capacity) then
+      bounds[#bounds + 1] = rep.bound_settle(y[1].points, y[1].saturation, y[1], y[1].capacity)
+    end
+  end
+  if #bounds == 0 then return nil end
+  return "To settle it: " .. decision.bounds_advice(bounds, "capacity") .. "."
+end
+
 -- The places whose figure their treatment's own files leave in doubt, as compare.lua's
 -- Verdict says it (llmd.report.doubtful_figures: two files of one of its runs disagree on a
 -- figure the ranking reads, its load points' throughput, counts or error rate, and by
@@ -2015,10 +2034,13 @@ function M.model(list, opts)
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, leaves room for any capacity "
         .. "below that load, this one's %s included"):format(nxt.label, m.rank_by, nf, figure(x))
+      r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
         :format(nxt.label, m.rank_by, nf)
+      -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
+      r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       local la, ha = decision.capacity_span(nxt.capacity)
@@ -2052,6 +2074,7 @@ function M.model(list, opts)
       r.either_why = "both only lower bounds"
       r.vs_next_text = ("untested against %s, and either may be higher: both only lower bounds, %s and %s, which "
         .. "leave room for either order (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
+      r.settle = capacity_bounds_settle(x, nxt)
     else
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")

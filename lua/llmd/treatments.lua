@@ -1880,8 +1880,9 @@ function M.model(list, opts)
     if wn then parts[#parts + 1] = ("for %s, %s"):format(nxt.label, wn) end
     return table.concat(parts, "; ")
   end
-  -- (each ranking place's near-capacity caveat, by place, where its order rests on one)
-  local narrow_said = {}
+  -- (each ranking place's near-capacity caveat, by place, where its order rests on one; and
+  -- the sentence of a crash its order stands despite, llmd.report.crash_in_higher_text)
+  local narrow_said, crash_said = {}, {}
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
     -- an order resting only on one-run intervals known to run narrow near capacity: said, as
@@ -2103,6 +2104,7 @@ function M.model(list, opts)
       local t = rep.crash_in_higher_text(hi == "a" and nxt or x, ev.crash_in_higher)
       r.vs_next_text = ("%s; %s"):format(r.vs_next_text, t:sub(1, 1):lower() .. t:sub(2))
       r.evidence.crash_in_higher = { treatment = label[hi], place = place[hi], point = ev.crash_in_higher.point }
+      crash_said[r] = t -- (and the verdict paragraph: below)
     end
     -- (the order stands, with the loads it rests on and that repeats of them settle it)
     if ev.interval_coverage == "narrow_near_capacity" and r.vs_next_text then
@@ -2611,6 +2613,16 @@ function M.model(list, opts)
   for _, r in ipairs(m.ranking) do
     local said = narrow_said[r]
     if said and not m.verdict:find(said:match("%(.*$"), 1, true) then m.verdict = m.verdict .. " " .. said end
+  end
+  -- an order that stands although a crash is in the higher place's repeats: the verdict
+  -- paragraph says so as the rank table does (the same sentence, compare.lua's Verdict's),
+  -- unless it quotes that place's evidence already; below the first place, naming the pair
+  for i, r in ipairs(m.ranking) do
+    local crash = crash_said[r]
+    if crash and ranked[i + 1] and not m.verdict:find(crash:sub(2), 1, true) then
+      m.verdict = ("%s %s."):format(m.verdict, i == 1 and crash or ("%s above %s: %s"):format(r.label,
+        ranked[i + 1].label, crash:sub(1, 1):lower() .. crash:sub(2)))
+    end
   end
   -- one saturated already at its lowest load, among several ranked ones: said in the Verdict
   -- too (its row's note alone was all), with the ones the measured loads put above it

@@ -1273,14 +1273,20 @@ M.RATE_Z = 1.959963984540054
 -- interval of a rate read off the n successes behind it (summed over its repeats), a count
 -- of arrivals in its window, Poisson: sd r / sqrt(n) (audit40: u81's 9.771 req/s at 9 offered,
 -- a point that kept up, is its own send rate, 135 requests, +-8.6 % a standard deviation);
--- but a paced point that kept up (answered at least SATURATION_SHARE of its sends,
--- M.answered_share: its answers' rate its sends' over the slope of its finish times, about
--- 1, llmd.runmodel.pace) has its rate read off the middle PACE_SHARE of its sends, (n - 1)
+-- but a paced point that kept pace (answered, failed or not, at least SATURATION_SHARE of its
+-- sends: its answers' rate its sends' over the slope of its finish times, about 1,
+-- llmd.runmodel.pace) has its rate read off the middle PACE_SHARE of its sends, (n - 1)
 -- PACE_SHARE / span: sd r / sqrt(PACE_SHARE (n - 1)) per repeat, as M.pace_reference counts it (audit41: 4000 Poisson
 -- ladders, 480 requests at 8 req/s, sd 0.412 against r / sqrt(n)'s 0.365, which covered 91.7 %);
--- widened to the repeats' own 95 % interval of the rate where the point was repeated (their
--- spread; not where with_repeats is false). {lo, hi, n (the requests counted)}; nil where
--- the count is unknown.
+-- its rate is its successes', the sends' rate times the share k of its n sends that succeeded,
+-- each a request that failed or not by chance: the binomial noise of that share, relative
+-- variance (n - k) / (n k), adds to the sends' (fixc42, tests/sim/fixc42_paced_fail.py: 20000
+-- points of 480 sends at 8 req/s, 10 % failing, covered 94.7 % with it, 93.8 % without, 92.1 %
+-- by the successes' count). Kept pace is read of its answers against M.pace_reference, as
+-- M.saturation's answered_kept_up reads them, not of its successes (M.answered_share): a
+-- shortfall of failures is no queue, its rate still the sends' thinned. Widened to the repeats' own 95 %
+-- interval of the rate where the point was repeated (their spread; not where with_repeats is
+-- false). {lo, hi, n (the requests counted)}; nil where the count is unknown.
 function M.rate_interval(p, r, with_repeats)
   r = r or p.achieved_rps
   if not finite(r) then return nil end
@@ -1288,8 +1294,9 @@ function M.rate_interval(p, r, with_repeats)
   local pace = M.pace_of(p)
   if p.rate_basis == "pace" and pace then
     n = pace.succeeded
-    if (M.answered_share(p) or 0) >= M.SATURATION_SHARE then
-      eff = require("llmd.runmodel").PACE_SHARE * (pace.sends - (p.repeats or 1))
+    if finite(n) and n > 0 and pace.answer_rps >= M.SATURATION_SHARE * M.pace_reference(p, pace) then
+      local sends = pace.sends
+      eff = 1 / (1 / (require("llmd.runmodel").PACE_SHARE * (sends - (p.repeats or 1))) + (sends - n) / (sends * n))
     end
   elseif p.rate_basis == "drain" then
     local d = M.drain_of(p)

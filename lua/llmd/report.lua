@@ -3284,18 +3284,18 @@ local SETTLE_PER_RUN = 2
 -- run did not hold (saturated, not judged, or failed an SLO while achieving no more), or
 -- above its highest load where it never violated them. Clearing a load below the bound
 -- leaves the bound a bound, so this, not the repeats of those loads, is what orders two
--- bounds (or a bound below the other's figure). side: "a" | "b"; R its run ({label}); c its
--- capacity. "r22 between 10 and 12 req/s offered (the last load before saturation and the
--- saturated one)".
-local function bound_settle(model, side, R, c)
-  local points = model.load_points and model.load_points[side] or {}
+-- bounds (or a bound below the other's figure). points, sat: its run's load points and
+-- saturation (llmd.loadpoints.points, saturation); R its run ({label}); c its capacity. "r22
+-- between 10 and 12 req/s offered (the last load before saturation and the saturated one)".
+-- (treatments.lua says its lower bounds' advice in these words)
+local function bound_settle(points, sat, R, c)
+  points, sat = points or {}, sat or {}
   local function at(index)
     for _, p in ipairs(points) do if p.index == index then return p end end
     return nil
   end
   local function load(p) return p and p.offered and p.load_type and lp.load_text(p.load_type, p.offered) end
   local lo = c.passing_offered and c.load_type and lp.load_text(c.load_type, c.passing_offered)
-  local sat = model.saturation and model.saturation[side] or {}
   local top = c.kind == "last_passing" and at(c.first_failing) or (c.kind ~= "never_violated" and sat.point
     and at(sat.point)) or nil
   local hi = load(top)
@@ -3315,6 +3315,7 @@ local function bound_settle(model, side, R, c)
   if not between then return ("%s between %s"):format(R.label, what or "its bound's load and the next") end
   return ("%s between %s (%s)"):format(R.label, between, what or "its bound's load and the next")
 end
+M.bound_settle = bound_settle
 
 -- Is c (one run's capacity) a lower bound whose order against o (the other run's) only its
 -- own higher loads can settle: both bounds, or c's figure the lower one, or o below its
@@ -3324,6 +3325,7 @@ local function deciding_bound(c, o)
   return is_bound(o) or (o and o.kind == "below_lowest") or (o and type(o.rps) == "number" and c.rps <= o.rps)
     or false
 end
+M.deciding_bound = deciding_bound
 
 -- What settles two max sustained throughputs (no SLO) the measured loads cannot order: each
 -- run that never saturated measured above its highest load, up to where it stops keeping up
@@ -3338,7 +3340,7 @@ local function sustained_settle_text(model, A, B)
       if p.offered and (not top or p.offered > top.offered) then top = p end
     end
     if s.none and not s.unknown and s.max_sustained_rps and top then
-      bounds[#bounds + 1] = bound_settle(model, x[1], x[2], { kind = "never_saturated", passing_offered = top.offered,
+      bounds[#bounds + 1] = bound_settle(q, s, x[2], { kind = "never_saturated", passing_offered = top.offered,
         load_type = top.load_type })
     end
   end
@@ -3352,7 +3354,10 @@ local function settle_text(model, A, B, ca, cb)
   -- repeat loads below it, which leave it a bound (one advice, as the Summary gives it)
   local bounds = {}
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
-    if deciding_bound(x[3], x[4]) then bounds[#bounds + 1] = bound_settle(model, x[1], x[2], x[3]) end
+    if deciding_bound(x[3], x[4]) then
+      bounds[#bounds + 1] = bound_settle(model.load_points and model.load_points[x[1]],
+        model.saturation and model.saturation[x[1]], x[2], x[3])
+    end
   end
   if #bounds > 0 then parts[1] = decision.bounds_advice(bounds, "capacity") end
   local limit = {}

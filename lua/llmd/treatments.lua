@@ -1477,6 +1477,25 @@ local function bounds_settle(xs)
   return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
+-- What settles the order of two treatments by capacity at SLO where a lower bound decides it
+-- (x this place, nxt the next): each one whose capacity is a lower bound that only its own
+-- higher loads can order (llmd.report.deciding_bound: both bounds, its figure the lower, or
+-- the other below its lowest load) measured where it lies, in compare.lua's Verdict's words
+-- (llmd.report.bound_settle, decision.bounds_advice): "To settle it: measure loads where
+-- each capacity lies, above its lower bound: x above 30 req/s offered, its highest load, up
+-- to where an SLO fails or it saturates; ...". nil where no lower bound decides it.
+local function capacity_bounds_settle(x, nxt)
+  local rep = require "llmd.report"
+  local bounds = {}
+  for _, y in ipairs { { x, nxt }, { nxt, x } } do
+    if rep.deciding_bound(y[1].capacity, y[2].capacity) then
+      bounds[#bounds + 1] = rep.bound_settle(y[1].points, y[1].saturation, y[1], y[1].capacity)
+    end
+  end
+  if #bounds == 0 then return nil end
+  return "To settle it: " .. decision.bounds_advice(bounds, "capacity") .. "."
+end
+
 -- The places whose figure their treatment's own files leave in doubt, as compare.lua's
 -- Verdict says it (llmd.report.doubtful_figures: two files of one of its runs disagree on a
 -- figure the ranking reads, its load points' throughput, counts or error rate, and by
@@ -1891,8 +1910,9 @@ function M.model(list, opts)
     if wn then parts[#parts + 1] = ("for %s, %s"):format(nxt.label, wn) end
     return table.concat(parts, "; ")
   end
-  -- (each ranking place's near-capacity caveat, by place, where its order rests on one)
-  local narrow_said = {}
+  -- (each ranking place's near-capacity caveat, by place, where its order rests on one; and
+  -- the sentence of a crash its order stands despite, llmd.report.crash_in_higher_text)
+  local narrow_said, crash_said = {}, {}
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
     -- an order resting only on one-run intervals known to run narrow near capacity: said, as
@@ -2045,10 +2065,13 @@ function M.model(list, opts)
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, leaves room for any capacity "
         .. "below that load, this one's %s included"):format(nxt.label, m.rank_by, nf, figure(x))
+      r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
         :format(nxt.label, m.rank_by, nf)
+      -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
+      r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       local la, ha = decision.capacity_span(nxt.capacity)
@@ -2082,6 +2105,7 @@ function M.model(list, opts)
       r.either_why = "both only lower bounds"
       r.vs_next_text = ("untested against %s, and either may be higher: both only lower bounds, %s and %s, which "
         .. "leave room for either order (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
+      r.settle = capacity_bounds_settle(x, nxt)
     else
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
@@ -2110,6 +2134,7 @@ function M.model(list, opts)
       local t = rep.crash_in_higher_text(hi == "a" and nxt or x, ev.crash_in_higher)
       r.vs_next_text = ("%s; %s"):format(r.vs_next_text, t:sub(1, 1):lower() .. t:sub(2))
       r.evidence.crash_in_higher = { treatment = label[hi], place = place[hi], point = ev.crash_in_higher.point }
+      crash_said[r] = t -- (and the verdict paragraph: below)
     end
     -- (the order stands, with the loads it rests on and that repeats of them settle it)
     if ev.interval_coverage == "narrow_near_capacity" and r.vs_next_text then
@@ -2618,6 +2643,16 @@ function M.model(list, opts)
   for _, r in ipairs(m.ranking) do
     local said = narrow_said[r]
     if said and not m.verdict:find(said:match("%(.*$"), 1, true) then m.verdict = m.verdict .. " " .. said end
+  end
+  -- an order that stands although a crash is in the higher place's repeats: the verdict
+  -- paragraph says so as the rank table does (the same sentence, compare.lua's Verdict's),
+  -- unless it quotes that place's evidence already; below the first place, naming the pair
+  for i, r in ipairs(m.ranking) do
+    local crash = crash_said[r]
+    if crash and ranked[i + 1] and not m.verdict:find(crash:sub(2), 1, true) then
+      m.verdict = ("%s %s."):format(m.verdict, i == 1 and crash or ("%s above %s: %s"):format(r.label,
+        ranked[i + 1].label, crash:sub(1, 1):lower() .. crash:sub(2)))
+    end
   end
   -- one saturated already at its lowest load, among several ranked ones: said in the Verdict
   -- too (its row's note alone was all), with the ones the measured loads put above it

@@ -106,3 +106,28 @@ t.test("treatments: a crash in the higher place: its rank above the next is said
     t.ok(not (x.vs_next_text or ""):find("the order stands", 1, true), x.vs_next_text)
   end
 end)
+
+-- fixc42: the verdict paragraph says it too (the rank table alone did, so that the Verdict and
+-- the body disagreed on why the order holds): the same sentence, from the same function
+t.test("treatments: the verdict paragraph repeats the crash sentence of the rank table", function()
+  local tr = require "llmd.treatments"
+  local function treatment(label, run)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local m = tr.model({ treatment("low", low()), treatment("crashed", crashed()) }, { slo = SLO })
+  t.contains(m.verdict, ". The order stands although crashed's repeats at load point 3 failed 0 of 1800, 540 of 1800 "
+    .. "and 0 of 1800 requests (a crash in one, chi-square heterogeneity p < 1e-9), above the default failure limit "
+    .. "of 5.00 % with the crash counted: a crash can only lower its run's capacity, so it cannot have put crashed "
+    .. "above.")
+  -- below the first place the pair is named: high (meets 500 ms to 50 req/s) first, then
+  -- crashed above low, the crash in crashed at its load point 3 (once in the paragraph)
+  m = tr.model({ treatment("low", low()), treatment("crashed", crashed()), treatment("high", high()) }, { slo = SLO })
+  t.eq({ m.ranking[2].label, m.ranking[3].label }, { "crashed", "low" })
+  t.contains(m.verdict, " crashed above low: the order stands although crashed's repeats at load point 3 failed 0 of "
+    .. "1800, 540 of 1800 and 0 of 1800 requests")
+  local _, n = m.verdict:gsub("the order stands although", "")
+  t.eq(n, 1)
+  -- the crash in the lower place opens the order: no such sentence
+  m = tr.model({ treatment("crashed", crashed()), treatment("high", high()) }, { slo = SLO })
+  t.lacks(m.verdict, "order stands")
+end)

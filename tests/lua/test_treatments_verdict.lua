@@ -1,0 +1,66 @@
+-- treatments.lua's Verdict says what compare.lua's Verdict says of the same two runs where a
+-- capacity at SLO that is only a lower bound leaves the order open: what settles it, loads
+-- where that capacity lies (llmd.report.bound_settle's words, decision.bounds_advice), the
+-- treatment(s) named with the load to reach (fixc42: the no-SLO branches said it, the with-SLO
+-- ones said nothing). Expected texts by hand from the hand-made loads, beside each case.
+local t = require "testlib"
+local tr = require "llmd.treatments"
+local decision = require "llmd.decision"
+
+local SLO = "ttft_p90_ms=500"
+
+-- the advice in the Verdict, from "To settle it:" to its end
+local function advice(text) return text:match("To settle it: .*$") end
+
+t.test("a never-violated bound below the other's estimate: measure it above its highest load", function()
+  -- short: 100 ms at 10 and 20 req/s against 500 ms, never violated: >= 20 req/s; long: 100 ms
+  -- up to 30 req/s, 900 ms at 40: about 35 (interpolated). short's bound is below long's
+  -- figure, so only short's higher loads can order them
+  local short = t.ttft_treatment("short", { { 10, 100 }, { 20, 100 } })
+  local long = t.ttft_treatment("long", { { 10, 100 }, { 20, 100 }, { 30, 100 }, { 40, 900 } })
+  local m = tr.model({ short, long }, { slo = decision.parse_slo(SLO) })
+  t.eq(m.ranking[1].label, "long")
+  local want = "To settle it: measure loads where that capacity lies, above its lower bound: short above 20 req/s "
+    .. "offered, its highest load, up to where an SLO fails or it saturates."
+  t.eq(advice(m.verdict_line), want)
+  -- compare.lua's Verdict of the same two runs (as x and y) gives the same advice
+  local cm = t.xy_model(short.run, long.run, SLO)
+  t.eq(advice(cm.verdict.text), (want:gsub("short", "x")))
+end)
+
+t.test("two bounds: each measured where it lies, named with its loads", function()
+  -- z never violated to 30 req/s (>= 30), short to 20 (>= 20): both bounds, each to be measured
+  -- above its highest load
+  local short = t.ttft_treatment("short", { { 10, 100 }, { 20, 100 } })
+  local z = t.ttft_treatment("z", { { 10, 100 }, { 20, 100 }, { 30, 100 } })
+  local m = tr.model({ short, z }, { slo = decision.parse_slo(SLO) })
+  t.eq(advice(m.verdict_line), "To settle it: measure loads where each capacity lies, above its lower bound: z above "
+    .. "30 req/s offered, its highest load, up to where an SLO fails or it saturates; short above 20 req/s offered, "
+    .. "its highest load, up to where an SLO fails or it saturates.")
+  -- d and a: 10, 20, 30 req/s offered, 30 saturated (21 and 22 achieved), 100 ms throughout:
+  -- >= 20 and >= 19.8, the last load before saturation: between 20 and 30 req/s each
+  local d = t.treatment("d", { { 10, 10, 100 }, { 20, 20, 100 }, { 30, 21, 100 } })
+  local a = t.treatment("a", { { 10, 10, 100 }, { 20, 19.8, 100 }, { 30, 22, 100 } })
+  t.with_samples(d.run)
+  t.with_samples(a.run)
+  m = tr.model({ d, a }, { slo = decision.parse_slo(SLO) })
+  local want = "To settle it: measure loads where each capacity lies, above its lower bound: d between 20 and 30 "
+    .. "req/s offered (the last load before saturation and the saturated one); a between 20 and 30 req/s offered "
+    .. "(the last load before saturation and the saturated one)."
+  t.eq(advice(m.verdict_line), want)
+  local cm = t.xy_model(d.run, a.run, SLO)
+  t.eq(advice(cm.verdict.text), (want:gsub("; a between", "; y between"):gsub("d between", "x between")))
+end)
+
+t.test("a bound against one below its lowest load: the bound is measured higher", function()
+  -- low fails 500 ms already at 10 req/s (900 ms): < 10; short >= 8, never violated (5 and 8
+  -- req/s): either may be higher. Whatever low's loads below 10 show, short's stays a bound
+  local short = t.ttft_treatment("short", { { 5, 100 }, { 8, 100 } })
+  local low = t.ttft_treatment("low", { { 10, 900 }, { 20, 900 } })
+  local m = tr.model({ short, low }, { slo = decision.parse_slo(SLO) })
+  t.eq(m.ranking[1].label, "short")
+  local want = "To settle it: measure loads where that capacity lies, above its lower bound: short above 8 req/s "
+    .. "offered, its highest load, up to where an SLO fails or it saturates."
+  t.eq(advice(m.verdict_line), want)
+  t.eq(advice(t.xy_model(short.run, low.run, SLO).verdict.text), (want:gsub("short", "x")))
+end)

@@ -662,14 +662,17 @@ local function config_rows(A, B)
   local rows = {}
   -- differs: both known and not the same: what the comparison is about
   local function add(label, fa, fb, not_config)
-    local function bare(v) return (tostring(v):gsub(" %(read from the results%)$", "")) end
+    local function bare(v) return (tostring(v):gsub(" %(read from .*%)$", "")) end
+    -- ("unknown (why)" is unknown too: no difference)
+    local function unknown(v) return tostring(v):match("^unknown") ~= nil end
     rows[#rows + 1] = { label = label, a = fa, b = fb,
-      differs = not not_config and fa ~= "unknown" and fb ~= "unknown" and bare(fa) ~= bare(fb) or false }
+      differs = not not_config and not unknown(fa) and not unknown(fb) and bare(fa) ~= bare(fb) or false }
   end
   add("Guide", get(A, "stack", "guide"), get(B, "stack", "guide"))
   add("llm-d version", get(A, "stack", "llmd_version"), get(B, "stack", "llmd_version"))
   add("Decode image", stated_or_read(A, "decode_image", "image"), stated_or_read(B, "decode_image", "image"))
-  add("Model", stated_or_read(A, "model"), stated_or_read(B, "model"))
+  -- (the model the comparison reads, decision.model_of, and where it came from)
+  add("Model", decision.model_text(A), decision.model_text(B))
   add("Hardware", stated_or_read(A, "hardware"), stated_or_read(B, "hardware"))
   for _, e in ipairs { { "Replicas", "replicas" }, { "Parallelism", "parallelism" }, { "Server", "server" },
     { "Target", "target" }, { "Load profile", "profile" } } do
@@ -5166,10 +5169,14 @@ like_unverified = function(A, B)
     if v == nil or v == "unknown" or v == "" then return nil end
     return tostring(v)
   end
+  local ma, why_a = decision.model_of(A)
+  local mb, why_b = decision.model_of(B)
   local known = {
     workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
-    model = { decision.model_of(A), decision.model_of(B) },
+    model = { ma, mb },
   }
+  -- (why a model is unknown where the server names several: said, none picked)
+  local why = { ma == nil and why_a or nil, mb == nil and why_b or nil }
   local out = {}
   for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
     local other = 3 - x[2]
@@ -5178,13 +5185,18 @@ like_unverified = function(A, B)
       if known[f][x[2]] == nil and known[f][other] ~= nil then missing[#missing + 1] = f end
     end
     if #missing > 0 then
-      out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
+      out[#out + 1] = ("%s's %s unknown%s"):format(x[1]:upper(), table.concat(missing, "/"),
+        known.model[x[2]] == nil and why[x[2]] and (": " .. why[x[2]]) or "")
     end
   end
   -- (the one-sided part, second: what the workload banner says; a model neither names leaves the
   -- banner to the requests measured, which the workload match compares)
   local one_sided = #out > 0 and table.concat(out, ", ") or nil
-  if known.model[1] == nil and known.model[2] == nil then out[#out + 1] = "neither run's model is known" end
+  if ma == nil and mb == nil then
+    local whys = {}
+    for i, x in ipairs { "A", "B" } do if why[i] then whys[#whys + 1] = x .. "'s " .. why[i] end end
+    out[#out + 1] = "neither run's model is known" .. (#whys > 0 and (" (" .. table.concat(whys, "; ") .. ")") or "")
+  end
   return #out > 0 and table.concat(out, ", ") or nil, one_sided
 end
 workload_title = function(differences, has_harness_note)

@@ -3702,14 +3702,25 @@ local function verdict_of(model, A, B)
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
-  -- one run in both folders (model.identical): an order of its figures is how the two were
-  -- read (per-request pace against a benchmark report's drain-reduced rate), never a
-  -- configuration's, so no run is named higher, whatever the figures
-  if model.identical and v.higher then
-    v.kind, v.higher, v.reason = "cannot say", nil, "one run's results in both folders"
-    v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's %s "
-      .. "differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
-      B.label, v.b_figure or "figure")
+  -- one run in both folders (model.identical): nothing here is two configurations'. Figures
+  -- that differ differ by how the two were read (per-request pace against a benchmark report's
+  -- drain-reduced rate), never by a configuration; figures that agree are one measurement
+  -- agreeing with itself. No run is named higher, whatever the figures, and nothing is advised
+  -- to measure: no load measured again would tell a run from itself (the latencies at a
+  -- common load, the same requests, say nothing either)
+  if model.identical and v.kind ~= "broken" then
+    v.kind, v.higher, v.reason, v.settle, v.latency = "cannot say", nil, "one run's results in both folders", nil, nil
+    v.interval_coverage = nil
+    if v.a_figure ~= v.b_figure then
+      v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's "
+        .. "%s differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
+        B.label, v.b_figure or "figure")
+    else
+      v.text = ("Cannot say which sustains more load: both folders hold one run's results (%s: %s), so this compares "
+        .. "one measurement with itself, and no further load measured of it would tell two configurations apart: "
+        .. "give the other configuration's results."):format(has_slo and measure
+        or ("max sustained throughput" .. gpu), v.a_figure)
+    end
   end
   -- results not known to be their configuration's (model.config_mismatch): the Verdict leads
   -- with that and names no run from them, whatever the figures (an A/A check, the wrong
@@ -4245,7 +4256,12 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.capacity_phrase(model.slo)
-    if ev.verdict == "not comparable" then
+    if model.identical and capacity_text(ca) == capacity_text(cb) then
+      -- one run's results in both folders, its capacity read the same: one figure, no gap
+      -- between it and itself, no order, and nothing to measure that would tell them apart
+      out[#out + 1] = ("Capacity within %s: %s in both folders, one run's figure read twice, so it tells no two "
+        .. "configurations apart."):format(phrase, capacity_text(ca))
+    elseif ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       -- token lengths differ beyond a tolerance; a model or load type simply differs
       local tokens = false
@@ -4266,9 +4282,10 @@ local function summary(model, A, B)
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
+        -- (one run's results in both folders: no advice, nothing measured would tell it from itself)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher. %s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
-          B.label, settle_text(model, A, B, ca, cb))
+          .. "known, so neither run is named higher.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.overdispersed then
@@ -5584,6 +5601,9 @@ function M.build(opts)
     -- (the gist, for the rows' Verdict cells)
     broken and "a broken run" or workloads_differ(model) and "the workloads differ"
     or model.workload_match.like_for_like == false and "counters over different loads" or nil)
+  -- the same files (or results) in both folders (compare.lua finds it): known before the
+  -- Summary, which then gives no advice on what to measure (nothing tells a run from itself)
+  model.identical = opts.identical or false
   model.summary = summary(model, A, B)
   -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
   -- stages it finished, never a complete run's; said before anything else
@@ -5593,8 +5613,7 @@ function M.build(opts)
         model.summary)
     end
   end
-  -- the same files in both folders (compare.lua finds it): said first
-  model.identical = opts.identical or false
+  -- the same files in both folders: said first
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   -- results that do not match the benchmark config their run sent: said first too, and no
   -- run named higher from them (the Verdict, comparison.csv's order column)

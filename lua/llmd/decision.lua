@@ -381,7 +381,11 @@ end
 -- The model a side served, or nil where nothing says: the one its results name (run.model, which
 -- each harness reader sets from its own files: vLLM's model_id, inference-perf's config.yaml
 -- server.model_name, a benchmark report's scenario.stack model name; run.config.model for a
--- run model saved before the readers set run.model), else the one its info file states.
+-- run model saved before the readers set run.model), else the one its info file states, else
+-- the one the server names (run.served_model, llmd.kvcache.served_model: the model_name label
+-- of vLLM's scrapes in metrics/raw, else the start-up line of its logs). Returns the model and
+-- where it came from ("results", "info" or the server's source text), or nil and why where the
+-- server names several models (none is picked: which one the requests reached is not known).
 function M.model_of(side)
   local run = side.run or {}
   local function known(v)
@@ -389,8 +393,27 @@ function M.model_of(side)
     return tostring(v)
   end
   local st = side.state or {}
-  return known(run.model) or known(type(run.config) == "table" and run.config.model or nil)
-    or known(type(st.stack) == "table" and st.stack.model or nil)
+  local m = known(run.model) or known(type(run.config) == "table" and run.config.model or nil)
+  if m then return m, "results" end
+  m = known(type(st.stack) == "table" and st.stack.model or nil)
+  if m then return m, "info" end
+  local sm = type(run.served_model) == "table" and run.served_model or {}
+  m = known(sm.name)
+  if m then return m, sm.source end
+  return nil, sm.several and sm.why or nil
+end
+
+-- The Configuration Summary's text of a side's model: what its info file states (stated wins, as
+-- in every row of it), else what M.model_of finds, with where: "... (read from the results)",
+-- "... (read from the model_name label of vLLM's metrics in metrics/raw)"; "unknown (why)" where
+-- the server names several models, "unknown" where nothing names one.
+function M.model_text(side)
+  local st = side.state or {}
+  local stated = type(st.stack) == "table" and st.stack.model
+  if stated ~= nil and stated ~= "unknown" and stated ~= "" then return tostring(stated) end
+  local m, from = M.model_of(side)
+  if not m then return from and ("unknown (" .. from .. ")") or "unknown" end
+  return ("%s (read from %s)"):format(m, from == "results" and "the results" or from)
 end
 
 -- What differs between the workloads two runs measured: {same =, like_for_like =,

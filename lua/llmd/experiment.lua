@@ -219,6 +219,37 @@ local function check_keys(t, where, path)
     near and ("did you mean %s? "):format(near) or "", table.concat(names, ", ")), 0)
 end
 
+-- A setup treatment's own keys: every other key of it is a values key, written into the values
+-- override helm is given as it is (a misspelt `nme: two` named no treatment, which ran as
+-- setup-N, and sent nme to the chart).
+M.SETUP_TREATMENT_KEYS = { "name" }
+
+-- Refuses a key of setup treatment t (its index i, from 0; shown: its name as the workspace gets
+-- it) that is a near miss of one of M.SETUP_TREATMENT_KEYS: one path segment (a dotted key is a
+-- values path), equal to it but for case and '-' / '_' or within an edit distance of 2, with a
+-- scalar value (a name is a string or a number; a mapping or a list is values), and no values key
+-- the file knows (values: the top segments of the keys setup.constants sets and of the values paths
+-- the treatments set). Raises one line naming the file, the treatment and the key.
+local function check_setup_keys(t, i, shown, values, path)
+  local dist = require("llmd.opts").distance
+  local function norm(x) return (x:lower():gsub("%-", "_")) end
+  for _, k in ipairs(keys(t)) do
+    local key = tostring(k)
+    local v = t[k]
+    if not key:find(".", 1, true) and not values[key] and type(v) ~= "table"
+      and v ~= yaml.null and key ~= "name" then
+      for _, own in ipairs(M.SETUP_TREATMENT_KEYS) do
+        if norm(key) == own or dist(norm(key), own) <= 2 then
+          error(("%s: setup.treatments[%d] (setup treatment %s): %s: not a setup treatment's key (did you mean %s? "
+            .. "a setup treatment's own keys: %s; any other is sent to helm as a values key, and nothing else in "
+            .. "the file sets %s as one)"):format(path, i, shown, key, own,
+            table.concat(M.SETUP_TREATMENT_KEYS, ", "), key), 0)
+        end
+      end
+    end
+  end
+end
+
 -- The experiment in doc (a table from llmd.yaml); path names the file in errors.
 function M.parse(doc, path)
   path = path or "experiment"
@@ -261,11 +292,22 @@ function M.parse(doc, path)
     if list ~= nil and list ~= yaml.null and not is_list(list) then
       error(path .. ": setup.treatments: expected a list", 0)
     end
+    -- the values keys the file knows, by their top segment: whatever setup.constants sets, and
+    -- what a treatment sets as a values path (a dotted key, or a mapping below it). A bare
+    -- scalar the same in every treatment (a misspelt name copied into each) is not one.
+    local values = {}
+    for k in pairs(is_map(consts) and consts or {}) do values[M.split_path(k)[1]] = true end
+    for _, t in ipairs(list or {}) do
+      for k, v in pairs(is_map(t) and t or {}) do
+        if tostring(k):find(".", 1, true) or type(v) == "table" then values[M.split_path(k)[1]] = true end
+      end
+    end
     for i, t in ipairs(list or {}) do
       if not is_map(t) then
         warn("setup.treatments[%d]: not a mapping (%s); skipped", i - 1, describe(t))
       else
         local name = treatment_name(t.name, ("%s: setup.treatments[%d]"):format(path, i - 1), "setup-" .. i)
+        check_setup_keys(t, i - 1, name, values, path)
         local flat, at, from = {}, {}, {}
         local function add(k, v, src)
           if at[k] then flat[at[k]][2] = v else flat[#flat + 1] = { k, v }; at[k] = #flat end

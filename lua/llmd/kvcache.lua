@@ -214,22 +214,58 @@ local function scrapes_in(g)
   end
 end
 
--- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log). vLLM logs it
--- once per engine (kv_cache_utils, logger.info_once in the engine core's process): a pod
--- serving with data parallelism (--data-parallel-size) has one engine, and one cache, per
--- rank, each line prefixed with its process ("(EngineCore_DP1 pid=102) INFO ..."; a
--- worker's "(Worker_DP1_TP0 pid=...)" names the same rank). A pod's size is the sum over
--- its ranks; lines naming no rank are one engine; a rank logged again (a reprint) counts
--- once, with its last value. g: what may be read (made here when not given).
--- Returns { pods = { {pod =, tokens =, engines =}, ... }, total =, dir = } or nil.
-function M.cache_sizes(root, g)
+-- The model a vLLM server's start-up line in its log names, or nil: the name it serves the model
+-- under, which requests ask for and its metrics' model_name label carries (vLLM's
+-- get_served_model_name: the first --served-model-name, else the model). vLLM logs its arguments
+-- once at start-up: "non-default args: {'model_tag': 'Qwen/Qwen3-0.6B', 'served_model_name':
+-- ['qwen'], ...}" (vllm/entrypoints/utils.py log_non_default_args, a Python dict's repr), before
+-- that (up to 0.8) all of them, "args: Namespace(..., model='Qwen/Qwen3-0.6B', ...,
+-- served_model_name=None, ...)"; the newest also "vLLM server version V, serving model M"
+-- (log_version_and_model: the model, not its served name). A model equal to vLLM's default is no
+-- non-default arg: then model_tag (vllm serve's positional model) names it. Returns name, what the
+-- line was ("non-default args" | "args: Namespace" | "serving model").
+function M.log_model(line)
+  local q = "(['\"])(.-)%1" -- a Python str's repr: '...', or "..." where it holds a '
+  local dict = line:match("non%-default args: (%b{})")
+  if dict then
+    local function key(k)
+      local _, v = dict:match("[{,]%s*'" .. k .. "': %[?%s*" .. q)
+      return v ~= "" and v or nil
+    end
+    local m = key("served_model_name") or key("model") or key("model_tag")
+    if m then return m, "non-default args" end
+    return nil
+  end
+  local ns = line:match("args: Namespace(%b())")
+  if ns then
+    local function key(k)
+      local _, v = ns:match("[(,]%s*" .. k .. "=%[?%s*" .. q)
+      return v ~= "" and v or nil
+    end
+    local m = key("served_model_name") or key("model") or key("model_tag")
+    if m then return m, "args: Namespace" end
+    return nil
+  end
+  local m = line:match("vLLM server version %S+, serving model (%S+)")
+  if m then return m, "serving model" end
+  return nil
+end
+
+-- The vLLM pod logs (logs/*.log, or vllm-logs/*.log; not a restarted container's
+-- .previous.log), each read once, line by line, for what the analysis takes from them:
+-- "GPU KV cache size: 1,234,567 tokens" (see M.cache_sizes) and the model its start-up line
+-- names (M.log_model: the last such line, the server's latest start; its arguments line before
+-- a "serving model" one). g: what may be read (made here when not given). Returns
+-- { dir =, names = {file names}, sizes = { {pod =, tokens =, engines =}, ... }, total =,
+-- models = { {pod =, model =, file =}, ... } } or nil, why.
+function M.read_logs(root, g)
   g = g or guard(root)
   local logs = find(g, root, function(d)
     return (d:match("/logs$") or d:match("/vllm%-logs$")) and g.dir(d)
   end)
   if not logs then return nil, "no vLLM logs in the results: no logs/ or vllm-logs/ folder" end
-  local sizes, total = {}, 0
-  local names = {}
+  local out = { dir = logs, names = {}, sizes = {}, total = 0, models = {} }
+  local names = out.names
   for n in lfs.dir(logs) do
     if n:match("%.log$") and not n:match("%.previous%.log$") and g.file(logs .. "/" .. n) then
       names[#names + 1] = n
@@ -240,6 +276,7 @@ function M.cache_sizes(root, g)
     local f = io.open(logs .. "/" .. n, "rb")
     if f then
       local by, ranks = {}, {}
+      local args_model, serving_model
       for line in f:lines() do
         local at, num = line:match("()GPU KV cache size: ([%d,]+) tokens")
         local v = num and tonumber((num:gsub(",", "")))
@@ -247,20 +284,75 @@ function M.cache_sizes(root, g)
           local rank = line:sub(1, at - 1):match("_DP(%d+)[%s_]") or ""
           if not by[rank] then ranks[#ranks + 1] = rank end
           by[rank] = v
+        elseif line:find("args: ", 1, true) or line:find("serving model ", 1, true) then
+          local m, kind = M.log_model(line)
+          if kind == "serving model" then serving_model = m elseif m then args_model = m end
         end
       end
       f:close()
+      local pod = (n:gsub("%.log$", ""))
       if #ranks > 0 then
         local tokens = 0
         for _, r in ipairs(ranks) do tokens = tokens + by[r] end
-        sizes[#sizes + 1] = { pod = (n:gsub("%.log$", "")), tokens = tokens, engines = #ranks }
-        total = total + tokens
+        out.sizes[#out.sizes + 1] = { pod = pod, tokens = tokens, engines = #ranks }
+        out.total = out.total + tokens
+      end
+      if args_model or serving_model then
+        out.models[#out.models + 1] = { pod = pod, model = args_model or serving_model, file = n }
       end
     end
   end
-  if #names == 0 then return nil, ("no vLLM logs in the results: %s has no *.log file"):format(logs) end
-  if #sizes == 0 then return nil, ("no 'GPU KV cache size' line in the vLLM logs in %s"):format(logs) end
-  return { pods = sizes, total = total, dir = logs }
+  return out
+end
+
+-- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log). vLLM logs it
+-- once per engine (kv_cache_utils, logger.info_once in the engine core's process): a pod
+-- serving with data parallelism (--data-parallel-size) has one engine, and one cache, per
+-- rank, each line prefixed with its process ("(EngineCore_DP1 pid=102) INFO ..."; a
+-- worker's "(Worker_DP1_TP0 pid=...)" names the same rank). A pod's size is the sum over
+-- its ranks; lines naming no rank are one engine; a rank logged again (a reprint) counts
+-- once, with its last value. g: what may be read (made here when not given); logs: what
+-- M.read_logs returned (read here when not given).
+-- Returns { pods = { {pod =, tokens =, engines =}, ... }, total =, dir = } or nil.
+function M.cache_sizes(root, g, logs, why)
+  if not logs and not why then logs, why = M.read_logs(root, g) end
+  if not logs then return nil, why end
+  if #logs.names == 0 then return nil, ("no vLLM logs in the results: %s has no *.log file"):format(logs.dir) end
+  if #logs.sizes == 0 then return nil, ("no 'GPU KV cache size' line in the vLLM logs in %s"):format(logs.dir) end
+  return { pods = logs.sizes, total = logs.total, dir = logs.dir }
+end
+
+-- The models vLLM's scrapes name: the model_name label (the served model's name, as
+-- M.log_model's) of their gauges (every vLLM engine exports its gauges, vllm:num_requests_running
+-- among them, labelled so), by pod, read by the aggregator agg (llmd.prom's, grouping by label):
+-- { {model =, pods = {sorted names}}, ... } sorted by model; {} where no gauge carries the label.
+function M.scrape_models(agg)
+  local by, out = {}, {}
+  for _, name in ipairs(agg:names()) do
+    local gauge = true
+    for _, s in ipairs(agg:series(name)) do gauge = gauge and s.type == "gauge" end
+    -- (NAME_created, a counter's creation time that vLLM types a gauge, is no level: left out)
+    if gauge and not name:match("_created$") then
+      for k in pairs(agg:gauge_summary(name, { by = { "model_name", "pod" } }) or {}) do
+        -- (the group key is "model,pod": a pod's name holds no comma)
+        local m, pod = k:match("^(.*),([^,]*)$")
+        if m and m ~= "" then
+          local e = by[m]
+          if not e then
+            e = { model = m, pods = {}, seen = {} }
+            by[m], out[#out + 1] = e, e
+          end
+          if not e.seen[pod] then e.seen[pod], e.pods[#e.pods + 1] = true, pod end
+        end
+      end
+    end
+  end
+  table.sort(out, function(a, b) return a.model < b.model end)
+  for _, e in ipairs(out) do
+    e.seen = nil
+    table.sort(e.pods)
+  end
+  return out
 end
 
 -- The lines of a scrape the timeline reads, found by plain search (three metrics out of
@@ -468,7 +560,13 @@ function M.analyze(root, run, opts)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
   local g = guard(root)
-  kv.size, kv.size_why = M.cache_sizes(root, g)
+  -- (a path under root as the results name it, "metrics/raw": the same in the user's folder and
+  -- in the workspace's copy)
+  local function rel(p) return p:sub(1, #root + 1) == root .. "/" and p:sub(#root + 2) or p end
+  local logs, logs_why = M.read_logs(root, g)
+  kv.size, kv.size_why = M.cache_sizes(root, g, logs, logs_why)
+  -- the model the server names, where the results may not (llmd.decision.model_of reads it)
+  if logs and #logs.models > 0 then kv.log_models, kv.log_dir = json.array(logs.models), rel(logs.dir) end
   local ok_requests = run and run.overall and run.overall.values.requests_ok
   local input_tokens = run and run.overall and run.overall.values.input_tokens_total
   local raw = find(g, root, scrapes_in(g))
@@ -506,6 +604,8 @@ function M.analyze(root, run, opts)
     -- the preemptions, each N/A for its own reason where the scrapes lack it
     local have = {}
     for _, n in ipairs(agg:names()) do have[n] = true end
+    local models = M.scrape_models(agg)
+    if #models > 0 then kv.scrape_models, kv.scrape_dir = json.array(models), rel(raw) end
     local hits_name, queries_name = M.prefix_names(have)
     kv.counter_names = hits_name and { hits = hits_name, queries = queries_name } or nil
     if hits_name then
@@ -644,11 +744,55 @@ function M.analyze(root, run, opts)
   return kv
 end
 
+-- The model the server says it served (for llmd.decision.model_of, after what the results and
+-- the info file name): the model_name label of vLLM's scrapes (M.scrape_models), else the
+-- start-up line of its pod logs (M.log_model). {name =, source =}, or {several = {names}, source
+-- =, why =} where they name more than one (which one the requests reached is not known: none is
+-- picked), or nil where neither names any. kv: M.analyze's.
+function M.served_model(kv)
+  local count = require("llmd.template").helpers.count
+  local sm, lm = kv.scrape_models, kv.log_models
+  local names, parts, source, what = {}, {}, nil, nil
+  if type(sm) == "table" and #sm > 0 then
+    local dir = kv.scrape_dir or "metrics/raw"
+    source = ("the model_name label of vLLM's metrics in %s"):format(dir)
+    what = source .. " names"
+    for _, e in ipairs(sm) do
+      names[#names + 1] = e.model
+      parts[#parts + 1] = ("%s on %s %s"):format(e.model, #e.pods == 1 and "pod" or "pods", table.concat(e.pods, ", "))
+    end
+  elseif type(lm) == "table" and #lm > 0 then
+    local dir = kv.log_dir or "logs"
+    source = ("vLLM's start-up arguments in %s/%s%s"):format(dir, lm[1].file,
+      #lm > 1 and (" and %s more"):format(count(#lm - 1, "log")) or "")
+    what = ("vLLM's start-up arguments in %s name"):format(dir)
+    local pods_of = {}
+    for _, e in ipairs(lm) do
+      if not pods_of[e.model] then
+        pods_of[e.model] = {}
+        names[#names + 1] = e.model
+      end
+      table.insert(pods_of[e.model], e.file)
+    end
+    table.sort(names)
+    for _, m in ipairs(names) do
+      parts[#parts + 1] = ("%s in %s"):format(m, table.concat(pods_of[m], ", "))
+    end
+  end
+  if #names == 0 then return nil end
+  if #names == 1 then return { name = names[1], source = source } end
+  return { several = json.array(names), source = source,
+    why = ("%s %d models, %s and %s, and which one the benchmark's requests reached is not known"):format(what,
+      #names, table.concat(parts, ", ", 1, #parts - 1), parts[#parts]) }
+end
+
 -- The prefix-cache figures the KV analysis found, into the run's overall metrics (so
 -- run_state.json and run_model.json say what the report's KV section says); without
 -- data, the analysis's reason.
 function M.put(run, kv)
   local rm = require "llmd.runmodel"
+  -- (and the model the server names: llmd.decision.model_of reads it after the results' own)
+  run.served_model = M.served_model(kv)
   -- what the analysis did not read is said, once (llmd.harness names the links it saw)
   local said = {}
   for _, w in ipairs(run.warnings or {}) do said[w] = true end

@@ -662,14 +662,17 @@ local function config_rows(A, B)
   local rows = {}
   -- differs: both known and not the same: what the comparison is about
   local function add(label, fa, fb, not_config)
-    local function bare(v) return (tostring(v):gsub(" %(read from the results%)$", "")) end
+    local function bare(v) return (tostring(v):gsub(" %(read from .*%)$", "")) end
+    -- ("unknown (why)" is unknown too: no difference)
+    local function unknown(v) return tostring(v):match("^unknown") ~= nil end
     rows[#rows + 1] = { label = label, a = fa, b = fb,
-      differs = not not_config and fa ~= "unknown" and fb ~= "unknown" and bare(fa) ~= bare(fb) or false }
+      differs = not not_config and not unknown(fa) and not unknown(fb) and bare(fa) ~= bare(fb) or false }
   end
   add("Guide", get(A, "stack", "guide"), get(B, "stack", "guide"))
   add("llm-d version", get(A, "stack", "llmd_version"), get(B, "stack", "llmd_version"))
   add("Decode image", stated_or_read(A, "decode_image", "image"), stated_or_read(B, "decode_image", "image"))
-  add("Model", stated_or_read(A, "model"), stated_or_read(B, "model"))
+  -- (the model the comparison reads, decision.model_of, and where it came from)
+  add("Model", decision.model_text(A), decision.model_text(B))
   add("Hardware", stated_or_read(A, "hardware"), stated_or_read(B, "hardware"))
   for _, e in ipairs { { "Replicas", "replicas" }, { "Parallelism", "parallelism" }, { "Server", "server" },
     { "Target", "target" }, { "Load profile", "profile" } } do
@@ -3707,14 +3710,25 @@ local function verdict_of(model, A, B)
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
-  -- one run in both folders (model.identical): an order of its figures is how the two were
-  -- read (per-request pace against a benchmark report's drain-reduced rate), never a
-  -- configuration's, so no run is named higher, whatever the figures
-  if model.identical and v.higher then
-    v.kind, v.higher, v.reason = "cannot say", nil, "one run's results in both folders"
-    v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's %s "
-      .. "differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
-      B.label, v.b_figure or "figure")
+  -- one run in both folders (model.identical): nothing here is two configurations'. Figures
+  -- that differ differ by how the two were read (per-request pace against a benchmark report's
+  -- drain-reduced rate), never by a configuration; figures that agree are one measurement
+  -- agreeing with itself. No run is named higher, whatever the figures, and nothing is advised
+  -- to measure: no load measured again would tell a run from itself (the latencies at a
+  -- common load, the same requests, say nothing either)
+  if model.identical and v.kind ~= "broken" then
+    v.kind, v.higher, v.reason, v.settle, v.latency = "cannot say", nil, "one run's results in both folders", nil, nil
+    v.interval_coverage = nil
+    if v.a_figure ~= v.b_figure then
+      v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's "
+        .. "%s differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
+        B.label, v.b_figure or "figure")
+    else
+      v.text = ("Cannot say which sustains more load: both folders hold one run's results (%s: %s), so this compares "
+        .. "one measurement with itself, and no further load measured of it would tell two configurations apart: "
+        .. "give the other configuration's results."):format(has_slo and measure
+        or ("max sustained throughput" .. gpu), v.a_figure)
+    end
   end
   -- results not known to be their configuration's (model.config_mismatch): the Verdict leads
   -- with that and names no run from them, whatever the figures (an A/A check, the wrong
@@ -4250,7 +4264,12 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.capacity_phrase(model.slo)
-    if ev.verdict == "not comparable" then
+    if model.identical and capacity_text(ca) == capacity_text(cb) then
+      -- one run's results in both folders, its capacity read the same: one figure, no gap
+      -- between it and itself, no order, and nothing to measure that would tell them apart
+      out[#out + 1] = ("Capacity within %s: %s in both folders, one run's figure read twice, so it tells no two "
+        .. "configurations apart."):format(phrase, capacity_text(ca))
+    elseif ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       -- token lengths differ beyond a tolerance; a model or load type simply differs
       local tokens = false
@@ -4271,9 +4290,10 @@ local function summary(model, A, B)
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
+        -- (one run's results in both folders: no advice, nothing measured would tell it from itself)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher. %s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
-          B.label, settle_text(model, A, B, ca, cb))
+          .. "known, so neither run is named higher.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.overdispersed then
@@ -5174,10 +5194,14 @@ like_unverified = function(A, B)
     if v == nil or v == "unknown" or v == "" then return nil end
     return tostring(v)
   end
+  local ma, why_a = decision.model_of(A)
+  local mb, why_b = decision.model_of(B)
   local known = {
     workload = { stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload") },
-    model = { decision.model_of(A), decision.model_of(B) },
+    model = { ma, mb },
   }
+  -- (why a model is unknown where the server names several: said, none picked)
+  local why = { ma == nil and why_a or nil, mb == nil and why_b or nil }
   local out = {}
   for _, x in ipairs { { "a", 1, A }, { "b", 2, B } } do
     local other = 3 - x[2]
@@ -5186,13 +5210,18 @@ like_unverified = function(A, B)
       if known[f][x[2]] == nil and known[f][other] ~= nil then missing[#missing + 1] = f end
     end
     if #missing > 0 then
-      out[#out + 1] = ("%s's %s unknown"):format(x[1]:upper(), table.concat(missing, "/"))
+      out[#out + 1] = ("%s's %s unknown%s"):format(x[1]:upper(), table.concat(missing, "/"),
+        known.model[x[2]] == nil and why[x[2]] and (": " .. why[x[2]]) or "")
     end
   end
   -- (the one-sided part, second: what the workload banner says; a model neither names leaves the
   -- banner to the requests measured, which the workload match compares)
   local one_sided = #out > 0 and table.concat(out, ", ") or nil
-  if known.model[1] == nil and known.model[2] == nil then out[#out + 1] = "neither run's model is known" end
+  if ma == nil and mb == nil then
+    local whys = {}
+    for i, x in ipairs { "A", "B" } do if why[i] then whys[#whys + 1] = x .. "'s " .. why[i] end end
+    out[#out + 1] = "neither run's model is known" .. (#whys > 0 and (" (" .. table.concat(whys, "; ") .. ")") or "")
+  end
   return #out > 0 and table.concat(out, ", ") or nil, one_sided
 end
 workload_title = function(differences, has_harness_note)
@@ -5580,6 +5609,9 @@ function M.build(opts)
     -- (the gist, for the rows' Verdict cells)
     broken and "a broken run" or workloads_differ(model) and "the workloads differ"
     or model.workload_match.like_for_like == false and "counters over different loads" or nil)
+  -- the same files (or results) in both folders (compare.lua finds it): known before the
+  -- Summary, which then gives no advice on what to measure (nothing tells a run from itself)
+  model.identical = opts.identical or false
   model.summary = summary(model, A, B)
   -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
   -- stages it finished, never a complete run's; said before anything else
@@ -5589,8 +5621,7 @@ function M.build(opts)
         model.summary)
     end
   end
-  -- the same files in both folders (compare.lua finds it): said first
-  model.identical = opts.identical or false
+  -- the same files in both folders: said first
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   -- results that do not match the benchmark config their run sent: said first too, and no
   -- run named higher from them (the Verdict, comparison.csv's order column)

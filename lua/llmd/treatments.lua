@@ -790,10 +790,11 @@ function M.workload_groups(list)
       local sig = { label = t.label }
       if not t.load_error and t.run then
         sig.requests_set, sig.load_type = requests_set(t), load_type(lp.points(t.run))
-        -- (the model its runs name, where they name one and agree; runs of one treatment
-        -- that name two models leave it unknown here)
+        -- (the model its runs name, where they name one and agree, by the one rule,
+        -- decision.model_of: the results', else what vLLM's scrapes or logs name; runs of one
+        -- treatment that name two models leave it unknown here)
         for _, run in ipairs(t.runs or { t.run }) do
-          local m = type(run.model) == "string" and run.model ~= "" and run.model ~= "unknown" and run.model or nil
+          local m = decision.model_of { run = run }
           if m and sig.model == nil then sig.model = m elseif m and sig.model ~= m then sig.model = false end
         end
         sig.model = sig.model or nil

@@ -116,6 +116,35 @@ t.test("wrong types are named by what they are; a treatment name must be one fol
   t.eq(e.warnings, { "x.yaml: treatments[1]: not a mapping (a list); skipped" })
 end)
 
+-- A setup treatment's own key is name; every other key goes to helm as a values key. A misspelt
+-- name (nme: two) ran as setup-2 and sent nme to the chart, saying nothing; a near miss of it is
+-- refused with one line (llmd.experiment.SETUP_TREATMENT_KEYS; edit distances by hand: nme, Name,
+-- nmae 1 or 2 from name). A key within 2 of name that the file uses as values (a dotted path under
+-- it, a mapping, or setup.constants) and a value no name can be (a mapping) are values, kept.
+t.test("a setup treatment's key that is a near miss of name is refused, naming the file and treatment", function()
+  local function err(text)
+    local ok, e = pcall(ex.parse, yaml.load(text), "x.yaml")
+    t.ok(not ok, text)
+    return e
+  end
+  local tail = " (did you mean name? a setup treatment's own keys: name; any other is sent to helm as a values key, "
+    .. "and nothing else in the file sets %s as one)"
+  local head = "setup:\n  treatments:\n    - name: one\n      decode.replicas: 1\n"
+  t.eq(err(head .. "    - nme: two\n      decode.replicas: 2\n"), "x.yaml: setup.treatments[1] (setup treatment "
+    .. "setup-2): nme: not a setup treatment's key" .. tail:format("nme"))
+  -- (a copy-paste typo in every treatment is no values key either)
+  t.eq(err("setup:\n  treatments:\n    - Name: one\n      a.b: 1\n    - Name: two\n      a.b: 2\n"),
+    "x.yaml: setup.treatments[0] (setup treatment setup-1): Name: not a setup treatment's key" .. tail:format("Name"))
+  t.eq(err("setup:\n  treatments:\n    - name: one\n      nmae: x\n"), "x.yaml: setup.treatments[0] (setup "
+    .. "treatment one): nmae: not a setup treatment's key" .. tail:format("nmae"))
+  -- values: a mapping, a dotted path, a key setup.constants sets, a key far from name
+  local e = ex.parse(yaml.load("setup:\n  constants:\n    nam: 3\n  treatments:\n    - name: one\n      nome: {a: 1}\n"
+    .. "      node.x: 2\n      nam: 4\n      image: x\n    - name: two\n      node: 1\n"), "x.yaml")
+  t.eq({ e.setup_treatments[1].name, e.setup_treatments[2].name }, { "one", "two" })
+  t.eq(e.setup_treatments[1].overrides, { nome = { a = 1 }, node = { x = 2 }, nam = 4, image = "x" })
+  t.eq(e.setup_treatments[2].overrides, { node = 1, nam = 3 })
+end)
+
 t.test("run treatment overrides apply to the rendered profile; lists by index; unmatched returned", function()
   local profile = yaml.load_file(F .. "/profiles/inference-perf-sanity_random.yaml.in")
   local e = ex.parse(yaml.load([[

@@ -397,3 +397,25 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   t.ok(md:find(" is marked mildly overloaded.\nCapacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % "
     .. "by default): the throughput (req/s, as defined under Throughput", 1, true))
 end)
+
+t.test("verdict: one run's results in both folders say so, and advise nothing to measure", function()
+  -- TTFT p90 100, 110, 120 ms at 10, 20, 30 req/s: the SLO (200) never fails, so the capacity is
+  -- a lower bound, >= 30.00 req/s (by hand). Two such runs: "both are lower bounds", and where
+  -- each capacity lies would settle it. The same run in both folders (compare.lua's same-files
+  -- check, report.build's identical): nothing measured again tells a run from itself
+  local z = t.repeated_run { { 100 }, { 110 }, { 120 } }
+  t.contains(build(z, z).verdict.text, "To settle it: measure loads where each capacity lies")
+  local m = report.build { a = sd("x", z), b = sd("y", z), slo = SLO, generated = 0,
+    identical = "X (x) and Y (y) hold the same 3 files, byte for byte, so this compares one measurement with itself" }
+  t.eq({ m.verdict.kind, m.verdict.higher, m.verdict.settle }, { "cannot say", nil, nil })
+  t.eq(m.verdict.text, "Cannot say which sustains more load: both folders hold one run's results (capacity within "
+    .. "TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: ≥ 30.00 req/s), so this compares one measurement with "
+    .. "itself, and no further load measured of it would tell two configurations apart: give the other "
+    .. "configuration's results. Warning: both folders hold the same files (see below).")
+  -- (without it the Summary says "measure higher loads to find the capacities")
+  t.contains(build(z, z).summary, "measure higher loads")
+  t.lacks(m.summary, "measure higher loads")
+  t.lacks(m.summary, "To settle it")
+  t.contains(m.summary, "≥ 30.00 req/s (never violated) in both folders, one run's figure read twice, so it tells no "
+    .. "two configurations apart.")
+end)

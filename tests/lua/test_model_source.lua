@@ -1,0 +1,129 @@
+-- Where a run's model comes from (llmd.decision.model_of): the results, the info file, else what
+-- the vLLM server itself names: the model_name label of its Prometheus scrapes (metrics/raw), else
+-- the start-up line of its pod logs (logs/*.log). Expected values: the fixture scrapes carry
+-- model_name="Qwen/Qwen3-0.6B" on both pods (read off the files: grep model_name); the log lines
+-- are vLLM's own formats, cited beside each.
+local t = require "testlib"
+local json = require "llmd.json"
+local kvcache = require "llmd.kvcache"
+
+local F = t.fixtures()
+
+-- inference-perf's synthetic per-request file (its results name no model: no config.yaml) in a
+-- new folder; shift moves one request's end (so that two such runs are not one run twice).
+local function ip_run(shift)
+  local d = t.tmpdir()
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  recs[1].end_time = recs[1].end_time + (shift or 0)
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d
+end
+
+-- the fixture scrapes into d/metrics/raw, pod wq7tz's model_name set to other (when given)
+local function with_scrapes(d, other)
+  t.edited_scrapes(d, function(pod, _, text)
+    if other and pod == "wq7tz" then
+      return (text:gsub('model_name="Qwen/Qwen3%-0%.6B"', ('model_name="%s"'):format(other)))
+    end
+    return text
+  end)
+  return d
+end
+
+local function report_of(a, b)
+  local w, r = t.compare { "--a", a, "--a-label", "x", "--b", b, "--b-label", "y" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  return md, md:match("%*%*Verdict:%*%* ([^\n]*)"), t.table_rows(md, "Configuration Summary"), w
+end
+
+t.test("the scrapes' model_name names the model where the results do not: like for like is verified", function()
+  -- (on main: "Warning: like for like not verified: neither run's model is known", Model unknown | unknown)
+  local md, verdict, rows = report_of(with_scrapes(ip_run()), with_scrapes(ip_run(0.001)))
+  t.lacks(verdict, "like for like not verified", "verdict")
+  local read = "Qwen/Qwen3-0.6B (read from the model_name label of vLLM's metrics in metrics/raw)"
+  t.eq({ rows.Model[2], rows.Model[3] }, { read, read })
+  t.lacks(md, "model: Qwen/Qwen3-0.6B vs")
+end)
+
+t.test("two runs whose scrapes name different models are not the same workload", function()
+  local a = with_scrapes(ip_run())
+  local b = ip_run(0.001)
+  t.edited_scrapes(b, function(_, _, text)
+    return (text:gsub('model_name="Qwen/Qwen3%-0%.6B"', 'model_name="meta-llama/Llama-3.1-8B"'))
+  end)
+  local _, verdict, rows = report_of(a, b)
+  t.contains(verdict, "Not comparable: the workloads differ (model: Qwen/Qwen3-0.6B vs meta-llama/Llama-3.1-8B)")
+  t.eq(rows["**Model** ≠"][3], "meta-llama/Llama-3.1-8B (read from the model_name label of vLLM's metrics in "
+    .. "metrics/raw)")
+end)
+
+t.test("scrapes that name two models: the model is unknown, said with which on which pod, none picked", function()
+  local _, verdict, rows = report_of(with_scrapes(ip_run()), with_scrapes(ip_run(0.001), "meta-llama/Llama-3.1-8B"))
+  local why = "the model_name label of vLLM's metrics in metrics/raw names 2 models, Qwen/Qwen3-0.6B on pod "
+    .. "qwen-qwen3-0-6b-decode-6f9c7d5b8-k2x9p and meta-llama/Llama-3.1-8B on pod "
+    .. "qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz, and which one the benchmark's requests reached is not known"
+  t.contains(verdict, "Warning: like for like not verified: B's model unknown: " .. why .. " (see below).")
+  t.lacks(verdict, "Not comparable")
+  -- an unknown model is no difference: the row is not marked
+  t.eq(rows.Model[3], "unknown (" .. why .. ")")
+end)
+
+-- vLLM's start-up lines, as its sources write them:
+-- * vllm/entrypoints/utils.py, log_non_default_args: logger.info("non-default args: %s", redacted_args),
+--   a Python dict's repr; served_model_name is a list (--served-model-name takes several names);
+--   the process prefix "(APIServer pid=1)" of recent versions;
+-- * before it (vLLM 0.8.5: api_server.py, logger.info("args: %s", args)), the whole Namespace, as
+--   vllm-project/vllm pull request 17803 quotes it ("INFO 05-07 17:14:39 [api_server.py:1043] args:
+--   Namespace(subparser='serve', model_tag='meta-llama/Llama-3.2-1B-Instruct', ..., model='meta-llama/
+--   Llama-3.2-1B-Instruct', ...)"), served_model_name=None where not given;
+-- * the line of vLLM 0.9.1 in issue text quoted on GitHub: "INFO 08-06 21:23:02 [cli_args.py:309]
+--   non-default args: {'port': 8011, 'model': '/data/huggingface/models/mistralai/Mixtral-8x7B-Instruct-v0.1',
+--   'tokenizer_mode': 'mistral', ...}".
+-- The name the requests use (and the metrics' model_name label) is vLLM's get_served_model_name:
+-- the first served name, else the model.
+local NON_DEFAULT = "(APIServer pid=1) INFO 11-03 09:12:01 [utils.py:253] non-default args: {'model_tag': "
+  .. "'/model-cache/Qwen3-0.6B', 'host': '0.0.0.0', 'port': 8200, 'model': '/model-cache/Qwen3-0.6B', "
+  .. "'served_model_name': ['Qwen/Qwen3-0.6B'], 'enable_prefix_caching': True}"
+
+t.test("vLLM's start-up line: the served name, else the model, in each format vLLM logged", function()
+  t.eq({ kvcache.log_model(NON_DEFAULT) }, { "Qwen/Qwen3-0.6B", "non-default args" })
+  t.eq({ kvcache.log_model("INFO 08-06 21:23:02 [cli_args.py:309] non-default args: {'port': 8011, 'model': "
+    .. "'/data/huggingface/models/mistralai/Mixtral-8x7B-Instruct-v0.1', 'tokenizer_mode': 'mistral', "
+    .. "'tensor_parallel_size': 2}") }, { "/data/huggingface/models/mistralai/Mixtral-8x7B-Instruct-v0.1",
+    "non-default args" })
+  -- (the model equal to vLLM's default is no non-default arg: vllm serve's positional model_tag names it)
+  t.eq(kvcache.log_model("INFO 11-03 09:12:01 [utils.py:253] non-default args: {'model_tag': 'Qwen/Qwen3-0.6B', "
+    .. "'port': 8200}"), "Qwen/Qwen3-0.6B")
+  local ns = "INFO 05-07 17:14:39 [api_server.py:1043] args: Namespace(subparser='serve', model_tag='meta-llama/"
+    .. "Llama-3.2-1B-Instruct', config='', host=None, port=8000, speculative_model=None, model='meta-llama/"
+    .. "Llama-3.2-1B-Instruct', task='auto', served_model_name=None, tokenizer=None)"
+  t.eq({ kvcache.log_model(ns) }, { "meta-llama/Llama-3.2-1B-Instruct", "args: Namespace" })
+  t.eq(kvcache.log_model((ns:gsub("served_model_name=None", "served_model_name=['llama-1b']"))), "llama-1b")
+  t.eq(kvcache.log_model("INFO 02-16 09:10:00 [kv_cache_utils.py:1087] GPU KV cache size: 500,000 tokens"), nil)
+end)
+
+t.test("the pod log's start-up line names the model where neither the results nor the scrapes do", function()
+  local a = ip_run()
+  t.mkdir(a .. "/logs")
+  t.write(a .. "/logs/qwen-decode-abc.log", NON_DEFAULT .. "\n(APIServer pid=1) INFO 11-03 09:12:30 "
+    .. "[api_server.py:1] Starting vLLM API server 0 on http://0.0.0.0:8200\n")
+  local _, verdict, rows, w = report_of(a, with_scrapes(ip_run(0.001)))
+  t.lacks(verdict, "like for like not verified", "verdict")
+  t.eq(rows.Model[2], "Qwen/Qwen3-0.6B (read from vLLM's start-up arguments in logs/qwen-decode-abc.log)")
+  -- saved with the run model: analyze.lua reads the workspace again to the same report
+  t.eq(json.read(w .. "/run-a/run_model.json").served_model.name, "Qwen/Qwen3-0.6B")
+  local r = require("llmd.proc").run { t.here() .. "/../../llmdlua", "analyze.lua", w, "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.eq(t.table_rows(t.read(w .. "/comparison_report.md"), "Configuration Summary").Model[2],
+    "Qwen/Qwen3-0.6B (read from vLLM's start-up arguments in logs/qwen-decode-abc.log)")
+end)
+
+t.test("what the results name wins over the scrapes, and the info file too", function()
+  local decision = require "llmd.decision"
+  local run = { served_model = { name = "from/scrapes", source = "the model_name label of vLLM's metrics in m" } }
+  t.eq({ decision.model_of { run = run } }, { "from/scrapes", "the model_name label of vLLM's metrics in m" })
+  t.eq({ decision.model_of { run = run, state = { stack = { model = "from/info" } } } }, { "from/info", "info" })
+  run.model = "from/results"
+  t.eq({ decision.model_of { run = run, state = { stack = { model = "from/info" } } } }, { "from/results", "results" })
+end)

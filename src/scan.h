@@ -157,6 +157,11 @@ typedef struct Scanner {
        read (see size_hint in scan.c): hint_at is where, 0 before the first read,
        UINT64_MAX once done */
     uint64_t hint_from, hint_at;
+    /* rules (bit m: rules[m]) whose accumulator had no sample at that point, still to be
+       sized; of them, those whose samples have begun: at hint_late_from[m], with
+       hint_late_n[m] samples then */
+    uint64_t hint_late, hint_seen;
+    uint64_t hint_late_from[SCAN_MAX_MATCHERS], hint_late_n[SCAN_MAX_MATCHERS];
 
     JsonParser p;
 

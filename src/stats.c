@@ -35,6 +35,14 @@ enum { SQ_LANES = 4 };
 ** quarters of a CSV's faults of three columns (about 15 us each in this project's VMs,
 ** a tenth of the read); from 2 MiB on, half of them are gone, and a block that grows
 ** into a mapping is at least half full (its samples' 1 MiB of it), as a doubled one is.
+** What the kernel still spends on a large run is the first write to the samples
+** themselves (clear_page_erms under do_huge_pmd_anonymous_page: 33-48 % of a 500 MB
+** number-dense scan's time in perf, nearly all from exact_pairs_avx): in these VMs
+** (Firecracker, PVM, free page reporting of 8 MiB blocks) memory the guest has freed
+** is handed back to the host, which backs it again when it is next written, about
+** 1-6 ms a 2 MiB page (84 MB of samples: 36-250 ms by load; 6 ms for memory this
+** process freed a moment before). No block is allocated twice here for reuse to save:
+** only fewer bytes kept, or the pages written ahead by another core, would.
 */
 #define HUGE_PAGE ((size_t)2 << 20)
 #define V_MAP_AT_LEAST HUGE_PAGE /* v from this size on is a mapping of its own */

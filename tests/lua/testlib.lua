@@ -695,4 +695,28 @@ function M.ips_over(data)
   return b
 end
 
+-- This process's minor page faults so far (/proc/self/stat, field 10): what a scan's memory
+-- costs to first touch, counted whatever the machine's load.
+function M.minor_faults()
+  local f = assert(io.open("/proc/self/stat", "rb"))
+  local s = f:read("a")
+  f:close()
+  -- the fields after the command name (in parentheses, which may hold spaces); the 8th
+  -- of them is field 10 of the line
+  local n = 0
+  for w in s:match("%) (.*)$"):gmatch("%S+") do
+    n = n + 1
+    if n == 8 then return tonumber(w) end
+  end
+end
+
+-- Whether the kernel gives transparent huge pages on request (mode "always" or "madvise").
+function M.huge_pages()
+  local f = io.open("/sys/kernel/mm/transparent_hugepage/enabled", "rb")
+  if not f then return false end
+  local s = f:read("a")
+  f:close()
+  return s:find("[always]", 1, true) ~= nil or s:find("[madvise]", 1, true) ~= nil
+end
+
 return M

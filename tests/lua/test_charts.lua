@@ -1300,8 +1300,8 @@ end)
 
 -- The browser --------------------------------------------------------------------------------
 
--- comparison_report.html printed to PDF by headless Chromium, as text (pages split at \f).
-local function browser_text(page)
+-- comparison_report.html printed to PDF by headless Chromium: the PDF's path.
+local function browser_pdf(page)
   local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
   t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
   local tmp = t.tmpdir()
@@ -1312,6 +1312,12 @@ local function browser_text(page)
     "file://" .. page }, { timeout = 120 })
   t.ok(r.ok and lfs.attributes(pdf, "size") and lfs.attributes(pdf, "size") > 0,
     "chromium printed the page: " .. tostring(r.stderr))
+  return pdf
+end
+
+-- comparison_report.html printed to PDF by headless Chromium, as text (pages split at \f).
+local function browser_text(page)
+  local pdf = browser_pdf(page)
   local txt = proc.run({ "pdftotext", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
   t.ok(txt.ok, txt.stderr)
   return txt.stdout
@@ -1425,6 +1431,34 @@ t.test("printed to PDF: the Load Curves table keeps every column on the page", f
   -- and the last column's figures: each table's 6 rows end in a percentage
   local _, pcts = curves:gsub("%d %%", "")
   t.ok(pcts >= 12, "the SLO attainment figures printed: " .. pcts)
+end)
+
+-- fixe42 (new-user trial, session 42): the demo's report printed had its second Load Curves
+-- table (vllm+chunked-prefix) wider than the text: the right border and the padding of the
+-- SLO attainment column cut off at the printable area's edge. The text column's left edge is
+-- the leftmost word's (pdftotext -bbox, in pt); its right edge lies as far from the paper's
+-- right side, so no word may end beyond page width - that left edge (main: the N/A of that
+-- column ended at 576.2 pt on 612-pt Letter, the text's edge at 612 - 45.75 = 566.25).
+t.test("printed to PDF: the demo's tables stay inside the text column (no right edge cut off)", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local pdf = browser_pdf(w .. "/comparison_report.html")
+  local x = proc.run({ "pdftotext", "-bbox", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
+  t.ok(x.ok, x.stderr)
+  local width = tonumber(x.stdout:match('<page width="([%d.]+)"'))
+  local left, words = math.huge, {}
+  for x0, x1, word in x.stdout:gmatch('<word xMin="([%d.]+)" yMin="[%d.]+" xMax="([%d.]+)" yMax="[%d.]+">([^<]*)</word>') do
+    left = math.min(left, tonumber(x0))
+    words[#words + 1] = { tonumber(x1), word }
+  end
+  t.ok(width and #words > 1000, "the report's words with their boxes")
+  local over = {}
+  for _, wd in ipairs(words) do
+    if wd[1] > width - left + 0.01 then over[#over + 1] = ("%s (ends at %.1f)"):format(wd[2], wd[1]) end
+  end
+  t.eq(#over, 0, ("words past the text's right edge %.2f pt: %s"):format(width - left, table.concat(over, ", ")))
 end)
 
 t.test("latency against throughput: a y axis to 100000 ms keeps its label inside the picture", function()

@@ -798,7 +798,7 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open }, { { 200, 20 }, { 300, 30 }, { 0, 0 } })
   -- the key names each band, and the note under the chart says what the repeats' one is
   t.eq({ vars.band_a, vars.band_b }, { "range from repeats", "measured bracket" })
-  t.eq(c.notes, { "x's bar along the top of the panels (over a faint tint) is the range its repeats allow the "
+  t.eq(c.notes, { "x's bracket along the top of the panels (|---|, over a faint tint) is the range its repeats allow the "
     .. "capacity, as in the Headline (10.00–30.00 req/s): the measured loads around the capacities on the means and "
     .. "on both ends of the repeats' 95 % intervals, not a 95 % interval; the dotted line is the means' estimate." })
   -- gnuplot draws it, the key saying which band is which
@@ -810,6 +810,17 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.ok(svg:find("range from repeats, x", 1, true), "key: x's band")
   t.ok(svg:find("measured bracket, y", 1, true), "key: y's band")
   t.ok(xml_ok(out .. "/latency_throughput.svg"))
+  -- fixe42 (new-user trial, session 42): the band along the top, a filled bar (opacity 0.4),
+  -- read as one more data series. Now an annotation: a bracket |---| (a line with barred
+  -- ends), no filled bar anywhere, named in the key as what it is and beside it in the top
+  -- row of panels (2: tok/s and req/s), each run's by its own name
+  t.ok(svg:find("capacity lies within: range from repeats, x", 1, true), "key: what x's bracket is")
+  t.ok(svg:find("capacity lies within: measured bracket, y", 1, true), "key: what y's bracket is")
+  t.ok(not svg:find("fill-opacity = '0.400000'", 1, true), "no filled bar")
+  local _, named = svg:gsub("<text>range from repeats of capacity</text>", "")
+  local _, named_b = svg:gsub("<text>measured bracket of capacity</text>", "")
+  -- (gnuplot's SVG writes a boxed label's text twice: its white ground's, then its own)
+  t.eq({ named, named_b }, { 4, 4 }, "the brackets named in the top row")
   -- a range open above (the lower ends never cross 200 ms: point 3 {100, 260, 420}, 260 -
   -- 4.302653 x 160 / sqrt 3 < 0, by hand): from its lower end to the right edge
   m, c, vars = chart(t.repeated_run { { 50, 60, 70 }, { 150, 190, 230 }, { 100, 260, 420 } })
@@ -1491,6 +1502,37 @@ t.test("latency against throughput: a y axis to 100000 ms keeps its label inside
     t.ok(tonumber(x) >= 9, "a y label's baseline at x = " .. x)
   end
   t.ok(n >= 3, "the y labels: " .. n)
+end)
+
+-- fixe42 (new-user trial, session 42): a simulated A/B's TPOT p90 lay between 22.4 and 23.3
+-- ms, and gnuplot's own range for that panel ran 22.4 to 23.4: a 0.9-ms (4 %) gap filled the
+-- panel's height. A linear latency axis starts at 0 now (the treatments' chart's rule); the
+-- log panels (TTFT and E2E here span 90 to 120,000 ms) keep their range.
+t.test("latency against throughput: a linear latency axis starts at 0, a log one keeps its range", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local function run(x, label, tpot)
+    local st = {}
+    for i, ttft in ipairs { 90, 300, 2000, 120000 } do
+      st[i] = { index = i - 1, rate = 2 * i, metrics = { values = { throughput_req_s = 2 * i,
+        throughput_tok_s = 128 * i, ttft_p90_ms = ttft, tpot_p90_ms = tpot[i], latency_p90_ms = 1000 + ttft } } }
+    end
+    return { x = x, label = label, run = { stages = st } }
+  end
+  local c = charts.latency_throughput({}, run("a", "A", { 22.4, 22.5, 22.7, 22.9 }),
+    run("b", "B", { 22.8, 23.0, 23.1, 23.3 }))
+  t.ok(c.available, c.reason)
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  -- the y tics' labels (right-aligned; the x tics' are centred): in the TPOT panels, one per
+  -- x axis, a 0 each; the log panels' lowest 1-2-5 label is 80 or more
+  local zeros, lows = 0, {}
+  for text in svg:gmatch('text%-anchor="end">%s*<text>%s*([^<]-)%s*</text>') do
+    if text == "0" then zeros = zeros + 1 end
+    lows[#lows + 1] = text
+  end
+  t.eq(zeros, 2, "a 0 on both TPOT panels' y axes: " .. table.concat(lows, " "))
 end)
 
 -- nu35-6: the treatments report printed (--print-to-pdf) split its "At the common load" bars

@@ -681,7 +681,7 @@ t.test("long run labels: the latency chart's key grows its strip, never over the
   for _, y in ipairs(ys("achieved request throughput (req/s)")) do axis = math.max(axis, y) end
   t.ok(axis > 0, "the x-axis labels")
   local entries = { long_a, long_b, "SLO threshold", "capacity at SLO (estimate), " .. long_b,
-    "measured bracket, " .. long_b, "saturated" }
+    "capacity lies within: measured bracket, " .. long_b, "saturated" }
   for _, e in ipairs(entries) do
     local y = ys(e)[1]
     t.ok(y and y > axis + 12 and y < height, ("%s at %s, axis label at %s, height %s"):format(e, tostring(y), axis,
@@ -744,11 +744,12 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(vars.cap_b_lo[1] ~= vars.cap_b_lo[1] and vars.cap_b_hi[2] ~= vars.cap_b_hi[2], "a lower bound: no band")
   -- the script draws the band and says which line is the estimate
   local gp = t.read(ROOT .. "/templates/charts/latency_throughput.gp")
-  -- (each run's band a faint tint of the panel's height and a bar in its lane at the top)
+  -- (each run's band a faint tint of the panel's height and a bracket |---| in its lane at the
+  -- top, never a filled bar: fixe42)
   t.ok(gp:find("set object (2 * k - 1) rectangle from first lo, graph 0 to first hi, graph 1", 1, true))
-  t.ok(gp:find("set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to first hi", 1, true))
+  t.ok(gp:find("set arrow (20 + k) from first lo, graph yl to first hi, graph yl heads size screen 0.006, 90", 1, true))
   t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
-  t.ok(gp:find("band_name_a.', '.label_a", 1, true))
+  t.ok(gp:find("'capacity lies within: '.band_name_a.', '.label_a", 1, true))
   t.eq({ vars.band_a, vars.cap_a_open }, { "measured bracket", { 0, 0 } })
   -- a lower bound is no capacity marker, only a note
   c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,

@@ -601,8 +601,8 @@ function M.latency_throughput(model, A, B)
         c.notes[#c.notes + 1] = ("%s's range from repeats%s is not drawn: the output tok/s of the loads around it "
           .. "are unknown."):format(s.label, range)
       else
-        c.notes[#c.notes + 1] = ("%s's bar along the top of the panels (over a faint tint) is the range its repeats "
-          .. "allow the capacity, as in the Headline%s: "
+        c.notes[#c.notes + 1] = ("%s's bracket along the top of the panels (|---|, over a faint tint) is the range "
+          .. "its repeats allow the capacity, as in the Headline%s: "
           .. "the measured loads around the capacities on the means and on both ends of the repeats' 95 %% intervals, "
           .. "not a 95 %% interval; the dotted line is the means' estimate%s."):format(s.label, range,
           #missing_on > 0 and ("; not drawn against %s, whose figures at those loads are unknown")

@@ -698,6 +698,11 @@ local function config_rows(A, B)
   return rows
 end
 
+-- The mark of a ladder value interpolated between a run's two measured points: "≈", never
+-- "~", which at a normal zoom reads as a minus sign ("~43.26" as -43.26). In the md and HTML
+-- text only; comparison.json keeps the numbers (a.values) and a.interpolated.
+local APPROX = "≈"
+
 -- Where a ladder cell stands against its run's saturation (sat: llmd.loadpoints.saturation,
 -- the test behind the max sustained throughput and the capacity): "" (before it), "sat"
 -- (the run's own point at or past its saturation point) or "~sat" (interpolated above its
@@ -765,7 +770,8 @@ local function saturation_legend(A, B, sat, axis)
     if within then parts[#parts] = parts[#parts] .. " (" .. within .. ")" end
   end
   return "Saturated: the load is at or past the run's saturation point (the test behind the max sustained "
-    .. "throughput); its latencies there describe an overload, not a load it sustained (~: interpolated above "
+    .. "throughput); its latencies there describe an overload, not a load it sustained (" .. APPROX
+    .. ": interpolated above "
     .. (axis == "achieved" and "its max sustained throughput" or "the load of its last point before saturation")
     .. ", toward a saturated point). " .. table.concat(parts, "; ") .. "."
 end
@@ -825,7 +831,7 @@ local function ladder_section(A, B, pa, pb, sat, slo)
       any_na = true
       return "N/A"
     end
-    return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
+    return (c.interpolated and APPROX or "") .. T.helpers.num(v, d)
   end
   local function load(c)
     if c.outside or c.interpolated or c.na_reason then return "" end
@@ -855,8 +861,8 @@ local function ladder_section(A, B, pa, pb, sat, slo)
     end
     r.sat_a, r.sat_b = saturated_cell(r.a, sat.a, r, pa), saturated_cell(r.b, sat.b, r, pb)
     local marks = {}
-    if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and "~" or "") .. "A" end
-    if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and "~" or "") .. "B" end
+    if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and APPROX or "") .. "A" end
+    if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and APPROX or "") .. "B" end
     r.saturated = table.concat(marks, ", ")
   end
   local excluded = {}

@@ -3788,8 +3788,11 @@ function M.break_name(name, width, max_lines)
   return lines, false
 end
 
-function M.tic_layout(names, slot_px, first_px, more)
+function M.tic_layout(names, slot_px, first_px, more, font)
   more = more or {}
+  -- (font: the ticks' size in pt, 10 unless given; every width and height scales with it)
+  local f = (font or 10) / 10
+  local char_px, wide_px = M.TIC_CHAR_PX * f, M.TIC_WIDE_PX * f
   local function longest_of(texts)
     local n = 0
     for _, l in ipairs(texts) do n = math.max(n, utf8.len(l) or #l) end
@@ -3806,13 +3809,13 @@ function M.tic_layout(names, slot_px, first_px, more)
     n_lines = math.max(n_lines, #all)
     return #all == 1 and all[1] or { lines = all }
   end
-  if level * M.TIC_CHAR_PX <= slot_px * 0.9 then
+  if level * char_px <= slot_px * 0.9 then
     for i, name in ipairs(names) do shown[i] = tic({ name }, i) end
     return 0, 0, shown, cut
   end
   -- a line's left end: its anchor (5 px left of the tic) less its length and the font's
   -- height (10 px), each at 45 degrees; 2 px inside the edge
-  local width = math.max(8, math.floor((first_px - 5 - 10 * SIN45 - 2) / (M.TIC_WIDE_PX * SIN45)))
+  local width = math.max(8, math.floor((first_px - 5 - 10 * f * SIN45 - 2) / (wide_px * SIN45)))
   local longest = 0
   for i, name in ipairs(names) do
     local lines, short = M.break_name(name, width, M.TIC_NAME_LINES)
@@ -3820,19 +3823,34 @@ function M.tic_layout(names, slot_px, first_px, more)
     shown[i] = tic(lines, i)
     longest = math.max(longest, longest_of(lines), longest_of(more[i] or {}))
   end
-  return 45, math.ceil((longest * M.TIC_CHAR_PX * SIN45 + 15 * (n_lines - 1)) / 19), shown, cut
+  return 45, math.ceil((longest * char_px * SIN45 + 15 * f * (n_lines - 1)) / 19), shown, cut
+end
+
+-- The bars chart's layout for k treatments and n panels: each panel's width in px, the
+-- panels a row, the picture's width and a panel's height. Side by side in one row while that
+-- stays within 1400 px (landscape, as a page is wide: a stack of three 600-px panels filled a
+-- third of the page's width with tick names at 10 pt), else one above the other, each as wide
+-- as its bars need (many treatments fill it anyway). treatments_bars.gp draws it so.
+M.BARS_ROW_PX = 1400
+function M.bars_layout(k, n)
+  local pw = math.max(360, 130 + 100 * k)
+  if n * pw <= M.BARS_ROW_PX then return pw, n, n * pw, 400 end
+  pw = math.max(700, 130 + 100 * k)
+  return pw, 1, pw, 300
 end
 
 -- The x of the first tic under a treatments chart's panels, in px from the picture's left
 -- edge, as its template places it (template: "points" or "bars"; k: the treatments): the
--- width (points: 160 px a treatment + 140, at least 640; bars: 70 px + 140, at least 600),
+-- width (points: 160 px a treatment + 140, at least 640; bars: a panel's, panel_w, else
+-- M.bars_layout's in a row),
 -- the left and right margins (11 or 12 and 3 characters of gnuplot's SVG at sans 12, 8.4 px
 -- each) and the x range (points: 0.4 to k + 0.6, the first at 1; bars: -0.6 to k - 0.4,
 -- the first at 0).
 M.GP_CHAR_PX = 8.4
-function M.first_tic_px(template, k)
+function M.first_tic_px(template, k, panel_w)
   local w, lm
-  if template == "points" then w, lm = math.max(640, 160 * k + 140), 11 else w, lm = math.max(600, 140 + 70 * k), 12 end
+  if template == "points" then w, lm = math.max(640, 160 * k + 140), 11
+  else w, lm = panel_w or M.bars_layout(k, 1), 12 end
   local l, r = lm * M.GP_CHAR_PX, w - 3 * M.GP_CHAR_PX
   return l + (0.6 / (template == "points" and (k + 0.2) or k)) * (r - l)
 end
@@ -4306,7 +4324,7 @@ local function charts_of(m, T, list, out, suffix, about)
   -- queue's neighbours alike; no per-request data): bars side by side would show a gap
   -- nothing weighs (one server's two runs, 559.6 against 285.9 ms TTFT p90 at 10 req/s, by
   -- seed alone), so the chart is left out, and why
-  local no_noise, unknown_noise = {}, {}
+  local no_noise, no_interval = {}, {}
   if m.common_load and not all_saturated then
     for i, x in ipairs(T) do
       local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
@@ -4314,7 +4332,9 @@ local function charts_of(m, T, list, out, suffix, about)
         local key = pnl[1]
         local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         if finite(v) then
-          local lo, hi = v, v
+          -- (no interval: NaN, no whisker at all; one from v to v drew a cap on the bar, which
+          -- read as a figure known exactly: the template pales the bar and writes "no interval")
+          local lo, hi = 0 / 0, 0 / 0
           -- a latency: its whisker is its noise there, as the Pareto front weighs it
           local nz = {}
           if not pnl.per_gpu then
@@ -4325,10 +4345,8 @@ local function charts_of(m, T, list, out, suffix, about)
             -- queue, which no interval weighs: below, "its bars show an overloaded server")
             if nz.unclear and not x.saturated_at_common then
               no_noise[#no_noise + 1] = ("%s's %s (%s)"):format(x.label, metrics.get(key).label, nz.unclear)
-            elseif nz.unknown and interp ~= true then
-              -- (a summary file: its noise unknown, drawn bare and said so, under the note's "Untested")
-              unknown_noise[#unknown_noise + 1] = ("%s's %s"):format(x.label, metrics.get(key).label)
             end
+            -- (a summary file's: its noise unknown, no interval, drawn pale and said so below)
           end
           if nz.lo then
             lo, hi = nz.lo, nz.hi
@@ -4342,6 +4360,8 @@ local function charts_of(m, T, list, out, suffix, about)
           end
           local d = pnl.per_gpu and per(x) or 1
           r[3 * j - 1], r[3 * j], r[3 * j + 1] = v / d, lo / d, hi / d
+          if not finite(lo) then no_interval[#no_interval + 1] = ("%s's %s"):format(x.label,
+            pnl.per_gpu and "output tokens/s" or metrics.get(key).label) end
           any, has_panel[j] = true, true
         end
       end
@@ -4381,9 +4401,10 @@ local function charts_of(m, T, list, out, suffix, about)
       c.notes[#c.notes + 1] = "Untested: the bars are figures, not a test; latencies whose whiskers overlap are not "
         .. "shown to differ, and only the Verdict orders the treatments."
     end
-    if #unknown_noise > 0 then
-      c.notes[#c.notes + 1] = ("No whisker, the noise unknown (no per-request data): %s."):format(
-        table.concat(unknown_noise, ", "))
+    if #no_interval > 0 then
+      c.notes[#c.notes + 1] = ("Pale bars marked \"no interval\" have no whisker: nothing measured their noise "
+        .. "there (one run at that load, and for a latency no per-request data), so each is one figure, not an exact "
+        .. "one: %s."):format(table.concat(no_interval, ", "))
     end
     -- (one treatment alone, in its workload: no bar beside it to read a gap against)
     if #no_noise > 0 and #T == 1 then no_noise = {} end
@@ -4405,12 +4426,19 @@ local function charts_of(m, T, list, out, suffix, about)
     end
     c.vars[#c.vars + 1] = { "panel_col", pc }
     c.vars[#c.vars + 1] = { "panel_label", pl }
-    -- the names under the bars: rotated where they would run into each other (the
-    -- template's width: 140 + 70 px a treatment, at least 600)
+    -- the panels side by side (or stacked: M.bars_layout), the title wrapped to that width
+    local pw, ncols, w = M.bars_layout(#T, #pl)
+    c.vars[#c.vars + 1] = { "panel_w", pw }
+    c.vars[#c.vars + 1] = { "cols", ncols }
+    local lines = require("llmd.charts").wrap(c.title, w // M.TITLE_CHAR_PX, 3)
+    set_var(c, "title", lines)
+    set_var(c, "title_lines", type(lines) == "table" and #lines.lines or 1)
+    -- the names under the bars, at 12 pt: rotated where they would run into each other (a
+    -- slot: the panel's plot width, less its margins of 12 and 3 characters, over k)
     local names = {}
     for _, nv in ipairs(c.vars) do if nv[1] == "labels" then names = nv[2] end end
-    local rot, room, tics, cut = M.tic_layout(names, (math.max(600, 140 + 70 * #T) - 140) / #T,
-      M.first_tic_px("bars", #T))
+    local rot, room, tics, cut = M.tic_layout(names, (pw - 15 * M.GP_CHAR_PX) / #T, M.first_tic_px("bars", #T, pw),
+      nil, 12)
     c.vars[#c.vars + 1] = { "tic_rotate", rot }
     c.vars[#c.vars + 1] = { "tic_room", room }
     c.vars[#c.vars + 1] = { "tics", tics }

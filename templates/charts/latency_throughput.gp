@@ -50,8 +50,8 @@ key_b = has_b ? label_b : ''
 key_slo = slo_any ? 'SLO threshold' : ''
 key_cap_a = cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''
 key_cap_b = cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''
-key_band_a = band_any_a ? band_name_a.', '.label_a : ''
-key_band_b = band_any_b ? band_name_b.', '.label_b : ''
+key_band_a = band_any_a ? 'capacity lies within: '.band_name_a.', '.label_a : ''
+key_band_b = band_any_b ? 'capacity lies within: '.band_name_b.', '.label_b : ''
 key_sat = saturated ? 'saturated' : ''
 key_fail = failures ? 'failed requests, not overload' : ''
 # how many rows the key takes: gnuplot puts as many columns side by side as the widest
@@ -82,6 +82,8 @@ set rmargin 3
 set tmargin 1
 set bmargin 3.5
 unset key
+# (the brackets' names on a white ground, readable over a curve they cross)
+set style textbox opaque fillcolor rgb 'white' noborder margins 1, 1
 do for [i = 1:n] {
   do for [j = 1:m] {
     set origin (j - 1.0) / m, bottom + (n - i) * ph
@@ -94,6 +96,10 @@ do for [i = 1:n] {
     # gnuplot's decades alone (10000, 100000), between which no value can be read
     set ytics autofreq
     set autoscale y
+    # a linear latency axis starts at 0, as the treatments' chart's do: a gap is seen against
+    # the whole latency (gnuplot's own range, 22.4 to 23.3 ms, drew a 0.9-ms, 4 % gap in
+    # TPOT as a large one); values that span decades are drawn on a log axis instead
+    if (!panel_log[i]) { set yrange [0:*] }
     if (panel_log[i] && exists("panel_ymin") && exists("set_log_ytics")) {
       if (panel_ymin[i] == panel_ymin[i] && panel_ymax[i] == panel_ymax[i] && panel_ymin[i] > 0 \
         && panel_ymax[i] > panel_ymin[i]) {
@@ -107,28 +113,35 @@ do for [i = 1:n] {
     }
     unset arrow
     unset object
-    # the ranges: each run's as a bar of its own in a lane along the top of the panel (A's
-    # above B's), outlined in its colour, over a faint tint of the whole height; the estimate
-    # inside as a dotted line. Two ranges that overlap (the repeats' often do) stay two bars
-    # that can be read apart, never one grey wash over the panel (two tints of 0.12 did that)
+    unset label
+    # the ranges: each run's as a bracket |---| of its own in a lane along the top of the
+    # panel (A's above B's) in its colour, over a faint tint of the whole height; the estimate
+    # inside as a dotted line. A bracket, never a filled bar, and named beside it in the top
+    # row ("measured bracket of capacity"): a bar there read as one more data series. Two
+    # ranges that overlap stay two brackets that can be read apart, never one grey wash
     if (exists("cap_a_lo")) {
       do for [k = 1:2] {
         lo = k == 1 ? cap_a_lo[j] : cap_b_lo[j]
         hi = k == 1 ? cap_a_hi[j] : cap_b_hi[j]
         open = k == 1 ? cap_a_open[j] : cap_b_open[j]
         col = k == 1 ? color_a : color_b
+        yl = 1.0 - 0.05 * k
         if (lo == lo && (open || hi == hi)) {
-          # (an open range: to the right edge)
+          # (an open range: to the right edge, its one end barred)
           if (open) {
             set object (2 * k - 1) rectangle from first lo, graph 0 to graph 1, graph 1 behind \
               fillcolor rgb col fillstyle transparent solid 0.05 noborder
-            set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to graph 1, graph (1.025 - 0.05 * k) \
-              back fillcolor rgb col fillstyle transparent solid 0.4 border lc rgb col
+            set arrow (20 + k) from first lo, graph yl to graph 1, graph yl backhead size screen 0.006, 90 \
+              linecolor rgb col linewidth 2 dashtype 1 front
           } else {
             set object (2 * k - 1) rectangle from first lo, graph 0 to first hi, graph 1 behind \
               fillcolor rgb col fillstyle transparent solid 0.05 noborder
-            set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to first hi, graph (1.025 - 0.05 * k) \
-              back fillcolor rgb col fillstyle transparent solid 0.4 border lc rgb col
+            set arrow (20 + k) from first lo, graph yl to first hi, graph yl heads size screen 0.006, 90 \
+              linecolor rgb col linewidth 2 dashtype 1 front
+          }
+          if (i == 1) {
+            set label (20 + k) (k == 1 ? band_name_a : band_name_b) . ' of capacity' at first lo, graph yl \
+              right offset -0.6, 0 font 'sans,9' textcolor rgb col boxed front
           }
         }
       }
@@ -167,6 +180,7 @@ unset xlabel
 unset ylabel
 unset arrow
 unset object
+unset label
 unset grid
 unset logscale
 set xrange [0:1]
@@ -177,9 +191,9 @@ plot NaN with linespoints linestyle 1 title key_a, \
      NaN with lines linestyle 3 title key_slo, \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title key_cap_a, \
      NaN with lines linestyle 2 linewidth 1 dashtype 3 title key_cap_b, \
-     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.4 border lc rgb color_a \
+     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.05 border lc rgb color_a \
        title key_band_a, \
-     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.4 border lc rgb color_b \
+     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.05 border lc rgb color_b \
        title key_band_b, \
      NaN with points linestyle 5 title key_sat, \
      NaN with points linestyle 6 title key_fail

@@ -681,7 +681,7 @@ t.test("long run labels: the latency chart's key grows its strip, never over the
   for _, y in ipairs(ys("achieved request throughput (req/s)")) do axis = math.max(axis, y) end
   t.ok(axis > 0, "the x-axis labels")
   local entries = { long_a, long_b, "SLO threshold", "capacity at SLO (estimate), " .. long_b,
-    "measured bracket, " .. long_b, "saturated" }
+    "capacity lies within: measured bracket, " .. long_b, "saturated" }
   for _, e in ipairs(entries) do
     local y = ys(e)[1]
     t.ok(y and y > axis + 12 and y < height, ("%s at %s, axis label at %s, height %s"):format(e, tostring(y), axis,
@@ -744,11 +744,12 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(vars.cap_b_lo[1] ~= vars.cap_b_lo[1] and vars.cap_b_hi[2] ~= vars.cap_b_hi[2], "a lower bound: no band")
   -- the script draws the band and says which line is the estimate
   local gp = t.read(ROOT .. "/templates/charts/latency_throughput.gp")
-  -- (each run's band a faint tint of the panel's height and a bar in its lane at the top)
+  -- (each run's band a faint tint of the panel's height and a bracket |---| in its lane at the
+  -- top, never a filled bar: fixe42)
   t.ok(gp:find("set object (2 * k - 1) rectangle from first lo, graph 0 to first hi, graph 1", 1, true))
-  t.ok(gp:find("set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to first hi", 1, true))
+  t.ok(gp:find("set arrow (20 + k) from first lo, graph yl to first hi, graph yl heads size screen 0.006, 90", 1, true))
   t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
-  t.ok(gp:find("band_name_a.', '.label_a", 1, true))
+  t.ok(gp:find("'capacity lies within: '.band_name_a.', '.label_a", 1, true))
   t.eq({ vars.band_a, vars.cap_a_open }, { "measured bracket", { 0, 0 } })
   -- a lower bound is no capacity marker, only a note
   c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
@@ -798,7 +799,7 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open }, { { 200, 20 }, { 300, 30 }, { 0, 0 } })
   -- the key names each band, and the note under the chart says what the repeats' one is
   t.eq({ vars.band_a, vars.band_b }, { "range from repeats", "measured bracket" })
-  t.eq(c.notes, { "x's bar along the top of the panels (over a faint tint) is the range its repeats allow the "
+  t.eq(c.notes, { "x's bracket along the top of the panels (|---|, over a faint tint) is the range its repeats allow the "
     .. "capacity, as in the Headline (10.00–30.00 req/s): the measured loads around the capacities on the means and "
     .. "on both ends of the repeats' 95 % intervals, not a 95 % interval; the dotted line is the means' estimate." })
   -- gnuplot draws it, the key saying which band is which
@@ -810,6 +811,17 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.ok(svg:find("range from repeats, x", 1, true), "key: x's band")
   t.ok(svg:find("measured bracket, y", 1, true), "key: y's band")
   t.ok(xml_ok(out .. "/latency_throughput.svg"))
+  -- fixe42 (new-user trial, session 42): the band along the top, a filled bar (opacity 0.4),
+  -- read as one more data series. Now an annotation: a bracket |---| (a line with barred
+  -- ends), no filled bar anywhere, named in the key as what it is and beside it in the top
+  -- row of panels (2: tok/s and req/s), each run's by its own name
+  t.ok(svg:find("capacity lies within: range from repeats, x", 1, true), "key: what x's bracket is")
+  t.ok(svg:find("capacity lies within: measured bracket, y", 1, true), "key: what y's bracket is")
+  t.ok(not svg:find("fill-opacity = '0.400000'", 1, true), "no filled bar")
+  local _, named = svg:gsub("<text>range from repeats of capacity</text>", "")
+  local _, named_b = svg:gsub("<text>measured bracket of capacity</text>", "")
+  -- (gnuplot's SVG writes a boxed label's text twice: its white ground's, then its own)
+  t.eq({ named, named_b }, { 4, 4 }, "the brackets named in the top row")
   -- a range open above (the lower ends never cross 200 ms: point 3 {100, 260, 420}, 260 -
   -- 4.302653 x 160 / sqrt 3 < 0, by hand): from its lower end to the right edge
   m, c, vars = chart(t.repeated_run { { 50, 60, 70 }, { 150, 190, 230 }, { 100, 260, 420 } })
@@ -1300,8 +1312,8 @@ end)
 
 -- The browser --------------------------------------------------------------------------------
 
--- comparison_report.html printed to PDF by headless Chromium, as text (pages split at \f).
-local function browser_text(page)
+-- comparison_report.html printed to PDF by headless Chromium: the PDF's path.
+local function browser_pdf(page)
   local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
   t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
   local tmp = t.tmpdir()
@@ -1312,6 +1324,12 @@ local function browser_text(page)
     "file://" .. page }, { timeout = 120 })
   t.ok(r.ok and lfs.attributes(pdf, "size") and lfs.attributes(pdf, "size") > 0,
     "chromium printed the page: " .. tostring(r.stderr))
+  return pdf
+end
+
+-- comparison_report.html printed to PDF by headless Chromium, as text (pages split at \f).
+local function browser_text(page)
+  local pdf = browser_pdf(page)
   local txt = proc.run({ "pdftotext", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
   t.ok(txt.ok, txt.stderr)
   return txt.stdout
@@ -1427,6 +1445,34 @@ t.test("printed to PDF: the Load Curves table keeps every column on the page", f
   t.ok(pcts >= 12, "the SLO attainment figures printed: " .. pcts)
 end)
 
+-- fixe42 (new-user trial, session 42): the demo's report printed had its second Load Curves
+-- table (vllm+chunked-prefix) wider than the text: the right border and the padding of the
+-- SLO attainment column cut off at the printable area's edge. The text column's left edge is
+-- the leftmost word's (pdftotext -bbox, in pt); its right edge lies as far from the paper's
+-- right side, so no word may end beyond page width - that left edge (main: the N/A of that
+-- column ended at 576.2 pt on 612-pt Letter, the text's edge at 612 - 45.75 = 566.25).
+t.test("printed to PDF: the demo's tables stay inside the text column (no right edge cut off)", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local pdf = browser_pdf(w .. "/comparison_report.html")
+  local x = proc.run({ "pdftotext", "-bbox", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
+  t.ok(x.ok, x.stderr)
+  local width = tonumber(x.stdout:match('<page width="([%d.]+)"'))
+  local left, words = math.huge, {}
+  for x0, x1, word in x.stdout:gmatch('<word xMin="([%d.]+)" yMin="[%d.]+" xMax="([%d.]+)" yMax="[%d.]+">([^<]*)</word>') do
+    left = math.min(left, tonumber(x0))
+    words[#words + 1] = { tonumber(x1), word }
+  end
+  t.ok(width and #words > 1000, "the report's words with their boxes")
+  local over = {}
+  for _, wd in ipairs(words) do
+    if wd[1] > width - left + 0.01 then over[#over + 1] = ("%s (ends at %.1f)"):format(wd[2], wd[1]) end
+  end
+  t.eq(#over, 0, ("words past the text's right edge %.2f pt: %s"):format(width - left, table.concat(over, ", ")))
+end)
+
 t.test("latency against throughput: a y axis to 100000 ms keeps its label inside the picture", function()
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
@@ -1457,6 +1503,37 @@ t.test("latency against throughput: a y axis to 100000 ms keeps its label inside
     t.ok(tonumber(x) >= 9, "a y label's baseline at x = " .. x)
   end
   t.ok(n >= 3, "the y labels: " .. n)
+end)
+
+-- fixe42 (new-user trial, session 42): a simulated A/B's TPOT p90 lay between 22.4 and 23.3
+-- ms, and gnuplot's own range for that panel ran 22.4 to 23.4: a 0.9-ms (4 %) gap filled the
+-- panel's height. A linear latency axis starts at 0 now (the treatments' chart's rule); the
+-- log panels (TTFT and E2E here span 90 to 120,000 ms) keep their range.
+t.test("latency against throughput: a linear latency axis starts at 0, a log one keeps its range", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local function run(x, label, tpot)
+    local st = {}
+    for i, ttft in ipairs { 90, 300, 2000, 120000 } do
+      st[i] = { index = i - 1, rate = 2 * i, metrics = { values = { throughput_req_s = 2 * i,
+        throughput_tok_s = 128 * i, ttft_p90_ms = ttft, tpot_p90_ms = tpot[i], latency_p90_ms = 1000 + ttft } } }
+    end
+    return { x = x, label = label, run = { stages = st } }
+  end
+  local c = charts.latency_throughput({}, run("a", "A", { 22.4, 22.5, 22.7, 22.9 }),
+    run("b", "B", { 22.8, 23.0, 23.1, 23.3 }))
+  t.ok(c.available, c.reason)
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  -- the y tics' labels (right-aligned; the x tics' are centred): in the TPOT panels, one per
+  -- x axis, a 0 each; the log panels' lowest 1-2-5 label is 80 or more
+  local zeros, lows = 0, {}
+  for text in svg:gmatch('text%-anchor="end">%s*<text>%s*([^<]-)%s*</text>') do
+    if text == "0" then zeros = zeros + 1 end
+    lows[#lows + 1] = text
+  end
+  t.eq(zeros, 2, "a 0 on both TPOT panels' y axes: " .. table.concat(lows, " "))
 end)
 
 -- nu35-6: the treatments report printed (--print-to-pdf) split its "At the common load" bars

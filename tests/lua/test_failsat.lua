@@ -353,8 +353,8 @@ t.test("the ladder on the achieved axis: a rate a run reached at several loads i
   -- the other rows of y inside its range are interpolated as before: 12 between 10 and 20
   -- (30 + 0.2 x 5 = 31.0 ms), 22 between 15 and 31 (45 + 7 / 16 x 10 = 49.4 ms)
   for _, r in ipairs(m.ladder.rows) do
-    if r.rps_text == "12.00" then t.eq(r.ttft_p90_b, "~31.0") end
-    if r.rps_text == "22.00" then t.eq(r.ttft_p90_b, "~49.4") end
+    if r.rps_text == "12.00" then t.eq(r.ttft_p90_b, "≈31.0") end
+    if r.rps_text == "22.00" then t.eq(r.ttft_p90_b, "≈49.4") end
   end
   -- Markdown and HTML: the N/A cells and the note; comparison.json: the reason in the cell
   for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do

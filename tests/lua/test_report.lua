@@ -188,6 +188,17 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local html = t.read(w .. "/comparison_report.html")
   t.ok(html:find("≥ 92.21 req/s (the last load before saturation)", 1, true), "the HTML headline")
   t.ok(not html:find("92.68", 1, true) and not golden:find("92.68", 1, true), "no interpolation past saturation")
+  -- fixe42: an interpolated ladder value is marked "≈", in the HTML as in the markdown: "~43.26"
+  -- read as -43.26 at a normal zoom. B's 31.42 req/s at A's 31.4/s row, A's 43.26 at B's 43.25/s
+  -- row (golden above); no "~" before a figure or a run's letter in either's Load Ladder
+  local lad_html = html:match("<h2[^>]*>Load Ladder</h2>(.-)<h2")
+  local lad_md = text:match("\n## Load Ladder\n(.-)\n## ")
+  t.ok(lad_html and lad_md, "the Load Ladder sections")
+  t.ok(lad_html:find("<td class=\"n\">≈31.42</td>", 1, true) and lad_html:find("≈43.26", 1, true), "≈ in the HTML")
+  t.ok(lad_html:find("(marked ≈)", 1, true) and lad_md:find("(marked ≈)", 1, true), "the ladder's intro names ≈")
+  for what, s in pairs { html = lad_html, md = lad_md } do
+    t.eq(s:match("~[%d%-AB]"), nil, what .. ": a ~ before a figure or a run's letter")
+  end
   -- the verdict, first: B named only as the Headline's evidence names it (untested, one run
   -- per load, but B's lower end, its point 4 at 126.53 req/s, is above A's ceiling, 103.08
   -- at its point 7, so the order holds whatever A's bound); the figures and the Change are
@@ -221,9 +232,9 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local frac = (sa[5]._rate - sb[3]._rate) / (sb[4]._rate - sb[3]._rate)
   local want = sb[3].ttft_p90_ms + frac * (sb[4].ttft_p90_ms - sb[3].ttft_p90_ms)
   t.near(want, 36.75, 0.005)
-  t.eq(r5[10], "~" .. template.helpers.num(want, 1))
+  t.eq(r5[10], "≈" .. template.helpers.num(want, 1))
   -- and B's achieved rate there, on the same line: 84.773 + frac x (126.535 - 84.773)
-  t.eq(r5[6], "~" .. template.helpers.num(sb[3]._drain + frac * (sb[4]._drain
+  t.eq(r5[6], "≈" .. template.helpers.num(sb[3]._drain + frac * (sb[4]._drain
     - sb[3]._drain), 2))
   -- B's point 6 (212.24 req/s offered) is beyond any rate A was offered (183.38): A's cells
   -- are blank
@@ -232,9 +243,9 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(b6[10], template.helpers.num(sb[6].ttft_p90_ms, 1))
   t.eq(b6[4], "B")
   -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): B not marked there; A's value
-  -- there is interpolated past its last load before saturation (92.19 req/s offered): "~A"
+  -- there is interpolated past its last load before saturation (92.19 req/s offered): "≈A"
   local b5 = lad["169.99/s"]
-  t.eq(b5[4], "~A")
+  t.eq(b5[4], "≈A")
   t.eq(b5[10], template.helpers.num(sb[5].ttft_p90_ms, 1))
   -- the Summary's matched load: 92.19 req/s offered, the lower of the two runs' offered
   -- rates at their last points before saturation (A's point 4, B's point 5: 169.99), with

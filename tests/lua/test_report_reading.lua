@@ -284,7 +284,7 @@ t.test("ladder: the points at or past a run's saturation are marked, with the re
   -- y's point 2 at 35 req/s offered: x interpolated between its offered 30 (point 3) and 40
   -- (point 4, saturated), above the 30 of its last point before saturation: leaning on a
   -- saturated point
-  t.eq(by["35/s"].saturated, "~A")
+  t.eq(by["35/s"].saturated, "≈A")
   t.eq(by["45/s"].saturated, "")    -- y never saturated; x is blank (outside its range)
   t.ok(m.ladder.saturation_legend:find("A (x) from load point 4 on: at 40 req/s offered only 31 req/s were achieved "
     .. "(77.5 %, below 95 %)", 1, true), m.ladder.saturation_legend)

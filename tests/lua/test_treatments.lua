@@ -299,11 +299,11 @@ t.test("charts across treatments: drawn by gnuplot from the templates, labels as
   local last
   for line in t.read(out .. "/charts/treatments_bars_w3.dat"):gmatch("[^\n]+") do last = line end
   local cells = {}
-  for x in last:gmatch("%S+") do cells[#cells + 1] = tonumber(x) end
-  t.eq(cells[1], 0)
-  t.near(cells[2], S[4].ttft_p90_ms, 1e-12)
-  t.near(cells[3], S[4].ttft_p90_ms, 1e-12)
-  t.near(cells[4], S[4].ttft_p90_ms, 1e-12)
+  for x in last:gmatch("%S+") do cells[#cells + 1] = x end
+  t.eq(tonumber(cells[1]), 0)
+  t.near(tonumber(cells[2]), S[4].ttft_p90_ms, 1e-12)
+  -- (no interval: NaN, never a whisker from the value to itself; fixe42)
+  t.eq({ cells[3], cells[4] }, { "NaN", "NaN" })
   t.ok(md:find("![At the common load, 92.19 req/s offered: workload 3", 1, true), md)
 end)
 
@@ -1982,7 +1982,8 @@ t.test("charts: one set per workload, titled with it, each drawing only its own 
   -- the bars chart of r2: one row, big's E2E p90 at its workload's common load, never the
   -- mean over its 4 points ((400 + 500 + 600 + 3000) / 4 = 1125): alone in r2, its highest
   -- sustained load, 30 req/s (40 offered achieves 32: saturated), where it measured 600 ms
-  t.ok(cs[5].data:find(" 600 600 600 ", 1, true), cs[5].data)
+  -- (one run, no per-request data: no interval, NaN, never a whisker from 600 to 600; fixe42)
+  t.ok(cs[5].data:find(" 600 NaN NaN ", 1, true), cs[5].data)
   t.ok(not cs[5].data:find(" 1125", 1, true), cs[5].data)
   -- drawn: six pictures, and a comparison written again with one workload leaves none of the
   -- other's behind
@@ -2201,7 +2202,7 @@ t.test("treatments' bars are at the common load, never a mean over load ladders 
   local b = bars.data:match("\n1 ([^\n]+)")
   local function cells(line)
     local out = {}
-    for x in line:gmatch("%S+") do out[#out + 1] = tonumber(x) end
+    for x in line:gmatch("%S+") do out[#out + 1] = tonumber(x) or x end
     return out
   end
   a, b = cells(a), cells(b)
@@ -2212,6 +2213,39 @@ t.test("treatments' bars are at the common load, never a mean over load ladders 
   t.near(b[3], 37.24500122480095, 1e-9)
   t.near(b[4], 612.0528709337325, 1e-9)
   t.ok(a[1] > b[1], "the chunked run is the faster one at the common load, as the table says")
+end)
+
+-- fixe42 (new-user trial, session 42): a bar whose noise is unknown was drawn with a whisker
+-- from its value to itself, a cap on the bar that reads as a figure known exactly, beside a
+-- caption saying "No whisker"; and three 600-px panels stacked filled a third of a wide page,
+-- the names under them at 10 pt. The KubeCon pair: at the common load (92.19 req/s offered)
+-- vllm ("one") is measured at its stage 3, one run and no per-request data, so none of its
+-- three bars has an interval; chunked ("two") is interpolated between its stages 2 and 3,
+-- its whiskers those stages' values (the test above).
+t.test("treatments' bars: no whisker without an interval, the bar pale and marked; panels side by side", function()
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "one=" .. VLLM, "--run", "two=" .. CHUNK, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local dat = t.read(out .. "/charts/treatments_bars.dat")
+  local one = {}
+  for x in dat:match("\n0 ([^\n]+)"):gmatch("%S+") do one[#one + 1] = x end
+  -- value, low, high of TTFT p90, E2E p90, output tok/s: no low or high at all
+  t.eq({ one[2], one[3], one[5], one[6], one[8], one[9] }, { "NaN", "NaN", "NaN", "NaN", "NaN", "NaN" })
+  local svg = t.read(out .. "/charts/treatments_bars.svg")
+  local _, marks = svg:gsub("<text>no interval</text>", "")
+  t.eq(marks, 3, "one's three bars marked")
+  -- the pale bars' dashed outline in the run colour (no other box has one)
+  t.ok(svg:find("stroke-dasharray", 1, true) and svg:find("rgb(  0, 114, 178)", 1, true), "a pale, dashed bar")
+  -- landscape: the three panels side by side, 3 x 360 = 1080 px wide, 400 + 80 high
+  local w, h = svg:match('viewBox="0 0 (%d+) (%d+)"')
+  t.eq({ tonumber(w), tonumber(h) }, { 1080, 480 })
+  -- the names under the bars at the chart's 12 pt
+  t.ok(svg:find('font%-size="12%.00"[^>]*>%s*<text>one</text>'), "the tick names at 12 pt")
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("Pale bars marked \"no interval\" have no whisker: nothing measured their noise there (one run at "
+    .. "that load, and for a latency no per-request data), so each is one figure, not an exact one: one's TTFT p90, "
+    .. "one's End-to-end latency p90, one's output tokens/s.", 1, true), md:match("Whiskers:[^\n]*"))
+  t.ok(not md:find("No whisker, the noise unknown", 1, true), "the old note, which the chart contradicted")
 end)
 
 -- The reader's advice for a result file that cannot be read names --tolerant: treatments.lua

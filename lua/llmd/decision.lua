@@ -2409,14 +2409,14 @@ end
 -- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
 -- "but within the noise of those rates: A's figure less B's ceiling, 0.02 req/s, has a 95 %
 -- interval from -2.15 req/s to 2.19 req/s (A's figure from 165 requests, B's ceiling from
--- 150), so either may be higher; more requests at each load (longer loads) or repeats would
--- tell".
+-- 150), so either may be higher; more requests at each load (longer loads, rather than
+-- repeats) would tell" (why not repeats: M.noise_settle_text).
 function M.sustained_noise_text(sp, rate, hi, lo)
   local nz = sp.noise or {}
   return ("but within the noise of those rates: %s's figure less %s's ceiling, %s, has a 95 %% interval from %s to %s "
     .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; more requests at each load "
-    .. "(longer loads) or repeats would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo), rate(nz.gap_hi), hi,
-    math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
+    .. "(longer loads, rather than repeats) would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo),
+    rate(nz.gap_hi), hi, math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

@@ -2161,7 +2161,8 @@ function M.ceiling_noise_order(ca, cb)
     c_hi, c_n = cz.ceiling_hi, cz.ceiling_n
   end
   if not c_hi then return nil, nil end
-  local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, ceil_hi = c_hi, ceil_n = c_n }, hi_lo, lo_hi)
+  local nz = M.gap_noise({ fig_lo = fz.fig_lo, fig_n = fz.fig_n, fig_repeats = fz.fig_repeats,
+    ceil_hi = c_hi, ceil_n = c_n }, hi_lo, lo_hi)
   nz.higher = apart
   return nz.gap_lo > 0 and apart or nil, nz
 end
@@ -2286,18 +2287,53 @@ end
 -- of its rates (M.noise_settle_text).
 M.SETTLE_MAX_LONGER = 100
 
+-- The chance (power) with which the loads M.noise_settle_text asks for put a gap beyond the
+-- noise if the gap is as measured, and the normal quantile at it (z_0.80, numpy/scipy
+-- norm.ppf(0.8) = 0.8416212335729143).
+M.SETTLE_POWER = 80
+M.SETTLE_POWER_Z = 0.8416212335729143
+
 -- What would settle an order the noise of two rates leaves open (nz: M.gap_noise's, fig_n
--- and ceil_n the requests each rate was counted from; rate: the formatter of one rate): a
--- rate's 95 % interval is its count's, Poisson (llmd.loadpoints.rate_interval), so its half-
--- width shrinks as the square root of the requests behind it, and the gap's, sqrt(h_fig^2 +
--- h_ceil^2), with both; loads k = (half-width / gap)^2 times as long (or as many repeats of
--- them, whose requests count alike) put a gap of this size beyond it, if it holds: "loads
--- about 4.2 times as long: about 840 and 630 requests at those loads, not 200 and 150 (about
--- 89 s at 9.40 req/s, not 21 s), or as many repeats of them, would put a gap of 0.05 req/s
--- beyond the noise, if it holds". Where that is over M.SETTLE_MAX_LONGER times: a gap this
--- small against the noise needs loads over that many times as long; its order is
--- practically unknowable from longer loads. nil where the gap is 0 or less, or a count unknown.
--- no_secs: no seconds (rates per GPU, which the requests' time does not divide by).
+-- and ceil_n the requests each rate was counted from, fig_repeats the repeats of the
+-- figure's load point (nil: 1); rate: the formatter of one rate): a rate's 95 % interval is
+-- its count's, Poisson (llmd.loadpoints.rate_interval), so its half-width shrinks as the
+-- square root of the requests behind it, and the gap's, h = sqrt(h_fig^2 + h_ceil^2), with
+-- both. Loads k times as long that made h equal the gap g would clear 0 only half the time
+-- with a true gap of g (audit42: k17 vs k20 slots "2.8 times as long" ordered them in about
+-- half of the pairs); the measured gap is about normal with sd h / z (z = z_0.975), so it
+-- clears the new half-width h / sqrt(k) with chance M.SETTLE_POWER where g / (h / (z
+-- sqrt(k))) = z + z_power: k = ((z + z_power) / z)^2 (h / g)^2, 2.04 (h / g)^2 at 80 %:
+-- "loads about 5.7 times as long: about 3080 and 3080 requests at those loads, not 540 and
+-- 540 (about 351 s at 8.79 req/s, not 61 s), would put the gap beyond the noise with 80 %
+-- chance if it is truly 0.64 req/s, as measured". With repeats, the seconds are a repeat's.
+-- Longer loads, not repeats: a repeated load's rate is read with its repeats' Student-t
+-- interval where that is wider (rate_interval), and t_0.975 with 2 degrees of freedom is
+-- 4.30, so 3 repeats of a load are about twice as noisy as one load 3 times as long (audit42:
+-- k17 vs k20 slots ordered in 8 of 20 pairs with 3 repeats of 60 s, 18 of 20 with one of 180
+-- s); the text says so. Where k is over M.SETTLE_MAX_LONGER: a gap this small against the
+-- noise needs loads over that many times as long; its order is practically unknowable from
+-- longer loads. nil where the gap is 0 or less, or a count unknown. no_secs: no seconds
+-- (rates per GPU, which the requests' time does not divide by).
+function M.noise_settle_text(nz, rate, no_secs)
+  if not (nz and nz.gap and nz.gap > 0 and nz.gap_lo and nz.fig_n and nz.ceil_n and nz.fig_rps) then return nil end
+  local half = nz.gap - nz.gap_lo
+  local z = lp.RATE_Z
+  local k = ((z + M.SETTLE_POWER_Z) / z) ^ 2 * (half / nz.gap) ^ 2
+  if k > M.SETTLE_MAX_LONGER then
+    return ("the gap, %s, is so small against the noise of those rates that only loads over %d times as long could "
+      .. "put it beyond that noise with %d %% chance"):format(rate(nz.gap), M.SETTLE_MAX_LONGER, M.SETTLE_POWER)
+  end
+  local reps = math.max(1, nz.fig_repeats or 1)
+  local each = nz.fig_n / reps / nz.fig_rps
+  local secs = not no_secs and (" (about %.0f s%s at %s, not %.0f s)"):format(k * each,
+    reps > 1 and (" each of its %d repeats"):format(reps) or "", rate(nz.fig_rps), each) or ""
+  return ("loads about %.1f times as long: about %d and %d requests at those loads, not %d and %d%s, would put the gap "
+    .. "beyond the noise with %d %% chance if it is truly %s, as measured (longer loads, not more repeats: a "
+    .. "repeated load's rate is read with its repeats' Student-t interval, which from 3 repeats is about twice as "
+    .. "wide as from one load 3 times as long)"):format(k, math.ceil(k * nz.fig_n), math.ceil(k * nz.ceil_n),
+    math.floor(nz.fig_n + 0.5), math.floor(nz.ceil_n + 0.5), secs, M.SETTLE_POWER, rate(nz.gap))
+end
+
 -- What settles lower bounds whose order only higher loads can tell (compare.lua's and
 -- treatments.lua's Verdicts): "measure loads where each capacity lies, above its lower bound:
 -- x above 10 req/s offered, its highest load, up to where it stops keeping up; ...". bounds:
@@ -2313,21 +2349,6 @@ end
 -- unknown; till: what ends the search).
 function M.above_bound_text(label, lo, till)
   return ("%s above %s, up to where %s"):format(label, lo and (lo .. ", its highest load") or "its highest load", till)
-end
-
-function M.noise_settle_text(nz, rate, no_secs)
-  if not (nz and nz.gap and nz.gap > 0 and nz.gap_lo and nz.fig_n and nz.ceil_n and nz.fig_rps) then return nil end
-  local half = nz.gap - nz.gap_lo
-  local k = (half / nz.gap) ^ 2
-  if k > M.SETTLE_MAX_LONGER then
-    return ("the gap, %s, is so small against the noise of those rates that only loads over %d times as long (or as "
-      .. "many repeats) could put it beyond that noise"):format(rate(nz.gap), M.SETTLE_MAX_LONGER)
-  end
-  local secs = not no_secs and (" (about %.0f s at %s, not %.0f s)"):format(k * nz.fig_n / nz.fig_rps,
-    rate(nz.fig_rps), nz.fig_n / nz.fig_rps) or ""
-  return ("loads about %.1f times as long: about %d and %d requests at those loads, not %d and %d%s, or as many "
-    .. "repeats of them, would put a gap of %s beyond the noise, if it holds"):format(k, math.ceil(k * nz.fig_n),
-    math.ceil(k * nz.ceil_n), math.floor(nz.fig_n + 0.5), math.floor(nz.ceil_n + 0.5), secs, rate(nz.gap))
 end
 
 -- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb
@@ -2374,7 +2395,7 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
     local lo_s, lo_n = order == "b" and sa or sb, (order == "b" and na or nb) or 1
     local fig = type(hi_s.noise) == "table" and hi_s.noise.sustained or nil
     local ceil = type(lo_s.noise) == "table" and lo_s.noise or {}
-    local nz = { fig_lo = fig and fig.lo / hi_n, fig_n = fig and fig.n,
+    local nz = { fig_lo = fig and fig.lo / hi_n, fig_n = fig and fig.n, fig_repeats = fig and fig.repeats,
       ceil_hi = ceil.ceiling_hi and ceil.ceiling_hi / lo_n, ceil_n = ceil.ceiling_n }
     spans.noise = nz
     -- (files that count no requests, which no supported harness writes, leave the noise
@@ -2411,14 +2432,14 @@ end
 -- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
 -- "but within the noise of those rates: A's figure less B's ceiling, 0.02 req/s, has a 95 %
 -- interval from -2.15 req/s to 2.19 req/s (A's figure from 165 requests, B's ceiling from
--- 150), so either may be higher; more requests at each load (longer loads) or repeats would
--- tell".
+-- 150), so either may be higher; more requests at each load (longer loads, rather than
+-- repeats) would tell" (why not repeats: M.noise_settle_text).
 function M.sustained_noise_text(sp, rate, hi, lo)
   local nz = sp.noise or {}
   return ("but within the noise of those rates: %s's figure less %s's ceiling, %s, has a 95 %% interval from %s to %s "
     .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; more requests at each load "
-    .. "(longer loads) or repeats would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo), rate(nz.gap_hi), hi,
-    math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
+    .. "(longer loads, rather than repeats) would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo),
+    rate(nz.gap_hi), hi, math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
 end
 
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap

@@ -1286,7 +1286,8 @@ M.RATE_Z = 1.959963984540054
 -- M.saturation's answered_kept_up reads them, not of its successes (M.answered_share): a
 -- shortfall of failures is no queue, its rate still the sends' thinned. Widened to the repeats' own 95 %
 -- interval of the rate where the point was repeated (their spread; not where with_repeats is
--- false). {lo, hi, n (the requests counted)}; nil where the count is unknown.
+-- false). {lo, hi, n (the requests counted), repeats (the point's, 1 where measured once)}; nil
+-- where the count is unknown.
 function M.rate_interval(p, r, with_repeats)
   r = r or p.achieved_rps
   if not finite(r) then return nil end
@@ -1310,7 +1311,7 @@ function M.rate_interval(p, r, with_repeats)
   local lo, hi = math.max(r - half, 0), r + half
   local c = with_repeats ~= false and p.ci and p.ci.throughput_req_s
   if c and finite(c.lo) and finite(c.hi) then lo, hi = math.min(lo, c.lo), math.max(hi, c.hi) end
-  return { lo = lo, hi = hi, n = n }
+  return { lo = lo, hi = hi, n = n, repeats = p.repeats or 1 }
 end
 
 -- The noise of a saturation's figures (s: saturation_of's result on points, its max
@@ -2442,11 +2443,12 @@ end
 -- range or its intervals' noise where it has one, c.interval or c.noise: call it once the span
 -- is final): {fig_lo, fig_n = the lower end of the 95 % interval (M.rate_interval) of the load
 -- point where the capacity's span (decision.capacity_span) starts, the most achieved at or
--- below that start, scaled to it, and its count; top_hi, top_n = the upper end of the interval
--- of the load point where the span ends (the least achieved at or above that end, scaled to
--- it: the load it already failed at), and its count; ceiling_hi, ceiling_n = the upper end of
--- its ceiling point's (as saturation_noise's); each nil where unknown}, nil where all are, and for
--- a capacity that is neither a bound nor an estimate. decision.capacity_evidence orders a run
+-- below that start, scaled to it, and its count (fig_repeats: that point's repeats); top_hi,
+-- top_n = the upper end of the interval of the load point where the span ends (the least
+-- achieved at or above that end, scaled to it: the load it already failed at), and its count;
+-- ceiling_hi, ceiling_n = the upper end of its ceiling point's (as saturation_noise's); each
+-- nil where unknown}, nil where all are, and for a capacity that is neither a bound nor an
+-- estimate. decision.capacity_evidence orders a run
 -- above another's ceiling only beyond it (decision.gap_noise, the rule
 -- decision.sustained_order uses). (fixg40 read the figure's noise at the figure's own load and
 -- llmd.report then again at the span's start; a gap read from the span's lower end against the
@@ -2475,7 +2477,7 @@ function M.capacity_rate_noise(points, c)
       end
     end
     local x = at and at.achieved_rps > 0 and M.rate_interval(at)
-    if x then out.fig_lo, out.fig_n = lo * x.lo / at.achieved_rps, x.n end
+    if x then out.fig_lo, out.fig_n, out.fig_repeats = lo * x.lo / at.achieved_rps, x.n, x.repeats end
   end
   if finite(c.ceiling_rps) then
     local sn = saturation_noise(points, { ceiling_rps = c.ceiling_rps, ceiling_left_out = c.ceiling_left_out })

@@ -226,20 +226,29 @@ M.SETUP_TREATMENT_KEYS = { "name" }
 
 -- Refuses a key of setup treatment t (its index i, from 0; shown: its name as the workspace gets
 -- it) that is a near miss of one of M.SETUP_TREATMENT_KEYS: one path segment (a dotted key is a
--- values path), equal to it but for case and '-' / '_' or within an edit distance of 2, with a
--- scalar value (a name is a string or a number; a mapping or a list is values), and no values key
--- the file knows (values: the top segments of the keys setup.constants sets and of the values paths
--- the treatments set). Raises one line naming the file, the treatment and the key.
+-- values path), equal to it but for case and '-' / '_', within an edit distance of 1 or two
+-- neighbouring letters swapped (nme, nmae, names; not node or mode: within 2 of a four-letter
+-- key is half of it, and real values keys fall there), with a scalar value (a name is a string
+-- or a number; a mapping or a list is values), and no values key the file knows (values: the
+-- top segments of the keys setup.constants sets and of the values paths the treatments set).
+-- Raises one line naming the file, the treatment and the key.
 local function check_setup_keys(t, i, shown, values, path)
   local dist = require("llmd.opts").distance
   local function norm(x) return (x:lower():gsub("%-", "_")) end
+  local function swapped(a, b) -- b is a with two neighbouring letters swapped
+    if #a ~= #b then return false end
+    for j = 1, #a - 1 do
+      if a:sub(1, j - 1) .. a:sub(j + 1, j + 1) .. a:sub(j, j) .. a:sub(j + 2) == b then return true end
+    end
+    return false
+  end
   for _, k in ipairs(keys(t)) do
     local key = tostring(k)
     local v = t[k]
     if not key:find(".", 1, true) and not values[key] and type(v) ~= "table"
       and v ~= yaml.null and key ~= "name" then
       for _, own in ipairs(M.SETUP_TREATMENT_KEYS) do
-        if norm(key) == own or dist(norm(key), own) <= 2 then
+        if norm(key) == own or dist(norm(key), own) <= 1 or swapped(norm(key), own) then
           error(("%s: setup.treatments[%d] (setup treatment %s): %s: not a setup treatment's key (did you mean %s? "
             .. "a setup treatment's own keys: %s; any other is sent to helm as a values key, and nothing else in "
             .. "the file sets %s as one)"):format(path, i, shown, key, own,

@@ -118,9 +118,11 @@ end)
 
 -- A setup treatment's own key is name; every other key goes to helm as a values key. A misspelt
 -- name (nme: two) ran as setup-2 and sent nme to the chart, saying nothing; a near miss of it is
--- refused with one line (llmd.experiment.SETUP_TREATMENT_KEYS; edit distances by hand: nme, Name,
--- nmae 1 or 2 from name). A key within 2 of name that the file uses as values (a dotted path under
--- it, a mapping, or setup.constants) and a value no name can be (a mapping) are values, kept.
+-- refused with one line (llmd.experiment.SETUP_TREATMENT_KEYS; by hand: nme and names are one
+-- edit from name, Name equal but for case, nmae two neighbouring letters swapped). A key near name
+-- that the file uses as values (a dotted path under it, a mapping, or setup.constants), a value no
+-- name can be (a mapping), and a key two edits away that is no swap (node, mode: real values keys;
+-- verify42 found `node: two` refused) are values, kept.
 t.test("a setup treatment's key that is a near miss of name is refused, naming the file and treatment", function()
   local function err(text)
     local ok, e = pcall(ex.parse, yaml.load(text), "x.yaml")
@@ -143,6 +145,10 @@ t.test("a setup treatment's key that is a near miss of name is refused, naming t
   t.eq({ e.setup_treatments[1].name, e.setup_treatments[2].name }, { "one", "two" })
   t.eq(e.setup_treatments[1].overrides, { nome = { a = 1 }, node = { x = 2 }, nam = 4, image = "x" })
   t.eq(e.setup_treatments[2].overrides, { node = 1, nam = 3 })
+  t.eq(err("setup:\n  treatments:\n    - name: one\n      names: x\n"), "x.yaml: setup.treatments[0] (setup "
+    .. "treatment one): names: not a setup treatment's key" .. tail:format("names"))
+  e = ex.parse(yaml.load("setup:\n  treatments:\n    - name: one\n      node: two\n      mode: 1\n"), "x.yaml")
+  t.eq(e.setup_treatments[1].overrides, { node = "two", mode = 1 })
 end)
 
 t.test("run treatment overrides apply to the rendered profile; lists by index; unmatched returned", function()

@@ -496,9 +496,8 @@ typedef struct ScrapeList {
     size_t pathcap;
 } ScrapeList;
 
-static int scrapes_gc(lua_State *L)
+static void scrapes_free(ScrapeList *s)
 {
-    ScrapeList *s = (ScrapeList *)luaL_checkudata(L, 1, SCRAPES_MT);
     if (s->dir != NULL)
         (void)closedir(s->dir);
     free(s->files);
@@ -511,6 +510,11 @@ static int scrapes_gc(lua_State *L)
     free(s->names);
     free(s->path);
     memset(s, 0, sizeof *s);
+}
+
+static int scrapes_gc(lua_State *L)
+{
+    scrapes_free((ScrapeList *)luaL_checkudata(L, 1, SCRAPES_MT));
     return 0;
 }
 
@@ -962,6 +966,7 @@ static int l_read_dir(lua_State *L)
         push_epoch(L, s, &s->files[s->n - 1]);
         lua_setfield(L, -2, "finish");
     }
+    scrapes_free(s); /* now, not at the next collection */
     return 1;
 }
 

@@ -55,8 +55,10 @@ function M.read_raw_dir(dir, opts)
       error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
         :format(issue.path, issue.stamp), 0)
     end
-    error(("%s: the header's Timestamp %s is %d s away from the file name's %d")
-      :format(issue.path, issue.stamp, issue.header_t - issue.t, issue.t), 0)
+    -- (an epoch beyond an integer is a float: written without a fraction, as the others)
+    local function whole(x) return math.tointeger(x) or ("%.0f"):format(x) end
+    error(("%s: the header's Timestamp %s is %s s away from the file name's %s")
+      :format(issue.path, issue.stamp, whole(issue.header_t - issue.t), whole(issue.t)), 0)
   end
   if info.files == 0 then
     error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)

@@ -7,6 +7,8 @@
 **   agg:add(pod, text, t); agg:add_file(pod, path, t)
 **   local header, warning = agg:read_scrape(path); agg:add_read(pod, t, path)
 **   local read, pod, timestamp, warning = agg:read_raw(path); agg:add_read(pod, t, path)
+**   local info, issue = agg:read_dir(dir, {readable =, on_scrape =, max_skew =})
+**   prom.parse_timestamp("2026-02-16T09:20:32+0000") -> 1771233632
 **   agg:counter_total(name, {mode = "increase" | "max" | "last", by = {"pod", ...}})
 **   agg:gauge_summary(name [, {by = ...}]); agg:histogram_quantile(name, q [, {by = ...}])
 **   agg:histogram_mean(name); agg:ratio(numerator, denominator); agg:series(name)
@@ -14,9 +16,12 @@
 ** Unknown is nil: a metric never scraped, a ratio over a zero denominator, a quantile
 ** with no observations.
 */
+#define _GNU_SOURCE /* qsort_r */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -249,16 +254,24 @@ static int l_aggregator(lua_State *L)
     return 1;
 }
 
-static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text, size_t len,
-                     double t, const char *name)
+/* Adds text, which followed line0 lines of plain comments (a header), as prom_agg_add_lines;
+   raises its error. */
+static void add_text_at(lua_State *L, PromAgg *a, const char *pod, const char *text, size_t len,
+                        uint64_t line0, double t, const char *name)
 {
     if (!(t == t) || isinf(t))
         llmd_error(L, "%s: the scrape time must be a finite number of seconds", name);
     a->parser.interrupt_base = llmd_signals_taken;
-    if (prom_agg_add(a, pod, text, len, t, name) != 0) {
+    if (prom_agg_add_lines(a, pod, text, len, line0, t, name) != 0) {
         (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */
         llmd_error(L, "%s", a->err);
     }
+}
+
+static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text, size_t len,
+                     double t, const char *name)
+{
+    add_text_at(L, a, pod, text, len, 0, t, name);
 }
 
 /* agg:add(pod, text, t [, name]) -> skipped lines */
@@ -292,7 +305,8 @@ static int l_add_file(lua_State *L)
 
 /*
 ** The leading "# Key: value" lines of a scrape file f[0..end) (each "# " [A-Za-z0-9]+ ":"
-** ... "\n"): where they end. The values of the keys Pod and Timestamp (the text after the
+** ... "\n"): where they end, and how many (in *lines). The values of the keys Pod and Timestamp
+*(the text after the
 ** colon and one space, if any, up to the newline; the last line of a key wins) in pod and
 ** ts, NULL when absent.
 */
@@ -301,11 +315,13 @@ typedef struct HeaderField {
     size_t n;
 } HeaderField;
 
-static const char *scrape_header(const char *f, const char *end, HeaderField *pod, HeaderField *ts)
+static const char *scrape_header(const char *f, const char *end, HeaderField *pod, HeaderField *ts,
+                                 uint64_t *lines)
 {
     const char *h = f;
     pod->p = ts->p = NULL;
     pod->n = ts->n = 0;
+    *lines = 0;
     for (;;) {
         const char *p = h + 2;
         if (end - h < 3 || h[0] != '#' || h[1] != ' ')
@@ -328,13 +344,14 @@ static const char *scrape_header(const char *f, const char *end, HeaderField *po
             v->n = (size_t)(nl - at);
         }
         h = nl + 1;
+        ++*lines;
     }
     return h;
 }
 
-/* Pushes the text after "\n# Warning: " in f (up to its newline), or nil: collect_metrics.sh's
-   failed scrape. Found by its W, a rare letter in scrapes. */
-static void push_warning(lua_State *L, const char *f, size_t flen)
+/* The text after "\n# Warning: " in f (up to its newline; its length in *wl), or NULL:
+   collect_metrics.sh's failed scrape. Found by its W, a rare letter in scrapes. */
+static const char *find_warning(const char *f, size_t flen, size_t *wl)
 {
     const char *end = f + flen, *w = NULL;
     for (const char *q = f + 3; flen >= 12 && q < end; q++) {
@@ -348,10 +365,20 @@ static void push_warning(lua_State *L, const char *f, size_t flen)
     }
     if (w != NULL) {
         const char *nl = (const char *)memchr(w, '\n', (size_t)(end - w));
-        lua_pushlstring(L, w, (size_t)((nl ? nl : end) - w));
-    } else {
-        lua_pushnil(L);
+        *wl = (size_t)((nl ? nl : end) - w);
     }
+    return w;
+}
+
+/* Pushes find_warning's text, or nil. */
+static void push_warning(lua_State *L, const char *f, size_t flen)
+{
+    size_t wl = 0;
+    const char *w = find_warning(f, flen, &wl);
+    if (w != NULL)
+        lua_pushlstring(L, w, wl);
+    else
+        lua_pushnil(L);
 }
 
 /*
@@ -370,8 +397,10 @@ static int l_read_scrape(lua_State *L)
         llmd_error(L, "%s", a->err);
     a->loaded = 1;
     HeaderField pod, ts;
-    lua_pushlstring(L, a->file,
-                    (size_t)(scrape_header(a->file, a->file + a->flen, &pod, &ts) - a->file));
+    uint64_t lines;
+    lua_pushlstring(
+        L, a->file,
+        (size_t)(scrape_header(a->file, a->file + a->flen, &pod, &ts, &lines) - a->file));
     push_warning(L, a->file, a->flen);
     if (!with_text)
         return 2;
@@ -400,7 +429,8 @@ static int l_read_raw(lua_State *L)
     }
     a->loaded = 1;
     HeaderField pod, ts;
-    (void)scrape_header(a->file, a->file + a->flen, &pod, &ts);
+    uint64_t lines;
+    (void)scrape_header(a->file, a->file + a->flen, &pod, &ts, &lines);
     lua_pushboolean(L, 1);
     if (pod.p != NULL)
         lua_pushlstring(L, pod.p, pod.n);
@@ -430,6 +460,513 @@ static int l_add_read(lua_State *L)
     a->loaded = 0; /* added once */
     add_text(L, a, pod, a->file, a->flen, t, name);
     lua_pushinteger(L, (lua_Integer)a->parser.skipped);
+    return 1;
+}
+
+/* ---- a folder of raw scrapes ------------------------------------------------- */
+
+#define SCRAPES_MT "llmd.prom.scrapes"
+#define HUGE_T 0x80000000u /* in ScrapeFile.pod: an epoch beyond an integer */
+
+/* A <pod>_<epoch>_metrics.log file: 16 bytes, its name rebuilt from pod and epoch unless
+   that cannot give it back (an epoch with a leading zero, or beyond an integer). */
+typedef struct ScrapeFile {
+    int64_t t;     /* the epoch (INT64_MAX when HUGE_T: read from the name, as a float) */
+    uint32_t pod;  /* the pod's index (after sort_files: its rank by name), | HUGE_T */
+    uint32_t name; /* 1 + where the name is kept in names; 0: none kept */
+} ScrapeFile;
+
+/* read_dir's state, a userdata: what it holds is freed by its __gc if a callback raises. */
+typedef struct ScrapeList {
+    DIR *dir;
+    ScrapeFile *files;
+    size_t n, cap;
+    char *pods; /* pod names, each NUL-terminated */
+    size_t podlen, podcap;
+    size_t *pod_at; /* where each pod's name starts */
+    uint32_t *rank; /* pod index -> rank by name */
+    uint32_t *by_rank;
+    unsigned char *seen; /* by rank: a scrape of the pod was added */
+    size_t npods, cappods;
+    uint32_t *slot; /* hash of pod names: index + 1 */
+    size_t nslot;
+    char *names;
+    size_t nameslen, namescap;
+    char *path;
+    size_t pathcap;
+} ScrapeList;
+
+static void scrapes_free(ScrapeList *s)
+{
+    if (s->dir != NULL)
+        (void)closedir(s->dir);
+    free(s->files);
+    free(s->pods);
+    free(s->pod_at);
+    free(s->rank);
+    free(s->by_rank);
+    free(s->seen);
+    free(s->slot);
+    free(s->names);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
+
+static int scrapes_gc(lua_State *L)
+{
+    scrapes_free((ScrapeList *)luaL_checkudata(L, 1, SCRAPES_MT));
+    return 0;
+}
+
+/* Makes room for need items of size bytes at *p (capacity *cap); 0, or -1 out of memory. */
+static int reserve(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * size);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static uint64_t name_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The index of pod p[0..n), added if new; SIZE_MAX out of memory. */
+static size_t pod_index(ScrapeList *s, const char *p, size_t n)
+{
+    if (2 * (s->npods + 1) > s->nslot) {
+        size_t ns = s->nslot ? s->nslot * 2 : 64;
+        uint32_t *slot = (uint32_t *)calloc(ns, sizeof *slot);
+        if (slot == NULL)
+            return SIZE_MAX;
+        for (size_t i = 0; i < s->npods; i++) {
+            const char *q = s->pods + s->pod_at[i];
+            size_t h = (size_t)name_hash(q, strlen(q)) & (ns - 1);
+            while (slot[h] != 0)
+                h = (h + 1) & (ns - 1);
+            slot[h] = (uint32_t)(i + 1);
+        }
+        free(s->slot);
+        s->slot = slot;
+        s->nslot = ns;
+    }
+    size_t h = (size_t)name_hash(p, n) & (s->nslot - 1);
+    while (s->slot[h] != 0) {
+        const char *q = s->pods + s->pod_at[s->slot[h] - 1];
+        if (strncmp(q, p, n) == 0 && q[n] == '\0')
+            return s->slot[h] - 1;
+        h = (h + 1) & (s->nslot - 1);
+    }
+    if (s->npods >= HUGE_T - 1 ||
+        reserve((void **)&s->pod_at, &s->cappods, s->npods + 1, sizeof *s->pod_at) != 0 ||
+        reserve((void **)&s->pods, &s->podcap, s->podlen + n + 1, 1) != 0)
+        return SIZE_MAX;
+    memcpy(s->pods + s->podlen, p, n);
+    s->pods[s->podlen + n] = '\0';
+    s->pod_at[s->npods] = s->podlen;
+    s->podlen += n + 1;
+    s->slot[h] = (uint32_t)(s->npods + 1);
+    return s->npods++;
+}
+
+/*
+** Is name <pod>_<epoch>_metrics.log (as the Lua pattern "^(.+)_(%d+)_metrics%.log$" reads
+** it: the epoch is the digits before the suffix, all of them, after a '_'; the pod at
+** least a byte)? 1 with the pod's length and the epoch's digits.
+*/
+static int scrape_name(const char *name, size_t n, size_t *pl, const char **ts, size_t *tl)
+{
+    static const char SUFFIX[] = "_metrics.log";
+    const size_t sl = sizeof SUFFIX - 1;
+    if (n < sl + 3 || memcmp(name + n - sl, SUFFIX, sl) != 0)
+        return 0;
+    size_t e = n - sl, b = e;
+    while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+        b--;
+    if (b == e || b < 2 || name[b - 1] != '_')
+        return 0;
+    *pl = b - 1;
+    *ts = name + b;
+    *tl = e - b;
+    return 1;
+}
+
+/* The epoch of digits ts[0..tl) as Lua's tonumber reads it: 1 with *t an integer, or 0
+   (beyond one: a float, *d). */
+static int epoch_of(const char *ts, size_t tl, int64_t *t, double *d)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < tl; i++) {
+        unsigned dg = (unsigned)(ts[i] - '0');
+        if (v > (UINT64_C(0x7FFFFFFFFFFFFFFF) - dg) / 10) {
+            char buf[400];
+            (void)snprintf(buf, sizeof buf, "%.*s", (int)(tl < 399 ? tl : 399), ts);
+            *d = tl < 399 ? strtod(buf, NULL) : HUGE_VAL;
+            return 0;
+        }
+        v = v * 10 + dg;
+    }
+    *t = (int64_t)v;
+    return 1;
+}
+
+/* The name of file f (into the list's path buffer after its first at bytes): its length,
+   or SIZE_MAX out of memory. */
+static size_t file_name(ScrapeList *s, const ScrapeFile *f, size_t at)
+{
+    if (f->name != 0) {
+        const char *nm = s->names + f->name - 1;
+        size_t n = strlen(nm);
+        if (reserve((void **)&s->path, &s->pathcap, at + n + 1, 1) != 0)
+            return SIZE_MAX;
+        memcpy(s->path + at, nm, n + 1);
+        return n;
+    }
+    const char *pod = s->pods + s->pod_at[s->by_rank[f->pod & ~HUGE_T]];
+    size_t pl = strlen(pod);
+    if (reserve((void **)&s->path, &s->pathcap, at + pl + 40, 1) != 0)
+        return SIZE_MAX;
+    /* pod "_" epoch "_metrics.log", by hand: snprintf was a third of the list's cost */
+    char digits[24], *d = digits + sizeof digits;
+    uint64_t t = (uint64_t)f->t; /* (digits: never negative) */
+    do {
+        *--d = (char)('0' + t % 10);
+        t /= 10;
+    } while (t != 0);
+    size_t dn = (size_t)(digits + sizeof digits - d);
+    char *o = s->path + at;
+    memcpy(o, pod, pl);
+    o[pl] = '_';
+    memcpy(o + pl + 1, d, dn);
+    memcpy(o + pl + 1 + dn, "_metrics.log", 13);
+    return pl + 1 + dn + 12;
+}
+
+/* Pushes file f's epoch as Lua's tonumber of its digits. */
+static void push_epoch(lua_State *L, const ScrapeList *s, const ScrapeFile *f)
+{
+    if (!(f->pod & HUGE_T)) {
+        lua_pushinteger(L, (lua_Integer)f->t);
+        return;
+    }
+    size_t pl, tl;
+    const char *ts, *nm = s->names + f->name - 1;
+    int64_t t;
+    double d = HUGE_VAL;
+    (void)scrape_name(nm, strlen(nm), &pl, &ts, &tl);
+    (void)epoch_of(ts, tl, &t, &d);
+    lua_pushnumber(L, d);
+}
+
+static double epoch_number(const ScrapeList *s, const ScrapeFile *f)
+{
+    if (!(f->pod & HUGE_T))
+        return (double)f->t;
+    size_t pl, tl;
+    const char *ts, *nm = s->names + f->name - 1;
+    int64_t t;
+    double d = HUGE_VAL;
+    (void)scrape_name(nm, strlen(nm), &pl, &ts, &tl);
+    (void)epoch_of(ts, tl, &t, &d);
+    return d;
+}
+
+/* Time order, then the pod's name (strcmp: Lua's string order in the C locale), then the
+   name (two names of one pod and time: leading zeros). */
+static int file_cmp(const void *x, const void *y, void *ud)
+{
+    const ScrapeFile *a = (const ScrapeFile *)x, *b = (const ScrapeFile *)y;
+    const ScrapeList *s = (const ScrapeList *)ud;
+    if ((a->pod & HUGE_T) || (b->pod & HUGE_T)) {
+        if (!(a->pod & HUGE_T) || !(b->pod & HUGE_T)) /* an integer is below every float */
+            return (a->pod & HUGE_T) ? 1 : -1;
+        double da = epoch_number(s, a), db = epoch_number(s, b);
+        if (da != db)
+            return da < db ? -1 : 1;
+    } else if (a->t != b->t) {
+        return a->t < b->t ? -1 : 1;
+    }
+    uint32_t ra = a->pod & ~HUGE_T, rb = b->pod & ~HUGE_T;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (a->name == 0 || b->name == 0)
+        return a->name == b->name ? 0 : a->name == 0 ? -1 : 1;
+    return strcmp(s->names + a->name - 1, s->names + b->name - 1);
+}
+
+static const char *const READ_DIR_OPTS[] = {"readable", "on_scrape", "max_skew", NULL};
+
+/* Sorts pod indices by name. */
+static int pod_cmp(const void *x, const void *y, void *ud)
+{
+    const ScrapeList *s = (const ScrapeList *)ud;
+    return strcmp(s->pods + s->pod_at[*(const uint32_t *)x],
+                  s->pods + s->pod_at[*(const uint32_t *)y]);
+}
+
+/* Lists dir (its path in s->path[0..dl), a '/' after it) into s, calling the function at
+   stack index readable (0: none) with each candidate's path. */
+static void list_scrapes(lua_State *L, ScrapeList *s, const char *dir, size_t dl, int readable)
+{
+    s->dir = opendir(dir);
+    if (s->dir == NULL)
+        llmd_error(L, "%s: cannot list the folder: %s", dir, strerror(errno));
+    for (;;) {
+        if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+            luaL_error(L, "%s: interrupted", dir);
+        errno = 0;
+        const struct dirent *de = readdir(s->dir);
+        if (de == NULL) {
+            if (errno != 0)
+                llmd_error(L, "%s: cannot list the folder: %s", dir, strerror(errno));
+            break;
+        }
+        const char *nm = de->d_name, *ts;
+        size_t n = strlen(nm), pl, tl;
+        if (!scrape_name(nm, n, &pl, &ts, &tl))
+            continue;
+        if (readable != 0) {
+            if (reserve((void **)&s->path, &s->pathcap, dl + 1 + n + 1, 1) != 0)
+                llmd_error(L, "%s: out of memory", dir);
+            memcpy(s->path + dl + 1, nm, n + 1);
+            lua_pushvalue(L, readable);
+            lua_pushstring(L, s->path);
+            lua_call(L, 1, 1); /* (s->dir stays open: a folder's entries are its state) */
+            int ok = lua_toboolean(L, -1);
+            lua_pop(L, 1);
+            if (!ok)
+                continue;
+        }
+        int64_t t = 0;
+        double d;
+        int whole = epoch_of(ts, tl, &t, &d);
+        int keep = !whole || (tl > 1 && ts[0] == '0');
+        size_t pi = pod_index(s, nm, pl);
+        if (pi == SIZE_MAX ||
+            reserve((void **)&s->files, &s->cap, s->n + 1, sizeof *s->files) != 0 ||
+            (keep && (s->nameslen + n + 1 >= UINT32_MAX ||
+                      reserve((void **)&s->names, &s->namescap, s->nameslen + n + 1, 1) != 0)))
+            llmd_error(L, "%s: out of memory for the list of its files", dir);
+        uint32_t at = 0;
+        if (keep) {
+            memcpy(s->names + s->nameslen, nm, n + 1);
+            at = (uint32_t)s->nameslen + 1;
+            s->nameslen += n + 1;
+        }
+        s->files[s->n++] =
+            (ScrapeFile){whole ? t : INT64_MAX, (uint32_t)pi | (whole ? 0 : HUGE_T), at};
+    }
+    (void)closedir(s->dir);
+    s->dir = NULL;
+    /* pods by name; each file's pod as its rank */
+    s->rank = (uint32_t *)malloc((s->npods ? s->npods : 1) * sizeof *s->rank);
+    s->by_rank = (uint32_t *)malloc((s->npods ? s->npods : 1) * sizeof *s->by_rank);
+    s->seen = (unsigned char *)calloc(s->npods ? s->npods : 1, 1);
+    if (s->rank == NULL || s->by_rank == NULL || s->seen == NULL)
+        llmd_error(L, "%s: out of memory for the list of its files", dir);
+    for (size_t i = 0; i < s->npods; i++)
+        s->by_rank[i] = (uint32_t)i;
+    qsort_r(s->by_rank, s->npods, sizeof *s->by_rank, pod_cmp, s);
+    for (size_t r = 0; r < s->npods; r++)
+        s->rank[s->by_rank[r]] = (uint32_t)r;
+    for (size_t i = 0; i < s->n; i++)
+        s->files[i].pod = s->rank[s->files[i].pod & ~HUGE_T] | (s->files[i].pod & HUGE_T);
+    qsort_r(s->files, s->n, sizeof *s->files, file_cmp, s);
+}
+
+/* Pushes {file =, pod =, t =} of file f (name, pod) for info.failed, at the end of the
+   table at index failed; returns it on the stack. */
+static void push_failed(lua_State *L, int failed, const ScrapeList *s, const ScrapeFile *f,
+                        const char *name, const char *pod)
+{
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "file");
+    lua_pushstring(L, pod);
+    lua_setfield(L, -2, "pod");
+    push_epoch(L, s, f);
+    lua_setfield(L, -2, "t");
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, failed, (lua_Integer)luaL_len(L, failed) + 1);
+}
+
+/*
+** agg:read_dir(dir [, {readable = fn, on_scrape = fn, max_skew = s}]) -> info [, issue]:
+** prom_files.read_raw_dir's reading, in C, which says what to make of what it returns.
+** Lists dir's <pod>_<epoch>_metrics.log files (readable(path) false leaves one out) and
+** reads them, in time order, then by pod, into the aggregator. A 0-byte file is a failed
+** scrape, {file =, pod =, t =, empty = true} in info.failed. The header's Pod must be the
+** name's, its Timestamp readable and at most max_skew seconds from the name's epoch:
+** else the reading stops there with issue {kind = "pod" | "stamp" | "skew", path =,
+** pod =, header_pod =, stamp =, header_t =, t =}. A file with a "# Warning: " line is a
+** failed scrape {file =, pod =, t =, reason = its text}, not added; the others are added
+** (their header lines skipped, counted in line numbers), then on_scrape(pod, t, text,
+** path). info: {files =, scrapes =, failed =, pods = {the names of pods with a scrape
+** added, sorted}, start =, finish = (the first and last file's epoch)}.
+*/
+static int l_read_dir(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    size_t dl;
+    const char *dir = luaL_checklstring(L, 2, &dl);
+    lua_settop(L, 3);
+    if (lua_isnil(L, 3)) {
+        lua_newtable(L);
+        lua_replace(L, 3);
+    }
+    luaL_checktype(L, 3, LUA_TTABLE);
+    llmd_check_keys(L, 3, "agg:read_dir", READ_DIR_OPTS, 0);
+    int readable = lua_getfield(L, 3, "readable") == LUA_TNIL ? 0 : 4;
+    int on_scrape = lua_getfield(L, 3, "on_scrape") == LUA_TNIL ? 0 : 5;
+    if (readable != 0)
+        luaL_checktype(L, 4, LUA_TFUNCTION);
+    if (on_scrape != 0)
+        luaL_checktype(L, 5, LUA_TFUNCTION);
+    lua_getfield(L, 3, "max_skew");
+    double max_skew = (double)luaL_optnumber(L, -1, HUGE_VAL);
+    lua_pop(L, 1); /* dir, opts, readable, on_scrape */
+    ScrapeList *s = (ScrapeList *)lua_newuserdatauv(L, sizeof *s, 0); /* 6 */
+    memset(s, 0, sizeof *s);
+    luaL_setmetatable(L, SCRAPES_MT);
+    if (reserve((void **)&s->path, &s->pathcap, dl + 2, 1) != 0)
+        llmd_error(L, "%s: out of memory", dir);
+    memcpy(s->path, dir, dl);
+    s->path[dl] = '/';
+    s->path[dl + 1] = '\0';
+    list_scrapes(L, s, dir, dl, readable);
+    lua_createtable(L, 0, 0); /* 7: info.failed */
+    const int failed = 7;
+    lua_Integer scrapes = 0;
+    char stamp[64]; /* the last Timestamp parsed (a round's pods share it) */
+    size_t stamp_n = SIZE_MAX;
+    int stamp_ok = 0;
+    int64_t stamp_t = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+            luaL_error(L, "%s: interrupted", dir);
+        const ScrapeFile *f = &s->files[i];
+        if (file_name(s, f, dl + 1) == SIZE_MAX)
+            llmd_error(L, "%s: out of memory", dir);
+        const char *path = s->path, *name = s->path + dl + 1;
+        const char *pod = s->pods + s->pod_at[s->by_rank[f->pod & ~HUGE_T]];
+        size_t pl = strlen(pod);
+        a->loaded = 0;
+        int rc = prom_agg_load(a, path, 1);
+        if (rc < 0)
+            llmd_error(L, "%s", a->err);
+        if (rc == 1) { /* 0 bytes */
+            push_failed(L, failed, s, f, name, pod);
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, "empty");
+            lua_pop(L, 1);
+            continue;
+        }
+        HeaderField hp, hs;
+        uint64_t hlines;
+        const char *body = scrape_header(a->file, a->file + a->flen, &hp, &hs, &hlines);
+        const char *kind = NULL;
+        int64_t ht = 0;
+        if (hp.p != NULL && (hp.n != pl || memcmp(hp.p, pod, pl) != 0)) {
+            kind = "pod";
+        } else if (hs.p != NULL) {
+            if (hs.n == stamp_n && memcmp(hs.p, stamp, hs.n) == 0) {
+                ht = stamp_t;
+            } else {
+                stamp_ok = prom_parse_timestamp(hs.p, hs.n, &stamp_t);
+                ht = stamp_t;
+                stamp_n = hs.n <= sizeof stamp ? hs.n : SIZE_MAX;
+                if (stamp_n != SIZE_MAX)
+                    memcpy(stamp, hs.p, hs.n);
+            }
+            /* |header - name| > max_skew, exactly: an epoch from 2^62 on is far from any
+               Timestamp's (below 2^39 in magnitude) */
+            if (!stamp_ok)
+                kind = "stamp";
+            else if ((f->pod & HUGE_T) || f->t >= INT64_C(1) << 62 ||
+                     (double)(ht > f->t ? ht - f->t : f->t - ht) > max_skew)
+                kind = "skew";
+        }
+        if (kind != NULL) {
+            lua_createtable(L, 0, 7); /* ..., failed, issue */
+            lua_pushstring(L, kind);
+            lua_setfield(L, -2, "kind");
+            lua_pushstring(L, path);
+            lua_setfield(L, -2, "path");
+            lua_pushstring(L, pod);
+            lua_setfield(L, -2, "pod");
+            push_epoch(L, s, f);
+            lua_setfield(L, -2, "t");
+            if (hp.p != NULL) {
+                lua_pushlstring(L, hp.p, hp.n);
+                lua_setfield(L, -2, "header_pod");
+            }
+            if (hs.p != NULL) {
+                lua_pushlstring(L, hs.p, hs.n);
+                lua_setfield(L, -2, "stamp");
+            }
+            if (kind[1] == 'k') { /* skew */
+                lua_pushinteger(L, (lua_Integer)ht);
+                lua_setfield(L, -2, "header_t");
+            }
+            lua_pushnil(L);
+            lua_insert(L, -2); /* ..., failed, nil, issue */
+            return 2;
+        }
+        size_t wl = 0;
+        const char *w = find_warning(a->file, a->flen, &wl);
+        if (w != NULL) { /* a line "# Warning: ..." (collect_metrics.sh's failed scrape) */
+            push_failed(L, failed, s, f, name, pod);
+            lua_pushlstring(L, w, wl);
+            lua_setfield(L, -2, "reason");
+            lua_pop(L, 1);
+            continue;
+        }
+        add_text_at(L, a, pod, body, (size_t)(a->file + a->flen - body), hlines, epoch_number(s, f),
+                    path);
+        if (on_scrape != 0) {
+            lua_pushvalue(L, on_scrape);
+            lua_pushstring(L, pod);
+            push_epoch(L, s, f);
+            lua_pushlstring(L, a->file, a->flen);
+            lua_pushstring(L, path);
+            lua_call(L, 4, 0);
+        }
+        scrapes++;
+        s->seen[f->pod & ~HUGE_T] = 1;
+    }
+    lua_createtable(L, 0, 6); /* ..., failed, info */
+    lua_pushinteger(L, (lua_Integer)s->n);
+    lua_setfield(L, -2, "files");
+    lua_pushinteger(L, scrapes);
+    lua_setfield(L, -2, "scrapes");
+    lua_pushvalue(L, failed);
+    lua_setfield(L, -2, "failed");
+    lua_createtable(L, 0, 0);
+    lua_Integer k = 0;
+    for (size_t r = 0; r < s->npods; r++)
+        if (s->seen[r]) {
+            lua_pushstring(L, s->pods + s->pod_at[s->by_rank[r]]);
+            lua_rawseti(L, -2, ++k);
+        }
+    lua_setfield(L, -2, "pods");
+    if (s->n > 0) {
+        push_epoch(L, s, &s->files[0]);
+        lua_setfield(L, -2, "start");
+        push_epoch(L, s, &s->files[s->n - 1]);
+        lua_setfield(L, -2, "finish");
+    }
+    scrapes_free(s); /* now, not at the next collection */
     return 1;
 }
 
@@ -1023,12 +1560,28 @@ static int l_info(lua_State *L)
     return 1;
 }
 
+/* prom.parse_timestamp(s) -> Unix seconds, or nil: a raw scrape's header Timestamp,
+   "2026-02-16T09:20:32+0000" (date +%Y-%m-%dT%H:%M:%S%z; the offset's colon optional) or
+   "...Z" */
+static int l_parse_timestamp(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    int64_t t;
+    if (prom_parse_timestamp(s, n, &t))
+        lua_pushinteger(L, (lua_Integer)t);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
 static const luaL_Reg prom_funcs[] = {
-    {"parse",      l_parse     },
-    {"each",       l_each      },
-    {"each_file",  l_each_file },
-    {"aggregator", l_aggregator},
-    {NULL,         NULL        }
+    {"parse",           l_parse          },
+    {"each",            l_each           },
+    {"each_file",       l_each_file      },
+    {"aggregator",      l_aggregator     },
+    {"parse_timestamp", l_parse_timestamp},
+    {NULL,              NULL             }
 };
 
 static const luaL_Reg agg_methods[] = {
@@ -1037,6 +1590,7 @@ static const luaL_Reg agg_methods[] = {
     {"read_scrape",        l_read_scrape       },
     {"read_raw",           l_read_raw          },
     {"add_read",           l_add_read          },
+    {"read_dir",           l_read_dir          },
     {"counter_total",      l_counter_total     },
     {"gauge_summary",      l_gauge_summary     },
     {"histogram_quantile", l_histogram_quantile},
@@ -1052,6 +1606,10 @@ int luaopen_llmd_prom(lua_State *L)
 {
     luaL_newmetatable(L, PARSER_MT); /* mt */
     lua_pushcfunction(L, parser_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, SCRAPES_MT); /* mt */
+    lua_pushcfunction(L, scrapes_gc);
     lua_setfield(L, -2, "__gc");
     lua_pop(L, 1);
     luaL_newmetatable(L, AGG_MT); /* mt */

@@ -1138,8 +1138,7 @@ static inline int whole_value(const char *v, const char *end, const char **nl, d
                    count; no byte past the word), and the text goes on past them */
                 uint32_t tail;
                 memcpy(&tail, v + d - 1, 4);
-                if (tail >> 8 != ('.' | '0' << 8 | '\n' << 16) ||
-                    ((w & 0xFF) == '0' && d > 1))
+                if (tail >> 8 != ('.' | '0' << 8 | '\n' << 16) || ((w & 0xFF) == '0' && d > 1))
                     return 0;
                 *nl = v + d + 2;
                 *x = (double)(int64_t)digits8(w, d);
@@ -1220,7 +1219,7 @@ static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, 
     const char *t = r->t;
     const PromPos *e = pos + r->k, *const last_pos = pos + npos;
     uint64_t line = r->line;
-    uint64_t other = 0, slow = 0; /* values whole_value did not read; samples not fast */
+    uint64_t other = 0, slow = 0;         /* values whole_value did not read; samples not fast */
     PromSeries *const series = a->series; /* (update() adds none) */
     const double now = a->t;
     unsigned left = 64; /* positions before the signal is looked at */
@@ -1288,7 +1287,7 @@ static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, 
 ** prom_parse with the pod's cache: the same samples to on_sample, the same errors.
 ** 0, -1 with p->err, or -2 with a->err.
 */
-static int agg_parse(PromAgg *a, const char *text, size_t len)
+static int agg_parse(PromAgg *a, const char *text, size_t len, uint64_t line0)
 {
     PromParser *p = &a->parser;
     const PromPodCache *c = a->cur;
@@ -1296,7 +1295,7 @@ static int agg_parse(PromAgg *a, const char *text, size_t len)
     const char *t = text, *end = text + len;
     const char *from = text;  /* where the text before the next sample began */
     const char *typed = text; /* the comment lines before it went through comment() */
-    uint64_t line = 0, from_line = 0, typed_line = 0;
+    uint64_t line = line0, from_line = line0, typed_line = line0;
     int clean = 1; /* every line since from parsed */
     size_t k = 0;  /* the next sample's position */
     /* in locals: the stores of the loop (update's) could be to them, for the compiler */
@@ -1419,13 +1418,19 @@ static int agg_parse(PromAgg *a, const char *text, size_t len)
 int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
                  const char *name)
 {
+    return prom_agg_add_lines(a, pod, text, len, 0, t, name);
+}
+
+int prom_agg_add_lines(PromAgg *a, const char *pod, const char *text, size_t len, uint64_t line0,
+                       double t, const char *name)
+{
     a->pod = pod;
     a->pod_len = strlen(pod);
     a->pod_hash = fnv(pod, a->pod_len);
     a->cur = a->no_cache ? NULL : pod_cache(a, pod, a->pod_len);
     a->t = t;
     a->err[0] = '\0';
-    int rc = agg_parse(a, text, len);
+    int rc = agg_parse(a, text, len, line0);
     if (rc == -1) {
         (void)snprintf(a->err, sizeof a->err, "%.200s:%s", name, a->parser.err);
         return -1;
@@ -1645,4 +1650,52 @@ double prom_bucket_quantile(double q, const double *le, double *cum, size_t n)
     if (!(count > 0)) /* the rank sits on an empty bucket's lower edge (q = 0) */
         return start;
     return start + (end - start) * ((rank - below) / count);
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian), after Howard Hinnant's
+   days_from_civil (floor division: y may be -1). */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+    y = m <= 2 ? y - 1 : y;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* The k ASCII digits at s as a number, or -1. */
+static int64_t digits_at(const char *s, int k)
+{
+    int64_t v = 0;
+    for (int i = 0; i < k; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+int prom_parse_timestamp(const char *s, size_t n, int64_t *t)
+{
+    /* YYYY-MM-DDTHH:MM:SS then Z, or +HHMM / -HH:MM */
+    if (n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+        return 0;
+    int64_t y = digits_at(s, 4), mo = digits_at(s + 5, 2), d = digits_at(s + 8, 2);
+    int64_t h = digits_at(s + 11, 2), mi = digits_at(s + 14, 2), se = digits_at(s + 17, 2);
+    if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0)
+        return 0;
+    int64_t off = 0;
+    if (n == 20 && s[19] == 'Z') {
+        off = 0;
+    } else if ((n == 24 || (n == 25 && s[22] == ':')) && (s[19] == '+' || s[19] == '-')) {
+        int64_t oh = digits_at(s + 20, 2), om = digits_at(s + n - 2, 2);
+        if (oh < 0 || om < 0)
+            return 0;
+        off = (oh * 3600 + om * 60) * (s[19] == '+' ? 1 : -1);
+    } else {
+        return 0;
+    }
+    *t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off;
+    return 1;
 }

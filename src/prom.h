@@ -191,6 +191,13 @@ void prom_agg_free(PromAgg *a);
 /* Adds one scrape of one pod at time t (seconds). 0, or -1 with a->err. */
 int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
                  const char *name);
+/* prom_agg_add of text that followed line0 lines of plain comments (a raw scrape's header:
+   they change nothing but the line numbers of errors). */
+int prom_agg_add_lines(PromAgg *a, const char *pod, const char *text, size_t len, uint64_t line0,
+                       double t, const char *name);
+/* llm-d-benchmark's header Timestamp, "2026-02-16T09:20:32+0000" (date +%Y-%m-%dT%H:%M:%S%z;
+   the offset's colon optional) or "...Z", in s[0..n): 1 with Unix seconds in *t, else 0. */
+int prom_parse_timestamp(const char *s, size_t n, int64_t *t);
 /* Reads the file at path into a->file[0..a->flen) (NUL-terminated, reusing the buffer of
    the last call). 0, or -1 with a->err naming the file. With skip_empty, a file of 0 bytes
    (by its size: one that cannot be opened too, and a FIFO, which is not waited for) is not

@@ -18,158 +18,57 @@ local prom = require "llmd.prom"
 
 local M = {}
 
--- Days from 1970-01-01 to y-m-d (proleptic Gregorian), after Howard Hinnant's
--- days_from_civil.
-local function days_from_civil(y, m, d)
-  y = m <= 2 and y - 1 or y
-  local era = (y >= 0 and y or y - 399) // 400
-  local yoe = y - era * 400
-  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
-  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-  return era * 146097 + doe - 719468
-end
+-- "2026-02-16T09:20:32+0000" (date +%Y-%m-%dT%H:%M:%S%z) -> Unix seconds, or nil (in C:
+-- read_raw_dir's reading checks every file's header with it).
+M.parse_timestamp = prom.parse_timestamp
 
--- "2026-02-16T09:20:32+0000" (date +%Y-%m-%dT%H:%M:%S%z) -> Unix seconds, or nil.
-function M.parse_timestamp(s)
-  local y, mo, d, h, mi, se, sign, oh, om =
-    s:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)([%+%-])(%d%d):?(%d%d)$")
-  if not y then
-    y, mo, d, h, mi, se = s:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)Z$")
-    if not y then return nil end
-    sign, oh, om = "+", "00", "00"
-  end
-  local t = days_from_civil(tonumber(y), tonumber(mo), tonumber(d)) * 86400
-    + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(se)
-  local off = tonumber(oh) * 3600 + tonumber(om) * 60
-  return sign == "+" and t - off or t + off
-end
-
-local FILE = "^(.+)_(%d+)_metrics%.log$"
-
--- The <pod>_<epoch>_metrics.log files of dir in time order, then by pod: their number,
--- and at(i) -> {name =, pod =, t =}. Counters need their scrapes in time order, so every
--- file is listed before the first is read; a day of scrapes of many pods is hundreds of
--- thousands of files, so the list holds one integer per file (epoch * 2^16 + the pod's
--- rank) and names are rebuilt from pod and epoch. When one cannot be (an epoch written
--- with a leading zero, more than 65536 pods), the list keeps every name instead.
-local function list_files(dir, readable)
-  local times, pods = {}, {}
-  for name in lfs.dir(dir) do
-    local pod, ts = name:match(FILE)
-    if pod and readable and not readable(dir .. "/" .. name) then pod = nil end
-    if pod then
-      local t = math.tointeger(tonumber(ts))
-      -- (ts is digits: only a leading zero makes the name other than pod_t's; a byte
-      -- looked at, not tostring, a sixtieth of a scrape's instructions)
-      if not t or t >= 1 << 46 or (#ts > 1 and ts:byte(1) == 48) or (#pods >= 1 << 16 and not times[pod]) then
-        times = nil
-        break
-      end
-      local l = times[pod]
-      if not l then
-        l = {}
-        times[pod] = l
-        pods[#pods + 1] = pod
-      end
-      l[#l + 1] = t
-    end
-  end
-  if times then
-    table.sort(pods)
-    local keys = {}
-    for rank, pod in ipairs(pods) do
-      for _, t in ipairs(times[pod]) do keys[#keys + 1] = t << 16 | (rank - 1) end
-      times[pod] = nil
-    end
-    table.sort(keys)
-    return #keys, function(i)
-      local k = keys[i]
-      local pod, t = pods[(k & 0xFFFF) + 1], k >> 16
-      return { name = pod .. "_" .. t .. "_metrics.log", pod = pod, t = t }
-    end
-  end
-  local files = {}
-  for name in lfs.dir(dir) do
-    local pod, t = name:match(FILE)
-    if pod and readable and not readable(dir .. "/" .. name) then pod = nil end
-    if pod then files[#files + 1] = { name = name, pod = pod, t = tonumber(t) } end
-  end
-  table.sort(files, function(a, b)
-    if a.t ~= b.t then return a.t < b.t end
-    return a.pod < b.pod
-  end)
-  return #files, function(i) return files[i] end
-end
+-- How far a header's Timestamp may be from its file name's epoch, in seconds.
+local MAX_SKEW = 300
 
 -- opts: match (metric name patterns for the aggregator), tolerant, aggregator (one to add
 -- to), on_scrape (function(pod, t, text, path) for every scrape fed, in time order),
 -- readable (function(path): false leaves that file out unread, e.g. a link out of the run).
 -- Returns the aggregator and {files=, scrapes=, failed = { {file=, pod=, t=, reason=} },
 -- pods = {sorted names}, start=, finish=}.
+--
+-- The <pod>_<epoch>_metrics.log files are listed, sorted (time, then pod: counters need
+-- their scrapes in time order) and read in C by agg:read_dir, a call for the folder: per
+-- file it reads, checks the header and adds, with no Lua; what it found comes back as data,
+-- and what to make of it is said here.
 function M.read_raw_dir(dir, opts)
   opts = opts or {}
   if lfs.attributes(dir, "mode") ~= "directory" then
     error(dir .. ": not a folder (expected llm-d-benchmark's results/metrics/raw)", 2)
   end
-  local nfiles, file_at = list_files(dir, opts.readable)
-  if nfiles == 0 then
+  local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
+  -- the generational collector handles on_scrape's short-lived texts far more cheaply (the
+  -- caller's mode is restored below)
+  local mode = collectgarbage("generational")
+  local ok, info, issue = pcall(agg.read_dir, agg, dir,
+    { readable = opts.readable, on_scrape = opts.on_scrape, max_skew = MAX_SKEW })
+  collectgarbage(mode)
+  if not ok then error(info, 0) end
+  if issue then
+    if issue.kind == "pod" then
+      error(("%s: the header says pod %s, the file name %s"):format(issue.path, issue.header_pod, issue.pod), 0)
+    elseif issue.kind == "stamp" then
+      error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
+        :format(issue.path, issue.stamp), 0)
+    end
+    -- (an epoch beyond an integer is a float: written without a fraction, as the others)
+    local function whole(x) return math.tointeger(x) or ("%.0f"):format(x) end
+    error(("%s: the header's Timestamp %s is %s s away from the file name's %s")
+      :format(issue.path, issue.stamp, whole(issue.header_t - issue.t), whole(issue.t)), 0)
+  end
+  if info.files == 0 then
     error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)
   end
-  local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
-  -- the files are read into one buffer of the aggregator, in C, their "# Key: value" header
-  -- lines read there too: only the header's Pod and Timestamp (and the text, for
-  -- on_scrape) become Lua strings; the generational collector handles those short-lived
-  -- strings far more cheaply (the caller's mode is restored below). No stat per file: a
-  -- 0-byte file is told by read_raw.
-  local mode = collectgarbage("generational")
-  local on_scrape = opts.on_scrape
-  local info = { files = nfiles, scrapes = 0, failed = {}, pods = {} }
-  local pods = {}
-  local last_stamp, last_t
-  local ok, err = pcall(function()
-    for i = 1, nfiles do
-      local f = file_at(i)
-      local path = dir .. "/" .. f.name
-      local read, hpod, stamp, warning, text = agg:read_raw(path, on_scrape ~= nil)
-      if not read then
-        -- a 0-byte file (the scrape's write died, or the disk was full): a failed scrape, said
-        -- as what it is, not read as a scrape without the metrics
-        info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = "empty file", empty = true }
-        goto continue
-      end
-      if hpod and hpod ~= f.pod then
-        error(("%s: the header says pod %s, the file name %s"):format(path, hpod, f.pod), 0)
-      end
-      local header_t
-      if stamp then
-        -- the pods of one scrape round mostly share its Timestamp: read once
-        if stamp ~= last_stamp then last_stamp, last_t = stamp, M.parse_timestamp(stamp) end
-        header_t = last_t
-        if not header_t then
-          error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
-            :format(path, stamp), 0)
-        end
-      end
-      if header_t and math.abs(header_t - f.t) > 300 then
-        error(("%s: the header's Timestamp %s is %d s away from the file name's %d")
-          :format(path, stamp, header_t - f.t, f.t), 0)
-      end
-      if warning then -- a line "# Warning: ..." (collect_metrics.sh's failed scrape)
-        info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = warning }
-      else
-        agg:add_read(f.pod, f.t, path)
-        if on_scrape then on_scrape(f.pod, f.t, text, path) end
-        info.scrapes = info.scrapes + 1
-        pods[f.pod] = true
-      end
-      ::continue::
-    end
-  end)
-  collectgarbage(mode)
-  if not ok then error(err, 0) end
-  for p in pairs(pods) do info.pods[#info.pods + 1] = p end
-  table.sort(info.pods)
-  info.start, info.finish = file_at(1).t, file_at(nfiles).t
+  for _, f in ipairs(info.failed) do
+    -- a 0-byte file (the scrape's write died, or the disk was full): a failed scrape, said
+    -- as what it is, not read as a scrape without the metrics; else the text of its line
+    -- "# Warning: ..." (collect_metrics.sh's failed scrape)
+    if f.empty then f.reason = "empty file" end
+  end
   return agg, info
 end
 

@@ -632,6 +632,85 @@ t.test("raw folder: files in time order, then by pod, whatever their names hold"
   t.eq(run(names), want)
 end)
 
+-- A folder is read by one C call (agg:read_dir): the Lua VM runs a fixed number of
+-- instructions for it, not some per file (main ran a Lua loop body, a file-name match and
+-- a sort's comparisons per file: tens of thousands here). By hand: c_total 0, 1, ..., 299
+-- rises by 1 a scrape, an increase of 299; one file of each 50 is a failed scrape.
+t.test("raw folder: read in one C call, no Lua per file", function()
+  local dir = t.tmpdir()
+  for i = 0, 299 do
+    local ts = 1771233602 + 15 * i
+    local body = i % 50 == 7 and "# Warning: Failed to collect metrics from pod pod-a\n"
+      or ("# TYPE c_total counter\nc_total %d\n"):format(i)
+    t.write(("%s/pod-a_%d_metrics.log"):format(dir, ts),
+      ("# Timestamp: %s\n# Pod: pod-a\n\n%s"):format(os.date("!%Y-%m-%dT%H:%M:%S+0000", ts), body))
+  end
+  local count = 0
+  debug.sethook(function() count = count + 1 end, "", 1)
+  local ok, agg, info = pcall(pf.read_raw_dir, dir)
+  debug.sethook()
+  assert(ok, agg)
+  t.eq({ info.files, info.scrapes, #info.failed }, { 300, 294, 6 })
+  t.eq(info.failed[2].t, 1771233602 + 15 * 57)
+  t.eq(agg:counter_total("c_total"), 299.0)
+  t.ok(count < 300, count .. " Lua instructions for 300 files")
+end)
+
+-- The header's Timestamp, read in C for every file (prom.parse_timestamp is the same
+-- reading). Expected: python3 datetime.strptime(s, "%Y-%m-%dT%H:%M:%S%z").timestamp()
+-- ("Z" as +0000); the rejected ones are what the format does not allow.
+t.test("parse_timestamp: the header's format, offsets with or without a colon", function()
+  local want = { ["2026-02-16T09:20:32+0000"] = 1771233632, ["2026-02-16T15:50:32+05:30"] = 1771237232,
+    ["2026-02-16T01:20:32-0800"] = 1771233632, ["1969-12-31T23:59:59Z"] = -1,
+    ["0001-01-01T00:00:00Z"] = -62135596800, ["2024-02-29T12:00:00+0000"] = 1709208000,
+    ["9999-12-31T23:59:59-23:59"] = 253402387139, ["2000-03-01T00:00:00+0000"] = 951868800 }
+  for s, v in pairs(want) do
+    t.eq(pf.parse_timestamp(s), v, s)
+    t.eq(math.type(pf.parse_timestamp(s)), "integer", s)
+  end
+  for _, s in ipairs { "2026-02-16 09:20:32+0000", "2026-02-16T09:20:32+000", "2026-02-16T09:20:32",
+    "2026-02-16T09:20:32+0000\r", "2026-02-16T09:20:32+00:000", "2026-02-16T09:20:32+00-00",
+    "2026-2-16T09:20:32+0000", "2026-02-16T09:20:3x+0000", "2026-02-16T09:20:32z", "" } do
+    t.eq(pf.parse_timestamp(s), nil, s)
+  end
+end)
+
+-- agg:read_dir, read_raw_dir's C part: what it found comes back as data (the wording is
+-- read_raw_dir's). Expected values by hand from the files written.
+t.test("agg:read_dir: failed scrapes and a header that disagrees come back as data", function()
+  local dir = t.tmpdir()
+  local head = "# Timestamp: %s\n# Pod: %s\n\n"
+  t.write(dir .. "/p_1_1771233602_metrics.log", head:format("2026-02-16T09:20:02+0000", "p_1") .. "c_total 1\n")
+  t.write(dir .. "/p_1_1771233617_metrics.log", "")
+  t.write(dir .. "/p_1_1771233632_metrics.log", head:format("2026-02-16T09:20:32Z", "p_1")
+    .. "c_total 2\n# Warning: Failed\n")
+  -- not a scrape's name: no pod, no epoch, or digits mixed with letters
+  for _, n in ipairs { "_1771233602_metrics.log", "1771233602_metrics.log", "p__metrics.log",
+    "p_17x_metrics.log", "p_1771233602_metrics.log.1" } do
+    t.write(dir .. "/" .. n, "bad{\n")
+  end
+  local agg = prom.aggregator()
+  local info, issue = agg:read_dir(dir, { max_skew = 300 })
+  t.eq(issue, nil)
+  t.eq({ info.files, info.scrapes, info.pods, info.start, info.finish }, { 3, 1, { "p_1" }, 1771233602, 1771233632 })
+  t.eq(info.failed, { { file = "p_1_1771233617_metrics.log", pod = "p_1", t = 1771233617, empty = true },
+    { file = "p_1_1771233632_metrics.log", pod = "p_1", t = 1771233632, reason = "Failed" } })
+  t.eq(agg:series("c_total")[1].last, 1.0)
+  -- the reading stops at the first file whose header disagrees, and says how
+  t.write(dir .. "/p_1_1771233647_metrics.log", head:format("2026-02-16T09:20:47+0000", "p-1"))
+  t.write(dir .. "/p_1_1771233662_metrics.log", head:format("2026-02-16T09:30:47+0000", "p_1"))
+  info, issue = prom.aggregator():read_dir(dir, { max_skew = 300 })
+  t.eq({ info, issue }, { nil, { kind = "pod", path = dir .. "/p_1_1771233647_metrics.log", pod = "p_1",
+    header_pod = "p-1", stamp = "2026-02-16T09:20:47+0000", t = 1771233647 } })
+  os.remove(dir .. "/p_1_1771233647_metrics.log")
+  -- 09:30:47 is 1771234247: 585 s after the name's epoch
+  info, issue = prom.aggregator():read_dir(dir, { max_skew = 300 })
+  t.eq({ info, issue }, { nil, { kind = "skew", path = dir .. "/p_1_1771233662_metrics.log", pod = "p_1",
+    header_pod = "p_1", stamp = "2026-02-16T09:30:47+0000", header_t = 1771234247, t = 1771233662 } })
+  t.eq(prom.aggregator():read_dir(dir, { max_skew = 585 }).scrapes, 2)
+  t.raises("agg:read_dir: unknown option 'max_skw'", prom.aggregator().read_dir, prom.aggregator(), dir, { max_skw = 1 })
+end)
+
 -- README "llmd.prom": agg:series(name) is a list, one summary per series, in the documented
 -- shape. By hand: 5 -> 3 is a drop (one reset; increase counts the 3 after it), min 3, max 5.
 t.test("agg:series: one summary per series, the documented fields", function()

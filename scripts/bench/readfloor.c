@@ -7,16 +7,29 @@
 **                                as a file read from disk
 **   readfloor --rewrite SRC DST  copies SRC to DST in 8 KiB writes, as a program that
 **                                writes its results a piece at a time leaves it cached
+**   readfloor --touch N FILE...  reads them as above and, as it goes, writes N doubles
+**                                (8 B a sample kept) into fresh memory of its own
+**
+** The second floor (--touch) is what no exact tool can go below: it must read the bytes
+** and keep each sample, and the first write to fresh memory costs a fault (in a VM
+** that hands freed memory back to its host, the host backs it again: 1-6 ms a 2 MiB
+** page on the bench VM). read() alone writes no fresh memory. The samples go where
+** llmdlua keeps a large column (stats.c): an anonymous mapping advised into huge pages,
+** written in order, in step with the bytes read.
 **
 ** How a file came into the page cache changes what mapping it costs: read back from
 ** disk, the kernel keeps it in large folios (a few map calls per MB); written 8 KiB at
 ** a time and still cached, in 4 KiB pages (one each). `make bench` measures both.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE, MAP_ANONYMOUS */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int rewrite(const char *src, const char *dst)
@@ -53,17 +66,57 @@ static int rewrite(const char *src, const char *dst)
 int main(int argc, char **argv)
 {
     int first = 1, drop = 0;
+    unsigned long long want = 0; /* --touch: the samples to write */
     if (argc == 4 && strcmp(argv[1], "--rewrite") == 0)
         return rewrite(argv[2], argv[3]);
     if (argc > 1 && strcmp(argv[1], "--drop") == 0)
         drop = 1, first = 2;
+    else if (argc > 2 && strcmp(argv[1], "--touch") == 0) {
+        char *end;
+        errno = 0;
+        want = strtoull(argv[2], &end, 10);
+        if (errno != 0 || end == argv[2] || *end != '\0' || argv[2][0] == '-') {
+            fprintf(stderr, "readfloor: --touch '%s': expected a count of samples\n", argv[2]);
+            return 2;
+        }
+        first = 3;
+    }
     if (argc <= first) {
-        fprintf(stderr, "usage: readfloor [--drop] FILE... | readfloor --rewrite SRC DST\n");
+        fprintf(stderr, "usage: readfloor [--drop | --touch N] FILE... | readfloor --rewrite SRC DST\n");
         return 2;
     }
     void *buf = NULL;
     if (posix_memalign(&buf, 4096, 1 << 20) != 0)
         return 1;
+    /* the samples' memory, and the bytes of all files (to write them in step) */
+    double *v = NULL;
+    size_t vlen = 0;
+    unsigned long long all = 0, written = 0;
+    if (want > 0) {
+        for (int i = first; i < argc; i++) {
+            struct stat st;
+            if (stat(argv[i], &st) != 0) {
+                perror(argv[i]);
+                return 1;
+            }
+            all += (unsigned long long)st.st_size;
+        }
+        const size_t huge = (size_t)2 << 20;
+        if (want > (SIZE_MAX - huge) / sizeof *v) {
+            fprintf(stderr, "readfloor: --touch %llu: too many samples\n", want);
+            return 2;
+        }
+        vlen = ((size_t)want * sizeof *v + huge - 1) & ~(huge - 1);
+        void *m = mmap(NULL, vlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            perror("readfloor: --touch");
+            return 1;
+        }
+#ifdef MADV_HUGEPAGE
+        (void)madvise(m, vlen, MADV_HUGEPAGE); /* as stats.c advises a large column */
+#endif
+        v = (double *)m;
+    }
     unsigned long long total = 0, x = 0;
     for (int i = first; i < argc; i++) {
         int fd = open(argv[i], O_RDONLY);
@@ -79,12 +132,24 @@ int main(int argc, char **argv)
         while ((r = read(fd, buf, 1 << 20)) > 0) {
             total += (unsigned long long)r;
             x += ((unsigned char *)buf)[r - 1]; /* touch the data */
+            if (want > 0) { /* the samples these bytes hold, in proportion */
+                unsigned long long upto =
+                    total >= all ? want : (unsigned long long)((double)want * (double)total / (double)all);
+                for (; written < upto; written++)
+                    v[written] = (double)written;
+            }
         }
         close(fd);
         if (r < 0)
             return 1;
     }
-    printf("{\"bytes\":%llu,\"sum\":%llu}\n", total, x);
+    for (; written < want; written++) /* (a file that shrank meanwhile) */
+        v[written] = (double)written;
+    if (want > 0) /* what was written, read back: the stores are not dead */
+        x += (unsigned long long)v[want - 1] + (unsigned long long)v[want / 2];
+    printf("{\"bytes\":%llu,\"sum\":%llu,\"samples\":%llu}\n", total, x, want);
+    if (v != NULL)
+        (void)munmap(v, vlen);
     free(buf);
     return 0;
 }

@@ -653,22 +653,7 @@ static size_t file_name(ScrapeList *s, const ScrapeFile *f, size_t at)
     return pl + 1 + dn + 12;
 }
 
-/* Pushes file f's epoch as Lua's tonumber of its digits. */
-static void push_epoch(lua_State *L, const ScrapeList *s, const ScrapeFile *f)
-{
-    if (!(f->pod & HUGE_T)) {
-        lua_pushinteger(L, (lua_Integer)f->t);
-        return;
-    }
-    size_t pl, tl;
-    const char *ts, *nm = s->names + f->name - 1;
-    int64_t t;
-    double d = HUGE_VAL;
-    (void)scrape_name(nm, strlen(nm), &pl, &ts, &tl);
-    (void)epoch_of(ts, tl, &t, &d);
-    lua_pushnumber(L, d);
-}
-
+/* File f's epoch as a number (a huge one, beyond int64, as tonumber reads its digits). */
 static double epoch_number(const ScrapeList *s, const ScrapeFile *f)
 {
     if (!(f->pod & HUGE_T))
@@ -680,6 +665,15 @@ static double epoch_number(const ScrapeList *s, const ScrapeFile *f)
     (void)scrape_name(nm, strlen(nm), &pl, &ts, &tl);
     (void)epoch_of(ts, tl, &t, &d);
     return d;
+}
+
+/* Pushes file f's epoch as Lua's tonumber of its digits: an integer unless it is huge. */
+static void push_epoch(lua_State *L, const ScrapeList *s, const ScrapeFile *f)
+{
+    if (!(f->pod & HUGE_T))
+        lua_pushinteger(L, (lua_Integer)f->t);
+    else
+        lua_pushnumber(L, epoch_number(s, f));
 }
 
 /* Time order, then the pod's name (strcmp: Lua's string order in the C locale), then the

@@ -5050,14 +5050,19 @@ local function summary(model, A, B)
       local left, other, settled = 0, 0, 0
       -- (a check the per-request data settle, their figure the one used: said as that)
       local used = {}
+      -- (and a results' model its server does not name: no figure in doubt, the Verdict's like for
+      -- like says it)
+      local model_check = {}
       for _, c in ipairs(s.run.checks or {}) do
         if c.resolved == true and c.text then used[c.text] = true end
+        if c.kind == "served_model_mismatch" and c.text then model_check[c.text] = true end
       end
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
         elseif used[w] then settled = settled + 1
         -- (a partial run is said first, M.build; an older save's saturation is no disagreement)
-        elseif w ~= s.run.partial and not tostring(w):match("^saved before llmdlua judged saturation ") then
+        elseif w ~= s.run.partial and not model_check[w]
+          and not tostring(w):match("^saved before llmdlua judged saturation ") then
           other = other + 1
         end
       end
@@ -5213,6 +5218,12 @@ like_unverified = function(A, B)
       out[#out + 1] = ("%s's %s unknown%s"):format(x[1]:upper(), table.concat(missing, "/"),
         known.model[x[2]] == nil and why[x[2]] and (": " .. why[x[2]]) or "")
     end
+  end
+  -- a run whose results name another model than its server's scrapes or logs
+  -- (decision.check_served_model): the results' model alone does not make the pair like for like
+  for _, x in ipairs { { "A", A }, { "B", B } } do
+    local sm = type(x[2].run.served_model) == "table" and x[2].run.served_model or {}
+    if type(sm.mismatch) == "string" then out[#out + 1] = ("%s's model in doubt: %s"):format(x[1], sm.mismatch) end
   end
   -- (the one-sided part, second: what the workload banner says; a model neither names leaves the
   -- banner to the requests measured, which the workload match compares)

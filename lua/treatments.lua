@@ -252,6 +252,10 @@ local ok, err = pcall(function()
         io.stderr:write(("treatments.lua: warning: treatment %s: %s\n"):format(t.label, p))
       end
     end
+    -- (results naming a model their server does not: llmd.decision.check_served_model)
+    for _, p in ipairs(t.model_doubt or {}) do
+      io.stderr:write(("treatments.lua: warning: treatment %s: %s\n"):format(t.label, p))
+    end
   end
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)

@@ -403,6 +403,59 @@ function M.model_of(side)
   return nil, sm.several and sm.why or nil
 end
 
+-- The model a run's results name (the harness's request model: run.model, else run.config.model
+-- of an older saved run model) and the file it was read from, relative to the results folder
+-- (run.config_source: every reader sets the model first among its config), or nil.
+local function results_model(run)
+  local m = run.model
+  if m == nil or m == "" or m == "unknown" then m = type(run.config) == "table" and run.config.model or nil end
+  if m == nil or m == "" or m == "unknown" then return nil end
+  local src = type(run.config_source) == "string" and run.config_source or nil
+  local root = type(run.root) == "string" and run.root:gsub("/+$", "") or nil
+  if src and root and src:sub(1, #root + 1) == root .. "/" then src = src:sub(#root + 2) end
+  return tostring(m), src
+end
+
+-- The data check that the server the results name is the one that answered: where a run's results
+-- name a model and vLLM's scrapes or logs name the server's (run.served_model.answers,
+-- llmd.kvcache.served_model), the results' model must be one of the names the server answers to
+-- (exact, case and all): the scrapes' model_name label (the served name), and from its start-up
+-- arguments each --served-model-name, the model (a path or hub id) and vllm serve's model_tag,
+-- since a benchmark's own model setting (vLLM's model_id) is often the model's path or hub id while
+-- it sends the served name. None of them: the requests may have reached another server than the
+-- one these files are of, or an alias only --served-model-name gave (which scrapes alone cannot
+-- tell): a warning and a data check naming both models and where each was read, and the run's
+-- served_model.mismatch, so that the pair is not called like for like on the results' model
+-- alone (llmd.report's like_unverified, llmd.treatments.workload_groups). Once per run (a saved
+-- run read again keeps its check). Returns the text, or nil where they match or either is unknown.
+function M.check_served_model(run)
+  local sm = type(run.served_model) == "table" and run.served_model or nil
+  local m, src = results_model(run)
+  if not (sm and m and type(sm.answers) == "table" and #sm.answers > 0) then return nil end
+  local parts, served, seen = {}, {}, {}
+  for _, a in ipairs(sm.answers) do
+    for _, n in ipairs(a.names or {}) do
+      if n == m then return nil end
+      if not seen[n] then seen[n], served[#served + 1] = true, n end
+    end
+    parts[#parts + 1] = ("%s %s %s"):format(a.where, a.where:match("^vLLM's start%-up") and "name" or "names",
+      table.concat(a.names, ", "))
+  end
+  local text = ("the server is not known to be the one the results measured: the results name model %s (%s), "
+    .. "but %s; the benchmark's requests may have reached another server, or %s is a --served-model-name alias "
+    .. "these files do not show; like for like is not verified on the results' model"):format(m,
+    src and ("read from " .. src) or "read from the results", table.concat(parts, "; "), m)
+  -- (the short form the Verdict's "like for like not verified" gives)
+  sm.mismatch = ("its results name model %s, its server %s (see Data checks)"):format(m, table.concat(served, ", "))
+  run.checks = run.checks or {}
+  for _, c in ipairs(run.checks) do if c.kind == "served_model_mismatch" then return text end end
+  run.checks[#run.checks + 1] = { kind = "served_model_mismatch", text = text, results_model = m,
+    results_source = src, served = sm.answers }
+  require("llmd.runmodel").warn(run, "%s", text)
+  if run.status == "ok" then run.status = "warnings" end
+  return text
+end
+
 -- The Configuration Summary's text of a side's model: what its info file states (stated wins, as
 -- in every row of it), else what M.model_of finds, with where: "... (read from the results)",
 -- "... (read from the model_name label of vLLM's metrics in metrics/raw)"; "unknown (why)" where
@@ -477,8 +530,23 @@ function M.workload_match(A, B, pa, pb)
   -- a stated workload or a model that differs changes what is measured, as token lengths do:
   -- no row, pooled or at one load, compares like with like
   if wa and wb and wa ~= wb then add("workload", wa, wb, ("workload/profile: '%s' vs '%s'"):format(wa, wb), true) end
+  -- (a run whose results name a model its server does not, M.check_served_model, may have
+  -- measured either: the models differ only where neither of its could be the other run's)
   local ma, mb = M.model_of(A), M.model_of(B)
-  if ma and mb and ma ~= mb then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), true) end
+  local function could_be(side, m)
+    local set = { [m] = true }
+    local sm = type(side.run.served_model) == "table" and side.run.served_model or {}
+    if sm.mismatch then
+      for _, a in ipairs(sm.answers or {}) do for _, n in ipairs(a.names or {}) do set[n] = true end end
+    end
+    return set
+  end
+  local differ = ma and mb and ma ~= mb
+  if differ then
+    local sa, sb = could_be(A, ma), could_be(B, mb)
+    for n in pairs(sa) do if sb[n] then differ = false end end
+  end
+  if differ then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), true) end
   local like = true
   for _, d in ipairs(diffs) do if d.breaks_pooled then like = false end end
   return { same = #diffs == 0, like_for_like = like, differences = diffs }

@@ -225,30 +225,43 @@ end
 -- non-default arg: then model_tag (vllm serve's positional model) names it. Returns name, what the
 -- line was ("non-default args" | "args: Namespace" | "serving model").
 function M.log_model(line)
-  local q = "(['\"])(.-)%1" -- a Python str's repr: '...', or "..." where it holds a '
-  local dict = line:match("non%-default args: (%b{})")
-  if dict then
-    local function key(k)
-      local _, v = dict:match("[{,]%s*'" .. k .. "': %[?%s*" .. q)
-      return v ~= "" and v or nil
-    end
-    local m = key("served_model_name") or key("model") or key("model_tag")
-    if m then return m, "non-default args" end
-    return nil
-  end
-  local ns = line:match("args: Namespace(%b())")
-  if ns then
-    local function key(k)
-      local _, v = ns:match("[(,]%s*" .. k .. "=%[?%s*" .. q)
-      return v ~= "" and v or nil
-    end
-    local m = key("served_model_name") or key("model") or key("model_tag")
-    if m then return m, "args: Namespace" end
-    return nil
-  end
-  local m = line:match("vLLM server version %S+, serving model (%S+)")
-  if m then return m, "serving model" end
+  local names, kind = M.log_names(line)
+  if names then return names[1], kind end
   return nil
+end
+
+-- Every name a vLLM server's start-up line (M.log_model's) gives its model, the one requests use
+-- first: each --served-model-name, then the model (a path or a hub id) and vllm serve's positional
+-- model_tag, each once; or nil. A request naming any of them names this server's model (a
+-- benchmark's own --model, vLLM's model_id, is often the path or hub id while it sends the served
+-- name). Returns the list and what the line was, as M.log_model.
+function M.log_names(line)
+  local q = "(['\"])(.-)%1" -- a Python str's repr: '...', or "..." where it holds a '
+  local body, open, sep, kind = line:match("non%-default args: (%b{})"), "[{,]%s*'", "': ", "non-default args"
+  if not body then
+    body, open, sep, kind = line:match("args: Namespace(%b())"), "[(,]%s*", "=", "args: Namespace"
+  end
+  if not body then
+    local m = line:match("vLLM server version %S+, serving model (%S+)")
+    if m then return { m }, "serving model" end
+    return nil
+  end
+  local out, seen = {}, {}
+  local function add(v)
+    if v and v ~= "" and not seen[v] then seen[v], out[#out + 1] = true, v end
+  end
+  -- (served_model_name is a list: ['a', 'b'])
+  local list = body:match(open .. "served_model_name" .. sep .. "(%b[])")
+  if list then
+    for _, v in list:gmatch(q) do add(v) end
+  else
+    add(select(2, body:match(open .. "served_model_name" .. sep .. q)))
+  end
+  for _, k in ipairs { "model", "model_tag" } do
+    add(select(2, body:match(open .. k .. sep .. q)))
+  end
+  if #out == 0 then return nil end
+  return out, kind
 end
 
 -- The vLLM pod logs (logs/*.log, or vllm-logs/*.log; not a restarted container's
@@ -285,7 +298,7 @@ function M.read_logs(root, g)
           if not by[rank] then ranks[#ranks + 1] = rank end
           by[rank] = v
         elseif line:find("args: ", 1, true) or line:find("serving model ", 1, true) then
-          local m, kind = M.log_model(line)
+          local m, kind = M.log_names(line)
           if kind == "serving model" then serving_model = m elseif m then args_model = m end
         end
       end
@@ -297,9 +310,9 @@ function M.read_logs(root, g)
         out.sizes[#out.sizes + 1] = { pod = pod, tokens = tokens, engines = #ranks }
         out.total = out.total + tokens
       end
-      if args_model or serving_model then
-        out.models[#out.models + 1] = { pod = pod, model = args_model or serving_model, file = n }
-      end
+      -- (names: every name the line gives, M.log_names: a results' model equal to any is this server's)
+      local m = args_model or serving_model
+      if m then out.models[#out.models + 1] = { pod = pod, model = m[1], names = json.array(m), file = n } end
     end
   end
   return out
@@ -322,36 +335,71 @@ function M.cache_sizes(root, g, logs, why)
   return { pods = logs.sizes, total = logs.total, dir = logs.dir }
 end
 
--- The models vLLM's scrapes name: the model_name label (the served model's name, as
--- M.log_model's) of their gauges (every vLLM engine exports its gauges, vllm:num_requests_running
--- among them, labelled so), by pod, read by the aggregator agg (llmd.prom's, grouping by label):
--- { {model =, pods = {sorted names}}, ... } sorted by model; {} where no gauge carries the label.
-function M.scrape_models(agg)
-  local by, out = {}, {}
-  for _, name in ipairs(agg:names()) do
-    local gauge = true
-    for _, s in ipairs(agg:series(name)) do gauge = gauge and s.type == "gauge" end
-    -- (NAME_created, a counter's creation time that vLLM types a gauge, is no level: left out)
-    if gauge and not name:match("_created$") then
-      for k in pairs(agg:gauge_summary(name, { by = { "model_name", "pod" } }) or {}) do
-        -- (the group key is "model,pod": a pod's name holds no comma)
-        local m, pod = k:match("^(.*),([^,]*)$")
-        if m and m ~= "" then
-          local e = by[m]
-          if not e then
-            e = { model = m, pods = {}, seen = {} }
-            by[m], out[#out + 1] = e, e
-          end
-          if not e.seen[pod] then e.seen[pod], e.pods[#e.pods + 1] = true, pod end
-        end
-      end
+-- The models vLLM's scrapes in folder raw name: the model_name label (the served model's name,
+-- as M.log_model's) that every vllm: sample carries, by pod. A vLLM process serves one model, so
+-- each pod's first and last scrape say it (each read from its end inwards past a failed or empty
+-- scrape): cheap beside the whole KV analysis, and the same for compare.lua (which reads every
+-- scrape anyway) and treatments.lua (which reads none). g: what may be read.
+-- { {model =, pods = {sorted names}}, ... } sorted by model; {} where no scrape carries the label.
+function M.scrape_models(g, raw)
+  local times, pods = {}, {}
+  for n in lfs.dir(raw) do
+    local pod, ts = n:match("^(.+)_(%d+)_metrics%.log$")
+    if pod and g.file(raw .. "/" .. n) then
+      if not times[pod] then times[pod], pods[#pods + 1] = {}, pod end
+      table.insert(times[pod], { t = tonumber(ts), name = n })
     end
   end
-  table.sort(out, function(a, b) return a.model < b.model end)
+  local by, out = {}, {}
+  local function read(pod, f)
+    local h = io.open(raw .. "/" .. f.name, "rb")
+    if not h then return false end
+    local text = h:read("a") or ""
+    h:close()
+    local found = false
+    for line in text:gmatch("[^\n]+") do
+      local m = line:match("^vllm:[^{]*{.-model_name=\"([^\"]*)\"")
+      if m and m ~= "" then
+        found = true
+        local e = by[m]
+        if not e then
+          e = { model = m, pods = {}, seen = {} }
+          by[m], out[#out + 1] = e, e
+        end
+        if not e.seen[pod] then e.seen[pod], e.pods[#e.pods + 1] = true, pod end
+      end
+    end
+    return found
+  end
+  for _, pod in ipairs(pods) do
+    local l = times[pod]
+    table.sort(l, function(x, y) return x.t < y.t end)
+    local first
+    for i = 1, #l do if read(pod, l[i]) then first = i; break end end
+    for i = #l, (first or #l) + 1, -1 do if read(pod, l[i]) then break end end
+  end
+  table.sort(out, function(x, y) return x.model < y.model end)
   for _, e in ipairs(out) do
     e.seen = nil
     table.sort(e.pods)
   end
+  return out
+end
+
+-- The sources of the model the server names, for M.served_model: the scrapes' (M.scrape_models)
+-- and the logs' (M.read_logs: logs, why, where already read), with their folders relative to
+-- root as the results name them ("metrics/raw", "logs"). { scrape_models =, scrape_dir =,
+-- log_models =, log_dir = }, each absent where it names nothing.
+function M.model_sources(root, g, logs, logs_why)
+  root = root:gsub("(.)/+$", "%1")
+  g = g or guard(root)
+  local function rel(p) return p:sub(1, #root + 1) == root .. "/" and p:sub(#root + 2) or p end
+  if not logs and not logs_why then logs = M.read_logs(root, g) end
+  local out = {}
+  if logs and #logs.models > 0 then out.log_models, out.log_dir = json.array(logs.models), rel(logs.dir) end
+  local raw = find(g, root, scrapes_in(g))
+  local models = raw and M.scrape_models(g, raw) or {}
+  if #models > 0 then out.scrape_models, out.scrape_dir = json.array(models), rel(raw) end
   return out
 end
 
@@ -560,13 +608,10 @@ function M.analyze(root, run, opts)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
   local g = guard(root)
-  -- (a path under root as the results name it, "metrics/raw": the same in the user's folder and
-  -- in the workspace's copy)
-  local function rel(p) return p:sub(1, #root + 1) == root .. "/" and p:sub(#root + 2) or p end
   local logs, logs_why = M.read_logs(root, g)
   kv.size, kv.size_why = M.cache_sizes(root, g, logs, logs_why)
   -- the model the server names, where the results may not (llmd.decision.model_of reads it)
-  if logs and #logs.models > 0 then kv.log_models, kv.log_dir = json.array(logs.models), rel(logs.dir) end
+  for k, v in pairs(M.model_sources(root, g, logs, logs_why)) do kv[k] = v end
   local ok_requests = run and run.overall and run.overall.values.requests_ok
   local input_tokens = run and run.overall and run.overall.values.input_tokens_total
   local raw = find(g, root, scrapes_in(g))
@@ -604,8 +649,6 @@ function M.analyze(root, run, opts)
     -- the preemptions, each N/A for its own reason where the scrapes lack it
     local have = {}
     for _, n in ipairs(agg:names()) do have[n] = true end
-    local models = M.scrape_models(agg)
-    if #models > 0 then kv.scrape_models, kv.scrape_dir = json.array(models), rel(raw) end
     local hits_name, queries_name = M.prefix_names(have)
     kv.counter_names = hits_name and { hits = hits_name, queries = queries_name } or nil
     if hits_name then
@@ -780,8 +823,36 @@ function M.served_model(kv)
     end
   end
   if #names == 0 then return nil end
-  if #names == 1 then return { name = names[1], source = source } end
-  return { several = json.array(names), source = source,
+  -- every name the server answers to, by where it was read (the scrapes, then each set of logs
+  -- giving the same names: a served name and the model's path or hub id), for
+  -- llmd.decision.check_served_model: { {where =, names = {...}}, ... }
+  local answers = json.array {}
+  if type(sm) == "table" and #sm > 0 then
+    local all = {}
+    for _, e in ipairs(sm) do all[#all + 1] = e.model end
+    answers[1] = { where = ("the model_name label of vLLM's metrics in %s"):format(kv.scrape_dir or "metrics/raw"),
+      names = json.array(all) }
+  end
+  local by_names = {}
+  for _, e in ipairs(type(lm) == "table" and lm or {}) do
+    local ns = type(e.names) == "table" and e.names or { e.model }
+    local key = table.concat(ns, "\0")
+    local a = by_names[key]
+    if not a then
+      a = { files = {}, names = json.array(ns) }
+      by_names[key] = a
+      answers[#answers + 1] = a
+    end
+    a.files[#a.files + 1] = (kv.log_dir or "logs") .. "/" .. e.file
+  end
+  for _, a in ipairs(answers) do
+    if a.files then
+      a.where = ("vLLM's start-up arguments in %s"):format(table.concat(a.files, ", "))
+      a.files = nil
+    end
+  end
+  if #names == 1 then return { name = names[1], source = source, answers = answers } end
+  return { several = json.array(names), source = source, answers = answers,
     why = ("%s %d models, %s and %s, and which one the benchmark's requests reached is not known"):format(what,
       #names, table.concat(parts, ", ", 1, #parts - 1), parts[#parts]) }
 end
@@ -791,8 +862,10 @@ end
 -- data, the analysis's reason.
 function M.put(run, kv)
   local rm = require "llmd.runmodel"
-  -- (and the model the server names: llmd.decision.model_of reads it after the results' own)
+  -- (and the model the server names: llmd.decision.model_of reads it after the results' own;
+  -- one the results' model is not among is a data check, llmd.decision.check_served_model)
   run.served_model = M.served_model(kv)
+  require("llmd.decision").check_served_model(run)
   -- what the analysis did not read is said, once (llmd.harness names the links it saw)
   local said = {}
   for _, w in ipairs(run.warnings or {}) do said[w] = true end

@@ -2611,6 +2611,25 @@ local function sustained_size_text(r, A, B)
       T.helpers.pct(r.effect_lo), T.helpers.pct(r.effect_hi)) or "its interval unbounded")
 end
 
+-- A row whose test covered only some of the load points (decision.test_scope_text: "over 3 of 4
+-- load points (1 left out: too dependent to test at 30/s)"): the effect that test measured over
+-- the loads it covered (the row's effect, decision's row_effect: B against A within the points,
+-- relative to their mean) with its interval, for a sentence that names a winner on that test,
+-- so that it never quotes the gap of the whole-run figures, which pool loads the test did not
+-- compare. Returns the effect ("+26.1 %"), the scope's words and the interval's (", 95 %
+-- interval +25.4 % to +26.8 %"), or nil where the test covered every load point (or the one
+-- each run has), or the row has no effect.
+local function partial_test_effect(r)
+  local s = type(r.sig) == "table" and r.sig.scope
+  if type(s) ~= "table" or type(s.tested) ~= "table" or s.one_each or #s.tested >= (s.total or 0) then return nil end
+  if not r.effect_pct then return nil end
+  local level = ("%d"):format(r.effect_level or decision.EFFECT_LEVEL)
+  local iv = r.effect_lo and r.effect_hi and (", %s %% interval %s to %s"):format(level, T.helpers.pct(r.effect_lo),
+    T.helpers.pct(r.effect_hi)) or (", its %s %% interval unbounded: %s"):format(level,
+    r.effect_why or "too few independent requests")
+  return T.helpers.pct(r.effect_pct), decision.test_scope_text(r.sig), iv
+end
+
 local function perf_test_text(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
@@ -2624,8 +2643,11 @@ local function perf_test_text(perf, key, A, B)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
       return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
-      -- (which loads it pooled: "over all load points" only where it tested every one)
-      return ("Performance Results, %s: %s, %s"):format(decision.test_scope_text(r.sig), r.verdict_text, p)
+      -- (which loads it pooled: "over all load points" only where it tested every one; where
+      -- not every one, the effect it measured over those, not a figure's gap at this load alone)
+      local e, _, iv = partial_test_effect(r)
+      return ("Performance Results, %s: %s, %s%s"):format(decision.test_scope_text(r.sig), r.verdict_text, p,
+        e and ("; %s %s vs %s over those loads%s"):format(B.label, e, A.label, iv) or "")
     end
   end
 end
@@ -4738,10 +4760,18 @@ local function summary(model, A, B)
         -- (a percentage, the error rate, changes by percentage points: "+2.50 pp")
         -- (a test stratified by load point: its difference within the points, which decided)
         local strat = r.sig and r.sig.mh_rate_a and r.sig.mh_rate_b
-        w[#w + 1] = ("%s (%s %s vs %s%s, %s)"):format(lower_label(r.label), B.label,
-          strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
-          or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
-          strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
+        -- (a test of only some load points: the effect it measured over them, with its interval,
+        -- never the whole-run figures' gap, which pool loads it did not compare)
+        local e, scope, iv = partial_test_effect(r)
+        if e and not strat then
+          w[#w + 1] = ("%s (%s %s vs %s %s%s, %s)"):format(lower_label(r.label), B.label, e, A.label, scope, iv,
+            p_text(r.p_value, r.p_adjusted, r.family_size))
+        else
+          w[#w + 1] = ("%s (%s %s vs %s%s, %s)"):format(lower_label(r.label), B.label,
+            strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
+            or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
+            strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
+        end
       elseif r.sustained_winner or r.sustained_size then
         -- the test at the loads both sustained found a difference; the pooled figures
         -- name no winner (decision.verdict): said apart, below, by test (the rows of one
@@ -5056,14 +5086,19 @@ local function summary(model, A, B)
       local left, other, settled = 0, 0, 0
       -- (a check the per-request data settle, their figure the one used: said as that)
       local used = {}
+      -- (and a results' model its server does not name: no figure in doubt, the Verdict's like for
+      -- like says it)
+      local model_check = {}
       for _, c in ipairs(s.run.checks or {}) do
         if c.resolved == true and c.text then used[c.text] = true end
+        if c.kind == "served_model_mismatch" and c.text then model_check[c.text] = true end
       end
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
         elseif used[w] then settled = settled + 1
         -- (a partial run is said first, M.build; an older save's saturation is no disagreement)
-        elseif w ~= s.run.partial and not tostring(w):match("^saved before llmdlua judged saturation ") then
+        elseif w ~= s.run.partial and not model_check[w]
+          and not tostring(w):match("^saved before llmdlua judged saturation ") then
           other = other + 1
         end
       end
@@ -5219,6 +5254,12 @@ like_unverified = function(A, B)
       out[#out + 1] = ("%s's %s unknown%s"):format(x[1]:upper(), table.concat(missing, "/"),
         known.model[x[2]] == nil and why[x[2]] and (": " .. why[x[2]]) or "")
     end
+  end
+  -- a run whose results name another model than its server's scrapes or logs
+  -- (decision.check_served_model): the results' model alone does not make the pair like for like
+  for _, x in ipairs { { "A", A }, { "B", B } } do
+    local sm = type(x[2].run.served_model) == "table" and x[2].run.served_model or {}
+    if type(sm.mismatch) == "string" then out[#out + 1] = ("%s's model in doubt: %s"):format(x[1], sm.mismatch) end
   end
   -- (the one-sided part, second: what the workload banner says; a model neither names leaves the
   -- banner to the requests measured, which the workload match compares)

@@ -74,6 +74,14 @@ function M.load(list, opts)
       if cached then ok, run = true, cached
       else
         ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup, tolerant = opts.tolerant })
+        -- the model the server names, from the sources compare.lua reads (vLLM's scrapes, first
+        -- and last of each pod, and its logs' start-up line: llmd.kvcache.model_sources, without
+        -- the KV analysis), and its data check against the results' (decision.check_served_model)
+        if ok and type(run) == "table" and not run.no_results and run.served_model == nil then
+          local kvcache = require "llmd.kvcache"
+          run.served_model = kvcache.served_model(kvcache.model_sources(d))
+          decision.check_served_model(run)
+        end
       end
       if ok and run.no_results then
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
@@ -131,7 +139,7 @@ function M.load(list, opts)
     decision.check_request_shapes(t.run)
     t.status = "ok"
     t.reasons = {}
-    t.partial = {}
+    t.partial, t.model_doubt = {}, {}
     for _, run in ipairs(t.runs) do
       -- (the folder relative to the --results folder or the workspace, M.shown_dir; not
       -- said again before a message that names a file in it)
@@ -143,6 +151,11 @@ function M.load(list, opts)
       end
       -- a run cut short is read and marked (its status says so), not taken for a complete one
       if run.partial then t.partial[#t.partial + 1] = said(run.partial) end
+      -- results naming another model than their server's (decision.check_served_model's data
+      -- check): said in the Verdict, as a run cut short is, and on standard error
+      for _, c in ipairs(run.checks or {}) do
+        if c.kind == "served_model_mismatch" then t.model_doubt[#t.model_doubt + 1] = said(c.text) end
+      end
       -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
       for _, w in ipairs(run.warnings or {}) do
         if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = said(w) end
@@ -795,7 +808,10 @@ function M.workload_groups(list)
         -- treatment that name two models leave it unknown here)
         for _, run in ipairs(t.runs or { t.run }) do
           local m = decision.model_of { run = run }
-          if m and sig.model == nil then sig.model = m elseif m and sig.model ~= m then sig.model = false end
+          -- (results naming a model their server does not: not taken on the results' word)
+          if type(run.served_model) == "table" and run.served_model.mismatch then m = false end
+          if m == false then sig.model = false
+          elseif m and sig.model == nil then sig.model = m elseif m and sig.model ~= m then sig.model = false end
         end
         sig.model = sig.model or nil
       end
@@ -3307,6 +3323,7 @@ function M.write_report(out, list, opts)
   local partial = {}
   for _, t in ipairs(list) do
     for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s: %s"):format(t.label, p) end
+    for _, p in ipairs(t.model_doubt or {}) do partial[#partial + 1] = ("treatment %s: %s"):format(t.label, p) end
   end
   if #partial > 0 then
     m.verdict = ("Warning: %s. %s"):format(table.concat(partial, ". Warning: "), m.verdict or "")

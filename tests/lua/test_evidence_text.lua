@@ -67,18 +67,15 @@ t.test("Summary: a large whole-run gap marked not comparable (overloaded loads p
   t.eq(report.overloaded_gap { perf = { { key = "x", verdict = "not comparable", pct = -90, note = "other" } } }, nil)
 end)
 
--- fixb42 2. The Performance Results' test named beside a latency said which loads it pooled
---    as "over all load points", even where it left some out (too dependent to test) or each
---    run had one load point.
-t.test("a latency's Performance Results test says which loads it pooled: 3 of 4, one too dependent", function()
+-- x and y offered and achieved 10-40 req/s (never saturated: no SLO, both lower bounds, so
+-- the Verdict quotes their latencies at 40 req/s); 200 TTFTs a point spread evenly over 0.9 to
+-- 1.1 times its p90 (x 20, 40, 60, 80 ms; y 1.3 times them). At 30 req/s both design effects
+-- are 10: 200 requests carry 20 independent ones, fewer than 50, too dependent to test
+-- (decision.dependence_reason). So the TTFT test is over 10, 20 and 40 req/s: 3 of the 4 load
+-- points, every x TTFT below every y TTFT at each (x at most 1.1 x, y at least 1.17 x): by
+-- hand, complete separation, p < 1e-9 (as test_fixb39 3)
+local function dependent_at_30()
   local report, stats = require "llmd.report", require "llmd.stats"
-  -- x and y offered and achieved 10-40 req/s (never saturated: no SLO, both lower bounds, so
-  -- the Verdict quotes their latencies at 40 req/s); 200 TTFTs a point spread evenly over 0.9 to
-  -- 1.1 times its p90 (x 20, 40, 60, 80 ms; y 1.3 times them). At 30 req/s both design effects
-  -- are 10: 200 requests carry 20 independent ones, fewer than 50, too dependent to test
-  -- (decision.dependence_reason). So the TTFT test is over 10, 20 and 40 req/s: 3 of the 4 load
-  -- points, every x TTFT below every y TTFT at each (x at most 1.1 x, y at least 1.17 x): by
-  -- hand, complete separation, p < 1e-9 (as test_fixb39 3)
   local function run(p90s)
     local stages = {}
     for i, p in ipairs(p90s) do
@@ -96,10 +93,19 @@ t.test("a latency's Performance Results test says which loads it pooled: 3 of 4,
     return r
   end
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  local m = report.build { a = sd("x", run { 20, 40, 60, 80 }), b = sd("y", run { 26, 52, 78, 104 }), generated = 0 }
-  -- (104 / 80 - 1 = +30.0 %, by hand)
+  return report.build { a = sd("x", run { 20, 40, 60, 80 }), b = sd("y", run { 26, 52, 78, 104 }), generated = 0 }
+end
+
+-- fixb42 2. The Performance Results' test named beside a latency said which loads it pooled
+--    as "over all load points", even where it left some out (too dependent to test) or each
+--    run had one load point.
+t.test("a latency's Performance Results test says which loads it pooled: 3 of 4, one too dependent", function()
+  local report = require "llmd.report"
+  local m = dependent_at_30()
+  -- (104 / 80 - 1 = +30.0 %, by hand; the test's own effect over its 3 loads, fixg42: see below)
   t.contains(m.verdict.text, "y's latencies against x's: TTFT p90 +30.0 % (Performance Results, over 3 of 4 load "
-    .. "points (1 left out: too dependent to test at 30/s): x better, p < 1e-9)")
+    .. "points (1 left out: too dependent to test at 30/s): x better, p < 1e-9; y +26.1 % vs x over those loads, 95 % "
+    .. "interval ")
   t.lacks(m.verdict.text, "over all load points")
   -- comparison.json carries the same facts: the loads tested, of how many, and the one left out
   local row = t.perf_row(report.plain(m), "ttft_p90_ms")
@@ -126,4 +132,27 @@ t.test("a latency's Performance Results test of one load point a run says so, no
   t.lacks(c.md, "over all load points")
   t.eq(t.perf_row(c.json, "latency_p90_ms").sig.scope, { one_each = true, paired = true, loads = { "4/s", "4/s" },
     tested = { "4/s" }, total = 1 })
+end)
+
+-- fixg42 3. A win named on a test of only some load points quoted the whole-run figures' gap
+--    ("y +30.0 % vs x": 104 against 80 ms, the 40 req/s figures), which the test did not
+--    compare as such: its effect over the loads it tested is another number.
+t.test("Summary: a win on a test of 3 of 4 load points quotes the test's effect there, with its interval", function()
+  local m = dependent_at_30()
+  -- the test's effect (decision's row_effect: B against A at each tested point, relative to their
+  -- mean, weighted n_a n_b / (n_a + n_b), equal here): y's samples are 1.3 times x's at every
+  -- point, so every quantile is too, and at each point (1.3 - 1) / ((1 + 1.3) / 2) = 0.3 / 1.15 =
+  -- +26.087 % (by hand); the whole-run figures' +30.0 % is not the test's
+  local summary = m.summary
+  t.contains(summary, "x is better in TTFT p90 (y +26.1 % vs x over 3 of 4 load points (1 left out: too dependent "
+    .. "to test at 30/s), 95 % interval ")
+  t.lacks(summary, "y +30.0 % vs x")
+  -- the interval quoted is the row's own (Performance Results: "this row within the load points
+  -- tested: +26.1 % (95 % interval LO to HI)"), one pair of numbers in both places
+  local row = t.perf_row(require("llmd.report").plain(m), "ttft_p90_ms")
+  t.near(row.effect_pct, 0.3 / 1.15 * 100, 1e-9)
+  local iv = row.evidence:match("this row within the load points tested: %+26%.1 %% %((95 %% interval [^)]+)%)")
+  t.ok(iv, row.evidence)
+  t.contains(summary, "(1 left out: too dependent to test at 30/s), " .. iv .. ", p < 1e-9)")
+  t.ok(row.effect_lo < 26.087 and row.effect_hi > 26.087, "the interval holds the effect")
 end)

@@ -127,3 +127,103 @@ t.test("what the results name wins over the scrapes, and the info file too", fun
   run.model = "from/results"
   t.eq({ decision.model_of { run = run, state = { stack = { model = "from/info" } } } }, { "from/results", "results" })
 end)
+
+-- The server that answered is the one the results name (llmd.decision.check_served_model): the
+-- results' model (here inference-perf's config.yaml server.model_name, its request model) must be
+-- one of the names the server's scrapes or logs give it; the fixture scrapes name Qwen/Qwen3-0.6B
+-- (grep model_name ../shared/fixtures/prometheus/synthetic-raw/*: 162 lines a file, all that name).
+local function config_yaml(d, model)
+  t.write(d .. "/config.yaml", "server:\n  type: vllm\n  model_name: " .. model .. "\n")
+  return d
+end
+
+local MISMATCH = "the server is not known to be the one the results measured: the results name model "
+  .. "meta-llama/Llama-3.1-8B (read from config.yaml), but the model_name label of vLLM's metrics in metrics/raw "
+  .. "names Qwen/Qwen3-0.6B; the benchmark's requests may have reached another server, or meta-llama/Llama-3.1-8B "
+  .. "is a --served-model-name alias these files do not show; like for like is not verified on the results' model"
+
+t.test("results naming another model than the scrapes: a data check, and like for like not verified", function()
+  -- (on main: both results name meta-llama/Llama-3.1-8B, so the pair read as like for like, the Verdict
+  -- said nothing of the scrapes' Qwen/Qwen3-0.6B and the Data checks neither)
+  local a = config_yaml(with_scrapes(ip_run()), "meta-llama/Llama-3.1-8B")
+  local b = config_yaml(with_scrapes(ip_run(0.001)), "Qwen/Qwen3-0.6B")
+  local md, verdict, _, w = report_of(a, b)
+  t.contains(verdict, "Warning: like for like not verified: A's model in doubt: its results name model "
+    .. "meta-llama/Llama-3.1-8B, its server Qwen/Qwen3-0.6B (see Data checks)")
+  t.contains(md:match("## Data checks(.-)\n## "), "- x: " .. MISMATCH .. "\n")
+  -- B's results name the model its scrapes do: no check of B
+  t.lacks(verdict, "B's model in doubt")
+  local checks = json.read(w .. "/run-a/run_model.json").checks
+  local kinds = {}
+  for _, c in ipairs(checks) do kinds[#kinds + 1] = c.kind end
+  t.contains(table.concat(kinds, ","), "served_model_mismatch")
+  -- (a model in doubt is no figure in doubt: the Summary does not say x's files disagree)
+  t.lacks(md:match("## Summary(.-)\n## "), "x's own result files")
+end)
+
+t.test("the results' model matches the server's by any name its start-up line gives: served name or model", function()
+  local decision = require "llmd.decision"
+  local kvcache_ = kvcache
+  -- vLLM started with the model's path and a served name (NON_DEFAULT above): a benchmark's model
+  -- setting may be either (vLLM's benchmark sends --served-model-name, records --model as model_id)
+  local d = ip_run()
+  t.mkdir(d .. "/logs")
+  t.write(d .. "/logs/qwen-decode-abc.log", NON_DEFAULT .. "\n")
+  local sm = kvcache_.served_model(kvcache_.model_sources(d))
+  t.eq(sm.answers, { { where = "vLLM's start-up arguments in logs/qwen-decode-abc.log",
+    names = { "Qwen/Qwen3-0.6B", "/model-cache/Qwen3-0.6B" } } })
+  for _, m in ipairs { "Qwen/Qwen3-0.6B", "/model-cache/Qwen3-0.6B" } do
+    local run = { model = m, served_model = sm, warnings = {}, status = "ok" }
+    t.eq(decision.check_served_model(run), nil, m)
+    t.eq({ #run.warnings, run.status }, { 0, "ok" }, m)
+  end
+  -- exact: another case or a near name is another model
+  local run = { model = "qwen/qwen3-0.6b", served_model = sm, warnings = {}, status = "ok",
+    config_source = d .. "/config.yaml", root = d }
+  t.eq(decision.check_served_model(run), "the server is not known to be the one the results measured: the results "
+    .. "name model qwen/qwen3-0.6b (read from config.yaml), but vLLM's start-up arguments in logs/qwen-decode-abc.log "
+    .. "name Qwen/Qwen3-0.6B, /model-cache/Qwen3-0.6B; the benchmark's requests may have reached another server, or "
+    .. "qwen/qwen3-0.6b is a --served-model-name alias these files do not show; like for like is not verified on the "
+    .. "results' model")
+  t.eq({ #run.warnings, run.status, run.checks[1].kind }, { 1, "warnings", "served_model_mismatch" })
+  -- once per run: a run read again keeps one check
+  decision.check_served_model(run)
+  t.eq({ #run.warnings, #run.checks }, { 1, 1 })
+  -- nothing the server names, or no model in the results: no check
+  t.eq(decision.check_served_model { model = "x", warnings = {} }, nil)
+  t.eq(decision.check_served_model { served_model = sm, warnings = {}, config = {} }, nil)
+end)
+
+t.test("treatments read the server's model as compare.lua does: scrapes that name two models are two workloads",
+  function()
+  -- (on main treatments.lua never read the scrapes: both results name no model, so x and y were one
+  -- workload, ranked together, though x's server served Qwen/Qwen3-0.6B and y's meta-llama/Llama-3.1-8B)
+  local tr = require "llmd.treatments"
+  local a = with_scrapes(ip_run())
+  local b = ip_run(0.001)
+  t.edited_scrapes(b, function(_, _, text)
+    return (text:gsub('model_name="Qwen/Qwen3%-0%.6B"', 'model_name="meta-llama/Llama-3.1-8B"'))
+  end)
+  local list = tr.load { { label = "x", dirs = { a } }, { label = "y", dirs = { b } } }
+  t.eq(list[1].runs[1].served_model.name, "Qwen/Qwen3-0.6B")
+  local groups = tr.workload_groups(list)
+  t.eq(#groups, 2)
+  t.eq(groups.apart, { "y vs x: model: meta-llama/Llama-3.1-8B vs Qwen/Qwen3-0.6B" })
+end)
+
+t.test("treatments: results naming another model than the scrapes: warned, and not grouped on the results' word",
+  function()
+  -- (on main: x's results name meta-llama/Llama-3.1-8B and y's Qwen/Qwen3-0.6B, so they were two
+  -- workloads on the results' word alone, and nothing said x's scrapes name Qwen/Qwen3-0.6B)
+  local tr = require "llmd.treatments"
+  local a = config_yaml(with_scrapes(ip_run()), "meta-llama/Llama-3.1-8B")
+  local b = config_yaml(with_scrapes(ip_run(0.001)), "Qwen/Qwen3-0.6B")
+  local list = tr.load { { label = "x", dirs = { a } }, { label = "y", dirs = { b } } }
+  t.eq(list[1].model_doubt, { tr.shown_dir(nil, a) .. ": " .. MISMATCH })
+  t.eq(list[2].model_doubt, {})
+  local groups = tr.workload_groups(list)
+  t.eq({ #groups, #groups.apart }, { 1, 0 })
+  -- the Verdict says it first, as a run cut short is said
+  local paths = tr.write_outputs(t.tmpdir(), list, {})
+  t.contains(t.read(paths.md), "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
+end)

@@ -49,26 +49,15 @@ local function setup(edit)
   }
   if edit then edit(plan, d) end
   t.write(d .. "/plan.yaml", yaml.dump(plan))
-  local env = {
-    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    -- a kube context, as a user's kubeconfig has (which cluster a workspace was made in is
-    -- known; test_cluster_safety.lua runs without one)
-    FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false,
-  }
+  -- (with a kube context, as a user's kubeconfig has: which cluster a workspace was made in
+  -- is known; test_cluster_safety.lua runs without one)
+  local env = t.fake_env(d .. "/cluster")
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
--- compare.lua without --quiet (which leaves out the progress lines these tests read), its
--- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
-local function compare(s, extra, envx, cwd)
-  local argv = { LLMDLUA, "compare.lua", "--yes" }
-  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
-  return t.progress_only(proc.run(argv, { env = env, timeout = 120, cwd = cwd }))
-end
+-- compare.lua without --quiet (which leaves out the progress lines these tests read): its
+-- progress lines
+local compare = t.fake_compare
 
 local function workspace(s) return t.workspaces(s.dir)[1] end
 

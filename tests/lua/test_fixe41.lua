@@ -96,18 +96,11 @@ local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", 
 local CHUNKED = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local BIN = ROOT .. "/llmdlua" -- (absolute: these run in another folder)
 local function try_setup(context)
-  local d = t.tmpdir()
-  t.try_guide(d, true) -- (README's guide, with the inference pool, and its one-stage template)
-  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
-    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
-    .. "    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = BIN,
-    FAKE_RESULTS = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm:" .. CHUNKED,
-    PATH = ROOT .. ":" .. ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false,
-    FAKE_FAIL = false, FAKE_FAIL_ONCE = false, FAKE_CONTEXT = context or false, FAKE_SERVER = false,
-    KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
-  return { dir = d, env = env }
+  -- (README's guide, with the inference pool, and its one-stage template)
+  local s = t.try_setup { env = { FAKE_CONTEXT = context or false, KUBERNETES_SERVICE_HOST = false,
+    KUBERNETES_SERVICE_PORT = false } }
+  s.env.PATH = ROOT .. ":" .. s.env.PATH -- (llmdlua on the PATH, as README's shell has it)
+  return s
 end
 local function llmdlua(s, argv, envx)
   local env = {}

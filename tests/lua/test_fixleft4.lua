@@ -168,10 +168,7 @@ t.test("fl4-3: a plan's relative paths are read from the plan's folder, not the 
     .. "    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
   -- started from another folder, which holds none of them
   local elsewhere = t.tmpdir()
-  local env = { PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
-    FAKE_RESULTS = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm:" .. ROOT
-      .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", FAKE_LLMDLUA = LLMDLUA,
-    NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false }
+  local env = t.fake_env(d .. "/cluster", { FAKE_CONTEXT = false })
   local r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/plan.yaml", "--yes", "--quiet" },
     { env = env, cwd = elsewhere, timeout = 180 })
   t.eq(r.code, 0, r.stdout .. r.stderr)

@@ -93,16 +93,9 @@ t.test("nu31-4: identical runs are flagged through --plan, --resume and analyze.
   -- with itself, whichever path wrote it (the plan of README's "Trying the workflow")
   local proc = require "llmd.proc"
   local root = proc.run({ "realpath", HERE .. "/../.." }).stdout:gsub("%s+$", "")
-  local d = t.tmpdir()
-  t.try_guide(d, true)
-  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
-    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05}\nruns:\n  a:\n    label: baseline\n" .. run
-    .. "  b:\n    label: candidate\n" .. run)
-  local env = { PATH = root .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
-    FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:" .. root .. "/tests/fixtures/kubecon-na-2025_vllm",
-    FAKE_LLMDLUA = root .. "/llmdlua", NAMESPACE = false, FAKE_FAIL = false,
-    FAKE_FAIL_ONCE = "smoke", FAKE_CONTEXT = "kind-try" }
+  local s = t.try_setup { timeouts = "{poll: 0.05}", env = { FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:"
+    .. root .. "/tests/fixtures/kubecon-na-2025_vllm", FAKE_FAIL_ONCE = "smoke", FAKE_CONTEXT = "kind-try" } }
+  local d, env = s.dir, s.env
   local function llmdlua(args)
     local argv = { root .. "/llmdlua" }
     for _, a in ipairs(args) do argv[#argv + 1] = a end

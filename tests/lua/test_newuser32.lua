@@ -334,15 +334,8 @@ t.test("nu32-9: README's failure-and-resume example compares two different runs,
   -- and the fake itself: in ONE fake cluster, the comparison, then a failure and a resume
   -- (its benchmarks 3 and 4 in the namespace) still get two different results folders (on
   -- main both got the last one, and the report compared a run with itself)
-  local d = t.tmpdir()
-  t.try_guide(d)
-  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
-    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05}\nruns:\n  a:\n    label: baseline\n" .. run
-    .. "  b:\n    label: candidate\n" .. run)
-  local env = { PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
-    FAKE_RESULTS = BASE .. ":" .. CHUNK, FAKE_LLMDLUA = LLMDLUA, NAMESPACE = false, FAKE_FAIL = false,
-    FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-try" }
+  local s = t.try_setup { gaie = false, timeouts = "{poll: 0.05}", env = { FAKE_CONTEXT = "kind-try" } }
+  local d, env = s.dir, s.env
   local function llmdlua(argv)
     local cmd = { LLMDLUA }
     for _, a in ipairs(argv) do cmd[#cmd + 1] = a end

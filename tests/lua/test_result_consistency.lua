@@ -73,12 +73,12 @@ end)
 local proc = require "llmd.proc"
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
-local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local function try_setup()
-  local d = t.tmpdir()
-  t.try_guide(d, true) -- (README's guide, with the inference pool; its template replaced below)
-  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+  -- (README's guide, with the inference pool; its template replaced below; the fake's own kube context)
+  local s = t.try_setup { env = { FAKE_CONTEXT = false } }
+  s.env.PATH = ROOT .. ":" .. s.env.PATH -- (llmdlua on the PATH, as README's shell has it)
+  t.write(s.dir .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
     .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
     .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n"
     -- the kubecon vLLM run's ladder (its stage files' load_summary.requested_rate, 60 s each):
@@ -87,14 +87,7 @@ local function try_setup()
     .. "    load: {type: constant, stages: [{rate: 1, duration: 60}, {rate: 31.4, duration: 60}, "
     .. "{rate: 61.79, duration: 60}, {rate: 92.19, duration: 60}, {rate: 122.59, duration: 60}, "
     .. "{rate: 152.98, duration: 60}, {rate: 183.38, duration: 60}]}\n")
-  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
-    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
-    .. "    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = ROOT .. ":" .. ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false,
-    FAKE_FAIL = false, FAKE_FAIL_ONCE = false }
-  return { dir = d, plan = d .. "/plan.yaml", env = env }
+  return s
 end
 
 local function try_compare(s, extra)

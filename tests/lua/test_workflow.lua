@@ -108,7 +108,6 @@ end)
 -- override; helm and helmfile are given that file, a custom command only through
 -- ${VALUES_OVERRIDE}. Treatments whose values nothing reads all deploy the same stack.
 local yaml = require "llmd.yaml"
-local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 
 local function custom_setup(commands, extra)
   local F = t.fixtures()
@@ -130,8 +129,7 @@ local function custom_setup(commands, extra)
   }
   for k, v in pairs(extra or {}) do plan.deploy[k] = v end
   t.write(d .. "/plan.yaml", yaml.dump(plan))
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, PATH = FAKEBIN .. ":" .. os.getenv("PATH"),
-    NAMESPACE = false }
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = false, FAKE_CONTEXT = false })
   local function go(more)
     local argv = { LLMDLUA, "experiment.lua", d .. "/exp.yaml", "--plan", d .. "/plan.yaml" }
     for _, a in ipairs(more or {}) do argv[#argv + 1] = a end

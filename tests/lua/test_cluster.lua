@@ -17,21 +17,17 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
-local F = t.fixtures()
 
 -- A scratch setup: a guide folder (helmfile.yaml and a kustomize model server), the real
 -- benchmark template, a plan; returns {dir, plan_path, cluster, env}.
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide/ms", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
-    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
-    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.sim_guide(d)
+  t.mkdir(d .. "/guide/ms")
   -- the model server: a Deployment ms-decode (the fake starts two vLLM pods for it)
   t.write(d .. "/guide/ms/kustomization.yaml", "resources:\n  - decode.yaml\n")
   t.write(d .. "/guide/ms/decode.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ms-decode\n")
   t.write(d .. "/guide/router.values.yaml", "router: {}\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   local plan = {
     namespace = "bench", parent = d,
     timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },

@@ -12,16 +12,11 @@ local cluster = require "llmd.cluster"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
-local F = t.fixtures()
 
 -- a guide (helmfile.yaml), the real benchmark template, a plan of two helmfile runs
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
-    .. "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.sim_guide(d)
   local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
     runs = {} }
   for _, x in ipairs { "a", "b" } do

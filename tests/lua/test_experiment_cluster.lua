@@ -40,11 +40,7 @@ treatments:
 
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
-    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
-    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.sim_guide(d)
   t.write(d .. "/experiment.yaml", EXPERIMENT)
   local plan = {
     namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,

@@ -462,6 +462,19 @@ function M.try_guide(d, gaie)
     .. "duration: 30}]}\n")
 end
 
+-- The "sim" stack of the fake cluster's plans in folder d: guide/helmfile.yaml (releases
+-- infra-sim, gaie-sim - the inference pool - and ms-sim), an empty cluster/, and template.yaml,
+-- the real benchmark template optimized-baseline-sanity.yaml of the fixtures.
+function M.sim_guide(d)
+  M.mkdir(d .. "/guide")
+  M.mkdir(d .. "/cluster")
+  M.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
+    .. "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  M.write(d .. "/template.yaml",
+    M.read(M.fixtures() .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+end
+
 -- The environment of the fake cluster's stand-ins (tests/fakecluster/bin: kubectl, helm,
 -- helmfile, oc, run_only.sh) keeping their state in folder cluster: this build as the
 -- benchmark's llmdlua, the kubecon vLLM results then the chunked-prefill ones as its n-th

@@ -727,7 +727,8 @@ end
 -- A copy of tests/data/fixd38's IPS2 run whose stage 1 file says 40 successes and no failure,
 -- where its requests hold 39 and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39
 -- failed 1"): since fixb39 the stage's counts are its requests', the check settled (it was
--- the in-doubt input of test_fixd38 and test_fixf38). data: the tests/data/fixd38 folder.
+-- the in-doubt input of fixd38's and fixf38's tests in test_result_consistency.lua). data: the
+-- tests/data/fixd38 folder.
 function M.ips2c(data)
   local json = require "llmd.json"
   local b = M.tmpdir() .. "/IPS2c"

@@ -609,7 +609,7 @@ end
 -- A rate-based point's drain-reduced rate, where its files have no per-request start times
 -- (no M.pace_of) but give the window, the completed requests and their least latency
 -- (llmd.runmodel.DRAIN_BASIS): completed / (window - L_min). nil: judged by the achieved rate.
--- Why it is sound (checked by a simulation, tests/lua/test_drain36.lua):
+-- Why it is sound (checked by a simulation, tests/lua/test_saturation.lua):
 -- * The first answer cannot come before the first request + L_min, so window - L_min is at
 --   least the span from the first answer to the last: the rate is at most the rate the
 --   answers came back over their span, and at most the rate requests were sent (the window

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Independent reference for tests/lua/test_tests37.lua: the Mann-Whitney test between two
+# Independent reference for tests/lua/test_design_effect.lua: the Mann-Whitney test between two
 # one-stage inference-perf runs (their per_request_lifecycle_metrics.json), with each run's
 # design effect in send order, computed here from the files with numpy alone (no llmdlua
 # code): requests sorted by start_time; a kind's values are the requests that have it

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Independent reference for tests/lua/test_err37.lua: the error rate's test between two
+# Independent reference for tests/lua/test_design_effect.lua: the error rate's test between two
 # runs of vllm bench serve files (queue_sim.py's: one load point a file), or of inference-perf
 # runs with a per-request file (queue_sim_ip.py's, several stages), computed here from the
 # files with numpy alone (no llmdlua code). Per load point (request_rate) and

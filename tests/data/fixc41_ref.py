@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Expected values of tests/lua/test_fixc41.lua (task fixc41), numpy and seqstats only.
+"""Expected values of tests/lua/test_design_effect.lua (task fixc41), numpy and seqstats only.
 
 150 requests i = 1..150 sent 0.5 s apart; m_i = 20 + (37 i mod 61) token gaps, each
 pace_i (1 + 0.1 ((7 k + i) mod 5 - 2)), pace_i = 0.02 (1 + 0.5 sin(1.3 i)) s; TTFT 0.1 s;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # The new-user trial of session 36 (its gen/vsim.py below this header, its set-up now shared): a FIFO
 # server with K slots driven by Poisson arrivals, written as vllm bench serve files; the
-# A/A (same server, two seeds) and A/B pairs of tests/lua/test_tests36.lua are made with it.
+# A/A (same server, two seeds) and A/B pairs of tests/lua/test_design_effect.lua are made with it.
 # (The options and the server itself: fifo_server.py, shared with queue_sim_ip.py.)
 """queue_sim.py OUTDIR --rates 4,8,12 [--slots K] [--ttft0 S] [--tpot S] [--outtok N] [--intok N]
    [--dur S] [--seed N] [--noise F] [--repeat N] [--aggregate-only] [--fail F] [--timeout S] [--label L]

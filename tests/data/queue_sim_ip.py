@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # The new-user trial of session 36 (its gen/ipsim.py below this header, its set-up now shared): the
 # FIFO server of queue_sim.py written as an inference-perf run (stage files, summary,
-# per-request file); used by tests/lua/test_tests36.lua. (The options and the server
+# per-request file); used by tests/lua/test_design_effect.lua. (The options and the server
 # itself: fifo_server.py.)
 """queue_sim_ip.py OUTDIR --rates 2,5,10 [--slots K] [--ttft0 S] [--tpot S] [--outtok N] [--intok N]
    [--dur S] [--seed N] [--noise F] [--no-per-request] [--fail F] [--timeout S]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Independent reference for tests/lua/test_fixc39.lua: a latency row's effect within the load
+# Independent reference for tests/lua/test_design_effect.lua: a latency row's effect within the load
 # points a stratified test compared, from two vllm bench serve --save-detailed folders
 # (queue_sim.py's), with numpy alone (no llmdlua code). Per point (the rates given, both
 # runs'): TPOT per successful request = (latency - ttft) / (output tokens - 1) in file order

@@ -251,3 +251,39 @@ t.test("vllm-benchmark with a failed request: upstream's input mean over all req
   t.eq(back.overall.values.input_tokens_total, 1792)
   t.eq(back.overall.values.input_tokens_total / back.overall.values.requests_ok, 256.0)
 end)
+
+-- What a new user found in session 31 (a fresh clone, README only), compare.lua's side:
+-- the GPU caveat beside every latency verdict, the total max sustained row's evidence by the
+-- per-GPU row's rule, the banner of runs that differ only in their load ladders, identical
+-- runs through every path, an SLO in the wrong unit, the cross-harness texts, --br's
+-- percentiles, a sweep of two workloads in one folder, and the errors of --resume/--harness.
+--
+-- Expected values: /usr/bin/python3 (numpy) on the fixture files, each computation in a
+-- comment beside its test; texts by hand from the numbers.
+-- (Formerly test_newuser31.lua.)
+do
+  local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+  local find = t.contains
+
+  t.test("nu31-7: --br writes every percentile the run has (vLLM's p95, p99.9 as p99p9), and reading it back keeps them",
+    function()
+    local dir = t.tmpdir() .. "/brout"
+    local run = harness.extract(EXP7 .. "/llm-d-1p1d", {})
+    local list = br.write(dir, run, { version = "0.2" })
+    -- python3 on benchmark_2025-05-13_04-37-51.json (the first file, stage 0): p95_ttft_ms
+    -- 261.13618802046403, p99_ttft_ms 267.2010898106964 and no p90 key (the run's --metric-percentiles)
+    local text = t.read(list[1].path)
+    local ttft = text:match("time_to_first_token:\n(.-)\n      [%a_]+:") or text
+    find(ttft, "p95: 261.13618802046403", "p95 written")
+    t.ok(not ttft:find("p90:", 1, true), ttft)
+    local back = harness.extract(dir, {})
+    t.eq(back.stages[1].metrics.values.ttft_p95_ms, 261.13618802046403)
+    t.eq(back.stages[1].metrics.values.itl_p95_ms, run.stages[1].metrics.values.itl_p95_ms)
+    -- p99.9 (a synthetic set): written under the schema's name p99p9
+    local one = br.build({ harness = "vllm-benchmark", dir = "x", stages = { { index = 0, file = "f.json",
+      metrics = { values = { requests_ok = 1, requests_failed = 0, ttft_mean_ms = 5, ttft_p999_ms = 9 }, na = {} } } } },
+      {})[1]
+    find(require("llmd.yamlout").dump(one.doc), "p99p9: 9", "p99p9")
+  end)
+end

@@ -44,7 +44,7 @@ t.test("mean_ci: mean -+ 1.96 sd / sqrt(n / deff), the percentile's design effec
   local l2, h2, why = lp.mean_ci(one(acc, 25, 500.5), "ttft_mean_ms")
   t.eq({ l2, h2 }, { nil, nil })
   t.ok(tostring(why):find("1000 requests carry about 40 independent ones", 1, true), tostring(why))
-  -- a percentile key is not a mean (NTPOT's mean is one since fixc41: test_fixc41.lua)
+  -- a percentile key is not a mean (NTPOT's mean is one since fixc41: test_design_effect.lua)
   t.eq(lp.mean_key("ttft_p90_ms"), nil)
   t.eq({ lp.mean_key("ttft_mean_ms"), lp.mean_key("latency_mean_ms"), lp.mean_key("tpot_mean_ms") },
     { "ttft", "latency", "tpot" })

@@ -17,21 +17,17 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
-local F = t.fixtures()
 
 -- A scratch setup: a guide folder (helmfile.yaml and a kustomize model server), the real
 -- benchmark template, a plan; returns {dir, plan_path, cluster, env}.
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide/ms", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
-    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
-    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.sim_guide(d)
+  t.mkdir(d .. "/guide/ms")
   -- the model server: a Deployment ms-decode (the fake starts two vLLM pods for it)
   t.write(d .. "/guide/ms/kustomization.yaml", "resources:\n  - decode.yaml\n")
   t.write(d .. "/guide/ms/decode.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ms-decode\n")
   t.write(d .. "/guide/router.values.yaml", "router: {}\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   local plan = {
     namespace = "bench", parent = d,
     timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
@@ -49,26 +45,15 @@ local function setup(edit)
   }
   if edit then edit(plan, d) end
   t.write(d .. "/plan.yaml", yaml.dump(plan))
-  local env = {
-    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    -- a kube context, as a user's kubeconfig has (which cluster a workspace was made in is
-    -- known; test_cluster_safety.lua runs without one)
-    FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false,
-  }
+  -- (with a kube context, as a user's kubeconfig has: which cluster a workspace was made in
+  -- is known; test_cluster_safety.lua runs without one)
+  local env = t.fake_env(d .. "/cluster")
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
--- compare.lua without --quiet (which leaves out the progress lines these tests read), its
--- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
-local function compare(s, extra, envx, cwd)
-  local argv = { LLMDLUA, "compare.lua", "--yes" }
-  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
-  return t.progress_only(proc.run(argv, { env = env, timeout = 120, cwd = cwd }))
-end
+-- compare.lua without --quiet (which leaves out the progress lines these tests read): its
+-- progress lines
+local compare = t.fake_compare
 
 local function workspace(s) return t.workspaces(s.dir)[1] end
 

@@ -11,20 +11,12 @@ local lfs = require "lfs"
 local cluster = require "llmd.cluster"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
 local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
-local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
-local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
-local F = t.fixtures()
 
 -- a guide (helmfile.yaml), the real benchmark template, a plan of two helmfile runs
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
-    .. "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.sim_guide(d)
   local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
     runs = {} }
   for _, x in ipairs { "a", "b" } do
@@ -35,23 +27,15 @@ local function setup(edit)
   end
   if edit then edit(plan, d) end
   t.write(d .. "/plan.yaml", yaml.dump(plan))
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    -- (no current kube context unless a test gives one: empty, as the fake's default is one)
-    FAKE_CONTEXT = "", FAKE_SERVER = false, KUBERNETES_SERVICE_HOST = false, KUBERNETES_SERVICE_PORT = false }
+  -- (no current kube context unless a test gives one: empty, as the fake's default is one)
+  local env = t.fake_env(d .. "/cluster", { FAKE_CONTEXT = "", KUBERNETES_SERVICE_HOST = false,
+    KUBERNETES_SERVICE_PORT = false })
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
--- compare.lua without --quiet (which leaves out the progress lines these tests read), its
--- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
-local function compare(s, extra, envx)
-  local argv = { LLMDLUA, "compare.lua", "--yes" }
-  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
-  return t.progress_only(proc.run(argv, { env = env, timeout = 120 }))
-end
+-- compare.lua without --quiet (which leaves out the progress lines these tests read): its
+-- progress lines
+local compare = t.fake_compare
 
 local function calls(s)
   if not lfs.attributes(s.cluster .. "/calls.log") then return {} end

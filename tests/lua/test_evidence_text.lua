@@ -156,3 +156,25 @@ t.test("Summary: a win on a test of 3 of 4 load points quotes the test's effect 
   t.contains(summary, "(1 left out: too dependent to test at 30/s), " .. iv .. ", p < 1e-9)")
   t.ok(row.effect_lo < 26.087 and row.effect_hi > 26.087, "the interval holds the effect")
 end)
+
+-- Session 33 lead fixes of the new-user trial: capacity texts that read a gap not measured
+-- as a gap measured at 0.
+-- (Formerly test_lead33.lua.)
+do
+  t.test("an exact test that cannot decide says when ties, not the number of repeats, are why", function()
+    local d = require "llmd.decision"
+    -- error rates 0, 0, 0 % against 0, 10, 0 %: five of the six values tie at 0, so each of
+    -- the C(6, 3) = 20 splits only says on which side the one 10 lies: 10 splits put it in A,
+    -- 10 in B, and the two-sided exact p of the most extreme split is 2 x 10 / 20 = 1 (by
+    -- hand); 3 and 3 values all different could reach 2 / C(6, 3) = 0.1
+    local tst = d.repeat_test({ 0, 0, 0 }, { 0, 10, 0 })
+    t.eq({ tst.test, tst.p_min }, { "exact_mann_whitney", 1 })
+    local r = d.verdict { key = "error_rate_pct", a = 0, b = 10 / 3, test = tst }
+    t.ok(r.note:find("whose values tie across the runs, so no split of these values could give a p below 1 (3 and 3 "
+      .. "repeats of values all different could reach 0.1)", 1, true), r.note)
+    -- 0, 0, 0 against 2, 3, 4: no ties across; the least p is 0.1, said as before
+    local r2 = d.verdict { key = "error_rate_pct", a = 0, b = 3, test = d.repeat_test({ 0, 0, 0 }, { 2, 3, 4 }) }
+    t.eq(r2.verdict, "not shown to differ")
+    t.ok(r2.note:find("3 and 3 repeats (A's repeats all one value) can give no p below 0.1,", 1, true), r2.note)
+  end)
+end

@@ -246,3 +246,77 @@ treatments:
   t.eq(ex.near_miss("session_rate", { "session_time" }), nil)
   t.eq(ex.near_miss("num-prompt", { "max-concurrency", "num-prompts" }), "num-prompts")
 end)
+
+-- What a new user found in session 32 (a fresh clone, README only): a broken treatment
+-- ranked first and "beating" a healthy one, treatments charts of one load point each, where
+-- treatments.lua --results writes, the plan and experiment checks that let misspelt keys
+-- through, --slo over an info file's slo:, Markdown escaping of labels, the usage line of
+-- compare.lua, and autobench.lua compare's evidence beside its ranking.
+--
+-- Expected values: by hand from the fixture files (each reading in a comment beside its
+-- test), or /usr/bin/python3 where a computation is named.
+-- (Formerly test_newuser32.lua.)
+do
+  local proc = require "llmd.proc"
+
+  local FIXTURES = t.fixtures()
+  local HERE = t.here()
+  local ROOT = proc.run({ "realpath", HERE .. "/../.." }).stdout:gsub("%s+$", "")
+  local LLMDLUA = ROOT .. "/llmdlua"
+
+  local find = t.contains
+
+  t.test("nu32-5: experiment.lua refuses a misspelt key, naming the one meant", function()
+    local d = t.tmpdir()
+    -- the user's: setup.treatmentz (two setup treatments, which --show counted as none)
+    t.write(d .. "/e.yaml", "experiment:\n  name: z\nsetup:\n  treatmentz:\n    - name: one\n      decode.replicas: 1\n"
+      .. "    - name: two\n      decode.replicas: 2\n")
+    local r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--show" }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "llmdlua: " .. d .. "/e.yaml: setup.treatmentz: unknown key (did you mean treatments? known: "
+      .. "constants, factors, levels, treatments)\n")
+    t.eq(r.stdout, "")
+    -- the same with --plan --dry-run: refused before anything
+    r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--plan", d .. "/none.yaml", "--dry-run" }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    find(r.stderr, "setup.treatmentz: unknown key (did you mean treatments?")
+    -- at the top and under experiment:
+    t.raises("x.yaml: treatmentz: unknown key (did you mean treatments?", ex.parse,
+      { treatmentz = { { name = "r1" } } }, "x.yaml")
+    t.raises("x.yaml: experiment.harnes: unknown key (did you mean harness?", ex.parse, { experiment = { harnes = "x" } },
+      "x.yaml")
+    -- every key of upstream's experiment files is known (the fixtures: design:, setup.factors,
+    -- experiment.description ...): each parses
+    for name in require("lfs").dir(FIXTURES .. "/llm-d-benchmark/experiments") do
+      if name:match("%.yaml$") then t.ok(ex.load(FIXTURES .. "/llm-d-benchmark/experiments/" .. name), name) end
+    end
+  end)
+end
+
+-- treatments.lua and compare.lua per GPU wherever the user ranks (session 37): a rank per
+-- GPU in treatment_ranking.csv, treatments.json and the reports; compare.lua's curves per
+-- GPU where the two runs' GPU counts differ; long names under a chart's panels kept inside
+-- the picture (a real render); experiment.lua --show without --plan saying its keys are
+-- unchecked.
+-- (Formerly test_treat37.lua.)
+do
+  local proc = require "llmd.proc"
+  local ROOT, LLMDLUA = t.root()
+
+  t.test("4: experiment.lua --show without --plan says the keys are unchecked, and warns of a near miss", function()
+    -- (on main: nothing said; the new user read the silence as the keys being fine)
+    local d = t.tmpdir()
+    t.write(d .. "/e.yaml", "treatments:\n  - name: rate1\n    load.stages.0.rate: 1\n  - name: rate2\n"
+      .. "    load.stages.0.rat: 2\n  - name: s0\n    data.stage_0: 1\n  - name: s1\n    data.stage_1: 1\n")
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/experiment.lua", d .. "/e.yaml", "--show" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.eq(json.decode(r.stdout).run_treatments_count, 4)
+    -- stage_0 and stage_1 differ in a digit only: no warning
+    t.eq(r.stderr, "note: " .. d .. "/e.yaml: the run treatments' keys (load.stages.0.rate, load.stages.0.rat, "
+      .. "data.stage_0, data.stage_1) are not checked: without --plan there is no benchmark template to check them "
+      .. "against; --show --plan FILE checks them, and --plan refuses a key that matches nothing in its template\n"
+      .. "warning: " .. d .. "/e.yaml: run treatment rate2 sets load.stages.0.rat and run treatment rate1 sets "
+      .. "load.stages.0.rate, a letter or two apart: one of them is most likely misspelt and would benchmark the "
+      .. "template's value under its treatment's name (--show --plan FILE tells which the template has)\n")
+  end)
+end

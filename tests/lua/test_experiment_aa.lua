@@ -9,8 +9,6 @@ local lfs = require "lfs"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
-local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
-local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
 local NOTE = "setup treatments one and two deployed the same configuration (the same values in their "
   .. "plan/values-override.yaml, and the plan's deploy and benchmark), so comparing them is an A/A check: a "
@@ -27,9 +25,7 @@ local function run_experiment(two_replicas)
       environment = "istio", model = "Qwen/Qwen3-0.6B" },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } })
   local r = proc.run({ LLMDLUA, "experiment.lua", "exp.yaml", "--plan", "plan.yaml" }, { cwd = d, timeout = 300,
-    env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-      PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false,
-      FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-bench" } })
+    env = t.fake_env(d .. "/cluster") })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   for n in lfs.dir(d) do
     if n:match("^llm%-d%-experiment%-aa%-") then

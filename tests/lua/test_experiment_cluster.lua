@@ -10,7 +10,6 @@ local lfs = require "lfs"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
-local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local F = t.fixtures()
@@ -41,11 +40,7 @@ treatments:
 
 local function setup(edit)
   local d = t.tmpdir()
-  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
-    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
-    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.sim_guide(d)
   t.write(d .. "/experiment.yaml", EXPERIMENT)
   local plan = {
     namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,
@@ -56,12 +51,7 @@ local function setup(edit)
   }
   if edit then edit(plan, d) end
   t.write(d .. "/plan.yaml", yaml.dump(plan))
-  local env = {
-    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-    FAKE_FAIL_NAMESPACE = false,
-    FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false, -- (a kube context, as a user's kubeconfig has)
-  }
+  local env = t.fake_env(d .. "/cluster", { FAKE_FAIL_NAMESPACE = false }) -- (a kube context, as a user's has)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env, exp = d .. "/experiment.yaml" }
 end
 

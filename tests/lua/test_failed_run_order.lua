@@ -4,28 +4,12 @@
 -- after the report step had already said it failed.) Expected lines are written out by hand
 -- from the steps' order (README's step table: 50 smoke_test, 100 report).
 local t = require "testlib"
-local yaml = require "llmd.yaml"
 local proc = require "llmd.proc"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
-local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
-local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
-local function setup()
-  local d = proc.realpath(t.tmpdir())
-  t.try_guide(d, true)
-  local run = function(label)
-    return { label = label, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
-      model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
-  end
-  t.write(d .. "/plan.yaml", yaml.dump { namespace = "llm-d-try", parent = d,
-    timeouts = { poll = 0.05, backoff = 0.01 }, runs = { a = run("baseline"), b = run("candidate") } })
-  return { dir = d, plan = d .. "/plan.yaml",
-    env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-      PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false,
-      FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-bench" } }
-end
+local function setup() return t.try_setup { parent = "." } end -- (the workspace beside the plan)
 
 -- the positions of each text in out, in the order given; each must be there
 local function positions(out, texts)

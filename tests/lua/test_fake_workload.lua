@@ -7,14 +7,12 @@
 -- Expected figures: python3 over the fixtures' stage files (json.load), written beside each.
 local t = require "testlib"
 local json = require "llmd.json"
-local yaml = require "llmd.yaml"
 local proc = require "llmd.proc"
 local lfs = require "lfs"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
-local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
 local function only_dir(d)
   local out = {}
@@ -29,21 +27,12 @@ end
 
 t.test("two stages asked (1 req/s for 30 s, 100 req/s for 10 s): two stages measured at those rates, the "
   .. "summary their sum; the report names no mismatch", function()
-  local d = proc.realpath(t.tmpdir())
-  t.try_guide(d, true)
+  local s = t.try_setup { parent = "." }
+  local d = s.dir
   t.write(d .. "/template.yaml", (t.read(d .. "/template.yaml"):gsub("stages: %[{rate: 1, duration: 30}%]",
     "stages: [{rate: 1, duration: 30}, {rate: 100, duration: 10}]")))
   t.ok(t.read(d .. "/template.yaml"):find("rate: 100", 1, true), "template edited")
-  local run = function(label)
-    return { label = label, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
-      model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
-  end
-  t.write(d .. "/plan.yaml", yaml.dump { namespace = "llm-d-try", parent = d,
-    timeouts = { poll = 0.05, backoff = 0.01 }, runs = { a = run("baseline"), b = run("candidate") } })
-  local r = proc.run({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", d .. "/plan.yaml" }, { env = {
-    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-    PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false,
-    FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-bench" }, timeout = 180 })
+  local r = proc.run({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan }, { env = s.env, timeout = 180 })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local w = t.workspaces(d)[1]
   local res, name = only_dir(w .. "/run-a/results")
@@ -95,8 +84,7 @@ t.test("a workload without load.stages (another harness's shape) gets the record
   t.mkdir(d .. "/cluster")
   t.mkdir(d .. "/out")
   -- the fake's state: a namespace with the results PVC (as compare.lua's step 60 makes it)
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE,
-    PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CONTEXT = "kind-bench" }
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = BASE })
   local k = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\n"
     .. "kind: PersistentVolumeClaim\nmetadata:\n  name: res\nspec:\n  accessModes: [ReadWriteMany]\n"
     .. "  resources: {requests: {storage: 1Gi}}\n" })

@@ -230,3 +230,64 @@ t.test("11: analyze.lua RELATIVE writes absolute, quoted paths; the script runs 
   t.ok(r.ok, r.stderr)
   t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
 end)
+
+-- What a new user found in session 31 (a fresh clone, README only), compare.lua's side:
+-- the GPU caveat beside every latency verdict, the total max sustained row's evidence by the
+-- per-GPU row's rule, the banner of runs that differ only in their load ladders, identical
+-- runs through every path, an SLO in the wrong unit, the cross-harness texts, --br's
+-- percentiles, a sweep of two workloads in one folder, and the errors of --resume/--harness.
+--
+-- Expected values: /usr/bin/python3 (numpy) on the fixture files, each computation in a
+-- comment beside its test; texts by hand from the numbers.
+-- (Formerly test_newuser31.lua.)
+do
+  local decision = require "llmd.decision"
+  local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+  local find = t.contains
+
+  t.test("nu31-8: one folder of two workloads: a data check and a banner, and no capacity interpolated across them",
+    function()
+    -- vllm-2replicas' files (3.6 req/s, total_input_tokens / completed = 1599800 / 200 = 7999.0,
+    -- total_output_tokens 40000 / 200 = 200.0) beside vllm-3replicas' (5.5 req/s, 2499750 / 250 =
+    -- 9999.0 and 25000 / 250 = 100.0): python3 on the files; 9999 is 25 % above 7999 (> 5 %)
+    local dir = t.tmpdir() .. "/mixed"
+    for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
+      for f in require("lfs").dir(EXP7 .. "/" .. c) do
+        if f:match("%.json$") then t.copy(EXP7 .. "/" .. c .. "/" .. f, dir .. "/" .. f) end
+      end
+    end
+    local w, r = t.compare { "--a", dir, "--b", EXP7 .. "/llm-d-1p1d", "--slo", "ttft_p95_ms=300" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(w .. "/comparison_report.md")
+    find(md, "> **Two workloads in one run.** In mixed, load points of one run sent different requests", "banner")
+    find(md, "\n- mixed: load points of different requests (token lengths beyond the workload match's 5 %): point 1 "
+      .. "(3.6 req/s offered, 3 repeats): 7999.0 input and 200.0 output tokens per request; point 2 (5.5 req/s offered, "
+      .. "3 repeats): 9999.0 input and 100.0 output tokens per request; one folder holding two workloads?", "Data checks")
+    local cj = json.read(w .. "/comparison.json")
+    t.eq(cj.capacity.a.kind, "unknown")
+    t.eq(cj.capacity.a.reason, "mixed's load points sent different requests (see the Data checks), so a capacity "
+      .. "between them would mix two workloads")
+    t.eq(cj.mixed_requests, { "mixed" })
+    -- one workload's repeats (llm-d-1p1d alone): nothing said, its capacity read as before
+    t.ok(cj.capacity.b.kind ~= "unknown", cj.capacity.b.kind)
+    -- the same rule as the workload match (5 %): 2 % longer prompts at the second point are one workload
+    local function run_i2(i2)
+      return t.run_of { { rate = 1, values = { requests_ok = 100, input_tokens_total = 100000, output_tokens_total = 10000,
+        throughput_req_s = 1 } }, { rate = 2, values = { requests_ok = 100, input_tokens_total = i2,
+        output_tokens_total = 10000, throughput_req_s = 2 } } }
+    end
+    local near = run_i2(102000)
+    near.warnings = {}
+    decision.check_request_shapes(near)
+    t.eq(near.warnings, {})
+    local far = run_i2(106000)
+    far.warnings = {}
+    decision.check_request_shapes(far)
+    t.eq(#far.warnings, 1)
+    -- a handful of requests per point (guidellm's fixture: 2 each, 71.5 and 65.5 prompt tokens
+    -- by guidellm's own means) says little of the mean: not flagged
+    local few = harness.extract(F .. "/guidellm", {})
+    for _, w8 in ipairs(few.warnings) do t.ok(not w8:find("different requests", 1, true), w8) end
+  end)
+end

@@ -54,3 +54,18 @@ t.test("deltas know which direction is better", function()
   t.eq(metrics.delta("ttft_p90_ms", nil, 5), nil)        -- unknown stays unknown
   t.eq(metrics.delta("ttft_p90_ms", 5, 5).better, nil)
 end)
+
+-- Session 37's lead fixes, each with its expectation worked out by hand beside it.
+-- (Formerly test_lead37.lua.)
+do
+  t.test("metrics.na: one level of parentheses, but a formula's group keeps its grouping as [...]", function()
+    -- by hand: the drain-reduced rate's formula read "completed /, window - least latency," in
+    -- every N/A cell and Verdict that quoted it (agg37, newuser37's p1)
+    t.eq(metrics.na("the drain-reduced rate (completed / (window - least latency)) was short"),
+      "N/A (the drain-reduced rate, completed / [window - least latency] was short)")
+    t.eq(metrics.na("no e2el statistics (the run's --percentile-metrics left out e2el)"),
+      "N/A (no e2el statistics, the run's --percentile-metrics left out e2el)")
+    t.eq(metrics.na("a (b (c)) d"), "N/A (a, b, c d)")
+    t.eq(metrics.na("x × (1 − e)"), "N/A (x × [1 − e])")
+  end)
+end

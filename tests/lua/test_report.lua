@@ -80,7 +80,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
     t.eq(row[6], "not comparable", key .. " verdict")
     t.eq(row[7], "not like for like", key .. " evidence")
   end
-  -- the same requests (204.1 and 203.1 input tokens per request, test_newuser31's python3), only
+  -- the same requests (204.1 and 203.1 input tokens per request, newuser31 (test_report_reading.lua)'s python3), only
   -- the ladders differ: one workload on two load ladders, as treatments.lua groups them
   t.ok(golden:find("> **The same workload (the same requests), on different load ladders.**", 1, true), "the banner")
   -- (but neither the KubeCon files nor the info files name the model served: since session 41

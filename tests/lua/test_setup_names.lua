@@ -78,8 +78,7 @@ t.test("experiment.lua --plan (and --dry-run, --show) refuses such a name before
   t.write(d .. "/plan.yaml", yaml.dump { namespaces = { "exp-a" }, parent = d, deploy = { method = "helmfile",
     guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B" },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } })
-  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_CONTEXT = "kind-bench",
-    PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false }
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = false })
   for _, extra in ipairs { { "--plan", "plan.yaml" }, { "--plan", "plan.yaml", "--dry-run" }, { "--show" } } do
     local argv = { LLMDLUA, "experiment.lua", "exp.yaml" }
     for _, a in ipairs(extra) do argv[#argv + 1] = a end

@@ -206,7 +206,7 @@ end)
 t.test("tests/data/seqstats.py (deff_ref.py's and err_ref.py's design effect): mid-ranks and Geyer's sum", function()
   if not t.have_numpy() then return end
   -- mid-ranks by hand: [3, 1, 3, 2] -> the two 3s share ranks 3 and 4: [3.5, 1, 3.5, 2].
-  -- Design effects as test_tests36's header computed them (python3, its own numpy code): 100
+  -- Design effects as tests36 (test_design_effect.lua)'s header computed them (python3, its own numpy code): 100
   -- values in 10 runs of 10 equal ones (3,1,5,2,6,4,9,7,10,8): 27.148484848; i * 37 mod 101
   -- (a negative lag-1 correlation): 1; 99 values: 1 (too few); one value only: 1
   local r = require("llmd.proc").run { t.PY, "-c", ([[

@@ -2445,3 +2445,734 @@ t.test("latency at the common load names no fastest where a tied treatment is sa
   t.eq(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): a fails requests there "
     .. "beyond the failure limit, so its latencies there are of the requests that succeeded only.")
 end)
+
+-- A new user's trial of treatments.lua and experiment.lua (session 39): a capacity below the
+-- lowest load is its bound in treatment_ranking.csv and treatments.json, never 0; the
+-- Verdict of an experiment whose setups differ in replicas only says so and carries the
+-- caveat of byte-identical results; the bars at the common load mark the treatments
+-- overloaded there; the simulators' --help names every option with its unit and a python3
+-- without numpy stops with one line.
+-- (Formerly test_fixe39.lua.)
+do
+  local find = t.contains
+
+  -- An experiment workspace whose setups differ in decode.replicas (1 and 2) with no
+  -- parallelism.tensor (GPU counts unknown), both holding the same files of one rate sweep
+  -- (t.latency_ladder: 10 and 20 req/s, TTFT 50 and 80 ms): as the README's fake-cluster
+  -- walkthrough leaves it.
+  local function replicas_workspace(w)
+    t.mkdir(w)
+    t.write(w .. "/experiment-state.json", json.encode { experiment = "replicas", results = {
+      { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
+    local src = t.latency_ladder { { 10, t.spread(0.050, 0.050, 100) }, { 20, t.spread(0.080, 0.080, 100) } }
+    for i, name in ipairs { "one", "two" } do
+      local d = w .. "/setup-treatment-" .. name
+      t.mkdir(d .. "/plan")
+      t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: %d\n"):format(i))
+      t.mkdir(d .. "/run-sweep/results")
+      for _, f in ipairs { "benchmark_01.json", "benchmark_02.json" } do
+        t.write(d .. "/run-sweep/results/" .. f, t.read(src .. "/" .. f))
+      end
+    end
+    return w
+  end
+
+  t.test("2: the Verdict of setups differing in replicas only says what is known, and the caveat of identical results",
+    function()
+    -- (on main: "the treatments ran on different numbers of accelerators", which nothing
+    -- says, and no word of the byte-identical results in the Verdict, only in the warning)
+    local w = replicas_workspace(t.tmpdir() .. "/exp")
+    local out = t.tmpdir() .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local line = json.read(out .. "/treatments.json").verdict_line
+    t.eq(line, "Caveat: one and two hold the same results (byte for byte): each a run compared with itself, "
+      .. "so nothing here tells those configurations apart (see the warnings). Not like for like on cost: the setups' "
+      .. "replicas differ (one decode.replicas 1; two decode.replicas 2) and their GPU counts are unknown, "
+      .. "so none is named best on totals (see below).")
+    find(t.read(out .. "/treatment_report.md"), "**Verdict:** " .. line, "md")
+    t.ok(not line:find("different numbers of accelerators", 1, true), line)
+    -- GPU counts known and different (--gpus): the accelerators are named as before
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out .. "2", "--quiet", "--gpus",
+      "one=1,two=2" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    find(json.read(out .. "2/treatments.json").verdict_line, "(see the warnings). Not like for like on cost: the "
+      .. "treatments ran on different numbers of accelerators, so none is named best on totals", "json")
+    -- one count unknown: said so, not "different numbers"
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out .. "3", "--quiet", "--gpus", "one=1" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    find(json.read(out .. "3/treatments.json").verdict_line, "(see the warnings). Not known to be like for like on cost: "
+      .. "the GPU count of two is unknown, so none is named best on totals", "json")
+  end)
+
+  if not t.have_numpy() then
+    t.test("3 and 5: the simulated server's runs (skipped: no numpy for queue_sim.py)", function() end)
+  else
+
+    t.test("3: the bars at the common load mark the treatment saturated there, in the chart and its note", function()
+      -- queue_sim.py at 6 and 8 req/s offered for 30 s, each request 0.1 + 100 x 0.02 = 2.1 s
+      -- (times noise): 10 slots serve at most 10 / 2.1 = 4.8 req/s, under 95 % of 6 (5.7):
+      -- saturated at both loads; 100 slots serve 48 req/s: sustained. So at the common load the
+      -- 10-slot server's bars are marked, in each of the 3 panels, the other's not (on main:
+      -- no mark in the chart, only the note "small is saturated at this load").
+      if not require("llmd.charts").gnuplot() then return end
+      local d = t.tmpdir()
+      t.data_py("queue_sim.py", d .. "/small", "--rates", "6,8", "--slots", "10", "--dur", "30", "--seed", "3")
+      t.data_py("queue_sim.py", d .. "/big", "--rates", "6,8", "--slots", "100", "--dur", "30", "--seed", "4")
+      local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "small=" .. d .. "/small", "--run",
+        "big=" .. d .. "/big", "--out", d .. "/out", "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local svg = t.read(d .. "/out/charts/treatments_bars.svg")
+      local n = 0
+      for _ in svg:gmatch(">saturated<") do n = n + 1 end
+      t.eq(n, 3)
+      t.ok(not svg:find(">mild overload<", 1, true), "no mild overload")
+      local md = t.read(d .. "/out/treatment_report.md")
+      find(md, "Hatched bars, labelled \"saturated\" or \"mild overload\" above them, are of a treatment overloaded at "
+        .. "this load (here 1 of 2): they show an overloaded server's latencies, not a sustained load's.", "md")
+      find(md, "small is saturated at this load", "md")
+      t.ok(not md:find("big is saturated", 1, true), "big kept up")
+    end)
+
+    t.test("5: the simulators' --help names each option with its unit; a python3 without numpy stops with one line",
+      function()
+      -- a numpy that cannot be imported, first on the path (as a python3 without it)
+      local fake = t.tmpdir()
+      t.mkdir(fake .. "/numpy")
+      t.write(fake .. "/numpy/__init__.py", "raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')\n")
+      for _, s in ipairs { "queue_sim.py", "queue_sim_ip.py" } do
+        local script = ROOT .. "/tests/data/" .. s
+        -- --help needs no numpy (on main: a traceback, ModuleNotFoundError)
+        local r = proc.run({ t.PY, script, "--help" }, { env = { PYTHONPATH = fake } })
+        t.eq(r.code, 0, s .. ": " .. r.stdout .. r.stderr)
+        for _, want in ipairs { "--ttft0 S", "seconds to the first token", "--tpot S", "seconds per output token",
+          "--dur S", "seconds of arrivals at each rate", "--rates R,R,...", "requests per second", "--slots K",
+          "--outtok N", "--intok N", "--seed N", "--noise F", "--fail F", "--timeout S" } do
+          find(r.stdout, want, s)
+        end
+        -- --repeat is queue_sim.py's only
+        t.eq(r.stdout:find("--repeat N", 1, true) ~= nil, s == "queue_sim.py", s)
+        r = proc.run({ t.PY, script, t.tmpdir() .. "/x", "--rates", "1" }, { env = { PYTHONPATH = fake } })
+        t.eq({ r.code, r.stdout, r.stderr }, { 1, "", s .. ": needs numpy: use /usr/bin/python3 or apt install "
+          .. "python3-numpy\n" })
+      end
+    end)
+  end
+end
+
+-- Items session 32 noticed and left (task fixleft4): treatments.lua's max sustained
+-- throughput and capacity of a treatment holding two workloads, what Ctrl-C in analyze.lua
+-- leaves, a plan's relative paths, the stratified test of an old workspace, bench.sh's
+-- inputs generated by two people at once, and the CSV's capacity bound.
+--
+-- Expected values: by hand from the fixture files (each reading in a comment beside its
+-- test), or /usr/bin/python3 where a computation is named.
+-- (Formerly test_fixleft4.lua.)
+do
+  local html = require "llmd.html"
+  local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+  -- One folder of two workloads: vllm-2replicas' files (3.6 req/s, total_input_tokens /
+  -- completed = 1599800 / 200 = 7999.0, 40000 / 200 = 200.0 output) beside vllm-3replicas'
+  -- (5.5 req/s, 2499750 / 250 = 9999.0 and 25000 / 250 = 100.0): python3 on the files, 25 %
+  -- apart (beyond the workload match's 5 %). cmpfix3 (test_compare_fixes.lua) and newuser31
+  -- (test_report_reading.lua) use the same.
+  local function mixed_folder()
+    local dir = t.tmpdir() .. "/mixed"
+    for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
+      t.walk(EXP7 .. "/" .. c, function(path)
+        if path:match("%.json$") then t.copy(path, dir .. "/" .. path:match("[^/]+$")) end
+      end)
+    end
+    return dir
+  end
+
+  t.test("fl4-1: treatments.lua: a treatment of two workloads has no max sustained throughput (nor capacity): N/A with "
+    .. "why, in md, HTML and JSON", function()
+    local dir = mixed_folder()
+    -- the points as the check describes them (by hand from the files above: 3 repeats each)
+    local points = "point 1 (3.6 req/s offered, 3 repeats): 7999.0 input and 200.0 output tokens per request; point 2 "
+      .. "(5.5 req/s offered, 3 repeats): 9999.0 input and 100.0 output tokens per request"
+    local sus = ("mixed's load points sent different requests (%s), so a max sustained throughput across them would mix "
+      .. "two workloads"):format(points)
+    local cap = ("mixed's load points sent different requests (%s), so a capacity between them would mix two workloads")
+      :format(points)
+    for _, slo in ipairs { {}, { "--slo", "ttft_p95_ms=300" } } do
+      local out = t.tmpdir() .. "/out"
+      local argv = { LLMDLUA, "treatments.lua", "--run", "mixed=" .. dir, "--run", "one=" .. EXP7 .. "/llm-d-1p1d",
+        "--out", out, "--quiet" }
+      for _, a in ipairs(slo) do argv[#argv + 1] = a end
+      local r = proc.run(argv)
+      t.eq(r.code, 0, r.stderr)
+      local js = json.read(out .. "/treatments.json")
+      local x = js.treatments[1]
+      t.eq(x.label, "mixed")
+      -- it read "≥ 5.346 req/s (never saturated)": the 5.5 req/s workload's rate as the limit
+      t.eq({ x.max_sustained_rps, x.max_sustained_why }, { nil, sus })
+      -- a run with a data check is usable ("warnings"), as in compare.lua: it was "failed" with
+      -- no reason given
+      t.eq(x.status, "ok")
+      if #slo > 0 then t.eq({ x.capacity.kind, x.capacity.reason }, { "unknown", cap }) end
+      -- the other treatment, one workload: read as before (3.485 req/s, never saturated)
+      t.ok(js.treatments[2].max_sustained_rps, "one's max sustained")
+      local md = t.read(out .. "/treatment_report.md")
+      local row = t.table_rows(md, "Treatments").mixed
+      -- (one level of parentheses in a cell: metrics.na turns the inner ones into commas)
+      local cell = "N/A (mixed's load points sent different requests, point 1, 3.6 req/s offered, 3 repeats: 7999.0 "
+        .. "input and 200.0 output tokens per request; point 2, 5.5 req/s offered, 3 repeats: 9999.0 input and 100.0 "
+        .. "output tokens per request, so a max sustained throughput across them would mix two workloads)"
+      t.eq(row[5], cell)
+      t.ok(not md:find("≥ 5.346", 1, true), md)
+      t.ok(t.read(out .. "/treatment_report.html"):find(html.escape(cell), 1, true), "the HTML's table")
+    end
+  end)
+end
+
+-- What a new user found in session 32 (a fresh clone, README only): a broken treatment
+-- ranked first and "beating" a healthy one, treatments charts of one load point each, where
+-- treatments.lua --results writes, the plan and experiment checks that let misspelt keys
+-- through, --slo over an info file's slo:, Markdown escaping of labels, the usage line of
+-- compare.lua, and autobench.lua compare's evidence beside its ranking.
+--
+-- Expected values: by hand from the fixture files (each reading in a comment beside its
+-- test), or /usr/bin/python3 where a computation is named.
+-- (Formerly test_newuser32.lua.)
+do
+  local FX = ROOT .. "/tests/fixtures"
+  local BASE = FX .. "/kubecon-na-2025_vllm"
+  local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+  local find, lacks = t.contains, t.lacks
+
+  -- chunked's results with a stderr.log holding a Python traceback: a run whose health check
+  -- fails (llmd.harness), with figures that are better than base's on every axis (the demo
+  -- pair: chunked sustains 169.43 req/s against base's 92.21, by the stage files)
+  local function broken_copy()
+    local d = t.tmpdir() .. "/broken"
+    t.copy_tree(CHUNK, d)
+    t.write(d .. "/stderr.log", "Traceback (most recent call last)\n")
+    return d
+  end
+
+  local function vars_of(c)
+    local v = {}
+    for _, nv in ipairs(c.vars) do v[nv[1]] = nv[2] end
+    return v
+  end
+
+  local function treatments(argv)
+    local out = t.tmpdir() .. "/out"
+    local cmd = { LLMDLUA, ROOT .. "/lua/treatments.lua", "--out", out, "--quiet" }
+    for _, a in ipairs(argv) do cmd[#cmd + 1] = a end
+    local r = proc.run(cmd)
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    return { json = json.read(out .. "/treatments.json"), md = t.read(out .. "/treatment_report.md"),
+      html = t.read(out .. "/treatment_report.html"), csv = t.read(out .. "/treatment_comparison.csv"), out = out }
+  end
+
+  t.test("nu32-1: a broken treatment is out of the ranking, the Pareto front and every domination", function()
+    local broken = broken_copy()
+    -- by capacity (TTFT p90 <= 200 ms, the user's command) and by max sustained throughput
+    for _, slo in ipairs { { "--slo", "ttft_p90_ms=200" }, {} } do
+      local argv = { "--run", "ok=" .. BASE, "--run", "broken=" .. broken }
+      for _, a in ipairs(slo) do argv[#argv + 1] = a end
+      local r = treatments(argv)
+      local what = #slo > 0 and "by capacity" or "by max sustained"
+      local j = r.json
+      -- treatments.json: ok alone is ranked and on the front; broken is listed apart with why
+      t.eq(j.front, { "ok" }, what)
+      t.eq(j.dominated, {}, what)
+      t.eq({ j.ranking[1].rank, j.ranking[1].label }, { 1, "ok" }, what)
+      t.eq({ j.ranking[2].rank, j.ranking[2].label, j.ranking[2].failed }, { nil, "broken", true }, what)
+      find(j.ranking[2].vs_next_text, "its run failed its health check", what)
+      t.eq(#j.ranking, 2, what)
+      t.eq(j.pareto_excluded[1].label, "broken", what)
+      find(j.pareto_excluded[1].why, "its run failed its health check", what)
+      find(j.pareto_excluded[1].why, "Traceback (most recent call last)", what)
+      t.eq({ j.treatments[1].status, j.treatments[2].status }, { "ok", "failed" }, what)
+      -- the headline names no winner and no domination, and says why broken is left out
+      lacks(j.verdict, "beaten", what)
+      lacks(j.verdict, "broken has the highest", what)
+      find(j.verdict, "Only ok was measured; nothing to compare it with.", what)
+      find(j.verdict, "Not ranked, compared or set on the Pareto front", what)
+      -- the markdown: rank 1 is ok, broken has no rank; the front is ok
+      find(r.md, "\n| 1 | ok | ", what)
+      find(r.md, "\n| - | broken | not ranked: its run failed | left out of the ranking", what)
+      lacks(r.md, "| 1 | broken", what)
+      find(r.md, "while no worse on the other: **ok**.", what)
+      find(r.md, "\n- broken: left out (its run failed its health check", what)
+      -- the HTML: the same
+      find(r.html, '<td class="n">1</td><td>ok</td>', what)
+      find(r.html, '<td class="n">-</td><td>broken</td>', what)
+      find(r.html, "while no worse on the other: <strong>ok</strong>", what)
+      lacks(r.html, "beaten on both", what)
+      -- the CSV keeps every load point of both (7 stage files each: ls stage_*_lifecycle_metrics.json)
+      local n = { ok = 0, broken = 0 }
+      for label in r.csv:gmatch("\r\n([^,\r\n]+),") do n[label] = (n[label] or 0) + 1 end
+      t.eq(n, { ok = 7, broken = 7 }, what)
+    end
+  end)
+
+  t.test("nu32-2: one load point each: drawn from 0 with the SLO inside, and no title clipped", function()
+    -- exp-7: every treatment a single rate (3.6 or 5.5 req/s offered) measured 3 times
+    local r = treatments { "--run", "vllm2=" .. EXP7 .. "/vllm-2replicas", "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d",
+      "--run", "vllm3=" .. EXP7 .. "/vllm-3replicas", "--run", "2p1d=" .. EXP7 .. "/llm-d-2p1d",
+      "--slo", "ttft_p95_ms=300" }
+    for _, w in ipairs { "w1", "w2" } do
+      t.ok(lfs.attributes(r.out .. "/charts/treatments_latency_throughput_" .. w .. ".svg"), w)
+    end
+    -- the axes of workload 1's latency chart (one load point each since leftfix35: each
+    -- treatment's value with its repeats' interval, no curve): python3 on the files, the means
+    -- of p95_ttft_ms 256.44 and 262.53 ms, the highest interval end 270.74 ms (llm-d-1p1d:
+    -- mean + t(0.975, 2) * sd / sqrt(3)), below the SLO (300 ms): y from 0 to 300 x 1.1 (room
+    -- for the figures above a value) + 8 % = 356.4 (on s31's main: 256 to 263 ms, the SLO
+    -- outside and not drawn)
+    local list = tr.load { { label = "vllm2", dirs = { EXP7 .. "/vllm-2replicas" } },
+      { label = "1p1d", dirs = { EXP7 .. "/llm-d-1p1d" } } }
+    local m = tr.model(list, { slo = require("llmd.decision").parse_slo("ttft_p95_ms=300") })
+    local c = tr.charts(m, list)[1]
+    local v = vars_of(c)
+    t.eq({ c.template, v.panel_label[1], v.panel_slo[1] }, { "treatments_latency_points", "TTFT p95 (ms)", 300 })
+    t.near(v.panel_ymax[1], 356.4, 1e-9)
+    -- the bars chart's title, "At the common load, 3.6 req/s offered: workload 1 (rate sweep,
+    -- 7999.0 input and 200.0 output tokens per request)" (107 characters), in a chart 720 px
+    -- wide (treatments_bars.gp, 2 treatments: its 2 panels side by side, 360 px each since
+    -- fixe42) at sans 15 (about 8 px a character): two lines of at most 720 / 9 = 80
+    -- characters, the whole title in them
+    local svg = t.read(r.out .. "/charts/treatments_bars_w1.svg")
+    local lines = {}
+    for s in svg:gmatch("<text>([^<]*)</text>") do
+      if s:find("common load", 1, true) or s:find("tokens per request", 1, true) then lines[#lines + 1] = s end
+    end
+    t.eq(lines, { "At the common load, 3.6 req/s offered: workload 1 (rate sweep, 7999.0 input and",
+      "200.0 output tokens per request)" })
+    -- the HTML inlines the same drawing, its accessible name the whole title
+    find(r.html, "<title>At the common load, 3.6 req/s offered: workload 1 (rate sweep, 7999.0 input and 200.0 output "
+      .. "tokens per request)</title>")
+    find(r.html, "<text>200.0 output tokens per request)</text>")
+  end)
+
+  t.test("nu32-2: the latency chart's axes hold every point and the SLO line, from 0", function()
+    local list = tr.load { { label = "base", dirs = { BASE } }, { label = "chunked", dirs = { CHUNK } } }
+    -- SLOs above every measured value: TTFT p90 5000 ms (measured 29.8 to 3314.1 ms, a log panel:
+    -- 3314.1 / 29.8 > 20), TPOT p90 20 ms (measured 3.49 to 9.65 ms, linear)
+    local m = tr.model(list, { slo = require("llmd.decision").parse_slo("ttft_p90_ms=5000,tpot_p90_ms=20") })
+    local c = tr.charts(m, list)[1]
+    t.eq(c.name, "treatments_latency_throughput")
+    t.eq(c.available, true)
+    local v = vars_of(c)
+    -- the lowest and highest values of both runs, from the expected stage tables (python3)
+    local lo, hi, top = {}, {}, 0
+    for _, run in ipairs { E.kubecon_na_2025_vllm, E.kubecon_na_2025_vllm_chunking_and_prefix_caching } do
+      for _, s in ipairs(run.stages) do
+        top = math.max(top, s._drain)
+        for _, k in ipairs { "ttft_p90_ms", "tpot_p90_ms" } do
+          lo[k], hi[k] = math.min(lo[k] or s[k], s[k]), math.max(hi[k] or s[k], s[k])
+        end
+      end
+    end
+    -- x from 0 past the highest ranked rate (chunked's 174.22 req/s, the drain-reduced
+    -- completed / (window - least latency): _drain, python3), by 8 %
+    t.near(v.xmax, top * 1.08, 1e-9)
+    t.eq(v.panel_label[1], "TTFT p90 (ms)")
+    t.eq(v.panel_log[1], true)
+    t.eq(v.slo[1], 5000)
+    -- log: the SLO and every value inside, with a margin, and no wider than a decade more
+    t.ok(v.ymin[1] < lo.ttft_p90_ms and v.ymin[1] > lo.ttft_p90_ms / 2, v.ymin[1])
+    t.ok(v.ymax[1] > 5000 and v.ymax[1] < 10000, v.ymax[1])
+    -- linear: from 0 to the SLO (above every value) and 8 %
+    t.eq(v.panel_label[2], "TPOT p90 (ms)")
+    t.eq(v.panel_log[2], false)
+    t.eq(v.ymin[2], 0)
+    t.near(v.ymax[2], 20 * 1.08, 1e-12)
+    -- without an SLO on it, the E2E panel reaches past its highest value (4518.2 ms, base's stage 7)
+    t.eq(v.panel_label[3], "E2E latency p90 (ms)")
+    local e2e_hi = 0
+    for _, s in ipairs(E.kubecon_na_2025_vllm.stages) do e2e_hi = math.max(e2e_hi, s.latency_p90_ms) end
+    t.near(v.ymax[3], e2e_hi * 1.08, 1e-9)
+  end)
+
+  t.test("nu32-3: treatments.lua --results writes into the current folder, never into the results", function()
+    local results = t.tmpdir() .. "/exp7"
+    t.copy_tree(EXP7, results)
+    local cwd = t.tmpdir()
+    local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", results }, { cwd = cwd })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.eq(lfs.attributes(results .. "/cross-treatment-comparison"), nil, "nothing written into the results")
+    for _, f in ipairs { "treatment_comparison.csv", "treatment_report.md", "treatment_report.html", "treatments.json" } do
+      t.ok(lfs.attributes(cwd .. "/cross-treatment-comparison/" .. f), f)
+    end
+    -- stdout says where, in full
+    local real = proc.run({ "realpath", cwd }).stdout:gsub("%s+$", "")
+    find(r.stdout, "Written: " .. real .. "/cross-treatment-comparison/treatment_comparison.csv\n")
+    find(r.stdout, real .. "/cross-treatment-comparison/treatment_report.html\n")
+    -- the treatments are the results' four folders (ls exp-7_H100), nothing of the output's
+    local j = json.read(cwd .. "/cross-treatment-comparison/treatments.json")
+    t.eq(#j.treatments, 4)
+  end)
+end
+
+-- What a new user found in session 33 (a fresh clone, README only): treatments.lua naming no
+-- winner beside a table that shows one clearly faster, its Pareto front empty for want of
+-- E2E latency, the experiment's wording of repeated results and of where a workload came
+-- from, the order of the latency rows, a single --run, experiment.lua --dry-run's workspace
+-- left behind, and misspelt keys and options without "did you mean".
+--
+-- Expected values: by hand from the fixture files (each reading in a comment beside its
+-- test), or /usr/bin/python3 where a computation is named.
+-- (Formerly test_newuser33.lua.)
+do
+  local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+  local find, lacks = t.contains, t.lacks
+
+  -- vllm-2replicas with every latency (each "..._ms" figure) times 0.7: the trial's
+  -- runs/better, a treatment 30 % faster at the same load
+  local function better_copy()
+    local d = t.tmpdir() .. "/better"
+    lfs.mkdir(d)
+    for name in lfs.dir(EXP7 .. "/vllm-2replicas") do
+      if name:match("%.json$") then
+        local text = t.read(EXP7 .. "/vllm-2replicas/" .. name)
+        text = text:gsub('("[%w_]+_ms"): (%-?[%d.]+[eE]?[-+]?%d*)', function(k, v)
+          return ("%s: %.17g"):format(k, tonumber(v) * 0.7)
+        end)
+        t.write(d .. "/" .. name, text)
+      end
+    end
+    return d
+  end
+
+  local function treatments(argv, want_code)
+    local out = t.tmpdir() .. "/out"
+    local cmd = { LLMDLUA, ROOT .. "/lua/treatments.lua", "--out", out, "--quiet" }
+    for _, a in ipairs(argv) do cmd[#cmd + 1] = a end
+    local r = proc.run(cmd)
+    t.eq(r.code, want_code or 0, r.stdout .. r.stderr)
+    if (want_code or 0) ~= 0 then return r end
+    return { json = json.read(out .. "/treatments.json"), md = t.read(out .. "/treatment_report.md"), out = out, r = r }
+  end
+
+  t.test("nu33-2: treatments tied on capacity are told apart by their latency at the common load", function()
+    local better = better_copy()
+    local r = treatments { "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d", "--run", "v2=" .. EXP7 .. "/vllm-2replicas",
+      "--run", "better=" .. better, "--slo", "ttft_p95_ms=300" }
+    local v = r.json.verdict
+    -- every treatment meets TTFT p95 <= 300 ms at its one load (3.6 req/s offered): the
+    -- capacities tie as lower bounds; at that load better's TTFT p95 repeats are 0.7 times
+    -- v2's (mean 179.5 against 256.4 ms) and far below 1p1d's (262.5 ms). Welch by
+    -- /usr/bin/python3 (numpy, the t density integrated numerically) on the p95_ttft_ms of
+    -- the three files of each: better vs v2 p = 1.05e-07, better vs 1p1d p = 3.67e-04; Holm
+    -- over the two: 2.1e-07 and 3.7e-04
+    find(v, "better is best at the common load", "verdict")
+    find(v, "better TTFT p95 179.5 ms against 256.4 ms for v2 (Welch t, p = 1.1e-07, Holm-adjusted 2.1e-07 "
+      .. "over 2 tests)", "verdict")
+    find(v, "better TTFT p95 179.5 ms against 262.5 ms for 1p1d (Welch t, p = 3.7e-04, Holm-adjusted 3.7e-04",
+      "verdict")
+    find(v, "The capacity at SLO does not order them", "verdict")
+    lacks(v, "No treatment is shown to be best", "verdict")
+    local j = r.json.latency_at_common
+    t.eq({ j.best, j.keys, j.family_size, #j.tests }, { "better", { "ttft_p95_ms" }, 2, 2 })
+    t.near(j.tests[2].p_adjusted, 2 * 1.0549046935735192e-07, 2e-9)
+    t.near(j.tests[1].p, 3.671490655876817e-04, 2e-6)
+    -- v2 against 1p1d alone: 256.4 against 262.5 ms, Welch p = 0.0775 by the same python
+    -- (over 2.26 degrees of freedom): not shown lower, and said so
+    local r2 = treatments { "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d", "--run", "v2=" .. EXP7 .. "/vllm-2replicas",
+      "--slo", "ttft_p95_ms=300" }
+    find(r2.json.verdict, "No treatment is shown to be best", "two alike")
+    find(r2.json.verdict, "Nor is one shown lower on TTFT p95 at the common load (3.6 req/s offered): v2 TTFT p95 "
+      .. "256.4 ms against 262.5 ms for 1p1d (Welch t, p = 0.0775", "two alike")
+    lacks(r2.json.verdict, "is best at the common load", "two alike")
+  end)
+
+  t.test("nu33-2: the Pareto front is built on a latency every treatment has, and says which", function()
+    local better = better_copy()
+    local r = treatments { "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d", "--run", "v2=" .. EXP7 .. "/vllm-2replicas",
+      "--run", "better=" .. better, "--slo", "ttft_p95_ms=300" }
+    -- vLLM's benchmark here kept no e2el percentiles (no p*_e2el_ms in the files), but TTFT
+    -- p95 in every file: the front compares TTFT p95, and no treatment is left out for want of
+    -- E2E latency
+    t.eq(r.json.pareto_latency, "TTFT p95")
+    t.eq(r.json.pareto_excluded, {})
+    find(r.md, "The latency compared: TTFT p95, as not every treatment has a percentile of E2E latency (none has one)")
+    lacks(r.md, "End-to-end latency p90 at the common load unknown")
+  end)
+
+  t.test("nu33-4: the latency rows are grouped by workload, not in --run order", function()
+    -- 2p1d's requests are 9999 input and 100 output tokens, 1p1d's and 2replicas' 7999 and 200
+    -- (by the fixture files' total_input_tokens / completed): two workloads, 1p1d's first
+    local r = treatments { "--run", "a=" .. EXP7 .. "/llm-d-1p1d", "--run", "b=" .. EXP7 .. "/llm-d-2p1d",
+      "--run", "c=" .. EXP7 .. "/vllm-2replicas" }
+    local rows = {}
+    local sec = r.md:match("## Latency at a common load(.-)\n## ")
+    for w, l in sec:gmatch("\n| (workload %d) | (%a) |") do rows[#rows + 1] = w .. " " .. l end
+    t.eq(rows, { "workload 1 a", "workload 1 c", "workload 2 b" }, sec)
+    -- the HTML table too
+    local html = t.read(r.out .. "/treatment_report.html")
+    local hsec = html:match("<h2>Latency at a common load</h2>(.-)</table>")
+    local hrows = {}
+    for w, l in hsec:gmatch("<tr><td>(workload %d)</td><td>(%a)</td>") do hrows[#hrows + 1] = w .. " " .. l end
+    t.eq(hrows, rows, hsec)
+  end)
+
+  t.test("nu33-4: one treatment is refused, one line, exit 2", function()
+    local r = treatments({ "--run", "a=" .. EXP7 .. "/llm-d-1p1d" }, 2)
+    t.eq(r.stderr, "treatments.lua: --run: only one treatment (a) given: a comparison needs two or more labels (the "
+      .. "same label repeated makes its folders repeats of one treatment)\n")
+    t.eq(r.stdout, "")
+    -- the same label twice is one treatment with repeats: refused too
+    r = treatments({ "--run", "a=" .. EXP7 .. "/llm-d-1p1d", "--run", "a=" .. EXP7 .. "/vllm-2replicas" }, 2)
+    t.ok(r.stderr:find("only one treatment (a) given", 1, true), r.stderr)
+    -- --results with a single subfolder
+    local d = t.tmpdir() .. "/results"
+    lfs.mkdir(d)
+    t.copy_tree(EXP7 .. "/llm-d-1p1d", d .. "/only")
+    r = treatments({ "--results", d }, 2)
+    t.eq(r.stderr, ("treatments.lua: --results %s: one subfolder (only), a comparison needs two or more treatment "
+      .. "subfolders\n"):format(d))
+  end)
+
+  t.test("nu33-3: the same results given for two workloads are said to be that, not 'a run with itself'", function()
+    local copied = t.tmpdir() .. "/copy"
+    t.copy_tree(EXP7 .. "/llm-d-1p1d", copied)
+    local r = treatments { "--run", "one1=" .. EXP7 .. "/llm-d-1p1d", "--run", "two1=" .. EXP7 .. "/vllm-2replicas",
+      "--run", "one2=" .. copied, "--run", "two2=" .. EXP7 .. "/vllm-3replicas",
+      "--workload", "rate1=one1,two1", "--workload", "rate2=one2,two2" }
+    local err = r.r.stderr
+    find(err, "treatments one1 and one2 hold the same results (", "stderr")
+    find(err, "the same files, byte for byte), though they are of two different workloads (rate1 and rate2): the same "
+      .. "results were given for both, likely a mistake", "stderr")
+    lacks(err, "compares a run with itself", "stderr")
+    -- within one workload it is what it says: a run compared with itself
+    r = treatments { "--run", "one1=" .. EXP7 .. "/llm-d-1p1d", "--run", "one2=" .. copied }
+    find(r.r.stderr, "this compares a run with itself", "one workload")
+  end)
+
+  t.test("nu33-1: treatments on different GPU counts: not like for like on cost, figures per GPU", function()
+    -- 2p1d's and 3replicas' capacities (max sustained throughput, no SLO): both never
+    -- saturated; 3replicas achieved more in total. By the files' request_throughput (mean of
+    -- 3, by hand): 2p1d 5.331 req/s, 3replicas 5.346 req/s; per GPU on 3 and 6 GPUs:
+    -- 1.777 and 0.891 req/s, the other order by the figures; but both are lower bounds (each
+    -- kept up with what it was sent), which no measured load orders (session 35: compare.lua's
+    -- rule, so no "p2 first per GPU")
+    local r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+      "--gpus", "v3=6", "--gpus", "p2=3" }
+    local v = r.json.verdict
+    find(v, "Not like for like on cost: v3 6 GPUs, p2 3 GPUs. Per GPU, max sustained throughput: p2 ≥ 1.777 req/s per "
+      .. "GPU, v3 ≥ 0.891 req/s per GPU; p2 and v3 per GPU: the measured loads cannot order them", "verdict")
+    lacks(v, "first per GPU", "verdict")
+    find(v, "On totals (not per GPU): ", "verdict")
+    t.eq(r.json.cost.differ, true)
+    t.near(r.json.cost.per_gpu[1].value * 3, r.json.ranking[2].value, 1e-9)
+    -- one count unknown: said, and no winner on cost
+    r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+      "--gpus", "v3=6" }
+    find(r.json.verdict, "Not like for like on cost: v3 6 GPUs; p2 unknown (give --gpus LABEL=N), so max sustained "
+      .. "throughput is not compared per GPU", "one unknown")
+    -- the same count everywhere: no banner
+    r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+      "--gpus", "v3=2,p2=2" }
+    lacks(r.json.verdict, "like for like on cost", "same counts")
+    t.eq(r.json.cost, false)
+    -- a label no treatment has: one line, exit 2
+    local bad = treatments({ "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+      "--gpus", "v4=2" }, 2)
+    t.eq(bad.stderr, "treatments.lua: --gpus v4=2: no treatment is labelled v4 (the treatments: v3, p2)\n")
+  end)
+
+  t.test("nu33-1: an experiment's setups: GPU counts from the values they were deployed with", function()
+    local d = t.tmpdir()
+    -- decode 2 replicas x tensor 2 = 4, prefill 1 x tensor 2 x data 2 = 4: 8 in all (by hand)
+    t.write(d .. "/a.yaml", "decode:\n  replicas: 2\n  parallelism: {tensor: 2}\nprefill:\n  replicas: 1\n"
+      .. "  parallelism: {tensor: 2, data: 2}\n")
+    t.eq({ tr.setup_gpus(d .. "/a.yaml") }, { 8, "decode.replicas 2, prefill.replicas 1" })
+    -- replicas without the GPUs per replica: the count is unknown, the replicas said
+    t.write(d .. "/b.yaml", "decode:\n  replicas: 2\n")
+    t.eq({ tr.setup_gpus(d .. "/b.yaml") }, { nil, "decode.replicas 2" })
+    t.eq({ tr.setup_gpus(d .. "/none.yaml") }, {})
+    -- two setups whose decode.replicas differ, GPU counts unknown (the README's experiment,
+    -- one and two): the banner, and no winner on totals
+    local list = tr.load { { label = "one", dirs = { EXP7 .. "/vllm-2replicas" }, hardware = "decode.replicas 1" },
+      { label = "two", dirs = { EXP7 .. "/llm-d-1p1d" }, hardware = "decode.replicas 2" } }
+    local m = tr.model(list)
+    find(m.verdict, "Not like for like on cost: the setups' replicas differ (one decode.replicas 1; two "
+      .. "decode.replicas 2), and their GPU counts are unknown", "verdict")
+    find(m.verdict, "On totals (not per GPU): ", "verdict")
+  end)
+
+  t.test("nu33-1: per GPU the capacities are ordered as compare.lua orders them, the other way from the totals", function()
+    local K = ROOT .. "/tests/fixtures"
+    -- the README's pair, at the drain-reduced rates completed / (window - least latency)
+    -- (python3 on the stage files): chunked's capacity within TTFT p90 <= 200 ms is about
+    -- 163.591 req/s (between 127.76 and 169.43), vllm's >= 92.213 (its last load before
+    -- saturation): on 4 GPUs and 1, per GPU 163.591 / 4 = 40.898 and 169.427 / 4 = 42.357,
+    -- below vllm's 92.213: vllm first per GPU, as compare.lua --a-info/--b-info
+    -- gpus: 1 and 4 says ("vllm met the SLO at 92.21 req/s per GPU, chunk already failed it at
+    -- 42.36 req/s per GPU")
+    local r = treatments { "--run", "vllm=" .. K .. "/kubecon-na-2025_vllm", "--run",
+      "chunk=" .. K .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ttft_p90_ms=200",
+      "--gpus", "vllm=1,chunk=4" }
+    local v = r.json.verdict
+    find(v, "Not like for like on cost: chunk 4 GPUs, vllm 1 GPU. Per GPU, capacity at SLO: vllm ≥ 92.213 req/s per "
+      .. "GPU, chunk about 40.898 req/s per GPU; vllm above chunk per GPU: untested, but the measured loads order them: "
+      .. "vllm met the SLO at 92.213 req/s per GPU, chunk already failed it at 42.357 req/s per GPU", "verdict")
+    find(v, "the order per GPU is not the totals' order: vllm first per GPU, chunk on totals", "verdict")
+    t.eq(r.json.cost.per_gpu[1].label, "vllm")
+    -- the ranking's table is on totals, and says so above it
+    find(r.md, "## Ranking by capacity at SLO\n\n**These places are on totals**: Not like for like on cost: chunk 4 "
+      .. "GPUs, vllm 1 GPU.", "md")
+    -- no best on totals in the ranking's own words
+    lacks(v, "chunk has the highest", "verdict")
+  end)
+end
+
+-- treatments.lua per GPU (session 36): a first per GPU checked against every other treatment,
+-- not only the next; per-GPU figures in the charts when GPU counts differ; an experiment of
+-- tp1 against tp2 end to end; warnings naming folders relative to the --results folder or
+-- the workspace; the one-point chart's names rotated.
+-- (Formerly test_treat36.lua.)
+do
+  local find, lacks = t.contains, t.lacks
+
+  -- An experiment workspace as experiment.lua leaves it, in folder w: setup treatments tp1
+  -- (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one
+  -- run treatment each, a vLLM-benchmark rate sweep (t.latency_ladder: 800 requests a point,
+  -- achieved 0.99 x offered, every request's TTFT the one given, in s).
+  -- (t.tp_workspace)
+  local tp_workspace = t.tp_workspace
+
+  t.test("4: warnings name folders relative to the --results folder or the workspace, each once, one line each",
+    function()
+    -- two copies of one run under an absolute --results folder, one with a broken stage file:
+    -- by hand, "res/a", "res/b" (the --results folder's name, then the subfolder), never the
+    -- absolute path the command line gave (on main: "/tmp/.../res/a and /tmp/.../res/b", and
+    -- "warning: /tmp/.../res/c: left out (--tolerant): /tmp/.../res/c/stage_2...")
+    local res = t.tmpdir() .. "/res"
+    local FIX = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+    t.mkdir(res)
+    for _, n in ipairs { "a", "b", "c" } do
+      t.eq(proc.run({ "cp", "-r", FIX, res .. "/" .. n }).code, 0)
+    end
+    t.write(res .. "/c/stage_2_lifecycle_metrics.json", "{bad")
+    local out = t.tmpdir() .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", res, "--tolerant", "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local lines = {}
+    for l in r.stderr:gmatch("[^\n]+") do if l:find("warning", 1, true) then lines[#lines + 1] = l end end
+    t.eq(lines, {
+      "treatments.lua: warning: treatment c: left out (--tolerant): res/c/stage_2_lifecycle_metrics.json:1:2: "
+        .. "unexpected 'b', expected a string key or '}'",
+      "treatments.lua: warning: treatments a and b hold the same results (res/a and res/b: the same files, byte for "
+        .. "byte): this compares a run with itself, not two configurations; give each treatment's own results" })
+    local md = t.read(out .. "/treatment_report.md")
+    find(md, "Warning: treatment c: left out (--tolerant): res/c/stage_2_lifecycle_metrics.json:1:2:", "md")
+    find(md, "(res/a and res/b: the same files", "md")
+    lacks(md, res, "md")
+    -- an experiment: relative to the workspace's parent ("exp/setup-treatment-..."); tp2's
+    -- results a copy of tp1's
+    local w = tp_workspace(t.tmpdir() .. "/exp")
+    t.eq(proc.run({ "rm", "-rf", w .. "/setup-treatment-tp2/run-sweep/results" }).code, 0)
+    t.eq(proc.run({ "cp", "-r", w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/" })
+      .code, 0)
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    find(r.stderr, "treatments.lua: warning: treatments tp1 and tp2 hold the same results (exp/setup-treatment-tp1/"
+      .. "run-sweep/results and exp/setup-treatment-tp2/run-sweep/results: the same files, byte for byte)")
+    lacks(r.stderr, w)
+  end)
+end
+
+-- treat39: treatments.lua ranks and sets on the Pareto front only what the evidence orders.
+-- 1. A treatment is beaten on the Pareto front only where it is worse on both axes by the
+--    figures and worse beyond noise on one (newuser38b: six copies of one server split the
+--    front, three "beaten" on E2E p90s 2-12 % apart, each one draw).
+-- 2. The rank table's open orders say "untested against X, and either may be higher: ...",
+--    as the Verdict does, never "not comparable with X ... so either may be higher".
+-- 3. treatment_ranking.csv has an in_doubt column.
+-- 4. The same-results warning in compare.lua's words: the figures their harness recorded are
+--    equal, and a throughput read two ways is said.
+-- 5. One treatment kept up with every load, the other's saturation unknown or above it: no
+--    throughput winner, as compare.lua (fixa38).
+-- Expected values by hand, python3 (numpy) or the simulator's known configuration, as said
+-- beside each.
+-- (Formerly test_treat39.lua.)
+do
+  t.test("4: two treatments of one run read two ways: the warning says so, in compare.lua's words", function()
+    -- one vLLM detailed run (testlib.latency_ladder: 40 requests at 2, 4, 6 req/s) and its
+    -- benchmark reports (extract.lua --br 0.2), which carry no per-request times: the same
+    -- figures, but one's throughput is the pace of its answers, the other's the drain-reduced
+    -- rate (fixe38 (test_harness.lua)'s pair). On main: "every figure of every stage is equal to the last
+    -- digit" beside max sustained throughputs that differ
+    local spread = t.spread(0.100, 0.200, 40)
+    local dir = t.latency_ladder { { 2, spread }, { 4, spread }, { 6, spread } }
+    local br = t.tmpdir() .. "/br"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/extract.lua", dir, "--br", "0.2", "--out", br }
+    t.ok(r.ok, r.stderr)
+    local out = t.tmpdir()
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. dir, "--run", "xbr=" .. br, "--out", out,
+      "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    t.contains(r.stderr, "the files differ, but every figure their harness recorded at every load point is equal to the "
+      .. "last digit: the same requests, saved twice, read two ways: x's throughput is the pace of its answers, from the "
+      .. "per-request times its files hold, xbr's the drain-reduced rate")
+    t.contains(r.stderr, "differ by that reading alone, not by any configuration): this compares a run with itself")
+    t.lacks(r.stderr, "every figure of every stage")
+    -- and the Verdict's caveat (main's, since fixe39) in the same terms, never "every figure equal"
+    local verdict = t.read(out .. "/treatment_report.md"):match("%*%*Verdict:%*%* ([^\n]*)")
+    t.contains(verdict, "Caveat: x and xbr hold the same results (in other files, read two ways): each a run compared "
+      .. "with itself")
+  end)
+end
+
+-- treatments.lua's texts (session 32, treatfix3): places the evidence does not order share
+-- a rank ("1=", the next 3) in every output; "untested" names the treatment without
+-- repeats; "no clear difference" by max sustained throughput gives the gap the limits allow,
+-- in llmd.decision's words (compare.lua's), and "not shown to differ" by capacity says which
+-- one over which; --quiet prints nothing; the SLO paragraph quotes only the req/s part of the
+-- capacity's definition; a dangling link in --out is an error naming it.
+--
+-- Expected values: by hand from the hand-made ladders below, or /usr/bin/python3 (stdlib
+-- statistics, the t quantile 4.302652729911275 for df 2 that test_treatments.lua uses), each
+-- computation in a comment beside its test.
+-- (Formerly test_treatfix3.lua.)
+do
+  t.test("4: --quiet prints nothing on stdout; without it, the report and the files written", function()
+    local out = t.tmpdir() .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "vllm=" .. VLLM, "--run", "chunked=" .. CHUNK,
+      "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    -- on main: "Written: .../treatment_comparison.csv" and two more lines
+    t.eq(r.stdout, "")
+    t.ok(lfs.attributes(out .. "/treatment_report.md", "mode") == "file", "the report is written all the same")
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "vllm=" .. VLLM, "--run", "chunked=" .. CHUNK,
+      "--out", out }
+    t.eq(r.code, 0, r.stderr)
+    t.ok(r.stdout:find("^# llm%-d Comparison Across 2 Treatments"), r.stdout)
+    t.ok(r.stdout:find("\nWritten: " .. out .. "/treatment_comparison.csv\n", 1, true), r.stdout)
+  end)
+
+  t.test("6: the folders made for --out: one helper, and a dangling link on the way is an error naming it", function()
+    local ws = require "llmd.workspace"
+    local d = t.tmpdir()
+    t.eq(ws.missing_folders(d .. "/a/b/c/"), { d .. "/a/b/c", d .. "/a/b", d .. "/a" })
+    t.eq(ws.missing_folders(d), {})
+    -- a link to a folder that is there: the walk stops at it (the folder is there)
+    t.mkdir(d .. "/real")
+    proc.run { "ln", "-s", d .. "/real", d .. "/live" }
+    t.eq(ws.missing_folders(d .. "/live/x/y"), { d .. "/live/x/y", d .. "/live/x" })
+    -- a dangling one: an error naming it and its target
+    proc.run { "ln", "-s", d .. "/gone", d .. "/dangling" }
+    local ok, err = pcall(ws.missing_folders, d .. "/dangling/x")
+    t.eq(ok, false)
+    t.eq(err, ("%s/dangling: a link to %s/gone, which does not exist: no folder can be made there (make its target, "
+      .. "or remove the link)"):format(d, d))
+    -- treatments.lua --out through it: that one line, exit 1, nothing made anywhere (on main:
+    -- mkdir -p's "File exists", the link not named as one)
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "vllm=" .. VLLM, "--run", "chunked=" .. CHUNK,
+      "--out", d .. "/dangling/cmp", "--quiet" }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "llmdlua: " .. err .. "\n")
+    t.eq(lfs.attributes(d .. "/gone"), nil)
+    t.eq(lfs.symlinkattributes(d .. "/dangling", "mode"), "link")
+  end)
+end

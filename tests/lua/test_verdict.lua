@@ -419,3 +419,392 @@ t.test("verdict: one run's results in both folders say so, and advise nothing to
   t.contains(m.summary, "≥ 30.00 req/s (never violated) in both folders, one run's figure read twice, so it tells no "
     .. "two configurations apart.")
 end)
+
+-- Session 38 (fixa38): decision-layer wording and verdicts left by session 37. The no-SLO
+-- latency clause names an untested difference untested (never "not shown to differ") and
+-- points to the table's test of the same metric; a throughput row names no winner where one
+-- run's throughput is only what it was sent; one load point's van Elteren test is a plain
+-- Mann-Whitney; the capacity's definition says what is computed; treatments mark a run
+-- mildly overloaded at the common load.
+--
+-- Expected values by hand or python3 (numpy), as said beside each.
+-- (Formerly test_fixa38.lua.)
+do
+  local ipsynth = require "ipsynth"
+
+  -- inference-perf runs (tests/lua/ipsynth.lua: n requests sent every 1 / rate s, 8 output
+  -- tokens, TTFT 20 ms, with the per-request file). A answers request k in 0.4 + 0.01 (k mod 10)
+  -- s, B in 0.02 + 1.5 (0.38 + 0.01 (k mod 10)) s: B's decode is 1.5 times A's.
+  local fa = function(k) return 0.4 + 0.01 * (k % 10) end
+  local fb = function(k) return 0.02 + (0.38 + 0.01 * (k % 10)) * 1.5 end
+  local function pair(b_last)
+    local d = t.tmpdir()
+    local sa, sb = {}, {}
+    for i, rate in ipairs { 2, 4, 6 } do
+      sa[i], sb[i] = { rate = rate, n = 60, latency = fa }, { rate = rate, n = 60, latency = fb }
+    end
+    if b_last then
+      sa[4], sb[4] = { rate = 8, n = 80, latency = fa }, { rate = 8, n = 80, latency = b_last }
+    end
+    local a = ipsynth.run(d .. "/a", sa, { per_request = true })
+    local b = ipsynth.run(d .. "/b", sb, { per_request = true })
+    local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B", "--harness", "inference-perf" }
+    t.eq(r.code, 0, r.stderr)
+    return t.read(ws .. "/comparison_report.md")
+  end
+
+  -- python3 (numpy), on the latencies above, 60 a stage: end-to-end p90 481.0 ms (A) and
+  -- 711.5 ms (B), +47.92 %; TPOT p90 ((e2e - 0.02) / 7) 65.857 and 98.786 ms, +50.0 %. Every
+  -- B latency (>= 0.59 s) is above every A latency (<= 0.49 s): the van Elteren z over the
+  -- three equal strata is 9.459 x sqrt(3) = 16.38 (tie-corrected), p 2.5e-60, "p < 1e-9".
+  t.test("no SLO: an untested latency difference reads as untested, and the table's test of it is named (Verdict)",
+    function()
+      -- both never saturated (6 req/s kept up): the max sustained throughputs cannot be ordered,
+      -- so the Verdict goes on with the latencies at 6 req/s. Before: "B's latencies are not
+      -- shown to differ (untested: ... end-to-end latency p90 +47.9 %)" beside a table whose
+      -- end-to-end p90 row finds A better, p < 1e-9.
+      local md = pair()
+      local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+      -- (since fixb39 each load point's TPOT samples are tested too: every B TPOT, >= 0.57 / 7 s,
+      -- is above every A TPOT, <= 0.47 / 7 s, the same complete separation as the end-to-end
+      -- latencies, p < 1e-9; two tests in the family, each Holm-adjusted)
+      -- (fixh41: a figure the table tests is not called untested beside its test; the one
+      -- without a test is)
+      t.ok(verdict:find("the highest load both sustained, B's latencies against A's: TTFT p90 20.0 ms for both, TPOT "
+        .. "p90 +50.0 % (Performance Results, over all load points: A better, p < 1e-9, Holm-adjusted < 1e-9), "
+        .. "end-to-end latency p90 +47.9 % (Performance Results, over all load points: A better, p < 1e-9, "
+        .. "Holm-adjusted < 1e-9) (no test at this load: the test pools this load with the others, and without an SLO none is made of one "
+        .. "load alone).", 1, true), verdict)
+      t.ok(not verdict:find("not shown to differ", 1, true), verdict)
+      t.ok(md:find("| End-to-end latency p90 | 481.0 ms | 711.5 ms | +230.5 ms | +47.9 % | A better |", 1, true))
+    end)
+
+  t.test("no SLO: the Summary's latencies at the common load point to the test the next sentence makes", function()
+    -- B's last stage (8 req/s) goes through one server answering every 0.25 s (4 req/s): B
+    -- saturates there, A keeps up; the highest load both sustained is 6 req/s. The table's
+    -- end-to-end rows test the loads both sustained only (B overloaded at 8): "A's values are
+    -- lower" there, p < 1e-9 (as above: 3 equal strata, complete separation).
+    local md = pair(ipsynth.queue(0.25))
+    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    t.ok(summary:find("At 6 req/s offered (5.99 req/s achieved by both), the highest load both runs sustained, B's "
+      .. "latencies against A's: TTFT p90 20.0 ms for both, TPOT p90 98.79 ms vs 65.86 ms "
+      .. "(+50.0 %; Performance Results, at the loads both sustained: A's lower, p < 1e-9, Holm-adjusted < 1e-9), "
+      .. "end-to-end latency p90 711.5 ms vs 481.0 ms (+47.9 %; Performance Results, at the loads both sustained: A's "
+      .. "lower, p < 1e-9, Holm-adjusted < 1e-9) (B − A; no test at this load: the test pools this load with the others, and without an SLO "
+      .. "none is made of one load alone).", 1,
+      true),
+      summary)
+    -- (each row with its effect within the load points and its interval, fixc39: the
+    -- percentiles of 65 requests a point above p90 have no bound, so name no winner)
+    t.ok(summary:find("At the loads both runs sustained, A's values are lower in end-to-end latency p50 (+38.5 %, 95 % "
+      .. "interval", 1, true), summary)
+    -- (fixb39) each test named as it ran, with its own p: TPOT's and E2E's are two tests, at the
+    -- 3 loads both sustained (2, 4 and 6 req/s; B overloaded at 8), never one name for both
+    t.ok(summary:find("(one Mann-Whitney stratified by load point (van Elteren, 3 points) for these ", 1, true), summary)
+    t.ok(summary:find("which the tests left out, so they name no winner.", 1, true), summary)
+    t.ok(not summary:find("not shown to differ", 1, true), summary)
+  end)
+
+  t.test("a rank-sum test over one load point is a plain Mann-Whitney, named so", function()
+    -- one stratum: van Elteren's statistic is the Mann-Whitney U of that stratum (its weight
+    -- cancels), so the name says what was computed
+    t.eq(decision.test_name { test = "mann_whitney", strata = 1, p = 0.5 }, "Mann-Whitney at 1 load point")
+    t.eq(decision.test_name { test = "mann_whitney", strata = 1, exact = true, p = 0.5 },
+      "exact Mann-Whitney at 1 load point")
+    t.eq(decision.test_name { test = "mann_whitney", strata = 1, units = "repeats", figure_label = "TTFT means",
+      p = 0.5 }, "Mann-Whitney on the repeats' TTFT means at 1 load point")
+    -- several: van Elteren's, as before
+    t.eq(decision.test_name { test = "mann_whitney", strata = 3, p = 0.5 },
+      "Mann-Whitney stratified by load point (van Elteren, 3 points)")
+    t.eq(decision.test_name { test = "mann_whitney", strata = 2, exact = true, units = "repeats", p = 0.5 },
+      "Mann-Whitney on the repeats' figures, stratified by load point (van Elteren, 2 points, exact)")
+  end)
+end
+
+-- fixa41: ingest leftovers of session 40. Expected values by hand or with python3, as written
+-- beside each.
+-- (Formerly test_fixa41.lua.)
+do
+  -- A side of report.build, hand-made (testlib.run_of), naming model (nil: none).
+  local function model_sd(label, model, info_model)
+    local run = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100, error_rate_pct = 0 } },
+      { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 300, error_rate_pct = 0 } } }
+    run.model = model
+    return { label = label, state = { label = label, stack = { model = info_model } }, run = run, kv = {} }
+  end
+
+  t.test("2: the Verdict says like for like is not verified where neither run's model is known", function()
+    local slo = require("llmd.decision").parse_slo("ttft_p90_ms=200", "--slo")
+    local function verdict(a, b) return report.build { a = a, b = b, slo = slo, generated = 0 }.verdict.text end
+    -- neither names a model: said (before session 41 nothing was)
+    t.contains(verdict(model_sd("x"), model_sd("y")), "Warning: like for like not verified: neither run's model is known "
+      .. "(see below).")
+    -- one names it: the one-sided caveat, as before
+    t.contains(verdict(model_sd("x", "m"), model_sd("y")), "like for like not verified: B's model unknown")
+    -- both name one (in the results, or one in its info file): none
+    t.lacks(verdict(model_sd("x", "m"), model_sd("y", "m")), "like for like")
+    t.lacks(verdict(model_sd("x", nil, "m"), model_sd("y", "m")), "like for like")
+    -- a run model saved before the readers set run.model (inference-perf, benchmark reports):
+    -- its config's model counts
+    local a = model_sd("x")
+    a.run.config = { model = "m" }
+    t.lacks(verdict(a, model_sd("y", "m")), "like for like")
+  end)
+end
+
+-- Session 39 (fixb39): session 38's leftovers.
+-- 1. Where inference-perf's per-request file exists, every figure of a load point (counts,
+--    window, rates, tokens, ITL, NTPOT, as TTFT/TPOT/E2E already were) is its requests': the
+--    stage file is only checked against them; per-stage TPOT and ITL samples reach the
+--    per-load tests.
+-- 2. A crashed repeat is named beside the ceiling its load's mean sets and in the note of a
+--    lowest load it failed.
+-- 3. With an SLO, an untested latency at the matched load names the Performance Results' test
+--    of it; the several-point sentence names the test that ran.
+-- (4. vLLM's p0.1-p75 checked against the arrays: fixe38 (test_harness.lua).)
+-- Expected values: tests/sim/fixb39_ref.py (numpy on the per-request file; its output lines
+-- quoted beside each value) or by hand, as said.
+-- (Formerly test_fixb39.lua.)
+do
+  -- 3. With an SLO, the Summary's untested latency at the matched load points to the Performance
+  --    Results' test of that metric, as the no-SLO sentence does (fixa38); the several-point
+  --    sentence names the test that ran, with its strata.
+  local stats = require "llmd.stats"
+  -- a hand-made run of stages {offered, achieved, TTFT p90 ms}, each with 200 TTFT samples spread
+  -- evenly over 0.9 to 1.1 times its p90 figure (independent: design effect 1)
+  local function sampled_run(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } }
+    end
+    local r = t.run_of(stages)
+    r.overall.values = { ttft_p90_ms = points[#points - 1][3] }
+    for i, st in ipairs(r.stages) do
+      local acc = stats.new()
+      for k = 1, 200 do acc:add(points[i][3] / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+      st.metrics.samples, st.metrics.sample_deff = { ttft = acc }, { ttft = 1 }
+    end
+    return r
+  end
+
+  t.test("with an SLO: an untested latency at the matched load names the Performance Results' test of it", function()
+    -- x and y offered 10-40 req/s; y achieved 32 of 40 (80 %, below 95 %): saturated there, so the
+    -- matched load is 30 req/s, whose samples are made too dependent (design effect 10: 200
+    -- requests carry 20 independent ones, fewer than 50) to test there. The table's TTFT test
+    -- then runs at 10 and 20 req/s only (30 too dependent, 40 overloaded): x's samples (18-22 and
+    -- 36-44 ms) all below y's (23.4-28.6 and 46.8-57.2 ms) at both, by hand: complete separation,
+    -- van Elteren over 200 + 200 a stratum, p < 1e-9.
+    local x = sampled_run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 60 }, { 40, 40, 80 } }
+    local y = sampled_run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 78 }, { 40, 32, 3000 } }
+    x.stages[3].metrics.sample_deff.ttft, y.stages[3].metrics.sample_deff.ttft = 10, 10
+    local function side(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+    local m = report.build { a = side("x", x), b = side("y", y), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+    t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved by both), TTFT p90 is 60.0 ms for x and 78.0 ms for "
+      .. "y (untested: its requests are too dependent to test: in send order neighbours are alike (the queue), so 200 "
+      .. "requests carry about 20 independent ones (design effect 10), fewer than the 50 the estimate needs; "
+      .. "Performance Results, at the loads both sustained: x's lower, p < 1e-9).", 1, true), m.summary)
+    -- (with its size within the two points, fixc39: 26 against 20 ms, 6 / 23 = +26.1 % of their
+    -- mean, by hand)
+    t.ok(m.summary:find("At the loads both runs sustained, x's values are lower in TTFT p90 (+26.1 %, 95 % interval ",
+      1, true), m.summary)
+    t.ok(m.summary:find(") (Mann-Whitney stratified by load point (van Elteren, 2 points), p < 1e-9), each beyond the 2.0 % "
+      .. "threshold (y against x within the load points tested); the whole-run figures pool load points where a run was "
+      .. "overloaded, which the test left out, so they name no winner.", 1, true), m.summary)
+  end)
+end
+
+-- Task fixh41: audit41's findings in the rate-noise and near-capacity rules.
+-- Expected values: hand arithmetic below, and audit41's independent numpy recomputation
+-- (/tmp/a41/recomp.py, cov.py, meancov.py: the rates and intervals of queue_sim.py ladders).
+-- (Formerly test_fixh41.lua.)
+do
+  t.test("no SLO, one load point a run: latencies the Performance Results test are not called untested", function()
+    -- (audit41: --rates 4, TPOT +5 %: "b1's latencies are untested: ... TPOT p90 +7.1 % (Performance
+    -- Results, over all load points: a1 better, p < 1e-9 ...)", the table's test being this
+    -- load's.) inference-perf runs of one stage, 60 requests at 4 req/s (tests/lua/ipsynth.lua,
+    -- as fixa38): A answers request k in 0.4 + 0.01 (k mod 10) s, B 1.5 times A's decode
+    local ipsynth = require "ipsynth"
+    local d = t.tmpdir()
+    local fa = function(k) return 0.4 + 0.01 * (k % 10) end
+    local fb = function(k) return 0.02 + (0.38 + 0.01 * (k % 10)) * 1.5 end
+    local a = ipsynth.run(d .. "/a", { { rate = 4, n = 60, latency = fa } }, { per_request = true })
+    local b = ipsynth.run(d .. "/b", { { rate = 4, n = 60, latency = fb } }, { per_request = true })
+    local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B", "--harness", "inference-perf" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(ws .. "/comparison_report.md")
+    local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+    -- TTFT p90 20.0 ms for both (no test: every TTFT 20 ms, identical); TPOT and end-to-end
+    -- p90 tested (every B latency above every A one: p < 1e-9, as fixa38 by python3)
+    t.ok(verdict:find("the highest load both sustained, B's latencies against A's: TTFT p90 20.0 ms for both", 1, true),
+      verdict)
+    -- (TTFT's reason its own: identical figures, nothing to test; the lead's merge with fixl41's
+    -- per-figure reasons, which had said "the test pools this load" of a run with one load)
+    t.ok(verdict:find("(no test at this load: TTFT p90: the same figure in both runs, nothing to test)", 1,
+      true), verdict)
+    t.ok(not verdict:find("latencies are untested", 1, true), verdict)
+    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    t.ok(not summary:find("are untested at this load", 1, true), summary)
+  end)
+end
+
+-- Task fixl41: the no-SLO texts of an A/A pair (README's queue_sim runs, one server, two
+-- seeds) say the true reason a latency at the common load is untested, and what would settle
+-- an order the evidence leaves open, in compare.lua's and treatments.lua's Verdicts alike;
+-- treatments.lua's Verdict never says "the measured loads do not order them" where its
+-- ranking says they put one above within the noise (within the noise is no order: either
+-- may be higher).
+-- (Formerly test_fixl41.lua.)
+do
+  local LLMDLUA = ROOT .. "/llmdlua"
+  local PY = "/usr/bin/python3"
+
+  if not proc.run({ PY, "-c", "import numpy" }).ok then
+    t.test("no-SLO A/A texts on queue_sim.py runs (skipped: no numpy for queue_sim.py)", function() end)
+  else
+
+    local made = {}
+    local function sim(name, slots, seed)
+      local dir = t.tmpdir() .. ("/%s"):format(name)
+      if made[dir] then return dir end
+      local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "2,3,4,5,6,8,10", "--slots",
+        tostring(slots), "--seed", tostring(seed) }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      made[dir] = true
+      return dir
+    end
+
+    local function verdict(md) return md:match("\n%*%*Verdict:%*%* ([^\n]*)") end
+
+    t.test("compare.lua, no SLO: each latency's own reason at the common load, and what settles two lower bounds",
+      function()
+        -- 24 slots (README's A/A pair at --slots 24, seeds 12 and 14): about 11.5 req/s, so
+        -- neither saturates at 10 req/s (achieved 9.85 and 9.77 of 10: /usr/bin/python3 on the
+        -- files, the 95 % rule), both lower bounds, the common load 10 req/s
+        local a, b = sim("sim-b", 24, 12), sim("sim-b2", 24, 14)
+        local parent = t.tmpdir() .. "/out"
+        local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" }
+        t.eq(r.code, 0, r.stdout .. r.stderr)
+        local ws = r.stdout:match("Workspace: ([^\n]+)")
+        local md = t.read(ws .. "/comparison_report.md")
+        local v = verdict(md)
+        -- analyze.lua reads the saved tests back without samples: the same reasons, never "no
+        -- per-request samples" for a figure whose test pooled this load
+        local ra = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", ws, "--quiet" }
+        t.eq(ra.code, 0, ra.stdout .. ra.stderr)
+        t.eq(verdict(t.read(ws .. "/comparison_report.md")), v)
+        -- the reason the old text gave for every figure (an SLO would make no test there either)
+        t.ok(not v:find("without an SLO none is made there", 1, true), v)
+        -- the TTFT rows' test leaves 10/s out as too dependent (the table's own words) ...
+        local ttft = md:match("\n| TTFT p90 |[^\n]*")
+        t.ok(ttft:find("too dependent to test[^|]*: 8/s, 10/s |"), ttft)
+        -- ... and the Verdict says so of TTFT p90 there; the others' tests pool 10/s with the rest
+        t.ok(v:find("(no test at this load: TTFT p90: requests there too dependent to test (in send order neighbours are "
+          .. "alike, the queue's doing), so the test leaves this load out; TPOT p90, end-to-end latency p90: the test "
+          .. "pools this load with the others, and without an SLO none is made of one load alone).", 1, true), v)
+        -- what would settle it: both lower bounds measured higher (as the SLO Verdict says of its own)
+        t.ok(v:find("To settle it: measure loads where each max sustained throughput lies, above its lower bound: sim-b "
+          .. "above 10 req/s offered, its highest load, up to where it stops keeping up; sim-b2 above 10 req/s offered, "
+          .. "its highest load, up to where it stops keeping up.", 1, true), v)
+      end)
+
+    local function treatments(a, b)
+      local parent = t.tmpdir() .. ("/tr_%s"):format(a:match("[^/]+$"))
+      local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "b=" .. a, "--run", "b2=" .. b, "--out",
+        parent, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      return t.read(parent .. "/treatment_report.md")
+    end
+
+    t.test("treatments.lua, no SLO: two lower bounds say what settles them", function()
+      local v = verdict(treatments(sim("sim-b", 24, 12), sim("sim-b2", 24, 14)))
+      t.ok(v:find("untested, and either may be higher. To settle it: measure loads where each max sustained throughput "
+        .. "lies, above its lower bound: b above 10 req/s offered, its highest load, up to where it stops keeping up; b2 "
+        .. "above 10 req/s offered, its highest load, up to where it stops keeping up.", 1, true), v)
+    end)
+
+    t.test("treatments.lua, no SLO: within the noise is said as the ranking says it, with what settles it", function()
+      -- 20 slots (README's pair): b2 sustained 9.428 req/s, b never achieved more than 9.208
+      -- req/s, but the gap of 0.220 req/s is within the noise of those rates (the ranking's text)
+      local md = treatments(sim("s20-b", 20, 12), sim("s20-b2", 20, 14))
+      local v = verdict(md)
+      t.ok(md:find("the measured loads put this one above (it sustained 9.428 req/s, b never achieved more than 9.208 "
+        .. "req/s at any load), but within the noise of those rates", 1, true))
+      t.ok(not v:find("do not order them", 1, true), v)
+      t.ok(v:find("untested, and either may be higher: the measured loads put b2 above b only within the noise of those "
+        .. "rates. To settle it: loads about ", 1, true), v)
+    end)
+  end
+end
+
+-- What the new user of session 36 found misleading: autobench.lua compare's cross-framework
+-- evidence when the other framework was measured but failed the SLA, and compare.lua's
+-- report without --slo.
+--
+-- Expected values: by hand from the rows written here (each reading in a comment beside its
+-- test).
+-- (Formerly test_misc36.lua.)
+do
+  local json = require "llmd.json"
+
+  local LLMDLUA = ROOT .. "/llmdlua"
+
+  t.test("compare.lua without --slo: the latencies at the load both runs sustained, and the hint of --slo", function()
+    -- the new user's pair: B = A with every latency x 1.3 (A: the bundled KubeCon baseline's
+    -- lifecycle files). Both saturate at the same stage, so max sustained cannot order them; at
+    -- stage 3 (92.19 req/s offered), by /usr/bin/python3 from stage_3_lifecycle_metrics.json:
+    -- TTFT p90 0.06436099 s -> 64.4 ms, x 1.3 = 83.7 ms; TPOT p90 8.98 ms -> 11.68 ms;
+    -- request_latency p90 1.2336859 s -> 1,233.7 ms, x 1.3 = 1,603.8 ms; +30.0 % each.
+    -- The ranked rate is the drain-reduced one, completed / (window - least latency): A's stage
+    -- 3 5531 / (60.54250 - 0.56198) = 92.21 req/s; B's least latency is x 1.3 in the same
+    -- window: 5531 / (60.54250 - 0.73057) = 92.47 (python3). Their ranges (up to each one's
+    -- most at any load) overlap, so still no order
+    local d = t.tmpdir()
+    local src = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+    proc.run { "mkdir", "-p", d .. "/A", d .. "/B", d .. "/out" }
+    for name in require("lfs").dir(src) do
+      if name:match("_lifecycle_metrics%.json$") then
+        local doc = json.read(src .. "/" .. name)
+        json.write(d .. "/A/" .. name, doc)
+        for _, m in pairs(doc.successes.latency) do
+          for k, v in pairs(m) do if type(v) == "number" then m[k] = v * 1.3 end end
+        end
+        json.write(d .. "/B/" .. name, doc)
+      end
+    end
+    local r = proc.run { LLMDLUA, "compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--parent", d .. "/out", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local ws
+    for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
+    local md = t.read(ws .. "/comparison_report.md")
+    local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+    t.eq(verdict, "Cannot say which sustains more load (max sustained throughput; no SLO given): the measured loads "
+      .. "cannot order them: A 92.21 req/s, B 92.47 req/s. At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 "
+      .. "req/s by B), the "
+      .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
+      .. "latency p90 +30.0 % (no test at this load: no per-request samples from both runs there). --slo gives capacity within an "
+      .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
+    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 req/s by B), the highest load both runs sustained, B's "
+      .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "
+      .. "8.98 ms (+30.0 %), end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; no test at this load: "
+      .. "no per-request samples from both runs there). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it.",
+      1, true), summary)
+    -- with --slo ttft_p90_ms=70 B fails at 92.19 offered (83.7 ms) where A meets it (64.4 ms):
+    -- B's capacity lies in its bracket 61.96-92.47 req/s (drain-reduced: 3707 / (60.53044 -
+    -- 0.53664 x 1.3) and 5531 / (60.54250 - 0.56198 x 1.3), python3), A's at 92.21 or more (up
+    -- to its ceiling 104.24); B failed at the same offered load where A met it, so B - A from
+    -- 61.96 - 104.24 = -42.28 up to 0; 61.96 / 104.24 - 1 = -40.6 %. Since capa38 a pass and a
+    -- fail at one load of summary files (noise unknown) bound no gap at 0: B's bracket reaches
+    -- 92.47, A's starts at 92.21, so up to 92.47 - 92.21 = +0.26 req/s, 92.47 / 92.21 - 1 = +0.3 %
+    proc.run { "rm", "-rf", ws }
+    r = proc.run { LLMDLUA, "compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--parent", d .. "/out", "--quiet",
+      "--slo", "ttft_p90_ms=70" }
+    t.eq(r.code, 0, r.stderr)
+    for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
+    md = t.read(ws .. "/comparison_report.md")
+    t.ok(md:find("| -42.28 to +0.26 req/s (the measured loads cannot order them) | -40.6 % to +0.3 % |", 1, true), md)
+    t.ok(md:find("(B -40.6 % to +0.3 % vs A)", 1, true), md)
+  end)
+end

@@ -1,7 +1,7 @@
 -- a vLLM result file is told by its keys wherever they are. vLLM's writer puts
 -- num_prompts and request_throughput before the per-request arrays (read in its first 64
 -- KiB); a file re-serialised with sorted keys has `itls` (every request's token gaps) first,
--- and was "no file of ..." (test_decfix5 dropped its gaps for that, fixc40). The files and
+-- and was "no file of ..." (decfix5 (test_max_sustained.lua) dropped its gaps for that, fixc40). The files and
 -- the expected figures are tests/data/vllm_key_order.py's (numpy, linear percentiles).
 local t = require "testlib"
 local harness = require "llmd.harness"

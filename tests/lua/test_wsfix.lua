@@ -8,13 +8,11 @@
 -- are the workspace's own (before and after), byte for byte.
 local t = require "testlib"
 local json = require "llmd.json"
-local yaml = require "llmd.yaml"
 local proc = require "llmd.proc"
 local lfs = require "lfs"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
-local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
@@ -48,31 +46,11 @@ end
 -- A fake cluster and a plan as README's "try it" section writes them: a helmfile guide of
 -- three releases, the inference-perf template, runs a and b. parent: the plan's parent
 -- (default: the scratch folder itself).
-local function setup(parent)
-  local d = real(t.tmpdir())
-  t.try_guide(d, true)
-  local run = function(label)
-    return { label = label, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
-      model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
-  end
-  t.write(d .. "/plan.yaml", yaml.dump { namespace = "llm-d-try", parent = parent or d,
-    timeouts = { poll = 0.05, backoff = 0.01 }, runs = { a = run("baseline"), b = run("candidate") } })
-  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster",
-    env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
-      PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
-      FAKE_CONTEXT = "kind-bench" } }
-end
+local function setup(parent) return t.try_setup { parent = parent or "." } end
 
--- compare.lua without --quiet (which leaves out the progress lines these tests read), its
--- stdout without the report and the workspace's tree it prints at the end (t.progress_only)
-local function compare(s, extra, envx, cwd)
-  local argv = { LLMDLUA, "compare.lua", "--yes" }
-  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
-  return t.progress_only(proc.run(argv, { env = env, timeout = 120, cwd = cwd }))
-end
+-- compare.lua without --quiet (which leaves out the progress lines these tests read): its
+-- progress lines
+local compare = t.fake_compare
 
 -- 1. ---------------------------------------------------------------------------------------
 

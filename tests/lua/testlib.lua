@@ -462,6 +462,68 @@ function M.try_guide(d, gaie)
     .. "duration: 30}]}\n")
 end
 
+-- The "sim" stack of the fake cluster's plans in folder d: guide/helmfile.yaml (releases
+-- infra-sim, gaie-sim - the inference pool - and ms-sim), an empty cluster/, and template.yaml,
+-- the real benchmark template optimized-baseline-sanity.yaml of the fixtures.
+function M.sim_guide(d)
+  M.mkdir(d .. "/guide")
+  M.mkdir(d .. "/cluster")
+  M.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
+    .. "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  M.write(d .. "/template.yaml",
+    M.read(M.fixtures() .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+end
+
+-- The environment of the fake cluster's stand-ins (tests/fakecluster/bin: kubectl, helm,
+-- helmfile, oc, run_only.sh) keeping their state in folder cluster: this build as the
+-- benchmark's llmdlua, the kubecon vLLM results then the chunked-prefill ones as its n-th
+-- benchmark's (FAKE_RESULTS), a kube context (kind-bench, as a user's kubeconfig has), and
+-- no NAMESPACE, FAKE_FAIL, FAKE_FAIL_ONCE or FAKE_SERVER from the caller's environment.
+-- over: keys to set instead (false: unset, e.g. FAKE_CONTEXT = false for the fake's default).
+function M.fake_env(cluster, over)
+  local root = M.root()
+  local env = { FAKE_CLUSTER = cluster, FAKE_LLMDLUA = root .. "/llmdlua",
+    FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:" .. root
+      .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching",
+    PATH = root .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false,
+    FAKE_FAIL_ONCE = false, FAKE_CONTEXT = "kind-bench", FAKE_SERVER = false }
+  for k, v in pairs(over or {}) do env[k] = v end
+  return env
+end
+
+-- README's "try it" comparison on the fake cluster, in a fresh folder d (its real path):
+-- M.try_guide's files and plan.yaml, namespace llm-d-try, runs a (baseline) and b
+-- (candidate) alike: deploy {method: helmfile, guide_dir: guide, environment: istio, model:
+-- Qwen/Qwen3-0.6B}, benchmark {template: template.yaml, harness: inference-perf}, written as
+-- README writes them (relative to the plan). opts: gaie (false: no inference pool release),
+-- timeouts (the plan's flow mapping; default {poll: 0.05, backoff: 0.01}), parent (the
+-- plan's parent: line, if any), env (M.fake_env's over). Returns {dir, plan, cluster, env}.
+function M.try_setup(opts)
+  opts = opts or {}
+  local d = require("llmd.proc").realpath(M.tmpdir())
+  M.try_guide(d, opts.gaie ~= false)
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  M.write(d .. "/plan.yaml", "namespace: llm-d-try\n" .. (opts.parent and "parent: " .. opts.parent .. "\n" or "")
+    .. "timeouts: " .. (opts.timeouts or "{poll: 0.05, backoff: 0.01}") .. "\nruns:\n  a:\n    label: baseline\n"
+    .. run .. "  b:\n    label: candidate\n" .. run)
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = M.fake_env(d .. "/cluster", opts.env) }
+end
+
+-- Runs `llmdlua compare.lua --yes ARGS` for setup s (M.try_setup's, or a test file's own of
+-- that shape) without --quiet: ARGS extra (default --plan s.plan), its environment s.env with
+-- envx's keys over it, in folder cwd; returns t.progress_only of the result (the progress
+-- lines, without the report and the workspace's tree printed at the end).
+function M.fake_compare(s, extra, envx, cwd)
+  local argv = { M.root() .. "/llmdlua", "compare.lua", "--yes" }
+  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  for k, v in pairs(envx or {}) do env[k] = v end
+  return M.progress_only(require("llmd.proc").run(argv, { env = env, timeout = 120, cwd = cwd }))
+end
+
 -- n values evenly from lo to hi (a repeat's TTFTs, in seconds).
 function M.spread(lo, hi, n)
   local xs = {}
@@ -665,7 +727,8 @@ end
 -- A copy of tests/data/fixd38's IPS2 run whose stage 1 file says 40 successes and no failure,
 -- where its requests hold 39 and 1 failure (tests/sim/fixd38_ref.py: "IPS2 stage 1: ok 39
 -- failed 1"): since fixb39 the stage's counts are its requests', the check settled (it was
--- the in-doubt input of test_fixd38 and test_fixf38). data: the tests/data/fixd38 folder.
+-- the in-doubt input of fixd38's and fixf38's tests in test_result_consistency.lua). data: the
+-- tests/data/fixd38 folder.
 function M.ips2c(data)
   local json = require "llmd.json"
   local b = M.tmpdir() .. "/IPS2c"

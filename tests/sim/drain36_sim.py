@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Saturation without per-request start times (task drain36): a simulation of the
 drain-reduced rate, completed / (window - least latency), against the old rule (completed /
-window) and the per-request pace, and the expected values of tests/lua/test_drain36.lua.
+window) and the per-request pace, and the expected values of tests/lua/test_saturation.lua.
 
 Run: /usr/bin/python3 tests/sim/drain36_sim.py  (numpy). Independent of llmdlua's Lua code:
 every figure here comes from the simulated requests' own start and end times."""
@@ -120,7 +120,7 @@ def scenarios():
 
 
 def tests():
-    print("== tests/lua/test_drain36.lua ==")
+    print("== tests/lua/test_saturation.lua ==")
     t0 = 1771234500.0
     kept = lambda lam, n: even(lam, n, t0) + 20.0
     s = even(10, 600, t0)

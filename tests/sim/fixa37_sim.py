@@ -8,7 +8,7 @@ out, so that a queue's own trend does not count as dependence.
 
 A FIFO server with 10 slots, each request served in 0.1 + 1.98 x lognormal(0, 0.1) s
 (capacity about 4.78 req/s), Poisson sends for 60 s. The random numbers come from a
-SplitMix64 generator that tests/lua/test_fixa37.lua repeats, so
+SplitMix64 generator that tests/lua/test_saturation.lua repeats, so
 that the test's requests are these. Independent of llmdlua's Lua code (numpy, pandas).
 
 Run: /usr/bin/python3 tests/sim/fixa37_sim.py        (the test's cases)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Expected figures for tests/lua/test_fixb39.lua (task fixb39, item 1).
+"""Expected figures for tests/lua/test_harness.lua (task fixb39, item 1).
 
 tests/data/fixd38/IPS2: a 2-stage inference-perf run (40 requests a stage at 2 and 4 req/s).
 The requests are placed in stages as inference-perf runs them: the first 40 by start time are

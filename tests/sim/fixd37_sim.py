@@ -2,7 +2,7 @@
 """Throughput winners from the load generator (task fixd37, audit37 finding 1 follow-up).
 
 Two runs of 3 repeats of one load point, 240 requests a repeat, 64 output tokens a request,
-as tests/lua/test_fixd37.lua writes them: request k of a repeat sent at 100 + (k - 1) / rate,
+as tests/lua/test_saturation.lua writes them: request k of a repeat sent at 100 + (k - 1) / rate,
 answered 2 + (k - 1) x (gap - 1 / rate) s later (gap: the server answering every gap s from
 its first answer; without one, every request answered L s after it was sent).
 

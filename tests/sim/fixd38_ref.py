@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Expected figures for tests/lua/test_fixd38.lua (task fixd38, audit38 finding 1).
+"""Expected figures for tests/lua/test_result_consistency.lua (task fixd38, audit38 finding 1).
 
 tests/data/fixd38/IPS and IPS2: two 2-stage inference-perf runs (40 requests a stage at 2 and
 4 req/s; audit38's files). IPS's stage_1_lifecycle_metrics.json has its TTFT p90 set 5 % high

@@ -1418,7 +1418,7 @@ int main(void)
         double tied[] = {1, 1, 2, 2};
         CHECK(stats_design_effect(tied, 4, 2000, &tau) == STATS_OK && tau == 1.5);
         /* 10 runs of 10 equal values (3,1,5,2,6,4,9,7,10,8): python3 with numpy (the same
-           definition, test_tests36.lua's header) gives 27.148484848 */
+           definition, tests36 (test_design_effect.lua)'s header) gives 27.148484848 */
         double runs[100];
         const double vals[] = {3, 1, 5, 2, 6, 4, 9, 7, 10, 8};
         for (int i = 0; i < 100; i++)

@@ -4334,7 +4334,7 @@ local function charts_of(m, T, list, out, suffix, about)
         if finite(v) then
           -- (no interval: NaN, no whisker at all; one from v to v drew a cap on the bar, which
           -- read as a figure known exactly: the template pales the bar and writes "no interval")
-          local lo, hi = 0 / 0, 0 / 0
+          local lo, hi, why = 0 / 0, 0 / 0, nil
           -- a latency: its whisker is its noise there, as the Pareto front weighs it
           local nz = {}
           if not pnl.per_gpu then
@@ -4355,13 +4355,18 @@ local function charts_of(m, T, list, out, suffix, about)
             if finite(vl) and finite(vh) then lo, hi = math.min(vl, vh), math.max(vl, vh) end
           else
             local p = point_at(x.points, m.common_load, m.common_axis)
-            local ci = p and p.ci and p.ci[key]
-            if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = ci.lo, ci.hi end
+            -- (identical repeats: an interval of width 0 would read as certainty)
+            local ci = lp.ci_of(p, key)
+            if ci and not ci.identical and finite(ci.lo) and finite(ci.hi) then
+              lo, hi = ci.lo, ci.hi
+            elseif p and (p.repeats or 1) >= 2 then
+              why = ci and ci.identical and "its repeats all one value" or "its repeats give no interval of it"
+            end
           end
           local d = pnl.per_gpu and per(x) or 1
           r[3 * j - 1], r[3 * j], r[3 * j + 1] = v / d, lo / d, hi / d
-          if not finite(lo) then no_interval[#no_interval + 1] = ("%s's %s"):format(x.label,
-            pnl.per_gpu and "output tokens/s" or metrics.get(key).label) end
+          if not finite(lo) then no_interval[#no_interval + 1] = ("%s's %s%s"):format(x.label,
+            pnl.per_gpu and "output tokens/s" or metrics.get(key).label, why and (" (%s)"):format(why) or "") end
           any, has_panel[j] = true, true
         end
       end

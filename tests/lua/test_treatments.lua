@@ -2445,3 +2445,36 @@ t.test("latency at the common load names no fastest where a tied treatment is sa
   t.eq(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): a fails requests there "
     .. "beyond the failure limit, so its latencies there are of the requests that succeeded only.")
 end)
+
+-- fixj42 (verification trial, session 42): the bars' output tokens/s looked up p.ci["output_tps"],
+-- but a repeated point's interval of it is kept under the catalogue's "throughput_tok_s"
+-- (llmd.loadpoints.ci_of): every repeated treatment's bar was drawn pale, "no interval … (one
+-- run at that load)", beside three repeats. exp-7: each folder three runs at 3.6 req/s, no
+-- per-request data, so the point's figure is on the harness's basis, the mean of the three
+-- files' output_throughput, and its whisker the t interval of those three. python3 statistics
+-- on the files: llm-d-1p1d [698.4979897701463, 698.8329664383518, 693.8057956797727], mean
+-- 697.045583962757, mean -+ 4.302652729911275 (t, df 2) x stdev / sqrt(3) = 690.0633346021772 ..
+-- 704.0278333233367; vllm-2replicas mean 696.9740234212636, 689.5097671588297 .. 704.4382796836975.
+t.test("treatments' bars: a repeated point's output tokens/s has its repeats' interval, on the bar's basis", function()
+  local X = F .. "/vllm-benchmark/exp-7_H100/"
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "a=" .. X .. "llm-d-1p1d", "--run",
+    "b=" .. X .. "vllm-2replicas", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local dat = t.read(out .. "/charts/treatments_bars.dat")
+  t.ok(dat:find("output_tps output_tps_lo output_tps_hi\n", 1, true), dat)
+  local function last3(i)
+    local c = {}
+    for x in dat:match("\n" .. i .. " ([^\n]+)"):gmatch("%S+") do c[#c + 1] = tonumber(x) end
+    return c[#c - 2], c[#c - 1], c[#c]
+  end
+  local v, lo, hi = last3(0)
+  t.near(v, 697.045583962757, 1e-9)
+  t.near(lo, 690.0633346021772, 1e-6)
+  t.near(hi, 704.0278333233367, 1e-6)
+  v, lo, hi = last3(1)
+  t.near(v, 696.9740234212636, 1e-9)
+  t.near(lo, 689.5097671588297, 1e-6)
+  t.near(hi, 704.4382796836975, 1e-6)
+  t.lacks(t.read(out .. "/treatment_report.md"), "'s output tokens/s.", "no bar of output tokens/s marked pale")
+end)

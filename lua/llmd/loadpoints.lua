@@ -1547,6 +1547,16 @@ local function field(p, key)
 end
 M.field = field
 
+-- The repeats' 95 % interval of a point's field (M.field's key): p.ci is keyed by the
+-- catalogue, and the point's own rates are kept under the catalogue's rate keys, on the
+-- point's basis (M.points: the pace's, the drain-reduced, else the harness's, its mean the
+-- figure itself), so that a whisker drawn on output_tps is the noise of that very figure.
+-- nil where the point was measured once or its repeats give none.
+M.CI_KEYS = { achieved_rps = "throughput_req_s", output_tps = "throughput_tok_s" }
+function M.ci_of(p, key)
+  return type(p) == "table" and p.ci and p.ci[M.CI_KEYS[key] or key] or nil
+end
+
 -- Points with a known load on axis, ordered by it (ties: by index): the offered load on
 -- a rate or concurrency axis, else the achieved rate.
 local function by_load(points, axis)

@@ -1573,6 +1573,18 @@ local function mark_in_doubt(m, list, slo)
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
+-- Whether the measured loads put z above x, a treatment saturated already at its lowest load
+-- (no max sustained throughput: it sustains less than that load and at most its ceiling, the
+-- most it achieved at any load): z's figure above that ceiling by the practical threshold
+-- (decision.sustained_order, as compare.lua reads k10 against k20), on one workload; untested.
+-- The spans (sp.lb: z's figure) or nil. The ranking's order and the Pareto front's alike.
+local function above_saturated_lowest(x, z)
+  if not decision.saturated_lowest(x.saturation) then return nil end
+  if #decision.token_difference_texts(x.requests_set, z.requests_set) > 0 then return nil end
+  local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT)
+  return order == "b" and sp or nil
+end
+
 function M.model(list, opts)
   opts = opts or {}
   if not opts.one_workload then
@@ -2481,9 +2493,8 @@ function M.model(list, opts)
   for _, x in ipairs(by_cap and {} or unranked) do
     local above, parts = {}, {}
     for _, z in ipairs(ranked) do
-      local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT)
-      if order == "b" and decision.saturated_lowest(x.saturation)
-        and #decision.token_difference_texts(x.requests_set, z.requests_set) == 0 then
+      local sp = above_saturated_lowest(x, z)
+      if sp then
         above[#above + 1] = z.label
         parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.format("throughput_req_s", sp.lb))
       end
@@ -3021,6 +3032,54 @@ function M.model(list, opts)
       for _, d in ipairs(noise) do m.pareto_within_noise[#m.pareto_within_noise + 1] = d end
     end
   end
+  -- one saturated already at its lowest load has no max sustained throughput, but is not
+  -- "not beaten" by one the measured loads put above it (the Verdict's order): beaten on
+  -- throughput there, and no worse on latency where that one's measured latency at the common
+  -- load is at or below its own, an overloaded server's queue, which only grows with the
+  -- run's length (never where both are saturated there: two queues, not comparable, said)
+  local unknown_left = {}
+  for _, l in ipairs(m.pareto_unknown) do
+    local x, beaten
+    for _, y in ipairs(T) do if y.label == l then x = y end end
+    local e = x and x.at_common[lat_key]
+    for _, o in ipairs(x and cand or {}) do
+      local sp = not beaten and above_saturated_lowest(x, o.x)
+      if sp then
+        local lat = e and e.value
+        local loads = ("untested, but the measured loads order them: %s sustained %s, %s saturated already at its "
+          .. "lowest load and never achieved more than %s at any load"):format(o.x.label, rate(sp.lb), l,
+          rate(x.saturation.ceiling_rps))
+        if lat and not o.x.saturated_at_common and o.lat_hi <= lat then
+          -- (an interpolated latency counts only as the span measured around it)
+          local o_lat = o.between and ("%s, measured %s–%s"):format(fmt(lat_key, o.lat), fmt(lat_key, o.lat_lo),
+            fmt(lat_key, o.lat_hi)) or fmt(lat_key, o.lat)
+          beaten = { label = l, by = o.x.label, on = "throughput",
+            beaten = ("beaten on max sustained throughput, no worse on %s"):format(m.pareto_latency),
+            evidence = ("max sustained throughput %s against at most %s (%s); %s at %s %s against %s (%s)"):format(
+              rate(o.tp), rate(x.saturation.ceiling_rps), loads, m.pareto_latency, m.common_text, o_lat,
+              fmt(lat_key, lat), x.saturated_at_common and ("%s is saturated there: its figure is an overloaded "
+              .. "server's queue, which only grows with the run's length"):format(l) or "no higher by the figures") }
+        else
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = l, other = o.x.label,
+            would = "on max sustained throughput", saturated = o.x.saturated_at_common or nil,
+            why = ("%s; but %s at %s is %s"):format(loads, m.pareto_latency, m.common_text or "the common load",
+              not lat and "unknown for " .. l or o.x.saturated_at_common
+                and ("an overloaded server's queue in both (saturated there), not comparable")
+                or ("%s for %s against %s for %s, higher"):format(fmt(lat_key, o.lat), o.x.label,
+                  fmt(lat_key, lat), l)) }
+        end
+      end
+    end
+    if beaten then
+      m.dominated[#m.dominated + 1] = beaten
+      for i = #m.pareto_excluded, 1, -1 do
+        if m.pareto_excluded[i].label == l then table.remove(m.pareto_excluded, i) end
+      end
+    else
+      unknown_left[#unknown_left + 1] = l
+    end
+  end
+  m.pareto_unknown = unknown_left
   -- the unknown ones too: no other is shown to beat them
   for _, l in ipairs(m.pareto_unknown) do m.front[#m.front + 1] = l end
   -- the summary says what the Pareto section says, with the same evidence
@@ -4351,7 +4410,7 @@ local function charts_of(m, T, list, out, suffix, about)
         if finite(v) then
           -- (no interval: NaN, no whisker at all; one from v to v drew a cap on the bar, which
           -- read as a figure known exactly: the template pales the bar and writes "no interval")
-          local lo, hi = 0 / 0, 0 / 0
+          local lo, hi, why = 0 / 0, 0 / 0, nil
           -- a latency: its whisker is its noise there, as the Pareto front weighs it
           local nz = {}
           if not pnl.per_gpu then
@@ -4372,13 +4431,18 @@ local function charts_of(m, T, list, out, suffix, about)
             if finite(vl) and finite(vh) then lo, hi = math.min(vl, vh), math.max(vl, vh) end
           else
             local p = point_at(x.points, m.common_load, m.common_axis)
-            local ci = p and p.ci and p.ci[key]
-            if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = ci.lo, ci.hi end
+            -- (identical repeats: an interval of width 0 would read as certainty)
+            local ci = lp.ci_of(p, key)
+            if ci and not ci.identical and finite(ci.lo) and finite(ci.hi) then
+              lo, hi = ci.lo, ci.hi
+            elseif p and (p.repeats or 1) >= 2 then
+              why = ci and ci.identical and "its repeats all one value" or "its repeats give no interval of it"
+            end
           end
           local d = pnl.per_gpu and per(x) or 1
           r[3 * j - 1], r[3 * j], r[3 * j + 1] = v / d, lo / d, hi / d
-          if not finite(lo) then no_interval[#no_interval + 1] = ("%s's %s"):format(x.label,
-            pnl.per_gpu and "output tokens/s" or metrics.get(key).label) end
+          if not finite(lo) then no_interval[#no_interval + 1] = ("%s's %s%s"):format(x.label,
+            pnl.per_gpu and "output tokens/s" or metrics.get(key).label, why and (" (%s)"):format(why) or "") end
           any, has_panel[j] = true, true
         end
       end

@@ -82,8 +82,6 @@ set rmargin 3
 set tmargin 1
 set bmargin 3.5
 unset key
-# (the brackets' names on a white ground, readable over a curve they cross)
-set style textbox opaque fillcolor rgb 'white' noborder margins 1, 1
 do for [i = 1:n] {
   do for [j = 1:m] {
     set origin (j - 1.0) / m, bottom + (n - i) * ph
@@ -116,9 +114,12 @@ do for [i = 1:n] {
     unset label
     # the ranges: each run's as a bracket |---| of its own in a lane along the top of the
     # panel (A's above B's) in its colour, over a faint tint of the whole height; the estimate
-    # inside as a dotted line. A bracket, never a filled bar, and named beside it in the top
-    # row ("measured bracket of capacity"): a bar there read as one more data series. Two
-    # ranges that overlap stay two brackets that can be read apart, never one grey wash
+    # inside as a dotted line. A bracket, never a filled bar (a bar there read as one more data
+    # series), named in the key by a bracket of its own ("capacity lies within: measured
+    # bracket, A"), never in the panel: a name there, right of nothing gnuplot can measure
+    # before it plots, ran onto the y axis's tick labels ("5000(") and over the saturated
+    # points at the top of a log TTFT panel (verify42). Two ranges that overlap stay two
+    # brackets that can be read apart, never one grey wash
     if (exists("cap_a_lo")) {
       do for [k = 1:2] {
         lo = k == 1 ? cap_a_lo[j] : cap_b_lo[j]
@@ -138,10 +139,6 @@ do for [i = 1:n] {
               fillcolor rgb col fillstyle transparent solid 0.05 noborder
             set arrow (20 + k) from first lo, graph yl to first hi, graph yl heads size screen 0.006, 90 \
               linecolor rgb col linewidth 2 dashtype 1 front
-          }
-          if (i == 1) {
-            set label (20 + k) (k == 1 ? band_name_a : band_name_b) . ' of capacity' at first lo, graph yl \
-              right offset -0.6, 0 font 'sans,9' textcolor rgb col boxed front
           }
         }
       }
@@ -191,10 +188,8 @@ plot NaN with linespoints linestyle 1 title key_a, \
      NaN with lines linestyle 3 title key_slo, \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title key_cap_a, \
      NaN with lines linestyle 2 linewidth 1 dashtype 3 title key_cap_b, \
-     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.05 border lc rgb color_a \
-       title key_band_a, \
-     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.05 border lc rgb color_b \
-       title key_band_b, \
+     '+' using (NaN):(NaN):(NaN) with xerrorbars linecolor rgb color_a linewidth 2 pointsize 0 title key_band_a, \
+     '+' using (NaN):(NaN):(NaN) with xerrorbars linecolor rgb color_b linewidth 2 pointsize 0 title key_band_b, \
      NaN with points linestyle 5 title key_sat, \
      NaN with points linestyle 6 title key_fail
 unset multiplot

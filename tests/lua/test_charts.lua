@@ -813,15 +813,13 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.ok(xml_ok(out .. "/latency_throughput.svg"))
   -- fixe42 (new-user trial, session 42): the band along the top, a filled bar (opacity 0.4),
   -- read as one more data series. Now an annotation: a bracket |---| (a line with barred
-  -- ends), no filled bar anywhere, named in the key as what it is and beside it in the top
-  -- row of panels (2: tok/s and req/s), each run's by its own name
+  -- ends), no filled bar anywhere, named in the key as what it is, each run's by its own name.
+  -- fixj42 (verify42): named in the key only, its sample a bracket too; the name beside it
+  -- in the top row ran onto the y axis's tick labels ("5000(") and over saturated points
   t.ok(svg:find("capacity lies within: range from repeats, x", 1, true), "key: what x's bracket is")
   t.ok(svg:find("capacity lies within: measured bracket, y", 1, true), "key: what y's bracket is")
   t.ok(not svg:find("fill-opacity = '0.400000'", 1, true), "no filled bar")
-  local _, named = svg:gsub("<text>range from repeats of capacity</text>", "")
-  local _, named_b = svg:gsub("<text>measured bracket of capacity</text>", "")
-  -- (gnuplot's SVG writes a boxed label's text twice: its white ground's, then its own)
-  t.eq({ named, named_b }, { 4, 4 }, "the brackets named in the top row")
+  t.ok(not svg:find("of capacity</text>", 1, true), "no bracket named inside the panels")
   -- a range open above (the lower ends never cross 200 ms: point 3 {100, 260, 420}, 260 -
   -- 4.302653 x 160 / sqrt 3 < 0, by hand): from its lower end to the right edge
   m, c, vars = chart(t.repeated_run { { 50, 60, 70 }, { 150, 190, 230 }, { 100, 260, 420 } })

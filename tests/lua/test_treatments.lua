@@ -3176,3 +3176,78 @@ do
     t.eq(lfs.symlinkattributes(d .. "/dangling", "mode"), "link")
   end)
 end
+
+-- fixj42 (verification trial, session 42): the bars' output tokens/s looked up p.ci["output_tps"],
+-- but a repeated point's interval of it is kept under the catalogue's "throughput_tok_s"
+-- (llmd.loadpoints.ci_of): every repeated treatment's bar was drawn pale, "no interval … (one
+-- run at that load)", beside three repeats. exp-7: each folder three runs at 3.6 req/s, no
+-- per-request data, so the point's figure is on the harness's basis, the mean of the three
+-- files' output_throughput, and its whisker the t interval of those three. python3 statistics
+-- on the files: llm-d-1p1d [698.4979897701463, 698.8329664383518, 693.8057956797727], mean
+-- 697.045583962757, mean -+ 4.302652729911275 (t, df 2) x stdev / sqrt(3) = 690.0633346021772 ..
+-- 704.0278333233367; vllm-2replicas mean 696.9740234212636, 689.5097671588297 .. 704.4382796836975.
+t.test("treatments' bars: a repeated point's output tokens/s has its repeats' interval, on the bar's basis", function()
+  local X = F .. "/vllm-benchmark/exp-7_H100/"
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "a=" .. X .. "llm-d-1p1d", "--run",
+    "b=" .. X .. "vllm-2replicas", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local dat = t.read(out .. "/charts/treatments_bars.dat")
+  t.ok(dat:find("output_tps output_tps_lo output_tps_hi\n", 1, true), dat)
+  local function last3(i)
+    local c = {}
+    for x in dat:match("\n" .. i .. " ([^\n]+)"):gmatch("%S+") do c[#c + 1] = tonumber(x) end
+    return c[#c - 2], c[#c - 1], c[#c]
+  end
+  local v, lo, hi = last3(0)
+  t.near(v, 697.045583962757, 1e-9)
+  t.near(lo, 690.0633346021772, 1e-6)
+  t.near(hi, 704.0278333233367, 1e-6)
+  v, lo, hi = last3(1)
+  t.near(v, 696.9740234212636, 1e-9)
+  t.near(lo, 689.5097671588297, 1e-6)
+  t.near(hi, 704.4382796836975, 1e-6)
+  t.lacks(t.read(out .. "/treatment_report.md"), "'s output tokens/s.", "no bar of output tokens/s marked pale")
+end)
+
+-- fixj42 (verification trial, session 42): a treatment saturated at every load has no max
+-- sustained throughput; the Pareto front listed it "unknown, not beaten" beside one the
+-- Verdict puts above it by the measured loads (z, x, y on the front; the Verdict: z above x
+-- and y). Rules applied by hand: a load is kept up where achieved >= 95 % of offered. x: 6, 8,
+-- 10 req/s offered, 4.7, 4.7, 4.9 achieved (78 % at 6: saturated at its lowest load, its
+-- ceiling 4.9). z: 6, 8, 9.6 achieved (96 % at 10), never saturated, max sustained >= 9.6,
+-- +95.9 % over x's ceiling (9.6 / 4.9 - 1), beyond the practical threshold. The common load,
+-- the highest inside both ranges: 10 req/s offered, where x's E2E p90 is 40,000 ms (saturated,
+-- a queue) and z's 3,900 ms. w: 6, 8, 8.2 achieved (82 % at 10: saturated there, max
+-- sustained 8, +63 % over 4.9), E2E p90 30,000 ms at 10: both queues, not comparable.
+t.test("the Pareto front: one saturated at every load is beaten by one the measured loads put above it", function()
+  local function treat(label, points)
+    local stages = {}
+    for _, p in ipairs(points) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3] / 2,
+        latency_p90_ms = p[3], error_rate_pct = 0 } }
+    end
+    local run = t.run_of(stages)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local function x() return treat("x", { { 6, 4.7, 12000 }, { 8, 4.7, 28000 }, { 10, 4.9, 40000 } }) end
+  local z = treat("z", { { 6, 6, 2500 }, { 8, 8, 2600 }, { 10, 9.6, 3900 } })
+  local m = tr.model { x(), z }
+  t.eq(m.common_text, "10 req/s offered")
+  t.eq(m.front, { "z" })
+  t.eq(m.pareto_unknown, {})
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on }, { "x", "z", "throughput" })
+  t.contains(m.dominated[1].evidence, "untested, but the measured loads order them: z sustained 9.600 req/s, x "
+    .. "saturated already at its lowest load and never achieved more than 4.900 req/s at any load")
+  t.contains(m.verdict, "x by z: beaten on max sustained throughput, no worse on End-to-end latency p90")
+  -- w saturated at the common load too: two queues there, so not beaten, but not silent either
+  local w = treat("w", { { 6, 6, 2500 }, { 8, 8, 2600 }, { 10, 8.2, 30000 } })
+  m = tr.model { x(), w }
+  t.eq(#m.dominated, 0)
+  t.eq(m.pareto_unknown, { "x" })
+  local nc
+  for _, d in ipairs(m.pareto_not_compared) do if d.label == "x" and d.other == "w" then nc = d end end
+  t.ok(nc, "x not compared with w, and why")
+  t.contains(nc.why, "an overloaded server's queue in both (saturated there), not comparable")
+end)

@@ -1285,6 +1285,14 @@ end
 -- side (no spread to estimate) or every repeat of both sides is one value at every point.
 -- Returns {pct, lo, hi, strata, level, where, why, settle, units = "repeats"}, or nil where
 -- a mean is unknown or the effect has no size.
+-- What repeats would settle an effect whose interval is unbounded (a load point measured
+-- once): 2 repeats give the interval an end, but with t(0.975, 1) = 12.71 its half-width is
+-- about 9 times the repeats' standard deviation (12.71 / sqrt 2), against 2.5 from 3 (4.30 /
+-- sqrt 3): 2 rarely settle it, and how many do depends on the spread they show (fixh42: "2 or
+-- more repeats ... to settle it" promised what 2 seldom give).
+M.REPEATS_SETTLE = "at least 3 repeats of each load point in both runs, more the more they vary (2 give the "
+  .. "interval an end, but at about 9 of their standard deviations either side)"
+
 function M.repeat_effect(strata, where)
   local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
   for _, st in ipairs(strata) do
@@ -1316,7 +1324,7 @@ function M.repeat_effect(strata, where)
   local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL, where = where, units = "repeats" }
   if once then
     r.why = "a load point measured once on a side: no spread to estimate"
-    r.settle = "2 or more repeats of every load point in both runs"
+    r.settle = M.REPEATS_SETTLE
   elseif swv <= 0 or sdf <= 0 then
     r.why = "repeats identical, no spread to estimate"
     r.settle = "repeats whose values vary"
@@ -2857,13 +2865,13 @@ end
 local function pct_text(x) return ("%+.1f %%"):format(x) end
 
 -- What would bound an unbounded interval (eff: M.stratified_effect's, M.one_point_effect's
--- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or 2
--- or more repeats of each load point", the repeats' own settle, or nil.
+-- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or at
+-- least 3 repeats ..." (M.REPEATS_SETTLE), the repeats' own settle, or nil.
 function M.settle_text(eff)
   if eff.settle then return eff.settle end
   if eff.need then
-    return ("about %d requests a load point%s, or 2 or more repeats of each load point in both runs"):format(eff.need,
-      eff.fewest and (" (%d here at the fewest)"):format(eff.fewest) or "")
+    return ("about %d requests a load point%s, or %s"):format(eff.need,
+      eff.fewest and (" (%d here at the fewest)"):format(eff.fewest) or "", M.REPEATS_SETTLE)
   end
   return nil
 end

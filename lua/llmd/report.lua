@@ -4982,9 +4982,10 @@ local function summary(model, A, B)
           for i, x in ipairs(needs) do
             each[i] = (i == 1 and "%d requests a load point for %s" or "%d for %s"):format(x.n, x.label)
           end
-          settle = ("about %s%s, or 2 or more repeats of each load point in both runs"):format(
+          settle = ("about %s%s, or %s"):format(
             same and (needs[1].n .. " requests a load point") or table.concat(each, ", "),
-            fewest and fewest < math.huge and (" (%d here at the fewest)"):format(fewest) or "")
+            fewest and fewest < math.huge and (" (%d here at the fewest)"):format(fewest) or "",
+            decision.REPEATS_SETTLE)
         end
         local said = {}
         if #cls.small > 0 then

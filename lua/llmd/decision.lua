@@ -1353,6 +1353,14 @@ end
 -- side (no spread to estimate) or every repeat of both sides is one value at every point.
 -- Returns {pct, lo, hi, strata, level, where, why, settle, units = "repeats"}, or nil where
 -- a mean is unknown or the effect has no size.
+-- What repeats would settle an effect whose interval is unbounded (a load point measured
+-- once): 2 repeats give the interval an end, but with t(0.975, 1) = 12.71 its half-width is
+-- about 9 times the repeats' standard deviation (12.71 / sqrt 2), against 2.5 from 3 (4.30 /
+-- sqrt 3): 2 rarely settle it, and how many do depends on the spread they show (fixh42: "2 or
+-- more repeats ... to settle it" promised what 2 seldom give).
+M.REPEATS_SETTLE = "at least 3 repeats of each load point in both runs, more the more they vary (2 give the "
+  .. "interval an end, but at about 9 of their standard deviations either side)"
+
 function M.repeat_effect(strata, where)
   local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
   for _, st in ipairs(strata) do
@@ -1384,7 +1392,7 @@ function M.repeat_effect(strata, where)
   local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL, where = where, units = "repeats" }
   if once then
     r.why = "a load point measured once on a side: no spread to estimate"
-    r.settle = "2 or more repeats of every load point in both runs"
+    r.settle = M.REPEATS_SETTLE
   elseif swv <= 0 or sdf <= 0 then
     r.why = "repeats identical, no spread to estimate"
     r.settle = "repeats whose values vary"
@@ -2209,10 +2217,14 @@ end
 -- beyond_ceiling, else the load it already failed at, failed_rps), by M.gap_noise, the rule
 -- M.sustained_order holds max sustained throughputs to: "a" | "b" where it is, nil where the
 -- gap's interval reaches 0 or below, then the noise (M.gap_noise's, nil where the pair is no
--- such order, ranges from repeats on both sides, their own test, or a rate's noise is unknown).
+-- such order or a rate's noise is unknown). Ranges from repeats on both sides are held to it
+-- too (fixh42: they come of the SLO metrics' intervals at loads read by their means, not of the
+-- achieved rates' noise; the rates' intervals, llmd.loadpoints.rate_interval, are widened to the
+-- repeats' own spread of the rate: cAy >= 10.12 req/s against cB's ceiling 9.60 was "shown by the
+-- repeats" beside a max sustained row that said the same two rates were within the noise).
 -- (audit41: the failed_rps order had no noise check; the rule is one rule.)
 function M.ceiling_noise_order(ca, cb)
-  if not (ca and cb) or (ca.interval and cb.interval) then return nil, nil end
+  if not (ca and cb) then return nil, nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   if not (la and lb) then return nil, nil end
@@ -2233,6 +2245,19 @@ function M.ceiling_noise_order(ca, cb)
     ceil_hi = c_hi, ceil_n = c_n }, hi_lo, lo_hi)
   nz.higher = apart
   return nz.gap_lo > 0 and apart or nil, nz
+end
+
+-- Why two capacities whose spans are apart order nothing (nz: M.ceiling_noise_order's noise,
+-- hi and lo the labels of the run the loads put above and the other, rate the formatter of one
+-- rate): "the measured loads put y above x only within the noise of those rates: y's 24.50
+-- req/s less x's 23.00 req/s, 1.50 req/s, has a 95 % interval from -0.54 req/s to 3.54 req/s
+-- (from 1104 and 990 requests)". With repeats too: their ranges come of the SLO metrics'
+-- intervals, not of the achieved rates' noise, so a range apart is no order by itself (fixh42).
+function M.capacity_noise_text(nz, rate, hi, lo)
+  return ("the measured loads put %s above %s only within the noise of those rates: %s's %s less %s's %s, %s, has a "
+    .. "95 %% interval from %s to %s (from %d and %d requests)"):format(hi, lo, hi, rate(nz.fig_rps), lo,
+    rate(nz.ceil_rps), rate(nz.gap), rate(nz.gap_lo), rate(nz.gap_hi), math.floor(nz.fig_n + 0.5),
+    math.floor(nz.ceil_n + 0.5))
 end
 
 -- The difference of two capacities (B - A) that their spans (M.capacity_span) allow:
@@ -2925,13 +2950,13 @@ end
 local function pct_text(x) return ("%+.1f %%"):format(x) end
 
 -- What would bound an unbounded interval (eff: M.stratified_effect's, M.one_point_effect's
--- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or 2
--- or more repeats of each load point", the repeats' own settle, or nil.
+-- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or at
+-- least 3 repeats ..." (M.REPEATS_SETTLE), the repeats' own settle, or nil.
 function M.settle_text(eff)
   if eff.settle then return eff.settle end
   if eff.need then
-    return ("about %d requests a load point%s, or 2 or more repeats of each load point in both runs"):format(eff.need,
-      eff.fewest and (" (%d here at the fewest)"):format(eff.fewest) or "")
+    return ("about %d requests a load point%s, or %s"):format(eff.need,
+      eff.fewest and (" (%d here at the fewest)"):format(eff.fewest) or "", M.REPEATS_SETTLE)
   end
   return nil
 end

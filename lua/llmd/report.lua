@@ -2974,7 +2974,12 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if ev.order_open then
     local why = ""
-    if ev.noise_unknown then
+    if ev.within_noise and ev.noise then
+      -- spans apart (ranges from repeats, or measured brackets) within the noise of the rates
+      -- they are read at: said so, as the max sustained row says it (decision.ceiling_noise_order)
+      why = ": " .. decision.capacity_noise_text(ev.noise, rate, ev.within_noise == "b" and B.label or A.label,
+        ev.within_noise == "b" and A.label or B.label)
+    elseif ev.noise_unknown then
       why = " (" .. NOISE_UNKNOWN_WHY .. ")"
     elseif not ev.within_range and (ca.noise or cb.noise) then
       why = " (" .. noise_why(model.slo) .. ")"
@@ -3563,6 +3568,12 @@ local function verdict_of(model, A, B)
         or nil
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
+      if ev.within_noise and ev.noise then
+        -- (ranges or brackets apart within the rates' noise: why, decision.ceiling_noise_order)
+        local function per(x) return rate_text(x) .. gpu end
+        v.reason = v.reason .. ": " .. decision.capacity_noise_text(ev.noise, per,
+          ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)
+      end
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
       v.settle = ev.order_open and settle_text(model, A, B, ca, cb) or nil
       -- a bound above the other's ceiling by less than the noise of the two rates: how long
@@ -4320,8 +4331,10 @@ local function summary(model, A, B)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
         -- (one run's results in both folders: no advice, nothing measured would tell it from itself)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
-          B.label, model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
+          .. "known, so neither run is named higher%s.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, (ev.within_noise and ev.noise) and ("; " .. decision.capacity_noise_text(ev.noise, rate_text,
+          ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)) or "",
+          model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.overdispersed then
@@ -5012,9 +5025,10 @@ local function summary(model, A, B)
           for i, x in ipairs(needs) do
             each[i] = (i == 1 and "%d requests a load point for %s" or "%d for %s"):format(x.n, x.label)
           end
-          settle = ("about %s%s, or 2 or more repeats of each load point in both runs"):format(
+          settle = ("about %s%s, or %s"):format(
             same and (needs[1].n .. " requests a load point") or table.concat(each, ", "),
-            fewest and fewest < math.huge and (" (%d here at the fewest)"):format(fewest) or "")
+            fewest and fewest < math.huge and (" (%d here at the fewest)"):format(fewest) or "",
+            decision.REPEATS_SETTLE)
         end
         local said = {}
         if #cls.small > 0 then

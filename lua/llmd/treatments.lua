@@ -2083,6 +2083,13 @@ function M.model(list, opts)
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
+    elseif ev.verdict == "untested" and ev.within_noise and ev.noise then
+      -- spans apart (ranges from repeats, or measured brackets) by less than the noise of the
+      -- rates they are read at (decision.ceiling_noise_order): compare.lua's words, with why
+      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: %s"):format(nxt.label, nf,
+        decision.capacity_noise_text(ev.noise, function(v) return metrics.format("throughput_req_s", v) end,
+          ev.within_noise == "b" and "this one" or nxt.label, ev.within_noise == "b" and nxt.label or "this one"))
     elseif ev.verdict == "untested" and ev.within_range then
       r.vs_next, r.proven, r.either = "not comparable", false, true
       -- (in the Verdict's words: untested, and either may be higher, then why; never "not

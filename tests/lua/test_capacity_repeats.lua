@@ -142,3 +142,87 @@ t.test("a crash at a load where a capacity could lie: no order, and no gap besid
   t.lacks(r.note, "B - A from the measured loads", "csv note")
   t.contains(m.verdict_line or m.summary, "not shown to differ", "verdict")
 end)
+
+-- fixh42: ranges from repeats on both sides were an order whatever the noise of the achieved
+-- rates they are read at (decision.ceiling_noise_order skipped them): audit42's cAy >= 10.12
+-- req/s against cB's ceiling 9.60 was "Shown by the repeats ... apart" in the capacity row
+-- beside the max sustained row's "within the noise of the rates" for the same two rates. The
+-- ranges come of the SLO metrics' intervals at loads read by their means; the rates' own
+-- 95 % intervals (count, widened to the repeats' t-interval, loadpoints.rate_interval) decide
+-- whether a range above the other's end is an order, by one rule with the max sustained row.
+-- Runs: x offered 10, 20, 30 achieved 10, 20, 23 (saturated at 30: bound >= 20, ceiling 23);
+-- y offered 10, 20, 25, 30 achieved 10, 20, 24.5, 25 (bound >= 24.5, ceiling 25); each load 3
+-- repeats whose rates are spread +-d about the mean, TTFT p90 51, 52, 53 ms (SLO 100 ms: every
+-- load meets it), each repeat 150, 300, 330 (x) / 150, 300, 368, 375 (y) requests times k.
+local function noise_pair(k, d)
+  local function stages(offered, achieved, counts)
+    local s = {}
+    for i, r in ipairs(achieved) do
+      for j = 1, 3 do
+        s[#s + 1] = { rate = offered[i], values = { throughput_req_s = r + (j - 2) * d, ttft_p90_ms = 50 + j,
+          error_rate_pct = 0, requests_ok = counts[i] * k } }
+      end
+    end
+    return t.run_of(s)
+  end
+  local x = stages({ 10, 20, 30 }, { 10, 20, 23 }, { 150, 300, 330 })
+  local y = stages({ 10, 20, 25, 30 }, { 10, 20, 24.5, 25 }, { 150, 300, 368, 375 })
+  return report.build { a = sd("x", x), b = sd("y", y), slo = decision.parse_slo("ttft_p90_ms=100"), generated = 0 },
+    x, y
+end
+local NOISE_CAP_ROW = "Capacity at SLO (TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default)"
+
+t.test("ranges from repeats apart within the noise of the rates order nothing, as the max sustained row (fixh42)",
+  function()
+  -- /usr/bin/python3, z = 1.959963984540054: y's 24.5 from 3 x 368 = 1104 requests, half-width
+  -- 24.5 z / sqrt(1104) = 1.4452; x's ceiling 23 from 990, 23 z / sqrt(990) = 1.4327 (the
+  -- repeats' t-interval, 4.302652729911275 x 0.1 / sqrt(3) = 0.2484, narrower); the gap 1.5,
+  -- half-width hypot = 2.0350129124351404: from -0.5350129124351404 to 3.5350129124351404.
+  -- Main: "B higher", winner y, "Shown by the repeats at every load point".
+  local m = noise_pair(1, 0.1)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.winner, ev.within_noise, ev.order_open }, { "untested", nil, "b", true })
+  t.near(ev.noise.gap_lo, -0.5350129124351404, 1e-9)
+  t.near(ev.noise.gap_hi, 3.5350129124351404, 1e-9)
+  t.eq({ m.verdict.kind, m.verdict.higher }, { "cannot say", nil })
+  t.lacks(m.verdict.text, "Shown by the repeats")
+  -- the why, in the Verdict and the row's Evidence
+  local why = "the measured loads put y above x only within the noise of those rates: y's 24.50 req/s less x's "
+    .. "23.00 req/s, 1.50 req/s, has a 95 % interval from -0.54 req/s to 3.54 req/s (from 1104 and 990 requests)"
+  t.contains(m.verdict.text, "untested (repeats at every load point), and either may be higher: " .. why)
+  local cap, sus = t.headline_row(m, NOISE_CAP_ROW), t.headline_row(m, "Max sustained throughput")
+  t.contains(cap.evidence_text or cap.evidence, "untested, and either may be higher: " .. why)
+  -- both rows give the same gap: -0.54 (the noise's end) to y's 25 less x's 20 = +5.00 req/s
+  t.eq({ cap.delta_text, cap.pct_text }, { sus.delta_text, sus.pct_text })
+  t.eq(cap.delta_text, "-0.54 to +5.00 req/s (within the noise of the rates: either may be higher)")
+end)
+
+t.test("ranges from repeats apart beyond the rates' noise order; the repeats' spread widens that noise (fixh42)",
+  function()
+  -- 16 times the requests: half-widths 24.5 z / sqrt(17664) = 0.3613 and 23 z / sqrt(15840) =
+  -- 0.3582, above the t-interval 0.2484: hypot 0.5087532281087851, gap_lo 0.9912 > 0: y higher
+  local m = noise_pair(16, 0.1)
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "B higher", "b" })
+  t.eq(m.verdict.kind, "winner")
+  -- the same counts, the repeats' rates +-0.5 apart: their t-interval 4.302652729911275 x 0.5 /
+  -- sqrt(3) = 1.2420688559218764 on both rates, wider than the counts': hypot 1.7565506214459514,
+  -- the gap from -0.2565506214459514 (python3): within the noise (main: "B higher")
+  m = noise_pair(16, 0.5)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.winner, ev.within_noise }, { "untested", nil, "b" })
+  t.near(ev.noise.gap_lo, -0.2565506214459514, 1e-9)
+end)
+
+t.test("treatments.lua: ranges from repeats apart within the rates' noise share a rank, with why (fixh42)", function()
+  local _, x, y = noise_pair(1, 0.1)
+  local function treatment(label, r) return { label = label, run = r, runs = { r }, dirs = { label }, status = "ok",
+    reasons = {} } end
+  local m = require("llmd.treatments").model({ treatment("x", x), treatment("y", y) },
+    { slo = decision.parse_slo("ttft_p90_ms=100") })
+  -- the same noise as compare.lua's (python3 above: 1.50 req/s, -0.535 to 3.535); main: y "1",
+  -- x "2", "above x (...): the capacities' ranges (...) do not overlap"
+  t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "y", "1=", "1=" })
+  t.contains(m.ranking[1].vs_next_text, "and either may be higher: the measured loads put this one above x only "
+    .. "within the noise of those rates: this one's 24.500 req/s less x's 23.000 req/s, 1.500 req/s, has a 95 % "
+    .. "interval from -0.535 req/s to 3.535 req/s (from 1104 and 990 requests)")
+end)

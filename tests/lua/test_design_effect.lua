@@ -583,7 +583,8 @@ do
       -- sample at the larger design effect of the points): 383 for p99, 4706 for p99.9
       t.ok(o.md:find("not shown beyond the threshold in TTFT p99 +26.1 %, TTFT p99.9 +29.5 % (their 95 % intervals "
         .. "unbounded: too few independent requests; to settle it: about 383 requests a load point for TTFT p99, 4706 for "
-        .. "TTFT p99.9 (240 here at the fewest), or 2 or more repeats of each load point in both runs)", 1, true), o.md)
+        .. "TTFT p99.9 (240 here at the fewest), or at least 3 repeats of each load point in both runs, more the more they "
+        .. "vary (2 give the interval an end, but at about 9 of their standard deviations either side))", 1, true), o.md)
     end)
 
     t.test("inference-perf sweep with a per-request file: tested per load point (main: untested)", function()

@@ -306,8 +306,9 @@ t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have),
   -- gives 72.02 > 72)
   t.ok(summary:find("TTFT p95 is 49.7 ms for vsyn and 74.9 ms for vsyn3 (vsyn's lower by 40.4 %, but its 95 % "
     .. "interval is unbounded (too few independent requests), so it may be less than the 2 % practical threshold: no "
-    .. "winner; to settle it: about 73 requests a load point (7 here at the fewest), or 2 or more repeats of each load "
-    .. "point in both runs;", 1, true), summary)
+    .. "winner; to settle it: about 73 requests a load point (7 here at the fewest), or at least 3 repeats of each "
+    .. "load point in both runs, more the more they vary (2 give the interval an end, but at about 9 of their standard "
+    .. "deviations either side);", 1, true), summary)
   -- 0.011072 and 3 x 0.011072 = 0.033217 (P.ttft above)
   t.ok(summary:find("exact Mann-Whitney, p = 0.0111, Holm-adjusted 0.0332", 1, true), summary)
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do

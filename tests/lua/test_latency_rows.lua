@@ -70,7 +70,8 @@ t.test("one load point's samples: TPOT +2.5 % is significant but not shown beyon
   t.eq({ p999.verdict, p999.winner }, { "not shown to differ", nil }) -- main: "A better"
   t.contains(p999.note, ("its 95 %% interval is unbounded (too few independent requests), so it may be less than "
     .. "the 2 %% practical threshold: no winner; to settle it: about %d requests a load point (720 here at the "
-    .. "fewest), or 2 or more repeats of each load point in both runs"):format(ref["99.9"].need))
+    .. "fewest), or at least 3 repeats of each load point in both runs, more the more they vary (2 give the interval "
+    .. "an end, but at about 9 of their standard deviations either side)"):format(ref["99.9"].need))
   -- no latency winner anywhere, and the Summary says why, the test once for its rows
   for _, r in ipairs(c.json.perf) do t.eq(r.winner, nil, r.key) end
   t.lacks(c.md, "is better in")

@@ -113,3 +113,22 @@ t.test("a repeated load point: the seconds are each repeat's, not the repeats' a
     .. "not 1104 and 990 (about 56 s each of its 3 repeats at 24.50 req/s, not 15 s), would put the gap beyond the "
     .. "noise with 80 % chance if it is truly 1.50 req/s, as measured " .. WHY_NOT_REPEATS .. ".")
 end)
+
+-- fixh42: what repeats settle an effect measured once at a load point. Main said "2 or more
+-- repeats of every load point in both runs" as what settles it, but 2 repeats give a 95 %
+-- interval of t(0.975, 1) = 12.706204736174707 / sqrt(2) = 8.98 of their standard deviations
+-- either side (3: 4.302652729911275 / sqrt(3) = 2.48; /usr/bin/python3 with those quantiles):
+-- an end, rarely a settled answer. Both settle texts (the repeats' and the requests') say so.
+t.test("what repeats settle: at least 3, more the more they vary, never '2 or more' (fixh42)", function()
+  local want = "at least 3 repeats of each load point in both runs, more the more they vary (2 give the interval an "
+    .. "end, but at about 9 of their standard deviations either side)"
+  -- one side measured once at its point: no spread, so no interval
+  local r = decision.repeat_effect({ { a = { 100 }, b = { 110, 112 } } })
+  t.eq(r.lo, nil)
+  t.eq(r.settle, want)
+  t.eq(decision.settle_text(r), want)
+  t.eq(decision.settle_text({ need = 383, fewest = 240 }),
+    "about 383 requests a load point (240 here at the fewest), or " .. want)
+  -- the 9 is t(0.975, 1) / sqrt(2), rounded (python above)
+  t.near(require("llmd.stattest").t_quantile(0.975, 1) / math.sqrt(2), 8.984643532092079, 1e-6)
+end)

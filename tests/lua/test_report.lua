@@ -409,7 +409,8 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   t.eq({ by.latency_p90_ms.effect_lo, by.latency_p90_ms.effect_hi }, { nil, nil })
   t.contains(by.latency_p90_ms.note, "A's lower by 66.7 %, but its 95 % interval is unbounded (too few independent "
     .. "requests), so it may be less than the 2 % practical threshold: no winner; to settle it: about 50 requests a "
-    .. "load point (5 here at the fewest), or 2 or more repeats of each load point in both runs")
+    .. "load point (5 here at the fewest), or at least 3 repeats of each load point in both runs, more the more they "
+    .. "vary (2 give the interval an end, but at about 9 of their standard deviations either side)")
   t.eq(by.latency_p90_ms.test, "mann_whitney")
   -- effect: (2x - x) / mean(x, 2x) = 66.7 % of the mean, whatever x is
   t.near(by.latency_p90_ms.effect_pct, 200 / 3, 1e-9)

@@ -777,13 +777,16 @@ end
 -- the points of one run only: M.paired_points), left = {{why = "too dependent to test", loads
 -- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
 -- groups: {{why, {loads}}, ...} in order, empty ones dropped.
+local OVERLOADED_WHY, ONE_RUN_WHY = "a run overloaded", "measured by one run only"
+-- (M.test_scope_text of a test of every load both runs sustained)
+M.SUSTAINED_ALL = "at the loads both sustained"
 local function test_scope(tested, n_pairs, left, groups)
   local json = require "llmd.json"
   local s = { tested = json.array(tested), total = n_pairs + #left, left = json.array {} }
   for _, g in ipairs(groups) do
     if #g[2] > 0 then s.left[#s.left + 1] = { why = g[1], loads = json.array(g[2]) } end
   end
-  if #left > 0 then s.left[#s.left + 1] = { why = "measured by one run only", loads = json.array(left) } end
+  if #left > 0 then s.left[#s.left + 1] = { why = ONE_RUN_WHY, loads = json.array(left) } end
   return s
 end
 
@@ -803,11 +806,19 @@ end
 -- "over all load points" only where it tested every load point either run measured; "over 3
 -- of 5 load points (2 left out: too dependent to test at 6/s; measured by one run only at 8/s
 -- (B))"; "at the one load point each run has (4/s)"; "over each run's one load point (4/s in
--- A, 6/s in B)". A test saved without one (analyze.lua on an older comparison.json): "over
--- the load points it tested", which holds whatever it left out.
+-- A, 6/s in B)". A test that left out the loads where a run was overloaded (M.verdict's
+-- sustained_only rows) is said of the loads both sustained: "at the loads both sustained"
+-- only where it tested every one of them, else "at 2 of the 4 loads both sustained (2 left
+-- out: too dependent to test at 4/s, 5/s)" (verify42: "at the loads both sustained: no
+-- clear difference" of a test of 2/s and 3/s only, beside a 17-fold gap at 5/s it never
+-- looked at). A test saved without one (analyze.lua on an older comparison.json): "over
+-- the load points it tested" ("at the loads both sustained that it tested" where it left
+-- out overloaded ones), which holds whatever it left out.
 function M.test_scope_text(t)
   local s = t and t.scope
-  if type(s) ~= "table" or type(s.tested) ~= "table" then return "over the load points it tested" end
+  if type(s) ~= "table" or type(s.tested) ~= "table" then
+    return t and t.overloaded and "at the loads both sustained that it tested" or "over the load points it tested"
+  end
   if s.one_each then
     local l = s.loads or {}
     if s.paired then return ("at the one load point each run has (%s)"):format(tostring(l[1])) end
@@ -815,10 +826,23 @@ function M.test_scope_text(t)
   end
   local n = #s.tested
   if n == s.total then return "over all load points" end
+  local over, sustained = false, s.total
+  for _, g in ipairs(s.left or {}) do
+    if g.why == OVERLOADED_WHY then over = true end
+    if g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
+  end
+  if over and n == sustained then return M.SUSTAINED_ALL end
   local parts, k = {}, 0
   for _, g in ipairs(s.left or {}) do
-    parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
-    k = k + #g.loads
+    -- (of the loads both sustained: the others are not among them)
+    if not (over and (g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY)) then
+      parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
+      k = k + #g.loads
+    end
+  end
+  if over then
+    return ("at %d of the %d loads both sustained (%d left out: %s)"):format(n, sustained, k,
+      table.concat(parts, "; "))
   end
   return ("over %d of %d load points (%d left out: %s)"):format(n, s.total, k, table.concat(parts, "; "))
 end
@@ -1116,7 +1140,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-      { "a run overloaded", over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
+      { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -3072,10 +3096,13 @@ function M.verdict(o)
     r.settle = settle
     if sig and size == "beyond" then r.sustained_winner = o.test.z < 0 and "a" or "b" end
     if sig and size ~= "beyond" then r.sustained_size, r.sustained_lower = size, o.test.z < 0 and "a" or "b" end
+    -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
+    -- sustained" of a test that left some of them out)
+    local where = M.test_scope_text(o.test)
     r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
-      .. (sig and size_note and ("at the loads both sustained, " .. size_note)
-      or sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
-      or "A") or (o.label_b or "B")) or "the test finds no clear difference at the loads both sustained")
+      .. (sig and size_note and (where .. ", " .. size_note)
+      or sig and ("the test finds %s's values lower %s"):format(o.test.z < 0 and (o.label_a
+      or "A") or (o.label_b or "B"), where) or ("the test finds no clear difference " .. where))
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)

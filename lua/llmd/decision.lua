@@ -1159,13 +1159,17 @@ local EFFECT_Z = lp.SLO_CI_Z
 -- an end falls off the sample (p99.9 of 500 requests: no bound from the data) or the
 -- requests carry fewer than llmd.loadpoints.SLO_CI_MIN_EFFECTIVE independent ones. The
 -- mean's: the sample standard deviation over the square root of n / d, under the same floor.
+-- Its third value: the standard error of the figure's log (a percentile's: its interval's
+-- width on the log scale over 2 z; the mean's: its standard error over the mean), for the
+-- interval of a ratio (ratio_interval); nil where the figure is not above 0.
 local function figure_se(acc, key, kind, d)
   local n = acc:count()
   if n < 2 then return nil end
   if key:match("_mean_ms$") then
     local sd = acc:sample_stddev()
     if not sd or n / d < lp.SLO_CI_MIN_EFFECTIVE then return acc:mean(), nil end
-    return acc:mean(), sd / math.sqrt(n / d)
+    local m, se = acc:mean(), sd / math.sqrt(n / d)
+    return m, se, m > 0 and se / m or nil
   end
   local _, pct = lp.percentile_key(key)
   if not pct then return nil end
@@ -1174,7 +1178,27 @@ local function figure_se(acc, key, kind, d)
   local lo, hi = lp.percentile_ci({ values = { [key] = v * 1000 },
     per_request = { samples = { [kind] = acc }, deff = { [kind] = d } } }, key)
   if not lo or lo <= 0 or hi == math.huge then return v, nil end
-  return v, (hi - lo) / 1000 / (2 * EFFECT_Z)
+  return v, (hi - lo) / 1000 / (2 * EFFECT_Z), (math.log(hi) - math.log(lo)) / (2 * EFFECT_Z)
+end
+
+-- The interval of a relative effect (M.effect_pct's: B against A relative to their mean,
+-- 200 (r - 1) / (r + 1) of the ratio r = b / a, so between -200 % and +200 %) computed as
+-- the interval of that ratio: on the log scale, around the estimate pct's log ratio L =
+-- log((200 + pct) / (200 - pct)), L -+ q se_log (se_log: the standard error of the log
+-- ratio, by the delta method: sqrt(se(log a)^2 + se(log b)^2)), its ends taken back to the
+-- effect's scale. So it is asymmetric and never past what a ratio of positive figures can
+-- be: verify42's "-23.2 % (95 % interval -119.6 % to +73.3 %)" was the estimate -+ q se on
+-- the effect's own scale, which a wide interval carries past any ratio (below -100 %
+-- where the Delta column reads B against A). Returns lo, hi, or nil where pct is at a bound
+-- (a figure of 0).
+local function ratio_interval(pct, se_log, q)
+  if not (pct and se_log) or math.abs(pct) >= 200 then return nil end
+  local l, h = math.log((200 + pct) / (200 - pct)), q * se_log
+  local function back(x)
+    local e = math.exp(-math.abs(x)) -- (of the smaller exponent: no overflow)
+    return (x < 0 and -200 or 200) * (1 - e) / (1 + e)
+  end
+  return back(l - h), back(l + h)
 end
 
 -- The requests a load point needs for key's figure to have a standard error (figure_se) at
@@ -1222,13 +1246,13 @@ function M.samples_effect(key, xa, xb, d, per)
   return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1 } })
 end
 function sample_effect(key, kind, strata)
-  local sw, swe, swv, bounded = 0, 0, 0, true
+  local sw, swe, swv, swl, bounded = 0, 0, 0, 0, true
   local need, fewest
   for _, st in ipairs(strata) do
     -- (one design effect for both sides, st.d: the larger of the two runs' at this point, the
     -- test's, M.u_design_effect; README says so)
-    local fa, sa = figure_se(st.xa, key, kind, st.d)
-    local fb, sb = figure_se(st.xb, key, kind, st.d)
+    local fa, sa, la = figure_se(st.xa, key, kind, st.d)
+    local fb, sb, lb = figure_se(st.xb, key, kind, st.d)
     local e = M.effect_pct(fa, fb)
     if e == nil then return nil end
     local na, nb = st.xa:count(), st.xb:count()
@@ -1237,6 +1261,8 @@ function sample_effect(key, kind, strata)
     if sa and sb then
       local se = math.sqrt(sa * sa + sb * sb) / ((math.abs(fa) + math.abs(fb)) / 2) * 100
       swv = swv + w * w * se * se
+      -- (the log ratio's, ratio_interval; nil once a figure is not above 0)
+      swl = swl and la and lb and swl + w * w * (la * la + lb * lb) or nil
     else
       bounded = false
       local per = st.per or 1
@@ -1249,8 +1275,13 @@ function sample_effect(key, kind, strata)
   if sw <= 0 then return nil end
   local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL }
   if bounded then
-    local h = EFFECT_Z * math.sqrt(swv) / sw
-    r.lo, r.hi = r.pct - h, r.pct + h
+    -- the interval of a ratio (ratio_interval); on the effect's own scale only where a
+    -- figure is not above 0 (no ratio to take)
+    r.lo, r.hi = ratio_interval(r.pct, swl and math.sqrt(swl) / sw, EFFECT_Z)
+    if not r.lo then
+      local h = EFFECT_Z * math.sqrt(swv) / sw
+      r.lo, r.hi = r.pct - h, r.pct + h
+    end
   else
     r.need, r.fewest = need, fewest
   end
@@ -1311,6 +1342,9 @@ end
 -- a mean is unknown or the effect has no size.
 function M.repeat_effect(strata, where)
   local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
+  -- (the same on the log scale, ratio_interval: se(log mean)^2 = var / (n mean^2); nil once a
+  -- mean is not above 0)
+  local swl, sdfl = 0, 0
   for _, st in ipairs(strata) do
     local na, nb = #st.a, #st.b
     if na == 0 or nb == 0 then return nil end
@@ -1334,6 +1368,12 @@ function M.repeat_effect(strata, where)
       local qa, qb = va / na / (den * den), vb / nb / (den * den)
       swv = swv + w * w * (qa + qb)
       sdf = sdf + w ^ 4 * (qa * qa / (na - 1) + qb * qb / (nb - 1))
+      if swl and ma > 0 and mb > 0 then
+        local ga, gb = va / na / (ma * ma), vb / nb / (mb * mb)
+        swl, sdfl = swl + w * w * (ga + gb), sdfl + w ^ 4 * (ga * ga / (na - 1) + gb * gb / (nb - 1))
+      else
+        swl = nil
+      end
     end
   end
   if sw <= 0 then return nil end
@@ -1345,9 +1385,19 @@ function M.repeat_effect(strata, where)
     r.why = "repeats identical, no spread to estimate"
     r.settle = "repeats whose values vary"
   else
-    local df = swv * swv / sdf
-    local h = stattest.t_quantile(1 - (1 - M.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(swv) / sw
-    r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+    -- the interval of a ratio of the means (ratio_interval), Welch-Satterthwaite's degrees of
+    -- freedom of the log ratio; on the effect's own scale only where a mean is not above 0
+    local level = 1 - (1 - M.EFFECT_LEVEL / 100) / 2
+    if swl and swl > 0 and sdfl > 0 then
+      local df = swl * swl / sdfl
+      r.lo, r.hi = ratio_interval(r.pct, math.sqrt(swl) / sw, stattest.t_quantile(level, df))
+      r.df = df
+    end
+    if not r.lo then
+      local df = swv * swv / sdf
+      local h = stattest.t_quantile(level, df) * math.sqrt(swv) / sw
+      r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+    end
   end
   return r
 end

@@ -845,13 +845,16 @@ end
 -- the points of one run only: M.paired_points), left = {{why = "too dependent to test", loads
 -- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
 -- groups: {{why, {loads}}, ...} in order, empty ones dropped.
+local OVERLOADED_WHY, ONE_RUN_WHY = "a run overloaded", "measured by one run only"
+-- (M.test_scope_text of a test of every load both runs sustained)
+M.SUSTAINED_ALL = "at the loads both sustained"
 local function test_scope(tested, n_pairs, left, groups)
   local json = require "llmd.json"
   local s = { tested = json.array(tested), total = n_pairs + #left, left = json.array {} }
   for _, g in ipairs(groups) do
     if #g[2] > 0 then s.left[#s.left + 1] = { why = g[1], loads = json.array(g[2]) } end
   end
-  if #left > 0 then s.left[#s.left + 1] = { why = "measured by one run only", loads = json.array(left) } end
+  if #left > 0 then s.left[#s.left + 1] = { why = ONE_RUN_WHY, loads = json.array(left) } end
   return s
 end
 
@@ -871,11 +874,19 @@ end
 -- "over all load points" only where it tested every load point either run measured; "over 3
 -- of 5 load points (2 left out: too dependent to test at 6/s; measured by one run only at 8/s
 -- (B))"; "at the one load point each run has (4/s)"; "over each run's one load point (4/s in
--- A, 6/s in B)". A test saved without one (analyze.lua on an older comparison.json): "over
--- the load points it tested", which holds whatever it left out.
+-- A, 6/s in B)". A test that left out the loads where a run was overloaded (M.verdict's
+-- sustained_only rows) is said of the loads both sustained: "at the loads both sustained"
+-- only where it tested every one of them, else "at 2 of the 4 loads both sustained (2 left
+-- out: too dependent to test at 4/s, 5/s)" (verify42: "at the loads both sustained: no
+-- clear difference" of a test of 2/s and 3/s only, beside a 17-fold gap at 5/s it never
+-- looked at). A test saved without one (analyze.lua on an older comparison.json): "over
+-- the load points it tested" ("at the loads both sustained that it tested" where it left
+-- out overloaded ones), which holds whatever it left out.
 function M.test_scope_text(t)
   local s = t and t.scope
-  if type(s) ~= "table" or type(s.tested) ~= "table" then return "over the load points it tested" end
+  if type(s) ~= "table" or type(s.tested) ~= "table" then
+    return t and t.overloaded and "at the loads both sustained that it tested" or "over the load points it tested"
+  end
   if s.one_each then
     local l = s.loads or {}
     if s.paired then return ("at the one load point each run has (%s)"):format(tostring(l[1])) end
@@ -883,10 +894,23 @@ function M.test_scope_text(t)
   end
   local n = #s.tested
   if n == s.total then return "over all load points" end
+  local over, sustained = false, s.total
+  for _, g in ipairs(s.left or {}) do
+    if g.why == OVERLOADED_WHY then over = true end
+    if g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
+  end
+  if over and n == sustained then return M.SUSTAINED_ALL end
   local parts, k = {}, 0
   for _, g in ipairs(s.left or {}) do
-    parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
-    k = k + #g.loads
+    -- (of the loads both sustained: the others are not among them)
+    if not (over and (g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY)) then
+      parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
+      k = k + #g.loads
+    end
+  end
+  if over then
+    return ("at %d of the %d loads both sustained (%d left out: %s)"):format(n, sustained, k,
+      table.concat(parts, "; "))
   end
   return ("over %d of %d load points (%d left out: %s)"):format(n, s.total, k, table.concat(parts, "; "))
 end
@@ -1184,7 +1208,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-      { "a run overloaded", over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
+      { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -1203,13 +1227,17 @@ local EFFECT_Z = lp.SLO_CI_Z
 -- an end falls off the sample (p99.9 of 500 requests: no bound from the data) or the
 -- requests carry fewer than llmd.loadpoints.SLO_CI_MIN_EFFECTIVE independent ones. The
 -- mean's: the sample standard deviation over the square root of n / d, under the same floor.
+-- Its third value: the standard error of the figure's log (a percentile's: its interval's
+-- width on the log scale over 2 z; the mean's: its standard error over the mean), for the
+-- interval of a ratio (ratio_interval); nil where the figure is not above 0.
 local function figure_se(acc, key, kind, d)
   local n = acc:count()
   if n < 2 then return nil end
   if key:match("_mean_ms$") then
     local sd = acc:sample_stddev()
     if not sd or n / d < lp.SLO_CI_MIN_EFFECTIVE then return acc:mean(), nil end
-    return acc:mean(), sd / math.sqrt(n / d)
+    local m, se = acc:mean(), sd / math.sqrt(n / d)
+    return m, se, m > 0 and se / m or nil
   end
   local _, pct = lp.percentile_key(key)
   if not pct then return nil end
@@ -1218,7 +1246,27 @@ local function figure_se(acc, key, kind, d)
   local lo, hi = lp.percentile_ci({ values = { [key] = v * 1000 },
     per_request = { samples = { [kind] = acc }, deff = { [kind] = d } } }, key)
   if not lo or lo <= 0 or hi == math.huge then return v, nil end
-  return v, (hi - lo) / 1000 / (2 * EFFECT_Z)
+  return v, (hi - lo) / 1000 / (2 * EFFECT_Z), (math.log(hi) - math.log(lo)) / (2 * EFFECT_Z)
+end
+
+-- The interval of a relative effect (M.effect_pct's: B against A relative to their mean,
+-- 200 (r - 1) / (r + 1) of the ratio r = b / a, so between -200 % and +200 %) computed as
+-- the interval of that ratio: on the log scale, around the estimate pct's log ratio L =
+-- log((200 + pct) / (200 - pct)), L -+ q se_log (se_log: the standard error of the log
+-- ratio, by the delta method: sqrt(se(log a)^2 + se(log b)^2)), its ends taken back to the
+-- effect's scale. So it is asymmetric and never past what a ratio of positive figures can
+-- be: verify42's "-23.2 % (95 % interval -119.6 % to +73.3 %)" was the estimate -+ q se on
+-- the effect's own scale, which a wide interval carries past any ratio (below -100 %
+-- where the Delta column reads B against A). Returns lo, hi, or nil where pct is at a bound
+-- (a figure of 0).
+local function ratio_interval(pct, se_log, q)
+  if not (pct and se_log) or math.abs(pct) >= 200 then return nil end
+  local l, h = math.log((200 + pct) / (200 - pct)), q * se_log
+  local function back(x)
+    local e = math.exp(-math.abs(x)) -- (of the smaller exponent: no overflow)
+    return (x < 0 and -200 or 200) * (1 - e) / (1 + e)
+  end
+  return back(l - h), back(l + h)
 end
 
 -- The requests a load point needs for key's figure to have a standard error (figure_se) at
@@ -1266,13 +1314,13 @@ function M.samples_effect(key, xa, xb, d, per)
   return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1 } })
 end
 function sample_effect(key, kind, strata)
-  local sw, swe, swv, bounded = 0, 0, 0, true
+  local sw, swe, swv, swl, bounded = 0, 0, 0, 0, true
   local need, fewest
   for _, st in ipairs(strata) do
     -- (one design effect for both sides, st.d: the larger of the two runs' at this point, the
     -- test's, M.u_design_effect; README says so)
-    local fa, sa = figure_se(st.xa, key, kind, st.d)
-    local fb, sb = figure_se(st.xb, key, kind, st.d)
+    local fa, sa, la = figure_se(st.xa, key, kind, st.d)
+    local fb, sb, lb = figure_se(st.xb, key, kind, st.d)
     local e = M.effect_pct(fa, fb)
     if e == nil then return nil end
     local na, nb = st.xa:count(), st.xb:count()
@@ -1281,6 +1329,8 @@ function sample_effect(key, kind, strata)
     if sa and sb then
       local se = math.sqrt(sa * sa + sb * sb) / ((math.abs(fa) + math.abs(fb)) / 2) * 100
       swv = swv + w * w * se * se
+      -- (the log ratio's, ratio_interval; nil once a figure is not above 0)
+      swl = swl and la and lb and swl + w * w * (la * la + lb * lb) or nil
     else
       bounded = false
       local per = st.per or 1
@@ -1293,8 +1343,13 @@ function sample_effect(key, kind, strata)
   if sw <= 0 then return nil end
   local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL }
   if bounded then
-    local h = EFFECT_Z * math.sqrt(swv) / sw
-    r.lo, r.hi = r.pct - h, r.pct + h
+    -- the interval of a ratio (ratio_interval); on the effect's own scale only where a
+    -- figure is not above 0 (no ratio to take)
+    r.lo, r.hi = ratio_interval(r.pct, swl and math.sqrt(swl) / sw, EFFECT_Z)
+    if not r.lo then
+      local h = EFFECT_Z * math.sqrt(swv) / sw
+      r.lo, r.hi = r.pct - h, r.pct + h
+    end
   else
     r.need, r.fewest = need, fewest
   end
@@ -1363,6 +1418,9 @@ M.REPEATS_SETTLE = "at least 3 repeats of each load point in both runs, more the
 
 function M.repeat_effect(strata, where)
   local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
+  -- (the same on the log scale, ratio_interval: se(log mean)^2 = var / (n mean^2); nil once a
+  -- mean is not above 0)
+  local swl, sdfl = 0, 0
   for _, st in ipairs(strata) do
     local na, nb = #st.a, #st.b
     if na == 0 or nb == 0 then return nil end
@@ -1386,6 +1444,12 @@ function M.repeat_effect(strata, where)
       local qa, qb = va / na / (den * den), vb / nb / (den * den)
       swv = swv + w * w * (qa + qb)
       sdf = sdf + w ^ 4 * (qa * qa / (na - 1) + qb * qb / (nb - 1))
+      if swl and ma > 0 and mb > 0 then
+        local ga, gb = va / na / (ma * ma), vb / nb / (mb * mb)
+        swl, sdfl = swl + w * w * (ga + gb), sdfl + w ^ 4 * (ga * ga / (na - 1) + gb * gb / (nb - 1))
+      else
+        swl = nil
+      end
     end
   end
   if sw <= 0 then return nil end
@@ -1397,9 +1461,19 @@ function M.repeat_effect(strata, where)
     r.why = "repeats identical, no spread to estimate"
     r.settle = "repeats whose values vary"
   else
-    local df = swv * swv / sdf
-    local h = stattest.t_quantile(1 - (1 - M.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(swv) / sw
-    r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+    -- the interval of a ratio of the means (ratio_interval), Welch-Satterthwaite's degrees of
+    -- freedom of the log ratio; on the effect's own scale only where a mean is not above 0
+    local level = 1 - (1 - M.EFFECT_LEVEL / 100) / 2
+    if swl and swl > 0 and sdfl > 0 then
+      local df = swl * swl / sdfl
+      r.lo, r.hi = ratio_interval(r.pct, math.sqrt(swl) / sw, stattest.t_quantile(level, df))
+      r.df = df
+    end
+    if not r.lo then
+      local df = swv * swv / sdf
+      local h = stattest.t_quantile(level, df) * math.sqrt(swv) / sw
+      r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+    end
   end
   return r
 end
@@ -3165,10 +3239,13 @@ function M.verdict(o)
     r.settle = settle
     if sig and size == "beyond" then r.sustained_winner = o.test.z < 0 and "a" or "b" end
     if sig and size ~= "beyond" then r.sustained_size, r.sustained_lower = size, o.test.z < 0 and "a" or "b" end
+    -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
+    -- sustained" of a test that left some of them out)
+    local where = M.test_scope_text(o.test)
     r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
-      .. (sig and size_note and ("at the loads both sustained, " .. size_note)
-      or sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
-      or "A") or (o.label_b or "B")) or "the test finds no clear difference at the loads both sustained")
+      .. (sig and size_note and (where .. ", " .. size_note)
+      or sig and ("the test finds %s's values lower %s"):format(o.test.z < 0 and (o.label_a
+      or "A") or (o.label_b or "B"), where) or ("the test finds no clear difference " .. where))
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)

@@ -2634,14 +2634,16 @@ local function perf_test_text(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
       and p_text(r.p_value, r.p_adjusted, r.family_size)
+    -- (which of the loads both sustained it tested: decision.test_scope_text)
     if p and r.sustained_winner then
-      return ("Performance Results, at the loads both sustained: %s's lower, %s"):format(
+      return ("Performance Results, %s: %s's lower, %s"):format(decision.test_scope_text(r.sig),
         r.sustained_winner == "a" and A.label or B.label, p)
     elseif p and r.sustained_size then
       -- significant there, but no winner: by how much, against the threshold (decision.effect_size)
-      return ("Performance Results, at the loads both sustained: %s, %s"):format(sustained_size_text(r, A, B), p)
+      return ("Performance Results, %s: %s, %s"):format(decision.test_scope_text(r.sig),
+        sustained_size_text(r, A, B), p)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
-      return ("Performance Results, at the loads both sustained: no clear difference, %s"):format(p)
+      return ("Performance Results, %s: no clear difference, %s"):format(decision.test_scope_text(r.sig), p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
       -- (which loads it pooled: "over all load points" only where it tested every one; where
       -- not every one, the effect it measured over those, not a figure's gap at this load alone)
@@ -4891,11 +4893,14 @@ local function summary(model, A, B)
       -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
       -- verdict, and what decides
       local gap = overloaded_gap(model)
+      local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
       if gap then
         out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
           .. "loads where a run was overloaded (past saturation the latency measures the queue, which grows with "
-          .. "time), so they are not comparable; the capacity and the tests at the loads both sustained decide.")
-          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label)
+          .. "time), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
+          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
+            -- (that metric's own test, with the loads it covered: never read as all of them)
+            gap_test and (" (its own: %s)"):format(gap_test) or "")
       end
       if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
@@ -4959,9 +4964,14 @@ local function summary(model, A, B)
     end
     -- "(Mann-Whitney stratified by load point, p = ...)", or, for a test the rows share,
     -- "(one Mann-Whitney stratified by load point for these 6 rows, p = ...)"
+    -- (with the loads it tested where it left out some of those both sustained,
+    -- decision.test_scope_text: "at 2 of the 3 loads both sustained (1 left out: ...)")
     local function test_said(g)
       local name = g.x.name or "Mann-Whitney stratified by load point"
       if #g.rows > 1 then name = ("one %s for these %d rows"):format(name, #g.rows) end
+      local sig = g.x.row.sig
+      local scope = sig and sig.overloaded and decision.test_scope_text(sig)
+      if scope and scope ~= decision.SUSTAINED_ALL then name = name .. ", " .. scope end
       return ("%s, %s"):format(name, g.x.p)
     end
     for _, side in ipairs { "a", "b" } do

@@ -77,13 +77,17 @@ def main():
     d = max(1.0, d_a, d_b)
     z = (u - len(a) * len(b) / 2) / np.sqrt(var * d)
     # the mean row's effect: B's mean against A's over the two means' mean (%), its 95 %
-    # interval from each mean's standard error sd / sqrt(n / d), d the larger design effect
+    # interval that of the ratio of the means (fixi42): on the log scale, log((200 + pct) /
+    # (200 - pct)) -+ 1.959964 sqrt(se_a^2 / fa^2 + se_b^2 / fb^2), each mean's standard error
+    # sd / sqrt(n / d), d the larger design effect, each end back as 200 tanh(x / 2)
     fa, fb = a.mean(), b.mean()
     m = (abs(fa) + abs(fb)) / 2
-    se = math.sqrt(a.var(ddof=1) / (len(a) / d) + b.var(ddof=1) / (len(b) / d)) / m * 100
+    sl = math.sqrt(a.var(ddof=1) / (len(a) / d) / fa ** 2 + b.var(ddof=1) / (len(b) / d) / fb ** 2)
     pct = (fb - fa) / m * 100
+    L = math.log((200 + pct) / (200 - pct))
     print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b),
-                      "mean_pct": pct, "mean_lo": pct - 1.959964 * se, "mean_hi": pct + 1.959964 * se}))
+                      "mean_pct": pct, "mean_lo": 200 * math.tanh((L - 1.959964 * sl) / 2),
+                      "mean_hi": 200 * math.tanh((L + 1.959964 * sl) / 2)}))
 
 
 if __name__ == "__main__":

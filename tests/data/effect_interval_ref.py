@@ -6,10 +6,11 @@
 #
 #   repeats JSON: [[A's values, B's values], ...] per load point -> {pct, lo, hi}: the
 #     effect of B's mean against A's relative to the two means' mean (%), over the points
-#     weighted n_a n_b / (n_a + n_b); interval estimate -+ t(0.975, df) sqrt(sum w^2 se^2) /
-#     sum w, se^2 = (s_a^2 / n_a + s_b^2 / n_b) / m^2 (x 100^2), df Welch-Satterthwaite's
-#     (sum w^2 se^2)^2 / sum w^4 (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)). One point: Welch's
-#     interval of the difference of means, divided by the means' mean.
+#     weighted n_a n_b / (n_a + n_b); its interval that of the ratio of the means (fixi42), on
+#     the log scale: L = log((200 + est) / (200 - est)) -+ t(0.975, df) sqrt(sum w^2 se^2) /
+#     sum w, se^2 = qa + qb = s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2) (the delta method's
+#     variance of log m_b - log m_a), df Welch-Satterthwaite's (sum w^2 se^2)^2 / sum w^4
+#     (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)), each end back as 200 tanh(x / 2).
 #   counts JSON: [[failed_a, n_a, failed_b, n_b, deff], ...] per load point -> {pct, lo, hi,
 #     pp, pp_lo, pp_hi}: the Mantel-Haenszel rate difference (weights n_a n_b / (n_a + n_b))
 #     with Newcombe's hybrid score interval (Newcombe 1998, method 10) from each rate's
@@ -50,13 +51,14 @@ def repeats(strata):
         w = len(a) * len(b) / (len(a) + len(b))
         sw += w
         swe += w * (mb - ma) / m * 100
-        qa = a.var(ddof=1) / len(a) / m ** 2 * 1e4
-        qb = b.var(ddof=1) / len(b) / m ** 2 * 1e4
+        qa = a.var(ddof=1) / len(a) / ma ** 2
+        qb = b.var(ddof=1) / len(b) / mb ** 2
         swv += w * w * (qa + qb)
         sdf += w ** 4 * (qa * qa / (len(a) - 1) + qb * qb / (len(b) - 1))
     est = swe / sw
     h = t_quantile(0.975, swv * swv / sdf) * math.sqrt(swv) / sw
-    return {"pct": est, "lo": est - h, "hi": est + h}
+    L = math.log((200 + est) / (200 - est))
+    return {"pct": est, "lo": 200 * math.tanh((L - h) / 2), "hi": 200 * math.tanh((L + h) / 2)}
 
 
 def counts(strata):

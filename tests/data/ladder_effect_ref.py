@@ -13,7 +13,7 @@ def fig_se(x, q):
     if rl < 1 or ru > n: return v, None
     xs = np.sort(x)
     lo, hi = min(xs[rl - 1], v), max(xs[ru - 1], v)
-    return v, (hi - lo) / (2 * Z)
+    return v, (np.log(hi) - np.log(lo)) / (2 * Z)  # (the log figure's: the interval of a ratio, fixi42)
 def eff(strata, q):
     sw = swe = swv = 0; bounded = True
     for a, b in strata:
@@ -21,9 +21,9 @@ def eff(strata, q):
         m = (fa + fb) / 2; e = (fb - fa) / m * 100; w = len(a) * len(b) / (len(a) + len(b))
         sw += w; swe += w * e
         if sa is None or sb is None: bounded = False
-        else: swv += w * w * ((sa * sa + sb * sb) ** 0.5 / m * 100) ** 2
-    est = swe / sw
-    return (est, est - Z * swv ** 0.5 / sw, est + Z * swv ** 0.5 / sw) if bounded else (est, None, None)
+        else: swv += w * w * (sa * sa + sb * sb)
+    est = swe / sw; L = np.log((200 + est) / (200 - est)); h = Z * swv ** 0.5 / sw
+    return (est, 200 * np.tanh((L - h) / 2), 200 * np.tanh((L + h) / 2)) if bounded else (est, None, None)
 for n in (40, 60):
     i = np.arange(1, n + 1)
     for sh in (5.5, 20):

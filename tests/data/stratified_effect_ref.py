@@ -5,13 +5,14 @@
 # runs'): TPOT per successful request = (latency - ttft) / (output tokens - 1) in file order
 # (send order); the row's figure: the mean, or np.percentile (linear) at p; the effect B
 # against A relative to the two figures' mean, in %; over the points the mean weighted
-# n_a n_b / (n_a + n_b). Its 95 % interval: estimate -+ 1.959964 sqrt(sum w^2 se^2) / sum w,
-# se the point's standard error of the difference relative to the figures' mean, each
-# side's from its design effect d (seqstats.deff in send order, the larger of the two
-# sides', at least 1): the mean's s / sqrt(n / d) (ddof 1); a percentile's (hi - lo) /
-# (2 z), lo and hi the order statistics at 1-based ranks floor(n q - h) and ceil(n q + h),
-# h = z sqrt(n d q (1 - q)) (widened to the figure), unbounded where a rank is below 1 or
-# above n, or n / d < 50.
+# n_a n_b / (n_a + n_b). Its 95 % interval that of a ratio (fixi42): on the log scale, L =
+# log((200 + est) / (200 - est)) (the estimate's log ratio b / a) -+ 1.959964 sqrt(sum w^2
+# (la^2 + lb^2)) / sum w, each end back as 200 tanh(x / 2); la, lb each side's standard
+# error of the log of its figure, from its design effect d (seqstats.deff in send order,
+# the larger of the two sides', at least 1): the mean's s / sqrt(n / d) / mean (ddof 1); a
+# percentile's (log hi - log lo) / (2 z), lo and hi the order statistics at 1-based ranks
+# floor(n q - h) and ceil(n q + h), h = z sqrt(n d q (1 - q)) (widened to the figure),
+# unbounded where a rank is below 1 or above n, or n / d < 50.
 """stratified_effect_ref.py DIR_A DIR_B RATES STATS [tpot | ttft] -> JSON {stat: {pct, lo, hi, need}} (lo, hi
 null: unbounded, need then the requests a load point would need, the most over the points); TTFT: each successful
 request's ttft"""
@@ -47,7 +48,7 @@ def fig_se(x, stat, d):
     n = len(x)
     if stat == "mean":
         v = x.mean()
-        return v, (x.std(ddof=1) / np.sqrt(n / d) if n / d >= 50 else None)
+        return v, (x.std(ddof=1) / np.sqrt(n / d) / v if n / d >= 50 else None)
     q = stat / 100
     v = np.percentile(x, stat)
     if n / d < 50:
@@ -58,7 +59,7 @@ def fig_se(x, stat, d):
         return v, None
     xs = np.sort(x)
     lo, hi = min(xs[rl - 1], v), max(xs[ru - 1], v)
-    return v, (hi - lo) / (2 * Z)
+    return v, (np.log(hi) - np.log(lo)) / (2 * Z)
 
 
 def need(stat, d):
@@ -96,9 +97,11 @@ for s in sys.argv[4].split(","):
             bounded = False
             most = max(most, need(stat, d))
         else:
-            swv += w * w * (np.sqrt(sa * sa + sb * sb) / m * 100) ** 2
+            swv += w * w * (sa * sa + sb * sb)
     est = swe / sw
     h = Z * np.sqrt(swv) / sw
-    res[s] = {"pct": est, "lo": est - h if bounded else None, "hi": est + h if bounded else None,
+    L = np.log((200 + est) / (200 - est))
+    res[s] = {"pct": est, "lo": 200 * np.tanh((L - h) / 2) if bounded else None,
+              "hi": 200 * np.tanh((L + h) / 2) if bounded else None,
               "need": None if bounded else most}
 print(json.dumps(res))

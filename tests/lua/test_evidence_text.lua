@@ -178,3 +178,65 @@ do
     t.ok(r2.note:find("3 and 3 repeats (A's repeats all one value) can give no p below 0.1,", 1, true), r2.note)
   end)
 end
+
+-- verify42: a test that left out the loads where a run was overloaded was said to be "at the
+-- loads both sustained" even where it tested only some of them (2/s and 3/s of the 4 both
+-- sustained, 4/s and 5/s too dependent), beside a 17-fold gap at 5/s it never looked at.
+t.test("a test at the loads both sustained says how many of them it tested, and which it left out", function()
+  -- the scopes decision.stratified_mann_whitney keeps (test_scope): 5 pairs, 1 overloaded, 1
+  -- measured by one run only; by hand: 5 + 1 = 6 points, 6 - 1 - 1 = 4 both sustained
+  local scope = { tested = { "2/s", "3/s" }, total = 6, left = {
+    { why = "too dependent to test", loads = { "4/s", "5/s" } }, { why = "a run overloaded", loads = { "6/s (A)" } },
+    { why = "measured by one run only", loads = { "8/s (A)" } } } }
+  t.eq(decision.test_scope_text { scope = scope, overloaded = {} },
+    "at 2 of the 4 loads both sustained (2 left out: too dependent to test at 4/s, 5/s)")
+  -- every load both sustained tested: the words that were always true of it
+  t.eq(decision.test_scope_text { scope = { tested = { "2/s", "3/s" }, total = 3,
+    left = { { why = "a run overloaded", loads = { "6/s" } } } } }, "at the loads both sustained")
+  -- a saved test without a scope (an older comparison.json) claims no more than it knows
+  t.eq(decision.test_scope_text { overloaded = {} }, "at the loads both sustained that it tested")
+end)
+
+t.test("the table's note and the latency clause give the loads both sustained that the test covered", function()
+  local report, stats = require "llmd.report", require "llmd.stats"
+  -- x and y offered 10-50 req/s; x achieved each, y only 30 of the 50 (overloaded there, by
+  -- hand far below 95 % of the offered load), so the TTFT test leaves 50/s out. At 30 req/s
+  -- the design effects are 10: 200 requests carry 20 independent ones, fewer than 50, too
+  -- dependent to test (decision.dependence_reason), so it tests 10, 20 and 40 req/s: 3 of the 4
+  -- loads both sustained. 200 TTFTs a point evenly over 0.9 to 1.1 times its p90 (as the test
+  -- above); y's `k` times x's.
+  local function run(p90s, last)
+    local stages = {}
+    for i, p in ipairs(p90s) do
+      local rate = 10 * i
+      local got = i == #p90s and last or rate
+      stages[i] = { rate = rate, values = { throughput_req_s = got, ttft_p90_ms = p, throughput_tok_s = 10 * got,
+        error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } }
+    end
+    local r = t.run_of(stages)
+    r.overall.values = { ttft_p90_ms = p90s[#p90s] }
+    for i, st in ipairs(r.stages) do
+      local acc = stats.new()
+      for k = 1, 200 do acc:add(p90s[i] / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+      st.metrics.samples, st.metrics.sample_deff = { ttft = acc }, { ttft = i == 3 and 10 or 1 }
+    end
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local want = "at 3 of the 4 loads both sustained (1 left out: too dependent to test at 30/s)"
+  -- y 1.3 times x: every y TTFT above every x TTFT at each tested load (x at most 1.1 p, y at
+  -- least 1.17 p), complete separation, by hand p < 1e-9: x's lower there
+  local m = report.build { a = sd("x", run({ 20, 40, 60, 80, 100 }, 50)),
+    b = sd("y", run({ 26, 52, 78, 104, 900 }, 30)), generated = 0 }
+  local row = t.perf_row(report.plain(m), "ttft_p90_ms")
+  t.contains(row.note, "the test finds x's values lower " .. want)
+  t.lacks(row.note, "at the loads both sustained")
+  local all = m.verdict.text .. "\n" .. m.summary
+  t.contains(all, "Performance Results, " .. want .. ": x's lower, p < 1e-9")
+  t.lacks(all, "Performance Results, at the loads both sustained")
+  -- the same values in both: no clear difference, at those 3 of the 4
+  m = report.build { a = sd("x", run({ 20, 40, 60, 80, 100 }, 50)), b = sd("y", run({ 20, 40, 60, 80, 900 }, 30)),
+    generated = 0 }
+  row = t.perf_row(report.plain(m), "ttft_p90_ms")
+  t.contains(row.note, "the test finds no clear difference " .. want)
+end)

@@ -685,6 +685,9 @@ function M.combine(run, measured)
     if missing then
       -- (the stage's file named: "stage 8" alone is hard to find among repeats)
       local file = missing.file and (" in " .. tostring(missing.file):match("[^/]*$")) or ""
+      -- (a stage whose mean is unknown for a reason of its own: that reason, not the weights)
+      local why = missing.metrics.values[key] == nil and missing.metrics.na[key]
+      if why then M.unknown(set, key, ("stage %d's %s%s is unknown: %s"):format(missing.index, key, file, why)) end
       M.unknown(set, key, ("stage %d's summary%s does not record how many samples its %s is over, so the "
         .. "stage means cannot be weighted (weighting by requests would be another quantity)"):format(missing.index,
         file, key))

@@ -291,3 +291,61 @@ do
     for _, w8 in ipairs(few.warnings) do t.ok(not w8:find("different requests", 1, true), w8) end
   end)
 end
+
+-- NTPOT from inference-perf's summaries alone (no per-request file): its reportgen enters a
+-- success with 0 output tokens as NTPOT 0, which pulls the mean down (main took that mean as
+-- the catalogue's NTPOT, where the per-request path leaves such a request out). The summary's
+-- NTPOT min says which files hold such a 0 (kubecon-na-2025_vllm: stages 2, 3, 6 and the
+-- summary have min 0; the chunking run's files all have min > 0). Expected values by hand
+-- (python): the mean without z zeros is mean x n / (n - z), 1 <= z <= floor((n - 1) q) + 1
+-- where the q-th percentile is above 0.
+local NTPOT_TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+t.test("summary-only inference-perf: an NTPOT mean with 0-token requests in it is N/A, bracketed", function()
+  local r = harness.extract(KC)
+  local o = r.overall
+  t.eq(o.values.ntpot_mean_ms, nil, "main: 50.91 ms, the summary's mean with the zeros")
+  -- summary: n 38717, mean 50.91185951844198 ms, p0.1 > 0: z <= floor(38716 x 0.001) + 1 = 39;
+  -- 50.91185951844198 x 38717 / 38716 = 50.913, x 38717 / 38678 = 50.963
+  t.ok(o.na.ntpot_mean_ms:find(NTPOT_TAG, 1, true), o.na.ntpot_mean_ms)
+  t.ok(o.na.ntpot_mean_ms:find("without them (1 to 39, as its p0.1 is above 0) the mean is 50.91 to 50.96 ms", 1,
+    true), o.na.ntpot_mean_ms)
+  -- stage 2: n 3707, mean 11.004771 ms: z <= floor(3706 x 0.001) + 1 = 4; 11.0077 to 11.0167
+  local s2 = r.stages[3]
+  t.eq(s2.index, 2)
+  t.eq(s2.metrics.values.ntpot_mean_ms, nil)
+  t.ok(s2.metrics.na.ntpot_mean_ms:find("(1 to 4, as its p0.1 is above 0) the mean is 11.01 to 11.02 ms", 1, true),
+    s2.metrics.na.ntpot_mean_ms)
+  -- stage 1 (min 7.536 ms > 0): its mean is kept, and its source says why
+  local s1 = r.stages[2].metrics
+  t.near(s1.values.ntpot_mean_ms, 8.900488819633114, 1e-9)
+  t.ok(s1.source.ntpot_mean_ms:find("no success without output tokens counted as 0", 1, true), s1.source.ntpot_mean_ms)
+  -- the file has the statistic: no "stage lacks NTPOT" data check
+  for _, w in ipairs(r.warnings or {}) do t.ok(not w:find("has no NTPOT", 1, true), w) end
+  -- warm-up stage 0 left out: the stages combined cannot weigh an unknown mean; the reason is the
+  -- last such stage's own (stage 6: n 11002, mean 67.224682 ms, z <= floor(11001 x 0.001) + 1 = 12;
+  -- 67.2308 to 67.2981), not "does not record how many samples"
+  local wu = harness.extract(KC, { warmup = { 0 } }).overall
+  t.eq(wu.values.ntpot_mean_ms, nil)
+  t.ok(wu.na.ntpot_mean_ms:find("stage 6's ntpot_mean_ms in stage_6_lifecycle_metrics.json is unknown: NTPOT "
+    .. NTPOT_TAG, 1, true), wu.na.ntpot_mean_ms)
+  t.ok(wu.na.ntpot_mean_ms:find("(1 to 12, as its p0.1 is above 0) the mean is 67.23 to 67.30 ms", 1, true),
+    wu.na.ntpot_mean_ms)
+end)
+
+t.test("summary-only inference-perf: NTPOT min > 0 proves no 0 counted; no min cannot rule one out", function()
+  local CH = F .. "/inference-perf/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+  local o = harness.extract(CH).overall
+  -- the summary's own mean, 0.026059788051843315 s (its NTPOT min 7.267 ms, output_len min 3)
+  t.near(o.values.ntpot_mean_ms, 26.059788051843315, 1e-9)
+  t.ok(o.source.ntpot_mean_ms:find("its NTPOT min 7.267 ms > 0", 1, true), o.source.ntpot_mean_ms)
+  -- a copy whose summary lost its NTPOT min (edited): a 0 cannot be ruled out
+  local d = t.tmpdir() .. "/nomin"
+  t.copy_tree(CH, d)
+  local p = d .. "/summary_lifecycle_metrics.json"
+  local doc = json.decode(t.read(p))
+  doc.successes.latency.normalized_time_per_output_token.min = nil
+  t.write(p, json.encode(doc))
+  local n = harness.extract(d).overall
+  t.eq(n.values.ntpot_mean_ms, nil)
+  t.ok(n.na.ntpot_mean_ms:find(NTPOT_TAG .. ": the summary has no NTPOT min", 1, true), n.na.ntpot_mean_ms)
+end)

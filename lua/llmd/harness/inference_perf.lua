@@ -160,6 +160,45 @@ local function latency_without_successes(d)
   return #said > 0 and table.concat(said, ", ") or nil
 end
 
+-- NTPOT, where inference-perf's summary dict sd of n successes is all this run has of it: its
+-- reportgen enters a success without output tokens as NTPOT 0 (a value no request had), which
+-- pulls the mean down; the catalogue's NTPOT leaves such a request out (unknown), as the
+-- per-request path does. sd's min says which: every other success has (end - start) / tokens
+-- > 0, so a min above 0 proves no such 0 is in it (nil, and that said for the source), a min of
+-- 0 proves one is, and without a min it cannot be ruled out (the text for its N/A). With a 0
+-- in it the mean without the zeros is mean x n / (n - z) for z zeros; z >= 1, and at most
+-- floor((n - 1) q / 100) + 1 when the summary's q-th percentile (numpy's linear) is above 0,
+-- so the reason gives that bracket, which neither a test nor an SLO can take for the figure.
+function M.ntpot_zeros(sd, n)
+  local TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+  local min, mean = num(sd.min), num(sd.mean)
+  if min and min > 0 then
+    return nil, ("its NTPOT min %.4g ms > 0: no success without output tokens counted as 0"):format(min * 1000)
+  end
+  if not min then
+    return ("NTPOT %s: the summary has no NTPOT min, so a success with 0 output tokens, which inference-perf "
+      .. "enters as NTPOT 0, cannot be ruled out of its mean"):format(TAG)
+  end
+  local q
+  for k, v in pairs(sd) do
+    local p = k == "median" and 50 or k == "max" and 100 or (type(k) == "string" and tonumber(k:match("^p([%d.]+)$")))
+    if p and num(v) and v > 0 and (not q or p < q) then q = p end
+  end
+  local why = ("NTPOT %s: its NTPOT min is %.4g ms, so at least one of its %d successes had 0 output tokens and "
+    .. "was entered as NTPOT 0"):format(TAG, min * 1000, n)
+  if not mean then return why end
+  if not q then
+    return why .. ("; its mean %.2f ms and every percentile are 0: no success had an output token, so NTPOT is "
+      .. "unknown"):format(mean * 1000)
+  end
+  local zmax = math.floor((n - 1) * q / 100) + 1
+  why = why .. ("; its mean %.2f ms counts them"):format(mean * 1000)
+  if n - zmax < 1 or n < 2 then return why .. ", and how many they are its percentiles do not bound" end
+  local name = q == 50 and "median" or q == 100 and "max" or ("p%g"):format(q)
+  return why .. ("; without them (1 to %d, as its %s is above 0) the mean is %.2f to %.2f ms"):format(zmax, name,
+    mean * n / (n - 1) * 1000, mean * n / (n - zmax) * 1000)
+end
+
 local function map_report(set, d, path)
   need_table(d, path, "the document")
   local succ = need_table(d.successes, path, "'successes'")
@@ -200,10 +239,27 @@ local function map_report(set, d, path)
       end
     end
   end
+  -- (NTPOT's mean, where the summary may count a success without output tokens as 0: N/A
+  -- with the reason, M.ntpot_zeros; proven free of them, the source says so)
+  local nt = lat.normalized_time_per_output_token
+  local nt_zero = false
+  if ok > 0 and type(nt) == "table" and set.values.ntpot_mean_ms then
+    local why, fine = M.ntpot_zeros(nt, ok)
+    if why then
+      set.values.ntpot_mean_ms, set.source.ntpot_mean_ms, set.method.ntpot_mean_ms = nil, nil, nil
+      rm.unknown(set, "ntpot_mean_ms", why)
+      nt_zero = true
+      -- (the file has the statistic: no "stage lacks NTPOT" data check, llmd.harness)
+      set.explained = set.explained or {}
+      set.explained.ntpot = true
+    else
+      set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
+    end
+  end
   -- sample counts a stage mean is over, where the harness's definition fixes them: NTPOT
-  -- has one value per success (0 for a success without output tokens); TTFT, TPOT and
+  -- has one value per success (none of them 0: else its mean is N/A, above); TTFT, TPOT and
   -- ITL only count streamed requests with more than one token time, which it does not say
-  if type(lat.normalized_time_per_output_token) == "table" then set.counts.ntpot = ok end
+  if type(nt) == "table" and not nt_zero then set.counts.ntpot = ok end
   -- request_latency likewise: one value per success
   if type(lat.request_latency) == "table" then set.counts.latency = ok end
   rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)

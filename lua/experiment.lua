@@ -1,5 +1,5 @@
 -- llmdlua experiment.lua EXPERIMENT.yaml --plan plan.yaml [--stop-on-error] [--skip-teardown]
---                        [--dry-run] [--step LIST] [--namespace NS]
+--                        [--dry-run] [--step LIST] [--namespace NS] [--quiet]
 -- llmdlua experiment.lua EXPERIMENT.yaml --resume WORKSPACE
 -- llmdlua experiment.lua EXPERIMENT.yaml --show
 --
@@ -14,7 +14,7 @@ local json = require "llmd.json"
 
 local o = args.parse(arg, {
   usage = "llmdlua experiment.lua EXPERIMENT.yaml (--plan FILE | --resume WORKSPACE | --show) [--stop-on-error] "
-    .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS] [--use-current-context]",
+    .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS] [--use-current-context] [--quiet]",
   help = [[
   --show                    print the parsed experiment (JSON) and its warnings; exit 1 if
                             it has no run treatment; with --plan, also check the run
@@ -33,9 +33,13 @@ local o = args.parse(arg, {
   --namespace NS            the namespace when the plan names none
   --use-current-context     resume in the current kube context although the workspace
                             recorded another cluster or none (made with no kube context)
+  --quiet                   no progress lines nor summary table (both still written to the
+                            workspace): a failure, warnings, where the workspace and the
+                            comparison are and how to go on are still said (--dry-run
+                            prints its commands still)
 ]],
   options = { show = true, plan = "FILE", resume = "WORKSPACE", stop_on_error = true, skip_teardown = true,
-    dry_run = true, step = "LIST", namespace = "NS", use_current_context = true },
+    dry_run = true, step = "LIST", namespace = "NS", use_current_context = true, quiet = true },
   positional = { min = 1, max = 1 },
 })
 
@@ -145,6 +149,7 @@ local function next_command(resume)
     if o.namespace then add("--namespace", o.namespace) end
     if o.stop_on_error then add("--stop-on-error") end
     if o.skip_teardown then add("--skip-teardown") end
+    if o.quiet then add("--quiet") end
   end
   return require("llmd.k8s").cmdline(argv)
 end
@@ -152,7 +157,7 @@ local started -- the run's context once it has one (its workspace, its stacks)
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
   only = only, namespace = o.namespace, experiment_path = o[1], plan_path = plan_path,
-  use_current_context = o.use_current_context, on_ctx = function(c) started = c end,
+  use_current_context = o.use_current_context, quiet = o.quiet, on_ctx = function(c) started = c end,
 })
 if not rok then
   if tostring(all_ok):match("interrupted") then

@@ -2725,8 +2725,9 @@ function M.steps_list()
   }
 end
 
--- Where --quiet's progress lines go: nowhere.
+-- Where --quiet's progress lines go: nowhere (experiment_run's too).
 local QUIET = { write = function(self) return self end, flush = function(self) return self end }
+M.QUIET = QUIET
 
 -- Runs the plan. opts: namespace, dry_run, yes, only (step set), resume (workspace path),
 -- out, quiet (no progress lines: a failed step, what was saved and how to go on are still

@@ -124,6 +124,10 @@ end
 
 local say = cluster.say
 
+-- A line said with --quiet too (c.loud: a failure and how to go on are never hidden), as
+-- cluster's progress lines are, with the seconds since c.t0.
+local function tell(c, fmt, ...) say({ out = c.loud or c.out, t0 = c.t0 }, fmt, ...) end
+
 -- The experiment's state: every setup treatment's result, saved after each change.
 -- (a dry run's state says so: none of its steps ran, so --resume refuses it; a dry run over
 -- a real run's workspace, --resume W --dry-run, writes no state: the real one stays as it was)
@@ -217,8 +221,10 @@ local function stack_ctx(ctx, s)
     commands[rt.name] = {}
   end
   local out = ctx.parallel > 1 and prefixed(ctx.out, "[" .. s .. "] ") or ctx.out
+  local loud = ctx.parallel > 1 and prefixed(ctx.loud, "[" .. s .. "] ") or ctx.loud
   local t = plan.timeouts or {}
   local c = {
+    loud = loud,
     plan = { runs = runs, teardown_without_logs = plan.teardown_without_logs, benchmark_pvc = plan.benchmark_pvc },
     ws = { path = dir }, ns = ns, out = out, t0 = ctx.t0, dry_run = ctx.dry_run, bins = ctx.bins,
     timeouts = ctx.timeouts, commands = commands, config_text = {}, deployed = {}, failed = {}, yes = ctx.yes,
@@ -300,7 +306,7 @@ function M.rerun_failed_runs(ctx, record)
       end
       local why = ("failed_run: run treatment(s) %s run again"):format(table.concat(again, ", "))
       record[#record + 1] = steps.reset_entry("experiment", s, why, up and 40 or 10)
-      ctx.out:write(("Setup treatment %s failed_run in an earlier run: %s run again, %s (the earlier attempts' "
+      ctx.loud:write(("Setup treatment %s failed_run in an earlier run: %s run again, %s (the earlier attempts' "
         .. "results kept as run-<treatment>/results-attempt-N).\n"):format(s, table.concat(again, ", "),
         up and ("on its stack still deployed in " .. tostring(result(ctx, s).namespace)) or "deployed again"))
     end
@@ -378,7 +384,7 @@ function M.steps_list()
       end)
       if not ok then
         -- refused before its first deploy command: there is nothing of it to tear down
-        say(c, "Setup treatment %s: standup failed: %s%s", s, tostring(msg),
+        tell(c, "Setup treatment %s: standup failed: %s%s", s, tostring(msg),
           cluster.deployed(c, "stack").attempted and "; tearing down what was deployed." or ".")
         local tok, tmsg = teardown_now(ctx, s, c)
         finish(ctx, s, "failed_standup", tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
@@ -433,9 +439,9 @@ function M.steps_list()
             done = done + 1
           else
             r.run_failures[#r.run_failures + 1] = ("%s: %s"):format(rt.name, tostring(msg))
-            say(c, "Run treatment %s failed: %s", rt.name, tostring(msg))
+            tell(c, "Run treatment %s failed: %s", rt.name, tostring(msg))
             if ctx.exp.run_controls.treatment_stop_on_error then
-              say(c, "treatment_stop_on_error: the remaining run treatments of %s are not run.", s)
+              tell(c, "treatment_stop_on_error: the remaining run treatments of %s are not run.", s)
               break
             end
           end
@@ -506,14 +512,15 @@ function M.steps_list()
         local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
         local paths = tr.write_outputs(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
         ctx.comparison = paths
-        ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
+        -- (where the comparison is, with --quiet too, as compare.lua says where its reports are)
+        ctx.loud:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
         -- a chart gnuplot failed to draw: the comparison is written without it, and says why
         for _, f in ipairs(paths.chart_failures or {}) do
-          ctx.out:write(("  Warning: %s\n"):format(f))
+          ctx.loud:write(("  Warning: %s\n"):format(f))
           io.stderr:write("experiment.lua: warning: ", f, "\n")
         end
       end)
-      if not cok then ctx.out:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
+      if not cok then ctx.loud:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"
     end },
   }
@@ -653,18 +660,22 @@ function M.check_runnable(exp, exp_path)
 end
 
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
--- skip_teardown, only (step set), out. Returns ok (every treatment succeeded; with only, every
--- step it ran succeeded, the treatments it left pending in ctx.pending), ctx.
+-- skip_teardown, only (step set), out, quiet (no progress lines, nor the summary table: a
+-- failure, warnings, where the comparison is and how to go on are still said, on out; a dry
+-- run's commands are its output, so it prints them, as cluster.run). Returns ok (every
+-- treatment succeeded; with only, every step it ran succeeded, the treatments it left
+-- pending in ctx.pending), ctx.
 function M.run(exp, plan, opts)
   opts = opts or {}
-  local out = opts.out or io.stdout
+  local loud = opts.out or io.stdout
+  local out = (opts.quiet and not opts.dry_run) and cluster.QUIET or loud
   local bins = cluster.tool_bins(plan)
   -- no setup phase: one treatment, named default, with no overrides
   local setup_list = exp.setup_treatments
   if #setup_list == 0 then setup_list = { { name = "default", overrides = {} } } end
   exp.setup_treatments = setup_list
   M.check_runnable(exp, opts.experiment_path)
-  for _, n in ipairs(M.check_run_treatments(exp, plan, opts.experiment_path)) do out:write(n, "\n") end
+  for _, n in ipairs(M.check_run_treatments(exp, plan, opts.experiment_path)) do loud:write(n, "\n") end
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
@@ -719,7 +730,8 @@ function M.run(exp, plan, opts)
   for _, n in ipairs(names) do pool[#pool + 1] = { ns = n, busy = false, dirty = false } end
   local t = plan.timeouts or {}
   local ctx = {
-    exp = exp, plan = plan, ws = w, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins, pool = pool,
+    exp = exp, plan = plan, ws = w, out = out, loud = loud, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
+    pool = pool,
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
     resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {}, failed_before = {},
     scratch = opts.dry_run and not opts.resume or nil, made_folders = made,
@@ -773,12 +785,12 @@ function M.run(exp, plan, opts)
       cluster.check_identity(saved, id, w.path, opts.use_current_context)
       if opts.use_current_context then
         json.write(where, record)
-        out:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+        loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
           cluster.identity_words(id), where))
       end
     else
       json.write(where, record)
-      if not id.context and not id.server then cluster.warn_unknown_identity(out, id, "experiment.lua") end
+      if not id.context and not id.server then cluster.warn_unknown_identity(loud, id, "experiment.lua") end
     end
   end
   save(ctx)
@@ -786,9 +798,9 @@ function M.run(exp, plan, opts)
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
     opts.dry_run and ("; dry run: nothing is changed or read, the treatments are shown one after another, each "
       .. "in the namespace a real run would give it") or ""))
-  for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
+  for _, wmsg in ipairs(exp.warnings) do loud:write("warning: ", wmsg, "\n") end
   if exp.run_controls.validate_failures then
-    out:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "
+    loud:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "
       .. "anyway: no results, no successful request or a harness that stopped early fail it)\n")
   end
   -- the summary is written again on every run, whatever an earlier one recorded
@@ -805,7 +817,7 @@ function M.run(exp, plan, opts)
     -- (--resume W --dry-run) not at all: the real resume must still find them to do
     record = not (opts.dry_run and opts.resume) and (w.path .. "/steps.json") or nil, dry_run = opts.dry_run,
     previous = previous, announce = function(_, s) if s then begin_again(ctx, s) end end,
-    resume = opts.resume ~= nil, out = out,
+    resume = opts.resume ~= nil, out = loud, -- (its lines are failures)
   })
   ctx.result = outcome
   -- A --step subset leaves its treatments pending where it did not select their later steps

@@ -21,7 +21,8 @@
 --                  with a transient API error), nologs, smoke, portforward (the API server
 --                  refuses the connection)
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
---   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
+--   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it), once its
+--                  state is saved and FAKE_CLUSTER/bench-sleeping made
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
 --   FAKE_RELEASES  N: the namespace starts with N other teams' deployed releases, other-000 ...
 --   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
@@ -2539,6 +2540,10 @@ local function run_only()
     io.stdout:flush()
     if slow and n == 1 and wi == 1 then
       save()
+      -- (what a test interrupting the benchmark waits for: the state saved, the lock let go,
+      -- so the kill lands here and not inside save(), which would leave .lock behind)
+      local f = assert(io.open(DIR .. "/bench-sleeping", "w"))
+      f:close()
       proc.run { "sleep", tostring(slow) }
     end
     if src and not failing("bench_nojson") then

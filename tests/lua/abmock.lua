@@ -36,7 +36,10 @@ function M.config(extra, mode)
       vllm = { enabled = true, server_command = M.MOCKSERVER,
         base_server_flags = { max_model_len = 100, max_num_seqs = mode or 1 }, search_space = {} },
     },
-    run = { ready_timeout = 10 }, -- seconds: python starting on a busy machine; mode 2 waits it all
+    -- seconds: only a backstop, the run goes on as soon as the server answers (10 s was
+    -- seen running out while python started on a loaded machine); a test of a server that
+    -- never answers (mode 2) sets its own, as it waits it all
+    run = { ready_timeout = 300 },
   }
   for k, v in pairs(extra or {}) do cfg[k] = v end
   return cfg

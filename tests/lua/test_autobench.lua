@@ -399,6 +399,7 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   env.MOCK_READY_CHECK_S = "2" -- vllm-3 fails every request: its client gives up after 2 s, not 600
   local cfg = mock_config {
     search = { max_candidates_per_framework = 4 },
+    run = { ready_timeout = 10 }, -- (vllm-1, mode 2, waits it all)
     frameworks = {
       sglang = { enabled = false }, tensorrt_llm = { enabled = false },
       vllm = { enabled = true, server_command = MOCKSERVER,

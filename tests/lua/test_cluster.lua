@@ -761,9 +761,11 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   local out = s.dir .. "/out.txt"
   local p = proc.spawn({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan },
     { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
-  t.ok(t.wait_for_text(s.cluster .. "/calls.log", '"tool":"run_only.sh"'), "the benchmark started")
-  proc.run { "sleep", "0.3" }
-  local r = p:kill(10)
+  -- (the fake's mark that it sleeps in the benchmark, its state saved: a kill a fixed time
+  -- after the call began could land in the fake's save() on a loaded machine and leave the
+  -- state locked, every later fake call waiting 30 s for it)
+  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
+  local r = p:kill(60) -- (a ceiling: it returns once the process has ended)
   t.eq(r.code, 130, t.read(out))
   local w = workspace(s)
   local rec = json.read(w .. "/steps.json")

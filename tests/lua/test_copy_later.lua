@@ -214,11 +214,15 @@ end)
 
 -- speed40b: the copies start with the workspace, beside the reading, so a copy (and its
 -- check) can end before its run has been read: the results are checked again once both
--- have ended. Made certain here by a FIFO as LLMDLUA_TIMES: each phase mark opens it, so
--- the comparison waits at each mark for the helper below, which changes run a's results
--- once both copies are made (before either run is read; LLMDLUA_JOBS=1: one process, the
--- copies made in it first). Without the check after the reading the comparison succeeds,
--- having read one version of per_request_lifecycle_metrics.json and copied another.
+-- have ended. Made certain here by a FIFO as LLMDLUA_TIMES: the helper below reads each
+-- phase mark, and once both copies are made (the mark "copy b"; LLMDLUA_JOBS=1: one
+-- process, the copies made in it first) it stops the comparison (SIGSTOP, the pid in the
+-- mark), changes run a's results and lets it go on: the change follows both copies and
+-- their checks, so only the check after the reading can see it. Without that check the
+-- comparison succeeds, having read one version of per_request_lifecycle_metrics.json and
+-- copied another. (The helper holds the FIFO open for reading and writing, so no mark is
+-- lost: reading one line an open lost the marks written while it had not yet closed -
+-- under load, "copy b" itself, failing this test.)
 t.test("compare.lua: results changed after their copy, while they were being read, are an error naming them",
   function()
     local a, b = kv_run(), t.tmpdir()
@@ -227,22 +231,27 @@ t.test("compare.lua: results changed after their copy, while they were being rea
     local d = t.tmpdir()
     local fifo, seen = d .. "/times", d .. "/seen"
     assert(proc.run({ "mkfifo", fifo }).ok)
-    -- one mark a line, one line an open: read until the copy of run b is made, then append
-    -- to run a's per-request file, then go on reading (the comparison waits meanwhile);
-    -- stopped once the comparison has ended
+    -- each mark: "<seconds> <pid> <user> <system> <what>"; stopped once the comparison has
+    -- ended
     local helper = proc.spawn({ "sh", "-c", [[
-      while :; do
-        IFS= read -r line < "$1" || continue # (an open that met the last writer's close)
+      exec 3<>"$1"
+      while IFS= read -r line <&3; do
         printf '%s\n' "$line" >> "$2"
-        case $line in *" copy b") printf ' ' >> "$3/per_request_lifecycle_metrics.json" ;; esac
+        case $line in *" copy b")
+          pid=${line#* }; pid=${pid%% *}
+          kill -STOP "$pid"
+          printf ' ' >> "$3/per_request_lifecycle_metrics.json"
+          printf 'changed\n' >> "$2"
+          kill -CONT "$pid" ;;
+        esac
       done]], "sh", fifo, seen, a }, { stdout = "null", stderr = "null" })
     local parent = t.tmpdir()
     local r = proc.run({ LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" },
       { env = { LLMDLUA_JOBS = "1", LLMDLUA_TIMES = fifo }, timeout = 120 })
     helper:kill(1)
     local marks = t.read(seen) or ""
-    -- the order this test stands on: both copies made before run a was read
-    t.ok(marks:find(" copy b\n.* import a\n"), marks)
+    -- the order this test stands on: run a's results changed once both copies were made
+    t.ok(marks:find(" copy a\n.* copy b\nchanged\n"), marks)
     t.ok(r.code ~= 0, "exit " .. tostring(r.code))
     t.contains(r.stderr, ("%s: per_request_lifecycle_metrics.json changed while the comparison read and copied it"
       .. "; compare again once the run has finished writing its results"):format(proc.realpath(a)))

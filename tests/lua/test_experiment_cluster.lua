@@ -575,9 +575,11 @@ t.test("interrupted: the workspace to resume and what is left deployed, by names
   local out = s.dir .. "/out.txt"
   local p = proc.spawn({ LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan },
     { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
-  t.ok(t.wait_for_text(s.cluster .. "/calls.log", '"tool":"run_only.sh"'), "the benchmark started")
-  proc.run { "sleep", "0.3" }
-  local r = p:kill(10)
+  -- (the fake's mark that it sleeps in the benchmark, its state saved: a kill a fixed time
+  -- after the call began could land in the fake's save() on a loaded machine and leave the
+  -- state locked, every later fake call waiting 30 s for it)
+  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
+  local r = p:kill(60) -- (a ceiling: it returns once the process has ended)
   t.eq(r.code, 130, t.read(out))
   local w = workspace(s)
   local said = t.read(out .. ".err")
@@ -905,4 +907,31 @@ t.test("--show of an experiment with no run treatment fails as --plan does (lega
   local want = "\nllmdlua: " .. F .. "/llm-d-benchmark/experiments/kubecon-smoke.yaml: no run treatments (a "
     .. "top-level treatments: list of mappings); nothing to benchmark\n"
   t.eq(r.stderr:sub(-#want), want)
+end)
+
+-- --quiet, as compare.lua's: no progress lines nor summary table; a failure, where the
+-- workspace and the comparison are, what is left deployed and how to go on are still said.
+-- The same failing run without --quiet shows which lines are progress (expected lines
+-- written out by hand from the run without it).
+t.test("--quiet: progress and the summary table left out; the failure and the way on kept", function()
+  local loud = experiment(setup(), nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(loud.code, 1, loud.stdout .. loud.stderr)
+  local s = setup()
+  local r = experiment(s, { "--plan", s.plan, "--quiet" }, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  for _, progress in ipairs { "Experiment routing-sweep: 3 setup x 2 run treatment(s)", "deploying into",
+    "smoke test through a port-forward", "Run treatment rate1 (1/2): benchmarking.", "DoE EXPERIMENT SUMMARY" } do
+    t.ok(loud.stdout:find(progress, 1, true), progress .. ": printed without --quiet\n" .. loud.stdout)
+    t.lacks(r.stdout, progress, progress .. " printed with --quiet")
+  end
+  t.contains(r.stdout, "[plugins-prefix] ", "the failed treatment's lines, prefixed")
+  t.contains(r.stdout, "Setup treatment plugins-prefix: standup failed: ")
+  t.contains(r.stdout, "FAILED - ")
+  t.contains(r.stdout, "\nComparison across treatments: " .. w .. "/cross-treatment-comparison/")
+  t.contains(r.stdout, "\nExperiment workspace: " .. w .. "\n")
+  t.contains(r.stdout, "To continue after fixing the cause: llmdlua experiment.lua " .. s.exp .. " --resume " .. w
+    .. "\n")
+  -- written all the same
+  t.ok(lfs.attributes(w .. "/experiment-summary.yaml"), "the summary written")
 end)

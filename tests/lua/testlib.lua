@@ -191,17 +191,16 @@ function M.here()
   return (src:match("^@(.*)/[^/]*$")) or "."
 end
 
--- Waits until the file at path holds needle (a plain string), polling every 50 ms, at
--- most tries times (400: 20 s): true when it did.
-function M.wait_for_text(path, needle, tries)
-  for _ = 1, tries or 400 do
-    local f = io.open(path)
-    local text = f and f:read("a") or ""
-    if f then f:close() end
-    if text:find(needle, 1, true) then return true end
-    require("llmd.proc").run { "sleep", "0.05" }
+-- Waits until path exists or process p (proc.spawn's) has ended: true when it exists.
+-- For a test that must act at one point of a child's work (FAKE_SLOW_BENCH): it waits for
+-- that point, not for a time (a loaded machine may take minutes to get there); 600 s is
+-- only a backstop against a hung child.
+function M.wait_for_file(path, p)
+  local lfs, t0 = require "lfs", os.time()
+  while not lfs.attributes(path) do
+    if p:wait(0.05) or os.time() - t0 > 600 then return lfs.attributes(path) ~= nil end
   end
-  return false
+  return true
 end
 
 -- mkdir -p p; a folder that cannot be made fails the test.

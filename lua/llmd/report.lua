@@ -3521,6 +3521,7 @@ local function verdict_of(model, A, B)
     or ("sustains more load%s (max sustained throughput; no SLO given)"):format(gpu)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
   local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
+  local latency_said = "" -- (the no-SLO latency clause as v.text ends with it, where it does)
   local function ordered(hi, sure)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     local ch = ""
@@ -3715,6 +3716,7 @@ local function verdict_of(model, A, B)
     -- (compared only at a load both runs are known to have sustained: past saturation a
     -- latency is the queue's, and no direction is named, as no test is made there)
     local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
+    local before = v.text
     if nl and not nl.sustained then
       v.latency = { how = "not compared", load = matched_load_text(nl, A, B), sustained = false }
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
@@ -3750,6 +3752,7 @@ local function verdict_of(model, A, B)
       v.text = ("%s At %s, the highest load both sustained, %s's latencies %s. --slo gives capacity within an "
         .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
+    latency_said = v.text:sub(#before + 1)
   end
   -- one run in both folders (model.identical): nothing here is two configurations'. Figures
   -- that differ differ by how the two were read (per-request pace against a benchmark report's
@@ -3758,12 +3761,15 @@ local function verdict_of(model, A, B)
   -- to measure: no load measured again would tell a run from itself (the latencies at a
   -- common load, the same requests, say nothing either)
   if model.identical and v.kind ~= "broken" then
-    v.kind, v.higher, v.reason, v.settle, v.latency = "cannot say", nil, "one run's results in both folders", nil, nil
+    v.kind, v.higher, v.reason, v.settle = "cannot say", nil, "one run's results in both folders", nil
     v.interval_coverage = nil
+    -- (figures read two ways keep the latency clause: the same latencies at the highest load
+    -- both sustained show the reader it is one run; one figure read once has nothing to add)
+    if v.a_figure == v.b_figure then v.latency = nil end
     if v.a_figure ~= v.b_figure then
       v.text = ("Cannot say which sustains more load: both folders hold one run's results, so %s's %s against %s's "
-        .. "%s differ by how the two were read, not by a configuration."):format(A.label, v.a_figure or "figure",
-        B.label, v.b_figure or "figure")
+        .. "%s differ by how the two were read, not by a configuration.%s"):format(A.label, v.a_figure or "figure",
+        B.label, v.b_figure or "figure", v.latency and latency_said or "")
     else
       v.text = ("Cannot say which sustains more load: both folders hold one run's results (%s: %s), so this compares "
         .. "one measurement with itself, and no further load measured of it would tell two configurations apart: "

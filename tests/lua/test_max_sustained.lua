@@ -12,35 +12,11 @@ do
   local tr = require "llmd.treatments"
   local json = require "llmd.json"
 
-  local F = t.fixtures()
-
   -- exp-7's vLLM summary at this offered rate with this achieved throughput (duration =
   -- completed / achieved), E2E latencies all `e2e` ms when given, `failed` of its requests
-  -- failed (the rest completed).
-  local files_written = 0
+  -- failed (the rest completed): testlib.exp7_summary.
   local function vllm_summary(rate, achieved, e2e, failed)
-    local doc = {}
-    failed = failed or 0
-    local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = rate, achieved
-    doc.failed, doc.completed = failed, doc.completed - failed
-    doc.duration = doc.completed / achieved
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-    -- every file its own duration, a microsecond apart (no figure a test checks reads it):
-    -- repeats written byte for byte alike would be one file saved twice, which reading refuses
-    files_written = files_written + 1
-    doc.duration = doc.duration + files_written * 1e-6
-    if e2e then
-      for _, k in ipairs { "mean_e2el_ms", "median_e2el_ms", "p90_e2el_ms", "p95_e2el_ms", "p99_e2el_ms" } do
-        doc[k] = e2e
-      end
-    end
-    -- (a shortfall, meant as saturation or failures: latencies rising in send order, a queue's
-    -- evidence; the achieved rate stays the drain-reduced one, t.queue_latencies)
-    if achieved < 0.95 * rate then t.queue_latencies(doc) end
-    return doc
+    return t.exp7_summary(rate, achieved, { e2e = e2e, failed = failed, unique = true })
   end
 
   -- One run folder of these points, each {rate, achieved[, e2e[, failed]]}.
@@ -762,17 +738,8 @@ do
     -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
     -- `failed` of its requests failed (test_audit3's way: duration = completed / achieved, a
     -- shortfall with latencies rising in send order)
-    local written = 0
     local function summary(rate, achieved, failed)
-      local doc = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-      doc.request_rate, doc.request_throughput = rate, achieved
-      doc.failed, doc.completed = failed or 0, doc.completed - (failed or 0)
-      written = written + 1
-      doc.duration = doc.completed / achieved + written * 1e-6
-      doc.output_throughput = doc.total_output_tokens / doc.duration
-      doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-      if achieved < 0.95 * rate then t.queue_latencies(doc) end
-      return doc
+      return t.exp7_summary(rate, achieved, { failed = failed, unique = true })
     end
     -- three repeats at 10, 20 and 40 req/s; repeat 2 crashed at 40: 122 of its 200 requests
     -- failed (61 %), 78 completed at 15.6 req/s; the others kept up with none failed
@@ -848,17 +815,8 @@ do
     local lp = require "llmd.loadpoints"
     -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
     -- `failed` of its requests failed (test_fixb38's builder)
-    local written = 0
     local function summary(rate, achieved, failed)
-      local doc = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-      doc.request_rate, doc.request_throughput = rate, achieved
-      doc.failed, doc.completed = failed or 0, doc.completed - (failed or 0)
-      written = written + 1
-      doc.duration = doc.completed / achieved + written * 1e-6
-      doc.output_throughput = doc.total_output_tokens / doc.duration
-      doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-      if achieved < 0.95 * rate then t.queue_latencies(doc) end
-      return doc
+      return t.exp7_summary(rate, achieved, { failed = failed, unique = true })
     end
     -- three repeats; points(i): repeat i's {offered, achieved, failed}
     local function reps(points)
@@ -1157,22 +1115,8 @@ do
 
   -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
   -- `failed` of its requests failed (test_fixb39's builder, its tokens scaled to the completed requests)
-  local written = 0
   local function summary(rate, achieved, failed)
-    local doc = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-    doc.request_rate, doc.request_throughput = rate, achieved
-    -- (the tokens of the completed requests only, so that a crash leaves tokens per request,
-    -- which tell workloads apart, as they were)
-    local n = doc.completed
-    doc.failed, doc.completed = failed or 0, doc.completed - (failed or 0)
-    doc.total_input_tokens = doc.total_input_tokens * doc.completed / n
-    doc.total_output_tokens = doc.total_output_tokens * doc.completed / n
-    written = written + 1
-    doc.duration = doc.completed / achieved + written * 1e-6
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-    if achieved < 0.95 * rate then t.queue_latencies(doc) end
-    return doc
+    return t.exp7_summary(rate, achieved, { failed = failed, completed_tokens = true, unique = true })
   end
   -- three repeats; points(i): repeat i's {offered, achieved, failed}
   local function reps(points)

@@ -60,17 +60,9 @@ end)
 -- four_treatments: its max sustained throughput the mean of the three.
 local function treatment(rates)
   local json = require "llmd.json"
-  local base = json.read(t.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local dir = t.tmpdir()
   local function write(name, rate, achieved)
-    local doc = {}
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = rate, achieved
-    doc.duration = doc.completed / achieved
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-    if achieved < 0.95 * rate then t.queue_latencies(doc) end
-    t.write(dir .. "/" .. name, json.encode(doc))
+    t.write(dir .. "/" .. name, json.encode(t.exp7_summary(rate, achieved)))
   end
   for i, x in ipairs(rates) do write(("benchmark_%d.json"):format(i), 2.4, x) end
   write("benchmark_9.json", 10, 2.5)

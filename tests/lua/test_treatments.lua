@@ -311,19 +311,7 @@ end)
 -- input_x) as if offered rate req/s and achieving achieved req/s: the duration and the
 -- throughputs follow from its completed requests.
 local function exp7_at(rate, achieved, input_x)
-  local doc = {}
-  local base = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
-    .. "benchmark_2025-05-13_04-55-27.json")
-  for k, v in pairs(base) do doc[k] = v end
-  doc.total_input_tokens = (input_x or 1) * doc.total_input_tokens
-  doc.request_rate, doc.request_throughput = rate, achieved
-  doc.duration = doc.completed / achieved
-  doc.output_throughput = doc.total_output_tokens / doc.duration
-  doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-  -- (a shortfall, meant as saturation: latencies rising in send order, a queue's evidence;
-  -- the achieved rate stays the drain-reduced one, t.queue_latencies)
-  if type(rate) == "number" and achieved < 0.95 * rate then t.queue_latencies(doc) end
-  return doc
+  return t.exp7_summary(rate, achieved, { input_x = input_x })
 end
 
 -- Four treatments t1..t4 for the family tests, each three vLLM summaries (exp-7's, the

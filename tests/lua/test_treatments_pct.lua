@@ -16,15 +16,7 @@ local X7 = F .. "/vllm-benchmark/exp-7_H100"
 -- One vLLM summary (exp-7's vllm-2replicas file, its counts and TTFT/TPOT/ITL figures kept:
 -- p50 as median, p95, p99, no p90) at offered rate `rate`, achieved `achieved`.
 local function vllm_at(rate, achieved)
-  local doc = json.read(X7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-  doc.request_rate, doc.request_throughput = rate, achieved
-  doc.duration = doc.completed / achieved
-  doc.output_throughput = doc.total_output_tokens / doc.duration
-  doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
-  -- (a shortfall, meant as saturation: latencies rising in send order, a queue's evidence;
-  -- the achieved rate stays the drain-reduced one, t.queue_latencies)
-  if achieved < 0.95 * rate then t.queue_latencies(doc) end
-  return doc
+  return t.exp7_summary(rate, achieved)
 end
 
 -- A vLLM sweep: points {offered, achieved, E2E ms}; e2e: the e2el keys written, each

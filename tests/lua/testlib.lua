@@ -566,6 +566,45 @@ function M.queue_latencies(doc, lo, hi)
   return doc
 end
 
+-- exp-7's vLLM summary (vllm-2replicas, 200 prompts: its counts and latency figures kept)
+-- as if offered `rate` req/s and achieving `achieved`: duration = completed / achieved, the
+-- throughputs the counts over it, as vLLM writes them; a shortfall below 95 % of the offered
+-- (meant as saturation or failures) gets latencies rising in send order, a queue's evidence
+-- (M.queue_latencies). o (optional): failed (that many of its requests failed, the rest
+-- completed), completed_tokens (the token totals of the completed requests only, so that a
+-- crash leaves the tokens per request, which tell workloads apart, as they were), input_x
+-- (total_input_tokens times it), e2e (ms: every e2el figure), unique (each file written its
+-- own duration, a microsecond apart: repeats alike byte for byte would be one file saved
+-- twice, which reading refuses; no figure a test checks reads it).
+local exp7_written = 0
+function M.exp7_summary(rate, achieved, o)
+  o = o or {}
+  local doc = require("llmd.json").read(M.fixtures() .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
+    .. "benchmark_2025-05-13_04-55-27.json")
+  local n, failed = doc.completed, o.failed or 0
+  doc.request_rate, doc.request_throughput = rate, achieved
+  doc.failed, doc.completed = failed, doc.completed - failed
+  if o.completed_tokens then
+    doc.total_input_tokens = doc.total_input_tokens * doc.completed / n
+    doc.total_output_tokens = doc.total_output_tokens * doc.completed / n
+  end
+  doc.total_input_tokens = (o.input_x or 1) * doc.total_input_tokens
+  doc.duration = doc.completed / achieved
+  if o.unique then
+    exp7_written = exp7_written + 1
+    doc.duration = doc.duration + exp7_written * 1e-6
+  end
+  doc.output_throughput = doc.total_output_tokens / doc.duration
+  doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+  if o.e2e then
+    for _, k in ipairs { "mean_e2el_ms", "median_e2el_ms", "p90_e2el_ms", "p95_e2el_ms", "p99_e2el_ms" } do
+      doc[k] = o.e2e
+    end
+  end
+  if type(rate) == "number" and achieved < 0.95 * rate then M.queue_latencies(doc) end
+  return doc
+end
+
 -- Two runs of one load, 3.6 req/s repeated three times (M.latency_ladder, 20 requests a
 -- repeat): a's TTFTs 250-260 ms (p95 > 230 ms in every repeat), b's 170-180 ms (< 230 ms):
 -- with --slo ttft_p95_ms=230, b meets the SLO where a fails it at the one load both measured.

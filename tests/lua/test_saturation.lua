@@ -393,6 +393,14 @@ do
     return dir
   end
 
+  -- Run a of compare.lua of folder dir against a copy of it: its saturation in comparison.json.
+  local function saturation_of(dir)
+    t.copy_tree(dir, dir .. "2")
+    local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+    t.eq(r.code, 0, r.stderr)
+    return json.read(ws .. "/comparison.json").saturation.a
+  end
+
   t.test("sends that fell behind the offered rate (a client's concurrency cap) are no load kept up", function()
     -- point 1: 40 requests at 4 req/s, sent every 0.25 s, each answered in 2 s: kept up.
     -- point 2: 10 req/s offered through vLLM's --max-concurrency 10 with 2 s answers: request
@@ -405,10 +413,7 @@ do
     for k = 0, 39 do s1[k + 1], l1[k + 1] = k * 0.25, 2 end
     for k = 0, 59 do s2[k + 1], l2[k + 1] = (k % 10) / 10 + 2 * (k // 10), 2 end
     local dir = vllm_points { { 4, s1, l1 }, { 10, s2, l2, 10 } }
-    t.copy_tree(dir, dir .. "2")
-    local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
-    t.eq(r.code, 0, r.stderr)
-    local s = json.read(ws .. "/comparison.json").saturation.a
+    local s = saturation_of(dir)
     t.eq(s.point, 2, s.reason)
     t.eq(s.reason, "at 10 req/s offered requests went out at only 4.856 req/s and answers came back at 4.856 "
       .. "(48.6 % of the offered, below 95 %; the sends over their middle 80 %, the answers by the slope of their "
@@ -436,10 +441,7 @@ do
       s2[k + 1], l2[k + 1] = k * 0.1, 4 + k / 8 - k * 0.1
     end
     local dir = vllm_points { { 5, s1, l1 }, { 10, s2, l2 } }
-    t.copy_tree(dir, dir .. "2")
-    local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
-    t.eq(r.code, 0, r.stderr)
-    local s = json.read(ws .. "/comparison.json").saturation.a
+    local s = saturation_of(dir)
     t.eq(s.point, 2, s.reason)
     t.eq(s.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
       .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
@@ -460,10 +462,7 @@ do
     local s1, l1 = {}, {}
     for k = 0, 29 do s1[k + 1], l1[k + 1] = k * 0.2, pat[k % 10 + 1] end
     local dir = vllm_points { { 5, s1, l1 } }
-    t.copy_tree(dir, dir .. "2")
-    local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
-    t.eq(r.code, 0, r.stderr)
-    local s = json.read(ws .. "/comparison.json").saturation.a
+    local s = saturation_of(dir)
     t.eq({ s.point, s.unknown }, { nil, true }, s.reason)
     t.eq(s.reason, "too few requests to judge saturation: at load point 1 (5 req/s offered) answers came back at "
       .. "4.075 req/s against 5 (81.5 %, below 95 %), but the scatter of its requests' latencies about that pace allows "

@@ -646,7 +646,7 @@ static size_t file_name(ScrapeList *s, const ScrapeFile *f, size_t at)
     } while (t != 0);
     size_t dn = (size_t)(digits + sizeof digits - d);
     char *o = s->path + at;
-    memcpy(o, pod, pl);
+    memcpy(o, pod, pl + 1); /* (its NUL too, overwritten by the '_') */
     o[pl] = '_';
     memcpy(o + pl + 1, d, dn);
     memcpy(o + pl + 1 + dn, "_metrics.log", 13);
@@ -658,11 +658,12 @@ static double epoch_number(const ScrapeList *s, const ScrapeFile *f)
 {
     if (!(f->pod & HUGE_T))
         return (double)f->t;
-    size_t pl, tl;
-    const char *ts, *nm = s->names + f->name - 1;
+    size_t pl = 0, tl = 0;
+    const char *ts = NULL, *nm = s->names + f->name - 1;
     int64_t t;
     double d = HUGE_VAL;
-    (void)scrape_name(nm, strlen(nm), &pl, &ts, &tl);
+    if (!scrape_name(nm, strlen(nm), &pl, &ts, &tl)) /* (a listed name: never) */
+        return d;
     (void)epoch_of(ts, tl, &t, &d);
     return d;
 }

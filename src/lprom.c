@@ -777,7 +777,8 @@ static void list_scrapes(lua_State *L, ScrapeList *s, const char *dir, size_t dl
         s->rank[s->by_rank[r]] = (uint32_t)r;
     for (size_t i = 0; i < s->n; i++)
         s->files[i].pod = s->rank[s->files[i].pod & ~HUGE_T] | (s->files[i].pod & HUGE_T);
-    qsort_r(s->files, s->n, sizeof *s->files, file_cmp, s);
+    if (s->n > 1) /* (an empty folder has no list: qsort of NULL is undefined, even of 0) */
+        qsort_r(s->files, s->n, sizeof *s->files, file_cmp, s);
 }
 
 /* Pushes {file =, pod =, t =} of file f (name, pod) for info.failed, at the end of the

@@ -735,25 +735,15 @@ do
   -- share of failed requests, and the treatments' Status column read "ok".
   do
     local tr = require "llmd.treatments"
-    -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
+    -- (testlib.exp7_repeats) exp-7's vLLM summary (200 prompts) at each offered rate and achieved throughput,
     -- `failed` of its requests failed (test_audit3's way: duration = completed / achieved, a
     -- shortfall with latencies rising in send order)
-    local function summary(rate, achieved, failed)
-      return t.exp7_summary(rate, achieved, { failed = failed, unique = true })
-    end
     -- three repeats at 10, 20 and 40 req/s; repeat 2 crashed at 40: 122 of its 200 requests
     -- failed (61 %), 78 completed at 15.6 req/s; the others kept up with none failed
     local function reps()
-      local dirs = {}
-      for i = 1, 3 do
-        local d = t.tmpdir()
-        local pts = { { 10, 10 }, { 20, 19.9 + 0.05 * (i - 1) }, i == 2 and { 40, 15.6, 122 } or { 40, 40 } }
-        for j, p in ipairs(pts) do
-          t.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(summary(p[1], p[2], p[3])))
-        end
-        dirs[i] = d
-      end
-      return dirs
+      return t.exp7_repeats(function(i)
+        return { { 10, 10 }, { 20, 19.9 + 0.05 * (i - 1) }, i == 2 and { 40, 15.6, 122 } or { 40, 40 } }
+      end)
     end
 
     t.test("one crashed repeat cuts the max sustained figure: its note names the repeat, the Status says it", function()
@@ -813,23 +803,10 @@ do
   do
     local tr = require "llmd.treatments"
     local lp = require "llmd.loadpoints"
-    -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
+    -- (testlib.exp7_repeats) exp-7's vLLM summary (200 prompts) at each offered rate and achieved throughput,
     -- `failed` of its requests failed (test_fixb38's builder)
-    local function summary(rate, achieved, failed)
-      return t.exp7_summary(rate, achieved, { failed = failed, unique = true })
-    end
     -- three repeats; points(i): repeat i's {offered, achieved, failed}
-    local function reps(points)
-      local dirs = {}
-      for i = 1, 3 do
-        local d = t.tmpdir()
-        for j, p in ipairs(points(i)) do
-          t.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(summary(p[1], p[2], p[3])))
-        end
-        dirs[i] = d
-      end
-      return dirs
-    end
+    local function reps(points) return t.exp7_repeats(points) end
 
     t.test("a crashed repeat's ceiling and lowest load: the repeat named", function()
       -- at 10, 20 and 40 req/s; repeat 2 crashed at 40: 122 of 200 failed (61 %), 78 completed at
@@ -1113,23 +1090,10 @@ end
 do
   local json = require "llmd.json"
 
-  -- exp-7's vLLM summary (200 prompts) at this offered rate with this achieved throughput,
+  -- (testlib.exp7_repeats) exp-7's vLLM summary (200 prompts) at each offered rate and achieved throughput,
   -- `failed` of its requests failed (test_fixb39's builder, its tokens scaled to the completed requests)
-  local function summary(rate, achieved, failed)
-    return t.exp7_summary(rate, achieved, { failed = failed, completed_tokens = true, unique = true })
-  end
   -- three repeats; points(i): repeat i's {offered, achieved, failed}
-  local function reps(points)
-    local dirs = {}
-    for i = 1, 3 do
-      local d = t.tmpdir()
-      for j, p in ipairs(points(i)) do
-        t.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(summary(p[1], p[2], p[3])))
-      end
-      dirs[i] = d
-    end
-    return dirs
-  end
+  local function reps(points) return t.exp7_repeats(points, { completed_tokens = true }) end
 
   t.test("a crashed repeat is left out of the ceiling: no order beyond a ceiling a crash lowered", function()
     local tr = require "llmd.treatments"

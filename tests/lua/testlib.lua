@@ -605,6 +605,24 @@ function M.exp7_summary(rate, achieved, o)
   return doc
 end
 
+-- Three repeat folders of M.exp7_summary files: points(i) lists repeat i's load points
+-- {offered, achieved, failed}, one file each (benchmark_01.json, ...), every file its own
+-- duration (o.unique); o: M.exp7_summary's other options. Returns the three folders.
+function M.exp7_repeats(points, o)
+  local json = require "llmd.json"
+  local dirs = {}
+  for i = 1, 3 do
+    local d = M.tmpdir()
+    for j, p in ipairs(points(i)) do
+      local oj = { unique = true, failed = p[3] }
+      for k, v in pairs(o or {}) do oj[k] = v end
+      M.write(("%s/benchmark_%02d.json"):format(d, j), json.encode(M.exp7_summary(p[1], p[2], oj)))
+    end
+    dirs[i] = d
+  end
+  return dirs
+end
+
 -- Two runs of one load, 3.6 req/s repeated three times (M.latency_ladder, 20 requests a
 -- repeat): a's TTFTs 250-260 ms (p95 > 230 ms in every repeat), b's 170-180 ms (< 230 ms):
 -- with --slo ttft_p95_ms=230, b meets the SLO where a fails it at the one load both measured.

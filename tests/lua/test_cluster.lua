@@ -791,6 +791,39 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   t.ok(lfs.attributes(w .. "/comparison_report.md"))
 end)
 
+t.test("the fake cluster takes over a lock its holder left when killed, and waits for a live one", function()
+  -- a call killed inside the fake's save() leaves FAKE_CLUSTER/.lock behind: later calls must
+  -- not wait 30 s for a holder that is gone and then fail (exit 3), which made every test after
+  -- such a kill slow and red. A pid above the kernel's pid_max (4194304 at most, Linux
+  -- include/linux/threads.h PID_MAX_LIMIT) is never a live process.
+  local s = setup()
+  local function kc(...)
+    local e = {}
+    for k, v in pairs(s.env) do e[k] = v end
+    return proc.run({ FAKEBIN .. "/kubectl", ... }, { env = e })
+  end
+  proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
+  t.write(s.cluster .. "/.lock/pid", "4194305\n")
+  local t0 = os.time()
+  local r = kc("-n", "lockns", "create", "configmap", "x")
+  t.eq(r.code, 0, r.stderr)
+  t.ok(os.time() - t0 < 20, "took over at once, not after the 30 s wait")
+  t.ok(r.stderr:find(".lock left by a holder that is gone: taken over", 1, true), r.stderr)
+  t.ok(not lfs.attributes(s.cluster .. "/.lock"), "let go after the save")
+  t.ok(json.decode(t.read(s.cluster .. "/state.json")).ns.lockns, "the namespace saved")
+  -- a live holder (this test's own process, which is alive) is waited for, not taken over
+  -- (kept 1 s by a background removal; the call then goes on)
+  proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
+  local me = t.read("/proc/self/stat"):match("^(%d+)")
+  t.write(s.cluster .. "/.lock/pid", me .. "\n")
+  local p = proc.spawn { "sh", "-c", "sleep 1; rm -f \"$0/pid\"; rmdir \"$0\"", s.cluster .. "/.lock" }
+  r = kc("-n", "lockns2", "create", "configmap", "x")
+  p:wait()
+  t.eq(r.code, 0, r.stderr)
+  t.ok(not r.stderr:find("taken over", 1, true), r.stderr)
+  t.ok(json.decode(t.read(s.cluster .. "/state.json")).ns.lockns2, "the namespace saved")
+end)
+
 t.test("baseline: no endpoints is an error that lists the pods' labels", function()
   local s = setup(function(plan)
     plan.runs.a.deploy.kustomize = nil -- only the router: nothing carries the serving label

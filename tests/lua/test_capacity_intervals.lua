@@ -368,7 +368,7 @@ end
 
 -- Task fixa39: the capacity's Delta, Change, cells and evidence agree with the evidence
 -- (session 38's leftovers). The gap cut at 0 beside "either may be higher" and
--- comparison.json's evidence.higher where the order is open are in test_tpsfix and
+-- comparison.json's evidence.higher where the order is open are in test_capacity_toks and
 -- test_decision; here the shape of noise.unclear[] in comparison.json, the cells of a
 -- capacity whose span the noise widens, and the wording of an order below the threshold.
 -- (Formerly test_fixa39.lua.)

@@ -1082,7 +1082,7 @@ end
 --    only because a crash lowered it.
 -- 2. treatments: a max sustained place whose limits' ranges lie apart, not shown after Holm,
 --    never reads "no clear difference vs".
--- 3. (compare.lua's Summary wording: test_tpsfix, test_decision.)
+-- 3. (compare.lua's Summary wording: test_capacity_toks, test_decision.)
 -- 4. The common load's mild-overload mark is llmd.loadpoints.mild_overload's rule.
 -- 5. (The latency/throughput chart's log tics: test_charts.)
 -- Expected values by hand, as said beside each.

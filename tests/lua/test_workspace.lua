@@ -1,4 +1,4 @@
--- compare.lua's workspace as a user handles it (session 32, wsfix): a copied or moved
+-- compare.lua's workspace as a user handles it (session 32; formerly test_wsfix.lua): a copied or moved
 -- workspace's run_comparison.sh works on the copy; analyze.lua re-writes the script as
 -- compare.lua wrote it (teardown, PVC, configuration); --resume of a complete workspace says
 -- so; the report step says it writes only what it then writes; no workspace nested in

@@ -1,4 +1,4 @@
--- Capacity in output tok/s (auditor au3's findings T1, R2, G3): a lower bound's tok/s span
+-- Capacity in output tok/s (auditor au3's findings T1, R2, G3), formerly test_tpsfix.lua: a lower bound's tok/s span
 -- reaches down to the fewest tok/s at its load point or above (a higher load, where the
 -- capacity may lie, can deliver fewer), and up to the most at any load, with repeats too;
 -- the tok/s row orders two runs only where those spans do, never by the req/s order; a

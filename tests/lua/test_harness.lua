@@ -145,6 +145,23 @@ t.test("inference-perf per-request file: computed in one pass, errors grouped, +
   t.eq(near.overall.method.ttft_p90_ms, "nearest")
 end)
 
+-- A success answered with no output token (the fixture's third request, its client and server
+-- counts 0 and no token times, as harness_expectations.py builds it): the Python reference leaves
+-- its NTPOT out, unknown, as the catalogue does (fixb43: it entered 0, inference-perf's value,
+-- 5.975 ms for the reader's 7.469)
+t.test("inference-perf per-request: a 0-token success's NTPOT is unknown in the reference too", function()
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  local rmx = recs[3].info.response_metrics
+  rmx.output_tokens, rmx.output_token_times = 0, json.array {}
+  rmx.server_usage.completion_tokens = 0
+  local d = t.tmpdir()
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  local run = harness.extract(d)
+  check(run.overall, E.ip_per_request_zero_tokens.overall, "overall")
+  -- 4 NTPOTs, not 5 with a 0
+  t.eq(run.overall.counts.ntpot, 4)
+end)
+
 t.test("inference-perf per-request with a warm-up stage: requests placed in stages by start order", function()
   local d = t.tmpdir()
   copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")

@@ -384,6 +384,13 @@ def br(rel):
                 out[k] = s[bk] * scale[s["units"]]
             elif pre != "latency" or p != 50:
                 out[k] = NA
+    # NTPOT: a report of inference-perf carries its summary's statistic, which counts a success
+    # without output tokens as 0: its mean is kept only where its min is above 0 (ip_report's rule)
+    tool = b["scenario"]["load"]["name"] if v01 else b["scenario"]["load"]["standardized"]["tool"]
+    s = agg["latency"].get("normalized_time_per_output_token")
+    if s is not None:
+        out["ntpot_mean_ms"] = (NA if tool == "inference-perf" and not s.get("min", 0) > 0
+                                else s["mean"] * scale[s["units"]])
     tp = agg["throughput"]
     if v01:
         rates = {"throughput_req_s": tp["requests_per_sec"], "throughput_tok_s": tp["output_tokens_per_sec"],

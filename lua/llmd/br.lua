@@ -61,9 +61,11 @@ local BR_PCT = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99
 -- requests' least latency by request_latency's min, else its lowest percentile, for the
 -- drain-reduced rate behind its max sustained throughput (llmd.harness.benchmark_report);
 -- without them a report of a run read from vLLM's detailed files gave "no e2e percentile at
--- p5 or below, only from p50 up": N/A.
+-- p5 or below, only from p50 up": N/A. NTPOT's min, likewise, tells a reader that no success
+-- without output tokens was counted as 0 in an inference-perf run's mean (its per-request
+-- NTPOTs leave such a request out).
 local LOW_PCT = { { 0.1, "p0p1" }, { 1, "p1" }, { 5, "p5" }, { 10, "p10" }, { 25, "p25" }, { 75, "p75" } }
-local SAMPLES = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl" }
+local SAMPLES = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl", ntpot = "ntpot" }
 
 -- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL).
 -- set: the stage's metric set, whose per-request samples (set.samples, seconds) add min, max
@@ -95,6 +97,14 @@ local function stats(values, prefix, units, pct, set, drain)
     if x and q[1] == "p50" then yo.set(m, "p75", x:percentile(75, method) * 1000) end
   end
   if x then yo.set(m, "max", x:max() * 1000) end
+  -- NTPOT's min where an inference-perf summary gave it (set.ntpot_min_s, above 0): a reader
+  -- keeps a report's inference-perf NTPOT mean only where its min rules out successes without
+  -- output tokens counted as 0 (llmd.harness.benchmark_report)
+  if not x and own and prefix == "ntpot" and set and type(set.ntpot_min_s) == "number" then
+    local with = yo.map("units", units, "mean", mean, "min", set.ntpot_min_s * 1000)
+    for i = 3, #m.k do yo.set(with, m.k[i], m.v[i]) end
+    m = with
+  end
   if not x and own and prefix == "latency" and type(drain) == "table" and (drain.least_kind == nil
     or drain.least_kind == "min") and type(drain.least_latency_s) == "number" and drain.least_latency_s > 0 then
     -- (min before the percentiles, max after them, as the schema lists them)

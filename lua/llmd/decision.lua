@@ -1715,6 +1715,8 @@ local function fails_anyway(p, slo)
       local c, v = p.ci and p.ci[s.key], lp.field(p, s.key)
       local lo = c and c.lo or v
       if type(v) == "number" and type(lo) == "number" and lo > s.max then return true end
+      -- (a figure unknown but bracketed wholly beyond the limit: lp.slo_verdict)
+      if v == nil and lp.slo_verdict(p, s) == false then return true end
     end
   end
   return false

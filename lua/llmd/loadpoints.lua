@@ -221,6 +221,26 @@ function M.points(run)
       end
       if why then
         p.na[m.key] = why
+        -- a figure unknown but bracketed in every repeat that lacks it (llmd.runmodel.put_bounds):
+        -- the point's mean lies between the means of the repeats' ends (a known figure is
+        -- both ends), for an SLO to judge the point on (M.slo_verdict); never its figure
+        local lo, hi = 0, 0
+        for _, st in ipairs(g.stages) do
+          local v = st.metrics.values[m.key]
+          local b = v == nil and st.metrics.bounds and st.metrics.bounds[m.key] or nil
+          if finite(v) then
+            lo, hi = lo + v, hi + v
+          elseif b and finite(b.lo) and finite(b.hi) then
+            lo, hi = lo + b.lo, hi + b.hi
+          else
+            lo = nil
+            break
+          end
+        end
+        if lo then
+          p.bounds = p.bounds or {}
+          p.bounds[m.key] = { lo = lo / #g.stages, hi = hi / #g.stages }
+        end
       else
         local s = 0
         for _, x in ipairs(xs) do s = s + x end
@@ -2029,15 +2049,37 @@ function M.ladder(pa, pb, keys)
   return out
 end
 
+-- The bracket point p holds of key where its figure is unknown (M.points' p.bounds, from
+-- llmd.runmodel.put_bounds: inference-perf's summary NTPOT with 0-token successes counted as
+-- 0), {lo =, hi =}, or nil.
+function M.bounds_of(p, key)
+  local b = type(p) == "table" and type(p.bounds) == "table" and p.bounds[key] or nil
+  return type(b) == "table" and finite(b.lo) and finite(b.hi) and b or nil
+end
+
+-- Does point p meet SLO s (its figure at most s.max)? true or false; nil where unknown. Where
+-- the figure is unknown but bracketed (M.bounds_of), the bracket decides when it lies wholly on
+-- one side of the limit (its upper end within it: met; its lower end beyond it: failed), and is
+-- returned second; a limit inside the bracket leaves it unknown.
+function M.slo_verdict(p, s)
+  local v = field(p, s.key)
+  if v ~= nil then return v <= s.max end
+  local b = M.bounds_of(p, s.key)
+  if b and b.hi <= s.max then return true, b end
+  if b and b.lo > s.max then return false, b end
+  return nil
+end
+
 -- Does point p meet every SLO? true, false and the keys that fail, or nil and the
 -- unknown key. The default failure limit (M.capacity_slo: default = true) does not hold an
--- unknown error rate against a point, as M.failing does not.
+-- unknown error rate against a point, as M.failing does not. A bracketed figure is judged on
+-- its bracket (M.slo_verdict).
 local function meets(p, slo)
   local failing = {}
   for _, s in ipairs(slo) do
-    local v = field(p, s.key)
-    if v == nil and not s.default then return nil, s.key end
-    if v ~= nil and v > s.max then failing[#failing + 1] = s.key end
+    local ok = M.slo_verdict(p, s)
+    if ok == nil and not s.default then return nil, s.key end
+    if ok == false then failing[#failing + 1] = s.key end
   end
   return #failing == 0, failing
 end
@@ -2244,10 +2286,18 @@ local function capacity_of(points, slo, sat)
   for i, p in ipairs(points) do
     if i >= limit then break end
     for _, s in ipairs(slo) do
-      if field(p, s.key) == nil and not s.default then
+      if M.slo_verdict(p, s) == nil and not s.default then
         local m = by_key[s.key]
         if not m then
           m = { key = s.key, points = {}, na = p.na[s.key] or "not measured" }
+          -- (bracketed, the limit inside the bracket: the files record the metric, M.slo_verdict)
+          local b = M.bounds_of(p, s.key)
+          if b then
+            m.bracketed = true
+            m.na = ("%s; the limit, %s, lies inside that bracket (%s to %s), so whether load point %d met it is "
+              .. "unknown"):format(m.na, s.text or labels(s.key), metrics.format(s.key, b.lo),
+              metrics.format(s.key, b.hi), p.index or i)
+          end
           by_key[s.key] = m
           missing[#missing + 1] = m
         end
@@ -2337,7 +2387,12 @@ local function capacity_of(points, slo, sat)
       -- the fraction of the way from last to p where the first SLO is crossed
       local t, limiting = 1, detail[1]
       for _, s in ipairs(slo) do
+        -- (a figure judged on its bracket, M.slo_verdict: its upper end, where the crossing
+        -- comes soonest, never a capacity read above what the bracket allows)
         local vl, vf = field(last, s.key), field(p, s.key)
+        local bl, bf = vl == nil and M.bounds_of(last, s.key), vf == nil and M.bounds_of(p, s.key)
+        if bl then vl = bl.hi end
+        if bf then vf = bf.hi end
         -- (an error rate unknown at either point, under the default failure limit, which
         -- does not hold it against a point: where p failed that limit and last's is
         -- unknown, no line runs between them, and the crossing is taken at last)
@@ -2498,8 +2553,40 @@ end
 
 -- The capacity at the SLOs (capacity_of); its rate noise is M.capacity_rate_noise's, once its
 -- span is known (llmd.report, llmd.treatments).
+-- Every load point whose SLO metric was judged on its bracket (M.slo_verdict) is said in c's
+-- reason, with the bracket and which side of the limit it lies on, and listed in
+-- c.judged_on_bounds ({point, key, lo, hi, met}): the figure itself stays N/A.
 function M.capacity(points, slo, sat)
-  return capacity_of(points, slo, sat)
+  local c = capacity_of(points, slo, sat)
+  if not slo or #slo == 0 then return c end
+  local by, order = {}, {}
+  for i, p in ipairs(points) do
+    for _, s in ipairs(M.capacity_slo(slo)) do
+      local ok, b = M.slo_verdict(p, s)
+      if b then
+        if not by[s.key] then by[s.key], order[#order + 1] = { s = s, at = {} }, s.key end
+        local e = by[s.key]
+        e.at[#e.at + 1] = { point = p.index or i, key = s.key, lo = b.lo, hi = b.hi, met = ok }
+      end
+    end
+  end
+  if #order == 0 then return c end
+  local list, texts = {}, {}
+  for _, k in ipairs(order) do
+    local e, each, at = by[k], {}, {}
+    for _, x in ipairs(e.at) do
+      list[#list + 1] = x
+      at[#at + 1] = tostring(x.point)
+      each[#each + 1] = ("%s to %s at load point %d (%s)"):format(metrics.format(k, x.lo), metrics.format(k, x.hi),
+        x.point, x.met and "wholly within the limit: met" or "wholly beyond the limit: failed")
+    end
+    texts[#texts + 1] = ("%s, N/A at load point%s %s, was judged there on its bracket of the figure against %s: %s")
+      :format(labels(k), #at > 1 and "s" or "", table.concat(at, ", "), e.s.text or labels(k),
+      table.concat(each, ", "))
+  end
+  c.judged_on_bounds = json.array(list)
+  c.reason = ("%s; %s"):format(tostring(c.reason), table.concat(texts, ". "))
+  return c
 end
 
 -- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity

@@ -4038,7 +4038,8 @@ local function missing_slo_text(model, A, B, pa, pb)
   for _, e in ipairs(order) do
     local label = metrics.get(e.key).label
     local partial = false
-    for _, r in ipairs(e.runs) do if r.m.every == false then partial = true end end
+    -- (or known to be recorded, its bracket holding the limit: llmd.loadpoints' m.bracketed)
+    for _, r in ipairs(e.runs) do if r.m.every == false or r.m.bracketed then partial = true end end
     if partial then
       out[#out + 1] = partial_text(e, label)
       goto next

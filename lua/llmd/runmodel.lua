@@ -32,6 +32,7 @@ function M.put(set, key, value, source, method)
   end
   if value ~= value then error(("metric %s: NaN"):format(key), 2) end
   set.values[key], set.na[key] = value, nil
+  if set.bounds then set.bounds[key] = nil end
   set.source[key] = source
   set.method[key] = method
 end
@@ -39,6 +40,20 @@ end
 function M.unknown(set, key, reason)
   metrics.get(key)
   if set.values[key] == nil and set.na[key] == nil then set.na[key] = reason end
+end
+
+-- Where key is unknown (N/A with its reason) but its reader bounds the figure it would be
+-- (inference-perf's summary NTPOT with 0-token successes counted as 0: the mean without them,
+-- llmd.harness.inference_perf.ntpot_zeros): set.bounds[key] = {lo =, hi =}. No figure: a test,
+-- an effect row or a combined mean never takes it; an SLO judges a load point on it where the
+-- whole bracket lies on one side of its limit (llmd.loadpoints). b nil: nothing is set.
+function M.put_bounds(set, key, b)
+  metrics.get(key)
+  if type(b) ~= "table" or type(b.lo) ~= "number" or type(b.hi) ~= "number" then return end
+  if b.lo ~= b.lo or b.hi ~= b.hi or b.lo > b.hi then return end
+  if set.values[key] ~= nil then return end
+  set.bounds = set.bounds or {}
+  set.bounds[key] = { lo = b.lo, hi = b.hi }
 end
 
 -- value or nil, and the reason when nil
@@ -751,7 +766,9 @@ local function plain_set(set)
       if v == math.huge then v = "+inf" elseif v == -math.huge then v = "-inf" end
       out[m.key] = { value = v, unit = m.unit, source = set.source[m.key], method = set.method[m.key] }
     else
-      out[m.key] = { value = json.null, unit = m.unit, unknown = set.na[m.key] or "unknown" }
+      local b = set.bounds and set.bounds[m.key]
+      out[m.key] = { value = json.null, unit = m.unit, unknown = set.na[m.key] or "unknown",
+        bounds = b and { lo = b.lo, hi = b.hi } or nil }
     end
   end
   return out
@@ -985,6 +1002,8 @@ function M.from_plain(doc, path)
           set.values[key], set.source[key], set.method[key] = v, e.source, e.method
         else
           set.na[key] = e.unknown or "unknown"
+          -- (the bracket an SLO judges on: M.put_bounds)
+          if type(e.bounds) == "table" then M.put_bounds(set, key, e.bounds) end
         end
       end
     end

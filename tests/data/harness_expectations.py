@@ -162,8 +162,9 @@ cases["ip_lifecycle_yaml"] = {"overall": m}
 def ip_per_request(recs):
     """inference-perf's summarize_requests, written out: totals count the server's
     completion tokens (else the client's); TPOT and NTPOT divide by the client's
-    output_tokens; TTFT, TPOT and ITL need more than one token time; NTPOT is 0 for a
-    success without output tokens; input tokens are request_metrics.text.input_tokens"""
+    output_tokens; TTFT, TPOT and ITL need more than one token time; a success without
+    output tokens has no NTPOT (inference-perf's reportgen enters 0 there, a value no request
+    had: the catalogue leaves it out, unknown); input tokens are request_metrics.text.input_tokens"""
     ok = [r for r in recs if r["error"] is None]
     bad = [r for r in recs if r["error"] is not None]
     e2e = [r["end_time"] - r["start_time"] for r in ok]
@@ -183,7 +184,8 @@ def ip_per_request(recs):
             if client > 1:
                 tpot.append((t[-1] - t[0]) / (client - 1))
             itl += [t[i] - t[i - 1] for i in range(1, len(t))]
-        ntpot.append((r["end_time"] - r["start_time"]) / client if client > 0 else 0.0)
+        if client > 0:
+            ntpot.append((r["end_time"] - r["start_time"]) / client)
     window = max(r["end_time"] for r in recs) - min(r["start_time"] for r in recs)
     out = {"requests_ok": len(ok), "requests_failed": len(bad), "requests_incomplete": 0,
            "error_rate_pct": len(bad) / len(recs) * 100, "duration_s": window,
@@ -204,6 +206,14 @@ cases["ip_per_request"] = {"overall": ip_per_request(recs)}
 # stage files saying stage 0 had 2 requests and stage 1 had 4: with stage 0 as warm-up,
 # the 4 latest-starting requests count
 cases["ip_per_request_warmup0"] = {"overall": ip_per_request(sorted(recs, key=lambda r: r["start_time"])[2:])}
+# the file's third request (a success) answered with no output token: no token times, 0 from
+# the client and the server; its NTPOT is unknown, not 0 (tests/lua/test_harness.lua builds
+# the same file)
+zero = copy.deepcopy(recs)
+zm = zero[2]["info"]["response_metrics"]
+zm["output_tokens"], zm["output_token_times"] = 0, []
+zm.setdefault("server_usage", {})["completion_tokens"] = 0
+cases["ip_per_request_zero_tokens"] = {"overall": ip_per_request(zero)}
 
 # --- guidellm report (two constant-rate benchmarks, no kept requests) -----------------------
 g = load("guidellm/guidellm_report_v2.json")
@@ -374,6 +384,13 @@ def br(rel):
                 out[k] = s[bk] * scale[s["units"]]
             elif pre != "latency" or p != 50:
                 out[k] = NA
+    # NTPOT: a report of inference-perf carries its summary's statistic, which counts a success
+    # without output tokens as 0: its mean is kept only where its min is above 0 (ip_report's rule)
+    tool = b["scenario"]["load"]["name"] if v01 else b["scenario"]["load"]["standardized"]["tool"]
+    s = agg["latency"].get("normalized_time_per_output_token")
+    if s is not None:
+        out["ntpot_mean_ms"] = (NA if tool == "inference-perf" and not s.get("min", 0) > 0
+                                else s["mean"] * scale[s["units"]])
     tp = agg["throughput"]
     if v01:
         rates = {"throughput_req_s": tp["requests_per_sec"], "throughput_tok_s": tp["output_tokens_per_sec"],

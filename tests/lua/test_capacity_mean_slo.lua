@@ -135,3 +135,85 @@ t.test("analyze.lua weighs a saved workspace's mean SLO as compare.lua did", fun
   t.eq(again.capacity.b.noise, cj.capacity.b.noise)
   t.eq(again.verdict.kind, cj.verdict.kind)
 end)
+
+-- An NTPOT mean SLO on inference-perf's summaries alone (kubecon-na-2025_vllm): stages 2, 3 and
+-- 6 count 0-token successes as NTPOT 0 (their NTPOT min is 0), so their NTPOT mean is N/A with
+-- a bracket of the mean without them (llmd.harness.inference_perf.ntpot_zeros). The capacity
+-- judges such a load point on the bracket where it lies wholly on one side of the limit, and is
+-- unknown there only where the limit falls inside it (task fixb43; main stopped at load point 3
+-- at every limit: "≥ 31.41 req/s"). Brackets by python3 from the stage files: mean x n / (n - z)
+-- for z = 1 and z = floor((n - 1) x 0.1 / 100) + 1 (p0.1 the lowest percentile above 0):
+-- stage 2 (load point 3) 11.007740553350523 to 11.016658517611948 ms, stage 3 (4)
+-- 16.62588042909292 to 16.640926474730108 ms, stage 6 (7) 67.23079263334098 to 67.29808460048991
+-- ms; stage 1 (2) keeps its mean, 8.900488819633114 ms (min > 0). Achieved rates: the
+-- drain-reduced ones of harness_expected.lua (_drain, python3).
+do
+  local harness = require "llmd.harness"
+  local decision = require "llmd.decision"
+  local E = require "harness_expected"
+  local KC = ROOT .. "/../shared/fixtures/inference-perf/kubecon-na-2025_vllm"
+  local function kc_points() return lp.points(harness.extract(KC)) end
+  local function drain(i) return E.kubecon_na_2025_vllm.stages[i + 1]._drain end
+
+  t.test("summary NTPOT with 0-token requests: a point whose bracket is within the SLO meets it", function()
+    local pts = kc_points()
+    t.eq(pts[3].values.ntpot_mean_ms, nil, "the figure stays N/A")
+    t.near(pts[3].bounds.ntpot_mean_ms.lo, 11.007740553350523, 1e-9)
+    t.near(pts[3].bounds.ntpot_mean_ms.hi, 11.016658517611948, 1e-9)
+    -- 20 ms: points 3 and 4 meet it on their brackets, point 5 (62.63 ms, known) saturated
+    -- and failed it: at least the max sustained throughput, point 4's 92.213 req/s
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20"))
+    t.eq(c.kind, "saturated", c.reason)
+    t.near(c.rps, drain(3), 1e-9)
+    t.ok(c.reason:find("NTPOT mean, N/A at load points 3, 4, 7, was judged there on its bracket of the figure "
+      .. "against NTPOT mean ≤ 20.00 ms: 11.01 ms to 11.02 ms at load point 3 (wholly within the limit: met), "
+      .. "16.63 ms to 16.64 ms at load point 4 (wholly within the limit: met), 67.23 ms to 67.30 ms at load "
+      .. "point 7 (wholly beyond the limit: failed)", 1, true), c.reason)
+    t.eq(#c.judged_on_bounds, 3)
+    t.eq({ c.judged_on_bounds[1].point, c.judged_on_bounds[1].met }, { 3, true })
+    t.eq(lp.meets(pts[3], lp.capacity_slo(decision.parse_slo("ntpot_mean_ms=20"))), true)
+  end)
+
+  t.test("summary NTPOT with 0-token requests: a point whose bracket is beyond the SLO fails it", function()
+    local pts = kc_points()
+    -- 10 ms: point 2 (8.9005 ms) meets it, point 3's bracket (from 11.0077 ms) fails it: the
+    -- crossing on the brackets' upper ends (the soonest it can be), python3: t = (10 -
+    -- 8.900488819633114) / (11.016658517611948 - 8.900488819633114) = 0.519576091377282,
+    -- 31.414358378523456 + t x (61.78971176888304 - 31.414358378523456) = 47.196665767290156
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=10"))
+    t.eq(c.kind, "interpolated", c.reason)
+    t.eq(c.between, { 2, 3 })
+    t.near(c.rps, 47.196665767290156, 1e-9)
+    t.ok(c.reason:find("11.01 ms to 11.02 ms at load point 3 (wholly beyond the limit: failed)", 1, true), c.reason)
+    -- 15 ms: point 3 meets it, point 4 (from 16.626 ms) fails it: t = (15 - 11.016658517611948)
+    -- / (16.640926474730108 - 11.016658517611948) = 0.7082417681303171, 61.78971176888304 + t x
+    -- (92.21326544259206 - 61.78971176888304) = 83.33694321555832
+    c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=15"))
+    t.eq(c.kind, "interpolated", c.reason)
+    t.eq(c.between, { 3, 4 })
+    t.near(c.rps, 83.33694321555832, 1e-9)
+  end)
+
+  t.test("summary NTPOT with 0-token requests: a limit inside the bracket leaves the point N/A, with why", function()
+    local pts = kc_points()
+    -- 11.01 ms lies inside point 3's 11.0077 to 11.0167 ms: unknown there; points 1 and 2 met
+    -- it, so the capacity is at least point 2's 31.414 req/s
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.01"))
+    t.eq(c.kind, "last_passing", c.reason)
+    t.near(c.rps, drain(1), 1e-9)
+    t.ok(c.reason:find("NTPOT mean unknown at load point 3: NTPOT may count 0-token requests as 0", 1, true), c.reason)
+    t.ok(c.reason:find("the limit, NTPOT mean ≤ 11.01 ms, lies inside that bracket (11.01 ms to 11.02 ms), so "
+      .. "whether load point 3 met it is unknown", 1, true), c.reason)
+    t.eq(lp.meets(pts[3], lp.capacity_slo(decision.parse_slo("ntpot_mean_ms=11.01"))), nil)
+  end)
+
+  t.test("summary NTPOT with 0-token requests: a saved run model keeps the brackets (analyze.lua)", function()
+    local rm = require "llmd.runmodel"
+    local back = rm.from_plain(json.decode(json.encode(rm.to_plain(harness.extract(KC)))), "run_model.json")
+    local pts = lp.points(back)
+    t.eq(pts[4].values.ntpot_mean_ms, nil)
+    t.near(pts[4].bounds.ntpot_mean_ms.lo, 16.62588042909292, 1e-9)
+    t.near(pts[4].bounds.ntpot_mean_ms.hi, 16.640926474730108, 1e-9)
+    t.eq(lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20")).kind, "saturated")
+  end)
+end

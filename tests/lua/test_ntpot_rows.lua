@@ -57,3 +57,28 @@ t.test("NTPOT's mean is a sample kind with TPOT's tests; the other rows' kinds u
   t.eq(decision.sample_kind("tpot_mean_ms"), "tpot")
   t.eq(decision.sample_kind("throughput_req_s"), nil)
 end)
+
+-- kubecon-na-2025_vllm (inference-perf summaries alone) against its chunking run at NTPOT mean
+-- <= 20 ms: load points 3, 4 and 7 of A have NTPOT N/A (0-token successes counted as 0), their
+-- brackets of the mean without them 11.01-11.02, 16.63-16.64 and 67.23-67.30 ms (python3, in
+-- test_capacity_mean_slo.lua). The capacity judges those points on the brackets (fixb43; main:
+-- "≥ 31.41 req/s", unknown at point 3), but no row takes a bracket for the figure: the points'
+-- NTPOT stays N/A, the whole-run row has none for A, and the comparison at the common load
+-- (92.19 req/s offered, A's point 4) is untested.
+t.test("an NTPOT SLO judged on a summary's bracket: the capacity uses it, no row or test does", function()
+  local F = t.fixtures() .. "/inference-perf/"
+  local c = t.compare_ab(F .. "kubecon-na-2025_vllm", F .. "kubecon-na-2025_vllm_chunking_and_prefix_caching",
+    { "--slo", "ntpot_mean_ms=20" })
+  local ca = c.json.capacity.a
+  t.eq(ca.kind, "saturated", ca.reason)
+  t.eq(#ca.judged_on_bounds, 3)
+  t.ok(c.md:find("NTPOT mean, N/A at load points 3, 4, 7, was judged there on its bracket of the figure", 1, true))
+  local p4 = c.json.load_points.a[4]
+  t.eq(p4.values.ntpot_mean_ms, nil)
+  t.eq(p4.meets_slo, true)
+  t.ok(p4.na.ntpot_mean_ms:find("may count 0-token requests as 0", 1, true), p4.na.ntpot_mean_ms)
+  local row = t.perf_row(c.json, "ntpot_mean_ms")
+  t.ok(row == nil or row.a == nil, "no whole-run NTPOT figure for A")
+  t.eq(c.json.matched_point.key, "ntpot_mean_ms")
+  t.eq(c.json.matched_point.load, nil, "no test at the common load")
+end)

@@ -169,6 +169,33 @@ local function map(set, br, path, stage_fallback)
       end
     end
   end
+  -- NTPOT from inference-perf: its statistics are inference-perf's summary's (native_to_br0_2
+  -- copies them), which count a success without output tokens as NTPOT 0; the same rule as a
+  -- stage file read directly (llmd.harness.inference_perf.ntpot_zeros, on the statistic in
+  -- inference-perf's own names and seconds): its min > 0 keeps the mean, else N/A with the bracket
+  local nt = lat.normalized_time_per_output_token
+  if tool == "inference-perf" and ok > 0 and type(nt) == "table" and set.values.ntpot_mean_ms then
+    local to_s = TO_MS[nt.units] / 1000
+    local sd = {}
+    for k, v in pairs(nt) do
+      if num(v) and k ~= "units" then
+        local name = k == "p50" and "median" or k == "p0p1" and "p0.1" or k == "p99p9" and "p99.9" or k
+        sd[name] = v * to_s
+      end
+    end
+    local why, fine, bracket = require("llmd.harness.inference_perf").ntpot_zeros(sd, ok)
+    if why then
+      set.values.ntpot_mean_ms, set.source.ntpot_mean_ms, set.method.ntpot_mean_ms = nil, nil, nil
+      rm.unknown(set, "ntpot_mean_ms", why)
+      rm.put_bounds(set, "ntpot_mean_ms", bracket)
+      -- (the report has the statistic: no "stage lacks NTPOT" data check, llmd.harness)
+      set.explained = set.explained or {}
+      set.explained.ntpot = true
+    else
+      set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
+      set.ntpot_min_s = sd.min
+    end
+  end
   if tool == "guidellm" then
     local gl = require "llmd.harness.guidellm"
     local s = lat.inter_token_latency

@@ -168,7 +168,9 @@ end
 -- 0 proves one is, and without a min it cannot be ruled out (the text for its N/A). With a 0
 -- in it the mean without the zeros is mean x n / (n - z) for z zeros; z >= 1, and at most
 -- floor((n - 1) q / 100) + 1 when the summary's q-th percentile (numpy's linear) is above 0,
--- so the reason gives that bracket, which neither a test nor an SLO can take for the figure.
+-- so the reason gives that bracket, which no test takes for the figure; it is returned too,
+-- third, {lo =, hi =} in ms, for an SLO to judge the point on where the whole bracket lies on
+-- one side of its limit (llmd.loadpoints: set.bounds).
 function M.ntpot_zeros(sd, n)
   local TAG = "may count 0-token requests as 0 (inference-perf's summary)"
   local min, mean = num(sd.min), num(sd.mean)
@@ -195,8 +197,9 @@ function M.ntpot_zeros(sd, n)
   why = why .. ("; its mean %.2f ms counts them"):format(mean * 1000)
   if n - zmax < 1 or n < 2 then return why .. ", and how many they are its percentiles do not bound" end
   local name = q == 50 and "median" or q == 100 and "max" or ("p%g"):format(q)
+  local lo, hi = mean * n / (n - 1) * 1000, mean * n / (n - zmax) * 1000
   return why .. ("; without them (1 to %d, as its %s is above 0) the mean is %.2f to %.2f ms"):format(zmax, name,
-    mean * n / (n - 1) * 1000, mean * n / (n - zmax) * 1000)
+    lo, hi), nil, { lo = lo, hi = hi }
 end
 
 local function map_report(set, d, path)
@@ -244,16 +247,20 @@ local function map_report(set, d, path)
   local nt = lat.normalized_time_per_output_token
   local nt_zero = false
   if ok > 0 and type(nt) == "table" and set.values.ntpot_mean_ms then
-    local why, fine = M.ntpot_zeros(nt, ok)
+    local why, fine, bracket = M.ntpot_zeros(nt, ok)
     if why then
       set.values.ntpot_mean_ms, set.source.ntpot_mean_ms, set.method.ntpot_mean_ms = nil, nil, nil
       rm.unknown(set, "ntpot_mean_ms", why)
+      rm.put_bounds(set, "ntpot_mean_ms", bracket)
       nt_zero = true
       -- (the file has the statistic: no "stage lacks NTPOT" data check, llmd.harness)
       set.explained = set.explained or {}
       set.explained.ntpot = true
     else
       set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
+      -- (its min, for a benchmark report written from this set: llmd.br, whose reader applies
+      -- this rule again)
+      set.ntpot_min_s = num(nt.min)
     end
   end
   -- sample counts a stage mean is over, where the harness's definition fixes them: NTPOT

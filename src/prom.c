@@ -1195,10 +1195,34 @@ typedef struct CachedRun {
 
 /* cached_run's value that whole_value does not read: json_number_in's, up to the newline.
    1 with *x and *nl, or 0. Out of line: its call and its x in memory cost the loop
-   registers. */
+   registers. A short decimal ("259.74", "0.34": 1 to 7 digits without a leading zero, a
+   point, 1 to 7 digits, the newline) is read here, a word for each part: its digits as an
+   integer m (below 2^53) and f digits after the point, so m and 10^f are exact doubles and
+   m / 10^f is the correctly rounded value, json_number_in's. (A memchr and json_number_in
+   cost ~160 instructions a value; 1 of 25 values of a vLLM scrape is such.) */
 static __attribute__((noinline)) int other_value(const char *v, const char *end, const char **nl,
                                                  double *x)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    static const double pow10[8] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
+    if (end - v >= 16) {
+        uint64_t w, w2;
+        memcpy(&w, v, 8);
+        uint64_t bad = non_digits8(w);
+        size_t d = bad != 0 ? (size_t)__builtin_ctzll(bad) >> 3 : 8;
+        if (d >= 1 && d <= 7 && v[d] == '.' && (v[0] != '0' || d == 1)) {
+            memcpy(&w2, v + d + 1, 8); /* (d + 9 <= 16 bytes) */
+            uint64_t bad2 = non_digits8(w2);
+            size_t f = bad2 != 0 ? (size_t)__builtin_ctzll(bad2) >> 3 : 8;
+            if (f >= 1 && f <= 7 && v[d + 1 + f] == '\n') {
+                uint64_t m = digits8(w, d) * (uint64_t)pow10[f] + digits8(w2, f);
+                *x = (double)(int64_t)m / pow10[f];
+                *nl = v + d + 1 + f;
+                return 1;
+            }
+        }
+    }
+#endif
     const char *n = (const char *)memchr(v, '\n', (size_t)(end - v));
     if (n == NULL || n <= v || !json_number_in(v, (size_t)(n - v), (size_t)(end - v), x))
         return 0;

@@ -230,9 +230,12 @@ static int l_aggregator(lua_State *L)
             for (int i = 1; i <= n; i++) {
                 lua_rawgeti(L, -1, i);
                 const char *m = lua_tostring(L, -1);
+                /* (else: llmd_error does not return, but an analyser that does not see
+                   its noreturn, cppcheck without __GNUC__, took m for NULL at strdup) */
                 if (m == NULL)
                     llmd_error(L, "prom.aggregator: match[%d] must be a metric name", i);
-                a->match[a->nmatch] = strdup(m);
+                else
+                    a->match[a->nmatch] = strdup(m);
                 if (a->match[a->nmatch] == NULL)
                     llmd_error(L, "prom.aggregator: out of memory");
                 a->nmatch++;

@@ -13,6 +13,11 @@
 
 #include "json.h"
 #include "prom.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PROM_WIDE 1
+#include <immintrin.h>
+#endif
 #include "shown.h"
 
 static const char *const TYPE_NAMES[] = {"untyped", "counter", "gauge",    "histogram",
@@ -495,6 +500,11 @@ void prom_agg_init(PromAgg *a)
     a->t_min = HUGE_VAL;
     a->t_max = -HUGE_VAL;
     a->cache_max = PROM_CACHE_MAX;
+#ifdef PROM_WIDE
+    __builtin_cpu_init();
+    a->wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+              __builtin_cpu_supports("bmi2");
+#endif
 }
 
 void prom_agg_free(PromAgg *a)
@@ -1086,7 +1096,7 @@ static int replay(PromParser *p, const char **from, uint64_t *line, const char *
    moved to the top bytes, zeros (leading zeros) below; then pairs, fours, and the eight
    (each step: the higher-order half times a power of ten). A byte less '0' that borrows
    (a non-digit after the digits) only borrows from the bytes shifted out. */
-static inline uint64_t digits8(uint64_t w, size_t d)
+static inline __attribute__((always_inline)) uint64_t digits8(uint64_t w, size_t d)
 {
     const uint64_t ones = 0x0101010101010101ULL;
     uint64_t t = (w - ones * '0') << (8 * (8 - d));
@@ -1100,7 +1110,7 @@ static inline uint64_t digits8(uint64_t w, size_t d)
    a byte is a digit when its high nibble is 3, and still is after adding 6 (a carry out
    of a byte >= 0xFA reaches only the bytes after it: the first non-digit, the lowest
    flagged byte, is exact). */
-static inline uint64_t non_digits8(uint64_t w)
+static inline __attribute__((always_inline)) uint64_t non_digits8(uint64_t w)
 {
     const uint64_t ones = 0x0101010101010101ULL, high = 0xF0F0F0F0F0F0F0F0ULL;
     return ((w & high) ^ ones * 0x30) | (((w + ones * 6) & high) ^ ones * 0x30);
@@ -1117,7 +1127,8 @@ static inline uint64_t non_digits8(uint64_t w)
 ** text (8 of every 100 values of a vLLM scrape went digit by digit, 130 instructions
 ** each, before the second word).
 */
-static inline int whole_value(const char *v, const char *end, const char **nl, double *x)
+static inline __attribute__((always_inline)) int whole_value(const char *v, const char *end,
+                                                             const char **nl, double *x)
 {
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     size_t d = 0;
@@ -1184,10 +1195,34 @@ typedef struct CachedRun {
 
 /* cached_run's value that whole_value does not read: json_number_in's, up to the newline.
    1 with *x and *nl, or 0. Out of line: its call and its x in memory cost the loop
-   registers. */
+   registers. A short decimal ("259.74", "0.34": 1 to 7 digits without a leading zero, a
+   point, 1 to 7 digits, the newline) is read here, a word for each part: its digits as an
+   integer m (below 2^53) and f digits after the point, so m and 10^f are exact doubles and
+   m / 10^f is the correctly rounded value, json_number_in's. (A memchr and json_number_in
+   cost ~160 instructions a value; 1 of 25 values of a vLLM scrape is such.) */
 static __attribute__((noinline)) int other_value(const char *v, const char *end, const char **nl,
                                                  double *x)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    static const double pow10[8] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
+    if (end - v >= 16) {
+        uint64_t w, w2;
+        memcpy(&w, v, 8);
+        uint64_t bad = non_digits8(w);
+        size_t d = bad != 0 ? (size_t)__builtin_ctzll(bad) >> 3 : 8;
+        if (d >= 1 && d <= 7 && v[d] == '.' && (v[0] != '0' || d == 1)) {
+            memcpy(&w2, v + d + 1, 8); /* (d + 9 <= 16 bytes) */
+            uint64_t bad2 = non_digits8(w2);
+            size_t f = bad2 != 0 ? (size_t)__builtin_ctzll(bad2) >> 3 : 8;
+            if (f >= 1 && f <= 7 && v[d + 1 + f] == '\n') {
+                uint64_t m = digits8(w, d) * (uint64_t)pow10[f] + digits8(w2, f);
+                *x = (double)(int64_t)m / pow10[f];
+                *nl = v + d + 1 + f;
+                return 1;
+            }
+        }
+    }
+#endif
     const char *n = (const char *)memchr(v, '\n', (size_t)(end - v));
     if (n == NULL || n <= v || !json_number_in(v, (size_t)(n - v), (size_t)(end - v), x))
         return 0;
@@ -1201,87 +1236,101 @@ static __attribute__((noinline)) int update_out(PromAgg *a, size_t idx, double v
     return update(a, idx, v, line);
 }
 
+/* The baseline: memcmp. */
+#define RUN_NAME cached_run_base
+#define RUN_TARGET
+#define RUN_SAME(t, c, n) (memcmp(t, c, n) == 0)
+#define RUN_WHOLE whole_value
+#include "prom_run.h"
+#undef RUN_NAME
+#undef RUN_TARGET
+#undef RUN_SAME
+#undef RUN_WHOLE
+
+#ifdef PROM_WIDE
 /*
-** agg_parse's path for the text the pod's cache knows: from r->t, every sample whose
-** lines up to its value are the text of its position last time, its value a plain number
-** and a newline, goes to update(), until one is not (or a signal came: agg_parse says so;
-** looked at every 64 positions, not at each). A function of its own, so that its state
-** stays in registers (in agg_parse's loop, among the full parse's, it lived on the stack);
-** for the same reason what is rare goes out of line and only it is counted. A fast series
-** (a counter that did not fall, later in time: most samples) is updated here as update()
-** would, which was most of a sample's instructions. 0, or -2 with a->err (r at the failed
-** sample).
+** Are the n bytes at t those at c? The last 32-byte word, then each word before it, all
+** compared and one verdict at the end: a cached run's texts differ only where it stops,
+** so looking at each word's answer would cost more than it saves. No byte outside
+** [0, n) is read, of the text or of the cache (the words overlap instead). memcmp did
+** the same behind a call, a size dispatch and a search for the first difference.
 */
-static __attribute__((noinline)) int cached_run(PromAgg *a, const PromPos *pos, size_t npos,
-                                                const char *end, const volatile sig_atomic_t *intr,
-                                                sig_atomic_t intr_base, CachedRun *r)
+__attribute__((target("avx2"), always_inline)) static inline int same_avx2(const char *t,
+                                                                           const char *c, size_t n)
 {
-    const char *t = r->t;
-    const PromPos *e = pos + r->k, *const last_pos = pos + npos;
-    uint64_t line = r->line;
-    uint64_t other = 0, slow = 0;         /* values whole_value did not read; samples not fast */
-    PromSeries *const series = a->series; /* (update() adds none) */
-    const double now = a->t;
-    unsigned left = 64; /* positions before the signal is looked at */
-    int rc = 0;
-    for (; e < last_pos; e++) {
-        if ((size_t)(end - t) <= e->len || memcmp(t, e->text, e->len) != 0)
-            break; /* (nothing known: len SIZE_MAX) */
-        if (--left == 0) {
-            left = 64;
-            if (intr != NULL && *intr != intr_base)
-                break;
-        }
-        /* the same lines as last time up to the value: a plain number, a newline */
-        const char *v = t + e->len, *nl;
-        double x;
-        if (!whole_value(v, end, &nl, &x)) {
-            const char *onl; /* (its own: x and nl stay in registers) */
-            double ox;
-            if (!other_value(v, end, &onl, &ox))
-                break;
-            nl = onl;
-            x = ox;
-            other++;
-        }
-        line += e->lines + 1;
-        const uint32_t sid = e->series;
-        if (sid == 0) { /* a name match leaves out */
-            slow++;
-            t = nl + 1;
-            continue;
-        }
-        PromSeries *s = &series[sid - 1];
-        const double last = s->last_v;
-        if (s->fast && now > s->last_t && x >= last) {
-            /* update()'s answer: no reset, nothing pending; min stays (min <= last <= x) */
-            s->prev_v = last;
-            s->last_reset = 0;
-            s->increase += x - last;
-            if (x > s->max)
-                s->max = x;
-            s->last_t = now;
-            s->last_v = x;
-            s->samples++;
-        } else {
-            slow++;
-            if (update_out(a, sid - 1, x, line) != 0) {
-                rc = -2; /* at the failed sample, counted as read, as agg_parse reports it */
-                break;
-            }
-        }
-        t = nl + 1;
+    if (n < 32) {
+        if (n < 16)
+            return memcmp(t, c, n) == 0;
+        __m128i x = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)t),
+                                   _mm_loadu_si128((const __m128i *)(const void *)c));
+        __m128i y = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(t + n - 16)),
+                                   _mm_loadu_si128((const __m128i *)(const void *)(c + n - 16)));
+        return _mm_movemask_epi8(_mm_and_si128(x, y)) == 0xFFFF;
     }
-    const size_t k = (size_t)(e - pos);
-    const uint64_t cached = k - r->k + (rc != 0);
-    a->samples += cached - slow; /* the fast ones: update() counted its own */
-    r->t = t;
-    r->k = k;
-    r->line = line;
-    r->cached = cached;
-    r->whole = cached - other;
-    return rc;
+    __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(t + n - 32)),
+                                   _mm256_loadu_si256((const __m256i *)(const void *)(c + n - 32)));
+    for (size_t i = 0; i + 32 < n; i += 32)
+        eq = _mm256_and_si256(
+            eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(t + i)),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)(c + i))));
+    return _mm256_testc_si256(eq, _mm256_set1_epi8(-1)); /* all equal */
 }
+
+/*
+** whole_value's answer, with its digits found and added 16 bytes at a time (when 32 bytes
+** of text are left, else whole_value's own): the digits moved to the end of the word,
+** then pairs, fours and eights added by multiply-adds. The same values taken (1 to 15
+** digits, no leading zero, ".0\n"), the same numbers (below 2^53: exact).
+*/
+__attribute__((target("avx2,bmi"), always_inline)) static inline int
+whole_value_avx2(const char *v, const char *end, const char **nl, double *x)
+{
+    if (end - v < 32)
+        return whole_value(v, end, nl, x);
+    /* the constants from memory: set1 was two instructions and a broadcast each */
+    static const uint8_t zeros[16] __attribute__((aligned(16))) = {
+        '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'};
+    static const uint8_t nines[16]
+        __attribute__((aligned(16))) = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+    /* at + d: byte j is digit j - (16 - d), or -1 (the shuffle's 0) before the digits */
+    static const int8_t at[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                  0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15};
+    const uint8_t *z = zeros, *n9 = nines;
+    __asm__("" : "+r"(z), "+r"(n9)); /* (else the compiler knows them, and broadcasts) */
+    __m128i dig = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)v),
+                               _mm_load_si128((const __m128i *)(const void *)z));
+    unsigned digit = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_min_epu8(dig, _mm_load_si128((const __m128i *)(const void *)n9)), dig));
+    unsigned d = (unsigned)__builtin_ctz(~digit); /* (16: all are digits) */
+    if (d - 1 >= 15 || (v[0] == '0' && d > 1))
+        return 0;
+    uint32_t tail;
+    memcpy(&tail, v + d, 4);
+    if ((tail & 0xFFFFFF) != ('.' | '0' << 8 | '\n' << 16))
+        return 0;
+    __m128i w = _mm_shuffle_epi8(dig, _mm_loadu_si128((const __m128i *)(const void *)(at + d)));
+    __m128i two =
+        _mm_maddubs_epi16(w, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
+    __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    __m128i eight = _mm_madd_epi16(_mm_packus_epi32(four, four),
+                                   _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    uint64_t hi = (uint32_t)_mm_cvtsi128_si32(eight);
+    uint64_t lo = (uint32_t)_mm_extract_epi32(eight, 1);
+    *nl = v + d + 2;
+    *x = (double)(int64_t)(hi * 100000000 + lo);
+    return 1;
+}
+
+#define RUN_NAME cached_run_avx2
+#define RUN_TARGET __attribute__((target("avx2,bmi,bmi2")))
+#define RUN_SAME same_avx2
+#define RUN_WHOLE whole_value_avx2
+#include "prom_run.h"
+#undef RUN_NAME
+#undef RUN_TARGET
+#undef RUN_SAME
+#undef RUN_WHOLE
+#endif
 
 /*
 ** prom_parse with the pod's cache: the same samples to on_sample, the same errors.
@@ -1316,7 +1365,12 @@ static int agg_parse(PromAgg *a, const char *text, size_t len, uint64_t line0)
         const PromPos *e = k < npos && pos[k].text != NULL ? &pos[k] : NULL;
         if (e != NULL && t == from) {
             CachedRun r = {t, k, line, 0, 0};
-            int rc = cached_run(a, pos, npos, end, intr, intr_base, &r);
+#ifdef PROM_WIDE
+            int rc = a->wide ? cached_run_avx2(a, pos, npos, end, intr, intr_base, &r)
+                             : cached_run_base(a, pos, npos, end, intr, intr_base, &r);
+#else
+            int rc = cached_run_base(a, pos, npos, end, intr, intr_base, &r);
+#endif
             cached += r.cached;
             whole_n += r.whole;
             if (rc != 0) {

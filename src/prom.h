@@ -167,9 +167,11 @@ typedef struct PromAgg {
     uint64_t dropped; /* tolerant: duplicate or out-of-order samples left out */
     PromPodCache *pods;
     size_t npods, cappods;
-    int no_cache;                  /* read every line in full (the tests' truth for the cache) */
-    uint64_t cached;               /* samples whose labels the cache spared parsing */
-    uint64_t whole;                /* of those, values read as whole_value reads them */
+    int no_cache;    /* read every line in full (the tests' truth for the cache) */
+    int wide;        /* the cache's compare in AVX2 (prom_agg_init: when the CPU has it), else
+                        memcmp (the tests choose both) */
+    uint64_t cached; /* samples whose labels the cache spared parsing */
+    uint64_t whole;  /* of those, values read as whole_value reads them */
     size_t cache_bytes, cache_max; /* what the pod caches hold, and may (PROM_CACHE_MAX) */
     char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
     size_t flen, fcap;

@@ -47,8 +47,9 @@ static int same_bits(double x, double y)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
-/* Scrapes A B A through the cache and without it, strict or tolerant: the same. */
-static void check_cache(const char *data, size_t size, int tolerant)
+/* Scrapes A B A through the cache and without it, strict or tolerant: the same. wide: the
+   cache's lane prom_agg_init chose for this CPU, or 0, the baseline. */
+static void check_cache(const char *data, size_t size, int tolerant, int wide)
 {
     const char *cut = (const char *)memchr(data, '\1', size);
     size_t la = cut ? (size_t)(cut - data) : size;
@@ -58,6 +59,8 @@ static void check_cache(const char *data, size_t size, int tolerant)
     prom_agg_init(&x);
     prom_agg_init(&y);
     y.no_cache = 1;
+    if (!wide)
+        x.wide = 0;
     x.parser.tolerant = y.parser.tolerant = tolerant;
     const char *text[] = {data, b, data};
     size_t len[] = {la, lb, la};
@@ -83,8 +86,10 @@ static void check_cache(const char *data, size_t size, int tolerant)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    check_cache((const char *)data, size, 0);
-    check_cache((const char *)data, size, 1);
+    for (int wide = 0; wide < 2; wide++) {
+        check_cache((const char *)data, size, 0, wide);
+        check_cache((const char *)data, size, 1, wide);
+    }
     PromAgg strict, tolerant;
     prom_agg_init(&strict);
     prom_agg_init(&tolerant);

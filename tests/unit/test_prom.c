@@ -355,24 +355,29 @@ int main(void)
         prom_parser_free(&p);
     }
 
-    TEST("the pod cache gives what the full parse gives: numbers, errors, skipped lines")
+    TEST("the pod cache gives what the full parse gives: numbers, errors, skipped lines; "
+         "in both of its compares")
     {
         /* 3 settings x 200 runs of 3 pods x 12 scrapes; the truth is the same aggregator
-           reading every line in full (no_cache), as before the cache */
+           reading every line in full (no_cache), as before the cache. Each run twice: with
+           the cache's baseline lane (memcmp, the scalar whole_value), and with the lane
+           prom_agg_init chose for this CPU (AVX2 where it has it: the same answers). */
         static char k1[] = "c", k2[] = "h_*";
         char *keep[] = {k1, k2};
         static char text[16384];
         uint64_t hits = 0, lines = 0, failed = 0, skipped = 0;
-        for (int setting = 0; setting < 3; setting++)
+        for (int setting = 0; setting < 6; setting++)
             for (int run = 0; run < 200; run++) {
                 PromAgg a, b;
                 prom_agg_init(&a);
                 prom_agg_init(&b);
                 b.no_cache = 1;
+                if (setting >= 3) /* the baseline lane */
+                    a.wide = 0;
                 if (run % 3 == 0) /* a budget that runs out in the first scrapes */
                     a.cache_max = 14000;
-                a.parser.tolerant = b.parser.tolerant = setting == 1;
-                if (setting == 2) {
+                a.parser.tolerant = b.parser.tolerant = setting % 3 == 1;
+                if (setting % 3 == 2) {
                     a.match = b.match = keep;
                     a.nmatch = b.nmatch = 2;
                 }
@@ -402,7 +407,7 @@ int main(void)
                 CHECK(a.cache_bytes <= a.cache_max);
                 hits += a.cached;
                 lines += a.samples;
-                if (setting == 2)
+                if (setting % 3 == 2)
                     a.match = b.match = NULL, a.nmatch = b.nmatch = 0;
                 prom_agg_free(&a);
                 prom_agg_free(&b);
@@ -417,12 +422,16 @@ int main(void)
         /* A gauge scraped three times: the first scrape fills the pod's cache, the next two
            read their value on its path (whole_value for "digits.0\n", json_number_in for
            the rest). The truth for a valid value is libc's strtod of its text; for every
-           value, the same aggregator reading every line in full (no_cache). */
+           value, the same aggregator reading every line in full (no_cache). Every other
+           run has a comment line after the values, so that 32 bytes follow them: the AVX2
+           lane's whole_value reads 16 at a time there (and the scalar one below that); each
+           run also goes through the baseline lane (c), which must count the same values
+           whole. */
         static const char *const tails[] = {".0\n",   ".0\n", ".0\n",   ".0\n", ".00\n", ".5\n",
                                             ".0\r\n", "\n",   ".0e0\n", ".\n",  ".01\n"};
         uint64_t whole = 0, valid = 0, wrong = 0;
         for (int run = 0; run < 4000; run++) {
-            char value[40], text[3][96];
+            char value[40], text[3][160];
             unsigned nd = 1 + rnd(17); /* 16 and 17 digits: past whole_value's 15 */
             size_t k = 0;
             for (unsigned i = 0; i < nd; i++)
@@ -430,18 +439,24 @@ int main(void)
             const char *tail = tails[rnd(sizeof tails / sizeof tails[0])];
             (void)snprintf(value + k, sizeof value - k, "%s", tail);
             (void)snprintf(text[0], sizeof text[0], "# TYPE g gauge\ng{e=\"0\"} 1.0\nh 2.0\n");
+            const char *after = run % 2 ? "# and 32 bytes or more after the values\n" : "";
             for (int j = 1; j < 3; j++)
-                (void)snprintf(text[j], sizeof text[j], "# TYPE g gauge\ng{e=\"0\"} %sh 2.0\n",
-                               value);
-            PromAgg a, b;
+                (void)snprintf(text[j], sizeof text[j], "# TYPE g gauge\ng{e=\"0\"} %sh 2.0\n%s",
+                               value, after);
+            PromAgg a, b, c;
             prom_agg_init(&a);
             prom_agg_init(&b);
+            prom_agg_init(&c);
             b.no_cache = 1;
+            c.wide = 0;
             int ok = 1;
             for (int j = 0; j < 3 && ok; j++) {
                 int ra = prom_agg_add(&a, "p", text[j], strlen(text[j]), 1000 + 15 * j, "f");
                 int rb = prom_agg_add(&b, "p", text[j], strlen(text[j]), 1000 + 15 * j, "f");
-                ok = ra == rb && (ra == 0 || strcmp(a.err, b.err) == 0) && same_agg(&a, &b);
+                int rc = prom_agg_add(&c, "p", text[j], strlen(text[j]), 1000 + 15 * j, "f");
+                ok = ra == rb && ra == rc && (ra == 0 || strcmp(a.err, b.err) == 0) &&
+                     same_agg(&a, &b) && same_agg(&c, &b) && a.whole == c.whole &&
+                     a.cached == c.cached;
             }
             if (!ok)
                 fprintf(stderr, "value '%s': %s / %s\n", value, a.err, b.err);
@@ -464,6 +479,7 @@ int main(void)
             whole += a.whole;
             prom_agg_free(&a);
             prom_agg_free(&b);
+            prom_agg_free(&c);
         }
         CHECK(wrong == 0);
         /* both paths ran: whole numbers (two scrapes each, plus the "h 2.0" lines), and the

@@ -426,8 +426,11 @@ end
 -- one these files are of, or an alias only --served-model-name gave (which scrapes alone cannot
 -- tell): a warning and a data check naming both models and where each was read, and the run's
 -- served_model.mismatch, so that the pair is not called like for like on the results' model
--- alone (llmd.report's like_unverified, llmd.treatments.workload_groups). Once per run (a saved
--- run read again keeps its check). Returns the text, or nil where they match or either is unknown.
+-- alone (llmd.report's like_unverified, llmd.treatments.workload_groups). A benchmark report
+-- whose stack lists several models (run.models; run.model their joined text, which no server
+-- answers to): each must be a name the server answers to, and the check names the ones that are
+-- not. Once per run (a saved run read again keeps its check). Returns the text, or nil where
+-- they match or either is unknown.
 function M.check_served_model(run)
   local sm = type(run.served_model) == "table" and run.served_model or nil
   local m, src = results_model(run)
@@ -435,18 +438,30 @@ function M.check_served_model(run)
   local parts, served, seen = {}, {}, {}
   for _, a in ipairs(sm.answers) do
     for _, n in ipairs(a.names or {}) do
-      if n == m then return nil end
       if not seen[n] then seen[n], served[#served + 1] = true, n end
     end
     parts[#parts + 1] = ("%s %s %s"):format(a.where, a.where:match("^vLLM's start%-up") and "name" or "names",
       table.concat(a.names, ", "))
   end
-  local text = ("the server is not known to be the one the results measured: the results name model %s (%s), "
-    .. "but %s; the benchmark's requests may have reached another server, or %s is a --served-model-name alias "
-    .. "these files do not show; like for like is not verified on the results' model"):format(m,
-    src and ("read from " .. src) or "read from the results", table.concat(parts, "; "), m)
+  -- (a benchmark report whose stack lists several models names each in run.models, m their
+  -- joined text: each must be a name the server answers to, the ones that are not named)
+  local list = type(run.models) == "table" and #run.models > 1 and run.models or { m }
+  local other = {}
+  for _, x in ipairs(list) do
+    if not seen[tostring(x)] then other[#other + 1] = tostring(x) end
+  end
+  if #other == 0 then return nil end
+  local o = table.concat(other, " and ")
+  local text = ("the server is not known to be the one the results measured: the results name %s %s (%s), "
+    .. "but %s; the benchmark's requests %smay have reached another server, or %s %s "
+    .. "these files do not show; like for like is not verified on the results' model"):format(
+    #list > 1 and "models" or "model", #list > 1 and table.concat(list, ", ") or m,
+    src and ("read from " .. src) or "read from the results", table.concat(parts, "; "),
+    #list > 1 and ("for " .. o .. " ") or "", o, #other > 1 and "are --served-model-name aliases"
+    or "is a --served-model-name alias")
   -- (the short form the Verdict's "like for like not verified" gives)
-  sm.mismatch = ("its results name model %s, its server %s (see Data checks)"):format(m, table.concat(served, ", "))
+  sm.mismatch = ("its results name model%s %s, its server %s (see Data checks)"):format(#other > 1 and "s" or "", o,
+    table.concat(served, ", "))
   run.checks = run.checks or {}
   for _, c in ipairs(run.checks) do if c.kind == "served_model_mismatch" then return text end end
   run.checks[#run.checks + 1] = { kind = "served_model_mismatch", text = text, results_model = m,

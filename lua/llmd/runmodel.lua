@@ -970,7 +970,7 @@ function M.to_plain(run)
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
-    gpus_source = run.gpus_source, model = run.model, served_model = run.served_model,
+    gpus_source = run.gpus_source, model = run.model, models = run.models, served_model = run.served_model,
     failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
     percentile_ci = run.overall.percentile_ci or require("llmd.loadpoints").stage_percentile_cis(run.overall),
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
@@ -1030,6 +1030,11 @@ function M.from_plain(doc, path)
   local function fci(v) return type(v) == "table" and v or nil end
   run.overall.percentile_ci = fci(doc.percentile_ci)
   run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
+  -- (the several models a benchmark report's stack lists, each a string, else none)
+  if type(doc.models) == "table" and #doc.models > 1 then
+    run.models = {}
+    for i, x in ipairs(doc.models) do run.models[i] = tostring(x) end
+  end
   -- (the model vLLM's scrapes or logs name: llmd.kvcache.served_model)
   run.served_model = type(doc.served_model) == "table" and doc.served_model or nil
   -- a saved quantile grid (M.cdf's), checked; where names where it was read

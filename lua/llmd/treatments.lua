@@ -1096,12 +1096,69 @@ function M.latency_at_common(m, T, labels, slo)
   return res
 end
 
+-- The lower bounds whose order only higher loads can tell, each one's part of
+-- decision.bounds_advice: by max sustained throughput, the treatments xs that never
+-- saturated, each measured above its highest load, up to where it stops keeping up
+-- (sustained_bounds); by capacity at SLO (capacity_bounds, x this place, nxt the next), each
+-- one whose capacity is a lower bound that only its own higher loads can order
+-- (llmd.report.deciding_bound: both bounds, its figure the lower, or the other below its
+-- lowest load), measured where it lies (llmd.report.bound_settle). cx, cn: the capacities the
+-- order reads (per GPU: llmd.report.capacity_per's; default the totals'): which bound decides
+-- is read off them, but the loads named are the treatment's own offered loads, in total, the
+-- ones a user sets.
+local function sustained_bounds(xs)
+  local bounds = {}
+  for _, x in ipairs(xs) do
+    local top
+    for _, p in ipairs(x.points or {}) do
+      if p.offered and (not top or p.offered > top.offered) then top = p end
+    end
+    bounds[#bounds + 1] = decision.above_bound_text(x.label, top and top.load_type and lp.load_text(top.load_type,
+      top.offered), "it stops keeping up")
+  end
+  return bounds
+end
+
+local function capacity_bounds(x, nxt, cx, cn)
+  local rep = require "llmd.report"
+  cx, cn = cx or x.capacity, cn or nxt.capacity
+  local bounds = {}
+  for _, y in ipairs { { x, cx, cn }, { nxt, cn, cx } } do
+    if rep.deciding_bound(y[2], y[3]) then
+      bounds[#bounds + 1] = rep.bound_settle(y[1].points, y[1].saturation, y[1], y[2])
+    end
+  end
+  return bounds
+end
+
+-- What settles the order of treatments whose max sustained throughput is only a lower bound
+-- (never saturated), xs the bound treatments, in compare.lua's words: "To settle it: measure
+-- loads where each max sustained throughput lies, above its lower bound: ...".
+local function bounds_settle(xs)
+  return "To settle it: " .. decision.bounds_advice(sustained_bounds(xs), "max sustained throughput") .. "."
+end
+
+-- What settles the order of two treatments by capacity at SLO where a lower bound decides it
+-- (x this place, nxt the next), in compare.lua's Verdict's words (capacity_bounds,
+-- decision.bounds_advice): "To settle it: measure loads where each capacity lies, above its
+-- lower bound: x above 30 req/s offered, its highest load, up to where an SLO fails or it
+-- saturates; ...". nil where no lower bound decides it.
+local function capacity_bounds_settle(x, nxt)
+  local bounds = capacity_bounds(x, nxt)
+  if #bounds == 0 then return nil end
+  return "To settle it: " .. decision.bounds_advice(bounds, "capacity") .. "."
+end
+
 -- Whether the treatments ranked (x.gpus: their accelerator counts, nil unknown) are like for
 -- like on cost: nil when every count is known and equal, or none is known (nothing says they
 -- differ); otherwise {text = the banner, differ = true when two known counts differ,
 -- unknown = labels, per_gpu = {{label, gpus, value}} in order per GPU (figures only,
 -- untested) where every count is known}. totals_first: whether the ranking on totals names
 -- a first (no other place shares its rank); only then is the order per GPU set against it.
+-- totals_ranks: each label's rank text on totals; the places whose rank per GPU differs are
+-- named (rank_moved). settle: what would settle the orders per GPU left open, in the totals'
+-- words (capacity_bounds, sustained_bounds, decision.noise_settle_text), each treatment at its
+-- own offered loads; settle_first: of the pairs that leave no first per GPU (the Verdict line).
 local function bound_prefix(text)
   text = text or ""
   for _, p in ipairs { "≥ ", "< ", "about " } do
@@ -1139,7 +1196,7 @@ function M.partial_ranks(n, ordered)
   return ranks
 end
 
-function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
+function M.cost_note(ranked, by_cap, texts_by_label, totals_first, totals_ranks)
   local known, unknown, counts = {}, {}, {}
   for _, x in ipairs(ranked) do
     if x.gpus then
@@ -1223,10 +1280,20 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
     local per_cap = require("llmd.report").capacity_per
     local function rate(v) return metrics.format("throughput_req_s", v) end
     pair = function(x, nxt)
-      local ev = decision.capacity_evidence(per_cap(nxt.capacity, nxt.gpus), per_cap(x.capacity, x.gpus),
+      local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
+      local ev = decision.capacity_evidence(cn, cx,
         decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
           b = x.error_dispersion } })
       local above = ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling
+      -- what would settle an order left open, as on totals: a lower bound that decides it
+      -- (read off the capacities per GPU) measured higher, at its own offered loads, and spans
+      -- apart within the noise of their rates measured longer (decision.noise_settle_text, its
+      -- rates per GPU, so no seconds)
+      local settle
+      if not above and ev.verdict ~= "A higher" then
+        settle = { bounds = capacity_bounds(x, nxt, cx, cn), noise = ev.within_noise and ev.noise
+          and decision.noise_settle_text(ev.noise, function(v) return rate(v) .. " per GPU" end, true) or nil }
+      end
       local said
       if ev.verdict == "B higher" then
         said = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
@@ -1257,7 +1324,6 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
         -- in the totals' words: two lower bounds are not comparable, either may be higher (not
         -- "not known", which reads as missing data); a pair not shown to differ with the gap
         -- their per-GPU spans allow, this one against the next (decision.capacity_gap)
-        local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
         local gap = decision.gap_pct_text(decision.capacity_gap(cn, cx), gap_pct)
         local cap_unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
@@ -1283,7 +1349,7 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           ev.crash_in_higher)
         said = ("%s; %s"):format(said, t:sub(1, 1):lower() .. t:sub(2))
       end
-      return above, said, ev.verdict
+      return above, said, ev.verdict, settle
     end
   else
     -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):
@@ -1317,25 +1383,39 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
           "not ordered"
       end
       if sp and sp.within_noise then
-        -- (spans apart by less than the noise of their rates: compare.lua's rule, one function)
+        -- (spans apart by less than the noise of their rates: compare.lua's rule, one function;
+        -- what would settle it, loads longer, as on totals, its rates per GPU, so no seconds)
         local hi, lo = sp.within_noise == "b" and x or nxt, sp.within_noise == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
           .. "more than %s at any load), %s"):format(x.label, nxt.label, hi.label, hi.label,
           rate(sp.within_noise == "b" and sp.lb or sp.la), lo.label, rate(sp.within_noise == "b" and sp.ha or sp.hb),
-          decision.sustained_noise_text(sp, rate, hi.label, lo.label)), "not ordered"
+          decision.sustained_noise_text(sp, rate, hi.label, lo.label)), "not ordered",
+          { bounds = {}, noise = decision.noise_settle_text(sp.noise, rate, true) }
+      end
+      -- (spans that overlap: the ones that never saturated measured higher, as on totals)
+      local open = {}
+      for _, y in ipairs { x, nxt } do
+        if sp and y.saturation.none == true then open[#open + 1] = y end
       end
       return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
         x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
-        or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered"
+        or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered",
+        { bounds = sustained_bounds(open) }
     end
   end
   local said = {}
+  -- (what would settle each pair left open, {a, b, settle}; those of the first per GPU apart)
+  local open, open_first = {}, {}
   for i = 1, #per - 1 do
-    local above, text, verdict = pair(by[per[i].label], by[per[i + 1].label])
+    local above, text, verdict, settle = pair(by[per[i].label], by[per[i + 1].label])
     per[i].vs_next = by_cap and verdict or (above and "ordered" or "not ordered")
     per[i].above = above or false
     said[#said + 1] = text
     if i == 1 and above then shown = per[1].label end
+    if settle then
+      open[#open + 1] = { a = per[i].label, b = per[i + 1].label, settle = settle }
+      if i == 1 then open_first[1] = open[#open] end
+    end
   end
   -- a first per GPU is ahead of every other treatment, not only of the next: the first
   -- against each one further down, and where the evidence does not order the two, the text
@@ -1343,9 +1423,13 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
   -- (x above y and y level with z would otherwise read as x first)
   if shown then
     for j = 3, #per do
-      local above, text = pair(by[per[1].label], by[per[j].label])
+      local above, text, _, settle = pair(by[per[1].label], by[per[j].label])
       if not above then
         shown = nil
+        if settle then
+          open[#open + 1] = { a = per[1].label, b = per[j].label, settle = settle }
+          open_first[#open_first + 1] = open[#open]
+        end
         local rest = text:gsub("^" .. per[1].label:gsub("%p", "%%%0") .. " and " .. per[j].label:gsub("%p", "%%%0")
           .. " per GPU: ", "")
         said[#said + 1] = ("%s is not shown ahead of %s per GPU: %s"):format(per[1].label, per[j].label, rest)
@@ -1380,6 +1464,45 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first)
     shown and ranked[1] and shown ~= ranked[1].label and totals_first
       and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(shown,
         ranked[1].label) or "")
+  -- the places the rank per GPU puts otherwise than the rank on totals (totals_ranks: label to
+  -- the totals' rank text), named, so that a place beaten on totals is not read as beaten per
+  -- GPU: each rank per GPU rests on the same evidence rules as the totals' (M.partial_ranks)
+  local moved = {}
+  for _, p in ipairs(per) do
+    local tr = (totals_ranks or {})[p.label]
+    if tr and tr ~= p.rank_text then
+      moved[#moved + 1] = ("%s %s per GPU (%s on totals)"):format(p.label, p.rank_text, tr)
+    end
+  end
+  if #moved > 0 then
+    res.rank_moved = moved
+    res.text = ("%s The rank per GPU is not the rank on totals for %s: %s."):format(res.text,
+      #moved == 1 and "one place" or (#moved .. " places"), table.concat(moved, ", "))
+  end
+  -- what would settle the orders per GPU left open (pair's settle: lower bounds that decide
+  -- them, measured higher; spans within the noise of their rates, measured longer), in the
+  -- totals' words, each treatment at its own offered loads; res.settle_first: of the pairs
+  -- that leave no first per GPU, for the Verdict line
+  local function settle_text(list)
+    local bounds, seen, noise = {}, {}, {}
+    for _, e in ipairs(list) do
+      for _, b in ipairs(e.settle.bounds or {}) do
+        if not seen[b] then seen[b], bounds[#bounds + 1] = true, b end
+      end
+      if e.settle.noise then noise[#noise + 1] = e end
+    end
+    local out = {}
+    if #bounds > 0 then out[1] = decision.bounds_advice(bounds, by_cap and "capacity" or "max sustained throughput") end
+    for _, e in ipairs(noise) do
+      out[#out + 1] = (#list > 1 and ("%s against %s: "):format(e.a, e.b) or "") .. e.settle.noise
+    end
+    if #out == 0 then return nil end
+    return ("To settle the order per GPU (each treatment at its own offered loads, in total): %s."):format(
+      table.concat(out, "; "))
+  end
+  res.settle = settle_text(open)
+  res.settle_first = not shown and settle_text(open_first) or nil
+  if res.settle then res.text = res.text .. " " .. res.settle end
   return res
 end
 
@@ -1425,9 +1548,11 @@ function M.verdict_line(m, ranked, failed, by_cap)
         .. "of accelerators, and the GPU count of %s is unknown") or ("Not known to be like for like on cost: the GPU "
         .. "count of %s is unknown")):format(table.concat(unknown, ", "))
       or "Not like for like on cost: the treatments ran on different numbers of accelerators"
-    line = ("%s, so none is named best on totals%s."):format(why, m.cost.best_per_gpu
+    line = ("%s, so none is named best on totals%s.%s"):format(why, m.cost.best_per_gpu
       and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
-      or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"))
+      or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"),
+      -- (what would settle which comes first per GPU, as r1.settle below says it on totals)
+      not m.cost.best_per_gpu and m.cost.settle_first and (" " .. m.cost.settle_first) or "")
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
     or (by_cap and ranked[1].capacity.kind == "below_lowest") then
     line = m.verdict:match("^(.-%.)%s") or m.verdict
@@ -1476,41 +1601,6 @@ function M.verdict_line(m, ranked, failed, by_cap)
     line = ("%s Not ranked (a run failed its health check): %s."):format(line, table.concat(names, ", "))
   end
   return line
-end
-
--- What settles the order of treatments whose max sustained throughput is only a lower bound
--- (never saturated): each measured above its highest load, up to where it stops keeping up,
--- in compare.lua's words (decision.bounds_advice). xs: the bound treatments.
-local function bounds_settle(xs)
-  local bounds = {}
-  for _, x in ipairs(xs) do
-    local top
-    for _, p in ipairs(x.points or {}) do
-      if p.offered and (not top or p.offered > top.offered) then top = p end
-    end
-    bounds[#bounds + 1] = decision.above_bound_text(x.label, top and top.load_type and lp.load_text(top.load_type,
-      top.offered), "it stops keeping up")
-  end
-  return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
-end
-
--- What settles the order of two treatments by capacity at SLO where a lower bound decides it
--- (x this place, nxt the next): each one whose capacity is a lower bound that only its own
--- higher loads can order (llmd.report.deciding_bound: both bounds, its figure the lower, or
--- the other below its lowest load) measured where it lies, in compare.lua's Verdict's words
--- (llmd.report.bound_settle, decision.bounds_advice): "To settle it: measure loads where
--- each capacity lies, above its lower bound: x above 30 req/s offered, its highest load, up
--- to where an SLO fails or it saturates; ...". nil where no lower bound decides it.
-local function capacity_bounds_settle(x, nxt)
-  local rep = require "llmd.report"
-  local bounds = {}
-  for _, y in ipairs { { x, nxt }, { nxt, x } } do
-    if rep.deciding_bound(y[1].capacity, y[2].capacity) then
-      bounds[#bounds + 1] = rep.bound_settle(y[1].points, y[1].saturation, y[1], y[1].capacity)
-    end
-  end
-  if #bounds == 0 then return nil end
-  return "To settle it: " .. decision.bounds_advice(bounds, "capacity") .. "."
 end
 
 -- The places whose figure their treatment's own files leave in doubt, as compare.lua's
@@ -2710,7 +2800,9 @@ function M.model(list, opts)
   for i = 2, #m.ranking do
     if m.ranking[i].rank == 1 then first_alone = false end
   end
-  local cost = M.cost_note(ranked, by_cap, rank_texts, first_alone)
+  local totals_ranks = {}
+  for _, r in ipairs(m.ranking) do totals_ranks[r.label] = r.rank_text end
+  local cost = M.cost_note(ranked, by_cap, rank_texts, first_alone, totals_ranks)
   if cost then
     m.cost = cost
     m.latency_best = nil
@@ -3089,6 +3181,9 @@ function M.model(list, opts)
   m.pareto_unknown = unknown_left
   -- the unknown ones too: no other is shown to beat them
   for _, l in ipairs(m.pareto_unknown) do m.front[#m.front + 1] = l end
+  -- (each domination per GPU, where the GPU counts differ or some are unknown: said beside
+  -- it, and the ones beaten on totals only in the summary too)
+  if m.cost then M.dominated_per_gpu(m, T) end
   -- the summary says what the Pareto section says, with the same evidence
   if #m.dominated > 0 then
     local parts, all_both = {}, true
@@ -3100,6 +3195,10 @@ function M.model(list, opts)
       .. "at least one of them (see the Pareto front): %s %s (%s)."):format(m.pareto_latency,
       m.cost and "on totals, " or "", #parts == 1 and "one treatment is" or (#parts .. " treatments are"),
       all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
+    if m.pareto_not_beaten_per_gpu then
+      local t = m.pareto_not_beaten_per_gpu
+      m.verdict = ("%s %s."):format(m.verdict, t:sub(1, 1):upper() .. t:sub(2))
+    end
   end
   -- a place whose figure its own files leave in doubt: said beside it and in the verdict
   mark_in_doubt(m, list, by_cap and slo or nil)
@@ -3123,6 +3222,52 @@ local function per_gpu_figure(x, by_cap, r)
   end
   if x.max_rps then return x.max_rps / x.gpus, (x.saturation.none and "≥ " or "") .. f(x.max_rps) end
   return nil, metrics.na("max sustained throughput unknown")
+end
+
+-- How each domination of the Pareto front on totals (m.dominated) compares per GPU, where the
+-- treatments' GPU counts differ or some are unknown (m.cost; T the treatments): on max
+-- sustained throughput, by compare.lua's rule (decision.sustained_order), beside a latency
+-- read at one total load, which is no load per GPU (d.per_gpu); and the treatments beaten on
+-- totals whose beater the measured loads do not put above them per GPU (it is above, or they
+-- cannot order the two), named in m.pareto_not_beaten_per_gpu: the front per GPU may hold
+-- them (a 2-GPU treatment at 1.8 times a 1-GPU one's throughput beats it on totals only).
+function M.dominated_per_gpu(m, T)
+  local by = {}
+  for _, x in ipairs(T) do by[x.label] = x end
+  local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+  local above, open = {}, {}
+  for _, d in ipairs(m.dominated) do
+    local c, o = by[d.label], by[d.by]
+    if not (c and o and c.gpus and o.gpus) then
+      d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
+        c and c.gpus and d.by or d.label)
+    else
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT)
+      local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
+        sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
+      d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
+        order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
+          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
+        or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
+          sp.least_below_threshold
+            and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
+          .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
+          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
+        or "the measured loads cannot order them per GPU")
+      if order == "a" then
+        above[#above + 1] = ("%s (per GPU above %s on max sustained throughput, by the measured loads)"):format(
+          d.label, d.by)
+      elseif order ~= "b" then
+        open[#open + 1] = ("%s (per GPU not shown below %s on max sustained throughput)"):format(d.label, d.by)
+      end
+    end
+  end
+  local named = {}
+  for _, l in ipairs(above) do named[#named + 1] = l end
+  for _, l in ipairs(open) do named[#named + 1] = l end
+  m.pareto_not_beaten_per_gpu = #named > 0 and ("beaten on totals only: %s; a front per GPU may hold %s"):format(
+    table.concat(named, ", "), #named == 1 and "it" or "them") or nil
 end
 
 -- The GPU counts beside the ranking and the Pareto front (m: M.model's, T its treatments):
@@ -3169,27 +3314,9 @@ function M.gpu_figures(m, T, by_cap)
   m.pareto_cost = ("the front is on totals, of treatments on different or unknown numbers of GPUs (%s): it "
     .. "compares different amounts of hardware, and a latency at one total load is not one at the same load per "
     .. "GPU, so no domination below is one per GPU"):format(table.concat(counts, ", "))
-  local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
-  for _, d in ipairs(m.dominated) do
-    local c, o = by[d.label], by[d.by]
-    if not (c and o and c.gpus and o.gpus) then
-      d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
-        c and c.gpus and d.by or d.label)
-    else
-      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT)
-      local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
-        sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
-      d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
-        order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
-          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
-        or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
-          sp.least_below_threshold
-            and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
-        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
-          .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
-          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
-        or "the measured loads cannot order them per GPU")
-    end
+  -- (the treatments beaten on totals whose beater the order per GPU does not put above them)
+  if m.pareto_not_beaten_per_gpu then
+    m.pareto_cost = ("%s; %s"):format(m.pareto_cost, m.pareto_not_beaten_per_gpu)
   end
 end
 
@@ -3457,8 +3584,11 @@ function M.write_report(out, list, opts)
     latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
     cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
       per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false, best_per_gpu = m.cost.best_per_gpu or false,
-      evidence = m.cost.evidence and json.array(m.cost.evidence) or false } or false,
+      evidence = m.cost.evidence and json.array(m.cost.evidence) or false,
+      rank_moved = m.cost.rank_moved and json.array(m.cost.rank_moved) or false, settle = m.cost.settle or false }
+      or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
+    pareto_not_beaten_per_gpu = m.pareto_not_beaten_per_gpu or false,
     pareto_excluded = json.array(m.pareto_excluded or {}), pareto_unknown = json.array(m.pareto_unknown or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     pareto_within_noise = json.array(m.pareto_within_noise or {}),

@@ -227,3 +227,64 @@ t.test("treatments: results naming another model than the scrapes: warned, and n
   local paths = tr.write_outputs(t.tmpdir(), list, {})
   t.contains(t.read(paths.md), "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
 end)
+
+-- A benchmark report whose scenario.stack lists several inference engines of different models:
+-- the results name each (run.model is their joined text, "a, b", which is no name a server
+-- answers to). The fixture br_v0_2_example.yaml's one engine (model.name Qwen/Qwen3-0.6B, lines
+-- 27-67) copied once per model, each copy's model.name replaced; the fixture scrapes in
+-- metrics/raw with pod wq7tz's model_name set to meta-llama/Llama-3.1-8B, so the server answers
+-- to Qwen/Qwen3-0.6B (pod k2x9p) and meta-llama/Llama-3.1-8B (pod wq7tz). shift: seconds added
+-- to run.time.duration (two runs, not one run twice).
+local function br_models(models, shift)
+  local d = t.tmpdir()
+  local src = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  local head, first, rest = src:match("^(.-\n  stack:\n)(  %- metadata:.-\n)(  %- metadata:.*)$")
+  assert(head, "br_v0_2_example.yaml: no second stack component")
+  local comps = {}
+  for i, m in ipairs(models) do
+    comps[i] = first:gsub("label: vllm%-svc%-0", "label: vllm-svc-" .. i, 1)
+      :gsub("\n        name: Qwen/Qwen3%-0%.6B\n", "\n        name: " .. m .. "\n", 1)
+  end
+  local text = head .. table.concat(comps) .. rest
+  text = text:gsub("\n    duration: PT([%d.]+)S", function(x) return ("\n    duration: PT%gS"):format(x + (shift or 0)) end,
+    1)
+  t.write(d .. "/br_v0_2_example.yaml", text)
+  return with_scrapes(d, "meta-llama/Llama-3.1-8B")
+end
+
+t.test("a benchmark report of several models: each served passes the served-model check, one not served warns",
+  function()
+  -- (on main: run.model "Qwen/Qwen3-0.6B, meta-llama/Llama-3.1-8B" was held against the server's
+  -- names as one name, so x, whose every model the scrapes name, drew "the results name model
+  -- Qwen/Qwen3-0.6B, meta-llama/Llama-3.1-8B ..., but ..." and "like for like not verified")
+  local both = { "Qwen/Qwen3-0.6B", "meta-llama/Llama-3.1-8B" }
+  local md, verdict, _, w = report_of(br_models(both), br_models(both, 0.5))
+  t.lacks(verdict, "like for like not verified", "verdict")
+  t.lacks(md, "the server is not known to be the one the results measured")
+  t.eq(json.read(w .. "/run-a/run_model.json").models, both)
+  -- y's stack names a model no pod serves: its check names that one, and only that one
+  md = report_of(br_models(both), br_models({ "Qwen/Qwen3-0.6B", "other/Model-7B" }, 0.5))
+  local checks = md:match("## Data checks(.-)\n## ")
+  t.lacks(checks, "- x: the server is not known")
+  t.contains(checks, "- y: the server is not known to be the one the results measured: the results name models "
+    .. "Qwen/Qwen3-0.6B, other/Model-7B (read from br_v0_2_example.yaml: scenario.stack), but the model_name label of "
+    .. "vLLM's metrics in metrics/raw names Qwen/Qwen3-0.6B, meta-llama/Llama-3.1-8B; the benchmark's requests for "
+    .. "other/Model-7B may have reached another server, or other/Model-7B is a --served-model-name alias these files "
+    .. "do not show; like for like is not verified on the results' model\n")
+end)
+
+t.test("check_served_model: a list of results' models, each against every name the server answers to", function()
+  local decision = require "llmd.decision"
+  local sm = { answers = { { where = "the model_name label of vLLM's metrics in metrics/raw", names = { "a/one" } },
+    { where = "vLLM's start-up arguments in logs/p.log", names = { "b/two", "/cache/two" } } } }
+  local run = { model = "a/one, /cache/two", models = { "a/one", "/cache/two" }, served_model = sm, warnings = {},
+    status = "ok" }
+  t.eq(decision.check_served_model(run), nil)
+  t.eq({ #run.warnings, run.status }, { 0, "ok" })
+  run = { model = "a/one, c/three, d/four", models = { "a/one", "c/three", "d/four" }, served_model = sm,
+    warnings = {}, status = "ok" }
+  t.contains(decision.check_served_model(run), "the benchmark's requests for c/three and d/four may have reached "
+    .. "another server, or c/three and d/four are --served-model-name aliases these files do not show")
+  t.eq(sm.mismatch, "its results name models c/three and d/four, its server a/one, b/two, /cache/two (see Data checks)")
+  t.eq({ #run.warnings, run.status }, { 1, "warnings" })
+end)

@@ -1052,3 +1052,62 @@ do
     t.ok(t.rel(v.cap_b[2], 30.58823529411765) < 1e-6, v.cap_b[2])
   end)
 end
+
+-- treatments.lua per GPU: what would settle an order per GPU left open, as the totals' advice
+-- says it (llmd.report.bound_settle, decision.bounds_advice), each treatment named at its own
+-- offered loads (in total: the loads a user sets), the bound that decides it read off the
+-- capacities per GPU. On main the per-GPU texts gave none.
+do
+  local tr = require "llmd.treatments"
+  local find, lacks = t.contains, t.lacks
+  -- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
+  local treat = t.ttft_treatment
+  local SLO = decision.parse_slo("ttft_p90_ms=100")
+
+  t.test("per GPU: two lower bounds: measure each above its highest load, at its own offered loads", function()
+    -- by hand: x on 1 GPU meets TTFT p90 <= 100 ms at 10 and 20 req/s (50, 60 ms): >= 20 req/s,
+    -- 20 per GPU; y on 2 GPUs meets it at 10, 20, 30, 36 (50-80 ms): >= 36 req/s, 18 per GPU.
+    -- Per GPU two lower bounds, either may be higher; what settles it is each measured above
+    -- its own highest load, x above 20 req/s offered, y above 36 (not 18: y's loads are set in total)
+    local x = treat("x", { { 10, 50 }, { 20, 60 } }, 1)
+    local y = treat("y", { { 10, 50 }, { 20, 60 }, { 30, 70 }, { 36, 80 } }, 2)
+    local m = tr.model({ x, y }, { slo = SLO })
+    find(m.cost.text, "x and y per GPU: not comparable: both capacities are only lower bounds, ≥ 20.000 req/s and "
+      .. "≥ 18.000 req/s per GPU")
+    local settle = "To settle the order per GPU (each treatment at its own offered loads, in total): measure loads "
+      .. "where each capacity lies, above its lower bound: x above 20 req/s offered, its highest load, up to where an "
+      .. "SLO fails or it saturates; y above 36 req/s offered, its highest load, up to where an SLO fails or it "
+      .. "saturates."
+    find(m.cost.text, settle, "cost note")
+    t.eq(m.cost.settle, settle)
+    -- the Verdict line, which names no first per GPU, says it too
+    find(m.verdict_line, "per GPU, none is shown first either (see below). " .. settle, "verdict line")
+    -- without an SLO, by max sustained throughput: both never saturated, the same loads
+    m = tr.model({ x, y }, {})
+    find(m.cost.text, "To settle the order per GPU (each treatment at its own offered loads, in total): measure loads "
+      .. "where each max sustained throughput lies, above its lower bound: x above 20 req/s offered, its highest load, "
+      .. "up to where it stops keeping up; y above 36 req/s offered, its highest load, up to where it stops keeping up.")
+  end)
+
+  t.test("per GPU: a bound below the other's estimate: only the bound is to be measured higher", function()
+    -- by hand: x on 1 GPU >= 20 req/s (as above); y on 2 GPUs meets the SLO at 20 and 40 req/s
+    -- (50 ms) and fails it at 60 (150 ms): 40 + (100 - 50) / (150 - 50) x 20 = 50 req/s, 25 per
+    -- GPU, between 20 and 30 per GPU. x's bound, 20 per GPU, lies below y's estimate: only x's
+    -- higher loads can order them (llmd.report.deciding_bound); y's estimate is no bound
+    local x = treat("x", { { 10, 50 }, { 20, 60 } }, 1)
+    local y = treat("y", { { 20, 50 }, { 40, 50 }, { 60, 150 } }, 2)
+    local m = tr.model({ x, y }, { slo = SLO })
+    t.near(m.cost.per_gpu[1].value, 25, 1e-9)
+    t.eq(m.cost.best_per_gpu, nil)
+    t.eq(m.cost.settle, "To settle the order per GPU (each treatment at its own offered loads, in total): measure loads "
+      .. "where that capacity lies, above its lower bound: x above 20 req/s offered, its highest load, up to where an "
+      .. "SLO fails or it saturates.")
+    lacks(m.cost.settle, "y above")
+    -- an order per GPU shown (y on 4 GPUs: 12.5 per GPU, between 10 and 15, below x's 20):
+    -- nothing to settle
+    m = tr.model({ x, treat("y", { { 20, 50 }, { 40, 50 }, { 60, 150 } }, 4) }, { slo = SLO })
+    t.eq(m.cost.best_per_gpu, "x")
+    t.eq(m.cost.settle, nil)
+    lacks(m.cost.text, "To settle")
+  end)
+end

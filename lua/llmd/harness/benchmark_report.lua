@@ -347,8 +347,11 @@ local function stack_config(run, br, path)
   end
   local src = path .. ": scenario.stack"
   rm.config(run, "model", table.concat(models, ", "), src)
-  -- (the model the results name, as every reader sets it: llmd.decision.model_of)
+  -- (the model the results name, as every reader sets it: llmd.decision.model_of; a stack of
+  -- several models keeps them as a list too, run.models, which llmd.decision.check_served_model
+  -- holds each against the server's names: their joined text names none of them)
   if #models > 0 then run.model = table.concat(models, ", ") end
+  if #models > 1 then run.models = models end
   rm.config(run, "hardware", table.concat(hw, "; "), src)
   rm.config(run, "parallelism", table.concat(par, "; "), src)
   rm.config(run, "image", table.concat(img, "; "), src)

@@ -3433,13 +3433,14 @@ local function settle_text(model, A, B, ca, cb)
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
           e.hi and fmt(e.hi) or "unbounded", fmt(limit[e.key]))
       elseif e.remedy == "more repeats" and e.need then
+        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance)
         parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
-          .. "limit; with the spread these show, %d would clear it)"):format(e.need, e.repeats, name, fmt(e.value),
-          fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need)
+          .. "limit; %d would clear it with %d %% chance if their mean and spread are truly as measured)"):format(
+          e.need, e.repeats, name, fmt(e.value), fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
       elseif e.remedy == "more repeats" then
         parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
-          .. "to clear it: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
-          fmt(limit[e.key]), lp.SETTLE_MAX_REPEATS)
+          .. "to clear it with %d %% chance: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
+          fmt(limit[e.key]), lp.SETTLE_MAX_REPEATS, lp.SETTLE_POWER)
       elseif e.remedy == "per-request data" then
         parts[#parts + 1] = head .. "per-request data or repeats of that load"
       end

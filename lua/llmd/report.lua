@@ -1468,6 +1468,26 @@ local function noise_clause(c)
   return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
 end
 
+-- The span a capacity is ordered by (decision.capacity_span) in a sentence, with which span
+-- it is and the digits its cell gives it (capacity_text): "between 5.90 and 9.21 req/s (with
+-- each load's 95 % interval)", "at 3.94–5.86 req/s (the range its repeats allow)", "between
+-- 5.63 and 8.40 req/s (measured)"; for "the measured loads place x's capacity ...".
+-- (newuser43: treatments.lua's ranking said "at 6.007–9.384 req/s" beside a cell "measured:
+-- between 6.01 and 7.71", two ranges, neither named)
+function M.capacity_span_text(c)
+  local lo, hi = decision.capacity_span(c)
+  local text, which
+  if c.interval then
+    text, which = interval_text(c.interval), "the range its repeats allow"
+  else
+    text = span_words(lo, hi, function(x) return T.helpers.num(x, 2) end, " req/s")
+    -- (where the intervals widen nothing, the cell says "measured" alone: noise_clause)
+    which = noise_clause(c) and "with each load's 95 % interval" or "measured"
+  end
+  local bare = text:find("^between ") or text:find("^below ") or text:find("^any") or text:find("^up to ")
+  return ("%s%s (%s)"):format(bare and "" or "at ", text, which)
+end
+
 -- The caveat of a span of one run per load that rests on intervals known to run narrow near
 -- capacity (NARROW_CELL), nil elsewhere; after the span's clause where there is one.
 local function narrow_note(c)

@@ -471,8 +471,15 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
-  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number
-  if row.delta == nil then row.effect_pct = nil end
+  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number;
+  -- nor has a row no comparison bears a verdict on (not comparable: pooled over loads that
+  -- differ, figures that follow the sends or describe the run, a broken run), beside whose change
+  -- an effect read as a second, measured gap (newuser43: the demo's throughput, effect 39.9
+  -- beside a change of 49.8). A test of the loads both sustained (sustained_only) keeps its own.
+  if row.delta == nil or (v.verdict == "not comparable" and not v.sustained_only) then
+    row.effect_pct = nil
+    v.effect_lo, v.effect_hi, v.effect_pp, v.effect_pp_lo, v.effect_pp_hi = nil, nil, nil, nil, nil
+  end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
   row.sustained_winner = v.sustained_winner
@@ -6043,6 +6050,9 @@ function M.kv_csv_rows(model)
       else
         x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
           or "untested"
+        -- (counters over different requests or loads: no effect beside the change, as
+        -- finish_row gives a not comparable performance row none)
+        if x.verdict == "not comparable" then x.effect_pct = nil end
         local parts = {}
         -- (a not comparable row's evidence gives the whole reason its verdict has the gist of)
         if r.verdict ~= "" and r.verdict ~= x.verdict and not r.verdict:find("^not comparable") then

@@ -510,6 +510,18 @@ local function finish_row(row, fam, A, B)
   end
   row.note = v.note
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
+  -- a verdict read off a test that left some load points out says so where the Verdict and
+  -- the table do ("over 2 of 3 load points (1 left out: ...)", decision.test_scope_text): the
+  -- CSV and the JSON keep it in the note, not only in sig.scope (newuser43: a winner row's
+  -- note was empty beside "over 2 of 3 load points" in the Verdict). (A test of every load
+  -- point, or of the one each run has, leaves nothing out: its note is as it was.)
+  local s = row.sig and row.sig.scope
+  local partial = type(s) == "table" and type(s.tested) == "table" and not s.one_each and #s.tested < (s.total or 0)
+  local scope = partial and v.p_value and v.verdict ~= "untested"
+    and (v.verdict ~= "not comparable" or v.sustained_only) and decision.test_scope_text(row.sig)
+  if scope and not (row.note or ""):find(scope, 1, true) then
+    row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. "tested " .. scope
+  end
   if row.a_harness or row.b_harness then
     -- the CSV has no a_text: the harness's figure beside the throughput, in its note
     local function h(x) return x and T.helpers.num(x, tonumber(metrics.get(row.key).format:match("%.(%d)f") or 0))

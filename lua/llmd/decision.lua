@@ -2472,9 +2472,10 @@ end
 M.SETTLE_MAX_LONGER = 100
 
 -- The chance (power) with which the loads M.noise_settle_text asks for put a gap beyond the
--- noise if the gap is as measured, and the normal quantile at it (z_0.80, numpy/scipy
--- norm.ppf(0.8) = 0.8416212335729143).
-M.SETTLE_POWER = 80
+-- noise if the gap is as measured (llmd.loadpoints', which sizes the repeats of a load the
+-- same way), and the normal quantile at it (z_0.80, numpy/scipy norm.ppf(0.8) =
+-- 0.8416212335729143).
+M.SETTLE_POWER = lp.SETTLE_POWER
 M.SETTLE_POWER_Z = 0.8416212335729143
 
 -- What would settle an order the noise of two rates leaves open (nz: M.gap_noise's, fig_n

@@ -471,8 +471,15 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
-  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number
-  if row.delta == nil then row.effect_pct = nil end
+  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number;
+  -- nor has a row no comparison bears a verdict on (not comparable: pooled over loads that
+  -- differ, figures that follow the sends or describe the run, a broken run), beside whose change
+  -- an effect read as a second, measured gap (newuser43: the demo's throughput, effect 39.9
+  -- beside a change of 49.8). A test of the loads both sustained (sustained_only) keeps its own.
+  if row.delta == nil or (v.verdict == "not comparable" and not v.sustained_only) then
+    row.effect_pct = nil
+    v.effect_lo, v.effect_hi, v.effect_pp, v.effect_pp_lo, v.effect_pp_hi = nil, nil, nil, nil, nil
+  end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
   row.sustained_winner = v.sustained_winner
@@ -503,6 +510,18 @@ local function finish_row(row, fam, A, B)
   end
   row.note = v.note
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
+  -- a verdict read off a test that left some load points out says so where the Verdict and
+  -- the table do ("over 2 of 3 load points (1 left out: ...)", decision.test_scope_text): the
+  -- CSV and the JSON keep it in the note, not only in sig.scope (newuser43: a winner row's
+  -- note was empty beside "over 2 of 3 load points" in the Verdict). (A test of every load
+  -- point, or of the one each run has, leaves nothing out: its note is as it was.)
+  local s = row.sig and row.sig.scope
+  local partial = type(s) == "table" and type(s.tested) == "table" and not s.one_each and #s.tested < (s.total or 0)
+  local scope = partial and v.p_value and v.verdict ~= "untested"
+    and (v.verdict ~= "not comparable" or v.sustained_only) and decision.test_scope_text(row.sig)
+  if scope and not (row.note or ""):find(scope, 1, true) then
+    row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. "tested " .. scope
+  end
   if row.a_harness or row.b_harness then
     -- the CSV has no a_text: the harness's figure beside the throughput, in its note
     local function h(x) return x and T.helpers.num(x, tonumber(metrics.get(row.key).format:match("%.(%d)f") or 0))
@@ -1466,6 +1485,26 @@ local function noise_clause(c)
     return nil
   end
   return "with each load's 95 % interval: " .. span_words(lo, hi, function(x) return T.helpers.num(x, 2) end)
+end
+
+-- The span a capacity is ordered by (decision.capacity_span) in a sentence, with which span
+-- it is and the digits its cell gives it (capacity_text): "between 5.90 and 9.21 req/s (with
+-- each load's 95 % interval)", "at 3.94–5.86 req/s (the range its repeats allow)", "between
+-- 5.63 and 8.40 req/s (measured)"; for "the measured loads place x's capacity ...".
+-- (newuser43: treatments.lua's ranking said "at 6.007–9.384 req/s" beside a cell "measured:
+-- between 6.01 and 7.71", two ranges, neither named)
+function M.capacity_span_text(c)
+  local lo, hi = decision.capacity_span(c)
+  local text, which
+  if c.interval then
+    text, which = interval_text(c.interval), "the range its repeats allow"
+  else
+    text = span_words(lo, hi, function(x) return T.helpers.num(x, 2) end, " req/s")
+    -- (where the intervals widen nothing, the cell says "measured" alone: noise_clause)
+    which = noise_clause(c) and "with each load's 95 % interval" or "measured"
+  end
+  local bare = text:find("^between ") or text:find("^below ") or text:find("^any") or text:find("^up to ")
+  return ("%s%s (%s)"):format(bare and "" or "at ", text, which)
 end
 
 -- The caveat of a span of one run per load that rests on intervals known to run narrow near
@@ -3433,13 +3472,14 @@ local function settle_text(model, A, B, ca, cb)
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
           e.hi and fmt(e.hi) or "unbounded", fmt(limit[e.key]))
       elseif e.remedy == "more repeats" and e.need then
+        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance)
         parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
-          .. "limit; with the spread these show, %d would clear it)"):format(e.need, e.repeats, name, fmt(e.value),
-          fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need)
+          .. "limit; %d would clear it with %d %% chance if their mean and spread are truly as measured)"):format(
+          e.need, e.repeats, name, fmt(e.value), fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
       elseif e.remedy == "more repeats" then
         parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
-          .. "to clear it: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
-          fmt(limit[e.key]), lp.SETTLE_MAX_REPEATS)
+          .. "to clear it with %d %% chance: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
+          fmt(limit[e.key]), lp.SETTLE_MAX_REPEATS, lp.SETTLE_POWER)
       elseif e.remedy == "per-request data" then
         parts[#parts + 1] = head .. "per-request data or repeats of that load"
       end
@@ -6023,6 +6063,9 @@ function M.kv_csv_rows(model)
       else
         x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
           or "untested"
+        -- (counters over different requests or loads: no effect beside the change, as
+        -- finish_row gives a not comparable performance row none)
+        if x.verdict == "not comparable" then x.effect_pct = nil end
         local parts = {}
         -- (a not comparable row's evidence gives the whole reason its verdict has the gist of)
         if r.verdict ~= "" and r.verdict ~= x.verdict and not r.verdict:find("^not comparable") then

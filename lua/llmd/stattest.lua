@@ -13,6 +13,7 @@
 --   st.heterogeneity({0, 0, 12}, {200, 200, 200}) -- {x2 =, df = 2, p =}: do the shares differ?
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
 --   st.mean_ci(xs, 0.95, 0)        -- lo never below 0 (clipped = true, t_lo = the t end)
+--   st.t_interval_power(1542.3, 1372.5, 9) -- 0.838: 9 values' t-interval clears a limit that far
 --
 -- The t distribution is computed from the regularised incomplete beta function
 -- (continued fraction, evaluated with the modified Lentz method) and log-gamma (Lanczos
@@ -621,6 +622,42 @@ function M.mean_ci(xs, level, floor)
     identical = lo == hi }
   if floor and r.lo < floor then r.t_lo, r.lo, r.clipped = r.lo, floor, true end
   return r
+end
+
+-- The chance that the two-sided t-interval (level, 0.95 by default) of the mean of n values
+-- drawn from a normal distribution whose mean lies gap (> 0) from a limit, standard deviation
+-- sd, lies wholly on the mean's side of that limit: the power of the one-sided t-test at the
+-- interval's edge, P(T' > t) for T' noncentral t with n - 1 degrees of freedom and
+-- noncentrality gap sqrt(n) / sd, t = t_quantile(1 - (1 - level) / 2, n - 1). With u = s / sd
+-- (s the values' own standard deviation, (n - 1) u^2 chi-square with n - 1 degrees of
+-- freedom) it is the mean over u of P(Z > t u - gap sqrt(n) / sd), integrated by Simpson's
+-- rule (4000 steps over u up to where the chi-square's upper tail is below 1e-12): |error|
+-- below 1e-6 for n from 2 to 100 (tests/lua/test_capacity_repeats.lua checks it against a
+-- numpy simulation). n >= 2, sd > 0.
+function M.t_interval_power(gap, sd, n, level)
+  check_df(n - 1, "t_interval_power")
+  if not (type(gap) == "number" and gap > 0 and type(sd) == "number" and sd > 0) then
+    error(("t_interval_power: gap and sd must be positive numbers, got %s and %s"):format(tostring(gap),
+      tostring(sd)), 2)
+  end
+  local df = n - 1
+  local t = M.t_quantile(1 - (1 - (level or 0.95)) / 2, df)
+  local ncp = gap * math.sqrt(n) / sd
+  -- the density of u: 2 (df / 2)^(df / 2) / Gamma(df / 2) u^(df - 1) exp(-df u^2 / 2)
+  local lead = math.log(2) + df / 2 * math.log(df / 2) - M.lgamma(df / 2)
+  local function f(u)
+    local dens = u > 0 and math.exp(lead + (df - 1) * math.log(u) - df * u * u / 2) or (df == 1 and math.exp(lead))
+      or 0
+    local z = t * u - ncp
+    local upper = z >= 0 and M.normal_two_sided(z) / 2 or 1 - M.normal_two_sided(z) / 2
+    return dens * upper
+  end
+  local top = math.sqrt((df + 20 * math.sqrt(2 * df) + 60) / df)
+  local steps = 4000
+  local h = top / steps
+  local sum = f(0) + f(top)
+  for i = 1, steps - 1 do sum = sum + (i % 2 == 1 and 4 or 2) * f(i * h) end
+  return math.min(1, math.max(0, sum * h / 3))
 end
 
 return M

@@ -2200,21 +2200,13 @@ function M.model(list, opts)
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
-      local la, ha = decision.capacity_span(nxt.capacity)
-      local lb, hb = decision.capacity_span(x.capacity)
-      -- (a lower end of 0: no load is known to have met the SLOs, each load's pass or fail
-      -- being one draw too noisy to tell: "any rate", "no more than X", never "≥ 0")
-      local function span(lo, hi)
-        if hi == math.huge then
-          return lo > 0 and ("≥ %.4g req/s"):format(lo) or "any rate (no load is known to pass)"
-        end
-        if lo <= 0 then return ("no more than %.4g req/s"):format(hi) end
-        return ("%.4g–%.4g req/s"):format(lo, hi)
-      end
+      -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so
+      -- that the sentence and the capacity column give one range one meaning)
+      local span = require("llmd.report").capacity_span_text
       r.vs_next, r.proven, r.either = "not comparable", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: the measured loads place this one's "
-        .. "%s at %s and %s's at %s, which overlap"):format(nxt.label, nf, m.rank_by, span(lb, hb),
-        nxt.label, span(la, ha))
+        .. "%s %s and %s's %s, which overlap"):format(nxt.label, nf, m.rank_by, span(x.capacity),
+        nxt.label, span(nxt.capacity))
     elseif ev.verdict == "untested" then
       r.vs_next, r.proven = "untested", false
       r.order_certain = ev.ordered or nil

@@ -237,8 +237,10 @@ do
     --   = 472.58, half 4.302653 x 272.84 = 1173.95: 0 (clipped) to 1940.6, across. |766.667 - 900|
     --   = 133.33: r = 10: 2.262157 x 472.58 / 3.16228 = 338.1, wider: none.
     -- {1000, 1100, 1300} against 900: mean 1133.33, sd 152.753, half 4.302653 x 88.19 = 379.46:
-    --   753.87 to 1512.79, across. gap 233.33: r = 4: 3.182446 x 152.753 / 2 = 243.06, wider;
-    --   r = 5: 2.776445 x 152.753 / 2.236068 = 189.67 < 233.33: 5 repeats.
+    --   753.87 to 1512.79, across. gap 233.33: the fewest repeats whose t-interval clears 900
+    --   with 80 % chance if mean and sd are as measured (fixd43; /usr/bin/python3, 400,000
+    --   normal draws of r values: r = 5 0.7269, r = 6 0.8459): 6 repeats (5 only just clear it
+    --   with the mean and sd as now: 2.776445 x 152.753 / 2.236068 = 189.67 < 233.33).
     local function rep(xs, mean, sd, lo, hi)
       return { offered = 10, load_type = "rate", repeats = 3, values = { ttft_p90_ms = mean },
         ci = { ttft_p90_ms = { lo = lo, hi = hi, n = #xs, sd = sd, samples = xs } } }
@@ -257,7 +259,7 @@ do
     t.eq({ out[2].remedy, out[2].few, out[2].n, out[2].deff }, { "repeats", true, 1000, 25 })
     t.eq(out[1].few, nil)
     t.eq({ out[3].remedy, out[3].repeats, out[3].need }, { "more repeats", 3, nil })
-    t.eq({ out[4].remedy, out[4].repeats, out[4].need }, { "more repeats", 3, 5 })
+    t.eq({ out[4].remedy, out[4].repeats, out[4].need }, { "more repeats", 3, 6 })
     -- a repeated point whose interval is on one side is not listed
     t.eq(#lp.unclear_loads({ rep({ 1500, 1700, 2100 }, 1766.67, 305.505, 1007.75, 2525.59) }, SLO, nil), 0)
   end)

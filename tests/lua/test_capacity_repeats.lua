@@ -226,3 +226,38 @@ t.test("treatments.lua: ranges from repeats apart within the rates' noise share 
     .. "within the noise of those rates: this one's 24.500 req/s less x's 23.000 req/s, 1.500 req/s, has a 95 % "
     .. "interval from -0.535 req/s to 3.535 req/s (from 1104 and 990 requests)")
 end)
+
+-- fixd43: the repeats "to settle it" asks of a load whose repeats' interval straddles an SLO
+-- were the fewest whose t-interval, mean and sd as measured, just clears it: a count that
+-- clears it about 60 % of the time. newuser43, queue_sim.py --rates 3,4,5,6 --repeat 2 --slots
+-- 10 --seed 31 (A): its TTFT p90s at 4 req/s, 3012.77 and 1071.76 ms (numpy.percentile of each
+-- file's ttfts, 90), mean 2042.265, sd 1372.501 against 500 ms: main said "6 repeats, not 2
+-- ... 6 would clear it". /usr/bin/python3, 2,000,000 normal draws of n values (numpy
+-- default_rng(43), mean and sd as measured), the t-interval (t(0.975, n - 1)) wholly above
+-- 500 ms in: n = 3 0.20941, 6 0.60005, 8 0.77766, 9 0.83844; the noncentral t by numerical
+-- integration (numpy, trapezoid over s / sd, 200001 steps): 0.20983, 0.60016, 0.77779,
+-- 0.83847. 80 % needs 9. B (--slots 11 --seed 32) at 3 req/s: 255.117766 and 118.443028 ms,
+-- mean 186.780, sd 96.644: below 500 ms with n = 3 in 0.79470 of draws (integral 0.79556),
+-- 4 in 0.98229 (0.98237): 4, where main said 3.
+t.test("the repeats that settle a load are sized for 80 % chance, as the longer loads are (fixd43)", function()
+  local stattest = require "llmd.stattest"
+  for n, want in pairs { [3] = 0.20983, [6] = 0.60016, [8] = 0.77779, [9] = 0.83847 } do
+    t.near(stattest.t_interval_power(2042.265 - 500, 1372.501, n), want, 2e-5)
+  end
+  t.near(stattest.t_interval_power(500 - 186.780397, 96.64363405669471, 3), 0.79556, 2e-5)
+  t.near(stattest.t_interval_power(500 - 186.780397, 96.64363405669471, 4), 0.98237, 2e-5)
+  -- rates 10, 20, 30 (repeated_run): 20 req/s straddles 500 ms (0 to 14373.7), 10 and 30 do not
+  local x = t.repeated_run { { 100, 120 }, { 3012.77, 1071.76 }, { 9000, 9100 } }
+  local list = lp.unclear_loads(lp.points(x), SLO, nil)
+  t.eq(#list, 1)
+  t.eq({ list[1].point, list[1].remedy, list[1].repeats, list[1].need }, { 2, "more repeats", 2, 9 })
+  local y = t.repeated_run { { 255.117766, 118.443028 }, { 9000, 9100 } }
+  t.eq(lp.unclear_loads(lp.points(y), SLO, nil)[1].need, 4)
+  -- the Verdict says the chance, as the longer loads' advice does (decision.noise_settle_text)
+  local b = t.repeated_run { { 100, 120 }, { 150, 170 }, { 3012.77, 1071.76 }, { 9000, 9100 } }
+  local m = report.build { a = sd("x", x), b = sd("y", b), slo = SLO, generated = 0 }
+  t.eq(m.verdict.kind, "no clear difference")
+  t.contains(m.verdict.text, "To settle it: x at 20 req/s offered: 9 repeats, not 2 (TTFT p90 2,042.3 ms, the repeats' "
+    .. "95 % interval 0.0 ms to 14,373.7 ms, across the 500.0 ms limit; 9 would clear it with 80 % chance if their "
+    .. "mean and spread are truly as measured); y at 30 req/s offered: 9 repeats, not 2")
+end)

@@ -111,6 +111,12 @@ t.test("a latency's Performance Results test says which loads it pooled: 3 of 4,
   local row = t.perf_row(report.plain(m), "ttft_p90_ms")
   t.eq(row.sig.scope, { tested = { "10/s", "20/s", "40/s" }, total = 4,
     left = { { why = "too dependent to test", loads = { "30/s" } } } })
+  -- fixd43 (newuser43): the CSV's note, and the JSON's, say it too, in the Verdict's words
+  -- (main: an empty note beside the winner "A better"); the note is the CSV's 11th column
+  local scope = "tested over 3 of 4 load points (1 left out: too dependent to test at 30/s)"
+  t.eq(row.note, scope)
+  local c = t.csv_row(report.csv(m), "ttft_p90_ms")
+  t.eq({ c[7], c[11] }, { "A better", scope })
 end)
 
 t.test("a latency's Performance Results test of one load point a run says so, not 'over all load points'",

@@ -478,7 +478,13 @@ t.test("F7: ITL rows are compared when both runs count token gaps the same way, 
       t.ok(r.a and r.b, what)
       t.eq(r.delta, r.b - r.a, what .. ": a delta")
       t.ok(not tostring(r.note):find("token gaps", 1, true), what .. ": " .. tostring(r.note))
-      t.ok(r.effect_pct ~= nil, what .. ": a row with a delta keeps its effect")
+      -- (an effect only where a comparison bears a verdict: a "not comparable" row, these runs'
+      -- loads differing, has none beside its delta, fixd43)
+      if r.verdict == "not comparable" then
+        t.eq(r.effect_pct, nil, what .. ": not comparable, no effect")
+      else
+        t.ok(r.effect_pct ~= nil, what .. ": a row with a delta keeps its effect")
+      end
     end
     -- vLLM's benchmark and inferencemax both have ITL percentiles: compared too
     local by = rows(vb, im)

@@ -102,6 +102,11 @@ do
     -- the CSV's note and run_state.json's source say it too
     local csv = t.read(ws .. "/comparison.csv")
     t.ok(table.concat(t.csv_row(csv, "kv_hit_rate_pct"), ","):find("not comparable: other's " .. scope, 1, true), csv)
+    -- with no effect beside its change (fixd43: no comparison bears on a not comparable row;
+    -- columns 6 change_pct, 7 verdict, 10 effect_pct)
+    local c = t.csv_row(csv, "kv_hit_rate_pct")
+    t.eq({ c[7], c[10] }, { "not comparable", "" })
+    t.ok(c[6] ~= "", "its change stays")
     local st = json.read(ws .. "/run-a/run_model.json")
     local src = st.overall.prefix_cache_hit_rate_pct.source
     t.ok(src:find(scope, 1, true), src)

@@ -5684,6 +5684,8 @@ function M.build(opts)
   model.any_too_few = false
   model.any_row_effect = false -- a tested row with its effect and interval (the key's rule)
   model.min_error_pp = decision.MIN_ERROR_PP
+  -- (the fall, B against A, that reaches the practical threshold: decision.fall_threshold)
+  model.min_effect_fall = decision.fall_threshold(model.min_effect or decision.MIN_EFFECT)
   for _, r in ipairs(rows) do
     if r.sig and r.sig.row_effect and r.p_value then model.any_row_effect = true end
     if r.identical then model.any_identical = true end

@@ -1310,10 +1310,11 @@ end
 -- A row's effect and its interval from per-request samples, strata {{xa =, xb = (the two
 -- runs' accumulators at one load point), d = the design effect the test used there, per =
 -- samples a request (ITL's gaps; 1 else)}, ...}: at each point the effect of key's figure
--- (M.effect_pct: B against A, relative to their mean), over the points their mean weighted
--- n_a n_b / (n_a + n_b) (the error rate's Mantel-Haenszel weights); its interval the
--- estimate -+ z sqrt(sum w^2 se^2) / sum w, se a point's standard error of the difference
--- relative to its figures' mean (figure_se of each side), EFFECT_LEVEL two-sided. One
+-- (M.effect_pct: B against A), over the points 100 (exp(L) - 1) of their log ratios' mean L
+-- weighted n_a n_b / (n_a + n_b) (the error rate's Mantel-Haenszel weights); its interval
+-- the log ratio's, L -+ z sqrt(sum w^2 se^2) / sum w, se a point's standard error of the
+-- log ratio (figure_se of each side; ratio_interval), EFFECT_LEVEL two-sided; where a
+-- figure is not above 0, of the weighted figures' difference over A's (linear_interval). One
 -- stratum is a whole run's samples at its one load point. Where a point's figure has no
 -- standard error the interval is unbounded: then need (the requests a load point would
 -- need, M.requests_needed, the most over the points) and fewest (the fewest it had).
@@ -1428,9 +1429,9 @@ end
 -- A row's effect from repeat values, strata {{a = {A's repeats' values}, b = {B's}}, ...}
 -- (one stratum: each run repeats of one load point; several: the load points both
 -- measured): at each the effect of B's repeats' mean against A's (M.effect_pct), over the
--- strata their mean weighted n_a n_b / (n_a + n_b) repeats; its interval from the repeats'
--- spread: the estimate -+ t sqrt(sum w^2 se^2) / sum w, se the standard error of the
--- difference of the means, s_a^2 / n_a + s_b^2 / n_b, relative to their mean, t Student's
+-- strata 100 (exp(L) - 1) of their log ratios' mean L weighted n_a n_b / (n_a + n_b)
+-- repeats; its interval from the repeats' spread: L -+ t sqrt(sum w^2 se^2) / sum w, se^2
+-- the log ratio's variance, s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2), t Student's
 -- at EFFECT_LEVEL with Welch-Satterthwaite's degrees of freedom (one stratum: Welch's own
 -- interval, relative). Unbounded (why, settle) where a load point was measured once on a
 -- side (no spread to estimate) or every repeat of both sides is one value at every point.

@@ -2629,9 +2629,9 @@ end
 -- A row whose test covered only some of the load points (decision.test_scope_text: "over 3 of 4
 -- load points (1 left out: too dependent to test at 30/s)"): the effect that test measured over
 -- the loads it covered (the row's effect, decision's row_effect: B against A within the points,
--- relative to their mean) with its interval, for a sentence that names a winner on that test,
--- so that it never quotes the gap of the whole-run figures, which pool loads the test did not
--- compare. Returns the effect ("+26.1 %"), the scope's words and the interval's (", 95 %
+-- 100 (b / a - 1) as the Change column) with its interval, for a sentence that names a winner
+-- on that test, so that it never quotes the gap of the whole-run figures, which pool loads the
+-- test did not compare. Returns the effect ("+30.0 %"), the scope's words and the interval's (", 95 %
 -- interval +25.4 % to +26.8 %"), or nil where the test covered every load point (or the one
 -- each run has), or the row has no effect.
 local function partial_test_effect(r)

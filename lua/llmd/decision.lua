@@ -3217,9 +3217,16 @@ function M.effect_size(test, eff, min_effect, la, lb)
       M.threshold_text(pct, thr))
   end
   if M.interval_beyond(eff, thr) then return "beyond" end
-  local fall = dir < 0 and (" (a fall reaches it at %s)"):format(("%+.2f %%"):format(M.fall_threshold(thr))) or ""
+  -- (the error rate's thresholds are read on its pp interval, M.interval_beyond: said in pp,
+  -- where its relative ends, over A's rate, would not show them)
+  local fall = dir < 0 and not eff.pp and (" (a fall reaches it at %s)"):format(("%+.2f %%"):format(
+    M.fall_threshold(thr))) or ""
+  local floor = eff.pp and eff.rate_a and eff.rate_b and math.min(eff.rate_a, eff.rate_b) * thr
   local thr_text = eff.pp and ("%s %% and %s percentage point practical thresholds%s"):format(("%g"):format(thr),
-    ("%g"):format(M.MIN_ERROR_PP), fall) or ("%s %% practical threshold%s"):format(("%g"):format(thr), fall)
+    ("%g"):format(M.MIN_ERROR_PP), floor and (" (here %.2f pp: the larger of %g pp and %g %% of the lower rate, "
+    .. "%.2f %%)"):format(math.max(floor, M.MIN_ERROR_PP), M.MIN_ERROR_PP, thr, math.min(eff.rate_a, eff.rate_b) * 100)
+    or "")
+    or ("%s %% practical threshold%s"):format(("%g"):format(thr), fall)
   local bounded = eff.pp and eff.pp_lo and eff.pp_hi or not eff.pp and eff.lo and eff.hi
   if not bounded then
     local settle = M.settle_text(eff)

@@ -198,8 +198,10 @@ t.test("the error rate: Newcombe's interval of the difference, relative, beyond 
   t.near(r.effect_pp_hi, ref.pp_hi, 1e-9)
   t.ok(r.p_adjusted < 0.05)
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil }) -- main: "A better"
+  -- (the thresholds in pp, as they are read: 2 % of the lower rate, 19.52 %, 0.39 pp by hand)
   t.contains(r.note, "ea's lower (eb +1.17 pp, +6.0 % against ea), but by less than the 2 % and 0.1 percentage point "
-    .. "practical thresholds could be (95 % interval +1.9 % to +10.0 %, +0.37 to +1.96 pp): no winner")
+    .. "practical thresholds (here 0.39 pp: the larger of 0.1 pp and 2 % of the lower rate, 19.52 %) could be (95 % "
+    .. "interval +1.9 % to +10.0 %, +0.37 to +1.96 pp): no winner")
   t.contains(c.md, "not shown beyond the threshold in error rate (+6.0 %, 95 % interval +1.9 % to +10.0 %; +0.37 to "
     .. "+1.96 pp)")
   t.lacks(c.md, "better in error rate")

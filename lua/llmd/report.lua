@@ -2559,14 +2559,15 @@ end
 -- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
 -- Verdict's and the Summary's word for it. No test is made there, so no direction is named:
 -- "the same" (every figure equal), "within the practical threshold" (every difference below
--- min_effect % of the two figures' mean, as the rows' effect size), else "untested".
+-- min_effect %, read as the rows' effect size is: decision.magnitude of B against A), else
+-- "untested".
 local function no_slo_how(nl, min_effect)
   local same, within = true, true
   for _, r in ipairs(nl.rows) do
     if r.a ~= r.b then
       same = false
-      local mean = (math.abs(r.a) + math.abs(r.b)) / 2
-      if not (mean > 0 and math.abs(r.b - r.a) / mean * 100 < min_effect) then within = false end
+      local e = decision.effect_pct(r.a, r.b)
+      if not (e and decision.magnitude(e) < min_effect) then within = false end
     end
   end
   return same and "the same" or within and "within the practical threshold" or "untested"

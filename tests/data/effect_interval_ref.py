@@ -8,8 +8,8 @@
 #     effect of B's mean against A's, 100 (m_b / m_a - 1) (fixa43: the Change column's
 #     scale), over the points of the log ratios' mean weighted n_a n_b / (n_a + n_b), L = sum
 #     w log(m_b / m_a) / sum w, est = 100 (exp(L) - 1); its interval that of the ratio of the
-#     means (fixi42): L -+ t(0.975, df) sqrt(sum w^2 se^2) / sum w, se^2 = qa + qb = s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2) (the delta method's
-#     variance of log m_b - log m_a), df Welch-Satterthwaite's (sum w^2 se^2)^2 / sum w^4
+#     means (fixi42): L -+ t(0.975, df) sqrt(sum w^2 se^2) / sum w, se^2 = qa + qb = s_a^2 /
+#     (n_a m_a^2) + s_b^2 / (n_b m_b^2) (the delta method's variance of log m_b - log m_a), df Welch-Satterthwaite's (sum w^2 se^2)^2 / sum w^4
 #     (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)), each end back as 100 (exp(x) - 1).
 #   counts JSON: [[failed_a, n_a, failed_b, n_b, deff], ...] per load point -> {pct, lo, hi,
 #     pp, pp_lo, pp_hi}: the Mantel-Haenszel rate difference (weights n_a n_b / (n_a + n_b))

@@ -1124,8 +1124,7 @@ do
     -- /usr/bin/python3 (stdlib: Welch's t and df, the t density integrated by Simpson's rule):
     -- [12.0, 12.2, 11.9] vs [10.0, 10.4, 9.8]: t = 9.973, df = 2.941, p = 0.0023326; means
     -- 12.0333 and 10.0667, the higher over the lower 12.0333 / 10.0667 - 1 = 19.5 % (fixa43).
-    -- Pooled as one candidate they
-    -- used to have nothing to be weighed against.
+    -- Pooled as one candidate they used to have nothing to be weighed against.
     t.eq(t.read(d .. "/ev.txt"), EV_HEAD .. "chat, vllm: vllm vllm-0 (`" .. c300 .. "`) ranks above vllm vllm-0 (`"
       .. c200 .. "`) by request throughput, best rows 12.20 vs 10.40 req/s (the toolchain's rule), means of the "
       .. "repeats 12.03 vs 10.07 req/s (19.5 % apart): a clear difference (Welch p = 0.00233; 3 and 3 measurements)\n")

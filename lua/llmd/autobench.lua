@@ -1280,7 +1280,8 @@ function M.evidence(rows)
     local function weigh(c)
       local n = ("%d and %d measurement%s"):format(#it.xs, #it.ys, (#it.xs == 1 and #it.ys == 1) and " each" or "s")
       if #it.xs == 1 and #it.ys == 1 then n = "one measurement each" end
-      local apart = ("%.1f %% apart"):format(math.abs(it.eff or 0))
+      -- (the higher figure above the lower, whichever is which: decision.magnitude)
+      local apart = ("%.1f %% apart"):format(d.magnitude(it.eff or 0))
       local fig
       if #it.xs > 1 or #it.ys > 1 then
         -- the toolchain ranks by each candidate's best row; the means are what the repeats
@@ -1294,7 +1295,7 @@ function M.evidence(rows)
       else
         fig = ("%s vs %s %s (%s)"):format(num(it.mx), num(it.my), c.unit, apart)
       end
-      local small = it.eff and math.abs(it.eff) < d.MIN_EFFECT
+      local small = it.eff and d.magnitude(it.eff) < d.MIN_EFFECT
       local verdict
       if #it.notes > 0 then
         -- the measured figures and why they are unlike; no verdict either way

@@ -22,9 +22,22 @@
 -- - a tested difference with adjusted p >= ALPHA is "no clear difference" (and says so when
 --   its p alone was below ALPHA), "not shown to differ" when no outcome of the test could
 --   have been below ALPHA (too few repeats, or too few failed requests); a significant one
---   whose size (effect_pct, the difference relative to the mean of both values, so that
---   swapping the runs only flips its sign) is below min_effect is "negligible", and so is
---   an error rate less than MIN_ERROR_PP percentage points apart;
+--   whose size is below min_effect is "negligible", and so is an error rate less than
+--   MIN_ERROR_PP percentage points apart;
+-- - one scale for every relative effect shown (effect_pct, the rows' effects and their
+--   intervals, the Summary's): B against A, 100 (b / a - 1), as the tables' Change column
+--   (metrics.change_pct), so -100 % at the least and unbounded above (B = 3 A: +200 %, B =
+--   A / 3: -66.7 %); N/A where A's figure is 0. An effect pooled over load points or strata
+--   is the weighted mean of their log ratios taken back to that scale, and its interval the
+--   log ratio's, 100 (exp(L -+ q se) - 1) (ratio_interval); the error rate's is its
+--   percentage-point interval over A's rate, at -100 % at the least (M.count_effect);
+-- - the practical threshold t is judged on how far apart the runs are whichever is A
+--   (M.magnitude): |log(b / a)| >= log(1 + t / 100), a rise of t % or a fall of 100 t /
+--   (100 + t) % (2 %: +2.0 % or -1.96 %), so that swapping A and B flips every effect's sign
+--   and never changes which run wins or whether a difference is "negligible"; a sentence
+--   that compares a fall with t says where a fall reaches it (M.threshold_text), and its
+--   figures carry the decimals that keep them apart from it (never "-2.0 %, below the 2 %
+--   threshold");
 -- - rows pooled over load ladders that differ are "not comparable" (not like for like).
 local metrics = require "llmd.metrics"
 local stats = require "llmd.stats"
@@ -1264,24 +1277,25 @@ local function figure_se(acc, key, kind, d)
   return v, (hi - lo) / 1000 / (2 * EFFECT_Z), (math.log(hi) - math.log(lo)) / (2 * EFFECT_Z)
 end
 
--- The interval of a relative effect (M.effect_pct's: B against A relative to their mean,
--- 200 (r - 1) / (r + 1) of the ratio r = b / a, so between -200 % and +200 %) computed as
--- the interval of that ratio: on the log scale, around the estimate pct's log ratio L =
--- log((200 + pct) / (200 - pct)), L -+ q se_log (se_log: the standard error of the log
--- ratio, by the delta method: sqrt(se(log a)^2 + se(log b)^2)), its ends taken back to the
--- effect's scale. So it is asymmetric and never past what a ratio of positive figures can
--- be: verify42's "-23.2 % (95 % interval -119.6 % to +73.3 %)" was the estimate -+ q se on
--- the effect's own scale, which a wide interval carries past any ratio (below -100 %
--- where the Delta column reads B against A). Returns lo, hi, or nil where pct is at a bound
--- (a figure of 0).
-local function ratio_interval(pct, se_log, q)
-  if not (pct and se_log) or math.abs(pct) >= 200 then return nil end
-  local l, h = math.log((200 + pct) / (200 - pct)), q * se_log
-  local function back(x)
-    local e = math.exp(-math.abs(x)) -- (of the smaller exponent: no overflow)
-    return (x < 0 and -200 or 200) * (1 - e) / (1 + e)
-  end
-  return back(l - h), back(l + h)
+-- The interval of a relative effect (M.effect_pct's: B against A, 100 (r - 1) of the ratio
+-- r = b / a) computed as the interval of that ratio: on the log scale, around the log ratio
+-- l, l -+ q se_log (se_log: the standard error of the log ratio, by the delta method:
+-- sqrt(se(log a)^2 + se(log b)^2)), its ends taken back to the effect's scale, 100 (exp(l -+
+-- q se_log) - 1). So it is asymmetric and never below -100 %, what a ratio of positive
+-- figures can be: verify42's "-23.2 % (95 % interval -119.6 % to +73.3 %)" was the estimate
+-- -+ q se on the effect's own scale, which a wide interval carries past any ratio. Returns
+-- lo, hi.
+local function ratio_interval(l, se_log, q)
+  local h = q * se_log
+  return 100 * (math.exp(l - h) - 1), 100 * (math.exp(l + h) - 1)
+end
+
+-- The interval of a relative effect where a figure is not above 0 (no ratio to take the log
+-- of): the difference's interval, est -+ h (h: q times its standard error, in the figures'
+-- unit) over A's figure base, its lower end at -100 % at the least (B's figure is not below
+-- 0 either). Returns lo, hi.
+local function linear_interval(pct, h, base)
+  return math.max(-100, pct - h / base * 100), pct + h / base * 100
 end
 
 -- The requests a load point needs for key's figure to have a standard error (figure_se) at
@@ -1311,10 +1325,11 @@ end
 -- A row's effect and its interval from per-request samples, strata {{xa =, xb = (the two
 -- runs' accumulators at one load point), d = the design effect the test used there, per =
 -- samples a request (ITL's gaps; 1 else)}, ...}: at each point the effect of key's figure
--- (M.effect_pct: B against A, relative to their mean), over the points their mean weighted
--- n_a n_b / (n_a + n_b) (the error rate's Mantel-Haenszel weights); its interval the
--- estimate -+ z sqrt(sum w^2 se^2) / sum w, se a point's standard error of the difference
--- relative to its figures' mean (figure_se of each side), EFFECT_LEVEL two-sided. One
+-- (M.effect_pct: B against A), over the points 100 (exp(L) - 1) of their log ratios' mean L
+-- weighted n_a n_b / (n_a + n_b) (the error rate's Mantel-Haenszel weights); its interval
+-- the log ratio's, L -+ z sqrt(sum w^2 se^2) / sum w, se a point's standard error of the
+-- log ratio (figure_se of each side; ratio_interval), EFFECT_LEVEL two-sided; where a
+-- figure is not above 0, of the weighted figures' difference over A's (linear_interval). One
 -- stratum is a whole run's samples at its one load point. Where a point's figure has no
 -- standard error the interval is unbounded: then need (the requests a load point would
 -- need, M.requests_needed, the most over the points) and fewest (the fewest it had).
@@ -1329,21 +1344,23 @@ function M.samples_effect(key, xa, xb, d, per)
   return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1 } })
 end
 function sample_effect(key, kind, strata)
-  local sw, swe, swv, swl, bounded = 0, 0, 0, 0, true
+  -- (sums over the points: sw of the weights, swr of the weighted log ratios (nil once a
+  -- figure is not above 0), swl of their variances; swa of A's weighted figures, swd of the
+  -- weighted differences and swv of their variances, for figures not above 0)
+  local sw, swr, swl, swa, swd, swv, bounded = 0, 0, 0, 0, 0, 0, true
   local need, fewest
   for _, st in ipairs(strata) do
     -- (one design effect for both sides, st.d: the larger of the two runs' at this point, the
     -- test's, M.u_design_effect; README says so)
     local fa, sa, la = figure_se(st.xa, key, kind, st.d)
     local fb, sb, lb = figure_se(st.xb, key, kind, st.d)
-    local e = M.effect_pct(fa, fb)
-    if e == nil then return nil end
+    if fa == nil or fb == nil then return nil end
     local na, nb = st.xa:count(), st.xb:count()
     local w = na * nb / (na + nb)
-    sw, swe = sw + w, swe + w * e
+    sw, swa, swd = sw + w, swa + w * fa, swd + w * (fb - fa)
+    swr = swr and fa > 0 and fb > 0 and swr + w * math.log(fb / fa) or nil
     if sa and sb then
-      local se = math.sqrt(sa * sa + sb * sb) / ((math.abs(fa) + math.abs(fb)) / 2) * 100
-      swv = swv + w * w * se * se
+      swv = swv + w * w * (sa * sa + sb * sb)
       -- (the log ratio's, ratio_interval; nil once a figure is not above 0)
       swl = swl and la and lb and swl + w * w * (la * la + lb * lb) or nil
     else
@@ -1356,14 +1373,26 @@ function sample_effect(key, kind, strata)
     end
   end
   if sw <= 0 then return nil end
-  local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL }
+  -- the effect: B against A of the points' weighted mean log ratio (a ratio's mean that
+  -- swapping the runs only inverts), or, where a figure is not above 0, of the weighted
+  -- figures (N/A where A's are 0)
+  local r = { strata = #strata, level = M.EFFECT_LEVEL, scale = M.EFFECT_SCALE }
+  if swr then
+    r.pct = 100 * (math.exp(swr / sw) - 1)
+  elseif swd == 0 then
+    r.pct = 0
+  elseif swa > 0 then
+    r.pct = swd / swa * 100
+  else
+    return nil
+  end
   if bounded then
-    -- the interval of a ratio (ratio_interval); on the effect's own scale only where a
-    -- figure is not above 0 (no ratio to take)
-    r.lo, r.hi = ratio_interval(r.pct, swl and math.sqrt(swl) / sw, EFFECT_Z)
-    if not r.lo then
-      local h = EFFECT_Z * math.sqrt(swv) / sw
-      r.lo, r.hi = r.pct - h, r.pct + h
+    -- the interval of a ratio (ratio_interval); of the difference over A's figure where a
+    -- figure is not above 0 (linear_interval)
+    if swr and swl then
+      r.lo, r.hi = ratio_interval(swr / sw, math.sqrt(swl) / sw, EFFECT_Z)
+    elseif swa > 0 then
+      r.lo, r.hi = linear_interval(r.pct, EFFECT_Z * math.sqrt(swv) / sw, swa / sw)
     end
   else
     r.need, r.fewest = need, fewest
@@ -1415,9 +1444,9 @@ end
 -- A row's effect from repeat values, strata {{a = {A's repeats' values}, b = {B's}}, ...}
 -- (one stratum: each run repeats of one load point; several: the load points both
 -- measured): at each the effect of B's repeats' mean against A's (M.effect_pct), over the
--- strata their mean weighted n_a n_b / (n_a + n_b) repeats; its interval from the repeats'
--- spread: the estimate -+ t sqrt(sum w^2 se^2) / sum w, se the standard error of the
--- difference of the means, s_a^2 / n_a + s_b^2 / n_b, relative to their mean, t Student's
+-- strata 100 (exp(L) - 1) of their log ratios' mean L weighted n_a n_b / (n_a + n_b)
+-- repeats; its interval from the repeats' spread: L -+ t sqrt(sum w^2 se^2) / sum w, se^2
+-- the log ratio's variance, s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2), t Student's
 -- at EFFECT_LEVEL with Welch-Satterthwaite's degrees of freedom (one stratum: Welch's own
 -- interval, relative). Unbounded (why, settle) where a load point was measured once on a
 -- side (no spread to estimate) or every repeat of both sides is one value at every point.
@@ -1432,10 +1461,12 @@ M.REPEATS_SETTLE = "at least 3 repeats of each load point in both runs, more the
   .. "interval an end, but at about 9 of their standard deviations either side)"
 
 function M.repeat_effect(strata, where)
-  local sw, swe, swv, sdf, once = 0, 0, 0, 0, false
-  -- (the same on the log scale, ratio_interval: se(log mean)^2 = var / (n mean^2); nil once a
-  -- mean is not above 0)
-  local swl, sdfl = 0, 0
+  -- (swa, swd: A's weighted means and the weighted differences; swv, sdf: the differences'
+  -- variance and its Welch-Satterthwaite sum)
+  local sw, swa, swd, swv, sdf, once = 0, 0, 0, 0, 0, false
+  -- (the same on the log scale, ratio_interval: swr the weighted log ratios, se(log mean)^2 =
+  -- var / (n mean^2); nil once a mean is not above 0)
+  local swr, swl, sdfl = 0, 0, 0
   for _, st in ipairs(strata) do
     local na, nb = #st.a, #st.b
     if na == 0 or nb == 0 then return nil end
@@ -1448,15 +1479,13 @@ function M.repeat_effect(strata, where)
     end
     local ma, va = mean_var(st.a)
     local mb, vb = mean_var(st.b)
-    local e = M.effect_pct(ma, mb)
-    if e == nil then return nil end
     local w = na * nb / (na + nb)
-    sw, swe = sw + w, swe + w * e
+    sw, swa, swd = sw + w, swa + w * ma, swd + w * (mb - ma)
+    swr = swr and ma > 0 and mb > 0 and swr + w * math.log(mb / ma) or nil
     if not (va and vb) then
       once = true
     else
-      local den = ((math.abs(ma) + math.abs(mb)) / 2) / 100
-      local qa, qb = va / na / (den * den), vb / nb / (den * den)
+      local qa, qb = va / na, vb / nb
       swv = swv + w * w * (qa + qb)
       sdf = sdf + w ^ 4 * (qa * qa / (na - 1) + qb * qb / (nb - 1))
       if swl and ma > 0 and mb > 0 then
@@ -1468,7 +1497,11 @@ function M.repeat_effect(strata, where)
     end
   end
   if sw <= 0 then return nil end
-  local r = { pct = swe / sw, strata = #strata, level = M.EFFECT_LEVEL, where = where, units = "repeats" }
+  -- (as sample_effect's: of the weighted mean log ratio, else of the weighted means)
+  local pct = swr and 100 * (math.exp(swr / sw) - 1) or swd == 0 and 0 or swa > 0 and swd / swa * 100 or nil
+  if pct == nil then return nil end
+  local r = { pct = pct, strata = #strata, level = M.EFFECT_LEVEL, where = where, units = "repeats",
+    scale = M.EFFECT_SCALE }
   if once then
     r.why = "a load point measured once on a side: no spread to estimate"
     r.settle = M.REPEATS_SETTLE
@@ -1477,17 +1510,19 @@ function M.repeat_effect(strata, where)
     r.settle = "repeats whose values vary"
   else
     -- the interval of a ratio of the means (ratio_interval), Welch-Satterthwaite's degrees of
-    -- freedom of the log ratio; on the effect's own scale only where a mean is not above 0
+    -- freedom of the log ratio; of the difference over A's mean (linear_interval) only where
+    -- a mean is not above 0
     local level = 1 - (1 - M.EFFECT_LEVEL / 100) / 2
-    if swl and swl > 0 and sdfl > 0 then
+    if swr and swl and swl > 0 and sdfl > 0 then
       local df = swl * swl / sdfl
-      r.lo, r.hi = ratio_interval(r.pct, math.sqrt(swl) / sw, stattest.t_quantile(level, df))
+      r.lo, r.hi = ratio_interval(swr / sw, math.sqrt(swl) / sw, stattest.t_quantile(level, df))
       r.df = df
-    end
-    if not r.lo then
+    elseif swa > 0 then
       local df = swv * swv / sdf
-      local h = stattest.t_quantile(level, df) * math.sqrt(swv) / sw
-      r.lo, r.hi, r.df = r.pct - h, r.pct + h, df
+      r.lo, r.hi = linear_interval(r.pct, stattest.t_quantile(level, df) * math.sqrt(swv) / sw, swa / sw)
+      r.df = df
+    else
+      r.why, r.settle = "A's mean is 0: no figure to be relative to", nil
     end
   end
   return r
@@ -1504,8 +1539,30 @@ M.SAVED_EFFECT_WHY = "not computed: the test was saved by an older report, befor
 function M.saved_effect(a, b)
   local pct = M.effect_pct(a, b)
   if pct == nil then return nil end
-  return { pct = pct, level = M.EFFECT_LEVEL, why = M.SAVED_EFFECT_WHY, saved_rule = "old",
+  return { pct = pct, level = M.EFFECT_LEVEL, why = M.SAVED_EFFECT_WHY, saved_rule = "old", scale = M.EFFECT_SCALE,
     settle = "the results read again and the rows tested again (analyze.lua WORKSPACE --reextract)" }
+end
+
+-- The scale of every row effect (M.effect_pct's), as saved with it in comparison.json: a
+-- saved effect without it (a report before session 43) is relative to the mean of both
+-- figures, 200 (r - 1) / (r + 1) of the ratio r = b / a, and M.read_saved_effect takes its
+-- pct, lo and hi back to this one, 100 (r - 1), where a ratio gives them (|x| < 200; an end
+-- at or past +-200 % has none: the interval is then left unbounded, never read on the
+-- wrong scale). The error rate's old relative size was its pp over the mean rate, the same
+-- ratio's, so it reads back exactly; its old relative ends are read as a ratio's too.
+M.EFFECT_SCALE = "b_against_a"
+function M.read_saved_effect(e)
+  if type(e) ~= "table" or e.scale == M.EFFECT_SCALE then return e end
+  local function back(x)
+    if type(x) ~= "number" or math.abs(x) >= 200 then return nil end
+    return 100 * ((200 + x) / (200 - x) - 1)
+  end
+  local out = {}
+  for k, v in pairs(e) do out[k] = v end
+  out.pct, out.lo, out.hi, out.scale = back(e.pct), back(e.lo), back(e.hi), M.EFFECT_SCALE
+  if not (out.lo and out.hi) then out.lo, out.hi = nil, nil end
+  if out.pct == nil and not out.pp then return nil end
+  return out
 end
 
 -- Wilson's score interval of a proportion x / n with n / d effective requests (d: the
@@ -1526,8 +1583,16 @@ end
 -- effective counts combined by MOVER (Zou and Donner's method for a sum of independent
 -- estimates): D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)) to D + sqrt(sum c^2 ((u_b -
 -- p_b)^2 + (p_a - l_a)^2)); one stratum is Newcombe's own. pp, pp_lo, pp_hi: in percentage
--- points; pct, lo, hi: relative to the mean of the two (weighted) rates, as the row's
--- effect is. Returns nil where no request failed in either (no relative size).
+-- points; pct, lo, hi: B against A as every row's effect, the difference and its interval
+-- over A's (weighted) rate, the lower end at -100 % at the least (B's rate is not below 0:
+-- Newcombe's lower end can pass -p_a, which no rate can be); N/A where no request of A
+-- failed (pct nil, relative_why: the pp interval is still given, and M.effect_size judges
+-- it alone). rate_a, rate_b: the two weighted rates (fractions), for the practical
+-- threshold (M.interval_beyond). Why not a ratio-of-rates interval: with one run's failures
+-- 0 or few (the usual case) its log is unbounded, and Newcombe's interval is the one the
+-- pp threshold reads; that this relative interval takes A's rate as known is why the
+-- threshold is judged on the pp interval and the lower of the two rates, never on these
+-- ends. Returns nil where no request failed in either.
 function M.count_effect(strata, where)
   local sw = 0
   for _, st in ipairs(strata) do sw = sw + st[2] * st[4] / (st[2] + st[4]) end
@@ -1542,11 +1607,14 @@ function M.count_effect(strata, where)
     lo2 = lo2 + c * c * ((pb - lb) ^ 2 + (ua - pa) ^ 2)
     hi2 = hi2 + c * c * ((ub - pb) ^ 2 + (pa - la) ^ 2)
   end
-  local m = (ma + mb) / 2
-  if m <= 0 then return nil end
+  if ma + mb <= 0 then return nil end
   local r = { pp = d * 100, pp_lo = (d - math.sqrt(lo2)) * 100, pp_hi = (d + math.sqrt(hi2)) * 100,
-    strata = #strata, level = M.EFFECT_LEVEL, where = where }
-  r.pct, r.lo, r.hi = r.pp / (m * 100) * 100, r.pp_lo / (m * 100) * 100, r.pp_hi / (m * 100) * 100
+    strata = #strata, level = M.EFFECT_LEVEL, where = where, rate_a = ma, rate_b = mb, scale = M.EFFECT_SCALE }
+  if ma > 0 then
+    r.pct, r.lo, r.hi = d / ma * 100, math.max(-100, r.pp_lo / ma), r.pp_hi / ma
+  else
+    r.relative_why = "no request of A failed: no rate to be relative to"
+  end
   if d == 0 then r.pct = 0 end -- (as M.effect_pct says equal rates)
   return r
 end
@@ -2412,7 +2480,7 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
   if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps then return false end
-  local m = M.effect_pct(lo_hi, hi_lo)
+  local m = M.mean_gap_pct(lo_hi, hi_lo)
   return not (m and m >= M.UNKNOWN_NOISE_GAP)
 end
 
@@ -2596,10 +2664,10 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
     end
   end
   if order and min_effect then
-    local m = order == "b" and M.effect_pct(ha, lb) or M.effect_pct(hb, la)
+    local m = order == "b" and M.mean_gap_pct(ha, lb) or M.mean_gap_pct(hb, la)
     if m and m < min_effect then
       local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.effect_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
       if big and big < min_effect then
         spans.below_threshold, spans.margin_pct = order, m
         return nil, spans
@@ -2813,7 +2881,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- two figures within the practical threshold are about the same, whatever their order,
   -- but only where the gap their spans allow stays within it too
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
-    local eff = M.effect_pct(ca.rps, cb.rps)
+    local eff = M.mean_gap_pct(ca.rps, cb.rps)
     if eff and math.abs(eff) < thr then
       ev.verdict = "about the same"
       -- the figures are estimates inside their spans (the repeats' ranges, else the measured
@@ -2899,7 +2967,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       x_hi = apart == "b" and lb or la
     end
     local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
-      and M.effect_pct(x_lo, x_hi) or nil
+      and M.mean_gap_pct(x_lo, x_hi) or nil
     -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
     if m and M.same_rate(x_lo, x_hi) then m = 0 end
     -- the margin is kept whichever way the threshold goes: a named order whose ranges
@@ -2929,7 +2997,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- reads as sameness), said with its least gap below the threshold
       local hi_hi = apart == "b" and hb or ha
       local lo_lo = apart == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.effect_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
       if big and big < thr then
         ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
         return ev
@@ -3029,8 +3097,15 @@ end
 
 -- Verdicts -------------------------------------------------------------------------------------
 
--- The size of a difference, symmetric in the two runs: (b - a) / mean(|a|, |b|) x 100.
-function M.effect_pct(a, b)
+-- The size of a difference, B against A as the tables' Change column: (b - a) / |a| x 100
+-- (metrics.change_pct); nil where A's figure is 0 (no baseline) or either is unknown.
+function M.effect_pct(a, b) return metrics.change_pct(a, b) end
+
+-- A capacity's margin (the two runs' capacities, or the ends of their spans), on the scale
+-- its sentences name, "+0.6 % of their mean": (b - a) / mean(|a|, |b|) x 100, symmetric in
+-- the two runs. Only the capacity orders read it (their threshold on it); every row's
+-- effect is M.effect_pct's.
+function M.mean_gap_pct(a, b)
   if a == nil or b == nil then return nil end
   if a == b then return 0 end
   local den = (math.abs(a) + math.abs(b)) / 2
@@ -3038,8 +3113,67 @@ function M.effect_pct(a, b)
   return (b - a) / den * 100
 end
 
--- A percentage as the notes print it: "+1.0 %".
-local function pct_text(x) return ("%+.1f %%"):format(x) end
+-- How far apart a difference of pct (B against A, M.effect_pct's) puts the runs, the same
+-- whichever run is A: the higher figure against the lower one in %, 100 (exp(|log(b / a)|)
+-- - 1), so pct itself for a rise and 100 |pct| / (100 + pct) for a fall (-1.96 % -> 2.0 %);
+-- infinite for a fall to 0 (-100 %). What every practical threshold is judged on.
+function M.magnitude(pct)
+  if pct == nil then return nil end
+  if pct >= 0 then return pct end
+  if pct <= -100 then return math.huge end
+  return -100 * pct / (100 + pct)
+end
+
+-- The fall (B against A, %) that reaches a threshold of thr % (M.magnitude): -100 thr / (100 + thr).
+function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
+
+-- Is the whole interval of an effect (eff: M.count_effect's, or any other row effect's with
+-- lo and hi) beyond the practical threshold thr (%) on one side? A ratio's: its lower end a
+-- rise of thr or more, or its upper end a fall that reaches it (M.magnitude). The error
+-- rate's: its pp interval beyond M.MIN_ERROR_PP and beyond thr % of the lower of the two
+-- rates (one rate at least thr % above the other, both ways alike), else, of a saved effect
+-- without its rates, its relative ends as a ratio's.
+function M.interval_beyond(eff, thr)
+  if eff.pp then
+    if not (eff.pp_lo and eff.pp_hi) then return false end
+    local floor = M.MIN_ERROR_PP
+    if eff.rate_a and eff.rate_b then
+      floor = math.max(floor, math.min(eff.rate_a, eff.rate_b) * thr)
+    elseif not (eff.lo and eff.hi) then
+      return false
+    end
+    if not (eff.pp_lo >= floor or eff.pp_hi <= -floor) then return false end
+    if eff.rate_a and eff.rate_b then return true end
+  end
+  if not (eff.lo and eff.hi) then return false end
+  return eff.lo > 0 and M.magnitude(eff.lo) >= thr or eff.hi < 0 and M.magnitude(eff.hi) >= thr
+end
+
+-- A percentage as the notes print it ("+1.0 %") beside the threshold it is judged against
+-- (thr_pct, on pct's scale): with as many decimals (1 to 3) as it takes for the two not to
+-- read alike ("-1.95 %" beside a threshold of -1.96 %, never "-2.0 %").
+local function pct_beside(pct, thr_pct)
+  for dp = 1, 3 do
+    local fmt = "%+." .. dp .. "f"
+    if fmt:format(pct) ~= fmt:format(thr_pct) then return (fmt .. " %%"):format(pct) end
+  end
+  return ("%+.3f %%"):format(pct)
+end
+
+-- pct as a sentence that compares it with the practical threshold thr (%) shows it: with
+-- the decimals that keep it apart from where the threshold lies on its side (pct_beside).
+function M.pct_near(pct, thr)
+  return pct_beside(pct, pct >= 0 and thr or M.fall_threshold(thr))
+end
+
+-- The practical threshold as a sentence compares pct with it (thr: %): "the 2 % threshold"
+-- for a rise; for a fall "the 2 % threshold (a fall of -1.96 % B against A reaches it)",
+-- the threshold being one run's figure thr % above the other's, whichever is A.
+function M.threshold_text(pct, thr)
+  local t = ("%g"):format(thr)
+  if pct == nil or pct >= 0 then return ("the %s %% threshold"):format(t) end
+  return ("the %s %% threshold (a fall reaches it at %s)"):format(t, ("%+.2f %%"):format(M.fall_threshold(thr)))
+end
 
 -- What would bound an unbounded interval (eff: M.stratified_effect's, M.one_point_effect's
 -- or M.repeat_effect's): "about 380 requests a load point (240 here at the fewest), or at
@@ -3074,38 +3208,56 @@ function M.effect_size(test, eff, min_effect, la, lb)
   local pct = eff.pct
   local z = test.z ~= 0 and test.z or nil
   local where = eff.where and (" " .. eff.where) or ""
+  -- (the direction of the difference: its relative size, else, of an error rate against A's
+  -- rate of 0, its percentage points)
+  local dir = pct or eff.pp or 0
   -- (the side whose values are lower: the rank test's where it has a direction, else the figures')
-  local lower = (z and z < 0 or not z and pct > 0) and (la or "A") or (lb or "B")
-  if z and (z < 0) ~= (pct > 0) and pct ~= 0 then
+  local lower = (z and z < 0 or not z and dir > 0) and (la or "A") or (lb or "B")
+  -- (the difference as B against A: "B -4.0 % against A", the error rate's "B +1.17 pp, +5.8 %
+  -- against A"; of A's rate of 0 the relative size is N/A, said why)
+  local ba = (lb or "B") .. " %s against " .. (la or "A")
+  local rel = pct and M.pct_near(pct, thr)
+  local by = ba:format(rel or "")
+  if eff.pp then
+    by = ba:format(("%+.2f pp%s"):format(eff.pp, rel and (", " .. rel) or ""))
+    if not pct then by = ("%s; relative N/A: %s"):format(by, eff.relative_why or "A's rate is 0") end
+  end
+  if z and (z < 0) ~= (dir > 0) and dir ~= 0 then
     return "opposite", ("the test finds %s's values lower, and this figure differs the other way%s (%s): no winner")
-      :format(lower, where, pct_text(pct))
+      :format(lower, where, rel or ("%+.2f pp"):format(eff.pp))
   end
   if eff.pp and math.abs(eff.pp) < M.MIN_ERROR_PP then
     return "small", ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
       ("%.3g"):format(math.abs(eff.pp)), where, ("%g"):format(M.MIN_ERROR_PP))
   end
-  if math.abs(pct) < thr then
-    return "small", ("a difference too small to matter (%s%s, below the %s %% threshold)"):format(pct_text(pct),
-      where, ("%g"):format(thr))
+  if pct and M.magnitude(pct) < thr then
+    return "small", ("a difference too small to matter (%s%s, below %s)"):format(rel, where,
+      M.threshold_text(pct, thr))
   end
-  local beyond = eff.lo and eff.hi and (eff.lo >= thr or eff.hi <= -thr)
-  if beyond and eff.pp then
-    beyond = eff.pp_lo and eff.pp_hi and (eff.pp_lo >= M.MIN_ERROR_PP or eff.pp_hi <= -M.MIN_ERROR_PP)
-  end
-  if beyond then return "beyond" end
-  local by = pct_text(math.abs(pct)):sub(2)
-  if eff.pp then by = ("%.2f pp (%s)"):format(math.abs(eff.pp), by) end
-  local thr_text = eff.pp and ("%s %% and %s percentage point practical thresholds"):format(("%g"):format(thr),
-    ("%g"):format(M.MIN_ERROR_PP)) or ("%s %% practical threshold"):format(("%g"):format(thr))
-  if not (eff.lo and eff.hi) then
+  if M.interval_beyond(eff, thr) then return "beyond" end
+  -- (the error rate's thresholds are read on its pp interval, M.interval_beyond: said in pp,
+  -- where its relative ends, over A's rate, would not show them)
+  local fall = dir < 0 and not eff.pp and (" (a fall reaches it at %s)"):format(("%+.2f %%"):format(
+    M.fall_threshold(thr))) or ""
+  local floor = eff.pp and eff.rate_a and eff.rate_b and math.min(eff.rate_a, eff.rate_b) * thr
+  local thr_text = eff.pp and ("%s %% and %s percentage point practical thresholds%s"):format(("%g"):format(thr),
+    ("%g"):format(M.MIN_ERROR_PP), floor and (" (here %.2f pp: the larger of %g pp and %g %% of the lower rate, "
+    .. "%.2f %%)"):format(math.max(floor, M.MIN_ERROR_PP), M.MIN_ERROR_PP, thr, math.min(eff.rate_a, eff.rate_b) * 100)
+    or "")
+    or ("%s %% practical threshold%s"):format(("%g"):format(thr), fall)
+  local bounded = eff.pp and eff.pp_lo and eff.pp_hi or not eff.pp and eff.lo and eff.hi
+  if not bounded then
     local settle = M.settle_text(eff)
-    return "unsure", ("%s's lower by %s%s, but its %d %% interval is unbounded (%s), so it may be less than the %s: "
+    return "unsure", ("%s's lower (%s)%s, but its %d %% interval is unbounded (%s), so it may be less than the %s: "
       .. "no winner%s"):format(lower, by, where, eff.level or M.EFFECT_LEVEL,
       eff.why or "too few independent requests", thr_text, settle and ("; to settle it: " .. settle) or ""), settle
   end
-  local ends = ("%s to %s"):format(pct_text(eff.lo), pct_text(eff.hi))
-  if eff.pp then ends = ("%s, %s to %s pp"):format(ends, ("%+.2f"):format(eff.pp_lo), ("%+.2f"):format(eff.pp_hi)) end
-  return "unsure", ("%s's lower by %s%s, but by less than the %s could be (%d %% interval %s): no winner"):format(
+  local ends = eff.lo and eff.hi and ("%s to %s"):format(M.pct_near(eff.lo, thr), M.pct_near(eff.hi, thr)) or nil
+  if eff.pp then
+    local pp = ("%s to %s pp"):format(("%+.2f"):format(eff.pp_lo), ("%+.2f"):format(eff.pp_hi))
+    ends = ends and ("%s, %s"):format(ends, pp) or pp
+  end
+  return "unsure", ("%s's lower (%s)%s, but by less than the %s could be (%d %% interval %s): no winner"):format(
     lower, by, where, thr_text, eff.level or M.EFFECT_LEVEL, ends)
 end
 
@@ -3136,10 +3288,12 @@ function M.verdict(o)
   -- a latency test stratified by load point: the row's effect within the points it tested
   -- (M.stratified_effect), with its interval; the pooled figures mix in the loads' spread
   local se = o.test and o.test.row_effect
-  if se and se.pct and o.a ~= nil and o.b ~= nil then
+  if se and (se.pct or se.pp) and o.a ~= nil and o.b ~= nil then
     r.effect_pct, r.effect_lo, r.effect_hi, r.effect_level = se.pct, se.lo, se.hi, se.level
-    -- (the error rate's in percentage points too; where it was measured; why it is unbounded)
+    -- (the error rate's in percentage points too, and why its relative size is N/A where A's
+    -- rate is 0; where it was measured; why it is unbounded)
     r.effect_pp, r.effect_pp_lo, r.effect_pp_hi = se.pp, se.pp_lo, se.pp_hi
+    r.effect_relative_why = se.relative_why
     r.effect_where, r.effect_why = se.where, se.why
     r.effect_need, r.effect_fewest = se.need, se.fewest
   end
@@ -3309,7 +3463,7 @@ function M.verdict(o)
     return r
   end
   local eff = r.effect_pct
-  if se and se.pct then
+  if se and (se.pct or se.pp) then
     -- the row's own effect (within the points, at the one point, over the repeats, or the
     -- error rate's counts) and its interval: a winner only where the whole interval is
     -- beyond the threshold
@@ -3320,10 +3474,10 @@ function M.verdict(o)
       r.size, r.note, r.settle = size, size_note, settle
       -- (the run whose values are lower: the test's direction where it has one, else the figures')
       local z = o.test.z ~= 0 and o.test.z or nil
-      r.size_lower = (z and z < 0 or not z and se.pct > 0) and "a" or "b"
+      r.size_lower = (z and z < 0 or not z and (se.pct or se.pp) > 0) and "a" or "b"
       return r
     end
-  elseif eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then
+  elseif eff and M.magnitude(eff) < (o.min_effect or M.MIN_EFFECT) then
     r.verdict = "negligible"
     return r
   end
@@ -3345,7 +3499,7 @@ function M.verdict(o)
   end
   local b_better = (m.better == "higher") == (eb > ea)
   -- (stratified: the direction within the load points, which the effect_size check agreed with)
-  if se and se.pct then b_better = (m.better == "higher") == (se.pct > 0) end
+  if se and (se.pct or se.pp) then b_better = (m.better == "higher") == ((se.pct or se.pp) > 0) end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

@@ -212,6 +212,16 @@ function M.format(key, value, na_reason, opts)
   return text .. " " .. m.unit
 end
 
+-- b against a (the baseline) in percent, (b - a) / |a| x 100: the Change column's, and every
+-- relative effect's (llmd.decision effect_pct); 0 when equal, nil when either is unknown or
+-- infinite, or a is 0 (no baseline to be relative to).
+function M.change_pct(a, b)
+  if a == nil or b == nil then return nil end
+  if a == b then return 0 end
+  if a == 0 or math.abs(a) == math.huge or math.abs(b) == math.huge or a ~= a or b ~= b then return nil end
+  return (b - a) / math.abs(a) * 100
+end
+
 -- b against a (the baseline): {diff = b - a, pct = diff / |a| x 100 (nil when a is 0),
 -- better = true | false | nil (equal, "none" metrics, or unknown)}. Unknown when
 -- either side is unknown.
@@ -220,8 +230,9 @@ function M.delta(key, a, b)
   if a == nil or b == nil then return nil end
   local diff = b - a
   if a == b then diff = 0 end  -- +inf vs +inf: equal, not NaN
+  -- (0 against 0 and infinite figures: no percent, N/A in the table)
   local finite = math.abs(a) ~= math.huge and math.abs(b) ~= math.huge
-  local pct = a ~= 0 and finite and diff / math.abs(a) * 100 or nil
+  local pct = a ~= 0 and finite and M.change_pct(a, b) or nil
   local better
   if diff ~= 0 and m.better ~= "none" then
     better = (m.better == "higher") == (diff > 0)

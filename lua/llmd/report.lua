@@ -377,6 +377,8 @@ local function perf_row(key, ctx)
       -- a test saved before winners were held to the whole interval of the row's effect has
       -- none, and the samples are not here to compute it: no winner on the estimate alone,
       -- said why and what settles it (decision.saved_effect), never the old rule silently
+      -- (one saved on the old scale, relative to the mean of both: read on this one)
+      test.row_effect = decision.read_saved_effect(test.row_effect)
       if type(test.row_effect) ~= "table" then test.row_effect = decision.saved_effect(va, vb) end
     elseif not test and ctx.saved and ctx.saved[key] and type(ctx.saved[key].untested_why) == "string"
       and not (ra.overall.samples and rb.overall.samples) and decision.tests_samples(key, ctx.pa, ctx.pb) then
@@ -450,6 +452,12 @@ end
 -- +1.80 pp)".
 local function effect_text(e, inline)
   local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
+  if not e.pct and e.pp_lo and e.pp_hi then
+    -- an error rate against A's of 0: no relative size (decision.count_effect), its pp interval
+    return (inline and "relative N/A (%s), %s %% interval %+.2f to %+.2f pp"
+      or "relative N/A (%s; %s %% interval %+.2f to %+.2f pp)"):format(e.relative_why or "A's rate is 0", level,
+      e.pp_lo, e.pp_hi)
+  end
   if not (e.lo and e.hi) then
     return (inline and "%s, its %s %% interval unbounded: %s"
       or "%s (its %s %% interval unbounded: %s)"):format(T.helpers.pct(e.pct), level,
@@ -489,6 +497,7 @@ local function finish_row(row, fam, A, B)
   -- the row's effect within the load points a stratified test compared, and its interval
   row.effect_lo, row.effect_hi, row.effect_level = v.effect_lo, v.effect_hi, v.effect_level
   row.effect_pp, row.effect_pp_lo, row.effect_pp_hi = v.effect_pp, v.effect_pp_lo, v.effect_pp_hi
+  row.effect_relative_why = v.effect_relative_why
   row.effect_where, row.effect_why = v.effect_where, v.effect_why
   row.effect_need, row.effect_fewest = v.effect_need, v.effect_fewest
   -- (an interval unbounded: what would settle it, decision.settle_text)
@@ -549,15 +558,16 @@ local function finish_row(row, fam, A, B)
       -- the stratified effect, which the verdict reads, beside the pooled Delta, with its
       -- interval (decision.count_effect's) in percentage points and relative
       local text = mh_text(test)
-      if e and e.pp_lo and e.pp_hi and e.lo and e.hi and not v.partial then
-        text = text:sub(1, -2) .. (", %d %% interval %+.2f to %+.2f pp; relative %s, %s to %s)"):format(
-          e.level or decision.EFFECT_LEVEL, e.pp_lo, e.pp_hi, T.helpers.pct(e.pct), T.helpers.pct(e.lo),
-          T.helpers.pct(e.hi))
+      if e and e.pp_lo and e.pp_hi and (e.lo and e.hi or not e.pct) and not v.partial then
+        -- (relative: B against A's rate, decision.count_effect; N/A where A's is 0)
+        text = text:sub(1, -2) .. (", %d %% interval %+.2f to %+.2f pp; relative %s)"):format(
+          e.level or decision.EFFECT_LEVEL, e.pp_lo, e.pp_hi, e.pct and ("%s, %s to %s"):format(T.helpers.pct(e.pct),
+          T.helpers.pct(e.lo), T.helpers.pct(e.hi)) or ("N/A: " .. (e.relative_why or "A's rate is 0")))
         e = nil
       end
       row.evidence = row.evidence .. ("; within the load points %s"):format(text)
     end
-    if e and e.pct and not v.partial then
+    if e and (e.pct or e.pp) and not v.partial then
       -- each row its own size (within the points of a stratified test, decision.stratified_effect;
       -- at the one load point; over the repeats; the error rate's counts) with its interval
       row.evidence = row.evidence .. "; " .. (e.where and ("this row " .. e.where) or "this row's difference")
@@ -1240,7 +1250,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
           r.evidence = r.evidence .. "; not comparable: " .. table.concat(scoped, "; ")
         elseif va == vb then
           r.verdict = "no difference (untested)"
-        elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then
+        elseif r.effect_pct and decision.magnitude(r.effect_pct) >= min_effect then
           r.higher = vb > va and "b" or "a"
           r.verdict = ("higher in %s (untested)"):format(vb > va and B.label or A.label)
         else
@@ -2484,6 +2494,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     and type(saved.test.p) == "number" then
     res.test, res.reason = saved.test, nil
     -- (saved before winners were held to the effect's whole interval: none, and said why)
+    res.test.row_effect = decision.read_saved_effect(res.test.row_effect)
     if type(res.test.row_effect) ~= "table" then res.test.row_effect = decision.saved_effect(res.a, res.b) end
   elseif not res.test and not res.identical and type(saved) == "table" and saved.key == key
     and kind and pa.repeats == 1 and pb.repeats == 1 and saved.axis == res.axis and type(saved.load) == "number"
@@ -2587,14 +2598,15 @@ end
 -- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
 -- Verdict's and the Summary's word for it. No test is made there, so no direction is named:
 -- "the same" (every figure equal), "within the practical threshold" (every difference below
--- min_effect % of the two figures' mean, as the rows' effect size), else "untested".
+-- min_effect %, read as the rows' effect size is: decision.magnitude of B against A), else
+-- "untested".
 local function no_slo_how(nl, min_effect)
   local same, within = true, true
   for _, r in ipairs(nl.rows) do
     if r.a ~= r.b then
       same = false
-      local mean = (math.abs(r.a) + math.abs(r.b)) / 2
-      if not (mean > 0 and math.abs(r.b - r.a) / mean * 100 < min_effect) then within = false end
+      local e = decision.effect_pct(r.a, r.b)
+      if not (e and decision.magnitude(e) < min_effect) then within = false end
     end
   end
   return same and "the same" or within and "within the practical threshold" or "untested"
@@ -2634,28 +2646,32 @@ end
 -- (decision.effect_size's "small", "unsure" or "opposite"), in a few words: "a difference too
 -- small to matter (+1.2 % within the load points tested, below the 2 % threshold)".
 local function sustained_size_text(r, A, B)
-  local thr = ("%g"):format(r.min_effect or decision.MIN_EFFECT)
-  local e = r.effect_pct and T.helpers.pct(r.effect_pct) or "N/A"
+  local t = r.min_effect or decision.MIN_EFFECT
+  local thr = ("%g"):format(t)
+  local e = r.effect_pct and decision.pct_near(r.effect_pct, t) or "N/A"
   if r.sustained_size == "small" then
-    return ("a difference too small to matter (%s within the load points tested, below the %s %% threshold)")
-      :format(e, thr)
+    return ("a difference too small to matter (%s within the load points tested, below %s)")
+      :format(e, decision.threshold_text(r.effect_pct, t))
   elseif r.sustained_size == "opposite" then
     return ("no winner: the test finds %s's values lower, this figure differs the other way within the load points "
       .. "(%s)"):format(r.sustained_lower == "a" and A.label or B.label, e)
   end
-  return ("%s's lower by %s within the load points tested, but by less than the %s %% practical threshold could be "
-    .. "(%s), so no winner"):format(r.sustained_lower == "a" and A.label or B.label,
-    r.effect_pct and (T.helpers.num(math.abs(r.effect_pct), 1) .. " %") or "N/A", thr,
+  -- (as decision.effect_size's: the difference B against A, the threshold where a fall reaches it)
+  local fall = r.effect_pct and r.effect_pct < 0
+    and (" (a fall reaches it at %+.2f %%)"):format(decision.fall_threshold(t)) or ""
+  return ("%s's lower (%s %s against %s) within the load points tested, but by less than the %s %% practical "
+    .. "threshold%s could be (%s), so no winner"):format(r.sustained_lower == "a" and A.label or B.label, B.label, e,
+    A.label, thr, fall,
     r.effect_lo and ("%d %% interval %s to %s"):format(r.effect_level or decision.EFFECT_LEVEL,
-      T.helpers.pct(r.effect_lo), T.helpers.pct(r.effect_hi)) or "its interval unbounded")
+      decision.pct_near(r.effect_lo, t), decision.pct_near(r.effect_hi, t)) or "its interval unbounded")
 end
 
 -- A row whose test covered only some of the load points (decision.test_scope_text: "over 3 of 4
 -- load points (1 left out: too dependent to test at 30/s)"): the effect that test measured over
 -- the loads it covered (the row's effect, decision's row_effect: B against A within the points,
--- relative to their mean) with its interval, for a sentence that names a winner on that test,
--- so that it never quotes the gap of the whole-run figures, which pool loads the test did not
--- compare. Returns the effect ("+26.1 %"), the scope's words and the interval's (", 95 %
+-- 100 (b / a - 1) as the Change column) with its interval, for a sentence that names a winner
+-- on that test, so that it never quotes the gap of the whole-run figures, which pool loads the
+-- test did not compare. Returns the effect ("+30.0 %"), the scope's words and the interval's (", 95 %
 -- interval +25.4 % to +26.8 %"), or nil where the test covered every load point (or the one
 -- each run has), or the row has no effect.
 local function partial_test_effect(r)
@@ -4371,7 +4387,7 @@ local function summary(model, A, B)
         tokens and "a run whose requests are longer sustains fewer of them"
           or "what one run sustains says nothing of the other's configuration")
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
-      local eff = decision.effect_pct(ca.rps, cb.rps)
+      local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
       elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
@@ -4580,9 +4596,9 @@ local function summary(model, A, B)
       -- one (decision.effect_size, as the rows'), else its estimate; otherwise said as what it is
       local size, size_note = "beyond", nil
       local eff = sig and mp.test.row_effect
-      if eff and eff.pct then
+      if eff and (eff.pct or eff.pp) then
         size, size_note = decision.effect_size(mp.test, eff, model.min_effect, A.label, B.label)
-      elseif sig and math.abs(decision.effect_pct(mp.a, mp.b) or 0) < model.min_effect then
+      elseif sig and decision.magnitude(decision.effect_pct(mp.a, mp.b) or 0) < model.min_effect then
         size = "small"
       end
       local big = sig and size == "beyond"
@@ -5029,8 +5045,9 @@ local function summary(model, A, B)
           local names = {}
           for _, x in ipairs(g.rows) do
             local e = x.row.effect_pct
-            names[#names + 1] = e and ("%s (%s)"):format(x.label, effect_text({ pct = e, lo = x.row.effect_lo,
-              hi = x.row.effect_hi, level = x.row.effect_level }, true)) or x.label
+            names[#names + 1] = (e or x.row.effect_pp_lo) and ("%s (%s)"):format(x.label, effect_text({ pct = e,
+              lo = x.row.effect_lo, hi = x.row.effect_hi, level = x.row.effect_level, pp_lo = x.row.effect_pp_lo,
+              pp_hi = x.row.effect_pp_hi, relative_why = x.row.effect_relative_why }, true)) or x.label
           end
           parts[#parts + 1] = ("%s (%s)"):format(table.concat(names, ", "), test_said(g))
         end
@@ -5052,15 +5069,19 @@ local function summary(model, A, B)
         local settle, why, needs, fewest = nil, nil, {}, nil
         for _, x in ipairs(g.rows) do
           local r = x.row
-          local c = size(r) == "unsure" and not r.effect_lo and cls.unbounded or cls[size(r)] or cls.unsure
+          local c = size(r) == "unsure" and not (r.effect_lo or r.effect_pp_lo) and cls.unbounded or cls[size(r)]
+            or cls.unsure
           if c == cls.unsure then
             c[#c + 1] = ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct, lo = r.effect_lo,
-              hi = r.effect_hi, level = r.effect_level, pp_lo = r.effect_pp_lo, pp_hi = r.effect_pp_hi }, true))
+              hi = r.effect_hi, level = r.effect_level, pp_lo = r.effect_pp_lo, pp_hi = r.effect_pp_hi,
+              relative_why = r.effect_relative_why }, true))
           elseif c == cls.small and r.effect_pp and math.abs(r.effect_pp) < decision.MIN_ERROR_PP then
             -- (the error rate below its percentage-point threshold)
             c[#c + 1] = ("%s %s pp"):format(x.label, T.helpers.signed(r.effect_pp, 2))
           else
-            c[#c + 1] = ("%s %s"):format(x.label, T.helpers.pct(r.effect_pct))
+            -- (too small to matter: beside the threshold, with the decimals that keep it apart)
+            c[#c + 1] = ("%s %s"):format(x.label, r.effect_pct
+              and decision.pct_near(r.effect_pct, r.min_effect or decision.MIN_EFFECT) or "N/A")
           end
           if c == cls.unbounded then
             why = why or r.effect_why
@@ -5705,6 +5726,8 @@ function M.build(opts)
   model.any_too_few = false
   model.any_row_effect = false -- a tested row with its effect and interval (the key's rule)
   model.min_error_pp = decision.MIN_ERROR_PP
+  -- (the fall, B against A, that reaches the practical threshold: decision.fall_threshold)
+  model.min_effect_fall = decision.fall_threshold(model.min_effect or decision.MIN_EFFECT)
   for _, r in ipairs(rows) do
     if r.sig and r.sig.row_effect and r.p_value then model.any_row_effect = true end
     if r.identical then model.any_identical = true end

@@ -1048,7 +1048,8 @@ function M.latency_at_common(m, T, labels, slo)
     row.p, row.p_adjusted = row.test and row.test.p or nil, fam.adjusted[i]
     local eff = decision.effect_pct(row.a, row.b)
     row.effect_pct = eff
-    local ok = row.p_adjusted and row.p_adjusted < decision.ALPHA and eff and math.abs(eff) >= decision.MIN_EFFECT
+    local ok = row.p_adjusted and row.p_adjusted < decision.ALPHA and eff
+      and decision.magnitude(eff) >= decision.MIN_EFFECT
     -- the whole 95 % interval of the difference over the repeats beyond the practical
     -- threshold, as every tested row's (decision.effect_size): else what it is, and no best
     local e, size_note = row.test and row.test.row_effect, nil
@@ -1068,8 +1069,11 @@ function M.latency_at_common(m, T, labels, slo)
         row.test.test == "welch" and "Welch t" or decision.test_name(row.test), decision.fmt_p(row.p),
         decision.fmt_p(row.p_adjusted), fam.size, fam.size == 1 and "" or "s")
       if not ok then
-        how = how .. (eff and math.abs(eff) < decision.MIN_EFFECT
-          and ("; %+.1f %%, below the practical threshold of %g %%"):format(eff, decision.MIN_EFFECT)
+        -- (B against A, as every effect; where a fall reaches the threshold, decision.effect_size's words)
+        how = how .. (eff and decision.magnitude(eff) < decision.MIN_EFFECT
+          and ("; %s, below the practical threshold of %g %%%s"):format(decision.pct_near(eff, decision.MIN_EFFECT),
+            decision.MIN_EFFECT, eff < 0 and (" (a fall reaches it at %+.2f %%)"):format(
+              decision.fall_threshold(decision.MIN_EFFECT)) or "")
           or size_note and ("; " .. size_note) or "; not shown to differ")
       end
     end
@@ -2960,7 +2964,8 @@ function M.model(list, opts)
       return false, ("%s's noise there cannot be told: %s"):format(z.x.label, z.noise.unclear)
     end
     -- (a summary file: the least gap the measured spans allow against the unknown noise's rule)
-    local least = decision.effect_pct(o.lat_hi, c.lat_lo)
+    -- (on the scale of every unknown-noise gap, the capacities' too: of their mean, decision.mean_gap_pct)
+    local least = decision.mean_gap_pct(o.lat_hi, c.lat_lo)
     local z = no.unknown and o or c
     local why = ("%s has %s"):format(z.x.label, z.noise.unknown)
     if least and least >= decision.UNKNOWN_NOISE_GAP then

@@ -76,18 +76,16 @@ def main():
     u, var = mw(a, b)
     d = max(1.0, d_a, d_b)
     z = (u - len(a) * len(b) / 2) / np.sqrt(var * d)
-    # the mean row's effect: B's mean against A's over the two means' mean (%), its 95 %
-    # interval that of the ratio of the means (fixi42): on the log scale, log((200 + pct) /
-    # (200 - pct)) -+ 1.959964 sqrt(se_a^2 / fa^2 + se_b^2 / fb^2), each mean's standard error
-    # sd / sqrt(n / d), d the larger design effect, each end back as 200 tanh(x / 2)
+    # the mean row's effect: B's mean against A's, 100 (fb / fa - 1) (fixa43), its 95 %
+    # interval that of the ratio of the means (fixi42): on the log scale, log(fb / fa) -+
+    # 1.959964 sqrt(se_a^2 / fa^2 + se_b^2 / fb^2), each mean's standard error sd / sqrt(n /
+    # d), d the larger design effect, each end back as 100 (exp(x) - 1)
     fa, fb = a.mean(), b.mean()
-    m = (abs(fa) + abs(fb)) / 2
     sl = math.sqrt(a.var(ddof=1) / (len(a) / d) / fa ** 2 + b.var(ddof=1) / (len(b) / d) / fb ** 2)
-    pct = (fb - fa) / m * 100
-    L = math.log((200 + pct) / (200 - pct))
+    L = math.log(fb / fa)
     print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b),
-                      "mean_pct": pct, "mean_lo": 200 * math.tanh((L - 1.959964 * sl) / 2),
-                      "mean_hi": 200 * math.tanh((L + 1.959964 * sl) / 2)}))
+                      "mean_pct": 100 * (fb / fa - 1), "mean_lo": 100 * (math.exp(L - 1.959964 * sl) - 1),
+                      "mean_hi": 100 * (math.exp(L + 1.959964 * sl) - 1)}))
 
 
 if __name__ == "__main__":

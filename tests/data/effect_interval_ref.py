@@ -5,18 +5,19 @@
 # incomplete beta function llmd.stattest uses).
 #
 #   repeats JSON: [[A's values, B's values], ...] per load point -> {pct, lo, hi}: the
-#     effect of B's mean against A's relative to the two means' mean (%), over the points
-#     weighted n_a n_b / (n_a + n_b); its interval that of the ratio of the means (fixi42), on
-#     the log scale: L = log((200 + est) / (200 - est)) -+ t(0.975, df) sqrt(sum w^2 se^2) /
-#     sum w, se^2 = qa + qb = s_a^2 / (n_a m_a^2) + s_b^2 / (n_b m_b^2) (the delta method's
-#     variance of log m_b - log m_a), df Welch-Satterthwaite's (sum w^2 se^2)^2 / sum w^4
-#     (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)), each end back as 200 tanh(x / 2).
+#     effect of B's mean against A's, 100 (m_b / m_a - 1) (fixa43: the Change column's
+#     scale), over the points of the log ratios' mean weighted n_a n_b / (n_a + n_b), L = sum
+#     w log(m_b / m_a) / sum w, est = 100 (exp(L) - 1); its interval that of the ratio of the
+#     means (fixi42): L -+ t(0.975, df) sqrt(sum w^2 se^2) / sum w, se^2 = qa + qb = s_a^2 /
+#     (n_a m_a^2) + s_b^2 / (n_b m_b^2) (the delta method's variance of log m_b - log m_a), df Welch-Satterthwaite's (sum w^2 se^2)^2 / sum w^4
+#     (qa^2 / (n_a - 1) + qb^2 / (n_b - 1)), each end back as 100 (exp(x) - 1).
 #   counts JSON: [[failed_a, n_a, failed_b, n_b, deff], ...] per load point -> {pct, lo, hi,
 #     pp, pp_lo, pp_hi}: the Mantel-Haenszel rate difference (weights n_a n_b / (n_a + n_b))
 #     with Newcombe's hybrid score interval (Newcombe 1998, method 10) from each rate's
 #     Wilson interval at n / deff requests, over several points combined by MOVER (Zou &
 #     Donner): lower D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)), upper D + sqrt(sum
-#     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative: divided by the mean of the weighted rates.
+#     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative (fixa43): divided by A's weighted rate,
+#     sum c p_a, the lower end at -100 % at the least; null where A's rate is 0.
 #   files DIR_A DIR_B FIELD: repeats from two folders of vllm bench serve files (queue_sim.py
 #     --repeat), each file one repeat, its FIELD (mean_tpot_ms, p90_tpot_ms) the value, the
 #     load points by request_rate, paired where both runs measured the rate.
@@ -43,22 +44,20 @@ def t_quantile(p, df):
 
 
 def repeats(strata):
-    sw = swe = swv = sdf = 0.0
+    sw = swl = swv = sdf = 0.0
     for a, b in strata:
         a, b = np.array(a, float), np.array(b, float)
         ma, mb = a.mean(), b.mean()
-        m = (abs(ma) + abs(mb)) / 2
         w = len(a) * len(b) / (len(a) + len(b))
         sw += w
-        swe += w * (mb - ma) / m * 100
+        swl += w * math.log(mb / ma)
         qa = a.var(ddof=1) / len(a) / ma ** 2
         qb = b.var(ddof=1) / len(b) / mb ** 2
         swv += w * w * (qa + qb)
         sdf += w ** 4 * (qa * qa / (len(a) - 1) + qb * qb / (len(b) - 1))
-    est = swe / sw
+    L = swl / sw
     h = t_quantile(0.975, swv * swv / sdf) * math.sqrt(swv) / sw
-    L = math.log((200 + est) / (200 - est))
-    return {"pct": est, "lo": 200 * math.tanh((L - h) / 2), "hi": 200 * math.tanh((L + h) / 2)}
+    return {"pct": 100 * (math.exp(L) - 1), "lo": 100 * (math.exp(L - h) - 1), "hi": 100 * (math.exp(L + h) - 1)}
 
 
 def counts(strata):
@@ -88,9 +87,10 @@ def counts(strata):
     D = float((c * (pb - pa)).sum())
     lo = D - math.sqrt(float((c * c * ((pb - lb) ** 2 + (ua - pa) ** 2)).sum()))
     hi = D + math.sqrt(float((c * c * ((ub - pb) ** 2 + (pa - la) ** 2)).sum()))
-    m = float((c * (pa + pb)).sum()) / 2
-    return {"pct": D / m * 100, "lo": lo / m * 100, "hi": hi / m * 100, "pp": D * 100, "pp_lo": lo * 100,
-            "pp_hi": hi * 100}
+    m = float((c * pa).sum())
+    rel = m > 0
+    return {"pct": D / m * 100 if rel else None, "lo": max(-100.0, lo / m * 100) if rel else None,
+            "hi": hi / m * 100 if rel else None, "pp": D * 100, "pp_lo": lo * 100, "pp_hi": hi * 100}
 
 
 def files(da, db, field):

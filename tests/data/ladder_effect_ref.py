@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Independent reference for tests/lua/test_decision.lua's ladders (testlib.latency_ladder: TTFTs
 # 50 + i and 200 + i ms at 2/s and 10/s, B shifted): a row's effect within the load points and
-# its 95 % interval, as tests/data/stratified_effect_ref.py computes them (numpy alone; fewer
+# its 95 % interval, B against A (fixa43), as tests/data/stratified_effect_ref.py computes them (numpy alone; fewer
 # than 100 requests a point: design effect 1). Prints the figures the test asserts.
 import numpy as np
 Z = 1.959964
@@ -15,15 +15,15 @@ def fig_se(x, q):
     lo, hi = min(xs[rl - 1], v), max(xs[ru - 1], v)
     return v, (np.log(hi) - np.log(lo)) / (2 * Z)  # (the log figure's: the interval of a ratio, fixi42)
 def eff(strata, q):
-    sw = swe = swv = 0; bounded = True
+    sw = swl = swv = 0; bounded = True
     for a, b in strata:
         fa, sa = fig_se(a, q); fb, sb = fig_se(b, q)
-        m = (fa + fb) / 2; e = (fb - fa) / m * 100; w = len(a) * len(b) / (len(a) + len(b))
-        sw += w; swe += w * e
+        w = len(a) * len(b) / (len(a) + len(b))
+        sw += w; swl += w * np.log(fb / fa)
         if sa is None or sb is None: bounded = False
         else: swv += w * w * (sa * sa + sb * sb)
-    est = swe / sw; L = np.log((200 + est) / (200 - est)); h = Z * swv ** 0.5 / sw
-    return (est, 200 * np.tanh((L - h) / 2), 200 * np.tanh((L + h) / 2)) if bounded else (est, None, None)
+    L = swl / sw; est = 100 * (np.exp(L) - 1); h = Z * swv ** 0.5 / sw
+    return (est, 100 * (np.exp(L - h) - 1), 100 * (np.exp(L + h) - 1)) if bounded else (est, None, None)
 for n in (40, 60):
     i = np.arange(1, n + 1)
     for sh in (5.5, 20):

@@ -4,10 +4,10 @@
 # (queue_sim.py's), with numpy alone (no llmdlua code). Per point (the rates given, both
 # runs'): TPOT per successful request = (latency - ttft) / (output tokens - 1) in file order
 # (send order); the row's figure: the mean, or np.percentile (linear) at p; the effect B
-# against A relative to the two figures' mean, in %; over the points the mean weighted
-# n_a n_b / (n_a + n_b). Its 95 % interval that of a ratio (fixi42): on the log scale, L =
-# log((200 + est) / (200 - est)) (the estimate's log ratio b / a) -+ 1.959964 sqrt(sum w^2
-# (la^2 + lb^2)) / sum w, each end back as 200 tanh(x / 2); la, lb each side's standard
+# against A, 100 (b / a - 1) (fixa43: the Change column's scale), over the points of their
+# log ratios' mean weighted n_a n_b / (n_a + n_b), L = sum w log(b / a) / sum w, est = 100
+# (exp(L) - 1). Its 95 % interval that of a ratio (fixi42): L -+ 1.959964 sqrt(sum w^2
+# (la^2 + lb^2)) / sum w, each end back as 100 (exp(x) - 1); la, lb each side's standard
 # error of the log of its figure, from its design effect d (seqstats.deff in send order,
 # the larger of the two sides', at least 1): the mean's s / sqrt(n / d) / mean (ddof 1); a
 # percentile's (log hi - log lo) / (2 z), lo and hi the order statistics at 1-based ranks
@@ -81,7 +81,7 @@ rates = [float(x) for x in sys.argv[3].split(",")]
 res = {}
 for s in sys.argv[4].split(","):
     stat = "mean" if s == "mean" else float(s)
-    sw = swe = swv = 0.0
+    sw = swl = swv = 0.0
     bounded = True
     most = 0
     for r in rates:
@@ -89,19 +89,17 @@ for s in sys.argv[4].split(","):
         d = max(1.0, deff(xa), deff(xb))
         fa, sa = fig_se(xa, stat, d)
         fb, sb = fig_se(xb, stat, d)
-        m = (fa + fb) / 2
         w = len(xa) * len(xb) / (len(xa) + len(xb))
         sw += w
-        swe += w * (fb - fa) / m * 100
+        swl += w * np.log(fb / fa)
         if sa is None or sb is None:
             bounded = False
             most = max(most, need(stat, d))
         else:
             swv += w * w * (sa * sa + sb * sb)
-    est = swe / sw
+    L = swl / sw
     h = Z * np.sqrt(swv) / sw
-    L = np.log((200 + est) / (200 - est))
-    res[s] = {"pct": est, "lo": 200 * np.tanh((L - h) / 2) if bounded else None,
-              "hi": 200 * np.tanh((L + h) / 2) if bounded else None,
+    res[s] = {"pct": 100 * (np.exp(L) - 1), "lo": 100 * (np.exp(L - h) - 1) if bounded else None,
+              "hi": 100 * (np.exp(L + h) - 1) if bounded else None,
               "need": None if bounded else most}
 print(json.dumps(res))

@@ -256,9 +256,10 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   -- the toolchain's own case: one row each; the files stay byte-identical (test above)
   local r = ab_cli({ "compare", "results/tests-renders_scenario_tables.jsonl", "--md", d .. "/s.md" }, F)
   t.eq(r.code, 0)
-  -- vllm-c1 12 req/s over sglang-c1 10: |12 - 10| / 11 = 18.2 % apart, by hand
+  -- vllm-c1 12 req/s over sglang-c1 10: 12 / 10 - 1 = 20.0 % apart (the higher over the lower,
+  -- decision.magnitude, the practical threshold's reading since fixa43), by hand
   t.eq(r.stderr, EV_HEAD .. "chat, across frameworks: vllm vllm-c1 ranks above sglang sglang-c1 by request "
-    .. "throughput, 12.00 vs 10.00 req/s (18.2 % apart): untested: one measurement each, no repeats to test\n")
+    .. "throughput, 12.00 vs 10.00 req/s (20.0 % apart): untested: one measurement each, no repeats to test\n")
   -- repeats: vllm-c2's best row (12.4) wins vllm by the toolchain's rule, but its mean is
   -- below vllm-best's. Expected p-values from /usr/bin/python3 (stdlib: Welch's t and df,
   -- the t density integrated by Simpson's rule): c2 vs best t = -0.1313, df = 3.575,
@@ -271,12 +272,13 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   t.eq(r.code, 0)
   t.eq(r.stderr, "", "the evidence went to its file")
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-c2 | True | 12.40 |", 1, true), r.stdout)
+  -- (apart: 12.0333 / 12.00 - 1 = 0.3 %, 12.00 / 10.0333 - 1 = 19.6 %, by hand)
   t.eq(t.read(d .. "/ev.txt"), EV_HEAD
     .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s "
     .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
     .. "other way): no clear difference (Welch p = 0.903, 0.903 after Holm over 2 tests; 3 and 3 measurements)\n"
     .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
-    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (17.9 % apart): a "
+    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (19.6 % apart): a "
     .. "clear difference (Welch p = 0.00478, 0.00955 after Holm over 2 tests; 3 and 3 measurements)\n")
   -- every repeat of each the same value: Welch's t would be infinite (p = 0); the exact
   -- Mann-Whitney test gives 2 / C(6, 3) = 0.1 at best (by hand), so it cannot decide
@@ -285,7 +287,7 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/const.txt"), EV_HEAD .. "chat, across frameworks: vllm v ranks above sglang s by request "
     .. "throughput, best rows 12.00 vs 10.00 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.00 "
-    .. "req/s (18.2 % apart): no clear difference (exact "
+    .. "req/s (20.0 % apart): no clear difference (exact "
     .. "Mann-Whitney on the repeats, p = 0.1; 3 and 3 repeats can give no p below 0.1: it cannot show a "
     .. "difference)\n")
 end)
@@ -297,7 +299,7 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
     "--md", d .. "/s.md" }, F)
   t.ok(r.stderr:find("chat, sglang: sglang sglang-steady ranks above sglang sglang-fast-fail by the SLA: "
     .. "sglang sglang-fast-fail does not pass it\n", 1, true), r.stderr)
-  -- 10.1 against 10.0 from one row each: |0.1| / 10.05 = 1.0 % apart, below 2 %; and 8 GPUs
+  -- 10.1 against 10.0 from one row each: 10.1 / 10.0 - 1 = 1.0 % apart, below 2 %; and 8 GPUs
   -- against 1: the throughputs are not per GPU
   t.write(d .. "/one.jsonl", ev_rows("vllm", "v8", { 10.1 }, 8) .. ev_rows("sglang", "s1", { 10.0 }))
   r = ab_cli({ "compare", "one.jsonl", "--md", "s.md" }, d)
@@ -305,7 +307,7 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
     .. "10.10 vs 10.00 req/s (1.0 % apart): one measurement each; not like for like: 8 vs 1 GPUs: the figures "
     .. "are not per GPU; no verdict (a difference between unlike set-ups is no evidence for the choice)\n")
   -- repeats that Welch would call a clear difference (the rows of the test above: p =
-  -- 0.00478, 17.9 % apart), but sglang ran on 2 GPUs and 2048-token prompts: no test, no
+  -- 0.00478, 19.6 % apart), but sglang ran on 2 GPUs and 2048-token prompts: no test, no
   -- verdict, and out of the Holm family, so vllm's own choice keeps its unadjusted p =
   -- 0.902585 (the test above's /usr/bin/python3 value) with no "after Holm" at all
   t.write(d .. "/unlike.jsonl", ev_rows("vllm", "vllm-best", { 12.0, 12.3, 11.8 })
@@ -317,12 +319,12 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
     .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
     .. "other way): no clear difference (Welch p = 0.903; 3 and 3 measurements)\n"
     .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
-    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (17.9 % apart): "
+    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (19.6 % apart): "
     .. "3 and 3 measurements; not like for like: 1 vs 2 GPUs: "
     .. "the figures are not per GPU; input_len 1024 vs 2048: not the same workload; no verdict (a difference "
     .. "between unlike set-ups is no evidence for the choice)\n")
   -- best rows that tie (10.1 each) on every criterion: the repeats' request throughput is
-  -- still weighed. Means 10.00 vs 10.05, |0.05| / 10.025 = 0.5 % apart; Welch by
+  -- still weighed. Means 10.00 vs 10.05, 10.05 / 10.00 - 1 = 0.5 % apart; Welch by
   -- /usr/bin/python3 (own incomplete-beta t CDF; it reproduces the 0.902585 above):
   -- t = -0.7746, df = 2.941, p = 0.496055; the only test, so no Holm
   t.write(d .. "/tie.jsonl", ev_rows("vllm", "vllm-a", { 10.0, 9.9, 10.1 }) .. ev_rows("vllm", "vllm-b", { 10.1, 10.05, 10.0 }))
@@ -336,16 +338,18 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
   -- interval reaches back within it: no clear difference, as compare's rows (fixi41). By
   -- /usr/bin/python3 (stdlib: Welch's t, the t density integrated by Simpson's rule, its
   -- 0.975 quantile by bisection; it reproduces the 0.00477562 above): means 10.4 vs 10.0,
-  -- t = 4.899, df = 4, p = 0.00805; effect (10.0 - 10.4) / 10.2 = -3.92 %, interval
-  -- -3.92 +- t(0.975, 4) x sqrt(2 x 0.01 / 3) / 10.2 x 100 = -6.14 % to -1.70 %
+  -- t = 4.899, df = 4, p = 0.00805; effect B (s) against A (v) since fixa43, 10.0 / 10.4 - 1 =
+  -- -3.85 %, its interval the ratio's, tests/data/effect_interval_ref.py repeats
+  -- '[[[10.5,10.3,10.4],[10.0,10.1,9.9]]]': -5.96 % to -1.68 %, whose upper end is not past the
+  -- fall of -1.96 % that reaches 2 %; the means 4.0 % apart (10.4 / 10.0, the higher over the lower)
   t.write(d .. "/near.jsonl", ev_rows("vllm", "v", { 10.5, 10.3, 10.4 }) .. ev_rows("sglang", "s", { 10.0, 10.1, 9.9 }))
   r = ab_cli({ "compare", "near.jsonl", "--evidence", "near.txt" }, d)
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/near.txt"), EV_HEAD .. "chat, across frameworks: vllm v ranks above sglang s by request "
     .. "throughput, best rows 10.50 vs 10.10 req/s (the toolchain's rule), means of the repeats 10.40 vs 10.00 req/s "
-    .. "(3.9 % apart): not shown to differ by the 2 % practical threshold (Welch p = 0.00805; 3 and 3 "
-    .. "measurements): sglang s's lower by 3.9 % over the repeats, but by less than the 2 % practical threshold "
-    .. "could be (95 % interval -6.1 % to -1.7 %): no winner\n")
+    .. "(4.0 % apart): not shown to differ by the 2 % practical threshold (Welch p = 0.00805; 3 and 3 "
+    .. "measurements): sglang s's lower (sglang s -3.8 % against vllm v) over the repeats, but by less than the 2 % "
+    .. "practical threshold (a fall reaches it at -1.96 %) could be (95 % interval -6.0 % to -1.7 %): no winner\n")
   -- a single candidate: nothing to weigh; the file says so
   t.write(d .. "/solo.jsonl", ev_rows("vllm", "v", { 10.0 }))
   r = ab_cli({ "compare", "solo.jsonl", "--md", "s.md", "--evidence", "solo.txt" }, d)
@@ -1119,11 +1123,11 @@ do
     t.eq(r.code, 0, r.stderr)
     -- /usr/bin/python3 (stdlib: Welch's t and df, the t density integrated by Simpson's rule):
     -- [12.0, 12.2, 11.9] vs [10.0, 10.4, 9.8]: t = 9.973, df = 2.941, p = 0.0023326; means
-    -- 12.0333 and 10.0667, |a - b| / mean of the two = 17.8 %. Pooled as one candidate they
-    -- used to have nothing to be weighed against.
+    -- 12.0333 and 10.0667, the higher over the lower 12.0333 / 10.0667 - 1 = 19.5 % (fixa43).
+    -- Pooled as one candidate they used to have nothing to be weighed against.
     t.eq(t.read(d .. "/ev.txt"), EV_HEAD .. "chat, vllm: vllm vllm-0 (`" .. c300 .. "`) ranks above vllm vllm-0 (`"
       .. c200 .. "`) by request throughput, best rows 12.20 vs 10.40 req/s (the toolchain's rule), means of the "
-      .. "repeats 12.03 vs 10.07 req/s (17.8 % apart): a clear difference (Welch p = 0.00233; 3 and 3 measurements)\n")
+      .. "repeats 12.03 vs 10.07 req/s (19.5 % apart): a clear difference (Welch p = 0.00233; 3 and 3 measurements)\n")
     -- one command per id: named by the id alone, as before
     t.write(d .. "/c.jsonl", rows("vllm-0", c200, { 10.0 }) .. rows("vllm-1", c300, { 12.0 }))
     r = ab_cli_in({ "compare", "c.jsonl" }, d)

@@ -237,7 +237,7 @@ t.test("the exact test stratified by load point: exact sums of the convolved str
   local v = decision.verdict { key = "error_rate_pct", a = 5, b = 3,
     test = { test = "fisher", p = 0.001, strata = 2, mh_rate_a = 3, mh_rate_b = 5 } }
   t.eq({ v.verdict, v.winner }, { "A better", "a" })
-  t.near(v.effect_pct, 50, 1e-12) -- (5 - 3) / 4 x 100
+  t.near(v.effect_pct, 200 / 3, 1e-12) -- (5 - 3) / 3 x 100, B against A's 3 %
 end)
 
 t.test("chi-square upper tail and the heterogeneity of shares: closed forms, published critical values", function()
@@ -631,7 +631,16 @@ local function mirror(da, db, opts)
     t.eq(q.test, r.test, r.key .. " test")
     if r.p_value then t.near(q.p_value, r.p_value, 1e-12, r.key .. " p") end
     if r.delta then t.eq(q.delta, -r.delta, r.key .. " delta") end
-    if r.effect_pct then t.near(q.effect_pct, -r.effect_pct, 1e-9, r.key .. " effect") end
+    -- (effects are B against A, 100 (b / a - 1): swapped, the ratio inverts, (1 + q / 100) (1 +
+    -- r / 100) = 1, by hand from the definition; a ratio's interval inverts with it, its ends
+    -- swapped; the error rate's relative ends are over A's rate, so not mirrored)
+    local function inv(x) return 100 * (1 / (1 + x / 100) - 1) end
+    local function tol(x) return 1e-9 * math.max(1, math.abs(x)) end
+    if r.effect_pct then t.near(q.effect_pct, inv(r.effect_pct), tol(inv(r.effect_pct)), r.key .. " effect") end
+    if r.effect_lo and not r.effect_pp then
+      t.near(q.effect_lo, inv(r.effect_hi), tol(inv(r.effect_hi)), r.key .. " effect lo")
+      t.near(q.effect_hi, inv(r.effect_lo), tol(inv(r.effect_lo)), r.key .. " effect hi")
+    end
   end
   t.eq(m1.workload_match.same, m2.workload_match.same)
   t.eq(m1.workload_match.like_for_like, m2.workload_match.like_for_like)
@@ -704,16 +713,17 @@ t.test("error rates over several load points: stratified by load point, never a 
   for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
   t.near(er.p_value, 0.04161390337235273, 1e-9)
   -- (since fixb40 not a winner: the difference's 95 % interval, tests/data/effect_interval_ref.py
-  -- counts '[[0,1800,0,600,1],[150,3000,540,9000,1]]', is +0.030 to +1.579 pp, +0.66 % to +34.4 %:
-  -- its lower end within both thresholds, 0.1 pp and 2 %, so not shown beyond them)
+  -- counts '[[0,1800,0,600,1],[150,3000,540,9000,1]]', is +0.030 to +1.579 pp, over A's rate
+  -- (fixa43) +20.0 %, +0.73 % to +37.9 %: its lower end within both thresholds, 0.1 pp and 2
+  -- %, so not shown beyond them)
   t.eq(er.verdict, "not shown to differ")
   t.near(er.effect_pp_lo, 0.030239007677002917, 1e-9)
   t.near(er.effect_pp_hi, 1.5787265915073316, 1e-9)
-  t.near(er.effect_lo, 0.6597601674982454, 1e-9)
-  t.near(er.effect_hi, 34.44494381470541, 1e-9)
+  t.near(er.effect_lo, 0.72573618424807, 1e-9)
+  t.near(er.effect_hi, 37.88943819617596, 1e-9)
   t.ok(not m.summary:find("better in error rate", 1, true), m.summary)
   t.ok(m.summary:find("x's values are lower (exact test on the request counts stratified by load point (2 points), "
-    .. "p = 0.0416), not shown beyond the threshold in error rate (+18.2 %, 95 % interval +0.7 % to +34.4 %; +0.03 to "
+    .. "p = 0.0416), not shown beyond the threshold in error rate (+20.0 %, 95 % interval +0.7 % to +37.9 %; +0.03 to "
     .. "+1.58 pp)", 1, true), m.summary)
 end)
 
@@ -753,25 +763,25 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   for _, row in ipairs(m.perf) do rows[row.key] = row end
   t.near(rows.ttft_p90_ms.p_value, 0.005275744643912474, 1e-9)
   t.near(rows.latency_p90_ms.p_value, 0.005275744643912474, 1e-9)
-  -- The rows' effects are within the load points (each point's p90 of B against A's, relative
-  -- to their mean, weighted n_a n_b / (n_a + n_b)), with a 95 % interval from each p90's
+  -- The rows' effects are within the load points (each point's p90 of B against A's, 100 (b / a
+  -- - 1) of their log ratios' mean weighted n_a n_b / (n_a + n_b), fixa43), with a 95 % interval from each p90's
   -- order-statistic bounds (llmd.loadpoints.percentile_ci's: none below 50 requests) (fixc39;
   -- /usr/bin/python3 tests/data/ladder_effect_ref.py, numpy, as stratified_effect_ref.py:
   -- the sorted values at 1-based ranks floor(n q - h) and ceil(n q + h), h = 1.959964
   -- sqrt(n q (1 - q)), as percentile_ci since task calib39; its figures below).
-  -- TTFT p90 5.5 ms apart at each point: +4.25 % (6.2 % at 2/s, 2.3 % at 10/s); 40 requests a
+  -- TTFT p90 5.5 ms apart at each point: +4.34 % (6.4 % at 2/s, 2.3 % at 10/s); 40 requests a
   -- point give no interval, so it is not shown beyond the practical threshold: no winner (on
   -- main: "A better", from the pooled figures' 2.3 %). End-to-end latency p90 the same 5.5 ms
   -- on about 660 ms: +0.84 %, negligible.
   t.eq({ rows.ttft_p90_ms.verdict, rows.latency_p90_ms.verdict }, { "not shown to differ", "negligible" })
   t.eq({ rows.ttft_p90_ms.winner, rows.ttft_p90_ms.size, rows.ttft_p90_ms.effect_lo }, { nil, "unsure", nil })
-  t.near(rows.ttft_p90_ms.effect_pct, 4.246454327850495, 1e-9)
-  t.near(rows.latency_p90_ms.effect_pct, 0.8392120130923899, 1e-9)
+  t.near(rows.ttft_p90_ms.effect_pct, 4.338990985080038, 1e-9)
+  t.near(rows.latency_p90_ms.effect_pct, 0.8427484255022044, 1e-9)
   t.ok(rows.latency_p90_ms.note:find("a difference too small to matter (+0.8 %", 1, true), rows.latency_p90_ms.note)
   t.ok(m.summary:find("Significant, but not shown to be beyond the practical threshold of 2.0 %", 1, true), m.summary)
-  -- 60 requests a point (51 ... 110 ms, 201 ... 260 ms), 5.5 ms apart: TTFT p90 +3.64 %, its
-  -- interval +0.05 % to +7.23 % reaching below 2 %: no winner; 20 ms apart: TTFT p90 +12.55 %
-  -- (+9.15 % to +15.95 %), end-to-end latency p90 +2.94 % (+2.20 % to +3.68 %): both
+  -- 60 requests a point (51 ... 110 ms, 201 ... 260 ms), 5.5 ms apart: TTFT p90 +3.71 %, its
+  -- interval +0.05 % to +7.51 % reaching below 2 %: no winner; 20 ms apart: TTFT p90 +13.40 %
+  -- (+9.59 % to +17.34 %), end-to-end latency p90 +2.98 % (+2.22 % to +3.74 %): both
   -- intervals beyond 2 %, A better (numpy, as above; since fixi42 the
   -- interval of a ratio, on the log scale: tests/data/ladder_effect_ref.py)
   local w1, w2 = {}, {}
@@ -785,15 +795,15 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   m = mirror(wa, latency_ladder { { 2, shifted(w1, 0.0055) }, { 10, shifted(w2, 0.0055) } })
   for _, row in ipairs(m.perf) do rows[row.key] = row end
   t.eq({ rows.ttft_p90_ms.verdict, rows.ttft_p90_ms.winner }, { "not shown to differ", nil })
-  t.near(rows.ttft_p90_ms.effect_pct, 3.6443652621949014, 1e-9)
-  t.near(rows.ttft_p90_ms.effect_lo, 0.052474636270809186, 1e-9)
-  t.near(rows.ttft_p90_ms.effect_hi, 7.233905724578259, 1e-9)
+  t.near(rows.ttft_p90_ms.effect_pct, 3.71221838942577, 1e-9)
+  t.near(rows.ttft_p90_ms.effect_lo, 0.05269449119933434, 1e-9)
+  t.near(rows.ttft_p90_ms.effect_hi, 7.5055929073660765, 1e-9)
   m = mirror(wa, latency_ladder { { 2, shifted(w1, 0.020) }, { 10, shifted(w2, 0.020) } })
   for _, row in ipairs(m.perf) do rows[row.key] = row end
   t.eq({ rows.ttft_p90_ms.verdict, rows.latency_p90_ms.verdict }, { "A better", "A better" })
-  t.near(rows.ttft_p90_ms.effect_lo, 9.146396417032594, 1e-9)
-  t.near(rows.latency_p90_ms.effect_pct, 2.9371285074278854, 1e-9)
-  t.near(rows.latency_p90_ms.effect_lo, 2.1982545599311183, 1e-9)
+  t.near(rows.ttft_p90_ms.effect_lo, 9.593317957226155, 1e-9)
+  t.near(rows.latency_p90_ms.effect_pct, 2.980912743463926, 1e-9)
+  t.near(rows.latency_p90_ms.effect_lo, 2.222692367409218, 1e-9)
   -- within the load points A's values larger (z > 0), pooled B's figure the higher: the two
   -- disagree, so the pooled figures name no winner
   local v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 200,
@@ -1020,8 +1030,8 @@ t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested w
   -- 1 % apart, significant: below the default 2 % it is negligible; with 0.5 it counts
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 } }
   t.eq(v.verdict, "negligible")
-  -- effect: (101 - 100) / 100.5 = 0.995 %
-  t.near(v.effect_pct, 100 / 100.5, 1e-12)
+  -- effect: B against A, (101 - 100) / 100 = 1 % (by hand)
+  t.near(v.effect_pct, 1, 1e-12)
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 }, min_effect = 0.5 }
   t.eq(v.verdict, "A better")
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150 }
@@ -1684,13 +1694,15 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
   end
   t.near(er.p_adjusted, want, 1e-12)
   t.ok(er.p_adjusted < 0.05, er.p_adjusted) -- at most 20 x 0.000462 = 0.0092
-  -- 2 pp apart (above 0.1 pp) and 200 % of the mean of both (above 2 %): A is better
+  -- 2 pp apart (above 0.1 pp), and against A's rate of 0 beyond any relative threshold: A is
+  -- better
   t.eq(er.verdict, "A better")
-  -- (with its size and Newcombe's interval since fixb40: tests/data/effect_interval_ref.py counts
-  -- '[[0,600,12,600,1]]' gives +200 %, 93.65 % to 346.30 %, +0.936 to +3.463 pp: beyond both
-  -- thresholds)
+  -- (with Newcombe's interval since fixb40: tests/data/effect_interval_ref.py counts
+  -- '[[0,600,12,600,1]]' gives +0.936 to +3.463 pp, beyond both thresholds; its relative size
+  -- B against A's rate of 0 is N/A since fixa43, said why (before: +200 % of the mean rate))
   t.eq(er.evidence, ("Fisher's exact test on the request counts, p = 4.6e-04, Holm-adjusted %s; this row's "
-    .. "difference: +200.0 %% (95 %% interval +93.6 %% to +346.3 %%; +0.94 to +3.46 pp)"):format(
+    .. "difference: relative N/A (no request of A failed: no rate to be relative to; 95 %% interval +0.94 to +3.46 "
+    .. "pp)"):format(
     report.fmt_p(er.p_adjusted)))
   t.ok(cj.summary:find("A is better in error rate (B +2.00 pp vs A, p = 4.6e-04, Holm-adjusted ", 1, true), cj.summary)
   local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
@@ -1922,7 +1934,7 @@ end
 
 t.test("KV: a pair differing by one token names no winner; totals are context, rates untested", function()
   -- by hand: A 1,000 hits of 2,000 queries (50 %), B 1,001 of 2,000 (50.05 %); per request
-  -- (100 requests) 10 vs 10.01 hits; effect of the hit rate (50.05 - 50) / 50.025 = 0.0999 %
+  -- (100 requests) 10 vs 10.01 hits; effect of the hit rate, B against A, (50.05 - 50) / 50 = 0.1 %
   local m = kv_model(
     { hits = 1000, queries = 2000, misses = 1000, hit_rate_pct = 50, misses_per_request = 10, hits_per_request = 10,
       cached_share_pct = 25 },
@@ -1935,7 +1947,7 @@ t.test("KV: a pair differing by one token names no winner; totals are context, r
   t.eq(by["Misses (tokens recomputed)"].verdict, "context")
   t.eq(by["Tokens not reprocessed (served from cache)"].verdict, "context")
   t.eq(by["Hit rate"].verdict, "within 2.0 % (untested)")
-  t.near(by["Hit rate"].effect_pct, 0.05 / 50.025 * 100, 1e-9)
+  t.near(by["Hit rate"].effect_pct, 0.05 / 50 * 100, 1e-9)
   t.eq(by["Hit rate"].higher, nil)
   t.eq(by["Hit rate"].evidence, "untested: one counter increase per run")
   no_kv_winner(m)

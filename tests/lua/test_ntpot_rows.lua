@@ -35,11 +35,11 @@ t.test("an NTPOT SLO's comparison at the common load: TPOT's test and interval (
   local m = report.build { a = sd("x", run(0.100, 0.300)), b = sd("y", run(0.104, 0.320)),
     slo = decision.parse_slo("ntpot_mean_ms=200"), generated = 0 }
   -- /usr/bin/python3 (numpy: mid-ranks, the tie-corrected variance n1 n2 / 12 ((N + 1) -
-  -- sum(t^3 - t) / (N (N - 1))), p = erfc(|z| / sqrt 2); the effect (mean_b - mean_a) / their
-  -- mean, its interval that of the ratio (fixi42): L = log((200 + e) / (200 - e)) -+ 1.959964
-  -- sqrt(s_a^2 / (60 m_a^2) + s_b^2 / (60 m_b^2)), each end 200 tanh(x / 2)): at 20 req/s
-  -- x's NTPOTs all below y's, U = 0, var 36225.630252, z = -9.457243, p = 3.1617e-21; means
-  -- 300.04 and 320.04 ms, +6.450781 %, interval +6.157926 to +6.743608 %
+  -- sum(t^3 - t) / (N (N - 1))), p = erfc(|z| / sqrt 2); the effect B against A (fixa43),
+  -- 100 (mean_b / mean_a - 1), its interval that of the ratio (fixi42): L = log(m_b / m_a) -+
+  -- 1.959964 sqrt(s_a^2 / (60 m_a^2) + s_b^2 / (60 m_b^2)), each end 100 (exp(x) - 1)): at 20
+  -- req/s x's NTPOTs all below y's, U = 0, var 36225.630252, z = -9.457243, p = 3.1617e-21;
+  -- means 300.04 and 320.04 ms, +6.665778 %, interval +6.353549 to +6.978923 %
   local mp = m.matched_point
   t.eq({ mp.key, mp.load }, { "ntpot_mean_ms", 20 })
   t.ok(mp.test, mp.reason)
@@ -47,9 +47,9 @@ t.test("an NTPOT SLO's comparison at the common load: TPOT's test and interval (
   t.near(mp.test.z, -9.457243, 1e-6)
   t.near(mp.test.p, 3.1617e-21, 1e-25)
   local e = mp.test.row_effect
-  t.near(e.pct, 6.450781, 1e-6)
-  t.near(e.lo, 6.157926, 1e-6)
-  t.near(e.hi, 6.743608, 1e-6)
+  t.near(e.pct, 6.665778, 1e-6)
+  t.near(e.lo, 6.353549, 1e-6)
+  t.near(e.hi, 6.978923, 1e-6)
 end)
 
 t.test("NTPOT's mean is a sample kind with TPOT's tests; the other rows' kinds unchanged", function()

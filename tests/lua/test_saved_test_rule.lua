@@ -31,11 +31,12 @@ t.test("a saved test without an effect interval names no winner, and says why an
     significance = { ttft_p90_ms = OLD } }
   local r = row(m, "ttft_p90_ms")
   t.near(r.p_value, 1e-6, 1e-12)
-  -- main: "B better" on the estimate, -18.2 %
+  -- main: "B better" on the estimate, -18.2 %; B against A (fixa43, by hand): 100 / 120 - 1 = -16.7 %
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil })
-  t.near(r.effect_pct, -200 / 11, 1e-9)
-  t.contains(r.note, "B's lower by 18.2 %, but its 95 % interval is unbounded (" .. decision.SAVED_EFFECT_WHY
-    .. "), so it may be less than the 2 % practical threshold: no winner; to settle it: the results read again and "
+  t.near(r.effect_pct, -100 / 6, 1e-9)
+  t.contains(r.note, "B's lower (B -16.7 % against A), but its 95 % interval is unbounded (" .. decision.SAVED_EFFECT_WHY
+    .. "), so it may be less than the 2 % practical threshold (a fall reaches it at -1.96 %): no winner; to settle "
+    .. "it: the results read again and "
     .. "the rows tested again (analyze.lua WORKSPACE --reextract)")
   -- the Summary says it too, with what settles it
   t.contains(m.summary, "to settle it: the results read again and the rows tested again (analyze.lua WORKSPACE "
@@ -51,6 +52,12 @@ t.test("a saved test with its interval keeps its verdict (a report saved since f
     significance = { ttft_p90_ms = new } }
   local r = row(m, "ttft_p90_ms")
   t.eq({ r.verdict, r.winner }, { "B better", "b" })
+  -- saved on the old scale (relative to the mean of both, no `scale`), read back on B against
+  -- A (fixa43; main kept -18.2 %): x -> 100 ((200 + x) / (200 - x) - 1), by hand -18.18 ->
+  -- 181.82 / 218.18 = 0.8333, -16.67 %; -25 -> 175 / 225, -22.22 %; -11 -> 189 / 211, -10.43 %
+  t.near(r.effect_pct, -100 / 6, 1e-9)
+  t.near(r.effect_lo, 100 * (175 / 225 - 1), 1e-9)
+  t.near(r.effect_hi, 100 * (189 / 211 - 1), 1e-9)
 end)
 
 -- Items session 32 noticed and left (task fixleft4): treatments.lua's max sustained

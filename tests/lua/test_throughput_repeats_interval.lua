@@ -5,9 +5,9 @@
 -- a winner wherever the estimate alone passed the threshold.
 -- Expected intervals: tests/data/effect_interval_ref.py repeats (numpy; Student's t by
 -- numerical integration of its density, not llmd.stattest; since fixi42 the interval of the
--- ratio of the means, on the log scale):
---   [[2.90, 2.93, 2.96], [3.00, 3.05, 3.10]] -> +4.013 %, 95 % interval +0.666 % to +7.359 %
---   [[2.60, 2.62, 2.64], [2.90, 2.93, 2.96]] -> +11.171 %, 95 % interval +9.062 % to +13.278 %
+-- ratio of the means, on the log scale; since fixa43 B against A, 100 (b / a - 1)):
+--   [[2.90, 2.93, 2.96], [3.00, 3.05, 3.10]] -> +4.096 %, 95 % interval +0.668 % to +7.640 %
+--   [[2.60, 2.62, 2.64], [2.90, 2.93, 2.96]] -> +11.832 %, 95 % interval +9.492 % to +14.222 %
 -- Welch p (python3 stdlib, test_treatments.lua's family test): 0.0327026 and 0.000280431.
 local t = require "testlib"
 local decision = require "llmd.decision"
@@ -31,18 +31,18 @@ end
 
 t.test("a request throughput row on repeats: a winner only where its whole interval is beyond --min-effect",
   function()
-    -- +4.0 %, Welch p = 0.0327, but its interval reaches down to +0.6 %: main said "B better"
+    -- +4.1 %, Welch p = 0.0327, but its interval reaches down to +0.7 %: main said "B better"
     local v, test = verdict({ 2.90, 2.93, 2.96 }, { 3.00, 3.05, 3.10 })
     t.near(test.p, 0.0327026, 1e-6)
-    t.near(test.row_effect.pct, 4.013377926421422, 1e-9)
-    t.near(test.row_effect.lo, 0.6656254894752818, 1e-3)
-    t.near(test.row_effect.hi, 7.358881982533245, 1e-3)
+    t.near(test.row_effect.pct, 4.095563139931757, 1e-9)
+    t.near(test.row_effect.lo, 0.6678481733115582, 1e-3)
+    t.near(test.row_effect.hi, 7.639990940943364, 1e-3)
     t.eq({ v.verdict, v.winner, v.size }, { "not shown to differ", nil, "unsure" })
-    t.contains(v.note, "A's lower by 4.0 % over the repeats, but by less than the 2 % practical threshold could be "
-      .. "(95 % interval +0.7 % to +7.4 %): no winner")
-    -- +11.2 %, 9.1 % to 13.3 %: beyond it, B better
+    t.contains(v.note, "A's lower (B +4.1 % against A) over the repeats, but by less than the 2 % practical threshold "
+      .. "could be (95 % interval +0.7 % to +7.6 %): no winner")
+    -- +11.8 %, 9.5 % to 14.2 %: beyond it, B better
     v, test = verdict({ 2.60, 2.62, 2.64 }, { 2.90, 2.93, 2.96 })
-    t.near(test.row_effect.lo, 9.061871957107028, 1e-3)
+    t.near(test.row_effect.lo, 9.491945951278336, 1e-3)
     t.eq({ v.verdict, v.winner }, { "B better", "b" })
   end)
 
@@ -77,16 +77,17 @@ t.test("treatments: a place above the next only where the repeats' whole interva
     t.eq(r1.label, "t1")
     -- main: "above t2 (Welch p = 0.0327, +4.1 %)"
     t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
-    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's lower by 4.0 % over the max "
-      .. "sustained points' repeats, but by less than the 2 % practical threshold could be (95 % interval +0.7 % to "
-      .. "+7.4 %): no winner)")
+    -- (t1 against t2, as above: +4.1 %, +0.7 % to +7.6 %)
+    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's lower (t1 +4.1 % against t2) over "
+      .. "the max sustained points' repeats, but by less than the 2 % practical threshold could be (95 % interval +0.7 % "
+      .. "to +7.6 %): no winner)")
   end)
 
 t.test("treatments' latency at the common load: a best only where the repeats' whole interval is beyond it",
   function()
-    -- TTFT p90 repeats at the common load: a 200, 204, 208 ms; b 192, 194, 196 (-5.0 %,
-    -- interval -9.1 % to -1.0 %, effect_interval_ref.py; Welch t = 3.873, df 2.94, p = 0.0316,
-    -- numpy trapezoids on the t density) and c 188, 190, 192 (-7.1 %, -11.1 % to -3.1 %;
+    -- TTFT p90 repeats at the common load: a 200, 204, 208 ms; b 192, 194, 196 (-4.9 %,
+    -- interval -8.7 % to -1.0 %, effect_interval_ref.py, B against A; Welch t = 3.873, df 2.94, p = 0.0316,
+    -- numpy trapezoids on the t density) and c 188, 190, 192 (-6.9 %, -10.6 % to -3.0 %;
     -- p = 0.0130). Main named b best on its estimate; c is best by the interval too.
     local function m_of(low)
       local m = { common_load = 10, common_text = "10 req/s offered",
@@ -102,8 +103,9 @@ t.test("treatments' latency at the common load: a best only where the repeats' w
     t.eq(res.best, nil)
     t.near(res.tests[1].p, 0.03156218520267819, 1e-6)
     t.contains(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): b TTFT p90 194.0 ms "
-      .. "against 204.0 ms for a (Welch t, p = 0.0316, Holm-adjusted 0.0316 over 1 test; b's lower by 5.0 % over the "
-      .. "repeats, but by less than the 2 % practical threshold could be (95 % interval -9.1 % to -1.0 %): no winner)")
+      .. "against 204.0 ms for a (Welch t, p = 0.0316, Holm-adjusted 0.0316 over 1 test; b's lower (b -4.9 % against a) "
+      .. "over the repeats, but by less than the 2 % practical threshold (a fall reaches it at -1.96 %) could be (95 % "
+      .. "interval -8.7 % to -1.0 %): no winner)")
     m, T = m_of { "c", { 188, 190, 192 } }
     res = tr.latency_at_common(m, T, { "a", "c" })
     t.eq(res.best, "c")

@@ -425,8 +425,8 @@ function M.verdict_note(model, c)
   if not v or type(v.kind) ~= "string" or M.VERDICT_NAMES[v.kind] then return end
   local text = type(v.text) == "string" and v.text or v.kind
   local first = text:match("^(.-%.)%s") or text
-  table.insert(c.notes, 1, ("The Verdict names no winner: %s Read no order from where the curves or capacity marks "
-    .. "lie; they are what was measured."):format(first))
+  table.insert(c.notes, 1, ("The Verdict names no winner: %s Read no order between the runs from the picture: it "
+    .. "shows what was measured, not an order."):format(first))
 end
 
 -- 1. Latency percentiles against achieved throughput, one line per run.

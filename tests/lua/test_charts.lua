@@ -798,7 +798,7 @@ t.test("a capacity that is only a bound is drawn as one, and a Verdict without a
   t.eq({ vars.cap_a_lo, vars.cap_a_hi }, { { 811.4, 8.114 }, { 920.8, 9.208 } })
   t.eq(c.notes[1], "The Verdict names no winner: Cannot say which sustains more load within TTFT p90 ≤ 500.0 ms: "
     .. "sim-b measured ≥ 8.11 req/s, sim-b2 about 6.24 req/s; untested (one run per load), and either may be "
-    .. "higher. Read no order from where the curves or capacity marks lie; they are what was measured.")
+    .. "higher. Read no order between the runs from the picture: it shows what was measured, not an order.")
   t.ok(c.notes[2]:find("sim-b's capacity is only a lower bound", 1, true), c.notes[2])
   -- an upper bound (the lowest load already failed): "<" and its arrow to the left
   model.capacity.a = { kind = "below_lowest", lowest_rps = 2, lowest_tps = 200, failed_slos = "TTFT p90 ≤ 500.0 ms" }

@@ -195,6 +195,15 @@ function M.failures_shortfall(s, p)
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 
+-- How a latency chart marks load point p of a run whose saturation is sat
+-- (llmd.loadpoints.saturation): saturated = true at or past its saturation point (a ring, as
+-- the ladder's Saturated column), failures = true where failed requests, not overload, held
+-- its achieved rate down (M.failures_shortfall: a triangle, never a ring); nil where not.
+-- compare.lua's chart and treatments.lua's alike.
+function M.point_marks(sat, p)
+  return lp.point_saturated(sat, p) or nil, M.failures_shortfall(sat, p) or nil
+end
+
 -- The run's load points: model.load_points[x] when the comparison model has them (the
 -- decision layer), else the measured stages. Each: {offered=, load_type = "rate" |
 -- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number},
@@ -226,8 +235,7 @@ function M.load_points(model, side)
           return x
         end }),
       }
-      q.saturated = lp.point_saturated(sat, q) or nil
-      q.failures = M.failures_shortfall(sat, q) or nil
+      q.saturated, q.failures = M.point_marks(sat, q)
       out[#out + 1] = q
     end
     return out
@@ -364,6 +372,63 @@ local function slo_text(model, max)
   return metrics.format("ttft_p90_ms", max)
 end
 
+-- A capacity k (llmd.loadpoints.capacity) that is only a bound, on the axis field ("rps" or
+-- "tps"): its figure there and 1 for a lower bound (at least it: never violated, the last
+-- load before saturation, ...; in tok/s the fewest delivered at its load or above, floor_tps,
+-- as the Headline reads it), -1 for an upper one (below the lowest load, which already failed
+-- an SLO); nil, 0 for an estimate, an unknown capacity or none. The latency charts mark it as
+-- what it is (compare.lua's and treatments.lua's alike).
+function M.capacity_bound(k, field)
+  if type(k) ~= "table" then return nil, 0 end
+  local v
+  if decision.capacity_is_bound(k) then
+    if field == "rps" then v = k.rps else v = finite(k.floor_tps) and k.floor_tps or k.output_tps end
+    return finite(v) and v or nil, finite(v) and 1 or 0
+  elseif k.kind == "below_lowest" then
+    if field == "rps" then v = k.lowest_rps else v = k.lowest_tps end
+    return finite(v) and v or nil, finite(v) and -1 or 0
+  end
+  return nil, 0
+end
+
+-- The caption's line for run label's capacity k when it is only a bound (M.capacity_bound),
+-- in its own words (k.text; total: "in total " where the chart is per GPU; bracket: the chart
+-- draws its measured bracket up to its ceiling along the top, compare.lua's); nil otherwise.
+function M.bound_note(k, label, total, bracket)
+  local _, dir = M.capacity_bound(k, "rps")
+  if dir == 1 then
+    -- k.text carries its own parentheses: quoted after a comma, never nested in more
+    return ("%s's capacity is only a lower bound, %s%s: drawn as a dashed line marked \"≥\" with an arrow to the "
+      .. "right, as it may lie anywhere past it%s."):format(label, total or "", tostring(k.text
+        or (k.kind == "never_violated" and "at least its highest load"
+        or k.kind == "last_passing" and "at least its last load that met the SLOs"
+        or k.kind == "last_sustained" and "at least its last load known to be sustained"
+        or "at least its last load before saturation")),
+      (bracket and finite(k.ceiling_rps))
+        and " (up to the most any of its loads achieved: the bracket along the top)" or "")
+  elseif dir == -1 then
+    return ("%s's capacity is only an upper bound, %s%s: drawn as a dashed line marked \"<\" with an arrow to the "
+      .. "left, as it lies somewhere below its lowest load."):format(label, total or "",
+      tostring(k.text or ("below its lowest load (" .. decision.capacity_below_note(k) .. ")")))
+  end
+  return nil
+end
+
+-- The verdict's kinds that name a higher run (llmd.report's verdict): any other names none.
+M.VERDICT_NAMES = { winner = true, ordered = true }
+
+-- Where the Verdict names no winner, the caption's first line says so in its words: a chart
+-- whose curves or capacity marks lie apart reads as a ranking alone (a screenshot, a slide),
+-- and the runs' single measurements are not one.
+function M.verdict_note(model, c)
+  local v = type(model) == "table" and type(model.verdict) == "table" and model.verdict or nil
+  if not v or type(v.kind) ~= "string" or M.VERDICT_NAMES[v.kind] then return end
+  local text = type(v.text) == "string" and v.text or v.kind
+  local first = text:match("^(.-%.)%s") or text
+  table.insert(c.notes, 1, ("The Verdict names no winner: %s Read no order between the runs from the picture: it "
+    .. "shows what was measured, not an order."):format(first))
+end
+
 -- 1. Latency percentiles against achieved throughput, one line per run.
 function M.latency_throughput(model, A, B)
   local c = base("latency_throughput", "Latency against achieved throughput", A, B)
@@ -484,27 +549,46 @@ function M.latency_throughput(model, A, B)
     c.reason = "No latency is known at a load point whose achieved throughput is known."
     return c
   end
-  local blocks, any_sat, any_fail = {}, false, false
+  -- a point's repeats' 95 % interval of panel key's value (llmd.loadpoints.ci_of; an
+  -- end-to-end latency under either name), drawn as a bar on it; nil, nil where none
+  local function ci_ends(p, key)
+    if not key then return nil, nil end
+    local ci = lp.ci_of(p, key)
+    local alias = key:match("^latency_(.+)$")
+    if ci == nil and alias then ci = lp.ci_of(p, "e2e_" .. alias) end
+    if type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then return ci.lo, ci.hi end
+    return nil, nil
+  end
+  local blocks, any_sat, any_fail, any_ci = {}, false, false, false
   for _, x in ipairs { "a", "b" } do
     local rows = { name = "run " .. x }
     for _, p in ipairs(pts[x]) do
+      local l1, h1 = ci_ends(p, chosen[1])
+      local l2, h2 = ci_ends(p, chosen[2])
+      local l3, h3 = ci_ends(p, chosen[3])
+      if l1 or l2 or l3 then any_ci = true end
       local v = p.values
       -- saturated: at or past the run's saturation point, as the ladder's Saturated column
       -- and the achieved-offered chart's rings (a ring here too); failures: its achieved
       -- rate fell short from failed requests, not overload (M.failures_shortfall), never
       -- ringed, marked as such
-      rows[#rows + 1] = row(8, p.output_tps and p.output_tps / per(x), p.achieved_rps and p.achieved_rps / per(x),
+      rows[#rows + 1] = row(14, p.output_tps and p.output_tps / per(x), p.achieved_rps and p.achieved_rps / per(x),
         chosen[1] and v[chosen[1]],
         chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered, p.saturated and 1 or 0,
-        p.failures and 1 or 0)
+        p.failures and 1 or 0, l1, h1, l2, h2, l3, h3)
       if p.saturated then any_sat = true end
       if p.failures then any_fail = true end
     end
     blocks[#blocks + 1] = rows
   end
-  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered saturated failures",
-    blocks)
+  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered saturated failures "
+    .. "ci1_lo ci1_hi ci2_lo ci2_hi ci3_lo ci3_hi", blocks)
   add(c, "saturated", any_sat)
+  add(c, "intervals", any_ci)
+  if any_ci then
+    c.notes[#c.notes + 1] = "The bars on the points are each load's repeats' 95 % interval of its value (Student t); a "
+      .. "point without one has no repeats (or identical ones): one draw, whose noise the chart cannot show."
+  end
   add(c, "failures", any_fail)
   for _, s in ipairs { A, B } do
     c.notes[#c.notes + 1] = failures_note(model, s, pts[s.x])
@@ -531,6 +615,14 @@ function M.latency_throughput(model, A, B)
   -- reaches the right edge (open = 1).
   local function band(x, field)
     local k = cap[x]
+    local b, dir = M.capacity_bound(k, field)
+    if dir == 1 and finite(b) then
+      -- a lower bound below a ceiling (the most any load achieved, which it cannot exceed):
+      -- the measured bracket from the bound to it
+      local hi = field == "rps" and k.ceiling_rps or k.ceiling_tps
+      if finite(hi) and hi > b then return b / per(x), hi / per(x), 0 end
+      return 0 / 0, 0 / 0, 0
+    end
     if type(k) ~= "table" or k.kind ~= "interpolated" then return 0 / 0, 0 / 0, 0 end
     local lo, hi
     if type(k.interval) == "table" then
@@ -548,17 +640,8 @@ function M.latency_throughput(model, A, B)
     return lo / per(x), finite(hi) and hi / per(x) or 0 / 0, 0
   end
   for _, s in ipairs { A, B } do
-    local k = cap[s.x]
-    if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated" or k.kind == "last_passing"
-      or k.kind == "last_sustained") then
-      -- k.text carries its own parentheses: quoted after a comma, never nested in more
-      c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s%s.")
-        :format(s.label, gc and "in total " or "", tostring(k.text
-          or (k.kind == "never_violated" and "at least its highest load"
-          or k.kind == "last_passing" and "at least its last load that met the SLOs"
-          or k.kind == "last_sustained" and "at least its last load known to be sustained"
-          or "at least its last load before saturation")))
-    end
+    local note = M.bound_note(cap[s.x], s.label, gc and "in total " or "", true)
+    c.notes[#c.notes + 1] = note
   end
   local drawn = {}
   for _, key in ipairs(chosen_keys) do
@@ -574,11 +657,20 @@ function M.latency_throughput(model, A, B)
   end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
   local lo_a, hi_a, lo_b, hi_b, open_a, open_b = {}, {}, {}, {}, {}, {}
+  -- a capacity that is only a bound: its mark per axis (NaN: none) and its side (1: at least,
+  -- -1: below, 0: none), drawn as a bound, never as an estimate nor left out (a run whose
+  -- capacity is not drawn beside one whose is reads as the worse)
+  local bnd, bnd_dir = { a = {}, b = {} }, { a = 0, b = 0 }
   for j, xd in ipairs(xs) do
     xcol[j], xlabel[j] = xd.col, xd.label
     cap_a[j], cap_b[j] = capacity("a", xd.cap), capacity("b", xd.cap)
     lo_a[j], hi_a[j], open_a[j] = band("a", xd.cap == "rps" and "rps" or "tps")
     lo_b[j], hi_b[j], open_b[j] = band("b", xd.cap == "rps" and "rps" or "tps")
+    for _, x in ipairs { "a", "b" } do
+      local b, dir = M.capacity_bound(cap[x], xd.cap == "rps" and "rps" or "tps")
+      bnd[x][j] = finite(b) and b / per(x) or 0 / 0
+      bnd_dir[x] = dir ~= 0 and dir or bnd_dir[x]
+    end
   end
   -- the key says which band each run's is, and a note under the chart what it covers
   local band_name = {}
@@ -620,6 +712,10 @@ function M.latency_throughput(model, A, B)
   add(c, "cap_b_hi", hi_b)
   add(c, "cap_a_open", open_a)
   add(c, "cap_b_open", open_b)
+  add(c, "bound_a", bnd.a)
+  add(c, "bound_b", bnd.b)
+  add(c, "bound_a_dir", bnd_dir.a)
+  add(c, "bound_b_dir", bnd_dir.b)
   add(c, "band_a", band_name.a)
   add(c, "band_b", band_name.b)
   add(c, "panel_col", cols)
@@ -630,6 +726,7 @@ function M.latency_throughput(model, A, B)
   add(c, "panel_ymax", ymaxs)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
+  M.verdict_note(model, c)
   c.available = true
   return c
 end
@@ -713,18 +810,21 @@ end
 -- draws what decides the comparison, side by side per metric: each run's value (the mean of
 -- its repeats) with the repeats' 95 % confidence interval as an error bar (llmd.loadpoints'
 -- ci: Student t, clipped at 0). The metrics: those the SLOs name, where a run has them; else
--- TTFT and TPOT (ITL without TPOT) at p95, or the percentile both runs have
--- (llmd.loadpoints.latency_columns). Drawn by templates/charts/latency_points.gp into the
+-- TTFT and TPOT (ITL without TPOT) at the percentile the tables and the Verdict read (p90,
+-- the no-SLO latencies' keys; else the percentile both runs have: llmd.loadpoints.
+-- latency_columns), never another one beside a Verdict on p90 (a chart of p95 pointed the
+-- other way from the tables' p90: newuser43). Drawn by templates/charts/latency_points.gp into the
 -- latency chart's own file (c: the chart latency_throughput started; pts: its load points).
 M.POINT_PANELS_MAX = 4
 
 -- The panels of a one-load-point view of runs whose load points are lists (one a run, each
 -- of at most one point): the SLOs' metrics first, where a run has them (an end-to-end SLO
 -- may be spelt e2e_*: the load points' key is latency_*), then TTFT and TPOT/ITL where no
--- SLO names their family, at p95 where every run has it, else the percentile they share
--- (llmd.loadpoints.latency_columns); at most POINT_PANELS_MAX. Returns
--- { {key =, label =, slo = the SLO's threshold or nil, slo_text =} }.
-function M.point_keys(slo, lists)
+-- SLO names their family, at the percentile of prefer where every run has it ({{key =},
+-- ...}: the Verdict's keys, model.no_slo_latency's rows; default the tables' order, p90
+-- first), else the percentile they share (llmd.loadpoints.latency_columns); at most
+-- POINT_PANELS_MAX. Returns { {key =, label =, slo = the SLO's threshold or nil, slo_text =} }.
+function M.point_keys(slo, lists, prefer)
   local function usable(p, key) return p ~= nil and finite(p.values[key]) end
   local function any_has(key)
     for _, l in ipairs(lists) do if usable(l[1], key) then return true end end
@@ -741,7 +841,6 @@ function M.point_keys(slo, lists)
   end
   local named = {}
   for _, k in ipairs(keys) do named[k.key:match("^(%a+)_") or ""] = true end
-  local prefer = { { key = "ttft_p95_ms" }, { key = "tpot_p95_ms" }, { key = "itl_p95_ms" } }
   for _, col in ipairs(lp.latency_columns(lists, usable, prefer)) do
     local fam = col.key:match("^(%a+)_")
     local taken = named[fam] or (fam == "itl" and named.tpot) or (fam == "tpot" and named.itl)
@@ -761,7 +860,17 @@ function M.latency_points(model, A, B, c, pts)
     return c
   end
   -- the panels: the SLOs' metrics, then TTFT and TPOT/ITL at p95 where both have it
-  local keys = M.point_keys(model.slo, { pts.a, pts.b })
+  -- (the Verdict's latencies without an SLO: llmd.report's no_slo_latency rows)
+  local nl = type(model.no_slo_latency) == "table" and type(model.no_slo_latency.rows) == "table"
+    and model.no_slo_latency.rows or nil
+  local prefer
+  for _, r in ipairs(nl or {}) do
+    if type(r.key) == "string" then
+      prefer = prefer or {}
+      prefer[#prefer + 1] = { key = r.key }
+    end
+  end
+  local keys = M.point_keys(model.slo, { pts.a, pts.b }, prefer)
   if #keys == 0 then
     c.reason = "Neither run has TTFT, TPOT/ITL or an SLO's metric at its load point."
     return c
@@ -823,6 +932,7 @@ function M.latency_points(model, A, B, c, pts)
     c.notes[#c.notes + 1] = ("Not the same load: %s was measured at %s and %s at %s, so these values differ by "
       .. "load as well as by configuration."):format(A.label, (load_of(A)), B.label, (load_of(B)))
   end
+  M.verdict_note(model, c)
   c.template = "latency_points"
   c.available = true
   return c

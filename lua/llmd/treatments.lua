@@ -3860,7 +3860,7 @@ local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "
 -- The latency chart of treatments T that measured one load point each (possibly repeated):
 -- no curve, so what decides the comparison, as compare.lua's two-run chart draws it
 -- (llmd.charts.latency_points): one panel per metric (llmd.charts.point_keys: the SLOs'
--- metrics, then TTFT and TPOT/ITL at p95), each treatment's value there (the mean of its
+-- metrics, then TTFT and TPOT/ITL at the tables' p90), each treatment's value there (the mean of its
 -- repeats) with the repeats' 95 % confidence interval as an error bar, drawn by
 -- templates/charts/treatments_latency_points.gp. c: the chart as charts_of starts it.
 M.POINT_TITLE = "At the one load point: each treatment's value with its repeats' 95 % intervals"
@@ -4470,21 +4470,43 @@ local function charts_of(m, T, list, out, suffix, about)
         ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ymin, ymax
       end
     end
+    local any_sat, any_fail, caps, bounds, bound_dirs, cnote = false, false, {}, {}, {}, {}
     for _, x in ipairs(T) do
       local rows = { name = x.label }
       local pts = {}
       for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
       table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+      -- saturated (a ring) and failures (a triangle) as compare.lua's chart marks them
+      -- (llmd.charts.point_marks): a treatment's points past its saturation are an overload's
+      -- queue, not its latency at that load
       for _, p in ipairs(pts) do
-        rows[#rows + 1] = { n = 4, p.achieved_rps / per(x), p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
-          p.values[LT_PANELS[3][1]] }
+        local sat, fail = require("llmd.charts").point_marks(x.saturation, p)
+        any_sat, any_fail = any_sat or sat == true, any_fail or fail == true
+        rows[#rows + 1] = { n = 6, p.achieved_rps / per(x), p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
+          p.values[LT_PANELS[3][1]], sat and 1 or 0, fail and 1 or 0 }
       end
       blocks[#blocks + 1] = rows
+      -- its capacity at the SLOs: an estimate as a dotted line, a bound as a dashed line with
+      -- an arrow the way it may lie (llmd.charts.capacity_bound, compare.lua's marks); NaN: none
+      local k = x.capacity
+      local b, dir = require("llmd.charts").capacity_bound(k, "rps")
+      local est = type(k) == "table" and k.kind == "interpolated" and finite(k.rps) and k.rps or nil
+      caps[#caps + 1] = est and est / per(x) or 0 / 0
+      bounds[#bounds + 1] = b and b / per(x) or 0 / 0
+      bound_dirs[#bound_dirs + 1] = b and dir or 0
+      cnote[#cnote + 1] = require("llmd.charts").bound_note(k, x.label, gmode == "per_gpu" and "in total " or "")
     end
     if #cols == 0 then
       c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
     else
-      c.data = block_text(("achieved_req_s %s %s %s"):format(LT_PANELS[1][1], LT_PANELS[2][1], LT_PANELS[3][1]), blocks)
+      c.data = block_text(("achieved_req_s %s %s %s saturated failures"):format(LT_PANELS[1][1], LT_PANELS[2][1],
+        LT_PANELS[3][1]), blocks)
+      c.vars[#c.vars + 1] = { "saturated", any_sat }
+      c.vars[#c.vars + 1] = { "failures", any_fail }
+      c.vars[#c.vars + 1] = { "cap", caps }
+      c.vars[#c.vars + 1] = { "bound", bounds }
+      c.vars[#c.vars + 1] = { "bound_dir", bound_dirs }
+      for _, n in ipairs(cnote) do c.notes[#c.notes + 1] = n end
       c.vars[#c.vars + 1] = { "panel_col", cols }
       c.vars[#c.vars + 1] = { "panel_label", plabels }
       c.vars[#c.vars + 1] = { "panel_log", logs }

@@ -10,7 +10,10 @@
 # (the range around it, shaded, as the Headline gives it: with repeats at every load point
 # the range the repeats allow, else the measured bracket, the last load that met the SLOs
 # and the first that failed one; the capacity is known only within it), cap_a_open[j] /
-# cap_b_open[j] (1: the range has no upper end, the band reaches the right edge), band_a /
+# cap_b_open[j] (1: the range has no upper end, the band reaches the right edge), bound_a[j] /
+# bound_b[j] (a capacity that is only a bound, on that axis, NaN when it is none) with
+# bound_a_dir / bound_b_dir (1: a lower bound, "at least", marked >= with an arrow to the
+# right; -1: an upper one, "below", < with an arrow to the left), band_a /
 # band_b (the key's name of each run's band); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none or too far from the values to draw; the axis stretches
@@ -19,12 +22,15 @@
 # values); saturated (1: some load point is at or past its run's saturation point, column
 # 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column);
 # failures (1: some load point's achieved rate fell short because requests failed, not from
-# overload, column 8 is 1 there: a triangle, never a ring, as the tables say).
+# overload, column 8 is 1 there: a triangle, never a ring, as the tables say); intervals (1:
+# some point has its repeats' 95 % interval: columns 9-14, panel i's ends in 7 + 2i and
+# 8 + 2i, NaN where none, drawn as a bar on the point).
 n = |panel_col|
 m = |x_col|
 w = 560 * m + 100
 if (!exists("saturated")) { saturated = 0 }
 if (!exists("failures")) { failures = 0 }
+if (!exists("intervals")) { intervals = 0 }
 # the key's entries, known before the canvas is sized: each run's band by its name (the
 # range its repeats allow, or its measured bracket), the SLO line where a panel has one
 band_name_a = exists("band_a") ? band_a : 'measured bracket'
@@ -50,6 +56,12 @@ key_b = has_b ? label_b : ''
 key_slo = slo_any ? 'SLO threshold' : ''
 key_cap_a = cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''
 key_cap_b = cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''
+# a capacity that is only a bound: in the key as what it is ("capacity at least", "below")
+if (!exists("bound_a_dir")) { bound_a_dir = 0 }
+if (!exists("bound_b_dir")) { bound_b_dir = 0 }
+bound_word(d) = d > 0 ? 'capacity at least (lower bound), ' : 'capacity below (upper bound), '
+key_bnd_a = bound_a_dir != 0 ? bound_word(bound_a_dir).label_a : ''
+key_bnd_b = bound_b_dir != 0 ? bound_word(bound_b_dir).label_b : ''
 key_band_a = band_any_a ? 'capacity lies within: '.band_name_a.', '.label_a : ''
 key_band_b = band_any_b ? 'capacity lies within: '.band_name_b.', '.label_b : ''
 key_sat = saturated ? 'saturated' : ''
@@ -62,7 +74,7 @@ key_n = 0
 key_len = 0
 key_count(s) = strlen(s) > 0 ? 1 : 0
 key_max(a, b) = a > b ? a : b
-do for [s in "key_a key_b key_slo key_cap_a key_cap_b key_band_a key_band_b key_sat key_fail"] {
+do for [s in "key_a key_b key_slo key_cap_a key_cap_b key_bnd_a key_bnd_b key_band_a key_band_b key_sat key_fail"] {
   key_n = key_n + key_count(value(s))
   key_len = key_max(key_len, strlen(value(s)))
 }
@@ -98,13 +110,20 @@ do for [i = 1:n] {
     # the whole latency (gnuplot's own range, 22.4 to 23.3 ms, drew a 0.9-ms, 4 % gap in
     # TPOT as a large one); values that span decades are drawn on a log axis instead
     if (!panel_log[i]) { set yrange [0:*] }
+    # headroom above the highest value where points are ringed (saturated) or a range's
+    # bracket runs along the top: a ring at the top value was cut by the frame and drawn
+    # under the brackets' lanes (newuser43's demo TTFT panels); about a fifth of the height
+    head = (saturated || band_any_a || band_any_b) ? 0.2 : 0
+    set offsets 0, 0, graph head, 0
     if (panel_log[i] && exists("panel_ymin") && exists("set_log_ytics")) {
       if (panel_ymin[i] == panel_ymin[i] && panel_ymax[i] == panel_ymax[i] && panel_ymin[i] > 0 \
         && panel_ymax[i] > panel_ymin[i]) {
-        set yrange [panel_ymin[i]:panel_ymax[i]]
+        # (a fixed log range takes no offsets: its top raised by the same share of its decades)
+        ytop = panel_ymax[i] * (panel_ymax[i] / panel_ymin[i]) ** (head / (1 - head))
+        set yrange [panel_ymin[i]:ytop]
         # (the plot's height: the panel's less its margins, about 70 px)
         tic_lo = panel_ymin[i]
-        tic_hi = panel_ymax[i]
+        tic_hi = ytop
         tic_px = ph * h - 70
         eval set_log_ytics
       }
@@ -152,8 +171,34 @@ do for [i = 1:n] {
     if (cap_b[j] == cap_b[j]) {
       set arrow from first cap_b[j], graph 0 to first cap_b[j], graph 1 nohead linestyle 2 linewidth 1 dashtype 3
     }
+    # a bound: a dashed line at it, and at the foot of the panel (each run in a lane of its
+    # own) an arrow from it the way the capacity may lie, labelled >= or <
+    if (exists("bound_a")) {
+      do for [k = 1:2] {
+        bv = k == 1 ? bound_a[j] : bound_b[j]
+        bd = k == 1 ? bound_a_dir : bound_b_dir
+        col = k == 1 ? color_a : color_b
+        if (bv == bv && bd != 0) {
+          yb = 0.06 + 0.08 * (k - 1)
+          set arrow (30 + k) from first bv, graph 0 to first bv, graph 1 nohead linecolor rgb col linewidth 1.5 \
+            dashtype 2 front
+          set arrow (32 + k) from first bv, graph yb rto graph 0.08 * bd, graph 0 head size screen 0.008, 25 \
+            linecolor rgb col linewidth 2 dashtype 1 front
+          set label (30 + k) (bd > 0 ? '≥' : '<') at first bv, graph yb offset (bd > 0 ? -1.2 : 0.4), 0 \
+            textcolor rgb col font 'sans,13' front
+        }
+      }
+    }
     cmd = "plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, " \
       . "datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle"
+    # each load's repeats' 95 % interval, a bar on its point (columns 9-14: each panel's ends),
+    # drawn first, under the points
+    if (intervals) {
+      cmd = sprintf("plot datafile index 0 using x_col[j]:(column(panel_col[i])):%d:%d with yerrorbars " \
+        . "linecolor rgb color_a linewidth 1.5 pointtype 7 pointsize 0.01 notitle, datafile index 1 using " \
+        . "x_col[j]:(column(panel_col[i])):%d:%d with yerrorbars linecolor rgb color_b linewidth 1.5 " \
+        . "pointtype 5 pointsize 0.01 notitle, ", 7 + 2 * i, 8 + 2 * i, 7 + 2 * i, 8 + 2 * i) . cmd[6:]
+    }
     if (saturated) {
       cmd = cmd . ", datafile using x_col[j]:(column(7) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 5 notitle"
     }
@@ -188,6 +233,8 @@ plot NaN with linespoints linestyle 1 title key_a, \
      NaN with lines linestyle 3 title key_slo, \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title key_cap_a, \
      NaN with lines linestyle 2 linewidth 1 dashtype 3 title key_cap_b, \
+     '+' using (NaN):(NaN):(NaN):(NaN) with vectors linecolor rgb color_a linewidth 2 dashtype 2 title key_bnd_a, \
+     '+' using (NaN):(NaN):(NaN):(NaN) with vectors linecolor rgb color_b linewidth 2 dashtype 2 title key_bnd_b, \
      '+' using (NaN):(NaN):(NaN) with xerrorbars linecolor rgb color_a linewidth 2 pointsize 0 title key_band_a, \
      '+' using (NaN):(NaN):(NaN) with xerrorbars linecolor rgb color_b linewidth 2 pointsize 0 title key_band_b, \
      NaN with points linestyle 5 title key_sat, \

@@ -751,20 +751,96 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
   t.ok(gp:find("'capacity lies within: '.band_name_a.', '.label_a", 1, true))
   t.eq({ vars.band_a, vars.cap_a_open }, { "measured bracket", { 0, 0 } })
-  -- a lower bound is no capacity marker, only a note
+  -- a lower bound is no estimate's marker: a bound's (below), and a note says what it is
   c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
     text = ">= 103.08 req/s (never violated)" } } }, A, B)
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
-  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
+  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no estimate's marker")
+  t.eq({ vars.bound_a, vars.bound_a_dir }, { { 6431, 103 }, 1 })
   -- one level of parentheses: the capacity's own
-  t.eq(c.notes[1], "vllm's capacity is not marked: it is only a lower bound, >= 103.08 req/s (never violated).")
+  t.eq(c.notes[1], "vllm's capacity is only a lower bound, >= 103.08 req/s (never violated): drawn as a dashed line "
+    .. "marked \"≥\" with an arrow to the right, as it may lie anywhere past it.")
   -- the last load before saturation is a lower bound too (llmd.loadpoints.capacity)
   c = charts.latency_throughput({ capacity = { a = { kind = "saturated", rps = 91.36, output_tps = 5694,
     text = ">= 91.36 req/s (the last load before saturation)" } } }, A, B)
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
-  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
-  t.eq(c.notes[1], "vllm's capacity is not marked: it is only a lower bound, >= 91.36 req/s (the last load before "
-    .. "saturation).")
+  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no estimate's marker")
+  t.eq(c.notes[1], "vllm's capacity is only a lower bound, >= 91.36 req/s (the last load before saturation): drawn "
+    .. "as a dashed line marked \"≥\" with an arrow to the right, as it may lie anywhere past it.")
+end)
+
+-- (fixe43, newuser43) The A/A pair of the README's simulated results with an SLO: sim-b's
+-- capacity is a lower bound (>= 8.11 req/s, the last load before saturation), sim-b2's an
+-- estimate (about 6.24). The chart drew only sim-b2's line, sim-b's not at all, so the
+-- picture read "sim-b2 lower" beside a Verdict that says "Cannot say". Both are drawn, the
+-- bound as a bound (its own mark and side, its measured bracket up to the most any load
+-- achieved, 9.21 req/s), and the caption says the Verdict names no winner. Figures: the
+-- capacities of that run's comparison.json (read, not recomputed: what is tested is how they
+-- are drawn); the bracket's ends are its rps and ceiling_rps as given.
+t.test("a capacity that is only a bound is drawn as one, and a Verdict without a winner is said", function()
+  local A, B = side("a", BASE, "sim-b"), side("b", TREAT, "sim-b2")
+  local model = { slo = { { key = "ttft_p90_ms", max = 500 } }, capacity = {
+    a = { kind = "saturated", bound = "lower", rps = 8.114, output_tps = 811.4, floor_tps = 811.4,
+      ceiling_rps = 9.208, ceiling_tps = 920.8, text = "measured ≥ 8.11 req/s (the last load before saturation)" },
+    b = { kind = "interpolated", rps = 6.237, output_tps = 623.7, last_passing_rps = 5.632, first_failing_rps = 8.401,
+      last_passing_tps = 563.2, first_failing_tps = 840.1 } },
+    verdict = { kind = "cannot say", text = "Cannot say which sustains more load within TTFT p90 ≤ 500.0 ms: sim-b "
+      .. "measured ≥ 8.11 req/s, sim-b2 about 6.24 req/s; untested (one run per load), and either may be higher. To "
+      .. "settle it: repeats." } }
+  local c = charts.latency_throughput(model, A, B)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  -- (x axes: tok/s, then req/s)
+  t.eq(vars.x_col, { 1, 2 })
+  t.eq({ vars.bound_a, vars.bound_a_dir }, { { 811.4, 8.114 }, 1 })
+  t.ok(vars.bound_b[1] ~= vars.bound_b[1] and vars.bound_b_dir == 0, "sim-b2's is an estimate, no bound")
+  t.eq(vars.cap_b, { 623.7, 6.237 })
+  t.eq({ vars.cap_a_lo, vars.cap_a_hi }, { { 811.4, 8.114 }, { 920.8, 9.208 } })
+  t.eq(c.notes[1], "The Verdict names no winner: Cannot say which sustains more load within TTFT p90 ≤ 500.0 ms: "
+    .. "sim-b measured ≥ 8.11 req/s, sim-b2 about 6.24 req/s; untested (one run per load), and either may be "
+    .. "higher. Read no order between the runs from the picture: it shows what was measured, not an order.")
+  t.ok(c.notes[2]:find("sim-b's capacity is only a lower bound", 1, true), c.notes[2])
+  -- an upper bound (the lowest load already failed): "<" and its arrow to the left
+  model.capacity.a = { kind = "below_lowest", lowest_rps = 2, lowest_tps = 200, failed_slos = "TTFT p90 ≤ 500.0 ms" }
+  c = charts.latency_throughput(model, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq({ vars.bound_a, vars.bound_a_dir }, { { 200, 2 }, -1 })
+  -- a Verdict that names a winner adds no such line
+  model.verdict = { kind = "winner", text = "B sustains more." }
+  c = charts.latency_throughput(model, A, B)
+  t.ok(not table.concat(c.notes, " "):find("names no winner", 1, true))
+  -- the picture: both marks, the bound's in the key as what it is
+  local gp = charts.gnuplot()
+  if not gp then return end
+  local out = t.tmpdir()
+  model.capacity.a = { kind = "saturated", bound = "lower", rps = 8.114, output_tps = 811.4, floor_tps = 811.4,
+    ceiling_rps = 9.208, ceiling_tps = 920.8 }
+  charts.render({ charts.latency_throughput(model, A, B) }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  t.ok(svg:find("capacity at least (lower bound), sim-b", 1, true), "key: the bound")
+  t.ok(svg:find("capacity at SLO (estimate), sim-b2", 1, true), "key: the estimate")
+  t.ok(svg:find(">≥</text>", 1, true), "the bound's sign")
+end)
+
+-- (fixe43, newuser43) One load point each without an SLO: the chart drew TTFT p95 (+0.6 %)
+-- beside a Verdict and tables on p90 (-2.7 %), pointing the other way. Its percentile is the
+-- Verdict's (model.no_slo_latency's keys; p90 first without them, as the tables).
+t.test("the one-load-point chart draws the percentile the Verdict and tables use", function()
+  local function st(v) return { index = 0, rate = 4, metrics = { values = v } } end
+  local A = { x = "a", label = "A", run = { stages = { st { throughput_req_s = 4, throughput_tok_s = 40,
+    ttft_p90_ms = 37.2, ttft_p95_ms = 36.2, tpot_p90_ms = 5, tpot_p95_ms = 6 } } } }
+  local B = { x = "b", label = "B", run = { stages = { st { throughput_req_s = 4, throughput_tok_s = 40,
+    ttft_p90_ms = 36.2, ttft_p95_ms = 36.5, tpot_p90_ms = 5, tpot_p95_ms = 6 } } } }
+  local function labels(model)
+    local c = charts.latency_throughput(model, A, B)
+    t.eq(c.template, "latency_points")
+    for _, v in ipairs(c.vars) do if v[1] == "panel_label" then return v[2] end end
+  end
+  t.eq(labels { no_slo_latency = { rows = { { key = "ttft_p90_ms" }, { key = "tpot_p90_ms" } } } },
+    { "TTFT p90 (ms)", "TPOT p90 (ms)" })
+  t.eq(labels {}, { "TTFT p90 (ms)", "TPOT p90 (ms)" })
+  -- an SLO's percentile is its own
+  t.eq(labels { slo = { { key = "ttft_p95_ms", max = 300 } } }, { "TTFT p95 (ms)", "TPOT p90 (ms)" })
 end)
 
 t.test("the band around a capacity with repeats is the Headline's range, not the means' narrower bracket", function()
@@ -794,13 +870,35 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   end
   local m, c, vars = chart(ra)
   t.eq(m.headline[1].a_text, "21.43 req/s (the repeats allow 10.00–30.00 req/s)")
+  -- each of x's points carries its repeats' 95 % interval of TTFT p90 (columns 9 and 10), by
+  -- hand above: 60 +- 24.84, 190 +- 99.37, 260 +- 24.84 ms; y's (one run per load) none (NaN)
+  t.eq(vars.intervals, true)
+  local rows = {}
+  for line in c.data:gmatch("[^\n]+") do
+    if not line:match("^#") then
+      local f = {}
+      for v in line:gmatch("%S+") do f[#f + 1] = tonumber(v) or v end
+      rows[#rows + 1] = f
+    end
+  end
+  local half = 4.302653 * 10 / math.sqrt(3)
+  for k, mid in ipairs { 60, 190, 260 } do
+    local h = mid == 190 and 4 * half or half
+    t.near(rows[k][9], mid - h, 1e-3, "x lo " .. k)
+    t.near(rows[k][10], mid + h, 1e-3, "x hi " .. k)
+  end
+  t.eq({ rows[4][9], rows[4][10] }, { "NaN", "NaN" })
   t.eq(vars.x_col, { 1, 2 }) -- tok/s, then req/s
   t.eq({ vars.cap_a_lo, vars.cap_a_hi, vars.cap_a_open }, { { 100, 10 }, { 300, 30 }, { 0, 0 } })
   t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open }, { { 200, 20 }, { 300, 30 }, { 0, 0 } })
   -- the key names each band, and the note under the chart says what the repeats' one is
   t.eq({ vars.band_a, vars.band_b }, { "range from repeats", "measured bracket" })
-  t.eq(c.notes, { "x's bracket along the top of the panels (|---|, over a faint tint) is the range its repeats allow the "
-    .. "capacity, as in the Headline (10.00–30.00 req/s): the measured loads around the capacities on the means and "
+  -- (first: the Verdict names no winner, y one run per load: fixe43)
+  t.ok(c.notes[1]:find("^The Verdict names no winner: Cannot say which sustains more load"), c.notes[1])
+  t.eq(c.notes[2], "The bars on the points are each load's repeats' 95 % interval of its value (Student t); a point "
+    .. "without one has no repeats (or identical ones): one draw, whose noise the chart cannot show.")
+  t.eq({ c.notes[3], c.notes[4] }, { "x's bracket along the top of the panels (|---|, over a faint tint) is the "
+    .. "range its repeats allow the capacity, as in the Headline (10.00–30.00 req/s): the measured loads around the capacities on the means and "
     .. "on both ends of the repeats' 95 % intervals, not a 95 % interval; the dotted line is the means' estimate." })
   -- gnuplot draws it, the key saying which band is which
   local gp = charts.gnuplot()
@@ -1606,7 +1704,8 @@ do
     -- 260.5 and 258.65 ms for A, 179.5, 180.5 and 178.65 for B; means 259.55 and 179.55, 95 %
     -- t-intervals mean -+ 4.302653 sd / sqrt 3: 257.2497-261.8503 and 177.2497-181.8503 ms
     local blocks = dat_blocks(ws .. "/charts/latency_throughput.dat")
-    t.eq(#blocks, 4) -- the SLO's TTFT p95, then TPOT p95: a block per run
+    -- (TPOT at p90, the tables' percentile, not p95: fixe43)
+    t.eq(#blocks, 4) -- the SLO's TTFT p95, then TPOT p90: a block per run
     local want = { { 1, 259.55, 257.2496562872086, 261.8503437127914, 1 },
       { 2, 179.54999999999998, 177.2496562872085, 181.85034371279147, 1 } }
     for k = 1, 2 do
@@ -1618,14 +1717,14 @@ do
       t.eq({ blocks[k][1][3] == blocks[k][1][2], blocks[k][1][5] }, { true, 0 }, "TPOT: a dot without a bar")
     end
     local svg = t.read(ws .. "/charts/latency_throughput.svg")
-    for _, s in ipairs { "TTFT p95 (ms)", "TPOT p95 (ms)", "259.6 (257.2–261.9)", "179.5 (177.2–181.9)", -- (179.549999... to one decimal)
+    for _, s in ipairs { "TTFT p95 (ms)", "TPOT p90 (ms)", "259.6 (257.2–261.9)", "179.5 (177.2–181.9)", -- (179.549999... to one decimal)
       "3.6 req/s offered", "3 repeats", "SLO threshold" } do
       t.ok(svg:find(s, 1, true), s)
     end
     -- (TPOT only: TTFT has its bars)
     t.eq({ chart.notes[#chart.notes - 1], chart.notes[#chart.notes] }, {
-      "base, TPOT p95: repeats identical, no spread to estimate (a dot without a bar).",
-      "fast, TPOT p95: repeats identical, no spread to estimate (a dot without a bar)." })
+      "base, TPOT p90: repeats identical, no spread to estimate (a dot without a bar).",
+      "fast, TPOT p90: repeats identical, no spread to estimate (a dot without a bar)." })
     -- in the HTML report (inline) and listed in the Markdown one
     t.ok(t.read(ws .. "/comparison_report.html"):find("259.6 (257.2–261.9)", 1, true), "html")
     t.ok(t.read(ws .. "/comparison_report.md"):find("![At the one load point: each run's value with its repeats' "

@@ -1634,7 +1634,8 @@ t.test("llm-d-benchmark's own v0.2 example reports: a report, the one-point late
   -- 500 requests / 49.972 s = 10.006, by hand), so no load point has an achieved rate: a
   -- curve against it would have nothing to draw (it said so), but each treatment measured
   -- one load point, and the one-point view (leftfix35) needs no achieved rate: each one's
-  -- TTFT p95 there, 0.045246614259667695 s in both files (their time_to_first_token p95)
+  -- TTFT p90 there (the tables' percentile: fixe43), 0.04262634576298297 s in both files
+  -- (their time_to_first_token p90)
   local d = t.tmpdir()
   for i, f in ipairs { "br_v0_2_example.yaml", "br_v0_2_1_example.yaml" } do
     proc.run { "mkdir", "-p", d .. "/r" .. i }
@@ -1650,8 +1651,8 @@ t.test("llm-d-benchmark's own v0.2 example reports: a report, the one-point late
   t.ok(md:find("a: one run, no interval (a dot without a bar).", 1, true), md)
   t.ok(not md:find("SLO's threshold", 1, true), "no SLO, none said: " .. md)
   local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
-  t.eq(dat:match("# TTFT p95 %(ms%)\n([^#]*)"), "1 45.246614259667695 45.246614259667695 45.246614259667695 0\n"
-    .. "2 45.246614259667695 45.246614259667695 45.246614259667695 0\n")
+  t.eq(dat:match("# TTFT p90 %(ms%)\n([^#]*)"), "1 42.62634576298297 42.62634576298297 42.62634576298297 0\n"
+    .. "2 42.62634576298297 42.62634576298297 42.62634576298297 0\n")
 end)
 
 t.test("a truncated result file: one line naming the file and the offset, no llmdlua source path", function()
@@ -1952,6 +1953,49 @@ t.test("a common load no treatment sustained marks the one failing requests ther
   t.ok(md:find("| flaky (failing requests here) |", 1, true), md)
   t.ok(md:find("**flaky fails requests at this load**: at load point 2", 1, true), md)
   t.ok(t.read(out .. "/treatment_report.html"):find("<td>flaky (failing requests here)</td>", 1, true))
+end)
+
+-- (fixe43) The latency chart rings the points at or past a treatment's saturation and marks
+-- its capacity, as compare.lua's chart does (llmd.charts.point_marks, capacity_bound): base
+-- achieves 25 of 30 req/s offered at its last load (83 % < the saturation share, by hand), so
+-- that point is ringed; big achieves 30 of 30 (not) and 32 of 40 (ringed).
+t.test("the treatments' latency chart rings saturated points and marks capacity as compare's", function()
+  local base = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  local big = e2e_curve_dir { { 10, 10, 400 }, { 20, 20, 500 }, { 30, 30, 600 }, { 40, 32, 3000 } }
+  local list = tr.load { { label = "base", dirs = { base } }, { label = "big", dirs = { big } } }
+  local m = tr.model(list, { slo = decision.parse_slo("latency_p90_ms=2000") })
+  local c = tr.charts(m, list)[1]
+  t.eq(c.name, "treatments_latency_throughput")
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.saturated, true)
+  -- the saturated column (5th) of each block's rows, in order of achieved rate
+  local sat = {}
+  for block in (c.data .. "\n\n"):gmatch("(# .-)\n\n\n") do
+    local col = {}
+    for line in block:gmatch("[^\n]+") do
+      if not line:match("^#") then
+        local f = {}
+        for v in line:gmatch("%S+") do f[#f + 1] = v end
+        col[#col + 1] = tonumber(f[5])
+      end
+    end
+    sat[#sat + 1] = col
+  end
+  t.eq(sat, { { 0, 0, 1 }, { 0, 0, 0, 1 } })
+  -- each one's capacity within E2E p90 <= 2000 ms: the first load over it is the saturated
+  -- one in both, so each is only a lower bound at its last load before saturation (base 20,
+  -- big 30 req/s achieved): drawn as bounds (>=), no estimate
+  t.eq({ vars.bound, vars.bound_dir }, { { 20, 30 }, { 1, 1 } })
+  t.ok(vars.cap[1] ~= vars.cap[1] and vars.cap[2] ~= vars.cap[2], "no estimate")
+  t.ok(c.notes[#c.notes]:find("big's capacity is only a lower bound", 1, true), c.notes[#c.notes])
+  local gp = require("llmd.charts").gnuplot()
+  if not gp then return end
+  local out = t.tmpdir()
+  require("llmd.charts").render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/treatments_latency_throughput.svg")
+  t.ok(svg:find(">saturated</text>", 1, true), "key: saturated")
+  t.ok(svg:find(">capacity at least (lower bound)</text>", 1, true), "key: the bounds")
 end)
 
 t.test("charts: one set per workload, titled with it, each drawing only its own treatments", function()

@@ -120,9 +120,11 @@ for k, v in pairs(state.counters) do counters0[k] = v end
 
 -- The state's lock: a folder (mkdir is atomic) holding its holder's pid. A holder killed
 -- inside save() (a test's kill, a Ctrl-C) leaves it behind; a later call that finds its pid
--- gone takes it over (renamed aside first, so that of two finding it stale only one does),
--- as a lock file checked with flock(2) would be let go by the kernel. A lock folder without
--- its pid yet is a holder between mkdir and the write: stale only after 5 s.
+-- gone removes it, as the kernel lets go of a flock(2) lock whose holder died. Removals go
+-- one at a time under LOCK.takeover, and each checks again under it that the lock is still
+-- the stale one: two callers that both saw it stale cannot both remove it, the second taking
+-- away the first's new, live lock. A lock folder without its pid yet is a holder between
+-- mkdir and the write (so is a takeover folder): stale only after 5 s.
 local LOCK = DIR .. "/.lock"
 local MYPID = (function()
   local f = assert(io.open("/proc/self/stat"))
@@ -151,11 +153,18 @@ local function lock()
       return
     end
     if stale_lock() then
-      local aside = LOCK .. ".stale." .. MYPID
-      if os.rename(LOCK, aside) then
-        os.remove(aside .. "/pid")
-        lfs.rmdir(aside)
-        io.stderr:write("fake cluster: " .. LOCK .. " left by a holder that is gone: taken over\n")
+      local take = LOCK .. ".takeover"
+      if lfs.mkdir(take) then
+        if stale_lock() then
+          os.remove(LOCK .. "/pid")
+          lfs.rmdir(LOCK)
+          io.stderr:write("fake cluster: " .. LOCK .. " left by a holder that is gone: taken over\n")
+        end
+        lfs.rmdir(take)
+      else
+        local a = lfs.attributes(take)
+        if a and os.time() - a.modification > 5 then lfs.rmdir(take) end
+        proc.run { "sleep", "0.01" }
       end
     else
       proc.run { "sleep", "0.01" }

@@ -239,7 +239,15 @@ t.test("treatments: results naming another model than the scrapes: warned, and n
   t.eq(list[2].model_doubt, {})
   local groups = tr.workload_groups(list)
   t.eq({ #groups, #groups.apart }, { 1, 0 })
-  -- the Verdict says it first, as a run cut short is said
+  -- the Verdict says it first, as a run cut short is said, and as compare.lua's Verdict says it
+  -- (on main: only in the paragraph under the Verdict line and on stderr)
   local paths = tr.write_outputs(t.tmpdir(), list, {})
-  t.contains(t.read(paths.md), "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
+  local md = t.read(paths.md)
+  t.contains(md, "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
+  local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
+  local first = "Warning: like for like not verified: treatment x's model in doubt: its results name "
+    .. "model meta-llama/Llama-3.1-8B, its server Qwen/Qwen3-0.6B (see below). "
+  t.eq(verdict:sub(1, #first), first)
+  t.lacks(verdict, "treatment y", "verdict")
+  t.eq(json.read(paths.md:gsub("[^/]*$", "treatments.json")).verdict_line:sub(1, #first), first)
 end)

@@ -1644,7 +1644,8 @@ do
     t.eq(r.stderr, ("llmdlua: %s: holds 3 vLLM benchmark results appended one after another (vllm bench serve "
       .. "--append-result), one a line, where llmdlua reads one result, one load point, a file: split it into a folder "
       .. "of its own, one file a line (mkdir DIR && split -l 1 -d --additional-suffix=.json %s DIR/openai-sweep_), and "
-      .. "pass that folder (--tolerant goes on without this file, with a warning in the report)\n"):format(path, path))
+      .. "pass that folder (--tolerant goes on without this file, with a warning under Warnings in extract.lua's "
+      .. "output)\n"):format(path, path))
     -- the command it gives, run: the folder reads as the three files do (the same load points)
     local split = t.tmpdir() .. "/split"
     t.mkdir(split)

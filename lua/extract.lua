@@ -41,7 +41,11 @@ local o = args.parse(arg, {
 })
 
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
-local opts = { harness = args.harness("--harness", o.harness), tolerant = o.tolerant }
+local opts = { harness = args.harness("--harness", o.harness), tolerant = o.tolerant,
+  -- where --tolerant's warning of a file left out goes here (extract writes no report): an
+  -- unreadable file's error says so
+  tolerant_warning = o.br and "on stderr" or o.json and "in the JSON's warnings"
+    or "under Warnings in extract.lua's output" }
 local where = o[1]
 local mode = require("lfs").attributes(where, "mode")
 if mode == nil then
@@ -104,6 +108,9 @@ if o.br then
     os.exit(1)
   end
   local list = br.write(o.out or ".", run, { version = o.br, stack = info })
+  -- the run's warnings (a file --tolerant left out, figures its files disagree on), which no
+  -- report written here carries: on stderr, as opts.tolerant_warning says
+  for _, x in ipairs(run.warnings) do io.stderr:write("warning: ", x, "\n") end
   for _, r in ipairs(list) do
     io.write(r.path, "\n")
     for _, d in ipairs(r.dropped) do io.stderr:write(("warning: %s: %s\n"):format(r.name, d)) end

@@ -84,17 +84,23 @@ size_t llmd_edit_distance(const char *a, const char *b)
 const char *llmd_closest(const char *word, const char *const list[])
 {
     size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1, best_d = (size_t)-1;
-    const char *best = NULL;
+    const char *best = NULL, *prefix = NULL;
     for (size_t i = 0; list[i] != NULL; i++) {
-        if (wl >= 3 && strncmp(list[i], word, wl) == 0)
-            return list[i];
+        if (wl >= 3 && strncmp(list[i], word, wl) == 0) {
+            /* the shortest word it begins */
+            if (prefix == NULL || strlen(list[i]) < strlen(prefix))
+                prefix = list[i];
+            continue;
+        }
+        if (prefix != NULL)
+            continue;
         size_t d = edit_distance(word, list[i]);
-        if (d <= limit && d < best_d) {
+        if (d <= limit && (d < best_d || (d == best_d && strlen(list[i]) < strlen(best)))) {
             best = list[i];
             best_d = d;
         }
     }
-    return best;
+    return prefix != NULL ? prefix : best;
 }
 
 void llmd_push_choices(lua_State *L, const char *const list[])

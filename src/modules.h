@@ -68,7 +68,8 @@ void llmd_usage_error(lua_State *L, const char *fmt, ...);
 /*
 ** Options tables (a script author's mistakes, named by the caller's line and the key):
 ** llmd_closest: the word of list (NULL-terminated) a misspelt word most likely meant (one
-** it begins, else the nearest by edit distance within a third of its length), or NULL.
+** it begins, the shortest of those, else the nearest by edit distance within a third of its
+** length, the shorter on a tie), or NULL.
 ** llmd_check_keys: every key of the table at idx must be one of keys (integer keys too when
 ** allow_array), else "FN: unknown option 'KEY' (did you mean 'X'?)" at the caller's line.
 ** llmd_opt_option: the field key of the table at idx as an index into list (def when nil),

@@ -67,6 +67,11 @@ function M.validate(plan, name)
       end
     end
     if plan.namespace ~= nil then bad("namespace", "give either namespace or namespaces, not both") end
+  elseif type(plan.namespace) == "table" then
+    -- a list under the one-name key: the plan's key for several is namespaces (cluster.validate
+    -- would say only "expected a string")
+    bad("namespace", "expected one namespace name; several go under namespaces (namespaces: [a, b], "
+      .. "with parallel: N to run N at once)")
   end
   if plan.parallel ~= nil and (math.type(plan.parallel) ~= "integer" or plan.parallel < 1) then
     bad("parallel", "expected an integer >= 1")

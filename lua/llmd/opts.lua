@@ -22,17 +22,24 @@ function M.distance(a, b)
 end
 
 -- The word of list a misspelt word most likely meant: one it begins (3 characters or
--- more), else the nearest by edit distance within a third of its length (at least 1);
--- nil when none is close. The same rule as llmd_closest in C.
+-- more), the shortest of those (`treatment` means `treatments`, not
+-- `treatment_max_attempts`), else the nearest by edit distance within a third of its
+-- length (at least 1), the shorter on a tie; the list's first on a tie of both; nil when
+-- none is close. The same rule as llmd_closest in C.
 function M.closest(word, list)
   word = tostring(word)
-  local best, best_d
+  local prefix, best, best_d
   for _, w in ipairs(list) do
-    if #word >= 3 and w:sub(1, #word) == word then return w end
-    local d = M.distance(word, w)
-    if d <= math.max(1, #word // 3) and (not best_d or d < best_d) then best, best_d = w, d end
+    if #word >= 3 and w:sub(1, #word) == word then
+      if not prefix or #w < #prefix then prefix = w end
+    elseif not prefix then
+      local d = M.distance(word, w)
+      if d <= math.max(1, #word // 3) and (not best_d or d < best_d or d == best_d and #w < #best) then
+        best, best_d = w, d
+      end
+    end
   end
-  return best
+  return prefix or best
 end
 
 -- Raises "WHO: unknown option 'KEY' (did you mean 'X'?)" (or "(expected a, b or c)") for a

@@ -1339,8 +1339,10 @@ function M.claim_failed(c, path, why)
 end
 
 -- Reads one result file with fn(...). Without opts.tolerant its error stops the run as it
--- is. With it, a file that cannot be read (truncated, corrupt JSON, not the expected
--- shape) is left out: nil, with a warning in the run's data checks that names the file
+-- is, saying --tolerant's way on and where its warning goes (opts.tolerant_warning: "in
+-- the report" unless the script says otherwise, as extract.lua, which writes none, does).
+-- With it, a file that cannot be read (truncated, corrupt JSON, not the expected shape)
+-- is left out: nil, with a warning in the run's data checks that names the file
 -- and keeps the reader's own message (its line and column). Ctrl-C and out-of-memory are
 -- never a file's fault: they stop the run whatever opts says.
 function M.tolerate(run, opts, path, fn, ...)
@@ -1353,7 +1355,8 @@ function M.tolerate(run, opts, path, fn, ...)
     -- opened, llmd.harness); any other error (a bug: a traceback) as it is
     local text = require("llmd.errors").text(err)
     if text:sub(1, #path) == path then
-      error(("%s (--tolerant goes on without this file, with a warning in the report)"):format(text), 0)
+      error(("%s (--tolerant goes on without this file, with a warning %s)"):format(text,
+        opts and opts.tolerant_warning or "in the report"), 0)
     end
     error(err, 0)
   end

@@ -139,7 +139,7 @@ function M.load(list, opts)
     decision.check_request_shapes(t.run)
     t.status = "ok"
     t.reasons = {}
-    t.partial, t.model_doubt = {}, {}
+    t.partial, t.model_doubt, t.model_doubt_short = {}, {}, {}
     for _, run in ipairs(t.runs) do
       -- (the folder relative to the --results folder or the workspace, M.shown_dir; not
       -- said again before a message that names a file in it)
@@ -155,6 +155,15 @@ function M.load(list, opts)
       -- check): said in the Verdict, as a run cut short is, and on standard error
       for _, c in ipairs(run.checks or {}) do
         if c.kind == "served_model_mismatch" then t.model_doubt[#t.model_doubt + 1] = said(c.text) end
+      end
+      -- and its short form (decision.check_served_model's, without compare.lua's pointer to its
+      -- Data checks section, which this report has not), for the Verdict's first line
+      local sm = type(run.served_model) == "table" and run.served_model or {}
+      if type(sm.mismatch) == "string" then
+        local short = sm.mismatch:gsub(" %(see Data checks%)$", "")
+        local dup = false
+        for _, x in ipairs(t.model_doubt_short) do dup = dup or x == short end
+        if not dup then t.model_doubt_short[#t.model_doubt_short + 1] = short end
       end
       -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
       for _, w in ipairs(run.warnings or {}) do
@@ -3517,6 +3526,18 @@ function M.write_report(out, list, opts)
   end
   if #partial > 0 then
     m.verdict = ("Warning: %s. %s"):format(table.concat(partial, ". Warning: "), m.verdict or "")
+  end
+  -- a treatment whose results name another model than its server does: the Verdict's first
+  -- words too, as compare.lua's "like for like not verified: A's model in doubt" (README), before
+  -- the ranking it puts in doubt; the whole warning is the paragraph under it
+  local doubt = {}
+  for _, t in ipairs(list) do
+    for _, d in ipairs(t.model_doubt_short or {}) do doubt[#doubt + 1] = ("treatment %s's model in doubt: %s"):format(
+      t.label, d) end
+  end
+  if #doubt > 0 then
+    m.verdict_line = ("Warning: like for like not verified: %s (see below). %s"):format(table.concat(doubt, "; "),
+      m.verdict_line or m.verdict or "")
   end
   -- treatments that are one run under two labels: said first, before any ranking
   if list.identical and #list.identical > 0 then

@@ -1353,8 +1353,9 @@ end)
 
 t.test("per GPU: a benchmark report's stack gives the accelerator count", function()
   -- br_v0_1_example.yaml: scenario.host.accelerator counts 1 (prefill) + 8 + 8 (decode) = 17;
-  -- br_v0_2_example.yaml: one inference engine, accelerator.count 8
-  for name, want in pairs { ["br_v0_1_example.yaml"] = 17, ["br_v0_2_example.yaml"] = 8 } do
+  -- br_v0_2_example.yaml: one inference engine, replicas 2 of accelerator.count 8 (one
+  -- replica's: tp=8) = 16 (by hand, from the files)
+  for name, want in pairs { ["br_v0_1_example.yaml"] = 17, ["br_v0_2_example.yaml"] = 16 } do
     local d = t.tmpdir()
     t.write(d .. "/" .. name, t.read(F .. "/benchmark-report/" .. name))
     local run = harness.extract(d, {})
@@ -1381,11 +1382,12 @@ t.test("per GPU: an info file's count that differs from the report's stack is sa
   local m = report.build { a = { label = "a", run = run, state = { label = "a", stack = { gpus = 4 } }, kv = {} },
     b = { label = "b", run = harness.extract(KC_A, {}), state = { label = "b", stack = { gpus = 8 } }, kv = {} },
     generated = 0 }
-  -- by hand: the example's one inference engine has accelerator.count 8; the info file says 4
+  -- by hand: the example's one inference engine has 2 replicas of accelerator.count 8 = 16;
+  -- the info file says 4
   t.eq(m.per_gpu.a.gpus, 4)
   local row
   for _, r in ipairs(m.headline) do if r.key == "gpus" then row = r end end
-  t.eq(row.a_text, "4 (gpus: 4 in the info file; the benchmark report's stack says 8)")
+  t.eq(row.a_text, "4 (gpus: 4 in the info file; the benchmark report's stack says 16)")
   t.eq(row.b_text, "8") -- no count in the kubecon results: nothing to differ from
 end)
 

@@ -285,6 +285,18 @@ do
       { treatmentz = { { name = "r1" } } }, "x.yaml")
     t.raises("x.yaml: experiment.harnes: unknown key (did you mean harness?", ex.parse, { experiment = { harnes = "x" } },
       "x.yaml")
+    -- a word two keys begin (treatment: treatments and treatment_max_attempts): the shorter,
+    -- the one fewest edits away (on main: treatment_max_attempts, the first in sorted order)
+    t.raises("x.yaml: treatment: unknown key (did you mean treatments? known: ", ex.parse,
+      { treatment = { { name = "r1" } } }, "x.yaml")
+    local opts = require "llmd.opts"
+    t.eq(opts.closest("treatment", { "treatment_max_attempts", "treatment_stop_on_error", "treatments" }),
+      "treatments")
+    -- within reach by edits only: the nearest, then the shorter (both one edit from "rate")
+    t.eq(opts.closest("rate", { "rates", "rat" }), "rates") -- (a word it begins first)
+    t.eq(opts.closest("ratx", { "rates", "rat" }), "rat") -- ratx: rat 1 edit, rates 2
+    t.eq(opts.closest("abcd", { "abcde", "abc" }), "abcde") -- (it begins abcde)
+    t.eq(opts.closest("abxd", { "abyde", "abyd", "abd" }), "abd") -- abyd and abd 1 edit, abd shorter
     -- every key of upstream's experiment files is known (the fixtures: design:, setup.factors,
     -- experiment.description ...): each parses
     for name in require("lfs").dir(FIXTURES .. "/llm-d-benchmark/experiments") do

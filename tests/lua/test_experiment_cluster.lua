@@ -290,6 +290,15 @@ t.test("nu33-3: the log says a workload came from the run treatment, not from th
   t.ok(not r.stdout:find("the plan's benchmark.workload", 1, true), r.stdout)
 end)
 
+t.test("a plan's namespace: given a list points to namespaces", function()
+  -- (on main: "plan.yaml: namespace: expected a string", nothing of namespaces)
+  local s = setup(function(plan) plan.namespaces, plan.namespace = nil, { "a", "b" } end)
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("plan.yaml: namespace: expected one namespace name; several go under namespaces "
+    .. "(namespaces: [a, b], with parallel: N to run N at once)", 1, true), r.stderr)
+end)
+
 t.test("nu33-5: a misspelt plan key names the one it most likely meant", function()
   local s = setup(function(plan) plan.paralel = 2 end)
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })

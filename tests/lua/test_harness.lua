@@ -404,6 +404,36 @@ local function br_with(edit)
   return harness.extract(d)
 end
 
+-- What a report says of the engines, by its version's schema, read off the examples by hand:
+-- v0.1: scenario.model.name deepseek-ai/DeepSeek-R1-0528; scenario.host.type [prefill, decode,
+-- decode] 1:1 with scenario.host.accelerator: H100, memory 80, counts 1, 8, 8 (tp 1, 8, 8; ep
+-- 1, 8, 8), engines vllm 0.9.0.1: 17 GPUs. v0.2: one inference engine, role decode,
+-- replicas 2, accelerator NVIDIA-H100-80GB-HBM3 count 8 with tp=8 (count is one replica's:
+-- llm-d-benchmark's converter writes tp x dp_local), so 2 x 8 = 16 GPUs.
+t.test("benchmark report: model, hardware and GPUs by its version's schema (v0.1 host, v0.2 stack)", function()
+  local d = t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_1_example.yaml", d .. "/benchmark_report,_stage.yaml")
+  local run = harness.extract(d)
+  t.eq(run.model, "deepseek-ai/DeepSeek-R1-0528")
+  t.eq(run.config.model, "deepseek-ai/DeepSeek-R1-0528")
+  t.eq(run.config.hardware, "1× H100 80 GB (prefill); 16× H100 80 GB (decode: 2 replicas × 8)")
+  t.eq(run.config.replicas, "1 (prefill); 2 (decode)")
+  t.eq(run.config.parallelism, "tp=1 dp=1 pp=1 ep=1 (prefill); tp=8 dp=1 pp=1 ep=8 (decode)")
+  t.eq(run.config.image, "vllm 0.9.0.1 (prefill); vllm 0.9.0.1 (decode)")
+  t.eq({ run.gpus, run.gpus_source }, { 17, "the benchmark report's scenario.host" })
+  local v2 = br_with(function(s) return s end)
+  t.eq(v2.model, "Qwen/Qwen3-0.6B")
+  t.eq(v2.config.hardware, "16× NVIDIA H100 80GB HBM3 (decode: 2 replicas × 8)")
+  t.eq({ v2.gpus, v2.gpus_source }, { 16, "the benchmark report's stack" })
+  -- one replica: the count as it is
+  local one = br_with(function(s) return (s:gsub("replicas: 2\n", "replicas: 1\n", 1)) end)
+  t.eq({ one.gpus, one.config.hardware }, { 8, "8× NVIDIA H100 80GB HBM3 (decode)" })
+  -- no replicas stated (the schema requires them): the count per replica said, the total unknown
+  local none = br_with(function(s) return (s:gsub("      replicas: 2\n", "", 1)) end)
+  t.eq(none.gpus, nil)
+  t.eq(none.config.hardware, "8× NVIDIA H100 80GB HBM3 per replica, replicas not stated (decode)")
+end)
+
 t.test("benchmark report: why the offered load is unknown (v0.1 states none; v0.2 with neither field)", function()
   local d = t.tmpdir()
   copy(F .. "/benchmark-report/br_v0_1_example.yaml", d .. "/benchmark_report,_stage.yaml")
@@ -1614,7 +1644,8 @@ do
     t.eq(r.stderr, ("llmdlua: %s: holds 3 vLLM benchmark results appended one after another (vllm bench serve "
       .. "--append-result), one a line, where llmdlua reads one result, one load point, a file: split it into a folder "
       .. "of its own, one file a line (mkdir DIR && split -l 1 -d --additional-suffix=.json %s DIR/openai-sweep_), and "
-      .. "pass that folder (--tolerant goes on without this file, with a warning in the report)\n"):format(path, path))
+      .. "pass that folder (--tolerant goes on without this file, with a warning under Warnings in extract.lua's "
+      .. "output)\n"):format(path, path))
     -- the command it gives, run: the folder reads as the three files do (the same load points)
     local split = t.tmpdir() .. "/split"
     t.mkdir(split)

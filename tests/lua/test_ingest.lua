@@ -349,3 +349,35 @@ t.test("summary-only inference-perf: NTPOT min > 0 proves no 0 counted; no min c
   t.eq(n.values.ntpot_mean_ms, nil)
   t.ok(n.na.ntpot_mean_ms:find(NTPOT_TAG .. ": the summary has no NTPOT min", 1, true), n.na.ntpot_mean_ms)
 end)
+
+-- A result file cut short, read by extract.lua, which writes no report: its error says where
+-- --tolerant's warning goes in extract (newuser43: "with a warning in the report"), and it goes
+-- there. The cut: the kubecon vLLM run's stage 2 file, its first 3000 bytes.
+t.test("extract.lua: a truncated file's error says where --tolerant's warning goes, and it goes there", function()
+  local d = t.tmpdir() .. "/kc"
+  lfs.mkdir(d)
+  local src = F .. "/inference-perf/kubecon-na-2025_vllm"
+  for name in lfs.dir(src) do
+    if name:match("%.json$") then t.write(d .. "/" .. name, t.read(src .. "/" .. name)) end
+  end
+  local file = d .. "/stage_2_lifecycle_metrics.json"
+  t.write(file, t.read(file):sub(1, 3000))
+  local cut = file .. ":1:3001: unexpected end of input in a string"
+  local function way(where) return ("(--tolerant goes on without this file, with a warning %s)\n"):format(where) end
+  local r = run { LLMDLUA, "extract.lua", d }
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. cut .. " " .. way("under Warnings in extract.lua's output") })
+  r = run { LLMDLUA, "extract.lua", d, "--json" }
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. cut .. " " .. way("in the JSON's warnings") })
+  local out = t.tmpdir()
+  r = run { LLMDLUA, "extract.lua", d, "--br", "0.2", "--out", out }
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. cut .. " " .. way("on stderr") })
+  -- and with --tolerant, each where its error said
+  r = run { LLMDLUA, "extract.lua", d, "--tolerant" }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stdout, "\nWarnings\n  - left out (--tolerant): " .. cut .. "\n")
+  r = run { LLMDLUA, "extract.lua", d, "--tolerant", "--json" }
+  t.eq(json.decode(r.stdout).warnings, { "left out (--tolerant): " .. cut })
+  r = run { LLMDLUA, "extract.lua", d, "--tolerant", "--br", "0.2", "--out", out }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "warning: left out (--tolerant): " .. cut .. "\n")
+end)

@@ -119,6 +119,22 @@ t.test("the pod log's start-up line names the model where neither the results no
     "Qwen/Qwen3-0.6B (read from vLLM's start-up arguments in logs/qwen-decode-abc.log)")
 end)
 
+-- A v0.1 benchmark report names its model in scenario.model.name (the v0.1 schema; by hand from
+-- br_v0_1_example.yaml: deepseek-ai/DeepSeek-R1-0528), as v0.2 does in scenario.stack.
+t.test("a benchmark report v0.1 names the model in scenario.model.name: like for like is verified", function()
+  -- (on main: Model unknown | unknown, "like for like not verified: neither run's model is known")
+  local a, b = t.tmpdir(), t.tmpdir()
+  local text = t.read(F .. "/benchmark-report/br_v0_1_example.yaml")
+  t.write(a .. "/benchmark_report,_stage.yaml", text)
+  -- another run: one more request failed (not the same files, so not one run twice)
+  t.write(b .. "/benchmark_report,_stage.yaml", (text:gsub("failures: 0", "failures: 1", 1)))
+  local _, verdict, rows = report_of(a, b)
+  t.lacks(verdict, "model is known", "verdict")
+  t.lacks(verdict, "model unknown", "verdict")
+  local read = "deepseek-ai/DeepSeek-R1-0528 (read from the results)"
+  t.eq({ rows.Model[2], rows.Model[3] }, { read, read })
+end)
+
 t.test("what the results name wins over the scrapes, and the info file too", function()
   local decision = require "llmd.decision"
   local run = { served_model = { name = "from/scrapes", source = "the model_name label of vLLM's metrics in m" } }
@@ -223,9 +239,17 @@ t.test("treatments: results naming another model than the scrapes: warned, and n
   t.eq(list[2].model_doubt, {})
   local groups = tr.workload_groups(list)
   t.eq({ #groups, #groups.apart }, { 1, 0 })
-  -- the Verdict says it first, as a run cut short is said
+  -- the Verdict says it first, as a run cut short is said, and as compare.lua's Verdict says it
+  -- (on main: only in the paragraph under the Verdict line and on stderr)
   local paths = tr.write_outputs(t.tmpdir(), list, {})
-  t.contains(t.read(paths.md), "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
+  local md = t.read(paths.md)
+  t.contains(md, "Warning: treatment x: " .. tr.shown_dir(nil, a) .. ": " .. MISMATCH)
+  local verdict = md:match("%*%*Verdict:%*%* ([^\n]*)")
+  local first = "Warning: like for like not verified: treatment x's model in doubt: its results name "
+    .. "model meta-llama/Llama-3.1-8B, its server Qwen/Qwen3-0.6B (see below). "
+  t.eq(verdict:sub(1, #first), first)
+  t.lacks(verdict, "treatment y", "verdict")
+  t.eq(json.read(paths.md:gsub("[^/]*$", "treatments.json")).verdict_line:sub(1, #first), first)
 end)
 
 -- A benchmark report whose scenario.stack lists several inference engines of different models:

@@ -176,6 +176,16 @@ t.test("a counter reset in the middle of the window", function()
   t.eq({ s.resets, s.first, s.last, s.min, s.max, s.samples }, { 1, 10.0, 25.0, 5.0, 50.0, 4 })
 end)
 
+-- llmd_closest (C), the rule of llmd.opts.closest: of the names a word begins, the shortest
+-- (on main: the first in the scrape's order, here jobs_total_by_pod)
+t.test("did you mean: of the series a name begins, the shortest", function()
+  local agg = prom.aggregator()
+  agg:add("p", scrape { "# TYPE jobs_total_by_pod gauge", "jobs_total_by_pod 1", "# TYPE jobs_total gauge",
+    "jobs_total 2" }, 0)
+  t.raises("agg:gauge_summary: no series named 'jobs_to' (did you mean 'jobs_total'?)", agg.gauge_summary, agg,
+    "jobs_to")
+end)
+
 t.test("a counter asked for without its _total suffix: did you mean ..._total", function()
   local agg = prom.aggregator()
   agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 5",

@@ -785,7 +785,7 @@ end)
 
 -- The configuration from the results where the user gave nothing (issue 14 item 9): a
 -- v0.2 benchmark report's scenario.stack (Qwen/Qwen3-0.6B, 8 NVIDIA-H100-80GB-HBM3 per
--- replica, tp=8 dp=1 pp=1 ep=1, 2 decode replicas, ghcr.io/llm-d/llm-d-cuda:0.3.1, all read
+-- replica, tp=8 dp=1 pp=1 ep=1, 2 decode replicas: 16 in all, ghcr.io/llm-d/llm-d-cuda:0.3.1, all read
 -- off the file by eye) against guidellm's config.spec (model e2e-mock-model, target
 -- http://127.0.0.1:8765, profile constant); free-form stack keys from the info files.
 t.test("configuration: read from the results where not given, free-form stack keys, differing rows marked", function()
@@ -802,7 +802,7 @@ t.test("configuration: read from the results where not given, free-form stack ke
   -- stated wins over read; read is marked so
   t.eq(rows["**Model** ≠"][2], "my/model")
   t.eq(rows["**Model** ≠"][3], "e2e-mock-model (read from the results)")
-  t.eq(rows["Hardware"][2], "8× NVIDIA H100 80GB HBM3 per replica (decode) (read from the results)")
+  t.eq(rows["Hardware"][2], "16× NVIDIA H100 80GB HBM3 (decode: 2 replicas × 8) (read from the results)")
   t.eq(rows["Hardware"][3], "unknown")
   t.eq(rows["Parallelism"][2], "tp=8 dp=1 pp=1 ep=1 (decode) (read from the results)")
   t.eq(rows["Decode image"][2], "ghcr.io/llm-d/llm-d-cuda:0.3.1 (decode) (read from the results)")

@@ -309,43 +309,147 @@ local function map(set, br, path, stage_fallback)
   }
 end
 
--- What a v0.2 report's scenario.stack says of the inference engines: model, accelerator
--- and count, parallelism, image, replicas (per role when there are several).
-local function stack_config(run, br, path)
-  local stack = type(br.scenario) == "table" and br.scenario.stack
-  if type(stack) ~= "table" then return end
-  local models, hw, par, img, reps = {}, {}, {}, {}, {}
-  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
-  for _, comp in ipairs(stack) do
+-- The inference engines a report describes, as instances: { role, accelerator, count (one
+-- instance's accelerators), replicas (nil: not stated), parallelism = "tp=8 ...", image }, and
+-- the model(s) and where it says them, by its version's schema:
+-- - v0.2 (scenario.stack): each inference engine's (kind inference_engine) role, replicas,
+--   model.name, accelerator{model, count, parallelism} and tool_version; a generic component's
+--   model too (llmd.br's, with the model the results named; or, by an older llmdlua, a string).
+--   Its accelerator.count is one replica's: the schema calls it "Total utilized accelerator
+--   count", but llm-d-benchmark's converter (native_to_br0_2) writes tp x dp_local, what one
+--   pod holds, beside replicas, as the maintainers' example has it (count 8 for tp=8, replicas 2):
+--   so the engine uses count x replicas.
+-- - v0.1 (scenario.host / platform / model): scenario.model.name; scenario.host.accelerator[i]
+--   {model, memory (GB), count, parallelism} is one host of the role scenario.host.type[i],
+--   scenario.platform.engine[i] its engine {name, version}: one replica each.
+local function engines(br, v01)
+  local sc = type(br.scenario) == "table" and br.scenario or {}
+  local out, models = {}, {}
+  local function add_model(v)
+    for _, x in ipairs(models) do if x == v then return end end
+    models[#models + 1] = v
+  end
+  local function par_text(p)
+    if type(p) ~= "table" then return nil end
+    local t = {}
+    for _, k in ipairs { "tp", "dp", "pp", "ep" } do
+      if p[k] ~= nil then t[#t + 1] = k .. "=" .. tostring(p[k]) end
+    end
+    return #t > 0 and table.concat(t, " ") or nil
+  end
+  if v01 then
+    local m = type(sc.model) == "table" and sc.model.name
+    if m ~= nil and m ~= "" then add_model(tostring(m)) end
+    local host = type(sc.host) == "table" and sc.host or {}
+    local types = type(host.type) == "table" and host.type or {}
+    local eng = type(sc.platform) == "table" and type(sc.platform.engine) == "table" and sc.platform.engine or {}
+    for i, acc in ipairs(type(host.accelerator) == "table" and host.accelerator or {}) do
+      if type(acc) == "table" then
+        local e = type(eng[i]) == "table" and eng[i] or {}
+        local name = acc.model ~= nil and tostring(acc.model) or nil
+        if name and num(acc.memory) then name = ("%s %g GB"):format(name, acc.memory) end
+        local image = e.name ~= nil and (tostring(e.name) .. (e.version ~= nil and (" " .. tostring(e.version)) or ""))
+        out[#out + 1] = { role = types[i] ~= nil and tostring(types[i]) or nil, accelerator = name,
+          count = num(acc.count), replicas = 1, parallelism = par_text(acc.parallelism), image = image }
+      end
+    end
+    return out, models, "scenario.host and scenario.model"
+  end
+  for _, comp in ipairs(type(sc.stack) == "table" and sc.stack or {}) do
     local s = type(comp) == "table" and comp.standardized
-    -- the model a component serves: an inference engine's model.name, and a generic
-    -- component's written the same way (llmd.br's, with the model the results named) or, by an
-    -- older llmdlua, as a string
     if type(s) == "table" and type(s.model) == "table" and s.model.name ~= nil then
-      add(models, tostring(s.model.name))
+      add_model(tostring(s.model.name))
     elseif type(s) == "table" and s.kind == "generic" and (type(s.model) == "string" and s.model ~= "") then
-      add(models, s.model)
+      add_model(s.model)
     end
     if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
-      local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
-      local acc = type(s.accelerator) == "table" and s.accelerator or nil
-      if acc and acc.model then
-        local name = tostring(acc.model):gsub("%-", " ")
-        add(hw, (num(acc.count) and ("%d× "):format(acc.count) or "") .. name
-          .. (num(s.replicas) and num(s.replicas) > 1 and " per replica" or "") .. role)
-        if type(acc.parallelism) == "table" then
-          local p = {}
-          for _, k in ipairs { "tp", "dp", "pp", "ep" } do
-            if acc.parallelism[k] ~= nil then p[#p + 1] = k .. "=" .. tostring(acc.parallelism[k]) end
-          end
-          if #p > 0 then add(par, table.concat(p, " ") .. role) end
-        end
-      end
-      if s.tool_version then add(img, tostring(s.tool_version) .. role) end
-      if num(s.replicas) then add(reps, ("%d"):format(s.replicas) .. role) end
+      local acc = type(s.accelerator) == "table" and s.accelerator or {}
+      out[#out + 1] = { role = s.role ~= nil and tostring(s.role) or nil,
+        accelerator = acc.model ~= nil and tostring(acc.model):gsub("%-", " ") or nil, count = num(acc.count),
+        replicas = num(s.replicas), parallelism = par_text(acc.parallelism),
+        image = s.tool_version ~= nil and tostring(s.tool_version) or nil }
     end
   end
-  local src = path .. ": scenario.stack"
+  return out, models, "scenario.stack"
+end
+
+-- The accelerators the engines use in all (each instance's count x its replicas), or nil
+-- when no engine states a count, or one that does leaves its replicas unstated.
+local function accelerators(list)
+  local total, any = 0, false
+  for _, e in ipairs(list) do
+    if e.count then
+      if not e.replicas then return nil end
+      total, any = total + e.count * e.replicas, true
+    end
+  end
+  return any and total > 0 and total or nil
+end
+
+-- The report's configuration rows (model, hardware, parallelism, image, replicas), per role
+-- where there are several, and the model the results name (run.model, as every reader sets
+-- it: llmd.decision.model_of). Hardware is each role's accelerators in all, with how they are
+-- made up: "16× NVIDIA H100 80GB HBM3 (decode: 2 replicas × 8)", so that the row agrees with
+-- the GPUs the per-GPU figures divide by (accelerators above).
+local function stack_config(run, br, path, v01)
+  local list, models, where = engines(br, v01)
+  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
+  local function suffix(role) return role and (" (" .. role .. ")") or "" end
+  -- instances grouped by role and accelerator, in the report's order
+  local groups, hw, par, img, reps = {}, {}, {}, {}, {}
+  local by_role = {}
+  for _, e in ipairs(list) do
+    if e.accelerator then
+      local k = tostring(e.role) .. "\0" .. e.accelerator
+      if not groups[k] then
+        groups[k] = { role = e.role, accelerator = e.accelerator, parts = {} }
+        groups[#groups + 1] = groups[k]
+      end
+      local g = groups[k]
+      g.parts[#g.parts + 1] = e
+      if e.parallelism then add(par, e.parallelism .. suffix(e.role)) end
+    end
+    if e.image then add(img, e.image .. suffix(e.role)) end
+    if e.replicas then
+      local r = tostring(e.role)
+      if not by_role[r] then
+        by_role[r] = { role = e.role, n = 0 }
+        by_role[#by_role + 1] = by_role[r]
+      end
+      by_role[r].n = by_role[r].n + e.replicas
+    end
+  end
+  for _, g in ipairs(groups) do
+    local total, n, counts, unknown = 0, 0, {}, false
+    for _, e in ipairs(g.parts) do
+      if not e.count or not e.replicas then unknown = true break end
+      total, n = total + e.count * e.replicas, n + e.replicas
+      for _ = 1, e.replicas do counts[#counts + 1] = e.count end
+    end
+    local text
+    if unknown then
+      -- a count without replicas (or none): what the report says, the whole unknown
+      local e = g.parts[1]
+      text = (e.count and ("%d× "):format(e.count) or "") .. g.accelerator
+        .. (e.count and " per replica, replicas not stated" or ", count not stated")
+        .. suffix(g.role)
+    else
+      local same = true
+      for _, c in ipairs(counts) do if c ~= counts[1] then same = false end end
+      local made = n > 1 and (same and ("%d replicas × %d"):format(n, counts[1]) or table.concat(counts, " + "))
+      text = ("%d× %s"):format(total, g.accelerator)
+      if made and g.role then
+        text = text .. (" (%s: %s)"):format(g.role, made)
+      elseif made then
+        text = text .. (" (%s)"):format(made)
+      else
+        text = text .. suffix(g.role)
+      end
+    end
+    add(hw, text)
+  end
+  for _, r in ipairs(by_role) do add(reps, ("%d"):format(r.n) .. suffix(r.role)) end
+  local src = path .. ": " .. where
   rm.config(run, "model", table.concat(models, ", "), src)
   -- (the model the results name, as every reader sets it: llmd.decision.model_of; a stack of
   -- several models keeps them as a list too, run.models, which llmd.decision.check_served_model
@@ -356,26 +460,7 @@ local function stack_config(run, br, path)
   rm.config(run, "parallelism", table.concat(par, "; "), src)
   rm.config(run, "image", table.concat(img, "; "), src)
   rm.config(run, "replicas", table.concat(reps, "; "), src)
-end
-
--- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
--- .accelerator.count over the inference engines (the schema: "total utilized accelerator
--- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
-local function accelerators(br)
-  local sc = type(br.scenario) == "table" and br.scenario or {}
-  local total, any = 0, false
-  if type(sc.stack) == "table" then
-    for _, comp in ipairs(sc.stack) do
-      local std = type(comp) == "table" and comp.standardized
-      local acc = type(std) == "table" and std.kind == "inference_engine" and std.accelerator
-      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
-    end
-  elseif type(sc.host) == "table" and type(sc.host.accelerator) == "table" then
-    for _, acc in ipairs(sc.host.accelerator) do
-      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
-    end
-  end
-  return any and total > 0 and total or nil
+  return accelerators(list), where
 end
 
 -- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
@@ -459,11 +544,12 @@ function M.extract(c, opts)
     end
     local st = rm.stage(i - 1)
     st.file = path
-    if i == 1 and accelerators(br) then
-      run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
-    end
     local info = map(st.metrics, br, path, i - 1)
-    if i == 1 then stack_config(run, br, path) end
+    if i == 1 then
+      local gpus, where = stack_config(run, br, path, br.version == "0.1" or br.version == 0.1)
+      if gpus then run.gpus, run.gpus_source = gpus, "the benchmark report's " .. (where == "scenario.stack"
+        and "stack" or "scenario.host") end
+    end
     st.index, st.rate, st.concurrency, st.offered_why = info.stage, info.rate, info.concurrency, info.offered_why
     st.duration = st.metrics.values.duration_s
     st.requests = info.requests

@@ -188,9 +188,10 @@ function M.resolve(dir, opts)
   end
   if c.unreadable and #c.unreadable > 0 and not opts.tolerant then
     error(("%s: %d %s result file%s named like the others cannot be read (a load point or stage would "
-      .. "be missing; --tolerant goes on without %s, with a warning in the report):\n  %s")
+      .. "be missing; --tolerant goes on without %s, with a warning %s):\n  %s")
       :format(c.dir, #c.unreadable, c.harness.name, #c.unreadable > 1 and "s" or "",
-        #c.unreadable > 1 and "them" or "it", table.concat(c.unreadable, "\n  ")), 0)
+        #c.unreadable > 1 and "them" or "it", opts.tolerant_warning or "in the report",
+        table.concat(c.unreadable, "\n  ")), 0)
   end
   return c
 end
@@ -312,10 +313,11 @@ end
 -- gives a model with status "failed" and the reason; a missing folder, a corrupt file or
 -- an ambiguous folder raise.
 -- Every key extract takes: the documented ones, and those the comparison passes
--- (require_results, slo, goodput, run_name, warmup_option).
+-- (require_results, slo, goodput, run_name, warmup_option), and where a script puts
+-- --tolerant's warnings (tolerant_warning: "in the report" when not given).
 local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option", "run_name",
   "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
-  "require_results", "slo", "kvcache" }
+  "require_results", "slo", "kvcache", "tolerant_warning" }
 
 function M.extract(dir, opts)
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")

@@ -483,6 +483,71 @@ local function cdf_side(x, sat_grid, pooled, ttft_deff2)
   return { x = x, label = x:upper(), run = run }, pts
 end
 
+-- The mix of quantile grids the CDF chart draws: at each q the least x whose weighted share
+-- reaches q, by 60 bisections, a grid's share at x linear from its last point at or below
+-- x. That point is found by bisection in a grid whose values do not decrease (issue 20:
+-- walking the grid was most of a 1 GB comparison's Lua), by walking it else; the points
+-- (so the figures, to the last bit) as walking finds them, with ties and x on a grid value.
+t.test("a mix of quantile grids: the walked grids' figures to the last bit, ties and an unsorted grid too", function()
+  local g1 = { { 0, 10 }, { 25, 10 }, { 50, 20 }, { 75, 20 }, { 100, 30 } }
+  local g2 = { { 0, 15 }, { 50, 15 }, { 90, 25 }, { 100, 40 } }
+  local g3 = { { 0, 5 }, { 25, 9 }, { 50, 7 }, { 100, 12 } } -- (decreasing at 50: walked)
+  local qs = { 0, 10, 25, 40, 50, 62.5, 75, 90, 99, 100 }
+  -- python3 (the walking definition in doubles, /tmp script quoted in the commit message)
+  local want = {
+    ties = { 10, 10, 15, 15, 16.923076922769233, 20, 20.769230768923077, 25.789473683578944, 36.999999996999982,
+      39.999999996999982 },
+    decreasing = { 5, 7.2857142854857146, 9, 9, 9.1428571427142877, 10, 11.483870967612905, 20, 28.666666665333327,
+      29.999999998666656 },
+  }
+  for name, parts in pairs { ties = { { g1, 0.5 }, { g2, 0.5 } }, decreasing = { { g1, 0.3 }, { g3, 0.7 } } } do
+    local got = charts.mix_grids(parts, qs)
+    t.eq(#got, #qs, name)
+    for i, qv in ipairs(got) do
+      t.eq(qv[1], qs[i], name)
+      t.eq(qv[2] + 0.0, want[name][i] + 0.0, ("%s q=%g"):format(name, qs[i])) -- (q 0: the least value, an integer)
+    end
+  end
+  -- grids of many tied values (rounded to 0.5), seven mixed, against the walked share
+  -- written out here: the same figures at every q of the chart's grid
+  local function walked(parts, q)
+    local lo, hi = math.huge, -math.huge
+    for _, pt in ipairs(parts) do lo, hi = math.min(lo, pt[1][1][2]), math.max(hi, pt[1][#pt[1]][2]) end
+    if q <= 0 then return lo end
+    local a, b = lo, hi
+    for _ = 1, 60 do
+      local m, f = (a + b) / 2, 0
+      for _, pt in ipairs(parts) do
+        local g, s = pt[1], 0
+        if m >= g[1][2] then
+          local i = 1
+          while i < #g and g[i + 1][2] <= m do i = i + 1 end
+          s = i == #g and g[i][1] or g[i][1] + (g[i + 1][1] - g[i][1]) * (m - g[i][2]) / (g[i + 1][2] - g[i][2])
+        end
+        f = f + pt[2] * s
+      end
+      if f >= q - 1e-9 then b = m else a = m end
+    end
+    return b
+  end
+  local seed = 12345
+  local function rnd() -- (a small LCG: the same grids every run)
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  end
+  local parts = {}
+  for k = 1, 7 do
+    local g, v = {}, 100 * k * rnd()
+    for _, q in ipairs(rm.CDF_GRID) do
+      v = v + (rnd() < 0.4 and 0 or math.floor(rnd() * 20) / 2)
+      g[#g + 1] = { q, v }
+    end
+    parts[k] = { g, 1 / 7 }
+  end
+  local got = charts.mix_grids(parts, rm.CDF_GRID)
+  for i, q in ipairs(rm.CDF_GRID) do t.eq(got[i][2], walked(parts, q), ("seven grids q=%g"):format(q)) end
+end)
+
 t.test("the CDF pools only the loads both runs sustained and the tests compare, each load weighted equally",
   function()
   local A, pa = cdf_side("a", function(q) return 1000 + 40 * q end, function(q) return 100 + 4 * q end)

@@ -229,4 +229,22 @@ t.test("decision.effect_size: the error rate's percentage-point threshold applie
   -- ceiling 381 > 380; 381 gives 380.9965, ceiling 381)
   t.eq(decision.requests_needed("tpot_p99_ms", 1), 381)
   t.eq(decision.requests_needed("tpot_mean_ms", 2.5), 125)
+  -- p99.9 at the design effects of long outputs' token gaps: the first n by python3 (doubling
+  -- then bisection on the same condition with q = 99.9 / 100, and no n in the 20,000 below it
+  -- holds): 1,032,320 at d 269, 11,512,853 at d 3000, where a walk of 10^6 steps from 0.9 of the
+  -- estimate found none (nil: "requests needed" unknown)
+  t.eq(decision.requests_needed("itl_p999_ms", 269), 1032320)
+  t.eq(decision.requests_needed("itl_p999_ms", 3000), 11512853)
+  for _, d in ipairs { 1, 1.7, 2.5, 10, 40 } do
+    for _, key in ipairs { "ttft_p50_ms", "ttft_p90_ms", "tpot_p95_ms", "itl_p99_ms", "itl_p999_ms" } do
+      -- the first n that holds, and n - 1 does not (ranks inside 1..n, n / d >= 50)
+      local n = decision.requests_needed(key, d)
+      local q = ({ ttft_p50_ms = 50, ttft_p90_ms = 90, tpot_p95_ms = 95, itl_p99_ms = 99, itl_p999_ms = 99.9 })[key] / 100
+      local function holds(m)
+        local h = 1.959964 * math.sqrt(m * d * q * (1 - q))
+        return m / d >= 50 and math.floor(m * q - h) >= 1 and math.ceil(m * q + h) <= m
+      end
+      t.ok(holds(n) and not holds(n - 1), key .. " at d " .. d .. ": " .. n)
+    end
+  end
 end)

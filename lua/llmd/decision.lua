@@ -943,6 +943,66 @@ function M.test_scope_text(t)
   return ("over %d of %d load points (%d left out: %s)"):format(n, s.total, k, table.concat(parts, "; "))
 end
 
+-- Is load point p of a run one it is not known to have sustained (s: its
+-- llmd.loadpoints.saturation; run, n: its run model and its number of load points)? Past
+-- saturation, or past a load whose saturation could not be judged
+-- (llmd.loadpoints.point_unsustained), or where its successful answers fell short and its
+-- failed requests made up the rest in bursts (their design effect in send order, M.point_deff,
+-- at least M.BURST_DEFF): a queue timing requests out, the overload's own failures, however
+-- the run's counts read them. Failures that come one at a time (a server's errors, design
+-- effect about 1) are no overload: such a load stays in, where a difference in failing is
+-- what the error rate's test is for.
+local function unsustained(s, p, run, n)
+  local why = lp.point_unsustained(s, p)
+  if why == "short" and not (run and M.point_deff(run, p, "failed", n) >= M.BURST_DEFF) then return nil end
+  return why
+end
+
+-- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
+-- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil. runs ({a =, b =,
+-- na =, nb =}: the run models and their numbers of load points): any load a run is not known
+-- to have sustained (unsustained), the rule of the tests whose units are counts or repeats;
+-- without it, past saturation only.
+local function overloaded(sat, pr, runs)
+  if not sat then return nil end
+  local a, b
+  if runs then
+    a, b = unsustained(sat.a, pr.a, runs.a, runs.na), unsustained(sat.b, pr.b, runs.b, runs.nb)
+  else
+    a, b = lp.point_saturated(sat.a, pr.a), lp.point_saturated(sat.b, pr.b)
+  end
+  return a and b and "both" or a and "a" or b and "b" or nil
+end
+
+-- The pairs of load points (M.paired_points) split by overloaded(sat, pr, runs): kept, the
+-- ones both runs sustained; over = {a = {loads}, b = {loads}} (json arrays); over_loads,
+-- the scope's texts ("10/s (A)"). Those left out make no tested winner, whatever the test.
+local function sustained_pairs(pairs_, sat, runs)
+  local json = require "llmd.json"
+  local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
+  for _, pr in ipairs(pairs_) do
+    local ov = overloaded(sat, pr, runs or {})
+    if ov then
+      if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
+      if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
+      over_loads[#over_loads + 1] = fmt_load(pr.a) .. (ov == "both" and "" or (" (%s)"):format(ov:upper()))
+    else
+      kept[#kept + 1] = pr
+    end
+  end
+  return kept, over, over_loads
+end
+
+-- The text of the loads sustained_pairs left out, for a test's left_out: "overloaded (WHY):
+-- 10/s in A; 8/s in B"; nil where none.
+local function over_text(over, why)
+  if #over.a + #over.b == 0 then return nil end
+  local parts = {}
+  if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
+  if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  return ("not sustained (%s): %s"):format(why, table.concat(parts, "; "))
+end
+
 -- A load point's counts of failed and completed requests: its stages' (the repeats')
 -- summed; nil when a stage does not know them.
 local function point_counts(run, p)
@@ -1000,13 +1060,22 @@ end
 -- Returns the test (fisher fields, strata, mh_rate_a and mh_rate_b in %: the weighted
 -- rates whose difference is the Mantel-Haenszel rate difference, left_out), {test =
 -- "identical", ...} when no request failed in either run's paired points (or all did), or
--- nil and why.
-function M.stratified_count_test(ra, rb, pa, pb)
+-- nil and why. sat ({a =, b =}: the runs' llmd.loadpoints.saturation): the loads a run is
+-- not known to have sustained are left out (overloaded, sustained_pairs; overloaded = {a =,
+-- b =}, their loads): past saturation, or where failed requests made up a shortfall of
+-- successful answers, how many requests an overloaded queue fails (client timeouts) varies
+-- between runs far beyond what one run's counts and their design effect show (audit43: 2 to
+-- 49 of 600 at one load over 26 runs of one server, variance 7 times the binomial), so a
+-- difference there is no evidence; the failures stay in the figures, the capacity and the
+-- causes. Where both runs repeated such a load, the repeats' spread is no more use here:
+-- the test's units are requests.
+function M.stratified_count_test(ra, rb, pa, pb, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
   local dependent, bursty, tested, empty = {}, false, {}, {}
-  for _, pr in ipairs(pairs_) do
+  local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
+  for _, pr in ipairs(kept) do
     local oa, xa = point_counts(ra, pr.a)
     local ob, xb = point_counts(rb, pr.b)
     if not (oa and ob) then
@@ -1033,18 +1102,25 @@ function M.stratified_count_test(ra, rb, pa, pb)
       .. "fewer than %d independent requests' worth): %s"):format(M.MIN_EFFECTIVE, table.concat(dependent, ", "))
   end
   if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
+  texts[#texts + 1] = over_text(over, "how many requests an overloaded queue fails varies between runs beyond what "
+    .. "one run's counts show")
   local left_text = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
+  if #kept == 0 then return nil, ("no load point both runs sustained (%s)"):format(left_text) end
   if #strata == 0 and #dependent > 0 then return nil, ("no load point to test (%s)"):format(left_text) end
   if #strata == 0 then return nil, "no load point at which both runs finished a request" end
   local function with_dependent(r)
     if #dependent > 0 then r.dependent, r.sustained_strata = dependent, #strata + #dependent end
     return r
   end
+  local where = #over_loads > 0 and "sustained by both" or "both measured"
+  local scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
+    { OVERLOADED_WHY, over_loads }, { "no requests counted in a run", empty } })
   if fa + fb == 0 or fa + fb == na + nb then
-    return { test = "identical", identical = true, n_a = na, n_b = nb,
-      note = ("%s at the %d load points both measured (%d of %d and %d of %d failed): no test%s"):format(
-        fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, fa, na,
-        fb, nb, left_text and ("; " .. left_text) or "") }
+    return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
+      overloaded = #over_loads > 0 and over or nil,
+      note = ("%s at the %d load points %s (%d of %d and %d of %d failed): no test%s"):format(
+        fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, where,
+        fa, na, fb, nb, left_text and ("; " .. left_text) or "") }
   end
   -- every load point all-or-none alike in both runs (no request failed in either, or every
   -- one did): the same rate at every load point, and no split within one: no test
@@ -1053,10 +1129,11 @@ function M.stratified_count_test(ra, rb, pa, pb)
     if not ((st[1] == 0 and st[3] == 0) or (st[1] == st[2] and st[3] == st[4])) then alike = false end
   end
   if alike then
-    return { test = "identical", identical = true, n_a = na, n_b = nb,
-      note = ("at each of the %d load points both measured either no request failed in both runs or every one did "
-        .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata, fa,
-        na, fb, nb, left_text and ("; " .. left_text) or "") }
+    return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
+      overloaded = #over_loads > 0 and over or nil,
+      note = ("at each of the %d load points %s either no request failed in both runs or every one did "
+        .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata,
+        where, fa, na, fb, nb, left_text and ("; " .. left_text) or "") }
   end
   local r
   if bursty then
@@ -1067,8 +1144,8 @@ function M.stratified_count_test(ra, rb, pa, pb)
   end
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
-  r.scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-    { "no requests counted in a run", empty } })
+  r.overloaded = #over_loads > 0 and over or nil
+  r.scope = scope
   r.counts = strata
   return with_dependent(r)
 end
@@ -1091,14 +1168,6 @@ function M.point_deff(run, p, kind, n_points)
     if x and x > d then d = x end
   end
   return d
-end
-
--- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
--- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil.
-local function overloaded(sat, pr)
-  if not sat then return nil end
-  local a, b = lp.point_saturated(sat.a, pr.a), lp.point_saturated(sat.b, pr.b)
-  return a and b and "both" or a and "a" or b and "b" or nil
 end
 
 local function point_samples(run, p, kind, n_points)
@@ -1666,10 +1735,19 @@ end
 -- the weights of M.stratified_mann_whitney. Returns {test = "mann_whitney", name =
 -- "van_elteren_repeats", units = "repeats", figure = the key tested, figure_label, id, p, z
 -- (> 0: A's values larger), p_min, exact, strata, n_a, n_b (the units of each run),
--- left_out}, or nil and why.
-function M.stratified_repeat_test(pa, pb, kind)
-  local pairs_, left = M.paired_points(pa, pb)
-  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+-- left_out}, or nil and why. sat ({a =, b =}, the runs' llmd.loadpoints.saturation): the loads
+-- a run is not known to have sustained are left out, as on the requests (sustained_pairs:
+-- past saturation a repeat's latency is its queue's length, and a load one run's saturation
+-- could not be judged at may be past it); overloaded = {a =, b =}, their loads.
+function M.stratified_repeat_test(pa, pb, kind, sat, runs)
+  local all_pairs, left = M.paired_points(pa, pb)
+  if #all_pairs == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local pairs_, over, over_loads = sustained_pairs(all_pairs, sat, runs)
+  local over_left = over_text(over, "past saturation, or where it could not be judged, a repeat's latency may be "
+    .. "its queue's")
+  if #pairs_ == 0 then
+    return nil, ("no load point both runs sustained (left out, %s)"):format(over_left)
+  end
   local key
   for _, k in ipairs { kind .. "_mean_ms", kind .. "_p50_ms" } do
     local all = true
@@ -1712,11 +1790,15 @@ function M.stratified_repeat_test(pa, pb, kind)
   local ok, m = pcall(metrics.get, key)
   local r = { test = "mann_whitney", name = "van_elteren_repeats", units = "repeats", figure = key,
     figure_label = ok and m.label or key, id = "van_elteren_repeats:" .. kind, z = z,
-    p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b,
-    left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+    p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b, overloaded = #over_loads > 0 and over or nil }
+  local texts = {}
+  if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
+  texts[#texts + 1] = over_left
+  r.left_out = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   local tested = {}
   for _, pr in ipairs(pairs_) do tested[#tested + 1] = fmt_load(pr.a) end
-  r.scope = test_scope(tested, #pairs_, left, {})
+  r.scope = test_scope(tested, #all_pairs, left, { { OVERLOADED_WHY, over_loads } })
+  r.kept_pairs = pairs_
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata
   if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
@@ -1964,7 +2046,7 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
     local several = #pa > 1 or #pb > 1
     local r, why
     if several then
-      r, why = M.stratified_count_test(ra, rb, pa, pb)
+      r, why = M.stratified_count_test(ra, rb, pa, pb, sat)
     else
       local da, db = ra.overall.sample_deff, rb.overall.sample_deff
       r, why = M.count_test(ra.overall.values, rb.overall.values,
@@ -1997,16 +2079,19 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
-    local t, twhy = memoised(memo, "repeats:" .. kind, function() return M.stratified_repeat_test(pa, pb, kind) end)
+    local t, twhy = memoised(memo, "repeats:" .. kind, function()
+      return M.stratified_repeat_test(pa, pb, kind, sat, { a = ra, b = rb, na = #pa, nb = #pb })
+    end)
     if t then
-      -- each row its own effect over the repeats at the load points both measured, with the
-      -- repeats' interval (M.repeat_effect), as the samples' rows have theirs
+      -- each row its own effect over the repeats at the load points the test covered, with
+      -- the repeats' interval (M.repeat_effect), as the samples' rows have theirs
       local strata = {}
-      for _, pr in ipairs(M.paired_points(pa, pb)) do
+      for _, pr in ipairs(t.kept_pairs or M.paired_points(pa, pb)) do
         local xa, xb = repeat_values(pr.a, key), repeat_values(pr.b, key)
         if not (xa and xb) then strata = nil; break end
         strata[#strata + 1] = { a = xa, b = xb }
       end
+      t.kept_pairs = nil
       t.row_effect = strata and #strata > 0 and M.repeat_effect(strata, "within the load points tested, over their "
         .. "repeats") or nil
     end
@@ -3348,6 +3433,11 @@ function M.verdict(o)
     r.verdict, r.test = "no clear difference", nil
     r.identical = true
     r.note = o.test.note or ("identical in every repeat (%d and %d repeats): no test"):format(o.test.n_a, o.test.n_b)
+    if o.test.overloaded then
+      -- alike only at the loads both sustained: the figures pool the others, which differ
+      r.verdict = "not comparable"
+      r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; " .. r.note
+    end
     return r
   end
   local alpha = o.alpha or M.ALPHA
@@ -3410,7 +3500,8 @@ function M.verdict(o)
       M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min))
     return r
   end
-  if o.test and o.test.p ~= nil and o.test.strata and o.test.overloaded and o.test.test == "mann_whitney" then
+  if o.test and o.test.p ~= nil and o.test.strata and o.test.overloaded
+    and (o.test.test == "mann_whitney" or o.test.test == "cmh" or o.test.test == "fisher") then
     -- the test left out the load points where a run was overloaded, and the whole-run
     -- figures pool them: their difference is the queues', so they name no winner, and the
     -- row says what the test found at the loads both sustained (sustained_winner: the run

@@ -928,6 +928,37 @@ function M.kept_up_text(points, paced, drained, skip)
   return "every load point kept up: " .. table.concat(parts, "; ")
 end
 
+-- Did a rate-based load point's successful answers fall short of its load (short), and did
+-- its answers with the failed ones counted keep up (answered_kept_up)? A failed request was
+-- answered, not left unsent or late: where the failed ones make up the shortfall (the
+-- answered rate, achieved / (1 - error share), keeps up), saturation_of reads the cause as
+-- failures, not overload. Returns short, answered_kept_up, answered (req/s, or nil), and the
+-- pace and drain it was read by (M.pace_of, M.drain_of; nil where not).
+local function shortfall(p)
+  local err = p.values and p.values.error_rate_pct
+  local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
+  local answered_kept_up = err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered)
+  local short = p.achieved_rps < M.SATURATION_SHARE * p.offered
+  local pace = M.pace_of(p)
+  if pace then
+    -- per-request data: the answers against the sends between the first answer and the
+    -- last request, a span that carries no request's own latency (M.pace_of)
+    -- (against the offered rate where the sends fell behind it: M.pace_reference)
+    local ref = M.pace_reference(p, pace)
+    short = pace.success_rps < M.SATURATION_SHARE * ref
+    answered_kept_up = err and err > 0 and (err >= 100 or pace.answer_rps >= M.SATURATION_SHARE * ref)
+  end
+  local drain = M.drain_of(p)
+  if drain then
+    -- no per-request start times: the drain-reduced rate (M.drain_of), where the
+    -- achieved rate's window also counts the last requests' own latency
+    short = drain.rps < M.SATURATION_SHARE * drain.ref_rps
+    answered_kept_up = err and err > 0
+      and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
+  end
+  return short, answered_kept_up, answered, pace, drain
+end
+
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
 -- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
 -- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
@@ -1006,29 +1037,7 @@ local function saturation_of(points, opts)
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       local err = p.values and p.values.error_rate_pct
-      -- a failed request was answered, not left unsent or late: where the failed ones make
-      -- up the shortfall (the answered rate, achieved / (1 - error share), keeps up), the
-      -- cause is failures, not overload
-      local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
-      local answered_kept_up = err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered)
-      local short = p.achieved_rps < M.SATURATION_SHARE * p.offered
-      local pace = M.pace_of(p)
-      if pace then
-        -- per-request data: the answers against the sends between the first answer and the
-        -- last request, a span that carries no request's own latency (M.pace_of)
-        -- (against the offered rate where the sends fell behind it: M.pace_reference)
-        local ref = M.pace_reference(p, pace)
-        short = pace.success_rps < M.SATURATION_SHARE * ref
-        answered_kept_up = err and err > 0 and (err >= 100 or pace.answer_rps >= M.SATURATION_SHARE * ref)
-      end
-      local drain = M.drain_of(p)
-      if drain then
-        -- no per-request start times: the drain-reduced rate (M.drain_of), where the
-        -- achieved rate's window also counts the last requests' own latency
-        short = drain.rps < M.SATURATION_SHARE * drain.ref_rps
-        answered_kept_up = err and err > 0
-          and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
-      end
+      local short, answered_kept_up, answered, pace, drain = shortfall(p)
       local thin = short and too_thin(p, i, answered_kept_up)
       if thin then
         unjudged(i, thin_result(thin))
@@ -1382,7 +1391,41 @@ function M.saturation(points, opts)
     end
   end
   if #points > 0 then s.noise = saturation_noise(points, s, fig) end
+  -- the rate-based loads whose successful answers fell short, made up by failed requests
+  -- (M.point_unsustained): their failures may be the overload's own (client timeouts of a
+  -- queue that grows), which one run cannot tell from a server's errors
+  local short_by = {}
+  for i, p in ipairs(points) do
+    if p.load_type == "rate" and finite(p.offered) and finite(p.achieved_rps) and not p.count_check
+      and not p.overshoot then
+      local short, answered_kept_up = shortfall(p)
+      if short and answered_kept_up then short_by[#short_by + 1] = p.index or i end
+    end
+  end
+  if #short_by > 0 then s.answered_short = require("llmd.json").array(short_by) end
   return s
+end
+
+-- Is load point p (one of the points s was found on) one its run is not known to have
+-- sustained, so that a test across runs must leave it out? "saturated" at or past its
+-- saturation point (M.point_saturated); "unjudged" at or past a load whose saturation could
+-- not be judged (s.sustained_upto, s.unjudged); "short" where its successful answers fell
+-- short of its load and only its failed requests made up the rest (s.answered_short): the
+-- run's own counts read those failures as errors, not overload, yet a queue's client
+-- timeouts are answered the same way, and how many of them an overloaded queue throws varies
+-- between runs far beyond what one run's counts show (audit43: 2 to 49 of 600 at one load
+-- over 26 runs of one server). nil where it was sustained (or s is unknown for want of data).
+function M.point_unsustained(s, p)
+  if type(s) ~= "table" or not p.index then return nil end
+  if M.point_saturated(s, p) then return "saturated" end
+  if s.unknown and type(s.sustained_upto) == "number" and p.index > s.sustained_upto then return "unjudged" end
+  if type(s.unjudged) == "table" and type(s.unjudged.point) == "number" and p.index >= s.unjudged.point then
+    return "unjudged"
+  end
+  for _, i in ipairs(type(s.answered_short) == "table" and s.answered_short or {}) do
+    if i == p.index then return "short" end
+  end
+  return nil
 end
 
 -- The shares of failed requests in the repeats of a saturation's failures point (s: M.saturation

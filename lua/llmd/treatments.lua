@@ -3251,6 +3251,13 @@ function M.dominated_per_gpu(m, T)
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
+        -- (spans the loads put apart by less than the noise of their rates: compare.lua's words,
+        -- decision.sustained_noise_text; "cannot order them" read as spans that overlap)
+        or sp and sp.within_noise and ("the measured loads put %s above (%s never achieved more than %s at any "
+          .. "load), %s: not shown to differ per GPU"):format(sp.within_noise == "b" and d.by or d.label,
+          sp.within_noise == "b" and d.label or d.by, rate(sp.within_noise == "b" and sp.ha or sp.hb),
+          decision.sustained_noise_text(sp, rate, sp.within_noise == "b" and d.by or d.label,
+            sp.within_noise == "b" and d.label or d.by))
         or "the measured loads cannot order them per GPU")
       if order == "a" then
         above[#above + 1] = ("%s (per GPU above %s on max sustained throughput, by the measured loads)"):format(

@@ -3260,6 +3260,13 @@ function M.dominated_per_gpu(m, T)
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
+        -- (spans the loads put apart by less than the noise of their rates: compare.lua's words,
+        -- decision.sustained_noise_text; "cannot order them" read as spans that overlap)
+        or sp and sp.within_noise and ("the measured loads put %s above (%s never achieved more than %s at any "
+          .. "load), %s: not shown to differ per GPU"):format(sp.within_noise == "b" and d.by or d.label,
+          sp.within_noise == "b" and d.label or d.by, rate(sp.within_noise == "b" and sp.ha or sp.hb),
+          decision.sustained_noise_text(sp, rate, sp.within_noise == "b" and d.by or d.label,
+            sp.within_noise == "b" and d.label or d.by))
         or "the measured loads cannot order them per GPU")
       if order == "a" then
         above[#above + 1] = ("%s (per GPU above %s on max sustained throughput, by the measured loads)"):format(
@@ -4107,6 +4114,27 @@ function M.chart_gpus(T)
   return #unknown == 0 and "per_gpu" or "totals", table.concat(parts, ", ")
 end
 
+-- The caveat under a chart of treatments whose GPU counts differ or are not all known (gmode,
+-- gwords: M.chart_gpus's), nil where they do not: the latency chart's (cdf nil), drawn per GPU
+-- or on totals; the CDF overlay's (cdf true), whose loads are equal total loads whatever the
+-- mode, so the one with more hardware serves each at a lighter load per GPU (newuser43: its
+-- caption said nothing of it beside the latency chart's note).
+function M.chart_gpus_note(gmode, gwords, cdf)
+  if not gmode then return nil end
+  local counts = gmode == "per_gpu" and "the GPU counts differ" or "the GPU counts differ or are not all known"
+  if cdf then
+    return ("At equal total loads, not per GPU: %s (%s), so the one with more hardware serves each load at a lighter "
+      .. "load per GPU, and its curves are not its latency at the same load per GPU (the latency chart per GPU "
+      .. "compares that%s)."):format(counts, gwords, gmode == "totals" and ", given --gpus LABEL=N" or "")
+  end
+  if gmode == "per_gpu" then
+    return ("Per GPU: each treatment's achieved request rate divided by its GPUs (%s), as the ranking per GPU reads "
+      .. "them; on totals the one with more hardware would lie further right."):format(gwords)
+  end
+  return ("On totals, not per GPU: %s (%s), so the one with more hardware lies further right (give --gpus LABEL=N for "
+    .. "a chart per GPU)."):format(counts, gwords)
+end
+
 -- The N-way charts of the treatments T (model entries, from M.model) and list (their
 -- list entries, in the same order), into out; suffix: added to each chart's name (its
 -- files; the template stays the chart's own), about: added to each title (the workload).
@@ -4121,11 +4149,13 @@ end
 -- load (ties: the most loads shared, then the lowest load), and one without such a load is
 -- left out of the panel with why; a panel with no load two treatments share is left out with
 -- why. The treatments' latencies are weighed at the common load alone (no per-request test
--- per load, so no dependence rule here): the curves are untested, and said so.
--- new_chart(title) starts the chart (charts_of's chart). Returns it.
+-- per load, so no dependence rule here): the curves are untested, and said so. Its loads are
+-- total loads: where the GPU counts differ or are not all known, a note says so
+-- (M.chart_gpus_note). new_chart(title) starts the chart (charts_of's chart). Returns it.
 M.CDF_TITLE = "Per-request latency distributions (CDF), every treatment"
 function M.cdf_chart(T, list, new_chart)
   local ch = require "llmd.charts"
+  local gmode, gwords = M.chart_gpus(T)
   local qs = require("llmd.runmodel").CDF_GRID
   local ONE = ch.CDF_ONE_POINT
   local entry = {}
@@ -4384,6 +4414,7 @@ function M.cdf_chart(T, list, new_chart)
     end
   end
   for _, n in ipairs(notes) do out[#out + 1] = n end
+  out[#out + 1] = M.chart_gpus_note(gmode, gwords, true)
   out[#out + 1] = "Untested: the curves are figures, not a test (the tables weigh the treatments' latencies at the "
     .. "common load only); curves apart are not shown to differ, and only the Verdict orders the treatments."
   c.notes = out
@@ -4441,12 +4472,8 @@ local function charts_of(m, T, list, out, suffix, about)
     if gmode == "per_gpu" then
       c.vars[#c.vars + 1] = { "xlabel", "achieved request rate per GPU (req/s per GPU)" }
       set_var(c, "labels", glabels)
-      c.notes[#c.notes + 1] = ("Per GPU: each treatment's achieved request rate divided by its GPUs (%s), as the "
-        .. "ranking per GPU reads them; on totals the one with more hardware would lie further right."):format(gwords)
-    elseif gmode == "totals" then
-      c.notes[#c.notes + 1] = ("On totals, not per GPU: the GPU counts differ or are not all known (%s), so the one "
-        .. "with more hardware lies further right (give --gpus LABEL=N for a chart per GPU)."):format(gwords)
     end
+    c.notes[#c.notes + 1] = M.chart_gpus_note(gmode, gwords)
     local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
     for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
     -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from

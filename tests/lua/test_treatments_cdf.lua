@@ -159,6 +159,42 @@ t.test("a treatment without a comparable load, and a panel with none, are left o
     .. "saturated at 3/s%), R %(saturated at 3/s%)%."), c.reason)
 end)
 
+t.test("treatments on different GPU counts: the CDF's loads are total loads, and its caption says so", function()
+  -- newuser43: with --gpus s10=1,s20=2 the CDF pools equal TOTAL loads, so s20 serves each at
+  -- half the load per GPU; the latency chart beside it said how it reads the GPUs, this one
+  -- nothing (on main: no note naming a GPU)
+  local function u(lo) return function(q) return lo + q end end
+  local function pair()
+    local P, lP = treatment("P", { { 1, { { kinds = { e2e_ms = u(100) } } } }, { 2, { { kinds = { e2e_ms = u(200) } } } } })
+    local Q, lQ = treatment("Q", { { 1, { { kinds = { e2e_ms = u(100) } } } }, { 2, { { kinds = { e2e_ms = u(200) } } } } })
+    return P, Q, lP, lQ
+  end
+  local P, Q, lP, lQ = pair()
+  P.gpus, Q.gpus = 1, 2
+  local c = tr.cdf_chart({ P, Q }, { lP, lQ }, new_chart)
+  t.ok(c.available, c.reason)
+  local note = "At equal total loads, not per GPU: the GPU counts differ (P 1 GPU, Q 2 GPUs), so the one with more "
+    .. "hardware serves each load at a lighter load per GPU, and its curves are not its latency at the same load per "
+    .. "GPU (the latency chart per GPU compares that)."
+  t.contains(table.concat(c.notes, "\n"), note)
+  -- a count unknown: the latency chart is on totals, and says how to have it per GPU
+  P, Q, lP, lQ = pair()
+  P.gpus = 1
+  c = tr.cdf_chart({ P, Q }, { lP, lQ }, new_chart)
+  t.contains(table.concat(c.notes, "\n"), "At equal total loads, not per GPU: the GPU counts differ or are not all "
+    .. "known (P 1 GPU, Q unknown), so the one with more hardware serves each load at a lighter load per GPU, and its "
+    .. "curves are not its latency at the same load per GPU (the latency chart per GPU compares that, given --gpus "
+    .. "LABEL=N).")
+  -- the same counts, or none: no such note
+  for _, g in ipairs { { 2, 2 }, {} } do
+    P, Q, lP, lQ = pair()
+    P.gpus, Q.gpus = g[1], g[2]
+    c = tr.cdf_chart({ P, Q }, { lP, lQ }, new_chart)
+    t.ok(c.available, c.reason)
+    t.eq(table.concat(c.notes, "\n"):find("GPU", 1, true), nil, table.concat(c.notes, "\n"))
+  end
+end)
+
 t.test("the CDF across treatments drawn in a browser: its loads and what was left out on its page", function()
   if not (t.have_numpy() and require("llmd.charts").gnuplot()) then
     error("gnuplot and numpy are needed (scripts/install-deps.sh test)")

@@ -849,3 +849,30 @@ do
     find(md, "Beaten on totals only: vllm (per GPU not shown below chunk", "md verdict")
   end)
 end
+
+t.test("a domination on totals whose per-GPU spans the noise of the rates holds apart says so (compare's words)",
+  function()
+  -- verify43 (the README's sim-a/sim-b on 1 and 2 GPUs): the spans order s10 above s20 per
+  -- GPU (s10 4.666 to 4.792, s20 4.057 to 4.604 req/s per GPU), only the rates' noise leaves
+  -- it open; on main it said "the measured loads cannot order them per GPU", the words of
+  -- spans that overlap. By hand: the gap, s10's figure less s20's ceiling per GPU, 4.666 -
+  -- 4.604 = 0.062; its half-width sqrt((4.666 - 4.30)^2 + (9.9 / 2 - 4.604)^2) = sqrt(0.366^2
+  -- + 0.346^2) = 0.50366, so -0.442 to 0.566 req/s per GPU: within the noise
+  local T = {
+    { label = "s10", gpus = 1, saturation = { max_sustained_rps = 4.666, ceiling_rps = 4.792,
+      noise = { sustained = { lo = 4.30, n = 280 }, ceiling_hi = 5.2, ceiling_n = 300 } } },
+    { label = "s20", gpus = 2, saturation = { max_sustained_rps = 8.114, ceiling_rps = 9.208,
+      noise = { sustained = { lo = 7.6, n = 560 }, ceiling_hi = 9.9, ceiling_n = 550 } } },
+  }
+  local m = { dominated = { { label = "s10", by = "s20" } } }
+  tr.dominated_per_gpu(m, T)
+  t.eq(m.dominated[1].per_gpu, "on totals; per GPU, max sustained throughput s10 4.666 req/s per GPU, s20 4.057 req/s "
+    .. "per GPU: the measured loads put s10 above (s20 never achieved more than 4.604 req/s per GPU at any load), but "
+    .. "within the noise of those rates: s10's figure less s20's ceiling, 0.062 req/s per GPU, has a 95 % interval "
+    .. "from -0.442 req/s per GPU to 0.566 req/s per GPU (s10's figure from 280 requests, s20's ceiling from 550), so "
+    .. "either may be higher; more requests at each load (longer loads, rather than repeats) would tell: not shown "
+    .. "to differ per GPU")
+  -- not beaten per GPU: the front per GPU may hold it, as before
+  t.eq(m.pareto_not_beaten_per_gpu, "beaten on totals only: s10 (per GPU not shown below s20 on max sustained "
+    .. "throughput); a front per GPU may hold it")
+end)

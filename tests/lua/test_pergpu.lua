@@ -268,12 +268,14 @@ t.test("treatments per GPU: the spans the evidence weighs, not the bare brackets
   local s2lo, s2hi, s1lo, s1hi = said:match("^s2 between ([%d.]+) req/s and ([%d.]+) req/s per GPU, s1 between "
     .. "([%d.]+) req/s and ([%d.]+) req/s per GPU")
   t.ok(s2lo, said)
-  -- the totals' spans in the rank table, halved (2 GPUs each)
-  local t2lo, t2hi, t1lo, t1hi = md:match("this one's capacity at SLO at ([%d.]+)–([%d.]+) req/s and s1's at "
-    .. "([%d.]+)–([%d.]+) req/s")
+  -- the totals' spans in the rank table, halved (2 GPUs each); the rank table names them in
+  -- the capacity cell's words with its 2 decimals (fixd43: "between 7.89 and 9.72 req/s
+  -- (measured)"), so halves agree within 0.0025 + the per-GPU text's 0.0005
+  local t2lo, t2hi, t1lo, t1hi = md:match("this one's capacity at SLO between ([%d.]+) and ([%d.]+) req/s %b() and "
+    .. "s1's between ([%d.]+) and ([%d.]+) req/s")
   t.ok(t2lo, md)
   for _, p in ipairs { { s2lo, t2lo }, { s2hi, t2hi }, { s1lo, t1lo }, { s1hi, t1hi } } do
-    t.near(tonumber(p[1]), tonumber(p[2]) / 2, 0.0011)
+    t.near(tonumber(p[1]), tonumber(p[2]) / 2, 0.0031)
   end
   t.near(tonumber(s1hi), 9.703 / 2, 0.0011)
   t.near(tonumber(s2hi), 9.718 / 2, 0.0011)

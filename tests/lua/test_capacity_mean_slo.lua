@@ -207,6 +207,29 @@ do
     t.eq(lp.meets(pts[3], lp.capacity_slo(decision.parse_slo("ntpot_mean_ms=11.01"))), nil)
   end)
 
+  t.test("summary NTPOT with 0-token requests: a fail above the N/A point is the capacity's upper end", function()
+    local pts = kc_points()
+    -- 11.01 ms: point 3 unknown (inside its bracket, above), point 4 fails on its bracket
+    -- (16.626 to 16.641 ms, beyond 11.01): the capacity lies below point 4's achieved rate,
+    -- drain(3) = 92.21326544259206 req/s (python3, harness_expected.lua), never up to point 6's
+    -- 104.24 req/s, the most at any load (verify43: main kept that as its upper end)
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.01"))
+    t.eq({ c.kind, c.first_failing, c.ceiling_failing }, { "last_passing", 4, 4 }, c.reason)
+    t.near(c.first_failing_rps, drain(3), 1e-9)
+    local lo, hi = decision.capacity_span(c)
+    t.near(lo, drain(1), 1e-9)
+    t.near(hi, drain(3), 1e-9)
+    t.ok(c.reason:find("and below load point 4's 92.21 req/s, where it failed", 1, true), c.reason)
+    -- what settles it: point 3's per-request file, not a rerun (another summary has the zeros too)
+    t.ok(not c.reason:find("measure it again", 1, true), c.reason)
+    t.ok(c.reason:find("inference-perf's per-request file (per_request_lifecycle_metrics.json), which lets the "
+      .. "0-token requests be left out, settles it", 1, true), c.reason)
+    local rep = require "llmd.report"
+    t.eq(rep.bound_settle(pts, lp.saturation(pts, { slo = decision.parse_slo("ntpot_mean_ms=11.01") }),
+      { label = "a" }, c), "a: inference-perf's per-request file (per_request_lifecycle_metrics.json) at load "
+      .. "point 3, whose NTPOT leaves the 0-token requests out (another summary counts them as 0 again)")
+  end)
+
   t.test("summary NTPOT with 0-token requests: a saved run model keeps the brackets (analyze.lua)", function()
     local rm = require "llmd.runmodel"
     local back = rm.from_plain(json.decode(json.encode(rm.to_plain(harness.extract(KC)))), "run_model.json")
@@ -216,4 +239,49 @@ do
     t.near(pts[4].bounds.ntpot_mean_ms.hi, 16.640926474730108, 1e-9)
     t.eq(lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20")).kind, "saturated")
   end)
+end
+
+-- Benchmark reports of inference-perf (br_v0_2_1_example.yaml) record NTPOT's mean but no min,
+-- so a 0-token success entered as 0 cannot be ruled out of it: N/A with that reason
+-- (llmd.harness.inference_perf.ntpot_zeros). The capacity at an NTPOT mean SLO then says the
+-- files record it but it is unknown, and what settles it (the per-request file), never "not in
+-- this run's files" / "in neither run's files ... record no NTPOT statistic" (verify43: the
+-- file has normalized_time_per_output_token.mean); and with one folder twice, the Summary says
+-- it too, as the cell's "see the Summary" promises (main said nothing of NTPOT there).
+do
+  local BR = ROOT .. "/../shared/fixtures/benchmark-report/br_v0_2_1_example.yaml"
+  local function folder(name, edit)
+    local d = t.tmpdir() .. "/" .. name
+    os.execute("mkdir -p '" .. d .. "'")
+    local text = t.read(BR)
+    if edit then text = edit(text) end
+    t.write(d .. "/br_v0_2_1_example.yaml", text)
+    return d
+  end
+  local CELL = "N/A (NTPOT mean recorded but unknown: 0-token requests may count in it as 0, see the Summary)"
+  local SETTLE = "inference-perf's per-request file (per_request_lifecycle_metrics.json), which lets the 0-token "
+    .. "requests be left out, settles it"
+
+  for _, same in ipairs { false, true } do
+    t.test(("benchmark report NTPOT mean without a min: recorded but unknown, said in the Summary (%s)"):format(
+      same and "one folder twice" or "two runs"), function()
+      local a = folder("bra")
+      local b = folder("brb", not same and function(s)
+        -- (request_latency's mean changed: two runs; NTPOT untouched)
+        local out, n = s:gsub("(request_latency:\n +mean: )0%.0368578234128654", "%10.0468578234128654", 1)
+        assert(n == 1)
+        return out
+      end or nil)
+      local ws, r = t.compare { "--a", a, "--b", b, "--slo", "ntpot_mean_ms=40" }
+      t.eq(r.code, 0, r.stderr)
+      local md = t.read(ws .. "/comparison_report.md")
+      local hl = t.table_rows(md, "Headline")["Capacity at SLO (NTPOT mean ≤ 40.00 ms and Error rate ≤ 5 % by default)"]
+      t.eq({ hl[2], hl[3] }, { CELL, CELL })
+      t.ok(not md:find("not in this run's files", 1, true))
+      t.ok(not md:find("record no NTPOT statistic", 1, true))
+      t.ok(md:find("NTPOT mean is recorded in the files but unknown at bra and brb (NTPOT may count 0-token "
+        .. "requests as 0 (inference-perf's summary): the summary has no NTPOT min", 1, true))
+      t.ok(md:find(SETTLE, 1, true))
+    end)
+  end
 end

@@ -171,8 +171,16 @@ end
 -- so the reason gives that bracket, which no test takes for the figure; it is returned too,
 -- third, {lo =, hi =} in ms, for an SLO to judge the point on where the whole bracket lies on
 -- one side of its limit (llmd.loadpoints: set.bounds).
+local ZERO_TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+-- Is why (a load point's N/A reason) M.ntpot_zeros's: NTPOT unknown only because the summary
+-- counts 0-token successes as 0? Then another summary has the same problem; the per-request
+-- file, which lets those requests be left out, settles it (llmd.loadpoints, llmd.report).
+function M.zero_counted(why)
+  return type(why) == "string" and why:find(ZERO_TAG, 1, true) ~= nil
+end
+
 function M.ntpot_zeros(sd, n)
-  local TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+  local TAG = ZERO_TAG
   local min, mean = num(sd.min), num(sd.mean)
   if min and min > 0 then
     return nil, ("its NTPOT min %.4g ms > 0: no success without output tokens counted as 0"):format(min * 1000)

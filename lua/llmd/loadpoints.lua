@@ -240,6 +240,18 @@ function M.points(run)
         if lo then
           p.bounds = p.bounds or {}
           p.bounds[m.key] = { lo = lo / #g.stages, hi = hi / #g.stages }
+          -- repeated: the bracket the point is judged on is its repeats', said last and as
+          -- theirs, never one repeat's own mean and bracket alone (fixh43: "its mean 11.00 ms ...
+          -- 11.01 to 11.02 ms" beside a point judged on 11.0132 to 11.0222 ms)
+          if #g.stages > 1 then
+            local unknown = 0
+            for _, st in ipairs(g.stages) do
+              if st.metrics.values[m.key] == nil then unknown = unknown + 1 end
+            end
+            p.na[m.key] = ("%s unknown in %d of its %d repeats (the first such repeat's: %s); the mean of its "
+              .. "repeats lies between %s and %s"):format(m.label, unknown, #g.stages, why,
+              metrics.format(m.key, p.bounds[m.key].lo), metrics.format(m.key, p.bounds[m.key].hi))
+          end
         end
       else
         local s = 0
@@ -2272,6 +2284,22 @@ local function settle_unknown(missing)
     .. "requests be left out, settles it (measuring it again would not: another summary counts them the same way)"
 end
 
+-- A bracket lo to hi with the limit lim inside it, as the texts quote them (metrics.format),
+-- with enough decimals to tell the three apart (fixh43: "11.01 inside 11.01 to 11.02 ms"):
+-- lo, hi and, where more than the catalogue's decimals were needed, the limit's own (else nil:
+-- the SLO's text says it).
+local function apart_digits(key, lo, hi, lim)
+  local a, b = metrics.format(key, lo), metrics.format(key, hi)
+  local bare = metrics.format(key, lim)
+  if a ~= bare and b ~= bare then return a, b, nil end
+  local unit = metrics.format(key, lim):sub(#metrics.format(key, lim, nil, { bare = true }) + 1)
+  for d = 3, 8 do
+    local f = "%." .. d .. "f"
+    local x, y, z = f:format(lo), f:format(hi), f:format(lim)
+    if (x ~= z and y ~= z) or d == 8 then return x .. unit, y .. unit, z .. unit end
+  end
+end
+
 local function capacity_of(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
@@ -2306,9 +2334,10 @@ local function capacity_of(points, slo, sat)
           local b = M.bounds_of(p, s.key)
           if b then
             m.bracketed = true
+            local lo, hi, lim = apart_digits(s.key, b.lo, b.hi, s.max)
             m.na = ("%s; the limit, %s, lies inside that bracket (%s to %s), so whether load point %d met it is "
-              .. "unknown"):format(m.na, s.text or labels(s.key), metrics.format(s.key, b.lo),
-              metrics.format(s.key, b.hi), p.index or i)
+              .. "unknown"):format(m.na, lim and ("%s ≤ %s"):format(labels(s.key), lim) or s.text or labels(s.key),
+              lo, hi, p.index or i)
           end
           by_key[s.key] = m
           missing[#missing + 1] = m

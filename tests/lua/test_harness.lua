@@ -543,7 +543,6 @@ t.test("benchmark report from inference-perf: an NTPOT min of 0 makes its mean N
   -- the same statistic as an inference-perf benchmark report (its reader's rule)
   local nt0 = { units = "s/token" }
   for k, v in pairs(st0.successes.latency.normalized_time_per_output_token) do nt0[RENAME[k] or k] = v end
-  local yaml = require "llmd.yaml"
   local d2 = t.tmpdir()
   local br = yaml.load_file(F .. "/benchmark-report/br_v0_2_example.yaml")
   local agg = br.results.request_performance.aggregate

@@ -971,6 +971,17 @@ local function curve_columns(pa, pb, slo)
   cols[#cols + 1] = col("tpot", "TPOT", pct_of("tpot"), 2)
   cols[#cols + 1] = col("itl", "ITL", pct_of("itl"), 2)
   cols[#cols + 1] = col("latency", "E2E", pct_of("latency"), 1)
+  -- an SLO on a latency no column above shows (a mean: NTPOT mean, TTFT mean): its own
+  -- column, so that where the capacity crosses it can be checked from the table (fixh43: an
+  -- NTPOT mean SLO was shown nowhere)
+  local shown = {}
+  for _, c in ipairs(cols) do shown[c.key] = true end
+  for _, s in ipairs(slo or {}) do
+    if not s.default and not shown[s.key] and metrics.has(s.key) and metrics.get(s.key).unit == "ms" then
+      shown[s.key] = true
+      cols[#cols + 1] = { key = s.key, label = metrics.get(s.key).label, d = 2, slo = true }
+    end
+  end
   return cols, tp
 end
 
@@ -1108,7 +1119,15 @@ local function curve_rows(points, gpus, lat, ttft_pct)
     -- and the interval of TTFT at its column's percentile (ttft_p90_ci above: older templates)
     local row = out[#out]
     row.latency = {}
-    for i, c in ipairs(lat) do row.latency[i] = { text = v(c.key, c.d) } end
+    for i, c in ipairs(lat) do
+      row.latency[i] = { text = v(c.key, c.d) }
+      -- (an SLO's figure unknown but bracketed, lp.bounds_of: the bracket it is judged on, with
+      -- a decimal more than the column's, as the capacity's reason quotes it)
+      local b = c.slo and lp.field(p, c.key) == nil and lp.bounds_of(p, c.key)
+      if b then
+        row.latency[i].text = ("N/A (%s–%s)"):format(T.helpers.num(b.lo, c.d + 1), T.helpers.num(b.hi, c.d + 1))
+      end
+    end
     row.ttft_pct_label = "TTFT " .. (ttft_pct == "p999" and "p99.9" or ttft_pct)
     row.ttft_pct_ci = ci("ttft_" .. ttft_pct .. "_ms", 1)
   end

@@ -258,6 +258,28 @@ do
       .. "ms, lies inside that bracket (11.010 ms to 11.019 ms)", 1, true), c.reason)
   end)
 
+  t.test("compare.lua, NTPOT mean <= 11.01 ms: the span ends at the failed load; NTPOT in the Load Curves",
+    function()
+    local ws, r = t.compare { "--a", KC, "--b", ROOT .. "/../shared/fixtures/inference-perf/"
+      .. "kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ntpot_mean_ms=11.01" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(ws .. "/comparison_report.md")
+    local hl = t.table_rows(md, "Headline")["Capacity at SLO (NTPOT mean ≤ 11.01 ms and Error rate ≤ 5 % by default)"]
+    -- A below point 4's 92.21326544259206 req/s, B at least 127.75524872207903 (its last load
+    -- that met it, test_capacity_text.lua): python3, (127.75524872207903 - 92.21326544259206) /
+    -- 92.21326544259206 = +38.5 % at least (main: +22.6 %, from A's 104.24 at any load)
+    t.ok(hl[5]:find("^%+38%.5 %% to "), hl[5])
+    t.ok(hl[6]:find("kubecon-na-2025_vllm already failed them at 92.21 req/s", 1, true), hl[6])
+    -- the SLO's metric has its column: known figures (stage 1's mean 8.900488819633114 ms) and
+    -- the brackets judged on (above) with a decimal more
+    t.ok(md:find("| E2E p90 (ms) | NTPOT mean (ms) | Errors % |", 1, true))
+    t.ok(md:find("| 8.90 | 0.00 |", 1, true))
+    t.ok(md:find("| N/A (11.008–11.017) |", 1, true))
+    t.ok(md:find("| N/A (16.626–16.641) |", 1, true))
+    local html = t.read(ws .. "/comparison_report.html")
+    t.ok(html:find("NTPOT mean (ms)", 1, true))
+  end)
+
   t.test("summary NTPOT with 0-token requests: a saved run model keeps the brackets (analyze.lua)", function()
     local rm = require "llmd.runmodel"
     local back = rm.from_plain(json.decode(json.encode(rm.to_plain(harness.extract(KC)))), "run_model.json")

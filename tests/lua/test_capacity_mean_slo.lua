@@ -278,6 +278,9 @@ do
     t.ok(md:find("| N/A (16.626–16.641) |", 1, true))
     local html = t.read(ws .. "/comparison_report.html")
     t.ok(html:find("NTPOT mean (ms)", 1, true))
+    -- the chart's bracket ends there too, said so (main: "up to the most any of its loads achieved")
+    t.ok(md:find("as it may lie anywhere past it (up to load point 4, which failed the SLOs: the bracket along the "
+      .. "top)", 1, true))
   end)
 
   t.test("summary NTPOT with 0-token requests: a saved run model keeps the brackets (analyze.lua)", function()

@@ -404,8 +404,10 @@ function M.bound_note(k, label, total, bracket)
         or k.kind == "last_passing" and "at least its last load that met the SLOs"
         or k.kind == "last_sustained" and "at least its last load known to be sustained"
         or "at least its last load before saturation")),
-      (bracket and finite(k.ceiling_rps))
-        and " (up to the most any of its loads achieved: the bracket along the top)" or "")
+      (bracket and finite(k.ceiling_rps)) and (type(k.ceiling_failing) == "number"
+        -- (its ceiling the first load that failed above an unknown one, lp.capacity: fixh43)
+        and (" (up to load point %d, which failed the SLOs: the bracket along the top)"):format(k.ceiling_failing)
+        or " (up to the most any of its loads achieved: the bracket along the top)") or "")
   elseif dir == -1 then
     return ("%s's capacity is only an upper bound, %s%s: drawn as a dashed line marked \"<\" with an arrow to the "
       .. "left, as it lies somewhere below its lowest load."):format(label, total or "",

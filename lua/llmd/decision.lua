@@ -2494,7 +2494,7 @@ function M.ceiling_noise_order(ca, cb)
   local fz, cz = chi.rate_noise, clo.rate_noise
   if not (fz and cz and fz.fig_lo) then return nil, nil end
   local c_hi, c_n = cz.top_hi, cz.top_n
-  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps then
+  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing then
     c_hi, c_n = cz.ceiling_hi, cz.ceiling_n
   end
   if not c_hi then return nil, nil end
@@ -2577,7 +2577,9 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local _, lo_hi = M.capacity_span(clo)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
-  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps then return false end
+  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing then
+    return false
+  end
   local m = M.mean_gap_pct(lo_hi, hi_lo)
   return not (m and m >= M.UNKNOWN_NOISE_GAP)
 end
@@ -3015,7 +3017,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     local clo = apart == "b" and ca or cb
     local lo_hi = apart == "b" and ha or hb -- the lower run's upper end
     local hi_lo = apart == "b" and lb or la -- the higher run's lower end
-    if clo.ceiling_rps and lo_hi == clo.ceiling_rps and bound(clo) then
+    if clo.ceiling_rps and lo_hi == clo.ceiling_rps and bound(clo) and not clo.ceiling_failing then
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, hi_lo
     else
       ev.failed_rps, ev.passed_rps = lo_hi, hi_lo

@@ -240,6 +240,18 @@ function M.points(run)
         if lo then
           p.bounds = p.bounds or {}
           p.bounds[m.key] = { lo = lo / #g.stages, hi = hi / #g.stages }
+          -- repeated: the bracket the point is judged on is its repeats', said last and as
+          -- theirs, never one repeat's own mean and bracket alone (fixh43: "its mean 11.00 ms ...
+          -- 11.01 to 11.02 ms" beside a point judged on 11.0132 to 11.0222 ms)
+          if #g.stages > 1 then
+            local unknown = 0
+            for _, st in ipairs(g.stages) do
+              if st.metrics.values[m.key] == nil then unknown = unknown + 1 end
+            end
+            p.na[m.key] = ("%s unknown in %d of its %d repeats (the first such repeat's: %s); the mean of its "
+              .. "repeats lies between %s and %s"):format(m.label, unknown, #g.stages, why,
+              metrics.format(m.key, p.bounds[m.key].lo), metrics.format(m.key, p.bounds[m.key].hi))
+          end
         end
       else
         local s = 0
@@ -2303,6 +2315,34 @@ local function slo_texts(slo, keys)
   return #out > 0 and table.concat(out, " and ") or nil
 end
 
+-- What settles the SLO metrics unknown at a load point (missing: capacity_of's list): an NTPOT
+-- unknown only because inference-perf's summary counts 0-token requests as 0 is settled by its
+-- per-request file, never by measuring again (another summary counts them the same way).
+local function settle_unknown(missing)
+  local ip = require "llmd.harness.inference_perf"
+  for _, m in ipairs(missing) do
+    if not ip.zero_counted(m.na) then return "measure it again to find the capacity" end
+  end
+  return "inference-perf's per-request file (per_request_lifecycle_metrics.json), which lets the 0-token "
+    .. "requests be left out, settles it (measuring it again would not: another summary counts them the same way)"
+end
+
+-- A bracket lo to hi with the limit lim inside it, as the texts quote them (metrics.format),
+-- with enough decimals to tell the three apart (fixh43: "11.01 inside 11.01 to 11.02 ms"):
+-- lo, hi and, where more than the catalogue's decimals were needed, the limit's own (else nil:
+-- the SLO's text says it).
+local function apart_digits(key, lo, hi, lim)
+  local a, b = metrics.format(key, lo), metrics.format(key, hi)
+  local bare = metrics.format(key, lim)
+  if a ~= bare and b ~= bare then return a, b, nil end
+  local unit = metrics.format(key, lim):sub(#metrics.format(key, lim, nil, { bare = true }) + 1)
+  for d = 3, 8 do
+    local f = "%." .. d .. "f"
+    local x, y, z = f:format(lo), f:format(hi), f:format(lim)
+    if (x ~= z and y ~= z) or d == 8 then return x .. unit, y .. unit, z .. unit end
+  end
+end
+
 local function capacity_of(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
@@ -2337,9 +2377,10 @@ local function capacity_of(points, slo, sat)
           local b = M.bounds_of(p, s.key)
           if b then
             m.bracketed = true
+            local lo, hi, lim = apart_digits(s.key, b.lo, b.hi, s.max)
             m.na = ("%s; the limit, %s, lies inside that bracket (%s to %s), so whether load point %d met it is "
-              .. "unknown"):format(m.na, s.text or labels(s.key), metrics.format(s.key, b.lo),
-              metrics.format(s.key, b.hi), p.index or i)
+              .. "unknown"):format(m.na, lim and ("%s ≤ %s"):format(labels(s.key), lim) or s.text or labels(s.key),
+              lo, hi, p.index or i)
           end
           by_key[s.key] = m
           missing[#missing + 1] = m
@@ -2371,22 +2412,44 @@ local function capacity_of(points, slo, sat)
       if not best_p or p.achieved_rps > best_p.achieved_rps then best_p = p end
     end
     if best_p and not non_monotone(points, slo) then
-      local failed_at
+      local failed_at, q, q_detail
       for j = first + 1, #points do
         local ok, detail = meets(points[j], slo)
         if ok == false then
           failed_at = ("; load point %d violates %s"):format(points[j].index, labels(detail, slo))
+          q, q_detail = points[j], detail
           break
         end
       end
+      -- A load that failed above the unknown one (fixh43): the capacity, the throughput at the
+      -- highest load that meets every SLO, lies below that load, so where its achieved rate is
+      -- above the bound's it is the capacity's upper end (ceiling_rps, ceiling_failing = its
+      -- index; in tok/s the most delivered from the bound's point up to it), never the most
+      -- at any load (verify43: 104.24 req/s at load point 6 above a fail at point 4's 92.19).
+      local c_rps, c_tps, c_failing, floor_tps = ceil_rps, ceil_tps, nil, nil
+      local from = position(points, best_p)
+      if q and finite(q.achieved_rps) and q.achieved_rps > best_p.achieved_rps then
+        c_rps, c_failing = q.achieved_rps, q.index
+        local top, low = nil, nil
+        for j = from, position(points, q) do
+          local t = points[j].output_tps
+          if not finite(t) then top, low = nil, nil; break end
+          top, low = math.max(top or t, t), math.min(low or t, t)
+        end
+        c_tps, floor_tps = top, low
+      end
       return { kind = "last_passing", bound = "lower", rps = best_p.achieved_rps, output_tps = best_p.output_tps,
-        ceiling_rps = ceil_rps, ceiling_tps = ceil_tps, ceiling_left_out = ceil_out,
-        floor_tps = min_output_tps_from(points, position(points, best_p)), load_type = best_p.load_type,
-        passing_offered = best_p.offered, unknown_at = missing,
+        ceiling_rps = c_rps, ceiling_tps = c_tps, ceiling_left_out = not c_failing and ceil_out or nil,
+        ceiling_failing = c_failing,
+        first_failing = q and q.index, first_failing_rps = q and q.achieved_rps,
+        first_failing_tps = q and q.output_tps, limiting = q_detail and q_detail[1], failing = q_detail,
+        floor_tps = floor_tps or min_output_tps_from(points, from), load_type = best_p.load_type,
+        passing_offered = best_p.offered, failing_offered = q and q.offered, unknown_at = missing,
         reason = ("every SLO holds up to load point %d (%.4g req/s achieved); %s%s. The capacity is at least "
-          .. "%.4g req/s, whatever load point %d measured; measure it again to find the capacity"):format(
+          .. "%.4g req/s, whatever load point %d measured%s; %s"):format(
           points[first - 1].index, points[first - 1].achieved_rps, unknown, failed_at or "", best_p.achieved_rps,
-          points[first].index) }
+          points[first].index, c_failing and (", and below load point %d's %.4g req/s, where it failed"):format(
+            q.index, q.achieved_rps) or "", settle_unknown(missing)) }
     end
     return { kind = "unknown", missing = missing, reason = unknown }
   end

@@ -971,6 +971,17 @@ local function curve_columns(pa, pb, slo)
   cols[#cols + 1] = col("tpot", "TPOT", pct_of("tpot"), 2)
   cols[#cols + 1] = col("itl", "ITL", pct_of("itl"), 2)
   cols[#cols + 1] = col("latency", "E2E", pct_of("latency"), 1)
+  -- an SLO on a latency no column above shows (a mean: NTPOT mean, TTFT mean): its own
+  -- column, so that where the capacity crosses it can be checked from the table (fixh43: an
+  -- NTPOT mean SLO was shown nowhere)
+  local shown = {}
+  for _, c in ipairs(cols) do shown[c.key] = true end
+  for _, s in ipairs(slo or {}) do
+    if not s.default and not shown[s.key] and metrics.has(s.key) and metrics.get(s.key).unit == "ms" then
+      shown[s.key] = true
+      cols[#cols + 1] = { key = s.key, label = metrics.get(s.key).label, d = 2, slo = true }
+    end
+  end
   return cols, tp
 end
 
@@ -1108,7 +1119,15 @@ local function curve_rows(points, gpus, lat, ttft_pct)
     -- and the interval of TTFT at its column's percentile (ttft_p90_ci above: older templates)
     local row = out[#out]
     row.latency = {}
-    for i, c in ipairs(lat) do row.latency[i] = { text = v(c.key, c.d) } end
+    for i, c in ipairs(lat) do
+      row.latency[i] = { text = v(c.key, c.d) }
+      -- (an SLO's figure unknown but bracketed, lp.bounds_of: the bracket it is judged on, with
+      -- a decimal more than the column's, as the capacity's reason quotes it)
+      local b = c.slo and lp.field(p, c.key) == nil and lp.bounds_of(p, c.key)
+      if b then
+        row.latency[i].text = ("N/A (%s–%s)"):format(T.helpers.num(b.lo, c.d + 1), T.helpers.num(b.hi, c.d + 1))
+      end
+    end
     row.ttft_pct_label = "TTFT " .. (ttft_pct == "p999" and "p99.9" or ttft_pct)
     row.ttft_pct_ci = ci("ttft_" .. ttft_pct .. "_ms", 1)
   end
@@ -1580,8 +1599,14 @@ local function capacity_text(c, rate)
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
     -- (one unknown at some load points only is said with them: the files have it elsewhere)
     local names, where = {}, {}
+    local ip = require "llmd.harness.inference_perf"
     for _, m in ipairs(c.missing) do
-      if m.every == false and type(m.points) == "table" then
+      if ip.zero_counted(m.na) and not m.bracketed then
+        -- (in the files, but the summary may count 0-token requests in it as 0: fixh43)
+        where[#where + 1] = ("%s recorded but unknown%s: 0-token requests may count in it as 0"):format(
+          metrics.get(m.key).label, m.every == false and type(m.points) == "table" and (" at load point%s %s"):format(
+          #m.points == 1 and "" or "s", table.concat(m.points, ", ")) or "")
+      elseif m.every == false and type(m.points) == "table" then
         where[#where + 1] = ("%s unknown at load point%s %s"):format(metrics.get(m.key).label,
           #m.points == 1 and "" or "s", table.concat(m.points, ", "))
       else
@@ -3400,6 +3425,31 @@ local function bound_settle(points, sat, R, c)
   local what = ({ saturated = "the last load before saturation and the saturated one",
     last_sustained = "the last load known to be sustained and the one whose saturation could not be judged",
     last_passing = "the last load that met the SLOs and the first that failed one, achieving no more" })[c.kind]
+  -- a bound below a load whose SLO metric is unknown (lp.capacity's unknown_at): the first load
+  -- above it that failed one (a rising rate: no "achieving no more"), else the saturated one
+  -- (fixh43: a bracket fail above the unknown point was left out, and the saturated point
+  -- named as if it were the first that failed); an NTPOT unknown only because inference-perf's
+  -- summary counts 0-token requests as 0 is settled by that point's per-request file, not by
+  -- more loads or a rerun (another summary counts them the same way)
+  if c.kind == "last_passing" and c.unknown_at then
+    local ip = require "llmd.harness.inference_perf"
+    local zero, ids = true, {}
+    for _, m in ipairs(c.unknown_at) do
+      if not ip.zero_counted(m.na) then zero = false end
+      for _, i in ipairs(m.points or {}) do
+        local id = tostring(points[i] and points[i].index or i)
+        if not ids[id] then ids[id], ids[#ids + 1] = true, id end
+      end
+    end
+    if zero and #ids > 0 then
+      return ("%s: inference-perf's per-request file (per_request_lifecycle_metrics.json) at load point%s %s, "
+        .. "whose NTPOT leaves the 0-token requests out (another summary counts them as 0 again)"):format(R.label,
+        #ids > 1 and "s" or "", table.concat(ids, ", "))
+    end
+    what = top and (c.first_failing and "the last load that met the SLOs and the first that failed one, with "
+      .. "an SLO metric unknown between them" or "the last load that met the SLOs and the saturated one, with an "
+      .. "SLO metric unknown between them") or nil
+  end
   if c.kind == "never_violated" or c.kind == "never_saturated" then
     return decision.above_bound_text(R.label, lo, c.kind == "never_saturated" and "it stops keeping up"
       or "an SLO fails or it saturates")
@@ -4096,9 +4146,31 @@ local function missing_slo_text(model, A, B, pa, pb)
     return ("%s is unknown at %s (%s): rerun %s"):format(label, table.concat(where, " and "),
       table.concat(whys, "; "), (#e.runs > 1 or #e.runs[1].m.points > 1) and "those loads" or "that load")
   end
+  -- NTPOT recorded but unknown only because inference-perf's summary may count 0-token
+  -- requests as 0 (llmd.harness.inference_perf.zero_counted): neither "not in the files" nor a
+  -- rerun (another summary has the same problem) but the per-request file settles it (fixh43)
+  local ip = require "llmd.harness.inference_perf"
+  local function zero_text(e, label)
+    local where, whys, seen = {}, {}, {}
+    for _, r in ipairs(e.runs) do
+      where[#where + 1] = r.m.every == false and ("%s's load point%s %s"):format(r.side.label,
+        #r.m.points > 1 and "s" or "", table.concat(r.m.points, ", ")) or r.side.label
+      local why = tostring(r.m.na)
+      if not seen[why] then seen[why], whys[#whys + 1] = true, why end
+    end
+    return ("%s is recorded in the files but unknown at %s (%s): inference-perf's per-request file "
+      .. "(per_request_lifecycle_metrics.json), which lets the 0-token requests be left out, settles it; another "
+      .. "summary would not"):format(label, table.concat(where, " and "), table.concat(whys, "; "))
+  end
   for _, e in ipairs(order) do
     local label = metrics.get(e.key).label
     local partial = false
+    local zero = true
+    for _, r in ipairs(e.runs) do if not ip.zero_counted(r.m.na) then zero = false end end
+    if zero then
+      out[#out + 1] = zero_text(e, label)
+      goto next
+    end
     -- (or known to be recorded, its bracket holding the limit: llmd.loadpoints' m.bracketed)
     for _, r in ipairs(e.runs) do if r.m.every == false or r.m.bracketed then partial = true end end
     if partial then
@@ -4161,16 +4233,20 @@ end
 -- the SLO metrics the runs lack said once for both (missing_slo_text) instead.
 local function capacity_reasons(model, A, B, missing)
   local parts, lacking = {}, {}
+  local ip = require "llmd.harness.inference_perf"
+  local recorded = true -- (every metric lacking is in the files, unknown for its 0-token requests)
   for _, x in ipairs { { A, model.capacity.a }, { B, model.capacity.b } } do
     if x[2].missing then
       lacking[#lacking + 1] = x[1].label
+      for _, m in ipairs(x[2].missing) do if not ip.zero_counted(m.na) then recorded = false end end
     else
       parts[#parts + 1] = x[1].label .. ": " .. tostring(x[2].reason)
     end
   end
   if missing and #lacking > 0 then
-    table.insert(parts, 1, ("%s: unknown, an SLO metric is not in the run's files (the Summary says which, and what "
-      .. "to do)"):format(table.concat(lacking, " and ")))
+    table.insert(parts, 1, ("%s: unknown, an SLO metric is %s (the Summary says which, and what "
+      .. "to do)"):format(table.concat(lacking, " and "), recorded and "recorded in the files but unknown"
+      or "not in the run's files"))
   end
   return table.concat(parts, ". ")
 end
@@ -4378,6 +4454,8 @@ local function summary(model, A, B)
       -- between it and itself, no order, and nothing to measure that would tell them apart
       out[#out + 1] = ("Capacity within %s: %s in both folders, one run's figure read twice, so it tells no two "
         .. "configurations apart."):format(phrase, capacity_text(ca))
+      -- (its cell says "see the Summary": what the runs lack and what settles it, said here too)
+      if model.capacity.missing_text then out[#out] = out[#out] .. " " .. model.capacity.missing_text end
     elseif ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       -- token lengths differ beyond a tolerance; a model or load type simply differs

@@ -202,9 +202,85 @@ do
     t.eq(c.kind, "last_passing", c.reason)
     t.near(c.rps, drain(1), 1e-9)
     t.ok(c.reason:find("NTPOT mean unknown at load point 3: NTPOT may count 0-token requests as 0", 1, true), c.reason)
-    t.ok(c.reason:find("the limit, NTPOT mean ≤ 11.01 ms, lies inside that bracket (11.01 ms to 11.02 ms), so "
+    -- (with the digits that tell the limit from the ends, fixh43; main: "≤ 11.01 ms ... (11.01 ms
+    -- to 11.02 ms)"): 11.007740553350523 and 11.016658517611948 to 3 decimals, by hand
+    t.ok(c.reason:find("the limit, NTPOT mean ≤ 11.010 ms, lies inside that bracket (11.008 ms to 11.017 ms), so "
       .. "whether load point 3 met it is unknown", 1, true), c.reason)
     t.eq(lp.meets(pts[3], lp.capacity_slo(decision.parse_slo("ntpot_mean_ms=11.01"))), nil)
+  end)
+
+  t.test("summary NTPOT with 0-token requests: a fail above the N/A point is the capacity's upper end", function()
+    local pts = kc_points()
+    -- 11.01 ms: point 3 unknown (inside its bracket, above), point 4 fails on its bracket
+    -- (16.626 to 16.641 ms, beyond 11.01): the capacity lies below point 4's achieved rate,
+    -- drain(3) = 92.21326544259206 req/s (python3, harness_expected.lua), never up to point 6's
+    -- 104.24 req/s, the most at any load (verify43: main kept that as its upper end)
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.01"))
+    t.eq({ c.kind, c.first_failing, c.ceiling_failing }, { "last_passing", 4, 4 }, c.reason)
+    t.near(c.first_failing_rps, drain(3), 1e-9)
+    local lo, hi = decision.capacity_span(c)
+    t.near(lo, drain(1), 1e-9)
+    t.near(hi, drain(3), 1e-9)
+    t.ok(c.reason:find("and below load point 4's 92.21 req/s, where it failed", 1, true), c.reason)
+    -- what settles it: point 3's per-request file, not a rerun (another summary has the zeros too)
+    t.ok(not c.reason:find("measure it again", 1, true), c.reason)
+    t.ok(c.reason:find("inference-perf's per-request file (per_request_lifecycle_metrics.json), which lets the "
+      .. "0-token requests be left out, settles it", 1, true), c.reason)
+    local rep = require "llmd.report"
+    t.eq(rep.bound_settle(pts, lp.saturation(pts, { slo = decision.parse_slo("ntpot_mean_ms=11.01") }),
+      { label = "a" }, c), "a: inference-perf's per-request file (per_request_lifecycle_metrics.json) at load "
+      .. "point 3, whose NTPOT leaves the 0-token requests out (another summary counts them as 0 again)")
+  end)
+
+  t.test("summary NTPOT with 0-token requests: a repeated point says its repeats' bracket, not one repeat's",
+    function()
+    -- two repeats of stage 2 (load point 3), the second's NTPOT mean 11.0100 ms (its request
+    -- latency mean x 1.001, so the two are not one file saved twice); python3: each mean x 3707
+    -- / 3706 to x 3707 / 3703, averaged: (11.007740553350523 + 11.012970858067998) / 2 =
+    -- 11.01035570570926 to (11.016658517611948 + 11.02189305968134) / 2 = 11.019275788646643
+    local d = t.tmpdir()
+    local s2 = json.read(KC .. "/stage_2_lifecycle_metrics.json")
+    t.write(d .. "/stage_0_lifecycle_metrics.json", json.encode(s2))
+    s2.successes.latency.normalized_time_per_output_token.mean = 0.01101
+    s2.successes.latency.request_latency.mean = s2.successes.latency.request_latency.mean * 1.001
+    t.write(d .. "/stage_1_lifecycle_metrics.json", json.encode(s2))
+    local pts = lp.points(harness.extract(d))
+    t.eq(#pts, 1)
+    t.near(pts[1].bounds.ntpot_mean_ms.lo, 11.01035570570926, 1e-9)
+    t.near(pts[1].bounds.ntpot_mean_ms.hi, 11.019275788646643, 1e-9)
+    local na = pts[1].na.ntpot_mean_ms
+    t.ok(na:find("^NTPOT mean unknown in 2 of its 2 repeats %(the first such repeat's: NTPOT may count 0%-token"), na)
+    t.ok(na:find("; the mean of its repeats lies between 11.01 ms and 11.02 ms$"), na)
+    -- judged on that bracket: the limit 11.015 ms inside it, quoted with the digits to see it
+    local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.015"))
+    t.eq(c.kind, "unknown", c.reason)
+    t.ok(c.reason:find("the mean of its repeats lies between 11.01 ms and 11.02 ms; the limit, NTPOT mean ≤ 11.015 "
+      .. "ms, lies inside that bracket (11.010 ms to 11.019 ms)", 1, true), c.reason)
+  end)
+
+  t.test("compare.lua, NTPOT mean <= 11.01 ms: the span ends at the failed load; NTPOT in the Load Curves",
+    function()
+    local ws, r = t.compare { "--a", KC, "--b", ROOT .. "/../shared/fixtures/inference-perf/"
+      .. "kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ntpot_mean_ms=11.01" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(ws .. "/comparison_report.md")
+    local hl = t.table_rows(md, "Headline")["Capacity at SLO (NTPOT mean ≤ 11.01 ms and Error rate ≤ 5 % by default)"]
+    -- A below point 4's 92.21326544259206 req/s, B at least 127.75524872207903 (its last load
+    -- that met it, test_capacity_text.lua): python3, (127.75524872207903 - 92.21326544259206) /
+    -- 92.21326544259206 = +38.5 % at least (main: +22.6 %, from A's 104.24 at any load)
+    t.ok(hl[5]:find("^%+38%.5 %% to "), hl[5])
+    t.ok(hl[6]:find("kubecon-na-2025_vllm already failed them at 92.21 req/s", 1, true), hl[6])
+    -- the SLO's metric has its column: known figures (stage 1's mean 8.900488819633114 ms) and
+    -- the brackets judged on (above) with a decimal more
+    t.ok(md:find("| E2E p90 (ms) | NTPOT mean (ms) | Errors % |", 1, true))
+    t.ok(md:find("| 8.90 | 0.00 |", 1, true))
+    t.ok(md:find("| N/A (11.008–11.017) |", 1, true))
+    t.ok(md:find("| N/A (16.626–16.641) |", 1, true))
+    local html = t.read(ws .. "/comparison_report.html")
+    t.ok(html:find("NTPOT mean (ms)", 1, true))
+    -- the chart's bracket ends there too, said so (main: "up to the most any of its loads achieved")
+    t.ok(md:find("as it may lie anywhere past it (up to load point 4, which failed the SLOs: the bracket along the "
+      .. "top)", 1, true))
   end)
 
   t.test("summary NTPOT with 0-token requests: a saved run model keeps the brackets (analyze.lua)", function()
@@ -216,4 +292,49 @@ do
     t.near(pts[4].bounds.ntpot_mean_ms.hi, 16.640926474730108, 1e-9)
     t.eq(lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20")).kind, "saturated")
   end)
+end
+
+-- Benchmark reports of inference-perf (br_v0_2_1_example.yaml) record NTPOT's mean but no min,
+-- so a 0-token success entered as 0 cannot be ruled out of it: N/A with that reason
+-- (llmd.harness.inference_perf.ntpot_zeros). The capacity at an NTPOT mean SLO then says the
+-- files record it but it is unknown, and what settles it (the per-request file), never "not in
+-- this run's files" / "in neither run's files ... record no NTPOT statistic" (verify43: the
+-- file has normalized_time_per_output_token.mean); and with one folder twice, the Summary says
+-- it too, as the cell's "see the Summary" promises (main said nothing of NTPOT there).
+do
+  local BR = ROOT .. "/../shared/fixtures/benchmark-report/br_v0_2_1_example.yaml"
+  local function folder(name, edit)
+    local d = t.tmpdir() .. "/" .. name
+    os.execute("mkdir -p '" .. d .. "'")
+    local text = t.read(BR)
+    if edit then text = edit(text) end
+    t.write(d .. "/br_v0_2_1_example.yaml", text)
+    return d
+  end
+  local CELL = "N/A (NTPOT mean recorded but unknown: 0-token requests may count in it as 0, see the Summary)"
+  local SETTLE = "inference-perf's per-request file (per_request_lifecycle_metrics.json), which lets the 0-token "
+    .. "requests be left out, settles it"
+
+  for _, same in ipairs { false, true } do
+    t.test(("benchmark report NTPOT mean without a min: recorded but unknown, said in the Summary (%s)"):format(
+      same and "one folder twice" or "two runs"), function()
+      local a = folder("bra")
+      local b = folder("brb", not same and function(s)
+        -- (request_latency's mean changed: two runs; NTPOT untouched)
+        local out, n = s:gsub("(request_latency:\n +mean: )0%.0368578234128654", "%10.0468578234128654", 1)
+        assert(n == 1)
+        return out
+      end or nil)
+      local ws, r = t.compare { "--a", a, "--b", b, "--slo", "ntpot_mean_ms=40" }
+      t.eq(r.code, 0, r.stderr)
+      local md = t.read(ws .. "/comparison_report.md")
+      local hl = t.table_rows(md, "Headline")["Capacity at SLO (NTPOT mean ≤ 40.00 ms and Error rate ≤ 5 % by default)"]
+      t.eq({ hl[2], hl[3] }, { CELL, CELL })
+      t.ok(not md:find("not in this run's files", 1, true))
+      t.ok(not md:find("record no NTPOT statistic", 1, true))
+      t.ok(md:find("NTPOT mean is recorded in the files but unknown at bra and brb (NTPOT may count 0-token "
+        .. "requests as 0 (inference-perf's summary): the summary has no NTPOT min", 1, true))
+      t.ok(md:find(SETTLE, 1, true))
+    end)
+  end
 end

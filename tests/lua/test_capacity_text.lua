@@ -1235,6 +1235,18 @@ do
       1, true), c.reason)
     t.ok(c.reason:find("load point 5 violates TTFT p90. The capacity is at least 30 req/s, whatever load point 4 "
       .. "measured", 1, true), c.reason)
+    -- and below point 5's 50 req/s, where it failed (fixh43): a capacity never passes a load
+    -- that failed, so its span ends there, not at the most achieved at any load; what settles
+    -- it lies between 30 and 50 req/s offered (by hand), not at a saturated point
+    t.eq({ c.first_failing, c.first_failing_rps, c.ceiling_failing, c.ceiling_rps }, { 5, 50, 5, 50 })
+    t.eq({ decision.capacity_span(c) }, { 30, 50 })
+    -- tok/s: 300 to 500, the most and fewest from point 3 up to point 5 (100 x i by hand)
+    t.eq({ c.floor_tps, c.ceiling_tps }, { 300, 500 })
+    t.ok(c.reason:find("whatever load point 4 measured, and below load point 5's 50 req/s, where it failed; measure "
+      .. "it again", 1, true), c.reason)
+    t.eq(require("llmd.report").bound_settle(lp.points(run { 50, 80, 150, nil, 900 }), {}, { label = "r" }, c),
+      "r between 30 and 50 req/s offered (the last load that met the SLOs and the first that failed one, with an "
+      .. "SLO metric unknown between them)")
     -- unknown at the lowest load: nothing measured below it, still unknown
     c = lp.capacity(lp.points(run { nil, 80, 150, 170, 900 }), slo)
     t.eq(c.kind, "unknown")

@@ -183,8 +183,12 @@ local function map(set, br, path, stage_fallback)
         sd[name] = v * to_s
       end
     end
-    local why, fine, bracket = require("llmd.harness.inference_perf").ntpot_zeros(sd, ok)
-    if why then
+    local why, fine, bracket, exact = require("llmd.harness.inference_perf").ntpot_zeros(sd, ok)
+    if exact then
+      -- (exactly one 0 in it: the mean without it is the figure; no min kept, see inference_perf)
+      set.values.ntpot_mean_ms = exact
+      set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
+    elseif why then
       set.values.ntpot_mean_ms, set.source.ntpot_mean_ms, set.method.ntpot_mean_ms = nil, nil, nil
       rm.unknown(set, "ntpot_mean_ms", why)
       rm.put_bounds(set, "ntpot_mean_ms", bracket)

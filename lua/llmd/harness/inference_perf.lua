@@ -171,8 +171,16 @@ end
 -- so the reason gives that bracket, which no test takes for the figure; it is returned too,
 -- third, {lo =, hi =} in ms, for an SLO to judge the point on where the whole bracket lies on
 -- one side of its limit (llmd.loadpoints: set.bounds).
+local ZERO_TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+-- Is why (a load point's N/A reason) M.ntpot_zeros's: NTPOT unknown only because the summary
+-- counts 0-token successes as 0? Then another summary has the same problem; the per-request
+-- file, which lets those requests be left out, settles it (llmd.loadpoints, llmd.report).
+function M.zero_counted(why)
+  return type(why) == "string" and why:find(ZERO_TAG, 1, true) ~= nil
+end
+
 function M.ntpot_zeros(sd, n)
-  local TAG = "may count 0-token requests as 0 (inference-perf's summary)"
+  local TAG = ZERO_TAG
   local min, mean = num(sd.min), num(sd.mean)
   if min and min > 0 then
     return nil, ("its NTPOT min %.4g ms > 0: no success without output tokens counted as 0"):format(min * 1000)
@@ -197,6 +205,15 @@ function M.ntpot_zeros(sd, n)
   why = why .. ("; its mean %.2f ms counts them"):format(mean * 1000)
   if n - zmax < 1 or n < 2 then return why .. ", and how many they are its percentiles do not bound" end
   local name = q == 50 and "median" or q == 100 and "max" or ("p%g"):format(q)
+  -- exactly one zero (zmax 1: two would make its q-th percentile, interpolated between the two
+  -- lowest values, 0): the mean without it is known, mean x n / (n - 1), and is the figure,
+  -- over n - 1 requests, fourth (fixh43: "1 to 1 ... 36.93 to 36.93 ms" was left N/A)
+  if zmax == 1 then
+    local exact = mean * n / (n - 1) * 1000
+    return nil, ("its NTPOT min is 0 ms and its %s above 0, so exactly one of its %d successes had 0 output tokens "
+      .. "and was entered as NTPOT 0; its mean %.2f ms counts it, the figure %.2f ms leaves it out"):format(name, n,
+      mean * 1000, exact), nil, exact
+  end
   local lo, hi = mean * n / (n - 1) * 1000, mean * n / (n - zmax) * 1000
   return why .. ("; without them (1 to %d, as its %s is above 0) the mean is %.2f to %.2f ms"):format(zmax, name,
     lo, hi), nil, { lo = lo, hi = hi }
@@ -247,8 +264,15 @@ local function map_report(set, d, path)
   local nt = lat.normalized_time_per_output_token
   local nt_zero = false
   if ok > 0 and type(nt) == "table" and set.values.ntpot_mean_ms then
-    local why, fine, bracket = M.ntpot_zeros(nt, ok)
-    if why then
+    local why, fine, bracket, exact = M.ntpot_zeros(nt, ok)
+    if exact then
+      -- (exactly one 0 in it: the mean without it, over the other successes; no min kept for a
+      -- benchmark report written from this set, whose reader would take the 0 out again)
+      set.values.ntpot_mean_ms = exact
+      set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
+      set.counts.ntpot = ok - 1
+      nt_zero = true
+    elseif why then
       set.values.ntpot_mean_ms, set.source.ntpot_mean_ms, set.method.ntpot_mean_ms = nil, nil, nil
       rm.unknown(set, "ntpot_mean_ms", why)
       rm.put_bounds(set, "ntpot_mean_ms", bracket)

@@ -29,8 +29,8 @@
 --   (metrics.change_pct), so -100 % at the least and unbounded above (B = 3 A: +200 %, B =
 --   A / 3: -66.7 %); N/A where A's figure is 0. An effect pooled over load points or strata
 --   is the weighted mean of their log ratios taken back to that scale, and its interval the
---   log ratio's, 100 (exp(L -+ q se) - 1) (ratio_interval); the error rate's is its
---   percentage-point interval over A's rate, at -100 % at the least (M.count_effect);
+--   log ratio's, 100 (exp(L -+ q se) - 1) (ratio_interval); the error rate's the ratio of
+--   its two weighted rates', by MOVER on the log scale (M.count_effect);
 -- - the practical threshold t is judged on how far apart the runs are whichever is A
 --   (M.magnitude): |log(b / a)| >= log(1 + t / 100), a rise of t % or a fall of 100 t /
 --   (100 + t) % (2 %: +2.0 % or -1.96 %), so that swapping A and B flips every effect's sign
@@ -212,7 +212,7 @@ function M.below_threshold_reason(ev, o)
     how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
       rate(ev.failed_rps), M.same_load_text(ev))
   end
-  local thr = ("%.1f"):format(o.min_effect)
+  local thr = M.thr_num(o.min_effect)
   -- (a lower run that failed at its lowest load never gets here: its span reaches down to 0,
   -- so the largest gap is beyond the threshold and the order stands, M.capacity_evidence's
   -- least_below_threshold; what measuring below that load would tell is said beside it there)
@@ -1665,35 +1665,53 @@ end
 -- effective counts combined by MOVER (Zou and Donner's method for a sum of independent
 -- estimates): D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)) to D + sqrt(sum c^2 ((u_b -
 -- p_b)^2 + (p_a - l_a)^2)); one stratum is Newcombe's own. pp, pp_lo, pp_hi: in percentage
--- points; pct, lo, hi: B against A as every row's effect, the difference and its interval
--- over A's (weighted) rate, the lower end at -100 % at the least (B's rate is not below 0:
--- Newcombe's lower end can pass -p_a, which no rate can be); N/A where no request of A
--- failed (pct nil, relative_why: the pp interval is still given, and M.effect_size judges
--- it alone). rate_a, rate_b: the two weighted rates (fractions), for the practical
--- threshold (M.interval_beyond). Why not a ratio-of-rates interval: with one run's failures
--- 0 or few (the usual case) its log is unbounded, and Newcombe's interval is the one the
--- pp threshold reads; that this relative interval takes A's rate as known is why the
--- threshold is judged on the pp interval and the lower of the two rates, never on these
--- ends. Returns nil where no request failed in either.
+-- points; pct, lo, hi: B against A as every row's effect, 100 (r - 1) of the ratio r = m_b /
+-- m_a of the two weighted rates m = sum c p, its interval the ratio's by MOVER on the log
+-- scale: each weighted rate's interval (l, u) its strata's Wilson intervals combined as
+-- above (m - sqrt(sum c^2 (p - l)^2), m + sqrt(sum c^2 (u - p)^2)), then log r -+ sqrt((log
+-- m_b - log l_b)^2 + (log u_a - log m_a)^2) below, sqrt((log u_b - log m_b)^2 + (log m_a -
+-- log l_a)^2) above: both rates' noise, so swapping the runs gives the reciprocal interval
+-- (verify43b: over A's rate as if known, 1 failure of 240 against 15 read +492 % to +2,553 %,
+-- its swap -100 % to -32.8 %). An end whose rate interval reaches 0 is unbounded (lo -100 %,
+-- hi nil with why); where B's rate is 0 (r = 0, no log) the upper end is u_b / l_a, the
+-- two rates' ends set against each other (at least 95 %). N/A where no request of A failed
+-- (pct nil, relative_why: the pp interval is still given, and M.effect_size judges it
+-- alone). rate_a, rate_b: the two weighted rates (fractions), for the practical threshold
+-- (M.interval_beyond), which reads the pp interval and the lower of the two rates, never
+-- these ends. Returns nil where no request failed in either.
 function M.count_effect(strata, where)
   local sw = 0
   for _, st in ipairs(strata) do sw = sw + st[2] * st[4] / (st[2] + st[4]) end
   if sw <= 0 then return nil end
-  local d, ma, mb, lo2, hi2 = 0, 0, 0, 0, 0
+  local d, ma, mb = 0, 0, 0
+  local la2, ua2, lb2, ub2 = 0, 0, 0, 0 -- (each weighted rate's MOVER sums, below and above)
   for _, st in ipairs(strata) do
     local c = st[2] * st[4] / (st[2] + st[4]) / sw
     local pa, pb = st[1] / st[2], st[3] / st[4]
     local la, ua = wilson(st[1], st[2], st[5])
     local lb, ub = wilson(st[3], st[4], st[5])
     d, ma, mb = d + c * (pb - pa), ma + c * pa, mb + c * pb
-    lo2 = lo2 + c * c * ((pb - lb) ^ 2 + (ua - pa) ^ 2)
-    hi2 = hi2 + c * c * ((ub - pb) ^ 2 + (pa - la) ^ 2)
+    la2, ua2 = la2 + c * c * (pa - la) ^ 2, ua2 + c * c * (ua - pa) ^ 2
+    lb2, ub2 = lb2 + c * c * (pb - lb) ^ 2, ub2 + c * c * (ub - pb) ^ 2
   end
   if ma + mb <= 0 then return nil end
-  local r = { pp = d * 100, pp_lo = (d - math.sqrt(lo2)) * 100, pp_hi = (d + math.sqrt(hi2)) * 100,
+  local r = { pp = d * 100, pp_lo = (d - math.sqrt(lb2 + ua2)) * 100, pp_hi = (d + math.sqrt(ub2 + la2)) * 100,
     strata = #strata, level = M.EFFECT_LEVEL, where = where, rate_a = ma, rate_b = mb, scale = M.EFFECT_SCALE }
   if ma > 0 then
-    r.pct, r.lo, r.hi = d / ma * 100, math.max(-100, r.pp_lo / ma), r.pp_hi / ma
+    local lra, ura, lrb, urb = ma - math.sqrt(la2), ma + math.sqrt(ua2), mb - math.sqrt(lb2), mb + math.sqrt(ub2)
+    r.pct = (mb / ma - 1) * 100
+    if mb <= 0 then
+      r.lo, r.hi = -100, lra > 0 and (urb / lra - 1) * 100 or nil
+    else
+      local lr = math.log(mb / ma)
+      r.lo = lrb > 0 and (math.exp(lr - math.sqrt((math.log(mb) - math.log(lrb)) ^ 2
+        + (math.log(ura) - math.log(ma)) ^ 2)) - 1) * 100 or -100
+      r.hi = lra > 0 and (math.exp(lr + math.sqrt((math.log(urb) - math.log(mb)) ^ 2
+        + (math.log(ma) - math.log(lra)) ^ 2)) - 1) * 100 or nil
+    end
+    if not r.hi then
+      r.why = "A's failures too few for its rate's interval to stay above 0: the ratio has no upper end"
+    end
   else
     r.relative_why = "no request of A failed: no rate to be relative to"
   end
@@ -3269,6 +3287,14 @@ end
 -- The practical threshold as a sentence compares pct with it (thr: %): "the 2 % threshold"
 -- for a rise; for a fall "the 2 % threshold (a fall of -1.96 % B against A reaches it)",
 -- the threshold being one run's figure thr % above the other's, whichever is A.
+-- The practical threshold t as the texts print it: one decimal where that is all it has
+-- ("2.0"), else all it has ("1.45", not "1.4" beside "-1.41 %, below the threshold":
+-- verify43b).
+function M.thr_num(t)
+  local one = ("%.1f"):format(t)
+  return tonumber(one) == t and one or ("%.6g"):format(t)
+end
+
 function M.threshold_text(pct, thr)
   local t = ("%g"):format(thr)
   if pct == nil or pct >= 0 then return ("the %s %% threshold"):format(t) end

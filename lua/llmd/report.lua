@@ -458,12 +458,14 @@ local function effect_text(e, inline)
       or "relative N/A (%s; %s %% interval %+.2f to %+.2f pp)"):format(e.relative_why or "A's rate is 0", level,
       e.pp_lo, e.pp_hi)
   end
-  if not (e.lo and e.hi) then
-    return (inline and "%s, its %s %% interval unbounded: %s"
-      or "%s (its %s %% interval unbounded: %s)"):format(T.helpers.pct(e.pct), level,
-      e.why or "too few independent requests")
-  end
   local pp = e.pp_lo and e.pp_hi and ("; %+.2f to %+.2f pp"):format(e.pp_lo, e.pp_hi) or ""
+  if not (e.lo and e.hi) then
+    -- (an error rate's ratio with no upper end, decision.count_effect: from its lower end up)
+    local from = e.lo and (", from %s up"):format(T.helpers.pct(e.lo)) or ""
+    return (inline and "%s, its %s %% interval unbounded%s: %s%s"
+      or "%s (its %s %% interval unbounded%s: %s%s)"):format(T.helpers.pct(e.pct), level, from,
+      e.why or "too few independent requests", pp)
+  end
   return (inline and "%s, %s %% interval %s to %s%s" or "%s (%s %% interval %s to %s%s)"):format(T.helpers.pct(e.pct),
     level, T.helpers.pct(e.lo), T.helpers.pct(e.hi), pp)
 end
@@ -1273,7 +1275,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
           r.higher = vb > va and "b" or "a"
           r.verdict = ("higher in %s (untested)"):format(vb > va and B.label or A.label)
         else
-          r.verdict = ("within %s %% (untested)"):format(T.helpers.num(min_effect, 1))
+          r.verdict = ("within %s %% (untested)"):format(decision.thr_num(min_effect))
         end
       end
     end
@@ -2623,15 +2625,24 @@ end
 -- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
 -- Verdict's and the Summary's word for it. No test is made there, so no direction is named:
 -- "the same" (every figure equal), "within the practical threshold" (every difference below
--- min_effect %, read as the rows' effect size is: decision.magnitude of B against A), else
--- "untested".
-local function no_slo_how(nl, min_effect)
+-- min_effect %, read as the rows' effect size is: decision.magnitude of B against A; and
+-- where the Performance Results (perf: model.perf) tested that metric, its effect's whole
+-- interval below min_effect too: figures a hair apart whose interval reaches past the
+-- threshold are not shown to be within it, verify43b's "within the practical threshold of
+-- 2.0 %" beside 95 % intervals of -5.5 % to +2.8 %), else "untested".
+local function no_slo_how(nl, min_effect, perf)
   local same, within = true, true
   for _, r in ipairs(nl.rows) do
     if r.a ~= r.b then
       same = false
       local e = decision.effect_pct(r.a, r.b)
       if not (e and decision.magnitude(e) < min_effect) then within = false end
+      for _, pr in ipairs(perf or {}) do
+        if pr.key == r.key and pr.p_value and pr.verdict ~= "untested" and not (pr.effect_lo and pr.effect_hi
+          and decision.magnitude(pr.effect_lo) < min_effect and decision.magnitude(pr.effect_hi) < min_effect) then
+          within = false
+        end
+      end
     end
   end
   return same and "the same" or within and "within the practical threshold" or "untested"
@@ -2733,8 +2744,11 @@ local function perf_test_text(perf, key, A, B)
       -- (which loads it pooled: "over all load points" only where it tested every one; where
       -- not every one, the effect it measured over those, not a figure's gap at this load alone)
       local e, _, iv = partial_test_effect(r)
-      return ("Performance Results, %s: %s, %s%s"):format(decision.test_scope_text(r.sig), r.verdict_text, p,
-        e and ("; %s %s vs %s over those loads%s"):format(B.label, e, A.label, iv) or "")
+      -- (a verdict text that already gives its p, "no clear difference (p = 0.0219, Holm-adjusted
+      -- 0.0875 over 4 tests)", not given it twice: verify43b)
+      local said_p = r.verdict_text:find("(p = ", 1, true) or r.verdict_text:find("(p < ", 1, true)
+      return ("Performance Results, %s: %s%s%s"):format(decision.test_scope_text(r.sig), r.verdict_text,
+        said_p and "" or (", " .. p), e and ("; %s %s vs %s over those loads%s"):format(B.label, e, A.label, iv) or "")
     end
   end
 end
@@ -2776,12 +2790,12 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
         metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
           tested }, "; ")) or "")
   end
-  local how = no_slo_how(nl, min_effect)
+  local how = no_slo_how(nl, min_effect, perf)
   -- (a difference no test was made of is untested, never "not shown to differ", which reads
   -- as sameness)
   local what = how == "the same" and "the runs' latencies are the same"
     or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
-      .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
+      .. "%s's"):format(B.label, decision.thr_num(min_effect), A.label)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
   local note = no_slo_untested_note(nl, n_tested)
@@ -3024,11 +3038,11 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local g = decision.capacity_gap(ca, cb)
     local pct = g and decision.gap_pct_text(g, T.helpers.pct)
     return ("%s; the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s: "
-      .. "not shown to differ, no winner"):format(basis, T.helpers.num(model.min_effect, 1), pct or "either way")
+      .. "not shown to differ, no winner"):format(basis, decision.thr_num(model.min_effect), pct or "either way")
   end
   if v == "about the same" then
     return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
-      T.helpers.num(model.min_effect, 1))
+      decision.thr_num(model.min_effect))
   elseif v == "no clear difference" then
     -- with the gap the overlapping ranges allow, so that it never reads as sameness
     return ("%s: %s"):format(basis, decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
@@ -3223,7 +3237,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
-      .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
+      .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, decision.thr_num(thr),
       g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ", "either_may_be_higher"
   end
   if not g then
@@ -3624,7 +3638,7 @@ local function verdict_of(model, A, B)
   end
   v.a_figure, v.b_figure = fig(row.a_text), fig(row.b_text)
   if not row.pct_text:match("^N/A") and row.pct_text ~= "" then v.change = row.pct_text end
-  local thr = T.helpers.num(model.min_effect, 1)
+  local thr = decision.thr_num(model.min_effect)
   local gpu = lead_gpu and " per GPU" or ""
   local measure = has_slo and ("capacity%s within %s"):format(gpu, v.slo)
     or ("max sustained throughput%s (no SLO given)"):format(gpu)
@@ -3843,7 +3857,7 @@ local function verdict_of(model, A, B)
           or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)), tested and (" (" .. tested .. ")")
           or "")
       end
-      local how = no_slo_how(nl, model.min_effect)
+      local how = no_slo_how(nl, model.min_effect, model.perf)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained, tested = n_tested }
       -- (a difference no test was made of reads as untested, never "not shown to differ",
       -- which reads as sameness; a metric the table tests, with that test's result, and then
@@ -4496,7 +4510,7 @@ local function summary(model, A, B)
         local g = decision.capacity_gap(ca, cb)
         out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; the figures are within %s %% "
           .. "of each other, but the measured loads allow %s %s vs %s, so neither sameness nor an order is shown.")
-          :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, T.helpers.num(model.min_effect, 1),
+          :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, decision.thr_num(model.min_effect),
           B.label, decision.gap_pct_text(g, T.helpers.pct) or "any gap", A.label)
       elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
         -- by the means: with repeats their ranges are beside them, and may be wide
@@ -5037,7 +5051,7 @@ local function summary(model, A, B)
       end
       out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
-        .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
+        .. " and the practical threshold of " .. decision.thr_num(model.min_effect) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
@@ -5148,7 +5162,7 @@ local function summary(model, A, B)
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s %% "
           .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
           .. "run was overloaded, which the %s left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), T.helpers.num(model.min_effect, 1),
+          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), decision.thr_num(model.min_effect),
             B.label, A.label, #groups == 1 and "test" or "tests")
       end
     end
@@ -5229,7 +5243,7 @@ local function summary(model, A, B)
       local where = unsure[1].row.effect_where
       out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s %%: %s, so no winner (%s "
         .. "against %s%s).")
-        :format(T.helpers.num(model.min_effect, 1), table.concat(sized_parts(unsure, function(r) return r.size end,
+        :format(decision.thr_num(model.min_effect), table.concat(sized_parts(unsure, function(r) return r.size end,
           function(r) return r.size_lower end), "; "), B.label, A.label, where and (" " .. where) or "")
     end
     if #sustained_small > 0 then
@@ -5238,7 +5252,7 @@ local function summary(model, A, B)
         function(r) return r.sustained_lower end)
       out[#out + 1] = ("At the loads both runs sustained, %s, so no winner (%s against %s within the load points "
         .. "tested; the practical threshold is %s %%)."):format(table.concat(parts, "; "), B.label, A.label,
-        T.helpers.num(model.min_effect, 1))
+        decision.thr_num(model.min_effect))
     end
     if model.follows_sends then
       -- both kept up with every load they were sent: the throughput is the sends' (finish_row)

@@ -16,8 +16,9 @@
 #     with Newcombe's hybrid score interval (Newcombe 1998, method 10) from each rate's
 #     Wilson interval at n / deff requests, over several points combined by MOVER (Zou &
 #     Donner): lower D - sqrt(sum c^2 ((p_b - l_b)^2 + (u_a - p_a)^2)), upper D + sqrt(sum
-#     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative (fixa43): divided by A's weighted rate,
-#     sum c p_a, the lower end at -100 % at the least; null where A's rate is 0.
+#     c^2 ((u_b - p_b)^2 + (p_a - l_a)^2)); relative (session 43): the ratio of the weighted
+#     rates m = sum c p, its interval by MOVER on the log scale from each weighted rate's
+#     MOVER interval (an end unbounded where a rate's interval reaches 0); null where A's is 0.
 #   files DIR_A DIR_B FIELD: repeats from two folders of vllm bench serve files (queue_sim.py
 #     --repeat), each file one repeat, its FIELD (mean_tpot_ms, p90_tpot_ms) the value, the
 #     load points by request_rate, paired where both runs measured the rate.
@@ -87,10 +88,27 @@ def counts(strata):
     D = float((c * (pb - pa)).sum())
     lo = D - math.sqrt(float((c * c * ((pb - lb) ** 2 + (ua - pa) ** 2)).sum()))
     hi = D + math.sqrt(float((c * c * ((ub - pb) ** 2 + (pa - la) ** 2)).sum()))
-    m = float((c * pa).sum())
-    rel = m > 0
-    return {"pct": D / m * 100 if rel else None, "lo": max(-100.0, lo / m * 100) if rel else None,
-            "hi": hi / m * 100 if rel else None, "pp": D * 100, "pp_lo": lo * 100, "pp_hi": hi * 100}
+    out = {"pct": None, "lo": None, "hi": None, "pp": D * 100, "pp_lo": lo * 100, "pp_hi": hi * 100}
+    ma, mb = float((c * pa).sum()), float((c * pb).sum())
+    if ma <= 0:
+        return out
+    # the ratio mb / ma of the weighted rates (session 43): each weighted rate's interval by
+    # MOVER for a sum, then MOVER for log mb - log ma; an end whose rate interval reaches 0 is
+    # unbounded (-100 % below, None above); B's rate 0: u_b / l_a above
+    lra = ma - math.sqrt(float((c * c * (pa - la) ** 2).sum()))
+    ura = ma + math.sqrt(float((c * c * (ua - pa) ** 2).sum()))
+    lrb = mb - math.sqrt(float((c * c * (pb - lb) ** 2).sum()))
+    urb = mb + math.sqrt(float((c * c * (ub - pb) ** 2).sum()))
+    out["pct"] = 100 * (mb / ma - 1)
+    if mb <= 0:
+        out["lo"], out["hi"] = -100.0, (100 * (urb / lra - 1) if lra > 0 else None)
+        return out
+    r = math.log(mb / ma)
+    out["lo"] = 100 * (math.exp(r - math.hypot(math.log(mb) - math.log(lrb), math.log(ura) - math.log(ma))) - 1) \
+        if lrb > 0 else -100.0
+    out["hi"] = 100 * (math.exp(r + math.hypot(math.log(urb) - math.log(mb), math.log(ma) - math.log(lra))) - 1) \
+        if lra > 0 else None
+    return out
 
 
 def files(da, db, field):

@@ -105,17 +105,31 @@ t.test("swapping the runs at the threshold's edge flips the sign, never the winn
     1e-9)
 end)
 
-t.test("the error rate's relative interval is over A's rate, never below -100 %; N/A where A's rate is 0", function()
+t.test("the error rate's relative interval is its rates' ratio's, never below -100 %; N/A where A's rate is 0", function()
   -- A 2 of 100 failed, B 0 of 100: effect_interval_ref.py counts '[[2,100,0,100,1]]':
-  -- -2.00 pp, Newcombe's 95 % interval -7.00 to +1.97 pp; over A's 2 %: -100 %, -100 % (its
-  -- -350 % clamped: B's rate is not below 0) to +98.67 % (main: over the mean rate 1 %, -200 %
-  -- and -700 % to +197 %)
+  -- -2.00 pp, Newcombe's 95 % interval -7.00 to +1.97 pp; relative -100 % (B's rate 0: no
+  -- log), from -100 % to B's Wilson upper end over A's lower end (python3, Wilson at z
+  -- 1.959964: 0.03699 / 0.005502 - 1 = +572.37 %)
   local e = decision.count_effect { { 2, 100, 0, 100, 1 } }
   t.near(e.pct, -100, 1e-9)
   t.near(e.pp_lo, -7.001179131757477, 1e-6)
   t.near(e.pp_hi, 1.9733007657659136, 1e-6)
   t.eq(e.lo, -100)
-  t.near(e.hi, 98.66503828829568, 1e-5)
+  t.near(e.hi, 572.3685438808492, 1e-5)
+  -- both rates' noise, and the swap the reciprocal (verify43b: over A's 1 of 240 as if known it
+  -- read +492 % to +2,553 %, its swap -100 % to -32.8 %): python3, each rate's Wilson interval,
+  -- log(15) -+ sqrt((log p_b - log l_b)^2 + (log u_a - log p_a)^2) below, the other pair above:
+  -- 1 of 240 against 15 of 240 +1400 % (+151.247 % to +8954.44 %); swapped -93.33 % (-98.8956 %
+  -- to -60.1986 %)
+  local f = decision.count_effect { { 1, 240, 15, 240, 1 } }
+  t.near(f.pct, 1400, 1e-9)
+  t.near(f.lo, 151.24733498058544, 1e-6)
+  t.near(f.hi, 8954.442234225919, 1e-4)
+  local g = decision.count_effect { { 15, 240, 1, 240, 1 } }
+  t.near(g.lo, -98.89556973899509, 1e-6)
+  t.near(g.hi, -60.19858279980272, 1e-6)
+  t.near((1 + f.lo / 100) * (1 + g.hi / 100), 1, 1e-12)
+  t.near((1 + f.hi / 100) * (1 + g.lo / 100), 1, 1e-12)
   -- A 0 of 100, B 5 of 100: no rate of A to be relative to; '[[0,100,5,100,1]]': +5.00 pp,
   -- +0.33 to +11.18 pp (main: +200 %, relative to the mean 2.5 %)
   local z = decision.count_effect { { 0, 100, 5, 100, 1 } }
@@ -172,4 +186,11 @@ t.test("loads with very different effects: the interval combines each load's own
   t.near(r.pct, 176.0952765387541, 1e-9)
   t.near(r.lo, 140.698701636189, 1e-3)
   t.near(r.hi, 216.6971870177721, 1e-3)
+end)
+
+t.test("a practical threshold is printed with every decimal it has (--min-effect 1.45 is not '1.4 %')", function()
+  -- verify43b: analyze.lua --min-effect 1.45 printed "threshold of 1.4 %" beside "-1.41 %, below
+  -- the threshold"; the texts' threshold is one decimal where that is all it has, else all it has
+  t.eq({ decision.thr_num(2), decision.thr_num(10), decision.thr_num(1.45), decision.thr_num(1.466),
+    decision.thr_num(0.5) }, { "2.0", "10.0", "1.45", "1.466", "0.5" })
 end)

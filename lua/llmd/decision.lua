@@ -977,11 +977,12 @@ end
 -- The pairs of load points (M.paired_points) split by overloaded(sat, pr, runs): kept, the
 -- ones both runs sustained; over = {a = {loads}, b = {loads}} (json arrays); over_loads,
 -- the scope's texts ("10/s (A)"). Those left out make no tested winner, whatever the test.
+-- runs nil: the saturated loads only (the per-request latency test's rule).
 local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
   for _, pr in ipairs(pairs_) do
-    local ov = overloaded(sat, pr, runs or {})
+    local ov = overloaded(sat, pr, runs)
     if ov then
       if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
       if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
@@ -1218,21 +1219,11 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- each stratum's values for the exact test, while there are few enough in all
   local small, n_all = {}, 0
   -- (over's two lists: [] in comparison.json where one side has none, never {})
-  local json = require "llmd.json"
-  local over, kept, deff_max, dependent = { a = json.array {}, b = json.array {} }, {}, 1, {}
+  -- (past saturation the latency is the queue's length, which grows with time: no test)
+  local kept, over, over_loads = sustained_pairs(pairs_, sat)
+  local deff_max, dependent = 1, {}
   -- (the scope's lists, test_scope: loads tested, overloaded, with nothing to rank)
-  local tested, over_loads, blank = {}, {}, {}
-  for _, pr in ipairs(pairs_) do
-    local ov = overloaded(sat, pr)
-    if ov then
-      -- past saturation the latency is the queue's length, which grows with time: no test
-      if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
-      if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
-      over_loads[#over_loads + 1] = fmt_load(pr.a) .. (ov == "both" and "" or (" (%s)"):format(ov:upper()))
-    else
-      kept[#kept + 1] = pr
-    end
-  end
+  local tested, blank = {}, {}
   -- the pairs tested (their places in M.paired_points' list) and each one's design effect,
   -- for the rows' effect sizes (M.stratified_effect)
   local place, tested_pairs, tested_deff = {}, {}, {}
@@ -1760,7 +1751,7 @@ end
 function M.stratified_repeat_test(pa, pb, kind, sat, runs)
   local all_pairs, left = M.paired_points(pa, pb)
   if #all_pairs == 0 then return nil, "no load point of one run is at a load the other measured" end
-  local pairs_, over, over_loads = sustained_pairs(all_pairs, sat, runs)
+  local pairs_, over, over_loads = sustained_pairs(all_pairs, sat, runs or {})
   local over_left = over_text(over, "past saturation, or where it could not be judged, a repeat's latency may be "
     .. "its queue's")
   if #pairs_ == 0 then

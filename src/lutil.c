@@ -95,7 +95,8 @@ const char *llmd_closest(const char *word, const char *const list[])
         if (prefix != NULL)
             continue;
         size_t d = edit_distance(word, list[i]);
-        if (d <= limit && (d < best_d || (d == best_d && best != NULL && strlen(list[i]) < strlen(best)))) {
+        if (d <= limit &&
+            (d < best_d || (d == best_d && best != NULL && strlen(list[i]) < strlen(best)))) {
             best = list[i];
             best_d = d;
         }

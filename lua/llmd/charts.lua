@@ -391,9 +391,32 @@ function M.capacity_bound(k, field)
   return nil, 0
 end
 
+-- The ends of a capacity range from repeats (k.interval, llmd.loadpoints.capacity_interval) on
+-- the axis field ("rps" or "tps"): lo, hi (math.huge: no upper end; read back from
+-- comparison.json, an unbounded end is the string "+inf").
+function M.interval_ends(iv, field)
+  local lo, hi
+  if field == "rps" then lo, hi = iv.lo, iv.hi else lo, hi = iv.lo_tps, iv.hi_tps end
+  if hi == "+inf" then hi = math.huge end
+  return lo, hi
+end
+
+-- Is capacity k drawn with the range its repeats allow (k.interval), as the Capacity table
+-- gives it beside the figure: an estimate's, and a lower bound's where the range says more
+-- than the bound ("≥ 3.82 by the means; the repeats allow 3.12–4.94"; not "≥ 5.69" beside
+-- "≥ 5.69", which the table leaves out: llmd.report's capacity_text)?
+local function repeats_range(k)
+  if type(k) ~= "table" or type(k.interval) ~= "table" then return false end
+  if k.kind == "interpolated" then return true end
+  if not decision.capacity_is_bound(k) then return false end
+  local lo, hi = M.interval_ends(k.interval, "rps")
+  return finite(lo) and not (hi == math.huge and finite(k.rps) and lo >= k.rps - 1e-9)
+end
+
 -- The caption's line for run label's capacity k when it is only a bound (M.capacity_bound),
 -- in its own words (k.text; total: "in total " where the chart is per GPU; bracket: the chart
--- draws its measured bracket up to its ceiling along the top, compare.lua's); nil otherwise.
+-- draws its measured bracket up to its ceiling along the top, or with repeats the range they
+-- allow, compare.lua's); nil otherwise.
 function M.bound_note(k, label, total, bracket)
   local _, dir = M.capacity_bound(k, "rps")
   if dir == 1 then
@@ -404,7 +427,9 @@ function M.bound_note(k, label, total, bracket)
         or k.kind == "last_passing" and "at least its last load that met the SLOs"
         or k.kind == "last_sustained" and "at least its last load known to be sustained"
         or "at least its last load before saturation")),
-      (bracket and finite(k.ceiling_rps)) and (type(k.ceiling_failing) == "number"
+      -- (with repeats, the range they allow: the note on the range says what it is)
+      (bracket and repeats_range(k)) and " (the bracket along the top: the range its repeats allow)"
+      or (bracket and finite(k.ceiling_rps)) and (type(k.ceiling_failing) == "number"
         -- (its ceiling the first load that failed above an unknown one, lp.capacity: fixh43)
         and (" (up to load point %d, which failed the SLOs: the bracket along the top)"):format(k.ceiling_failing)
         or " (up to the most any of its loads achieved: the bracket along the top)") or "")
@@ -618,7 +643,14 @@ function M.latency_throughput(model, A, B)
   local function band(x, field)
     local k = cap[x]
     local b, dir = M.capacity_bound(k, field)
-    if dir == 1 and finite(b) then
+    if dir == 1 and finite(b) and repeats_range(k) then
+      -- with repeats, the range they allow (the Capacity table's, from a load below the bound
+      -- where its repeats' bad ends fail there), never the bracket from the bound alone
+      local lo, hi = M.interval_ends(k.interval, field)
+      if not finite(lo) then return 0 / 0, 0 / 0, 0 end
+      if hi == math.huge then return lo / per(x), 0 / 0, 1 end
+      return lo / per(x), finite(hi) and hi / per(x) or 0 / 0, 0
+    elseif dir == 1 and finite(b) then
       -- a lower bound below a ceiling (the most any load achieved, which it cannot exceed):
       -- the measured bracket from the bound to it
       local hi = field == "rps" and k.ceiling_rps or k.ceiling_tps
@@ -628,10 +660,7 @@ function M.latency_throughput(model, A, B)
     if type(k) ~= "table" or k.kind ~= "interpolated" then return 0 / 0, 0 / 0, 0 end
     local lo, hi
     if type(k.interval) == "table" then
-      if field == "rps" then lo, hi = k.interval.lo, k.interval.hi
-      else lo, hi = k.interval.lo_tps, k.interval.hi_tps end
-      -- (read back from comparison.json, an unbounded end is the string "+inf")
-      if hi == "+inf" then hi = math.huge end
+      lo, hi = M.interval_ends(k.interval, field)
     else
       lo, hi = k["last_passing_" .. field], k["first_failing_" .. field]
       -- (in tok/s the first failing point may deliver fewer: the band from the lower)
@@ -678,7 +707,7 @@ function M.latency_throughput(model, A, B)
   local band_name = {}
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
-    local repeats = type(k) == "table" and k.kind == "interpolated" and type(k.interval) == "table"
+    local repeats = repeats_range(k)
     band_name[s.x] = repeats and "range from repeats" or "measured bracket"
     if repeats then
       local drawn_on, missing_on = {}, {}
@@ -698,7 +727,8 @@ function M.latency_throughput(model, A, B)
         c.notes[#c.notes + 1] = ("%s's bracket along the top of the panels (|---|, over a faint tint) is the range "
           .. "its repeats allow the capacity, as in the Headline%s: "
           .. "the measured loads around the capacities on the means and on both ends of the repeats' 95 %% intervals, "
-          .. "not a 95 %% interval; the dotted line is the means' estimate%s."):format(s.label, range,
+          .. "not a 95 %% interval; %s%s."):format(s.label, range, k.kind == "interpolated"
+          and "the dotted line is the means' estimate" or "the dashed line marked \"≥\" is the means' lower bound",
           #missing_on > 0 and ("; not drawn against %s, whose figures at those loads are unknown")
             :format(table.concat(missing_on, ", ")) or "")
       end

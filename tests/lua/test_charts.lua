@@ -994,6 +994,72 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.ok(xml_ok(out .. "/latency_throughput.svg"))
 end)
 
+-- fixc44: a capacity that is only a lower bound, with repeats at every load point. The chart
+-- drew its bracket from the bound to the ceiling (the most at any load), while the Capacity
+-- table says the range the repeats allow, which reaches lower: the chart must draw what the
+-- table says. queue_sim.py, 10 slots, seed 14, rates 2, 3, 4, 4.5, 5, 6 req/s, 3 repeats of
+-- 30 s. TTFT p90 of the repeats by load (/usr/bin/python3, numpy, the files' p90_ttft_ms; 95 %
+-- t-interval, t(0.975, 2) = 4.302653): 3 req/s {126, 257, 119} ms, mean 167.1, upper end
+-- 360.5; 4 req/s {1231, 889, 394}, mean 838.1, upper end 1882.9; 4.5 req/s mean 2346.9.
+-- Against TTFT p90 <= 1500 ms the means hold up to 4 req/s, the last load before saturation
+-- (4.5 req/s is saturated): a lower bound at load point 3. The upper ends already fail there
+-- (1882.9 > 1500) and hold at load point 2 (360.5): the range starts at load point 2's
+-- achieved rate, not at the bound's (load point 3's), and ends at the most achieved at any
+-- load (a lower bound's ceiling). The achieved rates are the chart's own points (its data
+-- rows); which points bound the range is the python reading above.
+t.test("a lower bound's bracket with repeats is the range the repeats allow, as the Capacity table says", function()
+  if not proc.run({ t.PY, "-c", "import numpy" }).ok then return end -- (queue_sim.py needs numpy)
+  local report, decision = require "llmd.report", require "llmd.decision"
+  local d = t.tmpdir()
+  t.data_py("queue_sim.py", d .. "/x", "--rates", "2,3,4,4.5,5,6", "--slots", "10", "--seed", "14", "--repeat", "3",
+    "--dur", "30")
+  t.data_py("queue_sim.py", d .. "/y", "--rates", "2,3,4,4.5,5,6", "--slots", "24", "--seed", "12", "--repeat", "3",
+    "--dur", "30")
+  local A, B = side("a", d .. "/x", "x"), side("b", d .. "/y", "y")
+  local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=1500"), generated = 0 }
+  t.ok(m.headline[1].a_text:find("^≥ 3%.82 req/s by the means %(the last load before saturation; the repeats allow "
+    .. "3%.12–4%.94 req/s%)"), m.headline[1].a_text)
+  local c = charts.latency_throughput(m, A, B)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  -- x's rows of the chart's data: output tok/s, achieved req/s of each load point
+  local rows, block = {}, nil
+  for line in c.data:gmatch("[^\n]+") do
+    block = line:match("^# run (%a)") or block
+    if block == "a" and not line:match("^#") then
+      local f = {}
+      for v in line:gmatch("%S+") do f[#f + 1] = tonumber(v) end
+      rows[#rows + 1] = f
+    end
+  end
+  t.eq(#rows, 6)
+  local top_rps, top_tps = 0, 0
+  for _, r in ipairs(rows) do top_rps, top_tps = math.max(top_rps, r[2]), math.max(top_tps, r[1]) end
+  t.eq(vars.x_col, { 1, 2 }) -- tok/s, then req/s
+  t.eq({ vars.bound_a, vars.bound_a_dir }, { { rows[3][1], rows[3][2] }, 1 })
+  t.near(vars.cap_a_lo[2], rows[2][2], 1e-9, "from load point 2's req/s")
+  t.near(vars.cap_a_hi[2], top_rps, 1e-9, "to the most at any load")
+  t.near(vars.cap_a_lo[1], rows[2][1], 1e-9, "from load point 2's tok/s")
+  t.near(vars.cap_a_hi[1], top_tps, 1e-9, "to the most delivered at any load")
+  t.eq(vars.cap_a_open, { 0, 0 })
+  t.eq(vars.band_a, "range from repeats")
+  -- the caption says which bracket it is, not "up to the most any of its loads achieved"
+  local notes = table.concat(c.notes, "\n")
+  t.ok(notes:find("x's capacity is only a lower bound, ≥ 3.82 req/s by the means", 1, true), notes)
+  t.ok(not notes:find("up to the most any of its loads achieved", 1, true), notes)
+  t.ok(notes:find("x's bracket along the top of the panels (|---|, over a faint tint) is the range its repeats allow "
+    .. "the capacity, as in the Headline (3.12–4.94 req/s)", 1, true), notes)
+  -- gnuplot draws it, the key naming it as the range from repeats, beside the bound's mark
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  t.ok(svg:find("capacity lies within: range from repeats, x", 1, true), "key: what x's bracket is")
+  t.ok(svg:find("capacity at least (lower bound), x", 1, true), "key: the bound")
+  t.ok(xml_ok(out .. "/latency_throughput.svg"))
+end)
+
 t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()
   local function st(i, rate, conc, v) return { index = i, rate = rate, concurrency = conc, metrics = { values = v } } end
   local A = { x = "a", label = "A", run = { stages = {

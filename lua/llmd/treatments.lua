@@ -1351,6 +1351,12 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first, totals_ranks)
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
               .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
+          -- (spans apart by less than the noise of the rates they are read at: the ranking's and
+          -- compare.lua's words, decision.capacity_noise_text, its rates per GPU; "cannot order
+          -- them" reads as spans that overlap beside two that do not)
+          or ev.verdict == "untested" and ev.within_noise and ev.noise and ("untested, and either may be higher: %s")
+            :format(decision.capacity_noise_text(ev.noise, function(v) return rate(v) .. " per GPU" end,
+              ev.within_noise == "b" and x.label or nxt.label, ev.within_noise == "b" and nxt.label or x.label))
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
           or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU)"):format(x.label, gap, nxt.label)

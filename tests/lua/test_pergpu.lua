@@ -1112,4 +1112,66 @@ do
     t.eq(m.cost.settle, nil)
     lacks(m.cost.text, "To settle")
   end)
+
+  -- fixc44: spans apart per GPU by less than the noise of the rates they are read at. x on 1
+  -- GPU: 10, 20, 30 req/s offered, 10, 20, 22 achieved (saturated at 30: 22 < 0.95 x 30), from
+  -- 150, 300, 330 requests; y on 2 GPUs: 10, 20, 46, 60 offered, 10, 20, 46, 48 achieved, from
+  -- 150, 300, 600, 640. Per GPU, max sustained: y [23, 24], x [20, 22]: the loads put y above,
+  -- its 23 over x's ceiling of 22, by 1.000 req/s per GPU. Each rate's 95 % interval is its
+  -- count's (Poisson, llmd.loadpoints.rate_interval): /usr/bin/python3, z = 1.959963984540054,
+  -- z_0.80 = 0.8416212335729143: y's figure per GPU from 23 - z 23 / sqrt(600) = 21.1596, x's
+  -- ceiling to 22 + z 22 / sqrt(330) = 24.3737; h = hypot(1.8404, 2.3737) = 3.003502255245259,
+  -- the gap 1 - h to 1 + h = -2.004 to 4.004 req/s per GPU: within the noise. Loads k = ((z +
+  -- z_0.80) / z)^2 (h / 1)^2 = 18.431785909496412 times as long: ceil(600 k) = 11060, ceil(330
+  -- k) = 6083 requests (no seconds: rates per GPU).
+  local function counted(label, points, gpus)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], requests_ok = p[3], ttft_p90_ms = 50,
+        error_rate_pct = 0 } }
+    end
+    local run = t.run_of(stages)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
+  end
+  local NX = { { 10, 10, 150 }, { 20, 20, 300 }, { 30, 22, 330 } }
+  local NY = { { 10, 10, 150 }, { 20, 20, 300 }, { 46, 46, 600 }, { 60, 48, 640 } }
+  local NOISE = "but within the noise of those rates: y's figure less x's ceiling, 1.000 req/s per GPU, has a 95 % "
+    .. "interval from -2.004 req/s per GPU to 4.004 req/s per GPU (y's figure from 600 requests, x's ceiling from 330), "
+    .. "so either may be higher; more requests at each load (longer loads, rather than repeats) would tell"
+  local LONGER = "loads about 18.4 times as long: about 11060 and 6083 requests at those loads, not 600 and 330, would "
+    .. "put the gap beyond the noise with 80 % chance if it is truly 1.000 req/s per GPU, as measured (longer loads, "
+    .. "not more repeats: a repeated load's rate is read with its repeats' Student-t interval, which from 3 repeats is "
+    .. "about twice as wide as from one load 3 times as long)"
+
+  t.test("per GPU, max sustained: spans apart within the rates' noise order nothing, and longer loads settle it",
+    function()
+    local m = tr.model({ counted("x", NX, 1), counted("y", NY, 2) }, {})
+    find(m.cost.text, "y and x per GPU: the measured loads put y above (y sustained 23.000 req/s per GPU, x never "
+      .. "achieved more than 22.000 req/s per GPU at any load), " .. NOISE)
+    t.eq(m.cost.best_per_gpu, nil)
+    t.eq({ m.cost.per_gpu[1].rank_text, m.cost.per_gpu[2].rank_text }, { "1=", "1=" })
+    local settle = "To settle the order per GPU (each treatment at its own offered loads, in total): " .. LONGER .. "."
+    t.eq(m.cost.settle, settle)
+    find(m.verdict_line, "per GPU, none is shown first either (see below). " .. settle, "verdict line")
+  end)
+
+  t.test("per GPU, capacity: a bound above the other's ceiling within the rates' noise says so, not 'cannot order'",
+    function()
+    -- the same runs, every load at 50 ms against TTFT p90 <= 100 ms: each capacity is its
+    -- last load before saturation, a lower bound below its ceiling: per GPU y [23, 24], x [20,
+    -- 22], apart by the same 1.000 req/s per GPU within the same noise. On main: "untested, and
+    -- the measured loads cannot order them", the words of spans that overlap.
+    local m = tr.model({ counted("x", NX, 1), counted("y", NY, 2) }, { slo = SLO })
+    find(m.cost.text, "y and x per GPU: untested, and either may be higher: the measured loads put y above x only "
+      .. "within the noise of those rates: y's 23.000 req/s per GPU less x's 22.000 req/s per GPU, 1.000 req/s per GPU, "
+      .. "has a 95 % interval from -2.004 req/s per GPU to 4.004 req/s per GPU (from 600 and 330 requests)")
+    lacks(m.cost.text, "cannot order them")
+    t.eq(m.cost.best_per_gpu, nil)
+    -- what settles it: each bound measured higher, at its own offered loads in total (y's 46
+    -- to 60 req/s, x's 20 to 30), and the loads longer, as above
+    t.eq(m.cost.settle, "To settle the order per GPU (each treatment at its own offered loads, in total): measure loads "
+      .. "where each capacity lies, above its lower bound: y between 46 and 60 req/s offered (the last load before "
+      .. "saturation and the saturated one); x between 20 and 30 req/s offered (the last load before saturation and "
+      .. "the saturated one); " .. LONGER .. ".")
+  end)
 end

@@ -249,10 +249,7 @@ local template = require "llmd.template"
 local ROOT = t.here() .. "/../.."
 
 -- A comparison model rendered with the checkout's template name (no charts drawn here).
-local function render(name, m)
-  m.charts = m.charts or { list = {} }
-  return template.render_file(ROOT .. "/templates/" .. name, m)
-end
+local render = t.render_report
 
 -- The SLO paragraph of a rendered report: the line (Markdown) or <p> (HTML) that defines
 -- capacity at SLO.

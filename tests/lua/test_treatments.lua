@@ -2616,17 +2616,9 @@ do
   -- One folder of two workloads: vllm-2replicas' files (3.6 req/s, total_input_tokens /
   -- completed = 1599800 / 200 = 7999.0, 40000 / 200 = 200.0 output) beside vllm-3replicas'
   -- (5.5 req/s, 2499750 / 250 = 9999.0 and 25000 / 250 = 100.0): python3 on the files, 25 %
-  -- apart (beyond the workload match's 5 %). cmpfix3 (test_compare_fixes.lua) and newuser31
+  -- apart (beyond the workload match's 5 %). cmpfix3 (test_max_sustained.lua) and newuser31
   -- (test_report_reading.lua) use the same.
-  local function mixed_folder()
-    local dir = t.tmpdir() .. "/mixed"
-    for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
-      t.walk(EXP7 .. "/" .. c, function(path)
-        if path:match("%.json$") then t.copy(path, dir .. "/" .. path:match("[^/]+$")) end
-      end)
-    end
-    return dir
-  end
+  local mixed_folder = t.two_workload_folder
 
   t.test("fl4-1: treatments.lua: a treatment of two workloads has no max sustained throughput (nor capacity): N/A with "
     .. "why, in md, HTML and JSON", function()

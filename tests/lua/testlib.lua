@@ -725,6 +725,26 @@ function M.root()
   return root, root .. "/llmdlua"
 end
 
+-- One folder named mixed (in a new temporary folder) of two workloads: exp-7's vllm-2replicas
+-- files (3.6 req/s, 7999.0 input tokens a request) beside its vllm-3replicas' (5.5 req/s,
+-- 9999.0), 25 % apart (beyond the workload match's 5 %). Returns its path.
+function M.two_workload_folder()
+  local dir = M.tmpdir() .. "/mixed"
+  for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
+    M.walk(M.fixtures() .. "/vllm-benchmark/exp-7_H100/" .. c, function(path)
+      if path:match("%.json$") then M.copy(path, dir .. "/" .. path:match("[^/]+$")) end
+    end)
+  end
+  return dir
+end
+
+-- A comparison model m rendered with the checkout's report template name
+-- ("comparison_report.md", ...), no charts drawn unless m has them.
+function M.render_report(name, m)
+  m.charts = m.charts or { list = {} }
+  return require("llmd.template").render_file(M.root() .. "/templates/" .. name, m)
+end
+
 -- The python3 of the tests' reference scripts, and whether it has numpy (asked once).
 M.PY = "/usr/bin/python3"
 local numpy

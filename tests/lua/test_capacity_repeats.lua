@@ -261,3 +261,91 @@ t.test("the repeats that settle a load are sized for 80 % chance, as the longer 
     .. "95 % interval 0.0 ms to 14,373.7 ms, across the 500.0 ms limit; 9 would clear it with 80 % chance if their "
     .. "mean and spread are truly as measured); y at 30 req/s offered: 9 repeats, not 2")
 end)
+
+-- Defects of the two-run comparison left by session 30 (the lead's cmpfix brief, session 31),
+-- each reproduced: every test here fails without its fix. Expected values are worked by
+-- hand or by python3 (numpy) on the fixture files, as said beside them.
+-- (Formerly test_compare_fixes.lua.)
+do
+  local json = require "llmd.json"
+  local render = t.render_report
+
+  local function cap_model(ra, rb, slo)
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo or "ttft_p90_ms=200"),
+      generated = 0, workspace = "/tmp/cmpfix" }
+  end
+
+  -- Item 3: "no clear difference" in capacity beside a wide gap read as sameness. Two runs of
+  -- repeats (t.repeated_run: point i at 10 i req/s, TTFT p90 per repeat as listed); each
+  -- point's 95 % interval mean +- t(0.975, 2) sd / sqrt 3 (/usr/bin/python3, numpy):
+  --   x {50,60,70} {150,160,170} {290,300,310}: upper ends 84.84 184.84 324.84, lower ends
+  --     35.16 135.16 275.16: every end crosses 200 ms between 20 and 30 req/s: range 20-30
+  --   y {50,60,70} {100,110,120} {150,160,250} {250,260,270}: upper ends cross between 20 and
+  --     30 (323.48 at 30), the means (186.67 at 30, 260 at 40) and the lower ends (49.85,
+  --     235.16) between 30 and 40: range 20-40
+  -- The ranges overlap and the means' brackets (20-30, 30-40) do not: "no clear difference".
+  -- The gap they allow, y against x: 20 / 30 - 1 = -33.3 % to 40 / 20 - 1 = +100.0 % (by hand).
+  local X_REP = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
+  local Y_REP = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 160, 250 }, { 250, 260, 270 } }
+
+  t.test("3: decision.no_clear_difference_text says the gap the overlapping ranges allow", function()
+    local pct = function(v) return ("%+.1f %%"):format(v) end
+    t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 438 }, pct, "y vs x"),
+      "either may be higher — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs x)")
+    t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = math.huge }, pct),
+      "either may be higher — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+    t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 2000 }, pct),
+      "either may be higher — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+    t.eq(decision.no_clear_difference_text({ hi_pct = 12 }, pct),
+      "either may be higher — the repeats' ranges overlap; the gap could be anything up to +12.0 %")
+    t.eq(decision.no_clear_difference_text(nil, pct),
+      "either may be higher — the repeats' ranges overlap; the ranges leave room for any gap")
+  end)
+
+  t.test("3: capacity 'no clear difference' is printed with the gap its ranges allow: md, HTML, JSON, CSV", function()
+    local m = cap_model(t.repeated_run(X_REP), t.repeated_run(Y_REP))
+    local ev = m.capacity.evidence
+    t.eq(ev.verdict, "no clear difference") -- the verdict itself is kept (other code reads it)
+    t.eq({ m.capacity.a.interval.lo, m.capacity.a.interval.hi, m.capacity.b.interval.lo, m.capacity.b.interval.hi },
+      { 20, 30, 20, 40 })
+    local want = "either may be higher — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
+      .. "+100.0 % (y vs x)"
+    -- the Summary and the Headline's evidence (both capacity rows)
+    t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 22.86 req/s (the repeats allow 20.00–30.00 req/s) for "
+      .. "x, 31.82 req/s (the repeats allow 20.00–40.00 req/s) for y: " .. want, 1, true), m.summary)
+    t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
+    for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)", "Capacity at SLO, output tok/s" } do
+      local row = t.headline_row(m, label)
+      t.eq(row.evidence:sub(-#want - 2), ": " .. want)
+    end
+    -- the rendered reports
+    for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+      local text = render(name, m)
+      local w = name:match("html$") and want:gsub("'", "&#39;") or want -- (HTML escapes the apostrophe)
+      local _, n = text:gsub(w:gsub("%p", "%%%0"), "")
+      t.ok(n >= 3, name .. ": " .. n) -- the Summary and the two Headline rows
+      t.ok(not text:find("they overlap, no clear difference", 1, true), name)
+    end
+    -- comparison.json: the gap beside the verdict
+    local plain = json.decode(json.encode(report.plain(m)))
+    t.eq(plain.capacity.evidence.verdict, "no clear difference")
+    t.near(plain.capacity.evidence.gap_lo_pct, -100 / 3, 1e-9)
+    t.near(plain.capacity.evidence.gap_hi_pct, 100, 1e-9)
+    t.eq(plain.capacity.evidence.text, want)
+    -- the CSV: the verdict cell kept, the note opens with the gap
+    local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+    t.ok(line:find(',no clear difference,,,,"' .. want .. "; x: 22.86 req/s", 1, true), line)
+    -- per GPU (2 GPUs each): the ranges halved, 10-15 and 10-20 req/s, the same gap (10 / 15 - 1,
+    -- 20 / 10 - 1: by hand), said on the per-GPU row, in its JSON evidence and its CSV row
+    local function gsd(label, run) return { label = label, state = { label = label, stack = { gpus = 2 } }, run = run,
+      kv = {} } end
+    m = report.build { a = gsd("x", t.repeated_run(X_REP)), b = gsd("y", t.repeated_run(Y_REP)),
+      slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0, workspace = "/tmp/cmpfix" }
+    t.eq(m.capacity.per_gpu.evidence.verdict, "no clear difference")
+    local ev_gpu = t.headline_row(m, "Capacity at SLO per GPU").evidence
+    t.eq(ev_gpu:sub(-#want - 2), ": " .. want)
+    t.eq(json.decode(json.encode(report.plain(m))).capacity.per_gpu.evidence.text, want)
+    line = report.csv(m):match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+    t.ok(line:find(",no clear difference,", 1, true) and line:find(want, 1, true), line)
+  end)
+end

@@ -247,23 +247,26 @@ t.test("every bound kind's tok/s: its own point's, from the fewest at that load 
   t.eq({ lp.bracket_tps(c) }, { nil, nil })
 end)
 
+-- A run of rate-based load points {offered = achieved req/s, output tok/s, TTFT p90 ms}, and
+-- its side of a comparison (the next two tests).
+local function tps_run(rows)
+  local stages = {}
+  for i, r in ipairs(rows) do
+    stages[i] = { rate = r[1], values = { throughput_req_s = r[1], throughput_tok_s = r[2], ttft_p90_ms = r[3],
+      error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+local function tps_sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+
 t.test("about the same in req/s is said of tok/s only where the tok/s spans keep within the threshold", function()
   -- with --min-effect 10: x 10 req/s at 1000 tok/s (TTFT p90 100 ms), 10.5 at 1050 (300
   -- ms); y 10.1 at 1010, 10.6 at 1500. TTFT p90 <= 200 ms crosses halfway in both (by
   -- hand): 10.25 and 10.35 req/s, brackets 10-10.5 and 10.1-10.6: B - A from 10.1 / 10.5 - 1
   -- = -3.8 % to 10.6 / 10 - 1 = +6.0 %, within 10 %: about the same. In tok/s the brackets
   -- are 1000-1050 and 1010-1500: from 1010 / 1050 - 1 = -3.8 % to 1500 / 1000 - 1 = +50.0 %
-  local function run(rows)
-    local stages = {}
-    for i, r in ipairs(rows) do
-      stages[i] = { rate = r[1], values = { throughput_req_s = r[1], throughput_tok_s = r[2], ttft_p90_ms = r[3],
-        error_rate_pct = 0 } }
-    end
-    return t.run_of(stages)
-  end
-  local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-  local m = report.build { a = sdr("x", run { { 10, 1000, 100 }, { 10.5, 1050, 300 } }),
-    b = sdr("y", run { { 10.1, 1010, 100 }, { 10.6, 1500, 300 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
+  local m = report.build { a = tps_sd("x", tps_run { { 10, 1000, 100 }, { 10.5, 1050, 300 } }),
+    b = tps_sd("y", tps_run { { 10.1, 1010, 100 }, { 10.6, 1500, 300 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
     min_effect = 10, generated = 0 }
   t.eq(m.capacity.evidence.verdict, "about the same")
   local rrow = t.headline_row(m, RPS)
@@ -273,6 +276,31 @@ t.test("about the same in req/s is said of tok/s only where the tok/s spans keep
   -- it read the req/s row's "within the practical threshold of 10.0 %: about the same"
   t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
     .. "10.0 %, but in output tok/s the measured loads allow B − A -3.8 % to +50.0 %: not shown to differ, no winner")
+end)
+
+-- Session 31's leftovers in compare.lua's report (task cmpfix3): the tok/s capacity row's own
+-- gap. Expected values by hand, as the test says.
+-- (Formerly test_cmpfix3.lua, then test_compare_fixes.lua.)
+t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quotes its own tok/s gap", function()
+  -- TTFT p90 <= 200 ms crosses between 10 and 20 req/s in both (by hand: x halfway, 15.00;
+  -- y at 10 + 10 x 100 / 190 = 15.26): within 2 % of each other, but the brackets 10-20 and
+  -- 10-20 allow B - A from 10 / 20 - 1 = -50 % to 20 / 10 - 1 = +100 % in req/s. In tok/s x
+  -- delivers 100 a request (1000-2000 tok/s), y 150 (1500-3000): B - A from 1500 / 2000 - 1 =
+  -- -25.0 % to 3000 / 1000 - 1 = +200.0 % (by hand)
+  local m = report.build { a = tps_sd("x", tps_run { { 10, 1000, 100 }, { 20, 2000, 300 } }),
+    b = tps_sd("y", tps_run { { 10, 1500, 100 }, { 20, 3000, 290 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.gap_wide }, { "not shown to differ", true })
+  local rps = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)")
+  t.eq(rps.pct_text, "-50.0 % to +100.0 %")
+  local row = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.eq(row.pct_text, "-25.0 % to +200.0 %")
+  -- it read "... the figures are within the practical threshold of 2.0 %, but the measured
+  -- loads allow B − A -50.0 % to +100.0 %", the req/s gap, beside -25.0 % to +200.0 %
+  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of 2.0 %, "
+    .. "but in output tok/s the measured loads allow B − A -25.0 % to +200.0 %: not shown to differ, no winner")
+  t.ok(not row.evidence:find("+100.0 %", 1, true), row.evidence)
 end)
 
 t.test("a bound whose tok/s has no known ceiling leaves the tok/s gap open on that side, said so", function()

@@ -2181,3 +2181,56 @@ do
     find(md, "| " .. longer .. " |", "md: the ranking table")
   end)
 end
+
+-- Session 31's leftovers in compare.lua's report (task cmpfix3): the repeats' bands in charts.
+-- Expected values are by hand or python3 (numpy) as each test says.
+-- (Formerly test_cmpfix3.lua, then test_compare_fixes.lua.)
+do
+  local report = require "llmd.report"
+  local decision = require "llmd.decision"
+
+  t.test("two overlapping ranges from repeats are two brackets in lanes, never a grey wash over the panel",
+    function()
+    -- x crosses TTFT p90 200 ms between 20 and 30 req/s by its means, y too; their repeats'
+    -- ranges 10-40 and 20-40 req/s overlap (the Headline's, read by the model)
+    local ra = t.repeated_run { { 50, 60, 70 }, { 170, 180, 190 }, { 250, 300, 350 }, { 400, 420, 440 } }
+    local rb = t.repeated_run { { 60, 70, 80 }, { 150, 160, 170 }, { 190, 230, 260 }, { 400, 430, 460 } }
+    local function sd(x, label, r) return { x = x, label = label, state = { label = label }, run = r, kv = {} } end
+    local A, B = sd("a", "x", ra), sd("b", "y", rb)
+    local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+    t.eq({ m.capacity.a.interval.text, m.capacity.b.interval.text }, { "10.00–40.00 req/s", "20.00–40.00 req/s" })
+    local c = charts.latency_throughput(m, A, B)
+    local out = t.tmpdir()
+    charts.render({ c }, ROOT .. "/templates", out, charts.gnuplot())
+    local svg = t.read(out .. "/latency_throughput.svg")
+    -- every filled polygon over the panel's height (179 px): a tint, faint, so that two of them
+    -- stay light (it was 0.12 each, the overlap a grey wash)
+    local tall = 0
+    for op, pts in svg:gmatch("<polygon fill = 'rgb%([^)]*%)' fill%-opacity = '([%d.]+)' points = '([^']*)'") do
+      local ylo, yhi = math.huge, -math.huge
+      for y in pts:gmatch("[%d.]+,([%d.]+)") do ylo, yhi = math.min(ylo, tonumber(y)), math.max(yhi, tonumber(y)) end
+      if yhi - ylo > 100 then
+        tall = tall + 1
+        t.ok(tonumber(op) <= 0.05, ("a full-height fill of opacity %s"):format(op))
+      end
+    end
+    t.eq(tall, 4, "a tint per run and panel")
+    -- each run's range a bracket |---| (fixe42: a filled bar there read as a data series): in
+    -- gnuplot's SVG an arrow with barred heads, one path holding two vertical bars and the
+    -- horizontal line between them; each run's in each of the 2 panels, A's lane above B's and
+    -- apart from it (SVG y grows downwards)
+    local lanes = { ["0, 114, 178"] = {}, ["213,  94,   0"] = {} }
+    for col, d in svg:gmatch("<path stroke='rgb%(%s*([^)]*)%)'%s+d='([^']*)'") do
+      local bars, line = 0, nil
+      for x1, y1, x2, y2 in d:gmatch("M([%d.]+),([%d.]+) L([%d.]+),([%d.]+)") do
+        x1, y1, x2, y2 = tonumber(x1), tonumber(y1), tonumber(x2), tonumber(y2)
+        if math.abs(x1 - x2) < 0.1 then bars = bars + 1
+        elseif math.abs(y1 - y2) < 0.1 and math.abs(x2 - x1) > 50 then line = y1 end
+      end
+      if lanes[col] and bars >= 2 and line then table.insert(lanes[col], line) end
+    end
+    local la, lb = lanes["0, 114, 178"], lanes["213,  94,   0"]
+    t.ok(#la >= 2 and #lb >= 2, ("brackets: %d and %d"):format(#la, #lb))
+    for i = 1, 2 do t.ok(la[i] + 1 < lb[i], ("A's lane at %g above B's at %g"):format(la[i], lb[i])) end
+  end)
+end

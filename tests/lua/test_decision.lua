@@ -738,7 +738,7 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   -- = 0, p = 1 (python3 /tmp script: van Elteren by hand with fractions, mid-ranks and the
   -- tie-corrected variance). (With repeats at a load, 3 at 2/s in A and 3 at 10/s in B, so
   -- that the pooled samples mix the loads differently, the repeats are the units, not their
-  -- requests: cmpfix3 (test_compare_fixes.lua).)
+  -- requests: cmpfix3 (test_design_effect.lua).)
   local l1, l2, l1s, l2s = {}, {}, {}, {}
   for i = 1, 40 do
     l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000

@@ -300,3 +300,39 @@ do
     t.eq({ kv.time_avg.a.scope, kv.time_avg.b.scope }, { scope, false })
   end)
 end
+
+-- Session 31's leftovers in compare.lua's report (task cmpfix3): precision of cached tokens.
+-- Expected values are by hand or python3 (numpy) as each test says.
+-- (Formerly test_cmpfix3.lua, then test_compare_fixes.lua.)
+do
+  local report = require "llmd.report"
+
+  t.test("KV rates: at least 3 significant digits, and a row's A, B and Delta to one precision", function()
+    -- cached tokens per completed request 1.9167 against 1.9290 (by hand: +0.0123, whose 3
+    -- significant digits need 4 decimals, so A and B get 4 too: it read "1.9", "1.9" beside
+    -- "+0.0123"); misses per request 12.5 against 12.5 + 0.25 = 12.75 (+0.250: 3 decimals for
+    -- all three); a hit rate of 5.5 % against 6 % (+0.500 pp: 3 decimals, "5.500 %", "6.000 %")
+    local function kv_side(label, kv)
+      kv.available = true
+      return { label = label, state = { label = label }, kv = kv,
+        run = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100 } } } }
+    end
+    local m = report.build { a = kv_side("x", { hits_per_request = 1.9167, misses_per_request = 12.5,
+      hit_rate_pct = 5.5 }), b = kv_side("y", { hits_per_request = 1.9290, misses_per_request = 12.75,
+      hit_rate_pct = 6 }), generated = 0, workspace = "/tmp/kv" }
+    local by = {}
+    for _, part in ipairs { m.kv.rows, m.kv.efficiency } do
+      for _, r in ipairs(part) do by[r.key] = r end
+    end
+    local function cells(k) return { by[k].a_text, by[k].b_text, by[k].delta_text } end
+    t.eq(cells("hits_per_request"), { "1.9167", "1.9290", "+0.0123" })
+    t.eq(cells("misses_per_request"), { "12.500", "12.750", "+0.250" })
+    t.eq(cells("hit_rate_pct"), { "5.500 %", "6.000 %", "+0.500 pp" })
+    -- one side unknown: the other at its own 3 significant digits
+    m = report.build { a = kv_side("x", { hits_per_request = 1.9167 }), b = kv_side("y", {}), generated = 0,
+      workspace = "/tmp/kv" }
+    for _, r in ipairs(m.kv.efficiency) do
+      if r.key == "hits_per_request" then t.eq(r.a_text, "1.92") end
+    end
+  end)
+end

@@ -1272,3 +1272,101 @@ do
     t.eq(ys.saturation.edge and ys.saturation.edge.share_text, "98.0")
   end)
 end
+
+-- Session 31's leftovers in compare.lua's report (task cmpfix3): the max sustained order said
+-- alike in every output, and max sustained of a run of two workloads.
+-- Expected values are by hand or python3 (numpy) as each test says.
+-- (Formerly test_cmpfix3.lua, then test_compare_fixes.lua.)
+do
+  local json = require "llmd.json"
+  local ROOT = t.here() .. "/../.."
+  local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+  local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+  local CHUNKED = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+  local csv_fields = t.csv_row
+
+  t.test("the max sustained throughput's order is said alike in the md, HTML, JSON and CSV", function()
+    -- the demo pair (python3 on the stage files' successes.throughput.requests_per_sec):
+    -- vllm 1.0172, 31.1559, 61.2419, 91.3573, 101.232 (of 122.59 offered: 82.6 %, saturated),
+    -- 101.4602, 103.078; chunked ..., 126.5347, 167.7836, 170.2076 (of 212.24: 80.2 %,
+    -- saturated), 172.9616. The ranked rates are the drain-reduced ones, completed / (window -
+    -- least latency) (python3, _drain in harness_expected.lua): chunked sustained 169.43,
+    -- above the most vllm achieved at any load, 104.24: the loads order them (untested)
+    local w, r = t.compare { "--a", VLLM, "--a-label", "vllm", "--b", CHUNKED, "--b-label", "chunked", "--slo",
+      "ttft_p90_ms=200" }
+    t.eq(r.code, 0, r.stderr)
+    local want = "one run per load, no interval: untested, but the measured loads order them: chunked sustained "
+      .. "169.43 req/s, vllm never achieved more than 104.24 req/s at any load"
+    local md = t.read(w .. "/comparison_report.md")
+    t.eq(t.table_rows(md, "Headline")["Max sustained throughput"][6], want)
+    local js = json.read(w .. "/comparison.json")
+    t.eq(t.headline_row(js, "Max sustained throughput").evidence, want)
+    local html = t.read(w .. "/comparison_report.html")
+    t.ok(html:find(require("llmd.html").escape(want), 1, true), "the HTML's Headline")
+    local csv = t.read(w .. "/comparison.csv")
+    local row = csv_fields(csv, "max_sustained_rps")
+    -- (it said "untested" with only the two figures in its note)
+    t.eq(row[7], "untested")
+    t.ok(row[11]:find("; evidence: " .. want, 1, true), row[11])
+    -- the capacity row likewise: the order the Headline gives it (127.76 sustained within the
+    -- SLO against vllm's 104.24 at most, drain-reduced rates)
+    local cap = t.headline_row(js, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)").evidence
+    t.ok(cap:find("the order holds whatever the bound: chunked sustained 127.76 req/s, vllm never achieved more than "
+      .. "104.24 req/s at any load", 1, true), cap)
+    t.ok(csv_fields(csv, "capacity_at_slo_rps")[11]:find("; evidence: " .. cap, 1, true), "capacity's CSV note")
+    -- the Headline's output tok/s capacity has its CSV row too (it had none; new-user trial,
+    -- session 32): vllm's bound is its tok/s at the last load before saturation, 5747.232
+    -- (stage 3's successes.throughput.output_tokens_per_sec x its drain-reduced rate / its
+    -- requests_per_sec), chunked's the TTFT p90 = 200 ms crossing between stages 3 and 4
+    -- (37.245 and 226.506 ms) carried onto their output tok/s (7978.361 and 10575.043, the
+    -- same way): 10211.382 (python3 on the stage files); B - A from 7978.361 - 6503.427 (vllm's
+    -- most) = +1,474.9 (+22.7 %) to 10575.043 - 5747.232 = +4,827.8 (+84.0 %); its evidence the
+    -- Headline's tok/s row's
+    local tps = csv_fields(csv, "capacity_at_slo_output_tps")
+    t.eq(tps[2], "tok/s")
+    t.near(tonumber(tps[3]), 5747.232, 1e-3)
+    t.near(tonumber(tps[4]), 10211.382, 1e-3)
+    t.eq(tps[7], "untested")
+    local ev = t.headline_row(js, "Capacity at SLO, output tok/s").evidence
+    t.ok(ev:find("the measured loads order them in output tok/s too", 1, true), ev)
+    t.ok(tps[11]:find("vllm: ≥ 5,747.2 tok/s; chunked: about 10,211.4 tok/s; B - A: +1,474.9 to +4,827.8 tok/s, "
+      .. "+22.7 % to +84.0 %; evidence: " .. ev, 1, true), tps[11])
+  end)
+
+  t.test("a run of two workloads has no max sustained throughput: N/A with why, in every output", function()
+    -- vllm-2replicas' files (3.6 req/s, 1599800 / 200 = 7999.0 input tokens a request) beside
+    -- vllm-3replicas' (5.5 req/s, 2499750 / 250 = 9999.0): python3 on the files, 25 % apart (>
+    -- 5 %): two workloads in one folder (newuser31 (test_ingest.lua)'s nu31-8). It read "≥ 5.35 req/s (never
+    -- saturated)", the 5.5 req/s workload's rate as the run's limit
+    local dir = t.two_workload_folder()
+    local why = "mixed's load points sent different requests (see the Data checks), so a max sustained throughput "
+      .. "across them would mix two workloads"
+    for _, slo in ipairs { { "--slo", "ttft_p95_ms=300" }, {} } do
+      local args = { "--a", dir, "--b", EXP7 .. "/llm-d-1p1d" }
+      for _, x in ipairs(slo) do args[#args + 1] = x end
+      local w, r = t.compare(args)
+      t.eq(r.code, 0, r.stderr)
+      local md = t.read(w .. "/comparison_report.md")
+      local row = t.table_rows(md, "Headline")["Max sustained throughput"]
+      t.eq(row[2], "N/A (mixed's load points sent different requests, see the Data checks, so a max sustained "
+        .. "throughput across them would mix two workloads)")
+      t.eq({ row[4], row[6] }, { "N/A (unknown for A)", "not compared: " .. why })
+      t.ok(md:find("so that run's capacity and max sustained throughput are N/A", 1, true), "the banner")
+      local js = json.read(w .. "/comparison.json")
+      local h = t.headline_row(js, "Max sustained throughput")
+      t.eq({ h.a, h.a_text, h.evidence }, { nil, row[2], row[6] })
+      t.eq(js.saturation.a.max_sustained_na, why)
+      t.eq(js.saturation.b.max_sustained_na, nil)
+      local csv = csv_fields(t.read(w .. "/comparison.csv"), "max_sustained_rps")
+      t.eq({ csv[3], csv[5], csv[6] }, { "", "", "" })
+      t.ok(csv[11]:find("mixed: " .. row[2], 1, true), csv[11])
+      local html = t.read(w .. "/comparison_report.html")
+      t.ok(html:find(require("llmd.html").escape(row[2]), 1, true), "the HTML's Headline")
+      if #slo == 0 then
+        -- without SLOs the Summary says it where it gave the two figures
+        t.ok(js.summary:find("Max sustained throughput is not compared: " .. why, 1, true), js.summary)
+        t.ok(not js.summary:find("5.35", 1, true), js.summary)
+      end
+    end
+  end)
+end

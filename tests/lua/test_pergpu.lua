@@ -1175,3 +1175,70 @@ do
       .. "the saturated one); " .. LONGER .. ".")
   end)
 end
+
+-- Defects of the two-run comparison left by session 30 (the lead's cmpfix brief, session 31),
+-- each reproduced: every test here fails without its fix. Expected values are worked by
+-- hand or by python3 (numpy) on the fixture files, as said beside them.
+-- (Formerly test_compare_fixes.lua.)
+do
+  local render = t.render_report
+
+  -- Item 5: comparison.csv had no per-GPU rows for max sustained throughput and whole-run
+  -- output tok/s, which the Headline and comparison.json show. exp-7 (/usr/bin/python3, numpy:
+  -- the means over each folder's files): vllm-2replicas request_throughput 3.4848701171063183,
+  -- output_throughput 696.9740234212636, on 2 GPUs 1.7424350585531592 and 348.4870117106318;
+  -- llm-d-1p1d 3.4852279198137848 and 697.045583962757, on 4 GPUs 0.8713069799534462 and
+  -- 174.26139599068924. Neither saturated (max sustained = the highest achieved, a lower bound).
+  local function csv_row(csv, key)
+    local f = t.csv_row(csv, key)
+    return { key = f[1], unit = f[2], a = f[3], b = f[4], delta = f[5], pct = f[6], verdict = f[7], note = f[11] }
+  end
+
+  t.test("5: the CSV has the Headline's per-GPU max sustained and output tok/s rows, with their N/A reasons", function()
+    local m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas", 2), b = sd("y", EXP7 .. "/llm-d-1p1d", 4),
+      generated = 0, workspace = "/tmp/cmpfix" }
+    local csv = report.csv(m)
+    local md = render("comparison_report.md", m)
+    local sus = csv_row(csv, "max_sustained_rps_per_gpu")
+    t.eq({ sus.unit, sus.verdict, sus.delta }, { "req/s", "untested", "" }) -- two lower bounds: no delta
+    t.near(tonumber(sus.a), 1.7424350585531592, 1e-12)
+    t.near(tonumber(sus.b), 0.8713069799534462, 1e-12)
+    -- the note quotes the Headline's cells, as the report prints them
+    local hl = t.table_rows(md, "Headline")["Max sustained throughput per GPU"]
+    t.eq({ hl[2], hl[3] }, { "≥ 1.74 req/s (never saturated)", "≥ 0.87 req/s (never saturated)" })
+    t.ok(sus.note:find(("x: %s; y: %s"):format(hl[2], hl[3]), 1, true), sus.note)
+    local tps = csv_row(csv, "output_tps_per_gpu")
+    t.eq(tps.unit, "tok/s")
+    t.near(tonumber(tps.a), 348.4870117106318, 1e-9)
+    t.near(tonumber(tps.b), 174.26139599068924, 1e-9)
+    hl = t.table_rows(md, "Headline")["Output tok/s per GPU (whole run)"]
+    t.eq({ hl[2], hl[3] }, { "348.49 tok/s (mean of 3)", "174.26 tok/s (mean of 3)" })
+    -- on 2 against 4 GPUs the per-GPU share follows the counts: not comparable, and why (the
+    -- Headline's evidence), never a bare -50 % with a verdict
+    t.eq({ tps.verdict, tps.delta }, { "not comparable", "" })
+    t.ok(tps.note:find("B - A per GPU: -174.2 tok/s, -50.0 %; not like for like per GPU", 1, true), tps.note)
+    -- the same GPU count: the delta, untested (174.2614 x 4 / 2 = 348.5228; -/+: by hand)
+    m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas", 2), b = sd("y", EXP7 .. "/llm-d-1p1d", 2),
+      generated = 0, workspace = "/tmp/cmpfix" }
+    tps = csv_row(report.csv(m), "output_tps_per_gpu")
+    t.eq(tps.verdict, "untested")
+    t.near(tonumber(tps.delta), 697.045583962757 / 2 - 696.9740234212636 / 2, 1e-9)
+    -- one count unknown: that side empty, the Headline's reason in the note
+    m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas"), b = sd("y", EXP7 .. "/llm-d-1p1d", 4),
+      generated = 0, workspace = "/tmp/cmpfix" }
+    csv, md = report.csv(m), render("comparison_report.md", m)
+    local why = t.table_rows(md, "Headline")["Max sustained throughput per GPU"][2]
+    t.eq(why, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
+    for _, key in ipairs { "max_sustained_rps_per_gpu", "output_tps_per_gpu" } do
+      local r = csv_row(csv, key)
+      t.eq({ r.a, r.verdict }, { "", "not comparable" }, key)
+      t.ok(r.note:find("x: " .. why, 1, true), r.note)
+    end
+    -- both unknown: the rows, empty, with the reason the Headline's Per GPU row gives
+    m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas"), b = sd("y", EXP7 .. "/llm-d-1p1d"),
+      generated = 0, workspace = "/tmp/cmpfix" }
+    local r = csv_row(report.csv(m), "output_tps_per_gpu")
+    t.eq({ r.a, r.b }, { "", "" })
+    t.ok(r.note:find("x: N/A (accelerator counts unknown: gpus: N in the info files)", 1, true), r.note)
+  end)
+end

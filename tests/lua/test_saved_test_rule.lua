@@ -77,7 +77,7 @@ do
 
   t.test("fl4-4: analyze.lua on an old workspace where a repeat has no TTFT mean or p50: untested with why, never the "
     .. "last report's pooled test", function()
-    -- cmpfix3 (test_compare_fixes.lua)'s ladder: 3 repeats at 2/s and 10/s on both sides, B 5.5 ms slower in
+    -- cmpfix3 (test_design_effect.lua)'s ladder: 3 repeats at 2/s and 10/s on both sides, B 5.5 ms slower in
     -- every repeat (by hand, exact van Elteren on the repeats' TTFT means p = 0.005)
     local l1, l2 = {}, {}
     for i = 1, 40 do l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000 end
@@ -99,7 +99,7 @@ do
     t.eq(rows_of().ttft_mean_ms.p_value, 0.005)
     -- an old workspace: its saved run model has no TTFT mean or p50 for run A's first stage
     -- (a repeat at 2/s), and its last report quoted a test of the requests pooled over the
-    -- repeats (an older version's: p = 0.00061, cmpfix3 (test_compare_fixes.lua)'s figure for such a test)
+    -- repeats (an older version's: p = 0.00061, cmpfix3 (test_design_effect.lua)'s figure for such a test)
     local p = w .. "/run-a/run_model.json"
     local rm = json.read(p)
     rm.stages[1].metrics.ttft_mean_ms, rm.stages[1].metrics.ttft_p50_ms = nil, nil

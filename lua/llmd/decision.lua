@@ -2571,6 +2571,16 @@ function M.capacity_gap(ca, cb, touch)
   return g
 end
 
+-- Does the gap two capacities' spans allow (g: M.capacity_gap, B against A) stay within the
+-- practical threshold thr (%) at both ends, judged as every threshold is, on how far apart
+-- the runs are whichever is A (M.magnitude: a rise of thr % or a fall of 100 thr / (100 +
+-- thr) % reaches it)? false where an end is unknown or open. The one rule of "about the
+-- same" (M.capacity_evidence, and the tok/s row's reading of it).
+function M.gap_within(g, thr)
+  return type(g) == "table" and g.lo_pct ~= nil and g.hi_pct ~= nil and M.magnitude(g.lo_pct) <= thr
+    and M.magnitude(g.hi_pct) <= thr
+end
+
 -- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
 -- measured percentile per load of unknown noise (no repeats' ranges on both sides, a side
 -- noise_unknown): its spans lie one side of 0 (or meet there), the lower run's span does not
@@ -2987,10 +2997,14 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   local thr = min_effect or M.MIN_EFFECT
   -- two figures within the practical threshold are about the same, whatever their order,
-  -- but only where the gap their spans allow stays within it too
+  -- but only where the gap their spans allow stays within it too; both judged on how far
+  -- apart the runs are whichever is A (M.magnitude, M.gap_within), so that swapping A and B
+  -- never turns "about the same" into "not shown to differ" (fixa44: the gap's ends, B
+  -- against A, were held to -thr and +thr: 9.99-10.01 against 10.0-10.19 req/s allowed
+  -- +2.002 %, not shown to differ, and swapped -1.963 %, about the same)
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
-    local eff = M.mean_gap_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < thr then
+    local eff = M.effect_pct(ca.rps, cb.rps)
+    if eff and M.magnitude(eff) < thr then
       ev.verdict = "about the same"
       -- the figures are estimates inside their spans (the repeats' ranges, else the measured
       -- brackets): sameness only where the gap those spans allow stays within the
@@ -2998,7 +3012,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- sides, the same reasons as for any two ranges that overlap (the load steps cannot
       -- order the means, or a range is open-ended), else the gap is wider than the threshold
       local g = M.capacity_gap(ca, cb)
-      if g and not (g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr) then
+      if g and not M.gap_within(g, thr) then
         ev.verdict = "not shown to differ"
         local ba, ta = M.means_span(ca)
         local bb, tb = M.means_span(cb)

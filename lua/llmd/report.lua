@@ -3233,7 +3233,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
-    if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
+    if not ev.gap_wide and decision.gap_within(g, thr) then
       return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "

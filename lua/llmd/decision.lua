@@ -993,7 +993,7 @@ local function sustained_pairs(pairs_, sat, runs)
   return kept, over, over_loads
 end
 
--- The text of the loads sustained_pairs left out, for a test's left_out: "overloaded (WHY):
+-- The text of the loads sustained_pairs left out, for a test's left_out: "not sustained (WHY):
 -- 10/s in A; 8/s in B"; nil where none.
 local function over_text(over, why)
   if #over.a + #over.b == 0 then return nil end

@@ -961,23 +961,22 @@ end
 -- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
 -- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil. runs ({a =, b =,
 -- na =, nb =}: the run models and their numbers of load points): any load a run is not known
--- to have sustained (unsustained), the rule of the tests whose units are counts or repeats;
--- without it, past saturation only.
+-- to have sustained (unsustained), the one rule of every stratified test (the requests'
+-- latency, the error rate's counts, the repeats); without the run models a shortfall's
+-- failures cannot be judged bursty, and such a load stays in.
 local function overloaded(sat, pr, runs)
   if not sat then return nil end
-  local a, b
-  if runs then
-    a, b = unsustained(sat.a, pr.a, runs.a, runs.na), unsustained(sat.b, pr.b, runs.b, runs.nb)
-  else
-    a, b = lp.point_saturated(sat.a, pr.a), lp.point_saturated(sat.b, pr.b)
-  end
+  runs = runs or {}
+  local a, b = unsustained(sat.a, pr.a, runs.a, runs.na), unsustained(sat.b, pr.b, runs.b, runs.nb)
   return a and b and "both" or a and "a" or b and "b" or nil
 end
 
 -- The pairs of load points (M.paired_points) split by overloaded(sat, pr, runs): kept, the
 -- ones both runs sustained; over = {a = {loads}, b = {loads}} (json arrays); over_loads,
 -- the scope's texts ("10/s (A)"). Those left out make no tested winner, whatever the test.
--- runs nil: the saturated loads only (the per-request latency test's rule).
+-- (fixa44: before, the per-request latency test left out the saturated loads only, so it
+-- could name a winner from a load a run answered short, its failures in bursts: the
+-- latencies there are those of the requests that outlasted the queue.)
 local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
@@ -994,7 +993,7 @@ local function sustained_pairs(pairs_, sat, runs)
   return kept, over, over_loads
 end
 
--- The text of the loads sustained_pairs left out, for a test's left_out: "overloaded (WHY):
+-- The text of the loads sustained_pairs left out, for a test's left_out: "not sustained (WHY):
 -- 10/s in A; 8/s in B"; nil where none.
 local function over_text(over, why)
   if #over.a + #over.b == 0 then return nil end
@@ -1212,6 +1211,11 @@ M.point_samples, M.load_point_text = point_samples, fmt_load
 -- approximation misstates a small sample's p, as it does unstratified.
 -- Returns {test = "mann_whitney", p, z (> 0: A's values larger, as the unstratified
 -- test's), strata, left_out}, or nil and why.
+-- Why the latency tests leave out the loads a run did not sustain (over_text's why).
+-- (the requests' and the repeats' alike)
+M.LATENCY_UNSUSTAINED = "past saturation, or past a load whose saturation could not be judged, the latency may "
+  .. "measure the queue, which grows with time; where failed requests in bursts made up a shortfall, it is that of "
+  .. "the requests that outlasted the queue"
 function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
@@ -1219,8 +1223,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- each stratum's values for the exact test, while there are few enough in all
   local small, n_all = {}, 0
   -- (over's two lists: [] in comparison.json where one side has none, never {})
-  -- (past saturation the latency is the queue's length, which grows with time: no test)
-  local kept, over, over_loads = sustained_pairs(pairs_, sat)
+  -- (past saturation the latency is the queue's length, which grows with time; where a
+  -- shortfall's failures came in bursts, the requests timed are those that outlasted the
+  -- queue: no test, the rule of every stratified test, sustained_pairs)
+  local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
   local deff_max, dependent = 1, {}
   -- (the scope's lists, test_scope: loads tested, overloaded, with nothing to rank)
   local tested, blank = {}, {}
@@ -1274,13 +1280,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       .. "fewer than %d independent requests' worth): %s"):format(M.MIN_EFFECTIVE, table.concat(dependent, ", "))
   end
   if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
-  if #over.a + #over.b > 0 then
-    local parts = {}
-    if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
-    if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
-    texts[#texts + 1] = ("overloaded (past saturation the latency measures the queue, which grows with time): %s")
-      :format(table.concat(parts, "; "))
-  end
+  texts[#texts + 1] = over_text(over, M.LATENCY_UNSUSTAINED)
   local left_text = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   if #kept == 0 then
     return nil, ("no load point both runs sustained (%s)"):format(left_text or "none")
@@ -1752,8 +1752,7 @@ function M.stratified_repeat_test(pa, pb, kind, sat, runs)
   local all_pairs, left = M.paired_points(pa, pb)
   if #all_pairs == 0 then return nil, "no load point of one run is at a load the other measured" end
   local pairs_, over, over_loads = sustained_pairs(all_pairs, sat, runs or {})
-  local over_left = over_text(over, "past saturation, or where it could not be judged, a repeat's latency may be "
-    .. "its queue's")
+  local over_left = over_text(over, M.LATENCY_UNSUSTAINED)
   if #pairs_ == 0 then
     return nil, ("no load point both runs sustained (left out, %s)"):format(over_left)
   end
@@ -2572,6 +2571,16 @@ function M.capacity_gap(ca, cb, touch)
   return g
 end
 
+-- Does the gap two capacities' spans allow (g: M.capacity_gap, B against A) stay within the
+-- practical threshold thr (%) at both ends, judged as every threshold is, on how far apart
+-- the runs are whichever is A (M.magnitude: a rise of thr % or a fall of 100 thr / (100 +
+-- thr) % reaches it)? false where an end is unknown or open. The one rule of "about the
+-- same" (M.capacity_evidence, and the tok/s row's reading of it).
+function M.gap_within(g, thr)
+  return type(g) == "table" and g.lo_pct ~= nil and g.hi_pct ~= nil and M.magnitude(g.lo_pct) <= thr
+    and M.magnitude(g.hi_pct) <= thr
+end
+
 -- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
 -- measured percentile per load of unknown noise (no repeats' ranges on both sides, a side
 -- noise_unknown): its spans lie one side of 0 (or meet there), the lower run's span does not
@@ -2988,10 +2997,14 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   local thr = min_effect or M.MIN_EFFECT
   -- two figures within the practical threshold are about the same, whatever their order,
-  -- but only where the gap their spans allow stays within it too
+  -- but only where the gap their spans allow stays within it too; both judged on how far
+  -- apart the runs are whichever is A (M.magnitude, M.gap_within), so that swapping A and B
+  -- never turns "about the same" into "not shown to differ" (fixa44: the gap's ends, B
+  -- against A, were held to -thr and +thr: 9.99-10.01 against 10.0-10.19 req/s allowed
+  -- +2.002 %, not shown to differ, and swapped -1.963 %, about the same)
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
-    local eff = M.mean_gap_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < thr then
+    local eff = M.effect_pct(ca.rps, cb.rps)
+    if eff and M.magnitude(eff) < thr then
       ev.verdict = "about the same"
       -- the figures are estimates inside their spans (the repeats' ranges, else the measured
       -- brackets): sameness only where the gap those spans allow stays within the
@@ -2999,7 +3012,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- sides, the same reasons as for any two ranges that overlap (the load steps cannot
       -- order the means, or a range is open-ended), else the gap is wider than the threshold
       local g = M.capacity_gap(ca, cb)
-      if g and not (g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr) then
+      if g and not M.gap_within(g, thr) then
         ev.verdict = "not shown to differ"
         local ba, ta = M.means_span(ca)
         local bb, tb = M.means_span(cb)

@@ -3233,7 +3233,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
-    if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
+    if not ev.gap_wide and decision.gap_within(g, thr) then
       return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
@@ -4351,8 +4351,9 @@ local function untested_why(model, A, B)
     end
   end
   if untested > 0 and unsustained == untested then
-    return "no load point both runs sustained (past saturation the latency measures the queue, which grows with "
-      .. "time, not the server)"
+    -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
+    -- bursts of failures leaves a load out too, not saturation alone)
+    return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do
@@ -5068,8 +5069,7 @@ local function summary(model, A, B)
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
             gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or "past saturation the latency measures the queue, which grows "
-              .. "with time",
+              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")
       end

@@ -2806,6 +2806,36 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   t.eq(ev(rep(10, 9.95, 10.05), rep(10.1, 10.0, 10.12), 2).verdict, "about the same")
 end)
 
+t.test("capacity evidence: about the same or not, the same reading whichever run is A", function()
+  local ev = decision.capacity_evidence
+  local function rep(rps, lo, hi) return { kind = "interpolated", rps = rps, interval = { lo = lo, hi = hi } } end
+  local function both(a, b)
+    local x, y = ev(a, b, 2), ev(b, a, 2)
+    return { x.verdict, x.gap_wide }, { y.verdict, y.gap_wide }
+  end
+  -- 10 (9.99-10.01) against 10.1 (10.0-10.19) req/s, threshold 2 %: the spans allow the runs
+  -- to be 10.19 / 9.99 = 1.02002 apart (by hand), +2.002 % B against A, beyond the threshold
+  -- either way; swapped, the same ends read 9.99 / 10.19 - 1 = -1.963 %, which main held to
+  -- -2 % and called about the same (A against B: not shown to differ)
+  local x, y = both(rep(10, 9.99, 10.01), rep(10.1, 10.0, 10.19))
+  t.eq(x, { "not shown to differ", true })
+  t.eq(y, x)
+  -- 10.188 as the top: 10.188 / 9.99 = 1.01982 apart (by hand), within 2 % both ways
+  x, y = both(rep(10, 9.99, 10.01), rep(10.1, 10.0, 10.188))
+  t.eq(x, { "about the same" })
+  t.eq(y, x)
+  -- the figures themselves: 100 against 102.01 is 2.01 % apart, -1.970 % swapped (by hand:
+  -- 100 / 102.01 - 1); narrow spans (+-0.01) keep the gap's ends beside them. Beyond the
+  -- threshold both ways, so no sameness either way
+  x, y = both(rep(100, 99.99, 100.01), rep(102.01, 102.0, 102.02))
+  t.ok(x[1] ~= "about the same" and y[1] ~= "about the same", x[1] .. " / " .. y[1])
+  -- (a fall of 1.95 % is 1.95 / 98.05 = 1.989 % apart, within; of 1.963 %, 2.002 %: beyond)
+  t.eq(decision.gap_within({ lo_pct = -1.95, hi_pct = 0.1 }, 2), true)
+  t.eq(decision.gap_within({ lo_pct = -1.963, hi_pct = 0.1 }, 2), false)
+  t.eq(decision.gap_within({ lo_pct = nil, hi_pct = 1 }, 2), false)
+  t.eq(decision.gap_within(false, 2), false)
+end)
+
 t.test("tok/s per user: 1000 / TPOT p50, else the mean, and the report says which per run", function()
   -- x: TPOT p50 20 ms at both points -> 50 tok/s per user (1000 / 20, by hand); y: no
   -- TPOT p50 at all, TPOT mean 25 ms -> 40 (1000 / 25); the label must not claim p50 for y

@@ -91,6 +91,29 @@ local function slo_key_ok(key)
   return m.unit == "ms" and m.better == "lower"
 end
 
+-- The hint for an SLO key k that is none: "; did you mean ttft_p90_ms?" for the key k begins or
+-- the nearest by edit distance (llmd.metrics.closest), "" when none is close. Where keys of
+-- several metrics are that near (npot_p90_ms: tpot_p90_ms and ntpot_p90_ms), every one is
+-- named with its label and the hint says they differ: one of them alone would offer a
+-- different metric as if it were the one meant (NTPOT is about twice TPOT on a busy server,
+-- so a limit set on the wrong one is looser, fixf44).
+local function slo_hint(k)
+  local near = metrics.closest(k, function(m) return slo_key_ok(m.key) end)
+  if not near then return "" end
+  if near:sub(1, #k) == k then return ("; did you mean %s?"):format(near) end
+  local distance = require("llmd.opts").distance
+  local d, ties, seen = distance(k, near), {}, {}
+  for _, m in ipairs(metrics.list) do
+    local fam = m.key:match("^(%a+)_")
+    if slo_key_ok(m.key) and distance(k, m.key) == d and not seen[fam] then
+      seen[fam] = true
+      ties[#ties + 1] = ("%s (%s)"):format(m.key, m.label)
+    end
+  end
+  if #ties < 2 then return ("; did you mean %s?"):format(near) end
+  return ("; did you mean %s? (different metrics)"):format(table.concat(ties, " or "))
+end
+
 -- "TTFT p95 ≤ 200.0 ms": the limit in the metric's own format where that format shows it
 -- exactly, else as given ("≤ 0.25 ms", never "≤ 0.2 ms": a limit rounded reads as a
 -- different SLO, and a value between the two would seem to pass or fail wrongly)
@@ -132,10 +155,9 @@ function M.parse_slo(spec, where)
   for _, kv in ipairs(pairs_) do
     local k, v = metrics.canonical(kv[1]), tonumber(kv[2])
     if not slo_key_ok(k) then
-      local near = metrics.closest(k, function(m) return slo_key_ok(m.key) end)
       error(("%s: '%s' is not a latency or error-rate metric%s (e.g. ttft_p90_ms, tpot_p90_ms, latency_p99_ms "
-        .. "or e2e_p99_ms, itl_p90_ms, error_rate_pct; see the metric catalogue)")
-        :format(where, k, near and ("; did you mean %s?"):format(near) or ""), 0)
+        .. "or e2e_p99_ms, itl_p90_ms, ntpot_p90_ms, error_rate_pct; see the metric catalogue)")
+        :format(where, k, slo_hint(k)), 0)
     end
     if not v or v ~= v or v < 0 or v == math.huge then
       error(("%s: %s: expected a limit >= 0, got '%s'"):format(where, k, tostring(kv[2])), 0)

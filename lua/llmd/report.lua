@@ -2372,16 +2372,37 @@ local function matched_load(A, B, pa, pb, key, sa, sb, slo)
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
-    if v == nil then lacking[#lacking + 1] = x[2].label; interp = nil end
+    if v == nil then
+      -- a point measured at that load with the figure N/A: its own reason (newuser44: "not
+      -- measured at that load" of NTPOT measured there, N/A for its summary's 0-token requests)
+      local why
+      for _, pt in ipairs(x[3]) do
+        local l = lp.load_of(pt, cl.axis)
+        if not why and l and lp.close(l, cl.load) and pt.na and pt.na[key] then
+          why = ("N/A at its load point %d: %s"):format(pt.index, pt.na[key])
+        end
+      end
+      lacking[#lacking + 1] = { x[2].label, why }
+      interp = nil
+    end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
     rates[x[1]] = not cl.rps and lp.at(x[3], cl.load, "achieved_rps", cl.axis) or nil
   end
   if #lacking > 0 then
-    table.sort(lacking)
-    return nil, ("%s is not known at %s for %s (not measured at that load, nor at the loads on both sides of it)")
-      :format(label, cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load),
-        table.concat(lacking, " and "))
+    table.sort(lacking, function(x, y) return x[1] < y[1] end)
+    local at = cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load)
+    local parts = {}
+    for _, l in ipairs(lacking) do
+      parts[#parts + 1] = ("%s (%s)"):format(l[1], l[2] or "not measured at that load, nor at the loads on both "
+        .. "sides of it")
+    end
+    -- (both without a point there: one reason for both, as before)
+    if #lacking == 2 and not lacking[1][2] and not lacking[2][2] then
+      parts = { ("%s and %s (not measured at that load, nor at the loads on both sides of it)"):format(lacking[1][1],
+        lacking[2][1]) }
+    end
+    return nil, ("%s is not known at %s for %s"):format(label, at, table.concat(parts, " and "))
   end
   res.rps, res.rps_a, res.rps_b = cl.rps, rates.a, rates.b
   return res

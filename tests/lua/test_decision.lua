@@ -452,6 +452,14 @@ t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read 
     decision.parse_slo, "ttft_p9O_ms=200", "--slo")
   t.raises("'latancy_p90_ms' is not a latency or error-rate metric; did you mean latency_p90_ms?",
     decision.parse_slo, "latancy_p90_ms=200", "--slo")
+  -- NTPOT percentiles are SLO keys (newuser44: ntpot_p90_ms was refused with "did you mean
+  -- tpot_p90_ms?", a metric half its size on the kubecon run); vLLM-style names read as theirs
+  t.eq(decision.parse_slo("ntpot_p90_ms=10")[1].text, "NTPOT p90 ≤ 10.00 ms")
+  t.eq(decision.parse_slo("ntpot_median_ms=10")[1].key, "ntpot_p50_ms")
+  -- a key as near to two metrics' (npot_p90_ms: edit distance 1 to both tpot_p90_ms and
+  -- ntpot_p90_ms, by hand) names both and says they differ, never one as if the one meant
+  t.raises("'npot_p90_ms' is not a latency or error-rate metric; did you mean tpot_p90_ms (TPOT p90) or ntpot_p90_ms "
+    .. "(NTPOT p90)? (different metrics)", decision.parse_slo, "npot_p90_ms=10", "--slo")
   local ok, err = pcall(decision.parse_slo, "goodness=1", "--slo")
   t.eq(ok, false)
   t.ok(not tostring(err):find("did you mean", 1, true), err)

@@ -129,9 +129,11 @@ local function slo_text(key, max)
   return ("%s ≤ %s"):format(m.label, shown)
 end
 
--- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a
--- plan's `slo:`), sorted by key. where names the source in errors ("--slo",
--- "a.info.yaml: slo").
+-- The SLO list from "key=max,key=max" (in the order given: every text lists them so, newuser44
+-- read "Error rate ... and TPOT p90 ... and TTFT p90" of --slo ttft_p90_ms=..,tpot_p90_ms=..,
+-- error_rate_pct=..), a list {{key =, max =}, ...} (comparison.json's `slo`, in its order),
+-- or a mapping {key = max} (an info file's or a plan's `slo:`, which has no order: sorted by
+-- key). where names the source in errors ("--slo", "a.info.yaml: slo").
 function M.parse_slo(spec, where)
   where = where or "slo"
   local pairs_ = {}
@@ -146,8 +148,16 @@ function M.parse_slo(spec, where)
     if #pairs_ == 0 then -- `--slo ""` is a mistake, not "no SLO"
       error(("%s: '%s': expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where, spec), 0)
     end
+  elseif type(spec) == "table" and spec[1] ~= nil then
+    for i, e in ipairs(spec) do
+      if type(e) ~= "table" or e.key == nil then
+        error(("%s: entry %d: expected {key =, max =}"):format(where, i), 0)
+      end
+      pairs_[#pairs_ + 1] = { tostring(e.key), e.max }
+    end
   elseif type(spec) == "table" then
     for k, v in pairs(spec) do pairs_[#pairs_ + 1] = { tostring(k), v } end
+    table.sort(pairs_, function(x, y) return x[1] < y[1] end)
   else
     error(("%s: expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where), 0)
   end
@@ -169,8 +179,21 @@ function M.parse_slo(spec, where)
     seen[k] = true
     out[#out + 1] = { key = k, max = v, text = slo_text(k, v) }
   end
-  table.sort(out, function(x, y) return x.key < y.key end)
+  -- (a mapping's keys are sorted before canonical names: e2e_p90_ms sorts as latency_p90_ms)
+  if type(spec) == "table" and spec[1] == nil then table.sort(out, function(x, y) return x.key < y.key end) end
   return out
+end
+
+-- Do two SLO lists hold the same limits, whatever their order (--slo's against an info
+-- file's sorted mapping)?
+function M.same_slo(x, y)
+  local function set(l)
+    local t = {}
+    for _, s in ipairs(l or {}) do t[#t + 1] = s.key .. "=" .. ("%.17g"):format(s.max) end
+    table.sort(t)
+    return table.concat(t, ",")
+  end
+  return set(x) == set(y)
 end
 
 -- The SLOs as one phrase: "TTFT p90 ≤ 200.0 ms and Error rate ≤ 1.00 %".

@@ -4707,6 +4707,7 @@ local function summary(model, A, B)
         :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
     elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
+      local tested_after -- (the other loads' test of the metric, said after this load's figures)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
       local sig = mp.test and mp.test.p and decision.can_decide(mp.test)
         and (mp.p_adjusted or mp.test.p) < decision.ALPHA
@@ -4770,10 +4771,19 @@ local function summary(model, A, B)
           tested and (" (" .. tested .. ")") or "")
       elseif not mp.test then
         local tested = perf_test_text(model.perf, mp.key, A, B)
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s%s)."):format(
-          matched_load_text(mp, A, B), m.label,
-          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible",
-          tested and ("; " .. tested) or "")
+        if tested then
+          -- the load untested, and why, said first; the other loads' test after, as a sentence of
+          -- its own: inside one parenthesis, "2,010.3 ms ... and 114.0 ms (...: no clear
+          -- difference, p = 0.0748)" read as the test of this gap (newuser44)
+          out[#out + 1] = ("At %s, %s is %s for %s and %s for %s, untested at this load: %s."):format(
+            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            B.label, mp.reason or "no test possible")
+          tested_after = ("%s is tested at other loads instead: %s."):format(m.label, tested)
+        else
+          out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(
+            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            B.label, mp.reason or "no test possible")
+        end
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -4814,6 +4824,7 @@ local function summary(model, A, B)
             #past == 2 and "either run sustains" or "both runs sustain")
         end
       end
+      if tested_after then out[#out + 1] = tested_after end
     end
   else
     local sa, sb = model.saturation.a, model.saturation.b

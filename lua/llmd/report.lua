@@ -3937,6 +3937,26 @@ local function verdict_of(model, A, B)
   -- (capacities the evidence cannot order: what would settle it, from their unclear loads)
   if v.settle and not settle_said then v.text = v.text .. " " .. v.settle end
   local caveats = {}
+  -- result files --tolerant left out: the figures this verdict reads lack what they held (a
+  -- stage file's load point gone moved newuser44's max sustained from 92.21 to 61.79 req/s,
+  -- and only a banner under the Verdict named the file)
+  if v.kind ~= "broken" then
+    for _, x in ipairs { A, B } do
+      local names = {}
+      for _, w in ipairs((x.run or {}).warnings or {}) do
+        local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+        if what then
+          local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
+          names[#names + 1] = file:match("[^/]+$") or file
+        end
+      end
+      if #names > 0 then
+        caveats[#caveats + 1] = ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests "
+          .. "on lack what %s held"):format(x.label, #names == 1 and "" or "s", table.concat(names, ", "),
+          #names == 1 and "was" or "were", #names == 1 and "it" or "they")
+      end
+    end
+  end
   -- (the same files byte for byte, or the same results in other files: said as found)
   if model.identical then
     caveats[#caveats + 1] = tostring(model.identical):find("byte for byte", 1, true)

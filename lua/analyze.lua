@@ -35,9 +35,10 @@ local ok, err = pcall(function()
   if o.slo then
     slo = decision.parse_slo(o.slo, "--slo")
   elseif doc and type(doc.slo) == "table" then
+    -- (in the last report's order: the order they were given in)
     local m = {}
     for _, s in ipairs(doc.slo) do
-      if type(s) == "table" and s.key then m[s.key] = s.max end
+      if type(s) == "table" and s.key then m[#m + 1] = { key = s.key, max = s.max } end
     end
     slo = decision.parse_slo(m, prev .. ": slo")
   end

@@ -38,7 +38,7 @@ function M.resolve_slo(A, B, opts)
       lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
     end
   end
-  if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then
+  if #lists == 2 and not decision.same_slo(lists[1].slo, lists[2].slo) then
     error(("the runs' info files give different SLOs (%s: %s; %s: %s); one SLO applies to both: give it with --slo")
       :format(lists[1].label, decision.slo_phrase(lists[1].slo), lists[2].label, decision.slo_phrase(lists[2].slo)), 0)
   end
@@ -764,7 +764,7 @@ function M.report(w, A, B, opts)
       local st = s.state or {}
       if type(st.slo) == "table" and next(st.slo) ~= nil then
         local pok, own = pcall(decision.parse_slo, st.slo, "slo")
-        if pok and decision.slo_phrase(own) ~= decision.slo_phrase(opts.slo) then
+        if pok and not decision.same_slo(own, opts.slo) then
           table.insert(model.slo_checks, at, ("--slo replaced the slo: of %s's info file (%s): this report applies "
             .. "%s to both runs"):format(st.label, decision.slo_phrase(own), decision.slo_phrase(opts.slo)))
           at = at + 1

@@ -91,6 +91,29 @@ local function slo_key_ok(key)
   return m.unit == "ms" and m.better == "lower"
 end
 
+-- The hint for an SLO key k that is none: "; did you mean ttft_p90_ms?" for the key k begins or
+-- the nearest by edit distance (llmd.metrics.closest), "" when none is close. Where keys of
+-- several metrics are that near (npot_p90_ms: tpot_p90_ms and ntpot_p90_ms), every one is
+-- named with its label and the hint says they differ: one of them alone would offer a
+-- different metric as if it were the one meant (NTPOT is about twice TPOT on a busy server,
+-- so a limit set on the wrong one is looser, fixf44).
+local function slo_hint(k)
+  local near = metrics.closest(k, function(m) return slo_key_ok(m.key) end)
+  if not near then return "" end
+  if near:sub(1, #k) == k then return ("; did you mean %s?"):format(near) end
+  local distance = require("llmd.opts").distance
+  local d, ties, seen = distance(k, near), {}, {}
+  for _, m in ipairs(metrics.list) do
+    local fam = m.key:match("^(%a+)_")
+    if slo_key_ok(m.key) and distance(k, m.key) == d and not seen[fam] then
+      seen[fam] = true
+      ties[#ties + 1] = ("%s (%s)"):format(m.key, m.label)
+    end
+  end
+  if #ties < 2 then return ("; did you mean %s?"):format(near) end
+  return ("; did you mean %s? (different metrics)"):format(table.concat(ties, " or "))
+end
+
 -- "TTFT p95 ≤ 200.0 ms": the limit in the metric's own format where that format shows it
 -- exactly, else as given ("≤ 0.25 ms", never "≤ 0.2 ms": a limit rounded reads as a
 -- different SLO, and a value between the two would seem to pass or fail wrongly)
@@ -106,9 +129,11 @@ local function slo_text(key, max)
   return ("%s ≤ %s"):format(m.label, shown)
 end
 
--- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a
--- plan's `slo:`), sorted by key. where names the source in errors ("--slo",
--- "a.info.yaml: slo").
+-- The SLO list from "key=max,key=max" (in the order given: every text lists them so, newuser44
+-- read "Error rate ... and TPOT p90 ... and TTFT p90" of --slo ttft_p90_ms=..,tpot_p90_ms=..,
+-- error_rate_pct=..), a list {{key =, max =}, ...} (comparison.json's `slo`, in its order),
+-- or a mapping {key = max} (an info file's or a plan's `slo:`, which has no order: sorted by
+-- key). where names the source in errors ("--slo", "a.info.yaml: slo").
 function M.parse_slo(spec, where)
   where = where or "slo"
   local pairs_ = {}
@@ -123,8 +148,16 @@ function M.parse_slo(spec, where)
     if #pairs_ == 0 then -- `--slo ""` is a mistake, not "no SLO"
       error(("%s: '%s': expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where, spec), 0)
     end
+  elseif type(spec) == "table" and spec[1] ~= nil then
+    for i, e in ipairs(spec) do
+      if type(e) ~= "table" or e.key == nil then
+        error(("%s: entry %d: expected {key =, max =}"):format(where, i), 0)
+      end
+      pairs_[#pairs_ + 1] = { tostring(e.key), e.max }
+    end
   elseif type(spec) == "table" then
     for k, v in pairs(spec) do pairs_[#pairs_ + 1] = { tostring(k), v } end
+    table.sort(pairs_, function(x, y) return x[1] < y[1] end)
   else
     error(("%s: expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where), 0)
   end
@@ -132,10 +165,9 @@ function M.parse_slo(spec, where)
   for _, kv in ipairs(pairs_) do
     local k, v = metrics.canonical(kv[1]), tonumber(kv[2])
     if not slo_key_ok(k) then
-      local near = metrics.closest(k, function(m) return slo_key_ok(m.key) end)
       error(("%s: '%s' is not a latency or error-rate metric%s (e.g. ttft_p90_ms, tpot_p90_ms, latency_p99_ms "
-        .. "or e2e_p99_ms, itl_p90_ms, error_rate_pct; see the metric catalogue)")
-        :format(where, k, near and ("; did you mean %s?"):format(near) or ""), 0)
+        .. "or e2e_p99_ms, itl_p90_ms, ntpot_p90_ms, error_rate_pct; see the metric catalogue)")
+        :format(where, k, slo_hint(k)), 0)
     end
     if not v or v ~= v or v < 0 or v == math.huge then
       error(("%s: %s: expected a limit >= 0, got '%s'"):format(where, k, tostring(kv[2])), 0)
@@ -147,8 +179,21 @@ function M.parse_slo(spec, where)
     seen[k] = true
     out[#out + 1] = { key = k, max = v, text = slo_text(k, v) }
   end
-  table.sort(out, function(x, y) return x.key < y.key end)
+  -- (a mapping's keys are sorted before canonical names: e2e_p90_ms sorts as latency_p90_ms)
+  if type(spec) == "table" and spec[1] == nil then table.sort(out, function(x, y) return x.key < y.key end) end
   return out
+end
+
+-- Do two SLO lists hold the same limits, whatever their order (--slo's against an info
+-- file's sorted mapping)?
+function M.same_slo(x, y)
+  local function set(l)
+    local t = {}
+    for _, s in ipairs(l or {}) do t[#t + 1] = s.key .. "=" .. ("%.17g"):format(s.max) end
+    table.sort(t)
+    return table.concat(t, ",")
+  end
+  return set(x) == set(y)
 end
 
 -- The SLOs as one phrase: "TTFT p90 ≤ 200.0 ms and Error rate ≤ 1.00 %".

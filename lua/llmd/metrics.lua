@@ -63,6 +63,11 @@ end
 for _, e in ipairs {
   { "ntpot_mean_ms", "NTPOT mean", "ms", "lower",
     "mean per completed request of (end - start) / output tokens: inference-perf's NTPOT", "%.2f" },
+} do LIST[#LIST + 1] = e end
+-- (NTPOT's percentiles, inference-perf's too: an SLO may be set on them, fixf44; no
+-- Performance row, llmd.report.PERF_KEYS)
+dist("ntpot", "NTPOT", "per completed request of (end - start) / output tokens: inference-perf's NTPOT", "%.2f")
+for _, e in ipairs {
   { "error_rate_pct", "Error rate", "%", "lower", "failed / (succeeded + failed) x 100", "%.2f" },
   { "requests_ok", "Requests completed", "count", "none", "requests that succeeded", "%d" },
   { "requests_failed", "Requests failed", "count", "lower", "requests that ended in an error", "%d" },
@@ -106,8 +111,8 @@ function M.has(key) return by_key[key] ~= nil end
 -- and "E2E"), e.g. e2e_p90_ms -> latency_p90_ms; and vLLM's benchmark names, which its
 -- result files use: e2el for the end-to-end latency (e2el_p90_ms), the percentile before the
 -- metric (p90_ttft_ms, p99_e2el_ms, p99.9_itl_ms), median for p50 and mean (median_tpot_ms,
--- mean_e2el_ms). The key itself when it is no alias (nor one of a key that does not exist).
-local VLLM_METRIC = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "latency", e2e = "latency" }
+-- mean_e2el_ms), NTPOT's too (ntpot_median_ms). The key itself when it is no alias (nor one of a key that does not exist).
+local VLLM_METRIC = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "latency", e2e = "latency", ntpot = "ntpot" }
 local function stat_key(stat)
   if stat == "median" then return "p50" end
   if stat == "p99.9" then return "p999" end

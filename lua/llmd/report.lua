@@ -2372,16 +2372,37 @@ local function matched_load(A, B, pa, pb, key, sa, sb, slo)
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
-    if v == nil then lacking[#lacking + 1] = x[2].label; interp = nil end
+    if v == nil then
+      -- a point measured at that load with the figure N/A: its own reason (newuser44: "not
+      -- measured at that load" of NTPOT measured there, N/A for its summary's 0-token requests)
+      local why
+      for _, pt in ipairs(x[3]) do
+        local l = lp.load_of(pt, cl.axis)
+        if not why and l and lp.close(l, cl.load) and pt.na and pt.na[key] then
+          why = ("N/A at its load point %d: %s"):format(pt.index, pt.na[key])
+        end
+      end
+      lacking[#lacking + 1] = { x[2].label, why }
+      interp = nil
+    end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
     rates[x[1]] = not cl.rps and lp.at(x[3], cl.load, "achieved_rps", cl.axis) or nil
   end
   if #lacking > 0 then
-    table.sort(lacking)
-    return nil, ("%s is not known at %s for %s (not measured at that load, nor at the loads on both sides of it)")
-      :format(label, cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load),
-        table.concat(lacking, " and "))
+    table.sort(lacking, function(x, y) return x[1] < y[1] end)
+    local at = cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load)
+    local parts = {}
+    for _, l in ipairs(lacking) do
+      parts[#parts + 1] = ("%s (%s)"):format(l[1], l[2] or "not measured at that load, nor at the loads on both "
+        .. "sides of it")
+    end
+    -- (both without a point there: one reason for both, as before)
+    if #lacking == 2 and not lacking[1][2] and not lacking[2][2] then
+      parts = { ("%s and %s (not measured at that load, nor at the loads on both sides of it)"):format(lacking[1][1],
+        lacking[2][1]) }
+    end
+    return nil, ("%s is not known at %s for %s"):format(label, at, table.concat(parts, " and "))
   end
   res.rps, res.rps_a, res.rps_b = cl.rps, rates.a, rates.b
   return res
@@ -3916,6 +3937,26 @@ local function verdict_of(model, A, B)
   -- (capacities the evidence cannot order: what would settle it, from their unclear loads)
   if v.settle and not settle_said then v.text = v.text .. " " .. v.settle end
   local caveats = {}
+  -- result files --tolerant left out: the figures this verdict reads lack what they held (a
+  -- stage file's load point gone moved newuser44's max sustained from 92.21 to 61.79 req/s,
+  -- and only a banner under the Verdict named the file)
+  if v.kind ~= "broken" then
+    for _, x in ipairs { A, B } do
+      local names = {}
+      for _, w in ipairs((x.run or {}).warnings or {}) do
+        local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+        if what then
+          local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
+          names[#names + 1] = file:match("[^/]+$") or file
+        end
+      end
+      if #names > 0 then
+        caveats[#caveats + 1] = ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests "
+          .. "on lack what %s held"):format(x.label, #names == 1 and "" or "s", table.concat(names, ", "),
+          #names == 1 and "was" or "were", #names == 1 and "it" or "they")
+      end
+    end
+  end
   -- (the same files byte for byte, or the same results in other files: said as found)
   if model.identical then
     caveats[#caveats + 1] = tostring(model.identical):find("byte for byte", 1, true)
@@ -4687,6 +4728,7 @@ local function summary(model, A, B)
         :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
     elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
+      local tested_after -- (the other loads' test of the metric, said after this load's figures)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
       local sig = mp.test and mp.test.p and decision.can_decide(mp.test)
         and (mp.p_adjusted or mp.test.p) < decision.ALPHA
@@ -4750,10 +4792,19 @@ local function summary(model, A, B)
           tested and (" (" .. tested .. ")") or "")
       elseif not mp.test then
         local tested = perf_test_text(model.perf, mp.key, A, B)
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s%s)."):format(
-          matched_load_text(mp, A, B), m.label,
-          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible",
-          tested and ("; " .. tested) or "")
+        if tested then
+          -- the load untested, and why, said first; the other loads' test after, as a sentence of
+          -- its own: inside one parenthesis, "2,010.3 ms ... and 114.0 ms (...: no clear
+          -- difference, p = 0.0748)" read as the test of this gap (newuser44)
+          out[#out + 1] = ("At %s, %s is %s for %s and %s for %s, untested at this load: %s."):format(
+            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            B.label, mp.reason or "no test possible")
+          tested_after = ("%s is tested at other loads instead: %s."):format(m.label, tested)
+        else
+          out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(
+            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            B.label, mp.reason or "no test possible")
+        end
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -4794,6 +4845,7 @@ local function summary(model, A, B)
             #past == 2 and "either run sustains" or "both runs sustain")
         end
       end
+      if tested_after then out[#out + 1] = tested_after end
     end
   else
     local sa, sb = model.saturation.a, model.saturation.b

@@ -42,6 +42,14 @@ function M.unknown(set, key, reason)
   if set.values[key] == nil and set.na[key] == nil then set.na[key] = reason end
 end
 
+-- Every catalogue key of a distribution (prefix "ntpot": ntpot_mean_ms and each ntpot_pN_ms)
+-- unknown, with reason (M.unknown: a key with a value or a reason keeps it).
+function M.unknown_all(set, prefix, reason)
+  for _, m in ipairs(metrics.list) do
+    if m.key == prefix .. "_mean_ms" or m.key:match("^" .. prefix .. "_p%d+_ms$") then M.unknown(set, m.key, reason) end
+  end
+end
+
 -- Where key is unknown (N/A with its reason) but its reader bounds the figure it would be
 -- (inference-perf's summary NTPOT with 0-token successes counted as 0: the mean without them,
 -- llmd.harness.inference_perf.ntpot_zeros): set.bounds[key] = {lo =, hi =}. No figure: a test,

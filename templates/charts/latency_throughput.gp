@@ -114,7 +114,20 @@ do for [i = 1:n] {
     # bracket runs along the top: a ring at the top value was cut by the frame and drawn
     # under the brackets' lanes (newuser43's demo TTFT panels); about a fifth of the height
     head = (saturated || band_any_a || band_any_b) ? 0.2 : 0
-    set offsets 0, 0, graph head, 0
+    # room beside a bound for its line and arrow (a lower bound's to the right, an upper
+    # one's to the left): at the last load measured, as a run never violated the SLO, the
+    # line lay on the frame, hidden, and its arrow was drawn outside the plot (newuser44)
+    pad_l = 0
+    pad_r = 0
+    if (exists("bound_a")) {
+      do for [k = 1:2] {
+        bv = k == 1 ? bound_a[j] : bound_b[j]
+        bd = k == 1 ? bound_a_dir : bound_b_dir
+        if (bv == bv && bd > 0) { pad_r = 0.12 }
+        if (bv == bv && bd < 0) { pad_l = 0.12 }
+      }
+    }
+    set offsets graph pad_l, graph pad_r, graph head, 0
     if (panel_log[i] && exists("panel_ymin") && exists("set_log_ytics")) {
       if (panel_ymin[i] == panel_ymin[i] && panel_ymax[i] == panel_ymax[i] && panel_ymin[i] > 0 \
         && panel_ymax[i] > panel_ymin[i]) {

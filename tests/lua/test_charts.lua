@@ -887,6 +887,49 @@ t.test("a capacity that is only a bound is drawn as one, and a Verdict without a
   t.ok(svg:find(">≥</text>", 1, true), "the bound's sign")
 end)
 
+-- (fixf44, newuser44) A lower bound at the highest load measured (a run that never violated the
+-- SLO) lay on the plot's right frame, hidden by it, its arrow drawn outside the plot. Now the
+-- x range leaves room beside a bound: its dashed line and its arrow's tip lie inside the frame
+-- in every panel. The bound is put at the largest x the chart's data file holds (both runs'
+-- points, each x column), where gnuplot's own range ended.
+t.test("a bound at the edge of the measured loads is drawn inside the plot, its arrow too", function()
+  local gp = charts.gnuplot()
+  if not gp then return end
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "chunked")
+  local model = { slo = { { key = "ttft_p90_ms", max = 500 } }, capacity = { a = { kind = "never_violated" } } }
+  local out = t.tmpdir()
+  charts.render({ charts.latency_throughput(model, A, B) }, ROOT .. "/templates", out, gp)
+  local mx = { 0, 0 }
+  for line in t.read(out .. "/latency_throughput.dat"):gmatch("[^\n]+") do
+    local x1, x2 = line:match("^([%d.]+) ([%d.]+) ")
+    if x1 then mx = { math.max(mx[1], tonumber(x1)), math.max(mx[2], tonumber(x2)) } end
+  end
+  model.capacity.a = { kind = "never_violated", output_tps = mx[1], rps = mx[2], text = "never violated" }
+  charts.render({ charts.latency_throughput(model, A, B) }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  -- the frames' x ends, left and right
+  local frames = {}
+  for l, r in svg:gmatch("d='M([%d.]+),[%d.]+ L[%d.]+,[%d.]+ L([%d.]+),[%d.]+ L[%d.]+,[%d.]+ L[%d.]+,[%d.]+ Z") do
+    frames[#frames + 1] = { tonumber(l), tonumber(r) }
+  end
+  t.ok(#frames >= 2, "frames found")
+  local function inside(x)
+    for _, f in ipairs(frames) do if x > f[1] + 1 and x < f[2] - 1 then return true end end
+    return false
+  end
+  -- A's colour: the bound's dashed line (dashtype 2), then its arrow (shaft and head)
+  local lines, arrows = 0, 0
+  for x in svg:gmatch("stroke='rgb%(  0, 114, 178%)' stroke%-dasharray='3%.8,6%.0'  d='M([%d.]+),") do
+    lines = lines + 1
+    t.ok(inside(tonumber(x)), "bound line at x " .. x .. " inside a frame")
+  end
+  for tip in svg:gmatch("stroke='rgb%(  0, 114, 178%)'  d='M[%d.]+,[%d.]+ L([%d.]+),[%d.]+ L[%d.]+,[%d.]+ M") do
+    arrows = arrows + 1
+    t.ok(inside(tonumber(tip)), "arrow tip at x " .. tip .. " inside a frame")
+  end
+  t.ok(lines >= 2 and arrows >= 2, ("%d lines, %d arrows"):format(lines, arrows))
+end)
+
 -- (fixe43, newuser43) One load point each without an SLO: the chart drew TTFT p95 (+0.6 %)
 -- beside a Verdict and tables on p90 (-2.7 %), pointing the other way. Its percentile is the
 -- Verdict's (model.no_slo_latency's keys; p90 first without them, as the tables).

@@ -350,6 +350,31 @@ t.test("summary-only inference-perf: NTPOT min > 0 proves no 0 counted; no min c
   t.ok(n.na.ntpot_mean_ms:find(NTPOT_TAG .. ": the summary has no NTPOT min", 1, true), n.na.ntpot_mean_ms)
 end)
 
+-- NTPOT's percentiles (fixf44: an SLO may be set on them) by the same rule: each 0 is below every
+-- real NTPOT, so without z zeros the summary's q-th percentile (numpy's linear) is its
+-- percentile at level 100 (z + (n - z - 1) q / 100) / (n - 1). Stage 3 of kubecon-na-2025_vllm
+-- (stage_3_lifecycle_metrics.json, by hand with python): n 5531, min 0, p0.1 9.149 ms > 0, so
+-- 1 <= z <= floor(5530 x 0.001) + 1 = 6; levels 100 (1 + 5529 x 0.9) / 5530 = 90.0018 to
+-- 100 (6 + 5524 x 0.9) / 5530 = 90.0108, which its p90 20.0366 ms and p95 21.9322 ms bound;
+-- its p99.9 (38.98 ms): levels 99.90002 to 99.90011, p99.9 to max 175.75 ms. Stage 1 (min 7.536
+-- ms > 0): its p90 9.7728 ms is the figure.
+t.test("summary-only inference-perf: NTPOT percentiles with 0-token requests in them are N/A, bracketed", function()
+  local r = harness.extract(KC)
+  local s3 = r.stages[4].metrics
+  t.eq(r.stages[4].index, 3)
+  t.eq(s3.values.ntpot_p90_ms, nil)
+  t.ok(s3.na.ntpot_p90_ms:find("NTPOT p90 " .. NTPOT_TAG, 1, true), s3.na.ntpot_p90_ms)
+  t.ok(s3.na.ntpot_p90_ms:find("(1 to 6, as its p0.1 is above 0) NTPOT p90 is its percentile at a level from "
+    .. "90.0018 to 90.0108: 20.04 to 21.93 ms (its p90 to its p95)", 1, true), s3.na.ntpot_p90_ms)
+  t.near(s3.bounds.ntpot_p90_ms.lo, 20.0366, 1e-3)
+  t.near(s3.bounds.ntpot_p90_ms.hi, 21.9322, 1e-3)
+  t.ok(s3.na.ntpot_p999_ms:find("level from 99.9000 to 99.9001: 38.98 to 175.75 ms (its p99.9 to its max)", 1,
+    true), s3.na.ntpot_p999_ms)
+  local s1 = r.stages[2].metrics
+  t.near(s1.values.ntpot_p90_ms, 9.7728, 1e-3)
+  t.eq(s1.bounds and s1.bounds.ntpot_p90_ms, nil)
+end)
+
 -- A result file cut short, read by extract.lua, which writes no report: its error says where
 -- --tolerant's warning goes in extract (newuser43: "with a warning in the report"), and it goes
 -- there. The cut: the kubecon vLLM run's stage 2 file, its first 3000 bytes.

@@ -81,4 +81,25 @@ t.test("an NTPOT SLO judged on a summary's bracket: the capacity uses it, no row
   t.ok(row == nil or row.a == nil, "no whole-run NTPOT figure for A")
   t.eq(c.json.matched_point.key, "ntpot_mean_ms")
   t.eq(c.json.matched_point.load, nil, "no test at the common load")
+  -- why: A's point 4 was measured there, its NTPOT N/A for the summary's 0-token requests
+  -- (newuser44; main: "not measured at that load, nor at the loads on both sides of it")
+  local why = c.json.matched_point.reason
+  t.ok(why:find("for kubecon-na-2025_vllm (N/A at its load point 4: NTPOT may count 0-token requests as 0", 1, true),
+    why)
+  t.ok(not why:find("not measured", 1, true), why)
+end)
+
+-- An NTPOT p90 SLO (fixf44; main refused ntpot_p90_ms) on the same pair, at 25 ms: A's points 3
+-- and 4 have NTPOT p90 N/A (0-token successes in the summary), bracketed by their p90 and p95
+-- (stage_2/3_lifecycle_metrics.json, by hand: 12.62-13.67 and 20.04-21.93 ms, wholly below 25:
+-- met); point 5 (stage 4, min 17.49 ms > 0) has p90 75.08 ms: failed.
+t.test("an NTPOT p90 SLO: accepted, judged on a summary's percentile bracket", function()
+  local F = t.fixtures() .. "/inference-perf/"
+  local c = t.compare_ab(F .. "kubecon-na-2025_vllm", F .. "kubecon-na-2025_vllm_chunking_and_prefix_caching",
+    { "--slo", "ntpot_p90_ms=25" })
+  local pts = c.json.load_points.a
+  t.eq(pts[4].values.ntpot_p90_ms, nil)
+  t.eq({ pts[3].meets_slo, pts[4].meets_slo, pts[5].meets_slo }, { true, true, false })
+  t.near(pts[5].values.ntpot_p90_ms, 75.0809, 1e-3)
+  t.ok(c.md:find("NTPOT p90 ≤ 25.00 ms", 1, true))
 end)

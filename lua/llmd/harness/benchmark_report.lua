@@ -199,6 +199,8 @@ local function map(set, br, path, stage_fallback)
       set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
       set.ntpot_min_s = sd.min
     end
+    -- (its percentiles by the same rule, fixf44)
+    require("llmd.harness.inference_perf").ntpot_percentile_zeros(set, sd, ok)
   end
   if tool == "guidellm" then
     local gl = require "llmd.harness.guidellm"
@@ -220,7 +222,7 @@ local function map(set, br, path, stage_fallback)
       if m.key:match("^tpot_") then rm.unknown(set, m.key, gl.NO_TPOT) end
       if m.key:match("^itl_p") then rm.unknown(set, m.key, gl.NO_ITL) end
     end
-    rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
+    rm.unknown_all(set, "ntpot", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
   local dur

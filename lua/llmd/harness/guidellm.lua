@@ -130,7 +130,7 @@ local function map_summary(set, b, where)
     if metrics.has("tpot_" .. p[1] .. "_ms") then rm.unknown(set, "tpot_" .. p[1] .. "_ms", M.NO_TPOT) end
     if metrics.has("itl_" .. p[1] .. "_ms") then rm.unknown(set, "itl_" .. p[1] .. "_ms", M.NO_ITL) end
   end
-  rm.unknown(set, "ntpot_mean_ms", M.NO_NTPOT)
+  rm.unknown_all(set, "ntpot", M.NO_NTPOT)
   rm.latency_all_from_summary(set, failed, inc, src, M.percentile_method)
   local dur = num(b.duration)
   if dur and dur > 0 then

@@ -219,6 +219,72 @@ function M.ntpot_zeros(sd, n)
     lo, hi), nil, { lo = lo, hi = hi }
 end
 
+-- NTPOT's percentiles from such a summary dict sd of n successes (in set as its figures, by
+-- map_report): each 0 entered for a success without output tokens is below every real NTPOT,
+-- so the summary's q-th percentile (numpy's linear) of n values with z zeros is, without them,
+-- its percentile at the level 100 (z + (n - z - 1) q / 100) / (n - 1), which grows with z.
+-- With a min above 0 (no zero) the figures stand. Else each is N/A (tagged as the mean's,
+-- M.zero_counted) with a bracket where the summary bounds it: z from 0 (no min) or 1 (min 0)
+-- to M.ntpot_zeros's most, floor((n - 1) q0 / 100) + 1 for q0 its least level above 0; the
+-- low end is its own q-th percentile, the high end its percentile at the least level it gives
+-- at or above the level for the most zeros (its max at 100). Unbounded (no level that high,
+-- or every level 0): N/A without a bracket. An SLO judges a point on the bracket as on the
+-- mean's (llmd.loadpoints).
+function M.ntpot_percentile_zeros(set, sd, n)
+  local min = num(sd.min)
+  if min and min > 0 then return end
+  local levels, q0 = {}, nil
+  for k, v in pairs(sd) do
+    local p = k == "median" and 50 or k == "max" and 100 or k == "min" and 0
+      or (type(k) == "string" and tonumber(k:match("^p([%d.]+)$")))
+    if p and num(v) then
+      levels[#levels + 1] = { p, v, k }
+      if v > 0 and p > 0 and (not q0 or p < q0) then q0 = p end
+    end
+  end
+  table.sort(levels, function(x, y) return x[1] < y[1] end)
+  local zmax = q0 and math.floor((n - 1) * q0 / 100) + 1 or nil
+  local metrics = require "llmd.metrics"
+  for _, pc in ipairs(metrics.PCTS) do
+    local key = "ntpot_" .. pc[1] .. "_ms"
+    local v = set.values[key]
+    if v ~= nil then
+      local label = metrics.get(key).label
+      local why = ("%s %s: %s"):format(label, ZERO_TAG, min and ("its NTPOT min is 0 ms, so at least one of its %d "
+        .. "successes had 0 output tokens and was entered as NTPOT 0, below every other"):format(n)
+        or "the summary has no NTPOT min, so a success with 0 output tokens, which inference-perf enters as NTPOT 0, "
+        .. "cannot be ruled out")
+      local bracket
+      if not zmax then
+        why = why .. "; every percentile it gives is 0, so how many they are it does not bound"
+      elseif n < 2 or n - zmax < 1 then
+        why = why .. "; how many they are its percentiles do not bound"
+      else
+        local zmin = min and 1 or 0
+        local function level(z) return 100 * (z + (n - z - 1) * pc[2] / 100) / (n - 1) end
+        local top, hi = level(zmax), nil
+        for _, l in ipairs(levels) do
+          if l[1] >= top - 1e-9 then hi = l; break end
+        end
+        local name = q0 == 50 and "median" or q0 == 100 and "max" or ("p%g"):format(q0)
+        local own = label:gsub("^NTPOT ", "")
+        why = why .. ("; its %s %.2f ms counts them, and without them (%d to %d, as its %s is above 0) NTPOT %s is "
+          .. "its percentile at a level from %.4f to %.4f"):format(own, v, zmin, zmax, name, own, level(zmin), top)
+        if hi then
+          bracket = { lo = v, hi = hi[2] * 1000 }
+          why = why .. (": %.2f to %.2f ms (its %s to its %s)"):format(v, hi[2] * 1000, own, hi[3] == "max" and "max"
+            or hi[3] == "median" and "median" or hi[3])
+        else
+          why = why .. (", above every level it gives: at least %.2f ms"):format(v)
+        end
+      end
+      set.values[key], set.source[key], set.method[key] = nil, nil, nil
+      rm.unknown(set, key, why)
+      rm.put_bounds(set, key, bracket)
+    end
+  end
+end
+
 local function map_report(set, d, path)
   need_table(d, path, "the document")
   local succ = need_table(d.successes, path, "'successes'")
@@ -290,6 +356,7 @@ local function map_report(set, d, path)
   -- sample counts a stage mean is over, where the harness's definition fixes them: NTPOT
   -- has one value per success (none of them 0: else its mean is N/A, above); TTFT, TPOT and
   -- ITL only count streamed requests with more than one token time, which it does not say
+  if ok > 0 and type(nt) == "table" then M.ntpot_percentile_zeros(set, nt, ok) end
   if type(nt) == "table" and not nt_zero then set.counts.ntpot = ok end
   -- request_latency likewise: one value per success
   if type(lat.request_latency) == "table" then set.counts.latency = ok end

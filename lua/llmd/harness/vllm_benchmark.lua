@@ -294,7 +294,7 @@ local function new(variant)
         end
       end
     end
-    rm.unknown(set, "ntpot_mean_ms", "vLLM writes no per-request e2e / output-tokens statistic")
+    rm.unknown_all(set, "ntpot", "vLLM writes no per-request e2e / output-tokens statistic")
     rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
     local dur = num(f(d, "duration"))
     if dur then rm.put(set, "duration_s", dur, src) end

@@ -250,9 +250,11 @@ function M.points(run)
             for _, st in ipairs(g.stages) do
               if st.metrics.values[m.key] == nil then unknown = unknown + 1 end
             end
+            -- (the bracket's ends with the digits of the Load Curves cell that shows it, one
+            -- more than its column's 2: "11.010 ms", beside "N/A (11.010–11.019)", fixb44)
             p.na[m.key] = ("%s unknown in %d of its %d repeats (the first such repeat's: %s); the mean of its "
-              .. "repeats lies between %s and %s"):format(m.label, unknown, #g.stages, why,
-              metrics.format(m.key, p.bounds[m.key].lo), metrics.format(m.key, p.bounds[m.key].hi))
+              .. "repeats lies between %.3f %s and %.3f %s"):format(m.label, unknown, #g.stages, why,
+              p.bounds[m.key].lo, m.unit, p.bounds[m.key].hi, m.unit)
           end
         end
       else

@@ -1591,8 +1591,15 @@ local function capacity_text(c, rate)
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
-    return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
+    -- (a load that failed above an unknown one ends the span, lp.capacity's ceiling_failing: the
+    -- cell says it, as the Summary and the Change beside it do, never "≥ 31.41 req/s" alone
+    -- beside "+35.54 to +138.01 req/s" read up to that load's 92.21: fixb44)
+    local below = type(c.ceiling_failing) == "number" and type(c.ceiling_rps) == "number"
+      and c.ceiling_rps < math.huge and c.ceiling_rps
+    return ("%s≥ %s%s%s (%s%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
+      below and (", below " .. rate(below)) or "", c.bound_note or BOUND_NOTE[c.kind],
+      below and ("; load point %d failed them"):format(c.ceiling_failing) or "", range and ("; " .. range) or "",
+      note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words

@@ -250,11 +250,12 @@ do
     t.near(pts[1].bounds.ntpot_mean_ms.hi, 11.019275788646643, 1e-9)
     local na = pts[1].na.ntpot_mean_ms
     t.ok(na:find("^NTPOT mean unknown in 2 of its 2 repeats %(the first such repeat's: NTPOT may count 0%-token"), na)
-    t.ok(na:find("; the mean of its repeats lies between 11.01 ms and 11.02 ms$"), na)
+    -- (with the 3 decimals of its Load Curves cell, "N/A (11.010–11.019)", fixb44; main "11.01 ms and 11.02 ms")
+    t.ok(na:find("; the mean of its repeats lies between 11.010 ms and 11.019 ms$"), na)
     -- judged on that bracket: the limit 11.015 ms inside it, quoted with the digits to see it
     local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.015"))
     t.eq(c.kind, "unknown", c.reason)
-    t.ok(c.reason:find("the mean of its repeats lies between 11.01 ms and 11.02 ms; the limit, NTPOT mean ≤ 11.015 "
+    t.ok(c.reason:find("the mean of its repeats lies between 11.010 ms and 11.019 ms; the limit, NTPOT mean ≤ 11.015 "
       .. "ms, lies inside that bracket (11.010 ms to 11.019 ms)", 1, true), c.reason)
   end)
 
@@ -270,12 +271,19 @@ do
     -- 92.21326544259206 = +38.5 % at least (main: +22.6 %, from A's 104.24 at any load)
     t.ok(hl[5]:find("^%+38%.5 %% to "), hl[5])
     t.ok(hl[6]:find("kubecon-na-2025_vllm already failed them at 92.21 req/s", 1, true), hl[6])
+    -- A's cell says the span the Change is read on, up to that failed load, as the Summary does
+    -- (fixb44; main: "≥ 31.41 req/s (the last load that met the SLOs)" alone)
+    t.eq(hl[2], "≥ 31.41 req/s, below 92.21 req/s (the last load that met the SLOs; load point 4 failed them)")
     -- the SLO's metric has its column: known figures (stage 1's mean 8.900488819633114 ms) and
     -- the brackets judged on (above) with a decimal more
     t.ok(md:find("| E2E p90 (ms) | NTPOT mean (ms) | Errors % |", 1, true))
     t.ok(md:find("| 8.90 | 0.00 |", 1, true))
     t.ok(md:find("| N/A (11.008–11.017) |", 1, true))
     t.ok(md:find("| N/A (16.626–16.641) |", 1, true))
+    -- and the N/A note under the table quotes those brackets with the cells' digits (fixb44;
+    -- main: "the mean is 11.01 to 11.02 ms" beside "N/A (11.008–11.017)")
+    t.contains(md, "(1 to 4, as its p0.1 is above 0) the mean is 11.008 to 11.017 ms")
+    t.contains(md, "the mean is 16.626 to 16.641 ms")
     local html = t.read(ws .. "/comparison_report.html")
     t.ok(html:find("NTPOT mean (ms)", 1, true))
     -- the chart's bracket ends there too, said so (main: "up to the most any of its loads achieved")

@@ -300,6 +300,56 @@ do
     t.near(pts[4].bounds.ntpot_mean_ms.hi, 16.640926474730108, 1e-9)
     t.eq(lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20")).kind, "saturated")
   end)
+
+  t.test("NTPOT's min (ntpot_min_s) is saved in run_model.json and read back: a benchmark report of the saved "
+    .. "model keeps NTPOT mean", function()
+    -- the chunking run's files all have NTPOT min > 0 (python3 from the files: stage_0's and the
+    -- summary's 0.007267005184593682 s, stage_3's 0.008993398000557835 s), so each mean is kept and
+    -- its min goes with it into a benchmark report (llmd.br), whose reader keeps the mean only with
+    -- it. main lost it in run_model.json: the report llmd.br wrote of a saved model had no min, and
+    -- its reader made NTPOT mean N/A (llmd.harness.benchmark_report)
+    local rm, br = require "llmd.runmodel", require "llmd.br"
+    local CH = ROOT .. "/../shared/fixtures/inference-perf/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+    local run = harness.extract(CH)
+    local back = rm.from_plain(json.decode(json.encode(rm.to_plain(run))), "run_model.json")
+    t.near(back.overall.ntpot_min_s, 0.007267005184593682, 1e-15)
+    t.near(back.stages[1].metrics.ntpot_min_s, 0.007267005184593682, 1e-15)
+    t.near(back.stages[4].metrics.ntpot_min_s, 0.008993398000557835, 1e-15)
+    local yo = require "llmd.yamlout"
+    local function ntpot(doc)
+      local d = yo.plain(doc)
+      return d.results.request_performance.aggregate.latency.normalized_time_per_output_token
+    end
+    local fresh, saved = br.build(run, { version = "0.2" }), br.build(back, { version = "0.2" })
+    t.eq(#saved, #fresh)
+    for i = 1, #fresh do
+      t.eq(ntpot(saved[i].doc).min, ntpot(fresh[i].doc).min, fresh[i].name)
+      t.eq(type(ntpot(saved[i].doc).min), "number", saved[i].name)
+    end
+    -- and a model saved before (no min_s): as before, no min, no error
+    local old = rm.to_plain(run)
+    for _, st in ipairs(old.stages) do st.metrics.ntpot_mean_ms.min_s = nil end
+    old.overall.ntpot_mean_ms.min_s = nil
+    t.eq(rm.from_plain(json.decode(json.encode(old)), "run_model.json").stages[1].metrics.ntpot_min_s, nil)
+  end)
+
+  t.test("compare.lua then analyze.lua: the same NTPOT cells and capacity from the saved models", function()
+    local ws, r = t.compare { "--a", KC, "--b", ROOT .. "/../shared/fixtures/inference-perf/"
+      .. "kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ntpot_mean_ms=11.01" }
+    t.eq(r.code, 0, r.stderr)
+    local first = t.read(ws .. "/comparison_report.md")
+    local r2 = proc.run { LLMDLUA, "analyze.lua", ws, "--quiet" }
+    t.eq(r2.code, 0, r2.stderr)
+    local again = t.read(ws .. "/comparison_report.md")
+    local cap = "Capacity at SLO (NTPOT mean ≤ 11.01 ms and Error rate ≤ 5 % by default)"
+    t.eq(t.table_rows(again, "Headline")[cap], t.table_rows(first, "Headline")[cap])
+    -- every Load Curves row (the NTPOT column with its brackets) and the N/A notes under them
+    t.eq(again:match("## Load Curves.-\n## "), first:match("## Load Curves.-\n## "))
+    t.ok(first:match("## Load Curves.-\n## "):find("| N/A (11.008–11.017) |", 1, true))
+    -- the saved model has each min: stage 1 of A (min 7.536 ms > 0, python3 from the file)
+    local saved = json.read(ws .. "/run-a/run_model.json")
+    t.near(saved.stages[2].metrics.ntpot_mean_ms.min_s, 0.007536282179070942, 1e-15)
+  end)
 end
 
 -- Benchmark reports of inference-perf (br_v0_2_1_example.yaml) record NTPOT's mean but no min,

@@ -1668,12 +1668,15 @@ local function gpus_of(side)
   if g and g > 0 then
     -- the info file wins, but never silently over a count the results give otherwise
     local rg = side.run.gpus
-    if rg and rg > 0 and rg ~= g then
+    if rg and rg > 0 and rg ~= g and not side.run.gpus_stale then
       return g, "info file", ("gpus: %s in the info file; %s says %s"):format(T.helpers.num(g),
         side.run.gpus_source or "the results", T.helpers.num(rg))
     end
     return g, "info file"
   end
+  -- (one replica's count, saved before session 43: N/A with why and the command that reads
+  -- the results again, llmd.comparison.old_gpus; never per-GPU figures read off it)
+  if side.run.gpus_stale then return nil, side.run.gpus_stale end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
   return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
@@ -5720,9 +5723,11 @@ function M.build(opts)
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
       .. "hardware and %s is compared per GPU first"):format(A.label, n(ga), B.label, n(gb),
       #model.slo > 0 and "capacity" or "max sustained throughput")
-      or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
+      or ("%s ran on %s and %s on %s (%s), so the totals may compare different "
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
-      ga and B.label or A.label)
+      -- (a count saved as one replica's, llmd.comparison.old_gpus: read the results again)
+      (ga and B or A).run.gpus_stale and ("%s: %s"):format((ga and B or A).label, (ga and B or A).run.gpus_stale)
+      or ("give gpus: N in %s's info file"):format(ga and B.label or A.label))
   end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end

@@ -105,6 +105,10 @@ local ok, err = pcall(function()
         .. "pace or the drain-reduced rate\n"):format(side.label or x, x, side.old_saturation,
         cmp.reextract_command(w.path)))
     end
+    if side.run.gpus_stale then
+      -- (one line; the report's Data checks and per-GPU cells say it too)
+      io.stderr:write(("analyze.lua: warning: %s (%s): %s\n"):format(side.label or x, x, side.run.gpus_stale))
+    end
     -- (saved as it was; read as this folder's: its commands, shell words, are left to
     -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
     for _, from in ipairs(was) do

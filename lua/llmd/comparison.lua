@@ -288,7 +288,32 @@ function M.saved_side(w, x, state)
     -- (the verdict says it too, per run: its figures rest on the saturation, llmd.report)
     run.old_rule = M.reextract_command(w.path)
   end
+  local gpus = M.old_gpus(doc, run)
+  if gpus then
+    -- (the per-GPU figures N/A with it, llmd.report's gpus_of; a warning in the Data checks, and
+    -- on stderr from analyze.lua)
+    run.gpus_stale = ("%s; %s reads the results again"):format(gpus, M.reextract_command(w.path))
+    run.warnings = run.warnings or {}
+    run.warnings[#run.warnings + 1] = run.gpus_stale
+  end
   return side
+end
+
+-- Why a saved model's GPU count is one replica's, or nil: since session 43 a v0.2 benchmark
+-- report's stack counts count x replicas GPUs (llmd.harness.benchmark_report), and models
+-- saved since say so (gpus_replicas_saved); one saved before, whose stack has more than one
+-- replica (its replicas row), kept one replica's count, which would make every per-GPU figure
+-- too high by that factor. (With one replica each the two rules agree: nothing to say.)
+function M.old_gpus(doc, run)
+  if doc.gpus_replicas_saved == true or type(run.gpus) ~= "number" then return nil end
+  if run.gpus_source ~= "the benchmark report's stack" then return nil end
+  local reps = type(run.config) == "table" and run.config.replicas
+  if type(reps) ~= "string" then return nil end
+  local more = false
+  for n in reps:gmatch("%d+") do if tonumber(n) > 1 then more = true end end
+  if not more then return nil end
+  return ("its GPU count, %d from the benchmark report's stack, was saved before GPUs were counted as count × "
+    .. "replicas (replicas %s): one replica's, so its per-GPU figures are N/A"):format(run.gpus, reps)
 end
 
 -- The command that reads a workspace's results again (analyze.lua --reextract), its path as

@@ -43,6 +43,8 @@ local metrics = require "llmd.metrics"
 local stats = require "llmd.stats"
 local stattest = require "llmd.stattest"
 local lp = require "llmd.loadpoints"
+-- (a signed figure as every text prints it: never "-0.0", template.helpers.signed)
+local signed = require("llmd.template").helpers.signed
 
 local M = {}
 
@@ -3229,17 +3231,17 @@ function M.least_gap_text(ev, pct, min_effect, rate)
     -- a least gap of 0", which reads as no gap): where they meet, and the largest gap
     local at = ev.same_load and M.same_load_text(ev):gsub("^, at the same load", " at one load")
       or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
-    return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %.1f %%, and the "
-      .. "largest %s"):format(at, thr, ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean")
-      or "has no upper end")
+    return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %s %%, and the "
+      .. "largest %s"):format(at, M.thr_num(thr),
+      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean") or "has no upper end")
   end
-  -- a least gap above 0 that the formatter rounds to nothing (ends 0.03 % apart, at two
-  -- loads) is no "at least +0.0 %", which reads as a gap measured at 0: below what one
-  -- decimal shows, said so (both formatters show one decimal, template.helpers.pct)
+  -- a least gap above 0 that the formatter rounds to nothing is no "at least +0.0 %", which
+  -- reads as a gap measured at 0: below what the formatter shows, said so (template.helpers.pct
+  -- shows a small one's first digit, "+0.03 %", down to 0.0005 %)
   local least = pct(ev.margin_pct)
-  least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.05 %"
-  return (" by %s of their mean, below the practical threshold of %.1f %%, and %s"):format(
-    least, thr, ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
+  least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.0005 %"
+  return (" by %s of their mean, below the practical threshold of %s %%, and %s"):format(
+    least, M.thr_num(thr), ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail
@@ -3300,15 +3302,29 @@ function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
 -- rate's: its pp interval beyond M.MIN_ERROR_PP and beyond thr % of the lower of the two
 -- rates (one rate at least thr % above the other, both ways alike), else, of a saved effect
 -- without its rates, its relative ends as a ratio's.
+-- The error rate's percentage-point threshold an effect (M.count_effect's) is judged on at
+-- a practical threshold of thr %: the larger of M.MIN_ERROR_PP and thr % of the lower of
+-- its two rates (one rate at least thr % above the other); nil without its rates (a saved
+-- effect: M.interval_beyond then reads M.MIN_ERROR_PP and its relative ends).
+function M.error_pp_threshold(eff, thr)
+  if not (eff.rate_a and eff.rate_b) then return nil end
+  return math.max(M.MIN_ERROR_PP, math.min(eff.rate_a, eff.rate_b) * thr)
+end
+
+-- The error rate's thresholds as the texts say them (pp_thr: M.error_pp_threshold's, or nil;
+-- thr: %): "0.39 pp (the larger of 0.1 pp and 2.0 % of the lower rate)", without the rates
+-- "0.1 pp and 2.0 %".
+function M.error_threshold_text(pp_thr, thr)
+  if not pp_thr then return ("%g pp and %s %%"):format(M.MIN_ERROR_PP, M.thr_num(thr)) end
+  return ("%.2f pp (the larger of %g pp and %s %% of the lower rate)"):format(pp_thr, M.MIN_ERROR_PP, M.thr_num(thr))
+end
+
 function M.interval_beyond(eff, thr)
   if eff.pp then
     if not (eff.pp_lo and eff.pp_hi) then return false end
-    local floor = M.MIN_ERROR_PP
-    if eff.rate_a and eff.rate_b then
-      floor = math.max(floor, math.min(eff.rate_a, eff.rate_b) * thr)
-    elseif not (eff.lo and eff.hi) then
-      return false
-    end
+    local floor = M.error_pp_threshold(eff, thr)
+    if not floor and not (eff.lo and eff.hi) then return false end
+    floor = floor or M.MIN_ERROR_PP
     if not (eff.pp_lo >= floor or eff.pp_hi <= -floor) then return false end
     if eff.rate_a and eff.rate_b then return true end
   end
@@ -3321,10 +3337,11 @@ end
 -- read alike ("-1.95 %" beside a threshold of -1.96 %, never "-2.0 %").
 local function pct_beside(pct, thr_pct)
   for dp = 1, 3 do
-    local fmt = "%+." .. dp .. "f"
-    if fmt:format(pct) ~= fmt:format(thr_pct) then return (fmt .. " %%"):format(pct) end
+    if ("%+." .. dp .. "f"):format(pct) ~= ("%+." .. dp .. "f"):format(thr_pct) then
+      return signed(pct, dp) .. " %"
+    end
   end
-  return ("%+.3f %%"):format(pct)
+  return signed(pct, 3) .. " %"
 end
 
 -- pct as a sentence that compares it with the practical threshold thr (%) shows it: with
@@ -3394,12 +3411,12 @@ function M.effect_size(test, eff, min_effect, la, lb)
   local rel = pct and M.pct_near(pct, thr)
   local by = ba:format(rel or "")
   if eff.pp then
-    by = ba:format(("%+.2f pp%s"):format(eff.pp, rel and (", " .. rel) or ""))
+    by = ba:format(("%s pp%s"):format(signed(eff.pp, 2), rel and (", " .. rel) or ""))
     if not pct then by = ("%s; relative N/A: %s"):format(by, eff.relative_why or "A's rate is 0") end
   end
   if z and (z < 0) ~= (dir > 0) and dir ~= 0 then
     return "opposite", ("the test finds %s's values lower, and this figure differs the other way%s (%s): no winner")
-      :format(lower, where, rel or ("%+.2f pp"):format(eff.pp))
+      :format(lower, where, rel or (signed(eff.pp, 2) .. " pp"))
   end
   if eff.pp and math.abs(eff.pp) < M.MIN_ERROR_PP then
     return "small", ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
@@ -3414,10 +3431,10 @@ function M.effect_size(test, eff, min_effect, la, lb)
   -- where its relative ends, over A's rate, would not show them)
   local fall = dir < 0 and not eff.pp and (" (a fall reaches it at %s)"):format(("%+.2f %%"):format(
     M.fall_threshold(thr))) or ""
-  local floor = eff.pp and eff.rate_a and eff.rate_b and math.min(eff.rate_a, eff.rate_b) * thr
+  local floor = eff.pp and M.error_pp_threshold(eff, thr)
   local thr_text = eff.pp and ("%s %% and %s percentage point practical thresholds%s"):format(("%g"):format(thr),
     ("%g"):format(M.MIN_ERROR_PP), floor and (" (here %.2f pp: the larger of %g pp and %g %% of the lower rate, "
-    .. "%.2f %%)"):format(math.max(floor, M.MIN_ERROR_PP), M.MIN_ERROR_PP, thr, math.min(eff.rate_a, eff.rate_b) * 100)
+    .. "%.2f %%)"):format(floor, M.MIN_ERROR_PP, thr, math.min(eff.rate_a, eff.rate_b) * 100)
     or "")
     or ("%s %% practical threshold%s"):format(("%g"):format(thr), fall)
   local bounded = eff.pp and eff.pp_lo and eff.pp_hi or not eff.pp and eff.lo and eff.hi
@@ -3429,7 +3446,7 @@ function M.effect_size(test, eff, min_effect, la, lb)
   end
   local ends = eff.lo and eff.hi and ("%s to %s"):format(M.pct_near(eff.lo, thr), M.pct_near(eff.hi, thr)) or nil
   if eff.pp then
-    local pp = ("%s to %s pp"):format(("%+.2f"):format(eff.pp_lo), ("%+.2f"):format(eff.pp_hi))
+    local pp = ("%s to %s pp"):format(signed(eff.pp_lo, 2), signed(eff.pp_hi, 2))
     ends = ends and ("%s, %s"):format(ends, pp) or pp
   end
   return "unsure", ("%s's lower (%s)%s, but by less than the %s could be (%d %% interval %s): no winner"):format(
@@ -3469,6 +3486,8 @@ function M.verdict(o)
     -- rate is 0; where it was measured; why it is unbounded)
     r.effect_pp, r.effect_pp_lo, r.effect_pp_hi = se.pp, se.pp_lo, se.pp_hi
     r.effect_relative_why = se.relative_why
+    -- (the error rate is judged in percentage points: the threshold its pp interval was read on)
+    r.effect_pp_thr = se.pp and M.error_pp_threshold(se, o.min_effect or M.MIN_EFFECT) or nil
     r.effect_where, r.effect_why = se.where, se.why
     r.effect_need, r.effect_fewest = se.need, se.fewest
   end

@@ -15,6 +15,8 @@
 local metrics = require "llmd.metrics"
 local stattest = require "llmd.stattest"
 local json = require "llmd.json"
+-- (a signed percentage as every text prints it: never "-0.0 %", template.helpers.pct)
+local function pct_text(v) return require("llmd.template").helpers.pct(v) end
 
 local M = {}
 
@@ -248,9 +250,11 @@ function M.points(run)
             for _, st in ipairs(g.stages) do
               if st.metrics.values[m.key] == nil then unknown = unknown + 1 end
             end
+            -- (the bracket's ends with the digits of the Load Curves cell that shows it, one
+            -- more than its column's 2: "11.010 ms", beside "N/A (11.010–11.019)", fixb44)
             p.na[m.key] = ("%s unknown in %d of its %d repeats (the first such repeat's: %s); the mean of its "
-              .. "repeats lies between %s and %s"):format(m.label, unknown, #g.stages, why,
-              metrics.format(m.key, p.bounds[m.key].lo), metrics.format(m.key, p.bounds[m.key].hi))
+              .. "repeats lies between %.3f %s and %.3f %s"):format(m.label, unknown, #g.stages, why,
+              p.bounds[m.key].lo, m.unit, p.bounds[m.key].hi, m.unit)
           end
         end
       else
@@ -1247,12 +1251,14 @@ local function saturation_of(points, opts)
         if thin then return thin_result(thin) end
         return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
           ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
-          reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
-            p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
+          reason = ("from concurrency %g to %g throughput grew %s while latency grew %s"):format(
+            p.offered, q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100),
+            pct_text((lat(q) / lat(p) - 1) * 100)) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
-        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %+.1f %% and %s %+.1f %%"):format(p.offered,
-          q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, lat_label(q), (lat(q) / lat(p) - 1) * 100)
+        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %s and %s %s"):format(p.offered,
+          q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
+          pct_text((lat(q) / lat(p) - 1) * 100))
       end
     end
     if #flat > 0 then

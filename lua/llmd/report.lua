@@ -450,24 +450,49 @@ end
 -- why: why it is unbounded (default: too few independent requests); pp, pp_lo, pp_hi: the
 -- error rate's in percentage points, "+4.9 % (95 % interval +1.0 % to +8.8 %; +0.20 to
 -- +1.80 pp)".
-local function effect_text(e, inline)
+-- thr: the practical threshold (%) a list compares the effect with: its figures printed with
+-- the decimals that keep them apart from it (decision.pct_near: "-1.45 %" beside a threshold
+-- of 1.45, not "-1.4 %", as the CSV's -1.45).
+local function effect_text(e, inline, thr)
+  local pct = thr and function(x) return decision.pct_near(x, thr) end or T.helpers.pct
   local level = ("%d"):format(e.level or decision.EFFECT_LEVEL)
   if not e.pct and e.pp_lo and e.pp_hi then
     -- an error rate against A's of 0: no relative size (decision.count_effect), its pp interval
-    return (inline and "relative N/A (%s), %s %% interval %+.2f to %+.2f pp"
-      or "relative N/A (%s; %s %% interval %+.2f to %+.2f pp)"):format(e.relative_why or "A's rate is 0", level,
-      e.pp_lo, e.pp_hi)
+    return (inline and "relative N/A (%s), %s %% interval %s to %s pp"
+      or "relative N/A (%s; %s %% interval %s to %s pp)"):format(e.relative_why or "A's rate is 0", level,
+      T.helpers.signed(e.pp_lo, 2), T.helpers.signed(e.pp_hi, 2))
   end
-  local pp = e.pp_lo and e.pp_hi and ("; %+.2f to %+.2f pp"):format(e.pp_lo, e.pp_hi) or ""
+  local pp = e.pp_lo and e.pp_hi
+    and ("; %s to %s pp"):format(T.helpers.signed(e.pp_lo, 2), T.helpers.signed(e.pp_hi, 2)) or ""
   if not (e.lo and e.hi) then
     -- (an error rate's ratio with no upper end, decision.count_effect: from its lower end up)
-    local from = e.lo and (", from %s up"):format(T.helpers.pct(e.lo)) or ""
+    local from = e.lo and (", from %s up"):format(pct(e.lo)) or ""
     return (inline and "%s, its %s %% interval unbounded%s: %s%s"
-      or "%s (its %s %% interval unbounded%s: %s%s)"):format(T.helpers.pct(e.pct), level, from,
+      or "%s (its %s %% interval unbounded%s: %s%s)"):format(pct(e.pct), level, from,
       e.why or "too few independent requests", pp)
   end
-  return (inline and "%s, %s %% interval %s to %s%s" or "%s (%s %% interval %s to %s%s)"):format(T.helpers.pct(e.pct),
-    level, T.helpers.pct(e.lo), T.helpers.pct(e.hi), pp)
+  return (inline and "%s, %s %% interval %s to %s%s" or "%s (%s %% interval %s to %s%s)"):format(pct(e.pct),
+    level, pct(e.lo), pct(e.hi), pp)
+end
+
+M.effect_text = effect_text -- (for the tests)
+
+-- The practical threshold a list of rows (each {row = perf row}) was judged on, as its
+-- sentence says it ("2.0 %"): the error rate's is in percentage points (decision.interval_beyond),
+-- said as such, never "beyond the 2.0 % threshold" alone beside its pp interval: "2.0 % (the
+-- error rate's: 0.39 pp, the larger of ...)", or of the error rate alone "0.39 pp (the larger
+-- of 0.1 pp and 2.0 % of the lower rate)".
+local function thresholds_said(list, min_effect)
+  local thr = min_effect or decision.MIN_EFFECT
+  local err, others = nil, false
+  for _, x in ipairs(list) do
+    if x.row.effect_pp then err = x.row else others = true end
+  end
+  local pct = decision.thr_num(thr) .. " %"
+  if not err then return pct end
+  local e = decision.error_threshold_text(err.effect_pp_thr, thr)
+  if not others then return e end
+  return ("%s (the error rate's: %s)"):format(pct, e)
 end
 
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
@@ -500,6 +525,7 @@ local function finish_row(row, fam, A, B)
   row.effect_lo, row.effect_hi, row.effect_level = v.effect_lo, v.effect_hi, v.effect_level
   row.effect_pp, row.effect_pp_lo, row.effect_pp_hi = v.effect_pp, v.effect_pp_lo, v.effect_pp_hi
   row.effect_relative_why = v.effect_relative_why
+  row.effect_pp_thr = v.effect_pp_thr
   row.effect_where, row.effect_why = v.effect_where, v.effect_why
   row.effect_need, row.effect_fewest = v.effect_need, v.effect_fewest
   -- (an interval unbounded: what would settle it, decision.settle_text)
@@ -562,9 +588,10 @@ local function finish_row(row, fam, A, B)
       local text = mh_text(test)
       if e and e.pp_lo and e.pp_hi and (e.lo and e.hi or not e.pct) and not v.partial then
         -- (relative: B against A's rate, decision.count_effect; N/A where A's is 0)
-        text = text:sub(1, -2) .. (", %d %% interval %+.2f to %+.2f pp; relative %s)"):format(
-          e.level or decision.EFFECT_LEVEL, e.pp_lo, e.pp_hi, e.pct and ("%s, %s to %s"):format(T.helpers.pct(e.pct),
-          T.helpers.pct(e.lo), T.helpers.pct(e.hi)) or ("N/A: " .. (e.relative_why or "A's rate is 0")))
+        text = text:sub(1, -2) .. (", %d %% interval %s to %s pp; relative %s)"):format(
+          e.level or decision.EFFECT_LEVEL, T.helpers.signed(e.pp_lo, 2), T.helpers.signed(e.pp_hi, 2),
+          e.pct and ("%s, %s to %s"):format(T.helpers.pct(e.pct), T.helpers.pct(e.lo), T.helpers.pct(e.hi))
+            or ("N/A: " .. (e.relative_why or "A's rate is 0")))
         e = nil
       end
       row.evidence = row.evidence .. ("; within the load points %s"):format(text)
@@ -1564,8 +1591,15 @@ local function capacity_text(c, rate)
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
-    return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
-      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
+    -- (a load that failed above an unknown one ends the span, lp.capacity's ceiling_failing: the
+    -- cell says it, as the Summary and the Change beside it do, never "≥ 31.41 req/s" alone
+    -- beside "+35.54 to +138.01 req/s" read up to that load's 92.21: fixb44)
+    local below = type(c.ceiling_failing) == "number" and type(c.ceiling_rps) == "number"
+      and c.ceiling_rps < math.huge and c.ceiling_rps
+    return ("%s≥ %s%s%s (%s%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
+      below and (", below " .. rate(below)) or "", c.bound_note or BOUND_NOTE[c.kind],
+      below and ("; load point %d failed them"):format(c.ceiling_failing) or "", range and ("; " .. range) or "",
+      note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words
@@ -1634,12 +1668,15 @@ local function gpus_of(side)
   if g and g > 0 then
     -- the info file wins, but never silently over a count the results give otherwise
     local rg = side.run.gpus
-    if rg and rg > 0 and rg ~= g then
+    if rg and rg > 0 and rg ~= g and not side.run.gpus_stale then
       return g, "info file", ("gpus: %s in the info file; %s says %s"):format(T.helpers.num(g),
         side.run.gpus_source or "the results", T.helpers.num(rg))
     end
     return g, "info file"
   end
+  -- (one replica's count, saved before session 43: N/A with why and the command that reads
+  -- the results again, llmd.comparison.old_gpus; never per-GPU figures read off it)
+  if side.run.gpus_stale then return nil, side.run.gpus_stale end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
   return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
@@ -5207,14 +5244,15 @@ local function summary(model, A, B)
             local e = x.row.effect_pct
             names[#names + 1] = (e or x.row.effect_pp_lo) and ("%s (%s)"):format(x.label, effect_text({ pct = e,
               lo = x.row.effect_lo, hi = x.row.effect_hi, level = x.row.effect_level, pp_lo = x.row.effect_pp_lo,
-              pp_hi = x.row.effect_pp_hi, relative_why = x.row.effect_relative_why }, true)) or x.label
+              pp_hi = x.row.effect_pp_hi, relative_why = x.row.effect_relative_why }, true,
+              model.min_effect or decision.MIN_EFFECT)) or x.label
           end
           parts[#parts + 1] = ("%s (%s)"):format(table.concat(names, ", "), test_said(g))
         end
-        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s %% "
+        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s "
           .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
           .. "run was overloaded, which the %s left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), decision.thr_num(model.min_effect),
+          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), thresholds_said(w, model.min_effect),
             B.label, A.label, #groups == 1 and "test" or "tests")
       end
     end
@@ -5232,9 +5270,10 @@ local function summary(model, A, B)
           local c = size(r) == "unsure" and not (r.effect_lo or r.effect_pp_lo) and cls.unbounded or cls[size(r)]
             or cls.unsure
           if c == cls.unsure then
+            -- (beside the threshold: with the decimals that keep them apart from it)
             c[#c + 1] = ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct, lo = r.effect_lo,
               hi = r.effect_hi, level = r.effect_level, pp_lo = r.effect_pp_lo, pp_hi = r.effect_pp_hi,
-              relative_why = r.effect_relative_why }, true))
+              relative_why = r.effect_relative_why }, true, r.min_effect or decision.MIN_EFFECT))
           elseif c == cls.small and r.effect_pp and math.abs(r.effect_pp) < decision.MIN_ERROR_PP then
             -- (the error rate below its percentage-point threshold)
             c[#c + 1] = ("%s %s pp"):format(x.label, T.helpers.signed(r.effect_pp, 2))
@@ -5293,18 +5332,19 @@ local function summary(model, A, B)
       -- significant, but too small to matter, or not shown beyond the threshold: no winner
       -- (the same words as at the loads both sustained, below)
       local where = unsure[1].row.effect_where
-      out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s %%: %s, so no winner (%s "
+      out[#out + 1] = ("Significant, but not shown to be beyond the practical threshold of %s: %s, so no winner (%s "
         .. "against %s%s).")
-        :format(decision.thr_num(model.min_effect), table.concat(sized_parts(unsure, function(r) return r.size end,
-          function(r) return r.size_lower end), "; "), B.label, A.label, where and (" " .. where) or "")
+        :format(thresholds_said(unsure, model.min_effect), table.concat(sized_parts(unsure,
+          function(r) return r.size end, function(r) return r.size_lower end), "; "), B.label, A.label,
+          where and (" " .. where) or "")
     end
     if #sustained_small > 0 then
       -- significant there, but too small to matter, or not shown beyond the threshold: no winner
       local parts = sized_parts(sustained_small, function(r) return r.sustained_size end,
         function(r) return r.sustained_lower end)
       out[#out + 1] = ("At the loads both runs sustained, %s, so no winner (%s against %s within the load points "
-        .. "tested; the practical threshold is %s %%)."):format(table.concat(parts, "; "), B.label, A.label,
-        decision.thr_num(model.min_effect))
+        .. "tested; the practical threshold is %s)."):format(table.concat(parts, "; "), B.label, A.label,
+        thresholds_said(sustained_small, model.min_effect))
     end
     if model.follows_sends then
       -- both kept up with every load they were sent: the throughput is the sends' (finish_row)
@@ -5735,9 +5775,11 @@ function M.build(opts)
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
       .. "hardware and %s is compared per GPU first"):format(A.label, n(ga), B.label, n(gb),
       #model.slo > 0 and "capacity" or "max sustained throughput")
-      or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
+      or ("%s ran on %s and %s on %s (%s), so the totals may compare different "
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
-      ga and B.label or A.label)
+      -- (a count saved as one replica's, llmd.comparison.old_gpus: read the results again)
+      (ga and B or A).run.gpus_stale and ("%s: %s"):format((ga and B or A).label, (ga and B or A).run.gpus_stale)
+      or ("give gpus: N in %s's info file"):format(ga and B.label or A.label))
   end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end

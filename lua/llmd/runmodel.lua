@@ -773,6 +773,10 @@ local function plain_set(set)
       -- JSON has no infinity: a percentile that lands on a failed request says so
       if v == math.huge then v = "+inf" elseif v == -math.huge then v = "-inf" end
       out[m.key] = { value = v, unit = m.unit, source = set.source[m.key], method = set.method[m.key] }
+      -- (NTPOT's min (s) where an inference-perf summary gave it above 0, set.ntpot_min_s: a
+      -- benchmark report written from the saved model carries it, llmd.br, whose reader keeps
+      -- the mean only with it; fixb44: lost in run_model.json, so such a report read N/A)
+      if m.key == "ntpot_mean_ms" and type(set.ntpot_min_s) == "number" then out[m.key].min_s = set.ntpot_min_s end
     else
       local b = set.bounds and set.bounds[m.key]
       out[m.key] = { value = json.null, unit = m.unit, unknown = set.na[m.key] or "unknown",
@@ -990,6 +994,10 @@ function M.to_plain(run)
     drain_saved = true,
     -- (and the bounds of files with latency statistics only: llmd.comparison.old_saturation)
     drain_stats_saved = true,
+    -- (a v0.2 benchmark report's GPUs counted as count x replicas, session 43: one saved
+    -- before has one replica's, llmd.comparison.old_gpus; never set on a model read with that
+    -- stale count, run.gpus_stale, which saving again does not correct)
+    gpus_replicas_saved = not run.gpus_stale or nil,
   }
 end
 
@@ -1008,6 +1016,8 @@ function M.from_plain(doc, path)
         if v == "+inf" then v = math.huge elseif v == "-inf" then v = -math.huge end
         if type(v) == "number" then
           set.values[key], set.source[key], set.method[key] = v, e.source, e.method
+          -- (NTPOT's min, plain_set; a model saved before fixb44 has none: as before, no min)
+          if key == "ntpot_mean_ms" and type(e.min_s) == "number" then set.ntpot_min_s = e.min_s end
         else
           set.na[key] = e.unknown or "unknown"
           -- (the bracket an SLO judges on: M.put_bounds)

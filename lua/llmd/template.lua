@@ -53,13 +53,23 @@ function H.count(n, word, plural)
   return ("%s %s"):format(H.num(n), n == 1 and word or (plural or word .. "s"))
 end
 
--- signed: "+1.5", "-0.3"; a figure that rounds to zero keeps its own sign ("-0.0" for -0.042, so a
--- change reads the way its delta does), "+0.0" for zero and float noise (|v| < 1e-9: no direction);
--- nil -> "N/A"
+-- signed: "+1.5", "-0.3"; nil -> "N/A". A zero is never signed negative, and a figure is never
+-- printed as a zero it is not: one that rounds to zero at d decimals takes up to two more to
+-- show its first digit, with its sign ("-0.01" for -0.012 at 1, so a change reads the way its
+-- delta does, never "-0.0"); zero, float noise (|v| < 1e-9) and a figure still zero at d + 2
+-- decimals read "+0.0" (no change at the decimals printed).
 function H.signed(v, d)
   if v == nil then return "N/A" end
   local s = H.num(v, d)
-  if v == v and not s:find("[1-9]") then return (v <= -1e-9 and "-" or "+") .. s end
+  if v == v and not s:find("[1-9]") then
+    if math.abs(v) >= 1e-9 then
+      for more = 1, 2 do
+        local t = H.num(v, (d or 0) + more)
+        if t:find("[1-9]") then return (v > 0 and "+" or "") .. t end
+      end
+    end
+    return "+" .. s
+  end
   if v > 0 then return "+" .. s end
   return s
 end

@@ -2401,8 +2401,8 @@ function M.model(list, opts)
       end
       -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
       -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
-      r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %+.1f %%)"):format(
-        nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100)
+      r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %s)"):format(
+        nxt.label, ptext, gap_pct((x.rank_value / nxt.rank_value - 1) * 100))
         or v.verdict == "B better" and ("above %s (%s)"):format(nxt.label, ptext)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
         or v.verdict == "not shown to differ" and ("not shown to differ from %s%s"):format(nxt.label,
@@ -2424,9 +2424,9 @@ function M.model(list, opts)
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
-        r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %+.1f %%), but %s achieved "
+        r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %s), but %s achieved "
           .. "up to %s %s, above this one's %s, so the load steps cannot order their limits")
-          :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
+          :format(nxt.label, tested[v.verdict], ptext or "untested", gap_pct((x.rank_value / nxt.rank_value - 1) * 100),
           nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
           metrics.format("throughput_req_s", x.max_rps))
       elseif v.verdict == "B better" and ssp and ssp.within_noise == "b" then
@@ -2436,9 +2436,9 @@ function M.model(list, opts)
         -- next one's limit may be as high, so the limits are not ordered, as where its ceiling
         -- is above this one's figure (the branch above)
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
-        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %+.1f %%), but %s "
+        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %s), but %s "
           .. "achieved up to %s %s, below this one's %s %s"):format(nxt.label, ptext or "untested",
-          (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
+          gap_pct((x.rank_value / nxt.rank_value - 1) * 100), nxt.label, metrics.format("throughput_req_s", ceil),
           ceiling_load_text(nxt, slo), metrics.format("throughput_req_s", x.max_rps),
           decision.sustained_noise_text(ssp, function(q) return metrics.format("throughput_req_s", q) end, "this one",
           nxt.label))
@@ -3074,7 +3074,7 @@ function M.model(list, opts)
             .. "%s in truth: untested, and either may be higher, as the ranking says, whatever the figures' gap of "
             .. "%s; so %s is not known to be no worse on throughput and beats it on nothing; %s %s against %s: "
             .. "%s"):format(
-            c.x.label, rate(c.tp), o.x.label, rate(o.tp), eff and ("%+.1f %%"):format(eff) or "an unknown amount",
+            c.x.label, rate(c.tp), o.x.label, rate(o.tp), eff and gap_pct(eff) or "an unknown amount",
             o.x.label, m.pareto_latency, fmt(lat_key, o.lat), fmt(lat_key, c.lat), lw or "no higher by the figures") }
       end
     end

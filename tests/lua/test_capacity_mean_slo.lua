@@ -250,11 +250,12 @@ do
     t.near(pts[1].bounds.ntpot_mean_ms.hi, 11.019275788646643, 1e-9)
     local na = pts[1].na.ntpot_mean_ms
     t.ok(na:find("^NTPOT mean unknown in 2 of its 2 repeats %(the first such repeat's: NTPOT may count 0%-token"), na)
-    t.ok(na:find("; the mean of its repeats lies between 11.01 ms and 11.02 ms$"), na)
+    -- (with the 3 decimals of its Load Curves cell, "N/A (11.010–11.019)", fixb44; main "11.01 ms and 11.02 ms")
+    t.ok(na:find("; the mean of its repeats lies between 11.010 ms and 11.019 ms$"), na)
     -- judged on that bracket: the limit 11.015 ms inside it, quoted with the digits to see it
     local c = lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=11.015"))
     t.eq(c.kind, "unknown", c.reason)
-    t.ok(c.reason:find("the mean of its repeats lies between 11.01 ms and 11.02 ms; the limit, NTPOT mean ≤ 11.015 "
+    t.ok(c.reason:find("the mean of its repeats lies between 11.010 ms and 11.019 ms; the limit, NTPOT mean ≤ 11.015 "
       .. "ms, lies inside that bracket (11.010 ms to 11.019 ms)", 1, true), c.reason)
   end)
 
@@ -270,12 +271,19 @@ do
     -- 92.21326544259206 = +38.5 % at least (main: +22.6 %, from A's 104.24 at any load)
     t.ok(hl[5]:find("^%+38%.5 %% to "), hl[5])
     t.ok(hl[6]:find("kubecon-na-2025_vllm already failed them at 92.21 req/s", 1, true), hl[6])
+    -- A's cell says the span the Change is read on, up to that failed load, as the Summary does
+    -- (fixb44; main: "≥ 31.41 req/s (the last load that met the SLOs)" alone)
+    t.eq(hl[2], "≥ 31.41 req/s, below 92.21 req/s (the last load that met the SLOs; load point 4 failed them)")
     -- the SLO's metric has its column: known figures (stage 1's mean 8.900488819633114 ms) and
     -- the brackets judged on (above) with a decimal more
     t.ok(md:find("| E2E p90 (ms) | NTPOT mean (ms) | Errors % |", 1, true))
     t.ok(md:find("| 8.90 | 0.00 |", 1, true))
     t.ok(md:find("| N/A (11.008–11.017) |", 1, true))
     t.ok(md:find("| N/A (16.626–16.641) |", 1, true))
+    -- and the N/A note under the table quotes those brackets with the cells' digits (fixb44;
+    -- main: "the mean is 11.01 to 11.02 ms" beside "N/A (11.008–11.017)")
+    t.contains(md, "(1 to 4, as its p0.1 is above 0) the mean is 11.008 to 11.017 ms")
+    t.contains(md, "the mean is 16.626 to 16.641 ms")
     local html = t.read(ws .. "/comparison_report.html")
     t.ok(html:find("NTPOT mean (ms)", 1, true))
     -- the chart's bracket ends there too, said so (main: "up to the most any of its loads achieved")
@@ -291,6 +299,56 @@ do
     t.near(pts[4].bounds.ntpot_mean_ms.lo, 16.62588042909292, 1e-9)
     t.near(pts[4].bounds.ntpot_mean_ms.hi, 16.640926474730108, 1e-9)
     t.eq(lp.capacity(pts, decision.parse_slo("ntpot_mean_ms=20")).kind, "saturated")
+  end)
+
+  t.test("NTPOT's min (ntpot_min_s) is saved in run_model.json and read back: a benchmark report of the saved "
+    .. "model keeps NTPOT mean", function()
+    -- the chunking run's files all have NTPOT min > 0 (python3 from the files: stage_0's and the
+    -- summary's 0.007267005184593682 s, stage_3's 0.008993398000557835 s), so each mean is kept and
+    -- its min goes with it into a benchmark report (llmd.br), whose reader keeps the mean only with
+    -- it. main lost it in run_model.json: the report llmd.br wrote of a saved model had no min, and
+    -- its reader made NTPOT mean N/A (llmd.harness.benchmark_report)
+    local rm, br = require "llmd.runmodel", require "llmd.br"
+    local CH = ROOT .. "/../shared/fixtures/inference-perf/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+    local run = harness.extract(CH)
+    local back = rm.from_plain(json.decode(json.encode(rm.to_plain(run))), "run_model.json")
+    t.near(back.overall.ntpot_min_s, 0.007267005184593682, 1e-15)
+    t.near(back.stages[1].metrics.ntpot_min_s, 0.007267005184593682, 1e-15)
+    t.near(back.stages[4].metrics.ntpot_min_s, 0.008993398000557835, 1e-15)
+    local yo = require "llmd.yamlout"
+    local function ntpot(doc)
+      local d = yo.plain(doc)
+      return d.results.request_performance.aggregate.latency.normalized_time_per_output_token
+    end
+    local fresh, saved = br.build(run, { version = "0.2" }), br.build(back, { version = "0.2" })
+    t.eq(#saved, #fresh)
+    for i = 1, #fresh do
+      t.eq(ntpot(saved[i].doc).min, ntpot(fresh[i].doc).min, fresh[i].name)
+      t.eq(type(ntpot(saved[i].doc).min), "number", saved[i].name)
+    end
+    -- and a model saved before (no min_s): as before, no min, no error
+    local old = rm.to_plain(run)
+    for _, st in ipairs(old.stages) do st.metrics.ntpot_mean_ms.min_s = nil end
+    old.overall.ntpot_mean_ms.min_s = nil
+    t.eq(rm.from_plain(json.decode(json.encode(old)), "run_model.json").stages[1].metrics.ntpot_min_s, nil)
+  end)
+
+  t.test("compare.lua then analyze.lua: the same NTPOT cells and capacity from the saved models", function()
+    local ws, r = t.compare { "--a", KC, "--b", ROOT .. "/../shared/fixtures/inference-perf/"
+      .. "kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ntpot_mean_ms=11.01" }
+    t.eq(r.code, 0, r.stderr)
+    local first = t.read(ws .. "/comparison_report.md")
+    local r2 = proc.run { LLMDLUA, "analyze.lua", ws, "--quiet" }
+    t.eq(r2.code, 0, r2.stderr)
+    local again = t.read(ws .. "/comparison_report.md")
+    local cap = "Capacity at SLO (NTPOT mean ≤ 11.01 ms and Error rate ≤ 5 % by default)"
+    t.eq(t.table_rows(again, "Headline")[cap], t.table_rows(first, "Headline")[cap])
+    -- every Load Curves row (the NTPOT column with its brackets) and the N/A notes under them
+    t.eq(again:match("## Load Curves.-\n## "), first:match("## Load Curves.-\n## "))
+    t.ok(first:match("## Load Curves.-\n## "):find("| N/A (11.008–11.017) |", 1, true))
+    -- the saved model has each min: stage 1 of A (min 7.536 ms > 0, python3 from the file)
+    local saved = json.read(ws .. "/run-a/run_model.json")
+    t.near(saved.stages[2].metrics.ntpot_mean_ms.min_s, 0.007536282179070942, 1e-15)
   end)
 end
 

@@ -763,6 +763,36 @@ t.test("error rates over several load points: stratified by load point, never a 
   t.ok(m.summary:find("x's values are lower (exact test on the request counts stratified by load point (2 points), "
     .. "p = 0.0416), not shown beyond the threshold in error rate (+20.0 %, 95 % interval +0.7 % to +43.3 %; +0.03 to "
     .. "+1.58 pp)", 1, true), m.summary)
+  -- (fixb44, verify43b: the sentence said "beyond the practical threshold of 2.0 %" though the
+  -- error rate is judged on its pp interval, decision.interval_beyond: the threshold in pp, by
+  -- hand the larger of 0.1 pp and 2 % of the lower weighted rate, A's (450 x 0 + 2250 x 5 %) /
+  -- 2700 = 4.167 %, 0.083 pp: 0.10 pp)
+  t.contains(m.summary, "Significant, but not shown to be beyond the practical threshold of 0.10 pp (the larger of "
+    .. "0.1 pp and 2.0 % of the lower rate): x's values are lower")
+  t.lacks(m.summary, "beyond the practical threshold of 2.0 %:")
+  -- at --min-effect 0.7 the list's relative ends, beside that threshold, keep their
+  -- decimals (decision.pct_near): the lower end +0.673 % (above) is "+0.67 %", never "+0.7 %",
+  -- which reads as at the threshold (main: "+0.7 %"); the threshold in pp is still 0.10 (0.7 %
+  -- of 4.167 % is 0.029 pp, by hand)
+  local m7 = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0, min_effect = 0.7 }
+  t.contains(m7.summary, "practical threshold of 0.10 pp (the larger of 0.1 pp and 0.7 % of the lower rate)")
+  t.contains(m7.summary, "not shown beyond the threshold in error rate (+20.0 %, 95 % interval +0.67 % to +43.3 %; "
+    .. "+0.03 to +1.58 pp)")
+end)
+
+t.test("a Summary list's effect beside the practical threshold keeps the decimals that tell them apart", function()
+  -- verify43b: "-1.4 %" beside a CSV's -1.45 and --min-effect 1.45. By hand: a fall reaches
+  -- 1.45 % at -100 x 1.45 / 101.45 = -1.429 %; -1.45 and -1.429 read alike at one decimal (-1.4),
+  -- apart at two (-1.45, -1.43); -2.9 and -0.3 are apart at one. Without a threshold: one decimal
+  -- as before; -0.01 never "-0.0 %" (fixb44's one rule for zeros, template.helpers.signed)
+  local e = { pct = -1.45, lo = -2.9, hi = -0.3, level = 95 }
+  t.eq(report.effect_text(e, true, 1.45), "-1.45 %, 95 % interval -2.9 % to -0.3 %")
+  t.eq(report.effect_text(e, true), "-1.4 %, 95 % interval -2.9 % to -0.3 %")
+  t.eq(report.effect_text({ pct = -1.45, lo = -2.9, hi = -0.01, level = 95 }, true, 1.45),
+    "-1.45 %, 95 % interval -2.9 % to -0.01 %")
+  -- a rise at 1.45: +1.449 and +1.45 read alike at two decimals, apart at three
+  t.eq(report.effect_text({ pct = 1.449, lo = 0.2, hi = 2.7, level = 95 }, true, 1.45),
+    "+1.449 %, 95 % interval +0.2 % to +2.7 %")
 end)
 
 local latency_ladder = t.latency_ladder

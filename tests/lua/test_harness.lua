@@ -534,7 +534,7 @@ t.test("benchmark report from inference-perf: an NTPOT min of 0 makes its mean N
   t.eq(m.values.ntpot_mean_ms, nil, "main: 11.004771 ms, the mean with the zeros")
   t.ok(m.na.ntpot_mean_ms:find("may count 0-token requests as 0 (inference-perf's summary): its NTPOT min is 0 ms, "
     .. "so at least one of its 3707 successes had 0 output tokens", 1, true), m.na.ntpot_mean_ms)
-  t.ok(m.na.ntpot_mean_ms:find("(1 to 4, as its p0.1 is above 0) the mean is 11.01 to 11.02 ms", 1, true),
+  t.ok(m.na.ntpot_mean_ms:find("(1 to 4, as its p0.1 is above 0) the mean is 11.008 to 11.017 ms", 1, true),
     m.na.ntpot_mean_ms)
   t.near(m.bounds.ntpot_mean_ms.lo, 11.007740553350523, 1e-9)
   t.near(m.bounds.ntpot_mean_ms.hi, 11.016658517611948, 1e-9)
@@ -916,8 +916,8 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
   -- the zeros bracketed by hand: 3 successes, median 0.25 s > 0 so at most floor(2 x 0.5) + 1 = 2
   -- zeros, 1250 / 3 x 3 / 2 = 625 to 1250 / 3 x 3 / 1 = 1250 ms; fixl42, main took 1250 / 3)
   t.eq(b.overall.values.ntpot_mean_ms, nil, "summary NTPOT")
-  t.ok(b.overall.na.ntpot_mean_ms:find("without them (1 to 2, as its median is above 0) the mean is 625.00 to "
-    .. "1250.00 ms", 1, true), b.overall.na.ntpot_mean_ms)
+  t.ok(b.overall.na.ntpot_mean_ms:find("without them (1 to 2, as its median is above 0) the mean is 625.000 to "
+    .. "1250.000 ms", 1, true), b.overall.na.ntpot_mean_ms)
   t.near(a.overall.values.ntpot_mean_ms, 625, 1e-9 * 625, "per-request NTPOT")
   -- and on every other key both paths know, the same figure
   for _, m in ipairs(metrics.list) do

@@ -1242,3 +1242,52 @@ do
     t.ok(r.note:find("x: N/A (accelerator counts unknown: gpus: N in the info files)", 1, true), r.note)
   end)
 end
+
+t.test("a workspace saved before GPUs were count × replicas: analyze.lua warns with --reextract, per-GPU N/A",
+  function()
+  -- br_v0_2_example.yaml's stack: 8 H100 per replica, 2 decode replicas: 16 GPUs since session 43
+  -- (by eye from the file); a model saved before kept 8, one replica's, which halves nothing and
+  -- doubles every per-GPU figure. Here run-a's run_model.json is made as one saved then (no
+  -- gpus_replicas_saved, gpus 8); main read it silently, its per-GPU figures off 8 GPUs.
+  local proc = require "llmd.proc"
+  local a, b = t.tmpdir(), t.tmpdir()
+  t.copy(F .. "/benchmark-report/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0.yaml")
+  t.copy(F .. "/benchmark-report/br_v0_2_example.yaml", b .. "/benchmark_report_v0.2,_stage_0.yaml")
+  local w, r = t.compare { "--a", a, "--b", b, "--a-label", "old", "--b-label", "new" }
+  t.eq(r.code, 0, r.stderr)
+  local p = w .. "/run-a/run_model.json"
+  local doc = json.read(p)
+  t.eq({ doc.gpus, doc.gpus_replicas_saved }, { 16, true })
+  doc.gpus, doc.gpus_replicas_saved = 8, nil
+  json.write(p, doc)
+  local LLMDLUA = t.here() .. "/../../llmdlua"
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  -- one line, naming the run, the stale count and the command
+  local lines = {}
+  for l in r.stderr:gmatch("[^\n]+") do if l:find("count × replicas", 1, true) then lines[#lines + 1] = l end end
+  t.eq(#lines, 1, r.stderr)
+  t.contains(lines[1], "analyze.lua: warning: old (a): its GPU count, 8 from the benchmark report's stack, was saved "
+    .. "before GPUs were counted as count × replicas (replicas 2 (decode)): one replica's, so its per-GPU figures "
+    .. "are N/A; `llmdlua analyze.lua " .. w .. " --reextract` reads the results again")
+  local md = t.read(w .. "/comparison_report.md")
+  -- no per-GPU figure of run a read off the 8: N/A with why, in the Headline and the banner
+  local hl = t.table_rows(md, "Headline")
+  t.ok(hl["Output tok/s per GPU (whole run)"][2]:find("^N/A %(its GPU count, 8 from the benchmark report's stack"),
+    hl["Output tok/s per GPU (whole run)"][2])
+  t.eq(hl["GPUs"][2], "unknown")
+  t.contains(md, "old ran on an unknown number of GPUs and new on 16 GPUs (old: its GPU count, 8 from the")
+  t.lacks(md, "give gpus: N in old's info file")
+  -- --reextract reads 16 again, and the warning is gone
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet", "--reextract" }
+  t.eq(r.code, 0, r.stderr)
+  t.lacks(r.stderr, "count × replicas")
+  doc = json.read(p)
+  t.eq({ doc.gpus, doc.gpus_replicas_saved }, { 16, true })
+  -- a model saved before whose stack has one replica: the two rules agree, nothing said
+  doc.gpus_replicas_saved, doc.config.replicas = nil, "1 (decode)"
+  json.write(p, doc)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.lacks(r.stderr, "count × replicas")
+end)

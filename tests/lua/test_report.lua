@@ -837,9 +837,10 @@ t.test("templates: a figure that rounds to zero is never signed negative (a -1e-
   -- by hand: -1e-15, -0.0 and -0.04 round to 0.0 at one decimal; -0.05 rounds away from it
   t.eq({ H.num(-1e-15, 1), H.num(-0.0, 3), H.num(-0.04, 1), H.num(-0.06, 1), H.num(0, 1) },
     { "0.0", "0.000", "0.0", "-0.1", "0.0" })
-  -- (fixh40: -0.04 % is a decrease that rounds to zero: "-0.0 %", as its delta's sign; -1e-15 is noise)
+  -- (-0.04 % is a decrease that rounds to zero at one decimal: "-0.04 %", its first digit with
+  -- its delta's sign, never "-0.0 %" (fixb44; fixh40 printed "-0.0 %"); -1e-15 is noise)
   t.eq({ H.signed(-1e-15, 1), H.signed(-0.0, 3), H.pct(-0.04), H.pct(-0.06), H.pct(0.04), H.signed(-2, 0) },
-    { "+0.0", "+0.000", "-0.0 %", "-0.1 %", "+0.0 %", "-2" })
+    { "+0.0", "+0.000", "-0.04 %", "-0.1 %", "+0.04 %", "-2" })
   t.eq(H.num(-1234.5, 1), "-1,234.5")
 end)
 

@@ -215,7 +215,9 @@ function M.ntpot_zeros(sd, n)
       mean * 1000, exact), nil, exact
   end
   local lo, hi = mean * n / (n - 1) * 1000, mean * n / (n - zmax) * 1000
-  return why .. ("; without them (1 to %d, as its %s is above 0) the mean is %.2f to %.2f ms"):format(zmax, name,
+  -- (the bracket with the digits of the Load Curves cell that shows it, "N/A (11.008–11.017)":
+  -- one more than the NTPOT column's 2, fixb44; "11.01 to 11.02" read as another bracket)
+  return why .. ("; without them (1 to %d, as its %s is above 0) the mean is %.3f to %.3f ms"):format(zmax, name,
     lo, hi), nil, { lo = lo, hi = hi }
 end
 

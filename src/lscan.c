@@ -440,6 +440,9 @@ static int run(lua_State *L, int format)
 
     LScan *ls = (LScan *)lua_newuserdatauv(L, sizeof *ls, 0); /* src, rules, opts, ls */
     memset(ls, 0, sizeof *ls);
+    /* no file yet: a bad argument below ends here with the __gc of a scanner scan_init
+       never set up, and a descriptor 0 from the memset would close the caller's stdin */
+    ls->s.fd = -1;
     luaL_setmetatable(L, SCANNER_MT);
     ls->L = L;
     ls->rules_idx = 2;

@@ -297,3 +297,41 @@ do
     t.eq(proc.run({ LLMDLUA, d .. "/codes.lua" }).code, 0)
   end)
 end
+
+-- Standard descriptors and children's stdio (session 44: the flaky fl4-2 of sessions 42-43).
+-- A scanner that failed on a bad argument closed descriptor 0 when collected (its memset
+-- left fd 0 where scan_init sets -1); in the test runner, every later file opened took
+-- descriptor 0, and a child given such a file as its stderr got /dev/null there instead
+-- (stdin's redirection replaced the file before stderr's dup copied it): analyze.lua's
+-- Ctrl-C message was written to a read-only /dev/null, the test saw an empty stderr.
+-- Each case runs in a child llmdlua, so that a failure cannot close this runner's stdin.
+-- Expected values: what the shell's `echo` writes, by hand.
+do
+  local mock = require "abmock"
+  local LLMDLUA = mock.LLMDLUA
+
+  t.test("a scanner that fails on a bad argument leaves standard input open", function()
+    local d = t.tmpdir()
+    t.write(d .. "/bad.lua", 'local scan = require "llmd.scan"\nlocal lfs = require "lfs"\n'
+      .. 'assert(not pcall(scan.json, {}, {}))\nassert(not pcall(scan.csv, 42, {}))\n'
+      .. 'collectgarbage()\ncollectgarbage()\n'
+      .. 'io.write(lfs.attributes("/proc/self/fd/0") and "open" or "closed", "\\n")\n')
+    local r = proc.run { LLMDLUA, d .. "/bad.lua" }
+    t.eq(r.stdout, "open\n", r.stderr)
+  end)
+
+  -- the child's stderr a file, the child's stdin /dev/null, whatever descriptors are free
+  local spawn_err = 'local proc = require "llmd.proc"\n'
+    .. 'local p = proc.spawn({ "sh", "-c", "echo to-stderr >&2; echo to-stdout" }, '
+    .. '{ stdout = { file = arg[1] .. "/out" }, stderr = { file = arg[1] .. "/err" } })\n'
+    .. 'assert(p:wait(30).code == 0)\n'
+
+  t.test("a child's stderr file reaches it when llmdlua was started with stdin closed", function()
+    local d = t.tmpdir()
+    t.write(d .. "/spawn.lua", spawn_err)
+    local r = proc.run { "sh", "-c", 'exec "$0" "$1/spawn.lua" "$1" <&-', LLMDLUA, d }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(t.read(d .. "/err"), "to-stderr\n")
+    t.eq(t.read(d .. "/out"), "to-stdout\n")
+  end)
+end

@@ -7,6 +7,7 @@
 ** reported like script errors; the message handler adds a traceback.
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -640,8 +641,31 @@ static int parse_args(Options *o, int argc, char **argv)
     return EXIT_OK;
 }
 
+/*
+** Standard input, output and error open, on /dev/null where they were closed (`llmdlua x.lua
+** <&-`): else the first file opened takes the lowest free descriptor, 0 to 2, and a child
+** given that file as its stderr gets what its stdin's redirection put there instead, and a
+** message written to "stderr" goes into a workspace file. -1 when one cannot be opened.
+*/
+static int open_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got != fd) { /* (the lowest free descriptor: fd itself) */
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (open_std_fds() != 0)
+        return EXIT_SCRIPT; /* nowhere to say it: stderr is what failed */
     Options o;
     int rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK)

@@ -117,6 +117,28 @@ static void close_fd(int *fd)
     }
 }
 
+/*
+** *fd moved to a descriptor of 3 or more (close-on-exec) when it is 0, 1 or 2: the file
+** actions set the child's 0, 1 and 2 in turn, and one of them would replace a later one's
+** source (a stderr file that got descriptor 0 because stdin was closed would be dup'ed
+** after stdin became /dev/null). owned: the original is closed (a pipe end of ours), else
+** the copy is the caller's to close (*moved). 0 or an errno.
+*/
+static int lift_fd(int *fd, int owned, int *moved)
+{
+    if (*fd < 0 || *fd > 2)
+        return 0;
+    int n = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+    if (n < 0)
+        return errno;
+    if (owned)
+        close(*fd);
+    else
+        *moved = n;
+    *fd = n;
+    return 0;
+}
+
 int proc_spawn(Proc *p, const ProcSpec *s)
 {
     /* Orphaned grandchildren are reparented to us, so we can reap them and know when
@@ -132,6 +154,26 @@ int proc_spawn(Proc *p, const ProcSpec *s)
         (s->out == PROC_PIPE && pipe2(pout, O_CLOEXEC) != 0) ||
         (s->err == PROC_PIPE && pipe2(perr, O_CLOEXEC) != 0)) {
         rc = errno;
+        goto fail_pipes;
+    }
+    int in_fd = s->in_fd, out_fd = s->out_fd, err_fd = s->err_fd;
+    int moved[3] = {-1, -1, -1}; /* copies of the caller's descriptors made here */
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        rc = lift_fd(&pin[i], 1, NULL);
+        if (rc == 0)
+            rc = lift_fd(&pout[i], 1, NULL);
+        if (rc == 0)
+            rc = lift_fd(&perr[i], 1, NULL);
+    }
+    if (rc == 0 && s->in == PROC_FD)
+        rc = lift_fd(&in_fd, 0, &moved[0]);
+    if (rc == 0 && s->out == PROC_FD)
+        rc = lift_fd(&out_fd, 0, &moved[1]);
+    if (rc == 0 && s->err == PROC_FD)
+        rc = lift_fd(&err_fd, 0, &moved[2]);
+    if (rc != 0) {
+        for (int i = 0; i < 3; i++)
+            close_fd(&moved[i]);
         goto fail_pipes;
     }
 
@@ -156,11 +198,11 @@ int proc_spawn(Proc *p, const ProcSpec *s)
     if (rc == 0)
         rc = posix_spawnattr_setsigdefault(&attr, &defaults);
     if (rc == 0)
-        rc = set_stdio(&fa, s->in, s->in_fd, pin[0], 0);
+        rc = set_stdio(&fa, s->in, in_fd, pin[0], 0);
     if (rc == 0)
-        rc = set_stdio(&fa, s->out, s->out_fd, pout[1], 1);
+        rc = set_stdio(&fa, s->out, out_fd, pout[1], 1);
     if (rc == 0)
-        rc = set_stdio(&fa, s->err, s->err_fd, perr[1], 2);
+        rc = set_stdio(&fa, s->err, err_fd, perr[1], 2);
     if (rc == 0 && s->cwd != NULL)
         rc = posix_spawn_file_actions_addchdir_np(&fa, s->cwd);
     pid_t pid = 0;
@@ -173,6 +215,8 @@ int proc_spawn(Proc *p, const ProcSpec *s)
     }
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
+    for (int i = 0; i < 3; i++)
+        close_fd(&moved[i]);
     if (rc != 0)
         goto fail_pipes;
 

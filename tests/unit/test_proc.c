@@ -177,6 +177,39 @@ int main(void)
         CHECK(kill(pid, 0) != 0);
     }
 
+    /* A caller whose stdin was closed: the file it opens for the child's stderr takes
+       descriptor 0, which the child's own stdin (/dev/null) replaces before stderr is
+       dup'ed from it; the child's message went to a read-only /dev/null (session 44). */
+    TEST("a child's stderr file given as descriptor 0 reaches the child")
+    {
+        char path[] = "/tmp/llmdlua-test-fd0-XXXXXX";
+        int keep = dup(0);
+        CHECK(keep >= 0);
+        close(0);
+        int fd = mkstemp(path); /* the lowest free descriptor: 0 */
+        CHECK(fd == 0);
+        const char *argv[] = {"sh", "-c", "echo to-stderr >&2", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.argv = argv;
+        s.in = PROC_NULL;
+        s.out = PROC_NULL;
+        s.err = PROC_FD;
+        s.err_fd = fd;
+        proc_init(&p);
+        CHECK(proc_spawn(&p, &s) == 0);
+        CHECK(proc_wait(&p, NULL, NULL, NULL) == 0);
+        CHECK(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+        proc_release(&p);
+        char got[64] = {0};
+        CHECK(pread(fd, got, sizeof got - 1, 0) == 10);
+        CHECK_STR(got, "to-stderr\n");
+        close(fd);
+        unlink(path);
+        CHECK(dup2(keep, 0) == 0); /* the test's own stdin back */
+        close(keep);
+    }
+
     TEST("a port with a listener on 127.0.0.1 or on the wildcard address is in use")
     {
         int port = proc_free_port();

@@ -1178,7 +1178,10 @@ local function saturation_of(points, opts)
             or ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
             .. (tout and ("%s%.4g %% of the requests timed out, more than %s: %s"):format(short and "; " or " ",
-              tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT) or "")
+              tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT)
+              -- (fewer, within the limit: never answered, so they made up none of the shortfall)
+              or fc and fc.timeout_pct > 0 and ("; %.4g %% of the requests timed out (never answered, so not "
+              .. "counted with the answers)"):format(fc.timeout_pct) or "")
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was %s"):format(
               failures.point, failures.offered, M.failures_cause_text(failures.failure_cause,
               ("failed requests (%.4g %% of them failed)"):format(failures.failed_pct))) or "")

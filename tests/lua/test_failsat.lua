@@ -570,6 +570,25 @@ do
     t.ok(sat.reason:find(TIMEOUT_TEXT, 1, true), sat.reason)
   end)
 
+  t.test("timeouts within the error-rate limit are never answers: a shortfall they make up is saturation", function()
+    -- 5 req/s offered, 5 achieved; 10 offered, 9.3 achieved (93 %, below 95 %) with 3 % of the
+    -- requests failed, every one a timeout (within the default 5 %). By hand: counted as
+    -- answered, 9.3 / 0.97 = 9.588 >= 9.5 read the load as kept up ("the failed ones made up
+    -- the rest, not overload", sustained); the timed-out ones were never answered, so 9.3 <
+    -- 9.5: saturated at point 2, the max sustained 5 req/s
+    local function stage(rate, rps, err, kinds) return { rate = rate, failure_kinds = kinds,
+      values = { throughput_req_s = rps, ttft_p90_ms = 50, error_rate_pct = err, requests_ok = 1000 } } end
+    local run = t.run_of { stage(5, 5, 0), stage(10, 9.3, 3, { timeout = 30, error = 0, unknown = 0 }) }
+    local sat = lp.saturation(lp.points(run))
+    t.eq({ sat.point, sat.cause, sat.max_sustained_rps, sat.failed_within }, { 2, nil, 5, nil })
+    t.eq(sat.reason, "at 10 req/s offered only 9.3 req/s were achieved (93.0 %, below 95 %); 3 % of the requests timed "
+      .. "out (never answered, so not counted with the answers)")
+    -- the same failures as the server's errors: answered, within the limit, sustained as before
+    run = t.run_of { stage(5, 5, 0), stage(10, 9.3, 3, { timeout = 0, error = 30, unknown = 0 }) }
+    sat = lp.saturation(lp.points(run))
+    t.eq({ sat.none, sat.point, sat.failed_within and sat.failed_within[1].point }, { true, nil, 2 })
+  end)
+
   t.test("failures_cause_text: unknown where any cause is, the timed-out share said within the limit", function()
     -- shares of all requests (%), by hand
     t.eq(lp.failures_cause_text { timeout_pct = 0, error_pct = 8, unknown_pct = 0 }, "failed requests, not overload")

@@ -227,6 +227,8 @@ function M.load_points(model, side)
         ci = type(p.ci) == "table" and p.ci or nil, repeats = type(p.repeats) == "number" and p.repeats or nil,
         -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of)
         pace = type(p.pace) == "table" and p.pace or nil, drain = type(p.drain) == "table" and p.drain or nil,
+        -- what its failed requests were (llmd.loadpoints.failure_cause: the failures note)
+        failure_kinds = type(p.failure_kinds) == "table" and p.failure_kinds or nil,
         -- end-to-end latency under either name (latency_pX_ms, e2e_pX_ms)
         values = setmetatable({}, { __index = function(_, k)
           local x = v[k]
@@ -276,10 +278,21 @@ local function failures_note(model, side, pts)
   end
   if #n == 0 then return nil end
   local s = type(model.saturation) == "table" and model.saturation[side.x] or {}
-  local why = s.cause == "failures" and s.reason or type(s.failures) == "table" and s.failures.reason or nil
-  return ("%s: the triangle%s at load point%s %s: failed requests held the achieved rate down, not overload, so "
-    .. "%s not marked saturated%s."):format(side.label, #n == 1 and "" or "s", #n == 1 and "" or "s",
-    table.concat(n, ", "), #n == 1 and "it is" or "they are", type(why) == "string" and (" (" .. why .. ")") or "")
+  local f = s.cause == "failures" and s or type(s.failures) == "table" and s.failures or nil
+  local why = f and f.reason or nil
+  -- what the files say the marked points' failures were (llmd.loadpoints.failure_cause):
+  -- "not overload" only where they name every cause
+  local causes = {}
+  for _, p in ipairs(pts) do
+    if p.failures then causes[#causes + 1] = lp.failure_cause(p) or false end
+  end
+  local kind = lp.failures_cause_kind(causes)
+  local what = kind == "unknown" and "failed requests, whose cause the files do not record, held the achieved rate "
+    .. "down (whether that was overload is unknown)" or ("failed requests%s held the achieved rate down, not overload")
+    :format(kind == "errors_timeouts" and " (errors, and timeouts within the limit)" or "")
+  return ("%s: the triangle%s at load point%s %s: %s, so %s not marked saturated%s."):format(side.label,
+    #n == 1 and "" or "s", #n == 1 and "" or "s", table.concat(n, ", "), what,
+    #n == 1 and "it is" or "they are", type(why) == "string" and (" (" .. why .. ")") or "")
 end
 
 -- Charts ------------------------------------------------------------------------------------

@@ -214,6 +214,19 @@ function M.points(run)
       drains[#drains + 1] = x
     end
     p.drain = drains
+    -- what its failed requests were (llmd.runmodel.error_kind), summed over its repeats: a
+    -- repeat whose files give no kinds counts its failures as unknown (M.failure_cause)
+    local kinds = { timeout = 0, error = 0, unknown = 0 }
+    for _, st in ipairs(g.stages) do
+      local k = st.failure_kinds
+      if type(k) == "table" and finite(k.timeout) and finite(k.error) and finite(k.unknown) then
+        for key in pairs(kinds) do kinds[key] = kinds[key] + k[key] end
+      else
+        local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
+        kinds.unknown = kinds.unknown + (finite(failed) and failed or 0)
+      end
+    end
+    p.failure_kinds = kinds
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -949,30 +962,45 @@ end
 -- answered, not left unsent or late: where the failed ones make up the shortfall (the
 -- answered rate, achieved / (1 - error share), keeps up), saturation_of reads the cause as
 -- failures, not overload. Returns short, answered_kept_up, answered (req/s, or nil), and the
--- pace and drain it was read by (M.pace_of, M.drain_of; nil where not).
+-- pace and drain it was read by (M.pace_of, M.drain_of; nil where not), and the answers'
+-- pace without the timed-out requests (req/s; nil without a pace).
 local function shortfall(p)
   local err = p.values and p.values.error_rate_pct
-  local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
-  local answered_kept_up = err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered)
+  -- a request that timed out was not answered: the client gave up waiting for it
+  -- (M.failure_cause), so only the other failures count with the successes as answered
+  -- (t: the timed-out share of the requests, in %; none timed out: every failure answered)
+  local fc = M.failure_cause(p)
+  local t = fc and fc.timeout_pct or 0
+  -- (every request failed: answered where no more than the share's complement timed out)
+  local all_failed = err and err >= 100 and t <= (1 - M.SATURATION_SHARE) * 100
+  local answered = err and err > 0 and err < 100 and p.achieved_rps * (100 - t) / (100 - err) or nil
+  local answered_kept_up = err and err > 0 and (err >= 100 and all_failed
+    or err < 100 and answered >= M.SATURATION_SHARE * p.offered)
   local short = p.achieved_rps < M.SATURATION_SHARE * p.offered
   local pace = M.pace_of(p)
+  local answer_rps
   if pace then
     -- per-request data: the answers against the sends between the first answer and the
     -- last request, a span that carries no request's own latency (M.pace_of)
-    -- (against the offered rate where the sends fell behind it: M.pace_reference)
+    -- (against the offered rate where the sends fell behind it: M.pace_reference); the
+    -- failures' share of the answers' pace taken as theirs of the requests, less the
+    -- timed-out ones
     local ref = M.pace_reference(p, pace)
     short = pace.success_rps < M.SATURATION_SHARE * ref
-    answered_kept_up = err and err > 0 and (err >= 100 or pace.answer_rps >= M.SATURATION_SHARE * ref)
+    local failed_rps = pace.answer_rps - pace.success_rps
+    answer_rps = err and err > 0 and pace.success_rps + failed_rps * (err - t) / err or pace.answer_rps
+    answered_kept_up = err and err > 0 and (err >= 100 and all_failed
+      or err < 100 and answer_rps >= M.SATURATION_SHARE * ref)
   end
   local drain = M.drain_of(p)
   if drain then
     -- no per-request start times: the drain-reduced rate (M.drain_of), where the
     -- achieved rate's window also counts the last requests' own latency
     short = drain.rps < M.SATURATION_SHARE * drain.ref_rps
-    answered_kept_up = err and err > 0
-      and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
+    answered_kept_up = err and err > 0 and (err >= 100 and all_failed
+      or err < 100 and drain.rps * (100 - t) / (100 - err) >= M.SATURATION_SHARE * drain.ref_rps)
   end
-  return short, answered_kept_up, answered, pace, drain
+  return short, answered_kept_up, answered, pace, drain, answer_rps
 end
 
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
@@ -1053,7 +1081,7 @@ local function saturation_of(points, opts)
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       local err = p.values and p.values.error_rate_pct
-      local short, answered_kept_up, answered, pace, drain = shortfall(p)
+      local short, answered_kept_up, answered, pace, drain, answer_rps = shortfall(p)
       local thin = short and too_thin(p, i, answered_kept_up)
       if thin then
         unjudged(i, thin_result(thin))
@@ -1063,7 +1091,10 @@ local function saturation_of(points, opts)
       -- FAILURES_PCT): a load that kept up but failed more than that is one the run did not
       -- sustain (a failures point); within it, the load was sustained, its share said beside
       -- the figure (failed_within), never "never saturated" alone
-      local over = (answered_kept_up or not short) and M.failing(p, opts) or nil
+      -- what its failures were (M.failure_cause): more timed out than the limit allows is the
+      -- overload itself (tout), read below as saturated, never as failures
+      local fc, tout = M.failure_cause(p), M.timed_out(p, opts)
+      local over = (answered_kept_up or not short) and not tout and M.failing(p, opts) or nil
       if over and not failures then
         -- a failure of the SLO, not saturation: the search goes on past it (a higher load
         -- may still be overloaded); the first such point is kept for the texts. Each
@@ -1071,23 +1102,23 @@ local function saturation_of(points, opts)
         -- mean spread over all of them
         local ci = p.ci and p.ci.error_rate_pct
         local how = short and ("only %.4g req/s succeeded (%.1f %%), but with the failed ones %s req/s were answered, "
-          .. "so the shortfall is failed requests, not overload"):format(p.achieved_rps,
-          p.achieved_rps / p.offered * 100, answered and ("%.4g"):format(answered) or "all offered")
+          .. "so the shortfall is %s"):format(p.achieved_rps, p.achieved_rps / p.offered * 100,
+          answered and ("%.4g"):format(answered) or "all offered", M.failures_cause_text(fc))
           or ("%.4g req/s succeeded (%.1f %%): it kept up, but failed them"):format(p.achieved_rps,
           p.achieved_rps / p.offered * 100)
         if pace then
           how = short and ("successful answers came back at only %.4g req/s against requests sent at %.4g (%s), "
-            .. "but with the failed ones at %.4g, so the shortfall is failed requests, not overload"):format(
-            pace.success_rps, pace.send_rps, M.PACE_SPAN, pace.answer_rps)
+            .. "but with the failed ones at %.4g, so the shortfall is %s"):format(
+            pace.success_rps, pace.send_rps, M.PACE_SPAN, answer_rps, M.failures_cause_text(fc))
             or ("successful answers came back at %.4g req/s against requests sent at %.4g (%s): it kept up, but "
             .. "failed them"):format(pace.success_rps, pace.send_rps, M.PACE_SPAN)
         end
         failures = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
-          failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+          failed_pct = err, failure_cause = fc, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
-      elseif short and not answered_kept_up and drain
+      elseif short and not answered_kept_up and drain and not tout
         and not (drain.rps_hi and drain.rps_hi < M.SATURATION_SHARE * drain.ref_rps) then
         -- files with statistics only, whose least latency only a percentile bounds: the
         -- rate's lower bound fell short, its upper bound did not (M.drain_rates): unknown,
@@ -1096,17 +1127,19 @@ local function saturation_of(points, opts)
         -- share kept up, and settles this one (resolved)
         unjudged(i, { none = true, unknown = true, bound = true, basis = "drain", reason = M.bound_text(p, drain, i) })
         goto next_point
-      elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
+      elseif short and not answered_kept_up and drain and not tout and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"
         unjudged(i, { none = true, unknown = true, spread = true, basis = "drain",
           reason = M.spread_text(p, drain, i) })
         goto next_point
-      elseif short and not answered_kept_up then
+      elseif short and not answered_kept_up or tout then
+        -- (tout: more timed out than the limit allows, the overload itself, whatever the rate)
         -- the answers' pace is a slope through scattered finish times (llmd.runmodel.pace):
         -- a shortfall within 2 standard errors of it may be that scatter, not a queue
         local ref = pace and M.pace_reference(p, pace)
-        if pace and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
+        if pace and not tout
+          and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
           unjudged(i, thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
             .. "(%.1f %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s (2 "
             .. "standard errors), so the shortfall may be that scatter, not a queue"):format(i, p.offered,
@@ -1135,7 +1168,9 @@ local function saturation_of(points, opts)
           ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, failures = failures,
           failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
           basis = pace and "pace" or drain and "drain" or "achieved",
-          reason = (pace and select(2, M.pace_reference(p, pace)) and ("at %g req/s offered requests went out at "
+          cause = tout and "timeouts" or nil, timed_out_pct = tout and tout.timeout_pct or nil,
+          reason = (not short and ("at %g req/s offered"):format(p.offered)
+            or pace and select(2, M.pace_reference(p, pace)) and ("at %g req/s offered requests went out at "
             .. "only %.4g req/s and answers came back at %.4g (%.1f %% of the offered, below %d %%; %s): the sends "
             .. "fell behind the offered rate, by more than Poisson arrivals explain, so the load asked for was not "
             .. "sustained, however the answers kept pace with the sends"):format(p.offered, pace.send_rps,
@@ -1146,9 +1181,15 @@ local function saturation_of(points, opts)
             or drain and M.drain_text(p, drain)
             or ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
-            .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
-              .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
-              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) .. M.resolved_note(points, resolved),
+            .. (tout and ("%s%.4g %% of the requests timed out, more than %s: %s"):format(short and "; " or " ",
+              tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT)
+              -- (fewer, within the limit: never answered, so they made up none of the shortfall)
+              or fc and fc.timeout_pct > 0 and ("; %.4g %% of the requests timed out (never answered, so not "
+              .. "counted with the answers)"):format(fc.timeout_pct) or "")
+            .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was %s"):format(
+              failures.point, failures.offered, M.failures_cause_text(failures.failure_cause,
+              ("failed requests (%.4g %% of them failed)"):format(failures.failed_pct))) or "")
+            .. M.old_rule_note(points, i - 1) .. M.resolved_note(points, resolved),
           resolved = #resolved > 0 and resolved or nil }
         if unjudged_at then res.reason = res.reason .. "; " .. M.unjudged_note(res, true) end
         return res
@@ -1157,7 +1198,7 @@ local function saturation_of(points, opts)
         -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
         local ci = p.ci and p.ci.error_rate_pct
         within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
-          answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
+          answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples, failure_cause = fc }
       end
       -- clearly kept up (its successful requests alone): settles the unjudged point below
       -- (and every unjudged point between the two)
@@ -1865,8 +1906,8 @@ function M.failed_lowest_text(s)
   if each and not c then each = ", " .. each end
   -- (the share as measured, "3.333 %", never rounded to "3 %")
   return ("%.4g %% of requests failed at the lowest load%s, more than %s, so no load was sustained within it; "
-    .. "failed requests, not overload"):format(f.failed_pct, each or "",
-    f.limit and f.limit.text or "the error-rate limit")
+    .. "%s"):format(f.failed_pct, each or "", f.limit and f.limit.text or "the error-rate limit",
+    M.failures_cause_text(f.failure_cause))
 end
 
 -- Why load point p is a failures point, a load its run did not sustain although it kept
@@ -1889,6 +1930,69 @@ function M.failing(p, opts)
     return ("%.4g %% of its requests failed (more than %g %%)"):format(err, M.FAILURES_PCT)
   end
   return nil
+end
+
+-- What load point p's failed requests were, as its files say (p.failure_kinds: M.points,
+-- llmd.runmodel.error_kind): {timeout_pct =, error_pct =, unknown_pct =}, shares of all its
+-- requests (in %, summing to its error rate), each kind's share of its failures times that
+-- rate; every failure unknown where the files give no kinds. nil without failures.
+function M.failure_cause(p)
+  local err = p.values and p.values.error_rate_pct
+  if not finite(err) or err <= 0 then return nil end
+  local k = type(p.failure_kinds) == "table" and p.failure_kinds or {}
+  local t, e, u = tonumber(k.timeout) or 0, tonumber(k.error) or 0, tonumber(k.unknown) or 0
+  local n = t + e + u
+  if n <= 0 then return { timeout_pct = 0, error_pct = 0, unknown_pct = err } end
+  return { timeout_pct = err * t / n, error_pct = err * e / n, unknown_pct = err * u / n }
+end
+
+-- Did load point p time out more of its requests than the error-rate limit (opts: M.error_limit)
+-- allows? Then its failures are the overload itself (the server did not answer them in time),
+-- never "failed requests, not overload": the saturation search reads it as saturated, with
+-- cause "timeouts". Returns the failure_cause record, or nil.
+function M.timed_out(p, opts)
+  local fc = M.failure_cause(p)
+  if fc and fc.timeout_pct > 0 and fc.timeout_pct > M.error_limit(opts).pct then return fc end
+  return nil
+end
+
+M.TIMEOUT_TEXT = "requests timed out: the load was beyond what it served in time"
+
+-- What the failed requests that cut a load were, as the files say (fc: M.failure_cause's
+-- record, or a list of them, one a load point, false for one unknown): "errors" where the
+-- files name every failure's cause and none timed out (the server answered them with an
+-- error, or could not be reached), "errors_timeouts" where some timed out, within the limit
+-- (more is overload: M.timed_out), "unknown" where they record no cause for some.
+function M.failures_cause_kind(fc)
+  local list = type(fc) == "table" and fc.unknown_pct == nil and fc or { fc }
+  if #list == 0 then return "unknown" end
+  local timeout = false
+  for _, x in ipairs(list) do
+    if type(x) ~= "table" or not finite(x.unknown_pct) or x.unknown_pct > 0 then return "unknown" end
+    if finite(x.timeout_pct) and x.timeout_pct > 0 then timeout = true end
+  end
+  return timeout and "errors_timeouts" or "errors"
+end
+
+-- The words for failed requests that cut a load rather than overload (fc: as
+-- M.failures_cause_kind's): "failed requests, not overload" only where the files name every
+-- failure's cause; where they record none for some, "... whose cause the files do not record,
+-- so whether it was overload is unknown", never "not overload" without evidence. prefix: the
+-- words before (default "failed requests"). One record's shares are said: the unknown one,
+-- the timed-out one.
+function M.failures_cause_text(fc, prefix)
+  prefix = prefix or "failed requests"
+  local kind = M.failures_cause_kind(fc)
+  local one = type(fc) == "table" and fc.unknown_pct ~= nil and fc or nil
+  if kind == "unknown" then
+    return ("%s whose cause the files do not record%s, so whether it was overload is unknown"):format(prefix,
+      one and (one.error_pct > 0 or one.timeout_pct > 0) and (" (for %.4g %% of the requests)"):format(one.unknown_pct)
+      or "")
+  elseif kind == "errors_timeouts" then
+    return ("%s (errors; %s timed out, within the limit), not overload"):format(prefix,
+      one and ("%.4g %% of the requests"):format(one.timeout_pct) or "some")
+  end
+  return prefix .. ", not overload"
 end
 
 -- The first of points (in load order) that its run did not sustain: its saturation point,

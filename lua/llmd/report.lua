@@ -789,18 +789,25 @@ end
 -- successful requests alone fell short of the offered rate: the failed ones made up the
 -- rest, not overload"); nil when there are none.
 local function within_note(s)
-  local list, short = {}, {}
+  local list, short, causes = {}, {}, {}
   for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
     if not (w.short and s.none) then list[#list + 1] = w end
-    if w.short and not s.none then short[#short + 1] = ("%d"):format(w.point) end
+    if w.short and not s.none then
+      short[#short + 1] = ("%d"):format(w.point)
+      causes[#causes + 1] = w.failure_cause or false
+    end
   end
   if #list == 0 then return nil end
   local note = lp.sustained_failure_notes { failed_within = list, limit = s.limit or (s.failures and s.failures.limit) }
   if not note[1] then return nil end
   local text = note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")
   if #short > 0 then
+    -- (what the files say those failures were: "not overload" only where they name the causes)
+    local kind = lp.failures_cause_kind(causes)
     text = text .. ("; at load point%s %s the successful requests alone fell short of the offered rate: the failed "
-      .. "ones made up the rest, not overload"):format(#short > 1 and "s" or "", table.concat(short, ", "))
+      .. "ones made up the rest, %s"):format(#short > 1 and "s" or "", table.concat(short, ", "),
+      kind == "unknown" and "whose cause the files do not record (whether that was overload is unknown)"
+      or kind == "errors_timeouts" and "errors, and timeouts within the limit, not overload" or "not overload")
   end
   return text
 end
@@ -5439,6 +5446,9 @@ local function curve_of(points)
       -- them the caption named the loads whose achieved rate was below 95 % of the offered,
       -- points 1, 3 and 4, where the search and the legend found point 2)
       pace = p.pace, drain = p.drain,
+      -- what its failed requests were (llmd.loadpoints.failure_cause): the failures note says
+      -- "not overload" only where the files name every cause
+      failure_kinds = p.failure_kinds,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point

@@ -257,6 +257,39 @@ function M.error_groups()
   return g
 end
 
+-- What kind of failure a cause is, as its status and message say: "timeout" (the client, or
+-- a gateway in front of the server, gave up waiting for the answer: asyncio's TimeoutError,
+-- aiohttp's ServerTimeoutError, "timed out", HTTP 504 Gateway Timeout, gRPC's deadline
+-- exceeded), which is a load the server did not serve in time; "unknown" (the files keep only
+-- a count, or no message: M.UNRECORDED's texts); else "error" (the server's errors, 5xx,
+-- 4xx, a refused or broken connection): the server answered, or could not be reached at all.
+M.UNRECORDED = { "cause not recorded", "cause not kept", "(no message)" }
+function M.error_kind(status, message)
+  local text = (tostring(status or "") .. " " .. tostring(message or "")):lower()
+  if not text:find("%S") then return "unknown" end
+  for _, u in ipairs(M.UNRECORDED) do
+    if tostring(message or ""):sub(1, #u) == u then return "unknown" end
+  end
+  if status == 504 or text:find("timeout", 1, true) or text:find("timed out", 1, true)
+    or text:find("deadline exceeded", 1, true) or text:find("deadline_exceeded", 1, true) then
+    return "timeout"
+  end
+  return "error"
+end
+
+-- groups (M.error_groups) whose add also counts each cause's kind (M.error_kind) on stage
+-- st, as st.failure_kinds = {timeout =, error =, unknown =}: what a load point's failures
+-- were (llmd.loadpoints.failure_cause), which the whole run's causes cannot say per load.
+function M.stage_errors(groups, st)
+  st.failure_kinds = st.failure_kinds or { timeout = 0, error = 0, unknown = 0 }
+  local k = st.failure_kinds
+  return { add = function(status, message, n)
+    groups.add(status, message, n)
+    local kind = M.error_kind(status, message)
+    k[kind] = k[kind] + (n or 1)
+  end, list = groups.list }
+end
+
 -- Run health ----------------------------------------------------------------------------
 
 -- Lines of a harness's stderr.log that mean the harness stopped before it finished
@@ -961,7 +994,7 @@ function M.to_plain(run)
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file,
       strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics),
       goodput = st.metrics.goodput,
-      token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
+      token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain, failure_kinds = st.failure_kinds,
       -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
       failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
       -- (each percentile's 95 % interval from its requests: llmd.loadpoints.percentile_ci,
@@ -1085,6 +1118,7 @@ function M.from_plain(doc, path)
     s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
+    s.failure_kinds = tab(st.failure_kinds)
     s.metrics.sample_deff = fdeff(st.failure_deff)
     if type(st.latency_deff) == "table" then
       s.metrics.sample_deff = s.metrics.sample_deff or {}

@@ -26,6 +26,6 @@ cmd = "plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.
 if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'throughput = offered'" }
 if (saturated) { cmd = cmd . ", datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'" }
 if (failures) {
-  cmd = cmd . ", datafile using 1:($4 > 0 ? $2 : 1/0) with points linestyle 6 title 'failed requests, not overload'"
+  cmd = cmd . ", datafile using 1:($4 > 0 ? $2 : 1/0) with points linestyle 6 title 'failed requests, not marked saturated'"
 }
 eval cmd

@@ -65,7 +65,7 @@ key_bnd_b = bound_b_dir != 0 ? bound_word(bound_b_dir).label_b : ''
 key_band_a = band_any_a ? 'capacity lies within: '.band_name_a.', '.label_a : ''
 key_band_b = band_any_b ? 'capacity lies within: '.band_name_b.', '.label_b : ''
 key_sat = saturated ? 'saturated' : ''
-key_fail = failures ? 'failed requests, not overload' : ''
+key_fail = failures ? 'failed requests, not marked saturated' : ''
 # how many rows the key takes: gnuplot puts as many columns side by side as the widest
 # entry allows (about 7 px a character at 12 pt, and the sample), so long run labels (the
 # folder names) stack it up; the strip under the panels grows to hold them all, never over

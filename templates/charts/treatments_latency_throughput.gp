@@ -37,7 +37,7 @@ if (exists("cap")) {
   }
 }
 key_sat = saturated ? 'saturated' : ''
-key_fail = failures ? 'failed requests, not overload' : ''
+key_fail = failures ? 'failed requests, not marked saturated' : ''
 key_cap = cap_any ? 'capacity at SLO (estimate)' : ''
 key_lo = bnd_lo ? 'capacity at least (lower bound)' : ''
 key_hi = bnd_hi ? 'capacity below (upper bound)' : ''

@@ -1160,7 +1160,9 @@ do
     -- with the failed ones 3.36 / (1 - 1/30) = 3.476 answered (96.6 %): the shortfall is
     -- failures, not overload (by hand); it read "3 %"
     local err = 100 / 30
-    local run = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.36, ttft_p90_ms = 50, error_rate_pct = err } } }
+    -- (the files name the failure: the server's error, failure_kinds; "not overload" needs that)
+    local run = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.36, ttft_p90_ms = 50, error_rate_pct = err },
+      failure_kinds = { timeout = 0, error = 1, unknown = 0 } } }
     local ok = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.6, ttft_p90_ms = 50, error_rate_pct = 0 } } }
     local function side(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
     local m = report.build { a = side("x", ok), b = side("y", run), generated = 0 }

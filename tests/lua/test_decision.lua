@@ -3198,10 +3198,13 @@ end)
 
 t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()
   -- 4 and 8 req/s offered; 2 and 4 succeed (50 %, below the 95 % share) with 50 % of the
-  -- requests failed: answered 2 / (1 - 0.5) = 4 and 8 req/s, the whole offered rate (by hand)
+  -- requests failed: answered 2 / (1 - 0.5) = 4 and 8 req/s, the whole offered rate (by hand);
+  -- the files name the failures as the server's errors (failure_kinds: "not overload" needs that)
   local function run(err)
-    return run_of { { rate = 4, values = { throughput_req_s = 2, ttft_p90_ms = 50, error_rate_pct = err } },
-      { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = err } } }
+    local k = err > 0 and { timeout = 0, error = 1, unknown = 0 } or nil
+    return run_of { { rate = 4, values = { throughput_req_s = 2, ttft_p90_ms = 50, error_rate_pct = err },
+      failure_kinds = k }, { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = err },
+      failure_kinds = k } }
   end
   local sat = lp.saturation(lp.points(run(50)))
   t.eq({ sat.point, sat.cause, sat.failed_pct, sat.max_sustained_rps }, { 1, "failures", 50, nil })

@@ -19,8 +19,11 @@ local VLLM = F .. "/inference-perf/kubecon-na-2025_vllm"
 local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
 
 -- The chunked + prefix-caching run with 3060 of stage 4's 10199 requests failed (503s) and
--- its success throughputs scaled by the share that succeeded, as the user made it.
-local function chunk_fail()
+-- its success throughputs scaled by the share that succeeded, as the user made it; the
+-- failures under their inference-perf v0.6.1 label (failures.by_label), label (default "503 -
+-- Service Unavailable"; false: none, a count alone, as older builds write).
+local function chunk_fail(label)
+  if label == nil then label = "503 - Service Unavailable" end
   local d = t.tmpdir() .. "/chunk-fail"
   t.copy_tree(CHUNK, d)
   for _, name in ipairs { "stage_4_lifecycle_metrics.json", "summary_lifecycle_metrics.json" } do
@@ -32,6 +35,7 @@ local function chunk_fail()
     s.count = n - 3060
     local lat = { mean = 30.0, min = 30.0, median = 30.0, p90 = 30.0, p99 = 30.0, max = 30.0 }
     x.failures = { count = 3060, request_latency = lat, prompt_len = s.prompt_len }
+    if label then x.failures.by_label = { [label] = { count = 3060, messages = { { message = label } } } } end
     t.write(p, json.encode(x))
   end
   return d
@@ -381,7 +385,7 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   -- read as if every repeat had failed; two of the three kept up with none failed
   t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (10 % of requests failed at the lowest load, "
     .. "repeat 3: 30 % failed, the others 0 and 0 %, more than the error-rate SLO's 1 %, so no load was sustained within it; failed "
-    .. "requests, not overload)")
+    .. "requests whose cause the files do not record, so whether it was overload is unknown)")
   -- A: mean of 3.483, 3.501 and 3.471 req/s = 3.485 (python3), every repeat kept up
   t.eq(t.headline_row(m, "Max sustained throughput").a_text, "≥ 3.48 req/s (never saturated)")
   -- the error rate on the repeats: A 0, 0, 0 % (one value), B 0, 0, 30 %: the exact
@@ -413,6 +417,183 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   for _, x in ipairs(v.treatments) do if x.label == "crash" then max_text = x.max_text end end
   -- (in compare.lua's words: no error-rate SLO here, so the limit is the default 5 %)
   t.eq(max_text, "N/A (10 % of requests failed at the lowest load, repeat 3: 30 % failed, the others 0 and 0 %, more "
-    .. "than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained within it; failed requests, not "
-    .. "overload)")
+    .. "than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained within it; failed requests "
+    .. "whose cause the files do not record, so whether it was overload is unknown)")
 end)
+
+-- Error causes per load point: a failed request the client gave up waiting for (a timeout) was
+-- not answered, so a shortfall made up by timeouts is the overload itself, never "failed
+-- requests held the rate down, not overload"; the server's errors keep that reading; a count
+-- alone is said as unknown. Runs: tests/data/queue_sim.py, 8 slots, 0.1 s + 99 x 0.02 s a
+-- request (about 3.85 req/s of capacity), 2, 3 and 5 req/s for 120 s. The expected causes are
+-- read off the files by hand (python3: each file's `errors`, their last lines counted):
+-- --timeout 3 --seed 3: 0 of 240, 1 of 360 and 136 of 600 failed, every one
+-- "asyncio.exceptions.TimeoutError" (136 / 600 = 22.667 %); --fail 0.1 --seed 4 (2 and 3
+-- req/s): 22 of 240 and 36 of 360, every one "ClientResponseError: 503, message='Service
+-- Unavailable'"; --aggregate-only: the same counts as --timeout, no `errors` list at all.
+do
+  local rm = require "llmd.runmodel"
+  local TIMEOUT_TEXT = "requests timed out: the load was beyond what it served in time"
+  local UNKNOWN_TEXT = "whose cause the files do not record, so whether it was overload is unknown"
+
+  local function sim(name, ...)
+    local dir = t.tmpdir() .. "/" .. name
+    t.data_py("queue_sim.py", dir, "--slots", 8, "--dur", 120, ...)
+    return dir
+  end
+
+  t.test("error kinds: timeouts (a client's, a gateway's), the server's errors, and causes not recorded", function()
+    -- inference-perf's labels and error types (FORMATS.md), guidellm's and vllm bench's texts
+    local cases = {
+      { nil, "Timeout", "timeout" }, { 504, "Gateway Timeout", "timeout" },
+      { "TimeoutError", "", "timeout" }, { nil, "asyncio.exceptions.TimeoutError", "timeout" },
+      { nil, "httpx.ReadTimeout: timed out", "timeout" }, { nil, "The read operation timed out", "timeout" },
+      { 503, "Service Unavailable", "error" }, { 500, "Internal Server Error", "error" },
+      { nil, "Connection Error", "error" }, { "ClientConnectorError", "Cannot connect to host x:8000", "error" },
+      { 429, "Rate Limit", "error" },
+      { nil, "cause not recorded (no per-request errors: run without --save-detailed)", "unknown" },
+      { nil, "cause not kept (guidellm kept 3 of 9 errored requests: sample_size)", "unknown" },
+      { nil, "(no message)", "unknown" }, { nil, "", "unknown" },
+    }
+    for _, c in ipairs(cases) do t.eq(rm.error_kind(c[1], c[2]), c[3], tostring(c[1]) .. " " .. c[2]) end
+  end)
+
+  t.test("vllm bench with client timeouts: the timed-out load is saturated (cause timeouts), never 'not overload'",
+    function()
+    if not t.have_numpy() then return end
+    local to = sim("to", "--rates", "2,3,5", "--timeout", 3, "--seed", 3)
+    local run = harness.extract(to, {})
+    -- each load point's kinds, as the files' errors say (by hand, above)
+    local kinds = {}
+    for i, st in ipairs(run.stages) do kinds[i] = st.failure_kinds end
+    t.eq(kinds, { { timeout = 0, error = 0, unknown = 0 }, { timeout = 1, error = 0, unknown = 0 },
+      { timeout = 136, error = 0, unknown = 0 } })
+    local pts = lp.points(run)
+    local sat = lp.saturation(pts)
+    -- 136 / 600 = 22.667 % timed out at 5 req/s, more than the default 5 %: saturated there;
+    -- on main "failures" (answered 3.97 + the 136 timeouts' pace: 5.13 of 5.15 sent)
+    t.eq({ sat.point, sat.cause }, { 3, "timeouts" })
+    t.near(sat.timed_out_pct, 136 / 600 * 100, 1e-9)
+    t.ok(sat.reason:find("22.67 % of the requests timed out, more than 5 %, the error-rate limit used when no "
+      .. "error-rate SLO is given: " .. TIMEOUT_TEXT, 1, true), sat.reason)
+    t.ok(not sat.reason:find("not overload", 1, true), sat.reason)
+    t.eq({ lp.point_saturated(sat, pts[2]), lp.point_saturated(sat, pts[3]) }, { false, true })
+    -- max sustained: the 3 req/s point's rate, never the timed-out one's
+    t.near(sat.max_sustained_rps, pts[2].achieved_rps, 1e-12)
+    -- the report: the ladder marks the timed-out load saturated, its legend and the texts say
+    -- why, and no chart or text calls the timeouts "not overload"
+    local ok = sim("ok", "--rates", "2,3", "--seed", 5)
+    local r = t.compare_ab(ok, to)
+    t.ok(r.md:find(TIMEOUT_TEXT, 1, true), "the report says the timeouts were the overload")
+    t.ok(not r.md:find("not overload", 1, true), "no 'not overload'")
+    t.ok(not r.md:find("triangle", 1, true), "no failures triangle")
+    t.eq({ r.json.saturation.b.cause, r.json.saturation.b.point }, { "timeouts", 3 })
+  end)
+
+  t.test("vllm bench with the server's errors (503s): failures, not overload, as the files name them", function()
+    if not t.have_numpy() then return end
+    local er = sim("er", "--rates", "2,3", "--fail", 0.1, "--seed", 4)
+    local run = harness.extract(er, {})
+    t.eq({ run.stages[1].failure_kinds, run.stages[2].failure_kinds },
+      { { timeout = 0, error = 22, unknown = 0 }, { timeout = 0, error = 36, unknown = 0 } })
+    local sat = lp.saturation(lp.points(run))
+    -- 22 / 240 = 9.167 % failed at the lowest load, more than 5 %: a failures point
+    t.eq({ sat.point, sat.cause }, { 1, "failures" })
+    t.ok(sat.reason:find("so the shortfall is failed requests, not overload", 1, true)
+      or sat.reason:find("it kept up, but failed them", 1, true), sat.reason)
+    t.eq(lp.failed_lowest_text(sat), "9.167 % of requests failed at the lowest load, more than 5 %, the error-rate "
+      .. "limit used when no error-rate SLO is given, so no load was sustained within it; failed requests, not overload")
+  end)
+
+  t.test("vllm bench without per-request errors: the failures' cause is unknown, never 'not overload'", function()
+    if not t.have_numpy() then return end
+    local agg = sim("agg", "--rates", "2,3,5", "--timeout", 3, "--seed", 3, "--aggregate-only")
+    local run = harness.extract(agg, {})
+    t.eq(run.stages[3].failure_kinds, { timeout = 0, error = 0, unknown = 136 })
+    local pts = lp.points(run)
+    local sat = lp.saturation(pts)
+    -- the files cannot tell the 136 timeouts from errors: the reading is failures, said unknown
+    local f = sat.cause == "failures" and sat or sat.failures
+    t.eq(f and f.point, 3, sat.reason)
+    t.ok(f.reason:find("failed requests " .. UNKNOWN_TEXT, 1, true), f.reason)
+    t.ok(not f.reason:find("not overload", 1, true), f.reason)
+  end)
+
+  t.test("inference-perf stage files: a 'Timeout' label is overload, '503' failures, a count alone unknown",
+    function()
+    -- chunk_fail's stage 4 (load point 5): 3060 of 10199 failed, 30.0029 % (python3, as above)
+    local pts = lp.points(harness.extract(chunk_fail("Timeout"), {}))
+    t.eq(pts[5].failure_kinds, { timeout = 3060, error = 0, unknown = 0 })
+    local sat = lp.saturation(pts)
+    -- timed out beyond 5 %: saturated at point 5 (it read failures there, overload at 6)
+    t.eq({ sat.point, sat.cause, sat.failures }, { 5, "timeouts", nil })
+    t.ok(sat.reason:find("30 % of the requests timed out, more than 5 %, the error-rate limit used when no "
+      .. "error-rate SLO is given: " .. TIMEOUT_TEXT, 1, true), sat.reason)
+    -- the max sustained rate is point 4's, as before: 127.75524872207903 (python3, above)
+    t.near(sat.max_sustained_rps, 127.75524872207903, 1e-9)
+    -- 503s: the failures reading, not overload (the first test); a count alone: unknown
+    pts = lp.points(harness.extract(chunk_fail("503 - Service Unavailable"), {}))
+    t.eq(pts[5].failure_kinds, { timeout = 0, error = 3060, unknown = 0 })
+    sat = lp.saturation(lp.points(harness.extract(chunk_fail(false), {})))
+    t.eq({ sat.point, sat.failures and sat.failures.point }, { 6, 5 })
+    t.ok(sat.reason:find("was failed requests (30 % of them failed) " .. UNKNOWN_TEXT, 1, true), sat.reason)
+  end)
+
+  t.test("inference-perf's per-request file: each timeout placed in its stage, the timed-out load saturated",
+    function()
+    if not t.have_numpy() then return end
+    -- tests/data/queue_sim_ip.py, as above: its per-request file holds 169 failures, each
+    -- {"error_type": "TimeoutError", "error_msg": "timed out"}; by start time (python3: the
+    -- requests sorted by start_time, cut in blocks of the stage files' counts 240, 360, 600)
+    -- 0, 2 and 167 of them in stages 0, 1 and 2. The stage files' by_label is taken out (an
+    -- older inference-perf's count alone), so the kinds can only come from the per-request file
+    local d = t.tmpdir() .. "/ip"
+    t.data_py("queue_sim_ip.py", d, "--rates", "2,3,5", "--slots", 8, "--timeout", 3, "--dur", 120, "--seed", 3)
+    for i = 0, 2 do
+      local p = ("%s/stage_%d_lifecycle_metrics.json"):format(d, i)
+      local x = json.read(p)
+      x.failures.by_label = nil
+      t.write(p, json.encode(x))
+    end
+    local run = harness.extract(d, {})
+    local kinds = {}
+    for i, st in ipairs(run.stages) do kinds[i] = st.failure_kinds end
+    t.eq(kinds, { { timeout = 0, error = 0, unknown = 0 }, { timeout = 2, error = 0, unknown = 0 },
+      { timeout = 167, error = 0, unknown = 0 } })
+    -- 167 / 600 = 27.83 % timed out at 5 req/s, more than 5 %: saturated there
+    local sat = lp.saturation(lp.points(run))
+    t.eq({ sat.point, sat.cause }, { 3, "timeouts" })
+    t.near(sat.timed_out_pct, 167 / 600 * 100, 1e-9)
+    t.ok(sat.reason:find(TIMEOUT_TEXT, 1, true), sat.reason)
+  end)
+
+  t.test("timeouts within the error-rate limit are never answers: a shortfall they make up is saturation", function()
+    -- 5 req/s offered, 5 achieved; 10 offered, 9.3 achieved (93 %, below 95 %) with 3 % of the
+    -- requests failed, every one a timeout (within the default 5 %). By hand: counted as
+    -- answered, 9.3 / 0.97 = 9.588 >= 9.5 read the load as kept up ("the failed ones made up
+    -- the rest, not overload", sustained); the timed-out ones were never answered, so 9.3 <
+    -- 9.5: saturated at point 2, the max sustained 5 req/s
+    local function stage(rate, rps, err, kinds) return { rate = rate, failure_kinds = kinds,
+      values = { throughput_req_s = rps, ttft_p90_ms = 50, error_rate_pct = err, requests_ok = 1000 } } end
+    local run = t.run_of { stage(5, 5, 0), stage(10, 9.3, 3, { timeout = 30, error = 0, unknown = 0 }) }
+    local sat = lp.saturation(lp.points(run))
+    t.eq({ sat.point, sat.cause, sat.max_sustained_rps, sat.failed_within }, { 2, nil, 5, nil })
+    t.eq(sat.reason, "at 10 req/s offered only 9.3 req/s were achieved (93.0 %, below 95 %); 3 % of the requests timed "
+      .. "out (never answered, so not counted with the answers)")
+    -- the same failures as the server's errors: answered, within the limit, sustained as before
+    run = t.run_of { stage(5, 5, 0), stage(10, 9.3, 3, { timeout = 0, error = 30, unknown = 0 }) }
+    sat = lp.saturation(lp.points(run))
+    t.eq({ sat.none, sat.point, sat.failed_within and sat.failed_within[1].point }, { true, nil, 2 })
+  end)
+
+  t.test("failures_cause_text: unknown where any cause is, the timed-out share said within the limit", function()
+    -- shares of all requests (%), by hand
+    t.eq(lp.failures_cause_text { timeout_pct = 0, error_pct = 8, unknown_pct = 0 }, "failed requests, not overload")
+    t.eq(lp.failures_cause_text { timeout_pct = 0, error_pct = 5, unknown_pct = 3 }, "failed requests "
+      .. "whose cause the files do not record (for 3 % of the requests), so whether it was overload is unknown")
+    t.eq(lp.failures_cause_text { timeout_pct = 0.5, error_pct = 7.5, unknown_pct = 0 }, "failed requests (errors; "
+      .. "0.5 % of the requests timed out, within the limit), not overload")
+    t.eq(lp.failures_cause_text(nil), "failed requests " .. UNKNOWN_TEXT)
+    t.eq(lp.failures_cause_text({ { timeout_pct = 0, error_pct = 8, unknown_pct = 0 }, false }, "x"), "x " .. UNKNOWN_TEXT)
+  end)
+end

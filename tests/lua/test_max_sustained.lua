@@ -4,6 +4,11 @@
 -- Expected values: each section says where its own come from.
 local t = require "testlib"
 
+-- A vLLM summary without --save-detailed keeps only a count of its failed requests, never
+-- their errors: whether they were overload (timeouts) or the server's errors is unknown, and
+-- the texts say so (llmd.loadpoints.failures_cause_text), never "not overload".
+local CAUSE_UNKNOWN = "failed requests whose cause the files do not record, so whether it was overload is unknown"
+
 -- The third auditor's findings (session 30): texts and treatments.json fields that named the
 -- wrong thing or left out what the reports say. Each fixture is written here (vLLM summaries,
 -- exp-7's counts kept); the expected texts and figures are worked by hand, said beside each.
@@ -151,7 +156,7 @@ do
     -- (the crashed repeat named since fixb39, as a cut row names it)
     t.ok(summary:find("crash sustained no load: 10 % of requests failed at the lowest load (repeat 3: 30 % failed, the "
       .. "others 0 and 0 %), more than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained "
-      .. "within it; failed requests, not overload, so no load both runs sustain was measured", 1, true), summary)
+      .. "within it; " .. CAUSE_UNKNOWN .. ", so no load both runs sustain was measured", 1, true), summary)
     t.ok(not summary:find("no load below both saturations lies within both runs' measured ranges", 1, true), summary)
   end)
 
@@ -172,7 +177,7 @@ do
     -- (the crashed repeat named since fixb39, as a cut row names it)
     t.eq(c.max_sustained_why, "10 % of requests failed at the lowest load (repeat 3: 30 % failed, the others 0 and 0 %), "
       .. "more than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained within it; "
-      .. "failed requests, not overload")
+      .. CAUSE_UNKNOWN)
     t.eq(c.max_sustained_output_tps_why, "no max sustained load point")
     -- the same reason the Markdown gives
     -- (its brackets read as commas inside N/A's, metrics.na)
@@ -338,7 +343,7 @@ do
     -- 3.333 % failed (as above) is more than the SLO's 1 %: no load was sustained within it
     -- (the crashed repeat named since fixb39; N/A's brackets read as commas)
     local want = "N/A (3.333 % of requests failed at the lowest load, repeat 2: 10 % failed, the others 0 and 0 %, more "
-      .. "than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not overload)"
+      .. "than the error-rate SLO's 1 %, so no load was sustained within it; " .. CAUSE_UNKNOWN .. ")"
     local ws, r = t.compare { "--a", EXP7 .. "/vllm-2replicas", "--b", errs, "--a-label", "base", "--b-label", "errs",
       "--slo", "error_rate_pct=1" }
     t.eq(r.code, 0, r.stderr)
@@ -355,7 +360,7 @@ do
     for _, x in ipairs(tj.treatments) do
       if x.label == "errs" then
         t.eq(x.max_sustained_why, "3.333 % of requests failed at the lowest load (repeat 2: 10 % failed, the others 0 "
-          .. "and 0 %), more than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not overload")
+          .. "and 0 %), more than the error-rate SLO's 1 %, so no load was sustained within it; " .. CAUSE_UNKNOWN)
       end
     end
   end)
@@ -449,8 +454,9 @@ do
     -- 10 req/s offered, 9.3 succeeded with 3 % failed: answered 9.3 / 0.97 = 9.588 >= 9.5 (95 %
     -- of 10): failures, not overload; 20 offered, 15 achieved, none failed: 15 < 19, overloaded
     -- (by hand). Without an error-rate SLO 3 % is within 5 %: max sustained 9.3, ceiling 15.
+    -- (the files name the failures: the server's errors, failure_kinds; "not overload" needs that)
     local function stage(rate, rps, err) return { rate = rate, values = { throughput_req_s = rps, ttft_p90_ms = 50,
-      error_rate_pct = err, requests_ok = 1000 } } end
+      error_rate_pct = err, requests_ok = 1000 }, failure_kinds = { timeout = 0, error = err, unknown = 0 } } end
     local x = t.run_of { stage(10, 9.3, 3), stage(20, 15, 0) }
     local ok = t.run_of { stage(10, 10, 0), stage(20, 20, 0) }
     local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
@@ -837,7 +843,7 @@ do
       for _, x in ipairs(j.treatments) do by[x.label] = x end
       t.eq(by.low.max_sustained_why, "10 % of requests failed at the lowest load (repeat 3: 30 % failed, the others 0 "
         .. "and 0 %), more than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was "
-        .. "sustained within it; failed requests, not overload")
+        .. "sustained within it; " .. CAUSE_UNKNOWN)
       -- a ceiling with no crash left out of it (llmd.loadpoints.ceiling's left_out): nothing added
       local limit = { pct = 5, text = "5 %" }
       t.eq(lp.ceiling_crash_text { cause = "failures", point = 3, achieved_rps = 31, ceiling_rps = 40, limit = limit,

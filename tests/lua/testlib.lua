@@ -373,8 +373,10 @@ function M.run_of(stages)
   local run = { harness = "synthetic", model = "synthetic/model", stages = {},
     overall = { values = {}, na = {}, source = {}, method = {} } }
   for i, s in ipairs(stages) do
+    -- (failure_kinds: what its failed requests were, {timeout =, error =, unknown =} counts, as
+    -- a harness reads them, llmd.runmodel.stage_errors; none: unknown)
     run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
-      metrics = { values = s.values, na = {}, source = {}, method = {} } }
+      failure_kinds = s.failure_kinds, metrics = { values = s.values, na = {}, source = {}, method = {} } }
   end
   return run
 end

@@ -573,7 +573,8 @@ function M.extract(c, opts)
     tools[tostring(info.tool)] = info.tool_version or tools[tostring(info.tool)] or false
     versions[tostring(br.version)] = true
     if info.requests.failed > 0 then
-      groups.add(nil, "cause not recorded (a benchmark report keeps only a count)", info.requests.failed)
+      rm.stage_errors(groups, st).add(nil, "cause not recorded (a benchmark report keeps only a count)",
+        info.requests.failed)
     end
     for _, other in ipairs(run.stages) do
       if other.index == st.index then

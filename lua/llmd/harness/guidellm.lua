@@ -280,12 +280,13 @@ function M.extract(c, opts)
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
         "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end
+    local sg = rm.stage_errors(groups, st)
     for _, e in ipairs(cur.errs) do
       local code = tostring(e or ""):match("'(%d%d%d) ") or tostring(e or ""):match("status[ _]code[=: ]+(%d%d%d)")
-      groups.add(code and tonumber(code), e or "(no message)")
+      sg.add(code and tonumber(code), e or "(no message)")
     end
     if rt.errored > #cur.errs then
-      groups.add(nil, ("cause not kept (guidellm kept %d of %d errored requests: sample_size)")
+      sg.add(nil, ("cause not kept (guidellm kept %d of %d errored requests: sample_size)")
         :format(#cur.errs, rt.errored), rt.errored - #cur.errs)
     end
     if not st.warmup then

@@ -556,7 +556,11 @@ local function per_request(path, acc, keep, opts)
     if keep and not keep(start) then return end
     if etype ~= nil then
       local code = tostring(etype):match("HTTP Error (%d%d%d)")
-      groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
+      local status, text = code and tonumber(code) or tostring(etype), rm.error_text(emsg)
+      groups.add(status, text)
+      -- (each failure's start and kind, for its load point's causes: placed after the pass)
+      local fails = opts.failures
+      if fails then fails[#fails + 1] = { start, rm.error_kind(status, text) } end
       acc.add { ok = false, start = start, finish = finish }
       if count_goodput then count_goodput(start, false) end
       if log then log(start, finish, true, false, false, false, false, goff, gn) end
@@ -785,6 +789,9 @@ function M.extract(c, opts)
         failed = st.metrics.values.requests_failed }
       st.drain = drain_record(d, st)
       st.doc = d
+      -- what its failures were, as its file's failures.by_label says (a count alone: unknown);
+      -- the per-request file's, where it is read, replace them
+      if type(d.failures) == "table" then map_errors(rm.stage_errors(rm.error_groups(), st), d) end
       -- (a data check of its own: the stage's latencies are N/A, as of no success, but the
       -- figures its file holds say requests did succeed, so its count may be the fault)
       local said = latency_without_successes(d)
@@ -815,10 +822,11 @@ function M.extract(c, opts)
   -- files are used, as for a run without one
   local per_path = c.per_request
   local acc, po, counts, goodput_warning, stage_warning
+  local place_failure -- (the stage a request's start puts it in, for its failure's kind)
   local by_stage, paces = {}, {}
   if per_path then
     acc = rm.accumulator(opts)
-    po = { groups = groups, sketch = opts.sketch }
+    po = { groups = groups, sketch = opts.sketch, failures = {} }
     counts = {}
     -- a request's figures in stage i, every one the stage's figures come from (its stage file
     -- is only checked against them): an accumulator a stage, as the whole run's
@@ -911,6 +919,7 @@ function M.extract(c, opts)
       -- one load point (or none named): its requests' order, for the design effects of the
       -- whole run (a sweep's are its stages')
       if not which and #run.stages <= 1 then po.seq = acc.seq end
+      place_failure = which or #run.stages == 1 and function() return 1 end or nil
       if not opts.goodput then which = nil end
       if which then
         po.count_goodput = function(start, q)
@@ -936,6 +945,7 @@ function M.extract(c, opts)
           log.gns)
         local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
+          place_failure = place
           for k = 1, #S do
             local start, finish, t, tpot, ntpot, inp, out, goff, gn = row(k)
             local i = place(start)
@@ -968,6 +978,15 @@ function M.extract(c, opts)
     if goodput_warning then rm.warn(run, "goodput per load point: %s", goodput_warning) end
     for i, st in ipairs(run.stages) do
       if paces[i] then st.pace = rm.pace_of(paces[i]) end
+    end
+    -- each load point's failures by kind (llmd.runmodel.error_kind), from its requests
+    -- (unknown where they could not be placed in stages: the stage files' stay)
+    if place_failure then
+      for _, st in ipairs(run.stages) do st.failure_kinds = { timeout = 0, error = 0, unknown = 0 } end
+      for _, f in ipairs(po.failures) do
+        local st = run.stages[place_failure(f[1]) or 0]
+        if st then st.failure_kinds[f[2]] = st.failure_kinds[f[2]] + 1 end
+      end
     end
     -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
     -- were not streamed, streamed one token time each, or came without the client's count)

@@ -586,7 +586,8 @@ local function new(variant)
       end
       local acc, why, _, has_lat, pace
       if not bad then
-        acc, why, _, has_lat, pace = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+        acc, why, _, has_lat, pace = per_request(l.arr, l.itl, { groups = rm.stage_errors(groups, st),
+          sketch = opts.sketch,
           goodput = opts.goodput })
       end
       l.acc, l.has_lat, st.pace = acc, has_lat, pace
@@ -647,7 +648,8 @@ local function new(variant)
         st.metrics = summary
         local failed = summary.values.requests_failed or 0
         if failed > 0 then
-          groups.add(nil, "cause not recorded (no per-request errors: run without --save-detailed)", failed)
+          rm.stage_errors(groups, st).add(nil, "cause not recorded (no per-request errors: run without "
+            .. "--save-detailed)", failed)
         end
       end
       st.requests = { ok = st.metrics.values.requests_ok, failed = st.metrics.values.requests_failed,

@@ -4380,16 +4380,8 @@ local function untested_why(model, A, B)
     end
   end
   if untested > 0 and unsustained == untested then
-    -- (a run answered short with failed requests making up the rest: the tests leave such a
-    -- load out where its failures came in bursts, decision.point_unsustained, and that is said)
-    local short = false
-    for _, s in pairs(model.saturation or {}) do
-      if type(s) == "table" and type(s.answered_short) == "table" and #s.answered_short > 0 then short = true end
-    end
     return "no load point both runs sustained (past saturation the latency measures the queue, which grows with "
-      .. "time, not the server" .. (short and "; where failed requests in bursts made up a shortfall of answers, "
-      .. "how many fail varies between runs beyond what one run's counts show, and the latencies are those of the "
-      .. "requests that outlasted the queue" or "") .. ")"
+      .. "time, not the server)"
   end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do

@@ -1116,6 +1116,10 @@ end
 -- difference there is no evidence; the failures stay in the figures, the capacity and the
 -- causes. Where both runs repeated such a load, the repeats' spread is no more use here:
 -- the test's units are requests.
+-- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
+-- and the one load point's, one_point_unsustained)
+local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
+  .. "counts show"
 function M.stratified_count_test(ra, rb, pa, pb, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
@@ -1149,8 +1153,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
       .. "fewer than %d independent requests' worth): %s"):format(M.MIN_EFFECTIVE, table.concat(dependent, ", "))
   end
   if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
-  texts[#texts + 1] = over_text(over, "how many requests an overloaded queue fails varies between runs beyond what "
-    .. "one run's counts show")
+  texts[#texts + 1] = over_text(over, COUNT_UNSUSTAINED)
   local left_text = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   if #kept == 0 then return nil, ("no load point both runs sustained (%s)"):format(left_text) end
   if #strata == 0 and #dependent > 0 then return nil, ("no load point to test (%s)"):format(left_text) end
@@ -2081,8 +2084,37 @@ function M.tests_samples(key, pa, pb)
   return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
 end
 
+-- Is load point p of a run (s: its llmd.loadpoints.saturation; run, n: its run model and its
+-- number of load points) one it is not known to have sustained, by the rule every test
+-- across runs leaves such loads out by (unsustained, above): "saturated", "unjudged",
+-- "short" (answered short, its failures in bursts), or nil. (The Summary's test at the
+-- matched load, llmd.report, too.)
+M.point_unsustained = unsustained
+
+-- Why the latency tests leave out a load a run did not sustain (over_text's why).
+M.LATENCY_UNSUSTAINED = "past saturation, or past a load whose saturation could not be judged, the latency may "
+  .. "measure the queue, which grows with time; where failed requests in bursts made up a shortfall, it is that of "
+  .. "the requests that outlasted the queue"
+
+-- Runs with one load point each (M.row_test's unstratified tests): the reason no test is
+-- made where a run is not known to have sustained its point, by the stratified tests' rule
+-- (sustained_pairs with the run models: saturated, unjudged, or answered short with its
+-- failures in bursts), in their words: "no load point both runs sustained (left out, not
+-- sustained (WHY): 5.5/s in B)"; nil where both sustained theirs (or sat is not given).
+-- (audit44: before, the one point was tested whatever its load did: two runs of one
+-- server at 5.5 req/s, a queue of 10 timing requests out after 3 s, failed 2.73 % and
+-- 16.36 %, "A better" in error rate at p = 5.4e-05, a difference their many loads'
+-- stratified test leaves out.) why: over_text's.
+local function one_point_unsustained(ra, rb, pa, pb, sat, why)
+  local _, over = sustained_pairs({ { a = pa[1], b = pb[1] } }, sat, { a = ra, b = rb, na = 1, nb = 1 })
+  local text = over_text(over, why)
+  return text and ("no load point both runs sustained (left out, %s)"):format(text) or nil
+end
+
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
+-- Runs with one load point each: the error rate and the latency rows untested where a run
+-- did not sustain its point (one_point_unsustained), as a stratified test leaves it out.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
 local row_test
 function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
@@ -2092,6 +2124,11 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
   return t, why
 end
 function row_test(key, ra, rb, pa, pb, memo, labels, sat)
+  if #pa == 1 and #pb == 1 and (key == "error_rate_pct" or M.sample_kind(key)) then
+    local left = one_point_unsustained(ra, rb, pa, pb, sat,
+      key == "error_rate_pct" and COUNT_UNSUSTAINED or M.LATENCY_UNSUSTAINED)
+    if left then return nil, left end
+  end
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
     -- Several load points: stratified by load point, never the counts pooled over them.

@@ -2473,6 +2473,14 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   -- rate (flat past saturation); an interpolated figure by the load it is placed at
   local past_a = pa and lp.point_saturated(sat.a, pa) or not pa and lp.saturated_on(sat.a, points_a, ml.axis, ml.load)
   local past_b = pb and lp.point_saturated(sat.b, pb) or not pb and lp.saturated_on(sat.b, points_b, ml.axis, ml.load)
+  -- a measured point a run is not known to have sustained, by the rule of the Performance
+  -- Results' tests (decision.point_unsustained): past saturation (past_a, past_b), past a load
+  -- whose saturation could not be judged, or answered short with its failures in bursts (a
+  -- queue timing requests out): no load "both runs sustained", and no test there (audit44:
+  -- before, saturation alone was checked here)
+  local un_a = pa and decision.point_unsustained(sat.a, pa, A.run, #points_a)
+  local un_b = pb and decision.point_unsustained(sat.b, pb, B.run, #points_b)
+  if (un_a or un_b) and ml.sustained then ml.sustained, ml.failing = false, nil end
   if not (pa and pb) then
     -- interpolated on a side: the figures, said with the measured loads they lie between
     local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis, a = ml.a.value,
@@ -2501,6 +2509,27 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- server: no verdict, and no test in the family
     res.saturated = { a = past_a or nil, b = past_b or nil }
     res.reason = "past saturation the latency measures the queue, not the server"
+    model.matched_point = res
+    return res
+  end
+  if un_a or un_b then
+    -- not past saturation, but not known to be sustained either: which run, and why
+    local short, unjudged = {}, {}
+    for _, x in ipairs { { un_a, A }, { un_b, B } } do
+      if x[1] == "short" then short[#short + 1] = x[2].label elseif x[1] then unjudged[#unjudged + 1] = x[2].label end
+    end
+    local parts = {}
+    if #short > 0 then
+      parts[#parts + 1] = ("%s answered short there, failed requests in bursts (a queue timing requests out) making "
+        .. "up the rest: how many fail varies between runs beyond what one run's counts show, and the latencies are "
+        .. "those of the requests that outlasted the queue"):format(table.concat(short, " and "))
+    end
+    if #unjudged > 0 then
+      parts[#parts + 1] = ("%s %s at or past a load whose saturation could not be judged"):format(
+        table.concat(unjudged, " and "), #unjudged == 1 and "is" or "are")
+    end
+    res.unsustained = { a = un_a or nil, b = un_b or nil }
+    res.reason = ("not a load both runs sustained: %s"):format(table.concat(parts, "; "))
     model.matched_point = res
     return res
   end

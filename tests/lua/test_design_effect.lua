@@ -179,6 +179,117 @@ print(json.dumps(out))]]):format(ROOT .. "/tests/data", a, b) }
       t.near(r.z, want.z, 1e-9)
     end)
 
+    -- audit44: runs of one load point each were tested at it whatever its load did, where a
+    -- run of several leaves out a load it did not sustain (decision.stratified_count_test,
+    -- sustained_pairs). queue_sim.py's 10 slots at about 2.1 s a request (0.1 s + 99 x 0.02 s)
+    -- serve about 4.8 req/s: at 5.5 req/s with a 3 s client timeout the queue fails a varying
+    -- number, in bursts. 29 A/A pairs (seeds 2k, 2k + 1, k = 0..28): on main 2 named an
+    -- error-rate winner (28/29, 46/47), none now (each pair's row untested, the load left out).
+    local function one_point(name, seed, rate, extra)
+      local dir = t.tmpdir() .. "/" .. name
+      t.data_py("queue_sim.py", dir, "--rates", rate, "--slots", "10", "--dur", "100", "--seed", seed, extra)
+      return dir
+    end
+    -- each side's failed requests, requests and failures' design effect at its one load point
+    -- (err_ref.py's points and deff, numpy on the files)
+    local function fails(dir)
+      local r = proc.run { t.PY, "-c", ([[
+import sys, json
+sys.path.insert(0, %q)
+from err_ref import deff, points
+(v,) = points(%q).values()
+print(json.dumps([int(v.sum()), len(v), deff(v)]))]]):format(ROOT .. "/tests/data", dir) }
+      t.eq(r.code, 0, r.stderr)
+      return json.decode(r.stdout)
+    end
+
+    t.test("one load point each, A/A past capacity with client timeouts (audit44): left out, no error-rate winner",
+      function()
+        -- python3 (fails, above): seeds 28/29, 15 and 90 of 550 failed, B's design effect 3.63;
+        -- seeds 46/47, 95 and 37 of 550, 3.20 and 3.23. A side whose successes are below 95 %
+        -- of its requests (B of 28/29: 460 of 550, 83.6 %; both of 46/47) answered short, its
+        -- failures in bursts (design effect >= 2): left out. On main: 28/29 "A better", 2.73 %
+        -- against 16.36 %, p = 5.4e-05; 46/47 "B better", p = 0.0028.
+        for _, c in ipairs { { 28, 29, { 15, 550 }, { 90, 550 }, "5.5/s in B" },
+          { 46, 47, { 95, 550 }, { 37, 550 }, "5.5/s in A; 5.5/s in B" } } do
+          local a = one_point("aa" .. c[1], c[1], "5.5", { "--timeout", "3" })
+          local b = one_point("aa" .. c[2], c[2], "5.5", { "--timeout", "3" })
+          local fa, fb = fails(a), fails(b)
+          t.eq({ fa[1], fa[2], fb[1], fb[2] }, { c[3][1], c[3][2], c[4][1], c[4][2] })
+          for _, f in ipairs { fa, fb } do
+            if (f[2] - f[1]) / f[2] < 0.95 then t.ok(f[3] >= decision.BURST_DEFF, f[3]) end
+          end
+          local o = t.compare_ab(a, b)
+          local row = t.perf_row(o.json, "error_rate_pct")
+          t.eq(row.verdict, "untested", row.evidence)
+          t.contains(row.evidence, "no load point both runs sustained (left out, not sustained (how many requests an "
+            .. "overloaded queue fails varies between runs beyond what one run's counts show): " .. c[5] .. ")")
+          for _, x in ipairs(o.json.perf) do t.ok(x.verdict ~= "A better" and x.verdict ~= "B better", x.key) end
+          t.lacks(o.md, "better in error rate")
+        end
+      end)
+
+    t.test("one load point each, 2 % against 10 % failing independently (answered short, no bursts): still found",
+      function()
+        -- 3 req/s, below the 4.8 the 10 slots serve: python3 (fails, err_ref.py) 9 of 300 against
+        -- 32 of 300 failed, B's design effect 1.47 (below 2: the failures come one at a time,
+        -- the server's errors, not a queue's), so its point stays in though its successes fell
+        -- short (268 of 300); err_ref.py's CMH z with that design effect: -3.0635
+        local a = one_point("ab1p2", 21, "3", { "--fail", "0.02" })
+        local b = one_point("ab1p10", 22, "3", { "--fail", "0.1" })
+        local fa, fb = fails(a), fails(b)
+        t.eq({ fa[1], fa[2], fb[1], fb[2] }, { 9, 300, 32, 300 })
+        t.ok(fb[3] < decision.BURST_DEFF, fb[3])
+        local want = ref(a, b)
+        local o = t.compare_ab(a, b)
+        t.eq(o.json.saturation.b.answered_short, { 1 })
+        local row = t.perf_row(o.json, "error_rate_pct")
+        t.eq(row.verdict, "A better", row.evidence)
+        local ra, rb, pa, pb = t.extract_pair(a, b)
+        local lp = require "llmd.loadpoints"
+        local r = decision.row_test("error_rate_pct", ra, rb, pa, pb, nil, nil,
+          { a = lp.saturation(pa), b = lp.saturation(pb) })
+        t.near(r.z, want.z, 1e-9)
+      end)
+
+    t.test("one load point each, both saturated (audit44): no latency test there, as at several loads", function()
+      -- 8 req/s to 10 slots of about 2.1 s: python3 on the files, 800 requests each, none
+      -- failed, 800 answered in 169.2 s (4.73 req/s, 59 % of 8): overloaded, its latencies the
+      -- queue's. On main TPOT and ITL were tested there ("no clear difference", p = 0.996)
+      local a, b = one_point("sat1", 1, "8"), one_point("sat2", 2, "8")
+      local o = t.compare_ab(a, b)
+      for _, key in ipairs { "tpot_mean_ms", "itl_mean_ms", "ttft_p90_ms" } do
+        local row = t.perf_row(o.json, key)
+        t.eq(row.verdict, "untested", key)
+        t.contains(row.evidence, "no load point both runs sustained (left out, not sustained (past saturation")
+        t.contains(row.evidence, "8/s in A; 8/s in B")
+      end
+    end)
+
+    t.test("the Summary's matched load a run answered short with failures in bursts (audit44): no test there",
+      function()
+        -- 3 and 5.5 req/s, 3 repeats of 60 s, seeds 28 and 29; SLO error rate 20 %, TTFT p90 2 s.
+        -- python3 (seqstats.deff on each 5.5 req/s file): rp28 failed 27, 63, 47 of 330 (design
+        -- effects 9.02, 2.90, 2.11), rp29 21, 44, 47 (2.02, 5.24, 4.58): within the 20 %, yet
+        -- short of 95 % successes, in bursts. On main TTFT p90 was tested there (Welch on the
+        -- repeats, p = 0.563) and the load called one both runs sustained.
+        local function rep(name, seed)
+          local dir = t.tmpdir() .. "/" .. name
+          t.data_py("queue_sim.py", dir, "--rates", "3,5.5", "--slots", "10", "--timeout", "3", "--dur", "60",
+            "--repeat", "3", "--seed", seed)
+          return dir
+        end
+        local a, b = rep("rp28", 28), rep("rp29", 29)
+        local o = t.compare_ab(a, b, { "--slo", "error_rate_pct=20,ttft_p90_ms=2000" })
+        local mp = o.json.matched_point
+        t.eq({ mp.key, mp.load, mp.point_a, mp.point_b }, { "ttft_p90_ms", 5.5, 2, 2 })
+        t.eq({ mp.test, mp.sustained, mp.unsustained }, { nil, false, { a = "short", b = "short" } })
+        t.contains(o.md, "TTFT p90 is 2,963.3 ms for rp28 and 2,931.4 ms for rp29")
+        -- (untested, and why: the sentence's form is the Summary's own)
+        t.contains(o.md, "not a load both runs sustained: rp28 and rp29 answered short there, failed requests in bursts")
+        t.lacks(o.md, "no clear difference, p = 0.563")
+      end)
+
     t.test("A/B, 2 % against 10 % of requests failing independently: still found", function()
       local a, b = sim("ab2", 21, { "--fail", "0.02" }), sim("ab10", 22, { "--fail", "0.1" })
       local want = ref(a, b)

@@ -2091,11 +2091,7 @@ end
 -- matched load, llmd.report, too.)
 M.point_unsustained = unsustained
 
--- Why the latency tests leave out a load a run did not sustain (over_text's why).
-M.LATENCY_UNSUSTAINED = "past saturation, or past a load whose saturation could not be judged, the latency may "
-  .. "measure the queue, which grows with time; where failed requests in bursts made up a shortfall, it is that of "
-  .. "the requests that outlasted the queue"
-
+-- (the latency tests' reason for such a point: M.LATENCY_UNSUSTAINED, above)
 -- Runs with one load point each (M.row_test's unstratified tests): the reason no test is
 -- made where a run is not known to have sustained its point, by the stratified tests' rule
 -- (sustained_pairs with the run models: saturated, unjudged, or answered short with its

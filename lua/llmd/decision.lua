@@ -952,11 +952,15 @@ end
 -- the run's counts read them. Failures that come one at a time (a server's errors, design
 -- effect about 1) are no overload: such a load stays in, where a difference in failing is
 -- what the error rate's test is for.
+-- Returns "saturated", "unjudged", "short" (lp.point_unsustained's words) or nil. The CDF
+-- charts pool by it too (llmd.charts.latency_cdf, llmd.treatments.cdf_chart), so a curve
+-- never sets beside another a load the tests left out.
 local function unsustained(s, p, run, n)
   local why = lp.point_unsustained(s, p)
   if why == "short" and not (run and M.point_deff(run, p, "failed", n) >= M.BURST_DEFF) then return nil end
   return why
 end
+M.point_unsustained = unsustained
 
 -- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
 -- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil. runs ({a =, b =,
@@ -1162,7 +1166,7 @@ function M.point_deff(run, p, kind, n_points)
     for _, st in ipairs(run.stages or {}) do
       if st.index == idx and st.metrics and st.metrics.sample_deff then x = st.metrics.sample_deff[kind] end
     end
-    if not x and n_points == 1 and #(p.stages or {}) == 1 and run.overall.sample_deff then
+    if not x and n_points == 1 and #(p.stages or {}) == 1 and run.overall and run.overall.sample_deff then
       x = run.overall.sample_deff[kind]
     end
     if x and x > d then d = x end

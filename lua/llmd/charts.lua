@@ -208,7 +208,9 @@ end
 -- decision layer), else the measured stages. Each: {offered=, load_type = "rate" |
 -- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number},
 -- saturated = true at or past the run's saturation point (model.saturation, the decision
--- layer's; never from the stages alone)}.
+-- layer's; never from the stages alone), unsustained = why the tests leave it out
+-- ("saturated", "unjudged", "short": llmd.decision.point_unsustained, their one rule), nil
+-- where they keep it}.
 function M.load_points(model, side)
   local mp = type(model.load_points) == "table" and model.load_points[side.x] or nil
   local sat = type(model.saturation) == "table" and type(model.saturation[side.x]) == "table"
@@ -238,6 +240,7 @@ function M.load_points(model, side)
         end }),
       }
       q.saturated, q.failures = M.point_marks(sat, q)
+      q.unsustained = decision.point_unsustained(sat, q, side.run, #mp)
       out[#out + 1] = q
     end
     return out
@@ -987,8 +990,10 @@ end
 -- run's latencies pooled over all its load points mix its loads (and an overload's queue)
 -- into one curve, and two runs of one server then differ by the loads' mix and the
 -- saturated points' luck, a difference the tables refuse. Each panel pools the load points
--- both runs measured at the same load (llmd.decision.paired_points) that neither run is
--- saturated at and whose requests are not too dependent to test (the tables' rule:
+-- both runs measured at the same load (llmd.decision.paired_points) that both sustained (the
+-- tests' rule, llmd.decision.point_unsustained: not saturated, not past a load whose
+-- saturation could not be judged, not answered short with failures in bursts) and whose
+-- requests are not too dependent to test (the tables' rule:
 -- llmd.decision.dependence_reason on the points' design effects), each load weighted
 -- equally (so both runs' curves mix the same loads), each from its stages' quantile grids
 -- (st.cdf, from the harness reader's accumulators: no second pass).
@@ -1113,6 +1118,12 @@ function M.cdf_load_text(p)
 end
 local load_text = M.cdf_load_text
 
+-- Why a load is left out of a CDF as not sustained (llmd.decision.point_unsustained's
+-- answer), in the chart's words; treatments.cdf_chart's too.
+M.UNSUSTAINED_WORDS = { saturated = "saturated", unjudged = "past a load whose saturation could not be judged",
+  short = "answered short, failed requests in bursts making up the rest" }
+local UNSUSTAINED_WORDS = M.UNSUSTAINED_WORDS
+
 function M.latency_cdf(model, A, B)
   local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
   local ca, cb = A.run.cdf, B.run.cdf
@@ -1148,22 +1159,35 @@ function M.latency_cdf(model, A, B)
   else
     paired = decision.paired_points(pa, pb)
   end
-  -- the loads both runs measured and sustained
-  local sustained, over = {}, {}
+  -- the loads both runs measured and sustained, by the tests' rule (load_points' unsustained,
+  -- llmd.decision.point_unsustained): the others by why, in the order first met
+  local sustained, over, over_why = {}, {}, {}
+  local function left_as(why, text)
+    if not over[why] then over[why] = {}; over_why[#over_why + 1] = why end
+    over[why][#over[why] + 1] = text
+  end
   for _, pr in ipairs(paired) do
-    local sa, sb = pr.a and pr.a.saturated, pr.b and pr.b.saturated
-    if sa or sb then
-      -- (in which run, where both measured it and one sustained it)
-      over[#over + 1] = load_text(pr.a or pr.b) .. ((one_sided or (sa and sb)) and ""
-        or (" in %s"):format(sa and A.label or B.label))
+    local ua, ub = pr.a and pr.a.unsustained, pr.b and pr.b.unsustained
+    if one_sided and (ua or ub) or ua and ua == ub then
+      left_as(ua or ub, load_text(pr.a or pr.b))
+    elseif ua or ub then
+      -- (in which run, where both measured it and one sustained it, or each for its own reason)
+      if ua then left_as(ua, ("%s in %s"):format(load_text(pr.a), A.label)) end
+      if ub then left_as(ub, ("%s in %s"):format(load_text(pr.b), B.label)) end
     else
       sustained[#sustained + 1] = pr
     end
   end
+  local over_texts, over_at = {}, {}
+  for _, why in ipairs(over_why) do
+    over_texts[#over_texts + 1] = ("%s: %s"):format(UNSUSTAINED_WORDS[why], table.concat(over[why], ", "))
+    over_at[#over_at + 1] = ("%s at %s"):format(UNSUSTAINED_WORDS[why], table.concat(over[why], ", "))
+  end
   local both = one_sided and "it" or "both runs"
   if #sustained == 0 then
-    c.reason = #over > 0 and ("No load %s sustained (saturated at %s): past saturation a latency measures "
-      .. "the queue, which grows with time, so %s."):format(both, table.concat(over, ", "),
+    c.reason = #over_why > 0 and ("No load %s sustained (%s): %s, so %s."):format(both, table.concat(over_at, "; "),
+        (#over_why == 1 and over_why[1] == "saturated") and "past saturation a latency measures the queue, which "
+          .. "grows with time" or decision.LATENCY_UNSUSTAINED,
         one_sided and "its distribution describes the overload" or "their distributions are not comparable")
       or "The runs measured no load point at the same load, so their distributions would compare different loads."
     return c
@@ -1204,7 +1228,7 @@ function M.latency_cdf(model, A, B)
       end
     end
     local left = {}
-    if #over > 0 then left[#left + 1] = ("saturated: %s"):format(table.concat(over, ", ")) end
+    for _, x in ipairs(over_texts) do left[#left + 1] = x end
     if #dependent > 0 then
       left[#left + 1] = ("too dependent to test (neighbouring requests alike, the queue's doing): %s")
         :format(table.concat(dependent, ", "))

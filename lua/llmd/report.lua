@@ -601,6 +601,9 @@ local function finish_row(row, fam, A, B)
       -- at the one load point; over the repeats; the error rate's counts) with its interval
       row.evidence = row.evidence .. "; " .. (e.where and ("this row " .. e.where) or "this row's difference")
         .. ": " .. effect_text(e)
+      -- (an interval that leaves out 0 beside a rank test that finds nothing: why it is no evidence)
+      local not_evidence = decision.interval_not_evidence(row.key or o.key, test, e, v.p_adjusted or test.p)
+      if not_evidence then row.evidence = row.evidence .. ", " .. not_evidence end
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
     -- tested at only some of the loads both sustained: that first, never read as sameness

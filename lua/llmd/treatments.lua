@@ -4149,9 +4149,11 @@ end
 -- compare.lua's two-run chart draws them (llmd.charts.latency_cdf): a treatment's requests
 -- pooled over every load it was sent mix its loads, and an overload's queue, into one curve,
 -- so two runs of one server differ by their ladders and their saturated points' luck. Each
--- panel (latency) pools only the loads every treatment drawn there measured and none of them
--- saturated, each load weighted equally (llmd.charts.mix_loads), their repeats by their
--- request counts (llmd.charts.point_grids); the drawn treatments are the most that share a
+-- panel (latency) pools only the loads every treatment drawn there measured and all of them
+-- sustained (llmd.decision.point_unsustained, the tests' rule: not saturated, nor past a load
+-- whose saturation could not be judged, nor answered short with failures in bursts), each
+-- load weighted equally (llmd.charts.mix_loads), their repeats by their request counts
+-- (llmd.charts.point_grids); the drawn treatments are the most that share a
 -- load (ties: the most loads shared, then the lowest load), and one without such a load is
 -- left out of the panel with why; a panel with no load two treatments share is left out with
 -- why. The treatments' latencies are weighed at the common load alone (no per-request test
@@ -4245,8 +4247,11 @@ function M.cdf_chart(T, list, new_chart)
         for _, l in ipairs(loads) do
           local p = s.at[l]
           if p then
-            -- (per-request data read as a whole beside several load points: not split by load)
-            local g = lp.point_saturated(s.x.saturation, p) and "saturated"
+            -- (per-request data read as a whole beside several load points: not split by load;
+            -- a load the treatment did not sustain by the tests' rule, decision.point_unsustained,
+            -- left out with its why in the chart's words, llmd.charts.UNSUSTAINED_WORDS)
+            local why = decision.point_unsustained(s.x.saturation, p, s.run, #s.x.points)
+            local g = why and ch.UNSUSTAINED_WORDS[why]
               or ch.point_grids(s.run, p, name, #s.x.points)
               or (s.run.cdf and s.run.cdf[name] and "its per-request data not split by load point"
                 or "no per-request data of it")

@@ -604,6 +604,52 @@ t.test("the CDF pools only the loads both runs sustained and the tests compare, 
     .. "measures the queue, which grows with time, so their distributions are not comparable.", 1, true), c.reason)
 end)
 
+-- fixh44: the CDF left out the saturated loads alone, so a load a run answered short, its
+-- failed requests in bursts making up the rest (the tests leave it out: decision's
+-- point_unsustained, fixa44), was drawn as comparable: the latencies there are those of the
+-- requests that outlasted the queue (the fixa44 pair of test_saturation.lua: TTFT at 2/s, 3/s
+-- and, for TPOT, 3.5/s pooled, "as the Performance Results' tests compare them", where those
+-- tested 2/s alone). Now the loads pooled are the tests', with the same rule.
+t.test("the CDF leaves out a load a run answered short with failures in bursts, as the tests do", function()
+  local A, pa = cdf_side("a", function(q) return 1000 + 40 * q end, function(q) return 100 + 4 * q end)
+  local B, pb = cdf_side("b", function(q) return 2000 + 70 * q end, function(q) return 100 + 9 * q end)
+  -- A answered 3/s short, never saturated; its failures there in bursts (design effect 4 of
+  -- the failure indicator, above decision.BURST_DEFF 2)
+  A.run.stages[3].metrics.sample_deff = { failed = 4 }
+  local model = { load_points = { a = pa, b = pb }, saturation = { a = { none = true, answered_short = { 3 } },
+    b = { none = true } } }
+  local c = charts.latency_cdf(model, A, B)
+  t.ok(c.available, c.reason)
+  t.eq(c.title, "Latency distributions (per-request CDF) at 1/s, 2/s offered, loads both runs sustained")
+  t.contains(c.notes[1], "left out: answered short, failed requests in bursts making up the rest: 3/s in A.")
+  -- by hand: 1/s and 2/s, U(100, 200) and U(200, 300) weighted equally: p90 280 in both runs
+  -- (on main 3/s pooled too, a third each: the share at 300 is 2/3, so p90 is at q = 3 (0.9 -
+  -- 2/3) = 70 of 3/s's grid: A 1000 + 40 x 70 = 3800, B 2000 + 70 x 70 = 6900)
+  local p90 = {}
+  for v in c.data:gmatch("\n90 (%S+)") do p90[#p90 + 1] = tonumber(v) end
+  t.eq(#p90, 2)
+  t.near(p90[1], 280, 0.01, "A TTFT p90")
+  t.near(p90[2], 280, 0.01, "B TTFT p90")
+  -- its failures one at a time (design effect 1: a server's errors, no queue): the tests keep
+  -- 3/s, so does the chart: A's p90 3800, B's 6900, as above
+  A.run.stages[3].metrics.sample_deff = { failed = 1 }
+  c = charts.latency_cdf(model, A, B)
+  t.ok(c.available, c.reason)
+  t.eq(c.title, "Latency distributions (per-request CDF) at 1/s, 2/s, 3/s offered, loads both runs sustained")
+  p90 = {}
+  for v in c.data:gmatch("\n90 (%S+)") do p90[#p90 + 1] = tonumber(v) end
+  t.near(p90[1], 3800, 0.01, "A TTFT p90, 3/s kept")
+  t.near(p90[2], 6900, 0.01, "B TTFT p90, 3/s kept")
+  -- A answered every load short, its failures in bursts: no load both sustained, no chart,
+  -- and why, in the tests' words
+  model.saturation.a.answered_short = { 1, 2, 3 }
+  for i = 1, 3 do A.run.stages[i].metrics.sample_deff = { failed = 4 } end
+  c = charts.latency_cdf(model, A, B)
+  t.eq(c.available, false)
+  t.contains(c.reason, "No load both runs sustained (answered short, failed requests in bursts making up the rest at "
+    .. "1/s in A, 2/s in A, 3/s in A): " .. require("llmd.decision").LATENCY_UNSUSTAINED .. ", so their distributions are not comparable.")
+end)
+
 t.test("an SLO on a percentile both runs have: the panel and the ladder show that percentile, the SLO drawn",
   function()
   -- the KubeCon pair's stage files hold TTFT p50, p90, p95 and p99 (inference-perf's

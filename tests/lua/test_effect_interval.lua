@@ -194,3 +194,101 @@ t.test("a practical threshold is printed with every decimal it has (--min-effect
   t.eq({ decision.thr_num(2), decision.thr_num(10), decision.thr_num(1.45), decision.thr_num(1.466),
     decision.thr_num(0.5) }, { "2.0", "10.0", "1.45", "1.466", "0.5" })
 end)
+
+-- fixh44 (seen by fixa44): one server (tests/data/queue_sim_ip.py: 8 slots, 0.1 s + 99 x 0.02
+-- s a request, noise 0.3, 300 s at 2 req/s), A's client giving up on a request still queued
+-- after 0.5 s (seed 31), B's waiting (seed 32). At 2/s, the one load both sustained, the TTFT
+-- mean row read "+30.9 % (95 % interval +10.5 % to +55.0 %)" beside its rank test's p = 0.181
+-- and no winner, an interval that reads as evidence. Two causes, both measured
+-- (tests/sim/mean_deff_coverage.py, 80 seeds a side at 2/s): the mean and the ranks differ
+-- (the timeout cuts A's long waits: the true TTFT mean +19.3 % B against A, the p50 alike),
+-- and the interval takes the requests' dependence from their ranks, the test's design
+-- effect (2.8 here), which understates a mean's (a queue's long waits come together, the
+-- values' design effect 5.4): it covered the true effect in 80 % of the pairs. Now the row
+-- says its interval names no winner, and why.
+if t.have_numpy() then
+  t.test("a mean's interval that leaves out 0 beside a rank test that finds nothing is said to name no winner",
+    function()
+      local function ipsim(name, seed, extra)
+        local dir = t.tmpdir() .. "/" .. name
+        t.data_py("queue_sim_ip.py", dir, "--rates", "2,3,3.5", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02",
+          "--outtok", "100", "--dur", "300", "--noise", "0.3", "--seed", seed, extra or {})
+        return dir
+      end
+      local a, b = ipsim("to31", 31, { "--timeout", "0.5" }), ipsim("wait32", 32)
+      -- The reference, numpy alone (no llmdlua code): each run's successful requests of its
+      -- first stage (2/s: the first load_summary.count requests by start_time), TTFT = first
+      -- token time - start; each side's design effect of the ranks in send order (seqstats.py's
+      -- deff), d the larger; the ratio's interval log(m_b / m_a) -+ 1.959964 sqrt(sum (s / m)^2
+      -- d / n), ends 100 (exp(x) - 1); and the same with the values' own design effect (Geyer's
+      -- sum on the centred values, not their ranks)
+      local proc, ROOT = require "llmd.proc", t.here() .. "/../.."
+      local r = proc.run { t.PY, "-c", ([[
+import sys, json, math, os
+import numpy as np
+sys.path.insert(0, %q)
+from seqstats import deff
+def ttft(d):
+    reqs = sorted(json.load(open(os.path.join(d, "per_request_lifecycle_metrics.json"))), key=lambda r: r["start_time"])
+    n = json.load(open(os.path.join(d, "stage_0_lifecycle_metrics.json")))["load_summary"]["count"]
+    out = []
+    for r in reqs[:n]:
+        tt = (r["info"]["response_metrics"].get("output_token_times") or []) if r.get("error") is None else []
+        if len(tt) > 1: out.append(tt[0] - r["start_time"])
+    return np.array(out)
+def vdeff(x):
+    n = len(x); c = x - x.mean(); c0 = float(c @ c); tau, m = -1.0, 0
+    rho = lambda k: float(c[:n - k] @ c[k:]) / c0
+    while 2 * m + 1 <= min(2000, n - 2):
+        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
+        if g <= 0: break
+        tau += 2 * g; m += 1
+    return max(1.0, tau)
+xa, xb = ttft(%q), ttft(%q)
+def ci(d):
+    l = math.log(xb.mean() / xa.mean())
+    se = math.sqrt(sum((x.std(ddof=1) / x.mean()) ** 2 * d / len(x) for x in (xa, xb)))
+    return [100 * (math.exp(l + k * 1.959964 * se) - 1) for k in (0, -1, 1)]
+print(json.dumps({"rank": ci(max(deff(xa), deff(xb), 1.0)), "values": ci(max(vdeff(xa), vdeff(xb), 1.0))}))]]):format(
+        ROOT .. "/tests/data", a, b) }
+      t.eq(r.code, 0, r.stderr)
+      local ref = require("llmd.json").decode(r.stdout)
+      -- python: +30.862 %, +10.460 % to +55.033 % (ranks' d 2.799); +3.51 % to +65.44 % (values' d 5.357)
+      local o = t.compare_ab(a, b)
+      local row = t.perf_row(o.json, "ttft_mean_ms")
+      t.eq(row.sig.scope.tested, { "2/s" })
+      local e = row.sig.row_effect
+      t.near(e.pct, ref.rank[1], 1e-6)
+      t.near(e.lo, ref.rank[2], 1e-4)
+      t.near(e.hi, ref.rank[3], 1e-4)
+      -- the interval leaves out 0, the test finds nothing, no winner
+      t.ok(e.lo > 0 and row.sig.p > 0.05 and row.winner == nil, row.evidence)
+      -- the values' dependence widens it (the ranks' understate a mean's)
+      t.ok(ref.values[2] < e.lo and ref.values[3] > e.hi, r.stdout)
+      t.contains(row.evidence, "+30.9 % (95 % interval +10.5 % to +55.0 %), its interval leaves out 0, but that "
+        .. "names no winner: it is of the mean, which a few long waits move, the test (which decides) of every "
+        .. "request's rank, and that finds no clear difference; and it is too narrow for a mean: it takes the "
+        .. "requests' dependence from their ranks, as the test does, which understates a mean's (a queue's long "
+        .. "waits come together)")
+      -- the p50's interval takes in 0: nothing to say; the p95's leaves it out: said, its own way
+      local p50, p95 = t.perf_row(o.json, "ttft_p50_ms"), t.perf_row(o.json, "ttft_p95_ms")
+      t.ok(p50.sig.row_effect.lo < 0 and p50.sig.row_effect.hi > 0, p50.evidence)
+      t.lacks(p50.evidence, "leaves out 0")
+      t.ok(p95.sig.row_effect.lo > 0, p95.evidence)
+      t.contains(p95.evidence, "its interval leaves out 0, but that names no winner: it is of one percentile, the "
+        .. "test (which decides) of every request's rank, and that finds no clear difference;")
+      t.lacks(p95.evidence, "too narrow")
+    end)
+end
+
+t.test("interval_not_evidence: only beside a per-request rank test that finds nothing, the interval off 0", function()
+  local mw, eff = { test = "mann_whitney" }, { pct = 30, lo = 10, hi = 55 }
+  t.ok(decision.interval_not_evidence("ttft_mean_ms", mw, eff, 0.18):find("too narrow for a mean", 1, true))
+  t.eq(decision.interval_not_evidence("ttft_mean_ms", mw, eff, 0.01), nil) -- the test found it
+  t.eq(decision.interval_not_evidence("ttft_mean_ms", mw, { pct = 3, lo = -3, hi = 11 }, 0.18), nil) -- takes in 0
+  t.eq(decision.interval_not_evidence("ttft_mean_ms", mw, { pct = -30, lo = -55, hi = -10 }, 0.18) ~= nil, true)
+  -- the repeats' test and interval are of one figure each: nothing to say
+  t.eq(decision.interval_not_evidence("ttft_mean_ms", { test = "mann_whitney", units = "repeats" }, eff, 0.18), nil)
+  t.eq(decision.interval_not_evidence("ttft_mean_ms", { test = "welch" }, eff, 0.18), nil)
+  t.eq(decision.interval_not_evidence("ttft_p95_ms", mw, eff, 0.18):find("too narrow", 1, true), nil)
+end)

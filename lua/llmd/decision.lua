@@ -1001,7 +1001,9 @@ end
 -- what the error rate's test is for.
 -- Returns "saturated", "unjudged", "short" (lp.point_unsustained's words) or nil. The CDF
 -- charts pool by it too (llmd.charts.latency_cdf, llmd.treatments.cdf_chart), so a curve
--- never sets beside another a load the tests left out.
+-- never sets beside another a load the tests left out, and so does the Summary's test at
+-- the matched load (llmd.report). s: the run's llmd.loadpoints.saturation; run, n: its run
+-- model and its number of load points.
 local function unsustained(s, p, run, n)
   local why = lp.point_unsustained(s, p)
   if why == "short" and not (run and M.point_deff(run, p, "failed", n) >= M.BURST_DEFF) then return nil end
@@ -2087,13 +2089,6 @@ function M.tests_samples(key, pa, pb)
   if #pa > 1 or #pb > 1 then return not M.any_repeats(pa, pb) end
   return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
 end
-
--- Is load point p of a run (s: its llmd.loadpoints.saturation; run, n: its run model and its
--- number of load points) one it is not known to have sustained, by the rule every test
--- across runs leaves such loads out by (unsustained, above): "saturated", "unjudged",
--- "short" (answered short, its failures in bursts), or nil. (The Summary's test at the
--- matched load, llmd.report, too.)
-M.point_unsustained = unsustained
 
 -- (the latency tests' reason for such a point: M.LATENCY_UNSUSTAINED, above)
 -- Runs with one load point each (M.row_test's unstratified tests): the reason no test is

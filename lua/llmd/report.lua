@@ -1549,6 +1549,33 @@ local function with_narrow(clause, c)
   return clause or n
 end
 
+-- Whether a capacity below its lowest load fails that load even at the lower ends of its
+-- repeats' 95 % intervals: its bound is then the repeats' too, not the means' alone.
+local function below_even_at_lower_ends(c)
+  local iv = c.interval
+  return iv and iv.hi ~= math.huge and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+    or (c.lowest_rps and iv.hi <= c.lowest_rps)) or false
+end
+
+-- The words before a capacity's figure in its cell (capacity_text): "≥ " for a lower bound,
+-- "measured ≥ " where its load points' 95 % intervals widen its span below the bound
+-- (noise_clause), "< " / "measured < " for a capacity below its lowest load, "about " for an
+-- estimate of one run per load between two measured loads, "" otherwise. The one source of
+-- that prefix: a figure derived from the capacity (per GPU, treatments.lua) says it as the
+-- cell does, never "4.06 per GPU" beside a total "measured ≥ 8.11" (newuser44).
+function M.capacity_prefix(c)
+  if not c then return "" end
+  local measured = noise_clause(c) and "measured " or ""
+  if is_bound(c) then return measured .. "≥ " end
+  if c.kind == "below_lowest" then
+    return below_even_at_lower_ends(c) and "< " or measured .. "< "
+  end
+  if c.kind == "interpolated" and not c.interval and c.last_passing_rps and c.first_failing_rps then
+    return "about "
+  end
+  return ""
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
@@ -1564,7 +1591,7 @@ local function capacity_text(c, rate)
     -- (a saturated bound read at a load below the last one names it: c.bound_note)
     -- (beside a span its load points' 95 % intervals widen below it, the bound is what was
     -- measured, said so: "≥ 7.60 ... between 6.18 and 9.68" read as a contradiction)
-    return ("%s≥ %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
+    return ("%s%s%s (%s%s%s)"):format(M.capacity_prefix(c), rate(c.rps), range and " by the means" or "",
       c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "below_lowest" then
@@ -1573,14 +1600,13 @@ local function capacity_text(c, rate)
     if iv and iv.hi == math.huge then
       range = iv.top and ("too noisy to bound: the repeats allow any capacity from 0 to beyond %s, the highest load "
         .. "tried"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
-    elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
-      or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+    elseif below_even_at_lower_ends(c) then
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
-      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
-        below_note(c))
+      return ("%s%s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(M.capacity_prefix(c),
+        rate(c.lowest_rps), below_note(c))
     end
-    return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
+    return ("%s%s%s (%s%s%s)"):format(M.capacity_prefix(c), rate(c.lowest_rps), range and " by the means" or "",
       below_note(c), range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "interpolated" then
@@ -1588,7 +1614,8 @@ local function capacity_text(c, rate)
     -- one run per load: the figure is interpolated between two measured loads, an estimate;
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
+      return ("%s%s (measured: between %s and %s%s)"):format(M.capacity_prefix(c), rate(c.rps),
+        T.helpers.num(c.last_passing_rps, 2),
         T.helpers.num(c.first_failing_rps, 2), note and ("; " .. note) or "")
     end
     return note and ("%s (%s)"):format(rate(c.rps), note) or rate(c.rps)

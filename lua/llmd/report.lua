@@ -4157,6 +4157,38 @@ local function recorded_stats(points, key)
   return out
 end
 
+-- For an SLO on key (ttft_p90_ms) that some run's files lack: the percentile of its metric
+-- nearest above it (else below) that every run's files record at every load point (lists:
+-- one list of load points a run), its key (ttft_p95_ms); nil where none is.
+function M.slo_alternative(lists, key)
+  local want = tonumber(((key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
+  local count, alt = {}, nil
+  for _, pts in ipairs(lists) do
+    for _, c in ipairs(recorded_stats(pts, key)) do count[c[1]] = (count[c[1]] or 0) + 1 end
+  end
+  for _, c in ipairs(recorded_stats(lists[1] or {}, key)) do
+    local q = count[c[1]] == #lists and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
+    if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
+      alt = { key = c[1], q = q }
+    end
+  end
+  return alt and alt.key or nil
+end
+
+-- The --slo a report suggests where none was given ("ttft_p90_ms=200,error_rate_pct=1"; rest:
+-- the limits after the TTFT one), on a TTFT percentile every run's files record (lists: one
+-- list of load points a run): TTFT p90 where they all do, else M.slo_alternative's
+-- (newuser44: treatments.lua suggested TTFT p90 on files that hold p95 only).
+function M.slo_suggestion(lists, rest)
+  local key = "ttft_p90_ms"
+  local all = #lists > 0
+  for _, pts in ipairs(lists) do
+    for _, p in ipairs(pts) do if lp.field(p, key) == nil then all = false end end
+  end
+  if not all then key = M.slo_alternative(lists, key) or key end
+  return ("%s=200%s"):format(key, rest or ",error_rate_pct=1")
+end
+
 -- The SLO metrics the runs' files lack, each said once with the runs that lack it, what
 -- they do record of that metric and what the user can do: an SLO on a recorded
 -- percentile, or a rerun that records this one. nil when no SLO metric is missing.
@@ -4220,7 +4252,7 @@ local function missing_slo_text(model, A, B, pa, pb)
     end
     local family = label:gsub(" [^ ]+$", "")
     local names, rec_texts, whys, seen_why = {}, {}, {}, {}
-    local alt, pct
+    local pct
     for _, r in ipairs(e.runs) do
       names[#names + 1] = r.side.label
       local rec = recorded_stats(r.points, e.key)
@@ -4244,18 +4276,10 @@ local function missing_slo_text(model, A, B, pa, pb)
     end
     -- for --slo: the percentile nearest above the missing one (else below) that both
     -- runs hold at every load point, so that an SLO on it can be read for both
-    local both = {}
-    for _, c in ipairs(recorded_stats(pa, e.key)) do both[c[1]] = c[2] end
-    local want = tonumber(((e.key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
-    for _, c in ipairs(recorded_stats(pb, e.key)) do
-      local q = both[c[1]] and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
-      if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
-        alt = { key = c[1], q = q }
-      end
-    end
+    local alt = M.slo_alternative({ pa, pb }, e.key)
     local where = #names == 2 and "in neither run's files" or ("not in %s's files"):format(names[1])
     local todo = {}
-    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt.key) end
+    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt) end
     if pct then
       todo[#todo + 1] = ("rerun with --metric-percentiles including %s"):format(pct)
     elseif whys[1]:find("--percentile-metrics", 1, true) then

@@ -3369,6 +3369,13 @@ function M.present(m, opts)
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
+    -- the --slo suggested where none was given: on a TTFT percentile every treatment's files
+    -- record (llmd.report.slo_suggestion, compare.lua's choice of one)
+    slo_example = (function()
+      local lists = {}
+      for _, x in ipairs(m.treatments or {}) do lists[#lists + 1] = x.points or {} end
+      return require("llmd.report").slo_suggestion(lists)
+    end)(),
     rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
     pareto_excluded = m.pareto_excluded, rank_share_text = M.rank_share_text(m.ranking),
     pareto_unknown = #(m.pareto_unknown or {}) > 0 and m.pareto_unknown or false,

@@ -3292,3 +3292,30 @@ t.test("the Pareto front: one saturated at every load is beaten by one the measu
   t.ok(nc, "x not compared with w, and why")
   t.contains(nc.why, "an overloaded server's queue in both (saturated there), not comparable")
 end)
+
+t.test("no SLO: the --slo suggested is on a TTFT percentile the files record (newuser44 #4)", function()
+  -- exp-7's vLLM files hold TTFT mean/p50/p95/p99, no p90 (python3: the keys of each
+  -- file's JSON, 'p90_ttft_ms' in none, 'p95_ttft_ms' in all); on main the report suggested
+  -- --slo ttft_p90_ms=200,error_rate_pct=1, a metric the files lack
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", F .. "/vllm-benchmark/exp-7_H100",
+    "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.contains(md, "No SLO given (`--slo ttft_p95_ms=200,error_rate_pct=1`)")
+  t.lacks(md, "ttft_p90_ms")
+  -- the rule (llmd.report.slo_suggestion): TTFT p90 where every run records it, else the
+  -- nearest percentile above it that all record (hand-made points)
+  local report = require "llmd.report"
+  local function pts(keys)
+    local v = {}
+    for _, k in ipairs(keys) do v[k] = 100 end
+    return { { values = v } }
+  end
+  t.eq(report.slo_suggestion({ pts { "ttft_p90_ms", "ttft_p95_ms" }, pts { "ttft_p90_ms" } }),
+    "ttft_p90_ms=200,error_rate_pct=1")
+  t.eq(report.slo_suggestion({ pts { "ttft_p90_ms", "ttft_p99_ms", "ttft_p95_ms" }, pts { "ttft_p99_ms",
+    "ttft_p95_ms" } }), "ttft_p95_ms=200,error_rate_pct=1")
+  t.eq(report.slo_suggestion({ pts { "ttft_p50_ms" }, pts { "ttft_p50_ms", "ttft_p99_ms" } }),
+    "ttft_p50_ms=200,error_rate_pct=1")
+end)

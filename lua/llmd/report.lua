@@ -1952,6 +1952,33 @@ capacity_in_tps_of = function(c)
   end
 end
 
+-- The gap of two capacities in output tok/s (B - A: decision.capacity_gap of capacity_in_tps),
+-- on the req/s row's evidence: the same-load rule read off the req/s points
+-- (decision.capacity_touch_tps), and where the req/s spans are apart only within the noise of
+-- the rates they are read at (decision.ceiling_noise_order), that noise, carried to tok/s
+-- (decision.gap_noise_scaled), widens the end beside 0 as it widens the req/s gap's
+-- (newuser44: "at most -13.2 tok/s" beside "at most +0.36 req/s (either may be higher)").
+-- Returns the gap (nil: a tok/s unknown) and the two capacities in tok/s.
+local function capacity_gap_tps(ca, cb)
+  local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
+  if not (ta_ and tb_) then return nil, ta_, tb_ end
+  local touch = decision.capacity_touch_tps(ca, cb)
+  local g = decision.capacity_gap(ta_, tb_, touch)
+  -- (the noise of the req/s spans, also where a pass and a fail at one load order them in
+  -- req/s: that order carries to tok/s only where decision.capacity_touch_tps holds, and its
+  -- size stays unknown there; elsewhere the tok/s spans are apart only within that noise)
+  local w, nz = decision.ceiling_noise_order(ca, cb, true)
+  if g and nz and not w and touch then
+    decision.gap_end_at_zero(g, touch)
+  elseif g and nz and not w then
+    local la, ha = decision.capacity_span(ta_)
+    local lb, hb = decision.capacity_span(tb_)
+    local nzt = decision.gap_noise_scaled(nz, nz.higher == "b" and lb or la, nz.higher == "b" and ha or hb)
+    if nzt then decision.widen_gap_by_noise(g, nzt, la, ha, hb) end
+  end
+  return g, ta_, tb_
+end
+
 -- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
 local function capacity_per(c, k)
   local out = {}
@@ -2034,6 +2061,8 @@ local function capacity_range_cells(g, unit, digits)
     return any, any
   end
   if g.lo_rps == -math.huge then
+    -- (an end at exactly 0: B below A, by how much unknown; "at most +0.00" read as a gap of 0)
+    if math.abs(g.hi_rps) < 1e-9 then return "0 or less, no lower end", pct_text or "N/A (A may be 0)" end
     if g.hi_rps <= 0 then return "at most " .. num(g.hi_rps) .. unit, pct_text or "N/A (A may be 0)" end
     return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
   end
@@ -2115,12 +2144,11 @@ local function headline(model)
       local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
     elseif key == "capacity_tps" then
-      local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
-      -- the same-load rule of the req/s row (brackets that touch at one load: the same load
-      -- points, offered and achieved within 1 %), read off the req/s capacities' points, and
-      -- only where both tok/s spans end at that load too (decision.capacity_touch_tps)
-      local touch = decision.capacity_touch_tps(cap.a, cap.b)
-      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch), " tok/s", 1)
+      -- the req/s row's evidence in tok/s (capacity_gap_tps): the same-load rule read off the
+      -- req/s capacities' points, only where both tok/s spans end at that load too, and the
+      -- noise of the rates where the req/s spans are apart only within it
+      local tg, ta_, tb_ = capacity_gap_tps(cap.a, cap.b)
+      local rd, rp = capacity_range_cells(tg, " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
@@ -3253,9 +3281,8 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
   if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
   local basis = evidence_basis(A, B, ca, cb)
-  local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
-  local g = ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch)
+  local g, ta_, tb_ = capacity_gap_tps(ca, cb)
   if not said then
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
@@ -3312,10 +3339,8 @@ end
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
   -- the tok/s row beside its own gap, in tok/s (the same-load rule read off the req/s points)
-  local ta_ = #model.slo > 0 and capacity_in_tps(model.capacity.a)
-  local tb_ = #model.slo > 0 and capacity_in_tps(model.capacity.b)
-  local cap_tps = ta_ and tb_ and capacity_evidence_text(model, A, B, nil, nil,
-    decision.capacity_gap(ta_, tb_, decision.capacity_touch_tps(model.capacity.a, model.capacity.b))) or cap
+  local gt = #model.slo > 0 and capacity_gap_tps(model.capacity.a, model.capacity.b)
+  local cap_tps = gt and capacity_evidence_text(model, A, B, nil, nil, gt) or cap
   local sus = sustained_evidence_text(model)
   local differ = workloads_differ(model)
   if differ then
@@ -3704,8 +3729,16 @@ local function verdict_of(model, A, B)
     if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
-      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
-        .. least)
+      local sure = "Shown by the repeats at every load point: the ranges they allow are apart."
+      if ev.same_load then
+        -- (ordered by one load, one run passing, the other failing: that load, as the Evidence says it)
+        local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
+        local w = decision.slo_words(lp.capacity_slo(model.slo))
+        sure = ("Shown by the repeats at every load point: %s met %s at %s and %s already failed %s at %s%s, on the "
+          .. "95 %% intervals of both runs' repeats."):format(H.label, w.the, rate_text(ev.passed_rps) .. gpu,
+          L.label, w.it, rate_text(ev.failed_rps) .. gpu, same_load_text(ev))
+      end
+      v.text = ordered(ev.winner, sure .. least)
       v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
         or nil
     elseif ver == "untested" and ev.ordered and ev.higher then
@@ -4538,7 +4571,7 @@ local function summary(model, A, B)
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
+      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed and not ev.same_load then
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
@@ -4608,9 +4641,13 @@ local function summary(model, A, B)
           -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
           local w = decision.slo_words(lp.capacity_slo(model.slo))
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; %s met %s at %s and %s "
-            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so the ranges meet only at "
-            .. "that load."):format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label,
-            w.the, rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev))
+            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so %s."):format(hi.label,
+            lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label, w.the, rate_text(ev.passed_rps),
+            lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev),
+            -- (ranges apart by less than the noise of their rates, decision.capacity_touch_at: that
+            -- load orders them, not the gap between the ranges, whose size is unknown)
+            decision.gap_touch_within_noise(chi, clo) and "that load orders them, whatever the noise of the two "
+              .. "achieved rates" or "the ranges meet only at that load")
         elseif ev.winner then
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
             :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))

@@ -2477,20 +2477,45 @@ end
 -- capacity as bad as the repeats allow) and the other fail there on their lower ends
 -- (interval.lower_ends: as good as they allow): the two runs' intervals lie on opposite
 -- sides of the SLO at that load. Returns "a" | "b" (the higher); nil otherwise.
+--
+-- Offered rates (load type "rate"): the run that failed may have achieved less there than the
+-- one that passed, by any amount (newuser44 #3). Both were sent one Poisson process of one
+-- rate, so their achieved rates differ by that process's noise (or the failing one fell
+-- behind, a fail too): the one that met the SLO at that offered rate is above the one that
+-- failed it there, whatever the noise of the two achieved rates (rA met TTFT p90 at 6 req/s
+-- offered in every repeat, 115 ms; rB failed it 6 times over, 3,144 ms: "within the noise of
+-- 5.75 against 5.62 req/s" was no reason to say "cannot say"). The failing run may also be a
+-- bound whose next load failed the SLO where its saturation could not be judged or it
+-- saturated (kinds last_sustained, saturated with failing_offered): it failed there either
+-- way. Not the other way (the failing run achieving more, beyond the tolerance: another
+-- load), nor concurrency loads, where a faster server's answers come at a higher rate from
+-- the same users. A pass and a fail within the latency's noise order nothing: the intervals
+-- must lie on opposite sides of the limit, as above. M.capacity_touch_at: the same, with
+-- {offered, load_type, passed_rps, failed_rps} of the load it holds at.
 function M.capacity_touch(ca, cb, raw)
+  return (M.capacity_touch_at(ca, cb, raw))
+end
+
+function M.capacity_touch_at(ca, cb, raw)
   -- (a pass and a fail of one measured percentile each, of unknown noise: no per-request
   -- data, noise_unknown; they order nothing at one load, M.capacity_evidence, so the gap
   -- is not cut at 0 either; raw: the touch all the same, for the evidence to say why)
   if not raw and not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown) then return nil end
-  local function touch(hi, lo)
-    if not (hi and lo) then return false end
-    if not lp.capacity_has_figure(hi) then return false end
-    if not (lo.kind == "interpolated" or lo.kind == "below_lowest") then return false end
+  -- (relaxed: the achieved rates may differ beyond the tolerance only where both latencies'
+  -- noise is known, the repeats' intervals or a one-run point's percentile interval: a pass
+  -- and a fail of unknown noise are one draw each, held to the rates' noise as before)
+  local function touch(hi, lo, relaxed)
+    if not (hi and lo) then return nil end
+    if not lp.capacity_has_figure(hi) then return nil end
+    local failed_bound = (lo.kind == "last_sustained" or lo.kind == "saturated") and lo.first_failing
+    if not (lo.kind == "interpolated" or lo.kind == "below_lowest" or failed_bound) then return nil end
     local p_rps = hi.kind == "interpolated" and hi.last_passing_rps or hi.rps
     local f_rps = lo.first_failing_rps
     local po, fo = hi.passing_offered, lo.failing_offered
-    return type(p_rps) == "number" and type(f_rps) == "number" and type(po) == "number" and type(fo) == "number"
-      and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo) and lp.close(p_rps, f_rps)
+    if not (type(p_rps) == "number" and type(f_rps) == "number" and type(po) == "number" and type(fo) == "number"
+      and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo)) then return nil end
+    if not (lp.close(p_rps, f_rps) or (relaxed and hi.load_type == "rate" and f_rps < p_rps)) then return nil end
+    return { offered = po, load_type = hi.load_type, passed_rps = p_rps, failed_rps = f_rps }
   end
   -- the end of each capacity that must hold: the passing run's worst, the failing run's best
   -- (one measured percentile per load, lp.capacity_noise: the same on the ends of its
@@ -2503,8 +2528,11 @@ function M.capacity_touch(ca, cb, raw)
     if c.interval then return c.interval.lower_ends end
     return c.noise and c.noise.lower_ends or not c.noise and c
   end
-  if touch(passing(ca), failing(cb)) then return "a" end
-  if touch(passing(cb), failing(ca)) then return "b" end
+  local relaxed = (ca.interval or ca.noise) and (cb.interval or cb.noise) and true or false
+  local at = touch(passing(ca), failing(cb), relaxed)
+  if at then return "a", at end
+  at = touch(passing(cb), failing(ca), relaxed)
+  if at then return "b", at end
   return nil
 end
 
@@ -2567,15 +2595,16 @@ end
 -- repeats' own spread of the rate: cAy >= 10.12 req/s against cB's ceiling 9.60 was "shown by the
 -- repeats" beside a max sustained row that said the same two rates were within the noise).
 -- (audit41: the failed_rps order had no noise check; the rule is one rule.)
-function M.ceiling_noise_order(ca, cb)
+function M.ceiling_noise_order(ca, cb, spans_only)
   if not (ca and cb) then return nil, nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   if not (la and lb) then return nil, nil end
   local apart = M.spans_apart(la, ha, lb, hb)
   -- (a pass and a fail at the same load point, M.capacity_touch, are ordered by that load,
-  -- whatever the noise of their achieved rates: the same load's, a float's width apart)
-  if not apart or M.capacity_touch(ca, cb, true) then return nil, nil end
+  -- whatever the noise of their achieved rates: the same load's, a float's width apart;
+  -- spans_only: the noise of the spans all the same, for the gap an order by that load leaves)
+  if not apart or (not spans_only and M.capacity_touch(ca, cb, true)) then return nil, nil end
   local chi, clo = apart == "b" and cb or ca, apart == "b" and ca or cb
   local lo_hi, hi_lo = apart == "b" and ha or hb, apart == "b" and lb or la
   local fz, cz = chi.rate_noise, clo.rate_noise
@@ -2637,15 +2666,43 @@ function M.capacity_gap(ca, cb, touch)
   -- a bound above the other's ceiling within the noise of the rates (M.ceiling_noise_order):
   -- the end beside 0 runs to the noise's, within_noise = whose figure was above
   local w, nz = M.ceiling_noise_order(ca, cb)
-  if nz and not w then
-    g.within_noise = nz.higher
-    if nz.higher == "b" and nz.gap_lo < g.lo_rps then
-      g.lo_rps = nz.gap_lo
-      g.lo_pct = ha > 0 and ha ~= math.huge and nz.gap_lo / ha * 100 or nil
-    elseif nz.higher == "a" and -nz.gap_lo > g.hi_rps then
-      g.hi_rps = -nz.gap_lo
-      g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
-    end
+  if nz and not w then M.widen_gap_by_noise(g, nz, la, ha, hb) end
+  -- spans apart only within the noise of their rates, ordered by a pass and a fail at one
+  -- offered rate (M.capacity_touch_at, newuser44 #3): the order is known, its size is not,
+  -- so the end beside 0 is 0 ("at most 0", never "at most -0.13 req/s" read off two achieved
+  -- rates 0.13 apart within a noise of 0.49)
+  if t and M.gap_touch_within_noise(ca, cb) then M.gap_end_at_zero(g, t) end
+  return g
+end
+
+-- Whether two capacities that a pass and a fail at one load order (M.capacity_touch) have
+-- spans apart only within the noise of the rates they are read at (M.ceiling_noise_order's
+-- rule, the touch left aside): the size of their gap is then unknown beyond its sign.
+function M.gap_touch_within_noise(ca, cb)
+  local w, nz = M.ceiling_noise_order(ca, cb, true)
+  return nz ~= nil and w == nil
+end
+
+-- A gap g (B - A) whose order t ("a" | "b", the higher) is known but not its size: the end
+-- beside 0 is 0. Changes g in place and returns it.
+function M.gap_end_at_zero(g, t)
+  if t == "a" and g.hi_rps < 0 then g.hi_rps, g.hi_pct = 0, 0 end
+  if t == "b" and g.lo_rps > 0 then g.lo_rps, g.lo_pct = 0, 0 end
+  return g
+end
+
+-- A capacity gap g (B - A, M.capacity_gap) whose spans are apart only within the noise of the
+-- rates they are read at (nz: M.ceiling_noise_order's, nz.higher the run put above): its end
+-- beside 0 runs to the noise's (the gap's 95 % interval), within_noise = nz.higher; la, ha, hb
+-- the spans' ends the percentages are of. Changes g in place and returns it.
+function M.widen_gap_by_noise(g, nz, la, ha, hb)
+  g.within_noise = nz.higher
+  if nz.higher == "b" and nz.gap_lo < g.lo_rps then
+    g.lo_rps = nz.gap_lo
+    g.lo_pct = ha > 0 and ha ~= math.huge and nz.gap_lo / ha * 100 or nil
+  elseif nz.higher == "a" and -nz.gap_lo > g.hi_rps then
+    g.hi_rps = -nz.gap_lo
+    g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
   end
   return g
 end
@@ -2658,6 +2715,21 @@ end
 function M.gap_within(g, thr)
   return type(g) == "table" and g.lo_pct ~= nil and g.hi_pct ~= nil and M.magnitude(g.lo_pct) <= thr
     and M.magnitude(g.hi_pct) <= thr
+end
+
+-- The noise of two rates (nz: M.gap_noise's, in req/s) carried to the same two ends read in
+-- another unit (fv, cv: the higher run's figure and the lower run's ceiling, in output tok/s):
+-- each end keeps its relative half-width (a rate's noise is its count's; the tokens per
+-- request at that load scale the rate and its interval alike), then M.gap_noise. nil where an
+-- end is unknown or not above 0.
+function M.gap_noise_scaled(nz, fv, cv)
+  if not (nz and nz.fig_lo and nz.ceil_hi and nz.fig_rps and nz.ceil_rps) then return nil end
+  if not (fv and cv and fv > 0 and cv > 0 and fv ~= math.huge and cv ~= math.huge) then return nil end
+  if nz.fig_rps <= 0 or nz.ceil_rps <= 0 then return nil end
+  local out = M.gap_noise({ fig_lo = fv * nz.fig_lo / nz.fig_rps, fig_n = nz.fig_n, fig_repeats = nz.fig_repeats,
+    ceil_hi = cv * nz.ceil_hi / nz.ceil_rps, ceil_n = nz.ceil_n }, fv, cv)
+  out.higher = nz.higher
+  return out
 end
 
 -- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
@@ -2915,6 +2987,8 @@ function M.gap_pct_text(g, pct)
     -- (no lower end, an upper end above 0: B may be lower by any amount, so either may be
     -- higher, said so; "at most +36.4 %" alone reads as B higher by up to that)
     if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then
+      -- (an end at exactly 0: B below A, by how much unknown, never "at most +0.0 %")
+      if math.abs(hi) < 1e-9 then return "0 or less, no lower end" end
       return "at most " .. pct(hi) .. (hi > 0 and " (either may be higher)" or "")
     end
     return nil
@@ -3069,6 +3143,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   local apart = M.spans_apart(la, ha, lb, hb)
   -- brackets that only touch at one load: one passed where the other failed
   local touch = not apart and M.capacity_touch(ca, cb, true) or nil
+  -- spans apart that also meet at one offered rate (M.capacity_touch_at: the lower run failed
+  -- where the other passed): that load is the evidence, whatever the noise of the two
+  -- achieved rates the spans are read at (newuser44 #3)
+  local t_apart, at = M.capacity_touch_at(ca, cb, true)
+  if not (touch or (apart and t_apart == apart)) then at = nil end
   apart = apart or touch
   if not apart and bound(ca) and bound(cb) then
     ev.verdict = "unknown" -- two lower bounds that leave room for either order
@@ -3138,6 +3217,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if touch then
       local c = touch == "a" and ca or cb
       ev.same_load = { offered = c.passing_offered, load_type = c.load_type }
+    elseif at and M.gap_touch_within_noise(ca, cb) then
+      -- (spans apart only within the noise of their rates: what orders them is the load the
+      -- lower one failed where the other passed, said so, with the two achieved rates there;
+      -- spans apart beyond that noise keep their own evidence, a ceiling the other passed)
+      ev.same_load = { offered = at.offered, load_type = at.load_type }
+      ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = nil, nil, nil
+      ev.failed_rps, ev.passed_rps = at.failed_rps, at.passed_rps
     end
   end
   -- an order the measured loads show, but by a margin below the practical threshold: the

@@ -2281,8 +2281,9 @@ M.meets = meets
 -- (last_passing_tps and first_failing_tps: the two points' output tok/s), load_type,
 -- passing_offered = the offered load of the point that met every SLO at the bracket's lower
 -- end (interpolated, bounds), failing_offered = that of the first failing point
--- (interpolated, below_lowest), offered (interpolated, when both points' offered loads are
--- known and of one type) = the offered load at the crossing, on the same line as rps (the
+-- (interpolated, below_lowest; saturated and last_sustained where that point failed an SLO),
+-- offered (interpolated, when both points' offered loads are known and of one type) = the
+-- offered load at the crossing, on the same line as rps (the
 -- reason says it), failed_slos (below_lowest) = the SLOs it failed at its lowest load, in
 -- words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate: the
 -- measurements place the capacity only between last_passing_rps and first_failing_rps
@@ -2701,7 +2702,7 @@ local function capacity_of(points, slo, sat)
       ceiling_tps = ceil_tps, floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
-      limiting = ok == false and detail[1] or nil,
+      failing_offered = ok == false and q.offered or nil, limiting = ok == false and detail[1] or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d %s (%s)%s. "
         .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
         limit - 1, points[limit - 1].achieved_rps, limit, unjudged and "could not be judged" or "had saturated",

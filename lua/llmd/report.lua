@@ -1586,6 +1586,33 @@ local function with_narrow(clause, c)
   return clause or n
 end
 
+-- Whether a capacity below its lowest load fails that load even at the lower ends of its
+-- repeats' 95 % intervals: its bound is then the repeats' too, not the means' alone.
+local function below_even_at_lower_ends(c)
+  local iv = c.interval
+  return iv and iv.hi ~= math.huge and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+    or (c.lowest_rps and iv.hi <= c.lowest_rps)) or false
+end
+
+-- The words before a capacity's figure in its cell (capacity_text): "≥ " for a lower bound,
+-- "measured ≥ " where its load points' 95 % intervals widen its span below the bound
+-- (noise_clause), "< " / "measured < " for a capacity below its lowest load, "about " for an
+-- estimate of one run per load between two measured loads, "" otherwise. The one source of
+-- that prefix: a figure derived from the capacity (per GPU, treatments.lua) says it as the
+-- cell does, never "4.06 per GPU" beside a total "measured ≥ 8.11" (newuser44).
+function M.capacity_prefix(c)
+  if not c then return "" end
+  local measured = noise_clause(c) and "measured " or ""
+  if is_bound(c) then return measured .. "≥ " end
+  if c.kind == "below_lowest" then
+    return below_even_at_lower_ends(c) and "< " or measured .. "< "
+  end
+  if c.kind == "interpolated" and not c.interval and c.last_passing_rps and c.first_failing_rps then
+    return "about "
+  end
+  return ""
+end
+
 local function capacity_text(c, rate)
   rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
@@ -1606,7 +1633,7 @@ local function capacity_text(c, rate)
     -- beside "+35.54 to +138.01 req/s" read up to that load's 92.21: fixb44)
     local below = type(c.ceiling_failing) == "number" and type(c.ceiling_rps) == "number"
       and c.ceiling_rps < math.huge and c.ceiling_rps
-    return ("%s≥ %s%s%s (%s%s%s%s)"):format(nz and "measured " or "", rate(c.rps), range and " by the means" or "",
+    return ("%s%s%s%s (%s%s%s%s)"):format(M.capacity_prefix(c), rate(c.rps), range and " by the means" or "",
       below and (", below " .. rate(below)) or "", c.bound_note or BOUND_NOTE[c.kind],
       below and ("; load point %d failed them"):format(c.ceiling_failing) or "", range and ("; " .. range) or "",
       note and ("; " .. note) or "")
@@ -1617,14 +1644,13 @@ local function capacity_text(c, rate)
     if iv and iv.hi == math.huge then
       range = iv.top and ("too noisy to bound: the repeats allow any capacity from 0 to beyond %s, the highest load "
         .. "tried"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
-    elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
-      or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+    elseif below_even_at_lower_ends(c) then
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
-      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
-        below_note(c))
+      return ("%s%s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(M.capacity_prefix(c),
+        rate(c.lowest_rps), below_note(c))
     end
-    return ("%s< %s%s (%s%s%s)"):format(nz and "measured " or "", rate(c.lowest_rps), range and " by the means" or "",
+    return ("%s%s%s (%s%s%s)"):format(M.capacity_prefix(c), rate(c.lowest_rps), range and " by the means" or "",
       below_note(c), range and ("; " .. range) or "", note and ("; " .. note) or "")
   end
   if c.kind == "interpolated" then
@@ -1632,7 +1658,8 @@ local function capacity_text(c, rate)
     -- one run per load: the figure is interpolated between two measured loads, an estimate;
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %s and %s%s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
+      return ("%s%s (measured: between %s and %s%s)"):format(M.capacity_prefix(c), rate(c.rps),
+        T.helpers.num(c.last_passing_rps, 2),
         T.helpers.num(c.first_failing_rps, 2), note and ("; " .. note) or "")
     end
     return note and ("%s (%s)"):format(rate(c.rps), note) or rate(c.rps)
@@ -1972,6 +1999,33 @@ capacity_in_tps_of = function(c)
   end
 end
 
+-- The gap of two capacities in output tok/s (B - A: decision.capacity_gap of capacity_in_tps),
+-- on the req/s row's evidence: the same-load rule read off the req/s points
+-- (decision.capacity_touch_tps), and where the req/s spans are apart only within the noise of
+-- the rates they are read at (decision.ceiling_noise_order), that noise, carried to tok/s
+-- (decision.gap_noise_scaled), widens the end beside 0 as it widens the req/s gap's
+-- (newuser44: "at most -13.2 tok/s" beside "at most +0.36 req/s (either may be higher)").
+-- Returns the gap (nil: a tok/s unknown) and the two capacities in tok/s.
+local function capacity_gap_tps(ca, cb)
+  local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
+  if not (ta_ and tb_) then return nil, ta_, tb_ end
+  local touch = decision.capacity_touch_tps(ca, cb)
+  local g = decision.capacity_gap(ta_, tb_, touch)
+  -- (the noise of the req/s spans, also where a pass and a fail at one load order them in
+  -- req/s: that order carries to tok/s only where decision.capacity_touch_tps holds, and its
+  -- size stays unknown there; elsewhere the tok/s spans are apart only within that noise)
+  local w, nz = decision.ceiling_noise_order(ca, cb, true)
+  if g and nz and not w and touch then
+    decision.gap_end_at_zero(g, touch)
+  elseif g and nz and not w then
+    local la, ha = decision.capacity_span(ta_)
+    local lb, hb = decision.capacity_span(tb_)
+    local nzt = decision.gap_noise_scaled(nz, nz.higher == "b" and lb or la, nz.higher == "b" and ha or hb)
+    if nzt then decision.widen_gap_by_noise(g, nzt, la, ha, hb) end
+  end
+  return g, ta_, tb_
+end
+
 -- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
 local function capacity_per(c, k)
   local out = {}
@@ -2054,6 +2108,8 @@ local function capacity_range_cells(g, unit, digits)
     return any, any
   end
   if g.lo_rps == -math.huge then
+    -- (an end at exactly 0: B below A, by how much unknown; "at most +0.00" read as a gap of 0)
+    if math.abs(g.hi_rps) < 1e-9 then return "0 or less, no lower end", pct_text or "N/A (A may be 0)" end
     if g.hi_rps <= 0 then return "at most " .. num(g.hi_rps) .. unit, pct_text or "N/A (A may be 0)" end
     return "at most " .. num(g.hi_rps) .. unit .. " (either may be higher)", pct_text or "N/A (A may be 0)"
   end
@@ -2135,12 +2191,11 @@ local function headline(model)
       local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
     elseif key == "capacity_tps" then
-      local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
-      -- the same-load rule of the req/s row (brackets that touch at one load: the same load
-      -- points, offered and achieved within 1 %), read off the req/s capacities' points, and
-      -- only where both tok/s spans end at that load too (decision.capacity_touch_tps)
-      local touch = decision.capacity_touch_tps(cap.a, cap.b)
-      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch), " tok/s", 1)
+      -- the req/s row's evidence in tok/s (capacity_gap_tps): the same-load rule read off the
+      -- req/s capacities' points, only where both tok/s spans end at that load too, and the
+      -- noise of the rates where the req/s spans are apart only within it
+      local tg, ta_, tb_ = capacity_gap_tps(cap.a, cap.b)
+      local rd, rp = capacity_range_cells(tg, " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
@@ -3323,9 +3378,8 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
   if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
   local basis = evidence_basis(A, B, ca, cb)
-  local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
-  local g = ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch)
+  local g, ta_, tb_ = capacity_gap_tps(ca, cb)
   if not said then
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
@@ -3382,10 +3436,8 @@ end
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
   -- the tok/s row beside its own gap, in tok/s (the same-load rule read off the req/s points)
-  local ta_ = #model.slo > 0 and capacity_in_tps(model.capacity.a)
-  local tb_ = #model.slo > 0 and capacity_in_tps(model.capacity.b)
-  local cap_tps = ta_ and tb_ and capacity_evidence_text(model, A, B, nil, nil,
-    decision.capacity_gap(ta_, tb_, decision.capacity_touch_tps(model.capacity.a, model.capacity.b))) or cap
+  local gt = #model.slo > 0 and capacity_gap_tps(model.capacity.a, model.capacity.b)
+  local cap_tps = gt and capacity_evidence_text(model, A, B, nil, nil, gt) or cap
   local sus = sustained_evidence_text(model)
   local differ = workloads_differ(model)
   if differ then
@@ -3774,8 +3826,16 @@ local function verdict_of(model, A, B)
     if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
-      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart."
-        .. least)
+      local sure = "Shown by the repeats at every load point: the ranges they allow are apart."
+      if ev.same_load then
+        -- (ordered by one load, one run passing, the other failing: that load, as the Evidence says it)
+        local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
+        local w = decision.slo_words(lp.capacity_slo(model.slo))
+        sure = ("Shown by the repeats at every load point: %s met %s at %s and %s already failed %s at %s%s, on the "
+          .. "95 %% intervals of both runs' repeats."):format(H.label, w.the, rate_text(ev.passed_rps) .. gpu,
+          L.label, w.it, rate_text(ev.failed_rps) .. gpu, same_load_text(ev))
+      end
+      v.text = ordered(ev.winner, sure .. least)
       v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
         or nil
     elseif ver == "untested" and ev.ordered and ev.higher then
@@ -4247,6 +4307,38 @@ local function recorded_stats(points, key)
   return out
 end
 
+-- For an SLO on key (ttft_p90_ms) that some run's files lack: the percentile of its metric
+-- nearest above it (else below) that every run's files record at every load point (lists:
+-- one list of load points a run), its key (ttft_p95_ms); nil where none is.
+function M.slo_alternative(lists, key)
+  local want = tonumber(((key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
+  local count, alt = {}, nil
+  for _, pts in ipairs(lists) do
+    for _, c in ipairs(recorded_stats(pts, key)) do count[c[1]] = (count[c[1]] or 0) + 1 end
+  end
+  for _, c in ipairs(recorded_stats(lists[1] or {}, key)) do
+    local q = count[c[1]] == #lists and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
+    if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
+      alt = { key = c[1], q = q }
+    end
+  end
+  return alt and alt.key or nil
+end
+
+-- The --slo a report suggests where none was given ("ttft_p90_ms=200,error_rate_pct=1"; rest:
+-- the limits after the TTFT one), on a TTFT percentile every run's files record (lists: one
+-- list of load points a run): TTFT p90 where they all do, else M.slo_alternative's
+-- (newuser44: treatments.lua suggested TTFT p90 on files that hold p95 only).
+function M.slo_suggestion(lists, rest)
+  local key = "ttft_p90_ms"
+  local all = #lists > 0
+  for _, pts in ipairs(lists) do
+    for _, p in ipairs(pts) do if lp.field(p, key) == nil then all = false end end
+  end
+  if not all then key = M.slo_alternative(lists, key) or key end
+  return ("%s=200%s"):format(key, rest or ",error_rate_pct=1")
+end
+
 -- The SLO metrics the runs' files lack, each said once with the runs that lack it, what
 -- they do record of that metric and what the user can do: an SLO on a recorded
 -- percentile, or a rerun that records this one. nil when no SLO metric is missing.
@@ -4310,7 +4402,7 @@ local function missing_slo_text(model, A, B, pa, pb)
     end
     local family = label:gsub(" [^ ]+$", "")
     local names, rec_texts, whys, seen_why = {}, {}, {}, {}
-    local alt, pct
+    local pct
     for _, r in ipairs(e.runs) do
       names[#names + 1] = r.side.label
       local rec = recorded_stats(r.points, e.key)
@@ -4334,18 +4426,10 @@ local function missing_slo_text(model, A, B, pa, pb)
     end
     -- for --slo: the percentile nearest above the missing one (else below) that both
     -- runs hold at every load point, so that an SLO on it can be read for both
-    local both = {}
-    for _, c in ipairs(recorded_stats(pa, e.key)) do both[c[1]] = c[2] end
-    local want = tonumber(((e.key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
-    for _, c in ipairs(recorded_stats(pb, e.key)) do
-      local q = both[c[1]] and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
-      if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
-        alt = { key = c[1], q = q }
-      end
-    end
+    local alt = M.slo_alternative({ pa, pb }, e.key)
     local where = #names == 2 and "in neither run's files" or ("not in %s's files"):format(names[1])
     local todo = {}
-    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt.key) end
+    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt) end
     if pct then
       todo[#todo + 1] = ("rerun with --metric-percentiles including %s"):format(pct)
     elseif whys[1]:find("--percentile-metrics", 1, true) then
@@ -4605,7 +4689,7 @@ local function summary(model, A, B)
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
+      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed and not ev.same_load then
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
@@ -4675,9 +4759,13 @@ local function summary(model, A, B)
           -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
           local w = decision.slo_words(lp.capacity_slo(model.slo))
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; %s met %s at %s and %s "
-            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so the ranges meet only at "
-            .. "that load."):format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label,
-            w.the, rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev))
+            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so %s."):format(hi.label,
+            lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label, w.the, rate_text(ev.passed_rps),
+            lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev),
+            -- (ranges apart by less than the noise of their rates, decision.capacity_touch_at: that
+            -- load orders them, not the gap between the ranges, whose size is unknown)
+            decision.gap_touch_within_noise(chi, clo) and "that load orders them, whatever the noise of the two "
+              .. "achieved rates" or "the ranges meet only at that load")
         elseif ev.winner then
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
             :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))

@@ -1172,12 +1172,12 @@ end
 -- named (rank_moved). settle: what would settle the orders per GPU left open, in the totals'
 -- words (capacity_bounds, sustained_bounds, decision.noise_settle_text), each treatment at its
 -- own offered loads; settle_first: of the pairs that leave no first per GPU (the Verdict line).
-local function bound_prefix(text)
-  text = text or ""
-  for _, p in ipairs { "≥ ", "< ", "about " } do
-    if text:sub(1, #p) == p then return p end
-  end
-  return ""
+-- The words before treatment x's figure, as its total says them: a capacity's from
+-- llmd.report.capacity_prefix (the one source: "measured ≥ ", "≥ ", "< ", "about "), a max
+-- sustained throughput's "≥ " where it never saturated.
+local function figure_prefix(x, by_cap)
+  if by_cap then return require("llmd.report").capacity_prefix(x.capacity) end
+  return x.saturation and x.saturation.none and "≥ " or ""
 end
 
 -- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
@@ -1209,7 +1209,7 @@ function M.partial_ranks(n, ordered)
   return ranks
 end
 
-function M.cost_note(ranked, by_cap, texts_by_label, totals_first, totals_ranks)
+function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   local known, unknown, counts = {}, {}, {}
   for _, x in ipairs(ranked) do
     if x.gpus then
@@ -1265,7 +1265,7 @@ function M.cost_note(ranked, by_cap, texts_by_label, totals_first, totals_ranks)
     local shown_v = below and x.capacity.lowest_rps or (not below and v) or nil
     per[#per + 1] = { label = x.label, gpus = x.gpus, value = shown_v and shown_v / x.gpus or nil,
       sort = v and v / x.gpus or nil, bound = below and "below" or nil,
-      text = shown_v and ("%s%s per GPU"):format(below and "< " or bound_prefix((texts_by_label or {})[x.label]),
+      text = shown_v and ("%s%s per GPU"):format(figure_prefix(x, by_cap),
         metrics.format("throughput_req_s", shown_v / x.gpus))
       or "unknown" }
   end
@@ -2804,8 +2804,6 @@ function M.model(list, opts)
   -- treatments on different numbers of accelerators are not like for like on cost: a setup
   -- with more hardware "wins" on totals. Said first, with the figures per GPU where every
   -- count is known (as compare.lua's per-GPU rows), and no winner named on totals
-  local rank_texts = {}
-  for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
   -- (the totals' first, for "not the totals' order", only where no other place shares its rank)
   local first_alone = true
   for i = 2, #m.ranking do
@@ -2813,7 +2811,7 @@ function M.model(list, opts)
   end
   local totals_ranks = {}
   for _, r in ipairs(m.ranking) do totals_ranks[r.label] = r.rank_text end
-  local cost = M.cost_note(ranked, by_cap, rank_texts, first_alone, totals_ranks)
+  local cost = M.cost_note(ranked, by_cap, first_alone, totals_ranks)
   if cost then
     m.cost = cost
     m.latency_best = nil
@@ -3228,8 +3226,10 @@ local function per_gpu_figure(x, by_cap, r)
   local function f(v) return metrics.format("throughput_req_s", v / x.gpus) .. " per GPU" end
   if by_cap then
     local c = x.capacity
-    if c.kind == "below_lowest" and c.lowest_rps then return c.lowest_rps / x.gpus, "< " .. f(c.lowest_rps) end
-    if lp.capacity_has_figure(c) and c.rps then return c.rps / x.gpus, bound_prefix(r.text) .. f(c.rps) end
+    if c.kind == "below_lowest" and c.lowest_rps then
+      return c.lowest_rps / x.gpus, figure_prefix(x, true) .. f(c.lowest_rps)
+    end
+    if lp.capacity_has_figure(c) and c.rps then return c.rps / x.gpus, figure_prefix(x, true) .. f(c.rps) end
     return nil, metrics.na("capacity at SLO unknown")
   end
   if x.max_rps then return x.max_rps / x.gpus, (x.saturation.none and "≥ " or "") .. f(x.max_rps) end
@@ -3375,6 +3375,13 @@ function M.present(m, opts)
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
+    -- the --slo suggested where none was given: on a TTFT percentile every treatment's files
+    -- record (llmd.report.slo_suggestion, compare.lua's choice of one)
+    slo_example = (function()
+      local lists = {}
+      for _, x in ipairs(m.treatments or {}) do lists[#lists + 1] = x.points or {} end
+      return require("llmd.report").slo_suggestion(lists)
+    end)(),
     rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
     pareto_excluded = m.pareto_excluded, rank_share_text = M.rank_share_text(m.ranking),
     pareto_unknown = #(m.pareto_unknown or {}) > 0 and m.pareto_unknown or false,

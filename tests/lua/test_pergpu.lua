@@ -1291,3 +1291,33 @@ t.test("a workspace saved before GPUs were count × replicas: analyze.lua warns 
   t.eq(r.code, 0, r.stderr)
   t.lacks(r.stderr, "count × replicas")
 end)
+
+t.test("per GPU: a measured bound's figure keeps its \"measured ≥\" (newuser44 #1)", function()
+  -- README's simulator pair (tests/data/queue_sim.py, 10 slots seed 11 against 20 slots seed
+  -- 12, rates 2-10 req/s) with s20 on 2 GPUs: its total is "measured ≥ 8.114 req/s" (a bound
+  -- its load points' 95 % intervals widen below itself), so its figure per GPU is that bound
+  -- halved, by hand 8.1144 / 2 = 4.057, "measured ≥ 4.057 req/s per GPU"; on main it was the
+  -- bare "4.057 req/s per GPU" (the prefix was parsed off the text, which knew no "measured ≥")
+  if not t.have_numpy() then return end
+  local proc = require "llmd.proc"
+  local d = t.tmpdir()
+  local function sim(name, slots, seed)
+    local r = proc.run { "/usr/bin/python3", t.root() .. "/tests/data/queue_sim.py", d .. "/" .. name, "--rates",
+      "2,3,4,5,6,8,10", "--slots", tostring(slots), "--seed", tostring(seed) }
+    t.eq(r.code, 0, r.stderr)
+    return d .. "/" .. name
+  end
+  local out = d .. "/tr"
+  local r = proc.run { t.root() .. "/llmdlua", t.root() .. "/lua/treatments.lua", "--run", "s10=" .. sim("a", 10, 11),
+    "--run", "s20=" .. sim("b", 20, 12), "--slo", "ttft_p90_ms=500", "--gpus", "s10=1,s20=2", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local row = t.csv_row(t.read(out .. "/treatment_ranking.csv"), ",1,s20")
+  -- (workload, rank, treatment, rank_by, value_rps, value_kind, text, gpus, value per GPU, its text)
+  t.eq(row[6], "at_least")
+  t.ok(row[7]:find("^measured ≥ 8%.114 req/s"), row[7])
+  t.eq(row[10], "measured ≥ 4.057 req/s per GPU")
+  local md = t.read(out .. "/treatment_report.md")
+  t.contains(md, "Per GPU, capacity at SLO: s20 measured ≥ 4.057 req/s per GPU, s10 about 3.684 req/s per GPU")
+  t.contains(md, "| measured ≥ 4.057 req/s per GPU |")
+  t.contains(t.read(out .. "/treatment_report.html"), ">measured ≥ 4.057 req/s per GPU<")
+end)

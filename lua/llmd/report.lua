@@ -367,7 +367,14 @@ local function perf_row(key, ctx)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
-    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+    -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
+    -- brought back, and why: decision.saved_test_unsustained)
+    local stale = not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and decision.tests_samples(key, ctx.pa, ctx.pb)
+      and decision.saved_test_unsustained(ctx.saved[key], ra, rb, ctx.pa, ctx.pb, ctx.saturation)
+    if stale then
+      untested_why = stale
+    elseif not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
       and decision.tests_samples(key, ctx.pa, ctx.pb) then
       -- analyze.lua from saved state: the test the last report made on the samples (never
       -- where the repeats are the units: their values are saved, and a row they cannot test

@@ -2002,7 +2002,10 @@ end
 -- (M.saturation's sustained_upto: the points below it were judged sustained), that point:
 -- the loads below it are the ones the run is known to have sustained; else nil.
 -- A second value says whether that point is one that failed requests (not its saturation).
-local function first_unsustained(points, s, opts)
+-- unsustained (the run's, optional: llmd.decision.point_unsustained with its run model,
+-- unsustained(p)): a point it names (answered short, its failures in bursts: a queue timing
+-- requests out) is one that failed requests, too, as the tests across runs leave it out.
+local function first_unsustained(points, s, opts, unsustained)
   if not s or (s.unknown and not s.sustained_upto) then return nil end
   local cut, failing = #points + 1, false
   if s.point then cut, failing = s.point, s.cause == "failures" end
@@ -2010,13 +2013,14 @@ local function first_unsustained(points, s, opts)
   if s.sustained_upto then cut = math.min(cut, s.sustained_upto + 1) end
   if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
   for i = 1, cut - 1 do
-    if M.failing(points[i], opts) then return i, true end
+    if M.failing(points[i], opts) or (unsustained and unsustained(points[i])) then return i, true end
   end
   return cut, failing
 end
 
--- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
--- ...}), the one load at which their latencies are compared (treatments.lua's latency at
+-- The common load of several runs (runs: {{points =, saturation = M.saturation(points),
+-- unsustained = (optional) function(p), first_unsustained's}, ...}), the one load at which
+-- their latencies are compared (treatments.lua's latency at
 -- the common load, compare.lua's Summary at a matched load), on the runs' load axis (M.axis:
 -- the offered rate or concurrency when every run was driven by it, else the achieved rate):
 -- the lowest of their max sustained loads (each run's highest load before the first load
@@ -2056,7 +2060,7 @@ function M.common_load(runs, opts)
     ranges[i] = { lo = lo, hi = hi }
     top, floor = math.min(top, hi), math.max(floor, lo)
     -- the points before the first it did not sustain (saturated, or failing requests)
-    local cut, failing = first_unsustained(r.points, r.saturation, opts)
+    local cut, failing = first_unsustained(r.points, r.saturation, opts, r.unsustained)
     local m
     if cut and axis == "achieved" then
       m = max_achieved(r.points, cut - 1)

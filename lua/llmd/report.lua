@@ -367,7 +367,14 @@ local function perf_row(key, ctx)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
-    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+    -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
+    -- brought back, and why: decision.saved_test_unsustained)
+    local stale = not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and decision.tests_samples(key, ctx.pa, ctx.pb)
+      and decision.saved_test_unsustained(ctx.saved[key], ra, rb, ctx.pa, ctx.pb, ctx.saturation)
+    if stale then
+      untested_why = stale
+    elseif not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
       and decision.tests_samples(key, ctx.pa, ctx.pb) then
       -- analyze.lua from saved state: the test the last report made on the samples (never
       -- where the repeats are the units: their values are saved, and a row they cannot test
@@ -2454,9 +2461,13 @@ end
 -- a = {value, point | lo, hi}, b = ...}, or nil and why.
 local function matched_load(A, B, pa, pb, key, sa, sb, slo)
   -- (a load point that failed requests, beyond the error-rate SLO or else 5 %, is no load
-  -- sustained: llmd.loadpoints.failing)
-  local cl, none = lp.common_load({ { points = pa, saturation = sa }, { points = pb, saturation = sb } },
-    { slo = slo })
+  -- sustained: llmd.loadpoints.failing; nor one a run answered short with its failures in
+  -- bursts, a queue timing requests out: decision.point_unsustained, the tests' rule)
+  local function side(pts, s, run)
+    return { points = pts, saturation = s,
+      unsustained = function(p) return decision.point_unsustained(s, p, run, #pts) end }
+  end
+  local cl, none = lp.common_load({ side(pa, sa, A.run), side(pb, sb, B.run) }, { slo = slo })
   local label = metrics.get(key).label
   if not cl then
     if none.unknown then return nil, "an achieved rate is unknown" end
@@ -2704,10 +2715,13 @@ local function no_slo_latency(A, B, pa, pb, sat)
         res = { load = ml.load, axis = ml.axis, rps = ml.rps, rps_a = ml.rps_a, rps_b = ml.rps_b,
           sustained = ml.sustained, rows = {},
           interpolated = { a = ml.a.interpolated and true or nil, b = ml.b.interpolated and true or nil } }
+        -- (a point a run is not known to have sustained, by the tests' rule: past saturation,
+        -- unjudged, or answered short with its failures in bursts, decision.point_unsustained;
+        -- before fixi44, saturation alone)
         if ml.sustained then
-          local past_a = ml.a.point and lp.point_saturated(sat.a, ml.a.point)
-          local past_b = ml.b.point and lp.point_saturated(sat.b, ml.b.point)
-          if past_a or past_b then res.sustained = false end
+          local un_a = ml.a.point and decision.point_unsustained(sat.a, ml.a.point, A.run, #pa)
+          local un_b = ml.b.point and decision.point_unsustained(sat.b, ml.b.point, B.run, #pb)
+          if un_a or un_b then res.sustained = false end
         end
       end
       res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }

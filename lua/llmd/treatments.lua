@@ -1791,8 +1791,13 @@ function M.model(list, opts)
   -- server's; where there is none (a treatment saturated already at its lowest load, or a
   -- max sustained unknown), the highest achieved rate inside every treatment's measured
   -- range, with each treatment saturated there marked
+  -- (and before a load it answered short with its failures in bursts, a queue timing requests
+  -- out: decision.point_unsustained, the tests' rule; list[i] is T[i]'s, one each, in order)
   local runs = {}
-  for i, x in ipairs(T) do runs[i] = { points = x.points, saturation = x.saturation } end
+  for i, x in ipairs(T) do
+    runs[i] = { points = x.points, saturation = x.saturation,
+      unsustained = function(p) return decision.point_unsustained(x.saturation, p, list[i].run, #x.points) end }
+  end
   -- (a load point that failed requests, beyond the error-rate SLO or else 5 %, is no load
   -- sustained: llmd.loadpoints.failing)
   local cl, none = lp.common_load(runs, { slo = slo })

@@ -266,28 +266,107 @@ print(json.dumps([int(v.sum()), len(v), deff(v)]))]]):format(ROOT .. "/tests/dat
       end
     end)
 
-    t.test("the Summary's matched load a run answered short with failures in bursts (audit44): no test there",
+    -- fixi44: analyze.lua on a comparison.json an earlier report wrote, whose latency test took
+    -- in a load a run did not sustain (by the rule the tests follow now): the saved test is not
+    -- brought back (decision.saved_test_unsustained). Made by editing a fresh comparison.json's
+    -- TTFT rows as the earlier report's would read (its test with no load left out).
+    local n_older = 0
+    local function analyze_older(ws, key, edit)
+      n_older = n_older + 1
+      local copy = ("%s/%s_older%d"):format(t.tmpdir(), key, n_older)
+      t.copy_tree(ws, copy)
+      local doc = json.decode(t.read(copy .. "/comparison.json"))
+      -- (every TTFT row: they share one test, as the earlier report's did)
+      for _, x in ipairs(doc.perf) do if x.key:match("^ttft_") then edit(x) end end
+      t.write(copy .. "/comparison.json", json.encode(doc))
+      local r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", copy, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local out = json.decode(t.read(copy .. "/comparison.json"))
+      return t.perf_row(out, key), t.read(copy .. "/comparison_report.md")
+    end
+
+    t.test("analyze.lua, one load point each, an earlier report's test at a load answered short in bursts: not "
+      .. "brought back (fixi44)", function()
+        -- seeds 28/29 at 5.5 req/s (above: B answered short, 90 of 550 failed, design effect
+        -- 3.63): untested now; an earlier report (before audit44) tested TTFT p90 there. On main
+        -- analyze.lua brought its test back (here p = 0.001: "A better"/"B better").
+        local a = one_point("aa28", 28, "5.5", { "--timeout", "3" })
+        local b = one_point("aa29", 29, "5.5", { "--timeout", "3" })
+        local o = t.compare_ab(a, b)
+        local now = t.perf_row(o.json, "ttft_p90_ms")
+        t.eq(now.verdict, "untested", now.evidence)
+        local row = analyze_older(o.ws, "ttft_p90_ms", function(x)
+          x.sig = { test = "mann_whitney", p = 0.001, z = -3.29 }
+          x.untested_why = nil
+        end)
+        t.eq(row.verdict, "untested", row.evidence)
+        t.eq(row.sig, nil)
+        t.contains(row.evidence, "no load point both runs sustained (left out, not sustained (past saturation")
+        t.contains(row.evidence, "5.5/s in B")
+        t.lacks(row.evidence, "p = 0.001")
+      end)
+
+    t.test("analyze.lua, several load points, an earlier report's test that took in a load not sustained: not "
+      .. "brought back (fixi44)", function()
+        -- 3 and 5.5 req/s, 100 s, seeds 28/29, SLO error rate 20 %: compare.lua leaves 5.5 req/s
+        -- out in both (past saturation: the answers came back at 86 % and 83 % of the sends, by
+        -- the pace) and tests TTFT p90 at 3 req/s alone (the stratified test's overloaded); an
+        -- earlier report's test that pooled both loads (no overloaded) is stale. On main
+        -- analyze.lua quoted it (its p = 0.001 here).
+        local function two(name, seed)
+          local dir = t.tmpdir() .. "/" .. name
+          t.data_py("queue_sim.py", dir, "--rates", "3,5.5", "--slots", "10", "--timeout", "3", "--dur", "100",
+            "--seed", seed)
+          return dir
+        end
+        local o = t.compare_ab(two("m28", 28), two("m29", 29), { "--slo", "error_rate_pct=20,ttft_p90_ms=2000" })
+        local now = t.perf_row(o.json, "ttft_p90_ms")
+        t.eq(now.sig.overloaded, { a = { "5.5/s" }, b = { "5.5/s" } })
+        -- (the same test saved, the same loads left out: still brought back, as before)
+        local same = analyze_older(o.ws, "ttft_p90_ms", function() end)
+        t.eq(same.sig and same.sig.p, now.sig.p)
+        local row, md = analyze_older(o.ws, "ttft_p90_ms", function(x)
+          x.sig = { test = "mann_whitney", name = "van_elteren", p = 0.001, z = -3.29, strata = 2 }
+        end)
+        t.eq(row.sig, nil)
+        t.contains(row.evidence, "the saved test (an earlier report's) took in loads a run did not sustain (not "
+          .. "sustained (past saturation")
+        t.contains(row.evidence, "5.5/s in A; 5.5/s in B), and the samples are not at hand to test without them: the results read again and the "
+          .. "rows tested again (analyze.lua WORKSPACE --reextract)")
+        t.lacks(md, "p = 0.001")
+      end)
+
+    t.test("the Summary's matched load below a load neither run sustained: tested at the load below",
       function()
-        -- 3 and 5.5 req/s, 3 repeats of 60 s, seeds 28 and 29; SLO error rate 20 %, TTFT p90 2 s.
-        -- python3 (seqstats.deff on each 5.5 req/s file): rp28 failed 27, 63, 47 of 330 (design
-        -- effects 9.02, 2.90, 2.11), rp29 21, 44, 47 (2.02, 5.24, 4.58): within the 20 %, yet
-        -- short of 95 % successes, in bursts. On main TTFT p90 was tested there (Welch on the
-        -- repeats, p = 0.563) and the load called one both runs sustained.
+        -- 3 and 5.5 req/s, 3 repeats of 60 s, seeds 28 and 29
         local function rep(name, seed)
           local dir = t.tmpdir() .. "/" .. name
           t.data_py("queue_sim.py", dir, "--rates", "3,5.5", "--slots", "10", "--timeout", "3", "--dur", "60",
             "--repeat", "3", "--seed", seed)
           return dir
         end
+        -- SLO error rate 20 %, TTFT p90 2 s. python3 (seqstats.deff on each 5.5 req/s file):
+        -- rp28 failed 27, 63, 47 of 330 (design effects 9.02, 2.90, 2.11), rp29 21, 44, 47 (2.02,
+        -- 5.24, 4.58), in bursts. Written (audit44) when both were read as answered short at 5.5
+        -- req/s, not saturated, the matched load staying there untested; llmdlua now reads both
+        -- as past saturation there (saturation.point 2: their answers fall behind the sends), so
+        -- the highest load both sustained is 3 req/s (this test failed on main, ce260b8: 3 ~= 5.5).
+        -- Expected at 3 req/s, python3 on the files' p90_ttft_ms: rp28 114.12, 121.42, 136.52
+        -- (mean 124.02), rp29 228.98, 114.54, 126.95 (mean 156.82); Welch t = 0.8901, df 2.1323
         local a, b = rep("rp28", 28), rep("rp29", 29)
         local o = t.compare_ab(a, b, { "--slo", "error_rate_pct=20,ttft_p90_ms=2000" })
         local mp = o.json.matched_point
-        t.eq({ mp.key, mp.load, mp.point_a, mp.point_b }, { "ttft_p90_ms", 5.5, 2, 2 })
-        t.eq({ mp.test, mp.sustained, mp.unsustained }, { nil, false, { a = "short", b = "short" } })
-        t.contains(o.md, "TTFT p90 is 2,963.3 ms for rp28 and 2,931.4 ms for rp29")
-        -- (untested, and why: the sentence's form is the Summary's own)
-        t.contains(o.md, "not a load both runs sustained: rp28 and rp29 answered short there, failed requests in bursts")
-        t.lacks(o.md, "no clear difference, p = 0.563")
+        t.eq({ mp.key, mp.load, mp.point_a, mp.point_b, mp.sustained, mp.unsustained }, { "ttft_p90_ms", 3, 1, 1, true })
+        t.eq({ o.json.saturation.a.point, o.json.saturation.b.point }, { 2, 2 })
+        t.near(mp.a, 124.02006, 1e-4)
+        t.near(mp.b, 156.82140, 1e-4)
+        t.eq(mp.test.test, "welch")
+        t.near(mp.test.t, 0.8900877, 1e-6)
+        t.near(mp.test.df, 2.1322848, 1e-6)
+        t.contains(o.md, "At 3 req/s offered (2.83 req/s achieved by rp28, 3.12 req/s by rp29), TTFT p90 is 124.0 ms "
+          .. "for rp28 and 156.8 ms for rp29 (no clear difference, p = 0.462)")
+        t.lacks(o.md, "not a load both runs sustained")
+        t.lacks(o.md, "2,963.3 ms")
       end)
 
     t.test("A/B, 2 % against 10 % of requests failing independently: still found", function()

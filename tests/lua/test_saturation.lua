@@ -1771,6 +1771,32 @@ do
     t.eq(lp.point_unsustained(nil, p(2)), nil)
   end)
 
+  t.test("common_load stops below a load a run's own rule names unsustained (answered short in bursts) (fixi44)",
+    function()
+      -- hand-made: both runs 2, 4, 6 req/s offered and achieved, none failed, neither saturated;
+      -- A answered short at 4 req/s (answered_short {2}), its failures judged in bursts by its
+      -- run's rule (decision.point_unsustained; here lp.point_unsustained stands in for it). By
+      -- hand: A's sustained loads end at 2 req/s, below that point, so the highest load both
+      -- sustained is 2 req/s (failing: it ends below a point that failed requests). On main
+      -- common_load knew only saturation and failures beyond the limit: 6 req/s, "sustained".
+      local function pts()
+        local x = {}
+        for i = 1, 3 do
+          x[i] = { index = i, load_type = "rate", offered = 2 * i, achieved_rps = 2 * i,
+            values = { error_rate_pct = 0 } }
+        end
+        return x
+      end
+      local sa, sb = { none = true, answered_short = { 2 } }, { none = true }
+      local cl = lp.common_load({
+        { points = pts(), saturation = sa, unsustained = function(q) return lp.point_unsustained(sa, q) end },
+        { points = pts(), saturation = sb, unsustained = function(q) return lp.point_unsustained(sb, q) end } })
+      t.eq({ cl.axis, cl.load, cl.sustained, cl.failing }, { "rate", 2, true, true })
+      -- (without the run's rule, as other callers: saturation and the failures' limit alone)
+      local plain = lp.common_load({ { points = pts(), saturation = sa }, { points = pts(), saturation = sb } })
+      t.eq({ plain.load, plain.sustained }, { 6, true })
+    end)
+
   if t.have_numpy() then
     t.test("repeats at several loads: a load one run's saturation could not be judged at is left out (audit43)",
       function()

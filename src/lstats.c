@@ -9,6 +9,7 @@
 **   local add, totals = stats.request_adder{e2e = s1, ttft = s2, ...}  -- per-request latencies
 **   s:percentiles{50, 90, 99}; s:sort()
 **   stats.design_effect({x1, x2, ...}, max_lag)     -- a series' dependence in its order
+**   stats.value_design_effect({x1, ...}, max_lag)   -- the same of the values, for a mean
 **   local c = stats.column(); c[#c + 1] = x         -- a list of numbers (or booleans) in C
 **   s:dump(path [, {release = true}]); stats.load(path)
 **
@@ -1010,6 +1011,31 @@ static int l_design_effect(lua_State *L)
 }
 
 /*
+** stats.value_design_effect(xs, max_lag) -> the same of the values (stats_value_design_effect):
+** the integer 1 where tau is not above 1 or every value is the mean, else tau; nil where a
+** value is NaN or not a number (or memory is short).
+*/
+static int l_value_design_effect(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer max_lag = luaL_checkinteger(L, 2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    double *xs = read_numbers(L, 1, n);
+    if (xs == NULL)
+        return 0;
+    double tau = 0;
+    int rc = stats_value_design_effect(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
+    free(xs);
+    if (rc < 0)
+        return 0;
+    if (rc == STATS_OK && tau > 1)
+        lua_pushnumber(L, (lua_Number)tau);
+    else
+        lua_pushinteger(L, 1);
+    return 1;
+}
+
+/*
 ** stats.order(keys) -> the indexes 1..#keys sorted by their key, ties by index (a new
 ** table); nil where a key is NaN or not a number (or memory is short).
 */
@@ -1767,6 +1793,7 @@ static const luaL_Reg stats_funcs[] = {
     {"new",           l_new          },
     {"mann_whitney",  l_mann_whitney },
     {"design_effect", l_design_effect},
+    {"value_design_effect", l_value_design_effect},
     {"order",         l_order        },
     {"column",        l_column       },
     {"appender",      l_appender     },

@@ -2493,6 +2493,39 @@ int stats_order(const double *keys, size_t n, size_t *perm)
     return STATS_OK;
 }
 
+/* Geyer's initial positive sequence sum of the centred series r[0..n-1] (stats_design_effect
+   has the sums): STATS_OK and *tau, or 1 where c0 = 0 (no tau) */
+static int geyer_tau(const double *r, size_t n, size_t max_lag, double *tau)
+{
+    double c0 = 0;
+    for (size_t t = 0; t < n; t++)
+        c0 = c0 + r[t] * r[t];
+    if (!(c0 > 0))
+        return 1;
+    size_t maxlag = n >= 2 && n - 2 < max_lag ? n - 2 : max_lag;
+    if (n < 2)
+        maxlag = 0;
+    double sum = -1;
+    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
+        double g = 0;
+        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
+            double rho = 1;
+            if (lag > 0) {
+                double c = 0;
+                for (size_t t = 0; t + lag < n; t++)
+                    c = c + r[t] * r[t + lag];
+                rho = c / c0;
+            }
+            g = lag == 2 * m ? rho : g + rho;
+        }
+        if (g <= 0)
+            break;
+        sum = sum + 2 * g;
+    }
+    *tau = sum;
+    return STATS_OK;
+}
+
 int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
 {
     int err = STATS_OK;
@@ -2516,34 +2549,32 @@ int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
         i = j + 1;
     }
     free(kv);
-    double c0 = 0;
-    for (size_t t = 0; t < n; t++)
-        c0 = c0 + r[t] * r[t];
-    if (!(c0 > 0)) {
-        free(r);
-        return 1;
-    }
-    size_t maxlag = n >= 2 && n - 2 < max_lag ? n - 2 : max_lag;
-    if (n < 2)
-        maxlag = 0;
-    double sum = -1;
-    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
-        double g = 0;
-        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
-            double rho = 1;
-            if (lag > 0) {
-                double c = 0;
-                for (size_t t = 0; t + lag < n; t++)
-                    c = c + r[t] * r[t + lag];
-                rho = c / c0;
-            }
-            g = lag == 2 * m ? rho : g + rho;
-        }
-        if (g <= 0)
-            break;
-        sum = sum + 2 * g;
-    }
+    int rc = geyer_tau(r, n, max_lag, tau);
     free(r);
-    *tau = sum;
-    return STATS_OK;
+    return rc;
+}
+
+int stats_value_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
+{
+    double sum = 0;
+    int same = 1;
+    for (size_t t = 0; t < n; t++) {
+        if (isnan(xs[t]))
+            return STATS_ENAN;
+        sum = sum + xs[t];
+        same = same && xs[t] == xs[0];
+    }
+    /* every value the same: no spread (their mean's rounding would leave residues of one
+       sign, perfectly correlated: tau near 2n) */
+    if (same)
+        return 1;
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (r == NULL)
+        return STATS_ENOMEM;
+    double mean = n ? sum / (double)n : 0;
+    for (size_t t = 0; t < n; t++)
+        r[t] = xs[t] - mean;
+    int rc = geyer_tau(r, n, max_lag, tau);
+    free(r);
+    return rc;
 }

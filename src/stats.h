@@ -180,6 +180,14 @@ size_t stats_memory(const Stats *s);
 */
 int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau);
 
+/*
+** The same sum on the values themselves, centred on their mean (xs[t] - sum / n, the sum in
+** index order), not their ranks: how far their order inflates the variance of their mean
+** (llmd.decision.value_design_effect has the why). Returns STATS_OK, 1 when every value is
+** the same (or c0 = 0), STATS_ENAN for a NaN, STATS_ENOMEM.
+*/
+int stats_value_design_effect(const double *xs, size_t n, size_t max_lag, double *tau);
+
 /* The order of the n keys: perm[0..n-1] the indexes (0-based) sorted by key, ties by
    index. STATS_ENAN for a NaN key (no order), STATS_ENOMEM. */
 int stats_order(const double *keys, size_t n, size_t *perm);

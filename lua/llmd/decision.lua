@@ -733,6 +733,20 @@ function M.design_effect(xs)
   return stats.design_effect(xs, M.DEFF_MAX_LAG) or M.design_effect_lua(xs)
 end
 
+-- value_design_effect(xs): the same sum on the values themselves, centred on their mean
+-- (stats.value_design_effect, in C): the factor by which their order inflates the variance
+-- of their mean, which a mean's effect interval reads (sample_effect). Not the ranks': a
+-- queue's long waits come together and move the mean more than the ranks (fixh44, one
+-- server at 2 req/s, 80 seeds a side, tests/sim/mean_deff_coverage.py: the TTFT mean's
+-- interval with the ranks' covered the true effect in 80 % of the pairs and left out 0 in
+-- 11 of 40 A/A pairs; with the values' 95 % and 0 of 40). 1 below M.DEFF_MIN_N values; nil
+-- where the C cannot take them (NaN, not numbers).
+function M.value_design_effect(xs)
+  local n = xs and #xs or 0
+  if n < M.DEFF_MIN_N then return 1 end
+  return stats.value_design_effect(xs, M.DEFF_MAX_LAG)
+end
+
 -- The design effect of a Mann-Whitney U on two runs' values (da, db: their design effects,
 -- nil for 1): the larger. Under the null hypothesis both runs' requests come from one
 -- process, and a run whose queue did not happen to build up in its minute of load shows a
@@ -1210,9 +1224,10 @@ end
 -- one accumulator; a run whose one load point is its one measured stage has them as the
 -- whole run's (per-request data read as a whole, inference-perf's). nil when a stage has none.
 -- A load point's design effect of one kind (M.design_effect, its stages' largest); 1 when
--- not known.
-function M.point_deff(run, p, kind, n_points)
-  local d = 1
+-- not known (point_deff_known: and whether any was known). kind: a key of sample_deff
+-- (llmd.runmodel.sample_design_effects: "ttft", ..., "ttft_mean" the values' own, ...).
+local function point_deff_known(run, p, kind, n_points)
+  local d, known = 1, false
   for _, idx in ipairs(p.stages or {}) do
     local x
     for _, st in ipairs(run.stages or {}) do
@@ -1221,9 +1236,13 @@ function M.point_deff(run, p, kind, n_points)
     if not x and n_points == 1 and #(p.stages or {}) == 1 and run.overall and run.overall.sample_deff then
       x = run.overall.sample_deff[kind]
     end
+    if x then known = true end
     if x and x > d then d = x end
   end
-  return d
+  return d, known
+end
+function M.point_deff(run, p, kind, n_points)
+  return (point_deff_known(run, p, kind, n_points))
 end
 
 local function point_samples(run, p, kind, n_points)
@@ -1462,15 +1481,18 @@ end
 -- stratum is a whole run's samples at its one load point. Where a point's figure has no
 -- standard error the interval is unbounded: then need (the requests a load point would
 -- need, M.requests_needed, the most over the points) and fewest (the fewest it had).
--- Returns {pct, lo, hi, strata, level, need, fewest}, or nil where a figure is unknown.
+-- Returns {pct, lo, hi, strata, level, need, fewest, mean_deff = "values" (a mean's interval
+-- from its values' own design effect at every point; "ranks": the test's, where a run lacks
+-- them, as a test's made-up one)}, or nil where a figure is unknown.
 local sample_effect
 -- The same of one load point's samples (xa, xb: the two runs' accumulators of key's kind; d:
--- the design effect the test used; per: ITL's gaps a request): the Summary's test at the
--- matched load.
-function M.samples_effect(key, xa, xb, d, per)
+-- the design effect the test used; per: ITL's gaps a request; dm: the values' own, a mean's,
+-- nil where unknown): the Summary's test at the matched load.
+function M.samples_effect(key, xa, xb, d, per, dm)
   local kind = M.sample_kind(key)
   if not (kind and xa and xb) then return nil end
-  return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1 } })
+  return sample_effect(key, kind, { { xa = xa, xb = xb, d = math.max(1, d or 1) * (per or 1), per = per or 1,
+    dm = dm and math.max(1, dm) * (per or 1) } })
 end
 function sample_effect(key, kind, strata)
   -- (sums over the points: sw of the weights, swr of the weighted log ratios (nil once a
@@ -1478,11 +1500,15 @@ function sample_effect(key, kind, strata)
   -- weighted differences and swv of their variances, for figures not above 0)
   local sw, swr, swl, swa, swd, swv, bounded = 0, 0, 0, 0, 0, 0, true
   local need, fewest
+  local mean, own = key:match("_mean_ms$") ~= nil, true
   for _, st in ipairs(strata) do
     -- (one design effect for both sides, st.d: the larger of the two runs' at this point, the
-    -- test's, M.u_design_effect; README says so)
-    local fa, sa, la = figure_se(st.xa, key, kind, st.d)
-    local fb, sb, lb = figure_se(st.xb, key, kind, st.d)
+    -- test's, M.u_design_effect; a mean's st.dm, its values' own, where known: the ranks'
+    -- understates a mean's, M.value_design_effect; README says so)
+    local d = mean and st.dm or st.d
+    own = own and st.dm ~= nil
+    local fa, sa, la = figure_se(st.xa, key, kind, d)
+    local fb, sb, lb = figure_se(st.xb, key, kind, d)
     if fa == nil or fb == nil then return nil end
     local na, nb = st.xa:count(), st.xb:count()
     local w = na * nb / (na + nb)
@@ -1495,7 +1521,7 @@ function sample_effect(key, kind, strata)
     else
       bounded = false
       local per = st.per or 1
-      local n = M.requests_needed(key, st.d)
+      local n = M.requests_needed(key, d)
       if n then need = math.max(need or 0, math.ceil(n / per)) end
       local few = math.floor(math.min(na, nb) / per + 0.5)
       fewest = math.min(fewest or few, few)
@@ -1505,7 +1531,8 @@ function sample_effect(key, kind, strata)
   -- the effect: B against A of the points' weighted mean log ratio (a ratio's mean that
   -- swapping the runs only inverts), or, where a figure is not above 0, of the weighted
   -- figures (N/A where A's are 0)
-  local r = { strata = #strata, level = M.EFFECT_LEVEL, scale = M.EFFECT_SCALE }
+  local r = { strata = #strata, level = M.EFFECT_LEVEL, scale = M.EFFECT_SCALE,
+    mean_deff = mean and (own and "values" or "ranks") or nil }
   if swr then
     r.pct = 100 * (math.exp(swr / sw) - 1)
   elseif swd == 0 then
@@ -1549,7 +1576,11 @@ function M.stratified_effect(key, ra, rb, pa, pb, test)
     local xb = pr and point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil end
     local per = kind == "itl" and test.gaps_per_request or 1
-    strata[i] = { xa = xa, xb = xb, d = (test.tested_deff and test.tested_deff[i] or 1) * per, per = per }
+    -- (a mean's: its values' own design effect, the larger side's, where both runs have it)
+    local ma, ka = point_deff_known(ra, pr.a, kind .. "_mean", #pa)
+    local mb, kb = point_deff_known(rb, pr.b, kind .. "_mean", #pb)
+    strata[i] = { xa = xa, xb = xb, d = (test.tested_deff and test.tested_deff[i] or 1) * per, per = per,
+      dm = ka and kb and M.u_design_effect(ma, mb) * per or nil }
   end
   local r = sample_effect(key, kind, strata)
   if r then r.where = "within the load points tested" end
@@ -1567,7 +1598,10 @@ function M.one_point_effect(key, ra, rb, test)
   local da, db = ra.overall.sample_deff and ra.overall.sample_deff[kind],
     rb.overall.sample_deff and rb.overall.sample_deff[kind]
   local per = kind == "itl" and test.gaps_per_request or 1
-  return sample_effect(key, kind, { { xa = sa[kind], xb = sb[kind], d = M.u_design_effect(da, db) * per, per = per } })
+  local ma, mb = ra.overall.sample_deff and ra.overall.sample_deff[kind .. "_mean"],
+    rb.overall.sample_deff and rb.overall.sample_deff[kind .. "_mean"]
+  return sample_effect(key, kind, { { xa = sa[kind], xb = sb[kind], d = M.u_design_effect(da, db) * per, per = per,
+    dm = ma and mb and M.u_design_effect(ma, mb) * per or nil } })
 end
 
 -- A row's effect from repeat values, strata {{a = {A's repeats' values}, b = {B's}}, ...}
@@ -3599,14 +3633,12 @@ end
 -- difference (p, the row's Holm-adjusted one where it has it, not below M.ALPHA) but the
 -- row's effect interval (eff: M.stratified_effect's or M.one_point_effect's) leaves out 0,
 -- why that interval is no evidence: it is of the row's figure, a mean or a percentile,
--- where the test is of every request's rank; and a mean's takes the requests' dependence in
--- send order from their ranks (the test's design effect), which a mean's understates: a
--- queue's long waits come together, and they move a mean, not the ranks (fixh44: one
--- server, 8 slots at 2 req/s, 80 seeds a side, tests/sim/mean_deff_coverage.py: that
--- interval covered the true effect on the TTFT mean in 80 % of the pairs, and between two
--- seeds of one configuration left out 0 in 11 of 40; from the values' own dependence
--- 95 % and 0 of 40). The text, or nil where the interval takes in 0, or the test found a
--- difference, or the test is not on the requests.
+-- where the test is of every request's rank; and where a mean's interval took the
+-- requests' dependence in send order from their ranks (the test's design effect: eff.
+-- mean_deff not "values": the values' own not known, as in a test's made-up run), it is too narrow:
+-- a queue's long waits come together, and they move a mean, not the ranks
+-- (M.value_design_effect). The text, or nil where the interval takes in 0, or the test found
+-- a difference, or the test is not on the requests.
 function M.interval_not_evidence(key, test, eff, p)
   if not (test and eff and test.test == "mann_whitney" and test.units ~= "repeats" and eff.units ~= "repeats") then
     return nil
@@ -3615,8 +3647,9 @@ function M.interval_not_evidence(key, test, eff, p)
   local mean = key:match("_mean_ms$") ~= nil
   return ("its interval leaves out 0, but that names no winner: it is of %s, the test (which decides) of "
     .. "every request's rank, and that finds no clear difference%s"):format(mean and "the mean, which a few long waits "
-    .. "move" or "one percentile", mean and "; and it is too narrow for a mean: it takes the requests' dependence "
-    .. "from their ranks, as the test does, which understates a mean's (a queue's long waits come together)" or "")
+    .. "move" or "one percentile", mean and eff.mean_deff ~= "values" and "; and it is too narrow for a mean: it takes "
+    .. "the requests' dependence from their ranks, as the test does, which understates a mean's (a queue's long "
+    .. "waits come together; the values' own design effect was not known)" or "")
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),

@@ -2644,11 +2644,13 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
     -- and their design effects in send order (decision.design_effect): near saturation a
     -- request's latency is set by the queue the requests before it left
-    local function deff(run, p, points)
+    -- (k: a key of sample_deff, kind's without it; kind .. "_mean": the values' own, a mean's interval's)
+    local function deff(run, p, points, k)
+      k = k or kind
       for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] and st.metrics.sample_deff then return st.metrics.sample_deff[kind] end
+        if st.index == p.stages[1] and st.metrics.sample_deff then return st.metrics.sample_deff[k] end
       end
-      if #points == 1 then return run.overall.sample_deff and run.overall.sample_deff[kind] end
+      if #points == 1 then return run.overall.sample_deff and run.overall.sample_deff[k] end
     end
     local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
     local dep
@@ -2659,8 +2661,10 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
     end
     if res.test then
+      local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")
       res.test.row_effect = decision.samples_effect(key, xa, xb, decision.u_design_effect(
-        deff(A.run, pa, points_a), deff(B.run, pb, points_b)), kind == "itl" and res.test.gaps_per_request or 1)
+        deff(A.run, pa, points_a), deff(B.run, pb, points_b)), kind == "itl" and res.test.gaps_per_request or 1,
+        ma and mb and decision.u_design_effect(ma, mb) or nil)
     end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then

@@ -566,6 +566,8 @@ end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
 -- M.accumulator): {ttft =, latency =, tpot =, ntpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
+-- and of their values, for a mean's interval: {ttft_mean =, ..., itl_mean = (the TPOT's)}
+-- (llmd.decision.value_design_effect),
 -- each over the requests that have it, in the order they were sent where every one has a start time (a
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
@@ -574,11 +576,14 @@ function M.sample_design_effects(seq)
   local decision = require("llmd.decision")
   local out = {}
   for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
-    out[kind] = decision.design_effect(stats.gather(seq[kind], order)) -- (the unknown left out)
+    local xs = stats.gather(seq[kind], order) -- (the unknown left out)
+    out[kind] = decision.design_effect(xs)
+    -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect)
+    out[kind .. "_mean"] = decision.value_design_effect(xs)
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's
-  out.itl = out.tpot
+  out.itl, out.itl_mean = out.tpot, out.tpot_mean
   out.failed = M.outcome_design_effect(seq.outcome)
   return out
 end
@@ -972,13 +977,16 @@ function M.tail_bound(pcts, d, tol)
   return 1 - best / 100, label or ("p%g"):format(best)
 end
 
--- The latencies' design effects of a set's sample_deff ({ttft =, tpot =, itl =, latency =}),
--- or nil: what a saved stage keeps of it besides the failures'.
+-- The latencies' design effects of a set's sample_deff ({ttft =, tpot =, itl =, latency =},
+-- and their values' own, ttft_mean =, ...), or nil: what a saved stage keeps of it besides
+-- the failures'.
 local function latency_deff(d)
   if type(d) ~= "table" then return nil end
   local out, any = {}, false
   for _, k in ipairs(M.CDF_KINDS) do
-    if type(d[k[1]]) == "number" then out[k[1]], any = d[k[1]], true end
+    for _, key in ipairs { k[1], k[1] .. "_mean" } do
+      if type(d[key]) == "number" then out[key], any = d[key], true end
+    end
   end
   return any and out or nil
 end
@@ -1122,9 +1130,13 @@ function M.from_plain(doc, path)
     s.metrics.sample_deff = fdeff(st.failure_deff)
     if type(st.latency_deff) == "table" then
       s.metrics.sample_deff = s.metrics.sample_deff or {}
+      -- (a model saved before the values' own, ttft_mean, ..., has none: a mean's effect
+      -- interval then takes the ranks', and says so, llmd.decision.interval_not_evidence)
       for _, k in ipairs(M.CDF_KINDS) do
-        local d = st.latency_deff[k[1]]
-        if type(d) == "number" and d >= 1 then s.metrics.sample_deff[k[1]] = d end
+        for _, key in ipairs { k[1], k[1] .. "_mean" } do
+          local d = st.latency_deff[key]
+          if type(d) == "number" and d >= 1 then s.metrics.sample_deff[key] = d end
+        end
       end
     end
     s.cdf = grid(st.cdf, ("stages[%d].cdf"):format(#run.stages + 1))

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from seqstats import deff, midranks
+from seqstats import deff, midranks, value_deff
 
 
 def load(d):
@@ -79,9 +79,11 @@ def main():
     # the mean row's effect: B's mean against A's, 100 (fb / fa - 1) (fixa43), its 95 %
     # interval that of the ratio of the means (fixi42): on the log scale, log(fb / fa) -+
     # 1.959964 sqrt(se_a^2 / fa^2 + se_b^2 / fb^2), each mean's standard error sd / sqrt(n /
-    # d), d the larger design effect, each end back as 100 (exp(x) - 1)
+    # dm), dm the larger of the values' own design effects (seqstats.value_deff, task fixj44:
+    # not the ranks'), each end back as 100 (exp(x) - 1)
     fa, fb = a.mean(), b.mean()
-    sl = math.sqrt(a.var(ddof=1) / (len(a) / d) / fa ** 2 + b.var(ddof=1) / (len(b) / d) / fb ** 2)
+    dm = max(1.0, value_deff(a), value_deff(b))
+    sl = math.sqrt(a.var(ddof=1) / (len(a) / dm) / fa ** 2 + b.var(ddof=1) / (len(b) / dm) / fb ** 2)
     L = math.log(fb / fa)
     print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b),
                       "mean_pct": 100 * (fb / fa - 1), "mean_lo": 100 * (math.exp(L - 1.959964 * sl) - 1),

@@ -3,7 +3,8 @@
 # mid-ranks (ties averaged), centred; lag-k autocorrelation sum(r_t r_t+k) / sum(r_t^2);
 # Geyer's initial positive sequence (pairs rho_2m + rho_2m+1, rho_0 = 1, added while
 # positive, lags up to min(2000, n - 2)), tau = -1 + 2 sum, at least 1; 1 below 100 values
-# or with one value only (no spread).
+# or with one value only (no spread). value_deff: the same sum on the values centred on their
+# mean, not their ranks (a mean's interval's, task fixj44).
 import numpy as np
 
 
@@ -34,6 +35,27 @@ def deff(x):
 
     def rho(k):
         return float(np.dot(r[:n - k], r[k:])) / c0
+
+    tau, m, maxlag = -1.0, 0, min(2000, n - 2)
+    while 2 * m + 1 <= maxlag:
+        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
+        if g <= 0:
+            break
+        tau += 2 * g
+        m += 1
+    return max(1.0, tau)
+
+
+def value_deff(x):
+    """Geyer's design effect of the values of x (a numpy array) centred on their mean, in its order."""
+    n = len(x)
+    if n < 100 or np.all(x == x[0]):
+        return 1.0
+    c = x - x.mean()
+    c0 = float(np.dot(c, c))
+
+    def rho(k):
+        return float(np.dot(c[:n - k], c[k:])) / c0
 
     tau, m, maxlag = -1.0, 0, min(2000, n - 2)
     while 2 * m + 1 <= maxlag:

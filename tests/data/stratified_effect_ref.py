@@ -9,7 +9,8 @@
 # (exp(L) - 1). Its 95 % interval that of a ratio (fixi42): L -+ 1.959964 sqrt(sum w^2
 # (la^2 + lb^2)) / sum w, each end back as 100 (exp(x) - 1); la, lb each side's standard
 # error of the log of its figure, from its design effect d (seqstats.deff in send order,
-# the larger of the two sides', at least 1): the mean's s / sqrt(n / d) / mean (ddof 1); a
+# the larger of the two sides', at least 1; a mean's the values' own, seqstats.value_deff,
+# task fixj44): the mean's s / sqrt(n / d) / mean (ddof 1); a
 # percentile's (log hi - log lo) / (2 z), lo and hi the order statistics at 1-based ranks
 # floor(n q - h) and ceil(n q + h), h = z sqrt(n d q (1 - q)) (widened to the figure),
 # unbounded where a rank is below 1 or above n, or n / d < 50.
@@ -23,7 +24,7 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True
-from seqstats import deff  # noqa: E402
+from seqstats import deff, value_deff  # noqa: E402
 
 Z = 1.959964
 
@@ -86,7 +87,7 @@ for s in sys.argv[4].split(","):
     most = 0
     for r in rates:
         xa, xb = a[r], b[r]
-        d = max(1.0, deff(xa), deff(xb))
+        d = max(1.0, value_deff(xa), value_deff(xb)) if stat == "mean" else max(1.0, deff(xa), deff(xb))
         fa, sa = fig_se(xa, stat, d)
         fb, sb = fig_se(xb, stat, d)
         w = len(xa) * len(xb) / (len(xa) + len(xb))

@@ -11,13 +11,15 @@ over all the seeds); and, for each one-run design effect, how often the row's in
 ratio's, llmd.decision sample_effect: log(m_b / m_a) -+ z sqrt(sum (s / m)^2 d / n), d the
 larger side's) covers that true effect over the pairs (A seed k, B seed k), and how often,
 between two seeds of the waiting configuration (an A/A pair), it leaves out 0. The design
-effects: none (1); the ranks' in send order (seqstats.deff, the one the report's test and
-interval use); the values' (Geyer's sum on the centred values); batch means of 20 batches.
+effects: none (1); the ranks' in send order (seqstats.deff, the one the report's test uses, and
+its mean interval did before fixj44); the values' (Geyer's sum on the centred values: the report's
+mean interval's since fixj44, llmd.decision.value_design_effect); batch means of 20 batches.
 numpy, tests/data/queue_sim_ip.py and seqstats only: no llmdlua code.
 
 Run: /usr/bin/python3 tests/sim/mean_deff_coverage.py [--seeds 80]   (about 2 s a seed)
 Session 44 (80 seeds): true effect +19.3 %; coverage 61 % (d 1), 80 % (ranks', as the report),
 95 % (values'), 94 % (batch means); A/A intervals off 0: none 22, ranks' 11, values' 0, batch means 0 of 40.
+Rerun in fixj44 (the same 80 seeds): the same figures.
 """
 import argparse
 import json

@@ -1462,5 +1462,42 @@ int main(void)
         CHECK(stats_order(keys, 5, perm) == STATS_ENAN);
     }
 
+    TEST("value design effect: Geyer's sum on the values centred on their mean, not their ranks")
+    {
+        /* expected values by /usr/bin/python3 + numpy with tests/sim/mean_deff_coverage.py's
+           value_deff (x - x.mean(), np.dot lagged sums, lags up to min(max_lag, n - 2)) */
+        double c[250], a[300], s[200], tau = 0;
+        for (int i = 1; i <= 250; i++)
+            c[i - 1] = (double)((i * 7919) % 101);
+        for (int i = 1; i <= 300; i++)
+            a[i - 1] = (i / 10) % 13 + (double)(i * 37 % 7) / 10;
+        CHECK(stats_value_design_effect(c, 250, 2000, &tau) == STATS_OK &&
+              fabs(tau - 1.054480445739663) < 1e-12);
+        /* (the ranks' of the same series: 25.848518402041172, above) */
+        CHECK(stats_value_design_effect(a, 300, 2000, &tau) == STATS_OK &&
+              fabs(tau - 27.0478821205708) < 1e-11);
+        CHECK(stats_value_design_effect(a, 300, 3, &tau) == STATS_OK &&
+              fabs(tau - 6.498922602702303) < 1e-12);
+        /* 200 waits of 1 but 10 of 100 together (a queue's long waits, requests 51-60) */
+        for (int i = 0; i < 200; i++)
+            s[i] = i >= 50 && i < 60 ? 100 : 1;
+        CHECK(stats_value_design_effect(s, 200, 2000, &tau) == STATS_OK &&
+              fabs(tau - 9.502631578947371) < 1e-11);
+        /* by hand: 1 2 3 4 centred -1.5 -0.5 0.5 1.5, as the ranks: 1.5 */
+        double up[] = {1, 2, 3, 4};
+        CHECK(stats_value_design_effect(up, 4, 2000, &tau) == STATS_OK && fabs(tau - 1.5) < 1e-15);
+        double flat[5] = {2, 2, 2, 2, 2};
+        CHECK(stats_value_design_effect(flat, 5, 2000, &tau) == 1);
+        /* 200 equal values whose mean rounds off them (0.01: 0.010000000000000007 by
+           python's sum / 200): no spread, not residues of one sign (tau 2n) */
+        double same[200];
+        for (int i = 0; i < 200; i++)
+            same[i] = 0.01;
+        CHECK(stats_value_design_effect(same, 200, 2000, &tau) == 1);
+        a[17] = NAN;
+        CHECK(stats_value_design_effect(a, 300, 2000, &tau) == STATS_ENAN);
+        CHECK(stats_value_design_effect(a, 0, 2000, &tau) == 1);
+    }
+
     return test_report();
 }

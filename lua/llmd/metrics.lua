@@ -111,7 +111,8 @@ function M.has(key) return by_key[key] ~= nil end
 -- and "E2E"), e.g. e2e_p90_ms -> latency_p90_ms; and vLLM's benchmark names, which its
 -- result files use: e2el for the end-to-end latency (e2el_p90_ms), the percentile before the
 -- metric (p90_ttft_ms, p99_e2el_ms, p99.9_itl_ms), median for p50 and mean (median_tpot_ms,
--- mean_e2el_ms), NTPOT's too (ntpot_median_ms). The key itself when it is no alias (nor one of a key that does not exist).
+-- mean_e2el_ms), NTPOT's too (ntpot_median_ms). The key itself when it is no alias (nor one
+-- of a key that does not exist).
 local VLLM_METRIC = { ttft = "ttft", tpot = "tpot", itl = "itl", e2el = "latency", e2e = "latency", ntpot = "ntpot" }
 local function stat_key(stat)
   if stat == "median" then return "p50" end

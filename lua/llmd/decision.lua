@@ -1998,6 +1998,20 @@ local function fails_anyway(p, slo)
   return false
 end
 
+-- What load point p's failed requests were, over its repeats, as its files say (p.failure_kinds:
+-- llmd.loadpoints.points, llmd.runmodel.error_kind): "timeouts" where every one timed out,
+-- "errors" where every one is a recorded error, "errors_timeouts" for both, "unknown" where the
+-- files record no kind for some (or give no kinds). A repeat whose failures stand out is "a crash"
+-- only for errors: timeouts are a queue near capacity (verify44 #1: 11, 0, 22 of 380 failed, every
+-- one a TimeoutError, were called "a crash").
+function M.failures_kind(p)
+  local k = type(p.failure_kinds) == "table" and p.failure_kinds or {}
+  local t, e, u = tonumber(k.timeout) or 0, tonumber(k.error) or 0, tonumber(k.unknown) or 0
+  if u > 0 or t + e <= 0 then return "unknown" end
+  if e <= 0 then return "timeouts" end
+  return t > 0 and "errors_timeouts" or "errors"
+end
+
 -- all_fail: whether every such load point fails the error-rate SLO with its crash counted
 -- (its error rate as the capacity reads it, over all its repeats, above the limit): then the
 -- crash can only have lowered the run's capacity (M.capacity_evidence reads which way).
@@ -2020,7 +2034,7 @@ function M.error_slo_dispersion(run, points, slo, alpha)
       if above and within and not fails_anyway(p, slo) then
         if not known then from, known = lp.saturated_from(lp.saturation(points, { slo = slo })), true end
         if not past_saturation(run, points, slo, p, d, limit, from) then
-          d.limit, d.default = limit, default
+          d.limit, d.default, d.cause = limit, default, M.failures_kind(p)
           first = first or d
           local e = lp.field(p, "error_rate_pct")
           if not (type(e) == "number" and e > limit) then all_fail = false end
@@ -2524,6 +2538,24 @@ function M.means_span(c)
   return M.capacity_span(means_of(c))
 end
 
+-- Where two capacities whose repeats' ranges overlap are a pass and a fail at the same offered
+-- load by their means (one run met the SLOs where the other failed them, the load its means
+-- pass at being the other's first failing one): {offered =, load_type =, passed = "a" | "b"};
+-- nil otherwise. There no other load steps would order them, but more repeats at that load
+-- could (M.capacity_touch_at orders a pass against a clear fail at one offered load): verify44
+-- #2, seeds 602/603 at 9.5 req/s, said "the load steps are too coarse ... whatever the repeats".
+function M.same_load_pass_fail(ca, cb)
+  for _, x in ipairs { { "a", means_of(ca), means_of(cb) }, { "b", means_of(cb), means_of(ca) } } do
+    local hi, lo = x[2], x[3]
+    local po, fo = hi.passing_offered, lo.failing_offered
+    if type(po) == "number" and type(fo) == "number" and hi.load_type ~= nil and hi.load_type == lo.load_type
+      and lp.close(po, fo) then
+      return { offered = po, load_type = hi.load_type, passed = x[1] }
+    end
+  end
+  return nil
+end
+
 -- Two measured brackets that only touch: one run met every SLO at a load where the other
 -- already failed one. "The same load" is the same load point of both ladders: the same
 -- load type and offered load within REPEAT_TOLERANCE (what makes stages repeats of one
@@ -2610,6 +2642,20 @@ function M.capacity_touch_tps(ca, cb)
   if not t then return false end
   local hi, lo = t == "a" and ca or cb, t == "a" and cb or ca
   local function num(x) return type(x) == "number" and x == x end
+  -- where the ranges in tok/s (the repeats' intervals, or the load points' noise: lo_tps,
+  -- hi_tps) are apart that way or meet, the same pass and fail orders them in tok/s too, whichever
+  -- loads the ranges end at: the higher's capacity is no less than its range's lower end, the
+  -- other's no more than its upper end (verify44 #3: rA met TTFT p90 at 6 req/s offered where rB
+  -- failed it, achieving less, M.capacity_touch_at's relaxed rule; the tok/s ranges >= 575.4 and
+  -- 372.4-562.2 tok/s, 100 output tokens a request, were said to leave either order open)
+  local function range(c)
+    local r = c.interval or c.noise
+    if r then return r.lo_tps, r.hi_tps end
+    return nil, nil
+  end
+  local h_lo = range(hi)
+  local _, l_hi = range(lo)
+  if num(h_lo) and num(l_hi) and (l_hi <= h_lo or lp.close(h_lo, l_hi)) then return t end
   local starts_at_passing
   if hi.kind == "interpolated" then
     starts_at_passing = num(hi.last_passing_tps) and num(hi.first_failing_tps)
@@ -3235,6 +3281,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
         if ca.interval and cb.interval and ba and bb and not (ta < bb or tb < ba)
           and not M.capacity_touch(means_of(ca), means_of(cb)) then
           ev.steps_cannot_order = true
+          ev.open_same_load = M.same_load_pass_fail(ca, cb)
         elseif ca.interval and cb.interval and (ha == math.huge or hb == math.huge or la == 0 or lb == 0) then
           ev.open_range = true
         else
@@ -3363,6 +3410,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- (brackets that only touch at the same load are ordered by the loads: not this case)
       if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means_of(ca), means_of(cb)) then
         ev.verdict, ev.steps_cannot_order = "not shown to differ", true
+        ev.open_same_load = M.same_load_pass_fail(ca, cb)
       elseif ha == math.huge or hb == math.huge or la == 0 or lb == 0 then
         -- a range with no upper end ("≥ X", "0 to beyond X") or one from 0 leaves room for
         -- any gap: the overlap shows no sameness, only that the repeats cannot tell

@@ -3046,7 +3046,17 @@ end
 -- Why two capacities whose ranges from repeats overlap are not shown to differ where the
 -- load steps cannot order them (decision.capacity_evidence's steps_cannot_order): both
 -- means cross the SLOs between loads that overlap, so no repeats could order them.
-local function steps_reason(A, B, ca, cb, per)
+local function steps_reason(A, B, ca, cb, per, ev)
+  -- (a pass and a fail at the same offered load, decision.same_load_pass_fail: no steps to
+  -- blame, the repeats there are what is short)
+  local sl = ev and ev.open_same_load
+  if sl then
+    local hi, lo = sl.passed == "b" and B or A, sl.passed == "b" and A or B
+    return ("%s met the SLOs and %s failed them by their means at the same offered load, %s, within the noise of the "
+      .. "repeats there: no other load steps would order them, but more repeats at that load could settle it"):format(
+      hi.label, lo.label, sl.load_type == "concurrency" and ("concurrency %g"):format(sl.offered)
+      or ("%g req/s offered"):format(sl.offered))
+  end
   return ("the measured loads place %s's capacity by its means %s and %s's %s, so the load steps are too coarse "
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end
@@ -3078,6 +3088,25 @@ local function open_ends_text(A, B, ca, cb)
   return table.concat(parts, " and ")
 end
 
+-- What the repeat whose failures stand out had, in words (od: {a =, b =} of
+-- decision.error_slo_dispersion, d.cause: decision.failures_kind): "a crash in one" only where
+-- the files say errors; "timeouts in one repeat: a queue near capacity" where they say
+-- timeouts; unknown where they do not say.
+local DISPERSION_CAUSE = {
+  errors = "a crash in one",
+  timeouts = "timeouts in one repeat: a queue near capacity",
+  errors_timeouts = "errors and timeouts in one repeat: a crash or a queue near capacity",
+  unknown = "in one repeat, of a cause the files do not record",
+}
+local function dispersion_cause_text(od)
+  local seen, parts = {}, {}
+  for _, d in ipairs { od.a or false, od.b or false } do
+    local w = d and DISPERSION_CAUSE[d.cause or "unknown"]
+    if w and not seen[w] then seen[w], parts[#parts + 1] = true, w end
+  end
+  return table.concat(parts, "; ")
+end
+
 -- Why an error-rate SLO orders no capacities (decision.capacity_evidence's overdispersed:
 -- {a =, b =} of decision.error_slo_dispersion): "vllm-crash's repeats at load point 1 failed
 -- 0 of 200, 0 of 200 and 60 of 200 requests (chi-square heterogeneity p < 1e-9), some
@@ -3097,7 +3126,7 @@ local function dispersion_reason(A, B, od)
     end
   end
   return table.concat(parts, "; ") .. ", so whether the error-rate SLO holds there varies between repeats beyond "
-    .. "chance (a crash in one), not with the configuration"
+    .. "chance (" .. dispersion_cause_text(od) .. "), not with the configuration"
 end
 
 -- An order that stands although the higher run's repeats disagree on the error-rate SLO
@@ -3190,7 +3219,8 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   local basis = evidence_basis(A, B, ca, cb)
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
-    return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis, steps_reason(A, B, ca, cb, per))
+    return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis,
+      steps_reason(A, B, ca, cb, per, ev))
   end
   if v == "not shown to differ" and ev.overdispersed then
     return ("%s; %s: not shown to differ, no winner"):format(basis, dispersion_reason(A, B, ev.overdispersed))
@@ -3904,10 +3934,11 @@ local function verdict_of(model, A, B)
           .. "%s %%"):format(
           ev.margin_higher == "b" and B.label or A.label, T.helpers.pct(ev.margin_pct or 0), thr)
       elseif ev.steps_cannot_order then
-        v.reason = "the load steps are too coarse to order them, whatever the repeats"
+        v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
+          or "the load steps are too coarse to order them, whatever the repeats"
       elseif ev.overdispersed then
-        v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance (a crash), not "
-          .. "with the configuration"
+        v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
+          .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"
       elseif ev.open_range then
         -- (kind kept for scripts; the words never read as sameness, as "no clear difference"'s:
         -- either may be higher, and what would settle it)
@@ -4189,10 +4220,11 @@ end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
 -- them either: not shown to differ, never "no clear difference" (which reads as sameness).
-local function steps_cannot_order_text(phrase, A, B, ca, cb)
+local function steps_cannot_order_text(phrase, A, B, ca, cb, ev)
   return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow overlap, and "
-    .. "%s: only loads measured between those could tell them apart."):format(phrase, capacity_text(ca), A.label,
-    capacity_text(cb), B.label, steps_reason(A, B, ca, cb))
+    .. "%s%s."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label, steps_reason(A, B, ca, cb, nil, ev),
+    ev and ev.open_same_load and "" or ": only loads measured between those could tell them apart")
 end
 
 -- "TTFT p90" for an SLO key, "the SLOs" without one.
@@ -4718,7 +4750,7 @@ local function summary(model, A, B)
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)) or "",
           model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then
-        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb, ev)
       elseif ev.overdispersed then
         out[#out + 1] = dispersion_text(phrase, A, B, ca, cb, ev.overdispersed)
       elseif ev.below_threshold then
@@ -4846,7 +4878,7 @@ local function summary(model, A, B)
       elseif ev.below_threshold then
         out[#out + 1] = below_threshold_text(model, phrase, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
-        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
         out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then

@@ -358,7 +358,7 @@ end
 -- opposite sides of 500 ms. On main the Verdict said "Cannot say": the spans (rA from 5.75
 -- req/s, rB up to its ceiling 5.62) are apart only within the noise of those achieved rates,
 -- but both were sent 6 req/s, so that load orders them.
-local function queue_pair(specs)
+local function queue_pair(specs, slo)
   local proc = require "llmd.proc"
   local harness = require "llmd.harness"
   local d = t.tmpdir()
@@ -366,11 +366,11 @@ local function queue_pair(specs)
   for i, s in ipairs(specs) do
     local dir = d .. "/" .. s.label
     local r = proc.run { "/usr/bin/python3", t.root() .. "/tests/data/queue_sim.py", dir, "--rates", s.rates,
-      "--slots", tostring(s.slots), "--seed", tostring(s.seed), "--repeat", "3" }
+      "--slots", tostring(s.slots), "--seed", tostring(s.seed), "--repeat", "3", table.unpack(s.extra or {}) }
     t.eq(r.code, 0, r.stderr)
     sides[i] = { label = s.label, state = { label = s.label }, run = harness.extract(dir, {}), kv = {} }
   end
-  return report.build { a = sides[1], b = sides[2], generated = 0, slo = decision.parse_slo("ttft_p90_ms=500") }
+  return report.build { a = sides[1], b = sides[2], generated = 0, slo = decision.parse_slo(slo or "ttft_p90_ms=500") }
 end
 
 local function headline_row(m, key)
@@ -405,4 +405,73 @@ t.test("an A/A pair near the limit is not ordered by its pass and fail at one of
   local ev = m.capacity.evidence
   t.ok(not ev.winner and not ev.ordered, ev.verdict)
   t.ok(m.verdict.text:find("^Cannot say which sustains more load"), m.verdict.text)
+end)
+
+-- verify44 #3: the same pass and fail orders them in output tok/s too. rA/rB as above, every
+-- request 100 output tokens (queue_sim.py's default): the tok/s ranges the repeats allow are
+-- >= 575.4 (rA) and 372.4-562.2 tok/s (rB), the req/s ones times 100 (5.75 and 3.72-5.62
+-- req/s, the rows above; 562.2 < 575.4 by hand). On main the tok/s row said "the order in req/s
+-- does not carry over to output tok/s ... either may be higher" (decision.capacity_touch_tps
+-- lacked the relaxed same-load rule of decision.capacity_touch_at).
+t.test("a pass and a clear fail at one offered rate order the capacities in tok/s too (verify44 #3)", function()
+  if not t.have_numpy() then return end
+  local m = queue_pair { { label = "rA", rates = "2,4,6,8", slots = 20, seed = 21 },
+    { label = "rB", rates = "2,4,6,8", slots = 12, seed = 23 } }
+  t.eq(decision.capacity_touch_tps(m.capacity.a, m.capacity.b), "a")
+  local row = headline_row(m, "capacity_tps")
+  t.eq({ row.delta_text, row.pct_text }, { "0 or less, no lower end", "0 or less, no lower end" })
+  t.lacks(row.evidence, "does not carry over")
+  t.contains(row.evidence, "apart in output tok/s too, rA higher")
+end)
+
+-- verify44 #2: one load point, 9.5 req/s offered, 20 slots, 40 s a repeat, a 2 s client
+-- timeout (queue_sim.py --dur 40 --timeout 2), seeds 602 (x) and 603 (y). TTFT p90 of the
+-- repeats (python3 on the files' p90_ttft_ms, statistics.stdev, t(0.975, 2) as above): x
+-- 731.9, 1777.6, 892.3 ms (mean 1133.9, t-interval -265.0-2532.9), y 1743.6, 1546.4, 1879.4 ms
+-- (mean 1723.2, 1307.3-2139.1): x passes 1,500 ms by its mean and y fails, at the same offered
+-- load, both intervals holding the limit. There are no load steps to blame: more repeats at
+-- that load could settle it. On main: "the load steps are too coarse to order them, whatever
+-- the repeats".
+t.test("a pass and a fail by the means at one offered load: repeats there would settle it (verify44 #2)", function()
+  if not t.have_numpy() then return end
+  local extra = { "--dur", "40", "--timeout", "2" }
+  local m = queue_pair({ { label = "x", rates = "9.5", slots = 20, seed = 602, extra = extra },
+    { label = "y", rates = "9.5", slots = 20, seed = 603, extra = extra } }, "ttft_p90_ms=1500")
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.winner, ev.open_same_load and ev.open_same_load.offered,
+    ev.open_same_load and ev.open_same_load.passed }, { "not shown to differ", nil, 9.5, "a" })
+  t.contains(m.verdict.text, "x met the SLOs and y failed them by their means at the same offered load, 9.5 req/s "
+    .. "offered, within the noise of the repeats there: no other load steps would order them, but more repeats at "
+    .. "that load could settle it")
+  t.lacks(m.verdict.text, "too coarse")
+  t.lacks(m.summary, "too coarse")
+  t.lacks(headline_row(m, "capacity").evidence, "too coarse")
+end)
+
+-- verify44 #1: the same setup, seeds 604 (x) and 605 (y): x's repeats failed 11, 0 and 22 of
+-- 380 requests, every one an asyncio TimeoutError (python3 over the files' errors). Timeouts
+-- in one repeat are a queue near capacity, not "a crash" (said on main, Verdict and evidence).
+t.test("repeats that disagree on the error rate by timeouts are not called a crash (verify44 #1)", function()
+  if not t.have_numpy() then return end
+  local extra = { "--dur", "40", "--timeout", "2" }
+  local m = queue_pair({ { label = "x", rates = "9.5", slots = 20, seed = 604, extra = extra },
+    { label = "y", rates = "9.5", slots = 20, seed = 605, extra = extra } }, "ttft_p90_ms=1500")
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.overdispersed.a and ev.overdispersed.a.cause }, { "not shown to differ", "timeouts" })
+  t.eq(ev.overdispersed.a.failed, { 11, 0, 22 })
+  t.contains(m.verdict.text, "beyond chance (timeouts in one repeat: a queue near capacity), not with the "
+    .. "configuration")
+  local row = headline_row(m, "capacity")
+  t.contains(row.evidence, "(timeouts in one repeat: a queue near capacity)")
+  t.lacks(m.verdict.text, "crash")
+  t.lacks(row.evidence, "crash")
+end)
+
+-- decision.failures_kind: a crash only where the files say errors, unknown where they do not
+-- say (hand-made kinds)
+t.test("the kind of a load point's failures, as its files say", function()
+  local function k(to, er, un) return decision.failures_kind { failure_kinds = { timeout = to, error = er, unknown = un } } end
+  t.eq({ k(33, 0, 0), k(0, 5, 0), k(3, 5, 0), k(3, 0, 1), k(0, 0, 0) },
+    { "timeouts", "errors", "errors_timeouts", "unknown", "unknown" })
+  t.eq(decision.failures_kind {}, "unknown")
 end)

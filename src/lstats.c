@@ -984,13 +984,9 @@ static double *read_list(lua_State *L, int idx, lua_Integer *n)
     return xs;
 }
 
-/*
-** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
-** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
-** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
-** short): the caller's Lua does what it did.
-*/
-static int l_design_effect(lua_State *L)
+/* The design effect fn computes (stats_design_effect or stats_value_design_effect) of the
+   numbers in the table at 1, up to the lag at 2, as its Lua function returns it. */
+static int push_design_effect(lua_State *L, int (*fn)(const double *, size_t, size_t, double *))
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer max_lag = luaL_checkinteger(L, 2);
@@ -999,7 +995,7 @@ static int l_design_effect(lua_State *L)
     if (xs == NULL)
         return 0;
     double tau = 0;
-    int rc = stats_design_effect(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
+    int rc = fn(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
     free(xs);
     if (rc < 0)
         return 0;
@@ -1011,28 +1007,24 @@ static int l_design_effect(lua_State *L)
 }
 
 /*
+** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
+** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
+** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
+** short): the caller's Lua does what it did.
+*/
+static int l_design_effect(lua_State *L)
+{
+    return push_design_effect(L, stats_design_effect);
+}
+
+/*
 ** stats.value_design_effect(xs, max_lag) -> the same of the values (stats_value_design_effect):
 ** the integer 1 where tau is not above 1 or every value is the mean, else tau; nil where a
 ** value is NaN or not a number (or memory is short).
 */
 static int l_value_design_effect(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer max_lag = luaL_checkinteger(L, 2);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-    double *xs = read_numbers(L, 1, n);
-    if (xs == NULL)
-        return 0;
-    double tau = 0;
-    int rc = stats_value_design_effect(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
-    free(xs);
-    if (rc < 0)
-        return 0;
-    if (rc == STATS_OK && tau > 1)
-        lua_pushnumber(L, (lua_Number)tau);
-    else
-        lua_pushinteger(L, 1);
-    return 1;
+    return push_design_effect(L, stats_value_design_effect);
 }
 
 /*
@@ -1790,19 +1782,19 @@ static int l_tostring(lua_State *L)
 }
 
 static const luaL_Reg stats_funcs[] = {
-    {"new",           l_new          },
-    {"mann_whitney",  l_mann_whitney },
-    {"design_effect", l_design_effect},
+    {"new",                 l_new                },
+    {"mann_whitney",        l_mann_whitney       },
+    {"design_effect",       l_design_effect      },
     {"value_design_effect", l_value_design_effect},
-    {"order",         l_order        },
-    {"column",        l_column       },
-    {"appender",      l_appender     },
-    {"reader",        l_reader       },
-    {"gather",        l_gather       },
-    {"adder",         l_adder        },
-    {"request_adder", l_request_adder},
-    {"load",          l_load         },
-    {NULL,            NULL           }
+    {"order",               l_order              },
+    {"column",              l_column             },
+    {"appender",            l_appender           },
+    {"reader",              l_reader             },
+    {"gather",              l_gather             },
+    {"adder",               l_adder              },
+    {"request_adder",       l_request_adder      },
+    {"load",                l_load               },
+    {NULL,                  NULL                 }
 };
 
 static const luaL_Reg stats_methods[] = {

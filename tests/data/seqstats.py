@@ -28,13 +28,18 @@ def deff(x):
     n = len(x)
     if n < 100:
         return 1.0
-    r = midranks(x) - (n + 1) / 2
-    c0 = float(np.dot(r, r))
+    return geyer(midranks(x) - (n + 1) / 2)
+
+
+def geyer(c):
+    """Geyer's initial positive sequence sum of the centred series c (lags up to 2000): max(1, tau)."""
+    n = len(c)
+    c0 = float(np.dot(c, c))
     if c0 <= 0:
         return 1.0
 
     def rho(k):
-        return float(np.dot(r[:n - k], r[k:])) / c0
+        return float(np.dot(c[:n - k], c[k:])) / c0
 
     tau, m, maxlag = -1.0, 0, min(2000, n - 2)
     while 2 * m + 1 <= maxlag:
@@ -51,17 +56,4 @@ def value_deff(x):
     n = len(x)
     if n < 100 or np.all(x == x[0]):
         return 1.0
-    c = x - x.mean()
-    c0 = float(np.dot(c, c))
-
-    def rho(k):
-        return float(np.dot(c[:n - k], c[k:])) / c0
-
-    tau, m, maxlag = -1.0, 0, min(2000, n - 2)
-    while 2 * m + 1 <= maxlag:
-        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
-        if g <= 0:
-            break
-        tau += 2 * g
-        m += 1
-    return max(1.0, tau)
+    return geyer(x - x.mean())

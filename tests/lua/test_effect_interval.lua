@@ -210,13 +210,7 @@ end)
 if t.have_numpy() then
   t.test("a mean's interval that leaves out 0 beside a rank test that finds nothing is said to name no winner",
     function()
-      local function ipsim(name, seed, extra)
-        local dir = t.tmpdir() .. "/" .. name
-        t.data_py("queue_sim_ip.py", dir, "--rates", "2,3,3.5", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02",
-          "--outtok", "100", "--dur", "300", "--noise", "0.3", "--seed", seed, extra or {})
-        return dir
-      end
-      local a, b = ipsim("to31", 31, { "--timeout", "0.5" }), ipsim("wait32", 32)
+      local a, b = t.timeout_pair() -- (testlib: one server, A giving up after 0.5 s)
       -- The reference, numpy alone (no llmdlua code): each run's successful requests of its
       -- first stage (2/s: the first load_summary.count requests by start_time), TTFT = first
       -- token time - start; each side's design effect of the ranks in send order (seqstats.py's

@@ -1832,13 +1832,7 @@ do
     -- left out for A, as the error rate's test leaves them out: at 2/s no clear difference.
     t.test("the per-request latency test leaves out a load a run did not sustain, its failures in bursts (fixa44)",
       function()
-        local function ipsim(name, seed, extra)
-          local dir = t.tmpdir() .. "/" .. name
-          t.data_py("queue_sim_ip.py", dir, "--rates", "2,3,3.5", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02",
-            "--outtok", "100", "--dur", "300", "--noise", "0.3", "--seed", seed, extra or {})
-          return dir
-        end
-        local a, b = ipsim("to31", 31, { "--timeout", "0.5" }), ipsim("wait32", 32)
+        local a, b = t.timeout_pair() -- (testlib: one server, A giving up after 0.5 s)
         local proc, ROOT = require "llmd.proc", t.here() .. "/../.."
         -- A's requests at each load, independently of llmdlua (tests/data/err_ref.py's reading of
         -- the files, seqstats.py's design effect of the failure indicator in send order): at 3

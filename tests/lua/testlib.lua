@@ -769,6 +769,19 @@ function M.data_py(script, ...)
   return r.stdout
 end
 
+-- One server run twice by tests/data/queue_sim_ip.py (8 slots, 0.1 s + 99 x 0.02 s a request,
+-- noise 0.3, 300 s a stage at 2, 3 and 3.5 req/s): A's client giving up on a request still
+-- queued after 0.5 s (seed 31), B's waiting (seed 32). Returns the two result folders.
+function M.timeout_pair()
+  local function ipsim(name, seed, extra)
+    local dir = M.tmpdir() .. "/" .. name
+    M.data_py("queue_sim_ip.py", dir, "--rates", "2,3,3.5", "--slots", "8", "--ttft0", "0.1", "--tpot", "0.02",
+      "--outtok", "100", "--dur", "300", "--noise", "0.3", "--seed", seed, extra or {})
+    return dir
+  end
+  return ipsim("to31", 31, { "--timeout", "0.5" }), ipsim("wait32", 32)
+end
+
 -- M.data_py's stdout read as JSON (a reference script's answer).
 function M.data_json(script, ...)
   return require("llmd.json").decode(M.data_py(script, ...))

@@ -4375,18 +4375,22 @@ function M.slo_alternative(lists, key)
   return alt and alt.key or nil
 end
 
+-- key where every run's files record it at every load point, else M.slo_alternative's (or
+-- key, where none is).
+local function recorded_key(lists, key)
+  local all = #lists > 0
+  for _, pts in ipairs(lists) do
+    for _, p in ipairs(pts) do if lp.field(p, key) == nil then all = false end end
+  end
+  return all and key or M.slo_alternative(lists, key) or key
+end
+
 -- The --slo a report suggests where none was given ("ttft_p90_ms=200,error_rate_pct=1"; rest:
 -- the limits after the TTFT one), on a TTFT percentile every run's files record (lists: one
 -- list of load points a run): TTFT p90 where they all do, else M.slo_alternative's
 -- (newuser44: treatments.lua suggested TTFT p90 on files that hold p95 only).
 function M.slo_suggestion(lists, rest)
-  local key = "ttft_p90_ms"
-  local all = #lists > 0
-  for _, pts in ipairs(lists) do
-    for _, p in ipairs(pts) do if lp.field(p, key) == nil then all = false end end
-  end
-  if not all then key = M.slo_alternative(lists, key) or key end
-  return ("%s=200%s"):format(key, rest or ",error_rate_pct=1")
+  return ("%s=200%s"):format(recorded_key(lists, "ttft_p90_ms"), rest or ",error_rate_pct=1")
 end
 
 -- The SLO metrics the runs' files lack, each said once with the runs that lack it, what
@@ -5919,6 +5923,10 @@ function M.build(opts)
   end
   overlap_gap(model.capacity.evidence, model.capacity.gap)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
+  -- the --slo "No SLO given" suggests: on percentiles both runs' files record (TTFT p95 where
+  -- a vLLM benchmark's hold no p90: M.slo_suggestion, treatments.lua's too)
+  model.slo_example = M.slo_suggestion({ pa, pb },
+    (",%s=50,error_rate_pct=1"):format(recorded_key({ pa, pb }, "tpot_p90_ms")))
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
   -- one change only where both figures are exact (no bracket around either): else the

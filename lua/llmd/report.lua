@@ -3046,17 +3046,21 @@ end
 -- Why two capacities whose ranges from repeats overlap are not shown to differ where the
 -- load steps cannot order them (decision.capacity_evidence's steps_cannot_order): both
 -- means cross the SLOs between loads that overlap, so no repeats could order them.
+-- Why runs A and B (labels a, b) a pass and a fail by their means at the same offered load
+-- (sl: decision.capacity_evidence's open_same_load) leave unordered: no steps to blame, the
+-- repeats there are what is short. treatments.lua's ranking says it too.
+function M.same_load_open_text(a, b, sl)
+  local hi, lo = sl.passed == "b" and b or a, sl.passed == "b" and a or b
+  return ("%s met the SLOs and %s failed them by their means at the same offered load, %s, within the noise of the "
+    .. "repeats there: no other load steps would order them, but more repeats at that load could settle it"):format(
+    hi, lo, sl.load_type == "concurrency" and ("concurrency %g"):format(sl.offered)
+    or ("%g req/s offered"):format(sl.offered))
+end
+
 local function steps_reason(A, B, ca, cb, per, ev)
-  -- (a pass and a fail at the same offered load, decision.same_load_pass_fail: no steps to
-  -- blame, the repeats there are what is short)
+  -- (a pass and a fail at the same offered load, decision.same_load_pass_fail)
   local sl = ev and ev.open_same_load
-  if sl then
-    local hi, lo = sl.passed == "b" and B or A, sl.passed == "b" and A or B
-    return ("%s met the SLOs and %s failed them by their means at the same offered load, %s, within the noise of the "
-      .. "repeats there: no other load steps would order them, but more repeats at that load could settle it"):format(
-      hi.label, lo.label, sl.load_type == "concurrency" and ("concurrency %g"):format(sl.offered)
-      or ("%g req/s offered"):format(sl.offered))
-  end
+  if sl then return M.same_load_open_text(A.label, B.label, sl) end
   return ("the measured loads place %s's capacity by its means %s and %s's %s, so the load steps are too coarse "
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end

@@ -2138,10 +2138,17 @@ function M.model(list, opts)
       local la, ha = decision.means_span(nxt.capacity)
       local lb, hb = decision.means_span(x.capacity)
       r.vs_next, r.proven, r.steps_cannot_order = "not shown to differ", false, true
-      r.vs_next_text = ("not shown to differ from %s (%s): the measured loads place this one's %s between %s and "
-        .. "%s and %s's between %s and %s, so the load steps cannot order them, whatever the repeats"):format(
-        nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
-        nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
+      if ev.open_same_load then
+        -- (one offered load, a pass and a fail by the means within the repeats' noise: no steps
+        -- to blame; repeats there would settle it, as compare.lua says)
+        r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf,
+          require("llmd.report").same_load_open_text(nxt.label, x.label, ev.open_same_load))
+      else
+        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads place this one's %s between %s and "
+          .. "%s and %s's between %s and %s, so the load steps cannot order them, whatever the repeats"):format(
+          nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
+          nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
+      end
       r.evidence.steps_cannot_order = true
     elseif ev.overdispersed then
       -- an error-rate SLO whose repeats disagree beyond chance (a crashed repeat) orders nothing

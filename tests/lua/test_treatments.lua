@@ -3312,3 +3312,27 @@ t.test("no SLO: the --slo suggested is on a TTFT percentile the files record (ne
   t.eq(report.slo_suggestion({ pts { "ttft_p50_ms" }, pts { "ttft_p50_ms", "ttft_p99_ms" } }),
     "ttft_p50_ms=200,error_rate_pct=1")
 end)
+
+-- (session 44) One offered load, 9.5 req/s, 20 slots, 3 repeats of 40 s with a 2 s client
+-- timeout (queue_sim.py, seeds 602 for x and 603 for y, as test_capacity_repeats' verify44 #2):
+-- TTFT p90 of x's repeats 731.9, 1777.6, 892.3 ms (mean 1133.9, t-interval -265.0 to 2532.9),
+-- y's 1743.6, 1546.4, 1879.4 ms (mean 1723.2, 1307.3 to 2139.1): python3 on the files'
+-- p90_ttft_ms, statistics.stdev, t(0.975, 2) = 4.3027. x passes 1,500 ms by its mean and y
+-- fails, at the same load, both intervals holding the limit: compare.lua says repeats there
+-- could settle it; the ranking said "the load steps cannot order them, whatever the repeats".
+t.test("ranking: a pass and a fail by the means at one offered load say repeats there would settle it", function()
+  if not t.have_numpy() then return end
+  local d = t.tmpdir()
+  for _, x in ipairs { { "x", 602 }, { "y", 603 } } do
+    t.data_py("queue_sim.py", d .. "/" .. x[1], "--rates", "9.5", "--slots", "20", "--seed", x[2], "--repeat", "3",
+      "--dur", "40", "--timeout", "2")
+  end
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "x=" .. d .. "/x", "--run", "y=" .. d .. "/y", "--slo",
+    "ttft_p90_ms=1500", "--out", d .. "/out", "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(d .. "/out/treatment_report.md")
+  t.contains(md, "x met the SLOs and y failed them by their means at the same offered load, 9.5 req/s offered, "
+    .. "within the noise of the repeats there: no other load steps would order them, but more repeats at that load "
+    .. "could settle it")
+  t.lacks(md, "whatever the repeats")
+end)

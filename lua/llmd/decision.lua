@@ -2005,8 +2005,7 @@ end
 -- only for errors: timeouts are a queue near capacity (verify44 #1: 11, 0, 22 of 380 failed, every
 -- one a TimeoutError, were called "a crash").
 function M.failures_kind(p)
-  local k = type(p.failure_kinds) == "table" and p.failure_kinds or {}
-  local t, e, u = tonumber(k.timeout) or 0, tonumber(k.error) or 0, tonumber(k.unknown) or 0
+  local t, e, u = lp.failure_counts(p)
   if u > 0 or t + e <= 0 then return "unknown" end
   if e <= 0 then return "timeouts" end
   return t > 0 and "errors_timeouts" or "errors"

@@ -1932,6 +1932,13 @@ function M.failing(p, opts)
   return nil
 end
 
+-- The counts of load point p's failures by kind (p.failure_kinds): timed out, errors, of no
+-- recorded kind; 0 each where the files give none. (llmd.decision.failures_kind reads them too.)
+function M.failure_counts(p)
+  local k = type(p.failure_kinds) == "table" and p.failure_kinds or {}
+  return tonumber(k.timeout) or 0, tonumber(k.error) or 0, tonumber(k.unknown) or 0
+end
+
 -- What load point p's failed requests were, as its files say (p.failure_kinds: M.points,
 -- llmd.runmodel.error_kind): {timeout_pct =, error_pct =, unknown_pct =}, shares of all its
 -- requests (in %, summing to its error rate), each kind's share of its failures times that
@@ -1939,8 +1946,7 @@ end
 function M.failure_cause(p)
   local err = p.values and p.values.error_rate_pct
   if not finite(err) or err <= 0 then return nil end
-  local k = type(p.failure_kinds) == "table" and p.failure_kinds or {}
-  local t, e, u = tonumber(k.timeout) or 0, tonumber(k.error) or 0, tonumber(k.unknown) or 0
+  local t, e, u = M.failure_counts(p)
   local n = t + e + u
   if n <= 0 then return { timeout_pct = 0, error_pct = 0, unknown_pct = err } end
   return { timeout_pct = err * t / n, error_pct = err * e / n, unknown_pct = err * u / n }

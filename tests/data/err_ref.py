@@ -9,7 +9,8 @@
 # side's; a point with min(n_a, n_b) / d < 50 is left out (too dependent).
 # Cochran-Mantel-Haenszel: z = sum(x_a - n_a m / N) / sqrt(sum d n_a n_b m (N - m) /
 # (N^2 (N - 1))), > 0: A fails more. Importable (points, deff) without running.
-"""err_ref.py DIR_A DIR_B -> JSON {z, strata, deff: {rate: d}, dependent: [rate...]}"""
+"""err_ref.py DIR_A DIR_B -> JSON {z (null: no stratum with a failure), strata, deff: {rate: d},
+dependent: [rate...]}"""
 import glob
 import json
 import os
@@ -66,7 +67,9 @@ def main():
         if 0 < m < n:
             num += a - n1 * m / n
             var += d * n1 * n2 * m * (n - m) / (n * n * (n - 1))
-    print(json.dumps({"z": num / np.sqrt(var), "strata": strata, "deff": deffs, "dependent": dependent}))
+    # (z null where no stratum had a failure: no test, and JSON has no NaN)
+    z = num / np.sqrt(var) if var > 0 else None
+    print(json.dumps({"z": z, "strata": strata, "deff": deffs, "dependent": dependent}))
 
 
 if __name__ == "__main__":

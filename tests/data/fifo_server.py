@@ -60,6 +60,15 @@ class Fifo:
         self.free = [self.starts[0]] * a.slots
         heapq.heapify(self.free)
 
+    @classmethod
+    def closed(cls, rng, a, t):
+        """A closed-loop load point from t: no arrivals drawn (its users send, the caller's
+        loop), its a.slots slots free from t."""
+        self = cls.__new__(cls)
+        self.rng, self.a, self.n, self.starts = rng, a, 0, []
+        self.free = [t] * a.slots
+        return self
+
     def take(self, s):
         """A request arriving at s: its noise factor f and when a slot starts it."""
         f = self.rng.lognormal(0, self.a.noise)

@@ -1273,15 +1273,32 @@ local function saturation_of(points, opts)
         .. M.old_rule_note(points, #points) .. M.resolved_note(points, resolved),
       resolved = #resolved > 0 and resolved or nil }
   elseif kind == "concurrency" then
+    -- a level that timed out more of its requests than the error-rate limit allows
+    -- (M.timed_out) is the overload itself, as at a rate-based load: saturated there, cause
+    -- "timeouts", whatever its throughput did (the users that gave up sent again at once, so
+    -- the level's successes can still grow while a third of its requests time out)
+    local function timed_out_at(i)
+      local tout = M.timed_out(points[i], opts)
+      if not tout then return nil end
+      local q = points[i]
+      return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
+        ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "timeouts", timed_out_pct = tout.timeout_pct,
+        reason = ("at concurrency %g %.4g %% of the requests timed out, more than %s: %s"):format(q.offered,
+          tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT) }
+    end
     if #points < 2 then
-      return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
+      return timed_out_at(1)
+        or { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
     end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
     local function lat_label(p) return p.values.latency_p50_ms and "end-to-end latency p50" or "TTFT p50" end
     -- steps whose throughput grew by less than PLATEAU_GROWTH while latency did not grow:
     -- no plateau by the rule, but no "grew by at least 5 % at every step" either
     local flat = {}
-    for i = 2, #points do
+    for i = 1, #points do
+      local timed_out = timed_out_at(i)
+      if timed_out then return timed_out end
+      if i == 1 then goto next_level end
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
         return { none = true, unknown = true,
@@ -1301,6 +1318,7 @@ local function saturation_of(points, opts)
           q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
           pct_text((lat(q) / lat(p) - 1) * 100))
       end
+      ::next_level::
     end
     if #flat > 0 then
       return { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,

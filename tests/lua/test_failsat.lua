@@ -586,6 +586,36 @@ do
     t.eq({ sat.none, sat.point, sat.failed_within and sat.failed_within[1].point }, { true, nil, 2 })
   end)
 
+  -- Concurrency sweeps (fixd45): the plateau rule read no timeouts. queue_sim.py --concurrency
+  -- --rates 3,6,12 --timeout 1 --seed 7 (8 slots, 120 s, closed loops of 3, 6 and 12 users):
+  -- 0 of 174, 0 of 347 and 171 of 637 requests timed out (python3 on the files: each file's
+  -- `errors` ending "TimeoutError"; 171 / 637 = 26.84 %), completed / duration 1.4315, 2.8471
+  -- and 3.7926 req/s: throughput grew 99 % and 33 %, so the plateau rule alone read it "never
+  -- saturated", max sustained 3.79 req/s, the timed-out level's (main, fixd44).
+  t.test("a concurrency level that timed out more than the limit is saturated (cause timeouts), plateau or not",
+    function()
+    if not t.have_numpy() then return end
+    local cto = sim("cto", "--concurrency", "--rates", "3,6,12", "--timeout", 1, "--seed", 7)
+    local pts = lp.points(harness.extract(cto, {}))
+    t.eq({ pts[3].load_type, pts[3].offered, pts[3].failure_kinds },
+      { "concurrency", 12, { timeout = 171, error = 0, unknown = 0 } })
+    local sat = lp.saturation(pts)
+    t.eq({ sat.point, sat.cause, sat.none }, { 3, "timeouts", nil })
+    t.near(sat.timed_out_pct, 171 / 637 * 100, 1e-9)
+    t.ok(sat.reason:find("at concurrency 12 26.84 % of the requests timed out, more than 5 %", 1, true), sat.reason)
+    -- max sustained: concurrency 6's completed / duration (python3: 2.8471470669475516)
+    t.near(sat.max_sustained_rps, 2.8471470669475516, 1e-9)
+    t.eq({ lp.point_unsustained(sat, pts[2]), lp.point_unsustained(sat, pts[3]) }, { nil, "saturated" })
+    -- one level alone: saturated by its timeouts, not "saturation needs at least two"
+    t.eq({ lp.saturation({ pts[3] }).point, lp.saturation({ pts[3] }).cause }, { 1, "timeouts" })
+    -- the report: the same server without a client timeout (seed 8: 0 failed of 172, 348, 467)
+    local ok = sim("cok", "--concurrency", "--rates", "3,6,12", "--seed", 8)
+    local r = t.compare_ab(ok, cto)
+    t.eq({ r.json.saturation.b.cause, r.json.saturation.b.point }, { "timeouts", 3 })
+    t.ok(r.md:find("left out: saturated: concurrency 12 in cto", 1, true), "the timed-out level left out")
+    t.lacks(r.md, "cto ≥ 3.79", "the timed-out level is no lower bound")
+  end)
+
   t.test("failures_cause_text: unknown where any cause is, the timed-out share said within the limit", function()
     -- shares of all requests (%), by hand
     t.eq(lp.failures_cause_text { timeout_pct = 0, error_pct = 8, unknown_pct = 0 }, "failed requests, not overload")

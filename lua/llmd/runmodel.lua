@@ -213,13 +213,27 @@ function M.error_text(body)
 end
 
 -- The HTTP status a message names ("'503 Service Unavailable'", "HTTP Error 429",
--- "status code 500", "Bad Request (400)"), or nil.
+-- "status code 500", "Bad Request (400)"), or nil. Also aiohttp's ClientResponseError, as
+-- its str ("503, message='Service Unavailable', url='...'", alone or after the class name in
+-- a traceback's last line) and its repr ("ClientResponseError(..., status=504, ...)"), and a
+-- message that is a status's reason phrase alone (REASONS): vllm bench serve's error for an
+-- answer other than 200 is the response's reason only ("Service Unavailable"; nginx's 504
+-- is "Gateway Time-out").
+M.REASONS = {
+  ["bad request"] = 400, ["unauthorized"] = 401, ["forbidden"] = 403, ["not found"] = 404,
+  ["request timeout"] = 408, ["payload too large"] = 413, ["too many requests"] = 429,
+  ["internal server error"] = 500, ["not implemented"] = 501, ["bad gateway"] = 502,
+  ["service unavailable"] = 503, ["service temporarily unavailable"] = 503, ["gateway timeout"] = 504,
+  ["gateway time-out"] = 504,
+}
 function M.http_status(text)
   text = tostring(text or "")
   local code = text:match("HTTP Error (%d%d%d)") or text:match("'(%d%d%d) ") or text:match("^(%d%d%d) ")
     or text:match("[Ss]tatus[ _]?[Cc]ode[=: ]*(%d%d%d)") or text:match("HTTP/%d%.?%d? (%d%d%d)")
-    or text:match("%((%d%d%d)%)") or text:match("Error: (%d%d%d), message=")
-  return code and tonumber(code) or nil
+    or text:match("%((%d%d%d)%)") or text:match("Error: (%d%d%d), message=") or text:match("^(%d%d%d), message=")
+    or text:match("[(,]%s*status=(%d%d%d)[,)]")
+  if code then return tonumber(code) end
+  return M.REASONS[text:match("^%s*(.-)%s*$"):lower()]
 end
 
 -- The last non-blank line (a traceback's exception), or the text.
@@ -270,7 +284,10 @@ function M.error_kind(status, message)
   for _, u in ipairs(M.UNRECORDED) do
     if tostring(message or ""):sub(1, #u) == u then return "unknown" end
   end
-  if status == 504 or text:find("timeout", 1, true) or text:find("timed out", 1, true)
+  -- (the status as the message names it where none was given apart: M.http_status, so a
+  -- gateway's 504 whose reason says no "timeout", nginx's "Gateway Time-out", is one)
+  local code = tonumber(status) or M.http_status(message) or M.http_status(status)
+  if code == 504 or text:find("timeout", 1, true) or text:find("timed out", 1, true)
     or text:find("deadline exceeded", 1, true) or text:find("deadline_exceeded", 1, true) then
     return "timeout"
   end

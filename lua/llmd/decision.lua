@@ -2011,6 +2011,36 @@ function M.failures_kind(p)
   return t > 0 and "errors_timeouts" or "errors"
 end
 
+-- The words for a repeat whose failures stand out, by the kind of its load point's failures
+-- (M.failures_kind): only errors are "a crash"; timeouts are a queue near capacity (the client
+-- gave up on requests still waiting); where the files do not say, the cause is unknown, never
+-- a crash. in_one: beside the repeats' counts ("(a crash in one)"); subject: of a sentence,
+-- plural where its verb is ("a crashed repeat decides"); counted: "with the crash counted";
+-- lowers: why, at a load that fails the error-rate SLO with them counted, they cannot have
+-- raised a run's capacity (a failed request, of whatever kind, only adds to the error rate,
+-- which only counts against that SLO); which: a repeat left out of a figure ("repeat 2, which
+-- crashed there").
+M.FAILURE_WORDS = {
+  errors = { in_one = "a crash in one", subject = "a crashed repeat", counted = "the crash",
+    lowers = "a crash can only lower its run's capacity, so it cannot", which = "which crashed there" },
+  timeouts = { in_one = "timeouts in one repeat: a queue near capacity",
+    subject = "timeouts in one repeat, a queue near capacity,", plural = true, counted = "the timeouts",
+    lowers = "timed-out requests can only lower its run's capacity, so they cannot",
+    which = "which timed out there, a queue near capacity" },
+  errors_timeouts = { in_one = "errors and timeouts in one repeat: a crash or a queue near capacity",
+    subject = "errors and timeouts in one repeat, a crash or a queue near capacity,", plural = true,
+    counted = "the failures", lowers = "failed requests can only lower its run's capacity, so they cannot",
+    which = "which failed there with errors and timeouts, a crash or a queue near capacity" },
+  unknown = { in_one = "failures in one repeat, of a cause the files do not record",
+    subject = "one repeat's failures, of a cause the files do not record,", plural = true, counted = "the failures",
+    lowers = "failed requests, whatever their cause, can only lower its run's capacity, so they cannot",
+    which = "which failed there, of a cause the files do not record" },
+}
+-- M.FAILURE_WORDS of kind (M.failures_kind's), the unknown kind's for any other.
+function M.failure_words(kind)
+  return M.FAILURE_WORDS[kind] or M.FAILURE_WORDS.unknown
+end
+
 -- all_fail: whether every such load point fails the error-rate SLO with its crash counted
 -- (its error rate as the capacity reads it, over all its repeats, above the limit): then the
 -- crash can only have lowered the run's capacity (M.capacity_evidence reads which way).

@@ -437,7 +437,8 @@ end
 -- unknown: the most is then unknown too; its tok/s lies on the line between two load
 -- points, never above both), and, where a crash was left out of the load that sets the
 -- req/s ceiling, {point =, offered =, crashed = {{n = the repeat's number, pct = its share
--- failed}, ...}, mean_rps = the mean of all its repeats} (M.ceiling_crash_text says it beside the figure).
+-- failed}, ...}, mean_rps = the mean of all its repeats, cause = the kind of that load's failures,
+-- llmd.decision.failures_kind} (M.ceiling_crash_text says it beside the figure).
 function M.ceiling(points, opts)
   local limit = M.error_limit(opts)
   local best, best_tps, left_out
@@ -462,7 +463,10 @@ function M.ceiling(points, opts)
       if rc and r and rc > r then
         local list = {}
         for k, x in ipairs(c) do list[k] = { n = x.n, pct = x.pct } end
-        out = { point = p.index, offered = p.offered, crashed = list, mean_rps = r }
+        -- (what its failures were, as its files say: llmd.decision.failures_kind, so that a
+        -- repeat that timed out is not said to have crashed)
+        out = { point = p.index, offered = p.offered, crashed = list, mean_rps = r,
+          cause = require("llmd.decision").failures_kind(p) }
         r = rc
       end
       local tc = others(p.ci.throughput_tok_s and p.ci.throughput_tok_s.samples)
@@ -1882,18 +1886,22 @@ function M.sustained_failure_notes(s)
 end
 
 -- A max sustained figure's ceiling (s.ceiling_rps, "up to X, its most at any load") read at a
--- load where a repeat crashed, left out of it (M.ceiling's left_out, s.ceiling_left_out):
--- ": load point 3's mean leaving out repeat 2, which crashed there (61 % of its requests
--- failed; 31.867 with it)" (said as the cut's note names the repeat; fmt(req/s) -> the caller's
--- figure, per GPU where its ceiling is, else "%.5g"); "" for any other ceiling.
+-- load where a repeat failed beyond the limit among clean ones, left out of it (M.ceiling's
+-- left_out, s.ceiling_left_out): ": load point 3's mean leaving out repeat 2, which crashed
+-- there (61 % of its requests failed; 31.867 with it)" (said as the cut's note names the
+-- repeat; fmt(req/s) -> the caller's figure, per GPU where its ceiling is, else "%.5g"); "which
+-- crashed" only where the files say errors, else what they say (o.cause,
+-- llmd.decision.FAILURE_WORDS: "which timed out there, a queue near capacity"); "" for any
+-- other ceiling.
 function M.ceiling_crash_text(s, fmt)
   local o = type(s) == "table" and s.ceiling_left_out
   if type(o) ~= "table" or type(o.crashed) ~= "table" then return "" end
   local c = o.crashed
   local who, shares = {}, {}
   for i, r in ipairs(c) do who[i], shares[i] = ("%d"):format(r.n), ("%.3g %%"):format(r.pct) end
-  return (": load point %d's mean leaving out repeat%s %s, which crashed there (%s of %s requests failed; %s "
-    .. "with %s)"):format(o.point, #c == 1 and "" or "s", and_list(who), and_list(shares), #c == 1 and "its" or "their",
+  local which = require("llmd.decision").failure_words(o.cause).which
+  return (": load point %d's mean leaving out repeat%s %s, %s (%s of %s requests failed; %s with %s)"):format(o.point,
+    #c == 1 and "" or "s", and_list(who), which, and_list(shares), #c == 1 and "its" or "their",
     fmt and fmt(o.mean_rps) or ("%.5g"):format(o.mean_rps), #c == 1 and "it" or "them")
 end
 

@@ -2144,8 +2144,19 @@ local function capacity_range_cells(g, unit, digits)
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
--- The Delta of a capacity row where a crashed repeat leaves the order open.
-local CRASH_DELTA = "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)"
+-- The Delta of a capacity row where a repeat's failures leave the order open (od:
+-- decision.capacity_evidence's overdispersed, each side's cause: decision.failures_kind):
+-- "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)" only
+-- where the files say errors; timeouts are a queue near capacity (decision.FAILURE_WORDS).
+local function crash_delta(od)
+  local seen, parts, plural = {}, {}, false
+  for _, d in ipairs { od.a or false, od.b or false } do
+    local w = d and decision.failure_words(d.cause)
+    if w and not seen[w] then seen[w], parts[#parts + 1], plural = true, w.subject, plural or w.plural end
+  end
+  return ("N/A (%s decide%s whether the error-rate SLO holds: either may be higher)"):format(
+    table.concat(parts, " and "), (plural or #parts > 1) and "" or "s")
+end
 
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
@@ -2246,12 +2257,13 @@ local function headline(model)
     if model.broken and #model.broken > 0 and (is_cap or is_sus) then
       dt, pt = "N/A (a broken run)", "N/A"
     end
-    -- a crashed repeat that decides whether the error-rate SLO holds at a load where a
-    -- capacity could lie (decision.capacity_evidence's overdispersed): the capacities read off
+    -- a repeat whose failures (a crash, timeouts: crash_delta says which) decide whether the
+    -- error-rate SLO holds at a load where a capacity could lie
+    -- (decision.capacity_evidence's overdispersed): the capacities read off
     -- the means move with it, so no gap between them is a finding, as the Verdict says
     -- (audit40 #2: "at least +0.22 req/s" beside "not shown to differ")
     if is_cap and cap.evidence and cap.evidence.overdispersed and not tostring(dt):match("^N/A") then
-      dt, pt = CRASH_DELTA, "N/A"
+      dt, pt = crash_delta(cap.evidence.overdispersed), "N/A"
     end
     -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
     if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
@@ -3093,23 +3105,19 @@ local function open_ends_text(A, B, ca, cb)
 end
 
 -- What the repeat whose failures stand out had, in words (od: {a =, b =} of
--- decision.error_slo_dispersion, d.cause: decision.failures_kind): "a crash in one" only where
--- the files say errors; "timeouts in one repeat: a queue near capacity" where they say
--- timeouts; unknown where they do not say.
-local DISPERSION_CAUSE = {
-  errors = "a crash in one",
-  timeouts = "timeouts in one repeat: a queue near capacity",
-  errors_timeouts = "errors and timeouts in one repeat: a crash or a queue near capacity",
-  unknown = "in one repeat, of a cause the files do not record",
-}
+-- decision.error_slo_dispersion, d.cause: decision.failures_kind), decision.FAILURE_WORDS'
+-- in_one: "a crash in one" only where the files say errors; "timeouts in one repeat: a queue
+-- near capacity" where they say timeouts; unknown where they do not say.
 local function dispersion_cause_text(od)
   local seen, parts = {}, {}
   for _, d in ipairs { od.a or false, od.b or false } do
-    local w = d and DISPERSION_CAUSE[d.cause or "unknown"]
+    local w = d and decision.failure_words(d.cause).in_one
     if w and not seen[w] then seen[w], parts[#parts + 1] = true, w end
   end
   return table.concat(parts, "; ")
 end
+-- (treatments.lua's ranking says why an error-rate SLO orders no two places in these words)
+M.dispersion_cause_text = dispersion_cause_text
 
 -- Why an error-rate SLO orders no capacities (decision.capacity_evidence's overdispersed:
 -- {a =, b =} of decision.error_slo_dispersion): "vllm-crash's repeats at load point 1 failed
@@ -3134,19 +3142,21 @@ local function dispersion_reason(A, B, od)
 end
 
 -- An order that stands although the higher run's repeats disagree on the error-rate SLO
--- (decision.capacity_evidence's crash_in_higher: its loads fail that SLO with the crash
--- counted, so the crash can only have lowered that run's capacity): "The order stands although
--- vllm's repeats at load point 3 failed 0 of 200, 0 of 200 and 60 of 200 requests (a crash in
--- one, ...), above the error-rate SLO of 1.00 % with the crash counted: a crash can only lower
--- its run's capacity, so it cannot have put vllm above".
+-- (decision.capacity_evidence's crash_in_higher: its loads fail that SLO with the failures
+-- counted, so they can only have lowered that run's capacity, whatever their kind): "The order
+-- stands although vllm's repeats at load point 3 failed 0 of 200, 0 of 200 and 60 of 200
+-- requests (a crash in one, ...), above the error-rate SLO of 1.00 % with the crash counted: a
+-- crash can only lower its run's capacity, so it cannot have put vllm above"; a crash only where
+-- the files say errors (d.cause: decision.failures_kind, said by decision.FAILURE_WORDS).
 local function crash_in_higher_text(R, d)
   local counts = {}
   for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
-  return ("The order stands although %s's repeats at load point %d failed %s and %s requests (a crash in one, "
-    .. "chi-square heterogeneity %s), above the %s of %s %% with the crash counted: a crash can only lower its run's "
-    .. "capacity, so it cannot have put %s above"):format(R.label, d.point, table.concat(counts, ", ", 1, #counts - 1),
-    counts[#counts], decision.p_is(d.p), d.default and "default failure limit" or "error-rate SLO",
-    T.helpers.num(d.limit, 2), R.label)
+  local w = decision.failure_words(d.cause)
+  return ("The order stands although %s's repeats at load point %d failed %s and %s requests (%s, chi-square "
+    .. "heterogeneity %s), above the %s of %s %% with %s counted: %s have put %s above"):format(R.label, d.point,
+    table.concat(counts, ", ", 1, #counts - 1), counts[#counts], w.in_one, decision.p_is(d.p),
+    d.default and "default failure limit" or "error-rate SLO", T.helpers.num(d.limit, 2), w.counted, w.lowers,
+    R.label)
 end
 -- (treatments.lua's ranking says a crash in the higher place in these words)
 M.crash_in_higher_text = crash_in_higher_text

@@ -2151,7 +2151,7 @@ function M.model(list, opts)
       end
       r.evidence.steps_cannot_order = true
     elseif ev.overdispersed then
-      -- an error-rate SLO whose repeats disagree beyond chance (a crashed repeat) orders nothing
+      -- an error-rate SLO whose repeats disagree beyond chance (one repeat's failures) orders nothing
       local parts = {}
       for _, y in ipairs { { nxt, ev.overdispersed.a }, { x, ev.overdispersed.b } } do
         if y[2] then
@@ -2160,8 +2160,11 @@ function M.model(list, opts)
         end
       end
       r.vs_next, r.proven, r.overdispersed = "not shown to differ", false, true
-      r.vs_next_text = ("not shown to differ from %s (%s): %s, so whether it holds is one repeat's crash, not the "
-        .. "configuration"):format(nxt.label, nf, table.concat(parts, "; "))
+      -- (what the files say that repeat's failures were, as compare.lua's Verdict says it: "a
+      -- crash in one" only for errors, llmd.report.dispersion_cause_text)
+      r.vs_next_text = ("not shown to differ from %s (%s): %s, so whether it holds varies between repeats (%s), not "
+        .. "with the configuration"):format(nxt.label, nf, table.concat(parts, "; "),
+        require("llmd.report").dispersion_cause_text(ev.overdispersed))
     elseif ev.below_threshold then
       -- the measured loads order them, but by less than the practical threshold: no order named
       r.vs_next, r.proven, r.below_threshold = "not shown to differ", false, true

@@ -31,11 +31,23 @@ end
 -- its siblings none. Pooled 540 of 5400 = 10 %, above the default 5 % failure limit with the
 -- crash counted (chi-square on 0, 540, 0 of 1800: expected 180 failed each, x2 = 180 + 720 +
 -- 180 + (180^2 + 360^2 + 180^2) / 1620 = 1200, df 2: p < 1e-9): the crash fails that load.
-local function crashed()
+-- Its files name every failure a server error (failure_kinds, as a harness reads them:
+-- llmd.runmodel.error_kind): a crash (fixb45: "a crash" is said of errors only).
+-- (each stage's failed requests all of one kind: "error", "timeout" or "unknown")
+local function with_kinds(run, kind)
+  for _, st in ipairs(run.stages) do
+    st.failure_kinds = { timeout = 0, error = 0, unknown = 0 }
+    st.failure_kinds[kind] = st.metrics.values.requests_failed or 0
+  end
+  return run
+end
+-- (the same repeats, their files recording no kind: failure_kinds absent)
+local function crashed_unknown()
   return rrun { clean(10, { 100, 110, 120 }), clean(20, { 200, 210, 220 }),
     { 30, { { 30, 300, 0 }, { 21, 310, 540 }, { 30, 320, 0 } } }, clean(40, { 800, 820, 840 }),
     clean(50, { 900, 950, 1000 }) }
 end
+local function crashed() return with_kinds(crashed_unknown(), "error") end
 -- High: meets 500 ms up to 50 req/s, fails it beyond doubt at 60.
 local function high()
   return rrun { clean(10, { 100, 110, 120 }), clean(20, { 200, 210, 220 }), clean(30, { 300, 310, 320 }),
@@ -130,4 +142,136 @@ t.test("treatments: the verdict paragraph repeats the crash sentence of the rank
   -- the crash in the lower place opens the order: no such sentence
   m = tr.model({ treatment("crashed", crashed()), treatment("high", high()) }, { slo = SLO })
   t.lacks(m.verdict, "order stands")
+end)
+
+-- Task fixb45: "a crash" only where the files say the failures were errors (decision.failures_kind,
+-- the words decision.FAILURE_WORDS): a repeat whose requests timed out hit a queue near capacity;
+-- one whose files record no cause failed of an unknown cause. Main said "crash" of every kind, in
+-- the Verdict's order that stands, the capacity Delta and treatments.lua's ranking. Which way the
+-- failures push holds for every kind: a failed request, timed out or not, only adds to its run's
+-- error rate, which only counts against the SLO.
+local function headline(m, key)
+  for _, r in ipairs(m.headline) do if r.key == key then return r end end
+end
+
+t.test("fixb45: failures of no recorded kind in the higher run: the order stands, the cause unknown, not a crash",
+  function()
+  local m = report.build { a = sd("low", low()), b = sd("crashed", crashed_unknown()), slo = SLO, generated = 0 }
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.crash_in_higher and ev.crash_in_higher.cause }, { "untested", "b", "unknown" })
+  t.contains(m.verdict.text, "The order stands although crashed's repeats at load point 3 failed 0 of 1800, 540 of "
+    .. "1800 and 0 of 1800 requests (failures in one repeat, of a cause the files do not record, chi-square "
+    .. "heterogeneity p < 1e-9), above the default failure limit of 5.00 % with the failures counted: failed "
+    .. "requests, whatever their cause, can only lower its run's capacity, so they cannot have put crashed above.")
+  t.lacks(m.verdict.text, "crash in one")
+  -- errors and timeouts both (500 and 40 of the 540, by hand): a crash or a queue near capacity
+  local mixed = crashed_unknown()
+  for _, st in ipairs(mixed.stages) do
+    local f = st.metrics.values.requests_failed or 0
+    st.failure_kinds = { timeout = f > 0 and 40 or 0, error = f > 0 and f - 40 or 0, unknown = 0 }
+  end
+  m = report.build { a = sd("low", low()), b = sd("crashed", mixed), slo = SLO, generated = 0 }
+  t.contains(m.verdict.text, "(errors and timeouts in one repeat: a crash or a queue near capacity, chi-square "
+    .. "heterogeneity p < 1e-9), above the default failure limit of 5.00 % with the failures counted: failed "
+    .. "requests can only lower its run's capacity, so they cannot have put crashed above.")
+  -- treatments' ranking, the same words
+  local tr = require "llmd.treatments"
+  local function treatment(label, run)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local tm = tr.model({ treatment("low", low()), treatment("crashed", crashed_unknown()) }, { slo = SLO })
+  t.contains(tm.ranking[1].vs_next_text, "(failures in one repeat, of a cause the files do not record, chi-square "
+    .. "heterogeneity p < 1e-9), above the default failure limit of 5.00 % with the failures counted: failed "
+    .. "requests, whatever their cause, can only lower its run's capacity, so they cannot have put crashed above")
+  t.lacks(tm.verdict, "a crash") -- (the label is "crashed")
+end)
+
+t.test("fixb45: the order left open by one repeat's failures: the Delta and the ranking say what the files show",
+  function()
+  -- the crash in the lower run (as above): errors, a crashed repeat
+  local m = report.build { a = sd("crashed", crashed()), b = sd("high", high()), slo = SLO, generated = 0 }
+  t.eq(headline(m, "capacity").delta_text, "N/A (a crashed repeat decides whether the error-rate SLO holds: either "
+    .. "may be higher)")
+  -- no kind recorded: not a crash
+  m = report.build { a = sd("crashed", crashed_unknown()), b = sd("high", high()), slo = SLO, generated = 0 }
+  t.eq(m.capacity.evidence.overdispersed.a.cause, "unknown")
+  t.eq(headline(m, "capacity").delta_text, "N/A (one repeat's failures, of a cause the files do not record, decide "
+    .. "whether the error-rate SLO holds: either may be higher)")
+  -- both runs so, one of each kind (the same repeats: no order either way): both said, once each
+  m = report.build { a = sd("x", crashed()), b = sd("y", crashed_unknown()), slo = SLO, generated = 0 }
+  t.eq({ m.capacity.evidence.overdispersed.a.cause, m.capacity.evidence.overdispersed.b.cause }, { "errors", "unknown" })
+  t.eq(headline(m, "capacity").delta_text, "N/A (a crashed repeat and one repeat's failures, of a cause the files do "
+    .. "not record, decide whether the error-rate SLO holds: either may be higher)")
+  -- treatments' ranking of the lower place: what the files say, as compare's Verdict says it
+  local tr = require "llmd.treatments"
+  local function treatment(label, run)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local tm = tr.model({ treatment("crashed", crashed()), treatment("high", high()) }, { slo = SLO })
+  t.contains(tm.ranking[1].vs_next_text, ", so whether it holds varies between repeats (a crash in one), not with the "
+    .. "configuration")
+  tm = tr.model({ treatment("crashed", crashed_unknown()), treatment("high", high()) }, { slo = SLO })
+  t.contains(tm.ranking[1].vs_next_text, ", so whether it holds varies between repeats (failures in one repeat, of a "
+    .. "cause the files do not record), not with the configuration")
+  t.lacks(tm.ranking[1].vs_next_text, "crash in")
+end)
+
+-- Timeouts, from files: tests/data/queue_sim.py at 4 and 9.5 req/s, 40 s a load, 3 repeats.
+-- x: 20 slots, a 2 s client timeout, seed 756; its repeats at 9.5 req/s failed 16, 1 and 0 of
+-- 380 requests, every one an asyncio TimeoutError (python3 over the files' errors), 4.21, 0.26 and
+-- 0 %: against an error-rate SLO of 1 %, one above and two within, their mean 1.49 % above it.
+-- Chi-square on 16, 1, 0 of 380 each (expected 17 / 3 failed each, by hand): 18.84 + 3.843 +
+-- 5.667 + 0.285 + 0.058 + 0.086 = 28.78 at 2 df, p = exp(-28.78 / 2) = 5.6e-07. y: 6 slots, no
+-- timeout, seed 760: behind at 4 req/s already (its queue grows: TTFT p90 beyond 3 s). x meets
+-- TTFT p90 <= 3000 ms and 1 % at 4 req/s where y fails: x above, its timeouts at 9.5 counted.
+t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stands, a queue near capacity, no crash",
+  function()
+  if not t.have_numpy() then return end
+  local proc, harness = require "llmd.proc", require "llmd.harness"
+  local function sim(label, seed, slots, extra)
+    local dir = t.tmpdir() .. "/" .. label
+    local argv = { t.PY, t.root() .. "/tests/data/queue_sim.py", dir, "--rates", "4,9.5", "--slots", tostring(slots),
+      "--dur", "40", "--seed", tostring(seed), "--repeat", "3" }
+    for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+    local r = proc.run(argv)
+    t.eq(r.code, 0, r.stderr)
+    return dir
+  end
+  local xd, yd = sim("x", 756, 20, { "--timeout", "2" }), sim("y", 760, 6)
+  local slo = decision.parse_slo("ttft_p90_ms=3000,error_rate_pct=1")
+  local m = report.build { a = sd("y", harness.extract(yd, {})), b = sd("x", harness.extract(xd, {})), slo = slo,
+    generated = 0 }
+  local ev = m.capacity.evidence
+  t.eq({ ev.winner, ev.crash_in_higher and ev.crash_in_higher.cause }, { "b", "timeouts" })
+  t.eq(ev.crash_in_higher.failed, { 16, 1, 0 })
+  t.contains(m.verdict.text, "The order stands although x's repeats at load point 2 failed 16 of 380, 1 of 380 and 0 "
+    .. "of 380 requests (timeouts in one repeat: a queue near capacity, chi-square heterogeneity p = 5.6e-07), above "
+    .. "the error-rate SLO of 1.00 % with the timeouts counted: timed-out requests can only lower its run's capacity, "
+    .. "so they cannot have put x above.")
+  t.lacks(m.verdict.text, "crash")
+  -- treatments' ranking and its verdict paragraph: the same sentence
+  local tr = require "llmd.treatments"
+  local tm = tr.model(tr.load { { label = "y", dirs = { yd } }, { label = "x", dirs = { xd } } }, { slo = slo })
+  t.eq({ tm.ranking[1].label, tm.ranking[2].label }, { "x", "y" })
+  t.contains(tm.ranking[1].vs_next_text, "; the order stands although x's repeats at load point 2 failed 16 of 380, 1 "
+    .. "of 380 and 0 of 380 requests (timeouts in one repeat: a queue near capacity, chi-square heterogeneity p = "
+    .. "5.6e-07), above the error-rate SLO of 1.00 % with the timeouts counted: timed-out requests can only lower its "
+    .. "run's capacity, so they cannot have put x above")
+  t.contains(tm.verdict, "with the timeouts counted: timed-out requests can only lower its run's capacity")
+  t.lacks(tm.verdict, "crash")
+  -- x in the lower place (z: 40 slots, no timeout, seed 761, meets both SLOs at 9.5 req/s): its
+  -- timeouts may be why it is lower, the order is open, and the Delta says what decides it
+  local zd = sim("z", 761, 40)
+  m = report.build { a = sd("x", harness.extract(xd, {})), b = sd("z", harness.extract(zd, {})), slo = slo,
+    generated = 0 }
+  ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.overdispersed and ev.overdispersed.a.cause }, { "not shown to differ", "timeouts" })
+  t.eq(headline(m, "capacity").delta_text, "N/A (timeouts in one repeat, a queue near capacity, decide whether the "
+    .. "error-rate SLO holds: either may be higher)")
+  t.contains(m.verdict.text, "(timeouts in one repeat: a queue near capacity), not with the configuration")
+  t.lacks(m.verdict.text, "crash")
+  tm = tr.model(tr.load { { label = "x", dirs = { xd } }, { label = "z", dirs = { zd } } }, { slo = slo })
+  t.contains(tm.ranking[1].vs_next_text, ", so whether it holds varies between repeats (timeouts in one repeat: a "
+    .. "queue near capacity), not with the configuration")
+  t.lacks(tm.ranking[1].vs_next_text, "crash")
 end)

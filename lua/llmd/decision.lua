@@ -3716,6 +3716,10 @@ end
 -- a queue's long waits come together, and they move a mean, not the ranks
 -- (M.value_design_effect). The text, or nil where the interval takes in 0, or the test found
 -- a difference, or the test is not on the requests.
+-- What a mean's interval read with the ranks' design effect is, after "from their ranks, ":
+-- here, and beside a capacity whose one-run mean intervals took it (llmd.report, lp.mean_ci).
+M.RANKS_UNDERSTATE_MEAN = "which understates a mean's (a queue's long waits come together; the values' own design "
+  .. "effect was not known)"
 function M.interval_not_evidence(key, test, eff, p)
   if not (test and eff and test.test == "mann_whitney" and test.units ~= "repeats" and eff.units ~= "repeats") then
     return nil
@@ -3725,8 +3729,7 @@ function M.interval_not_evidence(key, test, eff, p)
   return ("its interval leaves out 0, but that names no winner: it is of %s, the test (which decides) of "
     .. "every request's rank, and that finds no clear difference%s"):format(mean and "the mean, which a few long waits "
     .. "move" or "one percentile", mean and eff.mean_deff ~= "values" and "; and it is too narrow for a mean: it takes "
-    .. "the requests' dependence from their ranks, as the test does, which understates a mean's (a queue's long "
-    .. "waits come together; the values' own design effect was not known)" or "")
+    .. "the requests' dependence from their ranks, as the test does, " .. M.RANKS_UNDERSTATE_MEAN or "")
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),

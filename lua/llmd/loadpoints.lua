@@ -198,8 +198,13 @@ function M.points(run)
         p.per_request = { samples = src.samples, deff = src.sample_deff }
       else
         -- (read back from a workspace: the intervals compare.lua saved, M.stage_percentile_cis)
-        local saved = m.percentile_ci or (#measured == 1 and run.overall and run.overall.percentile_ci) or nil
-        if saved then p.per_request = { saved = saved } end
+        -- (and the design effects saved beside them, which a mean's saved before fixa45 is
+        -- widened by: M.mean_ci)
+        local saved, deff = m.percentile_ci, m.sample_deff
+        if not saved and #measured == 1 and run.overall then
+          saved, deff = run.overall.percentile_ci, run.overall.sample_deff
+        end
+        if saved then p.per_request = { saved = saved, deff = deff } end
       end
     end
     -- the drain-reduced rate's figures (llmd.runmodel.DRAIN_BASIS), one record a repeat:
@@ -3134,9 +3139,10 @@ M.WORST_DEFF_RATIO = 6
 -- the top load offered, and the top 40 % of any ladder read as near capacity, even 100 slots at
 -- rho 0.17), and (2) its interval of some percentile or mean SLO metric (M.slo_ci), widened
 -- about the figure by sqrt(M.WORST_DEFF_RATIO) (the worst understatement measured: README's
--- coverage table), would reach across that SLO. A mean's interval (M.mean_ci, the same design
+-- coverage table), would reach across that SLO. A mean's interval (M.mean_ci, its values' design
 -- effect) runs narrow near capacity as a percentile's does (audit41's meancov.py: 40 seeds on
--- 20 slots, TTFT mean's covered 65 % at rho 0.74, 33 % at 0.84). slo: the SLOs; without them
+-- 20 slots, TTFT mean's covered 65 % at rho 0.74, 33 % at 0.84, with the ranks'; with the values'
+-- own no better, capa39_deff.py --meancov). slo: the SLOs; without them
 -- (or where no percentile or mean SLO is set) no point is marked.
 function M.interval_coverage(points, slo, sat)
   local out, top = {}, max_achieved(points)
@@ -3184,9 +3190,18 @@ end
 -- The design effect a sample kind's interval reads from a set's sample_deff (llmd.runmodel
 -- fill): the token gaps' (ITL) their own, the requests their clusters (itl_gaps:
 -- llmd.runmodel.gap_design_effect; the TPOTs' where a set has no such one), every other
--- kind's its requests'. nil where unknown.
-function M.sample_deff(sd, kind)
+-- kind's its requests'. nil where unknown. mean: a mean's, and whose it is: the values' own
+-- (kind .. "_mean", ITL's itl_gaps_mean: llmd.decision.value_design_effect) and "values"; where
+-- a set has none (a run model saved before fixj44) the ranks' above and "ranks" (task fixa45:
+-- the ranks' understates how much a queue's mean varies, tests/sim/capa39_deff.py --meancov).
+function M.sample_deff(sd, kind, mean)
   if not sd then return nil end
+  if mean then
+    local own = sd[(kind == "itl" and "itl_gaps" or kind) .. "_mean"]
+    if own then return own, "values" end
+    local d = M.sample_deff(sd, kind)
+    return d, d and "ranks" or nil
+  end
   if kind == "itl" then return sd.itl_gaps or sd.itl end
   return sd[kind]
 end
@@ -3196,33 +3211,71 @@ function M.sample_unit(kind)
   return kind == "itl" and "token gaps" or "requests"
 end
 
+-- Why n samples of kind at design effect deff carry too few independent ones for an interval.
+local function too_few(n, kind, deff)
+  return ("its %d %s carry about %.0f independent ones (design effect %.3g)"):format(n, M.sample_unit(kind), n / deff,
+    deff)
+end
+
+-- A mean's interval e as a run model saved it (M.stage_percentile_cis; v the figure) read with
+-- the values' own design effect: one saved before fixa45 (no e.mean_deff) was read with the
+-- ranks' (e.deff), so where the saved stage has both (sd: its sample_deff, llmd.runmodel
+-- latency_deff) its half-width grows by sqrt(values' / ranks') (v -+ z sd sqrt(deff / n) is
+-- symmetric but for the clip at 0: the half-width is e.hi - v), and it is unknown below
+-- M.SLO_CI_MIN_EFFECTIVE; without them it stays the ranks', marked "ranks". A copy; e itself
+-- where it says whose it is.
+local function saved_mean(e, v, sd, kind)
+  if e.mean_deff then return e end
+  local out = {}
+  for k, x in pairs(e) do out[k] = x end
+  out.mean_deff = "ranks"
+  local own, ranks = sd and sd[kind .. "_mean"], sd and sd[kind]
+  if not (own and ranks and ranks > 0 and e.n and e.deff) then return out end
+  local d = math.max(1, e.deff * own / ranks)
+  if e.lo ~= nil and e.hi ~= nil then
+    local h = (e.hi - v) * math.sqrt(d / e.deff)
+    out.lo, out.hi = math.max(0, v - h), v + h
+  elseif e.n / d >= M.SLO_CI_MIN_EFFECTIVE then
+    -- (too few with the ranks', enough with the values': no spread was saved to widen)
+    return out
+  end
+  out.deff, out.mean_deff = d, "values"
+  if e.n / d < M.SLO_CI_MIN_EFFECTIVE then out.lo, out.hi, out.why = nil, nil, too_few(e.n, kind, d) end
+  return out
+end
+
 -- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
--- kind): an answer already known, packed ({lo, hi, info} or {nil, nil, why[, info]}: the
--- interval a run model read back from its workspace saved, analyze.lua's; no per-request
--- samples; fewer effective requests than M.SLO_CI_MIN_EFFECTIVE), or nil and the samples'
--- accumulator, their count and their design effect (at least 1).
-local function ci_source(p, key, kind, v)
+-- kind; mean: a mean's, M.sample_deff's): an answer already known, packed ({lo, hi, info} or
+-- {nil, nil, why[, info]}: the interval a run model read back from its workspace saved,
+-- analyze.lua's; no per-request samples; fewer effective requests than
+-- M.SLO_CI_MIN_EFFECTIVE), or nil, the samples' accumulator and info: {n = their count, deff =
+-- their design effect (at least 1), mean_deff = "values" | "ranks" for a mean (whose design
+-- effect it is, M.sample_deff)}.
+local function ci_source(p, key, kind, v, mean)
   local pr = p.per_request
   if pr and pr.saved then
     local e = pr.saved[key]
     if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
       return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
     end
+    if mean then e = saved_mean(e, v, pr.deff, kind) end
     -- (its requests and design effect where saved: what compare.lua said of the point)
-    if e.lo == nil then return table.pack(nil, nil, e.why, e.n and { n = e.n, deff = e.deff } or nil) end
-    return table.pack(math.min(e.lo, v), math.max(e.hi or math.huge, v), { n = e.n, deff = e.deff })
+    local info = e.n and { n = e.n, deff = e.deff, mean_deff = e.mean_deff } or nil
+    if e.lo == nil then return table.pack(nil, nil, e.why, info) end
+    return table.pack(math.min(e.lo, v), math.max(e.hi or math.huge, v), info or {})
   end
   local acc = pr and pr.samples and pr.samples[kind]
   if not acc or acc:count() == 0 then
     return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
   end
   local n = acc:count()
-  local deff = math.max(1, M.sample_deff(pr.deff, kind) or 1)
-  if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return table.pack(nil, nil, ("its %d %s carry about %.0f independent ones (design effect %.3g)")
-      :format(n, M.sample_unit(kind), n / deff, deff), { n = n, deff = deff })
+  local d, of = M.sample_deff(pr.deff, kind, mean)
+  -- (of: nil where no design effect is known at all, 1 then, neither the ranks' nor the values')
+  local info = { n = n, deff = math.max(1, d or 1), mean_deff = mean and of or nil }
+  if n / info.deff < M.SLO_CI_MIN_EFFECTIVE then
+    return table.pack(nil, nil, too_few(n, kind, info.deff), info)
   end
-  return nil, acc, n, deff
+  return nil, acc, info
 end
 
 -- The 95 % interval of point p's percentile SLO metric key (M.SLO_CI_Z): lo, hi in the
@@ -3236,8 +3289,9 @@ function M.percentile_ci(p, key)
   local kind, pct = M.percentile_key(key)
   local v = field(p, key)
   if not kind or type(v) ~= "number" then return nil, nil, "not a percentile" end
-  local early, acc, n, deff = ci_source(p, key, kind, v)
+  local early, acc, info = ci_source(p, key, kind, v)
   if early then return table.unpack(early, 1, early.n) end
+  local n, deff = info.n, info.deff
   local q = pct / 100
   local h = M.SLO_CI_Z * math.sqrt(n * deff * q * (1 - q))
   -- (the order statistics at ranks n q -+ h rounded outward, 1-based: the lower end's rank
@@ -3248,7 +3302,7 @@ function M.percentile_ci(p, key)
   local rl, ru = math.floor(n * q - h), math.ceil(n * q + h)
   if rl >= 1 then lo = acc:percentile(100 * (rl - 0.5) / n, "nearest") * 1000 end
   if ru <= n then hi = acc:percentile(100 * (ru - 0.5) / n, "nearest") * 1000 end
-  return math.min(lo, v), math.max(hi, v), { n = n, deff = deff }
+  return math.min(lo, v), math.max(hi, v), info
 end
 
 -- The sample kind of a mean latency SLO key ("ttft_mean_ms" -> "ttft", "ntpot_mean_ms" ->
@@ -3260,25 +3314,29 @@ function M.mean_key(key)
 end
 
 -- The 95 % interval of point p's mean SLO metric key, as M.percentile_ci gives a
--- percentile's (the same returns, the same design effect and the same fewest effective
--- requests): v -+ z sd / sqrt(n / deff), sd the requests' sample standard deviation (ddof
--- 1), deff their design effect in send order (the percentile's: llmd.runmodel
--- sample_design_effects), the lower end clipped at 0. Without it a one-run load point's
--- pass or fail of a mean SLO was its point estimate's: two runs of one server ordered by
--- which side of the SLO their noise put one load (task fixf40, test_capacity_mean_slo.lua).
+-- percentile's (the same returns and the same fewest effective requests): v -+ z sd /
+-- sqrt(n / deff), sd the requests' sample standard deviation (ddof 1), deff the design effect
+-- of their values in send order (M.sample_deff's mean one: llmd.decision.value_design_effect;
+-- info.mean_deff "values"), the lower end clipped at 0; a run model saved without it reads
+-- the ranks' (the percentile's; info.mean_deff "ranks"). Without an interval a one-run load
+-- point's pass or fail of a mean SLO was its point estimate's: two runs of one server ordered
+-- by which side of the SLO their noise put one load (task fixf40, test_capacity_mean_slo.lua).
+-- (Task fixa45: the ranks' design effect understates a mean's, as fixj44 found for the rows:
+-- tests/sim/capa39_deff.py --meancov, 20 slots, 200 seeds a load, TTFT mean's interval wholly
+-- below the mean over the seeds, a load read as meeting an SLO it fails: README's table.)
 function M.mean_ci(p, key)
   local kind = M.mean_key(key)
   local v = field(p, key)
   if not kind or type(v) ~= "number" then return nil, nil, "not a mean" end
-  local early, acc, n, deff = ci_source(p, key, kind, v)
+  local early, acc, info = ci_source(p, key, kind, v, true)
   if early then return table.unpack(early, 1, early.n) end
   local var = acc:variance(1)
   if not finite(var) then
-    return nil, nil, "its requests' spread is unknown (an infinite sample)", { n = n, deff = deff }
+    return nil, nil, "its requests' spread is unknown (an infinite sample)", info
   end
   -- (samples in seconds, the metric in ms)
-  local h = M.SLO_CI_Z * math.sqrt(var * deff / n) * 1000
-  return math.max(0, v - h), v + h, { n = n, deff = deff }
+  local h = M.SLO_CI_Z * math.sqrt(var * info.deff / info.n) * 1000
+  return math.max(0, v - h), v + h, info
 end
 
 -- Is key an SLO metric whose one-run interval these give (a percentile or a mean of
@@ -3303,17 +3361,20 @@ function M.stage_percentile_cis(set)
   local p = { values = set.values or {}, per_request = { samples = set.samples, deff = set.sample_deff } }
   for _, m in ipairs(metrics.list) do
     if M.interval_key(m.key) and type(p.values[m.key]) == "number" then
-      local lo, hi, info = M.slo_ci(p, m.key)
+      local lo, hi, info, more = M.slo_ci(p, m.key)
       if lo then
-        out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff }
+        out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff,
+          mean_deff = info.mean_deff }
       else
         -- (its requests and their design effect too, where it has requests: what a longer load
         -- would need, M.unclear_loads)
         local kind = M.interval_key(m.key)
         local acc = set.samples[kind]
         local n = acc and acc:count() or 0
-        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and M.sample_deff(set.sample_deff, kind)
-          or nil }
+        local mean = M.mean_key(m.key) ~= nil
+        local d, of = M.sample_deff(set.sample_deff, kind, mean)
+        out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and (more and more.deff or d) or nil,
+          mean_deff = n > 0 and mean and of or nil }
       end
       any = true
     end
@@ -3328,7 +3389,9 @@ end
 -- cannot be told (no per-request data) is open on both sides (0 to unbounded: the point
 -- may meet or fail the SLO). unclear = the points ({point = index, key, reason, n, deff;
 -- n and deff absent where unknown}) whose
--- interval of an SLO metric straddles its SLO, or is unknown, with why. nil where no SLO is a percentile, or
+-- interval of an SLO metric straddles its SLO, or is unknown, with why; mean_deff = "ranks" where
+-- a mean SLO's interval took the ranks' design effect at some point (M.mean_ci). nil where no SLO
+-- is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
@@ -3349,7 +3412,7 @@ function M.capacity_noise(points, slo, cap, opts)
   -- at 30x the SLO, could never be known to fail, and its run's range would run past its
   -- ceiling)
   local past_from = M.saturated_from(sat)
-  local nominal_fail = false
+  local nominal_fail, ranks_mean = false, false
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
@@ -3366,6 +3429,7 @@ function M.capacity_noise(points, slo, cap, opts)
         lo, hi, why, info = M.slo_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
+        if info and info.mean_deff == "ranks" and field(p, x.key) ~= nil then ranks_mean = true end
         -- (opts.open_narrow: an interval known to run narrow near capacity counted as
         -- unknown, open on both sides: what the order would be without them; not past a load
         -- whose nominal interval already failed an SLO, where the capacity is bounded without
@@ -3416,6 +3480,9 @@ function M.capacity_noise(points, slo, cap, opts)
     end
   end
   r.coverage = json.array(cov)
+  -- (a mean SLO's interval at some one-run point from the ranks' design effect, its values' own
+  -- not saved: too narrow, which the capacity's cells say, M.mean_ci)
+  r.mean_deff = ranks_mean and "ranks" or nil
   return r
 end
 
@@ -3459,15 +3526,17 @@ function M.unclear_loads(points, slo, unclear, sat)
     local p = points[u.point]
     if p and (p.repeats or 1) < 2 then
       local e = entry(u.point, u.key)
-      local lo, hi = M.slo_ci(p, u.key)
+      local lo, hi, _, info = M.slo_ci(p, u.key)
       local pr, kind = p.per_request or {}, M.interval_key(u.key)
-      -- its requests and their design effect: from its samples, or as a saved workspace keeps
-      -- them (M.stage_percentile_cis)
+      -- its requests and their design effect: the interval's (info: a mean's its values' own,
+      -- M.mean_ci), from its samples, or as a saved workspace keeps them (M.stage_percentile_cis)
       local n, deff
-      if pr.saved and type(pr.saved[u.key]) == "table" then
+      if type(info) == "table" and info.n then
+        n, deff = info.n, info.deff
+      elseif pr.saved and type(pr.saved[u.key]) == "table" then
         n, deff = pr.saved[u.key].n, pr.saved[u.key].deff
       elseif pr.samples and kind and pr.samples[kind] then
-        n, deff = pr.samples[kind]:count(), pr.deff and pr.deff[kind]
+        n, deff = pr.samples[kind]:count(), M.sample_deff(pr.deff, kind, M.mean_key(u.key) ~= nil)
       end
       if lo then
         e.remedy, e.lo, e.hi = "repeats", lo, hi

@@ -1545,6 +1545,11 @@ end
 -- (c.noise.narrow: lp.interval_coverage).
 local NARROW_CELL = "interval may be narrow near capacity: repeats settle it"
 M.NARROW_CELL = NARROW_CELL
+-- Beside a span whose one-run mean intervals took the ranks' design effect (c.noise.mean_deff
+-- "ranks": a run model saved before the values' own was, lp.mean_ci; task fixa45).
+local RANKS_MEAN_CELL = "its means' intervals take the requests' dependence from their ranks, "
+  .. decision.RANKS_UNDERSTATE_MEAN
+M.RANKS_MEAN_CELL = RANKS_MEAN_CELL
 
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
@@ -1583,9 +1588,14 @@ function M.capacity_span_text(c)
 end
 
 -- The caveat of a span of one run per load that rests on intervals known to run narrow near
--- capacity (NARROW_CELL), nil elsewhere; after the span's clause where there is one.
+-- capacity (NARROW_CELL), or on means' intervals from the ranks' design effect
+-- (RANKS_MEAN_CELL), nil elsewhere; after the span's clause where there is one.
 local function narrow_note(c)
-  return c.noise and not c.interval and c.noise.narrow and NARROW_CELL or nil
+  if not c.noise or c.interval then return nil end
+  local notes = {}
+  if c.noise.narrow then notes[#notes + 1] = NARROW_CELL end
+  if c.noise.mean_deff == "ranks" then notes[#notes + 1] = RANKS_MEAN_CELL end
+  return #notes > 0 and table.concat(notes, "; ") or nil
 end
 local function with_narrow(clause, c)
   local n = narrow_note(c)
@@ -1878,7 +1888,8 @@ M.unclear_of = unclear_of
 -- narrow near capacity, which the capacity's cells say (narrow_note).
 local function noise_of(nz, open)
   local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
-    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage }
+    lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage,
+    mean_deff = nz.mean_deff }
   if open and not open.unknown then
     out.if_narrow_open = { lo = open.lo, hi = open.hi, lo_tps = open.lo_tps, hi_tps = open.hi_tps,
       upper_ends = lp.interval_end(open.low), lower_ends = lp.interval_end(open.high) }
@@ -2065,7 +2076,7 @@ local function capacity_per(c, k)
   end
   if c.noise then
     out.noise = span_per(c.noise)
-    out.noise.unclear, out.noise.narrow = c.noise.unclear, c.noise.narrow
+    out.noise.unclear, out.noise.narrow, out.noise.mean_deff = c.noise.unclear, c.noise.narrow, c.noise.mean_deff
     if c.noise.coverage then
       -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
       local cov = {}

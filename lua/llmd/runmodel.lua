@@ -639,9 +639,13 @@ function M.fill(set, a, method, why)
   -- and the intervals of a load point's SLO metrics (llmd.loadpoints.slo_ci)
   set.samples = { latency = a.e2e, ttft = a.ttft, tpot = a.tpot, itl = a.itl, ntpot = a.ntpot }
   -- and how far their order makes them dependent (llmd.decision.design_effect); itl_gaps:
-  -- the pooled gaps' own (M.gap_design_effect), which the ITL's intervals read
+  -- the pooled gaps' own (M.gap_design_effect), which the ITL's intervals read; itl_gaps_mean:
+  -- the same from the TPOTs' values' own, which the ITL mean's reads (llmd.loadpoints.sample_deff)
   set.sample_deff = M.sample_design_effects(a.seq)
-  if set.sample_deff then set.sample_deff.itl_gaps = M.gap_design_effect(a, set.sample_deff.tpot) end
+  if set.sample_deff then
+    set.sample_deff.itl_gaps = M.gap_design_effect(a, set.sample_deff.tpot)
+    set.sample_deff.itl_gaps_mean = M.gap_design_effect(a, set.sample_deff.tpot_mean)
+  end
   why = why or {}
   M.put(set, "requests_ok", a.ok, src)
   M.put(set, "requests_failed", a.failed, src)

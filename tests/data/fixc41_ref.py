@@ -7,6 +7,9 @@ E2E = TTFT + the gaps' sum; m_i + 1 output tokens; TPOT (E2E - TTFT) / m_i; NTPO
 The ITL gaps' design effect, the requests their clusters (llmd.runmodel.gap_design_effect):
 gaps mean(g)^2 var(tpot) / mean(tpot)^2 (1 + var(out) / mean(out)^2) d_tpot / (requests
 var(g)), at least d_tpot; the intervals as llmd.loadpoints.mean_ci and percentile_ci.
+Since fixa45 a mean's interval reads the values' own design effect (seqstats.value_deff, Geyer's
+sum on the values centred on their mean): the ITL mean's the gaps' formula above with the TPOTs'
+values' own in d_tpot's place, NTPOT mean's the NTPOTs' values' own.
 """
 import math
 import os
@@ -16,7 +19,7 @@ import numpy as np
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from seqstats import deff  # noqa: E402
+from seqstats import deff, value_deff  # noqa: E402
 
 Z = 1.959964
 gaps, tpot, ntpot, outl = [], [], [], []
@@ -46,3 +49,11 @@ for name, d in (("main (d_tpot)", d_t), ("fixc41", d_g)):
 d_n = deff(nt)
 h = Z * nt.std(ddof=1) / math.sqrt(len(nt) / d_n) * 1000
 print(f"NTPOT mean {nt.mean() * 1000:.6f} ms, deff {d_n:.6f}: {nt.mean() * 1000 - h:.6f} to {nt.mean() * 1000 + h:.6f}")
+d_tv = value_deff(tp)
+d_gv = max(d_tv, len(g) * g.mean() ** 2 * tp.var(ddof=1) / tp.mean() ** 2 * kish * d_tv / (len(tp) * g.var(ddof=1)))
+h = Z * math.sqrt(g.var(ddof=1) * d_gv / len(g)) * 1000
+print(f"fixa45: TPOT values' deff {d_tv:.6f}, itl_gaps_mean {d_gv:.6f}: ITL mean {g.mean() * 1000 - h:.6f} to "
+      f"{g.mean() * 1000 + h:.6f}")
+d_nv = value_deff(nt)
+h = Z * nt.std(ddof=1) / math.sqrt(len(nt) / d_nv) * 1000
+print(f"fixa45: NTPOT values' deff {d_nv:.6f}: NTPOT mean {nt.mean() * 1000 - h:.6f} to {nt.mean() * 1000 + h:.6f}")

@@ -1,7 +1,8 @@
 -- An SLO on a MEAN latency (--slo ttft_mean_ms<=...) decides a one-run load point's pass or
 -- fail within that mean's noise, as a percentile SLO does (task fixf40): the mean carries a
 -- 95 % interval, mean -+ 1.96 sd / sqrt(n / deff) with the requests' design effect in send
--- order (the percentile's), a point whose interval straddles the SLO is unclear, and the
+-- order (the percentile's, the ranks'; their values' own where known since fixa45, below), a
+-- point whose interval straddles the SLO is unclear, and the
 -- capacity bracket is weighed on the intervals' ends (lp.capacity_noise). Before, the point
 -- estimate decided: two runs of one server (queue_sim.py, 20 slots, seeds 1001 and 10001)
 -- were ordered at TTFT mean <= 105 ms by which side of 105 ms one load's noise put them.
@@ -30,6 +31,8 @@ end
 
 t.test("mean_ci: mean -+ 1.96 sd / sqrt(n / deff), the percentile's design effect and fewest effective requests",
   function()
+  -- (these points carry only the ranks' design effect, ttft: the fallback of a model saved
+  -- before the values' own, ttft_mean, was; the same arithmetic)
   local acc = acc_1000()
   -- numpy: x = arange(1, 1001); x.mean() 500.5, x.std(ddof=1) 288.8194; deff 1: 500.5 -+
   -- 1.959964 x 288.8194 / sqrt(1000) = 482.599 to 518.401; deff 4: / sqrt(250): 464.698 to 536.302
@@ -71,6 +74,143 @@ t.test("capacity_noise: a one-run point whose mean's interval straddles a mean S
   t.eq({ #s, s[1].point, s[1].remedy }, { 1, 3, "repeats" })
   t.near(s[1].lo, 482.5991, 1e-3)
 end)
+
+-- A mean's interval reads the design effect of the requests' VALUES in send order, not of their
+-- ranks (task fixa45, as fixj44 did for the comparison rows): a queue's long waits come
+-- together and move the mean more than the ranks, so the ranks' made a load's interval too
+-- narrow, and a capacity order settled where it is not (tests/sim/capa39_deff.py --meancov).
+-- Expected values: tests/data/mean_slo_deff_ref.py (numpy, seqstats.py), on the same 1000 TTFTs
+-- as lcg_ttfts below: mean 180.064 ms, sd 211.9403 ms; ranks' design effect 2.495165 (159.3143 to
+-- 200.8137 ms), values' 19.296208 (122.3611 to 237.7669 ms).
+do
+  local rm = require "llmd.runmodel"
+  local decision = require "llmd.decision"
+  local report = require "llmd.report"
+
+  -- 1000 TTFTs (ms): 100 + (s >> 16) mod 100 of a fixed LCG, plus burst ms for requests
+  -- 401..420 (burst 0: none) and shift ms for all
+  local function lcg_ttfts(burst, shift)
+    local s, out = 12345, {}
+    for i = 1, 1000 do
+      s = (s * 1103515245 + 12345) % 2147483648 -- (integers: exact, as python's)
+      out[i] = 100 + (s >> 16) % 100 + ((i >= 401 and i <= 420) and burst or 0) + shift
+    end
+    return out
+  end
+  -- one load point of one run at rps req/s from those TTFTs, sent 0.1 s apart, read as a
+  -- harness's per-request file is (llmd.runmodel.fill: the samples and their design effects)
+  local function lcg_point(rps, burst, shift)
+    local a = rm.accumulator()
+    for i, x in ipairs(lcg_ttfts(burst, shift)) do
+      local start, ttft = 0.1 * i, x / 1000
+      a.add_done(start, start + ttft + 1, ttft + 1, ttft, 0.01, (ttft + 1) / 101, 100, 101)
+    end
+    local set = rm.set()
+    rm.fill(set, a, "linear")
+    return { offered = rps, load_type = "rate", achieved_rps = rps, values = set.values,
+      per_request = { samples = set.samples, deff = set.sample_deff } }
+  end
+  local function run(points)
+    for i, p in ipairs(points) do p.index = i end
+    return points
+  end
+  local SLO = { { key = "ttft_mean_ms", max = 220 } }
+  -- a capacity as compare.lua keeps it (llmd.report: the one-run points' noise range)
+  local function capacity(pts)
+    local c = lp.capacity(pts, SLO)
+    c.noise = report.noise_of(lp.capacity_noise(pts, SLO, c))
+    return c
+  end
+
+  t.test("mean_ci: the values' own design effect, not the ranks'; the ranks' where a set has only those, said so",
+    function()
+    local p = lcg_point(6, 1500, 0)
+    t.near(p.values.ttft_mean_ms, 180.064, 1e-9)
+    t.near(p.per_request.deff.ttft, 2.495165, 1e-5)
+    t.near(p.per_request.deff.ttft_mean, 19.296208, 1e-5)
+    local lo, hi, info = lp.mean_ci(p, "ttft_mean_ms")
+    -- (main: the ranks' 2.495165, 159.3143 to 200.8137 ms)
+    t.near(lo, 122.3611, 1e-3)
+    t.near(hi, 237.7669, 1e-3)
+    t.near(info.deff, 19.296208, 1e-5)
+    t.eq({ info.n, info.mean_deff }, { 1000, "values" })
+    -- a set without the values' own (a run model saved before fixj44): the ranks', marked
+    p.per_request.deff = { ttft = p.per_request.deff.ttft }
+    lo, hi, info = lp.mean_ci(p, "ttft_mean_ms")
+    t.near(lo, 159.3143, 1e-3)
+    t.near(hi, 200.8137, 1e-3)
+    t.eq(info.mean_deff, "ranks")
+    -- a percentile's stays on the ranks' (it is of the ranks: tests/sim/capa39_deff.py)
+    local _, _, pinfo = lp.percentile_ci(lcg_point(6, 1500, 0), "ttft_p90_ms")
+    t.near(pinfo.deff, 2.495165, 1e-5)
+    t.eq(pinfo.mean_deff, nil)
+  end)
+
+  t.test("capacity at a mean SLO: a load the ranks' interval put wholly below the limit straddles it; no order",
+    function()
+    -- A: loads 2, 4, 6, 8 req/s, TTFT mean 149.5 ms at 2 and 4 (no burst: ranks' and values'
+    -- design effects alike, the interval a few ms wide, below 220 ms), the burst's 180.064 ms at
+    -- 6, 2149.5 ms at 8 (fails); B: the same but 2149.5 ms at 6 too. TTFT mean <= 220 ms: A met
+    -- it at 6 req/s where B failed it, on the means
+    local A = run { lcg_point(2, 0, 0), lcg_point(4, 0, 0), lcg_point(6, 1500, 0), lcg_point(8, 0, 2000) }
+    local B = run { lcg_point(2, 0, 0), lcg_point(4, 0, 0), lcg_point(6, 0, 2000), lcg_point(8, 0, 2000) }
+    local ca, cb = capacity(A), capacity(B)
+    t.eq({ ca.kind, ca.between, cb.kind, cb.between }, { "interpolated", { 3, 4 }, "interpolated", { 2, 3 } })
+    -- A's load 3: 122.4 to 237.8 ms straddles 220 ms (main, the ranks': 159.3 to 200.8 ms, wholly
+    -- below: met, and A's range 6 to 8 req/s)
+    t.eq(#ca.noise.unclear, 1)
+    t.eq({ ca.noise.unclear[1].point, ca.noise.unclear[1].key }, { 3, "ttft_mean_ms" })
+    t.near(ca.noise.lo, 4, 1e-9)
+    t.near(ca.noise.hi, 8, 1e-9)
+    t.eq(ca.noise.mean_deff, nil, "the values' own: no caveat")
+    -- so A's capacity may lie anywhere from 4 req/s, where B's does (4 to 6): no order, where
+    -- main named A the higher (capacity_touch at 6 req/s: A's interval below the limit, B's above)
+    local ev = decision.capacity_evidence(ca, cb, decision.MIN_EFFECT)
+    t.eq(ev.higher, nil, tostring(ev.verdict))
+    t.eq(decision.capacity_touch(ca, cb), nil)
+    -- and what settles it: repeats of A's load 3, with its interval
+    local s = lp.unclear_loads(A, SLO, ca.noise.unclear)
+    t.eq({ #s, s[1].point, s[1].remedy }, { 1, 3, "repeats" })
+    t.near(s[1].lo, 122.3611, 1e-3)
+  end)
+
+  t.test("a saved mean interval read with the ranks' (saved before fixa45) is widened to the values' own", function()
+    local p = lcg_point(6, 1500, 0)
+    -- what a run model saves of the stage (llmd.runmodel.to_plain: stage_percentile_cis and
+    -- the design effects), read back by analyze.lua: the values' own interval, marked so
+    local set = { values = p.values, samples = p.per_request.samples, sample_deff = p.per_request.deff }
+    local saved = lp.stage_percentile_cis(set)
+    t.eq(saved.ttft_mean_ms.mean_deff, "values")
+    local deffs = { ttft = p.per_request.deff.ttft, ttft_mean = p.per_request.deff.ttft_mean }
+    local q = { offered = 6, load_type = "rate", achieved_rps = 6, values = p.values,
+      per_request = { saved = saved, deff = deffs } }
+    local lo, hi, info = lp.mean_ci(q, "ttft_mean_ms")
+    t.near(lo, 122.3611, 1e-3)
+    t.near(hi, 237.7669, 1e-3)
+    t.eq(info.mean_deff, "values")
+    -- one saved with the ranks' (no mean_deff: 159.3143 to 200.8137, deff 2.495165): its
+    -- half-width times sqrt(19.296208 / 2.495165), the values' interval again
+    q.per_request.saved = { ttft_mean_ms = { lo = 159.314324178, hi = 200.813675822, n = 1000, deff = 2.495164935 } }
+    lo, hi, info = lp.mean_ci(q, "ttft_mean_ms")
+    t.near(lo, 122.3611, 1e-3)
+    t.near(hi, 237.7669, 1e-3)
+    t.near(info.deff, 19.296208, 1e-5)
+    t.eq(info.mean_deff, "values")
+    -- and without the values' own saved beside it (a model saved before fixj44): as saved, the
+    -- ranks', which the capacity's cell says
+    q.per_request.deff = { ttft = deffs.ttft }
+    lo, hi, info = lp.mean_ci(q, "ttft_mean_ms")
+    t.near(lo, 159.3143, 1e-3)
+    t.near(hi, 200.8137, 1e-3)
+    t.eq(info.mean_deff, "ranks")
+    local A = run { lcg_point(2, 0, 0), lcg_point(4, 0, 0), q, lcg_point(8, 0, 2000) }
+    local ca = capacity(A)
+    t.eq(#ca.noise.unclear, 0)
+    t.eq(ca.noise.mean_deff, "ranks")
+    t.ok(report.capacity_text(ca):find(report.RANKS_MEAN_CELL, 1, true), report.capacity_text(ca))
+    t.ok(report.RANKS_MEAN_CELL:find("from their ranks, which understates a mean's", 1, true))
+  end)
+end
 
 if not have_numpy then
   t.test("queue_sim.py pairs at a mean SLO (skipped: no numpy for queue_sim.py)", function() end)

@@ -37,6 +37,24 @@ n b / ((n - b + 1)(n - b)) sum of squares), alone or as the larger of it and Gey
 replaced by Student's t for the batches' degrees of freedom (k - 1; obm 1.5 (k - 1)): "max(g,
 bm.5)t". Each told / covers, as --coverage, at the outward ranks, with the median design effect.
 Run: /usr/bin/python3 tests/sim/capa39_deff.py --batch [--slots 20] [--rhos 0.5,0.65,0.77,0.84,0.9] [--seeds 200]
+
+--meancov (task fixa45): a mean SLO's interval at a load measured once (llmd.loadpoints.mean_ci:
+mean -+ z s / sqrt(n / d), told where n / d >= 50) with d the ranks' design effect (seqstats.deff,
+what mean_ci read before fixa45) and with the values' own (seqstats.value_deff, Geyer's sum on the
+values centred on their mean: what the comparison rows' mean intervals read since fixj44), for
+TTFT, E2E and TPOT means: of the runs each is told at, the share covering the mean over the seeds
+(the truth a run's mean estimates), and how often the interval lies wholly below it (a load
+read as meeting an SLO on the mean it fails, the error that settles a capacity order too soon).
+TTFT p90's (ranks', outward) beside them for reference.
+Run: /usr/bin/python3 tests/sim/capa39_deff.py --meancov [--slots 20] [--rhos 0.3,0.5,0.7,0.84,0.9] [--seeds 100]
+fixa45, 200 seeds, rhos 0.5,0.6,0.7,0.77,0.84,0.9 (told / covers / wholly below, ranks' against values'):
+TTFT mean 200/.83/28 against 196/.85/29 at 0.5, 199/.43/108 against 173/.42/100 at 0.6, 181/.51/87
+against 116/.41/69 at 0.7, 144/.47/77 against 66/.21/52 at 0.77, 61/.16/51 against 20/.00/20 at 0.84,
+17/.00/17 against 6/.00/6 at 0.9; E2E mean alike to 0.6, then 196/.88/19 against 193/.90/17, 178/.69/52
+against 170/.72/46, 127/.50/63 against 108/.50/54, 53/.09/48 against 38/.11/34; TPOT mean (not queued
+here) 95-98 % either way; TTFT p90 (ranks') .97 .94 .80 .74 .64 .18, as --coverage found. So the values'
+own reads fewer loads as meeting a mean they fail, but neither is nominal near capacity: a minute's
+TTFT mean is skewed by the rare minutes whose queue built (below half covered from rho 0.6).
 """
 import argparse
 import os
@@ -47,7 +65,7 @@ import numpy as np
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
 from fifo_server import Fifo, need_numpy  # noqa: E402
-from seqstats import deff, midranks  # noqa: E402
+from seqstats import deff, midranks, value_deff  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--slots", type=int, default=20)
@@ -58,6 +76,7 @@ ap.add_argument("--coverage", action="store_true")
 ap.add_argument("--rhos", default="0.3,0.5,0.7,0.84,0.9,0.97")
 ap.add_argument("--gates", default="1.5,2,3")
 ap.add_argument("--batch", action="store_true")
+ap.add_argument("--meancov", action="store_true")
 a = ap.parse_args()
 need_numpy()
 Z = 1.959964
@@ -167,6 +186,40 @@ def outward_z(x, d, q, z):
     hi = xs[ru - 1] if ru <= n else np.inf
     return min(lo, v), max(hi, v)
 
+
+if a.meancov:
+    cap = a.slots / 2.1
+    rhos = a.rhos if a.rhos != ap.get_default("rhos") else "0.3,0.5,0.7,0.84,0.9"
+    print("slots %d (capacity %.2f req/s), %d seeds a load (60 s each); each: told (n / d >= 50) / covers the "
+          "mean over the seeds / wholly below it (median d)" % (a.slots, cap, a.seeds))
+    print("| rho | metric | ranks' d | values' d |")
+    print("|---|---|---|---|")
+    for rho in [float(r) for r in rhos.split(",")]:
+        rate = round(rho * cap, 2)
+        runs = [one_load(a.slots, rate, s + 1) for s in range(a.seeds)]
+        for kind in ("ttft", "e2e", "tpot"):
+            truth = np.mean([r[kind].mean() for r in runs])
+            cells = []
+            for f in (deff, value_deff):
+                told, cov, below, ds = 0, 0, 0, []
+                for r in runs:
+                    d = max(1.0, f(r[kind]))
+                    ds.append(d)
+                    iv = mean_iv(r[kind], d)
+                    if iv is not None:
+                        told += 1
+                        cov += iv[0] <= truth <= iv[1]
+                        below += iv[1] < truth
+                cells.append("%d / %s / %d (%.1f)" % (told, ("%.2f" % (cov / told)) if told else "-", below,
+                                                      np.median(ds)))
+            print("| %.2f | %s mean | %s |" % (rho, kind, " | ".join(cells)), flush=True)
+        med = np.median([np.percentile(r["ttft"], 90) for r in runs])
+        ivs = [outward(r["ttft"], max(1.0, deff(r["ttft"])), 0.9) for r in runs]
+        told = [iv for iv in ivs if iv is not None]
+        print("| %.2f | ttft p90 (median) | %d / %s / %d | - |" % (
+            rho, len(told), ("%.2f" % np.mean([lo <= med <= hi for lo, hi in told])) if told else "-",
+            sum(hi < med for lo, hi in told)), flush=True)
+    sys.exit(0)
 
 if a.batch:
     cap = a.slots / 2.1

@@ -1244,7 +1244,7 @@ static int l_add_range(lua_State *L)
     }
     if (i < 1 || (lua_Unsigned)j > src->n)
         return luaL_error(L, "stats:add_range: samples %I to %I of %I", i, j, (lua_Integer)src->n);
-    int rc = stats_add_many(s, src->v + (i - 1), (size_t)(j - i + 1));
+    int rc = stats_add_range(s, src, (size_t)(i - 1), (size_t)(j - i + 1));
     if (rc == STATS_ENOMEM)
         return luaL_error(L, "stats:add_range: not enough memory");
     if (rc != STATS_OK)
@@ -1319,8 +1319,39 @@ static int write_block(FILE *f, const void *p, size_t n)
 #define DUMP_RELEASE ((size_t)2 << 20)
 static const char *const DUMP_KEYS[] = {"release", NULL};
 
+/* The samples as floats (Stats.f32) written as doubles, as load reads them, a buffer at
+   a time; with release, the float block's whole huge pages given back as written. */
+static int write_widened(FILE *f, const Stats *s, int release)
+{
+    enum { CHUNK = 2048 };
+    double d[CHUNK];
+    size_t n = (size_t)s->n;
+    const char *p = (const char *)s->v;
+    uintptr_t freed = ((uintptr_t)p + DUMP_RELEASE - 1) & ~(uintptr_t)(DUMP_RELEASE - 1);
+    for (size_t at = 0; at < n;) {
+        size_t k = n - at < CHUNK ? n - at : CHUNK;
+        stats_samples(s, at, k, d);
+        if (!write_block(f, d, k * sizeof *d))
+            return 0;
+        at += k;
+#if defined(__linux__) && defined(MADV_DONTNEED)
+        uintptr_t upto = ((uintptr_t)p + at * sizeof(float)) & ~(uintptr_t)(DUMP_RELEASE - 1);
+        if (release && s->map_len != 0 && upto > freed) {
+            (void)madvise((void *)freed, upto - freed, MADV_DONTNEED);
+            freed = upto;
+        }
+#else
+        (void)release;
+        (void)freed;
+#endif
+    }
+    return 1;
+}
+
 static int write_samples(FILE *f, Stats *s, int release)
 {
+    if (s->f32)
+        return write_widened(f, s, release);
     size_t bytes = (size_t)s->n * sizeof *s->v;
 #if defined(__linux__) && defined(MADV_DONTNEED)
     if (release && s->map_len != 0) {
@@ -1449,6 +1480,8 @@ static int l_dump(lua_State *L)
     }
     Stats *s = &ls->s;
     uint64_t layout = (uint64_t)sizeof *ls;
+    if (s->sorted && s->n >= RUNS_MIN_SAMPLES)
+        stats_widen(s); /* (runs read doubles; sorted samples, not latencies in their order) */
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         return luaL_error(L, "%s: cannot write: %s", path, strerror(errno));
@@ -1727,6 +1760,7 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
         h->v = ls->s.v;
         h->cap = ls->s.cap;
         h->map_len = ls->s.map_len;
+        h->f32 = 0; /* read as doubles, whatever the dumping one kept */
         h->pos.len = h->neg.len = 0;
     } else {
         size_t pos_len = (size_t)h->pos.len * sizeof *h->pos.count;

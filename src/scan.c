@@ -2618,13 +2618,16 @@ static int csv_parts(const Scanner *s)
 #define CSV_MERGE_BLOCK ((size_t)2 << 20)
 static int csv_merge_samples(Stats *dst, Stats *src)
 {
-    const size_t slice = CSV_MERGE_BLOCK / sizeof(double), block = CSV_MERGE_BLOCK;
-    uintptr_t gone = ((uintptr_t)src->v + block - 1) & ~(uintptr_t)(block - 1); /* whole ones */
+    /* (src's samples as it keeps them: 4 bytes each as floats, else 8) */
+    const size_t size = src->f32 ? sizeof(float) : sizeof(double);
+    const size_t slice = CSV_MERGE_BLOCK / size, block = CSV_MERGE_BLOCK;
+    const char *base = (const char *)src->v;
+    uintptr_t gone = ((uintptr_t)base + block - 1) & ~(uintptr_t)(block - 1); /* whole ones */
     for (size_t i = 0; i < src->n; i += slice) {
         size_t k = src->n - i < slice ? src->n - i : slice;
-        if (stats_add_many(dst, src->v + i, k) != STATS_OK)
+        if (stats_add_range(dst, src, i, k) != STATS_OK)
             return -1;
-        uintptr_t upto = (uintptr_t)(src->v + i + k) & ~(uintptr_t)(block - 1);
+        uintptr_t upto = (uintptr_t)(base + (i + k) * size) & ~(uintptr_t)(block - 1);
         if (upto > gone) {
             (void)madvise((void *)gone, (size_t)(upto - gone), MADV_DONTNEED);
             gone = upto;

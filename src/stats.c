@@ -742,6 +742,7 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int
 static void sort_samples(Stats *s)
 {
     size_t n = (size_t)s->n;
+    stats_widen(s);
     if (n >= ((size_t)1 << 16) && quantum_sort(s->v, n, s->min, s->max, s->portable) == 0)
         return;
     sort_doubles(s->v, n);
@@ -796,6 +797,36 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
+}
+
+/* ---- samples kept as floats (Stats.f32) ------------------------------------------ */
+
+/* Doubles read from a float store a chunk at a time (a multiple of 4: the variance's
+   lanes go on from one chunk to the next as over the doubles, so the same bits). */
+#define F32_CHUNK 1024
+
+/* x is exactly a float (an infinity is; a NaN is not), without converting one that is
+   out of a float's range. */
+static inline int is_float(double x)
+{
+    if (isinf(x))
+        return 1;
+    return fabs(x) <= FLT_MAX && (double)(float)x == x;
+}
+
+/* d[0..m) = f[0..m), exactly. */
+static void widen_floats(const float *f, double *d, size_t m)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= m; i += 4) {
+        __m128 x = _mm_loadu_ps(f + i);
+        _mm_storeu_pd(d + i, _mm_cvtps_pd(x));
+        _mm_storeu_pd(d + i + 2, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
+    }
+#endif
+    for (; i < m; i++)
+        d[i] = (double)f[i];
 }
 
 #define HIST_BITS 16
@@ -945,11 +976,12 @@ typedef struct HistSq {
     double mean, m2;
 } HistSq;
 
-static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
-                          uint32_t *count, HistSq *sq);
+static void hist_count_all(const double *a, const float *f, size_t n, double lo, uint64_t kmin,
+                           int shift, uint32_t *count, HistSq *sq);
 
 /*
-** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
+** vals[i] = the ranks[i]-th smallest of a[0..n) (or of f[0..n), floats, when f is not
+** NULL: read a chunk at a time as doubles) (ranks sorted, unique), by histogram:
 ** one streaming pass counts the samples in 2^bits bins spanning [min, max] by their
 ** keys, a second gathers only the bins that hold a wanted rank, and those few are
 ** sorted. a is not changed. Returns 0, -2 when a wanted bin is too crowded (most
@@ -958,8 +990,8 @@ static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, i
 ** (sum_sq_dev's, the same bits: a has its samples in order) while the samples are in
 ** registers anyway, and sets sq->done, whatever it returns after that pass.
 */
-static int hist_ranks_in(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
-                         size_t nr, double *vals, HistSq *sq, int bits)
+static int hist_ranks_in(const double *a, const float *f, size_t n, double lo, double hi,
+                         const uint64_t *ranks, size_t nr, double *vals, HistSq *sq, int bits)
 {
     /* the zeros' keys from -0 to +0 whichever of them the extremes are: the first zero
        seen is the least (or greatest) sample, and the other sign lies on its other side */
@@ -973,10 +1005,7 @@ static int hist_ranks_in(const double *a, size_t n, double lo, double hi, const 
         free(count);
         return -1;
     }
-    if (sq->want)
-        hist_count_sq(a, n, lo, kmin, shift, count, sq);
-    else
-        hist_count(a, n, lo, kmin, shift, count);
+    hist_count_all(a, f, n, lo, kmin, shift, count, sq);
     /* the bin of each rank, and how many samples lie in bins before it */
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
@@ -1021,7 +1050,16 @@ static int hist_ranks_in(const double *a, size_t n, double lo, double hi, const 
             mark[bin[i]] = (uint8_t)++w;
             from += count[bin[i]];
         }
-    hist_gather(a, n, lo, kmin, shift, mark, at, g, wanted, (int)w, sq->portable);
+    if (f == NULL) {
+        hist_gather(a, n, lo, kmin, shift, mark, at, g, wanted, (int)w, sq->portable);
+    } else {
+        double d[F32_CHUNK];
+        for (size_t o = 0; o < n; o += F32_CHUNK) {
+            size_t m = n - o < F32_CHUNK ? n - o : F32_CHUNK;
+            widen_floats(f + o, d, m);
+            hist_gather(d, m, lo, kmin, shift, mark, at, g, wanted, (int)w, sq->portable);
+        }
+    }
     from = 0;
     for (size_t i = 0; i < nr; i++) {
         if (i == 0 || bin[i - 1] != bin[i]) {
@@ -1052,19 +1090,19 @@ fail:
 
 /* hist_ranks_in in the bins the span calls for (HIST_BITS_NARROW, then HIST_BITS when a
    wanted bin is crowded there): 0, or -1 (crowded in 2^16 bins, or out of memory) */
-static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
-                      size_t nr, double *vals, HistSq *sq)
+static int hist_ranks(const double *a, const float *f, size_t n, double lo, double hi,
+                      const uint64_t *ranks, size_t nr, double *vals, HistSq *sq)
 {
     uint64_t range = key_of(hi == 0 ? 0.0 : hi) - key_of(lo == 0 ? -0.0 : lo);
     if ((range >> 52) >= HIST_NARROW)
-        return hist_ranks_in(a, n, lo, hi, ranks, nr, vals, sq, HIST_BITS) == 0 ? 0 : -1;
-    int r = hist_ranks_in(a, n, lo, hi, ranks, nr, vals, sq, HIST_BITS_NARROW);
+        return hist_ranks_in(a, f, n, lo, hi, ranks, nr, vals, sq, HIST_BITS) == 0 ? 0 : -1;
+    int r = hist_ranks_in(a, f, n, lo, hi, ranks, nr, vals, sq, HIST_BITS_NARROW);
     if (r != -2)
         return r;
     /* the squared deviations were summed in the first pass (sq->done): counted alone */
     HistSq again = *sq;
     again.want = 0;
-    return hist_ranks_in(a, n, lo, hi, ranks, nr, vals, &again, HIST_BITS) == 0 ? 0 : -1;
+    return hist_ranks_in(a, f, n, lo, hi, ranks, nr, vals, &again, HIST_BITS) == 0 ? 0 : -1;
 }
 
 /* ---- accumulators ------------------------------------------------------------ */
@@ -1075,6 +1113,7 @@ void stats_init(Stats *s, double alpha)
     s->min = HUGE_VAL;
     s->max = -HUGE_VAL;
     s->sorted = 1;
+    s->f32 = !(alpha > 0); /* floats until a sample is not one */
     if (alpha > 0) {
         s->sketch = 1;
         s->alpha = alpha;
@@ -1103,6 +1142,12 @@ static void release_v(Stats *s)
     s->map_len = 0;
 }
 
+/* The bytes the n samples take in v: 4 each as floats, else 8. */
+static size_t kept_bytes(const Stats *s)
+{
+    return (size_t)s->n * (s->f32 ? sizeof(float) : sizeof(double));
+}
+
 /*
 ** v to room for cap doubles (cap >= n). Small: realloc'd. From V_MAP_AT_LEAST bytes on
 ** (Linux): an anonymous mapping of its own, in huge pages, which grows by mremap,
@@ -1128,7 +1173,7 @@ static int resize_v(Stats *s, size_t cap)
                 return STATS_ENOMEM;
             advise_huge(p, len); /* before the copy: it is the first write */
             if (s->n)
-                memcpy(p, s->v, (size_t)s->n * sizeof *v);
+                memcpy(p, s->v, kept_bytes(s));
             release_v(s);
         }
         s->v = (double *)p;
@@ -1141,7 +1186,7 @@ static int resize_v(Stats *s, size_t cap)
         v = (double *)malloc(cap * sizeof *v);
         if (v == NULL)
             return STATS_ENOMEM;
-        memcpy(v, s->v, (size_t)s->n * sizeof *v);
+        memcpy(v, s->v, kept_bytes(s));
         release_v(s);
     } else {
         v = (double *)realloc(s->v, cap * sizeof *v);
@@ -1173,6 +1218,47 @@ void stats_clear(Stats *s)
     stats_free(s);
     stats_init(s, alpha);
     s->portable = portable;
+}
+
+/* Widened in place (Stats.f32). */
+void stats_widen(Stats *s)
+{
+    if (!s->f32)
+        return;
+    s->f32 = 0;
+    /* from the last: the double v[i] covers floats 2i and 2i + 1, both read by then
+       (cap >= n doubles: the room is there) */
+    const float *f = (const float *)s->v;
+    for (size_t i = (size_t)s->n; i-- > 0;)
+        s->v[i] = (double)f[i];
+}
+
+void stats_samples(const Stats *s, size_t from, size_t k, double *out)
+{
+    if (s->f32)
+        widen_floats((const float *)(const void *)s->v + from, out, k);
+    else if (k)
+        memcpy(out, s->v + from, k * sizeof *out);
+}
+
+static int reserve(Stats *s, size_t k);
+
+int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k)
+{
+    if (!src->f32)
+        return stats_add_many(dst, src->v + from, k);
+    if (!dst->sketch && reserve(dst, k) != STATS_OK) /* all the room first, as for one batch */
+        return STATS_ENOMEM;
+    /* in chunks: stats_add_many of a batch is that of its samples one after the other */
+    double d[F32_CHUNK];
+    for (size_t at = 0; at < k; at += F32_CHUNK) {
+        size_t m = k - at < F32_CHUNK ? k - at : F32_CHUNK;
+        stats_samples(src, from + at, m, d);
+        int rc = stats_add_many(dst, d, m);
+        if (rc != STATS_OK)
+            return rc;
+    }
+    return STATS_OK;
 }
 
 /* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low
@@ -1336,9 +1422,18 @@ int stats_add(Stats *s, double x)
     if (!s->sketch) {
         if (reserve(s, 1) != STATS_OK)
             return STATS_ENOMEM;
-        s->v[s->n] = x;
-        if (s->sorted && s->n > 0 && x < s->v[s->n - 1])
-            s->sorted = 0;
+        if (s->f32 && !is_float(x))
+            stats_widen(s);
+        if (s->f32) {
+            float *f = (float *)s->v;
+            f[s->n] = (float)x;
+            if (s->sorted && s->n > 0 && x < (double)f[s->n - 1])
+                s->sorted = 0;
+        } else {
+            s->v[s->n] = x;
+            if (s->sorted && s->n > 0 && x < s->v[s->n - 1])
+                s->sorted = 0;
+        }
         s->queries = 0;
         s->m2_known = 0;
     } else if (isfinite(x)) {
@@ -1392,6 +1487,7 @@ static double first_max(const double *xs, size_t k)
 typedef struct ExactPairs {
     double sum, comp, lo, hi;
     int sorted;
+    int exact; /* kept as floats: every one so far is exactly its float */
 } ExactPairs;
 
 /*
@@ -1402,15 +1498,21 @@ typedef struct ExactPairs {
 ** xs[0] (lo = hi = xs[0]); returns the index of the first sample left.
 */
 static inline __attribute__((always_inline)) size_t exact_pairs(const double *xs, size_t k,
-                                                                double *v, ExactPairs *e)
+                                                                double *v, float *f, ExactPairs *e)
 {
     double sum = e->sum, comp = e->comp;
     __m128d vlo = _mm_set1_pd(e->lo), vhi = vlo;
-    __m128d ok = _mm_castsi128_pd(_mm_set1_epi32(-1));
+    __m128d ok = _mm_castsi128_pd(_mm_set1_epi32(-1)), ex = ok;
     size_t i = 1;
     for (; i + 2 <= k; i += 2) {
         __m128d x2 = _mm_loadu_pd(xs + i), before = _mm_loadu_pd(xs + i - 1);
-        _mm_storeu_pd(v + i, x2);
+        if (f) { /* as floats, and whether each comes back the same */
+            __m128 x2f = _mm_cvtpd_ps(x2);
+            _mm_storel_pi((__m64 *)(void *)(f + i), x2f);
+            ex = _mm_and_pd(ex, _mm_cmpeq_pd(_mm_cvtps_pd(x2f), x2));
+        } else {
+            _mm_storeu_pd(v + i, x2);
+        }
         ok = _mm_and_pd(ok, _mm_cmpge_pd(x2, before));
         vlo = _mm_min_pd(vlo, x2);
         vhi = _mm_max_pd(vhi, x2);
@@ -1418,6 +1520,7 @@ static inline __attribute__((always_inline)) size_t exact_pairs(const double *xs
         neumaier_add(&sum, &comp, _mm_cvtsd_f64(_mm_unpackhi_pd(x2, x2)));
     }
     e->sorted &= _mm_movemask_pd(ok) == 3;
+    e->exact &= _mm_movemask_pd(ex) == 3;
     double l2[2], h2[2];
     _mm_storeu_pd(l2, vlo);
     _mm_storeu_pd(h2, vhi);
@@ -1430,7 +1533,12 @@ static inline __attribute__((always_inline)) size_t exact_pairs(const double *xs
 
 static size_t exact_pairs_sse2(const double *xs, size_t k, double *v, ExactPairs *e)
 {
-    return exact_pairs(xs, k, v, e);
+    return exact_pairs(xs, k, v, NULL, e);
+}
+
+static size_t exact_pairs_sse2_f32(const double *xs, size_t k, float *f, ExactPairs *e)
+{
+    return exact_pairs(xs, k, NULL, f, e);
 }
 
 #ifdef STATS_AVX
@@ -1441,16 +1549,22 @@ static size_t exact_pairs_sse2(const double *xs, size_t k, double *v, ExactPairs
 ** the four compensation terms at once from them, lane by lane the very operations of
 ** neumaier_add (the same bits), added to comp in order.
 */
-__attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, size_t k, double *v,
-                                                             ExactPairs *e)
+__attribute__((target("avx"))) static inline __attribute__((always_inline)) size_t
+exact_quads_avx(const double *xs, size_t k, double *v, float *f, ExactPairs *e)
 {
     double sum = e->sum, comp = e->comp;
     __m256d vlo = _mm256_set1_pd(e->lo), vhi = vlo;
-    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi32(-1));
+    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi32(-1)), ex = ok;
     size_t i = 1;
     for (; i + 4 <= k; i += 4) {
         __m256d x = _mm256_loadu_pd(xs + i), before = _mm256_loadu_pd(xs + i - 1);
-        _mm256_storeu_pd(v + i, x);
+        if (f) {
+            __m128 xf = _mm256_cvtpd_ps(x);
+            _mm_storeu_ps(f + i, xf);
+            ex = _mm256_and_pd(ex, _mm256_cmp_pd(_mm256_cvtps_pd(xf), x, _CMP_EQ_OQ));
+        } else {
+            _mm256_storeu_pd(v + i, x);
+        }
         ok = _mm256_and_pd(ok, _mm256_cmp_pd(x, before, _CMP_GE_OS));
         vlo = _mm256_min_pd(vlo, x);
         vhi = _mm256_max_pd(vhi, x);
@@ -1469,6 +1583,7 @@ __attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, s
         sum = s4;
     }
     e->sorted &= _mm256_movemask_pd(ok) == 15;
+    e->exact &= _mm256_movemask_pd(ex) == 15;
     double l4[4], h4[4];
     _mm256_storeu_pd(l4, vlo);
     _mm256_storeu_pd(h4, vhi);
@@ -1483,6 +1598,18 @@ __attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, s
     e->comp = comp;
     return i;
 }
+
+__attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, size_t k, double *v,
+                                                             ExactPairs *e)
+{
+    return exact_quads_avx(xs, k, v, NULL, e);
+}
+
+__attribute__((target("avx"))) static size_t exact_pairs_avx_f32(const double *xs, size_t k,
+                                                                 float *f, ExactPairs *e)
+{
+    return exact_quads_avx(xs, k, NULL, f, e);
+}
 #endif
 #endif
 
@@ -1495,40 +1622,58 @@ __attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, s
 */
 static int add_finite_exact(Stats *s, const double *xs, size_t k)
 {
-    double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
+    /* kept as floats (f) or doubles (v): the batch taken only when each is a float */
+    float *f = s->f32 ? (float *)(void *)s->v + s->n : NULL;
+    double *v = f ? NULL : s->v + s->n;
+    double prev = s->n == 0 ? -HUGE_VAL : f ? (double)f[-1] : v[-1];
     double sum = s->sum, comp = s->comp, x = xs[0];
     double lo = x, hi = x; /* the batch's own extremes, from its first sample */
-    int sorted = s->sorted & (x >= prev);
-    v[0] = x;
+    int sorted = s->sorted & (x >= prev), exact = 1;
+    if (f) {
+        exact = is_float(x);
+        f[0] = exact ? (float)x : 0;
+    } else {
+        v[0] = x;
+    }
     prev = x;
     neumaier_add(&sum, &comp, x);
     size_t i = 1;
 #if defined(__SSE2__)
     if (s->portable != 1 && k >= 3) {
-        ExactPairs e = {sum, comp, x, x, sorted};
+        ExactPairs e = {sum, comp, x, x, sorted, exact};
 #ifdef STATS_AVX
-        i = use_avx(s->portable) ? exact_pairs_avx(xs, k, v, &e) : exact_pairs_sse2(xs, k, v, &e);
+        if (use_avx(s->portable))
+            i = f ? exact_pairs_avx_f32(xs, k, f, &e) : exact_pairs_avx(xs, k, v, &e);
+        else
+            i = f ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
 #else
-        i = exact_pairs_sse2(xs, k, v, &e);
+        i = f ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
 #endif
         sum = e.sum;
         comp = e.comp;
         lo = e.lo;
         hi = e.hi;
         sorted = e.sorted;
+        exact = e.exact;
         prev = xs[i - 1];
     }
 #endif
     for (; i < k; i++) {
         x = xs[i];
-        v[i] = x;
+        if (f) {
+            int ok = is_float(x);
+            f[i] = ok ? (float)x : 0;
+            exact &= ok;
+        } else {
+            v[i] = x;
+        }
         sorted &= x >= prev;
         prev = x;
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
         neumaier_add(&sum, &comp, x);
     }
-    if (isnan(sum) || isinf(lo) || isinf(hi))
+    if (isnan(sum) || isinf(lo) || isinf(hi) || !exact)
         return 0;
     /* equal extremes are the same bits but for -0 and +0: the first of them counts */
     if (lo == 0)
@@ -1653,6 +1798,12 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
             return has_nan(xs, k) ? STATS_ENAN : STATS_ENOMEM;
         if (add_finite_exact(s, xs, k))
             return STATS_OK;
+        /* not all floats (or an infinity, which the loop below takes as doubles) */
+        if (s->f32 && !has_nan(xs, k)) {
+            stats_widen(s);
+            if (add_finite_exact(s, xs, k))
+                return STATS_OK;
+        }
     }
     if (s->sketch && add_positive_sketch(s, xs, k))
         return STATS_OK;
@@ -1719,7 +1870,7 @@ int stats_merge(Stats *dst, const Stats *src)
         if (!dst->sketch && dst->cap - dst->n < src->n &&
             resize_v(dst, dst->n + src->n) != STATS_OK)
             return STATS_ENOMEM;
-        return stats_add_many(dst, src->v, src->n);
+        return stats_add_range(dst, src, 0, (size_t)src->n);
     }
     for (int32_t i = 0; i < src->pos.len; i++)
         if (src->pos.count[i] && store_add(&dst->pos, src->pos.off + i, src->pos.count[i]) != 0)
@@ -1832,11 +1983,12 @@ static inline __attribute__((always_inline)) void sq_add4(__m128d *s01, __m128d 
     nonneg_add2(s23, c23, _mm_mul_pd(d23, d23));
 }
 
-/* sum_sq_dev's loop, four samples at a time while four remain, into q (from zero).
-   Returns the index of the first sample left. */
+/* sum_sq_dev's loop, four samples at a time while four remain, into q (on from what it
+   holds). Returns the index of the first sample left. */
 static size_t sq_quads_sse2(const double *v, size_t n, double mean, SqLanes *q)
 {
-    __m128d m = _mm_set1_pd(mean), s01 = _mm_setzero_pd(), c01 = s01, s23 = s01, c23 = s01;
+    __m128d m = _mm_set1_pd(mean), s01 = _mm_loadu_pd(q->s), c01 = _mm_loadu_pd(q->c);
+    __m128d s23 = _mm_loadu_pd(q->s + 2), c23 = _mm_loadu_pd(q->c + 2);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
         sq_add4(&s01, &c01, &s23, &c23, v + i, m);
@@ -1861,7 +2013,7 @@ nonneg_add4(__m256d *s, __m256d *c, __m256d x)
 __attribute__((target("avx"))) static size_t sq_quads_avx(const double *v, size_t n, double mean,
                                                           SqLanes *q)
 {
-    __m256d m = _mm256_set1_pd(mean), vs = _mm256_setzero_pd(), vc = vs;
+    __m256d m = _mm256_set1_pd(mean), vs = _mm256_loadu_pd(q->s), vc = _mm256_loadu_pd(q->c);
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m256d d = _mm256_sub_pd(_mm256_loadu_pd(v + i), m);
@@ -1874,18 +2026,18 @@ __attribute__((target("avx"))) static size_t sq_quads_avx(const double *v, size_
 #endif
 #endif
 
-/* The compensated sum of (v[i] - mean)^2, in lanes; four samples at a time where SSE2
-   is (each lane as the scalar operation rounds it). */
-static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
+/* (v[i] - mean)^2 into q's lanes, on from what they hold (sample i into lane i % 4: n a
+   multiple of 4 but for the last part of a sample); four at a time where SSE2 is (each
+   lane as the scalar operation rounds it). */
+static void sq_lanes_add(const double *v, size_t n, double mean, int portable, SqLanes *q)
 {
-    SqLanes q = {{0}, {0}};
     size_t i = 0;
 #if defined(__SSE2__)
     if (portable != 1) {
 #ifdef STATS_AVX
-        i = use_avx(portable) ? sq_quads_avx(v, n, mean, &q) : sq_quads_sse2(v, n, mean, &q);
+        i = use_avx(portable) ? sq_quads_avx(v, n, mean, q) : sq_quads_sse2(v, n, mean, q);
 #else
-        i = sq_quads_sse2(v, n, mean, &q);
+        i = sq_quads_sse2(v, n, mean, q);
 #endif
     }
 #else
@@ -1893,7 +2045,31 @@ static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
 #endif
     for (; i < n; i++) {
         double d = v[i] - mean;
-        nonneg_add(&q.s[i % SQ_LANES], &q.c[i % SQ_LANES], d * d);
+        nonneg_add(&q->s[i % SQ_LANES], &q->c[i % SQ_LANES], d * d);
+    }
+}
+
+/* The compensated sum of (v[i] - mean)^2, in lanes. */
+static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
+{
+    SqLanes q = {{0}, {0}};
+    sq_lanes_add(v, n, mean, portable, &q);
+    return sq_total(&q);
+}
+
+/* sum_sq_dev of s's samples, as they are kept: floats a chunk at a time, widened (the
+   same sums: the lanes go on from chunk to chunk). */
+static double samples_sq_dev(const Stats *s, double mean)
+{
+    if (!s->f32)
+        return sum_sq_dev(s->v, (size_t)s->n, mean, s->portable);
+    SqLanes q = {{0}, {0}};
+    double d[F32_CHUNK];
+    const float *f = (const float *)(const void *)s->v;
+    for (size_t at = 0, n = (size_t)s->n; at < n; at += F32_CHUNK) {
+        size_t m = n - at < F32_CHUNK ? n - at : F32_CHUNK;
+        widen_floats(f + at, d, m);
+        sq_lanes_add(d, m, mean, s->portable, &q);
     }
     return sq_total(&q);
 }
@@ -1916,7 +2092,8 @@ static inline __attribute__((always_inline)) size_t hist_sq_quads(const double *
                                                                   int nonneg, uint32_t *count,
                                                                   double mean, SqLanes *q)
 {
-    __m128d m = _mm_set1_pd(mean), s01 = _mm_setzero_pd(), c01 = s01, s23 = s01, c23 = s01;
+    __m128d m = _mm_set1_pd(mean), s01 = _mm_loadu_pd(q->s), c01 = _mm_loadu_pd(q->c);
+    __m128d s23 = _mm_loadu_pd(q->s + 2), c23 = _mm_loadu_pd(q->c + 2);
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         /* unrolled: GCC's -O2 kept the loop, its counter and branch (3 instructions a
@@ -1947,7 +2124,7 @@ __attribute__((target("avx"))) static inline __attribute__((always_inline)) size
 hist_sq_quads_avx_in(const double *a, size_t n, uint64_t base, int shift, int nonneg,
                      uint32_t *count, double mean, SqLanes *q)
 {
-    __m256d m = _mm256_set1_pd(mean), vs = _mm256_setzero_pd(), vc = vs;
+    __m256d m = _mm256_set1_pd(mean), vs = _mm256_loadu_pd(q->s), vc = _mm256_loadu_pd(q->c);
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
 #pragma GCC unroll 4
@@ -1979,30 +2156,56 @@ __attribute__((target("avx"))) static size_t hist_sq_quads_avx(const double *a, 
 ** where the CPU has AVX), the rest one at a time with nonneg_add, as sum_sq_dev.
 */
 static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
-                          uint32_t *count, HistSq *sq)
+                          uint32_t *count, const HistSq *sq, SqLanes *q)
 {
     int nonneg = lo > 0;
     uint64_t base = nonneg ? bits_of(lo) : kmin;
     double mean = sq->mean;
-    SqLanes q = {{0}, {0}};
     size_t i = 0;
 #if defined(__SSE2__)
     if (sq->portable != 1) {
 #ifdef STATS_AVX
-        i = use_avx(sq->portable) ? hist_sq_quads_avx(a, n, base, shift, nonneg, count, mean, &q)
-                                  : hist_sq_quads_sse2(a, n, base, shift, nonneg, count, mean, &q);
+        i = use_avx(sq->portable) ? hist_sq_quads_avx(a, n, base, shift, nonneg, count, mean, q)
+                                  : hist_sq_quads_sse2(a, n, base, shift, nonneg, count, mean, q);
 #else
-        i = hist_sq_quads_sse2(a, n, base, shift, nonneg, count, mean, &q);
+        i = hist_sq_quads_sse2(a, n, base, shift, nonneg, count, mean, q);
 #endif
     }
 #endif
     for (; i < n; i++) {
         count[hist_bin(a[i], base, shift, nonneg)]++;
         double d = a[i] - mean;
-        nonneg_add(&q.s[i % SQ_LANES], &q.c[i % SQ_LANES], d * d);
+        nonneg_add(&q->s[i % SQ_LANES], &q->c[i % SQ_LANES], d * d);
     }
-    sq->m2 = sq_total(&q);
-    sq->done = 1;
+}
+
+/* hist_ranks_in's counting pass over a[0..n), or f[0..n) a chunk at a time (the lanes on
+   from chunk to chunk: the same bits), with the squared deviations when sq->want (then
+   in sq->m2, and sq->done set). */
+static void hist_count_all(const double *a, const float *f, size_t n, double lo, uint64_t kmin,
+                           int shift, uint32_t *count, HistSq *sq)
+{
+    SqLanes q = {{0}, {0}};
+    if (f == NULL) {
+        if (sq->want)
+            hist_count_sq(a, n, lo, kmin, shift, count, sq, &q);
+        else
+            hist_count(a, n, lo, kmin, shift, count);
+    } else {
+        double d[F32_CHUNK];
+        for (size_t o = 0; o < n; o += F32_CHUNK) {
+            size_t m = n - o < F32_CHUNK ? n - o : F32_CHUNK;
+            widen_floats(f + o, d, m);
+            if (sq->want)
+                hist_count_sq(d, m, lo, kmin, shift, count, sq, &q);
+            else
+                hist_count(d, m, lo, kmin, shift, count);
+        }
+    }
+    if (sq->want) {
+        sq->m2 = sq_total(&q);
+        sq->done = 1;
+    }
 }
 
 double stats_variance(Stats *s, int ddof)
@@ -2014,7 +2217,7 @@ double stats_variance(Stats *s, int ddof)
         /* every sample is here: two passes (as numpy does) with a compensated sum, which
            keeps the digits a running update loses on large values with a small spread
            (epoch timestamps); kept until the samples change */
-        s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, stats_mean(s), s->portable);
+        s->m2_exact = samples_sq_dev(s, stats_mean(s));
         s->m2_known = 1;
     }
     if (!s->sketch)
@@ -2080,6 +2283,7 @@ static double clamp(const Stats *s, double x)
 /* The sample of rank r (0-based); sorts or selects as the queries go. */
 static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
 {
+    stats_widen(s);
     if (!s->sorted && s->queries == 0 && !need_next) {
         select_kth(s->v, s->n, r);
         s->queries++;
@@ -2185,6 +2389,8 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
     /* The first query of a large sample reads its ranks in two streaming passes (no
        memory but a histogram); a second one sorts it (in place), after which every
        query is a lookup. */
+    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0)
+        stats_widen(s); /* sorted in place, as doubles */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
         ((s->n >= ((uint64_t)1 << 16) &&
           quantum_sort(s->v, (size_t)s->n, s->min, s->max, s->portable) == 0) ||
@@ -2213,7 +2419,8 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
                for a summary, which asks for the percentiles first) */
             HistSq sq = {with_m2 && !s->m2_known && s->n_pinf == 0 && s->n_ninf == 0, s->portable,
                          0, stats_mean(s), 0};
-            int hr = hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals, &sq);
+            const float *f = s->f32 ? (const float *)(const void *)s->v : NULL;
+            int hr = hist_ranks(f ? NULL : s->v, f, s->n, s->min, s->max, ranks, u, vals, &sq);
             if (sq.done) {
                 s->m2_exact = sq.m2;
                 s->m2_known = 1;
@@ -2232,9 +2439,10 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
             /* crowded: select those ranks in place instead (the variance first, when it
                was asked and the histogram did not count: selection reorders) */
             if (sq.want && !sq.done) {
-                s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, sq.mean, s->portable);
+                s->m2_exact = samples_sq_dev(s, sq.mean);
                 s->m2_known = 1;
             }
+            stats_widen(s);
             select_ranks(s->v, s->n, ranks, u);
             free(ranks);
             free(vals);
@@ -2260,6 +2468,7 @@ int stats_percentiles_give_variance(const Stats *s)
 
 static void ensure_sorted(Stats *s)
 {
+    stats_widen(s); /* the readers of sorted samples read doubles */
     if (!s->sorted) {
         sort_samples(s);
         s->sorted = 1;
@@ -2320,8 +2529,13 @@ double stats_rank(Stats *s, double x)
         return NAN;
     uint64_t le = 0;
     if (!s->sketch) {
-        for (size_t i = 0; i < s->n; i++)
-            le += s->v[i] <= x;
+        double d[F32_CHUNK]; /* read as kept (floats or doubles) */
+        for (size_t at = 0, n = (size_t)s->n; at < n; at += F32_CHUNK) {
+            size_t m = n - at < F32_CHUNK ? n - at : F32_CHUNK;
+            stats_samples(s, at, m, d);
+            for (size_t i = 0; i < m; i++)
+                le += d[i] <= x;
+        }
     } else if (x >= HUGE_VAL) {
         le = s->n;
     } else {
@@ -2383,6 +2597,7 @@ void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
     size_t cap = s->cap, map_len = s->map_len;
+    int f32 = s->f32;       /* widened since or not: the first n samples are as v keeps them now */
     uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
@@ -2398,6 +2613,7 @@ void stats_restore(Stats *s, StatsSaved *sv)
         s->v = v;
         s->cap = cap;
         s->map_len = map_len;
+        s->f32 = f32;
         s->sorted = s->n <= 1;
         s->queries = 0;
         s->m2_known = 0;

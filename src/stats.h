@@ -1,6 +1,7 @@
 /*
 ** stats.h — Lua-free numeric accumulators: count, sum, mean, min, max, variance and
-** percentiles, exact (every sample kept, 8 bytes each) or as a bounded-memory sketch
+** percentiles, exact (every sample kept: 4 bytes each while every one is exactly a
+** float, 8 from the first that is not) or as a bounded-memory sketch
 ** with a guaranteed relative error.
 **
 ** Unknown results are NaN here (the Lua binding turns them into nil): the mean or a
@@ -71,6 +72,11 @@ typedef struct Stats {
     int sorted;   /* v is sorted */
     int queries;  /* percentile queries since the last change */
     int m2_known; /* m2_exact holds the samples' sum of squared deviations */
+    /* 1: v holds the samples as floats, ((float *)v)[0..n), each exactly its double
+       (latencies that are differences of epoch timestamps are: multiples of 2^-22 s
+       below 4 s); the first sample that is not widens them in place, once (stats_widen).
+       cap counts doubles all the same: v's block always has room to widen */
+    int f32;
     double m2_exact;
 
     /* sketch */
@@ -88,9 +94,23 @@ void stats_free(Stats *s);
 /* Empties s, keeping its mode. */
 void stats_clear(Stats *s);
 
+/* The samples as doubles in v from here on (exact mode; nothing when they are already):
+   widened in place, in their order, the same values. A reader of v outside stats.c
+   calls it first; the functions here call it themselves where they need it. */
+void stats_widen(Stats *s);
+
+/* out[0..k) = s's samples from..from+k-1 (0-based, in range; exact) as doubles, however
+   they are kept: the one way to read them without widening them. */
+void stats_samples(const Stats *s, size_t from, size_t k, double *out);
+
+/* Adds src's samples from..from+k-1 (0-based, in range; src exact) to dst, as
+   stats_add_many of them would: read as they are kept, src unchanged. */
+int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k);
+
 /* Room for cap samples (exact mode; a sketch keeps none): v as stats_add grows it, n and
    the samples unchanged. STATS_OK, or STATS_ENOMEM. For a caller that fills v[n..cap)
-   itself (stats.load reads a dump's samples there, no copy in between). */
+   itself (stats.load reads a dump's samples there, no copy in between): it writes
+   doubles, and sets f32 to 0 (on an empty accumulator). */
 int stats_reserve(Stats *s, size_t cap);
 
 int stats_add(Stats *s, double x);

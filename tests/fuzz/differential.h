@@ -173,8 +173,12 @@ static void run_source(const uint8_t *data, size_t size, const char *path, int p
     for (int i = 0; i < NSTAT; i++) {
         o->n[i] = st[i].n;
         o->sum[i] = stats_sum(&st[i]);
-        if (!st[i].sketch)
-            hash_bytes(&o->samples, st[i].v, st[i].n * sizeof *st[i].v);
+        /* the samples as doubles, however each keeps them (4 or 8 bytes: stats.h, f32) */
+        for (size_t j = 0; !st[i].sketch && j < st[i].n; j++) {
+            double x;
+            stats_samples(&st[i], j, 1, &x);
+            hash_bytes(&o->samples, &x, sizeof x);
+        }
         stats_free(&st[i]);
     }
     scan_free(&s);

@@ -761,6 +761,49 @@ t.test("dump and load keep an accumulator's whole state", function()
   t.raises("cannot write", function() e:dump(d .. "/no/such/folder/x.bin") end)
 end)
 
+-- Samples kept as floats while each is exactly one (stats.c: Stats.f32; gaps of epoch
+-- timestamps are), widened on the first that is not: a dump before and after the
+-- widening, with and without release (the float block given back as written), loads
+-- the very samples. The reference is the list itself: sorted by table.sort, and the
+-- percentile by numpy's linear rule written out here.
+t.test("samples kept as floats: dump and load before and across the widening", function()
+  local d = t.tmpdir()
+  local x = 2463534242
+  local xs = {}
+  for i = 1, 600000 do -- 2.4 MB of floats: a mapping of its own, which release gives back
+    x = x ~ (x << 13); x = x ~ (x >> 17); x = x ~ (x << 5); x = x & 0xffffffff
+    xs[i] = (x % 40961) / 4194304 -- multiples of 2^-22 below 0.01: floats, exactly
+  end
+  local function linear(sorted, p)
+    local h = p / 100 * (#sorted - 1)
+    local lo = math.floor(h)
+    local a, b = sorted[lo + 1], sorted[math.min(lo + 2, #sorted)]
+    return h == lo and a or (h - lo >= 0.5 and b - (b - a) * (1 - (h - lo)) or a + (b - a) * (h - lo))
+  end
+  for _, widen in ipairs { false, true } do
+    for _, release in ipairs { false, true } do
+      local a = stats.new()
+      for i = 1, #xs do a:add(xs[i]) end
+      local want = table.move(xs, 1, #xs, 1, {})
+      if widen then
+        a:add(0.1) -- not a float: the samples are doubles from here on
+        want[#want + 1] = 0.1
+      end
+      table.sort(want)
+      local p = d .. "/f.bin"
+      a:dump(p, { release = release })
+      local b = stats.load(p)
+      t.eq(b:count(), #want)
+      t.eq(("%a"):format(b:percentile(90)), ("%a"):format(linear(want, 90)))
+      local got = b:values(#want)
+      local bad = 0
+      for i = 1, #want do bad = bad + (got[i] == want[i] and 0 or 1) end
+      t.eq(bad, 0, "samples loaded as dumped (widen " .. tostring(widen) .. ")")
+      if not release then t.eq(("%a"):format(a:mean()), ("%a"):format(b:mean())) end
+    end
+  end
+end)
+
 t.test("a large dump is read by load: the same answers; it grows, sorts and merges as its own", function()
   -- 300001 samples (2.4 MB: a block of their own, in huge pages, as stats:add grows it).
   -- The reference is the dumped accumulator itself, queried the same way; then the

@@ -1185,10 +1185,15 @@ int main(void)
         CHECK(one.map_len >= n * sizeof(double) && one.cap >= n);
         CHECK(one.n == n && many.n == n);
         size_t moved = 0; /* each sample where it was added, before any query reorders */
+        double *got_one = malloc(n * sizeof *got_one), *got_many = malloc(n * sizeof *got_many);
+        stats_samples(&one, 0, n, got_one); /* (kept as floats: integers below 2^24) */
+        stats_samples(&many, 0, n, got_many);
         for (size_t i = 0; i < n; i++)
-            moved += one.v[i] != (double)(7 * i % n);
+            moved += got_one[i] != (double)(7 * i % n);
         CHECK(moved == 0);
-        CHECK(memcmp(one.v, many.v, n * sizeof(double)) == 0);
+        CHECK(memcmp(got_one, got_many, n * sizeof(double)) == 0);
+        free(got_one);
+        free(got_many);
         CHECK(stats_sum(&one) == (double)n * (double)(n - 1) / 2);
         CHECK(stats_merge(&small, &one) == STATS_OK && small.n == n + 10);
         for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
@@ -1338,6 +1343,10 @@ int main(void)
         malloc_trim(0); /* blocks freed by earlier tests: not resident (else one could
                            hold a scratch copy without the peak growing) */
 #endif
+        /* gaps of epoch timestamps: kept as floats, widened by the sort; the widening's
+           4 bytes a sample are not the sort's scratch, so they come first */
+        CHECK(s.f32 == 1);
+        stats_widen(&s);
         FILE *cr = fopen("/proc/self/clear_refs", "w");
         long before = -1, after = -1;
         if (cr != NULL && fputs("5", cr) >= 0 && fclose(cr) == 0) {
@@ -1382,6 +1391,7 @@ int main(void)
             for (size_t i = 0; i < k; i++)
                 v[i] = (double)i + 0.5; /* as stats.load fills it, then sets n */
             s.n = k;
+            s.f32 = 0; /* doubles, as stats.load writes them */
             s.sum = (double)k * (double)k / 2;
             s.sorted = 1;
             if (k > 0)
@@ -1497,6 +1507,175 @@ int main(void)
         a[17] = NAN;
         CHECK(stats_value_design_effect(a, 300, 2000, &tau) == STATS_ENAN);
         CHECK(stats_value_design_effect(a, 0, 2000, &tau) == 1);
+    }
+
+    /* Samples kept as floats (Stats.f32) while each is exactly one: the boundaries of
+       "exactly a float" (by hand: a float has 24 significant bits, exponents down to
+       2^-149, up to FLT_MAX), each read back as the double it was. */
+    TEST("kept as floats while exact: the boundaries, -0, and NaN refused as before")
+    {
+        const double fit[] = {16777216.0 /* 2^24 */,
+                              16777215.0,
+                              (double)0.1f,
+                              -0.0,
+                              0x1p-149 /* the least float subnormal */,
+                              0x1.8p-140,
+                              (double)FLT_MAX,
+                              -(double)FLT_MAX,
+                              0x1.fffffep-1,
+                              1771.25};
+        const double wide[] = {16777217.0 /* 2^24 + 1 */,
+                               0.1,
+                               0x1p-150,
+                               4.9e-324,
+                               (double)FLT_MAX * 2,
+                               0x1.fffffe1p-1,
+                               1771234500.0065};
+        for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+            for (int way = 0; way < 2; way++) { /* stats_add, then stats_add_many */
+                Stats s;
+                stats_init(&s, 0);
+                double xs[3] = {1, fit[i], 2}, got[3];
+                CHECK((way ? stats_add_many(&s, xs, 3)
+                           : (stats_add(&s, 1) | stats_add(&s, fit[i]) | stats_add(&s, 2))) ==
+                      STATS_OK);
+                CHECK(s.f32 == 1 && s.n == 3);
+                stats_samples(&s, 0, 3, got);
+                CHECK(memcmp(got, xs, sizeof xs) == 0); /* bits: -0 stays -0 */
+                stats_free(&s);
+            }
+        }
+        for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+            for (int way = 0; way < 2; way++) {
+                Stats s;
+                stats_init(&s, 0);
+                double xs[3] = {1, wide[i], 2}, got[3];
+                CHECK((way ? stats_add_many(&s, xs, 3)
+                           : (stats_add(&s, 1) | stats_add(&s, wide[i]) | stats_add(&s, 2))) ==
+                      STATS_OK);
+                CHECK(s.f32 == 0 && s.n == 3);
+                stats_samples(&s, 0, 3, got);
+                CHECK(memcmp(got, xs, sizeof xs) == 0);
+                CHECK(got[1] == wide[i] && memcmp(s.v, xs, sizeof xs) == 0);
+                stats_free(&s);
+            }
+        }
+        /* a NaN is refused and changes nothing, the floats kept as floats */
+        Stats s;
+        stats_init(&s, 0);
+        double xs[4] = {0.5, 0.25, NAN, 0.1};
+        CHECK(stats_add(&s, 0.5) == STATS_OK && stats_add(&s, NAN) == STATS_ENAN);
+        CHECK(stats_add_many(&s, xs, 4) == STATS_ENAN && s.n == 1 && s.f32 == 1);
+        CHECK(stats_add_many(&s, xs, 2) == STATS_OK && s.n == 3 && s.f32 == 1);
+        CHECK(stats_mean(&s) == 1.25 / 3);
+        stats_free(&s);
+    }
+
+    /* The same samples kept as floats and (widened before the first) as doubles give the
+       same bits in every reader, in every lane (portable 0, 1, 2); and a store that
+       widens mid-way (a 0.1 after 5000 floats) holds them all, in order. The expected
+       values are ref_linear on the sorted samples and a sum in long double (tested
+       against the doubles' own path by the tests above). */
+    TEST("floats or doubles, the same bits: percentiles, variance, MWU, rank, merge; "
+         "widened mid-way")
+    {
+        const size_t n = 200000;
+        double *xs = malloc(n * sizeof *xs), *sorted = malloc(n * sizeof *sorted);
+        double clock = 1771234500.0; /* gaps of epoch timestamps: multiples of 2^-22 */
+        for (size_t i = 0; i < n; i++) {
+            double next = clock + 0.001 + floor(uniform() * 0.02 * 4194304.0) / 4194304.0;
+            xs[i] = next - clock;
+            clock = next;
+        }
+        memcpy(sorted, xs, n * sizeof *sorted);
+        qsort(sorted, n, sizeof *sorted, cmp_double);
+        const double pq[] = {0, 1, 25, 50, 90, 99, 99.9, 100};
+        int bad = 0;
+        for (int portable = 0; portable <= 2; portable++) {
+            Stats f, d, w;
+            stats_init(&f, 0);
+            stats_init(&d, 0);
+            stats_init(&w, 0);
+            f.portable = d.portable = w.portable = portable;
+            stats_widen(&d); /* doubles from the first sample */
+            CHECK(stats_add_many(&f, xs, n) == STATS_OK && f.f32 == 1);
+            CHECK(stats_add_many(&d, xs, n) == STATS_OK && d.f32 == 0);
+            /* widened mid-way, in batches and one by one */
+            CHECK(stats_add_many(&w, xs, 5000) == STATS_OK && w.f32 == 1);
+            CHECK(stats_add(&w, 0.1) == STATS_OK && w.f32 == 0);
+            CHECK(stats_add_many(&w, xs + 5000, n - 5000) == STATS_OK && w.n == n + 1);
+            double got[4];
+            stats_samples(&w, 4998, 4, got);
+            CHECK(got[0] == xs[4998] && got[1] == xs[4999] && got[2] == 0.1 && got[3] == xs[5000]);
+            /* the first query of a large sample: histogram over the floats, with the
+               variance in its pass; f stays floats */
+            double out_f[8], out_d[8];
+            stats_percentiles_variance(&f, pq, out_f, 8, STATS_LINEAR);
+            stats_percentiles_variance(&d, pq, out_d, 8, STATS_LINEAR);
+            CHECK(f.f32 == 1);
+            for (int i = 0; i < 8; i++) {
+                bad += !same(out_f[i], out_d[i]);
+                bad += !same(out_f[i], ref_linear(sorted, n, pq[i]));
+            }
+            CHECK(memcmp(&f.m2_exact, &d.m2_exact, sizeof(double)) == 0);
+            CHECK(stats_variance(&f, 1) == stats_variance(&d, 1));
+            CHECK(stats_sum(&f) == stats_sum(&d) && stats_mean(&f) == stats_mean(&d));
+            long double ld = 0;
+            for (size_t i = 0; i < n; i++)
+                ld += xs[i];
+            CHECK(fabs((double)ld - stats_sum(&f)) <= 1e-12 * (double)ld);
+            /* the variance alone (no percentile pass) over the floats */
+            Stats f2, d2;
+            stats_init(&f2, 0);
+            stats_init(&d2, 0);
+            f2.portable = d2.portable = portable;
+            stats_widen(&d2);
+            CHECK(stats_add_many(&f2, xs, n - 3) == STATS_OK &&
+                  stats_add_many(&d2, xs, n - 3) == 0);
+            double v1 = stats_variance(&f2, 0), v2 = stats_variance(&d2, 0);
+            CHECK(memcmp(&v1, &v2, sizeof v1) == 0 && f2.f32 == 1);
+            /* merged and ranged from floats into an accumulator of either kind */
+            Stats m;
+            stats_init(&m, 0);
+            CHECK(stats_merge(&m, &f2) == STATS_OK && m.n == n - 3 && m.f32 == 1);
+            CHECK(stats_add_range(&m, &w, 4999, 3) == STATS_OK && m.f32 == 0 && m.n == n);
+            stats_samples(&m, n - 4, 4, got);
+            CHECK(got[0] == xs[n - 4] && got[1] == xs[4999] && got[2] == 0.1 && got[3] == xs[5000]);
+            /* the readers that widen (a second query sorts, MWU) and rank, which does not */
+            StatsMWU a, b;
+            CHECK(stats_mann_whitney(&f, &w, &a) == STATS_OK && f.f32 == 0);
+            CHECK(stats_mann_whitney(&d, &w, &b) == STATS_OK);
+            CHECK(a.u == b.u && a.z == b.z && a.p == b.p);
+            CHECK(stats_rank(&f2, sorted[n / 2]) == stats_rank(&d2, sorted[n / 2]) && f2.f32 == 1);
+            for (int i = 0; i < 8; i++)
+                bad += !same(stats_percentile(&f, pq[i], STATS_LINEAR), out_d[i]);
+            stats_free(&f);
+            stats_free(&d);
+            stats_free(&w);
+            stats_free(&f2);
+            stats_free(&d2);
+            stats_free(&m);
+        }
+        CHECK(bad == 0);
+        free(xs);
+        free(sorted);
+    }
+
+    /* stats_save, samples added, widened, restored: the saved samples as they are now */
+    TEST("save and restore across a widening")
+    {
+        Stats s;
+        StatsSaved sv;
+        stats_init(&s, 0);
+        double xs[3] = {3, 1, 2}, got[3];
+        CHECK(stats_add_many(&s, xs, 3) == STATS_OK && stats_save(&s, &sv) == STATS_OK);
+        CHECK(stats_add(&s, 0.1) == STATS_OK && s.f32 == 0);
+        stats_restore(&s, &sv);
+        stats_saved_free(&sv);
+        CHECK(s.n == 3 && s.f32 == 0);
+        stats_samples(&s, 0, 3, got);
+        CHECK(memcmp(got, xs, sizeof xs) == 0 && stats_percentile(&s, 50, STATS_LINEAR) == 2);
+        stats_free(&s);
     }
 
     return test_report();

@@ -1246,3 +1246,51 @@ do
     t.near(back.stages[1].metrics.sample_deff.ttft, 1.491669360663841, 1e-9)
   end)
 end
+
+-- Task fixe45: one rule for a load point's design effect. The Summary's test at the matched
+-- load (llmd.report matched_point) read its own: the point's first stage's alone, and a stage
+-- with design effects but none of this kind's gave none (1: independent requests), where the
+-- tests of the Performance Results read llmd.decision's (its stages' largest, the run's own
+-- where its one load point is its one stage). Both now read decision.point_deff_known.
+-- Expected values: by hand (the figures set below; 200 / 10 = 20 effective requests, under
+-- decision.MIN_EFFECTIVE's 50).
+do
+  local stats = require "llmd.stats"
+  local decision = require "llmd.decision"
+  t.test("a load point's design effect: its stages' largest, whichever stage has it", function()
+    -- one load point of two repeats (stages 0 and 1 at 10 req/s): the second's TTFT design
+    -- effect (6) is the larger; the first stage's alone (report.lua's before fixe45) said 2
+    local r = t.run_of { { rate = 10, values = { throughput_req_s = 10 } }, { rate = 10, values = { throughput_req_s = 10 } } }
+    r.stages[1].metrics.sample_deff = { ttft = 2, failed = 1.5 }
+    r.stages[2].metrics.sample_deff = { ttft = 6, failed = 1 }
+    local p = { stages = { 0, 1 } }
+    t.eq({ decision.point_deff_known(r, p, "ttft", 1) }, { 6, true })
+    t.eq({ decision.point_deff_known(r, p, "failed", 1) }, { 1.5, true })
+    -- (no stage has it: 1, not known)
+    t.eq({ decision.point_deff_known(r, p, "tpot", 1) }, { 1, false })
+  end)
+
+  t.test("the Summary's test at the matched load reads the row's design effect (main: p < 1e-9 at 20 of 200)",
+    function()
+    -- one load point a run, one stage of 200 TTFTs (x 18-22 ms, y 23.4-28.6 ms: every y above
+    -- every x); the run's design effect of TTFT 10 (its one stage is the whole run), the
+    -- stage's design effects the failures' alone. With 200 / 10 = 20 effective requests the
+    -- rows' test says too dependent; the Summary's said "30 % higher (p < 1e-9)" at d = 1.
+    local function one(p90)
+      local r = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = p90, throughput_tok_s = 100,
+        error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } } }
+      local acc = stats.new()
+      for k = 1, 200 do acc:add(p90 / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+      r.stages[1].metrics.samples, r.stages[1].metrics.sample_deff = { ttft = acc }, { failed = 1 }
+      r.overall.samples, r.overall.sample_deff = { ttft = acc }, { ttft = 10, failed = 1 }
+      r.overall.values = { ttft_p90_ms = p90, requests_ok = 200, requests_failed = 0 }
+      return r
+    end
+    local m = t.xy_model(one(20), one(26), "ttft_p90_ms=24")
+    t.eq(m.matched_point.test, nil)
+    t.eq(m.matched_point.reason, "its requests are too dependent to test: in send order neighbours are alike (the "
+      .. "queue), so 200 requests carry about 20 independent ones (design effect 10), fewer than the 50 the estimate "
+      .. "needs")
+    t.ok(not m.summary:find("p < 1e-9", 1, true), m.summary)
+  end)
+end

@@ -2653,9 +2653,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
     if res.test then
       local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")
+      local qk = decision.quantile_deff_key(key)
+      local qa, qb = qk and deff(A.run, pa, points_a, qk), qk and deff(B.run, pb, points_b, qk)
       res.test.row_effect = decision.samples_effect(key, xa, xb, decision.u_design_effect(
         deff(A.run, pa, points_a), deff(B.run, pb, points_b)), kind == "itl" and res.test.gaps_per_request or 1,
-        ma and mb and decision.u_design_effect(ma, mb) or nil)
+        ma and mb and decision.u_design_effect(ma, mb) or nil, qa and qb and decision.u_design_effect(qa, qb) or nil)
     end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then

@@ -2655,27 +2655,18 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     res.test = count_test
     if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
   elseif kind and pa.repeats == 1 and pb.repeats == 1 then
-    -- the point's stage's samples; a run whose one load point is its one measured stage has
-    -- them as the whole run's (per-request data read as a whole, inference-perf's)
-    local function samples(run, p, points)
-      for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] and st.metrics.samples and st.metrics.samples[kind] then
-          return st.metrics.samples[kind]
-        end
-      end
-      if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
-    end
-    -- and their design effects in send order (decision.design_effect): near saturation a
-    -- request's latency is set by the queue the requests before it left
-    -- (k: a key of sample_deff, kind's without it; kind .. "_mean": the values' own, a mean's interval's)
+    -- the point's samples (decision.point_samples: its stage's; a run whose one load point is
+    -- its one measured stage has them as the whole run's, per-request data read as a whole,
+    -- inference-perf's) and their design effects in send order (decision.point_deff_known, the
+    -- rule the Performance Results' tests read): near saturation a request's latency is set by
+    -- the queue the requests before it left. k: a key of sample_deff, kind's without it; kind
+    -- .. "_mean": the values' own, a mean's interval's; nil where unknown.
     local function deff(run, p, points, k)
-      k = k or kind
-      for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] and st.metrics.sample_deff then return st.metrics.sample_deff[k] end
-      end
-      if #points == 1 then return run.overall.sample_deff and run.overall.sample_deff[k] end
+      local d, known = decision.point_deff_known(run, p, k or kind, #points)
+      return known and d or nil
     end
-    local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
+    local xa, xb = decision.point_samples(A.run, pa, kind, #points_a),
+      decision.point_samples(B.run, pb, kind, #points_b)
     local dep
     if kind == "itl" and xa and xb then
       res.test, dep = decision.itl_test(xa, xb, pa.values.requests_ok, pb.values.requests_ok, deff(A.run, pa, points_a),
@@ -2685,9 +2676,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
     if res.test then
       local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")
+      local qk = decision.quantile_deff_key(key)
+      local qa, qb = qk and deff(A.run, pa, points_a, qk), qk and deff(B.run, pb, points_b, qk)
       res.test.row_effect = decision.samples_effect(key, xa, xb, decision.u_design_effect(
         deff(A.run, pa, points_a), deff(B.run, pb, points_b)), kind == "itl" and res.test.gaps_per_request or 1,
-        ma and mb and decision.u_design_effect(ma, mb) or nil)
+        ma and mb and decision.u_design_effect(ma, mb) or nil, qa and qb and decision.u_design_effect(qa, qb) or nil)
     end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then

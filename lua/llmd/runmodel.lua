@@ -597,6 +597,20 @@ function M.sample_design_effects(seq)
     out[kind] = decision.design_effect(xs)
     -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect)
     out[kind .. "_mean"] = decision.value_design_effect(xs)
+    -- and each percentile's, its indicator's (llmd.decision.quantile_design_effect), at the
+    -- value at its nearest rank: ttft_p90 =, ... (none where a value is not a number)
+    local sorted, numbers = {}, true
+    for i, x in ipairs(xs) do
+      numbers = numbers and type(x) == "number" and x == x
+      sorted[i] = x
+    end
+    if numbers then
+      table.sort(sorted)
+      for _, p in ipairs(metrics.PCTS) do
+        local v = sorted[math.max(1, math.ceil(#sorted * p[2] / 100))]
+        if v then out[kind .. "_" .. p[1]] = decision.quantile_design_effect(xs, v) end
+      end
+    end
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's
@@ -998,14 +1012,22 @@ function M.tail_bound(pcts, d, tol)
   return 1 - best / 100, label or ("p%g"):format(best)
 end
 
+-- The keys of a latency kind's design effects in a sample_deff: its ranks' (kind), its
+-- values' own (kind_mean) and its percentiles' (kind_p50, ...: M.sample_design_effects).
+local function deff_keys(kind)
+  local out = { kind, kind .. "_mean" }
+  for _, p in ipairs(metrics.PCTS) do out[#out + 1] = kind .. "_" .. p[1] end
+  return out
+end
+
 -- The latencies' design effects of a set's sample_deff ({ttft =, tpot =, itl =, latency =},
--- and their values' own, ttft_mean =, ...), or nil: what a saved stage keeps of it besides
--- the failures'.
+-- their values' own, ttft_mean =, ..., and their percentiles', ttft_p90 =, ...), or nil: what
+-- a saved stage keeps of it besides the failures'.
 local function latency_deff(d)
   if type(d) ~= "table" then return nil end
   local out, any = {}, false
   for _, k in ipairs(M.CDF_KINDS) do
-    for _, key in ipairs { k[1], k[1] .. "_mean" } do
+    for _, key in ipairs(deff_keys(k[1])) do
       if type(d[key]) == "number" then out[key], any = d[key], true end
     end
   end
@@ -1154,7 +1176,7 @@ function M.from_plain(doc, path)
       -- (a model saved before the values' own, ttft_mean, ..., has none: a mean's effect
       -- interval then takes the ranks', and says so, llmd.decision.interval_not_evidence)
       for _, k in ipairs(M.CDF_KINDS) do
-        for _, key in ipairs { k[1], k[1] .. "_mean" } do
+        for _, key in ipairs(deff_keys(k[1])) do
           local d = st.latency_deff[key]
           if type(d) == "number" and d >= 1 then s.metrics.sample_deff[key] = d end
         end

@@ -4,7 +4,8 @@
 # Geyer's initial positive sequence (pairs rho_2m + rho_2m+1, rho_0 = 1, added while
 # positive, lags up to min(2000, n - 2)), tau = -1 + 2 sum, at least 1; 1 below 100 values
 # or with one value only (no spread). value_deff: the same sum on the values centred on their
-# mean, not their ranks (a mean's interval's, task fixj44).
+# mean, not their ranks (a mean's interval's, task fixj44). quantile_deff: value_deff of a
+# percentile's indicator series (a percentile's interval's, with the ranks', task fixe45).
 import numpy as np
 
 
@@ -57,3 +58,12 @@ def value_deff(x):
     if n < 100 or np.all(x == x[0]):
         return 1.0
     return geyer(x - x.mean())
+
+
+def quantile_deff(x, pct):
+    """The design effect of x's percentile pct (a percentile's interval's, task fixe45): value_deff of the
+    indicator 1{x <= v} in x's order, v the value at the nearest rank ceil(n pct / 100) (1-based)."""
+    if len(x) == 0:
+        return 1.0
+    v = np.sort(x)[max(1, int(np.ceil(len(x) * pct / 100))) - 1]
+    return value_deff((x <= v).astype(float))

@@ -10,7 +10,8 @@
 # (la^2 + lb^2)) / sum w, each end back as 100 (exp(x) - 1); la, lb each side's standard
 # error of the log of its figure, from its design effect d (seqstats.deff in send order,
 # the larger of the two sides', at least 1; a mean's the values' own, seqstats.value_deff,
-# task fixj44): the mean's s / sqrt(n / d) / mean (ddof 1); a
+# task fixj44; a percentile's the larger of that and its indicator's, seqstats.quantile_deff,
+# task fixe45): the mean's s / sqrt(n / d) / mean (ddof 1); a
 # percentile's (log hi - log lo) / (2 z), lo and hi the order statistics at 1-based ranks
 # floor(n q - h) and ceil(n q + h), h = z sqrt(n d q (1 - q)) (widened to the figure),
 # unbounded where a rank is below 1 or above n, or n / d < 50.
@@ -24,7 +25,7 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True
-from seqstats import deff, value_deff  # noqa: E402
+from seqstats import deff, quantile_deff, value_deff  # noqa: E402
 
 Z = 1.959964
 
@@ -87,7 +88,8 @@ for s in sys.argv[4].split(","):
     most = 0
     for r in rates:
         xa, xb = a[r], b[r]
-        d = max(1.0, value_deff(xa), value_deff(xb)) if stat == "mean" else max(1.0, deff(xa), deff(xb))
+        d = max(1.0, value_deff(xa), value_deff(xb)) if stat == "mean" else max(
+            1.0, deff(xa), deff(xb), quantile_deff(xa, stat), quantile_deff(xb, stat))
         fa, sa = fig_se(xa, stat, d)
         fb, sb = fig_se(xb, stat, d)
         w = len(xa) * len(xb) / (len(xa) + len(xb))

@@ -265,14 +265,14 @@ print(json.dumps({"rank": ci(max(deff(xa), deff(xb), 1.0)), "values": ci(max(vde
         .. "request's rank, and that finds no clear difference")
       -- its own design effect: not "too narrow"
       t.lacks(row.evidence, "too narrow")
-      -- the p50's interval takes in 0: nothing to say; the p95's leaves it out: said, its own way
+      -- the p50's interval takes in 0: nothing to say; the p95's too since fixe45 (-8.2 % to
+      -- +481.7 %: it reads the larger of the ranks' design effect and its indicator's, which the
+      -- queue's bursts of long waits make larger; before, it left out 0, and said so)
       local p50, p95 = t.perf_row(o.json, "ttft_p50_ms"), t.perf_row(o.json, "ttft_p95_ms")
       t.ok(p50.sig.row_effect.lo < 0 and p50.sig.row_effect.hi > 0, p50.evidence)
       t.lacks(p50.evidence, "leaves out 0")
-      t.ok(p95.sig.row_effect.lo > 0, p95.evidence)
-      t.contains(p95.evidence, "its interval leaves out 0, but that names no winner: it is of one percentile, the "
-        .. "test (which decides) of every request's rank, and that finds no clear difference;")
-      t.lacks(p95.evidence, "too narrow")
+      t.ok(p95.sig.row_effect.lo < 0 and p95.sig.row_effect.hi > 0, p95.evidence)
+      t.lacks(p95.evidence, "leaves out 0")
     end)
 end
 
@@ -286,6 +286,10 @@ t.test("interval_not_evidence: only beside a per-request rank test that finds no
   t.eq(decision.interval_not_evidence("ttft_mean_ms", { test = "mann_whitney", units = "repeats" }, eff, 0.18), nil)
   t.eq(decision.interval_not_evidence("ttft_mean_ms", { test = "welch" }, eff, 0.18), nil)
   t.eq(decision.interval_not_evidence("ttft_p95_ms", mw, eff, 0.18):find("too narrow", 1, true), nil)
+  -- (a percentile's, said its own way: the end-to-end case of it went with fixe45's wider intervals)
+  t.ok(decision.interval_not_evidence("ttft_p95_ms", mw, eff, 0.18):find("its interval leaves out 0, but that names no "
+    .. "winner: it is of one percentile, the test (which decides) of every request's rank, and that finds no clear "
+    .. "difference", 1, true))
   -- a mean's interval from its values' own design effect is not too narrow; from the ranks'
   -- (a run model saved before the values' own were) it is, and says why
   local own = { pct = 30, lo = 10, hi = 55, mean_deff = "values" }

@@ -930,16 +930,21 @@ function M.summary(rows, opts)
     L[#L + 1] = ""
     -- with evidence (results files compared), each row's server command too: one candidate id
     -- run under two configs (vllm-0 with --max-num-seqs 1 and 4) is told apart by it, as in
-    -- the tables above (the toolchain's own summary keeps its 5 columns)
-    L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |" .. (ev and " Server command |" or "")
-    L[#L + 1] = "| --- | --- | --- | --- | --- |" .. (ev and " --- |" or "")
+    -- the tables above; and its scenario and where it was read (file:line): a candidate whose
+    -- server ran out of memory while loading fails every scenario of every results file with
+    -- one reason, rows that read alike without them (newuser45). The toolchain's own summary
+    -- keeps its 5 columns.
+    L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |"
+      .. (ev and " Server command | Scenario | Results row |" or "")
+    L[#L + 1] = "| --- | --- | --- | --- | --- |" .. (ev and " --- | --- | --- |" or "")
     for _, r in ipairs(failed) do
-      L[#L + 1] = row_line(ev and 6 or 5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
+      L[#L + 1] = row_line(ev and 8 or 5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
         -- (an unknown SLA says which metric it lacked)
         -- (with evidence, a missed SLA names the limit it failed)
         (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and (r._sla_unknown
         and ("SLA unknown: " .. r._sla_unknown) or (ev and r._sla_why and ("SLA failed: " .. r._sla_why)))
-        or r.failure_reason, server_cmd(r) })
+        or r.failure_reason, server_cmd(r), M.scenario(r),
+        r._file and ("%s:%d"):format(r._file, r._line or 0) or nil })
     end
   end
   return table.concat(L, "\n") .. "\n"

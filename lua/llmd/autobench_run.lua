@@ -321,6 +321,31 @@ local function exit_text(st)
   return st.code and ("code " .. st.code) or ("signal " .. tostring(st.signal))
 end
 
+-- The run's closing line where rows failed (failures: {row =, log =} in the order run): what
+-- failed, by candidate and log, and where the rows are, as the exit status 1 it explains:
+-- "not every row is ok (exit 1): vllm-0 chat oom, summarization oom (log
+-- autobench-artifacts/rep1/vllm-0/server.log); the rows are in rep1.jsonl".
+function M.failures_line(failures, out)
+  local groups, order = {}, {}
+  for _, f in ipairs(failures) do
+    local r = f.row
+    local key = tostring(r.candidate_id) .. "\0" .. tostring(f.log)
+    if not groups[key] then
+      groups[key] = { cand = tostring(r.candidate_id), log = f.log, items = {} }
+      order[#order + 1] = key
+    end
+    local g = groups[key].items
+    g[#g + 1] = ("%s %s"):format(r.workload.scenario, r.status)
+  end
+  local parts = {}
+  for _, k in ipairs(order) do
+    local g = groups[k]
+    parts[#parts + 1] = ("%s %s%s"):format(g.cand, table.concat(g.items, ", "),
+      g.log and (" (log " .. g.log .. ")") or "")
+  end
+  return ("not every row is ok (exit 1): %s; the rows are in %s"):format(table.concat(parts, "; "), out)
+end
+
 -- Why the server exited, from its log: "oom" or "failed", and the reason.
 local function server_death(st, log, when)
   local text = read(log)
@@ -544,6 +569,7 @@ function M.run(config_path, opts)
   end
   local t0 = now()
   local all_ok = true
+  local failures = {} -- the rows of this run that are not ok, for the closing line: {row =, log =}
   local ran = next(prior.done) ~= nil -- some candidate measured, now or before
   local i = 0
   -- one server per candidate, every scenario against it
@@ -642,6 +668,11 @@ function M.run(config_path, opts)
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
           opts.timeout or r.ready_timeout or 600, log, models)
       end
+      -- a server that exited before answering (out of memory while loading the model) fails
+      -- every scenario of the candidate alike: each row its status (oom or failed) and
+      -- server_exit, none "skipped", which would read as a scenario left out by policy while
+      -- the server could run none
+      local start_exit = status and p and p:poll()
       local dead -- why the remaining scenarios are not run, once the server has exited
       for _, t in ipairs(pending) do
         local sc = t.sc
@@ -650,6 +681,9 @@ function M.run(config_path, opts)
         if p then row.artifacts.server_log = M.stored_path(out, log) end
         if status then
           row.status, row.failure_reason = status, reason
+          if start_exit then
+            row.server_exit = start_exit.code and { code = start_exit.code } or { signal = start_exit.signal }
+          end
         elseif dead then
           row.status, row.failure_reason = "skipped", dead
         else
@@ -726,7 +760,14 @@ function M.run(config_path, opts)
           ab.recompute_sla({ row }, nil)
           if row.status ~= "ok" or row.sla.passed == json.null then row.sla.passed = false end
           append(out, row)
-          if row.status ~= "ok" then all_ok = false end
+          if row.status ~= "ok" then
+            all_ok = false
+            -- the log that says why: the server's where it did not start, exited or was
+            -- gone, the client's where the client failed
+            local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
+            failures[#failures + 1] = { row = row, log = (status or row.server_exit or row.status == "skipped"
+              or not row.artifacts.benchmark_log) and p and log or row.artifacts.benchmark_log and blog or nil }
+          end
           local how = row.failure_reason ~= "" and (" - " .. row.failure_reason)
             or (row.sla.passed and " (SLA passed)" or " (SLA not passed)")
           io.write(("  %s: %s%s\n"):format(sc.name, row.status, how))
@@ -741,6 +782,8 @@ function M.run(config_path, opts)
     io.write(opts.dry_run and "a real run would measure nothing: " or "",
       "no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
     all_ok = false
+  elseif #failures > 0 then
+    io.write(M.failures_line(failures, out), "\n")
   end
   return all_ok
 end

@@ -932,12 +932,17 @@ function M.latency_points(model, A, B, c, pts)
     -- (a figure as the tables print it; a count's "%d" as a number gnuplot can format)
     fmts[i] = metrics.get(k.key).format == "%d" and "%.0f" or metrics.get(k.key).format
     labels[i] = ("%s (%s)"):format(k.label, unit)
-    local top = 0
+    local top, vals = 0, {}
     for j, s in ipairs { A, B } do
       local v, lo, hi, has = M.point_dot(pts[s.x][1], k, s.x, no_ci, no_value)
       blocks[#blocks + 1] = { name = ("panel %d run %s"):format(i, s.x), row(5, j, v, lo, hi, has) }
       if finite(hi) then top = math.max(top, hi) end
+      vals[#vals + 1] = v
     end
+    -- the figures beside the SLO's line with the decimals that show their side of it, as the
+    -- tables print them (metrics.decimals_apart: "35.41" under a line at 35.4, never "35.4")
+    local d = tonumber(fmts[i]:match("^%%%.(%d)f$"))
+    if d and k.slo then fmts[i] = "%." .. metrics.decimals_apart(vals, k.slo, d) .. "f" end
     -- the SLO's line where it is no farther than the values' span would stretch the axis
     local slo = k.slo
     if slo and top > 0 and slo > 3 * top then

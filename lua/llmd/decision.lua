@@ -3628,12 +3628,7 @@ end
 -- (thr_pct, on pct's scale): with as many decimals (1 to 3) as it takes for the two not to
 -- read alike ("-1.95 %" beside a threshold of -1.96 %, never "-2.0 %").
 local function pct_beside(pct, thr_pct)
-  for dp = 1, 3 do
-    if ("%+." .. dp .. "f"):format(pct) ~= ("%+." .. dp .. "f"):format(thr_pct) then
-      return signed(pct, dp) .. " %"
-    end
-  end
-  return signed(pct, 3) .. " %"
+  return signed(pct, metrics.decimals_apart({ pct }, thr_pct, 1, 3)) .. " %"
 end
 
 -- pct as a sentence that compares it with the practical threshold thr (%) shows it: with

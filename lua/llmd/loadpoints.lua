@@ -1846,6 +1846,16 @@ function M.capacity_slo(slo)
   return out
 end
 
+-- The limit an SLO puts on key (slo: a --slo list; the default failure limit counts for the
+-- error rate, M.capacity_slo), or nil: what a figure of key printed beside it is read against
+-- (metrics.format's opts.limit).
+function M.slo_limit(slo, key)
+  for _, s in ipairs(M.capacity_slo(slo) or {}) do
+    if s.key == key then return s.max end
+  end
+  return nil
+end
+
 -- What failed requests did to a max sustained throughput (s: M.saturation), said beside its
 -- figure in every output (compare.lua's and treatments.lua's): a list of clauses, empty
 -- where no load up to the cut failed a request (and none below saturation went unjudged:
@@ -2488,11 +2498,8 @@ local function apart_digits(key, lo, hi, lim)
   local bare = metrics.format(key, lim)
   if a ~= bare and b ~= bare then return a, b, nil end
   local unit = metrics.format(key, lim):sub(#metrics.format(key, lim, nil, { bare = true }) + 1)
-  for d = 3, 8 do
-    local f = "%." .. d .. "f"
-    local x, y, z = f:format(lo), f:format(hi), f:format(lim)
-    if (x ~= z and y ~= z) or d == 8 then return x .. unit, y .. unit, z .. unit end
-  end
+  local f = "%." .. metrics.decimals_apart({ lo, hi }, lim, 3, 8) .. "f"
+  return f:format(lo) .. unit, f:format(hi) .. unit, f:format(lim) .. unit
 end
 
 local function capacity_of(points, slo, sat)

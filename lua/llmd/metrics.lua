@@ -194,6 +194,28 @@ function M.na(reason)
   return "N/A (" .. r .. ")"
 end
 
+-- The decimals, from d up to most (d + 3 unless given), at which every value in xs prints
+-- apart from ref, the limit or threshold it is judged against: 35.406 beside an SLO of 35.4
+-- at d = 1 takes 2 ("35.41", never "35.4", which reads as meeting it); most where even that
+-- many do not part them (a value equal to ref: "35.400", exactly at it). The one digit rule of every
+-- figure printed beside its limit (M.format's opts.limit, llmd.decision's pct_near, the
+-- capacity's bracket around a limit).
+function M.decimals_apart(xs, ref, d, most)
+  most = most or d + 3
+  if type(ref) ~= "number" or ref ~= ref or math.abs(ref) == math.huge then return d end
+  for dp = d, most do
+    local f, apart = "%." .. dp .. "f", true
+    for _, x in ipairs(xs) do
+      if type(x) == "number" and x == x and math.abs(x) ~= math.huge
+        and f:format(x) == f:format(ref) then apart = false end
+    end
+    if apart then return dp end
+  end
+  return most
+end
+
+-- opts: bare (no unit), limit (the SLO limit the value is read against: as many more
+-- decimals as M.decimals_apart takes to show its side of it).
 function M.format(key, value, na_reason, opts)
   local m = M.get(key)
   if value == nil then
@@ -210,7 +232,9 @@ function M.format(key, value, na_reason, opts)
   elseif m.format == "%d" then
     text = M.group_thousands(("%.0f"):format(value))
   else
-    text = M.group_thousands(m.format:format(value))
+    local fmt, d = m.format, tonumber(m.format:match("^%%%.(%d)f$"))
+    if d and opts and opts.limit then fmt = "%." .. M.decimals_apart({ value }, opts.limit, d) .. "f" end
+    text = M.group_thousands(fmt:format(value))
   end
   if opts and opts.bare then return text end
   if m.unit == "%" then return text .. " %" end

@@ -52,6 +52,15 @@ M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, w
 
 -- A p-value as printed: "0.0123", "< 1e-9".
 local fmt_p = decision.fmt_p
+
+local slo_limit = lp.slo_limit
+
+-- A figure of key at d decimals, or as many more as show its side of the SLO limit on key
+-- (metrics.decimals_apart: "35.41" beside TTFT p90 <= 35.4 ms, never "35.4").
+local function num_beside(x, d, slo, key)
+  local lim = type(x) == "number" and slo_limit(slo, key)
+  return T.helpers.num(x, lim and metrics.decimals_apart({ x }, lim, d) or d)
+end
 M.fmt_p = fmt_p
 
 local harness_note -- (defined below)
@@ -906,7 +915,7 @@ local function ladder_section(A, B, pa, pb, sat, slo)
       any_na = true
       return "N/A"
     end
-    return (c.interpolated and APPROX or "") .. T.helpers.num(v, d)
+    return (c.interpolated and APPROX or "") .. num_beside(v, d, slo, key)
   end
   local function load(c)
     if c.outside or c.interpolated or c.na_reason then return "" end
@@ -1129,10 +1138,10 @@ local function interactivity_note(points)
 end
 
 -- One run's load curve for the report: its load points with printed values.
-local function curve_rows(points, gpus, lat, ttft_pct)
+local function curve_rows(points, gpus, lat, ttft_pct, slo)
   local out = {}
   for _, p in ipairs(points) do
-    local function v(key, d) return T.helpers.num(lp.field(p, key), d) end
+    local function v(key, d) return num_beside(lp.field(p, key), d, slo, key) end
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
@@ -4958,6 +4967,8 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, c.reason)
     end
     local mp = model.matched_point
+    -- (its figures beside the SLO limit on its metric, where one is: their side of it shown)
+    local function mp_fmt(x) return metrics.format(mp.key, x, nil, { limit = slo_limit(model.slo, mp.key) }) end
     if mp and mp.key and not mp.load and #out > 0 then
       -- no load both runs measured: no test at a matched load, and why
       out[#out + 1] = ("No test of %s at a matched load: %s, so the runs' %s is not compared at one load.")
@@ -4982,36 +4993,36 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
           matched_load_text(mp, A, B), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
           A.label,
-          metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
+          mp_fmt(mp.b), mp_fmt(mp.a),
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif big then
         -- A's figure is 0: no percentage of it, the two figures
         out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp, A, B), B.label,
-          m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
+          m.label, mp_fmt(mp.b), mp_fmt(mp.a), A.label,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif sig and size_note then
         -- significant, but too small to matter or not shown beyond the threshold: no "higher"
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s; %s %s)."):format(matched_load_text(mp, A, B),
-          m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, size_note,
+          m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b), B.label, size_note,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(
           matched_load_text(mp, A, B),
-          m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
+          m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b), B.label, v.note)
       elseif mp.test and mp.test.p then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp, A, B), m.label,
-          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
+          mp_fmt(mp.a), A.label, mp_fmt(mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
         out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp, A, B), m.label,
-          metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
+          mp_fmt(mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
       elseif mp.interpolated then
         -- a figure between two measured loads: which loads, and that it is untested
         local function fig(side, x)
           local iv = mp.interpolated[side]
-          return ("%s for %s%s"):format(metrics.format(mp.key, mp[side]), x.label, iv and (" (interpolated between "
+          return ("%s for %s%s"):format(mp_fmt(mp[side]), x.label, iv and (" (interpolated between "
             .. "its loads at %s and %s)"):format(table.unpack((mp.axis == "rate" or mp.axis == "concurrency")
             and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
@@ -5033,12 +5044,12 @@ local function summary(model, A, B)
           -- its own: inside one parenthesis, "2,010.3 ms ... and 114.0 ms (...: no clear
           -- difference, p = 0.0748)" read as the test of this gap (newuser44)
           out[#out + 1] = ("At %s, %s is %s for %s and %s for %s, untested at this load: %s."):format(
-            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            matched_load_text(mp, A, B), m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b),
             B.label, mp.reason or "no test possible")
           tested_after = ("%s is tested at other loads instead: %s."):format(m.label, tested)
         else
           out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(
-            matched_load_text(mp, A, B), m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b),
+            matched_load_text(mp, A, B), m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b),
             B.label, mp.reason or "no test possible")
         end
       end
@@ -6005,10 +6016,11 @@ function M.build(opts)
   local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
   local lat, ttft_pct = curve_columns(pa, pb, model.slo)
   model.curve_columns = lat
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct), empty_why = empty_why(pa, A.run),
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct, model.slo),
+    empty_why = empty_why(pa, A.run),
     na_note = curve_na_note(pa, ga, wa, any_goodput, lat, model.goodput.reason),
     interactivity_note = interactivity_note(pa) },
-    { label = B.label, rows = curve_rows(pb, gb, lat, ttft_pct), empty_why = empty_why(pb, B.run),
+    { label = B.label, rows = curve_rows(pb, gb, lat, ttft_pct, model.slo), empty_why = empty_why(pb, B.run),
     na_note = curve_na_note(pb, gb, wb, any_goodput, lat, model.goodput.reason),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run

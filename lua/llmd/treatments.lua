@@ -1936,8 +1936,9 @@ function M.model(list, opts)
         end
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or metrics.na(unshared or p and not interp and p.na[key] or why
-          or "not measured at this load, nor on both sides of it")
+        e.text = v and metrics.format(key, v, nil, { limit = lp.slo_limit(m.slo, key) })
+          or metrics.na(unshared or p and not interp and p.na[key] or why
+            or "not measured at this load, nor on both sides of it")
         if e.ci and e.ci.identical then
           -- an interval of width 0 from identical repeats would read as certainty
           e.text = e.text .. (" (repeats identical, no spread to estimate; n = %d)"):format(e.ci.n)
@@ -3356,8 +3357,9 @@ end
 
 -- Rendering --------------------------------------------------------------------------------
 
-local function num(key, v, why)
-  return v and metrics.format(key, v, nil, { bare = true }) or metrics.na(why or "not in the results")
+local function num(key, v, why, slo)
+  return v and metrics.format(key, v, nil, { bare = true, limit = slo and lp.slo_limit(slo, key) })
+    or metrics.na(why or "not in the results")
 end
 
 -- What the templates print: the model plus its figures as text.
@@ -3510,7 +3512,7 @@ function M.present(m, opts)
     for _, p in ipairs(x.points) do
       local slo_cells = {}
       for _, c in ipairs(v.slo_cols) do
-        slo_cells[#slo_cells + 1] = num(c.key, p.values[c.key], p.na[c.key])
+        slo_cells[#slo_cells + 1] = num(c.key, p.values[c.key], p.na[c.key], m.slo)
       end
       t.point_rows[#t.point_rows + 1] = {
         slo = slo_cells,
@@ -3519,10 +3521,10 @@ function M.present(m, opts)
         achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),
         harness = num("throughput_req_s", p.harness_rps, "achieved rate unknown"),
         tps = num("throughput_tok_s", p.output_tps, p.na.throughput_tok_s),
-        ttft = num(point_keys.ttft, p.values[point_keys.ttft], p.na[point_keys.ttft]),
-        tpot = num(point_keys.tpot, p.values[point_keys.tpot], p.na[point_keys.tpot]),
-        e2e = num(point_keys.latency, p.values[point_keys.latency], p.na[point_keys.latency]),
-        err = num("error_rate_pct", p.values.error_rate_pct, p.na.error_rate_pct),
+        ttft = num(point_keys.ttft, p.values[point_keys.ttft], p.na[point_keys.ttft], m.slo),
+        tpot = num(point_keys.tpot, p.values[point_keys.tpot], p.na[point_keys.tpot], m.slo),
+        e2e = num(point_keys.latency, p.values[point_keys.latency], p.na[point_keys.latency], m.slo),
+        err = num("error_rate_pct", p.values.error_rate_pct, p.na.error_rate_pct, m.slo),
         repeats = p.repeats,
       }
     end

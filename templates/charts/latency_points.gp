@@ -47,12 +47,16 @@ do for [i = 1:n] {
   fmt_ci = panel_fmt[i].' ('.panel_fmt[i].'–'.panel_fmt[i].')'
   a = 2 * (i - 1)
   b = a + 1
-  # the interval as an error bar with caps, the value as the run's marker; above it the
-  # value and its interval in figures (a narrow interval hides behind the marker); a run
-  # without the value (NaN) gets "N/A" at the axis. valid(2), not $2 == $2: a NaN read
-  # through $2 leaves a labels plot no valid point, and gnuplot 5.4 crashes on that.
-  plot datafile index a using 1:2:3:4 with yerrorbars linestyle 1 pointsize 1 title (i == 1 ? label_a : ''), \
-       datafile index b using 1:2:3:4 with yerrorbars linestyle 2 pointsize 1 title (i == 1 ? label_b : ''), \
+  # the interval as an error bar with caps, only where there is one (has_ci: a bar from the
+  # value to itself drew a cap through the dot, which read as an interval of width 0); the
+  # value as the run's marker; above it the value and its interval in figures (a narrow
+  # interval hides behind the marker); a run without the value (NaN) gets "N/A" at the
+  # axis. valid(2), not $2 == $2: a NaN read through $2 leaves a labels plot no valid point,
+  # and gnuplot 5.4 crashes on that.
+  plot datafile index a using 1:($5 > 0 ? $2 : NaN):3:4 with yerrorbars linestyle 1 pointsize 1 notitle, \
+       datafile index b using 1:($5 > 0 ? $2 : NaN):3:4 with yerrorbars linestyle 2 pointsize 1 notitle, \
+       datafile index a using 1:2 with points linestyle 1 pointsize 1 title (i == 1 ? label_a : ''), \
+       datafile index b using 1:2 with points linestyle 2 pointsize 1 title (i == 1 ? label_b : ''), \
        datafile index a using 1:(valid(2) ? $4 : 0):(!valid(2) ? 'N/A' : $5 > 0 ? \
          sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
          with labels center offset 0, 1.2 textcolor rgb color_a notitle, \

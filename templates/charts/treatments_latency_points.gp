@@ -56,13 +56,16 @@ do for [i = 1:n] {
     set arrow from graph 0, first panel_slo[i] to graph 1, first panel_slo[i] nohead linestyle 3 front
   }
   fmt_ci = panel_fmt[i].' ('.panel_fmt[i].'–'.panel_fmt[i].')'
-  # the interval as an error bar with caps, the value as the treatment's marker; above it
+  # the interval as an error bar with caps, only where there is one (has_ci: else a cap
+  # through the dot read as an interval of width 0), the value as the treatment's marker; above it
   # the value and its interval in figures (a narrow interval hides behind the marker); a
   # treatment without the value (NaN) gets "N/A" at the axis. valid(2), not $2 == $2: a NaN
   # read through $2 leaves a labels plot no valid point, and gnuplot 5.4 crashes on that
   # (as latency_points.gp found)
-  plot for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) using 1:2:3:4 with yerrorbars \
-         linestyle 10 + t notitle, \
+  plot for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) using 1:($5 > 0 ? $2 : NaN):3:4 \
+         with yerrorbars linestyle 10 + t notitle, \
+       for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) using 1:2 with points linestyle 10 + t \
+         notitle, \
        for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) \
          using 1:(valid(2) ? $4 : 0):(!valid(2) ? 'N/A' : $5 > 0 ? sprintf(fmt_ci, $2, $3, $4) : \
            sprintf(panel_fmt[i], $2)) \

@@ -793,6 +793,47 @@ t.test("run: a server that dies mid-benchmark is an oom row at once, its other s
   t.eq(lfs.attributes(d .. "/autobench-artifacts/results/vllm-0/benchmark-summarization.log"), nil, "never started")
 end)
 
+-- fixh45 #3a, #3b (newuser45): a server that runs out of memory while loading (mock mode 3)
+-- could run none of its scenarios: each is an oom row with server_exit (the README said
+-- "skipped", the code wrote oom: the code is kept, as a load-time failure fails the
+-- configuration whatever the workload, and "skipped" is the schema's policy status); the run
+-- ends with one line saying which rows failed and where the log is (it ended on "[4/4]
+-- tokenspeed -: user-excluded", exit 1 unexplained); and compare of two such files tells the
+-- four oom rows apart by Scenario and Results row (file:line; written in order: the excluded
+-- sglang's two notes first, lines 1 and 2, then vllm-0's chat and summarization, 3 and 4).
+t.test("run: a server out of memory while loading fails every scenario as oom, said in the last line; compare tells "
+  .. "the rows apart", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config(nil, 3)))
+  for _, out in ipairs { "rep1", "rep2" } do
+    local r = ab_cli({ "run", "cfg.yaml", "--out", out .. ".jsonl" }, d, env)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local last = r.stdout:match("([^\n]*)\n$")
+    t.eq(last, ("not every row is ok (exit 1): vllm-0 chat oom, summarization oom (log "
+      .. "autobench-artifacts/%s/vllm-0/server.log); the rows are in %s.jsonl"):format(out, out))
+    t.ok(lfs.attributes(d .. "/autobench-artifacts/" .. out .. "/vllm-0/server.log", "mode") == "file", "the log named")
+    local got = rows_by(d .. "/" .. out .. ".jsonl")
+    for _, sc in ipairs { "chat", "summarization" } do
+      local row = got["vllm-0/" .. sc]
+      t.eq({ row.status, row.server_exit and row.server_exit.code }, { "oom", 1 }, sc)
+      t.ok(row.failure_reason:find("the server exited (code 1) before answering", 1, true), row.failure_reason)
+    end
+  end
+  local r = ab_cli({ "compare", "rep1.jsonl", "rep2.jsonl" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("| Framework | Candidate | Status | SLA | Reason | Server command | Scenario | Results row |", 1,
+    true), r.stdout)
+  for _, want in ipairs { "| chat | rep1.jsonl:3 |", "| summarization | rep1.jsonl:4 |", "| chat | rep2.jsonl:3 |",
+    "| summarization | rep2.jsonl:4 |" } do
+    t.ok(r.stdout:find("| vllm | vllm-0 | oom | False | the server exited (code 1) before answering: ", 1, true)
+      and r.stdout:find(" --max-num-seqs 3 " .. want, 1, true), want .. "\n" .. r.stdout)
+  end
+  -- the toolchain's own summary keeps its 5 columns
+  r = ab_cli({ "compare", "rep1.jsonl", "--toolchain-md" }, d)
+  t.ok(r.stdout:find("| Framework | Candidate | Status | SLA | Reason |\n", 1, true), r.stdout)
+end)
+
 -- Session 36 (left36): small defects session 35 left. Expected values by hand, each in a
 -- comment beside its test.
 -- (Formerly test_left36.lua.)

@@ -1440,3 +1440,55 @@ do
     t.eq(decision.gap_pct_text({ lo_pct = -40.6, hi_pct = 3 }, pct), "-40.6 % to +3.0 %")
   end)
 end
+
+-- fixh45 #1 (newuser45): a figure beside the SLO limit it is judged against shows its side of
+-- it. `--slo ttft_p90_ms=35.4` on a run whose TTFT p90 was 35.406 ms printed "35.4 ms" next
+-- to "failed TTFT p90 ≤ 35.4 ms". By hand: 35.406 at 1 decimal is 35.4, at 2 35.41 (the
+-- limit 35.40); 34.4 and 50.0 print apart from 35.4 at 1 already; 4.999 % beside the default
+-- failure limit of 5 % is 5.00 at 2 decimals and 4.999 at 3.
+t.test("fixh45: a figure beside its SLO limit shows which side of it it lies (Summary, Load Curves, ladder, treatments)",
+  function()
+  local metrics = require "llmd.metrics"
+  t.eq(metrics.format("ttft_p90_ms", 35.406, nil, { limit = 35.4 }), "35.41 ms")
+  t.eq(metrics.format("ttft_p90_ms", 35.394, nil, { limit = 35.4 }), "35.39 ms")
+  t.eq(metrics.format("ttft_p90_ms", 34.4, nil, { limit = 35.4 }), "34.4 ms")
+  t.eq(metrics.format("error_rate_pct", 4.999, nil, { limit = 5, bare = true }), "4.999")
+  local function run(pts)
+    local stages = {}
+    for i, p in ipairs(pts) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[1], ttft_p90_ms = p[2], throughput_tok_s = 10 * p[1],
+        error_rate_pct = p[3] or 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local x = run { { 1, 30, 4.999 }, { 2, 35.406 } }
+  local y = run { { 1, 34.4 }, { 2, 36 } }
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = decision.parse_slo("ttft_p90_ms=35.4"), generated = 0,
+    workspace = "/tmp/fixh45" }
+  local template = require "llmd.template"
+  local ROOT = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+  m.charts = { list = {} }
+  local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
+  local html = template.render_file(ROOT .. "/templates/comparison_report.html", m)
+  t.contains(html, "TTFT p90 is 35.41 ms for x and 36.0 ms for y")
+  -- the Summary's sentence at the matched load (2 req/s, the highest both measured)
+  t.contains(md, "TTFT p90 is 35.41 ms for x and 36.0 ms for y")
+  -- Load Curves: x's TTFT p90 at point 2 and its error rate at point 1 beside the default 5 %
+  -- limit; and the HTML's same table
+  t.contains(md, "| 35.41 |")
+  t.contains(md, "| 4.999 |")
+  t.contains(html, "<td class=\"n\">35.41</td>")
+  -- the Load Ladder's cells
+  local cells = {}
+  for _, r in ipairs(m.ladder.rows) do
+    for _, c in ipairs(r.latency) do cells[#cells + 1] = c.a end
+  end
+  t.ok(table.concat(cells, " "):find("35.41", 1, true), table.concat(cells, " "))
+  -- treatments: the load-point table and the latency at the common load
+  local a = { label = "x", run = x, runs = { x }, dirs = { "x" }, status = "ok", reasons = {} }
+  local b = { label = "y", run = y, runs = { y }, dirs = { "y" }, status = "ok", reasons = {} }
+  local tm = tr.model({ a, b }, { slo = decision.parse_slo("ttft_p90_ms=35.4") })
+  local v = tr.present(tm, {})
+  t.eq(v.treatments[1].point_rows[2].ttft, "35.41")
+  t.eq(v.treatments[1].point_rows[1].err, "4.999")
+end)

@@ -1941,6 +1941,24 @@ do
       "3.6 req/s offered", "3 repeats", "SLO threshold" } do
       t.ok(svg:find(s, 1, true), s)
     end
+    -- fixh45 #2 (newuser45): a dot without an interval has no bar drawn on it at all. An error
+    -- bar from the value to itself drew its two caps as one short horizontal stroke through
+    -- the dot (gnuplot's path "M x,y M x1,y L x2,y M x1,y L x2,y": every y the same), which
+    -- reads as an interval of width 0; TTFT's bars ("M x,y1 L x,y2 M ..": a span in y) are
+    -- still drawn, one a run
+    local flat, bars = 0, 0
+    for d in svg:gmatch("<path[^>]- d='([^']*)'") do
+      local ys, xs = {}, {}
+      for x, y in d:gmatch("([%d.]+),([%d.]+)") do xs[#xs + 1], ys[#ys + 1] = tonumber(x), tonumber(y) end
+      local _, moves = d:gsub("M", "")
+      if moves >= 3 then -- (an error bar: its stem and two caps, each a move; a grid line has one)
+        local same = true
+        for _, y in ipairs(ys) do if y ~= ys[1] then same = false end end
+        if same then flat = flat + 1 else bars = bars + 1 end
+      end
+    end
+    t.eq(flat, 0, "a bar of no height drawn through a dot")
+    t.ok(bars >= 2, "TTFT's interval bars: " .. bars)
     -- (TPOT only: TTFT has its bars)
     t.eq({ chart.notes[#chart.notes - 1], chart.notes[#chart.notes] }, {
       "base, TPOT p90: repeats identical, no spread to estimate (a dot without a bar).",

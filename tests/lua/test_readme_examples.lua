@@ -21,3 +21,36 @@ t.test("README 'Simulated results': the block runs in the repository's folder wi
   t.eq(#t.workspaces(d), 2, "compare.lua's two workspaces")
   t.ok(t.read(d .. "/cross-treatment-comparison/treatment_report.md") ~= nil)
 end)
+
+-- fixh45 #3c (newuser45): the README gave no autobench example a new user could run. Its block
+-- runs in the repository's folder, with ../shared beside it as in a checkout (the fixture
+-- cookbook), and no GPU: the mock server and client stand in for vLLM. 2 candidates x 2
+-- scenarios (the config made small by the block's sed: max_candidates_per_framework 2), every
+-- row ok with the mock's 20 ms TTFT and 0 ms TPOT well within the cookbook's SLA (1500 ms and
+-- 30 ms).
+t.test("README 'Trying it without GPUs': the autobench block runs on the mock server and client", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local block = readme:match("#### Trying it without GPUs: the mock server\n.-```sh\n(.-)```")
+  t.ok(block, "the block")
+  local d = t.tmpdir()
+  assert(proc.run({ "mkdir", "-p", d .. "/repo" }).ok)
+  for _, n in ipairs { "llmdlua", "tests" } do
+    assert(proc.run({ "ln", "-s", ROOT .. "/" .. n, d .. "/repo/" .. n }).ok)
+  end
+  local shared = proc.run({ "realpath", ROOT .. "/../shared" }).stdout:gsub("%s+$", "")
+  assert(proc.run({ "ln", "-s", shared, d .. "/shared" }).ok)
+  local r = proc.run({ "sh", "-ec", "cd \"$1\" && shift && eval \"$1\"", "sh", d .. "/repo", block },
+    { env = { PATH = "/usr/bin:/bin" } })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ab = require "llmd.autobench"
+  local ok = {}
+  for _, row in ipairs(ab.read_rows(d .. "/repo/abdemo/rep1.jsonl")) do
+    if row.framework == "vllm" then
+      t.eq(row.status, "ok", row.failure_reason)
+      ok[#ok + 1] = row.candidate_id .. "/" .. ab.scenario(row)
+    end
+  end
+  table.sort(ok)
+  t.eq(ok, { "vllm-0/chat", "vllm-0/summarization", "vllm-1/chat", "vllm-1/summarization" })
+  t.ok(t.read(d .. "/repo/abdemo/summary.md"):find("## Best Commands By Framework", 1, true), "summary.md")
+end)

@@ -2592,6 +2592,25 @@ do
     t.eq(json.read(out .. "3/treatments.json").cost, false)
   end)
 
+  t.test("ranked ones alike beside an unranked one unlike: the ranking is like for like, the Pareto front is not",
+    function()
+    -- a and b on 1 GPU each meet TTFT p90 <= 60 ms at 10 req/s and fail it at 20: ranked;
+    -- c on 2 GPUs fails at 10 and meets at 20 (non-monotone, by hand): unranked, but still on
+    -- the Pareto front, on totals. No cost caveat on the ranking (a and b alike), the front's
+    -- note names the counts (on main: none, the unranked one's hardware not read)
+    local d = t.tmpdir()
+    local function ladder(a, b) return t.latency_ladder { { 10, t.spread(a, a, 100) }, { 20, t.spread(b, b, 100) } } end
+    local out = d .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. ladder(0.050, 0.080), "--run",
+      "b=" .. ladder(0.045, 0.085), "--run", "c=" .. ladder(0.080, 0.050), "--slo", "ttft_p90_ms=60", "--gpus",
+      "a=1,b=1,c=2", "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local j = json.read(out .. "/treatments.json")
+    t.eq(j.cost, false)
+    find(t.read(out .. "/treatment_report.md"), "**Not like for like on cost**: the front is on totals, of treatments "
+      .. "on different or unknown numbers of GPUs (a 1 GPU, b 1 GPU, c 2 GPUs)", "md")
+  end)
+
   if not t.have_numpy() then
     t.test("3 and 5: the simulated server's runs (skipped: no numpy for queue_sim.py)", function() end)
   else

@@ -2611,6 +2611,28 @@ do
       .. "on different or unknown numbers of GPUs (a 1 GPU, b 1 GPU, c 2 GPUs)", "md")
   end)
 
+  t.test("analyze.lua given an experiment workspace points to treatments.lua with the same --slo (newuser45 #3)",
+    function()
+    -- (on main: "no run-a/run_state.json (an incomplete workspace, or not one made by
+    -- compare.lua)", which names no way on). A space in the path: the command is quoted, and
+    -- runs as printed
+    local w = replicas_workspace(t.tmpdir() .. "/my exp")
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w, "--slo", "ttft_p90_ms=60" }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local cmd = "llmdlua treatments.lua '" .. w .. "' --slo ttft_p90_ms=60"
+    t.eq(r.stderr, "llmdlua: " .. w .. ": an experiment workspace (experiment.lua's: experiment-state.json), not a "
+      .. "comparison of two runs; compare its treatments with " .. cmd .. "\n")
+    local out = t.tmpdir() .. "/out"
+    r = proc.run { "sh", "-c", LLMDLUA .. cmd:sub(#"llmdlua" + 1) .. " --quiet --out " .. out }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.eq(json.read(out .. "/treatments.json").rank_by, "capacity at SLO")
+    t.contains(t.read(out .. "/treatment_report.md"), "TTFT p90 ≤ 60.0 ms", "the same --slo")
+    -- without --slo: the command without it
+    r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.contains(r.stderr, "compare its treatments with llmdlua treatments.lua '" .. w .. "'\n", "no --slo")
+  end)
+
   if not t.have_numpy() then
     t.test("3 and 5: the simulated server's runs (skipped: no numpy for queue_sim.py)", function() end)
   else

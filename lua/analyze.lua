@@ -21,7 +21,7 @@ local decision = require "llmd.decision"
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
 local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
-local w = ws.open(o[1])
+local w = ws.open(o[1], { slo = o.slo })
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
 local before = cmp.report_snapshot(w.path)

@@ -80,6 +80,15 @@ function M.validate(plan, name)
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, name .. ": slo")
     if not ok then errs[#errs + 1] = tostring(err) end
   end
+  -- deploy and benchmark missing: said in the plan's own words (compare.lua's check would offer
+  -- 'existing', which an experiment's plan does not have)
+  local WHAT = { deploy = "how every setup treatment deploys its stack, its keys going over the values "
+    .. "(deploy: {method: helmfile, guide_dir: DIR, ...})", benchmark = "the benchmark every run treatment runs "
+    .. "(benchmark: {template: FILE, harness: NAME})" }
+  for _, k in ipairs { "deploy", "benchmark" } do
+    if plan[k] == nil then bad(k, "missing: " .. WHAT[k])
+    elseif not is_map(plan[k]) then bad(k, "expected a mapping: " .. WHAT[k]) end
+  end
   if #errs > 0 then error(table.concat(errs, "\n"), 0) end
   -- deploy and benchmark: checked as a compare.lua run is
   local as_compare = {
@@ -553,12 +562,16 @@ function M.check_run_treatments(exp, plan, exp_path)
       :format(template, exp_path or exp.name), 0)
   end
   local lines, misses, notes = {}, {}, {}
-  for _, rt in ipairs(exp.run_treatments) do
+  local rendered = {}
+  for i, rt in ipairs(exp.run_treatments) do
+    rendered[i] = {}
     for _, w in ipairs(ex.keys(cfg.workload)) do
-      local _, unmatched, added = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      local out, unmatched, added = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      rendered[i][w] = out
       for _, u in ipairs(unmatched) do
-        lines[#lines + 1] = ("%s: run treatment %s: %s matches nothing in workload %s of %s"):format(
-          exp_path or exp.name, rt.name, u, w, template)
+        lines[#lines + 1] = ("%s: run treatment %s: %s matches nothing in workload %s of %s; refused: a run treatment "
+          .. "that changes nothing would benchmark the same configuration as the others - fix the key (or the "
+          .. "template); nothing was run"):format(exp_path or exp.name, rt.name, u, w, template)
       end
       -- a key the workload does not have is added (upstream does, and the real experiments
       -- rely on it: load.stages.0.concurrent_sessions); one a letter or two from a key it
@@ -578,12 +591,43 @@ function M.check_run_treatments(exp, plan, exp_path)
       end
     end
   end
-  if #lines > 0 then
-    error(table.concat(lines, "\n") .. ("\nrefused: a run treatment that changes nothing would benchmark the same "
-      .. "configuration as the others; fix the keys (or the template) - nothing was run"), 0)
-  end
+  if #lines > 0 then error(table.concat(lines, "\n"), 0) end
   if #misses > 0 then error(table.concat(misses, "\n"), 0) end
+  -- two run treatments whose every workload renders the same (rate1 and rate2 both at
+  -- load.stages.0.rate: 1, newuser45): one configuration benchmarked twice, which the
+  -- comparison would read as two workloads and rank apart; one line per treatment, naming
+  -- the first one it repeats
+  local same = require("llmd.report").same_value
+  local dups = {}
+  for i = 2, #rendered do
+    for j = 1, i - 1 do
+      if same(rendered[j], rendered[i]) then
+        local a, b = exp.run_treatments[j], exp.run_treatments[i]
+        dups[#dups + 1] = ("%s: run treatments %s and %s render the same workload%s of %s (%s); refused: they "
+          .. "would benchmark one configuration twice, which the comparison would read as two workloads - give "
+          .. "each its own values (or drop one); nothing was run"):format(exp_path or exp.name, a.name, b.name,
+          #ex.keys(cfg.workload) == 1 and (" " .. ex.keys(cfg.workload)[1]) or "s", template,
+          M.override_text(a, b))
+        break
+      end
+    end
+  end
+  if #dups > 0 then error(table.concat(dups, "\n"), 0) end
   return notes
+end
+
+-- What two run treatments set, in a few words ("rate1: load.stages.0.rate: 1; rate2:
+-- load.stages.0.rate: 1"; "no keys" for one with none), for the line that refuses them.
+function M.override_text(a, b)
+  local function keys(rt)
+    local parts = {}
+    for _, o in ipairs(rt.overrides or {}) do
+      parts[#parts + 1] = ("%s: %s"):format(o.path, type(o.value) == "table" and json.encode(o.value)
+        or tostring(o.value))
+    end
+    return #parts > 0 and table.concat(parts, ", ") or "no keys"
+  end
+  return ("%s: %s; %s: %s"):format(a.name, keys(a), b.name, keys(b))
 end
 
 -- Refuses setup treatments that would change nothing: their keys go into the values
@@ -705,8 +749,8 @@ function M.run(exp, plan, opts)
   end
   local parallel = math.min(plan.parallel or 1, #setup_list)
   if parallel > #names then
-    error(("parallel: %d needs at least %d namespaces (the plan lists %d); each stack runs in its own")
-      :format(parallel, parallel, #names), 0)
+    error(("%s: parallel: %d needs at least %d namespaces (the plan lists %d); each stack runs in its own")
+      :format(opts.plan_path or "plan", parallel, parallel, #names), 0)
   end
   if opts.skip_teardown and #names < #setup_list then
     error(("--skip-teardown keeps every stack: %d setup treatments need %d namespaces (the plan lists %d)")

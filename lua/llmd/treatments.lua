@@ -1209,9 +1209,14 @@ function M.partial_ranks(n, ordered)
   return ranks
 end
 
-function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
+-- What is known of the treatments' hardware (list: the treatments, x.gpus their accelerator
+-- counts, x.hardware the replicas their values give): known (those with a count), unknown
+-- (labels), n (how many different counts), replicas ("one decode.replicas 1; two
+-- decode.replicas 2") where no count is known but the replicas differ. The one reading behind
+-- both cost notes (M.cost_note, M.hardware_note).
+local function hardware_of(list)
   local known, unknown, counts = {}, {}, {}
-  for _, x in ipairs(ranked) do
+  for _, x in ipairs(list) do
     if x.gpus then
       known[#known + 1] = x
       counts[x.gpus] = true
@@ -1221,26 +1226,38 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   end
   local n = 0
   for _ in pairs(counts) do n = n + 1 end
+  local hw = { known = known, unknown = unknown, n = n }
   if #known == 0 then
     -- no count known, but the values the setups were deployed with say their replicas
     -- differ (an experiment's decode.replicas 1 against 2): more hardware, not known how much
-    local hw, kinds = {}, {}
-    for _, x in ipairs(ranked) do
+    local reps, kinds = {}, {}
+    for _, x in ipairs(list) do
       if x.hardware then
-        hw[#hw + 1] = ("%s %s"):format(x.label, x.hardware)
+        reps[#reps + 1] = ("%s %s"):format(x.label, x.hardware)
         kinds[x.hardware] = true
       end
     end
     local k = 0
     for _ in pairs(kinds) do k = k + 1 end
-    if k < 2 then return nil end
-    table.sort(hw)
-    return { differ = true, unknown = unknown, replicas = table.concat(hw, "; "),
+    if k >= 2 then
+      table.sort(reps)
+      hw.replicas = table.concat(reps, "; ")
+    end
+  end
+  return hw
+end
+
+function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
+  local hw = hardware_of(ranked)
+  local known, unknown, n = hw.known, hw.unknown, hw.n
+  if #known == 0 then
+    if not hw.replicas then return nil end
+    return { differ = true, unknown = unknown, replicas = hw.replicas,
       text = ("Not like for like on cost: the setups' replicas differ (%s), "
       .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
       .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
       .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
-      .. "cost."):format(table.concat(hw, "; "), by_cap and "capacity at SLO" or "max sustained throughput") }
+      .. "cost."):format(hw.replicas, by_cap and "capacity at SLO" or "max sustained throughput") }
   end
   if n == 1 and #unknown == 0 then return nil end
   local what = by_cap and "capacity at SLO" or "max sustained throughput"
@@ -1525,6 +1542,32 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   return res
 end
 
+-- The cost note where the ranking has fewer than two places (list: every treatment not
+-- failed, ranked or not): the hardware is the treatments', whether or not their figure is
+-- known, and the totals the report still shows (max sustained throughput, the Pareto front)
+-- favour the one with more of it. nil when like for like (every count known and equal) or
+-- nothing says otherwise; else as M.cost_note's, with no order per GPU (unranked = true).
+function M.hardware_note(list)
+  local hw = hardware_of(list)
+  local said
+  if hw.replicas then
+    said = ("the setups' replicas differ (%s), and their GPU counts are unknown (the values give no "
+      .. "parallelism.tensor: give it there, or treatments.lua WORKSPACE --gpus LABEL=N)"):format(hw.replicas)
+  elseif #hw.known > 0 and (hw.n > 1 or #hw.unknown > 0) then
+    local parts = {}
+    for _, x in ipairs(hw.known) do
+      parts[#parts + 1] = ("%s %g GPU%s"):format(x.label, x.gpus, x.gpus == 1 and "" or "s")
+    end
+    said = table.concat(parts, ", ") .. (#hw.unknown > 0 and ("; %s unknown (give --gpus LABEL=N)"):format(
+      table.concat(hw.unknown, ", ")) or "")
+  else
+    return nil
+  end
+  return { differ = hw.replicas ~= nil or hw.n > 1, unknown = hw.unknown, replicas = hw.replicas, unranked = true,
+    text = ("Not like for like on cost: %s, so the totals below (max sustained throughput, the Pareto front), which "
+      .. "favour the one with more hardware, name no winner on cost."):format(said) }
+end
+
 -- M.latency_at_common's result as treatments.json holds it (false when there was none).
 function M.latency_at_common_json(r)
   if not r then return false end
@@ -1567,7 +1610,9 @@ function M.verdict_line(m, ranked, failed, by_cap)
         .. "of accelerators, and the GPU count of %s is unknown") or ("Not known to be like for like on cost: the GPU "
         .. "count of %s is unknown")):format(table.concat(unknown, ", "))
       or "Not like for like on cost: the treatments ran on different numbers of accelerators"
-    line = ("%s, so none is named best on totals%s.%s"):format(why, m.cost.best_per_gpu
+    -- (nothing ranked to name: what the ranking says first, then the caveat)
+    local first = m.cost.unranked and ((m.verdict:match("^(.-%.)%s") or m.verdict) .. " ") or ""
+    line = ("%s%s, so none is named best on totals%s.%s"):format(first, why, m.cost.best_per_gpu
       and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
       or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"),
       -- (what would settle which comes first per GPU, as r1.settle below says it on totals)
@@ -2832,6 +2877,22 @@ function M.model(list, opts)
     m.cost = cost
     m.latency_best = nil
     m.verdict = cost.text .. " On totals (not per GPU): " .. m.verdict
+  else
+    -- the hardware is every treatment's (not failed), whether its figure is known or not.
+    -- Nothing to order per GPU (no figure known, or one): the caveat is said after what the
+    -- ranking says, as the totals below still compare unlike hardware (newuser45: capacity
+    -- N/A for both made it vanish beside a Pareto front on totals). Ranked ones alike beside
+    -- an unranked one unlike: the ranking is like for like, the Pareto front is not
+    local all = {}
+    for _, x in ipairs(ranked) do all[#all + 1] = x end
+    for _, x in ipairs(unranked) do all[#all + 1] = x end
+    local note = M.hardware_note(all)
+    if #ranked < 2 then
+      m.cost = note
+      if note then m.verdict = m.verdict .. " " .. note.text end
+    else
+      m.pareto_unlike = note ~= nil
+    end
   end
 
   if #failed > 0 then m.verdict = m.verdict .. " " .. failed_text() end
@@ -3209,7 +3270,7 @@ function M.model(list, opts)
   for _, l in ipairs(m.pareto_unknown) do m.front[#m.front + 1] = l end
   -- (each domination per GPU, where the GPU counts differ or some are unknown: said beside
   -- it, and the ones beaten on totals only in the summary too)
-  if m.cost then M.dominated_per_gpu(m, T) end
+  if m.cost or m.pareto_unlike then M.dominated_per_gpu(m, T) end
   -- the summary says what the Pareto section says, with the same evidence
   if #m.dominated > 0 then
     local parts, all_both = {}, true
@@ -3219,7 +3280,8 @@ function M.model(list, opts)
     end
     m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, %sbeyond noise on "
       .. "at least one of them (see the Pareto front): %s %s (%s)."):format(m.pareto_latency,
-      m.cost and "on totals, " or "", #parts == 1 and "one treatment is" or (#parts .. " treatments are"),
+      (m.cost or m.pareto_unlike) and "on totals, " or "",
+      #parts == 1 and "one treatment is" or (#parts .. " treatments are"),
       all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
     if m.pareto_not_beaten_per_gpu then
       local t = m.pareto_not_beaten_per_gpu
@@ -3329,7 +3391,8 @@ function M.gpu_figures(m, T, by_cap)
       r.gpus = by[r.label] and by[r.label].gpus or nil
       r.per_gpu_value, r.per_gpu_text = per_gpu_figure(by[r.label], by_cap, r)
       if r.rank_text then
-        r.per_gpu_rank = m.cost and per_rank[r.label] or (not m.cost and r.rank_text) or nil
+        r.per_gpu_rank = m.cost and (per_rank[r.label] or (m.cost.unranked and r.rank_text))
+          or (not m.cost and r.rank_text) or nil
         if not r.per_gpu_rank then
           local unknown = m.cost and m.cost.unknown or {}
           r.per_gpu_rank_why = ("the GPU count of %s unknown"):format(#unknown > 0 and table.concat(unknown, ", ")
@@ -3338,7 +3401,7 @@ function M.gpu_figures(m, T, by_cap)
       end
     end
   end
-  if not m.cost then return end
+  if not (m.cost or m.pareto_unlike) then return end
   local counts = {}
   for _, x in ipairs(T) do
     if x.status ~= "failed" then
@@ -3366,7 +3429,8 @@ end
 -- How the ranking table below shares its ranks, from that table (ranking: m.ranking, its
 -- rows with rank, tied and, across workloads, workload): the first shared rank as it reads,
 -- "here four at "1=", none after them", "here two at "1=", then 3"; "here no place shares a
--- rank" where none does. Never a fixed example the table may contradict.
+-- rank" where none does; "here no place is ranked ..." where every place is "-". Never a
+-- fixed example the table may contradict.
 local NUM_WORDS = { "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten" }
 function M.rank_share_text(ranking)
   for _, r in ipairs(ranking or {}) do
@@ -3383,6 +3447,12 @@ function M.rank_share_text(ranking)
       local after = nxt and (", then %d"):format(nxt) or ", none after them"
       return ('here %s at "%d="%s'):format(NUM_WORDS[n] or tostring(n), r.rank, after)
     end
+  end
+  -- (every place "-": nothing ranked, which "no place shares a rank" would not say)
+  local any = false
+  for _, r in ipairs(ranking or {}) do if r.rank then any = true end end
+  if not any and ranking and #ranking > 0 then
+    return 'here no place is ranked (each is "-": its figure unknown or its run failed), so none shares a rank'
   end
   return "here no place shares a rank"
 end

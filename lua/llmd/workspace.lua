@@ -203,7 +203,8 @@ function M.create(opts)
 end
 
 -- Opens an existing workspace: for analyze.lua (both run states), or with
--- {resume = true} one made from a plan (plan.yaml, however far it got).
+-- {resume = true} one made from a plan (plan.yaml, however far it got). opts.slo: the --slo
+-- given, for the treatments.lua command an experiment's workspace is pointed to.
 function M.open(path, opts)
   path = path:gsub("/+$", "")
   if lfs.attributes(path, "mode") ~= "directory" then
@@ -216,6 +217,14 @@ function M.open(path, opts)
     -- absolute: the steps run commands in other folders (run_only.sh in run-x/benchmark)
     path = proc.realpath(path) or path
     return { path = path, name = path:match("[^/]+$") }
+  end
+  -- an experiment's workspace (experiment.lua's, newuser45): not two runs a and b, but
+  -- treatments; its comparison is treatments.lua's, with the same --slo (opts.slo)
+  if lfs.attributes(path .. "/experiment-state.json", "mode") == "file" then
+    local argv = { "llmdlua", "treatments.lua", path }
+    if opts and opts.slo then argv[#argv + 1], argv[#argv + 2] = "--slo", opts.slo end
+    error(("%s: an experiment workspace (experiment.lua's: experiment-state.json), not a comparison of two runs; "
+      .. "compare its treatments with %s"):format(path, require("llmd.k8s").cmdline(argv)), 0)
   end
   local why = M.incomplete(path)
   if why then

@@ -268,7 +268,8 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
   r = experiment(s2)
   t.eq(r.code, 1)
-  t.eq(r.stderr, "llmdlua: parallel: 3 needs at least 3 namespaces (the plan lists 2); each stack runs in its own\n")
+  t.eq(r.stderr, "llmdlua: " .. s2.plan .. ": parallel: 3 needs at least 3 namespaces (the plan lists 2); each stack "
+    .. "runs in its own\n")
   local s4 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" }; plan.parallel = 1 end)
   r = experiment(s4, { "--plan", s4.plan, "--skip-teardown" })
   t.eq(r.stderr, "llmdlua: --skip-teardown keeps every stack: 3 setup treatments need 3 namespaces (the plan "
@@ -277,6 +278,56 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   r = experiment(s3)
   t.eq(r.code, 1)
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
+end)
+
+t.test("plan and run-treatment mistakes: one line each, naming the file (newuser45)", function()
+  -- parallel: 2 with one namespace: the plan's file named, as its other lines do (on main: no
+  -- file; the line above checks it with 3 and 2)
+  local s = setup(function(plan) plan.namespaces = { "exp-a" }; plan.parallel = 2 end)
+  local r = experiment(s)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. s.plan .. ": parallel: 2 needs at least 2 namespaces (the plan lists 1); each stack "
+    .. "runs in its own\n")
+  -- no benchmark: said in the plan's words; an experiment's plan has no 'existing' (on main:
+  -- "missing (or give 'existing')", a key the plan then refuses as unknown)
+  s = setup(function(plan) plan.benchmark = nil end)
+  r = experiment(s)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. s.plan .. ": benchmark: missing: the benchmark every run treatment runs (benchmark: "
+    .. "{template: FILE, harness: NAME})\n")
+  s = setup(function(plan) plan.deploy = nil end)
+  r = experiment(s)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. s.plan .. ": deploy: missing: how every setup treatment deploys its stack, its keys "
+    .. "going over the values (deploy: {method: helmfile, guide_dir: DIR, ...})\n")
+  -- a run treatment's key that matches nothing: one line, the refusal in it (on main: a
+  -- second line "refused: ...")
+  s = setup()
+  t.write(s.exp, EXPERIMENT:gsub("load%.stages%.0%.rate: 1", "lod.stages.0.rate: 1"))
+  r = experiment(s)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. s.exp .. ": run treatment rate1: lod.stages.0.rate matches nothing in workload "
+    .. "sanity_random of " .. s.dir .. "/template.yaml; refused: a run treatment that changes nothing would benchmark "
+    .. "the same configuration as the others - fix the key (or the template); nothing was run\n")
+  -- two run treatments that render the same workload, by different keys: rate1 sets the
+  -- template's rate (1), dur30 its duration (30; the template's sanity_random has both, so
+  -- by hand both render it unchanged). Refused at plan time, the dry run and --show --plan
+  -- too (on main: both run, two "workloads" ranked apart)
+  s = setup()
+  t.write(s.exp, EXPERIMENT:gsub("  %- name: rate5\n.*$", "  - name: dur30\n    load.stages.0.duration: 30\n"))
+  local want = "llmdlua: " .. s.exp .. ": run treatments rate1 and dur30 render the same workload sanity_random of "
+    .. s.dir .. "/template.yaml (rate1: load.stages.0.rate: 1; dur30: load.stages.0.duration: 30); refused: they would "
+    .. "benchmark one configuration twice, which the comparison would read as two workloads - give each its own "
+    .. "values (or drop one); nothing was run\n"
+  for _, extra in ipairs { { "--plan", s.plan }, { "--plan", s.plan, "--dry-run" } } do
+    r = experiment(s, extra)
+    t.eq(r.code, 1, r.stdout)
+    t.eq(r.stderr, want)
+  end
+  r = experiment(s, { "--show", "--plan", s.plan })
+  t.eq(r.code, 1)
+  t.contains(r.stderr, want, "--show --plan")
+  t.eq(calls(s), {}, "no cluster call")
 end)
 
 t.test("nu33-3: the log says a workload came from the run treatment, not from the plan", function()
@@ -409,8 +460,8 @@ t.test("run treatments whose keys match nothing in the workload are refused befo
     local r = experiment(s, extra)
     t.eq(r.code, 1, r.stdout .. r.stderr)
     t.eq(r.stderr, "llmdlua: " .. s.exp .. ": run treatment grp40: data.shared_prefix.num_groups matches "
-      .. "nothing in workload sanity_random of " .. s.dir .. "/template.yaml\nrefused: a run treatment that changes "
-      .. "nothing would benchmark the same configuration as the others; fix the keys (or the template) - nothing "
+      .. "nothing in workload sanity_random of " .. s.dir .. "/template.yaml; refused: a run treatment that changes "
+      .. "nothing would benchmark the same configuration as the others - fix the key (or the template); nothing "
       .. "was run\n")
     t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
     t.eq(workspace(s), nil, "no workspace was made")

@@ -2502,11 +2502,13 @@ do
   -- parallelism.tensor (GPU counts unknown), both holding the same files of one rate sweep
   -- (t.latency_ladder: 10 and 20 req/s, TTFT 50 and 80 ms): as the README's fake-cluster
   -- walkthrough leaves it.
-  local function replicas_workspace(w)
+  -- (ttft: the TTFTs at 10 and 20 req/s, in s, 0.050 and 0.080 unless given)
+  local function replicas_workspace(w, ttft)
+    ttft = ttft or { 0.050, 0.080 }
     t.mkdir(w)
     t.write(w .. "/experiment-state.json", json.encode { experiment = "replicas", results = {
       { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
-    local src = t.latency_ladder { { 10, t.spread(0.050, 0.050, 100) }, { 20, t.spread(0.080, 0.080, 100) } }
+    local src = t.latency_ladder { { 10, t.spread(ttft[1], ttft[1], 100) }, { 20, t.spread(ttft[2], ttft[2], 100) } }
     for i, name in ipairs { "one", "two" } do
       local d = w .. "/setup-treatment-" .. name
       t.mkdir(d .. "/plan")
@@ -2545,6 +2547,90 @@ do
     t.eq(r.code, 0, r.stdout .. r.stderr)
     find(json.read(out .. "3/treatments.json").verdict_line, "(see the warnings). Not known to be like for like on cost: "
       .. "the GPU count of two is unknown, so none is named best on totals", "json")
+  end)
+
+  t.test("the cost caveat follows the setups' hardware when no capacity is known (newuser45 #1)", function()
+    -- TTFT 80 ms at 10 req/s, 50 ms at 20 (every request's, so p90 the same: by hand): within
+    -- TTFT p90 <= 60 ms the lower load fails and the higher meets it, non-monotone, so both
+    -- capacities are N/A and nothing is ranked. The setups still differ in decode.replicas
+    -- (1 and 2, GPU counts unknown) and the Pareto front is still on totals: the caveat stays
+    -- in the Verdict, the Pareto section and treatments.json (on main: all three dropped it,
+    -- "cost": false)
+    local w = replicas_workspace(t.tmpdir() .. "/exp", { 0.080, 0.050 })
+    local out = t.tmpdir() .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet", "--slo",
+      "ttft_p90_ms=60" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local j = json.read(out .. "/treatments.json")
+    find(j.verdict_line, "No treatment can be ranked: capacity at SLO is unknown for every one. Not like for like on "
+      .. "cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas 2) and their GPU counts are "
+      .. "unknown, so none is named best on totals (see below).", "verdict line")
+    find(j.verdict, "Not like for like on cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas "
+      .. "2), and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
+      .. "treatments.lua WORKSPACE --gpus LABEL=N), so the totals below (max sustained throughput, the Pareto front), "
+      .. "which favour the one with more hardware, name no winner on cost.", "verdict")
+    t.ok(j.cost and j.cost.differ == true, "cost in treatments.json")
+    local md = t.read(out .. "/treatment_report.md")
+    -- (#5: both places "-", so the note under the ranking says none is ranked)
+    find(md, 'share a rank, marked "=": here no place is ranked (each is "-": its figure unknown or its run failed), '
+      .. "so none shares a rank.", "md")
+    find(md, "**Not like for like on cost**: the front is on totals, of treatments on different or unknown numbers of "
+      .. "GPUs (one unknown, two unknown)", "md")
+    -- GPU counts known and different, still nothing ranked: the counts named
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out .. "2", "--quiet", "--slo",
+      "ttft_p90_ms=60", "--gpus", "one=1,two=2" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    j = json.read(out .. "2/treatments.json")
+    find(j.verdict, "No treatment can be ranked: capacity at SLO is unknown for every one. Not like for like on cost: "
+      .. "one 1 GPU, two 2 GPUs, so the totals below", "verdict")
+    find(t.read(out .. "2/treatment_report.md"), "**Not like for like on cost**: the front is on totals, of treatments "
+      .. "on different or unknown numbers of GPUs (one 1 GPU, two 2 GPUs)", "md")
+    -- the same GPUs: like for like, no caveat
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out .. "3", "--quiet", "--slo",
+      "ttft_p90_ms=60", "--gpus", "one=2,two=2" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.eq(json.read(out .. "3/treatments.json").cost, false)
+  end)
+
+  t.test("ranked ones alike beside an unranked one unlike: the ranking is like for like, the Pareto front is not",
+    function()
+    -- a and b on 1 GPU each meet TTFT p90 <= 60 ms at 10 req/s and fail it at 20: ranked;
+    -- c on 2 GPUs fails at 10 and meets at 20 (non-monotone, by hand): unranked, but still on
+    -- the Pareto front, on totals. No cost caveat on the ranking (a and b alike), the front's
+    -- note names the counts (on main: none, the unranked one's hardware not read)
+    local d = t.tmpdir()
+    local function ladder(a, b) return t.latency_ladder { { 10, t.spread(a, a, 100) }, { 20, t.spread(b, b, 100) } } end
+    local out = d .. "/out"
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. ladder(0.050, 0.080), "--run",
+      "b=" .. ladder(0.045, 0.085), "--run", "c=" .. ladder(0.080, 0.050), "--slo", "ttft_p90_ms=60", "--gpus",
+      "a=1,b=1,c=2", "--out", out, "--quiet" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local j = json.read(out .. "/treatments.json")
+    t.eq(j.cost, false)
+    find(t.read(out .. "/treatment_report.md"), "**Not like for like on cost**: the front is on totals, of treatments "
+      .. "on different or unknown numbers of GPUs (a 1 GPU, b 1 GPU, c 2 GPUs)", "md")
+  end)
+
+  t.test("analyze.lua given an experiment workspace points to treatments.lua with the same --slo (newuser45 #3)",
+    function()
+    -- (on main: "no run-a/run_state.json (an incomplete workspace, or not one made by
+    -- compare.lua)", which names no way on). A space in the path: the command is quoted, and
+    -- runs as printed
+    local w = replicas_workspace(t.tmpdir() .. "/my exp")
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w, "--slo", "ttft_p90_ms=60" }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local cmd = "llmdlua treatments.lua '" .. w .. "' --slo ttft_p90_ms=60"
+    t.eq(r.stderr, "llmdlua: " .. w .. ": an experiment workspace (experiment.lua's: experiment-state.json), not a "
+      .. "comparison of two runs; compare its treatments with " .. cmd .. "\n")
+    local out = t.tmpdir() .. "/out"
+    r = proc.run { "sh", "-c", LLMDLUA .. cmd:sub(#"llmdlua" + 1) .. " --quiet --out " .. out }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.eq(json.read(out .. "/treatments.json").rank_by, "capacity at SLO")
+    t.contains(t.read(out .. "/treatment_report.md"), "TTFT p90 ≤ 60.0 ms", "the same --slo")
+    -- without --slo: the command without it
+    r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w }
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.contains(r.stderr, "compare its treatments with llmdlua treatments.lua '" .. w .. "'\n", "no --slo")
   end)
 
   if not t.have_numpy() then

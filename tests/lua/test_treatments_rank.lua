@@ -71,6 +71,12 @@ t.test("rank_share_text: ranks from a partial order need not be contiguous", fun
   t.eq(tr.rank_share_text { { rank = 1, tied = true }, { rank = 1, tied = true }, { rank = 3 } },
     'here two at "1=", then 3')
   t.eq(tr.rank_share_text { { rank = 1 }, { rank = 2 } }, "here no place shares a rank")
+  -- every place "-" (no rank: capacity unknown for both, newuser45 #5): not "no place shares
+  -- a rank", as though they were ranked apart
+  t.eq(tr.rank_share_text { { label = "one" }, { label = "two" } },
+    'here no place is ranked (each is "-": its figure unknown or its run failed), so none shares a rank')
+  -- one ranked, one "-": none shares a rank, as before
+  t.eq(tr.rank_share_text { { rank = 1 }, { label = "two" } }, "here no place shares a rank")
 end)
 
 -- Session 34's decision-layer fixes (decfix5): max sustained throughput where failed

@@ -218,6 +218,13 @@ local function itl_note(runs, other_harness)
       .. "benchmarks do) are marked \"not comparable\" and get no delta." or "")
 end
 
+-- The Change cell where A's figure is 0: no relative change against nothing, and where B's
+-- is 0 too there is nothing to compare ("0 in both": two runs without a failure read "A is 0"
+-- as if A lacked something).
+local function zero_change(vb)
+  return vb == 0 and "N/A (0 in both)" or "N/A (A is 0)"
+end
+
 local function fmt_delta(key, d)
   local m = metrics.get(key)
   local s = T.helpers.signed(d, (m.format:match("%.(%d)f") or 0) + 0)
@@ -364,7 +371,7 @@ local function perf_row(key, ctx)
     row.delta = d.diff
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
-    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
+    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and zero_change(vb) or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
     -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
@@ -1299,7 +1306,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
       r.delta = vb - va
       r.delta_text = T.helpers.signed(vb - va, dd) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
-      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
+      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or zero_change(vb)
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -2152,7 +2159,7 @@ local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
   if va == nil or vb == nil then return ("N/A (unknown for %s)"):format(va == nil and "A" or "B"), "N/A" end
   return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100)
-    or "N/A (A is 0)"
+    or zero_change(vb)
 end
 
 -- The differences between the runs' requests ("input tokens per request: mean 9999.0 vs

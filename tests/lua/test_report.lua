@@ -58,8 +58,8 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
     '<tr><th>Error rate</th><td class="n">0.00 %</td><td class="n">0.00 %</td><td class="n">+0.00 pp</td>'
     .. '<td class="n">N/A (0 in both)</td>', 1, true), "the HTML's Error rate row")
   local erow
-  for _, r in ipairs(json.decode(t.read(w .. "/comparison.json")).perf or {}) do
-    if r.key == "error_rate_pct" then erow = r end
+  for _, x in ipairs(json.decode(t.read(w .. "/comparison.json")).perf or {}) do
+    if x.key == "error_rate_pct" then erow = x end
   end
   t.eq(erow and erow.pct_text, "N/A (0 in both)")
   -- the output tok/s capacity's gap: A's capacity is a lower bound (the last load before

@@ -1517,6 +1517,30 @@ end
 -- alone (their functions ignore the model), so they can be drawn while the model is built.
 M.NEEDS_MODEL = { latency_throughput = true, latency_cdf = true, achieved_offered = true }
 
+-- The caption lines that need the model, of the charts drawn without it (their pictures do
+-- not wait for it; M.model_notes adds these once it is built). Where the error rate's row
+-- names no winner (no test finds a difference, or none was made), the failures chart says
+-- so first, as the latency chart says the Verdict's (M.verdict_note): bars of unequal height
+-- in an A/A pair read as an order on a slide (newuser44/verify44).
+function M.errors_order_note(model, c)
+  local er
+  for _, r in ipairs(type(model) == "table" and model.perf or {}) do
+    if r.key == "error_rate_pct" then er = r end
+  end
+  if not er or er.winner then return end
+  local why = type(er.verdict_text) == "string" and er.verdict_text ~= "" and er.verdict_text
+    or type(er.verdict) == "string" and er.verdict or "untested"
+  if type(er.evidence) == "string" and er.evidence ~= "" then why = why .. "; " .. er.evidence end
+  table.insert(c.notes, 1, ("The Error rate row names no winner (%s). Read no order between the runs from the bars: "
+    .. "they show the failures each run counted, not an order."):format(why))
+end
+
+function M.model_notes(model, list)
+  for _, c in ipairs(list) do
+    if c.name == "errors" and c.available then M.errors_order_note(model, c) end
+  end
+end
+
 -- Every chart of the comparison, in order; available or with the reason it is left out.
 -- names: only these (in this order); default M.NAMES.
 function M.prepare(model, A, B, names)

@@ -472,6 +472,25 @@ function M.verdict_note(model, c)
     .. "shows what was measured, not an order."):format(first))
 end
 
+-- The caption's line for an SLO on a latency the panels do not draw (an NTPOT SLO beside
+-- TTFT, TPOT and E2E): which SLO, what is drawn instead, and where the report shows that
+-- latency at each load (the Load Curves' column of it, report.curve_columns), since the
+-- capacity marks are read within it too (newuser44: the line said only that it was not drawn).
+function M.undrawn_slo_note(model, sl, labels)
+  local text = ("The SLO %s is not drawn: the panels show %s."):format(tostring(sl.text or sl.key),
+    table.concat(labels, ", "))
+  local col
+  for _, x in ipairs(type(model.curve_columns) == "table" and model.curve_columns or {}) do
+    if x.key == sl.key then col = x.label end
+  end
+  local name = metrics.has(sl.key) and metrics.get(sl.key).label or sl.key
+  if col then
+    return text .. (" Read %s at each load in the Load Curves' %s column; the capacity marks are read within this "
+      .. "SLO too."):format(name, col)
+  end
+  return text .. " The capacity marks are read within this SLO too."
+end
+
 -- 1. Latency percentiles against achieved throughput, one line per run.
 function M.latency_throughput(model, A, B)
   local c = base("latency_throughput", "Latency against achieved throughput", A, B)
@@ -698,8 +717,7 @@ function M.latency_throughput(model, A, B)
   end
   for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
     if type(sl.key) == "string" and sl.key:match("_ms$") and not drawn[sl.key] then
-      c.notes[#c.notes + 1] = ("The SLO %s is not drawn: the panels show %s.")
-        :format(tostring(sl.text or sl.key), table.concat(labels, ", "))
+      c.notes[#c.notes + 1] = M.undrawn_slo_note(model, sl, labels)
     end
   end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}

@@ -839,7 +839,15 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.eq(vars.panel_slo[1], 200)
   t.eq(c.notes, { "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
-    .. "E2E latency p90 (ms)." })
+    .. "E2E latency p90 (ms). The capacity marks are read within this SLO too." })
+  -- where the model's Load Curves have the SLO's column (report.curve_columns), the line says
+  -- to read it there (newuser44; compare.lua end to end: test_capacity_mean_slo.lua)
+  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 }, { key = "ttft_p99_ms", max = 500,
+    text = "TTFT p99 <= 500.0 ms" } },
+    curve_columns = { { key = "ttft_p99_ms", label = "TTFT p99" } }, capacity = {} }, A, B)
+  t.eq(c.notes[#c.notes], "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
+    .. "E2E latency p90 (ms). Read TTFT p99 at each load in the Load Curves' TTFT p99 column; the capacity marks are "
+    .. "read within this SLO too.")
   t.eq(vars.cap_a, { 5700, 92 })
   t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
   -- an interpolated capacity is an estimate: what is known is its measured bracket, drawn

@@ -21,6 +21,8 @@ local decision = require "llmd.decision"
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
 local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
+-- a folder the command line names that is not there: a usage error (exit 2, llmd.args.path)
+args.path(o[1], (o[1]:gsub("(.)/+$", "%1")), "directory", "a comparison workspace")
 local w = ws.open(o[1], { slo = o.slo })
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"

@@ -98,6 +98,7 @@ local function main()
     local o = args.parse(rest, { usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
       options = { frameworks = "LIST", out = "FILE", text = true }, positional = { min = 1, max = 1 } })
     check_frameworks(o.frameworks)
+    args.path(o[1], o[1], "file", "an autobench config, a YAML file", "autobench.lua plan")
     local plan = ab.plan(o[1], { frameworks = o.frameworks })
     if o.text then
       io.write(ab.plan_text(plan))
@@ -126,6 +127,7 @@ local function main()
       options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE", evidence = "FILE", toolchain_md = true },
       positional = { min = 1 } })
     local rows = {}
+    for i = 1, #o do args.path(o[i], o[i], "file", "a results file, JSON lines", "autobench.lua compare") end
     for i = 1, #o do
       for _, r in ipairs(ab.read_rows(o[i])) do
         ab.check_row(r)
@@ -168,6 +170,7 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
       options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S", force = true },
       positional = { min = 1, max = 1 } })
     if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
+    args.path(o[1], o[1], "file", "an autobench config, a YAML file", "autobench.lua run")
     check_frameworks(o.frameworks)
     local timeout = o.timeout and tonumber(o.timeout)
     if o.timeout and not (timeout and timeout > 0) then

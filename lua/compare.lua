@@ -151,11 +151,7 @@ end
 if o.resume then
   -- a workspace compare.lua --plan made (its plan.yaml and steps.json), else one line
   local dir = o.resume:gsub("/+$", "")
-  local mode = lfs.attributes(dir, "mode")
-  if mode ~= "directory" then
-    usage(("--resume %s: %s (expected the workspace of a compare.lua --plan run)"):format(o.resume,
-      mode and "a file, not a folder" or "no such folder"))
-  end
+  args.path("--resume " .. o.resume, dir, "directory", "the workspace of a compare.lua --plan run")
   local function has(name) return lfs.attributes(dir .. "/" .. name, "mode") == "file" end
   if not has("steps.json") and not (has("plan.yaml") and not has("comparison.json")) then
     usage(("--resume %s: not a --plan workspace (no steps.json: %s)"):format(o.resume, has("comparison.json")
@@ -189,13 +185,7 @@ end
 
 -- a --plan file that is not there is a usage error, as an --a folder or --a-info file that is
 -- not there (exit 2); what is wrong inside it, an error in the data (exit 1)
-if o.plan then
-  local mode = lfs.attributes(o.plan, "mode")
-  if mode ~= "file" then
-    usage(("--plan %s: %s (expected the plan, a YAML file)"):format(o.plan,
-      mode and ("a %s, not a file"):format(mode) or "no such file"))
-  end
-end
+if o.plan then args.path("--plan " .. o.plan, o.plan, "file", "the plan, a YAML file") end
 
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
@@ -266,11 +256,7 @@ not_nested(o.parent or ".", o.parent and "--parent " .. o.parent or "the current
 local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
-  local mode = lfs.attributes(dir, "mode")
-  if mode ~= "directory" then
-    usage(("--%s %s: %s (expected the run's results folder)"):format(x, dir,
-      mode and "a " .. (mode == "file" and "file" or mode) .. ", not a folder" or "no such folder"))
-  end
+  args.path(("--%s %s"):format(x, dir), dir, "directory", "the run's results folder")
   local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
   local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup

@@ -49,6 +49,10 @@ local o = args.parse(arg, {
 -- (README: Running scripts); a bug keeps its traceback (llmd.errors)
 local fail = require("llmd.errors").exit
 
+-- a file or folder the command line names that is not there is a usage error (exit 2), as
+-- in compare.lua; what is wrong inside one, an error in the data (exit 1)
+args.path(o[1], o[1], "file", "the experiment, a YAML file")
+if o.plan then args.path("--plan " .. o.plan, o.plan, "file", "the plan, a YAML file") end
 local ok, e = pcall(ex.load, o[1])
 if not ok then fail(e) end
 if o.show then
@@ -83,11 +87,7 @@ if o.resume then
   -- nothing (compare.lua's --resume: llmd.workspace.open)
   local lfs = require "lfs"
   local dir = o.resume:gsub("(.)/+$", "%1")
-  local mode = lfs.attributes(dir, "mode")
-  if mode ~= "directory" then
-    fail(("--resume %s: %s (expected the workspace of an experiment.lua run)"):format(o.resume,
-      mode and "a file, not a folder" or "no such folder"), 2)
-  end
+  args.path("--resume " .. o.resume, dir, "directory", "the workspace of an experiment.lua run")
   o.resume = require("llmd.proc").realpath(dir) or dir
   -- the experiment it ran: the copy it keeps of its file, else the name its state records. Another
   -- experiment's setups deployed into it would mix two designs in one workspace and summary

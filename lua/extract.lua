@@ -49,8 +49,11 @@ local opts = { harness = args.harness("--harness", o.harness), tolerant = o.tole
 local where = o[1]
 local mode = require("lfs").attributes(where, "mode")
 if mode == nil then
-  -- neither a folder nor a file: say so, not "no such folder" of a path named like a file
-  error(("%s: no such file or folder (expected a benchmark results folder or one result file)"):format(where), 0)
+  -- neither a folder nor a file: say so, not "no such folder" of a path named like a file; a
+  -- usage error (exit 2), as a missing path is in every script (llmd.args.path)
+  io.stderr:write(("extract.lua: %s: no such file or folder (expected a benchmark results folder or one result file)\n")
+    :format(where))
+  os.exit(2)
 end
 if mode == "file" then
   -- one result file: its folder, with every other file ignored

@@ -166,6 +166,7 @@ if o.results and #list < 2 then
 end
 if o[1] then
   local w = o[1]:gsub("/+$", "")
+  args.path(o[1], w, "directory", "an experiment workspace")
   local eok, exl = pcall(require("llmd.treatments").experiment_list, w, { harness = o.harness })
   if not eok then fail(exl) end
   list, experiment = exl, exl.experiment

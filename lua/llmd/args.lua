@@ -155,6 +155,21 @@ function M.number(option, value, lo, hi, expected)
   return v
 end
 
+-- A file or folder the command line names (kind: "file" or "directory") that is not there, or
+-- is the other kind, is a usage error like a bad option value, in every script alike: one line
+-- "SCRIPT: WHAT: no such file (expected EXPECTED)" ("a folder, not a file"), exit 2 - never exit
+-- 1 in one script and 2 in another for the same mistake (newuser44). what: how the command
+-- line gave it ("--plan plan.yaml", or a positional path as it is); who: the line's head when
+-- not the script's name ("autobench.lua run"). Returns path.
+function M.path(what, path, kind, expected, who)
+  local mode = require("lfs").attributes(path, "mode")
+  if mode == kind then return path end
+  local function noun(m) return m == "directory" and "folder" or m end
+  io.stderr:write(("%s: %s: %s (expected %s)\n"):format(who or M.script(), what,
+    mode and ("a %s, not a %s"):format(noun(mode), noun(kind)) or ("no such " .. noun(kind)), expected))
+  os.exit(2)
+end
+
 -- --harness NAME: a known harness's name (llmd.harness), else bad_value listing them.
 function M.harness(option, value)
   if value == nil then return nil end

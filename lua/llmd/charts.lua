@@ -472,6 +472,25 @@ function M.verdict_note(model, c)
     .. "shows what was measured, not an order."):format(first))
 end
 
+-- The caption's line for an SLO on a latency the panels do not draw (an NTPOT SLO beside
+-- TTFT, TPOT and E2E): which SLO, what is drawn instead, and where the report shows that
+-- latency at each load (the Load Curves' column of it, report.curve_columns), since the
+-- capacity marks are read within it too (newuser44: the line said only that it was not drawn).
+function M.undrawn_slo_note(model, sl, labels)
+  local text = ("The SLO %s is not drawn: the panels show %s."):format(tostring(sl.text or sl.key),
+    table.concat(labels, ", "))
+  local col
+  for _, x in ipairs(type(model.curve_columns) == "table" and model.curve_columns or {}) do
+    if x.key == sl.key then col = x.label end
+  end
+  local name = metrics.has(sl.key) and metrics.get(sl.key).label or sl.key
+  if col then
+    return text .. (" Read %s at each load in the Load Curves' %s column; the capacity marks are read within this "
+      .. "SLO too."):format(name, col)
+  end
+  return text .. " The capacity marks are read within this SLO too."
+end
+
 -- 1. Latency percentiles against achieved throughput, one line per run.
 function M.latency_throughput(model, A, B)
   local c = base("latency_throughput", "Latency against achieved throughput", A, B)
@@ -698,8 +717,7 @@ function M.latency_throughput(model, A, B)
   end
   for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
     if type(sl.key) == "string" and sl.key:match("_ms$") and not drawn[sl.key] then
-      c.notes[#c.notes + 1] = ("The SLO %s is not drawn: the panels show %s.")
-        :format(tostring(sl.text or sl.key), table.concat(labels, ", "))
+      c.notes[#c.notes + 1] = M.undrawn_slo_note(model, sl, labels)
     end
   end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
@@ -1521,6 +1539,30 @@ end
 -- The charts whose data comes from the comparison model; the others' from the two sides
 -- alone (their functions ignore the model), so they can be drawn while the model is built.
 M.NEEDS_MODEL = { latency_throughput = true, latency_cdf = true, achieved_offered = true }
+
+-- The caption lines that need the model, of the charts drawn without it (their pictures do
+-- not wait for it; M.model_notes adds these once it is built). Where the error rate's row
+-- names no winner (no test finds a difference, or none was made), the failures chart says
+-- so first, as the latency chart says the Verdict's (M.verdict_note): bars of unequal height
+-- in an A/A pair read as an order on a slide (newuser44/verify44).
+function M.errors_order_note(model, c)
+  local er
+  for _, r in ipairs(type(model) == "table" and model.perf or {}) do
+    if r.key == "error_rate_pct" then er = r end
+  end
+  if not er or er.winner then return end
+  local why = type(er.verdict_text) == "string" and er.verdict_text ~= "" and er.verdict_text
+    or type(er.verdict) == "string" and er.verdict or "untested"
+  if type(er.evidence) == "string" and er.evidence ~= "" then why = why .. "; " .. er.evidence end
+  table.insert(c.notes, 1, ("The Error rate row names no winner (%s). Read no order between the runs from the bars: "
+    .. "they show the failures each run counted, not an order."):format(why))
+end
+
+function M.model_notes(model, list)
+  for _, c in ipairs(list) do
+    if c.name == "errors" and c.available then M.errors_order_note(model, c) end
+  end
+end
 
 -- Every chart of the comparison, in order; available or with the reason it is left out.
 -- names: only these (in this order); default M.NAMES.

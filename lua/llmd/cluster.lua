@@ -44,7 +44,11 @@ function M.validate(plan, name, opts)
   name = name or "plan"
   opts = opts or {}
   local errs = {}
-  local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
+  -- (meant: the keys a near miss stood for, absent from the plan: what is said of them
+  -- missing, "runs.b.benchmark.template: expected a run_only.sh config template", is that
+  -- typo again, so the typo's line alone says it - one line per mistake, newuser44)
+  local meant = {}
+  local function bad(key, msg) errs[#errs + 1] = { key = key, text = ("%s: %s: %s"):format(name, key, msg) } end
   local function known(t, key, keys)
     for k in pairs(t) do
       if not keys[k] then
@@ -52,17 +56,19 @@ function M.validate(plan, name, opts)
         for x in pairs(keys) do l[#l + 1] = x end
         table.sort(l)
         local near = type(k) == "string" and require("llmd.opts").closest(k, l)
-        bad(key .. "." .. tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near)
-          or "", table.concat(l, ", ")))
+        local path = (key and (key .. ".") or "") .. tostring(k)
+        if near and t[near] == nil then meant[(key and (key .. ".") or "") .. near] = true end
+        errs[#errs + 1] = { key = path, text = ("%s: %s: unknown key (%sknown: %s)"):format(M.key_where(name, k), path,
+          near and ("did you mean %s? "):format(near) or "", table.concat(l, ", ")) }
       end
     end
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
-  known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
+  known(plan, nil, { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
     runs = true, teardown_without_logs = true, slo = true, teardown = true })
   if plan.slo ~= nil then
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
-    if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
+    if not ok then errs[#errs + 1] = { text = ("%s: %s"):format(name, err) } end
   end
   if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
@@ -113,7 +119,7 @@ function M.validate(plan, name, opts)
         elseif r.info ~= nil then
           -- as an --a-info file is checked: unknown keys, slo:, gpus:
           local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
-          if not iok then errs[#errs + 1] = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) end
+          if not iok then errs[#errs + 1] = { text = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) } end
         end
         if r.existing ~= nil then
           if r.deploy ~= nil or r.benchmark ~= nil then
@@ -255,8 +261,42 @@ function M.validate(plan, name, opts)
       end
     end
   end
-  if #errs > 0 then error(table.concat(errs, "\n"), 0) end
+  if #errs > 0 then
+    local lines = {}
+    for _, e in ipairs(errs) do
+      local typo = false
+      for m in pairs(meant) do
+        if e.key and (e.key == m or e.key:sub(1, #m + 1) == m .. ".") then typo = true end
+      end
+      if not typo then lines[#lines + 1] = e.text end
+    end
+    error(table.concat(lines, "\n"), 0)
+  end
   return plan
+end
+
+-- Where in the plan file path the mapping key k is written, for its error's line:
+-- "plan.yaml:10" where k is a key on one line only (block "k:", "- k:", or flow "{..., k:"),
+-- else path alone: a key written on several lines is not told apart here, and a plan that is
+-- no file (one built in code, "plan") has no lines.
+function M.key_where(path, k)
+  if type(k) ~= "string" or type(path) ~= "string" then return path end
+  local f = io.open(path, "r")
+  local text = f and f:read("a")
+  if f then f:close() end
+  if type(text) ~= "string" then return path end
+  local key = k:gsub("%p", "%%%0")
+  local at, n = nil, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    local code = line:gsub("^%s*#.*$", ""):gsub("%s#.*$", "")
+    local quoted = "[\"']?" .. key .. "[\"']?%s*:"
+    if code:match("^%s*" .. quoted) or code:match("^%s*%-%s+" .. quoted) or code:match("[{,]%s*" .. quoted) then
+      if at then return path end
+      at = n
+    end
+  end
+  return at and ("%s:%d"):format(path, at) or path
 end
 
 -- The plan's own paths made absolute, so a resume from another folder finds them: those of

@@ -475,6 +475,7 @@ function M.charts(w, model, A, B, tdir, early)
     error(late, 0)
   end
   for _, c in ipairs(late) do by[c.name] = c end
+  charts.model_notes(model, early.list)
   local list = {}
   for _, name in ipairs(charts.NAMES) do list[#list + 1] = by[name] end
   if gp then

@@ -50,8 +50,9 @@ function M.validate(plan, name)
       table.sort(l)
       -- (did you mean: llmd.opts.closest, as the experiment file's keys say it)
       local near = type(k) == "string" and require("llmd.opts").closest(k, l)
-      bad(tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near) or "",
-        table.concat(l, ", ")))
+      -- (its line where the file has it once: cluster.key_where, as the run's keys say it)
+      errs[#errs + 1] = ("%s: %s: unknown key (%sknown: %s)"):format(cluster.key_where(name, k), tostring(k),
+        near and ("did you mean %s? "):format(near) or "", table.concat(l, ", "))
     end
   end
   if plan.namespaces ~= nil then

@@ -2983,7 +2983,7 @@ end
 -- the lowest load, hi is math.huge when the high end is only a lower bound (never
 -- violated, or still met at the last point before saturation); an end whose load points
 -- do not cross the limits once (non-monotone) leaves that side open (0, math.huge); top =
--- the highest achieved rate measured; lo_tps, hi_tps the same range in output tok/s (the
+-- the highest achieved rate measured, bottom the lowest; lo_tps, hi_tps the same range in output tok/s (the
 -- three brackets read off the same load points' tok/s, a bound's up to the most its run
 -- delivered at any load, as in req/s; nil where one is unknown). nil and
 -- why when a point has one run only (no spread to use), a capacity is unknown or
@@ -3081,7 +3081,13 @@ ends_span = function(cap, low, high, points, ceil)
       lo_tps, hi_tps = nil, nil
     end
   end
-  return { lo = lo, hi = hi, low = low, high = high, top = max_achieved(points), lo_tps = lo_tps, hi_tps = hi_tps }
+  -- (bottom: the lowest achieved rate measured, which a range open below runs past)
+  local bottom
+  for _, p in ipairs(points) do
+    if type(p.achieved_rps) == "number" and (not bottom or p.achieved_rps < bottom) then bottom = p.achieved_rps end
+  end
+  return { lo = lo, hi = hi, low = low, high = high, top = max_achieved(points), bottom = bottom, lo_tps = lo_tps,
+    hi_tps = hi_tps }
 end
 
 -- The uncertainty of a one-run load point's pass or fail against a percentile SLO --------------

@@ -227,6 +227,13 @@ local function itl_note(runs, other_harness)
       .. "benchmarks do) are marked \"not comparable\" and get no delta." or "")
 end
 
+-- The Change cell where A's figure is 0: no relative change against nothing, and where B's
+-- is 0 too there is nothing to compare ("0 in both": two runs without a failure read "A is 0"
+-- as if A lacked something).
+local function zero_change(vb)
+  return vb == 0 and "N/A (0 in both)" or "N/A (A is 0)"
+end
+
 local function fmt_delta(key, d)
   local m = metrics.get(key)
   local s = T.helpers.signed(d, (m.format:match("%.(%d)f") or 0) + 0)
@@ -373,7 +380,7 @@ local function perf_row(key, ctx)
     row.delta = d.diff
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
-    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
+    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and zero_change(vb) or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
     -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
@@ -1308,7 +1315,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
       r.delta = vb - va
       r.delta_text = T.helpers.signed(vb - va, dd) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
-      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
+      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or zero_change(vb)
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -1499,15 +1506,32 @@ local function sustained_text(s, per)
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
+-- Where a capacity the repeats bound neither from below nor from above may lie, said by the
+-- loads measured (bottom, top: their texts, "1.00 req/s"; tried: "measured" or "tried"):
+-- "from below 1.00 req/s, the lowest load measured, to beyond 30.00 req/s, the highest",
+-- "below or above 5.35 req/s, the one load measured". Such an interval runs from 0, where it
+-- was clipped, which is no bound: "from 0 to beyond 8.96" read as if a capacity of 0 had been
+-- measured (verify44).
+local function open_span(bottom, top, tried)
+  if not top then return "(no bound either way)" end
+  if bottom == top then return ("below or above %s, the one load %s"):format(top, tried) end
+  if not bottom then return ("up to beyond %s, the highest load %s (no bound from below)"):format(top, tried) end
+  return ("from below %s, the lowest load %s, to beyond %s, the highest"):format(bottom, tried, top)
+end
+
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
--- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s"; with tps, the same range in
--- output tok/s (lo_tps, hi_tps: "340.0–385.0 tok/s"; its top is known in req/s only).
-local function interval_text(iv, tps)
+-- "up to 3.48 req/s", "anywhere from below 1.00 req/s, the lowest load measured, to beyond
+-- 30.00 req/s, the highest" (open_span); with tps, the same range in output tok/s (lo_tps,
+-- hi_tps: "340.0–385.0 tok/s"; its loads are known in req/s only). per: after each unit
+-- (" per GPU").
+local function interval_text(iv, tps, per)
   local num = T.helpers.num
-  local lo, hi, unit, d = iv.lo, iv.hi, "req/s", 2
-  if tps then lo, hi, unit, d = iv.lo_tps, iv.hi_tps, "tok/s", 1 end
+  local lo, hi, unit, d = iv.lo, iv.hi, "req/s" .. (per or ""), 2
+  if tps then lo, hi, unit, d = iv.lo_tps, iv.hi_tps, "tok/s" .. (per or ""), 1 end
   if hi == math.huge and lo == 0 then
-    return not tps and iv.top and ("anywhere from 0 to beyond %s req/s"):format(num(iv.top, 2)) or "anywhere from 0 up"
+    if tps then return "anywhere (no bound either way)" end
+    local function at(x) return x and (num(x, 2) .. " " .. unit) end
+    return "anywhere " .. open_span(at(iv.bottom), at(iv.top), "measured")
   end
   if hi == math.huge then return ("≥ %s %s"):format(num(lo, d), unit) end
   if lo == 0 then return ("up to %s %s"):format(num(hi, d), unit) end
@@ -1519,7 +1543,6 @@ end
 local function range_clause(iv)
   if iv.hi == math.huge and iv.lo == 0 then
     return "the repeats cannot narrow it down: " .. interval_text(iv)
-      .. (iv.top and ", the highest load measured" or "")
   end
   return "the repeats allow " .. interval_text(iv)
 end
@@ -1668,8 +1691,8 @@ local function capacity_text(c, rate)
     -- the bound first, at a glance; what the repeats allow after it, in words
     local iv = c.interval
     if iv and iv.hi == math.huge then
-      range = iv.top and ("too noisy to bound: the repeats allow any capacity from 0 to beyond %s, the highest load "
-        .. "tried"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+      range = "too noisy to bound: the repeats allow any capacity "
+        .. open_span(c.lowest_rps and rate(c.lowest_rps), iv.top and rate_text(iv.top), "tried")
     elseif below_even_at_lower_ends(c) then
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
@@ -2099,8 +2122,9 @@ local function capacity_per(c, k)
     if c.noise.if_narrow_open then out.noise.if_narrow_open = span_per(c.noise.if_narrow_open) end
   end
   if c.interval then
-    out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
-    out.interval.text = interval_text(out.interval) .. " per GPU"
+    out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k,
+      bottom = c.interval.bottom and c.interval.bottom / k }
+    out.interval.text = interval_text(out.interval, false, " per GPU")
     -- each end's achieved rates per GPU as well (decision.capacity_touch compares them)
     for _, e in ipairs { "upper_ends", "lower_ends" } do
       if c.interval[e] then
@@ -2183,7 +2207,7 @@ local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
   if va == nil or vb == nil then return ("N/A (unknown for %s)"):format(va == nil and "A" or "B"), "N/A" end
   return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100)
-    or "N/A (A is 0)"
+    or zero_change(vb)
 end
 
 -- The differences between the runs' requests ("input tokens per request: mean 9999.0 vs
@@ -2348,8 +2372,8 @@ local function headline(model)
         -- means that the repeats cannot place is said so here too
         local fig, iv = "< " .. T.helpers.num(c.lowest_tps, 1) .. " tok/s", c.interval
         if iv and iv.hi == math.huge then
-          return ("%s by the means (%s; too noisy to bound: the repeats allow any capacity from 0 to beyond the "
-            .. "highest load tried)"):format(fig, below_note(c))
+          return ("%s by the means (%s; too noisy to bound: the repeats allow any capacity from below the lowest "
+            .. "load to beyond the highest load tried)"):format(fig, below_note(c))
         elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
           or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
           return ("%s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(fig, below_note(c))
@@ -3103,16 +3127,16 @@ local function below_threshold_reason(model, A, B, ev, per)
 end
 
 -- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
--- "vllm's has no upper end and chunk's reaches down to 0" (decision.capacity_evidence's
--- open_range).
+-- "vllm's has no upper end and chunk's has no lower end" (decision.capacity_evidence's
+-- open_range). A span from 0 runs below the lowest load: 0 is no figure measured, so never
+-- "reaches down to 0" (verify44).
 local function open_ends_text(A, B, ca, cb)
   local parts = {}
   for _, x in ipairs { { A, ca }, { B, cb } } do
     local lo, hi = decision.capacity_span(x[2])
-    local what = {}
-    if lo == 0 then what[#what + 1] = "reaches down to 0" end
-    if hi == math.huge then what[#what + 1] = "has no upper end" end
-    if #what > 0 then parts[#parts + 1] = ("%s's range %s"):format(x[1].label, table.concat(what, " and ")) end
+    local what = lo == 0 and hi == math.huge and "has neither a lower nor an upper end"
+      or lo == 0 and "has no lower end" or hi == math.huge and "has no upper end" or nil
+    if what then parts[#parts + 1] = ("%s's range %s"):format(x[1].label, what) end
   end
   return table.concat(parts, " and ")
 end
@@ -5895,7 +5919,7 @@ function M.build(opts)
       if iv then
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
-        s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
+        s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, bottom = iv.bottom, text = interval_text(iv),
           upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high),
           -- the same range in output tok/s, for the chart's tok/s axis
           lo_tps = iv.lo_tps, hi_tps = iv.hi_tps }

@@ -2226,7 +2226,7 @@ function M.model(list, opts)
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
       r.vs_next, r.proven, r.open_range = "not shown to differ", false, true
       r.vs_next_text = ("not shown to differ from %s (%s): the capacities' ranges (%s) overlap, but one is open-ended "
-        .. "(no upper end, or down to 0), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
+        .. "(no upper end, or no lower one), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
       r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
       -- with the gap the ranges allow, this one over the next, in the decision layer's words

@@ -319,10 +319,10 @@ run "$BIN" "$REPO/lua/extract.lua" "$FIX/inferencemax" --br 0.3
 expect_rc 2
 expect_err_first "extract.lua: --br: expected 0.2 or 0.1, got 0.3"
 
-name="extract.lua on a path that does not exist: one line saying no file or folder, exit 1"
+name="extract.lua on a path that does not exist: one line saying no file or folder, exit 2 (a usage error, as in every script)"
 run "$BIN" "$REPO/lua/extract.lua" "$TMP/no-such-dir/result.json"
-expect_rc 1
-expect_err_first "llmdlua: $TMP/no-such-dir/result.json: no such file or folder (expected a benchmark results folder or one result file)"
+expect_rc 2
+expect_err_first "extract.lua: $TMP/no-such-dir/result.json: no such file or folder (expected a benchmark results folder or one result file)"
 
 # a folder without results: "llmdlua: ..." as every script's error in the data (it said
 # "extract.lua: ..."), naming the folder; what was looked for on the second line; nothing made
@@ -347,10 +347,10 @@ else
     fail "$out"
 fi
 
-name="experiment.lua: a missing experiment file is one line naming it, exit 1"
+name="experiment.lua: a missing experiment file is one line naming it, exit 2 (a usage error, as in compare.lua)"
 run "$BIN" "$REPO/lua/experiment.lua" "$TMP/nope.yaml" --show
-expect_rc 1
-expect_err_first "llmdlua: $TMP/nope.yaml: cannot open: No such file or directory"
+expect_rc 2
+expect_err_first "experiment.lua: $TMP/nope.yaml: no such file (expected the experiment, a YAML file)"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 
 # compare.lua's checks of what the user gave, before anything is made (the new user's

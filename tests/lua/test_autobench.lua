@@ -106,8 +106,11 @@ t.test("validate, plan: a config that is not YAML is one line naming the file on
   t.eq({ r.code, r.stderr, r.stdout }, { 1, want, "" })
   r = ab_cli({ "plan", "broken.yaml" }, d)
   t.eq({ r.code, r.stderr, r.stdout }, { 1, want, "" })
+  -- (a config the command line names that is not there: a usage error, exit 2, as in every
+  -- script: llmd.args.path; validate reads on past it, as past any unreadable file)
   r = ab_cli({ "plan", "nope.yaml", "--text" }, d)
-  t.eq({ r.code, r.stderr }, { 1, "llmdlua: nope.yaml: cannot open: No such file or directory\n" })
+  t.eq({ r.code, r.stderr }, { 2, "autobench.lua plan: nope.yaml: no such file (expected an autobench config, a YAML "
+    .. "file)\n" })
   r = ab_cli({ "validate", "nope.yaml" }, d)
   t.eq({ r.code, r.stderr }, { 1, "llmdlua: nope.yaml: cannot open: No such file or directory\n" })
 end)

@@ -426,6 +426,11 @@ do
     t.contains(md, "the mean is 16.626 to 16.641 ms")
     local html = t.read(ws .. "/comparison_report.html")
     t.ok(html:find("NTPOT mean (ms)", 1, true))
+    -- the latency chart, which draws TTFT, TPOT and E2E, names the SLO it does not draw and
+    -- where to read that latency: the column above (newuser44: it said "not drawn" alone)
+    t.contains(md, "The SLO NTPOT mean ≤ 11.01 ms is not drawn: the panels show ")
+    t.contains(md, ". Read NTPOT mean at each load in the Load Curves' NTPOT mean column; the capacity marks are read "
+      .. "within this SLO too.")
     -- the chart's bracket ends there too, said so (main: "up to the most any of its loads achieved")
     t.ok(md:find("as it may lie anywhere past it (up to load point 4, which failed the SLOs: the bracket along the "
       .. "top)", 1, true))

@@ -839,7 +839,15 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.eq(vars.panel_slo[1], 200)
   t.eq(c.notes, { "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
-    .. "E2E latency p90 (ms)." })
+    .. "E2E latency p90 (ms). The capacity marks are read within this SLO too." })
+  -- where the model's Load Curves have the SLO's column (report.curve_columns), the line says
+  -- to read it there (newuser44; compare.lua end to end: test_capacity_mean_slo.lua)
+  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 }, { key = "ttft_p99_ms", max = 500,
+    text = "TTFT p99 <= 500.0 ms" } },
+    curve_columns = { { key = "ttft_p99_ms", label = "TTFT p99" } }, capacity = {} }, A, B)
+  t.eq(c.notes[#c.notes], "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
+    .. "E2E latency p90 (ms). Read TTFT p99 at each load in the Load Curves' TTFT p99 column; the capacity marks are "
+    .. "read within this SLO too.")
   t.eq(vars.cap_a, { 5700, 92 })
   t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
   -- an interpolated capacity is an estimate: what is known is its measured bracket, drawn
@@ -2341,3 +2349,34 @@ do
     for i = 1, 2 do t.ok(la[i] + 1 < lb[i], ("A's lane at %g above B's at %g"):format(la[i], lb[i])) end
   end)
 end
+
+t.test("errors chart: where the Error rate row names no winner, the caption says to read no order from the bars",
+  function()
+  -- one run against a copy of itself but for which requests failed: the synthetic file's 6
+  -- requests, its 5th failed already (python3), A with the 2nd and 3rd failed too (3 of 6),
+  -- B as it is (1 of 6): no test can tell 3 from 1 failures of 6 apart, so the Error rate row
+  -- names no winner, and the bars' heights must not read as an order (the A/A chart of
+  -- newuser44 had no such line; the latency chart has one, verdict_note)
+  local msg = "Server error '503 Service Unavailable' for url 'http://gw/v1'"
+  local w, r = compare { "--a", ip_run(false, { { 2, msg }, { 3, msg } }), "--a-label", "x",
+    "--b", ip_run(false), "--b-label", "y" }
+  t.eq(r.code, 0, r.stderr)
+  local m = json.read(w .. "/comparison.json")
+  local row, errs
+  for _, x in ipairs(m.perf) do if x.key == "error_rate_pct" then row = x end end
+  for _, c in ipairs(m.charts.list) do if c.name == "errors" then errs = c end end
+  t.eq(row.winner, nil)
+  t.ok(errs.notes[1]:find("^The Error rate row names no winner %(" .. row.verdict_text:gsub("%p", "%%%0")),
+    errs.notes[1])
+  t.ok(errs.notes[1]:find("Read no order between the runs from the bars: they show the failures each run counted, "
+    .. "not an order.", 1, true), errs.notes[1])
+  t.ok(t.read(w .. "/comparison_report.md"):find("The Error rate row names no winner (", 1, true))
+  -- a row that names one (a stand-in model: the note reads only the row's winner) adds none
+  local c = { name = "errors", available = true, notes = {} }
+  charts.model_notes({ perf = { { key = "error_rate_pct", winner = "y", verdict_text = "y better" } } }, { c })
+  t.eq(c.notes, {})
+  charts.model_notes({ perf = { { key = "error_rate_pct", verdict_text = "no clear difference",
+    evidence = "Fisher's exact test, p = 0.62" } } }, { c })
+  t.eq(c.notes, { "The Error rate row names no winner (no clear difference; Fisher's exact test, p = 0.62). Read no "
+    .. "order between the runs from the bars: they show the failures each run counted, not an order." })
+end)

@@ -858,8 +858,11 @@ t.test("plan validation names every bad key", function()
     nmespace = "typo",
   })
   local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  -- (an unknown key with the line it is on: each is on one line of the dumped file; a key at
+  -- the top is named alone, not "(top).nmespace")
+  t.ok(err:find("p.yaml:%d+: nmespace: unknown key"), err)
+  t.ok(err:find("p.yaml:%d+: runs%.c: unknown key"), err)
   for _, want in ipairs {
-    "p.yaml: (top).nmespace: unknown key", "p.yaml: runs.c: unknown key",
     "p.yaml: runs.a.deploy.method: expected helmfile, helm or custom, got kustomize",
     "p.yaml: runs.a.deploy.model: expected the served model name",
     "p.yaml: runs.a.benchmark.template: " .. d .. "/none: no such file",
@@ -868,6 +871,47 @@ t.test("plan validation names every bad key", function()
   } do
     t.ok(err:find(want, 1, true), want .. "\n---\n" .. err)
   end
+end)
+
+-- A typo in a plan is one line: the file and the line it is on, the key, and the key it most
+-- likely meant; never a second line about the key it stood for being missing ("runs.b.
+-- benchmark.template: expected a run_only.sh config template", "runs: expected a mapping
+-- with 'a' and 'b'": newuser44 got two lines for one typo). Lines counted by hand below.
+t.test("plan validation: a misspelt key is one line naming the file, its line and the key meant", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/template.yaml", "x: 1\n")
+  local body = table.concat({
+    "namespace: llm-d-try",                                                             -- 1
+    "runs:",                                                                            -- 2
+    "  a:",                                                                             -- 3
+    "    label: base",                                                                  -- 4
+    "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m}",       -- 5
+    "    benchmark: {template: template.yaml, harness: inference-perf}",                -- 6
+    "  b:",                                                                             -- 7
+    "    label: cand",                                                                  -- 8
+    "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m}",       -- 9
+    "    benchmark:",                                                                   -- 10
+    "      tempalte: template.yaml   # the typo",                                       -- 11
+    "      harness: inference-perf",                                                    -- 12
+  }, "\n") .. "\n"
+  t.write(d .. "/p.yaml", body)
+  local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.eq(err, d .. "/p.yaml:11: runs.b.benchmark.tempalte: unknown key (did you mean template? known: attempts, "
+    .. "command, harness, load_stages, pvc, template, vars, workload)")
+  -- the same at the top: "run:" for runs, on line 2
+  t.write(d .. "/p.yaml", (body:gsub("\nruns:", "\nrun:")))
+  err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.eq(err, d .. "/p.yaml:2: run: unknown key (did you mean runs? known: benchmark_pvc, bins, namespace, parent, "
+    .. "runs, slo, teardown, teardown_without_logs, timeouts)")
+  -- a typo made twice, in both runs (line 5 and 9): each its line alone, without a line number
+  -- where the key is on two lines (which is which is not told apart), and nothing more
+  t.write(d .. "/p.yaml", (body:gsub("environment: e", "enviroment: e"):gsub("tempalte", "template")))
+  err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  local lines = {}
+  for l in err:gmatch("[^\n]+") do lines[#lines + 1] = l:match("^(.-): unknown key") or l end
+  table.sort(lines)
+  t.eq(lines, { d .. "/p.yaml: runs.a.deploy.enviroment", d .. "/p.yaml: runs.b.deploy.enviroment" })
 end)
 
 t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an error", function()

@@ -1294,20 +1294,24 @@ t.test("different GPU counts, one capacity below the lowest load: the per-GPU fi
     slo = decision.parse_slo("ttft_p95_ms=700"), generated = 0 }
   t.eq({ m.capacity.a.kind, m.capacity.b.kind }, { "never_violated", "below_lowest" })
   -- each per-GPU figure says what its total says (gpufix, nu5: the repeats' caveat was
-  -- dropped), divided: the repeats place neither (0 to beyond the highest load measured)
+  -- dropped), divided: the repeats place neither, below or above the one load each run
+  -- measured (5.35 / 3 = 1.78, 5.33 / 2 = 2.67 req/s per GPU; it read "from 0 to beyond", as
+  -- if a capacity of 0 had been measured: verify44)
   t.ok(m.summary:find("compared per GPU first. Capacity per GPU within TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default: ≥ 1.78 req/s by the "
-    .. "means (never violated; the repeats cannot narrow it down: anywhere from 0 to beyond 1.78 req/s, the highest "
-    .. "load measured) for x, < 2.67 req/s by the means (failed TTFT p95 ≤ 700.0 ms at the lowest load tried; too "
-    .. "noisy to bound: the repeats allow any capacity from 0 to beyond 2.67 req/s, the highest load tried) for y; ",
+    .. "means (never violated; the repeats cannot narrow it down: anywhere below or above 1.78 req/s, the one load "
+    .. "measured) for x, < 2.67 req/s by the means (failed TTFT p95 ≤ 700.0 ms at the lowest load tried; too "
+    .. "noisy to bound: the repeats allow any capacity below or above 2.67 req/s, the one load tried) for y; ",
     1, true), m.summary)
   -- the totals follow, said to be the totals, in one sentence ("In total, ..."); both runs'
-  -- ranges from the repeats reach down to 0 with no upper end (the per-GPU sentence above
+  -- ranges from the repeats have neither a lower nor an upper end (the per-GPU sentence above
   -- gives them), so either total may be higher (fixa40: as the Verdict says it), not "no
   -- clear difference"
   t.ok(m.summary:find(". In total, capacity within TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default: "
     .. "≥ 5.35 req/s by the means", 1, true), m.summary)
-  t.ok(m.summary:find("the highest load tried) for y: either may be higher; the ranges the repeats allow", 1, true),
+  t.ok(m.summary:find("the one load tried) for y: either may be higher; the ranges the repeats allow", 1, true),
     m.summary)
+  t.ok(m.summary:find("x's range has neither a lower nor an upper end and y's range has neither a lower nor an upper "
+    .. "end", 1, true), m.summary)
 end)
 
 t.test("different GPU counts and no SLO: the Summary leads with max sustained throughput per GPU, its own evidence",
@@ -2317,9 +2321,13 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
   t.eq(m.capacity.a.interval.hi, math.huge)
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
-  -- req/s ... anywhere from 0 to beyond 30.00 req/s")
+  -- req/s ... anywhere from 0 to beyond 30.00 req/s", and then "any capacity from 0 to beyond
+  -- 30.00 req/s": the 0 is where the interval was clipped, no bound, verify44); the loads
+  -- are the run's, 10 and 30 req/s (repeated_run)
   t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too "
-    .. "noisy to bound: the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
+    .. "noisy to bound: the repeats allow any capacity from below 10.00 req/s, the lowest load tried, to beyond "
+    .. "30.00 req/s, the highest)")
+  t.ok(not m.summary:find("from 0 to beyond", 1, true), m.summary)
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends

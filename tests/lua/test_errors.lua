@@ -225,6 +225,50 @@ do
     t.eq({ r.code, r.stderr }, { 2, "compare.lua: --plan nope.yaml: no such file (expected the plan, a YAML file)\n" })
     t.eq(t.workspaces(d), {})
   end)
+
+  -- The same mistake, the same exit in every script (README: Exit status): a file or folder
+  -- the command line names that is not there is a usage error, one line naming the script,
+  -- what was given and what was expected, exit 2 (llmd.args.path). experiment.lua said
+  -- "llmdlua: nope.yaml: cannot open: ..." with exit 1 where compare.lua said exit 2
+  -- (newuser44); treatments.lua called a missing folder "not an experiment workspace", and
+  -- autobench.lua's plan, run and compare, analyze.lua and extract.lua read a missing path as
+  -- an error in the data (exit 1).
+  -- Texts written by hand from that rule.
+  t.test("a file or folder the command line names that is not there: exit 2 in every script", function()
+    local d = t.tmpdir()
+    local exp = ROOT .. "/../shared/fixtures/llm-d-benchmark/experiments/kubecon-smoke.yaml"
+    t.write(d .. "/plan.yaml", "namespace: x\n")
+    for _, c in ipairs {
+      { { "experiment.lua", "nope.yaml", "--show" },
+        "experiment.lua: nope.yaml: no such file (expected the experiment, a YAML file)" },
+      { { "experiment.lua", "nope.yaml", "--plan", "plan.yaml" },
+        "experiment.lua: nope.yaml: no such file (expected the experiment, a YAML file)" },
+      { { "experiment.lua", exp, "--plan", "nope.yaml" },
+        "experiment.lua: --plan nope.yaml: no such file (expected the plan, a YAML file)" },
+      { { "experiment.lua", exp, "--show", "--plan", "nope.yaml" },
+        "experiment.lua: --plan nope.yaml: no such file (expected the plan, a YAML file)" },
+      { { "experiment.lua", d, "--show" },
+        "experiment.lua: " .. d .. ": a folder, not a file (expected the experiment, a YAML file)" },
+      { { "treatments.lua", "nope-ws" }, "treatments.lua: nope-ws: no such folder (expected an experiment workspace)" },
+      { { "autobench.lua", "plan", "nope.yaml" },
+        "autobench.lua plan: nope.yaml: no such file (expected an autobench config, a YAML file)" },
+      { { "autobench.lua", "run", "nope.yaml", "--out", "r.jsonl" },
+        "autobench.lua run: nope.yaml: no such file (expected an autobench config, a YAML file)" },
+      { { "autobench.lua", "compare", "nope.jsonl" },
+        "autobench.lua compare: nope.jsonl: no such file (expected a results file, JSON lines)" },
+      { { "compare.lua", "--plan", d }, "compare.lua: --plan " .. d .. ": a folder, not a file (expected the plan, a YAML file)" },
+      { { "analyze.lua", "nope-ws" }, "analyze.lua: nope-ws: no such folder (expected a comparison workspace)" },
+      { { "extract.lua", "nope" },
+        "extract.lua: nope: no such file or folder (expected a benchmark results folder or one result file)" },
+    } do
+      local argv = { BIN }
+      for _, x in ipairs(c[1]) do argv[#argv + 1] = x end
+      local r = proc.run(argv, { cwd = d })
+      t.eq({ r.code, r.stderr }, { 2, c[2] .. "\n" }, table.concat(c[1], " "))
+    end
+    t.eq(t.workspaces(d), {})
+    t.eq(require("lfs").attributes(d .. "/r.jsonl"), nil, "nothing written")
+  end)
 end
 
 -- Session 36 (left36): small defects session 35 left. Expected values by hand, each in a

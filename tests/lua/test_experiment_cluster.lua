@@ -356,6 +356,8 @@ t.test("nu33-5: a misspelt plan key names the one it most likely meant", functio
   t.eq(r.code, 1, r.stdout .. r.stderr)
   -- (one edit from parallel: llmd.opts.closest's rule, as the experiment file's keys)
   t.ok(r.stderr:find(": paralel: unknown key (did you mean parallel? known: baseline, ", 1, true), r.stderr)
+  -- with the line it is on, and nothing more (cluster.key_where: newuser44)
+  t.ok(r.stderr:find("^llmdlua: [^\n]*plan%.yaml:%d+: paralel: unknown key [^\n]*\n$"), r.stderr)
 end)
 
 -- Two experiments of one name started at once (the same second, and every name of the next

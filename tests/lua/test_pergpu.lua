@@ -66,14 +66,15 @@ t.test("nu5: the per-GPU capacity says what the total says, divided: the repeats
     slo = decision.parse_slo("ttft_p95_ms=700"), generated = 0 }
   local total = total_capacity(m)
   local gpu = t.headline_row(m, "Capacity at SLO per GPU")
-  t.eq(total.a_text, "≥ 5.35 req/s by the means (never violated; the repeats cannot narrow it down: anywhere from 0 "
-    .. "to beyond 5.35 req/s, the highest load measured)")
-  t.eq(gpu.a_text, "≥ 1.78 req/s by the means (never violated; the repeats cannot narrow it down: anywhere from 0 "
-    .. "to beyond 1.78 req/s, the highest load measured)")
+  -- (one load each: below or above it, never "from 0 to beyond", as if 0 had been measured)
+  t.eq(total.a_text, "≥ 5.35 req/s by the means (never violated; the repeats cannot narrow it down: anywhere below or "
+    .. "above 5.35 req/s, the one load measured)")
+  t.eq(gpu.a_text, "≥ 1.78 req/s by the means (never violated; the repeats cannot narrow it down: anywhere below or "
+    .. "above 1.78 req/s, the one load measured)")
   t.eq(total.b_text, "< 5.33 req/s by the means (failed TTFT p95 ≤ 700.0 ms at the lowest load tried; too noisy to "
-    .. "bound: the repeats allow any capacity from 0 to beyond 5.33 req/s, the highest load tried)")
+    .. "bound: the repeats allow any capacity below or above 5.33 req/s, the one load tried)")
   t.eq(gpu.b_text, "< 2.67 req/s by the means (failed TTFT p95 ≤ 700.0 ms at the lowest load tried; too noisy to "
-    .. "bound: the repeats allow any capacity from 0 to beyond 2.67 req/s, the highest load tried)")
+    .. "bound: the repeats allow any capacity below or above 2.67 req/s, the one load tried)")
   t.near(gpu.a, 5.345922454848432 / 3, 1e-9)
   -- the CSV's per-GPU row quotes the same cells
   local csv = report.csv(m)
@@ -223,9 +224,10 @@ t.test("the output tok/s capacity below the lowest load keeps the repeats' cavea
   -- cannot place the capacity at all (the req/s row: "too noisy to bound")
   local rps, tps = cells(model { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } })
   t.eq(rps, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
+    .. "the repeats allow any capacity from below 10.00 req/s, the lowest load tried, to beyond 30.00 req/s, the "
+    .. "highest)")
   t.eq(tps, "< 100.0 tok/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow any capacity from 0 to beyond the highest load tried)")
+    .. "the repeats allow any capacity from below the lowest load to beyond the highest load tried)")
   -- point 1 as above, points 2 and 3 fail on their lower ends too (310 and 410 ms, sd 10):
   -- the range reaches up to point 2, 20 req/s, that is 200 tok/s
   rps, tps = cells(model { { 150, 250, 260 }, { 300, 310, 320 }, { 400, 410, 420 } })

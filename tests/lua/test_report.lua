@@ -50,6 +50,18 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local text = t.read(w .. "/comparison_report.md")
   local golden = t.read(ROOT .. "/tests/golden/kubecon_report.md")
   t.eq(normalise(text, w), golden)
+  -- no request failed in either run (0 of 60 at the shared load, E's error counts): the Change
+  -- cell says there is nothing to compare, in the Markdown, the HTML and comparison.json alike;
+  -- it read "N/A (A is 0)", as if A lacked something B had (the CSV's change_pct, a number, is empty)
+  t.eq(table_rows(golden, "Performance Results")["Error rate"][5], "N/A (0 in both)")
+  t.ok(t.read(w .. "/comparison_report.html"):find(
+    '<tr><th>Error rate</th><td class="n">0.00 %</td><td class="n">0.00 %</td><td class="n">+0.00 pp</td>'
+    .. '<td class="n">N/A (0 in both)</td>', 1, true), "the HTML's Error rate row")
+  local erow
+  for _, x in ipairs(json.decode(t.read(w .. "/comparison.json")).perf or {}) do
+    if x.key == "error_rate_pct" then erow = x end
+  end
+  t.eq(erow and erow.pct_text, "N/A (0 in both)")
   -- the output tok/s capacity's gap: A's capacity is a lower bound (the last load before
   -- saturation, 5747.232 tok/s at stage 3) whose ceiling is the most A delivered at any load,
   -- 6503.427 tok/s (stage 6); B's measured bracket runs 7978.361-10575.043 tok/s (stages 3

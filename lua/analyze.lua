@@ -22,6 +22,13 @@ local decision = require "llmd.decision"
 local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
 local w = ws.open(o[1])
+do -- one process writing the workspace at a time (a compare.lua --resume, another analyze.lua)
+  local lok, lerr = ws.lock(w.path, "analyze.lua")
+  if not lok then
+    io.stderr:write("analyze.lua: ", lerr, "\n")
+    os.exit(2)
+  end
+end
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
 local before = cmp.report_snapshot(w.path)

@@ -80,6 +80,8 @@ local function call_lines(s, w)
     l = l:gsub(w:gsub("%p", "%%%0"), "<ws>"):gsub(s.dir:gsub("%p", "%%%0"), "<dir>")
     l = l:gsub("svc/([%w%-]+) %d+:", "svc/%1 <port>:"):gsub("inference%-perf_%d+_", "inference-perf_<id>_")
     l = l:gsub(POD_SUFFIX, "-<pod>")
+    -- (the namespace lock's holder: this host, pid, time and random token)
+    for _, k in ipairs { "host", "pid", "started", "token" } do l = l:gsub("(%-%-from%-literal=" .. k .. "=)%S*", "%1<" .. k .. ">") end
     out[#out + 1] = l
   end
   return out
@@ -110,6 +112,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   local want = {
     "kubectl -n bench config current-context",
     "kubectl -n bench config view --minify -o jsonpath={.clusters[0].cluster.server}",
+    -- the namespace taken before anything in it is looked at (a ConfigMap: AlreadyExists if another run holds it)
+    "kubectl -n bench create configmap llmdlua-lock --from-literal=host=<host> --from-literal=pid=<pid> "
+      .. "--from-literal=workspace=<ws> --from-literal=script=compare.lua --plan --from-literal=started=<started> "
+      .. "--from-literal=token=<token>",
     -- step 0: every manifest both deploys would apply, checked before anything is deployed
     -- (run A's chart and kustomization rendered, run B's helmfile rendered)
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
@@ -217,6 +223,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- the namespace let go: its lock deleted, once read to be still this run's (its token)
+    "kubectl -n bench get configmap llmdlua-lock -o json",
+    "kubectl -n bench delete configmap llmdlua-lock",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -516,7 +525,9 @@ local function changing(s, w)
   for _, c in ipairs(call_lines(s, w)) do
     if not (c:find(" kustomize ", 1, true) or c:find(" get ", 1, true) or c:find("^helm list")
       or c:find("^helm template ") or c:find("^helmfile %-n %S+ template")
-      or c:find("config current%-context") or c:find("config view %-%-minify")) then out[#out + 1] = c end
+      or c:find("config current%-context") or c:find("config view %-%-minify")
+      -- (the namespace's lock, taken first and let go at the end: no part of any deploy)
+      or c:find("configmap llmdlua%-lock", 1, false)) then out[#out + 1] = c end
   end
   return out
 end

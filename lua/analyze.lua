@@ -21,14 +21,17 @@ local decision = require "llmd.decision"
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
 local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
-local w = ws.open(o[1])
-do -- one process writing the workspace at a time (a compare.lua --resume, another analyze.lua)
-  local lok, lerr = ws.lock(w.path, "analyze.lua")
+-- one process writing the workspace at a time (a compare.lua --resume still making it, another
+-- analyze.lua): taken before it is read, so that one still being made is said to be in use,
+-- not "incomplete" (a folder that is not there is ws.open's to say)
+if require("lfs").attributes(o[1], "mode") == "directory" then
+  local lok, lerr = ws.lock(o[1], "analyze.lua")
   if not lok then
     io.stderr:write("analyze.lua: ", lerr, "\n")
     os.exit(2)
   end
 end
+local w = ws.open(o[1])
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
 local before = cmp.report_snapshot(w.path)

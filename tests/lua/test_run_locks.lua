@@ -72,6 +72,8 @@ t.test("two compare.lua --resume on one workspace: the second is refused at once
   local p, out = start_slow(s, { LLMDLUA, "compare.lua", "--yes", "--resume", w })
   local before = #call_lines(s)
   local r2 = t.fake_compare(s, { "--resume", w }, nil, s.dir)
+  -- analyze.lua on it meanwhile: in use (not "incomplete", which would send the user to --resume)
+  local ra = proc.run({ LLMDLUA, "analyze.lua", w }, { env = env_of(s) })
   local after = #call_lines(s)
   local r1 = p:wait()
   -- refused with one line naming the workspace and the process that holds it, exit 2
@@ -82,6 +84,9 @@ t.test("two compare.lua --resume on one workspace: the second is refused at once
   t.ok(r2.stderr:find("^compare%.lua: " .. w:gsub("%p", "%%%0") .. ": in use by another llmdlua process %(compare%.lua "
     .. "%-%-resume, pid " .. p:pid() .. ", started %d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%dZ%)"), r2.stderr)
   t.eq(r2.stdout, "", "nothing deployed, nothing said")
+  t.eq(ra.code, 2, ra.stderr)
+  t.ok(ra.stderr:find("^analyze%.lua: " .. w:gsub("%p", "%%%0") .. ": in use by another llmdlua process %(compare%.lua "
+    .. "%-%-resume, pid " .. p:pid() .. ", started [^\n]*\n$"), ra.stderr)
   t.eq(after, before, "the second made no cluster call")
   -- the first went on alone: one benchmark per run, its report written, both stacks torn down
   t.eq(r1.code, 0, t.read(out) .. t.read(out .. ".err"))

@@ -23,8 +23,9 @@ local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0,
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
 -- one process writing the workspace at a time (a compare.lua --resume still making it, another
 -- analyze.lua): taken before it is read, so that one still being made is said to be in use,
--- not "incomplete" (a folder that is not there is ws.open's to say)
-if require("lfs").attributes(o[1], "mode") == "directory" then
+-- not "incomplete" (what is not a workspace is ws.open's to say)
+-- (only a comparison's workspace: none is made in any other folder)
+if ws.kind(o[1]) == "comparison" then
   local lok, lerr = ws.lock(o[1], "analyze.lua")
   if not lok then
     io.stderr:write("analyze.lua: ", lerr, "\n")

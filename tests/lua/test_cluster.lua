@@ -1980,7 +1980,8 @@ end)
 
 t.test("a plan that fails before its first step removes its workspace, as compare --a/--b does", function()
   local disk = t.tmpdir()
-  -- one page: the INCOMPLETE marker fits, the copy of the plan (a second page) does not
+  -- one page: the INCOMPLETE marker fits, the workspace's lock file (a second page: who holds
+  -- it, llmd.workspace.lock), written before the copy of the plan, does not
   local m = proc.run { "mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", disk }
   if not m.ok then
     io.stderr:write("  (tmpfs part skipped: " .. tostring(m.stderr):gsub("%s+$", "") .. ")\n")
@@ -1992,7 +1993,7 @@ t.test("a plan that fails before its first step removes its workspace, as compar
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local made = r.stdout:match("Workspace: (%S+)")
     t.ok(made, r.stdout)
-    t.ok(r.stderr:find(made .. "/plan.yaml: cannot write: No space left on device\n(the workspace " .. made
+    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device\n(the workspace " .. made
       .. " was removed)", 1, true), r.stderr)
     t.eq(lfs.attributes(made), nil, "the workspace is gone")
     t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")

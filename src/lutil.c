@@ -438,8 +438,8 @@ static int write_all(int fd, const char *p, size_t n)
 ** another process (holder: what the file says, maybe "" while its holder is starting), -1 an
 ** error (err says it).
 */
-int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen, char *err,
-                   size_t errlen)
+int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
+                   char *err, size_t errlen)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) {

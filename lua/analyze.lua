@@ -23,6 +23,17 @@ local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0,
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
 -- a folder the command line names that is not there: a usage error (exit 2, llmd.args.path)
 args.path(o[1], (o[1]:gsub("(.)/+$", "%1")), "directory", "a comparison workspace")
+-- one process writing the workspace at a time (a compare.lua --resume still making it, another
+-- analyze.lua): taken before it is read, so that one still being made is said to be in use,
+-- not "incomplete" (what is not a workspace is ws.open's to say)
+-- (only a comparison's workspace: none is made in any other folder)
+if ws.kind(o[1]) == "comparison" then
+  local lok, lerr = ws.lock(o[1], "analyze.lua")
+  if not lok then
+    io.stderr:write("analyze.lua: ", lerr, "\n")
+    os.exit(2)
+  end
+end
 local w = ws.open(o[1], { slo = o.slo })
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"

@@ -159,6 +159,10 @@ if o.resume then
         :format(o.resume)
       or "compare.lua --plan makes the workspaces --resume continues"))
   end
+  -- one process at a time: another still writing it (a second --resume) is refused here,
+  -- before anything is read, deployed or written
+  local lok, lerr = ws.lock(dir, "compare.lua --resume")
+  if not lok then usage(lerr) end
   -- a comparison that finished (its report written, no INCOMPLETE marker): every step is
   -- done, so a resume would run none; said, with what re-generates the report
   if has("steps.json") and has("comparison_report.md") and not ws.incomplete(dir) then
@@ -345,6 +349,9 @@ local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
 local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
+  -- (ours alone: analyze.lua on it meanwhile is refused)
+  local lok, lerr = ws.lock(w.path, "compare.lua")
+  if not lok then error(lerr, 0) end
   -- results read in place are copied from the start, beside the reading (a child per run),
   -- else here before it: the copy does not wait for the reading (issue 20: started once a
   -- run was read, run b's copy outlasted the report by a third of the comparison)

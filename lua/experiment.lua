@@ -126,6 +126,12 @@ local xr = require "llmd.experiment_run"
 local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
 local pok, plan = pcall(xr.load_plan, plan_path)
 if not pok then fail(plan) end
+if o.resume then
+  -- (an experiment's workspace, its plan read:) one process at a time; another still running
+  -- it (a second --resume) is refused here, before anything is deployed or written
+  local lok, lerr = require("llmd.workspace").lock(o.resume, "experiment.lua --resume")
+  if not lok then fail(lerr, 2) end
+end
 local only
 if o.step then
   local sok, set = pcall(require("llmd.steps").parse, o.step)

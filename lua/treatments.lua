@@ -171,6 +171,12 @@ if o[1] then
   if not eok then fail(exl) end
   list, experiment = exl, exl.experiment
   default_out = w .. "/cross-treatment-comparison"
+  -- writing into the experiment's workspace: not while another process writes it (the
+  -- experiment still running, another treatments.lua)
+  if not o.out or require("llmd.workspace").inside(w, o.out) then
+    local lok, lerr = require("llmd.workspace").lock(w, "treatments.lua")
+    if not lok then fail(lerr, 2) end
+  end
 end
 
 -- The treatment labelled label, else one line naming the option (what) and the labels there

@@ -653,6 +653,32 @@ static int l_chmod(lua_State *L)
 }
 
 /*
+** proc.lock(path, text) -> true once this process holds path's lock (for the rest of its
+** life; the file then holds text), or false and what the file says (its holder) when another
+** process holds it, or nil and why (llmd_lock_file).
+*/
+static int l_lock(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    size_t len;
+    const char *text = luaL_checklstring(L, 2, &len);
+    char holder[1024], err[512];
+    int r = llmd_lock_file(path, text, len, holder, sizeof holder, err, sizeof err);
+    if (r == 0) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    if (r == 1) {
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, holder);
+        return 2;
+    }
+    lua_pushnil(L);
+    lua_pushstring(L, err);
+    return 2;
+}
+
+/*
 ** proc.mkdir_marked(path, name, text) -> true, or nil, why and "exists" when path is there
 ** already: makes the folder path and in it the file name holding text, in one call. A
 ** Ctrl-C is raised at the next Lua instruction, never inside C, so the folder is never seen
@@ -788,6 +814,7 @@ static const luaL_Reg proc_funcs[] = {
     {"take_interrupt", l_take_interrupt},
     {"chmod",          l_chmod         },
     {"mkdir_marked",   l_mkdir_marked  },
+    {"lock",           l_lock          },
     {"copy_file",      l_copy_file     },
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -427,6 +428,56 @@ static int write_all(int fd, const char *p, size_t n)
         n -= (size_t)w;
     }
     return 0;
+}
+
+/*
+** An exclusive lock on the file path for the rest of this process's life: flock(LOCK_EX |
+** LOCK_NB) on a descriptor opened O_CLOEXEC and never closed, so the kernel lets it go when
+** the process ends, however it ends (never a stale lock), and no child started by exec
+** holds it. Taken, the file then holds text (who holds it). Returns 0 taken, 1 held by
+** another process (holder: what the file says, maybe "" while its holder is starting), -1 an
+** error (err says it).
+*/
+int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
+                   char *err, size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        if (e == EINTR)
+            continue;
+        if (e == EWOULDBLOCK) {
+            size_t got = 0;
+            while (holderlen > 0 && got < holderlen - 1) {
+                ssize_t r = pread(fd, holder + got, holderlen - 1 - got, (off_t)got);
+                if (r < 0 && errno == EINTR)
+                    continue;
+                if (r <= 0)
+                    break;
+                got += (size_t)r;
+            }
+            if (holderlen > 0)
+                holder[got] = '\0';
+            close(fd);
+            return 1;
+        }
+        (void)snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+        close(fd);
+        return -1;
+    }
+    int e = ftruncate(fd, 0) != 0 ? errno : 0;
+    if (e == 0)
+        e = write_all(fd, text, n);
+    if (e != 0) {
+        (void)snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
+        close(fd);
+        return -1;
+    }
+    return 0; /* (fd stays open: the lock lasts as long as the process) */
 }
 
 int llmd_write_atomic(const char *path, const char *data, size_t n)

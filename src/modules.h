@@ -125,6 +125,9 @@ int llmd_format_double(char *out, size_t size, double d);
 
 /* Writes data to path atomically (temporary file beside it, fsync, rename). 0 or errno. */
 int llmd_write_atomic(const char *path, const char *data, size_t n);
+/* flock(LOCK_EX|LOCK_NB) on path for the process's life: 0 taken, 1 held (holder), -1 error. */
+int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
+                   char *err, size_t errlen);
 
 /* How llmd_copy_file copies: the first it may try (each falls back to the next). */
 enum { LLMD_COPY_REFLINK, LLMD_COPY_RANGE, LLMD_COPY_READ };

@@ -2765,6 +2765,97 @@ function M.steps_list()
   }
 end
 
+-- The namespace lock ------------------------------------------------------------------
+--
+-- Two runs in one namespace (two hosts, two workspaces) deploy over each other's releases,
+-- benchmark one stack twice at once and tear it down under each other (two experiments
+-- started at once both passed the check of the releases there before either deployed). A
+-- run holds its namespace by a ConfigMap M.NS_LOCK made there with `kubectl create`, which
+-- the API server makes only if none is there (AlreadyExists: taken): its data says who
+-- (host, pid, workspace, script, started) and a random token, so that only its maker ever
+-- deletes it. Never a cluster-wide object; every call -n NS, as every other.
+M.NS_LOCK = "llmdlua-lock"
+
+local function random_token()
+  local f = io.open("/dev/urandom", "rb")
+  local b = f and f:read(8)
+  if f then f:close() end
+  if not b or #b < 8 then b = tostring(os.time()) .. tostring(os.clock()) .. tostring({}) end
+  return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end)):sub(1, 16)
+end
+
+-- The command that releases namespace ns's lock by hand (its holder gone elsewhere).
+function M.ns_unlock_command(ns, bins)
+  return k8s.cmdline { (bins or {}).kubectl or "kubectl", "delete", "configmap", M.NS_LOCK, "-n", ns }
+end
+
+-- Takes the namespace of k (a llmd.k8s client) for workspace path, by script; loud: where a
+-- take-over is said. A lock left on this host by a process that is gone is taken over (said);
+-- one held by another is refused: raises one line naming the namespace, the holder and the
+-- command that releases it if that holder is gone. Returns the lock (for M.unlock_namespace).
+function M.lock_namespace(k, path, script, loud)
+  local ns, host, token = k.ns, ws.hostname(), random_token()
+  local started = os.date("!%Y-%m-%dT%H:%M:%SZ")
+  local args = { "create", "configmap", M.NS_LOCK, "--from-literal=host=" .. host,
+    "--from-literal=pid=" .. tostring(ws.PID), "--from-literal=workspace=" .. tostring(path),
+    "--from-literal=script=" .. script, "--from-literal=started=" .. started, "--from-literal=token=" .. token }
+  local release = M.ns_unlock_command(ns, k.bins)
+  for attempt = 1, 3 do
+    local r = k:kubectl(args, { check = false })
+    if r.ok then return { k = k, ns = ns, token = token } end
+    local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")
+    if not said:find("already exists", 1, true) then
+      error(("namespace %s: cannot take its lock (ConfigMap %s): %s: exit %s: %s"):format(ns, M.NS_LOCK,
+        k8s.cmdline(k:argv("kubectl", args)), tostring(r.code or r.signal), said), 0)
+    end
+    local cm = k:json({ "get", "configmap", M.NS_LOCK }, { check = false })
+    local d = type(cm) == "table" and type(cm.data) == "table" and cm.data or nil
+    -- (made by this very call, whose answer was lost to a transient error and retried)
+    if d and d.token == token then return { k = k, ns = ns, token = token } end
+    if d then
+      local pid = tostring(d.pid or "")
+      local gone = d.host == host and pid:match("^%d+$") and pid ~= tostring(ws.PID)
+        and not lfs.attributes("/proc/" .. pid)
+      if not gone or attempt == 3 then
+        error(("namespace %s is in use by another llmdlua run (%s, host %s, pid %s, workspace %s, started %s; "
+          .. "ConfigMap %s): two runs in one namespace deploy over and tear down each other's stacks; wait for it to "
+          .. "end, or if that run is gone (crashed, another host), release the namespace with: %s"):format(ns,
+          tostring(d.script or "?"), tostring(d.host or "?"), pid ~= "" and pid or "?", tostring(d.workspace or "?"),
+          tostring(d.started or "?"), M.NS_LOCK, release), 0)
+      end
+      loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
+        .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
+        tostring(d.workspace or "?")))
+      k:kubectl({ "delete", "configmap", M.NS_LOCK }, { check = false })
+    elseif cm ~= nil or attempt == 3 then
+      -- (there, but without holder data: not one llmdlua made, or made by hand)
+      error(("namespace %s: a ConfigMap %s is there without an llmdlua holder's data; if no llmdlua run uses the "
+        .. "namespace, delete it: %s"):format(ns, M.NS_LOCK, release), 0)
+    end
+    -- (gone meanwhile, or taken over: made again)
+  end
+end
+
+-- Lets go of a lock M.lock_namespace took: its ConfigMap deleted only while it still holds
+-- this run's token (never another's, which took it over or made it by hand). Returns
+-- nothing; a failure is said on loud (the lock is then left: the command releases it).
+function M.unlock_namespace(lock, loud)
+  if not lock or lock.released then return end
+  lock.released = true
+  local k = lock.k
+  local ok, err = pcall(function()
+    local cm = k:json({ "get", "configmap", M.NS_LOCK }, { check = false })
+    local d = type(cm) == "table" and type(cm.data) == "table" and cm.data or {}
+    if d.token ~= lock.token then return end
+    local r = k:kubectl({ "delete", "configmap", M.NS_LOCK }, { check = false })
+    if not r.ok then error(((r.stderr or ""):gsub("%s+$", "")), 0) end
+  end)
+  if not ok and loud then
+    loud:write(("warning: namespace %s: could not release its lock (ConfigMap %s): %s; release it with: %s\n")
+      :format(lock.ns, M.NS_LOCK, tostring(err), M.ns_unlock_command(lock.ns, k.bins)))
+  end
+end
+
 -- Where --quiet's progress lines go: nowhere (experiment_run's too).
 local QUIET = { write = function(self) return self end, flush = function(self) return self end }
 M.QUIET = QUIET
@@ -2831,14 +2922,36 @@ function M.run(plan, opts)
   local ctx
   -- Until the first step starts nothing is deployed and there is nothing to resume: a
   -- failure (or Ctrl-C) here removes the workspace again, as compare.lua --a/--b does.
+  local nslock -- the namespace's lock (M.lock_namespace), let go whatever the steps' outcome
   local okset, errset = pcall(function()
+    -- (a fresh workspace's before anything is written in it; a resumed one's compare.lua
+    -- took before anything else)
+    local lok, lerr = ws.lock(w.path, opts.resume and "compare.lua --resume" or "compare.lua --plan")
+    if not lok then error(lerr, 0) end
     if not opts.resume then
       ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
       for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
     end
     ctx = M.start(plan, opts, w, ns, saved, bins, interactive, progress, t, out)
+    -- the namespace, before anything there is looked at or deployed (a dry run takes nothing;
+    -- two existing runs use no cluster)
+    local fresh = false
+    for _, x in ipairs { "a", "b" } do
+      local r = type(plan.runs) == "table" and plan.runs[x]
+      if type(r) == "table" and not r.existing then fresh = true end
+    end
+    if fresh and not opts.dry_run then
+      nslock = M.lock_namespace(ctx.k, w.path, opts.resume and "compare.lua --resume" or "compare.lua --plan",
+        ctx.loud)
+    end
   end)
+  local function unlock(interrupted)
+    -- (after a Ctrl-C the lock is still let go: the signal is the error being said)
+    if interrupted then proc.take_interrupt() end
+    M.unlock_namespace(nslock, out)
+  end
   if not okset then
+    unlock(tostring(errset):match("interrupted$"))
     if opts.resume then error(errset, 0) end
     local removed, why = ws.remove(w)
     for _, d in ipairs(made or {}) do lfs.rmdir(d) end
@@ -2857,6 +2970,7 @@ function M.run(plan, opts)
   })
   ctx.made_folders = made
   if not okr then
+    unlock(tostring(result):match("interrupted"))
     if tostring(result):match("interrupted") then
       local msg = M.interrupted_message(ctx)
       if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
@@ -2868,9 +2982,11 @@ function M.run(plan, opts)
   ctx.result = result
   -- (a Ctrl-C here, the report written or not, says what was saved as one during the steps)
   local oks, errs = pcall(M.salvage, ctx, result)
+  local stopped = not oks and (tostring(errs):match("interrupted$") or proc.take_interrupt())
+  unlock(stopped)
   if not oks then
     local msg = tostring(errs)
-    if msg:match("interrupted$") or proc.take_interrupt() then msg = M.interrupted_message(ctx) end
+    if stopped then msg = M.interrupted_message(ctx) end
     if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
     error(msg, 0)
   end

@@ -1012,7 +1012,8 @@ function M.tree(w)
   local function entries(dir)
     local names = {}
     for n in lfs.dir(dir) do
-      if n ~= "." and n ~= ".." then names[#names + 1] = n end
+      -- (not the workspace's lock file: llmd.workspace.lock's, no part of its contents)
+      if n ~= "." and n ~= ".." and n ~= ws.LOCK then names[#names + 1] = n end
     end
     table.sort(names)
     return names

@@ -762,6 +762,8 @@ function M.run(exp, plan, opts)
     -- absolute: run_only.sh runs in run-x/benchmark, where a relative config path names nothing
     local p = opts.resume:gsub("(.)/+$", "%1")
     p = require("llmd.proc").realpath(p) or p
+    local lok, lerr = ws.lock(p, "experiment.lua --resume") -- (experiment.lua took it first)
+    if not lok then error(lerr, 0) end
     w = { path = p, name = p:match("[^/]+$") }
   else
     local parent = plan.parent or "."
@@ -771,6 +773,8 @@ function M.run(exp, plan, opts)
     -- a name taken (another experiment started in the same second) gets a suffix -2, -3, ...
     w = ws.create { parent = parent, base = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
       .. "-%Y%m%d-%H%M%S") }
+    local lok, lerr = ws.lock(w.path, "experiment.lua")
+    if not lok then error(lerr, 0) end
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
     if opts.experiment_path then
     ws.write_text(w.path .. "/experiment.yaml", assert(io.open(opts.experiment_path)):read("a"))
@@ -843,7 +847,38 @@ function M.run(exp, plan, opts)
       if not id.context and not id.server then cluster.warn_unknown_identity(loud, id, "experiment.lua") end
     end
   end
-  save(ctx)
+  -- every namespace of the plan, before anything in any of them is looked at or deployed:
+  -- two experiments at once (two folders, -2 suffixed, one plan's namespaces) deployed the
+  -- same releases and tore down each other's stacks (llmd.cluster.lock_namespace)
+  local locks = {}
+  local function unlock_all(interrupted)
+    if interrupted then require("llmd.proc").take_interrupt() end
+    for _, l in ipairs(locks) do cluster.unlock_namespace(l, loud) end
+  end
+  if not opts.dry_run then
+    local lok, lerr = pcall(function()
+      for _, n in ipairs(names) do
+        locks[#locks + 1] = cluster.lock_namespace(k8s.new { namespace = n, log = w.path .. "/commands.log",
+          bins = bins, out = out }, w.path, opts.resume and "experiment.lua --resume" or "experiment.lua", loud)
+      end
+    end)
+    if not lok then
+      unlock_all(tostring(lerr):match("interrupted$"))
+      -- (a fresh workspace holds nothing yet: it goes, as compare.lua's does)
+      if not opts.resume then
+        local removed, why = ws.remove(w)
+        for _, d in ipairs(made or {}) do lfs.rmdir(d) end
+        lerr = ("%s\n(%s)"):format(tostring(lerr), removed and ("the workspace %s was removed"):format(w.path)
+          or ("the workspace %s is kept (could not remove it: %s)"):format(w.path, tostring(why)))
+      end
+      error(lerr, 0)
+    end
+  end
+  local sok, serr = pcall(save, ctx)
+  if not sok then
+    unlock_all(tostring(serr):match("interrupted$"))
+    error(serr, 0)
+  end
   out:write(("Experiment %s: %d setup x %d run treatment(s) = %d; namespaces %s (%d at a time)%s\n"):format(exp.name,
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
     opts.dry_run and ("; dry run: nothing is changed or read, the treatments are shown one after another, each "
@@ -859,7 +894,7 @@ function M.run(exp, plan, opts)
     if o.name ~= "summary" then previous[#previous + 1] = o end
   end
   if opts.resume then M.rerun_failed_runs(ctx, previous) end
-  local outcome = steps.run("experiment", M.steps_list(), ctx, {
+  local rok, outcome = pcall(steps.run, "experiment", M.steps_list(), ctx, {
     -- a dry run waits for nothing, so its stacks go one after another, each whole (in
     -- coroutines a stack's first lines came out between the other's)
     stacks = stacks, parallel = opts.dry_run and 1 or parallel, only = opts.only,
@@ -869,6 +904,8 @@ function M.run(exp, plan, opts)
     previous = previous, announce = function(_, s) if s then begin_again(ctx, s) end end,
     resume = opts.resume ~= nil, out = loud, -- (its lines are failures)
   })
+  unlock_all(not rok and tostring(outcome):match("interrupted"))
+  if not rok then error(outcome, 0) end
   ctx.result = outcome
   -- A --step subset leaves its treatments pending where it did not select their later steps
   -- (teardown finishes a treatment): that is what was asked, not a failure, as long as every

@@ -25,6 +25,47 @@ do
   PID = tonumber(s and s:match("^(%d+)")) or 0
 end
 
+-- This host's name (the kernel's), "" when it cannot be read.
+function M.hostname()
+  local f = io.open("/proc/sys/kernel/hostname", "rb")
+  local h = f and f:read("l")
+  if f then f:close() end
+  if not h or h == "" then
+    local r = proc.run({ "uname", "-n" }, { stderr = "capture" })
+    h = r.ok and tostring(r.stdout):gsub("%s+$", "") or ""
+  end
+  return h
+end
+M.PID = PID
+
+-- The workspace's lock file (M.lock): hidden, it stays when its holder ends (the lock goes).
+M.LOCK = ".llmdlua.lock"
+local held = {} -- the workspaces this process holds, by real path
+
+-- Holds the workspace at path for the rest of this process's life, so that two processes
+-- never write one workspace at once (two --resume of one comparison both deployed, both
+-- benchmarked one stack, and one's report mixed both's results): an flock on M.LOCK in it
+-- (proc.lock: let go by the kernel when the process ends, however it ends, so never stale;
+-- no child holds it). script names this process in the file. Returns true (also when this
+-- process holds it already), or nil and one line naming the workspace and its holder.
+function M.lock(path, script)
+  local real = proc.realpath(path) or path
+  if held[real] then return true end
+  local text = json.encode { pid = PID, script = script, started = os.date("!%Y-%m-%dT%H:%M:%SZ"),
+    host = M.hostname() }
+  local ok, holder = proc.lock(real .. "/" .. M.LOCK, text .. "\n")
+  if ok then
+    held[real] = true
+    return true
+  end
+  if ok == nil then return nil, ("%s: cannot lock the workspace: %s"):format(path, tostring(holder)) end
+  local dok, h = pcall(json.decode, holder)
+  if not dok or type(h) ~= "table" then h = {} end
+  return nil, ("%s: in use by another llmdlua process (%s, pid %s, started %s): it is writing this workspace, and "
+    .. "two at once would mix their results; wait for it to end (or stop it), then run this again"):format(path,
+    tostring(h.script or "just starting"), tostring(h.pid or "unknown"), tostring(h.started or "unknown"))
+end
+
 -- run_state.json: the documented schema. Unknown configuration is "unknown".
 M.STATE_KEYS = {
   stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image", "gpus" },

@@ -80,6 +80,8 @@ local function call_lines(s, w)
     l = l:gsub(w:gsub("%p", "%%%0"), "<ws>"):gsub(s.dir:gsub("%p", "%%%0"), "<dir>")
     l = l:gsub("svc/([%w%-]+) %d+:", "svc/%1 <port>:"):gsub("inference%-perf_%d+_", "inference-perf_<id>_")
     l = l:gsub(POD_SUFFIX, "-<pod>")
+    -- (the namespace lock's holder: this host, pid, time and random token)
+    for _, k in ipairs { "host", "pid", "started", "token" } do l = l:gsub("(%-%-from%-literal=" .. k .. "=)%S*", "%1<" .. k .. ">") end
     out[#out + 1] = l
   end
   return out
@@ -110,6 +112,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   local want = {
     "kubectl -n bench config current-context",
     "kubectl -n bench config view --minify -o jsonpath={.clusters[0].cluster.server}",
+    -- the namespace taken before anything in it is looked at (a ConfigMap: AlreadyExists if another run holds it)
+    "kubectl -n bench create configmap llmdlua-lock --from-literal=host=<host> --from-literal=pid=<pid> "
+      .. "--from-literal=workspace=<ws> --from-literal=script=compare.lua --plan --from-literal=started=<started> "
+      .. "--from-literal=token=<token>",
     -- step 0: every manifest both deploys would apply, checked before anything is deployed
     -- (run A's chart and kustomization rendered, run B's helmfile rendered)
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
@@ -217,6 +223,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- the namespace let go: its lock deleted, once read to be still this run's (its token)
+    "kubectl -n bench get configmap llmdlua-lock -o json",
+    "kubectl -n bench delete configmap llmdlua-lock",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -516,7 +525,9 @@ local function changing(s, w)
   for _, c in ipairs(call_lines(s, w)) do
     if not (c:find(" kustomize ", 1, true) or c:find(" get ", 1, true) or c:find("^helm list")
       or c:find("^helm template ") or c:find("^helmfile %-n %S+ template")
-      or c:find("config current%-context") or c:find("config view %-%-minify")) then out[#out + 1] = c end
+      or c:find("config current%-context") or c:find("config view %-%-minify")
+      -- (the namespace's lock, taken first and let go at the end: no part of any deploy)
+      or c:find("configmap llmdlua%-lock", 1, false)) then out[#out + 1] = c end
   end
   return out
 end
@@ -2013,7 +2024,8 @@ end)
 
 t.test("a plan that fails before its first step removes its workspace, as compare --a/--b does", function()
   local disk = t.tmpdir()
-  -- one page: the INCOMPLETE marker fits, the copy of the plan (a second page) does not
+  -- one page: the INCOMPLETE marker fits, the workspace's lock file (a second page: who holds
+  -- it, llmd.workspace.lock), written before the copy of the plan, does not
   local m = proc.run { "mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", disk }
   if not m.ok then
     io.stderr:write("  (tmpfs part skipped: " .. tostring(m.stderr):gsub("%s+$", "") .. ")\n")
@@ -2025,7 +2037,7 @@ t.test("a plan that fails before its first step removes its workspace, as compar
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local made = r.stdout:match("Workspace: (%S+)")
     t.ok(made, r.stdout)
-    t.ok(r.stderr:find(made .. "/plan.yaml: cannot write: No space left on device\n(the workspace " .. made
+    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device\n(the workspace " .. made
       .. " was removed)", 1, true), r.stderr)
     t.eq(lfs.attributes(made), nil, "the workspace is gone")
     t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")
@@ -2961,7 +2973,8 @@ t.test("a custom deploy's kubectl apply whose output does not say: left, named, 
     t.ok(r.stdout:find(("  %s: its output does not say whether it created them, so configmap/new-cm, secret/tok are "
       .. "not known to be this run's: teardown leaves them; if they are this run's, remove them with: kubectl -n "
       .. "bench delete configmap new-cm; kubectl -n bench delete secret tok\n"):format(shown), 1, true), r.stdout)
-    local lines = table.concat(call_lines(s, workspace(s)), "\n")
+    -- (but the namespace's lock, llmdlua-lock, which the run lets go at the end)
+    local lines = table.concat(call_lines(s, workspace(s)), "\n"):gsub("[^\n]*configmap llmdlua%-lock[^\n]*", "")
     t.ok(not lines:find("delete configmap", 1, true) and not lines:find("delete secret", 1, true), lines)
     t.ok(r.stdout:find(("left (not this run's, or not known to be): configmap/new-cm (%s: its output does not say "
       .. "whether it created them; if it is this run's: kubectl -n bench delete configmap new-cm); secret/tok")

@@ -218,8 +218,11 @@ t.test("--stop-on-error: after a failed standup no further setup treatment start
   t.eq(sum.failed, 1)
   -- nothing ran after the failure and its teardown: every call is in the first namespace
   local deploys = 0
+  -- (but each of the plan's namespaces' lock, held while the experiment runs: taken first, let go at the end)
   for _, c in ipairs(calls(s)) do
-    t.eq(ns_of(c), "exp-a", c.tool .. " " .. table.concat(c.args, " "))
+    if not table.concat(c.args, " "):find("configmap llmdlua-lock", 1, true) then
+      t.eq(ns_of(c), "exp-a", c.tool .. " " .. table.concat(c.args, " "))
+    end
     if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
   end
   t.eq(deploys, 1)
@@ -553,8 +556,10 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
   local deploys, benches, uninstalls = 0, 0, 0
   for i, c in ipairs(calls(s)) do
     if i > before then
-      -- (kubectl config reads which cluster this is, from the kubeconfig: in no namespace)
-      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" then
+      -- (kubectl config reads which cluster this is, from the kubeconfig: in no namespace;
+      -- llmdlua-lock: each of the plan's namespaces held while the experiment runs)
+      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not table.concat(c.args, " "):find("configmap llmdlua-lock",
+        1, true) then
         t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " "))
       end
       if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
@@ -798,7 +803,10 @@ t.test("nu35-1: --resume re-runs a failed_run setup treatment's failed run treat
   local deploys, benches, uninstalls = 0, 0, 0
   for i, c in ipairs(calls(s)) do
     if i > before then
-      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" then -- (config: the kubeconfig, in no namespace)
+      -- (config: the kubeconfig, in no namespace; llmdlua-lock: each of the plan's namespaces
+      -- held while the experiment runs, llmd.cluster.lock_namespace)
+      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not table.concat(c.args, " "):find("configmap llmdlua-lock",
+        1, true) then
         t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " "))
       end
       if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
@@ -826,10 +834,17 @@ t.test("nu35-1: --resume re-runs a failed_run setup treatment's failed run treat
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local again = {}
   for i, c in ipairs(calls(s)) do
-    -- (but which cluster this is: kubectl config reads, checked against the workspace's)
-    if i > before and c.args[3] ~= "config" then again[#again + 1] = c.tool .. " " .. table.concat(c.args, " ") end
+    -- (but which cluster this is: kubectl config reads, checked against the workspace's; and
+    -- the namespaces' locks, taken and let go again)
+    local line = c.tool .. " " .. table.concat(c.args, " ")
+    if i > before and c.args[3] ~= "config" and not line:find("configmap llmdlua-lock", 1, true) then
+      again[#again + 1] = line
+    end
   end
   t.eq(again, {}, "nothing run again")
+  for ns, st in pairs(json.decode(t.read(s.cluster .. "/state.json")).ns) do
+    t.eq((st.configmaps or {})["llmdlua-lock"], nil, ns .. ": its lock let go")
+  end
 end)
 
 -- nu35-2: --resume with a relative workspace path (the README's synopsis form): run_only.sh,

@@ -35,6 +35,8 @@ local function listing(dir)
   local out = {}
   t.walk(dir, function(_, rel, mode)
     if rel:match("[^/]+$") == "results" then return false end
+    -- (the workspace's lock file says which process held it, and when: llmd.workspace.lock)
+    if rel == ".llmdlua.lock" then return false end
     out[#out + 1] = mode == "directory" and rel .. "/" or rel
   end)
   table.sort(out)

@@ -335,3 +335,37 @@ do
     t.eq(t.read(d .. "/out"), "to-stdout\n")
   end)
 end
+
+-- proc.lock (llmd.workspace.lock's primitive: flock on a descriptor opened O_CLOEXEC and kept
+-- open): one holder at a time, whose text the others read; let go by the kernel when the
+-- holder ends (never stale); never held on by a process the holder started.
+t.test("proc.lock: one holder at a time, let go when it ends, not kept by what it started", function()
+  local LLMDLUA = t.root() .. "/llmdlua"
+  local d = t.tmpdir()
+  local path = d .. "/lock"
+  -- the child takes the lock, says so, then (arg 2) starts `sleep 5` without waiting for it,
+  -- or (arg 3) sleeps itself
+  t.write(d .. "/hold.lua", 'local proc = require "llmd.proc"\n'
+    .. 'local ok, h = proc.lock(arg[1], "child ' .. '" .. arg[2])\n'
+    .. 'io.write(tostring(ok), " ", tostring(h), "\\n")\nio.stdout:flush()\n'
+    .. 'if arg[2] == "spawn" then proc.spawn { "sleep", "5" } else proc.run { "sleep", "3" } end\n')
+  local out = d .. "/out"
+  local p = proc.spawn({ LLMDLUA, d .. "/hold.lua", path, "sleep" }, { stdout = { file = out } })
+  local t0 = os.time()
+  while not t.read(out):find("\n", 1, true) and os.time() - t0 < 60 do proc.run { "sleep", "0.05" } end
+  t.eq(t.read(out), "true nil\n", "the child holds it")
+  local ok, holder = proc.lock(path, "parent")
+  t.eq(ok, false, "held by the child")
+  t.eq(holder, "child sleep", "its text read")
+  p:wait()
+  -- the child ended: free again (nothing to clean up)
+  local pr = proc.run { LLMDLUA, d .. "/hold.lua", path, "spawn" }
+  t.eq(pr.stdout, "true nil\n", "taken once its holder ended")
+  -- that child ended while the sleep it started runs on: the sleep holds nothing
+  ok, holder = proc.lock(path, "parent")
+  t.eq(ok, true, "free although the holder's child runs: " .. tostring(holder))
+  t.eq(t.read(path), "parent", "the holder's text")
+  -- a second take in the same process opens another descriptor: refused, as for another process
+  -- (llmd.workspace.lock remembers what this process holds)
+  t.eq(proc.lock(path, "again"), false)
+end)

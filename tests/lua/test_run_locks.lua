@@ -1,0 +1,219 @@
+-- Runs that must not overlap (newuser45's trial): two processes on one workspace (two
+-- compare.lua --resume of one comparison both deployed, benchmarked one stack at once and
+-- tore it down; the first's report mixed both's results) and two runs in one namespace (two
+-- experiments started at once from one plan: both passed the check of the releases there,
+-- both deployed them, one tore down the other's stack). Against the fake cluster
+-- (tests/fakecluster), whose kubectl answers `create configmap` of a name there already as
+-- kubectl does ("error: failed to create configmap: configmaps "x" already exists").
+-- Expected texts are written from the task, never taken from the code's output; the fake's
+-- FAKE_SLOW_BENCH holds the first process in its benchmark while the second one starts.
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = t.root()
+local LLMDLUA = ROOT .. "/llmdlua"
+local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
+
+-- this host's name, as the kernel says it (what a lock records of its holder's host)
+local HOST = t.read("/proc/sys/kernel/hostname"):gsub("%s+$", "")
+
+local function env_of(s, over)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  for k, v in pairs(over or {}) do env[k] = v end
+  return env
+end
+
+-- kubectl of the fake cluster, as a user (or another host) would call it
+local function kubectl(s, ...)
+  return proc.run({ FAKEBIN .. "/kubectl", ... }, { env = env_of(s) })
+end
+
+local function state(s) return json.decode(t.read(s.cluster .. "/state.json")) end
+
+local function lock_cm(s, ns)
+  local st = state(s)
+  return ((st.ns[ns] or {}).configmaps or {})["llmdlua-lock"]
+end
+
+-- "tool arg arg ..." of every call the fake cluster saw
+local function call_lines(s)
+  local out = {}
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do out[#out + 1] = c.tool .. " " .. table.concat(c.args, " ") end
+  return out
+end
+
+local function count(lines, pattern)
+  local n = 0
+  for _, l in ipairs(lines) do if l:find(pattern) then n = n + 1 end end
+  return n
+end
+
+-- a process started in the background, its output in files; waits for the fake's mark
+-- that its benchmark sleeps (FAKE_SLOW_BENCH), its state saved
+local function start_slow(s, argv, slow)
+  local out = s.dir .. "/first.out"
+  local p = proc.spawn(argv, { env = env_of(s, { FAKE_SLOW_BENCH = slow or "20" }), cwd = s.dir,
+    stdout = { file = out }, stderr = { file = out .. ".err" } })
+  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the first one's benchmark started")
+  return p, out
+end
+
+t.test("two compare.lua --resume on one workspace: the second is refused at once, the first's report clean", function()
+  local s = t.try_setup()
+  -- a comparison that failed at run A's smoke test: a workspace to resume
+  local r = t.fake_compare(s, nil, { FAKE_FAIL = "smoke" }, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  t.ok(w, "the workspace kept for --resume")
+  local p, out = start_slow(s, { LLMDLUA, "compare.lua", "--yes", "--resume", w })
+  local before = #call_lines(s)
+  local r2 = t.fake_compare(s, { "--resume", w }, nil, s.dir)
+  -- analyze.lua on it meanwhile: in use (not "incomplete", which would send the user to --resume)
+  local ra = proc.run({ LLMDLUA, "analyze.lua", w }, { env = env_of(s) })
+  local after = #call_lines(s)
+  local r1 = p:wait()
+  -- refused with one line naming the workspace and the process that holds it, exit 2
+  t.eq(r2.code, 2, r2.stdout .. r2.stderr)
+  local lines = {}
+  for l in r2.stderr:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  t.eq(#lines, 1, r2.stderr)
+  t.ok(r2.stderr:find("^compare%.lua: " .. w:gsub("%p", "%%%0") .. ": in use by another llmdlua process %(compare%.lua "
+    .. "%-%-resume, pid " .. p:pid() .. ", started %d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%dZ%)"), r2.stderr)
+  t.eq(r2.stdout, "", "nothing deployed, nothing said")
+  t.eq(ra.code, 2, ra.stderr)
+  t.ok(ra.stderr:find("^analyze%.lua: " .. w:gsub("%p", "%%%0") .. ": in use by another llmdlua process %(compare%.lua "
+    .. "%-%-resume, pid " .. p:pid() .. ", started [^\n]*\n$"), ra.stderr)
+  t.eq(after, before, "the second made no cluster call")
+  -- the first went on alone: one benchmark per run, its report written, both stacks torn down
+  t.eq(r1.code, 0, t.read(out) .. t.read(out .. ".err"))
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
+  local calls = call_lines(s)
+  t.eq(count(calls, "^run_only%.sh "), 2, table.concat(calls, "\n"))
+  t.eq(count(calls, "^helmfile .* apply "), 2, table.concat(calls, "\n"))
+  t.eq(lock_cm(s, "llm-d-try"), nil, "the namespace let go")
+  -- the workspace is free again once its holder ended (the kernel let the lock go)
+  local r3 = proc.run({ LLMDLUA, "analyze.lua", "--quiet", w }, { env = env_of(s) })
+  t.eq(r3.code, 0, r3.stderr)
+end)
+
+-- the experiment used below: no setup phase, two run treatments, one namespace
+local EXPERIMENT = [[
+experiment:
+  name: lock-sweep
+  harness: inference-perf
+treatments:
+  - name: rate1
+    load.stages.0.rate: 1
+  - name: rate5
+    load.stages.0.rate: 5
+]]
+
+local function experiment_setup()
+  local d = proc.realpath(t.tmpdir())
+  t.sim_guide(d)
+  t.write(d .. "/experiment.yaml", EXPERIMENT)
+  t.write(d .. "/plan.yaml", yaml.dump {
+    namespaces = { "exp-a" }, parallel = 1, parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
+      gateway = "istio" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  })
+  return { dir = d, plan = d .. "/plan.yaml", exp = d .. "/experiment.yaml", cluster = d .. "/cluster",
+    env = t.fake_env(d .. "/cluster", { FAKE_FAIL_NAMESPACE = false }) }
+end
+
+local function experiment_folders(d)
+  local out = {}
+  for n in lfs.dir(d) do if n:match("^llm%-d%-experiment%-lock%-sweep%-") then out[#out + 1] = d .. "/" .. n end end
+  table.sort(out)
+  return out
+end
+
+t.test("two experiments at once on one plan's namespace: the second refused before any deploy; the first completes",
+  function()
+  local s = experiment_setup()
+  local p, out = start_slow(s, { LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan })
+  local first = experiment_folders(s.dir)[1]
+  local before = call_lines(s)
+  local r2 = proc.run({ LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan }, { env = env_of(s), cwd = s.dir })
+  local after = call_lines(s)
+  local r1 = p:wait()
+  t.eq(r2.code, 1, r2.stdout .. r2.stderr)
+  t.ok(r2.stderr:find("namespace exp-a is in use by another llmdlua run (experiment.lua, host " .. HOST .. ", pid "
+    .. p:pid() .. ", workspace " .. first .. ", started ", 1, true), r2.stderr)
+  t.ok(r2.stderr:find("release the namespace with: kubectl delete configmap llmdlua-lock -n exp-a", 1, true),
+    r2.stderr)
+  -- what the second did in the cluster: the identity reads and its try at the lock, nothing else
+  local theirs = {}
+  for i = #before + 1, #after do theirs[#theirs + 1] = after[i] end
+  for _, l in ipairs(theirs) do
+    t.ok(l:find("^kubectl %-n exp%-a config ") or l:find("^kubectl %-n exp%-a create configmap llmdlua%-lock ")
+      or l:find("^kubectl %-n exp%-a get configmap llmdlua%-lock "), "only the lock tried: " .. l)
+  end
+  t.eq(count(theirs, "create configmap llmdlua%-lock"), 1, table.concat(theirs, "\n"))
+  -- its own workspace went (nothing was done in it); the first's is the only one
+  t.eq(experiment_folders(s.dir), { first })
+  -- the first ran both treatments once, on its own stack, and let the namespace go
+  t.eq(r1.code, 0, t.read(out) .. t.read(out .. ".err"))
+  t.ok(t.read(out):find("2/2", 1, true), t.read(out))
+  local calls = call_lines(s)
+  t.eq(count(calls, "^helmfile .* apply "), 1, table.concat(calls, "\n"))
+  t.eq(count(calls, "^run_only%.sh "), 2, table.concat(calls, "\n"))
+  t.eq(lock_cm(s, "exp-a"), nil, "the namespace let go")
+end)
+
+t.test("a namespace lock left on this host by a process that is gone is taken over; another host's is refused",
+  function()
+  local s = t.try_setup()
+  -- a pid above the kernel's pid_max (4194304 at most: PID_MAX_LIMIT) is never a live process
+  local function held_by(host, token)
+    local r = kubectl(s, "create", "configmap", "llmdlua-lock", "--from-literal=host=" .. host,
+      "--from-literal=pid=4194305", "--from-literal=workspace=/gone/ws", "--from-literal=script=compare.lua --plan",
+      "--from-literal=started=2026-01-02T03:04:05Z", "--from-literal=token=" .. token, "-n", "llm-d-try")
+    t.eq(r.code, 0, r.stderr)
+  end
+  -- another host's: its pid says nothing here, so it is refused, and never deleted
+  held_by("other-host", "theirs")
+  local r = t.fake_compare(s, nil, nil, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("namespace llm-d-try is in use by another llmdlua run (compare.lua --plan, host other-host, "
+    .. "pid 4194305, workspace /gone/ws, started 2026-01-02T03:04:05Z; ConfigMap llmdlua-lock)", 1, true), r.stderr)
+  t.ok(r.stderr:find("release the namespace with: kubectl delete configmap llmdlua-lock -n llm-d-try", 1, true),
+    r.stderr)
+  t.eq(count(call_lines(s), "^helmfile .* apply "), 0, "nothing deployed")
+  t.eq(lock_cm(s, "llm-d-try").data.token, "theirs", "theirs kept")
+  t.eq(#t.workspaces(s.dir), 0, "the new workspace removed")
+  -- released as said; then this host's, by a process that is gone: taken over, said so
+  t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+  held_by(HOST, "old")
+  r = t.fake_compare(s, nil, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Namespace llm-d-try: its lock (ConfigMap llmdlua-lock) was left by llmdlua pid 4194305 on this "
+    .. "host (compare.lua --plan, workspace /gone/ws), which is no longer running: taken over\n", 1, true), r.stdout)
+  t.eq(lock_cm(s, "llm-d-try"), nil, "let go at the end")
+end)
+
+t.test("a namespace lock that another run holds by the end is never deleted by this one's teardown", function()
+  local s = t.try_setup()
+  local p, out = start_slow(s, { LLMDLUA, "compare.lua", "--yes", "--plan", s.plan })
+  local mine = lock_cm(s, "llm-d-try")
+  t.ok(mine and mine.data.pid == tostring(p:pid()), "held by the running comparison")
+  -- meanwhile released by hand and taken by another run (another token)
+  t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+  t.eq(kubectl(s, "create", "configmap", "llmdlua-lock", "--from-literal=host=other-host", "--from-literal=pid=7",
+    "--from-literal=token=theirs", "-n", "llm-d-try").code, 0)
+  local n = #call_lines(s)
+  local r = p:wait()
+  t.eq(r.code, 0, t.read(out) .. t.read(out .. ".err"))
+  t.eq(lock_cm(s, "llm-d-try").data.token, "theirs", "theirs kept")
+  local calls = call_lines(s)
+  local tail = {}
+  for i = n + 1, #calls do tail[#tail + 1] = calls[i] end
+  t.eq(count(tail, "^kubectl %-n llm%-d%-try get configmap llmdlua%-lock %-o json$"), 1, "read at the end")
+  t.eq(count(tail, "delete configmap"), 0, table.concat(tail, "\n"))
+end)

@@ -736,7 +736,12 @@ function M.drain_of(p)
     local c
     if finite(x.trend_chance) then
       c, r.chance_kind, r.trend_last = x.trend_chance, "trend", x.trend_last
-      if finite(x.trend_deff) then r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff) end
+      if finite(x.trend_deff) then
+        r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff)
+        -- (fewer than 100 latencies alike to their neighbours: the bound, not a measure,
+        -- llmd.decision.deff_unmeasured)
+        if require("llmd.decision").deff_unmeasured(x.completed, x.trend_deff) then r.trend_unmeasured = true end
+      end
     elseif finite(x.drain_s) and finite(x.tail_share) and finite(x.most_latency_s) then
       c = math.min(1, ((send_rate or p.offered) * math.max(x.most_latency_s - x.drain_s, 0) + 1) * x.tail_share)
       r.chance_kind, r.drain_s = "drain", math.min(r.drain_s or math.huge, x.drain_s)
@@ -820,7 +825,9 @@ local function chance_text(d, bound)
   if d.chance_kind == "trend" then
     -- (their dependence in send order allowed for: llmd.harness.vllm_benchmark)
     return ("latencies in no particular order%s rank the last %d requests this high with a chance of %.2g"):format(
-      d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
+      d.trend_unmeasured and (", as alike to their neighbours in send order as these are, too few (fewer than %d) "
+        .. "to measure how much, so taken as all alike,"):format(require("llmd.decision").DEFF_MIN_N)
+      or d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
         .. "effect of %.3g),"):format(d.trend_deff) or "", d.trend_last, d.chance)
   end
   return ("a server that kept up drains as long as this (%.4g s past the last request, its latencies %.4g to %.4g s) "
@@ -3211,8 +3218,17 @@ local function ci_source(p, key, kind, v)
   local n = acc:count()
   local deff = math.max(1, M.sample_deff(pr.deff, kind) or 1)
   if n / deff < M.SLO_CI_MIN_EFFECTIVE then
-    return table.pack(nil, nil, ("its %d %s carry about %.0f independent ones (design effect %.3g)")
-      :format(n, M.sample_unit(kind), n / deff, deff), { n = n, deff = deff })
+    -- (fewer than 100 requests alike to their neighbours: unmeasured, llmd.decision.carry_text;
+    -- ITL's gaps by their requests' TPOTs, whose design effect theirs is built on)
+    local decision = require "llmd.decision"
+    local tp = kind == "itl" and pr.samples.tpot and pr.deff and pr.deff.tpot
+    local rn = tp and pr.samples.tpot:count()
+    if tp and decision.deff_unmeasured(rn, tp) then
+      return table.pack(nil, nil, ("its %d token gaps come from %d requests that %s"):format(n, rn,
+        decision.carry_text(rn, tp)), { n = n, deff = deff })
+    end
+    return table.pack(nil, nil, ("its %d %s %s"):format(n, M.sample_unit(kind), decision.carry_text(n, deff)),
+      { n = n, deff = deff })
   end
   return nil, acc, n, deff
 end

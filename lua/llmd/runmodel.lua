@@ -614,9 +614,9 @@ function M.sample_design_effects(seq)
   local out = {}
   for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
     local xs = stats.gather(seq[kind], order) -- (the unknown left out)
-    out[kind] = decision.design_effect(xs)
-    -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect)
-    out[kind .. "_mean"] = decision.value_design_effect(xs)
+    -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect;
+    -- both together below decision.DEFF_MIN_N values: llmd.decision.design_effects)
+    out[kind], out[kind .. "_mean"] = decision.design_effects(xs)
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's

@@ -745,7 +745,12 @@ function M.drain_of(p)
     local c
     if finite(x.trend_chance) then
       c, r.chance_kind, r.trend_last = x.trend_chance, "trend", x.trend_last
-      if finite(x.trend_deff) then r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff) end
+      if finite(x.trend_deff) then
+        r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff)
+        -- (fewer than 100 latencies alike to their neighbours: the bound, not a measure,
+        -- llmd.decision.deff_unmeasured)
+        if require("llmd.decision").deff_unmeasured(x.completed, x.trend_deff) then r.trend_unmeasured = true end
+      end
     elseif finite(x.drain_s) and finite(x.tail_share) and finite(x.most_latency_s) then
       c = math.min(1, ((send_rate or p.offered) * math.max(x.most_latency_s - x.drain_s, 0) + 1) * x.tail_share)
       r.chance_kind, r.drain_s = "drain", math.min(r.drain_s or math.huge, x.drain_s)
@@ -829,7 +834,9 @@ local function chance_text(d, bound)
   if d.chance_kind == "trend" then
     -- (their dependence in send order allowed for: llmd.harness.vllm_benchmark)
     return ("latencies in no particular order%s rank the last %d requests this high with a chance of %.2g"):format(
-      d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
+      d.trend_unmeasured and (", as alike to their neighbours in send order as these are, too few (fewer than %d) "
+        .. "to measure how much, so taken as all alike,"):format(require("llmd.decision").DEFF_MIN_N)
+      or d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
         .. "effect of %.3g),"):format(d.trend_deff) or "", d.trend_last, d.chance)
   end
   return ("a server that kept up drains as long as this (%.4g s past the last request, its latencies %.4g to %.4g s) "
@@ -3225,9 +3232,10 @@ function M.sample_unit(kind)
 end
 
 -- Why n samples of kind at design effect deff carry too few independent ones for an interval.
+-- (llmd.decision.carry_text: where fewer than 100 are alike to their neighbours, that their
+-- dependence is unmeasured; required here, as decision requires this module)
 local function too_few(n, kind, deff)
-  return ("its %d %s carry about %.0f independent ones (design effect %.3g)"):format(n, M.sample_unit(kind), n / deff,
-    deff)
+  return ("its %d %s %s"):format(n, M.sample_unit(kind), require("llmd.decision").carry_text(n, deff))
 end
 
 -- A mean's interval e as a run model saved it (M.stage_percentile_cis; v the figure) read with
@@ -3286,6 +3294,15 @@ local function ci_source(p, key, kind, v, mean)
   -- (of: nil where no design effect is known at all, 1 then, neither the ranks' nor the values')
   local info = { n = n, deff = math.max(1, d or 1), mean_deff = mean and of or nil }
   if n / info.deff < M.SLO_CI_MIN_EFFECTIVE then
+    -- (fewer than 100 requests alike to their neighbours: unmeasured, llmd.decision.carry_text;
+    -- ITL's gaps by their requests' TPOTs, whose design effect theirs is built on)
+    local decision = require "llmd.decision"
+    local tp = kind == "itl" and pr.samples.tpot and pr.deff and pr.deff.tpot
+    local rn = tp and pr.samples.tpot:count()
+    if tp and decision.deff_unmeasured(rn, tp) then
+      return table.pack(nil, nil, ("its %d token gaps come from %d requests that %s"):format(n, rn,
+        decision.carry_text(rn, tp)), info)
+    end
     return table.pack(nil, nil, too_few(n, kind, info.deff), info)
   end
   return nil, acc, info

@@ -3796,9 +3796,11 @@ local function settle_text(model, A, B, ca, cb)
       if e.remedy == "repeats" and e.few then
         -- (not a longer load: near capacity the queue's swings last as long as the load does,
         -- lp.unclear_loads)
-        parts[#parts + 1] = head .. ("repeats of that load (its %d %s carry about %.0f independent ones, fewer "
-          .. "than the %d %s's interval needs)"):format(e.n, lp.sample_unit(lp.interval_key(e.key)), e.n / e.deff,
-          lp.SLO_CI_MIN_EFFECTIVE, name)
+        local unit = lp.sample_unit(lp.interval_key(e.key))
+        parts[#parts + 1] = head .. (decision.deff_unmeasured(e.n, e.deff) and ("repeats of that load (its %d %s %s)")
+          :format(e.n, unit, decision.carry_text(e.n, e.deff)) or ("repeats of that load (its %d %s carry about %.0f "
+          .. "independent ones, fewer than the %d %s's interval needs)"):format(e.n, unit, e.n / e.deff,
+          lp.SLO_CI_MIN_EFFECTIVE, name))
         few = true
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "

@@ -272,12 +272,26 @@ function M.error_groups()
 end
 
 -- What kind of failure a cause is, as its status and message say: "timeout" (the client, or
--- a gateway in front of the server, gave up waiting for the answer: asyncio's TimeoutError,
--- aiohttp's ServerTimeoutError, "timed out", HTTP 504 Gateway Timeout, gRPC's deadline
--- exceeded), which is a load the server did not serve in time; "unknown" (the files keep only
--- a count, or no message: M.UNRECORDED's texts); else "error" (the server's errors, 5xx,
--- 4xx, a refused or broken connection): the server answered, or could not be reached at all.
+-- a gateway in front of the server, gave up waiting for the answer: HTTP 504 Gateway Timeout;
+-- without a status, a read or total timeout: asyncio's TimeoutError, aiohttp's
+-- ServerTimeoutError "Timeout on reading data from socket", httpx's ReadTimeout, "timed
+-- out", gRPC's deadline exceeded, Envoy's "upstream request timeout", inference-perf's bare
+-- "Timeout" label), which is a load the server did not serve in time; "unknown" (the files
+-- keep only a count, or no message: M.UNRECORDED's texts); else "error" (the server's
+-- errors, 5xx, 4xx, a refused or broken connection): the server answered, or could not be
+-- reached at all.
+-- The word "timeout" alone is no timeout (fixi45): a status other than 504 decides first
+-- (Envoy's 503 "upstream connect error or disconnect/reset before headers. reset reason:
+-- connection timeout" is a pod that could not be reached; a 400 "invalid value for timeout"
+-- a bad request), and a connect timeout is an error (M.CONNECT_TEXTS: nothing reached the
+-- server, so no queue of it made the wait), though its text says "timeout" or "timed out".
 M.UNRECORDED = { "cause not recorded", "cause not kept", "(no message)" }
+-- (lower-cased, as plain text: the texts of a connection that was never made)
+M.CONNECT_TEXTS = { "connect timeout", "connection timeout", "connecttimeout", "connectiontimeout", "connect_timeout",
+  "cannot connect to host", "upstream connect error" }
+-- (lower-cased, as plain text: a read or total timeout, the answer waited for too long)
+M.TIMEOUT_TEXTS = { "timeouterror", "timed out", "timeout on reading", "readtimeout", "read timeout",
+  "upstream request timeout", "deadline exceeded", "deadline_exceeded" }
 function M.error_kind(status, message)
   local text = (tostring(status or "") .. " " .. tostring(message or "")):lower()
   if not text:find("%S") then return "unknown" end
@@ -287,10 +301,16 @@ function M.error_kind(status, message)
   -- (the status as the message names it where none was given apart: M.http_status, so a
   -- gateway's 504 whose reason says no "timeout", nginx's "Gateway Time-out", is one)
   local code = tonumber(status) or M.http_status(message) or M.http_status(status)
-  if code == 504 or text:find("timeout", 1, true) or text:find("timed out", 1, true)
-    or text:find("deadline exceeded", 1, true) or text:find("deadline_exceeded", 1, true) then
-    return "timeout"
+  if code and code >= 100 and code <= 599 then return code == 504 and "timeout" or "error" end
+  for _, c in ipairs(M.CONNECT_TEXTS) do
+    if text:find(c, 1, true) then return "error" end
   end
+  for _, c in ipairs(M.TIMEOUT_TEXTS) do
+    if text:find(c, 1, true) then return "timeout" end
+  end
+  -- (inference-perf's label of a non-HTTP timeout, FORMATS.md: "Timeout", alone or before its
+  -- example message, llmd.harness.inference_perf's "Timeout: ...")
+  if text:match("^%s*timeout%s*$") or text:match("^%s*timeout:") then return "timeout" end
   return "error"
 end
 
@@ -594,9 +614,9 @@ function M.sample_design_effects(seq)
   local out = {}
   for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
     local xs = stats.gather(seq[kind], order) -- (the unknown left out)
-    out[kind] = decision.design_effect(xs)
-    -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect)
-    out[kind .. "_mean"] = decision.value_design_effect(xs)
+    -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect;
+    -- both together below decision.DEFF_MIN_N values: llmd.decision.design_effects)
+    out[kind], out[kind .. "_mean"] = decision.design_effects(xs)
     -- and each percentile's, its indicator's (llmd.decision.quantile_design_effect), at the
     -- value at its nearest rank: ttft_p90 =, ... (none where a value is not a number)
     local sorted, numbers = {}, true

@@ -765,11 +765,41 @@ do
     return ra, rb, pa, pb, { a = lp.saturation(pa), b = lp.saturation(pb) }
   end
 
-  t.test("design effect: Geyer's initial positive sequence on the ranks, 1 below 100 values", function()
-    -- 99 values, however alike in order: too few to estimate a correlation from
+  t.test("design effect: Geyer's initial positive sequence on the ranks; below 100 values, n or 1 by the lag-1 "
+    .. "correlation", function()
+    -- 99 values in rising order: too few to estimate Geyer's sum from, but not independent
+    -- (fixi45; main: 1): python3 (numpy), the lag-1 correlation of 1..99 centred is 0.96970,
+    -- above 2 / sqrt(99) = 0.20101: their dependence unmeasured, the bound 99 (every one alike)
     local xs = {}
     for i = 1, 99 do xs[i] = i end
+    t.eq(decision.design_effect(xs), 99)
+    t.eq(decision.design_effect_lua(xs), 99)
+    t.eq(decision.value_design_effect(xs), 99)
+    t.ok(decision.deff_unmeasured(99, 99))
+    t.ok(decision.dependence_reason(99, 99, 99):find("99 requests are too few (fewer than 100) to measure how many "
+      .. "independent ones they carry", 1, true))
+    -- i * 37 mod 101 for i = 1..85: python3, lag-1 correlation -0.40062, not above 2 / sqrt(85):
+    -- taken for independent, 1 (ranks and values alike)
+    xs = {}
+    for i = 1, 85 do xs[i] = i * 37 % 101 end
     t.eq(decision.design_effect(xs), 1)
+    t.eq(decision.value_design_effect(xs), 1)
+    -- 36 values: python3, the lag-1 correlation of 1..36 centred is 0.91667 (above 2 / 6 =
+    -- 0.333: 36); of 1, 36, 2, 35, ... (i odd: (i + 1) / 2, even: 37 - i / 2) -0.95837: 1
+    xs = {}
+    for i = 1, 36 do xs[i] = i end
+    t.eq(decision.design_effect(xs), 36)
+    for i = 1, 36 do xs[i] = i % 2 == 1 and (i + 1) // 2 or 37 - i // 2 end
+    t.eq(decision.design_effect(xs), 1)
+    -- both together (decision.design_effects): 21 values, low and high in turn with three long
+    -- ones together in the middle (1, 18, 3, 16, 5, 14, 7, 12, 9, 1000, 1001, 1002, 10, 11, 8,
+    -- 13, 6, 15, 4, 17, 2): python3, lag-1 correlation of the ranks -0.332468, of the values
+    -- 0.602003, above 2 / sqrt(21) = 0.436436: the values' dependence unmeasured, so both 21
+    -- (main: 1 and 1); alone, the ranks' 1
+    xs = { 1, 18, 3, 16, 5, 14, 7, 12, 9, 1000, 1001, 1002, 10, 11, 8, 13, 6, 15, 4, 17, 2 }
+    t.eq(decision.design_effect(xs), 1)
+    t.eq(decision.value_design_effect(xs), 21)
+    t.eq({ decision.design_effects(xs) }, { 21, 21 })
     -- 100 values in 10 runs of 10 equal ones (3,1,5,2,6,4,9,7,10,8): python3 (numpy, the code
     -- in the header): rho_1..4 = 0.9373 0.8745 0.8118 0.7491 ..., Geyer's sum 27.148484848
     xs = {}
@@ -822,6 +852,47 @@ do
       r = decision.stratified_mann_whitney(ra, rb, pa, pb, "latency", sat)
       t.near(r.z, 0.32626, 1e-4)
       t.eq(r.strata, 5)
+    end)
+
+    t.test("A/A at 85 requests, 89 % busy (fixi45): no latency winner (main: s20002 better in 6 rows, TTFT mean "
+      .. "-58.6 %, p 3.4e-06)", function()
+      -- queue_sim.py --rates 8.5 --slots 20 --dur 10 (2.1 s a request, 20 slots: 9.52 req/s),
+      -- seeds 20001 and 20002: 85 requests each, fewer than decision.DEFF_MIN_N, which main took
+      -- for independent. python3 (numpy) on the files, TTFTs in send order: the lag-1
+      -- correlation of their mid-ranks 0.72500 (20001) and 0.01769 (20002), of their values
+      -- 0.85602 and 0.31311; 2 / sqrt(85) = 0.21693: 20001's dependence is unmeasured, so the
+      -- TTFT rows are untested and say why; TPOT (a slot's own pace, no queue) is still tested
+      local a, b = t.tmpdir() .. "/s85_20001", t.tmpdir() .. "/s85_20002"
+      for _, x in ipairs { { a, "20001" }, { b, "20002" } } do
+        t.data_py("queue_sim.py", x[1], "--rates", "8.5", "--slots", "20", "--dur", "10", "--seed", x[2])
+      end
+      local o = t.compare_ab(a, b)
+      for _, r in ipairs(o.json.perf) do
+        if decision.sample_kind(r.key) then
+          t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.key .. ": " .. tostring(r.verdict))
+        end
+      end
+      local row = t.perf_row(o.json, "ttft_mean_ms")
+      t.eq(row.verdict, "untested")
+      t.ok(row.evidence:find("too dependent to test: 85 requests are too few (fewer than 100) to measure how many "
+        .. "independent ones they carry, alike to their neighbours in send order (lag-1 correlation above 2 / "
+        .. "sqrt(85))", 1, true), row.evidence)
+      t.eq(t.perf_row(o.json, "tpot_mean_ms").verdict, "no clear difference")
+      -- seeds 20007 and 20008: E2E latency's lag-1 correlations (python3, as above) of the ranks
+      -- -0.076 and 0.138, not above 0.217, of the values -0.093 and 0.223: 20008's values'
+      -- dependence unmeasured makes its ranks' so too (decision.design_effects); with the
+      -- ranks' alone the test named A better in E2E p90 (+8.9 %, p 2.7e-04)
+      a, b = t.tmpdir() .. "/s85_20007", t.tmpdir() .. "/s85_20008"
+      for _, x in ipairs { { a, "20007" }, { b, "20008" } } do
+        t.data_py("queue_sim.py", x[1], "--rates", "8.5", "--slots", "20", "--dur", "10", "--seed", x[2])
+      end
+      o = t.compare_ab(a, b)
+      for _, r in ipairs(o.json.perf) do
+        if decision.sample_kind(r.key) then
+          t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.key .. ": " .. tostring(r.verdict))
+        end
+      end
+      t.eq(t.perf_row(o.json, "latency_p90_ms").verdict, "untested")
     end)
 
     t.test("A/B, TTFT 0.13 s against 0.1 s a request: still found at the loads both sustained", function()
@@ -1176,13 +1247,17 @@ def write(path, ttfts, date):
 xs = [[30 + i for i in range(20)], [60 + i * 3 for i in range(20)], [62 + i * 3 for i in range(20)]]
 for k, x in enumerate(xs):
     write("%s/x/result_%d.json" % (out, k), x, "2026010%d-101500" % (k + 1))
-y = [55 + i * 2.5 for i in range(20)]
+y = [55 + (7 * i % 20) * 2.5 for i in range(20)]
 write(out + "/y/result.json", y, "20260201-101500")
 for k, off in enumerate((0, 3, -2)):
     write("%s/y3/result_%d.json" % (out, k), [v + off for v in y], "2026020%d-101500" % (k + 1))
 write(out + "/y1/result.json", [v + 3 for v in y], "20260203-101500")
 ]==]
 
+  -- (y's 20 TTFTs in the order 7i mod 20, not rising: a rising series has neighbours alike
+  -- in send order, lag-1 correlation 0.85 above 2 / sqrt(20), which since fixi45 no test
+  -- takes for independent; 7i mod 20's is -0.318, python3; the same values, so the same
+  -- figures)
   t.test("6: mixed repeats: a row showing one run's repeat mean is not tested on the requests pooled over them",
     function()
     local tmp = t.tmpdir()

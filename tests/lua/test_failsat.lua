@@ -661,6 +661,49 @@ do
       { nil, nil })
   end)
 
+  -- "timeout" in a text is no timeout by itself (fixi45): main read any text holding it as a
+  -- client timeout, which is overload. Where each text comes from (found with the search
+  -- tool): Envoy's local reply when it cannot open a connection to the upstream pod, HTTP 503
+  -- "upstream connect error or disconnect/reset before headers. reset reason: connection
+  -- timeout" (istio/istio#9906, envoyproxy/envoy#8937 for "connection failure"); aiohttp's
+  -- connect timeout, ServerTimeoutError (ConnectionTimeoutError in 3.10+) "Connection timeout
+  -- to host <url>" (aiohttp/client.py), and its ClientConnectorError "Cannot connect to host
+  -- <host>:<port> ssl:default [...]" with a timeout as its OS error; urllib3's (requests')
+  -- ConnectTimeoutError "Connection to <host> timed out. (connect timeout=10)"; httpx's
+  -- ConnectTimeout; a 400 whose message names a "timeout" parameter (audit45's example,
+  -- "invalid value for timeout": a bad request). The read or total
+  -- timeouts, each still a timeout: aiohttp's SocketTimeoutError (a ServerTimeoutError)
+  -- "Timeout on reading data from socket" (aiohttp/client_proto.py, _on_read_timeout);
+  -- httpx's ReadTimeout; Envoy's route timeout, 504 "upstream request timeout"; gRPC's
+  -- DEADLINE_EXCEEDED. Kinds by hand: a connection never made is the server's error, not a
+  -- queue; a status other than 504 decides before the words.
+  t.test("error kinds: a connect timeout or a status other than 504 is an error, a read timeout a timeout",
+    function()
+    local cases = {
+      { 503, "upstream connect error or disconnect/reset before headers. reset reason: connection timeout", "error" },
+      { nil, "upstream connect error or disconnect/reset before headers. reset reason: connection timeout", "error" },
+      { "ClientConnectorError", "Cannot connect to host vllm-0.vllm:8000 ssl:default [Connect timeout]", "error" },
+      { nil, "aiohttp.client_exceptions.ServerTimeoutError: Connection timeout to host "
+        .. "http://vllm-0.vllm:8000/v1/completions", "error" },
+      { "ConnectionTimeoutError", "Connection timeout to host http://vllm-0.vllm:8000/v1/completions", "error" },
+      { nil, "ConnectTimeout: HTTPConnectionPool(host='gw', port=80): Max retries exceeded with url: /v1/completions "
+        .. "(Caused by ConnectTimeoutError(<urllib3.connection.HTTPConnection object at 0x7f>, 'Connection to gw timed "
+        .. "out. (connect timeout=10)'))", "error" },
+      { nil, "httpx.ConnectTimeout: timed out", "error" },
+      { 400, "invalid value for timeout: must be a positive number", "error" },
+      { "HTTP Error 400", "{\"error\":{\"message\":\"invalid value for timeout\"}}", "error" },
+      -- the read and total timeouts stay timeouts
+      { "ServerTimeoutError", "Timeout on reading data from socket", "timeout" },
+      { nil, "aiohttp.client_exceptions.SocketTimeoutError: Timeout on reading data from socket", "timeout" },
+      { nil, "httpx.ReadTimeout: The read operation timed out", "timeout" },
+      { 504, "upstream request timeout", "timeout" }, { nil, "upstream request timeout", "timeout" },
+      { nil, "<_InactiveRpcError of RPC that terminated with: status = StatusCode.DEADLINE_EXCEEDED>", "timeout" },
+      -- inference-perf's label with its example message (llmd.harness.inference_perf)
+      { nil, "Timeout: ", "timeout" },
+    }
+    for _, c in ipairs(cases) do t.eq(rm.error_kind(c[1], c[2]), c[3], tostring(c[1]) .. " " .. c[2]) end
+  end)
+
   -- vllm bench's per_request may return nil after it counted a file's errors (fixd45, item
   -- unverified): it does not: its nil returns all come before the loop that adds them, and
   -- a file it does not read per request counts its `failed` once, as unrecorded. Files:

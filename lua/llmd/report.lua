@@ -2162,8 +2162,10 @@ end
 local function crash_delta(od)
   local seen, parts, plural = {}, {}, false
   for _, d in ipairs { od.a or false, od.b or false } do
-    local w = d and decision.failure_words(d.cause)
-    if w and not seen[w] then seen[w], parts[#parts + 1], plural = true, w.subject, plural or w.plural end
+    local w = d and decision.failure_words(d.cause, d)
+    if w and not seen[w.subject] then
+      seen[w.subject], parts[#parts + 1], plural = true, w.subject, plural or w.plural
+    end
   end
   return ("N/A (%s decide%s whether the error-rate SLO holds: either may be higher)"):format(
     table.concat(parts, " and "), (plural or #parts > 1) and "" or "s")
@@ -3122,7 +3124,7 @@ end
 local function dispersion_cause_text(od)
   local seen, parts = {}, {}
   for _, d in ipairs { od.a or false, od.b or false } do
-    local w = d and decision.failure_words(d.cause).in_one
+    local w = d and decision.failure_words(d.cause, d).in_one
     if w and not seen[w] then seen[w], parts[#parts + 1] = true, w end
   end
   return table.concat(parts, "; ")
@@ -3162,7 +3164,7 @@ end
 local function crash_in_higher_text(R, d)
   local counts = {}
   for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
-  local w = decision.failure_words(d.cause)
+  local w = decision.failure_words(d.cause, d)
   return ("The order stands although %s's repeats at load point %d failed %s and %s requests (%s, chi-square "
     .. "heterogeneity %s), above the %s of %s %% with %s counted: %s have put %s above"):format(R.label, d.point,
     table.concat(counts, ", ", 1, #counts - 1), counts[#counts], w.in_one, decision.p_is(d.p),
@@ -5105,8 +5107,12 @@ local function summary(model, A, B)
         end
         return (s.none and "≥ " or "") .. rate_text(s.max_sustained_rps)
       end
-      out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
-        .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
+      -- the rule each run was read by (llmd.loadpoints.saturation_rule): a rate sweep's and a
+      -- concurrency sweep's differ, one said once where both runs share it
+      local rule = sa.rule == sb.rule and sa.rule or (sa.rule or sb.rule) and ("%s: %s; %s: %s"):format(A.label,
+        sa.rule or "no one load type", B.label, sb.rule or "no one load type")
+      out[#out + 1] = ("Max sustained throughput%s: %s for %s, %s for %s%s."):format(
+        rule and (" (" .. rule .. ")") or "", st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
       if differ then
         out[#out] = out[#out]:gsub("%.$", ("; not comparable: the workloads differ (%s), so neither run is named "

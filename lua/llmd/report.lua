@@ -3847,6 +3847,27 @@ end
 -- per_gpu, slo, higher ("a" | "b", only for winner and ordered), a_figure, b_figure (the
 -- Headline's cells without their brackets), change (its Change, B against A), basis (what the
 -- figures rest on), reason, caveat, headline_row (the row it is read from) and text.
+-- The result files --tolerant left out of label's runs (their warnings "left out (--tolerant):
+-- FILE: why"), in the words of a verdict's caveat: "vllm's result file stage_2.json was left
+-- out (--tolerant), so the figures this verdict rests on lack what it held"; nil for none.
+-- compare.lua's Verdict and treatments.lua's say it alike.
+function M.left_out_text(label, runs)
+  local names = {}
+  for _, run in ipairs(runs) do
+    for _, w in ipairs((run or {}).warnings or {}) do
+      local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+      if what then
+        local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
+        names[#names + 1] = file:match("[^/]+$") or file
+      end
+    end
+  end
+  if #names == 0 then return nil end
+  return ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests on lack what %s held")
+    :format(label, #names == 1 and "" or "s", table.concat(names, ", "), #names == 1 and "was" or "were",
+      #names == 1 and "it" or "they")
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -4154,19 +4175,7 @@ local function verdict_of(model, A, B)
   -- and only a banner under the Verdict named the file)
   if v.kind ~= "broken" then
     for _, x in ipairs { A, B } do
-      local names = {}
-      for _, w in ipairs((x.run or {}).warnings or {}) do
-        local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
-        if what then
-          local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
-          names[#names + 1] = file:match("[^/]+$") or file
-        end
-      end
-      if #names > 0 then
-        caveats[#caveats + 1] = ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests "
-          .. "on lack what %s held"):format(x.label, #names == 1 and "" or "s", table.concat(names, ", "),
-          #names == 1 and "was" or "were", #names == 1 and "it" or "they")
-      end
+      caveats[#caveats + 1] = M.left_out_text(x.label, { x.run })
     end
   end
   -- (the same files byte for byte, or the same results in other files: said as found)

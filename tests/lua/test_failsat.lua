@@ -710,8 +710,14 @@ do
     for _, e in ipairs(d.errors) do if e ~= "" then said = said + 1 end end
     t.eq(said, failed, "every failure has its error")
     t.ok(failed > 0, "the bursts failed requests")
-    local want = { { timeout = 0, error = failed, unknown = 0 }, { timeout = 0, error = 0, unknown = failed },
-      { timeout = 0, error = 0, unknown = failed } }
+    -- read from the summary (no latencies; the errors array one short, so the arrays' lengths
+    -- differ) the causes are still the errors array's where it names every failure (fixj45:
+    -- "cause not recorded (... run without --save-detailed)" before, of errors in the file);
+    -- the short one names them all unless its last, dropped, entry was one
+    local short_said = said - ((d.errors[#d.errors] ~= "") and 1 or 0)
+    local want = { { timeout = 0, error = failed, unknown = 0 }, { timeout = 0, error = failed, unknown = 0 },
+      short_said == failed and { timeout = 0, error = failed, unknown = 0 } or { timeout = 0, error = 0,
+        unknown = failed } }
     for i, dir in ipairs(dirs) do
       local run = harness.extract(dir, {})
       local n = 0

@@ -105,6 +105,21 @@ local function stats(values, prefix, units, pct, set, drain)
     for i = 3, #m.k do yo.set(with, m.k[i], m.v[i]) end
     m = with
   end
+  -- NTPOT's mean an inference-perf summary gave with exactly one 0 (set.ntpot_raw: its own
+  -- statistic, s, in inference-perf's names): the statistic as the summary gave it, mean, min 0
+  -- and percentiles, which its reader corrects by the same rule to the same figure
+  -- (llmd.harness.inference_perf.ntpot_zeros); the corrected mean without a min would read N/A
+  -- there ("no NTPOT min"), and the corrected mean with that min 0 would be corrected twice
+  if not x and own and prefix == "ntpot" and set and type(set.ntpot_raw) == "table"
+    and type(set.ntpot_raw.mean) == "number" then
+    local raw, names = set.ntpot_raw, { median = "p50", ["p0.1"] = "p0p1", ["p99.9"] = "p99p9" }
+    local by = {}
+    for k, v in pairs(raw) do if type(v) == "number" then by[names[k] or k] = v * 1000 end end
+    m = yo.map("units", units, "mean", by.mean)
+    for _, k in ipairs { "min", "p0p1", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "p99p9", "max" } do
+      if by[k] then yo.set(m, k, by[k]) end
+    end
+  end
   if not x and own and prefix == "latency" and type(drain) == "table" and (drain.least_kind == nil
     or drain.least_kind == "min") and type(drain.least_latency_s) == "number" and drain.least_latency_s > 0 then
     -- (min before the percentiles, max after them, as the schema lists them)

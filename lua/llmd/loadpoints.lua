@@ -1464,8 +1464,27 @@ end
 -- sustained throughput is read at was mildly overloaded (edge = {point =, offered =, share =,
 -- share_hi =, share_text =}, M.mild_overload): the figure is then at the edge of the limit,
 -- said beside it (M.sustained_failure_notes), however the 95 % rule counts it as kept up.
+-- The saturation rule in words, by the points' load type (as saturation_of reads it): a rate
+-- sweep saturates where the achieved rate falls behind the offered load; a concurrency sweep
+-- has no offered rate to fall behind (its users wait for their answers), it saturates where
+-- throughput stops growing with concurrency while latency grows, or a level times out more
+-- than the limit (fixj45: a concurrency sweep's Verdict said the rate rule).
+function M.saturation_rule(points)
+  local kind = points and points[1] and points[1].load_type
+  for _, p in ipairs(points or {}) do
+    if p.load_type ~= kind then kind = "mixed" end
+  end
+  if kind == "rate" then return "before the achieved rate falls behind the offered load" end
+  if kind == "concurrency" then
+    return ("before throughput stops growing with concurrency: a step that adds less than %d %% throughput while "
+      .. "latency grows, or a level whose timeouts pass the error-rate limit"):format(M.PLATEAU_GROWTH * 100)
+  end
+  return nil
+end
+
 function M.saturation(points, opts)
   local s = saturation_of(points, opts)
+  s.rule = M.saturation_rule(points)
   local m = s.max_sustained_rps
   local fig
   if finite(m) then

@@ -2195,8 +2195,10 @@ end
 local function crash_delta(od)
   local seen, parts, plural = {}, {}, false
   for _, d in ipairs { od.a or false, od.b or false } do
-    local w = d and decision.failure_words(d.cause)
-    if w and not seen[w] then seen[w], parts[#parts + 1], plural = true, w.subject, plural or w.plural end
+    local w = d and decision.failure_words(d.cause, d)
+    if w and not seen[w.subject] then
+      seen[w.subject], parts[#parts + 1], plural = true, w.subject, plural or w.plural
+    end
   end
   return ("N/A (%s decide%s whether the error-rate SLO holds: either may be higher)"):format(
     table.concat(parts, " and "), (plural or #parts > 1) and "" or "s")
@@ -3148,7 +3150,7 @@ end
 local function dispersion_cause_text(od)
   local seen, parts = {}, {}
   for _, d in ipairs { od.a or false, od.b or false } do
-    local w = d and decision.failure_words(d.cause).in_one
+    local w = d and decision.failure_words(d.cause, d).in_one
     if w and not seen[w] then seen[w], parts[#parts + 1] = true, w end
   end
   return table.concat(parts, "; ")
@@ -3188,7 +3190,7 @@ end
 local function crash_in_higher_text(R, d)
   local counts = {}
   for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
-  local w = decision.failure_words(d.cause)
+  local w = decision.failure_words(d.cause, d)
   return ("The order stands although %s's repeats at load point %d failed %s and %s requests (%s, chi-square "
     .. "heterogeneity %s), above the %s of %s %% with %s counted: %s have put %s above"):format(R.label, d.point,
     table.concat(counts, ", ", 1, #counts - 1), counts[#counts], w.in_one, decision.p_is(d.p),
@@ -3873,6 +3875,27 @@ end
 -- per_gpu, slo, higher ("a" | "b", only for winner and ordered), a_figure, b_figure (the
 -- Headline's cells without their brackets), change (its Change, B against A), basis (what the
 -- figures rest on), reason, caveat, headline_row (the row it is read from) and text.
+-- The result files --tolerant left out of label's runs (their warnings "left out (--tolerant):
+-- FILE: why"), in the words of a verdict's caveat: "vllm's result file stage_2.json was left
+-- out (--tolerant), so the figures this verdict rests on lack what it held"; nil for none.
+-- compare.lua's Verdict and treatments.lua's say it alike.
+function M.left_out_text(label, runs)
+  local names = {}
+  for _, run in ipairs(runs) do
+    for _, w in ipairs((run or {}).warnings or {}) do
+      local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+      if what then
+        local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
+        names[#names + 1] = file:match("[^/]+$") or file
+      end
+    end
+  end
+  if #names == 0 then return nil end
+  return ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests on lack what %s held")
+    :format(label, #names == 1 and "" or "s", table.concat(names, ", "), #names == 1 and "was" or "were",
+      #names == 1 and "it" or "they")
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -4180,19 +4203,7 @@ local function verdict_of(model, A, B)
   -- and only a banner under the Verdict named the file)
   if v.kind ~= "broken" then
     for _, x in ipairs { A, B } do
-      local names = {}
-      for _, w in ipairs((x.run or {}).warnings or {}) do
-        local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
-        if what then
-          local file = what:match("^(.-):%d+:%d+: ") or what:match("^(.-): ") or what
-          names[#names + 1] = file:match("[^/]+$") or file
-        end
-      end
-      if #names > 0 then
-        caveats[#caveats + 1] = ("%s's result file%s %s %s left out (--tolerant), so the figures this verdict rests "
-          .. "on lack what %s held"):format(x.label, #names == 1 and "" or "s", table.concat(names, ", "),
-          #names == 1 and "was" or "were", #names == 1 and "it" or "they")
-      end
+      caveats[#caveats + 1] = M.left_out_text(x.label, { x.run })
     end
   end
   -- (the same files byte for byte, or the same results in other files: said as found)
@@ -5135,8 +5146,12 @@ local function summary(model, A, B)
         end
         return (s.none and "≥ " or "") .. rate_text(s.max_sustained_rps)
       end
-      out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
-        .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
+      -- the rule each run was read by (llmd.loadpoints.saturation_rule): a rate sweep's and a
+      -- concurrency sweep's differ, one said once where both runs share it
+      local rule = sa.rule == sb.rule and sa.rule or (sa.rule or sb.rule) and ("%s: %s; %s: %s"):format(A.label,
+        sa.rule or "no one load type", B.label, sb.rule or "no one load type")
+      out[#out + 1] = ("Max sustained throughput%s: %s for %s, %s for %s%s."):format(
+        rule and (" (" .. rule .. ")") or "", st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
       if differ then
         out[#out] = out[#out]:gsub("%.$", ("; not comparable: the workloads differ (%s), so neither run is named "

@@ -870,6 +870,11 @@ local function plain_set(set)
       -- benchmark report written from the saved model carries it, llmd.br, whose reader keeps
       -- the mean only with it; fixb44: lost in run_model.json, so such a report read N/A)
       if m.key == "ntpot_mean_ms" and type(set.ntpot_min_s) == "number" then out[m.key].min_s = set.ntpot_min_s end
+      -- (and the summary's own statistic behind a mean it corrected for one 0, set.ntpot_raw)
+      if m.key == "ntpot_mean_ms" and type(set.ntpot_raw) == "table" then
+        out[m.key].raw_s = json.object {}
+        for k, x in pairs(set.ntpot_raw) do out[m.key].raw_s[k] = x end
+      end
     else
       local b = set.bounds and set.bounds[m.key]
       out[m.key] = { value = json.null, unit = m.unit, unknown = set.na[m.key] or "unknown",
@@ -1122,6 +1127,10 @@ function M.from_plain(doc, path)
           set.values[key], set.source[key], set.method[key] = v, e.source, e.method
           -- (NTPOT's min, plain_set; a model saved before fixb44 has none: as before, no min)
           if key == "ntpot_mean_ms" and type(e.min_s) == "number" then set.ntpot_min_s = e.min_s end
+          if key == "ntpot_mean_ms" and type(e.raw_s) == "table" then
+            set.ntpot_raw = {}
+            for k, x in pairs(e.raw_s) do if type(x) == "number" then set.ntpot_raw[k] = x end end
+          end
         else
           set.na[key] = e.unknown or "unknown"
           -- (the bracket an SLO judges on: M.put_bounds)

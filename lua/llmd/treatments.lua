@@ -3290,6 +3290,15 @@ function M.model(list, opts)
   end
   -- a place whose figure its own files leave in doubt: said beside it and in the verdict
   mark_in_doubt(m, list, by_cap and slo or nil)
+  -- result files --tolerant left out: said in the verdict, as compare.lua's Verdict says them
+  -- (llmd.report.left_out_text; fixj45: only the status column said them)
+  local left = {}
+  for _, t in ipairs(list) do left[#left + 1] = require("llmd.report").left_out_text(t.label, t.runs or {}) end
+  if #left > 0 then
+    local warn = (" Warning: %s."):format(table.concat(left, "; "))
+    m.verdict = m.verdict .. warn
+    if m.verdict_line then m.verdict_line = m.verdict_line .. warn end
+  end
   M.gpu_figures(m, T, by_cap)
   return m
 end

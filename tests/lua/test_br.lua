@@ -287,3 +287,36 @@ do
     find(require("llmd.yamlout").dump(one.doc), "p99p9: 9", "p99p9")
   end)
 end
+
+-- NTPOT mean corrected for exactly one 0 (fixh43) round trip (fixj45): kubecon's stage 0 with
+-- its NTPOT min set to 0, 60 successes, p0.1 above 0: the figure is the mean without the 0,
+-- 0.0076659232914650915 x 60 / 59 s = 7.795854194710262 ms (python3; test_harness.lua). The
+-- report carries the summary's own statistic (mean, min 0, percentiles), and its reader takes
+-- the 0 out again to the same figure; main wrote the corrected mean without a min, read N/A. The
+-- same from a run saved as run_model.json and read back (analyze.lua's path).
+t.test("NTPOT mean corrected for one 0: a benchmark report of it reads back the same figure", function()
+  local st0 = json.read(F .. "/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json")
+  st0.successes.latency.normalized_time_per_output_token.min = 0
+  local d = t.tmpdir()
+  t.write(d .. "/stage_0_lifecycle_metrics.json", json.encode(st0))
+  local run = harness.extract(d, { tolerant = true })
+  local WANT = 7.795854194710262
+  t.near(run.stages[1].metrics.values.ntpot_mean_ms, WANT, 1e-9)
+  local rm = require "llmd.runmodel"
+  local saved = rm.from_plain(json.decode(json.encode(rm.to_plain(run))), "run_model.json")
+  for _, r in ipairs { run, saved } do
+    local out = t.tmpdir() .. "/br"
+    local list = br.write(out, r, { version = "0.2" })
+    local nt = yo.plain(list[1].doc).results.request_performance.aggregate.latency.normalized_time_per_output_token
+    -- the summary's own statistic: its mean 7.67 ms (counting the 0) and min 0, in ms/token
+    t.near(nt.mean, 0.0076659232914650915 * 1000, 1e-9)
+    t.eq(nt.min, 0)
+    local back = harness.extract(out, { tolerant = true }).stages[1].metrics
+    t.near(back.values.ntpot_mean_ms, WANT, 1e-9)
+    t.eq(back.na.ntpot_mean_ms, nil)
+    -- and written again from the read-back run: still the same
+    local again = t.tmpdir() .. "/br2"
+    br.write(again, harness.extract(out, { tolerant = true }), { version = "0.2" })
+    t.near(harness.extract(again, { tolerant = true }).stages[1].metrics.values.ntpot_mean_ms, WANT, 1e-9)
+  end
+end)

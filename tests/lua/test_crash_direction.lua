@@ -275,3 +275,59 @@ t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stan
     .. "queue near capacity), not with the configuration")
   t.lacks(tm.ranking[1].vs_next_text, "crash")
 end)
+
+-- Two repeats over the limit are not "one" (fixj45). x: 20 slots, a 2 s client timeout, seed
+-- 754; its repeats at 9.5 req/s failed 15, 8 and 0 of 380 requests, every one a timeout: 3.95,
+-- 2.11 and 0 % (by hand: 15 / 380, 8 / 380) against an error-rate SLO of 1.5 %, two above it
+-- and one within. The texts say "in 2 of 3 repeats" from those counts. y, z as above.
+t.test("fixj45: timeouts in two of three repeats are said as 2 of 3, never \"in one\"", function()
+  if not t.have_numpy() then return end
+  local proc, harness = require "llmd.proc", require "llmd.harness"
+  local function sim(label, seed, slots, extra)
+    local dir = t.tmpdir() .. "/" .. label
+    local argv = { t.PY, t.root() .. "/tests/data/queue_sim.py", dir, "--rates", "4,9.5", "--slots", tostring(slots),
+      "--dur", "40", "--seed", tostring(seed), "--repeat", "3" }
+    for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+    local r = proc.run(argv)
+    t.eq(r.code, 0, r.stderr)
+    return dir
+  end
+  local xd, yd = sim("x", 754, 20, { "--timeout", "2" }), sim("y", 760, 6)
+  local slo = decision.parse_slo("ttft_p90_ms=3000,error_rate_pct=1.5")
+  local m = report.build { a = sd("y", harness.extract(yd, {})), b = sd("x", harness.extract(xd, {})), slo = slo,
+    generated = 0 }
+  local ev = m.capacity.evidence
+  t.eq({ ev.winner, ev.crash_in_higher and ev.crash_in_higher.cause }, { "b", "timeouts" })
+  t.eq(ev.crash_in_higher.failed, { 15, 8, 0 })
+  t.contains(m.verdict.text, "failed 15 of 380, 8 of 380 and 0 of 380 requests (timeouts in 2 of 3 repeats: a queue "
+    .. "near capacity, chi-square heterogeneity")
+  t.lacks(m.verdict.text, "in one")
+  local tr = require "llmd.treatments"
+  local tm = tr.model(tr.load { { label = "y", dirs = { yd } }, { label = "x", dirs = { xd } } }, { slo = slo })
+  t.contains(tm.ranking[1].vs_next_text, "(timeouts in 2 of 3 repeats: a queue near capacity, chi-square")
+  -- x in the lower place: the Delta and the reason say two repeats
+  local zd = sim("z", 761, 40)
+  m = report.build { a = sd("x", harness.extract(xd, {})), b = sd("z", harness.extract(zd, {})), slo = slo,
+    generated = 0 }
+  ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.overdispersed and ev.overdispersed.a.cause }, { "not shown to differ", "timeouts" })
+  t.eq(headline(m, "capacity").delta_text, "N/A (timeouts in 2 of 3 repeats, a queue near capacity, decide whether "
+    .. "the error-rate SLO holds: either may be higher)")
+  t.contains(m.verdict.text, "(timeouts in 2 of 3 repeats: a queue near capacity), not with the configuration")
+  t.lacks(m.verdict.text, "in one")
+end)
+
+-- The words themselves, per kind, from a dispersion's own counts (decision.failure_words with d):
+-- 60, 50, 0 of 200 against 5 %: 30 % and 25 % over, two of three (by hand).
+t.test("fixj45: failure_words counts the repeats over the limit for every kind", function()
+  local d = { failed = { 60, 50, 0 }, total = { 200, 200, 200 }, limit = 5 }
+  t.eq(decision.failure_words("errors", d).in_one, "crashes in 2 of 3 repeats")
+  t.eq(decision.failure_words("errors", d).counted, "the crashes")
+  t.eq(decision.failure_words("unknown", d).subject, "the failures in 2 of 3 repeats, of a cause the files do not "
+    .. "record,")
+  t.eq(decision.failure_words("errors_timeouts", d).in_one, "errors and timeouts in 2 of 3 repeats: a crash or a queue "
+    .. "near capacity")
+  -- one over (60, 5, 0: 30 %, 2.5 %, 0): one, as before
+  t.eq(decision.failure_words("errors", { failed = { 60, 5, 0 }, total = { 200, 200, 200 }, limit = 5 }).in_one,
+    "a crash in one")
+end)

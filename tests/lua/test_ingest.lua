@@ -548,3 +548,32 @@ for name, date in (("failed1", "20250513-043912"), ("failed2", "20250514-101010"
     t.ok(r.stderr:find("the same files, byte for byte", 1, true), r.stderr)
   end)
 end
+
+-- A vllm-benchmark file read from its summary (no latencies, or per-request arrays of
+-- different lengths) still has its `errors` array: the failures' causes are read from it when
+-- it is whole, else the reason no cause is known is the file's own, never "run without
+-- --save-detailed" (fixj45). The fixture: 8 prompts, 7 completed, 1 failed; its errors[6]
+-- (1-based) a traceback ending in aiohttp's ClientResponseError 503 (python3 over the file).
+t.test("vllm-benchmark from its summary: the errors array's causes where whole, else the real reason", function()
+  local function variant(edit)
+    local d = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    edit(d)
+    local dir = t.tmpdir()
+    t.write(dir .. "/result.json", t.vllm_text(d))
+    return harness.extract(dir)
+  end
+  -- no latencies (nor itls): the summary's figures, the 503 from the errors array
+  local r = variant(function(d) d.latencies, d.itls = nil, nil end)
+  t.eq(#r.errors, 1)
+  t.eq({ r.errors[1].status, r.errors[1].count }, { 503, 1 })
+  t.eq(r.stages[1].failure_kinds, { timeout = 0, error = 1, unknown = 0 })
+  -- arrays of different lengths (ttfts one short), the errors array whole: its cause still
+  r = variant(function(d) d.ttfts[8] = nil end)
+  t.eq({ r.errors[1].status, r.errors[1].count }, { 503, 1 })
+  -- the errors array cut before the failure (4 entries, none failed): no cause, and why
+  r = variant(function(d) for i = 5, 8 do d.errors[i] = nil end end)
+  t.eq(#r.errors, 1)
+  t.eq(r.errors[1].cause, "cause not recorded (the file's errors array names fewer or more failed requests than its "
+    .. "summary; its per-request arrays have different lengths)")
+  t.eq(r.stages[1].failure_kinds, { timeout = 0, error = 0, unknown = 1 })
+end)

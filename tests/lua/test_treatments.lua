@@ -2316,6 +2316,11 @@ t.test("treatments.lua --tolerant: an unreadable stage file is left out and said
   t.eq(a.load_points, 6)
   t.ok(t.read(out .. "/treatment_report.md"):find("left out (--tolerant): " .. d .. "/stage_2_lifecycle_metrics.json",
     1, true))
+  -- and the Verdict names it, in compare.lua's words (fixj45: only the status said it)
+  local said = "Warning: a's result file stage_2_lifecycle_metrics.json was left out (--tolerant), so the figures this "
+    .. "verdict rests on lack what it held."
+  t.contains(j.verdict, said)
+  t.contains(t.read(out .. "/treatment_report.md"), said)
 end)
 
 -- An --out folder the user cannot write in: the error says why (it said only "cannot create a

@@ -185,7 +185,9 @@ local function map(set, br, path, stage_fallback)
     end
     local why, fine, bracket, exact = require("llmd.harness.inference_perf").ntpot_zeros(sd, ok)
     if exact then
-      -- (exactly one 0 in it: the mean without it is the figure; no min kept, see inference_perf)
+      -- (exactly one 0 in it: the mean without it is the figure; the statistic as read kept
+      -- for a report written again, set.ntpot_raw, see inference_perf)
+      set.ntpot_raw = sd
       set.values.ntpot_mean_ms = exact
       set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
     elseif why then

@@ -334,8 +334,13 @@ local function map_report(set, d, path)
   if ok > 0 and type(nt) == "table" and set.values.ntpot_mean_ms then
     local why, fine, bracket, exact = M.ntpot_zeros(nt, ok)
     if exact then
-      -- (exactly one 0 in it: the mean without it, over the other successes; no min kept for a
-      -- benchmark report written from this set, whose reader would take the 0 out again)
+      -- (exactly one 0 in it: the mean without it, over the other successes. A benchmark report
+      -- written from this set (llmd.br) carries the summary's own statistic, its 0 min and its
+      -- percentiles with it, set.ntpot_raw (s, these names), so that its reader takes the 0 out
+      -- again by this rule and reads the same figure: the corrected mean alone, without a min,
+      -- read N/A there, fixj45)
+      set.ntpot_raw = {}
+      for k, v in pairs(nt) do if k ~= "units" and num(v) then set.ntpot_raw[k] = num(v) end end
       set.values.ntpot_mean_ms = exact
       set.source.ntpot_mean_ms = ("%s (%s)"):format(set.source.ntpot_mean_ms, fine)
       set.counts.ntpot = ok - 1

@@ -399,6 +399,35 @@ local function new(variant)
       prompts and (", num_prompts %d"):format(prompts) or "")
   end
 
+  -- One failed request's cause (an `errors` entry: the reason, else a traceback whose last
+  -- line names it) added to a load point's groups (add: llmd.runmodel.stage_errors' add).
+  local function add_error(add, err)
+    local text = rm.last_line(tostring(err))
+    add(rm.http_status(text), text)
+  end
+
+  -- The failures of a file read from its summary (no per-request data used: no latencies, or
+  -- arrays of different lengths), by cause (add: llmd.runmodel.stage_errors' add; bad: the
+  -- file's mismatch text, if any). Its `errors` array names each failure where it is whole (as
+  -- many non-empty entries as the summary's failed); else the reason no cause is known,
+  -- the real one (fixj45: a file with `errors` but no `latencies` said "run without
+  -- --save-detailed", its errors in it).
+  local function summary_errors(arr, failed, add, bad)
+    local null, errs = require("llmd.json").null, {}
+    for i = 1, #arr.errors do
+      local e = arr.errors[i]
+      if not (e == nil or e == "" or e == null) then errs[#errs + 1] = e end
+    end
+    if #arr.errors > 0 and #errs == failed then
+      for _, e in ipairs(errs) do add_error(add, e) end
+      return
+    end
+    local why = #arr.errors == 0 and "no per-request errors: run without --save-detailed"
+      or ("the file's errors array names fewer or more failed requests than its summary%s"):format(
+        bad and "; its per-request arrays have different lengths" or "")
+    add(nil, ("cause not recorded (%s)"):format(why), failed)
+  end
+
   local function per_request(arr, itl, opts)
     local n = #arr.ttfts
     if n == 0 or #arr.output_lens ~= n or #arr.errors ~= n then return nil end
@@ -429,8 +458,7 @@ local function new(variant)
       else paced = false end
       if not ok then
         acc.add { ok = false, start = start, finish = start and e2e and start + e2e }
-        local text = rm.last_line(tostring(err))
-        opts.groups.add(rm.http_status(text), text)
+        add_error(opts.groups.add, err)
       else
         local out = num(arr.output_lens[i])
         if ttft == 0 then ttft = nil else streamed = true end
@@ -647,10 +675,7 @@ local function new(variant)
         check_rates(run, summary, l.path)
         st.metrics = summary
         local failed = summary.values.requests_failed or 0
-        if failed > 0 then
-          rm.stage_errors(groups, st).add(nil, "cause not recorded (no per-request errors: run without "
-            .. "--save-detailed)", failed)
-        end
+        if failed > 0 then summary_errors(l.arr, failed, rm.stage_errors(groups, st).add, bad) end
       end
       st.requests = { ok = st.metrics.values.requests_ok, failed = st.metrics.values.requests_failed,
         total = num(d.num_prompts) }

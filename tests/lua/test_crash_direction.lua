@@ -217,6 +217,17 @@ t.test("fixb45: the order left open by one repeat's failures: the Delta and the 
 end)
 
 -- Timeouts, from files: tests/data/queue_sim.py at 4 and 9.5 req/s, 40 s a load, 3 repeats.
+-- A queue_sim run of 3 repeats at 4 and 9.5 req/s (slots; extra: more of its options), its folder.
+local function sim(label, seed, slots, extra)
+  local dir = t.tmpdir() .. "/" .. label
+  local argv = { t.PY, t.root() .. "/tests/data/queue_sim.py", dir, "--rates", "4,9.5", "--slots", tostring(slots),
+    "--dur", "40", "--seed", tostring(seed), "--repeat", "3" }
+  for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+  local r = require("llmd.proc").run(argv)
+  t.eq(r.code, 0, r.stderr)
+  return dir
+end
+
 -- x: 20 slots, a 2 s client timeout, seed 756; its repeats at 9.5 req/s failed 16, 1 and 0 of
 -- 380 requests, every one an asyncio TimeoutError (python3 over the files' errors), 4.21, 0.26 and
 -- 0 %: against an error-rate SLO of 1 %, one above and two within, their mean 1.49 % above it.
@@ -227,16 +238,7 @@ end)
 t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stands, a queue near capacity, no crash",
   function()
   if not t.have_numpy() then return end
-  local proc, harness = require "llmd.proc", require "llmd.harness"
-  local function sim(label, seed, slots, extra)
-    local dir = t.tmpdir() .. "/" .. label
-    local argv = { t.PY, t.root() .. "/tests/data/queue_sim.py", dir, "--rates", "4,9.5", "--slots", tostring(slots),
-      "--dur", "40", "--seed", tostring(seed), "--repeat", "3" }
-    for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
-    local r = proc.run(argv)
-    t.eq(r.code, 0, r.stderr)
-    return dir
-  end
+  local harness = require "llmd.harness"
   local xd, yd = sim("x", 756, 20, { "--timeout", "2" }), sim("y", 760, 6)
   local slo = decision.parse_slo("ttft_p90_ms=3000,error_rate_pct=1")
   local m = report.build { a = sd("y", harness.extract(yd, {})), b = sd("x", harness.extract(xd, {})), slo = slo,
@@ -282,16 +284,7 @@ end)
 -- and one within. The texts say "in 2 of 3 repeats" from those counts. y, z as above.
 t.test("fixj45: timeouts in two of three repeats are said as 2 of 3, never \"in one\"", function()
   if not t.have_numpy() then return end
-  local proc, harness = require "llmd.proc", require "llmd.harness"
-  local function sim(label, seed, slots, extra)
-    local dir = t.tmpdir() .. "/" .. label
-    local argv = { t.PY, t.root() .. "/tests/data/queue_sim.py", dir, "--rates", "4,9.5", "--slots", tostring(slots),
-      "--dur", "40", "--seed", tostring(seed), "--repeat", "3" }
-    for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
-    local r = proc.run(argv)
-    t.eq(r.code, 0, r.stderr)
-    return dir
-  end
+  local harness = require "llmd.harness"
   local xd, yd = sim("x", 754, 20, { "--timeout", "2" }), sim("y", 760, 6)
   local slo = decision.parse_slo("ttft_p90_ms=3000,error_rate_pct=1.5")
   local m = report.build { a = sd("y", harness.extract(yd, {})), b = sd("x", harness.extract(xd, {})), slo = slo,

@@ -1228,7 +1228,7 @@ void stats_widen(Stats *s)
     s->f32 = 0;
     /* from the last: the double v[i] covers floats 2i and 2i + 1, both read by then
        (cap >= n doubles: the room is there) */
-    const float *f = (const float *)s->v;
+    const float *f = (const float *)(const void *)s->v;
     for (size_t i = (size_t)s->n; i-- > 0;)
         s->v[i] = (double)f[i];
 }
@@ -1425,7 +1425,7 @@ int stats_add(Stats *s, double x)
         if (s->f32 && !is_float(x))
             stats_widen(s);
         if (s->f32) {
-            float *f = (float *)s->v;
+            float *f = (float *)(void *)s->v;
             f[s->n] = (float)x;
             if (s->sorted && s->n > 0 && x < (double)f[s->n - 1])
                 s->sorted = 0;

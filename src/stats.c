@@ -1623,13 +1623,14 @@ __attribute__((target("avx"))) static size_t exact_pairs_avx_f32(const double *x
 static int add_finite_exact(Stats *s, const double *xs, size_t k)
 {
     /* kept as floats (f) or doubles (v): the batch taken only when each is a float */
-    float *f = s->f32 ? (float *)(void *)s->v + s->n : NULL;
-    double *v = f ? NULL : s->v + s->n;
-    double prev = s->n == 0 ? -HUGE_VAL : f ? (double)f[-1] : v[-1];
+    const int as_float = s->f32;
+    float *f = as_float ? (float *)(void *)s->v + s->n : NULL;
+    double *v = as_float ? NULL : s->v + s->n;
+    double prev = s->n == 0 ? -HUGE_VAL : as_float ? (double)f[-1] : v[-1];
     double sum = s->sum, comp = s->comp, x = xs[0];
     double lo = x, hi = x; /* the batch's own extremes, from its first sample */
     int sorted = s->sorted & (x >= prev), exact = 1;
-    if (f) {
+    if (as_float) {
         exact = is_float(x);
         f[0] = exact ? (float)x : 0;
     } else {
@@ -1643,11 +1644,11 @@ static int add_finite_exact(Stats *s, const double *xs, size_t k)
         ExactPairs e = {sum, comp, x, x, sorted, exact};
 #ifdef STATS_AVX
         if (use_avx(s->portable))
-            i = f ? exact_pairs_avx_f32(xs, k, f, &e) : exact_pairs_avx(xs, k, v, &e);
+            i = as_float ? exact_pairs_avx_f32(xs, k, f, &e) : exact_pairs_avx(xs, k, v, &e);
         else
-            i = f ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
+            i = as_float ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
 #else
-        i = f ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
+        i = as_float ? exact_pairs_sse2_f32(xs, k, f, &e) : exact_pairs_sse2(xs, k, v, &e);
 #endif
         sum = e.sum;
         comp = e.comp;
@@ -1660,7 +1661,7 @@ static int add_finite_exact(Stats *s, const double *xs, size_t k)
 #endif
     for (; i < k; i++) {
         x = xs[i];
-        if (f) {
+        if (as_float) {
             int ok = is_float(x);
             f[i] = ok ? (float)x : 0;
             exact &= ok;

@@ -4674,6 +4674,27 @@ local function untested_why(model, A, B)
     -- bursts of failures leaves a load out too, not saturation alone)
     return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
+  if unsustained > 0 then
+    -- (fixl45 #1) some rows for that reason, the others for their own (the throughput rows'
+    -- "no repeats from both runs" where both runs have per-request samples): each said, never
+    -- "no per-request samples", which those runs have
+    local others, seen = {}, {}
+    for _, r in ipairs(model.perf or {}) do
+      local ev = tostring(r.evidence)
+      if r.verdict == "untested" and not ev:find("no load point both runs sustained", 1, true) then
+        if not seen[ev] then
+          seen[ev] = {}
+          others[#others + 1] = ev
+        end
+        local l = seen[ev]
+        l[#l + 1] = lower_label(r.label)
+      end
+    end
+    local parts = {}
+    for _, ev in ipairs(others) do parts[#parts + 1] = ("%s: %s"):format(table.concat(seen[ev], ", "), ev) end
+    return ("%d metric%s with per-request samples from both runs: no load point both runs sustained (each row says "
+      .. "why); %s"):format(unsustained, unsustained == 1 and "" or "s", table.concat(parts, "; "))
+  end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do
     if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then

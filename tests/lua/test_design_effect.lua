@@ -229,6 +229,32 @@ print(json.dumps([int(v.sum()), len(v), deff(v)]))]]):format(ROOT .. "/tests/dat
         end
       end)
 
+    -- fixl45: the server down 2 s in every 30, answering 503 at once (--error-bursts 2,30), at
+    -- 4.75 req/s, half what 20 slots serve: both sides answer short, their failures in bursts,
+    -- so the one load is left out; the throughput rows are untested for their own reason.
+    local function bursts_pair()
+      local function one(seed)
+        local dir = t.tmpdir() .. "/eb" .. seed
+        t.data_py("queue_sim.py", dir, "--rates", "4.75", "--slots", "20", "--dur", "126", "--seed", seed,
+          "--error-bursts", "2,30")
+        return dir
+      end
+      return t.compare_ab(one(3015), one(3016), { "--slo", "ttft_p90_ms=1000,tpot_p90_ms=50,error_rate_pct=5" })
+    end
+
+    t.test("bursts of server errors, per-request samples on both sides: the Summary says each row's own reason",
+      function()
+        -- on main: "Nothing could be tested: no metric has per-request samples or repeats from
+        -- both runs", though both runs have per-request samples (python3: len(ttfts)
+        -- 598 in each file)
+        local o = bursts_pair()
+        t.eq(t.perf_row(o.json, "throughput_req_s").evidence, "no repeats from both runs")
+        t.lacks(o.md, "no metric has per-request samples or repeats from both runs")
+        t.contains(o.md, "Nothing could be tested: 24 metrics with per-request samples from both runs: no load point "
+          .. "both runs sustained (each row says why); request throughput, output token throughput: no repeats from "
+          .. "both runs, so none names a winner (26 metrics untested).")
+      end)
+
     t.test("one load point each, 2 % against 10 % failing independently (answered short, no bursts): still found",
       function()
         -- 3 req/s, below the 4.8 the 10 slots serve: python3 (fails, err_ref.py) 9 of 300 against

@@ -1189,8 +1189,11 @@ function M.latency_cdf(model, A, B)
     if not over[why] then over[why] = {}; over_why[#over_why + 1] = why end
     over[why][#over[why] + 1] = text
   end
+  local short_points = {}
   for _, pr in ipairs(paired) do
     local ua, ub = pr.a and pr.a.unsustained, pr.b and pr.b.unsustained
+    if ua == "short" then short_points[#short_points + 1] = pr.a end
+    if ub == "short" then short_points[#short_points + 1] = pr.b end
     if one_sided and (ua or ub) or ua and ua == ub then
       left_as(ua or ub, load_text(pr.a or pr.b))
     elseif ua or ub then
@@ -1207,11 +1210,18 @@ function M.latency_cdf(model, A, B)
     over_at[#over_at + 1] = ("%s at %s"):format(UNSUSTAINED_WORDS[why], table.concat(over[why], ", "))
   end
   local both = one_sided and "it" or "both runs"
+  -- (every load left out for a short answer whose failures were not timeouts: what the files
+  -- say they were, not a queue: decision.SHORT_BURST_WORDS, fixl45)
+  local short_kind = #over_why == 1 and over_why[1] == "short" and decision.points_failures_kind(short_points)
+  local w = short_kind and short_kind ~= "timeouts" and decision.SHORT_BURST_WORDS[short_kind]
   if #sustained == 0 then
     c.reason = #over_why > 0 and ("No load %s sustained (%s): %s, so %s."):format(both, table.concat(over_at, "; "),
-        (#over_why == 1 and over_why[1] == "saturated") and "past saturation a latency measures the queue, which "
+        w and ("the failures were %s, and %s, a load the tests leave out whatever the failures' cause"):format(
+          w.cause, w.latency)
+        or (#over_why == 1 and over_why[1] == "saturated") and "past saturation a latency measures the queue, which "
           .. "grows with time" or decision.LATENCY_UNSUSTAINED,
-        one_sided and "its distribution describes the overload" or "their distributions are not comparable")
+        w and (one_sided and "its distribution is not drawn" or "their distributions are not compared")
+        or one_sided and "its distribution describes the overload" or "their distributions are not comparable")
       or "The runs measured no load point at the same load, so their distributions would compare different loads."
     return c
   end

@@ -655,7 +655,7 @@ function M.mann_whitney(xa, xb, da, db)
   out.name = r.test
   out.test = "mann_whitney"
   local deff = M.u_design_effect(da, db)
-  local dep = M.dependence_reason(xa:count(), xb:count(), deff)
+  local dep = M.dependence_reason(xa:count(), xb:count(), deff, da, db)
   if dep then return nil, dep end
   if deff > 1 and out.z then
     out.z_independent, out.p_independent = out.z, out.p
@@ -849,15 +849,34 @@ end
 M.MIN_EFFECTIVE = 50
 
 -- Why a pair of samples (counts na, nb; design effect d) is too dependent to test, or nil.
-function M.dependence_reason(na, nb, d)
+-- da, db (optional): each side's own design effect (d their M.u_design_effect): the reason then
+-- names the side (or both) whose own requests carry too few independent ones, each with its own
+-- count and design effect (fixl45 #3: "82 requests are too few", B's count with A's design
+-- effect, no side named); where neither side alone is below the bound (only the pair's fewest
+-- requests over the larger design effect are), the pair's as before.
+function M.dependence_reason(na, nb, d, da, db)
   if not d or d <= 1 then return nil end
-  local n = math.min(na, nb)
-  if n / d >= M.MIN_EFFECTIVE then return nil end
-  if M.deff_unmeasured(n, d) then
-    return ("its requests are too dependent to test: %d requests %s"):format(n, M.carry_text(n, d))
+  if math.min(na, nb) / d >= M.MIN_EFFECTIVE then return nil end
+  local sides = {}
+  if da and db then
+    for _, x in ipairs { { "A's ", na, math.max(1, da) }, { "B's ", nb, math.max(1, db) } } do
+      if x[2] / x[3] < M.MIN_EFFECTIVE then sides[#sides + 1] = x end
+    end
   end
-  return ("its requests are too dependent to test: in send order neighbours are alike (the queue), so %d requests "
-    .. "%s, fewer than the %d the estimate needs"):format(n, M.carry_text(n, d), M.MIN_EFFECTIVE)
+  if #sides == 0 then sides = { { "", math.min(na, nb), d } } end
+  local parts, measured = {}, false
+  for _, x in ipairs(sides) do
+    local who, n, dd = x[1], x[2], x[3]
+    if M.deff_unmeasured(n, dd) then
+      parts[#parts + 1] = ("%s%d requests %s"):format(who, n, M.carry_text(n, dd))
+    else
+      measured = true
+      parts[#parts + 1] = ("%s%d requests %s, fewer than the %d the estimate needs"):format(who, n,
+        M.carry_text(n, dd), M.MIN_EFFECTIVE)
+    end
+  end
+  return "its requests are too dependent to test: " .. (measured and "in send order neighbours are alike (the "
+    .. "queue), so " or "") .. table.concat(parts, "; ")
 end
 
 -- The ITL test on two runs' gaps (xa, xb; na, nb: their successful requests; da, db: the
@@ -873,7 +892,7 @@ function M.itl_test(xa, xb, na, nb, da, db)
   r = M.declustered(r, xa:count() + xb:count(), na and nb and na + nb)
   local d = M.u_design_effect(da, db)
   if d <= 1 or not r.z then return r end
-  local why = M.dependence_reason(na or 0, nb or 0, d)
+  local why = M.dependence_reason(na or 0, nb or 0, d, da, db)
   if why then return nil, why end
   r.z_declustered, r.p_declustered = r.z, r.p
   r.z = r.z / math.sqrt(d)
@@ -1122,8 +1141,52 @@ local function overloaded(sat, pr, runs)
   if not sat then return nil end
   runs = runs or {}
   local a, b = unsustained(sat.a, pr.a, runs.a, runs.na), unsustained(sat.b, pr.b, runs.b, runs.nb)
-  return a and b and "both" or a and "a" or b and "b" or nil
+  return a and b and "both" or a and "a" or b and "b" or nil, a, b
 end
+
+-- The kinds of failures (M.failures_kind's) of several load points as one: the one kind where
+-- they agree, "errors_timeouts" for errors and timeouts, "unknown" where any is unknown.
+function M.points_failures_kind(points)
+  local seen, n = {}, 0
+  for _, p in ipairs(points) do
+    local k = M.failures_kind(p)
+    if not seen[k] then seen[k], n = true, n + 1 end
+  end
+  if n == 0 or seen.unknown then return "unknown" end
+  if n == 1 then return next(seen) end
+  return "errors_timeouts"
+end
+
+-- The words for a load a run answered short, failed requests in bursts making up the rest
+-- (unsustained's "short"), by what the files say those failures were (M.failures_kind): a
+-- queue only where they timed out; bursts of server errors are no queue (fixl45 #2: the server
+-- down 2 s in every 30, immediate 503s at half its capacity, was called "a queue timing requests
+-- out" whose latencies "may measure the queue"). cause: what the failures were; count: why the
+-- error rate's counts there are no test; latency: whose latencies the load's are.
+M.SHORT_BURST_WORDS = {
+  timeouts = { cause = "a queue timing requests out",
+    count = "how many fail varies between runs beyond what one run's counts show",
+    latency = "the latencies are those of the requests that outlasted the queue" },
+  errors = { cause = "server errors, not a queue: the files record errors, no timeouts",
+    count = "how many fail depends on how many bursts fall in a run and when, beyond what one run's counts show",
+    latency = "the latencies are those of the requests answered between the bursts" },
+  errors_timeouts = { cause = "server errors and timeouts: a crash or a queue",
+    count = "how many fail varies between runs beyond what one run's counts show",
+    latency = "the latencies are those of the requests that outlasted the failures" },
+  unknown = { cause = "of a cause the files do not record",
+    count = "how many fail varies between runs beyond what one run's counts show",
+    latency = "the latencies are those of the requests that outlasted the failures" },
+}
+
+-- The left-out loads' failure kind (M.points_failures_kind) where every load a sustained_pairs
+-- left out was left out for a short answer in bursts alone (none past saturation or unjudged),
+-- keyed by its over table (over_text reads it; weak, so it goes with the table).
+local OVER_SHORT = setmetatable({}, { __mode = "k" })
+
+-- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
+-- and the one load point's, one_point_unsustained)
+local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
+  .. "counts show"
 
 -- The pairs of load points (M.paired_points) split by overloaded(sat, pr, runs): kept, the
 -- ones both runs sustained; over = {a = {loads}, b = {loads}} (json arrays); over_loads,
@@ -1134,9 +1197,13 @@ end
 local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
+  local short, short_only = {}, true
   for _, pr in ipairs(pairs_) do
-    local ov = overloaded(sat, pr, runs)
+    local ov, why_a, why_b = overloaded(sat, pr, runs)
     if ov then
+      for _, x in ipairs { { why_a, pr.a }, { why_b, pr.b } } do
+        if x[1] == "short" then short[#short + 1] = x[2] elseif x[1] then short_only = false end
+      end
       if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
       if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
       over_loads[#over_loads + 1] = fmt_load(pr.a) .. (ov == "both" and "" or (" (%s)"):format(ov:upper()))
@@ -1144,6 +1211,7 @@ local function sustained_pairs(pairs_, sat, runs)
       kept[#kept + 1] = pr
     end
   end
+  if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
   return kept, over, over_loads
 end
 
@@ -1151,6 +1219,16 @@ end
 -- 10/s in A; 8/s in B"; nil where none.
 local function over_text(over, why)
   if #over.a + #over.b == 0 then return nil end
+  -- (every load left out for a short answer in bursts of failures that are not timeouts: what
+  -- the files say they were, not a queue's: M.SHORT_BURST_WORDS)
+  local kind = OVER_SHORT[over]
+  if kind and kind ~= "timeouts" then
+    local w = M.SHORT_BURST_WORDS[kind]
+    why = why == COUNT_UNSUSTAINED and ("answered short, failed requests in bursts (%s) making up the rest: %s")
+      :format(w.cause, w.count)
+      or ("answered short, failed requests in bursts (%s) making up the rest, a load the tests leave out whatever "
+        .. "the failures' cause: %s"):format(w.cause, w.latency)
+  end
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
@@ -1223,10 +1301,7 @@ end
 -- difference there is no evidence; the failures stay in the figures, the capacity and the
 -- causes. Where both runs repeated such a load, the repeats' spread is no more use here:
 -- the test's units are requests.
--- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
--- and the one load point's, one_point_unsustained)
-local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
-  .. "counts show"
+-- (over_text's why of these loads: COUNT_UNSUSTAINED, above)
 function M.stratified_count_test(ra, rb, pa, pb, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
@@ -3232,13 +3307,15 @@ end
 -- ("9.76 req/s") and hi, lo the labels of the run whose figure was above and the other:
 -- "but within the noise of those rates: A's figure less B's ceiling, 0.02 req/s, has a 95 %
 -- interval from -2.15 req/s to 2.19 req/s (A's figure from 165 requests, B's ceiling from
--- 150), so either may be higher; more requests at each load (longer loads, rather than
--- repeats) would tell" (why not repeats: M.noise_settle_text).
+-- 150), so either may be higher; for these rates, more requests at each load (longer loads,
+-- rather than repeats) would tell" (why not repeats: M.noise_settle_text; "for these rates":
+-- fixl45 #4, beside the capacity's advice, which asks repeats for a latency percentile near
+-- its SLO: report.lua settle_text, each saying which figure it is about).
 function M.sustained_noise_text(sp, rate, hi, lo)
   local nz = sp.noise or {}
   return ("but within the noise of those rates: %s's figure less %s's ceiling, %s, has a 95 %% interval from %s to %s "
-    .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; more requests at each load "
-    .. "(longer loads, rather than repeats) would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo),
+    .. "(%s's figure from %d requests, %s's ceiling from %d), so either may be higher; for these rates, more requests "
+    .. "at each load (longer loads, rather than repeats) would tell"):format(hi, lo, rate(nz.gap), rate(nz.gap_lo),
     rate(nz.gap_hi), hi, math.floor(nz.fig_n + 0.5), lo, math.floor(nz.ceil_n + 0.5))
 end
 

@@ -2641,15 +2641,20 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   if un_a or un_b then
     -- not past saturation, but not known to be sustained either: which run, and why
-    local short, unjudged = {}, {}
-    for _, x in ipairs { { un_a, A }, { un_b, B } } do
-      if x[1] == "short" then short[#short + 1] = x[2].label elseif x[1] then unjudged[#unjudged + 1] = x[2].label end
+    local short, short_points, unjudged = {}, {}, {}
+    for _, x in ipairs { { un_a, A, pa }, { un_b, B, pb } } do
+      if x[1] == "short" then
+        short[#short + 1], short_points[#short_points + 1] = x[2].label, x[3]
+      elseif x[1] then
+        unjudged[#unjudged + 1] = x[2].label
+      end
     end
     local parts = {}
     if #short > 0 then
-      parts[#parts + 1] = ("%s answered short there, failed requests in bursts (a queue timing requests out) making "
-        .. "up the rest: how many fail varies between runs beyond what one run's counts show, and the latencies are "
-        .. "those of the requests that outlasted the queue"):format(table.concat(short, " and "))
+      -- (what the files say the failures were: a queue only for timeouts, fixl45)
+      local w = decision.SHORT_BURST_WORDS[decision.points_failures_kind(short_points)]
+      parts[#parts + 1] = ("%s answered short there, failed requests in bursts (%s) making up the rest: %s, and %s")
+        :format(table.concat(short, " and "), w.cause, w.count, w.latency)
     end
     if #unjudged > 0 then
       parts[#parts + 1] = ("%s %s at or past a load whose saturation could not be judged"):format(
@@ -3829,7 +3834,10 @@ local function settle_text(model, A, B, ca, cb)
   end
   if #parts == 0 then return nil end
   if few then
-    parts[#parts + 1] = "not a longer load alone: near capacity the queue's swings last as long as the load does"
+    -- (fixl45 #4: which figure it is about, beside a max sustained throughput whose rates
+    -- longer loads, not repeats, would settle: decision.sustained_noise_text)
+    parts[#parts + 1] = "not a longer load alone, for these SLO figures: near capacity the queue's swings last as long "
+      .. "as the load does"
   end
   -- (no "finer load steps" between the loads: in tests/sim/capa38_sim.py, loads 1 req/s apart
   -- from 6 to 12 ordered 24 slots above 20 in 0, 0 and 1 of 10 pairs at TTFT p90 <= 500 ms,

@@ -1139,7 +1139,8 @@ do
   local NY = { { 10, 10, 150 }, { 20, 20, 300 }, { 46, 46, 600 }, { 60, 48, 640 } }
   local NOISE = "but within the noise of those rates: y's figure less x's ceiling, 1.000 req/s per GPU, has a 95 % "
     .. "interval from -2.004 req/s per GPU to 4.004 req/s per GPU (y's figure from 600 requests, x's ceiling from 330), "
-    .. "so either may be higher; more requests at each load (longer loads, rather than repeats) would tell"
+    .. "so either may be higher; for these rates, more requests at each load (longer loads, rather than repeats) would "
+    .. "tell"
   local LONGER = "loads about 18.4 times as long: about 11060 and 6083 requests at those loads, not 600 and 330, would "
     .. "put the gap beyond the noise with 80 % chance if it is truly 1.000 req/s per GPU, as measured (longer loads, "
     .. "not more repeats: a repeated load's rate is read with its repeats' Student-t interval, which from 3 repeats is "

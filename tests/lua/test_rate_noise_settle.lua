@@ -42,7 +42,8 @@ t.test("no SLO: the max sustained order within the rates' noise says how long th
   local m = report.build { a = sd("x", x), b = sd("y", y), slo = {}, generated = 0 }
   t.eq(m.verdict.kind, "cannot say")
   t.eq(m.verdict.settle, SETTLE)
-  t.contains(m.verdict.text, "; more requests at each load (longer loads, rather than repeats) would tell. " .. SETTLE)
+  t.contains(m.verdict.text, "; for these rates, more requests at each load (longer loads, rather than repeats) would "
+    .. "tell. " .. SETTLE)
   -- 16 times the requests: ordered, nothing to settle
   x, y = pair(16)
   m = report.build { a = sd("x", x), b = sd("y", y), slo = {}, generated = 0 }

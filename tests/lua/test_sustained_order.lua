@@ -52,7 +52,7 @@ t.test("compare.lua: spans apart by less than the noise of the rates order nothi
   local clause = "the measured loads put y above (y sustained 24.50 req/s, x never achieved more than 22.00 req/s "
     .. "at any load), but within the noise of those rates: y's figure less x's ceiling, 2.50 req/s, has a 95 % "
     .. "interval from -0.95 req/s to 5.95 req/s (y's figure from 368 requests, x's ceiling from 330), so either may "
-    .. "be higher; more requests at each load (longer loads, rather than repeats) would tell"
+    .. "be higher; for these rates, more requests at each load (longer loads, rather than repeats) would tell"
   t.contains(m.verdict.text, "Cannot say which sustains more load (max sustained throughput; no SLO given): ")
   t.contains(m.verdict.text, clause)
   local row = t.headline_row(m, "Max sustained throughput")

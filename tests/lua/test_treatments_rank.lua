@@ -876,7 +876,8 @@ t.test("a domination on totals whose per-GPU spans the noise of the rates holds 
     .. "per GPU: the measured loads put s10 above (s20 never achieved more than 4.604 req/s per GPU at any load), but "
     .. "within the noise of those rates: s10's figure less s20's ceiling, 0.062 req/s per GPU, has a 95 % interval "
     .. "from -0.442 req/s per GPU to 0.566 req/s per GPU (s10's figure from 280 requests, s20's ceiling from 550), so "
-    .. "either may be higher; more requests at each load (longer loads, rather than repeats) would tell: not shown "
+    .. "either may be higher; for these rates, more requests at each load (longer loads, rather than repeats) would "
+    .. "tell: not shown "
     .. "to differ per GPU")
   -- not beaten per GPU: the front per GPU may hold it, as before
   t.eq(m.pareto_not_beaten_per_gpu, "beaten on totals only: s10 (per GPU not shown below s20 on max sustained "

@@ -616,8 +616,9 @@ do
     -- that gap's test)
     t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved by both), TTFT p90 is 60.0 ms for x and 78.0 ms for "
       .. "y, untested at this load: its requests are too dependent to test: in send order neighbours are alike (the "
-      .. "queue), so 200 requests carry about 20 independent ones (design effect 10), fewer than the 50 the estimate "
-      .. "needs. TTFT p90 is tested at other loads instead: Performance Results, at 2 of the 3 loads both sustained (1 "
+      .. "queue), so A's 200 requests carry about 20 independent ones (design effect 10), fewer than the 50 the "
+      .. "estimate needs; B's 200 requests carry about 20 independent ones (design effect 10), fewer than the 50 the "
+      .. "estimate needs. TTFT p90 is tested at other loads instead: Performance Results, at 2 of the 3 loads both sustained (1 "
       .. "left out: too dependent to test at 30/s): x's lower, p < 1e-9.", 1, true), m.summary)
     -- (fixi42) the sentence of what the test found there names the loads it left out too
     t.contains(m.summary, "(Mann-Whitney stratified by load point (van Elteren, 2 points), at 2 of the 3 loads both "

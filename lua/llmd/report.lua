@@ -4057,8 +4057,9 @@ local function verdict_of(model, A, B)
             for _, i in ipairs(c.passed) do if i > top then top = i end end
             local ids = {}
             for i = c.first_failing, top do ids[#ids + 1] = tostring(i) end
-            rep[#rep + 1] = ("%s's load points %s"):format(x[1].label, #ids == 2 and table.concat(ids, " and ")
-              or (ids[1] .. " to " .. ids[#ids]))
+            rep[#rep + 1] = #ids == 1 and ("%s's load point %s"):format(x[1].label, ids[1])
+              or ("%s's load points %s"):format(x[1].label, #ids == 2 and table.concat(ids, " and ")
+                or (ids[1] .. " to " .. ids[#ids]))
           end
         end
         if #rep > 0 then

@@ -756,3 +756,26 @@ do
     t.eq({ ev.verdict, ev.ordered, ev.higher, ev.failed_rps }, { "untested", true, "b", 7.9 })
   end)
 end
+
+-- Task fixk45 3: two lower bounds from repeats, one of them ending at its run's ceiling, are
+-- compared as ranges, as the Headline cell and the Delta show them.
+do
+  local decision = require "llmd.decision"
+
+  t.test("fixk45 3: a lower bound whose repeats' range ends at its ceiling overlapping another: ranges compared, "
+    .. "not 'both lower bounds'", function()
+    -- p5_0 (queue_sim.py --rates 5,7,9,10.5,12 --dur 30 --repeat 3, 20 slots seed 7000 vs 26 slots
+    -- seed 7001): A >= 8.53 by the means, its repeats allow 8.53-9.50 (9.50 its ceiling); B >= 11.33,
+    -- its repeats allow >= 9.44. By hand the ranges overlap over 9.44-9.50, B's has no upper end:
+    -- "not shown to differ", open_range (main: "unknown", read "both lower bounds: not compared")
+    local ca = { kind = "saturated", bound = "lower", rps = 8.53, ceiling_rps = 9.50,
+      interval = { lo = 8.53, hi = 9.50 } }
+    local cb = { kind = "never_violated", bound = "lower", rps = 11.33, interval = { lo = 9.44, hi = math.huge } }
+    local ev = decision.capacity_evidence(ca, cb)
+    t.eq({ ev.verdict, ev.open_range, ev.winner }, { "not shown to differ", true, nil })
+    -- both open above: two lower bounds, nothing to compare, as before
+    ca.ceiling_rps, ca.interval.hi = nil, math.huge
+    ev = decision.capacity_evidence(ca, cb)
+    t.eq(ev.verdict, "unknown")
+  end)
+end

@@ -1492,3 +1492,22 @@ t.test("fixh45: a figure beside its SLO limit shows which side of it it lies (Su
   t.eq(v.treatments[1].point_rows[2].ttft, "35.41")
   t.eq(v.treatments[1].point_rows[1].err, "4.999")
 end)
+
+t.test("fixk45 1: a load saturated below what was sent, more than offered, says what the rule judged, never 'only' "
+  .. "of less", function()
+  local lp = require "llmd.loadpoints"
+  -- queue_sim.py --rates 8.5 --dur 10 --slots 20 --seed 1019 --timeout 0.5: requests went out at
+  -- 9.647 req/s (Poisson, above the 8.5 offered), answers came back at 8.754, 90.7 % of the sends
+  -- (below 95 %: saturated); main said "only 8.754 of 8.5 req/s offered were achieved"
+  local p = { offered = 8.5, load_type = "rate", rate_basis = "pace", achieved_rps = 8.754, index = 1,
+    values = { requests_ok = 81, ttft_p90_ms = 400, error_rate_pct = 0 }, na = {},
+    pace = { sends = 85, answered = 81, succeeded = 81, send_rps = 9.647, answer_rps = 8.754, success_rps = 8.754 } }
+  local slo = decision.parse_slo("ttft_p90_ms=1000")
+  local sat = lp.saturation({ p }, { slo = slo })
+  t.eq(sat.point, 1)
+  local cap = lp.capacity({ p }, slo)
+  t.eq(cap.kind, "unknown")
+  t.contains(cap.reason, "the lowest load point had already saturated: it achieved 8.754 of the 9.647 req/s sent, so "
+    .. "no load was sustained")
+  t.lacks(cap.reason, "only")
+end)

@@ -305,7 +305,7 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.ok(cap.rps <= sat.max_sustained_rps, "capacity within what the run sustained")
   t.eq(cap.limiting, "ttft_p90_ms")
   t.eq(cap.first_failing, 4)
-  t.ok(cap.reason:find("load point 4 had saturated (only 31 of 40 req/s offered were achieved); it violates "
+  t.ok(cap.reason:find("load point 4 had saturated (it achieved 31 of the 40 req/s offered); it violates "
     .. "TTFT p90 there", 1, true), cap.reason)
   -- 500 ms: met everywhere, but the highest achieved rate (31) was at the saturated point:
   -- at least 29 req/s, again the last point before saturation

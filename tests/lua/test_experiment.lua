@@ -276,10 +276,14 @@ do
     t.eq(r.stderr, "llmdlua: " .. d .. "/e.yaml: setup.treatmentz: unknown key (did you mean treatments? known: "
       .. "constants, factors, levels, treatments)\n")
     t.eq(r.stdout, "")
-    -- the same with --plan --dry-run: refused before anything
-    r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--plan", d .. "/none.yaml", "--dry-run" }
+    -- the same with --plan --dry-run: refused before anything (a plan that is there: one that is
+    -- not is a usage error, exit 2, said first since fixc45: test_errors.lua)
+    t.write(d .. "/plan.yaml", "namespaces: [x]\n")
+    r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--plan", d .. "/plan.yaml", "--dry-run" }
     t.eq(r.code, 1, r.stdout .. r.stderr)
     find(r.stderr, "setup.treatmentz: unknown key (did you mean treatments?")
+    r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--plan", d .. "/none.yaml", "--dry-run" }
+    t.eq(r.code, 2, r.stdout .. r.stderr)
     -- at the top and under experiment:
     t.raises("x.yaml: treatmentz: unknown key (did you mean treatments?", ex.parse,
       { treatmentz = { { name = "r1" } } }, "x.yaml")

@@ -2793,29 +2793,40 @@ end
 -- take-over is said. A lock left on this host by a process that is gone is taken over (said);
 -- one held by another is refused: raises one line naming the namespace, the holder and the
 -- command that releases it if that holder is gone. Returns the lock (for M.unlock_namespace).
+--
+-- A take-over replaces the dead holder's ConfigMap with this run's (`kubectl replace -f -`)
+-- on the condition that it is still the one read: its resourceVersion is sent with it, and
+-- the API server refuses the write (Conflict) once anything wrote the object since. Two
+-- take-overs of one dead holder at once (both read it) thus have one winner; the other
+-- reads again and finds the winner, alive, and is refused. (A delete and a create would let
+-- both through: the second's delete removes the first's new lock.)
 function M.lock_namespace(k, path, script, loud)
   local ns, host, token = k.ns, ws.hostname(), random_token()
-  local started = os.date("!%Y-%m-%dT%H:%M:%SZ")
-  local args = { "create", "configmap", M.NS_LOCK, "--from-literal=host=" .. host,
-    "--from-literal=pid=" .. tostring(ws.PID), "--from-literal=workspace=" .. tostring(path),
-    "--from-literal=script=" .. script, "--from-literal=started=" .. started, "--from-literal=token=" .. token }
+  local data = { host = host, pid = tostring(ws.PID), workspace = tostring(path), script = script,
+    started = os.date("!%Y-%m-%dT%H:%M:%SZ"), token = token }
+  local args = { "create", "configmap", M.NS_LOCK }
+  for _, key in ipairs { "host", "pid", "workspace", "script", "started", "token" } do
+    args[#args + 1] = ("--from-literal=%s=%s"):format(key, data[key])
+  end
   local release = M.ns_unlock_command(ns, k.bins)
+  local function failed(a, r)
+    error(("namespace %s: cannot take its lock (ConfigMap %s): %s: exit %s: %s"):format(ns, M.NS_LOCK,
+      k8s.cmdline(k:argv("kubectl", a)), tostring(r.code or r.signal),
+      ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")), 0)
+  end
   for attempt = 1, 3 do
     local r = k:kubectl(args, { check = false })
     if r.ok then return { k = k, ns = ns, token = token } end
-    local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")
-    if not said:find("already exists", 1, true) then
-      error(("namespace %s: cannot take its lock (ConfigMap %s): %s: exit %s: %s"):format(ns, M.NS_LOCK,
-        k8s.cmdline(k:argv("kubectl", args)), tostring(r.code or r.signal), said), 0)
-    end
+    if not ((r.stderr or "") .. tostring(r.stdout or "")):find("already exists", 1, true) then failed(args, r) end
     local cm = k:json({ "get", "configmap", M.NS_LOCK }, { check = false })
     local d = type(cm) == "table" and type(cm.data) == "table" and cm.data or nil
-    -- (made by this very call, whose answer was lost to a transient error and retried)
+    -- (made or taken over by this very call, whose answer was lost to a transient error)
     if d and d.token == token then return { k = k, ns = ns, token = token } end
     if d then
       local pid = tostring(d.pid or "")
+      local version = type(cm.metadata) == "table" and cm.metadata.resourceVersion
       local gone = d.host == host and pid:match("^%d+$") and pid ~= tostring(ws.PID)
-        and not lfs.attributes("/proc/" .. pid)
+        and not lfs.attributes("/proc/" .. pid) and version and version ~= ""
       if not gone or attempt == 3 then
         error(("namespace %s is in use by another llmdlua run (%s, host %s, pid %s, workspace %s, started %s; "
           .. "ConfigMap %s): two runs in one namespace deploy over and tear down each other's stacks; wait for it to "
@@ -2823,16 +2834,25 @@ function M.lock_namespace(k, path, script, loud)
           tostring(d.script or "?"), tostring(d.host or "?"), pid ~= "" and pid or "?", tostring(d.workspace or "?"),
           tostring(d.started or "?"), M.NS_LOCK, release), 0)
       end
-      loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
-        .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
-        tostring(d.workspace or "?")))
-      k:kubectl({ "delete", "configmap", M.NS_LOCK }, { check = false })
+      local replace = { "replace", "-f", "-" }
+      local rr = k:kubectl(replace, { check = false, stdin = json.encode { apiVersion = "v1", kind = "ConfigMap",
+        metadata = { name = M.NS_LOCK, resourceVersion = version }, data = data } })
+      if rr.ok then
+        loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
+          .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
+          tostring(d.workspace or "?")))
+        return { k = k, ns = ns, token = token }
+      end
+      -- (written since it was read - another take-over won, or it was released - or gone:
+      -- read again; anything else is said)
+      local said = (rr.stderr or "") .. tostring(rr.stdout or "")
+      if not (said:find("(Conflict)", 1, true) or said:find("(NotFound)", 1, true)) then failed(replace, rr) end
     elseif cm ~= nil or attempt == 3 then
       -- (there, but without holder data: not one llmdlua made, or made by hand)
       error(("namespace %s: a ConfigMap %s is there without an llmdlua holder's data; if no llmdlua run uses the "
         .. "namespace, delete it: %s"):format(ns, M.NS_LOCK, release), 0)
     end
-    -- (gone meanwhile, or taken over: made again)
+    -- (gone meanwhile, or taken over by another: tried again)
   end
 end
 

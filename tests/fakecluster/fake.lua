@@ -179,11 +179,31 @@ local function unlock()
   lfs.rmdir(LOCK)
 end
 
-local function save()
+-- ConfigMaps and Secrets this call wrote: each gets its resourceVersion in save(), under the
+-- lock, from one counter of the whole cluster (as etcd's revision: every write a new one,
+-- never one an object had before, so that a version names one write of one object)
+local written = {}
+
+-- Writes back what this call changed. guard (optional): function(disk) run under the lock
+-- on the state as it is on disk, before anything is written; a message it returns is this
+-- call's error (nothing written), as the API server checks a precondition (an object there
+-- already, a resourceVersion) at the write itself, not at the call's start.
+local function save(guard)
   lock()
   local f = io.open(STATE)
   local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
   if f then f:close() end
+  local refused = guard and guard(disk)
+  if refused then
+    unlock()
+    io.stderr:write(refused, "\n")
+    os.exit(1)
+  end
+  for _, d in ipairs(written) do
+    disk.counters.resource_version = (disk.counters.resource_version or 1000) + 1
+    d.metadata.resourceVersion = tostring(disk.counters.resource_version)
+  end
+  written = {}
   -- only the namespaces this call changed: a call that only looked (a get, a port-forward
   -- held open for minutes) writing back its copy would undo what another call did there
   -- meanwhile, as no API server does
@@ -746,6 +766,8 @@ local function store_object(s, ns, d, owner)
     local map = kind == "ConfigMap" and "configmaps" or "secrets"
     s[map] = s[map] or {}
     s[map][name] = d
+    d.metadata = md
+    written[#written + 1] = d
   elseif kind == "Service" then
     s.services[name] = spec
   elseif kind == "PersistentVolumeClaim" then
@@ -1150,12 +1172,12 @@ local function create_named(s, ns, a)
       "status", yo.map("loadBalancer", yo.map()))
   end
   local res = kind:lower()
-  if dry ~= "client" and there_already(s, kind, name) then
-    die(('error: %s%ss "%s" already exists'):format(failed, res, name))
-  end
+  local exists = ('error: %s%ss "%s" already exists'):format(failed, res, name)
+  if dry ~= "client" and there_already(s, kind, name) then die(exists) end
   if not dry then
     store_object(s, ns, yo.plain(obj), "kubectl")
-    save()
+    -- (checked again at the write: another call may have made it since this one read)
+    save(function(disk) return disk.ns[ns] and there_already(disk.ns[ns], kind, name) and exists or nil end)
   end
   if fmt == "yaml" then return io.write(yo.dump(yo.plain(obj))) end
   if fmt == "json" then return io.write(go_json(obj), "\n") end
@@ -1454,6 +1476,37 @@ local function kubectl()
     if verb == "create" and a[2] and a[2]:sub(1, 1) ~= "-" then return create_named(s, ns, a) end
     -- (kubectl apply or create with neither -f nor -k, nor a create subcommand)
     die("error: must specify one of -f and -k")
+  elseif verb == "replace" then
+    -- kubectl replace -f - of one ConfigMap (llmdlua's namespace lock taken over): stored as
+    -- sent in place of the one there, a new resourceVersion given; a resourceVersion in what
+    -- is sent is the API server's precondition, checked at the write: not the object's own
+    -- then is a Conflict, none there a NotFound, in kubectl's words (the source "STDIN"),
+    -- exit 1. Prints "configmap/NAME replaced".
+    local s = space(ns)
+    local docs = {}
+    if opt(a, "-f") == "-" then
+      for _, d in ipairs(yaml.load_all(stdin or "")) do if type(d) == "table" and d.kind then docs[#docs + 1] = d end end
+    end
+    if #docs ~= 1 or docs[1].kind ~= "ConfigMap" then
+      die("fake kubectl: unsupported call (replace -f - of one ConfigMap only): " .. table.concat(args, " "), 2)
+    end
+    local d = docs[1]
+    if type(d.metadata) ~= "table" then d.metadata = {} end
+    local name, want = tostring(d.metadata.name), d.metadata.resourceVersion
+    d.metadata.resourceVersion = nil
+    store_object(s, ns, d, "kubectl")
+    save(function(disk)
+      local cur = ((disk.ns[ns] or {}).configmaps or {})[name]
+      if not cur then
+        return ('Error from server (NotFound): error when replacing "STDIN": configmaps "%s" not found'):format(name)
+      end
+      if want ~= nil and tostring(want) ~= tostring((cur.metadata or {}).resourceVersion) then
+        return ('Error from server (Conflict): error when replacing "STDIN": Operation cannot be fulfilled on '
+          .. 'configmaps "%s": the object has been modified; please apply your changes to the latest version and '
+          .. 'try again'):format(name)
+      end
+    end)
+    return print("configmap/" .. name .. " replaced")
   elseif verb == "delete" then
     local s = space(ns)
     local k = opt(a, "-k")

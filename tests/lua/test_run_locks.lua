@@ -217,3 +217,83 @@ t.test("a namespace lock that another run holds by the end is never deleted by t
   t.eq(count(tail, "^kubectl %-n llm%-d%-try get configmap llmdlua%-lock %-o json$"), 1, "read at the end")
   t.eq(count(tail, "delete configmap"), 0, table.concat(tail, "\n"))
 end)
+
+-- a lock left on this host by a process that is gone (a pid above the kernel's pid_max,
+-- 4194304 at most: never a live process), made as a user would, with kubectl
+local function dead_holder(s, ns)
+  local r = kubectl(s, "create", "configmap", "llmdlua-lock", "--from-literal=host=" .. HOST,
+    "--from-literal=pid=4194305", "--from-literal=workspace=/gone/ws", "--from-literal=script=compare.lua --plan",
+    "--from-literal=started=2026-01-02T03:04:05Z", "--from-literal=token=old", "-n", ns)
+  t.eq(r.code, 0, r.stderr)
+end
+
+t.test("the fake kubectl's replace: a resourceVersion sent is a precondition, a new one at every write", function()
+  -- (what the take-over relies on, as the API server and kubectl do it: the Conflict text is
+  -- kubectl's, written from the task's quote of the real tool, exit 1)
+  local s = t.try_setup()
+  dead_holder(s, "llm-d-try")
+  local v1 = lock_cm(s, "llm-d-try").metadata.resourceVersion
+  t.ok(v1 and v1:match("^%d+$"), tostring(v1))
+  local function replace(version, token)
+    local doc = json.encode { apiVersion = "v1", kind = "ConfigMap",
+      metadata = { name = "llmdlua-lock", resourceVersion = version }, data = { token = token } }
+    return proc.run({ FAKEBIN .. "/kubectl", "-n", "llm-d-try", "replace", "-f", "-" }, { env = env_of(s), stdin = doc })
+  end
+  local r = replace(v1, "first")
+  t.eq({ r.code, r.stdout, r.stderr }, { 0, "configmap/llmdlua-lock replaced\n", "" })
+  local v2 = lock_cm(s, "llm-d-try").metadata.resourceVersion
+  t.ok(tonumber(v2) > tonumber(v1), v1 .. " then " .. tostring(v2))
+  t.eq(lock_cm(s, "llm-d-try").data, { token = "first" })
+  -- the version read before that write: refused, nothing changed
+  r = replace(v1, "second")
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", 'Error from server (Conflict): error when replacing "STDIN": Operation '
+    .. 'cannot be fulfilled on configmaps "llmdlua-lock": the object has been modified; please apply your changes to '
+    .. "the latest version and try again\n" })
+  t.eq(lock_cm(s, "llm-d-try").data, { token = "first" })
+  -- deleted and made again: a new version, never the old one
+  t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+  dead_holder(s, "llm-d-try")
+  local v3 = lock_cm(s, "llm-d-try").metadata.resourceVersion
+  t.ok(tonumber(v3) > tonumber(v2), v2 .. " then " .. tostring(v3))
+  t.eq(replace(v2, "third").code, 1)
+  r = replace(nil, "unconditional") -- (no version sent: no precondition)
+  t.eq(r.code, 0, r.stderr)
+end)
+
+t.test("two take-overs of one dead holder's namespace lock at the same instant: exactly one wins", function()
+  local s = t.try_setup()
+  dead_holder(s, "llm-d-try")
+  local cluster = require "llmd.cluster"
+  local k8s = require "llmd.k8s"
+  local function client()
+    return k8s.new { namespace = "llm-d-try", bins = { kubectl = FAKEBIN .. "/kubectl" }, env = s.env, backoff = 0.01 }
+  end
+  local said = { first = {}, second = {} }
+  local function loud(list) return { write = function(self, x) list[#list + 1] = x; return self end } end
+  local first, second = client(), client()
+  -- the second's whole take-over runs between the first's read of the dead holder's lock and
+  -- the first's write of its own
+  local got
+  local read = first.json
+  first.json = function(self, a, o)
+    local v, r = read(self, a, o)
+    if a[1] == "get" and a[3] == "llmdlua-lock" and not got then
+      got = table.pack(pcall(cluster.lock_namespace, second, "/ws/second", "experiment.lua", loud(said.second)))
+    end
+    return v, r
+  end
+  local ok1, lock1 = pcall(cluster.lock_namespace, first, "/ws/first", "compare.lua --plan", loud(said.first))
+  t.ok(got, "the second ran in between")
+  local ok2, lock2 = got[1], got[2]
+  -- the second (which wrote first) holds it; the first is refused, naming it
+  t.ok(ok2, tostring(lock2))
+  t.ok(not ok1, "the first must not hold it too")
+  t.ok(tostring(lock1):find("namespace llm-d-try is in use by another llmdlua run (experiment.lua, host " .. HOST
+    .. ", pid " .. t.read("/proc/self/stat"):match("^(%d+)") .. ", workspace /ws/second, started ", 1, true), tostring(lock1))
+  t.eq(lock_cm(s, "llm-d-try").data.token, ok2 and lock2.token or "?", "the second's lock is the one there")
+  t.eq(#said.first, 0, table.concat(said.first))
+  t.eq(said.second, { "Namespace llm-d-try: its lock (ConfigMap llmdlua-lock) was left by llmdlua pid 4194305 on "
+    .. "this host (compare.lua --plan, workspace /gone/ws), which is no longer running: taken over\n" })
+  -- never deleted by either: the cluster saw no delete of it
+  t.eq(count(call_lines(s), "delete configmap"), 0, table.concat(call_lines(s), "\n"))
+end)

@@ -165,7 +165,8 @@ local function main()
   --timeout S        seconds a server may take to answer (overrides run.ready_timeout, 600)
 Exit status: 0 every candidate run has ok rows (an SLA miss is a result, not a failure);
 1 a row failed, ran out of memory or timed out, a server exited, no candidate could be run,
-or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun to resume).
+or an error (a bad config, stale rows); 2 a usage error, or another run writing FILE;
+130 interrupted (rerun to resume).
 ]],
       options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S", force = true },
       positional = { min = 1, max = 1 } })
@@ -180,7 +181,11 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
     io.stdout:setvbuf("line") -- progress shows as it happens, also in a file or a pipe
     interrupt_note = ("the rows finished so far are in %s; run the same command again to resume"):format(o.out)
     local ok = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
-      timeout = timeout, force = o.force })
+      timeout = timeout, force = o.force, in_use = function(msg)
+        -- (another run writing this output: one line, exit 2, as compare.lua's workspace in use)
+        io.stderr:write("autobench.lua run: ", msg, "\n")
+        os.exit(2)
+      end })
     os.exit(ok and 0 or 1)
   else
     local near = cmd and require("llmd.opts").closest(cmd, { "compare", "plan", "run", "validate" })

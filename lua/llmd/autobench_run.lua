@@ -561,6 +561,15 @@ function M.run(config_path, opts)
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
     mkdir_p(dir)
+    -- one run per output at a time, held to the end (a second run of it, resuming the same
+    -- rows, would measure them again beside the first's and append both): refused here,
+    -- before a row is read, a server started or anything written (opts.in_use: how the
+    -- script says it; else raised)
+    local lok, lerr = require("llmd.workspace").lock(dir, "autobench.lua run", { shown = out, what = "these results" })
+    if not lok then
+      if opts.in_use then opts.in_use(lerr) end
+      error(lerr, 0)
+    end
     prior = resume(out, cfg, scenarios, opts)
   end
   local todo = {}

@@ -48,7 +48,10 @@ local held = {} -- the workspaces this process holds, by real path
 -- (proc.lock: let go by the kernel when the process ends, however it ends, so never stale;
 -- no child holds it). script names this process in the file. Returns true (also when this
 -- process holds it already), or nil and one line naming the workspace and its holder.
-function M.lock(path, script)
+-- opts (another folder of results, autobench.lua run's): shown (what the line names instead
+-- of path), what (what the holder is writing, "this workspace" by default).
+function M.lock(path, script, opts)
+  opts = opts or {}
   local real = proc.realpath(path) or path
   if held[real] then return true end
   local text = json.encode { pid = PID, script = script, started = os.date("!%Y-%m-%dT%H:%M:%SZ"),
@@ -58,12 +61,13 @@ function M.lock(path, script)
     held[real] = true
     return true
   end
-  if ok == nil then return nil, ("%s: cannot lock the workspace: %s"):format(path, tostring(holder)) end
+  local shown, what = opts.shown or path, opts.what or "this workspace"
+  if ok == nil then return nil, ("%s: cannot lock %s: %s"):format(shown, what, tostring(holder)) end
   local dok, h = pcall(json.decode, holder)
   if not dok or type(h) ~= "table" then h = {} end
-  return nil, ("%s: in use by another llmdlua process (%s, pid %s, started %s): it is writing this workspace, and "
-    .. "two at once would mix their results; wait for it to end (or stop it), then run this again"):format(path,
-    tostring(h.script or "just starting"), tostring(h.pid or "unknown"), tostring(h.started or "unknown"))
+  return nil, ("%s: in use by another llmdlua process (%s, pid %s, started %s): it is writing %s, and "
+    .. "two at once would mix their results; wait for it to end (or stop it), then run this again"):format(shown,
+    tostring(h.script or "just starting"), tostring(h.pid or "unknown"), tostring(h.started or "unknown"), what)
 end
 
 -- run_state.json: the documented schema. Unknown configuration is "unknown".

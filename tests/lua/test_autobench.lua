@@ -733,6 +733,45 @@ t.test("run: progress reaches a file as it happens; Ctrl-C is one line and stops
   t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
 end)
 
+t.test("run: a second run of one output while the first runs is refused at once, before it starts anything",
+  function()
+  -- (two runs of one --out both resumed its rows, measured them on two servers at once and
+  -- appended both's rows to one file)
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 30
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "results.jsonl" },
+    { cwd = d, env = env, stdout = { file = d .. "/out.txt" }, stderr = { file = d .. "/err.txt" } })
+  local started = false
+  for _ = 1, 200 do
+    if t.read(d .. "/out.txt"):find("vllm vllm-0: starting the server on port", 1, true) then
+      started = true
+      break
+    end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(started, t.read(d .. "/out.txt") .. t.read(d .. "/err.txt"))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  local st = p:wait(20)
+  -- one line naming the output and the run that writes it, exit 2 (as compare.lua's
+  -- workspace in use); nothing said on stdout, no server of its own started
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("^autobench%.lua run: results%.jsonl: in use by another llmdlua process %(autobench%.lua run, pid "
+    .. p:pid() .. ", started %d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%dZ%): it is writing these results, and two at once "
+    .. "would mix their results; wait for it to end %(or stop it%), then run this again\n$"), r.stderr)
+  t.eq(r.stdout, "")
+  local logs = 0
+  for n in lfs.dir(d .. "/autobench-artifacts/results/vllm-0") do
+    if n:match("^server%.log") then logs = logs + 1 end
+  end
+  t.eq(logs, 1, "the first's server log alone")
+  t.eq(st and st.code, 130)
+end)
+
 t.test("run: every max_concurrency value is a row; extra_request_body is in every request", function()
   local d = t.tmpdir()
   local env = vllm_shim(d)

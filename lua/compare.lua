@@ -153,6 +153,17 @@ if o.resume then
   local dir = o.resume:gsub("/+$", "")
   args.path("--resume " .. o.resume, dir, "directory", "the workspace of a compare.lua --plan run")
   local function has(name) return lfs.attributes(dir .. "/" .. name, "mode") == "file" end
+  -- an experiment's workspace has a plan.yaml and a steps.json too, but its steps and
+  -- folders are experiment.lua's: compare.lua's would run a comparison of runs a and b
+  -- into it, beside its treatments
+  local exp_file = has("experiment.yaml") and "experiment.yaml" or has("experiment-state.json")
+    and "experiment-state.json"
+  if exp_file then
+    local sh = require("llmd.template").helpers.sh
+    usage(("--resume %s: an experiment's workspace (experiment.lua's: %s), not a compare.lua --plan one; resume it "
+      .. "with: llmdlua experiment.lua %s --resume %s"):format(o.resume, exp_file,
+      has("experiment.yaml") and sh(dir .. "/experiment.yaml") or "EXPERIMENT.yaml", sh(dir)))
+  end
   if not has("steps.json") and not (has("plan.yaml") and not has("comparison.json")) then
     usage(("--resume %s: not a --plan workspace (no steps.json: %s)"):format(o.resume, has("comparison.json")
       and ("it compares two existing runs, nothing to resume; llmdlua analyze.lua %s re-generates its report")

@@ -325,3 +325,36 @@ t.test("wsfix-6: Ctrl-C after the report is written: exit 130, saying the worksp
   t.eq(again.code, 0, again.stderr)
   find(again.stdout, "this comparison is complete")
 end)
+
+t.test("compare.lua --resume of an experiment's workspace is refused, pointing to experiment.lua --resume", function()
+  -- an experiment.lua workspace (its plan.yaml and steps.json, as a compare.lua --plan one
+  -- has): one setup treatment, failed at its smoke test on the fake cluster, kept to resume
+  local yaml = require "llmd.yaml"
+  local d = real(t.tmpdir())
+  t.sim_guide(d)
+  t.write(d .. "/experiment.yaml", "experiment:\n  name: edge\n  harness: inference-perf\ntreatments:\n"
+    .. "  - name: rate1\n    load.stages.0.rate: 1\n")
+  t.write(d .. "/plan.yaml", yaml.dump {
+    namespaces = { "exp-a" }, parallel = 1, parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
+      gateway = "istio" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  })
+  local env = t.fake_env(d .. "/cluster", { FAKE_FAIL = "smoke" })
+  local r = proc.run({ LLMDLUA, "experiment.lua", d .. "/experiment.yaml", "--plan", d .. "/plan.yaml", "--quiet" },
+    { env = env, cwd = d })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w
+  for n in lfs.dir(d) do if n:match("^llm%-d%-experiment%-edge%-") then w = d .. "/" .. n end end
+  t.ok(w and lfs.attributes(w .. "/steps.json") and lfs.attributes(w .. "/plan.yaml"), "the experiment's workspace")
+  local before, calls = snapshot(w), #t.read(d .. "/cluster/calls.log")
+  r = proc.run({ LLMDLUA, "compare.lua", "--yes", "--resume", w }, { env = env, cwd = d })
+  -- one line, exit 2: what the folder is, and the command that resumes it (its own copy of
+  -- the experiment's file); nothing written into it, nothing asked of the cluster
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "", ("compare.lua: --resume %s: an experiment's workspace "
+    .. "(experiment.lua's: experiment.yaml), not a compare.lua --plan one; resume it with: llmdlua experiment.lua "
+    .. "%s/experiment.yaml --resume %s\n"):format(w, w, w) })
+  same_tree(before, snapshot(w), "the experiment's workspace as it was")
+  t.eq(#t.read(d .. "/cluster/calls.log"), calls, "no cluster call")
+end)

@@ -117,10 +117,6 @@ end
 
 local list, experiment, default_out = {}, nil, "cross-treatment-comparison"
 local function add(label, dir)
-  -- a folder the command line names that is not there: a usage error, as compare.lua's
-  if lfs.attributes(dir, "mode") ~= "directory" then
-    fail(("%s: no such folder (treatment %s)"):format(dir, label), 2)
-  end
   for _, t in ipairs(list) do
     if t.label == label then
       for _, d in ipairs(repeats_of(dir)) do t.dirs[#t.dirs + 1] = d end
@@ -136,9 +132,14 @@ if o.slo then args.value(require("llmd.decision").parse_slo, o.slo, "--slo") end
 
 local modes = (#runs > 0 and 1 or 0) + (o.results and 1 or 0) + (o[1] and 1 or 0)
 if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an experiment workspace", 2) end
-for _, r in ipairs(runs) do add(r.label, r.dir) end
+-- a folder the command line names that is not there (or is a file): one line, exit 2, in
+-- the words of every script's (llmd.args.path)
+for _, r in ipairs(runs) do
+  args.path(("--run %s=%s"):format(r.label, r.dir), r.dir, "directory", "a treatment's results folder")
+  add(r.label, r.dir)
+end
 if o.results then
-  if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder", 2) end
+  args.path("--results " .. o.results, o.results, "directory", "a folder with one results subfolder per treatment")
   list.base = o.results -- (warnings name its folders relative to it)
   -- every subfolder but the comparison's own output from an earlier run
   for _, name in ipairs(subdirs(o.results)) do

@@ -233,9 +233,19 @@ t.test("treatments.lua: the same label twice is repeats; the report written in m
   r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a" }
   t.eq(r.code, 2)
   t.eq(r.stderr, "treatments.lua: --run a: expected LABEL=DIR\n")
-  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=/nonexistent" }
-  t.eq(r.code, 2) -- the command line names nothing: a usage error, as in compare.lua
-  t.eq(r.stderr, "treatments.lua: /nonexistent: no such folder (treatment a)\n")
+  -- a folder the command line names that is not there, or a file: a usage error, in the words
+  -- of compare.lua's --a/--b ("--a DIR: no such folder (expected the run's results folder)")
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=/nonexistent", "--run", "b=/nonexistent2" }
+  t.eq({ r.code, r.stderr }, { 2, "treatments.lua: --run a=/nonexistent: no such folder (expected a treatment's "
+    .. "results folder)\n" })
+  local file = t.tmpdir() .. "/a-file"
+  t.write(file, "x\n")
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. file, "--run", "b=/nonexistent2" }
+  t.eq({ r.code, r.stderr }, { 2, ("treatments.lua: --run a=%s: a file, not a folder (expected a treatment's "
+    .. "results folder)\n"):format(file) })
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", "/nonexistent" }
+  t.eq({ r.code, r.stderr }, { 2, "treatments.lua: --results /nonexistent: no such folder (expected a folder with one "
+    .. "results subfolder per treatment)\n" })
 end)
 
 t.test("an experiment workspace: setup treatments compared, their run treatments as load points", function()

@@ -2891,7 +2891,7 @@ function M.model(list, opts)
       m.cost = note
       if note then m.verdict = m.verdict .. " " .. note.text end
     else
-      m.pareto_unlike = note ~= nil
+      m.pareto_unlike = note -- (the hardware note: what differs, for the front's)
     end
   end
 
@@ -3418,9 +3418,13 @@ function M.gpu_figures(m, T, by_cap)
         or ("%s unknown"):format(x.label)
     end
   end
-  m.pareto_cost = ("the front is on totals, of treatments on different or unknown numbers of GPUs (%s): it "
-    .. "compares different amounts of hardware, and a latency at one total load is not one at the same load per "
-    .. "GPU, so no domination below is one per GPU"):format(table.concat(counts, ", "))
+  -- what differs: the GPU counts, or (none known) the setups' replicas, the counts unknown
+  local replicas = (m.cost or m.pareto_unlike or {}).replicas
+  local unlike = replicas and ("whose replicas differ (%s) and whose GPU counts are unknown"):format(replicas)
+    or ("on different or unknown numbers of GPUs (%s)"):format(table.concat(counts, ", "))
+  m.pareto_cost = ("the front is on totals, of treatments %s: it compares different amounts of hardware, and a "
+    .. "latency at one total load is not one at the same load per GPU, so no domination below is one per GPU")
+    :format(unlike)
   -- (the treatments beaten on totals whose beater the order per GPU does not put above them)
   if m.pareto_not_beaten_per_gpu then
     m.pareto_cost = ("%s; %s"):format(m.pareto_cost, m.pareto_not_beaten_per_gpu)

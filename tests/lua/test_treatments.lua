@@ -2589,8 +2589,12 @@ do
     -- (#5: both places "-", so the note under the ranking says none is ranked)
     find(md, 'share a rank, marked "=": here no place is ranked (each is "-": its figure unknown or its run failed), '
       .. "so none shares a rank.", "md")
-    find(md, "**Not like for like on cost**: the front is on totals, of treatments on different or unknown numbers of "
-      .. "GPUs (one unknown, two unknown)", "md")
+    -- (the front's note says what differs: the replicas, the counts unknown; on main "different
+    -- or unknown numbers of GPUs (one unknown, two unknown)", as if the counts were known to differ)
+    find(md, "**Not like for like on cost**: the front is on totals, of treatments whose replicas differ (one "
+      .. "decode.replicas 1; two decode.replicas 2) and whose GPU counts are unknown: it compares different amounts "
+      .. "of hardware", "md")
+    t.ok(not md:find("numbers of GPUs", 1, true), md)
     -- GPU counts known and different, still nothing ranked: the counts named
     r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out .. "2", "--quiet", "--slo",
       "ttft_p90_ms=60", "--gpus", "one=1,two=2" }

@@ -865,8 +865,9 @@ end
 
 t.test("a dump cut short anywhere, or longer than it says, is one line naming the file and the byte", function()
   -- The header's size is an empty accumulator's dump's (a file dump wrote, not load's
-  -- arithmetic); a dump of n samples is that and 8 bytes a sample (counted by hand from
-  -- the format: magic, layout, the accumulator, the samples). Cut in the magic, in the
+  -- arithmetic); a dump of n samples is that and 8 bytes a sample, 4 while every one is
+  -- a float (i * 0.25 are, i * 0.1 is not: counted by hand from the format: magic,
+  -- layout, the accumulator, the samples as kept). Cut in the magic, in the
   -- layout, in the header, at its end (no sample), inside a sample, at the 4 KiB page
   -- boundaries within the samples and one byte short; then a large dump (4.2 MB, above
   -- the 4 MiB from which the samples take a mapping of their own) at 2 MiB and 2 MiB + 4
@@ -876,17 +877,19 @@ t.test("a dump cut short anywhere, or longer than it says, is one line naming th
   stats.new():dump(d .. "/empty.bin")
   local head = #t.read(d .. "/empty.bin")
   t.ok(head > 16 and head % 8 == 0, "a header of " .. head .. " bytes")
-  for _, n in ipairs { 1500, 524300 } do
+  for _, nw in ipairs { { 1500, 8 }, { 524300, 8 }, { 1500, 4 }, { 1048600, 4 } } do
+    local n, width = nw[1], nw[2]
     local a = stats.new()
-    for i = 1, n do a:add(i * 0.25) end
+    for i = 1, n do a:add(i * (width == 4 and 0.25 or 0.1)) end
     local p = d .. "/n.bin"
     a:dump(p)
     local full = t.read(p)
-    local size = head + 8 * n
+    local size = head + width * n
     t.eq(#full, size)
-    local cuts = n < 2000 and { 0, 5, 8, 12, 16, 100, head - 1, head, head + 3, 4096, 8192, size - 1 }
+    local cuts = n < 2000 and { 0, 5, 8, 12, 16, 100, head - 1, head, head + 3, 4096, size - 1 }
       or { 2 * 1048576, 4096 * 513, head + 2 * 1048576, size - 8 }
     for _, c in ipairs(cuts) do
+      if c >= size then error(("cut at %d: past the dump's %d bytes"):format(c, size)) end
       local q = d .. "/cut.bin"
       t.write(q, full:sub(1, c))
       local want = c < head
@@ -898,7 +901,9 @@ t.test("a dump cut short anywhere, or longer than it says, is one line naming th
     t.eq(load_error(d .. "/long.bin"),
       ("%s/long.bin: longer than its header says: %d samples end at byte %d, the file at %d")
       :format(d, n, size, size + 8))
-    t.eq(stats.load(p):count(), n) -- the whole file loads
+    local b = stats.load(p) -- the whole file loads, to the same samples
+    t.eq(b:count(), n)
+    t.eq(b:values(n), a:values(n))
   end
   -- a sketch's buckets (how many of each sign: from the file's size, its bytes after the
   -- header, 8 a bucket); cut in the middle of them
@@ -1104,7 +1109,7 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   t.eq(b:min(), -1.0)
 
   -- Where runs are not written: unsorted, fewer than 65536 samples, more than one run a
-  -- 8 samples. 80000 samples of 10000 values, 8 each (0.25 apart), is n / 8 runs exactly:
+  -- 8 samples (then the samples as kept: 4 bytes each, floats all). 80000 samples of 10000 values, 8 each (0.25 apart), is n / 8 runs exactly:
   -- runs; one sample more of a value of its own (10001 runs of 80001) is not.
   local function ladder(extra)
     local s = stats.new()
@@ -1120,16 +1125,16 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   t.eq(bits(stats.load(d .. "/l.bin")), bits(l))
   local m = ladder(true) -- 80001 samples, 10001 runs: more than one a 8 samples
   m:dump(d .. "/m.bin")
-  t.eq(#t.read(d .. "/m.bin"), head + 8 * 80001)
+  t.eq(#t.read(d .. "/m.bin"), head + 4 * 80001)
   t.eq(bits(stats.load(d .. "/m.bin")), bits(m))
   local u = stats.new()
   for k = 1, 80000 do u:add((k % 7) * 1.0) end -- 7 values, not in order
   u:dump(d .. "/u.bin")
-  t.eq(#t.read(d .. "/u.bin"), head + 8 * 80000)
+  t.eq(#t.read(d .. "/u.bin"), head + 4 * 80000)
   local few = stats.new()
   for k = 1, 65535 do few:add(k // 1000 * 1.0) end -- sorted, 66 values, one sample short
   few:dump(d .. "/few.bin")
-  t.eq(#t.read(d .. "/few.bin"), head + 8 * 65535)
+  t.eq(#t.read(d .. "/few.bin"), head + 4 * 65535)
   few:add(65.0)
   few:dump(d .. "/few.bin")
   t.eq(#t.read(d .. "/few.bin"), head + 8 + 16 * runs_in(few))

@@ -1161,6 +1161,62 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   end
 end)
 
+t.test("samples kept as floats stay floats through sort, dump and load; widened after", function()
+  -- 100000 gaps between clock readings near 1.77e9 (multiples of 2^-22 s, so floats:
+  -- ~10 ms apart, jittered by a fixed LCG over 2000 values: sorted by counting). The size
+  -- of a plain dump says how they are kept (the header, then 4 bytes a sample as floats,
+  -- 8 as doubles: the format, by hand); the order from table.sort of the same numbers.
+  local d = t.tmpdir()
+  stats.new():dump(d .. "/empty.bin")
+  local head = #t.read(d .. "/empty.bin")
+  local a, xs = stats.new(), {}
+  local x, clock = 12345, 1771234500.0014184
+  for i = 1, 100000 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local next_clock = clock + 0.0095 + (x % 2000) * 1e-6
+    xs[i] = next_clock - clock
+    clock = next_clock
+  end
+  a:add_many(xs)
+  local want = {}
+  for i, v in ipairs(xs) do want[i] = v end
+  table.sort(want)
+  a:sort()
+  t.eq(a:values(#xs), want)
+  local n = #xs
+  local p50 = a:percentile(50)
+  -- a dump of runs, loaded, then made unsorted by a sample below the rest: a plain dump
+  -- of 4 bytes a sample (the load kept floats)
+  a:dump(d .. "/runs.bin")
+  t.eq(t.read(d .. "/runs.bin"):sub(1, 8), "llmdruns")
+  local b = stats.load(d .. "/runs.bin")
+  t.eq(b:values(n), want)
+  t.eq(stats.mann_whitney(a, b).p, 1.0)
+  b:add(0.0)
+  b:dump(d .. "/b.bin")
+  t.eq(#t.read(d .. "/b.bin"), head + 4 * (n + 1))
+  -- sorted, not widened: the same with the sorted accumulator made unsorted
+  a:add(0.0)
+  a:dump(d .. "/a.bin")
+  t.eq(#t.read(d .. "/a.bin"), head + 4 * (n + 1))
+  local c = stats.load(d .. "/a.bin")
+  t.eq(#t.read(d .. "/a.bin"), head + 4 * (n + 1))
+  t.eq(c:percentile(0), 0.0)
+  -- widened after: 0.1 is no float; then 8 bytes a sample, the same order and answers
+  c:add(0.1)
+  c:dump(d .. "/c.bin")
+  t.eq(#t.read(d .. "/c.bin"), head + 8 * (n + 2))
+  table.insert(want, 1, 0.0)
+  want[#want + 1] = 0.1 -- (above every gap)
+  t.eq(stats.load(d .. "/c.bin"):values(n + 2), want)
+  t.eq(c:values(n + 2), want)
+  -- the median of n + 2 samples: numpy's linear at h = (n + 1) / 2 = 50000.5, between
+  -- the 0-based 50000th and the next, its lerp from the upper one's side at t = 0.5
+  local lo, hi = want[50001], want[50002]
+  t.eq(c:percentile(50), hi - (hi - lo) * 0.5)
+  t.ok(c:percentile(50) >= p50, "the median moved up")
+end)
+
 t.test("s:values(max): the kept samples ascending; nil above max or for a sketch", function()
   local s = stats.new()
   s:add_many { 3.5, -1, 2, 2, math.huge }

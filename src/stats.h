@@ -145,7 +145,8 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
 void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, int method);
 int stats_percentiles_give_variance(const Stats *s);
 /* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
-   after it is a look-up, for a caller about to ask many. */
+   after it is a look-up, for a caller about to ask many. Floats stay floats where they
+   are sorted by counting (else widened first): read them with stats_samples. */
 void stats_sort(Stats *s);
 
 /*

@@ -18,6 +18,7 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -1188,7 +1189,9 @@ static int l_values(lua_State *L)
     stats_sort(s);
     lua_createtable(L, (int)s->n, 0);
     for (uint64_t i = 0; i < s->n; i++) {
-        lua_pushnumber(L, s->v[i]);
+        double x;
+        stats_samples(s, (size_t)i, 1, &x); /* as kept: floats are not widened */
+        lua_pushnumber(L, x);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
@@ -1270,8 +1273,9 @@ static int l_memory(lua_State *L)
 /*
 ** s:dump(path) and stats.load(path): the accumulator's whole state in a file and back,
 ** for a child process handing its accumulators to its parent (compare.lua reads the two
-** runs at once). Everything is kept as it was: the samples in their order, the sums
-** and moments, sorted or not, so a loaded accumulator answers every query with the
+** runs at once). Everything is kept as it was: the samples in their order (4 bytes each
+** while they are kept as floats, Stats.f32, and loaded so), the sums and moments, sorted
+** or not, so a loaded accumulator answers every query with the
 ** same bits as the one dumped. The format is this build's own memory layout (a check
 ** of the magic and the layout's size refuses another build's file): a file for
 ** the same binary to read back, never an exchange format. load reads the samples with
@@ -1319,40 +1323,11 @@ static int write_block(FILE *f, const void *p, size_t n)
 #define DUMP_RELEASE ((size_t)2 << 20)
 static const char *const DUMP_KEYS[] = {"release", NULL};
 
-/* The samples as floats (Stats.f32) written as doubles, as load reads them, a buffer at
-   a time; with release, the float block's whole huge pages given back as written. */
-static int write_widened(FILE *f, const Stats *s, int release)
-{
-    enum { CHUNK = 2048 };
-    double d[CHUNK];
-    size_t n = (size_t)s->n;
-    const char *p = (const char *)s->v;
-    uintptr_t freed = ((uintptr_t)p + DUMP_RELEASE - 1) & ~(uintptr_t)(DUMP_RELEASE - 1);
-    for (size_t at = 0; at < n;) {
-        size_t k = n - at < CHUNK ? n - at : CHUNK;
-        stats_samples(s, at, k, d);
-        if (!write_block(f, d, k * sizeof *d))
-            return 0;
-        at += k;
-#if defined(__linux__) && defined(MADV_DONTNEED)
-        uintptr_t upto = ((uintptr_t)p + at * sizeof(float)) & ~(uintptr_t)(DUMP_RELEASE - 1);
-        if (release && s->map_len != 0 && upto > freed) {
-            (void)madvise((void *)freed, upto - freed, MADV_DONTNEED);
-            freed = upto;
-        }
-#else
-        (void)release;
-        (void)freed;
-#endif
-    }
-    return 1;
-}
-
+/* The samples as they are kept (4 bytes each as floats, Stats.f32, else 8), as load reads
+   them back. */
 static int write_samples(FILE *f, Stats *s, int release)
 {
-    if (s->f32)
-        return write_widened(f, s, release);
-    size_t bytes = (size_t)s->n * sizeof *s->v;
+    size_t bytes = (size_t)s->n * (s->f32 ? sizeof(float) : sizeof(double));
 #if defined(__linux__) && defined(MADV_DONTNEED)
     if (release && s->map_len != 0) {
         const char *p = (const char *)s->v;
@@ -1431,38 +1406,89 @@ static size_t run_end(const double *v, size_t n, size_t i)
     return j;
 }
 
+/* write_runs' state: the run being counted (its value's bits, its length), the runs so
+   far, and a buffer of finished ones (k pairs). */
+typedef struct RunsOut {
+    FILE *f;
+    uint64_t val, len, runs, most;
+    size_t k;
+    uint64_t buf[2 * 2048];
+} RunsOut;
+
+/* The run being counted put in the buffer (written when full): 1, 0 when it is one run
+   too many, -1 on an error. */
+static int put_run(RunsOut *o)
+{
+    if (++o->runs > o->most)
+        return 0;
+    o->buf[2 * o->k] = o->val;
+    o->buf[2 * o->k + 1] = o->len;
+    if (++o->k == sizeof o->buf / sizeof o->buf[0] / 2) {
+        if (!write_block(o->f, o->buf, o->k * 2 * sizeof *o->buf))
+            return -1;
+        o->k = 0;
+    }
+    return 1;
+}
+
 /*
 ** Writes s's samples as runs (after the header, which dump has written), the number of
 ** runs first, a buffer of them at a time; gives up when there are more than one a
 ** RUNS_SHARE samples (or not sorted, a sketch, few samples). 1 when written, 0 when
 ** given up (the file is then as it was before the call, at its end), -1 on an error.
+** Samples kept as floats are read as kept, a chunk at a time as doubles (stats_samples):
+** nothing widens; a run that goes on past a chunk's end goes on in the next.
 */
 static int write_runs(FILE *f, const Stats *s)
 {
-    enum { PAIRS = 2048 };
-    uint64_t buf[2 * PAIRS], runs = 0;
-    size_t n = (size_t)s->n, most = n / RUNS_SHARE, k = 0;
+    enum { CHUNK = 2048 };
+    double d[CHUNK];
+    size_t n = (size_t)s->n;
     if (s->sketch || !s->sorted || s->n < RUNS_MIN_SAMPLES)
         return 0;
-    long at = ftell(f);
-    if (at < 0 || !write_block(f, &runs, sizeof runs)) /* (its place; counted on the way) */
+    RunsOut *o = (RunsOut *)malloc(sizeof *o);
+    if (o == NULL)
         return -1;
-    for (size_t i = 0; i < n;) {
-        size_t j = run_end(s->v, n, i);
-        if (++runs > most) /* back to before the count: the samples as they are */
-            return fflush(f) == 0 && ftruncate(fileno(f), (off_t)at) == 0 &&
-                           fseek(f, at, SEEK_SET) == 0
-                       ? 0
-                       : -1;
-        buf[2 * k] = bits_of(s->v[i]);
-        buf[2 * k + 1] = (uint64_t)(j - i);
-        i = j;
-        if (++k == PAIRS || i == n) {
-            if (!write_block(f, buf, k * 2 * sizeof *buf))
-                return -1;
-            k = 0;
+    o->f = f;
+    o->val = o->len = o->runs = 0;
+    o->most = n / RUNS_SHARE;
+    o->k = 0;
+    long at = ftell(f);
+    int rc = at < 0 || !write_block(f, &o->runs, sizeof o->runs) ? -1 : 1; /* (its place) */
+    for (size_t from = 0; from < n && rc == 1;) {
+        size_t m = n - from < CHUNK ? n - from : CHUNK;
+        const double *v = s->v + from;
+        if (s->f32) {
+            stats_samples(s, from, m, d);
+            v = d;
         }
+        for (size_t i = 0; i < m && rc == 1;) {
+            size_t j = run_end(v, m, i);
+            uint64_t b = bits_of(v[i]);
+            if (o->len > 0 && b == o->val) { /* the run of the chunk before goes on */
+                o->len += j - i;
+            } else {
+                if (o->len > 0)
+                    rc = put_run(o);
+                o->val = b;
+                o->len = j - i;
+            }
+            i = j;
+        }
+        from += m;
     }
+    if (rc == 1 && o->len > 0)
+        rc = put_run(o);
+    if (rc == 1 && o->k > 0 && !write_block(f, o->buf, o->k * 2 * sizeof *o->buf))
+        rc = -1;
+    uint64_t runs = o->runs;
+    free(o);
+    if (rc == 0) /* back to before the count: the samples as they are */
+        return fflush(f) == 0 && ftruncate(fileno(f), (off_t)at) == 0 && fseek(f, at, SEEK_SET) == 0
+                   ? 0
+                   : -1;
+    if (rc < 0)
+        return -1;
     return fseek(f, at, SEEK_SET) == 0 && write_block(f, &runs, sizeof runs) ? 1 : -1;
 }
 
@@ -1480,8 +1506,6 @@ static int l_dump(lua_State *L)
     }
     Stats *s = &ls->s;
     uint64_t layout = (uint64_t)sizeof *ls;
-    if (s->sorted && s->n >= RUNS_MIN_SAMPLES)
-        stats_widen(s); /* (runs read doubles; sorted samples, not latencies in their order) */
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         return luaL_error(L, "%s: cannot write: %s", path, strerror(errno));
@@ -1588,12 +1612,27 @@ static void fill_run(double *o, uint64_t c, double x)
         o[k] = x;
 }
 
+/* The same for samples kept as floats (Stats.f32). */
+static void fill_run_f32(float *o, uint64_t c, float x)
+{
+    uint64_t k = 0;
+    for (; k + 4 <= c; k += 4) {
+        o[k] = x;
+        o[k + 1] = x;
+        o[k + 2] = x;
+        o[k + 3] = x;
+    }
+    for (; k < c; k++)
+        o[k] = x;
+}
+
 /*
 ** Reads the runs of a dump of runs (runs of them from byte off, to byte end) into v, the
 ** n samples they must add up to, a buffer of them at a time; checks that nothing follows.
-** 0; else -1 with the message in msg (as read_body's, and a file whose runs do not add up).
+** As floats when f32 (the dumped accumulator kept them so: each value must be one). 0;
+** else -1 with the message in msg (as read_body's, and a file whose runs do not add up).
 */
-static int read_runs(int fd, const char *path, const char *what, double *v, uint64_t n,
+static int read_runs(int fd, const char *path, const char *what, void *v, int f32, uint64_t n,
                      uint64_t runs, uint64_t off, char *msg, size_t size)
 {
     enum { PAIRS = 4096 };
@@ -1625,7 +1664,14 @@ static int read_runs(int fd, const char *path, const char *what, double *v, uint
             }
             double x;
             memcpy(&x, &buf[2 * j], sizeof x);
-            fill_run(v + at, c, x);
+            if (f32 && !(isinf(x) || (fabs(x) <= FLT_MAX && (double)(float)x == x))) {
+                rc = -1; /* not a float: not what was dumped */
+                break;
+            }
+            if (f32)
+                fill_run_f32((float *)v + at, c, (float)x);
+            else
+                fill_run((double *)v + at, c, x);
             at += c;
         }
         if (rc != 0 && msg[0] == '\0')
@@ -1720,7 +1766,8 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
                        path);
         return -1;
     }
-    size_t bytes = (size_t)items * sizeof(double);
+    /* the samples as the dumped accumulator kept them: 4 bytes each as floats */
+    size_t bytes = (size_t)items * (!runs && !h->sketch && h->f32 ? sizeof(float) : sizeof(double));
     uint64_t end = (uint64_t)head_bytes + bytes;
     char what[64];
     if (runs)
@@ -1754,13 +1801,14 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
             return -1;
         }
         msg[0] = '\0';
-        if (runs ? read_runs(fd, path, what, ls->s.v, h->n, nruns, head_bytes, msg, size) != 0
+        if (runs ? read_runs(fd, path, what, ls->s.v, h->f32 != 0, h->n, nruns, head_bytes, msg,
+                             size) != 0
                  : read_body(fd, path, what, ls->s.v, bytes, NULL, bytes, msg, size) != 0)
             return -1;
         h->v = ls->s.v;
         h->cap = ls->s.cap;
         h->map_len = ls->s.map_len;
-        h->f32 = 0; /* read as doubles, whatever the dumping one kept */
+        h->f32 = h->f32 != 0; /* kept as the dumping one kept them */
         h->pos.len = h->neg.len = 0;
     } else {
         size_t pos_len = (size_t)h->pos.len * sizeof *h->pos.count;

@@ -430,6 +430,23 @@ static void sort_doubles(double *a, size_t n)
    a sample at most, beside the samples' 8). */
 #define QUANTUM_SAMPLES_PER_VALUE 8
 
+/* a[i] of samples kept as floats (f32) or doubles, as a double: the quantum sort's passes
+   read and write either store (Stats.f32) as the same doubles, so they decide and write
+   the same; f32 is a constant where the loops are inlined */
+static inline __attribute__((always_inline)) double kept_load(const void *a, size_t i, int f32)
+{
+    return f32 ? (double)((const float *)a)[i] : ((const double *)a)[i];
+}
+
+/* a[i] = x, x exactly a float when f32 (a sample of a written back) */
+static inline __attribute__((always_inline)) void kept_store(void *a, size_t i, double x, int f32)
+{
+    if (f32)
+        ((float *)a)[i] = (float)x;
+    else
+        ((double *)a)[i] = x;
+}
+
 /* quantum_sort's first pass so far: the least exponent of a sample's lowest set bit
    (INT32_MAX while every sample is +0.0), the least and greatest samples. */
 typedef struct QuantumScan {
@@ -444,16 +461,18 @@ static int quantum_too_fine(int e, double span_hint, size_t cap)
     return e < -1000 || ldexp(span_hint, -e) > (double)cap;
 }
 
-/* quantum_sort's first pass over a[0..n), from *st on: -1 on a sample that cannot be
+/* quantum_sort's first pass over a[from..n), from *st on: -1 on a sample that cannot be
    counted (-0.0 would come back as +0.0; subnormals, infinities, NaN) or on too fine a
    quantum (then at once), else 0. */
-static int quantum_scan(const double *a, size_t n, double span_hint, size_t cap, QuantumScan *st)
+static inline __attribute__((always_inline)) int
+quantum_scan_in(const void *a, size_t from, size_t n, int f32, double span_hint, size_t cap,
+                QuantumScan *st)
 {
     const uint64_t sign = 1ULL << 63, frac = (1ULL << 52) - 1;
     int e = st->e;
     double lo = st->lo, hi = st->hi;
-    for (size_t i = 0; i < n; i++) {
-        double x = a[i];
+    for (size_t i = from; i < n; i++) {
+        double x = kept_load(a, i, f32);
         uint64_t u = bits_of(x), mag = u & ~sign;
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
@@ -478,26 +497,39 @@ static int quantum_scan(const double *a, size_t n, double span_hint, size_t cap,
     return 0;
 }
 
-/* The samples counted, k = (x - lo) * scale each (exact: see quantum_sort). */
-static void quantum_count(const double *a, size_t n, double lo, double scale, uint32_t *count)
+static int quantum_scan(const void *a, size_t from, size_t n, int f32, double span_hint,
+                        size_t cap, QuantumScan *st)
 {
-    for (size_t i = 0; i < n; i++)
-        count[(size_t)((a[i] - lo) * scale)]++;
+    if (f32)
+        return quantum_scan_in(a, from, n, 1, span_hint, cap, st);
+    return quantum_scan_in(a, from, n, 0, span_hint, cap, st);
 }
 
-/* The samples written back in order from their counts, from a and count[from] on:
-   count[k] times lo + k q, for k from from to nv. */
-static void quantum_write(double *a, const uint32_t *count, size_t from, size_t nv, double lo,
-                          double q)
+/* The samples a[from..n) counted, k = (x - lo) * scale each (exact: see quantum_sort). */
+static void quantum_count(const void *a, size_t from, size_t n, int f32, double lo, double scale,
+                          uint32_t *count)
 {
-    size_t at = 0;
+    if (f32) {
+        for (size_t i = from; i < n; i++)
+            count[(size_t)((kept_load(a, i, 1) - lo) * scale)]++;
+    } else {
+        for (size_t i = from; i < n; i++)
+            count[(size_t)((kept_load(a, i, 0) - lo) * scale)]++;
+    }
+}
+
+/* The samples written back in order from their counts, from a[at] and count[from] on:
+   count[k] times lo + k q, for k from from to nv. */
+static void quantum_write(void *a, size_t at, int f32, const uint32_t *count, size_t from,
+                          size_t nv, double lo, double q)
+{
     for (size_t k = from; k < nv; k++) {
         uint32_t c = count[k];
         if (c == 0)
             continue;
         double x = lo + (double)k * q;
         for (uint32_t j = 0; j < c; j++)
-            a[at++] = x;
+            kept_store(a, at++, x, f32);
     }
 }
 
@@ -505,6 +537,15 @@ static void quantum_write(double *a, const uint32_t *count, size_t from, size_t 
 /* quantum_scan_avx2 looks at its running least e (to give up early) every this many
    samples. */
 #define QUANTUM_BLOCK 4096
+
+/* a[i..i+4) as doubles (kept_load four at a time: floats widened, exactly) */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256d
+kept_load4(const void *a, size_t i, int f32)
+{
+    if (f32)
+        return _mm256_cvtps_pd(_mm_loadu_ps((const float *)a + i));
+    return _mm256_loadu_pd((const double *)a + i);
+}
 
 /*
 ** quantum_scan_avx2's counting on the way, which saves a read of every sample: the
@@ -521,16 +562,17 @@ typedef struct QuantumGuess {
     int e, ok;
 } QuantumGuess;
 
-/* g's counts of a[0..n), n a multiple of 4, four at a time; the indexes kept within
-   the counts (a wrong guess of lo must not write outside them: its counts are dropped). */
+/* g's counts of a[from..to), to - from a multiple of 4, four at a time; the indexes kept
+   within the counts (a wrong guess of lo must not write outside them: its counts are
+   dropped). */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
-quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
+quantum_count_guess(const void *a, size_t from, size_t to, int f32, const QuantumGuess *g)
 {
     const __m256d vlo = _mm256_set1_pd(g->lo), vs = _mm256_set1_pd(g->scale);
     const __m128i top = _mm_set1_epi32((int)(g->nv - 1)), zero = _mm_setzero_si128();
     uint32_t *count = g->count;
-    for (size_t i = 0; i < n; i += 4) {
-        __m256d x = _mm256_loadu_pd(a + i);
+    for (size_t i = from; i < to; i += 4) {
+        __m256d x = kept_load4(a, i, f32);
         __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(x, vlo), vs));
         k = _mm_min_epi32(_mm_max_epi32(k, zero), top);
         count[(uint32_t)_mm_cvtsi128_si32(k)]++;
@@ -551,9 +593,9 @@ quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
 ** counted), the bad samples are flagged in lanes and looked at once a block. g: counting
 ** on the way (NULL: none).
 */
-__attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, size_t n,
-                                                             double span_hint, size_t cap,
-                                                             QuantumScan *st, QuantumGuess *g)
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) int
+quantum_scan_avx2_in(const void *a, size_t n, int f32, double span_hint, size_t cap,
+                     QuantumScan *st, QuantumGuess *g)
 {
     const __m256i sign = _mm256_set1_epi64x((long long)(1ULL << 63));
     const __m256i frac = _mm256_set1_epi64x((long long)((1ULL << 52) - 1));
@@ -569,8 +611,8 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
     while (n - i >= 4) {
         size_t from = i, end = n - i < QUANTUM_BLOCK ? i + (n - i) / 4 * 4 : i + QUANTUM_BLOCK;
         for (; i < end; i += 4) {
-            __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(a + i));
-            __m256d x = _mm256_castsi256_pd(u);
+            __m256d x = kept_load4(a, i, f32);
+            __m256i u = _mm256_castpd_si256(x);
             vlo = _mm256_min_pd(x, vlo);
             vhi = _mm256_max_pd(x, vhi);
             __m256i mag = _mm256_andnot_si256(sign, u);
@@ -600,7 +642,7 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
         if (g != NULL && g->ok && st->e < g->e)
             g->ok = 0;
         if (g != NULL && g->ok)
-            quantum_count_guess(a + from, i - from, g);
+            quantum_count_guess(a, from, i, f32, g);
     }
     double l[4], h[4];
     _mm256_storeu_pd(l, vlo);
@@ -609,31 +651,51 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
         st->lo = l[j] < st->lo ? l[j] : st->lo;
         st->hi = h[j] > st->hi ? h[j] : st->hi;
     }
-    return quantum_scan(a + i, n - i, span_hint, cap, st);
+    return quantum_scan(a, i, n, f32, span_hint, cap, st);
+}
+
+__attribute__((target("avx2"))) static int quantum_scan_avx2(const void *a, size_t n, int f32,
+                                                             double span_hint, size_t cap,
+                                                             QuantumScan *st, QuantumGuess *g)
+{
+    if (f32)
+        return quantum_scan_avx2_in(a, n, 1, span_hint, cap, st, g);
+    return quantum_scan_avx2_in(a, n, 0, span_hint, cap, st, g);
 }
 
 /* quantum_count four samples a step: their four counts' indexes in one conversion (the
    same truncation of the same exact products; below 2^31: at most n / 8 values). */
-__attribute__((target("avx2"))) static void quantum_count_avx2(const double *a, size_t n, double lo,
-                                                               double scale, uint32_t *count)
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+quantum_count_avx2_in(const void *a, size_t n, int f32, double lo, double scale, uint32_t *count)
 {
     const __m256d vlo = _mm256_set1_pd(lo), vs = _mm256_set1_pd(scale);
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
-        __m256d x = _mm256_loadu_pd(a + i);
+        __m256d x = kept_load4(a, i, f32);
         __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(x, vlo), vs));
         count[(uint32_t)_mm_cvtsi128_si32(k)]++;
         count[(uint32_t)_mm_extract_epi32(k, 1)]++;
         count[(uint32_t)_mm_extract_epi32(k, 2)]++;
         count[(uint32_t)_mm_extract_epi32(k, 3)]++;
     }
-    quantum_count(a + i, n - i, lo, scale, count);
+    quantum_count(a, i, n, f32, lo, scale, count);
+}
+
+__attribute__((target("avx2"))) static void quantum_count_avx2(const void *a, size_t n, int f32,
+                                                               double lo, double scale,
+                                                               uint32_t *count)
+{
+    if (f32)
+        quantum_count_avx2_in(a, n, 1, lo, scale, count);
+    else
+        quantum_count_avx2_in(a, n, 0, lo, scale, count);
 }
 
 /* quantum_write with a value's run written four at a time (clock gaps: hundreds a value),
    its last four past its end but for the last run of a: the next runs write over them. */
-__attribute__((target("avx2"))) static void
-quantum_write_avx2(double *a, size_t n, const uint32_t *count, size_t nv, double lo, double q)
+__attribute__((target("avx2"))) static void quantum_write_avx2(void *a, size_t n, int f32,
+                                                               const uint32_t *count, size_t nv,
+                                                               double lo, double q)
 {
     size_t at = 0, k = 0;
     for (; k < nv; k++) {
@@ -642,12 +704,19 @@ quantum_write_avx2(double *a, size_t n, const uint32_t *count, size_t nv, double
             continue;
         if (at + c + 3 >= n)
             break; /* a run that ends within 3 of a's end: the rest one by one */
-        __m256d v = _mm256_set1_pd(lo + (double)k * q);
-        for (uint32_t j = 0; j < c; j += 4)
-            _mm256_storeu_pd(a + at + j, v);
+        double x = lo + (double)k * q;
+        if (f32) {
+            __m128 v = _mm_set1_ps((float)x);
+            for (uint32_t j = 0; j < c; j += 4)
+                _mm_storeu_ps((float *)a + at + j, v);
+        } else {
+            __m256d v = _mm256_set1_pd(x);
+            for (uint32_t j = 0; j < c; j += 4)
+                _mm256_storeu_pd((double *)a + at + j, v);
+        }
         at += c;
     }
-    quantum_write(a + at, count, k, nv, lo, q);
+    quantum_write(a, at, f32, count, k, nv, lo, q);
 }
 #endif
 
@@ -660,13 +729,16 @@ quantum_write_avx2(double *a, size_t n, const uint32_t *count, size_t nv, double
 ** the samples of each multiple, one writes them back in order. Exact: a sample x is lo +
 ** k q with k an integer below 2^53, and both (x - lo) * (1 / q) and lo + k q are exact
 ** in doubles, so each sample comes back as the same double (-0.0, subnormals, infinities
-** and NaN are left to the radix sort). lo_hint, hi_hint: the accumulator's least and
-** greatest samples, only to give up early on samples of fine-grained values (their
-** range is measured again here). The passes in AVX2 where the CPU has it (portable: 0,
-** as Stats' field; the same samples back either way). Returns 0 when sorted, -1 when a
-** is unchanged.
+** and NaN are left to the radix sort). a holds floats when f32 (Stats.f32), read as the
+** doubles they are: the same passes decide the same, and each lo + k q written back is a
+** sample, a float. No -0.0 is left: equal samples are then the same bits, so the order is
+** any sort's, bit for bit. lo_hint, hi_hint: the accumulator's least and greatest
+** samples, only to give up early on samples of fine-grained values (their range is
+** measured again here). The passes in AVX2 where the CPU has it (portable: 0, as Stats'
+** field; the same samples back either way). Returns 0 when sorted, -1 when a is
+** unchanged.
 */
-static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int portable)
+static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hint, int portable)
 {
     size_t cap = n / QUANTUM_SAMPLES_PER_VALUE;
     double span_hint = hi_hint - lo_hint;
@@ -681,8 +753,8 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int
            (then the counts are the ones the pass after it would find) */
         QuantumScan first = st;
         QuantumGuess g = {NULL, 0, lo_hint, 0, 0, 1};
-        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, span_hint, cap, &first,
-                              NULL) != 0)
+        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, f32, span_hint, cap,
+                              &first, NULL) != 0)
             return -1;
         if (first.e != INT32_MAX && first.e <= 1000 && span_hint > 0) {
             g.e = first.e;
@@ -690,24 +762,24 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int
             g.nv = (size_t)(span_hint * g.scale) + 1; /* <= cap + 1: first.e not too fine */
             g.count = (uint32_t *)calloc(g.nv, sizeof *g.count);
         }
-        if (quantum_scan_avx2(a, n, span_hint, cap, &st, g.count != NULL ? &g : NULL) != 0) {
+        if (quantum_scan_avx2(a, n, f32, span_hint, cap, &st, g.count != NULL ? &g : NULL) != 0) {
             free(g.count);
             return -1;
         }
         if (g.count != NULL && g.ok && st.e == g.e && bits_of(st.lo) == bits_of(lo_hint) &&
             bits_of(st.hi) == bits_of(hi_hint)) {
-            quantum_count(a + n / 4 * 4, n % 4, st.lo, g.scale, g.count); /* the last few */
-            quantum_write_avx2(a, n, g.count, g.nv, st.lo, ldexp(1.0, g.e));
+            quantum_count(a, n / 4 * 4, n, f32, st.lo, g.scale, g.count); /* the last few */
+            quantum_write_avx2(a, n, f32, g.count, g.nv, st.lo, ldexp(1.0, g.e));
             free(g.count);
             return 0;
         }
         free(g.count); /* a guess missed: counted again below */
-    } else if (quantum_scan(a, n, span_hint, cap, &st) != 0) {
+    } else if (quantum_scan(a, 0, n, f32, span_hint, cap, &st) != 0) {
         return -1;
     }
 #else
     (void)portable;
-    if (quantum_scan(a, n, span_hint, cap, &st) != 0)
+    if (quantum_scan(a, 0, n, f32, span_hint, cap, &st) != 0)
         return -1;
 #endif
     int e = st.e;
@@ -725,26 +797,34 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int
         return -1;
 #ifdef STATS_AVX2
     if (wide) {
-        quantum_count_avx2(a, n, lo, scale, count);
-        quantum_write_avx2(a, n, count, nv, lo, q);
+        quantum_count_avx2(a, n, f32, lo, scale, count);
+        quantum_write_avx2(a, n, f32, count, nv, lo, q);
         free(count);
         return 0;
     }
 #endif
-    quantum_count(a, n, lo, scale, count);
-    quantum_write(a, count, 0, nv, lo, q);
+    quantum_count(a, 0, n, f32, lo, scale, count);
+    quantum_write(a, 0, f32, count, 0, nv, lo, q);
     free(count);
     return 0;
 }
 
-/* Sorts s's samples (exact, no NaN): by counting where they allow (quantum_sort), else
-   by radix or introsort. */
+/* quantum_sort of s's samples as they are kept (floats or doubles): 0 when sorted, -1
+   when unchanged. */
+static int quantum_sort_kept(Stats *s)
+{
+    return quantum_sort(s->v, (size_t)s->n, s->f32, s->min, s->max, s->portable);
+}
+
+/* Sorts s's samples (exact, no NaN): by counting where they allow (quantum_sort, on the
+   floats themselves when they are kept so), else by radix or introsort, as doubles (the
+   floats widened first: -0.0 and +0.0 then fall where they always did). */
 static void sort_samples(Stats *s)
 {
     size_t n = (size_t)s->n;
-    stats_widen(s);
-    if (n >= ((size_t)1 << 16) && quantum_sort(s->v, n, s->min, s->max, s->portable) == 0)
+    if (n >= ((size_t)1 << 16) && quantum_sort_kept(s) == 0)
         return;
+    stats_widen(s);
     sort_doubles(s->v, n);
 }
 
@@ -2284,7 +2364,8 @@ static double clamp(const Stats *s, double x)
 /* The sample of rank r (0-based); sorts or selects as the queries go. */
 static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
 {
-    stats_widen(s);
+    if (!s->sorted && s->queries == 0)
+        stats_widen(s); /* selected in place, as doubles */
     if (!s->sorted && s->queries == 0 && !need_next) {
         select_kth(s->v, s->n, r);
         s->queries++;
@@ -2305,9 +2386,9 @@ static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
         sort_samples(s);
         s->sorted = 1;
     }
-    if (need_next)
-        *next = s->v[r + 1 < s->n ? r + 1 : r];
-    return s->v[r];
+    if (need_next) /* sorted: read as kept (floats or doubles) */
+        *next = kept_load(s->v, r + 1 < s->n ? r + 1 : r, s->f32);
+    return kept_load(s->v, r, s->f32);
 }
 
 double stats_percentile(Stats *s, double p, int method)
@@ -2390,13 +2471,15 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
     /* The first query of a large sample reads its ranks in two streaming passes (no
        memory but a histogram); a second one sorts it (in place), after which every
        query is a lookup. */
-    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0)
-        stats_widen(s); /* sorted in place, as doubles */
-    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
-        ((s->n >= ((uint64_t)1 << 16) &&
-          quantum_sort(s->v, (size_t)s->n, s->min, s->max, s->portable) == 0) ||
-         radix_sort(s->v, (size_t)s->n) == 0))
-        s->sorted = 1;
+    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0) {
+        if (s->n >= ((uint64_t)1 << 16) && quantum_sort_kept(s) == 0) {
+            s->sorted = 1; /* as kept: floats stay floats */
+        } else {
+            stats_widen(s); /* the radix sort's in place, on doubles */
+            if (radix_sort(s->v, (size_t)s->n) == 0)
+                s->sorted = 1;
+        }
+    }
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {
         s->queries++;
         /* every rank any of the percentiles needs, found in two streaming passes */
@@ -2467,9 +2550,9 @@ int stats_percentiles_give_variance(const Stats *s)
            s->n_pinf == 0 && s->n_ninf == 0;
 }
 
+/* (The readers of sorted samples read them as kept: floats stay floats.) */
 static void ensure_sorted(Stats *s)
 {
-    stats_widen(s); /* the readers of sorted samples read doubles */
     if (!s->sorted) {
         sort_samples(s);
         s->sorted = 1;
@@ -2482,26 +2565,27 @@ void stats_sort(Stats *s)
         ensure_sorted(s);
 }
 
-int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
+/*
+** The Mann-Whitney merge over a[0..na) and b[0..nb), both sorted, each kept as floats
+** (fa, fb) or doubles: each run of equal values gets the mean rank of its positions; *r1
+** sums a's ranks, *tie accumulates t^3 - t. fa and fb are constants where it is inlined.
+*/
+static inline __attribute__((always_inline)) void mwu_merge(const void *a, size_t na, int fa,
+                                                            const void *b, size_t nb, int fb,
+                                                            double *r1_out, double *tie_out)
 {
-    if (a->sketch || b->sketch)
-        return STATS_EMERGE;
-    if (a->n == 0 || b->n == 0)
-        return -4;
-    ensure_sorted(a);
-    ensure_sorted(b);
-    /* one merge over both sorted arrays: each run of equal values gets the mean rank
-       of its positions; r1 sums a's ranks, tie accumulates t^3 - t */
-    size_t i = 0, j = 0, na = (size_t)a->n, nb = (size_t)b->n;
+    size_t i = 0, j = 0;
     double r1 = 0.0, tie = 0.0, pos = 0.0;
     while (i < na || j < nb) {
-        double x = (j >= nb || (i < na && a->v[i] <= b->v[j])) ? a->v[i] : b->v[j];
+        double x = (j >= nb || (i < na && kept_load(a, i, fa) <= kept_load(b, j, fb)))
+                       ? kept_load(a, i, fa)
+                       : kept_load(b, j, fb);
         size_t ca = 0, cb = 0;
-        while (i < na && a->v[i] == x) {
+        while (i < na && kept_load(a, i, fa) == x) {
             i++;
             ca++;
         }
-        while (j < nb && b->v[j] == x) {
+        while (j < nb && kept_load(b, j, fb) == x) {
             j++;
             cb++;
         }
@@ -2511,6 +2595,29 @@ int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
         tie += t * t * t - t;
         pos += t;
     }
+    *r1_out = r1;
+    *tie_out = tie;
+}
+
+int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
+{
+    if (a->sketch || b->sketch)
+        return STATS_EMERGE;
+    if (a->n == 0 || b->n == 0)
+        return -4;
+    ensure_sorted(a);
+    ensure_sorted(b);
+    /* one merge over both sorted arrays, read as kept */
+    size_t na = (size_t)a->n, nb = (size_t)b->n;
+    double r1, tie;
+    if (a->f32 && b->f32)
+        mwu_merge(a->v, na, 1, b->v, nb, 1, &r1, &tie);
+    else if (a->f32)
+        mwu_merge(a->v, na, 1, b->v, nb, 0, &r1, &tie);
+    else if (b->f32)
+        mwu_merge(a->v, na, 0, b->v, nb, 1, &r1, &tie);
+    else
+        mwu_merge(a->v, na, 0, b->v, nb, 0, &r1, &tie);
     double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
     double u = r1 - n1 * (n1 + 1.0) / 2.0;
     double var = n1 * n2 / 12.0 * ((n + 1.0) - tie / (n * (n - 1.0)));

@@ -110,7 +110,7 @@ int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k);
 /* Room for cap samples (exact mode; a sketch keeps none): v as stats_add grows it, n and
    the samples unchanged. STATS_OK, or STATS_ENOMEM. For a caller that fills v[n..cap)
    itself (stats.load reads a dump's samples there, no copy in between): it writes
-   doubles, and sets f32 to 0 (on an empty accumulator). */
+   doubles and sets f32 to 0, or floats and sets it to 1 (on an empty accumulator). */
 int stats_reserve(Stats *s, size_t cap);
 
 int stats_add(Stats *s, double x);
@@ -145,7 +145,8 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
 void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, int method);
 int stats_percentiles_give_variance(const Stats *s);
 /* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
-   after it is a look-up, for a caller about to ask many. */
+   after it is a look-up, for a caller about to ask many. Floats stay floats where they
+   are sorted by counting (else widened first): read them with stats_samples. */
 void stats_sort(Stats *s);
 
 /*

@@ -865,8 +865,9 @@ end
 
 t.test("a dump cut short anywhere, or longer than it says, is one line naming the file and the byte", function()
   -- The header's size is an empty accumulator's dump's (a file dump wrote, not load's
-  -- arithmetic); a dump of n samples is that and 8 bytes a sample (counted by hand from
-  -- the format: magic, layout, the accumulator, the samples). Cut in the magic, in the
+  -- arithmetic); a dump of n samples is that and 8 bytes a sample, 4 while every one is
+  -- a float (i * 0.25 are, i * 0.1 is not: counted by hand from the format: magic,
+  -- layout, the accumulator, the samples as kept). Cut in the magic, in the
   -- layout, in the header, at its end (no sample), inside a sample, at the 4 KiB page
   -- boundaries within the samples and one byte short; then a large dump (4.2 MB, above
   -- the 4 MiB from which the samples take a mapping of their own) at 2 MiB and 2 MiB + 4
@@ -876,17 +877,19 @@ t.test("a dump cut short anywhere, or longer than it says, is one line naming th
   stats.new():dump(d .. "/empty.bin")
   local head = #t.read(d .. "/empty.bin")
   t.ok(head > 16 and head % 8 == 0, "a header of " .. head .. " bytes")
-  for _, n in ipairs { 1500, 524300 } do
+  for _, nw in ipairs { { 1500, 8 }, { 524300, 8 }, { 1500, 4 }, { 1048600, 4 } } do
+    local n, width = nw[1], nw[2]
     local a = stats.new()
-    for i = 1, n do a:add(i * 0.25) end
+    for i = 1, n do a:add(i * (width == 4 and 0.25 or 0.1)) end
     local p = d .. "/n.bin"
     a:dump(p)
     local full = t.read(p)
-    local size = head + 8 * n
+    local size = head + width * n
     t.eq(#full, size)
-    local cuts = n < 2000 and { 0, 5, 8, 12, 16, 100, head - 1, head, head + 3, 4096, 8192, size - 1 }
+    local cuts = n < 2000 and { 0, 5, 8, 12, 16, 100, head - 1, head, head + 3, 4096, size - 1 }
       or { 2 * 1048576, 4096 * 513, head + 2 * 1048576, size - 8 }
     for _, c in ipairs(cuts) do
+      if c >= size then error(("cut at %d: past the dump's %d bytes"):format(c, size)) end
       local q = d .. "/cut.bin"
       t.write(q, full:sub(1, c))
       local want = c < head
@@ -898,7 +901,9 @@ t.test("a dump cut short anywhere, or longer than it says, is one line naming th
     t.eq(load_error(d .. "/long.bin"),
       ("%s/long.bin: longer than its header says: %d samples end at byte %d, the file at %d")
       :format(d, n, size, size + 8))
-    t.eq(stats.load(p):count(), n) -- the whole file loads
+    local b = stats.load(p) -- the whole file loads, to the same samples
+    t.eq(b:count(), n)
+    t.eq(b:values(n), a:values(n))
   end
   -- a sketch's buckets (how many of each sign: from the file's size, its bytes after the
   -- header, 8 a bucket); cut in the middle of them
@@ -1104,7 +1109,7 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   t.eq(b:min(), -1.0)
 
   -- Where runs are not written: unsorted, fewer than 65536 samples, more than one run a
-  -- 8 samples. 80000 samples of 10000 values, 8 each (0.25 apart), is n / 8 runs exactly:
+  -- 8 samples (then the samples as kept: 4 bytes each, floats all). 80000 samples of 10000 values, 8 each (0.25 apart), is n / 8 runs exactly:
   -- runs; one sample more of a value of its own (10001 runs of 80001) is not.
   local function ladder(extra)
     local s = stats.new()
@@ -1120,16 +1125,16 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   t.eq(bits(stats.load(d .. "/l.bin")), bits(l))
   local m = ladder(true) -- 80001 samples, 10001 runs: more than one a 8 samples
   m:dump(d .. "/m.bin")
-  t.eq(#t.read(d .. "/m.bin"), head + 8 * 80001)
+  t.eq(#t.read(d .. "/m.bin"), head + 4 * 80001)
   t.eq(bits(stats.load(d .. "/m.bin")), bits(m))
   local u = stats.new()
   for k = 1, 80000 do u:add((k % 7) * 1.0) end -- 7 values, not in order
   u:dump(d .. "/u.bin")
-  t.eq(#t.read(d .. "/u.bin"), head + 8 * 80000)
+  t.eq(#t.read(d .. "/u.bin"), head + 4 * 80000)
   local few = stats.new()
   for k = 1, 65535 do few:add(k // 1000 * 1.0) end -- sorted, 66 values, one sample short
   few:dump(d .. "/few.bin")
-  t.eq(#t.read(d .. "/few.bin"), head + 8 * 65535)
+  t.eq(#t.read(d .. "/few.bin"), head + 4 * 65535)
   few:add(65.0)
   few:dump(d .. "/few.bin")
   t.eq(#t.read(d .. "/few.bin"), head + 8 + 16 * runs_in(few))
@@ -1154,6 +1159,62 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
     t.eq(load_error(d .. "/bad.bin"), ("%s/bad.bin: damaged: its runs do not add up to its header's %d samples "
       .. "in %d runs"):format(d, n, r))
   end
+end)
+
+t.test("samples kept as floats stay floats through sort, dump and load; widened after", function()
+  -- 100000 gaps between clock readings near 1.77e9 (multiples of 2^-22 s, so floats:
+  -- ~10 ms apart, jittered by a fixed LCG over 2000 values: sorted by counting). The size
+  -- of a plain dump says how they are kept (the header, then 4 bytes a sample as floats,
+  -- 8 as doubles: the format, by hand); the order from table.sort of the same numbers.
+  local d = t.tmpdir()
+  stats.new():dump(d .. "/empty.bin")
+  local head = #t.read(d .. "/empty.bin")
+  local a, xs = stats.new(), {}
+  local x, clock = 12345, 1771234500.0014184
+  for i = 1, 100000 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local next_clock = clock + 0.0095 + (x % 2000) * 1e-6
+    xs[i] = next_clock - clock
+    clock = next_clock
+  end
+  a:add_many(xs)
+  local want = {}
+  for i, v in ipairs(xs) do want[i] = v end
+  table.sort(want)
+  a:sort()
+  t.eq(a:values(#xs), want)
+  local n = #xs
+  local p50 = a:percentile(50)
+  -- a dump of runs, loaded, then made unsorted by a sample below the rest: a plain dump
+  -- of 4 bytes a sample (the load kept floats)
+  a:dump(d .. "/runs.bin")
+  t.eq(t.read(d .. "/runs.bin"):sub(1, 8), "llmdruns")
+  local b = stats.load(d .. "/runs.bin")
+  t.eq(b:values(n), want)
+  t.eq(stats.mann_whitney(a, b).p, 1.0)
+  b:add(0.0)
+  b:dump(d .. "/b.bin")
+  t.eq(#t.read(d .. "/b.bin"), head + 4 * (n + 1))
+  -- sorted, not widened: the same with the sorted accumulator made unsorted
+  a:add(0.0)
+  a:dump(d .. "/a.bin")
+  t.eq(#t.read(d .. "/a.bin"), head + 4 * (n + 1))
+  local c = stats.load(d .. "/a.bin")
+  t.eq(#t.read(d .. "/a.bin"), head + 4 * (n + 1))
+  t.eq(c:percentile(0), 0.0)
+  -- widened after: 0.1 is no float; then 8 bytes a sample, the same order and answers
+  c:add(0.1)
+  c:dump(d .. "/c.bin")
+  t.eq(#t.read(d .. "/c.bin"), head + 8 * (n + 2))
+  table.insert(want, 1, 0.0)
+  want[#want + 1] = 0.1 -- (above every gap)
+  t.eq(stats.load(d .. "/c.bin"):values(n + 2), want)
+  t.eq(c:values(n + 2), want)
+  -- the median of n + 2 samples: numpy's linear at h = (n + 1) / 2 = 50000.5, between
+  -- the 0-based 50000th and the next, its lerp from the upper one's side at t = 0.5
+  local lo, hi = want[50001], want[50002]
+  t.eq(c:percentile(50), hi - (hi - lo) * 0.5)
+  t.ok(c:percentile(50) >= p50, "the median moved up")
 end)
 
 t.test("s:values(max): the kept samples ascending; nil above max or for a sketch", function()

@@ -72,6 +72,15 @@ static double ref_nearest(const double *sorted, size_t n, double p)
     return sorted[n - 1];
 }
 
+/* Sample i of s as kept (floats or doubles, Stats.f32): read through stats_samples, the
+   one reader that does not widen them. */
+static double kept(const Stats *s, size_t i)
+{
+    double x;
+    stats_samples(s, i, 1, &x);
+    return x;
+}
+
 static int same(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));
@@ -1036,8 +1045,8 @@ int main(void)
             CHECK(rc == 0 || (kind == 2 && rc == -4));
             CHECK(a.sorted == 1);
             for (size_t i = 0; i < n; i++)
-                if (!(a.v[i] == ref[i]) && bad++ < 5)
-                    fprintf(stderr, "  kind %d: sorted[%zu] = %g, qsort = %g\n", kind, i, a.v[i],
+                if (!(kept(&a, i) == ref[i]) && bad++ < 5)
+                    fprintf(stderr, "  kind %d: sorted[%zu] = %g, qsort = %g\n", kind, i, kept(&a, i),
                             ref[i]);
             stats_free(&a);
             stats_free(&b);
@@ -1134,16 +1143,16 @@ int main(void)
             size_t at = 0;
             for (size_t k = 0; k < KEYS; k++)
                 for (uint64_t c = 0; c < ca[k]; c++, at++)
-                    if (!(a.v[at] == ((double)k + off) * q) && bad++ < 5)
+                    if (!(kept(&a, at) == ((double)k + off) * q) && bad++ < 5)
                         fprintf(stderr, "  kind %d: a sorted[%zu] = %.17g, want key %zu\n", kind,
-                                at, a.v[at], k);
+                                at, kept(&a, at), k);
             at = 0;
             for (size_t k = 0; k < KEYS; k++)
                 for (uint64_t c = 0; c < cb[k]; c++, at++)
-                    if (!(b.v[at] == ((double)k + off) * q) && bad++ < 5)
+                    if (!(kept(&b, at) == ((double)k + off) * q) && bad++ < 5)
                         fprintf(stderr, "  kind %d: b sorted[%zu] = %.17g, want key %zu\n", kind,
-                                at, b.v[at], k);
-            CHECK(a.sorted == 1 && b.sorted == 1 && (kind != 2 || b.v[NB - 1] == 1000.0));
+                                at, kept(&b, at), k);
+            CHECK(a.sorted == 1 && b.sorted == 1 && (kind != 2 || kept(&b, NB - 1) == 1000.0));
             stats_free(&a);
             stats_free(&b);
             stats_free(&s);
@@ -1300,14 +1309,15 @@ int main(void)
                 CHECK(s.sorted == 1);
                 size_t zs = 0, zneg = 0; /* the sort's zeros: as many -0.0 first */
                 for (size_t i = 0; i < n; i++) {
-                    if (s.v[i] == 0) {
-                        zneg += signbit(s.v[i]) != 0;
+                    double xi = kept(&s, i);
+                    if (xi == 0) {
+                        zneg += signbit(xi) != 0;
                         zs++;
                         continue;
                     }
-                    if (memcmp(&s.v[i], &ref[i], sizeof ref[i]) != 0 && bad++ < 5)
+                    if (memcmp(&xi, &ref[i], sizeof ref[i]) != 0 && bad++ < 5)
                         fprintf(stderr, "  kind %d, lane %d, n %zu: [%zu] %.17g want %.17g\n", kind,
-                                portable, n, i, s.v[i], ref[i]);
+                                portable, n, i, xi, ref[i]);
                 }
                 if ((zs != nz || zneg != neg) && bad++ < 5)
                     fprintf(stderr, "  kind %d, lane %d: %zu zeros (%zu -0.0), want %zu (%zu)\n",
@@ -1641,7 +1651,8 @@ int main(void)
             CHECK(stats_add_range(&m, &w, 4999, 3) == STATS_OK && m.f32 == 0 && m.n == n);
             stats_samples(&m, n - 4, 4, got);
             CHECK(got[0] == xs[n - 4] && got[1] == xs[4999] && got[2] == 0.1 && got[3] == xs[5000]);
-            /* the readers that widen (a second query sorts, MWU) and rank, which does not */
+            /* the readers that widen (MWU sorts: these samples have too many values for
+               counts, so they are widened and sorted as doubles) and rank, which does not */
             StatsMWU a, b;
             CHECK(stats_mann_whitney(&f, &w, &a) == STATS_OK && f.f32 == 0);
             CHECK(stats_mann_whitney(&d, &w, &b) == STATS_OK);
@@ -1659,6 +1670,105 @@ int main(void)
         CHECK(bad == 0);
         free(xs);
         free(sorted);
+    }
+
+    /*
+    ** Sorted as floats (stats.c quantum_sort on the float store): the samples back bit for
+    ** bit as a sort of the same samples kept as doubles gives them (a twin widened from
+    ** the first sample), and as qsort orders them (the reference); no widening where the
+    ** counting sort applies, a widening where it does not (a -0.0 among +0.0: then the
+    ** double sort places them, as it always did; values too fine for counts). Kinds, n =
+    ** 100 000 (counts allowed: at most n / 8 = 12 500 values): 0 clock gaps of 2^-22 s
+    ** less 3000 of them (negatives, +0.0, ties: 10 000 values); 1 the same with -0.0 at
+    ** three places; 2 float subnormals k 2^-149, of both signs (normal doubles); 3
+    ** uniform floats in [0, 1) (too many values: widened). Then the sorted store widened
+    ** by a sample that is not a float (4/3, above every one: still sorted) and asked
+    ** again; and Mann-Whitney of the floats against doubles, read as kept.
+    */
+    TEST("floats sorted as floats: the double sort's samples, bit for bit; widened after")
+    {
+        const size_t n = 100000;
+        const int keeps[] = {1, 0, 1, 0}; /* f32 after the sort */
+        const double pq[] = {0, 1, 25, 50, 90, 99, 99.9, 100};
+        double *xs = malloc(n * sizeof *xs), *ref = malloc(n * sizeof *ref);
+        int bad = 0;
+        for (int kind = 0; kind < 4; kind++)
+            for (int portable = 0; portable <= 2; portable++) {
+                for (size_t i = 0; i < n; i++) {
+                    double k = floor(uniform() * 10000);
+                    xs[i] = kind <= 1   ? ldexp(k - 3000, -22)
+                            : kind == 2 ? ldexp(k - 5000, -149)
+                                        : (double)(float)uniform();
+                    if (kind == 1 && (i == 7 || i == n / 2 || i == n - 1))
+                        xs[i] = -0.0;
+                }
+                memcpy(ref, xs, n * sizeof *ref);
+                qsort(ref, n, sizeof *ref, cmp_double);
+                Stats f, d, g, gd;
+                stats_init(&f, 0);
+                stats_init(&d, 0);
+                stats_init(&g, 0);
+                stats_init(&gd, 0);
+                f.portable = d.portable = g.portable = gd.portable = portable;
+                stats_widen(&d);
+                stats_widen(&gd);
+                CHECK(stats_add_many(&f, xs, n) == STATS_OK && f.f32 == 1 && f.sorted == 0);
+                CHECK(stats_add_many(&d, xs, n) == STATS_OK && d.f32 == 0);
+                /* the other sample of the test: 80 000 of xs in another order, kept both
+                   ways (enough to be sorted by counting too) */
+                for (size_t i = 0; i < 80000; i++) {
+                    CHECK(stats_add(&g, xs[i * 7919 % n]) == STATS_OK);
+                    CHECK(stats_add(&gd, xs[i * 7919 % n]) == STATS_OK);
+                }
+                CHECK(g.f32 == 1);
+                stats_sort(&f);
+                stats_sort(&d);
+                if (f.f32 != keeps[kind] && bad++ < 5)
+                    fprintf(stderr, "  kind %d, lane %d: f32 %d after the sort, want %d\n", kind,
+                            portable, f.f32, keeps[kind]);
+                CHECK(f.sorted == 1);
+                size_t zneg = 0, rneg = 0;
+                for (size_t i = 0; i < n; i++) {
+                    double a = kept(&f, i), b = kept(&d, i);
+                    zneg += a == 0 && signbit(a);
+                    rneg += ref[i] == 0 && signbit(ref[i]);
+                    if ((memcmp(&a, &b, sizeof a) != 0 || !(a == ref[i])) && bad++ < 5)
+                        fprintf(stderr, "  kind %d, lane %d: [%zu] %.17g, doubles %.17g, qsort %.17g\n",
+                                kind, portable, i, a, b, ref[i]);
+                }
+                CHECK(zneg == rneg && zneg == (kind == 1 ? 3u : 0u));
+                for (int i = 0; i < 8; i++) {
+                    double a = stats_percentile(&f, pq[i], STATS_LINEAR);
+                    double b = stats_percentile(&d, pq[i], STATS_NEAREST);
+                    bad += !same(a, stats_percentile(&d, pq[i], STATS_LINEAR));
+                    bad += !same(a, ref_linear(ref, n, pq[i]));
+                    bad += !same(stats_percentile(&f, pq[i], STATS_NEAREST), b);
+                    bad += !same(b, ref_nearest(ref, n, pq[i]));
+                }
+                CHECK(f.f32 == keeps[kind]); /* the look-ups read the floats */
+                StatsMWU m1, m2, m3;
+                CHECK(stats_mann_whitney(&f, &g, &m1) == STATS_OK);
+                CHECK(stats_mann_whitney(&d, &gd, &m2) == STATS_OK);
+                CHECK(stats_mann_whitney(&g, &d, &m3) == STATS_OK);
+                CHECK(m1.u == m2.u && m1.z == m2.z && m1.p == m2.p && m1.var == m2.var);
+                CHECK(m3.u == (double)n * (double)g.n - m1.u);
+                CHECK(f.f32 == keeps[kind] && (keeps[kind] == 0 || g.f32 == 1));
+                /* widened after the sort: the same samples, one more, still sorted */
+                CHECK(stats_add(&f, 4.0 / 3) == STATS_OK && f.f32 == 0 && f.sorted == 1);
+                CHECK(stats_add(&d, 4.0 / 3) == STATS_OK && d.sorted == 1);
+                CHECK(memcmp(f.v, d.v, (n + 1) * sizeof *f.v) == 0);
+                for (int i = 0; i < 8; i++)
+                    bad += !same(stats_percentile(&f, pq[i], STATS_LINEAR),
+                                 stats_percentile(&d, pq[i], STATS_LINEAR));
+                CHECK(stats_percentile(&f, 100, STATS_LINEAR) == 4.0 / 3);
+                stats_free(&f);
+                stats_free(&d);
+                stats_free(&g);
+                stats_free(&gd);
+            }
+        CHECK(bad == 0);
+        free(xs);
+        free(ref);
     }
 
     /* stats_save, samples added, widened, restored: the saved samples as they are now */

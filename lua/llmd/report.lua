@@ -252,10 +252,14 @@ end
 -- or its drain-reduced rate (llmd.loadpoints.THROUGHPUT_DEFINITION): that throughput, which
 -- the ladder ranks and Welch's test on the repeats reads (their samples), not the harness's
 -- completed / window, whose last answers' latency lowers it; the harness's figure is the
--- fifth value returned, and in the text beside it ("; harness 3.887").
+-- fifth value returned, and in the text beside it ("; harness 3.887"). other (optional): the
+-- other run's figure of key, printed beside this one: as many more decimals as part the two
+-- where they differ (metrics.decimals_apart: 35.406 against 35.35 ms "35.41" and "35.35", never
+-- "35.4" twice, which reads as one figure).
 local DEFINED = { throughput_req_s = { "achieved_rps", "harness_rps" },
   throughput_tok_s = { "output_tps", "harness_tps" } }
-local function run_figure(run, points, key)
+local function run_figure(run, points, key, other)
+  local apart = type(other) == "number" and { limit = other } or nil
   local one = #points == 1 and points[1] or nil
   if one and one.rate_basis and DEFINED[key] then
     local n = (one.repeats or 1) >= 2 and one.repeats or nil
@@ -268,17 +272,17 @@ local function run_figure(run, points, key)
     local parts = {}
     if n then parts[1] = ("mean of %d"):format(n) end
     if h ~= nil then parts[#parts + 1] = "harness " .. T.helpers.num(h, tonumber(m.format:match("%.(%d)f") or 0)) end
-    local text = metrics.format(key, v) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
+    local text = metrics.format(key, v, nil, apart) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
     return v, text, nil, n, h
   end
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
-    if v ~= nil then return v, metrics.format(key, v) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats end
+    if v ~= nil then return v, metrics.format(key, v, nil, apart) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats end
     return nil, metrics.format(key, nil, p.na[key]), p.na[key], p.repeats
   end
   local v, w = run.overall.values[key], run.overall.na[key]
-  return v, metrics.format(key, v, w), v == nil and w or nil, nil
+  return v, metrics.format(key, v, w, apart), v == nil and w or nil, nil
 end
 M.run_figure = run_figure
 
@@ -354,6 +358,11 @@ local function perf_row(key, ctx)
   local ra, rb = A.run, B.run
   local va, ta, wa, na_, ha = run_figure(ra, ctx.pa, key)
   local vb, tb, wb, nb_, hb = run_figure(rb, ctx.pb, key)
+  -- two figures that differ, each printed apart from the other (the row compares them)
+  if type(va) == "number" and type(vb) == "number" and va ~= vb then
+    ta = select(2, run_figure(ra, ctx.pa, key, vb))
+    tb = select(2, run_figure(rb, ctx.pb, key, va))
+  end
   local repeats = na_ ~= nil and nb_ ~= nil
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
@@ -4837,7 +4846,11 @@ local function summary(model, A, B)
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed and not ev.same_load then
+      elseif is_bound(ca) and is_bound(cb) and (ev.verdict == "unknown" or ev.within_noise) then
+        -- (only where the evidence compares nothing, "both lower bounds: not compared", or
+        -- finds their spans apart within the noise of their rates: two bounds whose spans
+        -- overlap with an upper end on one side, a ceiling, are compared as ranges, and the
+        -- sentences below say so as the Evidence does, never "neither is known": fixd46)
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)

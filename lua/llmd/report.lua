@@ -278,7 +278,9 @@ local function run_figure(run, points, key, other)
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
-    if v ~= nil then return v, metrics.format(key, v, nil, apart) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats end
+    if v ~= nil then
+      return v, metrics.format(key, v, nil, apart) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats
+    end
     return nil, metrics.format(key, nil, p.na[key]), p.na[key], p.repeats
   end
   local v, w = run.overall.values[key], run.overall.na[key]
@@ -3157,6 +3159,30 @@ local function open_ends_text(A, B, ca, cb)
   return table.concat(parts, " and ")
 end
 
+-- Two lower bounds that no evidence compares (decision.capacity_evidence's "unknown": one run
+-- per load on some side), where at least one ends at its run's ceiling (the most any of its
+-- loads achieved): the spans the measured loads give them, as the Delta reads them, and that
+-- they overlap: "x's capacity lies between 20.00 req/s and its ceiling, 24.00 req/s, y's at
+-- 22.00 req/s or above: they overlap, so either may be higher". nil where both are open above
+-- (nothing but two bounds to say). The one text of the Evidence and the Summary (fixd46).
+-- rate: the formatter of a rate in the figures' unit.
+local function bound_spans_text(A, B, ca, cb, rate)
+  if not (is_bound(ca) and is_bound(cb)) then return nil end
+  local parts, any_top = {}, false
+  for i, x in ipairs { { A, ca }, { B, cb } } do
+    local lo, hi = decision.capacity_span(x[2])
+    local who = i == 1 and ("%s's capacity"):format(x[1].label) or ("%s's"):format(x[1].label)
+    if hi ~= math.huge then
+      any_top = true
+      parts[#parts + 1] = ("%s lies between %s and its ceiling, %s"):format(who, rate(lo), rate(hi))
+    else
+      parts[#parts + 1] = ("%s at %s or above"):format(who, rate(lo))
+    end
+  end
+  if not any_top then return nil end
+  return table.concat(parts, ", ") .. ": they overlap, so either may be higher"
+end
+
 -- What the repeat whose failures stand out had, in words (od: {a =, b =} of
 -- decision.error_slo_dispersion, d.cause: decision.failures_kind), decision.FAILURE_WORDS'
 -- in_one: "a crash in one" only where the files say errors; "timeouts in one repeat: a queue
@@ -3277,7 +3303,10 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     if #nm > 0 then
       return ("non-monotone, no capacity read: %s; not compared"):format(table.concat(nm, "; "))
     end
-    if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
+    if is_bound(ca) and is_bound(cb) then
+      local spans = bound_spans_text(A, B, ca, cb, rate)
+      return spans and ("both lower bounds: %s, no winner"):format(spans) or "both lower bounds: not compared"
+    end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       return "both fail at their lowest load: not compared"
     end
@@ -4855,9 +4884,12 @@ local function summary(model, A, B)
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
         -- (one run's results in both folders: no advice, nothing measured would tell it from itself)
-        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher%s.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
-          B.label, (ev.within_noise and ev.noise) and ("; " .. decision.capacity_noise_text(ev.noise, rate_text,
+        -- (where one ends at its ceiling, the spans and their overlap, as the Evidence says them)
+        local spans = not ev.within_noise and bound_spans_text(A, B, ca, cb, rate_text)
+        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: %s neither "
+          .. "run is named higher%s.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, spans and (spans .. ";") or "neither is known, so",
+          (ev.within_noise and ev.noise) and ("; " .. decision.capacity_noise_text(ev.noise, rate_text,
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)) or "",
           model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then

@@ -316,13 +316,13 @@ function M.old_gpus(doc, run)
     .. "replicas (replicas %s): one replica's, so its per-GPU figures are N/A"):format(run.gpus, reps)
 end
 
--- The command that reads a workspace's results again (analyze.lua --reextract), its path as
--- one shell word.
 -- A path as one shell word: bare where it holds nothing a shell reads, else single-quoted.
 local function shell_word(path)
   return path:match("^[%w@%%+=:,./_%-]+$") and path or "'" .. path:gsub("'", "'\"'\"'") .. "'"
 end
 
+-- The command that reads a workspace's results again (analyze.lua --reextract), its path as
+-- one shell word.
 function M.reextract_command(path)
   return ("`llmdlua analyze.lua %s --reextract`"):format(shell_word(path))
 end
@@ -460,7 +460,8 @@ function M.templates_note(w, names)
     .. "(whose charts lack what this one draws) or your own edits, used as %s; to draw with this version's, "
     .. "delete %s from %s (your edits go with %s) and run %s again: a missing template is copied in from %s")
     :format(#names, one and "differs" or "differ", table.concat(names, ", "), one and "a copy" or "copies",
-    one and "it is" or "they are", one and "it" or "them", shell_word(dir), one and "it" or "them", "`llmdlua analyze.lua " .. shell_word(w.path) .. "`", host.root .. "/templates")
+    one and "it is" or "they are", one and "it" or "them", shell_word(dir), one and "it" or "them",
+    "`llmdlua analyze.lua " .. shell_word(w.path) .. "`", host.root .. "/templates")
 end
 
 local function copy_templates(w, from)

@@ -161,6 +161,10 @@ local ok, err = pcall(function()
   io.write(("Comparison report written to: %s%s\n"):format(model.path,
     reextracted and " (metrics re-extracted from the results)" or ""))
   io.write(cmp.html_line(model))
+  -- the workspace's templates that are not this version's (older copies, or edits): said
+  -- once, never rewritten (fixd46: a workspace made before fixh45 drew the one-point cap)
+  local note = cmp.templates_note(w, cmp.templates_differ(w))
+  if note then io.write(note, "\n") end
   chart_failures = model.chart_failures
 end)
 if not ok then

@@ -1802,14 +1802,30 @@ function M.render(list, templates, out_dir, gp)
   return list
 end
 
+-- Printed, is a chart of this SVG (its viewBox, gnuplot's canvas) larger on a page turned
+-- sideways? Only one wider than the 900 units of the one-column charts (latency_throughput's
+-- two columns of panels, 1220 wide; the one-load-point panels side by side, 400 each): on a
+-- Letter or A4 page upright its 12-unit labels printed at about 5 pt (fixd46: the 6-panel chart
+-- was unreadable). The page areas (pt) the report's print CSS gives a chart, room left for its
+-- heading and notes: upright 540 x 600, sideways 736 x 432 (its max-height, 6 in); sideways
+-- where that scales the canvas up. false where the SVG has no viewBox.
+function M.print_landscape(svg)
+  local w, h = tostring(svg):match('viewBox="%s*[-%d.]+%s+[-%d.]+%s+([%d.]+)%s+([%d.]+)%s*"')
+  w, h = tonumber(w), tonumber(h)
+  if not (w and h and w > 0 and h > 0) or w <= 1000 then return false end
+  return math.min(736 / w, 432 / h) > math.min(540 / w, 600 / h)
+end
+
 -- For the report templates: { list = charts (each with name, title, available, reason,
--- notes, file, svg_inline), available = any drawn, note = why there are none (or nil) }.
+-- notes, file, svg_inline, print_landscape: M.print_landscape), available = any drawn, note =
+-- why there are none (or nil) }.
 function M.section(list, note)
   local html = require "llmd.html"
   local any = false
   for i, c in ipairs(list) do
     if c.svg then
       c.svg_inline = html.inline_svg(c.svg, ("c%d-"):format(i), c.title)
+      c.print_landscape = M.print_landscape(c.svg)
       any = true
     end
     c.drawn = c.svg ~= nil

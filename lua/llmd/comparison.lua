@@ -316,11 +316,15 @@ function M.old_gpus(doc, run)
     .. "replicas (replicas %s): one replica's, so its per-GPU figures are N/A"):format(run.gpus, reps)
 end
 
+-- A path as one shell word: bare where it holds nothing a shell reads, else single-quoted.
+local function shell_word(path)
+  return path:match("^[%w@%%+=:,./_%-]+$") and path or "'" .. path:gsub("'", "'\"'\"'") .. "'"
+end
+
 -- The command that reads a workspace's results again (analyze.lua --reextract), its path as
 -- one shell word.
 function M.reextract_command(path)
-  local q = path:match("^[%w@%%+=:,./_%-]+$") and path or "'" .. path:gsub("'", "'\"'\"'") .. "'"
-  return ("`llmdlua analyze.lua %s --reextract`"):format(q)
+  return ("`llmdlua analyze.lua %s --reextract`"):format(shell_word(path))
 end
 
 -- A run model saved before saturation was judged without the drain (doc: run_model.json,
@@ -419,6 +423,45 @@ function M.template_path(tdir, name)
   local p = tdir .. "/" .. name
   if lfs.attributes(p, "mode") == "file" then return p end
   return host.root .. "/templates/" .. name
+end
+
+-- The workspace's own templates (WORKSPACE/templates/) that differ from this llmdlua's, by
+-- name ("charts/latency_throughput.gp"): a copy made by an earlier version, or the user's
+-- edits. The copies carry no version marker, so the two cannot be told apart: analyze.lua
+-- draws with them as they are (never rewriting the user's files) and says once which they
+-- are and how to take this version's (M.templates_note).
+function M.templates_differ(w)
+  local own, out = w.path .. "/templates", {}
+  if own == host.root .. "/templates" then return out end
+  local names = {}
+  for _, n in ipairs(M.TEMPLATES) do names[#names + 1] = n end
+  for _, n in ipairs(M.CHART_TEMPLATES) do names[#names + 1] = n end
+  local function read(p)
+    local f = io.open(p, "rb")
+    if not f then return nil end
+    local text = f:read("a")
+    f:close()
+    return text
+  end
+  for _, name in ipairs(names) do
+    local mine = read(own .. "/" .. name)
+    if mine and mine ~= read(host.root .. "/templates/" .. name) then out[#out + 1] = name end
+  end
+  return out
+end
+
+-- One line saying which of the workspace's templates differ from this version's (names:
+-- M.templates_differ) and how to refresh them; nil where none does.
+function M.templates_note(w, names)
+  if #names == 0 then return nil end
+  local dir = w.path .. "/templates"
+  local one = #names == 1
+  return ("Note: %d of the workspace's templates %s from this llmdlua's (%s): %s made by an earlier version "
+    .. "(whose charts lack what this one draws) or your own edits, used as %s; to draw with this version's, "
+    .. "delete %s from %s (your edits go with %s) and run %s again: a missing template is copied in from %s")
+    :format(#names, one and "differs" or "differ", table.concat(names, ", "), one and "a copy" or "copies",
+    one and "it is" or "they are", one and "it" or "them", shell_word(dir), one and "it" or "them",
+    "`llmdlua analyze.lua " .. shell_word(w.path) .. "`", host.root .. "/templates")
 end
 
 local function copy_templates(w, from)

@@ -252,10 +252,14 @@ end
 -- or its drain-reduced rate (llmd.loadpoints.THROUGHPUT_DEFINITION): that throughput, which
 -- the ladder ranks and Welch's test on the repeats reads (their samples), not the harness's
 -- completed / window, whose last answers' latency lowers it; the harness's figure is the
--- fifth value returned, and in the text beside it ("; harness 3.887").
+-- fifth value returned, and in the text beside it ("; harness 3.887"). other (optional): the
+-- other run's figure of key, printed beside this one: as many more decimals as part the two
+-- where they differ (metrics.decimals_apart: 35.406 against 35.35 ms "35.41" and "35.35", never
+-- "35.4" twice, which reads as one figure).
 local DEFINED = { throughput_req_s = { "achieved_rps", "harness_rps" },
   throughput_tok_s = { "output_tps", "harness_tps" } }
-local function run_figure(run, points, key)
+local function run_figure(run, points, key, other)
+  local apart = type(other) == "number" and { limit = other } or nil
   local one = #points == 1 and points[1] or nil
   if one and one.rate_basis and DEFINED[key] then
     local n = (one.repeats or 1) >= 2 and one.repeats or nil
@@ -268,17 +272,19 @@ local function run_figure(run, points, key)
     local parts = {}
     if n then parts[1] = ("mean of %d"):format(n) end
     if h ~= nil then parts[#parts + 1] = "harness " .. T.helpers.num(h, tonumber(m.format:match("%.(%d)f") or 0)) end
-    local text = metrics.format(key, v) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
+    local text = metrics.format(key, v, nil, apart) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
     return v, text, nil, n, h
   end
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
-    if v ~= nil then return v, metrics.format(key, v) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats end
+    if v ~= nil then
+      return v, metrics.format(key, v, nil, apart) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats
+    end
     return nil, metrics.format(key, nil, p.na[key]), p.na[key], p.repeats
   end
   local v, w = run.overall.values[key], run.overall.na[key]
-  return v, metrics.format(key, v, w), v == nil and w or nil, nil
+  return v, metrics.format(key, v, w, apart), v == nil and w or nil, nil
 end
 M.run_figure = run_figure
 
@@ -354,6 +360,11 @@ local function perf_row(key, ctx)
   local ra, rb = A.run, B.run
   local va, ta, wa, na_, ha = run_figure(ra, ctx.pa, key)
   local vb, tb, wb, nb_, hb = run_figure(rb, ctx.pb, key)
+  -- two figures that differ, each printed apart from the other (the row compares them)
+  if type(va) == "number" and type(vb) == "number" and va ~= vb then
+    ta = select(2, run_figure(ra, ctx.pa, key, vb))
+    tb = select(2, run_figure(rb, ctx.pb, key, va))
+  end
   local repeats = na_ ~= nil and nb_ ~= nil
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
@@ -3148,6 +3159,30 @@ local function open_ends_text(A, B, ca, cb)
   return table.concat(parts, " and ")
 end
 
+-- Two lower bounds that no evidence compares (decision.capacity_evidence's "unknown": one run
+-- per load on some side), where at least one ends at its run's ceiling (the most any of its
+-- loads achieved): the spans the measured loads give them, as the Delta reads them, and that
+-- they overlap: "x's capacity lies between 20.00 req/s and its ceiling, 24.00 req/s, y's at
+-- 22.00 req/s or above: they overlap, so either may be higher". nil where both are open above
+-- (nothing but two bounds to say). The one text of the Evidence and the Summary (fixd46).
+-- rate: the formatter of a rate in the figures' unit.
+local function bound_spans_text(A, B, ca, cb, rate)
+  if not (is_bound(ca) and is_bound(cb)) then return nil end
+  local parts, any_top = {}, false
+  for i, x in ipairs { { A, ca }, { B, cb } } do
+    local lo, hi = decision.capacity_span(x[2])
+    local who = i == 1 and ("%s's capacity"):format(x[1].label) or ("%s's"):format(x[1].label)
+    if hi ~= math.huge then
+      any_top = true
+      parts[#parts + 1] = ("%s lies between %s and its ceiling, %s"):format(who, rate(lo), rate(hi))
+    else
+      parts[#parts + 1] = ("%s at %s or above"):format(who, rate(lo))
+    end
+  end
+  if not any_top then return nil end
+  return table.concat(parts, ", ") .. ": they overlap, so either may be higher"
+end
+
 -- What the repeat whose failures stand out had, in words (od: {a =, b =} of
 -- decision.error_slo_dispersion, d.cause: decision.failures_kind), decision.FAILURE_WORDS'
 -- in_one: "a crash in one" only where the files say errors; "timeouts in one repeat: a queue
@@ -3268,7 +3303,10 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     if #nm > 0 then
       return ("non-monotone, no capacity read: %s; not compared"):format(table.concat(nm, "; "))
     end
-    if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
+    if is_bound(ca) and is_bound(cb) then
+      local spans = bound_spans_text(A, B, ca, cb, rate)
+      return spans and ("both lower bounds: %s, no winner"):format(spans) or "both lower bounds: not compared"
+    end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       return "both fail at their lowest load: not compared"
     end
@@ -4837,14 +4875,21 @@ local function summary(model, A, B)
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed and not ev.same_load then
+      elseif is_bound(ca) and is_bound(cb) and (ev.verdict == "unknown" or ev.within_noise) then
+        -- (only where the evidence compares nothing, "both lower bounds: not compared", or
+        -- finds their spans apart within the noise of their rates: two bounds whose spans
+        -- overlap with an upper end on one side, a ceiling, are compared as ranges, and the
+        -- sentences below say so as the Evidence does, never "neither is known": fixd46)
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
         -- (the Verdict's advice, one for both: where each bound's capacity lies, settle_text)
         -- (one run's results in both folders: no advice, nothing measured would tell it from itself)
-        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
-          .. "known, so neither run is named higher%s.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
-          B.label, (ev.within_noise and ev.noise) and ("; " .. decision.capacity_noise_text(ev.noise, rate_text,
+        -- (where one ends at its ceiling, the spans and their overlap, as the Evidence says them)
+        local spans = not ev.within_noise and bound_spans_text(A, B, ca, cb, rate_text)
+        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: %s neither "
+          .. "run is named higher%s.%s"):format(phrase, capacity_text(ca), A.label, capacity_text(cb),
+          B.label, spans and (spans .. ";") or "neither is known, so",
+          (ev.within_noise and ev.noise) and ("; " .. decision.capacity_noise_text(ev.noise, rate_text,
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)) or "",
           model.identical and "" or (" " .. settle_text(model, A, B, ca, cb)))
       elseif ev.steps_cannot_order then

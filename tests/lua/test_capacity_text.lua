@@ -1511,3 +1511,56 @@ t.test("fixk45 1: a load saturated below what was sent, more than offered, says 
     .. "no load was sustained")
   t.lacks(cap.reason, "only")
 end)
+
+-- fixd46 3: two lower bounds from repeats whose ranges overlap, one ending at its run's ceiling:
+-- the Summary says what the Headline's evidence says (the ranges, "either may be higher"),
+-- never "neither is known" (it follows the evidence's verdict, not a test of its own).
+t.test("fixd46 3: overlapping lower bounds from repeats, one under its ceiling: the Summary reads them as ranges", function()
+  local slo = "ttft_p90_ms=200"
+  -- repeats: x meets the SLO everywhere and saturates at 30 req/s offered (achieved 24, 23.5,
+  -- 24.3): >= the means at 20, (20 + 19.8 + 20.1) / 3 = 19.97, under its ceiling, the mean at
+  -- 30, (24 + 23.5 + 24.3) / 3 = 23.93; y meets it by the means at 26 (150, 190, 240 ms: mean
+  -- 193.3), its repeats' upper ends fail there: >= 26 by the means, the repeats allow >=
+  -- (22 + 21.8 + 22.1) / 3 = 21.97, no upper end. By hand they overlap over 21.97-23.93, y's
+  -- open above: either may be higher (main: the Summary said "neither is known")
+  local x = t.repeats_run { { 10, { { 10, 50 }, { 10.1, 52 }, { 9.9, 51 } } },
+    { 20, { { 20, 60 }, { 19.8, 62 }, { 20.1, 61 } } }, { 30, { { 24, 70 }, { 23.5, 72 }, { 24.3, 71 } } } }
+  local y = t.repeats_run { { 10, { { 10, 50 }, { 10.1, 52 }, { 9.9, 51 } } },
+    { 22, { { 22, 60 }, { 21.8, 62 }, { 22.1, 61 } } }, { 26, { { 26, 150 }, { 26.1, 190 }, { 25.9, 240 } } } }
+  local m = t.xy_model(x, y, slo)
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.open_range }, { "not shown to differ", true })
+  t.contains(m.headline[1].evidence, "ranges 19.97–23.93 req/s (A) and ≥ 21.97 req/s (B)")
+  t.contains(m.headline[1].evidence, "either may be higher, no winner")
+  t.lacks(m.summary, "neither is known")
+  t.contains(m.summary, "the repeats allow 19.97–23.93 req/s) for x, ≥ 26.00 req/s by the means (never violated; "
+    .. "the repeats allow ≥ 21.97 req/s) for y: either may be higher; the ranges the repeats allow")
+end)
+
+-- fixd46 3: the same without repeats: the evidence compares nothing (one run per load), but
+-- where a bound ends at its run's ceiling the Evidence and the Summary say, in one text, the
+-- spans the Delta reads and that they overlap, never "not compared" / "neither is known".
+t.test("fixd46 3: overlapping lower bounds from one run per load, one under its ceiling: spans in Evidence and "
+  .. "Summary", function()
+  local function run(pts)
+    local st = {}
+    for i, p in ipairs(pts) do
+      st[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0 } }
+    end
+    return t.with_samples(t.run_of(st))
+  end
+  -- x meets TTFT p90 <= 200 ms everywhere and saturates at 30 req/s offered (achieving 24): >= 20,
+  -- its ceiling 24; y meets it everywhere up to 22: >= 22, no upper end. By hand: 20-24 and 22
+  -- up overlap over 22-24 (the Delta: 22 - 24 = -2.00 req/s or more)
+  local m = t.xy_model(run { { 10, 10, 50 }, { 20, 20, 60 }, { 30, 24, 70 } },
+    run { { 10, 10, 50 }, { 20, 20, 60 }, { 22, 22, 70 } }, "ttft_p90_ms=200")
+  t.eq(m.headline[1].delta_text, "-2.00 req/s or more, no upper end (either may be higher)")
+  local spans = "x's capacity lies between 20.00 req/s and its ceiling, 24.00 req/s, y's at 22.00 req/s or above: "
+    .. "they overlap, so either may be higher"
+  t.eq(m.headline[1].evidence, "both lower bounds: " .. spans .. ", no winner")
+  t.contains(m.summary, "for y: " .. spans .. "; neither run is named higher.")
+  t.lacks(m.summary, "neither is known")
+  -- both open above (no ceiling on either side): two lower bounds, nothing to compare, as before
+  m = t.xy_model(run { { 10, 10, 50 }, { 20, 20, 60 } }, run { { 10, 10, 50 }, { 22, 22, 70 } }, "ttft_p90_ms=200")
+  t.eq(m.headline[1].evidence, "both lower bounds: not compared")
+end)

@@ -1788,9 +1788,15 @@ t.test("printed to PDF: the demo's tables stay inside the text column (no right 
   t.ok(x.ok, x.stderr)
   local width = tonumber(x.stdout:match('<page width="([%d.]+)"'))
   local left, words = math.huge, {}
-  for x0, x1, word in x.stdout:gmatch('<word xMin="([%d.]+)" yMin="[%d.]+" xMax="([%d.]+)" yMax="[%d.]+">([^<]*)</word>') do
-    left = math.min(left, tonumber(x0))
-    words[#words + 1] = { tonumber(x1), word }
+  -- (the upright pages, where the tables are: a chart page turned sideways, fixd46, has its
+  -- own width and its own check below)
+  for pw, ph, body in x.stdout:gmatch('<page width="([%d.]+)" height="([%d.]+)">(.-)</page>') do
+    if tonumber(pw) < tonumber(ph) then
+      for x0, x1, word in body:gmatch('<word xMin="([%d.]+)" yMin="[%d.]+" xMax="([%d.]+)" yMax="[%d.]+">([^<]*)</word>') do
+        left = math.min(left, tonumber(x0))
+        words[#words + 1] = { tonumber(x1), word }
+      end
+    end
   end
   t.ok(width and #words > 1000, "the report's words with their boxes")
   local over = {}
@@ -1798,6 +1804,47 @@ t.test("printed to PDF: the demo's tables stay inside the text column (no right 
     if wd[1] > width - left + 0.01 then over[#over + 1] = ("%s (ends at %.1f)"):format(wd[2], wd[1]) end
   end
   t.eq(#over, 0, ("words past the text's right edge %.2f pt: %s"):format(width - left, table.concat(over, ", ")))
+end)
+
+-- fixd46 (session 45): printed, the 6-panel chart (two columns of panels, a canvas 1220 units
+-- wide) was scaled to the upright page's text width, its 12-unit labels about 5 pt: unreadable.
+-- It gets a page turned sideways and every chart's text prints a quarter larger (print CSS only:
+-- the screen's rules are untouched). pdftotext -bbox's word boxes are about 1.17 times the font
+-- size: on main the chart's axis labels and tics ("throughput", "10000") were 6.23 pt tall
+-- (5.3 pt text) on a 612 x 792 page; now 8.2 pt (7.0 pt text) on 792 x 612.
+t.test("printed to PDF: the 6-panel chart gets a page turned sideways, its labels at 7 pt or more", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "chunked", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(w .. "/comparison_report.html"):find('<figure id="chart-latency_throughput" data-chart="latency_throughput" '
+    .. 'class="print-landscape">', 1, true), "the wide chart is marked to print sideways")
+  local pdf = browser_pdf(w .. "/comparison_report.html")
+  local x = proc.run({ "pdftotext", "-bbox", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
+  t.ok(x.ok, x.stderr)
+  local found
+  for pw, ph, body in x.stdout:gmatch('<page width="([%d.]+)" height="([%d.]+)">(.-)</page>') do
+    if body:find(">Latency</word>", 1, true) and body:find(">TTFT</word>", 1, true) then
+      found = true
+      t.ok(tonumber(pw) > tonumber(ph), ("the chart's page is sideways: %s x %s pt"):format(pw, ph))
+      local n, small = 0, {}
+      for y0, y1, word in body:gmatch('<word xMin="[%d.]+" yMin="([%d.]+)" xMax="[%d.]+" yMax="([%d.]+)">'
+        .. '(%w+)</word>') do
+        if word == "throughput" or word == "10000" then
+          n = n + 1
+          local hgt = tonumber(y1) - tonumber(y0)
+          if hgt < 8 then small[#small + 1] = ("%s %.2f pt"):format(word, hgt) end
+        end
+      end
+      t.ok(n >= 8, "the axis labels and tics printed: " .. n)
+      t.eq(#small, 0, "labels under 8 pt tall (about 7 pt text): " .. table.concat(small, ", "))
+      -- the notes under it printed on that page too, not pushed to the next
+      t.ok(body:find(">lower</word>", 1, true), "the chart's note is on its page")
+      break
+    end
+  end
+  t.ok(found, "the latency chart's page")
+  -- the one-column charts stay upright (900 units: not wider than the page's charts)
+  t.eq(charts.print_landscape('<svg viewBox="0 0 900 480">'), false)
+  t.eq(charts.print_landscape('<svg viewBox="0 0 1220 920">'), true)
 end)
 
 t.test("latency against throughput: a y axis to 100000 ms keeps its label inside the picture", function()

@@ -1023,3 +1023,27 @@ do
       .. "error_rate_pct=1`")
   end)
 end
+
+-- fixd46 (session 45's trial): two runs' figures in one Performance Results row that round to
+-- the same text but differ ("35.4 ms" twice for 35.406 and 35.35) read as one figure: each
+-- gets as many more decimals as part them (metrics.decimals_apart), the same in both cells.
+t.test("Performance Results: two runs' figures that differ never print alike", function()
+  -- vLLM summaries (the detailed file without its per-request lists): TTFT mean 35.406 against
+  -- 35.35 ms. By hand: at the metric's 1 decimal both read "35.4"; at 2, "35.41" and "35.35".
+  -- TTFT p90 is 46.359... in both (the same file): one figure, and its 1 decimal, "46.4".
+  local d = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for k, v in pairs(d) do if type(v) == "table" and v ~= json.null then d[k] = nil end end
+  local dirs = {}
+  for i, v in ipairs { 35.406, 35.35 } do
+    dirs[i] = t.tmpdir()
+    d.mean_ttft_ms = v
+    json.write(dirs[i] .. "/openai-x.json", d)
+  end
+  local w, r = compare { "--a", dirs[1], "--a-label", "A", "--b", dirs[2], "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  t.contains(md, "| TTFT mean | 35.41 ms | 35.35 ms |")
+  t.contains(md, "| TTFT p90 | 46.4 ms | 46.4 ms |")
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find(">35.41 ms<", 1, true) and html:find(">35.35 ms<", 1, true), "the HTML's cells too")
+end)

@@ -358,3 +358,32 @@ t.test("compare.lua --resume of an experiment's workspace is refused, pointing t
   same_tree(before, snapshot(w), "the experiment's workspace as it was")
   t.eq(#t.read(d .. "/cluster/calls.log"), calls, "no cluster call")
 end)
+
+-- fixd46 4: a workspace keeps its own templates (made by an earlier version, or edited), with
+-- no version marker: analyze.lua draws with them as they are, never rewrites them, and says in
+-- one line which differ from this version's and how to take this version's (delete them).
+t.test("analyze.lua names the workspace templates that differ from this version's, and leaves them", function()
+  local w, r = t.compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.lacks(r.stdout, "Note:") -- a fresh copy: nothing to say
+  local gp = w .. "/templates/charts/latency_throughput.gp"
+  local old = "# an older copy\n" .. t.read(gp)
+  t.write(gp, old)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local _, n = r.stdout:gsub("Note: ", "")
+  t.eq(n, 1, r.stdout)
+  find(r.stdout, "Note: 1 of the workspace's templates differs from this llmdlua's (charts/latency_throughput.gp): a "
+    .. "copy made by an earlier version")
+  find(r.stdout, "delete it from " .. w .. "/templates (your edits go with it) and run `llmdlua analyze.lua " .. w
+    .. "` again")
+  t.eq(t.read(gp), old, "the user's file is not rewritten")
+  -- deleted: this version's copied in, and nothing more to say
+  os.remove(gp)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.lacks(r.stdout, "Note:")
+  t.eq(t.read(gp), t.read(ROOT .. "/templates/charts/latency_throughput.gp"))
+end)

@@ -1302,17 +1302,67 @@ local function saturation_of(points, opts)
     -- (M.timed_out) is the overload itself, as at a rate-based load: saturated there, cause
     -- "timeouts", whatever its throughput did (the users that gave up sent again at once, so
     -- the level's successes can still grow while a third of its requests time out)
+    -- a level that failed more requests than the error-rate limit allows otherwise (M.failing:
+    -- errors, or failures of no recorded kind) is one the run did not sustain, whatever its
+    -- throughput did, as at a rate-based load: a failures point (cause "failures"; the first
+    -- such level is kept, failures), the search going on past it (a higher level may still
+    -- plateau or time out); the levels before it are the ones sustained. (fixb46: a level with
+    -- 17.6 % 503s, concurrency 32, was the max sustained throughput.) Failed requests within
+    -- the limit are said beside the figure (within, failed_within).
+    local failures, within = nil, {}
+    local function failures_at(i)
+      local q = points[i]
+      local err = q.values and q.values.error_rate_pct
+      if failures or not finite(err) or err <= 0 then return end
+      local fc = M.failure_cause(q)
+      local ci = q.ci and q.ci.error_rate_pct
+      if not M.failing(q, opts) then
+        within[#within + 1] = { point = i, offered = q.offered, load_type = "concurrency", failed_pct = err,
+          repeats_failed_pct = ci and ci.samples, failure_cause = fc }
+        return
+      end
+      failures = { point = i, offered = q.offered, load_type = "concurrency", achieved_rps = q.achieved_rps,
+        max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
+        failed_pct = err, failure_cause = fc, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+        reason = ("at concurrency %g %.4g %% of the requests failed, more than %s: a load not sustained whatever its "
+          .. "throughput, %s"):format(q.offered, err, M.error_limit(opts).text, M.failures_cause_text(fc)) }
+    end
+    -- a saturated result r (a plateau or timeouts at level i) cut at a failures level below it
+    local function with_failures(r)
+      if failures then
+        r.failures, r.max_sustained_rps = failures, max_before(failures.point)
+        r.reason = r.reason .. ("; at concurrency %g, below it, %.4g %% of the requests failed, more than %s: %s")
+          :format(failures.offered, failures.failed_pct, failures.limit.text,
+            M.failures_cause_text(failures.failure_cause))
+      end
+      r.failed_within = #within > 0 and within or nil
+      r.limit = #within > 0 and M.error_limit(opts) or nil
+      return r
+    end
+    -- the result where no level saturated: the first failures level, else none
+    local function unsaturated(r)
+      if failures then
+        failures.failed_within = #within > 0 and within or nil
+        return failures
+      end
+      r.failed_within = #within > 0 and within or nil
+      r.limit = #within > 0 and M.error_limit(opts) or nil
+      return r
+    end
     local function timed_out_at(i)
       local tout = M.timed_out(points[i], opts)
       if not tout then return nil end
       local q = points[i]
-      return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
-        ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "timeouts", timed_out_pct = tout.timeout_pct,
+      return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
+        max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "timeouts",
+        timed_out_pct = tout.timeout_pct,
         reason = ("at concurrency %g %.4g %% of the requests timed out, more than %s: %s"):format(q.offered,
           tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT) }
     end
     if #points < 2 then
-      return timed_out_at(1)
+      if timed_out_at(1) then return timed_out_at(1) end
+      failures_at(1)
+      return failures
         or { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
     end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
@@ -1323,6 +1373,7 @@ local function saturation_of(points, opts)
     for i = 1, #points do
       local timed_out = timed_out_at(i)
       if timed_out then return timed_out end
+      failures_at(i)
       if i == 1 then goto next_level end
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
@@ -1332,8 +1383,8 @@ local function saturation_of(points, opts)
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
         local thin = too_thin(p, i - 1) or too_thin(q, i)
         if thin then return thin_result(thin) end
-        return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
-          ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
+        return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
+          max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
           reason = ("from concurrency %g to %g throughput grew %s while latency grew %s"):format(
             p.offered, q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100),
             pct_text((lat(q) / lat(p) - 1) * 100)) }
@@ -1346,11 +1397,11 @@ local function saturation_of(points, opts)
       ::next_level::
     end
     if #flat > 0 then
-      return { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
+      return unsaturated { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
         reason = ("no step of concurrency grew throughput by less than %d %% while latency grew (%s; a plateau "
           .. "whose latency does not grow is no queue)"):format(M.PLATEAU_GROWTH * 100, table.concat(flat, "; ")) }
     end
-    return { none = true, max_sustained_rps = max_before(#points + 1),
+    return unsaturated { none = true, max_sustained_rps = max_before(#points + 1),
       reason = ("throughput grew by at least %d %% at every step of concurrency"):format(M.PLATEAU_GROWTH * 100) }
   end
   return { none = true, unknown = true,
@@ -1602,8 +1653,9 @@ function M.crashed_repeats_text(s)
     if c then
       local shares = {}
       for i, r in ipairs(c) do shares[i] = ("%.3g"):format(r.pct) end
-      out[#out + 1] = ("%d of %d repeats failed %s %% at %g req/s"):format(#c, c.repeats, and_list(shares),
-        x[1].offered)
+      out[#out + 1] = ("%d of %d repeats failed %s %% at %s"):format(#c, c.repeats, and_list(shares),
+        x[1].load_type == "concurrency" and M.load_text("concurrency", x[1].offered)
+        or ("%g req/s"):format(x[1].offered))
     end
   end
   if #out == 0 then return nil end
@@ -1929,8 +1981,10 @@ function M.sustained_failure_notes(s)
     -- a repeat that crashed there, among clean ones: which, and its share (the mean spreads
     -- it over all of them)
     local c = M.crashed_repeats(f, f.limit)
-    out[#out + 1] = ("then %.4g %% failed at load point %d (%g req/s offered%s), more than %s"):format(f.failed_pct,
-      f.point, f.offered, c and ("; " .. crashed_text(c)) or "", f.limit.text)
+    -- (a concurrency level's failures point says its level: load_type)
+    out[#out + 1] = ("then %.4g %% failed at load point %d (%s%s), more than %s"):format(f.failed_pct,
+      f.point, M.load_text(f.load_type == "concurrency" and "concurrency" or "rate", f.offered),
+      c and ("; " .. crashed_text(c)) or "", f.limit.text)
   end
   return out
 end

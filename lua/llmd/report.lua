@@ -846,7 +846,10 @@ local function saturation_legend(A, B, sat, axis)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
     local side, s, id = x[1], x[2], x[3]
-    if s.point and s.cause == "failures" then
+    if s.point and s.cause == "failures" and s.load_type == "concurrency" then
+      -- (a concurrency level that failed more than the limit: its throughput need not fall short)
+      parts[#parts + 1] = ("%s (%s) never marked: %s"):format(id, side.label, s.reason)
+    elseif s.point and s.cause == "failures" then
       parts[#parts + 1] = ("%s (%s) never marked: from load point %d on its achieved rate fell short, but %s")
         :format(id, side.label, s.point, s.reason)
     elseif s.point then

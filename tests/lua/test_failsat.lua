@@ -617,6 +617,42 @@ do
     t.lacks(r.md, "cto ≥ 3.79", "the timed-out level is no lower bound")
   end)
 
+  -- A concurrency level whose failed requests pass the error-rate limit, errors not timeouts
+  -- (fixb46): the plateau rule read no failures but timeouts, so a level with a third of its
+  -- requests 503s was the max sustained throughput. queue_sim.py --concurrency --rates 3,6,12
+  -- --seed 7 --error-bursts 0.5,30 --bursts-at 12 (8 slots, 120 s; the server down 0.5 s in
+  -- every 30 at concurrency 12 only): python3 on the files: 0 of 174, 0 of 347 and 231 of 698
+  -- failed, every one "Service Unavailable" (231 / 698 = 33.09 %), completed / duration 1.4315,
+  -- 2.8471 and 3.7972 req/s: throughput grew 99 % and 33 %, no plateau, and main read it "never
+  -- saturated", max sustained 3.797 req/s, the failing level's. As a rate ladder reads such a
+  -- load: a failures point, the max sustained throughput the level below it, 2.8471 req/s.
+  t.test("a concurrency level that failed more than the limit with errors is not sustained (cause failures)",
+    function()
+    if not t.have_numpy() then return end
+    local burst = sim("cburst", "--concurrency", "--rates", "3,6,12", "--seed", 7, "--error-bursts", "0.5,30",
+      "--bursts-at", 12)
+    local pts = lp.points(harness.extract(burst, {}))
+    t.eq(pts[3].failure_kinds, { timeout = 0, error = 231, unknown = 0 })
+    local sat = lp.saturation(pts)
+    t.eq({ sat.point, sat.cause, sat.none, sat.load_type }, { 3, "failures", nil, "concurrency" })
+    t.near(sat.failed_pct, 231 / 698 * 100, 1e-9)
+    t.near(sat.max_sustained_rps, 2.8471470669475516, 1e-9)
+    t.eq(sat.reason, "at concurrency 12 33.09 % of the requests failed, more than 5 %, the error-rate limit used when "
+      .. "no error-rate SLO is given: a load not sustained whatever its throughput, failed requests, not overload")
+    -- an error-rate SLO of 40 % lets it through: sustained, its share said beside the figure
+    local slo40 = { slo = { { key = "error_rate_pct", max = 40 } } }
+    local s40 = lp.saturation(pts, slo40)
+    t.eq({ s40.none, s40.failed_within and s40.failed_within[1].point }, { true, 3 })
+    t.near(s40.max_sustained_rps, 3.797247769468818, 1e-9)
+    -- the report, against the same server without bursts (seed 8)
+    local ok = sim("cok", "--concurrency", "--rates", "3,6,12", "--seed", 8)
+    local r = t.compare_ab(ok, burst)
+    t.eq({ r.json.saturation.b.cause, r.json.saturation.b.point }, { "failures", 3 })
+    t.contains(r.md, "then 33.09 % failed at load point 3 (concurrency 12), more than 5 %")
+    t.lacks(r.md, "cburst ≥ 3.8", "the failing level is no lower bound")
+    t.lacks(r.md, "req/s offered", "a concurrency sweep offers no rate")
+  end)
+
   -- A concurrency sweep is not read by the rate rule, and the report says the rule it was read
   -- by (fixj45: the Verdict said "before the achieved rate falls behind the offered load" of a
   -- sweep of concurrency levels, which offers no rate). The runs: as above (cok, cto).

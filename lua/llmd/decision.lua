@@ -1178,6 +1178,28 @@ M.SHORT_BURST_WORDS = {
     latency = "the latencies are those of the requests that outlasted the failures" },
 }
 
+-- The words (M.SHORT_BURST_WORDS) for the loads two runs did not sustain, by what the files
+-- say their failures were, where every such load (unsustained: of either run) was left out for
+-- a short answer in bursts of failures that were not timeouts alone; nil where none was left
+-- out, or any was past saturation, past a load that could not be judged, or every failure
+-- there timed out: a queue's words then hold (M.LATENCY_UNSUSTAINED). sat: {a =, b =}, each
+-- run's llmd.loadpoints.saturation; runs: {a =, b =} the run models; points: {a =, b =} their
+-- load points. (fixb46: the Summary's "nothing could be tested" and the whole-run gap said
+-- the queue's words of a server down 2 s in every 30 at a third of its capacity.)
+function M.unsustained_burst_words(sat, runs, points)
+  local short = {}
+  for _, side in ipairs { "a", "b" } do
+    local pts = points[side] or {}
+    for _, p in ipairs(pts) do
+      local why = unsustained(sat[side], p, runs[side], #pts)
+      if why == "short" then short[#short + 1] = p elseif why then return nil end
+    end
+  end
+  if #short == 0 then return nil end
+  local kind = M.points_failures_kind(short)
+  return kind ~= "timeouts" and M.SHORT_BURST_WORDS[kind] or nil
+end
+
 -- The left-out loads' failure kind (M.points_failures_kind) where every load a sustained_pairs
 -- left out was left out for a short answer in bursts alone (none past saturation or unjudged),
 -- keyed by its over table (over_text reads it; weak, so it goes with the table).

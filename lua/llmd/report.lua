@@ -4683,7 +4683,13 @@ local function untested_why(model, A, B)
   end
   if untested > 0 and unsustained == untested then
     -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
-    -- bursts of failures leaves a load out too, not saturation alone)
+    -- bursts of failures leaves a load out too, not saturation alone; where every load was left
+    -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+    local w = decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run }, { a = pa, b = pb })
+    if w then
+      return ("no load point both runs sustained (answered short, failed requests in bursts (%s) making up the rest: "
+        .. "%s, and %s)"):format(w.cause, w.count, w.latency)
+    end
     return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
   if unsustained > 0 then
@@ -5435,13 +5441,19 @@ local function summary(model, A, B)
       -- verdict, and what decides
       local gap = overloaded_gap(model)
       local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
+      -- (where every load left out was answered short with bursts of failures that were not
+      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
+      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
+        { a = model.load_points.a, b = model.load_points.b })
       if gap then
         out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
-          .. "loads where a run was overloaded (%s), so they are not comparable; the capacity and the tests at the "
-          .. "loads both sustained decide%s.")
+          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
+            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
+              or "loads where a run was overloaded",
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
-            gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
+            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
+              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
               .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")

@@ -279,6 +279,51 @@ print(json.dumps([int(v.sum()), len(v), deff(v)]))]]):format(ROOT .. "/tests/dat
           .. "latencies are those of the requests answered between the bursts")
       end)
 
+    -- fixb46: the same server at 3 and 4.75 req/s (a third and a half of what 20 slots serve),
+    -- down 2 s in every 30 (--error-bursts 2,30; --bursts-at: only there). python3 on the files:
+    -- seeds 3015/3016, both loads with bursts: 36 and 35 of 378 and 598 failed in A, 31 and 35 in
+    -- B, every error "Service Unavailable", each load's successes below 95 % of its requests
+    -- (90.5 %, 94.1 %; 91.8 %, 94.1 %): answered short at every load, so no load both sustained;
+    -- seed 3015 with bursts at 4.75 only against 3016 without: 34 of 598 failed there (94.3 %),
+    -- none anywhere in B, the error rate's whole-run gap -100 %. On main the Summary said "the
+    -- latency may measure the queue ... outlasted the queue" and the gap "how many requests an
+    -- overloaded queue fails", of a server whose failures were its errors.
+    local function burst_run(name, seed, rates, extra)
+      local dir = t.tmpdir() .. "/" .. name
+      local args = { "queue_sim.py", dir, "--rates", rates, "--slots", "20", "--dur", "126", "--seed", seed }
+      for _, x in ipairs(extra or {}) do args[#args + 1] = x end
+      t.data_py(table.unpack(args))
+      return dir
+    end
+    local SLO = { "--slo", "ttft_p90_ms=1000,tpot_p90_ms=50,error_rate_pct=5" }
+    local ERRORS = "answered short, failed requests in bursts (server errors, not a queue: the files record errors, "
+      .. "no timeouts) making up the rest"
+
+    t.test("bursts of server errors at every load: the Summary's 'nothing could be tested' says the files' cause",
+      function()
+        local a = burst_run("eb2a", 3015, "3,4.75", { "--error-bursts", "2,30" })
+        local b = burst_run("eb2b", 3016, "3,4.75", { "--error-bursts", "2,30" })
+        local o = t.compare_ab(a, b, SLO)
+        t.contains(o.md, "Nothing could be tested: no load point both runs sustained (" .. ERRORS .. ": how many fail "
+          .. "depends on how many bursts fall in a run and when, beyond what one run's counts show, and the latencies "
+          .. "are those of the requests answered between the bursts), so none names a winner")
+        for _, bad in ipairs { "may measure the queue", "outlasted the queue", "overloaded queue" } do
+          t.lacks(o.md, bad)
+        end
+      end)
+
+    t.test("a whole-run gap from bursts of server errors at one load is no verdict, said by the files' cause",
+      function()
+        local a = burst_run("eb1a", 3015, "2,4.75", { "--error-bursts", "2,30", "--bursts-at", "4.75" })
+        local b = burst_run("eb1b", 3016, "2,4.75")
+        local o = t.compare_ab(a, b, SLO)
+        t.contains(o.md, "The whole-run Error rate gap (-100.0 %, 4.00 % for eb1a against 0.00 % for eb1b) is no "
+          .. "verdict: those figures pool loads a run " .. ERRORS .. " (how many fail "
+          .. "depends on how many bursts fall in a run and when, beyond what one run's counts show), so they are not "
+          .. "comparable")
+        t.lacks(o.md, "overloaded queue fails")
+      end)
+
     t.test("one load point each, 2 % against 10 % failing independently (answered short, no bursts): still found",
       function()
         -- 3 req/s, below the 4.8 the 10 slots serve: python3 (fails, err_ref.py) 9 of 300 against

@@ -982,8 +982,9 @@ end
 -- test, and it stays out of the Holm family.
 -- d: the failure indicator's design effect in send order (M.u_design_effect of the sides';
 -- nil: 1): above 1 the failures came in bursts, and the test is M.dependent_count_test's
--- (none where too few independent requests' worth are left: M.dependence_reason).
-function M.count_test(va, vb, d)
+-- (none where too few independent requests' worth are left: M.dependence_reason, which names
+-- the run whose own requests carry too few where da, db, each side's design effect, are given).
+function M.count_test(va, vb, d, da, db)
   local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
   if not (fa and oa and fb and ob) then
     return nil, "the counts of failed and completed requests are not known for both runs"
@@ -996,7 +997,7 @@ function M.count_test(va, vb, d)
         or "every request failed in both runs", fa, na, fb, nb) }
   end
   if d and d > 1 then
-    local why = M.dependence_reason(na, nb, d)
+    local why = M.dependence_reason(na, nb, d, da, db)
     if why then return nil, why end
     local r = M.dependent_count_test { { fa, na, fb, nb, d } }
     r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
@@ -2479,8 +2480,8 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       r, why = M.stratified_count_test(ra, rb, pa, pb, sat)
     else
       local da, db = ra.overall.sample_deff, rb.overall.sample_deff
-      r, why = M.count_test(ra.overall.values, rb.overall.values,
-        M.u_design_effect(da and da.failed, db and db.failed))
+      da, db = da and da.failed, db and db.failed
+      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db)
     end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
       labels and labels.a, labels and labels.b)

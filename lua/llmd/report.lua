@@ -2680,8 +2680,10 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   -- (failures in bursts: their design effect in send order, the larger side's, as the row's)
   local count_test, count_why
   if key == "error_rate_pct" and counts(pa) and counts(pb) then
-    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(
-      decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed", #points_b)))
+    -- (each side's own too, so that a reason names the run too dependent to test)
+    local da, db = decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed",
+      #points_b)
+    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db)
   end
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below

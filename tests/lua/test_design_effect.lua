@@ -49,6 +49,15 @@ do
       { requests_failed = 25, requests_ok = 1085 }, 30)
     t.eq(none, nil)
     t.ok(why:find("too dependent to test", 1, true), why)
+    -- each side's own design effect given (fixb46: the one-point path named no run, as
+    -- dependence_reason does elsewhere): A's 1110 at 30 carry 1110 / 30 = 37 independent
+    -- requests, fewer than 50; B's 1110 at 1.2 carry 925 (hand arithmetic): A's named, not B's
+    none, why = decision.count_test({ requests_failed = 63, requests_ok = 1047 },
+      { requests_failed = 25, requests_ok = 1085 }, 30, 30, 1.2)
+    t.eq(none, nil)
+    t.eq(why, decision.dependence_reason(1110, 1110, 30, 30, 1.2))
+    t.ok(why:find("A's 1110 requests", 1, true), why)
+    t.lacks(why, "B's")
   end)
 
   t.test("the failure indicator's design effect in send order", function()

@@ -221,17 +221,20 @@ function M.points(run)
     p.drain = drains
     -- what its failed requests were (llmd.runmodel.error_kind), summed over its repeats: a
     -- repeat whose files give no kinds counts its failures as unknown (M.failure_cause)
-    local kinds = { timeout = 0, error = 0, unknown = 0 }
-    for _, st in ipairs(g.stages) do
+    -- (each repeat's own too, in repeat order, as its figures' samples: M.ceiling reads them)
+    local kinds, per_repeat = { timeout = 0, error = 0, unknown = 0 }, {}
+    for j, st in ipairs(g.stages) do
       local k = st.failure_kinds
       if type(k) == "table" and finite(k.timeout) and finite(k.error) and finite(k.unknown) then
         for key in pairs(kinds) do kinds[key] = kinds[key] + k[key] end
+        per_repeat[j] = { timeout = k.timeout, error = k.error, unknown = k.unknown }
       else
         local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
         kinds.unknown = kinds.unknown + (finite(failed) and failed or 0)
+        per_repeat[j] = { timeout = 0, error = 0, unknown = finite(failed) and failed or 0 }
       end
     end
-    p.failure_kinds = kinds
+    p.failure_kinds, p.repeat_failure_kinds = kinds, per_repeat
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -437,7 +440,9 @@ end
 -- within it) is left out of that load's figure: the mean of the other repeats, where it is
 -- higher than the mean of all (a crashed repeat's successes are no measure of what the
 -- server can do, and would pull the ceiling down, so that another run could be ordered
--- above this one "beyond its ceiling" only because of a crash). Returns the ceiling in
+-- above this one "beyond its ceiling" only because of a crash); not a repeat that timed out
+-- more of its requests than that limit (timed_out_repeat): that is the server's overload at
+-- that load, which the ceiling measures. Returns the ceiling in
 -- req/s (nil where no point's rate is known) and in output tok/s (nil where a point's is
 -- unknown: the most is then unknown too; its tok/s lies on the line between two load
 -- points, never above both), and, where a crash was left out of the load that sets the
@@ -447,10 +452,27 @@ end
 function M.ceiling(points, opts)
   local limit = M.error_limit(opts)
   local best, best_tps, left_out
+  -- Did repeat k of load point p, pct % of its requests failed, time out more of them than the
+  -- limit allows (M.timed_out's rule, on the repeat: its own kinds, p.repeat_failure_kinds,
+  -- else its load's)? Then it is no crash but the server's overload, a measure of the server
+  -- like any other repeat of that load: it counts toward the ceiling (fixb46; before, it was
+  -- left out as a crashed one is, and the ceiling was the other repeats' mean alone).
+  local function timed_out_repeat(p, k, pct)
+    local each = type(p.repeat_failure_kinds) == "table" and p.repeat_failure_kinds[k]
+    local to, e, u = M.failure_counts({ failure_kinds = each or p.failure_kinds })
+    return to + e + u > 0 and pct * to / (to + e + u) > limit.pct
+  end
   for _, p in ipairs(points) do
     local r, t = p.achieved_rps, p.output_tps
     local errs = p.ci and p.ci.error_rate_pct and p.ci.error_rate_pct.samples
     local c = errs and M.crashed_repeats({ repeats_failed_pct = errs }, limit)
+    if c then
+      local kept = {}
+      for _, x in ipairs(c) do
+        if not timed_out_repeat(p, x.n, x.pct) then kept[#kept + 1] = x end
+      end
+      c = #kept > 0 and kept or nil
+    end
     local out
     if c then
       local gone = {}

@@ -582,6 +582,11 @@ local function finish_row(row, fam, A, B)
   if scope and not (row.note or ""):find(scope, 1, true) then
     row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. "tested " .. scope
   end
+  -- (loads it kept in though a run answered them short in bursts of server errors: fixb46)
+  local kept = type(s) == "table" and s.kept
+  if type(kept) == "table" and #kept > 0 and v.verdict ~= "untested" then
+    row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. decision.kept_bursts_text(kept)
+  end
   if row.a_harness or row.b_harness then
     -- the CSV has no a_text: the harness's figure beside the throughput, in its note
     local function h(x) return x and T.helpers.num(x, tonumber(metrics.get(row.key).format:match("%.(%d)f") or 0))

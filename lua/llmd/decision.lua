@@ -982,8 +982,9 @@ end
 -- test, and it stays out of the Holm family.
 -- d: the failure indicator's design effect in send order (M.u_design_effect of the sides';
 -- nil: 1): above 1 the failures came in bursts, and the test is M.dependent_count_test's
--- (none where too few independent requests' worth are left: M.dependence_reason).
-function M.count_test(va, vb, d)
+-- (none where too few independent requests' worth are left: M.dependence_reason, which names
+-- the run whose own requests carry too few where da, db, each side's design effect, are given).
+function M.count_test(va, vb, d, da, db)
   local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
   if not (fa and oa and fb and ob) then
     return nil, "the counts of failed and completed requests are not known for both runs"
@@ -996,7 +997,7 @@ function M.count_test(va, vb, d)
         or "every request failed in both runs", fa, na, fb, nb) }
   end
   if d and d > 1 then
-    local why = M.dependence_reason(na, nb, d)
+    local why = M.dependence_reason(na, nb, d, da, db)
     if why then return nil, why end
     local r = M.dependent_count_test { { fa, na, fb, nb, d } }
     r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
@@ -1124,12 +1125,49 @@ end
 -- never sets beside another a load the tests left out, and so does the Summary's test at
 -- the matched load (llmd.report). s: the run's llmd.loadpoints.saturation; run, n: its run
 -- model and its number of load points.
+-- A short load whose files record every failure as an error, none a timeout (M.failures_kind
+-- "errors": a server down for a while, its requests answered at once with 503s), stays in
+-- (fixb46): such bursts leave no queue behind, and the requests answered between them are a
+-- server that kept up. Measured on tests/data/queue_sim.py (20 slots, 3 and 4.75 req/s, a
+-- third and a half of what they serve, --error-bursts 2,30, 30 pairs each): kept in, A/A named
+-- no winner in any row (left out, every row was untested); a 5 % faster TPOT named B better on
+-- TPOT, ITL and end-to-end p90 in 28-29 of 30, TTFT never; bursts in A only named B better on
+-- the error rate in 26 of 30, no latency row; and a queue shedding load with 503s after 3 s
+-- (--timeout 3 at 5.5 req/s on 10 slots, its TimeoutErrors relabelled, 12 A/A pairs) named no
+-- winner either (its latencies too dependent to test, M.dependence_reason). The rows say which
+-- loads were kept in (M.kept_bursts_text).
+local function short_errors(s, p, run, n)
+  return lp.point_unsustained(s, p) == "short" and run ~= nil and M.point_deff(run, p, "failed", n) >= M.BURST_DEFF
+    and M.failures_kind(p) == "errors"
+end
 local function unsustained(s, p, run, n)
   local why = lp.point_unsustained(s, p)
   if why == "short" and not (run and M.point_deff(run, p, "failed", n) >= M.BURST_DEFF) then return nil end
+  if why == "short" and M.failures_kind(p) == "errors" then return nil end
   return why
 end
 M.point_unsustained = unsustained
+
+-- The loads of a pair of runs (pa, pb: their load points; sat: {a =, b =}, runs: {a =, b =}
+-- their saturations and run models) kept in although a run answered them short, its failures
+-- in bursts of server errors (short_errors): {"4.75/s in A", ...}, in A's order then B's.
+function M.kept_bursts(pa, pb, sat, runs)
+  local out = {}
+  if not sat then return out end
+  for _, x in ipairs { { "a", pa, "A" }, { "b", pb, "B" } } do
+    for _, p in ipairs(x[2]) do
+      if short_errors(sat[x[1]], p, runs[x[1]], #x[2]) then out[#out + 1] = ("%s in %s"):format(fmt_load(p), x[3]) end
+    end
+  end
+  return out
+end
+
+-- What a row says of the loads kept (M.kept_bursts' list).
+function M.kept_bursts_text(kept)
+  return ("kept in: %s, answered short with failed requests in bursts of server errors (the files record errors, no "
+    .. "timeouts), which leave no queue behind: the requests answered between the bursts are a server that kept up")
+    :format(table.concat(kept, ", "))
+end
 
 -- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
 -- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil. runs ({a =, b =,
@@ -1177,6 +1215,28 @@ M.SHORT_BURST_WORDS = {
     count = "how many fail varies between runs beyond what one run's counts show",
     latency = "the latencies are those of the requests that outlasted the failures" },
 }
+
+-- The words (M.SHORT_BURST_WORDS) for the loads two runs did not sustain, by what the files
+-- say their failures were, where every such load (unsustained: of either run) was left out for
+-- a short answer in bursts of failures that were not timeouts alone; nil where none was left
+-- out, or any was past saturation, past a load that could not be judged, or every failure
+-- there timed out: a queue's words then hold (M.LATENCY_UNSUSTAINED). sat: {a =, b =}, each
+-- run's llmd.loadpoints.saturation; runs: {a =, b =} the run models; points: {a =, b =} their
+-- load points. (fixb46: the Summary's "nothing could be tested" and the whole-run gap said
+-- the queue's words of a server down 2 s in every 30 at a third of its capacity.)
+function M.unsustained_burst_words(sat, runs, points)
+  local short = {}
+  for _, side in ipairs { "a", "b" } do
+    local pts = points[side] or {}
+    for _, p in ipairs(pts) do
+      local why = unsustained(sat[side], p, runs[side], #pts)
+      if why == "short" then short[#short + 1] = p elseif why then return nil end
+    end
+  end
+  if #short == 0 then return nil end
+  local kind = M.points_failures_kind(short)
+  return kind ~= "timeouts" and M.SHORT_BURST_WORDS[kind] or nil
+end
 
 -- The left-out loads' failure kind (M.points_failures_kind) where every load a sustained_pairs
 -- left out was left out for a short answer in bursts alone (none past saturation or unjudged),
@@ -2437,6 +2497,11 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
   local t, why = row_test(key, ra, rb, pa, pb, memo, labels, sat)
   -- (which loads it pooled, M.test_scope_text: the stratified tests set their own scope)
   if t and t.scope == nil and #pa == 1 and #pb == 1 then t.scope = one_point_scope(pa, pb) end
+  -- (the loads it kept in though a run answered them short in bursts of server errors)
+  if t and type(t.scope) == "table" and (key == "error_rate_pct" or M.sample_kind(key)) then
+    local kept = M.kept_bursts(pa, pb, sat, { a = ra, b = rb })
+    if #kept > 0 then t.scope.kept = require("llmd.json").array(kept) end
+  end
   return t, why
 end
 function row_test(key, ra, rb, pa, pb, memo, labels, sat)
@@ -2457,8 +2522,8 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       r, why = M.stratified_count_test(ra, rb, pa, pb, sat)
     else
       local da, db = ra.overall.sample_deff, rb.overall.sample_deff
-      r, why = M.count_test(ra.overall.values, rb.overall.values,
-        M.u_design_effect(da and da.failed, db and db.failed))
+      da, db = da and da.failed, db and db.failed
+      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db)
     end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
       labels and labels.a, labels and labels.b)

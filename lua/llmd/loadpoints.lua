@@ -221,17 +221,20 @@ function M.points(run)
     p.drain = drains
     -- what its failed requests were (llmd.runmodel.error_kind), summed over its repeats: a
     -- repeat whose files give no kinds counts its failures as unknown (M.failure_cause)
-    local kinds = { timeout = 0, error = 0, unknown = 0 }
-    for _, st in ipairs(g.stages) do
+    -- (each repeat's own too, in repeat order, as its figures' samples: M.ceiling reads them)
+    local kinds, per_repeat = { timeout = 0, error = 0, unknown = 0 }, {}
+    for j, st in ipairs(g.stages) do
       local k = st.failure_kinds
       if type(k) == "table" and finite(k.timeout) and finite(k.error) and finite(k.unknown) then
         for key in pairs(kinds) do kinds[key] = kinds[key] + k[key] end
+        per_repeat[j] = { timeout = k.timeout, error = k.error, unknown = k.unknown }
       else
         local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
         kinds.unknown = kinds.unknown + (finite(failed) and failed or 0)
+        per_repeat[j] = { timeout = 0, error = 0, unknown = finite(failed) and failed or 0 }
       end
     end
-    p.failure_kinds = kinds
+    p.failure_kinds, p.repeat_failure_kinds = kinds, per_repeat
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -437,7 +440,9 @@ end
 -- within it) is left out of that load's figure: the mean of the other repeats, where it is
 -- higher than the mean of all (a crashed repeat's successes are no measure of what the
 -- server can do, and would pull the ceiling down, so that another run could be ordered
--- above this one "beyond its ceiling" only because of a crash). Returns the ceiling in
+-- above this one "beyond its ceiling" only because of a crash); not a repeat that timed out
+-- more of its requests than that limit (timed_out_repeat): that is the server's overload at
+-- that load, which the ceiling measures. Returns the ceiling in
 -- req/s (nil where no point's rate is known) and in output tok/s (nil where a point's is
 -- unknown: the most is then unknown too; its tok/s lies on the line between two load
 -- points, never above both), and, where a crash was left out of the load that sets the
@@ -447,10 +452,27 @@ end
 function M.ceiling(points, opts)
   local limit = M.error_limit(opts)
   local best, best_tps, left_out
+  -- Did repeat k of load point p, pct % of its requests failed, time out more of them than the
+  -- limit allows (M.timed_out's rule, on the repeat: its own kinds, p.repeat_failure_kinds,
+  -- else its load's)? Then it is no crash but the server's overload, a measure of the server
+  -- like any other repeat of that load: it counts toward the ceiling (fixb46; before, it was
+  -- left out as a crashed one is, and the ceiling was the other repeats' mean alone).
+  local function timed_out_repeat(p, k, pct)
+    local each = type(p.repeat_failure_kinds) == "table" and p.repeat_failure_kinds[k]
+    local to, e, u = M.failure_counts({ failure_kinds = each or p.failure_kinds })
+    return to + e + u > 0 and pct * to / (to + e + u) > limit.pct
+  end
   for _, p in ipairs(points) do
     local r, t = p.achieved_rps, p.output_tps
     local errs = p.ci and p.ci.error_rate_pct and p.ci.error_rate_pct.samples
     local c = errs and M.crashed_repeats({ repeats_failed_pct = errs }, limit)
+    if c then
+      local kept = {}
+      for _, x in ipairs(c) do
+        if not timed_out_repeat(p, x.n, x.pct) then kept[#kept + 1] = x end
+      end
+      c = #kept > 0 and kept or nil
+    end
     local out
     if c then
       local gone = {}
@@ -1302,17 +1324,67 @@ local function saturation_of(points, opts)
     -- (M.timed_out) is the overload itself, as at a rate-based load: saturated there, cause
     -- "timeouts", whatever its throughput did (the users that gave up sent again at once, so
     -- the level's successes can still grow while a third of its requests time out)
+    -- a level that failed more requests than the error-rate limit allows otherwise (M.failing:
+    -- errors, or failures of no recorded kind) is one the run did not sustain, whatever its
+    -- throughput did, as at a rate-based load: a failures point (cause "failures"; the first
+    -- such level is kept, failures), the search going on past it (a higher level may still
+    -- plateau or time out); the levels before it are the ones sustained. (fixb46: a level with
+    -- 17.6 % 503s, concurrency 32, was the max sustained throughput.) Failed requests within
+    -- the limit are said beside the figure (within, failed_within).
+    local failures, within = nil, {}
+    local function failures_at(i)
+      local q = points[i]
+      local err = q.values and q.values.error_rate_pct
+      if failures or not finite(err) or err <= 0 then return end
+      local fc = M.failure_cause(q)
+      local ci = q.ci and q.ci.error_rate_pct
+      if not M.failing(q, opts) then
+        within[#within + 1] = { point = i, offered = q.offered, load_type = "concurrency", failed_pct = err,
+          repeats_failed_pct = ci and ci.samples, failure_cause = fc }
+        return
+      end
+      failures = { point = i, offered = q.offered, load_type = "concurrency", achieved_rps = q.achieved_rps,
+        max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
+        failed_pct = err, failure_cause = fc, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+        reason = ("at concurrency %g %.4g %% of the requests failed, more than %s: a load not sustained whatever its "
+          .. "throughput, %s"):format(q.offered, err, M.error_limit(opts).text, M.failures_cause_text(fc)) }
+    end
+    -- a saturated result r (a plateau or timeouts at level i) cut at a failures level below it
+    local function with_failures(r)
+      if failures then
+        r.failures, r.max_sustained_rps = failures, max_before(failures.point)
+        r.reason = r.reason .. ("; at concurrency %g, below it, %.4g %% of the requests failed, more than %s: %s")
+          :format(failures.offered, failures.failed_pct, failures.limit.text,
+            M.failures_cause_text(failures.failure_cause))
+      end
+      r.failed_within = #within > 0 and within or nil
+      r.limit = #within > 0 and M.error_limit(opts) or nil
+      return r
+    end
+    -- the result where no level saturated: the first failures level, else none
+    local function unsaturated(r)
+      if failures then
+        failures.failed_within = #within > 0 and within or nil
+        return failures
+      end
+      r.failed_within = #within > 0 and within or nil
+      r.limit = #within > 0 and M.error_limit(opts) or nil
+      return r
+    end
     local function timed_out_at(i)
       local tout = M.timed_out(points[i], opts)
       if not tout then return nil end
       local q = points[i]
-      return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
-        ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "timeouts", timed_out_pct = tout.timeout_pct,
+      return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
+        max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "timeouts",
+        timed_out_pct = tout.timeout_pct,
         reason = ("at concurrency %g %.4g %% of the requests timed out, more than %s: %s"):format(q.offered,
           tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT) }
     end
     if #points < 2 then
-      return timed_out_at(1)
+      if timed_out_at(1) then return timed_out_at(1) end
+      failures_at(1)
+      return failures
         or { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
     end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
@@ -1323,6 +1395,7 @@ local function saturation_of(points, opts)
     for i = 1, #points do
       local timed_out = timed_out_at(i)
       if timed_out then return timed_out end
+      failures_at(i)
       if i == 1 then goto next_level end
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
@@ -1332,8 +1405,8 @@ local function saturation_of(points, opts)
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
         local thin = too_thin(p, i - 1) or too_thin(q, i)
         if thin then return thin_result(thin) end
-        return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
-          ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
+        return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
+          max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
           reason = ("from concurrency %g to %g throughput grew %s while latency grew %s"):format(
             p.offered, q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100),
             pct_text((lat(q) / lat(p) - 1) * 100)) }
@@ -1346,11 +1419,11 @@ local function saturation_of(points, opts)
       ::next_level::
     end
     if #flat > 0 then
-      return { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
+      return unsaturated { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
         reason = ("no step of concurrency grew throughput by less than %d %% while latency grew (%s; a plateau "
           .. "whose latency does not grow is no queue)"):format(M.PLATEAU_GROWTH * 100, table.concat(flat, "; ")) }
     end
-    return { none = true, max_sustained_rps = max_before(#points + 1),
+    return unsaturated { none = true, max_sustained_rps = max_before(#points + 1),
       reason = ("throughput grew by at least %d %% at every step of concurrency"):format(M.PLATEAU_GROWTH * 100) }
   end
   return { none = true, unknown = true,
@@ -1602,8 +1675,9 @@ function M.crashed_repeats_text(s)
     if c then
       local shares = {}
       for i, r in ipairs(c) do shares[i] = ("%.3g"):format(r.pct) end
-      out[#out + 1] = ("%d of %d repeats failed %s %% at %g req/s"):format(#c, c.repeats, and_list(shares),
-        x[1].offered)
+      out[#out + 1] = ("%d of %d repeats failed %s %% at %s"):format(#c, c.repeats, and_list(shares),
+        x[1].load_type == "concurrency" and M.load_text("concurrency", x[1].offered)
+        or ("%g req/s"):format(x[1].offered))
     end
   end
   if #out == 0 then return nil end
@@ -1929,8 +2003,10 @@ function M.sustained_failure_notes(s)
     -- a repeat that crashed there, among clean ones: which, and its share (the mean spreads
     -- it over all of them)
     local c = M.crashed_repeats(f, f.limit)
-    out[#out + 1] = ("then %.4g %% failed at load point %d (%g req/s offered%s), more than %s"):format(f.failed_pct,
-      f.point, f.offered, c and ("; " .. crashed_text(c)) or "", f.limit.text)
+    -- (a concurrency level's failures point says its level: load_type)
+    out[#out + 1] = ("then %.4g %% failed at load point %d (%s%s), more than %s"):format(f.failed_pct,
+      f.point, M.load_text(f.load_type == "concurrency" and "concurrency" or "rate", f.offered),
+      c and ("; " .. crashed_text(c)) or "", f.limit.text)
   end
   return out
 end

@@ -593,6 +593,11 @@ local function finish_row(row, fam, A, B)
   if scope and not (row.note or ""):find(scope, 1, true) then
     row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. "tested " .. scope
   end
+  -- (loads it kept in though a run answered them short in bursts of server errors: fixb46)
+  local kept = type(s) == "table" and s.kept
+  if type(kept) == "table" and #kept > 0 and v.verdict ~= "untested" then
+    row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. decision.kept_bursts_text(kept)
+  end
   if row.a_harness or row.b_harness then
     -- the CSV has no a_text: the harness's figure beside the throughput, in its note
     local function h(x) return x and T.helpers.num(x, tonumber(metrics.get(row.key).format:match("%.(%d)f") or 0))
@@ -857,7 +862,10 @@ local function saturation_legend(A, B, sat, axis)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
     local side, s, id = x[1], x[2], x[3]
-    if s.point and s.cause == "failures" then
+    if s.point and s.cause == "failures" and s.load_type == "concurrency" then
+      -- (a concurrency level that failed more than the limit: its throughput need not fall short)
+      parts[#parts + 1] = ("%s (%s) never marked: %s"):format(id, side.label, s.reason)
+    elseif s.point and s.cause == "failures" then
       parts[#parts + 1] = ("%s (%s) never marked: from load point %d on its achieved rate fell short, but %s")
         :format(id, side.label, s.point, s.reason)
     elseif s.point then
@@ -2688,8 +2696,10 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   -- (failures in bursts: their design effect in send order, the larger side's, as the row's)
   local count_test, count_why
   if key == "error_rate_pct" and counts(pa) and counts(pb) then
-    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(
-      decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed", #points_b)))
+    -- (each side's own too, so that a reason names the run too dependent to test)
+    local da, db = decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed",
+      #points_b)
+    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db)
   end
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
@@ -4718,7 +4728,13 @@ local function untested_why(model, A, B)
   end
   if untested > 0 and unsustained == untested then
     -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
-    -- bursts of failures leaves a load out too, not saturation alone)
+    -- bursts of failures leaves a load out too, not saturation alone; where every load was left
+    -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+    local w = decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run }, { a = pa, b = pb })
+    if w then
+      return ("no load point both runs sustained (answered short, failed requests in bursts (%s) making up the rest: "
+        .. "%s, and %s)"):format(w.cause, w.count, w.latency)
+    end
     return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
   if unsustained > 0 then
@@ -5477,13 +5493,19 @@ local function summary(model, A, B)
       -- verdict, and what decides
       local gap = overloaded_gap(model)
       local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
+      -- (where every load left out was answered short with bursts of failures that were not
+      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
+      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
+        { a = model.load_points.a, b = model.load_points.b })
       if gap then
         out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
-          .. "loads where a run was overloaded (%s), so they are not comparable; the capacity and the tests at the "
-          .. "loads both sustained decide%s.")
+          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
+            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
+              or "loads where a run was overloaded",
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
-            gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
+            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
+              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
               .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")

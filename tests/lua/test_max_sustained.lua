@@ -1209,11 +1209,26 @@ do
     t.near(sat.ceiling_rps, 30, 1e-12)
     t.eq(lp.ceiling_crash_text(sat), ": load point 3's mean leaving out repeat 3, which crashed there (100 % of its "
       .. "requests failed; 20 with it)")
-    -- "crashed" only where the files say errors (fixb45; main said it of every kind): every
-    -- failure a timeout is a queue near capacity, none recorded is a cause unknown
+    -- "crashed" only where the files say errors (fixb45; main said it of every kind): none
+    -- recorded is a cause unknown (below). Every failure a timeout (fixb46): no crash but the
+    -- server's overload at that load, a measure of it like the other repeats, so it counts
+    -- toward the ceiling: the mean of all three, (30 + 30 + 0) / 3 = 20 req/s and (3000 + 3000
+    -- + 0) / 3 = 2000 tok/s (by hand), nothing left out (main: 30, repeat 3 "timed out there")
     pts[3].failure_kinds = { timeout = 30 * 60, error = 0, unknown = 0 }
-    t.eq(lp.ceiling_crash_text { ceiling_left_out = select(3, lp.ceiling(pts)) }, ": load point 3's mean leaving out "
-      .. "repeat 3, which timed out there, a queue near capacity (100 % of its requests failed; 20 with it)")
+    local rt, tt, lt = lp.ceiling(pts)
+    t.near(rt, 20, 1e-12)
+    t.near(tt, 2000, 1e-12)
+    t.eq(lt, nil)
+    t.eq(lp.ceiling_crash_text { ceiling_left_out = lt }, "")
+    -- each repeat by its own kinds (repeat_failure_kinds, in repeat order): repeat 3's 1800
+    -- failures errors, the load's other failures timeouts elsewhere: a crash, left out (30)
+    pts[3].repeat_failure_kinds = { { timeout = 0, error = 0, unknown = 0 }, { timeout = 0, error = 0, unknown = 0 },
+      { timeout = 0, error = 30 * 60, unknown = 0 } }
+    t.near((lp.ceiling(pts)), 30, 1e-12)
+    -- a repeat whose timeouts are within the limit (1 % of its requests, of 100 % failed): a crash
+    pts[3].repeat_failure_kinds[3] = { timeout = 18, error = 30 * 60 - 18, unknown = 0 }
+    t.near((lp.ceiling(pts)), 30, 1e-12)
+    pts[3].repeat_failure_kinds = nil
     pts[3].failure_kinds = nil
     t.eq(lp.ceiling_crash_text { ceiling_left_out = select(3, lp.ceiling(pts)) }, ": load point 3's mean leaving out "
       .. "repeat 3, which failed there, of a cause the files do not record (100 % of its requests failed; 20 with it)")

@@ -2827,8 +2827,8 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
         for (size_t j = 0; j < nw; j++)
             if (u == 0 || want[j] != want[u - 1])
                 want[u++] = want[j];
-        sel = malloc(n * sizeof *sel);
-        ind = malloc(n * sizeof *ind);
+        sel = malloc((n ? n : 1) * sizeof *sel);
+        ind = malloc((n ? n : 1) * sizeof *ind);
         if (sel == NULL || ind == NULL)
             goto done;
         memcpy(sel, xs, n * sizeof *sel);

@@ -10,6 +10,7 @@
 **   s:percentiles{50, 90, 99}; s:sort()
 **   stats.design_effect({x1, x2, ...}, max_lag)     -- a series' dependence in its order
 **   stats.value_design_effect({x1, ...}, max_lag)   -- the same of the values, for a mean
+**   stats.quantile_design_effects(xs, {50, 90}, min_n, max_lag) -- its percentiles'
 **   local c = stats.column(); c[#c + 1] = x         -- a list of numbers (or booleans) in C
 **   s:dump(path [, {release = true}]); stats.load(path)
 **
@@ -1029,6 +1030,50 @@ static int l_value_design_effect(lua_State *L)
 }
 
 /*
+** stats.quantile_design_effects(xs, pcts, min_n, max_lag) -> a list: for each percentile p
+** of pcts, the design effect of its indicator series in xs's order (xs: a list or a column;
+** stats_quantile_design_effects): tau where above 1, else the integer 1 (also below min_n
+** values), as llmd.decision.value_design_effect returns it for the indicator; nil where xs
+** has no value at its rank. nil (no list) where a value is NaN or not a number, or memory
+** is short: no percentile's is known.
+*/
+static int l_quantile_design_effects(lua_State *L)
+{
+    luaL_argcheck(L, lua_istable(L, 1) || luaL_testudata(L, 1, COLUMN_MT), 1, "a list or a column");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer min_n = luaL_checkinteger(L, 3), max_lag = luaL_checkinteger(L, 4);
+    lua_Integer np = (lua_Integer)lua_rawlen(L, 2);
+    double *pcts = read_numbers(L, 2, np);
+    if (pcts == NULL)
+        return luaL_argerror(L, 2, "percentiles (numbers)");
+    double *d = malloc((size_t)(np > 0 ? np : 1) * sizeof *d);
+    lua_Integer n = 0;
+    double *xs = d == NULL ? NULL : read_list(L, 1, &n);
+    int rc = xs == NULL ? STATS_ENOMEM
+                        : stats_quantile_design_effects(xs, (size_t)n, pcts, (size_t)np,
+                                                        min_n > 0 ? (size_t)min_n : 0,
+                                                        max_lag > 0 ? (size_t)max_lag : 0, d);
+    free(xs);
+    free(pcts);
+    if (rc != STATS_OK) {
+        free(d);
+        return 0;
+    }
+    lua_createtable(L, (int)(np < INT_MAX ? np : INT_MAX), 0);
+    for (lua_Integer j = 0; j < np; j++) {
+        if (isnan(d[j]))
+            continue;
+        if (d[j] == 1)
+            lua_pushinteger(L, 1);
+        else
+            lua_pushnumber(L, (lua_Number)d[j]);
+        lua_rawseti(L, -2, j + 1);
+    }
+    free(d);
+    return 1;
+}
+
+/*
 ** stats.order(keys) -> the indexes 1..#keys sorted by their key, ties by index (a new
 ** table); nil where a key is NaN or not a number (or memory is short).
 */
@@ -1864,19 +1909,20 @@ static int l_tostring(lua_State *L)
 }
 
 static const luaL_Reg stats_funcs[] = {
-    {"new",                 l_new                },
-    {"mann_whitney",        l_mann_whitney       },
-    {"design_effect",       l_design_effect      },
-    {"value_design_effect", l_value_design_effect},
-    {"order",               l_order              },
-    {"column",              l_column             },
-    {"appender",            l_appender           },
-    {"reader",              l_reader             },
-    {"gather",              l_gather             },
-    {"adder",               l_adder              },
-    {"request_adder",       l_request_adder      },
-    {"load",                l_load               },
-    {NULL,                  NULL                 }
+    {"new",                     l_new                    },
+    {"mann_whitney",            l_mann_whitney           },
+    {"design_effect",           l_design_effect          },
+    {"value_design_effect",     l_value_design_effect    },
+    {"quantile_design_effects", l_quantile_design_effects},
+    {"order",                   l_order                  },
+    {"column",                  l_column                 },
+    {"appender",                l_appender               },
+    {"reader",                  l_reader                 },
+    {"gather",                  l_gather                 },
+    {"adder",                   l_adder                  },
+    {"request_adder",           l_request_adder          },
+    {"load",                    l_load                   },
+    {NULL,                      NULL                     }
 };
 
 static const luaL_Reg stats_methods[] = {

@@ -2902,3 +2902,68 @@ int stats_value_design_effect(const double *xs, size_t n, size_t max_lag, double
     free(r);
     return rc;
 }
+
+int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts, size_t np,
+                                  size_t min_n, size_t max_lag, double *d)
+{
+    for (size_t t = 0; t < n; t++)
+        if (isnan(xs[t]))
+            return STATS_ENAN;
+    /* each percentile's 0-based rank (SIZE_MAX: none), as the Lua read it: sorted[max(1,
+       ceil(n * p / 100))] (a NaN ceil is no larger than 1 there either) */
+    size_t *rank = malloc((np ? np : 1) * sizeof *rank);
+    uint64_t *want = malloc((np ? np : 1) * sizeof *want);
+    double *sel = NULL, *ind = NULL;
+    int rc = STATS_ENOMEM;
+    if (rank == NULL || want == NULL)
+        goto done;
+    size_t nw = 0;
+    for (size_t j = 0; j < np; j++) {
+        double k = ceil((double)n * pcts[j] / 100);
+        if (!(k >= 1))
+            k = 1;
+        rank[j] = k <= (double)n ? (size_t)k - 1 : SIZE_MAX;
+        if (rank[j] != SIZE_MAX)
+            want[nw++] = rank[j];
+    }
+    if (n >= min_n && nw > 0) {
+        /* the values at those ranks, by selection on a copy (the order of xs is the
+           series'); a -0 or +0 picked among equal ones gives the same indicator */
+        qsort(want, nw, sizeof *want, cmp_u64);
+        size_t u = 0;
+        for (size_t j = 0; j < nw; j++)
+            if (u == 0 || want[j] != want[u - 1])
+                want[u++] = want[j];
+        sel = malloc((n ? n : 1) * sizeof *sel);
+        ind = malloc((n ? n : 1) * sizeof *ind);
+        if (sel == NULL || ind == NULL)
+            goto done;
+        memcpy(sel, xs, n * sizeof *sel);
+        select_ranks(sel, n, want, u);
+    }
+    for (size_t j = 0; j < np; j++) {
+        d[j] = NAN;
+        if (rank[j] == SIZE_MAX)
+            continue;
+        d[j] = 1;
+        if (n < min_n)
+            continue;
+        double v = sel[rank[j]], tau = 0;
+        for (size_t t = 0; t < n; t++)
+            ind[t] = xs[t] <= v ? 1 : 0;
+        int r = stats_value_design_effect(ind, n, max_lag, &tau);
+        if (r < 0) {
+            rc = r;
+            goto done;
+        }
+        if (r == STATS_OK && tau > 1)
+            d[j] = tau;
+    }
+    rc = STATS_OK;
+done:
+    free(ind);
+    free(sel);
+    free(want);
+    free(rank);
+    return rc;
+}

@@ -209,6 +209,17 @@ int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
 */
 int stats_value_design_effect(const double *xs, size_t n, size_t max_lag, double *tau);
 
+/*
+** Each percentile's design effect of the n values xs in their order (llmd.decision
+** quantile_design_effects has the why): for pcts[j], v the value at the nearest rank
+** max(1, ceil(n * pcts[j] / 100)) (1-based) and stats_value_design_effect's sum (max_lag)
+** on the indicator series 1{xs[t] <= v}; d[j] = that tau where above 1, else 1 (1 too
+** where n < min_n: no sum), NaN where there is no such rank (n = 0, pcts[j] above 100).
+** Returns STATS_OK, STATS_ENAN for a NaN among xs (d unset), STATS_ENOMEM.
+*/
+int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts, size_t np,
+                                  size_t min_n, size_t max_lag, double *d);
+
 /* The order of the n keys: perm[0..n-1] the indexes (0-based) sorted by key, ties by
    index. STATS_ENAN for a NaN key (no order), STATS_ENOMEM. */
 int stats_order(const double *keys, size_t n, size_t *perm);

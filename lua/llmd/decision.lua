@@ -793,18 +793,24 @@ function M.value_design_effect(xs)
   return stats.value_design_effect(xs, M.DEFF_MAX_LAG)
 end
 
--- quantile_design_effect(xs, v): that of a percentile v of xs (in send order), which its
--- interval reads (sample_effect): the same sum on the indicator series 1{x <= v}, the share
--- of requests at or below v whose variance moves the order statistics. Not the ranks' alone:
--- near capacity a percentile's interval with the ranks' covered the true effect in 57-71 %
--- of 300 pairs for TTFT p90 (7 req/s on 9.5, 600 s a run, tests/data/pct_deff_coverage.py,
--- task fixe45); README gives the figures. 1 below M.DEFF_MIN_N values.
-function M.quantile_design_effect(xs, v)
-  local n = xs and #xs or 0
-  if n < M.DEFF_MIN_N then return 1 end
-  local ind = {}
-  for i = 1, n do ind[i] = xs[i] <= v and 1 or 0 end
-  return M.value_design_effect(ind)
+-- quantile_design_effects(xs): that of each percentile of xs (in send order; metrics.PCTS),
+-- which its interval reads (sample_effect): {p50 =, p90 =, ...}, for v the value at its
+-- nearest rank (sorted xs[max(1, ceil(#xs p / 100))]) the same sum as the values' on the
+-- indicator series 1{x <= v}, the share of requests at or below v whose variance moves the
+-- order statistics. Not the ranks' alone: near capacity a percentile's interval with the
+-- ranks' covered the true effect in 57-71 % of 300 pairs for TTFT p90 (7 req/s on 9.5, 600
+-- s a run, tests/data/pct_deff_coverage.py, task fixe45); README gives the figures. 1 below
+-- M.DEFF_MIN_N values; none where a value is NaN or not a number, or there are none.
+-- issue 20: in C (stats.quantile_design_effects: the ranks selected, the indicators built
+-- and summed by stats.value_design_effect's own code, no Lua table): a Lua sort and a Lua
+-- table an indicator, each stage and latency kind, took a tenth of compare.lua's CPU.
+local PCT_VALUES = {}
+for i, p in ipairs(metrics.PCTS) do PCT_VALUES[i] = p[2] end
+function M.quantile_design_effects(xs)
+  local d = stats.quantile_design_effects(xs or {}, PCT_VALUES, M.DEFF_MIN_N, M.DEFF_MAX_LAG)
+  local out = {}
+  for i, p in ipairs(metrics.PCTS) do out[p[1]] = d and d[i] end
+  return out
 end
 -- The sample_deff key of key's percentile's design effect (ttft_p90_ms -> "ttft_p90";
 -- llmd.runmodel.sample_design_effects), nil for a key that is no percentile of a kind with one.
@@ -1720,7 +1726,7 @@ end
 local sample_effect
 -- The same of one load point's samples (xa, xb: the two runs' accumulators of key's kind; d:
 -- the design effect the test used; per: ITL's gaps a request; dm: the values' own, a mean's,
--- dq: a percentile's indicator's (M.quantile_design_effect), each nil where unknown): the
+-- dq: a percentile's indicator's (M.quantile_design_effects), each nil where unknown): the
 -- Summary's test at the matched load.
 function M.samples_effect(key, xa, xb, d, per, dm, dq)
   local kind = M.sample_kind(key)

@@ -617,20 +617,10 @@ function M.sample_design_effects(seq)
     -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect;
     -- both together below decision.DEFF_MIN_N values: llmd.decision.design_effects)
     out[kind], out[kind .. "_mean"] = decision.design_effects(xs)
-    -- and each percentile's, its indicator's (llmd.decision.quantile_design_effect), at the
+    -- and each percentile's, its indicator's (llmd.decision.quantile_design_effects), at the
     -- value at its nearest rank: ttft_p90 =, ... (none where a value is not a number)
-    local sorted, numbers = {}, true
-    for i, x in ipairs(xs) do
-      numbers = numbers and type(x) == "number" and x == x
-      sorted[i] = x
-    end
-    if numbers then
-      table.sort(sorted)
-      for _, p in ipairs(metrics.PCTS) do
-        local v = sorted[math.max(1, math.ceil(#sorted * p[2] / 100))]
-        if v then out[kind .. "_" .. p[1]] = decision.quantile_design_effect(xs, v) end
-      end
-    end
+    local q = decision.quantile_design_effects(xs)
+    for _, p in ipairs(metrics.PCTS) do out[kind .. "_" .. p[1]] = q[p[1]] end
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's

@@ -1504,6 +1504,47 @@ do
     t.near(back.stages[1].metrics.sample_deff.ttft_p90, 4.483333333333314, 1e-9)
   end)
 
+  -- issue 20 (speed46a): the percentiles' design effects in C (stats.quantile_design_effects),
+  -- one call a latency kind, no Lua sort or indicator table. Expected values: /usr/bin/python3
+  -- with numpy and tests/data/seqstats.py quantile_deff.
+  t.test("sample design effects: a percentile's indicator counts every value tied at its rank; 1 below "
+    .. "DEFF_MIN_N requests and where all are alike", function()
+    -- TTFT 0.1 + 0.01 (floor(j / 4) mod 10) s, j = 1..130: twelve or more of each value, in
+    -- runs of 4. p50 at rank 65 and p90 at 117 fall inside runs of twelve ties (0.14 at 59..70,
+    -- 0.18 at 107..118): quantile_deff 10.049450549450546 and 3.6855280312907435 (1{x < v}
+    -- would give 9.7354 and 6.3487); p95 and up at the largest value, every x <= v: 1
+    local function run(n, ttft)
+      local a = rm.accumulator()
+      for j = 1, n do
+        local x = ttft(j)
+        a.add_done(j, j + x + 1, x + 1, x, 0.01, 0.01, 100, 101)
+      end
+      local st = rm.stage(0)
+      rm.fill(st.metrics, a, "linear")
+      return st.metrics.sample_deff
+    end
+    local function u(j) return 0.1 + 0.01 * ((j // 4) % 10) end
+    local d = run(130, u)
+    t.near(d.ttft_p50, 10.049450549450546, 1e-12)
+    t.near(d.ttft_p90, 3.6855280312907435, 1e-12)
+    t.eq(d.ttft_p95, 1)
+    t.eq(d.ttft_p999, 1)
+    -- the first 100 (DEFF_MIN_N): 10.632525837122788, 3.7286956521739123; 99: none estimated, 1
+    d = run(100, u)
+    t.near(d.ttft_p50, 10.632525837122788, 1e-12)
+    t.near(d.ttft_p90, 3.7286956521739123, 1e-12)
+    d = run(99, u)
+    t.eq(d.ttft_p50, 1)
+    t.eq(d.ttft_p90, 1)
+    -- every TTFT the same: no spread in any indicator, 1
+    d = run(150, function() return 0.25 end)
+    for _, p in ipairs { "p50", "p90", "p95", "p99", "p999" } do t.eq(d["ttft_" .. p], 1) end
+    -- a value that is no number: no percentile's known (none, not 1)
+    local q = decision.quantile_design_effects { 1, 2, 0 / 0 }
+    t.eq(q.p50, nil)
+    t.eq(next(decision.quantile_design_effects {}), nil)
+  end)
+
   t.test("a percentile's effect interval reads the larger of the test's and its indicator's design effect", function()
     -- A: 1000 TTFTs 0.1 + 0.001 ((37 i) mod 1000) s, B 1.2 times each: p90 +20 %. python3
     -- (numpy percentile, order statistics at floor / ceil of n q -+ z sqrt(n d q (1 - q))): at d

@@ -1519,6 +1519,58 @@ int main(void)
         CHECK(stats_value_design_effect(a, 0, 2000, &tau) == 1);
     }
 
+    TEST("percentile design effects: the indicator 1{x <= v} at the nearest rank, ties, min n, no "
+         "spread")
+    {
+        /* issue 20 (speed46a): llmd.decision.quantile_design_effects in C. Expected values by
+           /usr/bin/python3 + numpy, tests/data/seqstats.py quantile_deff (v = np.sort(x)[max(1,
+           ceil(n p / 100)) - 1], value_deff of (x <= v)); 1 where it gives 1.0 */
+        static const double p5[] = {50, 90, 95, 99, 99.9};
+        double x[200], d[5];
+        /* x_i = (7919 i) mod 101, 1000 more at i = 41..60, 500 more at i = 121..130: long
+           waits in two blocks */
+        for (int i = 1; i <= 200; i++)
+            x[i - 1] = (double)((i * 7919) % 101) + (i >= 41 && i <= 60 ? 1000 : 0) +
+                       (i >= 121 && i <= 130 ? 500 : 0);
+        CHECK(stats_quantile_design_effects(x, 200, p5, 5, 100, 2000, d) == STATS_OK);
+        CHECK(fabs(d[0] - 2.2097059705970628) < 1e-12 && fabs(d[1] - 17.829999999999767) < 1e-11 &&
+              fabs(d[2] - 8.410526315789548) < 1e-12 && d[3] == 1 && d[4] == 1);
+        /* at n = 100 (min n) the sum: 2.9600000000000004, 6.955555555555554; at 99 none, 1
+           (the sum would give p90 6.068686868686878) */
+        CHECK(stats_quantile_design_effects(x, 100, p5, 2, 100, 2000, d) == STATS_OK);
+        CHECK(fabs(d[0] - 2.9600000000000004) < 1e-12 && fabs(d[1] - 6.955555555555554) < 1e-12);
+        CHECK(stats_quantile_design_effects(x, 99, p5, 5, 100, 2000, d) == STATS_OK);
+        CHECK(d[0] == 1 && d[1] == 1 && d[2] == 1 && d[3] == 1 && d[4] == 1);
+        /* ties at the rank: t_i = floor(i / 4) mod 10, i = 1..120 (each value 12 times, in
+           runs of 4). p55: rank 66 of the twelve 5s at 61..72, v = 5 and all twelve below it:
+           10.125000000000002 (1{x < v} would give 10.5333, the first 66 by rank 10.4333);
+           p50 (rank 60, the last 4) 10.533333333333333, p90 3.7111111111111112; p95, p99.9:
+           v = 9, the largest, every x <= v: no spread, 1 */
+        static const double pt[] = {50, 55, 90, 95, 99.9};
+        double tie[120];
+        for (int i = 1; i <= 120; i++)
+            tie[i - 1] = (double)((i / 4) % 10);
+        CHECK(stats_quantile_design_effects(tie, 120, pt, 5, 100, 2000, d) == STATS_OK);
+        CHECK(fabs(d[0] - 10.533333333333333) < 1e-12 && fabs(d[1] - 10.125000000000002) < 1e-12 &&
+              fabs(d[2] - 3.7111111111111112) < 1e-12 && d[3] == 1 && d[4] == 1);
+        /* all equal: every indicator 1, 1 */
+        double same[150];
+        for (int i = 0; i < 150; i++)
+            same[i] = 2.5;
+        CHECK(stats_quantile_design_effects(same, 150, p5, 5, 100, 2000, d) == STATS_OK);
+        CHECK(d[0] == 1 && d[1] == 1 && d[2] == 1 && d[3] == 1 && d[4] == 1);
+        /* no value at the rank: none (NaN) for n = 0 or a percentile above 100; p 0 reads
+           rank 1, as the Lua's max(1, ...) */
+        static const double odd[] = {100.5, 0, 100};
+        CHECK(stats_quantile_design_effects(x, 0, p5, 5, 100, 2000, d) == STATS_OK && isnan(d[0]) &&
+              isnan(d[4]));
+        CHECK(stats_quantile_design_effects(x, 200, odd, 3, 100, 2000, d) == STATS_OK &&
+              isnan(d[0]) && d[1] >= 1 && d[2] == 1);
+        /* a NaN among the values: none known */
+        x[17] = NAN;
+        CHECK(stats_quantile_design_effects(x, 200, p5, 5, 100, 2000, d) == STATS_ENAN);
+    }
+
     /* Samples kept as floats (Stats.f32) while each is exactly one: the boundaries of
        "exactly a float" (by hand: a float has 24 significant bits, exponents down to
        2^-149, up to FLT_MAX), each read back as the double it was. */

@@ -827,6 +827,17 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                         return -1;
                 } else if (r->skip_bad) {
                     r->skipped++;
+                } else if (r->reduce == RED_NONE && t == JSON_ARR_BEGIN) {
+                    /* the likeliest slip: the array itself matched where its numbers
+                       were meant; the two ways to read them, with this path's [*] */
+                    char at[200], what[400];
+                    where_path(s, d, at, sizeof at);
+                    (void)snprintf(what, sizeof what,
+                                   "found an array, expected a number (rule %d): to read its "
+                                   "numbers, match its elements with [*] (%s[*]) or give the rule "
+                                   "a reducer (reduce = \"sum\", \"max\", \"diffs\", ...)",
+                                   m + 1, at);
+                    return value_error(s, d, what);
                 } else {
                     char what[120];
                     (void)snprintf(

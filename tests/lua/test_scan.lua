@@ -374,6 +374,21 @@ t.test("malformed JSON: file, line:column, byte offset and what was expected", f
     { { "$.t", s, reduce = "diffs" } })
 end)
 
+-- (new-user trial s46: "found an array, expected a number" named no way out)
+t.test("scan.json: an array matched where numbers were meant says both ways to read them", function()
+  local s = stats.new()
+  local err = t.raises('req.json:1:11: $.ttfts: found an array, expected a number (rule 1): to read its numbers, '
+    .. 'match its elements with [*] ($.ttfts[*]) or give the rule a reducer (reduce = "sum", "max", "diffs", ...) '
+    .. "(byte 10)", scan.json, { text = '{"ttfts": [0.1, 0.2]}', name = "req.json" }, { { "$.ttfts", s } })
+  t.ok(not err:find("\n", 1, true), err)
+  t.eq(s:count(), 0)
+  -- reduce = "none" is the default: a matched value must be a number, as without reduce
+  t.raises("found an array, expected a number (rule 1)", scan.json, { text = '{"ttfts": [0.1, 0.2]}' },
+    { { "$.ttfts", s, reduce = "none" } })
+  t.eq(scan.json({ text = '{"ttfts": [0.1, 0.2]}' }, { { "$.ttfts[*]", s, reduce = "none" } }).rules[1].matched, 2)
+  t.eq(s:count(), 2)
+end)
+
 t.test("bad rules are named", function()
   local s = stats.new()
   t.raises("rule 1: path 'x.y' must start with '$'", scan.json, { text = "1" }, { { "x.y", s } })

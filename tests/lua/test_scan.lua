@@ -486,6 +486,29 @@ t.test("JSON Lines: blank lines skipped, errors carry the line", function()
     { text = '{"v": 1}\n{"v": 2}\n{"v": 3' }, { { "$.v", s } })
 end)
 
+-- (new-user trial s46: "req.csv:1: no column 'ttft_m' in the header" left the header unseen)
+t.test("CSV: a column the header lacks names the one meant, else the header's columns", function()
+  local s = stats.new()
+  -- 'ttft_m' begins 'ttft_ms' (the options checks' rule, llmd_closest)
+  t.raises("req.csv:1: no column 'ttft_m' in the header (did you mean 'ttft_ms'?)", scan.csv,
+    { text = "id,ttft_ms,tpot_ms\n1,2,3\n", name = "req.csv" }, { { "ttft_m", s } })
+  -- 'tpot_mx' is one edit from 'tpot_ms'
+  t.raises("req.csv:1: no column 'tpot_mx' in the header (did you mean 'tpot_ms'?)", scan.csv,
+    { text = "id,ttft_ms,tpot_ms\n1,2,3\n", name = "req.csv" }, { { "tpot_mx", s } })
+  -- nothing close: the header, as written (a quoted name without its quotes)
+  t.raises("req.csv:1: no column 'latency' in the header (its columns: 'id', 'ttft ms', 'tpot_ms')", scan.csv,
+    { text = 'id,"ttft ms",tpot_ms\n1,2,3\n', name = "req.csv" }, { { "latency", s } })
+  -- a wide header: as many as fit, the rest counted (60 names, each 'column_number_N')
+  local h = {}
+  for i = 1, 60 do h[i] = "column_number_" .. i end
+  local err = t.raises("wide.csv:1: no column 'zzzz' in the header (its columns: 'column_number_1', "
+    .. "'column_number_2', ", scan.csv, { text = table.concat(h, ",") .. "\n", name = "wide.csv" }, { { "zzzz", s } })
+  local shown = select(2, err:gsub("'column_number_%d+'", ""))
+  t.ok(shown >= 5 and shown < 60, err)
+  t.contains(err, (" and %d more)"):format(60 - shown))
+  t.eq(s:count(), 0)
+end)
+
 t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separators", function()
   local text = 'name,ttft_ms,note\r\n"a, b",10,"said ""hi""\nthen left"\r\nc,20.5,\r\n'
   local s, recs = stats.new(), {}

@@ -161,6 +161,7 @@ local ok, err = pcall(function()
   io.write(("Comparison report written to: %s%s\n"):format(model.path,
     reextracted and " (metrics re-extracted from the results)" or ""))
   io.write(cmp.html_line(model))
+  cmp.say_left_out(model, "analyze.lua") -- (as compare.lua says them)
   chart_failures = model.chart_failures
 end)
 if not ok then

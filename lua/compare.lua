@@ -479,14 +479,7 @@ if not ok then
 end
 finish(model, w)
 tl.mark("done")
--- a result file --tolerant left out is said here too, not only in the report's banner and
--- Verdict (with --quiet as well: the figures lack what it held), one line a file, as
--- treatments.lua says them
-for _, x in ipairs { "a", "b" } do
-  for _, what in ipairs(model[x] and model[x].left_out or {}) do
-    io.stderr:write(("compare.lua: warning: run %s (%s): left out (--tolerant): %s\n"):format(x, runs[x].label, what))
-  end
-end
+cmp.say_left_out(model, "compare.lua") -- (the report's banner says them; so does stderr)
 -- a chart gnuplot failed to draw: the report is written without it (and says why), the
 -- workspace kept; the exit status says it failed
 if #(model.chart_failures or {}) > 0 then

@@ -739,9 +739,16 @@ t.test("5: an empty, garbage or missing result file claimed by its name is an er
   local report = t.read(w .. "/comparison_report.md")
   t.ok(report:find("- ip: left out (--tolerant): " .. ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true),
     "in the data checks")
-  -- analyze.lua re-extracts the same way (tolerant), and says the same
+  -- and on stderr (fixf46), one line, as the data checks word it
+  local said = report:match("\n%- ip: left out %(%-%-tolerant%): ([^\n]*)")
+  t.ok(said and said:find(ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true), report)
+  t.eq(select(2, r.stderr:gsub("left out", "")), 1, r.stderr)
+  t.contains(r.stderr, "compare.lua: warning: run a (ip): left out (--tolerant): " .. said .. "\n")
+  -- analyze.lua re-extracts the same way (tolerant), and says the same, there too
   r = run { LLMDLUA, "analyze.lua", w, "--reextract", "--quiet" }
   t.ok(r.ok, r.stderr)
+  t.contains(r.stderr, "analyze.lua: warning: run a (ip): left out (--tolerant): " .. ip
+    .. "/stage_3_lifecycle_metrics.json: missing")
   -- a benchmark report cut short
   local br = tmp .. "/br"
   lfs.mkdir(br)

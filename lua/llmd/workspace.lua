@@ -461,7 +461,7 @@ function M.copy_room(parent, plans)
   while not lfs.attributes(where, "mode") and where:find("/[^/]*$") do
     where = where:match("^(.*[^/])/+[^/]*$") or (where:sub(1, 1) == "/" and "/" or ".")
   end
-  return { need = need, free = proc.disk_free(where), where = where }
+  return { need = need, free = proc.disk_free(where), where = proc.realpath(where) or where }
 end
 
 -- The copy's share in a failure to write (a full disk while copying the results, or the

@@ -464,9 +464,10 @@ function M.copy_room(parent, plans)
   return { need = need, free = proc.disk_free(where), where = proc.realpath(where) or where }
 end
 
--- The copy's share in a failure to write (a full disk while copying the results, or the
--- report after the copies took the room): "the copies of the results take 3.4 MB of it;
--- --link reads them where they are, copying nothing", or nil when room holds no copies.
+-- The copies' share in a failure to write (a full disk while copying the results, or the
+-- report after the copies took the room), room being M.copy_room's: "the workspace's copies
+-- of the two runs' results need 3.4 MB (41.2 GB free on DIR when it started); --link reads
+-- the results where they are, copying nothing", or nil when there are no copies.
 function M.copy_room_hint(room)
   if not room or room.need == 0 then return nil end
   return ("the workspace's copies of the two runs' results need %s (%s free on %s when it started); --link "

@@ -36,7 +36,7 @@ LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Lua-free cores (unit-tested directly) and the Lua bindings / host.
-CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c src/prom.c
+CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c src/prom.c src/closest.c
 HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c src/lprom.c \
             src/precompiled.c
 SRC      := $(HOST_SRC) $(CORE_SRC)

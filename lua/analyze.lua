@@ -157,6 +157,7 @@ local ok, err = pcall(function()
   local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
     identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
   regenerated = true
+  cmp.say_left_out(model, "analyze.lua") -- (as compare.lua says them)
   if not o.quiet then io.write(model.text, "\n") end
   io.write(("Comparison report written to: %s%s\n"):format(model.path,
     reextracted and " (metrics re-extracted from the results)" or ""))

@@ -350,6 +350,22 @@ tl.mark("checks")
 slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } },
   { state = { label = runs.b.label, slo = runs.b.info.slo } }, { slo = slo })
 
+-- room for the copies of the results (none with --link), before anything is made: a disk
+-- they would fill failed at whichever write hit it (often the report's, not the copy that
+-- took the room), with no word of the size or of --link
+local room
+if not o.link then
+  local ra, rb = ws.copy_room(o.parent or ".", { runs.a.plan }), ws.copy_room(o.parent or ".", { runs.b.plan })
+  room = { need = ra.need + rb.need, free = ra.free, where = ra.where }
+  if room.free and room.free < room.need then
+    io.stderr:write(("compare.lua: not enough free space for the workspace: it copies the two runs' results, %s "
+      .. "(run a %s, run b %s), and %s has %s free; free some space, give --parent DIR on a disk with room, or "
+      .. "--link to read the results where they are, copying nothing\n"):format(ws.bytes_text(room.need),
+      ws.bytes_text(ra.need), ws.bytes_text(rb.need), room.where, ws.bytes_text(room.free)))
+    os.exit(1)
+  end
+end
+
 -- From here on the workspace is ours: marked incomplete until everything is written, and
 -- removed again on any failure or Ctrl-C.
 -- (the --parent folders made for it go too when it is removed, each only if empty)
@@ -450,6 +466,12 @@ if not ok then
   end
   local removed, why = ws.remove(w)
   if removed then for _, d in ipairs(made) do lfs.rmdir(d) end end
+  -- a full disk: whichever write hit it is named, but the copies of the results are what
+  -- took most of the room, and --link makes none
+  if not o.link and (model:find("No space left on device", 1, true) or model:find("Disk quota exceeded", 1, true)) then
+    local hint = ws.copy_room_hint(room)
+    if hint then model = ("%s\n(%s)"):format(model, hint) end
+  end
   local where = removed and ("the workspace %s was removed"):format(w.path)
     or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
   if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
@@ -457,6 +479,7 @@ if not ok then
 end
 finish(model, w)
 tl.mark("done")
+cmp.say_left_out(model, "compare.lua") -- (the report's banner says them; so does stderr)
 -- a chart gnuplot failed to draw: the report is written without it (and says why), the
 -- workspace kept; the exit status says it failed
 if #(model.chart_failures or {}) > 0 then

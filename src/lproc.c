@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
@@ -632,6 +633,28 @@ static int l_file_id(lua_State *L)
 }
 
 /*
+** proc.disk_free(path) -> the bytes an unprivileged writer may still put on the filesystem
+** holding path (statvfs: f_bavail blocks of f_frsize), or nil and why: a workspace is
+** checked to have room for the results it copies before it is made.
+*/
+static int l_disk_free(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct statvfs sv;
+    if (statvfs(path, &sv) != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    unsigned long long frsize = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+    unsigned long long max = (unsigned long long)LUA_MAXINTEGER / (frsize ? frsize : 1);
+    lua_pushinteger(L, (unsigned long long)sv.f_bavail > max
+                           ? LUA_MAXINTEGER
+                           : (lua_Integer)((unsigned long long)sv.f_bavail * frsize));
+    return 1;
+}
+
+/*
 ** proc.chmod(path, mode) -> true, or nil and why; mode in octal digits, as chmod's
 ** ("755", "0644"): nothing else is accepted.
 */
@@ -818,6 +841,7 @@ static const luaL_Reg proc_funcs[] = {
     {"copy_file",      l_copy_file     },
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },
+    {"disk_free",      l_disk_free     },
     {"now",            l_now           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },

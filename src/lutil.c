@@ -53,58 +53,6 @@ void llmd_error(lua_State *L, const char *fmt, ...)
     abort(); /* not reached: lua_error does not return */
 }
 
-/* Levenshtein distance, bounded: words longer than 64 bytes are never close. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
-    size_t prev[65], cur[65];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            cur[j] = best;
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
-    }
-    return prev[lb];
-}
-
-size_t llmd_edit_distance(const char *a, const char *b)
-{
-    return edit_distance(a, b);
-}
-
-const char *llmd_closest(const char *word, const char *const list[])
-{
-    size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1, best_d = (size_t)-1;
-    const char *best = NULL, *prefix = NULL;
-    for (size_t i = 0; list[i] != NULL; i++) {
-        if (wl >= 3 && strncmp(list[i], word, wl) == 0) {
-            /* the shortest word it begins */
-            if (prefix == NULL || strlen(list[i]) < strlen(prefix))
-                prefix = list[i];
-            continue;
-        }
-        if (prefix != NULL)
-            continue;
-        size_t d = edit_distance(word, list[i]);
-        if (d <= limit &&
-            (d < best_d || (d == best_d && best != NULL && strlen(list[i]) < strlen(best)))) {
-            best = list[i];
-            best_d = d;
-        }
-    }
-    return prefix != NULL ? prefix : best;
-}
-
 void llmd_push_choices(lua_State *L, const char *const list[])
 {
     luaL_Buffer b;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "closest.h"
 #include "lua.h"
 
 int luaopen_llmd_json(lua_State *L);
@@ -75,9 +76,7 @@ void llmd_usage_error(lua_State *L, const char *fmt, ...);
 ** llmd_opt_option: the field key of the table at idx as an index into list (def when nil),
 ** else "FN: option KEY: expected 'a' or 'b', got 'x'".
 */
-const char *llmd_closest(const char *word, const char *const list[]);
-/* The Levenshtein distance of a and b; (size_t)-1 when either is longer than 64 bytes. */
-size_t llmd_edit_distance(const char *a, const char *b);
+/* llmd_closest, llmd_edit_distance: closest.h (Lua-free: the scan engine uses them too) */
 void llmd_check_keys(lua_State *L, int idx, const char *fn, const char *const keys[],
                      int allow_array);
 int llmd_opt_option(lua_State *L, int idx, const char *fn, const char *key, int def,

@@ -25,6 +25,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "closest.h"
 #include "scan.h"
 #include "shown.h"
 
@@ -827,6 +828,17 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                         return -1;
                 } else if (r->skip_bad) {
                     r->skipped++;
+                } else if (r->reduce == RED_NONE && t == JSON_ARR_BEGIN) {
+                    /* the likeliest slip: the array itself matched where its numbers
+                       were meant; the two ways to read them, with this path's [*] */
+                    char at[200], what[400];
+                    where_path(s, d, at, sizeof at);
+                    (void)snprintf(what, sizeof what,
+                                   "found an array, expected a number (rule %d): to read its "
+                                   "numbers, match its elements with [*] (%s[*]) or give the rule "
+                                   "a reducer (reduce = \"sum\", \"max\", \"diffs\", ...)",
+                                   m + 1, at);
+                    return value_error(s, d, what);
                 } else {
                     char what[120];
                     (void)snprintf(
@@ -2076,6 +2088,57 @@ static int csv_cell_number(Scanner *s, ScanRule *ru, const CsvField *cell, uint6
                 (unsigned long long)row_line, ru->path.steps[0].key, text);
 }
 
+/* A column the header lacks: the error, with the header's name it most likely meant
+   (llmd_closest, the options checks' rule: "did you mean 'ttft_ms'?"), else the header's
+   columns (as many as the message holds). -1. */
+static int no_column(Scanner *s, const CsvField *fields, int nf, const char *key, uint64_t row_line)
+{
+    char head[200];
+    int n = snprintf(head, sizeof head, "%s:%llu: no column '%s' in the header", s->name,
+                     (unsigned long long)row_line, key);
+    if (n < 0 || (size_t)n >= sizeof head)
+        return fail(s, "%s", head);
+    /* the header's names as strings (a name with an escaped quote as it is written) */
+    size_t bytes = (size_t)(nf + 1) * sizeof(char *);
+    for (int c = 0; c < nf; c++)
+        bytes += fields[c].len + 1;
+    char **names = malloc(bytes);
+    if (names == NULL)
+        return fail(s, "%s", head);
+    char *at = (char *)(names + nf + 1);
+    for (int c = 0; c < nf; c++) {
+        memcpy(at, fields[c].p, fields[c].len);
+        at[fields[c].len] = '\0';
+        names[c] = at;
+        at += fields[c].len + 1;
+    }
+    names[nf] = NULL;
+    const char *near = llmd_closest(key, (const char *const *)names);
+    if (near != NULL) {
+        (void)fail(s, "%s (did you mean '%s'?)", head, near);
+    } else {
+        /* "its columns: 'a', 'b', ..." while they fit, the rest counted */
+        char list[300];
+        size_t k = 0;
+        int shown = 0;
+        for (; shown < nf; shown++) {
+            int w =
+                snprintf(list + k, sizeof list - k, "%s'%s'", shown > 0 ? ", " : "", names[shown]);
+            if (w < 0 || (size_t)w >= sizeof list - k - 24) {
+                list[k] = '\0';
+                break;
+            }
+            k += (size_t)w;
+        }
+        if (shown < nf)
+            (void)snprintf(list + k, sizeof list - k, "%s%d more", shown > 0 ? " and " : "",
+                           nf - shown);
+        (void)fail(s, "%s (its columns: %s)", head, list);
+    }
+    free(names);
+    return -1;
+}
+
 /* The header row: each rule's and field's column. 0, or -1 with the error. */
 static int csv_header(Scanner *s, const CsvField *fields, int nf, int *col_of, uint64_t row_line)
 {
@@ -2092,8 +2155,7 @@ static int csv_header(Scanner *s, const CsvField *fields, int nf, int *col_of, u
             col_of[m] = c;
         }
         if (col_of[m] < 0)
-            return fail(s, "%s:%llu: no column '%s' in the header", s->name,
-                        (unsigned long long)row_line, p->steps[0].key);
+            return no_column(s, fields, nf, p->steps[0].key, row_line);
     }
     return 0;
 }

@@ -1042,6 +1042,20 @@ function M.interrupted_analyze(path, before, done, options)
     #gone > 0 and ("; removed (not drawn this time): " .. table.concat(gone, ", ")) or "", again)
 end
 
+-- Says on stderr each result file --tolerant left out of model's runs (the report's banner
+-- and Verdict say them too, but a user reading the terminal, --quiet or not, must not miss
+-- that the figures lack them): "PROG: warning: run b (cut): left out (--tolerant): FILE: why",
+-- one line a file, as treatments.lua says them.
+function M.say_left_out(model, prog)
+  for _, x in ipairs { "a", "b" } do
+    local side = model[x] or {}
+    for _, what in ipairs(side.left_out or {}) do
+      io.stderr:write(("%s: warning: run %s (%s): left out (--tolerant): %s\n"):format(prog, x, tostring(side.label),
+        what))
+    end
+  end
+end
+
 -- "HTML report with charts: PATH" (or why without charts), and a blank line.
 function M.html_line(model)
   local c = model.charts or {}

@@ -438,6 +438,43 @@ function M.plan_import(src)
   return plan
 end
 
+-- A size in bytes as people read a disk's: "512 B", "3.4 MB", "1.2 GB", "2.0 TB" (powers of
+-- 1000, as df -H).
+function M.bytes_text(n)
+  if n < 1000 then return ("%d B"):format(n) end
+  for _, u in ipairs { "kB", "MB", "GB", "TB" } do
+    n = n / 1000
+    if n < 1000 or u == "TB" then return ("%.1f %s"):format(n, u) end
+  end
+end
+
+-- What copying the results of plans (ws.plan_import's) into a workspace under parent takes:
+-- { need = bytes (their files' sizes), free = bytes free on parent's filesystem (its nearest
+-- folder that exists; nil where unknown), where = that folder }.
+function M.copy_room(parent, plans)
+  local need = 0
+  for _, plan in ipairs(plans) do
+    for _, f in ipairs(plan.files) do need = need + (lfs.attributes(f.from, "size") or 0) end
+  end
+  local where = tostring(parent):gsub("/+$", "")
+  if where == "" then where = "/" end
+  while not lfs.attributes(where, "mode") and where:find("/[^/]*$") do
+    where = where:match("^(.*[^/])/+[^/]*$") or (where:sub(1, 1) == "/" and "/" or ".")
+  end
+  return { need = need, free = proc.disk_free(where), where = proc.realpath(where) or where }
+end
+
+-- The copies' share in a failure to write (a full disk while copying the results, or the
+-- report after the copies took the room), room being M.copy_room's: "the workspace's copies
+-- of the two runs' results need 3.4 MB (41.2 GB free on DIR when it started); --link reads
+-- the results where they are, copying nothing", or nil when there are no copies.
+function M.copy_room_hint(room)
+  if not room or room.need == 0 then return nil end
+  return ("the workspace's copies of the two runs' results need %s (%s free on %s when it started); --link "
+    .. "reads the results where they are, copying nothing"):format(M.bytes_text(room.need),
+    room.free and M.bytes_text(room.free) or "unknown", room.where)
+end
+
 -- Copies one regular file into a new file (a reflink or copy_file_range where the
 -- filesystem can, else read and write; never over an existing file; a failed copy
 -- leaves nothing, and the error names both files); keeps the timestamps.

@@ -4,7 +4,8 @@
 # Saturated column); a triangle the load points whose achieved rate fell short because
 # requests failed, not from overload (never saturated, as the tables say). Run A's markers are twice the size of B's, drawn first, so that a
 # point where both runs sit (one load point each, at the same rates) shows both: B's
-# square inside A's disc. gnuplot writes the SVG on its standard output.
+# square inside A's disc; A's rings are larger than B's for the same reason.
+# gnuplot writes the SVG on its standard output.
 #
 # From llmdlua: datafile (columns: offered, achieved req/s, saturated 1/0, failures 1/0;
 # block 0 is run A, block 1 run B), style_file, title, label_a, label_b, xlabel, diagonal
@@ -20,11 +21,22 @@ if (exists("xmax")) { set xrange [0:xmax] } else { set xrange [0:*] }
 if (exists("ymax")) { set yrange [0:ymax] } else { set yrange [0:*] }
 if (!exists("saturated")) { saturated = 0 }
 if (!exists("failures")) { failures = 0 }
+# Run A's marker size, and its ring's: the style's ring (linestyle 5) clears B's marker by
+# about 1.3 sizes, but A's larger disc only by 0.4, so that the ring barely showed on A;
+# A's ring is drawn as much larger than A's disc as the style's ring is than B's marker
+size_a = 1.8
+ring_a = size_a + 1.4
 # the plot command, with the diagonal, the rings and the failures' triangles where there are any
-cmd = "plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, " \
+cmd = sprintf("plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize %g title label_a, ", size_a) \
   . "datafile index 1 using 1:2 with linespoints linestyle 2 title label_b"
 if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'throughput = offered'" }
-if (saturated) { cmd = cmd . ", datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'" }
+# the rings: each run's at its own size, the key's sample once (a point with no value, so
+# that it is there whichever run has saturated points)
+if (saturated) {
+  cmd = cmd . sprintf(", datafile index 0 using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 pointsize %g " \
+    . "notitle, datafile index 1 using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 notitle, " \
+    . "'+' using (NaN):(NaN) with points linestyle 5 title 'saturated'", ring_a)
+}
 if (failures) {
   cmd = cmd . ", datafile using 1:($4 > 0 ? $2 : 1/0) with points linestyle 6 title 'failed requests, not marked saturated'"
 }

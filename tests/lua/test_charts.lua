@@ -229,6 +229,48 @@ t.test("achieved against offered, one load point each at the same rates: both ru
   t.ok(tonumber(ax) + 2 * tonumber(ar) < right, ("marker at %s, radius %s, right edge %s"):format(ax, ar, right))
 end)
 
+t.test("achieved against offered: the saturated ring shows around either run's marker, A's larger disc too",
+  function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  -- one saturated point each, apart (A at 2 -> 2, B at 3 -> 1); the other points not ringed
+  local c = { name = "achieved_offered", title = "T", available = true, notes = {},
+    data = "1 1 0 0\n2 2 1 0\n\n\n1 0.5 0 0\n3 1 1 0\n",
+    vars = { { "title", "T" }, { "label_a", "A" }, { "label_b", "B" }, { "xlabel", "offered load (req/s)" },
+      { "diagonal", true }, { "saturated", true }, { "xmax", 4 }, { "ymax", 4 } } }
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/achieved_offered.svg")
+  -- gnuplot's markers: A's disc gpPt6 (#0072B2), B's square gpPt4 (#D55E00), the ring gpPt5
+  -- (#444444), each a unit shape scaled
+  local function marks(pt, rgb)
+    local out_ = {}
+    for x, y, s in svg:gmatch("<use xlink:href='#" .. pt .. "' transform='translate%(([%d.]+),([%d.]+)%) "
+      .. "scale%(([%d.]+)%)' color='rgb%(" .. rgb .. "%)'/>") do
+      out_[#out_ + 1] = { x = x, y = y, s = tonumber(s) }
+    end
+    return out_
+  end
+  local rings = marks("gpPt5", " 68,  68,  68")
+  local function at(list, p)
+    for _, m in ipairs(list) do if m.x == p.x and m.y == p.y then return m end end
+  end
+  local disc, square
+  for _, m in ipairs(marks("gpPt6", "  0, 114, 178")) do disc = disc or (at(rings, m) and m) end
+  for _, m in ipairs(marks("gpPt4", "213,  94,   0")) do square = square or (at(rings, m) and m) end
+  t.ok(disc and square, "a ring on a point of each run: " .. #rings .. " rings")
+  local ring_a, ring_b = at(rings, disc), at(rings, square)
+  -- how far each ring clears its marker (B's square by its half-diagonal, sqrt(2) x the
+  -- half-side): A's ring must clear A's disc at least as far as B's ring clears B's square
+  -- (before: A's ring 2.2 against a disc of 1.8 in the style's sizes, 0.4 clear, where B's
+  -- was 2.2 against 0.9 x sqrt(2) = 1.27, 0.93 clear)
+  local clear_a, clear_b = ring_a.s - disc.s, ring_b.s - math.sqrt(2) * square.s
+  t.ok(clear_b > 0, ("B's ring clears its square: %.2f"):format(clear_b))
+  t.ok(clear_a >= clear_b, ("A's ring clears its disc by %.2f, B's its square by %.2f"):format(clear_a, clear_b))
+  -- the key says 'saturated' once
+  t.eq(select(2, svg:gsub("<text>saturated</text>", "")), 1)
+end)
+
 t.test("a chart template gnuplot rejects is an error naming it; one that sets an output file too", function()
   local gp = charts.gnuplot()
   local dir = t.tmpdir()

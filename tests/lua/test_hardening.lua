@@ -255,10 +255,11 @@ end)
 
 -- compare.lua --a BASE --b TREAT (results copied, not linked) on disk with 1 to 40 free
 -- pages: each outcome an error naming the file and the cause, and no partial file (a copy
--- whole or none); env: the environment. Returns how many failed, and how many of those in
--- copying a results file (the exact message checked).
+-- whole or none); env: the environment. Returns how many failed, how many of those in
+-- copying a results file (the exact message checked), and how many were refused before
+-- anything was made (less free than the copies take).
 local function copy_sweep(disk, env)
-  local failed, in_copy = 0, 0
+  local failed, in_copy, refused = 0, 0, 0
   -- the two runs' results (68 KB each) are copied, not linked: with 1 to 40 free
   -- pages the disk fills in one copied file or another, or in what follows
   for free_pages = 1, 40, 3 do
@@ -271,10 +272,21 @@ local function copy_sweep(disk, env)
     end
     local r = run({ LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--parent", disk .. "/p", "--quiet" },
       { env = env })
-    if not r.ok then
+    if not r.ok and r.stderr:find("not enough free space", 1, true) then
+      -- less free than the copies take (fixf46): refused before anything is made, saying
+      -- how much and that --link copies nothing
+      refused = refused + 1
+      t.ok(r.stderr:find("^compare.lua: not enough free space for the workspace: it copies the two runs' results, "
+        .. "[%d.]+ kB %(run a [%d.]+ kB, run b [%d.]+ kB%), and " .. disk:gsub("%p", "%%%0") .. " has [%d.]+ k?B free; "
+        .. "free some space, give %-%-parent DIR on a disk with room, or %-%-link to read the results where they are, "
+        .. "copying nothing\n$"), r.stderr)
+      t.eq(lfs.attributes(disk .. "/p", "mode"), nil, "nothing made")
+    elseif not r.ok then
       failed = failed + 1
       t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
       t.ok(r.stderr:find(disk, 1, true), "the file named: " .. r.stderr)
+      -- whichever write met the full disk, the copies' share is said, and --link
+      t.ok(r.stderr:find("\n(the workspace's copies of the two runs' results need ", 1, true), r.stderr)
       if r.stderr:find("(copying ", 1, true) then
         in_copy = in_copy + 1
         -- the copy that failed, in the workspace (said removed), and the results file it
@@ -283,7 +295,8 @@ local function copy_sweep(disk, env)
         local err = r.stderr:gsub("^note: [^\n]* did not exist; made it for the workspace\n", "")
         local x, rel, from = err:match("^llmdlua: " .. disk:gsub("%p", "%%%0")
           .. "/p/llm%-d%-comparison%-[^/]+/run%-([ab])/results%.partial/(%S+): cannot write %(copying (%S+)%): "
-          .. "No space left on device\n%(the workspace [^\n]* was removed%)\n$")
+          .. "No space left on device\n%(the workspace's copies [^\n]*; %-%-link reads the results where they are, "
+          .. "copying nothing%)\n%(the workspace [^\n]* was removed%)\n$")
         t.ok(x, r.stderr)
         t.eq(from, (x == "a" and BASE or TREAT) .. "/" .. tostring(rel))
       end
@@ -300,8 +313,60 @@ local function copy_sweep(disk, env)
       end
     end
   end
-  return failed, in_copy
+  return failed, in_copy, refused
 end
+
+-- (fixf46: a full disk named whichever write hit it, "comparison_report.html: cannot write",
+-- when copying the results had filled it, with no size and no word of --link.) No mount and
+-- no root: run a's folder holds sparse files whose sizes add up to more than this disk
+-- has free (as df reads it, not llmdlua), so copying them could never fit.
+t.test("4: compare whose results' copies exceed the free space: refused first, with the size and --link", function()
+  local tmp = t.tmpdir()
+  local big = tmp .. "/big"
+  copy_tree(BASE, big)
+  local df = run { "df", "-B1", "--output=avail", tmp }
+  local avail = tonumber(df.stdout:match("(%d+)%s*$"))
+  t.ok(avail, df.stdout .. df.stderr)
+  -- avail + 1 GB in sparse files of at most 4 TiB (ext4 holds files to 16 TiB); st_size
+  -- is what a copy writes
+  local left, k, pad = avail + 1e9, 0, 0
+  while left > 0 do
+    local n = math.min(left, 4 * 2 ^ 40)
+    k = k + 1
+    local f = assert(io.open(("%s/padding%d.bin"):format(big, k), "wb"))
+    assert(f:seek("set", math.tointeger(n) - 1))
+    assert(f:write("\0"))
+    assert(f:close())
+    left, pad = left - n, pad + n
+  end
+  -- the sizes by find, not by llmdlua's walk
+  local function bytes(dir)
+    local n = 0
+    for sz in run({ "find", dir, "-type", "f", "-printf", "%s\n" }).stdout:gmatch("%d+") do n = n + tonumber(sz) end
+    return n
+  end
+  local need_a, need_b = bytes(BASE) + pad, bytes(TREAT)
+  local function text(n) -- as df -H rounds: powers of 1000, one decimal
+    for _, u in ipairs { { 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "kB" } } do
+      if n >= u[1] then return ("%.1f %s"):format(n / u[1], u[2]) end
+    end
+  end
+  -- (under a file-size limit of 32 MiB, ulimit -f's 512-byte blocks: without the check, the
+  -- copy dies there rather than fill the shared disk)
+  local r = run { "sh", "-c", 'ulimit -f 65536 && exec "$@"', "sh", LLMDLUA, "compare.lua", "--a", big, "--b", TREAT,
+    "--parent", tmp .. "/p", "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local prefix = ("compare.lua: not enough free space for the workspace: it copies the two runs' results, %s (run a "
+    .. "%s, run b %s), and %s has "):format(text(need_a + need_b), text(need_a), text(need_b), tmp)
+  t.eq(r.stderr:sub(1, #prefix), prefix, r.stderr)
+  t.contains(r.stderr, " free; free some space, give --parent DIR on a disk with room, or --link to read the results "
+    .. "where they are, copying nothing\n")
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, "one line: " .. r.stderr)
+  t.eq(lfs.attributes(tmp .. "/p", "mode"), nil, "nothing made")
+  -- --link copies nothing: the same pair compares
+  r = run { LLMDLUA, "compare.lua", "--a", big, "--b", TREAT, "--parent", tmp .. "/p", "--quiet", "--link" }
+  t.eq(r.code, 0, r.stderr)
+end)
 
 t.test("4: compare copying results on a disk that fills: an error and no partial file", function()
   if not on_small_disk(2048, function(disk)
@@ -311,7 +376,8 @@ t.test("4: compare copying results on a disk that fills: an error and no partial
     -- to 31 free pages here, after run a's state and model and before run b's). With the
     -- runs read and copied by children at once (below), which writer meets the full disk
     -- first is the scheduler's choice: a loaded machine once had none fail in a copy
-    local failed, in_copy = copy_sweep(disk, { LLMDLUA_JOBS = "1" })
+    local failed, in_copy, refused = copy_sweep(disk, { LLMDLUA_JOBS = "1" })
+    t.ok(refused > 0, "the smallest free spaces refused before copying")
     t.ok(in_copy > 0, ("some compares ran out of room copying results (%d failed)"):format(failed))
     -- the same sizes with the children (the default): every outcome, wherever the disk
     -- filled, an error naming the file and no partial copy (and a copy that failed in a
@@ -673,9 +739,16 @@ t.test("5: an empty, garbage or missing result file claimed by its name is an er
   local report = t.read(w .. "/comparison_report.md")
   t.ok(report:find("- ip: left out (--tolerant): " .. ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true),
     "in the data checks")
-  -- analyze.lua re-extracts the same way (tolerant), and says the same
+  -- and on stderr (fixf46), one line, as the data checks word it
+  local said = report:match("\n%- ip: left out %(%-%-tolerant%): ([^\n]*)")
+  t.ok(said and said:find(ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true), report)
+  t.eq(select(2, r.stderr:gsub("left out", "")), 1, r.stderr)
+  t.contains(r.stderr, "compare.lua: warning: run a (ip): left out (--tolerant): " .. said .. "\n")
+  -- analyze.lua re-extracts the same way (tolerant), and says the same, there too
   r = run { LLMDLUA, "analyze.lua", w, "--reextract", "--quiet" }
   t.ok(r.ok, r.stderr)
+  t.contains(r.stderr, "analyze.lua: warning: run a (ip): left out (--tolerant): " .. ip
+    .. "/stage_3_lifecycle_metrics.json: missing")
   -- a benchmark report cut short
   local br = tmp .. "/br"
   lfs.mkdir(br)

@@ -369,3 +369,18 @@ t.test("proc.lock: one holder at a time, let go when it ends, not kept by what i
   -- (llmd.workspace.lock remembers what this process holds)
   t.eq(proc.lock(path, "again"), false)
 end)
+
+t.test("proc.disk_free: the bytes free to a user on a path's filesystem, as df says; nil and why", function()
+  local dir = t.tmpdir()
+  -- df's own figure (statvfs' f_bavail x block size, as df -B1 prints it) before and after:
+  -- llmdlua's lies between them, within what other writers on the machine change meanwhile
+  local function df() return tonumber(proc.run({ "df", "-B1", "--output=avail", dir }).stdout:match("(%d+)%s*$")) end
+  local before = df()
+  local free = proc.disk_free(dir)
+  local after = df()
+  t.eq(math.type(free), "integer")
+  t.ok(math.abs(free - before) <= 64 * 2 ^ 20 or math.abs(free - after) <= 64 * 2 ^ 20,
+    ("df %d / %d, disk_free %d"):format(before, after, free))
+  local none, why = proc.disk_free(dir .. "/no/such")
+  t.eq({ none, why }, { nil, dir .. "/no/such: No such file or directory" })
+end)

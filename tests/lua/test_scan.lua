@@ -374,6 +374,21 @@ t.test("malformed JSON: file, line:column, byte offset and what was expected", f
     { { "$.t", s, reduce = "diffs" } })
 end)
 
+-- (new-user trial s46: "found an array, expected a number" named no way out)
+t.test("scan.json: an array matched where numbers were meant says both ways to read them", function()
+  local s = stats.new()
+  local err = t.raises('req.json:1:11: $.ttfts: found an array, expected a number (rule 1): to read its numbers, '
+    .. 'match its elements with [*] ($.ttfts[*]) or give the rule a reducer (reduce = "sum", "max", "diffs", ...) '
+    .. "(byte 10)", scan.json, { text = '{"ttfts": [0.1, 0.2]}', name = "req.json" }, { { "$.ttfts", s } })
+  t.ok(not err:find("\n", 1, true), err)
+  t.eq(s:count(), 0)
+  -- reduce = "none" is the default: a matched value must be a number, as without reduce
+  t.raises("found an array, expected a number (rule 1)", scan.json, { text = '{"ttfts": [0.1, 0.2]}' },
+    { { "$.ttfts", s, reduce = "none" } })
+  t.eq(scan.json({ text = '{"ttfts": [0.1, 0.2]}' }, { { "$.ttfts[*]", s, reduce = "none" } }).rules[1].matched, 2)
+  t.eq(s:count(), 2)
+end)
+
 t.test("bad rules are named", function()
   local s = stats.new()
   t.raises("rule 1: path 'x.y' must start with '$'", scan.json, { text = "1" }, { { "x.y", s } })
@@ -469,6 +484,29 @@ t.test("JSON Lines: blank lines skipped, errors carry the line", function()
   -- line 3, '{"v": 3', ends after its 7th character; 9 + 9 + 7 = 25 bytes in all
   t.raises("(text):3:8: unexpected end of input, expected ',' or '}' (byte 25)", scan.jsonl,
     { text = '{"v": 1}\n{"v": 2}\n{"v": 3' }, { { "$.v", s } })
+end)
+
+-- (new-user trial s46: "req.csv:1: no column 'ttft_m' in the header" left the header unseen)
+t.test("CSV: a column the header lacks names the one meant, else the header's columns", function()
+  local s = stats.new()
+  -- 'ttft_m' begins 'ttft_ms' (the options checks' rule, llmd_closest)
+  t.raises("req.csv:1: no column 'ttft_m' in the header (did you mean 'ttft_ms'?)", scan.csv,
+    { text = "id,ttft_ms,tpot_ms\n1,2,3\n", name = "req.csv" }, { { "ttft_m", s } })
+  -- 'tpot_mx' is one edit from 'tpot_ms'
+  t.raises("req.csv:1: no column 'tpot_mx' in the header (did you mean 'tpot_ms'?)", scan.csv,
+    { text = "id,ttft_ms,tpot_ms\n1,2,3\n", name = "req.csv" }, { { "tpot_mx", s } })
+  -- nothing close: the header, as written (a quoted name without its quotes)
+  t.raises("req.csv:1: no column 'latency' in the header (its columns: 'id', 'ttft ms', 'tpot_ms')", scan.csv,
+    { text = 'id,"ttft ms",tpot_ms\n1,2,3\n', name = "req.csv" }, { { "latency", s } })
+  -- a wide header: as many as fit, the rest counted (60 names, each 'column_number_N')
+  local h = {}
+  for i = 1, 60 do h[i] = "column_number_" .. i end
+  local err = t.raises("wide.csv:1: no column 'zzzz' in the header (its columns: 'column_number_1', "
+    .. "'column_number_2', ", scan.csv, { text = table.concat(h, ",") .. "\n", name = "wide.csv" }, { { "zzzz", s } })
+  local shown = select(2, err:gsub("'column_number_%d+'", ""))
+  t.ok(shown >= 5 and shown < 60, err)
+  t.contains(err, (" and %d more)"):format(60 - shown))
+  t.eq(s:count(), 0)
 end)
 
 t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separators", function()

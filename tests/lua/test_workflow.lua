@@ -46,6 +46,11 @@ t.test("6: --tolerant leaves a truncated inference-perf stage file out, naming t
   r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", ip, "--a-label", "full", "--b-label", "cut", "--parent",
     tmp .. "/p", "--quiet", "--tolerant" }
   t.ok(r.ok, r.stderr)
+  -- and on stderr, --quiet or not (new-user trial s46: nothing there, only in the report),
+  -- one line naming the run, the file and why
+  t.contains(r.stderr, "compare.lua: warning: run b (cut): left out (--tolerant): " .. victim
+    .. ":1:3001: unexpected end of input")
+  t.eq(select(2, r.stderr:gsub("left out", "")), 1, r.stderr)
   local report = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
   t.ok(report:find("- cut: left out (--tolerant): " .. victim .. ":1:3001: unexpected end of input", 1, true),
     "in the data checks")

@@ -278,7 +278,9 @@ t.test("16: treatments.lua: an error in the data is 'llmdlua: ...', exit 1; a fo
   t.eq(r.stderr, "llmdlua: " .. d .. "/e1: not an experiment workspace (no experiment-state.json)\n")
   r = run { LLMDLUA, "treatments.lua", "--results", d .. "/nope" }
   t.eq(r.code, 2)
-  t.eq(r.stderr, "treatments.lua: " .. d .. "/nope: no such folder\n")
+  -- (the --results flag named and what was expected, as every script's args.path says: fixc46)
+  t.eq(r.stderr, "treatments.lua: --results " .. d .. "/nope: no such folder (expected a folder with one results "
+    .. "subfolder per treatment)\n")
 end)
 
 t.test("compare.lua: two folders of byte-identical files under two labels are said to be one run copied", function()

@@ -540,3 +540,19 @@ t.test("4 repeats all failing, or 5 not all on one side, leave the t-interval's 
   iv = lp.capacity_interval(lp.points(rrun(four)), SLO)
   t.near(iv.hi, 10, 1e-9)
 end)
+
+t.test("an A/A pair of 5 repeats a load names no winner, the sign test used where it holds (fixe46)", function()
+  -- B: the same 20-slot server, --seed 3 (A is SIGN_A, --seed 2). python3, as above: B's 8
+  -- req/s 390, 408, 828, 492, 398 (mean 503.2, t-interval 272.1..734.3) straddles 500 ms, its
+  -- 9 req/s 977, 398, 661, 1152, 759 (one within 500: no sign test; 428.8..1150.0) too, 10
+  -- fails (1912.6..4832.2): B's range 7..10, A's 7..9 (9 failed by all 5): they overlap.
+  local b = { rep(6, { 114, 114, 119, 115, 119 }), rep(7, { 118, 193, 312, 126, 131 }),
+    rep(8, { 390, 408, 828, 492, 398 }), rep(9, { 977, 398, 661, 1152, 759 }), rep(10, { 1378, 3580, 3786, 3615, 4503 }) }
+  local iv = lp.capacity_interval(lp.points(rrun(b)), SLO)
+  t.near(iv.lo, 7, 1e-9)
+  t.near(iv.hi, 10, 1e-9)
+  local m = report.build { a = sd("A", rrun(SIGN_A)), b = sd("B", rrun(b)), slo = SLO, generated = 0 }
+  t.eq(m.capacity.evidence.winner, nil)
+  t.ok(m.verdict.kind ~= "winner" and m.verdict.kind ~= "ordered", m.verdict.kind)
+  t.eq(m.verdict.higher, nil)
+end)

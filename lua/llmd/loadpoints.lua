@@ -3031,7 +3031,9 @@ end
 -- why when a point has one run only (no spread to use), a capacity is unknown or
 -- non-monotone, or the SLO metric that decides the capacity is the same value in every
 -- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
--- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate").
+-- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate"). sign: the
+-- loads where each of M.SIGN_MIN_REPEATS or more repeats lay on one side of an SLO, which then
+-- held at both ends ({point, key, offered, repeats, side = "fail" | "meet"}; nil: none).
 local ends_span
 
 function M.capacity_interval(points, slo, cap)
@@ -3062,17 +3064,25 @@ function M.capacity_interval(points, slo, cap)
   -- and 10369 ms: -1662 to 14837 ms) would count it as meeting 500 ms, a load that met the
   -- SLO above one that clearly failed it, and leave the range open above (audit40 #1).
   local past_from = M.saturated_from(sat)
-  local ends = {}
+  local ends, sign = {}, {}
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, s in ipairs(slo) do
-      ends[i][s.key] = M.repeats_ends(p, s.key, s.max, past_from and i >= past_from)
+      local e = M.repeats_ends(p, s.key, s.max, past_from and i >= past_from)
+      ends[i][s.key] = e
+      if e and e.sign then
+        sign[#sign + 1] = { point = i, key = s.key, offered = p.offered, repeats = #p.ci[s.key].samples,
+          side = e.lo > s.max and "fail" or "meet" }
+      end
     end
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
-  return ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  -- (the loads whose every repeat lay on one side of an SLO, which held at both ends: M.repeats_ends)
+  r.sign = #sign > 0 and sign or nil
+  return r
 end
 
 -- The fewest repeats whose every figure on one side of an SLO settles that side by themselves

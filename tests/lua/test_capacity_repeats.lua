@@ -516,6 +516,12 @@ t.test("5 repeats that all fail a load fail it beyond doubt, however wide their 
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.winner }, { "B higher", "b" })
   t.eq({ m.verdict.kind, m.verdict.higher }, { "winner", "b" })
+  -- and the Evidence says what settled 9 req/s
+  local sg = m.capacity.a.interval.sign
+  t.eq({ #sg, sg[1].point, sg[1].offered, sg[1].repeats, sg[1].side }, { 1, 4, 9, 5, "fail" })
+  local h = t.headline_row(m, CAP_ROW)
+  t.contains(h.evidence_text or h.evidence, "both ends of the repeats' 95 % intervals; where each of 5 or more repeats "
+    .. "of a load lay on one side of an SLO, on that side at both ends (a sign test)", "evidence")
 end)
 
 t.test("4 repeats all failing, or 5 not all on one side, leave the t-interval's range (fixe46)", function()

@@ -429,6 +429,32 @@ local function repeats_range(k)
   return finite(lo) and not (hi == math.huge and finite(k.rps) and lo >= k.rps - 1e-9)
 end
 
+-- The span of a capacity k of one run per load that its loads' 95 % intervals widen beyond its
+-- measured bracket (k.noise, llmd.loadpoints.capacity_noise: what the Headline gives as "with
+-- each load's 95 % interval: ..." and the Verdict orders by, decision.capacity_span, within
+-- the run's ceiling) on the axis field ("rps" or "tps"): lo, hi (math.huge: no upper end); nil
+-- where k has repeats (k.interval), no such span, or one no wider than its bracket (a bound
+-- whose span starts at the bound: the bound says it all).
+function M.noise_span(k, field)
+  if type(k) ~= "table" or type(k.noise) ~= "table" or k.interval ~= nil then return nil end
+  local lo, hi = M.interval_ends(k.noise, field)
+  if not finite(lo) or not (finite(hi) or hi == math.huge) then return nil end
+  local ceil = field == "rps" and k.ceiling_rps or k.ceiling_tps
+  if finite(ceil) and hi > ceil then hi = math.max(lo, ceil) end
+  if k.kind == "interpolated" then
+    local blo, bhi = k["last_passing_" .. field], k["first_failing_" .. field]
+    if finite(blo) and finite(bhi) and math.abs(lo - math.min(blo, bhi)) < 1e-9
+      and math.abs(hi - math.max(blo, bhi)) < 1e-9 then
+      return nil
+    end
+    return lo, hi
+  end
+  local b, dir = M.capacity_bound(k, field)
+  if dir == 1 and finite(b) and lo < b - 1e-9 then return lo, hi end
+  return nil
+end
+local noise_span = M.noise_span
+
 -- The caption's line for run label's capacity k when it is only a bound (M.capacity_bound),
 -- in its own words (k.text; total: "in total " where the chart is per GPU; bracket: the chart
 -- draws its measured bracket up to its ceiling along the top, or with repeats the range they
@@ -678,7 +704,14 @@ function M.latency_throughput(model, A, B)
   local function band(x, field)
     local k = cap[x]
     local b, dir = M.capacity_bound(k, field)
-    if dir == 1 and finite(b) and repeats_range(k) then
+    local nlo, nhi = noise_span(k, field)
+    if nlo then
+      -- one run per load, its loads' 95 % intervals wider than the measured bracket: the span
+      -- the Verdict orders by (decision.capacity_span), never the narrower bracket (fixe46: a
+      -- bracket 7.48-8.39 drawn closed beside "7.48 or more" in the Headline and Verdict)
+      if nhi == math.huge then return nlo / per(x), 0 / 0, 1 end
+      return nlo / per(x), nhi / per(x), 0
+    elseif dir == 1 and finite(b) and repeats_range(k) then
       -- with repeats, the range they allow (the Capacity table's, from a load below the bound
       -- where its repeats' bad ends fail there), never the bracket from the bound alone
       local lo, hi = M.interval_ends(k.interval, field)
@@ -742,7 +775,18 @@ function M.latency_throughput(model, A, B)
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
     local repeats = repeats_range(k)
-    band_name[s.x] = repeats and "range from repeats" or "measured bracket"
+    local widened = not repeats and noise_span(k, "rps") ~= nil
+    band_name[s.x] = repeats and "range from repeats" or widened and "span with each load's 95 % interval"
+      or "measured bracket"
+    if widened then
+      local lo, hi = noise_span(k, "rps")
+      local num, unit = require("llmd.template").helpers.num, gc and " req/s per GPU" or " req/s"
+      local span = hi == math.huge and (num(lo / per(s.x), 2) .. unit .. " or more, no upper end")
+        or (num(lo / per(s.x), 2) .. "–" .. num(hi / per(s.x), 2) .. unit)
+      c.notes[#c.notes + 1] = ("%s's band along the top of the panels is the span each load's own 95 %% interval "
+        .. "leaves its capacity (%s), as in the Headline and the Verdict, not its measured bracket alone: one run "
+        .. "per load%s."):format(s.label, span, hi == math.huge and ", drawn open to the right edge" or "")
+    end
     if repeats then
       local drawn_on, missing_on = {}, {}
       for j, xd in ipairs(xs) do

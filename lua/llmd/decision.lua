@@ -2802,6 +2802,18 @@ end
 M.RANGE_WHAT = "from the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
   .. "intervals"
 
+-- M.RANGE_WHAT for the ranges of capacities ca and cb, with what settled a load where each of 5
+-- or more repeats lay on one side of an SLO (interval.sign, llmd.loadpoints.repeats_ends).
+function M.range_what(ca, cb)
+  for _, c in ipairs { ca or {}, cb or {} } do
+    if type(c.interval) == "table" and type(c.interval.sign) == "table" and #c.interval.sign > 0 then
+      return M.RANGE_WHAT .. ("; where each of %d or more repeats of a load lay on one side of an SLO, on that side "
+        .. "at both ends (a sign test)"):format(lp.SIGN_MIN_REPEATS)
+    end
+  end
+  return M.RANGE_WHAT
+end
+
 -- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
 -- the last load that met every SLO to the first that failed one, the figure between them
 -- an estimate; a lower bound from its figure up, to the run's ceiling below; from 0 up to

@@ -3107,7 +3107,9 @@ end
 -- why when a point has one run only (no spread to use), a capacity is unknown or
 -- non-monotone, or the SLO metric that decides the capacity is the same value in every
 -- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
--- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate").
+-- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate"). sign: the
+-- loads where each of M.SIGN_MIN_REPEATS or more repeats lay on one side of an SLO, which then
+-- held at both ends ({point, key, offered, repeats, side = "fail" | "meet"}; nil: none).
 local ends_span
 
 function M.capacity_interval(points, slo, cap)
@@ -3138,23 +3140,66 @@ function M.capacity_interval(points, slo, cap)
   -- and 10369 ms: -1662 to 14837 ms) would count it as meeting 500 ms, a load that met the
   -- SLO above one that clearly failed it, and leave the range open above (audit40 #1).
   local past_from = M.saturated_from(sat)
-  local ends = {}
+  local ends, sign = {}, {}
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, s in ipairs(slo) do
-      local c = p.ci and p.ci[s.key] or nil
-      local v = field(p, s.key)
-      if c and past_from and i >= past_from and type(v) == "number" and v > s.max and type(c.lo) == "number"
-        and c.lo <= s.max then
-        c = { lo = v, hi = math.max(type(c.hi) == "number" and c.hi or v, v) }
+      local e = M.repeats_ends(p, s.key, s.max, past_from and i >= past_from)
+      ends[i][s.key] = e
+      if e and e.sign then
+        sign[#sign + 1] = { point = i, key = s.key, offered = p.offered, repeats = #p.ci[s.key].samples,
+          side = e.lo > s.max and "fail" or "meet" }
       end
-      ends[i][s.key] = c
     end
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
-  return ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  -- (the loads whose every repeat lay on one side of an SLO, which held at both ends: M.repeats_ends)
+  r.sign = #sign > 0 and sign or nil
+  return r
+end
+
+-- The fewest repeats whose every figure on one side of an SLO settles that side by themselves
+-- (M.repeats_ends): with k independent repeats, all k above the limit when the median of the
+-- run-to-run figure is at or below it has chance 2^-k at most (a sign test), 3.1 % for 5, under
+-- the one-sided 5 % test. A queue near or past capacity makes the repeats' spread skewed and
+-- wide (TTFT p90 at 10 req/s on 20 slots of tests/data/queue_sim.py: 2,362 to 7,319 ms, numpy),
+-- so that a t-interval clipped at 0 straddles a 500 ms SLO however plainly every repeat failed
+-- it (task fixe46); the sign test needs no shape of that spread.
+M.SIGN_MIN_REPEATS = 5
+
+-- The ends {lo, hi} of a repeated load point p's SLO metric key (limit max) that the capacity
+-- range from repeats reads (M.capacity_interval, M.capacity_noise): its repeats' 95 %
+-- t-interval (p.ci), or nil where it has none. past: p lies at or past its run's saturation
+-- (M.saturated_from), where a mean above the SLO fails it at both ends: its queue grew for as
+-- long as the load was offered, so its repeats' spread measures how long each one ran, not the
+-- noise of a latency the server holds; a t-interval clipped at 0 (16 req/s, TTFT p90s of 4145,
+-- 5247 and 10369 ms: -1662 to 14837 ms) would count it as meeting 500 ms, a load that met the
+-- SLO above one that clearly failed it (audit40 #1). And where every one of M.SIGN_MIN_REPEATS
+-- or more repeats lies on one side of the SLO, that side holds at both ends (a sign test): the
+-- good end is then the best repeat, above the limit, or the bad end the worst, within it. sign
+-- = true in the ends so changed.
+function M.repeats_ends(p, key, max, past)
+  local c = p.ci and p.ci[key] or nil
+  local v = field(p, key)
+  if not (c and type(c.lo) == "number" and type(max) == "number") then return c end
+  local hi = type(c.hi) == "number" and c.hi or v
+  if past and type(v) == "number" and v > max and c.lo <= max then
+    return { lo = v, hi = math.max(hi or v, v) }
+  end
+  local xs = c.samples
+  if type(xs) == "table" and #xs >= M.SIGN_MIN_REPEATS and (c.lo <= max and hi > max) then
+    local least, most = math.huge, -math.huge
+    for _, x in ipairs(xs) do
+      if type(x) ~= "number" then return c end
+      least, most = math.min(least, x), math.max(most, x)
+    end
+    if least > max then return { lo = least, hi = math.max(hi, least), sign = true } end
+    if most <= max then return { lo = math.min(c.lo, most), hi = most, sign = true } end
+  end
+  return c
 end
 
 -- The first load point of a saturation (M.saturation) past which no load was sustained, or
@@ -3559,13 +3604,9 @@ function M.capacity_noise(points, slo, cap, opts)
     for _, x in ipairs(pkeys) do
       local lo, hi, why, info
       if (p.repeats or 1) >= 2 then
-        local c = p.ci and p.ci[x.key]
+        -- (past saturation, a mean above the SLO fails it; every repeat on one side: M.repeats_ends)
+        local c = M.repeats_ends(p, x.key, x.max, past_from and i >= past_from)
         lo, hi = c and c.lo or field(p, x.key), c and c.hi or field(p, x.key)
-        -- (past saturation, a mean above the SLO fails it: M.capacity_interval)
-        local v = field(p, x.key)
-        if past_from and i >= past_from and type(v) == "number" and v > x.max and lo <= x.max then
-          lo, hi = v, math.max(hi, v)
-        end
       else
         lo, hi, why, info = M.slo_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
@@ -3696,8 +3737,10 @@ function M.unclear_loads(points, slo, unclear, sat)
     if (p.repeats or 1) >= 2 then
       for _, x in ipairs(slo or {}) do
         local c, v = p.ci and p.ci[x.key], field(p, x.key)
-        local past = past_from and i >= past_from and type(v) == "number" and v > x.max
-        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not past then
+        -- (nor where every one of enough repeats lies on one side: M.repeats_ends)
+        local ends = M.repeats_ends(p, x.key, x.max, past_from and i >= past_from)
+        local settled = ends and (ends.lo > x.max or ends.hi <= x.max)
+        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
           -- the fewest repeats r whose t-interval clears the SLO on the mean's side with

@@ -2142,7 +2142,7 @@ local function capacity_per(c, k)
   end
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k,
-      bottom = c.interval.bottom and c.interval.bottom / k }
+      bottom = c.interval.bottom and c.interval.bottom / k, sign = c.interval.sign }
     out.interval.text = interval_text(out.interval, false, " per GPU")
     -- each end's achieved rates per GPU as well (decision.capacity_touch compares them)
     for _, e in ipairs { "upper_ends", "lower_ends" } do
@@ -3258,7 +3258,7 @@ local function evidence_basis(A, B, ca, cb)
     -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
     -- capacity_interval): not 95 % intervals, and never called so
     return ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
-      cb.interval.text, decision.RANGE_WHAT)
+      cb.interval.text, decision.range_what(ca, cb))
   end
   local basis = untested_text(A, B, ca, cb)
   if basis == "one run per load" then
@@ -4314,7 +4314,7 @@ end
 local function overlap_text(phrase, A, B, ca, cb)
   return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
-      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)), decision.RANGE_WHAT)
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)), decision.range_what(ca, cb))
 end
 
 -- Two capacities that an error-rate SLO a run's repeats disagree on cannot order.
@@ -4329,7 +4329,7 @@ end
 local function open_range_text(phrase, A, B, ca, cb)
   return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
     .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
-    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
+    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.range_what(ca, cb), open_ends_text(A, B, ca, cb))
 end
 
 -- Two capacities the measured loads order by less than the practical threshold: not shown
@@ -6036,7 +6036,9 @@ function M.build(opts)
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, bottom = iv.bottom, text = interval_text(iv),
           upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high),
           -- the same range in output tok/s, for the chart's tok/s axis
-          lo_tps = iv.lo_tps, hi_tps = iv.hi_tps }
+          lo_tps = iv.lo_tps, hi_tps = iv.hi_tps,
+          -- the loads a sign test of their repeats settled (lp.repeats_ends; nil: none)
+          sign = iv.sign and json.array(iv.sign) or nil }
       else
         s[1].interval_why = why
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty

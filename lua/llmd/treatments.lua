@@ -1796,7 +1796,7 @@ function M.model(list, opts)
       local iv, why = lp.capacity_interval(pts, slo, x.capacity)
       if iv then
         x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
-          lower_ends = lp.interval_end(iv.high) }
+          lower_ends = lp.interval_end(iv.high), sign = iv.sign }
       else
         x.capacity.interval_why = why
         -- one measured percentile per load: its uncertainty, as compare.lua weighs it
@@ -2177,7 +2177,7 @@ function M.model(list, opts)
     elseif ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
-        nxt.label, nf, decision.RANGE_WHAT) .. (ceiling and ("; " .. ceiling) or "")
+        nxt.label, nf, decision.range_what(x.capacity, nxt.capacity)) .. (ceiling and ("; " .. ceiling) or "")
     elseif ev.steps_cannot_order then
       -- both cross the SLOs between loads that overlap: the steps cannot order them, and
       -- "no clear difference" would read as sameness (the README's rule)
@@ -2226,7 +2226,8 @@ function M.model(list, opts)
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
       r.vs_next, r.proven, r.open_range = "not shown to differ", false, true
       r.vs_next_text = ("not shown to differ from %s (%s): the capacities' ranges (%s) overlap, but one is open-ended "
-        .. "(no upper end, or no lower one), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
+        .. "(no upper end, or no lower one), so they leave room for any gap"):format(nxt.label, nf,
+        decision.range_what(x.capacity, nxt.capacity))
       r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
       -- with the gap the ranges allow, this one over the next, in the decision layer's words
@@ -2235,7 +2236,7 @@ function M.model(list, opts)
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("%s; the ranges are %s, so neither an order nor sameness is shown"):format(
         no_clear_difference(g, ("%s vs %s"):format(x.label, nxt.label), ("%s (%s)"):format(nxt.label, nf)),
-        decision.RANGE_WHAT)
+        decision.range_what(x.capacity, nxt.capacity))
     elseif ev.verdict == "not shown to differ" then
       -- figures within the threshold, but brackets that allow a wider gap, either way: no
       -- sameness, and the gap with its direction (this one against the next)

@@ -2472,3 +2472,41 @@ t.test("errors chart: where the Error rate row names no winner, the caption says
   t.eq(c.notes, { "The Error rate row names no winner (no clear difference; Fisher's exact test, p = 0.62). Read no "
     .. "order between the runs from the bars: they show the failures each run counted, not an order." })
 end)
+
+-- fixe46: one run per load, s20's capacity about 8.11 req/s was drawn as its measured bracket
+-- 7.48-8.39 req/s, closed, while the Headline and the Verdict gave it with each load's 95 %
+-- interval, "7.48 or more" (the loads above it too dependent to tell: their intervals open),
+-- a picture that ordered what the Verdict did not. The band is the span the Verdict orders by
+-- (k.noise, decision.capacity_span), open where it has no upper end, and the caption says so.
+-- Figures: the capacity of that run's comparison.json (queue_sim.py --slots 20 --seed 1, SLO TTFT
+-- p90 <= 500 ms), read, not recomputed: what is tested is how they are drawn.
+t.test("a one-run capacity is drawn with the span its loads' intervals allow, as the Verdict reads it", function()
+  local A, B = side("a", BASE, "s20"), side("b", TREAT, "s26")
+  local model = { slo = { { key = "ttft_p90_ms", max = 500 } }, capacity = {
+    a = { kind = "interpolated", rps = 8.1148, output_tps = 811.48, last_passing_rps = 7.4826,
+      first_failing_rps = 8.3929, last_passing_tps = 748.26, first_failing_tps = 839.29,
+      noise = { lo = 7.4826, hi = math.huge, lo_tps = 748.26, hi_tps = math.huge } },
+    -- (a span no wider than the measured bracket: the bracket, as before)
+    b = { kind = "interpolated", rps = 9, output_tps = 900, last_passing_rps = 8.5, first_failing_rps = 9.5,
+      last_passing_tps = 850, first_failing_tps = 950, noise = { lo = 8.5, hi = 9.5, lo_tps = 850, hi_tps = 950 } } } }
+  local c = charts.latency_throughput(model, A, B)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  -- (x axes: tok/s, then req/s) main: { 748.26, 7.4826 } to { 839.29, 8.3929 }, closed
+  t.eq(vars.cap_a_lo, { 748.26, 7.4826 })
+  t.ok(vars.cap_a_hi[1] ~= vars.cap_a_hi[1] and vars.cap_a_hi[2] ~= vars.cap_a_hi[2], "no upper end")
+  t.eq(vars.cap_a_open, { 1, 1 })
+  t.eq(vars.band_a, "span with each load's 95 % interval")
+  t.contains(table.concat(c.notes, "\n"), "s20's band along the top of the panels is the span each load's own 95 % "
+    .. "interval leaves its capacity (7.48 req/s or more, no upper end), as in the Headline and the Verdict, not its "
+    .. "measured bracket alone: one run per load, drawn open to the right edge.")
+  t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open, vars.band_b }, { { 850, 8.5 }, { 950, 9.5 }, { 0, 0 },
+    "measured bracket" })
+  -- a closed span wider than the bracket, and one past the run's ceiling stops there
+  model.capacity.a.noise = { lo = 6.9, hi = 9.1, lo_tps = 690, hi_tps = 910 }
+  model.capacity.a.ceiling_rps, model.capacity.a.ceiling_tps = 9.0, 900
+  c = charts.latency_throughput(model, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq({ vars.cap_a_lo, vars.cap_a_hi, vars.cap_a_open }, { { 690, 6.9 }, { 900, 9.0 }, { 0, 0 } })
+  t.contains(table.concat(c.notes, "\n"), "(6.90–9.00 req/s)")
+end)

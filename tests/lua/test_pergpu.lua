@@ -1049,8 +1049,11 @@ do
     t.eq(v.x_label[2], "achieved request throughput per GPU (req/s per GPU)")
     t.ok(t.rel(v.cap_a[2], 20.90909090909091) < 1e-6, v.cap_a[2])
     t.ok(t.rel(v.cap_b[2], 15.294117647058824) < 1e-6, v.cap_b[2])
-    -- its bracket per GPU: 30 / 2 to 35 / 2 (the last load that met the SLO, the first that failed)
-    t.ok(t.rel(v.cap_b_lo[2], 15) < 1e-6 and t.rel(v.cap_b_hi[2], 17.5) < 1e-6, v.cap_b_lo[2] .. " " .. v.cap_b_hi[2])
+    -- its band: not its measured bracket per GPU (30 / 2 to 35 / 2) but, one run per load, the span
+    -- its Headline and Verdict read ("measured: between 30.00 and 35.00; with each load's 95 %
+    -- interval: any rate, no load being known to pass"): from 0, open above (fixe46)
+    t.eq({ v.cap_b_lo[2], v.cap_b_open[2], v.band_b }, { 0, 1, "span with each load's 95 % interval" })
+    t.ok(v.cap_b_hi[2] ~= v.cap_b_hi[2], "no upper end")
     -- one count unknown: on totals, and said
     A = side("a", "tp1", a, nil)
     m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=100"), generated = 0 }

@@ -1582,6 +1582,12 @@ M.NARROW_CELL = NARROW_CELL
 local RANKS_MEAN_CELL = "its means' intervals take the requests' dependence from their ranks, "
   .. decision.RANKS_UNDERSTATE_MEAN
 M.RANKS_MEAN_CELL = RANKS_MEAN_CELL
+-- Beside a span whose one-run percentile intervals took the ranks' design effect alone
+-- (c.noise.pct_deff "ranks": a run model saved before its indicator's was, lp.sample_deff; task
+-- fixg46).
+local RANKS_PCT_CELL = "its percentiles' intervals take the requests' dependence from their ranks alone, which "
+  .. "understates a percentile's near capacity (its indicator's design effect was not saved)"
+M.RANKS_PCT_CELL = RANKS_PCT_CELL
 
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
@@ -1627,6 +1633,7 @@ local function narrow_note(c)
   local notes = {}
   if c.noise.narrow then notes[#notes + 1] = NARROW_CELL end
   if c.noise.mean_deff == "ranks" then notes[#notes + 1] = RANKS_MEAN_CELL end
+  if c.noise.pct_deff == "ranks" then notes[#notes + 1] = RANKS_PCT_CELL end
   return #notes > 0 and table.concat(notes, "; ") or nil
 end
 local function with_narrow(clause, c)
@@ -1921,7 +1928,7 @@ M.unclear_of = unclear_of
 local function noise_of(nz, open)
   local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
     lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage,
-    mean_deff = nz.mean_deff }
+    mean_deff = nz.mean_deff, pct_deff = nz.pct_deff }
   if open and not open.unknown then
     out.if_narrow_open = { lo = open.lo, hi = open.hi, lo_tps = open.lo_tps, hi_tps = open.hi_tps,
       upper_ends = lp.interval_end(open.low), lower_ends = lp.interval_end(open.high) }
@@ -2109,6 +2116,7 @@ local function capacity_per(c, k)
   if c.noise then
     out.noise = span_per(c.noise)
     out.noise.unclear, out.noise.narrow, out.noise.mean_deff = c.noise.unclear, c.noise.narrow, c.noise.mean_deff
+    out.noise.pct_deff = c.noise.pct_deff
     if c.noise.coverage then
       -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
       local cov = {}

@@ -779,3 +779,98 @@ do
     t.eq(ev.verdict, "unknown")
   end)
 end
+
+-- Task fixg46 (audit46): a one-run point's percentile SLO interval read its ranks' design effect
+-- alone, while the rows' effect intervals read the larger of that and the percentile's
+-- indicator's (llmd.decision.sample_effect, task fixe45). Near capacity the indicator's is the
+-- larger (queue_sim.py, 20 slots, 8 req/s: 5.90 against 1.83), so the capacity's interval ran
+-- narrow: TTFT p90 118-282 ms told a 500 ms SLO met where too few independent requests remain
+-- to say. Now both read max(ranks', indicator's) (llmd.loadpoints.sample_deff with the key); a
+-- run model saved before the indicator's was keeps the ranks' and says so.
+do
+  local proc = require "llmd.proc"
+  local json = require "llmd.json"
+  local lp = require "llmd.loadpoints"
+  local report = require "llmd.report"
+  local stats = require "llmd.stats"
+
+  local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+  local LLMDLUA = ROOT .. "/llmdlua"
+  local PY = "/usr/bin/python3"
+
+  if not proc.run({ PY, "-c", "import numpy" }).ok then
+    t.test("percentile intervals read the indicator's design effect (skipped: no numpy for queue_sim.py)", function() end)
+  else
+    t.test("a capacity's percentile intervals read the larger of the ranks' and the indicator's design effect",
+      function()
+      local dir = t.tmpdir()
+      for _, seed in ipairs { 101, 102 } do
+        local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir .. "/r" .. seed, "--rates", "6,8,8.5,9",
+          "--slots", "20", "--dur", "20", "--seed", tostring(seed) }
+        t.eq(r.code, 0, r.stdout .. r.stderr)
+      end
+      local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", dir .. "/r101", "--b", dir .. "/r102",
+        "--slo", "ttft_p90_ms=500", "--parent", dir .. "/out", "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local ws = r.stdout:match("Workspace: ([^\n]+)")
+      local stages = json.read(ws .. "/run-a/run_model.json").stages
+      -- tests/data/pct_ci_ref.py (numpy, seqstats.py) on r101's files, TTFT p90:
+      -- 6 req/s: ranks' 1.0, indicator's 1.2481, 108.062 to 118.576 ms (the ranks' alone 108.505 to 117.482);
+      -- 8 req/s: ranks' 1.8273, indicator's 5.8986: 160 / 5.90 = 27 effective, unknown (main: 118.26 to 282.41);
+      -- 8.5 req/s: ranks' 2.4974, indicator's 3.6601: 46 effective, unknown (main: 130.32 to 316.09 ms)
+      local c1, c2, c3 = stages[1].percentile_ci.ttft_p90_ms, stages[2].percentile_ci.ttft_p90_ms,
+        stages[3].percentile_ci.ttft_p90_ms
+      t.near(c1.deff, 1.2481481, 1e-6)
+      t.near(c1.lo, 108.06217, 1e-4)
+      t.near(c1.hi, 118.57554, 1e-4)
+      t.near(c2.deff, 5.8986111, 1e-6)
+      t.eq({ c2.lo, c2.hi, c2.n, c2.pct_deff }, { nil, nil, 160, "indicator" })
+      t.ok(c2.why:find("about 27 independent ones", 1, true), c2.why)
+      t.near(c3.deff, 3.6601307, 1e-6)
+      t.eq({ c3.lo, c3.hi }, { nil, nil })
+      -- so only 6 req/s is known to pass: the capacity's lower end is its achieved rate (main: 8.24, the 8.5 req/s
+      -- load's, passing on the ranks' narrow interval)
+      local cj = json.read(ws .. "/comparison.json")
+      local noise = cj.capacity.a.noise
+      t.near(noise.lo, noise.coverage[1].achieved_rps, 1e-9)
+      local md = t.read(ws .. "/comparison_report.md")
+      t.ok(md:find("with each load's 95 % interval: 5.70 or more", 1, true), md:sub(1, 3000))
+    end)
+  end
+
+  t.test("a percentile interval saved before the indicator's design effect: checked where it can be, else marked",
+    function()
+    -- (a run model saved before fixg46: the interval read with the ranks' design effect alone, no pct_deff)
+    local function point(sd) return { values = { ttft_p90_ms = 150 }, achieved_rps = 7, offered = 7,
+      load_type = "rate", per_request = { saved = { ttft_p90_ms = { lo = 118.26, hi = 282.41, n = 160,
+        deff = 1.827 } }, deff = sd } } end
+    -- its indicator's 5.90 saved beside it: 160 / 5.90 = 27 effective (hand), unknown
+    local lo, hi, why, info = lp.percentile_ci(point({ ttft = 1.827, ttft_p90 = 5.9 }), "ttft_p90_ms")
+    t.eq({ lo, hi, info.deff, info.pct_deff }, { nil, nil, 5.9, "indicator" })
+    t.ok(why:find("about 27 independent ones", 1, true), why)
+    -- no larger than the ranks': it stands
+    lo, hi, info = lp.percentile_ci(point({ ttft = 1.827, ttft_p90 = 1.5 }), "ttft_p90_ms")
+    t.eq({ lo, hi, info.pct_deff }, { 118.26, 282.41, "indicator" })
+    -- larger, with enough effective requests left (160 / 2.5 = 64, hand): kept, marked
+    lo, hi, info = lp.percentile_ci(point({ ttft = 1.827, ttft_p90 = 2.5 }), "ttft_p90_ms")
+    t.eq({ lo, hi, info.pct_deff }, { 118.26, 282.41, "ranks" })
+    -- none saved: kept, marked, and the capacity's cell says so
+    local p = point({ ttft = 1.827 })
+    lo, hi, info = lp.percentile_ci(p, "ttft_p90_ms")
+    t.eq({ lo, hi, info.pct_deff }, { 118.26, 282.41, "ranks" })
+    -- (beside it a load of 9 req/s whose saved interval, 600 to 900 ms, fails 500 ms)
+    local p2 = { values = { ttft_p90_ms = 800 }, achieved_rps = 9, offered = 9, load_type = "rate",
+      per_request = { saved = { ttft_p90_ms = { lo = 600, hi = 900, n = 180, deff = 2 } }, deff = { ttft = 2 } } }
+    p.index, p2.index = 1, 2
+    local nz = lp.capacity_noise({ p, p2 }, { { key = "ttft_p90_ms", max = 500 } })
+    t.eq(nz.pct_deff, "ranks")
+    t.ok(report.RANKS_PCT_CELL:find("ranks alone", 1, true))
+    -- a fresh sample reads max(ranks', indicator's): 1000 TTFTs 1..1000 ms, ranks' 1, indicator's 4 gives
+    -- ranks 862 and 938 (the first test's hand arithmetic for deff 4)
+    local acc = stats.new()
+    for k = 1, 1000 do acc:add(k / 1000) end
+    lo, hi, info = lp.percentile_ci({ values = { ttft_p90_ms = 900.1 }, per_request = { samples = { ttft = acc },
+      deff = { ttft = 1, ttft_p90 = 4 } } }, "ttft_p90_ms")
+    t.eq({ lo, hi, info.deff, info.pct_deff }, { 862, 938, 4, "indicator" })
+  end)
+end

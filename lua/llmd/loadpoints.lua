@@ -3094,6 +3094,19 @@ end
 -- ceil: {rps, tps} the most the run achieved at any load (M.ceiling), where it saturated:
 -- an end left open above by a non-monotone capacity stops there, as a bound's does (no
 -- capacity lies past the loads the run sustained; audit40 #1); nil: open.
+-- The load point of points that met the SLOs last before the first that failed them in a
+-- non-monotone capacity c (M.capacity's: passed, first_failing, by point index), or nil.
+local function last_pass_before(points, c)
+  local best
+  for _, i in ipairs(c.passed or {}) do
+    if c.first_failing and i < c.first_failing and (not best or i > best) then best = i end
+  end
+  if not best then return nil end
+  for _, p in ipairs(points) do
+    if p.index == best and type(p.achieved_rps) == "number" then return p end
+  end
+end
+
 ends_span = function(cap, low, high, points, ceil)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
@@ -3106,6 +3119,13 @@ ends_span = function(cap, low, high, points, ceil)
     if l == nil then
       l, h = c == low and 0 or lo, c == high and math.huge or hi
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
+      -- (the bad ends' reading non-monotone: a load that met the SLOs even at its bad end, below
+      -- the first that failed them there, is still a load the run is known to sustain, the range's
+      -- floor as an interpolated capacity's last passing load is (audit46: 24 slots met TTFT p90
+      -- at 6.13 req/s with its interval 112-117 ms, under 500, yet its range began at 0 because
+      -- a load above, unclear, failed at its bad end and a higher one passed))
+      local floor = c == low and c.kind == "non_monotone" and last_pass_before(points, c) or nil
+      if floor then l, lt = floor.achieved_rps, floor.output_tps or lt end
       if c == high and ceil then
         h = type(ceil[1]) == "number" and math.max(l, ceil[1]) or h
         ht = type(ceil[2]) == "number" and lt and math.max(lt, ceil[2]) or ht

@@ -1567,7 +1567,9 @@ local is_bound = decision.capacity_is_bound
 -- load being known to pass" (0 up, no upper end).
 local function span_words(lo, hi, num, unit)
   unit = unit or ""
-  if hi == math.huge and lo <= 0 then return "any rate, no load being known to pass" end
+  -- (a load known to pass below the first that may fail is the span's floor, lp.capacity_noise:
+  -- from 0, the lowest is not known to pass; a higher one may be, above one that may fail)
+  if hi == math.huge and lo <= 0 then return "any rate, its lowest load not being known to pass" end
   if hi == math.huge then return num(lo) .. unit .. " or more" end
   if lo == 0 then return "below " .. num(hi) .. unit end
   return ("between %s and %s%s"):format(num(lo), num(hi), unit)

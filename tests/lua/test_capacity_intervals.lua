@@ -874,3 +874,44 @@ do
     t.eq({ lo, hi, info.deff, info.pct_deff }, { 862, 938, 4, "indicator" })
   end)
 end
+
+-- Task fixg46 (audit46 #3): the range a capacity's one-run intervals allow began at 0, "any rate,
+-- no load being known to pass", where its lowest load passed even at its interval's upper end:
+-- the bad ends' reading was non-monotone (a load above, unclear, failed at its bad end; a
+-- higher one passed) and so gave no capacity at all. A load known to pass below the first that
+-- may fail is the range's floor, as an interpolated capacity's last passing load is.
+do
+  local lp = require "llmd.loadpoints"
+  local report = require "llmd.report"
+
+  -- one-run points with saved intervals (hi nil: unbounded), TTFT p90 against 500 ms
+  local function pt(i, rps, v, lo, hi)
+    return { index = i, offered = rps, load_type = "rate", achieved_rps = rps, output_tps = rps * 100,
+      values = { ttft_p90_ms = v }, per_request = { saved = { ttft_p90_ms = { lo = lo, hi = hi, n = 200, deff = 2,
+        pct_deff = "indicator" } }, deff = { ttft = 2 } } }
+  end
+  local SLO = { { key = "ttft_p90_ms", max = 500 } }
+
+  t.test("a load known to pass below one that may fail is the floor of a capacity's range", function()
+    -- hand: at the upper ends 1 passes (117.1), 2 fails (unbounded), 3 passes (420), 4 fails (900): the
+    -- floor is 1's 6.13 req/s (613 tok/s); at the lower ends 1-3 pass, 4 fails (600): up to 9.5 req/s
+    local pts = { pt(1, 6.13, 114, 111.8, 117.1), pt(2, 7.85, 300, 150, nil), pt(3, 8.9, 350, 300, 420),
+      pt(4, 9.5, 800, 600, 900) }
+    local c = lp.capacity(pts, SLO)
+    c.noise = lp.capacity_noise(pts, SLO, c)
+    t.eq(c.noise.low.kind, "non_monotone")
+    t.near(c.noise.lo, 6.13, 1e-9)
+    t.near(c.noise.lo_tps, 613, 1e-9)
+    t.near(c.noise.hi, 9.5, 1e-9)
+    t.eq(report.capacity_span_text(c), "between 6.13 and 9.50 req/s (with each load's 95 % interval)")
+    -- the lowest load unclear too: nothing below the first that may fail is known to pass, though 3 is
+    -- (the sentence said "no load being known to pass"); 4 unclear: open above
+    pts = { pt(1, 6.13, 114, 100, nil), pt(2, 7.85, 300, 150, nil), pt(3, 8.9, 350, 300, 420),
+      pt(4, 9.5, 480, 400, nil) }
+    c = lp.capacity(pts, SLO)
+    c.noise = lp.capacity_noise(pts, SLO, c)
+    t.eq({ c.noise.lo, c.noise.hi }, { 0, math.huge })
+    t.eq(report.capacity_span_text(c), "any rate, its lowest load not being known to pass (with each load's 95 % "
+      .. "interval)")
+  end)
+end

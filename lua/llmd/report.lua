@@ -4034,8 +4034,10 @@ local function verdict_of(model, A, B)
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
           .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"
       elseif ev.open_range then
-        -- (kind kept for scripts; the words never read as sameness, as "no clear difference"'s:
-        -- either may be higher, and what would settle it)
+        -- (the evidence's verdict kept for scripts; the Verdict's kind is its words', "cannot say":
+        -- either may be higher, and what would settle it; audit46: kind "not shown to differ"
+        -- beside "Cannot say which sustains more load")
+        v.kind = "cannot say"
         v.reason = ("the repeats' ranges overlap (%s), so either may be higher"):format(open_ends_text(A, B, ca, cb))
         v.settle = settle_text(model, A, B, ca, cb)
       else
@@ -4043,7 +4045,8 @@ local function verdict_of(model, A, B)
         v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
           :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
       end
-      v.text = ev.open_range and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+      -- (its words from its kind: one source for both)
+      v.text = v.kind == "cannot say" and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
         or ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"

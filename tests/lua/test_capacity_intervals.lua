@@ -622,7 +622,9 @@ do
     t.contains(v, "(and 1 higher load of y left unclear).")
     t.lacks(v, "Not shown to differ")
     t.lacks(v, "room for any gap")
-    t.eq(m.verdict.kind, "not shown to differ") -- the kind kept for scripts; the order column says it
+    -- (the evidence's verdict kept for scripts; the Verdict's kind is its words': fixg46, audit46 found
+    -- kind "not shown to differ" beside "Cannot say which sustains more load" in 4 of 30 pairs)
+    t.eq({ m.capacity.evidence.verdict, m.verdict.kind }, { "not shown to differ", "cannot say" })
     t.eq(t.csv_row(report.csv(m), "capacity_at_slo_rps")[18], "either_may_be_higher")
   end)
 

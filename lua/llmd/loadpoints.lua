@@ -3215,6 +3215,19 @@ end
 -- ceil: {rps, tps} the most the run achieved at any load (M.ceiling), where it saturated:
 -- an end left open above by a non-monotone capacity stops there, as a bound's does (no
 -- capacity lies past the loads the run sustained; audit40 #1); nil: open.
+-- The load point of points that met the SLOs last before the first that failed them in a
+-- non-monotone capacity c (M.capacity's: passed, first_failing, by point index), or nil.
+local function last_pass_before(points, c)
+  local best
+  for _, i in ipairs(c.passed or {}) do
+    if c.first_failing and i < c.first_failing and (not best or i > best) then best = i end
+  end
+  if not best then return nil end
+  for _, p in ipairs(points) do
+    if p.index == best and type(p.achieved_rps) == "number" then return p end
+  end
+end
+
 ends_span = function(cap, low, high, points, ceil)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
@@ -3227,6 +3240,13 @@ ends_span = function(cap, low, high, points, ceil)
     if l == nil then
       l, h = c == low and 0 or lo, c == high and math.huge or hi
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
+      -- (the bad ends' reading non-monotone: a load that met the SLOs even at its bad end, below
+      -- the first that failed them there, is still a load the run is known to sustain, the range's
+      -- floor as an interpolated capacity's last passing load is (audit46: 24 slots met TTFT p90
+      -- at 6.13 req/s with its interval 112-117 ms, under 500, yet its range began at 0 because
+      -- a load above, unclear, failed at its bad end and a higher one passed))
+      local floor = c == low and c.kind == "non_monotone" and last_pass_before(points, c) or nil
+      if floor then l, lt = floor.achieved_rps, floor.output_tps or lt end
       if c == high and ceil then
         h = type(ceil[1]) == "number" and math.max(l, ceil[1]) or h
         ht = type(ceil[2]) == "number" and lt and math.max(lt, ceil[2]) or ht
@@ -3370,7 +3390,14 @@ end
 -- (kind .. "_mean", ITL's itl_gaps_mean: llmd.decision.value_design_effect) and "values"; where
 -- a set has none (a run model saved before fixj44) the ranks' above and "ranks" (task fixa45:
 -- the ranks' understates how much a queue's mean varies, tests/sim/capa39_deff.py --meancov).
-function M.sample_deff(sd, kind, mean)
+-- key: a percentile's SLO key (ttft_p90_ms): the larger of the ranks' and its indicator's
+-- (llmd.decision.quantile_deff_key, "ttft_p90": llmd.decision.quantile_design_effect) and
+-- "indicator", as the rows' effects read it (llmd.decision.sample_effect, task fixe45); where a
+-- set has none (its values not all numbers) the ranks' alone (task fixg46: with the ranks' alone
+-- 20 slots at 8 req/s read TTFT p90 118-282 ms, design effect 1.83, where its indicator's 5.90
+-- leaves 27 effective requests, too few to say; an interval a run model saved so is marked
+-- "ranks": saved_pct). ITL's keeps its gaps'.
+function M.sample_deff(sd, kind, mean, key)
   if not sd then return nil end
   if mean then
     local own = sd[(kind == "itl" and "itl_gaps" or kind) .. "_mean"]
@@ -3379,7 +3406,11 @@ function M.sample_deff(sd, kind, mean)
     return d, d and "ranks" or nil
   end
   if kind == "itl" then return sd.itl_gaps or sd.itl end
-  return sd[kind]
+  local d = sd[kind]
+  local qk = key and require("llmd.decision").quantile_deff_key(key)
+  if not qk then return d end
+  if type(sd[qk]) == "number" then return math.max(d or 1, sd[qk]), "indicator" end
+  return d
 end
 
 -- What a sample kind's n counts, in words: ITL's are token gaps, every other kind's requests.
@@ -3421,13 +3452,37 @@ local function saved_mean(e, v, sd, kind)
   return out
 end
 
+-- A percentile's interval e as a run model saved it (M.stage_percentile_cis; key its SLO key)
+-- read with its indicator's design effect too (M.sample_deff): one saved before fixg46 (no
+-- e.pct_deff) was read with the ranks' alone, so where the saved stage has its indicator's (sd)
+-- and that is no larger, it stands ("indicator"); where larger and too few effective requests
+-- remain (M.SLO_CI_MIN_EFFECTIVE) it is unknown; else it stays, marked "ranks" (its order
+-- statistics are not saved to widen it). A copy; e itself where it says whose it is, where it
+-- is unknown already, and for a kind without an indicator's (ITL).
+local function saved_pct(e, sd, kind, key)
+  local qk = require("llmd.decision").quantile_deff_key(key)
+  if e.pct_deff or e.lo == nil or not qk then return e end
+  local out = {}
+  for k, x in pairs(e) do out[k] = x end
+  local q = sd and sd[qk]
+  if type(q) == "number" and type(e.deff) == "number" and q <= e.deff then
+    out.pct_deff = "indicator"
+  elseif type(q) == "number" and type(e.n) == "number" and e.n / q < M.SLO_CI_MIN_EFFECTIVE then
+    out.deff, out.pct_deff = q, "indicator"
+    out.lo, out.hi, out.why = nil, nil, too_few(e.n, kind, q)
+  else
+    out.pct_deff = "ranks"
+  end
+  return out
+end
+
 -- What M.percentile_ci and M.mean_ci share for point p's SLO metric key (value v, sample
 -- kind; mean: a mean's, M.sample_deff's): an answer already known, packed ({lo, hi, info} or
 -- {nil, nil, why[, info]}: the interval a run model read back from its workspace saved,
 -- analyze.lua's; no per-request samples; fewer effective requests than
 -- M.SLO_CI_MIN_EFFECTIVE), or nil, the samples' accumulator and info: {n = their count, deff =
--- their design effect (at least 1), mean_deff = "values" | "ranks" for a mean (whose design
--- effect it is, M.sample_deff)}.
+-- their design effect (at least 1), mean_deff = "values" | "ranks" for a mean, pct_deff =
+-- "indicator" | "ranks" for a percentile (whose design effect it is, M.sample_deff)}.
 local function ci_source(p, key, kind, v, mean)
   local pr = p.per_request
   if pr and pr.saved then
@@ -3435,9 +3490,9 @@ local function ci_source(p, key, kind, v, mean)
     if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
       return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
     end
-    if mean then e = saved_mean(e, v, pr.deff, kind) end
+    if mean then e = saved_mean(e, v, pr.deff, kind) else e = saved_pct(e, pr.deff, kind, key) end
     -- (its requests and design effect where saved: what compare.lua said of the point)
-    local info = e.n and { n = e.n, deff = e.deff, mean_deff = e.mean_deff } or nil
+    local info = e.n and { n = e.n, deff = e.deff, mean_deff = e.mean_deff, pct_deff = e.pct_deff } or nil
     if e.lo == nil then return table.pack(nil, nil, e.why, info) end
     return table.pack(math.min(e.lo, v), math.max(e.hi or math.huge, v), info or {})
   end
@@ -3446,9 +3501,11 @@ local function ci_source(p, key, kind, v, mean)
     return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
   end
   local n = acc:count()
-  local d, of = M.sample_deff(pr.deff, kind, mean)
-  -- (of: nil where no design effect is known at all, 1 then, neither the ranks' nor the values')
-  local info = { n = n, deff = math.max(1, d or 1), mean_deff = mean and of or nil }
+  local d, of = M.sample_deff(pr.deff, kind, mean, key)
+  -- (of: nil where no design effect is known at all, 1 then, neither the ranks' nor the values'
+  -- nor the indicator's)
+  local info = { n = n, deff = math.max(1, d or 1), mean_deff = mean and of or nil,
+    pct_deff = not mean and of or nil }
   if n / info.deff < M.SLO_CI_MIN_EFFECTIVE then
     -- (fewer than 100 requests alike to their neighbours: unmeasured, llmd.decision.carry_text;
     -- ITL's gaps by their requests' TPOTs, whose design effect theirs is built on)
@@ -3550,7 +3607,7 @@ function M.stage_percentile_cis(set)
       local lo, hi, info, more = M.slo_ci(p, m.key)
       if lo then
         out[m.key] = { lo = lo, hi = hi ~= math.huge and hi or nil, n = info.n, deff = info.deff,
-          mean_deff = info.mean_deff }
+          mean_deff = info.mean_deff, pct_deff = info.pct_deff }
       else
         -- (its requests and their design effect too, where it has requests: what a longer load
         -- would need, M.unclear_loads)
@@ -3558,9 +3615,9 @@ function M.stage_percentile_cis(set)
         local acc = set.samples[kind]
         local n = acc and acc:count() or 0
         local mean = M.mean_key(m.key) ~= nil
-        local d, of = M.sample_deff(set.sample_deff, kind, mean)
+        local d, of = M.sample_deff(set.sample_deff, kind, mean, m.key)
         out[m.key] = { why = info, n = n > 0 and n or nil, deff = n > 0 and (more and more.deff or d) or nil,
-          mean_deff = n > 0 and mean and of or nil }
+          mean_deff = n > 0 and mean and of or nil, pct_deff = n > 0 and not mean and of or nil }
       end
       any = true
     end
@@ -3575,7 +3632,8 @@ end
 -- cannot be told (no per-request data) is open on both sides (0 to unbounded: the point
 -- may meet or fail the SLO). unclear = the points ({point = index, key, reason, n, deff;
 -- n and deff absent where unknown}) whose
--- interval of an SLO metric straddles its SLO, or is unknown, with why; mean_deff = "ranks" where
+-- interval of an SLO metric straddles its SLO, or is unknown, with why; pct_deff = "ranks" where a
+-- percentile SLO's took the ranks' alone (a run model saved before fixg46); mean_deff = "ranks" where
 -- a mean SLO's interval took the ranks' design effect at some point (M.mean_ci). nil where no SLO
 -- is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
@@ -3598,7 +3656,7 @@ function M.capacity_noise(points, slo, cap, opts)
   -- at 30x the SLO, could never be known to fail, and its run's range would run past its
   -- ceiling)
   local past_from = M.saturated_from(sat)
-  local nominal_fail, ranks_mean = false, false
+  local nominal_fail, ranks_mean, ranks_pct = false, false, false
   for i, p in ipairs(points) do
     ends[i] = {}
     for _, x in ipairs(pkeys) do
@@ -3612,6 +3670,7 @@ function M.capacity_noise(points, slo, cap, opts)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
         if info and info.mean_deff == "ranks" and field(p, x.key) ~= nil then ranks_mean = true end
+        if info and info.pct_deff == "ranks" and field(p, x.key) ~= nil then ranks_pct = true end
         -- (opts.open_narrow: an interval known to run narrow near capacity counted as
         -- unknown, open on both sides: what the order would be without them; not past a load
         -- whose nominal interval already failed an SLO, where the capacity is bounded without
@@ -3665,6 +3724,8 @@ function M.capacity_noise(points, slo, cap, opts)
   -- (a mean SLO's interval at some one-run point from the ranks' design effect, its values' own
   -- not saved: too narrow, which the capacity's cells say, M.mean_ci)
   r.mean_deff = ranks_mean and "ranks" or nil
+  -- (and a percentile SLO's from the ranks' alone, its indicator's not saved: M.sample_deff)
+  r.pct_deff = ranks_pct and "ranks" or nil
   return r
 end
 
@@ -3718,7 +3779,7 @@ function M.unclear_loads(points, slo, unclear, sat)
       elseif pr.saved and type(pr.saved[u.key]) == "table" then
         n, deff = pr.saved[u.key].n, pr.saved[u.key].deff
       elseif pr.samples and kind and pr.samples[kind] then
-        n, deff = pr.samples[kind]:count(), M.sample_deff(pr.deff, kind, M.mean_key(u.key) ~= nil)
+        n, deff = pr.samples[kind]:count(), M.sample_deff(pr.deff, kind, M.mean_key(u.key) ~= nil, u.key)
       end
       if lo then
         e.remedy, e.lo, e.hi = "repeats", lo, hi

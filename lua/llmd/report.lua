@@ -1586,7 +1586,9 @@ local is_bound = decision.capacity_is_bound
 -- load being known to pass" (0 up, no upper end).
 local function span_words(lo, hi, num, unit)
   unit = unit or ""
-  if hi == math.huge and lo <= 0 then return "any rate, no load being known to pass" end
+  -- (a load known to pass below the first that may fail is the span's floor, lp.capacity_noise:
+  -- from 0, the lowest is not known to pass; a higher one may be, above one that may fail)
+  if hi == math.huge and lo <= 0 then return "any rate, its lowest load not being known to pass" end
   if hi == math.huge then return num(lo) .. unit .. " or more" end
   if lo == 0 then return "below " .. num(hi) .. unit end
   return ("between %s and %s%s"):format(num(lo), num(hi), unit)
@@ -1601,6 +1603,12 @@ M.NARROW_CELL = NARROW_CELL
 local RANKS_MEAN_CELL = "its means' intervals take the requests' dependence from their ranks, "
   .. decision.RANKS_UNDERSTATE_MEAN
 M.RANKS_MEAN_CELL = RANKS_MEAN_CELL
+-- Beside a span whose one-run percentile intervals took the ranks' design effect alone
+-- (c.noise.pct_deff "ranks": a run model saved before its indicator's was, lp.sample_deff; task
+-- fixg46).
+local RANKS_PCT_CELL = "its percentiles' intervals take the requests' dependence from their ranks alone, which "
+  .. "understates a percentile's near capacity (its indicator's design effect was not saved)"
+M.RANKS_PCT_CELL = RANKS_PCT_CELL
 
 local function noise_clause(c)
   if not c.noise or c.interval then return nil end
@@ -1646,6 +1654,7 @@ local function narrow_note(c)
   local notes = {}
   if c.noise.narrow then notes[#notes + 1] = NARROW_CELL end
   if c.noise.mean_deff == "ranks" then notes[#notes + 1] = RANKS_MEAN_CELL end
+  if c.noise.pct_deff == "ranks" then notes[#notes + 1] = RANKS_PCT_CELL end
   return #notes > 0 and table.concat(notes, "; ") or nil
 end
 local function with_narrow(clause, c)
@@ -1940,7 +1949,7 @@ M.unclear_of = unclear_of
 local function noise_of(nz, open)
   local out = { lo = nz.lo, hi = nz.hi, lo_tps = nz.lo_tps, hi_tps = nz.hi_tps, upper_ends = lp.interval_end(nz.low),
     lower_ends = lp.interval_end(nz.high), unclear = unclear_of(nz.unclear), coverage = nz.coverage,
-    mean_deff = nz.mean_deff }
+    mean_deff = nz.mean_deff, pct_deff = nz.pct_deff }
   if open and not open.unknown then
     out.if_narrow_open = { lo = open.lo, hi = open.hi, lo_tps = open.lo_tps, hi_tps = open.hi_tps,
       upper_ends = lp.interval_end(open.low), lower_ends = lp.interval_end(open.high) }
@@ -2128,6 +2137,7 @@ local function capacity_per(c, k)
   if c.noise then
     out.noise = span_per(c.noise)
     out.noise.unclear, out.noise.narrow, out.noise.mean_deff = c.noise.unclear, c.noise.narrow, c.noise.mean_deff
+    out.noise.pct_deff = c.noise.pct_deff
     if c.noise.coverage then
       -- (each point's achieved rate per GPU too, as narrow_check reads it beside the order's)
       local cov = {}
@@ -4072,8 +4082,10 @@ local function verdict_of(model, A, B)
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
           .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"
       elseif ev.open_range then
-        -- (kind kept for scripts; the words never read as sameness, as "no clear difference"'s:
-        -- either may be higher, and what would settle it)
+        -- (the evidence's verdict kept for scripts; the Verdict's kind is its words', "cannot say":
+        -- either may be higher, and what would settle it; audit46: kind "not shown to differ"
+        -- beside "Cannot say which sustains more load")
+        v.kind = "cannot say"
         v.reason = ("the repeats' ranges overlap (%s), so either may be higher"):format(open_ends_text(A, B, ca, cb))
         v.settle = settle_text(model, A, B, ca, cb)
       else
@@ -4081,7 +4093,8 @@ local function verdict_of(model, A, B)
         v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
           :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
       end
-      v.text = ev.open_range and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+      -- (its words from its kind: one source for both)
+      v.text = v.kind == "cannot say" and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
         or ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"

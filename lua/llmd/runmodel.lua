@@ -611,9 +611,10 @@ function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
   local order = send_order(seq)
   local decision = require("llmd.decision")
-  local out = {}
+  local out, count = {}, {}
   for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
     local xs = stats.gather(seq[kind], order) -- (the unknown left out)
+    count[kind] = #xs
     -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect;
     -- both together below decision.DEFF_MIN_N values: llmd.decision.design_effects)
     out[kind], out[kind .. "_mean"] = decision.design_effects(xs)
@@ -621,6 +622,23 @@ function M.sample_design_effects(seq)
     -- value at its nearest rank: ttft_p90 =, ... (none where a value is not a number)
     local q = decision.quantile_design_effects(xs)
     for _, p in ipairs(metrics.PCTS) do out[kind .. "_" .. p[1]] = q[p[1]] end
+  end
+  -- A request's E2E latency and its NTPOT (E2E over its output tokens) contain its TTFT, its
+  -- wait in the queue: below decision.DEFF_MIN_N requests, where the TTFTs' dependence is
+  -- unmeasured (decision.deff_unmeasured: their lag-1 correlation above 2 / sqrt(n)), so is
+  -- theirs, however little their own lag-1 shows: the decode time each adds at random hides the
+  -- queue's (fixg46, audit46: queue_sim.py 20 slots at 7.5 req/s, 82 requests, seeds 2034 and
+  -- 2035: B's TTFT lag-1 0.77, its E2E's below the bound, and E2E p50/p95 "A better", p 2.2e-04,
+  -- in an A/A pair). TPOT (and ITL, read as the TPOT) leaves the wait out: a request's pace
+  -- once decoding, whose dependence is the batch's, measured on its own.
+  if decision.deff_unmeasured(count.ttft, out.ttft) or decision.deff_unmeasured(count.ttft, out.ttft_mean) then
+    for _, kind in ipairs { "latency", "ntpot" } do
+      local n = count[kind]
+      if n > 1 and n < decision.DEFF_MIN_N then
+        out[kind] = math.max(out[kind] or 1, n)
+        if out[kind .. "_mean"] then out[kind .. "_mean"] = math.max(out[kind .. "_mean"], n) end
+      end
+    end
   end
   -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
   -- dependence is that of their mean gaps, the TPOT's

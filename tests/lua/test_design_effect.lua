@@ -1023,6 +1023,42 @@ do
       t.eq(t.perf_row(o.json, "latency_p90_ms").verdict, "untested")
     end)
 
+    t.test("below 100 requests a load whose TTFTs' dependence is unmeasured leaves E2E and NTPOT untested too, not "
+      .. "TPOT (fixg46; main: E2E p50 and p95 s2034 better, p 2.2e-04, in an A/A pair)", function()
+      -- queue_sim.py --rates 7.5,8,8.5 --slots 20 --dur 11, seeds 2034 and 2035: 82 requests at
+      -- 7.5 req/s. python3 (numpy) on the files in send order, lag-1 correlations (ranks, values):
+      -- 2035's TTFTs 0.4787 and 0.7710, above 2 / sqrt(82) = 0.2209 (unmeasured); its E2E
+      -- latencies -0.0767 and -0.0930 (below: each request's random decode time hides its wait);
+      -- 2034's all below (-0.10, -0.14). E2E contains the TTFT: its dependence is unmeasured too.
+      local a, b = t.tmpdir() .. "/s82_2034", t.tmpdir() .. "/s82_2035"
+      for _, x in ipairs { { a, "2034" }, { b, "2035" } } do
+        t.data_py("queue_sim.py", x[1], "--rates", "7.5,8,8.5", "--slots", "20", "--dur", "11", "--seed", x[2])
+      end
+      local o = t.compare_ab(a, b)
+      for _, r in ipairs(o.json.perf) do
+        if decision.sample_kind(r.key) then
+          t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.key .. ": " .. tostring(r.verdict))
+        end
+      end
+      -- B's first load: E2E's design effect is the bound, 82, as TTFT's; TPOT's its own
+      local st = require("llmd.json").decode(t.read(o.ws .. "/run-b/run_model.json")).stages[1]
+      t.eq({ st.latency_deff.ttft, st.latency_deff.latency, st.latency_deff.latency_mean }, { 82, 82, 82 })
+      t.ok(st.latency_deff.tpot < 82, tostring(st.latency_deff.tpot))
+      -- the rule on its own: 90 requests, TTFT rising 0.01..0.90 s in send order (its lag-1 far above
+      -- 2 / sqrt(90)), E2E that plus 5 s or 1 s by turns (lag-1 about -1, hand: every even request
+      -- above every odd one), TPOT 0.02 and 0.01 s by turns: E2E's and NTPOT's (E2E / 10) are the
+      -- bound, 90, TPOT's its own (1: its lag-1 is negative)
+      local runmodel = require "llmd.runmodel"
+      local acc = runmodel.accumulator()
+      for i = 1, 90 do
+        local e2e = i / 100 + (i % 2 == 0 and 5 or 1)
+        acc.add_done(i, i + e2e, e2e, i / 100, 0.01 * (2 - i % 2), e2e / 10)
+      end
+      local d = runmodel.sample_design_effects(acc.seq)
+      t.eq({ d.ttft, d.latency, d.ntpot }, { 90, 90, 90 })
+      t.eq(d.tpot, 1)
+    end)
+
     t.test("A/B, TTFT 0.13 s against 0.1 s a request: still found at the loads both sustained", function()
       local a, b = sim(101, 0.1), sim(102, 0.13)
       local ra, rb, pa, pb, sat = runs(a, b)

@@ -464,9 +464,10 @@ static int quantum_too_fine(int e, double span_hint, size_t cap)
 /* quantum_sort's first pass over a[from..n), from *st on: -1 on a sample that cannot be
    counted (-0.0 would come back as +0.0; subnormals, infinities, NaN) or on too fine a
    quantum (then at once), else 0. */
-static inline __attribute__((always_inline)) int
-quantum_scan_in(const void *a, size_t from, size_t n, int f32, double span_hint, size_t cap,
-                QuantumScan *st)
+static inline __attribute__((always_inline)) int quantum_scan_in(const void *a, size_t from,
+                                                                 size_t n, int f32,
+                                                                 double span_hint, size_t cap,
+                                                                 QuantumScan *st)
 {
     const uint64_t sign = 1ULL << 63, frac = (1ULL << 52) - 1;
     int e = st->e;
@@ -497,8 +498,8 @@ quantum_scan_in(const void *a, size_t from, size_t n, int f32, double span_hint,
     return 0;
 }
 
-static int quantum_scan(const void *a, size_t from, size_t n, int f32, double span_hint,
-                        size_t cap, QuantumScan *st)
+static int quantum_scan(const void *a, size_t from, size_t n, int f32, double span_hint, size_t cap,
+                        QuantumScan *st)
 {
     if (f32)
         return quantum_scan_in(a, from, n, 1, span_hint, cap, st);
@@ -681,9 +682,8 @@ quantum_count_avx2_in(const void *a, size_t n, int f32, double lo, double scale,
     quantum_count(a, i, n, f32, lo, scale, count);
 }
 
-__attribute__((target("avx2"))) static void quantum_count_avx2(const void *a, size_t n, int f32,
-                                                               double lo, double scale,
-                                                               uint32_t *count)
+__attribute__((target("avx2"))) static void
+quantum_count_avx2(const void *a, size_t n, int f32, double lo, double scale, uint32_t *count)
 {
     if (f32)
         quantum_count_avx2_in(a, n, 1, lo, scale, count);
@@ -753,8 +753,8 @@ static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hi
            (then the counts are the ones the pass after it would find) */
         QuantumScan first = st;
         QuantumGuess g = {NULL, 0, lo_hint, 0, 0, 1};
-        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, f32, span_hint, cap,
-                              &first, NULL) != 0)
+        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, f32, span_hint, cap, &first,
+                              NULL) != 0)
             return -1;
         if (first.e != INT32_MAX && first.e <= 1000 && span_hint > 0) {
             g.e = first.e;

@@ -1046,8 +1046,8 @@ int main(void)
             CHECK(a.sorted == 1);
             for (size_t i = 0; i < n; i++)
                 if (!(kept(&a, i) == ref[i]) && bad++ < 5)
-                    fprintf(stderr, "  kind %d: sorted[%zu] = %g, qsort = %g\n", kind, i, kept(&a, i),
-                            ref[i]);
+                    fprintf(stderr, "  kind %d: sorted[%zu] = %g, qsort = %g\n", kind, i,
+                            kept(&a, i), ref[i]);
             stats_free(&a);
             stats_free(&b);
             free(x);
@@ -1785,7 +1785,8 @@ int main(void)
                     zneg += a == 0 && signbit(a);
                     rneg += ref[i] == 0 && signbit(ref[i]);
                     if ((memcmp(&a, &b, sizeof a) != 0 || !(a == ref[i])) && bad++ < 5)
-                        fprintf(stderr, "  kind %d, lane %d: [%zu] %.17g, doubles %.17g, qsort %.17g\n",
+                        fprintf(stderr,
+                                "  kind %d, lane %d: [%zu] %.17g, doubles %.17g, qsort %.17g\n",
                                 kind, portable, i, a, b, ref[i]);
                 }
                 CHECK(zneg == rneg && zneg == (kind == 1 ? 3u : 0u));

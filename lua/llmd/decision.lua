@@ -2868,9 +2868,20 @@ function M.capacity_touch_at(ca, cb, raw)
     return c.noise and c.noise.lower_ends or not c.noise and c
   end
   local relaxed = (ca.interval or ca.noise) and (cb.interval or cb.noise) and true or false
-  local at = touch(passing(ca), failing(cb), relaxed)
+  -- a fail at a load the failing run did not sustain (past its saturation, or not judged:
+  -- lp.capacity's failing_unsustained) orders nothing unless its repeats measured it: there
+  -- its latencies are a queue's, whose length is the arrivals' luck, and one run's own
+  -- interval says nothing of how long another run's queue would be. Two runs of one server
+  -- near its limit saturate at that load or not by chance (fixa46: queue_sim --rates
+  -- 6,7,8,8.5 --slots 20 --timeout 1, seeds 2007 and 2008, TTFT mean failed at 8 req/s offered
+  -- by the one that saturated there, met by the other, read "b sustains more load"); the
+  -- repeats' spread is that luck measured (newuser44 #3: rB failed 3 repeats of 6 req/s by
+  -- 2,365-4,184 ms against 500 ms). Other evidence (spans apart beyond the rates' noise) may
+  -- still order them.
+  local function measured(c) return c.interval ~= nil or not c.failing_unsustained end
+  local at = measured(cb) and touch(passing(ca), failing(cb), relaxed)
   if at then return "a", at end
-  at = touch(passing(cb), failing(ca), relaxed)
+  at = measured(ca) and touch(passing(cb), failing(ca), relaxed)
   if at then return "b", at end
   return nil
 end

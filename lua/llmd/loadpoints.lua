@@ -2368,6 +2368,9 @@ M.meets = meets
 -- passing_offered = the offered load of the point that met every SLO at the bracket's lower
 -- end (interpolated, bounds), failing_offered = that of the first failing point
 -- (interpolated, below_lowest; saturated and last_sustained where that point failed an SLO),
+-- failing_unsustained = true where that failing point is past the run's saturation or could
+-- not be judged (saturated, last_sustained, or below_lowest at a lowest load already past it:
+-- its latencies may be a queue's, whose length is the arrivals' luck, llmd.decision.capacity_touch_at),
 -- offered (interpolated, when both points' offered loads are known and of one type) = the
 -- offered load at the crossing, on the same line as rps (the
 -- reason says it), failed_slos (below_lowest) = the SLOs it failed at its lowest load, in
@@ -2751,7 +2754,7 @@ local function capacity_of(points, slo, sat)
         return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
           lowest_rps = q.achieved_rps,
           lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
-          first_failing = q.index, first_failing_rps = q.achieved_rps,
+          first_failing = q.index, first_failing_rps = q.achieved_rps, failing_unsustained = true,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail, slo)) }
       end
@@ -2793,6 +2796,7 @@ local function capacity_of(points, slo, sat)
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       failing_offered = ok == false and q.offered or nil, limiting = ok == false and detail[1] or nil,
+      failing_unsustained = ok == false or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d %s (%s)%s. "
         .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
         limit - 1, points[limit - 1].achieved_rps, limit, unjudged and "could not be judged" or "had saturated",
@@ -3650,7 +3654,8 @@ end
 function M.interval_end(c)
   return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
     first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
-    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type }
+    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type,
+    failing_unsustained = c.failing_unsustained }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

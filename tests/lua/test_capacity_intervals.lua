@@ -73,6 +73,31 @@ do
     t.eq(lp.percentile_key("ttft_mean_ms"), nil)
   end)
 
+  t.test("an order whose least gap is below the practical threshold and whose largest has no upper end names no "
+    .. "winner (fixa46)", function()
+    -- by hand: A crosses between 6.53 and 7.88 req/s; B never violated the SLO up to 7.89 req/s
+    -- (a lower bound, no upper end). Apart, by (7.89 - 7.88) / 7.885 = 0.127 % of their mean,
+    -- below 2 %, and by any amount above: the order is known, its practical size is not, as a
+    -- latency row whose interval reaches back within the threshold (decision.effect_size's
+    -- "unsure": no winner). On main: "untested", B higher, "B sustains more load".
+    local ca = { kind = "interpolated", rps = 7.54, last_passing_rps = 6.53, first_failing_rps = 7.88 }
+    local cb = { kind = "never_violated", bound = "lower", rps = 7.89 }
+    local ev = decision.capacity_evidence(ca, cb)
+    t.eq({ ev.verdict, ev.higher, ev.winner, ev.ordered, ev.least_below_threshold, ev.margin_higher,
+      ev.margin_max_pct }, { "not shown to differ", nil, nil, nil, true, "b", nil })
+    t.near(ev.margin_pct, (7.89 - 7.88) / 7.885 * 100, 1e-9)
+    -- in words: at least as high, the gap may be negligible
+    local function rate(v) return ("%.2f req/s"):format(v) end
+    ev.passed_rps, ev.failed_rps = 7.89, 7.88
+    t.eq(decision.least_below_reason(ev, { a = "x", b = "y", slo = { { key = "ttft_p90_ms", max = 500 } },
+      rate = rate, pct = function(v) return ("%+.1f %%"):format(v) end }), "the measured loads put y at least as high "
+      .. "as x (y met the SLO at 7.89 req/s and x already failed it at 7.88 req/s), by at least +0.1 % of their mean, "
+      .. "below the practical threshold of 2.0 %, and with no upper end: the gap may be negligible")
+    -- the same pair swapped: A at least as high, no winner either way
+    ev = decision.capacity_evidence(cb, ca)
+    t.eq({ ev.verdict, ev.higher, ev.margin_higher }, { "not shown to differ", nil, "a" })
+  end)
+
   t.test("the practical threshold is weighed on the loads that decide the order, not on an estimate", function()
     -- the newuser's s1/s2 by hand: A crosses between 6.53 and 7.88 req/s (estimate 7.54), B
     -- met the SLO up to 7.89, its last load before saturation (ceiling 9.72). Apart (7.88 <

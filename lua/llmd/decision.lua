@@ -268,6 +268,30 @@ function M.below_threshold_reason(ev, o)
     o.pct(ev.margin_pct), thr)
 end
 
+-- Why two capacities whose order is known name no winner (M.capacity_evidence's
+-- least_below_threshold: the least gap below the practical threshold, the largest beyond it
+-- or open), the one wording of compare.lua and treatments.lua: "the measured loads put y at
+-- least as high as x (y met TTFT mean at 8.33 req/s and x already failed it at 8.32 req/s, at
+-- the same load (8 req/s offered)), by at least +0.1 % of their mean, below the practical
+-- threshold of 2.0 %, and with no upper end: the gap may be negligible". o: as
+-- M.below_threshold_reason's; o.repeats: the order is the repeats' ranges'.
+function M.least_below_reason(ev, o)
+  local rate = o.rate
+  local hi, lo = ev.margin_higher == "b" and o.b or o.a, ev.margin_higher == "b" and o.a or o.b
+  local how
+  if ev.beyond_ceiling then
+    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi, rate(ev.sustained_rps),
+      lo, rate(ev.ceiling_rps))
+  elseif ev.passed_rps and ev.failed_rps then
+    local w = M.slo_words(o.slo)
+    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
+      rate(ev.failed_rps), M.same_load_text(ev))
+  end
+  local least = M.least_gap_text(ev, o.pct, o.min_effect, rate):gsub("^ by", ", by")
+  return ("%s put %s at least as high as %s%s%s: the gap may be negligible"):format(
+    o.repeats and "the repeats' ranges" or "the measured loads", hi, lo, how and (" (" .. how .. ")") or "", least)
+end
+
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
 -- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
 -- request. nil when the SLOs name none of them.
@@ -2951,9 +2975,20 @@ function M.capacity_touch_at(ca, cb, raw)
     return c.noise and c.noise.lower_ends or not c.noise and c
   end
   local relaxed = (ca.interval or ca.noise) and (cb.interval or cb.noise) and true or false
-  local at = touch(passing(ca), failing(cb), relaxed)
+  -- a fail at a load the failing run did not sustain (past its saturation, or not judged:
+  -- lp.capacity's failing_unsustained) orders nothing unless its repeats measured it: there
+  -- its latencies are a queue's, whose length is the arrivals' luck, and one run's own
+  -- interval says nothing of how long another run's queue would be. Two runs of one server
+  -- near its limit saturate at that load or not by chance (fixa46: queue_sim --rates
+  -- 6,7,8,8.5 --slots 20 --timeout 1, seeds 2007 and 2008, TTFT mean failed at 8 req/s offered
+  -- by the one that saturated there, met by the other, read "b sustains more load"); the
+  -- repeats' spread is that luck measured (newuser44 #3: rB failed 3 repeats of 6 req/s by
+  -- 2,365-4,184 ms against 500 ms). Other evidence (spans apart beyond the rates' noise) may
+  -- still order them.
+  local function measured(c) return c.interval ~= nil or not c.failing_unsustained end
+  local at = measured(cb) and touch(passing(ca), failing(cb), relaxed)
   if at then return "a", at end
-  at = touch(passing(cb), failing(ca), relaxed)
+  at = measured(ca) and touch(passing(cb), failing(ca), relaxed)
   if at then return "b", at end
   return nil
 end
@@ -3734,6 +3769,18 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
         return ev
       end
       ev.least_below_threshold, ev.margin_max_pct = true, big
+      -- with no upper end either (the higher run a bound that never failed, or a range open
+      -- above), nothing measured puts the gap anywhere but from below the threshold up: the
+      -- order is known, its practical size is not, so no winner is named, as a latency row
+      -- whose interval reaches back within the threshold names none (M.effect_size's
+      -- "unsure"): "at least as much; the gap may be negligible" (fixa46: an A/A pair read "b
+      -- sustains more load ... higher by at least +0.1 %, below the practical threshold of 2.0
+      -- %, and with no upper end"). margin_higher: the run at least as high; the texts' fields
+      -- kept. (A largest gap measured beyond the threshold still stands beside the order.)
+      if big == nil then
+        ev.verdict, ev.margin_higher, ev.ordered = "not shown to differ", apart, nil
+        return ev
+      end
     end
   end
   if ca.interval and cb.interval then

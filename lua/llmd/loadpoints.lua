@@ -2444,6 +2444,9 @@ M.meets = meets
 -- passing_offered = the offered load of the point that met every SLO at the bracket's lower
 -- end (interpolated, bounds), failing_offered = that of the first failing point
 -- (interpolated, below_lowest; saturated and last_sustained where that point failed an SLO),
+-- failing_unsustained = true where that failing point is past the run's saturation or could
+-- not be judged (saturated, last_sustained, or below_lowest at a lowest load already past it:
+-- its latencies may be a queue's, whose length is the arrivals' luck, llmd.decision.capacity_touch_at),
 -- offered (interpolated, when both points' offered loads are known and of one type) = the
 -- offered load at the crossing, on the same line as rps (the
 -- reason says it), failed_slos (below_lowest) = the SLOs it failed at its lowest load, in
@@ -2478,8 +2481,14 @@ end
 -- reason = what is true, in words}.
 -- past_from (fixh40): the first point past saturation (M.saturated_from): a point there that met
 -- the SLOs is listed as saturated (saturated = {indices}, saturated_rps), not among those that met
--- them, and not among the loads to repeat (repeats past saturation cannot place a capacity); it
--- still counts as a load that met them above one that failed, as before.
+-- them, and not among the loads to repeat (repeats past saturation cannot place a capacity).
+-- Nor does it make the run non-monotone (fixk45): a capacity is read only at loads the run
+-- sustained, and past saturation the latencies are a queue's, whose length grows with the
+-- run's duration, or the survivors' of the requests that timed out (queue_sim.py --timeout 1,
+-- seed 2007: TTFT mean failed at 8 req/s offered and met at 8.5, saturated, 6.834 req/s
+-- achieved): meeting the SLOs there says nothing of noise at the loads below it. Only a
+-- sustained load that met them above one that failed reopens the crossing; saturated passes
+-- are then listed beside it.
 local function non_monotone(points, slo, past_from)
   local passed, failed, failing = {}, {}, nil
   local sat_passed = {}
@@ -2491,7 +2500,6 @@ local function non_monotone(points, slo, past_from)
     local ok, detail = meets(p, slo)
     if ok == true and past_from and i >= past_from then
       sat_passed[#sat_passed + 1] = p
-      if #failed > 0 then reopened = true end
     elseif ok == true then
       passed[#passed + 1] = p
       if #failed > 0 then reopened = true end
@@ -2504,8 +2512,6 @@ local function non_monotone(points, slo, past_from)
   end
   for _, s in ipairs(slo) do if seen[s.key] then failed_keys[#failed_keys + 1] = s.key end end
   if not reopened then return nil end
-  -- (none met them below saturation: those past it are all the passes there are, said as before)
-  if #passed == 0 then passed, sat_passed = sat_passed, {} end
   local function idx(ps)
     local out = {}
     for i, p in ipairs(ps) do out[i] = p.index end
@@ -2827,7 +2833,7 @@ local function capacity_of(points, slo, sat)
         return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
           lowest_rps = q.achieved_rps,
           lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
-          first_failing = q.index, first_failing_rps = q.achieved_rps,
+          first_failing = q.index, first_failing_rps = q.achieved_rps, failing_unsustained = true,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail, slo)) }
       end
@@ -2869,6 +2875,7 @@ local function capacity_of(points, slo, sat)
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       failing_offered = ok == false and q.offered or nil, limiting = ok == false and detail[1] or nil,
+      failing_unsustained = ok == false or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d %s (%s)%s. "
         .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
         limit - 1, points[limit - 1].achieved_rps, limit, unjudged and "could not be judged" or "had saturated",
@@ -3830,7 +3837,8 @@ end
 function M.interval_end(c)
   return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
     first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
-    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type }
+    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type,
+    failing_unsustained = c.failing_unsustained }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

@@ -3164,6 +3164,15 @@ local function below_threshold_reason(model, A, B, ev, per)
     rate = function(x) return rate_text(x) .. per end, pct = T.helpers.pct })
 end
 
+-- decision.least_below_reason, with this report's labels and figures.
+local function least_below_reason(model, A, B, ev, per)
+  per = per or ""
+  local ca, cb = model.capacity.a, model.capacity.b
+  return decision.least_below_reason(ev, { a = A.label, b = B.label, slo = lp.capacity_slo(model.slo),
+    min_effect = model.min_effect, repeats = ca.interval ~= nil and cb.interval ~= nil,
+    rate = function(x) return rate_text(x) .. per end, pct = T.helpers.pct })
+end
+
 -- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
 -- "vllm's has no upper end and chunk's has no lower end" (decision.capacity_evidence's
 -- open_range). A span from 0 runs below the lowest load: 0 is no figure measured, so never
@@ -3343,6 +3352,9 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   end
   if v == "not shown to differ" and ev.below_threshold then
     return ("%s; %s: not shown to differ, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
+  end
+  if v == "not shown to differ" and ev.least_below_threshold then
+    return ("%s; %s: no clear difference, no winner"):format(basis, least_below_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
@@ -4075,6 +4087,11 @@ local function verdict_of(model, A, B)
         v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
           .. "%s %%"):format(
           ev.margin_higher == "b" and B.label or A.label, T.helpers.pct(ev.margin_pct or 0), thr)
+      elseif ev.least_below_threshold then
+        -- (an order whose least gap is below the threshold: at least as much, no winner;
+        -- what measuring below a lowest load would tell, where that is the lower run's)
+        v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
+        v.settle = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
@@ -4093,8 +4110,10 @@ local function verdict_of(model, A, B)
         v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
           :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
       end
-      -- (its words from its kind: one source for both)
+      -- (its words from its kind: one source for both; an order whose least gap is below the
+      -- threshold: no clear difference, fixa46)
       v.text = v.kind == "cannot say" and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+        or ev.least_below_threshold and ("No clear difference in %s: %s; %s."):format(measure, both, v.reason)
         or ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"
@@ -4350,6 +4369,17 @@ end
 local function below_threshold_text(model, phrase, A, B, ca, cb, ev)
   return ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named higher."):format(
     phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, below_threshold_reason(model, A, B, ev))
+end
+
+-- Two capacities whose order is known but whose least gap is below the practical threshold
+-- and whose largest has no upper end (decision.capacity_evidence's least_below_threshold):
+-- at least as much, the gap may be negligible, no run named higher; what measuring below a
+-- lowest load would tell, where the lower run failed there.
+local function least_below_text(model, phrase, A, B, ca, cb, ev)
+  local advice = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+  return ("Capacity within %s: no clear difference: %s for %s, %s for %s; %s, so neither run is named higher.%s")
+    :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, least_below_reason(model, A, B, ev),
+      advice and (" " .. advice) or "")
 end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
@@ -4900,6 +4930,10 @@ local function summary(model, A, B)
         .. "tolerance of the workload match"):format(T.helpers.num(decision.TOKEN_TOLERANCE * 100, 0)) or "",
         tokens and "a run whose requests are longer sustains fewer of them"
           or "what one run sustains says nothing of the other's configuration")
+    elseif ev.verdict == "not shown to differ" and ev.least_below_threshold then
+      -- an order whose least gap is below the practical threshold and whose largest has no
+      -- end: at least as much, no winner, whatever kinds the two capacities are
+      out[#out + 1] = least_below_text(model, phrase, A, B, ca, cb, ev)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
@@ -6417,7 +6451,9 @@ local function capacity_order(model, ev, ca, cb)
   local hi = ev.winner or (v == "untested" and ev.ordered and ev.higher) or nil
   if hi then return order_withheld(model) and "not_compared" or (hi .. "_higher") end
   if v == "about the same" then return "about_the_same" end
-  if v == "not shown to differ" and ev.below_threshold then return "not_shown_to_differ" end
+  if v == "not shown to differ" and (ev.below_threshold or ev.least_below_threshold) then
+    return "not_shown_to_differ"
+  end
   if v == "not shown to differ" or v == "no clear difference" or (v == "untested" and ev.order_open) then
     return "either_may_be_higher"
   end

@@ -2075,7 +2075,8 @@ function M.model(list, opts)
         local ev = capacity_ev(ranked[i], ranked[i + 1])
         -- (also where the loads order them by less than the practical threshold: listed in
         -- the loads' order, "not shown to differ", never above by the figures alone)
-        if ev.verdict == "A higher" or (ev.below_threshold and ev.margin_higher == "a") then
+        if ev.verdict == "A higher" or ((ev.below_threshold or ev.least_below_threshold) and ev.margin_higher == "a")
+          then
           ranked[i], ranked[i + 1] = ranked[i + 1], ranked[i]
           swapped = true
         end
@@ -2222,6 +2223,16 @@ function M.model(list, opts)
           min_effect = decision.MIN_EFFECT,
           rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
+    elseif ev.least_below_threshold and ev.verdict == "not shown to differ" then
+      -- the order is known, but its least gap is below the practical threshold and its
+      -- largest has no upper end: at least as much, no winner (decision.least_below_reason, compare.lua's words)
+      r.vs_next, r.proven = "not shown to differ", false
+      r.vs_next_text = ("no clear difference from %s (%s): %s"):format(nxt.label, nf,
+        decision.least_below_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
+          min_effect = decision.MIN_EFFECT, repeats = x.capacity.interval ~= nil and nxt.capacity.interval ~= nil,
+          rate = gap_rate, pct = gap_pct }))
+      r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
+        ev.margin_max_pct
     elseif ev.open_range then
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
       r.vs_next, r.proven, r.open_range = "not shown to differ", false, true
@@ -2318,7 +2329,7 @@ function M.model(list, opts)
     end
     -- an order whose least gap is below the practical threshold, its largest beyond it
     -- (decision.least_gap_text, compare.lua's words): said beside the order
-    if ev.least_below_threshold and r.vs_next_text then
+    if ev.least_below_threshold and r.vs_next_text and ev.verdict ~= "not shown to differ" then
       local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
       r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
         decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))

@@ -73,6 +73,31 @@ do
     t.eq(lp.percentile_key("ttft_mean_ms"), nil)
   end)
 
+  t.test("an order whose least gap is below the practical threshold and whose largest has no upper end names no "
+    .. "winner (fixa46)", function()
+    -- by hand: A crosses between 6.53 and 7.88 req/s; B never violated the SLO up to 7.89 req/s
+    -- (a lower bound, no upper end). Apart, by (7.89 - 7.88) / 7.885 = 0.127 % of their mean,
+    -- below 2 %, and by any amount above: the order is known, its practical size is not, as a
+    -- latency row whose interval reaches back within the threshold (decision.effect_size's
+    -- "unsure": no winner). On main: "untested", B higher, "B sustains more load".
+    local ca = { kind = "interpolated", rps = 7.54, last_passing_rps = 6.53, first_failing_rps = 7.88 }
+    local cb = { kind = "never_violated", bound = "lower", rps = 7.89 }
+    local ev = decision.capacity_evidence(ca, cb)
+    t.eq({ ev.verdict, ev.higher, ev.winner, ev.ordered, ev.least_below_threshold, ev.margin_higher,
+      ev.margin_max_pct }, { "not shown to differ", nil, nil, nil, true, "b", nil })
+    t.near(ev.margin_pct, (7.89 - 7.88) / 7.885 * 100, 1e-9)
+    -- in words: at least as high, the gap may be negligible
+    local function rate(v) return ("%.2f req/s"):format(v) end
+    ev.passed_rps, ev.failed_rps = 7.89, 7.88
+    t.eq(decision.least_below_reason(ev, { a = "x", b = "y", slo = { { key = "ttft_p90_ms", max = 500 } },
+      rate = rate, pct = function(v) return ("%+.1f %%"):format(v) end }), "the measured loads put y at least as high "
+      .. "as x (y met the SLO at 7.89 req/s and x already failed it at 7.88 req/s), by at least +0.1 % of their mean, "
+      .. "below the practical threshold of 2.0 %, and with no upper end: the gap may be negligible")
+    -- the same pair swapped: A at least as high, no winner either way
+    ev = decision.capacity_evidence(cb, ca)
+    t.eq({ ev.verdict, ev.higher, ev.margin_higher }, { "not shown to differ", nil, "a" })
+  end)
+
   t.test("the practical threshold is weighed on the loads that decide the order, not on an estimate", function()
     -- the newuser's s1/s2 by hand: A crosses between 6.53 and 7.88 req/s (estimate 7.54), B
     -- met the SLO up to 7.89, its last load before saturation (ceiling 9.72). Apart (7.88 <
@@ -138,6 +163,30 @@ do
         -- each point's interval is said where it leaves the order open
         t.ok(md:find("each load's measured percentile is one draw", 1, true), what)
       end
+    end)
+
+    t.test("A/A: a fail past the failing run's saturation orders nothing at its offered load (fixa46)", function()
+      -- one server twice (20 slots, --timeout 1, rates 6, 7, 8, 8.5 req/s, 10 s each, seeds 2007
+      -- and 2008), at TTFT mean <= 300 ms: 2007 met it at 6 and 7 req/s, had saturated at 8
+      -- (8.319 of 9.059 req/s sent achieved) and failed it there, met it at 8.5; 2008 met it at
+      -- every load (8.33 req/s achieved at 8 offered). With fixk45's rule (a pass past
+      -- saturation no longer makes a run non-monotone) 2007 read >= 7.45 req/s and the same-load
+      -- rule ordered 2008 over 2007's failure past saturation: "r2008 sustains more load ... by at
+      -- least +0.1 %". A fail there is a queue's, as likely either way between two runs of one
+      -- server (by hand: same server, same ladder): no winner, no order.
+      local function ladder(seed)
+        local dir = t.tmpdir() .. ("/t1_s%d"):format(seed)
+        local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "6,7,8,8.5", "--dur", "10",
+          "--slots", "20", "--timeout", "1", "--seed", tostring(seed) }
+        t.eq(r.code, 0, r.stdout .. r.stderr)
+        return dir
+      end
+      local cj, md = compare(ladder(2007), ladder(2008), "ttft_mean_ms=300")
+      local ev = cj.capacity.evidence
+      t.eq({ cj.verdict.higher, ev.ordered, ev.winner, ev.higher, ev.same_load }, { nil, nil, nil, nil, nil })
+      t.ok(not md:find("sustains more load within", 1, true) or md:find("Cannot say which sustains more load", 1, true),
+        md:sub(1, 2000))
+      t.ok(not md:find("B sustains more load", 1, true), md:sub(1, 2000))
     end)
 
     t.test("analyze.lua weighs a saved workspace as compare.lua did: the percentiles' intervals are saved", function()

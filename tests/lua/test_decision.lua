@@ -3493,6 +3493,39 @@ t.test("a capacity below the lowest load names the SLOs it failed there, never '
   t.eq(cap.brief, "met every SLO at 20 req/s, failed Error rate at 10 req/s")
 end)
 
+t.test("a fail past the failing run's saturation orders nothing at its offered load, unless repeats measured it "
+  .. "(fixa46)", function()
+  -- the seeds 2007/2008 pair of queue_sim.py (20 slots, --timeout 1, rates 6-8.5 req/s) by hand:
+  -- a sustained 7.45 req/s at 7 offered, had saturated at 8 (8.319 req/s achieved) and failed
+  -- TTFT mean there; b met it at 8 offered (8.326 achieved, within the repeats tolerance of
+  -- 8.319): main ordered b over a by that load. Past saturation the fail is a queue's, whose
+  -- length is the arrivals' luck: nothing orders them
+  local ca = { kind = "saturated", bound = "lower", rps = 7.453, ceiling_rps = 8.319, first_failing = 3,
+    first_failing_rps = 8.319, failing_offered = 8, passing_offered = 7, load_type = "rate",
+    failing_unsustained = true }
+  local cb = { kind = "never_violated", bound = "lower", rps = 8.326, passing_offered = 8, load_type = "rate" }
+  t.eq(decision.capacity_touch_at(ca, cb, true), nil)
+  -- (the spans, 7.453-8.319 against 8.326 up, may still order them, other evidence held to the
+  -- rates' noise, which these hand-made capacities lack: the A/A pair in
+  -- test_capacity_intervals.lua has it; here only that the load is no evidence)
+  t.eq(decision.capacity_evidence(ca, cb).same_load, nil)
+  -- the same fail at a load the run sustained (an estimate's first failing point): that load
+  -- orders them, as before (the rule is about the unsustained fail only)
+  local sustained = {}
+  for k, v in pairs(ca) do sustained[k] = v end
+  sustained.failing_unsustained = nil
+  t.eq(decision.capacity_touch_at(sustained, cb, true), "b")
+  -- lp.capacity says which fails are past saturation: a ladder saturated at its third point
+  -- (4 of 10 req/s answered) that failed the SLO there
+  local pts = {}
+  for i, x in ipairs { { 2, 2, 100 }, { 4, 4, 120 }, { 10, 4, 900 } } do
+    pts[i] = { index = i, offered = x[1], achieved_rps = x[2], load_type = "rate",
+      values = { ttft_mean_ms = x[3], error_rate_pct = 0 }, na = {} }
+  end
+  local c = lp.capacity(pts, { { key = "ttft_mean_ms", max = 300 } }, { point = 3 })
+  t.eq({ c.kind, c.first_failing, c.failing_unsustained }, { "saturated", 3, true })
+end)
+
 t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()
   -- x met TTFT p90 <= 100 ms at 20 req/s (offered 20) and failed at 30; y already failed at
   -- 20 (offered 20, achieved r). x's capacity is >= 20, y's below r: with r within 1 % of

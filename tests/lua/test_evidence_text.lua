@@ -251,3 +251,38 @@ t.test("the table's note and the latency clause give the loads both sustained th
   row = t.perf_row(report.plain(m), "ttft_p90_ms")
   t.contains(row.note, "the test finds no clear difference " .. want)
 end)
+
+t.test("fixk45 2: a load past saturation that met the SLOs above a failing one does not make the capacity "
+  .. "non-monotone", function()
+  local lp = require "llmd.loadpoints"
+  -- t2_3_a-like (queue_sim.py --rates 6,7,8,8.5 --slots 20 --timeout 1 --seed 2007, --slo
+  -- ttft_mean_ms=300): met at points 1, 2, failed at 3, met at 4; saturated from point 3
+  -- (sat.point = 3). Only sustained loads place a capacity (points 1, 2): by hand the capacity is
+  -- at least point 2's 7 req/s, the last before saturation, a lower bound; main said
+  -- non-monotone, "meeting them there places no capacity"
+  local pts = {}
+  local ttft = { 100, 110, 400, 250 }
+  for i, v in ipairs(ttft) do
+    pts[i] = { index = i, achieved_rps = 5 + i, offered = 5 + i, load_type = "rate",
+      values = { ttft_mean_ms = v, error_rate_pct = 0 }, na = {} }
+  end
+  local slo = { { key = "ttft_mean_ms", max = 300 } }
+  local c = lp.capacity(pts, slo, { point = 3 })
+  t.eq(c.kind, "saturated")
+  t.eq(c.bound, "lower")
+  t.near(c.rps, 7, 0)
+  -- every sustained load fails and only a saturated one meets: below the lowest load
+  ttft = { 400, 450, 500, 250 }
+  for i, v in ipairs(ttft) do pts[i].values.ttft_mean_ms = v end
+  c = lp.capacity(pts, slo, { point = 3 })
+  t.eq(c.kind, "below_lowest")
+  t.eq(c.first_failing, 1)
+  -- a sustained load that met them above a failing one still reopens the crossing, the saturated
+  -- pass listed beside it (passed {1, 3}, saturated {4}; sat.point = 4)
+  ttft = { 100, 400, 250, 250 }
+  for i, v in ipairs(ttft) do pts[i].values.ttft_mean_ms = v end
+  c = lp.capacity(pts, slo, { point = 4 })
+  t.eq(c.kind, "non_monotone")
+  t.eq(c.passed, { 1, 3 })
+  t.eq(c.saturated, { 4 })
+end)

@@ -273,7 +273,9 @@ end
 -- or open), the one wording of compare.lua and treatments.lua: "the measured loads put y at
 -- least as high as x (y met TTFT mean at 8.33 req/s and x already failed it at 8.32 req/s, at
 -- the same load (8 req/s offered)), by at least +0.1 % of their mean, below the practical
--- threshold of 2.0 %, and with no upper end: the gap may be negligible". o: as
+-- threshold of 2.0 %, and with no upper end: the gap may be negligible" ("... and up to +39.3
+-- %: the gap ..." where the largest has an end; ", their ranges meet at ..., so the least gap
+-- is 0, ... and the largest is +54.5 % of their mean: ..." where they meet). o: as
 -- M.below_threshold_reason's; o.repeats: the order is the repeats' ranges'.
 function M.least_below_reason(ev, o)
   local rate = o.rate
@@ -287,7 +289,9 @@ function M.least_below_reason(ev, o)
     how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
       rate(ev.failed_rps), M.same_load_text(ev))
   end
-  local least = M.least_gap_text(ev, o.pct, o.min_effect, rate):gsub("^ by", ", by")
+  -- (", by at least ..."; spans that meet: ", their ranges meet ...", never a second colon
+  -- after the parenthesis, "(...): their ranges meet ...: the gap may be negligible")
+  local least = M.least_gap_text(ev, o.pct, o.min_effect, rate):gsub("^ by", ", by"):gsub("^: ", ", ")
   return ("%s put %s at least as high as %s%s%s: the gap may be negligible"):format(
     o.repeats and "the repeats' ranges" or "the measured loads", hi, lo, how and (" (" .. how .. ")") or "", least)
 end
@@ -3352,8 +3356,9 @@ end
 -- their mean) is none: nil, with spans.below_threshold = "a" or "b" (whose figure was above)
 -- and spans.margin_pct, as compare.lua's row says "not shown to differ", but only where the
 -- largest gap the spans allow (the higher's ceiling against the lower's figure) is below it
--- too; where it is not, the order stands, with spans.least_below_threshold = true,
--- margin_pct and margin_max_pct (nil: no upper end), as M.capacity_evidence's (M.least_gap_text).
+-- too; where it is not, nil too (fixh46: no order on a least gap below the threshold, as
+-- M.capacity_evidence), with spans.least_below_threshold = true, margin_higher (the run at
+-- least as high), margin_pct and margin_max_pct (nil: no upper end) (M.least_gap_text).
 --
 -- A run saturated at its lowest load (no figure: M.saturated_lowest) sustains less than that
 -- load and at most its ceiling: its span is 0 to its ceiling, so the other's figure above that
@@ -3415,6 +3420,12 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
       spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
       -- (the figures the least gap is read on: where the spans meet, when they do)
       spans.margin_hi, spans.margin_lo = order == "b" and lb or la, order == "b" and ha or hb
+      -- the largest beyond the threshold (or with no upper end) leaves the gap anywhere from
+      -- below the threshold up: no order is named, as M.capacity_evidence names none (the
+      -- latency rows' rule: a winner only where the whole interval is beyond the threshold),
+      -- so that the two rows never disagree; margin_higher: the run at least as high
+      spans.margin_higher = order
+      return nil, spans
     end
   end
   return order, spans
@@ -3769,18 +3780,17 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
         return ev
       end
       ev.least_below_threshold, ev.margin_max_pct = true, big
-      -- with no upper end either (the higher run a bound that never failed, or a range open
-      -- above), nothing measured puts the gap anywhere but from below the threshold up: the
-      -- order is known, its practical size is not, so no winner is named, as a latency row
-      -- whose interval reaches back within the threshold names none (M.effect_size's
-      -- "unsure"): "at least as much; the gap may be negligible" (fixa46: an A/A pair read "b
-      -- sustains more load ... higher by at least +0.1 %, below the practical threshold of 2.0
-      -- %, and with no upper end"). margin_higher: the run at least as high; the texts' fields
-      -- kept. (A largest gap measured beyond the threshold still stands beside the order.)
-      if big == nil then
-        ev.verdict, ev.margin_higher, ev.ordered = "not shown to differ", apart, nil
-        return ev
-      end
+      -- the largest gap beyond the threshold (or with no upper end: the higher run a bound
+      -- that never failed, or a range open above) leaves the gap anywhere from below the
+      -- threshold up: the order is known, its practical size is not, so no winner is named,
+      -- as a latency row whose interval reaches back within the threshold names none (the
+      -- rows' rule: a winner only where the whole interval is beyond the threshold,
+      -- M.effect_size's "unsure"): "at least as much; the gap may be negligible" (fixa46: an
+      -- A/A pair read "b sustains more load ... higher by at least +0.1 %, below the practical
+      -- threshold of 2.0 %, and with no upper end"; fixh46: "... and up to +39.3 %" named b
+      -- higher). margin_higher: the run at least as high; the texts' fields kept.
+      ev.verdict, ev.margin_higher, ev.ordered = "not shown to differ", apart, nil
+      return ev
     end
   end
   if ca.interval and cb.interval then

@@ -1866,7 +1866,7 @@ local function sustained_low_gap(sa, sb, na, nb, min_effect)
   if sa.max_sustained_na or sb.max_sustained_na then return nil end
   if not (decision.saturated_lowest(sa) or decision.saturated_lowest(sb)) then return nil end
   local order, sp = decision.sustained_order(sa, na, sb, nb, min_effect or decision.MIN_EFFECT)
-  if not (sp and (order or sp.below_threshold)) then return nil end
+  if not (sp and (order or sp.below_threshold or sp.least_below_threshold)) then return nil end
   local g = { lo_rps = sp.lb - sp.ha, hi_rps = sp.hb - sp.la }
   if sp.ha > 0 and sp.ha ~= math.huge then g.lo_pct = (sp.lb / sp.ha - 1) * 100 end
   if sp.la > 0 and sp.hb ~= math.huge then g.hi_pct = (sp.hb / sp.la - 1) * 100 else g.hi_pct = math.huge end
@@ -3354,7 +3354,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     return ("%s; %s: not shown to differ, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.least_below_threshold then
-    return ("%s; %s: no clear difference, no winner"):format(basis, least_below_reason(model, A, B, ev, per))
+    return ("%s; %s; no clear difference, no winner"):format(basis, least_below_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
@@ -3475,7 +3475,9 @@ local function sustained_order(model, gpu)
   -- below_threshold): an order by less is not shown to differ, in this row as in that one,
   -- where the largest gap is below it too; else the order stands, said with its least gap
   local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
-  order = order or (sp and sp.below_threshold)
+  -- (a least gap below the threshold, the largest beyond it: no order, the run at least as
+  -- high said, decision.sustained_order's margin_higher, as the capacity row's)
+  order = order or (sp and (sp.below_threshold or (sp.least_below_threshold and sp.margin_higher)))
   -- (a run saturated at its lowest load is said here only where the loads order the two, or
   -- put them apart within the noise of their rates)
   if not sp or (low and not order and not sp.within_noise) then return nil end
@@ -3488,6 +3490,19 @@ local function sustained_order(model, gpu)
   o.least_below_threshold, o.margin_pct, o.margin_max_pct = sp.least_below_threshold, sp.margin_pct,
     sp.margin_max_pct
   return o
+end
+
+-- Why two max sustained throughputs the measured loads put apart name no winner where the
+-- least gap is below the practical threshold (decision.sustained_order's least_below_threshold,
+-- as the capacity's decision.least_below_reason): "the measured loads put fast at least as high
+-- as slow (fast sustained 20.00 req/s, slow never achieved more than 17.00 req/s at any load),
+-- by at least +0.6 % of their mean, below the practical threshold of 2.0 %, and up to +27.0 %:
+-- the gap may be negligible". o: sustained_order's; hi, lo: the runs; where: "" or " per GPU".
+local function sustained_least_below_reason(model, o, hi, lo, where, per)
+  local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect, per):gsub("^ by", ", by"):gsub("^: ", ", ")
+  return ("the measured loads put %s at least as high as %s%s (%s sustained %s, %s never achieved more than %s at any "
+    .. "load)%s: the gap may be negligible"):format(hi.label, lo.label, where, hi.label, per(o.hi_rps), lo.label,
+    per(o.lo_rps), least)
 end
 
 -- A formatter of two rates said side by side as one above the other ("A sustained 11.479 req/s,
@@ -3523,6 +3538,11 @@ local function sustained_order_evidence(model, A, B, base, gpu)
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
         T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
   end
+  if o.higher and o.least_below_threshold then
+    local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
+    return ("%s; %s; no clear difference, no winner"):format(base, sustained_least_below_reason(model, o, hi, lo, where,
+      per))
+  end
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
@@ -3549,7 +3569,10 @@ end
 local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
-  local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
+  -- (an order whose least gap is below the threshold names no winner, but says which run the
+  -- loads put at least as high: in tok/s only as the tok/s spans show it too)
+  local said = ev.winner or (ev.ordered and ev.higher)
+    or ((ev.below_threshold or ev.least_below_threshold) and ev.margin_higher) or nil
   -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
   if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
@@ -3584,7 +3607,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
       (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
-  if ev.below_threshold and order == said then return cap_text, "not shown to differ", "not_shown_to_differ" end
+  if (ev.below_threshold or ev.least_below_threshold) and order == said then
+    return cap_text, "not shown to differ", "not_shown_to_differ"
+  end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -4188,6 +4213,13 @@ local function verdict_of(model, A, B)
         v.settle = "To settle it: " .. ns .. "."
         v.text, settle_said = v.text .. " " .. v.settle, true
       end
+    elseif o and o.higher and o.least_below_threshold then
+      -- (a least gap below the threshold: at least as high, no winner, as the capacity's)
+      local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
+      v.kind = "not shown to differ"
+      local per = function(x) return T.helpers.num(x, 2) .. o.unit end
+      v.reason = sustained_least_below_reason(model, o, hi, lo, "", per)
+      v.text = ("No clear difference in %s: %s; %s; no winner."):format(measure, both, v.reason)
     elseif o and o.higher and o.below_threshold then
       v.kind = "not shown to differ"
       v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
@@ -6604,7 +6636,7 @@ function M.curve_rows(model)
   -- (sustained_order: spans apart, the least gap held to the practical threshold)
   local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
   out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
-    or so and so.higher and so.below_threshold and "not_shown_to_differ"
+    or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
     or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
     or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the

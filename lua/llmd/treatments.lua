@@ -1402,11 +1402,19 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
         decision.MIN_EFFECT)
       if order == "b" then
-        -- (an order whose least gap is below the practical threshold: said with it)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
-          .. "never achieved more than %s at any load%s"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
-          rate(sp.ha), sp.least_below_threshold and ("; %s is higher%s"):format(x.label,
-            decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate)) or ""), "ordered"
+          .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
+          rate(sp.ha)), "ordered"
+      end
+      if sp and sp.least_below_threshold then
+        -- (a least gap below the practical threshold, the largest beyond it: at least as high,
+        -- no order, decision.sustained_order, as compare.lua's row)
+        local hi, lo = sp.margin_higher == "b" and x or nxt, sp.margin_higher == "b" and nxt or x
+        return false, ("%s and %s per GPU: the measured loads put %s at least as high as %s (%s sustained %s, %s never "
+          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(x.label,
+          nxt.label, hi.label, lo.label, hi.label, rate(sp.margin_hi), lo.label, rate(sp.margin_lo),
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", "))),
+          "not ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -2515,18 +2523,21 @@ function M.model(list, opts)
           ceiling_load_text(nxt, slo), metrics.format("throughput_req_s", x.max_rps),
           decision.sustained_noise_text(ssp, function(q) return metrics.format("throughput_req_s", q) end, "this one",
           nxt.label))
-      elseif v.verdict == "B better" and sorder == "b" and ssp.least_below_threshold then
-        -- shown by the test, and the limits' spans apart beyond the noise of their rates, but
-        -- their least gap (the next one's ceiling against this one's figure) below the
-        -- practical threshold while the largest reaches beyond it: the order stands, said with
-        -- its least gap, as compare.lua says it (decision.sustained_order: the same noise rule
-        -- as every order read off the spans). (Both below it cannot be: a test's "B better"
-        -- needs the two figures the practical threshold apart, and the largest gap is at least
-        -- theirs.)
+      elseif ssp and ssp.least_below_threshold and ssp.margin_higher == "b" then
+        -- the limits' spans apart beyond the noise of their rates, but their least gap (the
+        -- next one's ceiling against this one's figure) below the practical threshold while the
+        -- largest reaches beyond it: no order, whatever the test of the two points said (its
+        -- limits may be as close as that least gap), as compare.lua says it
+        -- (decision.sustained_order: a winner only where the whole gap is beyond the threshold,
+        -- the latency rows' rule). (Both below it cannot be: the largest is at least the
+        -- figures' gap.)
+        r.vs_next, r.steps_cannot_order = "not shown to differ", true
         r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct,
           margin_max_pct = ssp.margin_max_pct }
-        r.vs_next_text = ("%s; this one is higher%s"):format(r.vs_next_text,
-          decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate))
+        r.vs_next_text = ("%s; the measured loads put this one at least as high as %s (it sustained %s, %s never "
+          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(
+          r.vs_next_text, nxt.label, gap_rate(ssp.margin_hi), nxt.label, gap_rate(ssp.margin_lo),
+          (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
@@ -3357,11 +3368,13 @@ function M.dominated_per_gpu(m, T)
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
-        order == "b" and ("%s above, as the measured loads order them%s"):format(d.by, sp.least_below_threshold
-          and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
-        or order == "a" and ("%s above, as the measured loads order them%s: not beaten per GPU"):format(d.label,
-          sp.least_below_threshold
-            and decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by") or "")
+        order == "b" and ("%s above, as the measured loads order them"):format(d.by)
+        or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        -- (a least gap below the practical threshold, the largest beyond it: no order,
+        -- decision.sustained_order, the one at least as high said)
+        or sp and sp.least_below_threshold and ("%s at least as high by the measured loads%s: the gap may be "
+          .. "negligible, not shown to differ per GPU"):format(sp.margin_higher == "b" and d.by or d.label,
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)

@@ -104,16 +104,27 @@ do
     -- 7.89), but by (7.89 - 7.88) / 7.885 = 0.127 % (by hand), below 2 %, and by up to B's
     -- 9.72 against A's 6.53, (9.72 - 6.53) / 8.125 = 39.26 % (by hand): the order is shown and
     -- may be large, so it stands, said with its least gap below the threshold (fixa39; capa38
-    -- made it "not shown to differ", which reads as sameness).
+    -- made it "not shown to differ", which reads as sameness). fixh46: but a gap that may be
+    -- as small as +0.1 % names no run higher, as a latency row names a winner only where its
+    -- whole interval is beyond the threshold: not shown to differ, B at least as high, with
+    -- both ends of the gap said (on main: "untested", B higher).
     local ca = { kind = "interpolated", rps = 7.54, last_passing_rps = 6.53, first_failing_rps = 7.88 }
     local cb = { kind = "saturated", bound = "lower", rps = 7.89, ceiling_rps = 9.72 }
     local ev = decision.capacity_evidence(ca, cb)
-    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.below_threshold, ev.least_below_threshold },
-      { "untested", "b", true, nil, true })
+    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.below_threshold, ev.least_below_threshold, ev.margin_higher },
+      { "not shown to differ", nil, nil, nil, true, "b" })
     t.near(ev.margin_pct, (7.89 - 7.88) / 7.885 * 100, 1e-9)
     t.near(ev.margin_max_pct, (9.72 - 6.53) / 8.125 * 100, 1e-9)
-    t.eq(decision.least_gap_text(ev, function(v) return ("%+.1f %%"):format(v) end, 2), " by at least +0.1 % of their "
-      .. "mean, below the practical threshold of 2.0 %, and up to +39.3 %")
+    local pct = function(v) return ("%+.1f %%"):format(v) end
+    t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.1 % of their mean, below the practical threshold of "
+      .. "2.0 %, and up to +39.3 %")
+    t.eq(decision.least_below_reason(ev, { a = "x", b = "y", slo = { { key = "ttft_p90_ms", max = 500 } },
+      rate = function(v) return ("%.2f req/s"):format(v) end, pct = pct }), "the measured loads put y at least as "
+      .. "high as x (y met the SLO at 7.89 req/s and x already failed it at 7.88 req/s), by at least +0.1 % of their "
+      .. "mean, below the practical threshold of 2.0 %, and up to +39.3 %: the gap may be negligible")
+    -- swapped: A at least as high
+    ev = decision.capacity_evidence(cb, ca)
+    t.eq({ ev.verdict, ev.higher, ev.margin_higher }, { "not shown to differ", nil, "a" })
     -- B's ceiling at 7.95: the largest gap (7.95 - 6.53) / 7.24 = 19.6 % (by hand) still beyond;
     -- A's bracket from 7.86 too: (7.95 - 7.86) / 7.905 = 1.14 % (by hand), within 2 % whichever
     -- way: no practical difference is possible, none is named

@@ -33,15 +33,19 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
   -- 0.1 / 10.05 = +1.0 % of their mean, under 2 %; largest 20 against 0: +200 % (by hand)
   local m = ttft_model(ttft_run { { 10, 10, 150 }, { 20, 20, 300 } },
     ttft_run { { 10.1, 10.1, 50 }, { 20, 20, 150 } }, "ttft_p90_ms=100")
+  -- fixh46: a least gap below the threshold names no run higher, whatever the largest, as a
+  -- latency row names a winner only where its whole interval is beyond the threshold: y at
+  -- least as high, no clear difference, the advice kept
   local ev = m.capacity.evidence
-  t.eq({ ev.verdict, ev.higher, ev.least_below_threshold }, { "untested", "b", true })
+  t.eq({ ev.verdict, ev.higher, ev.least_below_threshold, ev.margin_higher }, { "not shown to differ", nil, true, "b" })
   t.near(ev.margin_pct, 0.1 / 10.05 * 100, 1e-9)
   local advice = "To tell by how much: measure x below its lowest load, 10.00 req/s."
-  t.contains(m.verdict.text, "It is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, "
-    .. "and up to +200.0 %. " .. advice)
+  t.contains(m.verdict.text, "put y at least as high as x (y met the SLOs at 10.10 req/s and x already "
+    .. "failed them at 10.00 req/s), by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
+    .. "+200.0 %: the gap may be negligible; no winner. " .. advice)
   t.eq(m.verdict.settle, advice)
-  t.contains(m.summary, "y is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and "
-    .. "up to +200.0 %. " .. advice)
+  t.contains(m.summary, "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
+    .. "+200.0 %: the gap may be negligible, so neither run is named higher. " .. advice)
   -- no below_lowest wording is left in the not-shown-to-differ reason (its branch is gone)
   local r = decision.below_threshold_reason({ margin_higher = "b", beyond_ceiling = true, sustained_rps = 3.52,
     ceiling_rps = 3.5, margin_hi = 3.52, margin_lo = 3.5, margin_pct = 0.57, margin_lo_kind = "below_lowest" },
@@ -73,9 +77,13 @@ t.test("3: a least gap of 0 says where the ranges meet", function()
   -- = +100 % of their mean, by hand)
   local x = ttft_run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
   local y = ttft_run { { 10, 10, 60 }, { 20, 20, 120 }, { 30, 30, 200 } }
+  -- (fixh46: no run named higher, a least gap of 0 being below the threshold; one colon
+  -- only, never "(...): their ranges meet ...: the gap may be negligible")
   local m = ttft_model(x, y, "ttft_p90_ms=100")
-  t.contains(m.summary, "x is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0, below "
-    .. "the practical threshold of 2.0 %, and the largest is +100.0 % of their mean.")
+  t.contains(m.summary, "at the same load (20 req/s offered)), their ranges meet at one load (20 req/s offered), so the "
+    .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may "
+    .. "be negligible, so neither run is named higher.")
+  t.lacks(m.summary, "): their ranges meet")
   t.lacks(m.summary, "least gap of 0 (they meet")
 end)
 
@@ -225,9 +233,12 @@ t.test("5: the tok/s capacity row and the max sustained row have an order, consi
   end
   m = ttft_model(trun { { 10, 2000, 50 }, { 20, 4000, 150 }, { 30, 6000, 300 } },
     trun { { 10, 1000, 40 }, { 20, 2000, 60 }, { 30, 3000, 150 } }, "ttft_p90_ms=100")
-  t.eq(m.capacity.evidence.higher, "b")
+  -- (fixh46: met where x failed, at the same load, is a least gap of 0, below the practical
+  -- threshold: y at least as high, no run named higher, as a latency row's rule; the CSV
+  -- column gives that verdict's value, not_shown_to_differ, never b_higher)
+  t.eq({ m.capacity.evidence.margin_higher, m.capacity.evidence.higher }, { "b", nil })
   o = order_of(m)
-  t.eq({ o.capacity_at_slo_rps, o.capacity_at_slo_output_tps }, { "b_higher", "either_may_be_higher" })
+  t.eq({ o.capacity_at_slo_rps, o.capacity_at_slo_output_tps }, { "not_shown_to_differ", "either_may_be_higher" })
   -- (the same-load rule holds in tok/s only where both delivered the same tok/s at that load:
   -- here 4000 and 2000, so B - A is y's lowest against x's highest, 2000 - 4000 = -2000, to
   -- 3000 - 2000 = +1000 tok/s; 2000 / 4000 - 1 = -50 %, 3000 / 2000 - 1 = +50 %, by hand; it
@@ -267,24 +278,37 @@ t.test("7: one other with no figure is 'the other'; one among several saturated 
     .. "load).")
 end)
 
-t.test("7: a max sustained order whose least gap is under 2 % stands, said with it, as compare.lua says it",
+t.test("7: a max sustained order whose least gap is under 2 % names no winner, said with it, as compare.lua says it",
   function()
   -- a: sustains 20 (20 offered), saturated at 30 (20.3 < 28.5): limit 20 to 20.3. b: 20.5 at
   -- 20.5, saturated at 40 (25 < 38): 20.5 to 25. One run a load: untested. Least gap 20.3
   -- against 20.5, 0.2 / 20.4 = 0.98 %, under 2 %; largest 25 against 20, 5 / 22.5 = 22.2 %
-  -- (by hand): the order stands (decision.sustained_order; on main: no order at all)
+  -- (by hand): the order stood (decision.sustained_order; on main: no order at all). fixh46:
+  -- a least gap below the threshold names no run higher, as the capacity's and a latency
+  -- row's rule (a winner only where the whole gap is beyond the threshold): b at least as
+  -- high, no clear difference, the pair sharing its rank (on main: b 1, a 2, "b is higher")
   local a = t.treatment("a", { { 20, 20, 100 }, { 30, 20.3, 100 } })
   local b = t.treatment("b", { { 10, 10, 100 }, { 20.5, 20.5, 100 }, { 40, 25, 100 } })
   local m = tr.model { a, b }
-  t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text, m.ranking[1].order_certain },
-    { "b", "1", "2", true })
-  t.contains(m.verdict, "The measured loads order them: b sustained 20.500 req/s, a never achieved more than 20.300 "
-    .. "req/s at any load. b is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and "
-    .. "up to +22.2 %.")
-  -- compare.lua on the same two says the same least gap
+  t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text, m.ranking[1].order_certain,
+    m.ranking[1].vs_next }, { "b", "1=", "1=", nil, "not shown to differ" })
+  local least = "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to +22.2 %: the gap "
+    .. "may be negligible"
+  t.contains(m.verdict, "No treatment is shown to be best")
+  t.contains(m.verdict, "the measured loads put this one at least as high as a (it sustained 20.500 req/s, a never "
+    .. "achieved more than 20.300 req/s at any load), " .. least)
+  t.lacks(m.verdict, "b is higher")
+  -- compare.lua on the same two says the same least gap, no winner, and its CSV order column
+  -- the verdict's value
   local cm = report.build { a = sd("a", a.run), b = sd("b", b.run), generated = 0 }
-  t.contains(cm.verdict.text, "It is higher by at least +1.0 % of their mean, below the practical threshold of 2.0 %, "
-    .. "and up to +22.2 %.")
+  t.eq({ cm.verdict.kind, cm.verdict.higher }, { "not shown to differ", nil })
+  t.contains(cm.verdict.text, "No clear difference in max sustained throughput (no SLO given): a 20.00 req/s, b 20.50 "
+    .. "req/s; the measured loads put b at least as high as a (b sustained 20.50 req/s, a never achieved more than "
+    .. "20.30 req/s at any load), " .. least .. "; no winner.")
+  t.contains(t.headline_row(cm, "Max sustained throughput").evidence, least .. "; no clear difference, no winner")
+  local order
+  for _, r in ipairs(report.curve_rows(cm)) do if r.key == "max_sustained_rps" then order = r.order end end
+  t.eq(order, "not_shown_to_differ")
 end)
 
 t.test("7: a test that cannot show a place beside ranges apart: ranked by the loads, as the untested case", function()
@@ -339,14 +363,21 @@ t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one
   local r = proc.run { llmdlua, root .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local md = t.read(out .. "/treatment_report.md")
-  t.contains(md, "; this one is higher: " .. meet .. " |")
+  -- (fixh46: a least gap of 0 is below the threshold: no run named higher, whatever the
+  -- largest, as a latency row names a winner only where its whole interval is beyond the
+  -- threshold; the pair shares its rank; one colon, never "(...): their ranges meet")
+  t.contains(md, "at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible |")
+  t.contains(md, "| 1= | tp2 |")
+  t.lacks(md, "this one is higher")
   t.lacks(md, "at least +0.0 %")
   local ev = json.read(out .. "/treatments.json").ranking[1].evidence
   t.eq({ ev.margin_pct, ev.gap.lo_pct, ev.same_load and ev.same_load.offered }, { 0, 0, 30 })
   local c = t.compare_ab(w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/results",
     { "--slo", "ttft_p90_ms=100", "--a-label", "tp1", "--b-label", "tp2" })
-  t.contains(c.md, "tp2 met the SLOs at 30.00 req/s, tp1 already failed them at 30.00 req/s, at the same load (30 "
-    .. "req/s offered); tp2 is higher: " .. meet .. " |")
+  t.contains(c.md, "the measured loads put tp2 at least as high as tp1 (tp2 met the SLOs at 30.00 req/s and tp1 already "
+    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; no "
+    .. "clear difference, no winner |")
+  t.lacks(c.md, "tp2 is higher")
   t.lacks(c.md, "at least +0.0 %")
   t.eq(c.json.capacity.evidence.margin_pct, 0)
 end)
@@ -1099,12 +1130,14 @@ do
     -- 0 (they meet at that load), below 2 %, but fast's span has no upper end and base's runs
     -- down to 0, so the gap may be any size, from 0: fixa46, fast is at least as high, but the
     -- gap may be negligible, so no winner (a latency row whose interval reaches back within
-    -- the threshold names none either); never "not shown to differ" (which reads as sameness)
+    -- the threshold names none either); never "not shown to differ" (which reads as sameness).
+    -- fixh46: one colon only, after the gap, never "(...): their ranges meet ...: the gap"
     t.ok(s:find("the repeats' ranges put fast at least as high as base (fast met the SLOs at 3.59 req/s and base "
-      .. "already failed them at 3.59 req/s, at the same load (3.6 req/s offered)): their ranges meet at one load "
+      .. "already failed them at 3.59 req/s, at the same load (3.6 req/s offered)), their ranges meet at one load "
       .. "(3.6 req/s offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest has no "
       .. "upper end: the gap may be negligible, so neither run is named higher.", 1, true), s)
     t.ok(not s:find("fast is higher", 1, true), s)
+    t.ok(not s:find("): their ranges meet", 1, true), s)
     t.ok(not s:find("not shown to differ", 1, true), s)
     t.ok(not s:find("(+0.0 %)", 1, true), s)
     t.ok(not s:find("+0.0 %", 1, true), s)
@@ -1202,13 +1235,13 @@ do
     t.eq(text, "no clear difference from base (< 3.594 req/s (failed TTFT p95 ≤ 230.0 ms at the lowest load tried, "
       .. "even at the lower ends of the repeats' 95 % intervals)): the repeats' ranges put fast at least as high as "
       .. "base (fast met the SLOs at 3.594 req/s and base already failed them at 3.594 req/s, at the same load (3.6 "
-      .. "req/s offered)): their ranges meet at one load (3.6 req/s offered), so the least gap is 0, below the "
+      .. "req/s offered)), their ranges meet at one load (3.6 req/s offered), so the least gap is 0, below the "
       .. "practical threshold of 2.0 %, and the largest has no upper end: the gap may be negligible")
     t.ok(not text:find("+0.0 %", 1, true), text)
     -- and compare.lua says the same of them, in its figures (two decimals)
     local ws = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
     t.ok(t.read(ws .. "/comparison_report.md"):find("the repeats' ranges put fast at least as high as base (fast met "
-      .. "the SLOs at 3.59 req/s and base already failed them at 3.59 req/s, at the same load (3.6 req/s offered)): "
+      .. "the SLOs at 3.59 req/s and base already failed them at 3.59 req/s, at the same load (3.6 req/s offered)), "
       .. "their ranges meet at one load (3.6 req/s offered), so the least gap is 0, below the practical threshold of "
       .. "2.0 %, and the largest has no upper end: the gap may be negligible", 1, true), "compare.lua's wording")
   end)

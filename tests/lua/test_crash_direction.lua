@@ -21,10 +21,14 @@ end
 local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
 local SLO = decision.parse_slo("ttft_p90_ms=500")
 
--- Low: meets 500 ms at 10 req/s (100-120 ms), fails it beyond doubt at 20 (800-840 ms; the
--- repeats' t-interval 770.3..869.7, python3): its capacity lies between 10 and 20.
+-- Low: meets 500 ms at 5 req/s (100-120 ms), fails it beyond doubt at 10 (800-840 ms; the
+-- repeats' t-interval 770.3..869.7, python3): its capacity lies between 5 and 10.
+-- (fixh46: it met 500 ms at 10 and failed at 20, where crashed met it: spans that meet at one
+-- load, a least gap of 0, below the practical threshold, which names no run higher, crash or
+-- not; failing at 10, its span ends at 10, crashed's starts at 20: +66.7 % of their mean, by
+-- hand, beyond it, so the order the crash is weighed against stands)
 local function low()
-  return rrun { clean(10, { 100, 110, 120 }), clean(20, { 800, 820, 840 }), clean(30, { 900, 950, 1000 }) }
+  return rrun { clean(5, { 100, 110, 120 }), clean(10, { 800, 820, 840 }), clean(20, { 900, 950, 1000 }) }
 end
 -- Crashed: meets 500 ms up to 30 req/s (300-320 ms) and fails it beyond doubt at 40; its
 -- repeat 2 at 30 req/s crashed: 540 of its 1800 requests failed (30 %; 21 req/s achieved),
@@ -60,8 +64,8 @@ t.test("a crash in the higher run, at a load it fails with the crash counted: th
   -- crashed's repeats disagree on the 5 % limit at its load point 3 (0 and 30 %)
   t.eq(ev.crash_in_higher and ev.crash_in_higher.point, 3)
   t.eq(ev.overdispersed, nil)
-  -- crashed meets the SLOs at 20 req/s where low fails them (800-840 ms): the measured loads
-  -- order them (untested: crashed's error rate is 0 % in every repeat at 20, no range),
+  -- crashed meets the SLOs at 10 req/s where low fails them (800-840 ms): the measured loads
+  -- order them (untested: crashed's error rate is 0 % in every repeat at 10 and 20, no range),
   -- crashed above, whatever its crash did at 30 (without it crashed could only be higher)
   t.eq({ ev.verdict, ev.ordered, ev.higher }, { "untested", true, "b" })
   t.contains(m.verdict.text, "The order stands although crashed's repeats at load point 3 failed 0 of 1800, 540 of "

@@ -2397,17 +2397,22 @@ t.test("identical repeats give no interval: never a 0-width range, a certainty o
   -- (capa38: the brackets meet at 20 req/s, x failing and y meeting the SLO there; the gap
   -- the loads that decide it show is 20 against 20, 0 %, below the 2 % threshold; fixa39:
   -- but y's 30 against x's 10 allow up to 100 % (by hand), so the loads' order stands,
-  -- untested, never a winner of the repeats, with its least gap of 0 said)
+  -- untested, never a winner of the repeats, with its least gap of 0 said; fixh46: a least
+  -- gap below the threshold names no run higher, as a latency row whose interval reaches
+  -- back within the threshold names no winner: y at least as high, no clear difference)
   t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher,
-    m.capacity.evidence.least_below_threshold }, { "untested", nil, "b", true })
-  t.ok(m.summary:find("y is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0, below "
-    .. "the practical threshold of 2.0 %, and the largest is +100.0 % of their mean.", 1, true), m.summary)
+    m.capacity.evidence.least_below_threshold, m.capacity.evidence.margin_higher },
+    { "not shown to differ", nil, nil, true, "b" })
+  t.ok(m.summary:find("the measured loads put y at least as high as x (y met the SLOs at 20.00 req/s and x already failed them at "
+    .. "20.00 req/s, at the same load (20 req/s offered)), their ranges meet at one load (20 req/s offered), so the least "
+    .. "gap is 0, below the practical threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may be "
+    .. "negligible, so neither run is named higher.", 1, true), m.summary)
   t.eq(m.capacity.evidence.basis, "repeats identical: TTFT p90 is 100.0 ms in each of the 3 repeats of load point 1, "
     .. "no spread to estimate")
   -- swapped: the same evidence from the other side
   m = cap_model(repeated_run(y), repeated_run(x))
-  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher },
-    { "untested", nil, "a" })
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.higher,
+    m.capacity.evidence.margin_higher }, { "not shown to differ", nil, nil, "a" })
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
@@ -2838,9 +2843,12 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   -- fixa39: and by up to B's 4.9 against A's 3.40, 1.5 / 4.15 = 36.14 % (by hand): the order
   -- is shown and may be large, so it stands, with its least gap said to be below 2 %; only
   -- where the largest gap is below the threshold too is it "not shown to differ"
+  -- fixh46: a least gap below the threshold names no run higher, whatever the largest, as a
+  -- latency row names a winner only where its whole interval is beyond the threshold: not
+  -- shown to differ, B at least as high (margin_higher), least_below_threshold, no order
   local e = ev(sat(3.40, 3.50), sat(3.52, 4.9), 2)
-  t.eq({ e.verdict, e.below_threshold, e.least_below_threshold, e.ordered, e.winner, e.higher },
-    { "untested", nil, true, true, nil, "b" })
+  t.eq({ e.verdict, e.below_threshold, e.least_below_threshold, e.ordered, e.winner, e.higher, e.margin_higher },
+    { "not shown to differ", nil, true, nil, nil, nil, "b" })
   t.near(e.margin_pct, 0.02 / 3.51 * 100, 1e-9)
   t.near(e.margin_max_pct, 1.5 / 4.15 * 100, 1e-9)
   t.eq({ e.margin_hi, e.margin_lo, e.beyond_ceiling, e.sustained_rps, e.ceiling_rps }, { 3.52, 3.50, true, 3.52, 3.50 })
@@ -2853,7 +2861,7 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   e = ev(sat(3.52, 3.54), sat(3.49, 3.50), 2)
   t.eq({ e.verdict, e.margin_higher }, { "not shown to differ", "a" })
   e = ev(sat(3.52, 4.9), sat(3.40, 3.50), 2)
-  t.eq({ e.verdict, e.higher, e.least_below_threshold }, { "untested", "a", true })
+  t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_higher }, { "not shown to differ", nil, true, "a" })
   -- 3.58 against 3.50: 0.08 / 3.54 = 2.26 % (by hand), beyond 2 %: ordered, untested, as before
   e = ev(sat(3.40, 3.50), sat(3.58, 4.9), 2)
   t.eq({ e.verdict, e.higher, e.beyond_ceiling, e.below_threshold }, { "untested", "b", true, nil })
@@ -2862,8 +2870,9 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   -- an estimate above a bound's ceiling: the estimate against the ceiling, 10.1 vs 10.0 =
   -- 0.995 % (by hand): not shown to differ, though its bracket lies wholly above the ceiling
   -- (fixa39: up to 12 against 9, 28.6 % (by hand): the order stands, its least gap said)
+  -- (fixh46: no run higher, as above)
   e = ev(sat(9, 10), interp(10.1, 10.05, 12), 2)
-  t.eq({ e.verdict, e.higher, e.least_below_threshold }, { "untested", "b", true })
+  t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_higher }, { "not shown to differ", nil, true, "b" })
   -- a bound above an estimate's bracket: the bound against the estimate, 10.1 vs 9.0 =
   -- 11.6 % (by hand): ordered
   e = ev(interp(9.0, 8, 9.5), sat(10.1, 12), 2)
@@ -2871,8 +2880,10 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   -- below the lowest load of 5.0 against a bound of 5.05: at most 5.0 against at least 5.05,
   -- 0.995 % (by hand): not shown to differ
   -- (fixa39: but from 0 up to 6, by up to 200 % of their mean: the order stands)
+  -- (fixh46: no run higher, as above)
   e = ev({ kind = "below_lowest", lowest_rps = 5.0, first_failing_rps = 5.0 }, sat(5.05, 6), 2)
-  t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_max_pct }, { "untested", "b", true, 200 })
+  t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_max_pct, e.margin_higher },
+    { "not shown to differ", nil, true, 200, "b" })
   -- ... and against 20: 120 % (by hand), ordered
   e = ev({ kind = "below_lowest", lowest_rps = 5.0, first_failing_rps = 5.0 }, sat(20, 25), 2)
   t.eq({ e.verdict, e.higher, e.below_threshold }, { "untested", "b", nil })
@@ -2882,9 +2893,11 @@ t.test("capacity evidence: an order the loads show by less than the practical th
     return { kind = "saturated", bound = "lower", rps = rps, ceiling_rps = ceiling, interval = { lo = lo, hi = math.huge } }
   end
   -- (fixa39: B's range reaches its ceiling 7, A's down to 4.7: up to 2.3 / 5.85 = 39.3 % (by
-  -- hand), so B is higher by the repeats, its least gap said to be below the threshold)
+  -- hand), so B is higher by the repeats, its least gap said to be below the threshold;
+  -- fixh46: the least gap below it names no winner, as a latency row's would not)
   e = ev(satr(4.8, 5.0, 4.7), satr(5.04, 7, 5.02), 2)
-  t.eq({ e.verdict, e.winner, e.below_threshold, e.least_below_threshold }, { "B higher", "b", nil, true })
+  t.eq({ e.verdict, e.winner, e.below_threshold, e.least_below_threshold, e.margin_higher },
+    { "not shown to differ", nil, nil, true, "b" })
   t.near(e.margin_max_pct, 2.3 / 5.85 * 100, 1e-9)
   -- audit F1: figures within 2 % whose ranges from repeats allow more are not "about the
   -- same": 10 (9-20) against 10.1 (9-20): B - A from 9 / 20 - 1 = -55 % to 20 / 9 - 1 =
@@ -3542,8 +3555,10 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     local y = certain(ttft_run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } })
     local m = ttft_model(x, y)
     local ev = m.capacity.evidence
-    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.least_below_threshold, ev.margin_max_pct },
-      { "untested", "a", true, true, 100 }, "r = " .. r)
+    -- (fixh46: a least gap below the threshold names no run higher, as a latency row whose
+    -- interval reaches back within the threshold names no winner: x at least as high)
+    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.least_below_threshold, ev.margin_max_pct, ev.margin_higher },
+      { "not shown to differ", nil, nil, true, 100, "a" }, "r = " .. r)
     -- the margin: (20 - r) / mean(20, r) x 100 (by hand: 0, and -0.1 / 20.05 x 100 = -0.4988 %)
     t.near(ev.margin_pct, (20 - r) / ((20 + r) / 2) * 100, 1e-9)
     t.eq(ev.same_load, { offered = 20, load_type = "rate" })
@@ -3551,14 +3566,18 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(m.summary:find("so x's capacity is the higher whatever lies between the measured loads; x is higher: their "
-      .. "ranges meet at one load (20 req/s offered), so the least gap is 0, below the practical threshold of 2.0 %, "
-      .. "and the largest is +100.0 % of their mean.", 1, true),
-      m.summary)
+    t.ok(m.summary:find("no clear difference: ", 1, true), m.summary)
+    t.ok(m.summary:find("the measured loads put x at least as high as y (x met the SLOs at 20.00 req/s and y already "
+      .. "failed them at " .. ("%.2f"):format(r) .. " req/s, at the same load (20 req/s offered)), their ranges meet at one "
+      .. "load (20 req/s offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is "
+      .. "+100.0 % of their mean: the gap may be negligible, so neither run is named higher.", 1, true), m.summary)
+    t.ok(not m.summary:find("capacity is the higher", 1, true), m.summary)
     local row = m.headline[1]
-    t.ok(row.evidence:find("; x is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0, "
-      .. "below the practical threshold of 2.0 %, and the largest is +100.0 % of their mean", 1, true), row.evidence)
-    t.ok(m.verdict.text:find("It is higher: their ranges meet at one load (20 req/s offered), so the least gap is 0", 1, true), m.verdict.text)
+    t.ok(row.evidence:find("their ranges meet at one load (20 req/s offered), so the least gap is 0, below the practical "
+      .. "threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may be negligible; no clear difference, "
+      .. "no winner", 1, true), row.evidence)
+    t.ok(m.verdict.text:find("^No clear difference in capacity"), m.verdict.text)
+    t.ok(m.verdict.text:find("the gap may be negligible; no winner.", 1, true), m.verdict.text)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
     -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
     -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,
@@ -3568,7 +3587,8 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 tok/s up to 0", "-66.7 % up to 0" }, "r = " .. r)
     -- swapped: mirrored, y against x the other way
     local w = ttft_model(y, x)
-    t.eq({ w.capacity.evidence.higher, w.capacity.evidence.verdict }, { "b", "untested" })
+    t.eq({ w.capacity.evidence.margin_higher, w.capacity.evidence.higher, w.capacity.evidence.verdict },
+      { "b", nil, "not shown to differ" })
     t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
     t.near(w.capacity.gap.hi_pct, (30 / 10 - 1) * 100, 1e-9)
     -- summary files (no per-request data): a pass and a fail of one percentile each, at one

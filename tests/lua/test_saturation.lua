@@ -1654,7 +1654,7 @@ do
     t.ok(not tr.verdict_line:find("short comes first", 1, true), tr.verdict_line)
   end)
 
-  t.test("an order of max sustained throughputs whose least gap is under --min-effect stands with it, as capacity's",
+  t.test("an order of max sustained throughputs whose least gap is under --min-effect names no winner, as capacity's",
     function()
     -- A: 16 and 20 req/s kept up (answers as sent), 24 served at 21 req/s. C: 16 kept up, 20 and
     -- 24 served at 17 req/s (85 % and 70.8 % of the sends: saturated at 20). By hand: A sustains
@@ -1670,25 +1670,31 @@ do
     local ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow", "--min-effect", "20" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(ws .. "/comparison_report.md")
-    local least = "fast is higher by at least +16.2 % of their mean, below the practical threshold of 20.0 %, and up to "
-      .. "+27.0 %"
-    t.ok(md:find("but the measured loads order them: fast sustained 20.00 req/s, slow never achieved more than 17.00 "
-      .. "req/s at any load; " .. least .. " |", 1, true), md)
-    t.ok(md:find("**Verdict:** fast sustains more load (max sustained throughput; no SLO given): 20.00 req/s against "
-      .. "16.00 req/s for slow (slow -23.8 % to -15.0 % vs fast). Untested (one run per load), but the measured loads "
-      .. "order them. It is higher by at least +16.2 % of their mean, below the practical threshold of 20.0 %, and up to "
-      .. "+27.0 %.", 1, true), md:match("%*%*Verdict[^\n]*"))
-    t.ok(not md:find("not shown to differ", 1, true), "no sameness")
+    -- fixh46: a least gap below the threshold names no run higher, whatever the largest, as a
+    -- latency row names a winner only where its whole interval is beyond the threshold: both
+    -- rows "no clear difference", fast at least as high, the gap may be negligible
+    local least = "by at least +16.2 % of their mean, below the practical threshold of 20.0 %, and up to +27.0 %: the "
+      .. "gap may be negligible"
+    t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
+      .. "never achieved more than 17.00 req/s at any load), " .. least .. "; no clear difference, no winner |", 1, true),
+      md)
+    t.ok(md:find("**Verdict:** No clear difference in max sustained throughput (no SLO given): fast 20.00 req/s, slow "
+      .. "16.00 req/s; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow never "
+      .. "achieved more than 17.00 req/s at any load), " .. least .. "; no winner.", 1, true),
+      md:match("%*%*Verdict[^\n]*"))
+    t.ok(not md:find("fast sustains more load", 1, true), "no winner")
     -- with an SLO the capacity row says the same, on the same figures (A's bound 20 up to 21,
     -- C's 16 up to 17: the same spans, by hand)
     ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow", "--min-effect", "20", "--slo",
       "ttft_p90_ms=500" }
     t.eq(r.code, 0, r.stderr)
     md = t.read(ws .. "/comparison_report.md")
-    t.ok(md:find("untested, but the order holds whatever the bounds: fast sustained 20.00 req/s, slow never achieved "
-      .. "more than 17.00 req/s at any load; " .. least .. " |", 1, true), md)
-    t.ok(md:find("but the measured loads order them: fast sustained 20.00 req/s, slow never achieved more than 17.00 "
-      .. "req/s at any load; " .. least .. " |", 1, true), md)
+    t.ok(md:find("one run per load, no interval; the measured loads put fast at least as high as slow (fast sustained "
+      .. "20.00 req/s and slow never achieved more than 17.00 req/s at any load), " .. least .. "; no clear "
+      .. "difference, no winner |", 1, true), md)
+    t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
+      .. "never achieved more than 17.00 req/s at any load), " .. least .. "; no clear difference, no winner |", 1, true),
+      md)
     -- at the default threshold (2 %) the order stands, in both rows
     ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow" }
     t.eq(r.code, 0, r.stderr)

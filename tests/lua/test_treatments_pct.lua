@@ -262,15 +262,21 @@ t.test("max sustained: a least gap the limits allow under 2 % (ceiling within 2 
   local m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
   t.near(m.treatments[1].max_rps, 20.0, 1e-9)
   t.near(m.treatments[2].max_rps, 20.8, 1e-9)
+  -- fixh46: but a least gap below the threshold names no winner, whatever the largest and the
+  -- test of the two points, as compare.lua's rows (a winner only where the whole gap is
+  -- beyond the threshold): o at least as high, not shown to differ, the pair sharing its rank
   local r = m.ranking[1]
-  t.eq({ r.label, r.vs_next, r.proven, r.below_threshold }, { "o", "B better", true, nil })
+  t.eq({ r.label, r.vs_next, r.proven, r.below_threshold, r.rank_text, m.ranking[2].rank_text },
+    { "o", "not shown to differ", false, nil, "1=", "1=" })
   t.ok(r.vs_next_text:find("^above c %(Welch p = "), r.vs_next_text)
-  t.ok(r.vs_next_text:find("; this one is higher by at least +1.9 % of their mean, below the practical threshold of "
-    .. "2.0 %, and up to +22.2 %", 1, true), r.vs_next_text)
+  t.ok(r.vs_next_text:find("; the measured loads put this one at least as high as c (it sustained 20.800 req/s, c "
+    .. "never achieved more than 20.400 req/s at any load), by at least +1.9 % of their mean, below the practical "
+    .. "threshold of 2.0 %, and up to +22.2 %: the gap may be negligible, no clear difference", 1, true),
+    r.vs_next_text)
   t.eq({ r.evidence.least_below_threshold, r.evidence.margin_max_pct ~= nil }, { true, true })
   t.near(r.evidence.margin_max_pct, 5 / 22.5 * 100, 1e-9)
-  t.ok(m.verdict:find("^o has the highest max sustained throughput"), m.verdict)
-  t.ok(m.verdict:find("It is higher by at least +1.9 % of their mean", 1, true), m.verdict)
+  t.ok(not m.verdict:find("^o has the highest max sustained throughput"), m.verdict)
+  t.ok(m.verdict:find("by at least +1.9 % of their mean", 1, true), m.verdict)
   -- c's ceiling 20.0 (it achieved no more at 30 offered): 0.8 / 20.4 = 3.9 % > 2 %: above
   c = dir { { 20, 19.95 }, { 20, 20.0 }, { 20, 20.05 }, { 30, 19.5 } }
   m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })

@@ -240,6 +240,25 @@ function M.same_load_text(ev)
     or ("%g req/s offered"):format(s.offered))
 end
 
+-- The higher and lower runs' labels of ev (margin_higher) and what put the one above the
+-- other, in words: "y sustained 3.52 req/s and x never achieved more than 3.50 req/s at any
+-- load" (beyond the lower one's ceiling), "y met TTFT mean at 8.33 req/s and x already failed
+-- it at 8.32 req/s, at the same load (8 req/s offered)", nil where ev has neither. o: as
+-- M.below_threshold_reason's.
+local function order_how(ev, o)
+  local rate = o.rate
+  local hi, lo = ev.margin_higher == "b" and o.b or o.a, ev.margin_higher == "b" and o.a or o.b
+  if ev.beyond_ceiling then
+    return hi, lo, ("%s sustained %s and %s never achieved more than %s at any load"):format(hi,
+      rate(ev.sustained_rps), lo, rate(ev.ceiling_rps))
+  elseif ev.passed_rps and ev.failed_rps then
+    local w = M.slo_words(o.slo)
+    return hi, lo, ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo,
+      w.it, rate(ev.failed_rps), M.same_load_text(ev))
+  end
+  return hi, lo, nil
+end
+
 -- Why two capacities the measured loads order are not shown to differ (M.capacity_evidence's
 -- below_threshold: an order by a margin below the practical threshold), the one wording of
 -- compare.lua and treatments.lua: "the measured loads put rateB's capacity above concA's
@@ -249,20 +268,12 @@ end
 -- rate = function(req/s) -> text (the tool's own figures), pct = function(%) -> "+0.6 %"}.
 function M.below_threshold_reason(ev, o)
   local rate = o.rate
-  local hi, lo = ev.margin_higher == "b" and o.b or o.a, ev.margin_higher == "b" and o.a or o.b
-  local how
-  if ev.beyond_ceiling then
-    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi, rate(ev.sustained_rps),
-      lo, rate(ev.ceiling_rps))
-  else
-    local w = M.slo_words(o.slo)
-    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
-      rate(ev.failed_rps), M.same_load_text(ev))
-  end
+  local hi, lo, how = order_how(ev, o)
   local thr = M.thr_num(o.min_effect)
   -- (a lower run that failed at its lowest load never gets here: its span reaches down to 0,
-  -- so the largest gap is beyond the threshold and the order stands, M.capacity_evidence's
-  -- least_below_threshold; what measuring below that load would tell is said beside it there)
+  -- so the largest gap is beyond the threshold: M.capacity_evidence's least_below_threshold,
+  -- which names no winner either (M.least_below_reason); what measuring below that load
+  -- would tell is said beside it there)
   return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean), below "
     .. "the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
     o.pct(ev.margin_pct), thr)
@@ -279,16 +290,7 @@ end
 -- M.below_threshold_reason's; o.repeats: the order is the repeats' ranges'.
 function M.least_below_reason(ev, o)
   local rate = o.rate
-  local hi, lo = ev.margin_higher == "b" and o.b or o.a, ev.margin_higher == "b" and o.a or o.b
-  local how
-  if ev.beyond_ceiling then
-    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi, rate(ev.sustained_rps),
-      lo, rate(ev.ceiling_rps))
-  elseif ev.passed_rps and ev.failed_rps then
-    local w = M.slo_words(o.slo)
-    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
-      rate(ev.failed_rps), M.same_load_text(ev))
-  end
+  local hi, lo, how = order_how(ev, o)
   -- (", by at least ..."; spans that meet: ", their ranges meet ...", never a second colon
   -- after the parenthesis, "(...): their ranges meet ...: the gap may be negligible")
   local least = M.least_gap_text(ev, o.pct, o.min_effect, rate):gsub("^ by", ", by"):gsub("^: ", ", ")

@@ -1367,9 +1367,7 @@ local function saturation_of(points, opts)
         failures.failed_within = #within > 0 and within or nil
         return failures
       end
-      r.failed_within = #within > 0 and within or nil
-      r.limit = #within > 0 and M.error_limit(opts) or nil
-      return r
+      return with_failures(r)
     end
     local function timed_out_at(i)
       local tout = M.timed_out(points[i], opts)

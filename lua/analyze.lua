@@ -29,7 +29,18 @@ args.path(o[1], (o[1]:gsub("(.)/+$", "%1")), "directory", "a comparison workspac
 -- (only a comparison's workspace: none is made in any other folder)
 if ws.kind(o[1]) == "comparison" then
   local lok, lerr = ws.lock(o[1], "analyze.lua")
+  -- a workspace it cannot write (another user's, chmod -w, a read-only mount): said with how to
+  -- analyze it anyway, whether the lock file was the first thing it could not write or the
+  -- folder's (a lock file left writable in a read-only folder)
+  if lok then
+    local why
+    lok, why = ws.writable(o[1])
+    if not lok then lerr = ("%s: cannot write in this workspace: %s"):format(o[1], why) end
+  end
   if not lok then
+    if lerr:find("Permission denied$") or lerr:find("Read%-only file system$") then
+      lerr = lerr .. "; " .. ws.read_only_advice(o[1])
+    end
     io.stderr:write("analyze.lua: ", lerr, "\n")
     os.exit(2)
   end

@@ -70,6 +70,29 @@ function M.lock(path, script, opts)
     tostring(h.script or "just starting"), tostring(h.pid or "unknown"), tostring(h.started or "unknown"), what)
 end
 
+-- Whether this process can write in the folder path: true, or nil and the system's reason
+-- ("Permission denied", "Read-only file system"). A file made there and removed at once.
+-- (analyze.lua re-writes its reports in the workspace: one it holds the lock of may still be
+-- a folder it cannot write, the lock file writable where the folder is not.)
+function M.writable(path)
+  local probe = ("%s/.llmdlua.probe.%d.%d"):format(path, PID, math.random(1, 1 << 30))
+  local f, err = io.open(probe, "wb")
+  if not f then return nil, tostring(err):match("^.*: (.-)$") or tostring(err) end
+  f:close()
+  os.remove(probe)
+  return true
+end
+
+-- The advice for a workspace this process cannot write (another user's, chmod -w, a read-only
+-- mount): analyze.lua writes its reports into it, so it analyzes a writable copy (cp -r keeps
+-- the files' read-only modes: chmod -R u+w makes the copy writable). The paths as shell words.
+function M.read_only_advice(path)
+  local word = path:match("^[%w@%%+=:,./_%-]+$") and path or "'" .. path:gsub("'", "'\"'\"'") .. "'"
+  return ("analyze.lua writes its report into the workspace, so it cannot analyze this one in place: copy it "
+    .. "to a folder of yours and analyze the copy: `cp -r %s DIR && chmod -R u+w DIR && llmdlua analyze.lua DIR` "
+    .. "(DIR: a new folder's path)"):format(word)
+end
+
 -- run_state.json: the documented schema. Unknown configuration is "unknown".
 M.STATE_KEYS = {
   stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image", "gpus" },

@@ -387,3 +387,60 @@ t.test("analyze.lua names the workspace templates that differ from this version'
   t.lacks(r.stdout, "Note:")
   t.eq(t.read(gp), t.read(ROOT .. "/templates/charts/latency_throughput.gp"))
 end)
+
+-- fixb47 2: analyze.lua on a workspace it cannot write (another user's, chmod -w, a read-only
+-- mount) said only "cannot lock the workspace": it now says how to analyze it anyway, a
+-- writable copy, and the command it gives works. Two ways a workspace is read-only: the whole
+-- tree chmod -w (its lock file too: the lock is what fails), and the folder alone (its lock
+-- file still writable: the folder is). Root writes whatever the modes say, so as root the
+-- analyses run as nobody (setpriv) in a workspace nobody owns; without setpriv, skipped.
+t.test("analyze.lua on a read-only workspace says to analyze a writable copy, and that command works", function()
+  local as = {}
+  if proc.run({ "id", "-u" }).stdout:match("^0%s") then
+    if not proc.which("setpriv") then
+      io.write("  (skipped: running as root, which writes a read-only folder, and no setpriv to run as nobody)\n")
+      return
+    end
+    as = { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups" }
+  end
+  local function run(argv)
+    local full = {}
+    for _, a in ipairs(as) do full[#full + 1] = a end
+    for _, a in ipairs(argv) do full[#full + 1] = a end
+    return proc.run(full)
+  end
+  local w, r = t.compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local parent = w:match("^(.*)/[^/]+$")
+  local mine = t.tmpdir() -- (the copy's parent: a folder of the user's)
+  if #as > 0 then
+    for _, d in ipairs { parent, mine } do t.ok(proc.run({ "chmod", "755", d }).ok) end
+    t.ok(proc.run({ "chown", "-R", "65534:65534", w, mine }).ok)
+  end
+  local before = snapshot(w)
+  local advice = "; analyze.lua writes its report into the workspace, so it cannot analyze this one in place: "
+    .. "copy it to a folder of yours and analyze the copy: `cp -r " .. w .. " DIR && chmod -R u+w DIR && llmdlua "
+    .. "analyze.lua DIR` (DIR: a new folder's path)\n"
+  -- the folder alone read-only: the lock is taken (its file writable), the folder is not
+  t.ok(proc.run({ "chmod", "a-w", w }).ok)
+  r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "",
+    "analyze.lua: " .. w .. ": cannot write in this workspace: Permission denied" .. advice })
+  -- the whole tree read-only: its lock file cannot be opened
+  t.ok(proc.run({ "chmod", "-R", "a-w", w }).ok)
+  r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "analyze.lua: " .. w .. ": cannot lock this workspace: " .. w
+    .. "/" .. ".llmdlua.lock: cannot open: Permission denied" .. advice })
+  -- (the lock file aside: taken in the first, it names its last holder, no part of the contents)
+  local after = snapshot(w)
+  before[".llmdlua.lock"], after[".llmdlua.lock"] = nil, nil
+  same_tree(after, before, "the read-only workspace")
+  -- the command given, DIR a new folder: the copy is analyzed
+  local dir = mine .. "/copy"
+  -- (this tree's llmdlua for the one on PATH)
+  local cmd = advice:match("`(.-)`"):gsub("DIR", dir):gsub("llmdlua analyze", sh(LLMDLUA) .. " analyze")
+  r = run { "sh", "-c", cmd .. " --quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  find(r.stdout, "Comparison report written to: " .. dir .. "/comparison_report.md\n")
+  t.ok(proc.run({ "chmod", "-R", "u+w", w }).ok) -- (for the runner to remove it)
+end)

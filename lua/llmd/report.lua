@@ -4023,6 +4023,20 @@ local function verdict_of(model, A, B)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
   local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
   local latency_said = "" -- (the no-SLO latency clause as v.text ends with it, where it does)
+  -- a capacity's lower bound whose span ends at its run's ceiling, beside a Change with both
+  -- ends: that upper end said with it, as the Summary says it ("≥ 92.21 req/s ... (+22.6 % to
+  -- +83.7 %)" read as an open bound beside a closed gap, whose lower end is read off the ceiling)
+  local function fig_of(x)
+    local text = x == "b" and v.b_figure or v.a_figure
+    local caps = has_slo and (lead_gpu and model.capacity.per_gpu or model.capacity) or nil
+    local c = caps and caps[x]
+    if not (c and v.change and v.change:match("^%S+ %% to %S+ %%$") and is_bound(c) and c.ceiling_rps) then
+      return text
+    end
+    local _, top = decision.capacity_span(c)
+    if top ~= c.ceiling_rps then return text end
+    return ("%s (at most %s: the most it achieved at any load measured)"):format(text, rate_text(top) .. gpu)
+  end
   local function ordered(hi, sure)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     local ch = ""
@@ -4030,8 +4044,8 @@ local function verdict_of(model, A, B)
       ch = hi == "b" and (" (" .. v.change .. ")") or (" (%s %s vs %s)"):format(B.label, v.change, A.label)
     end
     v.higher = hi
-    return ("%s %s: %s against %s for %s%s. %s"):format(H.label, more, hi == "b" and v.b_figure or v.a_figure,
-      hi == "b" and v.a_figure or v.b_figure, L.label, ch, sure)
+    return ("%s %s: %s against %s for %s%s. %s"):format(H.label, more, fig_of(hi), fig_of(hi == "b" and "a" or "b"),
+      L.label, ch, sure)
   end
   local differ = workloads_differ(model)
   if model.broken and #model.broken > 0 then

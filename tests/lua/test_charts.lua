@@ -1848,6 +1848,51 @@ t.test("printed to PDF: the demo's tables stay inside the text column (no right 
   t.eq(#over, 0, ("words past the text's right edge %.2f pt: %s"):format(width - left, table.concat(over, ", ")))
 end)
 
+-- fixb47: printed, the tables' text was 6.5 pt (the size at which the widest, Load Curves' 17
+-- columns, fit an upright page), so the Headline printed tiny. Every table's text is now 8 pt,
+-- and the grids too wide for an upright page at that size (Load Curves, Load Ladder) print on
+-- pages turned sideways (print CSS only: the screen's screenshot is byte-identical, checked by
+-- hand). pdftotext -bbox's word boxes are about 1.16 times the font size: 7.6 pt tall at 6.5 pt
+-- (main), 9.3 at 8 pt, 14.0 for the 12-pt body text. The charts are left out of the page
+-- printed (their text is the chart test's, above), and a table too wide for its page would
+-- make Chromium shrink the whole page to fit, every word with it, so one bound checks both.
+t.test("printed to PDF: every table's text is 8 pt or more, the wide grids on pages turned sideways", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local page, n = t.read(w .. "/comparison_report.html"):gsub("<figure.-</figure>", "")
+  t.ok(n >= 2, "the charts left out: " .. n)
+  t.write(w .. "/tables.html", page)
+  local x = proc.run({ "pdftotext", "-bbox", "-enc", "UTF-8", browser_pdf(w .. "/tables.html"), "-" }, { timeout = 60 })
+  t.ok(x.ok, x.stderr)
+  local small, over, sideways, count = {}, {}, {}, 0
+  for pw, ph, body in x.stdout:gmatch('<page width="([%d.]+)" height="([%d.]+)">(.-)</page>') do
+    local words, left = {}, math.huge
+    for x0, y0, x1, y1, word in body:gmatch('<word xMin="([%d.]+)" yMin="([%d.]+)" xMax="([%d.]+)" '
+      .. 'yMax="([%d.]+)">([^<]*)</word>') do
+      left = math.min(left, tonumber(x0))
+      words[#words + 1] = { x1 = tonumber(x1), h = tonumber(y1) - tonumber(y0), word = word }
+    end
+    for _, wd in ipairs(words) do
+      count = count + 1
+      if wd.h < 9.2 then small[#small + 1] = ("%s %.1f pt"):format(wd.word, wd.h) end
+      -- (the text column's right edge as far from the paper's right side as its left edge)
+      if wd.x1 > tonumber(pw) - left + 0.01 then over[#over + 1] = ("%s (ends at %.1f)"):format(wd.word, wd.x1) end
+    end
+    local first = body:match(">([^<]+)</word>") or ""
+    if tonumber(pw) > tonumber(ph) then sideways[#sideways + 1] = first end
+    -- the Headline's table on an upright page
+    if body:find(">Headline</word>", 1, true) then t.ok(tonumber(pw) < tonumber(ph), "the Headline's page is upright") end
+  end
+  t.ok(count > 1000, "the report's words with their boxes")
+  t.eq(#small, 0, "words under 9.2 pt tall (8 pt text): " .. table.concat(small, ", ", 1, math.min(#small, 20)))
+  t.eq(#over, 0, "words past the text's right edge: " .. table.concat(over, ", "))
+  -- the sideways pages: the Load Curves section's first, through the Load Ladder's
+  t.ok(#sideways >= 2 and sideways[1] == "Load", "pages turned sideways, Load Curves the first: "
+    .. table.concat(sideways, " | "))
+end)
+
 -- fixd46 (session 45): printed, the 6-panel chart (two columns of panels, a canvas 1220 units
 -- wide) was scaled to the upright page's text width, its 12-unit labels about 5 pt: unreadable.
 -- It gets a page turned sideways and every chart's text prints a quarter larger (print CSS only:

@@ -4030,7 +4030,9 @@ local function verdict_of(model, A, B)
     local text = x == "b" and v.b_figure or v.a_figure
     local caps = has_slo and (lead_gpu and model.capacity.per_gpu or model.capacity) or nil
     local c = caps and caps[x]
-    if not (c and v.change and v.change:match("^%S+ %% to %S+ %%$") and is_bound(c) and c.ceiling_rps) then
+    -- (a ceiling that is a load which failed the SLOs, ceiling_failing: the figure says "below" it)
+    if not (c and v.change and v.change:match("^%S+ %% to %S+ %%$") and is_bound(c) and c.ceiling_rps)
+      or c.ceiling_failing then
       return text
     end
     local _, top = decision.capacity_span(c)

@@ -375,9 +375,13 @@ do
     find(first, ": it holds vllm-benchmark results (leave --harness out to read them as such); to compare runs of two "
       .. "harnesses, give each its own: --a-harness NAME --b-harness NAME (--b-harness for this one)")
     t.eq(#t.workspaces(parent), 0)
+    -- extract.lua: one line on stderr naming the folder and what it holds, nothing on stdout
+    -- (newuser47 F6: it printed "vllm-benchmark results in DIR" and the failure on stdout)
     r = proc.run { LL, "extract.lua", BASE, "--harness", "vllm-benchmark" }
-    find(r.stdout, ": it holds inference-perf results (leave --harness out to read them as such)", "extract.lua")
-    t.ok(not r.stdout:find("--a-harness", 1, true), r.stdout)
+    t.eq({ r.code, r.stdout }, { 1, "" }, r.stderr)
+    t.eq(r.stderr, ("llmdlua: no vllm-benchmark results under %s (no file of vllm-benchmark; README "
+      .. "\"llmd.harness\": what each harness reads): it holds inference-perf results (leave --harness out to read "
+      .. "them as such)\n"):format(BASE))
   end)
 end
 

@@ -4226,8 +4226,13 @@ local function verdict_of(model, A, B)
       v.text = ("No clear difference in %s: %s; %s; no winner."):format(measure, both, v.reason)
     elseif o and o.higher and o.below_threshold then
       v.kind = "not shown to differ"
-      v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
-        .. "%s %%"):format(o.higher == "b" and B.label or A.label, T.helpers.pct(o.margin_pct), thr)
+      -- (the two figures the gap is between, as the capacity's: newuser47 F13)
+      local hi, lo = o.higher == "b" and B.label or A.label, o.higher == "b" and A.label or B.label
+      local fh, fl = o.higher == "b" and o.lb or o.la, o.higher == "b" and o.ha or o.hb
+      local between = (fh and fl) and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
+        T.helpers.num(fh, 2) .. o.unit, lo, T.helpers.num(fl, 2) .. o.unit) or ""
+      v.reason = ("the measured loads put %s above, but by %s of their mean only%s, below the practical threshold of "
+        .. "%s %%"):format(hi, T.helpers.pct(o.margin_pct), between, thr)
       v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"

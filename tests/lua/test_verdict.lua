@@ -882,3 +882,23 @@ t.test("verdict: a gap below the threshold names the two figures it is between (
     .. "x about 24.00 req/s, y ≥ 40.00 req/s; the measured loads put y above, but by +28.6 % of their mean only (y's "
     .. "40.00 req/s against x's 30.00 req/s, the figures that order them), below the practical threshold of 200.0 %.")
 end)
+
+t.test("verdict: a max sustained gap below the threshold names the two figures it is between (newuser47 F13)",
+  function()
+  -- the runs of "without an SLO" above: x sustained 20, ceiling 22; y 40, ceiling 41. The
+  -- least gap, y's 40 against x's 22: 18 / 31 = +58.1 % of their mean; the largest, 41
+  -- against 20: 21 / 30.5 = 68.9 %, below a 200 % threshold too: not shown to differ. The
+  -- Verdict said "+58.1 % of their mean only" after "x 20.00, y 40.00" (66.7 % apart)
+  local function run(achieved)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local m = report.build { a = sd("x", run { 10, 20, 22 }), b = sd("y", run { 10, 20, 30, 40, 41 }), slo = {},
+    generated = 0, min_effect = 200 }
+  t.eq(m.verdict.text, "Not shown to differ in max sustained throughput (no SLO given): x 20.00 req/s, y 40.00 req/s; "
+    .. "the measured loads put y above, but by +58.1 % of their mean only (y sustained 40.00 req/s, x never achieved "
+    .. "more than 22.00 req/s at any load), below the practical threshold of 200.0 %.")
+end)

@@ -124,8 +124,9 @@ local function main()
                         an Evidence column beside each best command and rank 1
   --toolchain-md        the toolchain's markdown summary and CSV byte for byte (no Evidence
                         column, a skipped candidate once per results file, no llmdlua_note)
-  --csv FILE            the toolchain's CSV of every row, and a last column llmdlua_note: an
-                        ok row whose server command crashed in another row, where
+  --csv FILE            the toolchain's CSV of every row, and a last column llmdlua_note:
+                        for an ok row, where its server command crashed in another row
+                        (out of memory under another scenario, say)
   --evidence FILE       how sure each choice of the summary is (else on stderr): what
                         decided it, and whether repeats carry it (Welch, Holm) or it is
                         untested (one measurement each)

@@ -35,10 +35,15 @@ end
 
 local ws = require "llmd.workspace"
 
--- the output's folder made when missing, the file written atomically
-local function write_file(path, text)
+-- the output's folder made when missing (said on stderr, as compare.lua says of --parent: a
+-- mistyped folder would otherwise hold the file silently where nobody looks), the file
+-- written atomically; what names the option (--md, --csv, --evidence, --out)
+local function write_file(path, text, what)
   local dir = path:match("^(.*)/[^/]*$")
-  if dir and dir ~= "" then ws.mkdir_p(dir) end
+  if dir and dir ~= "" and lfs.attributes(dir, "mode") == nil then
+    ws.mkdir_p(dir)
+    io.stderr:write(("note: %s did not exist; made it for the %s file\n"):format(dir, what))
+  end
   ws.write_text(path, text)
 end
 
@@ -106,7 +111,7 @@ local function main()
       local lines = {}
       for _, e in ipairs(plan.entries) do lines[#lines + 1] = json.encode(e) end
       local text = table.concat(lines, "\n") .. "\n"
-      if o.out then write_file(o.out, text) else io.write(text) end
+      if o.out then write_file(o.out, text, "--out") else io.write(text) end
     end
     os.exit(0)
   elseif cmd == "compare" then
@@ -117,9 +122,11 @@ local function main()
   --sla K=V,...|CONFIG  thresholds sla.passed is recomputed against (else each row's own)
   --md FILE             the markdown summary (else on stdout): the toolchain's tables, with
                         an Evidence column beside each best command and rank 1
-  --toolchain-md        the toolchain's markdown summary byte for byte (no Evidence column,
-                        a skipped candidate once per results file)
-  --csv FILE            the toolchain's CSV of every row
+  --toolchain-md        the toolchain's markdown summary and CSV byte for byte (no Evidence
+                        column, a skipped candidate once per results file, no llmdlua_note)
+  --csv FILE            the toolchain's CSV of every row, and a last column llmdlua_note:
+                        for an ok row, where its server command crashed in another row
+                        (out of memory under another scenario, say)
   --evidence FILE       how sure each choice of the summary is (else on stderr): what
                         decided it, and whether repeats carry it (Welch, Holm) or it is
                         untested (one measurement each)
@@ -129,7 +136,14 @@ local function main()
     local rows = {}
     for i = 1, #o do args.path(o[i], o[i], "file", "a results file, JSON lines", "autobench.lua compare") end
     for i = 1, #o do
-      for _, r in ipairs(ab.read_rows(o[i])) do
+      local got = ab.read_rows(o[i])
+      -- an empty file is no results (the toolchain writes "No rows found." and exits 0):
+      -- a wrong path or a run that never started, said as one line, exit 1
+      if #got == 0 then
+        error(("%s: no autobench rows (no JSON line in it; expected JSON lines, one row per candidate and "
+          .. "scenario, as autobench.lua run writes)"):format(o[i]), 0)
+      end
+      for _, r in ipairs(got) do
         ab.check_row(r)
         rows[#rows + 1] = r
       end
@@ -143,13 +157,14 @@ local function main()
     -- on stderr (or --evidence FILE)
     local ev = ab.evidence(rows)
     local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
-    if o.md then write_file(o.md, md) else io.write(md) end
-    if o.csv then write_file(o.csv, ab.csv(rows)) end
+    if o.md then write_file(o.md, md, "--md") else io.write(md) end
+    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md }), "--csv") end
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
-      if o.evidence then write_file(o.evidence, text) else io.stderr:write(text) end
+      if o.evidence then write_file(o.evidence, text, "--evidence") else io.stderr:write(text) end
     elseif o.evidence then
-      write_file(o.evidence, EVIDENCE_HEAD .. "\nno choice to weigh: fewer than two candidates in every scenario\n")
+      write_file(o.evidence, EVIDENCE_HEAD .. "\nno choice to weigh: fewer than two candidates in every scenario\n",
+        "--evidence")
     end
     os.exit(0)
   elseif cmd == "run" then
@@ -188,9 +203,12 @@ or an error (a bad config, stale rows); 2 a usage error, or another run writing 
       end })
     os.exit(ok and 0 or 1)
   else
-    local near = cmd and require("llmd.opts").closest(cmd, { "compare", "plan", "run", "validate" })
-    io.stderr:write(cmd and ("autobench.lua: unknown command '%s'%s\n"):format(cmd,
-      near and (" (did you mean %s?)"):format(near) or "") or "", USAGE)
+    -- no command: the usage (the commands) is the answer; a wrong one is one line, as a
+    -- wrong option is (llmd.args)
+    if not cmd then io.stderr:write(USAGE); os.exit(2) end
+    local near = require("llmd.opts").closest(cmd, { "compare", "plan", "run", "validate" })
+    io.stderr:write(("autobench.lua: unknown command '%s'%s; see llmdlua autobench.lua --help\n"):format(cmd,
+      near and (" (did you mean %s?)"):format(near) or ""))
     os.exit(2)
   end
 end

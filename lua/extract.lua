@@ -145,10 +145,21 @@ local function val(set, key)
   return metrics.format(key, v, why)
 end
 
+if run.no_results then
+  -- no results at all: not a report headed "<harness> results in DIR" on stdout, but the
+  -- reason on stderr, exit 1, as compare.lua's --a says it (newuser47 F6); where the folder
+  -- holds another harness's results (a wrong --harness), that is the one line: what the
+  -- named harness looks for is beside the point
+  local why = table.concat(run.reasons, "; ")
+  if why:find(": it holds [^\n]* results %(leave %-%-harness out") then why = why:gsub("\nlooked for: .*$", "") end
+  if not why:find(o[1], 1, true) then why = o[1] .. ": " .. why end
+  io.stdout:flush()
+  io.stderr:write("llmdlua: ", why, "\n")
+  os.exit(1)
+end
 w("%s results in %s", run.harness .. (run.tool and (" (" .. run.tool .. ")") or ""), run.dir)
 if run.version then w("version: %s", run.version) end
 w("status: %s%s", run.status, #run.reasons > 0 and (" - " .. table.concat(run.reasons, "; ")) or "")
-if run.no_results then os.exit(1) end
 w("files: %d (%s%s)", #run.files, run.files[1] or "", #run.files > 1 and ", ..." or "")
 w("token counts: %s", run.token_source or "unknown")
 if run.warmup_stages and #run.warmup_stages > 0 then

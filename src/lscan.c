@@ -6,12 +6,15 @@
 **
 ** src: a path ("-" for stdin; gzip is detected), an io file, or {text = s [, name =]}.
 ** A rule: { PATTERN, SINK [, reduce = "diffs"|"first"|"last"|"count"|"sum"|"min"|"max"]
-**           [, skip = true] [, fields = {...}] }
+**           [, skip = true] [, fields = {...}] [, require_fields = true] }
 **   SINK is an llmd.stats accumulator (numbers go straight in, in C) or a function
 **   called with each matched record: projected to fields (keys are the field paths as
 **   written; absent and null fields are nil), or the whole decoded value. With
 **   args = true (fields needed) the function gets the fields' values as its arguments,
 **   in the order of fields, instead of a table (no table a record: issue 20).
+**   A rule with fields also returns found = {n1, n2, ...}: per field, in the order of
+**   fields, the records it was in (null counts: the path is there); a misspelt path is
+**   0 beside matched > 0. require_fields = true makes that an error after the pass.
 ** On any error every accumulator is left as it was before the call.
 */
 #include <stdlib.h>
@@ -27,7 +30,7 @@
 
 #define SCANNER_MT "llmd.scan.scanner"
 
-static const char *const RULE_KEYS[] = {"reduce", "skip", "fields", "args", NULL};
+static const char *const RULE_KEYS[] = {"reduce", "skip", "fields", "args", "require_fields", NULL};
 static const char *const REDUCERS[] = {"none", "diffs", "first", "last", "count",
                                        "sum",  "min",   "max",   NULL};
 
@@ -36,6 +39,8 @@ typedef struct LScan {
     ScanRule *rules;
     ScanField *fields;
     int nrules, nfields;
+    uint64_t *found;   /* by field: the records it was in (absent: not; null: in) */
+    int *require;      /* by rule: require_fields = true */
     StatsSaved *saved; /* one per distinct accumulator */
     Stats **saved_of;
     int nsaved;
@@ -107,6 +112,10 @@ static void lscan_free(LScan *ls)
         stats_saved_free(&ls->saved[i]);
     free(ls->rules);
     free(ls->fields);
+    free(ls->found);
+    free(ls->require);
+    ls->found = NULL;
+    ls->require = NULL;
     free(ls->saved);
     free(ls->saved_of);
     free(ls->slot);
@@ -217,6 +226,11 @@ static void on_record(Scanner *s, int rule, const ScanValue *whole)
 {
     LScan *ls = (LScan *)s->ud;
     lua_State *L = ls->L;
+    if (whole == NULL) { /* the projection: which fields the record had */
+        const ScanRule *r = &ls->rules[rule];
+        for (int k = r->first_field; k < r->first_field + r->nfields; k++)
+            ls->found[k] += ls->fields[k].val.type != VAL_NONE;
+    }
     if (ls->direct) {
         call_direct(L, ls, rule, whole);
         return;
@@ -239,7 +253,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
     if (n == 0)
         llmd_usage_error(L, "scan: no rules given");
     ls->rules = (ScanRule *)calloc((size_t)n, sizeof *ls->rules);
-    if (ls->rules == NULL)
+    ls->require = (int *)calloc((size_t)n, sizeof *ls->require);
+    if (ls->rules == NULL || ls->require == NULL)
         llmd_error(L, "scan: out of memory");
     int total = 0;
     char err[256];
@@ -308,9 +323,17 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_getfield(L, -1, "args");
         r->args = lua_toboolean(L, -1);
         lua_pop(L, 1);
+        lua_getfield(L, -1, "require_fields");
+        ls->require[ls->nrules - 1] = lua_toboolean(L, -1);
+        lua_pop(L, 1);
         lua_getfield(L, -1, "fields"); /* spec, fields */
         if (r->args && !lua_istable(L, -1))
             llmd_usage_error(L, "scan: rule %d: args = true needs fields (the values passed)",
+                             (int)i);
+        if (ls->require[ls->nrules - 1] && !lua_istable(L, -1))
+            llmd_usage_error(L,
+                             "scan: rule %d: require_fields = true needs fields (the paths "
+                             "required)",
                              (int)i);
         if (!lua_isnil(L, -1)) {
             if (r->sink != SINK_RECORD || !lua_istable(L, -1))
@@ -498,6 +521,9 @@ static int run(lua_State *L, int format)
     s->nrules = ls->nrules;
     s->fields = ls->fields;
     s->nfields = ls->nfields;
+    ls->found = (uint64_t *)calloc((size_t)ls->nfields + 1, sizeof *ls->found);
+    if (ls->found == NULL)
+        llmd_error(L, "scan: out of memory");
     s->on_record = on_record;
     s->ud = ls;
     save_stats(L, ls);
@@ -521,6 +547,26 @@ static int run(lua_State *L, int format)
             return lua_error(L); /* the callback's own error */
         return luaL_error(L, "%s", s->err);
     }
+    /* require_fields: a field in none of the records its rule matched is a misspelt path
+       (or a file without it), an error as any failed pass, the accumulators put back */
+    for (int i = 0; i < ls->nrules; i++) {
+        const ScanRule *r = &ls->rules[i];
+        if (!ls->require[i] || r->matched == 0)
+            continue;
+        for (int k = 0; k < r->nfields; k++) {
+            if (ls->found[r->first_field + k] != 0)
+                continue;
+            restore_stats(ls);
+            lua_geti(L, 2, i + 1);
+            lua_getfield(L, -1, "fields");
+            lua_rawgeti(L, -1, k + 1);
+            return luaL_error(L,
+                              "%s: scan: rule %d: field '%s' is in none of the %I records the "
+                              "rule matched (a misspelt path, or a file without it; "
+                              "require_fields = true)",
+                              s->name, i + 1, lua_tostring(L, -1), (lua_Integer)r->matched);
+        }
+    }
 
     lua_createtable(L, 0, 3); /* ..., result */
     uint64_t bytes = s->base + s->len;
@@ -543,6 +589,15 @@ static int run(lua_State *L, int format)
         lua_setfield(L, -2, "skipped");
         lua_pushinteger(L, (lua_Integer)ls->rules[i].empty);
         lua_setfield(L, -2, "empty");
+        if (ls->rules[i].nfields > 0) { /* found: per field, the records it was in */
+            const ScanRule *r = &ls->rules[i];
+            lua_createtable(L, r->nfields, 0);
+            for (int k = 0; k < r->nfields; k++) {
+                lua_pushinteger(L, (lua_Integer)ls->found[r->first_field + k]);
+                lua_rawseti(L, -2, k + 1);
+            }
+            lua_setfield(L, -2, "found");
+        }
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "rules");

@@ -9,13 +9,32 @@
 --   o.harness, o.json, o[1]
 --
 -- "--name value" and "--name=value"; "-h"/"--help" prints the usage and exits 0; anything
--- else unknown is a usage error (exit 2) naming it. Dashes in names become underscores.
+-- else unknown is a usage error (exit 2) naming it, one line ending
+-- "; see SCRIPT --help". Dashes in names become underscores.
 -- spec.taken: options the script took out of argv before (repeatable ones, "--run"),
 -- named by the did-you-mean of a misspelt option all the same.
 local M = {}
 
-local function usage_error(spec, msg)
-  io.stderr:write(("%s: %s\nusage: %s\n"):format(arg and arg[0] or "llmdlua", msg, spec.usage))
+-- The command whose --help tells the options: the usage's words up to its first argument
+-- or option ("llmdlua autobench.lua compare" of "llmdlua autobench.lua compare RESULTS...").
+local function help_command(usage)
+  local words = {}
+  for w in tostring(usage):gmatch("%S+") do
+    if w:match("^[%[%(%-]") or w:match("%u") or (#words >= 2 and not w:match("^[%l_]+$")) then break end
+    words[#words + 1] = w
+  end
+  return table.concat(words, " ")
+end
+
+-- A wrong option is one line: what is wrong (with "did you mean"), and where the options are
+-- told; the ~500-character usage line after it buried the line that matters (newuser47). A
+-- missing or extra argument (what the usage shows: the arguments) keeps the usage line.
+local function usage_error(spec, msg, with_usage)
+  if with_usage then
+    io.stderr:write(("%s: %s\nusage: %s\n"):format(M.script(), msg, spec.usage))
+  else
+    io.stderr:write(("%s: %s; see %s --help\n"):format(M.script(), msg, help_command(spec.usage)))
+  end
   os.exit(2)
 end
 
@@ -85,8 +104,8 @@ function M.parse(argv, spec)
     i = i + 1
   end
   local p = spec.positional or { min = 0, max = 0 }
-  if #out < (p.min or 0) then usage_error(spec, "missing argument") end
-  if p.max and #out > p.max then usage_error(spec, "unexpected argument " .. out[p.max + 1]) end
+  if #out < (p.min or 0) then usage_error(spec, "missing argument", true) end
+  if p.max and #out > p.max then usage_error(spec, "unexpected argument " .. out[p.max + 1], true) end
   return out
 end
 

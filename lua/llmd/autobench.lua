@@ -8,7 +8,7 @@
 --   local list = ab.candidates(cfg, "vllm")          -- { {flags = ordered map, keys = {...}}, ... }
 --   local cmd = ab.render(cfg, "vllm", list[1])      -- POSIX-quoted command line
 --   local rows = ab.read_rows(path)                  -- JSONL, errors name path:line
---   ab.check_row(row)                                -- a malformed number: path:line: field: ...
+--   ab.check_row(row)                                -- no row, a malformed number: path:line: ...
 --   local md, csv = ab.summary(rows), ab.csv(rows)
 --
 -- The behaviour (messages, candidate order, ranking, tables) follows the llm-serving
@@ -538,6 +538,24 @@ M.ROW_NUMBERS = {
 -- rate above 1, a block that is not an object. Absent and null are fine (unknown).
 function M.check_row(row)
   local where = ("%s:%d"):format(row._file or "?", row._line or 0)
+  -- a JSON object of another kind (an inference-perf stage file, a config) is no row: the
+  -- toolchain would list it as framework "unknown" and say nothing. A row names its
+  -- framework, candidate_id or status (every row the toolchain's tests and its older copy
+  -- write has all three; a row missing one or two stays accepted, as upstream reads it)
+  local function has(k) local v = row[k]; return v ~= nil and v ~= json.null and v ~= "" end
+  if not (has("framework") or has("candidate_id") or has("status")) then
+    local keys = {}
+    for k in pairs(row) do
+      if type(k) == "string" and k:sub(1, 1) ~= "_" then keys[#keys + 1] = k end
+    end
+    table.sort(keys)
+    local shown = {}
+    for i = 1, math.min(#keys, 4) do shown[i] = keys[i] end
+    error(("%s: not an autobench results row: it has no framework, candidate_id or status (%s); expected one "
+      .. "JSON row per candidate and scenario, as autobench.lua run writes"):format(where,
+      #keys == 0 and "an empty object" or ("its keys: " .. table.concat(shown, ", ") .. (#keys > 4
+      and (", ... (%d in all)"):format(#keys) or ""))), 0)
+  end
   local function bad(field, what, v)
     local got
     if type(v) == "string" then got = ("the string %q"):format(v)
@@ -814,6 +832,39 @@ local function group_by(rows, key)
   return groups, keys
 end
 
+-- Where the server of each ranked row's command crashed in another row of the results: the
+-- toolchain picks per scenario (reference/autobench.md section 7), so a command whose server
+-- ran out of memory under summarization can be chat's best, with nothing said of it; a user
+-- deploying it for both gets a server that dies. Returns note(row): nil, or "its server ran
+-- out of memory under summarization (r.jsonl:4)" (a row with server_exit, or status oom,
+-- of the same framework and server command; the candidate id where a row has no command).
+function M.crash_notes(rows)
+  local by = {}
+  local function key(r)
+    local c = server_cmd(r)
+    if c ~= nil and c ~= "" then return M.framework(r) .. "\0cmd\0" .. tostring(c) end
+    return M.framework(r) .. "\0id\0" .. tostring(r.candidate_id)
+  end
+  for _, r in ipairs(rows) do
+    local ex = get(r, "server_exit")
+    if r.status == "oom" or (r.status ~= "ok" and type(ex) == "table") then
+      local what
+      if r.status == "oom" then what = "ran out of memory"
+      elseif type(ex) == "table" and math.type(ex.code) then what = ("exited (code %d)"):format(ex.code)
+      elseif type(ex) == "table" and math.type(ex.signal) then what = ("was killed (signal %d)"):format(ex.signal)
+      else what = "exited" end
+      local k = key(r)
+      by[k] = by[k] or {}
+      table.insert(by[k], ("its server %s under %s (%s:%d)"):format(what, M.scenario(r), r._file or "?", r._line or 0))
+    end
+  end
+  return function(row)
+    local list = by[key(row)]
+    if not list then return nil end
+    return table.concat(list, "; ")
+  end
+end
+
 -- opts.evidence: M.evidence's by_where (the choice of each framework's best command and of
 -- each scenario's rank 1, in words): an Evidence column beside each such row, so that the
 -- markdown never names a best without saying how sure it is (a best row by any margin, of
@@ -821,6 +872,13 @@ end
 -- for byte.
 function M.summary(rows, opts)
   local ev = opts and opts.evidence
+  -- (beside each pick: its server crashed in another row; with the Evidence column only)
+  local crashed = ev and M.crash_notes(rows) or function() end
+  local function with_crash(r, text)
+    local c = crashed(r)
+    if not c then return text end
+    return ("%s, yet picked here as the toolchain picks, per scenario; %s"):format(c, text)
+  end
   local L = { "# Benchmark Summary", "" }
   if #rows == 0 then
     L[#L + 1] = "No rows found."
@@ -859,7 +917,8 @@ function M.summary(rows, opts)
         metric(r, "output_token_throughput"), metric(r, "total_token_throughput"), latency(r, "ttft"),
         latency(r, "tpot"), metric(r, "success_rate"), accept_len(r), pre_sched(r), cache_hit(r),
         get(r, "hardware", "gpu_count"), server_cmd(r), artifacts(r),
-        ev and (ev[("%s, %s"):format(M.scenario(r), fw)] or "no other candidate measured to weigh it against"),
+        ev and with_crash(r, ev[("%s, %s"):format(M.scenario(r), fw)]
+          or "no other candidate measured to weigh it against"),
       })
       L[#L + 1] = line
     end
@@ -902,8 +961,8 @@ function M.summary(rows, opts)
         metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
         cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
         -- (rank 1 against rank 2: the place the summary's rank names)
-        ev and (rank > 1 and "" or #list == 1 and lone(sc, M.framework(r))
-          or ev[sc .. ", across frameworks"] or ""),
+        ev and (rank > 1 and (crashed(r) or "") or with_crash(r, #list == 1 and lone(sc, M.framework(r))
+          or ev[sc .. ", across frameworks"] or "")),
       })
     end
   end
@@ -969,14 +1028,17 @@ M.CSV_COLUMNS = { "framework", "scenario", "candidate_id", "status", "sla_passed
   "p99_tpot_ms", "mean_accept_length", "pre_scheduler_ms", "prefix_cache_hit_rate", "gpu_count", "server_command",
   "failure_reason" }
 
-function M.csv(rows)
+-- opts.notes: a last column llmdlua_note (M.crash_notes: the row's server command crashed in
+-- another row), not in the toolchain's CSV
+function M.csv(rows, opts)
   local function field(v)
     if v == nil or v == json.null then return "" end
     local s = M.pystr(v)
     if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
     return s
   end
-  local lines = { table.concat(M.CSV_COLUMNS, ",") }
+  local crashed = opts and opts.notes and M.crash_notes(rows)
+  local lines = { table.concat(M.CSV_COLUMNS, ",") .. (crashed and ",llmdlua_note" or "") }
   for _, r in ipairs(M.sort_by_rank(rows)) do
     local vals = {
       M.framework(r), M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
@@ -986,6 +1048,8 @@ function M.csv(rows)
     }
     local t = {}
     for i = 1, #M.CSV_COLUMNS do t[i] = field(vals[i]) end
+    -- (an ok row only: a failed row's own reason is in failure_reason)
+    if crashed then t[#M.CSV_COLUMNS + 1] = field(r.status == "ok" and crashed(r) or nil) end
     lines[#lines + 1] = table.concat(t, ",")
   end
   return table.concat(lines, "\r\n") .. "\r\n"
@@ -1369,6 +1433,24 @@ function M.evidence(rows)
     -- by the choice's place, for the summary's tables (M.summary's opts.evidence)
     L.by_where = L.by_where or {}
     L.by_where[it.where] = line:sub(#it.where + 3)
+  end
+  -- a pick whose server crashed in another row (M.crash_notes) says so on its line, or on a
+  -- line of its own where there was no other candidate to weigh it against
+  local crashed = M.crash_notes(rows)
+  for _, w in ipairs(win) do
+    local c = crashed(w)
+    if c then
+      local where = ("%s, %s"):format(M.scenario(w), M.framework(w))
+      local text = ("%s, yet picked here as the toolchain picks, per scenario"):format(c)
+      local found
+      for i, line in ipairs(L) do
+        if line:sub(1, #where + 2) == where .. ": " then L[i] = line .. "; " .. text; found = true end
+      end
+      if not found then
+        L[#L + 1] = ("%s: %s is the best (no other candidate measured to weigh it against); %s"):format(where,
+          label(w), text)
+      end
+    end
   end
   return L
 end

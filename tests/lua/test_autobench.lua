@@ -360,6 +360,40 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
   t.eq(t.read(d .. "/solo.txt"), EV_HEAD .. "no choice to weigh: fewer than two candidates in every scenario\n")
 end)
 
+-- newuser47 F3, F11: an empty results file and another harness's JSON (an inference-perf stage
+-- file: load_summary, successes, failures) were "No rows found." / a row "unknown", exit 0; a
+-- --md into a missing folder made it silently. Texts by hand from the rule.
+t.test("compare: an empty file or another harness's JSON is no results (exit 1); a missing folder is said", function()
+  local d = t.tmpdir()
+  t.write(d .. "/empty.jsonl", "")
+  t.write(d .. "/blank.jsonl", "\n  \n")
+  for _, f in ipairs { "empty.jsonl", "blank.jsonl" } do
+    local r = ab_cli({ "compare", f, "--md", "e.md" }, d)
+    t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. f .. ": no autobench rows (no JSON line in it; expected JSON "
+      .. "lines, one row per candidate and scenario, as autobench.lua run writes)\n" }, f)
+  end
+  t.eq(lfs.attributes(d .. "/e.md"), nil, "nothing written")
+  t.write(d .. "/stage_0_lifecycle_metrics.json", '{"load_summary": {"count": 60}, "successes": {"count": 58}, '
+    .. '"failures": {"count": 2}}\n')
+  local r = ab_cli({ "compare", "stage_0_lifecycle_metrics.json" }, d)
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", "llmdlua: stage_0_lifecycle_metrics.json:1: not an autobench "
+    .. "results row: it has no framework, candidate_id or status (its keys: failures, load_summary, successes); "
+    .. "expected one JSON row per candidate and scenario, as autobench.lua run writes\n" })
+  t.write(d .. "/e.jsonl", "{}\n")
+  r = ab_cli({ "compare", "e.jsonl" }, d)
+  t.ok(r.code == 1 and r.stderr:find("e.jsonl:1: not an autobench results row: it has no framework, candidate_id "
+    .. "or status (an empty object)", 1, true), r.stderr)
+  -- a row with only some of the three (the toolchain reads a missing framework as unknown) stays accepted
+  t.write(d .. "/some.jsonl", '{"candidate_id": "c1", "status": "ok", "sla": {"passed": true}, '
+    .. '"metrics": {"request_throughput": 2}}\n')
+  r = ab_cli({ "compare", "some.jsonl", "--md", "sub/dir/s.md", "--csv", "sub/dir/s.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(d .. "/sub/dir/s.md"):find("| default | c1 | ok | True |", 1, true))
+  -- the folder made is said once, naming the option that needed it
+  t.eq(r.stderr:match("^note: [^\n]*\n"), "note: sub/dir did not exist; made it for the --md file\n", r.stderr)
+  t.ok(not r.stderr:find("for the --csv file", 1, true), r.stderr)
+end)
+
 t.test("compare: a malformed number in a row is one line naming file:line and the field, exit 1", function()
   local d = t.tmpdir()
   local row = json.read(F .. "/results/result-schema-example-row.json")
@@ -833,6 +867,44 @@ t.test("run: a server that dies mid-benchmark is an oom row at once, its other s
   t.ok(summ.failure_reason:find("not run: the server exited (code 1, oom) during the benchmark of chat", 1, true),
     summ.failure_reason)
   t.eq(lfs.attributes(d .. "/autobench-artifacts/results/vllm-0/benchmark-summarization.log"), nil, "never started")
+end)
+
+-- newuser47 F4: the toolchain picks per (framework, scenario), so a command whose server ran
+-- out of memory under summarization is chat's best command, and its Evidence said only "no
+-- other candidate measured". Mock mode 5 answers 5 completions, then exits out of memory:
+-- with 3 prompts, chat's test prompt and 3 requests (4) pass, summarization's test prompt
+-- (the 5th) passes and its first request kills it. The pick stays (upstream's rule); beside
+-- it, in the markdown (Best Commands and Cross-Framework), the evidence and the CSV, the
+-- crash is named with its results row (the oom row's file:line, read back from the file).
+t.test("compare: a best command whose server crashed in another scenario says so beside the pick", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config(nil, 5)))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/results.jsonl")
+  t.eq({ got["vllm-0/chat"].status, got["vllm-0/summarization"].status }, { "ok", "oom" })
+  local note = ("its server ran out of memory under summarization (results.jsonl:%d)"):format(
+    got["vllm-0/summarization"]._line)
+  r = ab_cli({ "compare", "results.jsonl", "--md", "s.md", "--csv", "s.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(d .. "/s.md")
+  local best = md:match("## Best Commands By Framework(.-)## Cross")
+  local cross = md:match("## Cross%-Framework Best Comparison(.-)## Failed")
+  t.ok(best:find("| chat | vllm-0 | ok | True |", 1, true), best)
+  t.ok(best:find("| " .. note .. ", yet picked here as the toolchain picks, per scenario; no other candidate "
+    .. "measured to weigh it against |", 1, true), best)
+  t.ok(cross:find("| " .. note .. ", yet picked here as the toolchain picks, per scenario; no other framework "
+    .. "measured in this scenario |", 1, true), cross)
+  t.ok(r.stderr:find("chat, vllm: vllm vllm-0 is the best (no other candidate measured to weigh it against); " .. note,
+    1, true), r.stderr)
+  local csv = t.read(d .. "/s.csv")
+  t.ok(csv:find(",failure_reason,llmdlua_note\r\n", 1, true), csv)
+  t.ok(csv:find("\r\nvllm,chat,vllm%-0,ok,True,[^\r]*," .. note:gsub("%p", "%%%0") .. "\r\n"), csv)
+  -- the toolchain's outputs keep their form
+  r = ab_cli({ "compare", "results.jsonl", "--toolchain-md", "--csv", "t.csv" }, d)
+  t.ok(not r.stdout:find("ran out of memory under", 1, true), r.stdout)
+  t.ok(not t.read(d .. "/t.csv"):find("llmdlua_note", 1, true))
 end)
 
 -- fixh45 #3a, #3b (newuser45): a server that runs out of memory while loading (mock mode 3)

@@ -375,9 +375,13 @@ do
     find(first, ": it holds vllm-benchmark results (leave --harness out to read them as such); to compare runs of two "
       .. "harnesses, give each its own: --a-harness NAME --b-harness NAME (--b-harness for this one)")
     t.eq(#t.workspaces(parent), 0)
+    -- extract.lua: one line on stderr naming the folder and what it holds, nothing on stdout
+    -- (newuser47 F6: it printed "vllm-benchmark results in DIR" and the failure on stdout)
     r = proc.run { LL, "extract.lua", BASE, "--harness", "vllm-benchmark" }
-    find(r.stdout, ": it holds inference-perf results (leave --harness out to read them as such)", "extract.lua")
-    t.ok(not r.stdout:find("--a-harness", 1, true), r.stdout)
+    t.eq({ r.code, r.stdout }, { 1, "" }, r.stderr)
+    t.eq(r.stderr, ("llmdlua: no vllm-benchmark results under %s (no file of vllm-benchmark; README "
+      .. "\"llmd.harness\": what each harness reads): it holds inference-perf results (leave --harness out to read "
+      .. "them as such)\n"):format(BASE))
   end)
 end
 
@@ -440,10 +444,11 @@ do
     local readme = t.read(ROOT .. "/README.md")
     local synopsis = readme:match("\n```\n(llmdlua compare%.lua %-%-a RESULTS_A.-)\nllmdlua analyze%.lua")
     t.ok(synopsis, "the README's synopsis")
-    local r = proc.run { LLMDLUA, "compare.lua", "--bogus" }
-    t.eq(r.code, 2)
-    local usage = r.stderr:match("\nusage: ([^\n]*)")
-    t.ok(usage, r.stderr)
+    -- (--help's first line: a wrong option is one line pointing to --help, newuser47 F10)
+    local r = proc.run { LLMDLUA, "compare.lua", "--help" }
+    t.eq(r.code, 0)
+    local usage = r.stdout:match("^usage: ([^\n]*)")
+    t.ok(usage, r.stdout)
     local n = 0
     for opt in synopsis:gmatch("%-%-[%w%-]+") do
       n = n + 1
@@ -490,6 +495,28 @@ do
     -- nothing close: no guess
     local r = proc.run({ LLMDLUA, "compare.lua", "--zzzzzz", "x" }, { cwd = ROOT })
     t.eq(r.code, 2)
-    find(r.stderr, "unknown option --zzzzzz\n")
+    find(r.stderr, "unknown option --zzzzzz; see")
+  end)
+
+  t.test("nu47-F10: a wrong option or command is one line (the error, did you mean, see --help)", function()
+    -- each used to be followed by a usage line of up to ~500 characters (autobench.lua's
+    -- unknown command: 5 lines more); expected text by hand from each script's usage
+    for _, c in ipairs {
+      { { "compare.lua", "--a", "x", "--b", "y", "--sloo", "ttft_p90_ms=500" },
+        "compare.lua: unknown option --sloo (did you mean --slo?); see llmdlua compare.lua --help\n" },
+      { { "experiment.lua", "x.yaml", "--dryrun" },
+        "experiment.lua: unknown option --dryrun (did you mean --dry-run?); see llmdlua experiment.lua --help\n" },
+      { { "autobench.lua", "compar" },
+        "autobench.lua: unknown command 'compar' (did you mean compare?); see llmdlua autobench.lua --help\n" },
+      { { "autobench.lua", "compare", "x.jsonl", "--mdd", "x.md" },
+        "autobench.lua: unknown option --mdd (did you mean --md?); see llmdlua autobench.lua compare --help\n" },
+      { { "autobench.lua", "run", "c.yaml", "--dry-run=1" },
+        "autobench.lua: --dry-run takes no value; see llmdlua autobench.lua run --help\n" },
+    } do
+      local argv = { LLMDLUA }
+      for _, a in ipairs(c[1]) do argv[#argv + 1] = a end
+      local r = proc.run(argv, { cwd = ROOT })
+      t.eq({ r.code, r.stdout, r.stderr }, { 2, "", c[2] }, table.concat(c[1], " "))
+    end
   end)
 end

@@ -711,7 +711,10 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   local d = t.tmpdir()
   r = proc.run { LLMDLUA, "extract.lua", d }
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("status: failed", 1, true))
+  -- (on stderr, with what was looked for; no report headed "unknown results in DIR")
+  t.eq(r.stdout, "")
+  t.ok(r.stderr:find("^llmdlua: no benchmark results under " .. d:gsub("%p", "%%%0")), r.stderr)
+  t.ok(r.stderr:find("\nlooked for: ", 1, true), r.stderr)
   r = proc.run { LLMDLUA, "extract.lua", d, "--bogus" }
   t.eq(r.code, 2)
   t.ok(r.stderr:find("unknown option --bogus", 1, true))

@@ -1290,3 +1290,41 @@ do
     t.eq(px, py)
   end)
 end
+
+-- newuser47 F9: a misspelt fields entry ("output_token_time" for "output_token_times") gave
+-- nil in every record and nothing told the script. Each rule with fields now returns found,
+-- per field the records it was in (counted by hand below: null counts, the path is there;
+-- absent does not; an empty CSV cell does not); require_fields = true makes a field in none
+-- of the matched records an error after the pass, the accumulators put back.
+t.test("fields: found counts per field; require_fields makes a field never found an error", function()
+  local text = '{"a": 1, "b": {"c": 2}, "v": 1}\n{"a": null, "v": 2}\n{"x": 3, "v": 4}\n'
+  local r = scan.jsonl({ text = text, name = "t.jsonl" }, { { "$", function() end, fields = { "a", "b.c", "b.cc" } } })
+  -- a: in 1 and 2 (null); b.c: in 1; b.cc: nowhere
+  t.eq({ r.rules[1].matched, r.rules[1].found }, { 3, { 2, 1, 0 } })
+  -- with args = true, in a JSON array, an array length field: the same counts
+  r = scan.json({ text = '[{"a": 1}, {"a": 2, "b": [1, 2]}]' }, { { "$[*]", function() end,
+    fields = { "a", "b[1]", "#b", "b[5]" }, args = true } })
+  t.eq(r.rules[1].found, { 2, 1, 1, 0 })
+  -- a rule without fields has none; a number rule neither
+  local s = stats.new()
+  r = scan.jsonl({ text = text }, { { "$.v", s }, { "$", function() end } })
+  t.eq({ r.rules[1].found, r.rules[2].found }, { nil, nil })
+  -- CSV: the header has every column; an empty cell is not found
+  r = scan.csv({ text = "a,b\n1,\n2,3\n" }, { { "a", function() end, fields = { "a", "b" } } })
+  t.eq(r.rules[1].found, { 2, 1 })
+  -- require_fields: the misspelt field named, the accumulator of the same pass as before
+  -- (1, 2 and 4 from the pass above: 3 values, sum 7; not 6 values, sum 14)
+  local err = t.raises("t.jsonl: scan: rule 2: field 'info.output_token_time' is in none of the 3 records the rule "
+    .. "matched (a misspelt path, or a file without it; require_fields = true)", scan.jsonl,
+    { text = text, name = "t.jsonl" }, { { "$.v", s }, { "$", function() end, fields = { "v", "info.output_token_time" },
+      require_fields = true } })
+  t.ok(err)
+  t.eq({ s:count(), s:sum() }, { 3, 7 })
+  -- an optional field found somewhere passes; so does a file whose rule matched no record
+  r = scan.jsonl({ text = text }, { { "$", function() end, fields = { "a", "b.c" }, require_fields = true } })
+  t.eq(r.rules[1].found, { 2, 1 })
+  r = scan.json({ text = "[]" }, { { "$[*]", function() end, fields = { "q" }, require_fields = true } })
+  t.eq({ r.rules[1].matched, r.rules[1].found }, { 0, { 0 } })
+  t.raises("scan: rule 1: require_fields = true needs fields (the paths required)", scan.json, { text = "[]" },
+    { { "$[*]", function() end, require_fields = true } })
+end)

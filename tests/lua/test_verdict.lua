@@ -860,3 +860,45 @@ do
     t.ok(md:find("(B -40.6 % to +0.3 % vs A)", 1, true), md)
   end)
 end
+
+t.test("verdict: a gap below the threshold names the two figures it is between (newuser47 F13)", function()
+  -- x: TTFT p90 100, 160, 260 ms at 10, 20, 30 req/s: about 24.00 (passes at 20, fails at
+  -- 30). y: 100 ms at 10 to 50 req/s offered, achieving 10, 20, 30, 40, 42 (42 < 95 % of 50:
+  -- saturated there): a lower bound, >= 40.00, its ceiling 42. Per-request samples, so a pass
+  -- and a fail order the runs. The least gap is y's 40 against x's 30: (40 - 30) / 35 =
+  -- +28.6 % of their mean; the largest, y's 42 against x's 20: 22 / 31 = 71.0 %, below a
+  -- 200 % threshold too: not shown to differ. The Verdict said "+28.6 % of their mean only"
+  -- right after "about 24.00, >= 40.00" (50 % apart): it names 40.00 and 30.00 now
+  local x = t.with_samples(t.repeated_run { { 100 }, { 160 }, { 260 } })
+  local stages = {}
+  for i, got in ipairs { 10, 20, 30, 40, 42 } do
+    stages[i] = { rate = 10 * i, values = { throughput_req_s = got, ttft_p90_ms = 100, throughput_tok_s = 10 * got,
+      error_rate_pct = 0 } }
+  end
+  local y = t.with_samples(t.run_of(stages))
+  local m = report.build { a = sd("x", x), b = sd("y", y), slo = SLO, generated = 0, min_effect = 200 }
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.below_threshold }, { "not shown to differ", true })
+  t.eq(m.verdict.text, "Not shown to differ in capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: "
+    .. "x about 24.00 req/s, y ≥ 40.00 req/s; the measured loads put y above, but by +28.6 % of their mean only (y's "
+    .. "40.00 req/s against x's 30.00 req/s, the figures that order them), below the practical threshold of 200.0 %.")
+end)
+
+t.test("verdict: a max sustained gap below the threshold names the two figures it is between (newuser47 F13)",
+  function()
+  -- the runs of "without an SLO" above: x sustained 20, ceiling 22; y 40, ceiling 41. The
+  -- least gap, y's 40 against x's 22: 18 / 31 = +58.1 % of their mean; the largest, 41
+  -- against 20: 21 / 30.5 = 68.9 %, below a 200 % threshold too: not shown to differ. The
+  -- Verdict said "+58.1 % of their mean only" after "x 20.00, y 40.00" (66.7 % apart)
+  local function run(achieved)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local m = report.build { a = sd("x", run { 10, 20, 22 }), b = sd("y", run { 10, 20, 30, 40, 41 }), slo = {},
+    generated = 0, min_effect = 200 }
+  t.eq(m.verdict.text, "Not shown to differ in max sustained throughput (no SLO given): x 20.00 req/s, y 40.00 req/s; "
+    .. "the measured loads put y above, but by +58.1 % of their mean only (y sustained 40.00 req/s, x never achieved "
+    .. "more than 22.00 req/s at any load), below the practical threshold of 200.0 %.")
+end)

@@ -670,8 +670,8 @@ end
 -- da, db: the sides' design effects in send order (M.design_effect; nil: 1): where their
 -- U's (M.u_design_effect) is above 1, z is divided by its square root and p is the normal
 -- approximation's (deff = that factor, z_independent and p_independent the test's as if
--- the requests were independent).
-function M.mann_whitney(xa, xb, da, db)
+-- the requests were independent). via (optional): M.dependence_reason's.
+function M.mann_whitney(xa, xb, da, db, via)
   if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
   local ok, r, why = pcall(stats.mann_whitney, xa, xb)
   if not ok then return nil end
@@ -685,7 +685,7 @@ function M.mann_whitney(xa, xb, da, db)
   out.name = r.test
   out.test = "mann_whitney"
   local deff = M.u_design_effect(da, db)
-  local dep = M.dependence_reason(xa:count(), xb:count(), deff, da, db)
+  local dep = M.dependence_reason(xa:count(), xb:count(), deff, da, db, via)
   if dep then return nil, dep end
   if deff > 1 and out.z then
     out.z_independent, out.p_independent = out.z, out.p
@@ -787,6 +787,16 @@ local function geyer_lua(xs, max_lag)
   end
   return math.max(1, tau)
 end
+-- The lag-1 correlation of xs (in send order) that small_deff reads, the larger of their
+-- ranks' and their values' (M.design_effect's and M.value_design_effect's one-lag sums, tau1 =
+-- max(1, 1 + 2 rho_1): (tau1 - 1) / 2, 0 where neither is positive); nil for fewer than 3.
+function M.lag1(xs)
+  local n = xs and #xs or 0
+  if n < 3 then return nil end
+  local t = math.max(stats.design_effect(xs, 1) or geyer_lua(xs, 1), stats.value_design_effect(xs, 1) or 1)
+  return (t - 1) / 2
+end
+
 function M.design_effect_lua(xs)
   local n = xs and #xs or 0
   if n < M.DEFF_MIN_N then return small_deff(n, n > 0 and geyer_lua(xs, 1) or nil) end
@@ -890,12 +900,16 @@ M.MIN_EFFECTIVE = 50
 -- count and design effect (fixl45 #3: "82 requests are too few", B's count with A's design
 -- effect, no side named); where neither side alone is below the bound (only the pair's fewest
 -- requests over the larger design effect are), the pair's as before.
-function M.dependence_reason(na, nb, d, da, db)
+-- via (optional): {a =, b =} the TTFTs' lag-1 correlation of a side whose E2E or NTPOT
+-- dependence is unmeasured for its TTFTs' (llmd.runmodel.sample_design_effects'
+-- <kind>_ttft_lag1, fixg46): that side's words say the dependence is the TTFTs', the wait
+-- each request's latency contains, with their figure, never the row's own values'.
+function M.dependence_reason(na, nb, d, da, db, via)
   if not d or d <= 1 then return nil end
   if math.min(na, nb) / d >= M.MIN_EFFECTIVE then return nil end
   local sides = {}
   if da and db then
-    for _, x in ipairs { { "A's ", na, math.max(1, da) }, { "B's ", nb, math.max(1, db) } } do
+    for _, x in ipairs { { "A's ", na, math.max(1, da), "a" }, { "B's ", nb, math.max(1, db), "b" } } do
       if x[2] / x[3] < M.MIN_EFFECTIVE then sides[#sides + 1] = x end
     end
   end
@@ -903,7 +917,13 @@ function M.dependence_reason(na, nb, d, da, db)
   local parts, measured = {}, false
   for _, x in ipairs(sides) do
     local who, n, dd = x[1], x[2], x[3]
-    if M.deff_unmeasured(n, dd) then
+    local r = via and x[4] and via[x[4]]
+    if M.deff_unmeasured(n, dd) and r then
+      parts[#parts + 1] = ("%s%d requests are too few (fewer than %d) to measure how many independent ones they "
+        .. "carry, their TTFTs (the wait each one's latency contains) alike to their neighbours in send order "
+        .. "(TTFT's lag-1 correlation %.2f, above 2 / sqrt(%d) = %.2f)"):format(who, n, M.DEFF_MIN_N, r, n,
+        2 / math.sqrt(n))
+    elseif M.deff_unmeasured(n, dd) then
       parts[#parts + 1] = ("%s%d requests %s"):format(who, n, M.carry_text(n, dd))
     else
       measured = true
@@ -1504,6 +1524,18 @@ local function point_deff_known(run, p, kind, n_points)
 end
 function M.point_deff(run, p, kind, n_points)
   return (point_deff_known(run, p, kind, n_points))
+end
+-- The TTFTs' lag-1 correlation where they left a load point's E2E or NTPOT (kind) dependence
+-- unmeasured (llmd.runmodel.sample_design_effects' <kind>_ttft_lag1), for the reason a test
+-- gives (M.dependence_reason's via); nil where its own values' left it so, or it is measured.
+-- (A point of several stages: nil; the most dependent stage bounds it, whosever it is.)
+function M.point_ttft_lag1(run, p, kind, n_points)
+  if #(p.stages or {}) ~= 1 then return nil end
+  local key = kind .. "_ttft_lag1"
+  for _, st in ipairs(run.stages or {}) do
+    if st.index == p.stages[1] and st.metrics and st.metrics.sample_deff then return st.metrics.sample_deff[key] end
+  end
+  if n_points == 1 and run.overall and run.overall.sample_deff then return run.overall.sample_deff[key] end
 end
 -- (the one rule every test at a load point reads, the Summary's at the matched load too,
 -- llmd.report matched_point: a point of several stages tests their samples merged,
@@ -2650,7 +2682,9 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       if kind == "itl" then
         r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db)
       else
-        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db)
+        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db, {
+          a = ra.overall.sample_deff and ra.overall.sample_deff[kind .. "_ttft_lag1"],
+          b = rb.overall.sample_deff and rb.overall.sample_deff[kind .. "_ttft_lag1"] })
       end
       r = r or (dep and { why = dep }) or false
       if memo then memo[kind] = r end

@@ -2743,7 +2743,9 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       res.test, dep = decision.itl_test(xa, xb, pa.values.requests_ok, pb.values.requests_ok, deff(A.run, pa, points_a),
         deff(B.run, pb, points_b))
     else
-      res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
+      res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b), {
+        a = decision.point_ttft_lag1(A.run, pa, kind, #points_a), b = decision.point_ttft_lag1(B.run, pb, kind,
+          #points_b) })
     end
     if res.test then
       local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")

@@ -3763,9 +3763,10 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- margin_hi and margin_lo (the figures it is read on), margin_higher = "a" | "b" (the run
   -- the loads put above); ordered is cleared (no order is named), the texts' fields kept.
   -- That is only where the largest gap the spans allow (the higher run's upper end against
-  -- the lower run's lower end) is below the threshold too; where it is not, the order
-  -- stands (ordered, or a winner with repeats) with least_below_threshold = true, margin_pct
-  -- and margin_max_pct (that largest gap of their mean; nil: no upper end), M.least_gap_text.
+  -- the lower run's lower end) is below the threshold too; where it is not, no order is
+  -- named either (fixh46): "not shown to differ" with least_below_threshold = true,
+  -- margin_higher, margin_pct and margin_max_pct (that largest gap of their mean; nil: no
+  -- upper end), M.least_gap_text; ordered and winner are never set with it.
   if apart then
     local chi, clo = apart == "a" and ca or cb, apart == "a" and cb or ca
     local x_lo = clo.rps
@@ -3805,9 +3806,9 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if m and m < thr then
       -- the largest gap the spans allow (the higher run's upper end against the lower run's
       -- lower end, of their mean): where it stays below the threshold too, no difference of
-      -- practical size is possible, and none is named; where it reaches beyond, the order is
-      -- established and may be large, so it stands (never "not shown to differ", which
-      -- reads as sameness), said with its least gap below the threshold
+      -- practical size is possible, and none is named; where it reaches beyond, the gap may be
+      -- large or negligible: no winner either (below), said as "at least as high" with its
+      -- least gap below the threshold, never as sameness
       local hi_hi = apart == "b" and hb or ha
       local lo_lo = apart == "b" and la or lb
       local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
@@ -3869,8 +3870,9 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   return ev
 end
 
--- An order whose least gap is below the practical threshold but whose largest is not
--- (M.capacity_evidence's least_below_threshold), in words beside the order: "by at least
+-- Loads that put one run above by a least gap below the practical threshold, the largest
+-- beyond it (M.capacity_evidence's and M.sustained_order's least_below_threshold, which name
+-- no order), in words after "at least as high" (M.least_below_reason): "by at least
 -- +0.1 % of their mean, below the practical threshold of 2.0 %, and up to +39.3 %" ("and with
 -- no upper end" where the higher run's span has none); where the spans meet (a least gap of
 -- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical

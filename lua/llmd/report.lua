@@ -4370,10 +4370,14 @@ end
 -- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
 -- end, or down to 0): either may be higher, as the Verdict says (the evidence's verdict "not
 -- shown to differ", kept for scripts), never "no clear difference" (which reads as sameness).
-local function open_range_text(phrase, A, B, ca, cb)
+-- With what would settle it, the Verdict's advice (settle_text, one source for both), unless
+-- both folders hold one run's results (nothing measured would tell it from itself).
+local function open_range_text(model, phrase, A, B, ca, cb)
+  local settle = not model.identical and settle_text(model, A, B, ca, cb) or nil
   return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
-    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
-    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.range_what(ca, cb), open_ends_text(A, B, ca, cb))
+    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown.%s"):format(phrase,
+    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.range_what(ca, cb), open_ends_text(A, B, ca, cb),
+    settle and (" " .. settle) or "")
 end
 
 -- Two capacities the measured loads order by less than the practical threshold: not shown
@@ -4976,7 +4980,7 @@ local function summary(model, A, B)
       elseif ev.below_threshold then
         out[#out + 1] = below_threshold_text(model, phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
-        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
+        out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
         -- figures within the threshold, estimates inside brackets that allow a wider gap
         local g = decision.capacity_gap(ca, cb)
@@ -5097,7 +5101,7 @@ local function summary(model, A, B)
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
-        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
+        out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       elseif cg.kind == "non_monotone" then

@@ -900,7 +900,10 @@ M.MIN_EFFECTIVE = 50
 -- count and design effect (fixl45 #3: "82 requests are too few", B's count with A's design
 -- effect, no side named); where neither side alone is below the bound (only the pair's fewest
 -- requests over the larger design effect are), the pair's as before.
--- via (optional): {a =, b =} the TTFTs' lag-1 correlation of a side whose E2E or NTPOT
+-- via (optional): {failures = M.bursts_cause's words} for a test of failed requests, whose
+-- dependence is their bursts, said by what the files say they were ("in send order failed
+-- requests come in bursts (server errors, not a queue: ...)"), never the queue's words for
+-- bursts of 503s (fixb46); {a =, b =} the TTFTs' lag-1 correlation of a side whose E2E or NTPOT
 -- dependence is unmeasured for its TTFTs' (llmd.runmodel.sample_design_effects'
 -- <kind>_ttft_lag1, fixg46): that side's words say the dependence is the TTFTs', the wait
 -- each request's latency contains, with their figure, never the row's own values'.
@@ -931,8 +934,9 @@ function M.dependence_reason(na, nb, d, da, db, via)
         M.carry_text(n, dd), M.MIN_EFFECTIVE)
     end
   end
-  return "its requests are too dependent to test: " .. (measured and "in send order neighbours are alike (the "
-    .. "queue), so " or "") .. table.concat(parts, "; ")
+  local lead = via and via.failures and ("in send order failed requests come in bursts (%s), so "):format(via.failures)
+    or "in send order neighbours are alike (the queue), so "
+  return "its requests are too dependent to test: " .. (measured and lead or "") .. table.concat(parts, "; ")
 end
 
 -- The ITL test on two runs' gaps (xa, xb; na, nb: their successful requests; da, db: the
@@ -1039,8 +1043,9 @@ end
 -- d: the failure indicator's design effect in send order (M.u_design_effect of the sides';
 -- nil: 1): above 1 the failures came in bursts, and the test is M.dependent_count_test's
 -- (none where too few independent requests' worth are left: M.dependence_reason, which names
--- the run whose own requests carry too few where da, db, each side's design effect, are given).
-function M.count_test(va, vb, d, da, db)
+-- the run whose own requests carry too few where da, db, each side's design effect, are given;
+-- cause: M.bursts_cause's words of the failures, which that reason then says).
+function M.count_test(va, vb, d, da, db, cause)
   local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
   if not (fa and oa and fb and ob) then
     return nil, "the counts of failed and completed requests are not known for both runs"
@@ -1053,7 +1058,7 @@ function M.count_test(va, vb, d, da, db)
         or "every request failed in both runs", fa, na, fb, nb) }
   end
   if d and d > 1 then
-    local why = M.dependence_reason(na, nb, d, da, db)
+    local why = M.dependence_reason(na, nb, d, da, db, { failures = cause })
     if why then return nil, why end
     local r = M.dependent_count_test { { fa, na, fb, nb, d } }
     r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
@@ -1207,12 +1212,16 @@ M.point_unsustained = unsustained
 -- The loads of a pair of runs (pa, pb: their load points; sat: {a =, b =}, runs: {a =, b =}
 -- their saturations and run models) kept in although a run answered them short, its failures
 -- in bursts of server errors (short_errors): {"4.75/s in A", ...}, in A's order then B's.
-function M.kept_bursts(pa, pb, sat, runs)
+-- n (optional): {a =, b =} the runs' numbers of load points, where pa, pb are only some of
+-- them (the Summary's matched load: one point each).
+function M.kept_bursts(pa, pb, sat, runs, n)
   local out = {}
   if not sat then return out end
   for _, x in ipairs { { "a", pa, "A" }, { "b", pb, "B" } } do
     for _, p in ipairs(x[2]) do
-      if short_errors(sat[x[1]], p, runs[x[1]], #x[2]) then out[#out + 1] = ("%s in %s"):format(fmt_load(p), x[3]) end
+      if short_errors(sat[x[1]], p, runs[x[1]], n and n[x[1]] or #x[2]) then
+        out[#out + 1] = ("%s in %s"):format(fmt_load(p), x[3])
+      end
     end
   end
   return out
@@ -1249,6 +1258,23 @@ function M.points_failures_kind(points)
   if n == 0 or seen.unknown then return "unknown" end
   if n == 1 then return next(seen) end
   return "errors_timeouts"
+end
+
+-- What the failed requests of points came in bursts of, in words (M.SHORT_BURST_WORDS' cause
+-- of M.points_failures_kind, over the points where some failed): "server errors, not a queue:
+-- the files record errors, no timeouts", "a queue timing requests out", ...; nil where none
+-- failed. The error rate's reasons say it where its requests are too dependent to test.
+function M.bursts_cause(points)
+  local failing = {}
+  for _, p in ipairs(points or {}) do
+    local t, e, u = lp.failure_counts(p)
+    local v = p.values or {}
+    if t + e + u > 0 or (tonumber(v.requests_failed) or 0) > 0 or (tonumber(v.error_rate_pct) or 0) > 0 then
+      failing[#failing + 1] = p
+    end
+  end
+  if #failing == 0 then return nil end
+  return M.SHORT_BURST_WORDS[M.points_failures_kind(failing)].cause
 end
 
 -- The words for a load a run answered short, failed requests in bursts making up the rest
@@ -1329,6 +1355,22 @@ local function sustained_pairs(pairs_, sat, runs)
   end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
   return kept, over, over_loads
+end
+
+-- What a row's whole-run figures pool that its test left out (over: sustained_pairs' over,
+-- a test's overloaded), by what the files say those loads' failures were (OVER_SHORT: every
+-- one left out for a short answer in bursts that were not timeouts alone): "the whole-run
+-- figures pool load points a run answered short, failed requests in bursts (of a cause the
+-- files do not record) making up the rest", else a queue's words, "... where a run was
+-- overloaded" (past saturation, unjudged, or timeouts). M.POOLED_OVER: what every one begins with.
+M.POOLED_OVER = "the whole-run figures pool load points "
+function M.pooled_over_text(over)
+  local kind = type(over) == "table" and OVER_SHORT[over] or nil
+  if kind and kind ~= "timeouts" then
+    return ("%sa run answered short, failed requests in bursts (%s) making up the rest"):format(M.POOLED_OVER,
+      M.SHORT_BURST_WORDS[kind].cause)
+  end
+  return M.POOLED_OVER .. "where a run was overloaded"
 end
 
 -- The text of the loads sustained_pairs left out, for a test's left_out: "not sustained (WHY):
@@ -1422,7 +1464,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
-  local dependent, bursty, tested, empty, unmeasured = {}, false, {}, {}, false
+  local dependent, bursty, tested, empty, unmeasured, dep_points = {}, false, {}, {}, false, {}
   local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
   for _, pr in ipairs(kept) do
     local oa, xa = point_counts(ra, pr.a)
@@ -1435,6 +1477,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
       local d = M.u_design_effect(M.point_deff(ra, pr.a, "failed", #pa), M.point_deff(rb, pr.b, "failed", #pb))
       if M.dependence_reason(oa + xa, ob + xb, d) then
         dependent[#dependent + 1] = fmt_load(pr.a)
+        dep_points[#dep_points + 1], dep_points[#dep_points + 2] = pr.a, pr.b
         unmeasured = unmeasured or M.deff_unmeasured(math.min(oa + xa, ob + xb), d)
       else
         if d > 1 then bursty = true end
@@ -1448,8 +1491,11 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   local texts = {}
   if #dependent > 0 then
-    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests fail alike, the queue's doing: "
-      .. "fewer than %d independent requests' worth%s): %s"):format(M.MIN_EFFECTIVE, unmeasured and (", or fewer "
+    -- (their failures' bursts by what the files say they were, M.bursts_cause: a queue's only
+    -- where they timed out)
+    texts[#texts + 1] = ("too dependent to test (in send order failed requests come in bursts (%s): "
+      .. "fewer than %d independent requests' worth%s): %s"):format(M.bursts_cause(dep_points) or "a queue timing "
+      .. "requests out", M.MIN_EFFECTIVE, unmeasured and (", or fewer "
       .. "than %d requests alike to their neighbours, too few to measure how many they carry"):format(M.DEFF_MIN_N)
       or "", table.concat(dependent, ", "))
   end
@@ -2591,7 +2637,8 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
     else
       local da, db = ra.overall.sample_deff, rb.overall.sample_deff
       da, db = da and da.failed, db and db.failed
-      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db)
+      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db,
+        M.bursts_cause { pa[1], pb[1] })
     end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
       labels and labels.a, labels and labels.b)
@@ -4211,7 +4258,7 @@ function M.verdict(o)
     if o.test.overloaded then
       -- alike only at the loads both sustained: the figures pool the others, which differ
       r.verdict = "not comparable"
-      r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; " .. r.note
+      r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; " .. r.note
     end
     return r
   end
@@ -4293,7 +4340,7 @@ function M.verdict(o)
     -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
     -- sustained" of a test that left some of them out)
     local where = M.test_scope_text(o.test)
-    r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
+    r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; "
       .. (sig and size_note and (where .. ", " .. size_note)
       or sig and ("the test finds %s's values lower %s"):format(o.test.z < 0 and (o.label_a
       or "A") or (o.label_b or "B"), where) or ("the test finds no clear difference " .. where))

@@ -2658,6 +2658,10 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
     a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
+  -- a load kept in although a run answered it short in bursts of server errors (fixb46): its
+  -- test said so, as the rows say it (decision.kept_bursts_text)
+  local kept = decision.kept_bursts({ pa }, { pb }, sat, { a = A.run, b = B.run }, { a = #points_a, b = #points_b })
+  if #kept > 0 then res.kept = kept end
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2709,7 +2713,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- (each side's own too, so that a reason names the run too dependent to test)
     local da, db = decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed",
       #points_b)
-    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db)
+    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db,
+      decision.bursts_cause { pa, pb })
   end
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
@@ -4859,7 +4864,7 @@ local function overloaded_gap(model)
   local function rank(r) return (slo[r.key] and 1e9 or 0) + math.abs(r.pct) end
   for _, r in ipairs(model.perf or {}) do
     if r.verdict == "not comparable" and type(r.pct) == "number" and math.abs(r.pct) >= M.OVERLOADED_GAP_PCT
-      and type(r.note) == "string" and r.note:find("pool load points where a run was overloaded", 1, true)
+      and type(r.note) == "string" and r.note:find(decision.POOLED_OVER, 1, true)
       and (not best or rank(r) > rank(best)) then
       best = r
     end
@@ -5235,6 +5240,11 @@ local function summary(model, A, B)
             matched_load_text(mp, A, B), m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b),
             B.label, mp.reason or "no test possible")
         end
+      end
+      -- a load tested though a run answered it short in bursts of server errors: kept in, in
+      -- the rows' words (decision.kept_bursts_text), never a test said of a load as if sustained
+      if type(mp.kept) == "table" and #mp.kept > 0 and (mp.test or mp.identical) then
+        out[#out] = out[#out]:gsub("%.$", function() return "; " .. decision.kept_bursts_text(mp.kept) .. "." end)
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -5652,11 +5662,15 @@ local function summary(model, A, B)
           end
           parts[#parts + 1] = ("%s (%s)"):format(table.concat(names, ", "), test_said(g))
         end
+        -- (what the figures pool, by what the loads' failures were, as the rows' notes say it:
+        -- decision.pooled_over_text)
+        local sig1 = groups[1].x.row.sig
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s "
-          .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
-          .. "run was overloaded, which the %s left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), thresholds_said(w, model.min_effect),
-            B.label, A.label, #groups == 1 and "test" or "tests")
+          .. "threshold (%s against %s within the load points tested); %s, which the %s left out, so they name no "
+          .. "winner."):format(side == "a" and A.label or B.label, table.concat(parts, "; "),
+            thresholds_said(w, model.min_effect), B.label, A.label,
+            decision.pooled_over_text(type(sig1) == "table" and sig1.overloaded or nil),
+            #groups == 1 and "test" or "tests")
       end
     end
     -- Rows whose test is significant but names no winner (decision.effect_size's classes),

@@ -670,8 +670,8 @@ end
 -- da, db: the sides' design effects in send order (M.design_effect; nil: 1): where their
 -- U's (M.u_design_effect) is above 1, z is divided by its square root and p is the normal
 -- approximation's (deff = that factor, z_independent and p_independent the test's as if
--- the requests were independent).
-function M.mann_whitney(xa, xb, da, db)
+-- the requests were independent). via (optional): M.dependence_reason's.
+function M.mann_whitney(xa, xb, da, db, via)
   if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
   local ok, r, why = pcall(stats.mann_whitney, xa, xb)
   if not ok then return nil end
@@ -685,7 +685,7 @@ function M.mann_whitney(xa, xb, da, db)
   out.name = r.test
   out.test = "mann_whitney"
   local deff = M.u_design_effect(da, db)
-  local dep = M.dependence_reason(xa:count(), xb:count(), deff, da, db)
+  local dep = M.dependence_reason(xa:count(), xb:count(), deff, da, db, via)
   if dep then return nil, dep end
   if deff > 1 and out.z then
     out.z_independent, out.p_independent = out.z, out.p
@@ -787,6 +787,16 @@ local function geyer_lua(xs, max_lag)
   end
   return math.max(1, tau)
 end
+-- The lag-1 correlation of xs (in send order) that small_deff reads, the larger of their
+-- ranks' and their values' (M.design_effect's and M.value_design_effect's one-lag sums, tau1 =
+-- max(1, 1 + 2 rho_1): (tau1 - 1) / 2, 0 where neither is positive); nil for fewer than 3.
+function M.lag1(xs)
+  local n = xs and #xs or 0
+  if n < 3 then return nil end
+  local t = math.max(stats.design_effect(xs, 1) or geyer_lua(xs, 1), stats.value_design_effect(xs, 1) or 1)
+  return (t - 1) / 2
+end
+
 function M.design_effect_lua(xs)
   local n = xs and #xs or 0
   if n < M.DEFF_MIN_N then return small_deff(n, n > 0 and geyer_lua(xs, 1) or nil) end
@@ -890,12 +900,19 @@ M.MIN_EFFECTIVE = 50
 -- count and design effect (fixl45 #3: "82 requests are too few", B's count with A's design
 -- effect, no side named); where neither side alone is below the bound (only the pair's fewest
 -- requests over the larger design effect are), the pair's as before.
-function M.dependence_reason(na, nb, d, da, db)
+-- via (optional): {failures = M.bursts_cause's words} for a test of failed requests, whose
+-- dependence is their bursts, said by what the files say they were ("in send order failed
+-- requests come in bursts (server errors, not a queue: ...)"), never the queue's words for
+-- bursts of 503s (fixb46); {a =, b =} the TTFTs' lag-1 correlation of a side whose E2E or NTPOT
+-- dependence is unmeasured for its TTFTs' (llmd.runmodel.sample_design_effects'
+-- <kind>_ttft_lag1, fixg46): that side's words say the dependence is the TTFTs', the wait
+-- each request's latency contains, with their figure, never the row's own values'.
+function M.dependence_reason(na, nb, d, da, db, via)
   if not d or d <= 1 then return nil end
   if math.min(na, nb) / d >= M.MIN_EFFECTIVE then return nil end
   local sides = {}
   if da and db then
-    for _, x in ipairs { { "A's ", na, math.max(1, da) }, { "B's ", nb, math.max(1, db) } } do
+    for _, x in ipairs { { "A's ", na, math.max(1, da), "a" }, { "B's ", nb, math.max(1, db), "b" } } do
       if x[2] / x[3] < M.MIN_EFFECTIVE then sides[#sides + 1] = x end
     end
   end
@@ -903,7 +920,13 @@ function M.dependence_reason(na, nb, d, da, db)
   local parts, measured = {}, false
   for _, x in ipairs(sides) do
     local who, n, dd = x[1], x[2], x[3]
-    if M.deff_unmeasured(n, dd) then
+    local r = via and x[4] and via[x[4]]
+    if M.deff_unmeasured(n, dd) and r then
+      parts[#parts + 1] = ("%s%d requests are too few (fewer than %d) to measure how many independent ones they "
+        .. "carry, their TTFTs (the wait each one's latency contains) alike to their neighbours in send order "
+        .. "(TTFT's lag-1 correlation %.2f, above 2 / sqrt(%d) = %.2f)"):format(who, n, M.DEFF_MIN_N, r, n,
+        2 / math.sqrt(n))
+    elseif M.deff_unmeasured(n, dd) then
       parts[#parts + 1] = ("%s%d requests %s"):format(who, n, M.carry_text(n, dd))
     else
       measured = true
@@ -911,8 +934,9 @@ function M.dependence_reason(na, nb, d, da, db)
         M.carry_text(n, dd), M.MIN_EFFECTIVE)
     end
   end
-  return "its requests are too dependent to test: " .. (measured and "in send order neighbours are alike (the "
-    .. "queue), so " or "") .. table.concat(parts, "; ")
+  local lead = via and via.failures and ("in send order failed requests come in bursts (%s), so "):format(via.failures)
+    or "in send order neighbours are alike (the queue), so "
+  return "its requests are too dependent to test: " .. (measured and lead or "") .. table.concat(parts, "; ")
 end
 
 -- The ITL test on two runs' gaps (xa, xb; na, nb: their successful requests; da, db: the
@@ -1019,8 +1043,9 @@ end
 -- d: the failure indicator's design effect in send order (M.u_design_effect of the sides';
 -- nil: 1): above 1 the failures came in bursts, and the test is M.dependent_count_test's
 -- (none where too few independent requests' worth are left: M.dependence_reason, which names
--- the run whose own requests carry too few where da, db, each side's design effect, are given).
-function M.count_test(va, vb, d, da, db)
+-- the run whose own requests carry too few where da, db, each side's design effect, are given;
+-- cause: M.bursts_cause's words of the failures, which that reason then says).
+function M.count_test(va, vb, d, da, db, cause)
   local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
   if not (fa and oa and fb and ob) then
     return nil, "the counts of failed and completed requests are not known for both runs"
@@ -1033,7 +1058,7 @@ function M.count_test(va, vb, d, da, db)
         or "every request failed in both runs", fa, na, fb, nb) }
   end
   if d and d > 1 then
-    local why = M.dependence_reason(na, nb, d, da, db)
+    local why = M.dependence_reason(na, nb, d, da, db, { failures = cause })
     if why then return nil, why end
     local r = M.dependent_count_test { { fa, na, fb, nb, d } }
     r.mh_rate_a, r.mh_rate_b, r.strata = nil, nil, nil
@@ -1187,12 +1212,16 @@ M.point_unsustained = unsustained
 -- The loads of a pair of runs (pa, pb: their load points; sat: {a =, b =}, runs: {a =, b =}
 -- their saturations and run models) kept in although a run answered them short, its failures
 -- in bursts of server errors (short_errors): {"4.75/s in A", ...}, in A's order then B's.
-function M.kept_bursts(pa, pb, sat, runs)
+-- n (optional): {a =, b =} the runs' numbers of load points, where pa, pb are only some of
+-- them (the Summary's matched load: one point each).
+function M.kept_bursts(pa, pb, sat, runs, n)
   local out = {}
   if not sat then return out end
   for _, x in ipairs { { "a", pa, "A" }, { "b", pb, "B" } } do
     for _, p in ipairs(x[2]) do
-      if short_errors(sat[x[1]], p, runs[x[1]], #x[2]) then out[#out + 1] = ("%s in %s"):format(fmt_load(p), x[3]) end
+      if short_errors(sat[x[1]], p, runs[x[1]], n and n[x[1]] or #x[2]) then
+        out[#out + 1] = ("%s in %s"):format(fmt_load(p), x[3])
+      end
     end
   end
   return out
@@ -1229,6 +1258,23 @@ function M.points_failures_kind(points)
   if n == 0 or seen.unknown then return "unknown" end
   if n == 1 then return next(seen) end
   return "errors_timeouts"
+end
+
+-- What the failed requests of points came in bursts of, in words (M.SHORT_BURST_WORDS' cause
+-- of M.points_failures_kind, over the points where some failed): "server errors, not a queue:
+-- the files record errors, no timeouts", "a queue timing requests out", ...; nil where none
+-- failed. The error rate's reasons say it where its requests are too dependent to test.
+function M.bursts_cause(points)
+  local failing = {}
+  for _, p in ipairs(points or {}) do
+    local t, e, u = lp.failure_counts(p)
+    local v = p.values or {}
+    if t + e + u > 0 or (tonumber(v.requests_failed) or 0) > 0 or (tonumber(v.error_rate_pct) or 0) > 0 then
+      failing[#failing + 1] = p
+    end
+  end
+  if #failing == 0 then return nil end
+  return M.SHORT_BURST_WORDS[M.points_failures_kind(failing)].cause
 end
 
 -- The words for a load a run answered short, failed requests in bursts making up the rest
@@ -1309,6 +1355,22 @@ local function sustained_pairs(pairs_, sat, runs)
   end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
   return kept, over, over_loads
+end
+
+-- What a row's whole-run figures pool that its test left out (over: sustained_pairs' over,
+-- a test's overloaded), by what the files say those loads' failures were (OVER_SHORT: every
+-- one left out for a short answer in bursts that were not timeouts alone): "the whole-run
+-- figures pool load points a run answered short, failed requests in bursts (of a cause the
+-- files do not record) making up the rest", else a queue's words, "... where a run was
+-- overloaded" (past saturation, unjudged, or timeouts). M.POOLED_OVER: what every one begins with.
+M.POOLED_OVER = "the whole-run figures pool load points "
+function M.pooled_over_text(over)
+  local kind = type(over) == "table" and OVER_SHORT[over] or nil
+  if kind and kind ~= "timeouts" then
+    return ("%sa run answered short, failed requests in bursts (%s) making up the rest"):format(M.POOLED_OVER,
+      M.SHORT_BURST_WORDS[kind].cause)
+  end
+  return M.POOLED_OVER .. "where a run was overloaded"
 end
 
 -- The text of the loads sustained_pairs left out, for a test's left_out: "not sustained (WHY):
@@ -1402,7 +1464,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
-  local dependent, bursty, tested, empty, unmeasured = {}, false, {}, {}, false
+  local dependent, bursty, tested, empty, unmeasured, dep_points = {}, false, {}, {}, false, {}
   local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
   for _, pr in ipairs(kept) do
     local oa, xa = point_counts(ra, pr.a)
@@ -1415,6 +1477,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
       local d = M.u_design_effect(M.point_deff(ra, pr.a, "failed", #pa), M.point_deff(rb, pr.b, "failed", #pb))
       if M.dependence_reason(oa + xa, ob + xb, d) then
         dependent[#dependent + 1] = fmt_load(pr.a)
+        dep_points[#dep_points + 1], dep_points[#dep_points + 2] = pr.a, pr.b
         unmeasured = unmeasured or M.deff_unmeasured(math.min(oa + xa, ob + xb), d)
       else
         if d > 1 then bursty = true end
@@ -1428,8 +1491,11 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   local texts = {}
   if #dependent > 0 then
-    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests fail alike, the queue's doing: "
-      .. "fewer than %d independent requests' worth%s): %s"):format(M.MIN_EFFECTIVE, unmeasured and (", or fewer "
+    -- (their failures' bursts by what the files say they were, M.bursts_cause: a queue's only
+    -- where they timed out)
+    texts[#texts + 1] = ("too dependent to test (in send order failed requests come in bursts (%s): "
+      .. "fewer than %d independent requests' worth%s): %s"):format(M.bursts_cause(dep_points) or "a queue timing "
+      .. "requests out", M.MIN_EFFECTIVE, unmeasured and (", or fewer "
       .. "than %d requests alike to their neighbours, too few to measure how many they carry"):format(M.DEFF_MIN_N)
       or "", table.concat(dependent, ", "))
   end
@@ -1504,6 +1570,18 @@ local function point_deff_known(run, p, kind, n_points)
 end
 function M.point_deff(run, p, kind, n_points)
   return (point_deff_known(run, p, kind, n_points))
+end
+-- The TTFTs' lag-1 correlation where they left a load point's E2E or NTPOT (kind) dependence
+-- unmeasured (llmd.runmodel.sample_design_effects' <kind>_ttft_lag1), for the reason a test
+-- gives (M.dependence_reason's via); nil where its own values' left it so, or it is measured.
+-- (A point of several stages: nil; the most dependent stage bounds it, whosever it is.)
+function M.point_ttft_lag1(run, p, kind, n_points)
+  if #(p.stages or {}) ~= 1 then return nil end
+  local key = kind .. "_ttft_lag1"
+  for _, st in ipairs(run.stages or {}) do
+    if st.index == p.stages[1] and st.metrics and st.metrics.sample_deff then return st.metrics.sample_deff[key] end
+  end
+  if n_points == 1 and run.overall and run.overall.sample_deff then return run.overall.sample_deff[key] end
 end
 -- (the one rule every test at a load point reads, the Summary's at the matched load too,
 -- llmd.report matched_point: a point of several stages tests their samples merged,
@@ -2559,7 +2637,8 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
     else
       local da, db = ra.overall.sample_deff, rb.overall.sample_deff
       da, db = da and da.failed, db and db.failed
-      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db)
+      r, why = M.count_test(ra.overall.values, rb.overall.values, M.u_design_effect(da, db), da, db,
+        M.bursts_cause { pa[1], pb[1] })
     end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
       labels and labels.a, labels and labels.b)
@@ -2650,7 +2729,9 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       if kind == "itl" then
         r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db)
       else
-        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db)
+        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db, {
+          a = ra.overall.sample_deff and ra.overall.sample_deff[kind .. "_ttft_lag1"],
+          b = rb.overall.sample_deff and rb.overall.sample_deff[kind .. "_ttft_lag1"] })
       end
       r = r or (dep and { why = dep }) or false
       if memo then memo[kind] = r end
@@ -3729,9 +3810,10 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- margin_hi and margin_lo (the figures it is read on), margin_higher = "a" | "b" (the run
   -- the loads put above); ordered is cleared (no order is named), the texts' fields kept.
   -- That is only where the largest gap the spans allow (the higher run's upper end against
-  -- the lower run's lower end) is below the threshold too; where it is not, the order
-  -- stands (ordered, or a winner with repeats) with least_below_threshold = true, margin_pct
-  -- and margin_max_pct (that largest gap of their mean; nil: no upper end), M.least_gap_text.
+  -- the lower run's lower end) is below the threshold too; where it is not, no order is
+  -- named either (fixh46): "not shown to differ" with least_below_threshold = true,
+  -- margin_higher, margin_pct and margin_max_pct (that largest gap of their mean; nil: no
+  -- upper end), M.least_gap_text; ordered and winner are never set with it.
   if apart then
     local chi, clo = apart == "a" and ca or cb, apart == "a" and cb or ca
     local x_lo = clo.rps
@@ -3771,9 +3853,9 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if m and m < thr then
       -- the largest gap the spans allow (the higher run's upper end against the lower run's
       -- lower end, of their mean): where it stays below the threshold too, no difference of
-      -- practical size is possible, and none is named; where it reaches beyond, the order is
-      -- established and may be large, so it stands (never "not shown to differ", which
-      -- reads as sameness), said with its least gap below the threshold
+      -- practical size is possible, and none is named; where it reaches beyond, the gap may be
+      -- large or negligible: no winner either (below), said as "at least as high" with its
+      -- least gap below the threshold, never as sameness
       local hi_hi = apart == "b" and hb or ha
       local lo_lo = apart == "b" and la or lb
       local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
@@ -3835,8 +3917,9 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   return ev
 end
 
--- An order whose least gap is below the practical threshold but whose largest is not
--- (M.capacity_evidence's least_below_threshold), in words beside the order: "by at least
+-- Loads that put one run above by a least gap below the practical threshold, the largest
+-- beyond it (M.capacity_evidence's and M.sustained_order's least_below_threshold, which name
+-- no order), in words after "at least as high" (M.least_below_reason): "by at least
 -- +0.1 % of their mean, below the practical threshold of 2.0 %, and up to +39.3 %" ("and with
 -- no upper end" where the higher run's span has none); where the spans meet (a least gap of
 -- 0): ": their ranges meet at 20.00 req/s, so the least gap is 0, below the practical
@@ -4175,7 +4258,7 @@ function M.verdict(o)
     if o.test.overloaded then
       -- alike only at the loads both sustained: the figures pool the others, which differ
       r.verdict = "not comparable"
-      r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; " .. r.note
+      r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; " .. r.note
     end
     return r
   end
@@ -4257,7 +4340,7 @@ function M.verdict(o)
     -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
     -- sustained" of a test that left some of them out)
     local where = M.test_scope_text(o.test)
-    r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
+    r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; "
       .. (sig and size_note and (where .. ", " .. size_note)
       or sig and ("the test finds %s's values lower %s"):format(o.test.z < 0 and (o.label_a
       or "A") or (o.label_b or "B"), where) or ("the test finds no clear difference " .. where))

@@ -2658,6 +2658,10 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
     a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
+  -- a load kept in although a run answered it short in bursts of server errors (fixb46): its
+  -- test said so, as the rows say it (decision.kept_bursts_text)
+  local kept = decision.kept_bursts({ pa }, { pb }, sat, { a = A.run, b = B.run }, { a = #points_a, b = #points_b })
+  if #kept > 0 then res.kept = kept end
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2709,7 +2713,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- (each side's own too, so that a reason names the run too dependent to test)
     local da, db = decision.point_deff(A.run, pa, "failed", #points_a), decision.point_deff(B.run, pb, "failed",
       #points_b)
-    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db)
+    count_test, count_why = decision.count_test(counts(pa), counts(pb), decision.u_design_effect(da, db), da, db,
+      decision.bursts_cause { pa, pb })
   end
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
@@ -2743,7 +2748,9 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       res.test, dep = decision.itl_test(xa, xb, pa.values.requests_ok, pb.values.requests_ok, deff(A.run, pa, points_a),
         deff(B.run, pb, points_b))
     else
-      res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
+      res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b), {
+        a = decision.point_ttft_lag1(A.run, pa, kind, #points_a), b = decision.point_ttft_lag1(B.run, pb, kind,
+          #points_b) })
     end
     if res.test then
       local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")
@@ -3289,22 +3296,13 @@ local function evidence_basis(A, B, ca, cb)
   return basis
 end
 
--- An order whose least gap is below the practical threshold but whose largest is not
--- (decision.capacity_evidence's least_below_threshold): "; B is higher by at least +0.1 % of
--- their mean, below the practical threshold of 2.0 %, and up to +39.3 %", else "".
 -- What would tell by how much a run whose capacity lies below its lowest load (c: that
--- capacity, side: its run) is the lower, beside an order whose least gap (read against that
--- load) is below the practical threshold: "To tell by how much: measure x below its lowest
--- load, 10.00 req/s." nil for any other capacity.
+-- capacity, side: its run) is the lower, beside "at least as high" on a least gap (read
+-- against that load) below the practical threshold (decision.least_below_reason): "To tell by
+-- how much: measure x below its lowest load, 10.00 req/s." nil for any other capacity.
 local function below_lowest_advice(side, c)
   if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
   return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
-end
-
-local function least_gap_clause(model, ev, who, rate)
-  local text = decision.least_gap_text(ev, T.helpers.pct, model.min_effect, rate or rate_text)
-  if text == "" then return "" end
-  return ("; %s is higher%s"):format(who, text)
 end
 
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
@@ -3380,26 +3378,26 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
-      .. "both runs' repeats%s"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
+      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev))
   elseif v == "A higher" or v == "B higher" then
     local hi = v == "A higher" and A or B
-    return ("%s: apart, %s higher%s"):format(basis, hi.label, least_gap_clause(model, ev, hi.label, rate))
+    return ("%s: apart, %s higher"):format(basis, hi.label)
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
-      .. "%s at any load%s"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps), least_gap_clause(model, ev, hi.label, rate))
+      .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
-      .. "%s%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev), least_gap_clause(model, ev, hi.label, rate))
+      .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
+      same_load_text(ev))
   end
   if ev.order_open then
     local why = ""
@@ -3546,8 +3544,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
-      .. "load%s"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps),
-      least_gap_clause(model, o, hi.label, per))
+      .. "load"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
@@ -4063,10 +4060,6 @@ local function verdict_of(model, A, B)
     local ver = ev.verdict
     v.basis = untested_text(A, B, ca, cb)
     if ca.interval and cb.interval then v.basis = "repeats at every load point" end
-    -- (an order whose least gap is below the practical threshold: said so, with its largest)
-    local least = decision.least_gap_text(ev, T.helpers.pct, model.min_effect,
-      function(x) return rate_text(x) .. gpu end)
-    if least ~= "" then least = " It is higher" .. least .. "." end
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
       local sure = "Shown by the repeats at every load point: the ranges they allow are apart."
@@ -4078,22 +4071,18 @@ local function verdict_of(model, A, B)
           .. "95 %% intervals of both runs' repeats."):format(H.label, w.the, rate_text(ev.passed_rps) .. gpu,
           L.label, w.it, rate_text(ev.failed_rps) .. gpu, same_load_text(ev))
       end
-      v.text = ordered(ev.winner, sure .. least)
-      v.settle = least ~= "" and below_lowest_advice(ev.winner == "b" and A or B, ev.winner == "b" and ca or cb)
-        or nil
+      v.text = ordered(ev.winner, sure)
     elseif ver == "untested" and ev.ordered and ev.higher then
       v.kind = "ordered"
-      v.text = ordered(ev.higher, ("Untested (%s), but %s.%s"):format(v.basis, ev.beyond_ceiling
+      v.text = ordered(ev.higher, ("Untested (%s), but %s."):format(v.basis, ev.beyond_ceiling
         and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
-        or "the measured loads order them", least))
+        or "the measured loads order them"))
       -- an order resting on one-run intervals known to run narrow near capacity (narrow_check):
       -- it stands (README: the same server run twice was never ordered so), said so, with repeats
       v.interval_coverage = ev.interval_coverage
       if ev.interval_coverage == "narrow_near_capacity" then
         v.text = v.text .. " " .. narrow_verdict_text(ev, A, B)
       end
-      v.settle = least ~= "" and below_lowest_advice(ev.higher == "b" and A or B, ev.higher == "b" and ca or cb)
-        or nil
     elseif ver == "untested" then
       v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
       if ev.within_noise and ev.noise then
@@ -4252,11 +4241,7 @@ local function verdict_of(model, A, B)
       v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"
-      -- (an order whose least gap is below the practical threshold: said so, with its largest)
-      local least = decision.least_gap_text(o, T.helpers.pct, model.min_effect,
-        function(x) return T.helpers.num(x, 2) .. o.unit end)
-      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them.%s"):format(v.basis,
-        least ~= "" and (" It is higher" .. least .. ".") or ""))
+      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
     else
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
@@ -4415,10 +4400,14 @@ end
 -- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
 -- end, or down to 0): either may be higher, as the Verdict says (the evidence's verdict "not
 -- shown to differ", kept for scripts), never "no clear difference" (which reads as sameness).
-local function open_range_text(phrase, A, B, ca, cb)
+-- With what would settle it, the Verdict's advice (settle_text, one source for both), unless
+-- both folders hold one run's results (nothing measured would tell it from itself).
+local function open_range_text(model, phrase, A, B, ca, cb)
+  local settle = not model.identical and settle_text(model, A, B, ca, cb) or nil
   return ("Capacity within %s: %s for %s, %s for %s: either may be higher; the ranges the repeats allow (%s) overlap, "
-    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
-    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.range_what(ca, cb), open_ends_text(A, B, ca, cb))
+    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown.%s"):format(phrase,
+    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.range_what(ca, cb), open_ends_text(A, B, ca, cb),
+    settle and (" " .. settle) or "")
 end
 
 -- Two capacities the measured loads order by less than the practical threshold: not shown
@@ -4900,7 +4889,7 @@ local function overloaded_gap(model)
   local function rank(r) return (slo[r.key] and 1e9 or 0) + math.abs(r.pct) end
   for _, r in ipairs(model.perf or {}) do
     if r.verdict == "not comparable" and type(r.pct) == "number" and math.abs(r.pct) >= M.OVERLOADED_GAP_PCT
-      and type(r.note) == "string" and r.note:find("pool load points where a run was overloaded", 1, true)
+      and type(r.note) == "string" and r.note:find(decision.POOLED_OVER, 1, true)
       and (not best or rank(r) > rank(best)) then
       best = r
     end
@@ -4988,8 +4977,10 @@ local function summary(model, A, B)
         tokens and "a run whose requests are longer sustains fewer of them"
           or "what one run sustains says nothing of the other's configuration")
     elseif ev.verdict == "not shown to differ" and ev.least_below_threshold then
-      -- an order whose least gap is below the practical threshold and whose largest has no
-      -- end: at least as much, no winner, whatever kinds the two capacities are
+      -- loads that put one above by a least gap below the practical threshold, the largest
+      -- beyond it (or with no end): at least as much, no winner, whatever kinds the two
+      -- capacities are (every least_below_threshold evidence reaches here: fixh46 gives it
+      -- this verdict, so the branches below never see one)
       out[#out + 1] = least_below_text(model, phrase, A, B, ca, cb, ev)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.mean_gap_pct(ca.rps, cb.rps)
@@ -5019,7 +5010,7 @@ local function summary(model, A, B)
       elseif ev.below_threshold then
         out[#out + 1] = below_threshold_text(model, phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
-        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
+        out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
         -- figures within the threshold, estimates inside brackets that allow a wider gap
         local g = decision.capacity_gap(ca, cb)
@@ -5118,9 +5109,6 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", "; the load points measured leave room for either order (a figure "
             .. "between two measured loads is an estimate), so either may be higher.")
         end
-        -- an order whose least gap is below the practical threshold, its largest beyond it
-        local least = least_gap_clause(model, ev, hi.label)
-        if least ~= "" then out[#out] = out[#out]:gsub("%.$", function() return least .. "." end) end
         -- "either may be higher" once a sentence: the gap's own note ("(y at most +50.0 % vs
         -- x, either may be higher)") gives way to the clause after it that says why
         local _, n = out[#out]:gsub("either may be higher", "")
@@ -5143,7 +5131,7 @@ local function summary(model, A, B)
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
-        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
+        out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       elseif cg.kind == "non_monotone" then
@@ -5160,13 +5148,6 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
-        -- an order whose least gap is below the practical threshold, its largest beyond it:
-        -- with what would tell how far below its lowest load the failing run's capacity lies
-        local least = least_gap_clause(model, ev, good.label)
-        if least ~= "" then
-          local advice = below_lowest_advice(bad, cbad)
-          out[#out] = out[#out]:gsub("%.$", function() return least .. "." .. (advice and (" " .. advice) or "") end)
-        end
         if ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -5284,6 +5265,11 @@ local function summary(model, A, B)
             matched_load_text(mp, A, B), m.label, mp_fmt(mp.a), A.label, mp_fmt(mp.b),
             B.label, mp.reason or "no test possible")
         end
+      end
+      -- a load tested though a run answered it short in bursts of server errors: kept in, in
+      -- the rows' words (decision.kept_bursts_text), never a test said of a load as if sustained
+      if type(mp.kept) == "table" and #mp.kept > 0 and (mp.test or mp.identical) then
+        out[#out] = out[#out]:gsub("%.$", function() return "; " .. decision.kept_bursts_text(mp.kept) .. "." end)
       end
       -- beside every verdict at the matched load, "no clear difference" as much as a win: a
       -- latency at one total load is not at one load per GPU either way
@@ -5701,11 +5687,15 @@ local function summary(model, A, B)
           end
           parts[#parts + 1] = ("%s (%s)"):format(table.concat(names, ", "), test_said(g))
         end
+        -- (what the figures pool, by what the loads' failures were, as the rows' notes say it:
+        -- decision.pooled_over_text)
+        local sig1 = groups[1].x.row.sig
         out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s, each beyond the %s "
-          .. "threshold (%s against %s within the load points tested); the whole-run figures pool load points where a "
-          .. "run was overloaded, which the %s left out, so they name no winner.")
-          :format(side == "a" and A.label or B.label, table.concat(parts, "; "), thresholds_said(w, model.min_effect),
-            B.label, A.label, #groups == 1 and "test" or "tests")
+          .. "threshold (%s against %s within the load points tested); %s, which the %s left out, so they name no "
+          .. "winner."):format(side == "a" and A.label or B.label, table.concat(parts, "; "),
+            thresholds_said(w, model.min_effect), B.label, A.label,
+            decision.pooled_over_text(type(sig1) == "table" and sig1.overloaded or nil),
+            #groups == 1 and "test" or "tests")
       end
     end
     -- Rows whose test is significant but names no winner (decision.effect_size's classes),

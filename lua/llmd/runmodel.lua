@@ -611,10 +611,11 @@ function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
   local order = send_order(seq)
   local decision = require("llmd.decision")
-  local out, count = {}, {}
+  local out, count, xs_ttft = {}, {}, nil
   for _, kind in ipairs { "ttft", "latency", "tpot", "ntpot" } do
     local xs = stats.gather(seq[kind], order) -- (the unknown left out)
     count[kind] = #xs
+    if kind == "ttft" then xs_ttft = xs end
     -- and the values' own, which a mean's interval reads (llmd.decision.value_design_effect;
     -- both together below decision.DEFF_MIN_N values: llmd.decision.design_effects)
     out[kind], out[kind .. "_mean"] = decision.design_effects(xs)
@@ -631,10 +632,17 @@ function M.sample_design_effects(seq)
   -- 2035: B's TTFT lag-1 0.77, its E2E's below the bound, and E2E p50/p95 "A better", p 2.2e-04,
   -- in an A/A pair). TPOT (and ITL, read as the TPOT) leaves the wait out: a request's pace
   -- once decoding, whose dependence is the batch's, measured on its own.
+  -- <kind>_ttft_lag1: where that made theirs so (their own was measured), the TTFTs' lag-1
+  -- correlation, so that the reason a row is untested names whose dependence it is
+  -- (llmd.decision.dependence_reason: the TTFTs', the wait they contain, not their own)
   if decision.deff_unmeasured(count.ttft, out.ttft) or decision.deff_unmeasured(count.ttft, out.ttft_mean) then
+    local ttft_lag1 = decision.lag1(xs_ttft)
     for _, kind in ipairs { "latency", "ntpot" } do
       local n = count[kind]
       if n > 1 and n < decision.DEFF_MIN_N then
+        if not (decision.deff_unmeasured(n, out[kind]) or decision.deff_unmeasured(n, out[kind .. "_mean"])) then
+          out[kind .. "_ttft_lag1"] = ttft_lag1
+        end
         out[kind] = math.max(out[kind] or 1, n)
         if out[kind .. "_mean"] then out[kind .. "_mean"] = math.max(out[kind .. "_mean"], n) end
       end

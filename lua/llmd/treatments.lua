@@ -2231,9 +2231,11 @@ function M.model(list, opts)
           min_effect = decision.MIN_EFFECT,
           rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
-    elseif ev.least_below_threshold and ev.verdict == "not shown to differ" then
-      -- the order is known, but its least gap is below the practical threshold and its
-      -- largest has no upper end: at least as much, no winner (decision.least_below_reason, compare.lua's words)
+    elseif ev.least_below_threshold then
+      -- the loads put one above, but by a least gap below the practical threshold, the largest
+      -- beyond it (or with no upper end): at least as much, no winner (decision.capacity_evidence's
+      -- verdict is "not shown to differ" wherever it sets this since fixh46; decision.least_below_reason,
+      -- compare.lua's words)
       r.vs_next, r.proven = "not shown to differ", false
       r.vs_next_text = ("no clear difference from %s (%s): %s"):format(nxt.label, nf,
         decision.least_below_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
@@ -2334,15 +2336,6 @@ function M.model(list, opts)
             and ("a capacity is unknown (%s)"):format(
               tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
-    end
-    -- an order whose least gap is below the practical threshold, its largest beyond it
-    -- (decision.least_gap_text, compare.lua's words): said beside the order
-    if ev.least_below_threshold and r.vs_next_text and ev.verdict ~= "not shown to differ" then
-      local who = (ev.winner or ev.higher) == "a" and nxt.label or "this one"
-      r.vs_next_text = ("%s; %s is higher%s"):format(r.vs_next_text, who,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
-      r.evidence.least_below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
-        ev.margin_max_pct
     end
     -- a crash in the higher place's repeats that can only have lowered it: the order stands,
     -- said as compare.lua's Verdict says it (llmd.report crash_in_higher_text, fixb41); the
@@ -2547,15 +2540,14 @@ function M.model(list, opts)
         -- the loads (compare.lua's "the measured loads order them", decision.sustained_order,
         -- its least gap held to the practical threshold as there): an order, said as one, and
         -- ranked as one (a place of its own, as the untested case's)
+        -- (sorder names an order only where its least gap is beyond the practical threshold:
+        -- one below it is the branch above, no order)
         r.order_certain = true
         r.evidence = { verdict = "untested", ordered = true, ceiling_rps = ceil, sustained_rps = x.max_rps,
-          basis = v.note, least_below_threshold = ssp.least_below_threshold, margin_pct = ssp.margin_pct,
-          margin_max_pct = ssp.margin_max_pct }
-        local least = decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate)
+          basis = v.note }
         r.vs_next_text = r.vs_next_text .. ("; %sthe measured loads order them: this one sustained %s, %s never "
-          .. "achieved more than %s at any load%s"):format(v.verdict ~= "untested" and "but " or "",
-          metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil),
-          least ~= "" and ("; this one is higher" .. least) or "")
+          .. "achieved more than %s at any load"):format(v.verdict ~= "untested" and "but " or "",
+          metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil))
       elseif v.verdict == "untested" and ssp and ssp.within_noise == "b" then
         -- the next one never achieved this one's figure at any load, but by less than the
         -- noise of the two rates (decision.sustained_order, compare.lua's rule): no order
@@ -2786,20 +2778,13 @@ function M.model(list, opts)
       r1.vs_next == "untested" and "untested" or "not shown by the test", tostring(ev.basis),
       ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
       metrics.format("throughput_req_s", ev.ceiling_rps))
-    -- an order whose least gap is below the practical threshold: said with it, as by capacity
-    if ev.least_below_threshold then
-      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
-    end
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, m.ranking[1].vs_next_text)
   elseif m.ranking[1].proven then
-    local ev = m.ranking[1].evidence or {}
-    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats.%s"):format(ranked[1].label, m.rank_by,
-      m.ranking[1].text, ranked[2].label, ev.least_below_threshold and (" It is higher%s."):format(
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate)) or "")
+    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
+      m.ranking[1].text, ranked[2].label)
   elseif by_cap and m.ranking[1].vs_next == "untested" then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
@@ -2815,11 +2800,6 @@ function M.model(list, opts)
       m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
         :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
         words.it, metrics.format("throughput_req_s", ev.failed_rps))
-    end
-    -- an order whose least gap is below the practical threshold: said with it, as the table
-    if ev.least_below_threshold then
-      m.verdict = m.verdict .. (" %s is higher%s."):format(ranked[1].label,
-        decision.least_gap_text(ev, gap_pct, decision.MIN_EFFECT, gap_rate))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"

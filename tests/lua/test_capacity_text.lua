@@ -186,6 +186,9 @@ t.test("4: open-ended overlapping ranges read 'either may be higher' in Summary,
   t.contains(m.verdict.text, "so either may be higher")
   t.lacks(m.summary, "not shown to differ")
   t.contains(m.summary, "for t1: either may be higher; the ranges the repeats allow")
+  -- and what would settle it, the Verdict's own words (main: the Summary's sentence had none)
+  t.ok(m.verdict.settle and m.verdict.settle:find("^To settle it: "), tostring(m.verdict.settle))
+  t.contains(m.summary, "so they leave room for any gap: neither sameness nor an order is shown. " .. m.verdict.settle)
   local row = m.headline[1]
   t.contains(row.evidence, "so the overlap leaves room for any gap: either may be higher, no winner")
   t.lacks(row.evidence, "not shown to differ")

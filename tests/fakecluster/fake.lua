@@ -923,12 +923,15 @@ local function created_deployment_text(name, ns, image, replicas, port, fmt)
   for _, l in ipairs { "        resources: {}", "status: {}" } do t[#t + 1] = l end
   return table.concat(t, "\n") .. "\n"
 end
+-- Returns the lines to print, the errors, and (a create's) every document's outcome in
+-- order: { error = text } or { kind, name, error = the AlreadyExists it would be }, for the
+-- check again at the write (create_guard).
 local function apply_docs(s, ns, docs, verb, a, owner)
   local dry = dry_of(a, true)
   local name_only = opt(a, "-o") == "name" or opt(a, "--output") == "name"
   local server_side = has(a, "--server-side") or opt(a, "--server-side") == "true"
   s.applied_docs = s.applied_docs or {}
-  local lines, errs = {}, {}
+  local lines, errs, outcomes = {}, {}, {}
   for _, it in ipairs(docs) do
     local d = it.doc
     local name = tostring((type(d.metadata) == "table" and d.metadata or {}).name)
@@ -937,10 +940,13 @@ local function apply_docs(s, ns, docs, verb, a, owner)
     local there = there_already(s, d.kind, name)
     local enc = json.encode(d)
     local op
+    local exists = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
+      :format(it.src, plural(res_of(d)), name)
     if verb == "create" and there then
-      errs[#errs + 1] = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
-        :format(it.src, plural(res_of(d)), name)
+      errs[#errs + 1] = exists
+      outcomes[#outcomes + 1] = { error = exists }
     else
+      if verb == "create" and not dry then outcomes[#outcomes + 1] = { kind = d.kind, name = name, error = exists } end
       if verb == "create" or not there then op = "created"
       elseif s.applied_docs[key] == enc then op = "unchanged"
       else op = "configured" end
@@ -955,7 +961,28 @@ local function apply_docs(s, ns, docs, verb, a, owner)
       end
     end
   end
-  return lines, errs
+  return lines, errs, outcomes
+end
+
+-- A kubectl create -f's check again at the write (save's guard), outcomes apply_docs's: an
+-- object it makes that another call made since this one read it is the API server's
+-- AlreadyExists, as one there at the read is, and two creates at once of one name give one
+-- AlreadyExists. (Then nothing of the call is stored - the fake cannot take back the
+-- others it made in its copy - and every error is said in order: with one document, as
+-- llmdlua makes them, exactly what kubectl says.)
+local function create_guard(ns, outcomes)
+  return function(disk)
+    local ds, raced, all = disk.ns[ns], false, {}
+    for _, o in ipairs(outcomes) do
+      if not o.kind then
+        all[#all + 1] = o.error
+      elseif ds and there_already(ds, o.kind, o.name) then
+        raced = true
+        all[#all + 1] = o.error
+      end
+    end
+    if raced then return table.concat(all, "\n") end
+  end
 end
 
 -- kubectl create configmap|secret generic|service TYPE NAME ----------------------------
@@ -1450,9 +1477,9 @@ local function kubectl()
           die(('error: the path "%s" does not exist'):format(f))
         end
       end
-      local lines, errs = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
+      local lines, errs, outcomes = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
       if k and not dry_of(a) then s.kustomize[k] = true end
-      save()
+      save(verb == "create" and create_guard(ns, outcomes) or nil)
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end
       return
@@ -1475,7 +1502,12 @@ local function kubectl()
         local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
         deployment(s, a[3], "kubectl", replicas, { labels = labels,
           containers = { { name = "vllm", image = image, restarts = 0 } } })
-        save()
+        -- (checked again at the write: another call may have made it since this one read)
+        save(function(disk)
+          if ((disk.ns[ns] or {}).deployments or {})[a[3]] then
+            return ('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3])
+          end
+        end)
       end
       if fmt == "yaml" or fmt == "json" then
         return io.write(created_deployment_text(a[3], ns, image, math.tointeger(replicas) or replicas,

@@ -852,6 +852,57 @@ t.test("the fake cluster takes over a lock its holder left when killed, and wait
   t.ok(not lfs.attributes(s.cluster .. "/.lock") and not lfs.attributes(s.cluster .. "/.lock.takeover"), "all let go")
 end)
 
+t.test("the fake kubectl's create of a name two calls make at once: one is made, the other AlreadyExists", function()
+  -- as the API server checks at the write: both calls read the state before either writes
+  -- (the fake's state lock held by this test until both have logged their call, so both
+  -- found the name free), then write one after the other. The texts are kubectl's for one
+  -- there already (cmd/create: "failed to create deployment: " and the server's
+  -- `deployments.apps "x" already exists`; create -f: `Error from server (AlreadyExists):
+  -- error when creating "STDIN": ...`), exit 1.
+  local s = setup()
+  local me = t.read("/proc/self/stat"):match("^(%d+)")
+  local function race(ns, argv, stdin)
+    proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
+    t.write(s.cluster .. "/.lock/pid", me .. "\n")
+    local calls0 = #t.jsonl(s.cluster .. "/calls.log")
+    local ps = {}
+    for i = 1, 2 do
+      local e = {}
+      for k, v in pairs(s.env) do e[k] = v end
+      local full = { FAKEBIN .. "/kubectl", "-n", ns }
+      for _, x in ipairs(argv) do full[#full + 1] = x end
+      ps[i] = proc.spawn(full, { env = e, stdin = stdin, stdout = { file = ("%s/%s%d.out"):format(s.dir, ns, i) },
+        stderr = { file = ("%s/%s%d.err"):format(s.dir, ns, i) } })
+    end
+    -- (both have read the state: each logs its call after reading it)
+    for _ = 1, 3000 do
+      if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + 2 then break end
+      proc.run { "sleep", "0.01" }
+    end
+    t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + 2, "both calls started")
+    os.remove(s.cluster .. "/.lock/pid")
+    lfs.rmdir(s.cluster .. "/.lock")
+    local out = {}
+    for i = 1, 2 do
+      local r = ps[i]:wait()
+      out[i] = { r.code, t.read(("%s/%s%d.out"):format(s.dir, ns, i)), t.read(("%s/%s%d.err"):format(s.dir, ns, i)) }
+    end
+    table.sort(out, function(x, y) return x[1] < y[1] end)
+    return out
+  end
+  t.write(s.dir .. "/empty", "")
+  t.eq(race("dep", { "create", "deployment", "x", "--image=reg.example/img:1" }, { file = s.dir .. "/empty" }), {
+    { 0, "deployment.apps/x created\n", "" },
+    { 1, "", 'error: failed to create deployment: deployments.apps "x" already exists\n' } })
+  t.write(s.dir .. "/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: y\nspec:\n  ports:\n  - port: 80\n")
+  t.eq(race("svc", { "create", "-f", "-" }, { file = s.dir .. "/svc.yaml" }), {
+    { 0, "service/y created\n", "" },
+    { 1, "", 'Error from server (AlreadyExists): error when creating "STDIN": services "y" already exists\n' } })
+  local st = json.decode(t.read(s.cluster .. "/state.json"))
+  t.ok(st.ns.dep.deployments.x, "the deployment there")
+  t.ok(st.ns.svc.services.y, "the service there")
+end)
+
 t.test("baseline: no endpoints is an error that lists the pods' labels", function()
   local s = setup(function(plan)
     plan.runs.a.deploy.kustomize = nil -- only the router: nothing carries the serving label

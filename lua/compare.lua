@@ -352,16 +352,30 @@ slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } 
 
 -- room for the copies of the results (none with --link), before anything is made: a disk
 -- they would fill failed at whichever write hit it (often the report's, not the copy that
--- took the room), with no word of the size or of --link
+-- took the room), with no word of the size or of --link. Their sizes are not all they take:
+-- room.margin more is kept free, the larger of 1 % of the copies and 64 MB (COPY_MARGIN):
+-- - files take whole blocks (4 KiB on ext4 and XFS: a results folder of 10,000 small files
+--   takes up to 41 MB beyond its sizes), and folders and extents their own;
+-- - the workspace's own files come after the copies: the report, its charts, comparison.json
+--   and each run's model (0.8 MB for two 37 kB fixture runs; tens of MB for runs of
+--   millions of requests);
+-- - a copy-on-write filesystem (Btrfs) needs metadata room for each extent it writes and
+--   refuses with free blocks left when that runs out; a nearly full one fragments: a 1 %
+--   share grows with the copies where a fixed margin would not (10 GB for 1 TB of results).
+-- Less free than that is refused, saying the margin; --link copies nothing and needs none.
+local COPY_MARGIN = { share = 0.01, least = 64 * 1000 * 1000 }
 local room
 if not o.link then
   local ra, rb = ws.copy_room(o.parent or ".", { runs.a.plan }), ws.copy_room(o.parent or ".", { runs.b.plan })
   room = { need = ra.need + rb.need, free = ra.free, where = ra.where }
-  if room.free and room.free < room.need then
+  room.margin = math.max(math.ceil(room.need * COPY_MARGIN.share), COPY_MARGIN.least)
+  if room.free and room.free < room.need + room.margin then
     io.stderr:write(("compare.lua: not enough free space for the workspace: it copies the two runs' results, %s "
-      .. "(run a %s, run b %s), and %s has %s free; free some space, give --parent DIR on a disk with room, or "
-      .. "--link to read the results where they are, copying nothing\n"):format(ws.bytes_text(room.need),
-      ws.bytes_text(ra.need), ws.bytes_text(rb.need), room.where, ws.bytes_text(room.free)))
+      .. "(run a %s, run b %s), keeping %s more free (the larger of 1 %% of the copies and 64 MB, for the report and "
+      .. "what the filesystem takes beyond the files' sizes), and %s has %s free; free some space, give --parent DIR "
+      .. "on a disk with room, or --link to read the results where they are, copying nothing\n"):format(
+      ws.bytes_text(room.need), ws.bytes_text(ra.need), ws.bytes_text(rb.need), ws.bytes_text(room.margin),
+      room.where, ws.bytes_text(room.free)))
     os.exit(1)
   end
 end

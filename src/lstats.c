@@ -1643,33 +1643,27 @@ static int read_body(int fd, const char *path, const char *what, void *a, size_t
     return rc == 0 && got == bytes && more == 0 ? 0 : -1;
 }
 
-/* c copies of x at o (a run of a dump of runs written back: hundreds a value) */
-static void fill_run(double *o, uint64_t c, double x)
-{
-    uint64_t k = 0;
-    for (; k + 4 <= c; k += 4) {
-        o[k] = x;
-        o[k + 1] = x;
-        o[k + 2] = x;
-        o[k + 3] = x;
+/*
+** c copies of x at o (a run of a dump of runs written back: hundreds a value): fill_run for
+** samples kept as doubles, fill_run_f32 for those kept as floats (Stats.f32). One body for
+** both, so that the two element types can never fill differently.
+*/
+#define DEFINE_FILL_RUN(name, T)                                                                   \
+    static void name(T *o, uint64_t c, T x)                                                        \
+    {                                                                                              \
+        uint64_t k = 0;                                                                            \
+        for (; k + 4 <= c; k += 4) {                                                               \
+            o[k] = x;                                                                              \
+            o[k + 1] = x;                                                                          \
+            o[k + 2] = x;                                                                          \
+            o[k + 3] = x;                                                                          \
+        }                                                                                          \
+        for (; k < c; k++)                                                                         \
+            o[k] = x;                                                                              \
     }
-    for (; k < c; k++)
-        o[k] = x;
-}
-
-/* The same for samples kept as floats (Stats.f32). */
-static void fill_run_f32(float *o, uint64_t c, float x)
-{
-    uint64_t k = 0;
-    for (; k + 4 <= c; k += 4) {
-        o[k] = x;
-        o[k + 1] = x;
-        o[k + 2] = x;
-        o[k + 3] = x;
-    }
-    for (; k < c; k++)
-        o[k] = x;
-}
+DEFINE_FILL_RUN(fill_run, double)
+DEFINE_FILL_RUN(fill_run_f32, float)
+#undef DEFINE_FILL_RUN
 
 /*
 ** Reads the runs of a dump of runs (runs of them from byte off, to byte end) into v, the

@@ -2859,16 +2859,43 @@ end
 -- Lets go of a lock M.lock_namespace took: its ConfigMap deleted only while it still holds
 -- this run's token (never another's, which took it over or made it by hand). Returns
 -- nothing; a failure is said on loud (the lock is then left: the command releases it).
+--
+-- Read, then deleted on the condition that it is still the object read: `kubectl delete
+-- TYPE NAME` sends no precondition (kubectl's own help: the delete does no resource version
+-- check), so a lock deleted and made again by another run, or taken over, between the read
+-- and the delete would go. The DELETE is sent raw instead (`kubectl delete --raw
+-- /api/v1/namespaces/NS/configmaps/NAME -f -`, the only --raw llmd.k8s lets through), its
+-- body DeleteOptions whose preconditions are the uid and resourceVersion read: the API
+-- server refuses (Conflict) once the object is another (a new uid) or written since (a new
+-- resourceVersion). Refused, it is read again: another's now is left alone; gone is done.
 function M.unlock_namespace(lock, loud)
   if not lock or lock.released then return end
   lock.released = true
   local k = lock.k
+  local path = ("/api/v1/namespaces/%s/configmaps/%s"):format(lock.ns, M.NS_LOCK)
   local ok, err = pcall(function()
-    local cm = k:json({ "get", "configmap", M.NS_LOCK }, { check = false })
-    local d = type(cm) == "table" and type(cm.data) == "table" and cm.data or {}
-    if d.token ~= lock.token then return end
-    local r = k:kubectl({ "delete", "configmap", M.NS_LOCK }, { check = false })
-    if not r.ok then error(((r.stderr or ""):gsub("%s+$", "")), 0) end
+    for _ = 1, 3 do
+      local cm = k:json({ "get", "configmap", M.NS_LOCK }, { check = false })
+      local d = type(cm) == "table" and type(cm.data) == "table" and cm.data or {}
+      if d.token ~= lock.token then return end
+      local md = type(cm.metadata) == "table" and cm.metadata or {}
+      local pre = {}
+      if type(md.uid) == "string" and md.uid ~= "" then pre.uid = md.uid end
+      if type(md.resourceVersion) == "string" and md.resourceVersion ~= "" then
+        pre.resourceVersion = md.resourceVersion
+      end
+      -- (read without either: nothing to hold the delete to, so it is not made)
+      if not next(pre) then error("its ConfigMap as read has neither uid nor resourceVersion", 0) end
+      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false,
+        stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", preconditions = pre } })
+      if r.ok then return end
+      local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")
+      -- (gone meanwhile - released by hand -, or this very delete's answer lost and sent again)
+      if said:find("(NotFound)", 1, true) then return end
+      if not said:find("(Conflict)", 1, true) then error(said, 0) end
+      -- (written or made again since the read: read again)
+    end
+    error("it changed at every try (three reads)", 0)
   end)
   if not ok and loud then
     loud:write(("warning: namespace %s: could not release its lock (ConfigMap %s): %s; release it with: %s\n")

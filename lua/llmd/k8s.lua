@@ -603,6 +603,26 @@ end
 -- command from the user's plan: stricter verbs), cwd (where -f paths are), render
 -- (function(dir) -> the manifests `kubectl kustomize dir` gives), seen (function(objects,
 -- source): given every object of the manifests and renders checked).
+-- Whether parsed kubectl arguments p are the one raw call the layer makes itself: `delete
+-- --raw /api/v1/namespaces/NS/configmaps/NAME [-f -]`, ns being NS (a DELETE of one ConfigMap of
+-- this namespace, its body - stdin - DeleteOptions with preconditions: llmd.cluster lets go of
+-- its namespace lock so, which `kubectl delete TYPE NAME` cannot make conditional). Any other
+-- --raw (another path, verb, namespace, a query, more words) points anywhere: refused.
+function M.raw_delete_in(p, ns, opts)
+  if (opts or {}).user or p.words[1] ~= "delete" or #p.words ~= 1 or #p.after > 0 then return false end
+  local path
+  for _, f in ipairs(p.flags) do
+    if f.name == "raw" then
+      if path then return false end
+      path = tostring(f.value)
+    elseif not (f.name == "filename" and f.value == "-") then
+      return false
+    end
+  end
+  local where, name = (path or ""):match("^/api/v1/namespaces/([a-z0-9%-]+)/configmaps/([a-z0-9][a-z0-9.%-]*)$")
+  return where == ns and name ~= nil and #name <= 253
+end
+
 function M.check(tool, args, ns, stdin, opts)
   opts = opts or {}
   local function refuse(why)
@@ -619,7 +639,7 @@ function M.check(tool, args, ns, stdin, opts)
     error(p, 0)
   end
   for _, f in ipairs(p.flags) do
-    if REDIRECT[f.name] then
+    if REDIRECT[f.name] and not (f.name == "raw" and M.raw_delete_in(p, ns, opts)) then
       if f.name == "namespace" then
         refuse(("a namespace flag (%s): llmdlua adds -n %s itself"):format(f.spelling, ns))
       elseif f.name == "all-namespaces" then

@@ -181,8 +181,19 @@ end
 
 -- ConfigMaps and Secrets this call wrote: each gets its resourceVersion in save(), under the
 -- lock, from one counter of the whole cluster (as etcd's revision: every write a new one,
--- never one an object had before, so that a version names one write of one object)
+-- never one an object had before, so that a version names one write of one object), and
+-- one made (not replaced) its uid: random, as the API server's (a v4 UUID), so that one
+-- deleted and made again under its name is told apart from the one before
 local written = {}
+local function new_uid()
+  local f = assert(io.open("/dev/urandom", "rb"))
+  local b = { f:read(16):byte(1, 16) }
+  f:close()
+  b[7] = (b[7] & 0x0f) | 0x40
+  b[9] = (b[9] & 0x3f) | 0x80
+  local h = ("%02x"):rep(16):format(table.unpack(b))
+  return ("%s-%s-%s-%s-%s"):format(h:sub(1, 8), h:sub(9, 12), h:sub(13, 16), h:sub(17, 20), h:sub(21, 32))
+end
 
 -- Writes back what this call changed. guard (optional): function(disk) run under the lock
 -- on the state as it is on disk, before anything is written; a message it returns is this
@@ -202,6 +213,7 @@ local function save(guard)
   for _, d in ipairs(written) do
     disk.counters.resource_version = (disk.counters.resource_version or 1000) + 1
     d.metadata.resourceVersion = tostring(disk.counters.resource_version)
+    d.metadata.uid = d.metadata.uid or new_uid()
   end
   written = {}
   -- only the namespaces this call changed: a call that only looked (a get, a port-forward
@@ -911,12 +923,15 @@ local function created_deployment_text(name, ns, image, replicas, port, fmt)
   for _, l in ipairs { "        resources: {}", "status: {}" } do t[#t + 1] = l end
   return table.concat(t, "\n") .. "\n"
 end
+-- Returns the lines to print, the errors, and (a create's) every document's outcome in
+-- order: { error = text } or { kind, name, error = the AlreadyExists it would be }, for the
+-- check again at the write (create_guard).
 local function apply_docs(s, ns, docs, verb, a, owner)
   local dry = dry_of(a, true)
   local name_only = opt(a, "-o") == "name" or opt(a, "--output") == "name"
   local server_side = has(a, "--server-side") or opt(a, "--server-side") == "true"
   s.applied_docs = s.applied_docs or {}
-  local lines, errs = {}, {}
+  local lines, errs, outcomes = {}, {}, {}
   for _, it in ipairs(docs) do
     local d = it.doc
     local name = tostring((type(d.metadata) == "table" and d.metadata or {}).name)
@@ -925,10 +940,13 @@ local function apply_docs(s, ns, docs, verb, a, owner)
     local there = there_already(s, d.kind, name)
     local enc = json.encode(d)
     local op
+    local exists = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
+      :format(it.src, plural(res_of(d)), name)
     if verb == "create" and there then
-      errs[#errs + 1] = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
-        :format(it.src, plural(res_of(d)), name)
+      errs[#errs + 1] = exists
+      outcomes[#outcomes + 1] = { error = exists }
     else
+      if verb == "create" and not dry then outcomes[#outcomes + 1] = { kind = d.kind, name = name, error = exists } end
       if verb == "create" or not there then op = "created"
       elseif s.applied_docs[key] == enc then op = "unchanged"
       else op = "configured" end
@@ -943,7 +961,28 @@ local function apply_docs(s, ns, docs, verb, a, owner)
       end
     end
   end
-  return lines, errs
+  return lines, errs, outcomes
+end
+
+-- A kubectl create -f's check again at the write (save's guard), outcomes apply_docs's: an
+-- object it makes that another call made since this one read it is the API server's
+-- AlreadyExists, as one there at the read is, and two creates at once of one name give one
+-- AlreadyExists. (Then nothing of the call is stored - the fake cannot take back the
+-- others it made in its copy - and every error is said in order: with one document, as
+-- llmdlua makes them, exactly what kubectl says.)
+local function create_guard(ns, outcomes)
+  return function(disk)
+    local ds, raced, all = disk.ns[ns], false, {}
+    for _, o in ipairs(outcomes) do
+      if not o.kind then
+        all[#all + 1] = o.error
+      elseif ds and there_already(ds, o.kind, o.name) then
+        raced = true
+        all[#all + 1] = o.error
+      end
+    end
+    if raced then return table.concat(all, "\n") end
+  end
 end
 
 -- kubectl create configmap|secret generic|service TYPE NAME ----------------------------
@@ -1438,9 +1477,9 @@ local function kubectl()
           die(('error: the path "%s" does not exist'):format(f))
         end
       end
-      local lines, errs = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
+      local lines, errs, outcomes = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
       if k and not dry_of(a) then s.kustomize[k] = true end
-      save()
+      save(verb == "create" and create_guard(ns, outcomes) or nil)
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end
       return
@@ -1463,7 +1502,12 @@ local function kubectl()
         local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
         deployment(s, a[3], "kubectl", replicas, { labels = labels,
           containers = { { name = "vllm", image = image, restarts = 0 } } })
-        save()
+        -- (checked again at the write: another call may have made it since this one read)
+        save(function(disk)
+          if ((disk.ns[ns] or {}).deployments or {})[a[3]] then
+            return ('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3])
+          end
+        end)
       end
       if fmt == "yaml" or fmt == "json" then
         return io.write(created_deployment_text(a[3], ns, image, math.tointeger(replicas) or replicas,
@@ -1481,7 +1525,7 @@ local function kubectl()
     -- sent in place of the one there, a new resourceVersion given; a resourceVersion in what
     -- is sent is the API server's precondition, checked at the write: not the object's own
     -- then is a Conflict, none there a NotFound, in kubectl's words (the source "STDIN"),
-    -- exit 1. Prints "configmap/NAME replaced".
+    -- exit 1. Prints "configmap/NAME replaced". The object keeps its uid.
     local s = space(ns)
     local docs = {}
     if opt(a, "-f") == "-" then
@@ -1505,8 +1549,57 @@ local function kubectl()
           .. 'configmaps "%s": the object has been modified; please apply your changes to the latest version and '
           .. 'try again'):format(name)
       end
+      -- (the same object, written again: its uid stays)
+      d.metadata.uid = (cur.metadata or {}).uid
     end)
     return print("configmap/" .. name .. " replaced")
+  elseif verb == "delete" and opt(a, "--raw") then
+    -- kubectl delete --raw /api/v1/namespaces/NS/configmaps/NAME [-f -] (llmdlua letting go
+    -- of its namespace lock): a DELETE of that path, the body (stdin) DeleteOptions; its
+    -- preconditions (uid, resourceVersion) are checked by the API server at the write, uid
+    -- first: another's is a Conflict in the storage layer's words, none there a NotFound
+    -- (kubectl: "Error from server (...): " and the server's message, exit 1). kubectl
+    -- prints the server's answer as it came: a Status (one line of JSON). -n plays no part.
+    local raw = opt(a, "--raw")
+    local rns, name = raw:match("^/api/v1/namespaces/([^/]+)/configmaps/([^/?]+)$")
+    local from = opt(a, "-f") or opt(a, "--filename")
+    if not rns or (from and from ~= "-") then
+      die("fake kubectl: unsupported call (delete --raw of one ConfigMap, body from stdin): " .. table.concat(args, " "),
+        2)
+    end
+    local body = {}
+    if from == "-" and (stdin or ""):match("%S") then
+      local ok, d = pcall(json.decode, stdin)
+      if not ok or type(d) ~= "table" then
+        die(("Error from server (BadRequest): the body of the request was in an unknown format - accepted media types "
+          .. "include: application/json, application/yaml, application/vnd.kubernetes.protobuf"))
+      end
+      body = d
+    end
+    local pre = type(body.preconditions) == "table" and body.preconditions or {}
+    local uid
+    -- (on the state as it is at the write, under its lock: nothing else of this call's is written)
+    save(function(disk)
+      local ds = disk.ns[rns]
+      local cur = ds and (ds.configmaps or {})[name]
+      if not cur then return ('Error from server (NotFound): configmaps "%s" not found'):format(name) end
+      local md = type(cur.metadata) == "table" and cur.metadata or {}
+      local function conflict(what, want, have)
+        return ('Error from server (Conflict): Operation cannot be fulfilled on configmaps "%s": StorageError: invalid '
+          .. "object, Code: 4, Key: /registry/configmaps/%s/%s, ResourceVersion: 0, AdditionalErrorMsg: Precondition "
+          .. "failed: %s in precondition: %s, %s in object meta: %s"):format(name, rns, name, what, tostring(want), what,
+          tostring(have or ""))
+      end
+      if pre.uid ~= nil and tostring(pre.uid) ~= tostring(md.uid or "") then return conflict("UID", pre.uid, md.uid) end
+      if pre.resourceVersion ~= nil and tostring(pre.resourceVersion) ~= tostring(md.resourceVersion or "") then
+        return conflict("ResourceVersion", pre.resourceVersion, md.resourceVersion)
+      end
+      uid = md.uid
+      ds.configmaps[name] = nil
+      if ds.other then ds.other["ConfigMap/" .. name] = nil end
+    end)
+    return print(('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":%s,'
+      .. '"kind":"configmaps","uid":%s}}'):format(json.encode(name), json.encode(uid or "")))
   elseif verb == "delete" then
     local s = space(ns)
     local k = opt(a, "-k")

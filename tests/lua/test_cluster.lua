@@ -223,9 +223,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
-    -- the namespace let go: its lock deleted, once read to be still this run's (its token)
+    -- the namespace let go: its lock deleted, once read to be still this run's (its token),
+    -- on the condition that it is still the object read (a raw DELETE, its preconditions on stdin)
     "kubectl -n bench get configmap llmdlua-lock -o json",
-    "kubectl -n bench delete configmap llmdlua-lock",
+    "kubectl -n bench delete --raw /api/v1/namespaces/bench/configmaps/llmdlua-lock -f -",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -527,7 +528,7 @@ local function changing(s, w)
       or c:find("^helm template ") or c:find("^helmfile %-n %S+ template")
       or c:find("config current%-context") or c:find("config view %-%-minify")
       -- (the namespace's lock, taken first and let go at the end: no part of any deploy)
-      or c:find("configmap llmdlua%-lock", 1, false)) then out[#out + 1] = c end
+      or c:find("configmaps?[ /]llmdlua%-lock")) then out[#out + 1] = c end
   end
   return out
 end
@@ -849,6 +850,57 @@ t.test("the fake cluster takes over a lock its holder left when killed, and wait
   local st = json.decode(t.read(s.cluster .. "/state.json"))
   for i = 1, 6 do t.ok(st.ns["race" .. i], "race" .. i .. " saved") end
   t.ok(not lfs.attributes(s.cluster .. "/.lock") and not lfs.attributes(s.cluster .. "/.lock.takeover"), "all let go")
+end)
+
+t.test("the fake kubectl's create of a name two calls make at once: one is made, the other AlreadyExists", function()
+  -- as the API server checks at the write: both calls read the state before either writes
+  -- (the fake's state lock held by this test until both have logged their call, so both
+  -- found the name free), then write one after the other. The texts are kubectl's for one
+  -- there already (cmd/create: "failed to create deployment: " and the server's
+  -- `deployments.apps "x" already exists`; create -f: `Error from server (AlreadyExists):
+  -- error when creating "STDIN": ...`), exit 1.
+  local s = setup()
+  local me = t.read("/proc/self/stat"):match("^(%d+)")
+  local function race(ns, argv, stdin)
+    proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
+    t.write(s.cluster .. "/.lock/pid", me .. "\n")
+    local calls0 = #t.jsonl(s.cluster .. "/calls.log")
+    local ps = {}
+    for i = 1, 2 do
+      local e = {}
+      for k, v in pairs(s.env) do e[k] = v end
+      local full = { FAKEBIN .. "/kubectl", "-n", ns }
+      for _, x in ipairs(argv) do full[#full + 1] = x end
+      ps[i] = proc.spawn(full, { env = e, stdin = stdin, stdout = { file = ("%s/%s%d.out"):format(s.dir, ns, i) },
+        stderr = { file = ("%s/%s%d.err"):format(s.dir, ns, i) } })
+    end
+    -- (both have read the state: each logs its call after reading it)
+    for _ = 1, 3000 do
+      if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + 2 then break end
+      proc.run { "sleep", "0.01" }
+    end
+    t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + 2, "both calls started")
+    os.remove(s.cluster .. "/.lock/pid")
+    lfs.rmdir(s.cluster .. "/.lock")
+    local out = {}
+    for i = 1, 2 do
+      local r = ps[i]:wait()
+      out[i] = { r.code, t.read(("%s/%s%d.out"):format(s.dir, ns, i)), t.read(("%s/%s%d.err"):format(s.dir, ns, i)) }
+    end
+    table.sort(out, function(x, y) return x[1] < y[1] end)
+    return out
+  end
+  t.write(s.dir .. "/empty", "")
+  t.eq(race("dep", { "create", "deployment", "x", "--image=reg.example/img:1" }, { file = s.dir .. "/empty" }), {
+    { 0, "deployment.apps/x created\n", "" },
+    { 1, "", 'error: failed to create deployment: deployments.apps "x" already exists\n' } })
+  t.write(s.dir .. "/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: y\nspec:\n  ports:\n  - port: 80\n")
+  t.eq(race("svc", { "create", "-f", "-" }, { file = s.dir .. "/svc.yaml" }), {
+    { 0, "service/y created\n", "" },
+    { 1, "", 'Error from server (AlreadyExists): error when creating "STDIN": services "y" already exists\n' } })
+  local st = json.decode(t.read(s.cluster .. "/state.json"))
+  t.ok(st.ns.dep.deployments.x, "the deployment there")
+  t.ok(st.ns.svc.services.y, "the service there")
 end)
 
 t.test("baseline: no endpoints is an error that lists the pods' labels", function()
@@ -1583,6 +1635,41 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
   local log = t.read(d .. "/commands.log")
   t.ok(log:find("| exit 1 | ", 1, true) and log:find("etcdserver: request timed out", 1, true), log)
   t.ok(log:find("| attempt 3", 1, true), log)
+end)
+
+t.test("k8s guard: --raw only as a DELETE of one ConfigMap of this namespace, by llmdlua itself", function()
+  -- (llmd.cluster lets go of its namespace lock so: a raw DELETE whose body holds the
+  -- preconditions; any other raw path would reach anything the kubeconfig's user can)
+  local d = t.tmpdir()
+  local ran = d .. "/ran"
+  local show = d .. "/tool.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "bench", bins = { kubectl = show }, backoff = 0 }
+  local body = '{"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"resourceVersion":"7"}}'
+  local mine = "/api/v1/namespaces/bench/configmaps/llmdlua-lock"
+  for _, c in ipairs {
+    { { "delete", "--raw", "/api/v1/namespaces/kube-system/configmaps/llmdlua-lock", "-f", "-" } },
+    { { "delete", "--raw", "/api/v1/namespaces/bench/secrets/llmdlua-lock", "-f", "-" } },
+    { { "delete", "--raw", "/api/v1/namespaces/bench", "-f", "-" } },
+    { { "delete", "--raw", "/api/v1/nodes/node-1" } },
+    { { "delete", "--raw", mine .. "?dryRun=All", "-f", "-" } },
+    { { "delete", "--raw", "/apis/apps/v1/namespaces/bench/deployments/x" } },
+    { { "create", "--raw", "/api/v1/namespaces/bench/configmaps", "-f", "-" } },
+    { { "replace", "--raw", mine, "-f", "-" } },
+    { { "delete", "--raw", mine, "configmap", "other" } },
+    { { "delete", "--raw", mine, "-f", "body.json" } },
+    { { "delete", "--raw", mine, "--raw", "/api/v1/nodes/node-1" } },
+    { { "delete", "--raw", mine, "-f", "-" }, { user = true } }, -- (a plan's command: never)
+  } do
+    local o = c[2] or {}
+    o.stdin = body
+    t.raises("would act elsewhere than namespace bench", k.kubectl, k, c[1], o)
+  end
+  t.eq(lfs.attributes(ran), nil, "no refused command ran")
+  k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body })
+  k:kubectl({ "delete", "--raw=" .. mine }, {})
+  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw=" .. mine .. "\n")
 end)
 
 t.test("k8s guard: every bypass found is refused before anything runs", function()
@@ -2974,7 +3061,7 @@ t.test("a custom deploy's kubectl apply whose output does not say: left, named, 
       .. "not known to be this run's: teardown leaves them; if they are this run's, remove them with: kubectl -n "
       .. "bench delete configmap new-cm; kubectl -n bench delete secret tok\n"):format(shown), 1, true), r.stdout)
     -- (but the namespace's lock, llmdlua-lock, which the run lets go at the end)
-    local lines = table.concat(call_lines(s, workspace(s)), "\n"):gsub("[^\n]*configmap llmdlua%-lock[^\n]*", "")
+    local lines = table.concat(call_lines(s, workspace(s)), "\n"):gsub("[^\n]*configmaps?[ /]llmdlua%-lock[^\n]*", "")
     t.ok(not lines:find("delete configmap", 1, true) and not lines:find("delete secret", 1, true), lines)
     t.ok(r.stdout:find(("left (not this run's, or not known to be): configmap/new-cm (%s: its output does not say "
       .. "whether it created them; if it is this run's: kubectl -n bench delete configmap new-cm); secret/tok")

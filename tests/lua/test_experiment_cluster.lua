@@ -220,7 +220,7 @@ t.test("--stop-on-error: after a failed standup no further setup treatment start
   local deploys = 0
   -- (but each of the plan's namespaces' lock, held while the experiment runs: taken first, let go at the end)
   for _, c in ipairs(calls(s)) do
-    if not table.concat(c.args, " "):find("configmap llmdlua-lock", 1, true) then
+    if not table.concat(c.args, " "):find("configmaps?[ /]llmdlua%-lock") then
       t.eq(ns_of(c), "exp-a", c.tool .. " " .. table.concat(c.args, " "))
     end
     if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
@@ -559,8 +559,8 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
     if i > before then
       -- (kubectl config reads which cluster this is, from the kubeconfig: in no namespace;
       -- llmdlua-lock: each of the plan's namespaces held while the experiment runs)
-      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not table.concat(c.args, " "):find("configmap llmdlua-lock",
-        1, true) then
+      local lock = table.concat(c.args, " "):find("configmaps?[ /]llmdlua%-lock")
+      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not lock then
         t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " "))
       end
       if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
@@ -806,8 +806,8 @@ t.test("nu35-1: --resume re-runs a failed_run setup treatment's failed run treat
     if i > before then
       -- (config: the kubeconfig, in no namespace; llmdlua-lock: each of the plan's namespaces
       -- held while the experiment runs, llmd.cluster.lock_namespace)
-      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not table.concat(c.args, " "):find("configmap llmdlua-lock",
-        1, true) then
+      local lock = table.concat(c.args, " "):find("configmaps?[ /]llmdlua%-lock")
+      if c.tool ~= "run_only.sh" and c.args[3] ~= "config" and not lock then
         t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " "))
       end
       if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
@@ -838,7 +838,7 @@ t.test("nu35-1: --resume re-runs a failed_run setup treatment's failed run treat
     -- (but which cluster this is: kubectl config reads, checked against the workspace's; and
     -- the namespaces' locks, taken and let go again)
     local line = c.tool .. " " .. table.concat(c.args, " ")
-    if i > before and c.args[3] ~= "config" and not line:find("configmap llmdlua-lock", 1, true) then
+    if i > before and c.args[3] ~= "config" and not line:find("configmaps?[ /]llmdlua%-lock") then
       again[#again + 1] = line
     end
   end

@@ -215,7 +215,7 @@ t.test("a namespace lock that another run holds by the end is never deleted by t
   local tail = {}
   for i = n + 1, #calls do tail[#tail + 1] = calls[i] end
   t.eq(count(tail, "^kubectl %-n llm%-d%-try get configmap llmdlua%-lock %-o json$"), 1, "read at the end")
-  t.eq(count(tail, "delete configmap"), 0, table.concat(tail, "\n"))
+  t.eq(count(tail, " delete .*configmaps?[ /]llmdlua%-lock"), 0, table.concat(tail, "\n"))
 end)
 
 -- a lock left on this host by a process that is gone (a pid above the kernel's pid_max,
@@ -296,4 +296,108 @@ t.test("two take-overs of one dead holder's namespace lock at the same instant: 
     .. "this host (compare.lua --plan, workspace /gone/ws), which is no longer running: taken over\n" })
   -- never deleted by either: the cluster saw no delete of it
   t.eq(count(call_lines(s), "delete configmap"), 0, table.concat(call_lines(s), "\n"))
+end)
+
+t.test("the fake kubectl's delete --raw of a ConfigMap: its preconditions checked at the write, uid first", function()
+  -- (what letting go of the lock relies on, as the API server and kubectl do it: a DELETE's
+  -- body is DeleteOptions; a precondition not met is the storage layer's Conflict, which
+  -- kubectl prints as "Error from server (Conflict): " and the server's message - written
+  -- from the apiserver's Preconditions.Check and its Conflict wrapping, as kubernetes issue
+  -- 124347 quotes it -, exit 1; none there is the NotFound of a delete by name. Success
+  -- prints the server's Status as it came.)
+  local s = t.try_setup()
+  dead_holder(s, "llm-d-try")
+  local md = lock_cm(s, "llm-d-try").metadata
+  t.ok(md.uid and md.uid:match("^%x+%-%x+%-4%x+%-[89ab]%x+%-%x+$"), "a v4 uid: " .. tostring(md.uid))
+  local function del(pre)
+    return proc.run({ FAKEBIN .. "/kubectl", "-n", "llm-d-try", "delete", "--raw",
+      "/api/v1/namespaces/llm-d-try/configmaps/llmdlua-lock", "-f", "-" }, { env = env_of(s),
+      stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", preconditions = pre } })
+  end
+  local conflict = 'Error from server (Conflict): Operation cannot be fulfilled on configmaps "llmdlua-lock": '
+    .. "StorageError: invalid object, Code: 4, Key: /registry/configmaps/llm-d-try/llmdlua-lock, ResourceVersion: 0, "
+    .. "AdditionalErrorMsg: Precondition failed: "
+  local r = del { uid = "00000000-0000-4000-8000-000000000000", resourceVersion = "1" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", conflict .. "UID in precondition: 00000000-0000-4000-8000-000000000000, "
+    .. "UID in object meta: " .. md.uid .. "\n" })
+  r = del { uid = md.uid, resourceVersion = "1" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", conflict .. "ResourceVersion in precondition: 1, ResourceVersion in "
+    .. "object meta: " .. md.resourceVersion .. "\n" })
+  t.ok(lock_cm(s, "llm-d-try"), "still there")
+  r = del { uid = md.uid, resourceVersion = md.resourceVersion }
+  t.eq({ r.code, r.stdout, r.stderr }, { 0, '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success",'
+    .. '"details":{"name":"llmdlua-lock","kind":"configmaps","uid":"' .. md.uid .. '"}}\n', "" })
+  t.eq(lock_cm(s, "llm-d-try"), nil, "deleted")
+  r = del { uid = md.uid }
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", 'Error from server (NotFound): configmaps "llmdlua-lock" not found\n' })
+  -- made again under its name: another uid; a replace keeps the uid and gives a new version
+  dead_holder(s, "llm-d-try")
+  local md2 = lock_cm(s, "llm-d-try").metadata
+  t.ok(md2.uid ~= md.uid, "a new object, a new uid")
+  local rr = proc.run({ FAKEBIN .. "/kubectl", "-n", "llm-d-try", "replace", "-f", "-" }, { env = env_of(s),
+    stdin = json.encode { apiVersion = "v1", kind = "ConfigMap", metadata = { name = "llmdlua-lock",
+      resourceVersion = md2.resourceVersion }, data = { token = "new" } } })
+  t.eq(rr.code, 0, rr.stderr)
+  local md3 = lock_cm(s, "llm-d-try").metadata
+  t.eq(md3.uid, md2.uid, "replaced: the same object")
+  t.ok(md3.resourceVersion ~= md2.resourceVersion, "a new version")
+end)
+
+t.test("letting go of a namespace lock another run made again or took over since its read: the other's kept", function()
+  -- two racing holders: between this run's read of its own lock (its token there) and its
+  -- delete, the lock is (1) released by hand and made again by another run - another uid -,
+  -- or (2) replaced by another's take-over - the same uid, another resourceVersion. The
+  -- delete must not remove the other's lock (kubectl delete TYPE NAME, checking nothing,
+  -- did); with no race (3) it is deleted. What stays is read from the fake's state.
+  local cluster = require "llmd.cluster"
+  local k8s = require "llmd.k8s"
+  local said = {}
+  local loud = { write = function(self, x) said[#said + 1] = x; return self end }
+  for _, case in ipairs { "made again", "taken over", "no race" } do
+    local s = t.try_setup()
+    local function client()
+      return k8s.new { namespace = "llm-d-try", bins = { kubectl = FAKEBIN .. "/kubectl" }, env = s.env, backoff = 0.01 }
+    end
+    local first, second = client(), client()
+    local lock1 = cluster.lock_namespace(first, "/ws/first", "compare.lua --plan", loud)
+    local mine = lock_cm(s, "llm-d-try")
+    t.eq(mine.data.token, lock1.token, case)
+    local theirs
+    local read = first.json
+    first.json = function(self, a, o)
+      local v, r = read(self, a, o)
+      if a[1] == "get" and a[3] == "llmdlua-lock" and not theirs and case ~= "no race" then
+        if case == "made again" then
+          t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+          theirs = cluster.lock_namespace(second, "/ws/second", "experiment.lua", loud)
+        else
+          -- (as a take-over writes: the version read, another holder's data)
+          local rr = proc.run({ FAKEBIN .. "/kubectl", "-n", "llm-d-try", "replace", "-f", "-" }, { env = env_of(s),
+            stdin = json.encode { apiVersion = "v1", kind = "ConfigMap", metadata = { name = "llmdlua-lock",
+              resourceVersion = mine.metadata.resourceVersion }, data = { host = "other-host", pid = "7",
+              token = "theirs" } } })
+          t.eq(rr.code, 0, rr.stderr)
+          theirs = { token = "theirs" }
+        end
+      end
+      return v, r
+    end
+    local n = #call_lines(s)
+    cluster.unlock_namespace(lock1, loud)
+    local now = lock_cm(s, "llm-d-try")
+    local tail = {}
+    local calls = call_lines(s)
+    for i = n + 1, #calls do tail[#tail + 1] = calls[i] end
+    if case == "no race" then
+      t.eq(now, nil, "ours deleted")
+      t.eq(count(tail, "^kubectl %-n llm%-d%-try delete %-%-raw /api/v1/namespaces/llm%-d%-try/configmaps/llmdlua%-lock "
+        .. "%-f %-$"), 1, table.concat(tail, "\n"))
+    else
+      t.ok(now and now.data.token == theirs.token, case .. ": the other's lock kept: " .. json.encode(now))
+      -- (tried once, refused, read again and left: another's now)
+      t.eq(count(tail, "delete %-%-raw"), 1, table.concat(tail, "\n"))
+      t.eq(count(tail, "^kubectl %-n llm%-d%-try get configmap llmdlua%-lock %-o json$"), 2, table.concat(tail, "\n"))
+    end
+    t.eq(said, {}, case)
+  end
 end)

@@ -47,7 +47,9 @@
 # env: BENCH_DIR (inputs, default /tmp/llmdlua-bench), BENCH_OUT (what the run writes,
 #      default a fresh mktemp -d), BENCH_MB, BENCH_RUNS (default 3: best of),
 #      BENCH_ONLY (items to run, default all: the shapes above and compare),
-#      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, or inference_perf)
+#      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, inference_perf, or
+#      many: 6,000 short requests a run per MB, 300,000 from BENCH_MB=50, where compare.lua's
+#      per-request statistics, not the bytes, are the work)
 set -eu
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,8 +94,8 @@ if [ -n "$shapes" ]; then
 fi
 cshape=${BENCH_COMPARE:-ip_tokens}
 case " $only " in *" compare "*)
-    case $cshape in ip_tokens | inference_perf) ;; *)
-        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens or inference_perf)" >&2
+    case $cshape in ip_tokens | inference_perf | many) ;; *)
+        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens, inference_perf or many)" >&2
         exit 2
         ;;
     esac
@@ -225,7 +227,11 @@ case " $only " in *" compare "*)
         done
     done
     size=$(find -L "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-    printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
+    # each run's requests, as gen.py counted them (its .done; the first word)
+    reqs=$(for side in a b; do read -r n _ <"$dir/compare-$cshape/$side/.done" && echo "${n:-null}" || echo null; done |
+        paste -sd, -)
+    printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s,"requests":[%s]}\n' "$cshape" "$size" "$runs" \
+        "$reqs" >>"$results"
     "$floorbin" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
     # bytes under the workspace's results (what was copied), as JSON (after the clocked
     # command: not in its time)

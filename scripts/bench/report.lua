@@ -348,7 +348,7 @@ if #par_items > 0 then
     print(("%-15s %8s | %s %s %s %s | %-22s %s"):format("  by CPU", "", col(10, ".0f", cpu_rate(r.mb, t, "llmdlua")),
       col(10, ".0f", cpu_rate(r.mb, t, "threads")), col(8, ".2f", cpu_ratio(t, "llmdlua", t, "threads")),
       col(8, ".1f", r.cbest and cpu_ratio(t, r.cbest, t, "threads"), r.cwhy), "", wc))
-    busy_line(t, { "llmdlua" })
+    busy_line(t, r.parts == 1 and { "llmdlua", "threads" } or { "llmdlua" }) -- (in 1 part: one thread)
   end
   print("(by CPU: the threads' MB/s is the bytes over the CPU seconds of all threads together, so its x serial is"
     .. " the CPU\n the serial run spends over the threads' total: 1.00 = the parts add no work; it is not a speed-up)")
@@ -508,9 +508,14 @@ if c then
       if cpu then t.cpu[tool], t.cpu_why[tool] = cpu, nil end
     end
   end
-  print(("\ncompare.lua of two inference-perf runs of 7 stages (per-request files of the %s shape, %.1f MB"
+  -- the requests of each run, when bench.sh says (gen.py's .done)
+  local reqs = ""
+  if type(c.requests) == "table" and type(c.requests[1]) == "number" and type(c.requests[2]) == "number" then
+    reqs = (", %d and %d requests"):format(c.requests[1], c.requests[2])
+  end
+  print(("\ncompare.lua of two inference-perf runs of 7 stages (per-request files of the %s shape%s, %.1f MB"
     .. " together), best of %d;\nby CPU: the least CPU seconds of the runs (user + sys, children included, by %s):")
-    :format(c.shape, mb, c.runs, CLOCK))
+    :format(c.shape, reqs, mb, c.runs, CLOCK))
   print(("%-42s %8s %8s %12s | %10s %8s %12s"):format("", "seconds", "MB/s", "x cp -r", "CPU s", "MB/s",
     "x cp -r"))
   for _, row in ipairs { { "floor", "read() of both runs' files" }, { "cp", "cp -r of both folders (the floor)" },

@@ -294,6 +294,49 @@ t.test("bench report: compare.lua against cp -r by CPU too", function()
   t.ok(r.stdout:find("compare.lua's own copy %(copied %- %-%-link%)%s+0.30%s+0.30 |%s+0.300%s+0.60\n"), r.stdout)
   t.ok(r.stdout:find("compare%s+compare.lua within 2x of cp %-r%s+met%s+1.50x cp %-r's time%s+NOT met%s+2.40x cp"
     .. " %-r's CPU"), r.stdout)
+  -- the requests of each run, when bench.sh gives them (the many shape's point)
+  L[1].shape, L[1].requests = "many", { 1200, 1201 }
+  r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("(per-request files of the many shape, 1200 and 1201 requests, 1.0 MB together)", 1, true),
+    r.stdout)
+end)
+
+t.test("bench gen.py --compare many: short requests, 6,000 a run per MB, remade only for another count", function()
+  local d = t.tmpdir()
+  local function gen(mb)
+    local r = proc.run({ "/usr/bin/python3", ROOT .. "/scripts/bench/gen.py", d, mb, "--compare", "many",
+      d .. "/compare-many" }, { timeout = 300 })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+  end
+  gen("0.2")
+  local lfs = require "lfs"
+  for _, side in ipairs { "a", "b" } do
+    local run = d .. "/compare-many/" .. side
+    -- by hand: 0.2 MB x 6,000 = 1,200 requests, made and asked for
+    t.eq(t.read(run .. "/.done"), "1200 1200\n")
+    local recs = json.decode(t.read(run .. "/per_request_lifecycle_metrics.json"))
+    t.eq(#recs, 1200)
+    local n = 0
+    for _, rec in ipairs(recs) do
+      local k = rec.info.response_metrics.output_tokens
+      t.ok(k >= 1 and k <= 16 and #rec.info.response_metrics.output_token_times == k, k)
+    end
+    -- the stage files count every request once, the summary all of them
+    for k = 0, 6 do
+      n = n + json.decode(t.read(("%s/stage_%d_lifecycle_metrics.json"):format(run, k))).load_summary.count
+    end
+    t.eq(n, 1200)
+    t.eq(json.decode(t.read(run .. "/summary_lifecycle_metrics.json")).successes.count, 1200)
+  end
+  -- kept for the same count; made again for another (0.3 MB: 1,800)
+  local at = lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "modification")
+  local ino = lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "ino")
+  gen("0.2")
+  t.eq(lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "ino"), ino)
+  t.eq(lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "modification"), at)
+  gen("0.3")
+  t.eq(t.read(d .. "/compare-many/a/.done"), "1800 1800\n")
 end)
 
 -- readfloor --cpu, bench.sh's clock: the command's exit status, its wall-clock and CPU

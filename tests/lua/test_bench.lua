@@ -277,6 +277,14 @@ t.test("bench report: a CSV in parts at once by CPU is the threads' total CPU", 
     .. " %(threads' total CPU%)"), o)
   t.ok(o:find("csv_floats %(2 threads, as written%)%s+>= 10x the best other tool%s+met%s+16.0x pandas%s+NOT met"
     .. "%s+7.6x pandas"), o)
+  -- two threads' run is not checked for busy (wall under CPU is their point); a file read
+  -- in one part is one thread, and is: 0.08 s wall for 0.04 s CPU = 2.0x
+  t.ok(not o:find("busy: [^\n]*threads"), o)
+  L[#L - 1].out = summary(0.75, { kept = 1000, rss_kb = 24576, parts = 1 })
+  L[#L - 1].cpu = 0.04
+  r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("busy: wall over 1.5x CPU in the run shown: threads 2.0x\n", 1, true), r.stdout)
 end)
 
 t.test("bench report: compare.lua against cp -r by CPU too", function()

@@ -19,10 +19,14 @@
 # stays against read()'s; the report shows how much of the gap that memory is.
 # llmdlua runs single-threaded (LLMDLUA_THREADS=1); the CSV shapes also in parts at once,
 # one thread per online CPU (pandas.read_csv's default C engine is single-threaded).
-# Timings are wall-clock in this one run, so compare the ratios, not the numbers; each is
-# the best of BENCH_RUNS runs, interleaved, since the machine is shared (an other tool
-# more than 2x slower than the fastest in the first round runs once). report.lua checks
-# that every tool gives the same numbers (exit 1 if not) and says which goal is met.
+# Each run is timed by wall clock and by CPU (user + sys, children included, from the
+# reaped process's rusage); each wall-clock figure is the best of BENCH_RUNS runs,
+# interleaved, each CPU figure the least CPU of them (an other tool more than 2x slower
+# than the fastest in the first round runs once). On a shared machine the wall clock
+# measures the neighbours too (a run that waited), the CPU seconds less so: report.lua
+# prints both, says which goal is met by which, and marks a single-threaded run whose
+# wall time was over 1.5x its CPU (the machine was busy). It checks that every tool gives
+# the same numbers (exit 1 if not).
 #
 # The page cache is set, not left to chance: how a file came into it changes what it
 # costs to map (see bench/readfloor.c). Every tool reads each file as read back from
@@ -43,7 +47,9 @@
 # env: BENCH_DIR (inputs, default /tmp/llmdlua-bench), BENCH_OUT (what the run writes,
 #      default a fresh mktemp -d), BENCH_MB, BENCH_RUNS (default 3: best of),
 #      BENCH_ONLY (items to run, default all: the shapes above and compare),
-#      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, or inference_perf)
+#      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, inference_perf, or
+#      many: 6,000 short requests a run per MB, 300,000 from BENCH_MB=50, where compare.lua's
+#      per-request statistics, not the bytes, are the work)
 set -eu
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -88,8 +94,8 @@ if [ -n "$shapes" ]; then
 fi
 cshape=${BENCH_COMPARE:-ip_tokens}
 case " $only " in *" compare "*)
-    case $cshape in ip_tokens | inference_perf) ;; *)
-        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens or inference_perf)" >&2
+    case $cshape in ip_tokens | inference_perf | many) ;; *)
+        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens, inference_perf or many)" >&2
         exit 2
         ;;
     esac
@@ -100,44 +106,43 @@ esac
 floorbin="$outdir/readfloor"
 cc -O2 -o "$floorbin" "$here/bench/readfloor.c"
 
-now() { date +%s.%N; }
-# seconds since $1
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
 results="$outdir/results.jsonl"
 : >"$results"
-# timed ITEM PHASE TOOL COMMAND...: runs the command once, timed; its output (one JSON
-# value) goes into results.jsonl with the time and its CPU seconds (user + sys, children
-# included, in the shell's clock ticks: `times` before and after, in this shell, as a
-# fork would not see them); $secs is the time. The CPU seconds tell a slow run that
-# worked more from one that waited (the machine is shared)
-cpu0="$outdir/times0" cpu1="$outdir/times1"
+# Every timed command runs under `readfloor --cpu $clk` (clocked): it writes there the
+# command's wall-clock seconds (fork to reap, no shell in them) and its CPU seconds, user
+# + sys, children included, from wait4()'s rusage (to the microsecond; the shell's
+# `times` counted 10 ms ticks, as long as a small run). The CPU seconds tell a slow run
+# that worked more from one that waited (the machine is shared).
+clk="$outdir/clock"
+clocked() { "$floorbin" --cpu "$clk" "$@"; }
+# timed ITEM PHASE TOOL COMMAND...: runs the command once (a clocked one, or a function
+# that runs one clocked command); its output (one JSON value) goes into results.jsonl with
+# the wall-clock and CPU seconds; $secs is the wall-clock time
 timed() {
     item=$1 phase=$2 tool=$3
     shift 3
-    times >"$cpu0"
-    t=$(now)
+    rm -f "$clk"
     if ! out=$("$@"); then
         echo "bench: $tool failed on $item ($phase): $*" >&2
         exit 1
     fi
-    secs=$(since "$t")
-    times >"$cpu1"
-    # the children's line ("0m1.250000s 0m0.080000s"), after less before
-    cpusecs=$(awk 'FNR == 2 { s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
-        if (NR == FNR) b = s; else e = s } END { printf "%.2f", e - b }' "$cpu0" "$cpu1")
-    printf '{"item":"%s","phase":"%s","tool":"%s","secs":%s,"cpu":%s,"out":%s}\n' \
-        "$item" "$phase" "$tool" "$secs" "$cpusecs" "$out" >>"$results"
+    if ! read -r secs cpusecs user sys <"$clk"; then
+        echo "bench: $tool on $item ($phase): no clock figures from readfloor --cpu in $clk" >&2
+        exit 1
+    fi
+    printf '{"item":"%s","phase":"%s","tool":"%s","secs":%s,"cpu":%s,"user":%s,"sys":%s,"clock":"rusage","out":%s}\n' \
+        "$item" "$phase" "$tool" "$secs" "$cpusecs" "$user" "$sys" "$out" >>"$results"
 }
 # llmdlua in one thread; and (CSV shapes) in parts at once, one thread per online CPU
 # (or LLMDLUA_THREADS if set): both are shown
-scan() { LLMDLUA_THREADS=1 "$BIN" "$here/bench/scan.lua" "$@"; }
-scanpar() { "$BIN" "$here/bench/scan.lua" "$@"; }
-ref() { $py "$here/bench/ref.py" "$@"; }
+scan() { LLMDLUA_THREADS=1 clocked "$BIN" "$here/bench/scan.lua" "$@"; }
+scanpar() { clocked "$BIN" "$here/bench/scan.lua" "$@"; }
+ref() { clocked $py "$here/bench/ref.py" "$@"; }
 
 copy='' cmp="$outdir/compare-none" half="$outdir/raw-half"
 # the "as written" copy, the half scrape folder, compare's runs and output and readfloor,
 # even when a run fails (results.jsonl stays)
-trap 'rm -rf "$copy" "$half" "$cmp" "$floorbin" "$cpu0" "$cpu1"' EXIT
+trap 'rm -rf "$copy" "$half" "$cmp" "$floorbin" "$clk"' EXIT
 for shape in $only; do
     [ "$shape" = compare ] && continue
     par=''
@@ -153,10 +158,10 @@ for shape in $only; do
     esac
     echo "  $shape: floor, llmdlua, floor + samples, ${par:+llmdlua (threads), }llmdlua (sketch), $refs; best of $runs..."
     if [ -d "$file" ]; then # a folder of files: read them all
-        floor() { "$floorbin" "$@" "$file"/*_metrics.log; }
+        floor() { clocked "$floorbin" "$@" "$file"/*_metrics.log; }
         size=$(find -L "$file" -name '*_metrics.log' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     else
-        floor() { "$floorbin" "$@" "$file"; }
+        floor() { clocked "$floorbin" "$@" "$file"; }
         size=$(stat -L -c %s "$file")
     fi
     printf '{"item":"%s","bytes":%s,"runs":%s}\n' "$shape" "$size" "$runs" >>"$results"
@@ -199,9 +204,9 @@ for shape in $only; do
         "$floorbin" --rewrite "$file" "$copy"
         i=0
         while [ $i -lt "$runs" ]; do
-            timed "$shape" written floor "$floorbin" "$copy"
+            timed "$shape" written floor clocked "$floorbin" "$copy"
             timed "$shape" written llmdlua scan "$shape" "$copy"
-            if [ "${kept:-0}" -gt 0 ]; then timed "$shape" written touch "$floorbin" --touch "$kept" "$copy"; fi
+            if [ "${kept:-0}" -gt 0 ]; then timed "$shape" written touch clocked "$floorbin" --touch "$kept" "$copy"; fi
             if [ -n "$par" ]; then timed "$shape" written threads scanpar "$shape" "$copy"; fi
             i=$((i + 1))
         done
@@ -222,22 +227,25 @@ case " $only " in *" compare "*)
         done
     done
     size=$(find -L "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-    printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
+    # each run's requests, as gen.py counted them (its .done; the first word)
+    reqs=$(for side in a b; do read -r n _ <"$dir/compare-$cshape/$side/.done" && echo "${n:-null}" || echo null; done |
+        paste -sd, -)
+    printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s,"requests":[%s]}\n' "$cshape" "$size" "$runs" \
+        "$reqs" >>"$results"
     "$floorbin" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
-    # bytes under the workspace's results (what was copied) and the CPU seconds (user +
-    # sys, children included) of the command timed, as JSON
-    copied() { printf '{"bytes":%s,"cpu":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |
-        awk '{ s += $1 } END { print s + 0 }')" "$(awk '{ print $1 + $2 }' "$cmp/cpu")"; }
+    # bytes under the workspace's results (what was copied), as JSON (after the clocked
+    # command: not in its time)
+    copied() { printf '{"bytes":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |
+        awk '{ s += $1 } END { print s + 0 }')"; }
     fresh() { rm -rf "$cmp/ws" && sync && mkdir "$cmp/ws"; } # no writeback left from the last one
-    cpu() { /usr/bin/time -f '%U %S' -o "$cmp/cpu" "$@"; }
     cpr() {
         # shellcheck disable=SC2016 # the inner shell expands them, from its arguments
-        cpu sh -c 'cp -r "$1/a" "$1/ws/run-a/results" && cp -r "$1/b" "$1/ws/run-b/results"' sh "$cmp" && copied
+        clocked sh -c 'cp -r "$1/a" "$1/ws/run-a/results" && cp -r "$1/b" "$1/ws/run-b/results"' sh "$cmp" && copied
     }
-    compare() { cpu "$BIN" compare.lua --a "$cmp/a" --b "$cmp/b" --parent "$cmp/ws" --quiet "$@" >/dev/null && copied; }
+    compare() { clocked "$BIN" compare.lua --a "$cmp/a" --b "$cmp/b" --parent "$cmp/ws" --quiet "$@" >/dev/null && copied; }
     i=0
     while [ $i -lt "$runs" ]; do
-        timed compare read floor "$floorbin" "$cmp"/a/* "$cmp"/b/*
+        timed compare read floor clocked "$floorbin" "$cmp"/a/* "$cmp"/b/*
         fresh && mkdir "$cmp/ws/run-a" "$cmp/ws/run-b"
         timed compare read cp cpr
         fresh

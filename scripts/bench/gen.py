@@ -15,8 +15,11 @@ shortest repr that round-trips, up to 17 significant digits). Deterministic (see
 
 usage: gen.py DIR MB --compare SHAPE FOLDER   writes only the two runs of the compare.lua
        item, FOLDER/a and FOLDER/b: whole inference-perf runs as llm-d's profiles leave them
-       (per-request file of SHAPE, ip_tokens or inference_perf, 7 stage files on a rate
-       ladder, the summary, config.yaml); B with another seed
+       (per-request file of SHAPE, ip_tokens, inference_perf or many, 7 stage files on a
+       rate ladder, the summary, config.yaml); B with another seed. many: short requests
+       (1 to 16 output tokens, a short prompt), 6,000 a run per MB up to 300,000 (from
+       MB 50), as a long benchmark leaves: the per-request statistics, not the bytes, are
+       the work
 """
 import array
 import fcntl
@@ -313,6 +316,33 @@ def ip_tokens(path, seed=20261201, slow=1.0, ladder=None):
     os.rename(tmp(path), path)
 
 
+def ip_short(path, requests, seed, slow, ladder):
+    """REQUESTS short inference-perf per-request records (v0.6.1's layout, as ip_tokens):
+    1 to 16 output tokens, a prompt of 50 to 300 characters, on LADDER's stages (counted
+    in requests); about 1.2 kB a record"""
+    r = random.Random(seed)
+    with open(tmp(path), "w") as f:
+        f.write("[")
+        i = 0
+        while i < requests or not ladder.complete():
+            start = ladder.start(i, r.random())
+            n = r.randint(1, 16)
+            times, t = [], start + (0.02 + r.random() * 0.3) * slow
+            for _ in range(n):
+                times.append(t)
+                t += (0.005 + r.random() * 0.01) * slow
+            at = r.randrange(len(PROSE) - 301)
+            req = json.dumps({"model": "Qwen/Qwen3-0.6B", "prompt": PROSE[at:at + r.randint(50, 300)],
+                              "max_tokens": n, "ignore_eos": True, "stream": True,
+                              "stream_options": {"include_usage": True}})
+            rec = ip_record(start, times, req, None)
+            ladder.add(rec)
+            f.write(("," if i else "") + json.dumps(rec))
+            i += 1
+        f.write("]")
+    os.rename(tmp(path), path)
+
+
 def vllm_itls(path):
     """`vllm bench serve --save-detailed` (v0.26 key set and order) that is essentially
     `itls`: 128 to 384 ITLs a request, 17 significant digits, beside ttfts, latencies and
@@ -513,33 +543,46 @@ class Ladder:
                 "report:\n  request_lifecycle:\n    summary: true\n    per_stage: true\n    per_request: true\n")
 
 
+# the many shape's requests a run: 6,000 a MB, 300,000 from MB 50 on (at least 2 a stage)
+MANY = max(2 * len(RATES), min(300_000, round(target_mb * 6000)))
+
+
 def compare_run(folder, shape, side):
-    """one run of the compare item in FOLDER (kept while whole: its .done, a per-request
-    file of at least MB)"""
+    """one run of the compare item in FOLDER (kept while whole: its .done, which holds the
+    count of requests made (many's: and asked for), and a per-request file of at least MB;
+    many's: of MANY requests asked for)"""
     per = os.path.join(folder, "per_request_lifecycle_metrics.json")
-    if os.path.exists(os.path.join(folder, ".done")) and done(per):
-        return
+    mark = os.path.join(folder, ".done")
+    if os.path.exists(mark) and done(per):
+        with open(mark) as f:
+            kept = f.read().strip()
+        if shape != "many" or kept.split()[1:] == [str(MANY)]:
+            return
     final, folder = folder, tmp(folder)
     shutil.rmtree(final, ignore_errors=True)
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    ladder = Ladder(target)
+    ladder = Ladder(MANY if shape == "many" else target)  # (many's ladder counts requests)
     per = os.path.join(folder, "per_request_lifecycle_metrics.json")
     if shape == "ip_tokens":  # B: another seed, 10 % slower
         ip_tokens(per, seed=20261201 if side == "a" else 20261204, slow=1.0 if side == "a" else 1.1, ladder=ladder)
+    elif shape == "many":
+        ip_short(per, MANY, seed=20261206 if side == "a" else 20261207, slow=1.0 if side == "a" else 1.1, ladder=ladder)
     else:
         global rnd
         rnd = random.Random(20261129 if side == "a" else 20261205)
         inference_perf(per, ladder=ladder)
     ladder.write(folder)
-    open(os.path.join(folder, ".done"), "w").close()
+    with open(os.path.join(folder, ".done"), "w") as f:
+        made = sum(len(st["start"]) for st in ladder.stages)
+        f.write(("%d %d\n" % (made, MANY)) if shape == "many" else "%d\n" % made)
     os.rename(folder, final)
 
 
 if compare:
     shape, folder = compare
-    if shape not in ("ip_tokens", "inference_perf"):
-        sys.exit("gen.py: --compare: no shape %r (expected ip_tokens or inference_perf)" % shape)
+    if shape not in ("ip_tokens", "inference_perf", "many"):
+        sys.exit("gen.py: --compare: no shape %r (expected ip_tokens, inference_perf or many)" % shape)
     os.makedirs(folder, exist_ok=True)
     for side in "ab":
         compare_run(os.path.join(folder, side), shape, side)

@@ -188,6 +188,191 @@ t.test("bench report: compare.lua against cp -r, and a copy that lost bytes", fu
   t.ok(r.stderr:find("compare: compare copied 999000 bytes of 1000000", 1, true), r.stderr)
 end)
 
+-- CPU figures beside the wall clock (bench.sh's readfloor --cpu): LINES with CPU seconds
+-- by "phase tool" (the rest of the runs keep none)
+local function with_cpu(lines, cpu)
+  for _, l in ipairs(lines) do
+    if l.tool then
+      l.cpu, l.clock = cpu[l.phase .. " " .. l.tool], "rusage"
+    end
+  end
+  return lines
+end
+
+t.test("bench report: CPU figures beside the wall clock, each goal by both, a run that waited marked busy", function()
+  local r = report(with_cpu(shape_lines("ip_tokens", { "python", "numpy" }), {
+    ["read floor"] = 0.04, ["read llmdlua"] = 0.075, ["read sketch"] = 0.2, ["read python"] = 3.9,
+    ["read numpy"] = 0.45, ["written floor"] = 0.05, ["written llmdlua"] = 0.125 }))
+  t.eq(r.code, 0, r.stderr)
+  local o = r.stdout
+  -- by hand, 100 MB over the least CPU seconds: floor 100 / 0.04 = 2500 MB/s, llmdlua
+  -- 100 / 0.075 = 1333 (0.075 / 0.04 = 1.875 = 1.9x the floor's), sketch 500, the best
+  -- other tool by CPU numpy 100 / 0.45 = 222.2 (0.45 / 0.075 = 6.0x), python 25.6
+  t.ok(o:find("\n  by CPU%s+|%s+2500 |%s+1333%s+1.9 |%s+%-%s+%- |%s+500 | json.load %+ numpy%s+222.2%s+6.0 |"
+    .. " python 25.6, numpy 222.2\n"), o)
+  -- the wall-clock row is as it was; the runs shown that waited: llmdlua 0.15 s wall for
+  -- 0.075 s CPU = 2.0x, numpy 2 / 0.45 = 4.4x (python 4 / 3.9 and the floor 2.5x: 0.1 /
+  -- 0.04; the sketch 0.2 / 0.2 did not)
+  t.ok(o:find("ip_tokens%s+100.0 |%s+1000 |%s+667%s+1.5 |"), o)
+  t.ok(o:find("busy: wall over 1.5x CPU in the run shown: floor 2.5x, llmdlua 2.0x, numpy 4.4x\n", 1, true), o)
+  -- as written: floor 100 / 0.05 = 2000, llmdlua 100 / 0.125 = 800 (2.5x), numpy's
+  -- read-back 0.45 / 0.125 = 3.6x; llmdlua waited 0.25 / 0.125 = 2.0x, the floor 0.1 / 0.05
+  t.ok(o:find("\n  by CPU%s+|%s+2000 |%s+800%s+2.5 |%s+%-%s+%- | json.load %+ numpy%s+222.2%s+3.6\n"), o)
+  t.ok(o:find("busy: wall over 1.5x CPU in the run shown: floor 2.0x, llmdlua 2.0x\n", 1, true), o)
+  -- each goal by wall clock (as before, a waited run named) and by CPU
+  t.ok(o:find("ip_tokens%s+>= 10x the best other tool%s+met%s+13.3x numpy %(busy: numpy 4.4x, llmdlua 2.0x%)%s+"
+    .. "NOT met%s+6.0x numpy\n"), o)
+  t.ok(o:find("ip_tokens%s+within 2x of the read%(%) floor%s+met%s+1.5x the floor's time %(busy: llmdlua 2.0x,"
+    .. " floor 2.5x%)%s+met%s+1.9x the floor's CPU\n"), o)
+  t.ok(o:find("ip_tokens%s+number%-dense: >= 1 GB/s%s+NOT met%s+667 MB/s %(busy: llmdlua 2.0x%)%s+met%s+1333 MB/s\n"),
+    o)
+  t.ok(o:find("ip_tokens %(as written%)%s+>= 10x the best other tool%s+NOT met%s+8.0x numpy %(busy: numpy 4.4x,"
+    .. " llmdlua 2.0x%)%s+NOT met%s+3.6x numpy\n"), o)
+  t.ok(o:find("ip_tokens %(as written%)%s+number%-dense: >= 1 GB/s%s+NOT met%s+400 MB/s %(busy: llmdlua 2.0x%)%s+"
+    .. "NOT met%s+800 MB/s\n"), o)
+  -- memory is no time: the same either way
+  t.ok(o:find("ip_tokens%s+peak RSS <= 32 MB %+ 8 B a sample%s+met%s+20.0 of 32.0 MB%s+met%s+%(memory"), o)
+  -- wall: 10x, 2x, RSS; CPU: 2x of the floor, 1 GB/s, RSS
+  t.ok(o:find("3 of 7 met by wall clock; 3 of 7 by CPU.", 1, true), o)
+  t.ok(o:find("by wait4()'s rusage, to 1 us", 1, true), o)
+end)
+
+t.test("bench report: without CPU seconds (an older results.jsonl) the CPU figures are N/A, saying why", function()
+  local r = report(shape_lines("ip_tokens", { "python", "numpy" }))
+  t.eq(r.code, 0, r.stderr)
+  local o = r.stdout
+  t.ok(o:find("\n  by CPU%s+|%s+N/A |%s+N/A%s+N/A |"), o)
+  t.ok(o:find("ip_tokens%s+>= 10x the best other tool%s+met%s+13.3x numpy%s+N/A%s+no CPU seconds in results.jsonl\n"),
+    o)
+  -- only the memory goal stands by CPU (it is no time); never a 0
+  t.ok(o:find("3 of 7 met by wall clock; 1 of 7 by CPU (6 N/A).", 1, true), o)
+  t.ok(o:find("(N/A: no CPU seconds in results.jsonl)", 1, true), o)
+  t.ok(o:find("the shell's times, in 10 ms ticks", 1, true), o)
+  -- a CPU of 0 (under the clock's tick) is no figure either
+  r = report(with_cpu(shape_lines("ip_tokens", { "python", "numpy" }), {
+    ["read floor"] = 0, ["read llmdlua"] = 0.075, ["read sketch"] = 0.2, ["read python"] = 3.9,
+    ["read numpy"] = 0.45, ["written floor"] = 0.05, ["written llmdlua"] = 0.125 }))
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("ip_tokens%s+within 2x of the read%(%) floor%s+met%s+1.5x the floor's time %(busy: llmdlua"
+    .. " 2.0x%)%s+N/A%s+a run's CPU below its clock's resolution\n"), r.stdout)
+end)
+
+t.test("bench report: a CSV in parts at once by CPU is the threads' total CPU", function()
+  local L = shape_lines("csv_floats", { "python", "pandas" })
+  local par = summary(0.75, { kept = 1000, rss_kb = 24576, parts = 2 })
+  L[#L + 1] = { item = "csv_floats", phase = "read", tool = "threads", secs = 0.08, out = par }
+  L[#L + 1] = { item = "csv_floats", phase = "written", tool = "threads", secs = 0.125, out = par }
+  local r = report(with_cpu(L, { ["read floor"] = 0.09, ["read llmdlua"] = 0.12, ["read sketch"] = 0.19,
+    ["read python"] = 3.9, ["read pandas"] = 1.9, ["read threads"] = 0.16, ["written floor"] = 0.09,
+    ["written llmdlua"] = 0.2, ["written threads"] = 0.25 }))
+  t.eq(r.code, 0, r.stderr)
+  local o = r.stdout
+  -- by hand: serial 100 / 0.12 = 833 MB/s, the threads 100 / 0.16 = 625 (all threads'
+  -- CPU), 0.12 / 0.16 = 0.75x serial, pandas 1.9 / 0.16 = 11.9x; as written 100 / 0.2 =
+  -- 500, 100 / 0.25 = 400, 1.9 / 0.25 = 7.6x
+  t.ok(o:find("\n  by CPU%s+|%s+833%s+625%s+0.75%s+11.9 |%s+500%s+400%s+7.6\n"), o)
+  t.ok(o:find("csv_floats %(2 threads%)%s+>= 10x the best other tool%s+met%s+25.0x pandas%s+met%s+11.9x pandas"
+    .. " %(threads' total CPU%)"), o)
+  t.ok(o:find("csv_floats %(2 threads%)%s+number%-dense: >= 1 GB/s%s+met%s+1250 MB/s%s+NOT met%s+625 MB/s"
+    .. " %(threads' total CPU%)"), o)
+  t.ok(o:find("csv_floats %(2 threads, as written%)%s+>= 10x the best other tool%s+met%s+16.0x pandas%s+NOT met"
+    .. "%s+7.6x pandas"), o)
+  -- two threads' run is not checked for busy (wall under CPU is their point); a file read
+  -- in one part is one thread, and is: 0.08 s wall for 0.04 s CPU = 2.0x
+  t.ok(not o:find("busy: [^\n]*threads"), o)
+  L[#L - 1].out = summary(0.75, { kept = 1000, rss_kb = 24576, parts = 1 })
+  L[#L - 1].cpu = 0.04
+  r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("busy: wall over 1.5x CPU in the run shown: threads 2.0x\n", 1, true), r.stdout)
+end)
+
+t.test("bench report: compare.lua against cp -r by CPU too", function()
+  local L = with_cpu({ { item = "compare", shape = "ip_tokens", bytes = 1000000, runs = 1 },
+    { item = "compare", phase = "read", tool = "floor", secs = 0.2, out = { bytes = 1000000, sum = 1 } },
+    { item = "compare", phase = "read", tool = "cp", secs = 1.0, out = { bytes = 1000000 } },
+    { item = "compare", phase = "read", tool = "compare", secs = 1.5, out = { bytes = 1000000 } },
+    { item = "compare", phase = "read", tool = "compare_link", secs = 1.2, out = { bytes = 0 } } },
+    { ["read floor"] = 0.1, ["read cp"] = 0.5, ["read compare"] = 1.2, ["read compare_link"] = 0.9 })
+  local r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  -- by hand: 1.2 / 0.5 = 2.40x cp -r's CPU, 1 MB / 1.2 s = 0.83 MB/s; its own copy 1.2 -
+  -- 0.9 = 0.300 s, 0.60x
+  t.ok(r.stdout:find("compare.lua %(results copied%)%s+1.50%s+1%s+1.50 |%s+1.200%s+1%s+2.40\n"), r.stdout)
+  t.ok(r.stdout:find("compare.lua's own copy %(copied %- %-%-link%)%s+0.30%s+0.30 |%s+0.300%s+0.60\n"), r.stdout)
+  t.ok(r.stdout:find("compare%s+compare.lua within 2x of cp %-r%s+met%s+1.50x cp %-r's time%s+NOT met%s+2.40x cp"
+    .. " %-r's CPU"), r.stdout)
+  -- the requests of each run, when bench.sh gives them (the many shape's point)
+  L[1].shape, L[1].requests = "many", { 1200, 1201 }
+  r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("(per-request files of the many shape, 1200 and 1201 requests, 1.0 MB together)", 1, true),
+    r.stdout)
+end)
+
+t.test("bench gen.py --compare many: short requests, 6,000 a run per MB, remade only for another count", function()
+  local d = t.tmpdir()
+  local function gen(mb)
+    local r = proc.run({ "/usr/bin/python3", ROOT .. "/scripts/bench/gen.py", d, mb, "--compare", "many",
+      d .. "/compare-many" }, { timeout = 300 })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+  end
+  gen("0.2")
+  local lfs = require "lfs"
+  for _, side in ipairs { "a", "b" } do
+    local run = d .. "/compare-many/" .. side
+    -- by hand: 0.2 MB x 6,000 = 1,200 requests, made and asked for
+    t.eq(t.read(run .. "/.done"), "1200 1200\n")
+    local recs = json.decode(t.read(run .. "/per_request_lifecycle_metrics.json"))
+    t.eq(#recs, 1200)
+    local n = 0
+    for _, rec in ipairs(recs) do
+      local k = rec.info.response_metrics.output_tokens
+      t.ok(k >= 1 and k <= 16 and #rec.info.response_metrics.output_token_times == k, k)
+    end
+    -- the stage files count every request once, the summary all of them
+    for k = 0, 6 do
+      n = n + json.decode(t.read(("%s/stage_%d_lifecycle_metrics.json"):format(run, k))).load_summary.count
+    end
+    t.eq(n, 1200)
+    t.eq(json.decode(t.read(run .. "/summary_lifecycle_metrics.json")).successes.count, 1200)
+  end
+  -- kept for the same count; made again for another (0.3 MB: 1,800)
+  local at = lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "modification")
+  local ino = lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "ino")
+  gen("0.2")
+  t.eq(lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "ino"), ino)
+  t.eq(lfs.attributes(d .. "/compare-many/a/per_request_lifecycle_metrics.json", "modification"), at)
+  gen("0.3")
+  t.eq(t.read(d .. "/compare-many/a/.done"), "1800 1800\n")
+end)
+
+-- readfloor --cpu, bench.sh's clock: the command's exit status, its wall-clock and CPU
+-- seconds with its children's
+t.test("bench readfloor --cpu: a command's CPU seconds, children included, to the microsecond", function()
+  local dir = t.tmpdir()
+  local bin = dir .. "/readfloor"
+  local r = proc.run { "cc", "-O2", "-o", bin, ROOT .. "/scripts/bench/readfloor.c" }
+  t.eq(r.code, 0, r.stderr)
+  -- a grandchild (sh runs python3) that spins until its own process_time() says 0.2 s,
+  -- and prints it: the CPU counted must hold it (children included) and little more
+  -- than an interpreter's start (0.5 s is generous on a loaded machine)
+  local spin = "import time\nwhile time.process_time() < 0.2: pass\nprint(repr(time.process_time()))"
+  r = proc.run { bin, "--cpu", dir .. "/clock", "sh", "-c", 'python3 -c "$1"; exit 3', "sh", spin }
+  t.eq(r.code, 3, r.stderr)
+  local own = tonumber(r.stdout)
+  local wall, cpu, user, sys = t.read(dir .. "/clock"):match("^(%S+) (%S+) (%S+) (%S+)\n$")
+  wall, cpu, user, sys = tonumber(wall), tonumber(cpu), tonumber(user), tonumber(sys)
+  t.ok(cpu >= own and cpu < own + 0.5, ("cpu %s for the child's own %s"):format(cpu, own))
+  t.near(user + sys, cpu, 2e-6)
+  t.ok(wall >= cpu / tonumber(proc.run({ "nproc" }).stdout), ("wall %s, cpu %s"):format(wall, cpu))
+  -- a command that cannot run: said, 127 as a shell says it
+  r = proc.run { bin, "--cpu", dir .. "/clock", dir .. "/no-such-command" }
+  t.eq(r.code, 127)
+  t.ok(r.stderr:find("readfloor: --cpu: cannot run '" .. dir .. "/no-such-command': No such file or directory", 1,
+    true), r.stderr)
+end)
+
 -- ref.py with Python's standard library only (python3 on PATH)
 local function ref(tool, shape, path)
   local r = proc.run { "python3", ROOT .. "/scripts/bench/ref.py", tool, shape, path }
@@ -308,12 +493,14 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   local ncpu = tonumber(proc.run({ "nproc" }).stdout)
   for _, l in ipairs(t.jsonl(d .. "/out2/results.jsonl")) do
     if l.bytes then items[#items + 1] = l.item end
-    -- every timed run with its CPU seconds: a number, at least 0 and at most what its
-    -- wall-clock time allows on every CPU (to the shell's 0.01 s tick; the times around
-    -- the command count date and awk too)
+    -- every timed run with its CPU seconds by readfloor --cpu (wait4's rusage, to the
+    -- microsecond): a number, at least 0 and at most what its wall-clock time, taken
+    -- around the same process, allows on every CPU (1e-5: both printed to 1e-6); user +
+    -- sys the whole of it
     if l.secs then
       timed = timed + 1
-      t.ok(type(l.cpu) == "number" and l.cpu >= 0 and l.cpu <= l.secs * ncpu + 0.03,
+      t.ok(type(l.cpu) == "number" and l.cpu >= 0 and l.cpu <= l.secs * ncpu + 1e-5 and l.clock == "rusage"
+        and math.abs(l.user + l.sys - l.cpu) <= 2e-6,
         ("%s %s %s: cpu %s in %s s"):format(l.item, l.phase, l.tool, tostring(l.cpu), l.secs))
     end
   end

@@ -1073,6 +1073,105 @@ static int l_quantile_design_effects(lua_State *L)
     return 1;
 }
 
+/* The grid at the top of the stack ({{q, v}, ...}, at least one point) into q and v (room
+   for max points); its point count, or 0 where it is not such a list of numbers. */
+static size_t read_grid(lua_State *L, double *q, double *v, size_t max)
+{
+    if (!lua_istable(L, -1))
+        return 0;
+    size_t n = (size_t)lua_rawlen(L, -1);
+    if (n == 0 || n > max)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = lua_rawgeti(L, -1, (lua_Integer)i + 1) == LUA_TTABLE; /* ..., grid, point */
+        int qok = ok && lua_rawgeti(L, -1, 1) == LUA_TNUMBER;          /* ..., point, q */
+        int vok = ok && lua_rawgeti(L, -2, 2) == LUA_TNUMBER;          /* ..., point, q, v */
+        if (qok && vok) {
+            q[i] = (double)lua_tonumber(L, -2);
+            v[i] = (double)lua_tonumber(L, -1);
+        }
+        lua_pop(L, 1 + (ok ? 2 : 0)); /* ..., grid */
+        if (!qok || !vok)
+            return 0;
+    }
+    return n;
+}
+
+/*
+** stats.mix_grids(grids, weights, qs, lo, hi, iters, tol) -> a list: for each share of qs,
+** the value llmd.charts.mix_grids bisects for it (stats_mix_grids: the same operations in
+** the same order, so bit for bit its Lua's), or false where that stayed at hi or the share
+** is not above 0 (the caller takes its own lo or hi: either may be an integer). grids: a list
+** of quantile grids {{q, v}, ...} of at least one point each; weights: a number a grid. nil
+** where any of them is not so (the caller's Lua does what it did). Its scratch memory is a
+** userdata: nothing is lost if a push raises.
+*/
+static int l_mix_grids(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    double lo = (double)luaL_checknumber(L, 4), hi = (double)luaL_checknumber(L, 5);
+    lua_Integer iters = luaL_checkinteger(L, 6);
+    double tol = (double)luaL_checknumber(L, 7);
+    luaL_argcheck(L, iters >= 0 && iters <= INT_MAX, 6, "a count of halvings");
+    size_t k = (size_t)lua_rawlen(L, 1), nq = (size_t)lua_rawlen(L, 3), points = 0;
+    if (k == 0 || (size_t)lua_rawlen(L, 2) != k)
+        return 0;
+    for (size_t i = 1; i <= k; i++) {
+        if (lua_rawgeti(L, 1, (lua_Integer)i) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        size_t n = (size_t)lua_rawlen(L, -1);
+        lua_pop(L, 1);
+        if (n > (size_t)INT_MAX - points)
+            return 0;
+        points += n;
+    }
+    if (nq > (size_t)INT_MAX)
+        return 0;
+    size_t room = (2 * points + k + 2 * nq) * sizeof(double) + k * sizeof(StatsGrid) + nq;
+    double *mem = (double *)lua_newuserdatauv(L, room > 0 ? room : 1, 0); /* ..., scratch */
+    double *w = mem, *qs = w + k, *out = qs + nq, *pts = out + nq;
+    StatsGrid *g = (StatsGrid *)(pts + 2 * points);
+    unsigned char *moved = (unsigned char *)(g + k);
+    size_t used = 0;
+    for (size_t i = 0; i < k; i++) {
+        double *q = pts + used, *v = pts + points + used; /* (shares, then values) */
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);            /* ..., scratch, grid */
+        size_t n = read_grid(L, q, v, points - used);
+        lua_pop(L, 1);
+        if (n == 0)
+            return 0;
+        g[i].q = q;
+        g[i].v = v;
+        g[i].n = n;
+        g[i].sorted = stats_grid_sorted(g[i].v, n);
+        used += n;
+        if (lua_rawgeti(L, 2, (lua_Integer)i + 1) != LUA_TNUMBER)
+            return 0;
+        w[i] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    for (size_t j = 0; j < nq; j++) {
+        if (lua_rawgeti(L, 3, (lua_Integer)j + 1) != LUA_TNUMBER)
+            return 0;
+        qs[j] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    stats_mix_grids(g, w, k, lo, hi, qs, nq, (int)iters, tol, out, moved);
+    lua_createtable(L, (int)(nq < INT_MAX ? nq : INT_MAX), 0); /* ..., scratch, out */
+    for (size_t j = 0; j < nq; j++) {
+        if (moved[j])
+            lua_pushnumber(L, (lua_Number)out[j]);
+        else
+            lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, (lua_Integer)j + 1);
+    }
+    return 1;
+}
+
 /*
 ** stats.order(keys) -> the indexes 1..#keys sorted by their key, ties by index (a new
 ** table); nil where a key is NaN or not a number (or memory is short).
@@ -1915,6 +2014,7 @@ static const luaL_Reg stats_funcs[] = {
     {"value_design_effect",     l_value_design_effect    },
     {"quantile_design_effects", l_quantile_design_effects},
     {"order",                   l_order                  },
+    {"mix_grids",               l_mix_grids              },
     {"column",                  l_column                 },
     {"appender",                l_appender               },
     {"reader",                  l_reader                 },

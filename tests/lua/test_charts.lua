@@ -590,6 +590,79 @@ t.test("a mix of quantile grids: the walked grids' figures to the last bit, ties
   for i, q in ipairs(rm.CDF_GRID) do t.eq(got[i][2], walked(parts, q), ("seven grids q=%g"):format(q)) end
 end)
 
+-- stats.mix_grids, the C that charts.mix_grids calls (issue 20: the Lua bisections were most
+-- of a report's CPU): at every share the x the mix's definition bisects for, written out here
+-- in Lua (a grid walked from its start; the sum in grid order), the same bits ("%a"); false
+-- where b never left hi (a share above every grid's) or the share is not above 0; nil where a
+-- value is not a number. Grids of ties, one decreasing, one holding NaN (walked in C too),
+-- integer values, and a mix whose lo and hi are one value.
+t.test("stats.mix_grids: a mix of quantile grids bisected in C, bit for bit the walked definition", function()
+  local function reference(parts, q, lo, hi)
+    local a, b, moved = lo, hi, false
+    for _ = 1, 60 do
+      local m, f = (a + b) / 2, 0
+      for _, pt in ipairs(parts) do
+        local g, s = pt[1], 0
+        if m >= g[1][2] then
+          local i = 1
+          while i < #g and g[i + 1][2] <= m do i = i + 1 end
+          s = i == #g and g[i][1] or g[i][1] + (g[i + 1][1] - g[i][1]) * (m - g[i][2]) / (g[i + 1][2] - g[i][2])
+        end
+        f = f + pt[2] * s
+      end
+      if f >= q - 1e-9 then b, moved = m, true else a = m end
+    end
+    return moved and b or false
+  end
+  local seed = 4242
+  local function rnd() -- (a small LCG: the same grids every run)
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  end
+  local function grid(k, ints)
+    local g, v = {}, ints and k * 10 or 100 * k * rnd()
+    for _, q in ipairs(rm.CDF_GRID) do
+      local step = rnd() < 0.4 and 0 or math.floor(rnd() * 20) / 2
+      v = v + (ints and math.floor(step) or step)
+      g[#g + 1] = { q, v }
+    end
+    return g
+  end
+  local mixes = {}
+  for n = 2, 7 do
+    local parts = {}
+    for k = 1, n do parts[k] = { grid(k, n == 3), 1 / n } end
+    mixes[#mixes + 1] = parts
+  end
+  local down = grid(1)
+  down[50][2], down[51][2] = down[51][2] + 5, down[50][2] -- (decreasing there: walked)
+  mixes[#mixes + 1] = { { down, 0.25 }, { grid(2), 0.75 } }
+  local nan = grid(3)
+  nan[70][2] = 0 / 0
+  mixes[#mixes + 1] = { { grid(1), 0.5 }, { nan, 0.5 } }
+  mixes[#mixes + 1] = { { { { 0, 7 }, { 100, 7 } }, 0.5 }, { { { 0, 7 }, { 50, 7 }, { 100, 7 } }, 0.5 } }
+  local qs = { -1, 0, 0.5, 1, 37, 50, 99.9, 100, 150 }
+  for _, q in ipairs(rm.CDF_GRID) do qs[#qs + 1] = q end
+  for m, parts in ipairs(mixes) do
+    local lo, hi = math.huge, -math.huge
+    local grids, weights = {}, {}
+    for k, pt in ipairs(parts) do
+      lo, hi = math.min(lo, pt[1][1][2]), math.max(hi, pt[1][#pt[1]][2])
+      grids[k], weights[k] = pt[1], pt[2]
+    end
+    local got = stats.mix_grids(grids, weights, qs, lo, hi, 60, 1e-9)
+    t.eq(#got, #qs, ("mix %d"):format(m))
+    for j, q in ipairs(qs) do
+      local want = q > 0 and reference(parts, q, lo, hi)
+      t.eq(want and ("%a"):format(got[j]) or got[j], want and ("%a"):format(want) or false,
+        ("mix %d q=%g"):format(m, q))
+    end
+  end
+  t.eq(stats.mix_grids({ { { 0, 1 }, { 100, "2" } } }, { 1 }, { 50 }, 1, 2, 60, 1e-9), nil, "a string value")
+  t.eq(stats.mix_grids({ {} }, { 1 }, { 50 }, 1, 2, 60, 1e-9), nil, "an empty grid")
+  t.eq(stats.mix_grids({ { { 0, 1 } } }, {}, { 50 }, 1, 2, 60, 1e-9), nil, "a grid without its weight")
+end)
+
 t.test("the CDF pools only the loads both runs sustained and the tests compare, each load weighted equally",
   function()
   local A, pa = cdf_side("a", function(q) return 1000 + 40 * q end, function(q) return 100 + 4 * q end)

@@ -376,6 +376,75 @@ t.test("charts in the background: the first failure in the charts' order is said
   t.eq(names_in(out), {})
 end)
 
+-- gnuplots started before their charts' data is known (charts.spawn_idle: a gnuplot's start
+-- is most of its time on a chart, issue 20), each given its chart's variables by
+-- charts.start: the very SVG a gnuplot started then draws (the real gnuplot, byte for byte);
+-- a template it rejects, the same error (drawn again in the foreground, which says why);
+-- those start does not use stopped, their files gone.
+t.test("charts started idle before their data: the same SVG, the same error, the rest stopped", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local function chart()
+    return { name = "achieved_offered", title = "T", available = true, notes = {},
+      data = "1 1\n2 2\n\n\n1 0.5\n2 1\n",
+      vars = { { "title", "T <&> 'q'" }, { "label_a", NASTY_A }, { "label_b", NASTY_B },
+        { "xlabel", "offered load (req/s)" }, { "diagonal", true } } }
+  end
+  local tpl = ROOT .. "/templates"
+  local out1, out2 = t.tmpdir(), t.tmpdir()
+  local c1, c2 = chart(), chart()
+  charts.render({ c1 }, tpl, out1, gp)
+  local idle = charts.spawn_idle({ "achieved_offered", "errors", "latency_cdf" }, tpl, out2, gp)
+  t.ok(idle.achieved_offered.tpl:match("^/.*/templates/charts/achieved_offered%.gp$"), "by absolute path")
+  local p = idle.achieved_offered.p
+  local unused = idle.errors.p
+  t.eq(p:wait(0.3), nil, "started, waiting for its variables")
+  charts.finish({ charts.start({ c2, { name = "errors", available = false, notes = {} } }, tpl, out2, gp, idle) })
+  t.eq(c2.svg, c1.svg)
+  t.eq(t.read(out2 .. "/achieved_offered.svg"), t.read(out1 .. "/achieved_offered.svg"))
+  t.eq(p:poll().ok, true, "the idle gnuplot drew it")
+  t.ok(unused:poll() and not unused:poll().ok, "the unused ones stopped")
+  t.eq(next(idle), nil, "none left idle")
+  t.eq(names_in(out2), { "achieved_offered.dat", "achieved_offered.svg" })
+  -- a template it rejects: the error as without the idle gnuplot
+  local dir = t.tmpdir()
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  t.write(dir .. "/charts/errors.gp", "set terminal svg\nplot nosuchthing\n")
+  local c = { name = "errors", available = true, notes = {}, data = "1 1 1\n", vars = {} }
+  local out3 = t.tmpdir()
+  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
+  local err = t.raises(dir .. "/charts/errors.gp: gnuplot failed (exit code 1)", charts.finish,
+    { charts.start({ c }, dir, out3, gp, idle) })
+  t.ok(err:find("undefined variable: nosuchthing", 1, true), err)
+  t.eq(names_in(out3), {})
+  -- stopped while idle (the caller failed first): gone, files too
+  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
+  local q = idle.errors.p
+  charts.abort_idle(idle)
+  t.ok(q:poll() ~= nil, "stopped")
+  t.eq(names_in(out3), {})
+end)
+
+-- What an idle gnuplot's start costs is spent before start gives it its chart: a gnuplot that
+-- takes 1 s to start draws at once once given it, reading the variables' line, then the template.
+t.test("charts started idle: their start is spent before the chart is given, the variables read first", function()
+  local gp, dir = fake_gnuplot()
+  -- (the stand-in: 1 s to start, then its first file (/dev/stdin) echoed into the SVG)
+  t.write(gp, '#!/bin/sh\nsleep 1\nfor a; do last=$a; done\necho "<svg>$(cat "$1")</svg>"\n. "$last"\n')
+  t.write(dir .. "/charts/one.gp", "echo '<svg>one</svg>'\n")
+  local out = t.tmpdir()
+  local idle = charts.spawn_idle({ "one" }, dir, out, gp)
+  proc.run { "sleep", "1.5" }
+  local c = bg_chart("one")
+  c.vars = { { "title", "T" } }
+  local t0 = proc.now()
+  charts.finish({ charts.start({ c }, dir, out, gp, idle) })
+  t.ok(proc.now() - t0 < 0.8, ("drawn %.2f s after it was given (a start of 1 s)"):format(proc.now() - t0))
+  t.eq(c.svg, ("<svg>datafile = '.one.dat.part'; style_file = '%s/charts/style.gp'; title = 'T'</svg>\n"
+    .. "<svg>one</svg>\n"):format(dir))
+end)
+
 t.test("charts in the background, keep_going: a chart gnuplot fails is left out with the reason, the others written",
   function()
     local gp, dir = fake_gnuplot()

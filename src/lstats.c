@@ -906,8 +906,10 @@ static int l_reader(lua_State *L)
 }
 
 /*
-** stats.gather(c[, order]) -> a table of c's numbers at order's indexes, in that order
-** (1..#c without it), the booleans (false: unknown) left out.
+** stats.gather(c[, order[, as_column]]) -> a table of c's numbers at order's indexes, in that
+** order (1..#c without it), the booleans (false: unknown) left out; with as_column a column
+** of them (C doubles, no Lua table: what stats.design_effect and the others read as they
+** read a table, issue 20).
 */
 static int l_gather(lua_State *L)
 {
@@ -915,9 +917,22 @@ static int l_gather(lua_State *L)
     int has_order = !lua_isnoneornil(L, 2);
     if (has_order)
         luaL_checktype(L, 2, LUA_TTABLE);
+    int as_column = lua_toboolean(L, 3);
     lua_Integer n = has_order ? (lua_Integer)lua_rawlen(L, 2) : (lua_Integer)c->n;
-    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
-    lua_Integer out = 0;
+    Column *out = NULL;
+    if (as_column) {
+        out = (Column *)lua_newuserdatauv(L, sizeof *out, 0); /* ..., out */
+        out->v = NULL;
+        out->n = out->cap = 0;
+        luaL_setmetatable(L, COLUMN_MT);
+        out->v = malloc((size_t)(n > 0 ? n : 1) * sizeof *out->v); /* (freed with out) */
+        if (out->v == NULL)
+            return luaL_error(L, "stats.gather: not enough memory for %I values", n);
+        out->cap = (size_t)(n > 0 ? n : 1);
+    } else {
+        lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    }
+    lua_Integer got = 0;
     for (lua_Integer k = 1; k <= n; k++) {
         lua_Integer i = k;
         if (has_order) {
@@ -932,8 +947,12 @@ static int l_gather(lua_State *L)
         uint64_t b = column_raw(c->v[i - 1]);
         if (b == COLUMN_FALSE || b == COLUMN_TRUE)
             continue;
-        lua_pushnumber(L, (lua_Number)c->v[i - 1]);
-        lua_rawseti(L, -2, ++out);
+        if (out != NULL) {
+            out->v[out->n++] = c->v[i - 1];
+        } else {
+            lua_pushnumber(L, (lua_Number)c->v[i - 1]);
+            lua_rawseti(L, -2, ++got);
+        }
     }
     return 1;
 }
@@ -987,13 +1006,13 @@ static double *read_list(lua_State *L, int idx, lua_Integer *n)
 }
 
 /* The design effect fn computes (stats_design_effect or stats_value_design_effect) of the
-   numbers in the table at 1, up to the lag at 2, as its Lua function returns it. */
+   numbers in the list or column at 1, up to the lag at 2, as its Lua function returns it. */
 static int push_design_effect(lua_State *L, int (*fn)(const double *, size_t, size_t, double *))
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argcheck(L, lua_istable(L, 1) || luaL_testudata(L, 1, COLUMN_MT), 1, "a list or a column");
     lua_Integer max_lag = luaL_checkinteger(L, 2);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-    double *xs = read_numbers(L, 1, n);
+    lua_Integer n = 0;
+    double *xs = read_list(L, 1, &n);
     if (xs == NULL)
         return 0;
     double tau = 0;
@@ -1009,7 +1028,8 @@ static int push_design_effect(lua_State *L, int (*fn)(const double *, size_t, si
 }
 
 /*
-** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
+** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (a list or a column;
+** stats_design_effect),
 ** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
 ** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
 ** short): the caller's Lua does what it did.

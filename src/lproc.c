@@ -323,7 +323,16 @@ static Process *start(lua_State *L, int background)
     } else if (t == LUA_TTABLE) {
         lua_getfield(L, -1, "file");
         lua_getfield(L, -2, "inherit");
-        if (lua_toboolean(L, -1)) {
+        lua_getfield(L, -3, "pipe"); /* ..., stdin, file, inherit, pipe */
+        int pipe_in = lua_toboolean(L, -1);
+        lua_pop(L, 1); /* ..., stdin, file, inherit */
+        if (pipe_in) {
+            if (!background)
+                luaL_error(L, "proc.run: stdin = {pipe = true} is proc.spawn's (give proc.run its "
+                              "input as a string)");
+            spec.in = PROC_PIPE;
+            pr->p.keep_in = 1;
+        } else if (lua_toboolean(L, -1)) {
             spec.in = PROC_INHERIT;
         } else if (lua_isstring(L, -2)) {
             const char *path = lua_tostring(L, -2);
@@ -333,7 +342,7 @@ static Process *start(lua_State *L, int background)
             spec.in = PROC_FD;
             spec.in_fd = pr->in_fd;
         } else {
-            luaL_error(L, "proc.run: stdin = {...} needs 'file' or 'inherit'");
+            luaL_error(L, "proc.run: stdin = {...} needs 'file', 'inherit' or 'pipe'");
         }
         lua_pop(L, 3);
     } else if (t != LUA_TNIL) {
@@ -356,9 +365,12 @@ static Process *start(lua_State *L, int background)
             spec.err = how;
     }
     if (background) {
-        if (spec.out == PROC_PIPE || spec.err == PROC_PIPE || spec.in == PROC_PIPE)
-            luaL_error(L, "proc.spawn: stdin, stdout and stderr must be 'null', 'inherit' or a "
-                          "file (nothing reads a background process's pipes)");
+        if (spec.out == PROC_PIPE || spec.err == PROC_PIPE ||
+            (spec.in == PROC_PIPE && !pr->p.keep_in))
+            luaL_error(L,
+                       "proc.spawn: stdin, stdout and stderr must be 'null', 'inherit' or a "
+                       "file (nothing reads a background process's pipes), or stdin {pipe = true} "
+                       "(written once with p:feed)");
         pr->s[1].mode = pr->s[2].mode = 0;
     }
     pr->p.timeout = opt_number(L, opts, "timeout", 0);
@@ -443,7 +455,8 @@ static int l_run(lua_State *L)
 ** proc.spawn(argv [, opts]) -> a process running in the background, in its own process
 ** group: p:pid(), p:poll() (nil while it runs, else {code= | signal=, ok=}),
 ** p:wait([timeout]) (the same, nil on timeout), p:kill([grace]) (SIGTERM to the group,
-** SIGKILL after grace seconds, then reaped). Garbage collection kills it too.
+** SIGKILL after grace seconds, then reaped), p:feed(data) (its input, with stdin = {pipe =
+** true}: written once, then closed). Garbage collection kills it too.
 */
 static int l_spawn(lua_State *L)
 {
@@ -547,6 +560,62 @@ static int l_process_wait(lua_State *L)
         return luaL_error(L, "interrupted");
     }
     return status_or_nil(L, pr);
+}
+
+/*
+** p:feed(data [, timeout]) -> true once data is written to the input of a process spawned
+** with stdin = {pipe = true} and that input closed (the child reads data, then its end);
+** false and why where the child closed its end first (it ended: p:wait says how) or the
+** child read none of what was left for timeout seconds (default 60; the input is closed all
+** the same). Once only: a process whose input is closed raises. Ctrl-C raises "interrupted",
+** as p:wait does. (A child started early, beside other work, is given its commands so.)
+*/
+static int l_process_feed(lua_State *L)
+{
+    Process *pr = check_process(L);
+    size_t len;
+    const char *data = luaL_checklstring(L, 2, &len);
+    double timeout = luaL_optnumber(L, 3, 60);
+    if (pr->p.in < 0)
+        return luaL_error(L, "p:feed: the process's input is not open (spawn it with stdin = "
+                             "{pipe = true}; it is fed once)");
+    size_t off = 0;
+    double t0 = proc_now();
+    const char *why = NULL;
+    while (off < len && !llmd_interrupted) {
+        ssize_t w = write(pr->p.in, data + off, len - off);
+        if (w > 0) {
+            off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            double left = timeout - (proc_now() - t0);
+            if (left <= 0) {
+                why = "timed out";
+                break;
+            }
+            struct pollfd pfd = {pr->p.in, POLLOUT, 0}; /* (Ctrl-C looked at between) */
+            (void)poll(&pfd, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+            continue;
+        }
+        why = w < 0 ? strerror(errno) : "nothing written";
+        break;
+    }
+    close(pr->p.in);
+    pr->p.in = -1;
+    if (llmd_interrupted) {
+        (void)llmd_interrupt_pending(L); /* (see p:wait) */
+        return luaL_error(L, "interrupted");
+    }
+    if (why != NULL) {
+        lua_pushboolean(L, 0);
+        lua_pushstring(L, why);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
 }
 
 static int l_process_kill(lua_State *L)
@@ -864,6 +933,7 @@ int luaopen_llmd_proc(lua_State *L)
         {"poll", l_process_poll},
         {"wait", l_process_wait},
         {"kill", l_process_kill},
+        {"feed", l_process_feed},
         {NULL,   NULL          }
     };
     luaL_newlib(L, methods);

@@ -906,8 +906,10 @@ static int l_reader(lua_State *L)
 }
 
 /*
-** stats.gather(c[, order]) -> a table of c's numbers at order's indexes, in that order
-** (1..#c without it), the booleans (false: unknown) left out.
+** stats.gather(c[, order[, as_column]]) -> a table of c's numbers at order's indexes, in that
+** order (1..#c without it), the booleans (false: unknown) left out; with as_column a column
+** of them (C doubles, no Lua table: what stats.design_effect and the others read as they
+** read a table, issue 20).
 */
 static int l_gather(lua_State *L)
 {
@@ -915,9 +917,22 @@ static int l_gather(lua_State *L)
     int has_order = !lua_isnoneornil(L, 2);
     if (has_order)
         luaL_checktype(L, 2, LUA_TTABLE);
+    int as_column = lua_toboolean(L, 3);
     lua_Integer n = has_order ? (lua_Integer)lua_rawlen(L, 2) : (lua_Integer)c->n;
-    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
-    lua_Integer out = 0;
+    Column *out = NULL;
+    if (as_column) {
+        out = (Column *)lua_newuserdatauv(L, sizeof *out, 0); /* ..., out */
+        out->v = NULL;
+        out->n = out->cap = 0;
+        luaL_setmetatable(L, COLUMN_MT);
+        out->v = malloc((size_t)(n > 0 ? n : 1) * sizeof *out->v); /* (freed with out) */
+        if (out->v == NULL)
+            return luaL_error(L, "stats.gather: not enough memory for %I values", n);
+        out->cap = (size_t)(n > 0 ? n : 1);
+    } else {
+        lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    }
+    lua_Integer got = 0;
     for (lua_Integer k = 1; k <= n; k++) {
         lua_Integer i = k;
         if (has_order) {
@@ -932,8 +947,12 @@ static int l_gather(lua_State *L)
         uint64_t b = column_raw(c->v[i - 1]);
         if (b == COLUMN_FALSE || b == COLUMN_TRUE)
             continue;
-        lua_pushnumber(L, (lua_Number)c->v[i - 1]);
-        lua_rawseti(L, -2, ++out);
+        if (out != NULL) {
+            out->v[out->n++] = c->v[i - 1];
+        } else {
+            lua_pushnumber(L, (lua_Number)c->v[i - 1]);
+            lua_rawseti(L, -2, ++got);
+        }
     }
     return 1;
 }
@@ -987,13 +1006,13 @@ static double *read_list(lua_State *L, int idx, lua_Integer *n)
 }
 
 /* The design effect fn computes (stats_design_effect or stats_value_design_effect) of the
-   numbers in the table at 1, up to the lag at 2, as its Lua function returns it. */
+   numbers in the list or column at 1, up to the lag at 2, as its Lua function returns it. */
 static int push_design_effect(lua_State *L, int (*fn)(const double *, size_t, size_t, double *))
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argcheck(L, lua_istable(L, 1) || luaL_testudata(L, 1, COLUMN_MT), 1, "a list or a column");
     lua_Integer max_lag = luaL_checkinteger(L, 2);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-    double *xs = read_numbers(L, 1, n);
+    lua_Integer n = 0;
+    double *xs = read_list(L, 1, &n);
     if (xs == NULL)
         return 0;
     double tau = 0;
@@ -1009,7 +1028,8 @@ static int push_design_effect(lua_State *L, int (*fn)(const double *, size_t, si
 }
 
 /*
-** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
+** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (a list or a column;
+** stats_design_effect),
 ** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
 ** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
 ** short): the caller's Lua does what it did.
@@ -1070,6 +1090,105 @@ static int l_quantile_design_effects(lua_State *L)
         lua_rawseti(L, -2, j + 1);
     }
     free(d);
+    return 1;
+}
+
+/* The grid at the top of the stack ({{q, v}, ...}, at least one point) into q and v (room
+   for max points); its point count, or 0 where it is not such a list of numbers. */
+static size_t read_grid(lua_State *L, double *q, double *v, size_t max)
+{
+    if (!lua_istable(L, -1))
+        return 0;
+    size_t n = (size_t)lua_rawlen(L, -1);
+    if (n == 0 || n > max)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = lua_rawgeti(L, -1, (lua_Integer)i + 1) == LUA_TTABLE; /* ..., grid, point */
+        int qok = ok && lua_rawgeti(L, -1, 1) == LUA_TNUMBER;          /* ..., point, q */
+        int vok = ok && lua_rawgeti(L, -2, 2) == LUA_TNUMBER;          /* ..., point, q, v */
+        if (qok && vok) {
+            q[i] = (double)lua_tonumber(L, -2);
+            v[i] = (double)lua_tonumber(L, -1);
+        }
+        lua_pop(L, 1 + (ok ? 2 : 0)); /* ..., grid */
+        if (!qok || !vok)
+            return 0;
+    }
+    return n;
+}
+
+/*
+** stats.mix_grids(grids, weights, qs, lo, hi, iters, tol) -> a list: for each share of qs,
+** the value llmd.charts.mix_grids bisects for it (stats_mix_grids: the same operations in
+** the same order, so bit for bit its Lua's), or false where that stayed at hi or the share
+** is not above 0 (the caller takes its own lo or hi: either may be an integer). grids: a list
+** of quantile grids {{q, v}, ...} of at least one point each; weights: a number a grid. nil
+** where any of them is not so (the caller's Lua does what it did). Its scratch memory is a
+** userdata: nothing is lost if a push raises.
+*/
+static int l_mix_grids(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    double lo = (double)luaL_checknumber(L, 4), hi = (double)luaL_checknumber(L, 5);
+    lua_Integer iters = luaL_checkinteger(L, 6);
+    double tol = (double)luaL_checknumber(L, 7);
+    luaL_argcheck(L, iters >= 0 && iters <= INT_MAX, 6, "a count of halvings");
+    size_t k = (size_t)lua_rawlen(L, 1), nq = (size_t)lua_rawlen(L, 3), points = 0;
+    if (k == 0 || (size_t)lua_rawlen(L, 2) != k)
+        return 0;
+    for (size_t i = 1; i <= k; i++) {
+        if (lua_rawgeti(L, 1, (lua_Integer)i) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            return 0;
+        }
+        size_t n = (size_t)lua_rawlen(L, -1);
+        lua_pop(L, 1);
+        if (n > (size_t)INT_MAX - points)
+            return 0;
+        points += n;
+    }
+    if (nq > (size_t)INT_MAX)
+        return 0;
+    size_t room = (2 * points + k + 2 * nq) * sizeof(double) + k * sizeof(StatsGrid) + nq;
+    double *mem = (double *)lua_newuserdatauv(L, room > 0 ? room : 1, 0); /* ..., scratch */
+    double *w = mem, *qs = w + k, *out = qs + nq, *pts = out + nq;
+    StatsGrid *g = (StatsGrid *)(pts + 2 * points);
+    unsigned char *moved = (unsigned char *)(g + k);
+    size_t used = 0;
+    for (size_t i = 0; i < k; i++) {
+        double *q = pts + used, *v = pts + points + used; /* (shares, then values) */
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);            /* ..., scratch, grid */
+        size_t n = read_grid(L, q, v, points - used);
+        lua_pop(L, 1);
+        if (n == 0)
+            return 0;
+        g[i].q = q;
+        g[i].v = v;
+        g[i].n = n;
+        g[i].sorted = stats_grid_sorted(g[i].v, n);
+        used += n;
+        if (lua_rawgeti(L, 2, (lua_Integer)i + 1) != LUA_TNUMBER)
+            return 0;
+        w[i] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    for (size_t j = 0; j < nq; j++) {
+        if (lua_rawgeti(L, 3, (lua_Integer)j + 1) != LUA_TNUMBER)
+            return 0;
+        qs[j] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    stats_mix_grids(g, w, k, lo, hi, qs, nq, (int)iters, tol, out, moved);
+    lua_createtable(L, (int)(nq < INT_MAX ? nq : INT_MAX), 0); /* ..., scratch, out */
+    for (size_t j = 0; j < nq; j++) {
+        if (moved[j])
+            lua_pushnumber(L, (lua_Number)out[j]);
+        else
+            lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, (lua_Integer)j + 1);
+    }
     return 1;
 }
 
@@ -1909,6 +2028,7 @@ static const luaL_Reg stats_funcs[] = {
     {"value_design_effect",     l_value_design_effect    },
     {"quantile_design_effects", l_quantile_design_effects},
     {"order",                   l_order                  },
+    {"mix_grids",               l_mix_grids              },
     {"column",                  l_column                 },
     {"appender",                l_appender               },
     {"reader",                  l_reader                 },

@@ -231,7 +231,7 @@ int proc_spawn(Proc *p, const ProcSpec *s)
     for (int i = 0; i < 3; i++)
         if (fds[i] >= 0)
             fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
-    if (p->in >= 0 && p->stdin_len == 0)
+    if (p->in >= 0 && p->stdin_len == 0 && !p->keep_in)
         close_fd(&p->in);
     return 0;
 

@@ -36,6 +36,7 @@ typedef struct Proc {
     pid_t pid;              /* also the process group id; 0 before spawn */
     int in, out, err;       /* the parent's pipe ends, -1 once closed */
     const char *stdin_data; /* written to the stdin pipe; must outlive proc_wait */
+    int keep_in;            /* the stdin pipe is the caller's to write and close (none: closed) */
     size_t stdin_len, stdin_off;
     double timeout; /* seconds; <= 0 for none */
     double grace;   /* seconds between SIGTERM and SIGKILL */

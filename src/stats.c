@@ -2967,3 +2967,60 @@ done:
     free(rank);
     return rc;
 }
+
+int stats_grid_sorted(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i]) || (i > 0 && v[i] < v[i - 1]))
+            return 0;
+    return 1;
+}
+
+/* The share (%) of grid g at or below x (stats_mix_grids has the rule). */
+static double grid_share(const StatsGrid *g, double x)
+{
+    const double *q = g->q, *v = g->v;
+    size_t last = g->n - 1, i = 0;
+    if (x < v[0])
+        return 0;
+    if (g->sorted) {
+        size_t j = last;
+        while (i < j) {
+            size_t m = (i + j + 1) / 2;
+            if (v[m] <= x)
+                i = m;
+            else
+                j = m - 1;
+        }
+    } else {
+        while (i < last && v[i + 1] <= x)
+            i++;
+    }
+    if (i == last)
+        return q[i];
+    return q[i] + (q[i + 1] - q[i]) * (x - v[i]) / (v[i + 1] - v[i]);
+}
+
+void stats_mix_grids(const StatsGrid *g, const double *w, size_t k, double lo, double hi,
+                     const double *qs, size_t nq, int iters, double tol, double *out,
+                     unsigned char *moved)
+{
+    for (size_t j = 0; j < nq; j++) {
+        moved[j] = 0;
+        if (!(qs[j] > 0))
+            continue;
+        double a = lo, b = hi, target = qs[j] - tol;
+        for (int it = 0; it < iters; it++) {
+            double m = (a + b) / 2, f = 0;
+            for (size_t i = 0; i < k; i++)
+                f = f + w[i] * grid_share(&g[i], m);
+            if (f >= target) {
+                b = m;
+                moved[j] = 1;
+            } else {
+                a = m;
+            }
+        }
+        out[j] = b;
+    }
+}

@@ -224,4 +224,30 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
    index. STATS_ENAN for a NaN key (no order), STATS_ENOMEM. */
 int stats_order(const double *keys, size_t n, size_t *perm);
 
+/* A quantile grid as llmd.charts mixes them: n >= 1 points, shares q[0..n-1] (%) and
+   values v[0..n-1]; sorted: the values do not decrease and none is NaN (stats_grid_sorted). */
+typedef struct StatsGrid {
+    const double *q, *v;
+    size_t n;
+    int sorted;
+} StatsGrid;
+
+/* Do the n values v not decrease, none NaN? (A grid's point at or below x is then found by
+   bisection, else by walking the grid from its start: the same point either way.) */
+int stats_grid_sorted(const double *v, size_t n);
+
+/*
+** The quantile grid of a mixture of the k grids g (weights w, summing to 1), as
+** llmd.charts.mix_grids computed it in Lua, bit for bit: for each share qs[j] > 0, iters
+** halvings of [a, b] = [lo, hi]: m = (a + b) / 2, f = the sum in grid order of w[i] times
+** grid i's share at or below m (0 below its first value, its last share from its last value
+** on, else linear from the last point at or below m: q + (q' - q) * (m - v) / (v' - v)),
+** each operation rounded once; b = m where f >= qs[j] - tol, else a = m. out[j] = b and
+** moved[j] = 1 where b moved; moved[j] = 0 (out[j] unset) where it stayed at hi, or qs[j] is
+** not above 0 (the caller takes lo or hi as it has them).
+*/
+void stats_mix_grids(const StatsGrid *g, const double *w, size_t k, double lo, double hi,
+                     const double *qs, size_t nq, int iters, double tol, double *out,
+                     unsigned char *moved);
+
 #endif

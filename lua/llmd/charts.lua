@@ -23,6 +23,7 @@ local decision = require "llmd.decision"
 local lp = require "llmd.loadpoints"
 local metrics = require "llmd.metrics"
 local rm = require "llmd.runmodel"
+local stats = require "llmd.stats"
 local ws = require "llmd.workspace"
 
 local M = {}
@@ -1114,7 +1115,17 @@ function M.mix_grids(parts, qs)
     lo, hi = math.min(lo, pt[1][1][2]), math.max(hi, pt[1][#pt[1]][2])
   end
   local grids, weights = {}, {}
-  for k, pt in ipairs(parts) do grids[k], weights[k] = grid_apart(pt[1]), pt[2] end
+  for k, pt in ipairs(parts) do grids[k], weights[k] = pt[1], pt[2] end
+  -- in C (stats.mix_grids: the same operations in the same order, so the same bits; issue 20:
+  -- in Lua these bisections were the most CPU of a comparison's report, 0.1 s of two 7-stage
+  -- runs, while the gnuplots waited for them); nil where a value is not a number: then here
+  local bisected = stats.mix_grids(grids, weights, qs, lo, hi, 60, 1e-9)
+  if bisected then
+    local out = {}
+    for j, q in ipairs(qs) do out[#out + 1] = { q, q <= 0 and lo or bisected[j] or hi } end
+    return out
+  end
+  for k, pt in ipairs(parts) do grids[k] = grid_apart(pt[1]) end
   local function share(x)
     local f = 0
     for k = 1, #grids do f = f + weights[k] * grid_share(grids[k], x) end
@@ -1675,29 +1686,80 @@ function M.abort(pending)
   end
 end
 
+-- The template finder of M.start's templates (a folder, or a function), by absolute path
+-- (gnuplot runs in out_dir).
+local function template_finder(templates)
+  local find = templates
+  if type(templates) == "string" then find = function(name) return templates .. "/" .. name end end
+  return function(name)
+    local p = find(name)
+    if p:sub(1, 1) ~= "/" then return lfs.currentdir() .. "/" .. p end
+    return p
+  end
+end
+
+-- Starts a gnuplot for each chart of names (charts/NAME.gp, as M.start finds it) before its
+-- data is known: it reads /dev/stdin as a script file, then the template, so it waits for
+-- the line of variables M.start gives it later (p:feed: the very line it passes with -e
+-- otherwise, so the same picture). A gnuplot's own start is most of its time on a chart
+-- (0.1 s a chart on an idle machine, 0.4 s on a busy one: issue 20), now spent beside the
+-- caller's other work. Returns the idle gnuplots by name, for M.start (which stops those it
+-- does not use); M.abort_idle stops them. nil without gp.
+function M.spawn_idle(names, templates, out_dir, gp)
+  if not gp then return nil end
+  ws.mkdir_p(out_dir)
+  local find, idle = template_finder(templates), {}
+  for _, name in ipairs(names) do
+    local tpl = find("charts/" .. name .. ".gp")
+    if lfs.attributes(tpl, "mode") == "file" then
+      local out, errf = part_paths(out_dir, name)
+      local spawned, p = pcall(proc.spawn, { gp, "/dev/stdin", tpl },
+        { cwd = out_dir, stdin = { pipe = true }, stdout = { file = out }, stderr = { file = errf } })
+      if spawned then
+        idle[name] = { p = p, tpl = tpl, out = out, err = errf }
+      else
+        os.remove(out)
+        os.remove(errf)
+        -- (a Ctrl-C during the spawn; any other failure is M.start's to meet again)
+        if tostring(p):match("interrupted$") then
+          M.abort_idle(idle)
+          error(p, 0)
+        end
+      end
+    end
+  end
+  return idle
+end
+
+-- Stops the gnuplots of M.spawn_idle that are still idle, and removes their files.
+function M.abort_idle(idle)
+  for name, i in pairs(idle or {}) do
+    idle[name] = nil
+    pcall(i.p.kill, i.p, 0)
+    os.remove(i.out)
+    os.remove(i.err)
+  end
+end
+
 -- Starts drawing the available charts of list with gnuplot (path gp) into out_dir: writes
 -- NAME.dat (the data) and starts one gnuplot per chart, all at once and in the background
 -- (the caller goes on meanwhile: the report's charts are drawn while its model is built).
 -- templates: a folder holding charts/NAME.gp (chart.template when set: one template
 -- drawing several charts, each of its own name) and charts/style.gp, or a function
--- ("charts/NAME.gp") -> path. Returns what M.finish takes. A template that is missing is
--- an error naming it (the gnuplots already started are stopped).
-function M.start(list, templates, out_dir, gp)
+-- ("charts/NAME.gp") -> path. idle (optional): M.spawn_idle's gnuplots, given their charts'
+-- variables instead of starting others (those left are stopped). Returns what M.finish
+-- takes. A template that is missing is an error naming it (the gnuplots already started are
+-- stopped).
+function M.start(list, templates, out_dir, gp, idle)
   ws.mkdir_p(out_dir)
-  local find = templates
-  if type(templates) == "string" then find = function(name) return templates .. "/" .. name end end
-  -- gnuplot runs in out_dir: the templates by absolute path
-  local function abs(p)
-    if p:sub(1, 1) ~= "/" then return lfs.currentdir() .. "/" .. p end
-    return p
-  end
-  local style = abs(find("charts/style.gp"))
+  local find = template_finder(templates)
+  local style = find("charts/style.gp")
   local pending = { jobs = {} }
   local ok, err = pcall(function()
     for _, c in ipairs(list) do
       if c.available then
         mark_workload(c)
-        local tpl = abs(find("charts/" .. (c.template or c.name) .. ".gp"))
+        local tpl = find("charts/" .. (c.template or c.name) .. ".gp")
         if lfs.attributes(tpl, "mode") ~= "file" then
           error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
         end
@@ -1714,8 +1776,21 @@ function M.start(list, templates, out_dir, gp)
         local j = { c = c, tpl = tpl, out = out, err = errf, dat = dat, out_dir = out_dir, started = proc.now(),
           argv = { gp, "-e", M.preamble(vars), tpl } }
         pending.jobs[#pending.jobs + 1] = j
-        local spawned, p = pcall(proc.spawn, j.argv,
-          { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
+        -- an idle gnuplot of this template (M.spawn_idle) is given the variables, else one is started
+        local ready = idle and idle[c.name]
+        if ready then idle[c.name] = nil end
+        if ready and ready.tpl ~= tpl then M.abort_idle({ ready }) end
+        if ready and ready.tpl == tpl then
+          j.p = ready.p
+          -- (false where that gnuplot ended before it read them: it failed, and finish_job
+          -- draws the chart again in the foreground, which says why)
+          j.p:feed(j.argv[3] .. "\n")
+          j.started = proc.now()
+        end
+        local spawned, p = true, j.p
+        if not j.p then
+          spawned, p = pcall(proc.spawn, j.argv, { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
+        end
         if spawned then
           j.p = p
         elseif tostring(p):match("interrupted$") then
@@ -1729,6 +1804,7 @@ function M.start(list, templates, out_dir, gp)
       end
     end
   end)
+  M.abort_idle(idle)
   if not ok then
     M.abort(pending)
     error(err, 0)

@@ -499,11 +499,26 @@ function M.start_charts(w, A, B, tdir)
   return early
 end
 
+-- Starts a gnuplot for each chart that needs the comparison model (llmd.charts.NEEDS_MODEL),
+-- idle until M.charts gives it its chart's variables (llmd.charts.spawn_idle): their start,
+-- most of a chart's time, is spent while the runs are read or the model is built. tdir: the
+-- templates M.report will draw with (default M.templates_dir's). Returns what M.charts and
+-- M.report take (opts.charts_idle); llmd.charts.abort_idle stops them. nil without gnuplot.
+function M.spawn_charts(w, tdir)
+  tdir = tdir or M.templates_dir(w)
+  local names = {}
+  for _, name in ipairs(charts.NAMES) do
+    if charts.NEEDS_MODEL[name] then names[#names + 1] = name end
+  end
+  return charts.spawn_idle(names, function(name) return M.template_path(tdir, name) end, w.path .. "/charts",
+    charts.gnuplot())
+end
+
 -- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
 -- is there; model.charts for the templates either way (its failed: the charts gnuplot
 -- failed to draw, left out with the reason). early: M.start_charts' for the same sides
--- (else started here).
-function M.charts(w, model, A, B, tdir, early)
+-- (else started here); idle: M.spawn_charts' (those it does not use are stopped).
+function M.charts(w, model, A, B, tdir, early, idle)
   early = early or M.start_charts(w, A, B, tdir)
   local failed = {}
   local gp, out = early.gp, w.path .. "/charts"
@@ -515,6 +530,7 @@ function M.charts(w, model, A, B, tdir, early)
   local ok, late = pcall(charts.prepare, model, A, B, names)
   if not ok then
     charts.abort(early.pending)
+    charts.abort_idle(idle)
     error(late, 0)
   end
   for _, c in ipairs(late) do by[c.name] = c end
@@ -523,7 +539,7 @@ function M.charts(w, model, A, B, tdir, early)
   for _, name in ipairs(charts.NAMES) do list[#list + 1] = by[name] end
   if gp then
     local templates = function(name) return M.template_path(tdir, name) end
-    local started, pending = pcall(charts.start, late, templates, out, gp)
+    local started, pending = pcall(charts.start, late, templates, out, gp, idle)
     if not started then
       charts.abort(early.pending)
       error(pending, 0)
@@ -534,6 +550,7 @@ function M.charts(w, model, A, B, tdir, early)
     failed = charts.finish({ early.pending, pending }, charts.NAMES, { keep_going = true })
     charts.remove_stale(list, out)
   elseif lfs.attributes(out, "mode") == "directory" then
+    charts.abort_idle(idle)
     charts.remove_stale(list, out)
   end
   local section = charts.section(list, not gp and charts.NO_GNUPLOT or nil)
@@ -816,14 +833,23 @@ function M.report(w, A, B, opts)
     identical = M.identical(w, A, B)
     if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
   end
-  -- the charts drawn from the sides alone are started first: gnuplot draws them on the
-  -- other core while the model is built (the significance tests take a while on large runs)
-  local early = M.start_charts(w, A, B, tdir)
+  -- the gnuplots of the charts that need the model are started (opts.charts_idle: by the
+  -- caller, earlier still), and the charts drawn from the sides alone: gnuplot starts and
+  -- draws them on the other core while the model is built (the significance tests take a
+  -- while on large runs)
+  local idle = opts.charts_idle
+  if idle == nil then idle = M.spawn_charts(w, tdir) end
+  local early_ok, early = pcall(M.start_charts, w, A, B, tdir)
+  if not early_ok then
+    charts.abort_idle(idle)
+    error(early, 0)
+  end
   local built, model = pcall(report.build, { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
     identical = identical or nil, slo_where = opts.slo_where or "SLO" })
   if not built then
     charts.abort(early.pending)
+    charts.abort_idle(idle)
     error(model, 0)
   end
   -- --slo over an info file's own slo: (which it replaces for both runs): said, never silently
@@ -844,7 +870,7 @@ function M.report(w, A, B, opts)
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")
-  model.charts = M.charts(w, model, A, B, tdir, early)
+  model.charts = M.charts(w, model, A, B, tdir, early, idle)
   tl.mark("charts")
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"

@@ -376,6 +376,75 @@ t.test("charts in the background: the first failure in the charts' order is said
   t.eq(names_in(out), {})
 end)
 
+-- gnuplots started before their charts' data is known (charts.spawn_idle: a gnuplot's start
+-- is most of its time on a chart, issue 20), each given its chart's variables by
+-- charts.start: the very SVG a gnuplot started then draws (the real gnuplot, byte for byte);
+-- a template it rejects, the same error (drawn again in the foreground, which says why);
+-- those start does not use stopped, their files gone.
+t.test("charts started idle before their data: the same SVG, the same error, the rest stopped", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local function chart()
+    return { name = "achieved_offered", title = "T", available = true, notes = {},
+      data = "1 1\n2 2\n\n\n1 0.5\n2 1\n",
+      vars = { { "title", "T <&> 'q'" }, { "label_a", NASTY_A }, { "label_b", NASTY_B },
+        { "xlabel", "offered load (req/s)" }, { "diagonal", true } } }
+  end
+  local tpl = ROOT .. "/templates"
+  local out1, out2 = t.tmpdir(), t.tmpdir()
+  local c1, c2 = chart(), chart()
+  charts.render({ c1 }, tpl, out1, gp)
+  local idle = charts.spawn_idle({ "achieved_offered", "errors", "latency_cdf" }, tpl, out2, gp)
+  t.ok(idle.achieved_offered.tpl:match("^/.*/templates/charts/achieved_offered%.gp$"), "by absolute path")
+  local p = idle.achieved_offered.p
+  local unused = idle.errors.p
+  t.eq(p:wait(0.3), nil, "started, waiting for its variables")
+  charts.finish({ charts.start({ c2, { name = "errors", available = false, notes = {} } }, tpl, out2, gp, idle) })
+  t.eq(c2.svg, c1.svg)
+  t.eq(t.read(out2 .. "/achieved_offered.svg"), t.read(out1 .. "/achieved_offered.svg"))
+  t.eq(p:poll().ok, true, "the idle gnuplot drew it")
+  t.ok(unused:poll() and not unused:poll().ok, "the unused ones stopped")
+  t.eq(next(idle), nil, "none left idle")
+  t.eq(names_in(out2), { "achieved_offered.dat", "achieved_offered.svg" })
+  -- a template it rejects: the error as without the idle gnuplot
+  local dir = t.tmpdir()
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  t.write(dir .. "/charts/errors.gp", "set terminal svg\nplot nosuchthing\n")
+  local c = { name = "errors", available = true, notes = {}, data = "1 1 1\n", vars = {} }
+  local out3 = t.tmpdir()
+  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
+  local err = t.raises(dir .. "/charts/errors.gp: gnuplot failed (exit code 1)", charts.finish,
+    { charts.start({ c }, dir, out3, gp, idle) })
+  t.ok(err:find("undefined variable: nosuchthing", 1, true), err)
+  t.eq(names_in(out3), {})
+  -- stopped while idle (the caller failed first): gone, files too
+  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
+  local q = idle.errors.p
+  charts.abort_idle(idle)
+  t.ok(q:poll() ~= nil, "stopped")
+  t.eq(names_in(out3), {})
+end)
+
+-- What an idle gnuplot's start costs is spent before start gives it its chart: a gnuplot that
+-- takes 1 s to start draws at once once given it, reading the variables' line, then the template.
+t.test("charts started idle: their start is spent before the chart is given, the variables read first", function()
+  local gp, dir = fake_gnuplot()
+  -- (the stand-in: 1 s to start, then its first file (/dev/stdin) echoed into the SVG)
+  t.write(gp, '#!/bin/sh\nsleep 1\nfor a; do last=$a; done\necho "<svg>$(cat "$1")</svg>"\n. "$last"\n')
+  t.write(dir .. "/charts/one.gp", "echo '<svg>one</svg>'\n")
+  local out = t.tmpdir()
+  local idle = charts.spawn_idle({ "one" }, dir, out, gp)
+  proc.run { "sleep", "1.5" }
+  local c = bg_chart("one")
+  c.vars = { { "title", "T" } }
+  local t0 = proc.now()
+  charts.finish({ charts.start({ c }, dir, out, gp, idle) })
+  t.ok(proc.now() - t0 < 0.8, ("drawn %.2f s after it was given (a start of 1 s)"):format(proc.now() - t0))
+  t.eq(c.svg, ("<svg>datafile = '.one.dat.part'; style_file = '%s/charts/style.gp'; title = 'T'</svg>\n"
+    .. "<svg>one</svg>\n"):format(dir))
+end)
+
 t.test("charts in the background, keep_going: a chart gnuplot fails is left out with the reason, the others written",
   function()
     local gp, dir = fake_gnuplot()
@@ -588,6 +657,79 @@ t.test("a mix of quantile grids: the walked grids' figures to the last bit, ties
   end
   local got = charts.mix_grids(parts, rm.CDF_GRID)
   for i, q in ipairs(rm.CDF_GRID) do t.eq(got[i][2], walked(parts, q), ("seven grids q=%g"):format(q)) end
+end)
+
+-- stats.mix_grids, the C that charts.mix_grids calls (issue 20: the Lua bisections were most
+-- of a report's CPU): at every share the x the mix's definition bisects for, written out here
+-- in Lua (a grid walked from its start; the sum in grid order), the same bits ("%a"); false
+-- where b never left hi (a share above every grid's) or the share is not above 0; nil where a
+-- value is not a number. Grids of ties, one decreasing, one holding NaN (walked in C too),
+-- integer values, and a mix whose lo and hi are one value.
+t.test("stats.mix_grids: a mix of quantile grids bisected in C, bit for bit the walked definition", function()
+  local function reference(parts, q, lo, hi)
+    local a, b, moved = lo, hi, false
+    for _ = 1, 60 do
+      local m, f = (a + b) / 2, 0
+      for _, pt in ipairs(parts) do
+        local g, s = pt[1], 0
+        if m >= g[1][2] then
+          local i = 1
+          while i < #g and g[i + 1][2] <= m do i = i + 1 end
+          s = i == #g and g[i][1] or g[i][1] + (g[i + 1][1] - g[i][1]) * (m - g[i][2]) / (g[i + 1][2] - g[i][2])
+        end
+        f = f + pt[2] * s
+      end
+      if f >= q - 1e-9 then b, moved = m, true else a = m end
+    end
+    return moved and b or false
+  end
+  local seed = 4242
+  local function rnd() -- (a small LCG: the same grids every run)
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  end
+  local function grid(k, ints)
+    local g, v = {}, ints and k * 10 or 100 * k * rnd()
+    for _, q in ipairs(rm.CDF_GRID) do
+      local step = rnd() < 0.4 and 0 or math.floor(rnd() * 20) / 2
+      v = v + (ints and math.floor(step) or step)
+      g[#g + 1] = { q, v }
+    end
+    return g
+  end
+  local mixes = {}
+  for n = 2, 7 do
+    local parts = {}
+    for k = 1, n do parts[k] = { grid(k, n == 3), 1 / n } end
+    mixes[#mixes + 1] = parts
+  end
+  local down = grid(1)
+  down[50][2], down[51][2] = down[51][2] + 5, down[50][2] -- (decreasing there: walked)
+  mixes[#mixes + 1] = { { down, 0.25 }, { grid(2), 0.75 } }
+  local nan = grid(3)
+  nan[70][2] = 0 / 0
+  mixes[#mixes + 1] = { { grid(1), 0.5 }, { nan, 0.5 } }
+  mixes[#mixes + 1] = { { { { 0, 7 }, { 100, 7 } }, 0.5 }, { { { 0, 7 }, { 50, 7 }, { 100, 7 } }, 0.5 } }
+  local qs = { -1, 0, 0.5, 1, 37, 50, 99.9, 100, 150 }
+  for _, q in ipairs(rm.CDF_GRID) do qs[#qs + 1] = q end
+  for m, parts in ipairs(mixes) do
+    local lo, hi = math.huge, -math.huge
+    local grids, weights = {}, {}
+    for k, pt in ipairs(parts) do
+      lo, hi = math.min(lo, pt[1][1][2]), math.max(hi, pt[1][#pt[1]][2])
+      grids[k], weights[k] = pt[1], pt[2]
+    end
+    local got = stats.mix_grids(grids, weights, qs, lo, hi, 60, 1e-9)
+    t.eq(#got, #qs, ("mix %d"):format(m))
+    for j, q in ipairs(qs) do
+      local want = q > 0 and reference(parts, q, lo, hi)
+      t.eq(want and ("%a"):format(got[j]) or got[j], want and ("%a"):format(want) or false,
+        ("mix %d q=%g"):format(m, q))
+    end
+  end
+  t.eq(stats.mix_grids({ { { 0, 1 }, { 100, "2" } } }, { 1 }, { 50 }, 1, 2, 60, 1e-9), nil, "a string value")
+  t.eq(stats.mix_grids({ {} }, { 1 }, { 50 }, 1, 2, 60, 1e-9), nil, "an empty grid")
+  t.eq(stats.mix_grids({ { { 0, 1 } } }, {}, { 50 }, 1, 2, 60, 1e-9), nil, "a grid without its weight")
 end)
 
 t.test("the CDF pools only the loads both runs sustained and the tests compare, each load weighted equally",

@@ -62,6 +62,30 @@ t.test("stdin from a string (large) and from a file", function()
   t.eq(proc.run({ "cat" }).stdout, "") -- no stdin given: /dev/null, never the terminal
 end)
 
+-- A background process's input as a pipe fed once, later (llmd.charts starts gnuplot so,
+-- before its commands are known: issue 20): what was fed is what the child read, all of it
+-- beyond a pipe's buffer; a child that ended first is an outcome (false, why), a second feed
+-- and a pipe for proc.run are errors.
+t.test("proc.spawn with stdin = {pipe = true}: p:feed(data) writes it once, then closes the input", function()
+  local dir = t.tmpdir()
+  local data = ("0123456789abcdef"):rep(1 << 16) .. "end\n" -- 1 MiB and 4 bytes: beyond the pipe's 64 KiB
+  local p = proc.spawn({ "sh", "-c", "sleep 0.2; cat > in.txt" }, { cwd = dir, stdin = { pipe = true } })
+  t.eq(p:feed(data), true)
+  t.eq(p:wait(10).ok, true)
+  t.eq(t.read(dir .. "/in.txt"), data)
+  t.raises("p:feed: the process's input is not open", p.feed, p, "again")
+  local q = proc.spawn({ "true" }, { stdin = { pipe = true } })
+  q:wait(10)
+  local fed, why = q:feed(data)
+  t.eq({ fed, why }, { false, "Broken pipe" })
+  -- never fed: the child reads an open input (it waits) until it is stopped
+  local r = proc.spawn({ "cat" }, { stdin = { pipe = true } })
+  t.eq(r:wait(0.3), nil, "still waiting for its input")
+  r:kill(0)
+  t.raises("proc.run: stdin = {pipe = true} is proc.spawn's", proc.run, { "cat" }, { stdin = { pipe = true } })
+  t.raises("or stdin {pipe = true}", proc.spawn, { "cat" }, { stdin = "data" })
+end)
+
 t.test("output to a file, appended, merged into stdout, or discarded", function()
   local dir = t.tmpdir()
   local log = dir .. "/log.txt"

@@ -1362,6 +1362,44 @@ do
     t.raises("bad argument #1", function() stats.appender({}) end)
   end)
 
+  -- issue 20: the design effects of a kind read its gathered values as a column (C doubles),
+  -- not a Lua table built, then read again by each sum: the same numbers, so the same bits.
+  -- 1 2 3 4 by hand as above (1.5); 1000 values (past a column's first block of 64) against
+  -- the same list as a table (whose sums test_design_effect.lua checks against numpy).
+  t.test("stats.gather(c, order, true): a column the design effects read as they read the list", function()
+    local c = stats.column()
+    local push = stats.appender(c)
+    for _, v in ipairs { 4, false, 3, 2, 1 } do push(v) end
+    local col = stats.gather(c, { 5, 4, 3, 2, 1 }, true)
+    t.eq(tostring(col), "llmd.stats.column (4 values)")
+    t.eq({ col[1], col[2], col[3], col[4] }, { 1.0, 2.0, 3.0, 4.0 })
+    t.eq(stats.design_effect(col, 2000), 1.5)
+    local big, seed = stats.column(), 99
+    local add = stats.appender(big)
+    for _ = 1, 1000 do
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      add(seed % 7 == 0 and false or math.floor(seed / 2147483648 * 50) / 4) -- (ties, and unknowns)
+    end
+    local order = {}
+    for i = 1, 1000 do order[i] = (i * 7) % 1000 + 1 end
+    local list, column = stats.gather(big, order), stats.gather(big, order, true)
+    t.eq(#column, #list)
+    t.ok(#list > 800, #list)
+    local function hex(x) return type(x) == "number" and ("%a"):format(x) or x end
+    t.eq(hex(stats.design_effect(column, 2000)), hex(stats.design_effect(list, 2000)))
+    t.eq(hex(stats.value_design_effect(column, 2000)), hex(stats.value_design_effect(list, 2000)))
+    local qc, ql = stats.quantile_design_effects(column, { 50, 90, 99 }, 100, 2000),
+      stats.quantile_design_effects(list, { 50, 90, 99 }, 100, 2000)
+    t.eq({ hex(qc[1]), hex(qc[2]), hex(qc[3]) }, { hex(ql[1]), hex(ql[2]), hex(ql[3]) })
+    local decision = require "llmd.decision"
+    t.eq({ decision.design_effects(column) }, { decision.design_effects(list) })
+    -- a NaN among them: nil, as for the list (llmd.decision's Lua decides)
+    local nan = stats.column()
+    for _, v in ipairs { 1, 0 / 0, 3 } do nan[#nan + 1] = v end
+    t.eq(stats.design_effect(stats.gather(nan, nil, true), 5), nil)
+    t.eq(decision.design_effect(stats.gather(nan, nil, true)), decision.design_effect(stats.gather(nan)))
+  end)
+
   t.test("design effects of an accumulator's kept order are those of its requests in send order", function()
     -- 200 completions added out of send order (start k at position 201 - k: the reverse)
     -- and one failure (start 50.5); in send order the latencies run 1 (starts 1..100) then 9

@@ -1765,8 +1765,10 @@ static int read_body(int fd, const char *path, const char *what, void *a, size_t
 /*
 ** c copies of x at o (a run of a dump of runs written back: hundreds a value): fill_run for
 ** samples kept as doubles, fill_run_f32 for those kept as floats (Stats.f32). One body for
-** both, so that the two element types can never fill differently.
+** both, so that the two element types can never fill differently. (T is a type name, which
+** cannot be parenthesised where it declares o: hence the NOLINT range.)
 */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define DEFINE_FILL_RUN(name, T)                                                                   \
     static void name(T *o, uint64_t c, T x)                                                        \
     {                                                                                              \
@@ -1783,6 +1785,7 @@ static int read_body(int fd, const char *path, const char *what, void *a, size_t
 DEFINE_FILL_RUN(fill_run, double)
 DEFINE_FILL_RUN(fill_run_f32, float)
 #undef DEFINE_FILL_RUN
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
 ** Reads the runs of a dump of runs (runs of them from byte off, to byte end) into v, the

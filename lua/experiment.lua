@@ -172,8 +172,10 @@ if not rok then
       local gone = started.scratch and ("\n" .. require("llmd.cluster").remove_dry_run(started)) or ""
       fail(("interrupted during the dry run: nothing was deployed. To run it: %s%s"):format(next_command(), gone), 130)
     end
-    fail(("interrupted; state saved in %s.\n%s\nContinue with: %s"):format(started.ws.path, xr.left_text(started),
-      next_command(started.ws.path)), 130)
+    -- (where, as compare.lua says it: the step, the setup and the run treatment)
+    local wok, where = pcall(xr.interrupted_where, started)
+    fail(("interrupted%s; state saved in %s.\n%s\nContinue with: %s"):format(wok and where or "", started.ws.path,
+      xr.left_text(started), next_command(started.ws.path)), 130)
   end
   if started and started.scratch then
     fail(("%s\n%s"):format(tostring(all_ok), require("llmd.cluster").remove_dry_run(started)))

@@ -2966,9 +2966,10 @@ function M.run(plan, opts)
     end
   end)
   local function unlock(interrupted)
-    -- (after a Ctrl-C the lock is still let go: the signal is the error being said)
+    -- (after a Ctrl-C the lock is still let go: the signal is the error being said; its
+    -- kubectl calls run under proc.cleanup, else the interrupt stopped them at once)
     if interrupted then proc.take_interrupt() end
-    M.unlock_namespace(nslock, out)
+    proc.cleanup(M.unlock_namespace, nslock, out)
   end
   if not okset then
     unlock(tostring(errset):match("interrupted$"))

@@ -344,6 +344,14 @@ local function skip_if_halted(ctx, s)
   return false
 end
 
+-- An interrupt (Ctrl-C, SIGTERM) caught by a step's pcall goes on up at once: not a failure
+-- of the treatment to record, tear down after or go on from (the next run treatment was
+-- started and failed on it, with a Lua position); what is deployed is left as it is, as
+-- compare.lua leaves it, and the interrupt's message says so.
+local function pass_interrupt(msg)
+  if tostring(msg):match("interrupted$") then error("interrupted", 0) end
+end
+
 local function teardown_now(ctx, s, c)
   if ctx.skip_teardown then return true, "kept (--skip-teardown)" end
   local ok, msg = pcall(cluster.fn.teardown, c, "stack")
@@ -398,6 +406,7 @@ function M.steps_list()
         return m
       end)
       if not ok then
+        pass_interrupt(msg)
         -- refused before its first deploy command: there is nothing of it to tear down
         tell(c, "Setup treatment %s: standup failed: %s%s", s, tostring(msg),
           cluster.deployed(c, "stack").attempted and "; tearing down what was deployed." or ".")
@@ -412,6 +421,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: smoke test through a port-forward.", s)
       local ok, msg = pcall(cluster.fn.smoke, c, "stack")
       if not ok then
+        pass_interrupt(msg)
         local tok, tmsg = teardown_now(ctx, s, c)
         finish(ctx, s, "failed_smoketest",
           tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
@@ -431,6 +441,7 @@ function M.steps_list()
           say(c, "Run treatment %s (%d/%d): done in an earlier run.", rt.name, i, #ctx.exp.run_treatments)
         else
           say(c, "Run treatment %s (%d/%d): benchmarking.", rt.name, i, #ctx.exp.run_treatments)
+          r.running = rt.name -- (what an interrupt names: M.interrupted_where)
           local ok, msg = pcall(function()
             if ctx.exp.reset_caches and i > 1 then
               -- reset_caches: every run treatment after the first starts with empty caches
@@ -450,6 +461,8 @@ function M.steps_list()
                   llmd_version = c.plan.runs.stack.deploy.llmd_version, namespace = c.ns } })
             end
           end)
+          if not ok then pass_interrupt(msg) end
+          r.running = nil
           if ok then
             done = done + 1
           else
@@ -471,6 +484,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: collecting the vLLM logs.", s)
       local ok, msg = pcall(cluster.fn.collect_logs, c, "stack")
       if not ok then
+        pass_interrupt(msg)
         if ctx.plan.teardown_without_logs then return "no logs (teardown allowed by the plan): " .. tostring(msg) end
         finish(ctx, s, "failed_teardown", "not torn down: " .. tostring(msg))
         release(ctx, s, false)
@@ -491,6 +505,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: tearing down (releases, routes, gateways; PVCs and namespace kept).", s)
       local ok, msg = teardown_now(ctx, s, c)
       if not ok then
+        pass_interrupt(msg)
         finish(ctx, s, status == "success" and "failed_teardown" or status,
           (err and (err .. "; ") or "") .. "teardown: " .. tostring(msg))
         error(msg, 0)
@@ -535,6 +550,7 @@ function M.steps_list()
           io.stderr:write("experiment.lua: warning: ", f, "\n")
         end
       end)
+      if not cok then pass_interrupt(cerr) end
       if not cok then ctx.loud:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"
     end },
@@ -677,6 +693,19 @@ function M.left_deployed(ctx)
   return left
 end
 
+-- Where an interrupt stopped the run, from the step record (the step it stopped is recorded
+-- failed, "interrupted"): " during step 40 (run) of setup treatment S, run treatment R", as
+-- compare.lua says "during step 60 (benchmark) of run A"; "" when no step was under way.
+function M.interrupted_where(ctx)
+  local rec = steps.load_record(ctx.ws.path .. "/steps.json")
+  local last = rec[#rec]
+  if not last or last.status ~= "failed" or not tostring(last.message):match("interrupted$") then return "" end
+  local r = last.stack and ctx.results[last.stack]
+  return (" during step %d (%s)%s%s"):format(last.number, last.name,
+    last.stack and (" of setup treatment " .. last.stack) or "",
+    r and r.running and last.name == "run" and (", run treatment " .. r.running) or "")
+end
+
 -- The lines saying what is left deployed (for the end of a run, or after an interrupt),
 -- true to what was done: the stacks still there and their namespaces, or that nothing is.
 function M.left_text(ctx)
@@ -809,7 +838,7 @@ function M.run(exp, plan, opts)
     end
     for _, r in ipairs(st.results or {}) do
       if ctx.results[r.setup_treatment] then
-        r.started, r.not_started = nil, nil
+        r.started, r.not_started, r.running = nil, nil, nil
         ctx.results[r.setup_treatment] = r
         -- a namespace a kept or failed stack still occupies stays its own
         for _, slot in ipairs(pool) do
@@ -852,8 +881,10 @@ function M.run(exp, plan, opts)
   -- same releases and tore down each other's stacks (llmd.cluster.lock_namespace)
   local locks = {}
   local function unlock_all(interrupted)
+    -- (after a Ctrl-C too: proc.cleanup lets the release's kubectl calls run, which the
+    -- interrupt would stop at once)
     if interrupted then require("llmd.proc").take_interrupt() end
-    for _, l in ipairs(locks) do cluster.unlock_namespace(l, loud) end
+    for _, l in ipairs(locks) do require("llmd.proc").cleanup(cluster.unlock_namespace, l, loud) end
   end
   if not opts.dry_run then
     local lok, lerr = pcall(function()

@@ -100,6 +100,7 @@ function M.validate(plan, name)
   }
   local ok, err = pcall(cluster.validate, as_compare, name)
   if not ok then error((tostring(err):gsub("runs%.a%.", "")), 0) end
+  M.workload_choice(plan.benchmark, name, "benchmark", "one experiment per workload")
   return plan
 end
 
@@ -255,7 +256,11 @@ local function stack_ctx(ctx, s)
   c.render_config = function(text, x)
     local rt = ctx.run_by_name[x]
     if not rt then return text end
-    local cfg = yaml.load(text, dir .. "/run-" .. x .. "/benchmark/config.yaml")
+    -- (of the template's workloads, the one the plan's benchmark.workload chooses)
+    local where = dir .. "/run-" .. x .. "/benchmark/config.yaml"
+    text = M.keep_workload(text, M.workload_choice(plan.benchmark, ctx.plan_path or "plan", "benchmark",
+      "one experiment per workload"), where)
+    local cfg = yaml.load(text, where)
     if not is_map(cfg) or not is_map(cfg.workload) then
       error(("%s: the benchmark template has no workload: mapping to apply run treatment %s to")
         :format(plan.benchmark.template, x), 0)
@@ -376,6 +381,9 @@ function M.steps_list()
       local ok, c = pcall(stack_ctx, ctx, s)
       if ok then
         ok, c = pcall(function()
+          -- a template of several workloads and no choice: refused before this treatment deploys
+          -- (the plan was checked when read; its template may have changed since, on a resume)
+          M.workload_choice(ctx.plan.benchmark, ctx.plan_path or "plan", "benchmark", "one experiment per workload")
           local d = c.ws.path .. "/plan"
           ws.mkdir_p(d)
           ws.write_text(d .. "/setup-treatment.yaml", yaml.dump { name = s, namespace = c.ns,
@@ -557,6 +565,65 @@ function M.steps_list()
   }
 end
 
+-- The plan's benchmark template b.template read as run_only.sh reads its config, its ${VAR}s
+-- from b.vars, else the environment, else the name (they fill in values, never the
+-- structure): the config (a table), or raises naming the template.
+function M.read_template(b)
+  local template = b.template
+  local f = io.open(template, "rb")
+  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
+  local text = f:read("a")
+  f:close()
+  local vars = b.vars or {}
+  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
+  local ok, cfg = pcall(yaml.load, text, template)
+  if not ok then error(tostring(cfg), 0) end
+  return cfg
+end
+
+-- The workload a benchmark b (a plan's benchmark:, its template read) runs, when its template
+-- has several: b.workload, which must name one of them (the rendered config then keeps it
+-- alone, M.keep_workload). run_only.sh runs every workload of its config, each its own
+-- results folder, and one run's results must be one workload's: a template of several with
+-- none chosen could never run (every treatment deployed, benchmarked, then failed on "results
+-- holds 2 inference-perf runs"), so it is refused here, before anything deploys. where: the
+-- plan file; key: where b is in it ("benchmark", "runs.a.benchmark"); apart: how else to run
+-- them ("one experiment per workload"). Returns the name chosen, or nil: a template of one
+-- workload (b.workload, if any, is then its label, as before) or with no workload: mapping
+-- (said where it is used).
+function M.workload_choice(b, where, key, apart)
+  if type(b) ~= "table" or type(b.template) ~= "string" then return nil end
+  local cfg = M.read_template(b)
+  if not is_map(cfg) or not is_map(cfg.workload) then return nil end
+  local names = ex.keys(cfg.workload)
+  if #names < 2 then return nil end
+  local list = table.concat(names, ", ")
+  if b.workload == nil then
+    error(("%s: %s.template: %s has %d workloads (%s) and %s.workload chooses none: run_only.sh would run "
+      .. "each, and one run's results must be one workload's; set %s.workload: NAME to one of them, or give each "
+      .. "workload its own template (%s) - nothing was run"):format(where, key, b.template, #names, list, key, key,
+      apart), 0)
+  end
+  if type(b.workload) ~= "string" or not cfg.workload[b.workload] then
+    local near = require("llmd.opts").closest(tostring(b.workload), names)
+    error(("%s: %s.workload: %s is not a workload of %s (its workloads: %s%s); nothing was run"):format(where, key,
+      tostring(b.workload), b.template, list, near and ("; did you mean %s?"):format(near) or ""), 0)
+  end
+  return b.workload
+end
+
+-- The rendered config text with only workload name in its workload: mapping (M.workload_choice's
+-- choice; where: the config's path, for an error); the text as it is when name is nil.
+function M.keep_workload(text, name, where)
+  if not name then return text end
+  local cfg = yaml.load(text, where)
+  if not is_map(cfg) or not is_map(cfg.workload) or cfg.workload[name] == nil then
+    error(("%s: the rendered benchmark config has no workload %s to run"):format(where, name), 0)
+  end
+  cfg.workload = { [name] = cfg.workload[name] }
+  return yaml.dump(cfg)
+end
+
 -- Refuses run treatments that would change nothing: every key of every run treatment must
 -- match something in every workload of the plan's benchmark template (${VAR}s stand in for
 -- values the run fills in later; they never change the template's structure). A key that
@@ -566,18 +633,14 @@ end
 -- `rate`), which is refused the same way. Returns a note per added key, for the caller to show.
 function M.check_run_treatments(exp, plan, exp_path)
   local template = plan.benchmark.template
-  local f = io.open(template, "rb")
-  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
-  local text = f:read("a")
-  f:close()
-  local vars = plan.benchmark.vars or {}
-  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
-  local ok, cfg = pcall(yaml.load, text, template)
-  if not ok then error(tostring(cfg), 0) end
+  local cfg = M.read_template(plan.benchmark)
   if not is_map(cfg) or not is_map(cfg.workload) then
     error(("%s: the benchmark template has no workload: mapping to apply the run treatments of %s to")
       :format(template, exp_path or exp.name), 0)
   end
+  -- (of several, the one the plan's benchmark.workload chooses: the only one that runs)
+  local chosen = #ex.keys(cfg.workload) > 1 and plan.benchmark.workload
+  if chosen and cfg.workload[chosen] ~= nil then cfg.workload = { [chosen] = cfg.workload[chosen] } end
   local lines, misses, notes = {}, {}, {}
   local rendered = {}
   for i, rt in ipairs(exp.run_treatments) do
@@ -817,6 +880,7 @@ function M.run(exp, plan, opts)
     pool = pool,
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
     resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {}, failed_before = {},
+    plan_path = opts.plan_path,
     scratch = opts.dry_run and not opts.resume or nil, made_folders = made,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }

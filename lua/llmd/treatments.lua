@@ -1247,6 +1247,11 @@ local function hardware_of(list)
   return hw
 end
 
+-- Where an experiment's setups' GPU counts are given (M.setup_gpus reads them from the values:
+-- replicas x parallelism.tensor x parallelism.data per role), said where they are unknown.
+M.GPUS_HINT = "the values give no parallelism.tensor: set decode.parallelism.tensor in the experiment's "
+  .. "setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N"
+
 function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   local hw = hardware_of(ranked)
   local known, unknown, n = hw.known, hw.unknown, hw.n
@@ -1254,10 +1259,9 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
     if not hw.replicas then return nil end
     return { differ = true, unknown = unknown, replicas = hw.replicas,
       text = ("Not like for like on cost: the setups' replicas differ (%s), "
-      .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
-      .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
+      .. "and their GPU counts are unknown (%s), so %s is "
       .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
-      .. "cost."):format(hw.replicas, by_cap and "capacity at SLO" or "max sustained throughput") }
+      .. "cost."):format(hw.replicas, M.GPUS_HINT, by_cap and "capacity at SLO" or "max sustained throughput") }
   end
   if n == 1 and #unknown == 0 then return nil end
   local what = by_cap and "capacity at SLO" or "max sustained throughput"
@@ -1559,8 +1563,8 @@ function M.hardware_note(list)
   local hw = hardware_of(list)
   local said
   if hw.replicas then
-    said = ("the setups' replicas differ (%s), and their GPU counts are unknown (the values give no "
-      .. "parallelism.tensor: give it there, or treatments.lua WORKSPACE --gpus LABEL=N)"):format(hw.replicas)
+    said = ("the setups' replicas differ (%s), and their GPU counts are unknown (%s)"):format(hw.replicas,
+      M.GPUS_HINT)
   elseif #hw.known > 0 and (hw.n > 1 or #hw.unknown > 0) then
     local parts = {}
     for _, x in ipairs(hw.known) do

@@ -2586,8 +2586,9 @@ do
       .. "cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas 2) and their GPU counts are "
       .. "unknown, so none is named best on totals (see below).", "verdict line")
     find(j.verdict, "Not like for like on cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas "
-      .. "2), and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
-      .. "treatments.lua WORKSPACE --gpus LABEL=N), so the totals below (max sustained throughput, the Pareto front), "
+      .. "2), and their GPU counts are unknown (the values give no parallelism.tensor: set decode.parallelism.tensor "
+      .. "in the experiment's setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N), "
+      .. "so the totals below (max sustained throughput, the Pareto front), "
       .. "which favour the one with more hardware, name no winner on cost.", "verdict")
     t.ok(j.cost and j.cost.differ == true, "cost in treatments.json")
     local md = t.read(out .. "/treatment_report.md")

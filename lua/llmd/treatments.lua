@@ -877,7 +877,7 @@ local function grouped_model(groups, opts)
     end
   end
   local choice = M.latency_choice(all)
-  local parts, commons, size = {}, {}, 0
+  local parts, commons, size, cost_said = {}, {}, 0, {}
   for _, g in ipairs(groups) do
     local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
@@ -944,6 +944,17 @@ local function grouped_model(groups, opts)
     end
     parts[#parts + 1] = ("%s (%s%s): %s%s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
       g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead and (lead .. " ") or "", verdict)
+    -- its cost note in the setups' words (an experiment's pairs "one/rate1" read "one"), to be
+    -- said once where every workload's is the same (below)
+    if sub.cost and verdict:find(sub.cost.text, 1, true) then
+      local norm = sub.cost.text
+      for _, l in ipairs(labels) do
+        local setup = l:match("^(.+)/[^/]+$")
+        if not setup then norm = nil break end
+        norm = norm:gsub(l:gsub("%p", "%%%0"), (setup:gsub("%%", "%%%%")))
+      end
+      cost_said[#parts] = norm and { text = sub.cost.text, norm = norm }
+    end
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -966,9 +977,25 @@ local function grouped_model(groups, opts)
       m.workloads[i].verdict_line)
   end
   m.verdict_line = table.concat(lines, " ")
+  -- one cost note, the same for every workload (an experiment's setups under each run
+  -- treatment): said once, before the workloads, not repeated in each (newuser47 F8)
+  local once = ""
+  local same = #parts > 1
+  for i = 1, #parts do
+    if not cost_said[i] or cost_said[i].norm ~= cost_said[1].norm then same = false end
+  end
+  if same then
+    for i = 1, #parts do
+      local a, b = parts[i]:find(cost_said[i].text .. " ", 1, true)
+      if a then parts[i] = parts[i]:sub(1, a - 1) .. parts[i]:sub(b + 1) end
+    end
+    local body = cost_said[1].norm:match("^Not like for like on cost: (.*)$")
+    once = body and (" Not like for like on cost, in every workload: " .. body)
+      or (" In every workload: " .. cost_said[1].norm)
+  end
   m.verdict = ("%d workloads (%s), each ranked on its own: a treatment is compared only with those of its own "
-    .. "workload, never across workloads.%s %s"):format(#groups, source, #groups.apart > 0
-    and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "",
+    .. "workload, never across workloads.%s%s %s"):format(#groups, source, #groups.apart > 0
+    and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "", once,
     table.concat(parts, " "))
   return m
 end

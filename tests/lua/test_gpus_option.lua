@@ -61,3 +61,21 @@ t.test("--gpus SETUP=N on setup x run pairs: every pair of the setup; an unknown
     .. "setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N)", 1, true), v)
   t.ok(not v:find("give it there", 1, true), v)
 end)
+
+-- (newuser47 F8) The same cost caveat under every run treatment (the setups' replicas differ,
+-- their GPU counts unknown) is said once in the Verdict, in the setups' names, before the
+-- workloads: it was repeated per workload, "one/r1 decode.replicas 1; ..." then "one/r2 ...".
+t.test("the Verdict says a cost caveat shared by every workload once", function()
+  local w = workspace()
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local v = json.read(out .. "/treatments.json").verdict
+  local _, n = v:gsub("Not like for like on cost", "")
+  t.eq(n, 1, v)
+  t.ok(v:find("never across workloads. Not like for like on cost, in every workload: the setups' replicas differ (one "
+    .. "decode.replicas 1; two decode.replicas 2), and their GPU counts are unknown (", 1, true), v)
+  -- each workload's own part still says its figures are on totals
+  local _, k = v:gsub("On totals %(not per GPU%)", "")
+  t.eq(k, 2, v)
+end)

@@ -567,15 +567,18 @@ end
 
 -- The plan's benchmark template b.template read as run_only.sh reads its config, its ${VAR}s
 -- from b.vars, else the environment, else the name (they fill in values, never the
--- structure): the config (a table), or raises naming the template.
-function M.read_template(b)
+-- structure; names_only: always the name, for its structure alone, whatever a value holds):
+-- the config (a table), or raises naming the template.
+function M.read_template(b, names_only)
   local template = b.template
   local f = io.open(template, "rb")
   if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
   local text = f:read("a")
   f:close()
-  local vars = b.vars or {}
-  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
+  local vars = names_only and {} or b.vars or {}
+  text = text:gsub("%${([%a_][%w_]*)}", function(v)
+    return names_only and v or tostring(vars[v] or os.getenv(v) or v)
+  end)
   local ok, cfg = pcall(yaml.load, text, template)
   if not ok then error(tostring(cfg), 0) end
   return cfg
@@ -593,8 +596,9 @@ end
 -- (said where it is used).
 function M.workload_choice(b, where, key, apart)
   if type(b) ~= "table" or type(b.template) ~= "string" then return nil end
-  local cfg = M.read_template(b)
-  if not is_map(cfg) or not is_map(cfg.workload) then return nil end
+  -- (a template that cannot be read, or is no YAML: said where it is used, as before)
+  local ok, cfg = pcall(M.read_template, b, true)
+  if not ok or not is_map(cfg) or not is_map(cfg.workload) then return nil end
   local names = ex.keys(cfg.workload)
   if #names < 2 then return nil end
   local list = table.concat(names, ", ")

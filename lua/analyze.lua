@@ -45,7 +45,22 @@ if ws.kind(o[1]) == "comparison" then
     os.exit(2)
   end
 end
-local w = ws.open(o[1], { slo = o.slo })
+local wok, w = pcall(ws.open, o[1], { slo = o.slo })
+if not wok then
+  -- a folder that is no comparison's workspace (a results folder, an experiment's) is a wrong
+  -- argument: a usage error (exit 2), as compare.lua --resume says of the same mistake; one
+  -- that is a comparison's, incomplete or broken, is an error in the data (exit 1)
+  if ws.kind(o[1]) ~= "comparison" and not ws.incomplete(o[1]) then
+    local e = tostring(w)
+    if not lfs.attributes(o[1] .. "/experiment-state.json") then
+      e = ("%s: not a comparison workspace (no run-a/ and run-b/ of compare.lua's beside its report or plan); "
+        .. "analyze.lua re-generates the report of one compare.lua made - two results folders are compared with "
+        .. "llmdlua compare.lua --a DIR --b DIR"):format((o[1]:gsub("(.)/+$", "%1")))
+    end
+    require("llmd.errors").exit(e, 2)
+  end
+  error(w, 0)
+end
 -- a Ctrl-C says what it left: which files this run had re-written, which are the last
 -- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
 local before = cmp.report_snapshot(w.path)

@@ -237,7 +237,21 @@ if o.plan or o.resume then
     end
   end
   if o.plan then cluster.validate(plan, o.plan, { resume = o.resume ~= nil }) end
+  -- a benchmark template of several workloads: the one benchmark.workload chooses is the one
+  -- rendered and run; none chosen, refused here, before anything deploys (the dry run too)
+  local chosen = {}
+  for _, x in ipairs { "a", "b" } do
+    local r = type(plan.runs) == "table" and plan.runs[x]
+    if type(r) == "table" and not r.existing and type(r.benchmark) == "table" then
+      chosen[x] = require("llmd.experiment_run").workload_choice(r.benchmark,
+        o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml"), "runs." .. x .. ".benchmark",
+        "one comparison per workload")
+    end
+  end
   local ok, result, ctx = pcall(cluster.run, plan, {
+    render_config = function(text, x)
+      return require("llmd.experiment_run").keep_workload(text, chosen[x], ("run-%s/benchmark/config.yaml"):format(x))
+    end,
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,
     only = steps, slo = slo, min_effect = min_effect, use_current_context = o.use_current_context, quiet = o.quiet,

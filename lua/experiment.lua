@@ -53,6 +53,46 @@ local fail = require("llmd.errors").exit
 -- in compare.lua; what is wrong inside one, an error in the data (exit 1)
 args.path(o[1], o[1], "file", "the experiment, a YAML file")
 if o.plan then args.path("--plan " .. o.plan, o.plan, "file", "the plan, a YAML file") end
+
+-- The experiment file and the plan given the other's way round (`experiment.lua exp.yaml
+-- --plan exp.yaml`): one line saying which file is which, not each of its keys "unknown" to
+-- the other's reader. A file is one or the other when its top keys are only of one kind.
+do
+  local PLAN = { namespaces = true, namespace = true, parallel = true, parent = true, bins = true, timeouts = true,
+    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true,
+    info = true, slo = true }
+  local EXP = {}
+  for _, k in ipairs(ex.KNOWN_KEYS[""]) do EXP[k] = true end
+  -- "plan" or "experiment" and its keys (in the file's order), or nil when it is neither or both
+  local function kind(path)
+    local ok, doc = pcall(require("llmd.yaml").load_file, path)
+    if not ok or type(doc) ~= "table" or next(doc) == nil then return nil end
+    local kok, ks = pcall(require("llmd.yaml").keys, doc)
+    if not kok then return nil end
+    local plan, exp = 0, 0
+    for _, k in ipairs(ks) do
+      if PLAN[k] then plan = plan + 1 elseif EXP[k] then exp = exp + 1 end
+    end
+    local list = table.concat(ks, ", ")
+    if plan > 0 and exp == 0 then return "plan", list end
+    if exp > 0 and plan == 0 then return "experiment", list end
+  end
+  local sh = require("llmd.template").helpers.sh
+  local ek, ekeys = kind(o[1])
+  local pk, pkeys = nil, nil
+  if o.plan then pk, pkeys = kind(o.plan) end
+  if ek == "plan" and pk == "experiment" then
+    fail(("%s and --plan %s are the other way round: %s is a plan (keys %s), %s an experiment (keys %s); run: "
+      .. "llmdlua experiment.lua %s --plan %s"):format(o[1], o.plan, o[1], ekeys, o.plan, pkeys, sh(o.plan),
+      sh(o[1])), 2)
+  elseif pk == "experiment" then
+    fail(("--plan %s: an experiment file (keys %s), not a plan (namespaces, deploy, benchmark, ...): the plan says "
+      .. "where and how every treatment deploys and benchmarks (README: Experiments)"):format(o.plan, pkeys), 2)
+  elseif ek == "plan" then
+    fail(("%s: a plan (keys %s), not an experiment file (experiment, setup, treatments); the experiment comes first: "
+      .. "llmdlua experiment.lua EXPERIMENT.yaml --plan %s"):format(o[1], ekeys, sh(o[1])), 2)
+  end
+end
 local ok, e = pcall(ex.load, o[1])
 if not ok then fail(e) end
 if o.show then
@@ -88,6 +128,20 @@ if o.resume then
   local lfs = require "lfs"
   local dir = o.resume:gsub("(.)/+$", "%1")
   args.path("--resume " .. o.resume, dir, "directory", "the workspace of an experiment.lua run")
+  -- a folder that is no experiment's workspace (a results folder, a comparison's): one line,
+  -- exit 2, as compare.lua --resume says it (not its plan.yaml "cannot open", a file the user
+  -- never made). experiment.lua writes experiment-state.json as it starts, after plan.yaml and
+  -- experiment.yaml (an interrupt between leaves those two)
+  do
+    local function has(n) return lfs.attributes(dir .. "/" .. n, "mode") == "file" end
+    if not has("experiment-state.json") and not (has("plan.yaml") and has("experiment.yaml")) then
+      local sh = require("llmd.template").helpers.sh
+      local comparison = require("llmd.workspace").kind(dir) == "comparison" or has("steps.json")
+      fail(("--resume %s: not an experiment workspace (no experiment-state.json%s)"):format(o.resume, comparison
+        and ("; a comparison's, compare.lua's: llmdlua compare.lua --resume %s"):format(sh(dir))
+        or ": experiment.lua --plan makes the workspaces --resume continues"), 2)
+    end
+  end
   o.resume = require("llmd.proc").realpath(dir) or dir
   -- the experiment it ran: the copy it keeps of its file, else the name its state records. Another
   -- experiment's setups deployed into it would mix two designs in one workspace and summary
@@ -172,8 +226,10 @@ if not rok then
       local gone = started.scratch and ("\n" .. require("llmd.cluster").remove_dry_run(started)) or ""
       fail(("interrupted during the dry run: nothing was deployed. To run it: %s%s"):format(next_command(), gone), 130)
     end
-    fail(("interrupted; state saved in %s.\n%s\nContinue with: %s"):format(started.ws.path, xr.left_text(started),
-      next_command(started.ws.path)), 130)
+    -- (where, as compare.lua says it: the step, the setup and the run treatment)
+    local wok, where = pcall(xr.interrupted_where, started)
+    fail(("interrupted%s; state saved in %s.\n%s\nContinue with: %s"):format(wok and where or "", started.ws.path,
+      xr.left_text(started), next_command(started.ws.path)), 130)
   end
   if started and started.scratch then
     fail(("%s\n%s"):format(tostring(all_ok), require("llmd.cluster").remove_dry_run(started)))

@@ -80,7 +80,9 @@ local o = args.parse(rest, {
   --gpus LABEL=N,...        the accelerators each treatment ran on (repeat or list them):
                             where they differ, the report says it is not like for like on
                             cost, gives the ranking's figures per GPU and names no winner
-                            on totals (else the results' count, where they give one)
+                            on totals (else the results' count, where they give one); in an
+                            experiment of setup x run pairs, a setup treatment's name gives
+                            all its pairs (one=1: one/rate1, one/rate2, ...)
   --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)
   --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
                             (an experiment workspace: default the slo: of its plan.yaml)
@@ -213,12 +215,35 @@ if #workloads > 0 then
   list.workload_source = "named with --workload"
 end
 
--- --gpus: each label a treatment's, given once
+-- --gpus: each label a treatment's, given once. In an experiment whose treatments are setup x
+-- run pairs ("one/rate1"), a setup treatment's name stands for all its pairs: the GPUs are the
+-- setup's (its deployment), the same under every run treatment (a user thinks of the setup
+-- treatments, and the report's hint says --gpus SETUP=N); a pair's own label still wins
 if #gpus > 0 then
   for _, g in ipairs(gpus) do
-    local t = labelled(g.label, ("--gpus %s=%d"):format(g.label, g.n))
-    if t.gpus and t.gpus ~= g.n then fail(("--gpus: %s is given twice, %d and %d"):format(g.label, t.gpus, g.n), 2) end
-    t.gpus = g.n
+    local targets = {}
+    for _, t in ipairs(list) do
+      if t.label == g.label then targets = { t } break end
+      if o[1] and t.label:sub(1, #g.label + 1) == g.label .. "/" then targets[#targets + 1] = t end
+    end
+    if #targets == 0 then
+      -- (none: the labels there are, and in an experiment of pairs, the setup treatments' names)
+      local labels, setups, seen = {}, {}, {}
+      for _, t in ipairs(list) do
+        labels[#labels + 1] = t.label
+        local st = o[1] and t.label:match("^(.+)/[^/]+$")
+        if st and not seen[st] then seen[st], setups[#setups + 1] = true, st end
+      end
+      fail(("--gpus %s=%d: no treatment is labelled %s (the treatments: %s%s)"):format(g.label, g.n, g.label,
+        table.concat(labels, ", "), #setups > 0 and ("; or a setup treatment's name for all its pairs: %s")
+          :format(table.concat(setups, ", ")) or ""), 2)
+    end
+    for _, t in ipairs(targets) do
+      if t.gpus and t.gpus ~= g.n then
+        fail(("--gpus: %s is given twice, %d and %d"):format(t.label, t.gpus, g.n), 2)
+      end
+      t.gpus = g.n
+    end
   end
 end
 

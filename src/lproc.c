@@ -902,8 +902,32 @@ static int l_take_interrupt(lua_State *L)
     return 1;
 }
 
+/*
+** proc.cleanup(fn, ...) -> fn(...)'s results: runs fn with commands allowed again after a
+** Ctrl-C (SIGINT/SIGTERM). After one, every proc.run is stopped at once (llmd_interrupted
+** stays set), so the clean-up that must follow it - a namespace lock's release - could run
+** no command. Inside fn a pending signal is taken (as take_interrupt) and the flag is clear;
+** a new signal during fn stops it as usual. The flag is set again afterwards (the process
+** still ends as interrupted); fn's error is raised again.
+*/
+static int l_cleanup(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    (void)llmd_interrupt_pending(L);
+    sig_atomic_t was = llmd_interrupted;
+    sig_atomic_t signals = llmd_signals;
+    llmd_interrupted = 0;
+    int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    if (was || llmd_signals != signals)
+        llmd_interrupted = 1;
+    if (st != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
 static const luaL_Reg proc_funcs[] = {
     {"take_interrupt", l_take_interrupt},
+    {"cleanup",        l_cleanup       },
     {"chmod",          l_chmod         },
     {"mkdir_marked",   l_mkdir_marked  },
     {"lock",           l_lock          },

@@ -2993,9 +2993,10 @@ function M.run(plan, opts)
     end
   end)
   local function unlock(interrupted)
-    -- (after a Ctrl-C the lock is still let go: the signal is the error being said)
+    -- (after a Ctrl-C the lock is still let go: the signal is the error being said; its
+    -- kubectl calls run under proc.cleanup, else the interrupt stopped them at once)
     if interrupted then proc.take_interrupt() end
-    M.unlock_namespace(nslock, out)
+    proc.cleanup(M.unlock_namespace, nslock, out)
   end
   if not okset then
     unlock(tostring(errset):match("interrupted$"))
@@ -3156,6 +3157,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
+    render_config = opts.render_config, -- (compare.lua: the workload benchmark.workload chooses)
     only = opts.only, resumed = opts.resume ~= nil, scratch = opts.dry_run and not opts.resume,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },

@@ -100,6 +100,7 @@ function M.validate(plan, name)
   }
   local ok, err = pcall(cluster.validate, as_compare, name)
   if not ok then error((tostring(err):gsub("runs%.a%.", "")), 0) end
+  M.workload_choice(plan.benchmark, name, "benchmark", "one experiment per workload")
   return plan
 end
 
@@ -255,7 +256,11 @@ local function stack_ctx(ctx, s)
   c.render_config = function(text, x)
     local rt = ctx.run_by_name[x]
     if not rt then return text end
-    local cfg = yaml.load(text, dir .. "/run-" .. x .. "/benchmark/config.yaml")
+    -- (of the template's workloads, the one the plan's benchmark.workload chooses)
+    local where = dir .. "/run-" .. x .. "/benchmark/config.yaml"
+    text = M.keep_workload(text, M.workload_choice(plan.benchmark, ctx.plan_path or "plan", "benchmark",
+      "one experiment per workload"), where)
+    local cfg = yaml.load(text, where)
     if not is_map(cfg) or not is_map(cfg.workload) then
       error(("%s: the benchmark template has no workload: mapping to apply run treatment %s to")
         :format(plan.benchmark.template, x), 0)
@@ -344,6 +349,14 @@ local function skip_if_halted(ctx, s)
   return false
 end
 
+-- An interrupt (Ctrl-C, SIGTERM) caught by a step's pcall goes on up at once: not a failure
+-- of the treatment to record, tear down after or go on from (the next run treatment was
+-- started and failed on it, with a Lua position); what is deployed is left as it is, as
+-- compare.lua leaves it, and the interrupt's message says so.
+local function pass_interrupt(msg)
+  if tostring(msg):match("interrupted$") then error("interrupted", 0) end
+end
+
 local function teardown_now(ctx, s, c)
   if ctx.skip_teardown then return true, "kept (--skip-teardown)" end
   local ok, msg = pcall(cluster.fn.teardown, c, "stack")
@@ -368,6 +381,9 @@ function M.steps_list()
       local ok, c = pcall(stack_ctx, ctx, s)
       if ok then
         ok, c = pcall(function()
+          -- a template of several workloads and no choice: refused before this treatment deploys
+          -- (the plan was checked when read; its template may have changed since, on a resume)
+          M.workload_choice(ctx.plan.benchmark, ctx.plan_path or "plan", "benchmark", "one experiment per workload")
           local d = c.ws.path .. "/plan"
           ws.mkdir_p(d)
           ws.write_text(d .. "/setup-treatment.yaml", yaml.dump { name = s, namespace = c.ns,
@@ -398,6 +414,7 @@ function M.steps_list()
         return m
       end)
       if not ok then
+        pass_interrupt(msg)
         -- refused before its first deploy command: there is nothing of it to tear down
         tell(c, "Setup treatment %s: standup failed: %s%s", s, tostring(msg),
           cluster.deployed(c, "stack").attempted and "; tearing down what was deployed." or ".")
@@ -412,6 +429,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: smoke test through a port-forward.", s)
       local ok, msg = pcall(cluster.fn.smoke, c, "stack")
       if not ok then
+        pass_interrupt(msg)
         local tok, tmsg = teardown_now(ctx, s, c)
         finish(ctx, s, "failed_smoketest",
           tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
@@ -431,6 +449,7 @@ function M.steps_list()
           say(c, "Run treatment %s (%d/%d): done in an earlier run.", rt.name, i, #ctx.exp.run_treatments)
         else
           say(c, "Run treatment %s (%d/%d): benchmarking.", rt.name, i, #ctx.exp.run_treatments)
+          r.running = rt.name -- (what an interrupt names: M.interrupted_where)
           local ok, msg = pcall(function()
             if ctx.exp.reset_caches and i > 1 then
               -- reset_caches: every run treatment after the first starts with empty caches
@@ -450,6 +469,8 @@ function M.steps_list()
                   llmd_version = c.plan.runs.stack.deploy.llmd_version, namespace = c.ns } })
             end
           end)
+          if not ok then pass_interrupt(msg) end
+          r.running = nil
           if ok then
             done = done + 1
           else
@@ -471,6 +492,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: collecting the vLLM logs.", s)
       local ok, msg = pcall(cluster.fn.collect_logs, c, "stack")
       if not ok then
+        pass_interrupt(msg)
         if ctx.plan.teardown_without_logs then return "no logs (teardown allowed by the plan): " .. tostring(msg) end
         finish(ctx, s, "failed_teardown", "not torn down: " .. tostring(msg))
         release(ctx, s, false)
@@ -491,6 +513,7 @@ function M.steps_list()
       say(c, "Setup treatment %s: tearing down (releases, routes, gateways; PVCs and namespace kept).", s)
       local ok, msg = teardown_now(ctx, s, c)
       if not ok then
+        pass_interrupt(msg)
         finish(ctx, s, status == "success" and "failed_teardown" or status,
           (err and (err .. "; ") or "") .. "teardown: " .. tostring(msg))
         error(msg, 0)
@@ -535,10 +558,74 @@ function M.steps_list()
           io.stderr:write("experiment.lua: warning: ", f, "\n")
         end
       end)
+      if not cok then pass_interrupt(cerr) end
       if not cok then ctx.loud:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"
     end },
   }
+end
+
+-- The plan's benchmark template b.template read as run_only.sh reads its config, its ${VAR}s
+-- from b.vars, else the environment, else the name (they fill in values, never the
+-- structure; names_only: always the name, for its structure alone, whatever a value holds):
+-- the config (a table), or raises naming the template.
+function M.read_template(b, names_only)
+  local template = b.template
+  local f = io.open(template, "rb")
+  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
+  local text = f:read("a")
+  f:close()
+  local vars = names_only and {} or b.vars or {}
+  text = text:gsub("%${([%a_][%w_]*)}", function(v)
+    return names_only and v or tostring(vars[v] or os.getenv(v) or v)
+  end)
+  local ok, cfg = pcall(yaml.load, text, template)
+  if not ok then error(tostring(cfg), 0) end
+  return cfg
+end
+
+-- The workload a benchmark b (a plan's benchmark:, its template read) runs, when its template
+-- has several: b.workload, which must name one of them (the rendered config then keeps it
+-- alone, M.keep_workload). run_only.sh runs every workload of its config, each its own
+-- results folder, and one run's results must be one workload's: a template of several with
+-- none chosen could never run (every treatment deployed, benchmarked, then failed on "results
+-- holds 2 inference-perf runs"), so it is refused here, before anything deploys. where: the
+-- plan file; key: where b is in it ("benchmark", "runs.a.benchmark"); apart: how else to run
+-- them ("one experiment per workload"). Returns the name chosen, or nil: a template of one
+-- workload (b.workload, if any, is then its label, as before) or with no workload: mapping
+-- (said where it is used).
+function M.workload_choice(b, where, key, apart)
+  if type(b) ~= "table" or type(b.template) ~= "string" then return nil end
+  -- (a template that cannot be read, or is no YAML: said where it is used, as before)
+  local ok, cfg = pcall(M.read_template, b, true)
+  if not ok or not is_map(cfg) or not is_map(cfg.workload) then return nil end
+  local names = ex.keys(cfg.workload)
+  if #names < 2 then return nil end
+  local list = table.concat(names, ", ")
+  if b.workload == nil then
+    error(("%s: %s.template: %s has %d workloads (%s) and %s.workload chooses none: run_only.sh would run "
+      .. "each, and one run's results must be one workload's; set %s.workload: NAME to one of them, or give each "
+      .. "workload its own template (%s) - nothing was run"):format(where, key, b.template, #names, list, key, key,
+      apart), 0)
+  end
+  if type(b.workload) ~= "string" or not cfg.workload[b.workload] then
+    local near = require("llmd.opts").closest(tostring(b.workload), names)
+    error(("%s: %s.workload: %s is not a workload of %s (its workloads: %s%s); nothing was run"):format(where, key,
+      tostring(b.workload), b.template, list, near and ("; did you mean %s?"):format(near) or ""), 0)
+  end
+  return b.workload
+end
+
+-- The rendered config text with only workload name in its workload: mapping (M.workload_choice's
+-- choice; where: the config's path, for an error); the text as it is when name is nil.
+function M.keep_workload(text, name, where)
+  if not name then return text end
+  local cfg = yaml.load(text, where)
+  if not is_map(cfg) or not is_map(cfg.workload) or cfg.workload[name] == nil then
+    error(("%s: the rendered benchmark config has no workload %s to run"):format(where, name), 0)
+  end
+  cfg.workload = { [name] = cfg.workload[name] }
+  return yaml.dump(cfg)
 end
 
 -- Refuses run treatments that would change nothing: every key of every run treatment must
@@ -550,18 +637,14 @@ end
 -- `rate`), which is refused the same way. Returns a note per added key, for the caller to show.
 function M.check_run_treatments(exp, plan, exp_path)
   local template = plan.benchmark.template
-  local f = io.open(template, "rb")
-  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
-  local text = f:read("a")
-  f:close()
-  local vars = plan.benchmark.vars or {}
-  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
-  local ok, cfg = pcall(yaml.load, text, template)
-  if not ok then error(tostring(cfg), 0) end
+  local cfg = M.read_template(plan.benchmark)
   if not is_map(cfg) or not is_map(cfg.workload) then
     error(("%s: the benchmark template has no workload: mapping to apply the run treatments of %s to")
       :format(template, exp_path or exp.name), 0)
   end
+  -- (of several, the one the plan's benchmark.workload chooses: the only one that runs)
+  local chosen = #ex.keys(cfg.workload) > 1 and plan.benchmark.workload
+  if chosen and cfg.workload[chosen] ~= nil then cfg.workload = { [chosen] = cfg.workload[chosen] } end
   local lines, misses, notes = {}, {}, {}
   local rendered = {}
   for i, rt in ipairs(exp.run_treatments) do
@@ -677,6 +760,19 @@ function M.left_deployed(ctx)
   return left
 end
 
+-- Where an interrupt stopped the run, from the step record (the step it stopped is recorded
+-- failed, "interrupted"): " during step 40 (run) of setup treatment S, run treatment R", as
+-- compare.lua says "during step 60 (benchmark) of run A"; "" when no step was under way.
+function M.interrupted_where(ctx)
+  local rec = steps.load_record(ctx.ws.path .. "/steps.json")
+  local last = rec[#rec]
+  if not last or last.status ~= "failed" or not tostring(last.message):match("interrupted$") then return "" end
+  local r = last.stack and ctx.results[last.stack]
+  return (" during step %d (%s)%s%s"):format(last.number, last.name,
+    last.stack and (" of setup treatment " .. last.stack) or "",
+    r and r.running and last.name == "run" and (", run treatment " .. r.running) or "")
+end
+
 -- The lines saying what is left deployed (for the end of a run, or after an interrupt),
 -- true to what was done: the stacks still there and their namespaces, or that nothing is.
 function M.left_text(ctx)
@@ -788,6 +884,7 @@ function M.run(exp, plan, opts)
     pool = pool,
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
     resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {}, failed_before = {},
+    plan_path = opts.plan_path,
     scratch = opts.dry_run and not opts.resume or nil, made_folders = made,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }
@@ -809,7 +906,7 @@ function M.run(exp, plan, opts)
     end
     for _, r in ipairs(st.results or {}) do
       if ctx.results[r.setup_treatment] then
-        r.started, r.not_started = nil, nil
+        r.started, r.not_started, r.running = nil, nil, nil
         ctx.results[r.setup_treatment] = r
         -- a namespace a kept or failed stack still occupies stays its own
         for _, slot in ipairs(pool) do
@@ -852,8 +949,10 @@ function M.run(exp, plan, opts)
   -- same releases and tore down each other's stacks (llmd.cluster.lock_namespace)
   local locks = {}
   local function unlock_all(interrupted)
+    -- (after a Ctrl-C too: proc.cleanup lets the release's kubectl calls run, which the
+    -- interrupt would stop at once)
     if interrupted then require("llmd.proc").take_interrupt() end
-    for _, l in ipairs(locks) do cluster.unlock_namespace(l, loud) end
+    for _, l in ipairs(locks) do require("llmd.proc").cleanup(cluster.unlock_namespace, l, loud) end
   end
   if not opts.dry_run then
     local lok, lerr = pcall(function()

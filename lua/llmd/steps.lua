@@ -108,7 +108,15 @@ function M.exec(argv, opts)
   local proc = require "llmd.proc"
   opts = opts or {}
   local co = coroutine.running()
-  if not running[co] then return proc.run(argv, opts) end
+  if not running[co] then
+    -- an interrupt is "interrupted", without this line's position (proc.run raises it
+    -- from C, which names the Lua line that called it): a warning that quotes it, as a
+    -- lock's release after a second Ctrl-C does, names no source file to the user
+    local ok, r = pcall(proc.run, argv, opts)
+    if ok then return r end
+    if type(r) == "string" and r:match("interrupted$") then error("interrupted", 0) end
+    error(r, 0)
+  end
   if type(opts.stdin) == "string" then
     -- a pipe needs a reader and a writer at once: keep it simple and blocking
     return proc.run(argv, opts)

@@ -877,7 +877,7 @@ local function grouped_model(groups, opts)
     end
   end
   local choice = M.latency_choice(all)
-  local parts, commons, size = {}, {}, 0
+  local parts, commons, size, cost_said = {}, {}, 0, {}
   for _, g in ipairs(groups) do
     local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
@@ -944,6 +944,17 @@ local function grouped_model(groups, opts)
     end
     parts[#parts + 1] = ("%s (%s%s): %s%s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
       g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead and (lead .. " ") or "", verdict)
+    -- its cost note in the setups' words (an experiment's pairs "one/rate1" read "one"), to be
+    -- said once where every workload's is the same (below)
+    if sub.cost and verdict:find(sub.cost.text, 1, true) then
+      local norm = sub.cost.text
+      for _, l in ipairs(labels) do
+        local setup = l:match("^(.+)/[^/]+$")
+        if not setup then norm = nil break end
+        norm = norm:gsub(l:gsub("%p", "%%%0"), (setup:gsub("%%", "%%%%")))
+      end
+      cost_said[#parts] = norm and { text = sub.cost.text, norm = norm }
+    end
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -966,9 +977,25 @@ local function grouped_model(groups, opts)
       m.workloads[i].verdict_line)
   end
   m.verdict_line = table.concat(lines, " ")
+  -- one cost note, the same for every workload (an experiment's setups under each run
+  -- treatment): said once, before the workloads, not repeated in each (newuser47 F8)
+  local once = ""
+  local same = #parts > 1
+  for i = 1, #parts do
+    if not cost_said[i] or cost_said[i].norm ~= cost_said[1].norm then same = false end
+  end
+  if same then
+    for i = 1, #parts do
+      local a, b = parts[i]:find(cost_said[i].text .. " ", 1, true)
+      if a then parts[i] = parts[i]:sub(1, a - 1) .. parts[i]:sub(b + 1) end
+    end
+    local body = cost_said[1].norm:match("^Not like for like on cost: (.*)$")
+    once = body and (" Not like for like on cost, in every workload: " .. body)
+      or (" In every workload: " .. cost_said[1].norm)
+  end
   m.verdict = ("%d workloads (%s), each ranked on its own: a treatment is compared only with those of its own "
-    .. "workload, never across workloads.%s %s"):format(#groups, source, #groups.apart > 0
-    and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "",
+    .. "workload, never across workloads.%s%s %s"):format(#groups, source, #groups.apart > 0
+    and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "", once,
     table.concat(parts, " "))
   return m
 end
@@ -1247,6 +1274,11 @@ local function hardware_of(list)
   return hw
 end
 
+-- Where an experiment's setups' GPU counts are given (M.setup_gpus reads them from the values:
+-- replicas x parallelism.tensor x parallelism.data per role), said where they are unknown.
+M.GPUS_HINT = "the values give no parallelism.tensor: set decode.parallelism.tensor in the experiment's "
+  .. "setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N"
+
 function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   local hw = hardware_of(ranked)
   local known, unknown, n = hw.known, hw.unknown, hw.n
@@ -1254,10 +1286,9 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
     if not hw.replicas then return nil end
     return { differ = true, unknown = unknown, replicas = hw.replicas,
       text = ("Not like for like on cost: the setups' replicas differ (%s), "
-      .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
-      .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
+      .. "and their GPU counts are unknown (%s), so %s is "
       .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
-      .. "cost."):format(hw.replicas, by_cap and "capacity at SLO" or "max sustained throughput") }
+      .. "cost."):format(hw.replicas, M.GPUS_HINT, by_cap and "capacity at SLO" or "max sustained throughput") }
   end
   if n == 1 and #unknown == 0 then return nil end
   local what = by_cap and "capacity at SLO" or "max sustained throughput"
@@ -1559,8 +1590,8 @@ function M.hardware_note(list)
   local hw = hardware_of(list)
   local said
   if hw.replicas then
-    said = ("the setups' replicas differ (%s), and their GPU counts are unknown (the values give no "
-      .. "parallelism.tensor: give it there, or treatments.lua WORKSPACE --gpus LABEL=N)"):format(hw.replicas)
+    said = ("the setups' replicas differ (%s), and their GPU counts are unknown (%s)"):format(hw.replicas,
+      M.GPUS_HINT)
   elseif #hw.known > 0 and (hw.n > 1 or #hw.unknown > 0) then
     local parts = {}
     for _, x in ipairs(hw.known) do

@@ -651,7 +651,8 @@ t.test("interrupted: the workspace to resume and what is left deployed, by names
   t.eq(r.code, 130, t.read(out))
   local w = workspace(s)
   local said = t.read(out .. ".err")
-  t.ok(said:find("interrupted; state saved in " .. w .. ".\nLeft deployed:\n  setup treatment plugins-default in "
+  t.ok(said:find("interrupted during step 40 (run) of setup treatment plugins-default, run treatment rate1; state "
+    .. "saved in " .. w .. ".\nLeft deployed:\n  setup treatment plugins-default in "
     .. "namespace exp-a: releases gaie-sim, infra-sim, ms-sim", 1, true), said)
   t.ok(said:find("Continue with: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), said)
   t.ok(not said:find("<workspace>", 1, true), said)

@@ -267,6 +267,32 @@ io.write(tostring(ok), " ", tostring(err):match("interrupted$") or tostring(err)
   t.eq(r.stdout, "false interrupted false\n")
 end)
 
+-- After a Ctrl-C every command is stopped at once (the interrupt stays set, so the script
+-- unwinds); the clean-up that must follow it - a namespace lock's release - runs its commands
+-- under proc.cleanup, which allows them and leaves the interrupt set after (newuser47 F2: the
+-- release's kubectl was refused and the lock left). Expected by hand: "ok" from echo inside,
+-- "interrupted" from the same command before and after.
+t.test("proc.cleanup: commands run again after a Ctrl-C, inside it only", function()
+  local root = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+  local d = t.tmpdir()
+  t.write(d .. "/int.lua", [[
+local proc = require "llmd.proc"
+local function echo()
+  local ok, r = pcall(proc.run, { "echo", "ok" })
+  return ok and r.stdout:gsub("%s+$", "") or tostring(r):match("interrupted$") or tostring(r)
+end
+pcall(function() proc.spawn({ "sh", "-c", "sleep 0.3; kill -INT $PPID; sleep 5" }):wait() end)
+local before = echo()
+local inside = proc.cleanup(echo)
+local after = echo()
+local ok, err = pcall(proc.cleanup, error, "boom", 0)
+io.write(before, " ", inside, " ", after, " ", tostring(ok), " ", tostring(err), "\n")
+]])
+  local r = proc.run({ root .. "/llmdlua", d .. "/int.lua" }, { timeout = 20 })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "interrupted ok interrupted false boom\n")
+end)
+
 -- Session 34 lead fixes of the new-user trial: an SLO metric unknown at one load point
 -- (a null in one stage file) no longer hides what the loads below it measured.
 -- (Formerly test_lead34.lua.)

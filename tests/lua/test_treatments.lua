@@ -2586,8 +2586,9 @@ do
       .. "cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas 2) and their GPU counts are "
       .. "unknown, so none is named best on totals (see below).", "verdict line")
     find(j.verdict, "Not like for like on cost: the setups' replicas differ (one decode.replicas 1; two decode.replicas "
-      .. "2), and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
-      .. "treatments.lua WORKSPACE --gpus LABEL=N), so the totals below (max sustained throughput, the Pareto front), "
+      .. "2), and their GPU counts are unknown (the values give no parallelism.tensor: set decode.parallelism.tensor "
+      .. "in the experiment's setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N), "
+      .. "so the totals below (max sustained throughput, the Pareto front), "
       .. "which favour the one with more hardware, name no winner on cost.", "verdict")
     t.ok(j.cost and j.cost.differ == true, "cost in treatments.json")
     local md = t.read(out .. "/treatment_report.md")
@@ -2642,9 +2643,10 @@ do
     -- runs as printed
     local w = replicas_workspace(t.tmpdir() .. "/my exp")
     local r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w, "--slo", "ttft_p90_ms=60" }
-    t.eq(r.code, 1, r.stdout .. r.stderr)
+    -- (a wrong argument: a usage error, exit 2, as compare.lua --resume says of it - fixd47)
+    t.eq(r.code, 2, r.stdout .. r.stderr)
     local cmd = "llmdlua treatments.lua '" .. w .. "' --slo ttft_p90_ms=60"
-    t.eq(r.stderr, "llmdlua: " .. w .. ": an experiment workspace (experiment.lua's: experiment-state.json), not a "
+    t.eq(r.stderr, "analyze.lua: " .. w .. ": an experiment workspace (experiment.lua's: experiment-state.json), not a "
       .. "comparison of two runs; compare its treatments with " .. cmd .. "\n")
     local out = t.tmpdir() .. "/out"
     r = proc.run { "sh", "-c", LLMDLUA .. cmd:sub(#"llmdlua" + 1) .. " --quiet --out " .. out }
@@ -2653,7 +2655,7 @@ do
     t.contains(t.read(out .. "/treatment_report.md"), "TTFT p90 ≤ 60.0 ms", "the same --slo")
     -- without --slo: the command without it
     r = proc.run { LLMDLUA, ROOT .. "/lua/analyze.lua", w }
-    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.code, 2, r.stdout .. r.stderr)
     t.contains(r.stderr, "compare its treatments with llmdlua treatments.lua '" .. w .. "'\n", "no --slo")
   end)
 

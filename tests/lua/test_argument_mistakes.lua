@@ -1,0 +1,76 @@
+-- A wrong argument given to experiment.lua or analyze.lua (newuser47 F5, F10, F12): one line
+-- naming it and what was expected, exit 2 (README: a usage error), as compare.lua --resume
+-- says of the same mistake - not a file the user never made ("DIR/plan.yaml: cannot open",
+-- exit 1), nor five "unknown key" lines for a plan and an experiment file the other way round.
+-- Expected lines written by hand from the task.
+local t = require "testlib"
+local proc = require "llmd.proc"
+
+local LLMDLUA = t.root() .. "/llmdlua"
+
+local EXPERIMENT = "experiment:\n  name: nu\nsetup:\n  treatments:\n    - name: one\n      decode.replicas: 1\n"
+  .. "treatments:\n  - name: rate1\n    load.stages.0.rate: 1\n"
+local PLAN = "namespaces: [nu-a]\ntimeouts: {poll: 1}\n"
+  .. "deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+  .. "benchmark: {template: template.yaml, harness: inference-perf}\n"
+
+local function setup()
+  local d = proc.realpath(t.tmpdir())
+  t.write(d .. "/experiment.yaml", EXPERIMENT)
+  t.write(d .. "/plan.yaml", PLAN)
+  -- a results folder (what a user may take for a workspace)
+  t.mkdir(d .. "/sim-a")
+  t.write(d .. "/sim-a/summary_lifecycle_metrics.json", "{}\n")
+  -- a comparison's workspace (compare.lua --plan's: run-a/, run-b/, steps.json)
+  t.mkdir(d .. "/cmp/run-a")
+  t.mkdir(d .. "/cmp/run-b")
+  t.write(d .. "/cmp/steps.json", "[]\n")
+  t.write(d .. "/cmp/plan.yaml", "namespace: x\n")
+  return d
+end
+
+local function run(d, ...)
+  return proc.run({ LLMDLUA, ... }, { cwd = d, timeout = 60 })
+end
+
+t.test("experiment.lua --resume on a folder that is no experiment's workspace: one line, exit 2", function()
+  local d = setup()
+  local r = run(d, "experiment.lua", "experiment.yaml", "--resume", "sim-a")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: --resume sim-a: not an experiment workspace (no experiment-state.json: "
+    .. "experiment.lua --plan makes the workspaces --resume continues)\n")
+  t.eq(r.stdout, "")
+  r = run(d, "experiment.lua", "experiment.yaml", "--resume", "cmp/")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: --resume cmp/: not an experiment workspace (no experiment-state.json; a "
+    .. "comparison's, compare.lua's: llmdlua compare.lua --resume cmp)\n")
+end)
+
+t.test("analyze.lua on a folder that is no comparison's workspace: one line, exit 2", function()
+  local d = setup()
+  local r = run(d, "analyze.lua", "sim-a")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "analyze.lua: sim-a: not a comparison workspace (no run-a/ and run-b/ of compare.lua's beside its "
+    .. "report or plan); analyze.lua re-generates the report of one compare.lua made - two results folders are "
+    .. "compared with llmdlua compare.lua --a DIR --b DIR\n")
+end)
+
+t.test("experiment.lua with the experiment and the plan the other way round: one line saying which is which",
+  function()
+  local d = setup()
+  local r = run(d, "experiment.lua", "experiment.yaml", "--plan", "experiment.yaml")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: --plan experiment.yaml: an experiment file (keys experiment, setup, treatments), "
+    .. "not a plan (namespaces, deploy, benchmark, ...): the plan says where and how every treatment deploys and "
+    .. "benchmarks (README: Experiments)\n")
+  r = run(d, "experiment.lua", "plan.yaml", "--plan", "experiment.yaml")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: plan.yaml and --plan experiment.yaml are the other way round: plan.yaml is a plan "
+    .. "(keys namespaces, timeouts, deploy, benchmark), experiment.yaml an experiment (keys experiment, setup, "
+    .. "treatments); run: llmdlua experiment.lua experiment.yaml --plan plan.yaml\n")
+  r = run(d, "experiment.lua", "plan.yaml", "--show")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: plan.yaml: a plan (keys namespaces, timeouts, deploy, benchmark), not an "
+    .. "experiment file (experiment, setup, treatments); the experiment comes first: llmdlua experiment.lua "
+    .. "EXPERIMENT.yaml --plan plan.yaml\n")
+end)

@@ -1,0 +1,152 @@
+-- A benchmark template (run_only.sh config) with several workloads, in compare.lua --plan and
+-- experiment.lua, on the fake cluster (tests/fakecluster). run_only.sh runs every key of its
+-- config's workload: into a results folder of its own, and one run's results must be one
+-- workload's: such a template with no choice used to deploy, benchmark, then fail every
+-- treatment on "results holds 2 inference-perf runs" (newuser47 F1), and the plan's
+-- benchmark.workload, which README shows, chose nothing. Now benchmark.workload chooses the one
+-- rendered and run; none chosen is refused at the plan check, before anything deploys.
+-- Expected texts are the template's own names, written by hand, in the file's order.
+local t = require "testlib"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local LLMDLUA = t.root() .. "/llmdlua"
+
+-- README's try template with a second workload (newuser47's template-2wl.yaml)
+local TWO = [[
+endpoint:
+  stack_name: try
+  model: ${MODEL}
+  namespace: ${NAMESPACE}
+  base_url: http://${IP}
+harness:
+  name: inference-perf
+  results_pvc: ${BENCHMARK_PVC}
+  namespace: ${NAMESPACE}
+workload:
+  sanity_random:
+    load: {type: constant, stages: [{rate: 1, duration: 30}]}
+  chat_short:
+    load: {type: constant, stages: [{rate: 2, duration: 20}, {rate: 4, duration: 20}]}
+]]
+
+local EXPERIMENT = [[
+experiment:
+  name: wl
+setup:
+  treatments:
+    - name: one
+      decode.replicas: 1
+    - name: two
+      decode.replicas: 2
+treatments:
+  - name: rate1
+    load.stages.0.rate: 1
+  - name: rate2
+    load.stages.0.rate: 2
+]]
+
+-- README's try setup (t.try_setup) with template-2wl.yaml, an experiment and its plan; choice:
+-- the plans' benchmark.workload (nil: none)
+local function setup(choice)
+  local s = t.try_setup()
+  t.write(s.dir .. "/template-2wl.yaml", TWO)
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: template-2wl.yaml, harness: inference-perf"
+    .. (choice and (", workload: " .. choice) or "") .. "}\n"
+  t.write(s.dir .. "/plan2wl.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n"
+    .. "  a:\n    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
+  t.write(s.dir .. "/experiment.yaml", EXPERIMENT)
+  t.write(s.dir .. "/exp-plan.yaml", "namespaces: [wl-a]\ntimeouts: {poll: 0.05, backoff: 0.01}\n"
+    .. "deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "benchmark: {template: template-2wl.yaml, harness: inference-perf"
+    .. (choice and (", workload: " .. choice) or "") .. "}\n")
+  return s
+end
+
+local function run(s, argv)
+  local full = { LLMDLUA }
+  for _, a in ipairs(argv) do full[#full + 1] = a end
+  return proc.run(full, { env = s.env, cwd = s.dir, timeout = 300 })
+end
+
+-- the fake cluster's calls (none when nothing was run there)
+local function ncalls(s)
+  if not lfs.attributes(s.cluster .. "/calls.log") then return 0 end
+  return #t.jsonl(s.cluster .. "/calls.log")
+end
+
+local function folders(dir, pattern)
+  local out = {}
+  for n in lfs.dir(dir) do if n:match(pattern) then out[#out + 1] = n end end
+  table.sort(out)
+  return out
+end
+
+t.test("a template of two workloads, none chosen: refused before anything deploys, one line", function()
+  local s = setup()
+  local tpl = s.dir .. "/template-2wl.yaml"
+  for _, c in ipairs {
+    { argv = { "compare.lua", "--yes", "--plan", "plan2wl.yaml" }, key = "runs.a.benchmark",
+      apart = "one comparison per workload", plan = "plan2wl.yaml" },
+    { argv = { "compare.lua", "--yes", "--plan", "plan2wl.yaml", "--dry-run" }, key = "runs.a.benchmark",
+      apart = "one comparison per workload", plan = "plan2wl.yaml" },
+    { argv = { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml" }, key = "benchmark",
+      apart = "one experiment per workload", plan = "exp-plan.yaml" },
+    { argv = { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml", "--dry-run" }, key = "benchmark",
+      apart = "one experiment per workload", plan = "exp-plan.yaml" },
+    { argv = { "experiment.lua", "experiment.yaml", "--show", "--plan", "exp-plan.yaml" }, key = "benchmark",
+      apart = "one experiment per workload", plan = "exp-plan.yaml" },
+  } do
+    local what = table.concat(c.argv, " ")
+    local r = run(s, c.argv)
+    t.eq(r.code, 1, what .. ": " .. r.stdout .. r.stderr)
+    t.eq(r.stderr, ("llmdlua: %s: %s.template: %s has 2 workloads (sanity_random, chat_short) and %s.workload "
+      .. "chooses none: run_only.sh would run each, and one run's results must be one workload's; set %s.workload: "
+      .. "NAME to one of them, or give each workload its own template (%s) - nothing was run\n"):format(c.plan,
+      c.key, tpl, c.key, c.key, c.apart), what)
+    t.eq(ncalls(s), 0, what .. ": nothing run in the cluster")
+    t.eq(#t.workspaces(s.dir) + #folders(s.dir, "^llm%-d%-experiment%-"), 0, what .. ": no workspace")
+  end
+  -- a name that is not one of them: the names, and the nearest
+  t.write(s.dir .. "/exp-plan.yaml", t.read(s.dir .. "/exp-plan.yaml"):gsub("inference%-perf}",
+    "inference-perf, workload: chat_shrot}"))
+  local r = run(s, { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml", "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: exp-plan.yaml: benchmark.workload: chat_shrot is not a workload of %s (its workloads: "
+    .. "sanity_random, chat_short; did you mean chat_short?); nothing was run\n"):format(tpl))
+end)
+
+t.test("benchmark.workload chooses one of them: only it is rendered, run and compared", function()
+  local s = setup("chat_short")
+  local r = run(s, { "compare.lua", "--yes", "--quiet", "--plan", "plan2wl.yaml" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  for _, x in ipairs { "a", "b" } do
+    local cfg = yaml.load_file(w .. "/run-" .. x .. "/benchmark/config.yaml")
+    t.eq(yaml.keys(cfg.workload), { "chat_short" }, x)
+    -- (the fake run_only.sh names each workload's folder <harness>_<uid>_<workload>_<stack>)
+    local got = folders(w .. "/run-" .. x .. "/results", "^inference%-perf_")
+    t.eq(#got, 1, x .. ": " .. table.concat(got, ", "))
+    t.ok(got[1]:match("^inference%-perf_%d+_chat_short_try$"), got[1])
+  end
+  -- chat_short's two stages (2 and 4 req/s), as the template asks
+  t.ok(t.read(w .. "/comparison_report.md"):find("| Workload | chat_short | chat_short |", 1, true))
+
+  r = run(s, { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml", "--quiet" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ew = s.dir .. "/" .. folders(s.dir, "^llm%-d%-experiment%-wl%-")[1]
+  for _, st in ipairs { "one", "two" } do
+    for _, rt in ipairs { "rate1", "rate2" } do
+      local dir = ("%s/setup-treatment-%s/run-%s"):format(ew, st, rt)
+      local cfg = yaml.load_file(dir .. "/benchmark/config.yaml")
+      -- the chosen workload alone, renamed <workload>-<treatment>, its first stage at the treatment's rate
+      t.eq(yaml.keys(cfg.workload), { "chat_short-" .. rt }, dir)
+      t.eq(cfg.workload["chat_short-" .. rt].load.stages[1].rate, tonumber(rt:match("%d+")), dir)
+      local got = folders(dir .. "/results", "^inference%-perf_")
+      t.eq(#got, 1, dir .. ": " .. table.concat(got, ", "))
+      t.ok(lfs.attributes(dir .. "/run_state.json"), dir)
+    end
+  end
+end)

@@ -3300,6 +3300,31 @@ end
 -- capacity, side: its run) is the lower, beside "at least as high" on a least gap (read
 -- against that load) below the practical threshold (decision.least_below_reason): "To tell by
 -- how much: measure x below its lowest load, 10.00 req/s." nil for any other capacity.
+-- What tells the size of a gap whose order rests on a pass and a fail at one offered load
+-- (decision.capacity_evidence's least_below_threshold with same_load: a least gap of 0, the
+-- two achieved rates there differ by the sends' noise): loads where each capacity lies, the
+-- higher run's above that load (up to its first failing one), the lower run's below it (from
+-- its last passing one): "To tell by how much: measure loads where each capacity lies: a
+-- above 10 req/s offered, up to where it fails the SLOs; b between 9 req/s offered and 10
+-- req/s offered." nil without same_load. (audit47 F2/F4)
+local function same_load_gap_advice(model, A, B, ca, cb, ev)
+  local s = ev.same_load
+  if not (s and s.offered and ev.margin_higher) then return nil end
+  local hiR, hiC = A, ca
+  local loR, loC = B, cb
+  if ev.margin_higher == "b" then hiR, hiC, loR, loC = B, cb, A, ca end
+  local w = decision.slo_words(lp.capacity_slo(model.slo))
+  local at = lp.load_text(s.load_type, s.offered)
+  local fo, po = hiC.failing_offered, loC.passing_offered
+  local up = (type(fo) == "number" and fo > s.offered and not lp.close(fo, s.offered))
+    and ("%s between %s and %s"):format(hiR.label, at, lp.load_text(s.load_type, fo))
+    or ("%s above %s, up to where it fails %s"):format(hiR.label, at, w.it)
+  local down = (type(po) == "number" and po < s.offered and not lp.close(po, s.offered))
+    and ("%s between %s and %s"):format(loR.label, lp.load_text(s.load_type, po), at)
+    or ("%s below %s"):format(loR.label, at)
+  return ("To tell by how much: measure loads where each capacity lies: %s; %s."):format(up, down)
+end
+
 local function below_lowest_advice(side, c)
   if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
   return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
@@ -4126,6 +4151,7 @@ local function verdict_of(model, A, B)
         -- what measuring below a lowest load would tell, where that is the lower run's)
         v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
         v.settle = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+          or same_load_gap_advice(model, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"

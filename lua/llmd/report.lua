@@ -1840,8 +1840,11 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   local nb = vb > 0 and sb.max_sustained_rps and sb.max_sustained_rps / vb or 1
   local _, sp = decision.sustained_order(sa, na, sb, nb)
   local nz = sp and sp.within_noise and sp.noise
-  if nz and sp.within_noise == "b" then lo = math.min(lo, nz.gap_lo) end
-  if nz and sp.within_noise == "a" then hi = math.max(hi, -nz.gap_lo) end
+  -- (and the far end by the same half-width: both ends carry the noise the Evidence quotes,
+  -- decision.widen_gap_by_noise, audit47 F3)
+  local half = nz and nz.gap and nz.gap_lo and nz.gap - nz.gap_lo or 0
+  if nz and sp.within_noise == "b" then lo, hi = math.min(lo, nz.gap_lo), hi + half end
+  if nz and sp.within_noise == "a" then lo, hi = lo - half, math.max(hi, -nz.gap_lo) end
   local d = T.helpers.signed(lo, 2) .. " to " .. T.helpers.signed(hi, 2) .. " req/s"
   if nz then
     d = d .. " (within the noise of the rates: either may be higher)"

@@ -3809,6 +3809,8 @@ function M.unclear_loads(points, slo, unclear, sat)
         if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
+          -- (a lower end clipped at 0: the t-interval's own, for the text to say so, audit47 F6)
+          e.t_lo = c.clipped and c.t_lo or nil
           -- the fewest repeats r whose t-interval clears the SLO on the mean's side with
           -- M.SETTLE_POWER % chance if mean and sd are truly as measured
           local gap = math.abs(v - x.max)

@@ -3934,10 +3934,13 @@ local function settle_text(model, A, B, ca, cb)
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
           e.hi and fmt(e.hi) or "unbounded", fmt(limit[e.key]))
       elseif e.remedy == "more repeats" and e.need then
-        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance)
+        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance; a lower
+        -- end clipped at 0 says so, as every interval shown does: audit47 F6, "0.0 ms to
+        -- 1,114.4 ms" from a t-interval of -488 to 1114)
+        local lo = fmt(e.lo) .. (e.t_lo and (" (clipped at 0 from the t-interval's %s)"):format(fmt(e.t_lo)) or "")
         parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
           .. "limit; %d would clear it with %d %% chance if their mean and spread are truly as measured)"):format(
-          e.need, e.repeats, name, fmt(e.value), fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
+          e.need, e.repeats, name, fmt(e.value), lo, fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
       elseif e.remedy == "more repeats" then
         parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
           .. "to clear it with %d %% chance: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),

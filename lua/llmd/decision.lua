@@ -1514,7 +1514,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
     { OVERLOADED_WHY, over_loads }, { "no requests counted in a run", empty } })
   if fa + fb == 0 or fa + fb == na + nb then
     return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
-      overloaded = #over_loads > 0 and over or nil,
+      overloaded = #over_loads > 0 and over or nil, left_out = left_text,
       note = ("%s at the %d load points %s (%d of %d and %d of %d failed): no test%s"):format(
         fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, where,
         fa, na, fb, nb, left_text and ("; " .. left_text) or "") }
@@ -1527,7 +1527,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   if alike then
     return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
-      overloaded = #over_loads > 0 and over or nil,
+      overloaded = #over_loads > 0 and over or nil, left_out = left_text,
       note = ("at each of the %d load points %s either no request failed in both runs or every one did "
         .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata,
         where, fa, na, fb, nb, left_text and ("; " .. left_text) or "") }
@@ -3017,11 +3017,16 @@ end
 -- behind, a fail too): the one that met the SLO at that offered rate is above the one that
 -- failed it there, whatever the noise of the two achieved rates (rA met TTFT p90 at 6 req/s
 -- offered in every repeat, 115 ms; rB failed it 6 times over, 3,144 ms: "within the noise of
--- 5.75 against 5.62 req/s" was no reason to say "cannot say"). The failing run may also be a
+-- 5.75 against 5.62 req/s" was no reason to say "cannot say"). Either way: the failing run
+-- may have achieved more there too, by that same send noise (audit47 F4: t7_12_0, an A/A
+-- pair, every repeat of A met TTFT p90 at 8 req/s offered and every one of B failed it, B's
+-- achieved rate 4.8 % above A's, read "within the noise of the repeats there ... more repeats
+-- could settle it"; the same pair with the send luck the other way was ordered). Such an order
+-- is real but says nothing of its size: the least gap it allows is 0 (M.capacity_evidence
+-- names no winner on it). The failing run may also be a
 -- bound whose next load failed the SLO where its saturation could not be judged or it
 -- saturated (kinds last_sustained, saturated with failing_offered): it failed there either
--- way. Not the other way (the failing run achieving more, beyond the tolerance: another
--- load), nor concurrency loads, where a faster server's answers come at a higher rate from
+-- way. Not concurrency loads, where a faster server's answers come at a higher rate from
 -- the same users. A pass and a fail within the latency's noise order nothing: the intervals
 -- must lie on opposite sides of the limit, as above. M.capacity_touch_at: the same, with
 -- {offered, load_type, passed_rps, failed_rps} of the load it holds at.
@@ -3047,7 +3052,7 @@ function M.capacity_touch_at(ca, cb, raw)
     local po, fo = hi.passing_offered, lo.failing_offered
     if not (type(p_rps) == "number" and type(f_rps) == "number" and type(po) == "number" and type(fo) == "number"
       and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo)) then return nil end
-    if not (lp.close(p_rps, f_rps) or (relaxed and hi.load_type == "rate" and f_rps < p_rps)) then return nil end
+    if not (lp.close(p_rps, f_rps) or (relaxed and hi.load_type == "rate")) then return nil end
     return { offered = po, load_type = hi.load_type, passed_rps = p_rps, failed_rps = f_rps }
   end
   -- the end of each capacity that must hold: the passing run's worst, the failing run's best
@@ -3253,14 +3258,34 @@ end
 -- rates they are read at (nz: M.ceiling_noise_order's, nz.higher the run put above): its end
 -- beside 0 runs to the noise's (the gap's 95 % interval), within_noise = nz.higher; la, ha, hb
 -- the spans' ends the percentages are of. Changes g in place and returns it.
+--
+-- The far end carries the same noise (audit47 F3: g6aa1's Evidence gave B - A 0.09 req/s, 95 %
+-- interval -0.99 to 1.16, beside a Delta of "-0.99 to +0.10", which leant against the order the
+-- loads measured): the spans' far end (B's highest against A's lowest, or the mirror) is two
+-- rates read as those the noise is of, so it runs out by the same half-width (the noise of
+-- the far end's two rates is not counted separately: both ends are the same loads' rates,
+-- a ceiling and a figure at most one load apart).
 function M.widen_gap_by_noise(g, nz, la, ha, hb)
   g.within_noise = nz.higher
-  if nz.higher == "b" and nz.gap_lo < g.lo_rps then
-    g.lo_rps = nz.gap_lo
-    g.lo_pct = ha > 0 and ha ~= math.huge and nz.gap_lo / ha * 100 or nil
-  elseif nz.higher == "a" and -nz.gap_lo > g.hi_rps then
-    g.hi_rps = -nz.gap_lo
-    g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
+  local half = nz.gap - nz.gap_lo
+  if nz.higher == "b" then
+    if nz.gap_lo < g.lo_rps then
+      g.lo_rps = nz.gap_lo
+      g.lo_pct = ha > 0 and ha ~= math.huge and nz.gap_lo / ha * 100 or nil
+    end
+    if g.hi_rps ~= math.huge and half > 0 then
+      g.hi_rps = g.hi_rps + half
+      g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
+    end
+  elseif nz.higher == "a" then
+    if -nz.gap_lo > g.hi_rps then
+      g.hi_rps = -nz.gap_lo
+      g.hi_pct = la > 0 and hb ~= math.huge and g.hi_rps / la * 100 or math.huge
+    end
+    if g.lo_rps ~= -math.huge and half > 0 then
+      g.lo_rps = g.lo_rps - half
+      g.lo_pct = ha > 0 and ha ~= math.huge and g.lo_rps / ha * 100 or nil
+    end
   end
   return g
 end
@@ -3790,6 +3815,8 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if touch then
       local c = touch == "a" and ca or cb
       ev.same_load = { offered = c.passing_offered, load_type = c.load_type }
+      -- (the two achieved rates at that load, as the order is read there)
+      if at then ev.failed_rps, ev.passed_rps = at.failed_rps, at.passed_rps end
     elseif at and M.gap_touch_within_noise(ca, cb) then
       -- (spans apart only within the noise of their rates: what orders them is the load the
       -- lower one failed where the other passed, said so, with the two achieved rates there;
@@ -3831,9 +3858,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       and M.mean_gap_pct(x_lo, x_hi) or nil
     -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
     if m and M.same_rate(x_lo, x_hi) then m = 0 end
-    -- the margin is kept whichever way the threshold goes: a named order whose ranges
-    -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
-    -- figure is an estimate or the top of a span with no estimate (below its lowest load)
+    -- the margin is kept whichever way the threshold goes (a gap beyond it names the order);
+    -- ranges that touch at one load have a least gap of 0 and name none (below, same_load;
+    -- fixh46 and audit47 F2: never "ordered, or a winner with repeats"); margin_lo_kind says
+    -- whether the lower run's figure is an estimate or the top of a span with no estimate
+    -- (below its lowest load)
     if m then
       ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = m, x_hi, x_lo, clo.kind
       -- (read on the loads' ends, not on an estimate: "span")
@@ -3849,6 +3878,17 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev
+    end
+    -- an order that rests on a pass and a fail at one offered load (ev.same_load: brackets that
+    -- touch there, or spans apart only within the noise of their rates): the two achieved rates
+    -- there differ by send noise alone, so the least gap the order allows is 0, whatever the
+    -- estimates between loads (audit47 F2: s5ab1084_2 named A the winner by 2.38 %, A's 9.75
+    -- req/s against B's 9.52 at the same 10 req/s offered, a gap a 0.24 req/s swing of either
+    -- send rate undoes; its Delta already read "0 or less, no lower end"). By the rows' rule
+    -- (a winner only where the whole gap is beyond the threshold) it names no winner: "at
+    -- least as high", least_below_threshold below, read on the two achieved rates there.
+    if ev.same_load and ev.passed_rps and ev.failed_rps then
+      m, ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = 0, 0, ev.passed_rps, ev.failed_rps, "span"
     end
     if m and m < thr then
       -- the largest gap the spans allow (the higher run's upper end against the lower run's
@@ -4259,6 +4299,12 @@ function M.verdict(o)
       -- alike only at the loads both sustained: the figures pool the others, which differ
       r.verdict = "not comparable"
       r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; " .. r.note
+    elseif o.test.left_out then
+      -- alike only at the loads it kept: the loads left out (too dependent to test, measured
+      -- by one run) are in the whole-run figures, and no test compared them: untested, never
+      -- "no clear difference" (audit47 F1: 1.45 % against 0.00 %, all of A's failures at the
+      -- two loads left out, read "no clear difference", CSV effect -100 %)
+      r.verdict, r.untested_left_out = "untested", true
     end
     return r
   end

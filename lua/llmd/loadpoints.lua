@@ -826,11 +826,24 @@ end
 -- below 95 %; completed / (window - least latency), ...)"; where the files bound the least
 -- latency only by a percentile (d.rps_hi above d.rps, M.drain_rates), "at most" its upper
 -- bound, the one a shortfall is read from.
+-- A share (in %) said beside "below 95 %" (M.SATURATION_SHARE): with one decimal, or as many
+-- more as keep it below the share, so that 94.975 % never prints as "95.0 %, below 95 %"
+-- (audit47 F5); at most 4.
+function M.below_share_text(x)
+  local lim = M.SATURATION_SHARE * 100
+  if not (type(x) == "number" and x < lim) then return ("%.1f"):format(x) end
+  for d = 1, 4 do
+    local t = ("%." .. d .. "f"):format(x)
+    if tonumber(t) < lim then return t end
+  end
+  return ("%.4f"):format(x)
+end
+
 local function drain_rate_text(d, only)
   local hi = d.rps_hi and d.rps_hi > d.rps
   local v = hi and d.rps_hi or d.rps
-  return ("the drain-reduced rate was %s%.4g req/s (%.1f %% of %s, below %d %%; %s%s)"):format(
-    hi and "at most " or only and "only " or "", v, v / d.ref_rps * 100, d.ref_basis == "sent"
+  return ("the drain-reduced rate was %s%.4g req/s (%s %% of %s, below %d %%; %s%s)"):format(
+    hi and "at most " or only and "only " or "", v, M.below_share_text(v / d.ref_rps * 100), d.ref_basis == "sent"
       and ("the %.4g req/s requests were sent at, on their schedule"):format(d.ref_rps) or "the offered",
     M.SATURATION_SHARE * 100, M.DRAIN_SPAN, least_text(d))
 end
@@ -844,11 +857,11 @@ function M.bound_text(p, d, i)
   if not d.rps_hi then
     -- nothing bounds the least latency (least_kind "none"): only completed / window, which
     -- long answers alone put below the share
-    return ("point %d%s: at %g req/s offered completed / window was %.4g req/s (%.1f %% of the offered, below %d "
+    return ("point %d%s: at %g req/s offered completed / window was %.4g req/s (%s %% of the offered, below %d "
       .. "%%), but that window also counts the last requests' own latency, and the files give no least latency to "
       .. "take out (%s), so long answers alone could put it there: whether the server kept up is unknown; vLLM's "
       .. "--percentile-metrics with e2el and --metric-percentiles with 0.1 (or --save-detailed) would tell")
-      :format(i, st, p.offered, d.rps, d.rps / d.ref_rps * 100, share, d.least_label
+      :format(i, st, p.offered, d.rps, M.below_share_text(d.rps / d.ref_rps * 100), share, d.least_label
         and ("no e2e percentile at p5 or below, only from %s up"):format(d.least_label) or "no e2e latency statistic")
   end
   return ("point %d%s: at %g req/s offered the drain-reduced rate (%s) was between %.4g and %.4g req/s (%.1f to "
@@ -1187,11 +1200,18 @@ local function saturation_of(points, opts)
         local ref = pace and M.pace_reference(p, pace)
         if pace and not tout
           and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
-          unjudged(i, thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
-            .. "(%.1f %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s (2 "
-            .. "standard errors), so the shortfall may be that scatter, not a queue"):format(i, p.offered,
-            pace.success_rps, ref, pace.success_rps / ref * 100, M.SATURATION_SHARE * 100,
-            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps))))
+          -- (what is uncertain is whether the shortfall passes the margin, not whether a queue
+          -- grows: audit47 F5, 600 requests whose pace's upper end was 95.3 % of the sends, its
+          -- slope's lower end 1.05, read "too few requests ... may be that scatter, not a queue";
+          -- the call stays unjudged, as the rule asks a shortfall beyond 2 standard errors)
+          local r = thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
+            .. "(%s %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s within 2 "
+            .. "standard errors, so whether the shortfall passes the %d %% margin is uncertain"):format(i, p.offered,
+            pace.success_rps, ref, M.below_share_text(pace.success_rps / ref * 100), M.SATURATION_SHARE * 100,
+            pace.unbounded and "any rate" or ("up to %.4g req/s, %.1f %%,"):format(pace.success_hi_rps,
+              pace.success_hi_rps / ref * 100), math.floor((1 - M.SATURATION_SHARE) * 100 + 0.5)))
+          r.reason = r.reason:gsub("^too few requests to judge saturation: ", "saturation not judged: ")
+          unjudged(i, r)
           goto next_point
         end
         -- an unjudged point below this saturated one (and no failures point below it): the
@@ -1218,16 +1238,17 @@ local function saturation_of(points, opts)
           cause = tout and "timeouts" or nil, timed_out_pct = tout and tout.timeout_pct or nil,
           reason = (not short and ("at %g req/s offered"):format(p.offered)
             or pace and select(2, M.pace_reference(p, pace)) and ("at %g req/s offered requests went out at "
-            .. "only %.4g req/s and answers came back at %.4g (%.1f %% of the offered, below %d %%; %s): the sends "
+            .. "only %.4g req/s and answers came back at %.4g (%s %% of the offered, below %d %%; %s): the sends "
             .. "fell behind the offered rate, by more than Poisson arrivals explain, so the load asked for was not "
             .. "sustained, however the answers kept pace with the sends"):format(p.offered, pace.send_rps,
-            pace.success_rps, pace.success_rps / p.offered * 100, M.SATURATION_SHARE * 100, M.PACE_SPAN)
+            pace.success_rps, M.below_share_text(pace.success_rps / p.offered * 100), M.SATURATION_SHARE * 100,
+            M.PACE_SPAN)
             or pace and ("at %g req/s offered answers came back at only %.4g req/s against requests sent at "
-            .. "%.4g (%.1f %%, below %d %%; %s)"):format(p.offered, pace.success_rps, pace.send_rps,
-            pace.success_rps / pace.send_rps * 100, M.SATURATION_SHARE * 100, M.PACE_SPAN)
+            .. "%.4g (%s %%, below %d %%; %s)"):format(p.offered, pace.success_rps, pace.send_rps,
+            M.below_share_text(pace.success_rps / pace.send_rps * 100), M.SATURATION_SHARE * 100, M.PACE_SPAN)
             or drain and M.drain_text(p, drain)
-            or ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
-            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
+            or ("at %g req/s offered only %.4g req/s were achieved (%s %%, below %d %%)"):format(p.offered,
+            p.achieved_rps, M.below_share_text(p.achieved_rps / p.offered * 100), M.SATURATION_SHARE * 100))
             .. (tout and ("%s%.4g %% of the requests timed out, more than %s: %s"):format(short and "; " or " ",
               tout.timeout_pct, M.error_limit(opts).text, M.TIMEOUT_TEXT)
               -- (fewer, within the limit: never answered, so they made up none of the shortfall)
@@ -3809,6 +3830,8 @@ function M.unclear_loads(points, slo, unclear, sat)
         if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
+          -- (a lower end clipped at 0: the t-interval's own, for the text to say so, audit47 F6)
+          e.t_lo = c.clipped and c.t_lo or nil
           -- the fewest repeats r whose t-interval clears the SLO on the mean's side with
           -- M.SETTLE_POWER % chance if mean and sd are truly as measured
           local gap = math.abs(v - x.max)

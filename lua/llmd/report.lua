@@ -1840,8 +1840,11 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   local nb = vb > 0 and sb.max_sustained_rps and sb.max_sustained_rps / vb or 1
   local _, sp = decision.sustained_order(sa, na, sb, nb)
   local nz = sp and sp.within_noise and sp.noise
-  if nz and sp.within_noise == "b" then lo = math.min(lo, nz.gap_lo) end
-  if nz and sp.within_noise == "a" then hi = math.max(hi, -nz.gap_lo) end
+  -- (and the far end by the same half-width: both ends carry the noise the Evidence quotes,
+  -- decision.widen_gap_by_noise, audit47 F3)
+  local half = nz and nz.gap and nz.gap_lo and nz.gap - nz.gap_lo or 0
+  if nz and sp.within_noise == "b" then lo, hi = math.min(lo, nz.gap_lo), hi + half end
+  if nz and sp.within_noise == "a" then lo, hi = lo - half, math.max(hi, -nz.gap_lo) end
   local d = T.helpers.signed(lo, 2) .. " to " .. T.helpers.signed(hi, 2) .. " req/s"
   if nz then
     d = d .. " (within the noise of the rates: either may be higher)"
@@ -3300,6 +3303,31 @@ end
 -- capacity, side: its run) is the lower, beside "at least as high" on a least gap (read
 -- against that load) below the practical threshold (decision.least_below_reason): "To tell by
 -- how much: measure x below its lowest load, 10.00 req/s." nil for any other capacity.
+-- What tells the size of a gap whose order rests on a pass and a fail at one offered load
+-- (decision.capacity_evidence's least_below_threshold with same_load: a least gap of 0, the
+-- two achieved rates there differ by the sends' noise): loads where each capacity lies, the
+-- higher run's above that load (up to its first failing one), the lower run's below it (from
+-- its last passing one): "To tell by how much: measure loads where each capacity lies: a
+-- above 10 req/s offered, up to where it fails the SLOs; b between 9 req/s offered and 10
+-- req/s offered." nil without same_load. (audit47 F2/F4)
+local function same_load_gap_advice(model, A, B, ca, cb, ev)
+  local s = ev.same_load
+  if not (s and s.offered and ev.margin_higher) then return nil end
+  local hiR, hiC = A, ca
+  local loR, loC = B, cb
+  if ev.margin_higher == "b" then hiR, hiC, loR, loC = B, cb, A, ca end
+  local w = decision.slo_words(lp.capacity_slo(model.slo))
+  local at = lp.load_text(s.load_type, s.offered)
+  local fo, po = hiC.failing_offered, loC.passing_offered
+  local up = (type(fo) == "number" and fo > s.offered and not lp.close(fo, s.offered))
+    and ("%s between %s and %s"):format(hiR.label, at, lp.load_text(s.load_type, fo))
+    or ("%s above %s, up to where it fails %s"):format(hiR.label, at, w.it)
+  local down = (type(po) == "number" and po < s.offered and not lp.close(po, s.offered))
+    and ("%s between %s and %s"):format(loR.label, lp.load_text(s.load_type, po), at)
+    or ("%s below %s"):format(loR.label, at)
+  return ("To tell by how much: measure loads where each capacity lies: %s; %s."):format(up, down)
+end
+
 local function below_lowest_advice(side, c)
   if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
   return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
@@ -3906,10 +3934,13 @@ local function settle_text(model, A, B, ca, cb)
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
           e.hi and fmt(e.hi) or "unbounded", fmt(limit[e.key]))
       elseif e.remedy == "more repeats" and e.need then
-        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance)
+        -- (sized as decision.noise_settle_text's longer loads: lp.SETTLE_POWER % chance; a lower
+        -- end clipped at 0 says so, as every interval shown does: audit47 F6, "0.0 ms to
+        -- 1,114.4 ms" from a t-interval of -488 to 1114)
+        local lo = fmt(e.lo) .. (e.t_lo and (" (clipped at 0 from the t-interval's %s)"):format(fmt(e.t_lo)) or "")
         parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
           .. "limit; %d would clear it with %d %% chance if their mean and spread are truly as measured)"):format(
-          e.need, e.repeats, name, fmt(e.value), fmt(e.lo), fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
+          e.need, e.repeats, name, fmt(e.value), lo, fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
       elseif e.remedy == "more repeats" then
         parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
           .. "to clear it with %d %% chance: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),
@@ -4126,6 +4157,7 @@ local function verdict_of(model, A, B)
         -- what measuring below a lowest load would tell, where that is the lower run's)
         v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
         v.settle = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+          or same_load_gap_advice(model, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"

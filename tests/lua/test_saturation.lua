@@ -464,9 +464,22 @@ do
     local dir = vllm_points { { 5, s1, l1 } }
     local s = saturation_of(dir)
     t.eq({ s.point, s.unknown }, { nil, true }, s.reason)
-    t.eq(s.reason, "too few requests to judge saturation: at load point 1 (5 req/s offered) answers came back at "
+    -- (what is uncertain is whether the shortfall passes the 5 % margin, audit47 F5: main said
+    -- "the shortfall may be that scatter, not a queue" of 600 requests whose queue grew beyond doubt)
+    t.eq(s.reason, "saturation not judged: at load point 1 (5 req/s offered) answers came back at "
       .. "4.075 req/s against 5 (81.5 %, below 95 %), but the scatter of its requests' latencies about that pace allows "
-      .. "any rate (2 standard errors), so the shortfall may be that scatter, not a queue")
+      .. "any rate within 2 standard errors, so whether the shortfall passes the 5 % margin is uncertain")
+  end)
+
+  t.test("a share below 95 % never prints as 95.0 % beside 'below 95 %' (audit47 F5)", function()
+    -- g1aa5_b (queue_sim seed 1011, 10 req/s): 9.596 of 10.1 req/s, 94.975 % exactly, which %.1f
+    -- rounds to "95.0"; by hand: one more decimal where one rounds to 95 or above
+    local lp = require "llmd.loadpoints"
+    t.eq(lp.below_share_text(94.975), "94.97")
+    t.eq(lp.below_share_text(94.9996), "94.9996")
+    t.eq(lp.below_share_text(81.5), "81.5")
+    t.eq(lp.below_share_text(94.94), "94.9")
+    t.eq(lp.below_share_text(96.5), "96.5")
   end)
 end
 

@@ -178,8 +178,10 @@ t.test("capacity at an SLO: a bound above the other's ceiling within the noise o
   -- the Delta and Change cells run to the noise's end (main: "+2.50 to +5.00 req/s", read as
   -- y higher): from the gap's lower end, -0.9496 req/s, -4.3165 % of x's ceiling 22 (python3
   -- -0.9496372805850535 / 22 * 100 = -4.316533093568425), to y's ceiling 25 against x's 20,
-  -- +5.00 req/s, +25.0 %; the max sustained row the same
-  local want = { "-0.95 to +5.00 req/s (within the noise of the rates: either may be higher)", "-4.3 % to +25.0 %" }
+  -- +5.00 req/s, widened by the same half-width (audit47 F3: both ends carry the noise,
+  -- /usr/bin/python3 numpy: 5 + hypot(24.5 - 21.99683, 24.37363 - 22) = 8.449637280585053,
+  -- / 20 * 100 = +42.248 %); the max sustained row the same
+  local want = { "-0.95 to +8.45 req/s (within the noise of the rates: either may be higher)", "-4.3 % to +42.2 %" }
   for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default)",
     "Max sustained throughput" } do
     local row = t.headline_row(m, label)

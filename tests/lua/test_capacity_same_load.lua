@@ -1,0 +1,64 @@
+-- A pass and a fail at one offered load: the order they give two capacities, and the gap
+-- that order allows (audit47 F2, F4).
+local t = require "testlib"
+local decision = require "llmd.decision"
+
+-- Two capacities with repeats whose 95 % intervals lie on opposite sides of the SLO at 8 req/s
+-- offered: "a" met it there (achieved 7.88 req/s), "b" failed it (achieved fail_rps). By hand,
+-- the shape of audit47's t7_12_0 (r5_12 vs r5_0, --slo ttft_p90_ms=316): every repeat of A met
+-- TTFT p90 at 8 req/s offered (171-307 ms), every one of B failed it (326-1644 ms), B's sends
+-- achieving 8.26 req/s there, A's 7.88.
+local function pair(fail_rps)
+  local a = { kind = "interpolated", rps = 8.4, last_passing_rps = 7.88, passing_offered = 8, first_failing_rps = 8.9,
+    failing_offered = 9, load_type = "rate" }
+  local b = { kind = "interpolated", rps = 7.3, last_passing_rps = 6.95, passing_offered = 7,
+    first_failing_rps = fail_rps, failing_offered = 8, load_type = "rate" }
+  local ca, cb = {}, {}
+  for k, v in pairs(a) do ca[k] = v end
+  for k, v in pairs(b) do cb[k] = v end
+  ca.interval = { upper_ends = a, lower_ends = a, lo = 7.88, hi = 8.9 }
+  cb.interval = { upper_ends = b, lower_ends = b, lo = 6.95, hi = fail_rps }
+  -- each rate's 95 % interval +-0.5 req/s (audit47's numpy t-intervals of the repeats' rates
+  -- were +-0.24 to +-0.63 req/s): ranges apart by 0.38 req/s (7.88 against 7.50) are apart
+  -- only within the noise of their rates, sqrt(0.5^2 + 0.5^2) = 0.71 (decision.ceiling_noise_order),
+  -- so the load orders them, not the gap between their ranges
+  ca.rate_noise = { fig_lo = 7.88 - 0.5, fig_n = 480, fig_repeats = 5, top_hi = 8.9 + 0.5, top_n = 480 }
+  cb.rate_noise = { fig_lo = 6.95 - 0.5, fig_n = 480, fig_repeats = 5, top_hi = fail_rps + 0.5, top_n = 480 }
+  return ca, cb
+end
+
+t.test("a pass and a fail at one offered load order two capacities whichever run's sends achieved more there",
+  function()
+    -- the failing run achieving less (7.50 against 7.88 req/s) ordered them on main; achieving
+    -- more by under 1 % (7.90) too; by more (8.26, +4.8 %: the sends' Poisson noise, about
+    -- +-0.5 req/s over a 60 s load at 8 req/s) did not, and read "within the noise of the
+    -- repeats there ... more repeats could settle it" though both sides were settled
+    for _, f in ipairs { 7.50, 7.90, 8.26 } do
+      local ca, cb = pair(f)
+      local who, at = decision.capacity_touch_at(ca, cb, true)
+      t.eq(who, "a", f)
+      t.eq({ at.offered, at.passed_rps, at.failed_rps }, { 8, 7.88, f }, f)
+      -- and swapped, the mirror
+      t.eq((decision.capacity_touch_at(cb, ca, true)), "b", f)
+    end
+  end)
+
+t.test("an order by a pass and a fail at one offered load names no winner: its least gap is 0", function()
+  -- the same pair whichever way the sends went: the achieved rates at one offered load differ
+  -- by send noise, so the gap the order allows starts at 0 (by the rows' rule, a winner only
+  -- where the whole gap is beyond the practical threshold, fixh46): "not shown to differ", a
+  -- at least as high, never "A higher" (main named A by 2.38 % in audit47's s5ab1084_2, A's
+  -- 9.75 against B's 9.52 req/s at the same 10 req/s offered)
+  for _, f in ipairs { 7.50, 8.26 } do
+    local ca, cb = pair(f)
+    local ev = decision.capacity_evidence(ca, cb, 2)
+    t.eq({ ev.verdict, ev.winner, ev.ordered, ev.least_below_threshold, ev.margin_higher, ev.margin_pct },
+      { "not shown to differ", nil, nil, true, "a", 0 }, f)
+    t.eq(ev.same_load, { offered = 8, load_type = "rate" }, f)
+    t.eq({ ev.passed_rps, ev.failed_rps }, { 7.88, f }, f)
+    -- swapped: the mirror
+    local ev2 = decision.capacity_evidence(cb, ca, 2)
+    t.eq({ ev2.verdict, ev2.winner, ev2.least_below_threshold, ev2.margin_higher }, { "not shown to differ", nil, true,
+      "b" }, f)
+  end
+end)

@@ -1482,6 +1482,39 @@ int main(void)
         CHECK(stats_order(keys, 5, perm) == STATS_ENAN);
     }
 
+    TEST("order and design effect from 1024 values (the radix sort): ties of -0.0 and 0.0 by index")
+    {
+        /* x_i = ((i 7919) mod 101 - 50) / 4, i = 0..2999, its zeros -0.0 at odd i, +-1e300 at
+           i mod 997 = 5 (+ at odd i), +inf at 1234, -inf at 2345. By /usr/bin/python3:
+           perm = sorted(range(n), key=(x[i], i)) (-0.0 == 0.0: a tie, by index), sum of
+           (k + 1) perm[k] = 6769226234, perm starts 2345, 1002, 2996 and ends 5, 1999,
+           1234, its zeros at 1486..1515 alternating +0.0 (i = 16 first) and -0.0; tau of the
+           mid-ranks (numpy, the definition as above) 1.0534306211070974 */
+        enum { N = 3000 };
+        static double x[N];
+        static size_t perm[N];
+        for (int i = 0; i < N; i++) {
+            double v = (double)((i * 7919) % 101 - 50) * 0.25;
+            if (v == 0 && i % 2 == 1)
+                v = -0.0;
+            if (i % 997 == 5)
+                v = i % 2 ? 1e300 : -1e300;
+            x[i] = i == 1234 ? INFINITY : i == 2345 ? -INFINITY : v;
+        }
+        CHECK(stats_order(x, N, perm) == STATS_OK);
+        unsigned long long sum = 0;
+        for (size_t k = 0; k < N; k++)
+            sum += (unsigned long long)(k + 1) * perm[k];
+        CHECK(sum == 6769226234ULL);
+        CHECK(perm[0] == 2345 && perm[1] == 1002 && perm[2] == 2996 && perm[N - 3] == 5 &&
+              perm[N - 2] == 1999 && perm[N - 1] == 1234);
+        CHECK(perm[1486] == 16 && !signbit(x[perm[1486]]) && signbit(x[perm[1487]]) &&
+              x[perm[1515]] == 0 && x[perm[1516]] != 0);
+        double tau = 0;
+        CHECK(stats_design_effect(x, N, 2000, &tau) == STATS_OK &&
+              fabs(tau - 1.0534306211070974) < 1e-12);
+    }
+
     TEST("value design effect: Geyer's sum on the values centred on their mean, not their ranks")
     {
         /* expected values by /usr/bin/python3 + numpy with tests/sim/mean_deff_coverage.py's

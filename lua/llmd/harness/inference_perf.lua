@@ -695,9 +695,14 @@ local function windows(starts, path, stages, run)
     bounds[i] = { lo = lo, warmup = st.warmup }
     cum = cum + st.requests.total
   end
+  -- (each stage's least start in a list of its own, false for none: which runs once a
+  -- request, issue 20)
+  local los, nb = {}, #bounds
+  for i, b in ipairs(bounds) do los[i] = b.lo or false end
   local function which(start)
-    for i = #bounds, 1, -1 do
-      if bounds[i].lo and start >= bounds[i].lo then return i end
+    for i = nb, 1, -1 do
+      local lo = los[i]
+      if lo and start >= lo then return i end
     end
   end
   return function(start)
@@ -951,18 +956,37 @@ function M.extract(c, opts)
         local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
           place_failure = place
+          -- (stage_add and pace_of's add, as they would be called, with what each request
+          -- looked up or asked of C found once: a stage's functions and accumulators, the
+          -- pooled gaps' count, fixed after the pass; issue 20, this loop was a third of
+          -- reading a run of many short requests)
+          local all = po.itl_all
+          local all_n, add_range = all and all:count(), all and all.add_range
+          local tointeger = math.tointeger
+          local sinks = {}
+          local function sink(i)
+            local g = stage_of(i)
+            local s = { g = g, add = g.acc.add, add_done = g.acc.add_done, itl = g.acc.itl, pace = pace_of(i).add }
+            sinks[i] = s
+            return s
+          end
           for k = 1, #S do
             local start, finish, t, tpot, ntpot, inp, out, goff, gn = row(k)
             local i = place(start)
             if i then
+              local s = sinks[i] or sink(i)
+              local e2e = finish - start
               if t == true then
-                stage_add(i, start, finish)
-                pace_of(i).add(start, finish, false, finish - start, false, false)
+                s.add { ok = false, start = start, finish = finish }
+                s.pace(start, finish, false, e2e, false, false)
               else
                 -- (token counts back from the column's doubles as the integers they were)
-                stage_add(i, start, finish, finish - start, t or nil, tpot or nil, ntpot or nil,
-                  inp and math.tointeger(inp) or inp or nil, out and math.tointeger(out) or out or nil, goff, gn)
-                pace_of(i).add(start, finish, finish, finish - start, start, finish - start)
+                s.add_done(start, finish, e2e, t or nil, tpot or nil, ntpot or nil,
+                  inp and tointeger(inp) or inp or nil, out and tointeger(out) or out or nil)
+                if all and gn and gn > 0 then
+                  if goff + gn <= all_n then add_range(s.itl, all, goff + 1, goff + gn) else s.g.gaps_ok = false end
+                end
+                s.pace(start, finish, finish, e2e, start, e2e)
               end
             end
           end

@@ -4036,11 +4036,36 @@ local function verdict_of(model, A, B)
     if top ~= c.ceiling_rps then return text end
     return ("%s (at most %s: the most it achieved at any load measured)"):format(text, rate_text(top) .. gpu)
   end
+  -- the figures each end of a two-ended Change is between, B's against A's (decision.capacity_gap:
+  -- B's lowest against A's highest, B's highest against A's lowest), where the Change is those
+  -- ratios as they are: beside "≥ 8.11 against about 3.68", "+23.1 % to +361.3 %" could not be
+  -- worked out from what was printed (its ends are 5.90 vs 4.79 and 9.21 vs 2.00, newuser47b V1)
+  local function change_ends()
+    if not (has_slo and v.change and v.change:match("^%S+ %% to %S+ %%$")) then return "" end
+    local caps = lead_gpu and model.capacity.per_gpu or model.capacity
+    local ca, cb, g = caps.a, caps.b, caps.gap
+    if not (ca and cb and g and g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge) then return "" end
+    local la, ha = decision.capacity_span(ca)
+    local lb, hb = decision.capacity_span(cb)
+    if not (ha > 0 and la > 0 and ha ~= math.huge and hb ~= math.huge) then return "" end
+    -- (a gap an end of which was set to 0 or widened by the rates' noise is no such ratio)
+    local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
+    if not (same(g.lo_pct, (lb / ha - 1) * 100) and same(g.hi_pct, (hb / la - 1) * 100)) then return "" end
+    local function r(x) return T.helpers.num(x, 2) end
+    local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+      or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
+        and "the two runs' ranges with each load's 95 % interval"
+      or "the two runs' ranges"
+    return (", from %s's %s against %s's %s req/s%s to %s's %s against %s's %s req/s%s: the ends of %s"):format(
+      B.label, r(lb), A.label, r(ha), gpu, B.label, r(hb), A.label, r(la), gpu, what)
+  end
   local function ordered(hi, sure)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     local ch = ""
     if v.change then
-      ch = hi == "b" and (" (" .. v.change .. ")") or (" (%s %s vs %s)"):format(B.label, v.change, A.label)
+      local ends = change_ends()
+      ch = hi == "b" and (" (" .. v.change .. ends .. ")")
+        or (" (%s %s vs %s%s)"):format(B.label, v.change, A.label, ends)
     end
     v.higher = hi
     return ("%s %s: %s against %s for %s%s. %s"):format(H.label, more, fig_of(hi), fig_of(hi == "b" and "a" or "b"),

@@ -2872,6 +2872,12 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
       end
       why = why or "pooled"
     end
+    -- (a figure whose load its row's test left out: its test's result is the other loads',
+    -- said so beside it, left_out_text)
+    if why == "dependent" then
+      nl.left_out = nl.left_out or {}
+      nl.left_out[r.key] = true
+    end
     if why ~= "this_load" then
       if not names[why] then order[#order + 1], names[why] = why, {} end
       table.insert(names[why], lower_label(metrics.get(r.key).label))
@@ -2990,6 +2996,16 @@ local function partial_test_effect(r, whole)
   return T.helpers.pct(r.effect_pct), decision.test_scope_text(r.sig), iv
 end
 
+-- The Performance Results' test beside a no-SLO common load's figure (tested: perf_test_text)
+-- whose load that test left out (nl.left_out, no_slo_untested_why's "dependent"): the figure is
+-- untested, the test is the other loads' (newuser47b V3: "TTFT p90 +280.9 % (Performance
+-- Results, at 5 of the 6 loads ... (1 left out: too dependent to test at 8/s): no clear
+-- difference ...)" read as "+281 % is no clear difference", the figure being the left-out load's).
+local function left_out_text(nl, key, tested)
+  if not (tested and nl.left_out and nl.left_out[key]) then return tested end
+  return "untested at this load, which its test left out; at the other loads, " .. tested
+end
+
 local function perf_test_text(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
@@ -3046,7 +3062,7 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
   local parts, n_tested = {}, 0
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    local tested = perf_test_text(perf, r.key, A, B)
+    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B))
     if tested then n_tested = n_tested + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
@@ -4287,7 +4303,7 @@ local function verdict_of(model, A, B)
     elseif nl then
       local parts, n_tested = {}, 0
       for _, r in ipairs(nl.rows) do
-        local tested = perf_test_text(model.perf, r.key, A, B)
+        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B))
         if tested then n_tested = n_tested + 1 end
         parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")

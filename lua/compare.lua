@@ -367,29 +367,33 @@ slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } 
 -- room for the copies of the results (none with --link), before anything is made: a disk
 -- they would fill failed at whichever write hit it (often the report's, not the copy that
 -- took the room), with no word of the size or of --link. Their sizes are not all they take:
--- room.margin more is kept free, the larger of 1 % of the copies and 64 MB (COPY_MARGIN):
--- - files take whole blocks (4 KiB on ext4 and XFS: a results folder of 10,000 small files
---   takes up to 41 MB beyond its sizes), and folders and extents their own;
--- - the workspace's own files come after the copies: the report, its charts, comparison.json
---   and each run's model (0.8 MB for two 37 kB fixture runs; tens of MB for runs of
---   millions of requests);
--- - a copy-on-write filesystem (Btrfs) needs metadata room for each extent it writes and
---   refuses with free blocks left when that runs out; a nearly full one fragments: a 1 %
---   share grows with the copies where a fixed margin would not (10 GB for 1 TB of results).
+-- room.margin more is kept free (COPY_MARGIN), what the copy really needs beyond them:
+-- - a block for each file and folder (files take whole blocks, 4 KiB on ext4, XFS and tmpfs:
+--   a results folder of 10,000 small files takes up to 41 MB beyond its sizes);
+-- - 1 % of the copies: a copy-on-write filesystem (Btrfs) needs metadata room for each extent
+--   it writes and refuses with free blocks left when that runs out, and a nearly full one
+--   fragments; the workspace's run models grow with the requests too (0.36 MB each for the
+--   simulated pair's 5.1 MB runs, tens of MB for runs of millions of requests);
+-- - 8 MB for the workspace's own files beside the copies: the report, its charts,
+--   comparison.json and the run models, measured (du -B1 of the workspace less its copies) at
+--   0.9 MB for the kubecon fixture pair and 1.8 MB for README's simulated pair, each written
+--   through a temporary file beside it.
+-- (It was at least 64 MB: a 10 MB pair was refused on a disk with 62.9 MB free, newuser47b E4.)
 -- Less free than that is refused, saying the margin; --link copies nothing and needs none.
-local COPY_MARGIN = { share = 0.01, least = 64 * 1000 * 1000 }
+local COPY_MARGIN = { block = 4096, share = 0.01, own = 8 * 1000 * 1000 }
 local room
 if not o.link then
   local ra, rb = ws.copy_room(o.parent or ".", { runs.a.plan }), ws.copy_room(o.parent or ".", { runs.b.plan })
-  room = { need = ra.need + rb.need, free = ra.free, where = ra.where }
-  room.margin = math.max(math.ceil(room.need * COPY_MARGIN.share), COPY_MARGIN.least)
+  room = { need = ra.need + rb.need, entries = ra.entries + rb.entries, free = ra.free, inodes = ra.inodes,
+    where = ra.where }
+  room.margin = COPY_MARGIN.block * room.entries + math.ceil(room.need * COPY_MARGIN.share) + COPY_MARGIN.own
   if room.free and room.free < room.need + room.margin then
     io.stderr:write(("compare.lua: not enough free space for the workspace: it copies the two runs' results, %s "
-      .. "(run a %s, run b %s), keeping %s more free (the larger of 1 %% of the copies and 64 MB, for the report and "
-      .. "what the filesystem takes beyond the files' sizes), and %s has %s free; free some space, give --parent DIR "
-      .. "on a disk with room, or --link to read the results where they are, copying nothing\n"):format(
+      .. "(run a %s, run b %s), keeping %s more free (a 4 KiB block for each of their %d files and folders, 1 %% of "
+      .. "them and 8 MB for the report and the workspace's other files), and %s has %s free; free some space, give "
+      .. "--parent DIR on a disk with room, or --link to read the results where they are, copying nothing\n"):format(
       ws.bytes_text(room.need), ws.bytes_text(ra.need), ws.bytes_text(rb.need), ws.bytes_text(room.margin),
-      room.where, ws.bytes_text(room.free)))
+      room.entries, room.where, ws.bytes_text(room.free)))
     os.exit(1)
   end
 end
@@ -502,6 +506,9 @@ if not ok then
     local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0") .. "%f[^%w%._%-]"
     model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
+  -- (the inodes left as the write failed, before the workspace's own go back: a filesystem
+  -- out of inodes refuses with bytes free, ws.copy_room_hint)
+  if room then room.inodes_now = select(2, require("llmd.proc").disk_free(room.where)) end
   local removed, why = ws.remove(w)
   if removed then for _, d in ipairs(made) do lfs.rmdir(d) end end
   -- a full disk: whichever write hit it is named, but the copies of the results are what

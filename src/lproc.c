@@ -703,8 +703,10 @@ static int l_file_id(lua_State *L)
 
 /*
 ** proc.disk_free(path) -> the bytes an unprivileged writer may still put on the filesystem
-** holding path (statvfs: f_bavail blocks of f_frsize), or nil and why: a workspace is
-** checked to have room for the results it copies before it is made.
+** holding path (statvfs: f_bavail blocks of f_frsize), and the files it may still make there
+** (f_favail inodes; nil where the filesystem counts none, f_files 0, as Btrfs), or nil and
+** why: a workspace is checked to have room for the results it copies before it is made, and
+** a copy refused with bytes free is said to have run out of inodes (newuser47b E5).
 */
 static int l_disk_free(lua_State *L)
 {
@@ -720,7 +722,14 @@ static int l_disk_free(lua_State *L)
     lua_pushinteger(L, (unsigned long long)sv.f_bavail > max
                            ? LUA_MAXINTEGER
                            : (lua_Integer)((unsigned long long)sv.f_bavail * frsize));
-    return 1;
+    if (sv.f_files == 0) {
+        lua_pushnil(L);
+    } else {
+        lua_pushinteger(L, (unsigned long long)sv.f_favail > (unsigned long long)LUA_MAXINTEGER
+                               ? LUA_MAXINTEGER
+                               : (lua_Integer)sv.f_favail);
+    }
+    return 2;
 }
 
 /*

@@ -2875,6 +2875,12 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
       end
       why = why or "pooled"
     end
+    -- (a figure whose load its row's test left out: its test's result is the other loads',
+    -- said so beside it, left_out_text)
+    if why == "dependent" then
+      nl.left_out = nl.left_out or {}
+      nl.left_out[r.key] = true
+    end
     if why ~= "this_load" then
       if not names[why] then order[#order + 1], names[why] = why, {} end
       table.insert(names[why], lower_label(metrics.get(r.key).label))
@@ -2993,6 +2999,16 @@ local function partial_test_effect(r, whole)
   return T.helpers.pct(r.effect_pct), decision.test_scope_text(r.sig), iv
 end
 
+-- The Performance Results' test beside a no-SLO common load's figure (tested: perf_test_text)
+-- whose load that test left out (nl.left_out, no_slo_untested_why's "dependent"): the figure is
+-- untested, the test is the other loads' (newuser47b V3: "TTFT p90 +280.9 % (Performance
+-- Results, at 5 of the 6 loads ... (1 left out: too dependent to test at 8/s): no clear
+-- difference ...)" read as "+281 % is no clear difference", the figure being the left-out load's).
+local function left_out_text(nl, key, tested)
+  if not (tested and nl.left_out and nl.left_out[key]) then return tested end
+  return "untested at this load, which its test left out; at the other loads, " .. tested
+end
+
 local function perf_test_text(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
@@ -3049,7 +3065,7 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
   local parts, n_tested = {}, 0
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    local tested = perf_test_text(perf, r.key, A, B)
+    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B))
     if tested then n_tested = n_tested + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
@@ -4067,11 +4083,36 @@ local function verdict_of(model, A, B)
     if top ~= c.ceiling_rps then return text end
     return ("%s (at most %s: the most it achieved at any load measured)"):format(text, rate_text(top) .. gpu)
   end
+  -- the figures each end of a two-ended Change is between, B's against A's (decision.capacity_gap:
+  -- B's lowest against A's highest, B's highest against A's lowest), where the Change is those
+  -- ratios as they are: beside "≥ 8.11 against about 3.68", "+23.1 % to +361.3 %" could not be
+  -- worked out from what was printed (its ends are 5.90 vs 4.79 and 9.21 vs 2.00, newuser47b V1)
+  local function change_ends()
+    if not (has_slo and v.change and v.change:match("^%S+ %% to %S+ %%$")) then return "" end
+    local caps = lead_gpu and model.capacity.per_gpu or model.capacity
+    local ca, cb, g = caps.a, caps.b, caps.gap
+    if not (ca and cb and g and g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge) then return "" end
+    local la, ha = decision.capacity_span(ca)
+    local lb, hb = decision.capacity_span(cb)
+    if not (ha > 0 and la > 0 and ha ~= math.huge and hb ~= math.huge) then return "" end
+    -- (a gap an end of which was set to 0 or widened by the rates' noise is no such ratio)
+    local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
+    if not (same(g.lo_pct, (lb / ha - 1) * 100) and same(g.hi_pct, (hb / la - 1) * 100)) then return "" end
+    local function r(x) return T.helpers.num(x, 2) end
+    local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+      or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
+        and "the two runs' ranges with each load's 95 % interval"
+      or "the two runs' ranges"
+    return (", from %s's %s against %s's %s req/s%s to %s's %s against %s's %s req/s%s: the ends of %s"):format(
+      B.label, r(lb), A.label, r(ha), gpu, B.label, r(hb), A.label, r(la), gpu, what)
+  end
   local function ordered(hi, sure)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     local ch = ""
     if v.change then
-      ch = hi == "b" and (" (" .. v.change .. ")") or (" (%s %s vs %s)"):format(B.label, v.change, A.label)
+      local ends = change_ends()
+      ch = hi == "b" and (" (" .. v.change .. ends .. ")")
+        or (" (%s %s vs %s%s)"):format(B.label, v.change, A.label, ends)
     end
     v.higher = hi
     return ("%s %s: %s against %s for %s%s. %s"):format(H.label, more, fig_of(hi), fig_of(hi == "b" and "a" or "b"),
@@ -4294,7 +4335,7 @@ local function verdict_of(model, A, B)
     elseif nl then
       local parts, n_tested = {}, 0
       for _, r in ipairs(nl.rows) do
-        local tested = perf_test_text(model.perf, r.key, A, B)
+        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B))
         if tested then n_tested = n_tested + 1 end
         parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")

@@ -471,28 +471,48 @@ function M.bytes_text(n)
   end
 end
 
+-- The files and folders a workspace makes besides its copies of the results: 30 for the
+-- kubecon fixture pair, 32 for the simulated pair of README's "Simulated results" (find | wc -l
+-- less the copies'), and a few more while it writes (each file through a temporary one, one
+-- per job): 64.
+M.OWN_ENTRIES = 64
+
 -- What copying the results of plans (ws.plan_import's) into a workspace under parent takes:
 -- { need = bytes (their files' sizes), free = bytes free on parent's filesystem (its nearest
 -- folder that exists; nil where unknown), where = that folder }.
 function M.copy_room(parent, plans)
-  local need = 0
+  local need, entries = 0, 0
   for _, plan in ipairs(plans) do
     for _, f in ipairs(plan.files) do need = need + (lfs.attributes(f.from, "size") or 0) end
+    -- (each copied file and folder, and the results folder itself: an inode and at least a block)
+    entries = entries + #plan.files + #plan.dirs + 1
   end
   local where = tostring(parent):gsub("/+$", "")
   if where == "" then where = "/" end
   while not lfs.attributes(where, "mode") and where:find("/[^/]*$") do
     where = where:match("^(.*[^/])/+[^/]*$") or (where:sub(1, 1) == "/" and "/" or ".")
   end
-  return { need = need, free = proc.disk_free(where), where = proc.realpath(where) or where }
+  local free, inodes = proc.disk_free(where)
+  return { need = need, entries = entries, free = free, inodes = inodes, where = proc.realpath(where) or where }
 end
 
 -- The copies' share in a failure to write (a full disk while copying the results, or the
 -- report after the copies took the room), room being M.copy_room's: "the workspace's copies
 -- of the two runs' results need 3.4 MB (41.2 GB free on DIR when it started); --link reads
--- the results where they are, copying nothing", or nil when there are no copies.
+-- the results where they are, copying nothing", or nil when there are no copies. Where the
+-- filesystem had (next to) no inodes left when the write failed (room.inodes_now, taken then,
+-- before the workspace went) it is out of files, not bytes, and "No space left on device"
+-- beside "209.7 MB free" is said to be that (newuser47b E5).
 function M.copy_room_hint(room)
   if not room or room.need == 0 then return nil end
+  local make = (room.entries or 0) + M.OWN_ENTRIES
+  if room.inodes and (room.inodes < make or room.inodes_now and room.inodes_now < 16) then
+    return ("the filesystem of %s ran out of inodes, the files it can hold, not bytes: it had %d free when the "
+      .. "comparison started, and %s, and the workspace makes about %d files and folders, %d of them its copies of "
+      .. "the two runs' results (df -i shows inodes); free some, give --parent DIR on another filesystem, or --link "
+      .. "to read the results where they are, copying nothing"):format(room.where, room.inodes,
+      room.free and (M.bytes_text(room.free) .. " free") or "its free bytes unknown", make, room.entries or 0)
+  end
   return ("the workspace's copies of the two runs' results need %s (%s free on %s when it started); --link "
     .. "reads the results where they are, copying nothing"):format(M.bytes_text(room.need),
     room.free and M.bytes_text(room.free) or "unknown", room.where)

@@ -2697,3 +2697,54 @@ t.test("a one-run capacity is drawn with the span its loads' intervals allow, as
   t.eq({ vars.cap_a_lo, vars.cap_a_hi, vars.cap_a_open }, { { 690, 6.9 }, { 900, 9.0 }, { 0, 0 } })
   t.contains(table.concat(c.notes, "\n"), "(6.90–9.00 req/s)")
 end)
+
+-- newuser47b P1-P3, printed (the screen unchanged: screenshots at 1100 and 900 px wide of one
+-- report rendered with main's template and this one, byte-identical, checked by hand): README's
+-- simulated A/B pair (queue_sim.py, 10 and 20 slots, seeds 11 and 12). P2: the sideways page
+-- under the "Charts" heading held the heading alone, the 6-panel chart and its caption on the
+-- next; P3: no table had a thead, so Performance Results, split over pages 7-14, had its column
+-- names on the first only; P1: every chart's text printed a quarter larger, on an upright page
+-- too, where the 900-unit CDF chart's 4-digit tics ran together. Its 12-unit text prints at
+-- about 7 pt upright (900 units over the 540-pt text width), at its own size: pdftotext's word
+-- boxes about 1.17 times the font, so under 9.4 pt tall, where a quarter larger was 10.2.
+t.test("printed to PDF: the Charts heading on its chart's page, table headers repeated, upright charts unscaled",
+  function()
+    if not proc.run({ t.PY, "-c", "import numpy" }).ok then return end -- (queue_sim.py needs numpy)
+    local d = t.tmpdir()
+    t.data_py("queue_sim.py", d .. "/sim-a", "--rates", "2,3,4,5,6,8,10", "--slots", "10", "--seed", "11")
+    t.data_py("queue_sim.py", d .. "/sim-b", "--rates", "2,3,4,5,6,8,10", "--slots", "20", "--seed", "12")
+    local w, r = compare { "--a", d .. "/sim-a", "--b", d .. "/sim-b", "--slo", "ttft_p90_ms=500" }
+    t.eq(r.code, 0, r.stderr)
+    local page_html = t.read(w .. "/comparison_report.html")
+    local _, tables = page_html:gsub("<table", "")
+    local _, heads = page_html:gsub("<table[^>]*>\n<thead><tr>", "")
+    t.ok(tables >= 6 and heads == tables, ("every table's header row in a thead: %d of %d"):format(heads, tables))
+    local x = proc.run({ "pdftotext", "-bbox", "-enc", "UTF-8", browser_pdf(w .. "/comparison_report.html"), "-" },
+      { timeout = 60 })
+    t.ok(x.ok, x.stderr)
+    local charts_page, perf_pages, metric_pages, cdf_page = nil, 0, 0, nil
+    local in_perf = false
+    for pw, ph, body in x.stdout:gmatch('<page width="([%d.]+)" height="([%d.]+)">(.-)</page>') do
+      local first = body:match(">([^<]+)</word>") or ""
+      if first == "Charts" then charts_page = body end
+      -- Performance Results' pages: from its heading to the next section's
+      if body:find(">Performance</word>%s*<word[^>]*>Results</word>") then in_perf = true end
+      if in_perf then
+        perf_pages = perf_pages + 1
+        if body:find(">Metric</word>", 1, true) then metric_pages = metric_pages + 1 end
+        if body:find(">Not</word>%s*<word[^>]*>compared</word>") then in_perf = false end
+      end
+      if body:find(">distributions</word>", 1, true) and tonumber(pw) < tonumber(ph) then cdf_page = body end
+    end
+    t.ok(charts_page and charts_page:find(">throughput</word>", 1, true), "the Charts heading's page holds its chart")
+    t.ok(perf_pages >= 3 and metric_pages >= perf_pages - 1,
+      ("Performance Results' header on its pages: %d of %d"):format(metric_pages, perf_pages))
+    t.ok(cdf_page, "the CDF chart on an upright page")
+    local tall = {}
+    for y0, y1, word in cdf_page:gmatch('<word xMin="[%d.]+" yMin="([%d.]+)" xMax="[%d.]+" yMax="([%d.]+)">'
+      .. '(%d+)</word>') do
+      local hgt = tonumber(y1) - tonumber(y0)
+      if hgt > 9.4 or #word > 5 then tall[#tall + 1] = ("%s %.2f pt"):format(word, hgt) end
+    end
+    t.eq(#tall, 0, "the CDF's tics at its own size, each its own word: " .. table.concat(tall, ", "))
+  end)

@@ -252,6 +252,43 @@ t.test("the table's note and the latency clause give the loads both sustained th
   t.contains(row.note, "the test finds no clear difference " .. want)
 end)
 
+-- newuser47b V3: the no-SLO latency clause quotes each figure at the highest load both
+-- sustained; where that load is the one its row's test left out (too dependent), the test beside
+-- the figure is the other loads', not the figure's: "TTFT p90 +280.9 % (Performance Results, at 5
+-- of the 6 loads ... (1 left out: too dependent to test at 8/s): no clear difference ...)" read
+-- as "+281 % means nothing".
+t.test("a latency figure at a load its test left out is said untested there, the test the other loads'", function()
+  local report, stats = require "llmd.report", require "llmd.stats"
+  -- as the test above, but the too dependent load is 40 req/s (design effect 10 at point 4),
+  -- the highest load both sustained (y achieves 30 of the 50 offered: overloaded there). The
+  -- figure there, by hand: y 104 ms against x 80 ms, +30.0 %; the test covers 10, 20 and 30
+  -- req/s, 3 of the 4 loads both sustained
+  local function run(p90s, last)
+    local stages = {}
+    for i, p in ipairs(p90s) do
+      local rate = 10 * i
+      local got = i == #p90s and last or rate
+      stages[i] = { rate = rate, values = { throughput_req_s = got, ttft_p90_ms = p, throughput_tok_s = 10 * got,
+        error_rate_pct = 0, requests_ok = 200, requests_failed = 0 } }
+    end
+    local r = t.run_of(stages)
+    r.overall.values = { ttft_p90_ms = p90s[#p90s] }
+    for i, st in ipairs(r.stages) do
+      local acc = stats.new()
+      for k = 1, 200 do acc:add(p90s[i] / 1000 * (0.9 + 0.2 * ((k * 37) % 200) / 200)) end
+      st.metrics.samples, st.metrics.sample_deff = { ttft = acc }, { ttft = i == 4 and 10 or 1 }
+    end
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run({ 20, 40, 60, 80, 100 }, 50)),
+    b = sd("y", run({ 26, 52, 78, 104, 900 }, 30)), generated = 0 }
+  local scope = "at 3 of the 4 loads both sustained (1 left out: too dependent to test at 40/s)"
+  t.contains(m.summary, "TTFT p90 104.0 ms vs 80.0 ms (+30.0 %; untested at this load, which its test left out; "
+    .. "at the other loads, Performance Results, " .. scope .. ": x's lower, p < 1e-9)")
+  t.lacks(m.summary, "(+30.0 %; Performance Results")
+end)
+
 t.test("fixk45 2: a load past saturation that met the SLOs above a failing one does not make the capacity "
   .. "non-monotone", function()
   local lp = require "llmd.loadpoints"

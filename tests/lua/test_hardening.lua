@@ -255,8 +255,8 @@ end)
 
 -- compare.lua --a BASE --b TREAT (results copied, not linked) on disk with 1 to 40 free
 -- pages: every one refused before anything is made, since less is free than the copies
--- and the margin kept besides (the larger of 1 % of the copies and 64 MB) take. Returns
--- how many were refused.
+-- and the margin kept besides (a 4 KiB block a file and folder, 1 % of the copies and 8 MB)
+-- take. Returns how many were refused.
 local function copy_sweep(disk, env)
   local refused = 0
   for free_pages = 1, 40, 3 do
@@ -270,10 +270,11 @@ local function copy_sweep(disk, env)
     local r = run({ LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--parent", disk .. "/p", "--quiet" },
       { env = env })
     t.eq(r.code, 1, free_pages .. " free pages: " .. r.stdout .. r.stderr)
-    -- (the margin is 64 MB for these 68 kB of copies: 1 % of them is 680 B)
+    -- (the margin, by hand: 34 files and folders, find BASE TREAT | wc -l, x 4096 = 139,264 B,
+    -- 1 % of the 66,470 B of copies (find -printf %s) = 665 B, and 8,000,000 B: 8,139,929 B)
     t.ok(r.stderr:find("^compare.lua: not enough free space for the workspace: it copies the two runs' results, "
-      .. "[%d.]+ kB %(run a [%d.]+ kB, run b [%d.]+ kB%), keeping 64%.0 MB more free %(the larger of 1 %% of the "
-      .. "copies and 64 MB, for the report and what the filesystem takes beyond the files' sizes%), and "
+      .. "[%d.]+ kB %(run a [%d.]+ kB, run b [%d.]+ kB%), keeping 8%.1 MB more free %(a 4 KiB block for each of their "
+      .. "34 files and folders, 1 %% of them and 8 MB for the report and the workspace's other files%), and "
       .. disk:gsub("%p", "%%%0") .. " has [%d.]+ k?B free; free some space, give %-%-parent DIR on a disk with room, "
       .. "or %-%-link to read the results where they are, copying nothing\n$"), r.stderr)
     t.eq(lfs.attributes(disk .. "/p", "mode"), nil, "nothing made")
@@ -322,11 +323,13 @@ t.test("4: compare whose results' copies exceed the free space: refused first, w
   local r = run { "sh", "-c", 'ulimit -f 65536 && exec "$@"', "sh", LLMDLUA, "compare.lua", "--a", big, "--b", TREAT,
     "--parent", tmp .. "/p", "--quiet" }
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  -- (the margin: the larger of 1 % of the copies and 64 MB; here 1 % of more than the disk)
+  -- (the margin: a 4 KiB block for each file and folder, find's count with the folders
+  -- themselves, 1 % of the copies and 8 MB; here 1 % of more than the disk)
+  local entries = #run({ "find", big, TREAT }).stdout:gsub("[^\n]", "")
   local prefix = ("compare.lua: not enough free space for the workspace: it copies the two runs' results, %s (run a "
-    .. "%s, run b %s), keeping %s more free (the larger of 1 %% of the copies and 64 MB, for the report and what the "
-    .. "filesystem takes beyond the files' sizes), and %s has "):format(text(need_a + need_b), text(need_a),
-    text(need_b), text(math.max(math.ceil((need_a + need_b) / 100), 64e6)), tmp)
+    .. "%s, run b %s), keeping %s more free (a 4 KiB block for each of their %d files and folders, 1 %% of them and 8 "
+    .. "MB for the report and the workspace's other files), and %s has "):format(text(need_a + need_b), text(need_a),
+    text(need_b), text(4096 * entries + math.ceil((need_a + need_b) / 100) + 8e6), entries, tmp)
   t.eq(r.stderr:sub(1, #prefix), prefix, r.stderr)
   t.contains(r.stderr, " free; free some space, give --parent DIR on a disk with room, or --link to read the results "
     .. "where they are, copying nothing\n")
@@ -337,7 +340,7 @@ t.test("4: compare whose results' copies exceed the free space: refused first, w
   t.eq(r.code, 0, r.stderr)
 end)
 
-t.test("4: compare copying results with less free than the copies and a 64 MB margin: refused first", function()
+t.test("4: compare copying results with less free than the copies and their margin: refused first", function()
   -- (fixc47: with just the copies' sizes free, a copy could start and then meet a full disk
   -- - blocks beyond the sizes, the report after them, a copy-on-write filesystem's metadata)
   -- 1 to 40 free pages, more than the 66.5 kB of copies from 17 of them: each refused, nothing
@@ -345,6 +348,17 @@ t.test("4: compare copying results with less free than the copies and a 64 MB ma
   on_small_disk(2048, function(disk)
     t.eq(copy_sweep(disk, { LLMDLUA_JOBS = "1" }), 14)
     t.eq(copy_sweep(disk, {}), 14)
+  end)
+end)
+
+-- (newuser47b E4: the margin was at least 64 MB, and a 10 MB pair was refused with 62.9 MB free)
+t.test("4: compare copying results onto a disk with room for them and their margin, far below 64 MB: made", function()
+  -- a 12 MB tmpfs: the kubecon pair's 66,470 B of copies and their margin, 8,139,929 B (by hand
+  -- as copy_sweep's), fit with 4.3 MB to spare; the workspace took 1.05 MB on /tmp (du -B1)
+  on_small_disk(12 * 1024, function(disk)
+    local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--parent", disk .. "/p", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(#workspaces(disk .. "/p"), 1)
   end)
 end)
 
@@ -379,6 +393,10 @@ t.test("4: compare whose copies pass the free-space check and still fail mid-cop
         outcomes.failed = outcomes.failed + 1
         t.ok(not r.stdout:find("written", 1, true), inodes .. " inodes: nothing said written: " .. r.stdout)
         t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
+        -- out of inodes with 100 MiB free, said so (newuser47b E5): fewer free when it started than
+        -- the 34 copies and the workspace's own 64 (M.OWN_ENTRIES) make
+        t.ok(r.stderr:find("ran out of inodes, the files it can hold, not bytes: it had %d+ free when the comparison "
+          .. "started, and 104%.9 MB free, and the workspace makes about 98 files and folders, 34 of them"), r.stderr)
         local err = r.stderr:gsub("^note: [^\n]* did not exist; made it for the workspace\n", "")
         t.ok(err:find("^llmdlua: " .. disk:gsub("%p", "%%%0") .. "/p/[^\n]*: No space left on device\n"),
           "the file named: " .. r.stderr)

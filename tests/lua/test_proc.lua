@@ -433,4 +433,22 @@ t.test("proc.disk_free: the bytes free to a user on a path's filesystem, as df s
     ("df %d / %d, disk_free %d"):format(before, after, free))
   local none, why = proc.disk_free(dir .. "/no/such")
   t.eq({ none, why }, { nil, dir .. "/no/such: No such file or directory" })
+  -- the inodes free beside the bytes (newuser47b E5: a copy out of inodes read as out of
+  -- space with 209.7 MB free): on a tmpfs of nr_inodes=50 holding 3 files, python3's
+  -- os.statvfs f_favail, with nothing else writing there
+  local disk = t.tmpdir()
+  if proc.run({ "mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=50", "tmpfs", disk }).ok then
+    local ok, err = pcall(function()
+      for i = 1, 3 do t.write(disk .. "/f" .. i, "x") end
+      local py = proc.run { "/usr/bin/python3", "-c", "import os,sys; print(os.statvfs(sys.argv[1]).f_favail)", disk }
+      local bytes, inodes = proc.disk_free(disk)
+      t.eq(math.type(bytes), "integer")
+      t.eq(inodes, tonumber(py.stdout))
+      t.ok(inodes > 0 and inodes <= 47, tostring(inodes))
+    end)
+    proc.run { "umount", disk }
+    if not ok then error(err, 0) end
+  else
+    io.stderr:write("  (tmpfs part skipped: no mount)\n")
+  end
 end)

@@ -216,15 +216,19 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- at its point 7, so the order holds whatever A's bound); the figures and the Change are
   -- the Headline's, from the Python expectations above; A's bound says its ceiling, the upper
   -- end the Change's lower end is read off (fixb47: "≥ 92.21 req/s for vllm (+22.6 % to
-  -- +83.7 %)" read as an open bound beside a closed gap)
+  -- +83.7 %)" read as an open bound beside a closed gap); each end of the Change with the two
+  -- figures it is between, B's lowest (its point 4) against A's ceiling and B's highest (its
+  -- point 5) against A's bound (fixg47: from "about 163.59 against >= 92.21" neither end follows)
   local vline = golden:match("\n%*%*Verdict:%*%* ([^\n]*)")
   t.ok(sb[4]._drain > top(sa), "B's lower end above A's ceiling")
   t.eq(vline, ("vllm+chunked-prefix sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 %% by default: about %s req/s "
     .. "against ≥ %s req/s (at most %s req/s: the most it achieved at any load measured) "
-    .. "for vllm (%s to %s). Untested (one run per load), but the order holds whatever the bound. Warning: "
-    .. "like for like not verified: neither run's model is known (see below)."):format(
+    .. "for vllm (%s to %s, from vllm+chunked-prefix's %s against vllm's %s req/s to vllm+chunked-prefix's %s "
+    .. "against vllm's %s req/s: the ends of the two runs' ranges). Untested (one run per load), but the order "
+    .. "holds whatever the bound. Warning: like for like not verified: neither run's model is known (see below)."):format(
     H.num(cap(sb), 2), H.num(sa[4]._drain, 2), H.num(top(sa), 2), H.pct((sb[4]._drain / top(sa) - 1) * 100),
-    H.pct((sb[5]._drain / sa[4]._drain - 1) * 100)))
+    H.pct((sb[5]._drain / sa[4]._drain - 1) * 100), H.num(sb[4]._drain, 2), H.num(top(sa), 2),
+    H.num(sb[5]._drain, 2), H.num(sa[4]._drain, 2)))
   t.ok(golden:find("^# [^\n]*\n\nGenerated <time>\nWorkspace: `<workspace>`\n\n%*%*Verdict:%*%*"), "the first line")
   local _, n_sustains = golden:gsub("sustains more", "")
   t.eq(n_sustains, 1, "no other winner from one run per load")

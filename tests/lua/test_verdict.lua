@@ -40,15 +40,18 @@ t.test("verdict: a winner on repeats at every load point, ranges apart", functio
   t.eq({ v.kind, v.higher, v.a_figure, v.b_figure, v.change }, { "winner", "b", "24.00 req/s", "54.00 req/s",
     "+66.7 % to +200.0 %" })
   t.eq(v.text, "y sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 54.00 req/s against 24.00 req/s for x "
-    .. "(+66.7 % to +200.0 %). Shown by the repeats at every load point: the ranges they allow are apart.")
-  -- the figures are the Headline's cells, the Change its Change
+    .. "(+66.7 % to +200.0 %, from y's 50.00 against x's 30.00 req/s to y's 60.00 against x's 20.00 req/s: the ends of "
+    .. "the two ranges their repeats allow). Shown by the repeats at every load point: the ranges they allow are apart.")
+  -- the figures are the Headline's cells, the Change its Change, each end with the two ends of
+  -- the ranges it is between, by hand: 50 / 30 - 1 = +66.7 %, 60 / 20 - 1 = +200.0 % (fixg47)
   t.eq({ v.a_figure, v.b_figure, v.change }, { cell_figure(lead(m).a_text), cell_figure(lead(m).b_text),
     lead(m).pct_text })
   -- the other way round: the same winner, named as A, its Change still B against A
   -- (by hand: 20 - 60 = -40 (-66.7 % of 60) to 30 - 50 = -20 (-40.0 % of 50))
   m = build(y, x)
   t.eq(m.verdict.text, "x sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 54.00 req/s against 24.00 req/s for y "
-    .. "(y -66.7 % to -40.0 % vs x). Shown by the repeats at every load point: the ranges they allow are apart.")
+    .. "(y -66.7 % to -40.0 % vs x, from y's 20.00 against x's 60.00 req/s to y's 30.00 against x's 50.00 req/s: the "
+    .. "ends of the two ranges their repeats allow). Shown by the repeats at every load point: the ranges they allow are apart.")
 end)
 
 t.test("verdict: untested, but the measured loads order them (one run per load)", function()
@@ -62,7 +65,8 @@ t.test("verdict: untested, but the measured loads order them (one run per load)"
   t.ok(lead(m).evidence:find("untested, but the measured loads order them", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "ordered")
   t.eq(m.verdict.text, "y sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 54.00 req/s against about 24.00 req/s "
-    .. "for x (+66.7 % to +200.0 %). Untested (one run per load), but the measured loads order them.")
+    .. "for x (+66.7 % to +200.0 %, from y's 50.00 against x's 30.00 req/s to y's 60.00 against x's 20.00 req/s: the "
+    .. "ends of the two runs' ranges). Untested (one run per load), but the measured loads order them.")
   -- the figures are the Headline's own
   t.eq(lead(m).b_text, "about 54.00 req/s (measured: between 50.00 and 60.00)")
 end)
@@ -229,7 +233,8 @@ t.test("verdict: per GPU first where the Headline leads per GPU", function()
   t.eq(lead(m).key, "capacity_per_gpu")
   t.eq({ m.verdict.kind, m.verdict.higher, m.verdict.per_gpu }, { "ordered", "a", true })
   t.eq(m.verdict.text, "x sustains more load per GPU within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 24.00 req/s against about "
-    .. "13.50 req/s for y (y -58.3 % to -25.0 % vs x). Untested (one run per load), but the measured loads order them.")
+    .. "13.50 req/s for y (y -58.3 % to -25.0 % vs x, from y's 12.50 against x's 30.00 req/s per GPU to y's 15.00 "
+    .. "against x's 20.00 req/s per GPU: the ends of the two runs' ranges). Untested (one run per load), but the measured loads order them.")
 end)
 
 t.test("verdict: in every output, first (md, html, comparison.json)", function()

@@ -31,11 +31,18 @@ if ws.kind(o[1]) == "comparison" then
   local lok, lerr = ws.lock(o[1], "analyze.lua")
   -- a workspace it cannot write (another user's, chmod -w, a read-only mount): said with how to
   -- analyze it anyway, whether the lock file was the first thing it could not write or the
-  -- folder's (a lock file left writable in a read-only folder)
+  -- folder's (a lock file left writable in a read-only folder), or a folder in it the report
+  -- writes into (charts/: a `chmod u+w` without -R leaves it read-only), checked before anything
+  -- is written, never a temporary file's name as the reason
   if lok then
     local why
     lok, why = ws.writable(o[1])
     if not lok then lerr = ("%s: cannot write in this workspace: %s"):format(o[1], why) end
+  end
+  if lok and lfs.attributes(o[1] .. "/charts", "mode") == "directory" then
+    local why
+    lok, why = ws.writable(o[1] .. "/charts")
+    if not lok then lerr = ("%s: cannot write in this workspace's charts/ folder: %s"):format(o[1], why) end
   end
   if not lok then
     if lerr:find("Permission denied$") or lerr:find("Read%-only file system$") then

@@ -431,6 +431,12 @@ t.test("analyze.lua on a read-only workspace says to analyze a writable copy, an
   r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "analyze.lua: " .. w .. ": cannot lock this workspace: " .. w
     .. "/" .. ".llmdlua.lock: cannot open: Permission denied" .. advice })
+  -- the folder and its lock file writable again, its charts/ not (`chmod u+w W` without -R):
+  -- refused before anything is written, with the same advice, never a temporary file's name
+  t.ok(proc.run({ "chmod", "u+w", w, w .. "/.llmdlua.lock" }).ok)
+  r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "",
+    "analyze.lua: " .. w .. ": cannot write in this workspace's charts/ folder: Permission denied" .. advice })
   -- (the lock file aside: taken in the first, it names its last holder, no part of the contents)
   local after = snapshot(w)
   before[".llmdlua.lock"], after[".llmdlua.lock"] = nil, nil

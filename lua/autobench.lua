@@ -47,6 +47,32 @@ local function write_file(path, text, what)
   ws.write_text(path, text)
 end
 
+-- Each output the command line names can be written, checked before anything is written
+-- or printed: a folder that cannot be made or written would otherwise fail after the whole
+-- summary went to stdout (one output done, the next refused). A folder still missing is
+-- made later, by write_file, as it says; here only the nearest folder that is there must
+-- be one this process can write in, and a file already there a file.
+local function check_out(path, what)
+  if lfs.attributes(path, "mode") == "directory" then
+    error(("%s: is a folder (%s expects a file's path)"):format(path, what), 0)
+  end
+  local dir = path:match("^(.*)/[^/]*$")
+  if dir == "" then dir = "/" end
+  dir = dir or "."
+  while lfs.attributes(dir, "mode") == nil and dir:match("/") do
+    dir = dir:match("^(.*)/[^/]*$")
+    if dir == "" then dir = "/" end
+  end
+  if lfs.attributes(dir, "mode") == nil then dir = "." end
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    error(("%s: cannot write the %s file: %s is not a folder"):format(path, what, dir), 0)
+  end
+  local ok, why = ws.writable(dir)
+  if not ok then
+    error(("%s: cannot write the %s file: %s: %s; nothing written"):format(path, what, dir, why), 0)
+  end
+end
+
 -- the evidence's first line: the summary is the toolchain's, this is llmdlua's reading of it
 local EVIDENCE_HEAD = "How sure each choice is (llmdlua's reading; the summary ranks single best measurements):"
 
@@ -135,6 +161,9 @@ local function main()
       positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do args.path(o[i], o[i], "file", "a results file, JSON lines", "autobench.lua compare") end
+    for _, k in ipairs { "md", "csv", "evidence" } do
+      if o[k] then check_out(o[k], "--" .. k) end
+    end
     for i = 1, #o do
       local got = ab.read_rows(o[i])
       -- an empty file is no results (the toolchain writes "No rows found." and exits 0):

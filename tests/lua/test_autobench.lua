@@ -1397,3 +1397,44 @@ do
     t.eq(other.artifacts_gone, nil)
   end)
 end
+
+-- Each output path is checked before anything is written or printed: a summary on stdout and
+-- then a refused --csv left the user with half the outputs. The messages are the rule's, by hand.
+t.test("compare: an output that cannot be written is refused before any output", function()
+  local d = t.tmpdir()
+  t.write(d .. "/some.jsonl", '{"candidate_id": "c1", "status": "ok", "sla": {"passed": true}, '
+    .. '"metrics": {"request_throughput": 2}}\n')
+  t.write(d .. "/f.txt", "a file\n")
+  -- a folder in the way of a file: no markdown on stdout, nothing written
+  local r = ab_cli({ "compare", "some.jsonl", "--md", "s.md", "--csv", "f.txt/sub/x.csv" }, d)
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "",
+    "llmdlua: f.txt/sub/x.csv: cannot write the --csv file: f.txt is not a folder\n" })
+  t.eq(lfs.attributes(d .. "/s.md"), nil, "nothing written")
+  lfs.mkdir(d .. "/dir")
+  r = ab_cli({ "compare", "some.jsonl", "--evidence", "dir" }, d)
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "", "llmdlua: dir: is a folder (--evidence expects a file's path)\n" })
+  -- a folder this user cannot write in (as nobody, as test_workspace.lua's read-only case)
+  local as = {}
+  if proc.run({ "id", "-u" }).stdout:match("^0%s") then
+    if not proc.which("setpriv") then
+      io.write("  (skipped: running as root, which writes a read-only folder, and no setpriv to run as nobody)\n")
+      return
+    end
+    as = { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups" }
+    t.ok(proc.run({ "chmod", "755", d, d:match("^(.*)/[^/]+$") }).ok)
+    lfs.mkdir(d .. "/out")
+    t.ok(proc.run({ "chown", "65534:65534", d .. "/out" }).ok)
+  else
+    lfs.mkdir(d .. "/out")
+  end
+  lfs.mkdir(d .. "/ro")
+  t.ok(proc.run({ "chmod", "555", d .. "/ro" }).ok)
+  local argv = {}
+  for _, a in ipairs(as) do argv[#argv + 1] = a end
+  for _, a in ipairs { LLMDLUA, "autobench.lua", "compare", "some.jsonl", "--md", "out/s.md", "--csv",
+    "ro/sub/x.csv" } do argv[#argv + 1] = a end
+  r = proc.run(argv, { cwd = d })
+  t.eq({ r.code, r.stdout, r.stderr }, { 1, "",
+    "llmdlua: ro/sub/x.csv: cannot write the --csv file: ro: Permission denied; nothing written\n" })
+  t.eq(lfs.attributes(d .. "/out/s.md"), nil, "nothing written")
+end)

@@ -2769,7 +2769,7 @@ static int radix_key_index(KeyIndex *kv, KeyIndex *tmp, size_t n)
     }
     if (n < 2 || kmin == kmax)
         return 0; /* one key: sorted, ties in their order */
-    int bits = 0;
+    int bits = 1; /* kmax > kmin: at least one bit (and one pass, which the analyzer cannot see) */
     while (bits < 64 && ((kmax - kmin) >> bits) != 0)
         bits++;
     int passes = (bits + KEY_RADIX_BITS - 1) / KEY_RADIX_BITS;

@@ -3349,6 +3349,14 @@ local function below_lowest_advice(side, c)
   return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
 end
 
+-- What would tell by how much on a least gap below the threshold (ev.least_below_threshold):
+-- the lower run measured below its lowest load, or, on an order by a pass and a fail at one
+-- offered load, loads where each capacity lies. One source for the Verdict and the Summary.
+local function least_below_advice(model, A, B, ca, cb, ev)
+  return below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+    or same_load_gap_advice(model, A, B, ca, cb, ev)
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval. gap:
 -- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
@@ -4197,8 +4205,7 @@ local function verdict_of(model, A, B)
         -- (an order whose least gap is below the threshold: at least as much, no winner;
         -- what measuring below a lowest load would tell, where that is the lower run's)
         v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
-        v.settle = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
-          or same_load_gap_advice(model, A, B, ca, cb, ev)
+        v.settle = least_below_advice(model, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
@@ -4493,9 +4500,10 @@ end
 -- Two capacities whose order is known but whose least gap is below the practical threshold
 -- and whose largest has no upper end (decision.capacity_evidence's least_below_threshold):
 -- at least as much, the gap may be negligible, no run named higher; what measuring below a
--- lowest load would tell, where the lower run failed there.
+-- lowest load would tell, where the lower run failed there, or loads where each capacity
+-- lies, where a pass and a fail at one offered load order them (as the Verdict's advice).
 local function least_below_text(model, phrase, A, B, ca, cb, ev)
-  local advice = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+  local advice = least_below_advice(model, A, B, ca, cb, ev)
   return ("Capacity within %s: no clear difference: %s for %s, %s for %s; %s, so neither run is named higher.%s")
     :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, least_below_reason(model, A, B, ev),
       advice and (" " .. advice) or "")

@@ -2662,9 +2662,9 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
   -- a load kept in although a run answered it short in bursts of server errors (fixb46): its
-  -- test said so, as the rows say it (decision.kept_bursts_text)
+  -- test said so, as the rows say it (decision.kept_bursts_text); saved (res.kept, below) only
+  -- where a test or an identical pair is said there, as the Summary says it (fixh47)
   local kept = decision.kept_bursts({ pa }, { pb }, sat, { a = A.run, b = B.run }, { a = #points_a, b = #points_b })
-  if #kept > 0 then res.kept = kept end
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2795,6 +2795,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- has no samples to tell it again
     res.reason = saved.reason
   end
+  if #kept > 0 and (res.test or res.identical) then res.kept = kept end
   model.matched_point = res
   return res
 end

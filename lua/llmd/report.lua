@@ -2662,9 +2662,9 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
   -- a load kept in although a run answered it short in bursts of server errors (fixb46): its
-  -- test said so, as the rows say it (decision.kept_bursts_text)
+  -- test said so, as the rows say it (decision.kept_bursts_text); saved (res.kept, below) only
+  -- where a test or an identical pair is said there, as the Summary says it (fixh47)
   local kept = decision.kept_bursts({ pa }, { pb }, sat, { a = A.run, b = B.run }, { a = #points_a, b = #points_b })
-  if #kept > 0 then res.kept = kept end
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2795,6 +2795,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- has no samples to tell it again
     res.reason = saved.reason
   end
+  if #kept > 0 and (res.test or res.identical) then res.kept = kept end
   model.matched_point = res
   return res
 end
@@ -3347,6 +3348,14 @@ end
 local function below_lowest_advice(side, c)
   if not (c and c.kind == "below_lowest" and c.lowest_rps) then return nil end
   return ("To tell by how much: measure %s below its lowest load, %s."):format(side.label, rate_text(c.lowest_rps))
+end
+
+-- What would tell by how much on a least gap below the threshold (ev.least_below_threshold):
+-- the lower run measured below its lowest load, or, on an order by a pass and a fail at one
+-- offered load, loads where each capacity lies. One source for the Verdict and the Summary.
+local function least_below_advice(model, A, B, ca, cb, ev)
+  return below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+    or same_load_gap_advice(model, A, B, ca, cb, ev)
 end
 
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
@@ -4197,8 +4206,7 @@ local function verdict_of(model, A, B)
         -- (an order whose least gap is below the threshold: at least as much, no winner;
         -- what measuring below a lowest load would tell, where that is the lower run's)
         v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
-        v.settle = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
-          or same_load_gap_advice(model, A, B, ca, cb, ev)
+        v.settle = least_below_advice(model, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
@@ -4493,9 +4501,10 @@ end
 -- Two capacities whose order is known but whose least gap is below the practical threshold
 -- and whose largest has no upper end (decision.capacity_evidence's least_below_threshold):
 -- at least as much, the gap may be negligible, no run named higher; what measuring below a
--- lowest load would tell, where the lower run failed there.
+-- lowest load would tell, where the lower run failed there, or loads where each capacity
+-- lies, where a pass and a fail at one offered load order them (as the Verdict's advice).
 local function least_below_text(model, phrase, A, B, ca, cb, ev)
-  local advice = below_lowest_advice(ev.margin_higher == "b" and A or B, ev.margin_higher == "b" and ca or cb)
+  local advice = least_below_advice(model, A, B, ca, cb, ev)
   return ("Capacity within %s: no clear difference: %s for %s, %s for %s; %s, so neither run is named higher.%s")
     :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, least_below_reason(model, A, B, ev),
       advice and (" " .. advice) or "")

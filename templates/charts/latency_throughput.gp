@@ -67,9 +67,12 @@ key_band_b = band_any_b ? 'capacity lies within: '.band_name_b.', '.label_b : ''
 key_sat = saturated ? 'saturated' : ''
 key_fail = failures ? 'failed requests, not marked saturated' : ''
 # how many rows the key takes: gnuplot puts as many columns side by side as the widest
-# entry allows (about 7 px a character at 12 pt, and the sample), so long run labels (the
-# folder names) stack it up; the strip under the panels grows to hold them all, never over
-# the last panels' axis labels
+# entry allows, so long run labels (the folder names) stack it up; the strip under the
+# panels grows to hold them all, never over the last panels' axis labels. A column is what
+# gnuplot's SVG terminal reckons at 12 pt: 8.4 px a character (0.7 em), 3 characters of
+# padding and the 34 px sample, measured from its output (columns 8.39 * len + 59.4 px
+# apart); the key gets the strip's whole width (no margins there) and at most key_cols
+# columns, so gnuplot draws the rows reserved here
 key_n = 0
 key_len = 0
 key_count(s) = strlen(s) > 0 ? 1 : 0
@@ -78,7 +81,7 @@ do for [s in "key_a key_b key_slo key_cap_a key_cap_b key_bnd_a key_bnd_b key_ba
   key_n = key_n + key_count(value(s))
   key_len = key_max(key_len, strlen(value(s)))
 }
-key_cols = int((w - 40) / (7.0 * key_len + 90))
+key_cols = int(w / (8.4 * key_len + 60))
 key_cols = key_cols < 1 ? 1 : key_cols
 key_rows = int((key_n + key_cols - 1) / key_cols)
 bottom_px = key_max(100, 40 + 20 * key_rows)
@@ -238,9 +241,13 @@ unset object
 unset label
 unset grid
 unset logscale
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal noopaque nobox maxrows key_rows
+set key center center horizontal noopaque nobox maxcols key_cols maxrows key_rows
 plot NaN with linespoints linestyle 1 title key_a, \
      NaN with linespoints linestyle 2 title key_b, \
      NaN with lines linestyle 3 title key_slo, \

@@ -2748,3 +2748,63 @@ t.test("printed to PDF: the Charts heading on its chart's page, table headers re
     end
     t.eq(#tall, 0, "the CDF's tics at its own size, each its own word: " .. table.concat(tall, ", "))
   end)
+
+-- (fixh47, newuser47b P4) The key under latency_throughput's panels: the template reserved rows
+-- for 2 columns (7 px a character, the whole width) while gnuplot drew 1 column of 8 rows (8.4 px
+-- a character and its sample, within the panels' margins), its first entries over the
+-- bottom-right panel's x label. Now the strip holds the rows gnuplot draws, whatever the labels'
+-- lengths. The boxes are read off the SVG: each text's anchor point (baseline) and anchor side,
+-- 7 px a character wide (DejaVu Sans at 12 px averages under that) and from 12 px above the
+-- baseline to 3 px below; an x-axis label's box and a key entry's must not meet.
+t.test("latency_throughput's key never overlaps the panels' axis labels, for short and long run labels", function()
+  local gp = charts.gnuplot()
+  if not gp then return end
+  local function boxes(svg)
+    local list = {}
+    for x, y, anchor, txt in svg:gmatch('<g transform="translate%(([%d.]+),([%d.]+)%)" stroke="none" fill="[^"]*" '
+      .. 'font%-family="[^"]*" font%-size="12%.00"  text%-anchor="(%a+)">%s*<text[^>]*>([^<]*)</text>') do
+      local wdt = 7 * utf8.len(txt)
+      local x0 = anchor == "end" and x - wdt or anchor == "middle" and x - wdt / 2 or tonumber(x)
+      list[#list + 1] = { txt = txt, x0 = x0, x1 = x0 + wdt, y0 = y - 12, y1 = y + 3 }
+    end
+    return list
+  end
+  local function meet(p, q) return p.x0 < q.x1 and q.x0 < p.x1 and p.y0 < q.y1 and q.y0 < p.y1 end
+  -- one run per load (a bound and its bracket, an estimate and its span) and repeats (the
+  -- range they allow), each with run labels from short to a long folder name
+  local caps = {
+    { a = { kind = "saturated", bound = "lower", rps = 8.114, output_tps = 811.4, floor_tps = 811.4,
+      ceiling_rps = 9.208, ceiling_tps = 920.8 },
+      b = { kind = "interpolated", rps = 9, output_tps = 900, last_passing_rps = 8.5, first_failing_rps = 9.5,
+        last_passing_tps = 850, first_failing_tps = 950, noise = { lo = 8, hi = 9.8, lo_tps = 800, hi_tps = 980 } } },
+    { a = { kind = "interpolated", rps = 6.2, output_tps = 620, last_passing_rps = 5.6, first_failing_rps = 8.4,
+      last_passing_tps = 560, first_failing_tps = 840, repeats = { lo = 5.9, hi = 6.6, lo_tps = 590, hi_tps = 660 } },
+      b = { kind = "below_lowest", lowest_rps = 2, lowest_tps = 200, failed_slos = "TTFT p90 ≤ 500.0 ms" } },
+  }
+  local drawn = 0
+  for _, cap in ipairs(caps) do
+    for _, n in ipairs { 1, 12, 24, 30, 40 } do
+      local la, lb = ("a"):rep(n), ("b"):rep(n - 1) .. "2"
+      local A, B = side("a", BASE, la), side("b", TREAT, lb)
+      local model = { slo = { { key = "ttft_p90_ms", max = 500 } }, capacity = cap }
+      local out = t.tmpdir()
+      charts.render({ charts.latency_throughput(model, A, B) }, ROOT .. "/templates", out, gp)
+      local all = boxes(t.read(out .. "/latency_throughput.svg"))
+      local axis, key = {}, {}
+      for _, b in ipairs(all) do
+        if b.txt:find("^achieved ") then axis[#axis + 1] = b end
+        if b.txt == la or b.txt == lb or b.txt == "SLO threshold" or b.txt == "saturated"
+          or b.txt:find("^capacity ") then key[#key + 1] = b end
+      end
+      t.ok(#axis >= 2 and #key >= 4, ("%d axis labels, %d key entries"):format(#axis, #key))
+      for _, k in ipairs(key) do
+        for _, a in ipairs(axis) do
+          t.ok(not meet(k, a), ("labels of %d characters: key '%s' (y %.1f) over '%s' (y %.1f)"):format(n, k.txt,
+            k.y1 - 3, a.txt, a.y1 - 3))
+        end
+      end
+      drawn = drawn + 1
+    end
+  end
+  t.eq(drawn, 10)
+end)

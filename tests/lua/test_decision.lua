@@ -3701,6 +3701,10 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
   -- between 4 and 6
   t.ok(m.verdict.settle:find("measure loads where each capacity lies: x between 6 req/s offered and 8 req/s "
     .. "offered; y between 4 req/s offered and 6 req/s offered.", 1, true), m.verdict.settle)
+  -- and the Summary's sentence of the same case says it too, in the same words (fixh47)
+  t.ok(m.summary:find("so neither run is named higher. To tell by how much: measure loads where each capacity lies: "
+    .. "x between 6 req/s offered and 8 req/s offered; y between 4 req/s offered and 6 req/s offered.", 1, true),
+    m.summary)
   local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
   t.ok(line:find(",not shown to differ,", 1, true), line)
   -- swapped: mirrored

@@ -1414,13 +1414,9 @@ t.test("compare: an output that cannot be written is refused before any output",
   r = ab_cli({ "compare", "some.jsonl", "--evidence", "dir" }, d)
   t.eq({ r.code, r.stdout, r.stderr }, { 1, "", "llmdlua: dir: is a folder (--evidence expects a file's path)\n" })
   -- a folder this user cannot write in (as nobody, as test_workspace.lua's read-only case)
-  local as = {}
-  if proc.run({ "id", "-u" }).stdout:match("^0%s") then
-    if not proc.which("setpriv") then
-      io.write("  (skipped: running as root, which writes a read-only folder, and no setpriv to run as nobody)\n")
-      return
-    end
-    as = { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups" }
+  local as = t.unprivileged()
+  if not as then return end
+  if #as > 0 then
     t.ok(proc.run({ "chmod", "755", d, d:match("^(.*)/[^/]+$") }).ok)
     lfs.mkdir(d .. "/out")
     t.ok(proc.run({ "chown", "65534:65534", d .. "/out" }).ok)

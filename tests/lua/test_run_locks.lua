@@ -401,3 +401,41 @@ t.test("letting go of a namespace lock another run made again or took over since
     t.eq(said, {}, case)
   end
 end)
+
+-- Ctrl-C (SIGINT) during a benchmark, in compare.lua --plan and in experiment.lua: the
+-- namespace's lock is let go all the same (its release is clean-up: newuser47 F2 found every
+-- interrupt leaving it, with "could not release its lock ...: .../llmd/steps.lua:111:
+-- interrupted", as the interrupt stopped the release's kubectl calls at once); nothing said
+-- names a Lua file; experiment.lua's line names the step, setup and run treatment it stopped,
+-- as compare.lua's does ("interrupted during step 60 (benchmark) of run A"). Texts written
+-- from the task: the experiment's first run treatment is rate1, its one setup treatment
+-- default (no setup phase), in namespace exp-a.
+t.test("Ctrl-C during a benchmark: the namespace's lock is released, no Lua position said", function()
+  local function interrupt(s, argv)
+    local p, out = start_slow(s, argv, "30")
+    proc.run { "kill", "-INT", tostring(p:pid()) }
+    local r = p:wait(60)
+    t.ok(r, "ended after SIGINT")
+    return r, t.read(out) .. t.read(out .. ".err")
+  end
+  local s = t.try_setup()
+  local r, said = interrupt(s, { LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan })
+  t.eq(r.code, 130, said)
+  t.eq(lock_cm(s, "llm-d-try"), nil, "compare.lua's lock let go: " .. said)
+  t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
+  t.ok(not said:find("could not release", 1, true), said)
+  t.ok(not said:find("%.lua:%d"), said)
+
+  s = experiment_setup()
+  r, said = interrupt(s, { LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan, "--quiet" })
+  t.eq(r.code, 130, said)
+  t.eq(lock_cm(s, "exp-a"), nil, "experiment.lua's lock let go: " .. said)
+  local w = experiment_folders(s.dir)[1]
+  t.ok(said:find("experiment.lua: interrupted during step 40 (run) of setup treatment default, run treatment rate1; "
+    .. "state saved in " .. w .. ".\n", 1, true), said)
+  t.ok(not said:find("could not release", 1, true), said)
+  t.ok(not said:find("%.lua:%d"), said)
+  -- the interrupt went no further: rate5 was not started, no later step ran
+  t.eq(count(call_lines(s), "^run_only%.sh "), 1, said)
+  t.ok(not said:find("rate5", 1, true), said)
+end)

@@ -395,14 +395,8 @@ end)
 -- file still writable: the folder is). Root writes whatever the modes say, so as root the
 -- analyses run as nobody (setpriv) in a workspace nobody owns; without setpriv, skipped.
 t.test("analyze.lua on a read-only workspace says to analyze a writable copy, and that command works", function()
-  local as = {}
-  if proc.run({ "id", "-u" }).stdout:match("^0%s") then
-    if not proc.which("setpriv") then
-      io.write("  (skipped: running as root, which writes a read-only folder, and no setpriv to run as nobody)\n")
-      return
-    end
-    as = { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups" }
-  end
+  local as = t.unprivileged()
+  if not as then return end
   local function run(argv)
     local full = {}
     for _, a in ipairs(as) do full[#full + 1] = a end

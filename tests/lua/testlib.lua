@@ -51,6 +51,19 @@ local function diff(a, b, path, seen)
 end
 
 -- got equals want: same value, same number subtype, same table contents (deep).
+-- The argv prefix that runs a command as an unprivileged user, for a test of a folder it
+-- cannot write: {} when not root; as root (which writes whatever the modes say) setpriv as
+-- nobody (uid/gid 65534); nil where root has no setpriv (the caller skips, said on stdout).
+function M.unprivileged()
+  local proc = require "llmd.proc"
+  if not proc.run({ "id", "-u" }).stdout:match("^0%s") then return {} end
+  if not proc.which("setpriv") then
+    io.write("  (skipped: running as root, which writes a read-only folder, and no setpriv to run as nobody)\n")
+    return nil
+  end
+  return { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups" }
+end
+
 function M.eq(got, want, what)
   if math.type(got) ~= math.type(want) and type(got) == "number" and type(want) == "number" then
     error(string.format("%s%s (%s) ~= %s (%s)", what and what .. ": " or "", show(got),

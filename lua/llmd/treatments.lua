@@ -498,6 +498,45 @@ local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
 local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
+-- The figures each end of a two-ended gap between capacities is between, this one's (cb,
+-- label lb) against the next one's (ca, la), as compare.lua's Verdict says them: its lower end
+-- this one's lowest against the next's highest, its upper end this one's highest against the
+-- next's lowest (decision.capacity_gap over decision.capacity_span), so that "+22.6 % to +83.7
+-- %" beside "about 163.591 against ≥ 92.213" can be worked out from what is printed: ", from
+-- chunked's 127.760 against vllm's 104.238 req/s to chunked's 169.427 against vllm's 92.213
+-- req/s: the ends of the two treatments' ranges". "" where the gap is not those two ratios as
+-- they are (an end open, set to 0 or widened by the rates' noise).
+local function change_ends(g, text, ca, cb, la, lb)
+  if not (g and text and text:match("^%S+ %% to %S+ %%$") and g.lo_pct and g.hi_pct) then return "" end
+  if g.hi_pct == math.huge then return "" end
+  local alo, ahi = decision.capacity_span(ca)
+  local blo, bhi = decision.capacity_span(cb)
+  if not (alo > 0 and ahi > 0 and ahi ~= math.huge and bhi ~= math.huge) then return "" end
+  local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
+  if not (same(g.lo_pct, (blo / ahi - 1) * 100) and same(g.hi_pct, (bhi / alo - 1) * 100)) then return "" end
+  local function r(v) return metrics.format("throughput_req_s", v, nil, { bare = true }) end
+  local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+    or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
+      and "the two treatments' ranges with each load's 95 % interval"
+    or "the two treatments' ranges"
+  return (", from %s's %s against %s's %s req/s to %s's %s against %s's %s req/s: the ends of %s"):format(
+    lb, r(blo), la, r(ahi), lb, r(bhi), la, r(alo), what)
+end
+
+-- A capacity's lower bound (c) whose span ends at its treatment's ceiling, beside a gap with
+-- both ends (text): that upper end, which the gap is read off, said with the figure, as
+-- compare.lua's Verdict says it (" (at most 104.238 req/s: the most it achieved at any load
+-- measured)"); "" otherwise (a ceiling that failed the SLOs: the figure says "below" it).
+local function bound_top(c, text)
+  if not (c and text and text:match("^%S+ %% to %S+ %%$") and decision.capacity_is_bound(c) and c.ceiling_rps)
+    or c.ceiling_failing then
+    return ""
+  end
+  local _, top = decision.capacity_span(c)
+  if top ~= c.ceiling_rps then return "" end
+  return (" (at most %s: the most it achieved at any load measured)"):format(metrics.format("throughput_req_s", top))
+end
+
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
 -- "either this or base (67.720 req/s) may be higher — the repeats' ranges overlap; the gap
@@ -1662,7 +1701,9 @@ function M.verdict_line(m, ranked, failed, by_cap)
   else
     local l1, l2 = ranked[1].label, ranked[2].label
     local ev = r1.evidence or {}
-    local gap = r1.gap_text and (" (%s %s vs %s)"):format(l1, r1.gap_text, l2) or ""
+    local gap = r1.gap_text and (" (%s %s vs %s%s)"):format(l1, r1.gap_text, l2, r1.gap_ends or "") or ""
+    -- (a lower bound beside a two-ended gap says its upper end, as compare.lua's Verdict does)
+    local tops = r1.gap_tops or {}
     if r1.not_ahead then
       -- above the next, but not ahead of every other one (the ranking's shared rank 1)
       local figs, said, shared = {}, {}, {}
@@ -1676,11 +1717,12 @@ function M.verdict_line(m, ranked, failed, by_cap)
       line = ("No treatment is shown to be best %s: %s %s is above %s %s, but %s (%s share rank 1)."):format(within,
         l1, fig(r1.text), l2, fig(r2.text), table.concat(said, "; "), table.concat(shared, ", "))
     elseif r1.proven then
-      line = ("%s sustains %s %s: %s against %s for %s%s. Shown by repeats."):format(l1, more, within, fig(r1.text),
-        fig(r2.text), l2, gap)
+      line = ("%s sustains %s %s: %s%s against %s%s for %s%s. Shown by repeats."):format(l1, more, within,
+        fig(r1.text), tops.this or "", fig(r2.text), tops.next or "", l2, gap)
     elseif r1.order_certain then
-      line = ("%s sustains %s %s: %s against %s for %s%s. Untested (%s), but the measured loads order them.")
-        :format(l1, more, within, fig(r1.text), fig(r2.text), l2, gap, tostring(ev.basis or "no repeats"))
+      line = ("%s sustains %s %s: %s%s against %s%s for %s%s. Untested (%s), but the measured loads order them.")
+        :format(l1, more, within, fig(r1.text), tops.this or "", fig(r2.text), tops.next or "", l2, gap,
+          tostring(ev.basis or "no repeats"))
     else
       local why = {
         untested = "untested, and the measured loads do not order them",
@@ -2194,6 +2236,9 @@ function M.model(list, opts)
     -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
     local gap = decision.gap_pct_text(g, gap_pct)
     r.gap_text = gap
+    -- (the Verdict's: the figures each end is between, and a lower bound's upper end)
+    r.gap_ends = change_ends(g, gap, nxt.capacity, x.capacity, nxt.label, x.label)
+    r.gap_tops = { this = bound_top(x.capacity, gap), next = bound_top(nxt.capacity, gap) }
     -- with its direction, as compare.lua says it: "chunked +22.8 % to +83.7 % vs vllm"
     local gap_vs = gap and ("%s %s vs %s"):format(x.label, gap, nxt.label)
     if r.evidence.gap then r.evidence.gap.pct_text = gap end

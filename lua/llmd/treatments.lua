@@ -898,6 +898,30 @@ end
 -- together: a setup on a lighter workload would "beat" one on a heavier. Each workload is
 -- ranked on its own (its own common load, its own Holm family), and the model holds the
 -- rankings one after another, each place marked with its workload.
+-- A text of one workload's treatments in their setups' names ("one/r1 decode.replicas 1"
+-- read "one decode.replicas 1"), where every label is an experiment's setup/run pair; nil
+-- otherwise. Such a text the same in every workload is said once (newuser47 F8).
+local function in_setups(text, labels)
+  for _, l in ipairs(labels) do
+    local setup = l:match("^(.+)/[^/]+$")
+    if not setup then return nil end
+    text = text:gsub(l:gsub("%p", "%%%0"), (setup:gsub("%%", "%%%%")))
+  end
+  return text
+end
+
+-- The one text every workload's t (subs[i][k], in its setups' names) reads the same, or nil.
+local function same_in_every(subs, k)
+  if #subs < 2 then return nil end
+  local first
+  for _, x in ipairs(subs) do
+    local text = x[k] and in_setups(x[k], x.labels)
+    if not text or (first and text ~= first) then return nil end
+    first = text
+  end
+  return first
+end
+
 local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
     pareto_excluded = {}, pareto_not_compared = {}, pareto_within_noise = {}, pareto_unknown = {},
@@ -916,7 +940,7 @@ local function grouped_model(groups, opts)
     end
   end
   local choice = M.latency_choice(all)
-  local parts, commons, size, cost_said = {}, {}, 0, {}
+  local parts, commons, size, cost_said, subs = {}, {}, 0, {}, {}
   for _, g in ipairs(groups) do
     local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
@@ -949,6 +973,7 @@ local function grouped_model(groups, opts)
       m.pareto_costs = m.pareto_costs or {}
       m.pareto_costs[#m.pareto_costs + 1] = ("%s: %s"):format(w, sub.pareto_cost)
     end
+    -- (the front's cost note is said once below where every workload's is the same)
     -- (never a best on totals between treatments on different numbers of accelerators)
     -- (nor where the first is above the next but not ahead of every other one: not_ahead)
     local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and not sub.ranking[1].not_ahead
@@ -986,15 +1011,12 @@ local function grouped_model(groups, opts)
     -- its cost note in the setups' words (an experiment's pairs "one/rate1" read "one"), to be
     -- said once where every workload's is the same (below)
     if sub.cost and verdict:find(sub.cost.text, 1, true) then
-      local norm = sub.cost.text
-      for _, l in ipairs(labels) do
-        local setup = l:match("^(.+)/[^/]+$")
-        if not setup then norm = nil break end
-        norm = norm:gsub(l:gsub("%p", "%%%0"), (setup:gsub("%%", "%%%%")))
-      end
+      local norm = in_setups(sub.cost.text, labels)
       cost_said[#parts] = norm and { text = sub.cost.text, norm = norm }
     end
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
+    subs[#subs + 1] = { labels = labels, cost_why = sub.cost and sub.cost_line and sub.cost_line.why,
+      cost_rest = sub.cost and sub.cost_line and sub.cost_line.rest, pareto_cost = sub.pareto_cost }
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
   local at = groups.order
@@ -1010,12 +1032,24 @@ local function grouped_model(groups, opts)
     source = source and (source .. ", split where the requests sent differ") or "told apart by the requests sent"
   end
   m.workload_apart, m.workload_source = groups.apart, source
+  -- the headline: a cost caveat every workload shares said once, before them (as the
+  -- Verdict below says it), each workload then with what it adds (per GPU), if anything
   local lines = {}
+  local why = same_in_every(subs, "cost_why")
+  if why then
+    lines[1] = why:gsub(": ", ", in every workload: ", 1) .. ", so none is named best on totals (see below)."
+  end
   for i, g in ipairs(groups) do
-    lines[i] = ("%s: %s"):format(g.named and ("Workload " .. g.workload) or g.workload:gsub("^w", "W"),
-      m.workloads[i].verdict_line)
+    local text = m.workloads[i].verdict_line
+    if why then text = subs[i].cost_rest end
+    if text ~= "" then
+      lines[#lines + 1] = ("%s: %s"):format(g.named and ("Workload " .. g.workload) or g.workload:gsub("^w", "W"), text)
+    end
   end
   m.verdict_line = table.concat(lines, " ")
+  -- the Pareto front's cost note likewise
+  local pareto = same_in_every(subs, "pareto_cost")
+  if pareto then m.pareto_costs = { "in every workload, " .. pareto } end
   -- one cost note, the same for every workload (an experiment's setups under each run
   -- treatment): said once, before the workloads, not repeated in each (newuser47 F8)
   local once = ""
@@ -1031,6 +1065,8 @@ local function grouped_model(groups, opts)
     local body = cost_said[1].norm:match("^Not like for like on cost: (.*)$")
     once = body and (" Not like for like on cost, in every workload: " .. body)
       or (" In every workload: " .. cost_said[1].norm)
+    -- (and once above the ranking: "These places are on totals")
+    m.cost_every = once:sub(2)
   end
   m.verdict = ("%d workloads (%s), each ranked on its own: a treatment is compared only with those of its own "
     .. "workload, never across workloads.%s%s %s"):format(#groups, source, #groups.apart > 0
@@ -1690,11 +1726,16 @@ function M.verdict_line(m, ranked, failed, by_cap)
       or "Not like for like on cost: the treatments ran on different numbers of accelerators"
     -- (nothing ranked to name: what the ranking says first, then the caveat)
     local first = m.cost.unranked and ((m.verdict:match("^(.-%.)%s") or m.verdict) .. " ") or ""
-    line = ("%s%s, so none is named best on totals%s.%s"):format(first, why, m.cost.best_per_gpu
-      and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
-      or (#per >= 2 and "; per GPU, none is shown first either (see below)" or " (see below)"),
-      -- (what would settle which comes first per GPU, as r1.settle below says it on totals)
-      not m.cost.best_per_gpu and m.cost.settle_first and (" " .. m.cost.settle_first) or "")
+    local gpu = m.cost.best_per_gpu and ("per GPU, %s comes first%s, by the evidence (see below)"):format(
+      m.cost.best_per_gpu, figs) or (#per >= 2 and "per GPU, none is shown first either (see below)") or nil
+    -- (what would settle which comes first per GPU, as r1.settle below says it on totals)
+    local settle = not m.cost.best_per_gpu and m.cost.settle_first and (" " .. m.cost.settle_first) or ""
+    line = ("%s%s, so none is named best on totals%s.%s"):format(first, why, gpu and ("; " .. gpu) or " (see below)",
+      settle)
+    -- (the caveat, and the line without it, for a Verdict over workloads that share it:
+    -- grouped_model says it once, before them)
+    m.cost_line = { why = why, rest = first .. (gpu and (gpu:sub(1, 1):upper() .. gpu:sub(2) .. ".") or "")
+      .. (first == "" and gpu == nil and settle:sub(2) or settle) }
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
     or (by_cap and ranked[1].capacity.kind == "below_lowest") then
     line = m.verdict:match("^(.-%.)%s") or m.verdict
@@ -1743,7 +1784,11 @@ function M.verdict_line(m, ranked, failed, by_cap)
   if #failed > 0 then
     local names = {}
     for _, x in ipairs(failed) do names[#names + 1] = x.label end
-    line = ("%s Not ranked (a run failed its health check): %s."):format(line, table.concat(names, ", "))
+    local not_ranked = ("Not ranked (a run failed its health check): %s."):format(table.concat(names, ", "))
+    line = line .. " " .. not_ranked
+    if m.cost_line then
+      m.cost_line.rest = m.cost_line.rest == "" and not_ranked or (m.cost_line.rest .. " " .. not_ranked)
+    end
   end
   return line
 end
@@ -3581,6 +3626,7 @@ function M.present(m, opts)
     cost_notes = (function()
       local notes = {}
       if m.cost then notes[1] = m.cost.text end
+      if m.cost_every then return { m.cost_every } end
       for _, w in ipairs(m.workloads or {}) do
         if w.cost then notes[#notes + 1] = (#m.workloads > 1 and (w.workload .. ": ") or "") .. w.cost end
       end

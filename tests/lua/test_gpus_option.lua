@@ -79,3 +79,36 @@ t.test("the Verdict says a cost caveat shared by every workload once", function(
   local _, k = v:gsub("On totals %(not per GPU%)", "")
   t.eq(k, 2, v)
 end)
+
+-- (newuser47 F8, the rest of it) That caveat is said once in the headline, above the ranking
+-- ("These places are on totals") and beside the Pareto front too: each repeated it per
+-- workload, "r1: Not like for like on cost: ... (one/r1 ...; two/r1 ...) ... r2: Not like ...".
+-- Expected by hand: every workload's caveat is the same in its setups' names (replicas 1 and 2).
+t.test("the headline, the ranking's and the front's cost notes say a caveat shared by every workload once", function()
+  local w = workspace()
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local html = t.read(out .. "/treatment_report.html")
+  local function line(text, start) return text:match("\n(" .. start:gsub("%p", "%%%0") .. "[^\n]*)") end
+  t.eq(line(md, "**Verdict:**"), "**Verdict:** Not like for like on cost, in every workload: the setups' replicas "
+    .. "differ (one decode.replicas 1; two decode.replicas 2) and their GPU counts are unknown, so none is named best "
+    .. "on totals (see below).")
+  local totals = line(md, "**These places are on totals**")
+  t.ok(totals:find("^%*%*These places are on totals%*%*: Not like for like on cost, in every workload: the setups' "
+    .. "replicas differ %(one decode.replicas 1; two decode.replicas 2%)"), totals)
+  local front = line(md, "**Not like for like on cost**")
+  t.eq(front, "**Not like for like on cost**: in every workload, the front is on totals, of treatments whose replicas "
+    .. "differ (one decode.replicas 1; two decode.replicas 2) and whose GPU counts are unknown: it compares different "
+    .. "amounts of hardware, and a latency at one total load is not one at the same load per GPU, so no domination "
+    .. "below is one per GPU.")
+  -- once in each of the four places (the Verdict paragraph's since F8): no pair's name in any
+  local _, n = md:gsub("replicas differ", "")
+  t.eq(n, 4, md)
+  t.ok(not md:find("one/r1 decode.replicas", 1, true), md)
+  local _, h = html:gsub("replicas differ", "")
+  t.eq(h, 4)
+  local j = json.read(out .. "/treatments.json")
+  t.eq(select(2, j.verdict_line:gsub("Not like for like on cost", "")), 1, j.verdict_line)
+end)

@@ -9,8 +9,27 @@
 n = |panel_col|
 k = |labels|
 w = 900
+# how many rows the key takes (a treatment drawn in no panel has no entry): as many columns
+# side by side as the widest entry allows, at what gnuplot's SVG terminal reckons at 12 pt
+# (as latency_throughput.gp, fixh47): 8.4 px a character, 3 characters of padding and the
+# 34 px sample (columns 8.39 * len + 59.4 px apart in its output); the key gets the strip's
+# whole width (no margins there) and at most key_cols columns, so gnuplot draws the rows
+# reserved here (3 columns were assumed: 60-character labels drew 4 rows in 1 column where
+# 2 were reserved, over the last panel's x label)
+key_max(a, b) = a > b ? a : b
+key_n = 0
+key_len = 0
+do for [t = 1:k] {
+  if (has[t]) {
+    key_n = key_n + 1
+    key_len = key_max(key_len, strlen(labels[t]))
+  }
+}
+key_cols = int(w / (8.4 * key_len + 60))
+key_cols = key_cols < 1 ? 1 : key_cols
+key_rows = int((key_n + key_cols - 1) / key_cols)
 if (!exists("title_lines")) { title_lines = 1 }
-h = 260 * n + 60 + 22 * ((k + 2) / 3) + 20 * (title_lines - 1)
+h = 260 * n + 60 + 22 * key_rows + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 array colours[8] = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442']
@@ -21,7 +40,7 @@ do for [t = 1:k] {
 }
 set multiplot title title font 'sans,15'
 top = (40.0 + 20 * (title_lines - 1)) / h
-bottom = (22.0 * ((k + 2) / 3) + 20) / h
+bottom = (22.0 * key_rows + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
@@ -44,8 +63,12 @@ unset xlabel
 unset ylabel
 unset grid
 unset logscale
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal maxrows (k + 2) / 3 noopaque nobox
+set key center center horizontal maxcols key_cols maxrows key_rows noopaque nobox
 plot for [t = 1:k] NaN with lines linestyle 10 + t title (has[t] ? labels[t] : '')
 unset multiplot

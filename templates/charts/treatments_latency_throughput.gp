@@ -43,8 +43,23 @@ key_lo = bnd_lo ? 'capacity at least (lower bound)' : ''
 key_hi = bnd_hi ? 'capacity below (upper bound)' : ''
 kk = k + slo_any + saturated + failures + cap_any + bnd_lo + bnd_hi
 w = 900
+# how many rows the key takes: gnuplot puts as many columns side by side as the widest
+# entry allows, so long treatment labels stack it up; the strip under the panels grows to
+# hold them all, never over the last panel's x label. A column is what gnuplot's SVG
+# terminal reckons at 12 pt (as latency_throughput.gp, fixh47): 8.4 px a character, 3
+# characters of padding and the 34 px sample (columns 8.39 * len + 59.4 px apart in its
+# output); the key gets the strip's whole width (no margins there) and at most key_cols
+# columns, so gnuplot draws the rows reserved here (2 columns were assumed: 60-character
+# labels drew 6 rows in 1 column where 3 were reserved, over the x label)
+key_max(a, b) = a > b ? a : b
+key_len = 0
+do for [t = 1:k] { key_len = key_max(key_len, strlen(labels[t])) }
+do for [s in "key_slo key_sat key_fail key_cap key_lo key_hi"] { key_len = key_max(key_len, strlen(value(s))) }
+key_cols = int(w / (8.4 * key_len + 60))
+key_cols = key_cols < 1 ? 1 : key_cols
+key_rows = int((kk + key_cols - 1) / key_cols)
 if (!exists("title_lines")) { title_lines = 1 }
-h = 260 * n + 60 + 22 * ((kk + 1) / 2) + 20 * (title_lines - 1)
+h = 260 * n + 60 + 22 * key_rows + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 # one colour, dash and marker per treatment (Okabe-Ito), repeated past eight
@@ -57,7 +72,7 @@ do for [t = 1:k] {
 }
 set multiplot title title font 'sans,15'
 top = (40.0 + 20 * (title_lines - 1)) / h
-bottom = (22.0 * ((kk + 1) / 2) + 20) / h
+bottom = (22.0 * key_rows + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
@@ -140,9 +155,13 @@ unset ylabel
 unset arrow
 unset grid
 unset logscale
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal maxrows (kk + 1) / 2 noopaque nobox
+set key center center horizontal maxcols key_cols maxrows key_rows noopaque nobox
 plot for [t = 1:k] NaN with linespoints linestyle 10 + t title labels[t], NaN with lines linestyle 3 title key_slo, \
   NaN with points linestyle 5 title key_sat, NaN with points linestyle 6 title key_fail, \
   NaN with lines linecolor rgb '#444444' linewidth 1 dashtype 3 title key_cap, \

@@ -2035,6 +2035,28 @@ t.test("printed to PDF: every table's text is 8 pt or more, the wide grids on pa
     .. table.concat(sideways, " | "))
 end)
 
+-- fixb48: printed, the demo's Load Ladder ran to the foot of a sideways page and its
+-- "Saturated:" note, which says what the table's Saturated column means, printed alone on the
+-- next page. The ladder's section now starts a page where the rest of one cannot hold it, and
+-- its first note never starts a page (print CSS; the screen's screenshot is byte-identical,
+-- checked by hand): the note's page holds the table's last row and, the ladder being shorter
+-- than a page, its heading.
+t.test("printed to PDF: the demo's Load Ladder note is on a page with its table", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local note
+  for p in (browser_text(w .. "/comparison_report.html") .. "\f"):gmatch("(.-)\f") do
+    if p:find("Saturated: the load is at or past", 1, true) then note = p:gsub("%s+", " ") end
+  end
+  t.ok(note, "the Saturated note printed")
+  -- (the ladder's last row: 254.49/s offered to B only, 174.22 req/s achieved)
+  t.ok(note:find("254.49/s", 1, true) and note:find("174.22", 1, true), "the table's last row on the note's page: "
+    .. note:sub(1, 300))
+  t.ok(note:find("Load Ladder One row per load point", 1, true), "the heading on the note's page: " .. note:sub(1, 300))
+end)
+
 -- fixd46 (session 45): printed, the 6-panel chart (two columns of panels, a canvas 1220 units
 -- wide) was scaled to the upright page's text width, its 12-unit labels about 5 pt: unreadable.
 -- It gets a page turned sideways and every chart's text prints a quarter larger (print CSS only:

@@ -1734,8 +1734,11 @@ function M.verdict_line(m, ranked, failed, by_cap)
       settle)
     -- (the caveat, and the line without it, for a Verdict over workloads that share it:
     -- grouped_model says it once, before them)
-    m.cost_line = { why = why, rest = first .. (gpu and (gpu:sub(1, 1):upper() .. gpu:sub(2) .. ".") or "")
-      .. (first == "" and gpu == nil and settle:sub(2) or settle) }
+    local rest = {}
+    if first ~= "" then rest[#rest + 1] = first:sub(1, -2) end
+    if gpu then rest[#rest + 1] = gpu:sub(1, 1):upper() .. gpu:sub(2) .. "." end
+    if settle ~= "" then rest[#rest + 1] = settle:sub(2) end
+    m.cost_line = { why = why, rest = table.concat(rest, " ") }
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
     or (by_cap and ranked[1].capacity.kind == "below_lowest") then
     line = m.verdict:match("^(.-%.)%s") or m.verdict

@@ -111,4 +111,12 @@ t.test("the headline, the ranking's and the front's cost notes say a caveat shar
   t.eq(h, 4)
   local j = json.read(out .. "/treatments.json")
   t.eq(select(2, j.verdict_line:gsub("Not like for like on cost", "")), 1, j.verdict_line)
+  -- with the GPU counts (one 1, two 2): the caveat once, then each workload with what it adds
+  r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out .. "2", "--quiet", "--gpus", "one=1,two=2" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local v = json.read(out .. "2/treatments.json").verdict_line
+  t.ok(v:find("^Not like for like on cost, in every workload: the treatments ran on different numbers of accelerators, "
+    .. "so none is named best on totals %(see below%)%. Workload r1: Per GPU, none is shown first either %(see below%)%. "
+    .. "To settle the order per GPU .* Workload r2: Per GPU, none is shown first either %(see below%)%. To settle "), v)
+  t.eq(select(2, v:gsub("Not like for like on cost", "")), 1, v)
 end)

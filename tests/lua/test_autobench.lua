@@ -1434,3 +1434,35 @@ t.test("compare: an output that cannot be written is refused before any output",
     "llmdlua: ro/sub/x.csv: cannot write the --csv file: ro: Permission denied; nothing written\n" })
   t.eq(lfs.attributes(d .. "/out/s.md"), nil, "nothing written")
 end)
+
+-- An output that is a results file read (by name, through a symlink or a hard link) or another
+-- output would replace the measurements (audit48 S7c: `compare R.jsonl --md R.jsonl` exit 0 left
+-- R.jsonl a markdown summary). Refused before anything is read or written; the file is kept
+-- byte for byte. The messages are the rule's, by hand.
+t.test("compare: an output that is a results file read, or another output, is refused", function()
+  local d = t.tmpdir()
+  local row = '{"candidate_id": "c1", "status": "ok", "sla": {"passed": true}, "metrics": {"request_throughput": 2}}\n'
+  t.write(d .. "/r.jsonl", row)
+  t.write(d .. "/q.jsonl", row)
+  t.ok(proc.run({ "ln", "-s", "r.jsonl", d .. "/link.jsonl" }).ok)
+  t.ok(proc.run({ "ln", d .. "/q.jsonl", d .. "/hard.md" }).ok)
+  local cases = {
+    { { "compare", "r.jsonl", "--md", "r.jsonl" }, "--md r.jsonl is the results file r.jsonl" },
+    { { "compare", "q.jsonl", "r.jsonl", "--csv", "./r.jsonl" }, "--csv ./r.jsonl is the results file r.jsonl" },
+    { { "compare", "r.jsonl", "--evidence", "link.jsonl" }, "--evidence link.jsonl is the results file r.jsonl" },
+    { { "compare", "r.jsonl", "q.jsonl", "--md", "hard.md" }, "--md hard.md is the results file q.jsonl" },
+    { { "compare", "r.jsonl", "--md", "s.md", "--csv", "s.md" }, "--csv s.md is the --md file s.md" },
+  }
+  for _, c in ipairs(cases) do
+    local r = ab_cli(c[1], d)
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "autobench.lua: " .. c[2]
+      .. ": writing it would replace what is there; give another file\n" }, table.concat(c[1], " "))
+  end
+  t.eq(t.read(d .. "/r.jsonl"), row, "the results kept")
+  t.eq(t.read(d .. "/q.jsonl"), row, "the results kept")
+  t.eq(lfs.attributes(d .. "/s.md"), nil, "nothing written")
+  -- outputs apart from the inputs and each other: written
+  local r = ab_cli({ "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(d .. "/s.md"):match("c1"), "the summary written")
+end)

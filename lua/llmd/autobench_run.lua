@@ -90,14 +90,50 @@ local function row_text(row)
   return json.encode(row) .. "\n"
 end
 
-local function append(path, row)
-  local text = row_text(row)
+-- The file's size once a last line with no end of line that is not JSON is cut, and
+-- whether the last line (JSON, with no end of line) needs its newline.
+local function mend_last_line(path, what)
+  local size = lfs.attributes(path, "size") or 0
+  if size == 0 then return 0, false end
+  local f = io.open(path, "rb")
+  if not f then return size, false end
+  local last = f:seek("end", -1) and f:read(1)
+  if last == "\n" or not last then f:close(); return size, false end
+  f:seek("set")
+  local data = f:read("a") or ""
+  f:close()
+  local cut = data:find("\n[^\n]*$") or 0 -- the bytes up to the last whole line's end
+  if pcall(json.decode, data:sub(cut + 1)) then return size, true end
+  local ok, err = proc.truncate(path, cut)
+  if not ok then error(("%s: cannot %s: %s"):format(path, what, err), 0) end
+  return cut, false
+end
+
+-- Appends text (whole JSON lines) to path, so that the file only ever holds whole lines:
+-- - a last line with no end of line that is not JSON (an append cut short by a kill or a
+--   full disk; read_rows leaves it out and says so) is cut first, so the new row is not glued
+--   to it; one that is JSON (a file edited by hand, saved without a last newline) gets its
+--   newline;
+-- - an append that fails part-way (ENOSPC) is undone: the file is cut back to its size before,
+--   and the error says so (audit48 S7: a half row made every later run and compare stop on
+--   "invalid JSON" until the file was edited by hand).
+local function append_text(path, text, what)
+  local size, newline = mend_last_line(path, what)
+  if newline then text = "\n" .. text end
   local f, err = io.open(path, "ab")
-  if not f then error(("%s: cannot append a row: %s"):format(path, err), 0) end
+  if not f then error(("%s: cannot %s: %s"):format(path, what, err), 0) end
   local ok, werr = f:write(text)
   local cok, cerr = f:close()
-  if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
+  if not ok or not cok then
+    local why = tostring(werr or cerr):gsub("^" .. path:gsub("%p", "%%%0") .. ": ", "")
+    local back, terr = proc.truncate(path, size)
+    error(("%s: cannot %s: %s; %s"):format(path, what, why, back
+      and ("nothing of it kept (the file is back to its %d bytes)"):format(size)
+      or ("and cannot cut the part written (%s): its last line is unfinished"):format(terr)), 0)
+  end
 end
+
+local function append(path, row) append_text(path, row_text(row), "append a row") end
 
 local function out_name(out) return ((out:match("[^/]+$") or out):gsub("%.jsonl$", "")) end
 -- A path relative to the output's folder, as this run names it (from its working folder).
@@ -251,6 +287,7 @@ local function resume(out, cfg, scenarios, opts)
     end
   end
   local rows, keep, stale = ab.read_rows(out), {}, {}
+  mend_last_line(out, "cut its unfinished last row") -- read_rows left it out, saying so
   for _, row in ipairs(rows) do
     if is_measured(row) and not (type(row.run_key) == "string" and known[row.run_key]) then
       stale[#stale + 1] = row
@@ -286,11 +323,7 @@ local function resume(out, cfg, scenarios, opts)
       end
       t[i] = row_text(row)
     end
-    local f, err = io.open(spath, "ab")
-    if not f then error(("%s: cannot write: %s"):format(spath, err), 0) end
-    local ok, werr = f:write(table.concat(t))
-    local cok, cerr = f:close()
-    if not ok or not cok then error(("%s: cannot write: %s"):format(spath, tostring(werr or cerr)), 0) end
+    append_text(spath, table.concat(t), "write")
     io.write(what, "; moved to ", spath, "\n")
   end
   local dropped

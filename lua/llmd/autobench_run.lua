@@ -591,6 +591,16 @@ function M.run(config_path, opts)
   -- artifacts per output file: two outputs in one folder never share (and overwrite) the
   -- raw results their rows point to
   local dir = M.artifacts_dir(out)
+  -- "rep1.jsonl" and "rep1" have one artifacts folder: with the other spelling's output
+  -- beside, this run would move that one's raw results aside and leave its rows pointing at
+  -- this run's files (audit48 S7b: a row saying p50 TTFT 25 ms, its raw file 206 ms)
+  local name = out:match("[^/]+$") or out
+  local other = beside(out, name:match("%.jsonl$") and name:sub(1, -7) or (name .. ".jsonl"))
+  if lfs.attributes(other, "mode") == "file" then
+    error(("%s: its artifacts folder %s/ is also the one of %s beside it: the two outputs would share the raw "
+      .. "results their rows point to; name this output otherwise (or move %s and its folder away)"):format(out,
+      dir, other, other), 0)
+  end
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
     mkdir_p(dir)

@@ -1204,6 +1204,26 @@ do
     local n = 0
     for _ in pairs(raws) do n = n + 1 end
     t.eq(n, 4) -- 2 outputs x 2 scenarios
+    -- "rep1" beside "rep1.jsonl" would use the same folder (audit48 S7b: the second run moved
+    -- the first's raw results aside and its rows then pointed at the second's): refused, in
+    -- either spelling, dry run too, before anything is written; the first output untouched
+    local before = t.read(d .. "/rep1.jsonl")
+    for _, c in ipairs { { "rep1", "rep1.jsonl" }, { "sub/rep3.jsonl", "sub/rep3" } } do
+      lfs.mkdir(d .. "/sub")
+      t.write(d .. "/sub/rep3", "")
+      for _, extra in ipairs { {}, { "--dry-run" } } do
+        local argv = { "run", "cfg.yaml", "--out", c[1] }
+        for _, a in ipairs(extra) do argv[#argv + 1] = a end
+        local r = ab_cli_in(argv, d, env)
+        local dir = c[1]:gsub("rep%d.*$", "") .. "autobench-artifacts/" .. c[1]:match("(rep%d)")
+        t.eq({ r.code, r.stderr }, { 1, ("llmdlua: %s: its artifacts folder %s/ is also the one of %s beside it: the "
+          .. "two outputs would share the raw results their rows point to; name this output otherwise (or move %s "
+          .. "and its folder away)\n"):format(c[1], dir, c[2], c[2]) }, table.concat(argv, " "))
+      end
+    end
+    t.eq(lfs.attributes(d .. "/rep1"), nil, "nothing written")
+    t.eq(lfs.attributes(d .. "/sub/autobench-artifacts"), nil, "nothing written")
+    t.eq(t.read(d .. "/rep1.jsonl"), before, "the first output untouched")
   end)
 
   t.test("run: a num_prompts that is not a whole number is refused in one line before any server starts", function()

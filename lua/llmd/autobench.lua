@@ -397,7 +397,7 @@ end
 
 -- The keys of the config's `run:` block (llmdlua's own; see README "Serving-config search").
 M.RUN_KEYS = { "port", "ready_timeout", "ready_paths", "benchmark_timeout", "max_concurrency", "client_command",
-  "env" }
+  "env", "check_port_owner" }
 
 -- Errors of the config's `run:` block: unknown keys and values of the wrong kind.
 function M.validate_run(cfg)
@@ -429,6 +429,8 @@ function M.validate_run(cfg)
         for _, x in ipairs(v) do if not conc(x) then ok = false end end
       end
       if not ok then bad = "an integer >= 1, null (unbounded), or a list of them" end
+    elseif k == "check_port_owner" then
+      if type(v) ~= "boolean" then bad = "true or false" end
     elseif k == "client_command" then
       if type(v) ~= "string" or v:match("^%s*$") then bad = "a command line (a string)" end
     elseif k == "env" then

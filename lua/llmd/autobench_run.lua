@@ -417,6 +417,81 @@ local function auth_refused(base, path, status)
     status == 401 and "Unauthorized" or "Forbidden")
 end
 
+-- The processes holding a listening TCP socket on port (Linux: the socket's inode in
+-- /proc/net/tcp and tcp6, found among /proc/PID/fd): a list of pids, or nil and why they
+-- cannot be known here.
+local function listeners(port)
+  local inodes, any = {}, false
+  for _, f in ipairs { "/proc/net/tcp", "/proc/net/tcp6" } do
+    local h = io.open(f, "rb")
+    if h then
+      any = true
+      for line in h:lines() do
+        -- "  0: 00000000:1F90 00000000:0000 0A ... uid timeout inode": state 0A is LISTEN
+        local lport, st, inode = line:match("^%s*%d+: %x+:(%x+) %x+:%x+ (%x%x)%s+%S+%s+%S+%s+%S+%s+%d+%s+%d+%s+(%d+)")
+        if lport and tonumber(lport, 16) == port and st == "0A" and inode ~= "0" then
+          inodes["socket:[" .. inode .. "]"] = true
+        end
+      end
+      h:close()
+    end
+  end
+  if not any then return nil, "no /proc/net/tcp here" end
+  local pids = {}
+  if next(inodes) == nil then return pids end
+  for pid in lfs.dir("/proc") do
+    if pid:match("^%d+$") then
+      local ok, iter, dir = pcall(lfs.dir, "/proc/" .. pid .. "/fd")
+      if ok then
+        for fd in iter, dir do
+          if inodes[lfs.symlinkattributes("/proc/" .. pid .. "/fd/" .. fd, "target") or ""] then
+            pids[#pids + 1] = tonumber(pid)
+            break
+          end
+        end
+      end
+    end
+  end
+  table.sort(pids)
+  return pids
+end
+
+-- A process's group and command name (/proc/PID/stat), or nil.
+local function group_of(pid)
+  local h = io.open(("/proc/%d/stat"):format(pid), "rb")
+  if not h then return nil end
+  local st = h:read("a")
+  h:close()
+  local comm, pgrp = st:match("^%d+ %((.*)%) %S+ %d+ (%d+)")
+  return tonumber(pgrp), comm
+end
+
+-- Whether the server answering on port is the one launched (p, in its own process group):
+-- nil when it is (or cannot be told: said on stdout), else why not. The port was free
+-- before the launch, but a server that binds late (vLLM, SGLang while loading the model)
+-- leaves time for another process to take it, and its answers would be recorded as the
+-- candidate's (audit48 S3). run.check_port_owner: false turns it off (a server in a
+-- container, whose port a proxy of the container runtime holds).
+local function port_owner(p, port)
+  local pids, why = listeners(port)
+  if not pids or #pids == 0 then
+    io.write(("(which process listens on port %d cannot be told here: %s; the server is taken to be the one "
+      .. "launched)\n"):format(port, why or "no listening socket of this network namespace holds it"))
+    return nil
+  end
+  local others = {}
+  for _, pid in ipairs(pids) do
+    local g, comm = group_of(pid)
+    if g == p:pid() then return nil end
+    others[#others + 1] = ("%d (%s)"):format(pid, comm or "?")
+  end
+  return ("port %d is answered by pid %s, not by the server launched (process group %d): another process took "
+    .. "the port while the server was starting, and its answers would be recorded as this candidate's; stop it, "
+    .. "or set another run.port (a server run in a container, whose port the container runtime's proxy holds: "
+    .. "set run.check_port_owner: false)"):format(port, table.concat(others, ", "), p:pid())
+end
+M._port_owner = port_owner
+
 local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
   local answered -- the path that answered while /v1/models did not (yet)
@@ -719,6 +794,10 @@ function M.run(config_path, opts)
         end
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
           opts.timeout or r.ready_timeout or 600, log, models)
+        if not status and r.check_port_owner ~= false then
+          reason = port_owner(p, port)
+          if reason then status = "failed"; io.write(reason, "\n") end
+        end
       end
       -- a server that exited before answering (out of memory while loading the model) fails
       -- every scenario of the candidate alike: each row its status (oom or failed) and

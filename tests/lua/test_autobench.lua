@@ -716,12 +716,12 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
   local r = ab_cli({ "validate", "cfg.yaml" }, d)
   t.eq(r.code, 1)
   t.eq(r.stdout, "cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
-    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "benchmark_timeout, max_concurrency, client_command, env, check_port_owner]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d)
   t.eq(r.code, 1)
   t.eq(r.stderr, "llmdlua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
-    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "benchmark_timeout, max_concurrency, client_command, env, check_port_owner]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
   cfg = mock_config()
@@ -1579,4 +1579,45 @@ t.test("run: a full disk or a kill mid-append never leaves a half row in --out",
   t.eq(whole_lines(d .. "/k.jsonl"), 16)
   local got = rows_by(d .. "/k.jsonl")
   for _, sc in ipairs { "a", "b", "c", "d" } do t.eq(got["vllm-0/" .. sc].status, "ok", sc) end
+end)
+
+-- A server that binds late leaves its port free for a while after the launch; another process
+-- that takes it then answers the ready check with the right model, and its measurements were
+-- recorded as the candidate's (audit48 S3: "ok (SLA passed)" for a server that never
+-- listened). The candidate (mock mode 2: never listens) must fail, naming the intruder's pid;
+-- with run.check_port_owner: false (a container's proxy holds the port) the check is off.
+-- The intruder starts once the candidate's server has said it started (its log), after the
+-- port-free check. The expected line is the rule's, by hand, with the intruder's real pid.
+t.test("run: a port another process took while the server started is not the candidate's", function()
+  for _, check in ipairs { true, false } do
+    local d = t.tmpdir()
+    local env = vllm_shim(d)
+    local port = proc.free_port()
+    local cfg = mock_config(nil, 2)
+    cfg.run.port, cfg.run.ready_timeout = port, 60
+    if not check then cfg.run.check_port_owner = false end
+    t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+    local log = d .. "/autobench-artifacts/r/vllm-0/server.log"
+    local intruder = proc.spawn({ "sh", "-c", 'while ! grep -q "mock server starting" "$1" 2>/dev/null; do sleep 0.1; '
+      .. 'done; exec "$2" "$3" mock/model --port "$4"', "sh", log, PY, ROOT .. "/tests/autobench/mockserver.py",
+      tostring(port) })
+    local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+    local ipid = intruder:pid()
+    intruder:kill(1)
+    local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+    if check then
+      t.eq(r.code, 1, r.stdout .. r.stderr)
+      t.eq({ row.status, row.failure_reason }, { "failed", ("port %d is answered by pid %d (python3), not by the server "
+        .. "launched (process group %d): another process took the port while the server was starting, and its "
+        .. "answers would be recorded as this candidate's; stop it, or set another run.port (a server run in a "
+        .. "container, whose port the container runtime's proxy holds: set run.check_port_owner: false)")
+        :format(port, ipid, tonumber(t.read(log):match("pid (%d+)"))) })
+    else
+      t.eq({ r.code, row.status }, { 0, "ok" }, r.stdout .. r.stderr)
+    end
+  end
+  -- the key is checked as the others are
+  local cfg = mock_config()
+  cfg.run.check_port_owner = "no"
+  t.eq(ab.validate_run(cfg), { "run.check_port_owner must be true or false (got 'no')" })
 end)

@@ -34,6 +34,7 @@ if cmd == "-h" or cmd == "--help" or cmd == "help" then
 end
 
 local ws = require "llmd.workspace"
+local proc = require "llmd.proc"
 
 -- the output's folder made when missing (said on stderr, as compare.lua says of --parent: a
 -- mistyped folder would otherwise hold the file silently where nobody looks), the file
@@ -70,6 +71,34 @@ local function check_out(path, what)
   local ok, why = ws.writable(dir)
   if not ok then
     error(("%s: cannot write the %s file: %s: %s; nothing written"):format(path, what, dir, why), 0)
+  end
+end
+
+-- What tells two paths apart as files: device and inode where the file is there (a symlink or
+-- a hard link to a results file is that file), else its folder's real path and its name (a
+-- file not made yet can only be named twice).
+local function file_key(path)
+  local id = proc.file_id(path)
+  if id then return "file " .. id:match("^%d+:%d+") end
+  local dir, base = path:match("^(.*)/([^/]*)$")
+  if not dir then dir, base = ".", path elseif dir == "" then dir = "/" end
+  return "path " .. (proc.realpath(dir) or dir) .. "/" .. base
+end
+
+-- An output that is one of the results files read (or another output) would replace the
+-- measurements with a summary (audit48 S7c: `compare R.jsonl --md R.jsonl` left R.jsonl a
+-- 28-line markdown file, exit 0): refused before anything is read or written, exit 2.
+local function check_outs_apart(inputs, outs)
+  local seen = {}
+  for _, p in ipairs(inputs) do seen[file_key(p)] = seen[file_key(p)] or ("the results file " .. p) end
+  for _, o in ipairs(outs) do
+    local k = file_key(o.path)
+    if seen[k] then
+      io.stderr:write(("%s: %s %s is %s: writing it would replace what is there; give another file\n")
+        :format(args.script(), o.option, o.path, seen[k]))
+      os.exit(2)
+    end
+    seen[k] = ("the %s file %s"):format(o.option, o.path)
   end
 end
 
@@ -161,9 +190,14 @@ local function main()
       positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do args.path(o[i], o[i], "file", "a results file, JSON lines", "autobench.lua compare") end
+    local outs = {}
     for _, k in ipairs { "md", "csv", "evidence" } do
-      if o[k] then check_out(o[k], "--" .. k) end
+      if o[k] then
+        check_out(o[k], "--" .. k)
+        outs[#outs + 1] = { option = "--" .. k, path = o[k] }
+      end
     end
+    check_outs_apart(o, outs)
     for i = 1, #o do
       local got = ab.read_rows(o[i])
       -- an empty file is no results (the toolchain writes "No rows found." and exits 0):

@@ -308,6 +308,20 @@ do -- the same folder twice (also through another path or a link) compares a run
       .. "other configuration's results folder"):format(runs.a.dir, runs.b.dir))
   end
 end
+do -- the workspace inside a results folder it reads: the folder modified (README: sources never
+  -- are), and the next compare of it finds the copies beside the results ("choose one": audit48
+  -- S9b). Refused by real path (where a --parent not made yet would be).
+  local p = ws.resolve(o.parent or ".")
+  for _, x in ipairs { "a", "b" } do
+    local r = ws.realpath(runs[x].dir)
+    if r and (p == r or p:sub(1, #r + 1) == r .. "/") then
+      usage(("%s is %sthe results folder --%s %s: the workspace would be made among the results it reads; give a "
+        .. "folder outside it (e.g. --parent %s)"):format(o.parent and "--parent " .. o.parent
+        or "the current folder", p == r and "" or "inside ", x, runs[x].dir,
+        require("llmd.template").helpers.sh(r:match("^(.*)/[^/]*$") or "/")))
+    end
+  end
+end
 if runs.a.label == runs.b.label then
   usage(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
     :format(runs.a.label))

@@ -702,6 +702,25 @@ static int l_file_id(lua_State *L)
 }
 
 /*
+** proc.truncate(path, size) -> true, or nil and why: a file cut back to size bytes (truncate(2)).
+** An append that failed part-way (a full disk) is undone, so the file keeps only whole lines
+** and later readers do not stop on the half one (audit48 S7).
+*/
+static int l_truncate(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer size = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, size >= 0, 2, "a size >= 0");
+    if (truncate(path, (off_t)size) != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/*
 ** proc.disk_free(path) -> the bytes an unprivileged writer may still put on the filesystem
 ** holding path (statvfs: f_bavail blocks of f_frsize), and the files it may still make there
 ** (f_favail inodes; nil where the filesystem counts none, f_files 0, as Btrfs), or nil and
@@ -944,6 +963,7 @@ static const luaL_Reg proc_funcs[] = {
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },
     {"disk_free",      l_disk_free     },
+    {"truncate",       l_truncate      },
     {"now",            l_now           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },

@@ -397,7 +397,7 @@ end
 
 -- The keys of the config's `run:` block (llmdlua's own; see README "Serving-config search").
 M.RUN_KEYS = { "port", "ready_timeout", "ready_paths", "benchmark_timeout", "max_concurrency", "client_command",
-  "env" }
+  "env", "check_port_owner" }
 
 -- Errors of the config's `run:` block: unknown keys and values of the wrong kind.
 function M.validate_run(cfg)
@@ -429,6 +429,8 @@ function M.validate_run(cfg)
         for _, x in ipairs(v) do if not conc(x) then ok = false end end
       end
       if not ok then bad = "an integer >= 1, null (unbounded), or a list of them" end
+    elseif k == "check_port_owner" then
+      if type(v) ~= "boolean" then bad = "true or false" end
     elseif k == "client_command" then
       if type(v) ~= "string" or v:match("^%s*$") then bad = "a command line (a string)" end
     elseif k == "env" then
@@ -485,17 +487,30 @@ end
 
 -- Result rows -------------------------------------------------------------------------------
 
+-- The rows of a results file (JSON lines), each with _line and _file. A last line with no
+-- end of line that is not JSON is an append cut short (a kill, a full disk: autobench.lua
+-- run appends whole lines and undoes a failed one, but a kill can still stop a write half
+-- way): left out with a note on stderr, its measurement not there, never a stop on "invalid
+-- JSON" that keeps every good row from being read. Any other line that is not JSON stops.
 function M.read_rows(path)
   local f, err = io.open(path, "rb")
   if not f then error(("%s: cannot read: %s"):format(path, err), 0) end
+  local data = f:read("a")
+  f:close()
+  if not data then error(("%s: cannot read"):format(path), 0) end
   local rows, n = {}, 0
-  for line in f:lines() do
+  for line, nl in data:gmatch("([^\n]*)(\n?)") do
+    if line == "" and nl == "" then break end
     n = n + 1
     if line:match("%S") then
       local name = path .. ":" .. n
       local ok, v = pcall(json.decode, line, name)
+      if not ok and nl == "" then
+        io.stderr:write(("note: %s:%d: an unfinished last row (no end of line, not JSON: an append cut short, "
+          .. "by a kill or a full disk) is left out; autobench.lua run measures it again\n"):format(path, n))
+        break
+      end
       if not ok then
-        f:close()
         -- the decoder says "<name>:1:<column>: what"; one position is enough
         local msg = tostring(v)
         if msg:sub(1, #name + 1) == name .. ":" then
@@ -505,14 +520,12 @@ function M.read_rows(path)
         error(("%s:%d: invalid JSON: %s"):format(path, n, msg), 0)
       end
       if type(v) ~= "table" or json.is_array(v) then
-        f:close()
         error(("%s:%d: expected a JSON object"):format(path, n), 0)
       end
       v._line, v._file = n, path
       rows[#rows + 1] = v
     end
   end
-  f:close()
   return rows
 end
 

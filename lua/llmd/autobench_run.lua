@@ -90,14 +90,50 @@ local function row_text(row)
   return json.encode(row) .. "\n"
 end
 
-local function append(path, row)
-  local text = row_text(row)
+-- The file's size once a last line with no end of line that is not JSON is cut, and
+-- whether the last line (JSON, with no end of line) needs its newline.
+local function mend_last_line(path, what)
+  local size = lfs.attributes(path, "size") or 0
+  if size == 0 then return 0, false end
+  local f = io.open(path, "rb")
+  if not f then return size, false end
+  local last = f:seek("end", -1) and f:read(1)
+  if last == "\n" or not last then f:close(); return size, false end
+  f:seek("set")
+  local data = f:read("a") or ""
+  f:close()
+  local cut = data:find("\n[^\n]*$") or 0 -- the bytes up to the last whole line's end
+  if pcall(json.decode, data:sub(cut + 1)) then return size, true end
+  local ok, err = proc.truncate(path, cut)
+  if not ok then error(("%s: cannot %s: %s"):format(path, what, err), 0) end
+  return cut, false
+end
+
+-- Appends text (whole JSON lines) to path, so that the file only ever holds whole lines:
+-- - a last line with no end of line that is not JSON (an append cut short by a kill or a
+--   full disk; read_rows leaves it out and says so) is cut first, so the new row is not glued
+--   to it; one that is JSON (a file edited by hand, saved without a last newline) gets its
+--   newline;
+-- - an append that fails part-way (ENOSPC) is undone: the file is cut back to its size before,
+--   and the error says so (audit48 S7: a half row made every later run and compare stop on
+--   "invalid JSON" until the file was edited by hand).
+local function append_text(path, text, what)
+  local size, newline = mend_last_line(path, what)
+  if newline then text = "\n" .. text end
   local f, err = io.open(path, "ab")
-  if not f then error(("%s: cannot append a row: %s"):format(path, err), 0) end
+  if not f then error(("%s: cannot %s: %s"):format(path, what, err), 0) end
   local ok, werr = f:write(text)
   local cok, cerr = f:close()
-  if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
+  if not ok or not cok then
+    local why = tostring(werr or cerr):gsub("^" .. path:gsub("%p", "%%%0") .. ": ", "")
+    local back, terr = proc.truncate(path, size)
+    error(("%s: cannot %s: %s; %s"):format(path, what, why, back
+      and ("nothing of it kept (the file is back to its %d bytes)"):format(size)
+      or ("and cannot cut the part written (%s): its last line is unfinished"):format(terr)), 0)
+  end
 end
+
+local function append(path, row) append_text(path, row_text(row), "append a row") end
 
 local function out_name(out) return ((out:match("[^/]+$") or out):gsub("%.jsonl$", "")) end
 -- A path relative to the output's folder, as this run names it (from its working folder).
@@ -251,6 +287,7 @@ local function resume(out, cfg, scenarios, opts)
     end
   end
   local rows, keep, stale = ab.read_rows(out), {}, {}
+  mend_last_line(out, "cut its unfinished last row") -- read_rows left it out, saying so
   for _, row in ipairs(rows) do
     if is_measured(row) and not (type(row.run_key) == "string" and known[row.run_key]) then
       stale[#stale + 1] = row
@@ -286,11 +323,7 @@ local function resume(out, cfg, scenarios, opts)
       end
       t[i] = row_text(row)
     end
-    local f, err = io.open(spath, "ab")
-    if not f then error(("%s: cannot write: %s"):format(spath, err), 0) end
-    local ok, werr = f:write(table.concat(t))
-    local cok, cerr = f:close()
-    if not ok or not cok then error(("%s: cannot write: %s"):format(spath, tostring(werr or cerr)), 0) end
+    append_text(spath, table.concat(t), "write")
     io.write(what, "; moved to ", spath, "\n")
   end
   local dropped
@@ -383,6 +416,81 @@ local function auth_refused(base, path, status)
     .. "VLLM_API_KEY from run.env) for the search"):format(base, path, status,
     status == 401 and "Unauthorized" or "Forbidden")
 end
+
+-- The processes holding a listening TCP socket on port (Linux: the socket's inode in
+-- /proc/net/tcp and tcp6, found among /proc/PID/fd): a list of pids, or nil and why they
+-- cannot be known here.
+local function listeners(port)
+  local inodes, any = {}, false
+  for _, f in ipairs { "/proc/net/tcp", "/proc/net/tcp6" } do
+    local h = io.open(f, "rb")
+    if h then
+      any = true
+      for line in h:lines() do
+        -- "  0: 00000000:1F90 00000000:0000 0A ... uid timeout inode": state 0A is LISTEN
+        local lport, st, inode = line:match("^%s*%d+: %x+:(%x+) %x+:%x+ (%x%x)%s+%S+%s+%S+%s+%S+%s+%d+%s+%d+%s+(%d+)")
+        if lport and tonumber(lport, 16) == port and st == "0A" and inode ~= "0" then
+          inodes["socket:[" .. inode .. "]"] = true
+        end
+      end
+      h:close()
+    end
+  end
+  if not any then return nil, "no /proc/net/tcp here" end
+  local pids = {}
+  if next(inodes) == nil then return pids end
+  for pid in lfs.dir("/proc") do
+    if pid:match("^%d+$") then
+      local ok, iter, dir = pcall(lfs.dir, "/proc/" .. pid .. "/fd")
+      if ok then
+        for fd in iter, dir do
+          if inodes[lfs.symlinkattributes("/proc/" .. pid .. "/fd/" .. fd, "target") or ""] then
+            pids[#pids + 1] = tonumber(pid)
+            break
+          end
+        end
+      end
+    end
+  end
+  table.sort(pids)
+  return pids
+end
+
+-- A process's group and command name (/proc/PID/stat), or nil.
+local function group_of(pid)
+  local h = io.open(("/proc/%d/stat"):format(pid), "rb")
+  if not h then return nil end
+  local st = h:read("a")
+  h:close()
+  local comm, pgrp = st:match("^%d+ %((.*)%) %S+ %d+ (%d+)")
+  return tonumber(pgrp), comm
+end
+
+-- Whether the server answering on port is the one launched (p, in its own process group):
+-- nil when it is (or cannot be told: said on stdout), else why not. The port was free
+-- before the launch, but a server that binds late (vLLM, SGLang while loading the model)
+-- leaves time for another process to take it, and its answers would be recorded as the
+-- candidate's (audit48 S3). run.check_port_owner: false turns it off (a server in a
+-- container, whose port a proxy of the container runtime holds).
+local function port_owner(p, port)
+  local pids, why = listeners(port)
+  if not pids or #pids == 0 then
+    io.write(("(which process listens on port %d cannot be told here: %s; the server is taken to be the one "
+      .. "launched)\n"):format(port, why or "no listening socket of this network namespace holds it"))
+    return nil
+  end
+  local others = {}
+  for _, pid in ipairs(pids) do
+    local g, comm = group_of(pid)
+    if g == p:pid() then return nil end
+    others[#others + 1] = ("%d (%s)"):format(pid, comm or "?")
+  end
+  return ("port %d is answered by pid %s, not by the server launched (process group %d): another process took "
+    .. "the port while the server was starting, and its answers would be recorded as this candidate's; stop it, "
+    .. "or set another run.port (a server run in a container, whose port the container runtime's proxy holds: "
+    .. "set run.check_port_owner: false)"):format(port, table.concat(others, ", "), p:pid())
+end
+M._port_owner = port_owner
 
 local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
@@ -558,6 +666,16 @@ function M.run(config_path, opts)
   -- artifacts per output file: two outputs in one folder never share (and overwrite) the
   -- raw results their rows point to
   local dir = M.artifacts_dir(out)
+  -- "rep1.jsonl" and "rep1" have one artifacts folder: with the other spelling's output
+  -- beside, this run would move that one's raw results aside and leave its rows pointing at
+  -- this run's files (audit48 S7b: a row saying p50 TTFT 25 ms, its raw file 206 ms)
+  local name = out:match("[^/]+$") or out
+  local other = beside(out, name:match("%.jsonl$") and name:sub(1, -7) or (name .. ".jsonl"))
+  if lfs.attributes(other, "mode") == "file" then
+    error(("%s: its artifacts folder %s/ is also the one of %s beside it: the two outputs would share the raw "
+      .. "results their rows point to; name this output otherwise (or move %s and its folder away)"):format(out,
+      dir, other, other), 0)
+  end
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
     mkdir_p(dir)
@@ -676,6 +794,10 @@ function M.run(config_path, opts)
         end
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
           opts.timeout or r.ready_timeout or 600, log, models)
+        if not status and r.check_port_owner ~= false then
+          reason = port_owner(p, port)
+          if reason then status = "failed"; io.write(reason, "\n") end
+        end
       end
       -- a server that exited before answering (out of memory while loading the model) fails
       -- every scenario of the candidate alike: each row its status (oom or failed) and

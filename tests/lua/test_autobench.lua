@@ -716,12 +716,12 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
   local r = ab_cli({ "validate", "cfg.yaml" }, d)
   t.eq(r.code, 1)
   t.eq(r.stdout, "cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
-    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "benchmark_timeout, max_concurrency, client_command, env, check_port_owner]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d)
   t.eq(r.code, 1)
   t.eq(r.stderr, "llmdlua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
-    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "benchmark_timeout, max_concurrency, client_command, env, check_port_owner]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
   cfg = mock_config()
@@ -1204,6 +1204,26 @@ do
     local n = 0
     for _ in pairs(raws) do n = n + 1 end
     t.eq(n, 4) -- 2 outputs x 2 scenarios
+    -- "rep1" beside "rep1.jsonl" would use the same folder (audit48 S7b: the second run moved
+    -- the first's raw results aside and its rows then pointed at the second's): refused, in
+    -- either spelling, dry run too, before anything is written; the first output untouched
+    local before = t.read(d .. "/rep1.jsonl")
+    for _, c in ipairs { { "rep1", "rep1.jsonl" }, { "sub/rep3.jsonl", "sub/rep3" } } do
+      lfs.mkdir(d .. "/sub")
+      t.write(d .. "/sub/rep3", "")
+      for _, extra in ipairs { {}, { "--dry-run" } } do
+        local argv = { "run", "cfg.yaml", "--out", c[1] }
+        for _, a in ipairs(extra) do argv[#argv + 1] = a end
+        local r = ab_cli_in(argv, d, env)
+        local dir = c[1]:gsub("rep%d.*$", "") .. "autobench-artifacts/" .. c[1]:match("(rep%d)")
+        t.eq({ r.code, r.stderr }, { 1, ("llmdlua: %s: its artifacts folder %s/ is also the one of %s beside it: the "
+          .. "two outputs would share the raw results their rows point to; name this output otherwise (or move %s "
+          .. "and its folder away)\n"):format(c[1], dir, c[2], c[2]) }, table.concat(argv, " "))
+      end
+    end
+    t.eq(lfs.attributes(d .. "/rep1"), nil, "nothing written")
+    t.eq(lfs.attributes(d .. "/sub/autobench-artifacts"), nil, "nothing written")
+    t.eq(t.read(d .. "/rep1.jsonl"), before, "the first output untouched")
   end)
 
   t.test("run: a num_prompts that is not a whole number is refused in one line before any server starts", function()
@@ -1433,4 +1453,171 @@ t.test("compare: an output that cannot be written is refused before any output",
   t.eq({ r.code, r.stdout, r.stderr }, { 1, "",
     "llmdlua: ro/sub/x.csv: cannot write the --csv file: ro: Permission denied; nothing written\n" })
   t.eq(lfs.attributes(d .. "/out/s.md"), nil, "nothing written")
+end)
+
+-- An output that is a results file read (by name, through a symlink or a hard link) or another
+-- output would replace the measurements (audit48 S7c: `compare R.jsonl --md R.jsonl` exit 0 left
+-- R.jsonl a markdown summary). Refused before anything is read or written; the file is kept
+-- byte for byte. The messages are the rule's, by hand.
+t.test("compare: an output that is a results file read, or another output, is refused", function()
+  local d = t.tmpdir()
+  local row = '{"candidate_id": "c1", "status": "ok", "sla": {"passed": true}, "metrics": {"request_throughput": 2}}\n'
+  t.write(d .. "/r.jsonl", row)
+  t.write(d .. "/q.jsonl", row)
+  t.ok(proc.run({ "ln", "-s", "r.jsonl", d .. "/link.jsonl" }).ok)
+  t.ok(proc.run({ "ln", d .. "/q.jsonl", d .. "/hard.md" }).ok)
+  local cases = {
+    { { "compare", "r.jsonl", "--md", "r.jsonl" }, "--md r.jsonl is the results file r.jsonl" },
+    { { "compare", "q.jsonl", "r.jsonl", "--csv", "./r.jsonl" }, "--csv ./r.jsonl is the results file r.jsonl" },
+    { { "compare", "r.jsonl", "--evidence", "link.jsonl" }, "--evidence link.jsonl is the results file r.jsonl" },
+    { { "compare", "r.jsonl", "q.jsonl", "--md", "hard.md" }, "--md hard.md is the results file q.jsonl" },
+    { { "compare", "r.jsonl", "--md", "s.md", "--csv", "s.md" }, "--csv s.md is the --md file s.md" },
+  }
+  for _, c in ipairs(cases) do
+    local r = ab_cli(c[1], d)
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "autobench.lua: " .. c[2]
+      .. ": writing it would replace what is there; give another file\n" }, table.concat(c[1], " "))
+  end
+  t.eq(t.read(d .. "/r.jsonl"), row, "the results kept")
+  t.eq(t.read(d .. "/q.jsonl"), row, "the results kept")
+  t.eq(lfs.attributes(d .. "/s.md"), nil, "nothing written")
+  -- outputs apart from the inputs and each other: written
+  local r = ab_cli({ "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(d .. "/s.md"):match("c1"), "the summary written")
+end)
+
+-- A results file whose last line was cut short (a kill or a full disk mid-append: no end of
+-- line, not JSON) is read without it, with a note; the rows before it stay usable (audit48 S7:
+-- every later compare stopped on "invalid JSON" until the file was edited by hand). A line
+-- that is not JSON anywhere else still stops, as before. Expected texts: the rule's, by hand.
+t.test("compare: an unfinished last row (an append cut short) is left out with a note", function()
+  local d = t.tmpdir()
+  local row = '{"candidate_id": "c%d", "framework": "vllm", "status": "ok", "sla": {"passed": true}, '
+    .. '"metrics": {"request_throughput": %d}}'
+  local whole = row:format(1, 2) .. "\n" .. row:format(2, 3) .. "\n"
+  t.write(d .. "/r.jsonl", whole .. row:format(3, 4):sub(1, 40))
+  local r = ab_cli({ "compare", "r.jsonl" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stderr:find("note: r.jsonl:3: an unfinished last row (no end of line, not JSON: an append cut short, by a "
+    .. "kill or a full disk) is left out; autobench.lua run measures it again\n", 1, true), r.stderr)
+  t.ok(r.stdout:find("c2", 1, true) and not r.stdout:find("c3", 1, true), r.stdout)
+  t.eq(t.read(d .. "/r.jsonl"), whole .. row:format(3, 4):sub(1, 40), "compare never edits its input")
+  -- the same cut line with an end of line after it (then another row) is no interrupted append
+  t.write(d .. "/m.jsonl", whole .. row:format(3, 4):sub(1, 40) .. "\n" .. row:format(4, 5) .. "\n")
+  r = ab_cli({ "compare", "m.jsonl" }, d)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("^llmdlua: m.jsonl:3: invalid JSON: "), r.stderr)
+  -- a last row that is JSON but has no end of line (edited by hand) is read
+  t.write(d .. "/e.jsonl", whole .. row:format(3, 4))
+  r = ab_cli({ "compare", "e.jsonl" }, d)
+  t.eq({ r.code, r.stderr:find("unfinished", 1, true) }, { 0, nil }, r.stderr)
+  t.ok(r.stdout:find("c3", 1, true), r.stdout)
+end)
+
+-- every line of a results file is one whole JSON object, and it ends with an end of line
+local function whole_lines(path)
+  local data = t.read(path)
+  t.eq(data:sub(-1), "\n", path .. " ends with an end of line")
+  local n = 0
+  for line in data:gmatch("[^\n]+") do
+    n = n + 1
+    t.ok(pcall(json.decode, line), ("%s:%d is JSON: %s"):format(path, n, line:sub(1, 80)))
+  end
+  return n
+end
+
+-- run: an append that fails part-way (a full disk) is undone, and a row a kill cut short
+-- before is cut and measured again: the output only ever holds whole lines, and a later run
+-- completes it. Four scenarios on a 4 KiB tmpfs: 16 rows (the vllm candidate's four, ~1.6 KB
+-- each, and a skipped note, ~0.5 KB, for each of the three frameworks the config disables)
+-- cannot fit.
+t.test("run: a full disk or a kill mid-append never leaves a half row in --out", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.dataset.scenario_names = { "a", "b", "c", "d" }
+  cfg.dataset.input_len, cfg.dataset.output_len = { 10, 20, 10, 20 }, { 4, 8, 6, 4 }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local disk = d .. "/disk"
+  lfs.mkdir(disk)
+  local m = proc.run { "mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", disk }
+  if not m.ok then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(m.stderr):gsub("%s+$", "") .. ")\n")
+  else
+    local ok, err = pcall(function()
+      t.write(disk .. "/out.jsonl", "")
+      t.ok(proc.run({ "ln", "-s", disk .. "/out.jsonl", d .. "/r.jsonl" }).ok)
+      local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+      t.eq(r.code, 1, r.stdout .. r.stderr)
+      local size = lfs.attributes(disk .. "/out.jsonl", "size")
+      t.ok(r.stderr:find(("r.jsonl: cannot append a row: No space left on device; nothing of it kept (the file is "
+        .. "back to its %d bytes)"):format(size), 1, true), r.stderr)
+      t.ok(whole_lines(d .. "/r.jsonl") >= 1, "the rows that fitted are kept")
+      t.ok(proc.run({ "mount", "-o", "remount,size=64k", disk }).ok)
+      r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      t.eq(whole_lines(d .. "/r.jsonl"), 16)
+    end)
+    proc.run { "umount", disk }
+    if not ok then error(err, 0) end
+  end
+  -- a kill mid-append: the last row half written, no end of line
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "k.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- killed while writing the candidate's last row: that row half there, nothing after it
+  local lines, n = {}, 0
+  for line in t.read(d .. "/k.jsonl"):gmatch("[^\n]+") do
+    lines[#lines + 1] = line
+    if json.decode(line).candidate_id == "vllm-0" then n = #lines end
+  end
+  t.eq(whole_lines(d .. "/k.jsonl"), 16)
+  t.write(d .. "/k.jsonl", table.concat(lines, "\n", 1, n - 1) .. "\n" .. lines[n]:sub(1, #lines[n] // 2))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "k.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(("note: k.jsonl:%d: an unfinished last row"):format(n), 1, true), r.stderr)
+  t.eq(whole_lines(d .. "/k.jsonl"), 16)
+  local got = rows_by(d .. "/k.jsonl")
+  for _, sc in ipairs { "a", "b", "c", "d" } do t.eq(got["vllm-0/" .. sc].status, "ok", sc) end
+end)
+
+-- A server that binds late leaves its port free for a while after the launch; another process
+-- that takes it then answers the ready check with the right model, and its measurements were
+-- recorded as the candidate's (audit48 S3: "ok (SLA passed)" for a server that never
+-- listened). The candidate (mock mode 2: never listens) must fail, naming the intruder's pid;
+-- with run.check_port_owner: false (a container's proxy holds the port) the check is off.
+-- The intruder starts once the candidate's server has said it started (its log), after the
+-- port-free check. The expected line is the rule's, by hand, with the intruder's real pid.
+t.test("run: a port another process took while the server started is not the candidate's", function()
+  for _, check in ipairs { true, false } do
+    local d = t.tmpdir()
+    local env = vllm_shim(d)
+    local port = proc.free_port()
+    local cfg = mock_config(nil, 2)
+    cfg.run.port, cfg.run.ready_timeout = port, 60
+    if not check then cfg.run.check_port_owner = false end
+    t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+    local log = d .. "/autobench-artifacts/r/vllm-0/server.log"
+    local intruder = proc.spawn({ "sh", "-c", 'while ! grep -q "mock server starting" "$1" 2>/dev/null; do sleep 0.1; '
+      .. 'done; exec "$2" "$3" mock/model --port "$4"', "sh", log, PY, ROOT .. "/tests/autobench/mockserver.py",
+      tostring(port) })
+    local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+    local ipid = intruder:pid()
+    intruder:kill(1)
+    local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+    if check then
+      t.eq(r.code, 1, r.stdout .. r.stderr)
+      t.eq({ row.status, row.failure_reason }, { "failed", ("port %d is answered by pid %d (python3), not by the server "
+        .. "launched (process group %d): another process took the port while the server was starting, and its "
+        .. "answers would be recorded as this candidate's; stop it, or set another run.port (a server run in a "
+        .. "container, whose port the container runtime's proxy holds: set run.check_port_owner: false)")
+        :format(port, ipid, tonumber(t.read(log):match("pid (%d+)"))) })
+    else
+      t.eq({ r.code, row.status }, { 0, "ok" }, r.stdout .. r.stderr)
+    end
+  end
+  -- the key is checked as the others are
+  local cfg = mock_config()
+  cfg.run.check_port_owner = "no"
+  t.eq(ab.validate_run(cfg), { "run.check_port_owner must be true or false (got 'no')" })
 end)

@@ -452,3 +452,17 @@ t.test("proc.disk_free: the bytes free to a user on a path's filesystem, as df s
     io.stderr:write("  (tmpfs part skipped: no mount)\n")
   end
 end)
+
+-- proc.truncate: the file cut to the size given (its first bytes kept, byte for byte); a
+-- missing file is nil and why (strerror's text); a size below 0 is an argument error.
+t.test("proc.truncate: a file cut back to a size; nil and why", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/f", "0123456789")
+  t.eq(proc.truncate(dir .. "/f", 4), true)
+  t.eq(t.read(dir .. "/f"), "0123")
+  t.eq(proc.truncate(dir .. "/f", 0), true)
+  t.eq(t.read(dir .. "/f"), "")
+  local none, why = proc.truncate(dir .. "/no", 1)
+  t.eq({ none, why }, { nil, dir .. "/no: No such file or directory" })
+  t.ok(not pcall(proc.truncate, dir .. "/f", -1), "a negative size is refused")
+end)

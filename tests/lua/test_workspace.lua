@@ -245,6 +245,34 @@ t.test("wsfix-5: a new workspace inside an existing one is refused, naming both;
   t.eq(r.code, 0, r.stderr)
 end)
 
+-- A workspace inside a results folder it reads changed that folder (README: the sources are
+-- never modified), and the next compare of it stopped on the copies ("choose one": audit48
+-- S9b). Refused by real path, as a nested workspace is; the folder unchanged, nothing made.
+-- The message is the rule's, by hand.
+t.test("compare: a workspace inside a results folder it reads is refused; the folder unchanged", function()
+  local tmp = real(t.tmpdir())
+  proc.run { "cp", "-r", BASE, tmp .. "/A" }
+  proc.run { "cp", "-r", TREAT, tmp .. "/B" }
+  local before = snapshot(tmp .. "/A")
+  local function refused(r, what, x, dir)
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", ("compare.lua: %s the results folder --%s %s: the workspace would "
+      .. "be made among the results it reads; give a folder outside it (e.g. --parent %s)\n"):format(what, x, dir,
+      sh(tmp)) })
+  end
+  refused(proc.run { LLMDLUA, "compare.lua", "--a", tmp .. "/A", "--b", tmp .. "/B", "--parent", tmp .. "/A/new/sub",
+    "--quiet" }, "--parent " .. tmp .. "/A/new/sub is inside", "a", tmp .. "/A")
+  refused(proc.run { LLMDLUA, "compare.lua", "--a", tmp .. "/A", "--b", tmp .. "/B", "--parent", tmp .. "/B/",
+    "--quiet" }, "--parent " .. tmp .. "/B/ is", "b", tmp .. "/B")
+  proc.run { "ln", "-s", tmp .. "/A", tmp .. "/linkA" }
+  refused(proc.run({ LLMDLUA, "compare.lua", "--a", "../linkA", "--b", tmp .. "/B", "--quiet" }, { cwd = tmp .. "/A" }),
+    "the current folder is", "a", "../linkA")
+  same_tree(before, snapshot(tmp .. "/A"), "the results folder unchanged")
+  -- beside them is fine
+  local r = proc.run { LLMDLUA, "compare.lua", "--a", tmp .. "/A", "--b", tmp .. "/B", "--parent", tmp .. "/ws",
+    "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+end)
+
 -- 6. ---------------------------------------------------------------------------------------
 
 -- Runs argv with its stdout into a pipe of 4 KiB, read until the workspace under parent is

@@ -511,9 +511,6 @@ void prom_agg_free(PromAgg *a)
 {
     for (size_t i = 0; i < a->n; i++) {
         PromSeries *s = &a->series[i];
-        free(s->pod);
-        free(s->name);
-        free(s->labels);
         if (s->values != NULL) {
             stats_free(s->values);
             free(s->values);
@@ -521,9 +518,11 @@ void prom_agg_free(PromAgg *a)
     }
     free(a->series);
     free(a->slot);
-    for (size_t i = 0; i < a->rawcap; i++)
-        free(a->raw[i].key);
     free(a->raw);
+    for (void *c = a->chunks, *next; c != NULL; c = next) {
+        memcpy(&next, c, sizeof next);
+        free(c);
+    }
     for (size_t i = 0; i < a->npods; i++) {
         PromPodCache *c = &a->pods[i];
         for (size_t k = 0; k < c->npos; k++)
@@ -714,6 +713,40 @@ static int grow_slots(PromAgg *a)
     return 0;
 }
 
+/* n bytes and a terminating 0 from a->arena (a new chunk of ARENA_CHUNK when they do not
+   fit, of their own when they are a large part of one), or NULL when out of memory. */
+#define ARENA_CHUNK ((size_t)64 << 10)
+static char *arena_get(PromAgg *a, size_t n)
+{
+    size_t need = (n + 1 + 7) & ~(size_t)7;
+    if (need > a->arena_left) {
+        size_t head = sizeof(void *), size = need > ARENA_CHUNK / 4 ? head + need : ARENA_CHUNK;
+        char *c = (char *)malloc(size);
+        if (c == NULL)
+            return NULL;
+        memcpy(c, &a->chunks, sizeof a->chunks);
+        a->chunks = c;
+        if (need > ARENA_CHUNK / 4) /* the newest chunk's free bytes stay the newest */
+            return c + head;
+        a->arena = c + head;
+        a->arena_left = size - head;
+    }
+    char *d = a->arena;
+    a->arena += need;
+    a->arena_left -= need;
+    return d;
+}
+
+static char *arena_dup(PromAgg *a, const char *s, size_t n)
+{
+    char *d = arena_get(a, n);
+    if (d != NULL) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
 static char *dup_n(const char *s, size_t n)
 {
     char *d = (char *)malloc(n + 1);
@@ -768,7 +801,7 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
         a->rawcap = cap;
     }
     size_t pl = a->pod_len;
-    char *key = (char *)malloc(pl + 2 + sm->rawlen); /* terminated, though compared by length */
+    char *key = arena_get(a, pl + 1 + sm->rawlen); /* terminated, though compared by length */
     if (key == NULL)
         return;
     memcpy(key, pod, pl);
@@ -872,15 +905,11 @@ static int on_sample(void *ud, const PromSample *sm)
         }
         PromSeries *s = &a->series[a->n];
         memset(s, 0, sizeof *s);
-        s->pod = dup_n(a->pod, a->pod_len);
-        s->name = dup_n(sm->name, sm->nlen);
-        s->labels = dup_n(a->key + lab_off, klen - lab_off);
-        if (s->pod == NULL || s->name == NULL || s->labels == NULL) {
-            free(s->pod);
-            free(s->name);
-            free(s->labels);
-            goto oom;
-        }
+        s->pod = arena_dup(a, a->pod, a->pod_len);
+        s->name = arena_dup(a, sm->name, sm->nlen);
+        s->labels = arena_dup(a, a->key + lab_off, klen - lab_off);
+        if (s->pod == NULL || s->name == NULL || s->labels == NULL)
+            goto oom; /* (what was cut stays in the arena) */
         s->pod_len = a->pod_len;
         s->name_len = sm->nlen;
         s->labels_len = klen - lab_off;

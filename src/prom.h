@@ -185,6 +185,12 @@ typedef struct PromAgg {
     double t;
     char *key;
     size_t kcap;
+    /* the series' strings (pod, name, labels) and the raw keys: cut from chunks freed
+       together (prom_agg_free), not a malloc and a free each (a vLLM pod's first scrape
+       makes ~500 series, each 4 strings) */
+    char *arena;       /* the free bytes of the newest chunk */
+    size_t arena_left; /* how many */
+    void *chunks;      /* the chunks, each linked to the one before by its first word */
     char err[512];
 } PromAgg;
 

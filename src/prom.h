@@ -126,7 +126,8 @@ typedef struct PromRaw {
 ** after them), and the series it led to.
 */
 typedef struct PromPos {
-    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text) */
+    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text); in the
+                   aggregator's arena */
     size_t len, cap;
     size_t line_off; /* where the sample line starts in text */
     uint64_t lines;  /* the lines before it in text */
@@ -185,9 +186,9 @@ typedef struct PromAgg {
     double t;
     char *key;
     size_t kcap;
-    /* the series' strings (pod, name, labels) and the raw keys: cut from chunks freed
-       together (prom_agg_free), not a malloc and a free each (a vLLM pod's first scrape
-       makes ~500 series, each 4 strings) */
+    /* the series' strings (pod, name, labels), the raw keys and the pod caches' texts:
+       cut from chunks freed together (prom_agg_free), not a malloc and a free each (a
+       vLLM pod's first scrape makes ~500 series, each with 5 strings) */
     char *arena;       /* the free bytes of the newest chunk */
     size_t arena_left; /* how many */
     void *chunks;      /* the chunks, each linked to the one before by its first word */

@@ -710,19 +710,27 @@ static size_t lookup(const PromAgg *a, const char *key, size_t klen, uint64_t h)
     if (a->nslot == 0)
         return (size_t)-1;
     for (size_t i = h & (a->nslot - 1);; i = (i + 1) & (a->nslot - 1)) {
-        uint32_t v = a->slot[i];
+        uint64_t v = a->slot[i];
         if (v == 0)
             return (size_t)-1;
-        const PromSeries *s = &a->series[v - 1];
+        if (v >> 32 != h >> 32)
+            continue;
+        const PromSeries *s = &a->series[(uint32_t)v - 1];
         if (s->hash == h && same_key(s, key, klen))
-            return v - 1;
+            return (uint32_t)v - 1;
     }
+}
+
+/* The slot of series idx, of hash h. */
+static uint64_t slot_of(uint64_t h, size_t idx)
+{
+    return (h >> 32 << 32) | (uint32_t)(idx + 1);
 }
 
 static int grow_slots(PromAgg *a)
 {
     size_t ns = a->nslot ? a->nslot * 2 : 1024;
-    uint32_t *slot = (uint32_t *)calloc(ns, sizeof *slot);
+    uint64_t *slot = (uint64_t *)calloc(ns, sizeof *slot);
     if (slot == NULL)
         return -1;
     populate(slot, ns * sizeof *slot);
@@ -730,7 +738,7 @@ static int grow_slots(PromAgg *a)
         size_t i = a->series[k].hash & (ns - 1);
         while (slot[i] != 0)
             i = (i + 1) & (ns - 1);
-        slot[i] = (uint32_t)(k + 1);
+        slot[i] = slot_of(a->series[k].hash, k);
     }
     free(a->slot);
     a->slot = slot;
@@ -955,7 +963,7 @@ static int on_sample(void *ud, const PromSample *sm)
         size_t i = h & (a->nslot - 1);
         while (a->slot[i] != 0)
             i = (i + 1) & (a->nslot - 1);
-        a->slot[i] = (uint32_t)(a->n + 1);
+        a->slot[i] = slot_of(h, a->n);
         idx = a->n++;
     }
     raw_insert(a, sm, rh, idx);

@@ -154,7 +154,9 @@ typedef struct PromPodCache {
 typedef struct PromAgg {
     PromSeries *series;
     size_t n, cap;
-    uint32_t *slot; /* hash table of series indices + 1 */
+    /* hash table of series: index + 1 in the low half, the hash's high half above (a
+       miss, as every new series is, reads no series); 0: empty */
+    uint64_t *slot;
     size_t nslot;
     /* a cache from the text as written (pod, name{labels}) to the series */
     struct PromRaw *raw;

@@ -1,6 +1,7 @@
 /*
 ** prom.c — Prometheus text parsing and aggregation, as declared in prom.h.
 */
+#define _GNU_SOURCE /* mremap */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -494,6 +495,113 @@ int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
 
 /* ---- the aggregator ---------------------------------------------------------- */
 
+/*
+** Its memory. A pod's first scrape makes ~500 series, and their tables and strings are
+** new memory: on the bench VM a page fault costs several microseconds and a TLB miss a
+** nested walk, and that scrape cost more in them than in its parse. So a table from
+** TABLE_HUGE_AT bytes on is a mapping of its own in huge pages, the strings come from
+** chunks (the first of 64 KiB, then a huge page each), and a smaller table is
+** prefaulted in one call.
+*/
+
+/* Makes the whole pages of p[0, n) present and writable in one call (MADV_POPULATE_WRITE,
+   Linux 5.14 on; elsewhere, or when it fails, the first writes fault them in). No byte
+   changes. Only from POPULATE_AT_LEAST bytes on: below, the call costs more than the
+   faults it spares. */
+#define POPULATE_AT_LEAST ((size_t)16 << 10)
+static void populate(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (n < POPULATE_AT_LEAST)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define TABLE_HUGE_AT ((size_t)256 << 10) /* a table from this size on is a mapping */
+
+#if defined(__linux__)
+/* len bytes (a multiple of HUGE_PAGE), zeros, a mapping of their own aligned to a huge
+   page and advised into huge pages; NULL when out of memory. */
+static void *huge_map(size_t len)
+{
+    char *p = (char *)mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    char *q = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (q > p)
+        (void)munmap(p, (size_t)(q - p));
+    if (p + HUGE_PAGE > q)
+        (void)munmap(q + len, (size_t)(p + HUGE_PAGE - q));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(q, len, MADV_HUGEPAGE);
+#endif
+    return q;
+}
+#endif
+
+/* A table of bytes bytes, zeros (calloc's answer), freed by table_free with the same size. */
+static void *table_new(size_t bytes)
+{
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT)
+        return huge_map((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+#endif
+    void *p = calloc(1, bytes);
+    if (p != NULL)
+        populate(p, bytes);
+    return p;
+}
+
+static void table_free(void *p, size_t bytes)
+{
+    if (p == NULL)
+        return;
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT) {
+        (void)munmap(p, (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+        return;
+    }
+#endif
+    free(p);
+}
+
+/* Table p of old bytes grown to bytes (what it held kept, the rest zeros), or NULL (p
+   as it was). A mapping grows by mremap: the page tables move, not the bytes. */
+static void *table_grow(void *p, size_t old, size_t bytes)
+{
+#if defined(__linux__)
+    if (old >= TABLE_HUGE_AT) {
+        size_t from = (old + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        size_t to = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *q = to == from ? p : mremap(p, from, to, MREMAP_MAYMOVE);
+        return q == MAP_FAILED ? NULL : q;
+    }
+#endif
+    void *q = table_new(bytes);
+    if (q == NULL)
+        return NULL;
+    if (old > 0)
+        memcpy(q, p, old);
+    table_free(p, old);
+    return q;
+}
+
+/* The head of an arena chunk (prom_agg_free's list). */
+typedef struct ArenaHead {
+    void *next;
+    size_t map_len; /* 0: malloc's */
+} ArenaHead;
+
 void prom_agg_init(PromAgg *a)
 {
     memset(a, 0, sizeof *a);
@@ -517,12 +625,17 @@ void prom_agg_free(PromAgg *a)
             free(s->values);
         }
     }
-    free(a->series);
-    free(a->slot);
-    free(a->raw);
+    table_free(a->series, a->cap * sizeof *a->series);
+    table_free(a->slot, a->nslot * sizeof *a->slot);
+    table_free(a->raw, a->rawcap * sizeof *a->raw);
     for (void *c = a->chunks, *next; c != NULL; c = next) {
-        memcpy(&next, c, sizeof next);
-        free(c);
+        ArenaHead h;
+        memcpy(&h, c, sizeof h);
+        next = h.next;
+        if (h.map_len)
+            munmap(c, h.map_len);
+        else
+            free(c);
     }
     for (size_t i = 0; i < a->npods; i++) {
         PromPodCache *c = &a->pods[i];
@@ -537,31 +650,6 @@ void prom_agg_free(PromAgg *a)
     free(a->key);
     prom_parser_free(&a->parser);
     memset(a, 0, sizeof *a);
-}
-
-/*
-** Makes the whole pages of p[0, n) present and writable in one call (MADV_POPULATE_WRITE,
-** Linux 5.14 on; elsewhere, or when it fails, the first writes fault them in as before).
-** For the fresh part of a grown table: a pod's first scrape makes ~500 series, and their
-** arrays' pages, faulted in one at a time on first write, cost more than the parse (a
-** fault is several microseconds on a VM). No bytes change. Only from POPULATE_AT_LEAST
-** bytes on: below, the call costs more than the faults it spares.
-*/
-#define POPULATE_AT_LEAST ((size_t)16 << 10)
-static void populate(void *p, size_t n)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    if (n < POPULATE_AT_LEAST)
-        return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-    uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
-    if (to > from)
-        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)n;
-#endif
 }
 
 /* A fast hash of n bytes, 8 at a time (a multiply-xorshift mix per word). */
@@ -730,41 +818,62 @@ static uint64_t slot_of(uint64_t h, size_t idx)
 static int grow_slots(PromAgg *a)
 {
     size_t ns = a->nslot ? a->nslot * 2 : 1024;
-    uint64_t *slot = (uint64_t *)calloc(ns, sizeof *slot);
+    uint64_t *slot = (uint64_t *)table_new(ns * sizeof *slot);
     if (slot == NULL)
         return -1;
-    populate(slot, ns * sizeof *slot);
     for (size_t k = 0; k < a->n; k++) {
         size_t i = a->series[k].hash & (ns - 1);
         while (slot[i] != 0)
             i = (i + 1) & (ns - 1);
         slot[i] = slot_of(a->series[k].hash, k);
     }
-    free(a->slot);
+    table_free(a->slot, a->nslot * sizeof *a->slot);
     a->slot = slot;
     a->nslot = ns;
     return 0;
 }
 
-/* n bytes and a terminating 0 from a->arena (a new chunk of ARENA_CHUNK when they do not
-   fit, of their own when they are a large part of one), or NULL when out of memory. */
+/* n bytes and a terminating 0 from a->arena (when they do not fit, a new chunk: the first
+   of ARENA_CHUNK bytes, the next a huge page each; of their own when they are a large part
+   of one), or NULL when out of memory. */
 #define ARENA_CHUNK ((size_t)64 << 10)
-static char *arena_get(PromAgg *a, size_t n)
+
+/* arena_get's new chunk for need bytes (need > a->arena_left), out of its loop. */
+static __attribute__((noinline)) char *arena_chunk(PromAgg *a, size_t need)
+{
+    size_t head = sizeof(ArenaHead);
+    int own = need > ARENA_CHUNK / 4;
+    size_t size = own ? head + need : a->chunks != NULL ? HUGE_PAGE : ARENA_CHUNK;
+    size_t map_len = 0;
+    char *c;
+#if defined(__linux__)
+    if (size == HUGE_PAGE) {
+        c = (char *)huge_map(HUGE_PAGE);
+        map_len = HUGE_PAGE;
+    } else
+#endif
+    {
+        c = (char *)malloc(size);
+        if (c != NULL)
+            populate(c, size);
+    }
+    if (c == NULL)
+        return NULL;
+    ArenaHead h = {a->chunks, map_len};
+    memcpy(c, &h, sizeof h);
+    a->chunks = c;
+    if (own) /* the newest chunk's free bytes stay the newest */
+        return c + head;
+    a->arena = c + head + need;
+    a->arena_left = size - head - need;
+    return c + head;
+}
+
+static inline char *arena_get(PromAgg *a, size_t n)
 {
     size_t need = (n + 1 + 7) & ~(size_t)7;
-    if (need > a->arena_left) {
-        size_t head = sizeof(void *), size = need > ARENA_CHUNK / 4 ? head + need : ARENA_CHUNK;
-        char *c = (char *)malloc(size);
-        if (c == NULL)
-            return NULL;
-        populate(c, size);
-        memcpy(c, &a->chunks, sizeof a->chunks);
-        a->chunks = c;
-        if (need > ARENA_CHUNK / 4) /* the newest chunk's free bytes stay the newest */
-            return c + head;
-        a->arena = c + head;
-        a->arena_left = size - head;
-    }
+    if (need > a->arena_left)
+        return arena_chunk(a, need);
     char *d = a->arena;
     a->arena += need;
     a->arena_left -= need;
@@ -819,10 +928,9 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
     const char *pod = a->pod;
     if ((a->nraw + 1) * 2 > a->rawcap) {
         size_t cap = a->rawcap ? a->rawcap * 2 : 1024;
-        PromRaw *r = (PromRaw *)calloc(cap, sizeof *r);
+        PromRaw *r = (PromRaw *)table_new(cap * sizeof *r);
         if (r == NULL)
             return;
-        populate(r, cap * sizeof *r);
         for (size_t k = 0; k < a->rawcap; k++) {
             if (a->raw[k].series == 0)
                 continue;
@@ -831,7 +939,7 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
                 i = (i + 1) & (cap - 1);
             r[i] = a->raw[k];
         }
-        free(a->raw);
+        table_free(a->raw, a->rawcap * sizeof *a->raw);
         a->raw = r;
         a->rawcap = cap;
     }
@@ -932,10 +1040,10 @@ static int on_sample(void *ud, const PromSample *sm)
             goto oom;
         if (a->n == a->cap) {
             size_t cap = a->cap ? a->cap * 2 : 256;
-            PromSeries *sr = (PromSeries *)realloc(a->series, cap * sizeof *sr);
+            PromSeries *sr =
+                (PromSeries *)table_grow(a->series, a->cap * sizeof *sr, cap * sizeof *sr);
             if (sr == NULL)
                 goto oom;
-            populate(sr + a->cap, (cap - a->cap) * sizeof *sr);
             a->series = sr;
             a->cap = cap;
         }

@@ -620,10 +620,8 @@ void prom_agg_free(PromAgg *a)
 {
     for (size_t i = 0; i < a->n; i++) {
         PromSeries *s = &a->series[i];
-        if (s->values != NULL) {
+        if (s->values != NULL)
             stats_free(s->values);
-            free(s->values);
-        }
     }
     table_free(a->series, a->cap * sizeof *a->series);
     table_free(a->slot, a->nslot * sizeof *a->slot);
@@ -1149,10 +1147,15 @@ static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, 
     }
     if (!counter_like) {
         if (s->values == NULL) {
-            s->values = (Stats *)malloc(sizeof *s->values);
+            /* from the arena (freed with it), as the series' strings */
+            s->values = (Stats *)(void *)arena_get(a, sizeof *s->values - 1);
             if (s->values == NULL)
                 goto oom;
             stats_init(s->values, a->gauge_sketch);
+            /* room for 64 samples to start with, not stats' 256: a gauge gets one a
+               scrape, and ~100 gauges a pod made 2 KiB of new memory each */
+            if (stats_reserve(s->values, 64) != STATS_OK)
+                goto oom;
         }
         if (stats_add(s->values, v) != STATS_OK)
             goto oom;

@@ -188,12 +188,12 @@ typedef struct PromAgg {
     double t;
     char *key;
     size_t kcap;
-    /* the series' strings (pod, name, labels), the raw keys and the pod caches' texts:
-       cut from chunks freed together (prom_agg_free), not a malloc and a free each (a
-       vLLM pod's first scrape makes ~500 series, each with 5 strings) */
+    /* the series' strings (pod, name, labels), the raw keys, the pod caches' texts and
+       the gauges' Stats: cut from chunks freed together (prom_agg_free), not a malloc
+       and a free each (a vLLM pod's first scrape makes ~500 series, each with 5 strings) */
     char *arena;       /* the free bytes of the newest chunk */
     size_t arena_left; /* how many */
-    void *chunks;      /* the chunks, each linked to the one before by its first word */
+    void *chunks;      /* the chunks, each headed by its link to the one before (prom.c) */
     char err[512];
 } PromAgg;
 

@@ -575,6 +575,16 @@ static void table_free(void *p, size_t bytes)
     free(p);
 }
 
+/* The bytes a table of bytes bytes has room for: a mapping's are whole huge pages. */
+static size_t table_room(size_t bytes)
+{
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT)
+        return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+#endif
+    return bytes;
+}
+
 /* Table p of old bytes grown to bytes (what it held kept, the rest zeros), or NULL (p
    as it was). A mapping grows by mremap: the page tables move, not the bytes. */
 static void *table_grow(void *p, size_t old, size_t bytes)
@@ -926,6 +936,9 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
     const char *pod = a->pod;
     if ((a->nraw + 1) * 2 > a->rawcap) {
         size_t cap = a->rawcap ? a->rawcap * 2 : 1024;
+        /* a mapping: as many entries as its huge pages hold (a power of 2 as well), so
+           that one more rehash into another mapping is that much further off */
+        cap = table_room(cap * sizeof(PromRaw)) / sizeof(PromRaw);
         PromRaw *r = (PromRaw *)table_new(cap * sizeof *r);
         if (r == NULL)
             return;

@@ -1,6 +1,7 @@
 /*
 ** prom.c — Prometheus text parsing and aggregation, as declared in prom.h.
 */
+#define _GNU_SOURCE /* mremap */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -493,6 +495,123 @@ int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
 
 /* ---- the aggregator ---------------------------------------------------------- */
 
+/*
+** Its memory. A pod's first scrape makes ~500 series, and their tables and strings are
+** new memory: on the bench VM a page fault costs several microseconds and a TLB miss a
+** nested walk, and that scrape cost more in them than in its parse. So a table from
+** TABLE_HUGE_AT bytes on is a mapping of its own in huge pages, the strings come from
+** chunks (the first of 64 KiB, then a huge page each), and a smaller table is
+** prefaulted in one call.
+*/
+
+/* Makes the whole pages of p[0, n) present and writable in one call (MADV_POPULATE_WRITE,
+   Linux 5.14 on; elsewhere, or when it fails, the first writes fault them in). No byte
+   changes. Only from POPULATE_AT_LEAST bytes on: below, the call costs more than the
+   faults it spares. */
+#define POPULATE_AT_LEAST ((size_t)16 << 10)
+static void populate(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (n < POPULATE_AT_LEAST)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define TABLE_HUGE_AT ((size_t)256 << 10) /* a table from this size on is a mapping */
+
+#if defined(__linux__)
+/* len bytes (a multiple of HUGE_PAGE), zeros, a mapping of their own aligned to a huge
+   page and advised into huge pages; NULL when out of memory. */
+static void *huge_map(size_t len)
+{
+    char *p = (char *)mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    char *q = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (q > p)
+        (void)munmap(p, (size_t)(q - p));
+    if (p + HUGE_PAGE > q)
+        (void)munmap(q + len, (size_t)(p + HUGE_PAGE - q));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(q, len, MADV_HUGEPAGE);
+#endif
+    return q;
+}
+#endif
+
+/* A table of bytes bytes, zeros (calloc's answer), freed by table_free with the same size. */
+static void *table_new(size_t bytes)
+{
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT)
+        return huge_map((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+#endif
+    void *p = calloc(1, bytes);
+    if (p != NULL)
+        populate(p, bytes);
+    return p;
+}
+
+static void table_free(void *p, size_t bytes)
+{
+    if (p == NULL)
+        return;
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT) {
+        (void)munmap(p, (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+        return;
+    }
+#endif
+    free(p);
+}
+
+/* The bytes a table of bytes bytes has room for: a mapping's are whole huge pages. */
+static size_t table_room(size_t bytes)
+{
+#if defined(__linux__)
+    if (bytes >= TABLE_HUGE_AT)
+        return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+#endif
+    return bytes;
+}
+
+/* Table p of old bytes grown to bytes (what it held kept, the rest zeros), or NULL (p
+   as it was). A mapping grows by mremap: the page tables move, not the bytes. */
+static void *table_grow(void *p, size_t old, size_t bytes)
+{
+#if defined(__linux__)
+    if (old >= TABLE_HUGE_AT) {
+        size_t from = (old + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        size_t to = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *q = to == from ? p : mremap(p, from, to, MREMAP_MAYMOVE);
+        return q == MAP_FAILED ? NULL : q;
+    }
+#endif
+    void *q = table_new(bytes);
+    if (q == NULL)
+        return NULL;
+    if (old > 0)
+        memcpy(q, p, old);
+    table_free(p, old);
+    return q;
+}
+
+/* The head of an arena chunk (prom_agg_free's list). */
+typedef struct ArenaHead {
+    void *next;
+    size_t map_len; /* 0: malloc's */
+} ArenaHead;
+
 void prom_agg_init(PromAgg *a)
 {
     memset(a, 0, sizeof *a);
@@ -511,23 +630,23 @@ void prom_agg_free(PromAgg *a)
 {
     for (size_t i = 0; i < a->n; i++) {
         PromSeries *s = &a->series[i];
-        free(s->pod);
-        free(s->name);
-        free(s->labels);
-        if (s->values != NULL) {
+        if (s->values != NULL)
             stats_free(s->values);
-            free(s->values);
-        }
     }
-    free(a->series);
-    free(a->slot);
-    for (size_t i = 0; i < a->rawcap; i++)
-        free(a->raw[i].key);
-    free(a->raw);
+    table_free(a->series, a->cap * sizeof *a->series);
+    table_free(a->slot, a->nslot * sizeof *a->slot);
+    table_free(a->raw, a->rawcap * sizeof *a->raw);
+    for (void *c = a->chunks, *next; c != NULL; c = next) {
+        ArenaHead h;
+        memcpy(&h, c, sizeof h);
+        next = h.next;
+        if (h.map_len)
+            munmap(c, h.map_len);
+        else
+            free(c);
+    }
     for (size_t i = 0; i < a->npods; i++) {
         PromPodCache *c = &a->pods[i];
-        for (size_t k = 0; k < c->npos; k++)
-            free(c->pos[k].text);
         free(c->pos);
         free(c->pod);
     }
@@ -687,31 +806,96 @@ static size_t lookup(const PromAgg *a, const char *key, size_t klen, uint64_t h)
     if (a->nslot == 0)
         return (size_t)-1;
     for (size_t i = h & (a->nslot - 1);; i = (i + 1) & (a->nslot - 1)) {
-        uint32_t v = a->slot[i];
+        uint64_t v = a->slot[i];
         if (v == 0)
             return (size_t)-1;
-        const PromSeries *s = &a->series[v - 1];
+        if (v >> 32 != h >> 32)
+            continue;
+        const PromSeries *s = &a->series[(uint32_t)v - 1];
         if (s->hash == h && same_key(s, key, klen))
-            return v - 1;
+            return (uint32_t)v - 1;
     }
+}
+
+/* The slot of series idx, of hash h. */
+static uint64_t slot_of(uint64_t h, size_t idx)
+{
+    return (h >> 32 << 32) | (uint32_t)(idx + 1);
 }
 
 static int grow_slots(PromAgg *a)
 {
     size_t ns = a->nslot ? a->nslot * 2 : 1024;
-    uint32_t *slot = (uint32_t *)calloc(ns, sizeof *slot);
+    uint64_t *slot = (uint64_t *)table_new(ns * sizeof *slot);
     if (slot == NULL)
         return -1;
     for (size_t k = 0; k < a->n; k++) {
         size_t i = a->series[k].hash & (ns - 1);
         while (slot[i] != 0)
             i = (i + 1) & (ns - 1);
-        slot[i] = (uint32_t)(k + 1);
+        slot[i] = slot_of(a->series[k].hash, k);
     }
-    free(a->slot);
+    table_free(a->slot, a->nslot * sizeof *a->slot);
     a->slot = slot;
     a->nslot = ns;
     return 0;
+}
+
+/* n bytes and a terminating 0 from a->arena (when they do not fit, a new chunk: the first
+   of ARENA_CHUNK bytes, the next a huge page each; of their own when they are a large part
+   of one), or NULL when out of memory. */
+#define ARENA_CHUNK ((size_t)64 << 10)
+
+/* arena_get's new chunk for need bytes (need > a->arena_left), out of its loop. */
+static __attribute__((noinline)) char *arena_chunk(PromAgg *a, size_t need)
+{
+    size_t head = sizeof(ArenaHead);
+    int own = need > ARENA_CHUNK / 4;
+    size_t size = own ? head + need : a->chunks != NULL ? HUGE_PAGE : ARENA_CHUNK;
+    size_t map_len = 0;
+    char *c;
+#if defined(__linux__)
+    if (size == HUGE_PAGE) {
+        c = (char *)huge_map(HUGE_PAGE);
+        map_len = HUGE_PAGE;
+    } else
+#endif
+    {
+        c = (char *)malloc(size);
+        if (c != NULL)
+            populate(c, size);
+    }
+    if (c == NULL)
+        return NULL;
+    ArenaHead h = {a->chunks, map_len};
+    memcpy(c, &h, sizeof h);
+    a->chunks = c;
+    if (own) /* the newest chunk's free bytes stay the newest */
+        return c + head;
+    a->arena = c + head + need;
+    a->arena_left = size - head - need;
+    return c + head;
+}
+
+static inline char *arena_get(PromAgg *a, size_t n)
+{
+    size_t need = (n + 1 + 7) & ~(size_t)7;
+    if (need > a->arena_left)
+        return arena_chunk(a, need);
+    char *d = a->arena;
+    a->arena += need;
+    a->arena_left -= need;
+    return d;
+}
+
+static char *arena_dup(PromAgg *a, const char *s, size_t n)
+{
+    char *d = arena_get(a, n);
+    if (d != NULL) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
 }
 
 static char *dup_n(const char *s, size_t n)
@@ -752,7 +936,10 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
     const char *pod = a->pod;
     if ((a->nraw + 1) * 2 > a->rawcap) {
         size_t cap = a->rawcap ? a->rawcap * 2 : 1024;
-        PromRaw *r = (PromRaw *)calloc(cap, sizeof *r);
+        /* a mapping: as many entries as its huge pages hold (a power of 2 as well), so
+           that one more rehash into another mapping is that much further off */
+        cap = table_room(cap * sizeof(PromRaw)) / sizeof(PromRaw);
+        PromRaw *r = (PromRaw *)table_new(cap * sizeof *r);
         if (r == NULL)
             return;
         for (size_t k = 0; k < a->rawcap; k++) {
@@ -763,12 +950,12 @@ static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
                 i = (i + 1) & (cap - 1);
             r[i] = a->raw[k];
         }
-        free(a->raw);
+        table_free(a->raw, a->rawcap * sizeof *a->raw);
         a->raw = r;
         a->rawcap = cap;
     }
     size_t pl = a->pod_len;
-    char *key = (char *)malloc(pl + 2 + sm->rawlen); /* terminated, though compared by length */
+    char *key = arena_get(a, pl + 1 + sm->rawlen); /* terminated, though compared by length */
     if (key == NULL)
         return;
     memcpy(key, pod, pl);
@@ -864,7 +1051,8 @@ static int on_sample(void *ud, const PromSample *sm)
             goto oom;
         if (a->n == a->cap) {
             size_t cap = a->cap ? a->cap * 2 : 256;
-            PromSeries *sr = (PromSeries *)realloc(a->series, cap * sizeof *sr);
+            PromSeries *sr =
+                (PromSeries *)table_grow(a->series, a->cap * sizeof *sr, cap * sizeof *sr);
             if (sr == NULL)
                 goto oom;
             a->series = sr;
@@ -872,15 +1060,11 @@ static int on_sample(void *ud, const PromSample *sm)
         }
         PromSeries *s = &a->series[a->n];
         memset(s, 0, sizeof *s);
-        s->pod = dup_n(a->pod, a->pod_len);
-        s->name = dup_n(sm->name, sm->nlen);
-        s->labels = dup_n(a->key + lab_off, klen - lab_off);
-        if (s->pod == NULL || s->name == NULL || s->labels == NULL) {
-            free(s->pod);
-            free(s->name);
-            free(s->labels);
-            goto oom;
-        }
+        s->pod = arena_dup(a, a->pod, a->pod_len);
+        s->name = arena_dup(a, sm->name, sm->nlen);
+        s->labels = arena_dup(a, a->key + lab_off, klen - lab_off);
+        if (s->pod == NULL || s->name == NULL || s->labels == NULL)
+            goto oom; /* (what was cut stays in the arena) */
         s->pod_len = a->pod_len;
         s->name_len = sm->nlen;
         s->labels_len = klen - lab_off;
@@ -898,7 +1082,7 @@ static int on_sample(void *ud, const PromSample *sm)
         size_t i = h & (a->nslot - 1);
         while (a->slot[i] != 0)
             i = (i + 1) & (a->nslot - 1);
-        a->slot[i] = (uint32_t)(a->n + 1);
+        a->slot[i] = slot_of(h, a->n);
         idx = a->n++;
     }
     raw_insert(a, sm, rh, idx);
@@ -976,10 +1160,15 @@ static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, 
     }
     if (!counter_like) {
         if (s->values == NULL) {
-            s->values = (Stats *)malloc(sizeof *s->values);
+            /* from the arena (freed with it), as the series' strings */
+            s->values = (Stats *)(void *)arena_get(a, sizeof *s->values - 1);
             if (s->values == NULL)
                 goto oom;
             stats_init(s->values, a->gauge_sketch);
+            /* room for 64 samples to start with, not stats' 256: a gauge gets one a
+               scrape, and ~100 gauges a pod made 2 KiB of new memory each */
+            if (stats_reserve(s->values, 64) != STATS_OK)
+                goto oom;
         }
         if (stats_add(s->values, v) != STATS_OK)
             goto oom;
@@ -1040,6 +1229,7 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         PromPos *pos = (PromPos *)realloc(c->pos, cap * sizeof *pos);
         if (pos == NULL)
             return;
+        populate(pos + c->cap, (cap - c->cap) * sizeof *pos);
         a->cache_bytes += (cap - c->cap) * sizeof *pos;
         c->pos = pos;
         c->cap = cap;
@@ -1048,18 +1238,20 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
         c->pos[c->npos++] = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
     PromPos *e = &c->pos[k];
     if (e->text == NULL || len > e->cap) {
-        /* beyond the budget, or out of memory: sample k has nothing cached */
-        char *text =
-            a->cache_bytes + (len - e->cap) > a->cache_max ? NULL : (char *)realloc(e->text, len);
+        /* room of its own from the arena, a power of 2 from 64 bytes: a position's text
+           grows a few times at most, and the room it leaves stays counted. Beyond the
+           budget, or out of memory: sample k has nothing cached. */
+        size_t cap = 64;
+        while (cap < len)
+            cap *= 2;
+        char *text = a->cache_bytes + cap > a->cache_max ? NULL : arena_get(a, cap - 1);
         if (text == NULL) {
-            a->cache_bytes -= e->cap;
-            free(e->text);
             *e = (PromPos){NULL, SIZE_MAX, 0, 0, 0, 0};
             return;
         }
-        a->cache_bytes += len - e->cap;
+        a->cache_bytes += cap;
         e->text = text;
-        e->cap = len;
+        e->cap = cap;
     }
     memcpy(e->text, from, len);
     e->len = len;

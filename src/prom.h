@@ -126,7 +126,8 @@ typedef struct PromRaw {
 ** after them), and the series it led to.
 */
 typedef struct PromPos {
-    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text) */
+    char *text; /* NULL: nothing known (and len SIZE_MAX, longer than any text); in the
+                   aggregator's arena */
     size_t len, cap;
     size_t line_off; /* where the sample line starts in text */
     uint64_t lines;  /* the lines before it in text */
@@ -153,7 +154,9 @@ typedef struct PromPodCache {
 typedef struct PromAgg {
     PromSeries *series;
     size_t n, cap;
-    uint32_t *slot; /* hash table of series indices + 1 */
+    /* hash table of series: index + 1 in the low half, the hash's high half above (a
+       miss, as every new series is, reads no series); 0: empty */
+    uint64_t *slot;
     size_t nslot;
     /* a cache from the text as written (pod, name{labels}) to the series */
     struct PromRaw *raw;
@@ -185,6 +188,12 @@ typedef struct PromAgg {
     double t;
     char *key;
     size_t kcap;
+    /* the series' strings (pod, name, labels), the raw keys, the pod caches' texts and
+       the gauges' Stats: cut from chunks freed together (prom_agg_free), not a malloc
+       and a free each (a vLLM pod's first scrape makes ~500 series, each with 5 strings) */
+    char *arena;       /* the free bytes of the newest chunk */
+    size_t arena_left; /* how many */
+    void *chunks;      /* the chunks, each headed by its link to the one before (prom.c) */
     char err[512];
 } PromAgg;
 

@@ -737,3 +737,35 @@ t.test("agg:series: one summary per series, the documented fields", function()
   t.eq(by.p1, { pod = "p1", labels = 'a="1",b="2"', type = "counter", samples = 1, resets = 0,
     first = 7.0, last = 7.0, min = 7.0, max = 7.0, first_t = 12.0, last_t = 12.0, increase = 0.0 })
 end)
+
+-- Large tables (speed48b: a series table, slot table and raw-key table from 256 KiB on are
+-- mappings of their own grown by mremap; strings and a gauge's samples from an arena): 3 pods
+-- x 6,000 labelled counter series (long label values) x 3 scrapes, and one gauge per pod
+-- scraped 200 times (past the 64 samples a gauge's Stats starts with). Expected by hand:
+-- series i's counter is i, i + (i % 7), i + 2 (i % 7), so its increase is 2 (i % 7); over
+-- i = 1..6000, (i % 7) sums to 17,998 (i = 1..5,999 is 857 whole cycles of 1..6, 0: 857 x 21
+-- = 17,997; 6,000 = 857 x 7 + 1 adds 1; python3: sum(i % 7 for i in range(1, 6001))), so a
+-- pod's total increase is 35,996 and three pods' 107,988. Pod p's gauge at scrape s is
+-- p * 1000 + s (s = 0..199): mean over all 600 samples 2000 + 99.5 = 2099.5, max 3199.
+t.test("large tables: tens of thousands of series, a gauge past its first 64 samples", function()
+  local agg = prom.aggregator()
+  local pad = ("x"):rep(60)
+  for s = 0, 2 do
+    for p = 1, 3 do
+      local lines = { "# TYPE c_total counter" }
+      for i = 1, 6000 do
+        lines[#lines + 1] = ('c_total{series="%d",pad="%s%d"} %d'):format(i, pad, i, i + s * (i % 7))
+      end
+      agg:add("pod" .. p, table.concat(lines, "\n") .. "\n", 100 + 15 * s)
+    end
+  end
+  for s = 0, 199 do
+    for p = 1, 3 do agg:add("pod" .. p, ("g %d\n"):format(p * 1000 + s), 1000 + s) end
+  end
+  t.eq(agg:info().series, 3 * 6000 + 3)
+  t.eq(agg:counter_total("c_total"), 107988.0)
+  t.eq(agg:counter_total("c_total", { by = { "pod" } }), { pod1 = 35996.0, pod2 = 35996.0, pod3 = 35996.0 })
+  t.eq(#agg:series("c_total"), 18000)
+  local g = agg:gauge_summary("g")
+  t.eq({ g.count, g.mean, g.max, g.min, g.series }, { 600, 2099.5, 3199.0, 1000.0, 3 })
+end)

@@ -713,6 +713,7 @@ static double *read_numbers(lua_State *L, int idx, lua_Integer n)
 typedef struct Column {
     double *v;
     size_t n, cap;
+    size_t map_len; /* as Stats.map_len: v grows as a sample array does (stats_block_grow) */
 } Column;
 
 /* the booleans' NaNs (a quiet NaN with a payload no arithmetic gives) */
@@ -735,9 +736,9 @@ static uint64_t column_raw(double d)
 static int column_gc(lua_State *L)
 {
     Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
-    free(c->v);
+    stats_block_free(c->v, c->map_len);
     c->v = NULL;
-    c->n = c->cap = 0;
+    c->n = c->cap = c->map_len = 0;
     return 0;
 }
 
@@ -745,7 +746,7 @@ static int l_column(lua_State *L)
 {
     Column *c = (Column *)lua_newuserdatauv(L, sizeof *c, 0);
     c->v = NULL;
-    c->n = c->cap = 0;
+    c->n = c->cap = c->map_len = 0;
     luaL_setmetatable(L, COLUMN_MT);
     return 1;
 }
@@ -779,14 +780,17 @@ static double column_value(lua_State *L, int arg)
 static void column_reserve(lua_State *L, Column *c, size_t i)
 {
     if (i > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        double *v = realloc(c->v, cap * sizeof *v);
+        size_t cap = c->cap ? c->cap * 2 : 64, got;
+        double *v =
+            cap <= SIZE_MAX / sizeof *v
+                ? stats_block_grow(c->v, &c->map_len, c->n * sizeof *v, cap * sizeof *v, &got)
+                : NULL;
         if (v == NULL) {
             luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)i);
             return;
         }
         c->v = v;
-        c->cap = cap;
+        c->cap = got / sizeof *v;
     }
 }
 
@@ -923,7 +927,7 @@ static int l_gather(lua_State *L)
     if (as_column) {
         out = (Column *)lua_newuserdatauv(L, sizeof *out, 0); /* ..., out */
         out->v = NULL;
-        out->n = out->cap = 0;
+        out->n = out->cap = out->map_len = 0;
         luaL_setmetatable(L, COLUMN_MT);
         out->v = malloc((size_t)(n > 0 ? n : 1) * sizeof *out->v); /* (freed with out) */
         if (out->v == NULL)

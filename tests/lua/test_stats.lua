@@ -1337,6 +1337,17 @@ do
     t.eq(d[1], 0.25)
     t.eq(d[1000], 250.0)
     t.eq(tostring(d), "llmd.stats.column (1000 values)")
+    -- and past a mapping of its own (128 KiB, 16,384 values) and its huge pages (2 MiB,
+    -- 262,144), appended: every value where it was put (by hand: i / 4 at i)
+    local e = stats.column()
+    local push = stats.appender(e)
+    for i = 1, 300000 do push(i * 0.25) end
+    local wrong = 0
+    for i = 1, 300000 do
+      if e[i] ~= i * 0.25 then wrong = wrong + 1 end
+    end
+    t.eq(#e, 300000)
+    t.eq(wrong, 0)
   end)
 
   t.test("stats.appender, reader and gather; stats.order of a column", function()

@@ -2888,6 +2888,7 @@ static KeyIndex *sorted_keys(const double *xs, size_t n, int *err)
         *err = STATS_ENOMEM;
         return NULL;
     }
+    int in_order = 1;
     for (size_t i = 0; i < n; i++) {
         if (isnan(xs[i])) {
             free(kv);
@@ -2896,8 +2897,12 @@ static KeyIndex *sorted_keys(const double *xs, size_t n, int *err)
         }
         kv[i].v = xs[i];
         kv[i].i = i;
+        in_order = in_order && (i == 0 || !(xs[i] < xs[i - 1]));
     }
-    sort_key_index(kv, kv + n, n);
+    /* already by value (ties, -0.0 and 0.0 among them, in index order): as the stable sort
+       leaves them (a log's starts in the order they were sent: no pass over them) */
+    if (!in_order)
+        sort_key_index(kv, kv + n, n);
     return kv;
 }
 

@@ -1514,5 +1514,11 @@ do
         t.ok(cd == ld, ("n = %d: C %.17g, Lua %.17g"):format(n, cd, ld))
       end
     end
+    -- keys in order already (no sort made): 1..n, -0.0 and 0.0 tied in index order; one
+    -- key out of place at the end sorts again (by hand)
+    local up = { -1, -0.0, 0.0, -0.0, 2, 2, 5 }
+    t.eq(stats.order(up), { 1, 2, 3, 4, 5, 6, 7 })
+    up[8] = 1
+    t.eq(stats.order(up), { 1, 2, 3, 4, 8, 5, 6, 7 })
   end)
 end

@@ -1237,24 +1237,28 @@ static size_t kept_bytes(const Stats *s)
 
 /*
 ** A block grows to room for bytes, its first used bytes kept (stats.h). Small: realloc'd.
-** From BLOCK_MAP_FROM bytes on (Linux): an anonymous mapping of its own, which grows by
-** mremap, moving page tables rather than samples; from V_MAP_AT_LEAST on in huge pages.
-** Not malloc's block with the advice on part of it: that splits the block's mapping, and
-** glibc's realloc then cannot mremap it and copies, holding both copies at once. Nor
-** malloc's blocks from 128 KiB on: once glibc has freed a mapped block its threshold for
-** mapping rises to that block's size, and every realloc below it copies into pages never
-** written before (issue 20: in compare.lua of two runs of 300,000 requests, the copies of
-** the growing sample arrays and request columns took 44 % of the page faults, and a
-** seventh of the CPU with the copying).
+** From map_from bytes on (Linux): an anonymous mapping of its own, which grows by mremap,
+** moving page tables rather than samples. From V_MAP_AT_LEAST (Stats.v's): in huge pages.
+** Below it (stats.column's): in 4 KiB pages, resident only where written, as malloc's are
+** (a huge page is resident whole once touched: a doubled block's room would be). Not
+** malloc's block with the advice on part of it: that splits the block's mapping, and
+** glibc's realloc then cannot mremap it and copies, holding both copies at once. A
+** mapping's pages go back to the kernel when it is freed, where malloc's heap reuses freed
+** memory without a fault: sample arrays grown and freed while others are (stats_add_range's
+** merges) are malloc'd below 2 MiB (mapped from 128 KiB, reading a run of per-token arrays
+** took a quarter more page faults and 8 % more CPU); a comparison's columns, which grow side
+** by side and are kept, are not.
 */
-void *stats_block_grow(void *p, size_t *map_len, size_t used, size_t bytes, size_t *got)
+void *stats_block_grow(void *p, size_t *map_len, size_t used, size_t bytes, size_t map_from,
+                       size_t *got)
 {
 #if defined(__linux__)
-    if (bytes >= BLOCK_MAP_FROM && bytes <= SIZE_MAX - HUGE_PAGE) {
-        size_t unit = bytes >= V_MAP_AT_LEAST ? HUGE_PAGE : BLOCK_PAGE;
+    if (bytes >= map_from && bytes <= SIZE_MAX - HUGE_PAGE) {
+        int huge = map_from >= V_MAP_AT_LEAST;
+        size_t unit = huge ? HUGE_PAGE : BLOCK_PAGE;
         size_t len = (bytes + unit - 1) & ~(unit - 1);
         void *q;
-        if (*map_len && (*map_len >= V_MAP_AT_LEAST || len < V_MAP_AT_LEAST)) {
+        if (*map_len) {
             q = mremap(p, *map_len, len, MREMAP_MAYMOVE);
             if (q == MAP_FAILED)
                 return NULL;
@@ -1262,7 +1266,8 @@ void *stats_block_grow(void *p, size_t *map_len, size_t used, size_t bytes, size
             q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (q == MAP_FAILED)
                 return NULL;
-            advise_huge(q, len); /* before the copy: it is the first write */
+            if (huge)
+                advise_huge(q, len); /* before the copy: it is the first write */
             if (used)
                 memcpy(q, p, used);
             stats_block_free(p, *map_len);
@@ -1295,7 +1300,8 @@ static int resize_v(Stats *s, size_t cap)
     size_t got;
     if (cap > SIZE_MAX / sizeof *s->v)
         return STATS_ENOMEM;
-    void *v = stats_block_grow(s->v, &s->map_len, kept_bytes(s), cap * sizeof *s->v, &got);
+    void *v = stats_block_grow(s->v, &s->map_len, kept_bytes(s), cap * sizeof *s->v, V_MAP_AT_LEAST,
+                               &got);
     if (v == NULL)
         return STATS_ENOMEM;
     s->v = (double *)v;

@@ -1380,24 +1380,23 @@ int main(void)
     }
 
     /* stats_reserve (stats.load reads a dump's samples straight into v): the room is
-       there at once, in the block stats_add would have grown (malloc'd below 128 KiB, a
-       mapping of its own from there: map_len; 3 MiB is one since that was lowered from 4
-       MiB, 200 KiB since it was lowered to 128 KiB), and samples added afterwards land in it
+       there at once, in the block stats_add would have grown (malloc'd below 2 MiB, one
+       huge page, a mapping of its own from there: map_len; 3 MiB is one since that was
+       lowered from 4 MiB), and samples added afterwards land in it
        without a move; a sketch keeps no samples (nothing reserved); room past SIZE_MAX
        bytes is refused. Expected by hand: the values written are 0.5 .. k - 0.5, whose
        sum is k^2 / 2 and linear median k / 2 (numpy's rule on 0.5, 1.5, ...). */
     TEST("stats_reserve gives the room at once, in the block samples then go into")
     {
-        const size_t rooms[] = {0, 1000, ((size_t)200 << 10) / sizeof(double),
-                                ((size_t)3 << 20) / sizeof(double),
+        const size_t rooms[] = {0, 1000, ((size_t)3 << 20) / sizeof(double),
                                 ((size_t)5 << 20) / sizeof(double)};
         for (size_t ri = 0; ri < sizeof rooms / sizeof rooms[0]; ri++) {
             size_t k = rooms[ri];
             Stats s;
             stats_init(&s, 0);
             CHECK(stats_reserve(&s, k) == STATS_OK && s.cap >= k && s.n == 0);
-            CHECK(k * sizeof(double) >= ((size_t)128 << 10) ? s.map_len >= k * sizeof(double)
-                                                            : s.map_len == 0);
+            CHECK(k * sizeof(double) >= ((size_t)2 << 20) ? s.map_len >= k * sizeof(double)
+                                                          : s.map_len == 0);
             double *v = s.v;
             for (size_t i = 0; i < k; i++)
                 v[i] = (double)i + 0.5; /* as stats.load fills it, then sets n */
@@ -1429,39 +1428,42 @@ int main(void)
 
     /* stats_block_grow, the growth of Stats.v and of stats.column's values: a block doubled
        from 64 bytes to 8 MiB keeps what it held each time (word i is i, written as it grew);
-       malloc'd (map_len 0) below 128 KiB, a mapping of its own from there (map_len the room,
-       at least the bytes asked: whole 4 KiB pages, whole 2 MiB ones from 2 MiB on), grown
-       in place or moved by mremap, not copied into fresh pages (issue 20); shrunk below
-       128 KiB it is malloc'd again, its first bytes kept. Expected by hand. */
-    TEST("stats_block_grow keeps a growing block's words, mapped from 128 KiB on")
+       malloc'd (map_len 0) below map_from, a mapping of its own from there (map_len the room,
+       at least the bytes asked: whole 4 KiB pages where map_from is 128 KiB, a column's;
+       whole 2 MiB ones where it is 2 MiB, Stats.v's), grown in place or moved by mremap, not
+       copied into fresh pages (issue 20); shrunk below map_from it is malloc'd again, its
+       first bytes kept. Expected by hand. */
+    TEST("stats_block_grow keeps a growing block's words, mapped from map_from on")
     {
-        uint64_t *p = NULL;
-        size_t map_len = 0, got = 0, used = 0, bad = 0;
-        for (size_t bytes = 64; bytes <= ((size_t)8 << 20); bytes *= 2) {
-            p = stats_block_grow(p, &map_len, used, bytes, &got);
-            CHECK(p != NULL && got >= bytes);
-            if (p == NULL)
-                break;
-            for (size_t i = 0; i < used / sizeof *p; i++)
-                bad += p[i] != i;
-            for (size_t i = used / sizeof *p; i < bytes / sizeof *p; i++)
-                p[i] = i;
-            used = bytes;
-            if (bytes < ((size_t)128 << 10))
-                CHECK(map_len == 0 && got == bytes);
-            else if (bytes < ((size_t)2 << 20))
-                CHECK(map_len == got && got % 4096 == 0);
-            else
-                CHECK(map_len == got && got % ((size_t)2 << 20) == 0);
-        }
-        CHECK(bad == 0);
-        if (p != NULL) {
-            p = stats_block_grow(p, &map_len, 1000, 1000, &got);
-            CHECK(p != NULL && map_len == 0 && got == 1000);
-            for (size_t i = 0; p != NULL && i < 1000 / sizeof *p; i++)
-                bad += p[i] != i;
+        const size_t froms[] = {(size_t)128 << 10, (size_t)2 << 20};
+        for (size_t fi = 0; fi < 2; fi++) {
+            size_t from = froms[fi], unit = fi ? ((size_t)2 << 20) : 4096;
+            uint64_t *p = NULL;
+            size_t map_len = 0, got = 0, used = 0, bad = 0;
+            for (size_t bytes = 64; bytes <= ((size_t)8 << 20); bytes *= 2) {
+                p = stats_block_grow(p, &map_len, used, bytes, from, &got);
+                CHECK(p != NULL && got >= bytes);
+                if (p == NULL)
+                    break;
+                for (size_t i = 0; i < used / sizeof *p; i++)
+                    bad += p[i] != i;
+                for (size_t i = used / sizeof *p; i < bytes / sizeof *p; i++)
+                    p[i] = i;
+                used = bytes;
+                if (bytes < from)
+                    CHECK(map_len == 0 && got == bytes);
+                else
+                    CHECK(map_len == got && got % unit == 0);
+            }
             CHECK(bad == 0);
-            stats_block_free(p, map_len);
+            if (p != NULL) {
+                p = stats_block_grow(p, &map_len, 1000, 1000, from, &got);
+                CHECK(p != NULL && map_len == 0 && got == 1000);
+                for (size_t i = 0; p != NULL && i < 1000 / sizeof *p; i++)
+                    bad += p[i] != i;
+                CHECK(bad == 0);
+                stats_block_free(p, map_len);
+            }
         }
     }
 

@@ -45,9 +45,8 @@ enum { SQ_LANES = 4 };
 ** only fewer bytes kept, or the pages written ahead by another core, would.
 */
 #define HUGE_PAGE ((size_t)2 << 20)
-#define V_MAP_AT_LEAST HUGE_PAGE           /* v from this size on is in huge pages */
-#define BLOCK_MAP_FROM ((size_t)128 << 10) /* a block from this size on is a mapping */
-#define BLOCK_PAGE ((size_t)4096)          /* a smaller mapping's length: a multiple of this */
+#define V_MAP_AT_LEAST HUGE_PAGE  /* v from this size on is in huge pages */
+#define BLOCK_PAGE ((size_t)4096) /* a mapping below V_MAP_AT_LEAST: a multiple of this */
 
 /* The advice for the whole pages within p[0..bytes), from V_MAP_AT_LEAST bytes on. On a
    mapping of its own that is all of it (and it stays one mapping, mremap can move it). */

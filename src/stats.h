@@ -113,6 +113,17 @@ int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k);
    doubles and sets f32 to 0, or floats and sets it to 1 (on an empty accumulator). */
 int stats_reserve(Stats *s, size_t cap);
 
+/* A growing array's block (Stats.v, stats.column's values): p (NULL at first) of which the
+   first used bytes are kept, grown to at least bytes; *map_len as Stats.map_len (0:
+   malloc'd; else a mapping of that length), updated: a mapping of its own from map_from
+   bytes on, grown by mremap (in huge pages where map_from is 2 MiB or more, Stats.v's;
+   else in 4 KiB pages); *got the room it has.
+   NULL when memory is short (p and *map_len as they were). stats_block_free gives it
+   back. */
+void *stats_block_grow(void *p, size_t *map_len, size_t used, size_t bytes, size_t map_from,
+                       size_t *got);
+void stats_block_free(void *p, size_t map_len);
+
 int stats_add(Stats *s, double x);
 /* Adds xs[0..k) as k stats_add calls would; with a NaN among them, adds none. */
 int stats_add_many(Stats *s, const double *xs, size_t k);

@@ -1337,6 +1337,17 @@ do
     t.eq(d[1], 0.25)
     t.eq(d[1000], 250.0)
     t.eq(tostring(d), "llmd.stats.column (1000 values)")
+    -- and past a mapping of its own (128 KiB, 16,384 values) and its huge pages (2 MiB,
+    -- 262,144), appended: every value where it was put (by hand: i / 4 at i)
+    local e = stats.column()
+    local push = stats.appender(e)
+    for i = 1, 300000 do push(i * 0.25) end
+    local wrong = 0
+    for i = 1, 300000 do
+      if e[i] ~= i * 0.25 then wrong = wrong + 1 end
+    end
+    t.eq(#e, 300000)
+    t.eq(wrong, 0)
   end)
 
   t.test("stats.appender, reader and gather; stats.order of a column", function()
@@ -1503,5 +1514,11 @@ do
         t.ok(cd == ld, ("n = %d: C %.17g, Lua %.17g"):format(n, cd, ld))
       end
     end
+    -- keys in order already (no sort made): 1..n, -0.0 and 0.0 tied in index order; one
+    -- key out of place at the end sorts again (by hand)
+    local up = { -1, -0.0, 0.0, -0.0, 2, 2, 5 }
+    t.eq(stats.order(up), { 1, 2, 3, 4, 5, 6, 7 })
+    up[8] = 1
+    t.eq(stats.order(up), { 1, 2, 3, 4, 8, 5, 6, 7 })
   end)
 end

@@ -1426,6 +1426,47 @@ int main(void)
         stats_free(&big);
     }
 
+    /* stats_block_grow, the growth of Stats.v and of stats.column's values: a block doubled
+       from 64 bytes to 8 MiB keeps what it held each time (word i is i, written as it grew);
+       malloc'd (map_len 0) below map_from, a mapping of its own from there (map_len the room,
+       at least the bytes asked: whole 4 KiB pages where map_from is 128 KiB, a column's;
+       whole 2 MiB ones where it is 2 MiB, Stats.v's), grown in place or moved by mremap, not
+       copied into fresh pages (issue 20); shrunk below map_from it is malloc'd again, its
+       first bytes kept. Expected by hand. */
+    TEST("stats_block_grow keeps a growing block's words, mapped from map_from on")
+    {
+        const size_t froms[] = {(size_t)128 << 10, (size_t)2 << 20};
+        for (size_t fi = 0; fi < 2; fi++) {
+            size_t from = froms[fi], unit = fi ? ((size_t)2 << 20) : 4096;
+            uint64_t *p = NULL;
+            size_t map_len = 0, got = 0, used = 0, bad = 0;
+            for (size_t bytes = 64; bytes <= ((size_t)8 << 20); bytes *= 2) {
+                p = stats_block_grow(p, &map_len, used, bytes, from, &got);
+                CHECK(p != NULL && got >= bytes);
+                if (p == NULL)
+                    break;
+                for (size_t i = 0; i < used / sizeof *p; i++)
+                    bad += p[i] != i;
+                for (size_t i = used / sizeof *p; i < bytes / sizeof *p; i++)
+                    p[i] = i;
+                used = bytes;
+                if (bytes < from)
+                    CHECK(map_len == 0 && got == bytes);
+                else
+                    CHECK(map_len == got && got % unit == 0);
+            }
+            CHECK(bad == 0);
+            if (p != NULL) {
+                p = stats_block_grow(p, &map_len, 1000, 1000, from, &got);
+                CHECK(p != NULL && map_len == 0 && got == 1000);
+                for (size_t i = 0; p != NULL && i < 1000 / sizeof *p; i++)
+                    bad += p[i] != i;
+                CHECK(bad == 0);
+                stats_block_free(p, map_len);
+            }
+        }
+    }
+
     TEST("design effect: Geyer's initial positive sequence on the centred mid-ranks, by hand")
     {
         double tau = 0;

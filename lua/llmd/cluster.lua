@@ -1072,6 +1072,21 @@ local function baseline_service(ctx, x)
     }
     ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
     M.deployed(ctx, x).baseline_service = true
+    -- the manifest kept in the run's folder, and the command that applies it recorded with
+    -- the deploy's, so that run_comparison.sh makes the Service again before the benchmark
+    -- that needs it (its teardown line deletes it)
+    if not ctx.dry_run then
+      local dir = rdir(ctx, x) .. "/deploy"
+      if lfs.attributes(dir, "mode") ~= "directory" then lfs.mkdir(dir) end
+      local path = dir .. "/baseline-service.yaml"
+      ws.write_text(path, manifest)
+      local line = k8s.cmdline(ctx.k:argv("kubectl", { "apply", "-f", path }))
+      local cm = cmds(ctx, x)
+      local known = false
+      for _, c in ipairs(cm) do known = known or c == line end
+      if not known then cm[#cm + 1] = line end
+      rec.service_command = line
+    end
     M.save_deployed(ctx, x)
   end
   if ctx.dry_run then return "dry run" end
@@ -1842,6 +1857,7 @@ function M.save_deployed(ctx, x)
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
+    service_command = d.service_command or json.null,
     pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
   })
 end
@@ -1856,6 +1872,7 @@ function M.load_deployed(ctx, x)
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
+  d.service_command = type(s.service_command) == "string" and s.service_command or nil
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}

@@ -126,6 +126,20 @@ local function info_of(x)
   return v
 end
 
+-- a run's label when --x-label gives none: a run llmdlua benchmarked (its workspace run
+-- folder, or the results/ in it) is labelled as it was recorded, else by its run folder's
+-- name (run-a), not "results"; any other folder by its name
+local function default_label(dir)
+  local base = dir:gsub("/+$", ""):match("[^/]+$") or dir
+  local file, st = ws.recorded_run(dir)
+  if file and st.label:match("%S") then return st.label end
+  if base == "results" and (file or st) then
+    local real = ws.realpath(dir:gsub("/+$", "")) or dir
+    return real:match("([^/]+)/results$") or base
+  end
+  return base
+end
+
 local decision = require "llmd.decision"
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
 local slo = o.slo and args.value(decision.parse_slo, o.slo, "--slo") or nil
@@ -230,7 +244,7 @@ if o.plan or o.resume then
           or "no label", what, x:upper()))
       end
       plan.runs[x] = {
-        label = o[x .. "_label"] or o[x]:gsub("/+$", ""):match("[^/]+$"),
+        label = o[x .. "_label"] or default_label(o[x]),
         existing = { results = o[x], link = o.link or nil },
         info = info_of(x),
       }
@@ -286,7 +300,7 @@ local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
   args.path(("--%s %s"):format(x, dir), dir, "directory", "the run's results folder")
-  local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
+  local label = o[x .. "_label"] or default_label(dir)
   local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup
   local warmup_option = o[x .. "_warmup"] and ("--%s-warmup %s"):format(x, warmup) or ("--warmup %s"):format(warmup)
@@ -429,6 +443,7 @@ local ok, model = pcall(function()
     local r = runs[x]
     r.opts.slo = slo
     jobs[x] = { label = r.label, plan = r.plan, info = r.info, link = o.link, opts = r.opts,
+      info_where = o[x .. "_info"] and ("--%s-info %s"):format(x, o[x .. "_info"]) or nil,
       -- how the results were read, so analyze.lua reads them the same way
       extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
         percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant } }

@@ -2687,7 +2687,8 @@ function M.steps_list()
       execute = function(ctx, x)
         local r = run_of(ctx, x)
         say(ctx, "Run %s: %s - importing the existing results from %s", x:upper(), r.label, r.existing.results)
-        ws.import(ctx.ws, x, { label = r.label, results = r.existing.results, info = r.info, link = r.existing.link })
+        ws.import(ctx.ws, x, { label = r.label, results = r.existing.results, info = r.info, link = r.existing.link,
+          info_where = ("runs.%s.info (or --%s-info)"):format(x, x) })
         return "imported"
       end },
     { number = 20, name = "deploy", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)

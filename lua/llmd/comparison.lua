@@ -218,7 +218,7 @@ function M.import_side(w, x, job)
   -- read where they are and copied afterwards (M.copy_later), where that is the same
   local later = not job.link and ws.read_in_place(w, job.plan)
   local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link,
-    later = later })
+    later = later, info_where = job.info_where })
   tl.mark("import " .. x)
   state.extract_options = job.extract_options
   local side = M.extract_side(w, x, state, job.opts, later and job.plan.root or nil)
@@ -565,6 +565,8 @@ end
 -- instead of "unknown".
 local function state_text(state, run)
   local lines = { ("label: %s"):format(state.label), ("timestamp: %s"):format(tostring(state.timestamp)) }
+  -- (an imported run llmdlua benchmarked: where its configuration was read)
+  if type(state.config_from) == "string" then lines[#lines + 1] = state.config_from end
   for _, part in ipairs { "stack", "benchmark" } do
     for _, k in ipairs(ws.STATE_KEYS[part]) do
       local v = tostring((state[part] or {})[k] or "unknown")

@@ -601,9 +601,10 @@ end
 function M.recorded_run(path)
   local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
   local run
-  if lfs.attributes(p .. "/run_state.json", "mode") == "file" and lfs.attributes(p .. "/results", "mode") == "directory" then
+  local function mode(q) return lfs.attributes(q, "mode") end
+  if mode(p .. "/run_state.json") == "file" and mode(p .. "/results") == "directory" then
     run = p
-  elseif p:match("/results$") and lfs.attributes(p:gsub("/results$", "") .. "/run_state.json", "mode") == "file" then
+  elseif p:match("/results$") and mode(p:gsub("/results$", "") .. "/run_state.json") == "file" then
     run = p:gsub("/results$", "")
   else
     return nil

@@ -276,6 +276,9 @@ if o.plan or o.resume then
       -- nothing was
       local msg = tostring(result)
       if not msg:match("^compare%.lua: interrupted") then msg = "compare.lua: interrupted before anything was saved" end
+      -- (the progress lines first: written to a file, stdout is buffered, and the summary
+      -- came before the last of them)
+      io.stdout:flush()
       io.stderr:write(msg, "\n")
       os.exit(130)
     end

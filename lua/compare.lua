@@ -29,11 +29,13 @@ local o = args.parse(arg, {
       "dry_run", "step", "use_current_context" }),
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
-  --a-label L, --b-label L  names in the report (default: each folder's name)
+  --a-label L, --b-label L  names in the report (default: each folder's name; a
+                            workspace run's, run-x/results or run-x, its recorded label)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
                             workload, load_stages, timestamp, gpus (accelerators used),
-                            slo (a mapping like --slo's) (the rest is "unknown")
+                            slo (a mapping like --slo's) (the rest is "unknown", or for
+                            a workspace run, what its run_state.json recorded)
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)

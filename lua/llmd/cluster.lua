@@ -1077,7 +1077,7 @@ local function baseline_service(ctx, x)
     -- that needs it (its teardown line deletes it)
     if not ctx.dry_run then
       local dir = rdir(ctx, x) .. "/deploy"
-      if lfs.attributes(dir, "mode") ~= "directory" then lfs.mkdir(dir) end
+      ws.mkdir_p(dir)
       local path = dir .. "/baseline-service.yaml"
       ws.write_text(path, manifest)
       local line = k8s.cmdline(ctx.k:argv("kubectl", { "apply", "-f", path }))

@@ -29,11 +29,13 @@ local o = args.parse(arg, {
       "dry_run", "step", "use_current_context" }),
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
-  --a-label L, --b-label L  names in the report (default: each folder's name)
+  --a-label L, --b-label L  names in the report (default: each folder's name; a
+                            workspace run's, run-x/results or run-x, its recorded label)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
                             workload, load_stages, timestamp, gpus (accelerators used),
-                            slo (a mapping like --slo's) (the rest is "unknown")
+                            slo (a mapping like --slo's) (the rest is "unknown", or for
+                            a workspace run, what its run_state.json recorded)
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
@@ -124,6 +126,20 @@ local function info_of(x)
   -- (a reader's "file.lua:N: " position is no use to the user)
   if not ok then error(("--%s-info %s"):format(x, require("llmd.errors").text(v)), 0) end
   return v
+end
+
+-- a run's label when --x-label gives none: a run llmdlua benchmarked (its workspace run
+-- folder, or the results/ in it) is labelled as it was recorded, else by its run folder's
+-- name (run-a), not "results"; any other folder by its name
+local function default_label(dir)
+  local base = dir:gsub("/+$", ""):match("[^/]+$") or dir
+  local file, st = ws.recorded_run(dir)
+  if file and st.label:match("%S") then return st.label end
+  if base == "results" and (file or st) then
+    local real = ws.realpath(dir:gsub("/+$", "")) or dir
+    return real:match("([^/]+)/results$") or base
+  end
+  return base
 end
 
 local decision = require "llmd.decision"
@@ -230,7 +246,7 @@ if o.plan or o.resume then
           or "no label", what, x:upper()))
       end
       plan.runs[x] = {
-        label = o[x .. "_label"] or o[x]:gsub("/+$", ""):match("[^/]+$"),
+        label = o[x .. "_label"] or default_label(o[x]),
         existing = { results = o[x], link = o.link or nil },
         info = info_of(x),
       }
@@ -262,6 +278,9 @@ if o.plan or o.resume then
       -- nothing was
       local msg = tostring(result)
       if not msg:match("^compare%.lua: interrupted") then msg = "compare.lua: interrupted before anything was saved" end
+      -- (the progress lines first: written to a file, stdout is buffered, and the summary
+      -- came before the last of them)
+      io.stdout:flush()
       io.stderr:write(msg, "\n")
       os.exit(130)
     end
@@ -286,7 +305,7 @@ local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
   args.path(("--%s %s"):format(x, dir), dir, "directory", "the run's results folder")
-  local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
+  local label = o[x .. "_label"] or default_label(dir)
   local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup
   local warmup_option = o[x .. "_warmup"] and ("--%s-warmup %s"):format(x, warmup) or ("--warmup %s"):format(warmup)
@@ -443,6 +462,7 @@ local ok, model = pcall(function()
     local r = runs[x]
     r.opts.slo = slo
     jobs[x] = { label = r.label, plan = r.plan, info = r.info, link = o.link, opts = r.opts,
+      info_where = o[x .. "_info"] and ("--%s-info %s"):format(x, o[x .. "_info"]) or nil,
       -- how the results were read, so analyze.lua reads them the same way
       extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
         percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant } }

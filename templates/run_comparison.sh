@@ -37,6 +37,52 @@ fail() {
     exit 1
 }
 
+# What this script deployed in this run of it and has not torn down (left_a, left_b: one
+# entry per deploy() or service() line), and each run's teardown commands, as its teardown
+# lines below run them (the baseline Service's apart, said only when service() made it): a
+# stop before those lines ran (a failed step, Ctrl-C) says what it left deployed and how to
+# remove it.
+left_a=''
+left_b=''
+torn_a=0
+torn_b=0
+svc_a=''
+svc_b=''
+{% for side in sides %}
+TEARDOWN_{{ side.x }}={{ side.teardown_raw | sh }}
+TEARDOWN_SVC_{{ side.x }}={{ side.teardown_svc | sh }}
+TEARDOWN_LINES_{{ side.x }}={{ len(side.teardown) }}
+{% end %}
+deployed_here() {
+    case $1 in
+    a) left_a="${left_a:+$left_a; }$2" ;;
+    b) left_b="${left_b:+$left_b; }$2" ;;
+    esac
+}
+said_left() {
+    rc=$1
+    [ "$rc" = 0 ] && return 0
+    for s in a b; do
+        case $s in
+        a) what=$left_a teardown=$TEARDOWN_a svc=${svc_a:+$TEARDOWN_SVC_a} ;;
+        b) what=$left_b teardown=$TEARDOWN_b svc=${svc_b:+$TEARDOWN_SVC_b} ;;
+        esac
+        teardown=$(printf '%s\n%s\n' "$teardown" "$svc" | sed '/^$/d')
+        [ -n "$what" ] || continue
+        if [ -n "$teardown" ]; then
+            printf 'run_comparison.sh: stopped with run %s left deployed in namespace %s by this script (%s); remove it with run %s'"'"'s teardown:\n%s\n' \
+                "$s" "$NAMESPACE" "$what" "$s" "$(printf '%s\n' "$teardown" | sed 's/^/    /')" >&2
+        else
+            printf 'run_comparison.sh: stopped with run %s left deployed in namespace %s by this script (%s); this comparison recorded no teardown for it\n' \
+                "$s" "$NAMESPACE" "$what" >&2
+        fi
+    done
+    return 0
+}
+trap 'said_left $?' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # releases_in_namespace: sets $releases to every helm release in $NAMESPACE, one name a line,
 # whatever its state. Without --all helm 3 lists only deployed and failed releases (one
 # being installed, upgraded or uninstalled is left out), and without --max 0 at most 256;
@@ -89,7 +135,53 @@ deploy() {
         done
         set +f
     fi
-    (cd "$dir" && "$@") || fail "run $side: the deploy command failed: $*; stopping here"
+    case $names in
+    '') made="what $* made" ;;
+    *' '*) made="releases $names" ;;
+    *) made="release $names" ;;
+    esac
+    if (cd "$dir" && "$@"); then
+        deployed_here "$side" "$made"
+    else
+        deployed_here "$side" "$made, as far as it went"
+        fail "run $side: the deploy command failed: $*; stopping here"
+    fi
+}
+
+# service X NAME COMMAND...: run X's baseline Service NAME (its line below, once
+# uncommented): the Service in front of the plain vLLM pods that compare.lua's step 40 made,
+# applied from the manifest it kept (run-X/deploy/baseline-service.yaml); the benchmark
+# reaches the pods through it. A Service NAME already in the namespace that this comparison
+# did not make (run-X/deployed.json does not record it as made and not torn down since: it
+# is someone else's, or left by an earlier run of this script) stops the script with one
+# line: applying would change it, and the teardown lines would delete it.
+service() {
+    side=$1
+    name=$2
+    shift 2
+    record="$COMPARISON_DIR/run-$side/deployed.json"
+    svcs=$(kubectl -n "$NAMESPACE" get services -o json) ||
+        fail "run $side: cannot list the Services in namespace $NAMESPACE (kubectl -n $NAMESPACE get services -o json); not applying ($*)"
+    whose=$(SVCS=$svcs NAME=$name RECORD=$record "$LLMDLUA" -e '
+        local json = require("llmd.json")
+        local there = false
+        for _, s in ipairs(json.decode(os.getenv("SVCS")).items or {}) do
+            there = there or (s.metadata or {}).name == os.getenv("NAME")
+        end
+        if not there then return end
+        local f = io.open(os.getenv("RECORD"))
+        if not f then return print("theirs") end
+        f:close()
+        local d = json.read(os.getenv("RECORD"))
+        print((d.baseline_service == true and d.torn_down ~= true) and "ours" or "theirs")') ||
+        fail "run $side: cannot read the Services of namespace $NAMESPACE or $record; not applying ($*)"
+    if [ "$whose" = theirs ]; then
+        fail "run $side: Service $name already exists in namespace $NAMESPACE and was not made by this comparison" \
+            "(not recorded in $record as made and not torn down since): applying would change it; not applying ($*)"
+    fi
+    "$@" || fail "run $side: the Service command failed: $*; stopping here"
+    deployed_here "$side" "Service $name"
+    case $side in a) svc_a=1 ;; b) svc_b=1 ;; esac
 }
 
 # benchmark X COMMAND...: run X's benchmark command (its line below, once uncommented).
@@ -143,6 +235,11 @@ teardown() {
     what=$2
     shift 2
     "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+    # (every teardown line of the run ran: nothing of its deploy is left)
+    case $side in
+    a) torn_a=$((torn_a + 1)); [ "$torn_a" -lt "$TEARDOWN_LINES_a" ] || left_a='' ;;
+    b) torn_b=$((torn_b + 1)); [ "$torn_b" -lt "$TEARDOWN_LINES_b" ] || left_b='' ;;
+    esac
     printf 'run %s: %s removed (where still there); the results PVC and namespace %s are kept\n' "$side" "$what" \
         "$NAMESPACE"
 }
@@ -160,7 +257,8 @@ teardown() {
 {{ side.config_text | comment }}
 {% end %}
 {% if len(side.commands) > 0 %}
-# Commands (the deploy's through deploy() above, the benchmark's through benchmark()):
+# Commands (the deploy's through deploy() above, a baseline's Service through service(), the
+# benchmark's through benchmark()):
 {% for c in side.commands %}
 {{ c | comment }}
 {% end %}

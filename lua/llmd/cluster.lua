@@ -1072,6 +1072,21 @@ local function baseline_service(ctx, x)
     }
     ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
     M.deployed(ctx, x).baseline_service = true
+    -- the manifest kept in the run's folder, and the command that applies it recorded with
+    -- the deploy's, so that run_comparison.sh makes the Service again before the benchmark
+    -- that needs it (its teardown line deletes it)
+    if not ctx.dry_run then
+      local dir = rdir(ctx, x) .. "/deploy"
+      ws.mkdir_p(dir)
+      local path = dir .. "/baseline-service.yaml"
+      ws.write_text(path, manifest)
+      local line = k8s.cmdline(ctx.k:argv("kubectl", { "apply", "-f", path }))
+      local cm = cmds(ctx, x)
+      local known = false
+      for _, c in ipairs(cm) do known = known or c == line end
+      if not known then cm[#cm + 1] = line end
+      rec.service_command = line
+    end
     M.save_deployed(ctx, x)
   end
   if ctx.dry_run then return "dry run" end
@@ -1322,6 +1337,23 @@ local function benchmark(ctx, x)
     ctx.out:write("[dry-run] " .. k8s.cmdline(cmd) .. "\n")
     return "dry run: not benchmarked"
   end
+  -- a benchmark interrupted earlier (Ctrl-C, SIGTERM) left its record (M.BENCH_ATTEMPT) and,
+  -- on the PVC, the folder it was writing: kept in run-x/benchmark/interrupted.json, so that
+  -- this run names those folders (partial, not used) once it has listed the PVC
+  local pending, past = d .. "/benchmark/" .. M.BENCH_ATTEMPT, d .. "/benchmark/interrupted.json"
+  local interrupted = {}
+  if lfs.attributes(past, "mode") == "file" then
+    local ok, v = pcall(json.read, past)
+    if ok and type(v) == "table" then interrupted = v end
+  end
+  if lfs.attributes(pending, "mode") == "file" then
+    local ok, v = pcall(json.read, pending)
+    if ok and type(v) == "table" and tonumber(v.started) then
+      interrupted[#interrupted + 1] = v
+      json.write(past, json.array(interrupted))
+    end
+    os.remove(pending)
+  end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
     -- (before each attempt: a restart between them may let another team's pods in)
@@ -1332,12 +1364,17 @@ local function benchmark(ctx, x)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
     local uid
     local t0 = os.time()
+    -- (what an interrupt leaves: this attempt's start and, once said, its experiment id)
+    json.write(pending, { started = t0, experiment = json.null, pvc = pvc })
     local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
       stdout = function(line)
+        local was = uid
         uid = uid or M.experiment_uid(line)
+        if uid and not was then pcall(json.write, pending, { started = t0, experiment = uid, pvc = pvc }) end
         ctx.out:write("    | ", line, "\n")
       end, stderr = "stdout" })
+    os.remove(pending) -- (it ran to its end, or failed: not interrupted)
     -- copy what this run wrote to the PVC into the workspace: its experiment's folders only.
     -- After a failed command the launcher pod may never have started: the failure is the
     -- command's, named first, and why nothing could be listed after it
@@ -1351,6 +1388,20 @@ local function benchmark(ctx, x)
     local new = M.this_runs_folders(listed, uid, t0, os.time())
     say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
       #new > 0 and table.concat(new, ", ") or "none")
+    local mine = set_of(new)
+    for _, e in ipairs(interrupted) do
+      local old = {}
+      for _, n in ipairs(M.this_runs_folders(listed, type(e.experiment) == "string" and e.experiment or nil,
+        tonumber(e.started), t0 - 1)) do
+        if not mine[n] then old[#old + 1] = n end
+      end
+      if #old > 0 then
+        say(ctx, "  also on the PVC: %s - the results of the benchmark interrupted earlier (experiment %s): partial, "
+          .. "not used (left there)", table.concat(old, ", "), type(e.experiment) == "string" and e.experiment
+          or ("started " .. tostring(e.started)))
+      end
+    end
+    interrupted = {}
     local dest = d .. "/results"
     if lfs.attributes(dest) then
       -- an earlier attempt's results (this call's or an earlier resume's) are kept, not
@@ -1842,6 +1893,7 @@ function M.save_deployed(ctx, x)
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
+    service_command = d.service_command or json.null,
     pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
   })
 end
@@ -1856,6 +1908,7 @@ function M.load_deployed(ctx, x)
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
+  d.service_command = type(s.service_command) == "string" and s.service_command or nil
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
@@ -2670,7 +2723,8 @@ function M.steps_list()
       execute = function(ctx, x)
         local r = run_of(ctx, x)
         say(ctx, "Run %s: %s - importing the existing results from %s", x:upper(), r.label, r.existing.results)
-        ws.import(ctx.ws, x, { label = r.label, results = r.existing.results, info = r.info, link = r.existing.link })
+        ws.import(ctx.ws, x, { label = r.label, results = r.existing.results, info = r.info, link = r.existing.link,
+          info_where = ("runs.%s.info (or --%s-info)"):format(x, x) })
         return "imported"
       end },
     { number = 20, name = "deploy", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
@@ -3191,6 +3245,27 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   return ctx
 end
 
+-- The record a benchmark attempt keeps in run-x/benchmark/ while it runs ({started,
+-- experiment, pvc}), removed when its command ends: one there after an interrupt names the
+-- results folder the interrupted attempt left on the PVC.
+M.BENCH_ATTEMPT = "attempt-running.json"
+
+-- The line naming what the benchmark of run x interrupted in step 60 left on the PVC (its
+-- record M.BENCH_ATTEMPT), or nil.
+local function interrupted_bench_line(ctx, x)
+  local p = rdir(ctx, x) .. "/benchmark/" .. M.BENCH_ATTEMPT
+  if lfs.attributes(p, "mode") ~= "file" then return nil end
+  local ok, e = pcall(json.read, p)
+  if not ok or type(e) ~= "table" or not tonumber(e.started) then return nil end
+  local which = type(e.experiment) == "string"
+    and ("experiment %s: the folders named *_%s_* in /requests"):format(e.experiment, e.experiment)
+    or ("started %s UTC: a folder in /requests named with an id from %d on"):format(
+      os.date("!%Y-%m-%d %H:%M:%S", math.tointeger(tonumber(e.started)) or 0), math.tointeger(tonumber(e.started)) or 0)
+  return ("On the results PVC %s, the interrupted benchmark's results, if it wrote any (%s), stay: partial, never "
+    .. "used by the report; --resume benchmarks run %s anew, copies only the new run's folders and names these"):format(
+    tostring(e.pvc or "?"), which, x:upper())
+end
+
 -- What Ctrl-C leaves: the real workspace path, what was saved and what was not (nothing
 -- is collected after an interrupt: the cluster commands are interrupted too).
 function M.interrupted_message(ctx)
@@ -3235,6 +3310,8 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt, Ctrl-C or SIGTERM); whatever was "
       .. "deployed is left as it is."):format(table.concat(missing, " and "))
   end
+  local left = x and last and last.name == "benchmark" and not ctx.dry_run and interrupted_bench_line(ctx, x)
+  if left then lines[#lines + 1] = left .. "." end
   if ctx.dry_run then -- (no step of a dry run ran: its workspace has nothing to resume)
     lines[#lines + 1] = "Run it again, or for real: the same command (without --dry-run)."
   else

@@ -218,7 +218,7 @@ function M.import_side(w, x, job)
   -- read where they are and copied afterwards (M.copy_later), where that is the same
   local later = not job.link and ws.read_in_place(w, job.plan)
   local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link,
-    later = later })
+    later = later, info_where = job.info_where })
   tl.mark("import " .. x)
   state.extract_options = job.extract_options
   local side = M.extract_side(w, x, state, job.opts, later and job.plan.root or nil)
@@ -565,6 +565,8 @@ end
 -- instead of "unknown".
 local function state_text(state, run)
   local lines = { ("label: %s"):format(state.label), ("timestamp: %s"):format(tostring(state.timestamp)) }
+  -- (an imported run llmdlua benchmarked: where its configuration was read)
+  if type(state.config_from) == "string" then lines[#lines + 1] = state.config_from end
   for _, part in ipairs { "stack", "benchmark" } do
     for _, k in ipairs(ws.STATE_KEYS[part]) do
       local v = tostring((state[part] or {})[k] or "unknown")
@@ -690,7 +692,7 @@ end
 -- benchmark again, re-writes the script as the comparison wrote it. {} where nothing was
 -- recorded (a comparison of existing runs).
 function M.script_records(w)
-  local rec = { commands = {}, bench_commands = {}, teardown_commands = {}, config_text = {} }
+  local rec = { commands = {}, bench_commands = {}, teardown_commands = {}, config_text = {}, service_commands = {} }
   local function read_json(p)
     if lfs.attributes(p, "mode") ~= "file" then return nil end
     -- (one that is not JSON: its reader's error, not a script missing what it recorded)
@@ -711,6 +713,7 @@ function M.script_records(w)
       rec.commands[x] = strings(d.commands)
       rec.bench_commands[x] = type(d.bench_command) == "string" and d.bench_command or nil
       rec.teardown_commands[x] = strings(d.teardown_commands)
+      rec.service_commands[x] = type(d.service_command) == "string" and d.service_command or nil
       if type(d.pvc) == "string" and d.pvc ~= "" then rec.pvc = d.pvc end
       if type(d.gateway_svc) == "string" and d.gateway_svc ~= "" then rec.gateway_svc = d.gateway_svc end
     end
@@ -918,16 +921,34 @@ function M.report(w, A, B, opts)
         c = ("benchmark %s %s"):format(s.x, c)
       elseif deploys[c] then
         c = deploys[c]
+      elseif c == rec.service_commands[s.x] then
+        -- the baseline Service step 40 made, from the manifest it kept: through service()
+        c = ("service %s %s %s"):format(s.x, template.helpers.sh(require("llmd.cluster").BASELINE_SVC), c)
       end
       commands[i] = M.in_workspace(c, roots)
     end
-    local teardown = {}
-    for i, c in ipairs(given("teardown_commands", s.x) or {}) do teardown[i] = M.in_workspace(tostring(c), roots) end
+    local teardown, teardown_raw, teardown_svc = {}, {}, {}
+    for i, c in ipairs(given("teardown_commands", s.x) or {}) do
+      teardown[i] = M.in_workspace(tostring(c), roots)
+      -- the command alone ("teardown X WHAT COMMAND": WHAT one word, quoted when it has a
+      -- space), for the lines a stop of the script prints: what to run to remove it; the
+      -- baseline Service's apart (printed only when the script made it: one there before is
+      -- not its to delete)
+      local what_rest = teardown[i]:match("^teardown %a+ (.*)$")
+      local what, rest
+      if what_rest then
+        what, rest = what_rest:match("^'([^']*)' (.*)$")
+        if not what then what, rest = what_rest:match("^([^%s']+) (.*)$") end
+      end
+      local list = (what or ""):match("^Service ") and teardown_svc or teardown_raw
+      list[#list + 1] = rest or teardown[i]
+    end
     sides[#sides + 1] = {
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
       state_text = state_text(st, s.run), config_text = given("config_text", s.x) or "", commands = commands,
       -- its teardown as it ran ("teardown X WHAT COMMAND": the script's function)
-      teardown = teardown,
+      teardown = teardown, teardown_raw = table.concat(teardown_raw, "\n"),
+      teardown_svc = table.concat(teardown_svc, "\n"),
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end

@@ -793,8 +793,13 @@ local function config_rows(A, B)
   add("Harness", harness_text(A), harness_text(B))
   add("Workload", get(A, "benchmark", "workload"), get(B, "benchmark", "workload"))
   add("Load stages", stages_text(A), stages_text(B))
-  add("Results", A.state and A.state.source_path or A.run.root or "unknown",
-    B.state and B.state.source_path or B.run.root or "unknown", true)
+  -- (an imported run llmdlua benchmarked: where its configuration above was read)
+  local function results(S)
+    local p = S.state and S.state.source_path or S.run.root or "unknown"
+    local from = S.state and type(S.state.config_from) == "string" and S.state.config_from
+    return from and ("%s (%s)"):format(p, from) or p
+  end
+  add("Results", results(A), results(B), true)
   return rows
 end
 

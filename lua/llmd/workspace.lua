@@ -593,6 +593,80 @@ function M.copy_later(w, x, plan)
   M.check_unchanged(plan)
 end
 
+-- The llmdlua record of a run whose results folder is path: path is a workspace run's
+-- results/ (its run folder, with run_state.json, above it) or that run folder itself (with
+-- results/ and run_state.json in it). Returns the run_state.json's path and what it holds
+-- (a table), or nil when path is no such run; and, when the file is there but cannot be
+-- read as llmdlua writes it (not JSON, another or a newer shape), nil, its path and why.
+function M.recorded_run(path)
+  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
+  local run
+  local function mode(q) return lfs.attributes(q, "mode") end
+  if mode(p .. "/run_state.json") == "file" and mode(p .. "/results") == "directory" then
+    run = p
+  elseif p:match("/results$") and mode(p:gsub("/results$", "") .. "/run_state.json") == "file" then
+    run = p:gsub("/results$", "")
+  else
+    return nil
+  end
+  local file = run .. "/run_state.json"
+  local ok, st = pcall(json.read, file)
+  if not ok then
+    local msg = tostring(st)
+    if msg:sub(1, #file + 1) == file .. ":" then msg = "not JSON: at " .. msg:sub(#file + 2) end
+    return nil, file, msg
+  end
+  if type(st) ~= "table" or json.is_array(st) or type(st.label) ~= "string" or type(st.stack) ~= "table"
+    or type(st.benchmark) ~= "table" then
+    return nil, file, "not the shape llmdlua writes (a mapping with label, stack and benchmark)"
+  end
+  return file, st
+end
+
+-- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
+-- mapping, or nil) with the record's stack and benchmark keys (and its own stack keys, and
+-- its timestamp) added where info has none; values "unknown", or not a string or a number,
+-- are not taken. Returns the merged info (info itself is not changed) and the keys info
+-- stated over a different recorded value ({key=, stated=, recorded=}, in key order).
+function M.merge_recorded(info, st)
+  info = info or {}
+  local out = {}
+  for k, v in pairs(info) do out[k] = v end
+  for _, part in ipairs { "stack", "benchmark" } do
+    if type(info[part]) == "table" then
+      out[part] = {}
+      for k, v in pairs(info[part]) do out[part][k] = v end
+    end
+  end
+  local over = {}
+  local function usable(v)
+    return (type(v) == "string" and v ~= "unknown" and v ~= "") or type(v) == "number"
+  end
+  local function take(part, k, v)
+    if not usable(v) then return end
+    local stated = info[k]
+    if stated == nil and type(info[part]) == "table" then stated = info[part][k] end
+    if stated == nil then
+      out[part] = out[part] or {}
+      out[part][k] = v
+    elseif tostring(stated) ~= tostring(v) then
+      over[#over + 1] = { key = k, stated = tostring(stated), recorded = tostring(v) }
+    end
+  end
+  for _, part in ipairs { "stack", "benchmark" } do
+    local rec = st[part]
+    local keys = {}
+    for _, k in ipairs(M.STATE_KEYS[part]) do keys[#keys + 1] = k end
+    if part == "stack" and type(st.stack_extra) == "table" then
+      for _, k in ipairs(st.stack_extra) do if type(k) == "string" then keys[#keys + 1] = k end end
+    end
+    for _, k in ipairs(keys) do take(part, k, rec[k]) end
+  end
+  if info.timestamp == nil and usable(st.timestamp) then out.timestamp = st.timestamp end
+  table.sort(over, function(x, y) return x.key < y.key end)
+  return out, over
+end
+
 -- Imports a pre-existing run's results into run-x/results (copied, or a symlink when
 -- opts.link) and writes run-x/run_state.json. Returns the state. opts.plan: what
 -- M.plan_import found (made here when not given). opts.later: nothing copied yet (the
@@ -609,7 +683,25 @@ function M.import(w, x, opts)
   elseif not opts.later then
     copy_results(w, x, plan)
   end
-  local state = M.new_state(opts.label, opts.info)
+  -- a run llmdlua benchmarked: its configuration from its record, under what the caller
+  -- states (opts.info, named opts.info_where), said in the state (config_from) and the report
+  local info, config_from = opts.info, nil
+  local file, st, why = M.recorded_run(opts.results or src)
+  if file then
+    local over
+    info, over = M.merge_recorded(opts.info, st)
+    local parts = {}
+    for _, o in ipairs(over) do
+      parts[#parts + 1] = ("%s %s (recorded: %s)"):format(o.key, o.stated, o.recorded)
+    end
+    config_from = ("configuration from %s%s"):format(file, #parts > 0 and ("; %s stated over it: %s")
+      :format(opts.info_where or "the info given", table.concat(parts, ", ")) or "")
+  elseif st then
+    io.stderr:write(("warning: %s: not read (%s): run %s's configuration is what is stated of it, else unknown\n")
+      :format(st, why, x:upper()))
+  end
+  local state = M.new_state(opts.label, info)
+  state.config_from = config_from
   state.results_path = dest
   state.source_path = src
   state.imported = true

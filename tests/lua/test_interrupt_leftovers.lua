@@ -1,0 +1,49 @@
+-- What an interrupt in the benchmark (step 60) leaves, said: the interrupted attempt's
+-- results folder on the PVC is named in the interrupt summary and by the --resume that
+-- benchmarks again (partial, not used), and with stdout and stderr in one file the summary
+-- comes after the last progress line. On the fake cluster (tests/fakecluster): FAKE_SLOW_BENCH
+-- holds the benchmark; its run_only.sh names its results folder
+-- <harness>_<experiment id>_<workload>_<stack> on the PVC (fake.lua), read back from the
+-- fake's PVC folder here, so the expected names are the fake's own.
+local t = require "testlib"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+-- (newuser48 F8) the folder stayed on the PVC, never mentioned; and with output redirected
+-- to a file the summary came before "[60] benchmark (a): FAILED - interrupted".
+t.test("interrupted in the benchmark: its results folder on the PVC is named, then by --resume; summary last", function()
+  local s = t.try_setup { parent = "." }
+  local out = s.dir .. "/out.txt"
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "30"
+  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1', t.root() .. "/llmdlua",
+    s.plan, out }, { env = env, cwd = s.dir })
+  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
+  local r = p:kill(60)
+  t.eq(r.code, 130, t.read(out))
+  local text = t.read(out)
+  local w = t.workspaces(s.dir)[1]
+  -- the folder the interrupted run_only.sh made on the fake's PVC
+  local names = {}
+  for n in lfs.dir(s.cluster .. "/pvc/llm-d-try/llmd-benchmark-results") do
+    if n:match("^inference%-perf_") then names[#names + 1] = n end
+  end
+  t.eq(#names, 1, table.concat(names, ", "))
+  local id = names[1]:match("^inference%-perf_(%d+)_")
+  t.contains(text, "compare.lua: interrupted during step 60 (benchmark) of run A.\n")
+  t.contains(text, "On the results PVC llmd-benchmark-results, the interrupted benchmark's results, if it wrote any "
+    .. ("(experiment %s: the folders named *_%s_* in /requests), stay: partial, never used by the report; --resume "
+    .. "benchmarks run A anew, copies only the new run's folders and names these.\n"):format(id, id))
+  -- the last progress line before the summary, not after it
+  local failed = text:find("[60] benchmark (a): FAILED - interrupted", 1, true)
+  local summary = text:find("compare.lua: interrupted during step 60", 1, true)
+  t.ok(failed and summary and failed < summary, text)
+
+  r = t.fake_compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, ("  also on the PVC: %s - the results of the benchmark interrupted earlier (experiment %s): "
+    .. "partial, not used (left there)\n"):format(names[1], id))
+  -- and not among the results the report reads
+  t.eq(lfs.attributes(w .. "/run-a/results/" .. names[1]), nil)
+end)

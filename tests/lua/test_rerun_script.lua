@@ -1,0 +1,142 @@
+-- Re-running a comparison from its workspace's run_comparison.sh, on the fake cluster
+-- (tests/fakecluster): a baseline run (plain vLLM behind the Service compare.lua's step 40
+-- makes) is re-run to a finished benchmark by its uncommented lines, and a stop part-way
+-- says what the script left deployed and how to remove it. Expected texts by hand, from
+-- the template's lines (templates/run_comparison.sh) and what the fake's helmfile installs.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = t.root()
+
+-- README's "try it" setup with run A a baseline: guide-vllm/ holds only the model server's
+-- release (ms-vllm), which the plain vLLM stack is; run B the llm-d guide.
+local function setup()
+  local s = t.try_setup()
+  t.mkdir(s.dir .. "/guide-vllm")
+  t.write(s.dir .. "/guide-vllm/helmfile.yaml", "releases:\n  - name: ms-vllm\n    chart: "
+    .. "llm-d-modelservice/llm-d-modelservice\n")
+  local run = "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  t.write(s.plan, "namespace: llm-d-try\nparent: " .. s.dir .. "\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
+    .. "    label: vllm-service\n    baseline: true\n"
+    .. "    deploy: {method: helmfile, guide_dir: guide-vllm, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run
+    .. "  b:\n    label: llm-d\n"
+    .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run)
+  return s
+end
+
+-- the workspace's script with lines uncommented (each must be there once, commented),
+-- written to a copy of the workspace and run from / ; returns proc.run's result
+local function rerun(s, w, lines)
+  local copy = s.dir .. "/copy-" .. tostring(math.random(1, 1 << 30))
+  t.copy_tree(w, copy)
+  local text = t.read(copy .. "/run_comparison.sh")
+  for _, l in ipairs(lines) do
+    local n
+    text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
+    t.eq(n, 1, l)
+  end
+  t.write(copy .. "/run_comparison.sh", text)
+  local env = { LLMDLUA = ROOT .. "/llmdlua" }
+  for k, v in pairs(s.env) do env[k] = v end
+  return proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" }), copy
+end
+
+local function ns_state(s) return (json.decode(t.read(s.cluster .. "/state.json")).ns or {})["llm-d-try"] end
+
+local DEPLOY_A_TAIL = " ms-vllm helmfile -n llm-d-try apply -e istio --skip-crds"
+local SERVICE_A = "service a llm-d-baseline-model-server kubectl -n llm-d-try apply -f "
+  .. '"$COMPARISON_DIR"/run-a/deploy/baseline-service.yaml'
+local BENCH_A = 'benchmark a run_only.sh -c "$COMPARISON_DIR"/run-a/benchmark/config.yaml'
+local TEARDOWN_A = { "teardown a 'release ms-vllm' helm uninstall ms-vllm --ignore-not-found -n llm-d-try",
+  "teardown a 'Service llm-d-baseline-model-server' kubectl -n llm-d-try delete service "
+    .. "llm-d-baseline-model-server --ignore-not-found" }
+
+-- (newuser48 F3) the Service step 40 made (kubectl apply -f -) had no line in the script,
+-- though its teardown line deleted it: uncommented, run A's benchmark could not reach the
+-- pods ("Could not resolve host: llm-d-baseline-model-server...") and the stop left ms-vllm
+-- deployed without a word.
+t.test("run_comparison.sh re-runs a baseline run: its Service line, then the benchmark, then the teardown", function()
+  local s = setup()
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local sh = t.read(w .. "/run_comparison.sh")
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  -- in the order they ran: deploy, the Service, the benchmark
+  local i1 = sh:find("\n# " .. deploy_a .. "\n", 1, true)
+  local i2 = sh:find("\n# " .. SERVICE_A .. "\n", 1, true)
+  local i3 = sh:find("\n# " .. BENCH_A .. "\n", 1, true)
+  t.ok(i1 and i2 and i3 and i1 < i2 and i2 < i3, sh)
+  -- the manifest kept is the Service step 40 applied (the fake's calls.log holds its stdin)
+  local applied
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try apply -f -"
+      and tostring(c.stdin):find("kind: Service", 1, true) then
+      applied = c.stdin
+    end
+  end
+  t.eq(t.read(w .. "/run-a/deploy/baseline-service.yaml"), applied)
+
+  local lines = { deploy_a, SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] }
+  local copy
+  r, copy = rerun(s, w, lines)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(r.stderr, "")
+  local dest = r.stdout:match("run a: results of the re%-run in (%S+)\n")
+  t.ok(dest and dest:find(copy .. "/run-a/rerun-", 1, true) == 1, r.stdout)
+  t.ok(dest and lfs.attributes(dest, "mode") == "directory", dest)
+  t.ok(r.stdout:find("run a: Service llm-d-baseline-model-server removed (where still there)", 1, true), r.stdout)
+  -- the Service applied from the copy's manifest, scoped to the namespace
+  local seen = false
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    seen = seen or (c.tool == "kubectl"
+      and table.concat(c.args, " ") == "-n llm-d-try apply -f " .. copy .. "/run-a/deploy/baseline-service.yaml")
+  end
+  t.ok(seen, "the Service line's kubectl apply")
+  local ns = ns_state(s)
+  t.eq(ns.releases["ms-vllm"], nil, "ms-vllm torn down")
+  t.eq(ns.services["llm-d-baseline-model-server"], nil, "Service torn down")
+end)
+
+t.test("run_comparison.sh: a stop says what this script left deployed and the teardown that removes it", function()
+  local s = setup()
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  -- the Service line left commented: the benchmark cannot reach the pods and fails
+  local r, copy = rerun(s, w, { deploy_a, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "run_comparison.sh: run a: the benchmark command failed (exit 1): run_only.sh -c " .. copy
+    .. "/run-a/benchmark/config.yaml; stopping here\n"
+    .. "run_comparison.sh: stopped with run a left deployed in namespace llm-d-try by this script (release "
+    .. "ms-vllm); remove it with run a's teardown:\n"
+    .. "    helm uninstall ms-vllm --ignore-not-found -n llm-d-try\n")
+  t.ok(ns_state(s).releases["ms-vllm"], "ms-vllm still deployed, as said")
+  -- the teardown it prints removes it
+  for _, c in ipairs { { "helm", "uninstall", "ms-vllm", "--ignore-not-found", "-n", "llm-d-try" },
+    { "kubectl", "-n", "llm-d-try", "delete", "service", "llm-d-baseline-model-server", "--ignore-not-found" } } do
+    local env = {}
+    for k, v in pairs(s.env) do env[k] = v end
+    t.eq(proc.run(c, { env = env }).code, 0)
+  end
+  t.eq(ns_state(s).releases["ms-vllm"], nil)
+
+  -- someone else's Service of that name: the Service line refuses it, and the stop names
+  -- the release the script did deploy
+  local k = proc.run({ "kubectl", "-n", "llm-d-try", "apply", "-f", "-" }, { env = s.env,
+    stdin = "apiVersion: v1\nkind: Service\nmetadata: {name: llm-d-baseline-model-server}\nspec: {selector: "
+      .. "{app: other}}\n" })
+  t.eq(k.code, 0, k.stderr)
+  r, copy = rerun(s, w, { deploy_a, SERVICE_A, BENCH_A })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "run_comparison.sh: run a: Service llm-d-baseline-model-server already exists in namespace "
+    .. "llm-d-try and was not made by this comparison (not recorded in " .. copy .. "/run-a/deployed.json as made "
+    .. "and not torn down since): applying would change it; not applying (kubectl -n llm-d-try apply -f " .. copy
+    .. "/run-a/deploy/baseline-service.yaml)\n"
+    .. "run_comparison.sh: stopped with run a left deployed in namespace llm-d-try by this script (release "
+    .. "ms-vllm); remove it with run a's teardown:\n"
+    .. "    helm uninstall ms-vllm --ignore-not-found -n llm-d-try\n")
+  t.eq(ns_state(s).services["llm-d-baseline-model-server"].selector, { app = "other" }, "theirs unchanged")
+end)

@@ -854,15 +854,15 @@ end)
 
 -- Calls of the fake kubectl in namespace ns that both read the state before either writes
 -- (the fake's state lock held by this test until every call has logged its call, which each
--- does after reading the state), then write one after the other. calls: { {argv, stdin
--- file or nil}, ... }. Returns each call's { exit code, stdout, stderr }, in calls' order.
-local function race(s, ns, calls)
+-- does after reading the state), then write one after the other. list: { {argv, stdin
+-- file or nil}, ... }. Returns each call's { exit code, stdout, stderr }, in list's order.
+local function race(s, ns, list)
   local me = t.read("/proc/self/stat"):match("^(%d+)")
   proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
   t.write(s.cluster .. "/.lock/pid", me .. "\n")
   local calls0 = #t.jsonl(s.cluster .. "/calls.log")
   local ps = {}
-  for i, c in ipairs(calls) do
+  for i, c in ipairs(list) do
     local e = {}
     for k, v in pairs(s.env) do e[k] = v end
     local full = { FAKEBIN .. "/kubectl", "-n", ns }
@@ -871,14 +871,14 @@ local function race(s, ns, calls)
       stdout = { file = ("%s/%s%d.out"):format(s.dir, ns, i) }, stderr = { file = ("%s/%s%d.err"):format(s.dir, ns, i) } })
   end
   for _ = 1, 3000 do
-    if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + #calls then break end
+    if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + #list then break end
     proc.run { "sleep", "0.01" }
   end
-  t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + #calls, "every call started")
+  t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + #list, "every call started")
   os.remove(s.cluster .. "/.lock/pid")
   lfs.rmdir(s.cluster .. "/.lock")
   local out = {}
-  for i = 1, #calls do
+  for i = 1, #list do
     local r = ps[i]:wait()
     out[i] = { r.code, t.read(("%s/%s%d.out"):format(s.dir, ns, i)), t.read(("%s/%s%d.err"):format(s.dir, ns, i)) }
   end
@@ -923,13 +923,13 @@ t.test("the fake kubectl: two calls at once on different objects of one namespac
   for i = 1, rounds do
     t.write(s.dir .. "/svc.yaml", ("apiVersion: v1\nkind: Service\nmetadata:\n  name: svc%d\nspec:\n  ports:\n"
       .. "  - port: 80\n"):format(i))
-    local calls = {
+    local round = {
       { { "create", "configmap", "cm" .. i, "--from-literal=round=" .. i } },
       { { "create", "deployment", "dep" .. i, "--image=reg.example/img:1", "--replicas=2" }, s.dir .. "/empty" },
       { { "create", "-f", "-" }, s.dir .. "/svc.yaml" },
     }
-    if i > 1 then calls[#calls + 1] = { { "delete", "configmap", "cm" .. (i - 1) } } end
-    local out = race(s, "shared", calls)
+    if i > 1 then round[#round + 1] = { { "delete", "configmap", "cm" .. (i - 1) } } end
+    local out = race(s, "shared", round)
     for k, o in ipairs(out) do t.eq(o[1], 0, ("round %d call %d: %s"):format(i, k, o[3])) end
   end
   local ns = json.decode(t.read(s.cluster .. "/state.json")).ns.shared

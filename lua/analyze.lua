@@ -12,6 +12,7 @@ local lfs = require "lfs"
 local ws = require "llmd.workspace"
 
 local o = args.parse(arg, {
+  command = "llmdlua analyze.lua",
   usage = "llmdlua analyze.lua WORKSPACE [--quiet] [--reextract] [--slo LIST] [--min-effect PCT]",
   options = { quiet = true, reextract = true, slo = "LIST", min_effect = "PCT" },
   positional = { min = 1, max = 1 },

@@ -109,7 +109,8 @@ local interrupt_note -- what Ctrl-C leaves behind, said in its one line
 
 local function main()
   if cmd == "validate" then
-    local o = args.parse(rest, { usage = "llmdlua autobench.lua validate PATH... [--help-dir DIR] [--print-commands]",
+    local o = args.parse(rest, { command = "llmdlua autobench.lua validate",
+      usage = "llmdlua autobench.lua validate PATH... [--help-dir DIR] [--print-commands]",
       options = { help_dir = "DIR", print_commands = true }, positional = { min = 1 } })
     local help = o.help_dir and ab.read_help_dir(o.help_dir) or nil
     local paths = {}
@@ -155,7 +156,8 @@ local function main()
     end
     os.exit(failed and 1 or 0)
   elseif cmd == "plan" then
-    local o = args.parse(rest, { usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
+    local o = args.parse(rest, { command = "llmdlua autobench.lua plan",
+      usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
       options = { frameworks = "LIST", out = "FILE", text = true }, positional = { min = 1, max = 1 } })
     check_frameworks(o.frameworks)
     args.path(o[1], o[1], "file", "an autobench config, a YAML file", "autobench.lua plan")
@@ -171,6 +173,7 @@ local function main()
     os.exit(0)
   elseif cmd == "compare" then
     local o = args.parse(rest, {
+      command = "llmdlua autobench.lua compare",
       usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE] [--evidence FILE] "
         .. "[--toolchain-md]",
       help = [[
@@ -232,6 +235,7 @@ local function main()
     os.exit(0)
   elseif cmd == "run" then
     local o = args.parse(rest, {
+      command = "llmdlua autobench.lua run",
       usage = "llmdlua autobench.lua run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force] [--timeout S]",
       help = [[
   --out FILE         the results, one JSON row per candidate and scenario; rows already there

@@ -22,6 +22,7 @@ local OPTIONS = {
   dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true, use_current_context = true,
 }
 local o = args.parse(arg, {
+  command = "llmdlua compare.lua",
   -- (made from OPTIONS: a usage line written by hand left --a-harness and --a-warmup out)
   usage = args.usage_line("llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE)", OPTIONS,
     { "a_label", "b_label", "a_info", "b_info", "parent", "link", "harness", "a_harness", "b_harness", "warmup",

@@ -10,6 +10,7 @@ local proc = require "llmd.proc"
 local host = require "llmd.host"
 
 local o = args.parse(arg, {
+  command = "llmdlua doctor.lua",
   usage = "llmdlua doctor.lua [--cluster]",
   help = "  --cluster   require the cluster tools compare.lua --plan drives (exit 1 if one is missing)\n",
   options = { cluster = true },

@@ -13,6 +13,7 @@ local ex = require "llmd.experiment"
 local json = require "llmd.json"
 
 local o = args.parse(arg, {
+  command = "llmdlua experiment.lua",
   usage = "llmdlua experiment.lua EXPERIMENT.yaml (--plan FILE | --resume WORKSPACE | --show) [--stop-on-error] "
     .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS] [--use-current-context] [--quiet]",
   help = [[

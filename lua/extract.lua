@@ -16,6 +16,7 @@ local metrics = require "llmd.metrics"
 local rm = require "llmd.runmodel"
 
 local o = args.parse(arg, {
+  command = "llmdlua extract.lua",
   usage = "llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup LIST] "
     .. "[--percentile-method linear|nearest] [--sketch REL_ERR] [--tolerant] [--br 0.2|0.1 [--out DIR] [--info FILE]]",
   help = [[

@@ -68,6 +68,7 @@ do
 end
 
 local o = args.parse(rest, {
+  command = "llmdlua treatments.lua",
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
     .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] "
     .. "[--tolerant]",

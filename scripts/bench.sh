@@ -24,9 +24,9 @@
 # interleaved, each CPU figure the least CPU of them (an other tool more than 2x slower
 # than the fastest in the first round runs once). On a shared machine the wall clock
 # measures the neighbours too (a run that waited), the CPU seconds less so: report.lua
-# prints both, says which goal is met by which, and marks a single-threaded run whose
-# wall time was over 1.5x its CPU (the machine was busy). It checks that every tool gives
-# the same numbers (exit 1 if not).
+# prints both, says which goal is met by which, and marks a single-threaded run, and any
+# of compare's rows, whose wall time was over 1.5x its CPU (the machine was busy). It
+# checks that every tool gives the same numbers (exit 1 if not).
 #
 # The page cache is set, not left to chance: how a file came into it changes what it
 # costs to map (see bench/readfloor.c). Every tool reads each file as read back from

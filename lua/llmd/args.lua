@@ -2,6 +2,7 @@
 --
 --   local args = require "llmd.args"
 --   local o = args.parse(arg, {
+--     command = "llmdlua extract.lua",
 --     usage = "llmdlua extract.lua RESULTS_DIR [options]",
 --     options = { harness = "NAME", json = true, warmup = "LIST" },   -- true: a flag; a string: takes a value
 --     positional = { min = 1, max = 1 },
@@ -9,22 +10,14 @@
 --   o.harness, o.json, o[1]
 --
 -- "--name value" and "--name=value"; "-h"/"--help" prints the usage and exits 0; anything
--- else unknown is a usage error (exit 2) naming it, one line ending
--- "; see SCRIPT --help". Dashes in names become underscores.
+-- else unknown is a usage error (exit 2) naming it, one line ending "; see COMMAND --help".
+-- spec.command (required): the command whose --help tells the options, as a user types it
+-- ("llmdlua autobench.lua compare"), named by the spec, never guessed from the usage's words
+-- (a lower-case argument there, "llmdlua x.lua run config", read as part of the command).
+-- Dashes in names become underscores.
 -- spec.taken: options the script took out of argv before (repeatable ones, "--run"),
 -- named by the did-you-mean of a misspelt option all the same.
 local M = {}
-
--- The command whose --help tells the options: the usage's words up to its first argument
--- or option ("llmdlua autobench.lua compare" of "llmdlua autobench.lua compare RESULTS...").
-local function help_command(usage)
-  local words = {}
-  for w in tostring(usage):gmatch("%S+") do
-    if w:match("^[%[%(%-]") or w:match("%u") or (#words >= 2 and not w:match("^[%l_]+$")) then break end
-    words[#words + 1] = w
-  end
-  return table.concat(words, " ")
-end
 
 -- A wrong option is one line: what is wrong (with "did you mean"), and where the options are
 -- told; the ~500-character usage line after it buried the line that matters (newuser47). A
@@ -33,7 +26,7 @@ local function usage_error(spec, msg, with_usage)
   if with_usage then
     io.stderr:write(("%s: %s\nusage: %s\n"):format(M.script(), msg, spec.usage))
   else
-    io.stderr:write(("%s: %s; see %s --help\n"):format(M.script(), msg, help_command(spec.usage)))
+    io.stderr:write(("%s: %s; see %s --help\n"):format(M.script(), msg, spec.command))
   end
   os.exit(2)
 end
@@ -60,6 +53,9 @@ function M.usage_line(head, options, order)
 end
 
 function M.parse(argv, spec)
+  if type(spec.command) ~= "string" or spec.command == "" then
+    error("args.parse: spec.command is required (the command whose --help tells the options)", 2)
+  end
   local out, i = {}, 1
   local n = #argv
   while i <= n do

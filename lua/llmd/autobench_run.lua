@@ -678,7 +678,12 @@ function M.run(config_path, opts)
   end
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
+    -- the output's folder made when missing, said on stderr as compare.lua says of the folder
+    -- it makes for a workspace (a mistyped folder would hold the results where nobody looks)
+    local odir = out:match("^(.*)/[^/]*$")
+    local missing = odir and odir ~= "" and lfs.attributes(odir, "mode") == nil
     mkdir_p(dir)
+    if missing then io.stderr:write(("note: %s did not exist; made it for the --out file\n"):format(odir)) end
     -- one run per output at a time, held to the end (a second run of it, resuming the same
     -- rows, would measure them again beside the first's and append both): refused here,
     -- before a row is read, a server started or anything written (opts.in_use: how the

@@ -2889,8 +2889,8 @@ function M.lock_namespace(k, path, script, loud)
           tostring(d.started or "?"), M.NS_LOCK, release), 0)
       end
       local replace = { "replace", "-f", "-" }
-      local rr = k:kubectl(replace, { check = false, stdin = json.encode { apiVersion = "v1", kind = "ConfigMap",
-        metadata = { name = M.NS_LOCK, resourceVersion = version }, data = data } })
+      local rr = k:kubectl(replace, { check = false, conflict = true, stdin = json.encode { apiVersion = "v1",
+        kind = "ConfigMap", metadata = { name = M.NS_LOCK, resourceVersion = version }, data = data } })
       if rr.ok then
         loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
           .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
@@ -2940,7 +2940,7 @@ function M.unlock_namespace(lock, loud)
       end
       -- (read without either: nothing to hold the delete to, so it is not made)
       if not next(pre) then error("its ConfigMap as read has neither uid nor resourceVersion", 0) end
-      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false,
+      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
         stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", preconditions = pre } })
       if r.ok then return end
       local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")

@@ -55,7 +55,10 @@ for _, k in ipairs {
 } do CLUSTER_KINDS[k] = true end
 M.CLUSTER_KINDS = CLUSTER_KINDS
 
--- transient API-server answers worth another try
+-- transient API-server answers worth another try. (A Conflict - "the object has been
+-- modified" - is one only for a write that sent no precondition: sent again, the tool
+-- writes over the latest version, as the server's message says. A caller that sent one
+-- reads the Conflict as its answer: opts.conflict, below.)
 M.TRANSIENT = {
   "the server is currently unable to handle the request", "etcdserver: request timed out",
   "TLS handshake timeout", "i/o timeout", "connection reset by peer", "Too Many Requests",
@@ -827,7 +830,10 @@ M.is_transient = is_transient
 
 -- Runs tool with args (namespace inserted). opts: stdin, cwd, check (default true),
 -- timeout, read (the call changes nothing: it runs even in a dry run when
--- read_in_dry_run), stdout (as proc.run: a line callback for progress).
+-- read_in_dry_run), stdout (as proc.run: a line callback for progress), conflict (the call
+-- sends a precondition - a resourceVersion, a uid - and the caller reads the API server's
+-- Conflict as the answer that it no longer holds: returned at once, never sent again; other
+-- transient errors are still tried again).
 -- The argv a call runs: the binary, the namespace, the arguments.
 function Client:argv(tool, args)
   local argv = { self.bins[tool] or tool }
@@ -928,7 +934,8 @@ function Client:call(tool, args, opts)
       env = self.env, stdout = opts.stdout, stderr = "capture" })
     self:log(argv, r, r.elapsed or (os.time() - t0), attempt > 1 and ("attempt " .. attempt) or nil)
     local said = (r.stderr or "") .. (type(r.stdout) == "string" and r.stdout or "")
-    if r.ok or attempt >= self.retries or not is_transient(said) then
+    if r.ok or attempt >= self.retries or not is_transient(said)
+      or (opts.conflict and said:find("(Conflict)", 1, true)) then
       break
     end
     sleep(self.backoff * 2 ^ (attempt - 1))

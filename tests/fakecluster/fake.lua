@@ -71,9 +71,11 @@
 --                  {{ fail "why" }}; anything else between braces is helm's parse error.
 --                  install/upgrade/apply create what the chart renders (cluster-scoped
 --                  objects in the state's "cluster" list, crds/ unless --skip-crds).
--- Several calls may run at once (stacks in parallel namespaces): each call reads the
--- state, and writes back, under a lock, only the namespaces and counters it changed, as
--- a real API server keeps one namespace's objects apart from another's.
+-- Several calls may run at once (stacks in parallel namespaces, two calls in one): each
+-- call reads the state, and writes back, under a lock, only the objects and counters it
+-- changed, as a real API server writes one object at a time: two calls at once that change
+-- different objects of one namespace both land; on one object, the checks at the write
+-- (save's guard: AlreadyExists, a resourceVersion's Conflict) answer as the API server does.
 -- The current kube context (FAKE_CONTEXT; unset: kind-fake, as a configured kubeconfig
 -- has one; empty: none)
 local function fake_context()
@@ -114,7 +116,7 @@ do
   end
 end
 local touched = {}    -- namespaces this call looked at or changed
-local as_read = {}    -- each touched namespace's objects as this call first saw them (encoded)
+local as_read = {}    -- each touched namespace's objects as this call first saw them (snapshot)
 local counters0 = {}  -- the counters as read
 for k, v in pairs(state.counters) do counters0[k] = v end
 
@@ -199,6 +201,50 @@ end
 -- on the state as it is on disk, before anything is written; a message it returns is this
 -- call's error (nothing written), as the API server checks a precondition (an object there
 -- already, a resourceVersion) at the write itself, not at the call's start.
+--
+-- A namespace is a table of collections (pods, services, configmaps, ...: name -> object);
+-- snapshot() keeps each object's encoded text, and merge_ns() makes this call's copy the
+-- namespace as it is on disk with only what this call changed in it (object by object: an
+-- object it made, changed or deleted is its own, every other one is the disk's). The copy
+-- stays the table the call works on (its `s`), so that it can go on and save again.
+local function is_map(v) return type(v) == "table" and not json.is_array(v) end
+local function snapshot(s)
+  local snap = {}
+  for f, c in pairs(s or {}) do
+    if is_map(c) then
+      local m = {}
+      for k, o in pairs(c) do m[k] = json.encode(o) end
+      snap[f] = m
+    else
+      snap[f] = json.encode(c)
+    end
+  end
+  return snap
+end
+local function merge_ns(mine, before, ds)
+  before, ds = before or {}, ds or {}
+  local fields = {}
+  for _, t in ipairs { mine, before, ds } do for f in pairs(t) do fields[f] = true end end
+  for f in pairs(fields) do
+    local m, b, d = mine[f], before[f], ds[f]
+    if is_map(m) or is_map(b) or is_map(d) then
+      m = is_map(m) and m or {}
+      b = type(b) == "table" and b or {}
+      d = is_map(d) and d or {}
+      local keys = {}
+      for _, t in ipairs { m, b, d } do for k in pairs(t) do keys[k] = true end end
+      for k in pairs(keys) do
+        local was, now = b[k], m[k] ~= nil and json.encode(m[k]) or nil
+        if now == was then m[k] = d[k] end -- (not this call's: the disk's, made or gone meanwhile)
+      end
+      mine[f] = m
+    elseif (m ~= nil and json.encode(m) or nil) == b then
+      mine[f] = d
+    end
+  end
+  return mine
+end
+
 local function save(guard)
   lock()
   local f = io.open(STATE)
@@ -216,11 +262,11 @@ local function save(guard)
     d.metadata.uid = d.metadata.uid or new_uid()
   end
   written = {}
-  -- only the namespaces this call changed: a call that only looked (a get, a port-forward
-  -- held open for minutes) writing back its copy would undo what another call did there
-  -- meanwhile, as no API server does
+  -- only the objects this call changed: a call that only looked (a get, a port-forward held
+  -- open for minutes) writing back its copy would undo what another call did meanwhile, as
+  -- would one writing back the whole namespace for the one object it changed
   for ns in pairs(touched) do
-    if json.encode(state.ns[ns]) ~= as_read[ns] then disk.ns[ns] = state.ns[ns] end
+    if state.ns[ns] ~= nil then disk.ns[ns] = merge_ns(state.ns[ns], as_read[ns], disk.ns[ns]) end
   end
   -- cluster-scoped objects an install created (what llmdlua must never cause)
   for k, v in pairs(state.cluster_new or {}) do
@@ -234,7 +280,7 @@ local function save(guard)
   json.write(STATE, disk)
   unlock()
   state = disk
-  for ns in pairs(touched) do as_read[ns] = json.encode(state.ns[ns]) end
+  for ns in pairs(touched) do as_read[ns] = snapshot(state.ns[ns]) end
   counters0 = {}
   for k, v in pairs(state.counters) do counters0[k] = v end
 end
@@ -449,7 +495,7 @@ local function space(ns)
   if not touched[ns] then
     touched[ns] = true
     -- a namespace not there yet reads as absent: made below, it is written back
-    as_read[ns] = s and json.encode(s) or nil
+    as_read[ns] = s and snapshot(s) or nil
   end
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},

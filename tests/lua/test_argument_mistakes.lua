@@ -74,3 +74,37 @@ t.test("experiment.lua with the experiment and the plan the other way round: one
     .. "experiment file (experiment, setup, treatments); the experiment comes first: llmdlua experiment.lua "
     .. "EXPERIMENT.yaml --plan plan.yaml\n")
 end)
+
+-- A wrong option's line ends "see COMMAND --help", the command whose --help lists the options
+-- (for autobench.lua, the subcommand's). Each script's spec names it; it was guessed from the
+-- usage line's first words, which a lower-case argument there ("run config") would join.
+-- Expected commands written by hand from README's command list; each one's --help is run too.
+t.test("every script's wrong option names the command whose --help tells its options, and that --help works",
+  function()
+  local d = t.tmpdir()
+  for _, c in ipairs {
+    { "doctor.lua" }, { "experiment.lua" }, { "compare.lua" }, { "treatments.lua" }, { "analyze.lua" },
+    { "extract.lua" }, { "autobench.lua", "validate" }, { "autobench.lua", "plan" }, { "autobench.lua", "compare" },
+    { "autobench.lua", "run" },
+  } do
+    local cmd = "llmdlua " .. table.concat(c, " ")
+    local r = run(d, c[1], c[2] or "--bogus", c[2] and "--bogus" or nil)
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", c[1] .. ": unknown option --bogus; see " .. cmd .. " --help\n" }, cmd)
+    r = run(d, c[1], c[2] or "--help", c[2] and "--help" or nil)
+    t.eq(r.code, 0, cmd .. " --help: " .. r.stderr)
+    t.eq(r.stdout:sub(1, #("usage: " .. cmd .. " ")), "usage: " .. cmd .. " ", cmd .. " --help: " .. r.stdout)
+  end
+end)
+
+t.test("llmd.args: the spec's command is the one named, whatever the usage's words; a spec without one is a fault",
+  function()
+  local d = t.tmpdir()
+  -- (a usage whose first argument is lower case: the words' guess took "run config" for the command)
+  t.write(d .. "/x.lua", 'require("llmd.args").parse(arg, { command = "llmdlua x.lua run", '
+    .. 'usage = "llmdlua x.lua run config [--out FILE]", options = { out = "FILE" }, positional = { min = 1 } })\n')
+  local r = run(d, d .. "/x.lua", "c.yaml", "--outt", "f")
+  t.eq({ r.code, r.stderr }, { 2, "x.lua: unknown option --outt (did you mean --out?); see llmdlua x.lua run --help\n" })
+  t.write(d .. "/y.lua", 'require("llmd.args").parse(arg, { usage = "llmdlua y.lua FILE", options = {} })\n')
+  r = run(d, d .. "/y.lua", "--bogus")
+  t.ok(r.code ~= 0 and r.stderr:find("args.parse: spec.command is required", 1, true), r.stderr)
+end)

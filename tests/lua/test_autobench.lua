@@ -806,6 +806,29 @@ t.test("run: a second run of one output while the first runs is refused at once,
   t.eq(st and st.code, 130)
 end)
 
+t.test("run: --out into a missing folder makes it and says so in one line, as compare.lua does", function()
+  -- (compare.lua: "note: DIR did not exist; made it for the workspace"; autobench.lua compare's
+  -- --md, --csv: "... made it for the --md file". A candidate whose client is missing keeps
+  -- the run short: its rows are written, no server started.)
+  local d = t.tmpdir()
+  local path = "/usr/bin:/bin"
+  local cfg = mock_config()
+  cfg.frameworks.vllm = { enabled = false }
+  cfg.frameworks.sglang = { enabled = true, server_command = MOCKSERVER,
+    base_server_flags = { model_path = "mock/model", context_length = 100 }, search_space = {} }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  -- a dry run writes nothing: no folder made, nothing said of one
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl", "--dry-run" }, d, { PATH = path })
+  t.eq(r.stderr, "")
+  t.eq(lfs.attributes(d .. "/new"), nil)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl" }, d, { PATH = path })
+  t.eq(r.stderr, "note: new/deeper did not exist; made it for the --out file\n")
+  t.eq(rows_by(d .. "/new/deeper/r.jsonl")["sglang-0/chat"].status, "skipped")
+  -- there now: nothing said
+  r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl" }, d, { PATH = path })
+  t.eq(r.stderr, "")
+end)
+
 t.test("run: every max_concurrency value is a row; extra_request_body is in every request", function()
   local d = t.tmpdir()
   local env = vllm_shim(d)

@@ -300,14 +300,53 @@ t.test("bench report: compare.lua against cp -r by CPU too", function()
   -- 0.9 = 0.300 s, 0.60x
   t.ok(r.stdout:find("compare.lua %(results copied%)%s+1.50%s+1%s+1.50 |%s+1.200%s+1%s+2.40\n"), r.stdout)
   t.ok(r.stdout:find("compare.lua's own copy %(copied %- %-%-link%)%s+0.30%s+0.30 |%s+0.300%s+0.60\n"), r.stdout)
-  t.ok(r.stdout:find("compare%s+compare.lua within 2x of cp %-r%s+met%s+1.50x cp %-r's time%s+NOT met%s+2.40x cp"
-    .. " %-r's CPU"), r.stdout)
+  -- the busy rule of the shapes' tables: the floor 0.2 / 0.1 = 2.0x and cp -r 1.0 / 0.5 =
+  -- 2.0x waited (compare.lua 1.5 / 1.2 and --link 1.2 / 0.9 did not), said under the table
+  -- and on the goal that uses cp -r's time
+  t.ok(r.stdout:find("\n  busy: wall over 1.5x CPU in the run shown: floor 2.0x, cp 2.0x\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("compare%s+compare.lua within 2x of cp %-r%s+met%s+1.50x cp %-r's time %(busy: cp 2.0x%)%s+NOT"
+    .. " met%s+2.40x cp %-r's CPU"), r.stdout)
   -- the requests of each run, when bench.sh gives them (the many shape's point)
   L[1].shape, L[1].requests = "many", { 1200, 1201 }
   r = report(L)
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("(per-request files of the many shape, 1200 and 1201 requests, 1.0 MB together)", 1, true),
     r.stdout)
+end)
+
+t.test("bench report: the goals' columns stay in line when a busy mark makes a detail long", function()
+  -- every run waited (wall 3x its CPU): the details grow a busy mark of two tools, the
+  -- floor's goal "1.5x the floor's time (busy: llmdlua 3.0x, floor 3.0x)" 54 characters,
+  -- over the 44 the column had; each line's CPU verdict must start under the heading "CPU"
+  local L = shape_lines("ip_tokens", { "python", "numpy" })
+  for _, l in ipairs { { item = "compare", shape = "ip_tokens", bytes = 1000000, runs = 1 },
+    { item = "compare", phase = "read", tool = "floor", secs = 0.2, out = { bytes = 1000000, sum = 1 } },
+    { item = "compare", phase = "read", tool = "cp", secs = 1.0, out = { bytes = 1000000 } },
+    { item = "compare", phase = "read", tool = "compare", secs = 1.5, out = { bytes = 1000000 } },
+    { item = "compare", phase = "read", tool = "compare_link", secs = 1.2, out = { bytes = 0 } } } do
+    L[#L + 1] = l
+  end
+  for _, l in ipairs(L) do
+    if l.tool then l.cpu, l.clock = l.secs / 3, "rusage" end
+  end
+  local r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  local o = r.stdout
+  t.ok(o:find("1.5x the floor's time (busy: llmdlua 3.0x, floor 3.0x) ", 1, true), o)
+  t.ok(o:find("1.50x cp -r's time (busy: compare 3.0x, cp 3.0x) ", 1, true), o)
+  local section = o:match("\ngoals of issue 20[^\n]*\n(.-)\n  %d+ of %d+ met")
+  t.ok(section, o)
+  local head = section:match("^[^\n]*")
+  local at = head:find("CPU$")
+  t.ok(at, head)
+  local rows = 0
+  for line in section:gmatch("\n([^\n]*)") do
+    rows = rows + 1
+    local cell = line:sub(at)
+    t.ok(line:sub(at - 1, at - 1) == " " and (cell:match("^met ") or cell:match("^NOT met ") or cell:match("^N/A ")
+      or cell:match("^%(not a goal%) ")), "the CPU verdict under \"CPU\" (column " .. at .. "):\n" .. head .. "\n" .. line)
+  end
+  t.ok(rows >= 8, section)
 end)
 
 t.test("bench gen.py --compare many: short requests, 6,000 a run per MB, remade only for another count", function()

@@ -852,55 +852,116 @@ t.test("the fake cluster takes over a lock its holder left when killed, and wait
   t.ok(not lfs.attributes(s.cluster .. "/.lock") and not lfs.attributes(s.cluster .. "/.lock.takeover"), "all let go")
 end)
 
-t.test("the fake kubectl's create of a name two calls make at once: one is made, the other AlreadyExists", function()
-  -- as the API server checks at the write: both calls read the state before either writes
-  -- (the fake's state lock held by this test until both have logged their call, so both
-  -- found the name free), then write one after the other. The texts are kubectl's for one
-  -- there already (cmd/create: "failed to create deployment: " and the server's
-  -- `deployments.apps "x" already exists`; create -f: `Error from server (AlreadyExists):
-  -- error when creating "STDIN": ...`), exit 1.
-  local s = setup()
+-- Calls of the fake kubectl in namespace ns that both read the state before either writes
+-- (the fake's state lock held by this test until every call has logged its call, which each
+-- does after reading the state), then write one after the other. list: { {argv, stdin
+-- file or nil}, ... }. Returns each call's { exit code, stdout, stderr }, in list's order.
+local function race(s, ns, list)
   local me = t.read("/proc/self/stat"):match("^(%d+)")
-  local function race(ns, argv, stdin)
-    proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
-    t.write(s.cluster .. "/.lock/pid", me .. "\n")
-    local calls0 = #t.jsonl(s.cluster .. "/calls.log")
-    local ps = {}
-    for i = 1, 2 do
-      local e = {}
-      for k, v in pairs(s.env) do e[k] = v end
-      local full = { FAKEBIN .. "/kubectl", "-n", ns }
-      for _, x in ipairs(argv) do full[#full + 1] = x end
-      ps[i] = proc.spawn(full, { env = e, stdin = stdin, stdout = { file = ("%s/%s%d.out"):format(s.dir, ns, i) },
-        stderr = { file = ("%s/%s%d.err"):format(s.dir, ns, i) } })
-    end
-    -- (both have read the state: each logs its call after reading it)
-    for _ = 1, 3000 do
-      if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + 2 then break end
-      proc.run { "sleep", "0.01" }
-    end
-    t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + 2, "both calls started")
-    os.remove(s.cluster .. "/.lock/pid")
-    lfs.rmdir(s.cluster .. "/.lock")
-    local out = {}
-    for i = 1, 2 do
-      local r = ps[i]:wait()
-      out[i] = { r.code, t.read(("%s/%s%d.out"):format(s.dir, ns, i)), t.read(("%s/%s%d.err"):format(s.dir, ns, i)) }
-    end
+  proc.run { "mkdir", "-p", s.cluster .. "/.lock" }
+  t.write(s.cluster .. "/.lock/pid", me .. "\n")
+  local calls0 = #t.jsonl(s.cluster .. "/calls.log")
+  local ps = {}
+  for i, c in ipairs(list) do
+    local e = {}
+    for k, v in pairs(s.env) do e[k] = v end
+    local full = { FAKEBIN .. "/kubectl", "-n", ns }
+    for _, x in ipairs(c[1]) do full[#full + 1] = x end
+    ps[i] = proc.spawn(full, { env = e, stdin = c[2] and { file = c[2] } or nil,
+      stdout = { file = ("%s/%s%d.out"):format(s.dir, ns, i) }, stderr = { file = ("%s/%s%d.err"):format(s.dir, ns, i) } })
+  end
+  for _ = 1, 3000 do
+    if #t.jsonl(s.cluster .. "/calls.log") >= calls0 + #list then break end
+    proc.run { "sleep", "0.01" }
+  end
+  t.eq(#t.jsonl(s.cluster .. "/calls.log"), calls0 + #list, "every call started")
+  os.remove(s.cluster .. "/.lock/pid")
+  lfs.rmdir(s.cluster .. "/.lock")
+  local out = {}
+  for i = 1, #list do
+    local r = ps[i]:wait()
+    out[i] = { r.code, t.read(("%s/%s%d.out"):format(s.dir, ns, i)), t.read(("%s/%s%d.err"):format(s.dir, ns, i)) }
+  end
+  return out
+end
+
+t.test("the fake kubectl's create of a name two calls make at once: one is made, the other AlreadyExists", function()
+  -- as the API server checks at the write: both calls read the state before either writes,
+  -- so both found the name free. The texts are kubectl's for one there already (cmd/create:
+  -- "failed to create deployment: " and the server's `deployments.apps "x" already exists`;
+  -- create -f: `Error from server (AlreadyExists): error when creating "STDIN": ...`), exit 1.
+  local s = setup()
+  local function by_code(out)
     table.sort(out, function(x, y) return x[1] < y[1] end)
     return out
   end
   t.write(s.dir .. "/empty", "")
-  t.eq(race("dep", { "create", "deployment", "x", "--image=reg.example/img:1" }, { file = s.dir .. "/empty" }), {
+  local dep = { { "create", "deployment", "x", "--image=reg.example/img:1" }, s.dir .. "/empty" }
+  t.eq(by_code(race(s, "dep", { dep, dep })), {
     { 0, "deployment.apps/x created\n", "" },
     { 1, "", 'error: failed to create deployment: deployments.apps "x" already exists\n' } })
   t.write(s.dir .. "/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: y\nspec:\n  ports:\n  - port: 80\n")
-  t.eq(race("svc", { "create", "-f", "-" }, { file = s.dir .. "/svc.yaml" }), {
+  local svc = { { "create", "-f", "-" }, s.dir .. "/svc.yaml" }
+  t.eq(by_code(race(s, "svc", { svc, svc })), {
     { 0, "service/y created\n", "" },
     { 1, "", 'Error from server (AlreadyExists): error when creating "STDIN": services "y" already exists\n' } })
   local st = json.decode(t.read(s.cluster .. "/state.json"))
   t.ok(st.ns.dep.deployments.x, "the deployment there")
   t.ok(st.ns.svc.services.y, "the service there")
+end)
+
+t.test("the fake kubectl: two calls at once on different objects of one namespace both land, every time", function()
+  -- an API server writes object by object: two writes at once to different objects of one
+  -- namespace both land (a conflict is only ever on one object). The fake wrote a call's
+  -- whole namespace back, so the second of two calls that both read the state before either
+  -- wrote dropped what the first made. Each round races (race: both read, then both write)
+  -- a ConfigMap, a Deployment (its ReplicaSet's pods), a Service and the delete of the
+  -- previous round's ConfigMap; what must be there is counted by hand from the rounds.
+  local s = setup()
+  t.write(s.dir .. "/empty", "")
+  local rounds = 6
+  for i = 1, rounds do
+    t.write(s.dir .. "/svc.yaml", ("apiVersion: v1\nkind: Service\nmetadata:\n  name: svc%d\nspec:\n  ports:\n"
+      .. "  - port: 80\n"):format(i))
+    local round = {
+      { { "create", "configmap", "cm" .. i, "--from-literal=round=" .. i } },
+      { { "create", "deployment", "dep" .. i, "--image=reg.example/img:1", "--replicas=2" }, s.dir .. "/empty" },
+      { { "create", "-f", "-" }, s.dir .. "/svc.yaml" },
+    }
+    if i > 1 then round[#round + 1] = { { "delete", "configmap", "cm" .. (i - 1) } } end
+    local out = race(s, "shared", round)
+    for k, o in ipairs(out) do t.eq(o[1], 0, ("round %d call %d: %s"):format(i, k, o[3])) end
+  end
+  local ns = json.decode(t.read(s.cluster .. "/state.json")).ns.shared
+  local function names(m)
+    local out = {}
+    for k in pairs(m or {}) do out[#out + 1] = k end
+    table.sort(out)
+    return out
+  end
+  -- (only the last round's ConfigMap: each earlier one deleted in the round after it)
+  t.eq(names(ns.configmaps), { "cm" .. rounds })
+  t.eq(ns.configmaps["cm" .. rounds].data, { round = tostring(rounds) })
+  local deps, svcs = {}, {}
+  for i = 1, rounds do deps[#deps + 1] = "dep" .. i; svcs[#svcs + 1] = "svc" .. i end
+  table.sort(deps)
+  table.sort(svcs)
+  t.eq(names(ns.deployments), deps)
+  t.eq(names(ns.services), svcs)
+  local pods = 0
+  for _, p in pairs(ns.pods) do if tostring(p.deploy):match("^dep%d$") then pods = pods + 1 end end
+  t.eq(pods, 2 * rounds, "two pods of every Deployment")
+  -- one object two calls change at once: still the API server's Conflict for the second
+  -- (both replace the ConfigMap at the version they read; kubectl's text, exit 1)
+  local v = ns.configmaps["cm" .. rounds].metadata.resourceVersion
+  local doc = s.dir .. "/cm.json"
+  t.write(doc, json.encode { apiVersion = "v1", kind = "ConfigMap",
+    metadata = { name = "cm" .. rounds, resourceVersion = v }, data = { round = "again" } })
+  local out = race(s, "shared", { { { "replace", "-f", "-" }, doc }, { { "replace", "-f", "-" }, doc } })
+  table.sort(out, function(x, y) return x[1] < y[1] end)
+  t.eq(out, { { 0, "configmap/cm" .. rounds .. " replaced\n", "" },
+    { 1, "", 'Error from server (Conflict): error when replacing "STDIN": Operation cannot be fulfilled on configmaps "cm'
+      .. rounds .. '": the object has been modified; please apply your changes to the latest version and try again\n' } })
 end)
 
 t.test("baseline: no endpoints is an error that lists the pods' labels", function()

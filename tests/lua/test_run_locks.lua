@@ -296,6 +296,46 @@ t.test("two take-overs of one dead holder's namespace lock at the same instant: 
     .. "this host (compare.lua --plan, workspace /gone/ws), which is no longer running: taken over\n" })
   -- never deleted by either: the cluster saw no delete of it
   t.eq(count(call_lines(s), "delete configmap"), 0, table.concat(call_lines(s), "\n"))
+  -- one replace each: the first's Conflict (the API server's answer to the version it sent)
+  -- read at once, not sent again as if the server had failed
+  t.eq(count(call_lines(s), "replace %-f %-"), 2, table.concat(call_lines(s), "\n"))
+end)
+
+t.test("a write sent with a precondition: its Conflict is the answer at once; a transient failure is tried again",
+  function()
+  -- (a kubectl that logs each call and answers the n-th with D/errN on stderr, exit 1, when
+  -- there is one, else success; the texts are kubectl's for the API server's Conflict and
+  -- for etcd's timeout, as test_cluster's transient test writes it)
+  local k8s = require "llmd.k8s"
+  local d = t.tmpdir()
+  local stub = d .. "/kubectl"
+  t.write(stub, ("#!/bin/sh\nn=$(cat %s/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > %s/n\n"
+    .. "printf '%%s\\n' \"$*\" >> %s/ran\n"
+    .. "if [ -f %s/err$n ]; then cat %s/err$n >&2; exit 1; fi\necho 'configmap/llmdlua-lock replaced'\n")
+    :format(d, d, d, d, d))
+  proc.run { "chmod", "+x", stub }
+  local conflict = 'Error from server (Conflict): error when replacing "STDIN": Operation cannot be fulfilled on '
+    .. 'configmaps "llmdlua-lock": the object has been modified; please apply your changes to the latest version and '
+    .. "try again\n"
+  local function run(errs, opts)
+    for _, f in ipairs { "n", "ran", "err1", "err2", "err3" } do os.remove(d .. "/" .. f) end
+    for i, e in ipairs(errs) do t.write(d .. "/err" .. i, e) end
+    local k = k8s.new { namespace = "llm-d-try", bins = { kubectl = stub }, backoff = 0 }
+    opts.check = false
+    opts.stdin = "{}"
+    local r = k:kubectl({ "replace", "-f", "-" }, opts)
+    local ran = 0
+    for _ in t.read(d .. "/ran"):gmatch("[^\n]+") do ran = ran + 1 end
+    return r.code, ran, r.stderr
+  end
+  -- the caller reads the Conflict: one call, the Conflict returned
+  t.eq({ run({ conflict }, { conflict = true }) }, { 1, 1, conflict })
+  -- a transient failure before it is still tried again; the Conflict then ends it
+  t.eq({ run({ "Error from server: etcdserver: request timed out\n", conflict }, { conflict = true }) },
+    { 1, 2, conflict })
+  -- a write sent without a precondition: its Conflict is a race another try wins (kubectl
+  -- writes over the latest version then), so it is still tried again
+  t.eq({ run({ conflict }, {}) }, { 0, 2, "" })
 end)
 
 t.test("the fake kubectl's delete --raw of a ConfigMap: its preconditions checked at the write, uid first", function()

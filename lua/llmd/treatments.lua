@@ -4019,6 +4019,13 @@ function M.write_outputs(out, list, opts)
   -- link on the way is an error naming it (llmd.workspace.missing_folders)
   local made = ws.missing_folders(out)
   ws.mkdir_p(out)
+  -- held to the end of this process: another treatments.lua writing this --out is refused
+  -- (treatments.lua holds it already when the folder was there at its start)
+  local lok, lerr = ws.lock(out, "treatments.lua", { what = "this comparison's outputs" })
+  if not lok then
+    for _, d in ipairs(made) do lfs.rmdir(d) end
+    error(lerr, 0)
+  end
   local stage, why
   for _ = 1, 100 do
     local try = ("%s/.treatments-writing-%d"):format(out, math.random(1, 1 << 30))
@@ -4082,6 +4089,9 @@ function M.write_outputs(out, list, opts)
   -- the folder it was written in goes, whatever happened (a failure: with what was in it)
   local rok, rerr = pcall(ws.remove_tree, stage)
   if not ok then
+    -- (a folder this run made holds its lock file, which goes with it; the lock itself is
+    -- the process's, let go when it ends)
+    if made[1] then os.remove(out .. "/" .. ws.LOCK) end
     for _, d in ipairs(made) do
       if not lfs.rmdir(d) then break end -- (not empty: the CSV of a treatment without load points)
     end

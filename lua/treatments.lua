@@ -191,12 +191,12 @@ if o[1] then
 end
 
 -- Two treatments.lua writing one --out at once both said they wrote it, and one's report
--- silently replaced the other's (audit48 S9): the output folder is held (llmd.workspace.lock,
--- for this process's life) from here when it is there, else from when write_outputs makes it.
+-- silently replaced the other's (audit48 S9): the output folder is held (an flock on it, for
+-- this process's life) from here when it is there, else from when write_outputs makes it.
 do
   local out = o.out or default_out
   if lfs.attributes(out, "mode") == "directory" then
-    local lok, lerr = require("llmd.workspace").lock(out, "treatments.lua", { what = "this comparison's outputs" })
+    local lok, lerr = require("llmd.treatments").hold_out(out)
     if not lok then fail(lerr, 2) end
   end
 end

@@ -3481,28 +3481,27 @@ end)
 
 -- audit48 S9: two treatments.lua with one --out at once both exited 0 and one report silently
 -- replaced the other's. The second is refused while the first holds the folder: here the
--- holder is a process that took the folder's lock (flock, as llmd.workspace.lock takes it)
--- and sleeps; the refusal names it. Nothing of the second written.
-t.test("two treatments.lua writing one --out at once: the second is refused, naming the first", function()
+-- holder is flock(1) on the folder itself (as proc.lock takes a folder: an flock on its
+-- descriptor), sleeping. Nothing of the second written, no lock file left in the folder.
+t.test("two treatments.lua writing one --out at once: the second is refused", function()
   local d = t.tmpdir()
   t.mkdir(d .. "/out")
-  -- (flock(1) holds the lock file the way proc.lock does: an exclusive flock for its life)
-  t.write(d .. "/out/.llmdlua.lock", '{"pid": 4242, "script": "treatments.lua", "started": "2026-01-02T03:04:05Z"}\n')
-  local holder = proc.spawn { "flock", "-x", d .. "/out/.llmdlua.lock", "sleep", "60" }
+  local holder = proc.spawn { "flock", "-x", d .. "/out", "sleep", "60" }
   for _ = 1, 100 do
-    if proc.run({ "flock", "-n", "-x", d .. "/out/.llmdlua.lock", "true" }).code ~= 0 then break end
+    if proc.run({ "flock", "-n", "-x", d .. "/out", "true" }).code ~= 0 then break end
     holder:wait(0.05)
   end
   local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. VLLM, "--run", "y=" .. CHUNK, "--out",
     "out", "--quiet" }, { cwd = d })
   holder:kill(1)
-  t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "treatments.lua: out: in use by another llmdlua process (treatments.lua, "
-    .. "pid 4242, started 2026-01-02T03:04:05Z): it is writing this comparison's outputs, and two at once would mix "
-    .. "their results; wait for it to end (or stop it), then run this again\n" })
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "treatments.lua: out: another process is writing this output folder "
+    .. "(another treatments.lua with the same --out): two at once would mix their reports; wait for it to end, or give "
+    .. "another --out\n" })
   t.eq(lfs.attributes(d .. "/out/treatment_report.md"), nil, "nothing written")
-  -- once it has ended: written
+  -- once it has ended: written, and no lock file among the outputs
   r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. VLLM, "--run", "y=" .. CHUNK, "--out", "out",
     "--quiet" }, { cwd = d })
   t.eq(r.code, 0, r.stderr)
+  t.eq(lfs.attributes(d .. "/out/.llmdlua.lock"), nil, "no lock file")
   t.eq(lfs.attributes(d .. "/out/treatment_report.md", "mode"), "file")
 end)

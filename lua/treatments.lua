@@ -140,6 +140,14 @@ if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an
 for _, r in ipairs(runs) do
   args.path(("--run %s=%s"):format(r.label, r.dir), r.dir, "directory", "a treatment's results folder")
   add(r.label, r.dir)
+  -- (the report inside a treatment's results: that folder changed, and read with the report
+  -- in it the next time; audit48 S9b)
+  if o.out and require("llmd.workspace").inside(r.dir, o.out) then
+    local ws = require "llmd.workspace"
+    fail(("--out %s: %s the results folder of --run %s=%s: the comparison is never written into the results it "
+      .. "reads; give --out outside it"):format(o.out, ws.resolve(o.out) == ws.resolve(r.dir) and "is" or "is inside",
+      r.label, r.dir), 2)
+  end
 end
 if o.results then
   args.path("--results " .. o.results, o.results, "directory", "a folder with one results subfolder per treatment")
@@ -179,6 +187,17 @@ if o[1] then
   -- experiment still running, another treatments.lua)
   if not o.out or require("llmd.workspace").inside(w, o.out) then
     local lok, lerr = require("llmd.workspace").lock(w, "treatments.lua")
+    if not lok then fail(lerr, 2) end
+  end
+end
+
+-- Two treatments.lua writing one --out at once both said they wrote it, and one's report
+-- silently replaced the other's (audit48 S9): the output folder is held (an flock on it, for
+-- this process's life) from here when it is there, else from when write_outputs makes it.
+do
+  local out = o.out or default_out
+  if lfs.attributes(out, "mode") == "directory" then
+    local lok, lerr = require("llmd.treatments").hold_out(out)
     if not lok then fail(lerr, 2) end
   end
 end

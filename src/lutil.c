@@ -389,7 +389,12 @@ static int write_all(int fd, const char *p, size_t n)
 int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
                    char *err, size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* A folder is locked itself (its descriptor, read-only): nothing is written into it, and
+       the holder says nothing (""). An output folder of the user's gets no lock file. */
+    struct stat st;
+    int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    int fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) {
         (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -400,7 +405,7 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
             continue;
         if (e == EWOULDBLOCK) {
             size_t got = 0;
-            while (holderlen > 0 && got < holderlen - 1) {
+            while (!dir && holderlen > 0 && got < holderlen - 1) {
                 ssize_t r = pread(fd, holder + got, holderlen - 1 - got, (off_t)got);
                 if (r < 0 && errno == EINTR)
                     continue;
@@ -417,6 +422,8 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
         close(fd);
         return -1;
     }
+    if (dir)
+        return 0; /* (fd stays open: the lock lasts as long as the process) */
     int e = ftruncate(fd, 0) != 0 ? errno : 0;
     if (e == 0)
         e = write_all(fd, text, n);

@@ -2838,6 +2838,39 @@ local function random_token()
   return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end)):sub(1, 16)
 end
 
+-- The first line of a file, trimmed, or nil.
+local function first_line(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local l = f:read("l")
+  f:close()
+  return l and l:match("^%s*(.-)%s*$")
+end
+
+-- A process's start (field 22 of /proc/PID/stat: clock ticks after boot), or nil when no
+-- such process is visible here. With the pid it names one process of one boot: a pid used
+-- again by another process has another start.
+local function start_of(pid)
+  local rest = (first_line(("/proc/%s/stat"):format(pid)) or ""):match("^.*%) (.*)$")
+  if not rest then return nil end
+  local i = 2
+  for tok in rest:gmatch("%S+") do
+    i = i + 1
+    if i == 22 then return tok end
+  end
+end
+
+-- Where this process runs, beyond the host name: the machine (/etc/machine-id: two machines
+-- of one cloud image share a host name), its boot, its PID namespace (a container, an
+-- `unshare -p`: a live holder there is not in this /proc), and this process's start. A lock
+-- holder is taken for gone only where all match (audit48 S5: a run in another PID namespace
+-- of the same host name lost its lock to a take-over while it ran).
+local function identity()
+  return { machine = first_line("/etc/machine-id") or "", boot = first_line("/proc/sys/kernel/random/boot_id") or "",
+    pidns = lfs.symlinkattributes("/proc/self/ns/pid", "target") or "", pstart = start_of("self") or "" }
+end
+M._identity, M._start_of = identity, start_of
+
 -- The command that releases namespace ns's lock by hand (its holder gone elsewhere).
 function M.ns_unlock_command(ns, bins)
   return k8s.cmdline { (bins or {}).kubectl or "kubectl", "delete", "configmap", M.NS_LOCK, "-n", ns }
@@ -2855,11 +2888,13 @@ end
 -- reads again and finds the winner, alive, and is refused. (A delete and a create would let
 -- both through: the second's delete removes the first's new lock.)
 function M.lock_namespace(k, path, script, loud)
-  local ns, host, token = k.ns, ws.hostname(), random_token()
+  local ns, host, token, me = k.ns, ws.hostname(), random_token(), identity()
   local data = { host = host, pid = tostring(ws.PID), workspace = tostring(path), script = script,
-    started = os.date("!%Y-%m-%dT%H:%M:%SZ"), token = token }
+    started = os.date("!%Y-%m-%dT%H:%M:%SZ"), token = token, machine = me.machine, boot = me.boot, pidns = me.pidns,
+    pstart = me.pstart }
   local args = { "create", "configmap", M.NS_LOCK }
-  for _, key in ipairs { "host", "pid", "workspace", "script", "started", "token" } do
+  for _, key in ipairs { "host", "pid", "workspace", "script", "started", "token", "machine", "boot", "pidns",
+    "pstart" } do
     args[#args + 1] = ("--from-literal=%s=%s"):format(key, data[key])
   end
   local release = M.ns_unlock_command(ns, k.bins)
@@ -2879,8 +2914,13 @@ function M.lock_namespace(k, path, script, loud)
     if d then
       local pid = tostring(d.pid or "")
       local version = type(cm.metadata) == "table" and cm.metadata.resourceVersion
-      local gone = d.host == host and pid:match("^%d+$") and pid ~= tostring(ws.PID)
-        and not lfs.attributes("/proc/" .. pid) and version and version ~= ""
+      -- the same host, machine, boot and PID namespace (a lock of an llmdlua that recorded only
+      -- the host: the host), and no process of that pid and start there
+      local here = d.host == host and (d.machine == nil or (d.machine == me.machine and d.boot == me.boot
+        and d.pidns == me.pidns))
+      local start = pid:match("^%d+$") and start_of(pid)
+      local alive = start and (d.pstart == nil or d.pstart == "" or d.pstart == start)
+      local gone = here and pid:match("^%d+$") and pid ~= tostring(ws.PID) and not alive and version and version ~= ""
       if not gone or attempt == 3 then
         error(("namespace %s is in use by another llmdlua run (%s, host %s, pid %s, workspace %s, started %s; "
           .. "ConfigMap %s): two runs in one namespace deploy over and tear down each other's stacks; wait for it to "

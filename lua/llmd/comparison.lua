@@ -875,12 +875,14 @@ function M.report(w, A, B, opts)
   tl.mark("report model")
   model.charts = M.charts(w, model, A, B, tdir, early, idle)
   tl.mark("charts")
+  -- the report's files are rendered first and written as one set at the end (ws.write_set):
+  -- a failure (a full disk) leaves the earlier report whole, never a markdown of one verdict
+  -- beside a JSON, CSV and HTML of another (audit48 S6)
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"
-  ws.write_text(out, text)
   tl.mark("markdown")
   local html_out = w.path .. "/comparison_report.html"
-  ws.write_text(html_out, template.render_file(M.template_path(tdir, "comparison_report.html"), model))
+  local html = template.render_file(M.template_path(tdir, "comparison_report.html"), model)
   tl.mark("html")
   -- comparison.json: which charts were drawn and why not, without their SVG
   local chart_list = model.charts
@@ -891,8 +893,8 @@ function M.report(w, A, B, opts)
   end
   local plain = report.plain(model)
   model.charts = chart_list
-  json.write(w.path .. "/comparison.json", plain)
-  ws.write_text(w.path .. "/comparison.csv", report.csv(model))
+  local json_text = json.encode(plain, { indent = 2 }) .. "\n" -- (as json.write writes it)
+  local csv = report.csv(model)
   tl.mark("json, csv")
 
   local sides = {}
@@ -965,8 +967,11 @@ function M.report(w, A, B, opts)
       .. "LLMDLUA=${LLMDLUA:-%s}\n\"$LLMDLUA\" analyze.lua \"$COMPARISON_DIR\""):format(
       template.helpers.sh(require("llmd.parallel").exe() or "llmdlua"))),
   })
-  ws.write_text(w.path .. "/run_comparison.sh", script, "755")
-  tl.mark("script")
+  ws.write_set({ { out, text }, { html_out, html }, { w.path .. "/comparison.json", json_text },
+    { w.path .. "/comparison.csv", csv }, { w.path .. "/run_comparison.sh", script, "755" } },
+    "the report (comparison_report.md and .html, comparison.json, comparison.csv, run_comparison.sh) is as it was "
+    .. "(charts/ and the runs' run_state.json may be this report's already): make room and write it again")
+  tl.mark("script, written")
   copy_templates(w, tdir)
   tl.mark("templates")
   model.text = text

@@ -4011,6 +4011,25 @@ local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.
 -- it, for the caller to say). A treatment read without its load points (t.load_error) still
 -- gets the CSV, which upstream makes from its benchmark reports, and then raises. Returns
 -- write_report's paths (csv, md, html, text, model, chart_failures).
+-- Holds the output folder out for the rest of this process (an flock on the folder itself:
+-- no lock file is written into a folder of the user's): two treatments.lua writing one --out
+-- at once both said they wrote it, and one's files replaced the other's, file by file
+-- (audit48 S9). true, or nil and one line.
+local held_out = {}
+function M.hold_out(out)
+  local proc = require "llmd.proc"
+  local real = proc.realpath(out) or out
+  if held_out[real] then return true end
+  local ok, why = proc.lock(real, "")
+  if ok then
+    held_out[real] = true
+    return true
+  end
+  if ok == nil then return nil, ("%s: cannot lock the output folder: %s"):format(out, tostring(why)) end
+  return nil, ("%s: another process is writing this output folder (another treatments.lua with the same --out): two "
+    .. "at once would mix their reports; wait for it to end, or give another --out"):format(out)
+end
+
 function M.write_outputs(out, list, opts)
   local ws = require "llmd.workspace"
   local lfs = require "lfs"
@@ -4019,6 +4038,13 @@ function M.write_outputs(out, list, opts)
   -- link on the way is an error naming it (llmd.workspace.missing_folders)
   local made = ws.missing_folders(out)
   ws.mkdir_p(out)
+  -- held to the end of this process: another treatments.lua writing this --out is refused
+  -- (treatments.lua holds it already when the folder was there at its start)
+  local lok, lerr = M.hold_out(out)
+  if not lok then
+    for _, d in ipairs(made) do lfs.rmdir(d) end
+    error(lerr, 0)
+  end
   local stage, why
   for _ = 1, 100 do
     local try = ("%s/.treatments-writing-%d"):format(out, math.random(1, 1 << 30))

@@ -111,7 +111,7 @@ local function mkdir_p(path)
 end
 M.mkdir_p = mkdir_p
 
-local function write_tmp(path, tmp, text, mode, fail)
+local function write_tmp(path, tmp, text, mode, fail, keep_tmp)
   local f, err = io.open(tmp, "wb")
   if not f then fail("", err) end
   local ok, werr = f:write(text)
@@ -123,6 +123,7 @@ local function write_tmp(path, tmp, text, mode, fail)
     local mok, merr = proc.chmod(tmp, mode)
     if not mok then fail(" (chmod " .. mode .. ")", merr) end
   end
+  if keep_tmp then return end
   local rok, rerr = os.rename(tmp, path)
   if not rok then fail("", rerr) end
 end
@@ -150,6 +151,39 @@ function M.write_text(path, text, mode)
   if not ok then
     os.remove(tmp)
     error(err, 0)
+  end
+end
+
+-- Writes files as a set: files = { {path, text, mode}, ... }. Each goes to a temporary file
+-- beside it first; only once all are written (a full disk fails here) are they renamed into
+-- place, so a failure leaves every one of them as it was, never some new and some old (a
+-- report set whose markdown said one SLO's verdict and whose JSON, CSV and HTML another's:
+-- audit48 S6). The error names the file that failed, then says that (opts.what: how the set
+-- is called, "the files ... are as they were" by default).
+function M.write_set(files, what)
+  local tmps = {}
+  local ok, err = pcall(function()
+    for i, f in ipairs(files) do
+      local path = f[1]
+      tmps[i] = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
+      write_tmp(path, tmps[i], f[2], f[3], function(w, e)
+        error(("%s: cannot write%s: %s"):format(path, w, tostring(e or "unknown error")), 0)
+      end, true)
+    end
+  end)
+  if not ok then
+    for _, t in ipairs(tmps) do os.remove(t) end
+    local names = {}
+    for i, f in ipairs(files) do names[i] = f[1]:match("[^/]+$") end
+    error(("%s; %s"):format(tostring(err), what or ("none of " .. table.concat(names, ", ") .. " was changed")), 0)
+  end
+  for i, f in ipairs(files) do
+    local rok, rerr = os.rename(tmps[i], f[1])
+    if not rok then
+      for j = i, #files do os.remove(tmps[j]) end
+      error(("%s: cannot write: %s (the files before it in the set are new, it and those after it as they were)")
+        :format(f[1], tostring(rerr)), 0)
+    end
   end
 end
 

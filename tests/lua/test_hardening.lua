@@ -172,6 +172,52 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
   t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
 end)
 
+-- analyze.lua re-writing a report on a disk that fills (audit48 S6: the markdown got the new
+-- SLO's verdict while the JSON, CSV and HTML kept the old one, exit 1). At every amount of
+-- room, the report's files are one report's: comparison_report.md and .html, comparison.json
+-- and run_comparison.sh carry the same "generated" time (each analysis a second apart, so
+-- two reports never share one). Expected: the rule (one set), checked on what the files say.
+t.test("analyze on a disk that fills at every point: the report's files stay one report's", function()
+  local seen = { ok = 0, kept = 0 }
+  if not on_small_disk(12288, function(disk)
+    local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--link", "--parent", disk .. "/p", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local w = workspaces(disk .. "/p")[1]
+    local function stamps()
+      local got = {}
+      for _, f in ipairs { "comparison_report.md", "comparison_report.html", "comparison.json", "run_comparison.sh" } do
+        local text = t.read(w .. "/" .. f)
+        got[#got + 1] = text:match("(%d%d%d%d%-%d%d%-%d%d %d%d:%d%d:%d%d UTC)") or ("none in " .. f)
+      end
+      return got
+    end
+    for i, free_pages in ipairs { 8, 24, 40, 56, 72, 96, 128, 160, 200, 260, 330, 420 } do
+      run { "rm", "-f", disk .. "/filler" }
+      local st = run { "stat", "-f", "-c", "%a %S", disk }
+      local avail, bsize = st.stdout:match("(%d+) (%d+)")
+      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
+      if fill > 0 then
+        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
+      end
+      proc.run { "sleep", "1.1" }
+      r = run { LLMDLUA, "analyze.lua", w, "--quiet", "--slo", (i % 2 == 0) and "ttft_p90_ms=100" or "ttft_p90_ms=200" }
+      local s = stamps()
+      t.eq({ s[2], s[3], s[4] }, { s[1], s[1], s[1] }, ("%d free pages (analyze %s): one report's files: %s"):format(
+        free_pages, r.ok and "ok" or "failed", r.stderr))
+      if r.ok then
+        seen.ok = seen.ok + 1
+      else
+        t.ok(r.stderr:find("No space left on device", 1, true), r.stderr)
+        if r.stderr:find("is as it was", 1, true) then seen.kept = seen.kept + 1 end
+      end
+    end
+  end) then
+    return -- no tmpfs here
+  end
+  t.ok(seen.ok > 0 and seen.kept > 0, ("a failure while writing the report and a success seen: %d kept, %d ok")
+    :format(seen.kept, seen.ok))
+end)
+
 -- issue 20: proc.copy_file, the copy behind importing results without --link
 t.test("copy_file: byte-equal copies by reflink, copy_file_range and read/write", function()
   local dir = t.tmpdir()

@@ -198,6 +198,63 @@ t.test("a namespace lock left on this host by a process that is gone is taken ov
   t.eq(lock_cm(s, "llm-d-try"), nil, "let go at the end")
 end)
 
+-- A holder is gone only where the host, machine, boot and PID namespace are this run's and no
+-- process of its pid and start is there (audit48 S5: a live run in another PID namespace of
+-- the same host name, `unshare -p`, lost its lock to a take-over). The identity is read here
+-- with cat/readlink, not by the code under test; the messages are the rule's, by hand.
+t.test("a namespace lock of a live run elsewhere (another PID namespace) is refused; a reused pid is taken over",
+  function()
+  local s = t.try_setup()
+  local function sh1(cmd) return proc.run({ "sh", "-c", cmd }).stdout:gsub("%s+$", "") end
+  local machine, boot = sh1("cat /etc/machine-id 2>/dev/null"), sh1("cat /proc/sys/kernel/random/boot_id")
+  local pidns = sh1("readlink /proc/self/ns/pid")
+  local function held_by(pid, over)
+    local d = { host = HOST, pid = pid, workspace = "/their/ws", script = "compare.lua --plan",
+      started = "2026-01-02T03:04:05Z", token = "theirs", machine = machine, boot = boot, pidns = pidns, pstart = "" }
+    for k, v in pairs(over) do d[k] = v end
+    local argv = { "create", "configmap", "llmdlua-lock", "-n", "llm-d-try" }
+    for _, k in ipairs { "host", "pid", "workspace", "script", "started", "token", "machine", "boot", "pidns",
+      "pstart" } do argv[#argv + 1] = ("--from-literal=%s=%s"):format(k, d[k]) end
+    t.eq(kubectl(s, table.unpack(argv)).code, 0)
+  end
+  -- pid 4194305 is above the kernel's pid_max, so no process here: but it ran in another PID
+  -- namespace (or on another machine, or before a reboot) of this host name, where it may live
+  for _, over in ipairs { { pidns = "pid:[4026531836x]" }, { machine = "another-machine" }, { boot = "another-boot" } } do
+    held_by("4194305", over)
+    local r = t.fake_compare(s, nil, nil, s.dir)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stderr:find("namespace llm-d-try is in use by another llmdlua run (compare.lua --plan, host " .. HOST
+      .. ", pid 4194305, workspace /their/ws, started 2026-01-02T03:04:05Z; ConfigMap llmdlua-lock)", 1, true), r.stderr)
+    t.eq(lock_cm(s, "llm-d-try").data.token, "theirs", "theirs kept")
+    t.eq(count(call_lines(s), "^helmfile .* apply "), 0, "nothing deployed")
+    t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+  end
+  -- a live process here (this test's runner) of another start than the holder's: the pid was
+  -- used again after the holder ended, so the holder is gone: taken over
+  local mine = t.read("/proc/self/stat"):match("^(%d+)")
+  held_by(mine, { pstart = "1" })
+  local r = t.fake_compare(s, nil, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Namespace llm-d-try: its lock (ConfigMap llmdlua-lock) was left by llmdlua pid " .. mine
+    .. " on this host (compare.lua --plan, workspace /their/ws), which is no longer running: taken over\n", 1, true),
+    r.stdout)
+  -- the same with this process's own start: alive, refused
+  held_by(mine, { pstart = t.read("/proc/self/stat"):match("^.*%) (.*)$"):match(("%S+%s+"):rep(19) .. "(%S+)") })
+  r = t.fake_compare(s, nil, nil, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(lock_cm(s, "llm-d-try").data.token, "theirs", "theirs kept")
+  -- a lock taken records where it runs: this process's machine, boot, PID namespace, start
+  t.eq(kubectl(s, "delete", "configmap", "llmdlua-lock", "-n", "llm-d-try").code, 0)
+  local k = require("llmd.k8s").new { namespace = "llm-d-try", bins = { kubectl = FAKEBIN .. "/kubectl" },
+    env = s.env, backoff = 0.01 }
+  local lock = require("llmd.cluster").lock_namespace(k, "/ws/mine", "compare.lua --plan", io.stderr)
+  local d = lock_cm(s, "llm-d-try").data
+  t.eq({ d.pid, d.machine, d.boot, d.pidns }, { mine, machine, boot, pidns })
+  t.eq(d.pstart, t.read("/proc/self/stat"):match("^.*%) (.*)$"):match(("%S+%s+"):rep(19) .. "(%S+)"))
+  require("llmd.cluster").unlock_namespace(lock, io.stderr)
+  t.eq(lock_cm(s, "llm-d-try"), nil, "let go")
+end)
+
 t.test("a namespace lock that another run holds by the end is never deleted by this one's teardown", function()
   local s = t.try_setup()
   local p, out = start_slow(s, { LLMDLUA, "compare.lua", "--yes", "--plan", s.plan })

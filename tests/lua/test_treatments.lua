@@ -3455,3 +3455,53 @@ t.test("ranking: a pass and a fail by the means at one offered load say repeats 
     .. "could settle it")
   t.lacks(md, "whatever the repeats")
 end)
+
+-- audit48 S9b: `--run x=A --out A` (or A/sub) wrote the report, CSVs and charts into the
+-- results folder A. Refused as an --out inside --results is, one line, nothing written; the
+-- message is the rule's, by hand.
+t.test("--out inside a --run results folder is refused; nothing written there", function()
+  local d = t.tmpdir()
+  t.copy_tree(VLLM, d .. "/A")
+  t.copy_tree(CHUNK, d .. "/B")
+  local function names(dir)
+    local out = {}
+    for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then out[#out + 1] = n end end
+    table.sort(out)
+    return out
+  end
+  local before = names(d .. "/A")
+  for _, c in ipairs { { "A", "is" }, { "A/sub", "is inside" }, { "B/../A/x", "is inside" } } do
+    local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=A", "--run", "y=B", "--out", c[1],
+      "--quiet" }, { cwd = d })
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", ("treatments.lua: --out %s: %s the results folder of --run x=A: the "
+      .. "comparison is never written into the results it reads; give --out outside it\n"):format(c[1], c[2]) })
+  end
+  t.eq(names(d .. "/A"), before, "nothing written into the results")
+end)
+
+-- audit48 S9: two treatments.lua with one --out at once both exited 0 and one report silently
+-- replaced the other's. The second is refused while the first holds the folder: here the
+-- holder is flock(1) on the folder itself (as proc.lock takes a folder: an flock on its
+-- descriptor), sleeping. Nothing of the second written, no lock file left in the folder.
+t.test("two treatments.lua writing one --out at once: the second is refused", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/out")
+  local holder = proc.spawn { "flock", "-x", d .. "/out", "sleep", "60" }
+  for _ = 1, 100 do
+    if proc.run({ "flock", "-n", "-x", d .. "/out", "true" }).code ~= 0 then break end
+    holder:wait(0.05)
+  end
+  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. VLLM, "--run", "y=" .. CHUNK, "--out",
+    "out", "--quiet" }, { cwd = d })
+  holder:kill(1)
+  t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "treatments.lua: out: another process is writing this output folder "
+    .. "(another treatments.lua with the same --out): two at once would mix their reports; wait for it to end, or give "
+    .. "another --out\n" })
+  t.eq(lfs.attributes(d .. "/out/treatment_report.md"), nil, "nothing written")
+  -- once it has ended: written, and no lock file among the outputs
+  r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. VLLM, "--run", "y=" .. CHUNK, "--out", "out",
+    "--quiet" }, { cwd = d })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(lfs.attributes(d .. "/out/.llmdlua.lock"), nil, "no lock file")
+  t.eq(lfs.attributes(d .. "/out/treatment_report.md", "mode"), "file")
+end)

@@ -2987,13 +2987,58 @@ end
 -- nil otherwise. There no other load steps would order them, but more repeats at that load
 -- could (M.capacity_touch_at orders a pass against a clear fail at one offered load): verify44
 -- #2, seeds 602/603 at 9.5 req/s, said "the load steps are too coarse ... whatever the repeats".
+--
+-- open: what the repeats leave open, the loads where a run's repeats' 95 % intervals (or
+-- their sign test, lp.repeats_ends) leave room for the other side of the SLOs, {run = "a" |
+-- "b", offered =, room = "fail" | "meet"} each: the passing run's bad end (interval.upper_ends)
+-- failing at or below that load, the failing run's good end (interval.lower_ends) meeting them
+-- there or at a load above. Empty where neither does (the order is open on the achieved rates
+-- there, M.capacity_touch_at). audit47 t7_12_13: every repeat of A met TTFT p90 at 8 req/s
+-- offered and every one of B failed it, but one of B's repeats met it at 9 req/s (B's good end
+-- non-monotone, its range up to 9.44 req/s); the text said "within the noise of the repeats
+-- there ... more repeats at that load could settle it", of a load whose repeats were settled.
+local function same_load_open(hi, lo, who_hi, who_lo, x)
+  local open = {}
+  local function num(v) return type(v) == "number" and v == v end
+  local function at_or_above(v) return num(v) and (lp.close(v, x) or v > x) end
+  -- the passing run as bad as its repeats allow: it must still meet the SLOs at x
+  local hb = hi.interval and hi.interval.upper_ends
+  if hb then
+    if hb.kind == "non_monotone" then
+      local f = hb.failed_offered and hb.failed_offered[1]
+      if num(f) and (lp.close(f, x) or f < x) then
+        open[#open + 1] = { run = who_hi, offered = f, room = "fail" }
+      end
+    elseif not at_or_above(hb.passing_offered) and num(hb.failing_offered) then
+      open[#open + 1] = { run = who_hi, offered = hb.failing_offered, room = "fail" }
+    end
+  end
+  -- the failing run as good as its repeats allow: it must still fail them at x, and at every
+  -- load above it
+  local lg = lo.interval and lo.interval.lower_ends
+  if lg then
+    if lg.kind == "non_monotone" then
+      local m
+      for _, v in ipairs(lg.passed_offered or {}) do
+        if at_or_above(v) and (m == nil or v < m) then m = v end
+      end
+      if m then open[#open + 1] = { run = who_lo, offered = m, room = "meet" } end
+    elseif at_or_above(lg.passing_offered) then
+      open[#open + 1] = { run = who_lo, offered = x, room = "meet" }
+    end
+  end
+  return open
+end
+
 function M.same_load_pass_fail(ca, cb)
-  for _, x in ipairs { { "a", means_of(ca), means_of(cb) }, { "b", means_of(cb), means_of(ca) } } do
+  for _, x in ipairs { { "a", means_of(ca), means_of(cb), ca, cb }, { "b", means_of(cb), means_of(ca), cb, ca } } do
     local hi, lo = x[2], x[3]
     local po, fo = hi.passing_offered, lo.failing_offered
     if type(po) == "number" and type(fo) == "number" and hi.load_type ~= nil and hi.load_type == lo.load_type
       and lp.close(po, fo) then
-      return { offered = po, load_type = hi.load_type, passed = x[1] }
+      local other = x[1] == "a" and "b" or "a"
+      return { offered = po, load_type = hi.load_type, passed = x[1],
+        open = require("llmd.json").array(same_load_open(x[4], x[5], x[1], other, po)) }
     end
   end
   return nil

@@ -2587,7 +2587,15 @@ local function non_monotone(points, slo, past_from)
     detail_failed = ("%s, and was past saturation at %s (meeting %s there places no capacity)")
       :format(detail_failed, said(sat_passed), #slo == 1 and "it" or "them")
   end
+  local function offered(ps)
+    local out = {}
+    for i, p in ipairs(ps) do out[i] = p.offered end
+    return out
+  end
+  -- (passed_offered, failed_offered: the same points' offered loads: where a
+  -- range from repeats whose end is non-monotone leaves an order open, llmd.decision.same_load_pass_fail)
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
+    passed_offered = offered(passed), failed_offered = offered(failed),
     saturated = #sat_passed > 0 and idx(sat_passed) or nil,
     saturated_rps = #sat_passed > 0 and rates(sat_passed) or nil,
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
@@ -3859,7 +3867,8 @@ function M.interval_end(c)
   return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
     first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
     passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type,
-    failing_unsustained = c.failing_unsustained }
+    failing_unsustained = c.failing_unsustained, failed = c.failed, passed_offered = c.passed_offered,
+    failed_offered = c.failed_offered }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

@@ -3161,14 +3161,43 @@ end
 -- load steps cannot order them (decision.capacity_evidence's steps_cannot_order): both
 -- means cross the SLOs between loads that overlap, so no repeats could order them.
 -- Why runs A and B (labels a, b) a pass and a fail by their means at the same offered load
--- (sl: decision.capacity_evidence's open_same_load) leave unordered: no steps to blame, the
--- repeats there are what is short. treatments.lua's ranking says it too.
+-- (sl: decision.capacity_evidence's open_same_load) leave unordered: no steps to blame; what is
+-- short is the repeats sl.open names (decision.same_load_pass_fail): at that load, within their
+-- noise, or at another load, where one run's repeats leave room for the other side of the SLOs
+-- (audit47 t7_12_13: every repeat of both settled at 8 req/s, one of B's met the SLO at 9 req/s).
+-- The one source of these words: the Verdict, the Summary, the Headline's evidence (CSV,
+-- comparison.json) and treatments.lua's ranking.
 function M.same_load_open_text(a, b, sl)
   local hi, lo = sl.passed == "b" and b or a, sl.passed == "b" and a or b
-  return ("%s met the SLOs and %s failed them by their means at the same offered load, %s, within the noise of the "
-    .. "repeats there: no other load steps would order them, but more repeats at that load could settle it"):format(
-    hi, lo, sl.load_type == "concurrency" and ("concurrency %g"):format(sl.offered)
-    or ("%g req/s offered"):format(sl.offered))
+  local function load(x)
+    return sl.load_type == "concurrency" and ("concurrency %g"):format(x) or ("%g req/s offered"):format(x)
+  end
+  local name = { a = a, b = b }
+  local head = ("%s met the SLOs and %s failed them by their means at the same offered load, %s"):format(hi, lo,
+    load(sl.offered))
+  local here, there = {}, {}
+  for _, e in ipairs(sl.open or {}) do
+    if lp.close(e.offered, sl.offered) then here[#here + 1] = e else there[#there + 1] = e end
+  end
+  -- (nothing named, or both runs' repeats there: within the noise of the repeats at that load)
+  if #there == 0 and #here ~= 1 then
+    return head .. ", within the noise of the repeats there: no other load steps would order them, but more repeats "
+      .. "at that load could settle it"
+  end
+  local out, more = { head }, {}
+  if #here == 1 then
+    out[#out + 1] = (", within the noise of %s's repeats there"):format(name[here[1].run])
+    more[#more + 1] = ("of %s at that load"):format(name[here[1].run])
+  else
+    out[#out + 1] = ", as both runs' repeats there bear out"
+  end
+  for _, e in ipairs(there) do
+    out[#out + 1] = ("; but %s's repeats at %s, a %s load, leave room for it %s them there"):format(name[e.run],
+      load(e.offered), e.room == "meet" and "higher" or "lower", e.room == "meet" and "meeting" or "failing")
+    more[#more + 1] = ("of %s at %s"):format(name[e.run], load(e.offered))
+  end
+  out[#out + 1] = (": more repeats %s could settle it"):format(table.concat(more, " and "))
+  return table.concat(out)
 end
 
 local function steps_reason(A, B, ca, cb, per, ev)
@@ -3910,13 +3939,16 @@ local function sustained_settle_text(model, A, B)
   return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
-local function settle_text(model, A, B, ca, cb)
+-- only: a list of {run = "a" | "b", offered =} (decision.same_load_pass_fail's open): the
+-- advice for those loads alone, where they are what leaves the order open (nil: every load left
+-- unclear, and the bounds).
+local function settle_text(model, A, B, ca, cb, only)
   local parts, few = {}, false
   -- a lower bound that decides the order (deciding_bound): measure where it lies, never
   -- repeat loads below it, which leave it a bound (one advice, as the Summary gives it)
   local bounds = {}
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
-    if deciding_bound(x[3], x[4]) then
+    if not only and deciding_bound(x[3], x[4]) then
       bounds[#bounds + 1] = bound_settle(model.load_points and model.load_points[x[1]],
         model.saturation and model.saturation[x[1]], x[2], x[3])
     end
@@ -3929,9 +3961,9 @@ local function settle_text(model, A, B, ca, cb)
     if e.offered then return lp.load_text("rate", e.offered) end
     return ("load point %d"):format(e.point)
   end
-  for _, side in ipairs { { A, ca, cb }, { B, cb, ca } } do
+  for _, side in ipairs { { A, ca, cb, "a" }, { B, cb, ca, "b" } } do
     local R, c = side[1], side[2]
-    if deciding_bound(c, side[3]) then goto next_side end
+    if not only and deciding_bound(c, side[3]) then goto next_side end
     if c.noise_unknown then
       parts[#parts + 1] = ("%s: per-request data (each request's latencies, not only the file's percentiles) or "
         .. "repeats of each load, to tell how far its percentiles vary"):format(R.label)
@@ -3939,6 +3971,18 @@ local function settle_text(model, A, B, ca, cb)
     -- (the lowest unclear loads first: a run's capacity is decided from its lowest load up,
     -- so a load above two unclear ones matters only once they are settled; those are counted)
     local list = c.settle or {}
+    if only then
+      local kept = {}
+      for _, e in ipairs(list) do
+        for _, o in ipairs(only) do
+          if o.run == side[4] and type(e.offered) == "number" and lp.close(e.offered, o.offered) then
+            kept[#kept + 1] = e
+            break
+          end
+        end
+      end
+      list = kept
+    end
     for k = 1, math.min(#list, SETTLE_PER_RUN) do
       local e = list[k]
       local m = metrics.get(e.key)
@@ -4210,6 +4254,9 @@ local function verdict_of(model, A, B)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
+        -- (how many more repeats of the loads that leave it open, where the repeats say)
+        local open = ev.open_same_load and ev.open_same_load.open
+        v.settle = open and #open > 0 and settle_text(model, A, B, ca, cb, open) or nil
       elseif ev.overdispersed then
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
           .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"

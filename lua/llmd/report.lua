@@ -2220,6 +2220,24 @@ local function capacity_range_cells(g, unit, digits)
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
+-- A capacity gap's two cells (capacity_range_cells: the Delta, then the Change) as one
+-- comparison.csv note, "B - A from the measured loads: +3.15 to +9.40 req/s, at least +64.9 %".
+-- Where both cells are the same words with no figure ("0 or less, no lower end": an end at
+-- exactly 0, the other open), they are said once, with both units: "0 or less in req/s and
+-- in %, no lower end" (audit47: "0 or less, no lower end, 0 or less, no lower end" read as a
+-- repeat, without a unit); a Delta's "(why)" is kept once.
+local function gap_note(label, rd, rp, unit)
+  local d, why = rd:match("^(.-) (%(.*%))$")
+  d = d or rd
+  local tail = why and not rp:find(why, 1, true) and (" " .. why) or ""
+  if d == rp then
+    local head, rest = d:match("^(0 or %a+), (.+)$")
+    if head then return ("%s: %s in %s and in %%, %s%s"):format(label, head, unit, rest, tail) end
+    return ("%s, in %s and in %%: %s%s"):format(label, unit, d, tail)
+  end
+  return ("%s: %s, %s%s"):format(label, d, rp, tail)
+end
+
 -- The Delta of a capacity row where a repeat's failures leave the order open (od:
 -- decision.capacity_evidence's overdispersed, each side's cause: decision.failures_kind):
 -- "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)" only
@@ -6690,9 +6708,7 @@ function M.curve_rows(model)
     if cap.evidence and cap.evidence.text then out[#out].note = cap.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(g, " req/s", 2)
     if rd and not single and not differ and not broken then
-      local d, why = rd:match("^(.-) (%(.*%))$")
-      out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
-        why and not rp:find(why, 1, true) and (" " .. why) or "")
+      out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads", rd, rp, "req/s")
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -6713,8 +6729,10 @@ function M.curve_rows(model)
       end
       out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
-        out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
-          and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
+        -- (the same words in both cells, said once with both units: gap_note)
+        out[#out].note = out[#out].note .. "; " .. (h.pct_text == h.delta_text
+          and gap_note("B - A", h.delta_text, h.pct_text, "tok/s") or ("B - A: %s"):format(h.pct_text
+          and (h.delta_text .. ", " .. h.pct_text) or h.delta_text))
       end
       with_evidence("capacity_tps")
     end
@@ -6736,9 +6754,7 @@ function M.curve_rows(model)
     if pg.evidence and pg.evidence.text then out[#out].note = pg.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
-      local d, why = rd:match("^(.-) (%(.*%))$")
-      out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
-        why and not rp:find(why, 1, true) and (" " .. why) or "")
+      out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads, per GPU", rd, rp, "req/s")
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
@@ -6788,7 +6804,7 @@ function M.curve_rows(model)
   local sg = model.saturation.gap
   local sd_, sp_ = capacity_range_cells(sg, " req/s", 2)
   if sd_ and not differ and not broken and not mixed then
-    out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
+    out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads", sd_, sp_, "req/s")
   end
   local ms_order = out[#out].order
   if ranged then

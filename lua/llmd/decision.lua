@@ -1208,6 +1208,7 @@ local function unsustained(s, p, run, n)
   return why
 end
 M.point_unsustained = unsustained
+M.point_kept_bursts = short_errors
 
 -- The loads of a pair of runs (pa, pb: their load points; sat: {a =, b =}, runs: {a =, b =}
 -- their saturations and run models) kept in although a run answered them short, its failures
@@ -1226,6 +1227,26 @@ function M.kept_bursts(pa, pb, sat, runs, n)
   end
   return out
 end
+
+-- Is either load point of a pair (pr: {a =, b =}) one a run answered short with failed requests
+-- in bursts of server errors, kept in (short_errors)? sat, runs: as overloaded's. Where such a
+-- load's requests are too dependent to test, the texts say that load's bursts, never "the
+-- queue's doing" (README: failures are never a queue's unless they timed out; the row notes say
+-- the load was kept in as "leaving no queue behind").
+function M.pair_kept_bursts(pr, sat, runs)
+  if not (sat and pr) then return false end
+  runs = runs or {}
+  return (pr.a and short_errors(sat.a, pr.a, runs.a, runs.na)) or (pr.b and short_errors(sat.b, pr.b, runs.b, runs.nb))
+    or false
+end
+
+-- Why a latency's requests at some loads are too dependent to test, by what those loads were:
+-- the queue's doing, or a load kept in though a run answered it short in bursts of server
+-- errors (M.pair_kept_bursts). The stratified tests' lists, the CDF chart's notes and the
+-- untested no-SLO figures say them.
+M.DEPENDENT_QUEUE = "in send order neighbouring requests are alike, the queue's doing"
+M.DEPENDENT_BURSTS = "in send order neighbouring requests are alike, at a load a run answered short with failed "
+  .. "requests in bursts of server errors (the files record errors, no timeouts)"
 
 -- What a row says of the loads kept (M.kept_bursts' list).
 function M.kept_bursts_text(kept)
@@ -1647,6 +1668,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- queue: no test, the rule of every stratified test, sustained_pairs)
   local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
   local deff_max, dependent, unmeasured = 1, {}, false
+  -- (those of the dependent loads a run answered short in bursts of server errors, kept in:
+  -- never "the queue's doing", M.pair_kept_bursts)
+  local dep_bursts, dep_queue = {}, {}
+  local runs_ = { a = ra, b = rb, na = #pa, nb = #pb }
   -- (the scope's lists, test_scope: loads tested, overloaded, with nothing to rank)
   local tested, blank = {}, {}
   -- the pairs tested (their places in M.paired_points' list) and each one's design effect,
@@ -1682,6 +1707,8 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       if M.dependence_reason(n1, n2, d) then
         -- too dependent to test here: left out, as an overloaded point
         dependent[#dependent + 1] = fmt_load(pr.a)
+        local group = M.pair_kept_bursts(pr, sat, runs_) and dep_bursts or dep_queue
+        group[#group + 1] = fmt_load(pr.a)
         unmeasured = unmeasured or M.deff_unmeasured(math.min(n1, n2), d)
         small = nil
       else
@@ -1695,11 +1722,12 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     end
   end
   local texts = {}
-  if #dependent > 0 then
-    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests are alike, the queue's doing: "
-      .. "fewer than %d independent requests' worth%s): %s"):format(M.MIN_EFFECTIVE, unmeasured and (", or fewer "
-      .. "than %d requests alike to their neighbours, too few to measure how many they carry"):format(M.DEFF_MIN_N)
-      or "", table.concat(dependent, ", "))
+  for _, g in ipairs { { M.DEPENDENT_QUEUE, dep_queue }, { M.DEPENDENT_BURSTS, dep_bursts } } do
+    if #g[2] > 0 then
+      texts[#texts + 1] = ("too dependent to test (%s: fewer than %d independent requests' worth%s): %s"):format(g[1],
+        M.MIN_EFFECTIVE, unmeasured and (", or fewer than %d requests alike to their neighbours, too few to measure "
+        .. "how many they carry"):format(M.DEFF_MIN_N) or "", table.concat(g[2], ", "))
+    end
   end
   if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
   texts[#texts + 1] = over_text(over, M.LATENCY_UNSUSTAINED)
@@ -1716,6 +1744,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
     -- is said of figures that pool them)
     dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
+    dependent_bursts = #dep_bursts > 0 and dep_bursts or nil,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
       { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }

@@ -2864,6 +2864,10 @@ local NO_SLO_WHY = {
   no_samples = "no per-request samples from both runs there",
   dependent = "requests there too dependent to test (in send order neighbours are alike, the queue's doing), so "
     .. "the test leaves this load out",
+  -- (a load a run answered short in bursts of server errors, kept in: no queue's, decision.pair_kept_bursts)
+  dependent_bursts = "requests there too dependent to test (in send order neighbours are alike, at a load a run "
+    .. "answered short with failed requests in bursts of server errors: the files record errors, no timeouts), so the "
+    .. "test leaves this load out",
   pooled = "the test pools this load with the others, and without an SLO none is made of one load alone",
   identical = "the same figure in both runs, nothing to test",
   row_untested = "its Performance Results row has no test (its note says why)",
@@ -2881,6 +2885,9 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
         for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent or {}) do
           if d == load then why = "dependent" end
         end
+        for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent_bursts or {}) do
+          if d == load then why = "dependent_bursts" end
+        end
       end
       -- (a test made, this load in it: pooled, also where analyze.lua reads it back without samples;
       -- with one load point a run, the test is this load's: tested here, no reason (audit41))
@@ -2896,7 +2903,7 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
     end
     -- (a figure whose load its row's test left out: its test's result is the other loads',
     -- said so beside it, left_out_text)
-    if why == "dependent" then
+    if why == "dependent" or why == "dependent_bursts" then
       nl.left_out = nl.left_out or {}
       nl.left_out[r.key] = true
     end

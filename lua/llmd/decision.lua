@@ -3030,6 +3030,23 @@ local function same_load_open(hi, lo, who_hi, who_lo, x)
   local open = {}
   local function num(v) return type(v) == "number" and v == v end
   local function at_or_above(v) return num(v) and (lp.close(v, x) or v > x) end
+  -- each load's side on both ends, where the range keeps them (interval.ends, lp.capacity_interval):
+  -- every load at or below x the passing run's bad end fails, every sustained load at or above
+  -- it the failing run's good end meets (x0_14 of audit47: B's bad end failed at 8 and 9 req/s)
+  local he, le = hi.interval and hi.interval.ends, lo.interval and lo.interval.ends
+  if type(he) == "table" and type(le) == "table" then
+    for _, e in ipairs(he) do
+      if num(e.offered) and (e.offered < x or lp.close(e.offered, x)) and e.bad == false then
+        open[#open + 1] = { run = who_hi, offered = e.offered, room = "fail" }
+      end
+    end
+    for _, e in ipairs(le) do
+      if at_or_above(e.offered) and e.good == true and not e.past then
+        open[#open + 1] = { run = who_lo, offered = e.offered, room = "meet" }
+      end
+    end
+    return open
+  end
   -- the passing run as bad as its repeats allow: it must still meet the SLOs at x
   local hb = hi.interval and hi.interval.upper_ends
   if hb then

@@ -3186,10 +3186,18 @@ function M.capacity_interval(points, slo, cap)
       end
     end
   end
-  local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
-    M.capacity(at_bound(points, ends, "lo"), slo, sat)
+  local bad_pts, good_pts = at_bound(points, ends, "hi"), at_bound(points, ends, "lo")
+  local low, high = M.capacity(bad_pts, slo, sat), M.capacity(good_pts, slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
   local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  -- each load's side of the SLOs on both ends ({offered, load_type, bad = met at the upper ends
+  -- (true, false, nil: unknown), good = met at the lower ends, past = past saturation}): which
+  -- loads' repeats leave an order open (llmd.decision.same_load_pass_fail)
+  r.ends = {}
+  for i, p in ipairs(points) do
+    r.ends[i] = { offered = p.offered, load_type = p.load_type, bad = (meets(bad_pts[i], slo)),
+      good = (meets(good_pts[i], slo)), past = past_from ~= nil and i >= past_from or nil }
+  end
   -- (the loads whose every repeat lay on one side of an SLO, which held at both ends: M.repeats_ends)
   r.sign = #sign > 0 and sign or nil
   return r

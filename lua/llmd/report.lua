@@ -3213,13 +3213,29 @@ function M.same_load_open_text(a, b, sl)
   if #here == 1 then
     out[#out + 1] = (", within the noise of %s's repeats there"):format(name[here[1].run])
     more[#more + 1] = ("of %s at that load"):format(name[here[1].run])
+  elseif #here > 1 then
+    out[#out + 1] = ", within the noise of both runs' repeats there"
+    more[#more + 1] = "of both at that load"
   else
     out[#out + 1] = ", as both runs' repeats there bear out"
   end
+  -- (the loads of one run on one side together: "at 8 and 9 req/s offered, lower loads")
+  local groups, order = {}, {}
   for _, e in ipairs(there) do
-    out[#out + 1] = ("; but %s's repeats at %s, a %s load, leave room for it %s them there"):format(name[e.run],
-      load(e.offered), e.room == "meet" and "higher" or "lower", e.room == "meet" and "meeting" or "failing")
-    more[#more + 1] = ("of %s at %s"):format(name[e.run], load(e.offered))
+    local k = e.run .. e.room
+    if not groups[k] then groups[k], order[#order + 1] = { run = e.run, room = e.room, at = {} }, k end
+    table.insert(groups[k].at, e.offered)
+  end
+  for _, k in ipairs(order) do
+    local g = groups[k]
+    local at = {}
+    for i, v in ipairs(g.at) do at[i] = ("%g"):format(v) end
+    local list = #at == 1 and at[1] or (table.concat(at, ", ", 1, #at - 1) .. " and " .. at[#at])
+    local loads = sl.load_type == "concurrency" and ("concurrency " .. list) or (list .. " req/s offered")
+    local side = g.room == "meet" and "higher" or "lower"
+    out[#out + 1] = ("; but %s's repeats at %s, %s, leave room for it %s them there"):format(name[g.run], loads,
+      #at == 1 and ("a " .. side .. " load") or (side .. " loads"), g.room == "meet" and "meeting" or "failing")
+    more[#more + 1] = ("of %s at %s"):format(name[g.run], loads)
   end
   out[#out + 1] = (": more repeats %s could settle it"):format(table.concat(more, " and "))
   return table.concat(out)
@@ -6286,7 +6302,9 @@ function M.build(opts)
           -- the same range in output tok/s, for the chart's tok/s axis
           lo_tps = iv.lo_tps, hi_tps = iv.hi_tps,
           -- the loads a sign test of their repeats settled (lp.repeats_ends; nil: none)
-          sign = iv.sign and json.array(iv.sign) or nil }
+          sign = iv.sign and json.array(iv.sign) or nil,
+          -- each load's side of the SLOs on both ends (what leaves a same-load order open)
+          ends = iv.ends and json.array(iv.ends) or nil }
       else
         s[1].interval_why = why
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty

@@ -128,3 +128,35 @@ t.test("a pass and a fail at one offered load left open by one run's repeats the
     .. "load, 8 req/s offered, within the noise of the repeats there: no other load steps would order them, but more "
     .. "repeats at that load could settle it")
 end)
+
+-- audit47's x1084_0_14 (r5_0 against r5_14, --slo ttft_p90_ms=1084), numpy on the files, each
+-- load's 5 repeats' TTFT p90 and their Student t 95 % interval: A at 9 req/s 109-3296 ms (mean
+-- 1703: fails by it), B at 9 607-1180 ms (mean 893: meets), B at 8 -128-1309 ms (mean 590). B
+-- met the SLO and A failed it by their means at 9 req/s; both runs' repeats straddle the limit
+-- there, and B's at 8 as well: each load's side on both ends (interval.ends) names all three,
+-- where the capacities' ends alone named B's 8 and read "as both runs' repeats there bear out".
+t.test("a same-load order open at several loads names each, read off every load's side on both ends", function()
+  local report = require "llmd.report"
+  local function ends(list)
+    local out = {}
+    for i, e in ipairs(list) do
+      out[i] = { offered = e[1], load_type = "rate", bad = e[2], good = e[3], past = e[4] }
+    end
+    return out
+  end
+  local ca = { kind = "interpolated", rps = 8.55, passing_offered = 8, failing_offered = 9, load_type = "rate",
+    interval = { ends = ends { { 7, true, true }, { 8, false, true }, { 9, false, true }, { 10, false, false, true } } } }
+  local cb = { kind = "saturated", rps = 8.68, passing_offered = 9, load_type = "rate",
+    interval = { ends = ends { { 7, true, true }, { 8, false, true }, { 9, false, true }, { 10, false, false, true } } } }
+  local sl = decision.same_load_pass_fail(ca, cb)
+  t.eq({ sl.offered, sl.passed }, { 9, "b" })
+  t.eq(sl.open, { { run = "b", offered = 8, room = "fail" }, { run = "b", offered = 9, room = "fail" },
+    { run = "a", offered = 9, room = "meet" } })
+  t.eq(report.same_load_open_text("A", "B", sl), "B met the SLOs and A failed them by their means at the same offered "
+    .. "load, 9 req/s offered, within the noise of both runs' repeats there; but B's repeats at 8 req/s offered, a lower "
+    .. "load, leave room for it failing them there: more repeats of both at that load and of B at 8 req/s offered "
+    .. "could settle it")
+  -- a load past saturation that meets the SLOs at its good end reopens nothing (lp.capacity's rule)
+  ca.interval.ends[4].good = true
+  t.eq(#decision.same_load_pass_fail(ca, cb).open, 3)
+end)

@@ -3209,13 +3209,26 @@ function M.same_load_open_text(a, b, sl)
     return head .. ", within the noise of the repeats there: no other load steps would order them, but more repeats "
       .. "at that load could settle it"
   end
-  local out, more = { head }, {}
+  -- "8 and 9 req/s offered", "concurrency 4 and 8"
+  local function loads_text(xs)
+    table.sort(xs)
+    local at = {}
+    for i, v in ipairs(xs) do at[i] = ("%g"):format(v) end
+    local list = #at == 1 and at[1] or (table.concat(at, ", ", 1, #at - 1) .. " and " .. at[#at])
+    return sl.load_type == "concurrency" and ("concurrency " .. list) or (list .. " req/s offered")
+  end
+  -- (the loads to repeat, each run's together, in A's then B's order)
+  local rep = { a = {}, b = {} }
+  for _, e in ipairs(sl.open or {}) do
+    local seen = false
+    for _, v in ipairs(rep[e.run]) do seen = seen or lp.close(v, e.offered) end
+    if not seen then table.insert(rep[e.run], e.offered) end
+  end
+  local out = { head }
   if #here == 1 then
     out[#out + 1] = (", within the noise of %s's repeats there"):format(name[here[1].run])
-    more[#more + 1] = ("of %s at that load"):format(name[here[1].run])
   elseif #here > 1 then
     out[#out + 1] = ", within the noise of both runs' repeats there"
-    more[#more + 1] = "of both at that load"
   else
     out[#out + 1] = ", as both runs' repeats there bear out"
   end
@@ -3226,16 +3239,16 @@ function M.same_load_open_text(a, b, sl)
     if not groups[k] then groups[k], order[#order + 1] = { run = e.run, room = e.room, at = {} }, k end
     table.insert(groups[k].at, e.offered)
   end
-  for _, k in ipairs(order) do
+  for i, k in ipairs(order) do
     local g = groups[k]
-    local at = {}
-    for i, v in ipairs(g.at) do at[i] = ("%g"):format(v) end
-    local list = #at == 1 and at[1] or (table.concat(at, ", ", 1, #at - 1) .. " and " .. at[#at])
-    local loads = sl.load_type == "concurrency" and ("concurrency " .. list) or (list .. " req/s offered")
     local side = g.room == "meet" and "higher" or "lower"
-    out[#out + 1] = ("; but %s's repeats at %s, %s, leave room for it %s them there"):format(name[g.run], loads,
-      #at == 1 and ("a " .. side .. " load") or (side .. " loads"), g.room == "meet" and "meeting" or "failing")
-    more[#more + 1] = ("of %s at %s"):format(name[g.run], loads)
+    out[#out + 1] = ("; %s %s's repeats at %s, %s, leave room for it %s them there"):format(i == 1 and "but" or "and",
+      name[g.run], loads_text(g.at), #g.at == 1 and ("a " .. side .. " load") or (side .. " loads"),
+      g.room == "meet" and "meeting" or "failing")
+  end
+  local more = {}
+  for _, x in ipairs { "a", "b" } do
+    if #rep[x] > 0 then more[#more + 1] = ("of %s at %s"):format(name[x], loads_text(rep[x])) end
   end
   out[#out + 1] = (": more repeats %s could settle it"):format(table.concat(more, " and "))
   return table.concat(out)

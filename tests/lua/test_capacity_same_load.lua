@@ -118,7 +118,8 @@ t.test("a pass and a fail at one offered load left open by one run's repeats the
   local sl = decision.same_load_pass_fail(ca, cb)
   t.eq(sl.open, { { run = "a", offered = 8, room = "fail" } })
   t.eq(report.same_load_open_text("x", "y", sl), "x met the SLOs and y failed them by their means at the same offered "
-    .. "load, 8 req/s offered, within the noise of x's repeats there: more repeats of x at that load could settle it")
+    .. "load, 8 req/s offered, within the noise of x's repeats there: more repeats of x at 8 req/s offered could "
+    .. "settle it")
   -- both runs' repeats there: the words that always said it (verify44 #2, test_capacity_repeats)
   cb.interval.lower_ends = { kind = "interpolated", rps = 8.5, last_passing_rps = 8.42, passing_offered = 8,
     first_failing_rps = 9.1, failing_offered = 9, load_type = "rate" }
@@ -154,8 +155,8 @@ t.test("a same-load order open at several loads names each, read off every load'
     { run = "a", offered = 9, room = "meet" } })
   t.eq(report.same_load_open_text("A", "B", sl), "B met the SLOs and A failed them by their means at the same offered "
     .. "load, 9 req/s offered, within the noise of both runs' repeats there; but B's repeats at 8 req/s offered, a lower "
-    .. "load, leave room for it failing them there: more repeats of both at that load and of B at 8 req/s offered "
-    .. "could settle it")
+    .. "load, leave room for it failing them there: more repeats of A at 9 req/s offered and of B at 8 and 9 req/s "
+    .. "offered could settle it")
   -- a load past saturation that meets the SLOs at its good end reopens nothing (lp.capacity's rule)
   ca.interval.ends[4].good = true
   t.eq(#decision.same_load_pass_fail(ca, cb).open, 3)

@@ -260,9 +260,12 @@ if o.plan or o.resume then
   for _, x in ipairs { "a", "b" } do
     local r = type(plan.runs) == "table" and plan.runs[x]
     if type(r) == "table" and not r.existing and type(r.benchmark) == "table" then
-      chosen[x] = require("llmd.experiment_run").workload_choice(r.benchmark,
-        o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml"), "runs." .. x .. ".benchmark",
+      local where = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
+      chosen[x] = require("llmd.experiment_run").workload_choice(r.benchmark, where, "runs." .. x .. ".benchmark",
         "one comparison per workload")
+      -- (a name that is no workload of a template of one: kept as a label, said once)
+      local note = require("llmd.experiment_run").workload_label_note(r.benchmark, where, "runs." .. x .. ".benchmark")
+      if note then io.stderr:write("compare.lua: warning: ", note, "\n") end
     end
   end
   local ok, result, ctx = pcall(cluster.run, plan, {

@@ -108,6 +108,8 @@ if o.show then
   if o.plan then
     local pok, plan = pcall(xr.load_plan, o.plan)
     if not pok then fail(plan) end
+    local wn = xr.workload_label_note(plan.benchmark, o.plan, "benchmark")
+    if wn then io.stderr:write("experiment.lua: warning: ", wn, "\n") end
     local rok, notes = pcall(xr.check_run_treatments, e, plan, o[1])
     if not rok then fail(notes) end
     for _, n in ipairs(notes) do io.stderr:write(n, "\n") end
@@ -181,6 +183,9 @@ local xr = require "llmd.experiment_run"
 local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
 local pok, plan = pcall(xr.load_plan, plan_path)
 if not pok then fail(plan) end
+-- (a benchmark.workload that is no workload of a template of one: kept as a label, said once)
+local wnote = xr.workload_label_note(plan.benchmark, plan_path, "benchmark")
+if wnote then io.stderr:write("experiment.lua: warning: ", wnote, "\n") end
 if o.resume then
   -- (an experiment's workspace, its plan read:) one process at a time; another still running
   -- it (a second --resume) is refused here, before anything is deployed or written

@@ -242,6 +242,8 @@ function M.load_points(model, side)
       }
       q.saturated, q.failures = M.point_marks(sat, q)
       q.unsustained = decision.point_unsustained(sat, q, side.run, #mp)
+      -- (answered short in bursts of server errors, kept in: its dependence no queue's)
+      q.kept_bursts = decision.point_kept_bursts(sat, q, side.run, #mp) or nil
       out[#out + 1] = q
     end
     return out
@@ -1289,6 +1291,7 @@ function M.latency_cdf(model, A, B)
   for i, p in ipairs(CDF_PANELS) do
     local kind = rm.CDF_KINDS[i][1]
     local parts, used, dependent, missing = { a = {}, b = {} }, {}, {}, false
+    local dep_bursts = {}
     -- (a latency neither run has is no panel)
     local any = (ca and ca[p[1]] and #ca[p[1]] > 0) or (cb and cb[p[1]] and #cb[p[1]] > 0)
     for _, pr in ipairs(any and sustained or {}) do
@@ -1309,6 +1312,7 @@ function M.latency_cdf(model, A, B)
           decision.point_deff(B.run, pr.b, kind, #pb))
         if not repeats and decision.dependence_reason(na, nb, d) then
           dependent[#dependent + 1] = load_text(pr.a)
+          if pr.a.kept_bursts or pr.b.kept_bursts then dep_bursts[#dep_bursts + 1] = load_text(pr.a) end
         else
           used[#used + 1] = load_text(pr.a)
           parts.a[#parts.a + 1], parts.b[#parts.b + 1] = ga, gb
@@ -1318,8 +1322,21 @@ function M.latency_cdf(model, A, B)
     local left = {}
     for _, x in ipairs(over_texts) do left[#left + 1] = x end
     if #dependent > 0 then
-      left[#left + 1] = ("too dependent to test (neighbouring requests alike, the queue's doing): %s")
-        :format(table.concat(dependent, ", "))
+      -- (by what the loads were: a queue, or bursts of server errors kept in, decision.pair_kept_bursts)
+      local queue = {}
+      for _, x in ipairs(dependent) do
+        local burst = false
+        for _, y in ipairs(dep_bursts) do burst = burst or y == x end
+        if not burst then queue[#queue + 1] = x end
+      end
+      if #queue > 0 then
+        left[#left + 1] = ("too dependent to test (neighbouring requests alike, the queue's doing): %s")
+          :format(table.concat(queue, ", "))
+      end
+      if #dep_bursts > 0 then
+        left[#left + 1] = ("too dependent to test (neighbouring requests alike, at a load answered short in bursts of "
+          .. "server errors): %s"):format(table.concat(dep_bursts, ", "))
+      end
     end
     if missing then left[#left + 1] = "a run without this latency's per-request data there" end
     if #used > 0 then

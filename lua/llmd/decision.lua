@@ -1208,6 +1208,7 @@ local function unsustained(s, p, run, n)
   return why
 end
 M.point_unsustained = unsustained
+M.point_kept_bursts = short_errors
 
 -- The loads of a pair of runs (pa, pb: their load points; sat: {a =, b =}, runs: {a =, b =}
 -- their saturations and run models) kept in although a run answered them short, its failures
@@ -1226,6 +1227,26 @@ function M.kept_bursts(pa, pb, sat, runs, n)
   end
   return out
 end
+
+-- Is either load point of a pair (pr: {a =, b =}) one a run answered short with failed requests
+-- in bursts of server errors, kept in (short_errors)? sat, runs: as overloaded's. Where such a
+-- load's requests are too dependent to test, the texts say that load's bursts, never "the
+-- queue's doing" (README: failures are never a queue's unless they timed out; the row notes say
+-- the load was kept in as "leaving no queue behind").
+function M.pair_kept_bursts(pr, sat, runs)
+  if not (sat and pr) then return false end
+  runs = runs or {}
+  return (pr.a and short_errors(sat.a, pr.a, runs.a, runs.na)) or (pr.b and short_errors(sat.b, pr.b, runs.b, runs.nb))
+    or false
+end
+
+-- Why a latency's requests at some loads are too dependent to test, by what those loads were:
+-- the queue's doing, or a load kept in though a run answered it short in bursts of server
+-- errors (M.pair_kept_bursts). The stratified tests' lists, the CDF chart's notes and the
+-- untested no-SLO figures say them.
+M.DEPENDENT_QUEUE = "in send order neighbouring requests are alike, the queue's doing"
+M.DEPENDENT_BURSTS = "in send order neighbouring requests are alike, at a load a run answered short with failed "
+  .. "requests in bursts of server errors (the files record errors, no timeouts)"
 
 -- What a row says of the loads kept (M.kept_bursts' list).
 function M.kept_bursts_text(kept)
@@ -1647,6 +1668,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- queue: no test, the rule of every stratified test, sustained_pairs)
   local kept, over, over_loads = sustained_pairs(pairs_, sat, { a = ra, b = rb, na = #pa, nb = #pb })
   local deff_max, dependent, unmeasured = 1, {}, false
+  -- (those of the dependent loads a run answered short in bursts of server errors, kept in:
+  -- never "the queue's doing", M.pair_kept_bursts)
+  local dep_bursts, dep_queue = {}, {}
+  local runs_ = { a = ra, b = rb, na = #pa, nb = #pb }
   -- (the scope's lists, test_scope: loads tested, overloaded, with nothing to rank)
   local tested, blank = {}, {}
   -- the pairs tested (their places in M.paired_points' list) and each one's design effect,
@@ -1682,6 +1707,8 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       if M.dependence_reason(n1, n2, d) then
         -- too dependent to test here: left out, as an overloaded point
         dependent[#dependent + 1] = fmt_load(pr.a)
+        local group = M.pair_kept_bursts(pr, sat, runs_) and dep_bursts or dep_queue
+        group[#group + 1] = fmt_load(pr.a)
         unmeasured = unmeasured or M.deff_unmeasured(math.min(n1, n2), d)
         small = nil
       else
@@ -1695,11 +1722,12 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     end
   end
   local texts = {}
-  if #dependent > 0 then
-    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests are alike, the queue's doing: "
-      .. "fewer than %d independent requests' worth%s): %s"):format(M.MIN_EFFECTIVE, unmeasured and (", or fewer "
-      .. "than %d requests alike to their neighbours, too few to measure how many they carry"):format(M.DEFF_MIN_N)
-      or "", table.concat(dependent, ", "))
+  for _, g in ipairs { { M.DEPENDENT_QUEUE, dep_queue }, { M.DEPENDENT_BURSTS, dep_bursts } } do
+    if #g[2] > 0 then
+      texts[#texts + 1] = ("too dependent to test (%s: fewer than %d independent requests' worth%s): %s"):format(g[1],
+        M.MIN_EFFECTIVE, unmeasured and (", or fewer than %d requests alike to their neighbours, too few to measure "
+        .. "how many they carry"):format(M.DEFF_MIN_N) or "", table.concat(g[2], ", "))
+    end
   end
   if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
   texts[#texts + 1] = over_text(over, M.LATENCY_UNSUSTAINED)
@@ -1716,6 +1744,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
     -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
     -- is said of figures that pool them)
     dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept,
+    dependent_bursts = #dep_bursts > 0 and dep_bursts or nil,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
       { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
@@ -2987,13 +3016,75 @@ end
 -- nil otherwise. There no other load steps would order them, but more repeats at that load
 -- could (M.capacity_touch_at orders a pass against a clear fail at one offered load): verify44
 -- #2, seeds 602/603 at 9.5 req/s, said "the load steps are too coarse ... whatever the repeats".
+--
+-- open: what the repeats leave open, the loads where a run's repeats' 95 % intervals (or
+-- their sign test, lp.repeats_ends) leave room for the other side of the SLOs, {run = "a" |
+-- "b", offered =, room = "fail" | "meet"} each: the passing run's bad end (interval.upper_ends)
+-- failing at or below that load, the failing run's good end (interval.lower_ends) meeting them
+-- there or at a load above. Empty where neither does (the order is open on the achieved rates
+-- there, M.capacity_touch_at). audit47 t7_12_13: every repeat of A met TTFT p90 at 8 req/s
+-- offered and every one of B failed it, but one of B's repeats met it at 9 req/s (B's good end
+-- non-monotone, its range up to 9.44 req/s); the text said "within the noise of the repeats
+-- there ... more repeats at that load could settle it", of a load whose repeats were settled.
+local function same_load_open(hi, lo, who_hi, who_lo, x)
+  local open = {}
+  local function num(v) return type(v) == "number" and v == v end
+  local function at_or_above(v) return num(v) and (lp.close(v, x) or v > x) end
+  -- each load's side on both ends, where the range keeps them (interval.ends, lp.capacity_interval):
+  -- every load at or below x the passing run's bad end fails, every sustained load at or above
+  -- it the failing run's good end meets (x0_14 of audit47: B's bad end failed at 8 and 9 req/s)
+  local he, le = hi.interval and hi.interval.ends, lo.interval and lo.interval.ends
+  if type(he) == "table" and type(le) == "table" then
+    for _, e in ipairs(he) do
+      if num(e.offered) and (e.offered < x or lp.close(e.offered, x)) and e.bad == false then
+        open[#open + 1] = { run = who_hi, offered = e.offered, room = "fail" }
+      end
+    end
+    for _, e in ipairs(le) do
+      if at_or_above(e.offered) and e.good == true and not e.past then
+        open[#open + 1] = { run = who_lo, offered = e.offered, room = "meet" }
+      end
+    end
+    return open
+  end
+  -- the passing run as bad as its repeats allow: it must still meet the SLOs at x
+  local hb = hi.interval and hi.interval.upper_ends
+  if hb then
+    if hb.kind == "non_monotone" then
+      local f = hb.failed_offered and hb.failed_offered[1]
+      if num(f) and (lp.close(f, x) or f < x) then
+        open[#open + 1] = { run = who_hi, offered = f, room = "fail" }
+      end
+    elseif not at_or_above(hb.passing_offered) and num(hb.failing_offered) then
+      open[#open + 1] = { run = who_hi, offered = hb.failing_offered, room = "fail" }
+    end
+  end
+  -- the failing run as good as its repeats allow: it must still fail them at x, and at every
+  -- load above it
+  local lg = lo.interval and lo.interval.lower_ends
+  if lg then
+    if lg.kind == "non_monotone" then
+      local m
+      for _, v in ipairs(lg.passed_offered or {}) do
+        if at_or_above(v) and (m == nil or v < m) then m = v end
+      end
+      if m then open[#open + 1] = { run = who_lo, offered = m, room = "meet" } end
+    elseif at_or_above(lg.passing_offered) then
+      open[#open + 1] = { run = who_lo, offered = x, room = "meet" }
+    end
+  end
+  return open
+end
+
 function M.same_load_pass_fail(ca, cb)
-  for _, x in ipairs { { "a", means_of(ca), means_of(cb) }, { "b", means_of(cb), means_of(ca) } } do
+  for _, x in ipairs { { "a", means_of(ca), means_of(cb), ca, cb }, { "b", means_of(cb), means_of(ca), cb, ca } } do
     local hi, lo = x[2], x[3]
     local po, fo = hi.passing_offered, lo.failing_offered
     if type(po) == "number" and type(fo) == "number" and hi.load_type ~= nil and hi.load_type == lo.load_type
       and lp.close(po, fo) then
-      return { offered = po, load_type = hi.load_type, passed = x[1] }
+      local other = x[1] == "a" and "b" or "a"
+      return { offered = po, load_type = hi.load_type, passed = x[1],
+        open = require("llmd.json").array(same_load_open(x[4], x[5], x[1], other, po)) }
     end
   end
   return nil

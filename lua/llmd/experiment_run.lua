@@ -616,6 +616,25 @@ function M.workload_choice(b, where, key, apart)
   return b.workload
 end
 
+-- A benchmark.workload that names no workload of a template of ONE (b: a plan's benchmark:;
+-- where: the plan file; key: where b is in it): the template's one workload runs whatever the
+-- name, which README keeps as the run's label (tests/lua/test_cluster.lua's "chat" over
+-- sanity_random), so it is not refused; but a misspelt name (fixd47's choice of a workload of
+-- several refuses it) would pass silently as a label. One line for stderr, naming the plan, the
+-- template's workload and the nearest name; nil where the name is that workload, or none is given,
+-- or the template has several (M.workload_choice) or none readable.
+function M.workload_label_note(b, where, key)
+  if type(b) ~= "table" or type(b.template) ~= "string" or b.workload == nil then return nil end
+  local ok, cfg = pcall(M.read_template, b, true)
+  if not ok or not is_map(cfg) or not is_map(cfg.workload) then return nil end
+  local names = ex.keys(cfg.workload)
+  if #names ~= 1 or tostring(b.workload) == names[1] then return nil end
+  local near = require("llmd.opts").closest(tostring(b.workload), names)
+  return ("%s: %s.workload: %s is not the workload of %s (its one workload: %s%s), which runs whatever the name; "
+    .. "%s is kept as the run's workload label only"):format(where, key, tostring(b.workload), b.template, names[1],
+    near and ("; did you mean %s?"):format(near) or "", tostring(b.workload))
+end
+
 -- The rendered config text with only workload name in its workload: mapping (M.workload_choice's
 -- choice; where: the config's path, for an error); the text as it is when name is nil.
 function M.keep_workload(text, name, where)

@@ -2587,7 +2587,15 @@ local function non_monotone(points, slo, past_from)
     detail_failed = ("%s, and was past saturation at %s (meeting %s there places no capacity)")
       :format(detail_failed, said(sat_passed), #slo == 1 and "it" or "them")
   end
+  local function offered(ps)
+    local out = {}
+    for i, p in ipairs(ps) do out[i] = p.offered end
+    return out
+  end
+  -- (passed_offered, failed_offered: the same points' offered loads: where a
+  -- range from repeats whose end is non-monotone leaves an order open, llmd.decision.same_load_pass_fail)
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
+    passed_offered = offered(passed), failed_offered = offered(failed),
     saturated = #sat_passed > 0 and idx(sat_passed) or nil,
     saturated_rps = #sat_passed > 0 and rates(sat_passed) or nil,
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
@@ -3178,10 +3186,18 @@ function M.capacity_interval(points, slo, cap)
       end
     end
   end
-  local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
-    M.capacity(at_bound(points, ends, "lo"), slo, sat)
+  local bad_pts, good_pts = at_bound(points, ends, "hi"), at_bound(points, ends, "lo")
+  local low, high = M.capacity(bad_pts, slo, sat), M.capacity(good_pts, slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
   local r = ends_span(cap, low, high, points, past_from and { M.ceiling(points, { slo = slo }) })
+  -- each load's side of the SLOs on both ends ({offered, load_type, bad = met at the upper ends
+  -- (true, false, nil: unknown), good = met at the lower ends, past = past saturation}): which
+  -- loads' repeats leave an order open (llmd.decision.same_load_pass_fail)
+  r.ends = {}
+  for i, p in ipairs(points) do
+    r.ends[i] = { offered = p.offered, load_type = p.load_type, bad = (meets(bad_pts[i], slo)),
+      good = (meets(good_pts[i], slo)), past = past_from ~= nil and i >= past_from or nil }
+  end
   -- (the loads whose every repeat lay on one side of an SLO, which held at both ends: M.repeats_ends)
   r.sign = #sign > 0 and sign or nil
   return r
@@ -3859,7 +3875,8 @@ function M.interval_end(c)
   return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
     first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
     passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type,
-    failing_unsustained = c.failing_unsustained }
+    failing_unsustained = c.failing_unsustained, failed = c.failed, passed_offered = c.passed_offered,
+    failed_offered = c.failed_offered }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

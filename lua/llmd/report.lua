@@ -2225,6 +2225,24 @@ local function capacity_range_cells(g, unit, digits)
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
+-- A capacity gap's two cells (capacity_range_cells: the Delta, then the Change) as one
+-- comparison.csv note, "B - A from the measured loads: +3.15 to +9.40 req/s, at least +64.9 %".
+-- Where both cells are the same words with no figure ("0 or less, no lower end": an end at
+-- exactly 0, the other open), they are said once, with both units: "0 or less in req/s and
+-- in %, no lower end" (audit47: "0 or less, no lower end, 0 or less, no lower end" read as a
+-- repeat, without a unit); a Delta's "(why)" is kept once.
+local function gap_note(label, rd, rp, unit)
+  local d, why = rd:match("^(.-) (%(.*%))$")
+  d = d or rd
+  local tail = why and not rp:find(why, 1, true) and (" " .. why) or ""
+  if d == rp then
+    local head, rest = d:match("^(0 or %a+), (.+)$")
+    if head then return ("%s: %s in %s and in %%, %s%s"):format(label, head, unit, rest, tail) end
+    return ("%s, in %s and in %%: %s%s"):format(label, unit, d, tail)
+  end
+  return ("%s: %s, %s%s"):format(label, d, rp, tail)
+end
+
 -- The Delta of a capacity row where a repeat's failures leave the order open (od:
 -- decision.capacity_evidence's overdispersed, each side's cause: decision.failures_kind):
 -- "N/A (a crashed repeat decides whether the error-rate SLO holds: either may be higher)" only
@@ -2851,6 +2869,10 @@ local NO_SLO_WHY = {
   no_samples = "no per-request samples from both runs there",
   dependent = "requests there too dependent to test (in send order neighbours are alike, the queue's doing), so "
     .. "the test leaves this load out",
+  -- (a load a run answered short in bursts of server errors, kept in: no queue's, decision.pair_kept_bursts)
+  dependent_bursts = "requests there too dependent to test (in send order neighbours are alike, at a load a run "
+    .. "answered short with failed requests in bursts of server errors: the files record errors, no timeouts), so the "
+    .. "test leaves this load out",
   pooled = "the test pools this load with the others, and without an SLO none is made of one load alone",
   identical = "the same figure in both runs, nothing to test",
   row_untested = "its Performance Results row has no test (its note says why)",
@@ -2868,6 +2890,9 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
         for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent or {}) do
           if d == load then why = "dependent" end
         end
+        for _, d in ipairs(row.key == r.key and row.sig and row.sig.dependent_bursts or {}) do
+          if d == load then why = "dependent_bursts" end
+        end
       end
       -- (a test made, this load in it: pooled, also where analyze.lua reads it back without samples;
       -- with one load point a run, the test is this load's: tested here, no reason (audit41))
@@ -2883,7 +2908,7 @@ local function no_slo_untested_why(nl, at, rows, A, B, pa, pb)
     end
     -- (a figure whose load its row's test left out: its test's result is the other loads',
     -- said so beside it, left_out_text)
-    if why == "dependent" then
+    if why == "dependent" or why == "dependent_bursts" then
       nl.left_out = nl.left_out or {}
       nl.left_out[r.key] = true
     end
@@ -3166,14 +3191,72 @@ end
 -- load steps cannot order them (decision.capacity_evidence's steps_cannot_order): both
 -- means cross the SLOs between loads that overlap, so no repeats could order them.
 -- Why runs A and B (labels a, b) a pass and a fail by their means at the same offered load
--- (sl: decision.capacity_evidence's open_same_load) leave unordered: no steps to blame, the
--- repeats there are what is short. treatments.lua's ranking says it too.
+-- (sl: decision.capacity_evidence's open_same_load) leave unordered: no steps to blame; what is
+-- short is the repeats sl.open names (decision.same_load_pass_fail): at that load, within their
+-- noise, or at another load, where one run's repeats leave room for the other side of the SLOs
+-- (audit47 t7_12_13: every repeat of both settled at 8 req/s, one of B's met the SLO at 9 req/s).
+-- The one source of these words: the Verdict, the Summary, the Headline's evidence (CSV,
+-- comparison.json) and treatments.lua's ranking.
 function M.same_load_open_text(a, b, sl)
   local hi, lo = sl.passed == "b" and b or a, sl.passed == "b" and a or b
-  return ("%s met the SLOs and %s failed them by their means at the same offered load, %s, within the noise of the "
-    .. "repeats there: no other load steps would order them, but more repeats at that load could settle it"):format(
-    hi, lo, sl.load_type == "concurrency" and ("concurrency %g"):format(sl.offered)
-    or ("%g req/s offered"):format(sl.offered))
+  local function load(x)
+    return sl.load_type == "concurrency" and ("concurrency %g"):format(x) or ("%g req/s offered"):format(x)
+  end
+  local name = { a = a, b = b }
+  local head = ("%s met the SLOs and %s failed them by their means at the same offered load, %s"):format(hi, lo,
+    load(sl.offered))
+  local here, there = {}, {}
+  for _, e in ipairs(sl.open or {}) do
+    if lp.close(e.offered, sl.offered) then here[#here + 1] = e else there[#there + 1] = e end
+  end
+  -- (nothing named, or both runs' repeats there: within the noise of the repeats at that load)
+  if #there == 0 and #here ~= 1 then
+    return head .. ", within the noise of the repeats there: no other load steps would order them, but more repeats "
+      .. "at that load could settle it"
+  end
+  -- "8 and 9 req/s offered", "concurrency 4 and 8"
+  local function loads_text(xs)
+    table.sort(xs)
+    local at = {}
+    for i, v in ipairs(xs) do at[i] = ("%g"):format(v) end
+    local list = #at == 1 and at[1] or (table.concat(at, ", ", 1, #at - 1) .. " and " .. at[#at])
+    return sl.load_type == "concurrency" and ("concurrency " .. list) or (list .. " req/s offered")
+  end
+  -- (the loads to repeat, each run's together, in A's then B's order)
+  local rep = { a = {}, b = {} }
+  for _, e in ipairs(sl.open or {}) do
+    local seen = false
+    for _, v in ipairs(rep[e.run]) do seen = seen or lp.close(v, e.offered) end
+    if not seen then table.insert(rep[e.run], e.offered) end
+  end
+  local out = { head }
+  if #here == 1 then
+    out[#out + 1] = (", within the noise of %s's repeats there"):format(name[here[1].run])
+  elseif #here > 1 then
+    out[#out + 1] = ", within the noise of both runs' repeats there"
+  else
+    out[#out + 1] = ", as both runs' repeats there bear out"
+  end
+  -- (the loads of one run on one side together: "at 8 and 9 req/s offered, lower loads")
+  local groups, order = {}, {}
+  for _, e in ipairs(there) do
+    local k = e.run .. e.room
+    if not groups[k] then groups[k], order[#order + 1] = { run = e.run, room = e.room, at = {} }, k end
+    table.insert(groups[k].at, e.offered)
+  end
+  for i, k in ipairs(order) do
+    local g = groups[k]
+    local side = g.room == "meet" and "higher" or "lower"
+    out[#out + 1] = ("; %s %s's repeats at %s, %s, leave room for it %s them there"):format(i == 1 and "but" or "and",
+      name[g.run], loads_text(g.at), #g.at == 1 and ("a " .. side .. " load") or (side .. " loads"),
+      g.room == "meet" and "meeting" or "failing")
+  end
+  local more = {}
+  for _, x in ipairs { "a", "b" } do
+    if #rep[x] > 0 then more[#more + 1] = ("of %s at %s"):format(name[x], loads_text(rep[x])) end
+  end
+  out[#out + 1] = (": more repeats %s could settle it"):format(table.concat(more, " and "))
+  return table.concat(out)
 end
 
 local function steps_reason(A, B, ca, cb, per, ev)
@@ -3915,13 +3998,16 @@ local function sustained_settle_text(model, A, B)
   return "To settle it: " .. decision.bounds_advice(bounds, "max sustained throughput") .. "."
 end
 
-local function settle_text(model, A, B, ca, cb)
+-- only: a list of {run = "a" | "b", offered =} (decision.same_load_pass_fail's open): the
+-- advice for those loads alone, where they are what leaves the order open (nil: every load left
+-- unclear, and the bounds).
+local function settle_text(model, A, B, ca, cb, only)
   local parts, few = {}, false
   -- a lower bound that decides the order (deciding_bound): measure where it lies, never
   -- repeat loads below it, which leave it a bound (one advice, as the Summary gives it)
   local bounds = {}
   for _, x in ipairs { { "a", A, ca, cb }, { "b", B, cb, ca } } do
-    if deciding_bound(x[3], x[4]) then
+    if not only and deciding_bound(x[3], x[4]) then
       bounds[#bounds + 1] = bound_settle(model.load_points and model.load_points[x[1]],
         model.saturation and model.saturation[x[1]], x[2], x[3])
     end
@@ -3934,9 +4020,9 @@ local function settle_text(model, A, B, ca, cb)
     if e.offered then return lp.load_text("rate", e.offered) end
     return ("load point %d"):format(e.point)
   end
-  for _, side in ipairs { { A, ca, cb }, { B, cb, ca } } do
+  for _, side in ipairs { { A, ca, cb, "a" }, { B, cb, ca, "b" } } do
     local R, c = side[1], side[2]
-    if deciding_bound(c, side[3]) then goto next_side end
+    if not only and deciding_bound(c, side[3]) then goto next_side end
     if c.noise_unknown then
       parts[#parts + 1] = ("%s: per-request data (each request's latencies, not only the file's percentiles) or "
         .. "repeats of each load, to tell how far its percentiles vary"):format(R.label)
@@ -3944,6 +4030,18 @@ local function settle_text(model, A, B, ca, cb)
     -- (the lowest unclear loads first: a run's capacity is decided from its lowest load up,
     -- so a load above two unclear ones matters only once they are settled; those are counted)
     local list = c.settle or {}
+    if only then
+      local kept = {}
+      for _, e in ipairs(list) do
+        for _, o in ipairs(only) do
+          if o.run == side[4] and type(e.offered) == "number" and lp.close(e.offered, o.offered) then
+            kept[#kept + 1] = e
+            break
+          end
+        end
+      end
+      list = kept
+    end
     for k = 1, math.min(#list, SETTLE_PER_RUN) do
       local e = list[k]
       local m = metrics.get(e.key)
@@ -4215,6 +4313,9 @@ local function verdict_of(model, A, B)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
+        -- (how many more repeats of the loads that leave it open, where the repeats say)
+        local open = ev.open_same_load and ev.open_same_load.open
+        v.settle = open and #open > 0 and settle_text(model, A, B, ca, cb, open) or nil
       elseif ev.overdispersed then
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
           .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"
@@ -6219,7 +6320,9 @@ function M.build(opts)
           -- the same range in output tok/s, for the chart's tok/s axis
           lo_tps = iv.lo_tps, hi_tps = iv.hi_tps,
           -- the loads a sign test of their repeats settled (lp.repeats_ends; nil: none)
-          sign = iv.sign and json.array(iv.sign) or nil }
+          sign = iv.sign and json.array(iv.sign) or nil,
+          -- each load's side of the SLOs on both ends (what leaves a same-load order open)
+          ends = iv.ends and json.array(iv.ends) or nil }
       else
         s[1].interval_why = why
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty
@@ -6648,9 +6751,7 @@ function M.curve_rows(model)
     if cap.evidence and cap.evidence.text then out[#out].note = cap.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(g, " req/s", 2)
     if rd and not single and not differ and not broken then
-      local d, why = rd:match("^(.-) (%(.*%))$")
-      out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
-        why and not rp:find(why, 1, true) and (" " .. why) or "")
+      out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads", rd, rp, "req/s")
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -6671,8 +6772,10 @@ function M.curve_rows(model)
       end
       out[#out].order = o
       if h.delta_text and h.delta_text ~= "" then
-        out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
-          and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
+        -- (the same words in both cells, said once with both units: gap_note)
+        out[#out].note = out[#out].note .. "; " .. (h.pct_text == h.delta_text
+          and gap_note("B - A", h.delta_text, h.pct_text, "tok/s") or ("B - A: %s"):format(h.pct_text
+          and (h.delta_text .. ", " .. h.pct_text) or h.delta_text))
       end
       with_evidence("capacity_tps")
     end
@@ -6694,9 +6797,7 @@ function M.curve_rows(model)
     if pg.evidence and pg.evidence.text then out[#out].note = pg.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
-      local d, why = rd:match("^(.-) (%(.*%))$")
-      out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
-        why and not rp:find(why, 1, true) and (" " .. why) or "")
+      out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads, per GPU", rd, rp, "req/s")
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
@@ -6746,7 +6847,7 @@ function M.curve_rows(model)
   local sg = model.saturation.gap
   local sd_, sp_ = capacity_range_cells(sg, " req/s", 2)
   if sd_ and not differ and not broken and not mixed then
-    out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s"):format(sd_, sp_)
+    out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads", sd_, sp_, "req/s")
   end
   local ms_order = out[#out].order
   if ranged then

@@ -150,3 +150,40 @@ t.test("benchmark.workload chooses one of them: only it is rendered, run and com
     end
   end
 end)
+
+-- task fixa48 #4: a template of ONE workload runs it whatever benchmark.workload says, which
+-- README keeps as the run's label (test_cluster's "chat" over sanity_random), so a name that is
+-- no workload of it is not refused; but a misspelt one passed silently. Decided: accepted (a
+-- plan meaning a label keeps working, and the run is the same whatever the name), with one line
+-- on stderr naming the plan file, the template's workload and the nearest.
+t.test("a template of one workload: a benchmark.workload that is not it is kept as a label, said on stderr",
+  function()
+    local s = setup("sanity_randmo")
+    local one = TWO:gsub("  chat_short:\n[^\n]*\n", "")
+    t.write(s.dir .. "/template-2wl.yaml", one)
+    local tpl = s.dir .. "/template-2wl.yaml"
+    local r = run(s, { "compare.lua", "--yes", "--plan", "plan2wl.yaml", "--dry-run" })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    for _, x in ipairs { "a", "b" } do
+      t.contains(r.stderr, ("compare.lua: warning: plan2wl.yaml: runs.%s.benchmark.workload: sanity_randmo is not the "
+        .. "workload of %s (its one workload: sanity_random; did you mean sanity_random?), which runs whatever the "
+        .. "name; sanity_randmo is kept as the run's workload label only\n"):format(x, tpl))
+    end
+    r = run(s, { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml", "--dry-run" })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local _, n = r.stderr:gsub("experiment.lua: warning: exp%-plan.yaml: benchmark.workload: sanity_randmo is not "
+      .. "the workload of [^\n]*%(its one workload: sanity_random; did you mean sanity_random%?%)", "")
+    t.eq(n, 1, r.stderr)
+    -- a label far from the name: kept, said so, with no guess
+    t.write(s.dir .. "/exp-plan.yaml", t.read(s.dir .. "/exp-plan.yaml"):gsub("sanity_randmo", "chat"))
+    r = run(s, { "experiment.lua", "experiment.yaml", "--show", "--plan", "exp-plan.yaml" })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.contains(r.stderr, ("experiment.lua: warning: exp-plan.yaml: benchmark.workload: chat is not the workload of %s "
+      .. "(its one workload: sanity_random), which runs whatever the name; chat is kept as the run's workload label "
+      .. "only\n"):format(tpl))
+    -- the template's own name: nothing said
+    t.write(s.dir .. "/exp-plan.yaml", t.read(s.dir .. "/exp-plan.yaml"):gsub("workload: chat", "workload: sanity_random"))
+    r = run(s, { "experiment.lua", "experiment.yaml", "--show", "--plan", "exp-plan.yaml" })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.lacks(r.stderr, "warning")
+  end)

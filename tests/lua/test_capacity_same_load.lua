@@ -62,3 +62,102 @@ t.test("an order by a pass and a fail at one offered load names no winner: its l
       "b" }, f)
   end
 end)
+
+-- audit47's t7_12_13 (r5_12 against r5_13, an A/A pair, --slo ttft_p90_ms=388), by hand from
+-- its files (numpy percentile of each repeat's TTFTs): every repeat of A met TTFT p90 at 8
+-- req/s offered (171-307 ms) and every one of B failed it (469-863 ms), 5 each: both sides
+-- settled there by the sign test. But at 9 req/s one of B's 5 repeats met it (326 ms, the others
+-- 984-2228 ms: the repeats' t-interval 335-2378 ms), so B's good end (each point as good as its
+-- repeats allow) fails at 8, meets at 9 and fails at 10: non-monotone, B's range up to 9.44
+-- req/s. What leaves the order open is B's repeats at 9 req/s, not the noise at 8.
+local function t7_pair()
+  local a = { kind = "interpolated", rps = 7.98, last_passing_rps = 7.88, passing_offered = 8, first_failing_rps = 9.02,
+    failing_offered = 9, load_type = "rate" }
+  local b = { kind = "interpolated", rps = 7.74, last_passing_rps = 6.91, passing_offered = 7, first_failing_rps = 8.42,
+    failing_offered = 8, load_type = "rate" }
+  local b_good = { kind = "non_monotone", first_failing = 2, first_failing_rps = 8.42, passed = { 1, 3 },
+    failed = { 2, 4 }, passed_offered = { 7, 9 }, failed_offered = { 8, 10 } }
+  local ca, cb = {}, {}
+  for k, v in pairs(a) do ca[k] = v end
+  for k, v in pairs(b) do cb[k] = v end
+  ca.interval = { upper_ends = a, lower_ends = a, lo = 7.88, hi = 9.02 }
+  cb.interval = { upper_ends = b, lower_ends = b_good, lo = 6.91, hi = 9.44 }
+  return ca, cb, a, b
+end
+
+t.test("a pass and a fail at one offered load left open by another load's repeats say which load and whose",
+  function()
+    local report = require "llmd.report"
+    local ca, cb = t7_pair()
+    local ev = decision.capacity_evidence(ca, cb, 2)
+    t.eq({ ev.verdict, ev.winner, ev.steps_cannot_order }, { "not shown to differ", nil, true })
+    local sl = ev.open_same_load
+    t.eq({ sl.offered, sl.passed }, { 8, "a" })
+    t.eq(sl.open, { { run = "b", offered = 9, room = "meet" } })
+    -- on main: "... 8 req/s offered, within the noise of the repeats there: no other load steps
+    -- would order them, but more repeats at that load could settle it", of a load both settled
+    local text = report.same_load_open_text("r5_12", "r5_13", sl)
+    t.eq(text, "r5_12 met the SLOs and r5_13 failed them by their means at the same offered load, 8 req/s offered, "
+      .. "as both runs' repeats there bear out; but r5_13's repeats at 9 req/s offered, a higher load, leave room "
+      .. "for it meeting them there: more repeats of r5_13 at 9 req/s offered could settle it")
+    t.lacks(text, "within the noise")
+    -- swapped: the mirror, B the run that passed
+    local ev2 = decision.capacity_evidence(cb, ca, 2)
+    t.eq(ev2.open_same_load.open, { { run = "a", offered = 9, room = "meet" } })
+    t.eq(ev2.open_same_load.passed, "b")
+  end)
+
+t.test("a pass and a fail at one offered load left open by one run's repeats there name that run", function()
+  local report = require "llmd.report"
+  local ca, cb, _, b = t7_pair()
+  -- B settled on both ends (it fails at 8 however good its repeats allow), A's repeats at 8
+  -- straddle the limit: A's bad end fails there (an interpolated capacity from 7 to 8)
+  cb.interval.lower_ends = b
+  ca.interval.upper_ends = { kind = "interpolated", rps = 7.5, last_passing_rps = 6.9, passing_offered = 7,
+    first_failing_rps = 7.88, failing_offered = 8, load_type = "rate" }
+  local sl = decision.same_load_pass_fail(ca, cb)
+  t.eq(sl.open, { { run = "a", offered = 8, room = "fail" } })
+  t.eq(report.same_load_open_text("x", "y", sl), "x met the SLOs and y failed them by their means at the same offered "
+    .. "load, 8 req/s offered, within the noise of x's repeats there: more repeats of x at 8 req/s offered could "
+    .. "settle it")
+  -- both runs' repeats there: the words that always said it (verify44 #2, test_capacity_repeats)
+  cb.interval.lower_ends = { kind = "interpolated", rps = 8.5, last_passing_rps = 8.42, passing_offered = 8,
+    first_failing_rps = 9.1, failing_offered = 9, load_type = "rate" }
+  sl = decision.same_load_pass_fail(ca, cb)
+  t.eq(sl.open, { { run = "a", offered = 8, room = "fail" }, { run = "b", offered = 8, room = "meet" } })
+  t.eq(report.same_load_open_text("x", "y", sl), "x met the SLOs and y failed them by their means at the same offered "
+    .. "load, 8 req/s offered, within the noise of the repeats there: no other load steps would order them, but more "
+    .. "repeats at that load could settle it")
+end)
+
+-- audit47's x1084_0_14 (r5_0 against r5_14, --slo ttft_p90_ms=1084), numpy on the files, each
+-- load's 5 repeats' TTFT p90 and their Student t 95 % interval: A at 9 req/s 109-3296 ms (mean
+-- 1703: fails by it), B at 9 607-1180 ms (mean 893: meets), B at 8 -128-1309 ms (mean 590). B
+-- met the SLO and A failed it by their means at 9 req/s; both runs' repeats straddle the limit
+-- there, and B's at 8 as well: each load's side on both ends (interval.ends) names all three,
+-- where the capacities' ends alone named B's 8 and read "as both runs' repeats there bear out".
+t.test("a same-load order open at several loads names each, read off every load's side on both ends", function()
+  local report = require "llmd.report"
+  local function ends(list)
+    local out = {}
+    for i, e in ipairs(list) do
+      out[i] = { offered = e[1], load_type = "rate", bad = e[2], good = e[3], past = e[4] }
+    end
+    return out
+  end
+  local ca = { kind = "interpolated", rps = 8.55, passing_offered = 8, failing_offered = 9, load_type = "rate",
+    interval = { ends = ends { { 7, true, true }, { 8, false, true }, { 9, false, true }, { 10, false, false, true } } } }
+  local cb = { kind = "saturated", rps = 8.68, passing_offered = 9, load_type = "rate",
+    interval = { ends = ends { { 7, true, true }, { 8, false, true }, { 9, false, true }, { 10, false, false, true } } } }
+  local sl = decision.same_load_pass_fail(ca, cb)
+  t.eq({ sl.offered, sl.passed }, { 9, "b" })
+  t.eq(sl.open, { { run = "b", offered = 8, room = "fail" }, { run = "b", offered = 9, room = "fail" },
+    { run = "a", offered = 9, room = "meet" } })
+  t.eq(report.same_load_open_text("A", "B", sl), "B met the SLOs and A failed them by their means at the same offered "
+    .. "load, 9 req/s offered, within the noise of both runs' repeats there; but B's repeats at 8 req/s offered, a lower "
+    .. "load, leave room for it failing them there: more repeats of A at 9 req/s offered and of B at 8 and 9 req/s "
+    .. "offered could settle it")
+  -- a load past saturation that meets the SLOs at its good end reopens nothing (lp.capacity's rule)
+  ca.interval.ends[4].good = true
+  t.eq(#decision.same_load_pass_fail(ca, cb).open, 3)
+end)

@@ -1608,3 +1608,23 @@ t.test("fixd46 3: overlapping lower bounds from one run per load, one under its 
   m = t.xy_model(run { { 10, 10, 50 }, { 20, 20, 60 } }, run { { 10, 10, 50 }, { 22, 22, 70 } }, "ttft_p90_ms=200")
   t.eq(m.headline[1].evidence, "both lower bounds: not compared")
 end)
+
+-- audit47's g13ab1_sw (A a lower bound, its range ≥ 7.36 req/s; B's 4.23-7.61, the two ranges
+-- meeting at one load, 10 req/s offered): B - A from the measured loads runs from no lower end
+-- up to exactly 0, in req/s and in % alike (decision.capacity_gap: lo -inf, hi 0; lo_pct nil,
+-- hi_pct 0). Its Headline cells are "0 or less, no lower end" each, under Delta and Change; the
+-- CSV note said "B - A from the measured loads: 0 or less, no lower end, 0 or less, no lower
+-- end", two figures without units that read as one said twice. Said once now, with both units.
+t.test("a capacity gap up to 0 with no lower end: the CSV note says it once, with its units", function()
+  local m = ttft_model(ttft_run { { 10, 10, 150 }, { 20, 20, 300 } },
+    ttft_run { { 10.1, 10.1, 50 }, { 20, 20, 150 } }, "ttft_p90_ms=100")
+  m.capacity.gap = { lo_rps = -math.huge, hi_rps = 0, hi_pct = 0 }
+  local csv
+  for _, r in ipairs(report.curve_rows(m)) do if r.key == "capacity_at_slo_rps" then csv = r end end
+  t.contains(csv.note, "; B - A from the measured loads: 0 or less in req/s and in %, no lower end")
+  t.lacks(csv.note, "no lower end, 0 or less")
+  -- (figures keep their own units, each once: +3.15 to +9.40 req/s, at least +64.9 %)
+  m.capacity.gap = { lo_rps = 3.15, hi_rps = 9.4, lo_pct = 64.9, hi_pct = math.huge }
+  for _, r in ipairs(report.curve_rows(m)) do if r.key == "capacity_at_slo_rps" then csv = r end end
+  t.contains(csv.note, "; B - A from the measured loads: +3.15 to +9.40 req/s, at least +64.9 %")
+end)

@@ -246,6 +246,8 @@ if o.plan or o.resume then
       chosen[x] = require("llmd.experiment_run").workload_choice(r.benchmark,
         o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml"), "runs." .. x .. ".benchmark",
         "one comparison per workload")
+      -- names run_only.sh hands to bash's eval (workload keys...): refused before anything runs
+      require("llmd.experiment_run").check_template_names(r.benchmark)
     end
   end
   local ok, result, ctx = pcall(cluster.run, plan, {

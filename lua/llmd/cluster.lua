@@ -446,6 +446,90 @@ function M.value_name_problems(v, path, out)
   return out
 end
 
+-- What upstream's run_only.sh (llm-d-benchmark existing_stack/run_only.sh) does with its
+-- config: it builds `kubectl create cm <harness.name>-profiles --namespace <harness.namespace>
+-- --from-file=KEY.yaml=<(yq ".workload.KEY ..." CONFIG)` from control.kubectl, each workload
+-- key and the config's path, and runs it with bash's eval; each workload key and harness.name
+-- then go into a script the harness pod's bash runs. A $(...), `...`, ; or | in any of them
+-- runs there (on the user's machine, or in the pod); a space splits the path. So these are
+-- refused unless they are plain: a name of letters, digits, '.', '_' and '-' (what a ConfigMap
+-- key may hold, KEY.yaml being one), a path of those, '/' and + @ : , = % (and non-ASCII
+-- letters: bytes bash never reads as syntax). Each returns why not, or nil.
+M.PLAIN_NAME_WORDS = "letters, digits, '.', '_' and '-'"
+function M.plain_name_problem(v)
+  if type(v) ~= "string" and math.type(v) ~= "integer" then return "expected a name" end
+  if tostring(v):match("^[A-Za-z0-9._%-]+$") then return nil end
+  return ("expected %s only"):format(M.PLAIN_NAME_WORDS)
+end
+M.PLAIN_PATH_WORDS = "letters, digits and / . _ - + @ : , = %"
+function M.plain_path_problem(p)
+  if type(p) == "string" and p:match("^[A-Za-z0-9/._+@:,=%%\128-\255%-]+$") then return nil end
+  local odd, seen = {}, {}
+  for c in tostring(p):gmatch("[^A-Za-z0-9/._+@:,=%%\128-\255%-]") do
+    if not seen[c] then seen[c] = true; odd[#odd + 1] = M.shown(c) end
+  end
+  return ("it holds %s (a path handed to run_only.sh may hold only %s: run_only.sh splits it at spaces and hands it "
+    .. "to bash's eval, which would run a $(...) or `...` in it)"):format(table.concat(odd, ", "), M.PLAIN_PATH_WORDS)
+end
+
+-- The names of a run_only.sh config (cfg, the YAML read) that reach bash's eval and are not
+-- plain (M.plain_name_problem): workload keys, harness.name, harness.namespace and
+-- control.kubectl (a command: a plain path). file: where cfg was read (the template, or the
+-- rendered config), for the line. Returns one line per problem, {} when none.
+function M.run_only_config_problems(cfg, file)
+  local out = {}
+  if not is_map(cfg) then return out end
+  if is_map(cfg.workload) then
+    local ks = {}
+    for k in pairs(cfg.workload) do ks[#ks + 1] = k end
+    table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(ks) do
+      local why = M.plain_name_problem(k)
+      if why then
+        out[#out + 1] = ("%s: workload key %s: %s: each workload key names a file (KEY.yaml), a ConfigMap key and "
+          .. "its results folder, and run_only.sh hands it to bash's eval (a $(...) or `...` in it would run on this "
+          .. "machine); rename it"):format(M.key_where(file, k), M.shown(k), why)
+      end
+    end
+  end
+  for _, kv in ipairs { { "harness", "name" }, { "harness", "namespace" } } do
+    local v = is_map(cfg[kv[1]]) and cfg[kv[1]][kv[2]]
+    local why = v ~= nil and v ~= false and M.plain_name_problem(v)
+    if why then
+      out[#out + 1] = ("%s: %s.%s %s: %s: run_only.sh hands it to bash's eval (a $(...) or `...` in it would run "
+        .. "on this machine)"):format(M.key_where(file, kv[2]), kv[1], kv[2], M.shown(v), why)
+    end
+  end
+  local kubectl = is_map(cfg.control) and cfg.control.kubectl
+  if kubectl ~= nil and kubectl ~= false and (type(kubectl) ~= "string" or M.plain_path_problem(kubectl)) then
+    out[#out + 1] = ("%s: control.kubectl %s: expected kubectl, oc or a plain path to one: %s"):format(
+      M.key_where(file, "kubectl"), M.shown(kubectl), type(kubectl) == "string" and M.plain_path_problem(kubectl)
+      or "it is no command")
+  end
+  return out
+end
+
+-- The path a new workspace under parent will have (ws.create: parent's real path, the name
+-- added; the name llmdlua makes is plain), and why run_only.sh must not be handed a config
+-- in it (M.plain_path_problem), or nil. The folders of parent that are not there yet are
+-- taken as written. what: how the user chose parent, for the way out.
+function M.workspace_path_problem(parent, what)
+  local p = tostring(parent):gsub("(.)/+$", "%1")
+  local rest = ""
+  while p ~= "" and not lfs.attributes(p) do
+    local up, leaf = p:match("^(.*)/([^/]*)$")
+    if not up then up, leaf = ".", p end
+    rest = "/" .. leaf .. rest
+    p = up == "" and "/" or up
+  end
+  if p == "" then p = "." end
+  local full = (proc.realpath(p) or p):gsub("/$", "") .. rest
+  local why = M.plain_path_problem(full)
+  if not why then return nil end
+  return ("the workspace's folder %s: %s; give a parent folder whose path is plain (%s)"):format(M.shown(full), why,
+    what)
+end
+
 -- The namespace and where it came from: --namespace or the plan's namespace: (both given
 -- and different is an error), else $NAMESPACE, `oc project -q`, asked. A system namespace
 -- is refused, naming where it came from.
@@ -1308,7 +1392,18 @@ local function benchmark(ctx, x)
   -- a caller's last word on the rendered config (experiment.lua applies run treatments)
   if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
+  -- (checked before: the plan's template, the treatment names, the workspace's parent; here
+  -- what the run hands run_only.sh as it is, after every ${VAR} and treatment)
   ws.write_text(cfg, cfg_text)
+  local yok, parsed = pcall(yaml.load, cfg_text, cfg)
+  local problems = yok and M.run_only_config_problems(parsed, cfg)
+    or { ("%s: %s (its names could not be checked)"):format(cfg, tostring(parsed)) }
+  local pbad = M.plain_path_problem(cfg)
+  if pbad then
+    problems[#problems + 1] = ("run %s: the benchmark config %s: %s; make the comparison again under a plain folder "
+      .. "(--parent DIR)"):format(x, M.shown(cfg), pbad)
+  end
+  if #problems > 0 then error(table.concat(problems, "\n") .. " - nothing was handed to run_only.sh", 0) end
   ctx.config_text[x] = cfg_text
   local cmd = b.command and { table.unpack(b.command) } or { ctx.bins.run_only or "run_only.sh", "-c", cfg }
   for i, a in ipairs(cmd) do cmd[i] = M.substitute(tostring(a), { CONFIG = cfg }, "benchmark.command") end
@@ -2948,6 +3043,16 @@ function M.run(plan, opts)
         keep))
     end
   else
+    -- before anything else: a workspace whose path run_only.sh cannot be handed (its config
+    -- is there) is not made, nor anything deployed for it
+    local fresh = false
+    for _, x in ipairs { "a", "b" } do
+      local r = type(plan.runs) == "table" and plan.runs[x]
+      if type(r) == "table" and not r.existing then fresh = true end
+    end
+    local bad = fresh and M.workspace_path_problem(plan.parent or opts.parent or ".",
+      plan.parent and "the plan's parent:, or --parent DIR" or "--parent DIR, or parent: in the plan")
+    if bad then error(("%s: %s; nothing was made or run"):format(opts.plan_path or "plan", bad), 0) end
     ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins, opts.plan_path)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "

@@ -213,6 +213,7 @@ function M.validate(plan, name, opts)
               bad(key .. ".deploy.model", ("%s is not a model name (expected letters, digits and . _ - / : @, like "
                 .. "Qwen/Qwen3-0.6B)"):format(M.shown(d.model)))
             end
+            for _, p in ipairs(M.helm_set_problems(d.set, key .. ".deploy.set")) do bad(p.key, p.why) end
             if type(d.release) == "string" and M.bad_release(d.release) then
               bad(key .. ".deploy.release", M.bad_release(d.release))
             end
@@ -444,6 +445,92 @@ function M.value_name_problems(v, path, out)
     if why then out[#out + 1] = { key = path, why = why } end
   end
   return out
+end
+
+-- deploy.set (method helm): each KEY: VALUE one --set KEY=VALUE, read by helm's --set
+-- parser (helm's pkg/strvals): in KEY, '.' goes one level down, [N] into a list, '=' ends it
+-- and ',' starts the next KEY=VALUE; in VALUE, ',' starts the next and a leading '{' a list
+-- {a,b}; '\' takes the next character as it is, in both. Its VALUE is typed as YAML's would
+-- be only in part (true, false, null, whole numbers; "1.5" stays a string), so a string that
+-- helm would read as another type goes with --set-string. Problems, as M.value_name_problems':
+-- a set that is no mapping, a mapping or list as a value (--set takes one scalar), a KEY
+-- helm would split or misread. set: the plan's deploy.set; path: where it is in the plan.
+function M.helm_set_problems(set, path)
+  local out = {}
+  if set == nil then return out end
+  if not is_map(set) then
+    out[1] = { key = path, why = "expected a mapping of KEY: VALUE, each a --set KEY=VALUE (KEY a dotted values path)" }
+    return out
+  end
+  local ks = {}
+  for k in pairs(set) do ks[#ks + 1] = k end
+  table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(ks) do
+    local v, where = set[k], path .. "." .. tostring(k)
+    local kwhy = M.helm_set_key_problem(k)
+    if kwhy then out[#out + 1] = { key = where, why = kwhy } end
+    if type(v) == "table" then
+      local sub = next(v) ~= nil and not is_map(v) and "a list" or "a mapping"
+      out[#out + 1] = { key = where, why = ("%s is not a --set value (helm's --set takes one value: a mapping would "
+        .. "reach it as text); give it in values_override (%s: ...), or one dotted key per value (%s.KEY: VALUE)")
+        :format(sub, tostring(k), tostring(k)) }
+    elseif type(v) ~= "string" and type(v) ~= "number" and type(v) ~= "boolean" and v ~= json.null then
+      out[#out + 1] = { key = where, why = "expected a string, number, true, false or null" }
+    elseif type(v) == "string" and v:find("%c") then
+      out[#out + 1] = { key = where, why = ("%s holds a control character: give it in values_override")
+        :format(M.shown(v)) }
+    end
+  end
+  return out
+end
+
+-- Why helm's --set parser would not read KEY as the values path it is written as, or nil:
+-- an '=' or ',' in it (helm ends the key there: escape it as \= or \,, if the chart's key
+-- holds one), an empty part (a.b., .a, a..b), an index that is no [N], a '\' at its end, a
+-- control character.
+function M.helm_set_key_problem(k)
+  if type(k) ~= "string" and math.type(k) ~= "integer" then return "expected a values path (a string)" end
+  k = tostring(k)
+  if k:find("%c") then return ("%s holds a control character"):format(M.shown(k)) end
+  local i, part, after_index = 1, 0, false
+  local function problem(why) return ("%s: %s (helm's --set grammar: '.' separates the parts of the path, [N] "
+    .. "indexes a list; a '\\' before '=', ',', '.' or '[' makes it part of a name)"):format(M.shown(k), why) end
+  while i <= #k do
+    local c = k:sub(i, i)
+    if c == "\\" then
+      if i == #k then return problem("it ends in '\\', which escapes nothing") end
+      part, i = part + 1, i + 2
+    elseif c == "=" then return problem("helm would end the key at its '='")
+    elseif c == "," then return problem("helm would read its ',' as the start of another KEY=VALUE")
+    elseif c == "." then
+      if part == 0 and not after_index then return problem("it has an empty part") end
+      part, after_index, i = 0, false, i + 1
+    elseif c == "[" then
+      local n = k:match("^%[(%d+)%]", i)
+      if not n or (part == 0 and not after_index) then return problem("an index must be [N] after a name") end
+      part, after_index, i = 0, true, i + #n + 2
+    elseif c == "]" then return problem("a ']' without its '['")
+    else
+      if after_index then return problem("after [N] comes '.', another [N] or the end") end
+      part, i = part + 1, i + 1
+    end
+  end
+  if part == 0 and not after_index then return problem("it has an empty part") end
+  return nil
+end
+
+-- The flag and argument a deploy.set KEY: VALUE goes to helm as (M.helm_set_problems passed):
+-- --set KEY=VALUE, VALUE written so that helm reads it as the plan's value - its '\' and ','
+-- escaped, a leading '{' too (else a list) - and --set-string where helm would read a
+-- string as another type ("true", "4", "null": the plan's YAML made them strings).
+function M.helm_set_arg(k, v)
+  if v == json.null then return "--set", tostring(k) .. "=null" end
+  if type(v) ~= "string" then return "--set", tostring(k) .. "=" .. tostring(v) end
+  local flag = "--set"
+  local l = v:lower()
+  if l == "true" or l == "false" or l == "null" or v:match("^[+-]?%d+$") then flag = "--set-string" end
+  local esc = v:gsub("[\\,]", "\\%0"):gsub("^{", "\\{")
+  return flag, tostring(k) .. "=" .. esc
 end
 
 -- What upstream's run_only.sh (llm-d-benchmark existing_stack/run_only.sh) does with its
@@ -2513,7 +2600,10 @@ local function deploy_calls(ctx, x)
     local keys = {}
     for k in pairs(d.set or {}) do keys[#keys + 1] = k end
     table.sort(keys)
-    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+    for _, k in ipairs(keys) do
+      local flag, arg = M.helm_set_arg(k, d.set[k])
+      a[#a + 1] = flag; a[#a + 1] = arg
+    end
     a[#a + 1] = "--skip-crds"
     add("helm", a)
   else

@@ -1351,11 +1351,24 @@ local function find_pvc(ctx, x)
       tostring((named.p.status or {}).phase))
     return M.PVC_NAME
   end
-  ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = yaml.dump {
+  -- create, not apply: one made meanwhile (after the get above) by someone else is the API
+  -- server's AlreadyExists, never patched (an apply would label it ours and ask 200Gi of it)
+  local args = { "create", "-f", "-" }
+  local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump {
     apiVersion = "v1", kind = "PersistentVolumeClaim",
     metadata = { name = M.PVC_NAME, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
     spec = { accessModes = { "ReadWriteMany" }, resources = { requests = { storage = "200Gi" } } },
   } })
+  if not made.ok then
+    local said = (made.stderr or ""):gsub("%s+$", "")
+    if said:find("(AlreadyExists)", 1, true) then
+      error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
+        .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", args)),
+        said:gsub("\n.*", ""), how), 0)
+    end
+    error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
+      or ("exit " .. tostring(made.code or made.signal)), said ~= "" and (": " .. said) or ""), 0)
+  end
   say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
     M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
     or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))

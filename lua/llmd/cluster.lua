@@ -630,8 +630,10 @@ end
 function M.resolve_namespace_source(opts, plan, bins, plan_name)
   local pname = (plan_name or "plan") .. ": namespace"
   if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
-    error(("--namespace %s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
-      .. "from the plan)"):format(opts.namespace, pname, plan.namespace), 0)
+    -- (each value as a shell would read it: a space or quote in one is seen)
+    error(("%s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
+      .. "from the plan)"):format(k8s.cmdline { "--namespace", opts.namespace }, pname,
+      k8s.cmdline { tostring(plan.namespace) }), 0)
   end
   if plan.namespace then return plan.namespace, pname end
   if opts.namespace then return opts.namespace, "--namespace " .. opts.namespace end

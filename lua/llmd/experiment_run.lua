@@ -843,13 +843,17 @@ function M.run(exp, plan, opts)
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
-    error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,
-      table.concat(names, ", ")), 0)
+    -- (each value as a shell would read it: a space or quote in one is seen)
+    local listed = {}
+    for i, n in ipairs(type(names) == "table" and names or { names }) do listed[i] = k8s.cmdline { tostring(n) } end
+    error(("%s: the plan lists namespaces: %s; give the namespaces in one place"):format(
+      k8s.cmdline { "--namespace", opts.namespace }, table.concat(listed, ", ")), 0)
   end
   if not names then
     if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
-      error(("--namespace %s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
-        .. "namespace: from the plan)"):format(opts.namespace, plan.namespace), 0)
+      error(("%s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
+        .. "namespace: from the plan)"):format(k8s.cmdline { "--namespace", opts.namespace },
+        k8s.cmdline { tostring(plan.namespace) }), 0)
     end
     local ns, from = plan.namespace, "namespace"
     if not ns and opts.namespace then ns, from = opts.namespace, "--namespace " .. opts.namespace end

@@ -266,6 +266,8 @@ if o.plan or o.resume then
       -- (a name that is no workload of a template of one: kept as a label, said once)
       local note = require("llmd.experiment_run").workload_label_note(r.benchmark, where, "runs." .. x .. ".benchmark")
       if note then io.stderr:write("compare.lua: warning: ", note, "\n") end
+      -- names run_only.sh hands to bash's eval (workload keys...): refused before anything runs
+      require("llmd.experiment_run").check_template_names(r.benchmark)
     end
   end
   local ok, result, ctx = pcall(cluster.run, plan, {

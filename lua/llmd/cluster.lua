@@ -213,6 +213,7 @@ function M.validate(plan, name, opts)
               bad(key .. ".deploy.model", ("%s is not a model name (expected letters, digits and . _ - / : @, like "
                 .. "Qwen/Qwen3-0.6B)"):format(M.shown(d.model)))
             end
+            for _, p in ipairs(M.helm_set_problems(d.set, key .. ".deploy.set")) do bad(p.key, p.why) end
             if type(d.release) == "string" and M.bad_release(d.release) then
               bad(key .. ".deploy.release", M.bad_release(d.release))
             end
@@ -446,6 +447,176 @@ function M.value_name_problems(v, path, out)
   return out
 end
 
+-- deploy.set (method helm): each KEY: VALUE one --set KEY=VALUE, read by helm's --set
+-- parser (helm's pkg/strvals): in KEY, '.' goes one level down, [N] into a list, '=' ends it
+-- and ',' starts the next KEY=VALUE; in VALUE, ',' starts the next and a leading '{' a list
+-- {a,b}; '\' takes the next character as it is, in both. Its VALUE is typed as YAML's would
+-- be only in part (true, false, null, whole numbers; "1.5" stays a string), so a string that
+-- helm would read as another type goes with --set-string. Problems, as M.value_name_problems':
+-- a set that is no mapping, a mapping or list as a value (--set takes one scalar), a KEY
+-- helm would split or misread. set: the plan's deploy.set; path: where it is in the plan.
+function M.helm_set_problems(set, path)
+  local out = {}
+  if set == nil then return out end
+  if not is_map(set) then
+    out[1] = { key = path, why = "expected a mapping of KEY: VALUE, each a --set KEY=VALUE (KEY a dotted values path)" }
+    return out
+  end
+  local ks = {}
+  for k in pairs(set) do ks[#ks + 1] = k end
+  table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(ks) do
+    local v, where = set[k], path .. "." .. tostring(k)
+    local kwhy = M.helm_set_key_problem(k)
+    if kwhy then out[#out + 1] = { key = where, why = kwhy } end
+    if type(v) == "table" then
+      local sub = next(v) ~= nil and not is_map(v) and "a list" or "a mapping"
+      out[#out + 1] = { key = where, why = ("%s is not a --set value (helm's --set takes one value: a mapping would "
+        .. "reach it as text); give it in values_override (%s: ...), or one dotted key per value (%s.KEY: VALUE)")
+        :format(sub, tostring(k), tostring(k)) }
+    elseif type(v) ~= "string" and type(v) ~= "number" and type(v) ~= "boolean" and v ~= json.null then
+      out[#out + 1] = { key = where, why = "expected a string, number, true, false or null" }
+    elseif type(v) == "string" and v:find("%c") then
+      out[#out + 1] = { key = where, why = ("%s holds a control character: give it in values_override")
+        :format(M.shown(v)) }
+    end
+  end
+  return out
+end
+
+-- Why helm's --set parser would not read KEY as the values path it is written as, or nil:
+-- an '=' or ',' in it (helm ends the key there: escape it as \= or \,, if the chart's key
+-- holds one), an empty part (a.b., .a, a..b), an index that is no [N], a '\' at its end, a
+-- control character.
+function M.helm_set_key_problem(k)
+  if type(k) ~= "string" and math.type(k) ~= "integer" then return "expected a values path (a string)" end
+  k = tostring(k)
+  if k:find("%c") then return ("%s holds a control character"):format(M.shown(k)) end
+  local i, part, after_index = 1, 0, false
+  local function problem(why) return ("%s: %s (helm's --set grammar: '.' separates the parts of the path, [N] "
+    .. "indexes a list; a '\\' before '=', ',', '.' or '[' makes it part of a name)"):format(M.shown(k), why) end
+  while i <= #k do
+    local c = k:sub(i, i)
+    if c == "\\" then
+      if i == #k then return problem("it ends in '\\', which escapes nothing") end
+      part, i = part + 1, i + 2
+    elseif c == "=" then return problem("helm would end the key at its '='")
+    elseif c == "," then return problem("helm would read its ',' as the start of another KEY=VALUE")
+    elseif c == "." then
+      if part == 0 and not after_index then return problem("it has an empty part") end
+      part, after_index, i = 0, false, i + 1
+    elseif c == "[" then
+      local n = k:match("^%[(%d+)%]", i)
+      if not n or (part == 0 and not after_index) then return problem("an index must be [N] after a name") end
+      part, after_index, i = 0, true, i + #n + 2
+    elseif c == "]" then return problem("a ']' without its '['")
+    else
+      if after_index then return problem("after [N] comes '.', another [N] or the end") end
+      part, i = part + 1, i + 1
+    end
+  end
+  if part == 0 and not after_index then return problem("it has an empty part") end
+  return nil
+end
+
+-- The flag and argument a deploy.set KEY: VALUE goes to helm as (M.helm_set_problems passed):
+-- --set KEY=VALUE, VALUE written so that helm reads it as the plan's value - its '\' and ','
+-- escaped, a leading '{' too (else a list) - and --set-string where helm would read a
+-- string as another type ("true", "4", "null": the plan's YAML made them strings).
+function M.helm_set_arg(k, v)
+  if v == json.null then return "--set", tostring(k) .. "=null" end
+  if type(v) ~= "string" then return "--set", tostring(k) .. "=" .. tostring(v) end
+  local flag = "--set"
+  local l = v:lower()
+  if l == "true" or l == "false" or l == "null" or v:match("^[+-]?%d+$") then flag = "--set-string" end
+  local esc = v:gsub("[\\,]", "\\%0"):gsub("^{", "\\{")
+  return flag, tostring(k) .. "=" .. esc
+end
+
+-- What upstream's run_only.sh (llm-d-benchmark existing_stack/run_only.sh) does with its
+-- config: it builds `kubectl create cm <harness.name>-profiles --namespace <harness.namespace>
+-- --from-file=KEY.yaml=<(yq ".workload.KEY ..." CONFIG)` from control.kubectl, each workload
+-- key and the config's path, and runs it with bash's eval; each workload key and harness.name
+-- then go into a script the harness pod's bash runs. A $(...), `...`, ; or | in any of them
+-- runs there (on the user's machine, or in the pod); a space splits the path. So these are
+-- refused unless they are plain: a name of letters, digits, '.', '_' and '-' (what a ConfigMap
+-- key may hold, KEY.yaml being one), a path of those, '/' and + @ : , = % (and non-ASCII
+-- letters: bytes bash never reads as syntax). Each returns why not, or nil.
+M.PLAIN_NAME_WORDS = "letters, digits, '.', '_' and '-'"
+function M.plain_name_problem(v)
+  if type(v) ~= "string" and math.type(v) ~= "integer" then return "expected a name" end
+  if tostring(v):match("^[A-Za-z0-9._%-]+$") then return nil end
+  return ("expected %s only"):format(M.PLAIN_NAME_WORDS)
+end
+M.PLAIN_PATH_WORDS = "letters, digits and / . _ - + @ : , = %"
+function M.plain_path_problem(p)
+  if type(p) == "string" and p:match("^[A-Za-z0-9/._+@:,=%%\128-\255%-]+$") then return nil end
+  local odd, seen = {}, {}
+  for c in tostring(p):gmatch("[^A-Za-z0-9/._+@:,=%%\128-\255%-]") do
+    if not seen[c] then seen[c] = true; odd[#odd + 1] = M.shown(c) end
+  end
+  return ("it holds %s (a path handed to run_only.sh may hold only %s: run_only.sh splits it at spaces and hands it "
+    .. "to bash's eval, which would run a $(...) or `...` in it)"):format(table.concat(odd, ", "), M.PLAIN_PATH_WORDS)
+end
+
+-- The names of a run_only.sh config (cfg, the YAML read) that reach bash's eval and are not
+-- plain (M.plain_name_problem): workload keys, harness.name, harness.namespace and
+-- control.kubectl (a command: a plain path). file: where cfg was read (the template, or the
+-- rendered config), for the line. Returns one line per problem, {} when none.
+function M.run_only_config_problems(cfg, file)
+  local out = {}
+  if not is_map(cfg) then return out end
+  if is_map(cfg.workload) then
+    local ks = {}
+    for k in pairs(cfg.workload) do ks[#ks + 1] = k end
+    table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+    for _, k in ipairs(ks) do
+      local why = M.plain_name_problem(k)
+      if why then
+        out[#out + 1] = ("%s: workload key %s: %s: each workload key names a file (KEY.yaml), a ConfigMap key and "
+          .. "its results folder, and run_only.sh hands it to bash's eval (a $(...) or `...` in it would run on this "
+          .. "machine); rename it"):format(M.key_where(file, k), M.shown(k), why)
+      end
+    end
+  end
+  for _, kv in ipairs { { "harness", "name" }, { "harness", "namespace" } } do
+    local v = is_map(cfg[kv[1]]) and cfg[kv[1]][kv[2]]
+    local why = v ~= nil and v ~= false and M.plain_name_problem(v)
+    if why then
+      out[#out + 1] = ("%s: %s.%s %s: %s: run_only.sh hands it to bash's eval (a $(...) or `...` in it would run "
+        .. "on this machine)"):format(M.key_where(file, kv[2]), kv[1], kv[2], M.shown(v), why)
+    end
+  end
+  local kubectl = is_map(cfg.control) and cfg.control.kubectl
+  if kubectl ~= nil and kubectl ~= false and (type(kubectl) ~= "string" or M.plain_path_problem(kubectl)) then
+    out[#out + 1] = ("%s: control.kubectl %s: expected kubectl, oc or a plain path to one: %s"):format(
+      M.key_where(file, "kubectl"), M.shown(kubectl), type(kubectl) == "string" and M.plain_path_problem(kubectl)
+      or "it is no command")
+  end
+  return out
+end
+
+-- The path a new workspace under parent will have (ws.create: parent's real path, the name
+-- added; the name llmdlua makes is plain), and why run_only.sh must not be handed a config
+-- in it (M.plain_path_problem), or nil. The folders of parent that are not there yet are
+-- taken as written. what: how the user chose parent, for the way out.
+function M.workspace_path_problem(parent, what)
+  local p = tostring(parent):gsub("(.)/+$", "%1")
+  local rest = ""
+  while p ~= "" and not lfs.attributes(p) do
+    local up, leaf = p:match("^(.*)/([^/]*)$")
+    if not up then up, leaf = ".", p end
+    rest = "/" .. leaf .. rest
+    p = up == "" and "/" or up
+  end
+  if p == "" then p = "." end
+  local full = (proc.realpath(p) or p):gsub("/$", "") .. rest
+  local why = M.plain_path_problem(full)
+  if not why then return nil end
+  return ("the workspace's folder %s: %s; give a parent folder whose path is plain (%s)"):format(M.shown(full), why,
+    what)
+end
+
 -- The namespace and where it came from: --namespace or the plan's namespace: (both given
 -- and different is an error), else $NAMESPACE, `oc project -q`, asked. A system namespace
 -- is refused, naming where it came from.
@@ -459,8 +630,10 @@ end
 function M.resolve_namespace_source(opts, plan, bins, plan_name)
   local pname = (plan_name or "plan") .. ": namespace"
   if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
-    error(("--namespace %s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
-      .. "from the plan)"):format(opts.namespace, pname, plan.namespace), 0)
+    -- (each value as a shell would read it: a space or quote in one is seen)
+    error(("%s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
+      .. "from the plan)"):format(k8s.cmdline { "--namespace", opts.namespace }, pname,
+      k8s.cmdline { tostring(plan.namespace) }), 0)
   end
   if plan.namespace then return plan.namespace, pname end
   if opts.namespace then return opts.namespace, "--namespace " .. opts.namespace end
@@ -1195,11 +1368,24 @@ local function find_pvc(ctx, x)
       tostring((named.p.status or {}).phase))
     return M.PVC_NAME
   end
-  ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = yaml.dump {
+  -- create, not apply: one made meanwhile (after the get above) by someone else is the API
+  -- server's AlreadyExists, never patched (an apply would label it ours and ask 200Gi of it)
+  local args = { "create", "-f", "-" }
+  local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump {
     apiVersion = "v1", kind = "PersistentVolumeClaim",
     metadata = { name = M.PVC_NAME, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
     spec = { accessModes = { "ReadWriteMany" }, resources = { requests = { storage = "200Gi" } } },
   } })
+  if not made.ok then
+    local said = (made.stderr or ""):gsub("%s+$", "")
+    if said:find("(AlreadyExists)", 1, true) then
+      error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
+        .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", args)),
+        said:gsub("\n.*", ""), how), 0)
+    end
+    error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
+      or ("exit " .. tostring(made.code or made.signal)), said ~= "" and (": " .. said) or ""), 0)
+  end
   say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
     M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
     or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
@@ -1323,7 +1509,18 @@ local function benchmark(ctx, x)
   -- a caller's last word on the rendered config (experiment.lua applies run treatments)
   if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
+  -- (checked before: the plan's template, the treatment names, the workspace's parent; here
+  -- what the run hands run_only.sh as it is, after every ${VAR} and treatment)
   ws.write_text(cfg, cfg_text)
+  local yok, parsed = pcall(yaml.load, cfg_text, cfg)
+  local problems = yok and M.run_only_config_problems(parsed, cfg)
+    or { ("%s: %s (its names could not be checked)"):format(cfg, tostring(parsed)) }
+  local pbad = M.plain_path_problem(cfg)
+  if pbad then
+    problems[#problems + 1] = ("run %s: the benchmark config %s: %s; make the comparison again under a plain folder "
+      .. "(--parent DIR)"):format(x, M.shown(cfg), pbad)
+  end
+  if #problems > 0 then error(table.concat(problems, "\n") .. " - nothing was handed to run_only.sh", 0) end
   ctx.config_text[x] = cfg_text
   local cmd = b.command and { table.unpack(b.command) } or { ctx.bins.run_only or "run_only.sh", "-c", cfg }
   for i, a in ipairs(cmd) do cmd[i] = M.substitute(tostring(a), { CONFIG = cfg }, "benchmark.command") end
@@ -2471,7 +2668,10 @@ local function deploy_calls(ctx, x)
     local keys = {}
     for k in pairs(d.set or {}) do keys[#keys + 1] = k end
     table.sort(keys)
-    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+    for _, k in ipairs(keys) do
+      local flag, arg = M.helm_set_arg(k, d.set[k])
+      a[#a + 1] = flag; a[#a + 1] = arg
+    end
     a[#a + 1] = "--skip-crds"
     add("helm", a)
   else
@@ -3042,6 +3242,16 @@ function M.run(plan, opts)
         keep))
     end
   else
+    -- before anything else: a workspace whose path run_only.sh cannot be handed (its config
+    -- is there) is not made, nor anything deployed for it
+    local fresh = false
+    for _, x in ipairs { "a", "b" } do
+      local r = type(plan.runs) == "table" and plan.runs[x]
+      if type(r) == "table" and not r.existing then fresh = true end
+    end
+    local bad = fresh and M.workspace_path_problem(plan.parent or opts.parent or ".",
+      plan.parent and "the plan's parent:, or --parent DIR" or "--parent DIR, or parent: in the plan")
+    if bad then error(("%s: %s; nothing was made or run"):format(opts.plan_path or "plan", bad), 0) end
     ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins, opts.plan_path)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "

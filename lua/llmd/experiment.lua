@@ -177,17 +177,20 @@ local function check_bool(v, key, path)
 end
 
 -- A treatment's name (or dflt when it has none). It names the treatment's folder in the
--- workspace (setup-treatment-NAME/, run-NAME/), so it is one folder name: a string or a
--- number, not empty, no '/', no control character, not '.' or '..'.
+-- workspace (setup-treatment-NAME/, run-NAME/), a folder of the config path run_only.sh is
+-- handed, and a run treatment's workload (PROFILE-NAME): run_only.sh hands both to bash's
+-- eval, so it is a plain name (llmd.cluster.plain_name_problem: letters, digits, '.', '_'
+-- and '-'; a string or a number), not '.' or '..'.
 local function treatment_name(v, where, dflt)
   if v == nil or v == yaml.null then return dflt end
   if type(v) ~= "string" and type(v) ~= "number" then
     error(("%s.name: expected a string, got %s"):format(where, describe(v)), 0)
   end
   local n = tostring(v)
-  if n == "" or n == "." or n == ".." or n:find("/", 1, true) or n:find("%c") then
-    error(("%s.name: %s names the treatment's folder: expected a folder name (not empty, no '/', no control "
-      .. "character, not '.' or '..')"):format(where, (describe(n):gsub("%c", function(c)
+  if n == "." or n == ".." or not n:match("^[A-Za-z0-9._%-]+$") then
+    error(("%s.name: %s names the treatment's folder and (a run treatment's) workload: expected letters, digits, "
+      .. "'.', '_' and '-' only, not '.' or '..' (run_only.sh hands the workload and its config's folder to bash's "
+      .. "eval, which would run a $(...) or `...` in them)"):format(where, (describe(n):gsub("%c", function(c)
         return ("\\x%02x"):format(c:byte())
       end))), 0)
   end

@@ -101,6 +101,7 @@ function M.validate(plan, name)
   local ok, err = pcall(cluster.validate, as_compare, name)
   if not ok then error((tostring(err):gsub("runs%.a%.", "")), 0) end
   M.workload_choice(plan.benchmark, name, "benchmark", "one experiment per workload")
+  M.check_template_names(plan.benchmark)
   return plan
 end
 
@@ -567,7 +568,8 @@ end
 
 -- The plan's benchmark template b.template read as run_only.sh reads its config, its ${VAR}s
 -- from b.vars, else the environment, else the name (they fill in values, never the
--- structure; names_only: always the name, for its structure alone, whatever a value holds):
+-- structure; names_only: always the name, for its structure alone, whatever a value holds;
+-- "plan": b.vars, else the name - what the plan itself decides, whatever the environment):
 -- the config (a table), or raises naming the template.
 function M.read_template(b, names_only)
   local template = b.template
@@ -575,9 +577,10 @@ function M.read_template(b, names_only)
   if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
   local text = f:read("a")
   f:close()
-  local vars = names_only and {} or b.vars or {}
+  local vars = names_only == true and {} or b.vars or {}
   text = text:gsub("%${([%a_][%w_]*)}", function(v)
-    return names_only and v or tostring(vars[v] or os.getenv(v) or v)
+    if names_only == true then return v end
+    return tostring(vars[v] or (names_only ~= "plan" and os.getenv(v)) or v)
   end)
   local ok, cfg = pcall(yaml.load, text, template)
   if not ok then error(tostring(cfg), 0) end
@@ -633,6 +636,21 @@ function M.workload_label_note(b, where, key)
   return ("%s: %s.workload: %s is not the workload of %s (its one workload: %s%s), which runs whatever the name; "
     .. "%s is kept as the run's workload label only"):format(where, key, tostring(b.workload), b.template, names[1],
     near and ("; did you mean %s?"):format(near) or "", tostring(b.workload))
+end
+
+-- Refuses a benchmark template (b.template, read as M.read_template reads it) whose names
+-- run_only.sh would hand to bash's eval unchecked (llmd.cluster.run_only_config_problems:
+-- workload keys, harness.name, harness.namespace, control.kubectl): one line each, naming the
+-- template, the key and why, before anything deploys (the dry run too). Its ${VAR}s are the
+-- plan's benchmark.vars, else their names: what the environment or the run fills in is
+-- checked where the config is rendered (llmd.cluster's benchmark step, before run_only.sh
+-- runs). A template that cannot be read is said where it is used.
+function M.check_template_names(b)
+  if type(b) ~= "table" or type(b.template) ~= "string" then return end
+  local ok, cfg = pcall(M.read_template, b, "plan")
+  if not ok then return end
+  local problems = cluster.run_only_config_problems(cfg, b.template)
+  if #problems > 0 then error(table.concat(problems, "\n") .. " - nothing was run", 0) end
 end
 
 -- The rendered config text with only workload name in its workload: mapping (M.workload_choice's
@@ -844,13 +862,17 @@ function M.run(exp, plan, opts)
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
-    error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,
-      table.concat(names, ", ")), 0)
+    -- (each value as a shell would read it: a space or quote in one is seen)
+    local listed = {}
+    for i, n in ipairs(type(names) == "table" and names or { names }) do listed[i] = k8s.cmdline { tostring(n) } end
+    error(("%s: the plan lists namespaces: %s; give the namespaces in one place"):format(
+      k8s.cmdline { "--namespace", opts.namespace }, table.concat(listed, ", ")), 0)
   end
   if not names then
     if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
-      error(("--namespace %s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
-        .. "namespace: from the plan)"):format(opts.namespace, plan.namespace), 0)
+      error(("%s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
+        .. "namespace: from the plan)"):format(k8s.cmdline { "--namespace", opts.namespace },
+        k8s.cmdline { tostring(plan.namespace) }), 0)
     end
     local ns, from = plan.namespace, "namespace"
     if not ns and opts.namespace then ns, from = opts.namespace, "--namespace " .. opts.namespace end
@@ -882,6 +904,10 @@ function M.run(exp, plan, opts)
     w = { path = p, name = p:match("[^/]+$") }
   else
     local parent = plan.parent or "."
+    -- a workspace whose path run_only.sh cannot be handed (the configs are there) is not made
+    local bad = cluster.workspace_path_problem(parent, plan.parent and "the plan's parent:"
+      or "parent: in the plan, or start in a plain folder")
+    if bad then error(("%s: %s; nothing was made or run"):format(opts.plan_path or "plan", bad), 0) end
     -- a dry run's workspace goes when it ends, with the parent folders made for it (as
     -- compare.lua's: llmd.cluster.remove_dry_run), so that the real run's name is not taken
     if opts.dry_run then made = ws.missing_folders(parent) end

@@ -152,7 +152,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
-    "kubectl -n bench apply -f -",
+    -- (created, never applied: one made meanwhile is someone else's, test_results_pvc.lua)
+    "kubectl -n bench create -f -",
     "run_only.sh -c <ws>/run-a/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "

@@ -310,3 +310,14 @@ t.test("the fake's logs failure names the container asked for", function()
   t.eq({ r.code, r.stderr }, { 1, 'Error from server (BadRequest): container "routing-proxy" in pod "ms-decode-x" is '
     .. "waiting to start\n" })
 end)
+
+-- The "give the namespace in one place" line shows each value as a shell reads it: a
+-- trailing space (or a quote) in --namespace is seen, where it printed bare (audit48).
+-- Expected text by hand.
+t.test("--namespace beside the plan's namespace: both values shown as a shell reads them", function()
+  local ok, err = pcall(cluster.resolve_namespace_source, { namespace = "llm-d-sc " }, { namespace = "llm-d-sc" }, {},
+    "plan.yaml")
+  t.eq(ok, false)
+  t.eq(err, "--namespace 'llm-d-sc ': plan.yaml: namespace says llm-d-sc; give the namespace in one place (drop "
+    .. "--namespace, or namespace: from the plan)")
+end)

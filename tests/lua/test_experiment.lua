@@ -103,8 +103,9 @@ t.test("wrong types are named by what they are; a treatment name must be one fol
   t.eq(err("treatment_max_attempts: {a: 1}\n"), "x.yaml: treatment_max_attempts: expected an integer >= 1, got "
     .. "a mapping")
   t.eq(err("treatments:\n  - name: [1]\n    a: 1\n"), "x.yaml: treatments[0].name: expected a string, got a list")
-  local folder = " names the treatment's folder: expected a folder name (not empty, no '/', no control character, "
-    .. "not '.' or '..')"
+  local folder = " names the treatment's folder and (a run treatment's) workload: expected letters, digits, '.', '_' "
+    .. "and '-' only, not '.' or '..' (run_only.sh hands the workload and its config's folder to bash's eval, which "
+    .. "would run a $(...) or `...` in them)"
   t.eq(err("setup:\n  treatments:\n    - name: ../up\n      a: 1\n"), "x.yaml: setup.treatments[0].name: '../up'"
     .. folder)
   t.eq(err("treatments:\n  - name: \"a\\tb\"\n    a: 1\n"), "x.yaml: treatments[0].name: 'a\\x09b'" .. folder)

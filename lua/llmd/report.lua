@@ -275,6 +275,29 @@ local function run_figure(run, points, key, other)
     local text = metrics.format(key, v, nil, apart) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
     return v, text, nil, n, h
   end
+  if #points > 1 and DEFINED[key] then
+    -- several load points, each with its throughput as defined: the run's is theirs pooled,
+    -- every point's completed requests over the time that throughput gives them (completed /
+    -- throughput: the drain-reduced window, or the pace's), sum over sum, weighed by its
+    -- repeats; tok/s the same time-weighted sum of each point's output tok/s. Never the
+    -- harness's completed / window pooled, which is the Load Curves' "Harness req/s"
+    -- (newuser48 F2: one label, two formulas): that goes beside it, "(harness 81.089)".
+    local sum_v, sum_t, all = 0, 0, true
+    for _, q in ipairs(points) do
+      local ok, rps, v = q.values and tonumber(q.values.requests_ok), q.achieved_rps, q[DEFINED[key][1]]
+      if not (q.rate_basis and ok and rps and rps > 0 and v) then all = false; break end
+      local reps = q.repeats or 1
+      local t = ok / rps * reps
+      sum_v, sum_t = sum_v + v * t, sum_t + t
+    end
+    if all and sum_t > 0 then
+      local v, h = sum_v / sum_t, run.overall.values[key]
+      local m = metrics.get(key)
+      local text = metrics.format(key, v, nil, apart)
+        .. (h ~= nil and (" (harness " .. T.helpers.num(h, tonumber(m.format:match("%.(%d)f") or 0)) .. ")") or "")
+      return v, text, nil, nil, h
+    end
+  end
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
@@ -440,6 +463,17 @@ local function perf_row(key, ctx)
     row.decide.follows_sends, row.decide.sends_short, row.decide.sends_evidence = one.why .. "; no winner", one.short,
       one.evidence
     ctx.sends_why = ctx.sends_why or one.why
+  end
+  if not test and ok and va ~= nil and vb ~= nil and ctx.pooled_over and ctx.match.like_for_like ~= false then
+    -- whole-run figures that pool loads where a run was overloaded, with no test at the loads
+    -- both sustained: they measure how many loads overloaded each run, not the runs, so "not
+    -- comparable" with the loads named, as the error rate's row and the Summary's gap say,
+    -- never "untested" beside a Change read as a finding (newuser48 F1)
+    row.decide.comparable = false
+    row.decide.why = decision.pooled_overloaded_text(ctx.pooled_over)
+      .. (untested_why and ("; untested: " .. untested_why) or "")
+    row.like_for_like = false
+    row.pools_overloaded, row.pooled_untested_why = ctx.pooled_over, untested_why
   end
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
@@ -609,6 +643,9 @@ local function finish_row(row, fam, A, B)
   local test = o.test
   if row.broken then
     row.evidence = "not compared: a broken run"
+  elseif row.pools_overloaded and v.verdict == "not comparable" then
+    -- (pooled over loads where a run was overloaded: perf_row's why, in the cell of each row)
+    row.evidence = v.note
   elseif v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
@@ -3764,6 +3801,9 @@ local function headline_evidence(model, A, B)
       local gc = k == "output_tps_per_gpu" and model.gpu_counts
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
         or k == "output_tps_per_gpu" and one_unknown and per_gpu_unknown_evidence(model, A, B)
+        -- (pooled over loads where a run was overloaded: as its total's row in the Performance
+        -- Results, newuser48 F2, never "untested" beside a Change a reader quotes)
+        or model.pooled_over and ("not comparable: " .. decision.pooled_overloaded_text(model.pooled_over, true))
         or gc and model.workload_match.like_for_like and ("not like for like per GPU: the same loads served on %d "
           .. "and %d GPUs, so a run that keeps up delivers about the same total either way and its share per GPU "
           .. "follows the GPU counts, not the setups (%s); capacity and max sustained throughput per GPU compare "
@@ -4890,17 +4930,22 @@ local function untested_why(model, A, B)
   end
   -- per-request samples from both runs, but no load point both sustained (a run saturated at
   -- its lowest load): every untested row says so, and that is the reason
+  -- (a row "not comparable" as it pools loads where a run was overloaded, with no test at the
+  -- loads both sustained, perf_row: untested too, for its own reason, which its evidence ends with)
+  local function untested_row(r) return r.verdict == "untested" or r.pools_overloaded ~= nil end
+  -- (its reason: such a row's own, without what the figures pool, which the gap sentence says)
+  local function reason(r) return tostring(r.pools_overloaded and r.pooled_untested_why or r.evidence) end
   local untested, unsustained = 0, 0
   for _, r in ipairs(model.perf or {}) do
-    if r.verdict == "untested" then
+    if untested_row(r) then
       untested = untested + 1
-      if tostring(r.evidence):find("no load point both runs sustained", 1, true) then unsustained = unsustained + 1 end
+      if reason(r):find("no load point both runs sustained", 1, true) then unsustained = unsustained + 1 end
     end
   end
-  if untested > 0 and unsustained == untested then
-    -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
-    -- bursts of failures leaves a load out too, not saturation alone; where every load was left
-    -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+  -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
+  -- bursts of failures leaves a load out too, not saturation alone; where every load was left
+  -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+  local function none_sustained()
     local w = decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run }, { a = pa, b = pb })
     if w then
       return ("no load point both runs sustained (answered short, failed requests in bursts (%s) making up the rest: "
@@ -4908,14 +4953,15 @@ local function untested_why(model, A, B)
     end
     return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
+  if untested > 0 and unsustained == untested then return none_sustained() end
   if unsustained > 0 then
     -- (fixl45 #1) some rows for that reason, the others for their own (the throughput rows'
     -- "no repeats from both runs" where both runs have per-request samples): each said, never
     -- "no per-request samples", which those runs have
     local others, seen = {}, {}
     for _, r in ipairs(model.perf or {}) do
-      local ev = tostring(r.evidence)
-      if r.verdict == "untested" and not ev:find("no load point both runs sustained", 1, true) then
+      local ev = reason(r)
+      if untested_row(r) and not ev:find("no load point both runs sustained", 1, true) then
         if not seen[ev] then
           seen[ev] = {}
           others[#others + 1] = ev
@@ -4926,12 +4972,16 @@ local function untested_why(model, A, B)
     end
     local parts = {}
     for _, ev in ipairs(others) do parts[#parts + 1] = ("%s: %s"):format(table.concat(seen[ev], ", "), ev) end
-    return ("%d metric%s with per-request samples from both runs: no load point both runs sustained (each row says "
-      .. "why); %s"):format(unsustained, unsustained == 1 and "" or "s", table.concat(parts, "; "))
+    -- (where the others pool those loads, newuser48: the loads' reason in full, as above)
+    local pooled = false
+    for _, r in ipairs(model.perf or {}) do if r.pools_overloaded then pooled = true end end
+    return ("%d metric%s with per-request samples from both runs: %s; %s"):format(unsustained,
+      unsustained == 1 and "" or "s", pooled and none_sustained() or "no load point both runs sustained (each row says "
+      .. "why)", table.concat(parts, "; "))
   end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do
-    if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then
+    if untested_row(r) and reason(r):find("per-request samples are all one value", 1, true) then
       return "the metrics with per-request samples from both runs have every sample one value, nothing to rank, and "
         .. "the others have no per-request samples or repeats from both runs"
     end
@@ -5529,7 +5579,7 @@ local function summary(model, A, B)
     local partial = {} -- rows tested at only some of the loads both sustained (decision.verdict's partial)
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
-      if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
+      if (r.verdict == "untested" or r.pools_overloaded) and r.evidence ~= "" and not seen[r.evidence] then
         seen[r.evidence] = true
         notes[#notes + 1] = r.evidence
       end
@@ -5576,7 +5626,9 @@ local function summary(model, A, B)
         unsure[#unsure + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
           id = r.test_id or decision.test_id(r.key, r.sig or {}) or r.key, row = r,
           name = r.sig and r.sig.test and decision.test_name(r.sig) or nil }
-      elseif r.verdict == "untested" then
+      elseif r.verdict == "untested" or r.pools_overloaded then
+        -- (pooled over loads where a run was overloaded, no test at the loads both sustained:
+        -- "not comparable", and untested too, perf_row; said with its reason)
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
       elseif r.partial then
@@ -5595,6 +5647,31 @@ local function summary(model, A, B)
         end
       end
       if r.key == "error_rate_pct" and r.test_id then errors_tested = true end
+    end
+    -- (fixh40) a large whole-run gap the table marks "not comparable" because it pools loads
+    -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
+    -- verdict, and what decides (nil where none: whether other rows were tested or not,
+    -- newuser48 F1, where nothing could be tested it went unsaid)
+    local function gap_sentence()
+      local gap = overloaded_gap(model)
+      local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
+      -- (where every load left out was answered short with bursts of failures that were not
+      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
+      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
+        { a = model.load_points.a, b = model.load_points.b })
+      if gap then
+        return ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
+          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
+          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
+            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
+              or "loads where a run was overloaded",
+            -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
+            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
+              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
+              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
+            -- (that metric's own test, with the loads it covered: never read as all of them)
+            gap_test and (" (its own: %s)"):format(gap_test) or "")
+      end
     end
     local n = model.family.size
     -- the table's own tests (the family also holds the summary's test at the matched load)
@@ -5639,6 +5716,7 @@ local function summary(model, A, B)
         untested_why(model, A, B), untested, untested == 1 and "" or "s")
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
+      out[#out + 1] = gap_sentence()
     elseif #wins.a == 0 and #wins.b == 0 then
       -- said only of what was tested: the kinds of metric whose tests found nothing; the
       -- untested rows are named below, never folded into "no clear difference"
@@ -5660,28 +5738,7 @@ local function summary(model, A, B)
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
-      -- (fixh40) a large whole-run gap the table marks "not comparable" because it pools loads
-      -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
-      -- verdict, and what decides
-      local gap = overloaded_gap(model)
-      local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
-      -- (where every load left out was answered short with bursts of failures that were not
-      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
-      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
-        { a = model.load_points.a, b = model.load_points.b })
-      if gap then
-        out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
-          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
-          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
-            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
-              or "loads where a run was overloaded",
-            -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
-            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
-              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
-            -- (that metric's own test, with the loads it covered: never read as all of them)
-            gap_test and (" (its own: %s)"):format(gap_test) or "")
-      end
+      out[#out + 1] = gap_sentence()
       if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
@@ -6352,6 +6409,11 @@ function M.build(opts)
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
   ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
+  -- (the loads where a run was overloaded that its whole-run figures pool: perf_row)
+  -- (not where the ladders differ: those rows are not like for like whatever the loads)
+  ctx.pooled_over = not ctx.follows_sends and model.workload_match.like_for_like ~= false
+    and decision.pooled_overloaded(pa, pb, model.saturation, { a = A.run, b = B.run }) or nil
+  model.pooled_over = ctx.pooled_over
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
@@ -6426,7 +6488,7 @@ function M.build(opts)
       sends_rows[#sends_rows + 1] = #sends_rows == 0 and r.label or lower_label(r.label)
       if #sends_rows == 1 then notes[#notes + 1] = { sends = true } end
     elseif r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
-      and r.b ~= nil and not r.broken then
+      and r.b ~= nil and not r.broken and not r.pools_overloaded then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
   end
@@ -6448,8 +6510,15 @@ function M.build(opts)
   for _, r in ipairs(rows) do
     if r.a_harness or r.b_harness then
       -- (once, for both throughput rows)
-      model.throughput_note = "Request and output token throughput of a run of one load point: its throughput as the "
-        .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), "
+      -- (a run of several load points: theirs pooled, each point's requests over the time its
+      -- throughput gives them, run_figure)
+      local several = #pa > 1 or #pb > 1
+      model.throughput_note = (several and "Request and output token throughput: the throughput as the load ladder "
+        .. "gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), over several "
+        .. "load points pooled as their completed requests over the time that throughput gives each point "
+        .. "(completed / throughput, summed), "
+        or "Request and output token throughput of a run of one load point: its throughput as the "
+        .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), ")
         .. (r.follows_sends and "which the delta reads" or "which the delta, the verdict and the test read")
         .. "; \"harness\" beside it is the harness's own completed / window, which the last answers' latency lowers."
       break
@@ -6786,7 +6855,8 @@ function M.curve_rows(model)
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
-  local like = model.workload_match and model.workload_match.like_for_like ~= false
+  -- (pooled over loads where a run was overloaded too, model.pooled_over)
+  local like = model.workload_match and model.workload_match.like_for_like ~= false and not model.pooled_over
   per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", g.a.output_tps, g.b.output_tps,
     not differ and not broken and like and not gc, broken and "broken"
       or (differ or gc or not like) and "not comparable" or "untested", { "measured", "measured" })

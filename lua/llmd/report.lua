@@ -6682,6 +6682,17 @@ function M.curve_rows(model)
     end
     out[#out + 1] = r
   end
+  -- a capacity gap the measured loads bound on both sides (capacity.gap: the Headline's Delta
+  -- and Change, "+6.32 to +79.45 req/s", "+5.6 % to +99.3 %"): its ends in numbers, delta_lo
+  -- and delta_hi (B - A, the row's unit) and effect_lo and effect_hi (% of A, change_pct's
+  -- scale), as no single delta is known (newuser48 F5: the CSV had them only in the note); an
+  -- end without a bound (an open gap, "no upper end") stays empty, as the Change says it
+  local function gap_columns(r, g)
+    local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+    if not (g and finite(g.lo_rps) and finite(g.hi_rps)) then return end
+    r.delta_lo, r.delta_hi = g.lo_rps, g.hi_rps
+    if finite(g.lo_pct) and finite(g.hi_pct) then r.effect_lo, r.effect_hi = g.lo_pct, g.hi_pct end
+  end
   local cap = model.capacity
   -- runs whose requests differ: no delta, as the Headline gives none
   local differ = workloads_differ(model) ~= nil
@@ -6715,6 +6726,7 @@ function M.curve_rows(model)
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
         why and not rp:find(why, 1, true) and (" " .. why) or "")
+      gap_columns(out[#out], g)
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -6737,6 +6749,8 @@ function M.curve_rows(model)
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
           and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
+        -- (its ends in numbers, as the req/s row's: the Headline's gap in tok/s)
+        if not differ and not broken then gap_columns(out[#out], (capacity_gap_tps(ca, cb))) end
       end
       with_evidence("capacity_tps")
     end
@@ -6761,6 +6775,7 @@ function M.curve_rows(model)
       local d, why = rd:match("^(.-) (%(.*%))$")
       out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
         why and not rp:find(why, 1, true) and (" " .. why) or "")
+      gap_columns(out[#out], pg.gap)
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
@@ -6927,13 +6942,15 @@ function M.csv(model)
   -- for a "≥" figure), empty in the other rows; effect_lo, effect_hi the 95 % interval of a
   -- stratified test's row's effect_pct (decision.stratified_effect), empty where it has none
   -- order what the capacity rows' evidence says of the order (M.CSV_ORDERS), empty in the
-  -- other rows (columns added at the end, so that the earlier ones keep their places)
+  -- other rows; delta_lo, delta_hi a capacity gap's ends where the loads bound it (its
+  -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
+  -- so that the earlier ones keep their places)
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "" }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -6941,12 +6958,13 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "", q(h.order) }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
+      q(h.order), q(h.delta_lo), q(h.delta_hi) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

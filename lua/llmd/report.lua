@@ -1011,6 +1011,18 @@ local function ladder_section(A, B, pa, pb, sat, slo)
     if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and APPROX or "") .. "A" end
     if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and APPROX or "") .. "B" end
     r.saturated = table.concat(marks, ", ")
+    -- the runs failing an SLO at this row's own measured point ("A", "B", "A, B"), the Load
+    -- Curves' judgement (meets_slo): never read off an interpolated value (newuser48 F6)
+    local fails = {}
+    for _, x in ipairs { { r.a, pa, "A" }, { r.b, pb, "B" } } do
+      local c = x[1]
+      if not (c.outside or c.interpolated or c.na_reason) and c.point then
+        for _, p in ipairs(x[2]) do
+          if p.index == c.point and p.meets_slo == false then fails[#fails + 1] = x[3] end
+        end
+      end
+    end
+    r.slo_fails = table.concat(fails, ", ")
   end
   local excluded = {}
   for _, side in ipairs { A, B } do
@@ -1052,6 +1064,10 @@ local function ladder_section(A, B, pa, pb, sat, slo)
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
     saturation_legend = saturation_legend(A, B, sat, axis),
+    -- (the Fails SLO column's, shown only with SLOs)
+    slo_legend = slo and #slo > 0 and ("Fails SLO: the run's own load point at that load fails an SLO the capacity "
+      .. "is read within (which one, the Load Curves' SLO column says); an interpolated value (%s) is never judged.")
+      :format(APPROX) or "",
     na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
       .. "of the two points it would be interpolated between lacks it.") or "",
     -- a whole side of a row N/A within the run's measured range: the reason, row by row
@@ -1200,6 +1216,24 @@ local function interactivity_note(points)
     at_points(at, #points), why and (": " .. metrics.na(why):match("^N/A %((.*)%)$")) or "")
 end
 
+-- A load point against the SLOs (its meets_slo, slo_failing, slo_unknown), as the Load Curves'
+-- SLO column gives it: "meets", "fails TTFT p90" (each SLO it fails), "unknown (TTFT p90)";
+-- "" without SLOs (no column then). Capacity reads the same judgement (llmd.loadpoints.meets).
+local function slo_cell(p, slo)
+  if not slo or #slo == 0 then return "" end
+  local function labels(keys)
+    local out = {}
+    for _, k in ipairs(keys) do
+      local m = metrics.get(k)
+      out[#out + 1] = m and m.label or k
+    end
+    return table.concat(out, ", ")
+  end
+  if p.meets_slo == true then return "meets" end
+  if p.meets_slo == false then return "fails " .. labels(p.slo_failing or {}) end
+  return ("unknown (%s)"):format(labels { p.slo_unknown })
+end
+
 -- One run's load curve for the report: its load points with printed values.
 local function curve_rows(points, gpus, lat, ttft_pct, slo)
   local out = {}
@@ -1230,6 +1264,7 @@ local function curve_rows(points, gpus, lat, ttft_pct, slo)
       interactivity = T.helpers.num(p.interactivity_tps_per_user, 1),
       goodput = p.goodput_rps and T.helpers.num(p.goodput_rps, 2) or "N/A",
       attainment = p.slo_attainment_pct and (T.helpers.num(p.slo_attainment_pct, 1) .. " %") or "N/A",
+      slo = slo_cell(p, slo), slo_fail = p.meets_slo == false,
       rps_ci = ci("throughput_req_s", 2), ttft_p90_ci = ci("ttft_p90_ms", 1),
       ttft_mean_ci = ci("ttft_mean_ms", 1), tpot_mean_ci = ci("tpot_mean_ms", 2),
     }
@@ -6015,6 +6050,7 @@ local function curve_of(points)
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
+      slo_failing = p.slo_failing,
       -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of):
       -- the charts read a shortfall from failed requests by them, as the search does (without
       -- them the caption named the loads whose achieved rate was below 95 % of the offered,
@@ -6235,7 +6271,12 @@ function M.build(opts)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do
     for _, p in ipairs(s[1]) do
       if s[2] and p.output_tps then p.output_tps_per_gpu = p.output_tps / s[2] end
-      if #model.slo > 0 then p.meets_slo = lp.meets(p, lp.capacity_slo(model.slo)) end
+      if #model.slo > 0 then
+        -- (and which SLOs it fails, or the one unknown: the Load Curves' SLO column, newuser48 F6)
+        local ok, which = lp.meets(p, lp.capacity_slo(model.slo))
+        p.meets_slo = ok
+        if ok == false then p.slo_failing = json.array(which) elseif ok == nil then p.slo_unknown = which end
+      end
     end
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)

@@ -1864,7 +1864,10 @@ local function gpus_of(side)
   -- the results again, llmd.comparison.old_gpus; never per-GPU figures read off it)
   if side.run.gpus_stale then return nil, side.run.gpus_stale end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
-  return nil, "accelerator count unknown: give gpus: N in the run's info file"
+  -- (a plan's run: the plan's way, runs.X.info, newuser48 F7)
+  return nil, side.plan_side and ("accelerator count unknown: give runs.%s.info: {gpus: N} in the plan (or gpus: N "
+    .. "in the run's info file)"):format(side.plan_side)
+    or "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat, points)
@@ -2504,7 +2507,8 @@ local function headline(model)
   add("max_sustained", "Max sustained throughput", sus_fig(sat.a), sus_fig(sat.b), sustained_text(sat.a),
     sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
-    local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
+    local why = model.plan_gpus and "N/A (accelerator counts unknown: runs.a.info and runs.b.info: {gpus: N} in the "
+      .. "plan, or gpus: N in the info files)" or "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why,
       delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
     return rows
@@ -3745,14 +3749,26 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     order == said and " too" or "", spans), "untested", order .. "_higher"
 end
 
+-- Where a run's accelerator count is given: "gpus: N in its info file", and in a plan's
+-- comparison the plan's way first, "runs.b.info: {gpus: N} in the plan (or gpus: N in its info
+-- file)" (newuser48 F7: a plan user has no info file to put it in). side: A or B.
+-- whose: "its" (default) or "x's".
+local function gpus_where(side, whose)
+  whose = whose or "its"
+  if side.plan_side then
+    return ("runs.%s.info: {gpus: N} in the plan (or gpus: N in %s info file)"):format(side.plan_side, whose)
+  end
+  return ("gpus: N in %s info file"):format(whose)
+end
+
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
 -- ("N/A (not compared per GPU: y's accelerator count is unknown; ...)"), never the totals'
 -- order, which per GPU may be the other way.
 local function per_gpu_unknown_evidence(model, A, B)
   local g = model.per_gpu or { a = {}, b = {} }
   local who = not g.a.gpus and A or B
-  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give gpus: N in its info file; the "
-    .. "totals' order says nothing of the order per GPU)"):format(who.label)
+  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give %s; the "
+    .. "totals' order says nothing of the order per GPU)"):format(who.label, gpus_where(who))
 end
 
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
@@ -6235,9 +6251,15 @@ end
 function M.build(opts)
   local A, B = opts.a, opts.b
   A.run.label, B.run.label = A.label, B.label
+  -- a comparison compare.lua --plan made (its workspace holds the plan): where a hint says how
+  -- to give a run's accelerator count, the plan's way, runs.X.info (gpus_where)
+  local plan_gpus = type(opts.workspace) == "string"
+    and require("lfs").attributes(opts.workspace .. "/plan.yaml", "mode") == "file" or nil
+  A.plan_side, B.plan_side = plan_gpus and "a" or nil, plan_gpus and "b" or nil
   local model = {
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
+    plan_gpus = plan_gpus,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
       warnings = A.run.warnings, checks = A.run.checks or {}, partial = A.run.partial or false },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
@@ -6410,7 +6432,7 @@ function M.build(opts)
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
       -- (a count saved as one replica's, llmd.comparison.old_gpus: read the results again)
       (ga and B or A).run.gpus_stale and ("%s: %s"):format((ga and B or A).label, (ga and B or A).run.gpus_stale)
-      or ("give gpus: N in %s's info file"):format(ga and B.label or A.label))
+      or ("give %s"):format(gpus_where(ga and B or A, (ga and B.label or A.label) .. "'s")))
   end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end

@@ -558,8 +558,11 @@ function M.latency_throughput(model, A, B)
     local ga, gb = type(g.a) == "table" and g.a.gpus or nil, type(g.b) == "table" and g.b.gpus or nil
     if (ga or gb) and ga ~= gb then
       c.notes[#c.notes + 1] = ("On totals, not per GPU: %s ran on %s and %s on %s, so the run with more hardware may "
-        .. "lie further right (give gpus: N in the info files for a chart per GPU)."):format(A.label,
-        ga and gpus(ga) or "an unknown number of GPUs", B.label, gb and gpus(gb) or "an unknown number of GPUs")
+        .. "lie further right (give %s for a chart per GPU)."):format(A.label,
+        ga and gpus(ga) or "an unknown number of GPUs", B.label, gb and gpus(gb) or "an unknown number of GPUs",
+        -- (a plan's comparison: the plan's way, runs.X.info, newuser48 F7)
+        model.plan_gpus and "runs.a.info and runs.b.info: {gpus: N} in the plan, or gpus: N in the info files"
+          or "gpus: N in the info files")
     end
   end
   local function has_x(p) return p.output_tps or p.achieved_rps end

@@ -1414,6 +1414,44 @@ local function over_text(over, why)
   return ("not sustained (%s): %s"):format(why, table.concat(parts, "; "))
 end
 
+-- The loads a run is not known to have sustained (unsustained: past saturation, unjudged, or
+-- answered short in bursts of a queue's failures) among the load points its whole-run figures
+-- pool, where a run has several: over = {a = {loads}, b = {loads}} (json arrays, as a test's
+-- overloaded, so M.pooled_over_text words it alike), or nil where none or each run is one
+-- load point (its one point is the figure: no pooling). pa, pb: the runs' load points; sat:
+-- {a =, b =} their saturations; runs: {a =, b =} the run models. A whole-run figure over such
+-- loads mixes in how many of them overloaded each run, so it is no like-for-like figure,
+-- tested or not (newuser48 F1: TTFT p50 -98.5 % "untested" over 3 overloaded loads of A).
+function M.pooled_overloaded(pa, pb, sat, runs)
+  if not sat or (#pa <= 1 and #pb <= 1) then return nil end
+  local json = require "llmd.json"
+  local over = { a = json.array {}, b = json.array {} }
+  local short, short_only = {}, true
+  for _, x in ipairs { { "a", pa }, { "b", pb } } do
+    for _, p in ipairs(x[2]) do
+      local why = unsustained(sat[x[1]], p, runs and runs[x[1]], #x[2])
+      if why then
+        over[x[1]][#over[x[1]] + 1] = fmt_load(p)
+        if why == "short" then short[#short + 1] = p else short_only = false end
+      end
+    end
+  end
+  if #over.a + #over.b == 0 then return nil end
+  if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  return over
+end
+
+-- What a whole-run row pooled over such loads (M.pooled_overloaded's over) says: "the
+-- whole-run figures pool load points where a run was overloaded (120/s, 160/s in A; 200/s
+-- in B), so they are not comparable" (bare: without ", so they ...").
+function M.pooled_overloaded_text(over, bare)
+  local parts = {}
+  if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
+  if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  return ("%s (%s)%s"):format(M.pooled_over_text(over), table.concat(parts, "; "),
+    bare and "" or ", so they are not comparable")
+end
+
 -- A load point's counts of failed and completed requests: its stages' (the repeats')
 -- summed; nil when a stage does not know them.
 local function point_counts(run, p)

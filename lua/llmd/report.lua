@@ -275,6 +275,29 @@ local function run_figure(run, points, key, other)
     local text = metrics.format(key, v, nil, apart) .. (#parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or "")
     return v, text, nil, n, h
   end
+  if #points > 1 and DEFINED[key] then
+    -- several load points, each with its throughput as defined: the run's is theirs pooled,
+    -- every point's completed requests over the time that throughput gives them (completed /
+    -- throughput: the drain-reduced window, or the pace's), sum over sum, weighed by its
+    -- repeats; tok/s the same time-weighted sum of each point's output tok/s. Never the
+    -- harness's completed / window pooled, which is the Load Curves' "Harness req/s"
+    -- (newuser48 F2: one label, two formulas): that goes beside it, "(harness 81.089)".
+    local sum_v, sum_t, all = 0, 0, true
+    for _, q in ipairs(points) do
+      local ok, rps, v = q.values and tonumber(q.values.requests_ok), q.achieved_rps, q[DEFINED[key][1]]
+      if not (q.rate_basis and ok and rps and rps > 0 and v) then all = false; break end
+      local reps = q.repeats or 1
+      local t = ok / rps * reps
+      sum_v, sum_t = sum_v + v * t, sum_t + t
+    end
+    if all and sum_t > 0 then
+      local v, h = sum_v / sum_t, run.overall.values[key]
+      local m = metrics.get(key)
+      local text = metrics.format(key, v, nil, apart)
+        .. (h ~= nil and (" (harness " .. T.helpers.num(h, tonumber(m.format:match("%.(%d)f") or 0)) .. ")") or "")
+      return v, text, nil, nil, h
+    end
+  end
   local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
   if p then
     local v = p.values[key]
@@ -440,6 +463,17 @@ local function perf_row(key, ctx)
     row.decide.follows_sends, row.decide.sends_short, row.decide.sends_evidence = one.why .. "; no winner", one.short,
       one.evidence
     ctx.sends_why = ctx.sends_why or one.why
+  end
+  if not test and ok and va ~= nil and vb ~= nil and ctx.pooled_over and ctx.match.like_for_like ~= false then
+    -- whole-run figures that pool loads where a run was overloaded, with no test at the loads
+    -- both sustained: they measure how many loads overloaded each run, not the runs, so "not
+    -- comparable" with the loads named, as the error rate's row and the Summary's gap say,
+    -- never "untested" beside a Change read as a finding (newuser48 F1)
+    row.decide.comparable = false
+    row.decide.why = decision.pooled_overloaded_text(ctx.pooled_over)
+      .. (untested_why and ("; untested: " .. untested_why) or "")
+    row.like_for_like = false
+    row.pools_overloaded, row.pooled_untested_why = ctx.pooled_over, untested_why
   end
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
@@ -609,6 +643,9 @@ local function finish_row(row, fam, A, B)
   local test = o.test
   if row.broken then
     row.evidence = "not compared: a broken run"
+  elseif row.pools_overloaded and v.verdict == "not comparable" then
+    -- (pooled over loads where a run was overloaded: perf_row's why, in the cell of each row)
+    row.evidence = v.note
   elseif v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
@@ -979,6 +1016,18 @@ local function ladder_section(A, B, pa, pb, sat, slo)
     if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and APPROX or "") .. "A" end
     if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and APPROX or "") .. "B" end
     r.saturated = table.concat(marks, ", ")
+    -- the runs failing an SLO at this row's own measured point ("A", "B", "A, B"), the Load
+    -- Curves' judgement (meets_slo): never read off an interpolated value (newuser48 F6)
+    local fails = {}
+    for _, x in ipairs { { r.a, pa, "A" }, { r.b, pb, "B" } } do
+      local c = x[1]
+      if not (c.outside or c.interpolated or c.na_reason) and c.point then
+        for _, p in ipairs(x[2]) do
+          if p.index == c.point and p.meets_slo == false then fails[#fails + 1] = x[3] end
+        end
+      end
+    end
+    r.slo_fails = table.concat(fails, ", ")
   end
   local excluded = {}
   for _, side in ipairs { A, B } do
@@ -1020,6 +1069,10 @@ local function ladder_section(A, B, pa, pb, sat, slo)
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
     saturation_legend = saturation_legend(A, B, sat, axis),
+    -- (the Fails SLO column's, shown only with SLOs)
+    slo_legend = slo and #slo > 0 and ("Fails SLO: the run's own load point at that load fails an SLO the capacity "
+      .. "is read within (which one, the Load Curves' SLO column says); an interpolated value (%s) is never judged.")
+      :format(APPROX) or "",
     na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
       .. "of the two points it would be interpolated between lacks it.") or "",
     -- a whole side of a row N/A within the run's measured range: the reason, row by row
@@ -1168,6 +1221,24 @@ local function interactivity_note(points)
     at_points(at, #points), why and (": " .. metrics.na(why):match("^N/A %((.*)%)$")) or "")
 end
 
+-- A load point against the SLOs (its meets_slo, slo_failing, slo_unknown), as the Load Curves'
+-- SLO column gives it: "meets", "fails TTFT p90" (each SLO it fails), "unknown (TTFT p90)";
+-- "" without SLOs (no column then). Capacity reads the same judgement (llmd.loadpoints.meets).
+local function slo_cell(p, slo)
+  if not slo or #slo == 0 then return "" end
+  local function labels(keys)
+    local out = {}
+    for _, k in ipairs(keys) do
+      local m = metrics.get(k)
+      out[#out + 1] = m and m.label or k
+    end
+    return table.concat(out, ", ")
+  end
+  if p.meets_slo == true then return "meets" end
+  if p.meets_slo == false then return "fails " .. labels(p.slo_failing or {}) end
+  return ("unknown (%s)"):format(labels { p.slo_unknown })
+end
+
 -- One run's load curve for the report: its load points with printed values.
 local function curve_rows(points, gpus, lat, ttft_pct, slo)
   local out = {}
@@ -1198,6 +1269,7 @@ local function curve_rows(points, gpus, lat, ttft_pct, slo)
       interactivity = T.helpers.num(p.interactivity_tps_per_user, 1),
       goodput = p.goodput_rps and T.helpers.num(p.goodput_rps, 2) or "N/A",
       attainment = p.slo_attainment_pct and (T.helpers.num(p.slo_attainment_pct, 1) .. " %") or "N/A",
+      slo = slo_cell(p, slo), slo_fail = p.meets_slo == false,
       rps_ci = ci("throughput_req_s", 2), ttft_p90_ci = ci("ttft_p90_ms", 1),
       ttft_mean_ci = ci("ttft_mean_ms", 1), tpot_mean_ci = ci("tpot_mean_ms", 2),
     }
@@ -1797,7 +1869,10 @@ local function gpus_of(side)
   -- the results again, llmd.comparison.old_gpus; never per-GPU figures read off it)
   if side.run.gpus_stale then return nil, side.run.gpus_stale end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
-  return nil, "accelerator count unknown: give gpus: N in the run's info file"
+  -- (a plan's run: the plan's way, runs.X.info, newuser48 F7)
+  return nil, side.plan_side and ("accelerator count unknown: give runs.%s.info: {gpus: N} in the plan (or gpus: N "
+    .. "in the run's info file)"):format(side.plan_side)
+    or "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat, points)
@@ -2455,7 +2530,8 @@ local function headline(model)
   add("max_sustained", "Max sustained throughput", sus_fig(sat.a), sus_fig(sat.b), sustained_text(sat.a),
     sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
-    local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
+    local why = model.plan_gpus and "N/A (accelerator counts unknown: runs.a.info and runs.b.info: {gpus: N} in the "
+      .. "plan, or gpus: N in the info files)" or "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why,
       delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
     return rows
@@ -3761,14 +3837,26 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     order == said and " too" or "", spans), "untested", order .. "_higher"
 end
 
+-- Where a run's accelerator count is given: "gpus: N in its info file", and in a plan's
+-- comparison the plan's way first, "runs.b.info: {gpus: N} in the plan (or gpus: N in its info
+-- file)" (newuser48 F7: a plan user has no info file to put it in). side: A or B.
+-- whose: "its" (default) or "x's".
+local function gpus_where(side, whose)
+  whose = whose or "its"
+  if side.plan_side then
+    return ("runs.%s.info: {gpus: N} in the plan (or gpus: N in %s info file)"):format(side.plan_side, whose)
+  end
+  return ("gpus: N in %s info file"):format(whose)
+end
+
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
 -- ("N/A (not compared per GPU: y's accelerator count is unknown; ...)"), never the totals'
 -- order, which per GPU may be the other way.
 local function per_gpu_unknown_evidence(model, A, B)
   local g = model.per_gpu or { a = {}, b = {} }
   local who = not g.a.gpus and A or B
-  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give gpus: N in its info file; the "
-    .. "totals' order says nothing of the order per GPU)"):format(who.label)
+  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give %s; the "
+    .. "totals' order says nothing of the order per GPU)"):format(who.label, gpus_where(who))
 end
 
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
@@ -3852,6 +3940,9 @@ local function headline_evidence(model, A, B)
       local gc = k == "output_tps_per_gpu" and model.gpu_counts
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
         or k == "output_tps_per_gpu" and one_unknown and per_gpu_unknown_evidence(model, A, B)
+        -- (pooled over loads where a run was overloaded: as its total's row in the Performance
+        -- Results, newuser48 F2, never "untested" beside a Change a reader quotes)
+        or model.pooled_over and ("not comparable: " .. decision.pooled_overloaded_text(model.pooled_over, true))
         or gc and model.workload_match.like_for_like and ("not like for like per GPU: the same loads served on %d "
           .. "and %d GPUs, so a run that keeps up delivers about the same total either way and its share per GPU "
           .. "follows the GPU counts, not the setups (%s); capacity and max sustained throughput per GPU compare "
@@ -4996,17 +5087,22 @@ local function untested_why(model, A, B)
   end
   -- per-request samples from both runs, but no load point both sustained (a run saturated at
   -- its lowest load): every untested row says so, and that is the reason
+  -- (a row "not comparable" as it pools loads where a run was overloaded, with no test at the
+  -- loads both sustained, perf_row: untested too, for its own reason, which its evidence ends with)
+  local function untested_row(r) return r.verdict == "untested" or r.pools_overloaded ~= nil end
+  -- (its reason: such a row's own, without what the figures pool, which the gap sentence says)
+  local function reason(r) return tostring(r.pools_overloaded and r.pooled_untested_why or r.evidence) end
   local untested, unsustained = 0, 0
   for _, r in ipairs(model.perf or {}) do
-    if r.verdict == "untested" then
+    if untested_row(r) then
       untested = untested + 1
-      if tostring(r.evidence):find("no load point both runs sustained", 1, true) then unsustained = unsustained + 1 end
+      if reason(r):find("no load point both runs sustained", 1, true) then unsustained = unsustained + 1 end
     end
   end
-  if untested > 0 and unsustained == untested then
-    -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
-    -- bursts of failures leaves a load out too, not saturation alone; where every load was left
-    -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+  -- (the latency tests' reason, decision.LATENCY_UNSUSTAINED: a run's shortfall made up by
+  -- bursts of failures leaves a load out too, not saturation alone; where every load was left
+  -- out for bursts that were not timeouts, what the files say they were, not a queue's: fixb46)
+  local function none_sustained()
     local w = decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run }, { a = pa, b = pb })
     if w then
       return ("no load point both runs sustained (answered short, failed requests in bursts (%s) making up the rest: "
@@ -5014,14 +5110,15 @@ local function untested_why(model, A, B)
     end
     return ("no load point both runs sustained (%s)"):format(decision.LATENCY_UNSUSTAINED)
   end
+  if untested > 0 and unsustained == untested then return none_sustained() end
   if unsustained > 0 then
     -- (fixl45 #1) some rows for that reason, the others for their own (the throughput rows'
     -- "no repeats from both runs" where both runs have per-request samples): each said, never
     -- "no per-request samples", which those runs have
     local others, seen = {}, {}
     for _, r in ipairs(model.perf or {}) do
-      local ev = tostring(r.evidence)
-      if r.verdict == "untested" and not ev:find("no load point both runs sustained", 1, true) then
+      local ev = reason(r)
+      if untested_row(r) and not ev:find("no load point both runs sustained", 1, true) then
         if not seen[ev] then
           seen[ev] = {}
           others[#others + 1] = ev
@@ -5032,12 +5129,16 @@ local function untested_why(model, A, B)
     end
     local parts = {}
     for _, ev in ipairs(others) do parts[#parts + 1] = ("%s: %s"):format(table.concat(seen[ev], ", "), ev) end
-    return ("%d metric%s with per-request samples from both runs: no load point both runs sustained (each row says "
-      .. "why); %s"):format(unsustained, unsustained == 1 and "" or "s", table.concat(parts, "; "))
+    -- (where the others pool those loads, newuser48: the loads' reason in full, as above)
+    local pooled = false
+    for _, r in ipairs(model.perf or {}) do if r.pools_overloaded then pooled = true end end
+    return ("%d metric%s with per-request samples from both runs: %s; %s"):format(unsustained,
+      unsustained == 1 and "" or "s", pooled and none_sustained() or "no load point both runs sustained (each row says "
+      .. "why)", table.concat(parts, "; "))
   end
   -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
   for _, r in ipairs(model.perf or {}) do
-    if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then
+    if untested_row(r) and reason(r):find("per-request samples are all one value", 1, true) then
       return "the metrics with per-request samples from both runs have every sample one value, nothing to rank, and "
         .. "the others have no per-request samples or repeats from both runs"
     end
@@ -5635,7 +5736,7 @@ local function summary(model, A, B)
     local partial = {} -- rows tested at only some of the loads both sustained (decision.verdict's partial)
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
-      if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
+      if (r.verdict == "untested" or r.pools_overloaded) and r.evidence ~= "" and not seen[r.evidence] then
         seen[r.evidence] = true
         notes[#notes + 1] = r.evidence
       end
@@ -5682,7 +5783,9 @@ local function summary(model, A, B)
         unsure[#unsure + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
           id = r.test_id or decision.test_id(r.key, r.sig or {}) or r.key, row = r,
           name = r.sig and r.sig.test and decision.test_name(r.sig) or nil }
-      elseif r.verdict == "untested" then
+      elseif r.verdict == "untested" or r.pools_overloaded then
+        -- (pooled over loads where a run was overloaded, no test at the loads both sustained:
+        -- "not comparable", and untested too, perf_row; said with its reason)
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
       elseif r.partial then
@@ -5701,6 +5804,31 @@ local function summary(model, A, B)
         end
       end
       if r.key == "error_rate_pct" and r.test_id then errors_tested = true end
+    end
+    -- (fixh40) a large whole-run gap the table marks "not comparable" because it pools loads
+    -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
+    -- verdict, and what decides (nil where none: whether other rows were tested or not,
+    -- newuser48 F1, where nothing could be tested it went unsaid)
+    local function gap_sentence()
+      local gap = overloaded_gap(model)
+      local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
+      -- (where every load left out was answered short with bursts of failures that were not
+      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
+      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
+        { a = model.load_points.a, b = model.load_points.b })
+      if gap then
+        return ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
+          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
+          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
+            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
+              or "loads where a run was overloaded",
+            -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
+            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
+              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
+              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
+            -- (that metric's own test, with the loads it covered: never read as all of them)
+            gap_test and (" (its own: %s)"):format(gap_test) or "")
+      end
     end
     local n = model.family.size
     -- the table's own tests (the family also holds the summary's test at the matched load)
@@ -5745,6 +5873,7 @@ local function summary(model, A, B)
         untested_why(model, A, B), untested, untested == 1 and "" or "s")
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
+      out[#out + 1] = gap_sentence()
     elseif #wins.a == 0 and #wins.b == 0 then
       -- said only of what was tested: the kinds of metric whose tests found nothing; the
       -- untested rows are named below, never folded into "no clear difference"
@@ -5766,28 +5895,7 @@ local function summary(model, A, B)
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
-      -- (fixh40) a large whole-run gap the table marks "not comparable" because it pools loads
-      -- where a run was overloaded reads as a contradiction beside "no winner": say why it is no
-      -- verdict, and what decides
-      local gap = overloaded_gap(model)
-      local gap_test = gap and perf_test_text(model.perf, gap.key, A, B)
-      -- (where every load left out was answered short with bursts of failures that were not
-      -- timeouts: what the files say they were, never an overloaded queue: fixb46)
-      local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
-        { a = model.load_points.a, b = model.load_points.b })
-      if gap then
-        out[#out + 1] = ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
-          .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
-          :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
-            bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
-              or "loads where a run was overloaded",
-            -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
-            bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
-              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
-            -- (that metric's own test, with the loads it covered: never read as all of them)
-            gap_test and (" (its own: %s)"):format(gap_test) or "")
-      end
+      out[#out + 1] = gap_sentence()
       if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
@@ -6064,6 +6172,7 @@ local function curve_of(points)
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
+      slo_failing = p.slo_failing,
       -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of):
       -- the charts read a shortfall from failed requests by them, as the search does (without
       -- them the caption named the loads whose achieved rate was below 95 % of the offered,
@@ -6248,9 +6357,15 @@ end
 function M.build(opts)
   local A, B = opts.a, opts.b
   A.run.label, B.run.label = A.label, B.label
+  -- a comparison compare.lua --plan made (its workspace holds the plan): where a hint says how
+  -- to give a run's accelerator count, the plan's way, runs.X.info (gpus_where)
+  local plan_gpus = type(opts.workspace) == "string"
+    and require("lfs").attributes(opts.workspace .. "/plan.yaml", "mode") == "file" or nil
+  A.plan_side, B.plan_side = plan_gpus and "a" or nil, plan_gpus and "b" or nil
   local model = {
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
+    plan_gpus = plan_gpus,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
       warnings = A.run.warnings, checks = A.run.checks or {}, partial = A.run.partial or false },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
@@ -6284,7 +6399,12 @@ function M.build(opts)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do
     for _, p in ipairs(s[1]) do
       if s[2] and p.output_tps then p.output_tps_per_gpu = p.output_tps / s[2] end
-      if #model.slo > 0 then p.meets_slo = lp.meets(p, lp.capacity_slo(model.slo)) end
+      if #model.slo > 0 then
+        -- (and which SLOs it fails, or the one unknown: the Load Curves' SLO column, newuser48 F6)
+        local ok, which = lp.meets(p, lp.capacity_slo(model.slo))
+        p.meets_slo = ok
+        if ok == false then p.slo_failing = json.array(which) elseif ok == nil then p.slo_unknown = which end
+      end
     end
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)
@@ -6420,7 +6540,7 @@ function M.build(opts)
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
       -- (a count saved as one replica's, llmd.comparison.old_gpus: read the results again)
       (ga and B or A).run.gpus_stale and ("%s: %s"):format((ga and B or A).label, (ga and B or A).run.gpus_stale)
-      or ("give gpus: N in %s's info file"):format(ga and B.label or A.label))
+      or ("give %s"):format(gpus_where(ga and B or A, (ga and B.label or A.label) .. "'s")))
   end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end
@@ -6460,6 +6580,11 @@ function M.build(opts)
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
   ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
+  -- (the loads where a run was overloaded that its whole-run figures pool: perf_row)
+  -- (not where the ladders differ: those rows are not like for like whatever the loads)
+  ctx.pooled_over = not ctx.follows_sends and model.workload_match.like_for_like ~= false
+    and decision.pooled_overloaded(pa, pb, model.saturation, { a = A.run, b = B.run }) or nil
+  model.pooled_over = ctx.pooled_over
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
@@ -6534,7 +6659,7 @@ function M.build(opts)
       sends_rows[#sends_rows + 1] = #sends_rows == 0 and r.label or lower_label(r.label)
       if #sends_rows == 1 then notes[#notes + 1] = { sends = true } end
     elseif r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
-      and r.b ~= nil and not r.broken then
+      and r.b ~= nil and not r.broken and not r.pools_overloaded then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
   end
@@ -6556,8 +6681,15 @@ function M.build(opts)
   for _, r in ipairs(rows) do
     if r.a_harness or r.b_harness then
       -- (once, for both throughput rows)
-      model.throughput_note = "Request and output token throughput of a run of one load point: its throughput as the "
-        .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), "
+      -- (a run of several load points: theirs pooled, each point's requests over the time its
+      -- throughput gives them, run_figure)
+      local several = #pa > 1 or #pb > 1
+      model.throughput_note = (several and "Request and output token throughput: the throughput as the load ladder "
+        .. "gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), over several "
+        .. "load points pooled as their completed requests over the time that throughput gives each point "
+        .. "(completed / throughput, summed), "
+        or "Request and output token throughput of a run of one load point: its throughput as the "
+        .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), ")
         .. (r.follows_sends and "which the delta reads" or "which the delta, the verdict and the test read")
         .. "; \"harness\" beside it is the harness's own completed / window, which the last answers' latency lowers."
       break
@@ -6721,6 +6853,17 @@ function M.curve_rows(model)
     end
     out[#out + 1] = r
   end
+  -- a capacity gap the measured loads bound on both sides (capacity.gap: the Headline's Delta
+  -- and Change, "+6.32 to +79.45 req/s", "+5.6 % to +99.3 %"): its ends in numbers, delta_lo
+  -- and delta_hi (B - A, the row's unit) and effect_lo and effect_hi (% of A, change_pct's
+  -- scale), as no single delta is known (newuser48 F5: the CSV had them only in the note); an
+  -- end without a bound (an open gap, "no upper end") stays empty, as the Change says it
+  local function gap_columns(r, g)
+    local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+    if not (g and finite(g.lo_rps) and finite(g.hi_rps)) then return end
+    r.delta_lo, r.delta_hi = g.lo_rps, g.hi_rps
+    if finite(g.lo_pct) and finite(g.hi_pct) then r.effect_lo, r.effect_hi = g.lo_pct, g.hi_pct end
+  end
   local cap = model.capacity
   -- runs whose requests differ: no delta, as the Headline gives none
   local differ = workloads_differ(model) ~= nil
@@ -6752,6 +6895,7 @@ function M.curve_rows(model)
     local rd, rp = capacity_range_cells(g, " req/s", 2)
     if rd and not single and not differ and not broken then
       out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads", rd, rp, "req/s")
+      gap_columns(out[#out], g)
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
@@ -6776,6 +6920,8 @@ function M.curve_rows(model)
         out[#out].note = out[#out].note .. "; " .. (h.pct_text == h.delta_text
           and gap_note("B - A", h.delta_text, h.pct_text, "tok/s") or ("B - A: %s"):format(h.pct_text
           and (h.delta_text .. ", " .. h.pct_text) or h.delta_text))
+        -- (its ends in numbers, as the req/s row's: the Headline's gap in tok/s)
+        if not differ and not broken then gap_columns(out[#out], (capacity_gap_tps(ca, cb))) end
       end
       with_evidence("capacity_tps")
     end
@@ -6798,6 +6944,7 @@ function M.curve_rows(model)
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
       out[#out].note = out[#out].note .. "; " .. gap_note("B - A from the measured loads, per GPU", rd, rp, "req/s")
+      gap_columns(out[#out], pg.gap)
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
@@ -6892,7 +7039,8 @@ function M.curve_rows(model)
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
-  local like = model.workload_match and model.workload_match.like_for_like ~= false
+  -- (pooled over loads where a run was overloaded too, model.pooled_over)
+  local like = model.workload_match and model.workload_match.like_for_like ~= false and not model.pooled_over
   per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", g.a.output_tps, g.b.output_tps,
     not differ and not broken and like and not gc, broken and "broken"
       or (differ or gc or not like) and "not comparable" or "untested", { "measured", "measured" })
@@ -6963,13 +7111,15 @@ function M.csv(model)
   -- for a "≥" figure), empty in the other rows; effect_lo, effect_hi the 95 % interval of a
   -- stratified test's row's effect_pct (decision.stratified_effect), empty where it has none
   -- order what the capacity rows' evidence says of the order (M.CSV_ORDERS), empty in the
-  -- other rows (columns added at the end, so that the earlier ones keep their places)
+  -- other rows; delta_lo, delta_hi a capacity gap's ends where the loads bound it (its
+  -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
+  -- so that the earlier ones keep their places)
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "" }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -6977,12 +7127,13 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), "", "", q(h.order) }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
+      q(h.order), q(h.delta_lo), q(h.delta_hi) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -44,11 +44,15 @@ end
 -- one before. opts: per_request (also the per-request file, holding them all),
 -- schedule_delay (the stage files' load_summary.schedule_delay), zero_tokens(si, k) (true:
 -- that request succeeds with 0 output tokens and no token times: no TTFT or TPOT, and the
--- stage file's NTPOT counts it as 0, as inference-perf's summarize_requests does). Returns d.
+-- stage file's NTPOT counts it as 0, as inference-perf's summarize_requests does), summary
+-- (also summary_lifecycle_metrics.json, the summary over every stage's requests, its time
+-- the stages' durations summed: a complete run, whose whole-run percentiles are known).
+-- Returns d.
 function M.run(d, stages, opts)
   opts = opts or {}
   t.mkdir(d)
   local recs, t0 = {}, 1771234500
+  local all = { e2e = {}, ttft = {}, tpot = {}, ntpot = {}, n = 0, out = 0, dur = 0 }
   for si, sg in ipairs(stages) do
     local e2e, ttft, starts, ends, zeros, out_tok = {}, {}, {}, {}, {}, 0
     for k = 0, sg.n - 1 do
@@ -78,6 +82,10 @@ function M.run(d, stages, opts)
     for i = 1, #e2e do
       if zeros[i] then ntpot[i] = 0 else tpot[#tpot + 1], ntpot[i] = (e2e[i] - 0.02) / 7, e2e[i] / 8 end
     end
+    for _, x in ipairs { { all.e2e, e2e }, { all.ttft, ttft }, { all.tpot, tpot }, { all.ntpot, ntpot } } do
+      for _, v in ipairs(x[2]) do x[1][#x[1] + 1] = v end
+    end
+    all.n, all.out, all.dur = all.n + sg.n, all.out + out_tok, all.dur + dur
     t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
       benchmark_time_seconds = dur,
       load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send,
@@ -92,6 +100,18 @@ function M.run(d, stages, opts)
     t0 = last + 1
   end
   if opts.per_request then t.write(d .. "/per_request_lifecycle_metrics.json", json.encode(recs)) end
+  if opts.summary then
+    t.write(d .. "/summary_lifecycle_metrics.json", json.encode {
+      benchmark_time_seconds = all.dur,
+      load_summary = { count = all.n },
+      successes = { count = all.n, latency = { request_latency = M.summ(all.e2e), time_to_first_token = M.summ(all.ttft),
+        time_per_output_token = M.summ(all.tpot), normalized_time_per_output_token = M.summ(all.ntpot),
+        inter_token_latency = M.summ(all.tpot) },
+        throughput = { requests_per_sec = all.n / all.dur, output_tokens_per_sec = all.out / all.dur,
+          input_tokens_per_sec = 256 * all.n / all.dur, total_tokens_per_sec = (256 * all.n + all.out) / all.dur },
+        prompt_len = M.summ { 256 }, output_len = M.summ { all.out / all.n } },
+      failures = { count = 0, request_latency = json.null, prompt_len = json.null } })
+  end
   return d
 end
 

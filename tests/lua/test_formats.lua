@@ -295,16 +295,30 @@ do
     local csv = t.read(w .. "/comparison.csv")
     -- two columns at the end: every column before them where it was
     t.eq(csv:match("^[^\n]*"), "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,"
-      .. "family_size,a_bound,b_bound,effect_lo,effect_hi,order")
+      .. "family_size,a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi")
     local function bounds(key)
       local c = t.csv_row(csv, key)
-      t.eq(#c, 18, key) -- (the order column last: fixg39)
+      t.eq(#c, 20, key) -- (the order column, then delta_lo and delta_hi: fixg39, newuser48 F5)
       return { c[14], c[15] }
     end
     local cap = t.csv_row(csv, "capacity_at_slo_rps")
     t.ok(cap[11]:find(": ≥ 92.21 req/s (the last load before saturation);", 1, true), cap[11])
     t.eq(bounds("capacity_at_slo_rps"), { "lower bound", "estimate" })
     t.eq(bounds("capacity_at_slo_output_tps"), { "lower bound", "estimate" })
+    -- newuser48 F5: the gap the Headline gives ("+23.52 to +77.21 req/s", "+22.6 % to +83.7 %")
+    -- in numbers, delta_lo and delta_hi (columns 19, 20) and effect_lo and effect_hi (16, 17),
+    -- delta and change_pct empty (no single B - A); main: all empty. Its ends by hand from the
+    -- capacities' brackets: B's lowest (its last passing load's rate) against A's highest (its
+    -- ceiling), B's highest (its first failing load's) against A's lowest (its bound), in
+    -- req/s and % of that A figure
+    local cj = require("llmd.json").decode(t.read(w .. "/comparison.json"))
+    local ca, cb = cj.capacity.a, cj.capacity.b
+    local lo, hi = cb.last_passing_rps - ca.ceiling_rps, cb.first_failing_rps - ca.rps
+    t.eq({ cap[5], cap[6] }, { "", "" })
+    for i, want in pairs { [19] = lo, [20] = hi, [16] = lo / ca.ceiling_rps * 100, [17] = hi / ca.rps * 100 } do
+      t.near(tonumber(cap[i]), want, 1e-9, "column " .. i)
+    end
+    t.contains(cj.headline[1].delta_text, ("+%.2f to +%.2f req/s"):format(lo, hi))
     t.eq(bounds("max_sustained_rps"), { "measured", "measured" })
     -- the performance rows and the KV rows: no bound, empty
     t.eq(bounds("ttft_p90_ms"), { "", "" })

@@ -74,19 +74,33 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- the golden numbers: A and B from the Python expectations, Delta = B - A
   local rows = table_rows(golden, "Performance Results")
   local ea, eb = E.kubecon_na_2025_vllm.overall, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall
+  -- the throughput rows of these ladders: each stage's throughput as defined (the drain-reduced
+  -- rate, _drain, python3) pooled, every stage's requests over the time that rate gives them,
+  -- requests_ok / _drain, sum over sum (output tok/s: the stages' output tokens over the same
+  -- time); the harness's completed / window pooled (the Python overall) beside it (newuser48 F2)
+  local function pooled(e)
+    local n, tt, out = 0, 0, 0
+    for _, st in ipairs(e.stages) do
+      n, tt, out = n + st.requests_ok, tt + st.requests_ok / st._drain, out + st.output_tokens_total
+    end
+    return { throughput_req_s = n / tt, throughput_tok_s = out / tt }
+  end
+  local pa_, pb_ = pooled(E.kubecon_na_2025_vllm), pooled(E.kubecon_na_2025_vllm_chunking_and_prefix_caching)
   for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
     "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
     "ttft_p999_ms", "itl_mean_ms", "itl_p99_ms", "tpot_mean_ms", "tpot_p95_ms", "tpot_p99_ms" } do
     local m = metrics.get(key)
     local row = rows[m.label]
     t.ok(row, "a row for " .. m.label)
-    t.eq(row[2], metrics.format(key, ea[key]), key .. " A")
-    t.eq(row[3], metrics.format(key, eb[key]), key .. " B")
-    local d = eb[key] - ea[key]
     local dec = tonumber(m.format:match("%.(%d)f"))
+    local va, vb = pa_[key] or ea[key], pb_[key] or eb[key]
+    local function harness(e) return pa_[key] and (" (harness %s)"):format(template.helpers.num(e[key], dec)) or "" end
+    t.eq(row[2], metrics.format(key, va) .. harness(ea), key .. " A")
+    t.eq(row[3], metrics.format(key, vb) .. harness(eb), key .. " B")
+    local d = vb - va
     local want = (d >= 0 and "+" or "") .. template.helpers.num(d, dec) .. " " .. m.unit
     t.eq(row[4], want, key .. " delta")
-    t.eq(row[5], template.helpers.pct(d / math.abs(ea[key]) * 100), key .. " change")
+    t.eq(row[5], template.helpers.pct(d / math.abs(va) * 100), key .. " change")
     -- the ladders differ (A 1 -> 183 req/s, B 1 -> 254 req/s): the pooled rows mostly say
     -- that B was driven harder, so none of them names a winner
     t.eq(row[6], "not comparable", key .. " verdict")
@@ -245,26 +259,31 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(r5[3], "")
   -- A's point 5 is its saturation point (101.23 < 0.95 x 122.59 = 116.46): marked
   t.eq(r5[4], "A")
-  t.eq(r5[5], template.helpers.num(sa[5]._drain, 2))
-  t.eq(r5[9], template.helpers.num(sa[5].ttft_p90_ms, 1))
+  -- and it fails the SLO there (3175.7 ms > 200): the Fails SLO column (newuser48 F6)
+  t.eq(r5[5], "A")
+  t.eq(r5[6], template.helpers.num(sa[5]._drain, 2))
+  t.eq(r5[10], template.helpers.num(sa[5].ttft_p90_ms, 1))
   local frac = (sa[5]._rate - sb[3]._rate) / (sb[4]._rate - sb[3]._rate)
   local want = sb[3].ttft_p90_ms + frac * (sb[4].ttft_p90_ms - sb[3].ttft_p90_ms)
   t.near(want, 36.75, 0.005)
-  t.eq(r5[10], "≈" .. template.helpers.num(want, 1))
+  t.eq(r5[11], "≈" .. template.helpers.num(want, 1))
   -- and B's achieved rate there, on the same line: 84.773 + frac x (126.535 - 84.773)
-  t.eq(r5[6], "≈" .. template.helpers.num(sb[3]._drain + frac * (sb[4]._drain
+  t.eq(r5[7], "≈" .. template.helpers.num(sb[3]._drain + frac * (sb[4]._drain
     - sb[3]._drain), 2))
   -- B's point 6 (212.24 req/s offered) is beyond any rate A was offered (183.38): A's cells
   -- are blank
   local b6 = lad["212.24/s"]
-  t.eq(b6[9], "")
-  t.eq(b6[10], template.helpers.num(sb[6].ttft_p90_ms, 1))
+  t.eq(b6[10], "")
+  t.eq(b6[11], template.helpers.num(sb[6].ttft_p90_ms, 1))
   t.eq(b6[4], "B")
+  t.eq(b6[5], "B") -- (1858.6 ms > 200: fails the SLO)
   -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): B not marked there; A's value
   -- there is interpolated past its last load before saturation (92.19 req/s offered): "≈A"
   local b5 = lad["169.99/s"]
   t.eq(b5[4], "≈A")
-  t.eq(b5[10], template.helpers.num(sb[5].ttft_p90_ms, 1))
+  -- (B's own point fails the SLO there, 226.5 ms > 200; A's value is interpolated: not judged)
+  t.eq(b5[5], "B")
+  t.eq(b5[11], template.helpers.num(sb[5].ttft_p90_ms, 1))
   -- the Summary's matched load: 92.19 req/s offered, the lower of the two runs' offered
   -- rates at their last points before saturation (A's point 4, B's point 5: 169.99), with
   -- each run's achieved rate there: A's point 4's own; B's interpolated in offered rate
@@ -291,7 +310,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(state.results_path, w .. "/run-a/results")
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   -- fixd43 (newuser43): the runs' ladders differ, so every whole-run row is "not comparable"
   -- (pooled over load points that differ): no comparison bears a verdict on it, so no effect

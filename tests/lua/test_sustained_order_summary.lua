@@ -38,9 +38,10 @@ local function summary_of(md)
   return md:match("\n## Summary\n\n(.-)\n\n") or ""
 end
 
+-- (the order column, the 18th: delta_lo and delta_hi follow it since newuser48 F5)
 local function order_of(csv, metric)
   local line = csv:match("\n" .. metric:gsub("_", "%%_") .. ",[^\n]*")
-  return line and line:match(",([%w_]*)$")
+  return line and t.csv_row(csv, metric)[18]
 end
 
 local k20 -- (one 20-slot run for both tests)

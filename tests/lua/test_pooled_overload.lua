@@ -1,0 +1,180 @@
+-- Whole-run figures that pool load points where a run was overloaded: one meaning per number
+-- in compare's tables (newuser48 F1, F2, F5, F6, F7).
+local t = require "testlib"
+local ipsynth = require "ipsynth"
+local proc = require "llmd.proc"
+
+-- Two inference-perf runs of one ladder, 4, 8 and 16 req/s, 80 requests each (ipsynth: one
+-- server answering one request at a time, stage files and the run's summary, no per-request
+-- file): "slow" takes 0.1 s a request (10 req/s at most: 16/s overloads it), "fast" 0.05 s
+-- (20 req/s: it keeps up with all three). 2 GPUs each (info files), SLO E2E p90 <= 500 ms.
+local function ladder(extra)
+  local d = t.tmpdir()
+  local function stages(svc)
+    local out = {}
+    for _, r in ipairs { 4, 8, 16 } do out[#out + 1] = { rate = r, n = 80, latency = ipsynth.queue(svc) } end
+    return out
+  end
+  local a = ipsynth.run(d .. "/slow", stages(0.1), { summary = true })
+  local b = ipsynth.run(d .. "/fast", stages(0.05), { summary = true })
+  t.write(d .. "/a.yaml", "gpus: 2\n")
+  t.write(d .. "/b.yaml", "gpus: 2\n")
+  local args = { "--a-label", "slow", "--b-label", "fast", "--harness", "inference-perf", "--a-info", d .. "/a.yaml",
+    "--b-info", d .. "/b.yaml", "--slo", "latency_p90_ms=500" }
+  for _, x in ipairs(extra or {}) do args[#args + 1] = x end
+  local c = t.compare_ab(a, b, args)
+  c.a, c.b = a, b
+  return c
+end
+
+-- python3 over the stage files: each stage's drain-reduced rate n / (window - least latency)
+-- (benchmark_time_seconds and request_latency.min), and the run's figures pooled as README
+-- defines them: requests over the time each stage's rate gives them, sum over sum (req/s, and
+-- output tok/s from the stages' output tokens, 8 a request), and the harness's completed /
+-- window pooled (the summary's requests_per_sec, sum of requests over sum of windows).
+local POOLED = [[
+import json, sys, glob
+for d in sys.argv[1:]:
+    n = t = w = out = 0
+    for f in sorted(glob.glob(d + "/stage_*_lifecycle_metrics.json")):
+        s = json.load(open(f))
+        k = s["successes"]["count"]
+        n += k; w += s["benchmark_time_seconds"]
+        t += s["benchmark_time_seconds"] - s["successes"]["latency"]["request_latency"]["min"]
+        out += 8 * k
+    print(repr(n / t), repr(out / t), repr(n / w))
+]]
+
+local function pooled(a, b)
+  local r = proc.run { "/usr/bin/python3", "-c", POOLED, a, b }
+  t.eq(r.code, 0, r.stderr)
+  local out = {}
+  for line in r.stdout:gmatch("[^\n]+") do
+    local x, y, z = line:match("^(%S+) (%S+) (%S+)$")
+    out[#out + 1] = { rps = tonumber(x), tps = tonumber(y), harness = tonumber(z) }
+  end
+  return out[1], out[2]
+end
+
+-- python3: the runs' E2E latencies replayed (request k of a stage sent at k / rate, one server
+-- answering in svc s each, first come first served: ipsynth.queue), the whole run's p90 by
+-- numpy's linear percentile, in ms.
+local P90 = [[
+import numpy as np
+def run(svc):
+    lat = []
+    for rate in (4, 8, 16):
+        free = None
+        for k in range(80):
+            st = k / rate
+            free = max(free if free is not None else st, st) + svc
+            lat.append(free - st)
+    return np.percentile(lat, 90) * 1000
+print(repr(run(0.1)), repr(run(0.05)))
+]]
+
+t.test("whole-run rows pooled over a load a run was overloaded at: not comparable, the loads named, everywhere",
+  function()
+    if not t.have_numpy() then return end
+    local c = ladder()
+    -- main (newuser48 F1): "untested", like_for_like true, and no "is no verdict" sentence, beside
+    -- an E2E p90 gap of -97.7 % that measures how many loads overloaded each run
+    local why = "the whole-run figures pool load points where a run was overloaded (16/s in A), so they are not "
+      .. "comparable; untested: "
+    for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "ttft_p90_ms",
+      "tpot_p90_ms" } do
+      local r = t.perf_row(c.json, key)
+      t.eq({ r.verdict, r.like_for_like, r.pools_overloaded, r.effect_pct }, { "not comparable", false,
+        { a = { "16/s" }, b = {} }, nil }, key)
+      t.contains(r.evidence, why)
+      t.contains(r.note, why)
+      -- (the CSV's verdict, column 7)
+      t.eq(t.csv_row(t.read(c.ws .. "/comparison.csv"), key)[7], "not comparable", key)
+    end
+    t.contains(t.perf_row(c.json, "latency_p90_ms").evidence, "untested: no per-request samples")
+    t.contains(t.perf_row(c.json, "throughput_req_s").evidence, "untested: pooled over several load points")
+    t.contains(c.md, "| not comparable | " .. why)
+    t.contains(t.read(c.ws .. "/comparison_report.html"), "(16/s in A), so they are not comparable")
+    -- the Summary says why the largest such gap is no verdict (README "Many rows, one family"):
+    -- the SLO's metric, E2E p90, first; A's and B's p90 from python3
+    local r = proc.run { "/usr/bin/python3", "-c", P90 }
+    t.eq(r.code, 0, r.stderr)
+    local pa, pb = r.stdout:match("^(%S+) (%S+)")
+    pa, pb = tonumber(pa), tonumber(pb)
+    local pct = (pb - pa) / pa * 100
+    t.contains(c.json.summary, ("The whole-run End-to-end latency p90 gap (%s %%, %s ms for slow against %s ms for "
+      .. "fast) is no verdict: those figures pool loads where a run was overloaded"):format(
+      ("%+.1f"):format(pct):gsub("^%-", "-"), require("llmd.template").helpers.num(pa, 1),
+      require("llmd.template").helpers.num(pb, 1)))
+    t.contains(c.json.summary, "Nothing could be tested: no metric has per-request samples or repeats from both runs")
+    -- the Headline's whole-run output tok/s per GPU: the same
+    local h
+    for _, x in ipairs(c.json.headline) do if x.key == "output_tps_per_gpu" then h = x end end
+    t.eq(h.evidence, "not comparable: the whole-run figures pool load points where a run was overloaded (16/s in A)")
+    t.eq(t.csv_row(t.read(c.ws .. "/comparison.csv"), "output_tps_per_gpu")[7], "not comparable")
+  end)
+
+t.test("whole-run request throughput of several load points: the throughput as defined, pooled; the harness's beside",
+  function()
+    local c = ladder()
+    local ea, eb = pooled(c.a, c.b)
+    -- main (newuser48 F2): the row was the harness's completed / window pooled (the Load
+    -- Curves' "Harness req/s"), under the label the definitions give the drain-reduced rate
+    local ra, rb = t.perf_row(c.json, "throughput_req_s"), t.perf_row(c.json, "throughput_tok_s")
+    t.near(ra.a, ea.rps, 1e-9)
+    t.near(ra.b, eb.rps, 1e-9)
+    t.near(ra.a_harness, ea.harness, 1e-9)
+    t.near(ra.b_harness, eb.harness, 1e-9)
+    t.near(rb.a, ea.tps, 1e-9)
+    t.near(rb.b, eb.tps, 1e-9)
+    local num = require("llmd.template").helpers.num
+    t.contains(c.md, ("| Request throughput | %s req/s (harness %s) | %s req/s (harness %s) |"):format(num(ea.rps, 3),
+      num(ea.harness, 3), num(eb.rps, 3), num(eb.harness, 3)))
+    -- the Headline's output tok/s per GPU follows it (2 GPUs each)
+    local h
+    for _, x in ipairs(c.json.headline) do if x.key == "output_tps_per_gpu" then h = x end end
+    t.near(h.a, ea.tps / 2, 1e-9)
+    t.near(h.b, eb.tps / 2, 1e-9)
+  end)
+
+t.test("Load Curves and Load Ladder mark the loads that fail the SLO", function()
+  if not t.have_numpy() then return end
+  local c = ladder()
+  -- slow's E2E p90 at 16/s: its queue's (python3 replay as above, that stage alone: by hand, the
+  -- 80th request waits behind 80 x 0.1 s of work sent over 5 s: about 3 s, far above 500 ms);
+  -- every other point of either run answers within 0.1 s + the queue at 8/s (no queue: 0.1 s)
+  local lp = c.json.load_points
+  t.eq({ lp.a[1].meets_slo, lp.a[2].meets_slo, lp.a[3].meets_slo, lp.a[3].slo_failing }, { true, true, false,
+    { "latency_p90_ms" } })
+  for _, p in ipairs(lp.b) do t.eq(p.meets_slo, true) end
+  t.contains(c.md, "| 3 | 16/s | fails End-to-end latency p90 | 1 |")
+  t.contains(c.md, "| 2 | 8/s | meets | 1 |")
+  t.contains(c.md, "| 16/s | 16/s | 16/s | A | A |")
+  t.contains(c.md, "Fails SLO: the run's own load point at that load fails an SLO")
+  local html = t.read(c.ws .. "/comparison_report.html")
+  t.contains(html, "<th>Offered</th><th>SLO</th>")
+  t.contains(html, '<tr class="slo-fail"><td class="n">3</td><td>16/s</td><td>fails End-to-end latency p90</td>')
+  t.contains(html, "<th>Saturated</th><th>Fails SLO</th>")
+  -- without an SLO, no such column
+  local d = t.tmpdir()
+  local stages = { { rate = 4, n = 40, latency = ipsynth.queue(0.1) }, { rate = 8, n = 40, latency = ipsynth.queue(0.1) } }
+  local n = t.compare_ab(ipsynth.run(d .. "/x", stages, { summary = true }),
+    ipsynth.run(d .. "/y", stages, { summary = true }), { "--harness", "inference-perf" })
+  t.lacks(n.md, "| SLO |")
+  t.lacks(n.md, "Fails SLO")
+end)
+
+t.test("a --plan comparison's per-GPU N/A names the plan's way to give the GPU count", function()
+  -- main (newuser48 F7): "gpus: N in the info files", which a plan user has not got
+  local d = t.tmpdir()
+  local stages = { { rate = 4, n = 40, latency = ipsynth.queue(0.1) }, { rate = 8, n = 40, latency = ipsynth.queue(0.1) } }
+  local c = t.compare_ab(ipsynth.run(d .. "/x", stages, { summary = true }),
+    ipsynth.run(d .. "/y", stages, { summary = true }), { "--harness", "inference-perf" })
+  t.contains(c.md, "| Per GPU | N/A (accelerator counts unknown: gpus: N in the info files) |")
+  -- the same workspace as a plan made it (its plan.yaml beside), read again by analyze.lua
+  t.write(c.ws .. "/plan.yaml", "runs:\n  a: {label: x}\n  b: {label: y}\n")
+  local r = proc.run { t.root() .. "/llmdlua", "analyze.lua", c.ws }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(t.read(c.ws .. "/comparison_report.md"), "| Per GPU | N/A (accelerator counts unknown: runs.a.info and "
+    .. "runs.b.info: {gpus: N} in the plan, or gpus: N in the info files) |")
+end)

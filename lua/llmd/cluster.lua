@@ -708,6 +708,88 @@ function M.restart_serving(ctx, x, say_fmt)
   return names
 end
 
+-- This run's serving containers now, for telling a clean benchmark from one during which a
+-- vLLM server crashed: { {pod =, uid = (metadata.uid), container =, restarts =
+-- (status.containerStatuses[].restartCount, the init containers' too)} }, by pod and
+-- container name. M.foreign's pods (another team's) are not this run's.
+function M.serving_containers(ctx, x)
+  local foreign = M.foreign(ctx, x)
+  local out = {}
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+    if not foreign(p) then
+      local md, st = p.metadata or {}, p.status or {}
+      for _, list in ipairs { st.initContainerStatuses or {}, st.containerStatuses or {} } do
+        for _, cs in ipairs(list) do
+          out[#out + 1] = { pod = md.name, uid = md.uid, container = cs.name,
+            restarts = math.tointeger(cs.restartCount) or 0 }
+        end
+      end
+    end
+  end
+  table.sort(out, function(a, b) return a.pod .. "\0" .. a.container < b.pod .. "\0" .. b.container end)
+  return out
+end
+
+-- The last line of a container's log before its last restart (kubectl logs --previous), or
+-- why it cannot be read.
+local function previous_last_line(ctx, pod, container)
+  local r = ctx.k:kubectl({ "logs", pod, "-c", container, "--previous" }, { check = false })
+  if not r.ok then
+    return ("not readable (%s)"):format(((r.stderr or ""):gsub("%s+$", ""):match("[^\n]*$")))
+  end
+  local last
+  for line in (r.stdout or ""):gmatch("[^\n]+") do if line:match("%S") then last = line end end
+  return last and ("%q"):format(last) or "empty"
+end
+
+-- What happened to the serving containers between two M.serving_containers: a container
+-- whose restartCount went up (it crashed or was killed, OOM, and started again), a pod
+-- whose uid changed under its name or that is gone (replaced, evicted, deleted). One line
+-- each; {} when none. A benchmark during which any of these happened measured a server
+-- that was not running all along.
+function M.restarts_between(ctx, before, after)
+  local now, by_name = {}, {}
+  for _, c in ipairs(after) do
+    now[tostring(c.uid) .. "\0" .. c.container] = c
+    by_name[c.pod] = c
+  end
+  local out, seen = {}, {}
+  for _, c in ipairs(before) do
+    local a = now[tostring(c.uid) .. "\0" .. c.container]
+    if a and a.restarts > c.restarts then
+      out[#out + 1] = ("vLLM container %s of pod %s restarted during the benchmark (restartCount %d→%d); its "
+        .. "previous log's last line: %s"):format(c.container, c.pod, c.restarts, a.restarts,
+        previous_last_line(ctx, c.pod, c.container))
+    elseif not a and not seen[c.pod] then
+      seen[c.pod] = true
+      local same = by_name[c.pod]
+      if same then
+        out[#out + 1] = ("pod %s was replaced during the benchmark (uid %s→%s)"):format(c.pod, tostring(c.uid),
+          tostring(same.uid))
+      else
+        out[#out + 1] = ("pod %s (uid %s) was replaced or removed during the benchmark"):format(c.pod,
+          tostring(c.uid))
+      end
+    end
+  end
+  return out
+end
+
+-- Containers that had restarted before the benchmark began (restartCount > 0 in the
+-- snapshot taken right before it): not a failure of the benchmark, but the server it
+-- measured had crashed once - said in the report's data checks. One line each.
+function M.restarted_before(ctx, before)
+  local out = {}
+  for _, c in ipairs(before) do
+    if c.restarts > 0 then
+      out[#out + 1] = ("vLLM container %s of pod %s had restarted %d time%s before the benchmark started; its "
+        .. "previous log's last line: %s"):format(c.container, c.pod, c.restarts, c.restarts == 1 and "" or "s",
+        previous_last_line(ctx, c.pod, c.container))
+    end
+  end
+  return out
+end
+
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
   if ctx.dry_run then
@@ -1330,6 +1412,13 @@ local function benchmark(ctx, x)
       if pools then say(ctx, "  %s", pools) end
     end
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
+    -- the serving containers right before it: a restart or a replaced pod by its end means
+    -- the benchmark measured a server that crashed (OOM) or was replaced mid-run
+    local before = M.serving_containers(ctx, x)
+    if #before == 0 then
+      say(ctx, "  (no serving pod of this run found before the benchmark: whether a vLLM server restarts during it "
+        .. "cannot be checked)")
+    end
     local uid
     local t0 = os.time()
     local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
@@ -1366,6 +1455,7 @@ local function benchmark(ctx, x)
       ctx.k:kubectl { "cp", "llmdbench-harness-launcher:/requests/" .. name, dest .. "/" .. name }
     end
     local run = harness.extract(dest, { harness = b.harness })
+    local crashed = #before > 0 and M.restarts_between(ctx, before, M.serving_containers(ctx, x)) or {}
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
     if #new == 0 then
@@ -1373,7 +1463,31 @@ local function benchmark(ctx, x)
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
     end
     if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
-    if not why then return ("results in %s (%s)"):format(dest, run.harness) end
+    -- what the report's data checks say of the servers this attempt measured (run_state.json's
+    -- server_restarts): a restart before it began; one during it only when no attempt was clean
+    local rec = M.deployed(ctx, x)
+    rec.server_restarts = {}
+    for _, line in ipairs(M.restarted_before(ctx, before)) do
+      rec.server_restarts[#rec.server_restarts + 1] = { during = false, text = line }
+    end
+    if not why and #crashed == 0 then
+      M.save_deployed(ctx, x)
+      for _, e in ipairs(rec.server_restarts) do say(ctx, "  note: %s", e.text) end
+      return ("results in %s (%s)"):format(dest, run.harness)
+    end
+    if not why and attempt == attempts then
+      -- the benchmark itself ran; no attempt had its servers up all along: its results are
+      -- kept, and the report says so (never a silent verdict)
+      for _, line in ipairs(crashed) do
+        rec.server_restarts[#rec.server_restarts + 1] = { during = true, text = ("%s (attempt %d/%d; no attempt "
+          .. "ran without a restart, so its results are kept)"):format(line, attempt, attempts) }
+      end
+      M.save_deployed(ctx, x)
+      say(ctx, "  warning: %s; no attempt of %d ran without one: these results are kept, and the report says so",
+        table.concat(crashed, "; "), attempts)
+      return ("results in %s (%s), measured while a vLLM server restarted"):format(dest, run.harness)
+    end
+    if #crashed > 0 then why = (why and why .. "; " or "") .. table.concat(crashed, "; ") end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then
       error(("run %s: the benchmark failed after %d attempt(s): %s"):format(x, attempts, why), 0)
@@ -1524,6 +1638,10 @@ local function save_state(ctx, x)
   state.baseline = r.baseline and true or false
   state.commands = json.array(cmds(ctx, x))
   state.extract_options = { harness = r.benchmark.harness }
+  -- a vLLM container that restarted before or during the benchmark (the attempt loop's
+  -- record): said in the report's data checks (llmd.comparison.extract_side)
+  local restarts = not ctx.dry_run and M.deployed(ctx, x).server_restarts or {}
+  if #restarts > 0 then state.server_restarts = json.array(restarts) end
   ws.write_state(ctx.ws.path, x, state)
   return "run_state.json written"
 end
@@ -1843,6 +1961,7 @@ function M.save_deployed(ctx, x)
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
     pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
+    server_restarts = arr(d.server_restarts),
   })
 end
 
@@ -1860,6 +1979,7 @@ function M.load_deployed(ctx, x)
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
   d.left = type(s.left) == "table" and s.left or {}
+  d.server_restarts = type(s.server_restarts) == "table" and s.server_restarts or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}

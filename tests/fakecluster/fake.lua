@@ -580,7 +580,9 @@ local function pod_json(name, p)
       state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
   end
   return {
-    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {}, ownerReferences = owner_refs(name, p) },
+    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {}, ownerReferences = owner_refs(name, p),
+      -- (the API server's uid of this pod object: a pod made again under the same name has another)
+      uid = p.uid or uid_of("Pod/" .. name) },
     spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
       initContainerStatuses = #istatuses > 0 and istatuses or nil,

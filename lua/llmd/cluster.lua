@@ -1154,6 +1154,13 @@ local function baseline_service(ctx, x)
     }
     ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
     M.deployed(ctx, x).baseline_service = true
+    if not ctx.dry_run and not have then
+      -- which Service of that name this run made (teardown deletes that one only)
+      local rec2 = M.deployed(ctx, x)
+      rec2.uids = rec2.uids or {}
+      rec2.uids.services = rec2.uids.services or {}
+      rec2.uids.services[M.BASELINE_SVC] = (M.snapshot(ctx).uids.services or {})[M.BASELINE_SVC]
+    end
     M.save_deployed(ctx, x)
   end
   if ctx.dry_run then return "dry run" end
@@ -1904,17 +1911,23 @@ function M.snapshot(ctx)
   -- and who made each: what helm stamps on every object it installs, the controller that
   -- owns it (a Gateway's Service), the Gateway a controller made it for
   snap.meta = { httproutes = {}, gateways = {}, services = {} }
+  -- (and each one's metadata.uid: which object of that name it is)
+  snap.uids = { httproutes = {}, gateways = {}, services = {} }
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
     local k = it.kind == "Gateway" and "gateways" or "httproutes"
     local list = snap[k]
     list[#list + 1] = it.metadata.name
     snap.meta[k][it.metadata.name] = M.made_by(it)
+    snap.uids[k][it.metadata.name] = it.metadata.uid
   end
   local svcs = (ctx.k:json { "get", "svc" } or {}).items
   snap.services = names_of(svcs)
   for _, it in ipairs(svcs or {}) do
-    if type(it.metadata) == "table" and it.metadata.name then snap.meta.services[it.metadata.name] = M.made_by(it) end
+    if type(it.metadata) == "table" and it.metadata.name then
+      snap.meta.services[it.metadata.name] = M.made_by(it)
+      snap.uids.services[it.metadata.name] = it.metadata.uid
+    end
   end
   -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
   -- under new names, are still not this run's)
@@ -1962,6 +1975,9 @@ function M.save_deployed(ctx, x)
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
     pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
     server_restarts = arr(d.server_restarts),
+    -- (nil in a record of an older llmdlua: its releases are known by name only)
+    release_ids = d.release_ids and json.object(d.release_ids) or nil,
+    uids = d.uids and json.object(d.uids) or nil,
   })
 end
 
@@ -1980,6 +1996,8 @@ function M.load_deployed(ctx, x)
   d.created = type(s.created) == "table" and s.created or {}
   d.left = type(s.left) == "table" and s.left or {}
   d.server_restarts = type(s.server_restarts) == "table" and s.server_restarts or {}
+  d.release_ids = type(s.release_ids) == "table" and s.release_ids or nil
+  d.uids = type(s.uids) == "table" and s.uids or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1991,6 +2009,41 @@ function M.load_deployed(ctx, x)
   end
   if s.pvc ~= json.null then ctx.pvc = s.pvc or ctx.pvc end
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
+end
+
+-- Which release of that name is in the namespace now: helm status NAME -o json's
+-- info.first_deployed (set at install, kept by upgrades: a release uninstalled and
+-- installed again, by anyone, has another) and version (its revision); nil and why when
+-- there is none ("not found") or helm's answer cannot be read.
+function M.release_identity(ctx, name)
+  local r = ctx.k:helm({ "status", name, "-o", "json" }, { read = true, check = false })
+  if r.dry_run then return nil, "dry run" end
+  if not r.ok then
+    local err = (r.stderr or ""):gsub("%s+$", "")
+    if err:find("not found", 1, true) then return nil, "not found" end
+    return nil, ("helm status %s: exit %s: %s"):format(name, tostring(r.code or r.signal), err)
+  end
+  local ok, v = pcall(json.decode, r.stdout, "helm status " .. name)
+  local info = ok and type(v) == "table" and type(v.info) == "table" and v.info or nil
+  if not info or type(info.first_deployed) ~= "string" or info.first_deployed == "" then
+    return nil, ("helm status %s -o json gave no info.first_deployed"):format(name)
+  end
+  return { first_deployed = info.first_deployed, version = math.tointeger(v.version) or v.version,
+    status = info.status }
+end
+
+-- Records, after a deploy, which release of each recorded name this run's deploy made or
+-- upgraded (M.release_identity), so that teardown uninstalls that one and never another
+-- installed under the same name since (d.release_ids[name]; false: none was there).
+local function record_release_ids(ctx, d)
+  if ctx.dry_run then return end
+  d.release_ids = type(d.release_ids) == "table" and d.release_ids or {}
+  for _, n in ipairs(d.releases) do
+    local id, why = M.release_identity(ctx, n)
+    if id then d.release_ids[n] = id
+    elseif why == "not found" then d.release_ids[n] = false
+    else say(ctx, "  release %s: which release it is cannot be recorded (%s): teardown will leave it", n, why) end
+  end
 end
 
 -- The releases a deploy's calls can install: a set of names, or nil when one call's are not
@@ -2278,6 +2331,10 @@ local function record_added(ctx, x, calls, done, outputs)
       elseif not have[n] then
         d[k][#d[k] + 1] = n
         have[n] = true
+        -- (which object of that name: teardown deletes it only while it is the one there)
+        d.uids = d.uids or {}
+        d.uids[k] = d.uids[k] or {}
+        d.uids[k][n] = ((after.uids or {})[k] or {})[n]
       end
     end
     table.sort(d[k])
@@ -2367,21 +2424,59 @@ end
 -- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
 local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
 
+-- Is the object of kind k ("httproutes", "gateways", "services") named n with uid now the
+-- one this run recorded (d.uids)? A record without its uid (an older llmdlua's) knows it by
+-- name only: yes. (kubectl delete has no uid precondition: one made again between this
+-- check and the delete would still be deleted.)
+function M.same_object(d, k, n, now)
+  local want = ((d.uids or {})[k] or {})[n]
+  return want == nil or now == true or want == now
+end
+
 local function teardown(ctx, x)
   local d = M.deployed(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
+  local not_mine, released = {}, d.releases -- (left: another's of the same name; uninstalled)
+  local gone_not = {} -- ("httproutes/NAME": another's of that name, left: not checked gone)
   local had_service = d.baseline_service
   if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
-    if #d.releases > 0 then
+    -- only the releases this run installed: one of the same name installed since (a colleague's,
+    -- after this one was removed by hand) is another, its first_deployed not the one recorded
+    -- at deploy. (helm has no uninstall precondition: a reinstall between this check and the
+    -- uninstall below would still be uninstalled.)
+    local mine = {}
+    for _, n in ipairs(d.releases) do
+      local want = d.release_ids and d.release_ids[n]
+      if not d.release_ids or ctx.dry_run then
+        mine[#mine + 1] = n -- (an older record: by name, as it was made)
+      else
+        local id, why = M.release_identity(ctx, n)
+        if id and want and id.first_deployed == want.first_deployed then
+          mine[#mine + 1] = n
+        elseif id then
+          local line = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
+            .. "%s): left"):format(n, id.first_deployed, tostring(id.version), want and ("first deployed "
+            .. want.first_deployed) or want == false and "none of that name was there after its deploy"
+            or "not recorded at its deploy")
+          not_mine[#not_mine + 1] = line
+          say(ctx, "  %s", line)
+        elseif why ~= "not found" then
+          local line = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
+          not_mine[#not_mine + 1] = line
+          say(ctx, "  %s", line)
+        end
+      end
+    end
+    released = mine
+    if #mine > 0 then
       local a = { "uninstall" }
-      for _, n in ipairs(d.releases) do a[#a + 1] = n end
+      for _, n in ipairs(mine) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#d.releases == 1 and "release " or "releases ") .. table.concat(d.releases, ", "), "helm",
-        a)
+      teardown_call(ctx, x, (#mine == 1 and "release " or "releases ") .. table.concat(mine, ", "), "helm", a)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
@@ -2395,12 +2490,22 @@ local function teardown(ctx, x)
       local still = { HTTPRoute = {}, Gateway = {} }
       local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
       for _, it in ipairs(o and o.items or {}) do
-        if still[it.kind] then still[it.kind][it.metadata.name] = true end
+        if still[it.kind] then still[it.kind][it.metadata.name] = it.metadata.uid or true end
       end
       for _, kind in ipairs { "HTTPRoute", "Gateway" } do
         local a = { "delete", kind:lower() }
-        for _, n in ipairs(d[kind == "HTTPRoute" and "httproutes" or "gateways"]) do
-          if still[kind][n] then a[#a + 1] = n end
+        local k = kind == "HTTPRoute" and "httproutes" or "gateways"
+        for _, n in ipairs(d[k]) do
+          if still[kind][n] and M.same_object(d, k, n, still[kind][n]) then
+            a[#a + 1] = n
+          elseif still[kind][n] then
+            -- another object under the name (made since this run's was removed): not this run's
+            local line = ("%s %s is not the one this run made (uid %s; this run's: %s): left"):format(kind, n,
+              tostring(still[kind][n]), tostring(d.uids[k][n]))
+            not_mine[#not_mine + 1] = line
+            say(ctx, "  %s", line)
+            gone_not[k .. "/" .. n] = true
+          end
         end
         if #a > 2 then
           a[#a + 1] = "--ignore-not-found"
@@ -2426,18 +2531,29 @@ local function teardown(ctx, x)
     deleted[#deleted + 1] = key
   end
   if d.baseline_service then
-    teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
-      { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
+    local uid = not ctx.dry_run and (M.snapshot(ctx).uids.services or {})[M.BASELINE_SVC]
+    if uid and not M.same_object(d, "services", M.BASELINE_SVC, uid) then
+      local line = ("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(M.BASELINE_SVC,
+        uid, tostring(d.uids.services[M.BASELINE_SVC]))
+      not_mine[#not_mine + 1] = line
+      say(ctx, "  %s", line)
+      gone_not["services/" .. M.BASELINE_SVC] = true
+    else
+      teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
+        { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
+    end
   end
   if ctx.dry_run then return "dry run" end
   -- verify: nothing this run deployed is left (and, swept, nothing at all)
   local now = M.snapshot(ctx)
   local left = {}
   local gone = wide and { releases = live_releases(now), httproutes = now.httproutes, gateways = now.gateways }
-    or { releases = d.releases, httproutes = d.httproutes, gateways = d.gateways }
+    or { releases = released, httproutes = d.httproutes, gateways = d.gateways }
   for _, k in ipairs { "releases", "httproutes", "gateways" } do
     local still = set_of(now[k])
-    for _, n in ipairs(gone[k]) do if still[n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end end
+    for _, n in ipairs(gone[k]) do
+      if still[n] and not gone_not[k .. "/" .. n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end
+    end
   end
   local before_pods = set_of(d.before and d.before.pods)
   local before_owners = set_of(d.before and d.before.owners)
@@ -2455,7 +2571,9 @@ local function teardown(ctx, x)
       if ours then left[#left + 1] = "pod " .. n end
     end
   end
-  if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
+  if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] and not gone_not["services/" .. M.BASELINE_SVC] then
+    left[#left + 1] = "service " .. M.BASELINE_SVC
+  end
   if #left > 0 then
     error(("run %s: teardown left %s in %s"):format(x, table.concat(left, ", "), ctx.ns), 0)
   end
@@ -2469,19 +2587,24 @@ local function teardown(ctx, x)
       .. "PVCs and namespace %s kept"):format(#swept.releases,
       #swept.releases > 0 and (" (" .. table.concat(swept.releases, ", ") .. ")") or "", ctx.ns)
   else
-    local kept = #minus(now.releases, d.releases)
+    local kept = #minus(now.releases, released)
+    local function removed(k)
+      local out = {}
+      for _, n in ipairs(d[k]) do if not gone_not[k .. "/" .. n] then out[#out + 1] = n end end
+      return #out > 0 and table.concat(out, ", ") or "none"
+    end
     msg = ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s%s); verified gone; "
       .. "%d other release(s), PVCs and namespace %s kept"):format(
-      #d.releases > 0 and table.concat(d.releases, ", ") or "none",
-      #d.httproutes > 0 and table.concat(d.httproutes, ", ") or "none",
-      #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
+      #released > 0 and table.concat(released, ", ") or "none", removed("httproutes"), removed("gateways"),
       #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none",
-      had_service and ("; service: " .. M.BASELINE_SVC) or "", kept, ctx.ns)
+      (had_service and not gone_not["services/" .. M.BASELINE_SVC]) and ("; service: " .. M.BASELINE_SVC) or "", kept,
+      ctx.ns)
   end
   if #deleted > 0 then msg = msg .. ("; deleted what its kubectl made: %s"):format(table.concat(deleted, ", ")) end
   if #(d.left or {}) > 0 then
     msg = msg .. ("; left (not this run's, or not known to be): %s"):format(table.concat(d.left, "; "))
   end
+  if #not_mine > 0 then msg = msg .. "; " .. table.concat(not_mine, "; ") end
   -- said as well as recorded: the user sees what was removed, and what stays
   say(ctx, "  %s", msg)
   return msg
@@ -2758,6 +2881,7 @@ local function deploy(ctx, x)
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
   local rok, rerr = pcall(record_added, ctx, x, calls, done, outputs)
+  if rok then rok, rerr = pcall(record_release_ids, ctx, rec) end
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

@@ -1159,7 +1159,9 @@ local function baseline_service(ctx, x)
       local rec2 = M.deployed(ctx, x)
       rec2.uids = rec2.uids or {}
       rec2.uids.services = rec2.uids.services or {}
-      rec2.uids.services[M.BASELINE_SVC] = (M.snapshot(ctx).uids.services or {})[M.BASELINE_SVC]
+      local now = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+      rec2.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
+        or nil
     end
     M.save_deployed(ctx, x)
   end
@@ -1978,6 +1980,7 @@ function M.save_deployed(ctx, x)
     -- (nil in a record of an older llmdlua: its releases are known by name only)
     release_ids = d.release_ids and json.object(d.release_ids) or nil,
     uids = d.uids and json.object(d.uids) or nil,
+    kustomize_objects = d.kustomize_objects and json.object(d.kustomize_objects) or nil,
   })
 end
 
@@ -1998,6 +2001,7 @@ function M.load_deployed(ctx, x)
   d.server_restarts = type(s.server_restarts) == "table" and s.server_restarts or {}
   d.release_ids = type(s.release_ids) == "table" and s.release_ids or nil
   d.uids = type(s.uids) == "table" and s.uids or nil
+  d.kustomize_objects = type(s.kustomize_objects) == "table" and s.kustomize_objects or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -2424,6 +2428,75 @@ end
 -- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
 local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
 
+-- The objects kustomization folder kd (relative to cwd) has in the namespace now, as kubectl
+-- get -k reads them: { {kind =, name =, res = (the resource kubectl deletes it by), uid =} },
+-- in the folder's order.
+function M.kustomize_applied(ctx, kd, cwd)
+  local a = { "get", "-k", kd, "--ignore-not-found", "-o", "json" }
+  local r = ctx.k:kubectl(a, { read = true, cwd = cwd, check = false })
+  local out = {}
+  if not r.ok or not (r.stdout or ""):match("%S") then return json.array(out) end
+  local v = json.decode(r.stdout, k8s.cmdline(ctx.k:argv("kubectl", a)))
+  for _, o in ipairs(type(v) == "table" and (v.kind == "List" and v.items or { v }) or {}) do
+    if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
+      out[#out + 1] = { kind = o.kind, name = tostring(o.metadata.name), res = resource_of(o), uid = o.metadata.uid }
+    end
+  end
+  return json.array(out)
+end
+
+-- What kustomization folder kd renders today (kubectl kustomize), as "Kind/name" keys; nil
+-- and why when it cannot be rendered.
+local function kustomize_render_keys(ctx, kd, cwd)
+  local r = ctx.k:kubectl({ "kustomize", kd }, { read = true, cwd = cwd, check = false })
+  if not r.ok then return nil, ((r.stderr or ""):gsub("%s+$", "")) end
+  local ok, docs = pcall(yaml.load_all, r.stdout or "")
+  if not ok then return nil, tostring(docs) end
+  local keys = {}
+  for _, o in ipairs(docs) do
+    if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
+      keys[#keys + 1] = o.kind .. "/" .. tostring(o.metadata.name)
+    end
+  end
+  table.sort(keys)
+  return keys
+end
+
+-- Teardown of what kustomize folder kd applied (objs: recorded at deploy): exactly those
+-- objects, deleted by name - never what the folder renders now (a guide updated since, by a
+-- git pull or another branch, would name someone else's). A render that differs is said.
+-- Returns the "res name" of each, for the check that they are gone.
+local function teardown_kustomize(ctx, x, kd, objs)
+  local cwd = run_of(ctx, x).deploy.guide_dir
+  local now, why = kustomize_render_keys(ctx, kd, cwd)
+  local rec = {}
+  for _, o in ipairs(objs) do rec[#rec + 1] = o.kind .. "/" .. o.name end
+  table.sort(rec)
+  if not now then
+    say(ctx, "  kustomize %s cannot be rendered today (%s): deleting the objects it applied at deploy: %s", kd, why,
+      table.concat(rec, ", "))
+  else
+    local added, gone = minus(now, rec), minus(rec, now)
+    if #added > 0 or #gone > 0 then
+      say(ctx, "  kustomize %s renders other objects today than it applied at deploy (now also: %s; no longer: %s): "
+        .. "deleting only those it applied: %s", kd, #added > 0 and table.concat(added, ", ") or "none",
+        #gone > 0 and table.concat(gone, ", ") or "none", #rec > 0 and table.concat(rec, ", ") or "none")
+    end
+  end
+  local by, order = {}, {}
+  for _, o in ipairs(objs) do
+    if not by[o.res] then by[o.res] = {}; order[#order + 1] = o.res end
+    by[o.res][#by[o.res] + 1] = o.name
+  end
+  for _, res in ipairs(order) do
+    local a = { "delete", res }
+    for _, n in ipairs(by[res]) do a[#a + 1] = n end
+    a[#a + 1] = "--ignore-not-found"
+    teardown_call(ctx, x, ("the objects kustomize %s applied: %s %s"):format(kd, res, table.concat(by[res], ", ")),
+      "kubectl", a)
+  end
+end
+
 -- Is the object of kind k ("httproutes", "gateways", "services") named n with uid now the
 -- one this run recorded (d.uids)? A record without its uid (an older llmdlua's) knows it by
 -- name only: yes. (kubectl delete has no uid precondition: one made again between this
@@ -2515,8 +2588,14 @@ local function teardown(ctx, x)
     end
   end
   for _, dir in ipairs(d.kustomize or {}) do
-    teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
-      { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+    local objs = (d.kustomize_objects or {})[dir]
+    if objs and not ctx.dry_run then
+      teardown_kustomize(ctx, x, dir, objs)
+    else
+      -- (a record of an older llmdlua, without the objects applied: the folder as it is now)
+      teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
+        { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+    end
   end
   local deleted = {}
   for _, key in ipairs(d.created or {}) do
@@ -2531,7 +2610,8 @@ local function teardown(ctx, x)
     deleted[#deleted + 1] = key
   end
   if d.baseline_service then
-    local uid = not ctx.dry_run and (M.snapshot(ctx).uids.services or {})[M.BASELINE_SVC]
+    local now = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+    local uid = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
     if uid and not M.same_object(d, "services", M.BASELINE_SVC, uid) then
       local line = ("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(M.BASELINE_SVC,
         uid, tostring(d.uids.services[M.BASELINE_SVC]))
@@ -2571,6 +2651,16 @@ local function teardown(ctx, x)
       if ours then left[#left + 1] = "pod " .. n end
     end
   end
+  -- (and each object a kustomization applied, as recorded: not what it renders now)
+  for _, dir in ipairs(d.kustomize or {}) do
+    for _, o in ipairs((d.kustomize_objects or {})[dir] or {}) do
+      local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
+        { read = true, check = false })
+      if not r.ok or (r.stdout or ""):match("%S") then
+        left[#left + 1] = ("%s %s (kustomize %s)"):format(o.kind, o.name, dir)
+      end
+    end
+  end
   if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] and not gone_not["services/" .. M.BASELINE_SVC] then
     left[#left + 1] = "service " .. M.BASELINE_SVC
   end
@@ -2588,6 +2678,18 @@ local function teardown(ctx, x)
       #swept.releases > 0 and (" (" .. table.concat(swept.releases, ", ") .. ")") or "", ctx.ns)
   else
     local kept = #minus(now.releases, released)
+    -- (each folder with the objects it applied, as recorded)
+    local function kustomize_text(rec)
+      local out = {}
+      for _, dir in ipairs(rec.kustomize) do
+        local objs = (rec.kustomize_objects or {})[dir]
+        local keys = {}
+        for _, o in ipairs(objs or {}) do keys[#keys + 1] = o.kind .. "/" .. o.name end
+        out[#out + 1] = objs and ("%s (%s)"):format(dir, #keys > 0 and table.concat(keys, ", ") or "none found")
+          or dir
+      end
+      return table.concat(out, ", ")
+    end
     local function removed(k)
       local out = {}
       for _, n in ipairs(d[k]) do if not gone_not[k .. "/" .. n] then out[#out + 1] = n end end
@@ -2596,7 +2698,7 @@ local function teardown(ctx, x)
     msg = ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s%s); verified gone; "
       .. "%d other release(s), PVCs and namespace %s kept"):format(
       #released > 0 and table.concat(released, ", ") or "none", removed("httproutes"), removed("gateways"),
-      #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none",
+      #d.kustomize > 0 and kustomize_text(d) or "none",
       (had_service and not gone_not["services/" .. M.BASELINE_SVC]) and ("; service: " .. M.BASELINE_SVC) or "", kept,
       ctx.ns)
   end
@@ -2877,6 +2979,12 @@ local function deploy(ctx, x)
       done[#done + 1] = c
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
+      -- what it applied, read right after (the same files): teardown deletes exactly these,
+      -- not what the folder renders by then
+      if kd and not ctx.dry_run then
+        rec.kustomize_objects = rec.kustomize_objects or {}
+        rec.kustomize_objects[kd] = M.kustomize_applied(ctx, kd, c.opts.cwd)
+      end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown

@@ -1353,6 +1353,8 @@ local function kubectl()
       end
       if wname then
         if #items == 0 then
+          -- (kubectl's --ignore-not-found: nothing printed, exit 0)
+          if has(a, "--ignore-not-found") then return end
           die(('Error from server (NotFound): %ss.apps "%s" not found'):format(ks[1]:lower(), wname))
         end
         return out_json(items[1])
@@ -1450,7 +1452,19 @@ local function kubectl()
     else
       -- httproute,gateway,inferencepool in any combination; one by name of a kind this
       -- fake keeps none of (a LeaderWorkerSet ...): not found
-      if wname then die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname)) end
+      if wname then
+        -- one of the other kinds the fake keeps (s.other["Kind/name"], a kustomization's Role):
+        -- kubectl get KIND NAME, by the kind's base name as delete finds it
+        local base = wkind:match("^[^.]+")
+        for kk in pairs(s.other) do
+          local kind, nm = kk:match("^([^/]+)/(.+)$")
+          if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
+            return out_json { apiVersion = "v1", kind = kind, metadata = { name = nm, namespace = ns } }
+          end
+        end
+        if has(a, "--ignore-not-found") then return end
+        die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname))
+      end
       local items = {}
       for kind in what:gmatch("[^,]+") do
         local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)

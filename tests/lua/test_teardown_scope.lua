@@ -84,3 +84,30 @@ t.test("teardown scope: this run's own releases, routes and gateways are still r
   t.eq(next(st.releases), nil)
   t.eq(next(st.httproutes), nil)
 end)
+
+t.test("teardown scope: kustomize objects are the ones applied at deploy, not what the folder renders at teardown",
+  function()
+  local s = setup(function(plan, d)
+    t.mkdir(d .. "/guide/kz")
+    t.write(d .. "/guide/kz/kustomization.yaml", "resources: [role.yaml]\n")
+    t.write(d .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+      .. "metadata: {name: my-role}\nrules: []\n")
+    plan.runs.a.deploy.kustomize = "kz"
+  end)
+  -- (another team's Role team-role is in the namespace from the start)
+  s.env.FAKE_OTHER_OBJECTS = "Role/team-role"
+  local w = left_deployed(s)
+  s.env.FAKE_OTHER_OBJECTS = false
+  t.eq(state(s).ns.bench.other["Role/my-role"] ~= nil, true, "the run's Role applied")
+  -- the guide changes between deploy and teardown (a git pull): it now names their Role
+  t.write(s.dir .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: team-role}\nrules: []\n")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("kustomize kz renders other objects today than it applied at deploy (now also: Role/team-role; "
+    .. "no longer: Role/my-role): deleting only those it applied: Role/my-role", 1, true), r.stdout)
+  t.ok(r.stdout:find("kustomize: kz (Role/my-role)); verified gone", 1, true), r.stdout)
+  local other = state(s).ns.bench.other
+  t.eq(other["Role/my-role"], nil)
+  t.eq(other["Role/team-role"], "someone")
+end)

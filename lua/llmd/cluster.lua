@@ -2468,14 +2468,16 @@ end
 -- Returns the "res name" of each, for the check that they are gone.
 local function teardown_kustomize(ctx, x, kd, objs)
   local cwd = run_of(ctx, x).deploy.guide_dir
-  local now, why = kustomize_render_keys(ctx, kd, cwd)
   local rec = {}
   for _, o in ipairs(objs) do rec[#rec + 1] = o.kind .. "/" .. o.name end
   table.sort(rec)
-  if not now then
+  -- (a dry run reads nothing: the recorded objects' deletes are printed)
+  local now, why
+  if not ctx.dry_run then now, why = kustomize_render_keys(ctx, kd, cwd) end
+  if not ctx.dry_run and not now then
     say(ctx, "  kustomize %s cannot be rendered today (%s): deleting the objects it applied at deploy: %s", kd, why,
       table.concat(rec, ", "))
-  else
+  elseif now then
     local added, gone = minus(now, rec), minus(rec, now)
     if #added > 0 or #gone > 0 then
       say(ctx, "  kustomize %s renders other objects today than it applied at deploy (now also: %s; no longer: %s): "
@@ -2589,7 +2591,7 @@ local function teardown(ctx, x)
   end
   for _, dir in ipairs(d.kustomize or {}) do
     local objs = (d.kustomize_objects or {})[dir]
-    if objs and not ctx.dry_run then
+    if objs then
       teardown_kustomize(ctx, x, dir, objs)
     else
       -- (a record of an older llmdlua, without the objects applied: the folder as it is now)
@@ -2656,7 +2658,9 @@ local function teardown(ctx, x)
     for _, o in ipairs((d.kustomize_objects or {})[dir] or {}) do
       local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
         { read = true, check = false })
-      if not r.ok or (r.stdout or ""):match("%S") then
+      -- (gone: nothing printed; a NotFound too, should a kubectl not honour --ignore-not-found)
+      local absent = (r.ok and not (r.stdout or ""):match("%S")) or (r.stderr or ""):find("(NotFound)", 1, true)
+      if not absent then
         left[#left + 1] = ("%s %s (kustomize %s)"):format(o.kind, o.name, dir)
       end
     end

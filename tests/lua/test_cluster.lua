@@ -1279,8 +1279,8 @@ t.test("the workload comes from the benchmark config; each teardown says what it
     t.eq(json.read(w .. "/run-" .. x .. "/run_state.json").benchmark.workload, "sanity_random")
   end
   t.ok(t.read(w .. "/comparison_report.md"):find("| Workload | sanity_random | sanity_random |", 1, true))
-  t.ok(r.stdout:find("]   removed what this run deployed (releases: sim; routes: none; gateways: none; kustomize: ms; "
-    .. "service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
+  t.ok(r.stdout:find("]   removed what this run deployed (releases: sim; routes: none; gateways: none; kustomize: ms "
+    .. "(Deployment/ms-decode); service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
     true), r.stdout)
   t.ok(r.stdout:find("]   removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
     .. "gateways: infra-sim-inference-gateway; kustomize: none); verified gone; 0 other release(s), PVCs and namespace "

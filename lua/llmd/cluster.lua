@@ -881,6 +881,88 @@ function M.restart_serving(ctx, x, say_fmt)
   return names
 end
 
+-- This run's serving containers now, for telling a clean benchmark from one during which a
+-- vLLM server crashed: { {pod =, uid = (metadata.uid), container =, restarts =
+-- (status.containerStatuses[].restartCount, the init containers' too)} }, by pod and
+-- container name. M.foreign's pods (another team's) are not this run's.
+function M.serving_containers(ctx, x)
+  local foreign = M.foreign(ctx, x)
+  local out = {}
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+    if not foreign(p) then
+      local md, st = p.metadata or {}, p.status or {}
+      for _, list in ipairs { st.initContainerStatuses or {}, st.containerStatuses or {} } do
+        for _, cs in ipairs(list) do
+          out[#out + 1] = { pod = md.name, uid = md.uid, container = cs.name,
+            restarts = math.tointeger(cs.restartCount) or 0 }
+        end
+      end
+    end
+  end
+  table.sort(out, function(a, b) return a.pod .. "\0" .. a.container < b.pod .. "\0" .. b.container end)
+  return out
+end
+
+-- The last line of a container's log before its last restart (kubectl logs --previous), or
+-- why it cannot be read.
+local function previous_last_line(ctx, pod, container)
+  local r = ctx.k:kubectl({ "logs", pod, "-c", container, "--previous" }, { check = false })
+  if not r.ok then
+    return ("not readable (%s)"):format(((r.stderr or ""):gsub("%s+$", ""):match("[^\n]*$")))
+  end
+  local last
+  for line in (r.stdout or ""):gmatch("[^\n]+") do if line:match("%S") then last = line end end
+  return last and ("%q"):format(last) or "empty"
+end
+
+-- What happened to the serving containers between two M.serving_containers: a container
+-- whose restartCount went up (it crashed or was killed, OOM, and started again), a pod
+-- whose uid changed under its name or that is gone (replaced, evicted, deleted). One line
+-- each; {} when none. A benchmark during which any of these happened measured a server
+-- that was not running all along.
+function M.restarts_between(ctx, before, after)
+  local now, by_name = {}, {}
+  for _, c in ipairs(after) do
+    now[tostring(c.uid) .. "\0" .. c.container] = c
+    by_name[c.pod] = c
+  end
+  local out, seen = {}, {}
+  for _, c in ipairs(before) do
+    local a = now[tostring(c.uid) .. "\0" .. c.container]
+    if a and a.restarts > c.restarts then
+      out[#out + 1] = ("vLLM container %s of pod %s restarted during the benchmark (restartCount %d→%d); its "
+        .. "previous log's last line: %s"):format(c.container, c.pod, c.restarts, a.restarts,
+        previous_last_line(ctx, c.pod, c.container))
+    elseif not a and not seen[c.pod] then
+      seen[c.pod] = true
+      local same = by_name[c.pod]
+      if same then
+        out[#out + 1] = ("pod %s was replaced during the benchmark (uid %s→%s)"):format(c.pod, tostring(c.uid),
+          tostring(same.uid))
+      else
+        out[#out + 1] = ("pod %s (uid %s) was replaced or removed during the benchmark"):format(c.pod,
+          tostring(c.uid))
+      end
+    end
+  end
+  return out
+end
+
+-- Containers that had restarted before the benchmark began (restartCount > 0 in the
+-- snapshot taken right before it): not a failure of the benchmark, but the server it
+-- measured had crashed once - said in the report's data checks. One line each.
+function M.restarted_before(ctx, before)
+  local out = {}
+  for _, c in ipairs(before) do
+    if c.restarts > 0 then
+      out[#out + 1] = ("vLLM container %s of pod %s had restarted %d time%s before the benchmark started; its "
+        .. "previous log's last line: %s"):format(c.container, c.pod, c.restarts, c.restarts == 1 and "" or "s",
+        previous_last_line(ctx, c.pod, c.container))
+    end
+  end
+  return out
+end
+
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
   if ctx.dry_run then
@@ -1260,6 +1342,15 @@ local function baseline_service(ctx, x)
       if not known then cm[#cm + 1] = line end
       rec.service_command = line
     end
+    if not ctx.dry_run and not have then
+      -- which Service of that name this run made (teardown deletes that one only)
+      local rec2 = M.deployed(ctx, x)
+      rec2.uids = rec2.uids or {}
+      rec2.uids.services = rec2.uids.services or {}
+      local now = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+      rec2.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
+        or nil
+    end
     M.save_deployed(ctx, x)
   end
   if ctx.dry_run then return "dry run" end
@@ -1559,6 +1650,13 @@ local function benchmark(ctx, x)
       if pools then say(ctx, "  %s", pools) end
     end
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
+    -- the serving containers right before it: a restart or a replaced pod by its end means
+    -- the benchmark measured a server that crashed (OOM) or was replaced mid-run
+    local before = M.serving_containers(ctx, x)
+    if #before == 0 then
+      say(ctx, "  (no serving pod of this run found before the benchmark: whether a vLLM server restarts during it "
+        .. "cannot be checked)")
+    end
     local uid
     local t0 = os.time()
     -- (what an interrupt leaves: this attempt's start and, once said, its experiment id)
@@ -1614,6 +1712,7 @@ local function benchmark(ctx, x)
       ctx.k:kubectl { "cp", "llmdbench-harness-launcher:/requests/" .. name, dest .. "/" .. name }
     end
     local run = harness.extract(dest, { harness = b.harness })
+    local crashed = #before > 0 and M.restarts_between(ctx, before, M.serving_containers(ctx, x)) or {}
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
     if #new == 0 then
@@ -1621,7 +1720,31 @@ local function benchmark(ctx, x)
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
     end
     if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
-    if not why then return ("results in %s (%s)"):format(dest, run.harness) end
+    -- what the report's data checks say of the servers this attempt measured (run_state.json's
+    -- server_restarts): a restart before it began; one during it only when no attempt was clean
+    local rec = M.deployed(ctx, x)
+    rec.server_restarts = {}
+    for _, line in ipairs(M.restarted_before(ctx, before)) do
+      rec.server_restarts[#rec.server_restarts + 1] = { during = false, text = line }
+    end
+    if not why and #crashed == 0 then
+      M.save_deployed(ctx, x)
+      for _, e in ipairs(rec.server_restarts) do say(ctx, "  note: %s", e.text) end
+      return ("results in %s (%s)"):format(dest, run.harness)
+    end
+    if not why and attempt == attempts then
+      -- the benchmark itself ran; no attempt had its servers up all along: its results are
+      -- kept, and the report says so (never a silent verdict)
+      for _, line in ipairs(crashed) do
+        rec.server_restarts[#rec.server_restarts + 1] = { during = true, text = ("%s (attempt %d/%d; no attempt "
+          .. "ran without a restart, so its results are kept)"):format(line, attempt, attempts) }
+      end
+      M.save_deployed(ctx, x)
+      say(ctx, "  warning: %s; no attempt of %d ran without one: these results are kept, and the report says so",
+        table.concat(crashed, "; "), attempts)
+      return ("results in %s (%s), measured while a vLLM server restarted"):format(dest, run.harness)
+    end
+    if #crashed > 0 then why = (why and why .. "; " or "") .. table.concat(crashed, "; ") end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then
       error(("run %s: the benchmark failed after %d attempt(s): %s"):format(x, attempts, why), 0)
@@ -1772,6 +1895,10 @@ local function save_state(ctx, x)
   state.baseline = r.baseline and true or false
   state.commands = json.array(cmds(ctx, x))
   state.extract_options = { harness = r.benchmark.harness }
+  -- a vLLM container that restarted before or during the benchmark (the attempt loop's
+  -- record): said in the report's data checks (llmd.comparison.extract_side)
+  local restarts = not ctx.dry_run and M.deployed(ctx, x).server_restarts or {}
+  if #restarts > 0 then state.server_restarts = json.array(restarts) end
   ws.write_state(ctx.ws.path, x, state)
   return "run_state.json written"
 end
@@ -2034,17 +2161,23 @@ function M.snapshot(ctx)
   -- and who made each: what helm stamps on every object it installs, the controller that
   -- owns it (a Gateway's Service), the Gateway a controller made it for
   snap.meta = { httproutes = {}, gateways = {}, services = {} }
+  -- (and each one's metadata.uid: which object of that name it is)
+  snap.uids = { httproutes = {}, gateways = {}, services = {} }
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
     local k = it.kind == "Gateway" and "gateways" or "httproutes"
     local list = snap[k]
     list[#list + 1] = it.metadata.name
     snap.meta[k][it.metadata.name] = M.made_by(it)
+    snap.uids[k][it.metadata.name] = it.metadata.uid
   end
   local svcs = (ctx.k:json { "get", "svc" } or {}).items
   snap.services = names_of(svcs)
   for _, it in ipairs(svcs or {}) do
-    if type(it.metadata) == "table" and it.metadata.name then snap.meta.services[it.metadata.name] = M.made_by(it) end
+    if type(it.metadata) == "table" and it.metadata.name then
+      snap.meta.services[it.metadata.name] = M.made_by(it)
+      snap.uids.services[it.metadata.name] = it.metadata.uid
+    end
   end
   -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
   -- under new names, are still not this run's)
@@ -2092,6 +2225,11 @@ function M.save_deployed(ctx, x)
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
     service_command = d.service_command or json.null,
     pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
+    server_restarts = arr(d.server_restarts),
+    -- (nil in a record of an older llmdlua: its releases are known by name only)
+    release_ids = d.release_ids and json.object(d.release_ids) or nil,
+    uids = d.uids and json.object(d.uids) or nil,
+    kustomize_objects = d.kustomize_objects and json.object(d.kustomize_objects) or nil,
   })
 end
 
@@ -2110,6 +2248,10 @@ function M.load_deployed(ctx, x)
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
   d.left = type(s.left) == "table" and s.left or {}
+  d.server_restarts = type(s.server_restarts) == "table" and s.server_restarts or {}
+  d.release_ids = type(s.release_ids) == "table" and s.release_ids or nil
+  d.uids = type(s.uids) == "table" and s.uids or nil
+  d.kustomize_objects = type(s.kustomize_objects) == "table" and s.kustomize_objects or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -2121,6 +2263,41 @@ function M.load_deployed(ctx, x)
   end
   if s.pvc ~= json.null then ctx.pvc = s.pvc or ctx.pvc end
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
+end
+
+-- Which release of that name is in the namespace now: helm status NAME -o json's
+-- info.first_deployed (set at install, kept by upgrades: a release uninstalled and
+-- installed again, by anyone, has another) and version (its revision); nil and why when
+-- there is none ("not found") or helm's answer cannot be read.
+function M.release_identity(ctx, name)
+  local r = ctx.k:helm({ "status", name, "-o", "json" }, { read = true, check = false })
+  if r.dry_run then return nil, "dry run" end
+  if not r.ok then
+    local err = (r.stderr or ""):gsub("%s+$", "")
+    if err:find("not found", 1, true) then return nil, "not found" end
+    return nil, ("helm status %s: exit %s: %s"):format(name, tostring(r.code or r.signal), err)
+  end
+  local ok, v = pcall(json.decode, r.stdout, "helm status " .. name)
+  local info = ok and type(v) == "table" and type(v.info) == "table" and v.info or nil
+  if not info or type(info.first_deployed) ~= "string" or info.first_deployed == "" then
+    return nil, ("helm status %s -o json gave no info.first_deployed"):format(name)
+  end
+  return { first_deployed = info.first_deployed, version = math.tointeger(v.version) or v.version,
+    status = info.status }
+end
+
+-- Records, after a deploy, which release of each recorded name this run's deploy made or
+-- upgraded (M.release_identity), so that teardown uninstalls that one and never another
+-- installed under the same name since (d.release_ids[name]; false: none was there).
+local function record_release_ids(ctx, d)
+  if ctx.dry_run then return end
+  d.release_ids = type(d.release_ids) == "table" and d.release_ids or {}
+  for _, n in ipairs(d.releases) do
+    local id, why = M.release_identity(ctx, n)
+    if id then d.release_ids[n] = id
+    elseif why == "not found" then d.release_ids[n] = false
+    else say(ctx, "  release %s: which release it is cannot be recorded (%s): teardown will leave it", n, why) end
+  end
 end
 
 -- The releases a deploy's calls can install: a set of names, or nil when one call's are not
@@ -2408,6 +2585,10 @@ local function record_added(ctx, x, calls, done, outputs)
       elseif not have[n] then
         d[k][#d[k] + 1] = n
         have[n] = true
+        -- (which object of that name: teardown deletes it only while it is the one there)
+        d.uids = d.uids or {}
+        d.uids[k] = d.uids[k] or {}
+        d.uids[k][n] = ((after.uids or {})[k] or {})[n]
       end
     end
     table.sort(d[k])
@@ -2497,21 +2678,130 @@ end
 -- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
 local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
 
+-- The objects kustomization folder kd (relative to cwd) has in the namespace now, as kubectl
+-- get -k reads them: { {kind =, name =, res = (the resource kubectl deletes it by), uid =} },
+-- in the folder's order.
+function M.kustomize_applied(ctx, kd, cwd)
+  local a = { "get", "-k", kd, "--ignore-not-found", "-o", "json" }
+  local r = ctx.k:kubectl(a, { read = true, cwd = cwd, check = false })
+  local out = {}
+  if not r.ok or not (r.stdout or ""):match("%S") then return json.array(out) end
+  local v = json.decode(r.stdout, k8s.cmdline(ctx.k:argv("kubectl", a)))
+  for _, o in ipairs(type(v) == "table" and (v.kind == "List" and v.items or { v }) or {}) do
+    if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
+      out[#out + 1] = { kind = o.kind, name = tostring(o.metadata.name), res = resource_of(o), uid = o.metadata.uid }
+    end
+  end
+  return json.array(out)
+end
+
+-- What kustomization folder kd renders today (kubectl kustomize), as "Kind/name" keys; nil
+-- and why when it cannot be rendered.
+local function kustomize_render_keys(ctx, kd, cwd)
+  local r = ctx.k:kubectl({ "kustomize", kd }, { read = true, cwd = cwd, check = false })
+  if not r.ok then return nil, ((r.stderr or ""):gsub("%s+$", "")) end
+  local ok, docs = pcall(yaml.load_all, r.stdout or "")
+  if not ok then return nil, tostring(docs) end
+  local keys = {}
+  for _, o in ipairs(docs) do
+    if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
+      keys[#keys + 1] = o.kind .. "/" .. tostring(o.metadata.name)
+    end
+  end
+  table.sort(keys)
+  return keys
+end
+
+-- Teardown of what kustomize folder kd applied (objs: recorded at deploy): exactly those
+-- objects, deleted by name - never what the folder renders now (a guide updated since, by a
+-- git pull or another branch, would name someone else's). A render that differs is said.
+-- Returns the "res name" of each, for the check that they are gone.
+local function teardown_kustomize(ctx, x, kd, objs)
+  local cwd = run_of(ctx, x).deploy.guide_dir
+  local rec = {}
+  for _, o in ipairs(objs) do rec[#rec + 1] = o.kind .. "/" .. o.name end
+  table.sort(rec)
+  -- (a dry run reads nothing: the recorded objects' deletes are printed)
+  local now, why
+  if not ctx.dry_run then now, why = kustomize_render_keys(ctx, kd, cwd) end
+  if not ctx.dry_run and not now then
+    say(ctx, "  kustomize %s cannot be rendered today (%s): deleting the objects it applied at deploy: %s", kd, why,
+      table.concat(rec, ", "))
+  elseif now then
+    local added, gone = minus(now, rec), minus(rec, now)
+    if #added > 0 or #gone > 0 then
+      say(ctx, "  kustomize %s renders other objects today than it applied at deploy (now also: %s; no longer: %s): "
+        .. "deleting only those it applied: %s", kd, #added > 0 and table.concat(added, ", ") or "none",
+        #gone > 0 and table.concat(gone, ", ") or "none", #rec > 0 and table.concat(rec, ", ") or "none")
+    end
+  end
+  local by, order = {}, {}
+  for _, o in ipairs(objs) do
+    if not by[o.res] then by[o.res] = {}; order[#order + 1] = o.res end
+    by[o.res][#by[o.res] + 1] = o.name
+  end
+  for _, res in ipairs(order) do
+    local a = { "delete", res }
+    for _, n in ipairs(by[res]) do a[#a + 1] = n end
+    a[#a + 1] = "--ignore-not-found"
+    teardown_call(ctx, x, ("the objects kustomize %s applied: %s %s"):format(kd, res, table.concat(by[res], ", ")),
+      "kubectl", a)
+  end
+end
+
+-- Is the object of kind k ("httproutes", "gateways", "services") named n with uid now the
+-- one this run recorded (d.uids)? A record without its uid (an older llmdlua's) knows it by
+-- name only: yes. (kubectl delete has no uid precondition: one made again between this
+-- check and the delete would still be deleted.)
+function M.same_object(d, k, n, now)
+  local want = ((d.uids or {})[k] or {})[n]
+  return want == nil or now == true or want == now
+end
+
 local function teardown(ctx, x)
   local d = M.deployed(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
+  local not_mine, released = {}, d.releases -- (left: another's of the same name; uninstalled)
+  local gone_not = {} -- ("httproutes/NAME": another's of that name, left: not checked gone)
   local had_service = d.baseline_service
   if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
-    if #d.releases > 0 then
+    -- only the releases this run installed: one of the same name installed since (a colleague's,
+    -- after this one was removed by hand) is another, its first_deployed not the one recorded
+    -- at deploy. (helm has no uninstall precondition: a reinstall between this check and the
+    -- uninstall below would still be uninstalled.)
+    local mine = {}
+    for _, n in ipairs(d.releases) do
+      local want = d.release_ids and d.release_ids[n]
+      if not d.release_ids or ctx.dry_run then
+        mine[#mine + 1] = n -- (an older record: by name, as it was made)
+      else
+        local id, why = M.release_identity(ctx, n)
+        if id and want and id.first_deployed == want.first_deployed then
+          mine[#mine + 1] = n
+        elseif id then
+          local line = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
+            .. "%s): left"):format(n, id.first_deployed, tostring(id.version), want and ("first deployed "
+            .. want.first_deployed) or want == false and "none of that name was there after its deploy"
+            or "not recorded at its deploy")
+          not_mine[#not_mine + 1] = line
+          say(ctx, "  %s", line)
+        elseif why ~= "not found" then
+          local line = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
+          not_mine[#not_mine + 1] = line
+          say(ctx, "  %s", line)
+        end
+      end
+    end
+    released = mine
+    if #mine > 0 then
       local a = { "uninstall" }
-      for _, n in ipairs(d.releases) do a[#a + 1] = n end
+      for _, n in ipairs(mine) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#d.releases == 1 and "release " or "releases ") .. table.concat(d.releases, ", "), "helm",
-        a)
+      teardown_call(ctx, x, (#mine == 1 and "release " or "releases ") .. table.concat(mine, ", "), "helm", a)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
@@ -2525,12 +2815,22 @@ local function teardown(ctx, x)
       local still = { HTTPRoute = {}, Gateway = {} }
       local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
       for _, it in ipairs(o and o.items or {}) do
-        if still[it.kind] then still[it.kind][it.metadata.name] = true end
+        if still[it.kind] then still[it.kind][it.metadata.name] = it.metadata.uid or true end
       end
       for _, kind in ipairs { "HTTPRoute", "Gateway" } do
         local a = { "delete", kind:lower() }
-        for _, n in ipairs(d[kind == "HTTPRoute" and "httproutes" or "gateways"]) do
-          if still[kind][n] then a[#a + 1] = n end
+        local k = kind == "HTTPRoute" and "httproutes" or "gateways"
+        for _, n in ipairs(d[k]) do
+          if still[kind][n] and M.same_object(d, k, n, still[kind][n]) then
+            a[#a + 1] = n
+          elseif still[kind][n] then
+            -- another object under the name (made since this run's was removed): not this run's
+            local line = ("%s %s is not the one this run made (uid %s; this run's: %s): left"):format(kind, n,
+              tostring(still[kind][n]), tostring(d.uids[k][n]))
+            not_mine[#not_mine + 1] = line
+            say(ctx, "  %s", line)
+            gone_not[k .. "/" .. n] = true
+          end
         end
         if #a > 2 then
           a[#a + 1] = "--ignore-not-found"
@@ -2540,8 +2840,14 @@ local function teardown(ctx, x)
     end
   end
   for _, dir in ipairs(d.kustomize or {}) do
-    teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
-      { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+    local objs = (d.kustomize_objects or {})[dir]
+    if objs then
+      teardown_kustomize(ctx, x, dir, objs)
+    else
+      -- (a record of an older llmdlua, without the objects applied: the folder as it is now)
+      teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
+        { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+    end
   end
   local deleted = {}
   for _, key in ipairs(d.created or {}) do
@@ -2556,18 +2862,30 @@ local function teardown(ctx, x)
     deleted[#deleted + 1] = key
   end
   if d.baseline_service then
-    teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
-      { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
+    local now = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+    local uid = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
+    if uid and not M.same_object(d, "services", M.BASELINE_SVC, uid) then
+      local line = ("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(M.BASELINE_SVC,
+        uid, tostring(d.uids.services[M.BASELINE_SVC]))
+      not_mine[#not_mine + 1] = line
+      say(ctx, "  %s", line)
+      gone_not["services/" .. M.BASELINE_SVC] = true
+    else
+      teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
+        { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
+    end
   end
   if ctx.dry_run then return "dry run" end
   -- verify: nothing this run deployed is left (and, swept, nothing at all)
   local now = M.snapshot(ctx)
   local left = {}
   local gone = wide and { releases = live_releases(now), httproutes = now.httproutes, gateways = now.gateways }
-    or { releases = d.releases, httproutes = d.httproutes, gateways = d.gateways }
+    or { releases = released, httproutes = d.httproutes, gateways = d.gateways }
   for _, k in ipairs { "releases", "httproutes", "gateways" } do
     local still = set_of(now[k])
-    for _, n in ipairs(gone[k]) do if still[n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end end
+    for _, n in ipairs(gone[k]) do
+      if still[n] and not gone_not[k .. "/" .. n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end
+    end
   end
   local before_pods = set_of(d.before and d.before.pods)
   local before_owners = set_of(d.before and d.before.owners)
@@ -2585,7 +2903,21 @@ local function teardown(ctx, x)
       if ours then left[#left + 1] = "pod " .. n end
     end
   end
-  if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
+  -- (and each object a kustomization applied, as recorded: not what it renders now)
+  for _, dir in ipairs(d.kustomize or {}) do
+    for _, o in ipairs((d.kustomize_objects or {})[dir] or {}) do
+      local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
+        { read = true, check = false })
+      -- (gone: nothing printed; a NotFound too, should a kubectl not honour --ignore-not-found)
+      local absent = (r.ok and not (r.stdout or ""):match("%S")) or (r.stderr or ""):find("(NotFound)", 1, true)
+      if not absent then
+        left[#left + 1] = ("%s %s (kustomize %s)"):format(o.kind, o.name, dir)
+      end
+    end
+  end
+  if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] and not gone_not["services/" .. M.BASELINE_SVC] then
+    left[#left + 1] = "service " .. M.BASELINE_SVC
+  end
   if #left > 0 then
     error(("run %s: teardown left %s in %s"):format(x, table.concat(left, ", "), ctx.ns), 0)
   end
@@ -2599,19 +2931,36 @@ local function teardown(ctx, x)
       .. "PVCs and namespace %s kept"):format(#swept.releases,
       #swept.releases > 0 and (" (" .. table.concat(swept.releases, ", ") .. ")") or "", ctx.ns)
   else
-    local kept = #minus(now.releases, d.releases)
+    local kept = #minus(now.releases, released)
+    -- (each folder with the objects it applied, as recorded)
+    local function kustomize_text(rec)
+      local out = {}
+      for _, dir in ipairs(rec.kustomize) do
+        local objs = (rec.kustomize_objects or {})[dir]
+        local keys = {}
+        for _, o in ipairs(objs or {}) do keys[#keys + 1] = o.kind .. "/" .. o.name end
+        out[#out + 1] = objs and ("%s (%s)"):format(dir, #keys > 0 and table.concat(keys, ", ") or "none found")
+          or dir
+      end
+      return table.concat(out, ", ")
+    end
+    local function removed(k)
+      local out = {}
+      for _, n in ipairs(d[k]) do if not gone_not[k .. "/" .. n] then out[#out + 1] = n end end
+      return #out > 0 and table.concat(out, ", ") or "none"
+    end
     msg = ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s%s); verified gone; "
       .. "%d other release(s), PVCs and namespace %s kept"):format(
-      #d.releases > 0 and table.concat(d.releases, ", ") or "none",
-      #d.httproutes > 0 and table.concat(d.httproutes, ", ") or "none",
-      #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
-      #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none",
-      had_service and ("; service: " .. M.BASELINE_SVC) or "", kept, ctx.ns)
+      #released > 0 and table.concat(released, ", ") or "none", removed("httproutes"), removed("gateways"),
+      #d.kustomize > 0 and kustomize_text(d) or "none",
+      (had_service and not gone_not["services/" .. M.BASELINE_SVC]) and ("; service: " .. M.BASELINE_SVC) or "", kept,
+      ctx.ns)
   end
   if #deleted > 0 then msg = msg .. ("; deleted what its kubectl made: %s"):format(table.concat(deleted, ", ")) end
   if #(d.left or {}) > 0 then
     msg = msg .. ("; left (not this run's, or not known to be): %s"):format(table.concat(d.left, "; "))
   end
+  if #not_mine > 0 then msg = msg .. "; " .. table.concat(not_mine, "; ") end
   -- said as well as recorded: the user sees what was removed, and what stays
   say(ctx, "  %s", msg)
   return msg
@@ -2887,10 +3236,17 @@ local function deploy(ctx, x)
       done[#done + 1] = c
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
+      -- what it applied, read right after (the same files): teardown deletes exactly these,
+      -- not what the folder renders by then
+      if kd and not ctx.dry_run then
+        rec.kustomize_objects = rec.kustomize_objects or {}
+        rec.kustomize_objects[kd] = M.kustomize_applied(ctx, kd, c.opts.cwd)
+      end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
   local rok, rerr = pcall(record_added, ctx, x, calls, done, outputs)
+  if rok then rok, rerr = pcall(record_release_ids, ctx, rec) end
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

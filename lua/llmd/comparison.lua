@@ -160,6 +160,24 @@ function M.check_config_stages(run, path, state)
   if run.status == "ok" then run.status = "warnings" end
 end
 
+-- A vLLM container of the run that restarted (a crash, an OOM kill) or a serving pod
+-- replaced before or during its benchmark (llmd.cluster's attempt loop, run_state.json's
+-- server_restarts: {during =, text =}): a data check each, which makes the run's status
+-- "warnings"; one during the benchmark (kept because no attempt ran without one) is also
+-- run.server_restarted, which the Verdict warns of.
+function M.check_server_restarts(run, state)
+  local list = type(state.server_restarts) == "table" and state.server_restarts or {}
+  for _, e in ipairs(list) do
+    if type(e) == "table" and type(e.text) == "string" then
+      rm.warn(run, "%s", e.text)
+      run.checks = run.checks or {}
+      run.checks[#run.checks + 1] = { kind = "server_restart", text = e.text, during = e.during == true }
+      if e.during == true then run.server_restarted = run.server_restarted or e.text end
+      if run.status == "ok" then run.status = "warnings" end
+    end
+  end
+end
+
 -- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
 -- require_results (a folder without recognisable results is an error, not a failed run),
 -- slo (a parsed SLO list: requests are counted against its per-request thresholds for
@@ -197,6 +215,7 @@ function M.extract_side(w, x, state, opts, from)
     rm.warn(run, "not imported: %s", s)
   end
   M.check_config_stages(run, ws.run_dir(w, x) .. "/benchmark/config.yaml", state)
+  M.check_server_restarts(run, state)
   if from then
     -- as if the copy had been read: the warnings name the user's files (as above), the
     -- rest the copy

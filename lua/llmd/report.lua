@@ -4655,6 +4655,14 @@ local function verdict_of(model, A, B)
         .. "older rule (saved before the current one; %s reads its results again)"):format(x.label, run.old_rule)
     end
   end
+  -- a run whose vLLM server crashed and restarted during its benchmark (kept: no attempt ran
+  -- without): its figures are not a steady server's
+  for _, x in ipairs { A, B } do
+    if (x.run or {}).server_restarted then
+      caveats[#caveats + 1] = ("%s's vLLM server restarted during its benchmark (see Data checks), so its figures "
+        .. "include a crash and a restart"):format(x.label)
+    end
+  end
   if #caveats > 0 then
     v.caveat = table.concat(caveats, "; ")
     v.text = ("%s Warning: %s (see below)."):format(v.text, v.caveat)
@@ -6122,6 +6130,8 @@ local function summary(model, A, B)
       for _, c in ipairs(s.run.checks or {}) do
         if c.resolved == true and c.text then used[c.text] = true end
         if c.kind == "served_model_mismatch" and c.text then model_check[c.text] = true end
+        -- (a vLLM server that restarted: no file disagrees; said below, and by the Verdict)
+        if c.kind == "server_restart" and c.text then model_check[c.text] = true end
       end
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
@@ -6139,6 +6149,20 @@ local function summary(model, A, B)
       end
       if other > 0 then warned[#warned + 1] = s.label
       elseif settled > 0 then resolved[#resolved + 1] = s.label end
+    end
+  end
+  for _, s in ipairs { A, B } do
+    local during, before = 0, 0
+    for _, c in ipairs(s.run.checks or {}) do
+      if c.kind == "server_restart" then
+        if c.during then during = during + 1 else before = before + 1 end
+      end
+    end
+    if during > 0 then
+      out[#out + 1] = ("%s's vLLM server restarted or was replaced during its benchmark, on every attempt (see "
+        .. "Data checks): its figures include a crash and a restart."):format(s.label)
+    elseif before > 0 then
+      out[#out + 1] = ("%s's vLLM server had restarted before its benchmark began (see Data checks)."):format(s.label)
     end
   end
   if #resolved > 0 then

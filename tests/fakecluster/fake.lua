@@ -262,6 +262,17 @@ local function save(guard)
     d.metadata.uid = d.metadata.uid or new_uid()
   end
   written = {}
+  -- (and every HTTPRoute, Gateway and Service this call made its uid, as the API server
+  -- gives each object it creates: one made again under its name has another)
+  for ns in pairs(touched) do
+    local sp = state.ns[ns] or {}
+    for _, k in ipairs { "httproutes", "gateways" } do
+      for _, o in pairs(sp[k] or {}) do
+        if type(o.metadata) == "table" and not o.metadata.uid then o.metadata.uid = new_uid() end
+      end
+    end
+    for _, sv in pairs(sp.services or {}) do if type(sv) == "table" and not sv.uid then sv.uid = new_uid() end end
+  end
   -- only the objects this call changed: a call that only looked (a get, a port-forward held
   -- open for minutes) writing back its copy would undo what another call did meanwhile, as
   -- would one writing back the whole namespace for the one object it changed
@@ -626,7 +637,9 @@ local function pod_json(name, p)
       state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
   end
   return {
-    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {}, ownerReferences = owner_refs(name, p) },
+    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {}, ownerReferences = owner_refs(name, p),
+      -- (the API server's uid of this pod object: a pod made again under the same name has another)
+      uid = p.uid or uid_of("Pod/" .. name) },
     spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
       initContainerStatuses = #istatuses > 0 and istatuses or nil,
@@ -645,6 +658,7 @@ local function out_json(v) io.write(json.encode(v), "\n") end
 local function svc_json(n, svc, ns)
   local md = { name = n }
   local rel = type(svc.owner) == "string" and svc.owner:match("^helm:(.*)$")
+  local uid = svc.uid
   local gw = type(svc.owner) == "string" and svc.owner:match("^gateway:(.*)$")
   if rel then md = helm_meta(n, rel, ns) end
   if gw then
@@ -653,6 +667,7 @@ local function svc_json(n, svc, ns)
     md.ownerReferences = { { apiVersion = "gateway.networking.k8s.io/v1", kind = "Gateway", name = gw,
       uid = "00000000-0000-4000-8000-" .. ("%012x"):format(#gw * 7919) } }
   end
+  md.uid = uid
   return { metadata = md, spec = svc }
 end
 
@@ -1384,6 +1399,8 @@ local function kubectl()
       end
       if wname then
         if #items == 0 then
+          -- (kubectl's --ignore-not-found: nothing printed, exit 0)
+          if has(a, "--ignore-not-found") then return end
           die(('Error from server (NotFound): %ss.apps "%s" not found'):format(ks[1]:lower(), wname))
         end
         return out_json(items[1])
@@ -1481,7 +1498,19 @@ local function kubectl()
     else
       -- httproute,gateway,inferencepool in any combination; one by name of a kind this
       -- fake keeps none of (a LeaderWorkerSet ...): not found
-      if wname then die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname)) end
+      if wname then
+        -- one of the other kinds the fake keeps (s.other["Kind/name"], a kustomization's Role):
+        -- kubectl get KIND NAME, by the kind's base name as delete finds it
+        local base = wkind:match("^[^.]+")
+        for kk in pairs(s.other) do
+          local kind, nm = kk:match("^([^/]+)/(.+)$")
+          if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
+            return out_json { apiVersion = "v1", kind = kind, metadata = { name = nm, namespace = ns } }
+          end
+        end
+        if has(a, "--ignore-not-found") then return end
+        die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname))
+      end
       local items = {}
       for kind in what:gmatch("[^,]+") do
         local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)
@@ -1909,9 +1938,12 @@ end
 local function make_release(s, name, chart, gateway, dir)
   local old = s.releases[name]
   local meta = dir and yaml.load(read_file(dir .. "/Chart.yaml") or "") or {}
+  -- (when: helm's release info first_deployed - kept by an upgrade - and last_deployed,
+  -- RFC 3339 with nanoseconds as Go's encoder writes a time.Time)
+  local now = os.date("!%Y-%m-%dT%H:%M:%S") .. (".%09dZ"):format(math.random(0, 999999999))
   local r = { chart = chart, status = "deployed", revision = (old and old.revision or 0) + 1,
     chart_ref = meta.name and (("%s-%s"):format(meta.name, tostring(meta.version or ""))) or nil,
-    app_version = meta.appVersion }
+    app_version = meta.appVersion, first_deployed = old and old.first_deployed or now, last_deployed = now }
   s.releases[name] = r
   if chart:match("router") or name:match("gaie") or name:match("epp") then
     if not s.deployments[name .. "-epp"] then
@@ -2280,6 +2312,20 @@ local function helm()
         json.encode(r.chart_ref or r.chart), json.encode(r.app_version or ""))
     end
     return io.write("[", table.concat(out, ","), "]\n")
+  elseif a[1] == "status" then
+    -- helm status NAME -o json (helm 3): the release's name, info (first_deployed,
+    -- last_deployed, deleted, description, status), config, version (the revision) and
+    -- namespace; "Error: release: not found" (exit 1) for none of that name
+    local w = helm_words(a)
+    local r = w[1] and s.releases[w[1]]
+    if not r then die("Error: release: not found") end
+    if opt(a, "-o") ~= "json" and opt(a, "--output") ~= "json" then
+      die("fake helm: unsupported status output (only -o json): " .. table.concat(args, " "), 2)
+    end
+    return io.write(json.encode { name = w[1], info = { first_deployed = r.first_deployed or "2026-01-01T00:00:00Z",
+      last_deployed = r.last_deployed or r.first_deployed or "2026-01-01T00:00:00Z", deleted = "",
+      description = r.revision == 1 and "Install complete" or "Upgrade complete", status = r.status or "deployed" },
+      config = json.object {}, version = r.revision or 1, namespace = ns }, "\n")
   elseif a[1] == "upgrade" or a[1] == "install" then
     local w = helm_words(a)
     local name, chart = w[1], w[2]

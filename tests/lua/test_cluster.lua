@@ -136,10 +136,14 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds "
       .. "-n bench",
     "kubectl -n bench apply -k ms",
+    -- what it applied (teardown deletes exactly those, not what the folder renders then)
+    "kubectl -n bench get -k ms --ignore-not-found -o json",
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- which release it installed (teardown uninstalls that one only)
+    "helm status sim -o json -n bench",
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
@@ -149,15 +153,22 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench apply -f -",
+    -- (the Service's uid: teardown deletes that one only)
+    "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
     -- (created, never applied: one made meanwhile is someone else's, test_results_pvc.lua)
     "kubectl -n bench create -f -",
+    -- the serving containers (pod uids, restartCounts) right before and after the benchmark
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "run_only.sh -c <ws>/run-a/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
       .. "<ws>/run-a/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get nodes -o json",
@@ -168,13 +179,20 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench logs ms-decode-<pod> -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-decode-<pod> -c vllm --timestamps",
     -- teardown: the release, the kustomize objects and the Service this run made; then verified
+    -- (each release, route, Service only while it is the one this run made)
+    "helm status sim -o json -n bench",
     "helm uninstall sim --ignore-not-found -n bench",
-    "kubectl -n bench delete -k ms --ignore-not-found",
+    -- (today's render compared with what it applied; the recorded objects deleted by name)
+    "kubectl -n bench kustomize ms",
+    "kubectl -n bench delete deployment ms-decode --ignore-not-found",
+    "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- (and the kustomization's objects, as recorded, checked gone)
+    "kubectl -n bench get deployment ms-decode --ignore-not-found -o name",
     -- run B: helmfile with one environment, through the gateway
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
@@ -188,6 +206,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- the releases the apply installs, as helmfile lists them: only those are this run's
     "helmfile -n bench list -e istio --output json --skip-charts",
+    "helm status gaie-sim -o json -n bench",
+    "helm status infra-sim -o json -n bench",
+    "helm status ms-sim -o json -n bench",
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
@@ -204,10 +225,15 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get inferencepool -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
+    -- the serving containers (pod uids, restartCounts) right before and after the benchmark
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
       .. "<ws>/run-b/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get nodes -o json",
@@ -218,6 +244,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench logs ms-sim-decode-<pod> -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-<pod> -c vllm --timestamps",
     -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
+    "helm status gaie-sim -o json -n bench",
+    "helm status infra-sim -o json -n bench",
+    "helm status ms-sim -o json -n bench",
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "helm list --all --max 0 -o json -n bench",
@@ -1312,8 +1341,8 @@ t.test("the workload comes from the benchmark config; each teardown says what it
     t.eq(json.read(w .. "/run-" .. x .. "/run_state.json").benchmark.workload, "sanity_random")
   end
   t.ok(t.read(w .. "/comparison_report.md"):find("| Workload | sanity_random | sanity_random |", 1, true))
-  t.ok(r.stdout:find("]   removed what this run deployed (releases: sim; routes: none; gateways: none; kustomize: ms; "
-    .. "service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
+  t.ok(r.stdout:find("]   removed what this run deployed (releases: sim; routes: none; gateways: none; kustomize: ms "
+    .. "(Deployment/ms-decode); service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
     true), r.stdout)
   t.ok(r.stdout:find("]   removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
     .. "gateways: infra-sim-inference-gateway; kustomize: none); verified gone; 0 other release(s), PVCs and namespace "

@@ -1,0 +1,113 @@
+-- Teardown removes only what this run deployed: the release it installed (helm status's
+-- info.first_deployed recorded at deploy), the HTTPRoutes and Gateways it made (their
+-- metadata.uid), the objects its kustomization applied (recorded at deploy, not today's
+-- render). One of the same name made since - a colleague's, after this run's stack was
+-- removed by hand - is left, and that is said. Against the fake cluster (tests/fakecluster),
+-- whose helm status -o json and objects' uids are the real tools' fields. Expected texts are
+-- written from the task (audit48 S4, S4b), not taken from the code's output.
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+
+local function setup(edit)
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    runs = {} }
+  for _, x in ipairs { "a", "b" } do
+    plan.runs[x] = { label = "run-" .. x,
+      deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
+        gateway = "istio" },
+      benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } }
+  end
+  if edit then edit(plan, d) end
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  local env = t.fake_env(d .. "/cluster")
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
+end
+
+-- a command of the fake's tools, as a user runs it by hand
+local function tool(s, argv)
+  local r = proc.run(argv, { env = s.env, timeout = 60 })
+  t.eq(r.code, 0, table.concat(argv, " ") .. ": " .. r.stdout .. r.stderr)
+  return r.stdout
+end
+
+local function state(s) return json.decode(t.read(s.cluster .. "/state.json")) end
+
+-- run A's stack left deployed (its smoke test failed once: the comparison stops there)
+local function left_deployed(s)
+  local r = t.fake_compare(s, nil, { FAKE_FAIL_ONCE = "smoke" })
+  t.ok(r.code ~= 0, r.stdout)
+  t.ok(next(state(s).ns.bench.releases) ~= nil, "the stack is left deployed")
+  return t.workspaces(s.dir)[1]
+end
+
+t.test("teardown scope: a same-named release installed since this run's was removed is left, and said", function()
+  local s = setup()
+  local w = left_deployed(s)
+  -- the user removes the stack by hand; a colleague installs their own infra-sim
+  tool(s, { "helm", "uninstall", "infra-sim", "gaie-sim", "ms-sim", "-n", "bench" })
+  tool(s, { "helm", "install", "infra-sim", "llm-d-infra/llm-d-infra", "-n", "bench" })
+  local theirs = json.decode(tool(s, { "helm", "status", "infra-sim", "-n", "bench", "-o", "json" }))
+  local route_uid = state(s).ns.bench.httproutes["infra-sim"].metadata.uid
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("release infra-sim is not the release this run installed (first deployed %s, revision 1; "):format(
+    theirs.info.first_deployed), 1, true), r.stdout)
+  t.ok(r.stdout:find(("HTTPRoute infra-sim is not the one this run made (uid %s;"):format(route_uid), 1, true),
+    r.stdout)
+  -- the colleague's release and its route are still there, untouched
+  local st = state(s).ns.bench
+  t.ok(st.releases["infra-sim"] ~= nil, "their release is kept")
+  t.eq(st.releases["infra-sim"].first_deployed, theirs.info.first_deployed)
+  t.eq(st.httproutes["infra-sim"].metadata.uid, route_uid)
+  -- and no uninstall of it was run
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    if c.tool == "helm" and c.args[1] == "uninstall" then
+      local tail = table.concat(c.args, " ")
+      t.ok(not (tail:find("infra-sim", 1, true) and tail:find("--ignore-not-found", 1, true)), tail)
+    end
+  end
+end)
+
+t.test("teardown scope: this run's own releases, routes and gateways are still removed on --resume --step 90",
+  function()
+  local s = setup()
+  local w = left_deployed(s)
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
+    .. "gateways: infra-sim-inference-gateway;", 1, true), r.stdout)
+  local st = state(s).ns.bench
+  t.eq(next(st.releases), nil)
+  t.eq(next(st.httproutes), nil)
+end)
+
+t.test("teardown scope: kustomize objects are the ones applied at deploy, not what the folder renders at teardown",
+  function()
+  local s = setup(function(plan, d)
+    t.mkdir(d .. "/guide/kz")
+    t.write(d .. "/guide/kz/kustomization.yaml", "resources: [role.yaml]\n")
+    t.write(d .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+      .. "metadata: {name: my-role}\nrules: []\n")
+    plan.runs.a.deploy.kustomize = "kz"
+  end)
+  -- (another team's Role team-role is in the namespace from the start)
+  s.env.FAKE_OTHER_OBJECTS = "Role/team-role"
+  local w = left_deployed(s)
+  s.env.FAKE_OTHER_OBJECTS = false
+  t.eq(state(s).ns.bench.other["Role/my-role"] ~= nil, true, "the run's Role applied")
+  -- the guide changes between deploy and teardown (a git pull): it now names their Role
+  t.write(s.dir .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: team-role}\nrules: []\n")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("kustomize kz renders other objects today than it applied at deploy (now also: Role/team-role; "
+    .. "no longer: Role/my-role): deleting only those it applied: Role/my-role", 1, true), r.stdout)
+  t.ok(r.stdout:find("kustomize: kz (Role/my-role)); verified gone", 1, true), r.stdout)
+  local other = state(s).ns.bench.other
+  t.eq(other["Role/my-role"], nil)
+  t.eq(other["Role/team-role"], "someone")
+end)

@@ -17,16 +17,7 @@ local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
 local function setup(edit)
   local d = t.tmpdir()
   t.sim_guide(d)
-  local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
-    runs = {} }
-  for _, x in ipairs { "a", "b" } do
-    plan.runs[x] = { label = "run-" .. x,
-      deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
-        gateway = "istio" },
-      benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } }
-  end
-  if edit then edit(plan, d) end
-  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  t.sim_plan(d, edit)
   -- (no current kube context unless a test gives one: empty, as the fake's default is one)
   local env = t.fake_env(d .. "/cluster", { FAKE_CONTEXT = "", KUBERNETES_SERVICE_HOST = false,
     KUBERNETES_SERVICE_PORT = false })

@@ -131,6 +131,16 @@ local function on_small_disk(kib, fn)
   return true
 end
 
+-- Fills the filesystem of disk with a file disk/filler until free_pages pages (4 KiB) are free.
+local function leave_free(disk, free_pages)
+  local st = run { "stat", "-f", "-c", "%a %S", disk }
+  local avail, bsize = st.stdout:match("(%d+) (%d+)")
+  local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
+  if fill > 0 then
+    run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
+  end
+end
+
 t.test("4: compare on a disk that fills at every point: success, or an error and no 0-byte file", function()
   local outcomes = { ok = 0, failed = 0 }
   if not on_small_disk(2048, function(disk)
@@ -143,12 +153,7 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
     for _, free_pages in ipairs(points) do
       if outcomes.ok > 0 then break end
       run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
-      local st = run { "stat", "-f", "-c", "%a %S", disk }
-      local avail, bsize = st.stdout:match("(%d+) (%d+)")
-      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
-      if fill > 0 then
-        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
-      end
+      leave_free(disk, free_pages)
       local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--link", "--parent", disk .. "/p", "--quiet" }
       if r.ok then
         outcomes.ok = outcomes.ok + 1
@@ -193,12 +198,7 @@ t.test("analyze on a disk that fills at every point: the report's files stay one
     end
     for i, free_pages in ipairs { 8, 24, 40, 56, 72, 96, 128, 160, 200, 260, 330, 420 } do
       run { "rm", "-f", disk .. "/filler" }
-      local st = run { "stat", "-f", "-c", "%a %S", disk }
-      local avail, bsize = st.stdout:match("(%d+) (%d+)")
-      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
-      if fill > 0 then
-        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
-      end
+      leave_free(disk, free_pages)
       proc.run { "sleep", "1.1" }
       r = run { LLMDLUA, "analyze.lua", w, "--quiet", "--slo", (i % 2 == 0) and "ttft_p90_ms=100" or "ttft_p90_ms=200" }
       local s = stamps()

@@ -7,7 +7,6 @@
 -- task (audit48 S2), not taken from the code's output.
 local t = require "testlib"
 local json = require "llmd.json"
-local yaml = require "llmd.yaml"
 
 -- two helmfile runs of the "sim" guide; benchmark.command: a script that runs the fake
 -- run_only.sh and then (when the file CRASH names holds a number > 0, counted down each
@@ -36,17 +35,8 @@ fi
 exit 0
 ]]):format(d, d))
   os.execute("chmod +x " .. d .. "/crash.sh")
-  local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
-    runs = {} }
-  for _, x in ipairs { "a", "b" } do
-    plan.runs[x] = { label = "run-" .. x,
-      deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
-        gateway = "istio" },
-      benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } }
-  end
   -- (only run a's benchmark crashes: b runs the fake run_only.sh as it is)
-  plan.runs.a.benchmark.command = { d .. "/crash.sh", "${CONFIG}" }
-  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  t.sim_plan(d, function(plan) plan.runs.a.benchmark.command = { d .. "/crash.sh", "${CONFIG}" } end)
   local env = t.fake_env(d .. "/cluster")
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end

@@ -7,22 +7,12 @@
 -- written from the task (audit48 S4, S4b), not taken from the code's output.
 local t = require "testlib"
 local json = require "llmd.json"
-local yaml = require "llmd.yaml"
 local proc = require "llmd.proc"
 
 local function setup(edit)
   local d = t.tmpdir()
   t.sim_guide(d)
-  local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
-    runs = {} }
-  for _, x in ipairs { "a", "b" } do
-    plan.runs[x] = { label = "run-" .. x,
-      deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
-        gateway = "istio" },
-      benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } }
-  end
-  if edit then edit(plan, d) end
-  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  t.sim_plan(d, edit)
   local env = t.fake_env(d .. "/cluster")
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end

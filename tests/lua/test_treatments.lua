@@ -2428,6 +2428,14 @@ t.test("treatments of one load point: one without a metric gets N/A, the chart i
   end
 end)
 
+-- the names in folder dir, sorted
+local function names(dir)
+  local out = {}
+  for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then out[#out + 1] = n end end
+  table.sort(out)
+  return out
+end
+
 -- nu35-5: `--results runs --out runs/x` wrote the comparison into the results folder, whose
 -- every subfolder is a treatment: the next `--results runs` failed on "treatment x". An --out
 -- that is the --results folder, inside it, or reaches it through .. or a link is refused with
@@ -2438,12 +2446,6 @@ t.test("nu35-5: --out inside (or equal to) the --results folder is refused, by i
   t.copy_tree(VLLM, d .. "/runs/a")
   t.copy_tree(CHUNK, d .. "/runs/b")
   proc.run { "ln", "-s", "runs", d .. "/lnk" }
-  local function names(dir)
-    local out = {}
-    for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then out[#out + 1] = n end end
-    table.sort(out)
-    return out
-  end
   for _, out in ipairs { "runs", "runs/", "runs/x", "./runs/a/../x", "lnk/x", "runs/new/../../elsewhere",
     d .. "/runs/q/r" } do
     local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", "runs", "--out", out, "--quiet" },
@@ -3463,12 +3465,6 @@ t.test("--out inside a --run results folder is refused; nothing written there", 
   local d = t.tmpdir()
   t.copy_tree(VLLM, d .. "/A")
   t.copy_tree(CHUNK, d .. "/B")
-  local function names(dir)
-    local out = {}
-    for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then out[#out + 1] = n end end
-    table.sort(out)
-    return out
-  end
   local before = names(d .. "/A")
   for _, c in ipairs { { "A", "is" }, { "A/sub", "is inside" }, { "B/../A/x", "is inside" } } do
     local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=A", "--run", "y=B", "--out", c[1],

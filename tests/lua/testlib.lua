@@ -489,6 +489,23 @@ function M.sim_guide(d)
     M.read(M.fixtures() .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
 end
 
+-- The plan of two helmfile runs (run-a, run-b) of the "sim" stack (M.sim_guide's, in folder
+-- d) in namespace bench, with short timeouts: edit(plan, d), if given, changes it; then it is
+-- written to d/plan.yaml. Returns the plan.
+function M.sim_plan(d, edit)
+  local plan = { namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    runs = {} }
+  for _, x in ipairs { "a", "b" } do
+    plan.runs[x] = { label = "run-" .. x,
+      deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B",
+        gateway = "istio" },
+      benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } }
+  end
+  if edit then edit(plan, d) end
+  M.write(d .. "/plan.yaml", require("llmd.yaml").dump(plan))
+  return plan
+end
+
 -- The environment of the fake cluster's stand-ins (tests/fakecluster/bin: kubectl, helm,
 -- helmfile, oc, run_only.sh) keeping their state in folder cluster: this build as the
 -- benchmark's llmdlua, the kubecon vLLM results then the chunked-prefill ones as its n-th

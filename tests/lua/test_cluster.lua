@@ -80,8 +80,11 @@ local function call_lines(s, w)
     l = l:gsub(w:gsub("%p", "%%%0"), "<ws>"):gsub(s.dir:gsub("%p", "%%%0"), "<dir>")
     l = l:gsub("svc/([%w%-]+) %d+:", "svc/%1 <port>:"):gsub("inference%-perf_%d+_", "inference-perf_<id>_")
     l = l:gsub(POD_SUFFIX, "-<pod>")
-    -- (the namespace lock's holder: this host, pid, time and random token)
-    for _, k in ipairs { "host", "pid", "started", "token" } do l = l:gsub("(%-%-from%-literal=" .. k .. "=)%S*", "%1<" .. k .. ">") end
+    -- (the namespace lock's holder: this host, pid, time, random token, machine, boot, PID
+    -- namespace and the process's start)
+    for _, k in ipairs { "host", "pid", "started", "token", "machine", "boot", "pidns", "pstart" } do
+      l = l:gsub("(%-%-from%-literal=" .. k .. "=)%S*", "%1<" .. k .. ">")
+    end
     out[#out + 1] = l
   end
   return out
@@ -115,7 +118,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- the namespace taken before anything in it is looked at (a ConfigMap: AlreadyExists if another run holds it)
     "kubectl -n bench create configmap llmdlua-lock --from-literal=host=<host> --from-literal=pid=<pid> "
       .. "--from-literal=workspace=<ws> --from-literal=script=compare.lua --plan --from-literal=started=<started> "
-      .. "--from-literal=token=<token>",
+      .. "--from-literal=token=<token> --from-literal=machine=<machine> --from-literal=boot=<boot> "
+      .. "--from-literal=pidns=<pidns> --from-literal=pstart=<pstart>",
     -- step 0: every manifest both deploys would apply, checked before anything is deployed
     -- (run A's chart and kustomization rendered, run B's helmfile rendered)
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",

@@ -2781,17 +2781,7 @@ t.test("printed to PDF: the Charts heading on its chart's page, table headers re
 t.test("latency_throughput's key never overlaps the panels' axis labels, for short and long run labels", function()
   local gp = charts.gnuplot()
   if not gp then return end
-  local function boxes(svg)
-    local list = {}
-    for x, y, anchor, txt in svg:gmatch('<g transform="translate%(([%d.]+),([%d.]+)%)" stroke="none" fill="[^"]*" '
-      .. 'font%-family="[^"]*" font%-size="12%.00"  text%-anchor="(%a+)">%s*<text[^>]*>([^<]*)</text>') do
-      local wdt = 7 * utf8.len(txt)
-      local x0 = anchor == "end" and x - wdt or anchor == "middle" and x - wdt / 2 or tonumber(x)
-      list[#list + 1] = { txt = txt, x0 = x0, x1 = x0 + wdt, y0 = y - 12, y1 = y + 3 }
-    end
-    return list
-  end
-  local function meet(p, q) return p.x0 < q.x1 and q.x0 < p.x1 and p.y0 < q.y1 and q.y0 < p.y1 end
+  local boxes, meet = t.svg_text_boxes, t.boxes_meet
   -- one run per load (a bound and its bracket, an estimate and its span) and repeats (the
   -- range they allow), each with run labels from short to a long folder name
   local caps = {

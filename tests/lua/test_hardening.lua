@@ -307,12 +307,7 @@ local function copy_sweep(disk, env)
   local refused = 0
   for free_pages = 1, 40, 3 do
     run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
-    local st = run { "stat", "-f", "-c", "%a %S", disk }
-    local avail, bsize = st.stdout:match("(%d+) (%d+)")
-    local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
-    if fill > 0 then
-      run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
-    end
+    leave_free(disk, free_pages)
     local r = run({ LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--parent", disk .. "/p", "--quiet" },
       { env = env })
     t.eq(r.code, 1, free_pages .. " free pages: " .. r.stdout .. r.stderr)

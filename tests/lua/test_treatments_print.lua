@@ -46,17 +46,7 @@ end)
 t.test("the treatments charts' keys never overlap the panels' x labels, for short and long labels", function()
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh test)")
-  local function boxes(svg)
-    local list = {}
-    for x, y, anchor, txt in svg:gmatch('<g transform="translate%(([%d.]+),([%d.]+)%)" stroke="none" fill="[^"]*" '
-      .. 'font%-family="[^"]*" font%-size="12%.00"  text%-anchor="(%a+)">%s*<text[^>]*>([^<]*)</text>') do
-      local wdt = 7 * utf8.len(txt)
-      local x0 = anchor == "end" and x - wdt or anchor == "middle" and x - wdt / 2 or tonumber(x)
-      list[#list + 1] = { txt = txt, x0 = x0, x1 = x0 + wdt, y0 = y - 12, y1 = y + 3 }
-    end
-    return list
-  end
-  local function meet(p, q) return p.x0 < q.x1 and q.x0 < p.x1 and p.y0 < q.y1 and q.y0 < p.y1 end
+  local boxes, meet = t.svg_text_boxes, t.boxes_meet
   local drawn = 0
   for _, size in ipairs { { 6, 3 }, { 5, 24 }, { 3, 40 }, { 4, 60 } } do
     local k, n = size[1], size[2]

@@ -489,6 +489,24 @@ function M.sim_guide(d)
     M.read(M.fixtures() .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
 end
 
+-- The boxes of a gnuplot SVG's 12 px texts, {txt, x0, x1, y0, y1}: each text's anchor point
+-- (its baseline) and anchor side, 7 px a character wide (DejaVu Sans at 12 px averages under
+-- that), from 12 px above the baseline to 3 px below; for tests that no key entry meets an
+-- axis label (M.boxes_meet).
+function M.svg_text_boxes(svg)
+  local list = {}
+  for x, y, anchor, txt in svg:gmatch('<g transform="translate%(([%d.]+),([%d.]+)%)" stroke="none" fill="[^"]*" '
+    .. 'font%-family="[^"]*" font%-size="12%.00"  text%-anchor="(%a+)">%s*<text[^>]*>([^<]*)</text>') do
+    local wdt = 7 * utf8.len(txt)
+    local x0 = anchor == "end" and x - wdt or anchor == "middle" and x - wdt / 2 or tonumber(x)
+    list[#list + 1] = { txt = txt, x0 = x0, x1 = x0 + wdt, y0 = y - 12, y1 = y + 3 }
+  end
+  return list
+end
+
+-- Whether two boxes of M.svg_text_boxes overlap.
+function M.boxes_meet(p, q) return p.x0 < q.x1 and q.x0 < p.x1 and p.y0 < q.y1 and q.y0 < p.y1 end
+
 -- The plan of two helmfile runs (run-a, run-b) of the "sim" stack (M.sim_guide's, in folder
 -- d) in namespace bench, with short timeouts: edit(plan, d), if given, changes it; then it is
 -- written to d/plan.yaml. Returns the plan.

@@ -907,6 +907,8 @@ M.MIN_EFFECTIVE = 50
 -- dependence is unmeasured for its TTFTs' (llmd.runmodel.sample_design_effects'
 -- <kind>_ttft_lag1, fixg46): that side's words say the dependence is the TTFTs', the wait
 -- each request's latency contains, with their figure, never the row's own values'.
+-- {bursts = true}: the requests are those of a load kept in though a run answered it short
+-- in bursts of server errors (M.pair_kept_bursts): their dependence said by that cause.
 function M.dependence_reason(na, nb, d, da, db, via)
   if not d or d <= 1 then return nil end
   if math.min(na, nb) / d >= M.MIN_EFFECTIVE then return nil end
@@ -934,7 +936,11 @@ function M.dependence_reason(na, nb, d, da, db, via)
         M.carry_text(n, dd), M.MIN_EFFECTIVE)
     end
   end
+  -- (a load kept in though a run answered it short in bursts of server errors, via.bursts: by
+  -- that cause, as the stratified tests' lists say it, never "the queue", M.DEPENDENT_BURSTS)
   local lead = via and via.failures and ("in send order failed requests come in bursts (%s), so "):format(via.failures)
+    or via and via.bursts and "in send order neighbours are alike, at a load a run answered short with failed "
+      .. "requests in bursts of server errors (the files record errors, no timeouts), so "
     or "in send order neighbours are alike (the queue), so "
   return "its requests are too dependent to test: " .. (measured and lead or "") .. table.concat(parts, "; ")
 end
@@ -946,13 +952,13 @@ end
 -- design effect (deff; z_declustered, p_declustered before), or nil and why where the
 -- requests carry too few independent ones (M.dependence_reason). The declustering takes
 -- the requests for independent units, which near saturation they are not.
-function M.itl_test(xa, xb, na, nb, da, db)
+function M.itl_test(xa, xb, na, nb, da, db, via)
   local r = M.mann_whitney(xa, xb)
   if not r then return nil end
   r = M.declustered(r, xa:count() + xb:count(), na and nb and na + nb)
   local d = M.u_design_effect(da, db)
   if d <= 1 or not r.z then return r end
-  local why = M.dependence_reason(na or 0, nb or 0, d, da, db)
+  local why = M.dependence_reason(na or 0, nb or 0, d, da, db, via)
   if why then return nil, why end
   r.z_declustered, r.p_declustered = r.z, r.p
   r.z = r.z / math.sqrt(d)
@@ -2793,12 +2799,17 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       local dep
       local da, db = ra.overall.sample_deff and ra.overall.sample_deff[kind],
         rb.overall.sample_deff and rb.overall.sample_deff[kind]
+      -- (one load point each, kept in though a run answered it short in bursts of server
+      -- errors: a dependence said by that cause, never the queue's, M.pair_kept_bursts)
+      local bursts = #pa == 1 and #pb == 1
+        and M.pair_kept_bursts({ a = pa[1], b = pb[1] }, sat, { a = ra, b = rb, na = 1, nb = 1 }) or nil
       if kind == "itl" then
-        r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db)
+        r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db,
+          { bursts = bursts })
       else
         r, dep = M.mann_whitney(sa[kind], sb[kind], da, db, {
           a = ra.overall.sample_deff and ra.overall.sample_deff[kind .. "_ttft_lag1"],
-          b = rb.overall.sample_deff and rb.overall.sample_deff[kind .. "_ttft_lag1"] })
+          b = rb.overall.sample_deff and rb.overall.sample_deff[kind .. "_ttft_lag1"], bursts = bursts })
       end
       r = r or (dep and { why = dep }) or false
       if memo then memo[kind] = r end

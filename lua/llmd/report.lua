@@ -2846,13 +2846,17 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     local xa, xb = decision.point_samples(A.run, pa, kind, #points_a),
       decision.point_samples(B.run, pb, kind, #points_b)
     local dep
+    -- (a load kept in though a run answered it short in bursts of server errors: its
+    -- dependence said by that cause, never the queue's, decision.pair_kept_bursts)
+    local bursts = decision.pair_kept_bursts({ a = pa, b = pb }, sat, { a = A.run, b = B.run, na = #points_a,
+      nb = #points_b }) or nil
     if kind == "itl" and xa and xb then
       res.test, dep = decision.itl_test(xa, xb, pa.values.requests_ok, pb.values.requests_ok, deff(A.run, pa, points_a),
-        deff(B.run, pb, points_b))
+        deff(B.run, pb, points_b), { bursts = bursts })
     else
       res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b), {
         a = decision.point_ttft_lag1(A.run, pa, kind, #points_a), b = decision.point_ttft_lag1(B.run, pb, kind,
-          #points_b) })
+          #points_b), bursts = bursts })
     end
     if res.test then
       local ma, mb = deff(A.run, pa, points_a, kind .. "_mean"), deff(B.run, pb, points_b, kind .. "_mean")

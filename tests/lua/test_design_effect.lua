@@ -412,6 +412,31 @@ print(json.dumps([int(v.sum()), len(v), deff(v)]))]]):format(ROOT .. "/tests/dat
         t.lacks(o.md, "the queue's doing): 3/s, 5.5/s")
       end)
 
+    -- task fixa49 #3: the same load as each run's only one (5.5 req/s, seeds 31/32, relabelled as
+    -- above): the rows' whole-run test is that load's, and its TTFT and end-to-end latency are
+    -- too dependent to test there. On main their reason said "in send order neighbours are alike
+    -- (the queue)" beside the TPOT rows' "kept in: ... bursts of server errors ..., which leave no
+    -- queue behind"; now it says the load's bursts, as the multi-load lists do (fixa48).
+    t.test("one load each, kept in for bursts of server errors: a latency too dependent to test says the bursts",
+      function()
+        local function run(seed)
+          local dir = t.tmpdir() .. "/shed1_" .. seed
+          t.data_py("queue_sim.py", dir, "--rates", "5.5", "--slots", "10", "--timeout", "3", "--seed", seed)
+          return relabel(dir, "Service Unavailable")
+        end
+        local o = t.compare_ab(run(31), run(32))
+        t.contains(t.perf_row(o.json, "tpot_mean_ms").note, "kept in: 5.5/s in A, 5.5/s in B, answered short with "
+          .. "failed requests in bursts of server errors")
+        for _, key in ipairs { "ttft_p90_ms", "latency_p90_ms" } do
+          local row = t.perf_row(o.json, key)
+          t.contains(row.evidence, "its requests are too dependent to test: in send order neighbours are alike, at a "
+            .. "load a run answered short with failed requests in bursts of server errors (the files record errors, no "
+            .. "timeouts), so A's ")
+          t.lacks(row.evidence, "(the queue)")
+        end
+        t.lacks(o.md, "neighbours are alike (the queue)")
+      end)
+
     t.test("one load point each, 2 % against 10 % failing independently (answered short, no bursts): still found",
       function()
         -- 3 req/s, below the 4.8 the 10 slots serve: python3 (fails, err_ref.py) 9 of 300 against

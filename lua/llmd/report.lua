@@ -3898,6 +3898,18 @@ local function headline_evidence(model, A, B)
   -- runs as the totals do); not of different workloads or a broken run
   local comparable = not differ and not (model.broken and #model.broken > 0) and #mixed == 0
   local sus_gpu = model.gpus_differ and comparable and sustained_order_evidence(model, A, B, sus, true) or sus
+  -- the same known count on both sides: the per-GPU figures are the totals divided by it, so
+  -- the order is the totals' and the row says so, with that order in per-GPU figures (it said
+  -- a bare "one run per load, no interval: untested" beside a total row that ordered them)
+  local pgc = model.per_gpu
+  local same_gpus = pgc and pgc.a and pgc.b and pgc.a.gpus and pgc.a.gpus == pgc.b.gpus and pgc.a.gpus
+  if same_gpus and comparable then
+    local e = sustained_order_evidence(model, A, B, sus, true)
+    if e then
+      sus_gpu = ("%s; both runs had %s, so each figure here is its total divided by %s and the order is the "
+        .. "totals'"):format(e, ("%g GPU%s"):format(same_gpus, same_gpus == 1 and "" or "s"), ("%g"):format(same_gpus))
+    end
+  end
   -- the totals by the same rule: where the measured loads order them, the total row says so
   -- as the per-GPU row does, never only "untested"
   if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
@@ -6976,6 +6988,8 @@ function M.curve_rows(model)
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
+    -- (the Headline's evidence after it, as the totals' row has its own: the order in words)
+    if not (pg.evidence and pg.evidence.text) then with_evidence("capacity_per_gpu") end
     if model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b then
       -- different accelerator counts: per GPU leads, as in the Headline; the totals follow
       table.insert(out, 1, table.remove(out))
@@ -7012,11 +7026,19 @@ function M.curve_rows(model)
   with_evidence("max_sustained")
   -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
   -- (sustained_order: spans apart, the least gap held to the practical threshold)
-  local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
-  out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
-    or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
-    or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
-    or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
+  -- (gpu: per GPU, each figure divided by its run's accelerators, as the per-GPU row's evidence)
+  local function sustained_csv_order(gpu)
+    local so = not (broken or differ or mixed) and sustained_order(model, gpu) or nil
+    local g_ = model.per_gpu or { a = {}, b = {} }
+    local na, nb = 1, 1
+    if gpu then na, nb = g_.a.gpus, g_.b.gpus end
+    return (broken or differ) and "not_compared" or mixed and "unknown"
+      or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
+      or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
+      or (so or (na and nb and select(2, decision.sustained_order(sa, na, sb, nb)))) and "either_may_be_higher"
+      or "unknown"
+  end
+  out[#out].order = sustained_csv_order(false)
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
   -- Headline's Delta and Change give it (saturation.gap in comparison.json)
   local sg = model.saturation.gap
@@ -7064,6 +7086,13 @@ function M.curve_rows(model)
   per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
     g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested",
     sbounds)
+  -- its order, as the totals' row has one, by the per-GPU evidence's rule (both counts known;
+  -- one unknown: nothing ordered per GPU, whatever the totals' order)
+  if g.a.gpus and g.b.gpus then
+    out[#out].order = sustained_csv_order(true)
+  elseif g.a.gpus or g.b.gpus then
+    out[#out].order = "unknown"
+  end
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b

@@ -406,6 +406,36 @@ do
     t.eq(t.headline_row(m, "Max sustained throughput").evidence, "means of the repeats at each load point, untested; "
       .. "the measured loads cannot order them: x ≥ 3.48 req/s, y ≥ 3.49 req/s")
   end)
+
+  t.test("the per-GPU max sustained row on equal GPU counts says its order and what it rests on, in every output",
+    function()
+      -- task fixa49 #1: the demo pair, both on 2 GPUs. Per GPU each figure is its total halved,
+      -- the drain-reduced rates above (python3, _drain): chunked 169.4273 / 2 = 84.71, vllm's
+      -- ceiling 104.2380 / 2 = 52.12; 84.71 > 52.12, the totals' order. On main the row's
+      -- evidence was a bare "one run per load, no interval: untested" beside the total's order,
+      -- and comparison.csv's order column empty on that row.
+      local function g2(label, dir)
+        local x = sd(label, dir)
+        x.state.stack.gpus = 2
+        return x
+      end
+      local m = report.build { a = g2("vllm", BASE), b = g2("chunked", TREAT), generated = 0, workspace = "/tmp/w" }
+      local ev = "one run per load, no interval: untested, but the measured loads order them per GPU: chunked "
+        .. "sustained 84.71 req/s per GPU, vllm never achieved more than 52.12 req/s per GPU at any load; both runs "
+        .. "had 2 GPUs, so each figure here is its total divided by 2 and the order is the totals'"
+      t.eq(t.headline_row(m, "Max sustained throughput per GPU").evidence, ev)
+      local md, html = t.render_report("comparison_report.md", m), t.render_report("comparison_report.html", m)
+      t.eq(t.table_rows(md, "Headline")["Max sustained throughput per GPU"][6], ev)
+      t.contains(html, ev:gsub("'", "&#39;"))
+      local f = t.csv_row(report.csv(m), "max_sustained_rps_per_gpu")
+      t.contains(f[11], ev)
+      t.eq(f[18], "b_higher") -- order, the 18th column, as the total row's
+      -- with an SLO the per-GPU capacity row's CSV note carries its Headline evidence too
+      m = report.build { a = g2("vllm", BASE), b = g2("chunked", TREAT), slo = decision.parse_slo("ttft_p90_ms=200"),
+        generated = 0 }
+      f = t.csv_row(report.csv(m), "capacity_at_slo_rps_per_gpu")
+      t.contains(f[11], "; evidence: " .. t.headline_row(m, "Capacity at SLO per GPU").evidence)
+    end)
 end
 
 -- What a new user found in session 35 trying treatments.lua with --gpus (his trial's files

@@ -4307,7 +4307,25 @@ local function verdict_of(model, A, B)
   -- ratios as they are: beside "≥ 8.11 against about 3.68", "+23.1 % to +361.3 %" could not be
   -- worked out from what was printed (its ends are 5.90 vs 4.79 and 9.21 vs 2.00, newuser47b V1)
   local function change_ends()
-    if not (has_slo and v.change and v.change:match("^%S+ %% to %S+ %%$")) then return "" end
+    if not (v.change and v.change:match("^%S+ %% to %S+ %%$")) then return "" end
+    if not has_slo then
+      -- no SLO: the max sustained throughputs' spans, each from the run's figure up to the most
+      -- it achieved at any load (sustained_range's Change: B's figure against A's most, B's most
+      -- against A's figure); "+62.5 % to +88.9 %" beside "169.43 against 92.21" could not be
+      -- worked out from what was printed (169.43 / 92.21 is +83.7 %)
+      local o = sustained_order(model, lead_gpu)
+      if not (o and o.higher and not o.within_noise) then return "" end
+      local la, ha, lb, hb = o.la, o.ha, o.lb, o.hb
+      if not (la > 0 and ha > 0 and ha ~= math.huge and hb ~= math.huge) then return "" end
+      -- (only where the Change is those two ratios as printed)
+      if v.change ~= T.helpers.pct((lb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / la - 1) * 100) then
+        return ""
+      end
+      local function r(x) return T.helpers.num(x, 2) end
+      return (", from %s's %s against %s's %s req/s%s to %s's %s against %s's %s req/s%s: the ends of the two runs' "
+        .. "ranges, each from its max sustained throughput up to the most it achieved at any load"):format(
+        B.label, r(lb), A.label, r(ha), gpu, B.label, r(hb), A.label, r(la), gpu)
+    end
     local caps = lead_gpu and model.capacity.per_gpu or model.capacity
     local ca, cb, g = caps.a, caps.b, caps.gap
     if not (ca and cb and g and g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge) then return "" end

@@ -1089,8 +1089,10 @@ do
     local m = report.build { a = sd("x", r({ 10, 20, 22 }, { 600, 1200, 1320 })),
       b = sd("y", r({ 10, 15, 16 }, { 600, 10, 1000 })), slo = {}, generated = 0 }
     t.eq(m.verdict.kind, "ordered")
+    -- (each end with its two figures: 10 / 22 - 1 and 16 / 20 - 1)
     t.contains(m.verdict.text, "x sustains more load (max sustained throughput; no SLO given): 20.00 req/s against "
-      .. "10.00 req/s for y (y -54.5 % to -20.0 % vs x)")
+      .. "10.00 req/s for y (y -54.5 % to -20.0 % vs x, from y's 10.00 against x's 22.00 req/s to y's 16.00 against "
+      .. "x's 20.00 req/s: the ends of the two runs' ranges")
   end)
 end
 

@@ -207,8 +207,13 @@ t.test("verdict: without an SLO, the max sustained throughput", function()
   t.ok(row.evidence:find("the measured loads order them: y sustained 40.00 req/s, x never achieved more than 22.00 "
     .. "req/s", 1, true), row.evidence)
   t.eq({ m.verdict.kind, m.verdict.measure, m.verdict.headline_row }, { "ordered", "max_sustained", "max_sustained" })
+  -- the Change's two ends with the four figures they are read from (task fixa49 #2: on main
+  -- "+81.8 % to +105.0 %" stood beside 40.00 against 20.00, +100 %, with no 22 or 41 named):
+  -- 40 / 22 - 1 and 41 / 20 - 1, by hand as above
   t.eq(m.verdict.text, "y sustains more load (max sustained throughput; no SLO given): 40.00 req/s against 20.00 "
-    .. "req/s for x (+81.8 % to +105.0 %). Untested (one run per load), but the measured loads order them.")
+    .. "req/s for x (+81.8 % to +105.0 %, from y's 40.00 against x's 22.00 req/s to y's 41.00 against x's 20.00 req/s: "
+    .. "the ends of the two runs' ranges, each from its max sustained throughput up to the most it achieved at any "
+    .. "load). Untested (one run per load), but the measured loads order them.")
   -- spans that overlap (x 20-22, y 21-21.5): no winner. y: 10, 21, 21.5 achieved at 10, 20,
   -- 30 offered: saturated at point 3 (21.5 < 28.5), max sustained 21, ceiling 21.5
   m = build(run { 10, 20, 22 }, run { 10, 21, 21.5 }, {})

@@ -1962,6 +1962,21 @@ M.sustained_low_gap = sustained_low_gap
 -- Why two capacities of one run per load are not ordered where their load points' percentile
 -- SLO metrics carry their 95 % intervals (lp.capacity_noise), or where their noise is unknown
 -- (a summary file: decision.capacity_evidence's noise_unknown).
+-- Why a capacity gap bounded on both sides has no single B - A (comparison.csv's note and
+-- comparison.json's capacity.gap.note): "%s" what is left empty, "%s" where the ends are.
+local GAP_NO_POINT = "%s: no single B - A is known, the measured loads allow any from %s, a range as the "
+  .. "Headline's Delta and Change give it, not a point estimate"
+
+-- comparison.json's capacity.gap (and per GPU): where both ends are bounded and apart, its note
+-- says what the CSV's does, that no single B - A stands beside lo_rps and hi_rps (a midpoint
+-- would be a point estimate the Verdict does not make); capacity.delta_pct is absent then.
+local function gap_note_json(g)
+  local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+  if not (g and finite(g.lo_rps) and finite(g.hi_rps)) or g.lo_rps == g.hi_rps then return end
+  g.note = GAP_NO_POINT:format("no point delta", (finite(g.lo_pct) and finite(g.hi_pct))
+    and "lo_rps to hi_rps (lo_pct to hi_pct in % of A)" or "lo_rps to hi_rps")
+end
+
 local with_sustained_order
 -- (where the Summary's no-SLO sentences on max sustained throughput end: with_sustained_order
 -- puts the Verdict's order there, or nothing)
@@ -6543,6 +6558,7 @@ function M.build(opts)
   -- end is unbounded or beyond decision.GAP_PCT_MAX)
   if model.capacity.gap then
     model.capacity.gap.pct_text = decision.gap_pct_text(model.capacity.gap, T.helpers.pct)
+    gap_note_json(model.capacity.gap)
   end
   -- "no clear difference" (overlapping ranges from repeats) with the gap they allow, in
   -- comparison.json as in every text (the verdict stays, for what reads it): gap_lo_pct and
@@ -6581,7 +6597,10 @@ function M.build(opts)
     local pg = model.capacity.per_gpu
     narrow_check(pg.evidence, pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
       broken = model.broken, error_dispersion = error_dispersion })
-    if pg.gap then pg.gap.pct_text = decision.gap_pct_text(pg.gap, T.helpers.pct) end
+    if pg.gap then
+      pg.gap.pct_text = decision.gap_pct_text(pg.gap, T.helpers.pct)
+      gap_note_json(pg.gap)
+    end
     overlap_gap(pg.evidence, pg.gap)
   end
   -- accelerator counts that differ, or are known for one run only: the totals compare
@@ -6916,11 +6935,17 @@ function M.curve_rows(model)
   -- and delta_hi (B - A, the row's unit) and effect_lo and effect_hi (% of A, change_pct's
   -- scale), as no single delta is known (newuser48 F5: the CSV had them only in the note); an
   -- end without a bound (an open gap, "no upper end") stays empty, as the Change says it
+  -- The note says why delta and change_pct are empty beside those ends (a midpoint would be a
+  -- point estimate the Verdict does not make, and a spreadsheet sorts by it): GAP_NO_POINT.
   local function gap_columns(r, g)
     local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
     if not (g and finite(g.lo_rps) and finite(g.hi_rps)) then return end
     r.delta_lo, r.delta_hi = g.lo_rps, g.hi_rps
     if finite(g.lo_pct) and finite(g.hi_pct) then r.effect_lo, r.effect_hi = g.lo_pct, g.hi_pct end
+    if r.delta == nil then
+      r.note = r.note .. "; " .. GAP_NO_POINT:format("delta and change_pct are empty",
+        r.effect_lo and "delta_lo to delta_hi (effect_lo to effect_hi in % of A)" or "delta_lo to delta_hi")
+    end
   end
   local cap = model.capacity
   -- runs whose requests differ: no delta, as the Headline gives none
@@ -7066,6 +7091,9 @@ function M.curve_rows(model)
   end
   local ms_order = out[#out].order
   if ranged then
+    -- (its empty delta said, as the capacity rows' are: the ends are the two rows below)
+    out[#out].note = out[#out].note .. "; delta and change_pct are empty: no single B - A is known, the load steps "
+      .. "allow a range, whose ends are the max_sustained_rps_gap_low and max_sustained_rps_gap_high rows"
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)
       -- (figures and ceilings of runs that saturated: each a load point's measurement)

@@ -319,6 +319,19 @@ do
       t.near(tonumber(cap[i]), want, 1e-9, "column " .. i)
     end
     t.contains(cj.headline[1].delta_text, ("+%.2f to +%.2f req/s"):format(lo, hi))
+    -- task fixa49 #4: the empty delta and change_pct said in the row's note, and the same in
+    -- comparison.json's capacity.gap (no midpoint: the Verdict makes no point estimate); on
+    -- main neither said why they were empty beside the ends
+    t.contains(cap[11], "; delta and change_pct are empty: no single B - A is known, the measured loads allow any "
+      .. "from delta_lo to delta_hi (effect_lo to effect_hi in % of A), a range as the Headline's Delta and Change give "
+      .. "it, not a point estimate")
+    t.contains(t.csv_row(csv, "capacity_at_slo_output_tps")[11], "; delta and change_pct are empty: no single B - A")
+    t.eq(cj.capacity.gap.note, "no point delta: no single B - A is known, the measured loads allow any from lo_rps to "
+      .. "hi_rps (lo_pct to hi_pct in % of A), a range as the Headline's Delta and Change give it, not a point estimate")
+    t.eq(cj.capacity.delta_pct, nil)
+    -- the max sustained row likewise: its gap's ends are the two rows after it
+    t.contains(t.csv_row(csv, "max_sustained_rps")[11], "; delta and change_pct are empty: no single B - A is known, "
+      .. "the load steps allow a range, whose ends are the max_sustained_rps_gap_low and max_sustained_rps_gap_high rows")
     t.eq(bounds("max_sustained_rps"), { "measured", "measured" })
     -- the performance rows and the KV rows: no bound, empty
     t.eq(bounds("ttft_p90_ms"), { "", "" })

@@ -1373,8 +1373,11 @@ do
     t.eq(tps[7], "untested")
     local ev = t.headline_row(js, "Capacity at SLO, output tok/s").evidence
     t.ok(ev:find("the measured loads order them in output tok/s too", 1, true), ev)
+    -- (why delta and change_pct are empty beside those ends, after them: task fixa49 #4)
     t.ok(tps[11]:find("vllm: ≥ 5,747.2 tok/s; chunked: about 10,211.4 tok/s; B - A: +1,474.9 to +4,827.8 tok/s, "
-      .. "+22.7 % to +84.0 %; evidence: " .. ev, 1, true), tps[11])
+      .. "+22.7 % to +84.0 %; delta and change_pct are empty: no single B - A is known, the measured loads allow any "
+      .. "from delta_lo to delta_hi (effect_lo to effect_hi in % of A), a range as the Headline's Delta and Change give "
+      .. "it, not a point estimate; evidence: " .. ev, 1, true), tps[11])
   end)
 
   t.test("a run of two workloads has no max sustained throughput: N/A with why, in every output", function()

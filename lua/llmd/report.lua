@@ -5429,8 +5429,11 @@ local function summary(model, A, B)
             .. "achieved more than %s at any load measured, so %s's capacity is the higher whatever the bounds.")
             :format(hi.label, rate_text(ev.sustained_rps), lo.label, rate_text(clo.ceiling_rps), hi.label))
         elseif ev.beyond_ceiling then
+          -- (with the figure it is below and what follows, as the both-bounds sentence says it: "but
+          -- vllm achieved at most 104.24" alone left the reader to find 127.76 and the conclusion)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
-            .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+            .. "load measured and %s sustained %s, so %s's capacity is the higher whatever the bound."):format(lo.label,
+            lo.label, rate_text(clo.ceiling_rps), hi.label, rate_text(ev.sustained_rps), hi.label))
         elseif ev.ordered and not ev.winner then
           local w = decision.slo_words(lp.capacity_slo(model.slo))
           out[#out] = out[#out]:gsub("%.$", ("; %s met %s at %s and %s already failed %s at %s%s, so %s's "
@@ -6435,6 +6438,15 @@ function M.build(opts)
   local plan_gpus = type(opts.workspace) == "string"
     and require("lfs").attributes(opts.workspace .. "/plan.yaml", "mode") == "file" or nil
   A.plan_side, B.plan_side = plan_gpus and "a" or nil, plan_gpus and "b" or nil
+  local config = config_rows(A, B)
+  -- (the legend of "(read from the results)" only where a cell says it: a reader looked for a
+  -- mark the table did not have)
+  local config_read = false
+  for _, r in ipairs(config) do
+    for _, v in ipairs { r.a, r.b } do
+      if tostring(v):find("(read from the results)", 1, true) then config_read = true end
+    end
+  end
   local model = {
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
@@ -6443,7 +6455,7 @@ function M.build(opts)
       warnings = A.run.warnings, checks = A.run.checks or {}, partial = A.run.partial or false },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
       warnings = B.run.warnings, checks = B.run.checks or {}, partial = B.run.partial or false },
-    config = config_rows(A, B),
+    config = config, config_read = config_read,
     test = M.TEST,
     slo = opts.slo or {},
     min_effect = opts.min_effect or decision.MIN_EFFECT,

@@ -656,6 +656,8 @@ void prom_agg_free(PromAgg *a)
         free(a->match[i]);
     free(a->match);
     free(a->key);
+    free(a->names);
+    free(a->name_next);
     prom_parser_free(&a->parser);
     memset(a, 0, sizeof *a);
 }
@@ -1753,15 +1755,108 @@ int prom_agg_load(PromAgg *a, const char *path, int skip_empty)
     return 0;
 }
 
-size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max)
+/* A metric name in prom_agg_find's index: its hash, its first and last series (index + 1;
+   first 0: an empty slot). */
+typedef struct PromName {
+    uint64_t hash;
+    uint32_t first, last;
+} PromName;
+
+/* The slot of name (length nl, hash h) in a->names: its own, or the empty one it would
+   take. */
+static PromName *name_slot(const PromAgg *a, const char *name, size_t nl, uint64_t h)
+{
+    for (size_t i = h & (a->namecap - 1);; i = (i + 1) & (a->namecap - 1)) {
+        PromName *e = &a->names[i];
+        if (e->first == 0)
+            return e;
+        const PromSeries *s = &a->series[e->first - 1];
+        if (e->hash == h && s->name_len == nl && memcmp(s->name, name, nl) == 0)
+            return e;
+    }
+}
+
+/* Brings the index by name up to a->n series: 0, or -1 when out of memory (the index as
+   it was: still right for the series it has). */
+static int index_names(PromAgg *a)
+{
+    if (a->named == a->n)
+        return 0;
+    if (a->nextcap < a->n) {
+        size_t cap = a->nextcap ? a->nextcap : 256;
+        while (cap < a->n)
+            cap *= 2;
+        uint32_t *nx = (uint32_t *)realloc(a->name_next, cap * sizeof *nx);
+        if (nx == NULL)
+            return -1;
+        a->name_next = nx;
+        a->nextcap = cap;
+    }
+    for (; a->named < a->n; a->named++) {
+        if ((a->nnames + 1) * 2 > a->namecap) { /* at most half full */
+            size_t cap = a->namecap ? a->namecap * 2 : 64;
+            PromName *old = a->names, *nm = (PromName *)calloc(cap, sizeof *nm);
+            if (nm == NULL)
+                return -1;
+            size_t oldcap = a->namecap;
+            a->names = nm;
+            a->namecap = cap;
+            for (size_t k = 0; k < oldcap; k++)
+                if (old[k].first != 0) {
+                    size_t i = old[k].hash & (cap - 1);
+                    while (nm[i].first != 0)
+                        i = (i + 1) & (cap - 1);
+                    nm[i] = old[k];
+                }
+            free(old);
+            a->name_prev = SIZE_MAX; /* (its slot moved) */
+        }
+        const PromSeries *s = &a->series[a->named];
+        /* a histogram's buckets come one after another: the name of the series before
+           needs no hash */
+        const PromSeries *b = a->named > 0 && a->name_prev != SIZE_MAX ? s - 1 : NULL;
+        PromName *e = a->names + a->name_prev;
+        if (b == NULL || b->name_len != s->name_len || memcmp(b->name, s->name, s->name_len)) {
+            uint64_t h = fnv(s->name, s->name_len);
+            e = name_slot(a, s->name, s->name_len, h);
+            if (e->first == 0)
+                e->hash = h;
+        }
+        uint32_t id = (uint32_t)(a->named + 1);
+        if (e->first == 0) {
+            e->first = id;
+            a->nnames++;
+        } else {
+            a->name_next[e->last - 1] = id;
+        }
+        e->last = id;
+        a->name_next[a->named] = 0;
+        a->name_prev = (size_t)(e - a->names);
+    }
+    return 0;
+}
+
+size_t prom_agg_find(PromAgg *a, const char *name, size_t *out, size_t max)
 {
     size_t k = 0;
-    for (size_t i = 0; i < a->n; i++)
-        if (strcmp(a->series[i].name, name) == 0) {
-            if (k < max)
-                out[k] = i;
-            k++;
-        }
+    if (index_names(a) != 0) { /* out of memory: every series compared */
+        for (size_t i = 0; i < a->n; i++)
+            if (strcmp(a->series[i].name, name) == 0) {
+                if (k < max)
+                    out[k] = i;
+                k++;
+            }
+        return k;
+    }
+    if (a->namecap == 0)
+        return 0;
+    size_t nl = strlen(name);
+    const PromName *e = name_slot(a, name, nl, fnv(name, nl));
+    for (uint32_t id = e->first; id != 0; id = a->name_next[id - 1]) {
+        if (k < max)
+            out[k] = id - 1;
+        k++;
+    }
     return k;
 }
 

@@ -143,7 +143,7 @@ typedef struct PromPos {
 */
 typedef struct PromPodCache {
     char *pod;
-    PromPos *pos;
+    PromPos *pos; /* in the aggregator's arena */
     size_t npos, cap;
 } PromPodCache;
 

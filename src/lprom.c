@@ -1017,7 +1017,7 @@ static void push_group(lua_State *L, const PromSeries *s, const char **by, int n
 ** has: a mistake with a known fix, raised rather than answered with nil ("never
 ** scraped"). Counters are exposed as NAME_total (client_golang, OpenMetrics).
 */
-static void suggest_total(lua_State *L, const PromAgg *a, const char *fn, const char *name)
+static void suggest_total(lua_State *L, PromAgg *a, const char *fn, const char *name)
 {
     size_t nl = strlen(name);
     char alt[512];
@@ -1053,7 +1053,7 @@ static size_t find_series(lua_State *L, PromAgg *a, const char *fn, const char *
 ** have (vLLM renames between versions: gpu_prefix_cache_* became prefix_cache_*), so
 ** the caller's nil ("never scraped") stands.
 */
-static void suggest_name(lua_State *L, const PromAgg *a, const char *fn, const char *name)
+static void suggest_name(lua_State *L, PromAgg *a, const char *fn, const char *name)
 {
     if (a->n == 0)
         return;
@@ -1074,7 +1074,7 @@ static void suggest_name(lua_State *L, const PromAgg *a, const char *fn, const c
 ** cumulative series) would summarise running totals as if they were levels: refused at the
 ** script's line, naming the metric, its type and what to call instead.
 */
-static void refuse_non_gauge(lua_State *L, const PromAgg *a, const char *name, const size_t *idx,
+static void refuse_non_gauge(lua_State *L, PromAgg *a, const char *name, const size_t *idx,
                              size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -1111,7 +1111,7 @@ static void refuse_non_gauge(lua_State *L, const PromAgg *a, const char *name, c
 ** the script's line, naming the metric, its type and what to call instead (NAME_total
 ** when it was scraped, else gauge_summary).
 */
-static void refuse_non_counter(lua_State *L, const PromAgg *a, const char *name, const size_t *idx,
+static void refuse_non_counter(lua_State *L, PromAgg *a, const char *name, const size_t *idx,
                                size_t n)
 {
     for (size_t i = 0; i < n; i++) {

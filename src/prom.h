@@ -143,7 +143,7 @@ typedef struct PromPos {
 */
 typedef struct PromPodCache {
     char *pod;
-    PromPos *pos;
+    PromPos *pos; /* in the aggregator's arena */
     size_t npos, cap;
 } PromPodCache;
 
@@ -176,7 +176,16 @@ typedef struct PromAgg {
     uint64_t cached; /* samples whose labels the cache spared parsing */
     uint64_t whole;  /* of those, values read as whole_value reads them */
     size_t cache_bytes, cache_max; /* what the pod caches hold, and may (PROM_CACHE_MAX) */
-    char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
+    /* prom_agg_find's index of the series by name, made by the first query and extended
+       by the next ones to the series made since (an add pays nothing for it): per name
+       its hash, first and last series (index + 1), chained in insertion order by
+       name_next (index + 1; 0: the last) */
+    struct PromName *names;
+    size_t nnames, namecap; /* names in use, slots (a power of 2; 0: no index) */
+    size_t name_prev;       /* the slot of series[named - 1]'s name (SIZE_MAX: moved) */
+    uint32_t *name_next;
+    size_t named, nextcap; /* series indexed (series[0..named)), name_next's room */
+    char *file;            /* prom_agg_load's text: one buffer, the size of the largest file */
     size_t flen, fcap;
     int loaded; /* Lua: a file read and not yet added */
     /* during add */
@@ -214,8 +223,9 @@ int prom_parse_timestamp(const char *s, size_t n, int64_t *t);
    (by its size: one that cannot be opened too, and a FIFO, which is not waited for) is not
    read: 1, a->flen 0. */
 int prom_agg_load(PromAgg *a, const char *path, int skip_empty);
-/* The series of a metric name, in insertion order: indices into a->series. */
-size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max);
+/* The series of a metric name, in insertion order: indices into a->series (an index by
+   name, extended as it goes: hence not const). */
+size_t prom_agg_find(PromAgg *a, const char *name, size_t *out, size_t max);
 /* A label's value in a series' canonical label text ("" when absent). */
 size_t prom_label(const PromSeries *s, const char *label, char *out, size_t size);
 /* The value of series s's _created companion (NaN when none was scraped). */

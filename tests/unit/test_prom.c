@@ -261,6 +261,54 @@ int main(void)
         CHECK(isnan(prom_bucket_quantile(0.5, no_inf, c4, 2)));
     }
 
+    TEST("series by name: every series of a name in insertion order, queries between adds")
+    {
+        /* the truth is the plain scan (every series' name compared with strcmp) over the
+           same aggregator: prom_agg_find's index must give the same indices in the same
+           order. 3 pods x 120 names (the index's table grows past 64 and 128 slots), each
+           name with 3 series one after another (as a histogram's buckets come) except
+           every 7th name, whose series are apart (one now, one a scrape later); queried
+           after each add, so the index is extended by the series made since. Names of 8
+           prefixes: the slots a grown table gives them differ with their hashes. */
+        static char text[120 * 3 * 40];
+        int ok = 1;
+        for (char pre = 'a'; pre < 'i' && ok; pre++) {
+            PromAgg a;
+            prom_agg_init(&a);
+            for (int r = 0; r < 4 && ok; r++) {
+                size_t o = 0;
+                for (int m = 0; m < 120; m++)
+                    for (int k = 0; k < (m % 7 == 0 ? 1 : 3); k++)
+                        o += (size_t)snprintf(text + o, sizeof text - o, "%c%d{k=\"%d\"} %d\n", pre,
+                                              m, m % 7 == 0 ? r : k, r);
+                char pod[8];
+                (void)snprintf(pod, sizeof pod, "p%d", r % 3);
+                CHECK(prom_agg_add(&a, pod, text, o, 1000 + 15 * r, "f") == 0);
+                for (int m = 0; m <= 120 && ok; m++) { /* (the 121st: no such name) */
+                    char name[8];
+                    (void)snprintf(name, sizeof name, "%c%d", pre, m);
+                    size_t want[64], got[64], nw = 0;
+                    for (size_t i = 0; i < a.n; i++)
+                        if (strcmp(a.series[i].name, name) == 0 && nw < 64)
+                            want[nw++] = i;
+                    size_t ng = prom_agg_find(&a, name, got, 64);
+                    ok = ng == nw && memcmp(got, want, nw * sizeof *got) == 0 &&
+                         prom_agg_find(&a, name, NULL, 0) == nw && (m < 120 || nw == 0);
+                    if (!ok)
+                        fprintf(stderr, "after scrape %d, %s: %zu series, found %zu\n", r, name, nw,
+                                ng);
+                }
+            }
+            ok = ok && prom_agg_find(&a, "a", NULL, 0) == 0 && prom_agg_find(&a, "", NULL, 0) == 0;
+            prom_agg_free(&a);
+        }
+        CHECK(ok);
+        PromAgg e;
+        prom_agg_init(&e);
+        CHECK(prom_agg_find(&e, "a1", NULL, 0) == 0); /* nothing added */
+        prom_agg_free(&e);
+    }
+
     TEST("strict parsing stops at the first bad line; tolerant counts and goes on")
     {
         PromParser p;

@@ -580,17 +580,12 @@ end
 
 -- The indexes 1..seq.n of an accumulator's ordered requests (or outcomes: seq.start beside
 -- them) in the order they were sent where every one has a start time (ties in the order
--- added), else in the order they were added: M.sample_design_effects' and
--- M.outcome_design_effect's one order.
+-- added), else in the order they were added (nil: stats.gather's own order, 1..n):
+-- M.sample_design_effects' and M.outcome_design_effect's one order, for stats.gather.
 local function send_order(seq)
-  -- (by start, ties in the order added, in C: nil where a start is unknown (false); where
-  -- they are in order already that is 1..n)
-  local order = stats.order(seq.start)
-  if not order then
-    order = {}
-    for i = 1, seq.n do order[i] = i end
-  end
-  return order
+  -- (by start, ties in the order added, in C, a column: nil where a start is unknown (false);
+  -- where they are in order already that is 1..n)
+  return stats.order(seq.start)
 end
 
 -- The design effect of the failure indicator (1 failed, 0 completed) of every finished

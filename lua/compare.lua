@@ -446,7 +446,7 @@ local w = ws.create { parent = o.parent, incomplete = "compare.lua started makin
 local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
 local copies = {} -- the children copying results read in place, by run
-local charts_idle -- the charts' gnuplots started before the model is built (cmp.spawn_charts)
+local charts_idle -- the charts' gnuplot, started before the model is built (cmp.spawn_charts)
 local ok, model = pcall(function()
   -- (ours alone: analyze.lua on it meanwhile is refused)
   local lok, lerr = ws.lock(w.path, "compare.lua")
@@ -481,13 +481,13 @@ local ok, model = pcall(function()
   copy("a")
   copy("b")
   sides.a = cmp.import_side(w, "a", jobs.a)
-  -- run a is read: the gnuplots of the charts that need the model start now, beside run b's
-  -- reading and the report's model (a gnuplot's start is most of its time on a chart: started
-  -- once the model was built, they were a third of a 300 MB pair's time after the reading;
-  -- issue 20), each given its chart's variables when they are known. (Started as the reading
-  -- started, they cost 0.08 CPU-s more: 23 interleaved runs, a busy machine.)
+  -- run a is read: the gnuplot that draws the charts starts now, beside run b's reading and
+  -- the report's model (a gnuplot's start is most of its time on a chart: started once the
+  -- model was built, they were a third of a 300 MB pair's time after the reading; issue 20),
+  -- given each chart when its variables are known. (Started as the reading started, the
+  -- gnuplots cost 0.08 CPU-s more: 23 interleaved runs, a busy machine.)
   charts_idle = cmp.spawn_charts(w)
-  tl.mark("charts' gnuplots started")
+  tl.mark("charts' gnuplot started")
   if child then
     -- (its folder is gone whatever happens)
     sides.b = par.finish(child)
@@ -537,7 +537,7 @@ if not ok then
   par.abort(child) -- a child still reading run b stops before its workspace goes
   par.abort(copies.a) -- (and one still copying)
   par.abort(copies.b)
-  require("llmd.charts").abort_idle(charts_idle) -- (and the charts' idle gnuplots)
+  require("llmd.charts").abort_idle(charts_idle) -- (and the charts' gnuplot)
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   -- (run-x/results itself, not run-x/results.partial, where a copy that failed was being

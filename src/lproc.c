@@ -563,12 +563,14 @@ static int l_process_wait(lua_State *L)
 }
 
 /*
-** p:feed(data [, timeout]) -> true once data is written to the input of a process spawned
-** with stdin = {pipe = true} and that input closed (the child reads data, then its end);
-** false and why where the child closed its end first (it ended: p:wait says how) or the
-** child read none of what was left for timeout seconds (default 60; the input is closed all
-** the same). Once only: a process whose input is closed raises. Ctrl-C raises "interrupted",
-** as p:wait does. (A child started early, beside other work, is given its commands so.)
+** p:feed(data [, timeout [, more]]) -> true once data is written to the input of a process
+** spawned with stdin = {pipe = true} and that input closed (the child reads data, then its
+** end); with more true the input stays open for the next p:feed (one gnuplot given chart
+** after chart as each is known). false and why where the child closed its end first (it
+** ended: p:wait says how) or the child read none of what was left for timeout seconds
+** (default 60; the input is closed all the same, more or not). A process whose input is
+** closed raises. Ctrl-C raises "interrupted", as p:wait does. (A child started early,
+** beside other work, is given its commands so.)
 */
 static int l_process_feed(lua_State *L)
 {
@@ -576,9 +578,10 @@ static int l_process_feed(lua_State *L)
     size_t len;
     const char *data = luaL_checklstring(L, 2, &len);
     double timeout = luaL_optnumber(L, 3, 60);
+    int more = lua_toboolean(L, 4);
     if (pr->p.in < 0)
         return luaL_error(L, "p:feed: the process's input is not open (spawn it with stdin = "
-                             "{pipe = true}; it is fed once)");
+                             "{pipe = true}; the last p:feed, without more, closed it)");
     size_t off = 0;
     double t0 = proc_now();
     const char *why = NULL;
@@ -603,8 +606,10 @@ static int l_process_feed(lua_State *L)
         why = w < 0 ? strerror(errno) : "nothing written";
         break;
     }
-    close(pr->p.in);
-    pr->p.in = -1;
+    if (!more || why != NULL || llmd_interrupted) {
+        close(pr->p.in);
+        pr->p.in = -1;
+    }
     if (llmd_interrupted) {
         (void)llmd_interrupt_pending(L); /* (see p:wait) */
         return luaL_error(L, "interrupted");

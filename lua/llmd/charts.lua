@@ -20,6 +20,7 @@
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
+local host = require "llmd.host"
 local lp = require "llmd.loadpoints"
 local metrics = require "llmd.metrics"
 local rm = require "llmd.runmodel"
@@ -1692,9 +1693,113 @@ local function part_paths(out_dir, name)
     "." .. name .. ".dat.part"
 end
 
+-- One gnuplot for many charts (M.session): each chart's SVG to a file of its own (set
+-- output), its variables and template after a prologue that puts gnuplot back as it starts,
+-- then a line on its standard error saying the chart was drawn. gnuplot reads its commands
+-- as a script file (/dev/stdin), so the first error ends it: the charts not said to be
+-- drawn are drawn again alone (finish_job), which says what went wrong exactly as a gnuplot
+-- of their own would. A gnuplot's start is ~40 ms of CPU (its 82 libraries' relocations):
+-- one start a report instead of one a chart (issue 20).
+local DRAWN = "llmdlua: chart drawn: "
+
+-- What `reset session` leaves to the next chart, put back (gnuplot 5.4): a multiplot left
+-- open; the SVG terminal's options and its pen (colour mode, width), which it carries from
+-- one plot to the next (the next chart's first <g> said the last colour drawn); and the
+-- plain text gnuplot last estimated the width of (a label of several lines), which a plot
+-- whose title it does not estimate (a key's, on a terminal without enhanced text) gets as
+-- its SVG <title> (the treatments report's key took the last bar chart's tic label). The
+-- terminal's options are set to their defaults (enhanced text among them), then, into
+-- /dev/null and from gnuplot's own settings (`reset session`: settings, variables,
+-- functions, the init files read again), a plot whose one text is an empty title (the
+-- estimate's text then empty, as in a new gnuplot) and gnuplot's test page (which ends with
+-- the pen as a new gnuplot has it); then `reset session` again. What it still leaves (set linetype,
+-- set encoding, set decimalsign, set locale, the SVG terminal's background) only a template
+-- other than the shipped ones could change: those get a gnuplot of their own
+-- (shared_template). tests/lua/test_charts.lua checks every shipped template's chart drawn
+-- after the others is the one drawn alone, byte for byte.
+local PROLOGUE = table.concat({ "unset multiplot", "set output '/dev/null'",
+  "set terminal svg linewidth 1 dashlength 1 butt fontscale 1", "reset session",
+  "unset border; unset tics; unset key; plot [0:1] [0:1] 2 title ''", "test", "reset session" }, "\n") .. "\n"
+
+-- Starts the one gnuplot of M.session's charts (its working folder out_dir, where the charts
+-- and their data are), idle until M.start gives it a chart. nil where it cannot be started
+-- (M.start then starts a gnuplot a chart, which says why).
+function M.session(gp, out_dir)
+  ws.mkdir_p(out_dir)
+  local out, err = out_dir .. "/.gnuplot.out.part", out_dir .. "/.gnuplot.err.part"
+  local spawned, p = pcall(proc.spawn, { gp, "/dev/stdin" },
+    { cwd = out_dir, stdin = { pipe = true }, stdout = { file = out }, stderr = { file = err } })
+  if not spawned then
+    os.remove(out)
+    os.remove(err)
+    -- (a Ctrl-C during the spawn; any other failure is M.start's to meet again)
+    if tostring(p):match("interrupted$") then error(p, 0) end
+    return nil
+  end
+  return { session = true, p = p, out_dir = out_dir, out = out, err = err, open = true, drawn = {} }
+end
+
+-- Gives the session job j's chart (j.vars_line: its variables); false where gnuplot
+-- ended before it read it (it failed: the chart is drawn alone).
+local function session_feed(s, j)
+  if not s.open then return false end
+  local text = PROLOGUE .. "set output " .. M.gp_string(j.out:match("[^/]*$")) .. "\n" .. j.vars_line .. "\n"
+    .. "load " .. M.gp_string(j.tpl) .. "\nunset multiplot\nset output '/dev/null'\nunset print\n"
+    .. "print " .. M.gp_string(DRAWN .. j.c.name) .. "\n"
+  local fed = s.p:feed(text, M.TIMEOUT, true)
+  if not fed then s.open = false end
+  return fed
+end
+
+-- Ends a session once its charts are given: its input closed, gnuplot waited for (within
+-- M.TIMEOUT), the charts it said it drew in s.drawn, its own files removed.
+local function session_close(s)
+  if s.closed then return end
+  s.closed = true
+  if s.open then
+    s.open = false
+    pcall(s.p.feed, s.p, "", M.TIMEOUT)
+  end
+  local st = s.p:wait(M.TIMEOUT)
+  if not st then s.p:kill(1) end
+  for line in (ws.read_text(s.err) or ""):gmatch("[^\n]+") do
+    if line:sub(1, #DRAWN) == DRAWN then s.drawn[line:sub(#DRAWN + 1)] = true end
+  end
+  os.remove(s.out)
+  os.remove(s.err)
+end
+
+-- Stops a session's gnuplot and removes its files (its charts' are their jobs').
+local function session_abort(s)
+  if not s or s.closed then return end
+  s.closed, s.open = true, false
+  pcall(s.p.kill, s.p, 0)
+  os.remove(s.out)
+  os.remove(s.err)
+end
+
+-- The shipped chart templates' text, by name (host.root/templates/charts/NAME).
+local shipped = {}
+
+-- May the chart template tpl (and the style.gp it loads, style) share a gnuplot with other
+-- charts? Only where both are the shipped ones, or copies of them as they are (a
+-- workspace's templates/): what gnuplot carries from one chart to the next that the
+-- prologue does not put back, they never change (checked by tests/lua/test_charts.lua:
+-- every chart drawn after another is the one drawn alone, byte for byte). A template edited
+-- may change anything: it gets a gnuplot of its own, as every chart did before.
+local function shared_template(tpl, style)
+  for _, path in ipairs { tpl, style } do
+    local name = path:match("[^/]*$")
+    if shipped[name] == nil then shipped[name] = ws.read_text(host.root .. "/templates/charts/" .. name) or false end
+    if not shipped[name] or ws.read_text(path) ~= shipped[name] then return false end
+  end
+  return true
+end
+
 -- Stops the gnuplots M.start started and not yet finished, and removes their files.
 function M.abort(pending)
   if not pending then return end
+  session_abort(pending.session)
   for _, j in ipairs(pending.jobs) do
     if not j.done then
       j.done = true
@@ -1718,63 +1823,41 @@ local function template_finder(templates)
   end
 end
 
--- Starts a gnuplot for each chart of names (charts/NAME.gp, as M.start finds it) before its
--- data is known: it reads /dev/stdin as a script file, then the template, so it waits for
--- the line of variables M.start gives it later (p:feed: the very line it passes with -e
--- otherwise, so the same picture). A gnuplot's own start is most of its time on a chart
--- (0.1 s a chart on an idle machine, 0.4 s on a busy one: issue 20), now spent beside the
--- caller's other work. Returns the idle gnuplots by name, for M.start (which stops those it
--- does not use); M.abort_idle stops them. nil without gp.
-function M.spawn_idle(names, templates, out_dir, gp)
+-- Starts the gnuplot (M.session) that will draw the report's charts into out_dir, before
+-- their data is known: its start, most of its time on a few charts (0.1 s on an idle
+-- machine, 0.4 s on a busy one: issue 20), is spent beside the caller's other work. M.start
+-- gives it the charts (given as its idle); M.finish ends it, M.abort_idle stops it. nil
+-- without gp.
+function M.spawn_idle(out_dir, gp)
   if not gp then return nil end
-  ws.mkdir_p(out_dir)
-  local find, idle = template_finder(templates), {}
-  for _, name in ipairs(names) do
-    local tpl = find("charts/" .. name .. ".gp")
-    if lfs.attributes(tpl, "mode") == "file" then
-      local out, errf = part_paths(out_dir, name)
-      local spawned, p = pcall(proc.spawn, { gp, "/dev/stdin", tpl },
-        { cwd = out_dir, stdin = { pipe = true }, stdout = { file = out }, stderr = { file = errf } })
-      if spawned then
-        idle[name] = { p = p, tpl = tpl, out = out, err = errf }
-      else
-        os.remove(out)
-        os.remove(errf)
-        -- (a Ctrl-C during the spawn; any other failure is M.start's to meet again)
-        if tostring(p):match("interrupted$") then
-          M.abort_idle(idle)
-          error(p, 0)
-        end
-      end
-    end
-  end
-  return idle
+  return M.session(gp, out_dir)
 end
 
--- Stops the gnuplots of M.spawn_idle that are still idle, and removes their files.
+-- Stops M.spawn_idle's gnuplot (if not yet ended) and removes its files.
 function M.abort_idle(idle)
-  for name, i in pairs(idle or {}) do
-    idle[name] = nil
-    pcall(i.p.kill, i.p, 0)
-    os.remove(i.out)
-    os.remove(i.err)
-  end
+  session_abort(idle)
 end
 
 -- Starts drawing the available charts of list with gnuplot (path gp) into out_dir: writes
--- NAME.dat (the data) and starts one gnuplot per chart, all at once and in the background
--- (the caller goes on meanwhile: the report's charts are drawn while its model is built).
+-- NAME.dat (the data) and gives the charts to one gnuplot in the background (M.session;
+-- a chart whose template is not the shipped one gets a gnuplot of its own), so the caller
+-- goes on meanwhile: the report's charts are drawn while its model is built.
 -- templates: a folder holding charts/NAME.gp (chart.template when set: one template
 -- drawing several charts, each of its own name) and charts/style.gp, or a function
--- ("charts/NAME.gp") -> path. idle (optional): M.spawn_idle's gnuplots, given their charts'
--- variables instead of starting others (those left are stopped). Returns what M.finish
--- takes. A template that is missing is an error naming it (the gnuplots already started are
--- stopped).
+-- ("charts/NAME.gp") -> path. idle (optional): M.spawn_idle's gnuplot, given the charts
+-- (and, given to several M.start's, all of theirs) instead of starting another. Returns
+-- what M.finish takes (M.finish ends the gnuplot). A template that is missing is an error
+-- naming it (the gnuplots already started are stopped).
 function M.start(list, templates, out_dir, gp, idle)
   ws.mkdir_p(out_dir)
   local find = template_finder(templates)
   local style = find("charts/style.gp")
   local pending = { jobs = {} }
+  if idle and idle.out_dir ~= out_dir then
+    M.abort_idle(idle)
+    idle = nil
+  end
+  pending.session = idle or nil
   local ok, err = pcall(function()
     for _, c in ipairs(list) do
       if c.available then
@@ -1794,24 +1877,26 @@ function M.start(list, templates, out_dir, gp, idle)
         -- picture (a gnuplot that cannot be started so, or whose output is not a whole SVG,
         -- draws again in the foreground, through a pipe: see finish_job)
         local j = { c = c, tpl = tpl, out = out, err = errf, dat = dat, out_dir = out_dir, started = proc.now(),
-          argv = { gp, "-e", M.preamble(vars), tpl } }
+          vars_line = M.preamble(vars) }
+        j.argv = { gp, "-e", j.vars_line, tpl }
         pending.jobs[#pending.jobs + 1] = j
-        -- an idle gnuplot of this template (M.spawn_idle) is given the variables, else one is started
-        local ready = idle and idle[c.name]
-        if ready then idle[c.name] = nil end
-        if ready and ready.tpl ~= tpl then M.abort_idle({ ready }) end
-        if ready and ready.tpl == tpl then
-          j.p = ready.p
-          -- (false where that gnuplot ended before it read them: it failed, and finish_job
-          -- draws the chart again in the foreground, which says why)
-          j.p:feed(j.argv[3] .. "\n")
-          j.started = proc.now()
+        -- the session's gnuplot draws it (started here for the first chart it may draw), else
+        -- one of its own is started. (A chart the session's gnuplot did not take, it ended
+        -- before: it failed, and finish_job draws the chart again in the foreground, which
+        -- says why.)
+        if shared_template(tpl, style) then
+          if pending.session == nil then pending.session = M.session(gp, out_dir) or false end
+          if pending.session and session_feed(pending.session, j) then
+            j.session, j.err = pending.session, pending.session.err
+          end
         end
-        local spawned, p = true, j.p
-        if not j.p then
+        local spawned, p = true, nil
+        if not j.session then
           spawned, p = pcall(proc.spawn, j.argv, { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
         end
-        if spawned then
+        if j.session then
+          j.p = nil
+        elseif spawned then
           j.p = p
         elseif tostring(p):match("interrupted$") then
           -- a Ctrl-C during the spawn (raised as it returned: its handle is lost, and killed
@@ -1824,7 +1909,6 @@ function M.start(list, templates, out_dir, gp, idle)
       end
     end
   end)
-  M.abort_idle(idle)
   if not ok then
     M.abort(pending)
     error(err, 0)
@@ -1838,7 +1922,14 @@ end
 local function finish_job(j)
   local st, svg, err
   local again = not j.p
-  if j.p then
+  if j.session then
+    -- drawn where the session's gnuplot said so, its SVG whole; else drawn again, alone
+    session_close(j.session)
+    svg = ws.read_text(j.out)
+    os.remove(j.out)
+    again = not (j.session.drawn[j.c.name] and svg and svg:find("</svg>", 1, true))
+    st, err = { ok = true }, ""
+  elseif j.p then
     st = j.p:wait(math.max(0, M.TIMEOUT - (proc.now() - j.started)))
     if not st then
       j.p:kill(1)
@@ -1896,9 +1987,10 @@ end
 -- (A file that cannot be written, or a Ctrl-C, is raised all the same.)
 function M.finish(pendings, order, opts)
   local keep_going = opts and opts.keep_going
-  local jobs = {}
+  local jobs, sessions = {}, {}
   for _, pending in ipairs(pendings) do
     for _, j in ipairs(pending.jobs) do jobs[#jobs + 1] = j end
+    if pending.session then sessions[#sessions + 1] = pending.session end
   end
   if order then
     local at = {}
@@ -1925,8 +2017,11 @@ function M.finish(pendings, order, opts)
     for _, j in ipairs(jobs) do
       if j.c.svg then put_job(j) end
     end
+    -- (a session given no chart: its gnuplot ends now)
+    for _, session in ipairs(sessions) do session_close(session) end
   end)
   if not ok then
+    for _, session in ipairs(sessions) do session_abort(session) end
     M.abort({ jobs = jobs })
     error(err, 0)
   end

@@ -503,9 +503,10 @@ local function copy_templates(w, from)
 end
 
 -- Starts drawing the charts that do not need the comparison model (llmd.charts.NEEDS_MODEL),
--- from the two sides alone: their gnuplots run while the caller builds the model. M.charts
--- takes what this returns (charts.abort(early.pending) stops them if the caller fails first).
-function M.start_charts(w, A, B, tdir)
+-- from the two sides alone: gnuplot draws them while the caller builds the model (idle:
+-- M.spawn_charts' gnuplot, else one started here). M.charts takes what this returns
+-- (charts.abort(early.pending) stops it if the caller fails first).
+function M.start_charts(w, A, B, tdir, idle)
   local names = {}
   for _, name in ipairs(charts.NAMES) do
     if not charts.NEEDS_MODEL[name] then names[#names + 1] = name end
@@ -513,32 +514,25 @@ function M.start_charts(w, A, B, tdir)
   local early = { gp = charts.gnuplot(), list = charts.prepare(nil, A, B, names) }
   if early.gp then
     early.pending = charts.start(early.list, function(name) return M.template_path(tdir, name) end,
-      w.path .. "/charts", early.gp)
+      w.path .. "/charts", early.gp, idle)
   end
   return early
 end
 
--- Starts a gnuplot for each chart that needs the comparison model (llmd.charts.NEEDS_MODEL),
--- idle until M.charts gives it its chart's variables (llmd.charts.spawn_idle): their start,
--- most of a chart's time, is spent while the runs are read or the model is built. tdir: the
--- templates M.report will draw with (default M.templates_dir's). Returns what M.charts and
--- M.report take (opts.charts_idle); llmd.charts.abort_idle stops them. nil without gnuplot.
-function M.spawn_charts(w, tdir)
-  tdir = tdir or M.templates_dir(w)
-  local names = {}
-  for _, name in ipairs(charts.NAMES) do
-    if charts.NEEDS_MODEL[name] then names[#names + 1] = name end
-  end
-  return charts.spawn_idle(names, function(name) return M.template_path(tdir, name) end, w.path .. "/charts",
-    charts.gnuplot())
+-- Starts the gnuplot that will draw the comparison's charts (llmd.charts.spawn_idle), idle
+-- until M.start_charts and M.charts give it the charts: its start, most of its time, is
+-- spent while the runs are read or the model is built. Returns what M.start_charts, M.charts
+-- and M.report take (opts.charts_idle); llmd.charts.abort_idle stops it. nil without gnuplot.
+function M.spawn_charts(w)
+  return charts.spawn_idle(w.path .. "/charts", charts.gnuplot())
 end
 
 -- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
 -- is there; model.charts for the templates either way (its failed: the charts gnuplot
 -- failed to draw, left out with the reason). early: M.start_charts' for the same sides
--- (else started here); idle: M.spawn_charts' (those it does not use are stopped).
+-- (else started here); idle: M.spawn_charts' (ended here: drawn, or stopped).
 function M.charts(w, model, A, B, tdir, early, idle)
-  early = early or M.start_charts(w, A, B, tdir)
+  early = early or M.start_charts(w, A, B, tdir, idle)
   local failed = {}
   local gp, out = early.gp, w.path .. "/charts"
   local names, by = {}, {}
@@ -855,13 +849,12 @@ function M.report(w, A, B, opts)
     identical = M.identical(w, A, B)
     if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
   end
-  -- the gnuplots of the charts that need the model are started (opts.charts_idle: by the
-  -- caller, earlier still), and the charts drawn from the sides alone: gnuplot starts and
-  -- draws them on the other core while the model is built (the significance tests take a
-  -- while on large runs)
+  -- the charts' gnuplot is started (opts.charts_idle: by the caller, earlier still), and
+  -- given the charts drawn from the sides alone: it starts and draws them on the other core
+  -- while the model is built (the significance tests take a while on large runs)
   local idle = opts.charts_idle
-  if idle == nil then idle = M.spawn_charts(w, tdir) end
-  local early_ok, early = pcall(M.start_charts, w, A, B, tdir)
+  if idle == nil then idle = M.spawn_charts(w) end
+  local early_ok, early = pcall(M.start_charts, w, A, B, tdir, idle)
   if not early_ok then
     charts.abort_idle(idle)
     error(early, 0)

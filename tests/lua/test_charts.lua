@@ -376,11 +376,11 @@ t.test("charts in the background: the first failure in the charts' order is said
   t.eq(names_in(out), {})
 end)
 
--- gnuplots started before their charts' data is known (charts.spawn_idle: a gnuplot's start
--- is most of its time on a chart, issue 20), each given its chart's variables by
--- charts.start: the very SVG a gnuplot started then draws (the real gnuplot, byte for byte);
--- a template it rejects, the same error (drawn again in the foreground, which says why);
--- those start does not use stopped, their files gone.
+-- The gnuplot started before the charts' data is known (charts.spawn_idle: a gnuplot's start
+-- is most of its time on a chart, issue 20), given them by charts.start: the very SVG a
+-- gnuplot started then draws (the real gnuplot, byte for byte), that gnuplot ended by
+-- charts.finish, its files gone; a template edited (not the shipped one) drawn by a gnuplot
+-- of its own, a template it rejects the same error; stopped while idle, its files gone too.
 t.test("charts started idle before their data: the same SVG, the same error, the rest stopped", function()
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
@@ -394,55 +394,53 @@ t.test("charts started idle before their data: the same SVG, the same error, the
   local out1, out2 = t.tmpdir(), t.tmpdir()
   local c1, c2 = chart(), chart()
   charts.render({ c1 }, tpl, out1, gp)
-  local idle = charts.spawn_idle({ "achieved_offered", "errors", "latency_cdf" }, tpl, out2, gp)
-  t.ok(idle.achieved_offered.tpl:match("^/.*/templates/charts/achieved_offered%.gp$"), "by absolute path")
-  local p = idle.achieved_offered.p
-  local unused = idle.errors.p
-  t.eq(p:wait(0.3), nil, "started, waiting for its variables")
+  local idle = charts.spawn_idle(out2, gp)
+  local p = idle.p
+  t.eq(p:wait(0.3), nil, "started, waiting for its charts")
   charts.finish({ charts.start({ c2, { name = "errors", available = false, notes = {} } }, tpl, out2, gp, idle) })
   t.eq(c2.svg, c1.svg)
   t.eq(t.read(out2 .. "/achieved_offered.svg"), t.read(out1 .. "/achieved_offered.svg"))
-  t.eq(p:poll().ok, true, "the idle gnuplot drew it")
-  t.ok(unused:poll() and not unused:poll().ok, "the unused ones stopped")
-  t.eq(next(idle), nil, "none left idle")
+  t.eq(p:poll().ok, true, "the idle gnuplot drew it and ended")
   t.eq(names_in(out2), { "achieved_offered.dat", "achieved_offered.svg" })
-  -- a template it rejects: the error as without the idle gnuplot
+  -- a template it rejects: the error as without the idle gnuplot (an edited template: a
+  -- gnuplot of its own; the idle one ended all the same)
   local dir = t.tmpdir()
   mkdir(dir .. "/charts")
   t.write(dir .. "/charts/style.gp", "")
   t.write(dir .. "/charts/errors.gp", "set terminal svg\nplot nosuchthing\n")
   local c = { name = "errors", available = true, notes = {}, data = "1 1 1\n", vars = {} }
   local out3 = t.tmpdir()
-  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
+  idle = charts.spawn_idle(out3, gp)
   local err = t.raises(dir .. "/charts/errors.gp: gnuplot failed (exit code 1)", charts.finish,
     { charts.start({ c }, dir, out3, gp, idle) })
   t.ok(err:find("undefined variable: nosuchthing", 1, true), err)
+  t.ok(idle.p:poll() ~= nil, "the idle one ended")
   t.eq(names_in(out3), {})
   -- stopped while idle (the caller failed first): gone, files too
-  idle = charts.spawn_idle({ "errors" }, dir, out3, gp)
-  local q = idle.errors.p
+  idle = charts.spawn_idle(out3, gp)
+  local q = idle.p
   charts.abort_idle(idle)
   t.ok(q:poll() ~= nil, "stopped")
   t.eq(names_in(out3), {})
 end)
 
--- What an idle gnuplot's start costs is spent before start gives it its chart: a gnuplot that
--- takes 1 s to start draws at once once given it, reading the variables' line, then the template.
-t.test("charts started idle: their start is spent before the chart is given, the variables read first", function()
-  local gp, dir = fake_gnuplot()
-  -- (the stand-in: 1 s to start, then its first file (/dev/stdin) echoed into the SVG)
-  t.write(gp, '#!/bin/sh\nsleep 1\nfor a; do last=$a; done\necho "<svg>$(cat "$1")</svg>"\n. "$last"\n')
-  t.write(dir .. "/charts/one.gp", "echo '<svg>one</svg>'\n")
+-- What the idle gnuplot's start costs is spent before start gives it its chart: a gnuplot
+-- that takes 1 s to start (a stand-in sleeping before the real one) draws at once once
+-- given it.
+t.test("charts started idle: their start is spent before the chart is given", function()
+  local gp = charts.gnuplot()
+  local slow = t.tmpdir() .. "/gnuplot"
+  t.write(slow, ("#!/bin/sh\nsleep 1\nexec '%s' \"$@\"\n"):format(gp))
+  proc.run { "chmod", "+x", slow }
   local out = t.tmpdir()
-  local idle = charts.spawn_idle({ "one" }, dir, out, gp)
+  local idle = charts.spawn_idle(out, slow)
   proc.run { "sleep", "1.5" }
-  local c = bg_chart("one")
-  c.vars = { { "title", "T" } }
+  local c = { name = "achieved_offered", title = "T", available = true, notes = {}, data = "1 1\n2 2\n\n\n1 0.5\n2 1\n",
+    vars = { { "title", "T" }, { "label_a", "A" }, { "label_b", "B" }, { "xlabel", "x" }, { "diagonal", true } } }
   local t0 = proc.now()
-  charts.finish({ charts.start({ c }, dir, out, gp, idle) })
+  charts.finish({ charts.start({ c }, ROOT .. "/templates", out, slow, idle) })
   t.ok(proc.now() - t0 < 0.8, ("drawn %.2f s after it was given (a start of 1 s)"):format(proc.now() - t0))
-  t.eq(c.svg, ("<svg>datafile = '.one.dat.part'; style_file = '%s/charts/style.gp'; title = 'T'</svg>\n"
-    .. "<svg>one</svg>\n"):format(dir))
+  t.ok(c.svg:find("</svg>", 1, true), c.svg)
 end)
 
 t.test("charts in the background, keep_going: a chart gnuplot fails is left out with the reason, the others written",
@@ -533,6 +531,132 @@ local function side(x, dir, label)
   local run = require("llmd.harness").extract(dir)
   return { x = x, label = label, run = run, kv = require("llmd.kvcache").analyze(dir, run) }
 end
+
+-- (gnuplot runs in a folder of its own: the templates by absolute path, as llmd.charts gives them)
+local ABS_ROOT = ROOT:sub(1, 1) == "/" and ROOT or (lfs.currentdir() .. "/" .. ROOT)
+
+-- One gnuplot draws a report's charts (issue 20: a gnuplot's start, ~40 ms of CPU, was most
+-- of its time on a chart): every chart's SVG is the one a gnuplot of its own draws, byte for
+-- byte (expected: gnuplot run here with -e and the template, as each chart was drawn before),
+-- whatever chart that gnuplot drew before it: every chart of a comparison with KV-cache
+-- scrapes and failures (5 templates) and of a treatments report (2), each drawn right after
+-- every other (gnuplot 5.4 carried the SVG pen's colour, and the last multi-line tic label
+-- as the next key's SVG <title>, from one chart to the next). A stand-in before the real
+-- gnuplot counts the gnuplots started: one.
+t.test("charts drawn by one gnuplot: each SVG byte for byte the one drawn alone, in any order", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local tr = require "llmd.treatments"
+  local a = ip_run(true, { { 2, "server busy" } }, BASE)
+  local b = ip_run(false, { { 1, "queue full <b>" }, { 3, "server busy" } }, TREAT)
+  local tr_charts, treatments_charts = tr.charts, nil
+  tr.charts = function(...)
+    treatments_charts = tr_charts(...)
+    return treatments_charts
+  end
+  local ok, err = pcall(tr.write_report, t.tmpdir(),
+    tr.load { { label = "vllm", dirs = { BASE } }, { label = NASTY_B, dirs = { TREAT } } }, {})
+  tr.charts = tr_charts
+  t.ok(ok, err)
+  local list = charts.prepare({}, side("a", a, NASTY_A), side("b", b, NASTY_B))
+  -- (latency_cdf: of runs read from their per-request files alone)
+  list[#list + 1] = charts.latency_cdf({}, side("a", ip_run(false), "A"), side("b", ip_run(false), "B"))
+  for _, c in ipairs(treatments_charts) do list[#list + 1] = c end
+  local names = {}
+  for _, c in ipairs(list) do
+    if c.available then names[#names + 1] = c.template or c.name end
+  end
+  t.eq(#names, 7, table.concat(names, " "))
+  -- each drawn alone, by a gnuplot of its own
+  local tpl, alone = ABS_ROOT .. "/templates", {}
+  for _, c in ipairs(list) do
+    if c.available then
+      local dir = t.tmpdir()
+      t.write(dir .. "/.dat", c.data)
+      local vars = { { "datafile", ".dat" }, { "style_file", tpl .. "/charts/style.gp" } }
+      for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
+      local r = proc.run({ gp, "-e", charts.preamble(vars), tpl .. "/charts/" .. (c.template or c.name) .. ".gp" },
+        { cwd = dir, stdout = "capture", stderr = "capture" })
+      t.ok(r.ok and r.stdout:find("</svg>", 1, true), r.stderr)
+      alone[c.name] = r.stdout:gsub("%]%]>", "]]&gt;")
+    end
+  end
+  local wrap = t.tmpdir() .. "/gnuplot"
+  t.write(wrap, ('#!/bin/sh\necho started >> "$0.starts"\nexec \'%s\' "$@"\n'):format(gp))
+  proc.run { "chmod", "+x", wrap }
+  -- the 7 charts drawn in 6 orders, the k-th putting chart (i * k) mod 7 at place i: each
+  -- chart is drawn right after every other once (the one after x is x + k)
+  local drawn = {}
+  for _, c in ipairs(list) do
+    if c.available then drawn[#drawn + 1] = c end
+  end
+  for k = 1, 6 do
+    local order = "order " .. k
+    list = {}
+    for i = 1, 7 do list[i] = drawn[(i * k) % 7 + 1] end
+    os.remove(wrap .. ".starts")
+    for _, c in ipairs(list) do c.svg = nil end
+    local out = t.tmpdir()
+    charts.finish({ charts.start(list, tpl, out, wrap) })
+    for _, c in ipairs(list) do
+      if c.available then
+        t.ok(c.svg == alone[c.name], order .. ": " .. c.name .. " as drawn alone")
+        t.eq(t.read(out .. "/" .. c.name .. ".svg"), alone[c.name])
+      end
+    end
+    t.eq(t.read(wrap .. ".starts"), "started\n", order .. ": one gnuplot")
+  end
+end)
+
+-- A chart the shared gnuplot cannot draw (here a variable its template reads is missing):
+-- the error names that template and its line, as a gnuplot of its own says it (the chart is
+-- drawn again alone, which says why); the charts after it are drawn all the same (by that
+-- one gnuplot's stand-in: two started in all), each the SVG drawn alone.
+t.test("charts drawn by one gnuplot: a chart it fails on names its template and line, the others drawn", function()
+  local gp = charts.gnuplot()
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "chunk")
+  local function list()
+    local l = charts.prepare({}, A, B)
+    local out = {}
+    for _, c in ipairs(l) do if c.available then out[#out + 1] = c end end
+    return out
+  end
+  local good = list()
+  t.eq(#good, 2)
+  charts.render(good, ROOT .. "/templates", t.tmpdir(), gp)
+  local l = list()
+  t.eq(l[1].name, "latency_throughput")
+  -- (its first variable after the title: the template reads it)
+  for i, v in ipairs(l[1].vars) do
+    if v[1] == "label_a" then table.remove(l[1].vars, i) break end
+  end
+  -- what a gnuplot of its own says of it: its last line
+  local tpl = ABS_ROOT .. "/templates/charts/latency_throughput.gp"
+  local dir = t.tmpdir()
+  t.write(dir .. "/.dat", l[1].data)
+  local vars = { { "datafile", ".dat" }, { "style_file", ABS_ROOT .. "/templates/charts/style.gp" } }
+  for _, v in ipairs(l[1].vars) do vars[#vars + 1] = v end
+  local r = proc.run({ gp, "-e", charts.preamble(vars), tpl }, { cwd = dir, stdout = "capture", stderr = "capture" })
+  local said
+  for line in r.stderr:gmatch("[^\n]+") do
+    if line:match("%S") then said = line end
+  end
+  t.ok(said:find(tpl .. '" line ', 1, true) and said:find(": undefined variable: label_a", 1, true), said)
+  -- (a stand-in before the real gnuplot counts the gnuplots started: the one drawing both
+  -- charts, then the failing chart's again alone)
+  local wrap = t.tmpdir() .. "/gnuplot"
+  t.write(wrap, ('#!/bin/sh\necho started >> "$0.starts"\nexec \'%s\' "$@"\n'):format(gp))
+  proc.run { "chmod", "+x", wrap }
+  -- (the failing one second: a first that failed would end that gnuplot before the second
+  -- is given it, which then gets a gnuplot of its own, two or three started as it falls)
+  local failed = charts.finish({ charts.start({ l[2], l[1] }, ROOT .. "/templates", t.tmpdir(), wrap) }, nil,
+    { keep_going = true })
+  t.eq(t.read(wrap .. ".starts"), "started\nstarted\n")
+  t.eq(#failed, 1)
+  t.ok(failed[1].failed:find(tpl .. ": gnuplot failed (exit code 1)", 1, true), failed[1].failed)
+  t.ok(failed[1].failed:find(said, 1, true), failed[1].failed)
+  t.eq(l[2].svg, good[2].svg)
+end)
 
 t.test("the quantile grid comes from the harness reader's own accumulators", function()
   -- by hand: 1..11, linear interpolation: p = 1 + q / 10 (in seconds), so ms = 1000 + 100 q
@@ -1779,10 +1903,14 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
 end)
 
 t.test("compare.lua: a chart gnuplot fails to draw leaves the report and the workspace, exit 1", function()
-  -- a gnuplot that fails on the errors chart's template, the real one for the others
+  -- a gnuplot that fails on the errors chart's template, the real one for the others (the
+  -- one drawing every chart, fed its commands on /dev/stdin, ends where it would load that
+  -- template: the chart is drawn again alone, which fails)
   local bin = t.tmpdir()
   t.write(bin .. "/gnuplot", "#!/bin/sh\nfor a; do last=$a; done\ncase \"$last\" in\n"
-    .. "*/errors.gp) echo 'line 9: made to fail' >&2; exit 1;;\nesac\nexec " .. charts.gnuplot() .. " \"$@\"\n")
+    .. "*/errors.gp) echo 'line 9: made to fail' >&2; exit 1;;\n"
+    .. "/dev/stdin) sed -u \"s#^load .*/errors.gp'\\$#exit#\" | " .. charts.gnuplot() .. " /dev/stdin; exit;;\n"
+    .. "esac\nexec " .. charts.gnuplot() .. " \"$@\"\n")
   proc.chmod(bin .. "/gnuplot", "755")
   local run = ip_run(false, { { 2, "Server error '503 Service Unavailable' for url 'http://gw/v1'" } })
   local w, r = compare({ "--a", run, "--a-label", "'base'", "--b", ip_run(false), "--b-label", "B" },
@@ -2302,12 +2430,15 @@ do
   local find, lacks = t.contains, t.lacks
 
   -- A gnuplot that fails on the template named NAME.gp (its last argument), the real one for
-  -- the others; returns the folder to put first on PATH.
+  -- the others (the one drawing every chart, fed its commands on /dev/stdin, ends where it
+  -- would load that template: the chart is drawn again alone, which fails); returns the
+  -- folder to put first on PATH.
   local function failing_gnuplot(name)
-    local bin = t.tmpdir()
+    local bin, gp = t.tmpdir(), require("llmd.charts").gnuplot()
     t.write(bin .. "/gnuplot", "#!/bin/sh\nfor a; do last=$a; done\ncase \"$last\" in\n*/" .. name .. ".gp) "
-      .. "echo 'gnuplot echoes the variables' >&2; echo 'line 9: made to fail' >&2; exit 1;;\nesac\nexec "
-      .. require("llmd.charts").gnuplot() .. " \"$@\"\n")
+      .. "echo 'gnuplot echoes the variables' >&2; echo 'line 9: made to fail' >&2; exit 1;;\n"
+      .. "/dev/stdin) sed -u \"s#^load .*/" .. name .. ".gp'\\$#exit#\" | " .. gp .. " /dev/stdin; exit;;\n"
+      .. "esac\nexec " .. gp .. " \"$@\"\n")
     proc.chmod(bin .. "/gnuplot", "755")
     return bin
   end

@@ -86,6 +86,25 @@ t.test("proc.spawn with stdin = {pipe = true}: p:feed(data) writes it once, then
   t.raises("or stdin {pipe = true}", proc.spawn, { "cat" }, { stdin = "data" })
 end)
 
+-- Fed in parts (llmd.charts gives one gnuplot chart after chart, as each chart's variables
+-- are known): with more, the input stays open and the child reads every part in order; the
+-- last feed without more closes it (cat ends); a failed feed closes it even with more.
+t.test("p:feed(data, timeout, true) keeps the input open for the next feed", function()
+  local dir = t.tmpdir()
+  local p = proc.spawn({ "sh", "-c", "cat > in.txt" }, { cwd = dir, stdin = { pipe = true } })
+  t.eq(p:feed("one\n", 10, true), true)
+  t.eq(p:wait(0.2), nil, "cat still reads: the input is open")
+  t.eq(p:feed("two\n", 10, true), true)
+  t.eq(p:feed("three\n"), true)
+  t.eq(p:wait(10).ok, true)
+  t.eq(t.read(dir .. "/in.txt"), "one\ntwo\nthree\n")
+  t.raises("p:feed: the process's input is not open", p.feed, p, "again")
+  local q = proc.spawn({ "true" }, { stdin = { pipe = true } })
+  q:wait(10)
+  t.eq({ q:feed("x", 10, true) }, { false, "Broken pipe" })
+  t.raises("p:feed: the process's input is not open", q.feed, q, "again", 10, true)
+end)
+
 t.test("output to a file, appended, merged into stdout, or discarded", function()
   local dir = t.tmpdir()
   local log = dir .. "/log.txt"

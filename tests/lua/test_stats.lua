@@ -1290,9 +1290,22 @@ t.test("decision.design_effect in C is the Lua's number bit for bit (random seri
   end
 end)
 
-t.test("stats.order: indexes by key, ties in index order; nil for NaN", function()
-  t.eq(stats.order { 3.5, 1, 2, 1, -0.5 }, { 5, 2, 4, 3, 1 })
-  t.eq(stats.order {}, {})
+-- stats.order's column (issue 20: a Lua table of every request's index, 300,000 entries, of
+-- which its callers read a few or pass it whole to stats.gather) as a Lua list, its
+-- indexes as integers
+local function order_list(o)
+  if o == nil then return nil end
+  local out = {}
+  for k = 1, #o do out[k] = math.tointeger(o[k]) end
+  return out
+end
+
+t.test("stats.order: indexes by key, ties in index order, as a column; nil for NaN", function()
+  local o = stats.order { 3.5, 1, 2, 1, -0.5 }
+  t.eq(tostring(o), "llmd.stats.column (5 values)")
+  t.eq(order_list(o), { 5, 2, 4, 3, 1 })
+  t.eq(o[6], nil)
+  t.eq(order_list(stats.order {}), {})
   t.eq(stats.order { 1, 0 / 0 }, nil)
   t.eq(stats.order { 1, "2" }, nil)
 end)
@@ -1363,8 +1376,12 @@ do
     t.raises("got no value", function() push(1) end)
     t.eq(#a, 3, "a failed append leaves every column as it was")
     -- by key, ties by index (3, 1, 2 -> indexes 2, 3, 1), as for a table
-    t.eq(stats.order(a), { 2, 3, 1 })
+    t.eq(order_list(stats.order(a)), { 2, 3, 1 })
     t.eq(stats.order(b), nil) -- (a boolean is no key)
+    -- gather in stats.order's column's order, as in the list's; an index past the column raises
+    t.eq(stats.gather(a, stats.order(a)), { 1.0, 2.0, 3.0 })
+    t.eq(stats.gather(b, stats.order(a), true)[1], 10.0)
+    t.raises("order[1] is no index of the column (1..3)", function() stats.gather(a, stats.order { 1, 2, 3, 0 }) end)
     -- b's numbers in order 3, 2, 1: only index 2 holds one (10)
     t.eq(stats.gather(b, { 3, 2, 1 }), { 10.0 })
     t.eq(stats.gather(a), { 3.0, 1.0, 2.0 })
@@ -1503,10 +1520,10 @@ do
         if xs[a] ~= xs[b] then return xs[a] < xs[b] end
         return a < b
       end)
-      t.eq(stats.order(xs), want, "n = " .. n)
+      t.eq(order_list(stats.order(xs)), want, "n = " .. n)
       local c = stats.column()
       for i = 1, n do c[i] = xs[i] end
-      t.eq(stats.order(c), want, "a column, n = " .. n)
+      t.eq(order_list(stats.order(c)), want, "a column, n = " .. n)
       -- the design effect's mid-ranks sort the same way: C against llmd.decision's Lua
       local decision = require "llmd.decision"
       if n >= decision.DEFF_MIN_N then
@@ -1517,8 +1534,8 @@ do
     -- keys in order already (no sort made): 1..n, -0.0 and 0.0 tied in index order; one
     -- key out of place at the end sorts again (by hand)
     local up = { -1, -0.0, 0.0, -0.0, 2, 2, 5 }
-    t.eq(stats.order(up), { 1, 2, 3, 4, 5, 6, 7 })
+    t.eq(order_list(stats.order(up)), { 1, 2, 3, 4, 5, 6, 7 })
     up[8] = 1
-    t.eq(stats.order(up), { 1, 2, 3, 4, 8, 5, 6, 7 })
+    t.eq(order_list(stats.order(up)), { 1, 2, 3, 4, 8, 5, 6, 7 })
   end)
 end

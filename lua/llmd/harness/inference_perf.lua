@@ -670,7 +670,9 @@ end
 -- starts: every request's start time (left as it is: their order is found in C, issue 20,
 -- or, where a start is not a number, by table.sort of a copy, which raises as it did).
 local function windows(starts, path, stages, run)
-  local order = stats.order(starts)
+  -- (a column, freed as this returns: Lua's collector counts a column as its handle alone,
+  -- and let 2.4 MB of 300,000 requests' order stay until much later)
+  local order <close> = stats.order(starts)
   if not order then
     starts = table.move(starts, 1, #starts, 1, {})
     table.sort(starts)

@@ -1925,7 +1925,10 @@ function M.model(list, opts)
       local iv, why = lp.capacity_interval(pts, slo, x.capacity)
       if iv then
         x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
-          lower_ends = lp.interval_end(iv.high), sign = iv.sign }
+          lower_ends = lp.interval_end(iv.high), sign = iv.sign,
+          -- each load's side of the SLOs on both ends: every load whose repeats leave a
+          -- same-load order open, as compare.lua names them (decision.same_load_pass_fail)
+          ends = iv.ends }
       else
         x.capacity.interval_why = why
         -- one measured percentile per load: its uncertainty, as compare.lua weighs it
@@ -2267,6 +2270,18 @@ function M.model(list, opts)
           load_type = l.load_type, achieved_rps = l.achieved_rps }
       end
       r.evidence.narrow_loads = require("llmd.json").array(loads)
+    end
+    -- a pass and a fail by the means at one offered load left open (decision.same_load_pass_fail):
+    -- which treatment's repeats at which loads leave it open, by label and place, as
+    -- comparison.json's evidence.open_same_load says it by run
+    local sl = ev.open_same_load
+    if sl then
+      local open = {}
+      for i, e in ipairs(sl.open or {}) do
+        open[i] = { treatment = label[e.run], place = place[e.run], offered = e.offered, room = e.room }
+      end
+      r.evidence.open_same_load = { offered = sl.offered, load_type = sl.load_type, passed = label[sl.passed],
+        passed_place = place[sl.passed], open = require("llmd.json").array(open) }
     end
     -- the range of this one's capacity minus the next's; an end without a limit is left out
     local g = decision.capacity_gap(nxt.capacity, x.capacity)

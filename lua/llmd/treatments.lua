@@ -498,29 +498,49 @@ local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
 local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
--- The figures each end of a two-ended gap between capacities is between, this one's (cb,
--- label lb) against the next one's (ca, la), as compare.lua's Verdict says them: its lower end
--- this one's lowest against the next's highest, its upper end this one's highest against the
--- next's lowest (decision.capacity_gap over decision.capacity_span), so that "+22.6 % to +83.7
--- %" beside "about 163.591 against ≥ 92.213" can be worked out from what is printed: ", from
--- chunked's 127.760 against vllm's 104.238 req/s to chunked's 169.427 against vllm's 92.213
--- req/s: the ends of the two treatments' ranges". "" where the gap is not those two ratios as
--- they are (an end open, set to 0 or widened by the rates' noise).
-local function change_ends(g, text, ca, cb, la, lb)
-  if not (g and text and text:match("^%S+ %% to %S+ %%$") and g.lo_pct and g.hi_pct) then return "" end
-  if g.hi_pct == math.huge then return "" end
+-- The figures each end of a two-ended gap between capacities is between, this one's (cb)
+-- against the next one's (ca), as compare.lua's Verdict says them: its lower end this one's
+-- lowest against the next's highest, its upper end this one's highest against the next's
+-- lowest (decision.capacity_gap over decision.capacity_span): {this_lo, next_hi, this_hi,
+-- next_lo} in req/s; nil where the gap (text: its words) is not those two ratios as they are
+-- (an end open, set to 0 or widened by the rates' noise).
+local function gap_figures(g, text, ca, cb)
+  if not (g and text and text:match("^%S+ %% to %S+ %%$") and g.lo_pct and g.hi_pct) then return nil end
+  if g.hi_pct == math.huge then return nil end
   local alo, ahi = decision.capacity_span(ca)
   local blo, bhi = decision.capacity_span(cb)
-  if not (alo > 0 and ahi > 0 and ahi ~= math.huge and bhi ~= math.huge) then return "" end
+  if not (alo > 0 and ahi > 0 and ahi ~= math.huge and bhi ~= math.huge) then return nil end
   local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
-  if not (same(g.lo_pct, (blo / ahi - 1) * 100) and same(g.hi_pct, (bhi / alo - 1) * 100)) then return "" end
+  if not (same(g.lo_pct, (blo / ahi - 1) * 100) and same(g.hi_pct, (bhi / alo - 1) * 100)) then return nil end
+  return { this_lo = blo, next_hi = ahi, this_hi = bhi, next_lo = alo }
+end
+
+-- Those figures in words, this one labelled lb, the next la, so that "+22.6 % to +83.7 %"
+-- beside "about 163.591 against ≥ 92.213" can be worked out from what is printed: ", from
+-- chunked's 127.760 against vllm's 104.238 req/s to chunked's 169.427 against vllm's 92.213
+-- req/s: the ends of the two treatments' ranges"; what: the ranges' name (nil: a capacity's,
+-- by what they come from). "" where gap_figures gives none.
+local function change_ends(g, text, ca, cb, la, lb, what)
+  local f = gap_figures(g, text, ca, cb)
+  if not f then return "" end
   local function r(v) return metrics.format("throughput_req_s", v, nil, { bare = true }) end
-  local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+  what = what or (ca.interval and cb.interval) and "the two ranges their repeats allow"
     or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
       and "the two treatments' ranges with each load's 95 % interval"
     or "the two treatments' ranges"
   return (", from %s's %s against %s's %s req/s to %s's %s against %s's %s req/s: the ends of %s"):format(
-    lb, r(blo), la, r(ahi), lb, r(bhi), la, r(alo), what)
+    lb, r(f.this_lo), la, r(f.next_hi), lb, r(f.this_hi), la, r(f.next_lo), what)
+end
+
+-- treatments.json's record of those figures, one meaning a number: the gap's lower end is
+-- lower.this_rps against lower.next_rps, its upper end upper.this_rps against upper.next_rps
+-- (this place's lowest against the next's highest, this place's highest against the next's
+-- lowest); nil where gap_figures gives none.
+local function gap_ends_record(g, text, ca, cb)
+  local f = gap_figures(g, text, ca, cb)
+  if not f then return nil end
+  return { lower = { this_rps = f.this_lo, next_rps = f.next_hi }, upper = { this_rps = f.this_hi,
+    next_rps = f.next_lo } }
 end
 
 -- A capacity's lower bound (c) whose span ends at its treatment's ceiling, beside a gap with
@@ -2304,7 +2324,11 @@ function M.model(list, opts)
     r.gap_tops = { this = bound_top(x.capacity, gap), next = bound_top(nxt.capacity, gap) }
     -- with its direction, as compare.lua says it: "chunked +22.8 % to +83.7 % vs vllm"
     local gap_vs = gap and ("%s %s vs %s"):format(x.label, gap, nxt.label)
-    if r.evidence.gap then r.evidence.gap.pct_text = gap end
+    if r.evidence.gap then
+      r.evidence.gap.pct_text = gap
+      -- (the four figures its two ends are between, as the Verdict names them)
+      r.evidence.gap.ends = gap_ends_record(g, gap, nxt.capacity, x.capacity)
+    end
     if ev.verdict == "B higher" and ev.same_load then
       -- ranges that meet at one load, where the repeats' intervals lie on opposite sides of the SLOs
       r.vs_next, r.proven = "B better", true
@@ -2591,22 +2615,30 @@ function M.model(list, opts)
       -- "no clear difference" with the gap the two limits' ranges allow (sustained_gap), in
       -- the decision layer's words, as by capacity: a test that found no difference says
       -- nothing of sameness (-3.0 % to +25.0 % is none)
-      local ncd
+      local ncd, ncd_gap
       if v.verdict == "no clear difference" then
         local g = sustained_gap(nxt, x)
         local who = ("%s vs %s"):format(x.label, nxt.label)
         local pt = ptext or v.note or "untested"
+        -- (a two-ended gap names the four figures its ends are between, as by capacity: the
+        -- limits' ranges, each from its figure's interval to its ceiling, sustained_capacity)
+        local gt = g and decision.gap_pct_text(g, gap_pct)
+        local sa, sb = sustained_capacity(nxt), sustained_capacity(x)
+        local ends = g and change_ends(g, gt, sa, sb, nxt.label, x.label, "the two limits' ranges") or ""
+        if g then
+          ncd_gap = { pct_text = gt, ends = gap_ends_record(g, gt, sa, sb) }
+          for k, val in pairs(g) do if finite(val) then ncd_gap[k] = val end end
+        end
         if g and g.lo_rps <= 0 and g.hi_rps >= 0 then
-          ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who, ("%s (%s)"):format(nxt.label, pt)),
-            SUSTAINED_RANGE_WHAT)
+          ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who .. ends,
+            ("%s (%s)"):format(nxt.label, pt)), SUSTAINED_RANGE_WHAT)
         elseif g then
           -- ranges apart, and still no difference the test shows after the Holm adjustment:
           -- the gap, with no word of an overlap, and never "no clear difference", which reads
           -- as sameness beside a gap the ranges keep one side of 0 (nor "either may be higher":
           -- the ranges leave one order)
           ncd = ("not shown to differ from %s by the test (%s), though the ranges of the two limits (each %s) lie "
-            .. "apart: %s %s vs %s"):format(nxt.label, pt, SUSTAINED_RANGE_WHAT, x.label, decision.gap_pct_text(g,
-            gap_pct), nxt.label)
+            .. "apart: %s %s vs %s%s"):format(nxt.label, pt, SUSTAINED_RANGE_WHAT, x.label, gt, nxt.label, ends)
         else
           -- (no range known for one of them: either may be higher)
           ncd = ("either this or %s (%s) may be higher: the range of a limit is not known"):format(nxt.label, pt)
@@ -2712,6 +2744,12 @@ function M.model(list, opts)
         r.settle = bounds_settle({ x, lower_bound(nxt) and nxt or nil })
       end
       r.proven = r.vs_next == "B better"
+      -- the gap the "no clear difference" text gives, where the text kept it (treatments.json:
+      -- its ends and the four figures, as by capacity's evidence.gap)
+      if ncd_gap and ncd and r.vs_next_text:find(ncd, 1, true) then
+        r.evidence = r.evidence or {}
+        r.evidence.gap = ncd_gap
+      end
     end
     m.ranking[#m.ranking + 1] = r
   end

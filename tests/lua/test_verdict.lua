@@ -351,6 +351,14 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
     H.num(capb, 3), H.num(sa[4]._drain, 3), H.num(sa[7]._drain, 3), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
     H.pct((sb[5]._drain / sa[4]._drain - 1) * 100), H.num(sb[4]._drain, 3), H.num(sa[7]._drain, 3),
     H.num(sb[5]._drain, 3), H.num(sa[4]._drain, 3)))
+  -- treatments.json's gap carries those four figures, one meaning a number (fixb49: only its
+  -- ends in % and req/s were there): the lower end chunked's point 4 against vllm's 7, the
+  -- upper end chunked's point 5 against vllm's 4
+  local ends = m.ranking[1].evidence.gap.ends
+  t.near(ends.lower.this_rps, sb[4]._drain, 1e-9)
+  t.near(ends.lower.next_rps, sa[7]._drain, 1e-9)
+  t.near(ends.upper.this_rps, sb[5]._drain, 1e-9)
+  t.near(ends.upper.next_rps, sa[4]._drain, 1e-9)
   -- no SLO: max sustained throughput, chunked's point 5 (167.784) against vllm's point 4;
   -- vllm's ceiling (103.078) below 167.784: ordered, untested
   m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } })

@@ -3888,6 +3888,7 @@ function M.write_report(out, list, opts)
     end
   end
   v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
+  for _, c in ipairs(v.charts.list) do c.print_text = c.svg and M.print_text_pct(c.svg, c.print_landscape) end
   local md = template.render_file(tdir .. "/treatments_report.md", v)
   local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
   local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m,
@@ -4081,6 +4082,29 @@ function M.hold_out(out)
   if ok == nil then return nil, ("%s: cannot lock the output folder: %s"):format(out, tostring(why)) end
   return nil, ("%s: another process is writing this output folder (another treatments.lua with the same --out): two "
     .. "at once would mix their reports; wait for it to end, or give another --out"):format(out)
+end
+
+-- Printed, a chart's text the size of the tables' (8 pt, the print CSS of
+-- treatments_report.html): the percentage its SVG text is set to there ("110%"), from its
+-- viewBox and the page the CSS gives it, on Letter: upright 8.5 in less 1.2 cm margins, 543.97
+-- pt wide, the chart at most 8.3 in (597.6 pt) high; sideways (landscape: its class
+-- print-landscape) 11 in less 1 cm margins, 735.31 pt wide, at most 6 in (432 pt) high. The
+-- canvas scales by the lesser of width and height (the SVG's aspect kept), so gnuplot's
+-- 12-unit labels print at 12 x that scale: 7.25 pt for a 900 x 906 chart upright, 8.17 pt for
+-- 1080 x 480 sideways. Before, every chart's text 125 % larger printed the kubecon pair's
+-- (chromium, Letter) at 7.15 pt (the first, held to 8.3 in high) and 9.76 pt beside tables at
+-- 8.67 pt (the body's 12 pt, shrunk to fit the widest table). On A4, 3 % narrower, the charts
+-- print 3 % smaller. nil where the SVG has no viewBox (the CSS then leaves its text as drawn).
+M.PRINT_TABLE_PT = 8
+function M.print_text_pct(svg, landscape)
+  local w, h = tostring(svg):match('viewBox="%s*[-%d.]+%s+[-%d.]+%s+([%d.]+)%s+([%d.]+)%s*"')
+  w, h = tonumber(w), tonumber(h)
+  if not (w and h and w > 0 and h > 0) then return nil end
+  local cm = 72 / 2.54
+  local pw, ph = 8.5 * 72 - 2 * 1.2 * cm, 8.3 * 72
+  if landscape then pw, ph = 11 * 72 - 2 * cm, 6 * 72 end
+  local scale = math.min(pw / w, ph / h)
+  return ("%.0f%%"):format(100 * M.PRINT_TABLE_PT / (12 * scale))
 end
 
 function M.write_outputs(out, list, opts)

@@ -2744,6 +2744,23 @@ function M.model(list, opts)
         r.settle = bounds_settle({ x, lower_bound(nxt) and nxt or nil })
       end
       r.proven = r.vs_next == "B better"
+      -- placed above the next (shown by repeats, or ordered by the measured loads): the gap of
+      -- the two limits' ranges, where it has both ends, for the Verdict, with the four figures
+      -- they are between, as compare.lua's Verdict gives its Change (+62.5 % to +88.9 % for the
+      -- kubecon pair: 169.427 / 104.238 and 174.221 / 92.213); a lower bound's none (no upper end)
+      if r.proven or r.order_certain then
+        local g = sustained_gap(nxt, x)
+        local gt = g and decision.gap_pct_text(g, gap_pct)
+        local sa, sb = sustained_capacity(nxt), sustained_capacity(x)
+        local rec = g and gap_ends_record(g, gt, sa, sb)
+        if rec then
+          r.gap_text = gt
+          r.gap_ends = change_ends(g, gt, sa, sb, nxt.label, x.label, "the two limits' ranges")
+          r.evidence = r.evidence or {}
+          r.evidence.gap = { pct_text = gt, ends = rec }
+          for k, val in pairs(g) do if finite(val) then r.evidence.gap[k] = val end end
+        end
+      end
       -- the gap the "no clear difference" text gives, where the text kept it (treatments.json:
       -- its ends and the four figures, as by capacity's evidence.gap)
       if ncd_gap and ncd and r.vs_next_text:find(ncd, 1, true) then

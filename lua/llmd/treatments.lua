@@ -4111,7 +4111,8 @@ end
 -- 1080 x 480 sideways. Before, every chart's text 125 % larger printed the kubecon pair's
 -- (chromium, Letter) at 7.15 pt (the first, held to 8.3 in high) and 9.76 pt beside tables at
 -- 8.67 pt (the body's 12 pt, shrunk to fit the widest table). On A4, 3 % narrower, the charts
--- print 3 % smaller. nil where the SVG has no viewBox (the CSS then leaves its text as drawn).
+-- print 3 % smaller; a chart so tall that its labels would need more than 125 % gets 125 %.
+-- nil where the SVG has no viewBox (the CSS then leaves its text as drawn).
 M.PRINT_TABLE_PT = 8
 function M.print_text_pct(svg, landscape)
   local w, h = tostring(svg):match('viewBox="%s*[-%d.]+%s+[-%d.]+%s+([%d.]+)%s+([%d.]+)%s*"')
@@ -4121,7 +4122,10 @@ function M.print_text_pct(svg, landscape)
   local pw, ph = 8.5 * 72 - 2 * 1.2 * cm, 8.3 * 72
   if landscape then pw, ph = 11 * 72 - 2 * cm, 6 * 72 end
   local scale = math.min(pw / w, ph / h)
-  return ("%.0f%%"):format(100 * M.PRINT_TABLE_PT / (12 * scale))
+  -- (at most a quarter larger, as every chart printed before: a chart held to the page's
+  -- height, 900 x 1122 for four CDF panels, needs 125 % already, and its panels' y labels,
+  -- longer than their panels are high, would run further into the next)
+  return ("%.0f%%"):format(math.min(125, 100 * M.PRINT_TABLE_PT / (12 * scale)))
 end
 
 function M.write_outputs(out, list, opts)

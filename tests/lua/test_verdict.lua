@@ -371,7 +371,7 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
     H.num(sa[4]._drain, 3), H.pct((sb[5]._drain / sa[7]._drain - 1) * 100),
     H.pct((sb[7]._drain / sa[4]._drain - 1) * 100), H.num(sb[5]._drain, 3), H.num(sa[7]._drain, 3),
     H.num(sb[7]._drain, 3), H.num(sa[4]._drain, 3)))
-  local ends = m.ranking[1].evidence.gap.ends
+  ends = m.ranking[1].evidence.gap.ends
   t.near(ends.lower.this_rps, sb[5]._drain, 1e-9)
   t.near(ends.lower.next_rps, sa[7]._drain, 1e-9)
   t.near(ends.upper.this_rps, sb[7]._drain, 1e-9)

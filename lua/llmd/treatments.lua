@@ -498,29 +498,49 @@ local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
 local function gap_rate(v) return metrics.format("throughput_req_s", v) end
 
--- The figures each end of a two-ended gap between capacities is between, this one's (cb,
--- label lb) against the next one's (ca, la), as compare.lua's Verdict says them: its lower end
--- this one's lowest against the next's highest, its upper end this one's highest against the
--- next's lowest (decision.capacity_gap over decision.capacity_span), so that "+22.6 % to +83.7
--- %" beside "about 163.591 against ≥ 92.213" can be worked out from what is printed: ", from
--- chunked's 127.760 against vllm's 104.238 req/s to chunked's 169.427 against vllm's 92.213
--- req/s: the ends of the two treatments' ranges". "" where the gap is not those two ratios as
--- they are (an end open, set to 0 or widened by the rates' noise).
-local function change_ends(g, text, ca, cb, la, lb)
-  if not (g and text and text:match("^%S+ %% to %S+ %%$") and g.lo_pct and g.hi_pct) then return "" end
-  if g.hi_pct == math.huge then return "" end
+-- The figures each end of a two-ended gap between capacities is between, this one's (cb)
+-- against the next one's (ca), as compare.lua's Verdict says them: its lower end this one's
+-- lowest against the next's highest, its upper end this one's highest against the next's
+-- lowest (decision.capacity_gap over decision.capacity_span): {this_lo, next_hi, this_hi,
+-- next_lo} in req/s; nil where the gap (text: its words) is not those two ratios as they are
+-- (an end open, set to 0 or widened by the rates' noise).
+local function gap_figures(g, text, ca, cb)
+  if not (g and text and text:match("^%S+ %% to %S+ %%$") and g.lo_pct and g.hi_pct) then return nil end
+  if g.hi_pct == math.huge then return nil end
   local alo, ahi = decision.capacity_span(ca)
   local blo, bhi = decision.capacity_span(cb)
-  if not (alo > 0 and ahi > 0 and ahi ~= math.huge and bhi ~= math.huge) then return "" end
+  if not (alo > 0 and ahi > 0 and ahi ~= math.huge and bhi ~= math.huge) then return nil end
   local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
-  if not (same(g.lo_pct, (blo / ahi - 1) * 100) and same(g.hi_pct, (bhi / alo - 1) * 100)) then return "" end
+  if not (same(g.lo_pct, (blo / ahi - 1) * 100) and same(g.hi_pct, (bhi / alo - 1) * 100)) then return nil end
+  return { this_lo = blo, next_hi = ahi, this_hi = bhi, next_lo = alo }
+end
+
+-- Those figures in words, this one labelled lb, the next la, so that "+22.6 % to +83.7 %"
+-- beside "about 163.591 against ≥ 92.213" can be worked out from what is printed: ", from
+-- chunked's 127.760 against vllm's 104.238 req/s to chunked's 169.427 against vllm's 92.213
+-- req/s: the ends of the two treatments' ranges"; what: the ranges' name (nil: a capacity's,
+-- by what they come from). "" where gap_figures gives none.
+local function change_ends(g, text, ca, cb, la, lb, what)
+  local f = gap_figures(g, text, ca, cb)
+  if not f then return "" end
   local function r(v) return metrics.format("throughput_req_s", v, nil, { bare = true }) end
-  local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+  what = what or (ca.interval and cb.interval) and "the two ranges their repeats allow"
     or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
       and "the two treatments' ranges with each load's 95 % interval"
     or "the two treatments' ranges"
   return (", from %s's %s against %s's %s req/s to %s's %s against %s's %s req/s: the ends of %s"):format(
-    lb, r(blo), la, r(ahi), lb, r(bhi), la, r(alo), what)
+    lb, r(f.this_lo), la, r(f.next_hi), lb, r(f.this_hi), la, r(f.next_lo), what)
+end
+
+-- treatments.json's record of those figures, one meaning a number: the gap's lower end is
+-- lower.this_rps against lower.next_rps, its upper end upper.this_rps against upper.next_rps
+-- (this place's lowest against the next's highest, this place's highest against the next's
+-- lowest); nil where gap_figures gives none.
+local function gap_ends_record(g, text, ca, cb)
+  local f = gap_figures(g, text, ca, cb)
+  if not f then return nil end
+  return { lower = { this_rps = f.this_lo, next_rps = f.next_hi }, upper = { this_rps = f.this_hi,
+    next_rps = f.next_lo } }
 end
 
 -- A capacity's lower bound (c) whose span ends at its treatment's ceiling, beside a gap with
@@ -1925,7 +1945,10 @@ function M.model(list, opts)
       local iv, why = lp.capacity_interval(pts, slo, x.capacity)
       if iv then
         x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
-          lower_ends = lp.interval_end(iv.high), sign = iv.sign }
+          lower_ends = lp.interval_end(iv.high), sign = iv.sign,
+          -- each load's side of the SLOs on both ends: every load whose repeats leave a
+          -- same-load order open, as compare.lua names them (decision.same_load_pass_fail)
+          ends = iv.ends }
       else
         x.capacity.interval_why = why
         -- one measured percentile per load: its uncertainty, as compare.lua weighs it
@@ -2268,6 +2291,18 @@ function M.model(list, opts)
       end
       r.evidence.narrow_loads = require("llmd.json").array(loads)
     end
+    -- a pass and a fail by the means at one offered load left open (decision.same_load_pass_fail):
+    -- which treatment's repeats at which loads leave it open, by label and place, as
+    -- comparison.json's evidence.open_same_load says it by run
+    local sl = ev.open_same_load
+    if sl then
+      local open = {}
+      for i, e in ipairs(sl.open or {}) do
+        open[i] = { treatment = label[e.run], place = place[e.run], offered = e.offered, room = e.room }
+      end
+      r.evidence.open_same_load = { offered = sl.offered, load_type = sl.load_type, passed = label[sl.passed],
+        passed_place = place[sl.passed], open = require("llmd.json").array(open) }
+    end
     -- the range of this one's capacity minus the next's; an end without a limit is left out
     local g = decision.capacity_gap(nxt.capacity, x.capacity)
     if g then
@@ -2289,7 +2324,11 @@ function M.model(list, opts)
     r.gap_tops = { this = bound_top(x.capacity, gap), next = bound_top(nxt.capacity, gap) }
     -- with its direction, as compare.lua says it: "chunked +22.8 % to +83.7 % vs vllm"
     local gap_vs = gap and ("%s %s vs %s"):format(x.label, gap, nxt.label)
-    if r.evidence.gap then r.evidence.gap.pct_text = gap end
+    if r.evidence.gap then
+      r.evidence.gap.pct_text = gap
+      -- (the four figures its two ends are between, as the Verdict names them)
+      r.evidence.gap.ends = gap_ends_record(g, gap, nxt.capacity, x.capacity)
+    end
     if ev.verdict == "B higher" and ev.same_load then
       -- ranges that meet at one load, where the repeats' intervals lie on opposite sides of the SLOs
       r.vs_next, r.proven = "B better", true
@@ -2576,22 +2615,30 @@ function M.model(list, opts)
       -- "no clear difference" with the gap the two limits' ranges allow (sustained_gap), in
       -- the decision layer's words, as by capacity: a test that found no difference says
       -- nothing of sameness (-3.0 % to +25.0 % is none)
-      local ncd
+      local ncd, ncd_gap
       if v.verdict == "no clear difference" then
         local g = sustained_gap(nxt, x)
         local who = ("%s vs %s"):format(x.label, nxt.label)
         local pt = ptext or v.note or "untested"
+        -- (a two-ended gap names the four figures its ends are between, as by capacity: the
+        -- limits' ranges, each from its figure's interval to its ceiling, sustained_capacity)
+        local gt = g and decision.gap_pct_text(g, gap_pct)
+        local sa, sb = sustained_capacity(nxt), sustained_capacity(x)
+        local ends = g and change_ends(g, gt, sa, sb, nxt.label, x.label, "the two limits' ranges") or ""
+        if g then
+          ncd_gap = { pct_text = gt, ends = gap_ends_record(g, gt, sa, sb) }
+          for k, val in pairs(g) do if finite(val) then ncd_gap[k] = val end end
+        end
         if g and g.lo_rps <= 0 and g.hi_rps >= 0 then
-          ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who, ("%s (%s)"):format(nxt.label, pt)),
-            SUSTAINED_RANGE_WHAT)
+          ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who .. ends,
+            ("%s (%s)"):format(nxt.label, pt)), SUSTAINED_RANGE_WHAT)
         elseif g then
           -- ranges apart, and still no difference the test shows after the Holm adjustment:
           -- the gap, with no word of an overlap, and never "no clear difference", which reads
           -- as sameness beside a gap the ranges keep one side of 0 (nor "either may be higher":
           -- the ranges leave one order)
           ncd = ("not shown to differ from %s by the test (%s), though the ranges of the two limits (each %s) lie "
-            .. "apart: %s %s vs %s"):format(nxt.label, pt, SUSTAINED_RANGE_WHAT, x.label, decision.gap_pct_text(g,
-            gap_pct), nxt.label)
+            .. "apart: %s %s vs %s%s"):format(nxt.label, pt, SUSTAINED_RANGE_WHAT, x.label, gt, nxt.label, ends)
         else
           -- (no range known for one of them: either may be higher)
           ncd = ("either this or %s (%s) may be higher: the range of a limit is not known"):format(nxt.label, pt)
@@ -2697,6 +2744,29 @@ function M.model(list, opts)
         r.settle = bounds_settle({ x, lower_bound(nxt) and nxt or nil })
       end
       r.proven = r.vs_next == "B better"
+      -- placed above the next (shown by repeats, or ordered by the measured loads): the gap of
+      -- the two limits' ranges, where it has both ends, for the Verdict, with the four figures
+      -- they are between, as compare.lua's Verdict gives its Change (+62.5 % to +88.9 % for the
+      -- kubecon pair: 169.427 / 104.238 and 174.221 / 92.213); a lower bound's none (no upper end)
+      if r.proven or r.order_certain then
+        local g = sustained_gap(nxt, x)
+        local gt = g and decision.gap_pct_text(g, gap_pct)
+        local sa, sb = sustained_capacity(nxt), sustained_capacity(x)
+        local rec = g and gap_ends_record(g, gt, sa, sb)
+        if rec then
+          r.gap_text = gt
+          r.gap_ends = change_ends(g, gt, sa, sb, nxt.label, x.label, "the two limits' ranges")
+          r.evidence = r.evidence or {}
+          r.evidence.gap = { pct_text = gt, ends = rec }
+          for k, val in pairs(g) do if finite(val) then r.evidence.gap[k] = val end end
+        end
+      end
+      -- the gap the "no clear difference" text gives, where the text kept it (treatments.json:
+      -- its ends and the four figures, as by capacity's evidence.gap)
+      if ncd_gap and ncd and r.vs_next_text:find(ncd, 1, true) then
+        r.evidence = r.evidence or {}
+        r.evidence.gap = ncd_gap
+      end
     end
     m.ranking[#m.ranking + 1] = r
   end
@@ -3835,6 +3905,7 @@ function M.write_report(out, list, opts)
     end
   end
   v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
+  for _, c in ipairs(v.charts.list) do c.print_text = c.svg and M.print_text_pct(c.svg, c.print_landscape) end
   local md = template.render_file(tdir .. "/treatments_report.md", v)
   local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
   local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m,
@@ -4028,6 +4099,33 @@ function M.hold_out(out)
   if ok == nil then return nil, ("%s: cannot lock the output folder: %s"):format(out, tostring(why)) end
   return nil, ("%s: another process is writing this output folder (another treatments.lua with the same --out): two "
     .. "at once would mix their reports; wait for it to end, or give another --out"):format(out)
+end
+
+-- Printed, a chart's text the size of the tables' (8 pt, the print CSS of
+-- treatments_report.html): the percentage its SVG text is set to there ("110%"), from its
+-- viewBox and the page the CSS gives it, on Letter: upright 8.5 in less 1.2 cm margins, 543.97
+-- pt wide, the chart at most 8.3 in (597.6 pt) high; sideways (landscape: its class
+-- print-landscape) 11 in less 1 cm margins, 735.31 pt wide, at most 6 in (432 pt) high. The
+-- canvas scales by the lesser of width and height (the SVG's aspect kept), so gnuplot's
+-- 12-unit labels print at 12 x that scale: 7.25 pt for a 900 x 906 chart upright, 8.17 pt for
+-- 1080 x 480 sideways. Before, every chart's text 125 % larger printed the kubecon pair's
+-- (chromium, Letter) at 7.15 pt (the first, held to 8.3 in high) and 9.76 pt beside tables at
+-- 8.67 pt (the body's 12 pt, shrunk to fit the widest table). On A4, 3 % narrower, the charts
+-- print 3 % smaller; a chart so tall that its labels would need more than 125 % gets 125 %.
+-- nil where the SVG has no viewBox (the CSS then leaves its text as drawn).
+M.PRINT_TABLE_PT = 8
+function M.print_text_pct(svg, landscape)
+  local w, h = tostring(svg):match('viewBox="%s*[-%d.]+%s+[-%d.]+%s+([%d.]+)%s+([%d.]+)%s*"')
+  w, h = tonumber(w), tonumber(h)
+  if not (w and h and w > 0 and h > 0) then return nil end
+  local cm = 72 / 2.54
+  local pw, ph = 8.5 * 72 - 2 * 1.2 * cm, 8.3 * 72
+  if landscape then pw, ph = 11 * 72 - 2 * cm, 6 * 72 end
+  local scale = math.min(pw / w, ph / h)
+  -- (at most a quarter larger, as every chart printed before: a chart held to the page's
+  -- height, 900 x 1122 for four CDF panels, needs 125 % already, and its panels' y labels,
+  -- longer than their panels are high, would run further into the next)
+  return ("%.0f%%"):format(math.min(125, 100 * M.PRINT_TABLE_PT / (12 * scale)))
 end
 
 function M.write_outputs(out, list, opts)

@@ -161,3 +161,59 @@ t.test("a same-load order open at several loads names each, read off every load'
   ca.interval.ends[4].good = true
   t.eq(#decision.same_load_pass_fail(ca, cb).open, 3)
 end)
+
+-- The same shape from files, through treatments.lua: exp-7 vLLM summaries (t.exp7_summary),
+-- three repeats a load at 7, 8, 9 and 10 req/s offered, each repeat's TTFT p99 below, against
+-- --slo ttft_p99_ms=200. By numpy (mean +- 4.302652729911275 x sd / sqrt 3, t(0.975, 2)): A at
+-- 9 req/s 150/250/350 ms, mean 250 (fails), interval 1.6-498.4; B at 9 120/190/260 ms, mean
+-- 190 (meets), 16.1-363.9; B at 8 100/180/260 ms, mean 180, -18.7-378.7; every other load
+-- settled (100-102 ms, 150-152 ms, 400-420 ms). B met the SLO and A failed it by their means at 9
+-- req/s offered (achieved 8.7 and 9.0, so the means' brackets overlap): both runs' repeats
+-- straddle 200 ms at 9, and B's at 8. compare.lua names all three; the ranking, whose ranges
+-- kept no per-load sides, named B's 8 only ("within the noise of A's repeats there ... of B at
+-- 8 req/s offered").
+t.test("the treatments ranking names every load whose repeats leave a same-load order open, as compare.lua does",
+  function()
+    local json = require "llmd.json"
+    local proc = require "llmd.proc"
+    local root = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+    local d = t.tmpdir()
+    local function dir(name, points)
+      t.mkdir(d .. "/" .. name)
+      local n = 0
+      for _, p in ipairs(points) do
+        for _, v in ipairs(p[3]) do
+          local doc = t.exp7_summary(p[1], p[2])
+          for _, q in ipairs { "mean", "median", "p95" } do doc[q .. "_ttft_ms"] = 50 end
+          doc.p99_ttft_ms = v
+          n = n + 1
+          t.write(("%s/%s/benchmark_%02d.json"):format(d, name, n), json.encode(doc))
+        end
+      end
+    end
+    dir("A", { { 7, 6.96, { 100, 101, 102 } }, { 8, 7.95, { 150, 151, 152 } }, { 9, 9.0, { 150, 250, 350 } },
+      { 10, 9.93, { 400, 410, 420 } } })
+    dir("B", { { 7, 6.97, { 100, 101, 102 } }, { 8, 7.96, { 100, 180, 260 } }, { 9, 8.7, { 120, 190, 260 } },
+      { 10, 9.94, { 400, 410, 420 } } })
+    local r = proc.run { root .. "/llmdlua", root .. "/lua/treatments.lua", "--run", "A=" .. d .. "/A", "--run",
+      "B=" .. d .. "/B", "--slo", "ttft_p99_ms=200", "--out", d .. "/out", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local want = "B met the SLOs and A failed them by their means at the same offered load, 9 req/s offered, within "
+      .. "the noise of both runs' repeats there; but B's repeats at 8 req/s offered, a lower load, leave room for it "
+      .. "failing them there: more repeats of A at 9 req/s offered and of B at 8 and 9 req/s offered could settle it"
+    t.contains(t.read(d .. "/out/treatment_report.md"), want)
+    local j = json.read(d .. "/out/treatments.json")
+    local ev = j.ranking[1].evidence
+    t.eq({ j.ranking[1].label, ev.verdict, ev.steps_cannot_order }, { "B", "not shown to differ", true })
+    -- the record the text is worded from, by treatment and place
+    t.eq(ev.open_same_load, { offered = 9, load_type = "rate", passed = "B", passed_place = "this", open = {
+      { treatment = "B", place = "this", offered = 8, room = "fail" },
+      { treatment = "B", place = "this", offered = 9, room = "fail" },
+      { treatment = "A", place = "next", offered = 9, room = "meet" } } })
+    -- compare.lua's Verdict of the same pair, word for word
+    r = proc.run { root .. "/llmdlua", root .. "/lua/compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--a-label",
+      "A", "--b-label", "B", "--slo", "ttft_p99_ms=200", "--parent", d .. "/cmp", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local ws = r.stdout:match("Workspace: ([^\n]+)")
+    t.contains(t.read(ws .. "/comparison_report.md"), want)
+  end)

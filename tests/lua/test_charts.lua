@@ -2185,6 +2185,29 @@ t.test("printed to PDF: the demo's Load Ladder note is on a page with its table"
   t.ok(note:find("Load Ladder One row per load point", 1, true), "the heading on the note's page: " .. note:sub(1, 300))
 end)
 
+-- fixb49: printed without --slo, the demo pair's second Load Curves table filled its sideways
+-- page and its ITL note ("ITL p90 here is from inference-perf's per-token timestamps ...")
+-- began the next page alone, the table above it on another page. A Load Curves table's notes
+-- never start a page now (print CSS; the screen's screenshot byte-identical): no page begins
+-- with one, and the ITL note's page holds the table's last row (254.49/s offered, 174.22 req/s
+-- achieved, from the fixture's stage 7).
+t.test("printed to PDF: the Load Curves tables' notes are on a page with their table", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  local itl = {}
+  for p in (browser_text(w .. "/comparison_report.html") .. "\f"):gmatch("(.-)\f") do
+    local flat = p:gsub("%s+", " "):gsub("^ ", "")
+    for _, s in ipairs { "ITL p90 here is from", "N/A in this table:" } do
+      t.ok(flat:sub(1, #s) ~= s, "a page begins with a table's note: " .. flat:sub(1, 200))
+    end
+    if flat:find("ITL p90 here is from", 1, true) then itl[#itl + 1] = flat end
+  end
+  t.eq(#itl, 2, "each table's ITL note printed")
+  t.ok(itl[2]:find("254.49/s", 1, true) and itl[2]:find("174.22", 1, true), "the second table's last row on its "
+    .. "note's page: " .. itl[2]:sub(1, 300))
+end)
+
 -- fixd46 (session 45): printed, the 6-panel chart (two columns of panels, a canvas 1220 units
 -- wide) was scaled to the upright page's text width, its 12-unit labels about 5 pt: unreadable.
 -- It gets a page turned sideways and every chart's text prints a quarter larger (print CSS only:

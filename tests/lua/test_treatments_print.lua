@@ -79,3 +79,75 @@ t.test("the treatments charts' keys never overlap the panels' x labels, for shor
   end
   t.eq(drawn, 8)
 end)
+
+-- Printed (headless Chromium, Letter, pdftotext -bbox), a chart's labels are the size of the
+-- tables' text on the page. Each word's box is the font's height at its size (one font,
+-- DejaVu Sans, for both), so the ratio of two boxes' heights is that of their sizes. The
+-- kubecon pair by capacity: its latency chart (900 x 906 units, upright, held to 8.3 in high)
+-- and its bars (1080 x 480, sideways). Before (fixb48's CSS, every chart's text 125 %): the
+-- tables' text at 8.67 pt (the body's 12 pt shrunk to fit), the latency chart's tick labels at
+-- 7.15 pt (0.82 of it), the bars' at 9.76 pt (1.13): by the digits' widths, 0.636 em each.
+t.test("printed, every chart's labels are the size of the tables' text", function()
+  local proc = require "llmd.proc"
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local root = t.root()
+  local d = t.tmpdir()
+  tr.write_outputs(d .. "/out", tr.load { { label = "vllm", dirs = { root .. "/tests/fixtures/kubecon-na-2025_vllm" } },
+    { label = "chunked", dirs = { root .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" } } },
+    { slo = decision.parse_slo("ttft_p90_ms=200") })
+  -- the percentages the page is given, by hand: 8 / (12 x min(543.97 / 900, 597.6 / 906)) =
+  -- 110 %, 8 / (12 x min(735.31 / 1080, 432 / 480)) = 98 %
+  -- (a chart held to the page's height would need more, 8 / (12 x 597.6 / 2000) = 223 %: at most
+  -- 125 %, so that long axis labels grow no more than every chart's did before)
+  t.eq({ tr.print_text_pct('<svg viewBox="0 0 900 2000">'), tr.print_text_pct("<svg>") }, { "125%", nil })
+  local page = t.read(d .. "/out/treatment_report.html")
+  t.contains(page, 'data-chart="treatments_latency_throughput" style="--print-text: 110%"')
+  t.contains(page, 'data-chart="treatments_bars" class="print-landscape" style="--print-text: 98%"')
+  local pdf = d .. "/report.pdf"
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" .. d .. "/profile", "--no-pdf-header-footer", "--print-to-pdf=" .. pdf,
+    "file://" .. d .. "/out/treatment_report.html" }, { timeout = 120 })
+  t.ok(r.ok, r.stderr)
+  local bb = proc.run({ "pdftotext", "-bbox", pdf, "-" }, { timeout = 60 })
+  t.ok(bb.ok, bb.stderr)
+  -- each page's words: {text, height}
+  local pages = {}
+  for p in bb.stdout:gmatch("<page .-</page>") do
+    local words = {}
+    for y0, y1, w in p:gmatch('<word xMin="[%d.]+" yMin="([%d.]+)" xMax="[%d.]+" yMax="([%d.]+)">([^<]*)</word>') do
+      words[#words + 1] = { w = w, h = tonumber(y1) - tonumber(y0) }
+    end
+    pages[#pages + 1] = words
+  end
+  -- (the page with these words one after another: a chart's title)
+  local function page_of(...)
+    local seq = { ... }
+    for _, words in ipairs(pages) do
+      for i = 1, #words - #seq + 1 do
+        local all = true
+        for k, s in ipairs(seq) do all = all and words[i + k - 1].w == s end
+        if all then return words end
+      end
+    end
+  end
+  -- the tables' text: the Treatments table's header words
+  local tbl
+  for _, x in ipairs(page_of("Harness")) do if x.w == "Harness" then tbl = x.h end end
+  -- a chart's tick labels: the words of its SVG's texts that are numbers, on its page (the
+  -- caption's words are the page's text, 0.9 em, and none of them is one of its tick labels)
+  for _, c in ipairs { { "treatments_latency_throughput", { "Latency", "against", "achieved" } },
+    { "treatments_bars", { "At", "the", "common", "load," } } } do
+    local ticks = {}
+    for s in t.read(d .. "/out/charts/" .. c[1] .. ".svg"):gmatch("<text>%s*(%d+)%s*</text>") do ticks[s] = true end
+    local n = 0
+    for _, x in ipairs(page_of(table.unpack(c[2]))) do
+      if ticks[x.w] then
+        n = n + 1
+        t.near(x.h / tbl, 1, 0.03, ("%s: tick label %s %.2f high, the tables' text %.2f"):format(c[1], x.w, x.h, tbl))
+      end
+    end
+    t.ok(n >= 10, c[1] .. ": its tick labels found on its page")
+  end
+end)

@@ -707,12 +707,22 @@ do
     t.eq({ r.label, r.vs_next }, { "x", "no clear difference" })
     t.near(r.p_value, 0.28786413449232545, 1e-6)
     -- on main: "no clear difference vs n (Welch p = 0.288)", no gap at all
-    -- (fixa39: ranges that allow -12.6 % to +26.3 % leave either order open: said so)
+    -- (fixa39: ranges that allow -12.6 % to +26.3 % leave either order open: said so, with the
+    -- four figures its ends are between, the ranges' ends above)
     t.eq(r.vs_next_text, "either this or n (Welch p = 0.288) may be higher — the repeats' ranges overlap; the gap could be "
-      .. "anywhere from -12.6 % to +26.3 % (x vs n); each limit's range is from the lower end of the repeats' 95 % "
+      .. "anywhere from -12.6 % to +26.3 % (x vs n, from x's 27.516 against n's 31.484 req/s to x's 33.500 against n's "
+      .. "26.516 req/s: the ends of the two limits' ranges); each limit's range is from the lower end of the repeats' 95 % "
       .. "interval at its max sustained load point to the most it achieved at any load (no upper end where it never "
       .. "saturated)")
     t.eq(rank_labels(m), { "1=:x", "1=:n" })
+    -- treatments.json's record of them: each end's two figures, one meaning a number
+    local e = r.evidence.gap.ends
+    t.near(e.lower.this_rps, 27.5159, 1e-4)
+    t.near(e.lower.next_rps, 31.4841, 1e-4)
+    t.near(e.upper.this_rps, 33.5, 1e-9)
+    t.near(e.upper.next_rps, 26.5159, 1e-4)
+    t.near(r.evidence.gap.lo_pct, -12.604, 1e-3)
+    t.eq(r.evidence.gap.pct_text, "-12.6 % to +26.3 %")
   end)
 
   t.test("3: capacity 'not shown to differ' says which one the gap is of, over which", function()

@@ -356,12 +356,31 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
     H.num(capb, 3), H.num(sa[4]._drain, 3), H.num(sa[7]._drain, 3), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
     H.pct((sb[5]._drain / sa[4]._drain - 1) * 100), H.num(sb[4]._drain, 3), H.num(sa[7]._drain, 3),
     H.num(sb[5]._drain, 3), H.num(sa[4]._drain, 3)))
+  -- treatments.json's gap carries those four figures, one meaning a number (fixb49: only its
+  -- ends in % and req/s were there): the lower end chunked's point 4 against vllm's 7, the
+  -- upper end chunked's point 5 against vllm's 4
+  local ends = m.ranking[1].evidence.gap.ends
+  t.near(ends.lower.this_rps, sb[4]._drain, 1e-9)
+  t.near(ends.lower.next_rps, sa[7]._drain, 1e-9)
+  t.near(ends.upper.this_rps, sb[5]._drain, 1e-9)
+  t.near(ends.upper.next_rps, sa[4]._drain, 1e-9)
   -- no SLO: max sustained throughput, chunked's point 5 (167.784) against vllm's point 4;
-  -- vllm's ceiling (103.078) below 167.784: ordered, untested
+  -- vllm's ceiling (103.078) below 167.784: ordered, untested. The gap of the two limits'
+  -- ranges (each from its figure to its ceiling, its point 7), with the four figures its ends
+  -- are between, as compare.lua's Verdict gives its Change (fixb49: no gap was said)
   m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } })
   t.eq(m.verdict_line, ("chunked sustains more load (max sustained throughput; no SLO given): %s req/s against %s "
-    .. "req/s for vllm. Untested (neither chunked nor vllm has repeats at its max sustained load point), but the "
-    .. "measured loads order them."):format(H.num(sb[5]._drain, 3), H.num(sa[4]._drain, 3)))
+    .. "req/s for vllm (chunked %s to %s vs vllm, from chunked's %s against vllm's %s req/s to chunked's %s against "
+    .. "vllm's %s req/s: the ends of the two limits' ranges). Untested (neither chunked nor vllm has repeats at its "
+    .. "max sustained load point), but the measured loads order them."):format(H.num(sb[5]._drain, 3),
+    H.num(sa[4]._drain, 3), H.pct((sb[5]._drain / sa[7]._drain - 1) * 100),
+    H.pct((sb[7]._drain / sa[4]._drain - 1) * 100), H.num(sb[5]._drain, 3), H.num(sa[7]._drain, 3),
+    H.num(sb[7]._drain, 3), H.num(sa[4]._drain, 3)))
+  ends = m.ranking[1].evidence.gap.ends
+  t.near(ends.lower.this_rps, sb[5]._drain, 1e-9)
+  t.near(ends.lower.next_rps, sa[7]._drain, 1e-9)
+  t.near(ends.upper.this_rps, sb[7]._drain, 1e-9)
+  t.near(ends.upper.next_rps, sa[4]._drain, 1e-9)
 end)
 
 t.test("treatments verdict: shown by repeats, or no treatment shown best; the report's first line", function()

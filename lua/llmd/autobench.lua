@@ -1153,7 +1153,9 @@ function M.csv(rows, opts)
         ("evidence: %s"):format(ev[("%s, %s"):format(sc, fw)] or "no other candidate measured to weigh it against") }
       local list = M.sort_by_rank(by_sc[sc])
       if list[1] == w then
-        parts[#parts + 1] = ("rank 1 in %s: %s"):format(sc, rank1_evidence(rows, ev, sc, fw, #list == 1))
+        -- (alone: why, the pick's own evidence being said just before)
+        parts[#parts + 1] = ("rank 1 in %s: %s"):format(sc, #list == 1 and lone(rows, sc, fw)
+          or ev[sc .. ", across frameworks"] or "")
       end
       picks[w] = table.concat(parts, "; ")
     end

@@ -179,7 +179,8 @@ local function main()
       help = [[
   --sla K=V,...|CONFIG  thresholds sla.passed is recomputed against (else each row's own)
   --md FILE             the markdown summary (else on stdout): the toolchain's tables, with
-                        an Evidence column beside each best command and rank 1
+                        beside each best command and rank 1 the mean of its repeats (95 %
+                        CI; the toolchain's Req/s is its best row) and an Evidence column
   --toolchain-md        the toolchain's markdown summary and CSV byte for byte (no Evidence
                         column, a skipped candidate once per results file, no llmdlua_note)
   --csv FILE            the toolchain's CSV of every row (each row's own figures), and a

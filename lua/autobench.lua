@@ -179,12 +179,14 @@ local function main()
       help = [[
   --sla K=V,...|CONFIG  thresholds sla.passed is recomputed against (else each row's own)
   --md FILE             the markdown summary (else on stdout): the toolchain's tables, with
-                        an Evidence column beside each best command and rank 1
+                        beside each best command and rank 1 the mean of its repeats (95 %
+                        CI; the toolchain's Req/s is its best row) and an Evidence column
   --toolchain-md        the toolchain's markdown summary and CSV byte for byte (no Evidence
                         column, a skipped candidate once per results file, no llmdlua_note)
-  --csv FILE            the toolchain's CSV of every row, and a last column llmdlua_note:
-                        for an ok row, where its server command crashed in another row
-                        (out of memory under another scenario, say)
+  --csv FILE            the toolchain's CSV of every row (each row's own figures), and a
+                        last column llmdlua_note: for each pick, the mean of its repeats
+                        and the evidence for it; for an ok row, where its server command
+                        crashed in another row (out of memory under another scenario, say)
   --evidence FILE       how sure each choice of the summary is (else on stderr): what
                         decided it, and whether repeats carry it (Welch, Holm) or it is
                         untested (one measurement each)
@@ -224,7 +226,7 @@ local function main()
     local ev = ab.evidence(rows)
     local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
     if o.md then write_file(o.md, md, "--md") else io.write(md) end
-    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md }), "--csv") end
+    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where }), "--csv") end
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
       if o.evidence then write_file(o.evidence, text, "--evidence") else io.stderr:write(text) end

@@ -29,6 +29,8 @@ typedef struct Decoder {
     const char *name; /* for messages; anchored on the stack by the caller */
     int cut;          /* a value cut from a document (llmd_json_push_at): */
     uint64_t start;   /* where it starts there (messages name the document's byte) */
+    const char *text; /* the whole document (not a cut value): for decode_error's CSV hint */
+    size_t len;
 } Decoder;
 
 static int parser_gc(lua_State *L)
@@ -38,8 +40,53 @@ static int parser_gc(lua_State *L)
     return 0;
 }
 
+/*
+** A CSV file given as JSON (json.read("tc.csv")) failed as "invalid literal, expected 'true'"
+** at its first field (newuser49): an error on line 1 outside any container, in a document
+** whose first line has a comma and does not open an object or an array, says what was
+** expected (a JSON value) and that the text looks like CSV, with the parser's own message
+** kept. Whether it does; *line_len: line 1's length to show (0: not printable).
+*/
+static int csv_like(const Decoder *d, size_t *line_len)
+{
+    if (d->cut || d->text == NULL || d->p.err_line != 1 || d->p.depth != 0)
+        return 0;
+    size_t i = 0, n = d->len;
+    if (n >= 3 && memcmp(d->text, "\xEF\xBB\xBF", 3) == 0)
+        i = 3; /* a UTF-8 byte order mark, as spreadsheets write */
+    size_t begin = i;
+    if (i < n && (d->text[i] == '{' || d->text[i] == '['))
+        return 0;
+    int comma = 0, printable = 1;
+    for (; i < n && d->text[i] != '\n'; i++) {
+        unsigned char c = (unsigned char)d->text[i];
+        if (c == ',')
+            comma = 1;
+        else if ((c < 0x20 && c != '\r' && c != '\t') || c >= 0x7F)
+            printable = 0;
+    }
+    size_t len = i - begin;
+    if (len > 0 && d->text[begin + len - 1] == '\r')
+        len--;
+    *line_len = printable ? len : 0;
+    return comma;
+}
+
 static int decode_error(lua_State *L, Decoder *d)
 {
+    size_t line_len;
+    if (csv_like(d, &line_len)) {
+        const char *b = d->text + (d->len >= 3 && memcmp(d->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
+        char shown[64] = ""; /* (lua_pushfstring has no %.*s) */
+        if (line_len > 0)
+            (void)snprintf(shown, sizeof shown, ": \"%.*s%s\"",
+                           (int)(line_len > 40 ? 40 : line_len), b, line_len > 40 ? "..." : "");
+        return luaL_error(
+            L,
+            "%s:%d:%d: expected a JSON value; the text looks like CSV (line 1 is "
+            "comma-separated%s), not JSON: read a CSV file with llmd.scan (scan.csv) (%s)",
+            d->name, (int)d->p.err_line, (int)d->p.err_col, shown, d->p.err);
+    }
     return luaL_error(L, "%s:%d:%d: %s", d->name, (int)d->p.err_line, (int)d->p.err_col, d->p.err);
 }
 
@@ -161,6 +208,8 @@ static void decode_at(lua_State *L, const char *text, size_t len, const char *na
     d->name = name;
     d->cut = cut;
     d->start = start;
+    d->text = cut ? NULL : text;
+    d->len = len;
     luaL_setmetatable(L, PARSER_MT);
     json_feed(&d->p, text, len, 1);
     push_value(L, d, next_token(L, d)); /* decoder, value */

@@ -648,9 +648,17 @@ local function latency(row, what)
 end
 
 -- The SLA as the tables show it: True, False, or "unknown (N/A)" where M.recompute_sla found
--- a metric the SLA needs unknown and no check failed (never counted as passing).
-function M.sla_cell(row)
+-- a metric the SLA needs unknown and no check failed (never counted as passing). own
+-- (llmdlua's summary and CSV, not the toolchain's): a skipped row was never measured, so its
+-- SLA is N/A with why, never the False the toolchain writes (newuser49 #6: "sglang ... False"
+-- read as "sglang failed the SLA").
+function M.sla_cell(row, own)
   if row._sla_unknown then return "unknown (N/A)" end
+  if own and row.status == "skipped" then
+    local why = type(row.failure_reason) == "string" and row.failure_reason or ""
+    if why:find("not in --frameworks", 1, true) then return "N/A (skipped by --frameworks)" end
+    return "N/A (skipped: not run)"
+  end
   return M.passed(row)
 end
 
@@ -878,6 +886,78 @@ function M.crash_notes(rows)
   end
 end
 
+-- A candidate's repeats: its ok rows of the same framework, scenario, id and server command
+-- (M.evidence's rule: an id is only a place in one search). Returns reps(row) -> list.
+local function repeats_of(rows)
+  local by = {}
+  local function key(r)
+    local c = server_cmd(r)
+    return table.concat({ M.framework(r), M.scenario(r), tostring(r.candidate_id), c ~= nil and tostring(c) or "" },
+      "\0")
+  end
+  for _, r in ipairs(rows) do
+    if r.status == "ok" then
+      local k = key(r)
+      by[k] = by[k] or {}
+      table.insert(by[k], r)
+    end
+  end
+  return function(r) return by[key(r)] or { r } end
+end
+
+-- The typical request throughput of a pick: the mean of its repeats with the 95 % t-interval
+-- (llmd.stattest.mean_ci, floored at 0) and the range; the toolchain's Req/s is the picked
+-- row's own figure, of a candidate measured several times its best row (newuser49 #5: 25.01
+-- req/s shown where the mean of 3 was 17.73). Returns the text and n.
+function M.typical_rps(reps)
+  local xs = {}
+  for _, x in ipairs(reps) do
+    local v = metric(x, "request_throughput")
+    if v then xs[#xs + 1] = v end
+  end
+  if #xs == 0 then return "N/A (no request throughput measured)", 0 end
+  if #xs == 1 then return ("%.2f (one measurement: no spread)"):format(xs[1]), 1 end
+  local ci = require("llmd.stattest").mean_ci(xs, 0.95, 0)
+  if ci.identical then return ("%.2f (%d repeats, all equal)"):format(ci.mean, #xs), #xs end
+  return ("%.2f (%d repeats, 95 %% CI %.2f to %.2f; range %.2f to %.2f)"):format(ci.mean, #xs, ci.lo, ci.hi,
+    ci.min, ci.max), #xs
+end
+
+-- A lone rank 1's evidence across frameworks: the other frameworks measured in its scenario
+-- (ok rows) that have no row within the SLA are named; "no other framework measured" only
+-- when none was
+local function lone(rows, sc, fw)
+  local n, order = {}, {}
+  for _, r in ipairs(rows) do
+    local f = M.framework(r)
+    if r.status == "ok" and M.scenario(r) == sc and f ~= fw then
+      if not n[f] then order[#order + 1] = f end
+      n[f] = (n[f] or 0) + 1
+    end
+  end
+  if #order == 0 then return "no other framework measured in this scenario" end
+  table.sort(order)
+  local parts = {}
+  for i, f in ipairs(order) do parts[i] = ("%s (%d %s)"):format(f, n[f], n[f] == 1 and "row" or "rows") end
+  return ("%s measured in this scenario, but no row within the SLA: nothing to weigh it against"):format(
+    table.concat(parts, ", "))
+end
+
+-- The Evidence of a scenario's rank 1 across frameworks: rank 1 against rank 2, or, alone,
+-- why alone and the test of its pick within its framework (newuser49 #5: "no other framework
+-- measured" said nothing of the repeats' "no clear difference" within vllm)
+local function rank1_evidence(rows, ev, sc, fw, alone)
+  if not alone then return ev[sc .. ", across frameworks"] or "" end
+  local pick = ev[("%s, %s"):format(sc, fw)]
+  return lone(rows, sc, fw) .. (pick and ("; its pick within %s: %s"):format(fw, pick) or "")
+end
+
+M.TYPICAL_HEADER = "Req/s mean of repeats (95 % CI)"
+M.TYPICAL_NOTE = "Req/s and the figures beside it are each pick's own row, as the toolchain's summary shows "
+  .. "them: of a candidate measured several times, its best row. `" .. M.TYPICAL_HEADER .. "` is the typical "
+  .. "figure: the mean of the candidate's ok rows in that scenario (same command), with its 95 % t-interval and "
+  .. "range; the Evidence column says whether the repeats carry the choice."
+
 -- opts.evidence: M.evidence's by_where (the choice of each framework's best command and of
 -- each scenario's rank 1, in words): an Evidence column beside each such row, so that the
 -- markdown never names a best without saying how sure it is (a best row by any margin, of
@@ -893,6 +973,7 @@ function M.summary(rows, opts)
     return ("%s, yet picked here as the toolchain picks, per scenario; %s"):format(c, text)
   end
   local L = { "# Benchmark Summary", "" }
+  local reps = repeats_of(rows)
   if #rows == 0 then
     L[#L + 1] = "No rows found."
     return table.concat(L, "\n") .. "\n"
@@ -906,15 +987,20 @@ function M.summary(rows, opts)
   if none then
     L[#L + 1] = none
     L[#L + 1] = ""
+  elseif ev then
+    L[#L + 1] = M.TYPICAL_NOTE
+    L[#L + 1] = ""
   end
   local by_fw, fws = group_by(win, M.framework)
   for _, fw in ipairs(fws) do
     L[#L + 1] = "### `" .. fw .. "`"
     L[#L + 1] = ""
-    L[#L + 1] = "| Scenario | Candidate | Status | SLA | Req/s | Output tok/s | Total tok/s | P50 TTFT ms "
+    L[#L + 1] = "| Scenario | Candidate | Status | SLA | Req/s |" .. (ev and (" " .. M.TYPICAL_HEADER .. " |") or "")
+      .. " Output tok/s | Total tok/s | P50 TTFT ms "
       .. "| P50 TPOT ms | Success rate | Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command "
       .. "| Artifacts |" .. (ev and " Evidence |" or "")
-    L[#L + 1] = "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+    L[#L + 1] = "| --- | --- | --- | --- | ---: |" .. (ev and " ---: |" or "")
+      .. " ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
       .. "| --- | --- |" .. (ev and " --- |" or "")
     local list = by_fw[fw]
     local idx = {}
@@ -925,15 +1011,16 @@ function M.summary(rows, opts)
       return idx[a] < idx[b]
     end)
     for _, r in ipairs(list) do
-      local line = row_line(ev and 17 or 16, {
-        M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
+      local cells = {
+        M.scenario(r), r.candidate_id, r.status, M.sla_cell(r, ev), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), metric(r, "total_token_throughput"), latency(r, "ttft"),
         latency(r, "tpot"), metric(r, "success_rate"), accept_len(r), pre_sched(r), cache_hit(r),
         get(r, "hardware", "gpu_count"), server_cmd(r), artifacts(r),
         ev and with_crash(r, ev[("%s, %s"):format(M.scenario(r), fw)]
           or "no other candidate measured to weigh it against"),
-      })
-      L[#L + 1] = line
+      }
+      if ev then table.insert(cells, 6, (M.typical_rps(reps(r)))) end
+      L[#L + 1] = row_line(ev and 18 or 16, cells)
     end
     L[#L + 1] = ""
   end
@@ -943,53 +1030,45 @@ function M.summary(rows, opts)
     L[#L + 1] = "No candidate passed the SLA: nothing to rank."
     L[#L + 1] = ""
   end
-  L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Output tok/s | P50 TTFT ms | P50 TPOT ms "
+  L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s |"
+    .. (ev and (" " .. M.TYPICAL_HEADER .. " |") or "") .. " Output tok/s | P50 TTFT ms | P50 TPOT ms "
     .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |" .. (ev and " Evidence |" or "")
-  L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-    .. (ev and " --- |" or "")
+  L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: |" .. (ev and " ---: |" or "")
+    .. " ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |" .. (ev and " --- |" or "")
   local by_sc, scs = group_by(win, M.scenario)
-  -- a lone rank 1: the other frameworks measured in its scenario (ok rows) that have no row
-  -- within the SLA are named; "no other framework measured" only when none was
-  local function lone(sc, fw)
-    local n, order = {}, {}
-    for _, r in ipairs(rows) do
-      local f = M.framework(r)
-      if r.status == "ok" and M.scenario(r) == sc and f ~= fw then
-        if not n[f] then order[#order + 1] = f end
-        n[f] = (n[f] or 0) + 1
-      end
-    end
-    if #order == 0 then return "no other framework measured in this scenario" end
-    table.sort(order)
-    local parts = {}
-    for i, f in ipairs(order) do parts[i] = ("%s (%d %s)"):format(f, n[f], n[f] == 1 and "row" or "rows") end
-    return ("%s measured in this scenario, but no row within the SLA: nothing to weigh it against"):format(
-      table.concat(parts, ", "))
-  end
   for _, sc in ipairs(scs) do
     local list = M.sort_by_rank(by_sc[sc])
     for rank, r in ipairs(list) do
-      L[#L + 1] = row_line(ev and 15 or 14, {
-        sc, rank, M.framework(r), r.candidate_id, M.sla_cell(r), metric(r, "request_throughput"),
+      local cells = {
+        sc, rank, M.framework(r), r.candidate_id, M.sla_cell(r, ev), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
         cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
         -- (rank 1 against rank 2: the place the summary's rank names)
-        ev and (rank > 1 and (crashed(r) or "") or with_crash(r, #list == 1 and lone(sc, M.framework(r))
-          or ev[sc .. ", across frameworks"] or "")),
-      })
+        ev and (rank > 1 and (crashed(r) or "") or with_crash(r, rank1_evidence(rows, ev, sc, M.framework(r),
+          #list == 1))),
+      }
+      if ev then table.insert(cells, 7, (M.typical_rps(reps(r)))) end
+      L[#L + 1] = row_line(ev and 16 or 14, cells)
     end
   end
   L[#L + 1] = ""
-  local failed, seen = {}, {}
+  local failed, seen, scenarios = {}, {}, {}
   for _, r in ipairs(rows) do
     if not (r.status == "ok" and M.passed(r)) then
       -- a candidate skipped by policy is one row in every results file of the same config:
-      -- listed once (with evidence only: the toolchain's summary repeats it)
+      -- listed once (with evidence only: the toolchain's summary repeats it), with every
+      -- scenario it was left out of (newuser49 #6: "chat" only, though left out of each)
       local key = ev and r.status == "skipped" and table.concat({ M.framework(r), tostring(r.candidate_id),
         tostring(r.failure_reason) }, "\0")
-      if not (key and seen[key]) then
-        if key then seen[key] = true end
+      if key and seen[key] then
+        local list, sc = scenarios[seen[key]], M.scenario(r)
+        if not list[sc] then list[sc] = true; list[#list + 1] = sc end
+      else
         failed[#failed + 1] = r
+        if key then
+          seen[key] = r
+          scenarios[r] = { M.scenario(r), [M.scenario(r)] = true }
+        end
       end
     end
   end
@@ -1010,12 +1089,12 @@ function M.summary(rows, opts)
       .. (ev and " Server command | Scenario | Results row |" or "")
     L[#L + 1] = "| --- | --- | --- | --- | --- |" .. (ev and " --- | --- | --- |" or "")
     for _, r in ipairs(failed) do
-      L[#L + 1] = row_line(ev and 8 or 5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
+      L[#L + 1] = row_line(ev and 8 or 5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r, ev),
         -- (an unknown SLA says which metric it lacked)
         -- (with evidence, a missed SLA names the limit it failed)
         (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and (r._sla_unknown
         and ("SLA unknown: " .. r._sla_unknown) or (ev and r._sla_why and ("SLA failed: " .. r._sla_why)))
-        or r.failure_reason, server_cmd(r), M.scenario(r),
+        or r.failure_reason, server_cmd(r), scenarios[r] and table.concat(scenarios[r], ", ") or M.scenario(r),
         r._file and ("%s:%d"):format(r._file, r._line or 0) or nil })
     end
   end
@@ -1041,8 +1120,12 @@ M.CSV_COLUMNS = { "framework", "scenario", "candidate_id", "status", "sla_passed
   "p99_tpot_ms", "mean_accept_length", "pre_scheduler_ms", "prefix_cache_hit_rate", "gpu_count", "server_command",
   "failure_reason" }
 
--- opts.notes: a last column llmdlua_note (M.crash_notes: the row's server command crashed in
--- another row), not in the toolchain's CSV
+-- opts.notes: a last column llmdlua_note, not in the toolchain's CSV: for each pick (a
+-- framework's best command in a scenario) that it is one, its typical request throughput
+-- (the mean of its repeats, as the summary's column) and the evidence for it (opts.evidence:
+-- M.evidence's by_where), and, for an ok row, where its server command crashed in another row
+-- (M.crash_notes). Every number column keeps the toolchain's meaning: that row's own figure.
+-- With notes, a skipped row's sla_passed is N/A (M.sla_cell's own), not False.
 function M.csv(rows, opts)
   local function field(v)
     if v == nil or v == json.null then return "" end
@@ -1051,10 +1134,37 @@ function M.csv(rows, opts)
     return s
   end
   local crashed = opts and opts.notes and M.crash_notes(rows)
+  local picks = {}
+  if crashed then
+    -- (the summary's picks: each framework's best per scenario, and each scenario's rank 1)
+    local ev, reps = opts.evidence or {}, repeats_of(rows)
+    local win = M.winners(rows)
+    local by_sc = {}
+    for _, w in ipairs(win) do
+      local sc = M.scenario(w)
+      by_sc[sc] = by_sc[sc] or {}
+      table.insert(by_sc[sc], w)
+    end
+    for _, w in ipairs(win) do
+      local sc, fw = M.scenario(w), M.framework(w)
+      local typ, n = M.typical_rps(reps(w))
+      local parts = { ("%s's pick for %s (by the toolchain's rule%s); %s: %s"):format(fw, sc,
+        n > 1 and (", its best of %d repeats"):format(n) or "", M.TYPICAL_HEADER, typ),
+        ("evidence: %s"):format(ev[("%s, %s"):format(sc, fw)] or "no other candidate measured to weigh it against") }
+      local list = M.sort_by_rank(by_sc[sc])
+      if list[1] == w then
+        -- (alone: why, the pick's own evidence being said just before)
+        parts[#parts + 1] = ("rank 1 in %s: %s"):format(sc, #list == 1 and lone(rows, sc, fw)
+          or ev[sc .. ", across frameworks"] or "")
+      end
+      picks[w] = table.concat(parts, "; ")
+    end
+  end
   local lines = { table.concat(M.CSV_COLUMNS, ",") .. (crashed and ",llmdlua_note" or "") }
   for _, r in ipairs(M.sort_by_rank(rows)) do
     local vals = {
-      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
+      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.sla_cell(r, crashed and true),
+      metric(r, "request_throughput"),
       metric(r, "output_token_throughput"), metric(r, "p50_ttft_ms"), metric(r, "p50_tpot_ms"),
       metric(r, "mean_ttft_ms"), metric(r, "mean_tpot_ms"), metric(r, "p99_ttft_ms"), metric(r, "p99_tpot_ms"),
       accept_len(r), pre_sched(r), cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r), r.failure_reason,
@@ -1062,7 +1172,12 @@ function M.csv(rows, opts)
     local t = {}
     for i = 1, #M.CSV_COLUMNS do t[i] = field(vals[i]) end
     -- (an ok row only: a failed row's own reason is in failure_reason)
-    if crashed then t[#M.CSV_COLUMNS + 1] = field(r.status == "ok" and crashed(r) or nil) end
+    if crashed then
+      local c = r.status == "ok" and crashed(r) or nil
+      local note = picks[r] and (c and (c .. ", yet picked here as the toolchain picks, per scenario; " .. picks[r])
+        or picks[r]) or c
+      t[#M.CSV_COLUMNS + 1] = field(note)
+    end
     lines[#lines + 1] = table.concat(t, ",")
   end
   return table.concat(lines, "\r\n") .. "\r\n"
@@ -1200,7 +1315,10 @@ function M.parse_sla(s)
     local ok = false
     for _, a in ipairs(M.SLA_KEYS) do if a == k then ok = true end end
     if not ok then
-      error(("--sla: unknown key '%s' (allowed: %s)%s"):format(k, table.concat(M.SLA_KEYS, ", "),
+      -- (a misspelt key gets the one it most likely meant, as other options do: newuser49)
+      local near = not M.SLA_DEPRECATED[k] and require("llmd.opts").closest(k, M.SLA_KEYS) or nil
+      error(("--sla: unknown key '%s'%s (allowed: %s)%s"):format(k,
+        near and (" (did you mean %s?)"):format(near) or "", table.concat(M.SLA_KEYS, ", "),
         M.SLA_DEPRECATED[k] and ("; use " .. M.SLA_DEPRECATED[k]) or ""), 0)
     end
     local n = tonumber(v)

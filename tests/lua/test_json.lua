@@ -194,3 +194,27 @@ do
     t.eq({ v[1], v[2], v[3], v[4] }, { 1e308, 1.7976931348623157e308, 0.0, 10.0 })
   end)
 end
+
+-- newuser49: json.read of a CSV file said only "tc.csv:1:1: invalid literal, expected 'true'".
+-- An error on line 1, outside any container, of a text whose first line has a comma and opens
+-- no object or array says a JSON value was expected and the text looks like CSV (file:line:col
+-- and the parser's own message kept); JSON with a comma on line 1 keeps its message.
+t.test("json: a CSV file read as JSON says it looks like CSV", function()
+  local d = t.tmpdir()
+  t.write(d .. "/tc.csv", "treatment,request_qps,output_tps\r\ntp1,4.0,252\r\n")
+  t.raises(d .. "/tc.csv:1:1: expected a JSON value; the text looks like CSV (line 1 is comma-separated: "
+    .. "\"treatment,request_qps,output_tps\"), not JSON: read a CSV file with llmd.scan (scan.csv) (invalid "
+    .. "literal, expected 'true')", json.read, d .. "/tc.csv")
+  -- a number first: the error is at the first comma (byte 2), after the value
+  t.raises("x.csv:1:2: expected a JSON value; the text looks like CSV (line 1 is comma-separated: \"1,2,3\")",
+    json.decode, "1,2,3\n4,5,6\n", "x.csv")
+  -- a long first line is shown by its first 40 characters
+  t.raises("(line 1 is comma-separated: \"" .. ("a"):rep(36) .. ",bbb...\")", json.decode, ("a"):rep(36)
+    .. ",bbbbbbbb\n", "w.csv")
+  -- not CSV: as before
+  t.raises("json:1:1: invalid literal, expected 'null'", json.decode, "not json")
+  local err = t.raises("json:1:8: unexpected 'x', expected a string key", json.decode, '{"a":1,x}')
+  t.lacks(err, "CSV")
+  err = t.raises("json:1:5: invalid literal, expected 'true'", json.decode, "[1, tru]")
+  t.lacks(err, "CSV")
+end)

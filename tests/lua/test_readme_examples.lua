@@ -54,3 +54,27 @@ t.test("README 'Trying it without GPUs': the autobench block runs on the mock se
   t.eq(ok, { "vllm-0/chat", "vllm-0/summarization", "vllm-1/chat", "vllm-1/summarization" })
   t.ok(t.read(d .. "/repo/abdemo/summary.md"):find("## Best Commands By Framework", 1, true), "summary.md")
 end)
+
+-- fixe49 #3 (newuser49 #7): a user's own script could not list a folder through anything the
+-- README named (lfs is linked in but was not documented; the user shelled out to ls). The
+-- Modules section's lfs example runs as written, as a script given a folder: the .json files
+-- in name order (b.json written first), a folder named like one and a .txt left out; sizes are
+-- the bytes written here, by hand.
+t.test("README 'Files and folders: lfs': the example lists a folder's JSON files", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local block = readme:match("### Files and folders: `lfs`\n\n```lua\n(.-)```")
+  t.ok(block, "the block")
+  local d = t.tmpdir()
+  t.write(d .. "/list.lua", block)
+  assert(proc.run({ "mkdir", "-p", d .. "/runs/old.json" }).ok)
+  t.write(d .. "/runs/b.json", '{"rps": 2}\n')      -- 11 bytes
+  t.write(d .. "/runs/a.json", '[1, 2, 3]\n')       -- 10 bytes
+  t.write(d .. "/runs/notes.txt", "not JSON\n")
+  local r = proc.run { ROOT .. "/llmdlua", d .. "/list.lua", d .. "/runs" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "a.json\t10\ttable\nb.json\t11\ttable\n")
+  -- a path that is no folder: one line naming it
+  r = proc.run { ROOT .. "/llmdlua", d .. "/list.lua", d .. "/nope" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/nope: not a folder\n")
+end)

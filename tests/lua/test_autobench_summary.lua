@@ -1,0 +1,127 @@
+-- autobench.lua compare's own summary and CSV (not --toolchain-md) on repeated runs: the
+-- figure a pick is shown with is the typical one (the mean of its repeats, with its 95 %
+-- interval), the rank 1's Evidence carries the test within its framework, the CSV's
+-- llmdlua_note carries both, and a candidate left out by --frameworks is N/A (not run) in every
+-- scenario it was left out of, never "SLA False" (newuser49 findings 5 and 6).
+--
+-- Expected values: /usr/bin/python3 + numpy on the rows written here: vllm-1's request
+-- throughputs 25.01, 14.0, 14.18 have mean 17.73, sd 6.2153, 95 % t-interval mean -/+
+-- 4.302653 (t 0.975 quantile, 2 df) x sd / sqrt(3) = 2.07 to 33.39; vllm-0's 18.5, 17.9, 18.3
+-- mean 18.2333. Welch's t on the two: t = -0.1381, df = 2.0094, p = 0.9028 (the t density
+-- integrated numerically), the only test of the call: no clear difference.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+
+local function row(fw, cid, sc, v, status, reason)
+  return json.encode { framework = fw, candidate_id = cid, status = status or "ok",
+    workload = { scenario = sc, input_len = 1024, output_len = 256 }, sla = { passed = status == nil },
+    metrics = status and {} or { request_throughput = v, output_token_throughput = v * 256, p50_ttft_ms = 100.0,
+      p50_tpot_ms = 10.0, success_rate = 1.0 },
+    failure_reason = reason, hardware = { gpu_count = 1 }, server_command = not status and ("vllm serve m --n " .. cid)
+      or nil } .. "\n"
+end
+
+-- three runs of one config with --frameworks vllm (README's mock demo, three times)
+local function three_runs(d)
+  local v1, v0 = { 25.01, 14.0, 14.18 }, { 18.5, 17.9, 18.3 }
+  local files = {}
+  for i = 1, 3 do
+    files[i] = d .. "/rep" .. i .. ".jsonl"
+    local skip = ""
+    for _, sc in ipairs { "chat", "summarization" } do
+      skip = skip .. row("sglang", "sglang-excluded", sc, nil, "skipped", "user-excluded: not in --frameworks")
+    end
+    t.write(files[i], skip .. row("vllm", "vllm-0", "chat", v0[i]) .. row("vllm", "vllm-1", "chat", v1[i]))
+  end
+  return files
+end
+
+local TYPICAL = "17.73 (3 repeats, 95 % CI 2.07 to 33.39; range 14.00 to 25.01)"
+local WELCH = "no clear difference (Welch p = 0.903; 3 and 3 measurements)"
+
+t.test("autobench compare: a pick's figure with repeats is their mean with its interval, beside the best row",
+  function()
+    local d = t.tmpdir()
+    local f = three_runs(d)
+    local r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], f[2], f[3], "--md", d .. "/s.md", "--csv",
+      d .. "/s.csv" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(d .. "/s.md")
+    t.contains(md, "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Req/s mean of repeats (95 % CI) |")
+    -- the column header says what the toolchain's Req/s is: the pick's own row, its best
+    t.contains(md, "Req/s and the figures beside it are each pick's own row")
+    -- rank 1 across frameworks: the toolchain's best row (25.01) and beside it the mean of 3
+    local rank1 = md:match("\n(| chat | 1 | vllm | vllm%-1 [^\n]*)")
+    t.ok(rank1, md)
+    t.contains(rank1, "| True | 25.01 | " .. TYPICAL .. " |")
+    -- its Evidence carries the test within vllm, not only "no other framework measured"
+    t.contains(rank1, "| no other framework measured in this scenario; its pick within vllm: vllm vllm-1 ranks "
+      .. "above vllm vllm-0 by request throughput")
+    t.contains(rank1, WELCH .. " |")
+    -- the best command's row too
+    local best = md:match("\n(| chat | vllm%-1 | ok [^\n]*)")
+    t.ok(best, md)
+    t.contains(best, "| True | 25.01 | " .. TYPICAL .. " |")
+    -- the CSV: request_throughput stays the row's own figure (the toolchain's column); the
+    -- pick's llmdlua_note carries the mean and the evidence (it was empty)
+    local csv = t.read(d .. "/s.csv")
+    local line = csv:match("\r\n(vllm,chat,vllm%-1,ok,True,25%.01,[^\r]*)\r\n")
+    t.ok(line, csv)
+    t.contains(line, "vllm's pick for chat (by the toolchain's rule, its best of 3 repeats); Req/s mean of repeats "
+      .. "(95 % CI): " .. TYPICAL)
+    t.contains(line, WELCH)
+    t.contains(line, "rank 1 in chat: no other framework measured in this scenario")
+    -- the other repeats of vllm-1 are rows of their own figures, no note
+    t.ok(csv:find("\r\nvllm,chat,vllm%-1,ok,True,14%.0,[^\r]*,\r\n"), csv)
+  end)
+
+t.test("autobench compare: a candidate left out by --frameworks is N/A (not run), in every scenario, never False",
+  function()
+    local d = t.tmpdir()
+    local f = three_runs(d)
+    local r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], f[2], f[3], "--md", d .. "/s.md", "--csv",
+      d .. "/s.csv" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(d .. "/s.md")
+    local failed = md:match("## Failed Or SLA%-Failing Candidates(.*)$")
+    t.ok(failed, md)
+    -- once, with both scenarios it was left out of (six rows over three files and two scenarios)
+    t.contains(failed, "| sglang | sglang-excluded | skipped | N/A (skipped by --frameworks) | user-excluded: not in "
+      .. "--frameworks |  | chat, summarization | " .. f[1] .. ":1 |")
+    t.lacks(failed, "| False |")
+    local csv = t.read(d .. "/s.csv")
+    local n = 0
+    for l in csv:gmatch("[^\r\n]+") do
+      if l:find("^sglang,") then
+        n = n + 1
+        t.ok(l:find("^sglang,[a-z]+,sglang%-excluded,skipped,N/A %(skipped by %-%-frameworks%),"), l)
+      end
+    end
+    t.eq(n, 6, csv)
+    -- --toolchain-md: the toolchain's own form, byte for byte, keeps its False
+    r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], f[2], f[3], "--md", d .. "/t.md", "--toolchain-md" }
+    t.eq(r.code, 0, r.stderr)
+    t.contains(t.read(d .. "/t.md"), "| sglang | sglang-excluded | skipped | False | user-excluded: not in --frameworks |")
+  end)
+
+
+-- newuser49: a misspelt --sla key listed the allowed keys, with no "did you mean" as other
+-- options give (llmd.opts.closest: max_p50_ttf_ms is one edit from max_p50_ttft_ms)
+t.test("autobench compare: a misspelt --sla key gets the key it most likely meant", function()
+  local d = t.tmpdir()
+  local f = three_runs(d)
+  local r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], "--sla", "max_p50_ttf_ms=300" }
+  t.eq(r.code, 2, r.stderr)
+  t.eq(r.stdout, "")
+  t.contains(r.stderr, "--sla: unknown key 'max_p50_ttf_ms' (did you mean max_p50_ttft_ms?) (allowed: "
+    .. "max_p50_ttft_ms, max_p50_tpot_ms, min_success_rate, max_p50_e2e_ms)")
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, "one line")
+  -- a deprecated key keeps its own hint, no guess
+  r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], "--sla", "max_ttft_ms=300" }
+  t.eq(r.code, 2, r.stderr)
+  t.lacks(r.stderr, "did you mean")
+end)

@@ -454,6 +454,49 @@ function M.unchecked_key_lines(e, path)
   return lines
 end
 
+-- A run treatment's key that changes only the load offered, not the workload: inference-perf's
+-- load stages (load.stages, or a key under it: a stage's rate, concurrent_sessions, duration),
+-- as the README's and llm-d-benchmark's sweeps set them. Any other key (load.type, data.*,
+-- api.*, another harness's keys) makes another workload: other requests, or another arrival
+-- pattern, whose figures are not load points of the same curve.
+function M.load_key(path)
+  path = tostring(path)
+  return path == "load.stages" or path:sub(1, 12) == "load.stages."
+end
+
+-- The keys other than load keys (M.load_key) on which the run treatments named in names (all
+-- of e's when nil) differ: set to different values, or set by some and not by others. {}
+-- when they differ in the load alone (or not at all).
+function M.workload_keys(e, names)
+  local same = require("llmd.report").same_value
+  local want, rts = names and {} or nil, {}
+  for _, n in ipairs(names or {}) do want[n] = true end
+  for _, rt in ipairs(e.run_treatments) do
+    if not want or want[rt.name] then rts[#rts + 1] = rt end
+  end
+  local vals, order = {}, {}
+  for i, rt in ipairs(rts) do
+    for _, o in ipairs(rt.overrides) do
+      if not vals[o.path] then vals[o.path] = {}; order[#order + 1] = o.path end
+      vals[o.path][i] = { v = o.value }
+    end
+  end
+  local out = {}
+  for _, k in ipairs(order) do
+    if not M.load_key(k) then
+      local first = vals[k][1]
+      for i = 2, #rts do
+        local x = vals[k][i]
+        if (first == nil) ~= (x == nil) or (first and not same(first.v, x.v)) then
+          out[#out + 1] = k
+          break
+        end
+      end
+    end
+  end
+  return out
+end
+
 -- The parsed form llm-d-benchmark's own parser reports (expected/parsed-experiments.json).
 function M.summary(e)
   local json = require "llmd.json"

@@ -5214,6 +5214,34 @@ function M.experiment_list(w, opts)
       end
     end
   end
+  -- one curve only when the run treatments differ in the load alone (llmd.experiment.load_key:
+  -- load.stages...): one that also sets another key (input length, prefix groups, load.type) is
+  -- another workload, and a max sustained throughput across them would mix two workloads.
+  -- Their keys are the workspace's experiment.yaml's (experiment.lua copies it there; one it
+  -- cannot read: each pair on its own; none, a workspace made otherwise: by the loads alone, said)
+  local why_pairs = not sweep and "the run treatments are not one load sweep" or nil
+  local keys_unknown
+  if sweep and lfs.attributes(w .. "/experiment.yaml", "mode") == nil then
+    keys_unknown = "; no experiment.yaml in the workspace to tell which keys they set, so read as a sweep by "
+      .. "their offered loads alone"
+  elseif sweep then
+    local ex = require "llmd.experiment"
+    local rtnames, seen_rt = {}, {}
+    for _, n in ipairs(names) do
+      for _, rt in ipairs(n.rts) do
+        if not seen_rt[rt] then seen_rt[rt] = true; rtnames[#rtnames + 1] = rt end
+      end
+    end
+    local eok, e = pcall(ex.load, w .. "/experiment.yaml")
+    local other = eok and ex.workload_keys(e, rtnames)
+    if not eok then
+      sweep, why_pairs = false, "the run treatments' keys are not known (" .. w .. "/experiment.yaml: "
+        .. one_line(require("llmd.errors").text(e)) .. "), so they are not known to be one load sweep"
+    elseif #other > 0 then
+      sweep, why_pairs = false, ("the run treatments set %s, not only the load (load.stages), so each is its "
+        .. "own workload"):format(table.concat(other, ", "))
+    end
+  end
   local list = {}
   for _, n in ipairs(names) do
     for _, rt in ipairs(n.rts) do
@@ -5234,8 +5262,9 @@ function M.experiment_list(w, opts)
   list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache
   list.not_measured = not_measured
-  list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"
-    or "setup x run treatment pairs (the run treatments are not one load sweep)"
+  list.unit = sweep and ("setup treatments (their run treatments are the load points of one curve%s)"):format(
+    keys_unknown or "")
+    or ("setup x run treatment pairs (%s)"):format(why_pairs)
   return list
 end
 

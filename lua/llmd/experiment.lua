@@ -542,13 +542,15 @@ function M.summary_doc(name, total_setup, total_run, results, total_seconds)
     if r.status:match("^failed") then failed = failed + 1 end
     list[#list + 1] = yo.map("setup_treatment", r.setup_treatment, "status", r.status,
       "run_treatments", ("%d/%d"):format(r.run_completed or 0, r.run_total or total_run),
-      "duration_seconds", round1(r.duration or 0),
+      -- (not known: N/A with the reason, never 0)
+      "duration_seconds", r.duration_na and ("N/A (" .. r.duration_na .. ")") or round1(tonumber(r.duration) or 0),
       "workspace_dir", r.workspace_dir ~= "" and r.workspace_dir or nil,
       "error", r.error ~= "" and r.error or nil)
   end
   return yo.map("experiment", name, "total_setup_treatments", total_setup, "total_run_treatments", total_run,
     "total_matrix", math.max(total_setup, 1) * math.max(total_run, 1), "succeeded", ok, "failed", failed,
-    "total_duration_seconds", round1(total_seconds or 0), "treatments", list), ok, failed
+    "total_duration_seconds", type(total_seconds) == "string" and total_seconds or round1(total_seconds or 0),
+    "treatments", list), ok, failed
 end
 
 function M.summary_yaml(...)
@@ -566,7 +568,8 @@ function M.summary_table(name, total_setup, total_run, results, total_seconds, f
     ("Experiment: %s"):format(name),
     ("Matrix: %d setup x %d run = %d"):format(total_setup, total_run,
       math.max(total_setup, 1) * math.max(total_run, 1)),
-    ("Duration: %.1f s"):format(total_seconds or 0), "" }
+    type(total_seconds) == "string" and ("Duration: " .. total_seconds)
+      or ("Duration: %.1f s"):format(total_seconds or 0), "" }
   for _, r in ipairs(results) do
     local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
     out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,

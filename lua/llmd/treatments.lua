@@ -308,6 +308,15 @@ function M.identical_treatments(list)
   return out, pairs_found
 end
 
+-- Do labels a and b hold the same results (pairs: M.identical_treatments' second value), of
+-- one workload (a comparison of a run with itself)?
+function M.same_results_pair(pairs_found, a, b)
+  for _, p in ipairs(pairs_found or {}) do
+    if not p.workloads and ((p.a == a and p.b == b) or (p.a == b and p.b == a)) then return true end
+  end
+  return false
+end
+
 -- The Verdict's caveat where treatments hold the same results (pairs: M.identical_treatments'
 -- second value): said in the headline itself, not only in the warning below it, since a
 -- comparison of a run with itself tells no configurations apart. "" where none.
@@ -1652,6 +1661,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   end
   res.settle = settle_text(open)
   res.settle_first = not shown and settle_text(open_first) or nil
+  -- (of fewer pairs than the whole order's: what settles the first place, said so, so that the
+  -- Verdict's list is not read as the whole order's with a treatment left out)
+  if res.settle_first and res.settle_first ~= res.settle then
+    res.settle_first = res.settle_first:gsub("^To settle the order per GPU", "To settle which is first per GPU")
+  end
   if res.settle then res.text = res.text .. " " .. res.settle end
   return res
 end
@@ -2415,13 +2429,13 @@ function M.model(list, opts)
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, leaves room for any capacity "
-        .. "below that load, this one's %s included"):format(nxt.label, m.rank_by, nf, figure(x))
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, leaves room for any capacity "
+        .. "below that load, this one's %s included"):format(nxt.label, nxt.label, m.rank_by, nf, figure(x))
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-        :format(nxt.label, m.rank_by, nf)
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+        :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open then
@@ -2543,8 +2557,8 @@ function M.model(list, opts)
         .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-        :format(nxt.label, m.rank_by, figure(nxt))
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+        :format(nxt.label, nxt.label, m.rank_by, figure(nxt))
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = bounds_settle(lower_bound(x) and { x, nxt } or { nxt })
     elseif nxt then
@@ -2698,6 +2712,14 @@ function M.model(list, opts)
       end
       r.proven = r.vs_next == "B better"
     end
+    -- two treatments holding the same results (M.identical_treatments, the Verdict's caveat):
+    -- no difference to find between them, whatever their figures' bounds leave open
+    if nxt and M.same_results_pair(list.identical_pairs, x.label, nxt.label) then
+      r.vs_next, r.proven, r.order_certain, r.either, r.either_why, r.settle = "not comparable", false, nil, nil, nil,
+        nil
+      r.same_results = nxt.label
+      r.vs_next_text = ("the same results as %s (an A/A check: no difference to find)"):format(nxt.label)
+    end
     m.ranking[#m.ranking + 1] = r
   end
   -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
@@ -2733,8 +2755,8 @@ function M.model(list, opts)
       local function rate(v) return metrics.format("throughput_req_s", v) end
       why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
         table.concat(differ, "; "))
-        or lower_bound(z) and ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-          :format(z.label, m.rank_by, figure(z))
+        or lower_bound(z) and ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+          :format(z.label, z.label, m.rank_by, figure(z))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
           sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT)
@@ -2939,8 +2961,10 @@ function M.model(list, opts)
       end
     end
     if #tied > 1 then
-      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
-        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      -- (a place holding the next one's results "holds the same results as", never "is")
+      local is = m.ranking[1].same_results and "holds" or "is"
+      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s %s %s."):format(
+        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
       -- the figure that ties them orders nothing, but their latency at the common load may:
       -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
       -- named, never "not shown to differ" beside a table that shows it
@@ -2949,8 +2973,8 @@ function M.model(list, opts)
         -- the evidence first: the one shown faster, then why the ranking's figure cannot say
         m.latency_best, m.latency_at_common_test = at_load.best, at_load
         m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
-          .. "figure, %s; %s is %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
-          fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+          .. "figure, %s; %s %s %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
+          fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
       elseif at_load then
         m.latency_at_common_test = at_load
         m.verdict = m.verdict .. " " .. at_load.text

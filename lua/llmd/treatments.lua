@@ -448,21 +448,27 @@ function M.csv_rows(list)
     local by_dir = t.by_dir or {}
     for _, d in ipairs(t.dirs) do
       local files = M.br_files(d)
+      -- (each row's stage of the run read, and the file it came from: treatment_comparison_sources.csv)
+      local run = by_dir[d]
+      local function stage_where(key, v)
+        for _, st in ipairs(run and run.stages or {}) do if st[key] == v then return st end end
+      end
       if #files > 0 then
         for _, name in ipairs(files) do
-          docs[#docs + 1] = { name = name, doc = yaml.load_file(d .. "/" .. name) }
+          docs[#docs + 1] = { name = name, doc = yaml.load_file(d .. "/" .. name), path = d .. "/" .. name,
+            stage = stage_where("file", d .. "/" .. name) }
         end
       else
-        local run = by_dir[d]
         if not run then error(t.load_error or ("treatment %s: %s was not read"):format(t.label, d), 0) end
         for _, r in ipairs(br.build(run, { version = "0.2" })) do
-          docs[#docs + 1] = { name = r.name, doc = yo.plain(r.doc) }
+          local st = stage_where("index", r.stage)
+          docs[#docs + 1] = { name = r.name, doc = yo.plain(r.doc), stage = st, path = st and st.file or d }
         end
       end
     end
     table.sort(docs, function(a, b) return a.name < b.name end)
     for _, d in ipairs(docs) do
-      local row = { t.label, d.name }
+      local row = { t.label, d.name, path = d.path, stage = d.stage, base = list.base, load_error = t.load_error }
       for ci, c in ipairs(M.CSV_COLUMNS) do
         local v = get(d.doc, c[2])
         local unit_path = c[2]:match("^(.*latency%.[%w_]+)%.%w+$")
@@ -491,6 +497,34 @@ function M.csv_text(list)
   for _, row in ipairs(M.csv_rows(list)) do
     local cells = {}
     for i = 1, #head do cells[i] = csv_field(row[i]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
+-- treatment_comparison_sources.csv: beside upstream's CSV, which keeps its columns byte for
+-- byte (scripts and upstream's own tools read it), one row for each of its rows, in its order:
+-- the row's treatment and source_file (its keys), the file it came from (source_path: the
+-- same basename on every row of an experiment), and the rates side by side: request_qps, the
+-- harness's rate upstream's CSV has (completed / window: the reports' "Harness req/s"), and
+-- throughput_rps_ranked / output_tps_ranked, the load point's throughput the reports rank
+-- and chart (their "Throughput req/s", treatments.json's max_sustained_rps), with
+-- rate_basis, how that was read (pace: the answers' pace; drain, drain_stats: the
+-- drain-reduced rate; harness: the harness's own). Empty where unknown (the run not read).
+M.SOURCES_COLUMNS = { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
+  "output_tps_ranked", "rate_basis" }
+function M.csv_sources_text(list)
+  local qps
+  for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
+  local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
+  for _, row in ipairs(M.csv_rows(list)) do
+    local p = row.stage and lp.points({ stages = { row.stage } })[1] or {}
+    local cells = {}
+    for i, v in ipairs { row[1], row[2], row.path and M.shown_dir(row.base, row.path), row[qps], p.achieved_rps,
+      p.output_tps, p.rate_basis } do
+      cells[i] = csv_field(v)
+    end
+    for i = 1, #M.SOURCES_COLUMNS do cells[i] = cells[i] or "" end
     lines[#lines + 1] = table.concat(cells, ",")
   end
   return table.concat(lines, "\r\n") .. "\r\n"
@@ -4022,7 +4056,7 @@ end
 -- The files of a comparison, in the order they go into place (the charts first: the reports
 -- show them).
 local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
-  "treatment_comparison.csv" }
+  "treatment_comparison.csv", "treatment_comparison_sources.csv" }
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
@@ -4090,9 +4124,11 @@ function M.write_outputs(out, list, opts)
   end
   local ok, res = pcall(function()
     ws.write_text(stage .. "/treatment_comparison.csv", M.csv_text(list))
+    ws.write_text(stage .. "/treatment_comparison_sources.csv", M.csv_sources_text(list))
     for _, t in ipairs(list) do
       if t.load_error then
         move("treatment_comparison.csv")
+        move("treatment_comparison_sources.csv")
         error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(
           t.load_error, out .. "/treatment_comparison.csv"), 0)
       end
@@ -4126,6 +4162,7 @@ function M.write_outputs(out, list, opts)
     end
     for _, name in ipairs(OUTPUTS) do move(name) end
     paths.csv, paths.ranking_csv = out .. "/treatment_comparison.csv", out .. "/treatment_ranking.csv"
+    paths.sources_csv = out .. "/treatment_comparison_sources.csv"
     paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
     return paths
   end)

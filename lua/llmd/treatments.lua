@@ -1921,6 +1921,8 @@ function M.model(list, opts)
   if not opts.one_workload then
     local groups = M.workload_groups(list)
     groups.source = list.workload_source
+    -- (each workload's ranking knows which of its treatments hold the same results)
+    for _, g in ipairs(groups) do g.list.identical_pairs = g.list.identical_pairs or list.identical_pairs end
     if #groups > 1 then return grouped_model(groups, opts) end
   end
   local slo = opts.slo or {}

@@ -61,3 +61,29 @@ t.test("identical treatments: the ranking's evidence and the Verdict agree with 
   t.contains(j.verdict, "To settle the order per GPU (each treatment at its own offered loads, in total): ")
   t.contains(j.verdict, "tp2 above 4 req/s offered")
 end)
+
+t.test("identical pairs within one workload (setup x run pairs): the same words in that workload's ranking", function()
+  -- one and two x r1, r2, each a ladder at the same loads (so pairs, one workload each run
+  -- treatment); one/r1 and two/r1 the same files, r2's another ladder for two
+  local w = t.tmpdir() .. "/exp"
+  t.mkdir(w)
+  t.write(w .. "/experiment-state.json", json.encode { experiment = "aa", results = {
+    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
+  local a = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 2, t.spread(0.05, 0.07, 100) } }
+  local b = t.latency_ladder { { 1, t.spread(0.06, 0.07, 100) }, { 2, t.spread(0.06, 0.08, 100) } }
+  for _, x in ipairs { { "one", "r1", a }, { "two", "r1", a }, { "one", "r2", b }, { "two", "r2", a } } do
+    local d = w .. "/setup-treatment-" .. x[1]
+    t.mkdir(d .. "/run-" .. x[2])
+    proc.run { "cp", "-a", x[3], d .. "/run-" .. x[2] .. "/results" }
+  end
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  local by = {}
+  for _, x in ipairs(j.ranking) do by[x.label] = x end
+  local top = by["one/r1"].vs_next_text and by["one/r1"] or by["two/r1"]
+  local other = top == by["one/r1"] and "two/r1" or "one/r1"
+  t.eq(top.vs_next_text, ("the same results as %s (an A/A check: no difference to find)"):format(other))
+  t.lacks(t.read(out .. "/treatment_report.md"), "untested against " .. other)
+end)

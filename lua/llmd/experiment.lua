@@ -454,6 +454,49 @@ function M.unchecked_key_lines(e, path)
   return lines
 end
 
+-- A run treatment's key that changes only the load offered, not the workload: inference-perf's
+-- load stages (load.stages, or a key under it: a stage's rate, concurrent_sessions, duration),
+-- as the README's and llm-d-benchmark's sweeps set them. Any other key (load.type, data.*,
+-- api.*, another harness's keys) makes another workload: other requests, or another arrival
+-- pattern, whose figures are not load points of the same curve.
+function M.load_key(path)
+  path = tostring(path)
+  return path == "load.stages" or path:sub(1, 12) == "load.stages."
+end
+
+-- The keys other than load keys (M.load_key) on which the run treatments named in names (all
+-- of e's when nil) differ: set to different values, or set by some and not by others. {}
+-- when they differ in the load alone (or not at all).
+function M.workload_keys(e, names)
+  local same = require("llmd.report").same_value
+  local want, rts = names and {} or nil, {}
+  for _, n in ipairs(names or {}) do want[n] = true end
+  for _, rt in ipairs(e.run_treatments) do
+    if not want or want[rt.name] then rts[#rts + 1] = rt end
+  end
+  local vals, order = {}, {}
+  for i, rt in ipairs(rts) do
+    for _, o in ipairs(rt.overrides) do
+      if not vals[o.path] then vals[o.path] = {}; order[#order + 1] = o.path end
+      vals[o.path][i] = { v = o.value }
+    end
+  end
+  local out = {}
+  for _, k in ipairs(order) do
+    if not M.load_key(k) then
+      local first = vals[k][1]
+      for i = 2, #rts do
+        local x = vals[k][i]
+        if (first == nil) ~= (x == nil) or (first and not same(first.v, x.v)) then
+          out[#out + 1] = k
+          break
+        end
+      end
+    end
+  end
+  return out
+end
+
 -- The parsed form llm-d-benchmark's own parser reports (expected/parsed-experiments.json).
 function M.summary(e)
   local json = require "llmd.json"
@@ -499,13 +542,15 @@ function M.summary_doc(name, total_setup, total_run, results, total_seconds)
     if r.status:match("^failed") then failed = failed + 1 end
     list[#list + 1] = yo.map("setup_treatment", r.setup_treatment, "status", r.status,
       "run_treatments", ("%d/%d"):format(r.run_completed or 0, r.run_total or total_run),
-      "duration_seconds", round1(r.duration or 0),
+      -- (not known: N/A with the reason, never 0)
+      "duration_seconds", r.duration_na and ("N/A (" .. r.duration_na .. ")") or round1(tonumber(r.duration) or 0),
       "workspace_dir", r.workspace_dir ~= "" and r.workspace_dir or nil,
       "error", r.error ~= "" and r.error or nil)
   end
   return yo.map("experiment", name, "total_setup_treatments", total_setup, "total_run_treatments", total_run,
     "total_matrix", math.max(total_setup, 1) * math.max(total_run, 1), "succeeded", ok, "failed", failed,
-    "total_duration_seconds", round1(total_seconds or 0), "treatments", list), ok, failed
+    "total_duration_seconds", type(total_seconds) == "string" and total_seconds or round1(total_seconds or 0),
+    "treatments", list), ok, failed
 end
 
 function M.summary_yaml(...)
@@ -523,7 +568,8 @@ function M.summary_table(name, total_setup, total_run, results, total_seconds, f
     ("Experiment: %s"):format(name),
     ("Matrix: %d setup x %d run = %d"):format(total_setup, total_run,
       math.max(total_setup, 1) * math.max(total_run, 1)),
-    ("Duration: %.1f s"):format(total_seconds or 0), "" }
+    type(total_seconds) == "string" and ("Duration: " .. total_seconds)
+      or ("Duration: %.1f s"):format(total_seconds or 0), "" }
   for _, r in ipairs(results) do
     local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
     out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,

@@ -152,8 +152,33 @@ local function save(ctx)
   if ctx.dry_run and ctx.resume then return end
   local list = {}
   for _, s in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[s.name] end
+  -- (the experiment's time over every session so far: a resume adds its own to it; unknown
+  -- when an earlier session's was not recorded, a workspace of an llmdlua before it was)
   json.write(ctx.ws.path .. "/experiment-state.json", { experiment = ctx.exp.name, results = json.array(list),
-    dry_run = ctx.dry_run or nil })
+    dry_run = ctx.dry_run or nil,
+    elapsed_seconds = not ctx.earlier_unknown and (ctx.earlier_seconds or 0) + (os.time() - ctx.t0) or nil })
+end
+
+-- Each setup treatment's duration, over every session of the experiment: the seconds of its
+-- steps in steps.json (an interrupted step is recorded with its seconds, in parallel too:
+-- llmd.steps.run_parallel), as r.duration; where a session before this one may have left a
+-- step of it out of the record (its workspace records no elapsed_seconds: an llmdlua that did
+-- not record a step an interrupt cut in parallel), r.duration_na says why, never 0.
+local function durations(ctx)
+  local rec = steps.load_record(ctx.ws.path .. "/steps.json")
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local r = ctx.results[st.name]
+    local sum = 0
+    for _, o in ipairs(rec) do
+      if o.phase == "experiment" and o.stack == st.name and type(o.seconds) == "number" then sum = sum + o.seconds end
+    end
+    if ctx.earlier_unknown and ctx.cut_before and ctx.cut_before[st.name] then
+      r.duration, r.duration_na = json.null, "a session before this one was interrupted while this treatment "
+        .. "ran, and its time then was not recorded (an earlier llmdlua)"
+    else
+      r.duration, r.duration_na = sum, nil
+    end
+  end
 end
 
 local function result(ctx, s) return ctx.results[s] end
@@ -162,7 +187,7 @@ local function finish(ctx, s, status, err)
   local r = result(ctx, s)
   r.status = status
   if err then r.error = tostring(err) end
-  r.duration = (r.duration or 0) + (os.time() - (r.started or os.time()))
+  r.duration = (tonumber(r.duration) or 0) + (os.time() - (r.started or os.time()))
   r.started = nil
   if status:match("^failed") and ctx.stop_on_error and not ctx.halt then
     ctx.halt = ("setup treatment %s %s"):format(s, status)
@@ -526,7 +551,13 @@ function M.steps_list()
       local list = {}
       for _, st in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[st.name] end
       local nset = ctx.exp.has_setup_phase and #ctx.exp.setup_treatments or 0
+      -- (over every session; a dry run over a real run's workspace reads and changes nothing of it)
       local total = os.time() - ctx.t0 + (ctx.earlier_seconds or 0)
+      if not (ctx.dry_run and ctx.resume) then
+        durations(ctx)
+        if ctx.earlier_unknown then total = "N/A (" .. ctx.earlier_unknown .. ")" end
+        save(ctx)
+      end
       local summary_file = ctx.ws.path .. "/experiment-summary.yaml"
       -- (a dry run over a real run's workspace leaves the real run's summary as it was)
       if ctx.dry_run and ctx.resume then summary_file = "(not written: a dry run over this workspace)"
@@ -800,14 +831,26 @@ end
 -- Where an interrupt stopped the run, from the step record (the step it stopped is recorded
 -- failed, "interrupted"): " during step 40 (run) of setup treatment S, run treatment R", as
 -- compare.lua says "during step 60 (benchmark) of run A"; "" when no step was under way.
+-- With stacks in parallel every step the interrupt cut is recorded (llmd.steps.run_parallel),
+-- one after another at the end of the record: each is named (", and during step 40 (run) of
+-- setup treatment T, run treatment R").
 function M.interrupted_where(ctx)
   local rec = steps.load_record(ctx.ws.path .. "/steps.json")
-  local last = rec[#rec]
-  if not last or last.status ~= "failed" or not tostring(last.message):match("interrupted$") then return "" end
-  local r = last.stack and ctx.results[last.stack]
-  return (" during step %d (%s)%s%s"):format(last.number, last.name,
-    last.stack and (" of setup treatment " .. last.stack) or "",
-    r and r.running and last.name == "run" and (", run treatment " .. r.running) or "")
+  local cut = {}
+  for i = #rec, 1, -1 do
+    local o = rec[i]
+    if o.status ~= "failed" or not tostring(o.message):match("interrupted$") then break end
+    table.insert(cut, 1, o)
+  end
+  local said = {}
+  for _, o in ipairs(cut) do
+    local r = o.stack and ctx.results[o.stack]
+    said[#said + 1] = ("during step %d (%s)%s%s"):format(o.number, o.name,
+      o.stack and (" of setup treatment " .. o.stack) or "",
+      r and r.running and o.name == "run" and (", run treatment " .. r.running) or "")
+  end
+  if #said == 0 then return "" end
+  return " " .. table.concat(said, ", and ")
 end
 
 -- The lines saying what is left deployed (for the end of a run, or after an interrupt),
@@ -949,8 +992,16 @@ function M.run(exp, plan, opts)
         .. "experiment without --dry-run (%s)"):format(w.path, k8s.cmdline { "llmdlua", "experiment.lua",
         opts.experiment_path or "EXPERIMENT.yaml", "--plan", w.path .. "/plan.yaml" }), 0)
     end
+    if type(st.elapsed_seconds) == "number" then
+      ctx.earlier_seconds = st.elapsed_seconds
+    else
+      ctx.earlier_unknown = "the time of a session before this one was not recorded (an earlier llmdlua)"
+    end
+    ctx.cut_before = {}
     for _, r in ipairs(st.results or {}) do
       if ctx.results[r.setup_treatment] then
+        -- (begun and not finished: a session before was cut while it ran)
+        if r.began and r.status == "pending" then ctx.cut_before[r.setup_treatment] = true end
         r.started, r.not_started, r.running = nil, nil, nil
         ctx.results[r.setup_treatment] = r
         -- a namespace a kept or failed stack still occupies stays its own
@@ -1049,6 +1100,8 @@ function M.run(exp, plan, opts)
     resume = opts.resume ~= nil, out = loud, -- (its lines are failures)
   })
   unlock_all(not rok and tostring(outcome):match("interrupted"))
+  -- (the time up to the interrupt, for the resume's total)
+  if not rok then pcall(save, ctx) end
   if not rok then error(outcome, 0) end
   ctx.result = outcome
   -- A --step subset leaves its treatments pending where it did not select their later steps

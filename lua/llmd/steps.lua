@@ -141,7 +141,14 @@ function M.exec(argv, opts)
       st.timed_out, st.ok = true, false
       break
     end
-    coroutine.yield()
+    -- (an interrupt taken by run_parallel: this stack's command stops, and its step fails
+    -- "interrupted", recorded and said as one run alone says it)
+    if coroutine.yield() == "interrupted" then
+      p:kill(opts.kill_grace or 5)
+      read_file(out_path)
+      read_file(err_path)
+      error("interrupted", 0)
+    end
   end
   local r = { code = st.code, signal = st.signal, ok = st.ok, timed_out = st.timed_out or false,
     elapsed = os.time() - t0, pid = p:pid() }
@@ -169,21 +176,34 @@ function M.run_parallel(stacks, fn, n)
     end
   end
   start()
-  while #active > 0 do
-    local i = 1
-    while i <= #active do
-      local co = active[i]
-      local ok, err = coroutine.resume(co)
-      if not ok then error(err, 0) end
-      if coroutine.status(co) == "dead" then
-        table.remove(active, i)
-        start()
-      else
-        i = i + 1
+  local lok, lerr = pcall(function()
+    while #active > 0 do
+      local i = 1
+      while i <= #active do
+        local co = active[i]
+        local ok, err = coroutine.resume(co)
+        if not ok then error(err, 0) end
+        if coroutine.status(co) == "dead" then
+          table.remove(active, i)
+          start()
+        else
+          i = i + 1
+        end
       end
+      if #active > 0 then proc.run { "sleep", "0.02" } end
     end
-    if #active > 0 then proc.run { "sleep", "0.02" } end
+  end)
+  if lok then return end
+  -- An interrupt (Ctrl-C, SIGTERM) comes here, between the stacks' turns: each stack still
+  -- under way is told, so that its step stops its command and fails "interrupted" (recorded,
+  -- and its FAILED line said), as one stack alone is stopped inside its step
+  if tostring(lerr):match("interrupted$") then
+    for _, co in ipairs(active) do
+      if coroutine.status(co) == "suspended" then coroutine.resume(co, "interrupted") end
+    end
+    error("interrupted", 0)
   end
+  error(lerr, 0)
 end
 
 function M.run(phase, list, ctx, opts)

@@ -308,6 +308,15 @@ function M.identical_treatments(list)
   return out, pairs_found
 end
 
+-- Do labels a and b hold the same results (pairs: M.identical_treatments' second value), of
+-- one workload (a comparison of a run with itself)?
+function M.same_results_pair(pairs_found, a, b)
+  for _, p in ipairs(pairs_found or {}) do
+    if not p.workloads and ((p.a == a and p.b == b) or (p.a == b and p.b == a)) then return true end
+  end
+  return false
+end
+
 -- The Verdict's caveat where treatments hold the same results (pairs: M.identical_treatments'
 -- second value): said in the headline itself, not only in the warning below it, since a
 -- comparison of a run with itself tells no configurations apart. "" where none.
@@ -439,21 +448,27 @@ function M.csv_rows(list)
     local by_dir = t.by_dir or {}
     for _, d in ipairs(t.dirs) do
       local files = M.br_files(d)
+      -- (each row's stage of the run read, and the file it came from: treatment_comparison_sources.csv)
+      local run = by_dir[d]
+      local function stage_where(key, v)
+        for _, st in ipairs(run and run.stages or {}) do if st[key] == v then return st end end
+      end
       if #files > 0 then
         for _, name in ipairs(files) do
-          docs[#docs + 1] = { name = name, doc = yaml.load_file(d .. "/" .. name) }
+          docs[#docs + 1] = { name = name, doc = yaml.load_file(d .. "/" .. name), path = d .. "/" .. name,
+            stage = stage_where("file", d .. "/" .. name) }
         end
       else
-        local run = by_dir[d]
         if not run then error(t.load_error or ("treatment %s: %s was not read"):format(t.label, d), 0) end
         for _, r in ipairs(br.build(run, { version = "0.2" })) do
-          docs[#docs + 1] = { name = r.name, doc = yo.plain(r.doc) }
+          local st = stage_where("index", r.stage)
+          docs[#docs + 1] = { name = r.name, doc = yo.plain(r.doc), stage = st, path = st and st.file or d }
         end
       end
     end
     table.sort(docs, function(a, b) return a.name < b.name end)
     for _, d in ipairs(docs) do
-      local row = { t.label, d.name }
+      local row = { t.label, d.name, path = d.path, stage = d.stage, base = list.base, load_error = t.load_error }
       for ci, c in ipairs(M.CSV_COLUMNS) do
         local v = get(d.doc, c[2])
         local unit_path = c[2]:match("^(.*latency%.[%w_]+)%.%w+$")
@@ -482,6 +497,34 @@ function M.csv_text(list)
   for _, row in ipairs(M.csv_rows(list)) do
     local cells = {}
     for i = 1, #head do cells[i] = csv_field(row[i]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
+-- treatment_comparison_sources.csv: beside upstream's CSV, which keeps its columns byte for
+-- byte (scripts and upstream's own tools read it), one row for each of its rows, in its order:
+-- the row's treatment and source_file (its keys), the file it came from (source_path: the
+-- same basename on every row of an experiment), and the rates side by side: request_qps, the
+-- harness's rate upstream's CSV has (completed / window: the reports' "Harness req/s"), and
+-- throughput_rps_ranked / output_tps_ranked, the load point's throughput the reports rank
+-- and chart (their "Throughput req/s", treatments.json's max_sustained_rps), with
+-- rate_basis, how that was read (pace: the answers' pace; drain, drain_stats: the
+-- drain-reduced rate; harness: the harness's own). Empty where unknown (the run not read).
+M.SOURCES_COLUMNS = { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
+  "output_tps_ranked", "rate_basis" }
+function M.csv_sources_text(list)
+  local qps
+  for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
+  local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
+  for _, row in ipairs(M.csv_rows(list)) do
+    local p = row.stage and lp.points({ stages = { row.stage } })[1] or {}
+    local cells = {}
+    for i, v in ipairs { row[1], row[2], row.path and M.shown_dir(row.base, row.path), row[qps], p.achieved_rps,
+      p.output_tps, p.rate_basis } do
+      cells[i] = csv_field(v)
+    end
+    for i = 1, #M.SOURCES_COLUMNS do cells[i] = cells[i] or "" end
     lines[#lines + 1] = table.concat(cells, ",")
   end
   return table.concat(lines, "\r\n") .. "\r\n"
@@ -1672,6 +1715,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   end
   res.settle = settle_text(open)
   res.settle_first = not shown and settle_text(open_first) or nil
+  -- (of fewer pairs than the whole order's: what settles the first place, said so, so that the
+  -- Verdict's list is not read as the whole order's with a treatment left out)
+  if res.settle_first and res.settle_first ~= res.settle then
+    res.settle_first = res.settle_first:gsub("^To settle the order per GPU", "To settle which is first per GPU")
+  end
   if res.settle then res.text = res.text .. " " .. res.settle end
   return res
 end
@@ -1893,6 +1941,8 @@ function M.model(list, opts)
   if not opts.one_workload then
     local groups = M.workload_groups(list)
     groups.source = list.workload_source
+    -- (each workload's ranking knows which of its treatments hold the same results)
+    for _, g in ipairs(groups) do g.list.identical_pairs = g.list.identical_pairs or list.identical_pairs end
     if #groups > 1 then return grouped_model(groups, opts) end
   end
   local slo = opts.slo or {}
@@ -2454,13 +2504,13 @@ function M.model(list, opts)
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, leaves room for any capacity "
-        .. "below that load, this one's %s included"):format(nxt.label, m.rank_by, nf, figure(x))
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, leaves room for any capacity "
+        .. "below that load, this one's %s included"):format(nxt.label, nxt.label, m.rank_by, nf, figure(x))
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-        :format(nxt.label, m.rank_by, nf)
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+        :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open then
@@ -2582,8 +2632,8 @@ function M.model(list, opts)
         .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
       r.vs_next, r.proven, r.either = "not comparable", false, true
-      r.vs_next_text = ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-        :format(nxt.label, m.rank_by, figure(nxt))
+      r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+        :format(nxt.label, nxt.label, m.rank_by, figure(nxt))
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = bounds_settle(lower_bound(x) and { x, nxt } or { nxt })
     elseif nxt then
@@ -2768,6 +2818,14 @@ function M.model(list, opts)
         r.evidence.gap = ncd_gap
       end
     end
+    -- two treatments holding the same results (M.identical_treatments, the Verdict's caveat):
+    -- no difference to find between them, whatever their figures' bounds leave open
+    if nxt and M.same_results_pair(list.identical_pairs, x.label, nxt.label) then
+      r.vs_next, r.proven, r.order_certain, r.either, r.either_why, r.settle = "not comparable", false, nil, nil, nil,
+        nil
+      r.same_results = nxt.label
+      r.vs_next_text = ("the same results as %s (an A/A check: no difference to find)"):format(nxt.label)
+    end
     m.ranking[#m.ranking + 1] = r
   end
   -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
@@ -2803,8 +2861,8 @@ function M.model(list, opts)
       local function rate(v) return metrics.format("throughput_req_s", v) end
       why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
         table.concat(differ, "; "))
-        or lower_bound(z) and ("untested against %s, and either may be higher: its %s, %s, is only a lower bound")
-          :format(z.label, m.rank_by, figure(z))
+        or lower_bound(z) and ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
+          :format(z.label, z.label, m.rank_by, figure(z))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
           sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT)
@@ -3009,8 +3067,10 @@ function M.model(list, opts)
       end
     end
     if #tied > 1 then
-      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
-        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      -- (a place holding the next one's results "holds the same results as", never "is")
+      local is = m.ranking[1].same_results and "holds" or "is"
+      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s %s %s."):format(
+        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
       -- the figure that ties them orders nothing, but their latency at the common load may:
       -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
       -- named, never "not shown to differ" beside a table that shows it
@@ -3019,8 +3079,8 @@ function M.model(list, opts)
         -- the evidence first: the one shown faster, then why the ranking's figure cannot say
         m.latency_best, m.latency_at_common_test = at_load.best, at_load
         m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
-          .. "figure, %s; %s is %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
-          fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+          .. "figure, %s; %s %s %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
+          fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
       elseif at_load then
         m.latency_at_common_test = at_load
         m.verdict = m.verdict .. " " .. at_load.text
@@ -4069,7 +4129,7 @@ end
 -- The files of a comparison, in the order they go into place (the charts first: the reports
 -- show them).
 local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
-  "treatment_comparison.csv" }
+  "treatment_comparison.csv", "treatment_comparison_sources.csv" }
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
@@ -4164,9 +4224,11 @@ function M.write_outputs(out, list, opts)
   end
   local ok, res = pcall(function()
     ws.write_text(stage .. "/treatment_comparison.csv", M.csv_text(list))
+    ws.write_text(stage .. "/treatment_comparison_sources.csv", M.csv_sources_text(list))
     for _, t in ipairs(list) do
       if t.load_error then
         move("treatment_comparison.csv")
+        move("treatment_comparison_sources.csv")
         error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(
           t.load_error, out .. "/treatment_comparison.csv"), 0)
       end
@@ -4200,6 +4262,7 @@ function M.write_outputs(out, list, opts)
     end
     for _, name in ipairs(OUTPUTS) do move(name) end
     paths.csv, paths.ranking_csv = out .. "/treatment_comparison.csv", out .. "/treatment_ranking.csv"
+    paths.sources_csv = out .. "/treatment_comparison_sources.csv"
     paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
     return paths
   end)
@@ -5312,6 +5375,34 @@ function M.experiment_list(w, opts)
       end
     end
   end
+  -- one curve only when the run treatments differ in the load alone (llmd.experiment.load_key:
+  -- load.stages...): one that also sets another key (input length, prefix groups, load.type) is
+  -- another workload, and a max sustained throughput across them would mix two workloads.
+  -- Their keys are the workspace's experiment.yaml's (experiment.lua copies it there; one it
+  -- cannot read: each pair on its own; none, a workspace made otherwise: by the loads alone, said)
+  local why_pairs = not sweep and "the run treatments are not one load sweep" or nil
+  local keys_unknown
+  if sweep and lfs.attributes(w .. "/experiment.yaml", "mode") == nil then
+    keys_unknown = "; no experiment.yaml in the workspace to tell which keys they set, so read as a sweep by "
+      .. "their offered loads alone"
+  elseif sweep then
+    local ex = require "llmd.experiment"
+    local rtnames, seen_rt = {}, {}
+    for _, n in ipairs(names) do
+      for _, rt in ipairs(n.rts) do
+        if not seen_rt[rt] then seen_rt[rt] = true; rtnames[#rtnames + 1] = rt end
+      end
+    end
+    local eok, e = pcall(ex.load, w .. "/experiment.yaml")
+    local other = eok and ex.workload_keys(e, rtnames)
+    if not eok then
+      sweep, why_pairs = false, "the run treatments' keys are not known (" .. w .. "/experiment.yaml: "
+        .. one_line(require("llmd.errors").text(e)) .. "), so they are not known to be one load sweep"
+    elseif #other > 0 then
+      sweep, why_pairs = false, ("the run treatments set %s, not only the load (load.stages), so each is its "
+        .. "own workload"):format(table.concat(other, ", "))
+    end
+  end
   local list = {}
   for _, n in ipairs(names) do
     for _, rt in ipairs(n.rts) do
@@ -5332,8 +5423,9 @@ function M.experiment_list(w, opts)
   list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache
   list.not_measured = not_measured
-  list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"
-    or "setup x run treatment pairs (the run treatments are not one load sweep)"
+  list.unit = sweep and ("setup treatments (their run treatments are the load points of one curve%s)"):format(
+    keys_unknown or "")
+    or ("setup x run treatment pairs (%s)"):format(why_pairs)
   return list
 end
 

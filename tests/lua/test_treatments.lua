@@ -141,7 +141,7 @@ t.test("repeats are combined into one treatment with confidence intervals; no cl
   t.eq(r1.vs_next, "not comparable")
   t.eq(r1.p_value, nil)
   -- (treat39: in the Verdict's words, "untested, and either may be higher", then why)
-  t.contains(r1.vs_next_text, "untested against vllm-2replicas, and either may be higher: its max sustained throughput, ")
+  t.contains(r1.vs_next_text, "untested against vllm-2replicas, and either may be higher: vllm-2replicas's max sustained throughput, ")
   t.contains(r1.vs_next_text, "is only a lower bound")
   t.ok(r1.text:find("^≥ [%d.]+ req/s %(never saturated%)"), r1.text)
   t.eq(m.family.size, 0)
@@ -877,7 +877,7 @@ t.test("a lower bound whose run achieved the other's capacity: either may be hig
   t.eq(r1.vs_next, "not comparable")
   t.ok(r.compare.summary:find("base's figure is only a lower bound, so either may be higher", 1, true),
     r.compare.summary)
-  t.contains(r1.vs_next_text, "untested against base, and either may be higher: its capacity at SLO, ≥ 92.213 req/s "
+  t.contains(r1.vs_next_text, "untested against base, and either may be higher: base's capacity at SLO, ≥ 92.213 req/s "
     .. "(the last load before saturation), is only a lower bound")
   t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
 end)

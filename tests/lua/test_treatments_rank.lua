@@ -508,7 +508,7 @@ do
     local m = tr.model { x, y }
     local r1 = m.ranking[1]
     t.eq(r1.label, "x")
-    t.eq(r1.vs_next_text, "untested against y, and either may be higher: its max sustained throughput, ≥ 15.000 req/s "
+    t.eq(r1.vs_next_text, "untested against y, and either may be higher: y's max sustained throughput, ≥ 15.000 req/s "
       .. "(never saturated), is only a lower bound")
     t.contains(m.verdict_line, ": untested, and either may be higher.")
     t.lacks(m.verdict_line, "not comparable")

@@ -1,0 +1,82 @@
+-- treatment_comparison.csv keeps upstream's columns byte for byte (test_treatments), so its
+-- request_qps / output_tps are the harness's rates (completed / window), not the throughput the
+-- reports rank, and its source_file is one basename on every row of an experiment (newuser49
+-- F8). treatment_comparison_sources.csv, beside it, traces each of its rows, in its order: the
+-- file the row came from, and the ranked rate beside the harness's. Expected by hand: the
+-- ladder's requests are sent 1/r s apart, their latencies rise evenly from lo + 0.5 to
+-- hi + 0.5 s over n = 100 requests (testlib.latency_ladder, t.spread), so the answers come
+-- 1/r + (hi - lo) / 99 s apart and their pace is 1 / (1/r + (hi - lo)/99) (python3:
+-- 0.9998990001009999 at 1 req/s, 3.996770286637061 at 4); the harness's rate is the
+-- fixture's 0.99 x r.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+
+-- a CSV's rows as {column = text}, and its header (quoted fields with commas; CRLF lines)
+local function read_csv(path)
+  local lines = {}
+  for l in t.read(path):gmatch("([^\r\n]+)\r\n") do lines[#lines + 1] = l end
+  local function fields(l)
+    local out, i = {}, 1
+    while i <= #l + 1 do
+      if l:sub(i, i) == '"' then
+        local j, v = i + 1, ""
+        while true do
+          local q = l:find('"', j, true)
+          if l:sub(q + 1, q + 1) == '"' then v, j = v .. l:sub(j, q), q + 2 else v, i = v .. l:sub(j, q - 1), q + 2; break end
+        end
+        out[#out + 1] = v
+      else
+        local c = l:find(",", i, true) or (#l + 1)
+        out[#out + 1] = l:sub(i, c - 1)
+        i = c + 1
+      end
+    end
+    return out
+  end
+  local head, rows = fields(lines[1]), {}
+  for k = 2, #lines do
+    local f, row = fields(lines[k]), {}
+    for c, name in ipairs(head) do row[name] = f[c] end
+    rows[#rows + 1] = row
+  end
+  return { header = head, rows = rows }
+end
+
+local LLMDLUA = t.root() .. "/llmdlua"
+
+t.test("treatment_comparison_sources.csv: each CSV row's file and the ranked rate beside the harness's", function()
+  local w = t.tmpdir() .. "/exp"
+  t.mkdir(w)
+  t.write(w .. "/experiment-state.json", json.encode { experiment = "src", results = {
+    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
+  local ladder = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 4, t.spread(0.06, 0.08, 100) } }
+  for _, name in ipairs { "one", "two" } do
+    t.mkdir(w .. "/setup-treatment-" .. name .. "/run-sweep")
+    proc.run { "cp", "-a", ladder, w .. "/setup-treatment-" .. name .. "/run-sweep/results" }
+  end
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local csv = read_csv(out .. "/treatment_comparison.csv")
+  local src = read_csv(out .. "/treatment_comparison_sources.csv")
+  t.eq(src.header, { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
+    "output_tps_ranked", "rate_basis" })
+  local rows, crow = src.rows, csv.rows
+  t.eq(#rows, 4)
+  t.eq(#crow, 4)
+  local pace = { 0.9998990001009999, 3.996770286637061 }
+  for i, x in ipairs(rows) do
+    local k = (i - 1) % 2 + 1
+    local who = i <= 2 and "one" or "two"
+    -- the CSV's row, in its order: its keys and its (harness) rate
+    t.eq({ x.treatment, x.source_file }, { crow[i].treatment, crow[i].source_file })
+    t.eq(x.treatment, who)
+    t.eq(x.source_file, ("benchmark_report_v0.2,_benchmark_0%d.json.yaml"):format(k))
+    t.eq(x.source_path, ("exp/setup-treatment-%s/run-sweep/results/benchmark_0%d.json"):format(who, k))
+    t.eq(x.request_qps, crow[i].request_qps)
+    t.near(tonumber(x.request_qps), 0.99 * (k == 1 and 1 or 4), 1e-9)
+    t.near(tonumber(x.throughput_rps_ranked), pace[k], 1e-12)
+    t.eq(x.rate_basis, "pace")
+  end
+end)

@@ -1,0 +1,119 @@
+-- An experiment interrupted with two stacks running at once (parallel: 2), then resumed
+-- (newuser49 F2, F3), on the fake cluster (tests/fakecluster: FAKE_SLOW_BENCH holds the first
+-- benchmark in each namespace). The interrupt names every step and treatment it cut and
+-- records each in steps.json, as one stack alone is said ("interrupted during step 40 (run) of
+-- setup treatment S, run treatment R"); after --resume the summary's durations cover both
+-- sessions: each setup treatment's the seconds of its steps in steps.json (both sessions'),
+-- the total at least the two sessions' wall times as this test timed them (os.time, whole
+-- seconds: 2 s of slack each), never the resume's alone and never 0.
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local LLMDLUA = t.root() .. "/llmdlua"
+
+local EXPERIMENT = [[
+experiment:
+  name: cut
+  harness: inference-perf
+setup:
+  treatments:
+    - name: tp1
+      decode.replicas: 1
+    - name: tp2
+      decode.replicas: 2
+treatments:
+  - name: rate1
+    load.stages.0.rate: 1
+  - name: rate5
+    load.stages.0.rate: 5
+]]
+
+local function setup()
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  t.write(d .. "/experiment.yaml", EXPERIMENT)
+  local plan = {
+    namespaces = { "exp-a", "exp-b" }, parallel = 2, parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
+      model = "Qwen/Qwen3-0.6B", gateway = "istio", values_override = { decode = { replicas = 1 } } },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  }
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", exp = d .. "/experiment.yaml",
+    env = t.fake_env(d .. "/cluster", { FAKE_FAIL_NAMESPACE = false }) }
+end
+
+local function workspace(s)
+  for n in lfs.dir(s.dir) do
+    if n:match("^llm%-d%-experiment%-cut%-") then return s.dir .. "/" .. n end
+  end
+end
+
+-- both namespaces' first benchmark started (the fake counts them in its state once saved)
+local function both_benchmarking(s, p)
+  local t0 = os.time()
+  while os.time() - t0 < 300 do
+    if p:wait(0.1) then return false end
+    local ok, st = pcall(json.read, s.cluster .. "/state.json")
+    local c = ok and type(st) == "table" and st.counters or {}
+    if c["bench@exp-a"] and c["bench@exp-b"] and lfs.attributes(s.cluster .. "/bench-sleeping") then
+      proc.run { "sleep", "1" } -- (the second one's save done, its sleep begun)
+      return true
+    end
+  end
+  return false
+end
+
+t.test("parallel: an interrupt names and records each step it cut; the resumed summary's durations span both", function()
+  local s = setup()
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "60"
+  local out = s.dir .. "/out.txt"
+  local t0 = os.time()
+  local p = proc.spawn({ LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan },
+    { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
+  t.ok(both_benchmarking(s, p), "both benchmarks started: " .. t.read(out) .. t.read(out .. ".err"))
+  local r = p:kill(60)
+  local first = os.time() - t0
+  local said = t.read(out) .. t.read(out .. ".err")
+  t.eq(r.code, 130, said)
+  local w = workspace(s)
+  t.contains(said, "experiment.lua: interrupted during step 40 (run) of setup treatment tp1, run treatment rate1, and "
+    .. "during step 40 (run) of setup treatment tp2, run treatment rate1; state saved in " .. w .. ".\n")
+  t.contains(said, "[40] run (tp1): FAILED - interrupted\n")
+  t.contains(said, "[40] run (tp2): FAILED - interrupted\n")
+  local cut = {}
+  for _, o in ipairs(json.read(w .. "/steps.json")) do
+    if o.status == "failed" then cut[#cut + 1] = ("%s %d %s %s"):format(o.stack, o.number, o.name, o.message) end
+  end
+  table.sort(cut)
+  t.eq(cut, { "tp1 40 run interrupted", "tp2 40 run interrupted" })
+
+  t0 = os.time()
+  r = proc.run({ LLMDLUA, "experiment.lua", s.exp, "--resume", w }, { env = s.env, timeout = 300 })
+  local second = os.time() - t0
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  -- each treatment's steps in steps.json, both sessions' (the cut step too)
+  local secs = {}
+  for _, o in ipairs(json.read(w .. "/steps.json")) do
+    if o.stack then secs[o.stack] = (secs[o.stack] or 0) + o.seconds end
+  end
+  for _, x in ipairs(sum.treatments) do
+    t.eq(x.status, "success")
+    t.eq(x.duration_seconds, secs[x.setup_treatment] + 0.0, x.setup_treatment)
+    -- (at least what the first session spent before the cut: deploy and smoke test take whole seconds on the fake)
+    t.ok(x.duration_seconds > 0, x.setup_treatment .. ": " .. tostring(x.duration_seconds))
+  end
+  t.ok(sum.total_duration_seconds >= first + second - 4 and sum.total_duration_seconds <= first + second + 2,
+    ("total %s, sessions %d + %d s"):format(tostring(sum.total_duration_seconds), first, second))
+  t.ok(sum.total_duration_seconds > second + 2, ("total %s, the resume alone %d s"):format(
+    tostring(sum.total_duration_seconds), second))
+  local st = json.read(w .. "/experiment-state.json")
+  for _, x in ipairs(st.results) do t.eq(x.duration, secs[x.setup_treatment], x.setup_treatment) end
+end)

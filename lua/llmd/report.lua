@@ -4246,6 +4246,40 @@ function M.left_out_text(label, runs)
       #names == 1 and "it" or "they")
 end
 
+-- A run whose own files disagree on how many requests it made, by more than 1 % (its
+-- data checks: the per-request data's count against the harness's summary, the stage files'
+-- count against the per-request data): it may have been cut short (a killed harness, a stage
+-- file lost), and a ladder that looks shorter than the other run's may be that. The text, or
+-- nil: "ipcut may have been cut short: its files disagree on its request count
+-- (summary_lifecycle_metrics.json 2,940, per-request data 2,580, the stage files 2,220; see
+-- Data checks)". The Verdict's warnings and the workload banner say it (audit49 F8).
+function M.cut_short_text(label, run)
+  local seen, parts = {}, {}
+  local function add(what, n)
+    local k = what .. "=" .. tostring(n)
+    if seen[k] then return end
+    seen[k] = true
+    parts[#parts + 1] = ("%s %s"):format(what, metrics.group_thousands(("%d"):format(n)))
+  end
+  for _, c in ipairs(run.checks or {}) do
+    if c.key == "requests_ok" and type(c.apart_pct) == "number" and c.apart_pct > 1
+      and type(c.computed) == "number" and type(c.reported) == "number" then
+      add(tostring(c.source or "the summary"), c.reported)
+      add("per-request data", c.computed)
+    end
+  end
+  for _, w in ipairs(run.warnings or {}) do
+    local n, st = tostring(w):match("(%d+) requests, but the stage files count (%d+)")
+    if n and math.abs(tonumber(n) - tonumber(st)) > 0.01 * math.max(tonumber(n), tonumber(st)) then
+      add("per-request data", tonumber(n))
+      add("the stage files", tonumber(st))
+    end
+  end
+  if #parts == 0 then return nil end
+  return ("%s may have been cut short: its files disagree on its request count (%s; see Data checks)"):format(
+    label, table.concat(parts, ", "))
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -4622,6 +4656,11 @@ local function verdict_of(model, A, B)
   end
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
+  end
+  -- a run whose files disagree on its request count (cut short?), which the Data checks alone
+  -- said before (M.cut_short_text)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.cut_short_text(x.label, x.run or {}) end
   end
   if model.same_config and v.kind ~= "broken" then caveats[#caveats + 1] = model.same_config end
   if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
@@ -6659,6 +6698,15 @@ function M.build(opts)
     end
   end
   model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
+  -- a run whose files disagree on its request count: a ladder that differs may be a run cut
+  -- short, said in the banner as what it may be (M.cut_short_text)
+  if model.workload_title then
+    local cut = {}
+    for _, x in ipairs { A, B } do cut[#cut + 1] = M.cut_short_text(x.label, x.run or {}) end
+    if #cut > 0 then
+      model.workload_title = ("%s, or %s."):format(model.workload_title:gsub("%.$", ""), table.concat(cut, "; "))
+    end
+  end
   -- one run's workload or model stated, the other's unknown (results imported with no info
   -- file beside a run the plan deployed): that they measured the same is not known, so no
   -- banner says "the same workload", and the Verdict says it is not verified

@@ -7056,11 +7056,22 @@ function M.curve_rows(model)
   with_evidence("max_sustained")
   -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
   -- (sustained_order: spans apart, the least gap held to the practical threshold)
-  local so = not (broken or differ or mixed) and sustained_order(model, false) or nil
-  out[#out].order = (broken or differ) and "not_compared" or mixed and "unknown"
-    or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
-    or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
-    or (so or select(2, decision.sustained_order(sa, 1, sb, 1))) and "either_may_be_higher" or "unknown"
+  -- (per GPU too, each run's figure per its accelerators: the per-GPU row's order, which the
+  -- Verdict reads where the GPU counts differ, never left empty beside the totals' order)
+  local function sus_order(gpu)
+    local so = not (broken or differ or mixed) and sustained_order(model, gpu) or nil
+    local na, nb = 1, 1
+    if gpu then
+      local gg = model.per_gpu
+      if not (gg and gg.a.gpus and gg.b.gpus) then return (broken or differ) and "not_compared" or "unknown" end
+      na, nb = gg.a.gpus, gg.b.gpus
+    end
+    return (broken or differ) and "not_compared" or mixed and "unknown"
+      or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
+      or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
+      or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"
+  end
+  out[#out].order = sus_order(false)
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
   -- Headline's Delta and Change give it (saturation.gap in comparison.json)
   local sg = model.saturation.gap
@@ -7108,6 +7119,7 @@ function M.curve_rows(model)
   per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
     g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested",
     sbounds)
+  out[#out].order = sus_order(true)
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
@@ -7186,12 +7198,17 @@ function M.csv(model)
   -- other rows; delta_lo, delta_hi a capacity gap's ends where the loads bound it (its
   -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
   -- so that the earlier ones keep their places)
+  -- delta_unit: the unit of delta (and delta_lo, delta_hi): the row's unit, but percentage
+  -- points ("pp") where the row's figures are a share in % (error rate, KV hit rate, cached
+  -- share), whose change_pct is the relative change in % of A (audit49 F7: "%" over a delta of
+  -- 23.85 pp beside a change_pct of 106.9 %); the report's Delta says "pp" too
+  local function delta_unit(unit) return unit == "%" and "pp" or unit end
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -7200,12 +7217,12 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
       q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
-      q(h.order), q(h.delta_lo), q(h.delta_hi) }, ",")
+      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -498,7 +498,9 @@ function M.load_duration(p)
 end
 
 -- The load points of two runs whose loads' durations (M.load_duration) differ by more than
--- M.DURATION_RATIO: the points paired as the same load (M.paired_points), and each of A's
+-- M.DURATION_RATIO, where they are at least half the loads compared (one short load among
+-- long ones, 10 requests where the others sent 600, is one odd load, not another workload):
+-- the points paired as the same load (M.paired_points), and each of A's
 -- left unpaired against B's nearest load of its type within M.DURATION_NEAR (a ladder of
 -- 6.5, 7.5, 8.5 req/s against one of 6, 7, 8), never loads further apart: a harness that sends
 -- a fixed count of requests at each rate (vllm bench serve's --num-prompts) gives a 1 req/s
@@ -534,7 +536,9 @@ local function duration_difference(pa, pb)
       end
     end
   end
-  if far == 0 then return nil end
+  -- (at half the compared loads or more: one load of another length, a probe of a few requests
+  -- or a stage cut off, is no other workload; the loads that decide lie among the rest)
+  if far == 0 or 2 * far < compared then return nil end
   local function span(lo, hi)
     local function s(x) return ("%.3g"):format(x) end
     return s(lo) == s(hi) and (s(lo) .. " s") or (s(lo) .. "–" .. s(hi) .. " s")

@@ -113,6 +113,20 @@ do
       found = nil
       for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
       t.eq(found and found.text:match("^[^,]*"), "load duration: 600 s vs 20 s per load")
+      -- one odd load among like ones (10 requests at 20 req/s, 0.5 s, against 60 s; the other two
+      -- 60 s each side): 1 of 3 loads, fewer than half, is no other workload (test_max_sustained's
+      -- "too few to judge" load); 2 of 3 is
+      local function ladder(ns)
+        local out = {}
+        for i, n in ipairs(ns) do out[i] = { load_type = "rate", offered = 10 * i, requests = n } end
+        return out
+      end
+      wm = decision.workload_match(side("A"), side("B"), ladder { 600, 1200, 1800 }, ladder { 600, 10, 1800 })
+      for _, d in ipairs(wm.differences) do t.ok(d.field ~= "load_duration", d.text) end
+      wm = decision.workload_match(side("A"), side("B"), ladder { 600, 1200, 1800 }, ladder { 600, 10, 30 })
+      found = nil
+      for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
+      t.ok(found and found.text:find("more than 2x apart at 2 of 3 paired load points", 1, true), found and found.text)
     end)
 
     t.test("a run cut short is said in the Verdict's warnings and the banner, not only under Data checks "

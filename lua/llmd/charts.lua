@@ -304,7 +304,7 @@ end
 
 -- Charts ------------------------------------------------------------------------------------
 
--- A chart's start. Where the runs sent different requests (the banner's "Not the same
+-- A chart's start. Where the runs measured different workloads (the banner's "Not the same
 -- workload"), its title says so and its first note what differs: a chart travels alone (a
 -- screenshot, a slide), and two workloads' curves on one axis read as two configurations'.
 local function base(name, title, A, B)
@@ -329,8 +329,8 @@ local function mark_workload(c)
   for _, v in ipairs(c.vars) do
     if v[1] == "title" then v[2] = c.title end
   end
-  table.insert(c.notes, 1, ("Not the same workload (%s): the runs sent different requests, so these curves differ by "
-    .. "workload as well as by configuration."):format(table.concat(c.differ, "; ")))
+  table.insert(c.notes, 1, ("Not the same workload (%s): the runs measured different workloads, so these curves "
+    .. "differ by workload as well as by configuration."):format(table.concat(c.differ, "; ")))
 end
 
 local function add(c, name, v) c.vars[#c.vars + 1] = { name, v } end

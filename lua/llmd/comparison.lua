@@ -247,10 +247,30 @@ function M.import_side(w, x, job)
 end
 
 -- Does state carry every catalogue metric (a value or "N/A")?
+-- run_state.json's names for the catalogue's figures that another figure of the report shares
+-- a name with: its metrics hold the harness's own completed / window (the catalogue's
+-- throughput_req_s, llmd.metrics), while comparison.csv's and comparison.json's
+-- throughput_req_s is the answers' pace or the drain-reduced rate (the decision layer's
+-- achieved_rps: 7.095 against 5.865 req/s, audit49 F6). One meaning per name: the harness's
+-- figures are harness_throughput_* here, as the load points' harness_rps / harness_tps are;
+-- a run_state.json written before (the old names) is read all the same (M.state_metric).
+M.STATE_NAMES = { throughput_req_s = "harness_throughput_req_s", throughput_tok_s = "harness_throughput_tok_s",
+  throughput_total_tok_s = "harness_throughput_total_tok_s" }
+
+-- A catalogue figure of run_state.json's metrics (or metrics_reasons: part), by the
+-- catalogue's key: its name there (M.STATE_NAMES), else the name older workspaces wrote.
+function M.state_metric(state, key, part)
+  local t = state[part or "metrics"]
+  if type(t) ~= "table" then return nil end
+  local v = t[M.STATE_NAMES[key] or key]
+  if v == nil then v = t[key] end
+  return v
+end
+
 function M.metrics_complete(state)
   if type(state.metrics) ~= "table" then return false end
   for _, m in ipairs(metrics.list) do
-    if state.metrics[m.key] == nil then return false end
+    if M.state_metric(state, m.key) == nil then return false end
   end
   return true
 end
@@ -262,8 +282,9 @@ function M.save_run(w, side)
   for _, m in ipairs(metrics.list) do
     local v = run.overall.values[m.key]
     if v == math.huge then v = "+inf" elseif v == -math.huge then v = "-inf" end
-    mt[m.key] = v ~= nil and v or "N/A"
-    if v == nil then why[m.key] = run.overall.na[m.key] or "unknown" end
+    local name = M.STATE_NAMES[m.key] or m.key
+    mt[name] = v ~= nil and v or "N/A"
+    if v == nil then why[name] = run.overall.na[m.key] or "unknown" end
   end
   st.metrics, st.metrics_reasons = mt, why
   st.status = run.status
@@ -288,13 +309,13 @@ function M.saved_side(w, x, state)
   local run = rm.from_plain(doc, p)
   -- run_state.json's metrics are the record: they win over the saved model
   for _, m in ipairs(metrics.list) do
-    local v = state.metrics[m.key]
+    local v = M.state_metric(state, m.key)
     if v == "+inf" then v = math.huge end
     if type(v) == "number" then
       run.overall.values[m.key], run.overall.na[m.key] = v, nil
     else
       run.overall.values[m.key] = nil
-      run.overall.na[m.key] = (state.metrics_reasons or {})[m.key] or run.overall.na[m.key] or "unknown"
+      run.overall.na[m.key] = M.state_metric(state, m.key, "metrics_reasons") or run.overall.na[m.key] or "unknown"
     end
   end
   local kv = type(doc.kv) == "table" and doc.kv or { available = false, reason = "not saved" }

@@ -449,12 +449,104 @@ function M.token_difference_texts(oa, ob)
 end
 
 -- The workload match's fields that change what is measured (the requests' token lengths,
--- the model that answers them, a stated workload): two runs that differ in one are not the
--- same workload, and no capacity, throughput or latency of theirs names a winner. The load
--- ladder (points, offered loads, requests per point), the load type (rate or concurrency:
--- the same requests driven another way, compared at matched achieved load) and the harness
--- alone do not.
-M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, model = true, workload = true }
+-- the model that answers them, a stated workload, the load type, each load's duration): two
+-- runs that differ in one are not the same workload, and no capacity, throughput or latency
+-- of theirs names a winner. The load type: a concurrency (closed-loop) ladder caps the queue
+-- at its level and sends only as answers come back, a rate (open-loop) ladder sends on its
+-- clock whatever the queue, so at one achieved rate their queues, and so their TTFT and the
+-- capacity within an SLO, are the load generator's as much as the server's (audit49 F1: a
+-- concurrency ladder "sustained more load" than a rate ladder on the same server, by the
+-- repeats). The load duration (M.DURATION_RATIO): near capacity a queue grows for as long as
+-- the load lasts, so a 10 s load passes an SLO a 300 s one fails on the same server (F2). The
+-- load ladder (points, offered loads, requests per point at durations within the ratio) and
+-- the harness alone do not.
+M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, model = true, workload = true, load_type = true,
+  load_duration = true }
+
+-- Two loads whose durations (M.load_duration) differ by more than this factor are not like
+-- for like: a queue near capacity builds over the load's length, so a latency percentile or a
+-- capacity within an SLO read from a load a fraction as long is not the same measurement. 2:
+-- a harness's own jitter in a load's length (a cut-off stage, a rounded request count,
+-- warm-up left out) stays well under twice; what a queue does near capacity differs already
+-- between 300 s and 120 s loads, but by far less than between 300 s and 10 s (audit49 F2: at
+-- 9 req/s, TTFT p90 1,521 ms over 300 s and 421 ms over 10 s, the same server).
+M.DURATION_RATIO = 2
+
+-- How long a load point's load lasted (s, per repeat), and what it rests on, or nil: the
+-- load asked for, never the time an overloaded server took to answer it (its drain is a
+-- result, not the workload): a rate load's requests / its offered rate (its send span, the
+-- same basis for any two runs), else the sends' span from per-request data (sends / send
+-- rate), else the send span the files give (inference-perf), else the window (concurrency
+-- loads of statistics-only files: a closed loop stops sending at its end).
+function M.load_duration(p)
+  local function ok(x) return type(x) == "number" and x == x and x > 0 and x < math.huge end
+  local reps = p.repeats or 1
+  if p.load_type == "rate" and ok(p.offered) and ok(p.requests) then
+    return p.requests / p.offered, "requests / offered rate"
+  end
+  local pace = type(p.pace) == "table" and p.pace or nil
+  if pace and ok(pace.sends) and ok(pace.send_rps) then return pace.sends / reps / pace.send_rps, "send span" end
+  if type(p.drain) == "table" and #p.drain > 0 then
+    local s, n = 0, 0
+    for _, r in ipairs(p.drain) do
+      if ok(r.send_span_s) then s, n = s + r.send_span_s, n + 1 end
+    end
+    if n == #p.drain then return s / n, "send span" end
+  end
+  if ok(p.duration_s) then return p.duration_s, "window" end
+  return nil
+end
+
+-- The load points of two runs whose loads' durations (M.load_duration) differ by more than
+-- M.DURATION_RATIO, where they are at least half the loads compared (one short load among
+-- long ones, 10 requests where the others sent 600, is one odd load, not another workload):
+-- the points paired as the same load (M.paired_points), and each of A's
+-- left unpaired against B's nearest load of its type within M.DURATION_NEAR (a ladder of
+-- 6.5, 7.5, 8.5 req/s against one of 6, 7, 8), never loads further apart: a harness that sends
+-- a fixed count of requests at each rate (vllm bench serve's --num-prompts) gives a 1 req/s
+-- load five times a 5 req/s one's length, in both runs alike. Returns the workload match's
+-- text of them, or nil where none does: "load duration: 300 s vs 10 s per load, more than 2x
+-- apart at 4 of 4 paired load points: ...".
+M.DURATION_NEAR = 1.25
+local function duration_difference(pa, pb)
+  local prs = M.paired_points(pa, pb)
+  local paired = {}
+  for _, pr in ipairs(prs) do paired[pr.a] = true end
+  for _, p in ipairs(pa) do
+    local best, gap
+    if not paired[p] and type(p.offered) == "number" and p.offered > 0 then
+      for _, q in ipairs(pb) do
+        if q.load_type == p.load_type and type(q.offered) == "number" and q.offered > 0 then
+          local r = math.max(p.offered, q.offered) / math.min(p.offered, q.offered)
+          if r <= M.DURATION_NEAR and (not gap or r < gap) then best, gap = q, r end
+        end
+      end
+    end
+    if best then prs[#prs + 1] = { a = p, b = best } end
+  end
+  local far, amin, amax, bmin, bmax, compared = 0, math.huge, 0, math.huge, 0, 0
+  for _, pr in ipairs(prs) do
+    local da, db = M.load_duration(pr.a), M.load_duration(pr.b)
+    if da and db then
+      compared = compared + 1
+      if math.max(da, db) > M.DURATION_RATIO * math.min(da, db) then
+        far = far + 1
+        amin, amax = math.min(amin, da), math.max(amax, da)
+        bmin, bmax = math.min(bmin, db), math.max(bmax, db)
+      end
+    end
+  end
+  -- (at half the compared loads or more: one load of another length, a probe of a few requests
+  -- or a stage cut off, is no other workload; the loads that decide lie among the rest)
+  if far == 0 or 2 * far < compared then return nil end
+  local function span(lo, hi)
+    local function s(x) return ("%.3g"):format(x) end
+    return s(lo) == s(hi) and (s(lo) .. " s") or (s(lo) .. "–" .. s(hi) .. " s")
+  end
+  return ("load duration: %s vs %s per load, more than %gx apart at %d of %d paired load points: near capacity a "
+    .. "queue grows for as long as the load lasts, so a shorter load passes SLOs a longer one fails"):format(
+    span(amin, amax), span(bmin, bmax), M.DURATION_RATIO, far, compared), { a = { amin, amax }, b = { bmin, bmax } }
+end
 
 -- The texts of the differences of a workload match (M.workload_match) in M.MEASURE_FIELDS,
 -- for capacity_evidence's workload_differs; a side that is unknown ("unknown (no load
@@ -598,7 +690,15 @@ function M.workload_match(A, B, pa, pb)
   ta = whya and ("unknown (" .. whya .. ")") or uniq(ta)
   tb = whyb and ("unknown (" .. whyb .. ")") or uniq(tb)
   if ta ~= tb then
-    add("load_type", ta, tb, ("load type: %s vs %s"):format(ta, tb), true)
+    -- (a side unknown is no difference in what is measured: llmd.decision.measure_difference_texts)
+    local why = (whya or whyb) and "" or (": a concurrency (closed-loop) ladder caps the queue, a rate (open-loop) "
+      .. "one does not")
+    add("load_type", ta, tb, ("load type: %s vs %s%s"):format(ta, tb, why), true)
+  end
+  -- each load's duration, the load asked for (M.load_duration): beyond M.DURATION_RATIO apart
+  do
+    local text, d = duration_difference(pa, pb)
+    if text then add("load_duration", d.a, d.b, text, true) end
   end
   local la = whya and ("none: " .. whya) or list_of(pa, fmt_load)
   local lb = whyb and ("none: " .. whyb) or list_of(pb, fmt_load)

@@ -4277,6 +4277,40 @@ function M.left_out_text(label, runs)
       #names == 1 and "it" or "they")
 end
 
+-- A run whose own files disagree on how many requests it made, by more than 1 % (its
+-- data checks: the per-request data's count against the harness's summary, the stage files'
+-- count against the per-request data): it may have been cut short (a killed harness, a stage
+-- file lost), and a ladder that looks shorter than the other run's may be that. The text, or
+-- nil: "ipcut may have been cut short: its files disagree on its request count
+-- (summary_lifecycle_metrics.json 2,940, per-request data 2,580, the stage files 2,220; see
+-- Data checks)". The Verdict's warnings and the workload banner say it (audit49 F8).
+function M.cut_short_text(label, run)
+  local seen, parts = {}, {}
+  local function add(what, n)
+    local k = what .. "=" .. tostring(n)
+    if seen[k] then return end
+    seen[k] = true
+    parts[#parts + 1] = ("%s %s"):format(what, metrics.group_thousands(("%d"):format(n)))
+  end
+  for _, c in ipairs(run.checks or {}) do
+    if c.key == "requests_ok" and type(c.apart_pct) == "number" and c.apart_pct > 1
+      and type(c.computed) == "number" and type(c.reported) == "number" then
+      add(tostring(c.source or "the summary"), c.reported)
+      add("per-request data", c.computed)
+    end
+  end
+  for _, w in ipairs(run.warnings or {}) do
+    local n, st = tostring(w):match("(%d+) requests, but the stage files count (%d+)")
+    if n and math.abs(tonumber(n) - tonumber(st)) > 0.01 * math.max(tonumber(n), tonumber(st)) then
+      add("per-request data", tonumber(n))
+      add("the stage files", tonumber(st))
+    end
+  end
+  if #parts == 0 then return nil end
+  return ("%s may have been cut short: its files disagree on its request count (%s; see Data checks)"):format(
+    label, table.concat(parts, ", "))
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -4671,6 +4705,11 @@ local function verdict_of(model, A, B)
   end
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
+  end
+  -- a run whose files disagree on its request count (cut short?), which the Data checks alone
+  -- said before (M.cut_short_text)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.cut_short_text(x.label, x.run or {}) end
   end
   if model.same_config and v.kind ~= "broken" then caveats[#caveats + 1] = model.same_config end
   if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
@@ -6724,6 +6763,15 @@ function M.build(opts)
     end
   end
   model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
+  -- a run whose files disagree on its request count: a ladder that differs may be a run cut
+  -- short, said in the banner as what it may be (M.cut_short_text)
+  if model.workload_title then
+    local cut = {}
+    for _, x in ipairs { A, B } do cut[#cut + 1] = M.cut_short_text(x.label, x.run or {}) end
+    if #cut > 0 then
+      model.workload_title = ("%s, or %s."):format(model.workload_title:gsub("%.$", ""), table.concat(cut, "; "))
+    end
+  end
   -- one run's workload or model stated, the other's unknown (results imported with no info
   -- file beside a run the plan deployed): that they measured the same is not known, so no
   -- banner says "the same workload", and the Verdict says it is not verified
@@ -7081,19 +7129,22 @@ function M.curve_rows(model)
   with_evidence("max_sustained")
   -- its order column, as the capacity rows' (M.CSV_ORDERS), from the evidence's rule
   -- (sustained_order: spans apart, the least gap held to the practical threshold)
-  -- (gpu: per GPU, each figure divided by its run's accelerators, as the per-GPU row's evidence)
-  local function sustained_csv_order(gpu)
+  -- (per GPU too, each run's figure per its accelerators: the per-GPU row's order, which the
+  -- Verdict reads where the GPU counts differ, never left empty beside the totals' order)
+  local function sus_order(gpu)
     local so = not (broken or differ or mixed) and sustained_order(model, gpu) or nil
-    local g_ = model.per_gpu or { a = {}, b = {} }
     local na, nb = 1, 1
-    if gpu then na, nb = g_.a.gpus, g_.b.gpus end
+    if gpu then
+      local gg = model.per_gpu
+      if not (gg and gg.a.gpus and gg.b.gpus) then return (broken or differ) and "not_compared" or "unknown" end
+      na, nb = gg.a.gpus, gg.b.gpus
+    end
     return (broken or differ) and "not_compared" or mixed and "unknown"
       or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
       or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
-      or (so or (na and nb and select(2, decision.sustained_order(sa, na, sb, nb)))) and "either_may_be_higher"
-      or "unknown"
+      or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"
   end
-  out[#out].order = sustained_csv_order(false)
+  out[#out].order = sus_order(false)
   -- one run saturated at its lowest load, ordered by the loads: the gap they allow, as the
   -- Headline's Delta and Change give it (saturation.gap in comparison.json)
   local sg = model.saturation.gap
@@ -7144,13 +7195,7 @@ function M.curve_rows(model)
   per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
     g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested",
     sbounds)
-  -- its order, as the totals' row has one, by the per-GPU evidence's rule (both counts known;
-  -- one unknown: nothing ordered per GPU, whatever the totals' order)
-  if g.a.gpus and g.b.gpus then
-    out[#out].order = sustained_csv_order(true)
-  elseif g.a.gpus or g.b.gpus then
-    out[#out].order = "unknown"
-  end
+  out[#out].order = sus_order(true)
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
@@ -7229,12 +7274,17 @@ function M.csv(model)
   -- other rows; delta_lo, delta_hi a capacity gap's ends where the loads bound it (its
   -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
   -- so that the earlier ones keep their places)
+  -- delta_unit: the unit of delta (and delta_lo, delta_hi): the row's unit, but percentage
+  -- points ("pp") where the row's figures are a share in % (error rate, KV hit rate, cached
+  -- share), whose change_pct is the relative change in % of A (audit49 F7: "%" over a delta of
+  -- 23.85 pp beside a change_pct of 106.9 %); the report's Delta says "pp" too
+  local function delta_unit(unit) return unit == "%" and "pp" or unit end
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "" }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -7243,12 +7293,12 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
       q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
-      q(h.order), q(h.delta_lo), q(h.delta_hi) }, ",")
+      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

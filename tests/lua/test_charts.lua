@@ -1073,7 +1073,7 @@ t.test("runs of different workloads: each drawn chart's title and first note say
   local sec = md:match("## Charts.-## Configuration") or md
   t.ok(sec:find("![Latency against achieved throughput (NOT the same workload)](charts/latency_throughput.svg)\n\n"
     .. "Not the same workload (input tokens per request: mean 7999.0 vs 204.1; output tokens per request: mean 200.0 "
-    .. "vs 62.4): the runs sent different requests", 1, true), sec)
+    .. "vs 62.4): the runs measured different workloads", 1, true), sec)
   t.ok(t.read(w .. "/charts/latency_throughput.svg"):find("(NOT the same workload)", 1, true))
   t.ok(sec:find("- Failed requests by cause: not drawn.", 1, true), sec)
   -- the same workload (the KubeCon pair): no such title

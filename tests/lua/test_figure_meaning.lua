@@ -1,0 +1,99 @@
+-- One meaning per number: comparison.csv's order on the per-GPU max sustained row (the one the
+-- Verdict reads where the GPU counts differ), the unit of a % row's delta (percentage points,
+-- beside change_pct's relative %), and run_state.json's harness throughput named apart from the
+-- report's throughput (audit49 findings 3, 7 and 6).
+local t = require "testlib"
+
+do
+  local json = require "llmd.json"
+  local proc = require "llmd.proc"
+
+  -- comparison.csv's header, its columns by name: the row of key as {column = cell}
+  local function csv_cells(csv, key)
+    local head = t.csv_row("\n" .. csv:match("^[^\n]*"), "metric")
+    local row, out = t.csv_row(csv, key), {}
+    for i, name in ipairs(head) do out[name] = row[i] end
+    return out
+  end
+
+  if not t.have_numpy() then
+    t.test("per-GPU order (skipped: no numpy for queue_sim.py)", function() end)
+  else
+    t.test("max_sustained_rps_per_gpu carries the order the Verdict names per GPU (audit49 F3)", function()
+      -- A: 20 slots on 1 GPU, B: 30 slots on 2 (queue_sim.py, 4..16 req/s, 60 s, the audit's
+      -- seeds). The Verdict: "A sustains more load per GPU: 8.52 req/s against 6.93 req/s" (by
+      -- hand: B's 13.87 req/s / 2 GPUs = 6.93). On main the CSV's max_sustained_rps_per_gpu order
+      -- was empty while max_sustained_rps said b_higher: a script reading the order got B.
+      local dir = t.tmpdir()
+      t.data_py("queue_sim.py", dir .. "/s20", "--rates", "4,6,8,10,12,14,16", "--slots", "20", "--dur", "60",
+        "--seed", "7021")
+      t.data_py("queue_sim.py", dir .. "/s30", "--rates", "4,6,8,10,12,14,16", "--slots", "30", "--dur", "60",
+        "--seed", "7020")
+      t.write(dir .. "/g1.yaml", "stack:\n  gpus: 1\n  model: Qwen/Qwen3-0.6B\n")
+      t.write(dir .. "/g2.yaml", "stack:\n  gpus: 2\n  model: Qwen/Qwen3-0.6B\n")
+      local c = t.compare_ab(dir .. "/s20", dir .. "/s30", { "--a-info", dir .. "/g1.yaml", "--b-info",
+        dir .. "/g2.yaml" })
+      local v = c.json.verdict
+      t.eq({ v.per_gpu, v.higher }, { true, "a" })
+      local csv = t.read(c.ws .. "/comparison.csv")
+      local g = csv_cells(csv, "max_sustained_rps_per_gpu")
+      t.eq(g.order, "a_higher")
+      t.eq(g.b:sub(1, 4), "6.93")
+      -- the totals keep their own order (B's 13.87 req/s against A's 8.52): a different question
+      t.eq(csv_cells(csv, "max_sustained_rps").order, "b_higher")
+    end)
+  end
+
+  t.test("a % row's delta is in percentage points: comparison.csv's delta_unit (audit49 F7)", function()
+    -- the demo pair (the README's): error rate and the throughput rows. A % row's delta is B - A
+    -- in points (the report's "+0.00 pp"), its change_pct the relative change: delta_unit "pp";
+    -- every other row's delta is in its unit
+    local ROOT = t.root()
+    local c = t.compare_ab(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm",
+      ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", { "--slo", "ttft_p90_ms=200" })
+    local csv = t.read(c.ws .. "/comparison.csv")
+    t.eq(csv:match("^[^\n]*"):match("[^,]*$"), "delta_unit")
+    local e = csv_cells(csv, "error_rate_pct")
+    t.eq({ e.unit, e.delta_unit }, { "%", "pp" })
+    local kv = csv_cells(csv, "kv_hit_rate_pct")
+    t.eq({ kv.unit, kv.delta_unit }, { "%", "pp" })
+    t.eq(csv_cells(csv, "ttft_p90_ms").delta_unit, "ms")
+    t.eq(csv_cells(csv, "throughput_req_s").delta_unit, "req/s")
+    t.eq(csv_cells(csv, "capacity_at_slo_rps").delta_unit, "req/s")
+    t.eq(csv_cells(csv, "capacity_at_slo_output_tps").delta_unit, "tok/s")
+  end)
+
+  t.test("run_state.json names the harness's completed / window harness_throughput_*, and old names still read "
+    .. "(audit49 F6)", function()
+    -- comparison.csv's throughput_req_s is the load ladder's throughput (the answers' pace or
+    -- the drain-reduced rate); run_state.json's figure is the harness's completed / window, the
+    -- catalogue's throughput_req_s of the whole run (by hand on the audit's ipaa_0: 5.865 against
+    -- 7.095 req/s under one name on main)
+    local ROOT = t.root()
+    local c = t.compare_ab(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm",
+      ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", {})
+    local w = c.ws
+    -- (the figures as the fixture's summary states them: successes.throughput's requests_per_sec,
+    -- output_tokens_per_sec and total_tokens_per_sec, read here as tests/data/harness_expectations.py does)
+    local tp = json.read(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm/summary_lifecycle_metrics.json").successes
+      .throughput
+    local want = { throughput_req_s = tp.requests_per_sec, throughput_tok_s = tp.output_tokens_per_sec,
+      throughput_total_tok_s = tp.total_tokens_per_sec }
+    local st = json.read(w .. "/run-a/run_state.json")
+    for k, x in pairs(want) do
+      t.eq(st.metrics[k], nil, k)
+      t.eq(st.metrics["harness_" .. k], x, k)
+    end
+    t.ok(math.abs(st.metrics.harness_throughput_req_s - 63.4613) < 1e-4)
+    -- a run_state.json written before (the old names): read as complete, not re-extracted
+    local before = t.read(w .. "/comparison_report.md"):gsub("\nGenerated [^\n]*", "")
+    for _, k in ipairs { "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+      st.metrics[k], st.metrics["harness_" .. k] = st.metrics["harness_" .. k], nil
+    end
+    json.write(w .. "/run-a/run_state.json", st)
+    local r = proc.run { ROOT .. "/llmdlua", ROOT .. "/lua/analyze.lua", w, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    t.ok(not r.stdout:find("re-extracted", 1, true), r.stdout)
+    t.eq(t.read(w .. "/comparison_report.md"):gsub("\nGenerated [^\n]*", ""), before)
+  end)
+end

@@ -1,0 +1,161 @@
+-- Like for like: two runs driven another way (a rate ladder against a concurrency ladder), or
+-- with loads of very different lengths (300 s against 10 s), are not the same workload, and no
+-- capacity or throughput of theirs names a winner; a run cut short (its files disagree on its
+-- request count) is said in the Verdict and the banner, not only under Data checks (audit49
+-- findings 1, 2 and 8).
+--
+-- The runs are tests/data/queue_sim.py's and queue_sim_ip.py's (one FIFO server of 20 slots,
+-- 0.1 s + 100 x 0.02 s a request: 9.52 req/s at most), the very files of the audit
+-- (/tmp/audit49/sims long5, conc5, long5b, short5b, ipaa_1/ipaa_2/ipcut: the same seeds).
+local t = require "testlib"
+
+do
+  local json = require "llmd.json"
+  local decision = require "llmd.decision"
+
+  if not t.have_numpy() then
+    t.test("like for like (skipped: no numpy for queue_sim.py)", function() end)
+  else
+    local function sim(script, name, args)
+      local dir = t.tmpdir() .. "/" .. name
+      t.data_py(script, dir, args)
+      return dir
+    end
+
+    t.test("a rate ladder against a concurrency ladder on one server names no winner (audit49 F1)", function()
+      -- A: Poisson arrivals at 6..10 req/s; B: closed loops of 12..28 users; 5 repeats of 120 s
+      -- each, one server (20 slots). On main B "sustains more load ... Shown by the repeats at
+      -- every load point" (verdict winner b, CSV capacity order b_higher), with "Not the same
+      -- workload (load type)" only in the banner under it: a closed loop caps the queue, so its
+      -- TTFT p90 stays low at any throughput, the load generator's doing, not the server's.
+      local a = sim("queue_sim.py", "rate5", { "--rates", "6,7,8,9,10", "--repeat", "5", "--slots", "20", "--dur",
+        "120", "--seed", "7300" })
+      local b = sim("queue_sim.py", "conc5", { "--rates", "12,16,20,24,28", "--concurrency", "--repeat", "5",
+        "--slots", "20", "--dur", "120", "--seed", "7610" })
+      local c = t.compare_ab(a, b, { "--a-label", "rate", "--b-label", "conc", "--slo", "ttft_p90_ms=500" })
+      local v = c.json.verdict
+      t.eq({ v.kind, v.higher }, { "not comparable", nil })
+      t.ok(v.text:find("^Not comparable: the workloads differ %(load type: rate vs concurrency"), v.text)
+      t.ok(c.md:find("**Verdict:** Not comparable: the workloads differ (load type: rate vs concurrency", 1, true))
+      -- the banner: not the same workload, none of the rows below names a better run
+      t.ok(c.md:find("> **Not the same workload.** The workloads differ in what is measured, so no capacity, "
+        .. "throughput or latency below compares like with like", 1, true), c.md:sub(1, 3000))
+      -- comparison.csv: no order from the capacity or max sustained rows
+      local csv = t.read(c.ws .. "/comparison.csv")
+      for _, key in ipairs { "capacity_at_slo_rps", "capacity_at_slo_output_tps", "max_sustained_rps" } do
+        t.eq(t.csv_row(csv, key)[18], "not_compared", key)
+      end
+      -- and no latency row names a better run either (every verdict "not comparable")
+      for _, r in ipairs(c.json.perf) do t.eq(r.verdict, "not comparable", r.key) end
+      -- swapped: the same, mirrored
+      c = t.compare_ab(b, a, { "--slo", "ttft_p90_ms=500" })
+      t.eq({ c.json.verdict.kind, c.json.verdict.higher }, { "not comparable", nil })
+    end)
+
+    t.test("loads of 300 s against 10 s on one server name no winner, and the banner gives the durations "
+      .. "(audit49 F2)", function()
+      -- 7, 8, 9, 10 req/s, 5 repeats, 20 slots; A's loads 300 s (2,100 requests at 7 req/s),
+      -- B's 10 s (70): by hand, requests / rate = 300 s and 10 s. At 9 req/s a queue builds for
+      -- as long as the load lasts (numpy on these files, the audit: TTFT p90 1,521 ms over 300 s,
+      -- 421 ms over 10 s), so B passes TTFT p90 <= 1 s where A fails it. On main, with
+      -- --min-effect 0: "B sustains more load ... Shown by the repeats at every load point"
+      -- (winner b), and the banner said only "requests per load point: 2100 vs 70".
+      local a = sim("queue_sim.py", "long5b", { "--rates", "7,8,9,10", "--repeat", "5", "--slots", "20", "--dur",
+        "300", "--seed", "7310" })
+      local b = sim("queue_sim.py", "short5b", { "--rates", "7,8,9,10", "--repeat", "5", "--slots", "20", "--dur",
+        "10", "--seed", "7311" })
+      local c = t.compare_ab(a, b, { "--a-label", "long", "--b-label", "short", "--slo", "ttft_p90_ms=1000",
+        "--min-effect", "0" })
+      local v = c.json.verdict
+      t.eq({ v.kind, v.higher }, { "not comparable", nil })
+      local want = "load duration: 300 s vs 10 s per load, more than 2x apart at 4 of 4 paired load points"
+      t.ok(v.text:find("Not comparable: the workloads differ (" .. want, 1, true), v.text)
+      -- the banner names the durations
+      t.ok(c.md:find("> **Not the same workload.**", 1, true))
+      local banner = c.md:match("\n> %*%*Not the same workload%.%*%*[^\n]*")
+      t.ok(banner and banner:find(want, 1, true), banner)
+      local csv = t.read(c.ws .. "/comparison.csv")
+      t.eq(t.csv_row(csv, "capacity_at_slo_rps")[18], "not_compared")
+      -- swapped (on main: winner a), and with the default --min-effect: the same
+      c = t.compare_ab(b, a, { "--slo", "ttft_p90_ms=1000" })
+      t.eq({ c.json.verdict.kind, c.json.verdict.higher }, { "not comparable", nil })
+    end)
+
+    t.test("a load's duration: requests / offered rate, send span, window; within 2x is like for like", function()
+      -- by hand: 2,100 requests at 7 req/s = 300 s; a pace of 600 sends over 3 repeats at 5
+      -- req/s = 40 s a repeat; inference-perf's send spans 58 and 62 s: 60 s; a window alone 12 s
+      t.eq(decision.load_duration { load_type = "rate", offered = 7, requests = 2100 }, 300.0)
+      t.eq(decision.load_duration { load_type = "concurrency", offered = 8, repeats = 3,
+        pace = { sends = 600, send_rps = 5 } }, 40.0)
+      t.eq(decision.load_duration { load_type = "concurrency", offered = 8, repeats = 2,
+        drain = { { send_span_s = 58 }, { send_span_s = 62 } } }, 60.0)
+      t.eq(decision.load_duration { load_type = "concurrency", offered = 8, duration_s = 12 }, 12)
+      t.eq(decision.load_duration { load_type = "concurrency", offered = 8 }, nil)
+      -- the workload match: 2x apart at most is no difference; beyond, one
+      local function side(label) return { label = label, state = {}, run = { harness = "vllm", overall = {
+        values = {} } } } end
+      local function pts(n) return { { load_type = "rate", offered = 10, requests = n } } end
+      local wm = decision.workload_match(side("A"), side("B"), pts(600), pts(1200))
+      for _, d in ipairs(wm.differences) do t.ok(d.field ~= "load_duration", d.text) end
+      wm = decision.workload_match(side("A"), side("B"), pts(600), pts(1201))
+      local found
+      for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
+      t.ok(found, "60 s against 120.1 s: a difference")
+      t.eq(found.text:match("^[^,]*"), "load duration: 60 s vs 120 s per load")
+      t.eq(decision.measure_difference_texts(wm)[1], found.text)
+      -- other loads: a fixed count (1,000 requests) at 1 req/s against 5 req/s is 1,000 s
+      -- against 200 s, but no like load to compare (by hand: 5 > 1.25 x 1): no difference; at
+      -- 6 against 6.5 req/s (within 1.25 x), 600 s against 20 s: one
+      local function at(rate, n) return { { load_type = "rate", offered = rate, requests = n } } end
+      wm = decision.workload_match(side("A"), side("B"), at(1, 1000), at(5, 1000))
+      for _, d in ipairs(wm.differences) do t.ok(d.field ~= "load_duration", d.text) end
+      wm = decision.workload_match(side("A"), side("B"), at(6, 3600), at(6.5, 130))
+      found = nil
+      for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
+      t.eq(found and found.text:match("^[^,]*"), "load duration: 600 s vs 20 s per load")
+      -- one odd load among like ones (10 requests at 20 req/s, 0.5 s, against 60 s; the other two
+      -- 60 s each side): 1 of 3 loads, fewer than half, is no other workload (test_max_sustained's
+      -- "too few to judge" load); 2 of 3 is
+      local function ladder(ns)
+        local out = {}
+        for i, n in ipairs(ns) do out[i] = { load_type = "rate", offered = 10 * i, requests = n } end
+        return out
+      end
+      wm = decision.workload_match(side("A"), side("B"), ladder { 600, 1200, 1800 }, ladder { 600, 10, 1800 })
+      for _, d in ipairs(wm.differences) do t.ok(d.field ~= "load_duration", d.text) end
+      wm = decision.workload_match(side("A"), side("B"), ladder { 600, 1200, 1800 }, ladder { 600, 10, 30 })
+      found = nil
+      for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
+      t.ok(found and found.text:find("more than 2x apart at 2 of 3 paired load points", 1, true), found and found.text)
+    end)
+
+    t.test("a run cut short is said in the Verdict's warnings and the banner, not only under Data checks "
+      .. "(audit49 F8)", function()
+      -- ipcut: queue_sim_ip.py's run at 4, 6, 8, 9, 10, 12 req/s for 60 s (seed 4901), its stage 5
+      -- file deleted and its per-request records kept up to the middle of stage 5. By hand: the
+      -- summary counts 240 + 360 + 480 + 540 + 600 + 720 = 2,940 requests, the per-request file
+      -- 2,220 + 360 = 2,580, the stage files 2,940 - 720 = 2,220. On main the Verdict compared it
+      -- silently and the banner called it "different load ladders".
+      local a = sim("queue_sim_ip.py", "ipaa_2", { "--rates", "4,6,8,9,10,12", "--slots", "20", "--dur", "60",
+        "--seed", "4902" })
+      local b = sim("queue_sim_ip.py", "ipcut", { "--rates", "4,6,8,9,10,12", "--slots", "20", "--dur", "60",
+        "--seed", "4901" })
+      os.remove(b .. "/stage_5_lifecycle_metrics.json")
+      local per = json.read(b .. "/per_request_lifecycle_metrics.json")
+      t.eq(#per, 2940)
+      local kept = {}
+      for i = 1, 2580 do kept[i] = per[i] end
+      t.write(b .. "/per_request_lifecycle_metrics.json", json.encode(kept))
+      local c = t.compare_ab(a, b, { "--a-label", "ipaa_2", "--b-label", "ipcut", "--slo", "ttft_p90_ms=500" })
+      local want = "ipcut may have been cut short: its files disagree on its request count "
+        .. "(summary_lifecycle_metrics.json 2,940, per-request data 2,580, the stage files 2,220; see Data checks)"
+      local v = c.json.verdict
+      t.ok(v.text:find("Warning: " .. want, 1, true), v.text)
+      local banner = c.md:match("\n> %*%*The same workload[^\n]*")
+      t.ok(banner and banner:find("on different load ladders, or " .. want .. ".**", 1, true), banner)
+      -- the intact run is not called cut short
+      t.ok(not c.md:find("ipaa_2 may have been cut short", 1, true))
+    end)
+  end
+end
+

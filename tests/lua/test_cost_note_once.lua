@@ -50,3 +50,38 @@ t.test("the cost note is said once in md and html; the Verdict points to it", fu
   -- the json keeps the whole verdict, for scripts
   t.ok(j.verdict:find(per, 1, true), j.verdict)
 end)
+
+-- The same over workloads (an experiment's setups tp1, 1 GPU, and tp2, 2 GPUs, x run
+-- treatments r1, r2, each at 10, 20, 30 req/s and never saturated): the note, the same in
+-- every workload, is said once above the rankings; the Verdict line's per-workload "To settle"
+-- sentences point there.
+t.test("over workloads: the cost note and what would settle it are said once", function()
+  local w = t.tmpdir() .. "/exp"
+  t.mkdir(w)
+  t.write(w .. "/experiment-state.json", json.encode { experiment = "pairs", results = {
+    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
+  for i, name in ipairs { "tp1", "tp2" } do
+    local d = w .. "/setup-treatment-" .. name
+    t.mkdir(d .. "/plan")
+    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(i))
+    for j, rt in ipairs { "r1", "r2" } do
+      local l = {}
+      for k, rate in ipairs { 10, 20, 30 } do
+        local s = 0.04 + 0.01 * i * k + 0.005 * j
+        l[k] = { rate, t.spread(s, s, 100) }
+      end
+      t.mkdir(d .. "/run-" .. rt)
+      assert(os.rename(t.latency_ladder(l), d .. "/run-" .. rt .. "/results"))
+    end
+  end
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, name in ipairs { "treatment_report.md", "treatment_report.html" } do
+    local text = t.read(out .. "/" .. name)
+    t.eq(count(text, "Per GPU, max sustained throughput: tp1 ≥ 30.000 req/s per GPU, tp2 ≥ 15.000 req/s per GPU"), 1,
+      name)
+    t.eq(count(text, "To settle the order per GPU"), 1, name)
+    t.eq(count(text, "What would settle it: above the ranking."), 2, name)
+  end
+end)

@@ -6815,6 +6815,22 @@ function M.build(opts)
       .. "shown, but no verdict or test is read from them."):format(table.concat(model.broken, "; ")))
   end
   model.throughput_note = nil
+  -- what reads the pooled throughput: the delta, and the verdict and the test only where a
+  -- row has them (a row "not comparable", or of a broken run, has neither: the kubecon pair's
+  -- note said "the verdict and the test read" beside two such rows, fixh49)
+  local function reads_text(list)
+    local none, n = {}, 0
+    for _, x in ipairs(list) do
+      if x.a_harness or x.b_harness then
+        n = n + 1
+        if x.verdict == "not comparable" or x.broken then none[#none + 1] = x.label end
+      end
+    end
+    if #none == 0 then return "which the delta, the verdict and the test read" end
+    if #none == n then return "which the delta reads (not comparable here: no verdict or test)" end
+    return ("which the delta, the verdict and the test read (%s: the delta only, not comparable)"):format(
+      table.concat(none, " and "))
+  end
   for _, r in ipairs(rows) do
     if r.a_harness or r.b_harness then
       -- (once, for both throughput rows)
@@ -6827,7 +6843,7 @@ function M.build(opts)
         .. "(completed / throughput, summed), "
         or "Request and output token throughput of a run of one load point: its throughput as the "
         .. "load ladder gives it (How these figures are defined: the answers' pace, or the drain-reduced rate), ")
-        .. (r.follows_sends and "which the delta reads" or "which the delta, the verdict and the test read")
+        .. (r.follows_sends and "which the delta reads" or reads_text(rows))
         .. "; \"harness\" beside it is the harness's own completed / window, which the last answers' latency lowers."
       break
     end

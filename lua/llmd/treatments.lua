@@ -1080,6 +1080,10 @@ local function grouped_model(groups, opts)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
     subs[#subs + 1] = { labels = labels, cost_why = sub.cost and sub.cost_line and sub.cost_line.why,
       cost_rest = sub.cost and sub.cost_line and sub.cost_line.rest, pareto_cost = sub.pareto_cost }
+    -- (what would settle its order per GPU, as its line says it: the report says it once, in
+    -- the note above the ranking, M.present)
+    m.cost_settles = m.cost_settles or {}
+    if sub.cost and sub.cost.settle_first then m.cost_settles[#m.cost_settles + 1] = sub.cost.settle_first end
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
   local at = groups.order
@@ -3785,6 +3789,28 @@ function M.present(m, opts)
     workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
     -- (in req/s only: this report shows no capacity in output tok/s)
     capacity_definition = decision.CAPACITY_DEFINITION_RPS, throughput_definition = lp.THROUGHPUT_DEFINITION }
+  -- the cost note (figures per GPU, their order, what would settle it: often 170 words) is
+  -- said once in the report, above the ranking it qualifies ("These places are on totals");
+  -- the Verdict says its first sentence and where the rest is, so the decision on totals is
+  -- not buried under it, and its line no longer repeats what would settle it (newuser49 #10:
+  -- the same paragraph three times). treatments.json keeps the whole verdict.
+  for _, note in ipairs(v.cost_notes or {}) do
+    local full = note:gsub("^[^:]-: (Not like for like on cost)", "%1")
+    local a, b = v.verdict:find(full, 1, true)
+    local first = full:match("^(.-%.) ")
+    if a and first then
+      v.verdict = v.verdict:sub(1, a - 1) .. first:sub(1, -2)
+        .. "; the figures per GPU and their order are above the ranking (\"These places are on totals\")."
+        .. v.verdict:sub(b + 1)
+    end
+  end
+  for _, settle in ipairs(m.cost_settles or { m.cost and m.cost.settle_first or nil }) do
+    local a, b = v.verdict_line:find(" " .. settle, 1, true)
+    if a and v.cost_notes and v.verdict_line ~= v.verdict then
+      v.verdict_line = v.verdict_line:sub(1, a - 1)
+        .. " What would settle it: above the ranking." .. v.verdict_line:sub(b + 1)
+    end
+  end
   for _, key in ipairs(m.latency_keys or M.LATENCY_KEYS) do
     v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label
   end

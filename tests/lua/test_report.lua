@@ -50,6 +50,12 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local text = t.read(w .. "/comparison_report.md")
   local golden = t.read(ROOT .. "/tests/golden/kubecon_report.md")
   t.eq(normalise(text, w), golden)
+  -- the throughput rows are "not comparable" (different load ladders): their note says only the
+  -- delta reads the pooled throughput (fixh49: "the delta, the verdict and the test read" beside
+  -- rows with neither a verdict nor a test)
+  t.eq(table_rows(golden, "Performance Results")["Request throughput"][6], "not comparable")
+  t.ok(text:find("which the delta reads (not comparable here: no verdict or test)", 1, true), "the throughput note")
+  t.ok(not text:find("the verdict and the test read", 1, true), "the throughput note")
   -- no request failed in either run (0 of 60 at the shared load, E's error counts): the Change
   -- cell says there is nothing to compare, in the Markdown, the HTML and comparison.json alike;
   -- it read "N/A (A is 0)", as if A lacked something B had (the CSV's change_pct, a number, is empty)

@@ -151,3 +151,66 @@ t.test("printed, every chart's labels are the size of the tables' text", functio
     t.ok(n >= 10, c[1] .. ": its tick labels found on its page")
   end
 end)
+
+-- The CDF chart's y labels are rotated, one a panel: printed at the most text the report
+-- allows (125 %, print_text_pct), each must stay within its own panel, off the title and the
+-- next panel's label (fixh49: "share of requests at or below (%)", 33 characters, 7 px each
+-- at 12 pt (testlib's estimate) x 1.25 = 289 px, against panels 260 px apart).
+t.test("the CDF chart's rotated y labels fit their panels at the largest print text", function()
+  local d = t.tmpdir()
+  tr.write_outputs(d .. "/out", treatments(d, 2, 4), {})
+  local svg = t.read(d .. "/out/charts/treatments_cdf.svg")
+  local labels = {}
+  for y, txt in svg:gmatch('<g transform="translate%([%d.]+,([%d.]+)%) rotate%(270%)"[^>]*>%s*<text>([^<]*)</text>') do
+    local half = 7 * utf8.len(txt) * 1.25 / 2
+    labels[#labels + 1] = { txt = txt, y0 = tonumber(y) - half, y1 = tonumber(y) + half }
+  end
+  t.ok(#labels >= 2, "the panels' y labels found")
+  -- (the title's line: the multiplot's top 40 px)
+  t.ok(labels[1].y0 >= 40, ("%s reaches %.0f, into the title"):format(labels[1].txt, labels[1].y0))
+  for i = 2, #labels do
+    t.ok(labels[i - 1].y1 < labels[i].y0, ("panel %d's y label (to %.0f) meets panel %d's (from %.0f)"):format(
+      i - 1, labels[i - 1].y1, i, labels[i].y0))
+  end
+end)
+
+-- Printed, a heading is never the last line of a page, its section on the next (newuser49:
+-- "Charts" alone at the foot of page 3 of the tp1/tp2 report, its chart on page 4); compare's
+-- report keeps its headings with what follows likewise.
+t.test("printed, no heading is left at the foot of a page", function()
+  local proc = require "llmd.proc"
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local root, llmdlua = t.root()
+  local d = t.tmpdir()
+  local w = t.tp_workspace(d .. "/exp")
+  local r = proc.run { llmdlua, root .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", d .. "/out",
+    "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local page = t.read(d .. "/out/treatment_report.html")
+  local heads = {}
+  for h in page:gmatch("<h[23][^>]*>([^<]*)</h[23]>") do heads[h] = true end
+  t.ok(heads.Charts, "the Charts heading")
+  local pdf = d .. "/report.pdf"
+  r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" .. d .. "/profile", "--no-pdf-header-footer", "--print-to-pdf=" .. pdf,
+    "file://" .. d .. "/out/treatment_report.html" }, { timeout = 120 })
+  t.ok(r.ok, r.stderr)
+  local txt = proc.run({ "pdftotext", "-layout", pdf, "-" }, { timeout = 60 })
+  t.ok(txt.ok, txt.stderr)
+  local n = 0
+  for p in (txt.stdout .. "\f"):gmatch("([^\f]*)\f") do
+    local last
+    for line in p:gmatch("[^\n]+") do
+      if line:find("%S") then last = line:match("^%s*(.-)%s*$") end
+    end
+    if last then
+      n = n + 1
+      t.ok(not heads[last], ("page %d ends with the heading %q"):format(n, last))
+    end
+  end
+  t.ok(n >= 3, "pages read")
+  -- compare's report: the same rule in its print styles
+  t.contains(t.read(root .. "/templates/comparison_report.html"), "h1, h2, h3 { break-after: avoid;")
+end)

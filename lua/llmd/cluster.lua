@@ -232,6 +232,20 @@ function M.validate(plan, name, opts)
               bad(key .. ".benchmark.template", "expected a run_only.sh config template")
             elseif lfs.attributes(b.template, "mode") ~= "file" then
               bad(key .. ".benchmark.template", b.template .. ": no such file")
+            elseif type(r.label) == "string" and M.plain_name_problem(r.label)
+              and not (is_map(b.vars) and b.vars.STACK_NAME ~= nil) then
+              -- the label is ${STACK_NAME}: the config's endpoint.stack_name, which run_only.sh
+              -- writes unquoted into its launcher Pod's YAML (a heredoc: LLMDBENCH_HARNESS_STACK_NAME)
+              -- and into the results folder's name - a " : or newline there breaks the Pod or
+              -- adds keys to it. Refused before anything deploys, when the template uses it.
+              local tf = io.open(b.template, "rb")
+              local text = tf and tf:read("a") or ""
+              if tf then tf:close() end
+              if text:find("%$%{?STACK_NAME%f[^%w_]") then
+                bad(key .. ".label", ("%s: %s, as the benchmark template %s takes it (${STACK_NAME}) and run_only.sh "
+                  .. "writes it unquoted into its launcher Pod's YAML and the results folder's name"):format(
+                  M.shown(r.label), M.plain_name_problem(r.label), b.template))
+              end
             end
             if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
@@ -578,6 +592,15 @@ function M.run_only_config_problems(cfg, file)
           .. "machine); rename it"):format(M.key_where(file, k), M.shown(k), why)
       end
     end
+  end
+  -- endpoint.stack_name: run_only.sh writes it unquoted into its launcher Pod's YAML (a
+  -- heredoc) and the results folder's name
+  local stack = is_map(cfg.endpoint) and cfg.endpoint.stack_name
+  local swhy = stack ~= nil and stack ~= false and M.plain_name_problem(stack)
+  if swhy then
+    out[#out + 1] = ("%s: endpoint.stack_name %s: %s: run_only.sh writes it unquoted into its launcher Pod's YAML "
+      .. "and the results folder's name (a \" : or newline there breaks the Pod)"):format(M.key_where(file,
+      "stack_name"), M.shown(stack), swhy)
   end
   for _, kv in ipairs { { "harness", "name" }, { "harness", "namespace" } } do
     local v = is_map(cfg[kv[1]]) and cfg[kv[1]][kv[2]]

@@ -2960,8 +2960,8 @@ end
 
 -- Is the object of kind k ("httproutes", "gateways", "services") named n with uid now the
 -- one this run recorded (d.uids)? A record without its uid (an older llmdlua's) knows it by
--- name only: yes. (kubectl delete has no uid precondition: one made again between this
--- check and the delete would still be deleted.)
+-- name only: yes. (The check only says which to leave; the delete itself is held to the uid
+-- too - M.delete_same -, so one made again between this check and the delete is left.)
 function M.same_object(d, k, n, now)
   local want = ((d.uids or {})[k] or {})[n]
   return want == nil or now == true or want == now
@@ -2980,8 +2980,10 @@ local function teardown(ctx, x)
   else
     -- only the releases this run installed: one of the same name installed since (a colleague's,
     -- after this one was removed by hand) is another, its first_deployed not the one recorded
-    -- at deploy. (helm has no uninstall precondition: a reinstall between this check and the
-    -- uninstall below would still be uninstalled.)
+    -- at deploy. (helm uninstall takes no precondition - no uid, no revision, nothing like
+    -- DeleteOptions - so this stays check-then-act: a reinstall between this check and the
+    -- uninstall below would still be uninstalled. kubectl deletes are held to the uid:
+    -- M.delete_same.)
     local mine = {}
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]

@@ -150,11 +150,12 @@ deploy() {
 
 # service X NAME COMMAND...: run X's baseline Service NAME (its line below, once
 # uncommented): the Service in front of the plain vLLM pods that compare.lua's step 40 made,
-# applied from the manifest it kept (run-X/deploy/baseline-service.yaml); the benchmark
-# reaches the pods through it. A Service NAME already in the namespace that this comparison
-# did not make (run-X/deployed.json does not record it as made and not torn down since: it
-# is someone else's, or left by an earlier run of this script) stops the script with one
-# line: applying would change it, and the teardown lines would delete it.
+# created (kubectl create: never written over) from the manifest it kept
+# (run-X/deploy/baseline-service.yaml); the benchmark reaches the pods through it. One this
+# comparison made and did not tear down (run-X/deployed.json) is there already: kept, not
+# made again. A Service NAME in the namespace that this comparison did not make (someone
+# else's, or left by an earlier run of this script) stops the script with one line: it
+# could select other pods, and the teardown lines would delete it.
 service() {
     side=$1
     name=$2
@@ -177,9 +178,14 @@ service() {
         fail "run $side: cannot read the Services of namespace $NAMESPACE or $record; not applying ($*)"
     if [ "$whose" = theirs ]; then
         fail "run $side: Service $name already exists in namespace $NAMESPACE and was not made by this comparison" \
-            "(not recorded in $record as made and not torn down since): applying would change it; not applying ($*)"
+            "(not recorded in $record as made and not torn down since): it is not this script's to use; not" \
+            "creating it ($*)"
     fi
-    "$@" || fail "run $side: the Service command failed: $*; stopping here"
+    if [ "$whose" = ours ]; then
+        echo "run $side: Service $name is there already, made by this comparison (recorded in $record): kept"
+    else
+        "$@" || fail "run $side: the Service command failed: $*; stopping here"
+    fi
     deployed_here "$side" "Service $name"
     case $side in a) svc_a=1 ;; b) svc_b=1 ;; esac
 }

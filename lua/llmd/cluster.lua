@@ -31,6 +31,15 @@ local BAD_WAITING = { CrashLoopBackOff = true, ImagePullBackOff = true, ErrImage
 
 local function is_map(v) return type(v) == "table" and not json.is_array(v) end
 local function is_list(v) return type(v) == "table" and (json.is_array(v) or (#v > 0 and next(v, #v) == nil)) end
+-- 16 hex digits from /dev/urandom (a namespace lock's token, a run's id).
+local function random_token()
+  local f = io.open("/dev/urandom", "rb")
+  local b = f and f:read(8)
+  if f then f:close() end
+  if not b or #b < 8 then b = tostring(os.time()) .. tostring(os.clock()) .. tostring({}) end
+  return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end)):sub(1, 16)
+end
+
 local function set_of(list)
   local t = {}
   for _, n in ipairs(list or {}) do t[n] = true end
@@ -232,6 +241,20 @@ function M.validate(plan, name, opts)
               bad(key .. ".benchmark.template", "expected a run_only.sh config template")
             elseif lfs.attributes(b.template, "mode") ~= "file" then
               bad(key .. ".benchmark.template", b.template .. ": no such file")
+            elseif type(r.label) == "string" and M.plain_name_problem(r.label)
+              and not (is_map(b.vars) and b.vars.STACK_NAME ~= nil) then
+              -- the label is ${STACK_NAME}: the config's endpoint.stack_name, which run_only.sh
+              -- writes unquoted into its launcher Pod's YAML (a heredoc: LLMDBENCH_HARNESS_STACK_NAME)
+              -- and into the results folder's name - a " : or newline there breaks the Pod or
+              -- adds keys to it. Refused before anything deploys, when the template uses it.
+              local tf = io.open(b.template, "rb")
+              local text = tf and tf:read("a") or ""
+              if tf then tf:close() end
+              if text:find("%$%{?STACK_NAME%f[^%w_]") then
+                bad(key .. ".label", ("%s: %s, as the benchmark template %s takes it (${STACK_NAME}) and run_only.sh "
+                  .. "writes it unquoted into its launcher Pod's YAML and the results folder's name"):format(
+                  M.shown(r.label), M.plain_name_problem(r.label), b.template))
+              end
             end
             if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
@@ -578,6 +601,15 @@ function M.run_only_config_problems(cfg, file)
           .. "machine); rename it"):format(M.key_where(file, k), M.shown(k), why)
       end
     end
+  end
+  -- endpoint.stack_name: run_only.sh writes it unquoted into its launcher Pod's YAML (a
+  -- heredoc) and the results folder's name
+  local stack = is_map(cfg.endpoint) and cfg.endpoint.stack_name
+  local swhy = stack ~= nil and stack ~= false and M.plain_name_problem(stack)
+  if swhy then
+    out[#out + 1] = ("%s: endpoint.stack_name %s: %s: run_only.sh writes it unquoted into its launcher Pod's YAML "
+      .. "and the results folder's name (a \" : or newline there breaks the Pod)"):format(M.key_where(file,
+      "stack_name"), M.shown(stack), swhy)
   end
   for _, kv in ipairs { { "harness", "name" }, { "harness", "namespace" } } do
     local v = is_map(cfg[kv[1]]) and cfg[kv[1]][kv[2]]
@@ -1309,46 +1341,99 @@ function M.serving_selector(ctx, x)
   return sel, table.concat(parts, ",")
 end
 
+-- Makes obj (a manifest) with `kubectl create -f -` - never apply's get-then-write: one made
+-- by someone else after this run looked is the API server's AlreadyExists, never written over
+-- -, stamped with run x's id (annotation M.RUN_ANNOTATION). On AlreadyExists the object of
+-- that name is read back (getargs: the kubectl get that reads it): this run's id on it means an
+-- earlier try of this very create made it (its answer lost, e.g. a timeout after the write,
+-- and the call sent again): this run's. Returns "created", "ours" (that earlier try's) or
+-- "theirs" and the AlreadyExists line; raises on any other failure.
+local function create_ours(ctx, x, obj, getargs)
+  obj.metadata.annotations = obj.metadata.annotations or {}
+  obj.metadata.annotations[M.RUN_ANNOTATION] = M.run_id(ctx, x)
+  local args = { "create", "-f", "-" }
+  local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump(obj) })
+  if made.ok then return "created" end
+  local said = (made.stderr or ""):gsub("%s+$", "")
+  if said:find("(AlreadyExists)", 1, true) then
+    local now = ctx.k:json(getargs, { check = false })
+    local ann = type(now) == "table" and type(now.metadata) == "table" and now.metadata.annotations
+    if type(ann) == "table" and ann[M.RUN_ANNOTATION] == M.run_id(ctx, x) then return "ours" end
+    return "theirs", said:gsub("\n.*", "")
+  end
+  error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
+    or ("exit " .. tostring(made.code or made.signal)), said ~= "" and (": " .. said) or ""), 0)
+end
+
 local function baseline_service(ctx, x)
   local have = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false }) -- a dry run: printed, not read
   if ctx.dry_run then have = nil end
   local rec = M.deployed(ctx, x)
-  if have and not rec.baseline_service then
+  local hmd = type(have) == "table" and type(have.metadata) == "table" and have.metadata or {}
+  local want_uid = ((rec.uids or {}).services or {})[M.BASELINE_SVC]
+  -- (this run's: made by it and not torn down since - the one whose uid it recorded, or with
+  -- its id on it; a record without either, an older llmdlua's, by name)
+  local ours = rec.baseline_service and ((want_uid and hmd.uid == want_uid)
+    or (hmd.annotations or {})[M.RUN_ANNOTATION] == rec.run_id and rec.run_id ~= nil
+    or (not want_uid and not rec.run_id))
+  if have and not ours then
     error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
       .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
   end
   local selector, sel_text = M.serving_selector(ctx, x)
-  if not have or sel_text ~= M.SERVING_LABEL .. "=true" then
-    local manifest = yaml.dump {
+  local same = have and type(have.spec) == "table" and type(have.spec.selector) == "table"
+  if same then
+    for k, v in pairs(selector) do same = same and have.spec.selector[k] == v end
+    for k, v in pairs(have.spec.selector) do same = same and selector[k] == v end
+  end
+  if have and not same then
+    -- this run's, selecting other pods than this run's serving pods do now: made again (held
+    -- to its uid, so that only this run's goes)
+    local gone = M.delete_same(ctx, { apiVersion = "v1", kind = "Service", name = M.BASELINE_SVC,
+      uid = hmd.uid })
+    if gone == "other" then
+      error(("run %s: service %s was made again by someone else while this run replaced its own; it may select "
+        .. "another stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC), 0)
+    elseif gone == nil then
+      ctx.k:kubectl { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" }
+    end
+    have = nil
+  end
+  if not have then
+    local manifest = {
       apiVersion = "v1", kind = "Service",
       metadata = { name = M.BASELINE_SVC, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
       spec = { type = "ClusterIP", selector = selector,
         ports = { { name = "http", port = 8000, targetPort = 8000, protocol = "TCP" } } },
     }
-    ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
+    -- create, not apply: one made by someone else since the read above is the API server's
+    -- AlreadyExists, never written over (apply would take it, and select this run's pods
+    -- with another's Service); one with this run's id on it is this create's earlier try's
+    local got = create_ours(ctx, x, manifest, { "get", "svc", M.BASELINE_SVC })
+    if got == "theirs" then
+      error(("run %s: service %s was made by someone else in %s after llmdlua found none; it may select another "
+        .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
+    end
     M.deployed(ctx, x).baseline_service = true
-    -- the manifest kept in the run's folder, and the command that applies it recorded with
+    -- the manifest kept in the run's folder, and the command that makes it recorded with
     -- the deploy's, so that run_comparison.sh makes the Service again before the benchmark
     -- that needs it (its teardown line deletes it)
     if not ctx.dry_run then
       local dir = rdir(ctx, x) .. "/deploy"
       ws.mkdir_p(dir)
       local path = dir .. "/baseline-service.yaml"
-      ws.write_text(path, manifest)
-      local line = k8s.cmdline(ctx.k:argv("kubectl", { "apply", "-f", path }))
+      ws.write_text(path, yaml.dump(manifest))
+      local line = k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", path }))
       local cm = cmds(ctx, x)
       local known = false
       for _, c in ipairs(cm) do known = known or c == line end
       if not known then cm[#cm + 1] = line end
       rec.service_command = line
-    end
-    if not ctx.dry_run and not have then
       -- which Service of that name this run made (teardown deletes that one only)
-      local rec2 = M.deployed(ctx, x)
-      rec2.uids = rec2.uids or {}
-      rec2.uids.services = rec2.uids.services or {}
+      rec.uids = rec.uids or {}
+      rec.uids.services = rec.uids.services or {}
       local now = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
-      rec2.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
+      rec.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
         or nil
     end
     M.save_deployed(ctx, x)
@@ -1460,22 +1545,20 @@ local function find_pvc(ctx, x)
     return M.PVC_NAME
   end
   -- create, not apply: one made meanwhile (after the get above) by someone else is the API
-  -- server's AlreadyExists, never patched (an apply would label it ours and ask 200Gi of it)
-  local args = { "create", "-f", "-" }
-  local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump {
+  -- server's AlreadyExists, never patched (an apply would label it ours and ask 200Gi of it);
+  -- one this run's id is on was made by this create's earlier try (its answer lost)
+  local got, said = create_ours(ctx, x, {
     apiVersion = "v1", kind = "PersistentVolumeClaim",
     metadata = { name = M.PVC_NAME, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
     spec = { accessModes = { "ReadWriteMany" }, resources = { requests = { storage = "200Gi" } } },
-  } })
-  if not made.ok then
-    local said = (made.stderr or ""):gsub("%s+$", "")
-    if said:find("(AlreadyExists)", 1, true) then
-      error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
-        .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", args)),
-        said:gsub("\n.*", ""), how), 0)
-    end
-    error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
-      or ("exit " .. tostring(made.code or made.signal)), said ~= "" and (": " .. said) or ""), 0)
+  }, { "get", "pvc", M.PVC_NAME })
+  if got == "theirs" then
+    error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
+      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-" })),
+      said, how), 0)
+  elseif got == "ours" then
+    say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s)",
+      M.PVC_NAME, M.RUN_ANNOTATION, M.run_id(ctx, x))
   end
   say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
     M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
@@ -2209,6 +2292,90 @@ function M.deployed(ctx, x)
   return d
 end
 
+-- Run x's id (M.random_token's 16 hex digits, kept in its deployed.json from the first time it
+-- is asked for): the value of annotation M.RUN_ANNOTATION on what llmdlua makes with `kubectl
+-- create` (the baseline Service, the results PVC), so that a create whose answer was lost - a
+-- timeout after the API server made it - and was sent again is told from someone else's by
+-- reading the object back: AlreadyExists and this run's id on it is this run's earlier try.
+M.RUN_ANNOTATION = "llmdlua/run"
+function M.run_id(ctx, x)
+  local d = M.deployed(ctx, x)
+  if not d.run_id then
+    d.run_id = random_token()
+    M.save_deployed(ctx, x) -- (kept before anything carries it)
+  end
+  return d.run_id
+end
+
+-- The namespaced resources of the cluster, as `kubectl api-resources --no-headers` lists them
+-- (columns NAME, SHORTNAMES - left empty by some -, APIVERSION, NAMESPACED, KIND): { {resource
+-- =, apiVersion =, kind =} }, the namespaced ones only; read once a run. nil when it cannot be
+-- read.
+local function api_resources(ctx)
+  if ctx.api_resources ~= nil then return ctx.api_resources or nil end
+  local r = ctx.k:kubectl({ "api-resources", "--no-headers" }, { read = true, check = false })
+  local out = {}
+  for line in (r.ok and r.stdout or ""):gmatch("[^\n]+") do
+    local f = {}
+    for w in line:gmatch("%S+") do f[#f + 1] = w end
+    if #f >= 4 and f[#f - 1] == "true" then
+      out[#out + 1] = { resource = f[1], apiVersion = f[#f - 2], kind = f[#f] }
+    end
+  end
+  ctx.api_resources = #out > 0 and out or false
+  return ctx.api_resources or nil
+end
+
+-- The API path of object o ({apiVersion =, kind =, name =}) in ctx.ns - /api/v1/namespaces/
+-- NS/RESOURCE/NAME for the core group, /apis/GROUP/VERSION/namespaces/NS/RESOURCE/NAME else -,
+-- RESOURCE the plural `kubectl api-resources` gives that kind of that apiVersion (without
+-- one, the only namespaced resource of that kind); nil and why when it cannot be told.
+function M.api_path(ctx, o)
+  local list = api_resources(ctx)
+  if not list then return nil, "kubectl api-resources could not be read" end
+  local found
+  for _, r in ipairs(list) do
+    if r.kind == o.kind and (o.apiVersion == nil or r.apiVersion == o.apiVersion) then
+      if found and found.apiVersion ~= r.apiVersion then
+        return nil, "kind " .. o.kind .. " is in several API groups"
+      end
+      found = r
+    end
+  end
+  if not found then
+    return nil, ("kubectl api-resources lists no namespaced %s%s"):format(o.kind,
+      o.apiVersion and (" of " .. o.apiVersion) or "")
+  end
+  local gv = found.apiVersion
+  return (gv:find("/", 1, true) and "/apis/" .. gv or "/api/" .. gv) .. "/namespaces/" .. ctx.ns .. "/"
+    .. found.resource .. "/" .. o.name
+end
+
+-- Deletes object o ({apiVersion =, kind =, name =, uid =}: as recorded when this run made it)
+-- only while it is that object: `kubectl delete --raw PATH -f -`, the body DeleteOptions with
+-- preconditions.uid - the API server refuses (Conflict) once the name holds another object (a
+-- colleague's, made after this run's was removed), at the delete itself, so none made again
+-- between a check and the delete goes either (`kubectl delete TYPE NAME` sends no
+-- precondition; the namespace lock's release is sent so too). propagationPolicy Background,
+-- as kubectl delete's default. Returns "deleted", "gone" (NotFound) or "other" (the Conflict:
+-- another object) and that object's uid as the server names it, or nil and why when no
+-- precondition can be sent (no uid recorded, the path not known): the caller then deletes by
+-- name, as before.
+function M.delete_same(ctx, o)
+  if type(o.uid) ~= "string" or o.uid == "" then return nil, "no uid recorded" end
+  local path, why = M.api_path(ctx, o)
+  if not path then return nil, why end
+  local r = ctx.k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
+    stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", propagationPolicy = "Background",
+      preconditions = { uid = o.uid } } })
+  if r.ok then return "deleted" end
+  local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")
+  if said:find("(NotFound)", 1, true) then return "gone" end
+  if said:find("(Conflict)", 1, true) then return "other", said:match("UID in object meta: ([%w%-]+)") end
+  error(("%s: %s"):format(k8s.cmdline(ctx.k:argv("kubectl", { "delete", "--raw", path, "-f", "-" })),
+    said ~= "" and said or ("exit " .. tostring(r.code or r.signal))), 0)
+end
+
 function M.save_deployed(ctx, x)
   if ctx.dry_run then return end -- a dry run deploys nothing
   local d = M.deployed(ctx, x)
@@ -2230,6 +2397,8 @@ function M.save_deployed(ctx, x)
     release_ids = d.release_ids and json.object(d.release_ids) or nil,
     uids = d.uids and json.object(d.uids) or nil,
     kustomize_objects = d.kustomize_objects and json.object(d.kustomize_objects) or nil,
+    created_ids = d.created_ids and json.object(d.created_ids) or nil,
+    run_id = d.run_id,
   })
 end
 
@@ -2252,6 +2421,8 @@ function M.load_deployed(ctx, x)
   d.release_ids = type(s.release_ids) == "table" and s.release_ids or nil
   d.uids = type(s.uids) == "table" and s.uids or nil
   d.kustomize_objects = type(s.kustomize_objects) == "table" and s.kustomize_objects or nil
+  d.created_ids = type(s.created_ids) == "table" and s.created_ids or nil
+  d.run_id = type(s.run_id) == "string" and s.run_id or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -2553,6 +2724,19 @@ local function record_added(ctx, x, calls, done, outputs)
   end
   -- and what a custom deploy's kubectl apply/create -f (or -k) says it created
   record_applied(ctx, d, outputs or {}, have_created)
+  -- each one's identity (apiVersion, kind, metadata.uid), read now, right after the deploy made
+  -- it: teardown deletes it only while the name holds that object (M.delete_same)
+  d.created_ids = d.created_ids or {}
+  for _, key in ipairs(d.created) do
+    if not d.created_ids[key] then
+      local res, name = key:match("^([^/]+)/(.+)$")
+      local o = res and ctx.k:json({ "get", res, name }, { check = false })
+      local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or {}
+      if type(md.uid) == "string" and type(o.kind) == "string" then
+        d.created_ids[key] = { apiVersion = o.apiVersion, kind = o.kind, uid = md.uid }
+      end
+    end
+  end
   -- (kept: the pods of what it names are this run's - M.chain_resolver)
   local prior = set_of(d.applied)
   d.applied = d.applied or {}
@@ -2609,7 +2793,7 @@ end
 -- A command run in a folder (kustomize's, relative to the guide) is written with the
 -- folder joined to its path, as the script runs it from anywhere.
 local function teardown_call(ctx, x, what, tool, args, opts)
-  ctx.k:call(tool, args, opts)
+  if not (opts and opts.recorded_only) then ctx.k:call(tool, args, opts) end
   if ctx.dry_run then return end
   local shown = args
   if opts and opts.cwd then
@@ -2689,7 +2873,8 @@ function M.kustomize_applied(ctx, kd, cwd)
   local v = json.decode(r.stdout, k8s.cmdline(ctx.k:argv("kubectl", a)))
   for _, o in ipairs(type(v) == "table" and (v.kind == "List" and v.items or { v }) or {}) do
     if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
-      out[#out + 1] = { kind = o.kind, name = tostring(o.metadata.name), res = resource_of(o), uid = o.metadata.uid }
+      out[#out + 1] = { kind = o.kind, name = tostring(o.metadata.name), res = resource_of(o), uid = o.metadata.uid,
+        apiVersion = o.apiVersion }
     end
   end
   return json.array(out)
@@ -2712,11 +2897,29 @@ local function kustomize_render_keys(ctx, kd, cwd)
   return keys
 end
 
+-- Deletes object o (as recorded at deploy: {apiVersion =, kind =, name =, uid =, res = the
+-- resource kubectl deletes it by}) held to its uid (M.delete_same); without a uid or a path to
+-- send it to (an older record, a kind kubectl api-resources does not list), by name, as
+-- before. Recorded for run_comparison.sh by name (`teardown X WHAT kubectl delete RES NAME`):
+-- the script deletes what its own deploy made again, under new uids. Returns nil, or the
+-- line saying the object there is another (the Conflict: not deleted, said by the caller).
+local function teardown_same(ctx, x, what, o)
+  local byname = { "delete", o.res, o.name, "--ignore-not-found" }
+  local got, now
+  if not ctx.dry_run then got, now = M.delete_same(ctx, o) end
+  if got == nil then return teardown_call(ctx, x, what, "kubectl", byname) end
+  if got == "other" then
+    return ("%s %s is not the one this run made (uid %s; this run's: %s): left: not the object this run created")
+      :format(o.kind, o.name, now or "another", o.uid)
+  end
+  teardown_call(ctx, x, what, "kubectl", byname, { recorded_only = true })
+end
+
 -- Teardown of what kustomize folder kd applied (objs: recorded at deploy): exactly those
 -- objects, deleted by name - never what the folder renders now (a guide updated since, by a
 -- git pull or another branch, would name someone else's). A render that differs is said.
 -- Returns the "res name" of each, for the check that they are gone.
-local function teardown_kustomize(ctx, x, kd, objs)
+local function teardown_kustomize(ctx, x, kd, objs, other)
   local cwd = run_of(ctx, x).deploy.guide_dir
   local rec = {}
   for _, o in ipairs(objs) do rec[#rec + 1] = o.kind .. "/" .. o.name end
@@ -2737,8 +2940,14 @@ local function teardown_kustomize(ctx, x, kd, objs)
   end
   local by, order = {}, {}
   for _, o in ipairs(objs) do
-    if not by[o.res] then by[o.res] = {}; order[#order + 1] = o.res end
-    by[o.res][#by[o.res] + 1] = o.name
+    if o.uid and not ctx.dry_run then
+      -- (its uid recorded at apply: deleted only while it is that object)
+      local line = teardown_same(ctx, x, ("the object kustomize %s applied: %s %s"):format(kd, o.res, o.name), o)
+      if line then other(line, o) end
+    else
+      if not by[o.res] then by[o.res] = {}; order[#order + 1] = o.res end
+      by[o.res][#by[o.res] + 1] = o.name
+    end
   end
   for _, res in ipairs(order) do
     local a = { "delete", res }
@@ -2751,8 +2960,8 @@ end
 
 -- Is the object of kind k ("httproutes", "gateways", "services") named n with uid now the
 -- one this run recorded (d.uids)? A record without its uid (an older llmdlua's) knows it by
--- name only: yes. (kubectl delete has no uid precondition: one made again between this
--- check and the delete would still be deleted.)
+-- name only: yes. (The check only says which to leave; the delete itself is held to the uid
+-- too - M.delete_same -, so one made again between this check and the delete is left.)
 function M.same_object(d, k, n, now)
   local want = ((d.uids or {})[k] or {})[n]
   return want == nil or now == true or want == now
@@ -2771,8 +2980,10 @@ local function teardown(ctx, x)
   else
     -- only the releases this run installed: one of the same name installed since (a colleague's,
     -- after this one was removed by hand) is another, its first_deployed not the one recorded
-    -- at deploy. (helm has no uninstall precondition: a reinstall between this check and the
-    -- uninstall below would still be uninstalled.)
+    -- at deploy. (helm uninstall takes no precondition - no uid, no revision, nothing like
+    -- DeleteOptions - so this stays check-then-act: a reinstall between this check and the
+    -- uninstall below would still be uninstalled. kubectl deletes are held to the uid:
+    -- M.delete_same.)
     local mine = {}
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]
@@ -2821,7 +3032,18 @@ local function teardown(ctx, x)
         local a = { "delete", kind:lower() }
         local k = kind == "HTTPRoute" and "httproutes" or "gateways"
         for _, n in ipairs(d[k]) do
-          if still[kind][n] and M.same_object(d, k, n, still[kind][n]) then
+          local want = ((d.uids or {})[k] or {})[n]
+          if still[kind][n] and M.same_object(d, k, n, still[kind][n]) and want then
+            -- (its uid recorded: the delete is held to it, so one made again since the read
+            -- above is not deleted either)
+            local line = teardown_same(ctx, x, ("%s %s"):format(kind, n), { kind = kind, name = n, uid = want,
+              res = kind:lower() })
+            if line then
+              not_mine[#not_mine + 1] = line
+              say(ctx, "  %s", line)
+              gone_not[k .. "/" .. n] = true
+            end
+          elseif still[kind][n] and M.same_object(d, k, n, still[kind][n]) then
             a[#a + 1] = n
           elseif still[kind][n] then
             -- another object under the name (made since this run's was removed): not this run's
@@ -2842,7 +3064,11 @@ local function teardown(ctx, x)
   for _, dir in ipairs(d.kustomize or {}) do
     local objs = (d.kustomize_objects or {})[dir]
     if objs then
-      teardown_kustomize(ctx, x, dir, objs)
+      teardown_kustomize(ctx, x, dir, objs, function(line, o)
+        not_mine[#not_mine + 1] = line
+        say(ctx, "  %s", line)
+        gone_not["kustomize/" .. dir .. "/" .. o.res .. "/" .. o.name] = true
+      end)
     else
       -- (a record of an older llmdlua, without the objects applied: the folder as it is now)
       teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
@@ -2856,23 +3082,37 @@ local function teardown(ctx, x)
     -- (an HTTPRoute or Gateway it applied: deleted with the routes and gateways above)
     if not ((base == "httproute" and set_of(d.httproutes)[name]) or (base == "gateway" and set_of(d.gateways)[name]))
       and not wide_gone(wide, base) then
-      teardown_call(ctx, x, ("%s %s (made by the deploy's kubectl)"):format(res, name), "kubectl",
-        { "delete", res, name, "--ignore-not-found" })
+      -- (its uid read when the deploy made it: deleted only while it is that object; a record
+      -- without one - an older llmdlua's - by name)
+      local id = (d.created_ids or {})[key] or {}
+      local line = teardown_same(ctx, x, ("%s %s (made by the deploy's kubectl)"):format(res, name),
+        { apiVersion = id.apiVersion, kind = id.kind, name = name, uid = id.uid, res = res })
+      if line then
+        not_mine[#not_mine + 1] = line
+        say(ctx, "  %s", line)
+      else
+        deleted[#deleted + 1] = key
+      end
+    else
+      deleted[#deleted + 1] = key
     end
-    deleted[#deleted + 1] = key
   end
   if d.baseline_service then
     local now = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
     local uid = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
+    local line
     if uid and not M.same_object(d, "services", M.BASELINE_SVC, uid) then
-      local line = ("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(M.BASELINE_SVC,
+      line = ("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(M.BASELINE_SVC,
         uid, tostring(d.uids.services[M.BASELINE_SVC]))
+    else
+      -- (held to its uid at the delete: one made again since the read above stays)
+      line = teardown_same(ctx, x, "Service " .. M.BASELINE_SVC, { apiVersion = "v1", kind = "Service",
+        name = M.BASELINE_SVC, res = "service", uid = ((d.uids or {}).services or {})[M.BASELINE_SVC] })
+    end
+    if line then
       not_mine[#not_mine + 1] = line
       say(ctx, "  %s", line)
       gone_not["services/" .. M.BASELINE_SVC] = true
-    else
-      teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
-        { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
     end
   end
   if ctx.dry_run then return "dry run" end
@@ -2906,7 +3146,8 @@ local function teardown(ctx, x)
   -- (and each object a kustomization applied, as recorded: not what it renders now)
   for _, dir in ipairs(d.kustomize or {}) do
     for _, o in ipairs((d.kustomize_objects or {})[dir] or {}) do
-      local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
+      local r = gone_not["kustomize/" .. dir .. "/" .. o.res .. "/" .. o.name] and { ok = true, stdout = "" }
+        or ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
         { read = true, check = false })
       -- (gone: nothing printed; a NotFound too, should a kubectl not honour --ignore-not-found)
       local absent = (r.ok and not (r.stdout or ""):match("%S")) or (r.stderr or ""):find("(NotFound)", 1, true)
@@ -3385,14 +3626,6 @@ end
 -- (host, pid, workspace, script, started) and a random token, so that only its maker ever
 -- deletes it. Never a cluster-wide object; every call -n NS, as every other.
 M.NS_LOCK = "llmdlua-lock"
-
-local function random_token()
-  local f = io.open("/dev/urandom", "rb")
-  local b = f and f:read(8)
-  if f then f:close() end
-  if not b or #b < 8 then b = tostring(os.time()) .. tostring(os.clock()) .. tostring({}) end
-  return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end)):sub(1, 16)
-end
 
 -- The first line of a file, trimmed, or nil.
 local function first_line(path)

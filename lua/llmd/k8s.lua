@@ -607,10 +607,12 @@ end
 -- (function(dir) -> the manifests `kubectl kustomize dir` gives), seen (function(objects,
 -- source): given every object of the manifests and renders checked).
 -- Whether parsed kubectl arguments p are the one raw call the layer makes itself: `delete
--- --raw /api/v1/namespaces/NS/configmaps/NAME [-f -]`, ns being NS (a DELETE of one ConfigMap of
--- this namespace, its body - stdin - DeleteOptions with preconditions: llmd.cluster lets go of
--- its namespace lock so, which `kubectl delete TYPE NAME` cannot make conditional). Any other
--- --raw (another path, verb, namespace, a query, more words) points anywhere: refused.
+-- --raw PATH [-f -]`, PATH one namespaced object of namespace ns - /api/v1/namespaces/NS/
+-- RESOURCE/NAME (the core group) or /apis/GROUP/VERSION/namespaces/NS/RESOURCE/NAME - and its
+-- body (stdin) DeleteOptions with preconditions: llmd.cluster lets go of its namespace lock
+-- so, and tears down what it made held to the uid it recorded, which `kubectl delete TYPE
+-- NAME` cannot make conditional. Any other --raw (another path, verb, namespace, a
+-- subresource, a query, more words) points anywhere: refused.
 function M.raw_delete_in(p, ns, opts)
   if (opts or {}).user or p.words[1] ~= "delete" or #p.words ~= 1 or #p.after > 0 then return false end
   local path
@@ -622,8 +624,15 @@ function M.raw_delete_in(p, ns, opts)
       return false
     end
   end
-  local where, name = (path or ""):match("^/api/v1/namespaces/([a-z0-9%-]+)/configmaps/([a-z0-9][a-z0-9.%-]*)$")
-  return where == ns and name ~= nil and #name <= 253
+  path = path or ""
+  local where, res, name = path:match("^/api/v1/namespaces/([a-z0-9%-]+)/([a-z0-9]+)/([a-z0-9][a-z0-9.%-]*)$")
+  if not where then
+    local group
+    group, where, res, name = path:match("^/apis/([a-z0-9][a-z0-9.%-]*)/v[a-z0-9]+/namespaces/([a-z0-9%-]+)/"
+      .. "([a-z0-9]+)/([a-z0-9][a-z0-9.%-]*)$")
+    if group and (#group > 253 or group:find("..", 1, true)) then return false end
+  end
+  return where == ns and res ~= nil and res ~= "namespaces" and name ~= nil and #name <= 253
 end
 
 function M.check(tool, args, ns, stdin, opts)

@@ -245,6 +245,7 @@ local function merge_ns(mine, before, ds)
   return mine
 end
 
+local prune_meta
 local function save(guard)
   lock()
   local f = io.open(STATE)
@@ -279,6 +280,7 @@ local function save(guard)
   for ns in pairs(touched) do
     if state.ns[ns] ~= nil then disk.ns[ns] = merge_ns(state.ns[ns], as_read[ns], disk.ns[ns]) end
   end
+  for _, dns in pairs(disk.ns) do prune_meta(dns) end
   -- cluster-scoped objects an install created (what llmdlua must never cause)
   for k, v in pairs(state.cluster_new or {}) do
     disk.cluster = disk.cluster or {}
@@ -829,10 +831,12 @@ end
 local function there_already(s, kind, name)
   return object_there(s, kind, name) or s.other[kind .. "/" .. name]
 end
+local meta_made, meta_of
 local function store_object(s, ns, d, owner)
   local kind, md = d.kind, type(d.metadata) == "table" and d.metadata or {}
   local name = tostring(md.name)
   local spec = type(d.spec) == "table" and d.spec or {}
+  local made = not there_already(s, kind, name) and meta_made(s, d)
   s.other[kind .. "/" .. name] = owner
   if kind == "ConfigMap" or kind == "Secret" then
     -- (the object itself, for get; an older state has no secrets yet)
@@ -840,9 +844,11 @@ local function store_object(s, ns, d, owner)
     s[map] = s[map] or {}
     s[map][name] = d
     d.metadata = md
+    if made then md.uid = made.uid end
     written[#written + 1] = d
   elseif kind == "Service" then
     s.services[name] = spec
+    if made then spec.uid = made.uid end
   elseif kind == "PersistentVolumeClaim" then
     s.pvcs[name] = { access = (spec.accessModes or {})[1], size = ((spec.resources or {}).requests or {}).storage,
       labels = type(md.labels) == "table" and md.labels or nil }
@@ -867,10 +873,10 @@ local function store_object(s, ns, d, owner)
         { labels = type(tl) == "table" and tl or SERVING() })
     end
   elseif kind == "HTTPRoute" then
-    s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },
+    s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name, uid = made and made.uid or nil },
       status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
   elseif kind == "Gateway" then
-    s.gateways[name] = { kind = "Gateway", metadata = { name = name },
+    s.gateways[name] = { kind = "Gateway", metadata = { name = name, uid = made and made.uid or nil },
       status = { conditions = { { type = "Programmed", status = "True" } } } }
   elseif kind == "InferencePool" then
     s.inferencepools[name] = { kind = "InferencePool", apiVersion = d.apiVersion, metadata = { name = name },
@@ -1286,8 +1292,157 @@ local function create_named(s, ns, a)
     or ""))
 end
 
+-- Objects' identity -------------------------------------------------------------------
+--
+-- Every object the fake makes (store_object: apply, create -f, create NAME; create deployment)
+-- gets what the API server gives one: a uid of its own - random, so that one deleted and made
+-- again under its name has another -, and keeps the apiVersion and annotations it was sent
+-- with: s.objmeta["Kind/name"], made afresh whenever an object of that kind and name is made
+-- (an entry whose object is gone is never read: the object is looked for first).
+meta_made = function(s, d)
+  s.objmeta = s.objmeta or {}
+  local md = type(d.metadata) == "table" and d.metadata or {}
+  local m = { uid = new_uid(), apiVersion = d.apiVersion,
+    annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil }
+  s.objmeta[d.kind .. "/" .. tostring(md.name)] = m
+  return m
+end
+meta_of = function(s, kind, name) return (s.objmeta or {})[kind .. "/" .. tostring(name)] end
+
+-- The identities of objects no longer there dropped (as the API server forgets a deleted
+-- object's).
+prune_meta = function(s)
+  if type(s) ~= "table" or type(s.objmeta) ~= "table" or type(s.other) ~= "table" then return end
+  for key in pairs(s.objmeta) do
+    local kind, name = key:match("^([^/]+)/(.+)$")
+    if not (kind and there_already(s, kind, name)) then s.objmeta[key] = nil end
+  end
+  if not next(s.objmeta) then s.objmeta = nil end
+end
+
+-- The uid of the object of that kind and name there now; nil when there is none.
+local function uid_now(s, kind, name)
+  if not there_already(s, kind, name) then return nil end
+  local m = meta_of(s, kind, name)
+  if kind == "Service" then return s.services[name] and s.services[name].uid or m and m.uid end
+  if kind == "HTTPRoute" or kind == "Gateway" then
+    local o = (kind == "HTTPRoute" and s.httproutes or s.gateways)[name]
+    return o and (o.metadata or {}).uid or m and m.uid
+  end
+  if kind == "ConfigMap" or kind == "Secret" then
+    local o = ((kind == "ConfigMap" and s.configmaps or s.secrets) or {})[name]
+    return o and (o.metadata or {}).uid or m and m.uid
+  end
+  return m and m.uid or uid_of(kind .. "/" .. name)
+end
+
+-- obj (as get prints it) with the object's uid, apiVersion and annotations as made.
+local function with_meta(s, kind, name, obj)
+  local m = meta_of(s, kind, name)
+  obj.metadata = obj.metadata or {}
+  obj.metadata.uid = obj.metadata.uid or uid_now(s, kind, name)
+  if m and m.apiVersion then obj.apiVersion = m.apiVersion end
+  if m and m.annotations then obj.metadata.annotations = m.annotations end
+  return obj
+end
+
+-- kubectl api-resources [--no-headers]: the namespaced resources the fake keeps, as kubectl
+-- prints them (columns NAME SHORTNAMES APIVERSION NAMESPACED KIND, a tabwriter's: each as
+-- wide as its longest cell, three spaces between).
+local API_RESOURCES = {
+  { "configmaps", "cm", "v1", "true", "ConfigMap" },
+  { "persistentvolumeclaims", "pvc", "v1", "true", "PersistentVolumeClaim" },
+  { "pods", "po", "v1", "true", "Pod" },
+  { "secrets", "", "v1", "true", "Secret" },
+  { "serviceaccounts", "sa", "v1", "true", "ServiceAccount" },
+  { "services", "svc", "v1", "true", "Service" },
+  { "deployments", "deploy", "apps/v1", "true", "Deployment" },
+  { "replicasets", "rs", "apps/v1", "true", "ReplicaSet" },
+  { "statefulsets", "sts", "apps/v1", "true", "StatefulSet" },
+  { "horizontalpodautoscalers", "hpa", "autoscaling/v2", "true", "HorizontalPodAutoscaler" },
+  { "cronjobs", "cj", "batch/v1", "true", "CronJob" },
+  { "jobs", "", "batch/v1", "true", "Job" },
+  { "gateways", "gtw", "gateway.networking.k8s.io/v1", "true", "Gateway" },
+  { "httproutes", "", "gateway.networking.k8s.io/v1", "true", "HTTPRoute" },
+  { "inferencepools", "", "inference.networking.k8s.io/v1", "true", "InferencePool" },
+  { "leaderworkersets", "lws", "leaderworkerset.x-k8s.io/v1", "true", "LeaderWorkerSet" },
+  { "ingresses", "ing", "networking.k8s.io/v1", "true", "Ingress" },
+  { "poddisruptionbudgets", "pdb", "policy/v1", "true", "PodDisruptionBudget" },
+  { "rolebindings", "", "rbac.authorization.k8s.io/v1", "true", "RoleBinding" },
+  { "roles", "", "rbac.authorization.k8s.io/v1", "true", "Role" },
+}
+local function api_resources(a)
+  local rows = {}
+  if not has(a, "--no-headers") then rows[1] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND" } end
+  for _, r in ipairs(API_RESOURCES) do rows[#rows + 1] = r end
+  local w = {}
+  for _, r in ipairs(rows) do for i, c in ipairs(r) do w[i] = math.max(w[i] or 0, #c) end end
+  for _, r in ipairs(rows) do
+    local cells = {}
+    for i, c in ipairs(r) do cells[i] = i < #r and (c .. (" "):rep(w[i] - #c + 3)) or c end
+    print(table.concat(cells))
+  end
+end
+
+-- kubectl delete --raw PATH [-f FILE] of a namespaced object other than a ConfigMap
+-- (/api/v1/namespaces/NS/PLURAL/NAME, /apis/GROUP/VERSION/namespaces/NS/PLURAL/NAME): a
+-- DELETE sent as it is, the body (FILE, - for stdin) DeleteOptions, whose preconditions.uid
+-- the API server holds it to: another object under the name is a Conflict, none a NotFound,
+-- in the API server's words. Returns the arguments of the delete by name that does it and
+-- the Status kubectl prints (the server's answer), or nil for a path this does not take (a
+-- ConfigMap's: the branch below). kubectl --raw reads no -n: the namespace is the path's.
+local function raw_delete_object(a, stdin)
+  local raw = opt(a, "--raw")
+  local gv, rns, plural_name, name = raw:match("^/apis/([^/]+/[^/]+)/namespaces/([^/]+)/([^/]+)/([^/?]+)$")
+  if not gv then
+    rns, plural_name, name = raw:match("^/api/v1/namespaces/([^/]+)/([^/]+)/([^/?]+)$")
+    gv = "v1"
+  end
+  if not rns or plural_name == "configmaps" then return nil end
+  local kind
+  for _, r in ipairs(API_RESOURCES) do if r[1] == plural_name and r[3] == gv then kind = r[5] end end
+  if not kind then die(("Error from server (NotFound): the server could not find the requested resource"), 1) end
+  local from = opt(a, "-f") or opt(a, "--filename")
+  local text = from == "-" and stdin or from and read_file(from) or ""
+  local body = {}
+  if (text or ""):match("%S") then
+    local ok, d = pcall(json.decode, text)
+    if not ok or type(d) ~= "table" then
+      die("Error from server (BadRequest): the body of the request was in an unknown format - accepted media types "
+        .. "include: application/json, application/yaml, application/vnd.kubernetes.protobuf")
+    end
+    body = d
+  end
+  local pre = type(body.preconditions) == "table" and body.preconditions or {}
+  local s = space(rns)
+  local group = gv:match("^(.+)/[^/]+$")
+  local res = plural_name .. (group and ("." .. group) or "")
+  local have = uid_now(s, kind, name)
+  if not have then die(('Error from server (NotFound): %s "%s" not found'):format(res, name)) end
+  if pre.uid ~= nil and tostring(pre.uid) ~= tostring(have) then
+    die(('Error from server (Conflict): Operation cannot be fulfilled on %s "%s": Precondition failed: UID in '
+      .. "precondition: %s, UID in object meta: %s"):format(res, name, tostring(pre.uid), tostring(have)))
+  end
+  return { "delete", res, name }, rns, ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success",'
+    .. '"details":{"name":%s,"group":%s,"kind":%s,"uid":%s}}'):format(json.encode(name), json.encode(group or ""),
+    json.encode(plural_name), json.encode(have))
+end
+
+-- A kubectl create -f whose answer is lost (FAKE_FAIL_ONCE=create_lost_KIND, KIND its first
+-- document's kind in lower case: create_lost_persistentvolumeclaim, create_lost_service):
+-- made and stored, then answered as etcd's timeout, which kubectl prints as the server's
+-- error - as a write the API server made and whose answer timed out. A caller that sends it
+-- again finds it there (AlreadyExists).
+local function create_answer_lost(docs)
+  local first = docs[1]
+  if first and failing("create_lost_" .. tostring(first.doc.kind):lower()) then
+    die(('Error from server: error when creating "%s": etcdserver: request timed out'):format(first.src))
+  end
+end
+
 -- kubectl ------------------------------------------------------------------------------
 
+local raw_answer
 local function kubectl()
   local ns = ns_of(args)
   local a = strip_ns(args)
@@ -1317,6 +1472,16 @@ local function kubectl()
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
       die("Error from server (ServiceUnavailable): the server is currently unable to handle the request")
+    end
+  end
+  if a[1] == "api-resources" then return api_resources(a) end
+  if a[1] == "delete" and opt(a, "--raw") then
+    -- (another object than a ConfigMap: held to its uid, then deleted by name below; what
+    -- kubectl prints is the server's Status, not the by-name delete's line)
+    local del, rns, status = raw_delete_object(a, stdin)
+    if del then
+      a, ns, raw_answer = del, rns, status
+      rawset(_G, "print", function() end)
     end
   end
   local verb = a[1]
@@ -1359,7 +1524,7 @@ local function kubectl()
           local rel = d.owner:match("^helm:(.*)$")
           -- helm stamps the Deployment; its controller copies the annotations to the ReplicaSet
           local md = rel and helm_meta(dn, rel, ns) or { name = dn }
-          md.uid = uid_of("Deployment/" .. dn)
+          md.uid = (meta_of(s, "Deployment", dn) or {}).uid or uid_of("Deployment/" .. dn)
           local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
           if kind == "ReplicaSet" then
             local rn = rs_name(dn)
@@ -1417,7 +1582,8 @@ local function kubectl()
         local there = s.other[o.key] or (o.kind == "Service" and s.services[o.name])
           or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
         if there then
-          found[#found + 1] = { apiVersion = "v1", kind = o.kind, metadata = { name = o.name, namespace = ns } }
+          found[#found + 1] = with_meta(s, o.kind, o.name, { apiVersion = "v1", kind = o.kind,
+            metadata = { name = o.name, namespace = ns } })
         elseif not has(a, "--ignore-not-found") then
           die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
         end
@@ -1460,10 +1626,12 @@ local function kubectl()
       if name then
         local svc = s.services[name]
         if not svc then die(('Error from server (NotFound): services "%s" not found'):format(name)) end
-        return out_json(svc_json(name, svc, ns))
+        return out_json(with_meta(s, "Service", name, svc_json(name, svc, ns)))
       end
       local items = {}
-      for _, n in ipairs(sorted_keys(s.services)) do items[#items + 1] = svc_json(n, s.services[n], ns) end
+      for _, n in ipairs(sorted_keys(s.services)) do
+        items[#items + 1] = with_meta(s, "Service", n, svc_json(n, s.services[n], ns))
+      end
       return out_json { items = json.array(items) }
     elseif wkind:match("^configmaps?$") or wkind == "cm" or wkind:match("^secrets?$") then
       -- kubectl get configmap|secret [NAME]: the objects as stored
@@ -1490,9 +1658,14 @@ local function kubectl()
     elseif what == "pvc" or what == "persistentvolumeclaims" then
       local items = {}
       for _, n in ipairs(sorted_keys(s.pvcs)) do
-        items[#items + 1] = { metadata = { name = n, labels = s.pvcs[n].labels },
+        items[#items + 1] = with_meta(s, "PersistentVolumeClaim", n, { metadata = { name = n, labels = s.pvcs[n].labels },
           spec = { accessModes = { s.pvcs[n].access }, resources = { requests = { storage = s.pvcs[n].size } } },
-          status = { phase = s.pvcs[n].phase or "Bound" } }
+          status = { phase = s.pvcs[n].phase or "Bound" } })
+        if name and n == name then return out_json(items[#items]) end
+      end
+      if name then
+        if has(a, "--ignore-not-found") then return end
+        die(('Error from server (NotFound): persistentvolumeclaims "%s" not found'):format(name))
       end
       return out_json { items = json.array(items) }
     else
@@ -1505,7 +1678,8 @@ local function kubectl()
         for kk in pairs(s.other) do
           local kind, nm = kk:match("^([^/]+)/(.+)$")
           if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
-            return out_json { apiVersion = "v1", kind = kind, metadata = { name = nm, namespace = ns } }
+            return out_json(with_meta(s, kind, nm, { apiVersion = "v1", kind = kind,
+              metadata = { name = nm, namespace = ns } }))
           end
         end
         if has(a, "--ignore-not-found") then return end
@@ -1555,6 +1729,7 @@ local function kubectl()
       local lines, errs, outcomes = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
       if k and not dry_of(a) then s.kustomize[k] = true end
       save(verb == "create" and create_guard(ns, outcomes) or nil)
+      if verb == "create" and #errs == 0 and not dry_of(a) then create_answer_lost(docs) end
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end
       return
@@ -1575,6 +1750,7 @@ local function kubectl()
       local replicas = tonumber(opt(a, "--replicas") or "1") or 1
       if not dry then
         local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
+        meta_made(s, { kind = "Deployment", apiVersion = "apps/v1", metadata = { name = a[3] } })
         deployment(s, a[3], "kubectl", replicas, { labels = labels,
           containers = { { name = "vllm", image = image, restarts = 0 } } })
         -- (checked again at the write: another call may have made it since this one read)
@@ -2854,7 +3030,9 @@ local function run_only()
 end
 
 if tool ~= "run_only.sh" then confine_failures(ns_of(args)) end
-if tool == "kubectl" then kubectl()
+if tool == "kubectl" then
+  kubectl()
+  if raw_answer then io.write(raw_answer, "\n") end
 elseif tool == "helm" then helm()
 elseif tool == "helmfile" then helmfile()
 elseif tool == "oc" then oc()

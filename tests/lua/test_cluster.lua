@@ -156,7 +156,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- the serving pods: another stack's would narrow the Service's selector to this run's
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench apply -f -",
+    -- (created, never applied: one made meanwhile is someone else's)
+    "kubectl -n bench create -f -",
     -- (the Service's uid: teardown deletes that one only)
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
@@ -186,17 +187,20 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- (each release, route, Service only while it is the one this run made)
     "helm status sim -o json -n bench",
     "helm uninstall sim --ignore-not-found -n bench",
-    -- (today's render compared with what it applied; the recorded objects deleted by name)
+    -- (today's render compared with what it applied; the recorded objects deleted, each held
+    -- to the uid recorded at apply: a raw DELETE to its API path - the resource's plural from
+    -- api-resources -, its preconditions on stdin; so is the baseline Service)
     "kubectl -n bench kustomize ms",
-    "kubectl -n bench delete deployment ms-decode --ignore-not-found",
+    "kubectl -n bench api-resources --no-headers",
+    "kubectl -n bench delete --raw /apis/apps/v1/namespaces/bench/deployments/ms-decode -f -",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
-    "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
+    "kubectl -n bench delete --raw /api/v1/namespaces/bench/services/llm-d-baseline-model-server -f -",
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- (and the kustomization's objects, as recorded, checked gone)
-    "kubectl -n bench get deployment ms-decode --ignore-not-found -o name",
+    "kubectl -n bench get deployment.apps ms-decode --ignore-not-found -o name",
     -- run B: helmfile with one environment, through the gateway
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
@@ -629,9 +633,9 @@ t.test("dry run: every command printed, the cluster untouched", function()
     "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
     t.ok(r.stdout:find(want, 1, true), want .. "\n" .. r.stdout)
   end
-  -- the manifest it would apply (the baseline Service, README step 40: selector
+  -- the manifest it would create (the baseline Service, README step 40: selector
   -- llm-d.ai/inference-serving "true", port 8000)
-  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench apply %-f %-\n(.-)\n[^ ]")
+  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench create %-f %-\n(.-)\n[^ ]")
   t.ok(svc and svc:find("    | kind: Service", 1, true) and svc:find("llm-d-baseline-model-server", 1, true)
     and svc:find("8000", 1, true), tostring(svc))
   -- teardown: no made-up release name; says what is not known
@@ -1732,9 +1736,11 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
   t.ok(log:find("| attempt 3", 1, true), log)
 end)
 
-t.test("k8s guard: --raw only as a DELETE of one ConfigMap of this namespace, by llmdlua itself", function()
-  -- (llmd.cluster lets go of its namespace lock so: a raw DELETE whose body holds the
-  -- preconditions; any other raw path would reach anything the kubeconfig's user can)
+t.test("k8s guard: --raw only as a DELETE of one object of this namespace, by llmdlua itself", function()
+  -- (llmd.cluster lets go of its namespace lock, and tears down what it made, so: a raw
+  -- DELETE whose body holds the preconditions; any other raw path - another namespace, a
+  -- cluster-scoped object, a subresource, a query - would reach anything the kubeconfig's
+  -- user can)
   local d = t.tmpdir()
   local ran = d .. "/ran"
   local show = d .. "/tool.sh"
@@ -1745,11 +1751,14 @@ t.test("k8s guard: --raw only as a DELETE of one ConfigMap of this namespace, by
   local mine = "/api/v1/namespaces/bench/configmaps/llmdlua-lock"
   for _, c in ipairs {
     { { "delete", "--raw", "/api/v1/namespaces/kube-system/configmaps/llmdlua-lock", "-f", "-" } },
-    { { "delete", "--raw", "/api/v1/namespaces/bench/secrets/llmdlua-lock", "-f", "-" } },
+    { { "delete", "--raw", "/apis/apps/v1/namespaces/kube-system/deployments/x", "-f", "-" } },
     { { "delete", "--raw", "/api/v1/namespaces/bench", "-f", "-" } },
     { { "delete", "--raw", "/api/v1/nodes/node-1" } },
+    { { "delete", "--raw", "/apis/rbac.authorization.k8s.io/v1/clusterroles/x", "-f", "-" } },
     { { "delete", "--raw", mine .. "?dryRun=All", "-f", "-" } },
-    { { "delete", "--raw", "/apis/apps/v1/namespaces/bench/deployments/x" } },
+    { { "delete", "--raw", "/apis/apps/v1/namespaces/bench/deployments/x/scale", "-f", "-" } },
+    { { "delete", "--raw", "/api/v1/namespaces/bench/pods/x/eviction", "-f", "-" } },
+    { { "delete", "--raw", "/apis/apps/v1/namespaces/bench/../kube-system/deployments/x", "-f", "-" } },
     { { "create", "--raw", "/api/v1/namespaces/bench/configmaps", "-f", "-" } },
     { { "replace", "--raw", mine, "-f", "-" } },
     { { "delete", "--raw", mine, "configmap", "other" } },
@@ -1764,7 +1773,11 @@ t.test("k8s guard: --raw only as a DELETE of one ConfigMap of this namespace, by
   t.eq(lfs.attributes(ran), nil, "no refused command ran")
   k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body })
   k:kubectl({ "delete", "--raw=" .. mine }, {})
-  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw=" .. mine .. "\n")
+  -- (and one object of another kind of this namespace: what a teardown deletes held to its uid)
+  local dep = "/apis/apps/v1/namespaces/bench/deployments/x"
+  k:kubectl({ "delete", "--raw", dep, "-f", "-" }, { stdin = body })
+  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw=" .. mine .. "\n"
+    .. "-n bench delete --raw " .. dep .. " -f -\n")
 end)
 
 t.test("k8s guard: every bypass found is refused before anything runs", function()
@@ -2258,7 +2271,7 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench apply -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end
@@ -2762,7 +2775,7 @@ t.test("pods another team starts during the deploy are not this run's: not waite
   -- (another model) are not behind it, so not smoke-tested or benchmarked
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench apply -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end

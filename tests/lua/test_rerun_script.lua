@@ -46,7 +46,7 @@ end
 local function ns_state(s) return (json.decode(t.read(s.cluster .. "/state.json")).ns or {})["llm-d-try"] end
 
 local DEPLOY_A_TAIL = " ms-vllm helmfile -n llm-d-try apply -e istio --skip-crds"
-local SERVICE_A = "service a llm-d-baseline-model-server kubectl -n llm-d-try apply -f "
+local SERVICE_A = "service a llm-d-baseline-model-server kubectl -n llm-d-try create -f "
   .. '"$COMPARISON_DIR"/run-a/deploy/baseline-service.yaml'
 local BENCH_A = 'benchmark a run_only.sh -c "$COMPARISON_DIR"/run-a/benchmark/config.yaml'
 local TEARDOWN_A = { "teardown a 'release ms-vllm' helm uninstall ms-vllm --ignore-not-found -n llm-d-try",
@@ -72,7 +72,7 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   -- the manifest kept is the Service step 40 applied (the fake's calls.log holds its stdin)
   local applied
   for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try apply -f -"
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try create -f -"
       and tostring(c.stdin):find("kind: Service", 1, true) then
       applied = c.stdin
     end
@@ -88,13 +88,13 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   t.ok(dest and dest:find(copy .. "/run-a/rerun-", 1, true) == 1, r.stdout)
   t.ok(dest and lfs.attributes(dest, "mode") == "directory", dest)
   t.ok(r.stdout:find("run a: Service llm-d-baseline-model-server removed (where still there)", 1, true), r.stdout)
-  -- the Service applied from the copy's manifest, scoped to the namespace
+  -- the Service created from the copy's manifest, scoped to the namespace
   local seen = false
   for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
     seen = seen or (c.tool == "kubectl"
-      and table.concat(c.args, " ") == "-n llm-d-try apply -f " .. copy .. "/run-a/deploy/baseline-service.yaml")
+      and table.concat(c.args, " ") == "-n llm-d-try create -f " .. copy .. "/run-a/deploy/baseline-service.yaml")
   end
-  t.ok(seen, "the Service line's kubectl apply")
+  t.ok(seen, "the Service line's kubectl create")
   local ns = ns_state(s)
   t.eq(ns.releases["ms-vllm"], nil, "ms-vllm torn down")
   t.eq(ns.services["llm-d-baseline-model-server"], nil, "Service torn down")
@@ -133,7 +133,7 @@ t.test("run_comparison.sh: a stop says what this script left deployed and the te
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.eq(r.stderr, "run_comparison.sh: run a: Service llm-d-baseline-model-server already exists in namespace "
     .. "llm-d-try and was not made by this comparison (not recorded in " .. copy .. "/run-a/deployed.json as made "
-    .. "and not torn down since): applying would change it; not applying (kubectl -n llm-d-try apply -f " .. copy
+    .. "and not torn down since): it is not this script's to use; not creating it (kubectl -n llm-d-try create -f " .. copy
     .. "/run-a/deploy/baseline-service.yaml)\n"
     .. "run_comparison.sh: stopped with run a left deployed in namespace llm-d-try by this script (release "
     .. "ms-vllm); remove it with run a's teardown:\n"

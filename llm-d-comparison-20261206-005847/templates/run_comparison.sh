@@ -1,0 +1,283 @@
+#!/bin/sh
+# Reproduce the llm-d comparison "{{ a.label }}" (A) vs "{{ b.label }}" (B).
+#
+# Written by llmdlua {{ prog | default("compare.lua") }} on {{ generated }}
+# Workspace: {{ workspace }}
+# (as it was written: the script works on the folder it is in, COMPARISON_DIR below, so a
+# copied or moved workspace's script works on the copy)
+#
+# Text from the runs (labels, paths, commands) is quoted or commented line by line.
+# REVIEW BEFORE RUNNING. The commands of each run are shown commented out, exactly as
+# they ran (paths inside the workspace written "$COMPARISON_DIR"/...), or, for an imported
+# run, what is known of it. Uncomment what you want to repeat; every cluster command is
+# scoped to the namespace below.
+set -eu
+
+export NAMESPACE={{ namespace | sh }}
+export BENCHMARK_PVC={{ pvc | sh }}
+export GATEWAY_SVC={{ gateway_svc | sh }}
+export RUN_A_LABEL={{ a.label | sh }}
+export RUN_B_LABEL={{ b.label | sh }}
+# the workspace: the folder this script is in (CDPATH left out: cd would print the folder)
+COMPARISON_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd -P) ||
+    { printf 'run_comparison.sh: cannot find the folder this script is in (%s)\n' "$0" >&2; exit 1; }
+# (sourced, or copied out of its workspace, it would work on another folder: refused)
+if [ ! -d "$COMPARISON_DIR/run-a" ] || [ ! -d "$COMPARISON_DIR/run-b" ]; then
+    printf 'run_comparison.sh: %s holds no run-a/ and run-b/: run the script as a file in its workspace (sh WORKSPACE/run_comparison.sh), not sourced or copied out of it\n' "$COMPARISON_DIR" >&2
+    exit 1
+fi
+export COMPARISON_DIR
+# the llmdlua that wrote this script (set LLMDLUA to use another one): deploy() below reads
+# run-X/deployed.json with it, and the last line re-generates the report with it
+LLMDLUA=${LLMDLUA:-{{ llmdlua | sh }}}
+
+# One line on stderr, and the script stops: nothing after a failed step runs.
+fail() {
+    printf 'run_comparison.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+# What this script deployed in this run of it and has not torn down (left_a, left_b: one
+# entry per deploy() or service() line), and each run's teardown commands, as its teardown
+# lines below run them (the baseline Service's apart, said only when service() made it): a
+# stop before those lines ran (a failed step, Ctrl-C) says what it left deployed and how to
+# remove it.
+left_a=''
+left_b=''
+torn_a=0
+torn_b=0
+svc_a=''
+svc_b=''
+{% for side in sides %}
+TEARDOWN_{{ side.x }}={{ side.teardown_raw | sh }}
+TEARDOWN_SVC_{{ side.x }}={{ side.teardown_svc | sh }}
+TEARDOWN_LINES_{{ side.x }}={{ len(side.teardown) }}
+{% end %}
+deployed_here() {
+    case $1 in
+    a) left_a="${left_a:+$left_a; }$2" ;;
+    b) left_b="${left_b:+$left_b; }$2" ;;
+    esac
+}
+said_left() {
+    rc=$1
+    [ "$rc" = 0 ] && return 0
+    for s in a b; do
+        case $s in
+        a) what=$left_a teardown=$TEARDOWN_a svc=${svc_a:+$TEARDOWN_SVC_a} ;;
+        b) what=$left_b teardown=$TEARDOWN_b svc=${svc_b:+$TEARDOWN_SVC_b} ;;
+        esac
+        teardown=$(printf '%s\n%s\n' "$teardown" "$svc" | sed '/^$/d')
+        [ -n "$what" ] || continue
+        if [ -n "$teardown" ]; then
+            printf 'run_comparison.sh: stopped with run %s left deployed in namespace %s by this script (%s); remove it with run %s'"'"'s teardown:\n%s\n' \
+                "$s" "$NAMESPACE" "$what" "$s" "$(printf '%s\n' "$teardown" | sed 's/^/    /')" >&2
+        else
+            printf 'run_comparison.sh: stopped with run %s left deployed in namespace %s by this script (%s); this comparison recorded no teardown for it\n' \
+                "$s" "$NAMESPACE" "$what" >&2
+        fi
+    done
+    return 0
+}
+trap 'said_left $?' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# releases_in_namespace: sets $releases to every helm release in $NAMESPACE, one name a line,
+# whatever its state. Without --all helm 3 lists only deployed and failed releases (one
+# being installed, upgraded or uninstalled is left out), and without --max 0 at most 256;
+# helm 4 has no --all (it lists every state): asked again without it.
+releases_in_namespace() {
+    err=$(mktemp) || fail "cannot make a temporary file for helm's output"
+    if releases=$(helm list --all --max 0 --short -n "$NAMESPACE" 2>"$err"); then
+        :
+    elif grep -q 'unknown flag: --all' "$err" && releases=$(helm list --max 0 --short -n "$NAMESPACE" 2>"$err"); then
+        :
+    else
+        said=$(tr '\n' ' ' <"$err")
+        rm -f "$err"
+        fail "cannot list the releases in namespace $NAMESPACE (helm list --all --max 0 --short -n $NAMESPACE): $said"
+    fi
+    rm -f "$err"
+}
+
+# deploy X DIR RELEASES COMMAND...: one of run X's deploy commands (its lines below, once
+# uncommented), run in DIR as compare.lua ran it; RELEASES are the helm releases it installs
+# or upgrades (or removes). Before it runs, the namespace's releases are listed: one of
+# RELEASES that is there and that this comparison did not deploy - not among the releases
+# in run-X/deployed.json, or recorded there as torn down since (torn_down: true), so what
+# is there now is someone else's, or left by an earlier run of this script - stops the
+# script with one line naming it: deploying would change that stack, and the teardown
+# lines would then remove it. A command that fails stops the script too.
+deploy() {
+    side=$1
+    dir=$2
+    names=$3
+    shift 3
+    record="$COMPARISON_DIR/run-$side/deployed.json"
+    if [ -n "$names" ]; then
+        releases_in_namespace
+        ours=$(RECORD=$record "$LLMDLUA" -e '
+            local f = io.open(os.getenv("RECORD"))
+            if not f then return end
+            f:close()
+            local d = require("llmd.json").read(os.getenv("RECORD"))
+            if d.torn_down == true then return end
+            for _, n in ipairs(type(d.releases) == "table" and d.releases or {}) do print(n) end') ||
+            fail "run $side: cannot read what this comparison deployed from $record; not deploying"
+        set -f
+        for name in $names; do
+            if printf '%s\n' "$releases" | grep -Fqx -e "$name" && ! printf '%s\n' "$ours" | grep -Fqx -e "$name"; then
+                fail "run $side: release $name already exists in namespace $NAMESPACE and was not deployed by this" \
+                    "comparison (not a release of $record that is still deployed): deploying would change it; not" \
+                    "deploying ($*)"
+            fi
+        done
+        set +f
+    fi
+    case $names in
+    '') made="what $* made" ;;
+    *' '*) made="releases $names" ;;
+    *) made="release $names" ;;
+    esac
+    if (cd "$dir" && "$@"); then
+        deployed_here "$side" "$made"
+    else
+        deployed_here "$side" "$made, as far as it went"
+        fail "run $side: the deploy command failed: $*; stopping here"
+    fi
+}
+
+# service X NAME COMMAND...: run X's baseline Service NAME (its line below, once
+# uncommented): the Service in front of the plain vLLM pods that compare.lua's step 40 made,
+# created (kubectl create: never written over) from the manifest it kept
+# (run-X/deploy/baseline-service.yaml); the benchmark reaches the pods through it. One this
+# comparison made and did not tear down (run-X/deployed.json) is there already: kept, not
+# made again. A Service NAME in the namespace that this comparison did not make (someone
+# else's, or left by an earlier run of this script) stops the script with one line: it
+# could select other pods, and the teardown lines would delete it.
+service() {
+    side=$1
+    name=$2
+    shift 2
+    record="$COMPARISON_DIR/run-$side/deployed.json"
+    svcs=$(kubectl -n "$NAMESPACE" get services -o json) ||
+        fail "run $side: cannot list the Services in namespace $NAMESPACE (kubectl -n $NAMESPACE get services -o json); not applying ($*)"
+    whose=$(SVCS=$svcs NAME=$name RECORD=$record "$LLMDLUA" -e '
+        local json = require("llmd.json")
+        local there = false
+        for _, s in ipairs(json.decode(os.getenv("SVCS")).items or {}) do
+            there = there or (s.metadata or {}).name == os.getenv("NAME")
+        end
+        if not there then return end
+        local f = io.open(os.getenv("RECORD"))
+        if not f then return print("theirs") end
+        f:close()
+        local d = json.read(os.getenv("RECORD"))
+        print((d.baseline_service == true and d.torn_down ~= true) and "ours" or "theirs")') ||
+        fail "run $side: cannot read the Services of namespace $NAMESPACE or $record; not applying ($*)"
+    if [ "$whose" = theirs ]; then
+        fail "run $side: Service $name already exists in namespace $NAMESPACE and was not made by this comparison" \
+            "(not recorded in $record as made and not torn down since): it is not this script's to use; not" \
+            "creating it ($*)"
+    fi
+    if [ "$whose" = ours ]; then
+        echo "run $side: Service $name is there already, made by this comparison (recorded in $record): kept"
+    else
+        "$@" || fail "run $side: the Service command failed: $*; stopping here"
+    fi
+    deployed_here "$side" "Service $name"
+    case $side in a) svc_a=1 ;; b) svc_b=1 ;; esac
+}
+
+# benchmark X COMMAND...: run X's benchmark command (its line below, once uncommented).
+# It stops the script when the command fails, or exits 0 without leaving results of its
+# own on the results PVC (folders named with the experiment id it printed, else with a
+# start time within its run); otherwise it copies them into
+# $COMPARISON_DIR/run-X/rerun-<id>/ and says so. The report at the end is the saved one:
+# compare a re-run with compare.lua --a/--b on those folders.
+benchmark() {
+    side=$1
+    shift
+    log=$(mktemp) || fail "run $side: cannot make a temporary file for the benchmark's output"
+    # what the PVC held before (none where it cannot be listed yet): a folder already there
+    # is not this run's, even when its id falls in the same second as the start
+    before=$(kubectl -n "$NAMESPACE" exec llmdbench-harness-launcher -- ls /requests 2>/dev/null) || before=''
+    t0=$(date +%s)
+    { rc=0; "$@" 2>&1 || rc=$?; echo "$rc" >"$log.rc"; } | tee "$log"
+    rc=$(cat "$log.rc" 2>/dev/null || echo "unknown")
+    t1=$(date +%s)
+    uid=$(sed -n -e 's/.*LLMDBENCH_RUN_EXPERIMENT_ID="\{0,1\}\([0-9][0-9]*\)_.*/\1/p' \
+        -e 's/.*verify-model-\([0-9][0-9]*\).*/\1/p' \
+        -e 's/.*[Ee]xperiment[ _]\{0,1\}[Ii][Dd][: =]*"\{0,1\}\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
+    rm -f "$log" "$log.rc"
+    [ "$rc" = 0 ] || fail "run $side: the benchmark command failed (exit $rc): $*; stopping here"
+    names=$(kubectl -n "$NAMESPACE" exec llmdbench-harness-launcher -- ls /requests) ||
+        fail "run $side: the benchmark command exited 0, but the results on the PVC cannot be listed" \
+            "(kubectl -n $NAMESPACE exec llmdbench-harness-launcher -- ls /requests); stopping here"
+    new=$(printf '%s\n' "$names" | BEFORE=$before awk -F_ -v uid="$uid" -v t0="$t0" -v t1="$t1" '
+        BEGIN { n = split(ENVIRON["BEFORE"], old, "\n"); for (i = 1; i <= n; i++) seen[old[i]] = 1 }
+        $0 in seen { next }
+        NF >= 3 && $2 ~ /^[0-9]+$/ { id = $2 }
+        NF < 3 || $2 !~ /^[0-9]+$/ { id = ($1 ~ /^[0-9]+$/ && NF >= 2) ? $1 : "" }
+        id != "" && ((uid != "" && id == uid) || (uid == "" && id + 0 >= t0 && id + 0 <= t1)) { print }')
+    [ -n "$new" ] || fail "run $side: the benchmark command exited 0 but left no results of its own on the PVC" \
+        "(experiment ${uid:-started at $t0}; there: $(printf '%s' "$names" | tr '\n' ' ')); stopping here"
+    dest="$COMPARISON_DIR/run-$side/rerun-${uid:-$t0}"
+    mkdir -p "$dest" || fail "run $side: cannot make $dest"
+    printf '%s\n' "$new" | while IFS= read -r name; do
+        kubectl -n "$NAMESPACE" cp "llmdbench-harness-launcher:/requests/$name" "$dest/$name" ||
+            fail "run $side: cannot copy /requests/$name from the PVC into $dest"
+    done || exit 1
+    printf 'run %s: results of the re-run in %s\n' "$side" "$dest"
+}
+
+# teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once
+# uncommented), as compare.lua ran them after the run: they remove only what the run's
+# deploy above created (WHAT), and each says what it removed. The results PVC and the
+# namespace are kept. A command that fails stops the script with one line.
+teardown() {
+    side=$1
+    what=$2
+    shift 2
+    "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+    # (every teardown line of the run ran: nothing of its deploy is left)
+    case $side in
+    a) torn_a=$((torn_a + 1)); [ "$torn_a" -lt "$TEARDOWN_LINES_a" ] || left_a='' ;;
+    b) torn_b=$((torn_b + 1)); [ "$torn_b" -lt "$TEARDOWN_LINES_b" ] || left_b='' ;;
+    esac
+    printf 'run %s: %s removed (where still there); the results PVC and namespace %s are kept\n' "$side" "$what" \
+        "$NAMESPACE"
+}
+{% for side in sides %}
+
+# ---- Run {{ side.x | upper }}: {{ side.label }} ----------------------------------------
+{% if side.imported %}
+# Imported, not benchmarked by this comparison: results from
+#   {{ side.source }}
+{% end %}
+# What is known of its configuration (run-{{ side.x }}/run_state.json):
+{{ side.state_text | comment }}
+{% if side.config_text != "" %}
+# Benchmark configuration:
+{{ side.config_text | comment }}
+{% end %}
+{% if len(side.commands) > 0 %}
+# Commands (the deploy's through deploy() above, a baseline's Service through service(), the
+# benchmark's through benchmark()):
+{% for c in side.commands %}
+{{ c | comment }}
+{% end %}
+{% else %}
+# No commands recorded for this run.
+{% end %}
+{% if len(side.teardown) > 0 %}
+# Teardown, as it ran (through teardown() above: each says what it removed):
+{% for c in side.teardown %}
+{{ c | comment }}
+{% end %}
+{% end %}
+{% end %}
+
+# ---- Re-generate the report from the saved workspace (its saved results) ----------------
+{{ analyze }}

@@ -1,0 +1,186 @@
+-- Teardown and creation by identity, not by name: "teardown removes what this tool deployed
+-- and nothing else". Each object this run made is known by the metadata.uid the API server gave
+-- it (read when it was made) and deleted only while its name still holds that object - the
+-- DELETE itself carries preconditions.uid (`kubectl delete --raw PATH -f -`, DeleteOptions on
+-- stdin), so one made again between a check and the delete is refused by the server
+-- (Conflict), not deleted. What llmdlua makes itself (the baseline Service, the results PVC) it
+-- makes with `kubectl create`, stamped with this run's id (annotation llmdlua/run): an
+-- AlreadyExists is someone else's unless the object read back carries that id (this create's
+-- earlier try, whose answer was lost). Against the fake cluster (tests/fakecluster), whose
+-- objects get random uids as the API server's do. Expected texts written from the task
+-- (harden49 items 1-5), the uids read from the fake's state or kubectl get, not from llmdlua.
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local sh = require("llmd.template").helpers.sh -- (a word quoted for a POSIX shell)
+
+local FAKE = t.root() .. "/tests/fakecluster/bin/kubectl"
+local BASE = t.root() .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = t.root() .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local SVC = "llm-d-baseline-model-server"
+
+-- run A a baseline run (helm router, kustomize folder kz), run B imported results: what
+-- run A makes is what is torn down. edit(plan, d) changes the plan.
+local function setup(edit)
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  t.mkdir(d .. "/guide/kz")
+  t.write(d .. "/guide/kz/kustomization.yaml", "resources: [decode.yaml, role.yaml]\n")
+  t.write(d .. "/guide/kz/decode.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ms-decode\n")
+  t.write(d .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: my-role}\nrules: []\n")
+  t.write(d .. "/guide/router.values.yaml", "router: {}\n")
+  local plan = {
+    namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    runs = {
+      a = { label = "vllm-baseline", baseline = true,
+        deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B", kustomize = "kz",
+          commands = { { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone",
+            "-f", "router.values.yaml" } } },
+        benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
+      b = { label = "after", existing = { results = TREAT } },
+    },
+  }
+  if edit then edit(plan, d) end
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = BASE })
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
+end
+
+local function state(s) return json.decode(t.read(s.cluster .. "/state.json")).ns.bench end
+
+-- the fake's kubectl, as a user (or a colleague) runs it by hand
+local function kubectl(s, args, stdin)
+  local argv = { FAKE, "-n", "bench" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local r = proc.run(argv, { env = s.env, stdin = stdin, timeout = 60 })
+  t.eq(r.code, 0, table.concat(argv, " ") .. ": " .. r.stdout .. r.stderr)
+  return r.stdout
+end
+
+-- run A left deployed (its smoke test failed once: the comparison stops there)
+local function left_deployed(s)
+  local r = t.fake_compare(s, nil, { FAKE_FAIL_ONCE = "smoke" })
+  t.ok(r.code ~= 0, r.stdout)
+  return t.workspaces(s.dir)[1]
+end
+
+-- A kubectl in the plan's bins that runs hook (a shell snippet) once, before the call whose
+-- arguments match the case pattern pat, then is the fake's kubectl: a colleague acting in the
+-- namespace at that moment.
+local function racing_kubectl(s, pat, hook)
+  t.write(s.dir .. "/kubectl", table.concat({
+    "#!/bin/sh",
+    "case \" $* \" in " .. pat .. ")",
+    "  if [ ! -e \"$FAKE_CLUSTER/raced\" ]; then : > \"$FAKE_CLUSTER/raced\"",
+    "    " .. hook,
+    "  fi;;",
+    "esac",
+    ("exec %s \"$@\""):format(sh(FAKE)), "" }, "\n"))
+  proc.run { "chmod", "+x", s.dir .. "/kubectl" }
+  t.write(s.plan, t.read(s.plan) .. "bins: {kubectl: " .. s.dir .. "/kubectl}\n")
+end
+
+local THEIR_SVC = "apiVersion: v1\nkind: Service\nmetadata: {name: " .. SVC .. "}\nspec: {selector: {app: other}}\n"
+
+t.test("teardown identity: an object a custom deploy created, made again by someone since, is left and said",
+  function()
+  local s = setup(function(plan)
+    table.insert(plan.runs.a.deploy.commands, { "kubectl", "create", "configmap", "kv-conf", "--from-literal=a=b" })
+  end)
+  local w = left_deployed(s)
+  local mine = state(s).configmaps["kv-conf"].metadata.uid
+  t.ok(mine, "the fake gave it a uid")
+  -- removed by hand; a colleague makes their own kv-conf
+  kubectl(s, { "delete", "configmap", "kv-conf" })
+  kubectl(s, { "create", "configmap", "kv-conf", "--from-literal=theirs=1" })
+  local theirs = state(s).configmaps["kv-conf"].metadata.uid
+  t.ok(theirs ~= mine, "a new uid")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("ConfigMap kv-conf is not the one this run made (uid %s; this run's: %s): left: not the "
+    .. "object this run created"):format(theirs, mine), 1, true), r.stdout)
+  t.eq(state(s).configmaps["kv-conf"].data, { theirs = "1" }, "theirs kept")
+end)
+
+t.test("teardown identity: a kustomize object made again by someone since the apply is left and said", function()
+  local s = setup()
+  local w = left_deployed(s)
+  local rec = json.read(w .. "/run-a/deployed.json").kustomize_objects.kz
+  local mine
+  for _, o in ipairs(rec) do if o.kind == "Role" then mine = o.uid end end
+  t.ok(mine, "the Role's uid recorded at apply")
+  kubectl(s, { "delete", "role", "my-role" })
+  kubectl(s, { "apply", "-f", "-" }, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: my-role}\nrules: []\n")
+  local theirs = json.decode(kubectl(s, { "get", "role", "my-role", "-o", "json" })).metadata.uid
+  t.ok(theirs and theirs ~= mine, tostring(theirs))
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("Role my-role is not the one this run made (uid %s; this run's: %s): left: not the object "
+    .. "this run created"):format(theirs, mine), 1, true), r.stdout)
+  t.ok(state(s).other["Role/my-role"] ~= nil, "their Role kept")
+  t.eq(state(s).deployments["ms-decode"], nil, "this run's Deployment deleted")
+end)
+
+t.test("teardown identity: the baseline Service made again between the check and the delete is not deleted",
+  function()
+  local s = setup()
+  -- right before teardown's delete of the Service (by name or raw), a colleague replaces it
+  racing_kubectl(s, "*' delete '*" .. SVC .. "*", ("%s -n bench delete service %s >/dev/null; printf '%%s' %s | %s "
+    .. "-n bench apply -f - >/dev/null"):format(sh(FAKE), SVC, sh(THEIR_SVC), sh(FAKE)))
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local mine = json.read(w .. "/run-a/deployed.json").uids.services[SVC]
+  local now = state(s).services[SVC]
+  t.ok(now, r.stdout)
+  t.eq(now.selector, { app = "other" }, "their Service kept")
+  t.ok(r.stdout:find(("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(SVC, now.uid,
+    mine), 1, true), r.stdout)
+  -- the delete carried the uid recorded when the Service was made
+  local sent
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    if c.tool == "kubectl" and table.concat(c.args, " "):find("delete --raw /api/v1/namespaces/bench/services/" .. SVC,
+      1, true) then sent = json.decode(c.stdin) end
+  end
+  t.eq(sent and sent.preconditions, { uid = mine })
+end)
+
+t.test("teardown identity: a results PVC create whose answer was lost is this run's on the retry", function()
+  local s = t.try_setup { parent = "." }
+  local r = t.fake_compare(s, nil, { FAKE_FAIL_ONCE = "create_lost_persistentvolumeclaim" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local id = json.read(w .. "/run-a/deployed.json").run_id
+  t.ok(r.stdout:find("results PVC llmd-benchmark-results: made by this run's create, whose answer was lost (it "
+    .. "carries this run's id, llmdlua/run=" .. tostring(id) .. ")", 1, true), r.stdout)
+  local pvc = json.decode(json.encode(json.decode(t.read(s.cluster .. "/state.json")).ns["llm-d-try"].objmeta))
+  t.eq(pvc["PersistentVolumeClaim/llmd-benchmark-results"].annotations, { ["llmdlua/run"] = id })
+end)
+
+t.test("teardown identity: the baseline Service is created, never applied over one made since llmdlua looked",
+  function()
+  local s = setup()
+  -- right after llmdlua's read of the Service (none there), a colleague makes theirs
+  racing_kubectl(s, "*' get svc " .. SVC .. " '*", ("%s -n bench get svc %s >/dev/null 2>&1 || printf '%%s' %s | %s "
+    .. "-n bench apply -f - >/dev/null"):format(sh(FAKE), SVC, sh(THEIR_SVC), sh(FAKE)))
+  -- (the hook runs before the get: the get itself must see none, so it runs after it)
+  t.write(s.dir .. "/kubectl", (t.read(s.dir .. "/kubectl"):gsub("    (.-)\n  fi;;",
+    function(hook) return ("    %s \"$@\"; rc=$?\n    %s\n    exit $rc\n  fi;;"):format(sh(FAKE), hook) end)))
+  local r = t.fake_compare(s, { "--plan", s.plan, "--quiet" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("run a: service " .. SVC .. " was made by someone else in bench after llmdlua found none; it "
+    .. "may select another stack's pods (delete it, or use a namespace of its own)", 1, true), r.stdout)
+  t.eq(state(s).services[SVC].selector, { app = "other" }, "their Service as they made it")
+  -- and its create's answer lost: the retry's AlreadyExists is this run's own Service
+  s = setup()
+  r = t.fake_compare(s, nil, { FAKE_FAIL_ONCE = "create_lost_service" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local verbs = {}
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    if c.tool == "kubectl" and c.stdin and c.stdin:find("name: " .. SVC, 1, true) then verbs[#verbs + 1] = c.args[3] end
+  end
+  t.eq(verbs, { "create", "create" }, "created, sent again once")
+end)

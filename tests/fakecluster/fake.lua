@@ -296,6 +296,25 @@ local function save(guard)
   for k, v in pairs(state.counters) do counters0[k] = v end
 end
 
+-- A counter's next value (pod_seq, last_uid: numbers no two calls may share), drawn under
+-- the lock from the value on disk and written back at once: two calls at once draw two
+-- numbers, as the API server's generateName and `date +%s` of two runs never give one
+-- twice. (save() merges counters by overwrite: a number drawn from this call's copy read at
+-- its start would be the one another call drew meanwhile.) at_least: the least value.
+local function draw(counter, at_least)
+  lock()
+  local f = io.open(STATE)
+  local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
+  if f then f:close() end
+  disk.counters = disk.counters or {}
+  local v = math.max(at_least or 1, (tonumber(disk.counters[counter]) or 0) + 1)
+  disk.counters[counter] = v
+  json.write(STATE, disk)
+  unlock()
+  state.counters[counter], counters0[counter] = v, v
+  return v
+end
+
 local fails = {}
 for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
 for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
@@ -392,8 +411,7 @@ local function start_pod(s, dname)
   local d = s.deployments[dname]
   local name
   repeat
-    state.counters.pod_seq = (state.counters.pod_seq or 0) + 1
-    name = rs_name(dname) .. "-" .. safe_chars(dname .. "#" .. state.counters.pod_seq, 5)
+    name = rs_name(dname) .. "-" .. safe_chars(dname .. "#" .. draw("pod_seq"), 5)
   until not s.pods[name]
   local tp = d.template
   local ready = not (fails.notready or fails.imagepull)
@@ -780,10 +798,70 @@ local function kustomize_objects(dir)
   local out = {}
   for _, o in ipairs(yaml.load_all(kustomize_render(dir))) do
     if type(o) == "table" and o.kind and type(o.metadata) == "table" and o.metadata.name then
-      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name }
+      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name,
+        api = type(o.apiVersion) == "string" and o.apiVersion or nil }
     end
   end
   return out
+end
+
+-- The apiVersion the API server serves each kind this fake knows in (its preferred version:
+-- kubectl get -o json prints it; kind.group/name is what -o name prints): the core group's
+-- "v1", the others' GROUP/VERSION.
+local KIND_API = {
+  Pod = "v1", Service = "v1", Endpoints = "v1", Node = "v1", PersistentVolumeClaim = "v1", ConfigMap = "v1",
+  Secret = "v1", ServiceAccount = "v1", Namespace = "v1",
+  Deployment = "apps/v1", ReplicaSet = "apps/v1", StatefulSet = "apps/v1", DaemonSet = "apps/v1",
+  Job = "batch/v1", CronJob = "batch/v1",
+  Role = "rbac.authorization.k8s.io/v1", RoleBinding = "rbac.authorization.k8s.io/v1",
+  ClusterRole = "rbac.authorization.k8s.io/v1", ClusterRoleBinding = "rbac.authorization.k8s.io/v1",
+  HTTPRoute = "gateway.networking.k8s.io/v1", Gateway = "gateway.networking.k8s.io/v1",
+  GRPCRoute = "gateway.networking.k8s.io/v1", InferencePool = "inference.networking.k8s.io/v1",
+  InferenceObjective = "inference.networking.x-k8s.io/v1alpha2",
+  InferenceModel = "inference.networking.x-k8s.io/v1alpha2", LeaderWorkerSet = LWS_API,
+  NetworkPolicy = "networking.k8s.io/v1", Ingress = "networking.k8s.io/v1", PodDisruptionBudget = "policy/v1",
+  HorizontalPodAutoscaler = "autoscaling/v2", ServiceMonitor = "monitoring.coreos.com/v1",
+  PodMonitor = "monitoring.coreos.com/v1",
+}
+-- The kind of the words `kubectl get WHAT` takes for the fake's lists whose items carry none
+local WORD_KIND = { pods = "Pod", pod = "Pod", po = "Pod", svc = "Service", service = "Service",
+  services = "Service", endpoints = "Endpoints", ep = "Endpoints", nodes = "Node", node = "Node", no = "Node",
+  pvc = "PersistentVolumeClaim", persistentvolumeclaims = "PersistentVolumeClaim" }
+
+-- The apiVersion of an object of kind `kind` named `name` in namespace s: the one it was
+-- applied with (s.api_versions, kept by remember_api), else the kind's (KIND_API), else
+-- nil (a kind the fake does not know: not made up).
+local function api_of(s, kind, name)
+  return ((s or {}).api_versions or {})[kind .. "/" .. tostring(name)] or KIND_API[kind]
+end
+local function remember_api(s, d)
+  if type(d.apiVersion) ~= "string" or type(d.kind) ~= "string" then return end
+  s.api_versions = s.api_versions or {}
+  s.api_versions[d.kind .. "/" .. tostring((type(d.metadata) == "table" and d.metadata or {}).name)] = d.apiVersion
+end
+
+-- kubectl get's printer: -o name prints each object as kubectl's name printer does, one
+-- "kind.group/name" line (the kind in lower case, ".group" left out for the core group:
+-- pod/x, deployment.apps/x, httproute.gateway.networking.k8s.io/x), a list's items in
+-- order, and an empty list's "No resources found in NS namespace." on stderr; any other
+-- output (json, the fake's default) is out_json's.
+local function get_printer(a, what, ns)
+  local fmt = opt(a, "-o") or opt(a, "--output")
+  for _, x in ipairs(a) do fmt = fmt or x:match("^%-o=(.*)$") or x:match("^%-%-output=(.*)$") end
+  if fmt ~= "name" then return out_json end
+  return function(v)
+    local items = (type(v) == "table" and v.items) or { v }
+    if #items == 0 then
+      io.stderr:write(("No resources found in %s namespace.\n"):format(ns or "default"))
+      return
+    end
+    for _, o in ipairs(items) do
+      local kind = o.kind or WORD_KIND[(tostring(what):match("^[^,]+") or ""):lower()] or "unknown"
+      local api = o.apiVersion or KIND_API[kind] or "v1"
+      local group = api:match("^(.+)/[^/]+$")
+      print(kind:lower() .. (group and ("." .. group) or "") .. "/" .. tostring((o.metadata or {}).name))
+    end
+  end
 end
 
 local function read_file(path)
@@ -834,6 +912,7 @@ local function store_object(s, ns, d, owner)
   local name = tostring(md.name)
   local spec = type(d.spec) == "table" and d.spec or {}
   s.other[kind .. "/" .. name] = owner
+  remember_api(s, d)
   if kind == "ConfigMap" or kind == "Secret" then
     -- (the object itself, for get; an older state has no secrets yet)
     local map = kind == "ConfigMap" and "configmaps" or "secrets"
@@ -1325,6 +1404,7 @@ local function kubectl()
   if not READS[verb] and missing_ns(ns) then die("Error from server (NotFound): " .. missing_ns(ns)) end
   if verb == "get" then
     local what = a[2]
+    local out_json = get_printer(a, what, ns) -- luacheck: ignore 431 (-o name: kubectl's name printer)
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
     if what == "nodes" or what == "node" then
       local items = {}
@@ -1417,7 +1497,9 @@ local function kubectl()
         local there = s.other[o.key] or (o.kind == "Service" and s.services[o.name])
           or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
         if there then
-          found[#found + 1] = { apiVersion = "v1", kind = o.kind, metadata = { name = o.name, namespace = ns } }
+          -- (in the apiVersion the kustomization names it by, which kubectl asks the server for)
+          found[#found + 1] = { apiVersion = o.api or api_of(s, o.kind, o.name) or "v1", kind = o.kind,
+            metadata = { name = o.name, namespace = ns } }
         elseif not has(a, "--ignore-not-found") then
           die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
         end
@@ -1505,7 +1587,8 @@ local function kubectl()
         for kk in pairs(s.other) do
           local kind, nm = kk:match("^([^/]+)/(.+)$")
           if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
-            return out_json { apiVersion = "v1", kind = kind, metadata = { name = nm, namespace = ns } }
+            return out_json { apiVersion = api_of(s, kind, nm) or "v1", kind = kind,
+              metadata = { name = nm, namespace = ns } }
           end
         end
         if has(a, "--ignore-not-found") then return end
@@ -2768,8 +2851,7 @@ local function run_only()
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
   -- the experiment id: `date +%s` as run_only.sh starts (one second later for a second call
   -- in the same second, which a real run never is)
-  local uid = math.max(os.time(), (state.counters.last_uid or 0) + 1)
-  state.counters.last_uid = uid
+  local uid = draw("last_uid", os.time())
   print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
     tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
   -- run_only.sh first checks the model answers at base_url (a curl from a pod in the namespace)

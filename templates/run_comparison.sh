@@ -262,6 +262,13 @@ teardown() {
 {% for c in side.commands %}
 {{ c | comment }}
 {% end %}
+{% elif len(side.recorded_commands) > 0 %}
+# Commands of the original run, as its own comparison ran them (recorded in
+#   {{ side.commands_from }}
+# its paths that comparison's workspace); not this comparison's: shown, not to be run from here
+{% for c in side.recorded_commands %}
+{{ c | comment }}
+{% end %}
 {% else %}
 # No commands recorded for this run.
 {% end %}

@@ -951,7 +951,12 @@ function M.report(w, A, B, opts)
         -- the baseline Service step 40 made, from the manifest it kept: through service()
         c = ("service %s %s %s"):format(s.x, template.helpers.sh(require("llmd.cluster").BASELINE_SVC), c)
       end
-      commands[i] = M.in_workspace(c, roots)
+      commands[#commands + 1] = M.in_workspace(c, roots)
+      -- (after the deploy lines, the wait for the stack's pods, as step 30 waited)
+      local nxt = listed[i + 1] ~= nil and tostring(listed[i + 1]) or nil
+      if deploys[tostring(listed[i])] and not (nxt and deploys[nxt]) then
+        commands[#commands + 1] = "wait_ready " .. s.x
+      end
     end
     local teardown, teardown_raw, teardown_svc = {}, {}, {}
     for i, c in ipairs(given("teardown_commands", s.x) or {}) do
@@ -984,7 +989,17 @@ function M.report(w, A, B, opts)
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end
+  -- how long the script's wait_ready waits: the plan's timeouts, as step 30 waited
+  local timeouts = require("llmd.cluster").TIMEOUTS
+  local ready_timeout, ready_poll = timeouts.ready, timeouts.poll
+  if lfs.attributes(w.path .. "/plan.yaml", "mode") == "file" then
+    local pok, plan = pcall(require("llmd.yaml").load_file, w.path .. "/plan.yaml")
+    local t = pok and type(plan) == "table" and type(plan.timeouts) == "table" and plan.timeouts or {}
+    if type(t.ready) == "number" and t.ready >= 0 then ready_timeout = t.ready end
+    if type(t.poll) == "number" and t.poll >= 0 then ready_poll = t.poll end
+  end
   local script = template.render_file(tdir .. "/run_comparison.sh", {
+    ready_timeout = ("%d"):format(math.ceil(ready_timeout)), ready_poll = ("%g"):format(ready_poll),
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     prog = opts.prog or "compare.lua",
     namespace = opts.namespace or rec.namespace or known(A.state.stack and A.state.stack.namespace) or "",

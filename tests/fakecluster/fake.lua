@@ -15,7 +15,7 @@
 --                  n-th folder, from the first again past the last: two benchmarks in a row
 --                  never get the same results while there are two folders, as no two real
 --                  runs would); each stage the config's workload asks is the folder's recorded
---                  stage of the nearest rate (run_workload)
+--                  stage of the nearest rate, nearest by ratio (run_workload)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -2656,7 +2656,8 @@ end
 -- The harness run of one workload wl (the config's workload.<name>) into dest, from the
 -- recorded results folder src: what a real harness would measure is not known here, so each
 -- stage the workload asks for (load.stages: rate, duration) is the recorded inference-perf
--- stage of the nearest requested rate, sent at the stage's own rate for its own duration:
+-- stage of the nearest requested rate (by ratio: nearest_stage), sent at the stage's own rate
+-- for its own duration:
 -- rate * duration requests (the recorded count where no duration is given), the send
 -- rate, send duration and throughputs scaled to that rate, the latencies and lengths the
 -- recorded stage's; the summary the stages' pooled (counts and means exact, percentiles of
@@ -2716,6 +2717,13 @@ local function pool_summary(parts)
   return out
 end
 
+-- The recorded stage a stage asked at `rate` is made from: the one whose requested rate is
+-- nearest by ratio (|ln(rate / recorded)|, a log scale), the earlier recorded stage on a tie.
+-- Not what a real harness does - it sends at the rate asked and measures what the server
+-- does then - but the stand-in that scales the recorded throughputs least (by the factor
+-- rate / recorded, nearest 1 either way): 5 req/s between recorded 1 and 10 is made from 10
+-- (scaled by 0.5), not from 1 (scaled by 5), which the nearer difference (4 against 5)
+-- would pick. Its latencies stay the recorded stage's, whatever the rate asked.
 local function nearest_stage(rec, rate)
   local best, bd
   for _, st in ipairs(rec) do

@@ -828,17 +828,9 @@ local WORD_KIND = { pods = "Pod", pod = "Pod", po = "Pod", svc = "Service", serv
   services = "Service", endpoints = "Endpoints", ep = "Endpoints", nodes = "Node", node = "Node", no = "Node",
   pvc = "PersistentVolumeClaim", persistentvolumeclaims = "PersistentVolumeClaim" }
 
--- The apiVersion of an object of kind `kind` named `name` in namespace s: the one it was
--- applied with (s.api_versions, kept by remember_api), else the kind's (KIND_API), else
--- nil (a kind the fake does not know: not made up).
-local function api_of(s, kind, name)
-  return ((s or {}).api_versions or {})[kind .. "/" .. tostring(name)] or KIND_API[kind]
-end
-local function remember_api(s, d)
-  if type(d.apiVersion) ~= "string" or type(d.kind) ~= "string" then return end
-  s.api_versions = s.api_versions or {}
-  s.api_versions[d.kind .. "/" .. tostring((type(d.metadata) == "table" and d.metadata or {}).name)] = d.apiVersion
-end
+-- The apiVersion of an object of kind `kind`: the kind's (KIND_API), else nil (a kind the
+-- fake does not know: not made up here).
+local function api_of(kind) return KIND_API[kind] end
 
 -- kubectl get's printer: -o name prints each object as kubectl's name printer does, one
 -- "kind.group/name" line (the kind in lower case, ".group" left out for the core group:
@@ -912,7 +904,6 @@ local function store_object(s, ns, d, owner)
   local name = tostring(md.name)
   local spec = type(d.spec) == "table" and d.spec or {}
   s.other[kind .. "/" .. name] = owner
-  remember_api(s, d)
   if kind == "ConfigMap" or kind == "Secret" then
     -- (the object itself, for get; an older state has no secrets yet)
     local map = kind == "ConfigMap" and "configmaps" or "secrets"
@@ -1498,7 +1489,7 @@ local function kubectl()
           or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
         if there then
           -- (in the apiVersion the kustomization names it by, which kubectl asks the server for)
-          found[#found + 1] = { apiVersion = o.api or api_of(s, o.kind, o.name) or "v1", kind = o.kind,
+          found[#found + 1] = { apiVersion = o.api or api_of(o.kind) or "v1", kind = o.kind,
             metadata = { name = o.name, namespace = ns } }
         elseif not has(a, "--ignore-not-found") then
           die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
@@ -1587,7 +1578,7 @@ local function kubectl()
         for kk in pairs(s.other) do
           local kind, nm = kk:match("^([^/]+)/(.+)$")
           if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
-            return out_json { apiVersion = api_of(s, kind, nm) or "v1", kind = kind,
+            return out_json { apiVersion = api_of(kind) or "v1", kind = kind,
               metadata = { name = nm, namespace = ns } }
           end
         end

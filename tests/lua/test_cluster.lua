@@ -186,9 +186,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- (each release, route, Service only while it is the one this run made)
     "helm status sim -o json -n bench",
     "helm uninstall sim --ignore-not-found -n bench",
-    -- (today's render compared with what it applied; the recorded objects deleted by name)
+    -- (today's render compared with what it applied; the recorded objects deleted by name, by
+    -- the resource kubectl get -k named them with: apps/v1, so deployment.apps)
     "kubectl -n bench kustomize ms",
-    "kubectl -n bench delete deployment ms-decode --ignore-not-found",
+    "kubectl -n bench delete deployment.apps ms-decode --ignore-not-found",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
     "helm list --all --max 0 -o json -n bench",
@@ -196,7 +197,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- (and the kustomization's objects, as recorded, checked gone)
-    "kubectl -n bench get deployment ms-decode --ignore-not-found -o name",
+    "kubectl -n bench get deployment.apps ms-decode --ignore-not-found -o name",
     -- run B: helmfile with one environment, through the gateway
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",

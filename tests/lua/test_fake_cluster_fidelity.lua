@@ -92,7 +92,7 @@ metadata: {name: r1}
   local got = {}
   for _, o in ipairs(json.decode(r.stdout).items) do got[#got + 1] = o.kind .. " " .. o.apiVersion end
   t.eq(got, { "Role rbac.authorization.k8s.io/v1", "ServiceAccount v1", "HTTPRoute gateway.networking.k8s.io/v1" })
-  -- one by kind and name: the apiVersion it was applied in
+  -- one by kind and name: its kind's apiVersion
   r = run { "kubectl", "-n", "ns1", "get", "role", "reader", "-o", "json" }
   t.eq(json.decode(r.stdout).apiVersion, "rbac.authorization.k8s.io/v1")
   r = run { "kubectl", "-n", "ns1", "get", "-k", "k", "-o", "name" }

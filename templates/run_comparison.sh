@@ -44,6 +44,12 @@ fail() {
 # remove it.
 left_a=''
 left_b=''
+# the namespace's pods before run X's first deploy line here (a file of kubectl get pods -o
+# json; wait_ready), and how long wait_ready waits (the plan's timeouts.ready, poll)
+pods_before_a=''
+pods_before_b=''
+READY_TIMEOUT={{ ready_timeout | sh }}
+READY_POLL={{ ready_poll | sh }}
 torn_a=0
 torn_b=0
 svc_a=''
@@ -61,6 +67,7 @@ deployed_here() {
 }
 said_left() {
     rc=$1
+    rm -f -- "$pods_before_a" "$pods_before_b"
     [ "$rc" = 0 ] && return 0
     for s in a b; do
         case $s in
@@ -135,6 +142,7 @@ deploy() {
         done
         set +f
     fi
+    note_pods_before "$side"
     case $names in
     '') made="what $* made" ;;
     *' '*) made="releases $names" ;;
@@ -146,6 +154,99 @@ deploy() {
         deployed_here "$side" "$made, as far as it went"
         fail "run $side: the deploy command failed: $*; stopping here"
     fi
+}
+
+# note_pods_before X: the namespace's pods as they are before run X's first deploy line here,
+# kept for wait_ready X (a file named by pods_before_X): those, and pods of their controllers,
+# are another stack's, as compare.lua's step 30 takes the pods there before a run's deploy.
+note_pods_before() {
+    case $1 in
+    a) [ -z "$pods_before_a" ] || return 0 ;;
+    b) [ -z "$pods_before_b" ] || return 0 ;;
+    esac
+    f=$(mktemp) || fail "run $1: cannot make a temporary file for the pods before its deploy"
+    if ! kubectl -n "$NAMESPACE" get pods -o json >"$f"; then
+        rm -f "$f"
+        fail "run $1: cannot list the pods of namespace $NAMESPACE (kubectl -n $NAMESPACE get pods -o json); not deploying"
+    fi
+    case $1 in
+    a) pods_before_a=$f ;;
+    b) pods_before_b=$f ;;
+    esac
+}
+
+# wait_ready X: waits after run X's deploy lines, as compare.lua's step 30 waited before the
+# Service, smoke test and benchmark, until the stack is ready: every pod of run X Ready - not
+# the harness launcher, not a finished one, not one that was in the namespace before its first
+# deploy line here nor one whose controller was (another stack's) - and every InferencePool,
+# Gateway and HTTPRoute condition (Programmed, Accepted, Ready) True; it looks every
+# READY_POLL seconds for up to READY_TIMEOUT (the plan's timeouts). A pod in CrashLoopBackOff,
+# ImagePullBackOff, ErrImagePull or OOMKilled, or no ready stack in time, stops the script.
+wait_ready() {
+    side=$1
+    case $side in
+    a) before=$pods_before_a ;;
+    b) before=$pods_before_b ;;
+    esac
+    podsf=$(mktemp) || fail "run $side: cannot make a temporary file for kubectl's output"
+    objsf=$(mktemp) || { rm -f "$podsf"; fail "run $side: cannot make a temporary file for kubectl's output"; }
+    t0=$(date +%s)
+    last=''
+    while :; do
+        if ! kubectl -n "$NAMESPACE" get pods -o json >"$podsf"; then
+            rm -f "$podsf" "$objsf"
+            fail "run $side: cannot list the pods of namespace $NAMESPACE (kubectl -n $NAMESPACE get pods -o json); stopping here"
+        fi
+        # (a cluster that serves none of these kinds has none to wait for, as step 30 takes it)
+        kubectl -n "$NAMESPACE" get inferencepool,gateway,httproute -o json >"$objsf" 2>/dev/null || : >"$objsf"
+        state=$(PODS=$podsf OBJS=$objsf BEFORE=$before "$LLMDLUA" -e '
+            local json, c = require("llmd.json"), require("llmd.cluster")
+            local function items(p)
+              local f = p ~= "" and io.open(p)
+              if not f then return {} end
+              local s = f:read("a")
+              f:close()
+              if not s:match("%S") then return {} end
+              local v = json.decode(s)
+              return type(v) == "table" and v.items or {}
+            end
+            local names, owners = {}, {}
+            for _, p in ipairs(items(os.getenv("BEFORE") or "")) do
+              names[tostring((p.metadata or {}).name)] = true
+              owners[c.owner_key(p)] = true
+            end
+            local r = c.readiness(items(os.getenv("PODS")), items(os.getenv("OBJS")), function(p)
+              return names[tostring((p.metadata or {}).name)] or owners[c.owner_key(p)] or false
+            end)
+            if r.problem then
+              print(("problem|pod %s is in %s (see kubectl -n %s describe pod %s)"):format(r.problem.pod,
+                r.problem.reason, os.getenv("NAMESPACE"), r.problem.pod))
+            else
+              print(("%s|%s|%s"):format(r.done and "ready" or "waiting", r.line, r.why or ""))
+            end') || { rm -f "$podsf" "$objsf"; fail "run $side: cannot read the pods of namespace $NAMESPACE; stopping here"; }
+        kind=${state%%|*}
+        rest=${state#*|}
+        line=${rest%%|*}
+        why=${rest#*|}
+        case $kind in
+        problem)
+            rm -f "$podsf" "$objsf"
+            fail "run $side: $rest; stopping here"
+            ;;
+        ready)
+            rm -f "$podsf" "$objsf"
+            printf 'run %s: the stack is ready (%s)\n' "$side" "$line"
+            return 0
+            ;;
+        esac
+        [ "$line" = "$last" ] || printf 'run %s: %s\n' "$side" "$line"
+        last=$line
+        if [ $(($(date +%s) - t0)) -ge "$READY_TIMEOUT" ]; then
+            rm -f "$podsf" "$objsf"
+            fail "run $side: the stack was not ready within $READY_TIMEOUT s ($why); stopping here"
+        fi
+        sleep "$READY_POLL"
+    done
 }
 
 # service X NAME COMMAND...: run X's baseline Service NAME (its line below, once
@@ -263,9 +364,17 @@ teardown() {
 {{ side.config_text | comment }}
 {% end %}
 {% if len(side.commands) > 0 %}
-# Commands (the deploy's through deploy() above, a baseline's Service through service(), the
-# benchmark's through benchmark()):
+# Commands (the deploy's through deploy() above, then wait_ready() for its pods, as the
+# comparison waited, a baseline's Service through service(), the benchmark's through
+# benchmark()):
 {% for c in side.commands %}
+{{ c | comment }}
+{% end %}
+{% elif len(side.recorded_commands) > 0 %}
+# Commands of the original run, as its own comparison ran them (recorded in
+#   {{ side.commands_from }}
+# its paths that comparison's workspace); not this comparison's: shown, not to be run from here
+{% for c in side.recorded_commands %}
 {{ c | comment }}
 {% end %}
 {% else %}

@@ -995,6 +995,52 @@ function M.restarted_before(ctx, before)
   return out
 end
 
+-- Is a stack ready: ps, the namespace's pods (kubectl get pods' items), objs its
+-- InferencePools, Gateways and HTTPRoutes (items; or a function that reads them, called
+-- once the pods are looked at, unless one is unwell), foreign(p) true for a pod that is not
+-- the stack's. Every pod of the stack - not the harness launcher, not a finished (Succeeded)
+-- one - Ready, and every object's Programmed/Accepted/Ready condition (its own or a
+-- parent's) True. Returns { ready = n, total = n, counted = {pods}, line = "pods Ready n/m",
+-- done = true|false, why = (not done: what it waits for), problem = (a pod in
+-- CrashLoopBackOff, ImagePullBackOff ..., OOMKilled: {pod =, reason =}) }. Step 30 and
+-- run_comparison.sh's wait_ready (each with its own foreign) wait on it.
+function M.readiness(ps, objs, foreign)
+  local total, ready, waiting, counted = 0, 0, {}, {}
+  for _, p in ipairs(ps or {}) do
+    local name = (p.metadata or {}).name
+    -- finished job pods and the harness launcher are not part of the stack
+    local phase = (p.status or {}).phase
+    if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" and not foreign(p) then
+      total = total + 1
+      counted[#counted + 1] = p
+      local problem = pod_problem(p)
+      if problem then return { problem = { pod = tostring(name), reason = problem } } end
+      if pod_ready(p) then ready = ready + 1 else waiting[#waiting + 1] = name end
+    end
+  end
+  local pending = {}
+  if type(objs) == "function" then objs = objs() end
+  for _, o in ipairs(objs or {}) do
+    local conds = {}
+    for _, c in ipairs((o.status or {}).conditions or {}) do conds[#conds + 1] = c end
+    for _, p in ipairs((o.status or {}).parents or {}) do
+      for _, c in ipairs(p.conditions or {}) do conds[#conds + 1] = c end
+    end
+    for _, c in ipairs(conds) do
+      if (c.type == "Programmed" or c.type == "Accepted" or c.type == "Ready") and c.status ~= "True" then
+        pending[#pending + 1] = ("%s %s not %s"):format(o.kind or "?", (o.metadata or {}).name or "?", c.type)
+      end
+    end
+  end
+  local out = { ready = ready, total = total, counted = counted, line = ("pods Ready %d/%d"):format(ready, total) }
+  out.done = total > 0 and ready == total and #pending == 0
+  if not out.done then
+    out.why = #waiting > 0 and ("not ready: " .. table.concat(waiting, ", ")) or table.concat(pending, ", ")
+    if total == 0 then out.why = "no pods of this run in the namespace" end
+  end
+  return out
+end
+
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
   if ctx.dry_run then
@@ -1009,49 +1055,24 @@ local function wait_ready(ctx, x)
     local ps = pods(ctx)
     -- (read anew each time: controllers started since are in the chain)
     local foreign = M.foreign(ctx, x)
-    local total, ready, waiting, counted = 0, 0, {}, {}
-    for _, p in ipairs(ps) do
-      local name = p.metadata.name
-      -- finished job pods and the harness launcher are not part of the stack
-      local phase = (p.status or {}).phase
-      if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" and not foreign(p) then
-        total = total + 1
-        counted[#counted + 1] = p
-        local problem = pod_problem(p)
-        if problem then
-          error(("run %s: pod %s is in %s (see kubectl -n %s describe pod %s)")
-            :format(x, name, problem, ctx.ns, name), 0)
-        end
-        if pod_ready(p) then ready = ready + 1 else waiting[#waiting + 1] = name end
-      end
+    local r = M.readiness(ps, function()
+      local objs = ctx.k:json({ "get", "inferencepool,gateway,httproute" }, { check = false })
+      return objs and objs.items
+    end, foreign)
+    if r.problem then
+      error(("run %s: pod %s is in %s (see kubectl -n %s describe pod %s)")
+        :format(x, r.problem.pod, r.problem.reason, ctx.ns, r.problem.pod), 0)
     end
-    local routes_ok, pending = true, {}
-    local objs = ctx.k:json({ "get", "inferencepool,gateway,httproute" }, { check = false })
-    for _, o in ipairs(objs and objs.items or {}) do
-      local conds = (o.status or {}).conditions or {}
-      for _, p in ipairs((o.status or {}).parents or {}) do
-        for _, c in ipairs(p.conditions or {}) do conds[#conds + 1] = c end
-      end
-      for _, c in ipairs(conds) do
-        if (c.type == "Programmed" or c.type == "Accepted" or c.type == "Ready") and c.status ~= "True" then
-          routes_ok = false
-          pending[#pending + 1] = ("%s %s not %s"):format(o.kind or "?", (o.metadata or {}).name or "?", c.type)
-        end
-      end
+    if r.line ~= last then
+      say(ctx, "  %s", r.line)
+      last = r.line
     end
-    local line = ("pods Ready %d/%d"):format(ready, total)
-    if line ~= last then
-      say(ctx, "  %s", line)
-      last = line
-    end
-    if total > 0 and ready == total and routes_ok then
-      M.record_pods(ctx, x, counted)
-      return line
+    if r.done then
+      M.record_pods(ctx, x, r.counted)
+      return r.line
     end
     if os.time() - t0 >= timeout then
-      local why = #waiting > 0 and ("not ready: " .. table.concat(waiting, ", ")) or table.concat(pending, ", ")
-      if total == 0 then why = "no pods of this run in the namespace" end
-      error(("run %s: the stack was not ready within %d s (%s)"):format(x, timeout, why), 0)
+      error(("run %s: the stack was not ready within %d s (%s)"):format(x, timeout, r.why), 0)
     end
     sleep(poll)
   end
@@ -4040,6 +4061,9 @@ function M.check_identity(saved, id, path, force)
   return why
 end
 
+-- A plan's timeouts where it gives none (seconds; benchmark 0: none).
+M.TIMEOUTS = { ready = 900, benchmark = 0, smoke = 120, poll = 5 }
+
 -- The context of a plan's run (ctx) before its first step: the kube context checked
 -- against a resumed workspace's, or recorded. out: where progress goes; loud (default out):
 -- what is said with --quiet too (warnings, a failure and how to go on), as ctx.loud.
@@ -4047,7 +4071,8 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   local ctx = {
     loud = loud or out,
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
-    timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
+    timeouts = { ready = t.ready or M.TIMEOUTS.ready, benchmark = t.benchmark or M.TIMEOUTS.benchmark,
+      smoke = t.smoke or M.TIMEOUTS.smoke, poll = t.poll or M.TIMEOUTS.poll },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
     render_config = opts.render_config, -- (compare.lua: the workload benchmark.workload chooses)

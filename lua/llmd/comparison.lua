@@ -34,13 +34,17 @@ function M.resolve_slo(A, B, opts)
   for _, s in ipairs { A, B } do
     local st = s.state or s
     if type(st.slo) == "table" and next(st.slo) ~= nil then
-      local where = ("run %s's info: slo"):format(st.label)
-      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
+      local where = st.slo_from and ("%s: slo"):format(st.slo_from) or ("run %s's info: slo"):format(st.label)
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where), from = st.slo_from }
     end
   end
   if #lists == 2 and not decision.same_slo(lists[1].slo, lists[2].slo) then
-    error(("the runs' info files give different SLOs (%s: %s; %s: %s); one SLO applies to both: give it with --slo")
-      :format(lists[1].label, decision.slo_phrase(lists[1].slo), lists[2].label, decision.slo_phrase(lists[2].slo)), 0)
+    local function whose(l)
+      return l.from and ("%s (recorded in %s)"):format(l.label, l.from) or l.label
+    end
+    error(("the runs' %s give different SLOs (%s: %s; %s: %s); one SLO applies to both: give it with --slo")
+      :format((lists[1].from or lists[2].from) and "info files and records" or "info files", whose(lists[1]),
+        decision.slo_phrase(lists[1].slo), whose(lists[2]), decision.slo_phrase(lists[2].slo)), 0)
   end
   return lists[1] and lists[1].slo or {}
 end
@@ -896,8 +900,9 @@ function M.report(w, A, B, opts)
       if type(st.slo) == "table" and next(st.slo) ~= nil then
         local pok, own = pcall(decision.parse_slo, st.slo, "slo")
         if pok and not decision.same_slo(own, opts.slo) then
-          table.insert(model.slo_checks, at, ("--slo replaced the slo: of %s's info file (%s): this report applies "
-            .. "%s to both runs"):format(st.label, decision.slo_phrase(own), decision.slo_phrase(opts.slo)))
+          table.insert(model.slo_checks, at, ("--slo replaced the slo: of %s's %s (%s): this report applies "
+            .. "%s to both runs"):format(st.label, st.slo_from and ("record, " .. st.slo_from) or "info file",
+            decision.slo_phrase(own), decision.slo_phrase(opts.slo)))
           at = at + 1
         end
       end
@@ -960,7 +965,12 @@ function M.report(w, A, B, opts)
         -- the baseline Service step 40 made, from the manifest it kept: through service()
         c = ("service %s %s %s"):format(s.x, template.helpers.sh(require("llmd.cluster").BASELINE_SVC), c)
       end
-      commands[i] = M.in_workspace(c, roots)
+      commands[#commands + 1] = M.in_workspace(c, roots)
+      -- (after the deploy lines, the wait for the stack's pods, as step 30 waited)
+      local nxt = listed[i + 1] ~= nil and tostring(listed[i + 1]) or nil
+      if deploys[tostring(listed[i])] and not (nxt and deploys[nxt]) then
+        commands[#commands + 1] = "wait_ready " .. s.x
+      end
     end
     local teardown, teardown_raw, teardown_svc = {}, {}, {}
     for i, c in ipairs(given("teardown_commands", s.x) or {}) do
@@ -978,7 +988,13 @@ function M.report(w, A, B, opts)
       local list = (what or ""):match("^Service ") and teardown_svc or teardown_raw
       list[#list + 1] = rest or teardown[i]
     end
+    -- an imported run llmdlua benchmarked: its own comparison's commands, as recorded
+    local recorded = {}
+    if #commands == 0 and st.imported and type(st.recorded_commands) == "table" then
+      for i, c in ipairs(st.recorded_commands) do recorded[i] = tostring(c) end
+    end
     sides[#sides + 1] = {
+      recorded_commands = recorded, commands_from = tostring(st.commands_from or ""),
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
       state_text = state_text(st, s.run), config_text = given("config_text", s.x) or "", commands = commands,
       -- its teardown as it ran ("teardown X WHAT COMMAND": the script's function)
@@ -987,7 +1003,17 @@ function M.report(w, A, B, opts)
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end
+  -- how long the script's wait_ready waits: the plan's timeouts, as step 30 waited
+  local timeouts = require("llmd.cluster").TIMEOUTS
+  local ready_timeout, ready_poll = timeouts.ready, timeouts.poll
+  if lfs.attributes(w.path .. "/plan.yaml", "mode") == "file" then
+    local pok, plan = pcall(require("llmd.yaml").load_file, w.path .. "/plan.yaml")
+    local t = pok and type(plan) == "table" and type(plan.timeouts) == "table" and plan.timeouts or {}
+    if type(t.ready) == "number" and t.ready >= 0 then ready_timeout = t.ready end
+    if type(t.poll) == "number" and t.poll >= 0 then ready_poll = t.poll end
+  end
   local script = template.render_file(tdir .. "/run_comparison.sh", {
+    ready_timeout = ("%d"):format(math.ceil(ready_timeout)), ready_poll = ("%g"):format(ready_poll),
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     prog = opts.prog or "compare.lua",
     namespace = opts.namespace or rec.namespace or known(A.state.stack and A.state.stack.namespace) or "",

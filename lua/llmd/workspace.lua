@@ -697,6 +697,20 @@ function M.merge_recorded(info, st)
     for _, k in ipairs(keys) do take(part, k, rec[k]) end
   end
   if info.timestamp == nil and usable(st.timestamp) then out.timestamp = st.timestamp end
+  -- the SLOs it was held to (run_state.json's slo:, a mapping like --slo's): the info's
+  -- own win, and are said when they differ
+  if type(st.slo) == "table" and not json.is_array(st.slo) and next(st.slo) ~= nil then
+    if info.slo == nil then
+      out.slo = st.slo
+    else
+      local dec = require "llmd.decision"
+      local ok_s, stated = pcall(dec.parse_slo, info.slo, "slo")
+      local ok_r, recorded = pcall(dec.parse_slo, st.slo, "slo")
+      if ok_s and ok_r and not dec.same_slo(stated, recorded) then
+        over[#over + 1] = { key = "slo", stated = dec.slo_phrase(stated), recorded = dec.slo_phrase(recorded) }
+      end
+    end
+  end
   table.sort(over, function(x, y) return x.key < y.key end)
   return out, over
 end
@@ -736,6 +750,20 @@ function M.import(w, x, opts)
   end
   local state = M.new_state(opts.label, info)
   state.config_from = config_from
+  if file then
+    -- what else its record says of it: whether it was a baseline run, the SLO it was held
+    -- to (where nothing stated one: where it came from, for the report), and the commands
+    -- that deployed and benchmarked it, as they ran in its own comparison (their paths that
+    -- comparison's workspace: shown as the original run's, never run from here)
+    if type(st.baseline) == "boolean" then state.baseline = st.baseline end
+    if state.slo and (opts.info or {}).slo == nil then state.slo_from = file end
+    if type(st.commands) == "table" and #st.commands > 0 then
+      local cmds = {}
+      for i, c in ipairs(st.commands) do cmds[i] = tostring(c) end
+      state.recorded_commands = json.array(cmds)
+      state.commands_from = file
+    end
+  end
   state.results_path = dest
   state.source_path = src
   state.imported = true

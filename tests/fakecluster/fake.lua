@@ -15,7 +15,7 @@
 --                  n-th folder, from the first again past the last: two benchmarks in a row
 --                  never get the same results while there are two folders, as no two real
 --                  runs would); each stage the config's workload asks is the folder's recorded
---                  stage of the nearest rate (run_workload)
+--                  stage of the nearest rate, nearest by ratio (run_workload)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -298,6 +298,25 @@ local function save(guard)
   for k, v in pairs(state.counters) do counters0[k] = v end
 end
 
+-- A counter's next value (pod_seq, last_uid: numbers no two calls may share), drawn under
+-- the lock from the value on disk and written back at once: two calls at once draw two
+-- numbers, as the API server's generateName and `date +%s` of two runs never give one
+-- twice. (save() merges counters by overwrite: a number drawn from this call's copy read at
+-- its start would be the one another call drew meanwhile.) at_least: the least value.
+local function draw(counter, at_least)
+  lock()
+  local f = io.open(STATE)
+  local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
+  if f then f:close() end
+  disk.counters = disk.counters or {}
+  local v = math.max(at_least or 1, (tonumber(disk.counters[counter]) or 0) + 1)
+  disk.counters[counter] = v
+  json.write(STATE, disk)
+  unlock()
+  state.counters[counter], counters0[counter] = v, v
+  return v
+end
+
 local fails = {}
 for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
 for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
@@ -394,8 +413,7 @@ local function start_pod(s, dname)
   local d = s.deployments[dname]
   local name
   repeat
-    state.counters.pod_seq = (state.counters.pod_seq or 0) + 1
-    name = rs_name(dname) .. "-" .. safe_chars(dname .. "#" .. state.counters.pod_seq, 5)
+    name = rs_name(dname) .. "-" .. safe_chars(dname .. "#" .. draw("pod_seq"), 5)
   until not s.pods[name]
   local tp = d.template
   local ready = not (fails.notready or fails.imagepull)
@@ -782,10 +800,62 @@ local function kustomize_objects(dir)
   local out = {}
   for _, o in ipairs(yaml.load_all(kustomize_render(dir))) do
     if type(o) == "table" and o.kind and type(o.metadata) == "table" and o.metadata.name then
-      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name }
+      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name,
+        api = type(o.apiVersion) == "string" and o.apiVersion or nil }
     end
   end
   return out
+end
+
+-- The apiVersion the API server serves each kind this fake knows in (its preferred version:
+-- kubectl get -o json prints it; kind.group/name is what -o name prints): the core group's
+-- "v1", the others' GROUP/VERSION.
+local KIND_API = {
+  Pod = "v1", Service = "v1", Endpoints = "v1", Node = "v1", PersistentVolumeClaim = "v1", ConfigMap = "v1",
+  Secret = "v1", ServiceAccount = "v1", Namespace = "v1",
+  Deployment = "apps/v1", ReplicaSet = "apps/v1", StatefulSet = "apps/v1", DaemonSet = "apps/v1",
+  Job = "batch/v1", CronJob = "batch/v1",
+  Role = "rbac.authorization.k8s.io/v1", RoleBinding = "rbac.authorization.k8s.io/v1",
+  ClusterRole = "rbac.authorization.k8s.io/v1", ClusterRoleBinding = "rbac.authorization.k8s.io/v1",
+  HTTPRoute = "gateway.networking.k8s.io/v1", Gateway = "gateway.networking.k8s.io/v1",
+  GRPCRoute = "gateway.networking.k8s.io/v1", InferencePool = "inference.networking.k8s.io/v1",
+  InferenceObjective = "inference.networking.x-k8s.io/v1alpha2",
+  InferenceModel = "inference.networking.x-k8s.io/v1alpha2", LeaderWorkerSet = LWS_API,
+  NetworkPolicy = "networking.k8s.io/v1", Ingress = "networking.k8s.io/v1", PodDisruptionBudget = "policy/v1",
+  HorizontalPodAutoscaler = "autoscaling/v2", ServiceMonitor = "monitoring.coreos.com/v1",
+  PodMonitor = "monitoring.coreos.com/v1",
+}
+-- The kind of the words `kubectl get WHAT` takes for the fake's lists whose items carry none
+local WORD_KIND = { pods = "Pod", pod = "Pod", po = "Pod", svc = "Service", service = "Service",
+  services = "Service", endpoints = "Endpoints", ep = "Endpoints", nodes = "Node", node = "Node", no = "Node",
+  pvc = "PersistentVolumeClaim", persistentvolumeclaims = "PersistentVolumeClaim" }
+
+-- The apiVersion of an object of kind `kind`: the kind's (KIND_API), else nil (a kind the
+-- fake does not know: not made up here).
+local function api_of(kind) return KIND_API[kind] end
+
+-- kubectl get's printer: -o name prints each object as kubectl's name printer does, one
+-- "kind.group/name" line (the kind in lower case, ".group" left out for the core group:
+-- pod/x, deployment.apps/x, httproute.gateway.networking.k8s.io/x), a list's items in
+-- order, and an empty list's "No resources found in NS namespace." on stderr; any other
+-- output (json, the fake's default) is out_json's.
+local function get_printer(a, what, ns)
+  local fmt = opt(a, "-o") or opt(a, "--output")
+  for _, x in ipairs(a) do fmt = fmt or x:match("^%-o=(.*)$") or x:match("^%-%-output=(.*)$") end
+  if fmt ~= "name" then return out_json end
+  return function(v)
+    local items = (type(v) == "table" and v.items) or { v }
+    if #items == 0 then
+      io.stderr:write(("No resources found in %s namespace.\n"):format(ns or "default"))
+      return
+    end
+    for _, o in ipairs(items) do
+      local kind = o.kind or WORD_KIND[(tostring(what):match("^[^,]+") or ""):lower()] or "unknown"
+      local api = o.apiVersion or KIND_API[kind] or "v1"
+      local group = api:match("^(.+)/[^/]+$")
+      print(kind:lower() .. (group and ("." .. group) or "") .. "/" .. tostring((o.metadata or {}).name))
+    end
+  end
 end
 
 local function read_file(path)
@@ -1490,6 +1560,7 @@ local function kubectl()
   if not READS[verb] and missing_ns(ns) then die("Error from server (NotFound): " .. missing_ns(ns)) end
   if verb == "get" then
     local what = a[2]
+    local out_json = get_printer(a, what, ns) -- luacheck: ignore 431 (-o name: kubectl's name printer)
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
     if what == "nodes" or what == "node" then
       local items = {}
@@ -1582,8 +1653,9 @@ local function kubectl()
         local there = s.other[o.key] or (o.kind == "Service" and s.services[o.name])
           or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
         if there then
-          found[#found + 1] = with_meta(s, o.kind, o.name, { apiVersion = "v1", kind = o.kind,
-            metadata = { name = o.name, namespace = ns } })
+          -- (in the apiVersion the kustomization names it by, which kubectl asks the server for)
+          found[#found + 1] = with_meta(s, o.kind, o.name, { apiVersion = o.api or api_of(o.kind) or "v1",
+            kind = o.kind, metadata = { name = o.name, namespace = ns } })
         elseif not has(a, "--ignore-not-found") then
           die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
         end
@@ -1678,7 +1750,7 @@ local function kubectl()
         for kk in pairs(s.other) do
           local kind, nm = kk:match("^([^/]+)/(.+)$")
           if nm == wname and (kind:lower() == base or kind:lower() .. "s" == base) then
-            return out_json(with_meta(s, kind, nm, { apiVersion = "v1", kind = kind,
+            return out_json(with_meta(s, kind, nm, { apiVersion = api_of(kind) or "v1", kind = kind,
               metadata = { name = nm, namespace = ns } }))
           end
         end
@@ -2749,7 +2821,8 @@ end
 -- The harness run of one workload wl (the config's workload.<name>) into dest, from the
 -- recorded results folder src: what a real harness would measure is not known here, so each
 -- stage the workload asks for (load.stages: rate, duration) is the recorded inference-perf
--- stage of the nearest requested rate, sent at the stage's own rate for its own duration:
+-- stage of the nearest requested rate (by ratio: nearest_stage), sent at the stage's own rate
+-- for its own duration:
 -- rate * duration requests (the recorded count where no duration is given), the send
 -- rate, send duration and throughputs scaled to that rate, the latencies and lengths the
 -- recorded stage's; the summary the stages' pooled (counts and means exact, percentiles of
@@ -2809,6 +2882,13 @@ local function pool_summary(parts)
   return out
 end
 
+-- The recorded stage a stage asked at `rate` is made from: the one whose requested rate is
+-- nearest by ratio (|ln(rate / recorded)|, a log scale), the earlier recorded stage on a tie.
+-- Not what a real harness does - it sends at the rate asked and measures what the server
+-- does then - but the stand-in that scales the recorded throughputs least (by the factor
+-- rate / recorded, nearest 1 either way): 5 req/s between recorded 1 and 10 is made from 10
+-- (scaled by 0.5), not from 1 (scaled by 5), which the nearer difference (4 against 5)
+-- would pick. Its latencies stay the recorded stage's, whatever the rate asked.
 local function nearest_stage(rec, rate)
   local best, bd
   for _, st in ipairs(rec) do
@@ -2944,8 +3024,7 @@ local function run_only()
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
   -- the experiment id: `date +%s` as run_only.sh starts (one second later for a second call
   -- in the same second, which a real run never is)
-  local uid = math.max(os.time(), (state.counters.last_uid or 0) + 1)
-  state.counters.last_uid = uid
+  local uid = draw("last_uid", os.time())
   print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
     tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
   -- run_only.sh first checks the model answers at base_url (a curl from a pod in the namespace)

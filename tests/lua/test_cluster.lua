@@ -189,7 +189,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm uninstall sim --ignore-not-found -n bench",
     -- (today's render compared with what it applied; the recorded objects deleted, each held
     -- to the uid recorded at apply: a raw DELETE to its API path - the resource's plural from
-    -- api-resources -, its preconditions on stdin; so is the baseline Service)
+    -- api-resources -, its preconditions on stdin; so is the baseline Service; the kind as kubectl
+    -- get -k named it: apps/v1)
     "kubectl -n bench kustomize ms",
     "kubectl -n bench api-resources --no-headers",
     "kubectl -n bench delete --raw /apis/apps/v1/namespaces/bench/deployments/ms-decode -f -",

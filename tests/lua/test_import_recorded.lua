@@ -97,3 +97,58 @@ t.test("a run_state.json of another shape is one warning line; the run is labell
   t.eq(cj.b.label, "run-b")
   t.eq(config(ws).Results.a, w .. "/run-a/results")
 end)
+
+-- (fixc49) An imported run llmdlua benchmarked lost what else its run_state.json records: the
+-- SLO it was held to (slo:, as compare.lua --plan writes the plan's), whether it was a
+-- baseline run, and the commands its comparison ran (run_comparison.sh said "No commands
+-- recorded for this run"). Expected: the values written into the records above.
+local function with_slo(w, slo)
+  for _, x in ipairs { "a", "b" } do
+    local p = w .. "/run-" .. x .. "/run_state.json"
+    local st = json.read(p)
+    st.slo = slo
+    st.commands = { "helm upgrade --install ms-" .. x .. " llm-d-modelservice/llm-d-modelservice -n llm-d-try",
+      "run_only.sh -c " .. w .. "/run-" .. x .. "/benchmark/config.yaml" }
+    json.write(p, st)
+  end
+end
+
+t.test("an imported llmdlua run keeps its recorded SLO, baseline flag and commands, said as the original run's",
+  function()
+  local w = earlier_workspace()
+  with_slo(w, { ttft_p90_ms = 200 })
+  local ws, r = t.compare { "--a", w .. "/run-a/results", "--b", w .. "/run-b/results" }
+  t.eq(r.code, 0, r.stderr)
+  local sa, sb = json.read(ws .. "/run-a/run_state.json"), json.read(ws .. "/run-b/run_state.json")
+  t.eq(sa.slo, { ttft_p90_ms = 200 })
+  t.eq(sa.baseline, true)
+  t.eq(sb.baseline, false)
+  -- the report applies it (goodput counted against it)
+  t.eq(sa.goodput_slo, "TTFT p90 ≤ 200.0 ms")
+  t.contains(t.read(ws .. "/comparison_report.md"), "TTFT p90 ≤ 200.0 ms")
+  local sh = t.read(ws .. "/run_comparison.sh")
+  t.lacks(sh, "No commands recorded")
+  t.contains(sh, "# Commands of the original run, as its own comparison ran them (recorded in\n#   " .. w
+    .. "/run-a/run_state.json\n")
+  t.contains(sh, "\n# helm upgrade --install ms-a llm-d-modelservice/llm-d-modelservice -n llm-d-try\n# run_only.sh -c "
+    .. w .. "/run-a/benchmark/config.yaml\n")
+end)
+
+t.test("stated over the record: --slo wins over a recorded SLO, and an --a-info slo: too; each said", function()
+  local w = earlier_workspace()
+  with_slo(w, { ttft_p90_ms = 200 })
+  local ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b", "--slo", "ttft_p90_ms=500" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(ws .. "/run-a/run_state.json").goodput_slo, "TTFT p90 ≤ 500.0 ms")
+  t.contains(r.stderr, "--slo replaced the slo: of vllm-service's record, " .. w
+    .. "/run-a/run_state.json (TTFT p90 ≤ 200.0 ms): this report applies TTFT p90 ≤ 500.0 ms to both runs")
+  local info = t.tmpdir() .. "/a-info.yaml"
+  t.write(info, "slo: {ttft_p90_ms: 300}\n")
+  local info_b = t.tmpdir() .. "/b-info.yaml"
+  t.write(info_b, "slo: {ttft_p90_ms: 300}\n")
+  ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b", "--a-info", info, "--b-info", info_b }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(ws .. "/run-a/run_state.json").goodput_slo, "TTFT p90 ≤ 300.0 ms")
+  t.eq(config(ws).Results.a, ("%s/run-a (configuration from %s/run-a/run_state.json; --a-info %s stated over it: "
+    .. "slo TTFT p90 ≤ 300.0 ms (recorded: TTFT p90 ≤ 200.0 ms))"):format(w, w, info))
+end)

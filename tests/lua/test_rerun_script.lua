@@ -28,7 +28,7 @@ end
 
 -- the workspace's script with lines uncommented (each must be there once, commented),
 -- written to a copy of the workspace and run from / ; returns proc.run's result
-local function rerun(s, w, lines)
+local function rerun(s, w, lines, envx)
   local copy = s.dir .. "/copy-" .. tostring(math.random(1, 1 << 30))
   t.copy_tree(w, copy)
   local text = t.read(copy .. "/run_comparison.sh")
@@ -40,6 +40,7 @@ local function rerun(s, w, lines)
   t.write(copy .. "/run_comparison.sh", text)
   local env = { LLMDLUA = ROOT .. "/llmdlua" }
   for k, v in pairs(s.env) do env[k] = v end
+  for k, v in pairs(envx or {}) do env[k] = v end
   return proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" }), copy
 end
 
@@ -139,4 +140,45 @@ t.test("run_comparison.sh: a stop says what this script left deployed and the te
     .. "ms-vllm); remove it with run a's teardown:\n"
     .. "    helm uninstall ms-vllm --ignore-not-found -n llm-d-try\n")
   t.eq(ns_state(s).services["llm-d-baseline-model-server"].selector, { app = "other" }, "theirs unchanged")
+end)
+
+-- (fixc49) The script's deploy lines were followed straight by the Service and benchmark
+-- lines: a re-run benchmarked pods still starting, where compare.lua's step 30 had waited for
+-- them. After a run's deploy lines comes wait_ready X: this run's pods Ready (not those there
+-- before its deploy) and the routes accepted, within the plan's timeouts.ready, a pod in
+-- ImagePullBackOff said at once. Expected texts: the template's lines, by hand.
+t.test("run_comparison.sh waits for the deployed pods Ready before the Service and benchmark lines", function()
+  local s = setup()
+  t.write(s.plan, (t.read(s.plan):gsub("timeouts: {poll: 0.05, backoff: 0.01}",
+    "timeouts: {poll: 0.05, backoff: 0.01, ready: 1}")))
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local sh = t.read(w .. "/run_comparison.sh")
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  -- right after the deploy line, before the Service line (run B: before its benchmark)
+  t.contains(sh, "\n# " .. deploy_a .. "\n# wait_ready a\n# " .. SERVICE_A .. "\n")
+  local ib, iw, ibench = sh:find("\n# deploy b ", 1, true), sh:find("\n# wait_ready b\n", 1, true),
+    sh:find("\n# benchmark b ", 1, true)
+  t.ok(ib and iw and ibench and ib < iw and iw < ibench, sh)
+  t.contains(sh, "\nREADY_TIMEOUT=1\nREADY_POLL=0.05\n")
+  -- healthy: it says the stack is ready, then the Service and benchmark run
+  local r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("run a: the stack is ready (pods Ready 2/2)\n", 1, true), r.stdout)
+  -- the pods never Ready: it stops at the wait, naming them, before the Service line
+  r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A }, { FAKE_FAIL = "notready" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local first = r.stderr:match("^[^\n]*")
+  t.ok(first:match("^run_comparison%.sh: run a: the stack was not ready within 1 s %(not ready: ms%-vllm%-[%w%-]+, "
+    .. "ms%-vllm%-[%w%-]+%); stopping here$"), r.stderr)
+  t.ok(r.stdout:find("run a: pods Ready 0/2\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("Verifying model", 1, true), "no benchmark ran")
+  for _, c in ipairs { { "helm", "uninstall", "ms-vllm", "--ignore-not-found", "-n", "llm-d-try" } } do
+    t.eq(proc.run(c, { env = s.env }).code, 0)
+  end
+  -- a pod that cannot start: said at once
+  r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A }, { FAKE_FAIL = "imagepull" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:match("^run_comparison%.sh: run a: pod ms%-vllm%-[%w%-]+ is in ImagePullBackOff %(see kubectl "
+    .. "%-n llm%-d%-try describe pod ms%-vllm%-[%w%-]+%); stopping here\n"), r.stderr)
 end)

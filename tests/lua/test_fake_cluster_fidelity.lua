@@ -1,0 +1,173 @@
+-- The fake cluster answers as the real tools do, not as llmdlua expects: kubectl get -o name
+-- prints kubectl's name printer's lines (cli-runtime NamePrinter: the kind in lower case,
+-- ".group" for any group but the core one, "/name"; kubernetes.io's kubectl get reference:
+-- "List all pods in resource/name format (such as pod/nginx)"), get -k answers each object
+-- in the apiVersion its manifest names, and numbers two calls draw at once (a replacement
+-- pod's name, run_only.sh's experiment id) are never the same number.
+-- Expected values: by hand from those formats and the manifests written here.
+local t = require "testlib"
+local proc = require "llmd.proc"
+local json = require "llmd.json"
+
+local function fake(dir)
+  local env = t.fake_env(dir .. "/cluster")
+  proc.run { "mkdir", "-p", dir .. "/cluster" }
+  return function(argv, opts)
+    return proc.run(argv, { env = env, cwd = opts and opts.cwd or dir, timeout = 60 })
+  end
+end
+
+t.test("kubectl get -o name prints kind.group/name lines, as kubectl's name printer", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", [[
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  template: {metadata: {labels: {app: web}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route-1}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+]])
+  local r = run { "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  r = run { "kubectl", "-n", "ns1", "get", "pods", "-o", "name" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match("^pod/web%-[%w]+%-[%w]+\n$"), r.stdout)
+  r = run { "kubectl", "-n", "ns1", "get", "deployments", "-o", "name" }
+  t.eq(r.stdout, "deployment.apps/web\n")
+  r = run { "kubectl", "-n", "ns1", "get", "deployment.apps/web", "-o", "name" }
+  t.eq(r.stdout, "deployment.apps/web\n")
+  r = run { "kubectl", "-n", "ns1", "get", "svc", "web", "-o", "name" }
+  t.eq(r.stdout, "service/web\n")
+  r = run { "kubectl", "-n", "ns1", "get", "httproute", "--output=name" }
+  t.eq(r.stdout, "httproute.gateway.networking.k8s.io/route-1\n")
+  r = run { "kubectl", "-n", "ns1", "get", "role.rbac.authorization.k8s.io", "reader", "--ignore-not-found",
+    "-o", "name" }
+  t.eq(r.stdout, "role.rbac.authorization.k8s.io/reader\n")
+  -- none: nothing on stdout, kubectl's line on stderr
+  r = run { "kubectl", "-n", "ns1", "get", "gateway", "-o", "name" }
+  t.eq(r.code, 0)
+  t.eq(r.stdout, "")
+  t.eq(r.stderr, "No resources found in ns1 namespace.\n")
+  -- (-o json as before)
+  r = run { "kubectl", "-n", "ns1", "get", "svc", "web", "-o", "json" }
+  t.eq(json.decode(r.stdout).metadata.name, "web")
+end)
+
+t.test("kubectl get -k DIR answers each object in its kind's apiVersion, not v1 for all", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  proc.run { "mkdir", "-p", d .. "/k" }
+  t.write(d .. "/k/kustomization.yaml", "resources: [objs.yaml]\n")
+  t.write(d .. "/k/objs.yaml", [[
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: bot}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r1}
+]])
+  local r = run { "kubectl", "-n", "ns1", "apply", "-k", "k" }
+  t.eq(r.code, 0, r.stderr)
+  r = run { "kubectl", "-n", "ns1", "get", "-k", "k", "--ignore-not-found", "-o", "json" }
+  t.eq(r.code, 0, r.stderr)
+  local got = {}
+  for _, o in ipairs(json.decode(r.stdout).items) do got[#got + 1] = o.kind .. " " .. o.apiVersion end
+  t.eq(got, { "Role rbac.authorization.k8s.io/v1", "ServiceAccount v1", "HTTPRoute gateway.networking.k8s.io/v1" })
+  -- one by kind and name: its kind's apiVersion
+  r = run { "kubectl", "-n", "ns1", "get", "role", "reader", "-o", "json" }
+  t.eq(json.decode(r.stdout).apiVersion, "rbac.authorization.k8s.io/v1")
+  r = run { "kubectl", "-n", "ns1", "get", "-k", "k", "-o", "name" }
+  t.eq(r.stdout, "role.rbac.authorization.k8s.io/reader\nserviceaccount/bot\n"
+    .. "httproute.gateway.networking.k8s.io/r1\n")
+end)
+
+t.test("four pods deleted at once by four kubectl calls: four replacements, under four names (many rounds)", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", [[
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  template: {metadata: {labels: {app: web}}}
+]])
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }).code, 0)
+  local seen = {}
+  for round = 1, 10 do
+    local names = {}
+    for _, p in ipairs(json.decode(run({ "kubectl", "-n", "ns1", "get", "pods", "-o", "json" }).stdout).items) do
+      names[#names + 1] = p.metadata.name
+    end
+    t.eq(#names, 4, "round " .. round .. ": four pods")
+    for _, n in ipairs(names) do
+      t.ok(not seen[n], "round " .. round .. ": " .. n .. " is a new name")
+      seen[n] = true
+    end
+    -- both at once (each in the background; wait for both)
+    local sh = {}
+    for i, n in ipairs(names) do sh[i] = ("kubectl -n ns1 delete pod %s >/dev/null &"):format(n) end
+    sh = table.concat(sh, " ") .. " wait"
+    t.eq(run({ "sh", "-c", sh }).code, 0)
+  end
+  -- the pods' uids: one each
+  local v = json.decode(run({ "kubectl", "-n", "ns1", "get", "pods", "-o", "json" }).stdout)
+  local uids, n = {}, 0
+  for _, p in ipairs(v.items) do
+    if not uids[p.metadata.uid] then n = n + 1 end
+    uids[p.metadata.uid] = true
+  end
+  t.eq(#v.items, 4)
+  t.eq(n, 4, "four uids")
+end)
+
+t.test("run_only.sh in two namespaces at once: two experiment ids (many rounds)", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  for _, ns in ipairs { "ns1", "ns2" } do
+    t.write(d .. "/" .. ns .. ".yaml", ([[
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: results}
+spec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: gw}
+spec: {ports: [{port: 80}]}
+]]))
+    t.eq(run({ "kubectl", "-n", ns, "apply", "-f", ns .. ".yaml" }).code, 0)
+    t.write(d .. "/cfg-" .. ns .. ".yaml", ("endpoint: {model: m, base_url: 'http://gw.%s', stack_name: s}\n"
+      .. "harness: {name: inference-perf, namespace: %s, results_pvc: results}\n"):format(ns, ns))
+  end
+  local ids = {}
+  for round = 1, 6 do
+    local r = run { "sh", "-c", "run_only.sh -c cfg-ns1.yaml & run_only.sh -c cfg-ns2.yaml & wait" }
+    local here = {}
+    for id in r.stdout:gmatch("verify%-model%-(%d+)") do here[#here + 1] = id end
+    t.eq(#here, 2, r.stdout .. r.stderr)
+    for _, id in ipairs(here) do
+      t.ok(not ids[id], ("round %d: experiment id %s drawn twice"):format(round, id))
+      ids[id] = true
+    end
+  end
+end)

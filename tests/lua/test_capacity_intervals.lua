@@ -977,3 +977,49 @@ do
       .. "interval)")
   end)
 end
+
+-- Task fixg49 (audit49 F4): a run whose one-run intervals failed the SLO for certain at its
+-- lowest loads (a 0.6 s TTFT floor: TTFT p90 692.5 ms [673, 706] at 4 req/s, 704.9 ms [682,
+-- 724] at 6, numpy's order statistics) yet met it at 8 req/s at its interval's good end only
+-- (3,345 ms from about 8 independent requests) had a range stretched up to that pass (7.93
+-- req/s, or open above): "either may be higher" against a run that met it clearly at 5.5 req/s.
+-- By the README's definition (the highest load at which every SLO holds) no capacity lies at or
+-- above a load that failed for certain: the range ends there, and the pass above is a note.
+do
+  local lp = require "llmd.loadpoints"
+  local report = require "llmd.report"
+  local decision = require "llmd.decision"
+
+  local function pt(i, rps, v, lo, hi)
+    return { index = i, offered = rps, load_type = "rate", achieved_rps = rps, output_tps = rps * 100,
+      values = { ttft_p90_ms = v }, per_request = { saved = { ttft_p90_ms = { lo = lo, hi = hi, n = 200, deff = 2,
+        pct_deff = "indicator" } }, deff = { ttft = 2 } } }
+  end
+  local SLO = { { key = "ttft_p90_ms", max = 500 } }
+
+  t.test("a capacity's range ends at the first load that failed for certain; a pass above it is a note", function()
+    -- A (audit49 ipslow, its figures and intervals): 4.44 and 6 fail at both ends, 7.93 passes at its
+    -- lower end only (unbounded above), 8.85 fails at both. By hand: below its lowest load, 4.44
+    -- req/s (444 tok/s); the good ends fail at 1, pass at 3: non-monotone, cut at 1
+    local pa = { pt(1, 4.44, 692.5, 673, 706), pt(2, 6, 704.9, 682, 724), pt(3, 7.93, 3345, 300, nil),
+      pt(4, 8.85, 6000, 4000, nil) }
+    local ca = lp.capacity(pa, SLO)
+    ca.noise = lp.capacity_noise(pa, SLO, ca)
+    t.eq({ ca.kind, ca.noise.high.kind }, { "below_lowest", "non_monotone" })
+    t.eq({ ca.noise.lo, ca.noise.hi }, { 0, 4.44 })
+    t.near(ca.noise.hi_tps, 444, 1e-9)
+    t.eq({ decision.capacity_span(ca) }, { 0, 4.44 })
+    t.eq(ca.noise.high.cut, { point = 1, rps = 4.44, offered = 4.44 })
+    t.ok(report.capacity_text(ca):find("a pass at 7.93 req/s offered, at the good end of its 95 % interval only, "
+      .. "above 4.44 req/s offered, which failed for certain, is not counted (non-monotone)", 1, true),
+      report.capacity_text(ca))
+    -- B (audit49 ipaa_1): meets clearly at 4.4 and 5.5 (110-116 ms), 7.89 passes, 8.99 fails at both
+    -- ends: interpolated, its range from 5.5 up: apart from A's, B higher (by hand: 5.5 > 4.44)
+    local pb = { pt(1, 4.4, 112.8, 110, 116), pt(2, 5.5, 114.1, 112, 116), pt(3, 7.89, 311, 250, 400),
+      pt(4, 8.99, 900, 600, 1200) }
+    local cb = lp.capacity(pb, SLO)
+    cb.noise = lp.capacity_noise(pb, SLO, cb)
+    local e = decision.capacity_evidence(ca, cb, 2)
+    t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", nil })
+  end)
+end

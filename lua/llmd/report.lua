@@ -1748,9 +1748,12 @@ local function cut_note(c)
     if type(o) == "number" and o > h.cut.offered then above[#above + 1] = ("%g"):format(o) end
   end
   if #above == 0 then return nil end
-  return ("a pass at %s req/s offered, at the good end of %s only, above %g req/s offered, which failed for certain, "
-    .. "is not counted (non-monotone)"):format(table.concat(above, ", "), c.interval and "its repeats' 95 % interval"
-    or "its 95 % interval", h.cut.offered)
+  local one = #above == 1
+  local list = one and above[1] or (table.concat(above, ", ", 1, #above - 1) .. " and " .. above[#above])
+  return ("%s at %s req/s offered, at the good end of %s only, above %g req/s offered, which failed for certain, "
+    .. "%s not counted (non-monotone)"):format(one and "a pass" or "passes", list, c.interval
+    and (one and "its repeats' 95 % interval" or "their repeats' 95 % intervals")
+    or (one and "its 95 % interval" or "their 95 % intervals"), h.cut.offered, one and "is" or "are")
 end
 M.cut_note = cut_note
 

@@ -1013,6 +1013,14 @@ do
     t.ok(report.capacity_text(ca):find("a pass at 7.93 req/s offered, at the good end of its 95 % interval only, "
       .. "above 4.44 req/s offered, which failed for certain, is not counted (non-monotone)", 1, true),
       report.capacity_text(ca))
+    -- two passes above it (8.85 unclear too): both named, the range the same
+    pa[4] = pt(4, 8.85, 6000, 450, nil)
+    local c2 = lp.capacity(pa, SLO)
+    c2.noise = lp.capacity_noise(pa, SLO, c2)
+    t.eq({ c2.noise.lo, c2.noise.hi }, { 0, 4.44 })
+    t.ok(report.capacity_text(c2):find("passes at 7.93 and 8.85 req/s offered, at the good end of their 95 % "
+      .. "intervals only, above 4.44 req/s offered, which failed for certain, are not counted (non-monotone)", 1, true),
+      report.capacity_text(c2))
     -- B (audit49 ipaa_1): meets clearly at 4.4 and 5.5 (110-116 ms), 7.89 passes, 8.99 fails at both
     -- ends: interpolated, its range from 5.5 up: apart from A's, B higher (by hand: 5.5 > 4.44)
     local pb = { pt(1, 4.4, 112.8, 110, 116), pt(2, 5.5, 114.1, 112, 116), pt(3, 7.89, 311, 250, 400),

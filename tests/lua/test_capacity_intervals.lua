@@ -1031,3 +1031,45 @@ do
     t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", nil })
   end)
 end
+
+-- The same end to end (audit49 F4's runs: tests/data/queue_sim_ip.py, 20 slots, 60 s a load at
+-- 4, 6, 8, 9, 10 and 12 req/s). A with a 0.6 s TTFT floor (seed 7400): TTFT p90 692.5 ms [673,
+-- 706] at 4 req/s and 704.9 ms [682, 724] at 6 (numpy, i.i.d. order-statistic 95 % intervals,
+-- audit49), B the normal server (seed 4901): 112.8 ms [110, 116] and 114.1 ms [112, 116]. So
+-- B's capacity is at least 5.5 req/s and A's below 4.44 (its lowest load's achieved rate): B
+-- higher, by the loads. Before: "either may be higher", A's range stretched to 7.93 by its pass
+-- at 8 req/s, and a Summary saying A "failed only at 4.44 req/s, above ipaa_1's figure" (8.03).
+-- With a 0.44 s floor A's 4 req/s interval straddles 500 ms: A's range does run above B's
+-- floor, so no order, and the Summary says so by the spans, never "above ipaa_1's figure".
+do
+  if not t.have_numpy() then
+    t.test("a certain failure ends the range, end to end (skipped: no numpy for queue_sim_ip.py)", function() end)
+  else
+    local function ipsim(name, seed, floor)
+      local dir = t.tmpdir() .. "/" .. name
+      t.data_py("queue_sim_ip.py", dir, "--rates", "4,6,8,9,10,12", "--slots", "20", "--dur", "60", "--seed", seed,
+        floor and { "--ttft0", floor } or {})
+      return dir
+    end
+    t.test("a certain failure ends the range, end to end: the order, and every output alike", function()
+      local b = ipsim("ipaa_1", 4901)
+      local r = t.compare_ab(ipsim("ipslow", 7400, 0.6), b, { "--slo", "ttft_p90_ms=500" })
+      local v = r.json.verdict
+      t.eq({ v.kind, v.higher }, { "ordered", "b" }, v.text)
+      t.ok(r.md:find("**Verdict:** ipaa_1 sustains more load", 1, true), v.text)
+      t.ok(not r.md:find("above ipaa_1's figure", 1, true), r.md)
+      t.ok(r.md:find("a pass at 8 req/s offered, at the good end of its 95 % interval only, above 4 req/s offered, "
+        .. "which failed for certain, is not counted (non-monotone)", 1, true), r.md)
+      t.eq(r.json.capacity.a.noise.lower_ends.cut.point, 1)
+      local row = t.csv_row(t.read(r.ws .. "/comparison.csv"), "capacity_at_slo_rps")
+      t.ok(row and table.concat(row, ","):find(",b_higher,", 1, true), row and table.concat(row, ","))
+      t.ok(t.read(r.ws .. "/comparison_report.html"):find("which failed for certain, is not counted", 1, true))
+      -- the 0.44 s floor: A's lowest load unclear, its range up to 8.36 > B's 5.50: no order, said by the spans
+      r = t.compare_ab(ipsim("slow44", 7400, 0.44), b, { "--slo", "ttft_p90_ms=500" })
+      t.eq(r.json.verdict.higher, nil, r.json.verdict.text)
+      t.ok(not r.md:find("above ipaa_1's figure", 1, true), r.md)
+      t.ok(r.md:find("slow44 failed at 4.44 req/s, below ipaa_1's figure, but the spans the loads leave overlap "
+        .. "(slow44's up to 8.36 req/s, ipaa_1's from 5.50 req/s), so either may be higher.", 1, true), r.md)
+    end)
+  end
+end

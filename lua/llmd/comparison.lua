@@ -387,9 +387,16 @@ end
 -- bounds (no drain_stats_saved: llmd.runmodel.drain_from_stats): its stages of such files
 -- (vLLM without latencies, inferencemax, benchmark reports) are judged by the achieved rate
 -- likewise, said so.
+-- (guidellm's aggregate-only benchmarks too, before their drain-reduced rate was read from
+-- request_latency: no guidellm_drain_saved; llmd.harness.guidellm)
 local STATS_ONLY = { ["vllm-benchmark"] = true, inferencemax = true, ["benchmark-report"] = true }
 local function stats_only_stages(doc, run)
-  if doc.drain_saved ~= true or doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then return {} end
+  if doc.drain_saved ~= true then return {} end
+  if doc.harness == "guidellm" then
+    if doc.guidellm_drain_saved == true then return {} end
+  elseif doc.drain_stats_saved == true or not STATS_ONLY[doc.harness] then
+    return {}
+  end
   -- (only a stage a statistics-only record is made for: successes and a window; with no e2e
   -- statistic at p5 or below one too, since agg37b: a shortfall N/A, not the old rule)
   local function has_record(st)
@@ -444,7 +451,12 @@ function M.old_saturation(doc, run)
       .. "the last requests' own latency (a server that kept up with long answers can read saturated)"):format(
       which(stages))
   end
-  if #bounded > 0 then
+  if #bounded > 0 and doc.harness == "guidellm" then
+    parts[#parts + 1] = ("saved before llmdlua read guidellm's benchmarks without their requests by the drain-reduced "
+      .. "rate, completed / (window - request_latency's least): %s judged by the achieved rate, which also counts the "
+      .. "last requests' own latency (a server that kept up with long answers can read saturated)")
+      :format(which(bounded))
+  elseif #bounded > 0 then
     parts[#parts + 1] = ("saved before llmdlua bounded the least latency of files with latency statistics only by "
       .. "their lowest e2e percentile (a shortfall N/A where nothing bounds it): %s judged by the achieved rate, which "
       .. "also counts the last requests' own latency (a server that kept up with long answers can read saturated)")

@@ -3270,6 +3270,15 @@ local function last_pass_before(points, c)
   end
 end
 
+-- The first load point of points that failed the SLOs in a non-monotone capacity c
+-- (M.capacity's first_failing, by point index), or nil.
+local function first_fail_of(points, c)
+  if not c.first_failing then return nil end
+  for _, p in ipairs(points) do
+    if p.index == c.first_failing and type(p.achieved_rps) == "number" then return p end
+  end
+end
+
 ends_span = function(cap, low, high, points, ceil)
   local lo, hi = math.huge, -math.huge
   -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
@@ -3289,7 +3298,20 @@ ends_span = function(cap, low, high, points, ceil)
       -- a load above, unclear, failed at its bad end and a higher one passed))
       local floor = c == low and c.kind == "non_monotone" and last_pass_before(points, c) or nil
       if floor then l, lt = floor.achieved_rps, floor.output_tps or lt end
-      if c == high and ceil then
+      -- (the good ends' reading non-monotone: a load that failed the SLOs even at its good end
+      -- failed them for certain, and no capacity lies above a load the run certainly did not
+      -- meet them at (the README's "highest load at which every SLO holds"): the range ends
+      -- there, as a failing lowest load's does, and a pass above it only at its good end (a
+      -- wide interval, a queue's few independent requests) is the non-monotone note beside it
+      -- (audit49 F4: a 0.6 s TTFT floor failed 500 ms at 4 and 6 req/s with intervals of 673 to
+      -- 724 ms, yet its range ran to 7.93 req/s, as its 8 req/s, 3,345 ms from about 8
+      -- independent requests, met it at its interval's lower end))
+      local cut = c == high and c.kind == "non_monotone" and first_fail_of(points, c) or nil
+      if cut then
+        h, ht = math.max(l, cut.achieved_rps), lt and type(cut.output_tps) == "number" and math.max(lt, cut.output_tps)
+          or ht
+        c.cut = { point = cut.index, rps = cut.achieved_rps, offered = cut.offered }
+      elseif c == high and ceil then
         h = type(ceil[1]) == "number" and math.max(l, ceil[1]) or h
         ht = type(ceil[2]) == "number" and lt and math.max(lt, ceil[2]) or ht
       end
@@ -3876,7 +3898,7 @@ function M.interval_end(c)
     first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
     passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type,
     failing_unsustained = c.failing_unsustained, failed = c.failed, passed_offered = c.passed_offered,
-    failed_offered = c.failed_offered }
+    failed_offered = c.failed_offered, cut = c.cut }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

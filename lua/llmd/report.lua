@@ -1734,8 +1734,33 @@ local function narrow_note(c)
   if c.noise.pct_deff == "ranks" then notes[#notes + 1] = RANKS_PCT_CELL end
   return #notes > 0 and table.concat(notes, "; ") or nil
 end
+-- Beside a span that ends at the first load that failed the SLOs for certain (even at its
+-- interval's good end), where a load above it met them there (lp ends_span's cut: audit49 F4):
+-- that pass, which the span does not count, as a non-monotone note; nil elsewhere.
+local function cut_note(c)
+  local r = c.interval or c.noise
+  local h = type(r) == "table" and (r.high or r.lower_ends) or nil
+  if type(h) ~= "table" or h.kind ~= "non_monotone" or type(h.cut) ~= "table" or type(h.cut.offered) ~= "number" then
+    return nil
+  end
+  local above = {}
+  for _, o in ipairs(h.passed_offered or {}) do
+    if type(o) == "number" and o > h.cut.offered then above[#above + 1] = ("%g"):format(o) end
+  end
+  if #above == 0 then return nil end
+  local one = #above == 1
+  local list = one and above[1] or (table.concat(above, ", ", 1, #above - 1) .. " and " .. above[#above])
+  return ("%s at %s req/s offered, at the good end of %s only, above %g req/s offered, which failed for certain, "
+    .. "%s not counted (non-monotone)"):format(one and "a pass" or "passes", list, c.interval
+    and (one and "its repeats' 95 % interval" or "their repeats' 95 % intervals")
+    or (one and "its 95 % interval" or "their 95 % intervals"), h.cut.offered, one and "is" or "are")
+end
+M.cut_note = cut_note
+
 local function with_narrow(clause, c)
   local n = narrow_note(c)
+  local cut = cut_note(c)
+  if cut then n = n and (n .. "; " .. cut) or cut end
   if clause and n then return clause .. "; " .. n end
   return clause or n
 end
@@ -5540,10 +5565,24 @@ local function summary(model, A, B)
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
             .. "be higher."):format(other.label, with.label))
-        elseif ev.order_open then
+        elseif ev.order_open and type(cg.rps) == "number" and type(cbad.lowest_rps) == "number"
+          and cbad.lowest_rps > cg.rps then
           -- failing at a load above the other's figure says nothing of which is higher
           out[#out] = out[#out]:gsub("%.$", ("; %s failed only at %s, above %s's figure, so either may be higher.")
             :format(bad.label, rate_text(cbad.lowest_rps), good.label))
+        elseif ev.order_open then
+          -- below the other's figure, yet the spans each load's interval leaves overlap (audit49
+          -- F4: "failed only at 4.44 req/s, above ipaa_1's figure", 8.03, was false): said by
+          -- the spans, never as a comparison of the figures
+          local _, bhi = decision.capacity_span(cbad)
+          local glo = decision.capacity_span(cg)
+          if type(bhi) == "number" and bhi ~= math.huge and type(glo) == "number" then
+            out[#out] = out[#out]:gsub("%.$", ("; %s failed at %s, below %s's figure, but the spans the loads leave "
+              .. "overlap (%s's up to %s, %s's from %s), so either may be higher."):format(bad.label,
+              rate_text(cbad.lowest_rps), good.label, bad.label, rate_text(bhi), good.label, rate_text(glo)))
+          else
+            out[#out] = out[#out]:gsub("%.$", "; the spans the loads leave overlap, so either may be higher.")
+          end
         end
       end
     elseif ca.kind == "non_monotone" or cb.kind == "non_monotone" then

@@ -1120,6 +1120,9 @@ function M.to_plain(run)
     drain_saved = true,
     -- (and the bounds of files with latency statistics only: llmd.comparison.old_saturation)
     drain_stats_saved = true,
+    -- (and guidellm's aggregate-only benchmarks' drain-reduced rate, from request_latency:
+    -- llmd.comparison.old_saturation)
+    guidellm_drain_saved = true,
     -- (a v0.2 benchmark report's GPUs counted as count x replicas, session 43: one saved
     -- before has one replica's, llmd.comparison.old_gpus; never set on a model read with that
     -- stale count, run.gpus_stale, which saving again does not correct)

@@ -70,13 +70,14 @@ t.test("a saturated load whose repeats' interval reaches below the SLO does not 
   t.eq({ list[1].point, list[1].remedy }, { 2, "more repeats" })
 end)
 
-t.test("a non-monotone good end stops at the ceiling of a run that saturated (audit40 #1)", function()
+t.test("a non-monotone good end stops at the first load that failed beyond doubt (audit40 #1, fixg49)", function()
   -- means 110, 820, 600 (fail from 20 req/s on: monotone), 40 req/s saturated (31 of 40).
   -- t-intervals (python3): 20 req/s 770.3..869.7 fails beyond doubt; 30 req/s (200, 600,
   -- 1000) -393.7 (0)..1593.7 straddles 500, kept up. On the good ends 30 req/s meets 500 ms
-  -- above 20's failure: non-monotone, open above on main (hi = inf); now that end stops at
-  -- the most the run achieved at any load, 40 req/s's mean of 30, 31, 32 = 31. The bad ends
-  -- cross between 10 (134.8) and 20 (869.7): lo 10.
+  -- above 20's failure: non-monotone, open above before audit40 (hi = inf), then stopped at
+  -- the most the run achieved at any load (31); since fixg49 (audit49 F4) it ends at 20 req/s,
+  -- which failed even at its good end: no capacity lies at or above a load that certainly
+  -- failed (30's pass is a note). The bad ends cross between 10 (134.8) and 20 (869.7): lo 10.
   local pts = lp.points(rrun {
     { 10, { { 10, 100 }, { 10, 110 }, { 10, 120 } } },
     { 20, { { 20, 800 }, { 20, 820 }, { 20, 840 } } },
@@ -85,9 +86,10 @@ t.test("a non-monotone good end stops at the ceiling of a run that saturated (au
   local iv = lp.capacity_interval(pts, SLO)
   t.eq({ iv.low.kind, iv.high.kind }, { "interpolated", "non_monotone" })
   t.near(iv.lo, 10, 1e-9)
-  t.near(iv.hi, 31, 1e-9)
-  -- in output tok/s likewise: the most delivered at any load, 100 x 31
-  t.near(iv.hi_tps, 3100, 1e-6)
+  t.near(iv.hi, 20, 1e-9)
+  t.eq(iv.high.cut, { point = 2, rps = 20, offered = 20 })
+  -- in output tok/s likewise: 20 req/s's, 100 x 20
+  t.near(iv.hi_tps, 2000, 1e-6)
 end)
 
 -- A: capacity between 10 and 20 req/s by every end; B: between 30 and 40.

@@ -173,6 +173,80 @@ print(json.dumps(out))
     t.near(lp.points(run)[1].achieved_rps, 1200 / 330, 1e-12)
   end)
 
+  -- A guidellm results.json of one aggregate-only benchmark (llm-d's default, sample_size=0),
+  -- from the real fixture's benchmarks[0] with its figures replaced: constant rate, n
+  -- successes over a window of dur s from the first request sent, request_latency (s)
+  local function gl(dir, rate, n, dur, rl, warmup)
+    local rep = json.read(t.fixtures() .. "/guidellm/guidellm_report_v2.json")
+    local b = rep.benchmarks[1]
+    rep.benchmarks = { b }
+    b.config.strategy.rate = rate
+    b.metrics.request_totals = { successful = n, errored = 0, incomplete = 0, total = n }
+    local s = b.metrics.request_latency.successful
+    s.count, s.min, s.mean = n, rl.min, rl.mean or 31
+    for k in pairs(s.percentiles) do s.percentiles[k] = rl[k] end
+    local t0 = 1786678148
+    local sm = b.scheduler_metrics
+    sm.request_start_time = t0
+    sm.measure_start_time = t0 + (warmup or 0)
+    b.start_time, b.end_time, b.duration = t0 + (warmup or 0), t0 + dur, dur - (warmup or 0)
+    b.warmup_duration = warmup or 0
+    t.mkdir(dir)
+    t.write(dir .. "/results.json", json.encode(rep))
+    return harness.extract(dir)
+  end
+
+  t.test("guidellm aggregate only: the drain-reduced rate from request_latency, where its window starts at the "
+    .. "first request", function()
+    -- guidellm's window is its scheduler's measure_start..measure_end: the first request sent
+    -- to the last answer (or the duration constraint's stop) where no warmup moved it
+    -- (GenerativeBenchmarkTimings). 1200 requests at 4 req/s, answers of 30 s or more, a
+    -- window of 330 s: completed / window is 3.636 req/s, below 3.8 (95 %), which read
+    -- "saturated at the lowest load"; 1200 / (330 - 30) = 4 kept up (by hand)
+    local run = gl(t.tmpdir() .. "/gl_min", 4, 1200, 330, { min = 30, p001 = 30.01, p50 = 31 })
+    local x = run.stages[1].drain
+    t.eq({ x.least_kind, x.least_latency_s, x.completed, x.window_s }, { "min", 30, 1200, 330 })
+    local pts = lp.points(run)
+    t.near(pts[1].achieved_rps, 4, 1e-12)
+    t.near(pts[1].harness_rps, 1200 / 330, 1e-12)
+    local s = lp.saturation(pts)
+    t.eq({ s.none, s.unknown, s.basis }, { true, nil, "drain" }, s.reason)
+    -- no min: its lowest percentile, p001 (0.1 %) 29.9 s: below = ceil(1.2) = 2, lo =
+    -- 1198 / 300.1 = 3.99200 (by hand)
+    run = gl(t.tmpdir() .. "/gl_pct", 4, 1200, 330, { p001 = 29.9, p50 = 31, p99 = 33 })
+    x = run.stages[1].drain
+    t.eq({ x.least_kind, x.least_label, x.below, x.least_latency_s }, { "percentile", "p001", 2, 29.9 })
+    t.near(lp.points(run)[1].achieved_rps, 1198 / 300.1, 1e-12)
+    -- a warmup moved the window's start past the first request: answers come from its
+    -- first moment, so no least latency is free of them: no record, guidellm's own rate,
+    -- 1200 / 320 = 3.75 (by hand)
+    run = gl(t.tmpdir() .. "/gl_wu", 4, 1200, 330, { min = 30, p50 = 31 }, 10)
+    t.eq(run.stages[1].drain, nil)
+    t.near(lp.points(run)[1].achieved_rps, 1200 / 320, 1e-12)
+    -- the real fixture (sample_size=0, no warmup: measure_start_time = request_start_time):
+    -- successful / (duration - request_latency min), /usr/bin/python3 json on
+    -- guidellm_report_v2.json: 2 / (5.01964807510376 - 0.019269227981567383) and
+    -- 2 / (2.5186119079589844 - 0.015973806381225586)
+    pts = lp.points(harness.extract(t.fixtures() .. "/guidellm"))
+    t.near(pts[1].achieved_rps, 0.3999696945264529, 1e-12)
+    t.near(pts[2].achieved_rps, 0.7991566973823037, 1e-12)
+    t.eq({ pts[1].rate_basis, pts[2].rate_basis }, { "drain", "drain" })
+  end)
+
+  t.test("guidellm: a model saved before its drain-reduced rate says its stages are on the old rule", function()
+    -- (saved with drain_saved and drain_stats_saved but no guidellm_drain_saved: its
+    -- aggregate-only stages have no drain record, judged by completed / window)
+    local cmp = require "llmd.comparison"
+    local doc = { drain_saved = true, drain_stats_saved = true, harness = "guidellm" }
+    local run = { stages = { { index = 0, rate = 4, metrics = { values = { requests_ok = 1200, duration_s = 330 } } } } }
+    local text = cmp.old_saturation(doc, run)
+    t.ok(text and text:find("saved before llmdlua read guidellm's benchmarks without their requests by the "
+      .. "drain-reduced rate, completed / (window - request_latency's least): stage 0 is judged by the achieved rate",
+      1, true), text)
+    doc.guidellm_drain_saved = true
+    t.eq(cmp.old_saturation(doc, run), nil)
+  end)
+
   if not have_numpy then
     t.test("statistics-only runs of queue_sim.py (skipped: no numpy for queue_sim.py)", function() end)
   else

@@ -168,6 +168,37 @@ end
 
 local WINDOW_SRC = "guidellm's measured window (benchmark start_time to end_time)"
 
+-- A benchmark's drain-reduced rate record (llmd.runmodel.drain_from_stats), where its file
+-- keeps no per-request times: guidellm's window (start_time..end_time, its scheduler's
+-- measure_start..measure_end) starts at the first request sent where no warmup moved it
+-- (measure_start_time = request_start_time), and ends at the last answer, or at the stop of
+-- a duration constraint or the cooldown's start: so no answer comes in its first least
+-- latency, and the successes over (window - least latency) are the rate the answers came
+-- back at, free of the drain the last answers' latency adds, as the vLLM and benchmark
+-- report readers give it. The least latency: request_latency's min (s, over every
+-- success, sample_size or not), else its lowest percentile. nil where a warmup moved the
+-- window's start (answers come from its first moment) or the file does not say where it
+-- started (then the harness's own rate, successes / window, as it is).
+local GL_PCTS = { { 0.1, "p001" }, { 1, "p01" }, { 5, "p05" }, { 10, "p10" }, { 25, "p25" }, { 50, "p50" },
+  { 75, "p75" }, { 90, "p90" }, { 95, "p95" }, { 99, "p99" }, { 99.9, "p999" } }
+local function drain_record(b, ok, dur)
+  local smt = num(b["scheduler_metrics.measure_start_time"])
+  local srt = num(b["scheduler_metrics.request_start_time"])
+  local wu = num(b.warmup_duration)
+  if wu and wu > 0 then return nil end
+  if not (smt and srt) or math.abs(smt - srt) > 1e-3 then return nil end
+  local rl = dist(b.metrics.request_latency)
+  if not rl then return nil end
+  local pcts = {}
+  if type(rl.percentiles) == "table" then
+    for _, x in ipairs(GL_PCTS) do
+      local v = num(rl.percentiles[x[2]])
+      if v then pcts[#pcts + 1] = { x[1], v, x[2] } end
+    end
+  end
+  return rm.drain_from_stats(ok, dur, pcts, num(rl.min))
+end
+
 -- The token-weighted ITL percentiles exist only in guidellm's summary: kept beside what
 -- the requests give.
 local function copy_tw(dst, summary)
@@ -280,6 +311,7 @@ function M.extract(c, opts)
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
         "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end
+    if not st.pace then st.drain = drain_record(b, rt.successful, st.duration) end
     local sg = rm.stage_errors(groups, st)
     for _, e in ipairs(cur.errs) do
       local code = tostring(e or ""):match("'(%d%d%d) ") or tostring(e or ""):match("status[ _]code[=: ]+(%d%d%d)")
@@ -307,7 +339,8 @@ function M.extract(c, opts)
     { "$.metadata", function(v) meta = v end },
     { "$.config.spec", function(v) scenario = v end, fields = { "backend.model", "backend.target", "profile.kind" } },
     { "$.args", function(v) args = v end, fields = { "model", "target", "profile" } },
-    { "$.benchmarks[*]", bench, fields = { "config.strategy", "metrics", "duration", "start_time", "end_time" } },
+    { "$.benchmarks[*]", bench, fields = { "config.strategy", "metrics", "duration", "start_time", "end_time",
+      "warmup_duration", "scheduler_metrics.measure_start_time", "scheduler_metrics.request_start_time" } },
     { "$.benchmarks[*].requests.successful[*]", function(r) add(r, "ok") end, fields = REQ_FIELDS },
     { "$.benchmarks[*].requests.errored[*]", function(r) add(r, "err") end, fields = REQ_FIELDS },
     { "$.benchmarks[*].requests.incomplete[*]", function(r) add(r, "inc") end, fields = REQ_FIELDS },

@@ -499,6 +499,30 @@ do
     t.near(s.max_sustained_rps, 4, 1e-9)
   end)
 
+  t.test("sends behind the offered rate from a client with no concurrency cap, answered in pace, are no saturation",
+    function()
+    -- fixi49: vLLM with no --max-concurrency (the file's max_concurrency null) sends on its own
+    -- Poisson schedule, whatever the server does; 5 repeats at 6 req/s sent 5.476 req/s pooled
+    -- (by chance, 3.3 standard deviations low), answered with slope 1.000, read "saturated at
+    -- the lowest load". Here point 1: 6 req/s offered, 400 requests sent every 1 / 4.5 s, each
+    -- answered in 2 s: sends at 4.5 req/s (numpy: 399 x 0.8 / (p90 - p10 of k / 4.5) = 4.5),
+    -- 75 % of the offered, below 6 x (1 - 3 / sqrt(0.8 x 399)) = 4.9925, beyond Poisson noise;
+    -- the answers at 4.5 too (slope 1: every latency 2 s). Point 2: 7 req/s offered, 420 sent
+    -- every 1 / 7 s, answered in 2 s: 7 req/s sent and answered (numpy), kept up. The server
+    -- answered all it was sent: point 1 is unjudged, settled by point 2; max sustained 7 (by
+    -- hand, as above). (Before: saturated at point 1, "the sends fell behind the offered rate".)
+    local s1, l1, s2, l2 = {}, {}, {}, {}
+    for k = 0, 399 do s1[k + 1], l1[k + 1] = k / 4.5, 2 end
+    for k = 0, 419 do s2[k + 1], l2[k + 1] = k / 7, 2 end
+    local s = saturation_of(vllm_points { { 6, s1, l1 }, { 7, s2, l2 } })
+    t.eq(s.none, true, s.reason)
+    t.eq(s.point, nil, s.reason)
+    t.eq(#s.resolved, 1, s.reason)
+    t.eq(s.resolved[1].point, 1, s.reason)
+    t.eq(s.resolved[1].by, 2, s.reason)
+    t.near(s.max_sustained_rps, 7, 1e-6)
+  end)
+
   t.test("a server that kept up with latencies spread over tens of seconds is not saturated (the slope)", function()
     -- point 1: 100 requests at 5 req/s, sent every 0.2 s (0 to 19.8 s), each answered in one of
     -- 1, 5, ..., 37 s, a permutation of them per 10 requests, reversed every other 10, so the

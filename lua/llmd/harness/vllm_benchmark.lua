@@ -126,6 +126,8 @@ local function new(variant)
   local STATS = { { "ttft", "ttft" }, { "tpot", "tpot" }, { "itl", "itl" }, { "latency", "e2el" } }
   local fields = {}
   for _, k in ipairs(SCALARS) do fields[#fields + 1] = k end
+  local MC_FIELD = 8 -- (max_concurrency's place in fields: its found count)
+  assert(fields[MC_FIELD] == "max_concurrency")
   -- percentile keys as vLLM writes them (p99.9 has a dot: a bracketed field name)
   local WHICH = { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
     { "p999", "p99.9" } }
@@ -346,9 +348,13 @@ local function new(variant)
       end }
     end
     rules[#rules + 1] = { "$.itls[*][*]", itl }
-    local ok, err = pcall(scan.json, path, rules)
+    local ok, res = pcall(scan.json, path, rules)
+    local err = res
     if not ok then error(appended(path, err) or err, 0) end
     if type(d) ~= "table" then error(path .. ": expected a JSON object (a vLLM benchmark result)", 0) end
+    -- max_concurrency there but null: sent with no concurrency cap (absent: not said)
+    local mc = type(res) == "table" and res.rules and res.rules[1] and res.rules[1].found
+    if mc and (mc[MC_FIELD] or 0) > 0 and d.max_concurrency == nil then d.uncapped = true end
     if #arr.ttfts > 0 or #arr.latencies > 0 or itl:count() > 0 then
       scan.json(path, { { "$", function(r)
         for k, v in pairs(r) do d[k] = v end
@@ -619,6 +625,10 @@ local function new(variant)
           goodput = opts.goodput })
       end
       l.acc, l.has_lat, st.pace = acc, has_lat, pace
+      -- (sent on vLLM's own Poisson schedule, no --max-concurrency in the file: the sends are
+      -- not held back by the answers, so sends behind the offered rate are no server's doing,
+      -- llmd.loadpoints.saturation; a file without the field says nothing of it)
+      if type(pace) == "table" and d.uncapped then pace.open_loop = true end
       if not pace then st.drain = drain_record(l.arr.latencies, summary) end
       if not pace and #l.arr.latencies == 0 then
         -- no latencies at all (vLLM's old writer, inferencemax): the least latency as the

@@ -4010,7 +4010,8 @@ function M.write_report(out, list, opts)
     cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
       per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false, best_per_gpu = m.cost.best_per_gpu or false,
       evidence = m.cost.evidence and json.array(m.cost.evidence) or false,
-      rank_moved = m.cost.rank_moved and json.array(m.cost.rank_moved) or false, settle = m.cost.settle or false }
+      rank_moved = m.cost.rank_moved and json.array(m.cost.rank_moved) or false, settle = m.cost.settle or false,
+      settle_first = m.cost.settle_first or false }
       or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_beaten_per_gpu = m.pareto_not_beaten_per_gpu or false,

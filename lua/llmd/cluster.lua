@@ -2331,12 +2331,13 @@ end
 -- The namespaced resources of the cluster, as `kubectl api-resources --no-headers` lists them
 -- (columns NAME, SHORTNAMES - left empty by some -, APIVERSION, NAMESPACED, KIND): { {resource
 -- =, apiVersion =, kind =} }, the namespaced ones only; read once a run. nil when it cannot be
--- read.
+-- read. (kubectl prints the list and then exits 1 when one aggregated API - a metrics-server
+-- that is down - does not answer: the groups it did list are read all the same.)
 local function api_resources(ctx)
   if ctx.api_resources ~= nil then return ctx.api_resources or nil end
   local r = ctx.k:kubectl({ "api-resources", "--no-headers" }, { read = true, check = false })
   local out = {}
-  for line in (r.ok and r.stdout or ""):gmatch("[^\n]+") do
+  for line in (r.stdout or ""):gmatch("[^\n]+") do
     local f = {}
     for w in line:gmatch("%S+") do f[#f + 1] = w end
     if #f >= 4 and f[#f - 1] == "true" then
@@ -2349,15 +2350,18 @@ end
 
 -- The API path of object o ({apiVersion =, kind =, name =}) in ctx.ns - /api/v1/namespaces/
 -- NS/RESOURCE/NAME for the core group, /apis/GROUP/VERSION/namespaces/NS/RESOURCE/NAME else -,
--- RESOURCE the plural `kubectl api-resources` gives that kind of that apiVersion (without
--- one, the only namespaced resource of that kind); nil and why when it cannot be told.
+-- RESOURCE the plural `kubectl api-resources` gives that kind in that apiVersion's group (it
+-- lists each group at its preferred version only; the path keeps the recorded version, which
+-- the server still serves) - without an apiVersion, the only namespaced resource of that kind
+-- (Istio's Gateway beside Gateway API's is two: refused); nil and why when it cannot be told.
+local function group_of(api_version) return api_version:match("^(.*)/[^/]*$") or "" end
 function M.api_path(ctx, o)
   local list = api_resources(ctx)
   if not list then return nil, "kubectl api-resources could not be read" end
   local found
   for _, r in ipairs(list) do
-    if r.kind == o.kind and (o.apiVersion == nil or r.apiVersion == o.apiVersion) then
-      if found and found.apiVersion ~= r.apiVersion then
+    if r.kind == o.kind and (o.apiVersion == nil or group_of(r.apiVersion) == group_of(o.apiVersion)) then
+      if found and group_of(found.apiVersion) ~= group_of(r.apiVersion) then
         return nil, "kind " .. o.kind .. " is in several API groups"
       end
       found = r
@@ -2367,7 +2371,7 @@ function M.api_path(ctx, o)
     return nil, ("kubectl api-resources lists no namespaced %s%s"):format(o.kind,
       o.apiVersion and (" of " .. o.apiVersion) or "")
   end
-  local gv = found.apiVersion
+  local gv = o.apiVersion or found.apiVersion
   return (gv:find("/", 1, true) and "/apis/" .. gv or "/api/" .. gv) .. "/namespaces/" .. ctx.ns .. "/"
     .. found.resource .. "/" .. o.name
 end
@@ -2928,6 +2932,10 @@ local function teardown_same(ctx, x, what, o)
   local byname = { "delete", o.res, o.name, "--ignore-not-found" }
   local got, now
   if not ctx.dry_run then got, now = M.delete_same(ctx, o) end
+  if got == nil and not ctx.dry_run and type(o.uid) == "string" and o.uid ~= "" then
+    -- (a uid recorded, but no path to hold the delete to it: said, not silently by name)
+    say(ctx, "  %s: deleted by name, without its uid as a precondition (%s)", what, now)
+  end
   if got == nil then return teardown_call(ctx, x, what, "kubectl", byname) end
   if got == "other" then
     return ("%s %s is not the one this run made (uid %s; this run's: %s): left: not the object this run created")
@@ -3046,8 +3054,12 @@ local function teardown(ctx, x)
     if (#d.httproutes > 0 or #d.gateways > 0) and not ctx.dry_run then
       local still = { HTTPRoute = {}, Gateway = {} }
       local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+      local api = {} -- (each one's apiVersion: Istio's Gateway kind is in another group)
       for _, it in ipairs(o and o.items or {}) do
-        if still[it.kind] then still[it.kind][it.metadata.name] = it.metadata.uid or true end
+        if still[it.kind] then
+          still[it.kind][it.metadata.name] = it.metadata.uid or true
+          api[it.kind .. "/" .. it.metadata.name] = it.apiVersion
+        end
       end
       for _, kind in ipairs { "HTTPRoute", "Gateway" } do
         local a = { "delete", kind:lower() }
@@ -3058,7 +3070,7 @@ local function teardown(ctx, x)
             -- (its uid recorded: the delete is held to it, so one made again since the read
             -- above is not deleted either)
             local line = teardown_same(ctx, x, ("%s %s"):format(kind, n), { kind = kind, name = n, uid = want,
-              res = kind:lower() })
+              res = kind:lower(), apiVersion = api[kind .. "/" .. n] })
             if line then
               not_mine[#not_mine + 1] = line
               say(ctx, "  %s", line)

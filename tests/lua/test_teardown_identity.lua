@@ -124,6 +124,29 @@ t.test("teardown identity: a kustomize object made again by someone since the ap
   t.eq(state(s).deployments["ms-decode"], nil, "this run's Deployment deleted")
 end)
 
+t.test("teardown identity: kubectl api-resources exiting 1 after its list (an aggregated API down) still holds "
+  .. "deletes to their uids", function()
+  -- real kubectl prints every group it could list, then "unable to retrieve the complete list
+  -- of server APIs" and exits 1, whenever one aggregated API (a metrics-server) does not answer:
+  -- the groups it listed are still read (before: every delete went by name, unsaid)
+  local s = setup()
+  local w = left_deployed(s)
+  local mine
+  for _, o in ipairs(json.read(w .. "/run-a/deployed.json").kustomize_objects.kz) do
+    if o.kind == "Role" then mine = o.uid end
+  end
+  kubectl(s, { "delete", "role", "my-role" })
+  kubectl(s, { "apply", "-f", "-" }, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: my-role}\nrules: []\n")
+  local theirs = json.decode(kubectl(s, { "get", "role", "my-role", "-o", "json" })).metadata.uid
+  s.env.FAKE_API_DOWN = "1"
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("Role my-role is not the one this run made (uid %s; this run's: %s): left"):format(theirs,
+    mine), 1, true), r.stdout)
+  t.ok(state(s).other["Role/my-role"] ~= nil, "their Role kept")
+end)
+
 t.test("teardown identity: the baseline Service made again between the check and the delete is not deleted",
   function()
   local s = setup()

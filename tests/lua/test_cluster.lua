@@ -2869,7 +2869,9 @@ t.test("a custom deploy's kubectl create deployment is recorded and torn down; c
   -- its pod is this run's (its chain: ReplicaSet, Deployment kv-cache): 2 + 1 + 1
   t.ok(r.stdout:find("pods Ready 4/4", 1, true), r.stdout)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(lines:find("kubectl -n bench delete deployment kv-cache --ignore-not-found", 1, true), lines)
+  -- (held to the uid read right after the deploy made it: a raw DELETE with preconditions.uid)
+  t.ok(lines:find("kubectl -n bench delete --raw /apis/apps/v1/namespaces/bench/deployments/kv-cache -f -", 1, true),
+    lines)
   t.eq(state(s).ns.bench.deployments["kv-cache"], nil, "torn down")
   t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
 end)
@@ -3049,8 +3051,10 @@ t.test("a custom deploy's kubectl create configmap, secret, service: made, recor
       .. "this run's): recorded, teardown deletes it\n", 1, true), o .. "\n" .. r.stdout)
   end
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  for _, o in ipairs { "configmap kv-conf", "secret kv-tok", "service kv-cache" } do
-    t.ok(lines:find("kubectl -n bench delete " .. o .. " --ignore-not-found", 1, true), o .. "\n" .. lines)
+  -- (each held to its uid: a raw DELETE to its path in the core group)
+  for _, o in ipairs { "configmaps/kv-conf", "secrets/kv-tok", "services/kv-cache" } do
+    t.ok(lines:find("kubectl -n bench delete --raw /api/v1/namespaces/bench/" .. o .. " -f -", 1, true),
+      o .. "\n" .. lines)
   end
   local ns = state(s).ns.bench
   t.eq({ ns.configmaps["kv-conf"], (ns.secrets or {})["kv-tok"], ns.services["kv-cache"] }, {}, "torn down")
@@ -3140,8 +3144,9 @@ t.test("a custom deploy's kubectl apply -f: created objects torn down, configure
   -- kv-cache's pod is this run's (its chain: ReplicaSet, Deployment kv-cache applied): 1 + 2 + 1
   t.ok(r.stdout:find("pods Ready 4/4", 1, true), r.stdout)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(lines:find("kubectl -n bench delete configmap new-cm --ignore-not-found", 1, true), lines)
-  t.ok(lines:find("kubectl -n bench delete deployment.apps kv-cache --ignore-not-found", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench delete --raw /api/v1/namespaces/bench/configmaps/new-cm -f -", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench delete --raw /apis/apps/v1/namespaces/bench/deployments/kv-cache -f -", 1, true),
+    lines)
   t.ok(not lines:find("delete configmap team-cm", 1, true), lines)
   t.ok(r.stdout:find("; deleted what its kubectl made: configmap/new-cm, deployment.apps/kv-cache; left (not this "
     .. "run's, or not known to be): configmap/team-cm (kubectl apply -f app.yaml said configured: it was there "

@@ -524,6 +524,22 @@ local function duration_difference(pa, pb)
     end
     if best then prs[#prs + 1] = { a = p, b = best } end
   end
+  -- (and each of B's loads left, to A's nearest: so that which run is A does not change what
+  -- is compared - one direction alone left a B load out that the other direction pairs)
+  local used = {}
+  for _, pr in ipairs(prs) do used[pr.b] = true end
+  for _, q in ipairs(pb) do
+    local best, gap
+    if not used[q] and type(q.offered) == "number" and q.offered > 0 then
+      for _, p in ipairs(pa) do
+        if p.load_type == q.load_type and type(p.offered) == "number" and p.offered > 0 then
+          local r = math.max(p.offered, q.offered) / math.min(p.offered, q.offered)
+          if r <= M.DURATION_NEAR and (not gap or r < gap) then best, gap = p, r end
+        end
+      end
+    end
+    if best then prs[#prs + 1] = { a = best, b = q } end
+  end
   local far, amin, amax, bmin, bmax, compared = 0, math.huge, 0, math.huge, 0, 0
   for _, pr in ipairs(prs) do
     local da, db = M.load_duration(pr.a), M.load_duration(pr.b)

@@ -127,6 +127,22 @@ do
       found = nil
       for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
       t.ok(found and found.text:find("more than 2x apart at 2 of 3 paired load points", 1, true), found and found.text)
+      -- which run is A changes nothing (review49 #8): A one load at 6 req/s of 3,600 requests
+      -- (600 s), B 6.5 req/s of 3,900 (600 s) and 7 req/s of 140 (20 s), by hand. A's 6 pairs
+      -- with B's 6.5 (600 s both); B's 7 is within 1.25x of A's 6 (7/6 = 1.17) and 20 s against
+      -- 600 s: 1 of 2 paired loads far apart, half, a difference either way round (before: A
+      -- first compared 1 pair, no difference; B first compared 2, a difference)
+      local function loads(x) local o = {} for i, v in ipairs(x) do
+        o[i] = { load_type = "rate", offered = v[1], requests = v[2] } end return o end
+      local one, two = loads { { 6, 3600 } }, loads { { 6.5, 3900 }, { 7, 140 } }
+      for _, order in ipairs { { one, two, "600 s vs 20 s" }, { two, one, "20 s vs 600 s" } } do
+        wm = decision.workload_match(side("A"), side("B"), order[1], order[2])
+        found = nil
+        for _, d in ipairs(wm.differences) do if d.field == "load_duration" then found = d end end
+        t.eq(found and found.text:match("^[^,]*"), "load duration: " .. order[3] .. " per load")
+        t.ok(found and found.text:find("more than 2x apart at 1 of 2 paired load points", 1, true),
+          found and found.text)
+      end
     end)
 
     t.test("a run cut short is said in the Verdict's warnings and the banner, not only under Data checks "

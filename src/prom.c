@@ -1795,7 +1795,7 @@ static PromName *name_slot(const PromAgg *a, const char *name, size_t nl, uint64
    it was: still right for the series it has). */
 static int index_names(PromAgg *a)
 {
-    if (a->named == a->n)
+    if (a->named == a->n || a->series == NULL) /* (no series: nothing to index) */
         return 0;
     if (a->nextcap < a->n) {
         size_t cap = a->nextcap ? a->nextcap : 256;
@@ -1831,7 +1831,7 @@ static int index_names(PromAgg *a)
            needs no hash */
         const PromSeries *b = a->named > 0 && a->name_prev != SIZE_MAX ? s - 1 : NULL;
         PromName *e = a->names + a->name_prev;
-        if (b == NULL || b->name_len != s->name_len || memcmp(b->name, s->name, s->name_len)) {
+        if (b == NULL || b->name_len != s->name_len || memcmp(b->name, s->name, s->name_len) != 0) {
             uint64_t h = fnv(s->name, s->name_len);
             e = name_slot(a, s->name, s->name_len, h);
             if (e->first == 0)

@@ -902,7 +902,8 @@ local function repeats_of(rows)
       table.insert(by[k], r)
     end
   end
-  return function(r) return by[key(r)] or { r } end
+  -- (also the groups themselves and their key, for M.evidence: one rule of what a repeat is)
+  return function(r) return by[key(r)] or { r } end, by, key
 end
 
 -- The typical request throughput of a pick: the mean of its repeats with the 95 % t-interval
@@ -1382,21 +1383,13 @@ function M.evidence(rows)
   -- every ok row of a candidate in a scenario: its repeats
   -- (a candidate is its command: an id is only its place in one search, and the same id in
   -- another results file may be another command, never a repeat of this one)
-  local reps = {}
+  local _, reps, cand = repeats_of(rows)
   local function cmd(r) local c = server_cmd(r); return c ~= nil and tostring(c) or "" end
-  local function cand(r)
-    return M.framework(r) .. "\0" .. M.scenario(r) .. "\0" .. tostring(r.candidate_id) .. "\0" .. cmd(r)
-  end
   local cmds_of = {} -- framework and id -> the commands rows give it
   for _, r in ipairs(rows) do
     local id = M.framework(r) .. "\0" .. tostring(r.candidate_id)
     cmds_of[id] = cmds_of[id] or {}
     cmds_of[id][cmd(r)] = true
-    if r.status == "ok" then
-      local k = cand(r)
-      reps[k] = reps[k] or {}
-      table.insert(reps[k], r)
-    end
   end
   -- an id with several commands is named with its command
   local function label(r)

@@ -688,7 +688,8 @@ local function svc_json(n, svc, ns)
       uid = "00000000-0000-4000-8000-" .. ("%012x"):format(#gw * 7919) } }
   end
   md.uid = uid
-  return { metadata = md, spec = svc }
+  -- (kubectl get prints each object with its apiVersion and kind, in a list too)
+  return { apiVersion = "v1", kind = "Service", metadata = md, spec = svc }
 end
 
 local function sorted_keys(t)

@@ -508,37 +508,34 @@ end
 -- text of them, or nil where none does: "load duration: 300 s vs 10 s per load, more than 2x
 -- apart at 4 of 4 paired load points: ...".
 M.DURATION_NEAR = 1.25
+-- (the load of list nearest p's by ratio, of its load type, within M.DURATION_NEAR; nil if none)
+local function nearest_load(p, list)
+  local best, gap
+  if type(p.offered) ~= "number" or p.offered <= 0 then return nil end
+  for _, q in ipairs(list) do
+    if q.load_type == p.load_type and type(q.offered) == "number" and q.offered > 0 then
+      local r = math.max(p.offered, q.offered) / math.min(p.offered, q.offered)
+      if r <= M.DURATION_NEAR and (not gap or r < gap) then best, gap = q, r end
+    end
+  end
+  return best
+end
+
 local function duration_difference(pa, pb)
   local prs = M.paired_points(pa, pb)
   local paired = {}
   for _, pr in ipairs(prs) do paired[pr.a] = true end
   for _, p in ipairs(pa) do
-    local best, gap
-    if not paired[p] and type(p.offered) == "number" and p.offered > 0 then
-      for _, q in ipairs(pb) do
-        if q.load_type == p.load_type and type(q.offered) == "number" and q.offered > 0 then
-          local r = math.max(p.offered, q.offered) / math.min(p.offered, q.offered)
-          if r <= M.DURATION_NEAR and (not gap or r < gap) then best, gap = q, r end
-        end
-      end
-    end
-    if best then prs[#prs + 1] = { a = p, b = best } end
+    local q = not paired[p] and nearest_load(p, pb)
+    if q then prs[#prs + 1] = { a = p, b = q } end
   end
   -- (and each of B's loads left, to A's nearest: so that which run is A does not change what
   -- is compared - one direction alone left a B load out that the other direction pairs)
   local used = {}
   for _, pr in ipairs(prs) do used[pr.b] = true end
   for _, q in ipairs(pb) do
-    local best, gap
-    if not used[q] and type(q.offered) == "number" and q.offered > 0 then
-      for _, p in ipairs(pa) do
-        if p.load_type == q.load_type and type(p.offered) == "number" and p.offered > 0 then
-          local r = math.max(p.offered, q.offered) / math.min(p.offered, q.offered)
-          if r <= M.DURATION_NEAR and (not gap or r < gap) then best, gap = p, r end
-        end
-      end
-    end
-    if best then prs[#prs + 1] = { a = best, b = q } end
+    local p = not used[q] and nearest_load(q, pa)
+    if p then prs[#prs + 1] = { a = p, b = q } end
   end
   local far, amin, amax, bmin, bmax, compared = 0, math.huge, 0, math.huge, 0, 0
   for _, pr in ipairs(prs) do

@@ -170,31 +170,16 @@ end
 
 -- Load points -------------------------------------------------------------------------------
 
--- Is point p ({index, offered, load_type, achieved_rps}) a rate load whose achieved rate fell
--- short of its offered rate because requests failed, not from overload (s: the run's
--- llmd.loadpoints.saturation)? The saturation search reads a shortfall below the share
--- before the run's overload point (or at any point of a run that never overloaded) as
--- failed requests (the failed ones make up the shortfall: a failures point, cause
--- "failures", or one within the error-rate limit, failed_within), and goes on past it;
--- the tables never mark such a point saturated, and say "failures, not overload".
--- false where the saturation is unknown (nothing was read from the curve).
+-- Is point p ({index, ...}) a rate load whose successful answers fell short of its load
+-- because requests failed, not from overload (s: the run's llmd.loadpoints.saturation)? The
+-- decision layer's own reading, llmd.loadpoints.point_unsustained's "short" (the saturation
+-- search's answered_short: the failed ones make up the shortfall), so the chart's triangle
+-- ("failures, not overload") is never drawn at a point the Verdict and the tables call
+-- unjudged (an open-loop client's sends behind the offered rate, answered in pace: fixi49)
+-- or saturated. false where the saturation is unknown for want of data.
 function M.failures_shortfall(s, p)
-  if type(s) ~= "table" or s.unknown or p.load_type ~= "rate" then return false end
-  if not (finite(p.offered) and finite(p.achieved_rps)) then return false end
-  local overload = s.cause ~= "failures" and s.point or nil
-  if type(overload) == "number" and (type(p.index) ~= "number" or p.index >= overload) then return false end
-  -- a run without a failures point had no shortfall before its overload point
-  if not (s.cause == "failures" or type(s.failures) == "table" or type(s.failed_within) == "table") then
-    return false
-  end
-  -- (per-request data: the successful answers' pace against the sends', which leaves out
-  -- the drain of the last answers that the achieved rate's window carries)
-  local pace = lp.pace_of(p)
-  if pace then return pace.success_rps < lp.SATURATION_SHARE * lp.pace_reference(p, pace) end
-  -- (no per-request start times: the drain-reduced rate, as the saturation search reads it)
-  local drain = lp.drain_of(p)
-  if drain then return drain.rps < lp.SATURATION_SHARE * drain.ref_rps end
-  return p.achieved_rps < lp.SATURATION_SHARE * p.offered
+  if type(s) ~= "table" or type(p) ~= "table" then return false end
+  return lp.point_unsustained(s, p) == "short"
 end
 
 -- How a latency chart marks load point p of a run whose saturation is sat

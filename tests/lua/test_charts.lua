@@ -1714,8 +1714,8 @@ t.test("load points: ringed from the overload point on; a shortfall before it fr
     return out
   end
   local model = { load_points = { a = pts(5), b = pts(3) },
-    saturation = { a = { point = 4, failures = { point = 2, cause = "failures" } },
-      b = { point = 2, cause = "failures", reason = "r" } } }
+    saturation = { a = { point = 4, failures = { point = 2, cause = "failures" }, answered_short = { 2 } },
+      b = { point = 2, cause = "failures", reason = "r", answered_short = { 2 } } } }
   local function flags(x)
     local out = {}
     for _, p in ipairs(charts.load_points(model, { x = x })) do
@@ -1729,6 +1729,44 @@ t.test("load points: ringed from the overload point on; a shortfall before it fr
   t.eq(flags("b"), "- f -")
   model.saturation.b = { none = true, unknown = true, reason = "too few requests to judge saturation" }
   t.eq(flags("b"), "- - -")
+end)
+
+t.test("load points: no failures triangle where the Verdict calls the shortfall unjudged (one rule, fixj50)", function()
+  -- point 1: 6 req/s offered, an open-loop client (no concurrency cap) sent 400 requests at
+  -- only 4.5 req/s, below 6 x min(0.95, 1 - 3 / sqrt(0.8 x 399)) = 4.9925 (python3: beyond
+  -- Poisson noise), and all 4.5 were answered, none failed: the client's shortfall, not the
+  -- server's, unjudged (fixi49). Point 2: 7 req/s offered, 7 sent, 6.86 succeeded (98 %),
+  -- 2 % failed, within the 5 % limit: kept up, which settles point 1, and gives the run a
+  -- failed_within. The chart drew point 1 as a "failed requests, not overload" triangle
+  -- (4.5 < 0.95 x 6, in a run with failures), which the decision layer never said.
+  local lp = require "llmd.loadpoints"
+  local function pt(i, offered, send, success, answer, err)
+    return { index = i, offered = offered, load_type = "rate", achieved_rps = success, values = { error_rate_pct = err },
+      pace = { sends = 400, send_rps = send, answer_rps = answer, success_rps = success, open_loop = true } }
+  end
+  local pts = { pt(1, 6, 4.5, 4.5, 4.5, 0), pt(2, 7, 7, 6.86, 7, 2) }
+  local s = lp.saturation(pts, {})
+  t.eq(s.resolved and s.resolved[1].point, 1, s.reason)
+  t.ok(s.failed_within, s.reason)
+  local model = { load_points = { a = pts }, saturation = { a = s } }
+  local q = charts.load_points(model, { x = "a", run = {} })
+  t.eq({ q[1].saturated, q[1].failures, q[2].saturated, q[2].failures }, { nil, nil, nil, nil })
+  -- unsettled (no point 2): unjudged in the tables, and still no triangle
+  local s1 = lp.saturation({ pts[1] }, {})
+  t.eq(s1.unknown, true, s1.reason)
+  model = { load_points = { a = { pts[1] } }, saturation = { a = s1 } }
+  q = charts.load_points(model, { x = "a", run = {} })
+  t.eq({ q[1].failures, q[1].unsustained }, { nil, "unjudged" })
+  -- a true failures shortfall: point 2 at 7 req/s sent, 6 succeeded (85.7 %, short), 7
+  -- answered with the 14.3 % failed (python3: 1 - 6 / 7), above the limit: a failures point,
+  -- the triangle, as the tables' "short" (below it point 1 kept up: 5 req/s offered, sent and
+  -- answered)
+  pts = { pt(1, 5, 5, 5, 5, 0), pt(2, 7, 7, 6, 7, 100 / 7) }
+  local s2 = lp.saturation(pts, {})
+  t.eq(s2.cause, "failures", s2.reason)
+  model = { load_points = { a = pts }, saturation = { a = s2 } }
+  q = charts.load_points(model, { x = "a", run = {} })
+  t.eq({ q[1].failures, q[2].saturated, q[2].failures, lp.point_unsustained(s2, q[2]) }, { nil, nil, true, "short" })
 end)
 
 -- A rate sweep of vLLM benchmark summaries (an exp-7 file, which holds p50, p95 and p99

@@ -233,6 +233,27 @@ print(json.dumps(out))
     t.eq({ pts[1].rate_basis, pts[2].rate_basis }, { "drain", "drain" })
   end)
 
+  t.test("the Throughput definition names each reader as it reads the rate (guidellm's drain-reduced, fixj50)",
+    function()
+    -- the definition printed under "How these figures are defined" listed vLLM, inferencemax and
+    -- benchmark reports as the statistics-only readers whose rate is drain-corrected, not
+    -- guidellm, whose aggregate-only benchmarks are since fixg49 (the real fixture: both
+    -- benchmarks' rate_basis "drain", from request_latency's statistics, stats_only)
+    local run = harness.extract(t.fixtures() .. "/guidellm")
+    local pts = lp.points(run)
+    t.eq({ pts[1].rate_basis, pts[2].rate_basis }, { "drain", "drain" })
+    t.eq({ run.stages[1].drain.stats_only, run.stages[2].drain.stats_only }, { true, true })
+    local def = lp.THROUGHPUT_DEFINITION
+    local stats = def:match("where the files hold latency statistics only %(([^)]*)%)")
+    t.ok(stats and stats:find("guidellm without its requests", 1, true), def)
+    -- a benchmark report reads the drain-reduced rate from vLLM, inferencemax and
+    -- inference-perf (llmd.harness.benchmark_report), not guidellm's: each named so
+    t.ok(stats:find("benchmark reports of vLLM, inferencemax or inference-perf", 1, true), stats)
+    -- a warmup that moved guidellm's window: its own rate (the test above: 1200 / 320), said
+    t.ok(def:find("else the harness's own rate, as where a guidellm warmup moved its window's start past the first "
+      .. "request, or a benchmark report of guidellm does not say where its window started", 1, true), def)
+  end)
+
   t.test("guidellm: a model saved before its drain-reduced rate says its stages are on the old rule", function()
     -- (saved with drain_saved and drain_stats_saved but no guidellm_drain_saved: its
     -- aggregate-only stages have no drain record, judged by completed / window)

@@ -6887,6 +6887,8 @@ function M.build(opts)
       break
     end
   end
+  -- each row's delta_unit (M.delta_unit), in comparison.json as in comparison.csv's column
+  for _, r in ipairs(rows) do r.delta_unit = M.delta_unit(r.unit) end
   model.perf = rows
   model.perf_notes = notes
   model.any_identical = false
@@ -6961,6 +6963,14 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
 end
 
 -- Plain data for comparison.json (no userdata, no infinities).
+-- The unit of a row's delta (and delta_lo, delta_hi) whose figures are in unit: that unit,
+-- but percentage points ("pp") where the figures are a share in % (error rate, KV hit rate,
+-- cached share), whose change_pct is the relative change in % of A (audit49 F7: "%" over a
+-- delta of 23.85 pp beside a change_pct of 106.9 %); the report's Delta says "pp" too.
+-- comparison.csv's delta_unit column and comparison.json's perf[].delta_unit (fixj50: the
+-- JSON had none, so a script reading it took a delta in points for one in %).
+function M.delta_unit(unit) return unit == "%" and "pp" or unit end
+
 function M.plain(model)
   local function clean(v, path)
     if type(v) == "number" then
@@ -7329,11 +7339,9 @@ function M.csv(model)
   -- other rows; delta_lo, delta_hi a capacity gap's ends where the loads bound it (its
   -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
   -- so that the earlier ones keep their places)
-  -- delta_unit: the unit of delta (and delta_lo, delta_hi): the row's unit, but percentage
-  -- points ("pp") where the row's figures are a share in % (error rate, KV hit rate, cached
-  -- share), whose change_pct is the relative change in % of A (audit49 F7: "%" over a delta of
-  -- 23.85 pp beside a change_pct of 106.9 %); the report's Delta says "pp" too
-  local function delta_unit(unit) return unit == "%" and "pp" or unit end
+  -- delta_unit: the unit of delta (and delta_lo, delta_hi): M.delta_unit, the performance
+  -- rows' own (comparison.json's perf[].delta_unit)
+  local delta_unit = M.delta_unit
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
     .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit" }
   for _, r in ipairs(model.perf) do

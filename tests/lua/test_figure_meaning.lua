@@ -61,6 +61,19 @@ do
     t.eq(csv_cells(csv, "throughput_req_s").delta_unit, "req/s")
     t.eq(csv_cells(csv, "capacity_at_slo_rps").delta_unit, "req/s")
     t.eq(csv_cells(csv, "capacity_at_slo_output_tps").delta_unit, "tok/s")
+    -- comparison.json's performance rows say the same (fixj50: they had no delta_unit, so a
+    -- script reading the JSON took the error rate's delta in points for one in %): each row's
+    -- delta_unit is the CSV row's, and the report's Delta text ends in it ("+0.00 pp")
+    local n = 0
+    for _, r in ipairs(c.json.perf) do
+      t.eq(r.delta_unit, csv_cells(csv, r.key).delta_unit, r.key)
+      n = n + 1
+      if r.key == "error_rate_pct" then
+        t.eq(r.delta_unit, "pp")
+        t.ok(r.delta_text:find(" pp$"), r.delta_text)
+      end
+    end
+    t.ok(n >= 8, n)
   end)
 
   t.test("run_state.json names the harness's completed / window harness_throughput_*, and old names still read "

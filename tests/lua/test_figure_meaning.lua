@@ -109,4 +109,85 @@ do
     t.ok(not r.stdout:find("re-extracted", 1, true), r.stdout)
     t.eq(t.read(w .. "/comparison_report.md"):gsub("\nGenerated [^\n]*", ""), before)
   end)
+
+  -- The text a reader of an HTML report sees: tags out (a block tag a space, an inline one
+  -- nothing), a chart's SVG as its title (its aria-label, which it draws), entities decoded,
+  -- runs of white space one space.
+  local INLINE = { a = true, strong = true, em = true, code = true, span = true, b = true, i = true }
+  local function html_text(h)
+    h = h:gsub("<style.->.-</style>", " ")
+    h = h:gsub('<svg[^>]-aria%-label="([^"]*)".-</svg>', " %1 ")
+    h = h:gsub("<svg.-</svg>", " ")
+    h = h:gsub("<!%-%-.-%-%->", " ")
+    h = h:gsub("</?([%a%d]+)[^>]*>", function(tag) return INLINE[tag:lower()] and "" or " " end)
+    h = h:gsub("&#x(%x+);", function(x) return utf8.char(tonumber(x, 16)) end)
+    h = h:gsub("&#(%d+);", function(x) return utf8.char(tonumber(x)) end)
+    h = h:gsub("&lt;", "<"):gsub("&gt;", ">"):gsub("&quot;", '"'):gsub("&amp;", "&")
+    return (h:gsub("%s+", " "))
+  end
+  -- The prose of a markdown report (tables left out: their cells are checked elsewhere), as
+  -- pieces of at least 25 characters cut after ". ", ": ", "; " and ") ", markup out: what
+  -- a reader of the md reads, each piece to be found in the HTML's text.
+  local function md_pieces(md)
+    local out = {}
+    for line in md:gmatch("[^\n]+") do
+      if not line:find("^%s*|") and not line:find("^Generated ") then
+        local x = line:gsub("^#+ ", ""):gsub("^> ", ""):gsub("^[-*] ", "")
+        x = x:gsub("!?%[([^%]]*)%]%([^)]*%)", "%1"):gsub("%*%*", ""):gsub("`", "")
+        x = x:gsub("\\([%*_%[%]<>#|`])", "%1"):gsub("%s+", " ")
+        local start = 1
+        for stop in (x .. " "):gmatch("[.:;)] ()") do
+          local piece = x:sub(start, stop - 2):match("^%s*(.-)%s*$")
+          if #piece >= 25 then out[#out + 1] = piece end
+          start = stop
+        end
+        local rest = x:sub(start):match("^%s*(.-)%s*$")
+        if #rest >= 25 then out[#out + 1] = rest end
+      end
+    end
+    return out
+  end
+  local function md_in_html(md, html, what)
+    local text = html_text(html)
+    local missing = {}
+    for _, piece in ipairs(md_pieces(md)) do
+      if not text:find(piece, 1, true) then missing[#missing + 1] = piece end
+    end
+    t.eq(missing, {}, what .. ": md text the HTML does not show")
+  end
+
+  t.test("every sentence of the markdown reports is in their HTML (what the PDF prints): fixj50", function()
+    -- the treatments report's HTML left out, of its md: the common load's "interpolated between
+    -- measured load points where none was measured there", "No SLO given (...): the ranking uses
+    -- max sustained throughput", "latencies of different loads are not compared", the Pareto
+    -- front's "(higher)" and "(lower)", a workload's own common load (its HTML said "this load"),
+    -- and where treatment_comparison.csv is. Two treatments of two repeats each (no SLO), four
+    -- of one in two workloads (an SLO), and compare.lua's bundled pair, with and without SLOs.
+    local ROOT = t.root()
+    local X = t.fixtures() .. "/vllm-benchmark/exp-7_H100/"
+    local runs = {
+      { "--run", "a=" .. X .. "llm-d-1p1d", "--run", "a=" .. X .. "llm-d-2p1d", "--run", "b=" .. X .. "vllm-2replicas",
+        "--run", "b=" .. X .. "vllm-3replicas" },
+      { "--run", "a=" .. X .. "llm-d-1p1d", "--run", "b=" .. X .. "llm-d-2p1d", "--run", "c=" .. X .. "vllm-2replicas",
+        "--run", "d=" .. X .. "vllm-3replicas", "--slo", "ttft_p90_ms=1000" },
+    }
+    for i, args in ipairs(runs) do
+      local out = t.tmpdir()
+      local argv = { ROOT .. "/llmdlua", ROOT .. "/lua/treatments.lua", "--out", out, "--quiet" }
+      for _, a in ipairs(args) do argv[#argv + 1] = a end
+      local r = proc.run(argv)
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local md = t.read(out .. "/treatment_report.md")
+      if i == 1 then
+        t.contains(md, "interpolated between measured load points where none was measured there")
+        t.contains(md, "No SLO given")
+      end
+      md_in_html(md, t.read(out .. "/treatment_report.html"), "treatments " .. i)
+    end
+    for _, extra in ipairs { {}, { "--slo", "ttft_p90_ms=200" } } do
+      local c = t.compare_ab(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm",
+        ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", extra)
+      md_in_html(c.md, t.read(c.ws .. "/comparison_report.html"), "compare " .. #extra)
+    end
+  end)
 end

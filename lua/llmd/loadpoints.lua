@@ -186,9 +186,16 @@ function M.points(run)
       end
       if hi == math.huge then pace.unbounded = true elseif hi then pace.success_hi_rps = hi / #g.stages end
       -- every repeat sent on its own schedule, no concurrency cap (llmd.harness.vllm_benchmark)
-      local open = true
-      for _, st in ipairs(g.stages) do open = open and st.pace.open_loop == true end
+      local open, unknown = true, nil
+      for _, st in ipairs(g.stages) do
+        open = open and st.pace.open_loop == true
+        if type(st.pace.cap_unknown) == "string" then unknown = unknown or st.pace.cap_unknown end
+      end
       pace.open_loop = open or nil
+      -- a repeat whose files do not say whether its client's cap held its sends back (a vLLM
+      -- file without max_concurrency, inference-perf's workers not stated): unknown, with
+      -- the words why (fixj50)
+      pace.cap_unknown = not open and unknown or nil
     end
     p.pace = pace
     -- a one-run point's per-request samples and their design effects in send order
@@ -1199,20 +1206,29 @@ local function saturation_of(points, opts)
         unjudged(i, { none = true, unknown = true, spread = true, basis = "drain",
           reason = M.spread_text(p, drain, i) })
         goto next_point
-      elseif short and not answered_kept_up and pace and not tout and pace.open_loop
+      elseif short and not answered_kept_up and pace and not tout and (pace.open_loop or pace.cap_unknown)
         and select(2, M.pace_reference(p, pace)) and pace.success_rps >= M.SATURATION_SHARE * pace.send_rps then
         -- sends behind the offered rate (by more than Poisson arrivals explain, M.sends_behind)
         -- from a client with no concurrency cap, whose answers kept pace with them: the server
         -- answered all it was sent, so the shortfall is the client's, or its arrivals' chance
         -- (fixi49: 5 repeats at 6 req/s, pooled sends 5.476, 3.3 standard deviations low, slope
-        -- 1.000), not an overload; unknown, and a higher load that clearly kept up settles it
-        unjudged(i, { none = true, unknown = true, sends = true, basis = "pace",
+        -- 1.000), not an overload; unknown, and a higher load that clearly kept up settles it.
+        -- Where the file does not say whether the client had a cap (cap_unknown: a vLLM file
+        -- without max_concurrency), the sends may have been held back by one (the server's
+        -- doing) or not (the client's): unknown too, the reason says why, rather than a
+        -- saturation that rests on a cap no file states (fixj50)
+        local client = pace.open_loop and "the client sent on its own schedule, with no concurrency cap holding it "
+          .. "back, so the load asked for was not delivered" or ("whether a concurrency cap of the client held the "
+          .. "sends back is unknown (%s): a cap reached would have held them back as the answers slowed (the server's "
+          .. "doing), else they fell behind on the client's own schedule, so the load asked for may not have been "
+          .. "delivered"):format(pace.cap_unknown)
+        unjudged(i, { none = true, unknown = true, sends = true, cap_unknown = pace.cap_unknown and true or nil,
+          basis = "pace",
           reason = ("at load point %d (%g req/s offered) requests went out at only %.4g req/s (%s %% of the "
             .. "offered, below %d %% by more than Poisson arrivals explain), but answers came back at %.4g req/s, "
-            .. "%.1f %% of the sends (%s): the client sent on its own schedule, with no concurrency cap, so the "
-            .. "load asked for was not delivered, and whether the server sustains it is not shown"):format(i,
+            .. "%.1f %% of the sends (%s): %s, and whether the server sustains it is not shown"):format(i,
             p.offered, pace.send_rps, M.below_share_text(pace.send_rps / p.offered * 100), M.SATURATION_SHARE * 100,
-            pace.success_rps, pace.success_rps / pace.send_rps * 100, M.PACE_SPAN) })
+            pace.success_rps, pace.success_rps / pace.send_rps * 100, M.PACE_SPAN, client) })
         goto next_point
       elseif short and not answered_kept_up or tout then
         -- (tout: more timed out than the limit allows, the overload itself, whatever the rate)

@@ -931,6 +931,29 @@ end
 -- answered, succeeded (counts), send_rps, answer_rps, success_rps, slope, slope_lo,
 -- slope_of (nil where fewer than three times or a zero span)}.
 M.PACE_SHARE = 0.8
+
+-- The most requests in flight at once (sent, not yet finished) among requests whose sends and
+-- finishes are the samples of starts and ends (one finish each, in the same clock): a sweep
+-- over both in time order, a finish before a send at the same instant. nil where the counts
+-- differ (a request without its finish) or the samples are not kept. What says whether a
+-- client's concurrency cap held its sends back (llmd.harness.inference_perf: its workers').
+function M.max_in_flight(starts, ends)
+  local n = starts:count()
+  if n == 0 or ends:count() ~= n then return nil end
+  local s, e = starts:values(n), ends:values(n)
+  if not (s and e) then return nil end
+  local i, j, cur, most = 1, 1, 0, 0
+  while i <= n do
+    if j <= n and e[j] <= s[i] then
+      cur, j = cur - 1, j + 1
+    else
+      cur, i = cur + 1, i + 1
+      if cur > most then most = cur end
+    end
+  end
+  return most
+end
+
 function M.pace(starts, ends, oks, lats, ok_starts, ok_lats)
   local lo_q = (1 - M.PACE_SHARE) / 2 * 100
   local function rate(s)
@@ -943,6 +966,7 @@ function M.pace(starts, ends, oks, lats, ok_starts, ok_lats)
   end
   local out = { sends = starts:count(), answered = ends:count(), succeeded = oks:count(), send_rps = rate(starts) }
   local n = starts:count()
+  out.max_in_flight = M.max_in_flight(starts, ends)
   if not lats then
     out.answer_rps, out.success_rps = rate(ends), rate(oks)
     return out

@@ -38,7 +38,8 @@ function M.queue(svc)
   end
 end
 
--- An inference-perf run in folder d: per stage {rate, n, latency(k, start) -> e2e}, n
+-- An inference-perf run in folder d: per stage {rate, n, latency(k, start) -> e2e, offered
+-- (optional: the requested_rate, where the sends fell behind it; else rate)}, n
 -- requests sent every 1 / rate s, 8 output tokens each (the first 20 ms after the start,
 -- the last at the end), 256 input tokens; a stage starts 1 s after the last answer of the
 -- one before. opts: per_request (also the per-request file, holding them all),
@@ -88,7 +89,8 @@ function M.run(d, stages, opts)
     all.n, all.out, all.dur = all.n + sg.n, all.out + out_tok, all.dur + dur
     t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
       benchmark_time_seconds = dur,
-      load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send,
+      load_summary = { count = sg.n, send_duration = send, requested_rate = sg.offered or sg.rate,
+        achieved_rate = sg.n / send,
         schedule_delay = opts.schedule_delay },
       successes = { count = sg.n, latency = { request_latency = M.summ(e2e), time_to_first_token = M.summ(ttft),
         time_per_output_token = M.summ(tpot), normalized_time_per_output_token = M.summ(ntpot),

@@ -463,7 +463,7 @@ do
   local json = require "llmd.json"
 
   -- A folder of vLLM detailed results: pts = {{rate, starts (s after 100), latencies (s),
-  -- max_concurrency or nil}, ...}, one file each.
+  -- max_concurrency or nil (null), or false (no such key)}, ...}, one file each.
   local function vllm_points(pts)
     local src = t.latency_ladder((function()
       local l = {}
@@ -481,6 +481,7 @@ do
         first, last = math.min(first, d.start_times[k]), math.max(last, d.start_times[k] + p[3][k])
       end
       d.max_concurrency = p[4] or json.null
+      if p[4] == false then d.max_concurrency = nil end -- (no key: an older writer's file, or edited)
       d.duration = last - first
       d.request_throughput = #p[2] / d.duration
       t.write(dir .. "/" .. name, t.vllm_text(d))
@@ -542,6 +543,35 @@ do
     t.eq(s.resolved[1].point, 1, s.reason)
     t.eq(s.resolved[1].by, 2, s.reason)
     t.near(s.max_sustained_rps, 7, 1e-6)
+  end)
+
+  t.test("sends behind the offered rate, answered in pace, in a file that does not say its cap: unknown, said (fixj50)",
+    function()
+    -- the fixi49 case (point 1: 6 req/s offered, 400 requests sent every 1 / 4.5 s, each
+    -- answered in 2 s: sends and answers at 4.5 req/s, numpy, below 6 x (1 - 3 / sqrt(0.8 x
+    -- 399)) = 4.9925) in files with no max_concurrency key: a cap would have held the sends
+    -- back as the answers slowed (saturated), no cap leaves them behind on the client's own
+    -- schedule (unjudged); the file says neither, so the point is unjudged and its reason
+    -- says the cap is unknown (before: "saturated at the lowest load", the capped rule's
+    -- guess). Point 2 (7 req/s, 420 sent every 1 / 7 s, answered in 2 s: 7 req/s, numpy)
+    -- kept up and settles it, as for any unjudged point.
+    local s1, l1, s2, l2 = {}, {}, {}, {}
+    for k = 0, 399 do s1[k + 1], l1[k + 1] = k / 4.5, 2 end
+    for k = 0, 419 do s2[k + 1], l2[k + 1] = k / 7, 2 end
+    local s = saturation_of(vllm_points { { 6, s1, l1, false }, { 7, s2, l2, false } })
+    t.eq({ s.none, s.point }, { true, nil }, s.reason)
+    t.eq(s.resolved and s.resolved[1].point, 1, s.reason)
+    t.near(s.max_sustained_rps, 7, 1e-6)
+    -- point 1 alone: nothing settles it, unknown, and the reason names the missing key
+    s = saturation_of(vllm_points { { 6, s1, l1, false } })
+    t.eq({ s.unknown, s.point, s.cap_unknown }, { true, nil, true }, s.reason)
+    t.ok(s.reason:find("whether a concurrency cap of the client held the sends back is unknown (the file has no "
+      .. "max_concurrency key",
+      1, true), s.reason)
+    -- a stated cap (max_concurrency 32): the sends were held back by it, the capped rule
+    -- holds: saturated at point 1, as before
+    s = saturation_of(vllm_points { { 6, s1, l1, 32 } })
+    t.eq(s.point, 1, s.reason)
   end)
 
   t.test("a server that kept up with latencies spread over tens of seconds is not saturated (the slope)", function()
@@ -624,6 +654,40 @@ do
 
   local DRAIN = "completed / (window - least latency), the harness's rate without the latency every request carries, "
     .. "as the files have no per-request start times"
+
+  t.test("inference-perf sends behind the schedule, answered in pace: its workers' cap from config.yaml decides, "
+    .. "or the reason says it is unknown (fixj50)", function()
+    -- 6 req/s offered (requested_rate), but 400 requests went out every 0.25 s, 4 req/s (by
+    -- hand: 399 x 0.8 / (p90 - p10 = 79.8 s) = 4), below 6 x (1 - 3 / sqrt(0.8 x 399)) = 4.9925
+    -- (python3), each answered in 2 s: the answers at 4 req/s too (slope 1). In flight at once:
+    -- 2 s / 0.25 s = 8 (request k finishes as request k + 8 goes out; by hand). inference-perf's
+    -- client holds at most num_workers x worker_max_concurrency in flight: a cap of 2 x 100 =
+    -- 200 was never reached, so no send waited for a slot (the client's own lag): unjudged; a
+    -- cap of 1 x 8 = 8 was reached, the cap held the sends back: saturated at point 1 (the
+    -- capped rule, as before); no config.yaml, or one without num_workers (it defaults to the
+    -- machine's CPUs): the cap is unknown, unjudged, and the reason says so.
+    local function run(cfg)
+      local d = ipsynth.run(t.tmpdir() .. "/ip", { { rate = 4, offered = 6, n = 400, latency = const(2) } },
+        { per_request = true, schedule_delay = SCHEDULED })
+      if cfg then t.write(d .. "/config.yaml", cfg) end
+      local r = require("llmd.harness").extract(d)
+      t.eq(r.stages[1].pace.max_in_flight, 8)
+      return require("llmd.loadpoints").saturation(require("llmd.loadpoints").points(r))
+    end
+    local s = run "load:\n  type: constant\n  num_workers: 2\n  worker_max_concurrency: 100\n"
+    t.eq({ s.unknown, s.point, s.cap_unknown }, { true, nil, nil }, s.reason)
+    t.ok(s.reason:find("the client sent on its own schedule, with no concurrency cap holding it back", 1, true), s.reason)
+    s = run "load:\n  type: constant\n  num_workers: 1\n  worker_max_concurrency: 8\n"
+    t.eq(s.point, 1, s.reason)
+    s = run(nil)
+    t.eq({ s.unknown, s.point, s.cap_unknown }, { true, nil, true }, s.reason)
+    t.ok(s.reason:find("whether a concurrency cap of the client held the sends back is unknown (no config.yaml beside "
+      .. "the results states inference-perf's load.num_workers and load.worker_max_concurrency", 1, true), s.reason)
+    s = run "load:\n  type: constant\n  worker_max_concurrency: 100\n"
+    t.eq({ s.unknown, s.cap_unknown }, { true, true }, s.reason)
+    t.ok(s.reason:find("config.yaml does not state both load.num_workers and load.worker_max_concurrency", 1, true),
+      s.reason)
+  end)
 
   t.test("inference-perf stage files alone: a server that kept up with 20 s answers is not 'saturated at its lowest "
     .. "load'; an M/D/1 queue still is", function()

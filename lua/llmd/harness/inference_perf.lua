@@ -1149,8 +1149,47 @@ function M.extract(c, opts)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
     rm.config(run, "profile", load.type, cfg_path)
   end
+  M.mark_cap(run, cfg)
   M.check_partial(run, c, cfg)
   return rm.close(run, measured, groups, token_source, true)
+end
+
+-- Whether a rate-based stage's sends could have been held back by the client's concurrency
+-- cap, for the saturation rule (llmd.loadpoints.saturation): inference-perf's client runs
+-- load.num_workers processes of load.worker_max_concurrency requests each (its load
+-- generator queues each request at its scheduled time, and a worker takes it only with a
+-- free slot), so it holds at most their product in flight. Where config.yaml states both
+-- and a stage's most requests in flight at once (llmd.runmodel.max_in_flight, from its
+-- per-request times) stayed below that cap, no send waited for a slot: sends behind the
+-- schedule were the client's own (pace.open_loop, as vLLM's with no --max-concurrency);
+-- where they reached it, the cap held them back (the capped rule). Where config.yaml does
+-- not state both (num_workers defaults to the machine's CPUs), the cap is unknown
+-- (pace.cap_unknown, the words why), and the rule says so where it decides (fixj50).
+-- pace.cap = the cap where known.
+function M.mark_cap(run, cfg)
+  local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
+  local function count(x)
+    return type(x) == "number" and x >= 1 and x == math.floor(x) and x < math.huge and x or nil
+  end
+  local w, c = count(load.num_workers), count(load.worker_max_concurrency)
+  local cap = w and c and w * c or nil
+  for _, st in ipairs(run.stages) do
+    local x = st.pace
+    if type(x) == "table" and st.rate then
+      if cap and x.max_in_flight then
+        x.cap = cap
+        if x.max_in_flight < cap then x.open_loop = true end
+      elseif cap then
+        x.cap = cap
+        x.cap_unknown = "the requests in flight at once are not known from its files"
+      else
+        x.cap_unknown = cfg == nil and ("no config.yaml beside the results states inference-perf's load.num_workers "
+          .. "and load.worker_max_concurrency, whose product caps the requests in flight")
+          or "its config.yaml does not state both load.num_workers and load.worker_max_concurrency, whose product "
+          .. "caps the requests in flight (num_workers defaults to the machine's CPUs)"
+      end
+    end
+  end
 end
 
 -- A run cut short: inference-perf writes summary_lifecycle_metrics.json when every stage has

@@ -352,9 +352,12 @@ local function new(variant)
     local err = res
     if not ok then error(appended(path, err) or err, 0) end
     if type(d) ~= "table" then error(path .. ": expected a JSON object (a vLLM benchmark result)", 0) end
-    -- max_concurrency there but null: sent with no concurrency cap (absent: not said)
+    -- max_concurrency there but null: sent with no concurrency cap; absent: not said
+    -- (cap_unknown: vLLM writes the key, null where no --max-concurrency was set, in every
+    -- file since that option came, so a file without it says nothing of a cap; fixj50)
     local mc = type(res) == "table" and res.rules and res.rules[1] and res.rules[1].found
     if mc and (mc[MC_FIELD] or 0) > 0 and d.max_concurrency == nil then d.uncapped = true end
+    if mc and (mc[MC_FIELD] or 0) == 0 then d.cap_unknown = true end
     if #arr.ttfts > 0 or #arr.latencies > 0 or itl:count() > 0 then
       scan.json(path, { { "$", function(r)
         for k, v in pairs(r) do d[k] = v end
@@ -629,6 +632,12 @@ local function new(variant)
       -- not held back by the answers, so sends behind the offered rate are no server's doing,
       -- llmd.loadpoints.saturation; a file without the field says nothing of it)
       if type(pace) == "table" and d.uncapped then pace.open_loop = true end
+      -- (no max_concurrency key: whether the sends were held to a cap is unknown, and where
+      -- that decides the point, llmd.loadpoints.saturation says so rather than guess)
+      if type(pace) == "table" and d.cap_unknown then
+        pace.cap_unknown = "the file has no max_concurrency key, which vLLM writes, null where no --max-concurrency "
+          .. "was set"
+      end
       if not pace then st.drain = drain_record(l.arr.latencies, summary) end
       if not pace and #l.arr.latencies == 0 then
         -- no latencies at all (vLLM's old writer, inferencemax): the least latency as the

@@ -618,8 +618,11 @@ end
 -- then the offered rate. A client that sends only as answers free a slot (vLLM's
 -- --max-concurrency, inference-perf's workers) keeps its sends in step with the answers
 -- whatever the server does: answers keeping pace with such sends say nothing of the load
--- asked for (kubecon-na-2025_vllm stage 4: 122.59 req/s offered, 106.49 sent). Returns the
--- rate and, where it is the offered one, true.
+-- asked for (kubecon-na-2025_vllm stage 4: 122.59 req/s offered, 106.49 sent). Where the
+-- files do not show such a cap held the sends back (no cap, one never reached, or one the
+-- files do not state: pace.open_loop, pace.cap_unknown), saturation_of reads answers that
+-- kept pace with the sends as unjudged instead. Returns the rate and, where it is the
+-- offered one, true.
 function M.pace_reference(p, pace)
   if M.sends_behind(pace.send_rps, p.offered, pace.sends, require("llmd.runmodel").PACE_SHARE) then
     return p.offered, true

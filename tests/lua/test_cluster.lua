@@ -2181,6 +2181,33 @@ t.test("steps: a step's seconds are sub-second; an older record's whole seconds 
   t.near(nap * 1000, math.floor(nap * 1000 + 0.5), 1e-6)
 end)
 
+-- compare.lua's interrupt message names the step this session's interrupt cut (ctx.cut, set
+-- as the step fails "interrupted"), not steps.json's last entry: after a step that failed for
+-- another reason (the report's), an interrupt in the salvage after the steps said "interrupted
+-- during step 100 (report)"; a resume cut before any step of its own named an earlier
+-- session's cut step. Expected by hand from the record written here.
+t.test("compare's interrupt message names only the step this session cut", function()
+  local w = t.tmpdir()
+  local function o(n, name, stack, msg)
+    return { phase = "compare", number = n, name = name, stack = stack, status = "failed", message = msg,
+      seconds = 2, at = "2026-12-06T01:00:00Z" }
+  end
+  t.write(w .. "/steps.json", json.encode(json.array { o(40, "smoke", "a", "interrupted"),
+    o(100, "report", nil, "gnuplot: exit 1") }))
+  local ctx = { ws = { path = w }, ns = "bench", deployed = {} }
+  local msg = cluster.interrupted_message(ctx)
+  t.eq(msg:match("^[^\n]*"), "compare.lua: interrupted.")
+  t.contains(msg, "\nSaved in " .. w .. ": steps.json (the steps completed), commands.log")
+  t.lacks(msg, "during step")
+  -- (the earlier session's cut step, the last entry: still not this session's)
+  t.write(w .. "/steps.json", json.encode(json.array { o(40, "smoke", "a", "interrupted") }))
+  t.eq(cluster.interrupted_message(ctx):match("^[^\n]*"), "compare.lua: interrupted.")
+  ctx.cut = o(40, "smoke", "b", "interrupted")
+  msg = cluster.interrupted_message(ctx)
+  t.eq(msg:match("^[^\n]*"), "compare.lua: interrupted during step 40 (smoke) of run B.")
+  t.contains(msg, "steps.json (the steps completed; step 40 recorded as interrupted)")
+end)
+
 t.test("steps: stacks in parallel when asked - their commands overlap", function()
   local d = t.tmpdir()
   -- stack a's command waits for stack b's marker: run one after the other, it would time out

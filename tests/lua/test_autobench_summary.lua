@@ -58,7 +58,7 @@ local WELCH = "no clear difference (Welch p = 0.903; 3 and 3 measurements)"
 
 t.test("autobench compare: a pick's figure with repeats is their mean with its interval, beside the best row",
   function()
-    local d, f, r = compared()
+    local d, _, r = compared()
     t.eq(r.code, 0, r.stderr)
     local md = t.read(d .. "/s.md")
     t.contains(md, "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Req/s mean of repeats (95 % CI) |")

@@ -9,7 +9,6 @@
 -- 0.9998990001009999 at 1 req/s, 3.996770286637061 at 4); the harness's rate is the
 -- fixture's 0.99 x r.
 local t = require "testlib"
-local json = require "llmd.json"
 local proc = require "llmd.proc"
 
 -- a CSV's rows as {column = text}, and its header (quoted fields with commas; CRLF lines)

@@ -186,7 +186,9 @@ local function main()
   --csv FILE            the toolchain's CSV of every row (each row's own figures), and a
                         last column llmdlua_note: for each pick, the mean of its repeats
                         and the evidence for it; for an ok row, where its server command
-                        crashed in another row (out of memory under another scenario, say)
+                        crashed in another row (out of memory under another scenario, say);
+                        for a row whose sla_passed is empty (not True nor False: skipped,
+                        or a metric the SLA needs unknown), why
   --evidence FILE       how sure each choice of the summary is (else on stderr): what
                         decided it, and whether repeats carry it (Welch, Holm) or it is
                         untested (one measurement each)

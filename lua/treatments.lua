@@ -323,8 +323,8 @@ local ok, err = pcall(function()
       local cwd = require("lfs").currentdir()
       return cwd and (cwd:gsub("/+$", "") .. "/" .. p) or p
     end
-    io.write(("Written: %s\n         %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.ranking_csv),
-      shown(paths.md), shown(paths.html)))
+    -- (every file it wrote: llmd.treatments.write_outputs' paths.written)
+    for i, p in ipairs(paths.written) do io.write(i == 1 and "Written: " or "         ", shown(p), "\n") end
   end
 end)
 if not ok then fail(err) end

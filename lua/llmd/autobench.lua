@@ -1053,25 +1053,42 @@ function M.summary(rows, opts)
     end
   end
   L[#L + 1] = ""
-  local failed, seen, scenarios = {}, {}, {}
+  local failed, seen, scenarios, wheres = {}, {}, {}, {}
   for _, r in ipairs(rows) do
     if not (r.status == "ok" and M.passed(r)) then
       -- a candidate skipped by policy is one row in every results file of the same config:
       -- listed once (with evidence only: the toolchain's summary repeats it), with every
-      -- scenario it was left out of (newuser49 #6: "chat" only, though left out of each)
+      -- scenario it was left out of (newuser49 #6: "chat" only, though left out of each) and
+      -- every row it stands for (it named the first alone)
       local key = ev and r.status == "skipped" and table.concat({ M.framework(r), tostring(r.candidate_id),
         tostring(r.failure_reason) }, "\0")
       if key and seen[key] then
         local list, sc = scenarios[seen[key]], M.scenario(r)
         if not list[sc] then list[sc] = true; list[#list + 1] = sc end
+        table.insert(wheres[seen[key]], r)
       else
         failed[#failed + 1] = r
         if key then
           seen[key] = r
           scenarios[r] = { M.scenario(r), [M.scenario(r)] = true }
+          wheres[r] = { r }
         end
       end
     end
+  end
+  -- the rows a line of the table stands for, by file: "rep1.jsonl:1, 2; rep2.jsonl:1, 2"
+  local function results_rows(r)
+    local files, lines = {}, {}
+    for _, x in ipairs(wheres[r] or { r }) do
+      if x._file then
+        if not lines[x._file] then files[#files + 1], lines[x._file] = x._file, {} end
+        table.insert(lines[x._file], tostring(x._line or 0))
+      end
+    end
+    if #files == 0 then return nil end
+    local parts = {}
+    for i, f in ipairs(files) do parts[i] = f .. ":" .. table.concat(lines[f], ", ") end
+    return table.concat(parts, "; ")
   end
   if #failed > 0 then
     L[#L + 1] = ""
@@ -1096,7 +1113,7 @@ function M.summary(rows, opts)
         (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and (r._sla_unknown
         and ("SLA unknown: " .. r._sla_unknown) or (ev and r._sla_why and ("SLA failed: " .. r._sla_why)))
         or r.failure_reason, server_cmd(r), scenarios[r] and table.concat(scenarios[r], ", ") or M.scenario(r),
-        r._file and ("%s:%d"):format(r._file, r._line or 0) or nil })
+        results_rows(r) })
     end
   end
   return table.concat(L, "\n") .. "\n"
@@ -1126,7 +1143,11 @@ M.CSV_COLUMNS = { "framework", "scenario", "candidate_id", "status", "sla_passed
 -- (the mean of its repeats, as the summary's column) and the evidence for it (opts.evidence:
 -- M.evidence's by_where), and, for an ok row, where its server command crashed in another row
 -- (M.crash_notes). Every number column keeps the toolchain's meaning: that row's own figure.
--- With notes, a skipped row's sla_passed is N/A (M.sla_cell's own), not False.
+-- sla_passed stays a column of True and False: a row whose SLA is not known to pass or fail
+-- has it empty (as the toolchain's CSV writes a None), with why in llmdlua_note ("sla_passed:
+-- N/A (skipped by --frameworks)", "sla_passed: unknown (N/A): p50 TTFT ms ..."): with notes,
+-- a skipped row (never measured: M.sla_cell's own), not the toolchain's False; in either form
+-- a row whose SLA needs a metric it lacks (M.recompute_sla).
 function M.csv(rows, opts)
   local function field(v)
     if v == nil or v == json.null then return "" end
@@ -1163,8 +1184,13 @@ function M.csv(rows, opts)
   end
   local lines = { table.concat(M.CSV_COLUMNS, ",") .. (crashed and ",llmdlua_note" or "") }
   for _, r in ipairs(M.sort_by_rank(rows)) do
+    local sla, sla_note = M.sla_cell(r, crashed and true), nil
+    if type(sla) == "string" then
+      sla_note = ("sla_passed: %s%s"):format(sla, r._sla_unknown and (": " .. r._sla_unknown) or "")
+      sla = nil
+    end
     local vals = {
-      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.sla_cell(r, crashed and true),
+      M.framework(r), M.scenario(r), r.candidate_id, r.status, sla,
       metric(r, "request_throughput"),
       metric(r, "output_token_throughput"), metric(r, "p50_ttft_ms"), metric(r, "p50_tpot_ms"),
       metric(r, "mean_ttft_ms"), metric(r, "mean_tpot_ms"), metric(r, "p99_ttft_ms"), metric(r, "p99_tpot_ms"),
@@ -1177,6 +1203,7 @@ function M.csv(rows, opts)
       local c = r.status == "ok" and crashed(r) or nil
       local note = picks[r] and (c and (c .. ", yet picked here as the toolchain picks, per scenario; " .. picks[r])
         or picks[r]) or c
+      if sla_note then note = note and (sla_note .. "; " .. note) or sla_note end
       t[#M.CSV_COLUMNS + 1] = field(note)
     end
     lines[#lines + 1] = table.concat(t, ",")

@@ -3939,7 +3939,11 @@ function M.run(plan, opts)
     dry_run = opts.dry_run,
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
-    on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
+    on_failure = function(o)
+      if o.stack then ctx.failed[o.stack] = o end
+      -- (the step this session's interrupt cut, for M.interrupted_message)
+      if tostring(o.message):match("interrupted$") then ctx.cut = o end
+    end,
     after_failed_stack = function(x, o) M.salvage_run(ctx, x, o) end,
   })
   ctx.made_folders = made
@@ -4143,22 +4147,24 @@ local function interrupted_bench_line(ctx, x)
 end
 
 -- What Ctrl-C leaves: the real workspace path, what was saved and what was not (nothing
--- is collected after an interrupt: the cluster commands are interrupted too).
+-- is collected after an interrupt: the cluster commands are interrupted too). The step it
+-- cut is this session's (ctx.cut, as it failed "interrupted"), never steps.json's last entry:
+-- that may be a step which failed for another reason (an interrupt in M.salvage after it), or
+-- one an earlier session's interrupt cut.
 function M.interrupted_message(ctx)
   local w = ctx.ws.path
   -- after the report step (the workspace complete): nothing to go on with
   if not ctx.dry_run and ws.complete(w) then return cmp.interrupted_complete(w) end
-  local rec = steps.load_record(w .. "/steps.json")
-  local last = rec[#rec]
+  local last = ctx.cut
   local x = last and last.stack
   local lines = {}
-  if last and last.status == "failed" then
+  if last then
     lines[#lines + 1] = ("compare.lua: interrupted during step %d (%s)%s."):format(last.number, last.name,
       x and (" of run " .. x:upper()) or "")
   else
     lines[#lines + 1] = "compare.lua: interrupted."
   end
-  local saved = { "steps.json (the steps completed" .. (last and last.status == "failed" and
+  local saved = { "steps.json (the steps completed" .. (last and
     ("; step %d recorded as interrupted)"):format(last.number) or ")"), "commands.log", "cluster.json" }
   local missing = {}
   for _, y in ipairs { "a", "b" } do

@@ -828,22 +828,16 @@ function M.left_deployed(ctx)
   return left
 end
 
--- Where an interrupt stopped the run, from the step record (the step it stopped is recorded
--- failed, "interrupted"): " during step 40 (run) of setup treatment S, run treatment R", as
--- compare.lua says "during step 60 (benchmark) of run A"; "" when no step was under way.
--- With stacks in parallel every step the interrupt cut is recorded (llmd.steps.run_parallel),
--- one after another at the end of the record: each is named (", and during step 40 (run) of
--- setup treatment T, run treatment R").
+-- Where an interrupt stopped the run: the steps of this session it cut (each fails
+-- "interrupted", recorded, and ctx.cut gets it as it fails: M.run's on_failure), " during step
+-- 40 (run) of setup treatment S, run treatment R", as compare.lua says "during step 60
+-- (benchmark) of run A"; "" when no step was under way. With stacks in parallel every step the
+-- interrupt cut is named (", and during step 40 (run) of setup treatment T, run treatment R").
+-- Not read from steps.json: its last entries may be an earlier session's cut steps, when this
+-- one was interrupted before any step of its own (in the namespace locks, say).
 function M.interrupted_where(ctx)
-  local rec = steps.load_record(ctx.ws.path .. "/steps.json")
-  local cut = {}
-  for i = #rec, 1, -1 do
-    local o = rec[i]
-    if o.status ~= "failed" or not tostring(o.message):match("interrupted$") then break end
-    table.insert(cut, 1, o)
-  end
   local said = {}
-  for _, o in ipairs(cut) do
+  for _, o in ipairs(ctx.cut or {}) do
     local r = o.stack and ctx.results[o.stack]
     said[#said + 1] = ("during step %d (%s)%s%s"):format(o.number, o.name,
       o.stack and (" of setup treatment " .. o.stack) or "",
@@ -969,7 +963,7 @@ function M.run(exp, plan, opts)
   local t = plan.timeouts or {}
   local ctx = {
     exp = exp, plan = plan, ws = w, out = out, loud = loud, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
-    pool = pool,
+    pool = pool, cut = {},
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
     resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {}, failed_before = {},
     plan_path = opts.plan_path,
@@ -1098,6 +1092,8 @@ function M.run(exp, plan, opts)
     record = not (opts.dry_run and opts.resume) and (w.path .. "/steps.json") or nil, dry_run = opts.dry_run,
     previous = previous, announce = function(_, s) if s then begin_again(ctx, s) end end,
     resume = opts.resume ~= nil, out = loud, -- (its lines are failures)
+    -- (the steps this session's interrupt cut, for M.interrupted_where)
+    on_failure = function(o) if tostring(o.message):match("interrupted$") then ctx.cut[#ctx.cut + 1] = o end end,
   })
   unlock_all(not rok and tostring(outcome):match("interrupted"))
   -- (the time up to the interrupt, for the resume's total)

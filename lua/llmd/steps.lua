@@ -19,8 +19,8 @@
 -- opts.after_failed_stack(stack, outcome), when given, runs as soon as a stack's step has
 -- failed, before any later stack or global step.
 -- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before|dry-run|reset,
--- message, seconds, at} is appended to the record file (JSON) as soon as it is known, so
--- an interrupted run can be resumed: steps recorded "ok" are not run again.
+-- message, seconds (to the millisecond: M.seconds), at} is appended to the record file (JSON)
+-- as soon as it is known, so an interrupted run can be resumed: steps recorded "ok" are not run again.
 local json = require "llmd.json"
 local lfs = require "lfs"
 
@@ -45,7 +45,13 @@ function M.parse(spec)
   return set
 end
 
-local function now() return os.time() end
+-- A step's clock: llmd.proc.now, monotonic and sub-second (os.time's whole seconds recorded a
+-- 0.4 s step as 0 or 1 s, and a clock set back mid-step as a negative time).
+local function now() return require("llmd.proc").now() end
+
+-- The seconds between t0 and t1 (M's clock) as recorded: to the millisecond. A record of an
+-- earlier llmdlua holds whole seconds; both are numbers of seconds, summed alike.
+function M.seconds(t0, t1) return math.floor((t1 - t0) * 1000 + 0.5) / 1000 end
 
 -- The outcomes recorded so far in path (a JSON array), or {}.
 function M.load_record(path)
@@ -271,7 +277,7 @@ function M.run(phase, list, ctx, opts)
       if type(e) == "string" and e:match("interrupted$") then return (e:gsub("^[^\n]-%.lua:%d+: ", "")) end
       return e
     end, ctx, stack)
-    o.seconds = now() - t0
+    o.seconds = M.seconds(t0, now())
     if ok then
       -- a dry run did nothing: recorded, never as done (a resume runs it for real)
       o.status, o.message = opts.dry_run and "dry-run" or "ok", type(msg) == "string" and msg or "done"

@@ -4291,6 +4291,16 @@ function M.write_outputs(out, list, opts)
     paths.csv, paths.ranking_csv = out .. "/treatment_comparison.csv", out .. "/treatment_ranking.csv"
     paths.sources_csv = out .. "/treatment_comparison_sources.csv"
     paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
+    paths.json = out .. "/treatments.json"
+    -- every file this wrote, for the caller's "Written:" lines: the OUTPUTS, and the charts
+    -- drawn (an SVG and its data each)
+    paths.written = { paths.csv, paths.sources_csv, paths.ranking_csv, paths.md, paths.html, paths.json }
+    local drawn = 0
+    for _, c in ipairs(paths.charts or {}) do if c.svg then drawn = drawn + 1 end end
+    if drawn > 0 then
+      paths.written[#paths.written + 1] = ("%s/charts/ (%d chart%s: each an .svg and its .dat)"):format(out, drawn,
+        drawn == 1 and "" or "s")
+    end
     return paths
   end)
   -- the folder it was written in goes, whatever happened (a failure: with what was in it)

@@ -2148,6 +2148,66 @@ t.test("steps: order, partition, a failed global step stops, a failed stack stop
   t.eq(#json.read(rec), n + 3)
 end)
 
+-- A step's seconds in steps.json are to the millisecond (they were os.time's whole seconds: a
+-- 0.3 s step recorded as 0 or 1): bounded below by the 0.3 s `sleep` it ran and above by the
+-- time this test measured around the whole run; a record of an earlier llmdlua (whole seconds)
+-- is resumed as before, its entries kept as they were.
+t.test("steps: a step's seconds are sub-second; an older record's whole seconds are kept", function()
+  local rec = t.tmpdir() .. "/steps.json"
+  t.write(rec, '[{"phase": "x", "number": 1, "name": "one", "stack": "a", "status": "ok", "message": "done", '
+    .. '"seconds": 3, "at": "2026-01-01T00:00:00Z"}]\n')
+  local list = {
+    { number = 1, name = "one", per_stack = true, execute = function() error("done before: not run again") end },
+    { number = 2, name = "nap", per_stack = true, execute = function()
+      assert(proc.run({ "sleep", "0.3" }).ok)
+      return "slept"
+    end },
+    { number = 3, name = "quick", per_stack = true, execute = function() return "at once" end },
+  }
+  local t0 = proc.now()
+  local r = steps.run("x", list, {}, { stacks = { "a" }, record = rec, resume = true, out = { write = function() end } })
+  local outer = proc.now() - t0
+  t.eq(r.ok, true, r.failed[1] and r.failed[1].message)
+  local got = json.read(rec)
+  t.eq(#got, 3)
+  t.eq(got[1].seconds, 3)
+  t.eq(math.type(got[1].seconds), "integer")
+  local nap, quick = got[2].seconds, got[3].seconds
+  t.eq({ got[2].name, got[3].name }, { "nap", "quick" })
+  t.ok(nap >= 0.3 and nap <= outer + 0.0005, ("nap %s s, the run %s s"):format(nap, outer))
+  t.ok(nap ~= math.floor(nap), "not whole seconds: " .. nap)
+  t.ok(quick >= 0 and quick < 0.3, "quick " .. quick)
+  -- (to the millisecond: a whole number of thousandths)
+  t.near(nap * 1000, math.floor(nap * 1000 + 0.5), 1e-6)
+end)
+
+-- compare.lua's interrupt message names the step this session's interrupt cut (ctx.cut, set
+-- as the step fails "interrupted"), not steps.json's last entry: after a step that failed for
+-- another reason (the report's), an interrupt in the salvage after the steps said "interrupted
+-- during step 100 (report)"; a resume cut before any step of its own named an earlier
+-- session's cut step. Expected by hand from the record written here.
+t.test("compare's interrupt message names only the step this session cut", function()
+  local w = t.tmpdir()
+  local function o(n, name, stack, msg)
+    return { phase = "compare", number = n, name = name, stack = stack, status = "failed", message = msg,
+      seconds = 2, at = "2026-12-06T01:00:00Z" }
+  end
+  t.write(w .. "/steps.json", json.encode(json.array { o(40, "smoke", "a", "interrupted"),
+    o(100, "report", nil, "gnuplot: exit 1") }))
+  local ctx = { ws = { path = w }, ns = "bench", deployed = {} }
+  local msg = cluster.interrupted_message(ctx)
+  t.eq(msg:match("^[^\n]*"), "compare.lua: interrupted.")
+  t.contains(msg, "\nSaved in " .. w .. ": steps.json (the steps completed), commands.log")
+  t.lacks(msg, "during step")
+  -- (the earlier session's cut step, the last entry: still not this session's)
+  t.write(w .. "/steps.json", json.encode(json.array { o(40, "smoke", "a", "interrupted") }))
+  t.eq(cluster.interrupted_message(ctx):match("^[^\n]*"), "compare.lua: interrupted.")
+  ctx.cut = o(40, "smoke", "b", "interrupted")
+  msg = cluster.interrupted_message(ctx)
+  t.eq(msg:match("^[^\n]*"), "compare.lua: interrupted during step 40 (smoke) of run B.")
+  t.contains(msg, "steps.json (the steps completed; step 40 recorded as interrupted)")
+end)
+
 t.test("steps: stacks in parallel when asked - their commands overlap", function()
   local d = t.tmpdir()
   -- stack a's command waits for stack b's marker: run one after the other, it would time out

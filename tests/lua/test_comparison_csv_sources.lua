@@ -9,7 +9,6 @@
 -- 0.9998990001009999 at 1 req/s, 3.996770286637061 at 4); the harness's rate is the
 -- fixture's 0.99 x r.
 local t = require "testlib"
-local json = require "llmd.json"
 local proc = require "llmd.proc"
 
 -- a CSV's rows as {column = text}, and its header (quoted fields with commas; CRLF lines)
@@ -46,15 +45,9 @@ end
 local LLMDLUA = t.root() .. "/llmdlua"
 
 t.test("treatment_comparison_sources.csv: each CSV row's file and the ranked rate beside the harness's", function()
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "src", results = {
-    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
   local ladder = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 4, t.spread(0.06, 0.08, 100) } }
-  for _, name in ipairs { "one", "two" } do
-    t.mkdir(w .. "/setup-treatment-" .. name .. "/run-sweep")
-    proc.run { "cp", "-a", ladder, w .. "/setup-treatment-" .. name .. "/run-sweep/results" }
-  end
+  local w = t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "src", setups = {
+    { name = "one", runs = { { "sweep", ladder } } }, { name = "two", runs = { { "sweep", ladder } } } } })
   local out = t.tmpdir() .. "/out"
   local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -79,4 +72,43 @@ t.test("treatment_comparison_sources.csv: each CSV row's file and the ranked rat
     t.near(tonumber(x.throughput_rps_ranked), pace[k], 1e-12)
     t.eq(x.rate_basis, "pace")
   end
+end)
+
+-- treatments.lua's "Written:" lines name every file it wrote (they left out
+-- treatment_comparison_sources.csv, treatments.json and the charts): what they say against
+-- what is in the fresh --out folder afterwards (lfs, not the code's own list), the charts by
+-- their count of SVGs, each beside its .dat.
+t.test("treatments.lua's Written: lines name every file it wrote into --out", function()
+  local lfs = require "lfs"
+  local w = t.tp_workspace(t.tmpdir() .. "/exp", 100)
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local named, block = {}, r.stdout:match("\nWritten: (.-)\n$")
+  t.ok(block, r.stdout)
+  for l in (block .. "\n"):gmatch("%s*([^\n]+)\n") do named[#named + 1] = l end
+  local want, svgs = {}, 0
+  for n in lfs.dir(out) do
+    if n ~= "." and n ~= ".." and n ~= "charts" then want[#want + 1] = out .. "/" .. n end
+  end
+  for n in lfs.dir(out .. "/charts") do
+    local base = n:match("^(.+)%.svg$")
+    if base then
+      svgs = svgs + 1
+      t.eq(lfs.attributes(out .. "/charts/" .. base .. ".dat", "mode"), "file", base)
+    elseif n ~= "." and n ~= ".." then
+      t.ok(n:match("%.dat$") and lfs.attributes(out .. "/charts/" .. n:gsub("%.dat$", ".svg")), n)
+    end
+  end
+  t.ok(svgs > 0, "charts drawn")
+  table.sort(want)
+  local files, charts = {}, {}
+  for _, n in ipairs(named) do
+    if n:find(out .. "/charts/", 1, true) == 1 then charts[#charts + 1] = n else files[#files + 1] = n end
+  end
+  table.sort(files)
+  t.eq(files, want)
+  t.eq(charts, { ("%s/charts/ (%d charts: each an .svg and its .dat)"):format(out, svgs) })
+  -- the sources CSV among them (the line that was missing)
+  t.contains(block, out .. "/treatment_comparison_sources.csv")
 end)

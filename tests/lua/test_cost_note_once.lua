@@ -56,24 +56,20 @@ end)
 -- every workload, is said once above the rankings; the Verdict line's per-workload "To settle"
 -- sentences point there.
 t.test("over workloads: the cost note and what would settle it are said once", function()
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "pairs", results = {
-    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
+  local setups = {}
   for i, name in ipairs { "tp1", "tp2" } do
-    local d = w .. "/setup-treatment-" .. name
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(i))
+    local runs = {}
     for j, rt in ipairs { "r1", "r2" } do
       local l = {}
       for k, rate in ipairs { 10, 20, 30 } do
         local s = 0.04 + 0.01 * i * k + 0.005 * j
         l[k] = { rate, t.spread(s, s, 100) }
       end
-      t.mkdir(d .. "/run-" .. rt)
-      assert(os.rename(t.latency_ladder(l), d .. "/run-" .. rt .. "/results"))
+      runs[j] = { rt, t.latency_ladder(l) }
     end
+    setups[i] = { name = name, values = t.decode_values(1, i), runs = runs }
   end
+  local w = t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "pairs", setups = setups })
   local out = t.tmpdir() .. "/out"
   local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)

@@ -106,7 +106,8 @@ t.test("parallel: an interrupt names and records each step it cut; the resumed s
   end
   for _, x in ipairs(sum.treatments) do
     t.eq(x.status, "success")
-    t.eq(x.duration_seconds, secs[x.setup_treatment] + 0.0, x.setup_treatment)
+    -- (the summary rounds to 0.1 s, as upstream writes it; steps.json's seconds are to the ms)
+    t.eq(x.duration_seconds, tonumber(("%.1f"):format(secs[x.setup_treatment])) + 0.0, x.setup_treatment)
     -- (at least what the first session spent before the cut: deploy and smoke test take whole seconds on the fake)
     t.ok(x.duration_seconds > 0, x.setup_treatment .. ": " .. tostring(x.duration_seconds))
   end
@@ -115,5 +116,55 @@ t.test("parallel: an interrupt names and records each step it cut; the resumed s
   t.ok(sum.total_duration_seconds > second + 2, ("total %s, the resume alone %d s"):format(
     tostring(sum.total_duration_seconds), second))
   local st = json.read(w .. "/experiment-state.json")
-  for _, x in ipairs(st.results) do t.eq(x.duration, secs[x.setup_treatment], x.setup_treatment) end
+  for _, x in ipairs(st.results) do t.near(x.duration, secs[x.setup_treatment], 1e-9, x.setup_treatment) end
+end)
+
+-- An interrupt while no step is under way (here in the resume's first kubectl call, which
+-- asks the kube context, before the namespaces are locked) names no step: steps.json's last
+-- entries are the steps an earlier session's interrupt cut, which this session's message had
+-- named as its own ("interrupted during step 40 (run) of setup treatment tp1, and ..."). The
+-- workspace is one an interrupted first session leaves, by hand (t.experiment_workspace).
+t.test("an interrupt with no step under way names none, not the steps an earlier session's interrupt cut", function()
+  local s = setup()
+  local w = s.dir .. "/llm-d-experiment-cut-20261206-010203"
+  local function cut(stack) -- (an earlier session's step 40 of stack, as llmd.steps records it)
+    return { phase = "experiment", number = 40, name = "run", stack = stack, status = "failed",
+      message = "interrupted", seconds = 3, at = "2026-12-06T01:03:00Z" }
+  end
+  local function done(number, name, stack)
+    return { phase = "experiment", number = number, name = name, stack = stack, status = "ok", message = "done",
+      seconds = 1, at = "2026-12-06T01:02:10Z" }
+  end
+  t.experiment_workspace(w, { experiment = "cut", setups = { { name = "tp1", status = "pending" },
+    { name = "tp2", status = "pending" } }, steps = { done(0, "preflight"), done(10, "deploy", "tp1"),
+    done(10, "deploy", "tp2"), cut("tp1"), cut("tp2") } })
+  t.write(w .. "/experiment.yaml", EXPERIMENT)
+  t.write(w .. "/plan.yaml", t.read(s.plan))
+  -- kubectl that holds its "config current-context" call, saying so (its own file), and is
+  -- the fake cluster's kubectl for any other call
+  local bin = s.dir .. "/hold-bin"
+  t.mkdir(bin)
+  t.write(bin .. "/kubectl", ('#!/bin/sh\ncase " $* " in *" config current-context "*) : > %s/held; exec sleep 60;; esac\n'
+    .. 'exec %s/tests/fakecluster/bin/kubectl "$@"\n'):format(s.dir, t.root()))
+  assert(proc.run({ "chmod", "+x", bin .. "/kubectl" }).ok)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.PATH = bin .. ":" .. s.env.PATH
+  local out = s.dir .. "/out.txt"
+  local p = proc.spawn({ LLMDLUA, "experiment.lua", s.exp, "--resume", w },
+    { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
+  local t0 = os.time()
+  while not lfs.attributes(s.dir .. "/held") and os.time() - t0 < 60 do
+    if p:wait(0.1) then break end
+  end
+  t.ok(lfs.attributes(s.dir .. "/held"), "the kube context call was held: " .. t.read(out) .. t.read(out .. ".err"))
+  local r = p:kill(60)
+  local said = t.read(out) .. t.read(out .. ".err")
+  t.eq(r.code, 130, said)
+  t.contains(said, "experiment.lua: interrupted; state saved in " .. w .. ".\n")
+  t.lacks(said, "during step")
+  -- (the record as it was: no step of this session ran)
+  local cuts = 0
+  for _, o in ipairs(json.read(w .. "/steps.json")) do if o.status == "failed" then cuts = cuts + 1 end end
+  t.eq(cuts, 2)
 end)

@@ -14,22 +14,17 @@ local LLMDLUA = t.root() .. "/llmdlua"
 -- setups one and two x run treatments lo (one load point, 10 req/s) and hi (20 req/s), and
 -- experiment.yaml (the run treatments' keys, as experiment.lua copies it in) when given
 local function workspace(experiment_yaml)
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "curve", results = {
-    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
-  if experiment_yaml then t.write(w .. "/experiment.yaml", experiment_yaml) end
+  local setups = {}
   for i, name in ipairs { "one", "two" } do
-    local d = w .. "/setup-treatment-" .. name
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", "decode:\n  replicas: 1\n  parallelism:\n    tensor: 1\n")
+    local runs = {}
     for j, rt in ipairs { { "lo", 10 }, { "hi", 20 } } do
       local ttft = 0.040 + 0.010 * i + 0.005 * j
-      local src = t.latency_ladder { { rt[2], t.spread(ttft, ttft, 100) } }
-      t.mkdir(d .. "/run-" .. rt[1] .. "/results")
-      t.write(d .. "/run-" .. rt[1] .. "/results/benchmark_01.json", t.read(src .. "/benchmark_01.json"))
+      runs[j] = { rt[1], t.latency_ladder { { rt[2], t.spread(ttft, ttft, 100) } } }
     end
+    setups[i] = { name = name, values = t.decode_values(1, 1), runs = runs }
   end
+  local w = t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "curve", setups = setups })
+  if experiment_yaml then t.write(w .. "/experiment.yaml", experiment_yaml) end
   return w
 end
 

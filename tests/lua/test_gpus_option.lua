@@ -13,24 +13,16 @@ local LLMDLUA = t.root() .. "/llmdlua"
 -- an experiment workspace of setups one (decode.replicas 1) and two (2) x run treatments r1, r2,
 -- each a load ladder of 10 and 20 req/s (t.latency_ladder)
 local function workspace()
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "pairs", results = {
-    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
+  local setups = {}
   for i, name in ipairs { "one", "two" } do
-    local d = w .. "/setup-treatment-" .. name
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: %d\n"):format(i))
+    local runs = {}
     for j, rt in ipairs { "r1", "r2" } do
       local ttft = 0.040 + 0.010 * i + 0.005 * j
-      local src = t.latency_ladder { { 10, t.spread(ttft, ttft, 100) }, { 20, t.spread(ttft, ttft, 100) } }
-      t.mkdir(d .. "/run-" .. rt .. "/results")
-      for _, f in ipairs { "benchmark_01.json", "benchmark_02.json" } do
-        t.write(d .. "/run-" .. rt .. "/results/" .. f, t.read(src .. "/" .. f))
-      end
+      runs[j] = { rt, t.latency_ladder { { 10, t.spread(ttft, ttft, 100) }, { 20, t.spread(ttft, ttft, 100) } } }
     end
+    setups[i] = { name = name, values = t.decode_values(i), runs = runs }
   end
-  return w
+  return t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "pairs", setups = setups })
 end
 
 t.test("--gpus SETUP=N on setup x run pairs: every pair of the setup; an unknown name lists both kinds", function()

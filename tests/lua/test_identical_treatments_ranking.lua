@@ -14,23 +14,14 @@ local proc = require "llmd.proc"
 local LLMDLUA = t.root() .. "/llmdlua"
 
 local function workspace()
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "aa", results = {
-    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" },
-    { setup_treatment = "rep2", status = "success" } } })
   local a = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 2, t.spread(0.05, 0.07, 100) },
     { 4, t.spread(0.06, 0.08, 100) } }
   local b = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 2, t.spread(0.05, 0.07, 100) },
     { 3, t.spread(0.06, 0.08, 100) } }
-  for _, x in ipairs { { "tp1", a, 1 }, { "tp2", a, 2 }, { "rep2", b, 1 } } do
-    local d = w .. "/setup-treatment-" .. x[1]
-    t.mkdir(d .. "/plan")
-    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(x[3]))
-    t.mkdir(d .. "/run-sweep")
-    proc.run { "cp", "-a", x[2], d .. "/run-sweep/results" }
-  end
-  return w
+  return t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "aa", setups = {
+    { name = "tp1", values = t.decode_values(1, 1), runs = { { "sweep", a } } },
+    { name = "tp2", values = t.decode_values(1, 2), runs = { { "sweep", a } } },
+    { name = "rep2", values = t.decode_values(1, 1), runs = { { "sweep", b } } } } })
 end
 
 t.test("identical treatments: the ranking's evidence and the Verdict agree with the Warning", function()
@@ -68,17 +59,10 @@ end)
 t.test("identical pairs within one workload (setup x run pairs): the same words in that workload's ranking", function()
   -- one and two x r1, r2, each a ladder at the same loads (so pairs, one workload each run
   -- treatment); one/r1 and two/r1 the same files, r2's another ladder for two
-  local w = t.tmpdir() .. "/exp"
-  t.mkdir(w)
-  t.write(w .. "/experiment-state.json", json.encode { experiment = "aa", results = {
-    { setup_treatment = "one", status = "success" }, { setup_treatment = "two", status = "success" } } })
   local a = t.latency_ladder { { 1, t.spread(0.05, 0.06, 100) }, { 2, t.spread(0.05, 0.07, 100) } }
   local b = t.latency_ladder { { 1, t.spread(0.06, 0.07, 100) }, { 2, t.spread(0.06, 0.08, 100) } }
-  for _, x in ipairs { { "one", "r1", a }, { "two", "r1", a }, { "one", "r2", b }, { "two", "r2", a } } do
-    local d = w .. "/setup-treatment-" .. x[1]
-    t.mkdir(d .. "/run-" .. x[2])
-    proc.run { "cp", "-a", x[3], d .. "/run-" .. x[2] .. "/results" }
-  end
+  local w = t.experiment_workspace(t.tmpdir() .. "/exp", { experiment = "aa", setups = {
+    { name = "one", runs = { { "r1", a }, { "r2", b } } }, { name = "two", runs = { { "r1", a }, { "r2", a } } } } })
   local out = t.tmpdir() .. "/out"
   local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)

@@ -735,32 +735,60 @@ function M.ttft_treatment(label, points, gpus)
   return t
 end
 
--- An experiment workspace as experiment.lua leaves it, in folder w (made): setup treatments
--- tp1 (decode 1 replica, parallelism.tensor 1: 1 GPU) and tp2 (1 replica, tensor 2: 2 GPUs),
--- one run treatment each, a vLLM-benchmark rate sweep (M.latency_ladder: n requests a
--- point, achieved 0.99 x offered, every request's TTFT the one given, in s): tp1 at 10, 20,
--- 30 req/s with 50, 80, 300 ms; tp2 at 10, 20, 30, 35 req/s with 40, 50, 60, 400 ms.
--- n: requests a point (default 800). Returns w.
-function M.tp_workspace(w, n)
+-- An experiment workspace as experiment.lua leaves it, in folder w (made): its
+-- experiment-state.json (experiment spec.experiment, each setup treatment's status, default
+-- "success"), and for each setup treatment of spec.setups, {name, values = the text of its
+-- plan/values-override.yaml (nil: no plan folder), status, runs = {{run treatment, folder},
+-- ...}}, a folder setup-treatment-NAME holding run-RT/results, a copy of the folder given
+-- (which stays); spec.steps, when given, the outcomes written as steps.json. Returns w.
+function M.experiment_workspace(w, spec)
   local json = require "llmd.json"
   M.mkdir(w)
-  M.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
-    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
-  local function setup(name, tp, pts)
-    local d = w .. "/setup-treatment-" .. name
-    M.mkdir(d .. "/plan")
-    M.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(tp))
+  local results = {}
+  for i, s in ipairs(spec.setups) do results[i] = { setup_treatment = s.name, status = s.status or "success" } end
+  M.write(w .. "/experiment-state.json", json.encode { experiment = spec.experiment, results = json.array(results) })
+  if spec.steps then M.write(w .. "/steps.json", json.encode(json.array(spec.steps))) end
+  for _, s in ipairs(spec.setups) do
+    local d = w .. "/setup-treatment-" .. s.name
+    M.mkdir(d)
+    if s.values then
+      M.mkdir(d .. "/plan")
+      M.write(d .. "/plan/values-override.yaml", s.values)
+    end
+    for _, run in ipairs(s.runs or {}) do
+      M.mkdir(d .. "/run-" .. run[1])
+      M.copy_tree(run[2], d .. "/run-" .. run[1] .. "/results")
+    end
+  end
+  return w
+end
+
+-- The values-override.yaml of a setup treatment: decode replicas, and parallelism.tensor when
+-- given (llmd.treatments reads the GPU count as replicas x tensor).
+function M.decode_values(replicas, tensor)
+  return ("decode:\n  replicas: %d\n"):format(replicas)
+    .. (tensor and ("  parallelism:\n    tensor: %d\n"):format(tensor) or "")
+end
+
+-- M.experiment_workspace of setup treatments tp1 (decode 1 replica, parallelism.tensor 1: 1
+-- GPU) and tp2 (1 replica, tensor 2: 2 GPUs), one run treatment each (sweep), a vLLM-benchmark
+-- rate sweep (M.latency_ladder: n requests a point, achieved 0.99 x offered, every request's
+-- TTFT the one given, in s): tp1 at 10, 20, 30 req/s with 50, 80, 300 ms; tp2 at 10, 20, 30,
+-- 35 req/s with 40, 50, 60, 400 ms. n: requests a point (default 800). Returns w.
+function M.tp_workspace(w, n)
+  local function ladder(pts)
     local l = {}
     -- (800 requests a point: each load's rate then carries a 95 % noise of about 8 %, so
     -- tp1's pass at 20 req/s per GPU is above tp2's fail at 17.5 per GPU beyond it,
     -- decision.ceiling_noise_order; 200 left that 12 % gap within the noise, fixh41)
     for i, p in ipairs(pts) do l[i] = { p[1], M.spread(p[2], p[2], n or 800) } end
-    M.mkdir(d .. "/run-sweep")
-    assert(os.rename(M.latency_ladder(l), d .. "/run-sweep/results"))
+    return M.latency_ladder(l)
   end
-  setup("tp1", 1, { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } })
-  setup("tp2", 2, { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } })
-  return w
+  return M.experiment_workspace(w, { experiment = "tp", setups = {
+    { name = "tp1", values = M.decode_values(1, 1),
+      runs = { { "sweep", ladder { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } } } } },
+    { name = "tp2", values = M.decode_values(1, 2),
+      runs = { { "sweep", ladder { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } } } } } } })
 end
 
 -- The repository's root (the real path of tests/lua/../..) and the llmdlua built in it.

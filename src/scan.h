@@ -150,6 +150,9 @@ typedef struct Scanner {
     size_t cap, len;
     uint64_t base;     /* absolute offset of buf[0] */
     int own_buf;       /* 1: malloc'd, 2: a mapping of its own (alloc_window) */
+    size_t lead;       /* buf is this many bytes (< 64) into its allocation, cap counted
+                          from buf: refill places the kept bytes so that each read lands
+                          at its file offset's place in a cache line (see refill) */
     size_t window_max; /* the largest window held at once, bytes (the parts' together when
                           a CSV is read in parts at once): what a scan's memory is bounded
                           by, told to tests as the result's window */

@@ -1585,6 +1585,18 @@ t.test("stats.place_rows: rows to the last stage whose least start they reach, a
     t.eq({ a3.ttft:count(), a3.tpot:count(), a3.ntpot:count(), a3.itl:count() }, { 1, 0, 1, 3 })
     t.near(a3.itl:sum(), 1.2, 1e-15)
     t.eq(by[3].g.gaps_ok, false)
+    -- more stages than it keeps on the C stack (32): row k (start k + 0.5) lands in stage k
+    local many = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    local put, starts = stats.appender(table.unpack(many)), {}
+    for k = 40, 1, -1 do put(k + 0.5, k + 1, false, false, false, k, 1, 0, 0) end
+    for k = 1, 40 do starts[k] = k end
+    local got, order = {}, {}
+    stats.place_rows(many, starts, false, 10, function(i)
+      order[#order + 1] = i
+      got[i] = { acc = rm.accumulator() }
+      return got[i], rm.pace_accumulators()
+    end)
+    t.eq({ #order, order[1], order[40], got[33].acc.ok, got[33].acc.in_tok, got[40].acc.first }, { 40, 40, 1, 1, 33, 40.5 })
     -- a start that is no number (a boolean kept in the column) is refused, naming the row
     local bad = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
     stats.appender(table.unpack(bad))(false, 1, 0.5, false, false, 1, 1, 0, 0)

@@ -976,6 +976,436 @@ static int l_gather(lua_State *L)
     return 1;
 }
 
+/*
+** stats.place_rows(cols, los, all, seq_max, sink) -> nothing: a per-request reader's kept
+** rows (llmd.harness.inference_perf: each request's start, finish, TTFT (true: a failure,
+** false: none), TPOT, NTPOT, input and output tokens (false: none), and its token gaps'
+** offset and count in all, the pass's pooled gaps; cols = those nine stats.columns) placed
+** in their load points and added to each one's accumulators, in C (issue 20: the same
+** loop in Lua, a call or more a request into C, was a sixth of compare.lua's CPU on a run
+** of 300,000 short requests). A row goes to the last stage i whose least start los[i]
+** (false: none) is at most its start. sink(i) -> g, pace is called once for each stage
+** that rows land in, in the order of their first rows, before any row is added: g.acc a
+** llmd.runmodel.accumulator (without goodput), pace its pace accumulators
+** (llmd.runmodel.pace_accumulators). Every accumulator and column is first given room
+** for all it will take (a first pass counts it): grown once, where growing a value at a
+** time left each doubling's old block free in the heap (6 MB of compare.lua's peak RSS on
+** that run). Each row is then added as acc.add (a failure) or
+** acc.add_done (its token counts back as integers where they are whole), the pace's
+** adder, and acc.itl:add_range(all, goff + 1, goff + gn) (g.gaps_ok = false where the
+** range is past all), exactly as the Lua loop did: the same samples in the same order,
+** the same counts, sums (integers while every count is one), window and kept order (up
+** to seq_max requests, as acc.seq), written back to the tables at the end.
+*/
+enum { PR_START, PR_FINISH, PR_TTFT, PR_TPOT, PR_NTPOT, PR_IN, PR_OUT, PR_GOFF, PR_GN, PR_N };
+enum { PS_E2E, PS_E2E_ALL, PS_TTFT, PS_TPOT, PS_NTPOT, PS_IN, PS_OUT, PS_ITL, PS_N };
+static const char *const PLACE_STATS[PS_N] = {"e2e",   "e2e_all", "ttft",    "tpot",
+                                              "ntpot", "in_len",  "out_len", "itl"};
+static const char *const PLACE_SEQ[] = {"start", "ttft", "latency", "tpot", "ntpot"};
+static const char *const PLACE_PACE[] = {"starts", "ends", "oks", "lats", "ok_starts", "ok_lats"};
+
+#define PLACE_STAGES 32 /* the stages whose records place_rows keeps on the C stack */
+typedef struct PlaceSink {
+    int used, gaps_bad, in_known, out_known, have_first, have_last;
+    Stats *s[PS_N], *pace[6];
+    Column *seq[5], *outcome[2];
+    lua_Integer seq_n, out_n, ok, failed;
+    ReqNum in_tok, out_tok, first, last;
+    int g; /* the stack slots of sink(i)'s g, its acc and pace (kept there, alive, to the end) */
+} PlaceSink;
+
+static void place_add(lua_State *L, Stats *s, double x)
+{
+    add_one(L, s, x, 2); /* (s:add's errors, as the accumulators' adder raised them) */
+}
+
+static void place_push(lua_State *L, Column *c, double d)
+{
+    if (c->n == c->cap)
+        column_reserve(L, c, c->n + 1);
+    c->v[c->n++] = d;
+}
+
+/* the field of the table at idx as a ReqNum (a number: integer or float; else 0, absent) */
+static int place_num(lua_State *L, int idx, const char *k, ReqNum *x)
+{
+    int has = lua_getfield(L, idx, k) == LUA_TNUMBER;
+    x->isint = has && lua_isinteger(L, -1);
+    x->i = x->isint ? lua_tointeger(L, -1) : 0;
+    x->d = x->isint ? (double)x->i : has ? (double)lua_tonumber(L, -1) : 0;
+    lua_pop(L, 1);
+    return has;
+}
+
+static Column *place_column(lua_State *L, int idx, const char *k)
+{
+    lua_getfield(L, idx, k);
+    Column *c = (Column *)luaL_testudata(L, -1, COLUMN_MT);
+    if (c == NULL)
+        luaL_error(L, "stats.place_rows: the sink's %s is no stats column", k);
+    lua_pop(L, 1);
+    return c;
+}
+
+static Stats *place_stats(lua_State *L, int idx, const char *k)
+{
+    lua_getfield(L, idx, k);
+    Stats *s = llmd_test_stats(L, -1);
+    if (s == NULL)
+        luaL_error(L, "stats.place_rows: the sink's %s is no accumulator", k);
+    lua_pop(L, 1);
+    return s;
+}
+
+/* sink(i)'s g, g.acc and pace, left on the stack (p->g is g's slot), and their parts in *p */
+static void place_open(lua_State *L, PlaceSink *p, lua_Integer i)
+{
+    luaL_checkstack(L, 8, "stats.place_rows");
+    lua_pushvalue(L, 5);
+    lua_pushinteger(L, i);
+    lua_call(L, 1, 2); /* g, pace */
+    int g = lua_gettop(L) - 1, pace = g + 1;
+    luaL_checktype(L, g, LUA_TTABLE);
+    luaL_checktype(L, pace, LUA_TTABLE);
+    lua_getfield(L, g, "acc"); /* g, pace, acc */
+    luaL_checktype(L, -1, LUA_TTABLE);
+    lua_rotate(L, pace, 1); /* g, acc, pace */
+    int acc = g + 1;
+    pace = g + 2;
+    p->g = g;
+    for (int k = 0; k < PS_N; k++)
+        p->s[k] = place_stats(L, acc, PLACE_STATS[k]);
+    for (int k = 0; k < 6; k++)
+        p->pace[k] = place_stats(L, pace, PLACE_PACE[k]);
+    lua_getfield(L, acc, "seq");
+    luaL_checktype(L, -1, LUA_TTABLE);
+    int seq = lua_gettop(L);
+    for (int k = 0; k < 5; k++)
+        p->seq[k] = place_column(L, seq, PLACE_SEQ[k]);
+    lua_getfield(L, seq, "outcome");
+    luaL_checktype(L, -1, LUA_TTABLE);
+    p->outcome[0] = place_column(L, -1, "start");
+    p->outcome[1] = place_column(L, -1, "failed");
+    ReqNum x;
+    place_num(L, -1, "n", &x);
+    p->out_n = x.i;
+    place_num(L, seq, "n", &x);
+    p->seq_n = x.i;
+    place_num(L, acc, "ok", &x);
+    p->ok = x.i;
+    place_num(L, acc, "failed", &x);
+    p->failed = x.i;
+    place_num(L, acc, "in_tok", &p->in_tok);
+    place_num(L, acc, "out_tok", &p->out_tok);
+    p->have_first = place_num(L, acc, "first", &p->first);
+    p->have_last = place_num(L, acc, "last", &p->last);
+    lua_getfield(L, acc, "in_known");
+    p->in_known = lua_toboolean(L, -1);
+    lua_getfield(L, acc, "out_known");
+    p->out_known = lua_toboolean(L, -1);
+    lua_settop(L, pace); /* g, acc, pace stay */
+    p->used = 1;
+}
+
+/* the sink's counts, sums, window and kept order back into its tables (g, acc: slot p->g on) */
+static void place_close(lua_State *L, const PlaceSink *p)
+{
+    int t = lua_gettop(L), acc = p->g + 1;
+    if (p->gaps_bad) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, p->g, "gaps_ok");
+    }
+    lua_pushinteger(L, p->ok);
+    lua_setfield(L, acc, "ok");
+    lua_pushinteger(L, p->failed);
+    lua_setfield(L, acc, "failed");
+    req_push(L, p->in_tok);
+    lua_setfield(L, acc, "in_tok");
+    req_push(L, p->out_tok);
+    lua_setfield(L, acc, "out_tok");
+    lua_pushboolean(L, p->in_known);
+    lua_setfield(L, acc, "in_known");
+    lua_pushboolean(L, p->out_known);
+    lua_setfield(L, acc, "out_known");
+    if (p->have_first) {
+        req_push(L, p->first);
+        lua_setfield(L, acc, "first");
+    }
+    if (p->have_last) {
+        req_push(L, p->last);
+        lua_setfield(L, acc, "last");
+    }
+    lua_getfield(L, acc, "seq");
+    lua_pushinteger(L, p->seq_n);
+    lua_setfield(L, -2, "n");
+    lua_getfield(L, -1, "outcome");
+    lua_pushinteger(L, p->out_n);
+    lua_setfield(L, -2, "n");
+    lua_settop(L, t);
+}
+
+/* a token count back from a column's double: an integer where it is whole (as
+   math.tointeger gives it), else the float */
+static ReqNum place_count(double d)
+{
+    ReqNum x;
+    lua_Integer i;
+    x.d = d;
+    x.isint = floor(d) == d && lua_numbertointeger(d, &i);
+    x.i = x.isint ? i : 0;
+    return x;
+}
+
+static void place_window(PlaceSink *p, double start, double finish)
+{
+    if (!p->have_first || start < p->first.d) {
+        p->first.isint = 0;
+        p->first.d = start;
+        p->have_first = 1;
+    }
+    if (!p->have_last || finish > p->last.d) {
+        p->last.isint = 0;
+        p->last.d = finish;
+        p->have_last = 1;
+    }
+}
+
+/* a stage of place_rows: its least start, what it will take (counted first) and its sink */
+typedef struct PlaceStage {
+    double lo;
+    int has_lo;
+    size_t rows, want[PS_N]; /* want[PS_E2E]: its successes */
+    lua_Integer next;        /* the stage met after it (0: none) */
+    PlaceSink sink;
+} PlaceStage;
+
+/* the stage a start is placed in (1..nb: the last whose least start is at most it), or 0 */
+static lua_Integer place_stage(const PlaceStage *st, lua_Integer nb, double start)
+{
+    lua_Integer i = nb;
+    while (i >= 1 && !(st[i - 1].has_lo && start >= st[i - 1].lo))
+        i--;
+    return i;
+}
+
+static void place_stats_room(lua_State *L, Stats *s, size_t more)
+{
+    if (more > 0 && stats_reserve(s, s->n + more) != STATS_OK)
+        luaL_error(L, "stats: not enough memory for %I samples",
+                   (lua_Integer)s->n + (lua_Integer)more);
+}
+
+static void place_column_room(lua_State *L, Column *c, size_t more)
+{
+    size_t want = c->n + more, got = 0;
+    if (more == 0 || want <= c->cap)
+        return;
+    double *v = want <= SIZE_MAX / sizeof *v
+                    ? stats_block_grow(c->v, &c->map_len, c->n * sizeof *v, want * sizeof *v,
+                                       COLUMN_MAP_FROM, &got)
+                    : NULL;
+    if (v == NULL) {
+        luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)want);
+        return;
+    }
+    c->v = v;
+    c->cap = got / sizeof *v;
+}
+
+/* room in a stage's accumulators and columns for what it will take (place_rows' counts) */
+static void place_reserve(lua_State *L, PlaceStage *g, lua_Integer seq_max)
+{
+    PlaceSink *p = &g->sink;
+    size_t ok = g->want[PS_E2E], rows = g->rows;
+    lua_Integer seq_room = seq_max - p->seq_n, out_room = seq_max - p->out_n;
+    size_t seq_k = seq_room <= 0 ? 0 : (size_t)seq_room < ok ? (size_t)seq_room : ok;
+    size_t out_k = out_room <= 0 ? 0 : (size_t)out_room < rows ? (size_t)out_room : rows;
+    for (int k = 0; k < 5; k++)
+        place_column_room(L, p->seq[k], seq_k);
+    place_column_room(L, p->outcome[0], out_k);
+    place_column_room(L, p->outcome[1], out_k);
+    place_stats_room(L, p->s[PS_E2E], ok);
+    place_stats_room(L, p->s[PS_E2E_ALL], rows);
+    for (int k = PS_TTFT; k < PS_N; k++)
+        place_stats_room(L, p->s[k], g->want[k]);
+    place_stats_room(L, p->pace[0], rows);
+    place_stats_room(L, p->pace[1], rows);
+    place_stats_room(L, p->pace[2], ok);
+    place_stats_room(L, p->pace[3], rows);
+    place_stats_room(L, p->pace[4], ok);
+    place_stats_room(L, p->pace[5], ok);
+}
+
+static int l_place_rows(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    Stats *all = lua_toboolean(L, 3) ? check_stats(L, 3) : NULL;
+    lua_Integer seq_max = luaL_checkinteger(L, 4);
+    luaL_checktype(L, 5, LUA_TFUNCTION);
+    lua_settop(L, 5);
+    const Column *c[PR_N];
+    for (int k = 0; k < PR_N; k++) {
+        lua_rawgeti(L, 1, k + 1);
+        c[k] = (const Column *)luaL_checkudata(L, -1, COLUMN_MT); /* (kept alive by cols) */
+        lua_pop(L, 1);
+        if (c[k]->n != c[0]->n)
+            return luaL_error(L, "stats.place_rows: column %d has %I rows, column 1 %I", k + 1,
+                              (lua_Integer)c[k]->n, (lua_Integer)c[0]->n);
+    }
+    lua_Integer nb = (lua_Integer)lua_rawlen(L, 2);
+    if (nb < 0 || nb > 1000000)
+        return luaL_error(L, "stats.place_rows: %I stages", nb);
+    /* each stage's least start, sink and counts: here up to PLACE_STAGES stages, else in a
+       userdata (slot 6) */
+    PlaceStage here[PLACE_STAGES], *st = here;
+    if (nb > PLACE_STAGES)
+        st = (PlaceStage *)lua_newuserdatauv(L, (size_t)nb * sizeof *st, 0);
+    else
+        lua_pushnil(L); /* 6 */
+    memset(st, 0, (size_t)(nb > PLACE_STAGES ? nb : PLACE_STAGES) * sizeof *st);
+    for (lua_Integer i = 1; i <= nb; i++) {
+        int t = lua_rawgeti(L, 2, i);
+        if (t == LUA_TNUMBER)
+            st[i - 1].lo = (double)lua_tonumber(L, -1), st[i - 1].has_lo = 1;
+        else if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+            st[i - 1].has_lo = 0;
+        else
+            return luaL_error(L, "stats.place_rows: los[%I] is a number or false, got %s", i,
+                              luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    double all_n = all != NULL ? (double)all->n : 0;
+    size_t n = c[0]->n;
+    /* a first pass counts what each stage will take, so that every accumulator and column
+       is grown once, to its size (issue 20: grown a value at a time, each doubling left
+       its old block free in the heap, and a comparison's peak RSS grew with them); its
+       sinks are met in the order their first rows come, as the Lua loop met them */
+    lua_Integer met = 0, last_met = 0;
+    for (size_t r = 0; r < n; r++) {
+        double start = c[PR_START]->v[r];
+        uint64_t sb = column_raw(start);
+        if (sb == COLUMN_FALSE || sb == COLUMN_TRUE)
+            return luaL_error(L, "stats.place_rows: row %I has no numeric start",
+                              (lua_Integer)r + 1);
+        lua_Integer i = place_stage(st, nb, start);
+        if (i < 1)
+            continue;
+        PlaceStage *g = &st[i - 1];
+        if (g->rows++ == 0) {
+            if (last_met)
+                st[last_met - 1].next = i;
+            else
+                met = i;
+            last_met = i;
+        }
+        uint64_t tb = column_raw(c[PR_TTFT]->v[r]);
+        if (tb == COLUMN_TRUE)
+            continue;
+        g->want[PS_E2E]++;
+        g->want[PS_TTFT] += tb != COLUMN_FALSE;
+        g->want[PS_TPOT] += column_raw(c[PR_TPOT]->v[r]) != COLUMN_FALSE;
+        g->want[PS_NTPOT] += column_raw(c[PR_NTPOT]->v[r]) != COLUMN_FALSE;
+        g->want[PS_IN] += column_raw(c[PR_IN]->v[r]) != COLUMN_FALSE;
+        g->want[PS_OUT] += column_raw(c[PR_OUT]->v[r]) != COLUMN_FALSE;
+        double goff = c[PR_GOFF]->v[r], gn = c[PR_GN]->v[r];
+        if (all != NULL && gn > 0 && goff + gn <= all_n)
+            g->want[PS_ITL] += (size_t)gn;
+    }
+    for (lua_Integer i = met; i >= 1; i = st[i - 1].next) {
+        PlaceStage *g = &st[i - 1];
+        place_open(L, &g->sink, i);
+        place_reserve(L, g, seq_max);
+    }
+    for (size_t r = 0; r < n; r++) {
+        double start = c[PR_START]->v[r];
+        lua_Integer i = place_stage(st, nb, start);
+        if (i < 1)
+            continue;
+        PlaceSink *p = &st[i - 1].sink;
+        double finish = c[PR_FINISH]->v[r], e2e = finish - start;
+        uint64_t tb = column_raw(c[PR_TTFT]->v[r]);
+        if (tb == COLUMN_TRUE) { /* a failure: acc.add{ok = false, ...}, then its pace */
+            place_window(p, start, finish);
+            p->failed++;
+            if (p->out_n + 1 <= seq_max) {
+                p->out_n++;
+                place_push(L, p->outcome[0], start);
+                place_push(L, p->outcome[1], 1);
+            }
+            place_add(L, p->s[PS_E2E_ALL], HUGE_VAL);
+            place_add(L, p->pace[0], start);
+            place_add(L, p->pace[1], finish);
+            place_add(L, p->pace[3], e2e);
+            continue;
+        }
+        double ttft = c[PR_TTFT]->v[r], tpot = c[PR_TPOT]->v[r], ntpot = c[PR_NTPOT]->v[r];
+        int has_ttft = tb != COLUMN_FALSE, has_tpot = column_raw(tpot) != COLUMN_FALSE,
+            has_ntpot = column_raw(ntpot) != COLUMN_FALSE;
+        int has_in = column_raw(c[PR_IN]->v[r]) != COLUMN_FALSE,
+            has_out = column_raw(c[PR_OUT]->v[r]) != COLUMN_FALSE;
+        ReqNum in = place_count(c[PR_IN]->v[r]), out = place_count(c[PR_OUT]->v[r]);
+        /* acc.add_done(start, finish, e2e, ttft, tpot, ntpot, in, out) */
+        if (p->seq_n + 1 <= seq_max) {
+            p->seq_n++;
+            place_push(L, p->seq[0], start);
+            place_push(L, p->seq[1], has_ttft ? ttft : column_bits(COLUMN_FALSE));
+            place_push(L, p->seq[2], isnan(e2e) ? (double)NAN : e2e);
+            place_push(L, p->seq[3], tpot);
+            place_push(L, p->seq[4], ntpot);
+        }
+        if (p->out_n + 1 <= seq_max) {
+            p->out_n++;
+            place_push(L, p->outcome[0], start);
+            place_push(L, p->outcome[1], 0);
+        }
+        place_window(p, start, finish);
+        p->ok++;
+        if (has_in)
+            req_add(&p->in_tok, in);
+        else
+            p->in_known = 0;
+        if (has_out)
+            req_add(&p->out_tok, out);
+        else
+            p->out_known = 0;
+        place_add(L, p->s[PS_E2E], e2e);
+        place_add(L, p->s[PS_E2E_ALL], e2e);
+        if (has_ttft)
+            place_add(L, p->s[PS_TTFT], ttft);
+        if (has_tpot)
+            place_add(L, p->s[PS_TPOT], tpot);
+        if (has_ntpot)
+            place_add(L, p->s[PS_NTPOT], ntpot);
+        if (has_in)
+            place_add(L, p->s[PS_IN], in.d);
+        if (has_out)
+            place_add(L, p->s[PS_OUT], out.d);
+        double goff = c[PR_GOFF]->v[r], gn = c[PR_GN]->v[r];
+        if (all != NULL && gn > 0) {
+            if (goff + gn <= all_n) {
+                int rc = stats_add_range(p->s[PS_ITL], all, (size_t)goff, (size_t)gn);
+                if (rc == STATS_ENOMEM)
+                    return luaL_error(L, "stats:add_range: not enough memory");
+                if (rc != STATS_OK)
+                    return luaL_error(L, "stats:add_range: a sample cannot be summarised (NaN)");
+            } else {
+                p->gaps_bad = 1;
+            }
+        }
+        place_add(L, p->pace[0], start);
+        place_add(L, p->pace[1], finish);
+        place_add(L, p->pace[2], finish);
+        place_add(L, p->pace[3], e2e);
+        place_add(L, p->pace[4], start);
+        place_add(L, p->pace[5], e2e);
+    }
+    for (lua_Integer i = 1; i <= nb; i++)
+        if (st[i - 1].sink.used)
+            place_close(L, &st[i - 1].sink);
+    return 0;
+}
+
 static int column_len(lua_State *L)
 {
     Column *c = (Column *)luaL_checkudata(L, 1, COLUMN_MT);
@@ -2066,6 +2496,7 @@ static const luaL_Reg stats_funcs[] = {
     {"appender",                l_appender               },
     {"reader",                  l_reader                 },
     {"gather",                  l_gather                 },
+    {"place_rows",              l_place_rows             },
     {"adder",                   l_adder                  },
     {"request_adder",           l_request_adder          },
     {"load",                    l_load                   },

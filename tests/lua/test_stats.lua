@@ -1539,3 +1539,68 @@ do
     t.eq(order_list(stats.order(up)), { 1, 2, 3, 4, 8, 5, 6, 7 })
   end)
 end
+
+-- stats.place_rows: a per-request reader's kept rows placed in their load points in C, as
+-- the Lua loop it replaced placed them (llmd.harness.inference_perf; issue 20). Expected
+-- values worked out by hand from the six rows below (sums of a few small numbers).
+t.test("stats.place_rows: rows to the last stage whose least start they reach, added as acc.add/add_done did",
+  function()
+    local rm = require "llmd.runmodel"
+    local col = stats.column
+    local cols = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    local push = stats.appender(table.unpack(cols))
+    -- start, finish, ttft (true: failed), tpot, ntpot, in, out, gaps' offset and count in all
+    push(5, 6, 0.5, false, 1, 10, 1, 0, 0)              -- before stage 1: in none
+    push(10, 12, 0.5, 0.25, 0.5, 100, 4, 0, 2)          -- stage 1; gaps 1..2
+    push(11, 14, true, false, false, false, false, 2, 0) -- stage 1, failed
+    push(21, 22.5, false, false, false, 7, 2.5, 2, 3)   -- stage 3; a float count; gaps 3..5
+    push(25, 26, 0.25, false, 0.25, false, 3, 5, 2)     -- stage 3; no input count; gaps past all
+    push(15, 15.5, 0.125, false, 0.5, 50, 1, 7, 0)      -- stage 1
+    local all = stats.new()
+    for _, g in ipairs { 0.1, 0.2, 0.3, 0.4, 0.5 } do all:add(g) end
+    local by, met = {}, {}
+    stats.place_rows(cols, { 10, false, 20 }, all, 2, function(i)
+      met[#met + 1] = i
+      by[i] = { g = { acc = rm.accumulator(), gaps_ok = true }, pace = rm.pace_accumulators() }
+      return by[i].g, by[i].pace
+    end)
+    t.eq(met, { 1, 3 }) -- (stage 2 has no least start: nothing lands there, its sink is never met)
+    local a1, a3 = by[1].g.acc, by[3].g.acc
+    t.eq({ a1.ok, a1.failed, a1.first, a1.last, a1.in_tok, a1.out_tok }, { 2, 1, 10.0, 15.5, 150, 5 })
+    t.eq({ math.type(a1.in_tok), math.type(a1.out_tok), a1.in_known, a1.out_known }, { "integer", "integer", true, true })
+    t.eq({ a1.e2e:count(), a1.e2e:sum(), a1.e2e_all:count(), a1.e2e_all:max() }, { 2, 2.5, 3, math.huge })
+    t.eq({ a1.ttft:count(), a1.ttft:sum(), a1.tpot:count(), a1.ntpot:sum() }, { 2, 0.625, 1, 1.0 })
+    t.eq({ a1.in_len:sum(), a1.out_len:sum(), a1.itl:count() }, { 150.0, 5.0, 2 })
+    t.near(a1.itl:sum(), 0.3, 1e-15)
+    t.eq(by[1].g.gaps_ok, true)
+    -- kept order: the two successes; outcomes capped at 2 (seq_max): rows 2 and 3
+    t.eq({ a1.seq.n, a1.seq.start[1], a1.seq.start[2], a1.seq.ttft[2], a1.seq.tpot[2] }, { 2, 10.0, 15.0, 0.125, false })
+    t.eq({ a1.seq.outcome.n, a1.seq.outcome.failed[1], a1.seq.outcome.failed[2], #a1.seq.outcome.failed }, { 2, 0.0, 1.0, 2 })
+    local p1 = by[1].pace
+    t.eq({ p1.starts:count(), p1.oks:count(), p1.lats:sum(), p1.ok_lats:sum() }, { 3, 2, 5.5, 2.5 })
+    -- stage 3: a float count makes its sum a float; an unknown input count unknown; a
+    -- request whose gaps lie past the pooled ones leaves them out and says so
+    t.eq({ a3.ok, a3.failed, a3.first, a3.last, a3.in_tok, a3.out_tok, a3.in_known }, { 2, 0, 21.0, 26.0, 7, 5.5, false })
+    t.eq({ math.type(a3.in_tok), math.type(a3.out_tok) }, { "integer", "float" })
+    t.eq({ a3.ttft:count(), a3.tpot:count(), a3.ntpot:count(), a3.itl:count() }, { 1, 0, 1, 3 })
+    t.near(a3.itl:sum(), 1.2, 1e-15)
+    t.eq(by[3].g.gaps_ok, false)
+    -- more stages than it keeps on the C stack (32): row k (start k + 0.5) lands in stage k
+    local many = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    local put, starts = stats.appender(table.unpack(many)), {}
+    for k = 40, 1, -1 do put(k + 0.5, k + 1, false, false, false, k, 1, 0, 0) end
+    for k = 1, 40 do starts[k] = k end
+    local got, order = {}, {}
+    stats.place_rows(many, starts, false, 10, function(i)
+      order[#order + 1] = i
+      got[i] = { acc = rm.accumulator() }
+      return got[i], rm.pace_accumulators()
+    end)
+    t.eq({ #order, order[1], order[40], got[33].acc.ok, got[33].acc.in_tok, got[40].acc.first }, { 40, 40, 1, 1, 33, 40.5 })
+    -- a start that is no number (a boolean kept in the column) is refused, naming the row
+    local bad = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    stats.appender(table.unpack(bad))(false, 1, 0.5, false, false, 1, 1, 0, 0)
+    t.raises("row 1 has no numeric start", function()
+      stats.place_rows(bad, { 0 }, false, 10, function() error("no sink expected") end)
+    end)
+  end)

@@ -710,7 +710,7 @@ local function windows(starts, path, stages, run)
   return function(start)
     local i = which(start)
     return i ~= nil and not bounds[i].warmup
-  end, which
+  end, which, los
 end
 
 -- The same, from the start times read off the per-request file in a pass of their own.
@@ -953,45 +953,15 @@ function M.extract(c, opts)
       if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
       if log then
         local S = log.starts
-        local row = stats.reader(S, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs, log.goffs,
-          log.gns)
-        local okw, res, place = pcall(windows, S, per_path, run.stages, run)
+        local okw, res, place, los = pcall(windows, S, per_path, run.stages, run)
         if okw then
           place_failure = place
-          -- (stage_add and pace_of's add, as they would be called, with what each request
-          -- looked up or asked of C found once: a stage's functions and accumulators, the
-          -- pooled gaps' count, fixed after the pass; issue 20, this loop was a third of
-          -- reading a run of many short requests)
-          local all = po.itl_all
-          local all_n, add_range = all and all:count(), all and all.add_range
-          local tointeger = math.tointeger
-          local sinks = {}
-          local function sink(i)
-            local g = stage_of(i)
-            local s = { g = g, add = g.acc.add, add_done = g.acc.add_done, itl = g.acc.itl, pace = pace_of(i).add }
-            sinks[i] = s
-            return s
-          end
-          for k = 1, #S do
-            local start, finish, t, tpot, ntpot, inp, out, goff, gn = row(k)
-            local i = place(start)
-            if i then
-              local s = sinks[i] or sink(i)
-              local e2e = finish - start
-              if t == true then
-                s.add { ok = false, start = start, finish = finish }
-                s.pace(start, finish, false, e2e, false, false)
-              else
-                -- (token counts back from the column's doubles as the integers they were)
-                s.add_done(start, finish, e2e, t or nil, tpot or nil, ntpot or nil,
-                  inp and tointeger(inp) or inp or nil, out and tointeger(out) or out or nil)
-                if all and gn and gn > 0 then
-                  if goff + gn <= all_n then add_range(s.itl, all, goff + 1, goff + gn) else s.g.gaps_ok = false end
-                end
-                s.pace(start, finish, finish, e2e, start, e2e)
-              end
-            end
-          end
+          -- (stage_add and pace_of's add, as they would be called, in one C call: each row
+          -- placed by los as place places it, a stage's accumulators met through sink the
+          -- first time a row lands there; issue 20, this loop in Lua, with calls into C a
+          -- request, was a sixth of compare.lua's CPU on a run of many short requests)
+          stats.place_rows({ S, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs, log.goffs,
+            log.gns }, los, po.itl_all or false, rm.SEQ_MAX, function(i) return stage_of(i), pace_of(i) end)
         else
           stage_warning = tostring(res)
         end

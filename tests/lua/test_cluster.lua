@@ -2466,6 +2466,37 @@ end)
 -- version --client" (and helm's, helmfile's "no namespace given"). The fake tools now answer
 -- as the real ones print (formats from kubernetes.io's kubectl_version reference and install
 -- guide, helm.sh's helm_version: "v3.2.1+gfe51cd1" is Version, "+g", the commit's first 7).
+-- newuser50 F6: in a shell without FAKE_CLUSTER the fake's kubectl raised a Lua error, whose
+-- traceback landed inside compare.lua's lock message, and doctor.lua --cluster printed each
+-- tool's failure yet exited 0. The fake now fails as a tool does (one line, exit 1) and
+-- doctor.lua --cluster exits 1 with one line on stderr naming the failing tools.
+t.test("without FAKE_CLUSTER the fake tools fail in one line; doctor.lua --cluster exits 1 and compare.lua's message has no traceback", function()
+  local s = setup()
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_CLUSTER = false
+  for _, tool in ipairs { "kubectl", "helm", "helmfile", "oc" } do
+    local r = proc.run({ FAKEBIN .. "/" .. tool, "version" }, { env = env })
+    t.eq({ r.code, r.stdout, r.stderr }, { 1, "", "fake " .. tool .. ": FAKE_CLUSTER is not set (the fake cluster's "
+      .. "state folder: export FAKE_CLUSTER=\"$(mktemp -d)\")\n" }, tool)
+  end
+  local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = env })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, r.stderr)
+  t.ok(r.stderr:find("^doctor%.lua: %-%-cluster: kubectl, helm, helmfile failed %(`kubectl version %-%-client`: fake "
+    .. "kubectl: FAKE_CLUSTER is not set"), r.stderr)
+  t.ok(r.stdout:find("\nkubectl   " .. FAKEBIN .. "/kubectl  FAILED: `kubectl version --client`: fake kubectl: "
+    .. "FAKE_CLUSTER is not set", 1, true), r.stdout)
+  -- without --cluster the tools are listed, not required (README): exit 0, the failure shown
+  r = proc.run({ LLMDLUA, "doctor.lua" }, { env = env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("helm      " .. FAKEBIN .. "/helm  FAILED: `helm version --short`", 1, true), r.stdout)
+  r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" }, { env = env, cwd = s.dir })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("fake kubectl: FAKE_CLUSTER is not set", 1, true), r.stderr)
+  t.ok(not r.stderr:find("traceback", 1, true) and not r.stderr:find("fake.lua", 1, true), r.stderr)
+end)
+
 t.test("doctor.lua --cluster against the fake cluster: each tool's version line as the real tool prints it", function()
   local s = setup()
   local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = s.env })

@@ -4042,7 +4042,7 @@ function M.run(plan, opts)
     local where = removed and ("the workspace %s was removed"):format(w.path)
       or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
     if tostring(errset):match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
-    error(("%s\n(%s)"):format(tostring(errset), where), 0)
+    error(("%s (%s)"):format(tostring(errset), where), 0)
   end
   local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
@@ -4379,6 +4379,20 @@ function M.salvage(ctx, result)
       M.resume_command(ctx.ws.path), ctx.ws.path))
     loud:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
+end
+
+-- The one line on stderr of a comparison whose steps failed (README: exit 1 is one line on
+-- stderr; newuser50 F3: it was on stdout only): the first failed step, its run and the first
+-- line of why; the details (what is left deployed, the commands to go on) stay where they are
+-- said, on stdout. script: the command's name ("compare.lua").
+function M.failure_line(ctx, result, script)
+  local o = result.failed[1]
+  if not o then return ("%s: the comparison did not complete"):format(script) end
+  local why = tostring(o.message):match("^[^\n]*"):gsub("^run %a: ", "")
+  local run = o.stack and run_of(ctx, o.stack)
+  local who = o.stack and ("run %s (%s)"):format(o.stack:upper(), run and run.label or o.stack) or "the comparison"
+  return ("%s: %s failed at step %d (%s): %s; %s in the output above"):format(script, who, o.number, o.name, why,
+    ctx.dry_run and "what the dry run did is" or "what is left deployed and the commands to go on are")
 end
 
 -- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."

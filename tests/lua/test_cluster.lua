@@ -2233,7 +2233,7 @@ t.test("a plan that fails before its first step removes its workspace, as compar
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local made = r.stdout:match("Workspace: (%S+)")
     t.ok(made, r.stdout)
-    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device\n(the workspace " .. made
+    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device (the workspace " .. made
       .. " was removed)", 1, true), r.stderr)
     t.eq(lfs.attributes(made), nil, "the workspace is gone")
     t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")

@@ -371,13 +371,14 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     r.stderr)
   t.ok(not lfs.attributes(bin .. "/llmdlua.ran"), "no report after it")
   -- 3. deployed again, then benchmarked: its folder (the experiment id the fake printed)
-  -- is copied into run-b/rerun-<id>/, and the script goes on to the report
+  -- is copied into reruns/run-b-<id>/results/, and the script goes on to the report
   r = script { deploy, bench }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local uid = r.stdout:match("verify%-model%-(%d+)")
   t.ok(uid, r.stdout)
-  local dest = w .. "/run-b/rerun-" .. uid
-  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "\n", 1, true), r.stdout)
+  local dest = w .. "/reruns/run-b-" .. uid .. "/results"
+  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "; compare it with run b: llmdlua compare.lua --a "
+    .. w .. "/run-b --b " .. w .. "/reruns/run-b-" .. uid .. "\n", 1, true), r.stdout)
   local got = {}
   for n in lfs.dir(dest) do if n ~= "." and n ~= ".." then got[#got + 1] = n end end
   t.eq(#got, 1, table.concat(got, ", "))

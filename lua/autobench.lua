@@ -115,11 +115,15 @@ local function main()
     local help = o.help_dir and ab.read_help_dir(o.help_dir) or nil
     local paths = {}
     local failed = false
+    -- (configs and folders with a problem said on stdout, of those looked at; those that could
+    -- not be read, each said in its own line on stderr)
+    local nbad, nchecked, unreadable = 0, 0, 0
     for i = 1, #o do
       -- a folder without a config is a mistake (a wrong path), not "all valid"
       if require("lfs").attributes(o[i], "mode") == "directory" and #ab.config_paths { o[i] } == 0 then
         io.write(o[i], ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
         failed = true
+        nbad, nchecked = nbad + 1, nchecked + 1
       end
       paths[i] = o[i]
     end
@@ -129,6 +133,8 @@ local function main()
       -- other files are still validated
       local lok, cfg, err = pcall(ab.load, p)
       local errs = {}
+      nchecked = nchecked + 1
+      if not lok then unreadable = unreadable + 1 end
       if not lok then
         if tostring(cfg):match("interrupted$") then error(cfg, 0) end -- (Ctrl-C: stops, as anywhere)
         io.stdout:flush()
@@ -144,6 +150,7 @@ local function main()
       for _, e in ipairs(errs) do io.write(p, ": ", e, "\n") end
       if #errs > 0 then
         failed = true
+        nbad = nbad + 1
       elseif o.print_commands and cfg then
         for _, fw in ipairs(ab.FRAMEWORKS) do
           local sec = cfg.frameworks[fw]
@@ -154,7 +161,18 @@ local function main()
         end
       end
     end
-    os.exit(failed and 1 or 0)
+    -- (a file that could not be read said its own line on stderr already: that is the cause
+    -- named; the other configs' problems are on stdout)
+    if failed and unreadable > 0 then os.exit(1) end
+    if failed then
+      -- the problems are listed above, one line each (stdout, the validation's output; an
+      -- unreadable file's on stderr); the exit 1's one line on stderr says where
+      io.stdout:flush()
+      io.stderr:write(("autobench.lua validate: %d of %d config(s) or folder(s) have problems (listed above, each "
+        .. "naming its file)\n"):format(nbad, nchecked))
+      os.exit(1)
+    end
+    os.exit(0)
   elseif cmd == "plan" then
     local o = args.parse(rest, { command = "llmdlua autobench.lua plan",
       usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
@@ -266,13 +284,19 @@ or an error (a bad config, stale rows); 2 a usage error, or another run writing 
     end
     io.stdout:setvbuf("line") -- progress shows as it happens, also in a file or a pipe
     interrupt_note = ("the rows finished so far are in %s; run the same command again to resume"):format(o.out)
-    local ok = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
+    local ok, cause = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
       timeout = timeout, force = o.force, in_use = function(msg)
         -- (another run writing this output: one line, exit 2, as compare.lua's workspace in use)
         io.stderr:write("autobench.lua run: ", msg, "\n")
         os.exit(2)
       end })
-    os.exit(ok and 0 or 1)
+    if not ok then
+      -- one line on stderr, the cause (README: exit 1), after the progress it sums up
+      io.stdout:flush()
+      io.stderr:write("autobench.lua run: ", cause or "not every row is ok", "\n")
+      os.exit(1)
+    end
+    os.exit(0)
   else
     -- no command: the usage (the commands) is the answer; a wrong one is one line, as a
     -- wrong option is (llmd.args)

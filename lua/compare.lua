@@ -293,7 +293,13 @@ if o.plan or o.resume then
     error(result, 0)
   end
   if ctx.model then finish(ctx.model, ctx.ws) end
-  os.exit(ctx.result.ok and 0 or 1)
+  if not ctx.result.ok then
+    -- (the progress lines first, as with an interrupt: stdout may be a buffered file)
+    io.stdout:flush()
+    io.stderr:write(cluster.failure_line(ctx, ctx.result, "compare.lua"), "\n")
+    os.exit(1)
+  end
+  os.exit(0)
 end
 
 local missing = {}
@@ -565,12 +571,12 @@ if not ok then
   -- took most of the room, and --link makes none
   if not o.link and (model:find("No space left on device", 1, true) or model:find("Disk quota exceeded", 1, true)) then
     local hint = ws.copy_room_hint(room)
-    if hint then model = ("%s\n(%s)"):format(model, hint) end
+    if hint then model = ("%s (%s)"):format(model, hint) end
   end
   local where = removed and ("the workspace %s was removed"):format(w.path)
     or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
   if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
-  error(("%s\n(%s)"):format(model, where), 0)
+  error(("%s (%s)"):format(model, where), 0)
 end
 finish(model, w)
 tl.mark("done")
@@ -578,6 +584,9 @@ cmp.say_left_out(model, "compare.lua") -- (the report's banner says them; so doe
 -- a chart gnuplot failed to draw: the report is written without it (and says why), the
 -- workspace kept; the exit status says it failed
 if #(model.chart_failures or {}) > 0 then
-  for _, f in ipairs(model.chart_failures) do io.stderr:write("compare.lua: error: ", f, "\n") end
+  -- (one line, as every exit 1: each chart's failure in it, the first line of each)
+  local said = {}
+  for _, f in ipairs(model.chart_failures) do said[#said + 1] = tostring(f):match("^[^\n]*") end
+  io.stderr:write("compare.lua: error: ", table.concat(said, "; "), "\n")
   os.exit(1)
 end

@@ -4,7 +4,8 @@
 -- usage: llmdlua doctor.lua [--cluster]
 --   Comparing runs that exist (compare.lua --a/--b, analyze.lua, extract.lua) needs no
 --   cluster tool: they are listed, not required. With --cluster (before compare.lua
---   --plan), kubectl, helm and helmfile are required: exit 1 if one is missing.
+--   --plan), kubectl, helm and helmfile are required: exit 1 (one line on stderr) if one is
+--   missing or its version call fails.
 local args = require "llmd.args"
 local proc = require "llmd.proc"
 local host = require "llmd.host"
@@ -12,7 +13,7 @@ local host = require "llmd.host"
 local o = args.parse(arg, {
   command = "llmdlua doctor.lua",
   usage = "llmdlua doctor.lua [--cluster]",
-  help = "  --cluster   require the cluster tools compare.lua --plan drives (exit 1 if one is missing)\n",
+  help = "  --cluster   require the cluster tools compare.lua --plan drives (exit 1 if one is missing or fails)\n",
   options = { cluster = true },
 })
 
@@ -30,6 +31,7 @@ local tools = {
 }
 
 local missing = 0
+local failing = {} -- required tools on PATH whose version call failed
 for _, t in ipairs(tools) do
   local name, cluster, argv0 = t[1], t[2], t[3]
   local path = proc.which(name)
@@ -48,8 +50,37 @@ for _, t in ipairs(tools) do
     for _, a in ipairs(argv0) do argv[#argv + 1] = a end
     local ok, r = pcall(proc.run, argv, { timeout = 10, stderr = "stdout" })
     local first = ok and r.stdout:match("[^\n]+") or nil
-    what = path .. (first and ("  (" .. first .. ")") or "")
+    if ok and r.ok then
+      what = path .. (first and ("  (" .. first .. ")") or "")
+    else
+      -- Found but failing (exit status, or could not be run): a tool compare.lua --plan
+      -- calls that fails here fails there too, so --cluster counts it as missing.
+      local why = first or (ok and ("exit " .. tostring(r.code)) or tostring(r))
+      local call = table.concat(argv0, " ")
+      if cluster and o.cluster then
+        failing[#failing + 1] = { name = name, why = ("`%s %s`: %s"):format(name, call, why) }
+      end
+      what = ("%s  FAILED: `%s %s`: %s"):format(path, name, call, why)
+    end
   end
   print(("%-9s %s"):format(name, what))
 end
-os.exit(missing == 0 and 0 or 1)
+-- Exit 1 with one line on stderr naming the cause, as every llmdlua script's exit 1.
+if missing > 0 or #failing > 0 then
+  local names, parts = {}, {}
+  for _, t in ipairs(tools) do
+    if t[2] and not proc.which(t[1]) then names[#names + 1] = t[1] end
+  end
+  if #names > 0 then
+    parts[#parts + 1] = table.concat(names, ", ") .. (#names == 1 and " is" or " are") .. " not on PATH"
+  end
+  if #failing > 0 then
+    local failed = {}
+    for _, f in ipairs(failing) do failed[#failed + 1] = f.name end
+    parts[#parts + 1] = ("%s failed (%s)"):format(table.concat(failed, ", "), failing[1].why)
+  end
+  io.stderr:write("doctor.lua: --cluster: ", table.concat(parts, "; "),
+    "; compare.lua --plan needs kubectl, helm and helmfile\n")
+  os.exit(1)
+end
+os.exit(0)

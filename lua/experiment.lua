@@ -266,4 +266,9 @@ if o.dry_run then
 elseif not all_ok then
   io.write(("To continue after fixing the cause: %s\n"):format(next_command(ctx.ws.path)))
 end
-os.exit(all_ok and 0 or 1)
+if not all_ok then
+  io.stdout:flush()
+  io.stderr:write(xr.failure_line(ctx), "\n")
+  os.exit(1)
+end
+os.exit(0)

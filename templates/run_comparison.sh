@@ -295,8 +295,12 @@ service() {
 # It stops the script when the command fails, or exits 0 without leaving results of its
 # own on the results PVC (folders named with the experiment id it printed, else with a
 # start time within its run); otherwise it copies them into
-# $COMPARISON_DIR/run-X/rerun-<id>/ and says so. The report at the end is the saved one:
-# compare a re-run with compare.lua --a/--b on those folders.
+# $COMPARISON_DIR/reruns/run-X-<id>/results/, writes beside them the re-run's
+# run_state.json (run X's configuration, its label with -rerun-<id> added, the time now,
+# and the SLO run X's comparison was held to: the plan's slo: when run X's state has none),
+# and says how to compare it. The re-run is outside run-X/, so run-X/ still holds run X's
+# results alone. The report at the end is the saved one: compare a re-run with
+# compare.lua --a "$COMPARISON_DIR"/run-X --b "$COMPARISON_DIR"/reruns/run-X-<id>.
 benchmark() {
     side=$1
     shift
@@ -324,13 +328,34 @@ benchmark() {
         id != "" && ((uid != "" && id == uid) || (uid == "" && id + 0 >= t0 && id + 0 <= t1)) { print }')
     [ -n "$new" ] || fail "run $side: the benchmark command exited 0 but left no results of its own on the PVC" \
         "(experiment ${uid:-started at $t0}; there: $(printf '%s' "$names" | tr '\n' ' ')); stopping here"
-    dest="$COMPARISON_DIR/run-$side/rerun-${uid:-$t0}"
-    mkdir -p "$dest" || fail "run $side: cannot make $dest"
+    id=${uid:-$t0}
+    dest="$COMPARISON_DIR/reruns/run-$side-$id"
+    mkdir -p "$dest/results" || fail "run $side: cannot make $dest/results"
     printf '%s\n' "$new" | while IFS= read -r name; do
-        kubectl -n "$NAMESPACE" cp "llmdbench-harness-launcher:/requests/$name" "$dest/$name" ||
-            fail "run $side: cannot copy /requests/$name from the PVC into $dest"
+        kubectl -n "$NAMESPACE" cp "llmdbench-harness-launcher:/requests/$name" "$dest/results/$name" ||
+            fail "run $side: cannot copy /requests/$name from the PVC into $dest/results"
     done || exit 1
-    printf 'run %s: results of the re-run in %s\n' "$side" "$dest"
+    # the re-run's record: run X's (what compare.lua reads of a run folder's run_state.json:
+    # its configuration, so that a comparison with run X is like for like, and its SLO)
+    RECORD="$COMPARISON_DIR/run-$side/run_state.json" PLAN="$COMPARISON_DIR/plan.yaml" OUT="$dest/run_state.json" \
+        ID=$id RESULTS="$dest/results" "$LLMDLUA" -e '
+        local json = require "llmd.json"
+        local st = json.read(os.getenv("RECORD"))
+        st.label = st.label .. "-rerun-" .. os.getenv("ID")
+        st.timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ")
+        st.results_path = os.getenv("RESULTS")
+        -- (the metrics were run X'"'"'s: the re-run'"'"'s are read from its results)
+        st.metrics, st.metrics_reasons, st.status, st.status_reasons = nil, nil, nil, nil
+        local f = io.open(os.getenv("PLAN"))
+        if f then
+            f:close()
+            local plan = require("llmd.yaml").load_file(os.getenv("PLAN"))
+            if st.slo == nil and type(plan) == "table" and type(plan.slo) == "table" then st.slo = plan.slo end
+        end
+        json.write(os.getenv("OUT"), st)' ||
+        fail "run $side: cannot write the re-run's run_state.json into $dest (from $COMPARISON_DIR/run-$side/run_state.json)"
+    printf 'run %s: results of the re-run in %s/results; compare it with run %s: llmdlua compare.lua --a %s --b %s\n' \
+        "$side" "$dest" "$side" "$COMPARISON_DIR/run-$side" "$dest"
 }
 
 # teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once

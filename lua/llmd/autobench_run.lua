@@ -914,14 +914,18 @@ function M.run(config_path, opts)
   end
   if not opts.dry_run then M.prune_file(out) end
   -- a dry run says what the real run would do, down to its exit status
+  -- (the cause again as the one line on stderr an exit 1 has: the caller writes it)
+  local cause
   if not ran then
-    io.write(opts.dry_run and "a real run would measure nothing: " or "",
-      "no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
+    cause = "no candidate could be run here (every framework excluded, unsupported or an environment gap)"
+    io.write(opts.dry_run and "a real run would measure nothing: " or "", cause, "\n")
+    if opts.dry_run then cause = "a real run would measure nothing: " .. cause end
     all_ok = false
   elseif #failures > 0 then
-    io.write(M.failures_line(failures, out), "\n")
+    cause = M.failures_line(failures, out)
+    io.write(cause, "\n")
   end
-  return all_ok
+  return all_ok, cause
 end
 
 return M

@@ -109,7 +109,7 @@ function M.validate(plan, name, opts)
     bad("runs", "expected a mapping with 'a' and 'b'")
   else
     known(plan.runs, "runs", { a = true, b = true })
-    local labels = {}
+    local labels, checked_templates = {}, {}
     for _, x in ipairs { "a", "b" } do
       local r, key = plan.runs[x], "runs." .. x
       if not is_map(r) then
@@ -216,6 +216,7 @@ function M.validate(plan, name, opts)
                 end
               end
             end
+            for _, p in ipairs(M.guide_file_problems(d, key .. ".deploy")) do bad(p.key, p.why) end
             if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name")
             elseif not d.model:match("^[%w][%w._/:@%-]*$") or #d.model > 256 then
               -- it goes into the benchmark config (${MODEL}), commands and labels
@@ -255,6 +256,13 @@ function M.validate(plan, name, opts)
                   .. "writes it unquoted into its launcher Pod's YAML and the results folder's name"):format(
                   M.shown(r.label), M.plain_name_problem(r.label), b.template))
               end
+            end
+            if type(b.template) == "string" and not checked_templates[b.template]
+              and lfs.attributes(b.template, "mode") == "file" then
+              -- (one line per template, though both runs name it)
+              checked_templates[b.template] = true
+              local why = M.template_problem(b, r, plan)
+              if why then bad(key .. ".benchmark.template", why) end
             end
             if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
@@ -297,6 +305,106 @@ function M.validate(plan, name, opts)
     error(table.concat(lines, "\n"), 0)
   end
   return plan
+end
+
+-- The variables the benchmark step fills in from the cluster (llmd.cluster's benchmark: the
+-- results PVC found, the run's Service and port), as stand-ins of the same kind: plain words,
+-- as the real values are, so that the template renders before anything is deployed.
+local CLUSTER_VARS = { BENCHMARK_PVC = "benchmark-pvc", IP = "svc.ns.svc.cluster.local:80", GATEWAY_SVC = "svc",
+  ENDPOINT = "http://svc.ns.svc.cluster.local:80" }
+
+-- Why run r's benchmark template (b.template, a file) could not be rendered and read at the
+-- benchmark step, or nil: checked in the plan, before anything deploys (newuser50 F4: a YAML
+-- typo was found at step 60, after a deploy, and named the rendered copy in the workspace).
+-- First the template as YAML with each ${VAR} put in as a plain word of its own length, so
+-- that an error's line:col is the template's own; then as the benchmark step renders it
+-- (M.substitute_yaml: an unset ${VAR}, a value that is no YAML scalar there, each naming the
+-- template's line), with the run's model, label and namespace, the plan's benchmark.vars and
+-- the environment, and stand-ins for what the cluster gives (CLUSTER_VARS).
+function M.template_problem(b, r, plan)
+  local f = io.open(b.template, "rb")
+  if not f then return b.template .. ": cannot be read" end
+  local text = f:read("a") or ""
+  f:close()
+  local same_cols = text:gsub("%${([%a_][%w_]*)}", function(v) return v .. ("x"):rep(3) end)
+  local ok, err = pcall(yaml.load, same_cols, b.template)
+  if not ok then
+    return ("%s (the benchmark template); nothing was deployed"):format(
+      tostring(err))
+  end
+  local d = is_map(r.deploy) and r.deploy or {}
+  local vars = { NAMESPACE = type(plan.namespace) == "string" and plan.namespace or "ns",
+    MODEL = type(d.model) == "string" and d.model or "model", STACK_NAME = type(r.label) == "string" and r.label
+    or "run" }
+  for k, v in pairs(CLUSTER_VARS) do vars[k] = v end
+  for k, v in pairs(is_map(b.vars) and b.vars or {}) do vars[k] = v end
+  local rok, rendered = pcall(M.substitute_yaml, text, vars, b.template)
+  if not rok then return tostring(rendered) .. "; nothing was deployed" end
+  local pok, perr = pcall(yaml.load, rendered, b.template)
+  if not pok then
+    return ("%s (the benchmark template once its ${VAR}s are filled in); nothing was deployed"):format(tostring(perr))
+  end
+  return nil
+end
+
+-- A run's deploy files under its guide_dir, as helm and kubectl will read them: each values
+-- file (helm -f) there and YAML, each kustomize folder there with its kustomization file
+-- YAML. {key=, why=} each, checked before anything deploys (a values file's typo failed the
+-- deploy at step 10 after the lock and the namespace were taken).
+function M.guide_file_problems(d, key)
+  local out = {}
+  if type(d.guide_dir) ~= "string" or lfs.attributes(d.guide_dir, "mode") ~= "directory" then return out end
+  local function at(p) return p:sub(1, 1) == "/" and p or (d.guide_dir .. "/" .. p) end
+  local values = d.values
+  if type(values) == "string" then values = { values } end
+  if d.values ~= nil and type(values) ~= "table" then
+    out[#out + 1] = { key = key .. ".values", why = "expected a list of values files (relative to guide_dir)" }
+    values = {}
+  end
+  for i, v in ipairs(values or {}) do
+    local k = ("%s.values[%d]"):format(key, i - 1)
+    if type(v) ~= "string" then out[#out + 1] = { key = k, why = "expected a values file (relative to guide_dir)" }
+    else
+      local mode = lfs.attributes(at(v), "mode")
+      if mode ~= "file" then
+        out[#out + 1] = { key = k, why = ("%s: %s (relative to guide_dir %s; helm -f reads it)"):format(at(v),
+          mode and ("a " .. mode .. ", not a file") or "no such file", d.guide_dir) }
+      else
+        local ok, err = pcall(yaml.load_file, at(v))
+        if not ok then
+          out[#out + 1] = { key = k, why = ("%s (a values file: helm -f would refuse it); nothing was deployed")
+            :format(tostring(err)) }
+        end
+      end
+    end
+  end
+  local kz = d.kustomize
+  if type(kz) == "string" then kz = { kz } end
+  for i, kd in ipairs(type(kz) == "table" and kz or {}) do
+    local k = type(d.kustomize) == "table" and ("%s.kustomize[%d]"):format(key, i - 1) or key .. ".kustomize"
+    if type(kd) == "string" then
+      local dir = at(kd)
+      if lfs.attributes(dir, "mode") ~= "directory" then
+        out[#out + 1] = { key = k, why = ("%s: no such folder (relative to guide_dir %s; kubectl apply -k reads it)")
+          :format(dir, d.guide_dir) }
+      else
+        local file
+        for _, n in ipairs { "kustomization.yaml", "kustomization.yml", "Kustomization" } do
+          if not file and lfs.attributes(dir .. "/" .. n, "mode") == "file" then file = dir .. "/" .. n end
+        end
+        if not file then
+          out[#out + 1] = { key = k, why = ("%s: no kustomization.yaml in it (kubectl apply -k needs one)"):format(dir) }
+        else
+          local ok, err = pcall(yaml.load_file, file)
+          if not ok then
+            out[#out + 1] = { key = k, why = ("%s (kubectl apply -k would refuse it); nothing was deployed")
+              :format(tostring(err)) }
+          end
+        end
+      end
+    end
+  end
+  return out
 end
 
 -- Where in the plan file path the mapping key k is written, for its error's line:
@@ -741,7 +849,9 @@ function M.substitute_yaml(text, vars, name)
       end
       local v
       if var then v = vars[var]; if v == nil then v = os.getenv(var) end end
-      if var and v == nil and braced == "{" then missing[#missing + 1] = var end
+      if var and v == nil and braced == "{" and not missing[var] then
+        missing[#missing + 1], missing[var] = var, true
+      end
       parts[#parts + 1] = line:sub(pos, s - 1)
       if not var or v == nil then
         parts[#parts + 1] = line:sub(s, e)
@@ -3932,7 +4042,7 @@ function M.run(plan, opts)
     local where = removed and ("the workspace %s was removed"):format(w.path)
       or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
     if tostring(errset):match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
-    error(("%s\n(%s)"):format(tostring(errset), where), 0)
+    error(("%s (%s)"):format(tostring(errset), where), 0)
   end
   local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
@@ -4275,6 +4385,20 @@ function M.salvage(ctx, result)
       M.resume_command(ctx.ws.path), ctx.ws.path))
     loud:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
+end
+
+-- The one line on stderr of a comparison whose steps failed (README: exit 1 is one line on
+-- stderr; newuser50 F3: it was on stdout only): the first failed step, its run and the first
+-- line of why; the details (what is left deployed, the commands to go on) stay where they are
+-- said, on stdout. script: the command's name ("compare.lua").
+function M.failure_line(ctx, result, script)
+  local o = result.failed[1]
+  if not o then return ("%s: the comparison did not complete"):format(script) end
+  local why = tostring(o.message):match("^[^\n]*"):gsub("^run %a: ", "")
+  local run = o.stack and run_of(ctx, o.stack)
+  local who = o.stack and ("run %s (%s)"):format(o.stack:upper(), run and run.label or o.stack) or "the comparison"
+  return ("%s: %s failed at step %d (%s): %s; %s in the output above"):format(script, who, o.number, o.name, why,
+    ctx.dry_run and "what the dry run did is" or "what is left deployed and the commands to go on are")
 end
 
 -- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."

@@ -1057,7 +1057,7 @@ function M.run(exp, plan, opts)
       if not opts.resume then
         local removed, why = ws.remove(w)
         for _, d in ipairs(made or {}) do lfs.rmdir(d) end
-        lerr = ("%s\n(%s)"):format(tostring(lerr), removed and ("the workspace %s was removed"):format(w.path)
+        lerr = ("%s (%s)"):format(tostring(lerr), removed and ("the workspace %s was removed"):format(w.path)
           or ("the workspace %s is kept (could not remove it: %s)"):format(w.path, tostring(why)))
       end
       error(lerr, 0)
@@ -1116,6 +1116,32 @@ function M.run(exp, plan, opts)
   end
   local all_ok = not failed and (#ctx.pending == 0 or opts.only ~= nil)
   return all_ok, ctx
+end
+
+-- The one line on stderr of an experiment that did not succeed (README: exit 1 is one line on
+-- stderr; newuser50 F3): which setup treatments failed, how, and the first line of why; the
+-- details (what is left deployed, the command to go on) stay where they are said, on stdout.
+function M.failure_line(ctx)
+  local parts, n = {}, 0
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local r = ctx.results[st.name]
+    n = n + 1
+    if r and r.status ~= "success" and r.status ~= "pending" then
+      parts[#parts + 1] = ("%s %s (%s)"):format(st.name, r.status,
+        tostring(r.error or "no reason recorded"):match("^[^\n]*"))
+    elseif r and r.status == "pending" and r.run_failures and #r.run_failures > 0 then
+      parts[#parts + 1] = ("%s: run treatment %s"):format(st.name, tostring(r.run_failures[1]):match("^[^\n]*"))
+    elseif r and r.status == "pending" and r.not_started then
+      parts[#parts + 1] = ("%s not started (%s)"):format(st.name, tostring(r.error or ctx.halt or "stopped"))
+    end
+  end
+  if #parts == 0 and ctx.result and ctx.result.failed and ctx.result.failed[1] then
+    local o = ctx.result.failed[1]
+    parts[1] = ("step %d (%s): %s"):format(o.number, o.name, tostring(o.message):match("^[^\n]*"))
+  end
+  if #parts == 0 then parts[1] = "not every treatment completed" end
+  return ("experiment.lua: %d of %d setup treatment(s) did not succeed: %s; what is left deployed and the command to "
+    .. "go on are in the output above"):format(math.max(#parts, 1), n, table.concat(parts, "; "))
 end
 
 return M

@@ -89,8 +89,16 @@ local yaml = require "llmd.yaml"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 
-local DIR = os.getenv("FAKE_CLUSTER") or error("FAKE_CLUSTER is not set")
 local tool = arg[1]
+-- Unset, the fake has no cluster to answer for: it fails as a tool does, one line on
+-- stderr and a non-zero exit (an error() here printed a Lua traceback into the caller's
+-- message, newuser50 F6), for every call, version calls too, so doctor.lua --cluster says so.
+local DIR = os.getenv("FAKE_CLUSTER")
+if DIR == nil or DIR == "" then
+  io.stderr:write(("fake %s: FAKE_CLUSTER is not set (the fake cluster's state folder: "
+    .. "export FAKE_CLUSTER=\"$(mktemp -d)\")\n"):format(tostring(tool)))
+  os.exit(1)
+end
 local args = {}
 for i = 2, #arg do args[#args + 1] = arg[i] end
 

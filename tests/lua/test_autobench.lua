@@ -576,7 +576,9 @@ t.test("run: a missing benchmark client is an environment gap: skipped rows, no 
   t.ok(r.stdout:find("a real run would measure nothing: no candidate could be run here", 1, true), r.stdout)
   t.eq(io.open(d .. "/results.jsonl"), nil)
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
-  t.eq(r.stderr, "")
+  -- (exit 1's one line on stderr, the cause: newuser50 F3)
+  t.eq(r.stderr, "autobench.lua run: no candidate could be run here (every framework excluded, unsupported or an "
+    .. "environment gap)\n")
   t.eq(r.code, 1) -- nothing could be measured
   t.ok(r.stdout:find("no candidate could be run here", 1, true), r.stdout)
   local got = rows_by(d .. "/results.jsonl")
@@ -823,15 +825,18 @@ t.test("run: --out into a missing folder makes it and says so in one line, as co
     base_server_flags = { model_path = "mock/model", context_length = 100 }, search_space = {} }
   t.write(d .. "/cfg.yaml", yaml.dump(cfg))
   -- a dry run writes nothing: no folder made, nothing said of one
+  -- (no client here: nothing can be measured, exit 1 with its one line on stderr, the cause)
+  local none = "autobench.lua run: no candidate could be run here (every framework excluded, unsupported or an "
+    .. "environment gap)\n"
   local r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl", "--dry-run" }, d, { PATH = path })
-  t.eq(r.stderr, "")
+  t.eq(r.stderr, (none:gsub("^autobench%.lua run: ", "%0a real run would measure nothing: ")))
   t.eq(lfs.attributes(d .. "/new"), nil)
   r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl" }, d, { PATH = path })
-  t.eq(r.stderr, "note: new/deeper did not exist; made it for the --out file\n")
+  t.eq(r.stderr, "note: new/deeper did not exist; made it for the --out file\n" .. none)
   t.eq(rows_by(d .. "/new/deeper/r.jsonl")["sglang-0/chat"].status, "skipped")
-  -- there now: nothing said
+  -- there now: nothing said of it
   r = ab_cli({ "run", "cfg.yaml", "--out", "new/deeper/r.jsonl" }, d, { PATH = path })
-  t.eq(r.stderr, "")
+  t.eq(r.stderr, none)
 end)
 
 t.test("run: every max_concurrency value is a row; extra_request_body is in every request", function()
@@ -956,6 +961,8 @@ t.test("run: a server out of memory while loading fails every scenario as oom, s
     local last = r.stdout:match("([^\n]*)\n$")
     t.eq(last, ("not every row is ok (exit 1): vllm-0 chat oom, summarization oom (log "
       .. "autobench-artifacts/%s/vllm-0/server.log); the rows are in %s.jsonl"):format(out, out))
+    -- (and as exit 1's one line on stderr: newuser50 F3)
+    t.eq(r.stderr, "autobench.lua run: " .. last .. "\n")
     t.ok(lfs.attributes(d .. "/autobench-artifacts/" .. out .. "/vllm-0/server.log", "mode") == "file", "the log named")
     local got = rows_by(d .. "/" .. out .. ".jsonl")
     for _, sc in ipairs { "chat", "summarization" } do

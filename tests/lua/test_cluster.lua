@@ -371,13 +371,14 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     r.stderr)
   t.ok(not lfs.attributes(bin .. "/llmdlua.ran"), "no report after it")
   -- 3. deployed again, then benchmarked: its folder (the experiment id the fake printed)
-  -- is copied into run-b/rerun-<id>/, and the script goes on to the report
+  -- is copied into reruns/run-b-<id>/results/, and the script goes on to the report
   r = script { deploy, bench }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local uid = r.stdout:match("verify%-model%-(%d+)")
   t.ok(uid, r.stdout)
-  local dest = w .. "/run-b/rerun-" .. uid
-  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "\n", 1, true), r.stdout)
+  local dest = w .. "/reruns/run-b-" .. uid .. "/results"
+  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "; compare it with run b: llmdlua compare.lua --a "
+    .. w .. "/run-b --b " .. w .. "/reruns/run-b-" .. uid .. "\n", 1, true), r.stdout)
   local got = {}
   for n in lfs.dir(dest) do if n ~= "." and n ~= ".." then got[#got + 1] = n end end
   t.eq(#got, 1, table.concat(got, ", "))
@@ -2293,7 +2294,7 @@ t.test("a plan that fails before its first step removes its workspace, as compar
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local made = r.stdout:match("Workspace: (%S+)")
     t.ok(made, r.stdout)
-    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device\n(the workspace " .. made
+    t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device (the workspace " .. made
       .. " was removed)", 1, true), r.stderr)
     t.eq(lfs.attributes(made), nil, "the workspace is gone")
     t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")
@@ -2526,6 +2527,90 @@ end)
 -- version --client" (and helm's, helmfile's "no namespace given"). The fake tools now answer
 -- as the real ones print (formats from kubernetes.io's kubectl_version reference and install
 -- guide, helm.sh's helm_version: "v3.2.1+gfe51cd1" is Version, "+g", the commit's first 7).
+-- newuser50 F4: a benchmark template with a YAML typo (`model: [oops`) was found at step 60,
+-- after deploy, Ready and the smoke test, and the message named the rendered copy
+-- (run-a/benchmark/config.yaml:4:9). The plan's check now reads each run's template (and its
+-- values files and kustomize folders) before anything runs: one line naming the user's file,
+-- line and column, exit 1, no cluster call, no workspace. The positions are libyaml's for
+-- this text (line 4 col 9: where the flow sequence opened on line 3 col 10 meets a key),
+-- the same PyYAML gives: python3 -c 'import yaml; yaml.safe_load(open("badtpl.yaml"))'
+-- says "line 4, column 9" and "line 3, column 10".
+t.test("a plan's malformed template, values file or kustomize folder is refused before anything runs, naming the user's file", function()
+  -- want: the line's text, DIR standing for the plan's folder
+  local function refused(edit, want)
+    local s = setup(edit)
+    want = want:gsub("DIR", s.dir)
+    local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" }, { env = s.env, cwd = s.dir })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(select(2, r.stderr:gsub("\n", "")), 1, r.stderr)
+    t.ok(r.stderr:find(want, 1, true), want .. "\n---\n" .. r.stderr)
+    t.ok(not r.stderr:find("config.yaml", 1, true), r.stderr)
+    t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no cluster call")
+    t.eq(#t.workspaces(s.dir), 0, "no workspace")
+    -- the dry run says the same
+    r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--dry-run" }, { env = s.env, cwd = s.dir })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stderr:find(want, 1, true), r.stderr)
+  end
+  refused(function(plan, d)
+    t.write(d .. "/badtpl.yaml", "endpoint:\n  stack_name: try\n  model: [oops\nworkload:\n  w: {load: {}}\n")
+    plan.runs.a.benchmark.template = d .. "/badtpl.yaml"
+    plan.runs.b.benchmark.template = d .. "/badtpl.yaml"
+  end, "runs.a.benchmark.template: DIR/badtpl.yaml:4:9: did not find expected ',' or ']'")
+  -- a ${VAR} before the error on its line: the column is still the template's (PyYAML on the
+  -- same text: "mapping values are not allowed here ... line 3, column 16")
+  refused(function(plan, d)
+    t.write(d .. "/t2.yaml", "endpoint:\n  stack_name: try\n  m: ${MODEL} x: y\n")
+    plan.runs.b.benchmark.template = d .. "/t2.yaml"
+  end, "runs.b.benchmark.template: DIR/t2.yaml:3:16: mapping values are not allowed in this context")
+  -- an unset variable: found where the benchmark step would find it, named once
+  refused(function(plan, d)
+    t.write(d .. "/t3.yaml", (t.read(d .. "/template.yaml"):gsub("%${NAMESPACE}", "${NAMESPAC}")))
+    plan.runs.a.benchmark.template = d .. "/t3.yaml"
+  end, "runs.a.benchmark.template: DIR/t3.yaml: unset variables NAMESPAC (give them in benchmark.vars")
+  -- (PyYAML: "expected ',' or '}' ... line 2, column 1")
+  refused(function(_, d)
+    t.write(d .. "/guide/router.values.yaml", "router: {a: 1\n")
+  end, "runs.a.deploy.values[0]: DIR/guide/router.values.yaml:2:1: did not find expected ',' or '}'")
+  refused(function(plan)
+    plan.runs.a.deploy.values = { "nope.values.yaml" }
+  end, "runs.a.deploy.values[0]: DIR/guide/nope.values.yaml: no such file (relative to guide_dir")
+  refused(function(plan)
+    plan.runs.a.deploy.kustomize = "nope"
+  end, "runs.a.deploy.kustomize: DIR/guide/nope: no such folder")
+end)
+
+-- newuser50 F6: in a shell without FAKE_CLUSTER the fake's kubectl raised a Lua error, whose
+-- traceback landed inside compare.lua's lock message, and doctor.lua --cluster printed each
+-- tool's failure yet exited 0. The fake now fails as a tool does (one line, exit 1) and
+-- doctor.lua --cluster exits 1 with one line on stderr naming the failing tools.
+t.test("without FAKE_CLUSTER the fake tools fail in one line; doctor.lua --cluster exits 1 and compare.lua's message has no traceback", function()
+  local s = setup()
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_CLUSTER = false
+  for _, tool in ipairs { "kubectl", "helm", "helmfile", "oc" } do
+    local r = proc.run({ FAKEBIN .. "/" .. tool, "version" }, { env = env })
+    t.eq({ r.code, r.stdout, r.stderr }, { 1, "", "fake " .. tool .. ": FAKE_CLUSTER is not set (the fake cluster's "
+      .. "state folder: export FAKE_CLUSTER=\"$(mktemp -d)\")\n" }, tool)
+  end
+  local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = env })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, r.stderr)
+  t.ok(r.stderr:find("^doctor%.lua: %-%-cluster: kubectl, helm, helmfile failed %(`kubectl version %-%-client`: fake "
+    .. "kubectl: FAKE_CLUSTER is not set"), r.stderr)
+  t.ok(r.stdout:find("\nkubectl   " .. FAKEBIN .. "/kubectl  FAILED: `kubectl version --client`: fake kubectl: "
+    .. "FAKE_CLUSTER is not set", 1, true), r.stdout)
+  -- without --cluster the tools are listed, not required (README): exit 0, the failure shown
+  r = proc.run({ LLMDLUA, "doctor.lua" }, { env = env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("helm      " .. FAKEBIN .. "/helm  FAILED: `helm version --short`", 1, true), r.stdout)
+  r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" }, { env = env, cwd = s.dir })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("fake kubectl: FAKE_CLUSTER is not set", 1, true), r.stderr)
+  t.ok(not r.stderr:find("traceback", 1, true) and not r.stderr:find("fake.lua", 1, true), r.stderr)
+end)
+
 t.test("doctor.lua --cluster against the fake cluster: each tool's version line as the real tool prints it", function()
   local s = setup()
   local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = s.env })

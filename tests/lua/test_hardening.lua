@@ -440,9 +440,9 @@ t.test("4: compare whose copies pass the free-space check and still fail mid-cop
           .. "started, and 104%.9 MB free, and the workspace makes about 98 files and folders, 34 of them"), r.stderr)
         local err = r.stderr:gsub("^note: [^\n]* did not exist; made it for the workspace\n", "")
         -- (a report file's write says after the cause that the report is as it was: ws.write_set)
-        t.ok(err:find("^llmdlua: " .. disk:gsub("%p", "%%%0") .. "/p/[^\n]*: No space left on device[\n;]"),
+        t.ok(err:find("^llmdlua: " .. disk:gsub("%p", "%%%0") .. "/p/[^\n]*: No space left on device[\n; ]"),
           "the file named: " .. r.stderr)
-        local gone = r.stderr:match("\n%(the workspace (%S+) was removed%)\n$")
+        local gone = r.stderr:match(" %(the workspace (%S+) was removed%)\n$")
         t.ok(gone, "said removed: " .. r.stderr)
         t.eq(ws_left, {}, inodes .. " inodes: no workspace left")
         t.eq(lfs.attributes(tostring(gone)), nil, "and gone")

@@ -85,9 +85,9 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   r, copy = rerun(s, w, lines)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.eq(r.stderr, "")
-  local dest = r.stdout:match("run a: results of the re%-run in (%S+)\n")
-  t.ok(dest and dest:find(copy .. "/run-a/rerun-", 1, true) == 1, r.stdout)
-  t.ok(dest and lfs.attributes(dest, "mode") == "directory", dest)
+  local dest = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: ")
+  t.ok(dest and dest:find(copy .. "/reruns/run-a-", 1, true) == 1, r.stdout)
+  t.ok(dest and lfs.attributes(dest .. "/results", "mode") == "directory", dest)
   t.ok(r.stdout:find("run a: Service llm-d-baseline-model-server removed (where still there)", 1, true), r.stdout)
   -- the Service created from the copy's manifest, scoped to the namespace
   local seen = false
@@ -181,4 +181,46 @@ t.test("run_comparison.sh waits for the deployed pods Ready before the Service a
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stderr:match("^run_comparison%.sh: run a: pod ms%-vllm%-[%w%-]+ is in ImagePullBackOff %(see kubectl "
     .. "%-n llm%-d%-try describe pod ms%-vllm%-[%w%-]+%); stopping here\n"), r.stderr)
+end)
+
+-- newuser50 F5: a re-run landed in run-a/rerun-ID/, inside the run folder, so the README's
+-- `compare.lua --a WS/run-a --b WS/run-a/rerun-ID` failed ("holds 2 inference-perf runs"),
+-- and the re-run had no run_state.json: B's workload and model unknown ("like for like not
+-- verified"), and the plan's SLO not carried. The script's lines run against the fake, then
+-- the comparison exactly as the script's line says (and the README): like for like, with
+-- the plan's SLO, labels told apart.
+t.test("a re-run from run_comparison.sh compares with its run as the script and the README say", function()
+  local s = setup()
+  -- the plan with an SLO (README: slo: in a plan, a mapping like --slo's)
+  t.write(s.plan, "slo: {ttft_p90_ms: 200}\n" .. t.read(s.plan))
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  local copy
+  r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] })
+  t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+  local dest, a, b = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: "
+    .. "llmdlua compare%.lua %-%-a (%S+) %-%-b (%S+)\n")
+  t.ok(dest, r.stdout)
+  t.eq({ a, b }, { copy .. "/run-a", dest })
+  t.ok(dest:match("^" .. copy:gsub("%p", "%%%0") .. "/reruns/run%-a%-%d+$"), dest)
+  -- its record: run A's configuration, its own label and time, the plan's SLO
+  local st = json.read(dest .. "/run_state.json")
+  local orig = json.read(copy .. "/run-a/run_state.json")
+  t.eq(st.label, "vllm-service-rerun-" .. dest:match("(%d+)$"))
+  t.eq({ st.stack, st.benchmark, st.baseline }, { orig.stack, orig.benchmark, orig.baseline })
+  t.eq(st.slo, { ttft_p90_ms = 200 })
+  t.eq({ st.metrics, st.results_path }, { nil, dest .. "/results" })
+  -- run-a/ holds run A's results alone: compared as said, from the folder the user is in
+  r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", a, "--b", b, "--quiet" }, { env = s.env, cwd = s.dir,
+    timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stderr:find("holds 2", 1, true), r.stderr)
+  local ws2 = r.stdout:match("Workspace: (%S+)\n")
+  local md = t.read(ws2 .. "/comparison_report.md")
+  t.ok(not md:find("like for like not verified", 1, true), md)
+  t.ok(md:find("| Workload | sanity_random | sanity_random |", 1, true), md)
+  t.ok(md:find("\nSLO: TTFT p90 ≤ 200.0 ms.", 1, true), md)
+  t.ok(md:find("vllm-service-rerun-", 1, true), "B's label")
 end)

@@ -426,6 +426,8 @@ do
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local w = t.workspaces(s.dir)[1]
     t.ok(r.stdout:find("Run A failed at step 50 (smoke_test)", 1, true), r.stdout)
+    -- (the README's comment on the command: exit 1's one line on stderr, newuser50 F3)
+    t.ok(r.stderr:find("^compare%.lua: run A %(baseline%) failed at step 50 %(smoke_test%): [^\n]*\n$"), r.stderr)
     t.ok(r.stdout:find("To continue after fixing the cause: llmdlua compare.lua --resume " .. w .. "\n", 1, true),
       r.stdout)
     t.ok(r.stdout:find("To tear down without continuing:   llmdlua compare.lua --resume " .. w .. " --step 90\n", 1,

@@ -1,0 +1,89 @@
+-- newuser50 F3: README "Exit status" says exit 1 is one line on stderr naming the cause. A
+-- failed step of compare.lua --plan exited 1 with nothing on stderr (the failure, what is
+-- left deployed and the commands to go on were on stdout only); so did experiment.lua's
+-- failed treatments and autobench.lua's failed rows and validate's problems. Each failing path
+-- here is run as a user runs it (the fake cluster for the cluster ones), stdout and stderr
+-- apart, and stderr must be exactly one line naming the cause; the details stay on stdout.
+local t = require "testlib"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+
+local LLMDLUA = t.root() .. "/llmdlua"
+
+-- env's keys with over's over them
+local function with(env, over)
+  local e = {}
+  for k, v in pairs(env) do e[k] = v end
+  for k, v in pairs(over) do e[k] = v end
+  return e
+end
+
+-- stderr is one line (ending in a newline), and it matches pattern pat (plain)
+local function one_line(r, want, what)
+  t.eq(r.code, 1, what .. ": " .. r.stdout .. r.stderr)
+  local n = select(2, r.stderr:gsub("\n", ""))
+  t.eq(n, 1, what .. ": one line on stderr, got: " .. r.stderr)
+  t.ok(r.stderr:sub(-1) == "\n", what)
+  t.ok(r.stderr:find(want, 1, true), what .. ": want " .. want .. "\n---\n" .. r.stderr)
+end
+
+t.test("compare.lua --plan: a failed step is one line on stderr, what is left and how to go on stay on stdout",
+  function()
+  local s = t.try_setup()
+  -- run A's smoke test fails (the README's "see a failure and a resume" example)
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" },
+    { env = with(s.env, { FAKE_FAIL_ONCE = "smoke" }), cwd = s.dir, timeout = 120 })
+  one_line(r, "compare.lua: run A (baseline) failed at step 50 (smoke_test): smoke test failed: GET "
+    .. "infra-try-inference-gateway-istio/v1/models: HTTP 503", "smoke")
+  t.ok(r.stderr:find("what is left deployed and the commands to go on are in the output above\n$"), r.stderr)
+  -- the details where they were
+  t.ok(r.stdout:find("\n[50] smoke_test (a): FAILED - run a: smoke test failed", 1, true), r.stdout)
+  t.ok(r.stdout:find("To continue after fixing the cause: llmdlua compare.lua --resume ", 1, true), r.stdout)
+  t.ok(r.stdout:find("To tear down without continuing:", 1, true), r.stdout)
+  -- the resume completes: exit 0, nothing on stderr
+  local w = t.workspaces(s.dir)[1]
+  r = proc.run({ LLMDLUA, "compare.lua", "--resume", w, "--yes", "--quiet" }, { env = s.env, cwd = s.dir,
+    timeout = 120 })
+  t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+end)
+
+t.test("compare.lua --plan: a failed deploy is one line on stderr", function()
+  local s = t.try_setup()
+  -- the fake's helmfile fails every deploy (FAKE_FAIL=deploy: its error text on stderr)
+  local env = with(s.env, { FAKE_FAIL = "deploy" })
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" }, { env = env, cwd = s.dir,
+    timeout = 120 })
+  one_line(r, "compare.lua: run A (baseline) failed at step ", "deploy")
+  t.ok(r.stderr:find("(deploy)", 1, true), r.stderr)
+end)
+
+-- an experiment of one setup treatment and one run treatment whose deploy fails
+t.test("experiment.lua: a treatment that fails is one line on stderr naming it and how", function()
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  t.write(d .. "/experiment.yaml", "experiment:\n  name: one\n  harness: inference-perf\nsetup:\n  treatments:\n"
+    .. "    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
+  t.write(d .. "/plan.yaml", yaml.dump {
+    namespace = "exp-one", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  })
+  local env = t.fake_env(d .. "/cluster", { FAKE_FAIL = "deploy" })
+  local r = proc.run({ LLMDLUA, "experiment.lua", d .. "/experiment.yaml", "--plan", d .. "/plan.yaml", "--quiet" },
+    { env = env, cwd = d, timeout = 300 })
+  one_line(r, "experiment.lua: 1 of 1 setup treatment(s) did not succeed: only failed_standup (", "experiment")
+  t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
+end)
+
+t.test("autobench.lua validate: problems listed on stdout, one line on stderr saying how many", function()
+  local d = t.tmpdir()
+  t.write(d .. "/bad.yaml", yaml.dump { schema_version = 2 })
+  local r = proc.run({ LLMDLUA, "autobench.lua", "validate", "bad.yaml" }, { cwd = d })
+  one_line(r, "autobench.lua validate: 1 of 1 config(s) or folder(s) have problems (listed above, each naming its "
+    .. "file)", "validate")
+  t.ok(r.stdout:find("^bad%.yaml: schema_version must be 1\n"), r.stdout)
+  -- an empty folder: the same
+  local empty = t.tmpdir()
+  r = proc.run({ LLMDLUA, "autobench.lua", "validate", empty })
+  one_line(r, "autobench.lua validate: 1 of 1 config(s) or folder(s) have problems", "empty folder")
+end)

@@ -2390,7 +2390,7 @@ function M.delete_same(ctx, o)
   if type(o.uid) ~= "string" or o.uid == "" then return nil, "no uid recorded" end
   local path, why = M.api_path(ctx, o)
   if not path then return nil, why end
-  local r = ctx.k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
+  local r = ctx.k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true, raw_uid = o.uid,
     stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", propagationPolicy = "Background",
       preconditions = { uid = o.uid } } })
   if r.ok then return "deleted" end
@@ -3800,9 +3800,9 @@ function M.unlock_namespace(lock, loud)
       if type(md.resourceVersion) == "string" and md.resourceVersion ~= "" then
         pre.resourceVersion = md.resourceVersion
       end
-      -- (read without either: nothing to hold the delete to, so it is not made)
-      if not next(pre) then error("its ConfigMap as read has neither uid nor resourceVersion", 0) end
-      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
+      -- (read without its uid: nothing to hold the delete to that object, so it is not made)
+      if not pre.uid then error("its ConfigMap as read has no uid", 0) end
+      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true, raw_uid = pre.uid,
         stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", preconditions = pre } })
       if r.ok then return end
       local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")

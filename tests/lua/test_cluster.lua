@@ -1748,7 +1748,8 @@ t.test("k8s guard: --raw only as a DELETE of one object of this namespace, by ll
   t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
   proc.run { "chmod", "+x", show }
   local k = k8s.new { namespace = "bench", bins = { kubectl = show }, backoff = 0 }
-  local body = '{"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"resourceVersion":"7"}}'
+  local uid = "0f3c2a9e-7d41-4b8a-9c55-1e2d3f4a5b6c"
+  local body = '{"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"' .. uid .. '","resourceVersion":"7"}}'
   local mine = "/api/v1/namespaces/bench/configmaps/llmdlua-lock"
   for _, c in ipairs {
     { { "delete", "--raw", "/api/v1/namespaces/kube-system/configmaps/llmdlua-lock", "-f", "-" } },
@@ -1769,16 +1770,59 @@ t.test("k8s guard: --raw only as a DELETE of one object of this namespace, by ll
   } do
     local o = c[2] or {}
     o.stdin = body
+    o.raw_uid = uid
     t.raises("would act elsewhere than namespace bench", k.kubectl, k, c[1], o)
   end
   t.eq(lfs.attributes(ran), nil, "no refused command ran")
-  k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body })
-  k:kubectl({ "delete", "--raw=" .. mine }, {})
+  k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body, raw_uid = uid })
   -- (and one object of another kind of this namespace: what a teardown deletes held to its uid)
   local dep = "/apis/apps/v1/namespaces/bench/deployments/x"
-  k:kubectl({ "delete", "--raw", dep, "-f", "-" }, { stdin = body })
-  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw=" .. mine .. "\n"
-    .. "-n bench delete --raw " .. dep .. " -f -\n")
+  k:kubectl({ "delete", "--raw", dep, "-f", "-" }, { stdin = body, raw_uid = uid })
+  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw " .. dep .. " -f -\n")
+end)
+
+t.test("k8s guard: a raw DELETE's body must be DeleteOptions held to the uid meant, nothing wider", function()
+  -- (harden50 6: the path alone was checked, so a body without preconditions - or none, or
+  -- another object's uid, or a field that widens the delete - deleted whatever held the name.
+  -- The DeleteOptions fields are the API's (meta/v1 DeleteOptions); those llmdlua sends are
+  -- apiVersion, kind, preconditions {uid, resourceVersion} and propagationPolicy.)
+  local d = t.tmpdir()
+  local ran = d .. "/ran"
+  local show = d .. "/tool.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "bench", bins = { kubectl = show }, backoff = 0 }
+  local uid = "0f3c2a9e-7d41-4b8a-9c55-1e2d3f4a5b6c"
+  local path = { "delete", "--raw", "/api/v1/namespaces/bench/services/llm-d-baseline-model-server", "-f", "-" }
+  local function body(t2) return json.encode(t2) end
+  for _, c in ipairs {
+    { nil, "held to nothing", { "delete", "--raw", path[3] } },
+    { "", "not JSON DeleteOptions" },
+    { "{}", "not v1 DeleteOptions" },
+    { body { apiVersion = "v1", kind = "DeleteOptions" }, "preconditions.uid (nil) is not the uid of the object meant" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { resourceVersion = "7" } },
+      "preconditions.uid (nil)" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = "another" } },
+      "preconditions.uid (another) is not the uid of the object meant (" .. uid .. ")" },
+    { body { apiVersion = "v1", kind = "Status", preconditions = { uid = uid } }, "v1 Status, not v1 DeleteOptions" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid },
+      ignoreStoreReadErrorWithClusterBreakingPotential = true }, "has ignoreStoreReadErrorWithClusterBreakingPotential" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid }, gracePeriodSeconds = 0 },
+      "has gracePeriodSeconds" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid }, propagationPolicy = "All" },
+      "propagationPolicy All is not Background, Foreground or Orphan" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid, other = "x" } },
+      "preconditions has other" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid } }, "none was given", nil, true },
+  } do
+    local o = { stdin = c[1], raw_uid = not c[4] and uid or nil }
+    local err = t.raises(c[2], k.kubectl, k, c[3] or path, o)
+    t.ok(err:find("^refused: kubectl "), err)
+  end
+  t.eq(lfs.attributes(ran), nil, "no refused command ran")
+  k:kubectl(path, { raw_uid = uid, stdin = body { apiVersion = "v1", kind = "DeleteOptions",
+    propagationPolicy = "Background", preconditions = { uid = uid } } })
+  t.eq(t.read(ran), "-n bench " .. table.concat(path, " ") .. "\n")
 end)
 
 t.test("k8s guard: every bypass found is refused before anything runs", function()

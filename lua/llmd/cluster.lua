@@ -1362,24 +1362,31 @@ function M.serving_selector(ctx, x)
   return sel, table.concat(parts, ",")
 end
 
--- Makes obj (a manifest) with `kubectl create -f -` - never apply's get-then-write: one made
--- by someone else after this run looked is the API server's AlreadyExists, never written over
--- -, stamped with run x's id (annotation M.RUN_ANNOTATION). On AlreadyExists the object of
--- that name is read back (getargs: the kubectl get that reads it): this run's id on it means an
--- earlier try of this very create made it (its answer lost, e.g. a timeout after the write,
--- and the call sent again): this run's. Returns "created", "ours" (that earlier try's) or
--- "theirs" and the AlreadyExists line; raises on any other failure.
+-- Makes obj (a manifest) with `kubectl create -f - -o json` - never apply's get-then-write: one
+-- made by someone else after this run looked is the API server's AlreadyExists, never written
+-- over -, stamped with run x's id (annotation M.RUN_ANNOTATION). The uid is the create's own
+-- answer's (the object as the API server made it): a get after it could read another's, made
+-- there once this run's was removed. On AlreadyExists the object of that name is read back
+-- (getargs: the kubectl get that reads it): this run's id on it means an earlier try of this
+-- very create made it (its answer lost, e.g. a timeout after the write, and the call sent
+-- again): this run's, its uid the one read back. Returns "created" or "ours" (that earlier
+-- try's) and the uid (nil in a dry run, or an answer without it), or "theirs" and the
+-- AlreadyExists line; raises on any other failure.
 local function create_ours(ctx, x, obj, getargs)
   obj.metadata.annotations = obj.metadata.annotations or {}
   obj.metadata.annotations[M.RUN_ANNOTATION] = M.run_id(ctx, x)
-  local args = { "create", "-f", "-" }
+  local args = { "create", "-f", "-", "-o", "json" }
   local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump(obj) })
-  if made.ok then return "created" end
+  local function uid_of(v) return type(v) == "table" and type(v.metadata) == "table" and v.metadata.uid or nil end
+  if made.ok then
+    local ok, v = pcall(json.decode, made.stdout or "")
+    return "created", ok and type(uid_of(v)) == "string" and uid_of(v) or nil
+  end
   local said = (made.stderr or ""):gsub("%s+$", "")
   if said:find("(AlreadyExists)", 1, true) then
     local now = ctx.k:json(getargs, { check = false })
     local ann = type(now) == "table" and type(now.metadata) == "table" and now.metadata.annotations
-    if type(ann) == "table" and ann[M.RUN_ANNOTATION] == M.run_id(ctx, x) then return "ours" end
+    if type(ann) == "table" and ann[M.RUN_ANNOTATION] == M.run_id(ctx, x) then return "ours", uid_of(now) end
     return "theirs", said:gsub("\n.*", "")
   end
   error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
@@ -1430,7 +1437,7 @@ local function baseline_service(ctx, x)
     -- create, not apply: one made by someone else since the read above is the API server's
     -- AlreadyExists, never written over (apply would take it, and select this run's pods
     -- with another's Service); one with this run's id on it is this create's earlier try's
-    local got = create_ours(ctx, x, manifest, { "get", "svc", M.BASELINE_SVC })
+    local got, made_uid = create_ours(ctx, x, manifest, { "get", "svc", M.BASELINE_SVC })
     if got == "theirs" then
       error(("run %s: service %s was made by someone else in %s after llmdlua found none; it may select another "
         .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
@@ -1450,12 +1457,11 @@ local function baseline_service(ctx, x)
       for _, c in ipairs(cm) do known = known or c == line end
       if not known then cm[#cm + 1] = line end
       rec.service_command = line
-      -- which Service of that name this run made (teardown deletes that one only)
+      -- which Service of that name this run made (teardown deletes that one only): the
+      -- create's answer says
       rec.uids = rec.uids or {}
       rec.uids.services = rec.uids.services or {}
-      local now = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
-      rec.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
-        or nil
+      rec.uids.services[M.BASELINE_SVC] = made_uid
     end
     M.save_deployed(ctx, x)
   end
@@ -1575,7 +1581,7 @@ local function find_pvc(ctx, x)
   }, { "get", "pvc", M.PVC_NAME })
   if got == "theirs" then
     error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
-      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-" })),
+      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-", "-o", "json" })),
       said, how), 0)
   elseif got == "ours" then
     say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s)",

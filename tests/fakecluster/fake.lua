@@ -1815,6 +1815,26 @@ local function kubectl()
       if k and not dry_of(a) then s.kustomize[k] = true end
       save(verb == "create" and create_guard(ns, outcomes) or nil)
       if verb == "create" and #errs == 0 and not dry_of(a) then create_answer_lost(docs) end
+      local o = opt(a, "-o") or opt(a, "--output")
+      if verb == "create" and o == "json" and #errs == 0 then
+        -- kubectl create -o json: the server's answer printed - the object as made, with the
+        -- namespace, uid, resourceVersion and creationTimestamp the API server set (several: a
+        -- List of them, kubectl's printer wraps them so); a client dry run's is the one sent
+        local out = {}
+        for _, it in ipairs(docs) do
+          local d = json.decode(json.encode(it.doc))
+          d.metadata = type(d.metadata) == "table" and d.metadata or {}
+          d.metadata.namespace = d.metadata.namespace or ns
+          if not dry_of(a) then
+            with_meta(s, d.kind, tostring(d.metadata.name), d)
+            d.metadata.resourceVersion = d.metadata.resourceVersion or tostring(100 + #out)
+            d.metadata.creationTimestamp = d.metadata.creationTimestamp or "2026-12-06T00:00:00Z"
+          end
+          out[#out + 1] = d
+        end
+        return out_json(#out == 1 and out[1] or { apiVersion = "v1", kind = "List", items = json.array(out),
+          metadata = { resourceVersion = "" } })
+      end
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end
       return

@@ -157,14 +157,13 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     -- (created, never applied: one made meanwhile is someone else's)
-    "kubectl -n bench create -f -",
-    -- (the Service's uid: teardown deletes that one only)
-    "kubectl -n bench get svc llm-d-baseline-model-server -o json",
+    -- (its answer the Service as made: its uid, which teardown deletes only)
+    "kubectl -n bench create -f - -o json",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
     -- (created, never applied: one made meanwhile is someone else's, test_results_pvc.lua)
-    "kubectl -n bench create -f -",
+    "kubectl -n bench create -f - -o json",
     -- the serving containers (pod uids, restartCounts) right before and after the benchmark
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
@@ -636,7 +635,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   end
   -- the manifest it would create (the baseline Service, README step 40: selector
   -- llm-d.ai/inference-serving "true", port 8000)
-  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench create %-f %-\n(.-)\n[^ ]")
+  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench create %-f %- %-o json\n(.-)\n[^ ]")
   t.ok(svc and svc:find("    | kind: Service", 1, true) and svc:find("llm-d-baseline-model-server", 1, true)
     and svc:find("8000", 1, true), tostring(svc))
   -- teardown: no made-up release name; says what is not known
@@ -2316,7 +2315,7 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f - -o json" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end
@@ -2820,7 +2819,7 @@ t.test("pods another team starts during the deploy are not this run's: not waite
   -- (another model) are not behind it, so not smoke-tested or benchmarked
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f - -o json" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end

@@ -67,6 +67,26 @@ metadata: {name: reader}
   t.eq(json.decode(r.stdout).metadata.name, "web")
 end)
 
+t.test("kubectl create -f - -o json prints the object as the server made it: its uid the one get reads", function()
+  -- (kubectl create's -o json prints the API server's answer to the POST: the object with the
+  -- metadata the server set - namespace, uid, resourceVersion, creationTimestamp; one object
+  -- as itself. Without -o, "<resource>/<name> created".)
+  local d = t.tmpdir()
+  local run = fake(d)
+  local svc = "apiVersion: v1\nkind: Service\nmetadata: {name: web, annotations: {a: b}}\n"
+    .. "spec: {selector: {app: web}, ports: [{port: 80}]}\n"
+  local r = proc.run({ "kubectl", "-n", "ns1", "create", "-f", "-", "-o", "json" },
+    { env = t.fake_env(d .. "/cluster"), stdin = svc, timeout = 60 })
+  t.eq(r.code, 0, r.stderr)
+  local made = json.decode(r.stdout)
+  t.eq({ made.kind, made.metadata.name, made.metadata.namespace, made.metadata.annotations },
+    { "Service", "web", "ns1", { a = "b" } })
+  t.ok(type(made.metadata.uid) == "string" and made.metadata.uid ~= "", r.stdout)
+  t.ok(made.metadata.resourceVersion and made.metadata.creationTimestamp, r.stdout)
+  r = run { "kubectl", "-n", "ns1", "get", "svc", "web", "-o", "json" }
+  t.eq(json.decode(r.stdout).metadata.uid, made.metadata.uid)
+end)
+
 t.test("kubectl get -k DIR answers each object in its kind's apiVersion, not v1 for all", function()
   local d = t.tmpdir()
   local run = fake(d)

@@ -73,7 +73,7 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   -- the manifest kept is the Service step 40 applied (the fake's calls.log holds its stdin)
   local applied
   for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try create -f -"
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try create -f - -o json"
       and tostring(c.stdin):find("kind: Service", 1, true) then
       applied = c.stdin
     end

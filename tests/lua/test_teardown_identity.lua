@@ -207,3 +207,34 @@ t.test("teardown identity: the baseline Service is created, never applied over o
   end
   t.eq(verbs, { "create", "create" }, "created, sent again once")
 end)
+
+t.test("teardown identity: the baseline Service's uid is its create's answer's, not a later read's", function()
+  -- (harden50 2: the uid was read by a get after the create, so a colleague's Service made
+  -- under the name in between - this run's removed meanwhile - was recorded as this run's,
+  -- and teardown would delete it. Now `kubectl create -o json`'s answer names it.) A kubectl
+  -- in the plan's bins that, at the first `get svc` after this run's Service is there (it
+  -- carries llmdlua/run), has a colleague replace it with theirs.
+  local s = setup()
+  t.write(s.dir .. "/kubectl", table.concat({
+    "#!/bin/sh",
+    "case \" $* \" in *' get svc " .. SVC .. " '*)",
+    ("  if [ ! -e \"$FAKE_CLUSTER/raced\" ] && %s -n bench get svc %s -o json 2>/dev/null | grep -q llmdlua/run; then")
+      :format(sh(FAKE), SVC),
+    "    : > \"$FAKE_CLUSTER/raced\"",
+    ("    %s -n bench delete service %s >/dev/null"):format(sh(FAKE), SVC),
+    ("    printf '%%s' %s | %s -n bench apply -f - >/dev/null"):format(sh(THEIR_SVC), sh(FAKE)),
+    "  fi;;",
+    "esac",
+    ("exec %s \"$@\""):format(sh(FAKE)), "" }, "\n"))
+  proc.run { "chmod", "+x", s.dir .. "/kubectl" }
+  t.write(s.plan, t.read(s.plan) .. "bins: {kubectl: " .. s.dir .. "/kubectl}\n")
+  local r = t.fake_compare(s)
+  local now = state(s).services[SVC]
+  t.ok(now and now.selector and now.selector.app == "other", "their Service kept: " .. r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local mine = json.read(w .. "/run-a/deployed.json").uids.services[SVC]
+  t.ok(mine and mine ~= now.uid, "recorded " .. tostring(mine) .. ", theirs " .. tostring(now.uid))
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(SVC, now.uid,
+    mine), 1, true), r.stdout)
+end)

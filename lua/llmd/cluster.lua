@@ -1584,12 +1584,16 @@ local function find_pvc(ctx, x)
       .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-", "-o", "json" })),
       said, how), 0)
   elseif got == "ours" then
-    say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s)",
-      M.PVC_NAME, M.RUN_ANNOTATION, M.run_id(ctx, x))
+    -- (one line for the one event: the create whose answer was lost made it, which its retry
+    -- found - not a second, plain create)
+    say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s); "
+      .. "ReadWriteMany, 200Gi, for the results (no Bound ReadWriteMany PVC in %s)", M.PVC_NAME, M.RUN_ANNOTATION,
+      M.run_id(ctx, x), ctx.ns)
+  else
+    say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
+      M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
+      or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
   end
-  say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
-    M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
-    or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
   return M.PVC_NAME
 end
 

@@ -1399,14 +1399,44 @@ local function baseline_service(ctx, x)
   local rec = M.deployed(ctx, x)
   local hmd = type(have) == "table" and type(have.metadata) == "table" and have.metadata or {}
   local want_uid = ((rec.uids or {}).services or {})[M.BASELINE_SVC]
-  -- (this run's: made by it and not torn down since - the one whose uid it recorded, or with
-  -- its id on it; a record without either, an older llmdlua's, by name)
-  local ours = rec.baseline_service and ((want_uid and hmd.uid == want_uid)
-    or (hmd.annotations or {})[M.RUN_ANNOTATION] == rec.run_id and rec.run_id ~= nil
-    or (not want_uid and not rec.run_id))
+  -- This run's: made by it and not torn down since - the one whose uid it recorded; with no
+  -- uid recorded (a workspace of an older llmdlua, or a create whose answer had none), the
+  -- one carrying this run's id (annotation M.RUN_ANNOTATION). One carrying no run's id at all
+  -- was made before llmdlua stamped its Services: an older llmdlua's record knows it by name
+  -- and its label (app.kubernetes.io/managed-by: llmdlua) - its run id, if any, was drawn
+  -- after the Service was made (by a later step on resume), so it cannot be on it. Recognised
+  -- so, its uid is recorded now: teardown holds its delete to it.
+  local ann = (hmd.annotations or {})[M.RUN_ANNOTATION]
+  local label = (hmd.labels or {})["app.kubernetes.io/managed-by"]
+  local ours, why_not
+  if not rec.baseline_service then
+    why_not = "was not created by this run"
+  elseif want_uid then
+    ours = hmd.uid == want_uid
+    why_not = ("is not the one this run created (uid %s; this run's: %s)"):format(tostring(hmd.uid), want_uid)
+  elseif ann ~= nil then
+    ours = rec.run_id ~= nil and ann == rec.run_id
+    why_not = ("carries another run's id (%s=%s; this run's: %s)"):format(M.RUN_ANNOTATION, tostring(ann),
+      tostring(rec.run_id))
+  else
+    ours = label == "llmdlua"
+    why_not = ("carries no run's id (%s) and no label app.kubernetes.io/managed-by=llmdlua, and this run recorded no "
+      .. "uid for its Service (a workspace of an older llmdlua), so it cannot be told from another's; if it is this "
+      .. "run's, delete it (%s) and resume: it is made again"):format(M.RUN_ANNOTATION,
+      k8s.cmdline(ctx.k:argv("kubectl", { "delete", "service", M.BASELINE_SVC })))
+  end
   if have and not ours then
-    error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
-      .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
+    error(("run %s: service %s already exists in %s and %s; it may select another stack's pods (delete it, or use a "
+      .. "namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns, why_not), 0)
+  end
+  if have and not want_uid and type(hmd.uid) == "string" then
+    say(ctx, "  service %s: this run's (%s), recorded by its uid %s", M.BASELINE_SVC, ann ~= nil
+      and ("it carries this run's id, " .. M.RUN_ANNOTATION .. "=" .. ann)
+      or "made before llmdlua stamped a run's id on it: labelled app.kubernetes.io/managed-by=llmdlua", hmd.uid)
+    rec.uids = rec.uids or {}
+    rec.uids.services = rec.uids.services or {}
+    rec.uids.services[M.BASELINE_SVC] = hmd.uid
+    M.save_deployed(ctx, x)
   end
   local selector, sel_text = M.serving_selector(ctx, x)
   local same = have and type(have.spec) == "table" and type(have.spec.selector) == "table"

@@ -1368,13 +1368,14 @@ end
 -- Every object the fake makes (store_object: apply, create -f, create NAME; create deployment)
 -- gets what the API server gives one: a uid of its own - random, so that one deleted and made
 -- again under its name has another -, and keeps the apiVersion and annotations it was sent
--- with: s.objmeta["Kind/name"], made afresh whenever an object of that kind and name is made
+-- with (and its labels): s.objmeta["Kind/name"], made afresh whenever an object of that kind and name is made
 -- (an entry whose object is gone is never read: the object is looked for first).
 meta_made = function(s, d)
   s.objmeta = s.objmeta or {}
   local md = type(d.metadata) == "table" and d.metadata or {}
   local m = { uid = new_uid(), apiVersion = d.apiVersion,
-    annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil }
+    annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
+    labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
   s.objmeta[d.kind .. "/" .. tostring(md.name)] = m
   return m
 end
@@ -1407,13 +1408,15 @@ local function uid_now(s, kind, name)
   return m and m.uid or uid_of(kind .. "/" .. name)
 end
 
--- obj (as get prints it) with the object's uid, apiVersion and annotations as made.
+-- obj (as get prints it) with the object's uid, apiVersion, annotations and labels as made.
 local function with_meta(s, kind, name, obj)
   local m = meta_of(s, kind, name)
   obj.metadata = obj.metadata or {}
   obj.metadata.uid = obj.metadata.uid or uid_now(s, kind, name)
   if m and m.apiVersion then obj.apiVersion = m.apiVersion end
   if m and m.annotations then obj.metadata.annotations = m.annotations end
+  -- (and the labels it was made with, as the API server keeps them)
+  if m and m.labels and obj.metadata.labels == nil then obj.metadata.labels = m.labels end
   return obj
 end
 

@@ -245,3 +245,45 @@ t.test("teardown identity: the baseline Service's uid is its create's answer's, 
   t.ok(r.stdout:find(("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(SVC, now.uid,
     mine), 1, true), r.stdout)
 end)
+
+t.test("teardown identity: a resumed run of an older workspace (no Service uid recorded) knows its own baseline "
+  .. "Service", function()
+  -- (harden50 4: a workspace of llmdlua before uids were recorded has none for the Service,
+  -- which carries no run id either; a later step of the resume draws the run's id, and the
+  -- Service was then refused as "not created by this run". Its own is known by the id on it
+  -- or - made before ids were stamped - by llmdlua's label; anything else is refused saying
+  -- exactly why and what to do.)
+  local s = setup()
+  local w = left_deployed(s)
+  local function older(strip)
+    local rec = json.read(w .. "/run-a/deployed.json")
+    rec.uids = nil
+    rec.run_id = "drawn-on-resume"
+    json.write(w .. "/run-a/deployed.json", rec)
+    local st = json.decode(t.read(s.cluster .. "/state.json"))
+    local m = st.ns.bench.objmeta["Service/" .. SVC]
+    m.annotations = nil
+    if strip then m.labels = nil end
+    t.write(s.cluster .. "/state.json", json.encode(st))
+    -- (step 40 to do again: as a resume whose step 40 had not completed)
+    local steps = {}
+    for _, o in ipairs(json.read(w .. "/steps.json")) do if o.number ~= 40 then steps[#steps + 1] = o end end
+    json.write(w .. "/steps.json", json.array(steps))
+    return m.uid
+  end
+  local uid = older()
+  local r = t.fake_compare(s, { "--resume", w, "--step", "40" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("service %s: this run's (made before llmdlua stamped a run's id on it: labelled "
+    .. "app.kubernetes.io/managed-by=llmdlua), recorded by its uid %s"):format(SVC, uid), 1, true), r.stdout)
+  t.eq(json.read(w .. "/run-a/deployed.json").uids.services[SVC], uid)
+  t.eq(state(s).services[SVC].uid, uid, "the same Service, kept")
+  -- without llmdlua's label either: not told from another's - refused, saying why and what to do
+  older(true)
+  r = t.fake_compare(s, { "--resume", w, "--step", "40" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("run a: service %s already exists in bench and carries no run's id (llmdlua/run) and no label "
+    .. "app.kubernetes.io/managed-by=llmdlua, and this run recorded no uid for its Service (a workspace of an older "
+    .. "llmdlua), so it cannot be told from another's; if it is this run's, delete it (kubectl -n bench delete service "
+    .. "%s) and resume: it is made again"):format(SVC, SVC), 1, true), r.stdout)
+end)

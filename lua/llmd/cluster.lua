@@ -867,16 +867,27 @@ function M.record_pods(ctx, x, list)
   if ctx.dry_run then return end
   local d = M.deployed(ctx, stack_of(ctx, x))
   if d.pod_owners and #d.pod_owners > 0 then return end
-  local owners, seen = {}, {}
+  local owners, seen, uids, useen = {}, {}, {}, {}
   for _, p in ipairs(list) do
     local k = M.owner_key(p)
     if not seen[k] then
       seen[k] = true
       owners[#owners + 1] = k
     end
+    -- (and by uid: a controller deleted and made again under its name - another team's
+    -- Deployment of the same name and template, whose ReplicaSet has this one's name - is
+    -- another object; kept only when every pod names its owner's uid)
+    local u = M.owner_uid(p)
+    if uids and u then
+      if not useen[u] then useen[u] = true; uids[#uids + 1] = u end
+    else
+      uids = nil
+    end
   end
   table.sort(owners)
   d.pod_owners = owners
+  if uids then table.sort(uids) end
+  d.pod_owner_uids = uids and #uids > 0 and uids or nil
   M.save_deployed(ctx, stack_of(ctx, x))
 end
 
@@ -2144,6 +2155,17 @@ function M.owner_key(p)
   return "Pod/" .. tostring(md.name)
 end
 
+-- The uid of the controller that owns pod p (its ownerReference with controller: true), or
+-- a bare pod's own uid; nil when the cluster's answer names none.
+function M.owner_uid(p)
+  local md = p.metadata or {}
+  local u = md.uid
+  for _, o in ipairs(md.ownerReferences or {}) do
+    if o.controller then u = o.uid break end
+  end
+  return type(u) == "string" and u ~= "" and u or nil
+end
+
 -- Whose a pod is, by the chain a cluster records: the pod's controller (its ownerReference
 -- with controller: true) - a ReplicaSet, whose controller is a Deployment; a StatefulSet, a
 -- LeaderWorkerSet; a worker StatefulSet's leader Pod ... - up to an object helm stamped for a
@@ -2218,6 +2240,7 @@ function M.foreign(ctx, x)
   local before = d and d.before or {}
   local names, owners = set_of(before.pods), set_of(before.owners)
   local mine = set_of(d and d.pod_owners)
+  local mine_uid = set_of(d and d.pod_owner_uids)
   local recorded = next(mine) ~= nil
   local chain = chain_known(d) and not ctx.dry_run and M.chain_resolver(ctx, d)
   return function(p)
@@ -2225,6 +2248,9 @@ function M.foreign(ctx, x)
     local k = M.owner_key(p)
     if names[md.name] == true or owners[k] == true then return true end
     if chain then return chain(p) ~= "ours" end
+    -- (this run's controllers by uid where recorded - one of the same name made since is
+    -- another's -, by name in an older record)
+    if next(mine_uid) then return not mine_uid[M.owner_uid(p) or ""] end
     return recorded and not mine[k]
   end
 end
@@ -2326,11 +2352,12 @@ function M.snapshot(ctx)
   -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
   -- under new names, are still not this run's)
   local serving, owners = {}, {}
-  snap.pod_owner = {}
+  snap.pod_owner, snap.pod_owner_uid = {}, {}
   for _, p in ipairs(pods(ctx)) do
     if ((p.metadata or {}).labels or {})[M.SERVING_LABEL] == "true" then
       serving[#serving + 1] = p
       snap.pod_owner[p.metadata.name] = M.owner_key(p)
+      snap.pod_owner_uid[p.metadata.name] = M.owner_uid(p)
     end
     owners[M.owner_key(p)] = true
   end
@@ -2456,7 +2483,8 @@ function M.save_deployed(ctx, x)
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
     service_command = d.service_command or json.null,
-    pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
+    pod_owners = arr(d.pod_owners), pod_owner_uids = d.pod_owner_uids and arr(d.pod_owner_uids) or nil,
+    applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
     server_restarts = arr(d.server_restarts),
     -- (nil in a record of an older llmdlua: its releases are known by name only)
     release_ids = d.release_ids and json.object(d.release_ids) or nil,
@@ -2479,6 +2507,7 @@ function M.load_deployed(ctx, x)
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   d.service_command = type(s.service_command) == "string" and s.service_command or nil
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
+  d.pod_owner_uids = type(s.pod_owner_uids) == "table" and s.pod_owner_uids or nil
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
   d.left = type(s.left) == "table" and s.left or {}
@@ -3204,13 +3233,17 @@ local function teardown(ctx, x)
   local before_owners = set_of(d.before and d.before.owners)
   -- (once recorded, only pods of this run's controllers: not another team's started since)
   local mine = set_of(d.pod_owners)
+  local mine_uid = set_of(d.pod_owner_uids)
   -- (never ready, so none recorded: not those whose chain of owners is another's)
   local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
   for _, p in ipairs(now.pod_objs or {}) do
     local n = p.metadata.name
     if not before_pods[n] and not before_owners[now.pod_owner[n]] then
       local ours
-      if next(mine) then ours = mine[now.pod_owner[n]]
+      -- (by the controller's uid where recorded: a ReplicaSet of this one's name made since
+      -- - another team's Deployment of the same name - is not this run's)
+      if next(mine_uid) then ours = mine_uid[now.pod_owner_uid[n] or ""]
+      elseif next(mine) then ours = mine[now.pod_owner[n]]
       elseif chain then ours = chain(p) ~= "theirs"
       else ours = true end
       if ours then left[#left + 1] = "pod " .. n end
@@ -3527,7 +3560,7 @@ local function deploy(ctx, x)
     refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
-  rec.pod_owners = nil -- (recorded anew once this deploy's stack is ready)
+  rec.pod_owners, rec.pod_owner_uids = nil, nil -- (recorded anew once this deploy's stack is ready)
   local done, outputs = {}, {}
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)

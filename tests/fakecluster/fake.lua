@@ -418,7 +418,8 @@ local function start_pod(s, dname)
   local tp = d.template
   local ready = not (fails.notready or fails.imagepull)
   if tp.other then ready = not tp.waiting end
-  s.pods[name] = { labels = copy(tp.labels), owner = d.owner, deploy = dname, ready = ready, other = tp.other,
+  s.pods[name] = { labels = copy(tp.labels), owner = d.owner, deploy = dname, owner_uid = d.rs_uid, ready = ready,
+    other = tp.other,
     waiting = tp.other and tp.waiting or (fails.imagepull and "ImagePullBackOff" or nil),
     containers = copy(tp.containers), init = copy(tp.init) }
   return name
@@ -428,7 +429,9 @@ end
 -- ({labels =, containers =, init =, other = someone else's, waiting = their reason}).
 local function deployment(s, dname, owner, n, tp)
   s.deployments = s.deployments or {}
-  s.deployments[dname] = { owner = owner, replicas = n, template = tp }
+  -- (its ReplicaSet's uid drawn as the API server gives one: a Deployment of that name made
+  -- again has a ReplicaSet of the same name - the template's hash - but not the same uid)
+  s.deployments[dname] = { owner = owner, replicas = n, template = tp, rs_uid = new_uid() }
   local names = {}
   for _ = 1, n do names[#names + 1] = start_pod(s, dname) end
   return names
@@ -634,7 +637,7 @@ local function owner_refs(name, p)
     return nil
   end
   return { { apiVersion = kind == "Job" and "batch/v1" or "apps/v1", kind = kind, name = owner,
-    uid = uid_of(kind .. "/" .. owner), controller = true, blockOwnerDeletion = true } }
+    uid = p.owner_uid or uid_of(kind .. "/" .. owner), controller = true, blockOwnerDeletion = true } }
 end
 
 local function pod_json(name, p)
@@ -1615,7 +1618,7 @@ local function kubectl()
           local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
           if kind == "ReplicaSet" then
             local rn = rs_name(dn)
-            local rmd = { name = rn, uid = uid_of("ReplicaSet/" .. rn), annotations = md.annotations,
+            local rmd = { name = rn, uid = d.rs_uid or uid_of("ReplicaSet/" .. rn), annotations = md.annotations,
               labels = { ["pod-template-hash"] = rn:sub(#dn + 2) },
               ownerReferences = { { apiVersion = "apps/v1", kind = "Deployment", name = dn, uid = md.uid,
                 controller = true, blockOwnerDeletion = true } } }

@@ -287,3 +287,37 @@ t.test("teardown identity: a resumed run of an older workspace (no Service uid r
     .. "llmdlua), so it cannot be told from another's; if it is this run's, delete it (kubectl -n bench delete service "
     .. "%s) and resume: it is made again"):format(SVC, SVC), 1, true), r.stdout)
 end)
+
+t.test("teardown identity: pods of a ReplicaSet named as this run's but made since (another's Deployment of the "
+  .. "same name) are not this run's leftovers", function()
+  -- (harden50 5: pods were matched to this run's controllers by the owner's name; a
+  -- Deployment deleted and made again under its name and template has a ReplicaSet of the
+  -- same name - the template's hash - but a new uid, which the pods' ownerReferences carry.)
+  local s = setup()
+  local w = left_deployed(s)
+  local rec = json.read(w .. "/run-a/deployed.json")
+  t.ok(rec.pod_owner_uids and #rec.pod_owner_uids > 0, "the owners' uids recorded once ready")
+  local function pods_of(dep)
+    local out = {}
+    for _, p in ipairs(json.decode(kubectl(s, { "get", "pods", "-o", "json" })).items) do
+      if p.metadata.name:find(dep .. "-", 1, true) == 1 then out[#out + 1] = p end
+    end
+    return out
+  end
+  local mine = pods_of("ms-decode")
+  t.ok(#mine > 0, "this run's ms-decode pods")
+  -- removed by hand; a colleague makes their own ms-decode, serving the same labels
+  kubectl(s, { "delete", "deployment", "ms-decode" })
+  kubectl(s, { "apply", "-f", "-" }, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ms-decode}\n"
+    .. "spec:\n  replicas: 1\n  template:\n    metadata:\n      labels: {llm-d.ai/inference-serving: 'true', "
+    .. "app: theirs}\n")
+  local theirs = pods_of("ms-decode")
+  t.eq(#theirs, 1)
+  local ref = theirs[1].metadata.ownerReferences[1]
+  t.eq(ref.name, mine[1].metadata.ownerReferences[1].name, "their ReplicaSet has this run's one's name")
+  t.ok(ref.uid ~= mine[1].metadata.ownerReferences[1].uid, "under another uid")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("teardown left pod", 1, true), r.stdout)
+  t.eq(#pods_of("ms-decode"), 1, "their pod kept")
+end)

@@ -198,7 +198,7 @@ wait_ready() {
             fail "run $side: cannot list the pods of namespace $NAMESPACE (kubectl -n $NAMESPACE get pods -o json); stopping here"
         fi
         # (a cluster that serves none of these kinds has none to wait for, as step 30 takes it)
-        kubectl -n "$NAMESPACE" get inferencepool,gateway,httproute -o json >"$objsf" 2>/dev/null || : >"$objsf"
+        kubectl -n "$NAMESPACE" get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json >"$objsf" 2>/dev/null || : >"$objsf"
         state=$(PODS=$podsf OBJS=$objsf BEFORE=$before "$LLMDLUA" -e '
             local json, c = require("llmd.json"), require("llmd.cluster")
             local function items(p)

@@ -1067,7 +1067,8 @@ local function wait_ready(ctx, x)
     -- (read anew each time: controllers started since are in the chain)
     local foreign = M.foreign(ctx, x)
     local r = M.readiness(ps, function()
-      local objs = ctx.k:json({ "get", "inferencepool,gateway,httproute" }, { check = false })
+      local objs = ctx.k:json({ "get", "inferencepool," .. M.GW_RES.Gateway .. "," .. M.GW_RES.HTTPRoute },
+        { check = false })
       return objs and objs.items
     end, foreign)
     if r.problem then
@@ -2310,13 +2311,20 @@ end
 
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
 
+-- Gateway API's HTTPRoutes and Gateways as kubectl is given them: fully qualified. A bare
+-- "gateway" names two kinds on a cluster with Istio (networking.istio.io's Gateway beside
+-- gateway.networking.k8s.io's), and kubectl picks one group by its discovery order, not by
+-- what was meant: lists and deletes of this tool name the group.
+M.GW_RES = { HTTPRoute = "httproutes.gateway.networking.k8s.io", Gateway = "gateways.gateway.networking.k8s.io" }
+M.ROUTES_GATEWAYS = M.GW_RES.HTTPRoute .. "," .. M.GW_RES.Gateway
+
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
   if ctx.dry_run then
     -- the reads a real run makes here, shown as not made: nothing is known of the namespace
     M.list_releases(ctx)
-    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
     ctx.k:json { "get", "svc" }
     ctx.k:json { "get", "pods" }
     return snap
@@ -2333,7 +2341,7 @@ function M.snapshot(ctx)
   snap.meta = { httproutes = {}, gateways = {}, services = {} }
   -- (and each one's metadata.uid: which object of that name it is)
   snap.uids = { httproutes = {}, gateways = {}, services = {} }
-  local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+  local o = ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
     local k = it.kind == "Gateway" and "gateways" or "httproutes"
     local list = snap[k]
@@ -2922,10 +2930,10 @@ local function teardown_namespace_wide(ctx, x)
     say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
       .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
     M.list_releases(ctx)
-    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
     ctx.out:write("[dry-run] would uninstall every release found\n")
-    ctx.k:kubectl { "delete", "httproute", "--all" }
-    ctx.k:kubectl { "delete", "gateway", "--all" }
+    ctx.k:kubectl { "delete", M.GW_RES.HTTPRoute, "--all" }
+    ctx.k:kubectl { "delete", M.GW_RES.Gateway, "--all" }
     return M.snapshot_empty()
   end
   local snap = M.snapshot(ctx)
@@ -2947,9 +2955,9 @@ local function teardown_namespace_wide(ctx, x)
       .. table.concat(snap.releases, ", "), "helm", a)
   end
   teardown_call(ctx, x, "every HTTPRoute in the namespace (teardown: namespace-wide)", "kubectl",
-    { "delete", "httproute", "--all" })
+    { "delete", M.GW_RES.HTTPRoute, "--all" })
   teardown_call(ctx, x, "every Gateway in the namespace (teardown: namespace-wide)", "kubectl",
-    { "delete", "gateway", "--all" })
+    { "delete", M.GW_RES.Gateway, "--all" })
   return snap
 end
 
@@ -3122,7 +3130,7 @@ local function teardown(ctx, x)
     -- those still there
     if (#d.httproutes > 0 or #d.gateways > 0) and not ctx.dry_run then
       local still = { HTTPRoute = {}, Gateway = {} }
-      local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+      local o = ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
       local api = {} -- (each one's apiVersion: Istio's Gateway kind is in another group)
       for _, it in ipairs(o and o.items or {}) do
         if still[it.kind] then
@@ -3131,7 +3139,7 @@ local function teardown(ctx, x)
         end
       end
       for _, kind in ipairs { "HTTPRoute", "Gateway" } do
-        local a = { "delete", kind:lower() }
+        local a = { "delete", M.GW_RES[kind] }
         local k = kind == "HTTPRoute" and "httproutes" or "gateways"
         for _, n in ipairs(d[k]) do
           local want = ((d.uids or {})[k] or {})[n]
@@ -3139,7 +3147,7 @@ local function teardown(ctx, x)
             -- (its uid recorded: the delete is held to it, so one made again since the read
             -- above is not deleted either)
             local line = teardown_same(ctx, x, ("%s %s"):format(kind, n), { kind = kind, name = n, uid = want,
-              res = kind:lower(), apiVersion = api[kind .. "/" .. n] })
+              res = M.GW_RES[kind], apiVersion = api[kind .. "/" .. n] })
             if line then
               not_mine[#not_mine + 1] = line
               say(ctx, "  %s", line)

@@ -1452,6 +1452,31 @@ local API_RESOURCES = {
   { "gateways", "gw", "networking.istio.io/v1", "true", "Gateway" },
   { "virtualservices", "vs", "networking.istio.io/v1", "true", "VirtualService" },
 }
+-- Which of API_RESOURCES a resource word names, as kubectl resolves it: the plural, the
+-- singular (the kind in lower case) or a short name, alone or followed by its group
+-- (gateways.gateway.networking.k8s.io) or version and group (gateways.v1.gateway.networking.k8s.io).
+-- A word several groups serve - "gateway" on a cluster with Istio's Gateway beside Gateway
+-- API's - is the first group in discovery's order, CRD groups (priority 1000 alike) in the
+-- order of their names, so gateway.networking.k8s.io before networking.istio.io (what Istio's
+-- issues 28188 and 44354 report kubectl picking); "gw" is Istio's short name, "gtw" Gateway
+-- API's. Returns {kind =, group =, resource =} or nil.
+local function resolve_resource(word)
+  local w = tostring(word or ""):lower()
+  local base, rest = w:match("^([^.]+)%.?(.*)$")
+  local found = {}
+  for _, r in ipairs(API_RESOURCES) do
+    local gv = r[3]
+    local group, version = gv:match("^(.+)/([^/]+)$")
+    group, version = group or "", version or gv
+    local named = base == r[1] or base == r[5]:lower() or (r[2] ~= "" and base == r[2] and rest == "")
+    if named and (rest == "" or rest == group or rest == version .. "." .. group) then
+      found[#found + 1] = { kind = r[5], group = group, resource = r[1] .. (group ~= "" and ("." .. group) or "") }
+    end
+  end
+  table.sort(found, function(p, q) return p.group < q.group end)
+  return found[1]
+end
+
 local function api_resources(a)
   local rows = {}
   if not has(a, "--no-headers") then rows[1] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND" } end
@@ -1778,7 +1803,12 @@ local function kubectl()
       end
       local items = {}
       for kind in what:gmatch("[^,]+") do
-        local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)
+        -- (Gateway API's kinds as kubectl resolves the word: Istio's Gateway kind, which the
+        -- fake keeps none of, lists none)
+        local r = resolve_resource(kind)
+        local gw_api = r and r.group == "gateway.networking.k8s.io"
+        local map = (gw_api and r.kind == "HTTPRoute" and s.httproutes)
+          or (gw_api and r.kind == "Gateway" and s.gateways)
           or (kind:match("^inferencepool") and s.inferencepools) or {}
         for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
       end
@@ -1986,6 +2016,20 @@ local function kubectl()
       leaderworkersets = "leaderworkerset", lws = "leaderworkerset", pods = "pod", httproutes = "httproute",
       gateways = "gateway" }
     base = ALIAS[base] or base
+    -- (an HTTPRoute or Gateway word as kubectl resolves it: Gateway API's, or Istio's Gateway -
+    -- of which the fake keeps none)
+    local gwr = (base == "httproute" or base == "gateway" or base == "gtw" or base == "gw") and resolve_resource(what)
+    if gwr and gwr.group ~= "gateway.networking.k8s.io" then
+      if not has(a, "--all") and not has(a, "--ignore-not-found") then
+        for j = 3, #a do
+          if a[j]:sub(1, 1) ~= "-" then
+            die(('Error from server (NotFound): %s "%s" not found'):format(gwr.resource, a[j]))
+          end
+        end
+      end
+      return
+    end
+    if gwr then base = gwr.kind:lower() end
     if base == "deployment" or base == "service" or base == "httproute" or base == "gateway" or base == "pod" then
       what = base
     end

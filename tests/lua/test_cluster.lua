@@ -129,7 +129,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- none of the objects its kustomization names is there already (teardown deletes them by name)
@@ -143,7 +143,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- what it applied (teardown deletes exactly those, not what the folder renders then)
     "kubectl -n bench get -k ms --ignore-not-found -o json",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- which release it installed (teardown uninstalls that one only)
@@ -151,7 +151,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     -- the serving pods: another stack's would narrow the Service's selector to this run's
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
@@ -196,20 +196,20 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench delete --raw /api/v1/namespaces/bench/services/llm-d-baseline-model-server -f -",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- (and the kustomization's objects, as recorded, checked gone)
     "kubectl -n bench get deployment.apps ms-decode --ignore-not-found -o name",
     -- run B: helmfile with one environment, through the gateway
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- the releases the apply installs, as helmfile lists them: only those are this run's
@@ -220,7 +220,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     -- (leftfix35) before the smoke request too: the pods its InferencePool gaie-sim selects
     "kubectl -n bench get inferencepool -o json",
@@ -256,9 +256,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm status infra-sim -o json -n bench",
     "helm status ms-sim -o json -n bench",
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- the namespace let go: its lock deleted, once read to be still this run's (its token),
@@ -628,7 +628,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
   -- what it did not read it says it did not read (the reads a real run makes, in order)
   for _, want in ipairs { "[dry-run, not read] helm list --all --max 0 -o json -n bench",
-    "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
+    "[dry-run, not read] kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
     "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
     t.ok(r.stdout:find(want, 1, true), want .. "\n" .. r.stdout)
@@ -710,7 +710,7 @@ t.test("dry run with teardown: namespace-wide says it would delete what it finds
     .. "dry run)", 1, true), r.stdout)
   t.ok(not r.stdout:find("releases: none", 1, true), "no list it did not read: " .. r.stdout)
   t.ok(not r.stdout:find("tearing down what it deployed", 1, true), r.stdout)
-  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproute --all", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproutes.gateway.networking.k8s.io --all", 1, true), r.stdout)
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()
@@ -1277,7 +1277,7 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(ns.releases["infra-sim"], nil)
   t.eq(ns.gateways["infra-sim-inference-gateway"], nil)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(not lines:find("delete httproute --all", 1, true) and not lines:find("delete gateway --all", 1, true),
+  t.ok(not lines:find("delete httproute[%w.]* %-%-all") and not lines:find("delete gateway[%w.]* %-%-all"),
     "no sweep: " .. lines)
   t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
   -- B benchmarked its own gateway, not the other one that sorts first

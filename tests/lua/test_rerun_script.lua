@@ -182,3 +182,22 @@ t.test("run_comparison.sh waits for the deployed pods Ready before the Service a
   t.ok(r.stderr:match("^run_comparison%.sh: run a: pod ms%-vllm%-[%w%-]+ is in ImagePullBackOff %(see kubectl "
     .. "%-n llm%-d%-try describe pod ms%-vllm%-[%w%-]+%); stopping here\n"), r.stderr)
 end)
+
+-- (harden50 7) wait_ready counted every pod not there before the script's deploy lines: another
+-- team's Deployment starting during the re-run (helm-stamped for their release) was waited
+-- for and counted as run A's. It follows each pod's chain of owners, as step 30 does, to a
+-- release or object run A deployed (run-a/deployed.json). The fake's FAKE_CONCURRENT_DEPLOYMENTS
+-- starts their Deployment (two serving pods, Ready) during the re-run's helmfile apply.
+t.test("run_comparison.sh's wait_ready does not count another team's pods started during the re-run", function()
+  local s = setup()
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  local r = rerun(s, w, { deploy_a, "wait_ready a" }, { FAKE_CONCURRENT_DEPLOYMENTS = "their-decode@their-team",
+    FAKE_CONCURRENT_AT = "helmfile" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local theirs = 0
+  for n in pairs(ns_state(s).pods) do if n:find("^their%-decode%-") then theirs = theirs + 1 end end
+  t.eq(theirs, 2, "their pods started during the re-run")
+  t.ok(r.stdout:find("run a: the stack is ready (pods Ready 2/2)\n", 1, true), r.stdout)
+end)

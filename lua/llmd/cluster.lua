@@ -1623,8 +1623,8 @@ local function find_pvc(ctx, x)
   }, { "get", "pvc", M.PVC_NAME })
   if got == "theirs" then
     error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
-      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-", "-o", "json" })),
-      said, how), 0)
+      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns,
+      k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-", "-o", "json" })), said, how), 0)
   elseif got == "ours" then
     -- (one line for the one event: the create whose answer was lost made it, which its retry
     -- found - not a second, plain create)

@@ -178,7 +178,10 @@ note_pods_before() {
 # wait_ready X: waits after run X's deploy lines, as compare.lua's step 30 waited before the
 # Service, smoke test and benchmark, until the stack is ready: every pod of run X Ready - not
 # the harness launcher, not a finished one, not one that was in the namespace before its first
-# deploy line here nor one whose controller was (another stack's) - and every InferencePool,
+# deploy line here nor one whose controller was (another stack's), nor one whose chain of
+# owners (ReplicaSet, Deployment, StatefulSet ... up to what helm stamped for a release) does
+# not lead to a release or object run X deployed (run-X/deployed.json: another team's pods
+# starting meanwhile; one whose owners cannot be read is not counted either) - and every InferencePool,
 # Gateway and HTTPRoute condition (Programmed, Accepted, Ready) True; it looks every
 # READY_POLL seconds for up to READY_TIMEOUT (the plan's timeouts). A pod in CrashLoopBackOff,
 # ImagePullBackOff, ErrImagePull or OOMKilled, or no ready stack in time, stops the script.
@@ -198,8 +201,8 @@ wait_ready() {
             fail "run $side: cannot list the pods of namespace $NAMESPACE (kubectl -n $NAMESPACE get pods -o json); stopping here"
         fi
         # (a cluster that serves none of these kinds has none to wait for, as step 30 takes it)
-        kubectl -n "$NAMESPACE" get inferencepool,gateway,httproute -o json >"$objsf" 2>/dev/null || : >"$objsf"
-        state=$(PODS=$podsf OBJS=$objsf BEFORE=$before "$LLMDLUA" -e '
+        kubectl -n "$NAMESPACE" get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json >"$objsf" 2>/dev/null || : >"$objsf"
+        state=$(PODS=$podsf OBJS=$objsf BEFORE=$before RECORD="$COMPARISON_DIR/run-$side/deployed.json" "$LLMDLUA" -e '
             local json, c = require("llmd.json"), require("llmd.cluster")
             local function items(p)
               local f = p ~= "" and io.open(p)
@@ -215,8 +218,19 @@ wait_ready() {
               names[tostring((p.metadata or {}).name)] = true
               owners[c.owner_key(p)] = true
             end
+            -- whose each pod is, by its chain of owners up to a release or object this run
+            -- deployed (its record: the same names this script deploys again), as step 30
+            local ok, d = pcall(json.read, os.getenv("RECORD"))
+            local chain
+            if ok and type(d) == "table" and type(d.applied) == "table" and type(d.releases) == "table"
+              and (#d.releases > 0 or #d.applied > 0) then
+              local ns = os.getenv("NAMESPACE")
+              chain = c.chain_resolver({ k = require("llmd.k8s").new { namespace = ns }, ns = ns },
+                { releases = d.releases, applied = d.applied })
+            end
             local r = c.readiness(items(os.getenv("PODS")), items(os.getenv("OBJS")), function(p)
-              return names[tostring((p.metadata or {}).name)] or owners[c.owner_key(p)] or false
+              return names[tostring((p.metadata or {}).name)] or owners[c.owner_key(p)]
+                or (chain ~= nil and chain(p) ~= "ours")
             end)
             if r.problem then
               print(("problem|pod %s is in %s (see kubectl -n %s describe pod %s)"):format(r.problem.pod,

@@ -977,16 +977,27 @@ function M.record_pods(ctx, x, list)
   if ctx.dry_run then return end
   local d = M.deployed(ctx, stack_of(ctx, x))
   if d.pod_owners and #d.pod_owners > 0 then return end
-  local owners, seen = {}, {}
+  local owners, seen, uids, useen = {}, {}, {}, {}
   for _, p in ipairs(list) do
     local k = M.owner_key(p)
     if not seen[k] then
       seen[k] = true
       owners[#owners + 1] = k
     end
+    -- (and by uid: a controller deleted and made again under its name - another team's
+    -- Deployment of the same name and template, whose ReplicaSet has this one's name - is
+    -- another object; kept only when every pod names its owner's uid)
+    local u = M.owner_uid(p)
+    if uids and u then
+      if not useen[u] then useen[u] = true; uids[#uids + 1] = u end
+    else
+      uids = nil
+    end
   end
   table.sort(owners)
   d.pod_owners = owners
+  if uids then table.sort(uids) end
+  d.pod_owner_uids = uids and #uids > 0 and uids or nil
   M.save_deployed(ctx, stack_of(ctx, x))
 end
 
@@ -1166,7 +1177,8 @@ local function wait_ready(ctx, x)
     -- (read anew each time: controllers started since are in the chain)
     local foreign = M.foreign(ctx, x)
     local r = M.readiness(ps, function()
-      local objs = ctx.k:json({ "get", "inferencepool,gateway,httproute" }, { check = false })
+      local objs = ctx.k:json({ "get", "inferencepool," .. M.GW_RES.Gateway .. "," .. M.GW_RES.HTTPRoute },
+        { check = false })
       return objs and objs.items
     end, foreign)
     if r.problem then
@@ -1472,24 +1484,31 @@ function M.serving_selector(ctx, x)
   return sel, table.concat(parts, ",")
 end
 
--- Makes obj (a manifest) with `kubectl create -f -` - never apply's get-then-write: one made
--- by someone else after this run looked is the API server's AlreadyExists, never written over
--- -, stamped with run x's id (annotation M.RUN_ANNOTATION). On AlreadyExists the object of
--- that name is read back (getargs: the kubectl get that reads it): this run's id on it means an
--- earlier try of this very create made it (its answer lost, e.g. a timeout after the write,
--- and the call sent again): this run's. Returns "created", "ours" (that earlier try's) or
--- "theirs" and the AlreadyExists line; raises on any other failure.
+-- Makes obj (a manifest) with `kubectl create -f - -o json` - never apply's get-then-write: one
+-- made by someone else after this run looked is the API server's AlreadyExists, never written
+-- over -, stamped with run x's id (annotation M.RUN_ANNOTATION). The uid is the create's own
+-- answer's (the object as the API server made it): a get after it could read another's, made
+-- there once this run's was removed. On AlreadyExists the object of that name is read back
+-- (getargs: the kubectl get that reads it): this run's id on it means an earlier try of this
+-- very create made it (its answer lost, e.g. a timeout after the write, and the call sent
+-- again): this run's, its uid the one read back. Returns "created" or "ours" (that earlier
+-- try's) and the uid (nil in a dry run, or an answer without it), or "theirs" and the
+-- AlreadyExists line; raises on any other failure.
 local function create_ours(ctx, x, obj, getargs)
   obj.metadata.annotations = obj.metadata.annotations or {}
   obj.metadata.annotations[M.RUN_ANNOTATION] = M.run_id(ctx, x)
-  local args = { "create", "-f", "-" }
+  local args = { "create", "-f", "-", "-o", "json" }
   local made = ctx.k:kubectl(args, { check = false, stdin = yaml.dump(obj) })
-  if made.ok then return "created" end
+  local function uid_of(v) return type(v) == "table" and type(v.metadata) == "table" and v.metadata.uid or nil end
+  if made.ok then
+    local ok, v = pcall(json.decode, made.stdout or "")
+    return "created", ok and type(uid_of(v)) == "string" and uid_of(v) or nil
+  end
   local said = (made.stderr or ""):gsub("%s+$", "")
   if said:find("(AlreadyExists)", 1, true) then
     local now = ctx.k:json(getargs, { check = false })
     local ann = type(now) == "table" and type(now.metadata) == "table" and now.metadata.annotations
-    if type(ann) == "table" and ann[M.RUN_ANNOTATION] == M.run_id(ctx, x) then return "ours" end
+    if type(ann) == "table" and ann[M.RUN_ANNOTATION] == M.run_id(ctx, x) then return "ours", uid_of(now) end
     return "theirs", said:gsub("\n.*", "")
   end
   error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
@@ -1502,14 +1521,44 @@ local function baseline_service(ctx, x)
   local rec = M.deployed(ctx, x)
   local hmd = type(have) == "table" and type(have.metadata) == "table" and have.metadata or {}
   local want_uid = ((rec.uids or {}).services or {})[M.BASELINE_SVC]
-  -- (this run's: made by it and not torn down since - the one whose uid it recorded, or with
-  -- its id on it; a record without either, an older llmdlua's, by name)
-  local ours = rec.baseline_service and ((want_uid and hmd.uid == want_uid)
-    or (hmd.annotations or {})[M.RUN_ANNOTATION] == rec.run_id and rec.run_id ~= nil
-    or (not want_uid and not rec.run_id))
+  -- This run's: made by it and not torn down since - the one whose uid it recorded; with no
+  -- uid recorded (a workspace of an older llmdlua, or a create whose answer had none), the
+  -- one carrying this run's id (annotation M.RUN_ANNOTATION). One carrying no run's id at all
+  -- was made before llmdlua stamped its Services: an older llmdlua's record knows it by name
+  -- and its label (app.kubernetes.io/managed-by: llmdlua) - its run id, if any, was drawn
+  -- after the Service was made (by a later step on resume), so it cannot be on it. Recognised
+  -- so, its uid is recorded now: teardown holds its delete to it.
+  local ann = (hmd.annotations or {})[M.RUN_ANNOTATION]
+  local label = (hmd.labels or {})["app.kubernetes.io/managed-by"]
+  local ours, why_not
+  if not rec.baseline_service then
+    why_not = "was not created by this run"
+  elseif want_uid then
+    ours = hmd.uid == want_uid
+    why_not = ("is not the one this run created (uid %s; this run's: %s)"):format(tostring(hmd.uid), want_uid)
+  elseif ann ~= nil then
+    ours = rec.run_id ~= nil and ann == rec.run_id
+    why_not = ("carries another run's id (%s=%s; this run's: %s)"):format(M.RUN_ANNOTATION, tostring(ann),
+      tostring(rec.run_id))
+  else
+    ours = label == "llmdlua"
+    why_not = ("carries no run's id (%s) and no label app.kubernetes.io/managed-by=llmdlua, and this run recorded no "
+      .. "uid for its Service (a workspace of an older llmdlua), so it cannot be told from another's; if it is this "
+      .. "run's, delete it (%s) and resume: it is made again"):format(M.RUN_ANNOTATION,
+      k8s.cmdline(ctx.k:argv("kubectl", { "delete", "service", M.BASELINE_SVC })))
+  end
   if have and not ours then
-    error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
-      .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
+    error(("run %s: service %s already exists in %s and %s; it may select another stack's pods (delete it, or use a "
+      .. "namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns, why_not), 0)
+  end
+  if have and not want_uid and type(hmd.uid) == "string" then
+    say(ctx, "  service %s: this run's (%s), recorded by its uid %s", M.BASELINE_SVC, ann ~= nil
+      and ("it carries this run's id, " .. M.RUN_ANNOTATION .. "=" .. ann)
+      or "made before llmdlua stamped a run's id on it: labelled app.kubernetes.io/managed-by=llmdlua", hmd.uid)
+    rec.uids = rec.uids or {}
+    rec.uids.services = rec.uids.services or {}
+    rec.uids.services[M.BASELINE_SVC] = hmd.uid
+    M.save_deployed(ctx, x)
   end
   local selector, sel_text = M.serving_selector(ctx, x)
   local same = have and type(have.spec) == "table" and type(have.spec.selector) == "table"
@@ -1540,7 +1589,7 @@ local function baseline_service(ctx, x)
     -- create, not apply: one made by someone else since the read above is the API server's
     -- AlreadyExists, never written over (apply would take it, and select this run's pods
     -- with another's Service); one with this run's id on it is this create's earlier try's
-    local got = create_ours(ctx, x, manifest, { "get", "svc", M.BASELINE_SVC })
+    local got, made_uid = create_ours(ctx, x, manifest, { "get", "svc", M.BASELINE_SVC })
     if got == "theirs" then
       error(("run %s: service %s was made by someone else in %s after llmdlua found none; it may select another "
         .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
@@ -1560,12 +1609,11 @@ local function baseline_service(ctx, x)
       for _, c in ipairs(cm) do known = known or c == line end
       if not known then cm[#cm + 1] = line end
       rec.service_command = line
-      -- which Service of that name this run made (teardown deletes that one only)
+      -- which Service of that name this run made (teardown deletes that one only): the
+      -- create's answer says
       rec.uids = rec.uids or {}
       rec.uids.services = rec.uids.services or {}
-      local now = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
-      rec.uids.services[M.BASELINE_SVC] = type(now) == "table" and type(now.metadata) == "table" and now.metadata.uid
-        or nil
+      rec.uids.services[M.BASELINE_SVC] = made_uid
     end
     M.save_deployed(ctx, x)
   end
@@ -1685,15 +1733,19 @@ local function find_pvc(ctx, x)
   }, { "get", "pvc", M.PVC_NAME })
   if got == "theirs" then
     error(("run %s: the PVC %s was made by someone else after llmdlua found none in %s (%s: %s): it is not "
-      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns, k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-" })),
-      said, how), 0)
+      .. "changed; %s"):format(x, M.PVC_NAME, ctx.ns,
+      k8s.cmdline(ctx.k:argv("kubectl", { "create", "-f", "-", "-o", "json" })), said, how), 0)
   elseif got == "ours" then
-    say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s)",
-      M.PVC_NAME, M.RUN_ANNOTATION, M.run_id(ctx, x))
+    -- (one line for the one event: the create whose answer was lost made it, which its retry
+    -- found - not a second, plain create)
+    say(ctx, "  results PVC %s: made by this run's create, whose answer was lost (it carries this run's id, %s=%s); "
+      .. "ReadWriteMany, 200Gi, for the results (no Bound ReadWriteMany PVC in %s)", M.PVC_NAME, M.RUN_ANNOTATION,
+      M.run_id(ctx, x), ctx.ns)
+  else
+    say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
+      M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
+      or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
   end
-  say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
-    M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
-    or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
   return M.PVC_NAME
 end
 
@@ -2214,6 +2266,17 @@ function M.owner_key(p)
   return "Pod/" .. tostring(md.name)
 end
 
+-- The uid of the controller that owns pod p (its ownerReference with controller: true), or
+-- a bare pod's own uid; nil when the cluster's answer names none.
+function M.owner_uid(p)
+  local md = p.metadata or {}
+  local u = md.uid
+  for _, o in ipairs(md.ownerReferences or {}) do
+    if o.controller then u = o.uid break end
+  end
+  return type(u) == "string" and u ~= "" and u or nil
+end
+
 -- Whose a pod is, by the chain a cluster records: the pod's controller (its ownerReference
 -- with controller: true) - a ReplicaSet, whose controller is a Deployment; a StatefulSet, a
 -- LeaderWorkerSet; a worker StatefulSet's leader Pod ... - up to an object helm stamped for a
@@ -2288,6 +2351,7 @@ function M.foreign(ctx, x)
   local before = d and d.before or {}
   local names, owners = set_of(before.pods), set_of(before.owners)
   local mine = set_of(d and d.pod_owners)
+  local mine_uid = set_of(d and d.pod_owner_uids)
   local recorded = next(mine) ~= nil
   local chain = chain_known(d) and not ctx.dry_run and M.chain_resolver(ctx, d)
   return function(p)
@@ -2295,6 +2359,9 @@ function M.foreign(ctx, x)
     local k = M.owner_key(p)
     if names[md.name] == true or owners[k] == true then return true end
     if chain then return chain(p) ~= "ours" end
+    -- (this run's controllers by uid where recorded - one of the same name made since is
+    -- another's -, by name in an older record)
+    if next(mine_uid) then return not mine_uid[M.owner_uid(p) or ""] end
     return recorded and not mine[k]
   end
 end
@@ -2354,13 +2421,20 @@ end
 
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
 
+-- Gateway API's HTTPRoutes and Gateways as kubectl is given them: fully qualified. A bare
+-- "gateway" names two kinds on a cluster with Istio (networking.istio.io's Gateway beside
+-- gateway.networking.k8s.io's), and kubectl picks one group by its discovery order, not by
+-- what was meant: lists and deletes of this tool name the group.
+M.GW_RES = { HTTPRoute = "httproutes.gateway.networking.k8s.io", Gateway = "gateways.gateway.networking.k8s.io" }
+M.ROUTES_GATEWAYS = M.GW_RES.HTTPRoute .. "," .. M.GW_RES.Gateway
+
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
   if ctx.dry_run then
     -- the reads a real run makes here, shown as not made: nothing is known of the namespace
     M.list_releases(ctx)
-    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
     ctx.k:json { "get", "svc" }
     ctx.k:json { "get", "pods" }
     return snap
@@ -2377,7 +2451,7 @@ function M.snapshot(ctx)
   snap.meta = { httproutes = {}, gateways = {}, services = {} }
   -- (and each one's metadata.uid: which object of that name it is)
   snap.uids = { httproutes = {}, gateways = {}, services = {} }
-  local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+  local o = ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
     local k = it.kind == "Gateway" and "gateways" or "httproutes"
     local list = snap[k]
@@ -2396,11 +2470,12 @@ function M.snapshot(ctx)
   -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
   -- under new names, are still not this run's)
   local serving, owners = {}, {}
-  snap.pod_owner = {}
+  snap.pod_owner, snap.pod_owner_uid = {}, {}
   for _, p in ipairs(pods(ctx)) do
     if ((p.metadata or {}).labels or {})[M.SERVING_LABEL] == "true" then
       serving[#serving + 1] = p
       snap.pod_owner[p.metadata.name] = M.owner_key(p)
+      snap.pod_owner_uid[p.metadata.name] = M.owner_uid(p)
     end
     owners[M.owner_key(p)] = true
   end
@@ -2500,7 +2575,7 @@ function M.delete_same(ctx, o)
   if type(o.uid) ~= "string" or o.uid == "" then return nil, "no uid recorded" end
   local path, why = M.api_path(ctx, o)
   if not path then return nil, why end
-  local r = ctx.k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
+  local r = ctx.k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true, raw_uid = o.uid,
     stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", propagationPolicy = "Background",
       preconditions = { uid = o.uid } } })
   if r.ok then return "deleted" end
@@ -2526,7 +2601,8 @@ function M.save_deployed(ctx, x)
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
     service_command = d.service_command or json.null,
-    pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
+    pod_owners = arr(d.pod_owners), pod_owner_uids = d.pod_owner_uids and arr(d.pod_owner_uids) or nil,
+    applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
     server_restarts = arr(d.server_restarts),
     -- (nil in a record of an older llmdlua: its releases are known by name only)
     release_ids = d.release_ids and json.object(d.release_ids) or nil,
@@ -2549,6 +2625,7 @@ function M.load_deployed(ctx, x)
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   d.service_command = type(s.service_command) == "string" and s.service_command or nil
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
+  d.pod_owner_uids = type(s.pod_owner_uids) == "table" and s.pod_owner_uids or nil
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
   d.left = type(s.left) == "table" and s.left or {}
@@ -2963,10 +3040,10 @@ local function teardown_namespace_wide(ctx, x)
     say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
       .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
     M.list_releases(ctx)
-    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
     ctx.out:write("[dry-run] would uninstall every release found\n")
-    ctx.k:kubectl { "delete", "httproute", "--all" }
-    ctx.k:kubectl { "delete", "gateway", "--all" }
+    ctx.k:kubectl { "delete", M.GW_RES.HTTPRoute, "--all" }
+    ctx.k:kubectl { "delete", M.GW_RES.Gateway, "--all" }
     return M.snapshot_empty()
   end
   local snap = M.snapshot(ctx)
@@ -2988,9 +3065,9 @@ local function teardown_namespace_wide(ctx, x)
       .. table.concat(snap.releases, ", "), "helm", a)
   end
   teardown_call(ctx, x, "every HTTPRoute in the namespace (teardown: namespace-wide)", "kubectl",
-    { "delete", "httproute", "--all" })
+    { "delete", M.GW_RES.HTTPRoute, "--all" })
   teardown_call(ctx, x, "every Gateway in the namespace (teardown: namespace-wide)", "kubectl",
-    { "delete", "gateway", "--all" })
+    { "delete", M.GW_RES.Gateway, "--all" })
   return snap
 end
 
@@ -3163,7 +3240,7 @@ local function teardown(ctx, x)
     -- those still there
     if (#d.httproutes > 0 or #d.gateways > 0) and not ctx.dry_run then
       local still = { HTTPRoute = {}, Gateway = {} }
-      local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+      local o = ctx.k:json({ "get", M.ROUTES_GATEWAYS }, { check = false })
       local api = {} -- (each one's apiVersion: Istio's Gateway kind is in another group)
       for _, it in ipairs(o and o.items or {}) do
         if still[it.kind] then
@@ -3172,7 +3249,7 @@ local function teardown(ctx, x)
         end
       end
       for _, kind in ipairs { "HTTPRoute", "Gateway" } do
-        local a = { "delete", kind:lower() }
+        local a = { "delete", M.GW_RES[kind] }
         local k = kind == "HTTPRoute" and "httproutes" or "gateways"
         for _, n in ipairs(d[k]) do
           local want = ((d.uids or {})[k] or {})[n]
@@ -3180,7 +3257,7 @@ local function teardown(ctx, x)
             -- (its uid recorded: the delete is held to it, so one made again since the read
             -- above is not deleted either)
             local line = teardown_same(ctx, x, ("%s %s"):format(kind, n), { kind = kind, name = n, uid = want,
-              res = kind:lower(), apiVersion = api[kind .. "/" .. n] })
+              res = M.GW_RES[kind], apiVersion = api[kind .. "/" .. n] })
             if line then
               not_mine[#not_mine + 1] = line
               say(ctx, "  %s", line)
@@ -3274,13 +3351,17 @@ local function teardown(ctx, x)
   local before_owners = set_of(d.before and d.before.owners)
   -- (once recorded, only pods of this run's controllers: not another team's started since)
   local mine = set_of(d.pod_owners)
+  local mine_uid = set_of(d.pod_owner_uids)
   -- (never ready, so none recorded: not those whose chain of owners is another's)
   local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
   for _, p in ipairs(now.pod_objs or {}) do
     local n = p.metadata.name
     if not before_pods[n] and not before_owners[now.pod_owner[n]] then
       local ours
-      if next(mine) then ours = mine[now.pod_owner[n]]
+      -- (by the controller's uid where recorded: a ReplicaSet of this one's name made since
+      -- - another team's Deployment of the same name - is not this run's)
+      if next(mine_uid) then ours = mine_uid[now.pod_owner_uid[n] or ""]
+      elseif next(mine) then ours = mine[now.pod_owner[n]]
       elseif chain then ours = chain(p) ~= "theirs"
       else ours = true end
       if ours then left[#left + 1] = "pod " .. n end
@@ -3597,7 +3678,7 @@ local function deploy(ctx, x)
     refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
-  rec.pod_owners = nil -- (recorded anew once this deploy's stack is ready)
+  rec.pod_owners, rec.pod_owner_uids = nil, nil -- (recorded anew once this deploy's stack is ready)
   local done, outputs = {}, {}
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)
@@ -3910,9 +3991,9 @@ function M.unlock_namespace(lock, loud)
       if type(md.resourceVersion) == "string" and md.resourceVersion ~= "" then
         pre.resourceVersion = md.resourceVersion
       end
-      -- (read without either: nothing to hold the delete to, so it is not made)
-      if not next(pre) then error("its ConfigMap as read has neither uid nor resourceVersion", 0) end
-      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true,
+      -- (read without its uid: nothing to hold the delete to that object, so it is not made)
+      if not pre.uid then error("its ConfigMap as read has no uid", 0) end
+      local r = k:kubectl({ "delete", "--raw", path, "-f", "-" }, { check = false, conflict = true, raw_uid = pre.uid,
         stdin = json.encode { apiVersion = "v1", kind = "DeleteOptions", preconditions = pre } })
       if r.ok then return end
       local said = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")

@@ -607,20 +607,29 @@ end
 -- (function(dir) -> the manifests `kubectl kustomize dir` gives), seen (function(objects,
 -- source): given every object of the manifests and renders checked).
 -- Whether parsed kubectl arguments p are the one raw call the layer makes itself: `delete
--- --raw PATH [-f -]`, PATH one namespaced object of namespace ns - /api/v1/namespaces/NS/
+-- --raw PATH -f -`, PATH one namespaced object of namespace ns - /api/v1/namespaces/NS/
 -- RESOURCE/NAME (the core group) or /apis/GROUP/VERSION/namespaces/NS/RESOURCE/NAME - and its
--- body (stdin) DeleteOptions with preconditions: llmd.cluster lets go of its namespace lock
--- so, and tears down what it made held to the uid it recorded, which `kubectl delete TYPE
--- NAME` cannot make conditional. Any other --raw (another path, verb, namespace, a
--- subresource, a query, more words) points anywhere: refused.
-function M.raw_delete_in(p, ns, opts)
-  if (opts or {}).user or p.words[1] ~= "delete" or #p.words ~= 1 or #p.after > 0 then return false end
-  local path
+-- body (stdin) DeleteOptions held to the object the caller names (opts.raw_uid: the uid it
+-- recorded or read): llmd.cluster lets go of its namespace lock so, and tears down what it
+-- made held to the uid it recorded, which `kubectl delete TYPE NAME` cannot make conditional.
+-- Any other --raw (another path, verb, namespace, a subresource, a query, more words) points
+-- anywhere; a body that is not that DeleteOptions (none, another uid or none, a field past
+-- apiVersion, kind, preconditions and propagationPolicy - one that could widen the delete,
+-- as ignoreStoreReadErrorWithClusterBreakingPotential does) deletes whatever holds the name:
+-- refused. Returns true, or false and (for a body refused) why.
+local DELETE_KEYS = { apiVersion = true, kind = true, preconditions = true, propagationPolicy = true }
+local PROPAGATION = { Background = true, Foreground = true, Orphan = true }
+function M.raw_delete_in(p, ns, opts, stdin)
+  opts = opts or {}
+  if opts.user or p.words[1] ~= "delete" or #p.words ~= 1 or #p.after > 0 then return false end
+  local path, body_in
   for _, f in ipairs(p.flags) do
     if f.name == "raw" then
       if path then return false end
       path = tostring(f.value)
-    elseif not (f.name == "filename" and f.value == "-") then
+    elseif f.name == "filename" and f.value == "-" and not body_in then
+      body_in = true
+    else
       return false
     end
   end
@@ -632,7 +641,39 @@ function M.raw_delete_in(p, ns, opts)
       .. "([a-z0-9]+)/([a-z0-9][a-z0-9.%-]*)$")
     if group and (#group > 253 or group:find("..", 1, true)) then return false end
   end
-  return where == ns and res ~= nil and res ~= "namespaces" and name ~= nil and #name <= 253
+  if not (where == ns and res ~= nil and res ~= "namespaces" and name ~= nil and #name <= 253) then return false end
+  -- the body: DeleteOptions whose preconditions.uid is the object the caller means
+  local want = opts.raw_uid
+  if type(want) ~= "string" or want == "" then
+    return false, "a raw DELETE is sent only held to the uid of the object it means, and none was given"
+  end
+  if not body_in then return false, "a raw DELETE without its DeleteOptions body (-f -) is held to nothing" end
+  local ok, b = pcall(require("llmd.json").decode, tostring(stdin or ""))
+  if not ok or type(b) ~= "table" then return false, "its body is not JSON DeleteOptions" end
+  for k in pairs(b) do
+    if not DELETE_KEYS[k] then
+      return false, ("its body's DeleteOptions has %s, which llmdlua never sends (only apiVersion, kind, "
+        .. "preconditions, propagationPolicy)"):format(tostring(k))
+    end
+  end
+  if b.kind ~= "DeleteOptions" or b.apiVersion ~= "v1" then
+    return false, ("its body is %s %s, not v1 DeleteOptions"):format(tostring(b.apiVersion), tostring(b.kind))
+  end
+  if b.propagationPolicy ~= nil and not PROPAGATION[b.propagationPolicy] then
+    return false, ("its body's propagationPolicy %s is not Background, Foreground or Orphan")
+      :format(tostring(b.propagationPolicy))
+  end
+  local pre = b.preconditions
+  if type(pre) ~= "table" or pre.uid ~= want then
+    return false, ("its body's preconditions.uid (%s) is not the uid of the object meant (%s)")
+      :format(tostring(type(pre) == "table" and pre.uid or nil), want)
+  end
+  for k, v in pairs(pre) do
+    if not (k == "uid" or (k == "resourceVersion" and type(v) == "string")) then
+      return false, ("its body's preconditions has %s, which llmdlua never sends"):format(tostring(k))
+    end
+  end
+  return true
 end
 
 function M.check(tool, args, ns, stdin, opts)
@@ -651,7 +692,10 @@ function M.check(tool, args, ns, stdin, opts)
     error(p, 0)
   end
   for _, f in ipairs(p.flags) do
-    if REDIRECT[f.name] and not (f.name == "raw" and M.raw_delete_in(p, ns, opts)) then
+    local raw_ok, raw_why = false, nil
+    if f.name == "raw" then raw_ok, raw_why = M.raw_delete_in(p, ns, opts, stdin) end
+    if raw_why then refuse(raw_why) end
+    if REDIRECT[f.name] and not raw_ok then
       if f.name == "namespace" then
         refuse(("a namespace flag (%s): llmdlua adds -n %s itself"):format(f.spelling, ns))
       elseif f.name == "all-namespaces" then
@@ -920,7 +964,7 @@ end
 function Client:call(tool, args, opts)
   opts = opts or {}
   M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd, allow_hooks = opts.allow_hooks,
-    on_hooks = function(hooks) self:say_hooks(hooks) end,
+    raw_uid = opts.raw_uid, on_hooks = function(hooks) self:say_hooks(hooks) end,
     render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil,
     render_chart = function(targs, what) return self:render_chart(tool, targs, what, opts) end })
   local argv = self:argv(tool, args)

@@ -426,7 +426,8 @@ local function start_pod(s, dname)
   local tp = d.template
   local ready = not (fails.notready or fails.imagepull)
   if tp.other then ready = not tp.waiting end
-  s.pods[name] = { labels = copy(tp.labels), owner = d.owner, deploy = dname, ready = ready, other = tp.other,
+  s.pods[name] = { labels = copy(tp.labels), owner = d.owner, deploy = dname, owner_uid = d.rs_uid, ready = ready,
+    other = tp.other,
     waiting = tp.other and tp.waiting or (fails.imagepull and "ImagePullBackOff" or nil),
     containers = copy(tp.containers), init = copy(tp.init) }
   return name
@@ -436,7 +437,9 @@ end
 -- ({labels =, containers =, init =, other = someone else's, waiting = their reason}).
 local function deployment(s, dname, owner, n, tp)
   s.deployments = s.deployments or {}
-  s.deployments[dname] = { owner = owner, replicas = n, template = tp }
+  -- (its ReplicaSet's uid drawn as the API server gives one: a Deployment of that name made
+  -- again has a ReplicaSet of the same name - the template's hash - but not the same uid)
+  s.deployments[dname] = { owner = owner, replicas = n, template = tp, rs_uid = new_uid() }
   local names = {}
   for _ = 1, n do names[#names + 1] = start_pod(s, dname) end
   return names
@@ -642,7 +645,7 @@ local function owner_refs(name, p)
     return nil
   end
   return { { apiVersion = kind == "Job" and "batch/v1" or "apps/v1", kind = kind, name = owner,
-    uid = uid_of(kind .. "/" .. owner), controller = true, blockOwnerDeletion = true } }
+    uid = p.owner_uid or uid_of(kind .. "/" .. owner), controller = true, blockOwnerDeletion = true } }
 end
 
 local function pod_json(name, p)
@@ -1376,13 +1379,14 @@ end
 -- Every object the fake makes (store_object: apply, create -f, create NAME; create deployment)
 -- gets what the API server gives one: a uid of its own - random, so that one deleted and made
 -- again under its name has another -, and keeps the apiVersion and annotations it was sent
--- with: s.objmeta["Kind/name"], made afresh whenever an object of that kind and name is made
+-- with (and its labels): s.objmeta["Kind/name"], made afresh whenever an object of that kind and name is made
 -- (an entry whose object is gone is never read: the object is looked for first).
 meta_made = function(s, d)
   s.objmeta = s.objmeta or {}
   local md = type(d.metadata) == "table" and d.metadata or {}
   local m = { uid = new_uid(), apiVersion = d.apiVersion,
-    annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil }
+    annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
+    labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
   s.objmeta[d.kind .. "/" .. tostring(md.name)] = m
   return m
 end
@@ -1415,13 +1419,15 @@ local function uid_now(s, kind, name)
   return m and m.uid or uid_of(kind .. "/" .. name)
 end
 
--- obj (as get prints it) with the object's uid, apiVersion and annotations as made.
+-- obj (as get prints it) with the object's uid, apiVersion, annotations and labels as made.
 local function with_meta(s, kind, name, obj)
   local m = meta_of(s, kind, name)
   obj.metadata = obj.metadata or {}
   obj.metadata.uid = obj.metadata.uid or uid_now(s, kind, name)
   if m and m.apiVersion then obj.apiVersion = m.apiVersion end
   if m and m.annotations then obj.metadata.annotations = m.annotations end
+  -- (and the labels it was made with, as the API server keeps them)
+  if m and m.labels and obj.metadata.labels == nil then obj.metadata.labels = m.labels end
   return obj
 end
 
@@ -1454,6 +1460,31 @@ local API_RESOURCES = {
   { "gateways", "gw", "networking.istio.io/v1", "true", "Gateway" },
   { "virtualservices", "vs", "networking.istio.io/v1", "true", "VirtualService" },
 }
+-- Which of API_RESOURCES a resource word names, as kubectl resolves it: the plural, the
+-- singular (the kind in lower case) or a short name, alone or followed by its group
+-- (gateways.gateway.networking.k8s.io) or version and group (gateways.v1.gateway.networking.k8s.io).
+-- A word several groups serve - "gateway" on a cluster with Istio's Gateway beside Gateway
+-- API's - is the first group in discovery's order, CRD groups (priority 1000 alike) in the
+-- order of their names, so gateway.networking.k8s.io before networking.istio.io (what Istio's
+-- issues 28188 and 44354 report kubectl picking); "gw" is Istio's short name, "gtw" Gateway
+-- API's. Returns {kind =, group =, resource =} or nil.
+local function resolve_resource(word)
+  local w = tostring(word or ""):lower()
+  local base, rest = w:match("^([^.]+)%.?(.*)$")
+  local found = {}
+  for _, r in ipairs(API_RESOURCES) do
+    local gv = r[3]
+    local group, version = gv:match("^(.+)/([^/]+)$")
+    group, version = group or "", version or gv
+    local named = base == r[1] or base == r[5]:lower() or (r[2] ~= "" and base == r[2] and rest == "")
+    if named and (rest == "" or rest == group or rest == version .. "." .. group) then
+      found[#found + 1] = { kind = r[5], group = group, resource = r[1] .. (group ~= "" and ("." .. group) or "") }
+    end
+  end
+  table.sort(found, function(p, q) return p.group < q.group end)
+  return found[1]
+end
+
 local function api_resources(a)
   local rows = {}
   if not has(a, "--no-headers") then rows[1] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND" } end
@@ -1620,7 +1651,7 @@ local function kubectl()
           local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
           if kind == "ReplicaSet" then
             local rn = rs_name(dn)
-            local rmd = { name = rn, uid = uid_of("ReplicaSet/" .. rn), annotations = md.annotations,
+            local rmd = { name = rn, uid = d.rs_uid or uid_of("ReplicaSet/" .. rn), annotations = md.annotations,
               labels = { ["pod-template-hash"] = rn:sub(#dn + 2) },
               ownerReferences = { { apiVersion = "apps/v1", kind = "Deployment", name = dn, uid = md.uid,
                 controller = true, blockOwnerDeletion = true } } }
@@ -1780,7 +1811,12 @@ local function kubectl()
       end
       local items = {}
       for kind in what:gmatch("[^,]+") do
-        local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)
+        -- (Gateway API's kinds as kubectl resolves the word: Istio's Gateway kind, which the
+        -- fake keeps none of, lists none)
+        local r = resolve_resource(kind)
+        local gw_api = r and r.group == "gateway.networking.k8s.io"
+        local map = (gw_api and r.kind == "HTTPRoute" and s.httproutes)
+          or (gw_api and r.kind == "Gateway" and s.gateways)
           or (kind:match("^inferencepool") and s.inferencepools) or {}
         for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
       end
@@ -1823,6 +1859,26 @@ local function kubectl()
       if k and not dry_of(a) then s.kustomize[k] = true end
       save(verb == "create" and create_guard(ns, outcomes) or nil)
       if verb == "create" and #errs == 0 and not dry_of(a) then create_answer_lost(docs) end
+      local o = opt(a, "-o") or opt(a, "--output")
+      if verb == "create" and o == "json" and #errs == 0 then
+        -- kubectl create -o json: the server's answer printed - the object as made, with the
+        -- namespace, uid, resourceVersion and creationTimestamp the API server set (several: a
+        -- List of them, kubectl's printer wraps them so); a client dry run's is the one sent
+        local out = {}
+        for _, it in ipairs(docs) do
+          local d = json.decode(json.encode(it.doc))
+          d.metadata = type(d.metadata) == "table" and d.metadata or {}
+          d.metadata.namespace = d.metadata.namespace or ns
+          if not dry_of(a) then
+            with_meta(s, d.kind, tostring(d.metadata.name), d)
+            d.metadata.resourceVersion = d.metadata.resourceVersion or tostring(100 + #out)
+            d.metadata.creationTimestamp = d.metadata.creationTimestamp or "2026-12-06T00:00:00Z"
+          end
+          out[#out + 1] = d
+        end
+        return out_json(#out == 1 and out[1] or { apiVersion = "v1", kind = "List", items = json.array(out),
+          metadata = { resourceVersion = "" } })
+      end
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end
       return
@@ -1968,6 +2024,20 @@ local function kubectl()
       leaderworkersets = "leaderworkerset", lws = "leaderworkerset", pods = "pod", httproutes = "httproute",
       gateways = "gateway" }
     base = ALIAS[base] or base
+    -- (an HTTPRoute or Gateway word as kubectl resolves it: Gateway API's, or Istio's Gateway -
+    -- of which the fake keeps none)
+    local gwr = (base == "httproute" or base == "gateway" or base == "gtw" or base == "gw") and resolve_resource(what)
+    if gwr and gwr.group ~= "gateway.networking.k8s.io" then
+      if not has(a, "--all") and not has(a, "--ignore-not-found") then
+        for j = 3, #a do
+          if a[j]:sub(1, 1) ~= "-" then
+            die(('Error from server (NotFound): %s "%s" not found'):format(gwr.resource, a[j]))
+          end
+        end
+      end
+      return
+    end
+    if gwr then base = gwr.kind:lower() end
     if base == "deployment" or base == "service" or base == "httproute" or base == "gateway" or base == "pod" then
       what = base
     end

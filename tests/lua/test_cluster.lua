@@ -129,7 +129,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- none of the objects its kustomization names is there already (teardown deletes them by name)
@@ -143,7 +143,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- what it applied (teardown deletes exactly those, not what the folder renders then)
     "kubectl -n bench get -k ms --ignore-not-found -o json",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- which release it installed (teardown uninstalls that one only)
@@ -151,20 +151,19 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     -- the serving pods: another stack's would narrow the Service's selector to this run's
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     -- (created, never applied: one made meanwhile is someone else's)
-    "kubectl -n bench create -f -",
-    -- (the Service's uid: teardown deletes that one only)
-    "kubectl -n bench get svc llm-d-baseline-model-server -o json",
+    -- (its answer the Service as made: its uid, which teardown deletes only)
+    "kubectl -n bench create -f - -o json",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
     -- (created, never applied: one made meanwhile is someone else's, test_results_pvc.lua)
-    "kubectl -n bench create -f -",
+    "kubectl -n bench create -f - -o json",
     -- the serving containers (pod uids, restartCounts) right before and after the benchmark
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
@@ -197,20 +196,20 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench delete --raw /api/v1/namespaces/bench/services/llm-d-baseline-model-server -f -",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- (and the kustomization's objects, as recorded, checked gone)
     "kubectl -n bench get deployment.apps ms-decode --ignore-not-found -o name",
     -- run B: helmfile with one environment, through the gateway
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- the releases the apply installs, as helmfile lists them: only those are this run's
@@ -221,7 +220,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     -- (leftfix35) before the smoke request too: the pods its InferencePool gaie-sim selects
     "kubectl -n bench get inferencepool -o json",
@@ -257,9 +256,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm status infra-sim -o json -n bench",
     "helm status ms-sim -o json -n bench",
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "helm list --all --max 0 -o json -n bench",
-    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- the namespace let go: its lock deleted, once read to be still this run's (its token),
@@ -630,14 +629,14 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
   -- what it did not read it says it did not read (the reads a real run makes, in order)
   for _, want in ipairs { "[dry-run, not read] helm list --all --max 0 -o json -n bench",
-    "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
+    "[dry-run, not read] kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
     "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
     t.ok(r.stdout:find(want, 1, true), want .. "\n" .. r.stdout)
   end
   -- the manifest it would create (the baseline Service, README step 40: selector
   -- llm-d.ai/inference-serving "true", port 8000)
-  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench create %-f %-\n(.-)\n[^ ]")
+  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench create %-f %- %-o json\n(.-)\n[^ ]")
   t.ok(svc and svc:find("    | kind: Service", 1, true) and svc:find("llm-d-baseline-model-server", 1, true)
     and svc:find("8000", 1, true), tostring(svc))
   -- teardown: no made-up release name; says what is not known
@@ -712,7 +711,7 @@ t.test("dry run with teardown: namespace-wide says it would delete what it finds
     .. "dry run)", 1, true), r.stdout)
   t.ok(not r.stdout:find("releases: none", 1, true), "no list it did not read: " .. r.stdout)
   t.ok(not r.stdout:find("tearing down what it deployed", 1, true), r.stdout)
-  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproute --all", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproutes.gateway.networking.k8s.io --all", 1, true), r.stdout)
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()
@@ -1279,7 +1278,7 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(ns.releases["infra-sim"], nil)
   t.eq(ns.gateways["infra-sim-inference-gateway"], nil)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(not lines:find("delete httproute --all", 1, true) and not lines:find("delete gateway --all", 1, true),
+  t.ok(not lines:find("delete httproute[%w.]* %-%-all") and not lines:find("delete gateway[%w.]* %-%-all"),
     "no sweep: " .. lines)
   t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
   -- B benchmarked its own gateway, not the other one that sorts first
@@ -1749,7 +1748,8 @@ t.test("k8s guard: --raw only as a DELETE of one object of this namespace, by ll
   t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
   proc.run { "chmod", "+x", show }
   local k = k8s.new { namespace = "bench", bins = { kubectl = show }, backoff = 0 }
-  local body = '{"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"resourceVersion":"7"}}'
+  local uid = "0f3c2a9e-7d41-4b8a-9c55-1e2d3f4a5b6c"
+  local body = '{"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"' .. uid .. '","resourceVersion":"7"}}'
   local mine = "/api/v1/namespaces/bench/configmaps/llmdlua-lock"
   for _, c in ipairs {
     { { "delete", "--raw", "/api/v1/namespaces/kube-system/configmaps/llmdlua-lock", "-f", "-" } },
@@ -1770,16 +1770,59 @@ t.test("k8s guard: --raw only as a DELETE of one object of this namespace, by ll
   } do
     local o = c[2] or {}
     o.stdin = body
+    o.raw_uid = uid
     t.raises("would act elsewhere than namespace bench", k.kubectl, k, c[1], o)
   end
   t.eq(lfs.attributes(ran), nil, "no refused command ran")
-  k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body })
-  k:kubectl({ "delete", "--raw=" .. mine }, {})
+  k:kubectl({ "delete", "--raw", mine, "-f", "-" }, { stdin = body, raw_uid = uid })
   -- (and one object of another kind of this namespace: what a teardown deletes held to its uid)
   local dep = "/apis/apps/v1/namespaces/bench/deployments/x"
-  k:kubectl({ "delete", "--raw", dep, "-f", "-" }, { stdin = body })
-  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw=" .. mine .. "\n"
-    .. "-n bench delete --raw " .. dep .. " -f -\n")
+  k:kubectl({ "delete", "--raw", dep, "-f", "-" }, { stdin = body, raw_uid = uid })
+  t.eq(t.read(ran), "-n bench delete --raw " .. mine .. " -f -\n-n bench delete --raw " .. dep .. " -f -\n")
+end)
+
+t.test("k8s guard: a raw DELETE's body must be DeleteOptions held to the uid meant, nothing wider", function()
+  -- (harden50 6: the path alone was checked, so a body without preconditions - or none, or
+  -- another object's uid, or a field that widens the delete - deleted whatever held the name.
+  -- The DeleteOptions fields are the API's (meta/v1 DeleteOptions); those llmdlua sends are
+  -- apiVersion, kind, preconditions {uid, resourceVersion} and propagationPolicy.)
+  local d = t.tmpdir()
+  local ran = d .. "/ran"
+  local show = d .. "/tool.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "bench", bins = { kubectl = show }, backoff = 0 }
+  local uid = "0f3c2a9e-7d41-4b8a-9c55-1e2d3f4a5b6c"
+  local path = { "delete", "--raw", "/api/v1/namespaces/bench/services/llm-d-baseline-model-server", "-f", "-" }
+  local function body(t2) return json.encode(t2) end
+  for _, c in ipairs {
+    { nil, "held to nothing", { "delete", "--raw", path[3] } },
+    { "", "not JSON DeleteOptions" },
+    { "{}", "not v1 DeleteOptions" },
+    { body { apiVersion = "v1", kind = "DeleteOptions" }, "preconditions.uid (nil) is not the uid of the object meant" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { resourceVersion = "7" } },
+      "preconditions.uid (nil)" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = "another" } },
+      "preconditions.uid (another) is not the uid of the object meant (" .. uid .. ")" },
+    { body { apiVersion = "v1", kind = "Status", preconditions = { uid = uid } }, "v1 Status, not v1 DeleteOptions" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid },
+      ignoreStoreReadErrorWithClusterBreakingPotential = true }, "has ignoreStoreReadErrorWithClusterBreakingPotential" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid }, gracePeriodSeconds = 0 },
+      "has gracePeriodSeconds" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid }, propagationPolicy = "All" },
+      "propagationPolicy All is not Background, Foreground or Orphan" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid, other = "x" } },
+      "preconditions has other" },
+    { body { apiVersion = "v1", kind = "DeleteOptions", preconditions = { uid = uid } }, "none was given", nil, true },
+  } do
+    local o = { stdin = c[1], raw_uid = not c[4] and uid or nil }
+    local err = t.raises(c[2], k.kubectl, k, c[3] or path, o)
+    t.ok(err:find("^refused: kubectl "), err)
+  end
+  t.eq(lfs.attributes(ran), nil, "no refused command ran")
+  k:kubectl(path, { raw_uid = uid, stdin = body { apiVersion = "v1", kind = "DeleteOptions",
+    propagationPolicy = "Background", preconditions = { uid = uid } } })
+  t.eq(t.read(ran), "-n bench " .. table.concat(path, " ") .. "\n")
 end)
 
 t.test("k8s guard: every bypass found is refused before anything runs", function()
@@ -2333,7 +2376,7 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f - -o json" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end
@@ -2921,7 +2964,7 @@ t.test("pods another team starts during the deploy are not this run's: not waite
   -- (another model) are not behind it, so not smoke-tested or benchmarked
   local applied
   for _, c in ipairs(calls(s)) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f -" and c.stdin:find("kind: Service", 1, true) then
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench create -f - -o json" and c.stdin:find("kind: Service", 1, true) then
       applied = yaml.load(c.stdin)
     end
   end

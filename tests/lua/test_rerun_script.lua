@@ -73,7 +73,7 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   -- the manifest kept is the Service step 40 applied (the fake's calls.log holds its stdin)
   local applied
   for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
-    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try create -f -"
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n llm-d-try create -f - -o json"
       and tostring(c.stdin):find("kind: Service", 1, true) then
       applied = c.stdin
     end
@@ -223,4 +223,23 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   t.ok(md:find("| Workload | sanity_random | sanity_random |", 1, true), md)
   t.ok(md:find("\nSLO: TTFT p90 ≤ 200.0 ms.", 1, true), md)
   t.ok(md:find("vllm-service-rerun-", 1, true), "B's label")
+end)
+
+-- (harden50 7) wait_ready counted every pod not there before the script's deploy lines: another
+-- team's Deployment starting during the re-run (helm-stamped for their release) was waited
+-- for and counted as run A's. It follows each pod's chain of owners, as step 30 does, to a
+-- release or object run A deployed (run-a/deployed.json). The fake's FAKE_CONCURRENT_DEPLOYMENTS
+-- starts their Deployment (two serving pods, Ready) during the re-run's helmfile apply.
+t.test("run_comparison.sh's wait_ready does not count another team's pods started during the re-run", function()
+  local s = setup()
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  local r = rerun(s, w, { deploy_a, "wait_ready a" }, { FAKE_CONCURRENT_DEPLOYMENTS = "their-decode@their-team",
+    FAKE_CONCURRENT_AT = "helmfile" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local theirs = 0
+  for n in pairs(ns_state(s).pods) do if n:find("^their%-decode%-") then theirs = theirs + 1 end end
+  t.eq(theirs, 2, "their pods started during the re-run")
+  t.ok(r.stdout:find("run a: the stack is ready (pods Ready 2/2)\n", 1, true), r.stdout)
 end)

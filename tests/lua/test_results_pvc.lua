@@ -28,7 +28,7 @@ t.test("a results PVC made by someone else after llmdlua's get is not patched: r
   local r = t.fake_compare(s, { "--plan", s.plan, "--quiet" }, nil, s.dir)
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stdout:find("run a: the PVC llmd-benchmark-results was made by someone else after llmdlua found none in "
-    .. "llm-d-try (" .. s.dir .. "/kubectl -n llm-d-try create -f -: Error from server (AlreadyExists): error when "
+    .. "llm-d-try (" .. s.dir .. "/kubectl -n llm-d-try create -f - -o json: Error from server (AlreadyExists): error when "
     .. "creating \"STDIN\": persistentvolumeclaims \"llmd-benchmark-results\" already exists): it is not changed; name "
     .. "one with benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC)", 1, true), r.stdout)
   local pvc = json.decode(t.read(s.cluster .. "/state.json")).ns["llm-d-try"].pvcs["llmd-benchmark-results"]

@@ -178,7 +178,14 @@ t.test("teardown identity: a results PVC create whose answer was lost is this ru
   local w = t.workspaces(s.dir)[1]
   local id = json.read(w .. "/run-a/deployed.json").run_id
   t.ok(r.stdout:find("results PVC llmd-benchmark-results: made by this run's create, whose answer was lost (it "
-    .. "carries this run's id, llmdlua/run=" .. tostring(id) .. ")", 1, true), r.stdout)
+    .. "carries this run's id, llmdlua/run=" .. tostring(id) .. "); ReadWriteMany, 200Gi, for the results (no Bound "
+    .. "ReadWriteMany PVC in llm-d-try)\n", 1, true), r.stdout)
+  -- (said once: one event, one line - harden50 3: it was said again as "created PVC ...")
+  local lines = {}
+  for l in r.stdout:gmatch("[^\n]+") do
+    if l:find("llmd-benchmark-results", 1, true) and l:find("creat", 1, true) then lines[#lines + 1] = l end
+  end
+  t.eq(#lines, 1, table.concat(lines, "\n"))
   local pvc = json.decode(json.encode(json.decode(t.read(s.cluster .. "/state.json")).ns["llm-d-try"].objmeta))
   t.eq(pvc["PersistentVolumeClaim/llmd-benchmark-results"].annotations, { ["llmdlua/run"] = id })
 end)
@@ -206,4 +213,111 @@ t.test("teardown identity: the baseline Service is created, never applied over o
     if c.tool == "kubectl" and c.stdin and c.stdin:find("name: " .. SVC, 1, true) then verbs[#verbs + 1] = c.args[3] end
   end
   t.eq(verbs, { "create", "create" }, "created, sent again once")
+end)
+
+t.test("teardown identity: the baseline Service's uid is its create's answer's, not a later read's", function()
+  -- (harden50 2: the uid was read by a get after the create, so a colleague's Service made
+  -- under the name in between - this run's removed meanwhile - was recorded as this run's,
+  -- and teardown would delete it. Now `kubectl create -o json`'s answer names it.) A kubectl
+  -- in the plan's bins that, at the first `get svc` after this run's Service is there (it
+  -- carries llmdlua/run), has a colleague replace it with theirs.
+  local s = setup()
+  t.write(s.dir .. "/kubectl", table.concat({
+    "#!/bin/sh",
+    "case \" $* \" in *' get svc " .. SVC .. " '*)",
+    ("  if [ ! -e \"$FAKE_CLUSTER/raced\" ] && %s -n bench get svc %s -o json 2>/dev/null | grep -q llmdlua/run; then")
+      :format(sh(FAKE), SVC),
+    "    : > \"$FAKE_CLUSTER/raced\"",
+    ("    %s -n bench delete service %s >/dev/null"):format(sh(FAKE), SVC),
+    ("    printf '%%s' %s | %s -n bench apply -f - >/dev/null"):format(sh(THEIR_SVC), sh(FAKE)),
+    "  fi;;",
+    "esac",
+    ("exec %s \"$@\""):format(sh(FAKE)), "" }, "\n"))
+  proc.run { "chmod", "+x", s.dir .. "/kubectl" }
+  t.write(s.plan, t.read(s.plan) .. "bins: {kubectl: " .. s.dir .. "/kubectl}\n")
+  local r = t.fake_compare(s)
+  local now = state(s).services[SVC]
+  t.ok(now and now.selector and now.selector.app == "other", "their Service kept: " .. r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local mine = json.read(w .. "/run-a/deployed.json").uids.services[SVC]
+  t.ok(mine and mine ~= now.uid, "recorded " .. tostring(mine) .. ", theirs " .. tostring(now.uid))
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("Service %s is not the one this run made (uid %s; this run's: %s): left"):format(SVC, now.uid,
+    mine), 1, true), r.stdout)
+end)
+
+t.test("teardown identity: a resumed run of an older workspace (no Service uid recorded) knows its own baseline "
+  .. "Service", function()
+  -- (harden50 4: a workspace of llmdlua before uids were recorded has none for the Service,
+  -- which carries no run id either; a later step of the resume draws the run's id, and the
+  -- Service was then refused as "not created by this run". Its own is known by the id on it
+  -- or - made before ids were stamped - by llmdlua's label; anything else is refused saying
+  -- exactly why and what to do.)
+  local s = setup()
+  local w = left_deployed(s)
+  local function older(strip)
+    local rec = json.read(w .. "/run-a/deployed.json")
+    rec.uids = nil
+    rec.run_id = "drawn-on-resume"
+    json.write(w .. "/run-a/deployed.json", rec)
+    local st = json.decode(t.read(s.cluster .. "/state.json"))
+    local m = st.ns.bench.objmeta["Service/" .. SVC]
+    m.annotations = nil
+    if strip then m.labels = nil end
+    t.write(s.cluster .. "/state.json", json.encode(st))
+    -- (step 40 to do again: as a resume whose step 40 had not completed)
+    local steps = {}
+    for _, o in ipairs(json.read(w .. "/steps.json")) do if o.number ~= 40 then steps[#steps + 1] = o end end
+    json.write(w .. "/steps.json", json.array(steps))
+    return m.uid
+  end
+  local uid = older()
+  local r = t.fake_compare(s, { "--resume", w, "--step", "40" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("service %s: this run's (made before llmdlua stamped a run's id on it: labelled "
+    .. "app.kubernetes.io/managed-by=llmdlua), recorded by its uid %s"):format(SVC, uid), 1, true), r.stdout)
+  t.eq(json.read(w .. "/run-a/deployed.json").uids.services[SVC], uid)
+  t.eq(state(s).services[SVC].uid, uid, "the same Service, kept")
+  -- without llmdlua's label either: not told from another's - refused, saying why and what to do
+  older(true)
+  r = t.fake_compare(s, { "--resume", w, "--step", "40" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("run a: service %s already exists in bench and carries no run's id (llmdlua/run) and no label "
+    .. "app.kubernetes.io/managed-by=llmdlua, and this run recorded no uid for its Service (a workspace of an older "
+    .. "llmdlua), so it cannot be told from another's; if it is this run's, delete it (kubectl -n bench delete service "
+    .. "%s) and resume: it is made again"):format(SVC, SVC), 1, true), r.stdout)
+end)
+
+t.test("teardown identity: pods of a ReplicaSet named as this run's but made since (another's Deployment of the "
+  .. "same name) are not this run's leftovers", function()
+  -- (harden50 5: pods were matched to this run's controllers by the owner's name; a
+  -- Deployment deleted and made again under its name and template has a ReplicaSet of the
+  -- same name - the template's hash - but a new uid, which the pods' ownerReferences carry.)
+  local s = setup()
+  local w = left_deployed(s)
+  local rec = json.read(w .. "/run-a/deployed.json")
+  t.ok(rec.pod_owner_uids and #rec.pod_owner_uids > 0, "the owners' uids recorded once ready")
+  local function pods_of(dep)
+    local out = {}
+    for _, p in ipairs(json.decode(kubectl(s, { "get", "pods", "-o", "json" })).items) do
+      if p.metadata.name:find(dep .. "-", 1, true) == 1 then out[#out + 1] = p end
+    end
+    return out
+  end
+  local mine = pods_of("ms-decode")
+  t.ok(#mine > 0, "this run's ms-decode pods")
+  -- removed by hand; a colleague makes their own ms-decode, serving the same labels
+  kubectl(s, { "delete", "deployment", "ms-decode" })
+  kubectl(s, { "apply", "-f", "-" }, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ms-decode}\n"
+    .. "spec:\n  replicas: 1\n  template:\n    metadata:\n      labels: {llm-d.ai/inference-serving: 'true', "
+    .. "app: theirs}\n")
+  local theirs = pods_of("ms-decode")
+  t.eq(#theirs, 1)
+  local ref = theirs[1].metadata.ownerReferences[1]
+  t.eq(ref.name, mine[1].metadata.ownerReferences[1].name, "their ReplicaSet has this run's one's name")
+  t.ok(ref.uid ~= mine[1].metadata.ownerReferences[1].uid, "under another uid")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("teardown left pod", 1, true), r.stdout)
+  t.eq(#pods_of("ms-decode"), 1, "their pod kept")
 end)

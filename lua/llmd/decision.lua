@@ -4157,11 +4157,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     -- one measured percentile per load with no per-request data (a summary file): whether a
     -- load met the SLO is one draw of unknown noise, so a pass and a fail at neighbouring
-    -- loads order nothing; only a run that met the SLOs at a rate the other never achieved at
-    -- any load (beyond its ceiling) is above it whatever the noise
-    -- (M.unknown_noise_orders: beyond the other's ceiling or at least M.UNKNOWN_NOISE_GAP
-    -- apart, and in either case with both runs' latencies moved by as much as a summary
-    -- file's noise may hide still apart)
+    -- loads order nothing, nor do a pass and a fail far apart in load whose figures lie near
+    -- the limit (below saturation latency is flat in load: a few per cent move pass and fail
+    -- across the ladder). M.unknown_noise_orders: beyond the other's ceiling or at least
+    -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
+    -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
     if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
@@ -4282,7 +4282,8 @@ end
 -- of one measured percentile each, of unknown noise (no per-request data), order two
 -- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
 -- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
--- noise alone can swap, order nothing (M.capacity_evidence).
+-- noise alone can swap, order nothing (M.capacity_evidence). One of the two conditions of
+-- M.unknown_noise_orders: alone it ordered a few per cent of flat latency (audit50 F3).
 M.UNKNOWN_NOISE_GAP = 25
 
 -- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:

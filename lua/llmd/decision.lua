@@ -3570,10 +3570,10 @@ end
 
 -- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
 -- measured percentile per load of unknown noise (no repeats' ranges on both sides, a side
--- noise_unknown): its spans lie one side of 0 (or meet there), the lower run's span does not
--- end at its ceiling as a bound (it never achieved the other's load: beyond_ceiling, an order
--- whatever the noise), and the higher run's lower end is less than M.UNKNOWN_NOISE_GAP above
--- the lower run's upper end: the rule M.capacity_evidence orders nothing by (order_open).
+-- noise_unknown): its spans lie one side of 0 (or meet there), and M.unknown_noise_orders
+-- does not hold (neither beyond the lower run's ceiling nor M.UNKNOWN_NOISE_GAP apart, or
+-- apart only by a latency difference the files' noise may hide): the rule
+-- M.capacity_evidence orders nothing by (order_open).
 function M.gap_on_unknown_noise(ca, cb, g)
   if not g or (ca.interval and cb.interval) or not (ca.noise_unknown or cb.noise_unknown) then return false end
   local up = g.lo_rps >= 0 and "b" or g.hi_rps <= 0 and "a" or nil
@@ -3582,11 +3582,45 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local _, lo_hi = M.capacity_span(clo)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
-  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing then
-    return false
+  local beyond = M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing
+  return not M.unknown_noise_orders(ca, cb, up, beyond, M.mean_gap_pct(lo_hi, hi_lo))
+end
+
+-- The span of capacity c that a summary file's noise leaves (lp.capacity_noise's band, c.noise_band:
+-- each such load's SLO figure anywhere within lp.UNKNOWN_NOISE_BAND % of itself), within its
+-- run's ceiling; a capacity whose noise is known, its own span (M.capacity_span); nil, nil
+-- for one of unknown noise without a band.
+local function band_span(c)
+  if c.noise_band then
+    local lo, hi = c.noise_band.lo, c.noise_band.hi or math.huge
+    if c.ceiling_rps and c.ceiling_rps < hi then hi = math.max(lo, c.ceiling_rps) end
+    return lo, hi
   end
-  local m = M.mean_gap_pct(lo_hi, hi_lo)
-  return not (m and m >= M.UNKNOWN_NOISE_GAP)
+  if c.noise_unknown then return nil, nil end
+  return M.capacity_span(c)
+end
+
+-- Whether the order up ("a" | "b": the run the measured loads put higher) of two capacities,
+-- one or both of them read off summary files (one percentile or mean per load, of unknown
+-- noise: noise_unknown), is evidence (task fixn50). Two conditions, both needed:
+-- 1. the loads that decide it lie far apart: the higher run met the SLOs beyond the most the
+--    other achieved at any load (beyond_ceiling), or its lower end is at least
+--    M.UNKNOWN_NOISE_GAP above the other's upper end (margin_pct, about one load step, so that
+--    a pass and a fail at neighbouring loads that noise alone can swap order nothing);
+-- 2. that order survives a latency difference of the size such noise may hide: with every
+--    summary load's SLO figure moved anywhere within lp.UNKNOWN_NOISE_BAND % of itself (both
+--    runs, either way), the spans stay apart (band_span). Below saturation latency is flat in
+--    load, so a few per cent of noise move pass and fail across the whole ladder: a capacity
+--    gap, however large, from a small latency gap is none (audit50 F3: one server twice, TTFT
+--    p90 212.9 against 193.0 ms at 1 req/s, "+192.7 %" at a 200 ms SLO). A failing figure far
+--    beyond the limit, a passing one far within it, or a failure past its run's saturation
+--    (its queue grew: the latency rose with load, a fail at both ends) still orders them.
+function M.unknown_noise_orders(ca, cb, up, beyond_ceiling, margin_pct)
+  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then return false end
+  local la, ha = band_span(ca)
+  local lb, hb = band_span(cb)
+  if not (la and lb) then return false end
+  return M.spans_apart(la, ha, lb, hb) == up
 end
 
 -- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
@@ -4123,11 +4157,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     -- one measured percentile per load with no per-request data (a summary file): whether a
     -- load met the SLO is one draw of unknown noise, so a pass and a fail at neighbouring
-    -- loads order nothing; only a run that met the SLOs at a rate the other never achieved at
-    -- any load (beyond its ceiling) is above it whatever the noise
+    -- loads order nothing, nor do a pass and a fail far apart in load whose figures lie near
+    -- the limit (below saturation latency is flat in load: a few per cent move pass and fail
+    -- across the ladder). M.unknown_noise_orders: beyond the other's ceiling or at least
+    -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
+    -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    local large = ev.margin_pct and ev.margin_pct >= M.UNKNOWN_NOISE_GAP
-    if apart and unknown and not ev.beyond_ceiling and not large then
+    if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev
@@ -4246,7 +4282,8 @@ end
 -- of one measured percentile each, of unknown noise (no per-request data), order two
 -- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
 -- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
--- noise alone can swap, order nothing (M.capacity_evidence).
+-- noise alone can swap, order nothing (M.capacity_evidence). One of the two conditions of
+-- M.unknown_noise_orders: alone it ordered a few per cent of flat latency (audit50 F3).
 M.UNKNOWN_NOISE_GAP = 25
 
 -- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:

@@ -3741,6 +3741,20 @@ end
 -- a mean SLO's interval took the ranks' design effect at some point (M.mean_ci). nil where no SLO
 -- is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
+-- How far (in %, either way) a one-run load point's percentile or mean of a summary file (no
+-- per-request data, its noise unknown) may lie from what its server gives at that load, for
+-- ordering two capacities (M.capacity_noise's band): two runs may then differ by 1.1^2 - 1 =
+-- 21 %, twice the widest swing of one server with itself seen in the audit's A/A pairs (task
+-- fixn50, /tmp/audit50-f3, queue_sim.py, 60-240 requests a load: TTFT p90 212.9 against 193.0
+-- ms at 1 req/s, 10.3 %). Its 20 aggregate-only A/A pairs and 10 BR pairs: the 25 % gap rule
+-- alone named 5 winners at TTFT p90 <= 200 / 113 ms and mean <= 176 / 178 ms; with the band,
+-- at those and at p90 <= 205 / 210 and mean <= 177 ms too, a band of 2 % (the practical
+-- threshold) named 2, of 5 % or 10 % none. So only a latency
+-- well beyond the limit on one side and well within it on the other, or one that rose past
+-- saturation (a fail at both ends), orders them. Not a measured noise: a sound rule for
+-- figures whose noise is unknown; per-request data or repeats measure it.
+M.UNKNOWN_NOISE_BAND = 10
+
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
   local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
@@ -3761,8 +3775,11 @@ function M.capacity_noise(points, slo, cap, opts)
   -- ceiling)
   local past_from = M.saturated_from(sat)
   local nominal_fail, ranks_mean, ranks_pct = false, false, false
+  -- (few[i][key]: point i's interval of key unknown for its few requests; cands: each point's
+  -- ends to weigh for the unclear list, once those are settled)
+  local few, cands = {}, {}
   for i, p in ipairs(points) do
-    ends[i] = {}
+    ends[i], few[i] = {}, {}
     for _, x in ipairs(pkeys) do
       local lo, hi, why, info
       if (p.repeats or 1) >= 2 then
@@ -3773,6 +3790,8 @@ function M.capacity_noise(points, slo, cap, opts)
         lo, hi, why, info = M.slo_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
+        -- (one that cannot be told for its few requests: M.SLO_CI_MIN_EFFECTIVE, below)
+        if lo == nil and type(info) == "table" and info.n then few[i][x.key] = true end
         if info and info.mean_deff == "ranks" and field(p, x.key) ~= nil then ranks_mean = true end
         if info and info.pct_deff == "ranks" and field(p, x.key) ~= nil then ranks_pct = true end
         -- (opts.open_narrow: an interval known to run narrow near capacity counted as
@@ -3792,21 +3811,78 @@ function M.capacity_noise(points, slo, cap, opts)
       if field(p, x.key) ~= nil then
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
-        if lo <= x.max and hi > x.max and not (unclear[#unclear] and unclear[#unclear].point == i) then
-          unclear[#unclear + 1] = { point = i, key = x.key, reason = why or "its interval straddles the SLO",
-            n = info and info.n, deff = info and info.deff }
+        cands[#cands + 1] = { point = i, x = x, reason = why or "its interval straddles the SLO",
+          n = info and info.n, deff = info and info.deff }
+      end
+    end
+  end
+  -- A load whose interval cannot be told for too few requests (M.SLO_CI_MIN_EFFECTIVE: 30
+  -- requests at concurrency 1, whose TTFT p90 has no upper end, P(Bin(30, 0.9) <= 29) = 1 -
+  -- 0.9^30 = 0.958 < 0.975), whose figure meets the SLO, below a load that met it for certain
+  -- (its interval's upper end within the limit, told from enough requests or repeats) is no
+  -- possible failure: a server that met the SLO at a higher load does not fail it at a lower
+  -- one for want of requests to tell (task fixn50, audit50 F1: c=1 and c=2 far inside 500 ms,
+  -- every request of c=1 under 112.5 ms, put a capacity's low end at 0 and turned "k3-b
+  -- sustains more load, +24.7 % to +25.6 %" into "cannot say", with advice at c=8 and c=16).
+  -- It counts at its figure on both ends. A figure beyond the limit stays unknown there (a true
+  -- non-monotone reading, fixg49's rule), as does one with no certain pass above it.
+  for i, p in ipairs(points) do
+    for _, x in ipairs(pkeys) do
+      local v = field(p, x.key)
+      if few[i][x.key] and type(v) == "number" and v <= x.max and type(p.achieved_rps) == "number" then
+        for j, q in ipairs(points) do
+          local e = ends[j][x.key]
+          if j ~= i and e and not few[j][x.key] and e.hi <= x.max and type(q.achieved_rps) == "number"
+            and q.achieved_rps > p.achieved_rps then
+            ends[i][x.key] = { lo = math.min(ends[i][x.key].lo, v), hi = v }
+            break
+          end
         end
       end
+    end
+  end
+  for _, c in ipairs(cands) do
+    local e = ends[c.point][c.x.key]
+    if e.lo <= c.x.max and e.hi > c.x.max and not (unclear[#unclear] and unclear[#unclear].point == c.point) then
+      unclear[#unclear + 1] = { point = c.point, key = c.x.key, reason = c.reason, n = c.n, deff = c.deff }
     end
   end
   -- a one-run point with no per-request data at all (a summary file): its percentile's
   -- uncertainty is unknown, not wide; no range is made up for it (unknown = why, said
   -- beside a capacity that orders nothing on such points: llmd.decision.capacity_evidence)
+  -- Its capacity is still bounded by what no small latency difference can move (task fixn50,
+  -- audit50 F3: an A/A pair of aggregate-only files, TTFT p90 212.9 against 193.0 ms at 1 req/s
+  -- and flat up to 4 req/s, read "+192.7 %" at a 200 ms SLO: below saturation latency is flat
+  -- in load, so a few per cent move pass and fail across the whole ladder). band = the range
+  -- {lo, hi (nil: no upper end), lo_tps, hi_tps} of the capacity with each such point's SLO metric anywhere within
+  -- M.UNKNOWN_NOISE_BAND % of its figure (v / (1 + b) to v (1 + b)), the other points' ends as
+  -- above (their intervals, their repeats'), and a point past saturation whose figure fails
+  -- an SLO failing it at both ends (its queue grew: the latency rose with load, no noise).
+  -- llmd.decision.capacity_evidence orders such a capacity only where the bands are apart.
+  local unknown
   for i, p in ipairs(points) do
     if (p.repeats or 1) < 2 and not p.per_request then
-      return { unknown = ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
-        .. "file)"):format(i) }
+      unknown = unknown or ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
+        .. "file)"):format(i)
+      local b = 1 + M.UNKNOWN_NOISE_BAND / 100
+      for _, x in ipairs(pkeys) do
+        local v = field(p, x.key)
+        if type(v) == "number" then
+          local e = { lo = v / b, hi = v * b }
+          if past_from and i >= past_from and v > x.max then e.lo = v end
+          ends[i][x.key] = e
+        end
+      end
     end
+  end
+  if unknown then
+    local band = ends_span(cap, M.capacity(at_bound(points, ends, "hi"), slo, sat),
+      M.capacity(at_bound(points, ends, "lo"), slo, sat), points, past_from and { M.ceiling(points, { slo = slo }) })
+    -- (an end with no bound, nil: JSON has no infinity; lo_tps nil where a tok/s is unknown, hi_tps
+    -- nil beside it where it has no upper end)
+    local function fin(v) return v ~= math.huge and v or nil end
+    return { unknown = unknown, band = { lo = band.lo, hi = fin(band.hi), lo_tps = band.lo_tps,
+      hi_tps = band.lo_tps and fin(band.hi_tps) or nil } }
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)

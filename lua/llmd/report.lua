@@ -2021,9 +2021,12 @@ local function noise_why(slo)
   end
   return NOISE_WHY
 end
-local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percentile whose noise these files "
-  .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
-  .. "them"
+-- (decision.unknown_noise_orders: the loads that decide it too close, or their figures too near
+-- the limit, lp.UNKNOWN_NOISE_BAND)
+local NOISE_UNKNOWN_WHY = ("each load's pass or fail rests on one measured percentile whose noise these files "
+  .. "cannot tell (no per-request data), and the loads that decide it lie too close, or their figures too near the "
+  .. "limit, for a pass and a fail to order them (a figure %g %% off either way could swap them)"):format(
+  lp.UNKNOWN_NOISE_BAND)
 
 -- The loads a capacity's evidence leaves unclear (lp.unclear_loads), as comparison.json keeps
 -- them (capacity.a.settle: an interval's end off the sample is left out, not infinite).
@@ -2164,7 +2167,12 @@ M.narrow_verdict_text = narrow_verdict_text
 local capacity_in_tps_of
 local function capacity_in_tps(c)
   local x = capacity_in_tps_of(c)
-  if x then x.noise_unknown = c.noise_unknown end
+  if x then
+    x.noise_unknown = c.noise_unknown
+    -- (its band in tok/s, read off the same load points; none where a tok/s is unknown)
+    local b = c.noise_band
+    x.noise_band = b and b.lo_tps and { lo = b.lo_tps, hi = b.hi_tps } or nil
+  end
   return x
 end
 capacity_in_tps_of = function(c)
@@ -2257,6 +2265,7 @@ local function capacity_per(c, k)
     end
     return x
   end
+  if c.noise_band then out.noise_band = { lo = c.noise_band.lo / k, hi = c.noise_band.hi and c.noise_band.hi / k } end
   if c.noise then
     out.noise = span_per(c.noise)
     out.noise.unclear, out.noise.narrow, out.noise.mean_deff = c.noise.unclear, c.noise.narrow, c.noise.mean_deff
@@ -6613,6 +6622,8 @@ function M.build(opts)
         local nz = lp.capacity_noise(s[2], model.slo, s[1])
         if nz and nz.unknown then
           s[1].noise_unknown = nz.unknown
+          -- (what no small latency difference can move: decision.capacity_evidence's band rule)
+          s[1].noise_band = nz.band
         elseif nz then
           s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
         end

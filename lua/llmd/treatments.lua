@@ -2009,6 +2009,8 @@ function M.model(list, opts)
         local nz = lp.capacity_noise(pts, slo, x.capacity)
         if nz and nz.unknown then
           x.capacity.noise_unknown = nz.unknown
+          -- (what no small latency difference can move: decision.capacity_evidence's band rule)
+          x.capacity.noise_band = nz.band
         elseif nz then
           -- (with the span its intervals known to run narrow near capacity would leave: the cell's
           -- caveat, as compare.lua's)

@@ -6579,7 +6579,10 @@ function M.build(opts)
   -- (the SLOs given; where none is an error-rate SLO, the default failure limit the capacity
   -- is read within too, said once here and "by default" beside every capacity)
   local default_note = decision.default_limit_note(model.slo)
-  model.slo_text = decision.slo_phrase(model.slo) .. (default_note and (". " .. default_note) or "")
+  -- (where it came from, where the runs' records or info files gave it: comparison.slo_source)
+  model.slo_source = opts.slo_source
+  model.slo_text = decision.slo_phrase(model.slo) .. (opts.slo_source and (" (" .. opts.slo_source .. ")") or "")
+    .. (default_note and (". " .. default_note) or "")
   model.checks_note = checks_note(A, B)
   -- the result files --tolerant left out, each with why (the banner at the top says them:
   -- a run missing a stage must not read as complete above the Data checks)

@@ -378,6 +378,70 @@ t.test("inferencemax: old format with best_of, e2e = TTFT + chunk gaps, the harn
   t.eq(run.errors[1].count, 1)
 end)
 
+-- (fixo50, audit50 M1) several inferencemax files: the whole run's TTFT and ITL percentiles
+-- are those of every stage's requests pooled (the files hold them), the E2E and TPOT
+-- percentiles N/A for the reason they are (no per-request end-to-end times), and the E2E and
+-- TPOT means the stages' own weighted by the requests they are over. Expected values by
+-- /usr/bin/python3 + numpy over the arrays the script writes (printed as JSON).
+if t.have_numpy() then
+  t.test("inferencemax, several stages: whole-run TTFT/ITL percentiles pooled, E2E/TPOT percentiles N/A and why",
+    function()
+    local dir = t.tmpdir()
+    local script = [==[
+import json, sys, copy
+import numpy as np
+src, out = sys.argv[1], sys.argv[2]
+d = json.load(open(src))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+b = copy.deepcopy(d)
+b["max_concurrency"] = 4
+b["date"] = "20260215-121907"
+for i in ok:
+    b["ttfts"][i] += 0.05
+t2 = np.array([b["ttfts"][i] for i in ok]) * 1000
+e2 = np.array([b["ttfts"][i] + sum(b["itls"][i]) for i in ok]) * 1000
+def pct(prefix, arr):
+    b["mean_%s_ms" % prefix] = float(arr.mean()); b["median_%s_ms" % prefix] = float(np.median(arr))
+    b["std_%s_ms" % prefix] = float(arr.std())
+    for q in (0.1, 1, 5, 10, 25, 75, 90, 95, 99, 99.9):
+        k = "p%s_%s_ms" % (("%g" % q), prefix)
+        if k in b: b[k] = float(np.percentile(arr, q))
+pct("ttft", t2)
+pct("e2el", e2)
+json.dump(d, open(out + "/result-a.json", "w"))
+json.dump(b, open(out + "/result-b.json", "w"))
+T, I = [], []
+for x in (d, b):
+    for i in ok:
+        T.append(x["ttfts"][i] * 1000); I.extend(g * 1000 for g in x["itls"][i])
+T, I = np.array(T), np.array(I)
+long_ = [i for i in ok if d["output_lens"][i] > 1]
+print(json.dumps({"ttft_p90": float(np.percentile(T, 90)), "ttft_p99": float(np.percentile(T, 99)),
+  "ttft_mean": float(T.mean()), "itl_p90": float(np.percentile(I, 90)),
+  "e2e_mean": (d["mean_e2el_ms"] + b["mean_e2el_ms"]) / 2, "tpot_mean": d["mean_tpot_ms"], "n_long": len(long_)}))
+]==]
+    local r = require("llmd.proc").run { t.PY, "-c", script, F .. "/inferencemax/synthetic-result.json", dir }
+    t.ok(r.ok, r.stderr)
+    local want = require("llmd.json").decode(r.stdout)
+    local run = harness.extract(dir)
+    t.eq(run.harness, "inferencemax")
+    t.eq(#run.stages, 2)
+    local o = run.overall
+    t.near(o.values.ttft_p90_ms, want.ttft_p90, 1e-9)
+    t.near(o.values.ttft_p99_ms, want.ttft_p99, 1e-9)
+    t.near(o.values.ttft_mean_ms, want.ttft_mean, 1e-9)
+    t.near(o.values.itl_p90_ms, want.itl_p90, 1e-9)
+    -- the same 7 completed requests in both stages, so each weighted alike: the means' mean
+    t.near(o.values.latency_mean_ms, want.e2e_mean, 1e-9)
+    t.near(o.values.tpot_mean_ms, want.tpot_mean, 1e-9)
+    for _, k in ipairs { "latency_p90_ms", "tpot_p90_ms" } do
+      t.eq(o.values[k], nil)
+      t.eq(o.na[k], "these files hold no per-request end-to-end times (only TTFTs and chunk gaps), and percentiles "
+        .. "cannot be combined across stages from their summaries")
+    end
+  end)
+end
+
 -- benchmark reports ------------------------------------------------------------------------
 
 for _, v in ipairs { "br_v0_1", "br_v0_2", "br_v0_2_1" } do

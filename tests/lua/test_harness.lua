@@ -468,6 +468,58 @@ local function br_with(edit)
   return harness.extract(d)
 end
 
+-- (fixo50, audit50 M2) llm-d-benchmark's native_to_br0_2 writes stage 0 for every
+-- vllm-benchmark and inferencemax file (FORMATS.md, the mapping table), one report per native
+-- file in the folder that holds them all (exp-7_H100's vllm-benchmark sweeps: 3 files a
+-- folder): such a folder is one run's ladder, numbered by rate_qps (then concurrency), not
+-- refused. Other tools' clashing stages are refused as before.
+t.test("benchmark reports: a folder of vllm-benchmark reports, all stage 0, is ordered by rate_qps", function()
+  local base = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  local nfile = 0
+  local function write(d, name, tool, rate)
+    local text = base:gsub("tool: inference%-perf\n", "tool: " .. tool .. "\n", 1):gsub("stage: 3\n", "stage: 0\n", 1)
+    text = rate and text:gsub("rate_qps: 10\n", "rate_qps: " .. rate .. "\n", 1) or text:gsub("      rate_qps: 10\n", "", 1)
+    -- (each file its own measurement: the same figures twice are refused as one saved twice;
+    -- its TTFT mean 0.0368578234128654 s made one per file, ...+ 1e-3 x its place)
+    nfile = nfile + 1
+    text = text:gsub("mean: 0%.0368578234128654\n", ("mean: %.16g\n"):format(0.0368578234128654 + 1e-3 * nfile), 1)
+    t.write(d .. "/" .. name, text)
+  end
+  local d = t.tmpdir()
+  -- (file names in another order than the rates: the rates order them; two at 10/s: repeats,
+  -- in file order)
+  write(d, "benchmark_report_v0.2,_openai-a.json.yaml", "vllm-benchmark", 20)
+  write(d, "benchmark_report_v0.2,_openai-b.json.yaml", "vllm-benchmark", 5)
+  write(d, "benchmark_report_v0.2,_openai-c.json.yaml", "vllm-benchmark", 10)
+  write(d, "benchmark_report_v0.2,_openai-d.json.yaml", "vllm-benchmark", 10)
+  local run = harness.extract(d)
+  local got = {}
+  for _, st in ipairs(run.stages) do got[#got + 1] = { st.index, st.rate, st.file:match("_(openai%-%a)") } end
+  t.eq(got, { { 0, 5, "openai-b" }, { 1, 10, "openai-c" }, { 2, 10, "openai-d" }, { 3, 20, "openai-a" } })
+  -- inferencemax's too
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_result-1.json.yaml", "inferencemax", 8)
+  write(d, "benchmark_report_v0.2,_result-2.json.yaml", "inferencemax", 4)
+  got = {}
+  for _, st in ipairs(harness.extract(d).stages) do got[#got + 1] = st.rate end
+  t.eq(got, { 4, 8 })
+  -- one without a rate (nor a concurrency: the example's .inf removed too): nothing to order by
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_x.json.yaml", "vllm-benchmark", 4)
+  local text = base:gsub("tool: inference%-perf\n", "tool: vllm-benchmark\n", 1):gsub("stage: 3\n", "stage: 0\n", 1)
+    :gsub("      rate_qps: 10\n", "", 1):gsub("      concurrency: %.inf\n", "", 1)
+  t.write(d .. "/benchmark_report_v0.2,_y.json.yaml", text)
+  local ok, err = pcall(harness.extract, d)
+  t.ok(not ok and tostring(err):find("scenario.load.standardized has neither rate_qps nor concurrency to order them "
+    .. "by", 1, true), tostring(err))
+  -- inference-perf's stage 0 twice in one folder: refused, as before (its stages are its own)
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_stage_0_a.json.yaml", "inference-perf", 4)
+  write(d, "benchmark_report_v0.2,_stage_0_b.json.yaml", "inference-perf", 8)
+  ok, err = pcall(harness.extract, d)
+  t.ok(not ok and tostring(err):find("both are stage 0, in one folder", 1, true), tostring(err))
+end)
+
 -- What a report says of the engines, by its version's schema, read off the examples by hand:
 -- v0.1: scenario.model.name deepseek-ai/DeepSeek-R1-0528; scenario.host.type [prefill, decode,
 -- decode] 1:1 with scenario.host.accelerator: H100, memory 80, counts 1, 8, 8 (tp 1, 8, 8; ep

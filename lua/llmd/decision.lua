@@ -2832,9 +2832,9 @@ end
 -- What a per-request test of runs one of which measured once a load the other repeated
 -- (t.once: M.once_against_repeats') rests on, for the Evidence column and the Verdict (la,
 -- lb: the runs' labels): "per request, as for runs measured once: B measured 1/s, 2/s, 3/s
--- once, where A repeated them, so how much B's runs differ is unknown; the test takes each
--- run's requests as draws with their design effect, blind to that spread (repeat B there to
--- firm it up)". nil without t.once.
+-- once where A repeated them, so how much B's runs differ is unknown, a spread the test, taking
+-- each run's requests as draws with their design effect in send order, cannot weigh (repeat B
+-- there to firm it up)". nil without t.once.
 function M.once_text(t, la, lb)
   local o = t and t.once
   if type(o) ~= "table" then return nil end
@@ -2901,21 +2901,22 @@ function M.repeats_spread(run, p, kind)
   return h
 end
 
--- The repeats that make a per-request test of a run measured once against them unsound
--- (M.repeats_spread at the loads M.once_against_repeats names, of the side that repeated
--- them): the load whose repeats differ most, where its p is below M.ALPHA over the number of
--- loads checked (Bonferroni: each check is a chance to find spread where there is none), as
--- {p =, q =, df =, load =, side = "a" or "b"}; nil where none does.
+-- The repeats that make a per-request test of a run measured once against the other's
+-- repeats unsound: M.repeats_spread at every load both measured, of each side that repeated
+-- it (the per-request test merges the requests of every repeated point, those repeated on both
+-- sides too); the load whose repeats differ most, where its p is below M.ALPHA over the number
+-- of checks (Bonferroni: each check is a chance to find spread where there is none), as {p =,
+-- q =, df =, load =, side = "a" or "b"}; nil where none does.
 local function once_spread(ra, rb, pa, pb, kind)
   local checks, worst = 0, nil
   for _, pr in ipairs((M.paired_points(pa, pb))) do
-    local na, nb = pr.a.repeats or 1, pr.b.repeats or 1
-    local side = (na < 2 and nb >= 2) and "b" or (nb < 2 and na >= 2) and "a" or nil
-    if side then
-      local h = M.repeats_spread(side == "a" and ra or rb, pr[side], kind)
-      if h then
-        checks = checks + 1
-        if not worst or h.p < worst.p then worst = h; worst.side = side end
+    for _, side in ipairs { "a", "b" } do
+      if (pr[side].repeats or 1) >= 2 then
+        local h = M.repeats_spread(side == "a" and ra or rb, pr[side], kind)
+        if h then
+          checks = checks + 1
+          if not worst or h.p < worst.p then worst = h; worst.side = side end
+        end
       end
     end
   end
@@ -2924,14 +2925,18 @@ local function once_spread(ra, rb, pa, pb, kind)
 end
 
 -- Why a run measured once is not tested per request against the other's repeats (h:
--- once_spread's; la, lb: the runs' labels): "r-a's repeats at 2/s differ beyond their requests'
--- noise (their TPOT means: Cochran's Q p = 1.2e-05), so runs of one server differ, and v-b's one
--- run there cannot be weighed per request".
-local function once_spread_text(h, kind, la, lb)
-  local own, other = h.side == "a" and (la or "A") or (lb or "B"), h.side == "a" and (lb or "B") or (la or "A")
+-- once_spread's; once: M.once_against_repeats'; la, lb: the runs' labels): "r-a's repeats at
+-- 2/s differ beyond their requests' noise (their TPOT means: Cochran's Q p = 1.2e-05), so runs
+-- of one server differ, and v-b's single runs cannot be weighed per request".
+local function once_spread_text(h, kind, once, la, lb)
+  local own = h.side == "a" and (la or "A") or (lb or "B")
+  local single = {}
+  if once and #(once.a or {}) > 0 then single[#single + 1] = la or "A" end
+  if once and #(once.b or {}) > 0 then single[#single + 1] = lb or "B" end
   return ("%s's repeats at %s differ beyond their requests' noise (their %s means: Cochran's Q %s), so runs of one "
-    .. "server differ, and %s's one run there cannot be weighed per request"):format(own, h.load,
-    (kind == "itl" or kind == "tpot") and "TPOT" or kind == "latency" and "E2E" or kind:upper(), M.p_is(h.p), other)
+    .. "server differ, and %s's single runs cannot be weighed per request"):format(own, h.load,
+    (kind == "itl" or kind == "tpot") and "TPOT" or kind == "latency" and "E2E" or kind:upper(), M.p_is(h.p),
+    table.concat(single, " and "))
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
@@ -3026,7 +3031,7 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   end
   local spread_text = spread and (spread.why and ("not per request, though a run measured loads once where the other "
     .. "repeated them: %s"):format(spread.why)
-    or once_spread_text(spread, kind, labels and labels.a, labels and labels.b))
+    or once_spread_text(spread, kind, once, labels and labels.a, labels and labels.b))
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples

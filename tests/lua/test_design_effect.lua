@@ -1617,7 +1617,7 @@ write(out + "/y1/result.json", [v + 3 for v in y], "20260203-101500")
       t.ok(r.note:find("a mean of repeats against one run: no test (the requests pooled over the repeats would "
         .. "test a figure the table does not show; x's repeats at 20/s differ beyond their requests' noise (their TTFT "
         .. "means: Cochran's Q p = ", 1, true), r.note)
-      t.ok(r.note:find("so runs of one server differ, and y's one run there cannot be weighed per request)", 1, true),
+      t.ok(r.note:find("so runs of one server differ, and y's single runs cannot be weighed per request)", 1, true),
         r.note)
       for _, key in ipairs { "ttft_mean_ms", "tpot_p90_ms", "itl_p90_ms", "latency_p90_ms" } do
         t.eq(row(m, key).verdict, "untested", key)
@@ -1713,7 +1713,7 @@ do
       t.eq(row.sig.once, nil)
       t.ok(row.evidence:find("mix's repeats at %d/s differ beyond their requests' noise %(their TPOT means: Cochran's "
         .. "Q p [<=] "), row.evidence)
-      t.ok(row.evidence:find("and vb's one run there cannot be weighed per request", 1, true), row.evidence)
+      t.ok(row.evidence:find("and vb's single runs cannot be weighed per request", 1, true), row.evidence)
     end)
   end
 end

@@ -2363,6 +2363,27 @@ function M.any_repeats(pa, pb)
   return false
 end
 
+-- The loads at which one run measured once what the other repeated (M.paired_points' pairs,
+-- one stage against 2 or more), by the side measured once: {a = {"1/s", ...}, b = {...}}, or
+-- nil where every load both measured has repeats on both sides or on neither. (audit50 F2:
+-- there the repeats cannot be the test's units: one run is one unit, with no spread between
+-- its runs to weigh, so A's 3 repeats against B's one run at each of 3 loads capped the
+-- repeats' test at p = 1/32 (exact van Elteren, 2 (1/4)^3), "not shown to differ", where the
+-- same B against one run of A, per request, showed its 20 % lower TPOT at p < 1e-9: more
+-- repeats of A made the evidence weaker. Such runs are tested per request, as single runs
+-- are: M.row_test.)
+function M.once_against_repeats(pa, pb)
+  local a, b = {}, {}
+  for _, pr in ipairs((M.paired_points(pa, pb))) do
+    local na, nb = pr.a.repeats or 1, pr.b.repeats or 1
+    if na < 2 and nb >= 2 then a[#a + 1] = fmt_load(pr.a) end
+    if nb < 2 and na >= 2 then b[#b + 1] = fmt_load(pr.b) end
+  end
+  if #a + #b == 0 then return nil end
+  local json = require("llmd.json")
+  return { a = json.array(a), b = json.array(b) }
+end
+
 -- The latency rows' test when a run has several load points and repeats at one of them:
 -- van Elteren's stratified rank-sum test with the repeats as the units, each stratum a pair
 -- of load points at the same load (M.paired_points) with each repeat's own figure of the
@@ -2743,6 +2764,8 @@ end
 -- perhaps an older version's on the requests pooled over the repeats, does not remove.
 function M.tests_samples(key, pa, pb)
   if key == "error_rate_pct" or not M.sample_kind(key) then return false end
+  -- (a run measured once where the other repeated: per request, M.once_against_repeats)
+  if M.once_against_repeats(pa, pb) then return true end
   if #pa > 1 or #pb > 1 then return not M.any_repeats(pa, pb) end
   return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
 end
@@ -2785,6 +2808,135 @@ local function one_point_unsustained(ra, rb, pa, pb, sat, why)
   local _, over = sustained_pairs({ { a = pa[1], b = pb[1] } }, sat, { a = ra, b = rb, na = 1, nb = 1 })
   local text = over_text(over, why)
   return text and ("no load point both runs sustained (left out, %s)"):format(text) or nil
+end
+
+-- The per-request test of a sample kind stratified by load point (M.stratified_mann_whitney),
+-- ITL's declustered to the requests (the design effect of the gaps per request, over the
+-- points tested): r, or nil and why.
+local function per_request_stratified(ra, rb, pa, pb, kind, sat)
+  local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
+  if r and kind == "itl" then
+    local gaps, reqs = 0, 0
+    for _, pr in ipairs(M.paired_points(pa, pb)) do
+      for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
+        local acc = point_samples(side[1], side[2], kind, side[3])
+        local ok_, _ = point_counts(side[1], side[2])
+        gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
+      end
+    end
+    r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
+  end
+  return r, why
+end
+
+-- What a per-request test of runs one of which measured once a load the other repeated
+-- (t.once: M.once_against_repeats') rests on, for the Evidence column and the Verdict (la,
+-- lb: the runs' labels): "per request, as for runs measured once: B measured 1/s, 2/s, 3/s
+-- once where A repeated them, so how much B's runs differ is unknown, a spread the test, taking
+-- each run's requests as draws with their design effect in send order, cannot weigh (repeat B
+-- there to firm it up)". nil without t.once.
+function M.once_text(t, la, lb)
+  local o = t and t.once
+  if type(o) ~= "table" then return nil end
+  local who, loads = {}, {}
+  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
+    local l = side[2]
+    if type(l) == "table" and #l > 0 then
+      who[#who + 1] = side[1]
+      loads[#loads + 1] = ("%s measured %s once where %s repeated %s"):format(side[1], table.concat(l, ", "), side[3],
+        #l == 1 and "it" or "them")
+    end
+  end
+  if #who == 0 then return nil end
+  local names = table.concat(who, " and ")
+  return ("per request, as for runs measured once: %s, so how much %s's runs differ is unknown, a spread the test, "
+    .. "taking each run's requests as draws with their design effect in send order, cannot weigh (repeat %s there "
+    .. "to firm it up)"):format(table.concat(loads, "; "), names, names)
+end
+
+-- The same in short, for the Verdict's sentences that quote the test: "per request: B
+-- measured once where A repeated, its runs' spread unknown (repeat B to firm it up)".
+function M.once_short(t, la, lb)
+  local o = t and t.once
+  if type(o) ~= "table" then return nil end
+  local parts, who = {}, {}
+  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
+    if type(side[2]) == "table" and #side[2] > 0 then
+      parts[#parts + 1] = ("%s measured once where %s repeated"):format(side[1], side[3])
+      who[#who + 1] = side[1]
+    end
+  end
+  if #who == 0 then return nil end
+  return ("per request: %s, %s runs' spread unknown (repeat %s to firm it up)"):format(table.concat(parts, "; "),
+    #who == 1 and "its" or "their", table.concat(who, " and "))
+end
+
+-- Whether the repeats of load point p of a run (run: its run model) differ beyond their
+-- requests' noise in the mean of a sample kind (ITL's: the TPOT's, a request's mean gap):
+-- llmd.stattest.means_heterogeneity of the repeats' means, each one's standard error its
+-- requests' standard deviation over sqrt(n / d), d the design effect of its values in send
+-- order (sample_deff <kind>_mean, else <kind>'s; 1 where neither is known). Returns {p =, q =,
+-- df =, load = "2/s"}, or nil where it cannot be checked (fewer than 2 repeats with 2 or more
+-- requests of that kind). A per-request test of a run measured once against such repeats
+-- takes the requests of a run for draws that tell how its server serves: where runs of one
+-- server differ beyond their requests' noise, they do not, and one run cannot be weighed
+-- (M.row_test falls back to the repeats' test).
+function M.repeats_spread(run, p, kind)
+  local k = kind == "itl" and "tpot" or kind
+  local means, ses = {}, {}
+  for _, idx in ipairs(p.stages or {}) do
+    for _, st in ipairs(run.stages or {}) do
+      local acc = st.index == idx and st.metrics and st.metrics.samples and st.metrics.samples[k]
+      if acc and acc:count() >= 2 then
+        local sd, n = acc:sample_stddev(), acc:count()
+        local dd = st.metrics.sample_deff or {}
+        local d = math.max(1, dd[k .. "_mean"] or dd[k] or 1)
+        if sd and sd == sd then means[#means + 1], ses[#ses + 1] = acc:mean(), sd / math.sqrt(n / d) end
+      end
+    end
+  end
+  if #means < 2 then return nil end
+  local h = stattest.means_heterogeneity(means, ses)
+  if h then h.load = fmt_load(p) end
+  return h
+end
+
+-- The repeats that make a per-request test of a run measured once against the other's
+-- repeats unsound: M.repeats_spread at every load both measured, of each side that repeated
+-- it (the per-request test merges the requests of every repeated point, those repeated on both
+-- sides too); the load whose repeats differ most, where its p is below M.ALPHA over the number
+-- of checks (Bonferroni: each check is a chance to find spread where there is none), as {p =,
+-- q =, df =, load =, side = "a" or "b"}; nil where none does.
+local function once_spread(ra, rb, pa, pb, kind)
+  local checks, worst = 0, nil
+  for _, pr in ipairs((M.paired_points(pa, pb))) do
+    for _, side in ipairs { "a", "b" } do
+      if (pr[side].repeats or 1) >= 2 then
+        local h = M.repeats_spread(side == "a" and ra or rb, pr[side], kind)
+        if h then
+          checks = checks + 1
+          if not worst or h.p < worst.p then worst = h; worst.side = side end
+        end
+      end
+    end
+  end
+  if worst and worst.p < M.ALPHA / checks then return worst end
+  return nil
+end
+
+-- Why a run measured once is not tested per request against the other's repeats (h:
+-- once_spread's; once: M.once_against_repeats'; la, lb: the runs' labels): "r-a's repeats at
+-- 2/s differ beyond their requests' noise (their TPOT means: Cochran's Q p = 1.2e-05), so runs
+-- of one server differ, and v-b's single runs cannot be weighed per request".
+local function once_spread_text(h, kind, once, la, lb)
+  local own = h.side == "a" and (la or "A") or (lb or "B")
+  local single = {}
+  if once and #(once.a or {}) > 0 then single[#single + 1] = la or "A" end
+  if once and #(once.b or {}) > 0 then single[#single + 1] = lb or "B" end
+  return ("%s's repeats at %s differ beyond their requests' noise (their %s means: Cochran's Q %s), so runs of one "
+    .. "server differ, and %s's single runs cannot be weighed per request"):format(own, h.load,
+    (kind == "itl" or kind == "tpot") and "TPOT" or kind == "latency" and "E2E" or kind:upper(), M.p_is(h.p),
+    table.concat(single, " and "))
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
@@ -2850,6 +3002,36 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
+  -- A run measured once at a load the other repeated (M.once_against_repeats): the per-request
+  -- test stratified by load point, as for runs measured once (each repeat's requests merged with
+  -- its siblings', their largest design effect). It rests on what the single runs' test rests
+  -- on: requests as draws with their design effect in send order, blind to how much runs of one
+  -- server differ; the run measured once has no such spread to weigh, and repeating it firms the
+  -- test up (t.once: its loads, for the texts, M.once_text). Where a run kept no per-request
+  -- samples, the repeats' test below, as before.
+  -- Where the side that repeated shows runs of one server differing beyond their requests' noise
+  -- (once_spread), the requests of one run are no sound draws: the repeats' test, as before,
+  -- with that reason beside it (spread).
+  local once = kind and M.once_against_repeats(pa, pb)
+  local spread = once and once_spread(ra, rb, pa, pb, kind)
+  if once and not spread then
+    local t, twhy = memoised(memo, "once:" .. kind, function()
+      return per_request_stratified(ra, rb, pa, pb, kind, sat)
+    end)
+    if t then
+      t.once = once
+      t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t)
+      return t
+    end
+    -- no per-request test to make (too dependent, say): the repeats' test, and why not the
+    -- requests' beside it (none needed where a run kept no per-request samples)
+    if twhy ~= "no per-request samples at every load point of both runs" then
+      spread = { why = twhy }
+    end
+  end
+  local spread_text = spread and (spread.why and ("not per request, though a run measured loads once where the other "
+    .. "repeated them: %s"):format(spread.why)
+    or once_spread_text(spread, kind, once, labels and labels.a, labels and labels.b))
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
@@ -2868,26 +3050,14 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       t.kept_pairs = nil
       t.row_effect = strata and #strata > 0 and M.repeat_effect(strata, "within the load points tested, over their "
         .. "repeats") or nil
+      t.once_spread = spread_text
     end
-    return t, twhy
+    return t, spread_text and twhy and (twhy .. "; " .. spread_text) or twhy
   end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
     local t, twhy = memoised(memo, kind, function()
-      local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
-      if r and kind == "itl" then
-        -- the design effect of the gaps per request, over the points tested
-        local gaps, reqs = 0, 0
-        for _, pr in ipairs(M.paired_points(pa, pb)) do
-          for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
-            local acc = point_samples(side[1], side[2], kind, side[3])
-            local ok_, _ = point_counts(side[1], side[2])
-            gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
-          end
-        end
-        r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
-      end
-      return r, why
+      return per_request_stratified(ra, rb, pa, pb, kind, sat)
     end)
     -- (each row its own effect size within the load points tested: M.verdict's threshold)
     if t then t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t) end
@@ -2904,7 +3074,7 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   local rep_b = #pb == 1 and (pb[1].repeats or 1) >= 2
   if kind and rep_a ~= rep_b then
     return nil, "a mean of repeats against one run: no test (the requests pooled over the repeats would test a "
-      .. "figure the table does not show)"
+      .. "figure the table does not show" .. (spread_text and ("; " .. spread_text) or "") .. ")"
   end
   if kind and sa and sb and sa[kind] and sb[kind] and not (rep_a and rep_b) then
     local r = memo and memo[kind]

@@ -17,6 +17,14 @@ local stattest = require "llmd.stattest"
 local json = require "llmd.json"
 -- (a signed percentage as every text prints it: never "-0.0 %", template.helpers.pct)
 local function pct_text(v) return require("llmd.template").helpers.pct(v) end
+-- A change of v % said with the verb its sign takes, as printed (one decimal): "grew +1.2 %",
+-- "fell 0.4 %", "stayed level (+0.0 %)" (audit50 M5: "throughput grew -0.4 %").
+local function change_text(v)
+  local r = tonumber(("%.1f"):format(v))
+  if r > 0 then return "grew " .. pct_text(v) end
+  if r < 0 then return "fell " .. pct_text(-v):gsub("^%+", "") end
+  return "stayed level (+0.0 %)"
+end
 
 local M = {}
 
@@ -1466,14 +1474,14 @@ local function saturation_of(points, opts)
         if thin then return thin_result(thin) end
         return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
-          reason = ("from concurrency %g to %g throughput grew %s while latency grew %s"):format(
-            p.offered, q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100),
-            pct_text((lat(q) / lat(p) - 1) * 100)) }
+          reason = ("from concurrency %g to %g throughput %s while latency %s"):format(
+            p.offered, q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100),
+            change_text((lat(q) / lat(p) - 1) * 100)) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
-        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %s and %s %s"):format(p.offered,
-          q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
-          pct_text((lat(q) / lat(p) - 1) * 100))
+        flat[#flat + 1] = ("from concurrency %g to %g throughput %s and %s %s"):format(p.offered,
+          q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
+          change_text((lat(q) / lat(p) - 1) * 100))
       end
       ::next_level::
     end

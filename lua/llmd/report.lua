@@ -417,6 +417,13 @@ local function perf_row(key, ctx)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and zero_change(vb) or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
+    -- (analyze.lua from saved state, no samples: a run measured once against the other's repeats
+    -- was tested per request (sig.once), which the saved models cannot make again; the repeats'
+    -- test they can make is the weaker one that test replaced: the saved one, as below)
+    if test and test.units == "repeats" and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and type(ctx.saved[key].once) == "table" and not (ra.overall.samples or rb.overall.samples) then
+      test = nil
+    end
     -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
     -- brought back, and why: decision.saved_test_unsustained)
     local stale = not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
@@ -651,6 +658,8 @@ local function finish_row(row, fam, A, B)
     row.evidence = "not like for like"
   elseif v.cannot_decide then
     row.evidence = v.note
+    -- (a test on the repeats though a run measured a load once: why not per request)
+    if test and test.once_spread then row.evidence = row.evidence .. "; " .. test.once_spread end
   elseif v.follows_sends then
     row.evidence = o.sends_evidence
       or "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
@@ -682,6 +691,11 @@ local function finish_row(row, fam, A, B)
       if not_evidence then row.evidence = row.evidence .. ", " .. not_evidence end
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
+    -- (a run measured once where the other repeated: what the per-request test rests on)
+    local once = decision.once_text(test, A.label, B.label)
+    if once then row.evidence = row.evidence .. "; " .. once end
+    -- (or why it is on the repeats though a run measured a load once: its other side's spread)
+    if test.once_spread then row.evidence = row.evidence .. "; " .. test.once_spread end
     -- tested at only some of the loads both sustained: that first, never read as sameness
     if v.partial then row.evidence = v.note .. (test.left_out and ("; " .. test.left_out) or "") end
     if v.too_few then
@@ -3169,7 +3183,30 @@ local function left_out_text(nl, key, tested)
   return "untested at this load, which its test left out; at the other loads, " .. tested
 end
 
-local function perf_test_text(perf, key, A, B)
+local perf_test_text_of
+-- (a test per request of a run measured once where the other repeated, decision.once_text: what
+-- it rests on, in short, beside it wherever it is quoted: audit50 F2)
+-- apart (optional, a table): that note set in apart.once instead, for a sentence that quotes
+-- several such tests to say it once (once_sentence).
+local function perf_test_text(perf, key, A, B, apart)
+  local text = perf_test_text_of(perf, key, A, B)
+  if not text then return nil end
+  for _, r in ipairs(perf or {}) do
+    local once = r.key == key and decision.once_short(r.sig, A.label, B.label)
+    if once and apart then
+      apart.once = once
+    elseif once then
+      return text .. "; " .. once
+    end
+  end
+  return text
+end
+-- The sentence that says the note perf_test_text set apart (apart.once) once: "" without it.
+local function once_sentence(apart)
+  if not apart.once then return "" end
+  return (" Those tests are %s."):format(apart.once)
+end
+function perf_test_text_of(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
       and p_text(r.p_value, r.p_adjusted, r.family_size)
@@ -3222,10 +3259,10 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
       .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
   end
-  local parts, n_tested = {}, 0
+  local parts, n_tested, apart = {}, 0, {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B))
+    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B, apart))
     if tested then n_tested = n_tested + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
@@ -3242,9 +3279,9 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
   local note = no_slo_untested_note(nl, n_tested)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s). Give --slo (e.g. --slo "
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s).%s Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "")
+    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", once_sentence(apart))
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -4655,9 +4692,9 @@ local function verdict_of(model, A, B)
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
         nl.unsustained)
     elseif nl then
-      local parts, n_tested = {}, 0
+      local parts, n_tested, apart = {}, 0, {}
       for _, r in ipairs(nl.rows) do
-        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B))
+        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B, apart))
         if tested then n_tested = n_tested + 1 end
         parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
@@ -4682,8 +4719,8 @@ local function verdict_of(model, A, B)
         local note = no_slo_untested_note(nl, n_tested)
         what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
       end
-      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s. --slo gives capacity within an "
-        .. "SLO."):format(v.text, v.latency.load, B.label, what)
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s.%s --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what, once_sentence(apart))
     end
     latency_said = v.text:sub(#before + 1)
   end
@@ -6551,7 +6588,10 @@ function M.build(opts)
   -- (the SLOs given; where none is an error-rate SLO, the default failure limit the capacity
   -- is read within too, said once here and "by default" beside every capacity)
   local default_note = decision.default_limit_note(model.slo)
-  model.slo_text = decision.slo_phrase(model.slo) .. (default_note and (". " .. default_note) or "")
+  -- (where it came from, where the runs' records or info files gave it: comparison.slo_source)
+  model.slo_source = opts.slo_source
+  model.slo_text = decision.slo_phrase(model.slo) .. (opts.slo_source and (" (" .. opts.slo_source .. ")") or "")
+    .. (default_note and (". " .. default_note) or "")
   model.checks_note = checks_note(A, B)
   -- the result files --tolerant left out, each with why (the banner at the top says them:
   -- a run missing a stage must not read as complete above the Data checks)

@@ -1971,6 +1971,9 @@ local function save_state(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
+  -- the plan's info, read as an --a-info file is (llmd.workspace.info_flat: stack: {hardware:
+  -- H100} states the hardware as hardware: H100 does), over what the cluster says
+  local stated = ws.info_flat(r.info)
   -- the nodes' GPUs (their labels) are not the run's: one story with the per-GPU figures,
   -- which count what the serving pods ask for
   if hw ~= "unknown" and not d.hardware then
@@ -1993,7 +1996,7 @@ local function save_state(ctx, x)
     harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
-  for k, v in pairs(r.info or {}) do info[k] = v end
+  for k, v in pairs(stated) do info[k] = v end
   local state = ws.new_state(r.label, info)
   state.results_path = rdir(ctx, x) .. "/results"
   state.baseline = r.baseline and true or false

@@ -522,3 +522,44 @@ do
     end)
   end
 end
+
+-- Session 50 (fixl50): newuser50's plan2, a plain-vLLM run (baseline: true, through the
+-- baseline Service) against the same deploy through the gateway, each with
+-- info: {gpus: 2, stack: {hardware: H100}}.
+-- F2: the plan's nested stack: {hardware: H100} was dropped without a word (an --a-info file
+--     nests it so; cluster.lua copied the plan's info flat).
+-- F1: it was called an A/A check ("the same deploy: and benchmark:"), baseline: unread.
+-- F8: with info gpus: 2 and the nodes' hardware, the Hardware row said "how many this run
+--     used is unknown" beside GPUs 2 and per-GPU rows divided by 2.
+-- Expected values: the plan's own words (what it states), nothing computed.
+do
+  local function plan(s, a_extra, a_info, b_info, b_extra)
+    local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+      .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+    t.write(s.dir .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n"
+      .. "  a:\n    label: vllm-plain\n" .. a_extra .. run .. "    info: " .. a_info .. "\n"
+      .. "  b:\n    label: scheduler\n" .. (b_extra or "") .. run .. "    info: " .. b_info .. "\n")
+  end
+  local ONE = "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n  base_url: http://${IP}\n"
+    .. "harness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n  namespace: ${NAMESPACE}\n"
+    .. "workload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n"
+  local H = "{gpus: 2, stack: {hardware: H100}}"
+  local function setup()
+    local s = t.try_setup()
+    s.env.PATH = ROOT .. ":" .. s.env.PATH
+    t.write(s.dir .. "/template.yaml", ONE)
+    return s
+  end
+
+  t.test("fixl50 F2: a plan's info: {stack: {hardware: H100}} is the hardware, as --a-info reads it (and as the "
+    .. "flat hardware: H100 is)", function()
+    local s = setup()
+    plan(s, "", H, "{gpus: 2, hardware: H100}")
+    local _, md, w = try_compare(s)
+    for _, x in ipairs { "a", "b" } do
+      local st = json.read(w .. "/run-" .. x .. "/run_state.json").stack
+      t.eq({ st.hardware, st.gpus }, { "H100", "2" }, x)
+    end
+    find(md, "| Hardware | H100 | H100 |")
+  end)
+end

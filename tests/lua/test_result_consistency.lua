@@ -139,8 +139,8 @@ t.test("3: results whose stages are not the benchmark config's are named (both),
   find(md, "- candidate: the results do not match the benchmark config sent: run-b/benchmark/config.yaml's workload "
     .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–183.38 req/s)")
   local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
-  find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and "
-    .. "benchmark:), so this is an A/A check")
+  find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy:, "
+    .. "benchmark: and baseline:, and their info: states no difference), so this is an A/A check")
   -- (results not known to be their configuration's: the Verdict leads with it, no run named)
   find(verdict, "**Verdict:** Cannot say which sustains more load (max sustained throughput; no SLO given): "
     .. "baseline's and candidate's results do not match the benchmark config each sent")
@@ -561,5 +561,33 @@ do
       t.eq({ st.hardware, st.gpus }, { "H100", "2" }, x)
     end
     find(md, "| Hardware | H100 | H100 |")
+  end)
+
+  t.test("fixl50 F1: a baseline: true run against the gateway is no A/A check; info: stating another "
+    .. "configuration is none either", function()
+    local s = setup()
+    plan(s, "    baseline: true\n", H, H)
+    local _, md, w = try_compare(s)
+    t.lacks(md, "A/A check")
+    -- the Configuration Summary says what differs: the endpoint
+    find(md, "none (baseline Service)")
+    -- the same workspace's plan, other ways (analyze.lua reads workspace/plan.yaml again):
+    local function verdict_with(a_extra, a_info, b_info, b_extra)
+      plan({ dir = w }, a_extra, a_info, b_info, b_extra)
+      local r = proc.run({ LLMDLUA, "analyze.lua", w, "--quiet" }, { env = s.env, timeout = 120 })
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      return t.read(w .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*")
+    end
+    -- both through the gateway, one info nested and the other flat (the same statement): A/A
+    find(verdict_with("", H, "{gpus: 2, hardware: H100}"), "both runs deployed the same configuration (the plan's "
+      .. "runs a and b have the same deploy:, benchmark: and baseline:, and their info: states no difference), so "
+      .. "this is an A/A check")
+    -- both baseline runs: A/A too
+    find(verdict_with("    baseline: true\n", H, H, "    baseline: true\n"), "so this is an A/A check")
+    -- info stating other hardware, or another extra row: a configuration's difference, no A/A
+    t.lacks(verdict_with("", H, "{gpus: 2, stack: {hardware: A100}}"), "A/A check")
+    t.lacks(verdict_with("", "{stack: {replicas: 2}}", "{stack: {replicas: 4}}"), "A/A check")
+    -- SLOs alone are no configuration: still A/A
+    find(verdict_with("", "{slo: {ttft_p90_ms: 200}}", "{slo: {ttft_p90_ms: 300}}"), "so this is an A/A check")
   end)
 end

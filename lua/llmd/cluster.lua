@@ -1975,12 +1975,22 @@ local function save_state(ctx, x)
   -- H100} states the hardware as hardware: H100 does), over what the cluster says
   local stated = ws.info_flat(r.info)
   -- the nodes' GPUs (their labels) are not the run's: one story with the per-GPU figures,
-  -- which count what the serving pods ask for
+  -- which count what the serving pods ask for, or what the plan's info states (gpus:, which
+  -- the per-GPU figures then divide by)
   if hw ~= "unknown" and not d.hardware then
-    hw = ctx.gpus and ("%s (the nodes'; the serving pods ask for %d GPU%s)"):format(hw, ctx.gpus,
-      ctx.gpus == 1 and "" or "s")
-      or ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used is "
-        .. "unknown)"):format(hw)
+    local said = stated.gpus ~= nil and tostring(stated.gpus) or nil
+    local function gpus(n) return ("%s GPU%s"):format(n, tostring(n) == "1" and "" or "s") end
+    if ctx.gpus then
+      hw = ("%s (the nodes'; the serving pods ask for %s%s)"):format(hw, gpus(ctx.gpus),
+        said and said ~= tostring(ctx.gpus) and ("; the plan's info states %s, which the per-GPU figures use")
+          :format(gpus(said)) or "")
+    elseif said then
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu; the plan's info states %s, "
+        .. "which the per-GPU figures use)"):format(hw, gpus(said))
+    else
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used "
+        .. "is unknown)"):format(hw)
+    end
   end
   -- the gateway this run's deploy made (deployed.json's), where the plan names none
   local gw = d.gateway or (r.baseline and "none (baseline Service)") or nil

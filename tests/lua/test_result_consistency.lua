@@ -590,4 +590,20 @@ do
     -- SLOs alone are no configuration: still A/A
     find(verdict_with("", "{slo: {ttft_p90_ms: 200}}", "{slo: {ttft_p90_ms: 300}}"), "so this is an A/A check")
   end)
+
+  t.test("fixl50 F8: the nodes' hardware with the plan's info gpus: the Hardware row says the stated count the "
+    .. "per-GPU figures use", function()
+    local s = setup()
+    plan(s, "", "{gpus: 2}", "{stack: {gpus: 2}}")
+    local _, md, w = try_compare(s)
+    local HW = "8× NVIDIA H100 80GB HBM3 on 1 node (the nodes'; the serving pods ask for no nvidia.com/gpu or "
+      .. "amd.com/gpu; the plan's info states 2 GPUs, which the per-GPU figures use)"
+    for _, x in ipairs { "a", "b" } do
+      local st = json.read(w .. "/run-" .. x .. "/run_state.json").stack
+      t.eq({ st.hardware, st.gpus }, { HW, "2" }, x)
+    end
+    find(md, "| Hardware | " .. HW .. " | " .. HW .. " |")
+    find(md, "| GPUs | 2 | 2 |")
+    t.lacks(md, "how many this run used is unknown")
+  end)
 end

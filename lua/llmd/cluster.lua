@@ -2133,13 +2133,26 @@ local function save_state(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
+  -- the plan's info, read as an --a-info file is (llmd.workspace.info_flat: stack: {hardware:
+  -- H100} states the hardware as hardware: H100 does), over what the cluster says
+  local stated = ws.info_flat(r.info)
   -- the nodes' GPUs (their labels) are not the run's: one story with the per-GPU figures,
-  -- which count what the serving pods ask for
+  -- which count what the serving pods ask for, or what the plan's info states (gpus:, which
+  -- the per-GPU figures then divide by)
   if hw ~= "unknown" and not d.hardware then
-    hw = ctx.gpus and ("%s (the nodes'; the serving pods ask for %d GPU%s)"):format(hw, ctx.gpus,
-      ctx.gpus == 1 and "" or "s")
-      or ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used is "
-        .. "unknown)"):format(hw)
+    local said = stated.gpus ~= nil and tostring(stated.gpus) or nil
+    local function gpus(n) return ("%s GPU%s"):format(n, tostring(n) == "1" and "" or "s") end
+    if ctx.gpus then
+      hw = ("%s (the nodes'; the serving pods ask for %s%s)"):format(hw, gpus(ctx.gpus),
+        said and said ~= tostring(ctx.gpus) and ("; the plan's info states %s, which the per-GPU figures use")
+          :format(gpus(said)) or "")
+    elseif said then
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu; the plan's info states %s, "
+        .. "which the per-GPU figures use)"):format(hw, gpus(said))
+    else
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used "
+        .. "is unknown)"):format(hw)
+    end
   end
   -- the gateway this run's deploy made (deployed.json's), where the plan names none
   local gw = d.gateway or (r.baseline and "none (baseline Service)") or nil
@@ -2155,7 +2168,7 @@ local function save_state(ctx, x)
     harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
-  for k, v in pairs(r.info or {}) do info[k] = v end
+  for k, v in pairs(stated) do info[k] = v end
   local state = ws.new_state(r.label, info)
   state.results_path = rdir(ctx, x) .. "/results"
   state.baseline = r.baseline and true or false

@@ -709,14 +709,30 @@ M.QUEUE_CHANCE = 0.05
 -- Nothing bounds L_min (no e2e statistic, or none at p5 or below: vLLM's defaults): lo is
 -- completed / window, hi unknown (nil): reaching the share still says "kept up" (L_min >= 0),
 -- a shortfall is N/A (M.bound_text), never "saturated" from answer length.
+-- Where the files give the send span S (inference-perf's load_summary.send_duration), no
+-- span of the answers is shorter than S: the last request, sent S after the first, is
+-- answered at least L_min after it, and the first answer comes no sooner than L_min after
+-- the first request, so window - L_min >= S in any file true to itself; one with
+-- window - L_min < S contradicts itself (its window cannot have held these requests), and
+-- it is not the files' to say by how much the window is short. So each bound's span is at
+-- least S (M.drain_span): the rate is at most completed / S, never above the rate the
+-- requests were sent at (sends / S), as no server answers a stage's requests faster than
+-- they were sent; lo at most hi. (The answers' true span is at least S, so completed / S is
+-- still a rate they did not exceed.)
+function M.drain_span(x, d)
+  local s = x.send_span_s
+  if finite(s) and s > 0 and d < s then return s end
+  return d
+end
 function M.drain_rates(x)
   local span = x.window_s - x.least_latency_s
   if not (finite(span) and span > 0 and finite(x.completed)) then return nil end
-  if x.least_kind == "none" then return x.completed / x.window_s, nil end
+  if x.least_kind == "none" then return x.completed / M.drain_span(x, x.window_s), nil end
+  local hi = x.completed / M.drain_span(x, span)
   if x.least_kind == "percentile" then
-    return math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, x.completed / span
+    return math.min(math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, hi), hi
   end
-  return x.completed / span, x.completed / span
+  return hi, hi
 end
 
 -- A rate-based point's drain-reduced rate, where its files have no per-request start times

@@ -6432,7 +6432,11 @@ local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true
 -- Did the plan (workspace/plan.yaml) deploy and benchmark both runs alike (runs.a and runs.b
 -- with the same deploy: and benchmark:, labels aside)? Then the comparison is an A/A check:
 -- any difference is the run-to-run variation of one configuration. The text saying so, or nil
--- (no plan, a run imported, or anything of the two differs).
+-- (no plan, a run imported, or anything of the two differs). Every key of a run that changes
+-- what is measured counts: baseline: (plain vLLM through the baseline Service, not the
+-- gateway: the README's plain-vLLM-against-llm-d comparison), and what info: states of the
+-- configuration (its stack: and benchmark: keys, flat or nested, read as --a-info reads them:
+-- llmd.workspace.info_flat; its slo: and timestamp: are no configuration).
 same_plan_config = function(workspace)
   if type(workspace) ~= "string" then return nil end
   local path = workspace .. "/plan.yaml"
@@ -6443,8 +6447,27 @@ same_plan_config = function(workspace)
   if type(a) ~= "table" or type(b) ~= "table" or a.existing ~= nil or b.existing ~= nil then return nil end
   local same = M.same_value
   if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(a.benchmark, b.benchmark)) then return nil end
-  return "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and benchmark:), so "
-    .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
+  if (a.baseline and true or false) ~= (b.baseline and true or false) then return nil end
+  local function stated(r)
+    if type(r.info) ~= "table" then return {} end
+    local ws = require "llmd.workspace"
+    local flat, out = ws.info_flat(r.info), {}
+    for k, v in pairs(flat) do
+      if ws.STATE_KEYS[k] and type(v) == "table" then
+        -- (a part's own keys are lifted; the rest of it, the user's extra rows, as stack.KEY)
+        local own = {}
+        for _, n in ipairs(ws.STATE_KEYS[k]) do own[n] = true end
+        for n, x in pairs(v) do if not own[n] then out[k .. "." .. tostring(n)] = x end end
+      elseif k ~= "slo" and k ~= "timestamp" and k ~= "label" then
+        out[k] = v
+      end
+    end
+    return out
+  end
+  if not same(stated(a), stated(b)) then return nil end
+  return "both runs deployed the same configuration (the plan's runs a and b have the same deploy:, benchmark: and "
+    .. "baseline:, and their info: states no difference), so this is an A/A check: a difference is run-to-run "
+    .. "variation, not a configuration's"
 end
 
 -- Are x and y the same value (YAML or JSON read: tables compared key by key, deep)?

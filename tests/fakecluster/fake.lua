@@ -3027,6 +3027,15 @@ run_workload = function(src, dest, wl, harness_name)
       and math.max(1, math.floor(want.rate * want.duration + 0.5)) or count0
     local failed0 = type(d.failures) == "table" and type(d.failures.count) == "number" and d.failures.count or 0
     local failed = math.floor(failed0 * count / count0 + 0.5)
+    -- the recorded window (inference-perf's first request to last answer: successes /
+    -- requests_per_sec) and its drain past the last request (window - send span), where the
+    -- stage says them
+    local succ0 = type(d.successes) == "table" and d.successes or {}
+    local tp0 = type(succ0.throughput) == "table" and succ0.throughput or {}
+    local ok0 = type(succ0.count) == "number" and succ0.count or nil
+    local w0 = ok0 and ok0 > 0 and type(tp0.requests_per_sec) == "number" and tp0.requests_per_sec > 0
+      and ok0 / tp0.requests_per_sec or nil
+    local drain0 = w0 and type(ls.send_duration) == "number" and w0 - ls.send_duration or nil
     ls.count, ls.requested_rate = count, want.rate
     if type(ls.achieved_rate) == "number" then
       ls.achieved_rate = ls.achieved_rate * f
@@ -3034,8 +3043,16 @@ run_workload = function(src, dest, wl, harness_name)
     end
     if type(d.successes) == "table" then
       d.successes.count = count - failed
+      -- the latencies stay the recorded ones, so does the drain: the window is the new send
+      -- span plus the recorded drain (as a real run's is the send span plus its last
+      -- requests' latency), and each throughput the recorded total per success, times the
+      -- successes, over that window. (Scaling the window with the requests, as before, made
+      -- one shorter than the send span plus the least latency, which no real run writes.)
+      local w1 = drain0 and drain0 >= 0 and d.successes.count > 0 and ls.send_duration + drain0 or nil
       for k, v in pairs(type(d.successes.throughput) == "table" and d.successes.throughput or {}) do
-        if type(v) == "number" then d.successes.throughput[k] = v * f end
+        if type(v) == "number" then
+          d.successes.throughput[k] = w1 and v * w0 / ok0 * d.successes.count / w1 or v * f
+        end
       end
     end
     if type(d.failures) == "table" then d.failures.count = failed end

@@ -801,6 +801,19 @@ function M.extract(c, opts)
         failed = st.metrics.values.requests_failed }
       st.drain = drain_record(d, st)
       st.doc = d
+      -- (a window less its least latency shorter than its send span: no run's, as the last
+      -- request is answered at least the least latency after it is sent; its drain-reduced
+      -- rate is taken over the send span, llmd.loadpoints.drain_rates, said here)
+      local x = st.drain
+      if x and x.send_span_s and x.send_span_s > 0
+        and x.window_s - x.least_latency_s < x.send_span_s - 1e-6 * math.max(1, x.window_s) then
+        rm.warn(run, "%s%s: its window (%.3f s, successes / requests_per_sec) less its least latency (%.3f s) is "
+          .. "shorter than its send span (%.3f s), which no run's is (the last request is answered at least the least "
+          .. "latency after it is sent): the file contradicts itself, so its drain-reduced rate is completed / send "
+          .. "span (%.2f req/s), the most these figures allow, not completed / (window - least latency) (%.2f req/s)",
+          s.path:match("[^/]+$"), st.rate and (" (%g req/s offered)"):format(st.rate) or "", x.window_s,
+          x.least_latency_s, x.send_span_s, x.completed / x.send_span_s, x.completed / (x.window_s - x.least_latency_s))
+      end
       -- what its failures were, as its file's failures.by_label says (a count alone: unknown);
       -- the per-request file's, where it is read, replace them
       if type(d.failures) == "table" then map_errors(rm.stage_errors(rm.error_groups(), st), d) end

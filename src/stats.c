@@ -336,18 +336,26 @@ static void radix_place(double *a, uint64_t base, int shift, int nonneg, size_t 
 ** more). Two streaming passes and one scattered one over the samples instead of ~log2(n)
 ** passes of quicksort's partitions with their mispredicted comparisons; a crowded bucket
 ** gets a radix sort of its own range. Returns -1, changing nothing, when there is no
-** memory for the buckets' counts.
+** memory for the buckets' counts, or when no_neg_zero is set and a holds a -0.0 (the
+** radix puts every -0.0 before every +0.0, where introsort leaves them in an order of its
+** own: without a -0.0 the sorted array is one and the same, bit for bit, whichever sort
+** made it). hot: a first-level bucket of more samples is crowded (RADIX_HOT, or less to
+** keep the buffer small: it is at most hot samples).
 */
-static int radix_sort(double *a, size_t n)
+static int radix_sort(double *a, size_t n, int no_neg_zero, size_t hot)
 {
     /* the keys' range from a itself, not from the accumulator's min and max: -0.0 sorts
        below a minimum of +0.0, and a bucket below the first would be written outside */
-    uint64_t kmin = UINT64_MAX, kmax = 0;
+    uint64_t kmin = UINT64_MAX, kmax = 0, neg_zero = 0;
+    const uint64_t neg_zero_key = key_of(-0.0);
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key_of(a[i]);
         kmin = k < kmin ? k : kmin;
         kmax = k > kmax ? k : kmax;
+        neg_zero |= k == neg_zero_key;
     }
+    if (no_neg_zero && neg_zero)
+        return -1;
     if (n < 2 || kmin == kmax)
         return 0; /* one key: sorted */
     uint64_t range = kmax - kmin, sign = 1ULL << 63;
@@ -370,7 +378,7 @@ static int radix_sort(double *a, size_t n)
         most = start[b + 1] > most ? start[b + 1] : most;
         start[b + 1] += start[b]; /* start[b]: where bucket b begins */
     }
-    buf = (double *)malloc((most < RADIX_HOT ? most : RADIX_HOT) * sizeof *buf);
+    buf = (double *)malloc((most < hot ? most : hot) * sizeof *buf);
     if (buf == NULL)
         goto fail;
     radix_place(a, base, s1, nonneg, start, nb, next); /* start[b]: its end now */
@@ -382,8 +390,8 @@ static int radix_sort(double *a, size_t n)
         if (s1 == 0 || m <= 1) { /* one key a bucket */
         } else if (m <= RADIX_SMALL) {
             insertion_sort(src, m);
-        } else if (m > RADIX_HOT) {
-            if (radix_sort(src, m) != 0)
+        } else if (m > hot) {
+            if (radix_sort(src, m, 0, hot) != 0)
                 intro_sort_all(src, m);
         } else {
             /* the second level: into buf by the next bits (about as many buckets as
@@ -420,9 +428,22 @@ fail:
     return -1;
 }
 
+/* Below this many samples (and from RADIX_MID_MIN) the radix sort is taken only where it
+   gives introsort's very bits: when no -0.0 is among them (a stage's accumulator of a
+   run of many short requests holds tens of thousands of samples, which introsort's
+   mispredicted partitions took over 3 % of compare.lua's CPU in; issue 20). */
+#define RADIX_ANY_MIN ((size_t)1 << 16)
+#define RADIX_MID_MIN ((size_t)1 << 12)
+/* Their crowded buckets (RADIX_HOT): a bucket of a few values each repeated thousands of
+   times (token counts) would otherwise take a buffer of up to n samples, fresh pages at
+   the process's peak (introsort takes none) */
+#define RADIX_MID_HOT ((size_t)1 << 11)
+
 static void sort_doubles(double *a, size_t n)
 {
-    if (n >= ((size_t)1 << 16) && radix_sort(a, n) == 0)
+    if (n >= RADIX_ANY_MIN && radix_sort(a, n, 0, RADIX_HOT) == 0)
+        return;
+    if (n >= RADIX_MID_MIN && n < RADIX_ANY_MIN && radix_sort(a, n, 1, RADIX_MID_HOT) == 0)
         return;
     intro_sort_all(a, n);
 }
@@ -2506,7 +2527,7 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
             s->sorted = 1; /* as kept: floats stay floats */
         } else {
             stats_widen(s); /* the radix sort's in place, on doubles */
-            if (radix_sort(s->v, (size_t)s->n) == 0)
+            if (radix_sort(s->v, (size_t)s->n, 0, RADIX_HOT) == 0)
                 s->sorted = 1;
         }
     }

@@ -1585,6 +1585,20 @@ int main(void)
               fabs(tau - 25.848518402041172) < 1e-11);
         CHECK(stats_design_effect(a, 300, 3, &tau) == STATS_OK &&
               fabs(tau - 6.44813945967931) < 1e-12);
+        /* lags past the first four (stats.c lag_sums sums them four at a time, the
+           shorter ones' last terms after): 1..n increasing, n = 9 (lags up to 5 read, the
+           sums of lags 4 and 5 shorter than the pass over four), 30 (pairs of lags up to
+           12, 13); 5 5 6 6 7 7 8 8 9 9 9 (ties). Expected by /usr/bin/python3 + numpy as
+           above: 3.166666666666666, 10.436262513904335, 3.8396226415094343 */
+        double inc[30], ties[11] = {5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 9};
+        for (int i = 0; i < 30; i++)
+            inc[i] = i + 1;
+        CHECK(stats_design_effect(inc, 9, 2000, &tau) == STATS_OK &&
+              fabs(tau - 3.166666666666666) < 1e-12);
+        CHECK(stats_design_effect(inc, 30, 2000, &tau) == STATS_OK &&
+              fabs(tau - 10.436262513904335) < 1e-12);
+        CHECK(stats_design_effect(ties, 11, 2000, &tau) == STATS_OK &&
+              fabs(tau - 3.8396226415094343) < 1e-12);
         double flat[5] = {2, 2, 2, 2, 2};
         CHECK(stats_design_effect(flat, 5, 2000, &tau) == 1);
         a[17] = NAN;

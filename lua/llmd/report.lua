@@ -574,6 +574,9 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  -- (the test's name as the Evidence names it, decision.test_code: "exact_mann_whitney" beside
+  -- "exact Mann-Whitney, p = ...", never the family's "mann_whitney")
+  if row.test then row.test = decision.test_code(o.test) end
   -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number;
   -- nor has a row no comparison bears a verdict on (not comparable: pooled over loads that
   -- differ, figures that follow the sends or describe the run, a broken run), beside whose change

@@ -942,6 +942,7 @@ function M.report(w, A, B, opts)
       reason = c.reason, file = c.file, notes = c.notes }
   end
   local plain = report.plain(model)
+  plain.directions = report.directions(model)
   model.charts = chart_list
   local json_text = json.encode(plain, { indent = 2 }) .. "\n" -- (as json.write writes it)
   local csv = report.csv(model)

@@ -1719,7 +1719,7 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- CSV: the raw and the adjusted p, the family size, in new columns at the end
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
   -- (then the two bound columns, empty in a performance row, and the effect's interval: since
@@ -1728,7 +1728,7 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- delta_hi, a capacity gap's ends, empty here: newuser48 F5)
   t.ok(by.ttft_p50_ms.effect_lo and by.ttft_p50_ms.effect_hi, "the repeats' effect interval")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,", 1, true), line)
-  local lo, hi = line:match(",21,,,([^,]+),([^,]+),,,,ms$") -- (then delta_unit: fixf49)
+  local lo, hi = line:match(",21,,,([^,]+),([^,]+),,,,ms,lower$") -- (then delta_unit: fixf49; better_is: fixq50)
   t.near(tonumber(lo), by.ttft_p50_ms.effect_lo, 1e-9, line)
   t.near(tonumber(hi), by.ttft_p50_ms.effect_hi, 1e-9, line)
   -- markdown and HTML: the evidence names both p-values and the family

@@ -320,7 +320,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(state.results_path, w .. "/run-a/results")
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   -- fixd43 (newuser43): the runs' ladders differ, so every whole-run row is "not comparable"
   -- (pooled over load points that differ): no comparison bears a verdict on it, so no effect

@@ -6369,6 +6369,8 @@ local function curve_of(points)
       -- what its failed requests were (llmd.loadpoints.failure_cause): the failures note says
       -- "not overload" only where the files name every cause
       failure_kinds = p.failure_kinds,
+      -- and by cause, summed over its repeats (llmd.loadpoints: errors)
+      errors = p.errors,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point

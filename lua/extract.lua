@@ -202,6 +202,22 @@ if #run.stages > 0 then
   end
   if run.warmup_stages and #run.warmup_stages > 0 then w("  (* warm-up)") end
 end
+if #run.stages == 0 then
+  -- no stage: why, one line (not a table that is silently missing)
+  w("")
+  w("Stages: none (%s)", run.stages_why or "the results hold no load stage, only whole-run data")
+end
+if run.overall.goodput then
+  -- goodput against --slo: the completed requests that met every limit, over the measured window
+  local g = run.overall.goodput
+  w("")
+  if g.unknown then
+    w("Goodput: N/A (%s)", g.unknown)
+  else
+    w("Goodput: %d of %d requests met every limit (%s)%s", g.good, g.total, o.slo,
+      g.duration_s and (", %.3f req/s over %.1f s"):format(g.good / g.duration_s, g.duration_s) or "")
+  end
+end
 if #run.errors > 0 then
   w("")
   w("Errors")

@@ -1149,6 +1149,7 @@ function M.to_plain(run)
     files = json.array(run.files), status = run.status, reasons = json.array(run.reasons),
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
+    stages_why = #run.stages == 0 and run.stages_why or nil,
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model, models = run.models, served_model = run.served_model,
     failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
@@ -1230,6 +1231,7 @@ function M.from_plain(doc, path)
   end
   -- (the model vLLM's scrapes or logs name: llmd.kvcache.served_model)
   run.served_model = type(doc.served_model) == "table" and doc.served_model or nil
+  run.stages_why = type(doc.stages_why) == "string" and doc.stages_why or nil
   -- a saved quantile grid (M.cdf's), checked; where names where it was read
   local function grid(cdf, where)
     if type(cdf) ~= "table" then return nil end

@@ -1111,6 +1111,13 @@ function M.extract(c, opts)
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end
   for _, st in ipairs(run.stages) do st.doc = nil end
+  -- no stage file: the requests are one whole run, no stage (no load point), and why, one line
+  -- (extract.lua's "Stages: none (...)", the JSON's stages_why)
+  if #c.stages == 0 and #run.stages == 0 then
+    run.stages_why = ("no stage_<N>_lifecycle_metrics.json beside %s: inference-perf's stage files give the stages "
+      .. "(each one's load and request count), and its per-request file records no stage or load, so the requests are "
+      .. "one whole run"):format(c.per_request and "per_request_lifecycle_metrics.json" or "its summary")
+  end
   -- the configuration inference-perf wrote beside its reports
   local cfg_path = c.dir .. "/config.yaml"
   local cfg

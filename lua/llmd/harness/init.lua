@@ -329,8 +329,9 @@ local NO_REQUEST_LIMIT = "the SLOs set no per-request latency limit (a TTFT, TPO
 function M.extract(dir, opts)
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
-  local no_limit
+  local no_limit, from_slo
   if opts.slo ~= nil and opts.goodput == nil then
+    from_slo = true
     local d = require "llmd.decision"
     local copy = {}
     for k, v in pairs(opts) do copy[k] = v end
@@ -382,8 +383,9 @@ function M.extract(dir, opts)
   M.check_stage_gaps(run)
   run = rm.finish(run, opts)
   -- an SLO given, and no goodput: why, never a silent absence (no per-request limit in the SLOs,
-  -- or no per-request data to judge: a harness's summary has no request's values)
-  if (opts.goodput or no_limit) and not run.no_results then
+  -- or no per-request data to judge: a harness's summary has no request's values) (where the
+  -- thresholds came as opts.goodput, the comparison's, it says why in its own words)
+  if from_slo and not run.no_results then
     local why = no_limit and NO_REQUEST_LIMIT or "no per-request data: goodput judges each completed request by the "
       .. "SLOs' limits, and the harness's summaries give no request's values"
     if run.overall.goodput == nil then run.overall.goodput = { unknown = why } end

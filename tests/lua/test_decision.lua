@@ -1544,6 +1544,9 @@ t.test("analyze.lua from saved state says what compare.lua said: goodput, the po
   -- the per-request test at the one load point both measured (identical samples: p = 1)
   t.eq(cj.matched_point.test.test, "mann_whitney")
   t.near(cj.matched_point.test.p, 1, 1e-12)
+  -- its name as the rows' test field gives it: 8 and 8 requests, at most 60 in all, so the exact
+  -- test (README: "exact, ... with at most 60 samples in all") (fixq50)
+  t.eq(cj.matched_point.test_name, "exact_mann_whitney")
   -- TTFT <= 40 ms: 4 of 8 requests (see the goodput test)
   t.near(cj.load_points.a[1].slo_attainment_pct, 50, 1e-12)
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }

@@ -170,3 +170,20 @@ t.test("inference-perf with only its per-request file: no stage, and why, in one
   -- the whole run's causes are still there
   t.contains(r.stdout, "503 no ready endpoints")
 end)
+
+t.test("comparison.json: each load point's failures by cause (load_points[].errors)", function()
+  local tmp = t.tmpdir()
+  local a, b = two_stage(tmp .. "/a"), two_stage(tmp .. "/b")
+  local r = proc.run { LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", tmp .. "/out", "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local ws = assert(r.stdout:match("Workspace: (%S+)"), r.stdout)
+  local doc = json.decode(t.read(ws .. "/comparison.json"))
+  for _, side in ipairs { "a", "b" } do
+    local pts = doc.load_points[side]
+    t.eq(#pts, 2, side)
+    -- the counts two_stage set: 6 503s at 4/s, 4 429s at 8/s
+    t.eq({ pts[1].errors[1].cause, pts[1].errors[1].count, #pts[1].errors }, { "503 no ready endpoints", 6, 1 }, side)
+    t.eq({ pts[2].errors[1].cause, pts[2].errors[1].count, #pts[2].errors }, { "429 too many requests", 4, 1 }, side)
+    t.eq(pts[1].failure_kinds, { error = 6, timeout = 0, unknown = 0 }, side)
+  end
+end)

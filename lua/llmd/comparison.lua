@@ -971,6 +971,13 @@ function M.report(w, A, B, opts)
       reason = c.reason, file = c.file, notes = c.notes }
   end
   local plain = report.plain(model)
+  plain.directions = report.directions(model)
+  -- the matched load's test by the name the performance rows' test field uses (decision.test_code):
+  -- its test object's own test is the family's, mann_whitney for an exact or a stratified test too
+  local mp = model.matched_point
+  if type(plain.matched_point) == "table" and type(mp) == "table" and type(mp.test) == "table" then
+    plain.matched_point.test_name = decision.test_code(mp.test)
+  end
   model.charts = chart_list
   local json_text = json.encode(plain, { indent = 2 }) .. "\n" -- (as json.write writes it)
   local csv = report.csv(model)

@@ -812,6 +812,8 @@ function M.mann_whitney(xa, xb, da, db, via)
   if va and vb then
     local e = stattest.exact_mann_whitney(va, vb)
     out.p_normal, out.p, out.p_min, out.exact = out.p, e.p, e.p_min, true
+    -- (the name the saved test carries says what gave its p: not the approximation's)
+    out.name = "Mann-Whitney U, two-sided, exact (every split of the pooled values; p_normal: the approximation's)"
   end
   return out
 end
@@ -2737,6 +2739,28 @@ function M.test_name(test)
       test.exact and ", exact" or "")
   end
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
+end
+
+-- The test's name in comparison.json's perf[].test and comparison.csv's test column: one name
+-- per test the Evidence column names (M.test_name), so that a script filtering on it sees what
+-- the report says (newuser50b F1: an exact test read "mann_whitney" beside "exact Mann-Whitney,
+-- p = 0.00794"). "welch" (Welch t), "mann_whitney" (Mann-Whitney, its normal approximation),
+-- "exact_mann_whitney" (exact Mann-Whitney, on the requests or on the repeats), "van_elteren"
+-- (Mann-Whitney stratified by load point) and "exact_van_elteren" (the same, exact), "fisher"
+-- (Fisher's exact test on the request counts), "stratified_exact" (the exact test on the
+-- request counts stratified by load point), "cmh" (the normal test on the request counts). What
+-- a rank test ranked (each request, or each repeat's figure) is the Evidence's, not the name's.
+M.TEST_CODES = { "welch", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren", "fisher",
+  "stratified_exact", "cmh" }
+function M.test_code(test)
+  local t = test and test.test
+  if t == nil then return nil end
+  if t == "fisher" then return (test.strata or 1) > 1 and "stratified_exact" or "fisher" end
+  if t == "mann_whitney" then
+    local stratified = test.strata and test.strata > 1
+    return (test.exact and "exact_" or "") .. (stratified and "van_elteren" or "mann_whitney")
+  end
+  return t
 end
 
 -- One test of a sample kind, shared by every row of it: memo[key] holds its result (or

@@ -254,6 +254,38 @@ function M.points(run)
       end
     end
     p.failure_kinds, p.repeat_failure_kinds = kinds, per_repeat
+    -- and by cause (llmd.runmodel.stage_causes), summed over its repeats by cause, most first;
+    -- a repeat whose reader grouped no causes per stage counts its failures as "cause not
+    -- recorded", as its kinds count them unknown
+    local by, causes = {}, {}
+    local function add(cause, status, count, example)
+      local e = by[cause]
+      if not e then
+        e = { cause = cause, status = status, count = 0, example = example }
+        by[cause], causes[#causes + 1] = e, e
+      end
+      e.count = e.count + count
+    end
+    for _, st in ipairs(g.stages) do
+      local list = require("llmd.runmodel").stage_causes(st)
+      if type(list) == "table" then
+        for _, e in ipairs(list) do
+          if type(e) == "table" and type(e.cause) == "string" and finite(e.count) then
+            add(e.cause, e.status, e.count, e.example)
+          end
+        end
+      else
+        local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
+        if finite(failed) and failed > 0 then
+          add("cause not recorded (the results give no causes per load point)", nil, failed, "")
+        end
+      end
+    end
+    table.sort(causes, function(x, y)
+      if x.count ~= y.count then return x.count > y.count end
+      return x.cause < y.cause
+    end)
+    p.errors = json.array(causes)
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do

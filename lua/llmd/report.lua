@@ -581,6 +581,9 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  -- (the test's name as the Evidence names it, decision.test_code: "exact_mann_whitney" beside
+  -- "exact Mann-Whitney, p = ...", never the family's "mann_whitney")
+  if row.test then row.test = decision.test_code(o.test) end
   -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number;
   -- nor has a row no comparison bears a verdict on (not comparable: pooled over loads that
   -- differ, figures that follow the sends or describe the run, a broken run), beside whose change
@@ -1312,6 +1315,28 @@ local function no_size(kv)
 end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
+-- Which way is better for each row that is no metric of the catalogue (whose metrics.get(key).better the
+-- performance rows carry as better_is): the curve rows' capacities and rates, and the KV-cache figures
+-- ("kv_" .. field), so that a script ranking the runs reads every row's direction from the files
+-- (comparison.csv's better_is, comparison.json's better_is and directions) rather than hardcode it
+-- (newuser50b F6). "higher" | "lower" | "none" (a figure of the workload, not of the server: the tokens
+-- the requests asked to look up). A direction says which figure would be the better one, not that the
+-- rows were compared: the verdict says that ("context", "untested", "not comparable").
+M.ROW_BETTER = {
+  capacity_at_slo_rps = "higher", capacity_at_slo_output_tps = "higher", capacity_at_slo_rps_per_gpu = "higher",
+  max_sustained_rps = "higher", max_sustained_rps_gap_low = "higher", max_sustained_rps_gap_high = "higher",
+  max_sustained_rps_per_gpu = "higher", output_tps_per_gpu = "higher",
+  kv_hits = "higher", kv_queries = "none", kv_misses = "lower", kv_hit_rate_pct = "higher",
+  kv_misses_per_request = "lower", kv_hits_per_request = "higher", kv_cached_share_pct = "higher",
+  kv_preemptions = "lower", kv_preemptions_per_1k = "lower",
+}
+-- A row's direction by its key (a performance row's from the catalogue), or nil for a key no row has.
+function M.better_is(key)
+  if M.ROW_BETTER[key] then return M.ROW_BETTER[key] end
+  local ok, m = pcall(metrics.get, key)
+  return ok and m.better or nil
+end
+
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
   misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%",
   preemptions = "requests", preemptions_per_1k = "per 1,000 requests" }
@@ -1390,7 +1415,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
     local dd = va and vb and row_decimals(va, vb, d) or nil
     -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
     -- them; a_na, b_na: why a side is unknown
-    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
+    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f], better_is = M.ROW_BETTER["kv_" .. f],
       a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
       verdict = "" }
     -- counters that count other traffic (or part of the run) than the harness's requests:
@@ -6381,6 +6406,8 @@ local function curve_of(points)
       -- what its failed requests were (llmd.loadpoints.failure_cause): the failures note says
       -- "not overload" only where the files name every cause
       failure_kinds = p.failure_kinds,
+      -- and by cause, summed over its repeats (llmd.loadpoints: errors)
+      errors = p.errors,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point
@@ -7394,6 +7421,16 @@ function M.kv_csv_rows(model)
   return out
 end
 
+-- Every row's direction by its key, as comparison.csv's rows give it (their better_is column):
+-- comparison.json's directions, one lookup for a script that ranks the runs on any row.
+function M.directions(model)
+  local out = {}
+  for _, r in ipairs(model.perf or {}) do out[r.key] = r.better_is end
+  for _, h in ipairs(M.curve_rows(model)) do out[h.key] = M.better_is(h.key) end
+  for _, k in ipairs(M.kv_csv_rows(model)) do out[k.key] = M.better_is(k.key) end
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -7414,14 +7451,15 @@ function M.csv(model)
   -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
   -- so that the earlier ones keep their places)
   -- delta_unit: the unit of delta (and delta_lo, delta_hi): M.delta_unit, the performance
-  -- rows' own (comparison.json's perf[].delta_unit)
+  -- rows' own (comparison.json's perf[].delta_unit); better_is: which way is better, on every
+  -- row (M.better_is: the catalogue's for the performance rows, M.ROW_BETTER for the others)
   local delta_unit = M.delta_unit
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)) }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)), q(r.better_is) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -7430,12 +7468,13 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
       q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
-      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")) }, ",")
+      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")), q(M.better_is(h.key)) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)) }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)),
+      q(M.better_is(k.key)) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

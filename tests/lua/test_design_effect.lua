@@ -1478,7 +1478,8 @@ do
     t.eq(m.workload_match.like_for_like, true)
     local r = rows.ttft_p90_ms
     t.near(r.p_value, 0.125, 1e-12)
-    t.eq({ r.verdict, r.test, r.winner }, { "not shown to differ", "mann_whitney", nil })
+    -- (the test's name as the evidence words it: stratified, exact, fixq50)
+    t.eq({ r.verdict, r.test, r.winner }, { "not shown to differ", "exact_van_elteren", nil })
     t.eq(r.evidence, "Mann-Whitney on the repeats' TTFT mean, stratified by load point (van Elteren, 2 points, exact), "
       .. "p = 0.125: "
       .. "4 and 4 repeats over 2 load points can give no p below 0.125, so this test cannot show a difference; not in "
@@ -1506,7 +1507,7 @@ do
     rows = select(2, perf_model(latency_ladder(pa), latency_ladder(pb)))
     r = rows.ttft_p90_ms
     t.near(r.p_value, 0.005, 1e-12)
-    t.eq({ r.test, r.winner, r.verdict }, { "mann_whitney", "a", "A better" })
+    t.eq({ r.test, r.winner, r.verdict }, { "exact_van_elteren", "a", "A better" }) -- (fixq50: the evidence's name)
     t.ok(r.evidence:find("^Mann%-Whitney on the repeats' TTFT mean, stratified by load point %(van Elteren, 2 points, "
       .. "exact%), p = 0.005, Holm%-adjusted 0.01"), r.evidence)
     t.eq(r.family_size, 2)
@@ -1533,7 +1534,8 @@ do
     local _, rows = perf_model(dir("llm-d-1p1d", "x"), dir("vllm-2replicas", "y"))
     local r = rows.ttft_mean_ms
     t.near(r.p_value, 0.04, 1e-12)
-    t.eq(r.test, "mann_whitney")
+    t.eq(r.test, r.evidence:find("exact)", 1, true) and "exact_van_elteren" or "van_elteren") -- (fixq50)
+    t.ok(r.test == "exact_van_elteren", r.evidence)
     t.ok(r.evidence:find("^Mann%-Whitney on the repeats' TTFT mean, stratified by load point %(van Elteren, 2 "
       .. "points, exact%), p = 0.04"), r.evidence)
   end)
@@ -1632,7 +1634,9 @@ write(out + "/y1/result.json", [v + 3 for v in y], "20260203-101500")
     -- one run each: the per-request test, as before (the figures shown are the runs' own)
     m = report.build { a = sd("y", tmp .. "/y"), b = sd("y1", tmp .. "/y1"), generated = 0,
       workspace = "/tmp/c" }
-    t.eq(row(m, "ttft_p90_ms").test, "mann_whitney")
+    -- (few requests: the exact test, as the evidence names it, fixq50)
+    t.eq(row(m, "ttft_p90_ms").test, "exact_mann_whitney")
+    t.ok(row(m, "ttft_p90_ms").evidence:find("^exact Mann%-Whitney"), row(m, "ttft_p90_ms").evidence)
   end)
 end
 

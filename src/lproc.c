@@ -73,7 +73,7 @@ static void call_line(Process *pr, Stream *st, const char *line, size_t n)
         return;
     lua_pushvalue(L, st->fn);
     lua_pushlstring(L, line, n);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    if (llmd_pcall(L, 1, 0) != LUA_OK) {
         pr->failed = 1; /* the error stays on the stack; run() raises it */
         pr->p.stop = 1; /* proc_wait ends the group: TERM, KILL after the grace, all reaped */
     }

@@ -129,6 +129,10 @@ t.test("usage errors name the argument", function()
   -- an option is named by its key, never by a negative argument number (the messages are
   -- the contract: written by hand from the README's wording)
   t.raises("s:percentile: p: expected a percentile in [0, 100], got 101", s.percentile, s, 101)
+  -- newuser50b F15: NaN was shown as the C library's "-nan"
+  t.raises("s:percentile: p: expected a percentile in [0, 100], got NaN (not a number)", s.percentile, s, 0 / 0)
+  t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got NaN (not a number)",
+    stats.new, { sketch = 0 / 0 })
   t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got 2",
     stats.new, { sketch = 2 })
   t.raises("stats.new: option sketch: expected a relative error such as 0.01, got '0.01'",

@@ -423,10 +423,12 @@ static int callback_msghandler(lua_State *L)
 {
     if (!decided_text(L)) {
         lua_createtable(L, 2, 0);
+        int rec = lua_gettop(L);
         lua_pushvalue(L, 1);
-        lua_rawseti(L, -2, 1);
-        decide(L, trace_wanted());
-        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, rec, 1);
+        decide(L, trace_wanted()); /* (the text on top: a value or two under it) */
+        lua_rawseti(L, rec, 2);
+        lua_settop(L, rec);
         lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.decided");
     }
     lua_settop(L, 1);

@@ -251,6 +251,30 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
 }
 
 /*
+** What a command that cannot start was expected to be, after strerror: a file named by
+** its path that exists but is no program (a data file, a folder: newuser50b F8 read
+** "/x/bad.json: cannot execute: Permission denied" as a problem with the data), or a
+** name not in PATH. "" otherwise.
+*/
+static const char *exec_hint(const char *cmd, int err)
+{
+    struct stat st;
+    if (err == ENOENT && strchr(cmd, '/') == NULL)
+        return " (not found in PATH)";
+    if ((err != EACCES && err != ENOEXEC) || strchr(cmd, '/') == NULL || stat(cmd, &st) != 0)
+        return "";
+    if (S_ISDIR(st.st_mode))
+        return " (a folder: proc.run expected a program to run)";
+    if (err == ENOEXEC)
+        return " (proc.run expected a program: this file is neither a binary nor a script "
+               "starting with #!)";
+    if (S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) == 0)
+        return " (proc.run expected a program: this file is not executable; a data file, "
+               "or a script that needs chmod +x)";
+    return "";
+}
+
+/*
 ** Parses argv and opts at 1 and 2 and starts the child. Leaves argv, opts, anchor and the
 ** process userdata at 1..4 and returns the process. background: proc.spawn, where
 ** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
@@ -380,7 +404,7 @@ static Process *start(lua_State *L, int background)
     if (rc != 0) {
         push_cmdline(L, argv);
         luaL_error(L, "%s: cannot execute: %s%s", lua_tostring(L, -1), strerror(rc),
-                   rc == ENOENT && strchr(argv[0], '/') == NULL ? " (not found in PATH)" : "");
+                   exec_hint(argv[0], rc));
     }
     for (int i = 1; i <= 2; i++) /* the child has its own copies now */
         if (pr->s[i].file_fd >= 0) {

@@ -700,7 +700,16 @@ static int pmain(lua_State *L)
     }
     if (o->script) {
         const char *path = lua_tostring(L, 2);
-        if (llmd_precompiled_loadfile(L, strcmp(path, "-") == 0 ? NULL : path) != LUA_OK) {
+        int loaded = llmd_precompiled_loadfile(L, strcmp(path, "-") == 0 ? NULL : path);
+        if (loaded != LUA_OK) {
+            size_t n = strlen(path);
+            /* a data file given as the script (llmdlua results.json): say what was expected */
+            if (loaded == LUA_ERRSYNTAX && strcmp(path, "-") != 0 &&
+                (n < 4 || strcmp(path + n - 4, ".lua") != 0)) {
+                lua_pushfstring(L, "%s (llmdlua runs a Lua script: is %s one?)",
+                                lua_tostring(L, -1), path);
+                lua_remove(L, -2);
+            }
             lua_pushvalue(L, -1);
             lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.load_failed");
             return lua_error(L);

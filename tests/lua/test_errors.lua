@@ -593,3 +593,11 @@ t.test("fixr50-2: error() in a callback a native module calls has its traceback,
   r = proc.run({ LLMDLUA, "b.lua" }, { cwd = d })
   t.eq(r.stderr, "llmdlua: bad.json:1:2: unexpected ',', expected a string key or '}'\n")
 end)
+
+t.test("fixr50-4: a data file given as the script says llmdlua runs a Lua script", function()
+  local d = t.tmpdir()
+  t.write(d .. "/r.json", '{"a": 1}\n')
+  local r = proc.run({ LLMDLUA, "r.json" }, { cwd = d })
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: r.json:1: unexpected symbol near '{' (llmdlua runs a Lua script: "
+    .. "is r.json one?)\n" })
+end)

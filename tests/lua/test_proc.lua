@@ -186,7 +186,15 @@ t.test("a command that cannot start raises, naming it", function()
   t.raises("/no/such/prog: cannot execute: No such file or directory", proc.run, { "/no/such/prog" })
   local dir = t.tmpdir()
   t.write(dir .. "/script", "#!/bin/sh\necho hi\n")
-  t.raises(dir .. "/script: cannot execute: Permission denied", proc.run, { dir .. "/script" })
+  -- newuser50b F8: what was expected (by hand, from exec_hint in lproc.c)
+  t.raises(dir .. "/script: cannot execute: Permission denied (proc.run expected a program: this file is not "
+    .. "executable; a data file, or a script that needs chmod +x)", proc.run, { dir .. "/script" })
+  t.raises(dir .. ": cannot execute: Permission denied (a folder: proc.run expected a program to run)",
+    proc.run, { dir })
+  t.write(dir .. "/text", "hello\n")
+  t.eq(proc.run({ "chmod", "+x", dir .. "/text" }).code, 0)
+  t.raises(dir .. "/text: cannot execute: Exec format error (proc.run expected a program: this file is neither "
+    .. "a binary nor a script starting with #!)", proc.run, { dir .. "/text" })
   t.raises("argv is empty", proc.run, {})
   t.raises("argv[2] must be a string (got table)", proc.run, { "echo", {} })
   t.raises("bad argument #1 to 'llmd.proc.run' (table expected, got string)", proc.run, "echo hi")

@@ -750,6 +750,30 @@ static int l_truncate(lua_State *L)
 }
 
 /*
+** proc.write_file(path, text): text as the file's whole content, atomically, as json.write
+** writes (llmd_write_atomic: a temporary file in path's folder, fsync, rename, mode 0644,
+** the folder synced): readers see the old file or the new one, never a part, and a
+** failure (a full disk, no folder, no permission) raises naming the file and leaves the
+** old one as it was (newuser50b F12: CSV, YAML and Markdown a script writes).
+*/
+static int l_write_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    if (lua_type(L, 2) != LUA_TSTRING)
+        return luaL_error(L, "proc.write_file: text: expected a string, got %s",
+                          luaL_typename(L, 2));
+    size_t n;
+    const char *text = lua_tolstring(L, 2, &n);
+    if (lua_gettop(L) > 2)
+        return luaL_error(L, "proc.write_file: takes a path and a text, got %d arguments",
+                          lua_gettop(L));
+    int err = llmd_write_atomic(path, text, n);
+    if (err != 0)
+        return luaL_error(L, "%s: cannot write: %s", path, strerror(err));
+    return 0;
+}
+
+/*
 ** proc.disk_free(path) -> the bytes an unprivileged writer may still put on the filesystem
 ** holding path (statvfs: f_bavail blocks of f_frsize), and the files it may still make there
 ** (f_favail inodes; nil where the filesystem counts none, f_files 0, as Btrfs), or nil and
@@ -993,6 +1017,7 @@ static const luaL_Reg proc_funcs[] = {
     {"file_id",        l_file_id       },
     {"disk_free",      l_disk_free     },
     {"truncate",       l_truncate      },
+    {"write_file",     l_write_file    },
     {"now",            l_now           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },

@@ -493,3 +493,33 @@ t.test("proc.truncate: a file cut back to a size; nil and why", function()
   t.eq({ none, why }, { nil, dir .. "/no: No such file or directory" })
   t.ok(not pcall(proc.truncate, dir .. "/f", -1), "a negative size is refused")
 end)
+
+-- newuser50b F12 (fixr50): an atomic write for text, as json.write's. Expected by hand.
+t.test("write_file: the whole text or the old file, never a part; failures raise naming the file", function()
+  local lfs = require "lfs"
+  local dir = t.tmpdir()
+  local path = dir .. "/table.csv"
+  proc.write_file(path, "a,b\n1,2\n")
+  t.eq(t.read(path), "a,b\n1,2\n")
+  t.eq(lfs.attributes(path, "permissions"), "rw-r--r--")
+  proc.write_file(path, "a,b\n3,4\n") -- replaced whole
+  t.eq(t.read(path), "a,b\n3,4\n")
+  -- a failure leaves the old file and no temporary one beside it
+  proc.run { "mkdir", dir .. "/sub" }
+  t.write(dir .. "/sub/x", "in the folder\n")
+  t.raises(dir .. "/sub: cannot write: Is a directory", proc.write_file, dir .. "/sub", "text")
+  t.raises(dir .. "/none/x.csv: cannot write: No such file or directory", proc.write_file,
+    dir .. "/none/x.csv", "text")
+  local names = {}
+  for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then names[#names + 1] = n end end
+  table.sort(names)
+  t.eq(names, { "sub", "table.csv" })
+  t.eq(t.read(path), "a,b\n3,4\n")
+  -- an empty text is an empty file (asked for), bytes as they are
+  proc.write_file(path, "")
+  t.eq(t.read(path), "")
+  proc.write_file(path, "\0\xff\n")
+  t.eq(t.read(path), "\0\xff\n")
+  t.raises("proc.write_file: text: expected a string, got number", proc.write_file, path, 5)
+  t.raises("proc.write_file: text: expected a string, got no value", proc.write_file, path)
+end)

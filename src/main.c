@@ -38,11 +38,13 @@ enum {
     EXIT_INTERRUPT = 130, /* stopped by SIGINT/SIGTERM */
 };
 
-static const char USAGE[] =
+static const char USAGE_HEAD[] =
     "usage: llmdlua [options] SCRIPT [args...]\n"
     "\n"
     "Runs SCRIPT (./SCRIPT if it exists, else the installed lua/SCRIPT) with llmdlua's\n"
-    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, llmd.stats, llmd.scan, llmd.prom, lfs.\n"
+    "modules (README: Modules):\n";
+
+static const char USAGE_TAIL[] =
     "\n"
     "options:\n"
     "  -e CODE   run CODE (before SCRIPT, if one is given)\n"
@@ -58,6 +60,15 @@ static const char USAGE[] =
     "\n"
     "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
 
+/*
+** The Lua modules of ROOT/lua/llmd a script may use, as the README's Modules section
+** documents them (tests/cli/test_cli.sh checks the two agree); the others are the scripts'
+** own. -h lists these after the native ones (preloads, below).
+*/
+static const char *const LUA_MODULES[] = {
+    "llmd.stattest", "llmd.loadpoints", "llmd.decision", "llmd.prom_files", "llmd.harness",
+    "llmd.metrics",  "llmd.args",       "llmd.errors",   "llmd.opts",       NULL};
+
 static int luaopen_llmd_host(lua_State *L);
 
 static const luaL_Reg preloads[] = {
@@ -72,6 +83,34 @@ static const luaL_Reg preloads[] = {
     {"lfs",        luaopen_lfs_noglobal},
     {NULL,         NULL                }
 };
+
+/* The usage text, its module list from preloads and LUA_MODULES (so it names them all). */
+static void print_usage(FILE *f)
+{
+    (void)fputs(USAGE_HEAD, f);
+    int col = 0, natives = (int)(sizeof preloads / sizeof preloads[0]) - 1;
+    for (int i = 0;; i++) {
+        const char *name = i < natives ? preloads[i].name : LUA_MODULES[i - natives];
+        if (name == NULL)
+            break;
+        int len = (int)strlen(name);
+        if (col > 0 && col + 2 + len > 86) {
+            (void)fputs(",\n", f);
+            col = 0;
+        } else if (col > 0) {
+            (void)fputs(", ", f);
+            col += 2;
+        }
+        if (col == 0) {
+            (void)fputs("  ", f);
+            col = 2;
+        }
+        (void)fputs(name, f);
+        col += len;
+    }
+    (void)fputs(".\n", f);
+    (void)fputs(USAGE_TAIL, f);
+}
 
 /* Command line, parsed before Lua starts. */
 typedef struct Options {
@@ -738,7 +777,8 @@ static int parse_args(Options *o, int argc, char **argv)
             break;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc) {
-                (void)fprintf(stderr, "llmdlua: '-e' needs an argument\n%s", USAGE);
+                (void)fputs("llmdlua: '-e' needs an argument\n", stderr);
+                print_usage(stderr);
                 return EXIT_USAGE;
             }
             has_e = 1;
@@ -746,10 +786,11 @@ static int parse_args(Options *o, int argc, char **argv)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
             o->version = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            (void)fputs(USAGE, stdout);
+            print_usage(stdout);
             exit(EXIT_OK);
         } else if (a[0] == '-' && a[1] != '\0') {
-            (void)fprintf(stderr, "llmdlua: unknown option '%s'\n%s", a, USAGE);
+            (void)fprintf(stderr, "llmdlua: unknown option '%s'\n", a);
+            print_usage(stderr);
             return EXIT_USAGE;
         } else {
             o->script = i;
@@ -757,7 +798,7 @@ static int parse_args(Options *o, int argc, char **argv)
         }
     }
     if (!o->script && !has_e && !o->version) {
-        (void)fputs(USAGE, stderr);
+        print_usage(stderr);
         return EXIT_USAGE;
     }
     return EXIT_OK;

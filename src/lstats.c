@@ -134,7 +134,6 @@ static const char *number_text(lua_State *L, int idx)
     return luaL_tolstring(L, idx, NULL);
 }
 
-
 /* stats.new([{sketch = rel_err, method = "linear" | "nearest"}]) */
 static int l_new(lua_State *L)
 {
@@ -627,8 +626,7 @@ static double check_p(lua_State *L, int arg, const char *fn)
 {
     lua_Number p = check_num(L, arg, fn, "p");
     if (!(p >= 0 && p <= 100))
-        luaL_error(L, "%s: p: expected a percentile in [0, 100], got %s", fn,
-                   number_text(L, arg));
+        luaL_error(L, "%s: p: expected a percentile in [0, 100], got %s", fn, number_text(L, arg));
     return (double)p;
 }
 

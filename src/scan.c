@@ -1571,8 +1571,9 @@ static int csv_stray_quote(Scanner *s, size_t from, size_t at, uint64_t line)
         col += ((unsigned char)b[k] & 0xC0) != 0x80; /* not a UTF-8 continuation byte */
     char hint[160];
     json_like_hint(s, hint, sizeof hint);
+    uint64_t byte = s->base + at;
     return fail(s, "%s:%llu:%llu: a quote inside an unquoted field (byte %llu)%s", s->name,
-                (unsigned long long)line, col, (unsigned long long)(s->base + at), hint);
+                (unsigned long long)line, col, (unsigned long long)byte, hint);
 }
 
 /*

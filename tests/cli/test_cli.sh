@@ -49,10 +49,10 @@ case "$out" in *"exit status: 0 ok, 1 script error, 2 usage error, 130 interrupt
 # main.c's preloads and LUA_MODULES)
 name="-h: lists every module the README documents, each one that exists"
 run "$BIN" -h
-listed=$(printf '%s\n' "$out" | sed -n '/^modules (README: Modules):$/,/^$/p' | tr ', ' '\n\n' |
+listed=$(printf '%s\n' "$out" | sed -n '/^modules (README: Modules):$/,/^$/p' | tr ' ,' '\n' |
     sed 's/\.$//' | grep -E '^(llmd\.[a-z_]+|lfs)$')
 documented=$(sed -n '/^## Modules$/,/^## Metric catalogue$/p' "$REPO/README.md" | grep '^### ' |
-    grep -oE '`(llmd\.[a-z_]+|lfs)`' | tr -d '`' | sort -u)
+    grep -oE "\`(llmd\\.[a-z_]+|lfs)\`" | tr -d "\`" | sort -u)
 missing=""
 for m in $documented; do
     printf '%s\n' "$listed" | grep -qx "$m" || missing="$missing $m"

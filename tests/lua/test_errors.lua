@@ -547,6 +547,11 @@ t.test("fixr50-1: loadpoints refuses a run without stages at the script's line, 
   r = proc.run({ LLMDLUA, "n.lua" }, { cwd = d })
   t.eq(r.stderr, "llmdlua: n.lua:1: loadpoints.no_points_why: argument 1 (run): expected a run from "
     .. "llmd.harness.extract (a table with a 'stages' list), got nil\n")
+  -- harness.extract without a folder indexed nil in harness/init.lua
+  t.write(d .. "/h.lua", 'local harness = require "llmd.harness"\nharness.extract()\n')
+  r = proc.run({ LLMDLUA, "h.lua" }, { cwd = d })
+  t.eq(r.stderr, "llmdlua: h.lua:2: harness.extract: argument 1 (dir): expected a results folder's path (a string), "
+    .. "got nil\n")
 end)
 
 t.test("fixr50-2: a syntax error in the script is one line (no empty traceback)", function()

@@ -91,6 +91,10 @@ end
 -- The one candidate under dir, nil and a reason when there is none, an error when there
 -- are several (it lists them, and how to choose).
 function M.resolve(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.resolve: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   opts = opts or {}
   dir = dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
@@ -320,6 +324,10 @@ local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option",
   "require_results", "slo", "kvcache", "tolerant_warning" }
 
 function M.extract(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.extract: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
   local c, why = M.resolve(dir, opts)

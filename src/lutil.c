@@ -128,6 +128,22 @@ void llmd_usage_error(lua_State *L, const char *fmt, ...)
     abort(); /* not reached: lua_error does not return */
 }
 
+int llmd_pcall(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs; /* the function's index */
+    /* (a slot more than the caller made room for; lua_checkstack does not raise) */
+    if (!lua_checkstack(L, 1))
+        return lua_pcall(L, nargs, nresults, 0);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, LLMD_CALLBACK_MSGH) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return lua_pcall(L, nargs, nresults, 0);
+    }
+    lua_insert(L, base);
+    int rc = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    return rc;
+}
+
 void llmd_push_marker(lua_State *L, int is_array)
 {
     const char *name = is_array ? ARRAY_MT : OBJECT_MT;

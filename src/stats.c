@@ -2442,6 +2442,24 @@ static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
     return kept_load(s->v, r, s->f32);
 }
 
+/*
+** The nearest rank of percentile p in n samples, ceil(p n / 100), for p as the decimal the
+** caller wrote: a product within its rounding error (3 roundings, at most 4 epsilon of it)
+** of an integer is that integer. 99.9 is stored a little above 99.9, so taken as the
+** double it is, 99.9 of 1000 would be ceil(999.00000000000006) = 1000 (numpy's
+** inverted_cdf: 0.999 x 1000 = 999.0000000000001); 999 of the 1000 values are at or below
+** the 999th, 99.9 % of them, so the 99.9th percentile is it. A product that is not an
+** integer is at least 1/(100 x 10^d) (d decimals of p) from one: far beyond that error.
+*/
+static double nearest_rank(double p, double n)
+{
+    double r = p * n / 100.0;
+    double k = nearbyint(r);
+    if (fabs(r - k) <= 4 * DBL_EPSILON * fabs(r))
+        return k;
+    return ceil(r);
+}
+
 double stats_percentile(Stats *s, double p, int method)
 {
     if (s->n == 0)
@@ -2452,7 +2470,7 @@ double stats_percentile(Stats *s, double p, int method)
         return out;
     }
     if (method == STATS_NEAREST) {
-        double r = ceil(p * (double)s->n / 100.0);
+        double r = nearest_rank(p, (double)s->n);
         uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
         if (k >= s->n)
             k = s->n - 1;
@@ -2478,7 +2496,7 @@ static uint64_t rank_lo(const Stats *s, double p, int method, double *t)
 {
     *t = 0;
     if (method == STATS_NEAREST) {
-        double r = ceil(p * (double)s->n / 100.0);
+        double r = nearest_rank(p, (double)s->n);
         uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
         return k >= s->n ? s->n - 1 : k;
     }
@@ -3068,7 +3086,7 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
         if (isnan(xs[t]))
             return STATS_ENAN;
     /* each percentile's 0-based rank (SIZE_MAX: none), as the Lua read it: sorted[max(1,
-       ceil(n * p / 100))] (a NaN ceil is no larger than 1 there either) */
+       nearest_rank(p, n))] (a NaN rank is no larger than 1 there either) */
     size_t *rank = malloc((np ? np : 1) * sizeof *rank);
     uint64_t *want = malloc((np ? np : 1) * sizeof *want);
     double *sel = NULL, *ind = NULL;
@@ -3077,7 +3095,7 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
         goto done;
     size_t nw = 0;
     for (size_t j = 0; j < np; j++) {
-        double k = ceil((double)n * pcts[j] / 100);
+        double k = nearest_rank(pcts[j], (double)n);
         if (!(k >= 1))
             k = 1;
         rank[j] = k <= (double)n ? (size_t)k - 1 : SIZE_MAX;

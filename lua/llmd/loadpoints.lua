@@ -37,6 +37,15 @@ M.SATURATION_SHARE = 0.95
 -- latency keeps growing.
 M.PLATEAU_GROWTH = 0.05
 
+-- A script's mistake in the run it passes (a table without stages: {} or an extract's
+-- JSON output read back in the wrong shape) is an error at its line naming the argument,
+-- not "attempt to index a nil value" inside this file.
+local function check_run(run, fn)
+  if type(run) == "table" and type(run.stages) == "table" then return end
+  error(("loadpoints.%s: argument 1 (run): expected a run from llmd.harness.extract (a table with "
+    .. "a 'stages' list), got %s"):format(fn, type(run) == "table" and "a table without 'stages'" or type(run)), 3)
+end
+
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
 -- The least evidence a saturation call needs at a load point, from the 5 % margin the rule
@@ -97,6 +106,7 @@ end
 -- every measured stage whose achieved rate is above its offered rate by more than
 -- M.overshoot allows, naming the stage, its file and both rates.
 function M.check_rates(run)
+  check_run(run, "check_rates")
   run.checks = run.checks or {}
   for _, st in ipairs(run.stages) do
     local o = not st.warmup and M.overshoot(st)
@@ -114,6 +124,7 @@ end
 -- per-request file alone says nothing of the load it was driven at), or every stage is
 -- warm-up. nil when it has a measured stage.
 function M.no_points_why(run)
+  check_run(run, "no_points_why")
   if #run.stages == 0 then
     return "no load stage in the results, only whole-run data, which does not say the load"
   end
@@ -126,6 +137,7 @@ end
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
 -- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
 function M.points(run)
+  check_run(run, "points")
   local groups, measured = {}, {}
   for _, st in ipairs(run.stages) do if not st.warmup then measured[#measured + 1] = st end end
   for _, st in ipairs(run.stages) do

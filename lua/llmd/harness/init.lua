@@ -91,6 +91,10 @@ end
 -- The one candidate under dir, nil and a reason when there is none, an error when there
 -- are several (it lists them, and how to choose).
 function M.resolve(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.resolve: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   opts = opts or {}
   dir = dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
@@ -327,6 +331,10 @@ local NO_REQUEST_LIMIT = "the SLOs set no per-request latency limit (a TTFT, TPO
   .. "completed requests that meet them"
 
 function M.extract(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.extract: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
   local no_limit, from_slo

@@ -38,7 +38,8 @@ local o = args.parse(arg, {
                             hardware, gateway, llmd_version, decode_image), for --br
   FILE                      one result file: read as the only file of its folder
 ]],
-  options = { harness = "NAME", json = true, warmup = "LIST", slo = "LIST", percentile_method = "METHOD", sketch = "REL_ERR",
+  options = { harness = "NAME", json = true, warmup = "LIST", slo = "LIST", percentile_method = "METHOD",
+    sketch = "REL_ERR",
     br = "VERSION", out = "DIR", info = "FILE", tolerant = true },
   positional = { min = 1, max = 1 },
 })

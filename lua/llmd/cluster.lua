@@ -393,7 +393,8 @@ function M.guide_file_problems(d, key)
           if not file and lfs.attributes(dir .. "/" .. n, "mode") == "file" then file = dir .. "/" .. n end
         end
         if not file then
-          out[#out + 1] = { key = k, why = ("%s: no kustomization.yaml in it (kubectl apply -k needs one)"):format(dir) }
+          out[#out + 1] = { key = k,
+            why = ("%s: no kustomization.yaml in it (kubectl apply -k needs one)"):format(dir) }
         else
           local ok, err = pcall(yaml.load_file, file)
           if not ok then

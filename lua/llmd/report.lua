@@ -1415,7 +1415,8 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
     local dd = va and vb and row_decimals(va, vb, d) or nil
     -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
     -- them; a_na, b_na: why a side is unknown
-    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f], better_is = M.ROW_BETTER["kv_" .. f],
+    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
+      better_is = M.ROW_BETTER["kv_" .. f],
       a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
       verdict = "" }
     -- counters that count other traffic (or part of the run) than the harness's requests:
@@ -7459,7 +7460,8 @@ function M.csv(model)
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)), q(r.better_is) }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)),
+      q(r.better_is) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),

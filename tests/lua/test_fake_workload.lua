@@ -65,9 +65,9 @@ t.test("two stages asked (1 req/s for 30 s, 100 req/s for 10 s): two stages meas
   t.near(s1.successes.throughput.output_tokens_per_sec, 5899.053743082011, 1e-6)
   -- each stage's window - least latency at least its send span, as a real run's
   for _, st in ipairs { s0, s1 } do
-    local w = st.successes.count / st.successes.throughput.requests_per_sec
-    t.ok(w - st.successes.latency.request_latency.min >= st.load_summary.send_duration - 1e-9,
-      ("window %.6f, least latency %.6f, send span %.6f"):format(w, st.successes.latency.request_latency.min,
+    local win = st.successes.count / st.successes.throughput.requests_per_sec
+    t.ok(win - st.successes.latency.request_latency.min >= st.load_summary.send_duration - 1e-9,
+      ("window %.6f, least latency %.6f, send span %.6f"):format(win, st.successes.latency.request_latency.min,
         st.load_summary.send_duration))
   end
   t.eq(s1.successes.latency.time_to_first_token.p90, 0.06436099205166101)

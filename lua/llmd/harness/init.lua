@@ -394,9 +394,9 @@ function M.extract(dir, opts)
   -- or no per-request data to judge: a harness's summary has no request's values) (where the
   -- thresholds came as opts.goodput, the comparison's, it says why in its own words)
   if from_slo and not run.no_results then
-    local why = no_limit and NO_REQUEST_LIMIT or "no per-request data: goodput judges each completed request by the "
+    local gwhy = no_limit and NO_REQUEST_LIMIT or "no per-request data: goodput judges each completed request by the "
       .. "SLOs' limits, and the harness's summaries give no request's values"
-    if run.overall.goodput == nil then run.overall.goodput = { unknown = why } end
+    if run.overall.goodput == nil then run.overall.goodput = { unknown = gwhy } end
     for _, st in ipairs(run.stages) do
       if st.metrics.goodput == nil then st.metrics.goodput = { unknown = why } end
     end

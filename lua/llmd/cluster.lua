@@ -4468,6 +4468,16 @@ function M.salvage(ctx, result)
   end
 end
 
+-- Whether either run's deploy started (for real): with nothing left deployed, all it
+-- deployed was torn down; else nothing was deployed.
+local function deploy_started(ctx)
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.before then return true end
+  end
+  return false
+end
+
 -- The one line on stderr of a comparison whose steps failed (README: exit 1 is one line on
 -- stderr; newuser50 F3: it was on stdout only): the first failed step, its run and the first
 -- line of why; the details (what is left deployed, the commands to go on) stay where they are
@@ -4478,8 +4488,20 @@ function M.failure_line(ctx, result, script)
   local why = tostring(o.message):match("^[^\n]*"):gsub("^run %a: ", "")
   local run = o.stack and run_of(ctx, o.stack)
   local who = o.stack and ("run %s (%s)"):format(o.stack:upper(), run and run.label or o.stack) or "the comparison"
-  return ("%s: %s failed at step %d (%s): %s; %s in the output above"):format(script, who, o.number, o.name, why,
-    ctx.dry_run and "what the dry run did is" or "what is left deployed and the commands to go on are")
+  -- (true to what stdout says, M.teardown_advice: fixs50, a preflight failure said "what is left
+  -- deployed" where stdout said nothing needs tearing down)
+  local where
+  if ctx.dry_run then
+    where = "what the dry run did is in the output above"
+  elseif #M.left_deployed(ctx) > 0 then
+    where = "what is left deployed and the commands to go on are in the output above"
+  else
+    where = (deploy_started(ctx) and "everything it deployed was torn down" or "nothing was deployed")
+      .. "; the command to go on is in the output above"
+    -- (a preflight refusal's own "nothing of this run was deployed": said above, for both runs)
+    why = why:gsub("; nothing of this run was deployed$", "")
+  end
+  return ("%s: %s failed at step %d (%s): %s; %s"):format(script, who, o.number, o.name, why, where)
 end
 
 -- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."
@@ -4519,12 +4541,7 @@ function M.teardown_advice(ctx, how)
       table.concat(left, "; "), how, M.resume_command(ctx.ws.path, { "--step", "90" }))
   end
   if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
-  local torn = false
-  for _, x in ipairs { "a", "b" } do
-    local d = ctx.deployed and ctx.deployed[x]
-    if d and d.before then torn = true end
-  end
-  if torn then
+  if deploy_started(ctx) then
     return ("Everything this comparison deployed in namespace %s was torn down; nothing needs tearing down.")
       :format(ctx.ns)
   end

@@ -4295,17 +4295,23 @@ end
 -- noise_unknown, decision.unknown_noise_orders): per-request data for the runs read off summary
 -- files, or repeats of each load - not more loads (a bound's "measure where it lies"), whose
 -- pass or fail would rest on that noise too. nil where neither run's noise is unknown.
-local function unknown_noise_settle(A, B, ca, cb)
+-- (the advice alone, without "To settle it: " and the full stop: treatments.lua joins it with
+-- others)
+function M.unknown_noise_advice(A, B, ca, cb)
   local who = {}
   for _, x in ipairs { { A, ca }, { B, cb } } do
     if x[2].noise_unknown and not x[2].interval then who[#who + 1] = x[1].label end
   end
   if #who == 0 then return nil end
-  return ("To settle it: per-request data for %s (each request's latencies, not only the %s percentiles: vllm "
-    .. "bench serve with --save-detailed, guidellm's report with its requests, inference-perf's per-request file), "
-    .. "or repeats of each load, to tell how far the percentiles that decide the order vary; more loads would not "
-    .. "settle it, as each one's pass or fail would rest on one percentile of unknown noise too."):format(
-    table.concat(who, " and "), #who > 1 and "files'" or "file's")
+  return ("per-request data for %s (each request's latencies, not only the %s percentiles: vllm bench serve with "
+    .. "--save-detailed, guidellm's report with its requests, inference-perf's per-request file), or repeats of each "
+    .. "load, to tell how far the percentiles that decide the order vary; more loads would not settle it, as each "
+    .. "one's pass or fail would rest on one percentile of unknown noise too"):format(table.concat(who, " and "),
+    #who > 1 and "files'" or "file's")
+end
+local function unknown_noise_settle(A, B, ca, cb)
+  local advice = M.unknown_noise_advice(A, B, ca, cb)
+  return advice and ("To settle it: " .. advice .. ".")
 end
 
 -- "B's results do not match the benchmark config it sent" (both runs named where both

@@ -94,6 +94,30 @@ t.test("experiment.lua: a treatment that fails is one line on stderr naming it a
   t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
 end)
 
+-- (fixs50) a treatment refused before its deploy left nothing deployed: the line says so, as
+-- stdout does
+t.test("experiment.lua: a treatment refused before its deploy: the line says nothing is left deployed", function()
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  -- a helmfile hook (refused before helmfile runs unless the plan allows hooks)
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    hooks:\n      - events: [\"prepare\"]\n        command: \"touch\"\n        args: [\"HOOK_RAN\"]\n")
+  t.write(d .. "/experiment.yaml", "experiment:\n  name: one\n  harness: inference-perf\nsetup:\n  treatments:\n"
+    .. "    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
+  t.write(d .. "/plan.yaml", yaml.dump {
+    namespace = "exp-one", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  })
+  local r = proc.run({ LLMDLUA, "experiment.lua", d .. "/experiment.yaml", "--plan", d .. "/plan.yaml", "--quiet" },
+    { env = t.fake_env(d .. "/cluster"), cwd = d, timeout = 300 })
+  one_line(r, "experiment.lua: 1 of 1 setup treatment(s) did not succeed: only ", "experiment")
+  t.ok(r.stderr:find("; nothing is left deployed; the command to go on is in the output above\n$"), r.stderr)
+  t.ok(r.stdout:find("Nothing was deployed (nothing changed in the cluster); nothing needs tearing down.", 1, true),
+    r.stdout)
+  t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
+end)
+
 t.test("autobench.lua validate: problems listed on stdout, one line on stderr saying how many", function()
   local d = t.tmpdir()
   t.write(d .. "/bad.yaml", yaml.dump { schema_version = 2 })

@@ -4316,6 +4316,30 @@ local function settle_text(model, A, B, ca, cb, only)
   return "To settle it: " .. table.concat(parts, "; ") .. "."
 end
 
+-- What settles two capacities whose order the evidence leaves open because the pass or fail
+-- that decides it rests on one percentile per load of unknown noise (decision.capacity_evidence's
+-- noise_unknown, decision.unknown_noise_orders): per-request data for the runs read off summary
+-- files, or repeats of each load - not more loads (a bound's "measure where it lies"), whose
+-- pass or fail would rest on that noise too. nil where neither run's noise is unknown.
+-- (the advice alone, without "To settle it: " and the full stop: treatments.lua joins it with
+-- others)
+function M.unknown_noise_advice(A, B, ca, cb)
+  local who = {}
+  for _, x in ipairs { { A, ca }, { B, cb } } do
+    if x[2].noise_unknown and not x[2].interval then who[#who + 1] = x[1].label end
+  end
+  if #who == 0 then return nil end
+  return ("per-request data for %s (each request's latencies, not only the %s percentiles: vllm bench serve with "
+    .. "--save-detailed, guidellm's report with its requests, inference-perf's per-request file), or repeats of each "
+    .. "load, to tell how far the percentiles that decide the order vary; more loads would not settle it, as each "
+    .. "one's pass or fail would rest on one percentile of unknown noise too"):format(table.concat(who, " and "),
+    #who > 1 and "files'" or "file's")
+end
+local function unknown_noise_settle(A, B, ca, cb)
+  local advice = M.unknown_noise_advice(A, B, ca, cb)
+  return advice and ("To settle it: " .. advice .. ".")
+end
+
 -- "B's results do not match the benchmark config it sent" (both runs named where both
 -- have such a data check: llmd.comparison.check_config_stages's config_mismatch), or nil.
 function M.config_mismatch(A, B)
@@ -4547,7 +4571,10 @@ local function verdict_of(model, A, B)
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)
       end
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
-      v.settle = ev.order_open and settle_text(model, A, B, ca, cb) or nil
+      -- (an order left open by the unknown noise of summary files' percentiles: what tells that
+      -- noise, never more loads, whose pass or fail would rest on it too - fixs50)
+      v.settle = ev.order_open and (ev.noise_unknown and unknown_noise_settle(A, B, ca, cb)
+        or settle_text(model, A, B, ca, cb)) or nil
       -- a bound above the other's ceiling by less than the noise of the two rates: how long
       -- the loads would have to be (decision.noise_settle_text), as the latency rows say theirs
       local ns = ev.within_noise and decision.noise_settle_text(ev.noise, function(x) return rate_text(x) .. gpu end,

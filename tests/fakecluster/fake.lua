@@ -23,6 +23,8 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it), once its
 --                  state is saved and FAKE_CLUSTER/bench-sleeping made
+--   FAKE_POOL_GROUP  x-k8s: a release's InferencePool is GAIE's older inference.networking.x-k8s.io
+--                  v1alpha2 one (the cluster serves both groups; a bare inferencepool lists the other)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
 --   FAKE_RELEASES  N: the namespace starts with N other teams' deployed releases, other-000 ...
 --   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
@@ -1459,6 +1461,10 @@ local API_RESOURCES = {
   -- guides use it; a kind in two groups, told apart only by the apiVersion)
   { "gateways", "gw", "networking.istio.io/v1", "true", "Gateway" },
   { "virtualservices", "vs", "networking.istio.io/v1", "true", "VirtualService" },
+  -- (GAIE's older InferencePool group beside its v1 one: a cluster that had an llm-d before
+  -- GAIE v1 keeps its CRD; "inferencepool" alone is inference.networking.k8s.io's, the first
+  -- by name)
+  { "inferencepools", "", "inference.networking.x-k8s.io/v1alpha2", "true", "InferencePool" },
 }
 -- Which of API_RESOURCES a resource word names, as kubectl resolves it: the plural, the
 -- singular (the kind in lower case) or a short name, alone or followed by its group
@@ -1817,8 +1823,13 @@ local function kubectl()
         local gw_api = r and r.group == "gateway.networking.k8s.io"
         local map = (gw_api and r.kind == "HTTPRoute" and s.httproutes)
           or (gw_api and r.kind == "Gateway" and s.gateways)
-          or (kind:match("^inferencepool") and s.inferencepools) or {}
-        for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
+          or (r and r.kind == "InferencePool" and s.inferencepools) or {}
+        for _, n in ipairs(sorted_keys(map)) do
+          -- (a pool only in the group the word resolves to: its apiVersion's)
+          local o = map[n]
+          local group = r and r.kind == "InferencePool" and tostring(o.apiVersion or ""):match("^(.+)/[^/]+$")
+          if not group or group == r.group then items[#items + 1] = o end
+        end
       end
       return out_json { items = json.array(items) }
     end
@@ -2292,11 +2303,17 @@ local function make_release(s, name, chart, gateway, dir)
     -- (the inferencepool chart's: spec.selector.matchLabels is the values'
     -- inferencePool.modelServers.matchLabels - llm-d's guides give the serving label and
     -- the model's, nothing of the release; templates/inferencepool.yaml here)
+    local labels = { ["llm-d.ai/inference-serving"] = "true", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" }
     s.inferencepools[name] = { kind = "InferencePool", apiVersion = "inference.networking.k8s.io/v1",
       metadata = helm_meta(name, name, ns_of(args)), spec = { targetPorts = { { number = 8000 } },
-        selector = { matchLabels = { ["llm-d.ai/inference-serving"] = "true", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" } },
-        endpointPickerRef = { name = name .. "-epp", port = { number = 9002 } } },
+        selector = { matchLabels = labels }, endpointPickerRef = { name = name .. "-epp", port = { number = 9002 } } },
       status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+    if os.getenv("FAKE_POOL_GROUP") == "x-k8s" then
+      -- (an older GAIE inferencepool chart's: v1alpha2, its selector the labels themselves)
+      local p = s.inferencepools[name]
+      p.apiVersion = "inference.networking.x-k8s.io/v1alpha2"
+      p.spec = { targetPortNumber = 8000, selector = labels, extensionRef = { name = name .. "-epp" } }
+    end
   end
   if chart:match("router") or name:match("gaie") or name:match("epp") then
     s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }

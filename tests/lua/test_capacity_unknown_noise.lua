@@ -22,6 +22,13 @@ local function model(slo, ra, rb)
   return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo), generated = 0 }
 end
 
+-- The advice where the order is open on both runs' unknown noise (x and y summary files), written
+-- out here, not read from llmd.report
+local UNKNOWN_SETTLE = "To settle it: per-request data for x and y (each request's latencies, not only the files' "
+  .. "percentiles: vllm bench serve with --save-detailed, guidellm's report with its requests, inference-perf's "
+  .. "per-request file), or repeats of each load, to tell how far the percentiles that decide the order vary; more "
+  .. "loads would not settle it, as each one's pass or fail would rest on one percentile of unknown noise too."
+
 t.test("an A/A pair of summary files whose latency is flat near the SLO names no winner (audit50 F3)", function()
   -- ra211 and ra212 of /tmp/audit50-f3 (queue_sim.py, one server, seeds 211 and 212): each
   -- file's request_throughput and p90_ttft_ms, read with python3's json module (offered here as
@@ -46,6 +53,29 @@ t.test("an A/A pair of summary files whose latency is flat near the SLO names no
   t.ok(m.headline[1].delta_text:find("either may be higher", 1, true), m.headline[1].delta_text)
   t.ok(m.verdict.text:find("^Cannot say which sustains more load"), m.verdict.text)
   t.ok(m.headline[1].evidence:find("too near the limit", 1, true), m.headline[1].evidence)
+  -- (fixs50) what settles it is what tells that noise: per-request data for both (both are
+  -- summary files) or repeats, said once for the two, in the Verdict's text too
+  t.eq(m.verdict.settle, UNKNOWN_SETTLE)
+  t.ok(m.verdict.text:sub(-#UNKNOWN_SETTLE) == UNKNOWN_SETTLE, m.verdict.text)
+end)
+
+t.test("summary files: a bound whose order the unknown noise leaves open is settled by that noise, not more loads",
+  function()
+  -- (fixs50; br117/br118 of /tmp/audit50-f3 at 113 ms: "measure loads where that capacity lies
+  -- ... br117 between ...", where the cause is the files' unknown noise) x met 200 ms at every
+  -- load (never violated: at least 4 req/s), y failed it at its lowest, 1 req/s: measured, x
+  -- above; but x's 198 x 1.1 = 217.8 ms and y's 205 / 1.1 = 186.4 ms (by hand) swap the pass
+  -- and the fail, so no order, and loads above x's 4 req/s would rest on one percentile each
+  -- too: the advice is per-request data or repeats, never "measure loads above"
+  local x = run { { 1, 1, 195 }, { 2, 2, 196 }, { 3, 3, 197 }, { 4, 4, 198 } }
+  local y = run { { 1, 1, 205 }, { 2, 2, 206 }, { 3, 3, 207 }, { 4, 4, 208 } }
+  local m = model("ttft_p90_ms=200", x, y)
+  local ca, cb, ev = m.capacity.a, m.capacity.b, m.capacity.evidence
+  t.eq({ ca.kind, cb.kind }, { "never_violated", "below_lowest" })
+  t.eq({ ev.verdict, ev.higher, ev.measured_higher, ev.order_open }, { "untested", nil, "a", true })
+  t.ok(ev.noise_unknown, "open on the unknown noise")
+  t.eq(m.verdict.settle, UNKNOWN_SETTLE)
+  t.ok(not m.verdict.text:find("measure loads", 1, true), m.verdict.text)
 end)
 
 t.test("summary files: a fail far beyond the limit below a pass far within it still orders them", function()

@@ -496,6 +496,21 @@ t.test("benchmark reports: a folder of vllm-benchmark reports, all stage 0, is o
   local got = {}
   for _, st in ipairs(run.stages) do got[#got + 1] = { st.index, st.rate, st.file:match("_(openai%-%a)") } end
   t.eq(got, { { 0, 5, "openai-b" }, { 1, 10, "openai-c" }, { 2, 10, "openai-d" }, { 3, 20, "openai-a" } })
+  -- (fixs50) the example's contradicting rate fields are data checks of every file: each names
+  -- the stage its file is after the ordering (by hand: rates 20, 5, 10, 10 sorted are 5, 10,
+  -- 10, 20, so file a is the 4th, stage 3), its load, and the file, never the "stage 0" read
+  local said = {}
+  for _, w in ipairs(run.warnings) do
+    local stage, load, file = w:match("^throughput_req_s %(stage (%d+) at (.-), file .-_(openai%-%a)%.json%.yaml%)")
+    if stage then said[file] = stage .. " " .. load end
+  end
+  t.eq(said, { ["openai-a"] = "3 20 req/s offered", ["openai-b"] = "0 5 req/s offered",
+    ["openai-c"] = "1 10 req/s offered", ["openai-d"] = "2 10 req/s offered" }, table.concat(run.warnings, "\n"))
+  local stages = {}
+  for _, c in ipairs(run.checks) do
+    if c.key == "throughput_req_s" then stages[c.file:match("_(openai%-%a)")] = c.stage end
+  end
+  t.eq(stages, { ["openai-a"] = 3, ["openai-b"] = 0, ["openai-c"] = 1, ["openai-d"] = 2 })
   -- inferencemax's too
   d = t.tmpdir()
   write(d, "benchmark_report_v0.2,_result-1.json.yaml", "inferencemax", 8)

@@ -573,6 +573,16 @@ local function renumber_zero_stages(run)
   for i, st in ipairs(run.stages) do st.index = i - 1 end
 end
 
+-- The load a stage offered, for a data check's message: " at 20 req/s offered", " at
+-- concurrency 8", or "" when the report states neither.
+local function offered_text(st)
+  if st.rate and st.rate > 0 then return (" at %s req/s offered"):format(group(st.rate)) end
+  if st.concurrency and st.concurrency >= 1 and st.concurrency < math.huge then
+    return (" at concurrency %d"):format(st.concurrency)
+  end
+  return ""
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -605,14 +615,9 @@ function M.extract(c, opts)
     st.tool = info.tool
     st.drain = info.drain
     run.percentile_method = info.method
-    for _, cl in ipairs(info.clashes) do
-      -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"
-      rm.warn(run, "%s (stage %d, file %s): N/A: %s", cl.key, st.index, path, cl.text)
-      run.checks = run.checks or {}
-      run.checks[#run.checks + 1] = { key = cl.key, kind = "rate_field_contradicts_counts", stage = st.index,
-        file = path, computed = cl.computed, reported = cl.reported, apart_pct = cl.apart_pct,
-        text = run.warnings[#run.warnings] }
-    end
+    -- (its data checks are said after the files are read: a stage 0 of a folder of stage-0
+    -- reports takes its number from its load then, renumber_zero_stages, and the check names it)
+    st.clashes = info.clashes
     tools[tostring(info.tool)] = info.tool_version or tools[tostring(info.tool)] or false
     versions[tostring(br.version)] = true
     if info.requests.failed > 0 then
@@ -646,6 +651,17 @@ function M.extract(c, opts)
   table.sort(tl)
   table.sort(vl)
   if renumber then renumber_zero_stages(run) end
+  for _, st in ipairs(run.stages) do
+    for _, cl in ipairs(st.clashes) do
+      -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"
+      rm.warn(run, "%s (stage %d%s, file %s): N/A: %s", cl.key, st.index, offered_text(st), st.file, cl.text)
+      run.checks = run.checks or {}
+      run.checks[#run.checks + 1] = { key = cl.key, kind = "rate_field_contradicts_counts", stage = st.index,
+        file = st.file, computed = cl.computed, reported = cl.reported, apart_pct = cl.apart_pct,
+        text = run.warnings[#run.warnings] }
+    end
+    st.clashes = nil
+  end
   run.tool = table.concat(tl, ", ")
   run.version = table.concat(vl, ", ")
   if #tl == 1 and tools[tl[1]] then run.tool_version = tools[tl[1]] end

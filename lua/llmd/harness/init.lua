@@ -398,7 +398,7 @@ function M.extract(dir, opts)
       .. "SLOs' limits, and the harness's summaries give no request's values"
     if run.overall.goodput == nil then run.overall.goodput = { unknown = gwhy } end
     for _, st in ipairs(run.stages) do
-      if st.metrics.goodput == nil then st.metrics.goodput = { unknown = why } end
+      if st.metrics.goodput == nil then st.metrics.goodput = { unknown = gwhy } end
     end
   end
   -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua

@@ -918,6 +918,8 @@ function M.report(w, A, B, opts)
   -- while the model is built (the significance tests take a while on large runs)
   local idle = opts.charts_idle
   if idle == nil then idle = M.spawn_charts(w) end
+  -- (the throughputs on one basis before any chart draws them: llmd.report.like_for_like)
+  report.like_for_like(A, B)
   local early_ok, early = pcall(M.start_charts, w, A, B, tdir, idle)
   if not early_ok then
     charts.abort_idle(idle)

@@ -380,6 +380,17 @@ function M.points(run)
     if x then
       p.rate_basis, p.achieved_rps, rates = "pace", x.success_rps, {}
       for _, st in ipairs(g.stages) do rates[#rates + 1] = st.pace.success_rps end
+      -- compared with a run whose files give the drain-reduced rate only (run.rate_like,
+      -- set by llmd.comparison: M.like_basis): this run's figure on that basis, from its
+      -- own window and least latency, so that the two rank like with like (the pace, kept
+      -- in p.rate_like.pace_rps, still judges its saturation)
+      local like = run.rate_like and M.like_rates(g.stages, run.rate_like)
+      if like then
+        p.rate_like = { pace_rps = x.success_rps, basis = run.rate_like }
+        rates, p.achieved_rps = like, 0
+        for _, r in ipairs(like) do p.achieved_rps = p.achieved_rps + r / #like end
+        p.rate_like.rps = p.achieved_rps
+      end
     elseif dr and dr.least_kind ~= "none" then
       -- (its lower bound where the files bound the least latency only by a percentile:
       -- M.drain_rates; none at all: the harness's own rate, completed / window, as it is)
@@ -463,6 +474,10 @@ function M.points(run)
       -- (where the throughput is the answers' pace, goodput is that pace's share of good
       -- answers, not good / a window the drain lengthens: M.THROUGHPUT_DEFINITION)
       if p.rate_basis == "pace" then p.goodput_rps = M.pace_of(p).answer_rps * good / total end
+      -- (read on the other run's drain-reduced basis: its share of good successes, as there)
+      if p.rate_like and finite(ok) and ok > 0 then
+        p.goodput_rps = p.rate_like.rps * math.min(good / (ok * #g.stages), 1)
+      end
       -- (the drain-reduced rate counts successes: goodput is its share of good ones)
       if p.rate_basis == "drain" and dr.completed > 0 then
         p.goodput_rps = dr.rps * math.min(good / dr.completed, 1)
@@ -777,6 +792,78 @@ function M.drain_rates(x)
     return math.min(math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, hi), hi
   end
   return hi, hi
+end
+
+-- Like for like (audit50 M4): a paced run's throughput (its answers' pace, from per-request
+-- start and finish times) against a run whose files give only the drain-reduced rate,
+-- completed / (window - least latency), is no comparison of servers: for long requests the
+-- drain-reduced rate carries the spread of the latencies the last requests happened to have
+-- (window - L_min = send span + L_last - L_min), so the same requests read 4.47 req/s paced
+-- and 3.93 drain-reduced (60 s of requests at 4 req/s answered in 16-25 s: python3 over the
+-- files; the pace is no excess: those 240 requests went out over 53.1 s, 4.50 req/s, Poisson
+-- arrivals ahead of the nominal 4, and a pace is held to its sends' rate, llmd.runmodel.pace),
+-- a gap larger than many a difference between servers. Where one run's throughput
+-- is paced and the other's drain-reduced, the paced run's is read on the other's basis, from
+-- its own figures: each repeat's successes, its window (the harness's duration, the other's
+-- window too) and its least latency as the other's files bound it (M.like_basis): their
+-- minimum, or their lowest e2e percentile P (the paced run's own P, the same rule: its
+-- lower bound, M.drain_rates). Both then carry the same drain, which a difference between
+-- them no longer is. The ranked figure only: whether a load kept up is still judged by
+-- the pace (the better evidence of a queue); the pace stays in p.rate_like.pace_rps, said
+-- beside the figures (llmd.report). The basis of a run: {kind = "min" | "percentile", q
+-- (percentile), label, other (the other run's label)}; nil where the two need no change.
+function M.like_basis(pa, pb)
+  local function basis(points)
+    local b
+    for _, p in ipairs(points) do
+      if p.load_type == "rate" then
+        local d = M.drain_of(p)
+        local k = M.pace_of(p) and "pace" or d and d.least_kind ~= "none" and "drain" or "other"
+        if b and b.kind ~= k then return nil end
+        b = b or { kind = k }
+        if k == "drain" then
+          -- the loosest bound of the least latency among its points (M.drain_of's rule)
+          local lk = d.least_kind or "min"
+          if lk == "percentile" and (not b.least or b.least == "min" or (d.least_q or 0) > (b.q or 0)) then
+            b.least, b.q, b.label = "percentile", d.least_q, d.least_label
+          elseif not b.least then
+            b.least = "min"
+          end
+        end
+      end
+    end
+    return b
+  end
+  local a, b = basis(pa), basis(pb)
+  if not (a and b) then return nil, nil end
+  local function like(x) return { kind = x.least, q = x.q, label = x.label } end
+  if a.kind == "pace" and b.kind == "drain" then return like(b), nil end
+  if b.kind == "pace" and a.kind == "drain" then return nil, like(a) end
+  return nil, nil
+end
+
+-- Each repeat's drain-reduced rate on basis (M.like_basis) from its paced stage's own
+-- figures (llmd.runmodel.pace: least_s and the low e2e percentiles; the stage's window,
+-- duration_s; its successes); nil where a stage lacks one (a workspace saved before them).
+function M.like_rates(stages, basis)
+  local rm = require "llmd.runmodel"
+  local out = {}
+  for _, st in ipairs(stages) do
+    local x, v = st.pace, st.metrics and st.metrics.values or {}
+    if type(x) ~= "table" or not finite(x.least_s) then return nil end
+    local rec
+    if basis.kind == "percentile" then
+      local pq = finite(basis.q) and x[rm.like_key(basis.q)]
+      if not finite(pq) then return nil end
+      rec = rm.drain_from_stats(x.succeeded, v.duration_s, { { basis.q, pq, basis.label } })
+    else
+      rec = rm.drain_from_stats(x.succeeded, v.duration_s, nil, x.least_s)
+    end
+    local lo = rec and M.drain_rates(rec)
+    if not finite(lo) then return nil end
+    out[#out + 1] = lo
+  end
+  return out
 end
 
 -- A rate-based point's drain-reduced rate, where its files have no per-request start times

@@ -6632,9 +6632,53 @@ end
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
 -- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
 -- tests by metric key, for analyze.lua).
+-- Where one run's throughput is its answers' pace and the other's the drain-reduced rate
+-- (llmd.loadpoints.like_basis), the paced run's figures are read on the other's basis
+-- (run.rate_like, which llmd.loadpoints.points reads): set on both runs (nil where not), so
+-- that every figure drawn from them, the charts' too, ranks like with like. Returns the
+-- sentence that says so (nil where nothing changed).
+function M.like_for_like(A, B)
+  A.run.rate_like, B.run.rate_like = nil, nil
+  local la, lb = lp.like_basis(lp.points(A.run), lp.points(B.run))
+  if la then la.other = B.label end
+  if lb then lb.other = A.label end
+  A.run.rate_like, B.run.rate_like = la, lb
+  local X, O = la and A or lb and B, la and B or A
+  if not X then return nil end
+  local pts, pace, like, at = lp.points(X.run), {}, {}, nil
+  for _, p in ipairs(pts) do
+    if p.rate_like then
+      at = p
+      like[#like + 1] = p.rate_like
+    end
+  end
+  if #like == 0 then
+    -- (a workspace saved before the paced stages kept their least latency, or a percentile
+    -- they do not keep: the figures stay on their two bases, and the report says so)
+    X.run.rate_like = nil
+    return ("%s's throughput is its answers' pace (from its per-request start and finish times), %s's the "
+      .. "drain-reduced rate (completed / (window - least latency), its files holding no per-request times), and "
+      .. "%s's saved figures hold no least latency to read it on %s's basis: the two differ by how they are read, by "
+      .. "about the spread of the latencies over the send span (for long requests often 10 %% or more): read no "
+      .. "throughput order below smaller than that (run the comparison again from the result files)"):format(
+      X.label, O.label, X.label, O.label)
+  end
+  local b = X.run.rate_like
+  local least = b.kind == "percentile" and ("its own e2e %s as %s's files give theirs, the lower bound"):format(
+    b.label or ("p%g"):format(b.q), O.label) or "its own least latency, as " .. O.label .. "'s files give theirs"
+  local p = at
+  return ("%s's throughput figures (max sustained, capacity, Load Curves, Ladder, charts) are read on %s's basis, "
+    .. "the drain-reduced rate, completed / (window - least latency), from %s's own successes, window and %s: %s's "
+    .. "files hold no per-request start times, so the pace of %s's answers (from its per-request times) would "
+    .. "compare two readings, not two servers (at %g req/s offered its pace is %.4g req/s, on %s's basis %.4g); "
+    .. "whether a load kept up is still judged by %s's pace"):format(X.label, O.label, X.label, least, O.label,
+    X.label, p.offered, p.rate_like.pace_rps, O.label, p.rate_like.rps, X.label)
+end
+
 function M.build(opts)
   local A, B = opts.a, opts.b
   A.run.label, B.run.label = A.label, B.label
+  local rate_like = M.like_for_like(A, B)
   -- a comparison compare.lua --plan made (its workspace holds the plan): where a hint says how
   -- to give a run's accelerator count, the plan's way, runs.X.info (gpus_where)
   local plan_gpus = type(opts.workspace) == "string"
@@ -6671,6 +6715,7 @@ function M.build(opts)
   model.slo_text = decision.slo_phrase(model.slo) .. (opts.slo_source and (" (" .. opts.slo_source .. ")") or "")
     .. (default_note and (". " .. default_note) or "")
   model.checks_note = checks_note(A, B)
+  model.rate_like = rate_like
   -- the result files --tolerant left out, each with why (the banner at the top says them:
   -- a run missing a stage must not read as complete above the Data checks)
   for _, x in ipairs { { A, model.a }, { B, model.b } } do

@@ -948,6 +948,11 @@ end
 -- answered, succeeded (counts), send_rps, answer_rps, success_rps, slope, slope_lo,
 -- slope_of (nil where fewer than three times or a zero span)}.
 M.PACE_SHARE = 0.8
+-- The low e2e percentiles a paced stage keeps of its successes (M.pace: least_s beside
+-- them), under the keys M.like_key gives ("e2e_p0_1_s"): those files with statistics only
+-- give (vLLM's e2el p0.1, p1, p5; a benchmark report's p0p1, p1, p5).
+M.LIKE_QS = { 0.1, 1, 5 }
+function M.like_key(q) return ("e2e_p%s_s"):format((("%g"):format(q)):gsub("%.", "_")) end
 
 -- The most requests in flight at once (sent, not yet finished) among requests whose sends and
 -- finishes are the samples of starts and ends (one finish each, in the same clock): a sweep
@@ -1009,6 +1014,15 @@ function M.pace(starts, ends, oks, lats, ok_starts, ok_lats)
   if b ~= b or b <= 0 then return out end
   local se = math.sqrt(math.max(ve - b * b * vs, 0) / ((m - 2) * vs))
   out.slope, out.slope_lo, out.slope_of = b, b - 2 * se, of
+  -- the successes' least latency and their lowest e2e percentiles (s, linear), which files
+  -- with latency statistics only bound it by (M.drain_from_stats): what reads this run's
+  -- throughput on such a file's basis where the other run of a comparison has only that
+  -- (llmd.loadpoints.rate_like), from its own figures
+  if m == k and k >= 1 then
+    out.least_s = L:min()
+    local q = L:percentiles(M.LIKE_QS, "linear")
+    for i, x in ipairs(M.LIKE_QS) do out[M.like_key(x)] = type(q) == "table" and q[i] or nil end
+  end
   -- (a slope below 1, latencies shrinking over the run, as after a cold start, would put
   -- the answers above the sends: no server answers more requests than it is sent, so the
   -- answers' rate is held to the sends' (audit37 #7: 1.34 req/s answered of 1.03 sent))

@@ -172,6 +172,79 @@ do
       -- the intact run is not called cut short
       t.ok(not c.md:find("ipaa_2 may have been cut short", 1, true))
     end)
+
+    t.test("a paced run against a drain-reduced one: both throughputs on the drain-reduced basis (audit50 M4)",
+      function()
+      -- One server, long answers: 4 req/s for 60 s, 1000 tokens at 20 ms (about 20 s each),
+      -- 200 slots (never a queue). A: vLLM's files with --save-detailed (per-request start
+      -- times: the answers' pace). B: the very same requests written aggregate-only (no
+      -- per-request list: the drain-reduced rate's lower bound, its least latency at most
+      -- the file's e2el p0.1). B2: A's file without start_times (its latencies still there:
+      -- the drain-reduced rate with their exact minimum). On main A read its pace (about
+      -- 4.4 req/s here) against B's 3.9: the same requests 12 % apart by the reading alone.
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local b2 = t.tmpdir() .. "/nostart"
+      require("lfs").mkdir(b2)
+      local name
+      for f in require("lfs").dir(a) do if f:match("%.json$") then name = f end end
+      local d = json.read(a .. "/" .. name)
+      d.start_times = nil
+      t.write(b2 .. "/" .. name, json.encode(d))
+      -- the expected figures, by python3/numpy from the files themselves: A's pace (the sends'
+      -- rate over their middle 80 %, over the slope of finish on start times, held to 1 at
+      -- least); each side's drain-reduced rate, (completed - ceil(0.001 n)) / (duration - p0.1)
+      -- or completed / duration x ... where higher (llmd.runmodel.drain_from_stats), from A's
+      -- own latencies' p0.1 (numpy linear) and from B's e2el p0.1 field; with the exact
+      -- minimum, completed / (duration - min)
+      local py = [[
+import json, math, sys, numpy as np
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+s = np.array(a["start_times"]); l = np.array(a["latencies"]); n = a["completed"]; w = a["duration"]
+q = np.percentile(s, [10, 90]); send = (len(s) - 1) * 0.8 / (q[1] - q[0])
+f = s + l; slope = (s.var() + f.var() - l.var()) / (2 * s.var())
+def lo(n, w, p):
+    span = w - p
+    return max(n - math.ceil(0.001 * n - 1e-9), n * span / w) / span
+print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
+      repr(lo(b["completed"], b["duration"], b["p0.1_e2el_ms"] / 1000)), repr(n / (w - l.min())))
+]]
+      local out = require("llmd.proc").run({ t.PY, "-c", py, a .. "/" .. name, b .. "/" .. name })
+      t.eq(out.code, 0, out.stderr)
+      local pace, like_a, like_b, by_min = out.stdout:match("(%S+) (%S+) (%S+) (%S+)")
+      pace, like_a, like_b, by_min = tonumber(pace), tonumber(like_a), tonumber(like_b), tonumber(by_min)
+      -- (the case the audit saw: the pace well above the drain-reduced reading)
+      t.ok(pace > like_a * 1.05, ("pace %g, drain-reduced %g"):format(pace, like_a))
+      local c = t.compare_ab(a, b, { "--a-label", "paced", "--b-label", "agg" })
+      local pa, pb = c.json.load_points.a[1], c.json.load_points.b[1]
+      t.near(pa.achieved_rps, like_a, 1e-9)
+      t.near(pb.achieved_rps, like_b, 1e-9)
+      t.near(pa.achieved_rps, pb.achieved_rps, 1e-6 * pb.achieved_rps) -- the same requests: one figure
+      -- the ranked figure is that one (max sustained: a lower bound; B's drain-reduced
+      -- rate here at most 93.5 % of the offered, whose saturation its statistics cannot tell)
+      t.ok(c.json.verdict.text:find(("paced ≥ %.3g req/s"):format(like_a), 1, true), c.json.verdict.text)
+      t.ok(c.json.verdict.text:find(("(%.3g req/s achieved by both)"):format(like_a), 1, true), c.json.verdict.text)
+      -- and the report says which basis, with the pace it set aside
+      local banner = c.md:match("\n> %*%*Throughput on one basis%.%*%*[^\n]*")
+      t.ok(banner and banner:find(("its pace is %.4g req/s, on agg's basis %.4g"):format(pace, like_a), 1, true)
+        and banner:find("its own e2e p0.1 as agg's files give theirs, the lower bound", 1, true), banner)
+      -- swapped: B is the paced one
+      c = t.compare_ab(b, a, { "--a-label", "agg", "--b-label", "paced" })
+      t.near(c.json.load_points.b[1].achieved_rps, like_a, 1e-9)
+      -- against its own latencies without start times: the exact least latency on both sides
+      c = t.compare_ab(a, b2, { "--a-label", "paced", "--b-label", "nostart" })
+      t.near(c.json.load_points.a[1].achieved_rps, by_min, 1e-9)
+      t.near(c.json.load_points.b[1].achieved_rps, by_min, 1e-9)
+      t.ok(c.md:find("its own least latency, as nostart's files give theirs", 1, true))
+      -- two paced runs (A and another seed): each its pace, no banner
+      local a2 = sim("queue_sim.py", "paced2", { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot",
+        "0.02", "--dur", "60", "--seed", "5005" })
+      c = t.compare_ab(a, a2, { "--a-label", "p1", "--b-label", "p2" })
+      t.near(c.json.load_points.a[1].achieved_rps, pace, 1e-9)
+      t.ok(not c.md:find("Throughput on one basis", 1, true))
+    end)
   end
 end
 

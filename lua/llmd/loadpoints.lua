@@ -17,9 +17,16 @@ local stattest = require "llmd.stattest"
 local json = require "llmd.json"
 -- (a signed percentage as every text prints it: never "-0.0 %", template.helpers.pct)
 local function pct_text(v) return require("llmd.template").helpers.pct(v) end
--- A change of v % said with the verb its sign takes, as printed (one decimal): "grew +1.2 %",
--- "fell 0.4 %", "stayed level (+0.0 %)" (audit50 M5: "throughput grew -0.4 %").
-local function change_text(v)
+-- The change from a to b said with the verb its sign takes, as printed (one decimal): "grew
+-- +1.2 %", "fell 0.4 %", "stayed level (+0.0 %)" (audit50 M5: "throughput grew -0.4 %"). From
+-- 0 no percentage measures it: "grew from 0", "stayed level (0 at both)" (a latency p50 of 0 ms
+-- at the lower level made an infinite or NaN change, which ("%.1f") printed as no number).
+local function change_text(a, b)
+  if a == 0 then
+    if b == 0 then return "stayed level (0 at both)" end
+    return b > 0 and "grew from 0" or "fell from 0"
+  end
+  local v = (b / a - 1) * 100
   local r = tonumber(("%.1f"):format(v))
   if r > 0 then return "grew " .. pct_text(v) end
   if r < 0 then return "fell " .. pct_text(-v):gsub("^%+", "") end
@@ -1622,13 +1629,13 @@ local function saturation_of(points, opts)
         return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
           reason = ("from concurrency %g to %g throughput %s while latency %s"):format(
-            p.offered, q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100),
-            change_text((lat(q) / lat(p) - 1) * 100)) }
+            p.offered, q.offered, change_text(p.achieved_rps, q.achieved_rps),
+            change_text(lat(p), lat(q))) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
         flat[#flat + 1] = ("from concurrency %g to %g throughput %s and %s %s"):format(p.offered,
-          q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
-          change_text((lat(q) / lat(p) - 1) * 100))
+          q.offered, change_text(p.achieved_rps, q.achieved_rps), lat_label(q),
+          change_text(lat(p), lat(q)))
       end
       ::next_level::
     end

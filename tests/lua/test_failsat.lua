@@ -236,6 +236,25 @@ t.test("concurrency: the never-saturated reason says what the plateau rule found
   t.eq(sat.reason, "throughput grew by at least 5 % at every step of concurrency")
 end)
 
+t.test("concurrency: a latency p50 of 0 ms at the lower level is a change from 0, not an error", function()
+  -- (review50: the verb by the change's sign read ("%.1f"):format of an infinite or NaN change
+  -- as no number, and compared nil: "attempt to compare number with nil") 10 -> 10.1 req/s is
+  -- +1.0 % (by hand, below the 5 % of a step that grew), E2E p50 0 -> 50 ms: a plateau whose
+  -- latency grew from 0, no percentage of 0
+  local stages = {}
+  for i, p in ipairs { { 1, 10, 0 }, { 2, 10.1, 50 } } do
+    stages[i] = { concurrency = p[1], values = { throughput_req_s = p[2], latency_p50_ms = p[3], error_rate_pct = 0,
+      requests_ok = 200 } }
+  end
+  local sat = lp.saturation(lp.points(t.run_of(stages)))
+  t.eq(sat.reason, "from concurrency 1 to 2 throughput grew +1.0 % while latency grew from 0")
+  -- 0 at both levels, throughput +1.0 %: no plateau (latency did not grow), said as level
+  stages[2].values.latency_p50_ms = 0
+  sat = lp.saturation(lp.points(t.run_of(stages)))
+  t.ok(sat.reason:find("from concurrency 1 to 2 throughput grew +1.0 % and end-to-end latency p50 stayed level "
+    .. "(0 at both)", 1, true), sat.reason)
+end)
+
 t.test("overlapping capacity ranges that are open-ended are 'not shown to differ', never 'no clear difference'",
   function()
   -- exp-7, TTFT p95 <= 260 ms at 3.6 req/s, three repeats each (python3 statistics on

@@ -31,6 +31,12 @@ export COMPARISON_DIR
 # run-X/deployed.json with it, and the last line re-generates the report with it
 LLMDLUA=${LLMDLUA:-{{ llmdlua | sh }}}
 
+# shq WORD: WORD as one shell word, for a command this script prints for the user to paste
+# ('...', each ' in it written '\'')
+shq() {
+    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
 # One line on stderr, and the script stops: nothing after a failed step runs.
 fail() {
     printf 'run_comparison.sh: %s\n' "$*" >&2
@@ -376,7 +382,7 @@ benchmark() {
         json.write(os.getenv("OUT"), st)' ||
         fail "run $side: cannot write the re-run's run_state.json into $dest (from $COMPARISON_DIR/run-$side/run_state.json)"
     printf 'run %s: results of the re-run in %s/results; compare it with run %s: llmdlua compare.lua --a %s --b %s\n' \
-        "$side" "$dest" "$side" "$COMPARISON_DIR/run-$side" "$dest"
+        "$side" "$dest" "$side" "$(shq "$COMPARISON_DIR/run-$side")" "$(shq "$dest")"
 }
 
 # teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once

@@ -201,7 +201,7 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] })
   t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
   local dest, a, b = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: "
-    .. "llmdlua compare%.lua %-%-a (%S+) %-%-b (%S+)\n")
+    .. "llmdlua compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
   t.ok(dest, r.stdout)
   t.eq({ a, b }, { copy .. "/run-a", dest })
   t.ok(dest:match("^" .. copy:gsub("%p", "%%%0") .. "/reruns/run%-a%-%d+$"), dest)

@@ -2016,6 +2016,10 @@ function M.model(list, opts)
             { open_narrow = true }))
         end
       end
+      -- the loads its evidence leaves unclear, and what would settle each, as compare.lua
+      -- keeps them (llmd.report capacity_settle's advice reads them)
+      x.capacity.settle = require("llmd.report").settle_of(lp.unclear_loads(pts, slo,
+        x.capacity.noise and x.capacity.noise.unclear, sat))
     end
     -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
     -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
@@ -2553,6 +2557,15 @@ function M.model(list, opts)
             and ("a capacity is unknown (%s)"):format(
               tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
+    end
+    -- what would settle an order left open, or tell by how much where the gap may be
+    -- negligible: compare.lua's Verdict's advice for the same two runs (llmd.report
+    -- capacity_settle, one source for both: audit50b F2), unless a lower bound's advice above
+    -- says it already; shown beside the place's evidence and, for the first, in the Verdict
+    if not r.settle and not r.proven and not r.order_certain then
+      r.settle = rep.capacity_settle({ slo = slo, load_points = { a = nxt.points, b = x.points },
+        saturation = { a = nxt.saturation, b = x.saturation } }, { label = nxt.label }, { label = x.label },
+        nxt.capacity, x.capacity, ev, "", false)
     end
     -- a crash in the higher place's repeats that can only have lowered it: the order stands,
     -- said as compare.lua's Verdict says it (llmd.report crash_in_higher_text, fixb41); the

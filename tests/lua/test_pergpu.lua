@@ -858,8 +858,12 @@ do
       .. "failed them at 30.000 req/s, at the same load (30 req/s offered)), their ranges meet at one load (30 req/s "
       .. "offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is +54.5 % of their "
       .. "mean: the gap may be negligible"
-    find(md, "| no clear difference from tp1 (about 20.909 req/s (measured: between 20.00 and 30.00)): " .. meet .. " |",
-      "md")
+    -- with what would tell by how much, compare.lua's advice for the same two runs (fixp50):
+    -- tp2's capacity lies between its 30 (met) and 35 req/s (failed) loads, tp1's between 20
+    -- and 30, by the hand-made TTFTs
+    find(md, "| no clear difference from tp1 (about 20.909 req/s (measured: between 20.00 and 30.00)): " .. meet
+      .. ". To tell by how much: measure loads where each capacity lies: tp2 between 30 req/s offered and 35 req/s "
+      .. "offered; tp1 between 20 req/s offered and 30 req/s offered. |", "md")
     lacks(md, "not shown to differ from tp1", "md")
     lacks(md, "tp2 is higher", "md")
     -- and the Verdict's sentence on totals says it with that least gap

@@ -2499,24 +2499,24 @@ function M.model(list, opts)
     elseif ev.verdict == "untested" and ev.within_noise and ev.noise then
       -- spans apart (ranges from repeats, or measured brackets) by less than the noise of the
       -- rates they are read at (decision.ceiling_noise_order): compare.lua's words, with why
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: %s"):format(nxt.label, nf,
         decision.capacity_noise_text(ev.noise, function(v) return metrics.format("throughput_req_s", v) end,
           ev.within_noise == "b" and "this one" or nxt.label, ev.within_noise == "b" and nxt.label or "this one"))
     elseif ev.verdict == "untested" and ev.within_range then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       -- (in the Verdict's words: untested, and either may be higher, then why; never "not
       -- comparable", which reads as "of different kinds", treat39)
       r.vs_next_text = ("untested against %s (%s), and either may be higher: %s figure lies within the range %s "
         .. "repeats allow"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, leaves room for any capacity "
         .. "below that load, this one's %s included"):format(nxt.label, nxt.label, m.rank_by, nf, figure(x))
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
         :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
@@ -2526,7 +2526,7 @@ function M.model(list, opts)
       -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so
       -- that the sentence and the capacity column give one range one meaning)
       local span = require("llmd.report").capacity_span_text
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: the measured loads place this one's "
         .. "%s %s and %s's %s, which overlap"):format(nxt.label, nf, m.rank_by, span(x.capacity),
         nxt.label, span(nxt.capacity))
@@ -2542,7 +2542,7 @@ function M.model(list, opts)
     elseif decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity) then
       -- two lower bounds (A/A copies among them) are runs of one kind whose order is open:
       -- untested, and either may be higher, never "not comparable", which reads as unlike runs
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.either_why = "both only lower bounds"
       r.vs_next_text = ("untested against %s, and either may be higher: both only lower bounds, %s and %s, which "
         .. "leave room for either order (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
@@ -2648,7 +2648,7 @@ function M.model(list, opts)
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
         :format(nxt.label, nxt.label, m.rank_by, figure(nxt))
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
@@ -3054,7 +3054,7 @@ function M.model(list, opts)
   elseif m.ranking[1].proven then
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)
-  elseif by_cap and m.ranking[1].vs_next == "untested" then
+  elseif by_cap and m.ranking[1].vs_next == "untested" and not m.ranking[1].either then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
     m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s%s; untested (%s), so no winner is shown "

@@ -487,7 +487,8 @@ do
         t.ok(s, cell[label])
         return s
       end
-      t.eq(row.s46.vs_next, "not comparable")
+      -- (as its evidence's verdict and its text: untested, either may be higher; audit50b F4)
+      t.eq({ row.s46.vs_next, row.s46.evidence.verdict, row.s46.either }, { "untested", "untested", true })
       t.contains(row.s46.vs_next_text, ("the measured loads place this one's capacity at SLO %s req/s (with each load's "
         .. "95 %% interval) and s42's %s req/s (with each load's 95 %% interval), which overlap"):format(widened("s46"),
         widened("s42")))

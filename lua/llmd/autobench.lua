@@ -1503,7 +1503,7 @@ function M.evidence(rows)
       if #xs >= 2 and #ys >= 2 and #it.notes == 0 then
         -- the decision layer's test on repeats: Welch, or the exact Mann-Whitney test where a
         -- side's repeats are all one value; one that cannot reach alpha stays out of the family.
-        -- With the difference's 95 % interval over the repeats (decision.sized_repeat_test), as
+        -- With the difference's 95 % interval over the repeats on the test's scale (M.one_scale_test), as
         -- compare's rows: a clear difference only where all of it is beyond the threshold
         it.test = M.one_scale_test(xs, ys)
         if d.can_decide(it.test) then

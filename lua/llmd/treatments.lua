@@ -1378,6 +1378,32 @@ function M.partial_ranks(n, ordered)
   return ranks
 end
 
+-- The pairs {k, j} (k < j) whose ranks (ranks[i], M.partial_ranks of ordered) differ though the
+-- evidence orders k ahead of j neither directly nor by a chain of ordered pairs: x level with
+-- y, y above z, x and z unordered give x "1=", y "1=", z "2", which reads as x ahead of z. Both
+-- rankings (on totals, per GPU) name these pairs, so that no order the evidence does not show
+-- is read off the ranks.
+function M.unordered_across_ranks(n, ranks, ordered)
+  local memo = {}
+  local function ahead(k, j)
+    local key = k .. ":" .. j
+    if memo[key] == nil then
+      memo[key] = ordered(k, j) and true or false
+      for mid = k + 1, j - 1 do
+        if not memo[key] and ahead(k, mid) and ahead(mid, j) then memo[key] = true end
+      end
+    end
+    return memo[key]
+  end
+  local out = {}
+  for k = 1, n - 1 do
+    for j = k + 1, n do
+      if ranks[k] < ranks[j] and not ahead(k, j) then out[#out + 1] = { k, j } end
+    end
+  end
+  return out
+end
+
 -- What is known of the treatments' hardware (list: the treatments, x.gpus their accelerator
 -- counts, x.hardware the replicas their values give): known (those with a count), unknown
 -- (labels), n (how many different counts), replicas ("one decode.replicas 1; two
@@ -1653,8 +1679,6 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
       end
     end
   end
-  res.evidence = said
-  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
   -- the rank per GPU (per[i].rank_text, "1=" where shared), by the partial order as on
   -- totals (M.partial_ranks): 1 + the places the evidence orders ahead of it (x above y and
@@ -1669,6 +1693,19 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   end
   local rank_of = M.partial_ranks(#per, ordered)
   for i = 1, #per do per[i].rank = rank_of[i] end
+  -- a place ranked above another that the evidence does not order it above, directly or by a
+  -- chain (x level with y, y above z, x and z unordered: x "1=", z "2", which reads as x ahead
+  -- of z), named with why, as the totals name the pairs their ranks leave unordered (audit50b
+  -- F3: A 1=, B 1=, C 2 per GPU, A's pair with C never said); M.unordered_across_ranks
+  for _, e in ipairs(M.unordered_across_ranks(#per, rank_of, ordered)) do
+    local a, b = per[e[1]].label, per[e[2]].label
+    local _, text = pair(by[a], by[b])
+    local rest = text:gsub("^" .. a:gsub("%p", "%%%0") .. " and " .. b:gsub("%p", "%%%0") .. " per GPU: ", "")
+    local line = ("%s is not shown ahead of %s per GPU, though ranked above it: %s"):format(a, b, rest)
+    if not shown then said[#said + 1] = line end
+  end
+  res.evidence = said
+  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   local count = {}
   for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
   for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
@@ -2929,6 +2966,18 @@ function M.model(list, opts)
       r.not_ahead_text = ("but it shares rank %d: %s"):format(r.rank, table.concat(said, "; "))
       r.vs_next_text = ("%s; %s"):format(r.vs_next_text, r.not_ahead_text)
     end
+  end
+  -- a place ranked above one further down that the evidence does not order it above, directly
+  -- or by a chain (x level with y, y above z, x and z unordered: x "1=", z "2"), named with the
+  -- place ranked above, as the order per GPU names it (M.unordered_across_ranks, audit50b F3)
+  for _, e in ipairs(M.unordered_across_ranks(#ranked, rank_of, ordered)) do
+    local r = m.ranking[e[1]]
+    local _, why = pair_direct(e[1], e[2])
+    r.ranked_above_unordered = r.ranked_above_unordered or require("llmd.json").array {}
+    r.ranked_above_unordered[#r.ranked_above_unordered + 1] = { label = ranked[e[1]].label,
+      not_ahead_of = ranked[e[2]].label, text = why }
+    r.vs_next_text = ("%s; %s is not shown ahead of %s, though ranked above it (%s)"):format(r.vs_next_text or "",
+      ranked[e[1]].label, ranked[e[2]].label, why)
   end
   -- the rank as every output prints it: "1=" where places share it, else "1"
   local count = {}

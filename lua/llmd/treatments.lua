@@ -1697,12 +1697,14 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   -- chain (x level with y, y above z, x and z unordered: x "1=", z "2", which reads as x ahead
   -- of z), named with why, as the totals name the pairs their ranks leave unordered (audit50b
   -- F3: A 1=, B 1=, C 2 per GPU, A's pair with C never said); M.unordered_across_ranks
+  -- (neighbours are said above, each against the next)
   for _, e in ipairs(M.unordered_across_ranks(#per, rank_of, ordered)) do
-    local a, b = per[e[1]].label, per[e[2]].label
-    local _, text = pair(by[a], by[b])
-    local rest = text:gsub("^" .. a:gsub("%p", "%%%0") .. " and " .. b:gsub("%p", "%%%0") .. " per GPU: ", "")
-    local line = ("%s is not shown ahead of %s per GPU, though ranked above it: %s"):format(a, b, rest)
-    if not shown then said[#said + 1] = line end
+    if e[2] > e[1] + 1 and not shown then
+      local a, b = per[e[1]].label, per[e[2]].label
+      local _, text = pair(by[a], by[b])
+      local rest = text:gsub("^" .. a:gsub("%p", "%%%0") .. " and " .. b:gsub("%p", "%%%0") .. " per GPU: ", "")
+      said[#said + 1] = ("%s is not shown ahead of %s per GPU, though ranked above it: %s"):format(a, b, rest)
+    end
   end
   res.evidence = said
   if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
@@ -2970,7 +2972,9 @@ function M.model(list, opts)
   -- a place ranked above one further down that the evidence does not order it above, directly
   -- or by a chain (x level with y, y above z, x and z unordered: x "1=", z "2"), named with the
   -- place ranked above, as the order per GPU names it (M.unordered_across_ranks, audit50b F3)
+  -- (neighbours' evidence is the upper one's own vs_next_text already)
   for _, e in ipairs(M.unordered_across_ranks(#ranked, rank_of, ordered)) do
+    if e[2] == e[1] + 1 then goto next_pair end
     local r = m.ranking[e[1]]
     local _, why = pair_direct(e[1], e[2])
     r.ranked_above_unordered = r.ranked_above_unordered or require("llmd.json").array {}
@@ -2978,6 +2982,7 @@ function M.model(list, opts)
       not_ahead_of = ranked[e[2]].label, text = why }
     r.vs_next_text = ("%s; %s is not shown ahead of %s, though ranked above it (%s)"):format(r.vs_next_text or "",
       ranked[e[1]].label, ranked[e[2]].label, why)
+    ::next_pair::
   end
   -- the rank as every output prints it: "1=" where places share it, else "1"
   local count = {}

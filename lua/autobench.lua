@@ -284,7 +284,8 @@ or an error (a bad config, stale rows); 2 a usage error, or another run writing 
     end
     io.stdout:setvbuf("line") -- progress shows as it happens, also in a file or a pipe
     interrupt_note = ("the rows finished so far are in %s; run the same command again to resume"):format(o.out)
-    local ok, cause = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
+    local ok, cause = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks,
+      dry_run = o.dry_run,
       timeout = timeout, force = o.force, in_use = function(msg)
         -- (another run writing this output: one line, exit 2, as compare.lua's workspace in use)
         io.stderr:write("autobench.lua run: ", msg, "\n")

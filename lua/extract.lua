@@ -1,4 +1,4 @@
--- llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup 0,1]
+-- llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup 0,1] [--slo LIST]
 --                      [--percentile-method linear|nearest] [--sketch REL_ERR] [--tolerant]
 --                      [--br 0.2|0.1 [--out DIR] [--info FILE]]
 --
@@ -17,13 +17,15 @@ local rm = require "llmd.runmodel"
 
 local o = args.parse(arg, {
   command = "llmdlua extract.lua",
-  usage = "llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup LIST] "
+  usage = "llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup LIST] [--slo LIST] "
     .. "[--percentile-method linear|nearest] [--sketch REL_ERR] [--tolerant] [--br 0.2|0.1 [--out DIR] [--info FILE]]",
   help = [[
   --harness NAME            read the results as this harness's (when a folder holds several)
   --json                    print the run model as JSON
   --warmup LIST             stage indexes to leave out of the totals, e.g. 0 or 0,1 or 0-2
                             (numbered from 0 in time order, as in compare.lua --help)
+  --slo LIST                latency limits, e.g. ttft_p90_ms=200,tpot_p90_ms=50: goodput, the
+                            completed requests meeting every limit (per-request data only)
   --percentile-method M     for metrics computed from per-request data: linear (numpy's
                             default, vLLM's) or nearest (nearest rank, guidellm's)
   --sketch REL_ERR          bounded memory for huge per-request files (e.g. 0.01)
@@ -36,7 +38,8 @@ local o = args.parse(arg, {
                             hardware, gateway, llmd_version, decode_image), for --br
   FILE                      one result file: read as the only file of its folder
 ]],
-  options = { harness = "NAME", json = true, warmup = "LIST", percentile_method = "METHOD", sketch = "REL_ERR",
+  options = { harness = "NAME", json = true, warmup = "LIST", slo = "LIST", percentile_method = "METHOD",
+    sketch = "REL_ERR",
     br = "VERSION", out = "DIR", info = "FILE", tolerant = true },
   positional = { min = 1, max = 1 },
 })
@@ -65,6 +68,15 @@ end
 if o.warmup then
   opts.warmup = args.value(args.list_of_ints, o.warmup, "--warmup")
   opts.warmup_option = "--warmup " .. o.warmup
+end
+if o.slo then
+  -- goodput against these limits (harness.extract's slo); a bad list is a bad option value (exit 2)
+  local ok, slo = pcall(require("llmd.decision").parse_slo, o.slo, "--slo")
+  if not ok then
+    io.stderr:write(args.script(), ": ", tostring(slo), "\n")
+    os.exit(2)
+  end
+  opts.slo = slo
 end
 if o.percentile_method then
   opts.percentile_method = args.choice("--percentile-method", o.percentile_method, { "linear", "nearest" })
@@ -201,6 +213,22 @@ if #run.stages > 0 then
       b("throughput_tok_s"), b("ttft_mean_ms"), b("ttft_p90_ms"), b("latency_p90_ms"))
   end
   if run.warmup_stages and #run.warmup_stages > 0 then w("  (* warm-up)") end
+end
+if #run.stages == 0 then
+  -- no stage: why, one line (not a table that is silently missing)
+  w("")
+  w("Stages: none (%s)", run.stages_why or "the results hold no load stage, only whole-run data")
+end
+if run.overall.goodput then
+  -- goodput against --slo: the completed requests that met every limit, over the measured window
+  local g = run.overall.goodput
+  w("")
+  if g.unknown then
+    w("Goodput: N/A (%s)", g.unknown)
+  else
+    w("Goodput: %d of %d requests met every limit (%s)%s", g.good, g.total, o.slo,
+      g.duration_s and (", %.3f req/s over %.1f s"):format(g.good / g.duration_s, g.duration_s) or "")
+  end
 end
 if #run.errors > 0 then
   w("")

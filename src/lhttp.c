@@ -170,7 +170,7 @@ static int deliver(Request *r)
     lua_State *L = r->L;
     lua_pushvalue(L, r->fn); /* value, fn */
     lua_insert(L, -2);       /* fn, value */
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    if (llmd_pcall(L, 1, 1) != LUA_OK) {
         r->failed = 1;
         return 0;
     }

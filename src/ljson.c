@@ -266,6 +266,7 @@ typedef struct Encoder {
     Strbuf *out;
     int indent; /* spaces per level; 0 = compact */
     int depth;
+    const char *who; /* "json.encode" or "json.write": the function the script called */
     const char *path[ENCODE_MAX_DEPTH + 1]; /* keys (NULL for array slots) for messages */
     lua_Integer index[ENCODE_MAX_DEPTH + 1];
 } Encoder;
@@ -277,12 +278,16 @@ static void emit(lua_State *L, Encoder *e, const char *s, size_t n)
 
 #define EMIT_LIT(L, e, s) emit(L, e, s, sizeof(s) - 1)
 
-/* Raises "json.encode: <what> at $.a[3].b". */
+/* Raises "my.lua:7: json.write: <what> at $.a[3].b": a value the script passed, refused
+   at the script's line by the function it called. */
 static int encode_error(lua_State *L, Encoder *e, const char *what)
 {
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    luaL_addstring(&b, "json.encode: ");
+    luaL_where(L, 1);
+    luaL_addvalue(&b);
+    luaL_addstring(&b, e->who);
+    luaL_addstring(&b, ": ");
     luaL_addstring(&b, what);
     luaL_addstring(&b, " at $");
     for (int i = 1; i <= e->depth; i++) {
@@ -544,9 +549,10 @@ static void encode(lua_State *L, int idx, int opts, int default_indent)
     Encoder *e = (Encoder *)lua_newuserdatauv(L, sizeof *e, 0); /* encoder */
     memset(e, 0, sizeof *e);
     e->indent = default_indent;
+    e->who = default_indent == 0 ? "json.encode" : "json.write";
     if (opts != 0 && lua_istable(L, opts)) {
         static const char *const keys[] = {"indent", NULL};
-        llmd_check_keys(L, opts, default_indent == 0 ? "json.encode" : "json.write", keys, 0);
+        llmd_check_keys(L, opts, e->who, keys, 0);
         if (lua_getfield(L, opts, "indent") != LUA_TNIL) {
             lua_Integer ind = luaL_checkinteger(L, -1);
             luaL_argcheck(L, ind >= 0 && ind <= 16, opts, "indent must be in [0, 16]");

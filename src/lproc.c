@@ -73,7 +73,7 @@ static void call_line(Process *pr, Stream *st, const char *line, size_t n)
         return;
     lua_pushvalue(L, st->fn);
     lua_pushlstring(L, line, n);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    if (llmd_pcall(L, 1, 0) != LUA_OK) {
         pr->failed = 1; /* the error stays on the stack; run() raises it */
         pr->p.stop = 1; /* proc_wait ends the group: TERM, KILL after the grace, all reaped */
     }
@@ -251,6 +251,30 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
 }
 
 /*
+** What a command that cannot start was expected to be, after strerror: a file named by
+** its path that exists but is no program (a data file, a folder: newuser50b F8 read
+** "/x/bad.json: cannot execute: Permission denied" as a problem with the data), or a
+** name not in PATH. "" otherwise.
+*/
+static const char *exec_hint(const char *cmd, int err)
+{
+    struct stat st;
+    if (err == ENOENT && strchr(cmd, '/') == NULL)
+        return " (not found in PATH)";
+    if ((err != EACCES && err != ENOEXEC) || strchr(cmd, '/') == NULL || stat(cmd, &st) != 0)
+        return "";
+    if (S_ISDIR(st.st_mode))
+        return " (a folder: proc.run expected a program to run)";
+    if (err == ENOEXEC)
+        return " (proc.run expected a program: this file is neither a binary nor a script "
+               "starting with #!)";
+    if (S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) == 0)
+        return " (proc.run expected a program: this file is not executable; a data file, "
+               "or a script that needs chmod +x)";
+    return "";
+}
+
+/*
 ** Parses argv and opts at 1 and 2 and starts the child. Leaves argv, opts, anchor and the
 ** process userdata at 1..4 and returns the process. background: proc.spawn, where
 ** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
@@ -380,7 +404,7 @@ static Process *start(lua_State *L, int background)
     if (rc != 0) {
         push_cmdline(L, argv);
         luaL_error(L, "%s: cannot execute: %s%s", lua_tostring(L, -1), strerror(rc),
-                   rc == ENOENT && strchr(argv[0], '/') == NULL ? " (not found in PATH)" : "");
+                   exec_hint(argv[0], rc));
     }
     for (int i = 1; i <= 2; i++) /* the child has its own copies now */
         if (pr->s[i].file_fd >= 0) {
@@ -726,6 +750,30 @@ static int l_truncate(lua_State *L)
 }
 
 /*
+** proc.write_file(path, text): text as the file's whole content, atomically, as json.write
+** writes (llmd_write_atomic: a temporary file in path's folder, fsync, rename, mode 0644,
+** the folder synced): readers see the old file or the new one, never a part, and a
+** failure (a full disk, no folder, no permission) raises naming the file and leaves the
+** old one as it was (newuser50b F12: CSV, YAML and Markdown a script writes).
+*/
+static int l_write_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    if (lua_type(L, 2) != LUA_TSTRING)
+        return luaL_error(L, "proc.write_file: text: expected a string, got %s",
+                          luaL_typename(L, 2));
+    size_t n;
+    const char *text = lua_tolstring(L, 2, &n);
+    if (lua_gettop(L) > 2)
+        return luaL_error(L, "proc.write_file: takes a path and a text, got %d arguments",
+                          lua_gettop(L));
+    int err = llmd_write_atomic(path, text, n);
+    if (err != 0)
+        return luaL_error(L, "%s: cannot write: %s", path, strerror(err));
+    return 0;
+}
+
+/*
 ** proc.disk_free(path) -> the bytes an unprivileged writer may still put on the filesystem
 ** holding path (statvfs: f_bavail blocks of f_frsize), and the files it may still make there
 ** (f_favail inodes; nil where the filesystem counts none, f_files 0, as Btrfs), or nil and
@@ -969,6 +1017,7 @@ static const luaL_Reg proc_funcs[] = {
     {"file_id",        l_file_id       },
     {"disk_free",      l_disk_free     },
     {"truncate",       l_truncate      },
+    {"write_file",     l_write_file    },
     {"now",            l_now           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },

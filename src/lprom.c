@@ -94,7 +94,7 @@ static int collect(void *ud, const PromSample *s)
     }
     lua_pushvalue(L, c->fn);
     push_sample(L, s);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    if (llmd_pcall(L, 1, 0) != LUA_OK) {
         c->failed = 1; /* the error stays on the stack */
         return 1;
     }

@@ -240,7 +240,7 @@ static void on_record(Scanner *s, int rule, const ScanValue *whole)
     lua_pushinteger(L, rule);
     lua_pushlightuserdata(L, (void *)(uintptr_t)whole);
     lua_pushvalue(L, ls->rules_idx);
-    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
+    if (llmd_pcall(L, 4, 0) != LUA_OK) {
         ls->err_pending = 1; /* the message stays on the stack */
         s->stop = 1;
     }
@@ -537,7 +537,7 @@ static int run(lua_State *L, int format)
         lua_pushcfunction(L, scan_in_pcall);
         lua_pushlightuserdata(L, ls);
         lua_pushvalue(L, 2);
-        rc = lua_pcall(L, 2, 0, 0) != LUA_OK ? (ls->err_pending = 1, -1) : ls->rc;
+        rc = llmd_pcall(L, 2, 0) != LUA_OK ? (ls->err_pending = 1, -1) : ls->rc;
         ls->L = L; /* (the same thread: scan_in_pcall ran in it) */
     }
     if (rc != 0) {

@@ -125,6 +125,15 @@ static lua_Number check_num(lua_State *L, int arg, const char *fn, const char *w
     return lua_tonumber(L, arg);
 }
 
+/* The number at idx as an error message shows it: NaN as "NaN (not a number)", not the C
+   library's "-nan" or "nan" (by its sign bit, which 0/0 sets on x86). */
+static const char *number_text(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) == LUA_TNUMBER && isnan((double)lua_tonumber(L, idx)))
+        return lua_pushliteral(L, "NaN (not a number)");
+    return luaL_tolstring(L, idx, NULL);
+}
+
 /* stats.new([{sketch = rel_err, method = "linear" | "nearest"}]) */
 static int l_new(lua_State *L)
 {
@@ -148,7 +157,7 @@ static int l_new(lua_State *L)
                 return luaL_error(L,
                                   "stats.new: option sketch: expected a relative error in "
                                   "[0.0001, 0.5], got %s",
-                                  luaL_tolstring(L, -1, NULL));
+                                  number_text(L, -1));
         }
         lua_pop(L, 1);
         method = llmd_opt_option(L, 1, "stats.new", "method", STATS_LINEAR, METHODS);
@@ -617,8 +626,7 @@ static double check_p(lua_State *L, int arg, const char *fn)
 {
     lua_Number p = check_num(L, arg, fn, "p");
     if (!(p >= 0 && p <= 100))
-        luaL_error(L, "%s: p: expected a percentile in [0, 100], got %s", fn,
-                   luaL_tolstring(L, arg, NULL));
+        luaL_error(L, "%s: p: expected a percentile in [0, 100], got %s", fn, number_text(L, arg));
     return (double)p;
 }
 

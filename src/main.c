@@ -38,11 +38,13 @@ enum {
     EXIT_INTERRUPT = 130, /* stopped by SIGINT/SIGTERM */
 };
 
-static const char USAGE[] =
+static const char USAGE_HEAD[] =
     "usage: llmdlua [options] SCRIPT [args...]\n"
     "\n"
     "Runs SCRIPT (./SCRIPT if it exists, else the installed lua/SCRIPT) with llmdlua's\n"
-    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, llmd.stats, llmd.scan, llmd.prom, lfs.\n"
+    "modules (README: Modules):\n";
+
+static const char USAGE_TAIL[] =
     "\n"
     "options:\n"
     "  -e CODE   run CODE (before SCRIPT, if one is given)\n"
@@ -58,6 +60,15 @@ static const char USAGE[] =
     "\n"
     "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
 
+/*
+** The Lua modules of ROOT/lua/llmd a script may use, as the README's Modules section
+** documents them (tests/cli/test_cli.sh checks the two agree); the others are the scripts'
+** own. -h lists these after the native ones (preloads, below).
+*/
+static const char *const LUA_MODULES[] = {
+    "llmd.stattest", "llmd.loadpoints", "llmd.decision", "llmd.prom_files", "llmd.harness",
+    "llmd.metrics",  "llmd.args",       "llmd.errors",   "llmd.opts",       NULL};
+
 static int luaopen_llmd_host(lua_State *L);
 
 static const luaL_Reg preloads[] = {
@@ -72,6 +83,34 @@ static const luaL_Reg preloads[] = {
     {"lfs",        luaopen_lfs_noglobal},
     {NULL,         NULL                }
 };
+
+/* The usage text, its module list from preloads and LUA_MODULES (so it names them all). */
+static void print_usage(FILE *f)
+{
+    (void)fputs(USAGE_HEAD, f);
+    int col = 0, natives = (int)(sizeof preloads / sizeof preloads[0]) - 1;
+    for (int i = 0;; i++) {
+        const char *name = i < natives ? preloads[i].name : LUA_MODULES[i - natives];
+        if (name == NULL)
+            break;
+        int len = (int)strlen(name);
+        if (col > 0 && col + 2 + len > 86) {
+            (void)fputs(",\n", f);
+            col = 0;
+        } else if (col > 0) {
+            (void)fputs(", ", f);
+            col += 2;
+        }
+        if (col == 0) {
+            (void)fputs("  ", f);
+            col = 2;
+        }
+        (void)fputs(name, f);
+        col += len;
+    }
+    (void)fputs(".\n", f);
+    (void)fputs(USAGE_TAIL, f);
+}
 
 /* Command line, parsed before Lua starts. */
 typedef struct Options {
@@ -292,22 +331,48 @@ static int api_refused(lua_State *L, const char *msg, size_t pos)
 }
 
 /*
+** A Lua runtime error raised inside a C function (ipairs' iterator indexing nil, a
+** table.concat of a nil...) has no position: the VM adds one only for a Lua frame.
+** Such a message gets the position of the nearest Lua frame, as it would have had.
+*/
+static int runtime_error_text(const char *msg)
+{
+    static const char *const STARTS[] = {"attempt to ", "table index is ",
+                                         "number has no integer representation",
+                                         "invalid key to 'next'", NULL};
+    for (int i = 0; STARTS[i] != NULL; i++)
+        if (strncmp(msg, STARTS[i], strlen(STARTS[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Pushes msg with the position of the nearest Lua frame (level 1 up) in front, or msg. */
+static const char *push_with_position(lua_State *L, const char *msg)
+{
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0)
+            return lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+    }
+    return lua_pushstring(L, msg);
+}
+
+/*
 ** The message main prints. A user's mistake is one line, no traceback: a check that
 ** raised a message naming the user's file or option (no Lua position in front, or only
-** the Lua line in front of the file's name, which is dropped), or our API refusing what a
+** the Lua line in front of the file's name, which is dropped), our API refusing what a
 ** script passed it, at the script's line ("my.lua:7: stats.new: unknown option 'sketh'
-** (did you mean 'sketch'?)"). A bug (a position in ROOT/lua, a script's own runtime error
-** or error(), a non-string error) gets the traceback, as does every error with
-** LLMDLUA_TRACE=1. Ctrl-C is "interrupted", without where.
+** (did you mean 'sketch'?)"), or a syntax error in the script (main_chunk_failed: there
+** is no stack to show). A bug (a position in ROOT/lua, a script's own runtime error or
+** error(), a non-string error) gets the traceback, as does every error with
+** LLMDLUA_TRACE=1. Ctrl-C is "interrupted", without where. Pushes the text.
 */
-static int msghandler(lua_State *L)
+static void decide(lua_State *L, int trace)
 {
     const char *msg = lua_tostring(L, 1);
-    const char *trace_env = getenv("LLMDLUA_TRACE");
-    int trace = trace_env != NULL && *trace_env != '\0' && strcmp(trace_env, "0") != 0;
     if (msg == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            return 1;
+            return;
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     } else if (!trace && llmd_interrupted) {
         size_t n = strlen(msg);
@@ -315,28 +380,107 @@ static int msghandler(lua_State *L)
             lua_pushliteral(L, "interrupted");
         else
             lua_pushvalue(L, 1);
-        return 1;
-    } else if (!trace) {
-        size_t pos = lua_position(msg);
-        if (pos == 0 && strncmp(msg, "bad argument", 12) != 0) {
+        return;
+    } else if (lua_getfield(L, LUA_REGISTRYINDEX, "llmdlua.load_failed") != LUA_TNIL &&
+               lua_rawequal(L, -1, 1)) {
+        lua_pop(L, 1);
+        if (!trace) { /* the script does not compile: its line says it all */
             lua_pushvalue(L, 1);
-            return 1;
+            return;
         }
-        if (pos > 0 && api_refused(L, msg, pos)) {
-            /* "x.lua:3: data.json:2:1: ..." names the user's file: that is what they need;
-               "x.lua:3: stats.new: ..." names our function: the script's line stays */
-            if (names_a_file(msg + pos) && names_a_path(msg + pos))
-                lua_pushstring(L, msg + pos);
-            else
+    } else {
+        lua_pop(L, 1);
+        size_t pos = lua_position(msg);
+        if (pos == 0 && runtime_error_text(msg)) {
+            msg = push_with_position(L, msg); /* a bug: traceback below */
+        } else if (!trace) {
+            if (pos == 0 && strncmp(msg, "bad argument", 12) != 0) {
                 lua_pushvalue(L, 1);
-            return 1;
-        }
-        if (pos > 0 && names_a_file(msg + pos)) {
-            lua_pushstring(L, msg + pos);
-            return 1;
+                return;
+            }
+            if (pos > 0 && api_refused(L, msg, pos)) {
+                /* "x.lua:3: data.json:2:1: ..." names the user's file: that is what they
+                   need; "x.lua:3: stats.new: ..." names our function: the line stays */
+                if (names_a_file(msg + pos) && names_a_path(msg + pos))
+                    lua_pushstring(L, msg + pos);
+                else
+                    lua_pushvalue(L, 1);
+                return;
+            }
+            if (pos > 0 && names_a_file(msg + pos)) {
+                lua_pushstring(L, msg + pos);
+                return;
+            }
         }
     }
     luaL_traceback(L, L, msg, 1);
+}
+
+static int trace_wanted(void)
+{
+    const char *trace_env = getenv("LLMDLUA_TRACE");
+    return trace_env != NULL && *trace_env != '\0' && strcmp(trace_env, "0") != 0;
+}
+
+/*
+** Registry "llmdlua.decided" = {error value, text}: what decide() made of an error where
+** it was raised, in a callback a native module called under its own lua_pcall (a scan
+** rule's function, a proc line callback...). The module raises the error value again from
+** its own frame, where the callback's stack is gone; msghandler prints the text decided
+** while it was whole, so an error() in a callback reads as one anywhere else. The record
+** is used only when a native module's function raised the error (not error(), which a
+** script calls after catching one with the same text).
+*/
+static int decided_text(lua_State *L)
+{
+    /* only an error a native module raises again: not a new one with the same text */
+    lua_Debug ar;
+    if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "Sf", &ar))
+        return 0;
+    int module = ar.what[0] == 'C' && !is_std_function(L);
+    lua_pop(L, 1);
+    if (!module)
+        return 0;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "llmdlua.decided") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_rawgeti(L, -1, 1);
+    if (!lua_rawequal(L, -1, 1)) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_rawgeti(L, -2, 2); /* decided, value, text */
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* The message handler of a callback's protected call (llmd_pcall): the error value as it
+   is, with what main would print for it recorded (an inner callback's record is kept). */
+static int callback_msghandler(lua_State *L)
+{
+    if (!decided_text(L)) {
+        lua_createtable(L, 2, 0);
+        int rec = lua_gettop(L);
+        lua_pushvalue(L, 1);
+        lua_rawseti(L, rec, 1);
+        decide(L, trace_wanted()); /* (the text on top: a value or two under it) */
+        lua_rawseti(L, rec, 2);
+        lua_settop(L, rec);
+        lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.decided");
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int msghandler(lua_State *L)
+{
+    int trace = trace_wanted();
+    const char *msg = lua_tostring(L, 1);
+    if (msg != NULL && !(llmd_interrupted && !trace) && decided_text(L))
+        return 1;
+    decide(L, trace);
     return 1;
 }
 
@@ -578,20 +722,37 @@ static int pmain(lua_State *L)
         lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.root");
     }
     set_strict(L);
+    lua_pushcfunction(L, callback_msghandler);
+    lua_setfield(L, LUA_REGISTRYINDEX, LLMD_CALLBACK_MSGH);
 
     /* -e chunks in order, then the script. */
     for (int i = 1; i < (o->script ? o->script : o->argc); i++) {
         if (strcmp(o->argv[i], "-e") != 0)
             continue;
         const char *code = o->argv[++i];
-        if (luaL_loadbuffer(L, code, strlen(code), "=(command line)") != LUA_OK)
+        if (luaL_loadbuffer(L, code, strlen(code), "=(command line)") != LUA_OK) {
+            lua_pushvalue(L, -1);
+            lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.load_failed");
             return lua_error(L);
+        }
         lua_call(L, 0, 0); /* errors reach main's handler, which adds the traceback */
     }
     if (o->script) {
         const char *path = lua_tostring(L, 2);
-        if (llmd_precompiled_loadfile(L, strcmp(path, "-") == 0 ? NULL : path) != LUA_OK)
+        int loaded = llmd_precompiled_loadfile(L, strcmp(path, "-") == 0 ? NULL : path);
+        if (loaded != LUA_OK) {
+            size_t n = strlen(path);
+            /* a data file given as the script (llmdlua results.json): say what was expected */
+            if (loaded == LUA_ERRSYNTAX && strcmp(path, "-") != 0 &&
+                (n < 4 || strcmp(path + n - 4, ".lua") != 0)) {
+                lua_pushfstring(L, "%s (llmdlua runs a Lua script: is %s one?)",
+                                lua_tostring(L, -1), path);
+                lua_remove(L, -2);
+            }
+            lua_pushvalue(L, -1);
+            lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.load_failed");
             return lua_error(L);
+        }
         int n = o->argc - o->script - 1;
         luaL_checkstack(L, n, "too many arguments to script");
         for (int i = 1; i <= n; i++)
@@ -616,7 +777,8 @@ static int parse_args(Options *o, int argc, char **argv)
             break;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc) {
-                (void)fprintf(stderr, "llmdlua: '-e' needs an argument\n%s", USAGE);
+                (void)fputs("llmdlua: '-e' needs an argument\n", stderr);
+                print_usage(stderr);
                 return EXIT_USAGE;
             }
             has_e = 1;
@@ -624,10 +786,11 @@ static int parse_args(Options *o, int argc, char **argv)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
             o->version = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            (void)fputs(USAGE, stdout);
+            print_usage(stdout);
             exit(EXIT_OK);
         } else if (a[0] == '-' && a[1] != '\0') {
-            (void)fprintf(stderr, "llmdlua: unknown option '%s'\n%s", a, USAGE);
+            (void)fprintf(stderr, "llmdlua: unknown option '%s'\n", a);
+            print_usage(stderr);
             return EXIT_USAGE;
         } else {
             o->script = i;
@@ -635,7 +798,7 @@ static int parse_args(Options *o, int argc, char **argv)
         }
     }
     if (!o->script && !has_e && !o->version) {
-        (void)fputs(USAGE, stderr);
+        print_usage(stderr);
         return EXIT_USAGE;
     }
     return EXIT_OK;

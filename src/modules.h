@@ -55,6 +55,16 @@ void llmd_json_push_at(lua_State *L, const char *text, size_t len, const char *n
 #define ARRAY_MT "llmd.json.array"
 #define OBJECT_MT "llmd.json.object"
 
+/*
+** lua_pcall for a callback a native module calls (a scan rule's function, a line
+** callback): with the host's message handler (registry LLMD_CALLBACK_MSGH, set by main.c;
+** none in the C unit tests), which leaves the error value as it is but records, while the
+** callback's stack is whole, the message and traceback the host prints if the module
+** raises that error again uncaught.
+*/
+#define LLMD_CALLBACK_MSGH "llmdlua.callback_msgh"
+int llmd_pcall(lua_State *L, int nargs, int nresults);
+
 /* luaL_error that static analysers know does not return (same message, no position). */
 #if defined(__GNUC__)
 __attribute__((noreturn, format(printf, 2, 3)))

@@ -1534,6 +1534,49 @@ typedef struct CsvField {
 } CsvField;
 
 /*
+** hint = "; the text looks like JSON (it starts with '{'), not CSV: ..." when the file given
+** to scan.csv starts as JSON does ('{' or '[' first, after a byte order mark and blank
+** space, where its start is still in the buffer), else "" (newuser50b F14: json.read says
+** a CSV file looks like CSV; this is the reverse).
+*/
+static void json_like_hint(const Scanner *s, char *hint, size_t size)
+{
+    const char *b = s->buf;
+    hint[0] = '\0';
+    if (s->base != 0)
+        return;
+    size_t k = s->len >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (k < s->len && (b[k] == ' ' || b[k] == '\t' || b[k] == '\r' || b[k] == '\n'))
+        k++;
+    if (k < s->len && (b[k] == '{' || b[k] == '['))
+        (void)snprintf(hint, size,
+                       "; the text looks like JSON (it starts with '%c'), not CSV: read a JSON "
+                       "file with json.read or llmd.scan (scan.json)",
+                       b[k]);
+}
+
+/*
+** A quote inside an unquoted field, at buf[at] in the record from buf[from], on line
+** `line`: the error names its column (in characters, as JSON's errors count them) and
+** byte, and says when the file looks like JSON (json_like_hint).
+*/
+static int csv_stray_quote(Scanner *s, size_t from, size_t at, uint64_t line)
+{
+    const char *b = s->buf;
+    size_t start = at;
+    while (start > from && b[start - 1] != '\n')
+        start--;
+    unsigned long long col = 1;
+    for (size_t k = start; k < at; k++)
+        col += ((unsigned char)b[k] & 0xC0) != 0x80; /* not a UTF-8 continuation byte */
+    char hint[160];
+    json_like_hint(s, hint, sizeof hint);
+    uint64_t byte = s->base + at;
+    return fail(s, "%s:%llu:%llu: a quote inside an unquoted field (byte %llu)%s", s->name,
+                (unsigned long long)line, col, (unsigned long long)byte, hint);
+}
+
+/*
 ** Reads one record starting at buf[*pos] into spans of the window. Returns 1 with a
 ** record, 0 at the end of input, -2 when the record is cut by the end of the window
 ** (read more and call again from the same *pos), -1 on a syntax error.
@@ -1588,8 +1631,7 @@ static int csv_record(Scanner *s, CsvBits *cb, size_t *pos, CsvField **fields, i
         } else {
             size_t j = csv_stop_bits(cb, b, i, n, s->sep);
             if (j < n && b[j] == '"')
-                return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
-                            (unsigned long long)*line + (unsigned long long)lines);
+                return csv_stray_quote(s, *pos, j, *line + lines);
             if (j >= n && !s->eof)
                 return -2;
             f->p = b + i;
@@ -2126,6 +2168,10 @@ static int no_column(Scanner *s, const CsvField *fields, int nf, const char *key
                      (unsigned long long)row_line, key);
     if (n < 0 || (size_t)n >= sizeof head)
         return fail(s, "%s", head);
+    char hint[160];
+    json_like_hint(s, hint, sizeof hint);
+    if (hint[0] != '\0') /* a JSON file's first line, not a header: no "did you mean '['" */
+        return fail(s, "%s%s", head, hint);
     /* the header's names as strings (a name with an escaped quote as it is written) */
     size_t bytes = (size_t)(nf + 1) * sizeof(char *);
     for (int c = 0; c < nf; c++)

@@ -336,18 +336,26 @@ static void radix_place(double *a, uint64_t base, int shift, int nonneg, size_t 
 ** more). Two streaming passes and one scattered one over the samples instead of ~log2(n)
 ** passes of quicksort's partitions with their mispredicted comparisons; a crowded bucket
 ** gets a radix sort of its own range. Returns -1, changing nothing, when there is no
-** memory for the buckets' counts.
+** memory for the buckets' counts, or when no_neg_zero is set and a holds a -0.0 (the
+** radix puts every -0.0 before every +0.0, where introsort leaves them in an order of its
+** own: without a -0.0 the sorted array is one and the same, bit for bit, whichever sort
+** made it). hot: a first-level bucket of more samples is crowded (RADIX_HOT, or less to
+** keep the buffer small: it is at most hot samples).
 */
-static int radix_sort(double *a, size_t n)
+static int radix_sort(double *a, size_t n, int no_neg_zero, size_t hot)
 {
     /* the keys' range from a itself, not from the accumulator's min and max: -0.0 sorts
        below a minimum of +0.0, and a bucket below the first would be written outside */
-    uint64_t kmin = UINT64_MAX, kmax = 0;
+    uint64_t kmin = UINT64_MAX, kmax = 0, neg_zero = 0;
+    const uint64_t neg_zero_key = key_of(-0.0);
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key_of(a[i]);
         kmin = k < kmin ? k : kmin;
         kmax = k > kmax ? k : kmax;
+        neg_zero |= k == neg_zero_key;
     }
+    if (no_neg_zero && neg_zero)
+        return -1;
     if (n < 2 || kmin == kmax)
         return 0; /* one key: sorted */
     uint64_t range = kmax - kmin, sign = 1ULL << 63;
@@ -370,7 +378,7 @@ static int radix_sort(double *a, size_t n)
         most = start[b + 1] > most ? start[b + 1] : most;
         start[b + 1] += start[b]; /* start[b]: where bucket b begins */
     }
-    buf = (double *)malloc((most < RADIX_HOT ? most : RADIX_HOT) * sizeof *buf);
+    buf = (double *)malloc((most < hot ? most : hot) * sizeof *buf);
     if (buf == NULL)
         goto fail;
     radix_place(a, base, s1, nonneg, start, nb, next); /* start[b]: its end now */
@@ -382,8 +390,8 @@ static int radix_sort(double *a, size_t n)
         if (s1 == 0 || m <= 1) { /* one key a bucket */
         } else if (m <= RADIX_SMALL) {
             insertion_sort(src, m);
-        } else if (m > RADIX_HOT) {
-            if (radix_sort(src, m) != 0)
+        } else if (m > hot) {
+            if (radix_sort(src, m, 0, hot) != 0)
                 intro_sort_all(src, m);
         } else {
             /* the second level: into buf by the next bits (about as many buckets as
@@ -420,9 +428,22 @@ fail:
     return -1;
 }
 
+/* Below this many samples (and from RADIX_MID_MIN) the radix sort is taken only where it
+   gives introsort's very bits: when no -0.0 is among them (a stage's accumulator of a
+   run of many short requests holds tens of thousands of samples, which introsort's
+   mispredicted partitions took over 3 % of compare.lua's CPU in; issue 20). */
+#define RADIX_ANY_MIN ((size_t)1 << 16)
+#define RADIX_MID_MIN ((size_t)1 << 12)
+/* Their crowded buckets (RADIX_HOT): a bucket of a few values each repeated thousands of
+   times (token counts) would otherwise take a buffer of up to n samples, fresh pages at
+   the process's peak (introsort takes none) */
+#define RADIX_MID_HOT ((size_t)1 << 11)
+
 static void sort_doubles(double *a, size_t n)
 {
-    if (n >= ((size_t)1 << 16) && radix_sort(a, n) == 0)
+    if (n >= RADIX_ANY_MIN && radix_sort(a, n, 0, RADIX_HOT) == 0)
+        return;
+    if (n >= RADIX_MID_MIN && n < RADIX_ANY_MIN && radix_sort(a, n, 1, RADIX_MID_HOT) == 0)
         return;
     intro_sort_all(a, n);
 }
@@ -2421,6 +2442,24 @@ static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
     return kept_load(s->v, r, s->f32);
 }
 
+/*
+** The nearest rank of percentile p in n samples, ceil(p n / 100), for p as the decimal the
+** caller wrote: a product within its rounding error (3 roundings, at most 4 epsilon of it)
+** of an integer is that integer. 99.9 is stored a little above 99.9, so taken as the
+** double it is, 99.9 of 1000 would be ceil(999.00000000000006) = 1000 (numpy's
+** inverted_cdf: 0.999 x 1000 = 999.0000000000001); 999 of the 1000 values are at or below
+** the 999th, 99.9 % of them, so the 99.9th percentile is it. A product that is not an
+** integer is at least 1/(100 x 10^d) (d decimals of p) from one: far beyond that error.
+*/
+static double nearest_rank(double p, double n)
+{
+    double r = p * n / 100.0;
+    double k = nearbyint(r);
+    if (fabs(r - k) <= 4 * DBL_EPSILON * fabs(r))
+        return k;
+    return ceil(r);
+}
+
 double stats_percentile(Stats *s, double p, int method)
 {
     if (s->n == 0)
@@ -2431,7 +2470,7 @@ double stats_percentile(Stats *s, double p, int method)
         return out;
     }
     if (method == STATS_NEAREST) {
-        double r = ceil(p * (double)s->n / 100.0);
+        double r = nearest_rank(p, (double)s->n);
         uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
         if (k >= s->n)
             k = s->n - 1;
@@ -2457,7 +2496,7 @@ static uint64_t rank_lo(const Stats *s, double p, int method, double *t)
 {
     *t = 0;
     if (method == STATS_NEAREST) {
-        double r = ceil(p * (double)s->n / 100.0);
+        double r = nearest_rank(p, (double)s->n);
         uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
         return k >= s->n ? s->n - 1 : k;
     }
@@ -2506,7 +2545,7 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
             s->sorted = 1; /* as kept: floats stay floats */
         } else {
             stats_widen(s); /* the radix sort's in place, on doubles */
-            if (radix_sort(s->v, (size_t)s->n) == 0)
+            if (radix_sort(s->v, (size_t)s->n, 0, RADIX_HOT) == 0)
                 s->sorted = 1;
         }
     }
@@ -2923,13 +2962,43 @@ int stats_order(const double *keys, size_t n, size_t *perm)
     return STATS_OK;
 }
 
+/*
+** The sums of r's lagged products for the lags from .. from + 3: c[j] = the sum over t of
+** r[t] * r[t + from + j] (t + from + j < n), each added up in t's order, as a loop of its
+** own over that one lag adds it, so the same bits. The four in one pass: each sum is a
+** chain of additions, one waiting on the one before, which leaves the CPU idle between
+** them; four chains side by side cost about what one does (geyer_tau, which asks for the
+** lags one after another, was ~3 % of compare.lua's CPU on a run of many requests).
+*/
+static void lag_sums(const double *r, size_t n, size_t from, double c[4])
+{
+    double c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    size_t all = n > from + 3 ? n - (from + 3) : 0; /* t below it: every lag has its term */
+    const double *r0 = r + from;
+    for (size_t t = 0; t < all; t++) {
+        double x = r[t];
+        c0 = c0 + x * r0[t];
+        c1 = c1 + x * r0[t + 1];
+        c2 = c2 + x * r0[t + 2];
+        c3 = c3 + x * r0[t + 3];
+    }
+    c[0] = c0;
+    c[1] = c1;
+    c[2] = c2;
+    c[3] = c3;
+    for (size_t j = 0; j < 3; j++) /* the shorter lags' last terms */
+        for (size_t t = all; t + from + j < n; t++)
+            c[j] = c[j] + r[t] * r[t + from + j];
+}
+
 /* Geyer's initial positive sequence sum of the centred series r[0..n-1] (stats_design_effect
    has the sums): STATS_OK and *tau, or 1 where c0 = 0 (no tau) */
 static int geyer_tau(const double *r, size_t n, size_t max_lag, double *tau)
 {
-    double c0 = 0;
-    for (size_t t = 0; t < n; t++)
-        c0 = c0 + r[t] * r[t];
+    double c[4]; /* the sums of lags have .. have + 3 (lag 0's: c0) */
+    size_t have = 0;
+    lag_sums(r, n, 0, c);
+    double c0 = c[0];
     if (!(c0 > 0))
         return 1;
     size_t maxlag = n >= 2 && n - 2 < max_lag ? n - 2 : max_lag;
@@ -2941,10 +3010,11 @@ static int geyer_tau(const double *r, size_t n, size_t max_lag, double *tau)
         for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
             double rho = 1;
             if (lag > 0) {
-                double c = 0;
-                for (size_t t = 0; t + lag < n; t++)
-                    c = c + r[t] * r[t + lag];
-                rho = c / c0;
+                if (lag >= have + 4) {
+                    have = lag; /* (lags come in pairs from 0: lag is a multiple of 4) */
+                    lag_sums(r, n, have, c);
+                }
+                rho = c[lag - have] / c0;
             }
             g = lag == 2 * m ? rho : g + rho;
         }
@@ -3016,7 +3086,7 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
         if (isnan(xs[t]))
             return STATS_ENAN;
     /* each percentile's 0-based rank (SIZE_MAX: none), as the Lua read it: sorted[max(1,
-       ceil(n * p / 100))] (a NaN ceil is no larger than 1 there either) */
+       nearest_rank(p, n))] (a NaN rank is no larger than 1 there either) */
     size_t *rank = malloc((np ? np : 1) * sizeof *rank);
     uint64_t *want = malloc((np ? np : 1) * sizeof *want);
     double *sel = NULL, *ind = NULL;
@@ -3025,7 +3095,7 @@ int stats_quantile_design_effects(const double *xs, size_t n, const double *pcts
         goto done;
     size_t nw = 0;
     for (size_t j = 0; j < np; j++) {
-        double k = ceil((double)n * pcts[j] / 100);
+        double k = nearest_rank(pcts[j], (double)n);
         if (!(k >= 1))
             k = 1;
         rank[j] = k <= (double)n ? (size_t)k - 1 : SIZE_MAX;

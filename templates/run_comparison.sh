@@ -193,6 +193,13 @@ wait_ready() {
     esac
     podsf=$(mktemp) || fail "run $side: cannot make a temporary file for kubectl's output"
     objsf=$(mktemp) || { rm -f "$podsf"; fail "run $side: cannot make a temporary file for kubectl's output"; }
+    # (the InferencePool resources the cluster serves, fully qualified as step 30 lists them - a
+    # bare inferencepool is kubectl's first group by name, on a cluster with GAIE's v1 and older
+    # x-k8s.io groups maybe not the deploy's one; empty when none is served)
+    pools=$("$LLMDLUA" -e '
+        local ns = os.getenv("NAMESPACE")
+        io.write(require("llmd.cluster").pool_resources({ k = require("llmd.k8s").new { namespace = ns }, ns = ns })
+          or "")') || { rm -f "$podsf" "$objsf"; fail "run $side: cannot read the API resources of the cluster; stopping here"; }
     t0=$(date +%s)
     last=''
     while :; do
@@ -201,7 +208,7 @@ wait_ready() {
             fail "run $side: cannot list the pods of namespace $NAMESPACE (kubectl -n $NAMESPACE get pods -o json); stopping here"
         fi
         # (a cluster that serves none of these kinds has none to wait for, as step 30 takes it)
-        kubectl -n "$NAMESPACE" get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json >"$objsf" 2>/dev/null || : >"$objsf"
+        kubectl -n "$NAMESPACE" get "${pools:+$pools,}gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io" -o json >"$objsf" 2>/dev/null || : >"$objsf"
         state=$(PODS=$podsf OBJS=$objsf BEFORE=$before RECORD="$COMPARISON_DIR/run-$side/deployed.json" "$LLMDLUA" -e '
             local json, c = require("llmd.json"), require("llmd.cluster")
             local function items(p)

@@ -393,7 +393,8 @@ function M.guide_file_problems(d, key)
           if not file and lfs.attributes(dir .. "/" .. n, "mode") == "file" then file = dir .. "/" .. n end
         end
         if not file then
-          out[#out + 1] = { key = k, why = ("%s: no kustomization.yaml in it (kubectl apply -k needs one)"):format(dir) }
+          out[#out + 1] = { key = k,
+            why = ("%s: no kustomization.yaml in it (kubectl apply -k needs one)"):format(dir) }
         else
           local ok, err = pcall(yaml.load_file, file)
           if not ok then
@@ -1116,6 +1117,48 @@ function M.restarted_before(ctx, before)
   return out
 end
 
+-- The namespaced resources of the cluster, as `kubectl api-resources --no-headers` lists them
+-- (columns NAME, SHORTNAMES - left empty by some -, APIVERSION, NAMESPACED, KIND): { {resource
+-- =, apiVersion =, kind =} }, the namespaced ones only; read once a run. nil when it cannot be
+-- read. (kubectl prints the list and then exits 1 when one aggregated API - a metrics-server
+-- that is down - does not answer: the groups it did list are read all the same.)
+local function api_resources(ctx)
+  if ctx.api_resources ~= nil then return ctx.api_resources or nil end
+  local r = ctx.k:kubectl({ "api-resources", "--no-headers" }, { read = true, check = false })
+  local out = {}
+  for line in (r.stdout or ""):gmatch("[^\n]+") do
+    local f = {}
+    for w in line:gmatch("%S+") do f[#f + 1] = w end
+    if #f >= 4 and f[#f - 1] == "true" then
+      out[#out + 1] = { resource = f[1], apiVersion = f[#f - 2], kind = f[#f] }
+    end
+  end
+  ctx.api_resources = #out > 0 and out or false
+  return ctx.api_resources or nil
+end
+
+-- The InferencePool resources to list, fully qualified - "inferencepools.inference.networking.
+-- k8s.io", and "inferencepools.inference.networking.x-k8s.io" where the cluster serves that group
+-- too (GAIE's v1alpha2 beside v1, clusters upgraded from an older llm-d) - as kubectl api-resources
+-- lists them, comma-joined for one kubectl get; a bare "inferencepool" is the first group in
+-- discovery's order, maybe not the one the deploy used (fixs50, as M.GW_RES for gateways). nil
+-- when the cluster serves none (none to wait for); "inferencepool" (kubectl's own pick) when
+-- api-resources cannot be read.
+function M.pool_resources(ctx)
+  local list = api_resources(ctx)
+  if not list then return "inferencepool" end
+  local out, seen = {}, {}
+  for _, r in ipairs(list) do
+    local group = r.apiVersion:match("^(.*)/[^/]*$")
+    if r.kind == "InferencePool" and group and not seen[group] then
+      seen[group] = true
+      out[#out + 1] = r.resource .. "." .. group
+    end
+  end
+  table.sort(out)
+  return #out > 0 and table.concat(out, ",") or nil
+end
+
 -- Is a stack ready: ps, the namespace's pods (kubectl get pods' items), objs its
 -- InferencePools, Gateways and HTTPRoutes (items; or a function that reads them, called
 -- once the pods are looked at, unless one is unwell), foreign(p) true for a pod that is not
@@ -1177,8 +1220,9 @@ local function wait_ready(ctx, x)
     -- (read anew each time: controllers started since are in the chain)
     local foreign = M.foreign(ctx, x)
     local r = M.readiness(ps, function()
-      local objs = ctx.k:json({ "get", "inferencepool," .. M.GW_RES.Gateway .. "," .. M.GW_RES.HTTPRoute },
-        { check = false })
+      local pools = M.pool_resources(ctx)
+      local what = (pools and pools .. "," or "") .. M.GW_RES.Gateway .. "," .. M.GW_RES.HTTPRoute
+      local objs = ctx.k:json({ "get", what }, { check = false })
       return objs and objs.items
     end, foreign)
     if r.problem then
@@ -1798,7 +1842,8 @@ function M.check_pool_endpoints(ctx, x, stopped)
   if ctx.dry_run then return nil end
   local d = M.deployed(ctx, stack_of(ctx, x))
   local releases, applied = set_of(d.releases), set_of(d.applied)
-  local v = ctx.k:json({ "get", "inferencepool" }, { check = false })
+  local res = M.pool_resources(ctx)
+  local v = res and ctx.k:json({ "get", res }, { check = false })
   local foreign, said = nil, {}
   for _, pool in ipairs(v and v.items or {}) do
     local md = type(pool.metadata) == "table" and pool.metadata or {}
@@ -2133,13 +2178,26 @@ local function save_state(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
+  -- the plan's info, read as an --a-info file is (llmd.workspace.info_flat: stack: {hardware:
+  -- H100} states the hardware as hardware: H100 does), over what the cluster says
+  local stated = ws.info_flat(r.info)
   -- the nodes' GPUs (their labels) are not the run's: one story with the per-GPU figures,
-  -- which count what the serving pods ask for
+  -- which count what the serving pods ask for, or what the plan's info states (gpus:, which
+  -- the per-GPU figures then divide by)
   if hw ~= "unknown" and not d.hardware then
-    hw = ctx.gpus and ("%s (the nodes'; the serving pods ask for %d GPU%s)"):format(hw, ctx.gpus,
-      ctx.gpus == 1 and "" or "s")
-      or ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used is "
-        .. "unknown)"):format(hw)
+    local said = stated.gpus ~= nil and tostring(stated.gpus) or nil
+    local function gpus(n) return ("%s GPU%s"):format(n, tostring(n) == "1" and "" or "s") end
+    if ctx.gpus then
+      hw = ("%s (the nodes'; the serving pods ask for %s%s)"):format(hw, gpus(ctx.gpus),
+        said and said ~= tostring(ctx.gpus) and ("; the plan's info states %s, which the per-GPU figures use")
+          :format(gpus(said)) or "")
+    elseif said then
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu; the plan's info states %s, "
+        .. "which the per-GPU figures use)"):format(hw, gpus(said))
+    else
+      hw = ("%s (the nodes'; the serving pods ask for no nvidia.com/gpu or amd.com/gpu, so how many this run used "
+        .. "is unknown)"):format(hw)
+    end
   end
   -- the gateway this run's deploy made (deployed.json's), where the plan names none
   local gw = d.gateway or (r.baseline and "none (baseline Service)") or nil
@@ -2155,7 +2213,7 @@ local function save_state(ctx, x)
     harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
-  for k, v in pairs(r.info or {}) do info[k] = v end
+  for k, v in pairs(stated) do info[k] = v end
   local state = ws.new_state(r.label, info)
   state.results_path = rdir(ctx, x) .. "/results"
   state.baseline = r.baseline and true or false
@@ -2511,26 +2569,6 @@ function M.run_id(ctx, x)
     M.save_deployed(ctx, x) -- (kept before anything carries it)
   end
   return d.run_id
-end
-
--- The namespaced resources of the cluster, as `kubectl api-resources --no-headers` lists them
--- (columns NAME, SHORTNAMES - left empty by some -, APIVERSION, NAMESPACED, KIND): { {resource
--- =, apiVersion =, kind =} }, the namespaced ones only; read once a run. nil when it cannot be
--- read. (kubectl prints the list and then exits 1 when one aggregated API - a metrics-server
--- that is down - does not answer: the groups it did list are read all the same.)
-local function api_resources(ctx)
-  if ctx.api_resources ~= nil then return ctx.api_resources or nil end
-  local r = ctx.k:kubectl({ "api-resources", "--no-headers" }, { read = true, check = false })
-  local out = {}
-  for line in (r.stdout or ""):gmatch("[^\n]+") do
-    local f = {}
-    for w in line:gmatch("%S+") do f[#f + 1] = w end
-    if #f >= 4 and f[#f - 1] == "true" then
-      out[#out + 1] = { resource = f[1], apiVersion = f[#f - 2], kind = f[#f] }
-    end
-  end
-  ctx.api_resources = #out > 0 and out or false
-  return ctx.api_resources or nil
 end
 
 -- The API path of object o ({apiVersion =, kind =, name =}) in ctx.ns - /api/v1/namespaces/
@@ -4468,6 +4506,16 @@ function M.salvage(ctx, result)
   end
 end
 
+-- Whether either run's deploy started (for real): with nothing left deployed, all it
+-- deployed was torn down; else nothing was deployed.
+local function deploy_started(ctx)
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.before then return true end
+  end
+  return false
+end
+
 -- The one line on stderr of a comparison whose steps failed (README: exit 1 is one line on
 -- stderr; newuser50 F3: it was on stdout only): the first failed step, its run and the first
 -- line of why; the details (what is left deployed, the commands to go on) stay where they are
@@ -4478,8 +4526,20 @@ function M.failure_line(ctx, result, script)
   local why = tostring(o.message):match("^[^\n]*"):gsub("^run %a: ", "")
   local run = o.stack and run_of(ctx, o.stack)
   local who = o.stack and ("run %s (%s)"):format(o.stack:upper(), run and run.label or o.stack) or "the comparison"
-  return ("%s: %s failed at step %d (%s): %s; %s in the output above"):format(script, who, o.number, o.name, why,
-    ctx.dry_run and "what the dry run did is" or "what is left deployed and the commands to go on are")
+  -- (true to what stdout says, M.teardown_advice: fixs50, a preflight failure said "what is left
+  -- deployed" where stdout said nothing needs tearing down)
+  local where
+  if ctx.dry_run then
+    where = "what the dry run did is in the output above"
+  elseif #M.left_deployed(ctx) > 0 then
+    where = "what is left deployed and the commands to go on are in the output above"
+  else
+    where = (deploy_started(ctx) and "everything it deployed was torn down" or "nothing was deployed")
+      .. "; the command to go on is in the output above"
+    -- (a preflight refusal's own "nothing of this run was deployed": said above, for both runs)
+    why = why:gsub("; nothing of this run was deployed$", "")
+  end
+  return ("%s: %s failed at step %d (%s): %s; %s"):format(script, who, o.number, o.name, why, where)
 end
 
 -- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."
@@ -4519,12 +4579,7 @@ function M.teardown_advice(ctx, how)
       table.concat(left, "; "), how, M.resume_command(ctx.ws.path, { "--step", "90" }))
   end
   if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
-  local torn = false
-  for _, x in ipairs { "a", "b" } do
-    local d = ctx.deployed and ctx.deployed[x]
-    if d and d.before then torn = true end
-  end
-  if torn then
+  if deploy_started(ctx) then
     return ("Everything this comparison deployed in namespace %s was torn down; nothing needs tearing down.")
       :format(ctx.ns)
   end

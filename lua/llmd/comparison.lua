@@ -49,6 +49,33 @@ function M.resolve_slo(A, B, opts)
   return lists[1] and lists[1].slo or {}
 end
 
+-- Where the comparison's SLOs (slo, parsed) came from, where no --slo gave them: the runs'
+-- records (run_state.json) or info files that state them, in words for the report ("from
+-- s-a's record (ws-a/run_state.json); s-b's states none, so it is applied to both runs"), so a
+-- reader knows that one run's SLO judged the other too (audit50 M3: the report said "SLO: TTFT
+-- p90 <= 200.0 ms" and never where it came from). nil where neither run states one, or the
+-- SLOs are not theirs (a plan's).
+function M.slo_source(A, B, slo)
+  if type(slo) ~= "table" or #slo == 0 then return nil end
+  local from, none = {}, {}
+  for _, s in ipairs { A, B } do
+    local st = s.state or s
+    local own = type(st.slo) == "table" and next(st.slo) ~= nil
+      and select(2, pcall(decision.parse_slo, st.slo, "slo")) or nil
+    if type(own) == "table" and decision.same_slo(own, slo) then
+      from[#from + 1] = st.slo_from and ("%s's record (%s)"):format(st.label, st.slo_from)
+        or ("%s's info file"):format(st.label)
+    elseif own == nil then
+      none[#none + 1] = st.label
+    else
+      return nil
+    end
+  end
+  if #from == 0 then return nil end
+  if #from == 2 then return ("from %s and %s, which state the same"):format(from[1], from[2]) end
+  return ("from %s; %s's states none, so it is applied to both runs"):format(from[1], none[1])
+end
+
 -- Every string in v (tables walked, keys too, each once) with the folder from replaced
 -- by to, where it is a whole path component: from/..., or from at the end; but the
 -- tables in keep, left as they are.
@@ -896,9 +923,11 @@ function M.report(w, A, B, opts)
     charts.abort_idle(idle)
     error(early, 0)
   end
+  local slo = M.resolve_slo(A, B, opts)
   local built, model = pcall(report.build, { workspace = w.path, a = A, b = B, generated = opts.generated,
-    significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
-    identical = identical or nil, slo_where = opts.slo_where or "SLO" })
+    significance = opts.significance, slo = slo, min_effect = opts.min_effect,
+    identical = identical or nil, slo_where = opts.slo_where or "SLO",
+    slo_source = opts.slo_where ~= "--slo" and M.slo_source(A, B, slo) or nil })
   if not built then
     charts.abort(early.pending)
     charts.abort_idle(idle)
@@ -942,6 +971,13 @@ function M.report(w, A, B, opts)
       reason = c.reason, file = c.file, notes = c.notes }
   end
   local plain = report.plain(model)
+  plain.directions = report.directions(model)
+  -- the matched load's test by the name the performance rows' test field uses (decision.test_code):
+  -- its test object's own test is the family's, mann_whitney for an exact or a stratified test too
+  local mp = model.matched_point
+  if type(plain.matched_point) == "table" and type(mp) == "table" and type(mp.test) == "table" then
+    plain.matched_point.test_name = decision.test_code(mp.test)
+  end
   model.charts = chart_list
   local json_text = json.encode(plain, { indent = 2 }) .. "\n" -- (as json.write writes it)
   local csv = report.csv(model)

@@ -812,6 +812,8 @@ function M.mann_whitney(xa, xb, da, db, via)
   if va and vb then
     local e = stattest.exact_mann_whitney(va, vb)
     out.p_normal, out.p, out.p_min, out.exact = out.p, e.p, e.p_min, true
+    -- (the name the saved test carries says what gave its p: not the approximation's)
+    out.name = "Mann-Whitney U, two-sided, exact (every split of the pooled values; p_normal: the approximation's)"
   end
   return out
 end
@@ -2363,6 +2365,27 @@ function M.any_repeats(pa, pb)
   return false
 end
 
+-- The loads at which one run measured once what the other repeated (M.paired_points' pairs,
+-- one stage against 2 or more), by the side measured once: {a = {"1/s", ...}, b = {...}}, or
+-- nil where every load both measured has repeats on both sides or on neither. (audit50 F2:
+-- there the repeats cannot be the test's units: one run is one unit, with no spread between
+-- its runs to weigh, so A's 3 repeats against B's one run at each of 3 loads capped the
+-- repeats' test at p = 1/32 (exact van Elteren, 2 (1/4)^3), "not shown to differ", where the
+-- same B against one run of A, per request, showed its 20 % lower TPOT at p < 1e-9: more
+-- repeats of A made the evidence weaker. Such runs are tested per request, as single runs
+-- are: M.row_test.)
+function M.once_against_repeats(pa, pb)
+  local a, b = {}, {}
+  for _, pr in ipairs((M.paired_points(pa, pb))) do
+    local na, nb = pr.a.repeats or 1, pr.b.repeats or 1
+    if na < 2 and nb >= 2 then a[#a + 1] = fmt_load(pr.a) end
+    if nb < 2 and na >= 2 then b[#b + 1] = fmt_load(pr.b) end
+  end
+  if #a + #b == 0 then return nil end
+  local json = require("llmd.json")
+  return { a = json.array(a), b = json.array(b) }
+end
+
 -- The latency rows' test when a run has several load points and repeats at one of them:
 -- van Elteren's stratified rank-sum test with the repeats as the units, each stratum a pair
 -- of load points at the same load (M.paired_points) with each repeat's own figure of the
@@ -2718,6 +2741,28 @@ function M.test_name(test)
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
 
+-- The test's name in comparison.json's perf[].test and comparison.csv's test column: one name
+-- per test the Evidence column names (M.test_name), so that a script filtering on it sees what
+-- the report says (newuser50b F1: an exact test read "mann_whitney" beside "exact Mann-Whitney,
+-- p = 0.00794"). "welch" (Welch t), "mann_whitney" (Mann-Whitney, its normal approximation),
+-- "exact_mann_whitney" (exact Mann-Whitney, on the requests or on the repeats), "van_elteren"
+-- (Mann-Whitney stratified by load point) and "exact_van_elteren" (the same, exact), "fisher"
+-- (Fisher's exact test on the request counts), "stratified_exact" (the exact test on the
+-- request counts stratified by load point), "cmh" (the normal test on the request counts). What
+-- a rank test ranked (each request, or each repeat's figure) is the Evidence's, not the name's.
+M.TEST_CODES = { "welch", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren", "fisher",
+  "stratified_exact", "cmh" }
+function M.test_code(test)
+  local t = test and test.test
+  if t == nil then return nil end
+  if t == "fisher" then return (test.strata or 1) > 1 and "stratified_exact" or "fisher" end
+  if t == "mann_whitney" then
+    local stratified = test.strata and test.strata > 1
+    return (test.exact and "exact_" or "") .. (stratified and "van_elteren" or "mann_whitney")
+  end
+  return t
+end
+
 -- One test of a sample kind, shared by every row of it: memo[key] holds its result (or
 -- {why =}) once compute() has run; each caller gets its own copy of the result, or nil, why.
 local function memoised(memo, key, compute)
@@ -2743,6 +2788,8 @@ end
 -- perhaps an older version's on the requests pooled over the repeats, does not remove.
 function M.tests_samples(key, pa, pb)
   if key == "error_rate_pct" or not M.sample_kind(key) then return false end
+  -- (a run measured once where the other repeated: per request, M.once_against_repeats)
+  if M.once_against_repeats(pa, pb) then return true end
   if #pa > 1 or #pb > 1 then return not M.any_repeats(pa, pb) end
   return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
 end
@@ -2785,6 +2832,135 @@ local function one_point_unsustained(ra, rb, pa, pb, sat, why)
   local _, over = sustained_pairs({ { a = pa[1], b = pb[1] } }, sat, { a = ra, b = rb, na = 1, nb = 1 })
   local text = over_text(over, why)
   return text and ("no load point both runs sustained (left out, %s)"):format(text) or nil
+end
+
+-- The per-request test of a sample kind stratified by load point (M.stratified_mann_whitney),
+-- ITL's declustered to the requests (the design effect of the gaps per request, over the
+-- points tested): r, or nil and why.
+local function per_request_stratified(ra, rb, pa, pb, kind, sat)
+  local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
+  if r and kind == "itl" then
+    local gaps, reqs = 0, 0
+    for _, pr in ipairs(M.paired_points(pa, pb)) do
+      for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
+        local acc = point_samples(side[1], side[2], kind, side[3])
+        local ok_, _ = point_counts(side[1], side[2])
+        gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
+      end
+    end
+    r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
+  end
+  return r, why
+end
+
+-- What a per-request test of runs one of which measured once a load the other repeated
+-- (t.once: M.once_against_repeats') rests on, for the Evidence column and the Verdict (la,
+-- lb: the runs' labels): "per request, as for runs measured once: B measured 1/s, 2/s, 3/s
+-- once where A repeated them, so how much B's runs differ is unknown, a spread the test, taking
+-- each run's requests as draws with their design effect in send order, cannot weigh (repeat B
+-- there to firm it up)". nil without t.once.
+function M.once_text(t, la, lb)
+  local o = t and t.once
+  if type(o) ~= "table" then return nil end
+  local who, loads = {}, {}
+  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
+    local l = side[2]
+    if type(l) == "table" and #l > 0 then
+      who[#who + 1] = side[1]
+      loads[#loads + 1] = ("%s measured %s once where %s repeated %s"):format(side[1], table.concat(l, ", "), side[3],
+        #l == 1 and "it" or "them")
+    end
+  end
+  if #who == 0 then return nil end
+  local names = table.concat(who, " and ")
+  return ("per request, as for runs measured once: %s, so how much %s's runs differ is unknown, a spread the test, "
+    .. "taking each run's requests as draws with their design effect in send order, cannot weigh (repeat %s there "
+    .. "to firm it up)"):format(table.concat(loads, "; "), names, names)
+end
+
+-- The same in short, for the Verdict's sentences that quote the test: "per request: B
+-- measured once where A repeated, its runs' spread unknown (repeat B to firm it up)".
+function M.once_short(t, la, lb)
+  local o = t and t.once
+  if type(o) ~= "table" then return nil end
+  local parts, who = {}, {}
+  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
+    if type(side[2]) == "table" and #side[2] > 0 then
+      parts[#parts + 1] = ("%s measured once where %s repeated"):format(side[1], side[3])
+      who[#who + 1] = side[1]
+    end
+  end
+  if #who == 0 then return nil end
+  return ("per request: %s, %s runs' spread unknown (repeat %s to firm it up)"):format(table.concat(parts, "; "),
+    #who == 1 and "its" or "their", table.concat(who, " and "))
+end
+
+-- Whether the repeats of load point p of a run (run: its run model) differ beyond their
+-- requests' noise in the mean of a sample kind (ITL's: the TPOT's, a request's mean gap):
+-- llmd.stattest.means_heterogeneity of the repeats' means, each one's standard error its
+-- requests' standard deviation over sqrt(n / d), d the design effect of its values in send
+-- order (sample_deff <kind>_mean, else <kind>'s; 1 where neither is known). Returns {p =, q =,
+-- df =, load = "2/s"}, or nil where it cannot be checked (fewer than 2 repeats with 2 or more
+-- requests of that kind). A per-request test of a run measured once against such repeats
+-- takes the requests of a run for draws that tell how its server serves: where runs of one
+-- server differ beyond their requests' noise, they do not, and one run cannot be weighed
+-- (M.row_test falls back to the repeats' test).
+function M.repeats_spread(run, p, kind)
+  local k = kind == "itl" and "tpot" or kind
+  local means, ses = {}, {}
+  for _, idx in ipairs(p.stages or {}) do
+    for _, st in ipairs(run.stages or {}) do
+      local acc = st.index == idx and st.metrics and st.metrics.samples and st.metrics.samples[k]
+      if acc and acc:count() >= 2 then
+        local sd, n = acc:sample_stddev(), acc:count()
+        local dd = st.metrics.sample_deff or {}
+        local d = math.max(1, dd[k .. "_mean"] or dd[k] or 1)
+        if sd and sd == sd then means[#means + 1], ses[#ses + 1] = acc:mean(), sd / math.sqrt(n / d) end
+      end
+    end
+  end
+  if #means < 2 then return nil end
+  local h = stattest.means_heterogeneity(means, ses)
+  if h then h.load = fmt_load(p) end
+  return h
+end
+
+-- The repeats that make a per-request test of a run measured once against the other's
+-- repeats unsound: M.repeats_spread at every load both measured, of each side that repeated
+-- it (the per-request test merges the requests of every repeated point, those repeated on both
+-- sides too); the load whose repeats differ most, where its p is below M.ALPHA over the number
+-- of checks (Bonferroni: each check is a chance to find spread where there is none), as {p =,
+-- q =, df =, load =, side = "a" or "b"}; nil where none does.
+local function once_spread(ra, rb, pa, pb, kind)
+  local checks, worst = 0, nil
+  for _, pr in ipairs((M.paired_points(pa, pb))) do
+    for _, side in ipairs { "a", "b" } do
+      if (pr[side].repeats or 1) >= 2 then
+        local h = M.repeats_spread(side == "a" and ra or rb, pr[side], kind)
+        if h then
+          checks = checks + 1
+          if not worst or h.p < worst.p then worst = h; worst.side = side end
+        end
+      end
+    end
+  end
+  if worst and worst.p < M.ALPHA / checks then return worst end
+  return nil
+end
+
+-- Why a run measured once is not tested per request against the other's repeats (h:
+-- once_spread's; once: M.once_against_repeats'; la, lb: the runs' labels): "r-a's repeats at
+-- 2/s differ beyond their requests' noise (their TPOT means: Cochran's Q p = 1.2e-05), so runs
+-- of one server differ, and v-b's single runs cannot be weighed per request".
+local function once_spread_text(h, kind, once, la, lb)
+  local own = h.side == "a" and (la or "A") or (lb or "B")
+  local single = {}
+  if once and #(once.a or {}) > 0 then single[#single + 1] = la or "A" end
+  if once and #(once.b or {}) > 0 then single[#single + 1] = lb or "B" end
+  return ("%s's repeats at %s differ beyond their requests' noise (their %s means: Cochran's Q %s), so runs of one "
+    .. "server differ, and %s's single runs cannot be weighed per request"):format(own, h.load,
+    (kind == "itl" or kind == "tpot") and "TPOT" or kind == "latency" and "E2E" or kind:upper(), M.p_is(h.p),
+    table.concat(single, " and "))
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
@@ -2850,6 +3026,36 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
+  -- A run measured once at a load the other repeated (M.once_against_repeats): the per-request
+  -- test stratified by load point, as for runs measured once (each repeat's requests merged with
+  -- its siblings', their largest design effect). It rests on what the single runs' test rests
+  -- on: requests as draws with their design effect in send order, blind to how much runs of one
+  -- server differ; the run measured once has no such spread to weigh, and repeating it firms the
+  -- test up (t.once: its loads, for the texts, M.once_text). Where a run kept no per-request
+  -- samples, the repeats' test below, as before.
+  -- Where the side that repeated shows runs of one server differing beyond their requests' noise
+  -- (once_spread), the requests of one run are no sound draws: the repeats' test, as before,
+  -- with that reason beside it (spread).
+  local once = kind and M.once_against_repeats(pa, pb)
+  local spread = once and once_spread(ra, rb, pa, pb, kind)
+  if once and not spread then
+    local t, twhy = memoised(memo, "once:" .. kind, function()
+      return per_request_stratified(ra, rb, pa, pb, kind, sat)
+    end)
+    if t then
+      t.once = once
+      t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t)
+      return t
+    end
+    -- no per-request test to make (too dependent, say): the repeats' test, and why not the
+    -- requests' beside it (none needed where a run kept no per-request samples)
+    if twhy ~= "no per-request samples at every load point of both runs" then
+      spread = { why = twhy }
+    end
+  end
+  local spread_text = spread and (spread.why and ("not per request, though a run measured loads once where the other "
+    .. "repeated them: %s"):format(spread.why)
+    or once_spread_text(spread, kind, once, labels and labels.a, labels and labels.b))
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
@@ -2868,26 +3074,14 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
       t.kept_pairs = nil
       t.row_effect = strata and #strata > 0 and M.repeat_effect(strata, "within the load points tested, over their "
         .. "repeats") or nil
+      t.once_spread = spread_text
     end
-    return t, twhy
+    return t, spread_text and twhy and (twhy .. "; " .. spread_text) or twhy
   end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
     local t, twhy = memoised(memo, kind, function()
-      local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
-      if r and kind == "itl" then
-        -- the design effect of the gaps per request, over the points tested
-        local gaps, reqs = 0, 0
-        for _, pr in ipairs(M.paired_points(pa, pb)) do
-          for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
-            local acc = point_samples(side[1], side[2], kind, side[3])
-            local ok_, _ = point_counts(side[1], side[2])
-            gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
-          end
-        end
-        r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
-      end
-      return r, why
+      return per_request_stratified(ra, rb, pa, pb, kind, sat)
     end)
     -- (each row its own effect size within the load points tested: M.verdict's threshold)
     if t then t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t) end
@@ -2904,7 +3098,7 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   local rep_b = #pb == 1 and (pb[1].repeats or 1) >= 2
   if kind and rep_a ~= rep_b then
     return nil, "a mean of repeats against one run: no test (the requests pooled over the repeats would test a "
-      .. "figure the table does not show)"
+      .. "figure the table does not show" .. (spread_text and ("; " .. spread_text) or "") .. ")"
   end
   if kind and sa and sb and sa[kind] and sb[kind] and not (rep_a and rep_b) then
     local r = memo and memo[kind]
@@ -3570,10 +3764,10 @@ end
 
 -- Whether the sign of a capacity gap g (B - A, M.capacity_gap of ca and cb) rests on one
 -- measured percentile per load of unknown noise (no repeats' ranges on both sides, a side
--- noise_unknown): its spans lie one side of 0 (or meet there), the lower run's span does not
--- end at its ceiling as a bound (it never achieved the other's load: beyond_ceiling, an order
--- whatever the noise), and the higher run's lower end is less than M.UNKNOWN_NOISE_GAP above
--- the lower run's upper end: the rule M.capacity_evidence orders nothing by (order_open).
+-- noise_unknown): its spans lie one side of 0 (or meet there), and M.unknown_noise_orders
+-- does not hold (neither beyond the lower run's ceiling nor M.UNKNOWN_NOISE_GAP apart, or
+-- apart only by a latency difference the files' noise may hide): the rule
+-- M.capacity_evidence orders nothing by (order_open).
 function M.gap_on_unknown_noise(ca, cb, g)
   if not g or (ca.interval and cb.interval) or not (ca.noise_unknown or cb.noise_unknown) then return false end
   local up = g.lo_rps >= 0 and "b" or g.hi_rps <= 0 and "a" or nil
@@ -3582,11 +3776,45 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local _, lo_hi = M.capacity_span(clo)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
-  if M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing then
-    return false
+  local beyond = M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing
+  return not M.unknown_noise_orders(ca, cb, up, beyond, M.mean_gap_pct(lo_hi, hi_lo))
+end
+
+-- The span of capacity c that a summary file's noise leaves (lp.capacity_noise's band, c.noise_band:
+-- each such load's SLO figure anywhere within lp.UNKNOWN_NOISE_BAND % of itself), within its
+-- run's ceiling; a capacity whose noise is known, its own span (M.capacity_span); nil, nil
+-- for one of unknown noise without a band.
+local function band_span(c)
+  if c.noise_band then
+    local lo, hi = c.noise_band.lo, c.noise_band.hi or math.huge
+    if c.ceiling_rps and c.ceiling_rps < hi then hi = math.max(lo, c.ceiling_rps) end
+    return lo, hi
   end
-  local m = M.mean_gap_pct(lo_hi, hi_lo)
-  return not (m and m >= M.UNKNOWN_NOISE_GAP)
+  if c.noise_unknown then return nil, nil end
+  return M.capacity_span(c)
+end
+
+-- Whether the order up ("a" | "b": the run the measured loads put higher) of two capacities,
+-- one or both of them read off summary files (one percentile or mean per load, of unknown
+-- noise: noise_unknown), is evidence (task fixn50). Two conditions, both needed:
+-- 1. the loads that decide it lie far apart: the higher run met the SLOs beyond the most the
+--    other achieved at any load (beyond_ceiling), or its lower end is at least
+--    M.UNKNOWN_NOISE_GAP above the other's upper end (margin_pct, about one load step, so that
+--    a pass and a fail at neighbouring loads that noise alone can swap order nothing);
+-- 2. that order survives a latency difference of the size such noise may hide: with every
+--    summary load's SLO figure moved anywhere within lp.UNKNOWN_NOISE_BAND % of itself (both
+--    runs, either way), the spans stay apart (band_span). Below saturation latency is flat in
+--    load, so a few per cent of noise move pass and fail across the whole ladder: a capacity
+--    gap, however large, from a small latency gap is none (audit50 F3: one server twice, TTFT
+--    p90 212.9 against 193.0 ms at 1 req/s, "+192.7 %" at a 200 ms SLO). A failing figure far
+--    beyond the limit, a passing one far within it, or a failure past its run's saturation
+--    (its queue grew: the latency rose with load, a fail at both ends) still orders them.
+function M.unknown_noise_orders(ca, cb, up, beyond_ceiling, margin_pct)
+  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then return false end
+  local la, ha = band_span(ca)
+  local lb, hb = band_span(cb)
+  if not (la and lb) then return false end
+  return M.spans_apart(la, ha, lb, hb) == up
 end
 
 -- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
@@ -4123,11 +4351,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
     -- one measured percentile per load with no per-request data (a summary file): whether a
     -- load met the SLO is one draw of unknown noise, so a pass and a fail at neighbouring
-    -- loads order nothing; only a run that met the SLOs at a rate the other never achieved at
-    -- any load (beyond its ceiling) is above it whatever the noise
+    -- loads order nothing, nor do a pass and a fail far apart in load whose figures lie near
+    -- the limit (below saturation latency is flat in load: a few per cent move pass and fail
+    -- across the ladder). M.unknown_noise_orders: beyond the other's ceiling or at least
+    -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
+    -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    local large = ev.margin_pct and ev.margin_pct >= M.UNKNOWN_NOISE_GAP
-    if apart and unknown and not ev.beyond_ceiling and not large then
+    if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev
@@ -4246,7 +4476,8 @@ end
 -- of one measured percentile each, of unknown noise (no per-request data), order two
 -- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
 -- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
--- noise alone can swap, order nothing (M.capacity_evidence).
+-- noise alone can swap, order nothing (M.capacity_evidence). One of the two conditions of
+-- M.unknown_noise_orders: alone it ordered a few per cent of flat latency (audit50 F3).
 M.UNKNOWN_NOISE_GAP = 25
 
 -- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:

@@ -1140,8 +1140,13 @@ function M.failure_line(ctx)
     parts[1] = ("step %d (%s): %s"):format(o.number, o.name, tostring(o.message):match("^[^\n]*"))
   end
   if #parts == 0 then parts[1] = "not every treatment completed" end
-  return ("experiment.lua: %d of %d setup treatment(s) did not succeed: %s; what is left deployed and the command to "
-    .. "go on are in the output above"):format(math.max(#parts, 1), n, table.concat(parts, "; "))
+  -- (true to what stdout says, M.left_text: fixs50, one refused before its deploy said "what is
+  -- left deployed" where stdout said nothing needs tearing down)
+  local where = ctx.dry_run and "what the dry run did is in the output above"
+    or #M.left_deployed(ctx) > 0 and "what is left deployed and the command to go on are in the output above"
+    or "nothing is left deployed; the command to go on is in the output above"
+  return ("experiment.lua: %d of %d setup treatment(s) did not succeed: %s; %s"):format(math.max(#parts, 1), n,
+    table.concat(parts, "; "), where)
 end
 
 return M

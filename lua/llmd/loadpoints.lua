@@ -17,6 +17,14 @@ local stattest = require "llmd.stattest"
 local json = require "llmd.json"
 -- (a signed percentage as every text prints it: never "-0.0 %", template.helpers.pct)
 local function pct_text(v) return require("llmd.template").helpers.pct(v) end
+-- A change of v % said with the verb its sign takes, as printed (one decimal): "grew +1.2 %",
+-- "fell 0.4 %", "stayed level (+0.0 %)" (audit50 M5: "throughput grew -0.4 %").
+local function change_text(v)
+  local r = tonumber(("%.1f"):format(v))
+  if r > 0 then return "grew " .. pct_text(v) end
+  if r < 0 then return "fell " .. pct_text(-v):gsub("^%+", "") end
+  return "stayed level (+0.0 %)"
+end
 
 local M = {}
 
@@ -28,6 +36,15 @@ M.SATURATION_SHARE = 0.95
 -- Concurrency-based loads: saturated when throughput grows by less than this while
 -- latency keeps growing.
 M.PLATEAU_GROWTH = 0.05
+
+-- A script's mistake in the run it passes (a table without stages: {} or an extract's
+-- JSON output read back in the wrong shape) is an error at its line naming the argument,
+-- not "attempt to index a nil value" inside this file.
+local function check_run(run, fn)
+  if type(run) == "table" and type(run.stages) == "table" then return end
+  error(("loadpoints.%s: argument 1 (run): expected a run from llmd.harness.extract (a table with "
+    .. "a 'stages' list), got %s"):format(fn, type(run) == "table" and "a table without 'stages'" or type(run)), 3)
+end
 
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
@@ -89,6 +106,7 @@ end
 -- every measured stage whose achieved rate is above its offered rate by more than
 -- M.overshoot allows, naming the stage, its file and both rates.
 function M.check_rates(run)
+  check_run(run, "check_rates")
   run.checks = run.checks or {}
   for _, st in ipairs(run.stages) do
     local o = not st.warmup and M.overshoot(st)
@@ -106,6 +124,7 @@ end
 -- per-request file alone says nothing of the load it was driven at), or every stage is
 -- warm-up. nil when it has a measured stage.
 function M.no_points_why(run)
+  check_run(run, "no_points_why")
   if #run.stages == 0 then
     return "no load stage in the results, only whole-run data, which does not say the load"
   end
@@ -118,6 +137,7 @@ end
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
 -- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
 function M.points(run)
+  check_run(run, "points")
   local groups, measured = {}, {}
   for _, st in ipairs(run.stages) do if not st.warmup then measured[#measured + 1] = st end end
   for _, st in ipairs(run.stages) do
@@ -246,6 +266,38 @@ function M.points(run)
       end
     end
     p.failure_kinds, p.repeat_failure_kinds = kinds, per_repeat
+    -- and by cause (llmd.runmodel.stage_causes), summed over its repeats by cause, most first;
+    -- a repeat whose reader grouped no causes per stage counts its failures as "cause not
+    -- recorded", as its kinds count them unknown
+    local by, causes = {}, {}
+    local function add(cause, status, count, example)
+      local e = by[cause]
+      if not e then
+        e = { cause = cause, status = status, count = 0, example = example }
+        by[cause], causes[#causes + 1] = e, e
+      end
+      e.count = e.count + count
+    end
+    for _, st in ipairs(g.stages) do
+      local list = require("llmd.runmodel").stage_causes(st)
+      if type(list) == "table" then
+        for _, e in ipairs(list) do
+          if type(e) == "table" and type(e.cause) == "string" and finite(e.count) then
+            add(e.cause, e.status, e.count, e.example)
+          end
+        end
+      else
+        local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
+        if finite(failed) and failed > 0 then
+          add("cause not recorded (the results give no causes per load point)", nil, failed, "")
+        end
+      end
+    end
+    table.sort(causes, function(x, y)
+      if x.count ~= y.count then return x.count > y.count end
+      return x.cause < y.cause
+    end)
+    p.errors = json.array(causes)
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -701,14 +753,30 @@ M.QUEUE_CHANCE = 0.05
 -- Nothing bounds L_min (no e2e statistic, or none at p5 or below: vLLM's defaults): lo is
 -- completed / window, hi unknown (nil): reaching the share still says "kept up" (L_min >= 0),
 -- a shortfall is N/A (M.bound_text), never "saturated" from answer length.
+-- Where the files give the send span S (inference-perf's load_summary.send_duration), no
+-- span of the answers is shorter than S: the last request, sent S after the first, is
+-- answered at least L_min after it, and the first answer comes no sooner than L_min after
+-- the first request, so window - L_min >= S in any file true to itself; one with
+-- window - L_min < S contradicts itself (its window cannot have held these requests), and
+-- it is not the files' to say by how much the window is short. So each bound's span is at
+-- least S (M.drain_span): the rate is at most completed / S, never above the rate the
+-- requests were sent at (sends / S), as no server answers a stage's requests faster than
+-- they were sent; lo at most hi. (The answers' true span is at least S, so completed / S is
+-- still a rate they did not exceed.)
+function M.drain_span(x, d)
+  local s = x.send_span_s
+  if finite(s) and s > 0 and d < s then return s end
+  return d
+end
 function M.drain_rates(x)
   local span = x.window_s - x.least_latency_s
   if not (finite(span) and span > 0 and finite(x.completed)) then return nil end
-  if x.least_kind == "none" then return x.completed / x.window_s, nil end
+  if x.least_kind == "none" then return x.completed / M.drain_span(x, x.window_s), nil end
+  local hi = x.completed / M.drain_span(x, span)
   if x.least_kind == "percentile" then
-    return math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, x.completed / span
+    return math.min(math.max(x.completed - (x.below or 0), x.completed * span / x.window_s, 0) / span, hi), hi
   end
-  return x.completed / span, x.completed / span
+  return hi, hi
 end
 
 -- A rate-based point's drain-reduced rate, where its files have no per-request start times
@@ -1466,14 +1534,14 @@ local function saturation_of(points, opts)
         if thin then return thin_result(thin) end
         return with_failures { point = i, offered = q.offered, achieved_rps = q.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out,
-          reason = ("from concurrency %g to %g throughput grew %s while latency grew %s"):format(
-            p.offered, q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100),
-            pct_text((lat(q) / lat(p) - 1) * 100)) }
+          reason = ("from concurrency %g to %g throughput %s while latency %s"):format(
+            p.offered, q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100),
+            change_text((lat(q) / lat(p) - 1) * 100)) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
-        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %s and %s %s"):format(p.offered,
-          q.offered, pct_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
-          pct_text((lat(q) / lat(p) - 1) * 100))
+        flat[#flat + 1] = ("from concurrency %g to %g throughput %s and %s %s"):format(p.offered,
+          q.offered, change_text((q.achieved_rps / p.achieved_rps - 1) * 100), lat_label(q),
+          change_text((lat(q) / lat(p) - 1) * 100))
       end
       ::next_level::
     end
@@ -3741,6 +3809,20 @@ end
 -- a mean SLO's interval took the ranks' design effect at some point (M.mean_ci). nil where no SLO
 -- is a percentile, or
 -- every load point was repeated (the repeats' range, M.capacity_interval, weighs that).
+-- How far (in %, either way) a one-run load point's percentile or mean of a summary file (no
+-- per-request data, its noise unknown) may lie from what its server gives at that load, for
+-- ordering two capacities (M.capacity_noise's band): two runs may then differ by 1.1^2 - 1 =
+-- 21 %, twice the widest swing of one server with itself seen in the audit's A/A pairs (task
+-- fixn50, /tmp/audit50-f3, queue_sim.py, 60-240 requests a load: TTFT p90 212.9 against 193.0
+-- ms at 1 req/s, 10.3 %). Its 20 aggregate-only A/A pairs and 10 BR pairs: the 25 % gap rule
+-- alone named 5 winners at TTFT p90 <= 200 / 113 ms and mean <= 176 / 178 ms; with the band,
+-- at those and at p90 <= 205 / 210 and mean <= 177 ms too, a band of 2 % (the practical
+-- threshold) named 2, of 5 % or 10 % none. So only a latency
+-- well beyond the limit on one side and well within it on the other, or one that rose past
+-- saturation (a fail at both ends), orders them. Not a measured noise: a sound rule for
+-- figures whose noise is unknown; per-request data or repeats measure it.
+M.UNKNOWN_NOISE_BAND = 10
+
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
   local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
@@ -3761,8 +3843,11 @@ function M.capacity_noise(points, slo, cap, opts)
   -- ceiling)
   local past_from = M.saturated_from(sat)
   local nominal_fail, ranks_mean, ranks_pct = false, false, false
+  -- (few[i][key]: point i's interval of key unknown for its few requests; cands: each point's
+  -- ends to weigh for the unclear list, once those are settled)
+  local few, cands = {}, {}
   for i, p in ipairs(points) do
-    ends[i] = {}
+    ends[i], few[i] = {}, {}
     for _, x in ipairs(pkeys) do
       local lo, hi, why, info
       if (p.repeats or 1) >= 2 then
@@ -3773,6 +3858,8 @@ function M.capacity_noise(points, slo, cap, opts)
         lo, hi, why, info = M.slo_ci(p, x.key)
         -- (a known interval: its {n, deff} in why's place)
         if type(why) == "table" then why, info = nil, why end
+        -- (one that cannot be told for its few requests: M.SLO_CI_MIN_EFFECTIVE, below)
+        if lo == nil and type(info) == "table" and info.n then few[i][x.key] = true end
         if info and info.mean_deff == "ranks" and field(p, x.key) ~= nil then ranks_mean = true end
         if info and info.pct_deff == "ranks" and field(p, x.key) ~= nil then ranks_pct = true end
         -- (opts.open_narrow: an interval known to run narrow near capacity counted as
@@ -3792,21 +3879,78 @@ function M.capacity_noise(points, slo, cap, opts)
       if field(p, x.key) ~= nil then
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
-        if lo <= x.max and hi > x.max and not (unclear[#unclear] and unclear[#unclear].point == i) then
-          unclear[#unclear + 1] = { point = i, key = x.key, reason = why or "its interval straddles the SLO",
-            n = info and info.n, deff = info and info.deff }
+        cands[#cands + 1] = { point = i, x = x, reason = why or "its interval straddles the SLO",
+          n = info and info.n, deff = info and info.deff }
+      end
+    end
+  end
+  -- A load whose interval cannot be told for too few requests (M.SLO_CI_MIN_EFFECTIVE: 30
+  -- requests at concurrency 1, whose TTFT p90 has no upper end, P(Bin(30, 0.9) <= 29) = 1 -
+  -- 0.9^30 = 0.958 < 0.975), whose figure meets the SLO, below a load that met it for certain
+  -- (its interval's upper end within the limit, told from enough requests or repeats) is no
+  -- possible failure: a server that met the SLO at a higher load does not fail it at a lower
+  -- one for want of requests to tell (task fixn50, audit50 F1: c=1 and c=2 far inside 500 ms,
+  -- every request of c=1 under 112.5 ms, put a capacity's low end at 0 and turned "k3-b
+  -- sustains more load, +24.7 % to +25.6 %" into "cannot say", with advice at c=8 and c=16).
+  -- It counts at its figure on both ends. A figure beyond the limit stays unknown there (a true
+  -- non-monotone reading, fixg49's rule), as does one with no certain pass above it.
+  for i, p in ipairs(points) do
+    for _, x in ipairs(pkeys) do
+      local v = field(p, x.key)
+      if few[i][x.key] and type(v) == "number" and v <= x.max and type(p.achieved_rps) == "number" then
+        for j, q in ipairs(points) do
+          local e = ends[j][x.key]
+          if j ~= i and e and not few[j][x.key] and e.hi <= x.max and type(q.achieved_rps) == "number"
+            and q.achieved_rps > p.achieved_rps then
+            ends[i][x.key] = { lo = math.min(ends[i][x.key].lo, v), hi = v }
+            break
+          end
         end
       end
+    end
+  end
+  for _, c in ipairs(cands) do
+    local e = ends[c.point][c.x.key]
+    if e.lo <= c.x.max and e.hi > c.x.max and not (unclear[#unclear] and unclear[#unclear].point == c.point) then
+      unclear[#unclear + 1] = { point = c.point, key = c.x.key, reason = c.reason, n = c.n, deff = c.deff }
     end
   end
   -- a one-run point with no per-request data at all (a summary file): its percentile's
   -- uncertainty is unknown, not wide; no range is made up for it (unknown = why, said
   -- beside a capacity that orders nothing on such points: llmd.decision.capacity_evidence)
+  -- Its capacity is still bounded by what no small latency difference can move (task fixn50,
+  -- audit50 F3: an A/A pair of aggregate-only files, TTFT p90 212.9 against 193.0 ms at 1 req/s
+  -- and flat up to 4 req/s, read "+192.7 %" at a 200 ms SLO: below saturation latency is flat
+  -- in load, so a few per cent move pass and fail across the whole ladder). band = the range
+  -- {lo, hi (nil: no upper end), lo_tps, hi_tps} of the capacity with each such point's SLO metric anywhere within
+  -- M.UNKNOWN_NOISE_BAND % of its figure (v / (1 + b) to v (1 + b)), the other points' ends as
+  -- above (their intervals, their repeats'), and a point past saturation whose figure fails
+  -- an SLO failing it at both ends (its queue grew: the latency rose with load, no noise).
+  -- llmd.decision.capacity_evidence orders such a capacity only where the bands are apart.
+  local unknown
   for i, p in ipairs(points) do
     if (p.repeats or 1) < 2 and not p.per_request then
-      return { unknown = ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
-        .. "file)"):format(i) }
+      unknown = unknown or ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
+        .. "file)"):format(i)
+      local b = 1 + M.UNKNOWN_NOISE_BAND / 100
+      for _, x in ipairs(pkeys) do
+        local v = field(p, x.key)
+        if type(v) == "number" then
+          local e = { lo = v / b, hi = v * b }
+          if past_from and i >= past_from and v > x.max then e.lo = v end
+          ends[i][x.key] = e
+        end
+      end
     end
+  end
+  if unknown then
+    local band = ends_span(cap, M.capacity(at_bound(points, ends, "hi"), slo, sat),
+      M.capacity(at_bound(points, ends, "lo"), slo, sat), points, past_from and { M.ceiling(points, { slo = slo }) })
+    -- (an end with no bound, nil: JSON has no infinity; lo_tps nil where a tok/s is unknown, hi_tps
+    -- nil beside it where it has no upper end)
+    local function fin(v) return v ~= math.huge and v or nil end
+    return { unknown = unknown, band = { lo = band.lo, hi = fin(band.hi), lo_tps = band.lo_tps,
+      hi_tps = band.lo_tps and fin(band.hi_tps) or nil } }
   end
   local low, high = M.capacity(at_bound(points, ends, "hi"), slo, sat),
     M.capacity(at_bound(points, ends, "lo"), slo, sat)

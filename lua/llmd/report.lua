@@ -417,6 +417,13 @@ local function perf_row(key, ctx)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and zero_change(vb) or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
       ctx.saturation)
+    -- (analyze.lua from saved state, no samples: a run measured once against the other's repeats
+    -- was tested per request (sig.once), which the saved models cannot make again; the repeats'
+    -- test they can make is the weaker one that test replaced: the saved one, as below)
+    if test and test.units == "repeats" and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and type(ctx.saved[key].once) == "table" and not (ra.overall.samples or rb.overall.samples) then
+      test = nil
+    end
     -- (a saved test that took in a load a run did not sustain, by the tests' rule now: not
     -- brought back, and why: decision.saved_test_unsustained)
     local stale = not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
@@ -574,6 +581,9 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  -- (the test's name as the Evidence names it, decision.test_code: "exact_mann_whitney" beside
+  -- "exact Mann-Whitney, p = ...", never the family's "mann_whitney")
+  if row.test then row.test = decision.test_code(o.test) end
   -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number;
   -- nor has a row no comparison bears a verdict on (not comparable: pooled over loads that
   -- differ, figures that follow the sends or describe the run, a broken run), beside whose change
@@ -651,6 +661,8 @@ local function finish_row(row, fam, A, B)
     row.evidence = "not like for like"
   elseif v.cannot_decide then
     row.evidence = v.note
+    -- (a test on the repeats though a run measured a load once: why not per request)
+    if test and test.once_spread then row.evidence = row.evidence .. "; " .. test.once_spread end
   elseif v.follows_sends then
     row.evidence = o.sends_evidence
       or "no test: both runs kept up with what they were sent, so the throughput follows the sends (below)"
@@ -682,6 +694,11 @@ local function finish_row(row, fam, A, B)
       if not_evidence then row.evidence = row.evidence .. ", " .. not_evidence end
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
+    -- (a run measured once where the other repeated: what the per-request test rests on)
+    local once = decision.once_text(test, A.label, B.label)
+    if once then row.evidence = row.evidence .. "; " .. once end
+    -- (or why it is on the repeats though a run measured a load once: its other side's spread)
+    if test.once_spread then row.evidence = row.evidence .. "; " .. test.once_spread end
     -- tested at only some of the loads both sustained: that first, never read as sameness
     if v.partial then row.evidence = v.note .. (test.left_out and ("; " .. test.left_out) or "") end
     if v.too_few then
@@ -1298,6 +1315,28 @@ local function no_size(kv)
 end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
+-- Which way is better for each row that is no metric of the catalogue (whose metrics.get(key).better the
+-- performance rows carry as better_is): the curve rows' capacities and rates, and the KV-cache figures
+-- ("kv_" .. field), so that a script ranking the runs reads every row's direction from the files
+-- (comparison.csv's better_is, comparison.json's better_is and directions) rather than hardcode it
+-- (newuser50b F6). "higher" | "lower" | "none" (a figure of the workload, not of the server: the tokens
+-- the requests asked to look up). A direction says which figure would be the better one, not that the
+-- rows were compared: the verdict says that ("context", "untested", "not comparable").
+M.ROW_BETTER = {
+  capacity_at_slo_rps = "higher", capacity_at_slo_output_tps = "higher", capacity_at_slo_rps_per_gpu = "higher",
+  max_sustained_rps = "higher", max_sustained_rps_gap_low = "higher", max_sustained_rps_gap_high = "higher",
+  max_sustained_rps_per_gpu = "higher", output_tps_per_gpu = "higher",
+  kv_hits = "higher", kv_queries = "none", kv_misses = "lower", kv_hit_rate_pct = "higher",
+  kv_misses_per_request = "lower", kv_hits_per_request = "higher", kv_cached_share_pct = "higher",
+  kv_preemptions = "lower", kv_preemptions_per_1k = "lower",
+}
+-- A row's direction by its key (a performance row's from the catalogue), or nil for a key no row has.
+function M.better_is(key)
+  if M.ROW_BETTER[key] then return M.ROW_BETTER[key] end
+  local ok, m = pcall(metrics.get, key)
+  return ok and m.better or nil
+end
+
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
   misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%",
   preemptions = "requests", preemptions_per_1k = "per 1,000 requests" }
@@ -1377,6 +1416,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
     -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
     -- them; a_na, b_na: why a side is unknown
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
+      better_is = M.ROW_BETTER["kv_" .. f],
       a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
       verdict = "" }
     -- counters that count other traffic (or part of the run) than the harness's requests:
@@ -2021,9 +2061,12 @@ local function noise_why(slo)
   end
   return NOISE_WHY
 end
-local NOISE_UNKNOWN_WHY = "each load's pass or fail rests on one measured percentile whose noise these files "
-  .. "cannot tell (no per-request data), and the loads that decide it lie too close for a pass and a fail to order "
-  .. "them"
+-- (decision.unknown_noise_orders: the loads that decide it too close, or their figures too near
+-- the limit, lp.UNKNOWN_NOISE_BAND)
+local NOISE_UNKNOWN_WHY = ("each load's pass or fail rests on one measured percentile whose noise these files "
+  .. "cannot tell (no per-request data), and the loads that decide it lie too close, or their figures too near the "
+  .. "limit, for a pass and a fail to order them (a figure %g %% off either way could swap them)"):format(
+  lp.UNKNOWN_NOISE_BAND)
 
 -- The loads a capacity's evidence leaves unclear (lp.unclear_loads), as comparison.json keeps
 -- them (capacity.a.settle: an interval's end off the sample is left out, not infinite).
@@ -2165,7 +2208,12 @@ M.narrow_verdict_text = narrow_verdict_text
 local capacity_in_tps_of
 local function capacity_in_tps(c)
   local x = capacity_in_tps_of(c)
-  if x then x.noise_unknown = c.noise_unknown end
+  if x then
+    x.noise_unknown = c.noise_unknown
+    -- (its band in tok/s, read off the same load points; none where a tok/s is unknown)
+    local b = c.noise_band
+    x.noise_band = b and b.lo_tps and { lo = b.lo_tps, hi = b.hi_tps } or nil
+  end
   return x
 end
 capacity_in_tps_of = function(c)
@@ -2258,6 +2306,7 @@ local function capacity_per(c, k)
     end
     return x
   end
+  if c.noise_band then out.noise_band = { lo = c.noise_band.lo / k, hi = c.noise_band.hi and c.noise_band.hi / k } end
   if c.noise then
     out.noise = span_per(c.noise)
     out.noise.unclear, out.noise.narrow, out.noise.mean_deff = c.noise.unclear, c.noise.narrow, c.noise.mean_deff
@@ -3161,7 +3210,30 @@ local function left_out_text(nl, key, tested)
   return "untested at this load, which its test left out; at the other loads, " .. tested
 end
 
-local function perf_test_text(perf, key, A, B)
+local perf_test_text_of
+-- (a test per request of a run measured once where the other repeated, decision.once_text: what
+-- it rests on, in short, beside it wherever it is quoted: audit50 F2)
+-- apart (optional, a table): that note set in apart.once instead, for a sentence that quotes
+-- several such tests to say it once (once_sentence).
+local function perf_test_text(perf, key, A, B, apart)
+  local text = perf_test_text_of(perf, key, A, B)
+  if not text then return nil end
+  for _, r in ipairs(perf or {}) do
+    local once = r.key == key and decision.once_short(r.sig, A.label, B.label)
+    if once and apart then
+      apart.once = once
+    elseif once then
+      return text .. "; " .. once
+    end
+  end
+  return text
+end
+-- The sentence that says the note perf_test_text set apart (apart.once) once: "" without it.
+local function once_sentence(apart)
+  if not apart.once then return "" end
+  return (" Those tests are %s."):format(apart.once)
+end
+function perf_test_text_of(perf, key, A, B)
   for _, r in ipairs(perf or {}) do
     local p = r.key == key and r.p_value and not r.identical and not r.follows_sends and not r.broken
       and p_text(r.p_value, r.p_adjusted, r.family_size)
@@ -3214,10 +3286,10 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
       .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
   end
-  local parts, n_tested = {}, 0
+  local parts, n_tested, apart = {}, 0, {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B))
+    local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B, apart))
     if tested then n_tested = n_tested + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
@@ -3234,9 +3306,9 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
   local note = no_slo_untested_note(nl, n_tested)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s). Give --slo (e.g. --slo "
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s).%s Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "")
+    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", once_sentence(apart))
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -4245,6 +4317,30 @@ local function settle_text(model, A, B, ca, cb, only)
   return "To settle it: " .. table.concat(parts, "; ") .. "."
 end
 
+-- What settles two capacities whose order the evidence leaves open because the pass or fail
+-- that decides it rests on one percentile per load of unknown noise (decision.capacity_evidence's
+-- noise_unknown, decision.unknown_noise_orders): per-request data for the runs read off summary
+-- files, or repeats of each load - not more loads (a bound's "measure where it lies"), whose
+-- pass or fail would rest on that noise too. nil where neither run's noise is unknown.
+-- (the advice alone, without "To settle it: " and the full stop: treatments.lua joins it with
+-- others)
+function M.unknown_noise_advice(A, B, ca, cb)
+  local who = {}
+  for _, x in ipairs { { A, ca }, { B, cb } } do
+    if x[2].noise_unknown and not x[2].interval then who[#who + 1] = x[1].label end
+  end
+  if #who == 0 then return nil end
+  return ("per-request data for %s (each request's latencies, not only the %s percentiles: vllm bench serve with "
+    .. "--save-detailed, guidellm's report with its requests, inference-perf's per-request file), or repeats of each "
+    .. "load, to tell how far the percentiles that decide the order vary; more loads would not settle it, as each "
+    .. "one's pass or fail would rest on one percentile of unknown noise too"):format(table.concat(who, " and "),
+    #who > 1 and "files'" or "file's")
+end
+local function unknown_noise_settle(A, B, ca, cb)
+  local advice = M.unknown_noise_advice(A, B, ca, cb)
+  return advice and ("To settle it: " .. advice .. ".")
+end
+
 -- What would settle (or tell by how much) two capacities the evidence ev (decision.capacity_evidence
 -- of ca, cb) leaves unordered, by its kind: an order left open (settle_text), spans apart within
 -- the noise of their rates (decision.noise_settle_text: longer loads), a least gap below the
@@ -4256,7 +4352,10 @@ end
 local function capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
   local ver = ev.verdict
   if ver == "untested" and not (ev.ordered and ev.higher) then
-    local s = ev.order_open and settle_text(model, A, B, ca, cb) or nil
+    -- (an order left open by the unknown noise of summary files' percentiles: what tells that
+    -- noise, never more loads, whose pass or fail would rest on it too - fixs50)
+    local s = ev.order_open and (ev.noise_unknown and unknown_noise_settle(A, B, ca, cb)
+      or settle_text(model, A, B, ca, cb)) or nil
     local ns = ev.within_noise and decision.noise_settle_text(ev.noise, function(x) return rate_text(x) .. gpu end,
       lead_gpu)
     if ns then s = s and (s:sub(1, -2) .. "; " .. ns .. ".") or ("To settle it: " .. ns .. ".") end
@@ -4677,9 +4776,9 @@ local function verdict_of(model, A, B)
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
         nl.unsustained)
     elseif nl then
-      local parts, n_tested = {}, 0
+      local parts, n_tested, apart = {}, 0, {}
       for _, r in ipairs(nl.rows) do
-        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B))
+        local tested = left_out_text(nl, r.key, perf_test_text(model.perf, r.key, A, B, apart))
         if tested then n_tested = n_tested + 1 end
         parts[#parts + 1] = ("%s %s%s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
@@ -4704,8 +4803,8 @@ local function verdict_of(model, A, B)
         local note = no_slo_untested_note(nl, n_tested)
         what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
       end
-      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s. --slo gives capacity within an "
-        .. "SLO."):format(v.text, v.latency.load, B.label, what)
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s.%s --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what, once_sentence(apart))
     end
     latency_said = v.text:sub(#before + 1)
   end
@@ -6366,6 +6465,8 @@ local function curve_of(points)
       -- what its failed requests were (llmd.loadpoints.failure_cause): the failures note says
       -- "not overload" only where the files name every cause
       failure_kinds = p.failure_kinds,
+      -- and by cause, summed over its repeats (llmd.loadpoints: errors)
+      errors = p.errors,
     }
   end
   return json.array(out) -- [] in comparison.json when the run has no load point
@@ -6417,7 +6518,11 @@ local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true
 -- Did the plan (workspace/plan.yaml) deploy and benchmark both runs alike (runs.a and runs.b
 -- with the same deploy: and benchmark:, labels aside)? Then the comparison is an A/A check:
 -- any difference is the run-to-run variation of one configuration. The text saying so, or nil
--- (no plan, a run imported, or anything of the two differs).
+-- (no plan, a run imported, or anything of the two differs). Every key of a run that changes
+-- what is measured counts: baseline: (plain vLLM through the baseline Service, not the
+-- gateway: the README's plain-vLLM-against-llm-d comparison), and what info: states of the
+-- configuration (its stack: and benchmark: keys, flat or nested, read as --a-info reads them:
+-- llmd.workspace.info_flat; its slo: and timestamp: are no configuration).
 same_plan_config = function(workspace)
   if type(workspace) ~= "string" then return nil end
   local path = workspace .. "/plan.yaml"
@@ -6428,8 +6533,27 @@ same_plan_config = function(workspace)
   if type(a) ~= "table" or type(b) ~= "table" or a.existing ~= nil or b.existing ~= nil then return nil end
   local same = M.same_value
   if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(a.benchmark, b.benchmark)) then return nil end
-  return "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and benchmark:), so "
-    .. "this is an A/A check: a difference is run-to-run variation, not a configuration's"
+  if (a.baseline and true or false) ~= (b.baseline and true or false) then return nil end
+  local function stated(r)
+    if type(r.info) ~= "table" then return {} end
+    local ws = require "llmd.workspace"
+    local flat, out = ws.info_flat(r.info), {}
+    for k, v in pairs(flat) do
+      if ws.STATE_KEYS[k] and type(v) == "table" then
+        -- (a part's own keys are lifted; the rest of it, the user's extra rows, as stack.KEY)
+        local own = {}
+        for _, n in ipairs(ws.STATE_KEYS[k]) do own[n] = true end
+        for n, x in pairs(v) do if not own[n] then out[k .. "." .. tostring(n)] = x end end
+      elseif k ~= "slo" and k ~= "timestamp" and k ~= "label" then
+        out[k] = v
+      end
+    end
+    return out
+  end
+  if not same(stated(a), stated(b)) then return nil end
+  return "both runs deployed the same configuration (the plan's runs a and b have the same deploy:, benchmark: and "
+    .. "baseline:, and their info: states no difference), so this is an A/A check: a difference is run-to-run "
+    .. "variation, not a configuration's"
 end
 
 -- Are x and y the same value (YAML or JSON read: tables compared key by key, deep)?
@@ -6573,7 +6697,10 @@ function M.build(opts)
   -- (the SLOs given; where none is an error-rate SLO, the default failure limit the capacity
   -- is read within too, said once here and "by default" beside every capacity)
   local default_note = decision.default_limit_note(model.slo)
-  model.slo_text = decision.slo_phrase(model.slo) .. (default_note and (". " .. default_note) or "")
+  -- (where it came from, where the runs' records or info files gave it: comparison.slo_source)
+  model.slo_source = opts.slo_source
+  model.slo_text = decision.slo_phrase(model.slo) .. (opts.slo_source and (" (" .. opts.slo_source .. ")") or "")
+    .. (default_note and (". " .. default_note) or "")
   model.checks_note = checks_note(A, B)
   -- the result files --tolerant left out, each with why (the banner at the top says them:
   -- a run missing a stage must not read as complete above the Data checks)
@@ -6644,6 +6771,8 @@ function M.build(opts)
         local nz = lp.capacity_noise(s[2], model.slo, s[1])
         if nz and nz.unknown then
           s[1].noise_unknown = nz.unknown
+          -- (what no small latency difference can move: decision.capacity_evidence's band rule)
+          s[1].noise_band = nz.band
         elseif nz then
           s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
         end
@@ -7351,6 +7480,16 @@ function M.kv_csv_rows(model)
   return out
 end
 
+-- Every row's direction by its key, as comparison.csv's rows give it (their better_is column):
+-- comparison.json's directions, one lookup for a script that ranks the runs on any row.
+function M.directions(model)
+  local out = {}
+  for _, r in ipairs(model.perf or {}) do out[r.key] = r.better_is end
+  for _, h in ipairs(M.curve_rows(model)) do out[h.key] = M.better_is(h.key) end
+  for _, k in ipairs(M.kv_csv_rows(model)) do out[k.key] = M.better_is(k.key) end
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -7371,14 +7510,16 @@ function M.csv(model)
   -- effect_lo, effect_hi the same in %: curve_rows' gap_columns) (columns added at the end,
   -- so that the earlier ones keep their places)
   -- delta_unit: the unit of delta (and delta_lo, delta_hi): M.delta_unit, the performance
-  -- rows' own (comparison.json's perf[].delta_unit)
+  -- rows' own (comparison.json's perf[].delta_unit); better_is: which way is better, on every
+  -- row (M.better_is: the catalogue's for the performance rows, M.ROW_BETTER for the others)
   local delta_unit = M.delta_unit
   local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit" }
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)) }, ",")
+      q(r.family_size), "", "", q(r.effect_lo), q(r.effect_hi), "", "", "", q(delta_unit(r.unit)),
+      q(r.better_is) }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -7387,12 +7528,13 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
       q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound), q(h.effect_lo), q(h.effect_hi),
-      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")) }, ",")
+      q(h.order), q(h.delta_lo), q(h.delta_hi), q(delta_unit(h.unit or "req/s")), q(M.better_is(h.key)) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)) }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "", "", "", "", "", "", q(delta_unit(k.unit)),
+      q(M.better_is(k.key)) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -316,15 +316,32 @@ end
 
 -- groups (M.error_groups) whose add also counts each cause's kind (M.error_kind) on stage
 -- st, as st.failure_kinds = {timeout =, error =, unknown =}: what a load point's failures
--- were (llmd.loadpoints.failure_cause), which the whole run's causes cannot say per load.
+-- were (llmd.loadpoints.failure_cause), which the whole run's causes cannot say per load;
+-- and each cause on the stage's own groups, st.error_groups (its causes: M.stage_causes).
 function M.stage_errors(groups, st)
   st.failure_kinds = st.failure_kinds or { timeout = 0, error = 0, unknown = 0 }
-  local k = st.failure_kinds
+  st.error_groups = st.error_groups or M.error_groups()
+  local k, own = st.failure_kinds, st.error_groups
   return { add = function(status, message, n)
     groups.add(status, message, n)
+    own.add(status, message, n)
     local kind = M.error_kind(status, message)
     k[kind] = k[kind] + (n or 1)
   end, list = groups.list }
+end
+
+-- A stage's failures by cause, as the run's errors ({cause, status, count, example}, most
+-- first), or nil where its reader grouped none per stage (its failures are the run's only).
+function M.stage_causes(st)
+  if st.error_groups then
+    local json = require "llmd.json"
+    local out = json.array {}
+    for _, e in ipairs(st.error_groups.list()) do
+      out[#out + 1] = { cause = e.cause, status = e.status, count = e.count, example = e.example }
+    end
+    return out
+  end
+  return st.errors
 end
 
 -- Run health ----------------------------------------------------------------------------
@@ -1112,6 +1129,7 @@ function M.to_plain(run)
       strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics),
       goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain, failure_kinds = st.failure_kinds,
+      errors = M.stage_causes(st),
       -- (the failures' design effect in send order: the error rate's test, M.sample_design_effects)
       failure_deff = st.metrics.sample_deff and st.metrics.sample_deff.failed,
       -- (each percentile's 95 % interval from its requests: llmd.loadpoints.percentile_ci,
@@ -1131,6 +1149,7 @@ function M.to_plain(run)
     files = json.array(run.files), status = run.status, reasons = json.array(run.reasons),
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
+    stages_why = #run.stages == 0 and run.stages_why or nil,
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model, models = run.models, served_model = run.served_model,
     failure_deff = run.overall.sample_deff and run.overall.sample_deff.failed,
@@ -1212,6 +1231,7 @@ function M.from_plain(doc, path)
   end
   -- (the model vLLM's scrapes or logs name: llmd.kvcache.served_model)
   run.served_model = type(doc.served_model) == "table" and doc.served_model or nil
+  run.stages_why = type(doc.stages_why) == "string" and doc.stages_why or nil
   -- a saved quantile grid (M.cdf's), checked; where names where it was read
   local function grid(cdf, where)
     if type(cdf) ~= "table" then return nil end
@@ -1243,6 +1263,14 @@ function M.from_plain(doc, path)
     s.pace = tab(st.pace)
     s.drain = tab(st.drain)
     s.failure_kinds = tab(st.failure_kinds)
+    if type(st.errors) == "table" then
+      s.errors = {}
+      for _, e in ipairs(st.errors) do
+        if type(e) == "table" then
+          s.errors[#s.errors + 1] = { cause = e.cause, status = opt(e.status), count = e.count, example = e.example }
+        end
+      end
+    end
     s.metrics.sample_deff = fdeff(st.failure_deff)
     if type(st.latency_deff) == "table" then
       s.metrics.sample_deff = s.metrics.sample_deff or {}

@@ -602,6 +602,30 @@ function M.heterogeneity(events, trials)
   return { x2 = x2, df = k - 1, p = M.chi2_upper(x2, k - 1), share = q }
 end
 
+-- Do k means differ beyond their own noise: means[i] with standard errors ses[i] (a run's
+-- repeats' mean latencies at one load, each its requests' standard deviation over the square
+-- root of their count over their design effect)? Cochran's Q: with weights w = 1 / se^2 and
+-- the weighted mean m, Q = sum w (mean - m)^2, chi-square with k - 1 df where the means differ
+-- by their noise alone (Cochran 1954). Returns {q =, df =, p =}, or nil where fewer than 2
+-- means have a standard error above 0.
+function M.means_heterogeneity(means, ses)
+  local sw, swm, k = 0, 0, 0
+  for i, m in ipairs(means) do
+    local se = ses[i]
+    if type(m) ~= "number" or type(se) ~= "number" or m ~= m or se ~= se then
+      error(("means_heterogeneity: group %d: mean %s, standard error %s"):format(i, tostring(m), tostring(se)), 2)
+    end
+    if se > 0 and se < math.huge then sw, swm, k = sw + 1 / (se * se), swm + m / (se * se), k + 1 end
+  end
+  if k < 2 then return nil end
+  local mw, q = swm / sw, 0
+  for i, m in ipairs(means) do
+    local se = ses[i]
+    if se > 0 and se < math.huge then q = q + (m - mw) ^ 2 / (se * se) end
+  end
+  return { q = q, df = k - 1, p = M.chi2_upper(q, k - 1) }
+end
+
 -- The mean of xs with its two-sided confidence interval (Student t, level 0.95 by
 -- default) and the range: {mean, lo, hi, min, max, n, sd, identical}. With floor (the least
 -- value the quantity can take: 0 for a latency, a rate, a share), a t-interval reaching below

@@ -1519,7 +1519,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
       -- apart within the noise of their rates measured longer (decision.noise_settle_text, its
       -- rates per GPU, so no seconds)
       local settle
-      if not above and ev.verdict ~= "A higher" then
+      if not above and ev.verdict ~= "A higher" and ev.order_open and ev.noise_unknown then
+        -- (open on summary files' unknown noise: what tells that noise, not loads above a
+        -- bound, compare.lua's Verdict's words - fixs50)
+        settle = { unknown = require("llmd.report").unknown_noise_advice(x, nxt, cx, cn) }
+      elseif not above and ev.verdict ~= "A higher" then
         settle = { bounds = capacity_bounds(x, nxt, cx, cn), noise = ev.within_noise and ev.noise
           and decision.noise_settle_text(ev.noise, function(v) return rate(v) .. " per GPU" end, true) or nil }
       end
@@ -1749,6 +1753,9 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
     end
     local out = {}
     if #bounds > 0 then out[1] = decision.bounds_advice(bounds, by_cap and "capacity" or "max sustained throughput") end
+    for _, e in ipairs(list) do
+      if e.settle.unknown then out[#out + 1] = e.settle.unknown end
+    end
     for _, e in ipairs(noise) do
       out[#out + 1] = (#list > 1 and ("%s against %s: "):format(e.a, e.b) or "") .. e.settle.noise
     end
@@ -2048,6 +2055,8 @@ function M.model(list, opts)
         local nz = lp.capacity_noise(pts, slo, x.capacity)
         if nz and nz.unknown then
           x.capacity.noise_unknown = nz.unknown
+          -- (what no small latency difference can move: decision.capacity_evidence's band rule)
+          x.capacity.noise_band = nz.band
         elseif nz then
           -- (with the span its intervals known to run narrow near capacity would leave: the cell's
           -- caveat, as compare.lua's)
@@ -2596,6 +2605,13 @@ function M.model(list, opts)
             and ("a capacity is unknown (%s)"):format(
               tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
+    end
+    -- an order left open on summary files' unknown noise (decision.capacity_evidence's
+    -- noise_unknown): settled by what tells that noise, per-request data or repeats, never by
+    -- measuring above a bound, whose loads would rest on it too (compare.lua's Verdict, fixs50)
+    if ev.verdict == "untested" and ev.order_open and ev.noise_unknown then
+      local advice = require("llmd.report").unknown_noise_advice(x, nxt, x.capacity, nxt.capacity)
+      r.settle = advice and ("To settle it: " .. advice .. ".") or r.settle
     end
     -- what would settle an order left open, or tell by how much where the gap may be
     -- negligible: compare.lua's Verdict's advice for the same two runs (llmd.report

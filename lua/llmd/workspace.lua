@@ -350,16 +350,34 @@ end
 
 function M.run_dir(w, x) return w.path .. "/run-" .. x end
 
+-- What an info file (or a plan's runs.x.info) states, keyed as the state reads it: each key
+-- of M.STATE_KEYS at the top level, one given under its part instead (stack: {hardware: H100},
+-- benchmark: {workload: ...}, as README's info files nest them) lifted there where the top
+-- level does not give it; every other key as it is (stack: kept, its other keys being the
+-- user's extra rows). A copy: the one reading of an info for --a-info and a plan alike.
+function M.info_flat(info)
+  local out = {}
+  if type(info) ~= "table" then return out end
+  for k, v in pairs(info) do out[k] = v end
+  for part, keys in pairs(M.STATE_KEYS) do
+    if type(info[part]) == "table" then
+      for _, k in ipairs(keys) do
+        if out[k] == nil then out[k] = info[part][k] end
+      end
+    end
+  end
+  return out
+end
+
 -- A state table with every documented key, unknown where not given.
 function M.new_state(label, info)
-  info = info or {}
+  info = M.info_flat(info)
   local state = { label = label, timestamp = info.timestamp or "unknown", stack = {}, benchmark = {} }
   -- the SLOs the run is held to ({key = limit}; llmd.decision.parse_slo checks them)
   if type(info.slo) == "table" then state.slo = info.slo end
   for part, keys in pairs(M.STATE_KEYS) do
     for _, k in ipairs(keys) do
       local v = info[k]
-      if v == nil and type(info[part]) == "table" then v = info[part][k] end
       if type(v) == "table" and k == "load_stages" then
         local parts = {}
         for i, s in ipairs(v) do

@@ -44,6 +44,30 @@ run "$BIN" -h
 expect_rc 0
 case "$out" in *"exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted"*) ok ;; *) fail "$out" ;; esac
 
+# newuser50b F13: -h named 8 of the modules. Every module the README's Modules headings
+# name is in -h's list, and every Lua one listed is a file of lua/llmd (the list is
+# main.c's preloads and LUA_MODULES)
+name="-h: lists every module the README documents, each one that exists"
+run "$BIN" -h
+listed=$(printf '%s\n' "$out" | sed -n '/^modules (README: Modules):$/,/^$/p' | tr ' ,' '\n' |
+    sed 's/\.$//' | grep -E '^(llmd\.[a-z_]+|lfs)$')
+documented=$(sed -n '/^## Modules$/,/^## Metric catalogue$/p' "$REPO/README.md" | grep '^### ' |
+    grep -oE "\`(llmd\\.[a-z_]+|lfs)\`" | tr -d "\`" | sort -u)
+missing=""
+for m in $documented; do
+    printf '%s\n' "$listed" | grep -qx "$m" || missing="$missing $m"
+done
+for m in $listed; do
+    case "$m" in
+    llmd.json | llmd.yaml | llmd.proc | llmd.http | llmd.stats | llmd.scan | llmd.prom | llmd.host | lfs) ;;
+    *)
+        f="$REPO/lua/$(printf '%s' "$m" | tr . /)"
+        [ -f "$f.lua" ] || [ -f "$f/init.lua" ] || missing="$missing no-file:$m"
+        ;;
+    esac
+done
+if [ -z "$missing" ] && [ "$(printf '%s\n' "$listed" | wc -l)" -ge 18 ]; then ok; else fail "missing:$missing; listed: $listed"; fi
+
 name="-v: versions of llmdlua, Lua, libyaml, libcurl"
 run "$BIN" -v
 expect_rc 0

@@ -23,6 +23,8 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it), once its
 --                  state is saved and FAKE_CLUSTER/bench-sleeping made
+--   FAKE_POOL_GROUP  x-k8s: a release's InferencePool is GAIE's older inference.networking.x-k8s.io
+--                  v1alpha2 one (the cluster serves both groups; a bare inferencepool lists the other)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
 --   FAKE_RELEASES  N: the namespace starts with N other teams' deployed releases, other-000 ...
 --   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
@@ -1459,6 +1461,10 @@ local API_RESOURCES = {
   -- guides use it; a kind in two groups, told apart only by the apiVersion)
   { "gateways", "gw", "networking.istio.io/v1", "true", "Gateway" },
   { "virtualservices", "vs", "networking.istio.io/v1", "true", "VirtualService" },
+  -- (GAIE's older InferencePool group beside its v1 one: a cluster that had an llm-d before
+  -- GAIE v1 keeps its CRD; "inferencepool" alone is inference.networking.k8s.io's, the first
+  -- by name)
+  { "inferencepools", "", "inference.networking.x-k8s.io/v1alpha2", "true", "InferencePool" },
 }
 -- Which of API_RESOURCES a resource word names, as kubectl resolves it: the plural, the
 -- singular (the kind in lower case) or a short name, alone or followed by its group
@@ -1817,8 +1823,13 @@ local function kubectl()
         local gw_api = r and r.group == "gateway.networking.k8s.io"
         local map = (gw_api and r.kind == "HTTPRoute" and s.httproutes)
           or (gw_api and r.kind == "Gateway" and s.gateways)
-          or (kind:match("^inferencepool") and s.inferencepools) or {}
-        for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
+          or (r and r.kind == "InferencePool" and s.inferencepools) or {}
+        for _, n in ipairs(sorted_keys(map)) do
+          -- (a pool only in the group the word resolves to: its apiVersion's)
+          local o = map[n]
+          local group = r and r.kind == "InferencePool" and tostring(o.apiVersion or ""):match("^(.+)/[^/]+$")
+          if not group or group == r.group then items[#items + 1] = o end
+        end
       end
       return out_json { items = json.array(items) }
     end
@@ -2292,11 +2303,17 @@ local function make_release(s, name, chart, gateway, dir)
     -- (the inferencepool chart's: spec.selector.matchLabels is the values'
     -- inferencePool.modelServers.matchLabels - llm-d's guides give the serving label and
     -- the model's, nothing of the release; templates/inferencepool.yaml here)
+    local labels = { ["llm-d.ai/inference-serving"] = "true", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" }
     s.inferencepools[name] = { kind = "InferencePool", apiVersion = "inference.networking.k8s.io/v1",
       metadata = helm_meta(name, name, ns_of(args)), spec = { targetPorts = { { number = 8000 } },
-        selector = { matchLabels = { ["llm-d.ai/inference-serving"] = "true", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" } },
-        endpointPickerRef = { name = name .. "-epp", port = { number = 9002 } } },
+        selector = { matchLabels = labels }, endpointPickerRef = { name = name .. "-epp", port = { number = 9002 } } },
       status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+    if os.getenv("FAKE_POOL_GROUP") == "x-k8s" then
+      -- (an older GAIE inferencepool chart's: v1alpha2, its selector the labels themselves)
+      local p = s.inferencepools[name]
+      p.apiVersion = "inference.networking.x-k8s.io/v1alpha2"
+      p.spec = { targetPortNumber = 8000, selector = labels, extensionRef = { name = name .. "-epp" } }
+    end
   end
   if chart:match("router") or name:match("gaie") or name:match("epp") then
     s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }
@@ -3027,6 +3044,15 @@ run_workload = function(src, dest, wl, harness_name)
       and math.max(1, math.floor(want.rate * want.duration + 0.5)) or count0
     local failed0 = type(d.failures) == "table" and type(d.failures.count) == "number" and d.failures.count or 0
     local failed = math.floor(failed0 * count / count0 + 0.5)
+    -- the recorded window (inference-perf's first request to last answer: successes /
+    -- requests_per_sec) and its drain past the last request (window - send span), where the
+    -- stage says them
+    local succ0 = type(d.successes) == "table" and d.successes or {}
+    local tp0 = type(succ0.throughput) == "table" and succ0.throughput or {}
+    local ok0 = type(succ0.count) == "number" and succ0.count or nil
+    local w0 = ok0 and ok0 > 0 and type(tp0.requests_per_sec) == "number" and tp0.requests_per_sec > 0
+      and ok0 / tp0.requests_per_sec or nil
+    local drain0 = w0 and type(ls.send_duration) == "number" and w0 - ls.send_duration or nil
     ls.count, ls.requested_rate = count, want.rate
     if type(ls.achieved_rate) == "number" then
       ls.achieved_rate = ls.achieved_rate * f
@@ -3034,8 +3060,16 @@ run_workload = function(src, dest, wl, harness_name)
     end
     if type(d.successes) == "table" then
       d.successes.count = count - failed
+      -- the latencies stay the recorded ones, so does the drain: the window is the new send
+      -- span plus the recorded drain (as a real run's is the send span plus its last
+      -- requests' latency), and each throughput the recorded total per success, times the
+      -- successes, over that window. (Scaling the window with the requests, as before, made
+      -- one shorter than the send span plus the least latency, which no real run writes.)
+      local w1 = drain0 and drain0 >= 0 and d.successes.count > 0 and ls.send_duration + drain0 or nil
       for k, v in pairs(type(d.successes.throughput) == "table" and d.successes.throughput or {}) do
-        if type(v) == "number" then d.successes.throughput[k] = v * f end
+        if type(v) == "number" then
+          d.successes.throughput[k] = w1 and v * w0 / ok0 * d.successes.count / w1 or v * f
+        end
       end
     end
     if type(d.failures) == "table" then d.failures.count = failed end

@@ -94,6 +94,10 @@ local function state(s)
   return json.decode(t.read(s.cluster .. "/state.json"))
 end
 
+-- The InferencePool resources the fake serves (its api-resources: GAIE's v1 group and the older
+-- x-k8s.io one), as llmd.cluster.pool_resources lists them
+local POOLS = "inferencepools.inference.networking.k8s.io,inferencepools.inference.networking.x-k8s.io"
+
 t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, report; the exact commands", function()
   local s = setup()
   local r = compare(s)
@@ -151,7 +155,11 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
+    -- (fixs50) the InferencePool groups the cluster serves, each listed fully qualified (a
+    -- bare inferencepool is kubectl's first group by name, maybe not the deploy's); read once
+    "kubectl -n bench api-resources --no-headers",
+    "kubectl -n bench get " .. POOLS .. ",gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io "
+      .. "-o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     -- the serving pods: another stack's would narrow the Service's selector to this run's
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
@@ -191,7 +199,6 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- api-resources -, its preconditions on stdin; so is the baseline Service; the kind as kubectl
     -- get -k named it: apps/v1)
     "kubectl -n bench kustomize ms",
-    "kubectl -n bench api-resources --no-headers",
     "kubectl -n bench delete --raw /apis/apps/v1/namespaces/bench/deployments/ms-decode -f -",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     "kubectl -n bench delete --raw /api/v1/namespaces/bench/services/llm-d-baseline-model-server -f -",
@@ -220,17 +227,18 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
-    "kubectl -n bench get inferencepool,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io -o json",
+    "kubectl -n bench get " .. POOLS .. ",gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io "
+      .. "-o json",
     "kubectl -n bench get svc -o json",
     -- (leftfix35) before the smoke request too: the pods its InferencePool gaie-sim selects
-    "kubectl -n bench get inferencepool -o json",
+    "kubectl -n bench get " .. POOLS .. " -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
     -- (clusterfix5 3) the pods its InferencePool gaie-sim selects, all its own by their owners
-    "kubectl -n bench get inferencepool -o json",
+    "kubectl -n bench get " .. POOLS .. " -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     -- the serving containers (pod uids, restartCounts) right before and after the benchmark
@@ -3405,6 +3413,16 @@ t.test("an InferencePool of this run's that selects another team's pods stops th
     .. "2 pod(s), all this run's\n"
   local n = select(2, r.stdout:gsub(line:gsub("%p", "%%%0"), ""))
   t.eq(n, 2, "checked before the smoke test and before the benchmark:\n" .. r.stdout)
+  -- (fixs50) the pool in GAIE's older x-k8s.io group, on a cluster serving both: a bare
+  -- "inferencepool" lists the v1 group's (kubectl's first by name), none of them this run's, so
+  -- another team's pods went unnoticed; the pool is found in the group the cluster serves it in
+  s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1", FAKE_POOL_GROUP = "x-k8s" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
+    .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
+    .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>)", 1, true), r.stdout)
 end)
 
 -- (clusterfix5 2) A LeaderWorkerSet-based model server, as llm-d's wide-EP guide deploys

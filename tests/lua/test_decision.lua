@@ -732,7 +732,8 @@ t.test("error rates over several load points: stratified by load point, never a 
   t.eq(m.workload_match.like_for_like, true)
   t.near(er.a, 150 / 4800 * 100, 1e-9)
   t.near(er.b, 450 / 9600 * 100, 1e-9)
-  t.eq({ er.verdict, er.test, er.winner, er.sig.strata }, { "no clear difference", "fisher", nil, 2 })
+  -- (the test's name as the evidence's: "exact test on the request counts stratified by load point", fixq50)
+  t.eq({ er.verdict, er.test, er.winner, er.sig.strata }, { "no clear difference", "stratified_exact", nil, 2 })
   t.near(er.p_value, 1, 1e-12)
   t.eq(er.effect_pct, 0)
   -- (and since fixb40 its interval: tests/data/effect_interval_ref.py counts
@@ -821,7 +822,7 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   for _, row in ipairs(m.perf) do rows[row.key] = row end
   for _, key in ipairs { "ttft_p50_ms", "ttft_p90_ms", "latency_p90_ms" } do
     local r = rows[key]
-    t.eq({ r.verdict, r.test, r.winner }, { "no clear difference", "mann_whitney", nil }, key)
+    t.eq({ r.verdict, r.test, r.winner }, { "no clear difference", "van_elteren", nil }, key)
     t.near(r.p_value, 1, 1e-12, key)
     t.ok(r.evidence:find("^Mann%-Whitney stratified by load point %(van Elteren, 2 points%), p = 1"), r.evidence)
   end
@@ -1543,6 +1544,9 @@ t.test("analyze.lua from saved state says what compare.lua said: goodput, the po
   -- the per-request test at the one load point both measured (identical samples: p = 1)
   t.eq(cj.matched_point.test.test, "mann_whitney")
   t.near(cj.matched_point.test.p, 1, 1e-12)
+  -- its name as the rows' test field gives it: 8 and 8 requests, at most 60 in all, so the exact
+  -- test (README: "exact, ... with at most 60 samples in all") (fixq50)
+  t.eq(cj.matched_point.test_name, "exact_mann_whitney")
   -- TTFT <= 40 ms: 4 of 8 requests (see the goodput test)
   t.near(cj.load_points.a[1].slo_attainment_pct, 50, 1e-12)
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
@@ -1719,7 +1723,7 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- CSV: the raw and the adjusted p, the family size, in new columns at the end
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
   -- (then the two bound columns, empty in a performance row, and the effect's interval: since
@@ -1728,7 +1732,7 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- delta_hi, a capacity gap's ends, empty here: newuser48 F5)
   t.ok(by.ttft_p50_ms.effect_lo and by.ttft_p50_ms.effect_hi, "the repeats' effect interval")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,,", 1, true), line)
-  local lo, hi = line:match(",21,,,([^,]+),([^,]+),,,,ms$") -- (then delta_unit: fixf49)
+  local lo, hi = line:match(",21,,,([^,]+),([^,]+),,,,ms,lower$") -- (then delta_unit: fixf49; better_is: fixq50)
   t.near(tonumber(lo), by.ttft_p50_ms.effect_lo, 1e-9, line)
   t.near(tonumber(hi), by.ttft_p50_ms.effect_hi, 1e-9, line)
   -- markdown and HTML: the evidence names both p-values and the family
@@ -2009,9 +2013,10 @@ local function no_kv_winner(m)
     t.ok(not r.verdict:find("better", 1, true), r.label .. ": " .. r.verdict)
     t.eq(r.winner, nil, r.label)
   end
-  local plain = json.encode(report.plain(m).kv)
+  -- (the rows' direction, better_is, names no winner: fixq50)
+  local plain = json.encode(report.plain(m).kv):gsub("better_is", "")
   t.ok(not plain:find("better", 1, true), plain)
-  t.ok(not report.csv(m):find("better", 1, true), "CSV")
+  t.ok(not report.csv(m):gsub("better_is", ""):find("better", 1, true), "CSV")
   m.charts = { list = {} }
   for name, pat in pairs { ["comparison_report.md"] = "\n## KV%-Cache Performance Analysis\n(.-)\n## ",
     ["comparison_report.html"] = "<h2>KV%-Cache Performance Analysis</h2>(.-)</body>" } do
@@ -3226,7 +3231,7 @@ t.test("a broken run: no row of the table, the CSV or comparison.json names a be
   t.ok(m.perf_notes[1]:find("^Every row: y's run failed its health check %(stderr.log: Traceback"), m.perf_notes[1])
   for _, r in ipairs(m.perf) do t.eq(r.winner, nil, r.label) end
   t.eq(m.family.size, 0)
-  t.ok(not report.csv(m):find("better", 1, true), report.csv(m))
+  t.ok(not report.csv(m):gsub("better_is", ""):find("better", 1, true), report.csv(m)) -- (better_is: a direction)
   local plain = report.plain(m)
   for _, r in ipairs(plain.perf) do t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.label) end
   -- no latency at a matched load either

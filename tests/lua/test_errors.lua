@@ -520,3 +520,89 @@ do
     end
   end)
 end
+
+-- newuser50b F2/F9 (fixr50): the README's rule in three places it did not hold. Expected
+-- texts by hand from that rule and from Lua 5.4's own messages.
+t.test("fixr50-1: a runtime error raised inside a C function gets the nearest Lua line and a traceback", function()
+  local d = t.tmpdir()
+  -- ipairs' iterator indexes the number: Lua raises it in C, without a position
+  t.write(d .. "/s.lua", "local n = 5\nfor _ in ipairs(n) do end\n")
+  local r = proc.run({ LLMDLUA, "s.lua" }, { cwd = d })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("^llmdlua: s%.lua:2: attempt to index a number value\nstack traceback:\n"), r.stderr)
+  t.ok(r.stderr:find("\n\ts%.lua:2: in main chunk"), r.stderr)
+  -- in a module too: file:line (the bug's place) with the traceback
+  t.write(d .. "/m.lua", "local M = {}\nfunction M.f(x) for _ in ipairs(x) do end end\nreturn M\n")
+  r = proc.run({ "env", "LLMDLUA_PATH=" .. d .. "/?.lua", LLMDLUA, "-e", "require('m').f(true)" }, { cwd = d })
+  t.ok(r.stderr:find("^llmdlua: %S*m%.lua:2: attempt to index a boolean value\nstack traceback:\n"), r.stderr)
+end)
+
+t.test("fixr50-1: loadpoints refuses a run without stages at the script's line, naming the argument", function()
+  local d = t.tmpdir()
+  t.write(d .. "/s.lua", 'local lp = require "llmd.loadpoints"\nlp.points({})\n')
+  local r = proc.run({ LLMDLUA, "s.lua" }, { cwd = d })
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: s.lua:2: loadpoints.points: argument 1 (run): expected a run from "
+    .. "llmd.harness.extract (a table with a 'stages' list), got a table without 'stages'\n" })
+  t.write(d .. "/n.lua", 'require("llmd.loadpoints").no_points_why(nil)\n')
+  r = proc.run({ LLMDLUA, "n.lua" }, { cwd = d })
+  t.eq(r.stderr, "llmdlua: n.lua:1: loadpoints.no_points_why: argument 1 (run): expected a run from "
+    .. "llmd.harness.extract (a table with a 'stages' list), got nil\n")
+  -- harness.extract without a folder indexed nil in harness/init.lua
+  t.write(d .. "/h.lua", 'local harness = require "llmd.harness"\nharness.extract()\n')
+  r = proc.run({ LLMDLUA, "h.lua" }, { cwd = d })
+  t.eq(r.stderr, "llmdlua: h.lua:2: harness.extract: argument 1 (dir): expected a results folder's path (a string), "
+    .. "got nil\n")
+end)
+
+t.test("fixr50-2: a syntax error in the script is one line (no empty traceback)", function()
+  local d = t.tmpdir()
+  t.write(d .. "/s.lua", "local x = = 1\n")
+  local r = proc.run({ LLMDLUA, "s.lua" }, { cwd = d })
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: s.lua:1: unexpected symbol near '='\n" })
+  r = proc.run({ LLMDLUA, "-e", "x = = 1" }, { cwd = d })
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: (command line):1: unexpected symbol near '='\n" })
+  -- LLMDLUA_TRACE=1 still adds one
+  r = proc.run({ "env", "LLMDLUA_TRACE=1", LLMDLUA, "s.lua" }, { cwd = d })
+  t.ok(r.stderr:find("^llmdlua: s%.lua:1: unexpected symbol near '='\nstack traceback:"), r.stderr)
+end)
+
+t.test("fixr50-2: error() in a callback a native module calls has its traceback, as anywhere else", function()
+  local d = t.tmpdir()
+  t.write(d .. "/data.json", '{"v": [1, 2]}\n')
+  t.write(d .. "/s.lua", 'local scan = require "llmd.scan"\n'
+    .. 'local function f(x) error("mine at " .. x) end\n'
+    .. 'scan.json("data.json", { { "$.v[*]", f } })\n')
+  local r = proc.run({ LLMDLUA, "s.lua" }, { cwd = d })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("^llmdlua: s%.lua:2: mine at 1\nstack traceback:\n"), r.stderr)
+  t.ok(r.stderr:find("\n\ts%.lua:2: in "), r.stderr)         -- the callback's frame
+  t.ok(r.stderr:find("\n\ts%.lua:3: in main chunk"), r.stderr)
+  -- a proc line callback and the CSV scan the same
+  t.write(d .. "/d.csv", "a\n1\n")
+  t.write(d .. "/p.lua", 'require("llmd.proc").run({ "echo", "x" }, { stdout = function() error("cb") end })\n')
+  t.write(d .. "/c.lua", 'require("llmd.scan").csv("d.csv", { { "a", function() error("cb") end } })\n')
+  for _, s in ipairs { "p.lua", "c.lua" } do
+    r = proc.run({ LLMDLUA, s }, { cwd = d })
+    t.ok(r.stderr:find("^llmdlua: " .. s:gsub("%.", "%%.") .. ":1: cb\nstack traceback:\n"), r.stderr)
+  end
+  -- an error a callback caught and a later error() with the same text: that one's own traceback
+  t.write(d .. "/again.lua", 'local scan = require "llmd.scan"\n'
+    .. 'pcall(scan.json, "data.json", { { "$.v[*]", function() error("same", 0) end } })\n'
+    .. 'error("same", 0)\n')
+  r = proc.run({ LLMDLUA, "again.lua" }, { cwd = d })
+  t.eq(r.stderr, "llmdlua: same\n")
+  -- a callback reading a bad file: one line naming the file, as outside a callback
+  t.write(d .. "/bad.json", "{,}\n")
+  t.write(d .. "/b.lua", 'local scan = require "llmd.scan"\n'
+    .. 'scan.json("data.json", { { "$.v[*]", function() require("llmd.json").read("bad.json") end } })\n')
+  r = proc.run({ LLMDLUA, "b.lua" }, { cwd = d })
+  t.eq(r.stderr, "llmdlua: bad.json:1:2: unexpected ',', expected a string key or '}'\n")
+end)
+
+t.test("fixr50-4: a data file given as the script says llmdlua runs a Lua script", function()
+  local d = t.tmpdir()
+  t.write(d .. "/r.json", '{"a": 1}\n')
+  local r = proc.run({ LLMDLUA, "r.json" }, { cwd = d })
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: r.json:1: unexpected symbol near '{' (llmdlua runs a Lua script: "
+    .. "is r.json one?)\n" })
+end)

@@ -47,6 +47,25 @@ t.test("compare.lua --plan: a failed step is one line on stderr, what is left an
   t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
 end)
 
+-- (fixs50) a failure at step 0 (preflight) deployed nothing: stdout says nothing needs tearing
+-- down, so the line must not say something is left deployed
+t.test("compare.lua --plan: a preflight failure's line says nothing was deployed, as stdout does", function()
+  local s = t.try_setup()
+  -- a helmfile hook (refused at preflight unless the plan allows hooks)
+  t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    hooks:\n      - events: [\"prepare\"]\n        command: \"touch\"\n        args: [\"HOOK_RAN\"]\n"
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" },
+    { env = s.env, cwd = s.dir, timeout = 120 })
+  one_line(r, "compare.lua: the comparison failed at step 0 (preflight): run a (baseline): refused: helmfile apply ", "preflight")
+  t.ok(r.stderr:find("; nothing was deployed; the command to go on is in the output above\n$"), r.stderr)
+  t.ok(not r.stderr:find("left deployed", 1, true) and not r.stderr:find("nothing of this run", 1, true), r.stderr)
+  -- as stdout says
+  t.ok(r.stdout:find("Nothing was deployed in namespace llm-d-try (nothing changed in the cluster); nothing needs "
+    .. "tearing down.", 1, true), r.stdout)
+  t.ok(r.stdout:find("To continue after fixing the cause: llmdlua compare.lua --resume ", 1, true), r.stdout)
+end)
+
 t.test("compare.lua --plan: a failed deploy is one line on stderr", function()
   local s = t.try_setup()
   -- the fake's helmfile fails every deploy (FAKE_FAIL=deploy: its error text on stderr)
@@ -72,6 +91,30 @@ t.test("experiment.lua: a treatment that fails is one line on stderr naming it a
   local r = proc.run({ LLMDLUA, "experiment.lua", d .. "/experiment.yaml", "--plan", d .. "/plan.yaml", "--quiet" },
     { env = env, cwd = d, timeout = 300 })
   one_line(r, "experiment.lua: 1 of 1 setup treatment(s) did not succeed: only failed_standup (", "experiment")
+  t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
+end)
+
+-- (fixs50) a treatment refused before its deploy left nothing deployed: the line says so, as
+-- stdout does
+t.test("experiment.lua: a treatment refused before its deploy: the line says nothing is left deployed", function()
+  local d = t.tmpdir()
+  t.sim_guide(d)
+  -- a helmfile hook (refused before helmfile runs unless the plan allows hooks)
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    hooks:\n      - events: [\"prepare\"]\n        command: \"touch\"\n        args: [\"HOOK_RAN\"]\n")
+  t.write(d .. "/experiment.yaml", "experiment:\n  name: one\n  harness: inference-perf\nsetup:\n  treatments:\n"
+    .. "    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
+  t.write(d .. "/plan.yaml", yaml.dump {
+    namespace = "exp-one", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio", model = "Qwen/Qwen3-0.6B" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  })
+  local r = proc.run({ LLMDLUA, "experiment.lua", d .. "/experiment.yaml", "--plan", d .. "/plan.yaml", "--quiet" },
+    { env = t.fake_env(d .. "/cluster"), cwd = d, timeout = 300 })
+  one_line(r, "experiment.lua: 1 of 1 setup treatment(s) did not succeed: only ", "experiment")
+  t.ok(r.stderr:find("; nothing is left deployed; the command to go on is in the output above\n$"), r.stderr)
+  t.ok(r.stdout:find("Nothing was deployed (nothing changed in the cluster); nothing needs tearing down.", 1, true),
+    r.stdout)
   t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
 end)
 

@@ -120,6 +120,40 @@ t.test("gateway and httproute words resolve as kubectl resolves them beside Isti
   t.eq(names("gateway"), "")
 end)
 
+t.test("inferencepool words resolve as kubectl resolves them beside GAIE's older x-k8s.io group", function()
+  -- (fixs50; kubectl: a word two CRD groups serve is the first group by name, so
+  -- inference.networking.k8s.io's v1 before inference.networking.x-k8s.io's v1alpha2 ('k' < 'x');
+  -- a fully qualified word lists its group's pools only)
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", "apiVersion: inference.networking.x-k8s.io/v1alpha2\nkind: InferencePool\n"
+    .. "metadata: {name: old-pool}\nspec: {selector: {app: x}, targetPortNumber: 8000}\n---\n"
+    .. "apiVersion: inference.networking.k8s.io/v1\nkind: InferencePool\nmetadata: {name: new-pool}\n"
+    .. "spec: {selector: {matchLabels: {app: y}}, targetPorts: [{number: 8000}]}\n")
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }).code, 0)
+  local function names(word)
+    local r = run { "kubectl", "-n", "ns1", "get", word, "-o", "json" }
+    t.eq(r.code, 0, r.stderr)
+    local out = {}
+    for _, it in ipairs(json.decode(r.stdout).items) do out[#out + 1] = it.metadata.name end
+    return table.concat(out, " ")
+  end
+  for _, w in ipairs { "inferencepool", "inferencepools", "inferencepools.inference.networking.k8s.io",
+    "inferencepool.v1.inference.networking.k8s.io" } do
+    t.eq(names(w), "new-pool", w)
+  end
+  t.eq(names("inferencepools.inference.networking.x-k8s.io"), "old-pool")
+  t.eq(names("inferencepools.inference.networking.k8s.io,inferencepools.inference.networking.x-k8s.io"),
+    "new-pool old-pool")
+  -- both groups listed by api-resources, as kubectl lists each group once
+  local r = run { "kubectl", "-n", "ns1", "api-resources", "--no-headers" }
+  local rows = {}
+  for line in r.stdout:gmatch("[^\n]+") do
+    if line:match("InferencePool$") then rows[#rows + 1] = line:match("(%S+)%s+true%s+InferencePool$") end
+  end
+  t.eq(rows, { "inference.networking.k8s.io/v1", "inference.networking.x-k8s.io/v1alpha2" })
+end)
+
 t.test("kubectl get -k DIR answers each object in its kind's apiVersion, not v1 for all", function()
   local d = t.tmpdir()
   local run = fake(d)

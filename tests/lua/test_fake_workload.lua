@@ -44,8 +44,12 @@ t.test("two stages asked (1 req/s for 30 s, 100 req/s for 10 s): two stages meas
     "stage_1_prometheus_metrics.json", "summary_lifecycle_metrics.json", "summary_prometheus_metrics.json" })
   -- run A (the kubecon vLLM run): 100 req/s is nearest its recorded 92.19 (stage 3; |ln(100/92.19)| 0.081
   -- against 0.204 for 122.59): 1000 requests, sent at 92.22409851829183 * 100 / 92.19 = 100.03698722018856
-  -- req/s, completed at 91.35730480202015 * 100 / 92.19 = 99.0967619069532 req/s, TTFT p90 stage 3's
-  -- 0.06436099205166101 s; 1 req/s is its stage 0 (60 recorded, 30 asked)
+  -- req/s, so over 9.996302645529784 s; its window that send span plus stage 3's drain past its last
+  -- request (5531 / 91.35730480202015 - 59.97346317768097 = 0.5690254820510674 s, python3), so
+  -- completed at 1000 / 10.565328127580852 = 94.64921372290313 req/s (it was 99.0967619069532, the
+  -- recorded rate scaled: a window of 10.091 s, shorter than the send span plus the least latency,
+  -- 0.562 s, which no real run writes, fixl50), TTFT p90 stage 3's 0.06436099205166101 s; 1 req/s is its
+  -- stage 0 (60 recorded, 30 asked)
   local s0, s1 = json.read(res .. "/stage_0_lifecycle_metrics.json"), json.read(res .. "/stage_1_lifecycle_metrics.json")
   t.eq(s0.load_summary.requested_rate, 1)
   t.eq(s0.load_summary.count, 30)
@@ -56,7 +60,16 @@ t.test("two stages asked (1 req/s for 30 s, 100 req/s for 10 s): two stages meas
   t.eq(s1.failures.count, 0)
   t.near(s1.load_summary.achieved_rate, 100.03698722018856, 1e-9)
   t.near(s1.load_summary.send_duration, 1000 / 100.03698722018856, 1e-9)
-  t.near(s1.successes.throughput.requests_per_sec, 99.0967619069532, 1e-9)
+  t.near(s1.successes.throughput.requests_per_sec, 94.64921372290313, 1e-9)
+  -- (output tokens: stage 3's per success, 1000 of them, over that window, python3: 5899.053743082011)
+  t.near(s1.successes.throughput.output_tokens_per_sec, 5899.053743082011, 1e-6)
+  -- each stage's window - least latency at least its send span, as a real run's
+  for _, st in ipairs { s0, s1 } do
+    local win = st.successes.count / st.successes.throughput.requests_per_sec
+    t.ok(win - st.successes.latency.request_latency.min >= st.load_summary.send_duration - 1e-9,
+      ("window %.6f, least latency %.6f, send span %.6f"):format(win, st.successes.latency.request_latency.min,
+        st.load_summary.send_duration))
+  end
   t.eq(s1.successes.latency.time_to_first_token.p90, 0.06436099205166101)
   -- the summary: every request of the run, 30 + 1000; TTFT mean the count-weighted means
   -- ((30 * 0.0... + 1000 * 0.0...) / 1030 = 0.04998295633053012), min and max the stages' extremes

@@ -295,10 +295,10 @@ do
     local csv = t.read(w .. "/comparison.csv")
     -- two columns at the end: every column before them where it was
     t.eq(csv:match("^[^\n]*"), "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,"
-      .. "family_size,a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit")
+      .. "family_size,a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is")
     local function bounds(key)
       local c = t.csv_row(csv, key)
-      t.eq(#c, 21, key) -- (the order column, then delta_lo and delta_hi: fixg39, newuser48 F5; delta_unit: fixf49)
+      t.eq(#c, 22, key) -- (the order column, then delta_lo and delta_hi: fixg39, newuser48 F5; delta_unit: fixf49; better_is: fixq50)
       return { c[14], c[15] }
     end
     local cap = t.csv_row(csv, "capacity_at_slo_rps")

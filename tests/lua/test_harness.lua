@@ -378,6 +378,70 @@ t.test("inferencemax: old format with best_of, e2e = TTFT + chunk gaps, the harn
   t.eq(run.errors[1].count, 1)
 end)
 
+-- (fixo50, audit50 M1) several inferencemax files: the whole run's TTFT and ITL percentiles
+-- are those of every stage's requests pooled (the files hold them), the E2E and TPOT
+-- percentiles N/A for the reason they are (no per-request end-to-end times), and the E2E and
+-- TPOT means the stages' own weighted by the requests they are over. Expected values by
+-- /usr/bin/python3 + numpy over the arrays the script writes (printed as JSON).
+if t.have_numpy() then
+  t.test("inferencemax, several stages: whole-run TTFT/ITL percentiles pooled, E2E/TPOT percentiles N/A and why",
+    function()
+    local dir = t.tmpdir()
+    local script = [==[
+import json, sys, copy
+import numpy as np
+src, out = sys.argv[1], sys.argv[2]
+d = json.load(open(src))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+b = copy.deepcopy(d)
+b["max_concurrency"] = 4
+b["date"] = "20260215-121907"
+for i in ok:
+    b["ttfts"][i] += 0.05
+t2 = np.array([b["ttfts"][i] for i in ok]) * 1000
+e2 = np.array([b["ttfts"][i] + sum(b["itls"][i]) for i in ok]) * 1000
+def pct(prefix, arr):
+    b["mean_%s_ms" % prefix] = float(arr.mean()); b["median_%s_ms" % prefix] = float(np.median(arr))
+    b["std_%s_ms" % prefix] = float(arr.std())
+    for q in (0.1, 1, 5, 10, 25, 75, 90, 95, 99, 99.9):
+        k = "p%s_%s_ms" % (("%g" % q), prefix)
+        if k in b: b[k] = float(np.percentile(arr, q))
+pct("ttft", t2)
+pct("e2el", e2)
+json.dump(d, open(out + "/result-a.json", "w"))
+json.dump(b, open(out + "/result-b.json", "w"))
+T, I = [], []
+for x in (d, b):
+    for i in ok:
+        T.append(x["ttfts"][i] * 1000); I.extend(g * 1000 for g in x["itls"][i])
+T, I = np.array(T), np.array(I)
+long_ = [i for i in ok if d["output_lens"][i] > 1]
+print(json.dumps({"ttft_p90": float(np.percentile(T, 90)), "ttft_p99": float(np.percentile(T, 99)),
+  "ttft_mean": float(T.mean()), "itl_p90": float(np.percentile(I, 90)),
+  "e2e_mean": (d["mean_e2el_ms"] + b["mean_e2el_ms"]) / 2, "tpot_mean": d["mean_tpot_ms"], "n_long": len(long_)}))
+]==]
+    local r = require("llmd.proc").run { t.PY, "-c", script, F .. "/inferencemax/synthetic-result.json", dir }
+    t.ok(r.ok, r.stderr)
+    local want = require("llmd.json").decode(r.stdout)
+    local run = harness.extract(dir)
+    t.eq(run.harness, "inferencemax")
+    t.eq(#run.stages, 2)
+    local o = run.overall
+    t.near(o.values.ttft_p90_ms, want.ttft_p90, 1e-9)
+    t.near(o.values.ttft_p99_ms, want.ttft_p99, 1e-9)
+    t.near(o.values.ttft_mean_ms, want.ttft_mean, 1e-9)
+    t.near(o.values.itl_p90_ms, want.itl_p90, 1e-9)
+    -- the same 7 completed requests in both stages, so each weighted alike: the means' mean
+    t.near(o.values.latency_mean_ms, want.e2e_mean, 1e-9)
+    t.near(o.values.tpot_mean_ms, want.tpot_mean, 1e-9)
+    for _, k in ipairs { "latency_p90_ms", "tpot_p90_ms" } do
+      t.eq(o.values[k], nil)
+      t.eq(o.na[k], "these files hold no per-request end-to-end times (only TTFTs and chunk gaps), and percentiles "
+        .. "cannot be combined across stages from their summaries")
+    end
+  end)
+end
+
 -- benchmark reports ------------------------------------------------------------------------
 
 for _, v in ipairs { "br_v0_1", "br_v0_2", "br_v0_2_1" } do
@@ -403,6 +467,73 @@ local function br_with(edit)
   t.write(d .. "/benchmark_report_v0.2,_stage.yaml", text)
   return harness.extract(d)
 end
+
+-- (fixo50, audit50 M2) llm-d-benchmark's native_to_br0_2 writes stage 0 for every
+-- vllm-benchmark and inferencemax file (FORMATS.md, the mapping table), one report per native
+-- file in the folder that holds them all (exp-7_H100's vllm-benchmark sweeps: 3 files a
+-- folder): such a folder is one run's ladder, numbered by rate_qps (then concurrency), not
+-- refused. Other tools' clashing stages are refused as before.
+t.test("benchmark reports: a folder of vllm-benchmark reports, all stage 0, is ordered by rate_qps", function()
+  local base = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  local nfile = 0
+  local function write(d, name, tool, rate)
+    local text = base:gsub("tool: inference%-perf\n", "tool: " .. tool .. "\n", 1):gsub("stage: 3\n", "stage: 0\n", 1)
+    text = rate and text:gsub("rate_qps: 10\n", "rate_qps: " .. rate .. "\n", 1) or text:gsub("      rate_qps: 10\n", "", 1)
+    -- (each file its own measurement: the same figures twice are refused as one saved twice;
+    -- its TTFT mean 0.0368578234128654 s made one per file, ...+ 1e-3 x its place)
+    nfile = nfile + 1
+    text = text:gsub("mean: 0%.0368578234128654\n", ("mean: %.16g\n"):format(0.0368578234128654 + 1e-3 * nfile), 1)
+    t.write(d .. "/" .. name, text)
+  end
+  local d = t.tmpdir()
+  -- (file names in another order than the rates: the rates order them; two at 10/s: repeats,
+  -- in file order)
+  write(d, "benchmark_report_v0.2,_openai-a.json.yaml", "vllm-benchmark", 20)
+  write(d, "benchmark_report_v0.2,_openai-b.json.yaml", "vllm-benchmark", 5)
+  write(d, "benchmark_report_v0.2,_openai-c.json.yaml", "vllm-benchmark", 10)
+  write(d, "benchmark_report_v0.2,_openai-d.json.yaml", "vllm-benchmark", 10)
+  local run = harness.extract(d)
+  local got = {}
+  for _, st in ipairs(run.stages) do got[#got + 1] = { st.index, st.rate, st.file:match("_(openai%-%a)") } end
+  t.eq(got, { { 0, 5, "openai-b" }, { 1, 10, "openai-c" }, { 2, 10, "openai-d" }, { 3, 20, "openai-a" } })
+  -- (fixs50) the example's contradicting rate fields are data checks of every file: each names
+  -- the stage its file is after the ordering (by hand: rates 20, 5, 10, 10 sorted are 5, 10,
+  -- 10, 20, so file a is the 4th, stage 3), its load, and the file, never the "stage 0" read
+  local said = {}
+  for _, w in ipairs(run.warnings) do
+    local stage, load, file = w:match("^throughput_req_s %(stage (%d+) at (.-), file .-_(openai%-%a)%.json%.yaml%)")
+    if stage then said[file] = stage .. " " .. load end
+  end
+  t.eq(said, { ["openai-a"] = "3 20 req/s offered", ["openai-b"] = "0 5 req/s offered",
+    ["openai-c"] = "1 10 req/s offered", ["openai-d"] = "2 10 req/s offered" }, table.concat(run.warnings, "\n"))
+  local stages = {}
+  for _, c in ipairs(run.checks) do
+    if c.key == "throughput_req_s" then stages[c.file:match("_(openai%-%a)")] = c.stage end
+  end
+  t.eq(stages, { ["openai-a"] = 3, ["openai-b"] = 0, ["openai-c"] = 1, ["openai-d"] = 2 })
+  -- inferencemax's too
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_result-1.json.yaml", "inferencemax", 8)
+  write(d, "benchmark_report_v0.2,_result-2.json.yaml", "inferencemax", 4)
+  got = {}
+  for _, st in ipairs(harness.extract(d).stages) do got[#got + 1] = st.rate end
+  t.eq(got, { 4, 8 })
+  -- one without a rate (nor a concurrency: the example's .inf removed too): nothing to order by
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_x.json.yaml", "vllm-benchmark", 4)
+  local text = base:gsub("tool: inference%-perf\n", "tool: vllm-benchmark\n", 1):gsub("stage: 3\n", "stage: 0\n", 1)
+    :gsub("      rate_qps: 10\n", "", 1):gsub("      concurrency: %.inf\n", "", 1)
+  t.write(d .. "/benchmark_report_v0.2,_y.json.yaml", text)
+  local ok, err = pcall(harness.extract, d)
+  t.ok(not ok and tostring(err):find("scenario.load.standardized has neither rate_qps nor concurrency to order them "
+    .. "by", 1, true), tostring(err))
+  -- inference-perf's stage 0 twice in one folder: refused, as before (its stages are its own)
+  d = t.tmpdir()
+  write(d, "benchmark_report_v0.2,_stage_0_a.json.yaml", "inference-perf", 4)
+  write(d, "benchmark_report_v0.2,_stage_0_b.json.yaml", "inference-perf", 8)
+  ok, err = pcall(harness.extract, d)
+  t.ok(not ok and tostring(err):find("both are stage 0, in one folder", 1, true), tostring(err))
+end)
 
 -- What a report says of the engines, by its version's schema, read off the examples by hand:
 -- v0.1: scenario.model.name deepseek-ai/DeepSeek-R1-0528; scenario.host.type [prefill, decode,

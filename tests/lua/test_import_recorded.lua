@@ -134,6 +134,37 @@ t.test("an imported llmdlua run keeps its recorded SLO, baseline flag and comman
     .. w .. "/run-a/benchmark/config.yaml\n")
 end)
 
+-- (fixo50, audit50 M3) A's recorded SLO, B's record none: the one SLO a comparison applies is
+-- A's, to both runs (README: the record's slo: is the run's SLO where nothing states one;
+-- comparison.resolve_slo: one SLO for both), and the report says where it came from.
+t.test("a recorded SLO of one run applied to both: the report says whose record it came from", function()
+  local w = earlier_workspace()
+  with_slo(w, { ttft_p90_ms = 200 })
+  local pb = w .. "/run-b/run_state.json"
+  local st = json.read(pb)
+  st.slo = nil
+  json.write(pb, st)
+  local ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(ws .. "/comparison.json")
+  local want = ("from %s's record (%s/run-a/run_state.json); %s's states none, so it is applied to both runs")
+    :format(cj.a.label, w, cj.b.label)
+  t.eq(cj.slo_source, want)
+  t.contains(t.read(ws .. "/comparison_report.md"), "SLO: TTFT p90 ≤ 200.0 ms (" .. want .. "). ")
+  t.contains(t.read(ws .. "/comparison_report.html"), (want:gsub("'", "&#39;")))
+  -- both records state it: both named
+  with_slo(w, { ttft_p90_ms = 200 })
+  ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(ws .. "/comparison.json")
+  t.eq(cj.slo_source, ("from %s's record (%s/run-a/run_state.json) and %s's record (%s/run-b/run_state.json), which "
+    .. "state the same"):format(cj.a.label, w, cj.b.label, w))
+  -- --slo: the user's, nothing recorded to name
+  ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b", "--slo", "ttft_p90_ms=500" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(ws .. "/comparison.json").slo_source, nil)
+end)
+
 t.test("stated over the record: --slo wins over a recorded SLO, and an --a-info slo: too; each said", function()
   local w = earlier_workspace()
   with_slo(w, { ttft_p90_ms = 200 })

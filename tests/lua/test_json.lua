@@ -139,6 +139,15 @@ t.test("read and write: atomic, pretty by default, errors name the file", functi
   t.eq(names, { "state.json" })
   -- a value that cannot be encoded leaves the old file as it was
   t.raises("cannot encode NaN", json.write, path, { x = 0 / 0 })
+  -- newuser50b F7: named as json.write, at the caller's line (this file's, the line below)
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, e = pcall(function() json.write(path, { a = { 0 / 0 } }) end)
+  t.eq({ ok, e }, { false, ("%s:%d: json.write: cannot encode NaN (JSON has no NaN) at $.a[0]"):format(
+    debug.getinfo(1, "S").short_src, line) })
+  line = debug.getinfo(1, "l").currentline + 1
+  ok, e = pcall(function() return json.encode({ 1, nil, 3 }) end)
+  t.eq({ ok, e }, { false, ("%s:%d: json.encode: sparse array (keys are not 1..n) at $"):format(
+    debug.getinfo(1, "S").short_src, line) })
   t.eq(json.read(path).label, "run-a")
   t.raises(dir .. "/missing.json: cannot open: No such file or directory", json.read,
     dir .. "/missing.json")

@@ -186,7 +186,15 @@ t.test("a command that cannot start raises, naming it", function()
   t.raises("/no/such/prog: cannot execute: No such file or directory", proc.run, { "/no/such/prog" })
   local dir = t.tmpdir()
   t.write(dir .. "/script", "#!/bin/sh\necho hi\n")
-  t.raises(dir .. "/script: cannot execute: Permission denied", proc.run, { dir .. "/script" })
+  -- newuser50b F8: what was expected (by hand, from exec_hint in lproc.c)
+  t.raises(dir .. "/script: cannot execute: Permission denied (proc.run expected a program: this file is not "
+    .. "executable; a data file, or a script that needs chmod +x)", proc.run, { dir .. "/script" })
+  t.raises(dir .. ": cannot execute: Permission denied (a folder: proc.run expected a program to run)",
+    proc.run, { dir })
+  t.write(dir .. "/text", "hello\n")
+  t.eq(proc.run({ "chmod", "+x", dir .. "/text" }).code, 0)
+  t.raises(dir .. "/text: cannot execute: Exec format error (proc.run expected a program: this file is neither "
+    .. "a binary nor a script starting with #!)", proc.run, { dir .. "/text" })
   t.raises("argv is empty", proc.run, {})
   t.raises("argv[2] must be a string (got table)", proc.run, { "echo", {} })
   t.raises("bad argument #1 to 'llmd.proc.run' (table expected, got string)", proc.run, "echo hi")
@@ -484,4 +492,34 @@ t.test("proc.truncate: a file cut back to a size; nil and why", function()
   local none, why = proc.truncate(dir .. "/no", 1)
   t.eq({ none, why }, { nil, dir .. "/no: No such file or directory" })
   t.ok(not pcall(proc.truncate, dir .. "/f", -1), "a negative size is refused")
+end)
+
+-- newuser50b F12 (fixr50): an atomic write for text, as json.write's. Expected by hand.
+t.test("write_file: the whole text or the old file, never a part; failures raise naming the file", function()
+  local lfs = require "lfs"
+  local dir = t.tmpdir()
+  local path = dir .. "/table.csv"
+  proc.write_file(path, "a,b\n1,2\n")
+  t.eq(t.read(path), "a,b\n1,2\n")
+  t.eq(lfs.attributes(path, "permissions"), "rw-r--r--")
+  proc.write_file(path, "a,b\n3,4\n") -- replaced whole
+  t.eq(t.read(path), "a,b\n3,4\n")
+  -- a failure leaves the old file and no temporary one beside it
+  proc.run { "mkdir", dir .. "/sub" }
+  t.write(dir .. "/sub/x", "in the folder\n")
+  t.raises(dir .. "/sub: cannot write: Is a directory", proc.write_file, dir .. "/sub", "text")
+  t.raises(dir .. "/none/x.csv: cannot write: No such file or directory", proc.write_file,
+    dir .. "/none/x.csv", "text")
+  local names = {}
+  for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then names[#names + 1] = n end end
+  table.sort(names)
+  t.eq(names, { "sub", "table.csv" })
+  t.eq(t.read(path), "a,b\n3,4\n")
+  -- an empty text is an empty file (asked for), bytes as they are
+  proc.write_file(path, "")
+  t.eq(t.read(path), "")
+  proc.write_file(path, "\0\xff\n")
+  t.eq(t.read(path), "\0\xff\n")
+  t.raises("proc.write_file: text: expected a string, got number", proc.write_file, path, 5)
+  t.raises("proc.write_file: text: expected a string, got no value", proc.write_file, path)
 end)

@@ -320,7 +320,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(state.results_path, w .. "/run-a/results")
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
-    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit\n"))
+    .. "a_bound,b_bound,effect_lo,effect_hi,order,delta_lo,delta_hi,delta_unit,better_is\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   -- fixd43 (newuser43): the runs' ladders differ, so every whole-run row is "not comparable"
   -- (pooled over load points that differ): no comparison bears a verdict on it, so no effect
@@ -475,7 +475,8 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
     .. "requests), so it may be less than the 2 % practical threshold: no winner; to settle it: about 50 requests a "
     .. "load point (5 here at the fewest), or at least 3 repeats of each load point in both runs, more the more they "
     .. "vary (2 give the interval an end, but at about 9 of their standard deviations either side)")
-  t.eq(by.latency_p90_ms.test, "mann_whitney")
+  -- (the exact test, as the evidence names it: "exact Mann-Whitney", fixq50; was "mann_whitney")
+  t.eq(by.latency_p90_ms.test, "exact_mann_whitney")
   -- effect, B against A (fixa43): (2x - x) / x = +100 %, whatever x is (main: 66.7 %, of the mean)
   t.near(by.latency_p90_ms.effect_pct, 100, 1e-9)
   local text = t.read(w .. "/comparison_report.md")
@@ -491,7 +492,7 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   for _, row in ipairs(cj.perf) do by[row.key] = row end
   t.near(by.latency_p50_ms.sig.z, -2.5 / math.sqrt(25 / 12 * 11), 1e-9)
   t.eq(by.latency_p50_ms.verdict, "no clear difference")
-  t.eq(by.latency_p50_ms.test, "mann_whitney")
+  t.eq(by.latency_p50_ms.test, "exact_mann_whitney")
   t.near(by.latency_p50_ms.p_value, 2 * 87 / 252, 1e-12)
   t.ok(not t.read(w .. "/comparison_report.md"):find("C did better overall", 1, true), "no win from noise")
 end)

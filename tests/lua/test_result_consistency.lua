@@ -139,8 +139,8 @@ t.test("3: results whose stages are not the benchmark config's are named (both),
   find(md, "- candidate: the results do not match the benchmark config sent: run-b/benchmark/config.yaml's workload "
     .. "sanity_random asks for 1 stage (1 req/s), the results hold 7 stages (1–183.38 req/s)")
   local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
-  find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy: and "
-    .. "benchmark:), so this is an A/A check")
+  find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy:, "
+    .. "benchmark: and baseline:, and their info: states no difference), so this is an A/A check")
   -- (results not known to be their configuration's: the Verdict leads with it, no run named)
   find(verdict, "**Verdict:** Cannot say which sustains more load (max sustained throughput; no SLO given): "
     .. "baseline's and candidate's results do not match the benchmark config each sent")
@@ -521,4 +521,89 @@ do
         .. "95 % interval)")
     end)
   end
+end
+
+-- Session 50 (fixl50): newuser50's plan2, a plain-vLLM run (baseline: true, through the
+-- baseline Service) against the same deploy through the gateway, each with
+-- info: {gpus: 2, stack: {hardware: H100}}.
+-- F2: the plan's nested stack: {hardware: H100} was dropped without a word (an --a-info file
+--     nests it so; cluster.lua copied the plan's info flat).
+-- F1: it was called an A/A check ("the same deploy: and benchmark:"), baseline: unread.
+-- F8: with info gpus: 2 and the nodes' hardware, the Hardware row said "how many this run
+--     used is unknown" beside GPUs 2 and per-GPU rows divided by 2.
+-- Expected values: the plan's own words (what it states), nothing computed.
+do
+  local function plan(s, a_extra, a_info, b_info, b_extra)
+    local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+      .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+    t.write(s.dir .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n"
+      .. "  a:\n    label: vllm-plain\n" .. a_extra .. run .. "    info: " .. a_info .. "\n"
+      .. "  b:\n    label: scheduler\n" .. (b_extra or "") .. run .. "    info: " .. b_info .. "\n")
+  end
+  local ONE = "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n  base_url: http://${IP}\n"
+    .. "harness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n  namespace: ${NAMESPACE}\n"
+    .. "workload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n"
+  local H = "{gpus: 2, stack: {hardware: H100}}"
+  local function setup()
+    local s = t.try_setup()
+    s.env.PATH = ROOT .. ":" .. s.env.PATH
+    t.write(s.dir .. "/template.yaml", ONE)
+    return s
+  end
+
+  t.test("fixl50 F2: a plan's info: {stack: {hardware: H100}} is the hardware, as --a-info reads it (and as the "
+    .. "flat hardware: H100 is)", function()
+    local s = setup()
+    plan(s, "", H, "{gpus: 2, hardware: H100}")
+    local _, md, w = try_compare(s)
+    for _, x in ipairs { "a", "b" } do
+      local st = json.read(w .. "/run-" .. x .. "/run_state.json").stack
+      t.eq({ st.hardware, st.gpus }, { "H100", "2" }, x)
+    end
+    find(md, "| Hardware | H100 | H100 |")
+  end)
+
+  t.test("fixl50 F1: a baseline: true run against the gateway is no A/A check; info: stating another "
+    .. "configuration is none either", function()
+    local s = setup()
+    plan(s, "    baseline: true\n", H, H)
+    local _, md, w = try_compare(s)
+    t.lacks(md, "A/A check")
+    -- the Configuration Summary says what differs: the endpoint
+    find(md, "none (baseline Service)")
+    -- the same workspace's plan, other ways (analyze.lua reads workspace/plan.yaml again):
+    local function verdict_with(a_extra, a_info, b_info, b_extra)
+      plan({ dir = w }, a_extra, a_info, b_info, b_extra)
+      local r = proc.run({ LLMDLUA, "analyze.lua", w, "--quiet" }, { env = s.env, timeout = 120 })
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      return t.read(w .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*")
+    end
+    -- both through the gateway, one info nested and the other flat (the same statement): A/A
+    find(verdict_with("", H, "{gpus: 2, hardware: H100}"), "both runs deployed the same configuration (the plan's "
+      .. "runs a and b have the same deploy:, benchmark: and baseline:, and their info: states no difference), so "
+      .. "this is an A/A check")
+    -- both baseline runs: A/A too
+    find(verdict_with("    baseline: true\n", H, H, "    baseline: true\n"), "so this is an A/A check")
+    -- info stating other hardware, or another extra row: a configuration's difference, no A/A
+    t.lacks(verdict_with("", H, "{gpus: 2, stack: {hardware: A100}}"), "A/A check")
+    t.lacks(verdict_with("", "{stack: {replicas: 2}}", "{stack: {replicas: 4}}"), "A/A check")
+    -- SLOs alone are no configuration: still A/A
+    find(verdict_with("", "{slo: {ttft_p90_ms: 200}}", "{slo: {ttft_p90_ms: 300}}"), "so this is an A/A check")
+  end)
+
+  t.test("fixl50 F8: the nodes' hardware with the plan's info gpus: the Hardware row says the stated count the "
+    .. "per-GPU figures use", function()
+    local s = setup()
+    plan(s, "", "{gpus: 2}", "{stack: {gpus: 2}}")
+    local _, md, w = try_compare(s)
+    local HW = "8× NVIDIA H100 80GB HBM3 on 1 node (the nodes'; the serving pods ask for no nvidia.com/gpu or "
+      .. "amd.com/gpu; the plan's info states 2 GPUs, which the per-GPU figures use)"
+    for _, x in ipairs { "a", "b" } do
+      local st = json.read(w .. "/run-" .. x .. "/run_state.json").stack
+      t.eq({ st.hardware, st.gpus }, { HW, "2" }, x)
+    end
+    find(md, "| Hardware | " .. HW .. " | " .. HW .. " |")
+    find(md, "| GPUs | 2 | 2 |")
+    t.lacks(md, "how many this run used is unknown")
+  end)
 end

@@ -2077,3 +2077,96 @@ print(json.dumps([[k, int(v.sum()), len(v), deff(v)] for k, v in sorted(points(%
       end)
   end
 end
+
+-- Session 50 (fixl50, newuser50 F7): a stage whose window less its least latency is shorter
+-- than its send span contradicts itself (the last request, sent a send span after the first,
+-- is answered at least the least latency later), and the drain-reduced rate read on it came
+-- out above the rate the requests were sent at (91.74 req/s from 1800 requests sent at
+-- 90.03 req/s: the fake cluster's rescaled stage, its window shrunk with the requests, its
+-- latencies not). The rate is now completed / max(window - least latency, send span), in the
+-- load points, the charts and the capacity alike (llmd.loadpoints.drain_rates).
+-- Expected values: /usr/bin/python3 on the fixture files, as said beside each.
+do
+  local json = require "llmd.json"
+  local harness = require "llmd.harness"
+  local lp = require "llmd.loadpoints"
+  local ROOT = t.here() .. "/../.."
+  local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+
+  local function point_at(run, offered)
+    for _, p in ipairs(lp.points(run)) do
+      if math.abs(p.offered - offered) < 1e-9 then return p end
+    end
+  end
+
+  t.test("the drain-reduced rate never exceeds completed / send span (a window shorter than the send span plus the "
+    .. "least latency)", function()
+    -- the kubecon run's stage 3 rewritten as the fake cluster rescaled it to 1800 requests at
+    -- 90 req/s (tests/fakecluster/fake.lua run_workload; newuser50's run A stage_2 file):
+    -- python3: f = 90 / 92.19; achieved_rate 92.22409851829183 x f, send span 1800 / that =
+    -- 19.99260529105957 s; requests_per_sec x f, window 1800 / that = 20.182294168985038 s;
+    -- request_latency min 0.5619798880070448 s: window - min = 19.620314280977993 < the send
+    -- span; completed / (window - min) = 91.74164971175361, completed / send span =
+    -- 90.0332884981697 req/s (the rate the requests were sent at, all 1800 completed)
+    local dir = t.tmpdir() .. "/rescaled"
+    t.copy_tree(VLLM, dir)
+    local path = dir .. "/stage_3_lifecycle_metrics.json"
+    local d = json.read(path)
+    local f = 90 / d.load_summary.requested_rate
+    d.load_summary.count, d.load_summary.requested_rate = 1800, 90
+    d.load_summary.achieved_rate = d.load_summary.achieved_rate * f
+    d.load_summary.send_duration = 1800 / d.load_summary.achieved_rate
+    d.successes.count = 1800
+    for k, v in pairs(d.successes.throughput) do d.successes.throughput[k] = v * f end
+    t.write(path, json.encode(d))
+    local run = harness.extract(dir, {})
+    local st
+    for _, x in ipairs(run.stages) do if x.index == 3 then st = x end end
+    t.near(st.drain.window_s - st.drain.least_latency_s, 19.620314280977993, 1e-9)
+    local lo, hi = lp.drain_rates(st.drain)
+    t.near(lo, 90.0332884981697, 1e-9)
+    t.near(hi, 90.0332884981697, 1e-9)
+    -- said in the data checks, with both figures (python3, above)
+    local said = table.concat(run.warnings, "\n")
+    t.contains(said, "stage_3_lifecycle_metrics.json (90 req/s offered): its window (20.182 s, successes / "
+      .. "requests_per_sec) less its least latency (0.562 s) is shorter than its send span (19.993 s), which no run's "
+      .. "is (the last request is answered at least the least latency after it is sent): the file contradicts "
+      .. "itself, so its drain-reduced rate is completed / send span (90.03 req/s), the most these figures allow, "
+      .. "not completed / (window - least latency) (91.74 req/s)")
+    local p = point_at(run, 90)
+    t.eq(p.rate_basis, "drain")
+    t.near(p.achieved_rps, 90.0332884981697, 1e-9)
+    local dr = lp.drain_of(p)
+    t.near(dr.rps, 90.0332884981697, 1e-9)
+    t.ok(dr.rps <= dr.ref_rps + 1e-9, dr.rps .. " above the " .. dr.ref_rps .. " req/s sent")
+    -- a stage true to itself keeps completed / (window - min): python3 on stage_3 as recorded,
+    -- 5531 / (60.542504094075404 - 0.5619798880070448) = 92.21326544259206 req/s, below its
+    -- 5531 / 59.97346317768097 s send span = 92.22409851829183
+    local orig = harness.extract(VLLM, {})
+    t.near(point_at(orig, 92.19).achieved_rps, 92.21326544259206, 1e-9)
+    t.lacks(table.concat(orig.warnings, "\n"), "shorter than its send span")
+    -- nor do the chunked run's (its stage 1: window - min - send span is -7e-15 s, rounding, python3)
+    local chunked = harness.extract(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", {})
+    t.lacks(table.concat(chunked.warnings, "\n"), "shorter than its send span")
+  end)
+
+  t.test("statistics only: the bounds of the drain-reduced rate are capped by completed / send span", function()
+    -- by hand: 1000 completed, window 100 s, least latency at most P = 2 s (p0.1, 1 below):
+    -- lo 999 / 98, hi 1000 / 98; with a send span of 99 s (more than window - P = 98 s, a
+    -- file that contradicts itself) both are at most 1000 / 99, lo = min(999 / 98, 1000 / 99)
+    local rm = require "llmd.runmodel"
+    local r = rm.drain_from_stats(1000, 100, { { 0.1, 2.0, "p0.1" } })
+    r.send_span_s = 99
+    local lo, hi = lp.drain_rates(r)
+    t.near(hi, 1000 / 99, 1e-12)
+    t.near(lo, math.min(999 / 98, 1000 / 99), 1e-12)
+    -- nothing bounds the least latency: completed / max(window, send span)
+    r = rm.drain_from_stats(1000, 100, {})
+    r.send_span_s = 125
+    t.eq({ lp.drain_rates(r) }, { 8 })
+    -- a send span shorter than window - least latency changes nothing
+    r = rm.drain_from_stats(1000, 100, {}, 1.5)
+    r.send_span_s = 90
+    t.eq({ lp.drain_rates(r) }, { 1000 / 98.5, 1000 / 98.5 })
+  end)
+end

@@ -528,6 +528,16 @@ t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separato
     { text = "x,y,x\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):3: 3 fields, the header has 2", scan.csv, { text = "x,y\n1,2\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):2: unterminated quoted field", scan.csv, { text = 'x,y\n"1,2\n' }, { { "x", semi } })
+  -- newuser50b F14: a stray quote is named by line:column (characters) and byte (from 0; by
+  -- hand: "x,y\n" is 4 bytes, "1,é" 4 more, the quote is byte 8, column 4); a file that
+  -- starts as JSON is said to look like JSON, as json.read says of a CSV file
+  local ok, e = pcall(scan.csv, { text = 'x,y\n1,\xc3\xa9"z\n' }, { { "x", semi } })
+  t.eq({ ok, e }, { false, "(text):2:4: a quote inside an unquoted field (byte 8)" })
+  t.raises("(text):1:2: a quote inside an unquoted field (byte 1); the text looks like JSON (it starts with "
+    .. "'{'), not CSV: read a JSON file with json.read or llmd.scan (scan.json)", scan.csv,
+    { text = '{"v": [1, 2]}\n' }, { { "v", semi } })
+  t.raises("(text):1: no column 'a' in the header; the text looks like JSON (it starts with '['), not CSV",
+    scan.csv, { text = '[\n  "a", "b"\n]\n' }, { { "a", semi } })
   t.raises("(text):2:1: column 'x': expected a number, found 'abc' (byte 'a' cannot be part of a number)",
     scan.csv, { text = "x\nabc\n" }, { { "x", semi } })
   -- issue 17: strtod stopped at the NUL and "2\0999" read as 2

@@ -34,6 +34,26 @@ t.test("percentiles, mean and deviations match numpy", function()
   t.near(y:stddev(), 3.2199465143936097, 1e-15)
 end)
 
+-- newuser50b F10: nearest rank is ceil(p n / 100) for p as the decimal written, not numpy's
+-- inverted_cdf, which computes (p / 100) n in floats. Expected by hand and with python3's
+-- fractions (exact): 1..1000 at 99.9 -> rank 999 (numpy: 1000, 0.999 * 1000 =
+-- 999.0000000000001); 1..100000 at 0.274 -> rank 274 (ceil(0.274 * 100000 / 100.0) in
+-- floats is 275); 7 of 10 at 70 -> 7 exactly; a product not near an integer rounds up.
+t.test("fixr50-5: nearest rank takes p as the decimal written (where numpy's inverted_cdf differs)", function()
+  local thousand, big = stats.new(), stats.new()
+  for i = 1, 1000 do thousand:add(i) end
+  for i = 1, 100000 do big:add(i) end
+  t.eq(thousand:percentile(99.9, "nearest"), 999.0)
+  t.eq(thousand:percentile(99.91, "nearest"), 1000.0) -- 999.1 -> 1000
+  t.eq(big:percentile(0.274, "nearest"), 274.0)
+  t.eq(big:percentile(0.2741, "nearest"), 275.0)      -- 274.1 -> 275
+  local ten = filled({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 })
+  t.eq(ten:percentile(70, "nearest"), 7.0)
+  t.eq(ten:percentile(0, "nearest"), 1.0)
+  -- the same rank from summary()
+  t.eq(thousand:summary({ 99.9 }, "nearest")["p99.9"], 999.0)
+end)
+
 t.test("an accumulator can default to nearest rank, and says which it used", function()
   local s = filled({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, { method = "nearest" })
   t.eq(s:percentile(90), 9.0)
@@ -129,6 +149,10 @@ t.test("usage errors name the argument", function()
   -- an option is named by its key, never by a negative argument number (the messages are
   -- the contract: written by hand from the README's wording)
   t.raises("s:percentile: p: expected a percentile in [0, 100], got 101", s.percentile, s, 101)
+  -- newuser50b F15: NaN was shown as the C library's "-nan"
+  t.raises("s:percentile: p: expected a percentile in [0, 100], got NaN (not a number)", s.percentile, s, 0 / 0)
+  t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got NaN (not a number)",
+    stats.new, { sketch = 0 / 0 })
   t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got 2",
     stats.new, { sketch = 2 })
   t.raises("stats.new: option sketch: expected a relative error such as 0.01, got '0.01'",

@@ -846,8 +846,10 @@ do
     -- request_latency p90 1.2336859 s -> 1,233.7 ms, x 1.3 = 1,603.8 ms; +30.0 % each.
     -- The ranked rate is the drain-reduced one, completed / (window - least latency): A's stage
     -- 3 5531 / (60.54250 - 0.56198) = 92.21 req/s; B's least latency is x 1.3 in the same
-    -- window: 5531 / (60.54250 - 0.73057) = 92.47 (python3). Their ranges (up to each one's
-    -- most at any load) overlap, so still no order
+    -- window, which leaves 60.54250 - 0.73057 = 59.81193 s, shorter than the send span,
+    -- 59.97348 s: a file no run writes, so its rate is completed / send span, 5531 / 59.97348 =
+    -- 92.22 (python3; it was 92.47, above the 92.22 req/s the requests were sent at, fixl50).
+    -- Their ranges (up to each one's most at any load) overlap, so still no order
     local d = t.tmpdir()
     local src = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
     proc.run { "mkdir", "-p", d .. "/A", d .. "/B", d .. "/out" }
@@ -868,32 +870,36 @@ do
     local md = t.read(ws .. "/comparison_report.md")
     local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
     t.eq(verdict, "Cannot say which sustains more load (max sustained throughput; no SLO given): the measured loads "
-      .. "cannot order them: A 92.21 req/s, B 92.47 req/s. At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 "
+      .. "cannot order them: A 92.21 req/s, B 92.22 req/s. At 92.19 req/s offered (92.21 req/s achieved by A, 92.22 "
       .. "req/s by B), the "
       .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
       .. "latency p90 +30.0 % (no test at this load: no per-request samples from both runs there). --slo gives capacity within an "
       .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
     local summary = md:match("\n## Summary\n\n([^\n]*)")
-    t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.47 req/s by B), the highest load both runs sustained, B's "
+    t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.22 req/s by B), the highest load both runs sustained, B's "
       .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "
       .. "8.98 ms (+30.0 %), end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; no test at this load: "
       .. "no per-request samples from both runs there). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it.",
       1, true), summary)
     -- with --slo ttft_p90_ms=70 B fails at 92.19 offered (83.7 ms) where A meets it (64.4 ms):
-    -- B's capacity lies in its bracket 61.96-92.47 req/s (drain-reduced: 3707 / (60.53044 -
-    -- 0.53664 x 1.3) and 5531 / (60.54250 - 0.56198 x 1.3), python3), A's at 92.21 or more (up
+    -- B's capacity lies in its bracket 61.79-92.22 req/s (drain-reduced, each over its send span
+    -- as above: 3707 / 59.99381 and 5531 / 59.97348, python3), A's at 92.21 or more (up
     -- to its ceiling 104.24); B failed at the same offered load where A met it, so B - A from
-    -- 61.96 - 104.24 = -42.28 up to 0; 61.96 / 104.24 - 1 = -40.6 %. Since capa38 a pass and a
+    -- 61.79 - 104.24 = -42.45 up to 0; 61.79 / 104.24 - 1 = -40.7 %. Since capa38 a pass and a
     -- fail at one load of summary files (noise unknown) bound no gap at 0: B's bracket reaches
-    -- 92.47, A's starts at 92.21, so up to 92.47 - 92.21 = +0.26 req/s, 92.47 / 92.21 - 1 = +0.3 %
+    -- 92.22, A's starts at 92.21, so up to 92.22409851829183 - 92.21326544259206 = +0.01 req/s,
+    -- +0.012 % (python3)
     proc.run { "rm", "-rf", ws }
     r = proc.run { LLMDLUA, "compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--parent", d .. "/out", "--quiet",
       "--slo", "ttft_p90_ms=70" }
     t.eq(r.code, 0, r.stderr)
     for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
     md = t.read(ws .. "/comparison_report.md")
-    t.ok(md:find("| -42.28 to +0.26 req/s (the measured loads cannot order them) | -40.6 % to +0.3 % |", 1, true), md)
-    t.ok(md:find("(B -40.6 % to +0.3 % vs A)", 1, true), md)
+    t.ok(md:find("| -42.45 to +0.01 req/s (the measured loads cannot order them) | -40.7 % to +0.01 % |", 1, true), md)
+    t.ok(md:find("(B -40.7 % to +0.01 % vs A)", 1, true), md)
+    -- the contradiction said in the Data checks (B's stage 3, python3 above)
+    t.ok(md:find("stage_3_lifecycle_metrics.json (92.19 req/s offered): its window (60.543 s, successes / "
+      .. "requests_per_sec) less its least latency (0.731 s) is shorter than its send span (59.973 s)", 1, true), md)
   end)
 end
 

@@ -1056,6 +1056,80 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    TEST("sorting a mid-size sample (4096..65535: the radix sort unless it holds a -0.0) equals "
+         "qsort, bit for bit without a -0.0")
+    {
+        /* The reference is libc's qsort on a copy. Without a -0.0 a sorted array of doubles
+           (no NaN) is one array, bit for bit, whichever sort made it; with zeros of both
+           signs their order among themselves is the sort's own (introsort's, as before the
+           radix sort took these sizes), so there the values are compared and the zeros of
+           each sign counted. Distributions: uniform, heavy-tailed, clock gaps (values
+           repeated), one value, negatives with infinities, the same with zeros of both
+           signs, three values (token counts), nine in ten samples in a narrow range (a
+           crowded bucket: more than the buffer holds, sorted by a radix sort of its own);
+           sizes at and around the radix sort's bounds here (4096, 65536). */
+        static const size_t mid_sizes[] = {4095, 4096, 4097, 20011, 65535};
+        uint64_t st = 0x2545F4914F6CDD1DULL;
+        int bad = 0;
+        for (int kind = 0; kind < 8; kind++)
+            for (size_t z = 0; z < sizeof mid_sizes / sizeof mid_sizes[0]; z++) {
+                size_t n = mid_sizes[z];
+                double clock = 1771234500.25;
+                double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+                size_t neg0 = 0, pos0 = 0;
+                for (size_t i = 0; i < n; i++) {
+                    st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+                    double u = (double)(st >> 11) / 9007199254740992.0;
+                    if (kind == 0) {
+                        x[i] = u * 1000;
+                    } else if (kind == 1) {
+                        x[i] = exp(u * 20 - 10);
+                    } else if (kind == 2) {
+                        double next = clock + 0.005 + u * 0.01;
+                        x[i] = next - clock;
+                        clock = next;
+                    } else if (kind == 3) {
+                        x[i] = 0.5;
+                    } else if (kind == 6) {
+                        x[i] = (double)(1 + i % 3); /* token counts: crowded one-key buckets */
+                    } else if (kind == 7) {
+                        x[i] = i % 10 == 0 ? u * 1e6 : 1.0 + u * 1e-9; /* one crowded bucket */
+                    } else {
+                        x[i] = i % 1000 == 3              ? -HUGE_VAL
+                               : i % 1000 == 4            ? HUGE_VAL
+                               : i % 89 == 0              ? 0.0
+                               : kind == 5 && i % 97 == 0 ? -0.0
+                                                          : (u - 0.5) * 1e6;
+                    }
+                    if (x[i] == 0)
+                        signbit(x[i]) ? neg0++ : pos0++;
+                }
+                memcpy(ref, x, n * sizeof *x);
+                qsort(ref, n, sizeof *ref, cmp_double);
+                Stats a;
+                stats_init(&a, 0);
+                CHECK(stats_add_many(&a, x, n) == STATS_OK);
+                stats_sort(&a);
+                CHECK(a.sorted == 1);
+                size_t got_neg0 = 0, got_pos0 = 0;
+                for (size_t i = 0; i < n; i++) {
+                    double v = kept(&a, i);
+                    if (v == 0)
+                        signbit(v) ? got_neg0++ : got_pos0++;
+                    int same = neg0 ? v == ref[i] : memcmp(&v, &ref[i], sizeof v) == 0;
+                    if (!same && bad++ < 5)
+                        fprintf(stderr, "  kind %d n %zu: sorted[%zu] = %a, qsort = %a\n", kind, n,
+                                i, v, ref[i]);
+                }
+                CHECK(got_neg0 == neg0 && got_pos0 == pos0);
+                CHECK(kind != 5 || neg0 > 0);
+                stats_free(&a);
+                free(x);
+                free(ref);
+            }
+        CHECK(bad == 0);
+    }
+
     /* Samples that are all multiples of one power of two over a narrow range (gaps between
        epoch clock readings) are sorted by counting (stats.c quantum_sort); Mann-Whitney
        then ranks the merged order, ties at mid-ranks. The references do not sort:
@@ -1511,6 +1585,20 @@ int main(void)
               fabs(tau - 25.848518402041172) < 1e-11);
         CHECK(stats_design_effect(a, 300, 3, &tau) == STATS_OK &&
               fabs(tau - 6.44813945967931) < 1e-12);
+        /* lags past the first four (stats.c lag_sums sums them four at a time, the
+           shorter ones' last terms after): 1..n increasing, n = 9 (lags up to 5 read, the
+           sums of lags 4 and 5 shorter than the pass over four), 30 (pairs of lags up to
+           12, 13); 5 5 6 6 7 7 8 8 9 9 9 (ties). Expected by /usr/bin/python3 + numpy as
+           above: 3.166666666666666, 10.436262513904335, 3.8396226415094343 */
+        double inc[30], ties[11] = {5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 9};
+        for (int i = 0; i < 30; i++)
+            inc[i] = i + 1;
+        CHECK(stats_design_effect(inc, 9, 2000, &tau) == STATS_OK &&
+              fabs(tau - 3.166666666666666) < 1e-12);
+        CHECK(stats_design_effect(inc, 30, 2000, &tau) == STATS_OK &&
+              fabs(tau - 10.436262513904335) < 1e-12);
+        CHECK(stats_design_effect(ties, 11, 2000, &tau) == STATS_OK &&
+              fabs(tau - 3.8396226415094343) < 1e-12);
         double flat[5] = {2, 2, 2, 2, 2};
         CHECK(stats_design_effect(flat, 5, 2000, &tau) == 1);
         a[17] = NAN;

@@ -533,11 +533,62 @@ local function incomplete(path, br)
   end
 end
 
+-- llm-d-benchmark's native_to_br0_2 writes stage 0 for every vllm-benchmark and inferencemax
+-- file (FORMATS.md: "load.standardized.stage ... 0 | 0"), one report per native file, into the
+-- folder that holds them all: a sweep of rates is a folder of reports all "stage 0" (audit50
+-- M2: refused as "both are stage 0 ... copy each into a folder of its own", no ladder possible).
+-- Such a stage (st: its tool and index read) takes its place from its load instead.
+local ZERO_STAGE_TOOLS = { ["vllm-benchmark"] = true, inferencemax = true }
+local function zero_stage(st)
+  return st.index == 0 and ZERO_STAGE_TOOLS[tostring(st.tool)] == true
+end
+
+-- The stages of a folder of such reports (every one zero_stage) numbered by their offered
+-- load: the rate-based ones by rate_qps, then the concurrency-based ones by concurrency, ties
+-- (repeats of one load) in file order. An error where a stage is not such a report, or states
+-- neither load.
+local function renumber_zero_stages(run)
+  for _, st in ipairs(run.stages) do
+    if not zero_stage(st) then
+      error(("%s: stage %d of %s, in a folder of %s reports all numbered stage 0 (numbered by their load): a "
+        .. "folder holds one run's reports"):format(st.file, st.index, tostring(st.tool),
+        "vllm-benchmark or inferencemax"), 0)
+    end
+    if not ((st.rate and st.rate > 0) or (st.concurrency and st.concurrency >= 1)) then
+      error(("%s: stage 0 like every report in its folder (%s's mapping numbers every file 0), and "
+        .. "scenario.load.standardized has neither rate_qps nor concurrency to order them by: pass one of the "
+        .. "files, or copy each into a folder of its own"):format(st.file, tostring(st.tool)), 0)
+    end
+  end
+  local order = {}
+  for i, st in ipairs(run.stages) do order[st] = i end
+  table.sort(run.stages, function(x, y)
+    local xr, yr = x.rate and x.rate > 0, y.rate and y.rate > 0
+    if xr ~= yr then return xr end
+    local xv = xr and x.rate or x.concurrency
+    local yv = yr and y.rate or y.concurrency
+    if xv ~= yv then return xv < yv end
+    return order[x] < order[y]
+  end)
+  for i, st in ipairs(run.stages) do st.index = i - 1 end
+end
+
+-- The load a stage offered, for a data check's message: " at 20 req/s offered", " at
+-- concurrency 8", or "" when the report states neither.
+local function offered_text(st)
+  if st.rate and st.rate > 0 then return (" at %s req/s offered"):format(group(st.rate)) end
+  if st.concurrency and st.concurrency >= 1 and st.concurrency < math.huge then
+    return (" at concurrency %d"):format(st.concurrency)
+  end
+  return ""
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
   local groups = rm.error_groups()
   local tools, versions = {}, {}
+  local renumber = false
   for i, path in ipairs(c.files) do
     local br = rm.load(path)
     if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
@@ -564,14 +615,9 @@ function M.extract(c, opts)
     st.tool = info.tool
     st.drain = info.drain
     run.percentile_method = info.method
-    for _, cl in ipairs(info.clashes) do
-      -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"
-      rm.warn(run, "%s (stage %d, file %s): N/A: %s", cl.key, st.index, path, cl.text)
-      run.checks = run.checks or {}
-      run.checks[#run.checks + 1] = { key = cl.key, kind = "rate_field_contradicts_counts", stage = st.index,
-        file = path, computed = cl.computed, reported = cl.reported, apart_pct = cl.apart_pct,
-        text = run.warnings[#run.warnings] }
-    end
+    -- (its data checks are said after the files are read: a stage 0 of a folder of stage-0
+    -- reports takes its number from its load then, renumber_zero_stages, and the check names it)
+    st.clashes = info.clashes
     tools[tostring(info.tool)] = info.tool_version or tools[tostring(info.tool)] or false
     versions[tostring(br.version)] = true
     if info.requests.failed > 0 then
@@ -581,6 +627,12 @@ function M.extract(c, opts)
     for _, other in ipairs(run.stages) do
       if other.index == st.index then
         local function dir_of(f) return f:match("^(.*)/[^/]*$") or "." end
+        if dir_of(other.file) == dir_of(path) and zero_stage(other) and zero_stage(st) then
+          -- (reports of a tool whose mapping numbers every file stage 0, in one folder:
+          -- ordered by their load below, renumber_zero_stages)
+          renumber = true
+          break
+        end
         if dir_of(other.file) == dir_of(path) then
           -- one folder: no folder to pass holds only one of them
           error(("%s and %s: both are stage %d, in one folder, so they are not one run's load points: pass one "
@@ -598,6 +650,18 @@ function M.extract(c, opts)
   for v in pairs(versions) do vl[#vl + 1] = v end
   table.sort(tl)
   table.sort(vl)
+  if renumber then renumber_zero_stages(run) end
+  for _, st in ipairs(run.stages) do
+    for _, cl in ipairs(st.clashes) do
+      -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"
+      rm.warn(run, "%s (stage %d%s, file %s): N/A: %s", cl.key, st.index, offered_text(st), st.file, cl.text)
+      run.checks = run.checks or {}
+      run.checks[#run.checks + 1] = { key = cl.key, kind = "rate_field_contradicts_counts", stage = st.index,
+        file = st.file, computed = cl.computed, reported = cl.reported, apart_pct = cl.apart_pct,
+        text = run.warnings[#run.warnings] }
+    end
+    st.clashes = nil
+  end
   run.tool = table.concat(tl, ", ")
   run.version = table.concat(vl, ", ")
   if #tl == 1 and tools[tl[1]] then run.tool_version = tools[tl[1]] end

@@ -565,7 +565,7 @@ local function per_request(path, acc, keep, opts)
       groups.add(status, text)
       -- (each failure's start and kind, for its load point's causes: placed after the pass)
       local fails = opts.failures
-      if fails then fails[#fails + 1] = { start, rm.error_kind(status, text) } end
+      if fails then fails[#fails + 1] = { start, rm.error_kind(status, text), status, text } end
       acc.add { ok = false, start = start, finish = finish }
       if count_goodput then count_goodput(start, false) end
       if log then log(start, finish, true, false, false, false, false, goff, gn) end
@@ -801,6 +801,19 @@ function M.extract(c, opts)
         failed = st.metrics.values.requests_failed }
       st.drain = drain_record(d, st)
       st.doc = d
+      -- (a window less its least latency shorter than its send span: no run's, as the last
+      -- request is answered at least the least latency after it is sent; its drain-reduced
+      -- rate is taken over the send span, llmd.loadpoints.drain_rates, said here)
+      local x = st.drain
+      if x and x.send_span_s and x.send_span_s > 0
+        and x.window_s - x.least_latency_s < x.send_span_s - 1e-6 * math.max(1, x.window_s) then
+        rm.warn(run, "%s%s: its window (%.3f s, successes / requests_per_sec) less its least latency (%.3f s) is "
+          .. "shorter than its send span (%.3f s), which no run's is (the last request is answered at least the least "
+          .. "latency after it is sent): the file contradicts itself, so its drain-reduced rate is completed / send "
+          .. "span (%.2f req/s), the most these figures allow, not completed / (window - least latency) (%.2f req/s)",
+          s.path:match("[^/]+$"), st.rate and (" (%g req/s offered)"):format(st.rate) or "", x.window_s,
+          x.least_latency_s, x.send_span_s, x.completed / x.send_span_s, x.completed / (x.window_s - x.least_latency_s))
+      end
       -- what its failures were, as its file's failures.by_label says (a count alone: unknown);
       -- the per-request file's, where it is read, replace them
       if type(d.failures) == "table" then map_errors(rm.stage_errors(rm.error_groups(), st), d) end
@@ -983,10 +996,16 @@ function M.extract(c, opts)
     -- each load point's failures by kind (llmd.runmodel.error_kind), from its requests
     -- (unknown where they could not be placed in stages: the stage files' stay)
     if place_failure then
-      for _, st in ipairs(run.stages) do st.failure_kinds = { timeout = 0, error = 0, unknown = 0 } end
+      -- (and by cause, as the run's errors: each stage's own, rm.stage_causes)
+      for _, st in ipairs(run.stages) do
+        st.failure_kinds, st.error_groups = { timeout = 0, error = 0, unknown = 0 }, rm.error_groups()
+      end
       for _, f in ipairs(po.failures) do
         local st = run.stages[place_failure(f[1]) or 0]
-        if st then st.failure_kinds[f[2]] = st.failure_kinds[f[2]] + 1 end
+        if st then
+          st.failure_kinds[f[2]] = st.failure_kinds[f[2]] + 1
+          st.error_groups.add(f[3], f[4])
+        end
       end
     end
     -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
@@ -1105,6 +1124,13 @@ function M.extract(c, opts)
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end
   for _, st in ipairs(run.stages) do st.doc = nil end
+  -- no stage file: the requests are one whole run, no stage (no load point), and why, one line
+  -- (extract.lua's "Stages: none (...)", the JSON's stages_why)
+  if #c.stages == 0 and #run.stages == 0 then
+    run.stages_why = ("no stage_<N>_lifecycle_metrics.json beside %s: inference-perf's stage files give the stages "
+      .. "(each one's load and request count), and its per-request file records no stage or load, so the requests are "
+      .. "one whole run"):format(c.per_request and "per_request_lifecycle_metrics.json" or "its summary")
+  end
   -- the configuration inference-perf wrote beside its reports
   local cfg_path = c.dir .. "/config.yaml"
   local cfg

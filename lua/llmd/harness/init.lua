@@ -91,6 +91,10 @@ end
 -- The one candidate under dir, nil and a reason when there is none, an error when there
 -- are several (it lists them, and how to choose).
 function M.resolve(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.resolve: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   opts = opts or {}
   dir = dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
@@ -319,9 +323,31 @@ local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option",
   "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
   "require_results", "slo", "kvcache", "tolerant_warning" }
 
+-- Goodput's per-request thresholds from opts.slo (a "key=max,..." text, a mapping {key = max}
+-- or a list {{key =, max =}}, as llmd.decision.parse_slo reads): the completed requests that
+-- meet every latency limit of it are counted (run.overall.goodput, each stage's metrics.goodput);
+-- an SLO with no per-request limit (only error_rate_pct) gives goodput unknown, with why.
+local NO_REQUEST_LIMIT = "the SLOs set no per-request latency limit (a TTFT, TPOT or E2E key): goodput counts the "
+  .. "completed requests that meet them"
+
 function M.extract(dir, opts)
+  if type(dir) ~= "string" then
+    error(("harness.extract: argument 1 (dir): expected a results folder's path (a string), got %s"):format(
+      type(dir)), 2)
+  end
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
+  local no_limit, from_slo
+  if opts.slo ~= nil and opts.goodput == nil then
+    from_slo = true
+    local d = require "llmd.decision"
+    local copy = {}
+    for k, v in pairs(opts) do copy[k] = v end
+    opts = copy
+    opts.slo = d.parse_slo(opts.slo, "harness.extract: slo")
+    opts.goodput = d.request_thresholds(opts.slo)
+    no_limit = opts.goodput == nil
+  end
   local c, why = M.resolve(dir, opts)
   local run
   if not c then
@@ -364,6 +390,17 @@ function M.extract(dir, opts)
   require("llmd.decision").check_request_shapes(run)
   M.check_stage_gaps(run)
   run = rm.finish(run, opts)
+  -- an SLO given, and no goodput: why, never a silent absence (no per-request limit in the SLOs,
+  -- or no per-request data to judge: a harness's summary has no request's values) (where the
+  -- thresholds came as opts.goodput, the comparison's, it says why in its own words)
+  if from_slo and not run.no_results then
+    local gwhy = no_limit and NO_REQUEST_LIMIT or "no per-request data: goodput judges each completed request by the "
+      .. "SLOs' limits, and the harness's summaries give no request's values"
+    if run.overall.goodput == nil then run.overall.goodput = { unknown = gwhy } end
+    for _, st in ipairs(run.stages) do
+      if st.metrics.goodput == nil then st.metrics.goodput = { unknown = gwhy } end
+    end
+  end
   -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua
   -- and the reports have them (a single result file has no scrapes beside it to read)
   if opts.kvcache and not run.no_results and not opts.file then

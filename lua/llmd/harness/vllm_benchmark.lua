@@ -372,6 +372,79 @@ local function new(variant)
   local NO_LAT = "no per-request latencies in this file (TTFT + chunk gaps stops at the last chunk: not the "
     .. "end-to-end time)"
 
+  -- The whole run of several stages whose files hold per-request TTFTs and chunk gaps but no
+  -- latencies (bench_serving's, inferencemax's): rm.close combined its figures from the
+  -- stages' summaries, where percentiles cannot be combined; the TTFT's and the ITL's are the
+  -- requests' of every stage pooled (each stage's accumulator, as the stages' own figures
+  -- read them). The E2E, TPOT and NTPOT stay unknown, for the reason they are: no per-request
+  -- end-to-end time is in these files. (audit50 M1: every whole-run percentile read "cannot be
+  -- combined across stages from summaries (no per-request file)" beside the per-request TTFTs
+  -- the per-load tests used.) Only where every measured stage has them.
+  local NO_LAT_WHOLE = "these files hold no per-request end-to-end times (only TTFTs and chunk gaps), and "
+    .. "percentiles cannot be combined across stages from their summaries"
+  local function whole_run_from_chunks(run, measured, loaded, method)
+    local accs = {}
+    for _, st in ipairs(measured) do
+      local l
+      for _, x in ipairs(loaded) do if x.path == st.file then l = x end end
+      if not (l and l.acc) or l.has_lat then return end
+      accs[#accs + 1] = l.acc
+    end
+    local set = run.overall
+    local src = rm.PER_REQUEST .. ", every stage's requests pooled"
+    for _, kind in ipairs { "ttft", "itl" } do
+      local m = stats.new()
+      for _, a in ipairs(accs) do m:merge(a[kind]) end
+      if m:count() > 0 then
+        -- (the percentiles' reasons set by the combination give way to the figures)
+        for _, x in ipairs(require("llmd.metrics").list) do
+          if x.key:match("^" .. kind .. "_p%d+_ms$") then set.na[x.key] = nil end
+        end
+        rm.from_stats(set, kind, m, 1000, src, method)
+      end
+    end
+    for _, x in ipairs(require("llmd.metrics").list) do
+      if x.key:match("^latency_p%d+_ms$") or x.key:match("^tpot_p%d+_ms$") or x.key:match("^ntpot_p%d+_ms$") then
+        if set.values[x.key] == nil then set.na[x.key] = NO_LAT_WHOLE end
+      end
+    end
+    -- the E2E and TPOT means: the stages' own (their files'), each weighted by the requests it
+    -- is over (bench_serving's: every completed request's E2E, the TPOT of those with more than
+    -- one output token), counted from the file's arrays; rm.combine weighed them by the
+    -- per-request samples, which these stages do not have, and read them unknown
+    local nums = { latency = 0, tpot = 0 }
+    local dens = { latency = 0, tpot = 0 }
+    for _, st in ipairs(measured) do
+      local l
+      for _, x in ipairs(loaded) do if x.path == st.file then l = x end end
+      local ok, long = 0, 0
+      local null = require("llmd.json").null
+      for j = 1, #l.arr.errors do
+        local e = l.arr.errors[j]
+        if e == nil or e == "" or e == null then
+          ok = ok + 1
+          local out = tonumber(l.arr.output_lens[j])
+          if out and out > 1 then long = long + 1 end
+        end
+      end
+      for kind, n in pairs { latency = ok, tpot = long } do
+        local v = st.metrics.values[kind .. "_mean_ms"]
+        if nums[kind] and type(v) == "number" then
+          nums[kind], dens[kind] = nums[kind] + v * n, dens[kind] + n
+        elseif n > 0 then
+          nums[kind] = nil
+        end
+      end
+    end
+    for kind, num_ in pairs(nums) do
+      if num_ and dens[kind] > 0 then
+        rm.put(set, kind .. "_mean_ms", num_ / dens[kind], rm.SUMMARY .. ", each stage's mean weighted by the "
+          .. (kind == "tpot" and "completed requests with more than one output token" or "completed requests")
+          .. " it is over (their arrays)")
+      end
+    end
+  end
+
   -- Per-request accumulation of one file; nil when the arrays are missing or short.
   -- The per-request arrays a file holds, when their lengths disagree (one per request
   -- each): "FILE: per-request arrays of different lengths (ttfts 10, ...)"; nil when they
@@ -722,6 +795,7 @@ local function new(variant)
       rm.config(run, "server", loaded[1].d.backend, src)
     end
     rm.close(run, measured, groups, variant.token_source, pooled)
+    if not pooled and #measured > 1 then whole_run_from_chunks(run, measured, loaded, method) end
     if #measured > 1 then
       -- the reason that holds for these files: each invocation has its own clock
       for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do

@@ -1405,6 +1405,61 @@ local function unlike(a, b)
   return out
 end
 
+-- The test of two candidates' repeats (xs: the higher place's, ys: the other's) and the
+-- interval of their difference on one scale (audit50b F6: Welch on the raw values, p = 0.045,
+-- beside a 95 % interval of the log ratio, -29.2 % to +0.8 %, disagreed on whether there is a
+-- difference). Values all above 0 (throughputs, latencies): the natural logs, so the effect is
+-- the ratio of the geometric means, B against A, and its interval exp(d +- t(0.975, df) se) - 1
+-- from the same Welch t and df as the p: p < 0.05 exactly where the interval leaves out 0.
+-- Else the raw values, the difference over A's mean. The test is decision.repeat_test's on
+-- those values (Welch; the exact Mann-Whitney where a side is constant, whose ranks a log does
+-- not change); scale: "log" | "raw". Returns as decision.sized_repeat_test.
+function M.one_scale_test(xs, ys)
+  local d, stattest = require "llmd.decision", require "llmd.stattest"
+  local pos = true
+  for _, s in ipairs { xs, ys } do
+    for _, v in ipairs(s) do
+      if not (type(v) == "number" and v > 0 and v ~= math.huge) then pos = false end
+    end
+  end
+  local function on_scale(list)
+    local out = {}
+    for i, v in ipairs(list) do out[i] = pos and math.log(v) or v end
+    return out
+  end
+  local lx, ly = on_scale(xs), on_scale(ys)
+  local t, why = d.repeat_test(lx, ly)
+  if not t or t.identical then return t, why end
+  t.scale = pos and "log" or "raw"
+  local function mean_var(list)
+    local sum = 0
+    for _, v in ipairs(list) do sum = sum + v end
+    local m, ss = sum / #list, 0
+    for _, v in ipairs(list) do ss = ss + (v - m) ^ 2 end
+    return m, ss / (#list - 1)
+  end
+  local ma, va = mean_var(lx)
+  local mb, vb = mean_var(ly)
+  local diff = mb - ma
+  local function pct(v)
+    if pos then return 100 * (math.exp(v) - 1) end
+    return ma > 0 and 100 * v / ma or nil
+  end
+  local eff = { pct = pct(diff), strata = 1, level = d.EFFECT_LEVEL, where = "over the repeats", units = "repeats",
+    scale = d.EFFECT_SCALE, values = t.scale }
+  if eff.pct == nil then return t, why end
+  local qa, qb = va / #lx, vb / #ly
+  if qa + qb <= 0 then
+    eff.why = "repeats identical, no spread to estimate"
+  else
+    local df = (qa + qb) ^ 2 / (qa * qa / (#lx - 1) + qb * qb / (#ly - 1))
+    local h = stattest.t_quantile(1 - (1 - d.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(qa + qb)
+    eff.lo, eff.hi, eff.df = pct(diff - h), pct(diff + h), df
+  end
+  t.row_effect = eff
+  return t, why
+end
+
 function M.evidence(rows)
   local d = require "llmd.decision"
   -- every ok row of a candidate in a scenario: its repeats
@@ -1448,9 +1503,9 @@ function M.evidence(rows)
       if #xs >= 2 and #ys >= 2 and #it.notes == 0 then
         -- the decision layer's test on repeats: Welch, or the exact Mann-Whitney test where a
         -- side's repeats are all one value; one that cannot reach alpha stays out of the family.
-        -- With the difference's 95 % interval over the repeats (decision.sized_repeat_test), as
+        -- With the difference's 95 % interval over the repeats on the test's scale (M.one_scale_test), as
         -- compare's rows: a clear difference only where all of it is beyond the threshold
-        it.test = d.sized_repeat_test(xs, ys)
+        it.test = M.one_scale_test(xs, ys)
         if d.can_decide(it.test) then
           it.id = ("welch:%d:%s"):format(#items + 1, where)
           tests[#tests + 1] = { id = it.id, p = it.test.p }
@@ -1529,10 +1584,18 @@ function M.evidence(rows)
           .. "difference)"):format(d.test_name(it.test), d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
       elseif it.test and it.test.p then
         local p = fam.adjusted[it.id]
-        local ptxt = ("%s %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test), d.p_is(it.test.p))
+        -- (Welch's on the log values where they are what it read: its interval is theirs too)
+        local ptxt = ("%s %s"):format(it.test.test == "welch" and (it.test.scale == "log" and "Welch on the log values,"
+          or "Welch") or d.test_name(it.test), d.p_is(it.test.p))
         if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
         if p >= d.ALPHA then
-          verdict = ("no clear difference (%s; %s)"):format(ptxt, n)
+          -- (with the estimate and its interval, on the test's scale: an interval that takes in 0
+          -- beside the p that finds no difference, audit50b F6)
+          local e = it.test.row_effect
+          local est = e and e.pct and e.lo and e.hi and ("; %s %s against %s %s, 95 %% interval %s to %s"):format(
+            label(it.r), d.pct_near(e.pct, d.MIN_EFFECT), label(it.w), e.where or "over the repeats",
+            d.pct_near(e.lo, d.MIN_EFFECT), d.pct_near(e.hi, d.MIN_EFFECT)) or ""
+          verdict = ("no clear difference (%s; %s%s)"):format(ptxt, n, est)
         elseif small then
           verdict = ("negligible: below the %g %% practical threshold (%s; %s)"):format(d.MIN_EFFECT, ptxt, n)
         else
@@ -1542,6 +1605,18 @@ function M.evidence(rows)
           local size, note = "beyond", nil
           if it.test.row_effect then
             size, note = d.effect_size(it.test, it.test.row_effect, nil, label(it.w), label(it.r))
+          end
+          local e = it.test.row_effect
+          if size == "unsure" and e and e.lo and e.hi and e.pct then
+            -- (in words of their own: the estimate, its interval on the test's scale, and that
+            -- the interval reaches within the threshold; decision.effect_size's sentence read
+            -- "but by less than the 2 % practical threshold could be (...)", audit50b F6)
+            local lo = e.pct > 0 and label(it.w) or label(it.r)
+            note = ("%s's values are lower (%s %s against %s %s, 95 %% interval %s to %s), but the interval reaches "
+              .. "within the %g %% practical threshold%s, so the difference may be too small to matter: no winner")
+              :format(lo, label(it.r), d.pct_near(e.pct, d.MIN_EFFECT), label(it.w), e.where or "over the repeats",
+                d.pct_near(e.lo, d.MIN_EFFECT), d.pct_near(e.hi, d.MIN_EFFECT), d.MIN_EFFECT, e.pct < 0
+                and (" (a fall reaches it at %+.2f %%)"):format(d.fall_threshold(d.MIN_EFFECT)) or "")
           end
           if size == "beyond" then
             verdict = ("a clear difference (%s; %s)"):format(ptxt, n)

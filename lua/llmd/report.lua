@@ -2081,6 +2081,7 @@ local function settle_of(list)
   end
   return json.array(out)
 end
+M.settle_of = settle_of
 
 -- What a capacity keeps of the range its one-run load points' uncertainty allows
 -- (lp.capacity_noise): the range in req/s and tok/s, each end where it first fails (what
@@ -4340,6 +4341,45 @@ local function unknown_noise_settle(A, B, ca, cb)
   return advice and ("To settle it: " .. advice .. ".")
 end
 
+-- What would settle (or tell by how much) two capacities the evidence ev (decision.capacity_evidence
+-- of ca, cb) leaves unordered, by its kind: an order left open (settle_text), spans apart within
+-- the noise of their rates (decision.noise_settle_text: longer loads), a least gap below the
+-- practical threshold (least_below_advice: loads where each capacity lies), a same-load order
+-- left open (the repeats of those loads), overlapping ranges and two lower bounds (settle_text).
+-- nil where ev orders them or nothing measured would settle it. One source for compare.lua's
+-- Verdict and treatments.lua's ranking (its model: {slo, load_points = {a, b}, saturation =
+-- {a, b}}; A, B: {label}; gpu: " per GPU" or ""; lead_gpu: the rates are per GPU). (fixp50)
+local function capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
+  local ver = ev.verdict
+  if ver == "untested" and not (ev.ordered and ev.higher) then
+    -- (an order left open by the unknown noise of summary files' percentiles: what tells that
+    -- noise, never more loads, whose pass or fail would rest on it too - fixs50)
+    local s = ev.order_open and (ev.noise_unknown and unknown_noise_settle(A, B, ca, cb)
+      or settle_text(model, A, B, ca, cb)) or nil
+    local ns = ev.within_noise and decision.noise_settle_text(ev.noise, function(x) return rate_text(x) .. gpu end,
+      lead_gpu)
+    if ns then s = s and (s:sub(1, -2) .. "; " .. ns .. ".") or ("To settle it: " .. ns .. ".") end
+    return s
+  elseif ver == "no clear difference" then
+    return settle_text(model, A, B, ca, cb)
+  elseif ver == "not shown to differ" then
+    if ev.below_threshold then return nil end
+    if ev.least_below_threshold then return least_below_advice(model, A, B, ca, cb, ev) end
+    if ev.steps_cannot_order then
+      local open = ev.open_same_load and ev.open_same_load.open
+      return open and #open > 0 and settle_text(model, A, B, ca, cb, open) or nil
+    end
+    if ev.overdispersed then return nil end
+    if ev.open_range then return settle_text(model, A, B, ca, cb) end
+    return nil
+  elseif not (ver == "A higher" or ver == "B higher" or ver == "about the same" or ver == "untested") then
+    -- (any other verdict, as the Verdict's last branch: two lower bounds, measured higher)
+    if is_bound(ca) and is_bound(cb) then return settle_text(model, A, B, ca, cb) end
+  end
+  return nil
+end
+M.capacity_settle = capacity_settle
+
 -- "B's results do not match the benchmark config it sent" (both runs named where both
 -- have such a data check: llmd.comparison.check_config_stages's config_mismatch), or nil.
 function M.config_mismatch(A, B)
@@ -4571,17 +4611,9 @@ local function verdict_of(model, A, B)
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)
       end
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
-      -- (an order left open by the unknown noise of summary files' percentiles: what tells that
-      -- noise, never more loads, whose pass or fail would rest on it too - fixs50)
-      v.settle = ev.order_open and (ev.noise_unknown and unknown_noise_settle(A, B, ca, cb)
-        or settle_text(model, A, B, ca, cb)) or nil
-      -- a bound above the other's ceiling by less than the noise of the two rates: how long
-      -- the loads would have to be (decision.noise_settle_text), as the latency rows say theirs
-      local ns = ev.within_noise and decision.noise_settle_text(ev.noise, function(x) return rate_text(x) .. gpu end,
-        lead_gpu)
-      if ns then
-        v.settle = v.settle and (v.settle:sub(1, -2) .. "; " .. ns .. ".") or ("To settle it: " .. ns .. ".")
-      end
+      -- (an order left open, and a bound above the other's ceiling by less than the noise of
+      -- the two rates: how long the loads would have to be; capacity_settle, one source)
+      v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "about the same" then
       v.kind = "about the same"
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
@@ -4592,7 +4624,7 @@ local function verdict_of(model, A, B)
       v.kind = "no clear difference"
       v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
         v.change and (" (B − A: " .. v.change .. ")") or "")
-      v.settle = settle_text(model, A, B, ca, cb)
+      v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
       if ev.below_threshold then
@@ -4607,13 +4639,12 @@ local function verdict_of(model, A, B)
         -- (an order whose least gap is below the threshold: at least as much, no winner;
         -- what measuring below a lowest load would tell, where that is the lower run's)
         v.reason = least_below_reason(model, A, B, ev, gpu) .. "; no winner"
-        v.settle = least_below_advice(model, A, B, ca, cb, ev)
+        v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
       elseif ev.steps_cannot_order then
         v.reason = ev.open_same_load and steps_reason(A, B, ca, cb, gpu, ev)
           or "the load steps are too coarse to order them, whatever the repeats"
         -- (how many more repeats of the loads that leave it open, where the repeats say)
-        local open = ev.open_same_load and ev.open_same_load.open
-        v.settle = open and #open > 0 and settle_text(model, A, B, ca, cb, open) or nil
+        v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
       elseif ev.overdispersed then
         v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance ("
           .. dispersion_cause_text(ev.overdispersed) .. "), not with the configuration"
@@ -4623,7 +4654,7 @@ local function verdict_of(model, A, B)
         -- beside "Cannot say which sustains more load")
         v.kind = "cannot say"
         v.reason = ("the repeats' ranges overlap (%s), so either may be higher"):format(open_ends_text(A, B, ca, cb))
-        v.settle = settle_text(model, A, B, ca, cb)
+        v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
       else
         local g = decision.capacity_gap(ca, cb)
         v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
@@ -4667,7 +4698,7 @@ local function verdict_of(model, A, B)
         end
       elseif is_bound(ca) and is_bound(cb) then
         v.reason = "both are lower bounds, which leave room for either order"
-        v.settle = settle_text(model, A, B, ca, cb)
+        v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
       elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
         v.reason = "both failed the SLOs at their lowest load"
       else

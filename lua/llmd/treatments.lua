@@ -1378,6 +1378,32 @@ function M.partial_ranks(n, ordered)
   return ranks
 end
 
+-- The pairs {k, j} (k < j) whose ranks (ranks[i], M.partial_ranks of ordered) differ though the
+-- evidence orders k ahead of j neither directly nor by a chain of ordered pairs: x level with
+-- y, y above z, x and z unordered give x "1=", y "1=", z "2", which reads as x ahead of z. Both
+-- rankings (on totals, per GPU) name these pairs, so that no order the evidence does not show
+-- is read off the ranks.
+function M.unordered_across_ranks(n, ranks, ordered)
+  local memo = {}
+  local function ahead(k, j)
+    local key = k .. ":" .. j
+    if memo[key] == nil then
+      memo[key] = ordered(k, j) and true or false
+      for mid = k + 1, j - 1 do
+        if not memo[key] and ahead(k, mid) and ahead(mid, j) then memo[key] = true end
+      end
+    end
+    return memo[key]
+  end
+  local out = {}
+  for k = 1, n - 1 do
+    for j = k + 1, n do
+      if ranks[k] < ranks[j] and not ahead(k, j) then out[#out + 1] = { k, j } end
+    end
+  end
+  return out
+end
+
 -- What is known of the treatments' hardware (list: the treatments, x.gpus their accelerator
 -- counts, x.hardware the replicas their values give): known (those with a count), unknown
 -- (labels), n (how many different counts), replicas ("one decode.replicas 1; two
@@ -1657,8 +1683,6 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
       end
     end
   end
-  res.evidence = said
-  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
   -- the rank per GPU (per[i].rank_text, "1=" where shared), by the partial order as on
   -- totals (M.partial_ranks): 1 + the places the evidence orders ahead of it (x above y and
@@ -1673,6 +1697,21 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
   end
   local rank_of = M.partial_ranks(#per, ordered)
   for i = 1, #per do per[i].rank = rank_of[i] end
+  -- a place ranked above another that the evidence does not order it above, directly or by a
+  -- chain (x level with y, y above z, x and z unordered: x "1=", z "2", which reads as x ahead
+  -- of z), named with why, as the totals name the pairs their ranks leave unordered (audit50b
+  -- F3: A 1=, B 1=, C 2 per GPU, A's pair with C never said); M.unordered_across_ranks
+  -- (neighbours are said above, each against the next)
+  for _, e in ipairs(M.unordered_across_ranks(#per, rank_of, ordered)) do
+    if e[2] > e[1] + 1 and not shown then
+      local a, b = per[e[1]].label, per[e[2]].label
+      local _, text = pair(by[a], by[b])
+      local rest = text:gsub("^" .. a:gsub("%p", "%%%0") .. " and " .. b:gsub("%p", "%%%0") .. " per GPU: ", "")
+      said[#said + 1] = ("%s is not shown ahead of %s per GPU, though ranked above it: %s"):format(a, b, rest)
+    end
+  end
+  res.evidence = said
+  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   local count = {}
   for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
   for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
@@ -2025,6 +2064,10 @@ function M.model(list, opts)
             { open_narrow = true }))
         end
       end
+      -- the loads its evidence leaves unclear, and what would settle each, as compare.lua
+      -- keeps them (llmd.report capacity_settle's advice reads them)
+      x.capacity.settle = require("llmd.report").settle_of(lp.unclear_loads(pts, slo,
+        x.capacity.noise and x.capacity.noise.unclear, sat))
     end
     -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
     -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
@@ -2504,24 +2547,24 @@ function M.model(list, opts)
     elseif ev.verdict == "untested" and ev.within_noise and ev.noise then
       -- spans apart (ranges from repeats, or measured brackets) by less than the noise of the
       -- rates they are read at (decision.ceiling_noise_order): compare.lua's words, with why
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: %s"):format(nxt.label, nf,
         decision.capacity_noise_text(ev.noise, function(v) return metrics.format("throughput_req_s", v) end,
           ev.within_noise == "b" and "this one" or nxt.label, ev.within_noise == "b" and nxt.label or "this one"))
     elseif ev.verdict == "untested" and ev.within_range then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       -- (in the Verdict's words: untested, and either may be higher, then why; never "not
       -- comparable", which reads as "of different kinds", treat39)
       r.vs_next_text = ("untested against %s (%s), and either may be higher: %s figure lies within the range %s "
         .. "repeats allow"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
         ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, leaves room for any capacity "
         .. "below that load, this one's %s included"):format(nxt.label, nxt.label, m.rank_by, nf, figure(x))
       r.settle = capacity_bounds_settle(x, nxt)
     elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
         :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
@@ -2531,7 +2574,7 @@ function M.model(list, opts)
       -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so
       -- that the sentence and the capacity column give one range one meaning)
       local span = require("llmd.report").capacity_span_text
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: the measured loads place this one's "
         .. "%s %s and %s's %s, which overlap"):format(nxt.label, nf, m.rank_by, span(x.capacity),
         nxt.label, span(nxt.capacity))
@@ -2547,7 +2590,7 @@ function M.model(list, opts)
     elseif decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity) then
       -- two lower bounds (A/A copies among them) are runs of one kind whose order is open:
       -- untested, and either may be higher, never "not comparable", which reads as unlike runs
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.either_why = "both only lower bounds"
       r.vs_next_text = ("untested against %s, and either may be higher: both only lower bounds, %s and %s, which "
         .. "leave room for either order (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
@@ -2569,6 +2612,15 @@ function M.model(list, opts)
     if ev.verdict == "untested" and ev.order_open and ev.noise_unknown then
       local advice = require("llmd.report").unknown_noise_advice(x, nxt, x.capacity, nxt.capacity)
       r.settle = advice and ("To settle it: " .. advice .. ".") or r.settle
+    end
+    -- what would settle an order left open, or tell by how much where the gap may be
+    -- negligible: compare.lua's Verdict's advice for the same two runs (llmd.report
+    -- capacity_settle, one source for both: audit50b F2), unless a lower bound's advice above
+    -- says it already; shown beside the place's evidence and, for the first, in the Verdict
+    if not r.settle and not r.proven and not r.order_certain then
+      r.settle = rep.capacity_settle({ slo = slo, load_points = { a = nxt.points, b = x.points },
+        saturation = { a = nxt.saturation, b = x.saturation } }, { label = nxt.label }, { label = x.label },
+        nxt.capacity, x.capacity, ev, "", false)
     end
     -- a crash in the higher place's repeats that can only have lowered it: the order stands,
     -- said as compare.lua's Verdict says it (llmd.report crash_in_higher_text, fixb41); the
@@ -2651,7 +2703,7 @@ function M.model(list, opts)
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
-      r.vs_next, r.proven, r.either = "not comparable", false, true
+      r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
         :format(nxt.label, nxt.label, m.rank_by, figure(nxt))
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
@@ -2933,6 +2985,21 @@ function M.model(list, opts)
       r.vs_next_text = ("%s; %s"):format(r.vs_next_text, r.not_ahead_text)
     end
   end
+  -- a place ranked above one further down that the evidence does not order it above, directly
+  -- or by a chain (x level with y, y above z, x and z unordered: x "1=", z "2"), named with the
+  -- place ranked above, as the order per GPU names it (M.unordered_across_ranks, audit50b F3)
+  -- (neighbours' evidence is the upper one's own vs_next_text already)
+  for _, e in ipairs(M.unordered_across_ranks(#ranked, rank_of, ordered)) do
+    if e[2] == e[1] + 1 then goto next_pair end
+    local r = m.ranking[e[1]]
+    local _, why = pair_direct(e[1], e[2])
+    r.ranked_above_unordered = r.ranked_above_unordered or require("llmd.json").array {}
+    r.ranked_above_unordered[#r.ranked_above_unordered + 1] = { label = ranked[e[1]].label,
+      not_ahead_of = ranked[e[2]].label, text = why }
+    r.vs_next_text = ("%s; %s is not shown ahead of %s, though ranked above it (%s)"):format(r.vs_next_text or "",
+      ranked[e[1]].label, ranked[e[2]].label, why)
+    ::next_pair::
+  end
   -- the rank as every output prints it: "1=" where places share it, else "1"
   local count = {}
   for _, r in ipairs(m.ranking) do count[r.rank] = (count[r.rank] or 0) + 1 end
@@ -3057,7 +3124,7 @@ function M.model(list, opts)
   elseif m.ranking[1].proven then
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)
-  elseif by_cap and m.ranking[1].vs_next == "untested" then
+  elseif by_cap and m.ranking[1].vs_next == "untested" and not m.ranking[1].either then
     -- the order of the figures, as compare.lua states it for two runs: no winner shown
     local r1, ev = m.ranking[1], m.ranking[1].evidence
     m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s%s; untested (%s), so no winner is shown "

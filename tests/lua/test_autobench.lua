@@ -269,11 +269,11 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   t.eq(r.stderr, EV_HEAD .. "chat, across frameworks: vllm vllm-c1 ranks above sglang sglang-c1 by request "
     .. "throughput, 12.00 vs 10.00 req/s (20.0 % apart): untested: one measurement each, no repeats to test\n")
   -- repeats: vllm-c2's best row (12.4) wins vllm by the toolchain's rule, but its mean is
-  -- below vllm-best's. Expected p-values from /usr/bin/python3 (stdlib: Welch's t and df,
-  -- the t density integrated by Simpson's rule): c2 vs best t = -0.1313, df = 3.575,
-  -- p = 0.902585; c2 vs sglang t = 8.699, df = 2.696, p = 0.00477562; Holm over the two:
-  -- 2 x 0.00477562 = 0.00955, and max(0.00955, 0.902585) = 0.903. Effects |a - b| / mean:
-  -- 0.0333 / 12.0167 = 0.28 %, 1.9667 / 11.0167 = 17.85 %.
+  -- below vllm-best's. Welch's t on the log values, the interval of the geometric means'
+  -- ratio from the same t and df (audit50b F6), by /usr/bin/python3 + numpy (the t density
+  -- integrated numerically, its 0.975 quantile by bisection): best vs c2 p = 0.896851,
+  -- df = 3.576, +0.29 %, -5.67 % to +6.63 %; sglang vs c2 p = 0.002799; Holm over the two:
+  -- 2 x 0.002799 = 0.0056, and max(0.0056, 0.896851) = 0.897.
   t.write(d .. "/rep.jsonl", ev_rows("vllm", "vllm-best", { 12.0, 12.3, 11.8 })
     .. ev_rows("vllm", "vllm-c2", { 11.9, 12.4, 11.7 }) .. ev_rows("sglang", "sglang-steady", { 10.0, 10.2, 9.9 }))
   r = ab_cli({ "compare", "rep.jsonl", "--evidence", "ev.txt" }, d)
@@ -284,10 +284,12 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   t.eq(t.read(d .. "/ev.txt"), EV_HEAD
     .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s "
     .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
-    .. "other way): no clear difference (Welch p = 0.903, 0.903 after Holm over 2 tests; 3 and 3 measurements)\n"
+    .. "other way): no clear difference (Welch on the log values, p = 0.897, 0.897 after Holm over 2 tests; 3 and 3 "
+    .. "measurements; vllm vllm-best +0.3 % against vllm vllm-c2 over the repeats, 95 % interval -5.7 % to +6.6 %)\n"
     .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
     .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (19.6 % apart): a "
-    .. "clear difference (Welch p = 0.00478, 0.00955 after Holm over 2 tests; 3 and 3 measurements)\n")
+    .. "clear difference (Welch on the log values, p = 0.0028, 0.0056 after Holm over 2 tests; 3 and 3 "
+    .. "measurements)\n")
   -- every repeat of each the same value: Welch's t would be infinite (p = 0); the exact
   -- Mann-Whitney test gives 2 / C(6, 3) = 0.1 at best (by hand), so it cannot decide
   t.write(d .. "/const.jsonl", ev_rows("vllm", "v", { 12.0, 12.0, 12.0 }) .. ev_rows("sglang", "s", { 10.0, 10.0, 10.0 }))
@@ -315,9 +317,9 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
     .. "10.10 vs 10.00 req/s (1.0 % apart): one measurement each; not like for like: 8 vs 1 GPUs: the figures "
     .. "are not per GPU; no verdict (a difference between unlike set-ups is no evidence for the choice)\n")
   -- repeats that Welch would call a clear difference (the rows of the test above: p =
-  -- 0.00478, 19.6 % apart), but sglang ran on 2 GPUs and 2048-token prompts: no test, no
+  -- 0.0028, 19.6 % apart), but sglang ran on 2 GPUs and 2048-token prompts: no test, no
   -- verdict, and out of the Holm family, so vllm's own choice keeps its unadjusted p =
-  -- 0.902585 (the test above's /usr/bin/python3 value) with no "after Holm" at all
+  -- 0.896851 (the test above's /usr/bin/python3 value) with no "after Holm" at all
   t.write(d .. "/unlike.jsonl", ev_rows("vllm", "vllm-best", { 12.0, 12.3, 11.8 })
     .. ev_rows("vllm", "vllm-c2", { 11.9, 12.4, 11.7 }) .. ev_rows("sglang", "sglang-steady", { 10.0, 10.2, 9.9 }, 2, 2048))
   r = ab_cli({ "compare", "unlike.jsonl", "--evidence", "unlike.txt" }, d)
@@ -325,39 +327,40 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
   t.eq(t.read(d .. "/unlike.txt"), EV_HEAD
     .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s "
     .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
-    .. "other way): no clear difference (Welch p = 0.903; 3 and 3 measurements)\n"
+    .. "other way): no clear difference (Welch on the log values, p = 0.897; 3 and 3 measurements; vllm vllm-best "
+    .. "+0.3 % against vllm vllm-c2 over the repeats, 95 % interval -5.7 % to +6.6 %)\n"
     .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
     .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (19.6 % apart): "
     .. "3 and 3 measurements; not like for like: 1 vs 2 GPUs: "
     .. "the figures are not per GPU; input_len 1024 vs 2048: not the same workload; no verdict (a difference "
     .. "between unlike set-ups is no evidence for the choice)\n")
   -- best rows that tie (10.1 each) on every criterion: the repeats' request throughput is
-  -- still weighed. Means 10.00 vs 10.05, 10.05 / 10.00 - 1 = 0.5 % apart; Welch by
-  -- /usr/bin/python3 (own incomplete-beta t CDF; it reproduces the 0.902585 above):
-  -- t = -0.7746, df = 2.941, p = 0.496055; the only test, so no Holm
+  -- still weighed. Means 10.00 vs 10.05, 10.05 / 10.00 - 1 = 0.5 % apart; Welch on the log
+  -- values by /usr/bin/python3 + numpy (as above): p = 0.49483, df = 2.933, the geometric
+  -- means' ratio +0.50 %, interval -1.57 % to +2.61 %; the only test, so no Holm
   t.write(d .. "/tie.jsonl", ev_rows("vllm", "vllm-a", { 10.0, 9.9, 10.1 }) .. ev_rows("vllm", "vllm-b", { 10.1, 10.05, 10.0 }))
   r = ab_cli({ "compare", "tie.jsonl", "--evidence", "tie.txt" }, d)
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/tie.txt"), EV_HEAD .. "chat, vllm: vllm vllm-a ranks above vllm vllm-b: a tie on every "
     .. "criterion of the best rows (the first row read is listed first); request throughput: best rows 10.10 vs "
     .. "10.10 req/s (the toolchain's rule), means of the repeats 10.00 vs 10.05 req/s (0.5 % apart): no clear "
-    .. "difference (Welch p = 0.496; 3 and 3 measurements)\n")
+    .. "difference (Welch on the log values, p = 0.495; 3 and 3 measurements; vllm vllm-b +0.5 % against vllm vllm-a "
+    .. "over the repeats, 95 % interval -1.6 % to +2.6 %)\n")
   -- a significant difference whose estimate is past the 2 % threshold but whose 95 %
-  -- interval reaches back within it: no clear difference, as compare's rows (fixi41). By
-  -- /usr/bin/python3 (stdlib: Welch's t, the t density integrated by Simpson's rule, its
-  -- 0.975 quantile by bisection; it reproduces the 0.00477562 above): means 10.4 vs 10.0,
-  -- t = 4.899, df = 4, p = 0.00805; effect B (s) against A (v) since fixa43, 10.0 / 10.4 - 1 =
-  -- -3.85 %, its interval the ratio's, tests/data/effect_interval_ref.py repeats
-  -- '[[[10.5,10.3,10.4],[10.0,10.1,9.9]]]': -5.96 % to -1.68 %, whose upper end is not past the
-  -- fall of -1.96 % that reaches 2 %; the means 4.0 % apart (10.4 / 10.0, the higher over the lower)
+  -- interval reaches back within it: no clear difference, as compare's rows (fixi41). Welch on
+  -- the log values and the geometric means' ratio's interval from the same t and df (audit50b
+  -- F6), by /usr/bin/python3 + numpy (as above): p = 0.008093, df = 3.994, s against v -3.85 %,
+  -- -5.96 % to -1.68 %, whose upper end is not past the fall of -1.96 % that reaches 2 %; the
+  -- means 4.0 % apart (10.4 / 10.0, the higher over the lower)
   t.write(d .. "/near.jsonl", ev_rows("vllm", "v", { 10.5, 10.3, 10.4 }) .. ev_rows("sglang", "s", { 10.0, 10.1, 9.9 }))
   r = ab_cli({ "compare", "near.jsonl", "--evidence", "near.txt" }, d)
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/near.txt"), EV_HEAD .. "chat, across frameworks: vllm v ranks above sglang s by request "
     .. "throughput, best rows 10.50 vs 10.10 req/s (the toolchain's rule), means of the repeats 10.40 vs 10.00 req/s "
-    .. "(4.0 % apart): not shown to differ by the 2 % practical threshold (Welch p = 0.00805; 3 and 3 "
-    .. "measurements): sglang s's lower (sglang s -3.8 % against vllm v) over the repeats, but by less than the 2 % "
-    .. "practical threshold (a fall reaches it at -1.96 %) could be (95 % interval -6.0 % to -1.7 %): no winner\n")
+    .. "(4.0 % apart): not shown to differ by the 2 % practical threshold (Welch on the log values, p = 0.00809; 3 "
+    .. "and 3 measurements): sglang s's values are lower (sglang s -3.8 % against vllm v over the repeats, 95 % "
+    .. "interval -6.0 % to -1.7 %), but the interval reaches within the 2 % practical threshold (a fall reaches it at "
+    .. "-1.96 %), so the difference may be too small to matter: no winner\n")
   -- a single candidate: nothing to weigh; the file says so
   t.write(d .. "/solo.jsonl", ev_rows("vllm", "v", { 10.0 }))
   r = ab_cli({ "compare", "solo.jsonl", "--md", "s.md", "--evidence", "solo.txt" }, d)
@@ -1108,9 +1111,9 @@ do
     end
     -- three results files of one config (autobench.lua run three times): vllm-best 12.0, 12.3,
     -- 11.8 and vllm-c2 11.9, 12.4, 11.7 req/s; sglang skipped by the config in each. The
-    -- toolchain's rule names vllm-c2 (best row 12.4); Welch on the repeats, by /usr/bin/python3
-    -- (stdlib, test_autobench.lua's computation): t = -0.1313, df = 3.575, p = 0.902585, the
-    -- only test: no clear difference
+    -- toolchain's rule names vllm-c2 (best row 12.4); Welch on the repeats' log values, by
+    -- /usr/bin/python3 + numpy (test_autobench.lua's computation above): p = 0.896851, +0.29 %,
+    -- 95 % interval -5.67 % to +6.63 %, the only test: no clear difference
     local best, c2 = { 12.0, 12.3, 11.8 }, { 11.9, 12.4, 11.7 }
     local files = {}
     for i = 1, 3 do
@@ -1123,7 +1126,8 @@ do
     local md = t.read(d .. "/s.md")
     local ev = "vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s (the "
       .. "toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the other "
-      .. "way): no clear difference (Welch p = 0.903; 3 and 3 measurements)"
+      .. "way): no clear difference (Welch on the log values, p = 0.897; 3 and 3 measurements; vllm vllm-best +0.3 % "
+      .. "against vllm vllm-c2 over the repeats, 95 % interval -5.7 % to +6.6 %)"
     -- the best command's row ends with its evidence
     local best_row = md:match("\n(| chat | vllm%-c2 | ok [^\n]*)")
     t.ok(best_row, md)
@@ -1335,13 +1339,14 @@ do
     t.write(d .. "/b.jsonl", rows("vllm-0", c300, { 12.0, 12.2, 11.9 }))
     local r = ab_cli_in({ "compare", "a.jsonl", "b.jsonl", "--evidence", "ev.txt" }, d)
     t.eq(r.code, 0, r.stderr)
-    -- /usr/bin/python3 (stdlib: Welch's t and df, the t density integrated by Simpson's rule):
-    -- [12.0, 12.2, 11.9] vs [10.0, 10.4, 9.8]: t = 9.973, df = 2.941, p = 0.0023326; means
+    -- /usr/bin/python3 + numpy (Welch's t and df on the log values, the t density integrated
+    -- numerically): [12.0, 12.2, 11.9] vs [10.0, 10.4, 9.8]: df = 2.682, p = 0.003919; means
     -- 12.0333 and 10.0667, the higher over the lower 12.0333 / 10.0667 - 1 = 19.5 % (fixa43).
     -- Pooled as one candidate they used to have nothing to be weighed against.
     t.eq(t.read(d .. "/ev.txt"), EV_HEAD .. "chat, vllm: vllm vllm-0 (`" .. c300 .. "`) ranks above vllm vllm-0 (`"
       .. c200 .. "`) by request throughput, best rows 12.20 vs 10.40 req/s (the toolchain's rule), means of the "
-      .. "repeats 12.03 vs 10.07 req/s (19.5 % apart): a clear difference (Welch p = 0.00233; 3 and 3 measurements)\n")
+      .. "repeats 12.03 vs 10.07 req/s (19.5 % apart): a clear difference (Welch on the log values, p = 0.00392; 3 and "
+      .. "3 measurements)\n")
     -- one command per id: named by the id alone, as before
     t.write(d .. "/c.jsonl", rows("vllm-0", c200, { 10.0 }) .. rows("vllm-1", c300, { 12.0 }))
     r = ab_cli_in({ "compare", "c.jsonl" }, d)
@@ -1659,4 +1664,29 @@ t.test("run: a port another process took while the server started is not the can
   local cfg = mock_config()
   cfg.run.check_port_owner = "no"
   t.eq(ab.validate_run(cfg), { "run.check_port_owner must be true or false (got 'no')" })
+end)
+
+-- audit50b F6: vllm-2 [12.0, 12.2, 11.9] against vllm-1 [10.2, 10.9, 9.4] read p = 0.045 (Welch on
+-- the raw values) beside a 95 % interval of -29.2 % to +0.8 % (of the log ratio): one said there
+-- is a difference, the other that there may be none. Test and interval are now on one scale, the
+-- log values'. By /usr/bin/python3 + numpy (Welch's t and df on the logs, the t density
+-- integrated numerically, its 0.975 quantile by bisection): p = 0.054046, df = 2.117, vllm-1
+-- against vllm-2 -15.66 %, interval -29.37 % to +0.70 %: both say no clear difference.
+t.test("compare: the test and the interval of a choice are on one scale and agree (audit50b F6)", function()
+  local r = ab.one_scale_test({ 12.0, 12.2, 11.9 }, { 10.2, 10.9, 9.4 })
+  t.eq({ r.test, r.scale }, { "welch", "log" })
+  t.near(r.p, 0.054046, 5e-6)
+  t.near(r.row_effect.pct, -15.662221, 1e-5)
+  t.near(r.row_effect.lo, -29.368729, 1e-4)
+  t.near(r.row_effect.hi, 0.704134, 1e-4)
+  -- (the interval takes in 0 exactly when p >= 0.05: the same t and df)
+  t.eq(r.p >= 0.05, r.row_effect.lo < 0 and r.row_effect.hi > 0)
+  local d = t.tmpdir()
+  t.write(d .. "/w.jsonl", ev_rows("vllm", "vllm-2", { 12.0, 12.2, 11.9 }) .. ev_rows("vllm", "vllm-1", { 10.2, 10.9, 9.4 }))
+  local c = ab_cli({ "compare", "w.jsonl", "--evidence", "w.txt" }, d)
+  t.eq(c.code, 0)
+  t.eq(t.read(d .. "/w.txt"), EV_HEAD .. "chat, vllm: vllm vllm-2 ranks above vllm vllm-1 by request throughput, best "
+    .. "rows 12.20 vs 10.90 req/s (the toolchain's rule), means of the repeats 12.03 vs 10.17 req/s (18.4 % apart): no "
+    .. "clear difference (Welch on the log values, p = 0.054; 3 and 3 measurements; vllm vllm-1 -15.7 % against vllm "
+    .. "vllm-2 over the repeats, 95 % interval -29.4 % to +0.7 %)\n")
 end)

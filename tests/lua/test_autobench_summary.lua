@@ -54,7 +54,12 @@ local function compared()
 end
 
 local TYPICAL = "17.73 (3 repeats, 95 % CI 2.07 to 33.39; range 14.00 to 25.01)"
-local WELCH = "no clear difference (Welch p = 0.903; 3 and 3 measurements)"
+-- (Welch on the log values and the ratio's interval from the same t and df, audit50b F6, by
+-- /usr/bin/python3 + numpy: logs of [25.01, 14.0, 14.18] and [18.5, 17.9, 18.3],
+-- Welch's t and df, the t density integrated numerically: p = 0.761671, df = 2.010, the
+-- geometric means' ratio 18.23.../17.21... - 1 = +6.87 %, interval -52.94 % to +142.69 %)
+local WELCH = "no clear difference (Welch on the log values, p = 0.762; 3 and 3 measurements; vllm vllm-0 +6.9 % "
+  .. "against vllm vllm-1 over the repeats, 95 % interval -52.9 % to +142.7 %)"
 
 t.test("autobench compare: a pick's figure with repeats is their mean with its interval, beside the best row",
   function()

@@ -858,8 +858,12 @@ do
       .. "failed them at 30.000 req/s, at the same load (30 req/s offered)), their ranges meet at one load (30 req/s "
       .. "offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is +54.5 % of their "
       .. "mean: the gap may be negligible"
-    find(md, "| no clear difference from tp1 (about 20.909 req/s (measured: between 20.00 and 30.00)): " .. meet .. " |",
-      "md")
+    -- with what would tell by how much, compare.lua's advice for the same two runs (fixp50):
+    -- tp2's capacity lies between its 30 (met) and 35 req/s (failed) loads, tp1's between 20
+    -- and 30, by the hand-made TTFTs
+    find(md, "| no clear difference from tp1 (about 20.909 req/s (measured: between 20.00 and 30.00)): " .. meet
+      .. ". To tell by how much: measure loads where each capacity lies: tp2 between 30 req/s offered and 35 req/s "
+      .. "offered; tp1 between 20 req/s offered and 30 req/s offered. |", "md")
     lacks(md, "not shown to differ from tp1", "md")
     lacks(md, "tp2 is higher", "md")
     -- and the Verdict's sentence on totals says it with that least gap
@@ -1375,4 +1379,40 @@ t.test("per GPU: a measured bound's figure keeps its \"measured ≥\" (newuser44
   t.contains(md, "Per GPU, capacity at SLO: s20 measured ≥ 4.057 req/s per GPU, s10 about 3.684 req/s per GPU")
   t.contains(md, "| measured ≥ 4.057 req/s per GPU |")
   t.contains(t.read(out .. "/treatment_report.html"), ">measured ≥ 4.057 req/s per GPU<")
+end)
+
+-- audit50b F3: per GPU A (1 GPU, 10 slots) ranked 1= and C (2 GPUs, 16 slots) 2, though nothing
+-- orders A above C: both are lower bounds (A ≥ 8.883, C ≥ 6.758 per GPU, the figures the audit
+-- read), and A's span with each load's 95 % interval, 5.80-9.30, reaches below C's ceiling per
+-- GPU, 7.457 (the most C achieved at any load, over 2 GPUs, as the tool reads it): either may be
+-- higher. B (2 GPUs, 20 slots, about 8.715 per GPU) is level with A and above C, so C ranks 2
+-- (one place ordered ahead: B) while A ranks 1= (by hand from those three pairs, the partial
+-- ranks' rule): the pair the ranks seem to order is now named. The runs are
+-- tests/data/queue_sim.py's, the audit's seeds (FIFO server, capacity 10 / 1.1 = 9.09, 20 / 1.1
+-- = 18.2 and 16 / 1.1 = 14.5 req/s in total with --outtok 50: per GPU 9.09, 9.09, 7.27), 120 s a
+-- load.
+t.test("per GPU: a place ranked above one that nothing orders it above is said so (audit50b F3)", function()
+  local proc = require "llmd.proc"
+  local PY = "/usr/bin/python3"
+  if not proc.run({ PY, "-c", "import numpy" }).ok then return end
+  local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+  local tr = require "llmd.treatments"
+  local base = t.tmpdir()
+  local spec = { { "A", 10, 501, 1 }, { "B", 20, 502, 2 }, { "C", 16, 503, 2 } }
+  local list = {}
+  for i, s in ipairs(spec) do
+    local dir = base .. "/" .. s[1]
+    t.mkdir(dir)
+    local r = proc.run { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", "4,6,8,9,10,12,14,16,17,18,19,20,22",
+      "--slots", tostring(s[2]), "--seed", tostring(s[3]), "--outtok", "50", "--dur", "120" }
+    t.ok(r.ok, r.stderr)
+    list[i] = { label = s[1], dirs = { dir }, gpus = s[4] }
+  end
+  local m = tr.model(tr.load(list), { slo = decision.parse_slo("ttft_p90_ms=1000") })
+  local rank = {}
+  for _, p in ipairs(m.cost.per_gpu) do rank[p.label] = p.rank_text end
+  t.eq(rank, { A = "1=", B = "1=", C = "2" })
+  t.contains(m.cost.text, "B above C per GPU: untested, but C achieved at most 7.457 req/s per GPU at any load")
+  t.contains(m.cost.text, "A is not shown ahead of C per GPU, though ranked above it: not comparable: both "
+    .. "capacities are only lower bounds, ≥ 8.883 req/s and ≥ 6.758 req/s per GPU, so either may be higher")
 end)

@@ -138,7 +138,8 @@ t.test("repeats are combined into one treatment with confidence intervals; no cl
   -- what it was offered): the second's could be the higher one, so nothing is tested or
   -- shown between them (a test of the two triples would only test the offered loads)
   local r1 = m.ranking[1]
-  t.eq(r1.vs_next, "not comparable")
+  -- (untested, and either may be higher: the standing its text and the evidence say, audit50b F4)
+  t.eq({ r1.vs_next, r1.either }, { "untested", true })
   t.eq(r1.p_value, nil)
   -- (treat39: in the Verdict's words, "untested, and either may be higher", then why)
   t.contains(r1.vs_next_text, "untested against vllm-2replicas, and either may be higher: vllm-2replicas's max sustained throughput, ")
@@ -874,7 +875,8 @@ t.test("a lower bound whose run achieved the other's capacity: either may be hig
   local r1 = r.treatments.json.ranking[1]
   t.near(r1.value, 85.519 + 50 / 150 * (127.755 - 85.519), 0.01)
   t.eq(r1.evidence.order_open, true)
-  t.eq(r1.vs_next, "not comparable")
+  -- (vs_next as evidence.verdict and the text say it: untested, either may be higher; audit50b F4)
+  t.eq({ r1.vs_next, r1.evidence.verdict, r1.either }, { "untested", "untested", true })
   t.ok(r.compare.summary:find("base's figure is only a lower bound, so either may be higher", 1, true),
     r.compare.summary)
   t.contains(r1.vs_next_text, "untested against base, and either may be higher: base's capacity at SLO, ≥ 92.213 req/s "

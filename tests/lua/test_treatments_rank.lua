@@ -36,6 +36,29 @@ t.test("partial_ranks: 1 + the places ordered ahead, by a chain too; ties not ch
   t.eq(ranks_of(4, { "1:2", "2:4" }), { 1, 2, 1, 3 })
 end)
 
+t.test("unordered_across_ranks: the pairs whose ranks differ though nothing orders them (audit50b F3)", function()
+  -- by hand, with partial_ranks' rule. ord: a set of "k:j" pairs (k ahead of j), k < j
+  local function gaps(n, pairs)
+    local set = {}
+    for _, p in ipairs(pairs) do set[p] = true end
+    local function ord(k, j) return set[k .. ":" .. j] == true end
+    return tr.unordered_across_ranks(n, tr.partial_ranks(n, ord), ord)
+  end
+  -- A level with B, B above C, A and C unordered (per GPU in audit50b's gp: A 1=, B 1=, C 2):
+  -- ranks 1, 1, 2, and A (1) ranked above C (2) that nothing orders: named
+  t.eq(gaps(3, { "2:3" }), { { 1, 3 } })
+  -- 1 ahead of 3 only: ranks 1, 1, 2; 2 (rank 1) above 3 (rank 2) unordered
+  t.eq(gaps(3, { "1:3" }), { { 2, 3 } })
+  -- a chain 1 > 2 > 3: every rank difference is ordered (1 over 3 by the chain): none
+  t.eq(gaps(3, { "1:2", "2:3" }), {})
+  -- 1 and 2 ahead of 3: none; nothing ordered: every rank 1, none
+  t.eq(gaps(3, { "1:3", "2:3" }), {})
+  t.eq(gaps(4, {}), {})
+  -- 1 > 2 > 4, 3 level with all: ranks 1, 2, 1, 3: 3 (rank 1) above 4 (rank 3), unordered:
+  -- named; 1 above 4 holds by the chain; 2 (rank 2) is not ranked above 3 (rank 1)
+  t.eq(gaps(4, { "1:2", "2:4" }), { { 3, 4 } })
+end)
+
 t.test("b30, n20 never saturated, a72 saturated below b30: 1=, 1=, 2, with the true reasons (audit40 #3)",
   function()
   -- max sustained throughput, one run a load, no SLO (by hand):
@@ -487,7 +510,8 @@ do
         t.ok(s, cell[label])
         return s
       end
-      t.eq(row.s46.vs_next, "not comparable")
+      -- (as its evidence's verdict and its text: untested, either may be higher; audit50b F4)
+      t.eq({ row.s46.vs_next, row.s46.evidence.verdict, row.s46.either }, { "untested", "untested", true })
       t.contains(row.s46.vs_next_text, ("the measured loads place this one's capacity at SLO %s req/s (with each load's "
         .. "95 %% interval) and s42's %s req/s (with each load's 95 %% interval), which overlap"):format(widened("s46"),
         widened("s42")))

@@ -89,3 +89,47 @@ t.test("a two-ended gap names the four figures it is between, and a lower bound 
   t.ok(cm.verdict.text:find("≥ 20.00 req/s (at most 21.00 req/s: the most it achieved at any load measured)", 1,
     true))
 end)
+
+-- A run of rate loads with repeats: {offered, achieved, {TTFT p90 ms of each repeat}}, 1000
+-- independent requests a repeat at that value (t.with_samples).
+local function repeats_treatment(label, points)
+  local stages = {}
+  for _, p in ipairs(points) do
+    for _, v in ipairs(p[3]) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = v,
+        throughput_tok_s = 10 * p[2], error_rate_pct = 0 } }
+    end
+  end
+  local run = t.run_of(stages)
+  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+end
+
+t.test("a gap that may be negligible (ranges meeting at one load): the ranking says how to tell by how much, "
+  .. "in compare.lua's words, in md, HTML and JSON (audit50b F2)", function()
+  -- TTFT p90 <= 200 ms. 95 % t-intervals of the repeats (python3: mean +- t(0.975, 2) sd /
+  -- sqrt 3, t = 4.302652729911275): at 6 req/s offered x 159.5-174.5 ms (met), y
+  -- 206.1-225.9 ms (failed); at 8 x 292.6-317.4 ms (failed); at 4 y 145.5-160.5 ms (met).
+  -- So x's capacity lies between 6 and 8 req/s offered and y's between 4 and 6: the loads
+  -- that would tell the gap's size (x ordered at least as high by the one load, least gap 0)
+  local x = repeats_treatment("x", { { 2, 2, { 90, 92, 94 } }, { 4, 3.98, { 117, 118, 119 } },
+    { 6, 5.96, { 164, 167, 170 } }, { 8, 7.78, { 300, 305, 310 } } })
+  local y = repeats_treatment("y", { { 2, 2, { 117, 120, 123 } }, { 4, 3.98, { 150, 153, 156 } },
+    { 6, 5.98, { 212, 216, 220 } }, { 8, 7.75, { 395, 400, 405 } } })
+  local want = "To tell by how much: measure loads where each capacity lies: x between 6 req/s offered and 8 req/s "
+    .. "offered; y between 4 req/s offered and 6 req/s offered."
+  local out = t.tmpdir()
+  local paths = tr.write_report(out, { x, y }, { slo = decision.parse_slo("ttft_p90_ms=200") })
+  local m = paths.model
+  t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "x", "1=", "1=" })
+  t.eq(m.ranking[1].settle, want)
+  -- compare.lua's Verdict of the same two runs: the same advice (llmd.report.capacity_settle)
+  local cm = t.xy_model(x.run, y.run, "ttft_p90_ms=200")
+  t.eq(cm.verdict.settle, want)
+  -- in the Verdict line, the ranking table (md, HTML) and treatments.json
+  t.contains(m.verdict_line, want)
+  local row = paths.text:match("\n| 1= | x |[^\n]*")
+  t.contains(row, "the gap may be negligible. " .. want)
+  t.contains(t.read(out .. "/treatment_report.html"), want)
+  local j = require("llmd.json").decode(t.read(out .. "/treatments.json"))
+  t.eq(j.ranking[1].settle, want)
+end)

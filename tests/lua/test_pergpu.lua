@@ -344,9 +344,15 @@ do
     -- unknown noise; vllm's 92.213 and chunk's 81.796 per GPU, 12.7 % apart, are within the
     -- 25 % gap such loads need to order two runs (decision.UNKNOWN_NOISE_GAP): no first per
     -- GPU, as nufix35a's ranks "1=")
-    t.eq(json.read(out .. "/treatments.json").verdict_line, "Not like for like on cost: the treatments ran on "
+    -- (fixs50: an order open for unknown noise says what settles it: per-request data or repeats,
+    -- not more loads)
+    local line = json.read(out .. "/treatments.json").verdict_line
+    t.eq(line:sub(1, 165), "Not like for like on cost: the treatments ran on "
       .. "different numbers of accelerators, so none is named best on totals; per GPU, none is shown first either "
       .. "(see below).")
+    t.ok(line:find(" To settle the order per GPU (each treatment at its own offered loads, in total): per-request "
+      .. "data for vllm and chunk (", 166, true), line)
+    t.ok(line:find("or repeats of each load", 1, true) and line:find("more loads would not settle it", 1, true), line)
   end)
 end
 

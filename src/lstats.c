@@ -790,21 +790,31 @@ static double column_value(lua_State *L, int arg)
     return 0;
 }
 
-/* room in c for value i (1-based), or the error */
+/* c grown to room for at least size values (its n kept), or the error naming need (the values
+   asked for); nothing where it has that room */
+static void column_grow(lua_State *L, Column *c, size_t size, size_t need)
+{
+    size_t got = 0;
+    if (size <= c->cap)
+        return;
+    double *v = size <= SIZE_MAX / sizeof *v
+                    ? stats_block_grow(c->v, &c->map_len, c->n * sizeof *v, size * sizeof *v,
+                                       COLUMN_MAP_FROM, &got)
+                    : NULL;
+    if (v == NULL) {
+        luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)need);
+        return;
+    }
+    c->v = v;
+    c->cap = got / sizeof *v;
+}
+
+/* room in c for value i (1-based), or the error: doubling, so n appends cost O(n) */
 static void column_reserve(lua_State *L, Column *c, size_t i)
 {
     if (i > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64, got;
-        double *v = cap <= SIZE_MAX / sizeof *v
-                        ? stats_block_grow(c->v, &c->map_len, c->n * sizeof *v, cap * sizeof *v,
-                                           COLUMN_MAP_FROM, &got)
-                        : NULL;
-        if (v == NULL) {
-            luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)i);
-            return;
-        }
-        c->v = v;
-        c->cap = got / sizeof *v;
+        size_t cap = c->cap ? (c->cap <= SIZE_MAX / 2 ? c->cap * 2 : SIZE_MAX) : 64;
+        column_grow(L, c, cap < i ? i : cap, i);
     }
 }
 
@@ -1203,21 +1213,11 @@ static void place_stats_room(lua_State *L, Stats *s, size_t more)
                    (lua_Integer)s->n + (lua_Integer)more);
 }
 
+/* room in c for more values beyond its n (exactly: place_rows knows its counts), or the error */
 static void place_column_room(lua_State *L, Column *c, size_t more)
 {
-    size_t want = c->n + more, got = 0;
-    if (more == 0 || want <= c->cap)
-        return;
-    double *v = want <= SIZE_MAX / sizeof *v
-                    ? stats_block_grow(c->v, &c->map_len, c->n * sizeof *v, want * sizeof *v,
-                                       COLUMN_MAP_FROM, &got)
-                    : NULL;
-    if (v == NULL) {
-        luaL_error(L, "stats column: not enough memory for %I values", (lua_Integer)want);
-        return;
-    }
-    c->v = v;
-    c->cap = got / sizeof *v;
+    if (more > 0)
+        column_grow(L, c, c->n + more, c->n + more);
 }
 
 /* room in a stage's accumulators and columns for what it will take (place_rows' counts) */

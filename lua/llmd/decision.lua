@@ -2853,6 +2853,21 @@ local function per_request_stratified(ra, rb, pa, pb, kind, sat)
   return r, why
 end
 
+-- The sides of t.once (M.once_against_repeats') that measured once what the other repeated,
+-- in order A, B: each {who = its label, loads = its loads (a list), other = the other's
+-- label}; nil without t.once or where neither did (la, lb: the runs' labels).
+local function once_sides(t, la, lb)
+  local o = t and t.once
+  if type(o) ~= "table" then return nil end
+  local sides = {}
+  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
+    if type(side[2]) == "table" and #side[2] > 0 then
+      sides[#sides + 1] = { who = side[1], loads = side[2], other = side[3] }
+    end
+  end
+  return #sides > 0 and sides or nil
+end
+
 -- What a per-request test of runs one of which measured once a load the other repeated
 -- (t.once: M.once_against_repeats') rests on, for the Evidence column and the Verdict (la,
 -- lb: the runs' labels): "per request, as for runs measured once: B measured 1/s, 2/s, 3/s
@@ -2860,18 +2875,14 @@ end
 -- each run's requests as draws with their design effect in send order, cannot weigh (repeat B
 -- there to firm it up)". nil without t.once.
 function M.once_text(t, la, lb)
-  local o = t and t.once
-  if type(o) ~= "table" then return nil end
+  local sides = once_sides(t, la, lb)
+  if not sides then return nil end
   local who, loads = {}, {}
-  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
-    local l = side[2]
-    if type(l) == "table" and #l > 0 then
-      who[#who + 1] = side[1]
-      loads[#loads + 1] = ("%s measured %s once where %s repeated %s"):format(side[1], table.concat(l, ", "), side[3],
-        #l == 1 and "it" or "them")
-    end
+  for _, x in ipairs(sides) do
+    who[#who + 1] = x.who
+    loads[#loads + 1] = ("%s measured %s once where %s repeated %s"):format(x.who, table.concat(x.loads, ", "),
+      x.other, #x.loads == 1 and "it" or "them")
   end
-  if #who == 0 then return nil end
   local names = table.concat(who, " and ")
   return ("per request, as for runs measured once: %s, so how much %s's runs differ is unknown, a spread the test, "
     .. "taking each run's requests as draws with their design effect in send order, cannot weigh (repeat %s there "
@@ -2881,16 +2892,13 @@ end
 -- The same in short, for the Verdict's sentences that quote the test: "per request: B
 -- measured once where A repeated, its runs' spread unknown (repeat B to firm it up)".
 function M.once_short(t, la, lb)
-  local o = t and t.once
-  if type(o) ~= "table" then return nil end
+  local sides = once_sides(t, la, lb)
+  if not sides then return nil end
   local parts, who = {}, {}
-  for _, side in ipairs { { la or "A", o.a, lb or "B" }, { lb or "B", o.b, la or "A" } } do
-    if type(side[2]) == "table" and #side[2] > 0 then
-      parts[#parts + 1] = ("%s measured once where %s repeated"):format(side[1], side[3])
-      who[#who + 1] = side[1]
-    end
+  for _, x in ipairs(sides) do
+    parts[#parts + 1] = ("%s measured once where %s repeated"):format(x.who, x.other)
+    who[#who + 1] = x.who
   end
-  if #who == 0 then return nil end
   return ("per request: %s, %s runs' spread unknown (repeat %s to firm it up)"):format(table.concat(parts, "; "),
     #who == 1 and "its" or "their", table.concat(who, " and "))
 end

@@ -1135,18 +1135,30 @@ function M.failure_line(ctx)
       parts[#parts + 1] = ("%s not started (%s)"):format(st.name, tostring(r.error or ctx.halt or "stopped"))
     end
   end
-  if #parts == 0 and ctx.result and ctx.result.failed and ctx.result.failed[1] then
-    local o = ctx.result.failed[1]
-    parts[1] = ("step %d (%s): %s"):format(o.number, o.name, tostring(o.message):match("^[^\n]*"))
-  end
-  if #parts == 0 then parts[1] = "not every treatment completed" end
   -- (true to what stdout says, M.left_text: fixs50, one refused before its deploy said "what is
   -- left deployed" where stdout said nothing needs tearing down)
   local where = ctx.dry_run and "what the dry run did is in the output above"
     or #M.left_deployed(ctx) > 0 and "what is left deployed and the command to go on are in the output above"
     or "nothing is left deployed; the command to go on is in the output above"
-  return ("experiment.lua: %d of %d setup treatment(s) did not succeed: %s; %s"):format(math.max(#parts, 1), n,
-    table.concat(parts, "; "), where)
+  if #parts > 0 then
+    return ("experiment.lua: %d of %d setup treatment(s) did not succeed: %s; %s"):format(#parts, n,
+      table.concat(parts, "; "), where)
+  end
+  -- no treatment's result explains it: the failed step says what did not succeed, and whose
+  -- it was (a step of no treatment, as one before any treatment ran, is the experiment's; the
+  -- line claimed "1 of N setup treatment(s) did not succeed" there: fixw50)
+  local o = ctx.result and ctx.result.failed and ctx.result.failed[1]
+  if o then
+    return ("experiment.lua: step %d (%s)%s did not succeed: %s; %s"):format(o.number, o.name,
+      o.stack and (" of setup treatment " .. o.stack) or "", tostring(o.message):match("^[^\n]*"), where)
+  end
+  local pending = {}
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local r = ctx.results[st.name]
+    if not r or r.status == "pending" then pending[#pending + 1] = st.name end
+  end
+  return ("experiment.lua: %d of %d setup treatment(s) did not complete: %s pending; %s"):format(#pending, n,
+    #pending > 0 and table.concat(pending, ", ") or "none", where)
 end
 
 return M

@@ -11,37 +11,6 @@
 local t = require "testlib"
 local proc = require "llmd.proc"
 
--- a CSV's rows as {column = text}, and its header (quoted fields with commas; CRLF lines)
-local function read_csv(path)
-  local lines = {}
-  for l in t.read(path):gmatch("([^\r\n]+)\r\n") do lines[#lines + 1] = l end
-  local function fields(l)
-    local out, i = {}, 1
-    while i <= #l + 1 do
-      if l:sub(i, i) == '"' then
-        local j, v = i + 1, ""
-        while true do
-          local q = l:find('"', j, true)
-          if l:sub(q + 1, q + 1) == '"' then v, j = v .. l:sub(j, q), q + 2 else v, i = v .. l:sub(j, q - 1), q + 2; break end
-        end
-        out[#out + 1] = v
-      else
-        local c = l:find(",", i, true) or (#l + 1)
-        out[#out + 1] = l:sub(i, c - 1)
-        i = c + 1
-      end
-    end
-    return out
-  end
-  local head, rows = fields(lines[1]), {}
-  for k = 2, #lines do
-    local f, row = fields(lines[k]), {}
-    for c, name in ipairs(head) do row[name] = f[c] end
-    rows[#rows + 1] = row
-  end
-  return { header = head, rows = rows }
-end
-
 local LLMDLUA = t.root() .. "/llmdlua"
 
 t.test("treatment_comparison_sources.csv: each CSV row's file and the ranked rate beside the harness's", function()
@@ -51,8 +20,8 @@ t.test("treatment_comparison_sources.csv: each CSV row's file and the ranked rat
   local out = t.tmpdir() .. "/out"
   local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local csv = read_csv(out .. "/treatment_comparison.csv")
-  local src = read_csv(out .. "/treatment_comparison_sources.csv")
+  local csv = t.read_csv(out .. "/treatment_comparison.csv", true)
+  local src = t.read_csv(out .. "/treatment_comparison_sources.csv", true)
   t.eq(src.header, { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
     "output_tps_ranked", "rate_basis" })
   local rows, crow = src.rows, csv.rows

@@ -11,37 +11,6 @@ local ips = require "ipsynth"
 
 local LLMDLUA = t.root() .. "/llmdlua"
 
--- a CSV's rows as {column = text} and its header (quoted fields; CRLF or LF lines)
-local function read_csv(path)
-  local lines = {}
-  for l in t.read(path):gmatch("([^\r\n]+)") do lines[#lines + 1] = l end
-  local function fields(l)
-    local out, i = {}, 1
-    while i <= #l + 1 do
-      if l:sub(i, i) == '"' then
-        local j, v = i + 1, ""
-        while true do
-          local q = l:find('"', j, true)
-          if l:sub(q + 1, q + 1) == '"' then v, j = v .. l:sub(j, q), q + 2 else v, i = v .. l:sub(j, q - 1), q + 2; break end
-        end
-        out[#out + 1] = v
-      else
-        local c = l:find(",", i, true) or (#l + 1)
-        out[#out + 1] = l:sub(i, c - 1)
-        i = c + 1
-      end
-    end
-    return out
-  end
-  local head, rows = fields(lines[1]), {}
-  for k = 2, #lines do
-    local f, row = fields(lines[k]), {}
-    for c, name in ipairs(head) do row[name] = f[c] end
-    rows[#rows + 1] = row
-  end
-  return { header = head, rows = rows }
-end
-
 -- the two runs compared once for every test here: the workspace folder
 local cached
 local function workspace()
@@ -97,7 +66,7 @@ t.test("test: the name of the test the evidence names (exact Mann-Whitney is exa
   end
   t.ok(seen >= 5, "rows with a test: " .. seen)
   -- the CSV's test column is the JSON's
-  local csv = read_csv(ws .. "/comparison.csv")
+  local csv = t.read_csv(ws .. "/comparison.csv")
   for _, row in ipairs(csv.rows) do
     if by[row.metric] then t.eq(row.test, by[row.metric].test or "", row.metric .. ": CSV test") end
   end
@@ -114,7 +83,7 @@ local WANT = {
 
 t.test("better_is: the last CSV column, on every row, and comparison.json's directions", function()
   local ws = workspace()
-  local csv = read_csv(ws .. "/comparison.csv")
+  local csv = t.read_csv(ws .. "/comparison.csv")
   -- a new last column: the earlier ones keep their places
   t.eq(csv.header[21], "delta_unit")
   t.eq(csv.header[22], "better_is")
@@ -136,7 +105,7 @@ end)
 
 t.test("a KV row unknown on both sides: not comparable, with the reason", function()
   local ws = workspace()
-  local csv = read_csv(ws .. "/comparison.csv")
+  local csv = t.read_csv(ws .. "/comparison.csv")
   local kv = 0
   for _, row in ipairs(csv.rows) do
     if row.metric:find("^kv_") then

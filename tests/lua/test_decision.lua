@@ -4077,3 +4077,25 @@ t.test("a capacity range from repeats never reaches above the most its run achie
     t.eq({ iv.high.kind, iv.lo, iv.hi }, { case[2], 10, 20 }, case[2])
   end
 end)
+
+-- (fixw50: once_text and once_short read t.once's sides through one loop) each side that
+-- measured once what the other repeated, in order A, B; the texts by hand from the loads
+t.test("once_text and once_short: one side, both sides, neither", function()
+  local one = { once = { b = { "1/s", "2/s" } } }
+  t.eq(decision.once_text(one, "ra", "vb"), "per request, as for runs measured once: vb measured 1/s, 2/s once "
+    .. "where ra repeated them, so how much vb's runs differ is unknown, a spread the test, taking each run's "
+    .. "requests as draws with their design effect in send order, cannot weigh (repeat vb there to firm it up)")
+  t.eq(decision.once_short(one, "ra", "vb"), "per request: vb measured once where ra repeated, its runs' spread "
+    .. "unknown (repeat vb to firm it up)")
+  local both = { once = { a = { "3/s" }, b = { "1/s" } } }
+  t.eq(decision.once_text(both), "per request, as for runs measured once: A measured 3/s once where B repeated it; "
+    .. "B measured 1/s once where A repeated it, so how much A and B's runs differ is unknown, a spread the test, "
+    .. "taking each run's requests as draws with their design effect in send order, cannot weigh (repeat A and B "
+    .. "there to firm it up)")
+  t.eq(decision.once_short(both), "per request: A measured once where B repeated; B measured once where A "
+    .. "repeated, their runs' spread unknown (repeat A and B to firm it up)")
+  for _, x in ipairs { {}, { once = {} }, { once = { a = {} } }, { once = "x" } } do
+    t.eq({ decision.once_text(x, "a", "b"), decision.once_short(x, "a", "b") }, {})
+  end
+  t.eq(decision.once_text(nil), nil)
+end)

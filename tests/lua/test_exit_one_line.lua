@@ -118,6 +118,28 @@ t.test("experiment.lua: a treatment refused before its deploy: the line says not
   t.ok(r.stdout:find("To continue after fixing the cause: ", 1, true), r.stdout)
 end)
 
+-- (fixw50) where no treatment's result explains the failure, the line fell back to the failed
+-- step but still said "1 of N setup treatment(s) did not succeed", also for a step that ran
+-- before any treatment: the line names the step, and a treatment only where the step was one's
+t.test("experiment.lua: a failed step no treatment explains: the line names the step, no treatment count", function()
+  local xr = require "llmd.experiment_run"
+  local function ctx(failed)
+    return { exp = { setup_treatments = { { name = "a" }, { name = "b" } } }, stacks = {},
+      results = { a = { status = "pending" }, b = { status = "pending" } }, result = { failed = failed } }
+  end
+  -- a step of no treatment (before any treatment ran)
+  t.eq(xr.failure_line(ctx({ { number = 0, name = "preflight", message = "kubectl not found\nmore" } })),
+    "experiment.lua: step 0 (preflight) did not succeed: kubectl not found; nothing is left deployed; the command "
+    .. "to go on is in the output above")
+  -- a step of a treatment whose result does not say it failed
+  t.eq(xr.failure_line(ctx({ { number = 20, name = "smoke_test", stack = "b", message = "HTTP 503" } })),
+    "experiment.lua: step 20 (smoke_test) of setup treatment b did not succeed: HTTP 503; nothing is left "
+    .. "deployed; the command to go on is in the output above")
+  -- no failed step: the treatments left pending, by name
+  t.eq(xr.failure_line(ctx({})), "experiment.lua: 2 of 2 setup treatment(s) did not complete: a, b pending; "
+    .. "nothing is left deployed; the command to go on is in the output above")
+end)
+
 t.test("autobench.lua validate: problems listed on stdout, one line on stderr saying how many", function()
   local d = t.tmpdir()
   t.write(d .. "/bad.yaml", yaml.dump { schema_version = 2 })

@@ -1621,6 +1621,25 @@ t.test("stats.place_rows: rows to the last stage whose least start they reach, a
       return got[i], rm.pace_accumulators()
     end)
     t.eq({ #order, order[1], order[40], got[33].acc.ok, got[33].acc.in_tok, got[40].acc.first }, { 40, 40, 1, 1, 33, 40.5 })
+    -- (fixw50: its columns' room is column_reserve's growth, to a size) a stage's kept order
+    -- past a column's first block (64), and grown again from values it holds: two calls of
+    -- 700 successes each into one accumulator keep all 1400, each where it was put (by hand:
+    -- row k starts at k, its ttft k / 8)
+    local big = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    local put2 = stats.appender(table.unpack(big))
+    for k = 1, 700 do put2(k, k + 1, k / 8, false, false, 1, 1, 0, 0) end
+    local big2 = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
+    local put3 = stats.appender(table.unpack(big2))
+    for k = 701, 1400 do put3(k, k + 1, k / 8, false, false, 1, 1, 0, 0) end
+    local one = { acc = rm.accumulator() }
+    local function sink() return one, rm.pace_accumulators() end
+    stats.place_rows(big, { 0 }, false, 5000, sink)
+    stats.place_rows(big2, { 0 }, false, 5000, sink)
+    local seq, off = one.acc.seq, 0
+    for k = 1, 1400 do
+      if seq.start[k] ~= k or seq.ttft[k] ~= k / 8 or seq.outcome.failed[k] ~= 0 then off = off + 1 end
+    end
+    t.eq({ one.acc.ok, seq.n, seq.outcome.n, off }, { 1400, 1400, 1400, 0 })
     -- a start that is no number (a boolean kept in the column) is refused, naming the row
     local bad = { col(), col(), col(), col(), col(), col(), col(), col(), col() }
     stats.appender(table.unpack(bad))(false, 1, 0.5, false, false, 1, 1, 0, 0)

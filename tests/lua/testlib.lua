@@ -355,17 +355,14 @@ function M.progress_only(r)
   return r
 end
 
--- The CSV row of metric key in comparison.csv's text: its cells (RFC 4180, as written).
-function M.csv_row(csv, key)
-  local line = csv:match("\n" .. key:gsub("%p", "%%%0") .. ",[^\n]*")
-  assert(line, "no CSV row " .. key)
+-- One CSV line's cells (RFC 4180 quoting: a quoted cell's "" is one ").
+function M.csv_cells(line)
   local cells, pos = {}, 1
-  line = line:sub(2)
   while pos <= #line + 1 do
     if line:sub(pos, pos) == '"' then
       local j, text = pos + 1, {}
       while true do
-        local q = line:find('"', j, true)
+        local q = assert(line:find('"', j, true), "a quoted CSV cell without its closing quote: " .. line)
         text[#text + 1] = line:sub(j, q - 1)
         if line:sub(q + 1, q + 1) == '"' then text[#text + 1] = '"'; j = q + 2 else pos = q + 2; break end
       end
@@ -377,6 +374,33 @@ function M.csv_row(csv, key)
     end
   end
   return cells
+end
+
+-- The CSV row of metric key in comparison.csv's text: its cells (RFC 4180, as written).
+function M.csv_row(csv, key)
+  local line = csv:match("\n" .. key:gsub("%p", "%%%0") .. ",[^\n]*")
+  assert(line, "no CSV row " .. key)
+  return M.csv_cells(line:sub(2))
+end
+
+-- A CSV file's rows as {column = text} and its header ({header, rows}), one row a line (no
+-- line breaks inside cells; empty lines skipped). crlf: every line must end in CRLF (RFC
+-- 4180, as the comparison CSVs are written), an error naming the file where one does not;
+-- else CRLF or LF.
+function M.read_csv(path, crlf)
+  local text, lines = M.read(path), {}
+  if crlf then
+    assert(text:sub(-2) == "\r\n" and not text:gsub("\r\n", ""):find("[\r\n]"),
+      path .. ": a line does not end in CRLF")
+  end
+  for l in text:gmatch("[^\r\n]+") do lines[#lines + 1] = l end
+  local head, rows = M.csv_cells(lines[1]), {}
+  for k = 2, #lines do
+    local f, row = M.csv_cells(lines[k]), {}
+    for c, name in ipairs(head) do row[name] = f[c] end
+    rows[#rows + 1] = row
+  end
+  return { header = head, rows = rows }
 end
 
 -- A hand-made run model (harness "synthetic"): stages {rate | concurrency, values}, in

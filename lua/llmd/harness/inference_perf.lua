@@ -1161,7 +1161,11 @@ end
 -- where they reached it, the cap held them back (the capped rule). Where config.yaml does
 -- not state both (num_workers defaults to the machine's CPUs), the cap is unknown
 -- (pace.cap_unknown, the words why), and the rule says so where it decides (fixj50).
--- pace.cap = the cap where known.
+-- pace.cap = the cap where known. A stage's own requests are all that hold its slots:
+-- inference-perf's load generator ends a stage only when every request it queued has
+-- finished (or, timed out, been cancelled and drained), and only then waits load.interval and
+-- starts the next, so no earlier stage's request is in flight during a stage (fixw50: as its
+-- loadgen's run_stage reads).
 function M.mark_cap(run, cfg)
   local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
   local function count(x)

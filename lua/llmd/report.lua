@@ -6676,7 +6676,7 @@ function M.like_for_like(A, B)
   A.run.rate_like, B.run.rate_like = la, lb
   local X, O = la and A or lb and B, la and B or A
   if not X then return nil end
-  local pts, pace, like, at = lp.points(X.run), {}, {}, nil
+  local pts, like, at = lp.points(X.run), {}, nil
   for _, p in ipairs(pts) do
     if p.rate_like then
       at = p

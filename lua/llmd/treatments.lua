@@ -4997,7 +4997,8 @@ local function charts_of(m, T, list, out, suffix, about)
       local rows = { name = x.label }
       local pts = {}
       for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
-      table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+      -- (joined in load order, as compare.lua's chart joins them: llmd.charts.load_order)
+      table.sort(pts, require("llmd.charts").load_order)
       -- saturated (a ring) and failures (a triangle) as compare.lua's chart marks them
       -- (llmd.charts.point_marks): a treatment's points past its saturation are an overload's
       -- queue, not its latency at that load

@@ -291,3 +291,50 @@ t.test("run_comparison.sh's wait_ready does not count another team's pods starte
   t.eq(theirs, 2, "their pods started during the re-run")
   t.ok(r.stdout:find("run a: the stack is ready (pods Ready 2/2)\n", 1, true), r.stdout)
 end)
+
+-- (fixt50, newuser50c N8) a prose line ("# Teardown, as it ran (through teardown() above ...")
+-- sat between a run's benchmark line and its teardown lines: uncommenting the run's block, as
+-- a user does, gave `Syntax error: "(" unexpected` after the deploy and benchmark had run. Each
+-- run's block (the lines under its "every line of this block is a command" header, up to the
+-- blank line) uncommented whole must be shell: sh -n passes, and run against the fake it
+-- re-runs that run and tears it down.
+t.test("each run's command block of run_comparison.sh, uncommented whole, is shell and runs", function()
+  local s = setup()
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local sh = t.read(w .. "/run_comparison.sh")
+  for _, x in ipairs { "a", "b" } do
+    local copy = s.dir .. "/block-" .. x
+    t.copy_tree(w, copy)
+    -- the run's section, its block's header, then the block: the lines up to the blank one
+    local section = sh:find("\n# ---- Run " .. x:upper() .. ": ", 1, true)
+    t.ok(section, "run " .. x .. "'s section")
+    local _, hdr = sh:find("every line of this block is a command, to uncomment as a whole or line by line:\n",
+      section, true)
+    t.ok(hdr, "run " .. x .. "'s block header")
+    local stop = sh:find("\n\n", hdr, true)
+    local block = sh:sub(hdr + 1, stop)
+    local n = 0
+    local open = block:gsub("[^\n]+", function(l)
+      n = n + 1
+      t.eq(l:sub(1, 2), "# ", l)
+      return l:sub(3)
+    end)
+    -- deploy, wait_ready, (a's Service), benchmark, its teardown lines (a: its release and Service;
+    -- b: one line for the guide's releases)
+    t.eq(n, x == "a" and 6 or 4, block)
+    for l in open:gmatch("[^\n]+") do
+      t.ok(l:match("^deploy ") or l:match("^wait_ready ") or l:match("^service ") or l:match("^benchmark ")
+        or l:match("^teardown "), l)
+    end
+    t.write(copy .. "/run_comparison.sh", sh:sub(1, hdr) .. open .. sh:sub(stop + 1))
+    local r = proc.run({ "sh", "-n", copy .. "/run_comparison.sh" })
+    t.eq({ r.code, r.stderr }, { 0, "" }, x)
+    local env = { LLMDLUA = ROOT .. "/llmdlua" }
+    for k, v in pairs(s.env) do env[k] = v end
+    r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
+    t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+    t.contains(r.stdout, "run " .. x .. ": results of the re-run in " .. copy .. "/reruns/run-" .. x .. "-")
+    t.eq(next(ns_state(s).releases or {}), nil, "run " .. x .. " torn down")
+  end
+end)

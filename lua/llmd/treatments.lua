@@ -3322,10 +3322,10 @@ function M.model(list, opts)
     local z = no.unknown and o or c
     local why = ("%s has %s"):format(z.x.label, z.noise.unknown)
     if least and least >= decision.UNKNOWN_NOISE_GAP then
-      return true, ("beyond noise: %.1f %% apart, at least the %g %% a figure of unknown noise needs (%s)"):format(
+      return true, ("beyond noise: %.1f %% apart, at least the %g %% a figure of unknown noise needs, as %s"):format(
         least, decision.UNKNOWN_NOISE_GAP, why)
     end
-    return false, ("%s apart, less than the %g %% a figure of unknown noise needs (%s)"):format(
+    return false, ("%s apart, less than the %g %% a figure of unknown noise needs, as %s"):format(
       least and ("%.1f %%"):format(least) or "too little", decision.UNKNOWN_NOISE_GAP, why)
   end
   -- How o's figures beat c's ("both", "throughput", "latency"), or nil: o no worse on either

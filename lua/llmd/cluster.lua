@@ -73,6 +73,21 @@ function M.validate(plan, name, opts)
     end
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
+  -- experiment.lua's plan (deploy: and benchmark: at its top) or experiment file (experiment:,
+  -- setup:, treatments:) given to compare.lua: one line naming the tool it is for, not each of
+  -- its keys unknown and runs: missing (newuser50c N7)
+  if plan.runs == nil then
+    local sh = require("llmd.template").helpers.sh
+    if plan.deploy ~= nil or plan.benchmark ~= nil or plan.namespaces ~= nil or plan.parallel ~= nil then
+      error(("%s: an experiment.lua plan (deploy: and benchmark: at its top, for every treatment), not a compare.lua "
+        .. "plan (runs: a and b, each with its deploy: and benchmark:); it runs with llmdlua experiment.lua "
+        .. "EXPERIMENT.yaml --plan %s"):format(name, sh(name)), 0)
+    end
+    if plan.experiment ~= nil or plan.setup ~= nil or plan.treatments ~= nil then
+      error(("%s: an experiment file (experiment, setup, treatments), not a compare.lua plan (runs: a and b); it "
+        .. "runs with llmdlua experiment.lua %s --plan PLAN"):format(name, sh(name)), 0)
+    end
+  end
   known(plan, nil, { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
     runs = true, teardown_without_logs = true, slo = true, teardown = true })
   if plan.slo ~= nil then

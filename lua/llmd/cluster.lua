@@ -3939,10 +3939,18 @@ function M.lock_namespace(k, path, script, loud)
     args[#args + 1] = ("--from-literal=%s=%s"):format(key, data[key])
   end
   local release = M.ns_unlock_command(ns, k.bins)
+  -- (the cause first, on one line, then the command up to its first --from-literal: the whole
+  -- of it, with the lock's ten literals, ran to ~800 characters before the cause, newuser50c N6)
   local function failed(a, r)
-    error(("namespace %s: cannot take its lock (ConfigMap %s): %s: exit %s: %s"):format(ns, M.NS_LOCK,
-      k8s.cmdline(k:argv("kubectl", a)), tostring(r.code or r.signal),
-      ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")), 0)
+    local argv, short = k:argv("kubectl", a), {}
+    for _, w in ipairs(argv) do
+      if tostring(w):match("^%-%-from%-literal") then short[#short + 1] = "..." break end
+      short[#short + 1] = w
+    end
+    local cause = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+    local line = k8s.cmdline(short):gsub(" '%.%.%.'$", " ...")
+    error(("namespace %s: cannot take its lock (ConfigMap %s): %s (%s: exit %s)"):format(ns, M.NS_LOCK,
+      cause ~= "" and cause or "no output", line, tostring(r.code or r.signal)), 0)
   end
   for attempt = 1, 3 do
     local r = k:kubectl(args, { check = false })
@@ -4247,6 +4255,10 @@ function M.warn_unknown_identity(out, id, script)
   out:write(("Warning: cannot tell which cluster this is (kubectl config current-context: %s; not in a pod): the "
     .. "workspace records no cluster, so a resume or teardown of it is refused unless you add "
     .. "--use-current-context\n"):format(id.why or "no context"))
+  -- (on stderr only where there is no kube context: kubectl failing outright, FAKE_CLUSTER
+  -- unset or a broken kubeconfig, is not one, and the next kubectl command stops with its
+  -- cause on one line; newuser50c N6 had this warning before that line)
+  if not tostring(id.why or ""):find("current-context is not set", 1, true) then return end
   io.stderr:write(("%s: warning: no kube context: the workspace records no cluster (a resume will need "
     .. "--use-current-context)\n"):format(script))
 end

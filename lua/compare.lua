@@ -391,6 +391,13 @@ end
 -- but said in the report and here, since every "no clear difference" would be one run's
 -- agreement with itself, not two configurations alike
 local identical
+-- (a run and its re-run: the same recorded configuration, llmd.report.same_recorded_config)
+local rerun
+do
+  local _, sa = ws.recorded_run(runs.a.dir)
+  local _, sb = ws.recorded_run(runs.b.dir)
+  rerun = require("llmd.report").same_recorded_config(sa, sb)
+end
 do
   local function pairs_of(plan)
     local out = {}
@@ -399,7 +406,7 @@ do
   end
   local fa = runs.a.plan.files
   if require("llmd.runmodel").same_files(pairs_of(runs.a.plan), pairs_of(runs.b.plan)) then
-    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa)
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa, nil, rerun)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
 end
@@ -524,7 +531,7 @@ local ok, model = pcall(function()
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
     identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, nil,
-      require("llmd.runmodel").throughput_bases_differ(sides.a.run, sides.b.run))
+      require("llmd.runmodel").throughput_bases_differ(sides.a.run, sides.b.run), rerun)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
   -- (checked above, on the user's folders: false is "not identical", not "unchecked")

@@ -79,6 +79,21 @@ do
     if exp > 0 and plan == 0 then return "experiment", list end
   end
   local sh = require("llmd.template").helpers.sh
+  -- a compare.lua plan (runs: a and b) given for the experiment's plan or for the experiment:
+  -- one line naming the tool it is for (newuser50c N7: three lines, runs: unknown, deploy: and
+  -- benchmark: missing, none saying so)
+  local function compare_plan(path)
+    local ok, doc = pcall(require("llmd.yaml").load_file, path)
+    return ok and type(doc) == "table" and type(doc.runs) == "table" and doc.deploy == nil and doc.benchmark == nil
+  end
+  if o.plan and compare_plan(o.plan) then
+    fail(("--plan %s: a compare.lua plan (runs:, each run's deploy: and benchmark: under it), not an experiment's "
+      .. "plan (deploy: and benchmark: at its top, for every treatment); it runs with llmdlua compare.lua --plan %s"
+      ):format(o.plan, sh(o.plan)), 2)
+  elseif compare_plan(o[1]) then
+    fail(("%s: a compare.lua plan (runs:), not an experiment file (experiment, setup, treatments); it runs with "
+      .. "llmdlua compare.lua --plan %s"):format(o[1], sh(o[1])), 2)
+  end
   local ek, ekeys = kind(o[1])
   local pk, pkeys = nil, nil
   if o.plan then pk, pkeys = kind(o.plan) end

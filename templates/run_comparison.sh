@@ -418,8 +418,12 @@ teardown() {
 {% if len(side.commands) > 0 %}
 # Commands (the deploy's through deploy() above, then wait_ready() for its pods, as the
 # comparison waited, a baseline's Service through service(), the benchmark's through
-# benchmark()):
+# benchmark(){% if len(side.teardown) > 0 %}, then its teardown, as it ran, through teardown(): each says what it
+# removed{% end %}); every line of this block is a command, to uncomment as a whole or line by line:
 {% for c in side.commands %}
+{{ c | comment }}
+{% end %}
+{% for c in side.teardown %}
 {{ c | comment }}
 {% end %}
 {% elif len(side.recorded_commands) > 0 %}
@@ -432,7 +436,7 @@ teardown() {
 {% else %}
 # No commands recorded for this run.
 {% end %}
-{% if len(side.teardown) > 0 %}
+{% if len(side.teardown) > 0 and len(side.commands) == 0 %}
 # Teardown, as it ran (through teardown() above: each says what it removed):
 {% for c in side.teardown %}
 {{ c | comment }}

@@ -73,6 +73,21 @@ function M.validate(plan, name, opts)
     end
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
+  -- experiment.lua's plan (deploy: and benchmark: at its top) or experiment file (experiment:,
+  -- setup:, treatments:) given to compare.lua: one line naming the tool it is for, not each of
+  -- its keys unknown and runs: missing (newuser50c N7)
+  if plan.runs == nil then
+    local sh = require("llmd.template").helpers.sh
+    if plan.deploy ~= nil or plan.benchmark ~= nil or plan.namespaces ~= nil or plan.parallel ~= nil then
+      error(("%s: an experiment.lua plan (deploy: and benchmark: at its top, for every treatment), not a compare.lua "
+        .. "plan (runs: a and b, each with its deploy: and benchmark:); it runs with llmdlua experiment.lua "
+        .. "EXPERIMENT.yaml --plan %s"):format(name, sh(name)), 0)
+    end
+    if plan.experiment ~= nil or plan.setup ~= nil or plan.treatments ~= nil then
+      error(("%s: an experiment file (experiment, setup, treatments), not a compare.lua plan (runs: a and b); it "
+        .. "runs with llmdlua experiment.lua %s --plan PLAN"):format(name, sh(name)), 0)
+    end
+  end
   known(plan, nil, { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
     runs = true, teardown_without_logs = true, slo = true, teardown = true })
   if plan.slo ~= nil then
@@ -3949,10 +3964,18 @@ function M.lock_namespace(k, path, script, loud)
     args[#args + 1] = ("--from-literal=%s=%s"):format(key, data[key])
   end
   local release = M.ns_unlock_command(ns, k.bins)
+  -- (the cause first, on one line, then the command up to its first --from-literal: the whole
+  -- of it, with the lock's ten literals, ran to ~800 characters before the cause, newuser50c N6)
   local function failed(a, r)
-    error(("namespace %s: cannot take its lock (ConfigMap %s): %s: exit %s: %s"):format(ns, M.NS_LOCK,
-      k8s.cmdline(k:argv("kubectl", a)), tostring(r.code or r.signal),
-      ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+$", "")), 0)
+    local argv, short = k:argv("kubectl", a), {}
+    for _, w in ipairs(argv) do
+      if tostring(w):match("^%-%-from%-literal") then short[#short + 1] = "..." break end
+      short[#short + 1] = w
+    end
+    local cause = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+    local line = k8s.cmdline(short):gsub(" '%.%.%.'$", " ...")
+    error(("namespace %s: cannot take its lock (ConfigMap %s): %s (%s: exit %s)"):format(ns, M.NS_LOCK,
+      cause ~= "" and cause or "no output", line, tostring(r.code or r.signal)), 0)
   end
   for attempt = 1, 3 do
     local r = k:kubectl(args, { check = false })
@@ -4257,6 +4280,10 @@ function M.warn_unknown_identity(out, id, script)
   out:write(("Warning: cannot tell which cluster this is (kubectl config current-context: %s; not in a pod): the "
     .. "workspace records no cluster, so a resume or teardown of it is refused unless you add "
     .. "--use-current-context\n"):format(id.why or "no context"))
+  -- (on stderr only where there is no kube context: kubectl failing outright, FAKE_CLUSTER
+  -- unset or a broken kubeconfig, is not one, and the next kubectl command stops with its
+  -- cause on one line; newuser50c N6 had this warning before that line)
+  if not tostring(id.why or ""):find("current-context is not set", 1, true) then return end
   io.stderr:write(("%s: warning: no kube context: the workspace records no cluster (a resume will need "
     .. "--use-current-context)\n"):format(script))
 end

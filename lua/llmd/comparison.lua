@@ -669,7 +669,17 @@ end
 -- the two read their throughput two ways (a run and its benchmark reports), which the
 -- warning says, since the figures the report ranks then differ although the harness's are
 -- equal (the trial's "every figure ... is equal" beside capacities of 7.54 and 7.25 req/s).
-function M.identical_text(dir_a, label_a, dir_b, label_b, files, bases)
+-- rerun: the two recorded the same configuration (report.same_recorded_config: a run and its
+-- re-run), where "give the other run's results folder" is no advice: the re-run's own
+-- results are what it lacks.
+function M.identical_text(dir_a, label_a, dir_b, label_b, files, bases, rerun)
+  local text = M.identical_text_plain(dir_a, label_a, dir_b, label_b, files, bases)
+  if not rerun then return text end
+  return (text:gsub("; give the other run's results folder$", "; both recorded the same configuration (a re-run), "
+    .. "so only the re-run's own results, measured again, show its run-to-run variation"))
+end
+
+function M.identical_text_plain(dir_a, label_a, dir_b, label_b, files, bases)
   if files then
     return ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
       .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
@@ -708,11 +718,13 @@ function M.identical(w, A, B)
     return out
   end
   local fa = plans[1].files
+  local rerun = report.same_recorded_config(A.state, B.state)
   if rm.same_files(pairs_of(fa), pairs_of(plans[2].files)) then
-    return M.identical_text(where(A), A.label, where(B), B.label, #fa)
+    return M.identical_text(where(A), A.label, where(B), B.label, #fa, nil, rerun)
   end
   if rm.same_figures(A.run, B.run) then
-    return M.identical_text(where(A), A.label, where(B), B.label, nil, rm.throughput_bases_differ(A.run, B.run))
+    return M.identical_text(where(A), A.label, where(B), B.label, nil, rm.throughput_bases_differ(A.run, B.run),
+      rerun)
   end
   return nil
 end

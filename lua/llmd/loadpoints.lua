@@ -3749,12 +3749,17 @@ end
 -- M.SLO_CI_MIN_EFFECTIVE), or nil, the samples' accumulator and info: {n = their count, deff =
 -- their design effect (at least 1), mean_deff = "values" | "ranks" for a mean, pct_deff =
 -- "indicator" | "ranks" for a percentile (whose design effect it is, M.sample_deff)}.
+-- (newuser50c N9: "(a summary file)" misnamed inference-perf's stage files, which hold each
+-- load's statistics, and nested a third parenthesis in the Pareto text that quotes it)
+local NO_REQUESTS_WHY = "no per-request data to tell its uncertainty: its result files hold statistics of each load "
+  .. "point, not its requests"
+M.NO_REQUESTS_WHY = NO_REQUESTS_WHY
 local function ci_source(p, key, kind, v, mean)
   local pr = p.per_request
   if pr and pr.saved then
     local e = pr.saved[key]
     if type(e) ~= "table" or (e.lo == nil and e.why == nil) then
-      return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
+      return table.pack(nil, nil, NO_REQUESTS_WHY)
     end
     if mean then e = saved_mean(e, v, pr.deff, kind) else e = saved_pct(e, pr.deff, kind, key) end
     -- (its requests and design effect where saved: what compare.lua said of the point)
@@ -3764,7 +3769,7 @@ local function ci_source(p, key, kind, v, mean)
   end
   local acc = pr and pr.samples and pr.samples[kind]
   if not acc or acc:count() == 0 then
-    return table.pack(nil, nil, "no per-request data to tell its uncertainty (a summary file)")
+    return table.pack(nil, nil, NO_REQUESTS_WHY)
   end
   local n = acc:count()
   local d, of = M.sample_deff(pr.deff, kind, mean, key)

@@ -4826,9 +4826,11 @@ local function verdict_of(model, A, B)
         B.label, v.b_figure or "figure", v.latency and latency_said or "")
     else
       v.text = ("Cannot say which sustains more load: both folders hold one run's results (%s: %s), so this compares "
-        .. "one measurement with itself, and no further load measured of it would tell two configurations apart: "
-        .. "give the other configuration's results."):format(has_slo and measure
-        or ("max sustained throughput" .. gpu), v.a_figure)
+        .. "one measurement with itself%s"):format(has_slo and measure or ("max sustained throughput" .. gpu),
+        v.a_figure, model.same_config_rerun and (": both recorded the same configuration (a re-run), and only the "
+          .. "re-run's own results, measured again, show its run-to-run variation.")
+        or (", and no further load measured of it would tell two configurations apart: give the other "
+          .. "configuration's results."))
     end
   end
   -- results not known to be their configuration's (model.config_mismatch): the Verdict leads
@@ -4866,7 +4868,10 @@ local function verdict_of(model, A, B)
   for _, x in ipairs { A, B } do
     if v.kind ~= "broken" then caveats[#caveats + 1] = M.cut_short_text(x.label, x.run or {}) end
   end
-  if model.same_config and v.kind ~= "broken" then caveats[#caveats + 1] = model.same_config end
+  -- (a re-run holding its run's results: the Verdict said so already)
+  if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then
+    caveats[#caveats + 1] = model.same_config
+  end
   if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
   if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
     caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
@@ -6556,6 +6561,26 @@ same_plan_config = function(workspace)
     .. "variation, not a configuration's"
 end
 
+-- Did two runs llmdlua deployed record the same configuration (their run_state.json, as
+-- written, or as an import copied it: the commands that deployed and benchmarked them, the
+-- baseline Service or not, the stack and the benchmark recorded)? A re-run (run_comparison.sh
+-- re-runs run X with X's own deploy and benchmark files) records run X's configuration under
+-- another label: that is what marks it, never the label. sa, sb: the two records (tables);
+-- false when either records no deploy command (results imported from elsewhere).
+function M.same_recorded_config(sa, sb)
+  if type(sa) ~= "table" or type(sb) ~= "table" then return false end
+  local function config(st)
+    local cmds = type(st.recorded_commands) == "table" and st.recorded_commands or st.commands
+    if type(cmds) ~= "table" or #cmds == 0 or type(st.stack) ~= "table" or type(st.benchmark) ~= "table" then
+      return nil
+    end
+    return { commands = cmds, baseline = st.baseline and true or false, stack = st.stack,
+      benchmark = st.benchmark, stack_extra = st.stack_extra or {} }
+  end
+  local a, b = config(sa), config(sb)
+  return a ~= nil and b ~= nil and M.same_value(a, b)
+end
+
 -- Are x and y the same value (YAML or JSON read: tables compared key by key, deep)?
 function M.same_value(x, y)
   if type(x) ~= type(y) then return false end
@@ -7022,6 +7047,13 @@ function M.build(opts)
   local one_sided
   model.like_unverified, one_sided = like_unverified(A, B)
   model.same_config = same_plan_config(opts.workspace)
+  -- (a run and its re-run, compared folder to folder: the same recorded configuration)
+  if not model.same_config and M.same_recorded_config(A.state, B.state) then
+    model.same_config_rerun = true
+    model.same_config = ("%s and %s recorded the same configuration (the same deploy and benchmark commands, "
+      .. "stack and benchmark: one is a re-run of the other), so this is an A/A check: a difference is run-to-run "
+      .. "variation, not a configuration's"):format(A.label, B.label)
+  end
   if one_sided and model.workload_title and model.workload_title:match("^The same workload") then
     model.workload_title = model.workload_title:gsub("^The same workload %(the same requests%)", "The same workload")
       :gsub("^The same workload", ("Not verified to be the same workload (%s)"):format(one_sided), 1)

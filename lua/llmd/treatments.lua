@@ -3403,10 +3403,10 @@ function M.model(list, opts)
     local z = no.unknown and o or c
     local why = ("%s has %s"):format(z.x.label, z.noise.unknown)
     if least and least >= decision.UNKNOWN_NOISE_GAP then
-      return true, ("beyond noise: %.1f %% apart, at least the %g %% a figure of unknown noise needs (%s)"):format(
+      return true, ("beyond noise: %.1f %% apart, at least the %g %% a figure of unknown noise needs, as %s"):format(
         least, decision.UNKNOWN_NOISE_GAP, why)
     end
-    return false, ("%s apart, less than the %g %% a figure of unknown noise needs (%s)"):format(
+    return false, ("%s apart, less than the %g %% a figure of unknown noise needs, as %s"):format(
       least and ("%.1f %%"):format(least) or "too little", decision.UNKNOWN_NOISE_GAP, why)
   end
   -- How o's figures beat c's ("both", "throughput", "latency"), or nil: o no worse on either
@@ -5078,7 +5078,8 @@ local function charts_of(m, T, list, out, suffix, about)
       local rows = { name = x.label }
       local pts = {}
       for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
-      table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+      -- (joined in load order, as compare.lua's chart joins them: llmd.charts.load_order)
+      table.sort(pts, require("llmd.charts").load_order)
       -- saturated (a ring) and failures (a triangle) as compare.lua's chart marks them
       -- (llmd.charts.point_marks): a treatment's points past its saturation are an overload's
       -- queue, not its latency at that load

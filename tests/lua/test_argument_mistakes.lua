@@ -75,6 +75,36 @@ t.test("experiment.lua with the experiment and the plan the other way round: one
     .. "EXPERIMENT.yaml --plan plan.yaml\n")
 end)
 
+-- (fixt50, newuser50c N7) a compare.lua plan (runs:) given to experiment.lua got three lines
+-- (runs: unknown key; deploy: missing; benchmark: missing), none naming compare.lua; an
+-- experiment plan or file given to compare.lua --plan, likewise ("unknown key" per key, "runs:
+-- expected a mapping"). One line each, naming the tool the file is for.
+t.test("a compare.lua plan given to experiment.lua, and an experiment's files to compare.lua: one line naming "
+  .. "the tool", function()
+  local d = setup()
+  t.write(d .. "/cmp-plan.yaml", "namespace: nu\nruns:\n  a:\n    label: x\n    deploy: {method: helmfile, "
+    .. "guide_dir: guide}\n    benchmark: {template: template.yaml}\n  b:\n    label: y\n    deploy: {method: "
+    .. "helmfile, guide_dir: guide}\n    benchmark: {template: template.yaml}\n")
+  local r = run(d, "experiment.lua", "experiment.yaml", "--plan", "cmp-plan.yaml", "--dry-run")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: --plan cmp-plan.yaml: a compare.lua plan (runs:, each run's deploy: and benchmark: "
+    .. "under it), not an experiment's plan (deploy: and benchmark: at its top, for every treatment); it runs with "
+    .. "llmdlua compare.lua --plan cmp-plan.yaml\n")
+  r = run(d, "experiment.lua", "cmp-plan.yaml", "--show")
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: cmp-plan.yaml: a compare.lua plan (runs:), not an experiment file (experiment, "
+    .. "setup, treatments); it runs with llmdlua compare.lua --plan cmp-plan.yaml\n")
+  r = run(d, "compare.lua", "--plan", "plan.yaml", "--dry-run")
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: plan.yaml: an experiment.lua plan (deploy: and benchmark: at its top, for every "
+    .. "treatment), not a compare.lua plan (runs: a and b, each with its deploy: and benchmark:); it runs with "
+    .. "llmdlua experiment.lua EXPERIMENT.yaml --plan plan.yaml\n")
+  r = run(d, "compare.lua", "--plan", "experiment.yaml", "--dry-run")
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: experiment.yaml: an experiment file (experiment, setup, treatments), not a compare.lua "
+    .. "plan (runs: a and b); it runs with llmdlua experiment.lua experiment.yaml --plan PLAN\n")
+end)
+
 -- A wrong option's line ends "see COMMAND --help", the command whose --help lists the options
 -- (for autobench.lua, the subcommand's). Each script's spec names it; it was guessed from the
 -- usage line's first words, which a lower-case argument there ("run config") would join.

@@ -67,7 +67,8 @@ do
     t.eq(why, "its 1000 requests carry about 40 independent ones (design effect 25)")
     -- a summary file: no samples
     l, h, why = lp.percentile_ci({ values = { ttft_p90_ms = 900 } }, "ttft_p90_ms")
-    t.eq({ l, h, why }, { nil, nil, "no per-request data to tell its uncertainty (a summary file)" })
+    t.eq({ l, h, why }, { nil, nil, "no per-request data to tell its uncertainty: its result files hold statistics "
+      .. "of each load point, not its requests" })
     -- e2e_ is latency_; a mean is no percentile
     t.eq({ lp.percentile_key("e2e_p90_ms") }, { "latency", 90 })
     t.eq(lp.percentile_key("ttft_mean_ms"), nil)
@@ -488,9 +489,11 @@ do
     t.ok(json.encode(report.plain(m)):find('"unclear":[]', 1, true), "empty unclear as []")
     -- the consumer reads either producer shape (why as text, or the interval's {n, deff})
     t.eq(report.unclear_of { { point = 1, key = "k", why = { n = 200, deff = 4 } }, { point = 2, key = "k",
-      why = "no per-request data to tell its uncertainty (a summary file)" } },
+      why = "no per-request data to tell its uncertainty: its result files hold statistics of each load point, "
+      .. "not its requests" } },
       { { point = 1, key = "k", reason = "its interval straddles the SLO", n = 200, deff = 4, effective_n = 50 },
-        { point = 2, key = "k", reason = "no per-request data to tell its uncertainty (a summary file)" } })
+        { point = 2, key = "k", reason = "no per-request data to tell its uncertainty: its result files hold "
+          .. "statistics of each load point, not its requests" } })
   end)
 
   t.test("a capacity cell shows the span its gap is read from, where the load points' 95 % intervals widen it", function()

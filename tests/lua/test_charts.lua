@@ -2682,6 +2682,25 @@ do
     lacks(table.concat(cs[1].notes, " "), "GPU")
   end)
 
+  -- (fixt50, newuser50c N3) the load curve was joined in achieved-rate order: prefix/hi's
+  -- saturated 200/s point (154.82 req/s, TTFT p90 1858.6 ms) came before its 160/s point
+  -- (158.43 req/s, 226.5 ms), so the line climbed to 1859 ms and fell back to 226 ms at the
+  -- highest rate. Joined in offered-load order, as compare.lua's chart is: the rows' achieved
+  -- rates in the order 120, 160, 200 req/s offered (the figures given, by hand).
+  t.test("fixt50: the treatments' load curve joins the points in load order, not achieved-rate order", function()
+    local x = t.treatment("prefix/hi", { { 60, 60, 20 }, { 120, 119.9, 40 }, { 160, 158.43, 226.5 },
+      { 200, 154.82, 1858.6 } }, 2)
+    local list = { x }
+    local cs = tr.charts(tr.model(list), list)
+    t.eq(cs[1].name, "treatments_latency_throughput")
+    local firsts = {}
+    for line in cs[1].data:gmatch("[^\n]+") do
+      local v = line:match("^([%d.]+) ")
+      if v then firsts[#firsts + 1] = tonumber(v) end
+    end
+    t.eq(firsts, { 60, 119.9, 158.43, 154.82 })
+  end)
+
   t.test("5: the one-point chart and the bars: long names of many treatments rotated, short ones level", function()
     -- 8 treatments of one load point (3.6 req/s), names of 44 characters: at about 5.5 px a
     -- character, 242 px of text under a slot of 160 px (the one-point chart) or 70 px (the

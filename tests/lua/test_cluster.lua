@@ -397,8 +397,8 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   -- and gateway went with infra-sim), and says what it removed and what it keeps
   local down = "teardown b 'releases gaie-sim, infra-sim, ms-sim' helm uninstall gaie-sim infra-sim ms-sim "
     .. "--ignore-not-found -n bench"
-  t.ok(sh:find("\n# Teardown, as it ran (through teardown() above: each says what it removed):\n# " .. down .. "\n", 1,
-    true), sh)
+  -- (fixt50: right after its benchmark line, in the run's block of commands, no prose between)
+  t.ok(sh:find("\n# benchmark b [^\n]*\n# " .. down:gsub("%p", "%%%0") .. "\n"), sh)
   -- (clusterfix2 2) step 3 left its stack, which this comparison did not deploy (run-b/deployed.json
   -- says its own were torn down): deploying again is refused, with one line, before any change
   r = script { deploy }

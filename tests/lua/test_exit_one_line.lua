@@ -77,6 +77,23 @@ t.test("compare.lua --plan: a failed deploy is one line on stderr", function()
 end)
 
 -- an experiment of one setup treatment and one run treatment whose deploy fails
+-- (fixt50, newuser50c N6) kubectl failing outright (the fake without FAKE_CLUSTER: it exits 1
+-- with its cause on stderr) gave two lines: a "no kube context" warning (it is no missing
+-- context), then ~800 characters quoting the lock's whole command, its ten --from-literal
+-- values, before the cause. One line, the cause first, the command cut at its literals (the
+-- fake's text, tests/fakecluster/fake.lua, and the lock's command, by hand).
+t.test("compare.lua --plan with kubectl failing: one line, the cause first, the lock command shortened", function()
+  local s = t.try_setup()
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" },
+    { env = with(s.env, { FAKE_CLUSTER = false }), cwd = s.dir, timeout = 120 })
+  one_line(r, "llmdlua: namespace llm-d-try: cannot take its lock (ConfigMap llmdlua-lock): fake kubectl: "
+    .. "FAKE_CLUSTER is not set (the fake cluster's state folder: export FAKE_CLUSTER=\"$(mktemp -d)\") (kubectl -n "
+    .. "llm-d-try create configmap llmdlua-lock ...: exit 1) (the workspace ", "kubectl failing")
+  t.lacks(r.stderr, "no kube context")
+  t.lacks(r.stderr, "--from-literal")
+  t.ok(#r.stderr < 400, r.stderr)
+end)
+
 t.test("experiment.lua: a treatment that fails is one line on stderr naming it and how", function()
   local d = t.tmpdir()
   t.sim_guide(d)

@@ -221,9 +221,56 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   local md = t.read(ws2 .. "/comparison_report.md")
   t.ok(not md:find("like for like not verified", 1, true), md)
   t.ok(md:find("| Workload | sanity_random | sanity_random |", 1, true), md)
-  -- (the re-run's record carries the plan's SLO; the SLO line names where it came from, fixo50)
-  t.ok(md:find("\nSLO: TTFT p90 ≤ 200.0 ms (from vllm-service-rerun-", 1, true), md)
   t.ok(md:find("vllm-service-rerun-", 1, true), "B's label")
+  -- (fixt50, newuser50c N2) the fake's re-run returns run A's recording again: one measurement
+  -- twice, and the advice is not "give the other configuration's results" (there is none: the
+  -- user compared a re-run on purpose) but the re-run's own results
+  local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
+  t.contains(verdict, "so this compares one measurement with itself: both recorded the same configuration (a "
+    .. "re-run), and only the re-run's own results, measured again, show its run-to-run variation.")
+  t.lacks(md, "give the other")
+  t.contains(r.stderr, "; both recorded the same configuration (a re-run), so only the re-run's own results, "
+    .. "measured again, show its run-to-run variation\n")
+  -- (the plan's SLO, carried by the re-run's record; since bb85fc6f the line says where from)
+  t.ok(md:find("\nSLO: TTFT p90 ≤ 200.0 ms (from vllm-service-rerun-", 1, true), md)
+end)
+
+-- (fixt50, newuser50c N1) a run and its re-run with other results named a winner with no A/A
+-- caveat ("... the order holds whatever the bound"). The re-run's run_state.json records run
+-- A's configuration (its commands, stack, benchmark, baseline), as a plan's A/A pair: the
+-- Verdict says a difference is run-to-run variation. The re-run gets the other recording
+-- (FAKE_RESULTS reversed: the third benchmark reads the chunked-prefill one). Run B against
+-- run A (baseline against gateway, other commands) is no A/A check.
+t.test("a run compared with its re-run is an A/A check, known from the recorded configuration", function()
+  local s = setup()
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  local first, second = s.env.FAKE_RESULTS:match("^([^:]+):([^:]+)$")
+  r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
+    { FAKE_RESULTS = second .. ":" .. first })
+  t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+  local a, b = r.stdout:match("compare it with run a: llmdlua compare%.lua %-%-a (%S+) %-%-b (%S+)\n")
+  -- the re-run's label is its own, so the label cannot be what tells: renamed, it still is one
+  local stp = b .. "/run_state.json"
+  local st = json.read(stp)
+  st.label = "tuesday"
+  json.write(stp, st)
+  r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", a, "--b", b, "--quiet" }, { env = s.env, cwd = s.dir,
+    timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(r.stdout:match("Workspace: (%S+)\n") .. "/comparison_report.md")
+  local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
+  t.contains(verdict, "vllm-service and tuesday recorded the same configuration (the same deploy and benchmark "
+    .. "commands, stack and benchmark: one is a re-run of the other), so this is an A/A check: a difference is "
+    .. "run-to-run variation, not a configuration's")
+  t.lacks(md, "give the other")
+  -- the plan's runs a and b, folder to folder: other configurations, no A/A note
+  r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", w .. "/run-a", "--b", w .. "/run-b", "--quiet" },
+    { env = s.env, cwd = s.dir, timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.lacks(t.read(r.stdout:match("Workspace: (%S+)\n") .. "/comparison_report.md"), "A/A check")
 end)
 
 -- (harden50 7) wait_ready counted every pod not there before the script's deploy lines: another
@@ -243,4 +290,51 @@ t.test("run_comparison.sh's wait_ready does not count another team's pods starte
   for n in pairs(ns_state(s).pods) do if n:find("^their%-decode%-") then theirs = theirs + 1 end end
   t.eq(theirs, 2, "their pods started during the re-run")
   t.ok(r.stdout:find("run a: the stack is ready (pods Ready 2/2)\n", 1, true), r.stdout)
+end)
+
+-- (fixt50, newuser50c N8) a prose line ("# Teardown, as it ran (through teardown() above ...")
+-- sat between a run's benchmark line and its teardown lines: uncommenting the run's block, as
+-- a user does, gave `Syntax error: "(" unexpected` after the deploy and benchmark had run. Each
+-- run's block (the lines under its "every line of this block is a command" header, up to the
+-- blank line) uncommented whole must be shell: sh -n passes, and run against the fake it
+-- re-runs that run and tears it down.
+t.test("each run's command block of run_comparison.sh, uncommented whole, is shell and runs", function()
+  local s = setup()
+  t.eq(t.fake_compare(s).code, 0)
+  local w = t.workspaces(s.dir)[1]
+  local sh = t.read(w .. "/run_comparison.sh")
+  for _, x in ipairs { "a", "b" } do
+    local copy = s.dir .. "/block-" .. x
+    t.copy_tree(w, copy)
+    -- the run's section, its block's header, then the block: the lines up to the blank one
+    local section = sh:find("\n# ---- Run " .. x:upper() .. ": ", 1, true)
+    t.ok(section, "run " .. x .. "'s section")
+    local _, hdr = sh:find("every line of this block is a command, to uncomment as a whole or line by line:\n",
+      section, true)
+    t.ok(hdr, "run " .. x .. "'s block header")
+    local stop = sh:find("\n\n", hdr, true)
+    local block = sh:sub(hdr + 1, stop)
+    local n = 0
+    local open = block:gsub("[^\n]+", function(l)
+      n = n + 1
+      t.eq(l:sub(1, 2), "# ", l)
+      return l:sub(3)
+    end)
+    -- deploy, wait_ready, (a's Service), benchmark, its teardown lines (a: its release and Service;
+    -- b: one line for the guide's releases)
+    t.eq(n, x == "a" and 6 or 4, block)
+    for l in open:gmatch("[^\n]+") do
+      t.ok(l:match("^deploy ") or l:match("^wait_ready ") or l:match("^service ") or l:match("^benchmark ")
+        or l:match("^teardown "), l)
+    end
+    t.write(copy .. "/run_comparison.sh", sh:sub(1, hdr) .. open .. sh:sub(stop + 1))
+    local r = proc.run({ "sh", "-n", copy .. "/run_comparison.sh" })
+    t.eq({ r.code, r.stderr }, { 0, "" }, x)
+    local env = { LLMDLUA = ROOT .. "/llmdlua" }
+    for k, v in pairs(s.env) do env[k] = v end
+    r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
+    t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+    t.contains(r.stdout, "run " .. x .. ": results of the re-run in " .. copy .. "/reruns/run-" .. x .. "-")
+    t.eq(next(ns_state(s).releases or {}), nil, "run " .. x .. " torn down")
+  end
 end)

@@ -251,7 +251,7 @@ t.test("a run compared with its re-run is an A/A check, known from the recorded 
   r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
     { FAKE_RESULTS = second .. ":" .. first })
   t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
-  local a, b = r.stdout:match("compare it with run a: llmdlua compare%.lua %-%-a (%S+) %-%-b (%S+)\n")
+  local a, b = r.stdout:match("compare it with run a: llmdlua compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
   -- the re-run's label is its own, so the label cannot be what tells: renamed, it still is one
   local stp = b .. "/run_state.json"
   local st = json.read(stp)

@@ -1349,13 +1349,8 @@ local function figure_prefix(x, by_cap)
   return x.saturation and x.saturation.none and "≥ " or ""
 end
 
--- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
--- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
--- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
--- m ahead of i: a tie (no order either way) is not transitive, so x ahead of z with y tied
--- with both gives x 1, y 1, z 2, never all three 1. Where the order is total this is
--- standard competition ranking (1, 1, 3 for two tied at the top above a third).
-function M.partial_ranks(n, ordered)
+-- ahead(k, j) for k < j: ordered(k, j), or a chain k < m1 < ... < j of ordered pairs (memoised).
+local function chain_order(ordered)
   local memo = {}
   local function ahead(k, j)
     local key = k .. ":" .. j
@@ -1367,6 +1362,17 @@ function M.partial_ranks(n, ordered)
     end
     return memo[key]
   end
+  return ahead
+end
+
+-- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
+-- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
+-- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
+-- m ahead of i: a tie (no order either way) is not transitive, so x ahead of z with y tied
+-- with both gives x 1, y 1, z 2, never all three 1. Where the order is total this is
+-- standard competition ranking (1, 1, 3 for two tied at the top above a third).
+function M.partial_ranks(n, ordered)
+  local ahead = chain_order(ordered)
   local ranks = {}
   for i = 1, n do
     local above = 0
@@ -1384,17 +1390,7 @@ end
 -- rankings (on totals, per GPU) name these pairs, so that no order the evidence does not show
 -- is read off the ranks.
 function M.unordered_across_ranks(n, ranks, ordered)
-  local memo = {}
-  local function ahead(k, j)
-    local key = k .. ":" .. j
-    if memo[key] == nil then
-      memo[key] = ordered(k, j) and true or false
-      for mid = k + 1, j - 1 do
-        if not memo[key] and ahead(k, mid) and ahead(mid, j) then memo[key] = true end
-      end
-    end
-    return memo[key]
-  end
+  local ahead = chain_order(ordered)
   local out = {}
   for k = 1, n - 1 do
     for j = k + 1, n do

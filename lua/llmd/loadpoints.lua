@@ -276,35 +276,23 @@ function M.points(run)
     -- and by cause (llmd.runmodel.stage_causes), summed over its repeats by cause, most first;
     -- a repeat whose reader grouped no causes per stage counts its failures as "cause not
     -- recorded", as its kinds count them unknown
-    local by, causes = {}, {}
-    local function add(cause, status, count, example)
-      local e = by[cause]
-      if not e then
-        e = { cause = cause, status = status, count = 0, example = example }
-        by[cause], causes[#causes + 1] = e, e
-      end
-      e.count = e.count + count
-    end
+    local rm = require "llmd.runmodel"
+    local causes = rm.error_groups()
     for _, st in ipairs(g.stages) do
-      local list = require("llmd.runmodel").stage_causes(st)
+      local list = rm.stage_causes(st)
       if type(list) == "table" then
         for _, e in ipairs(list) do
-          if type(e) == "table" and type(e.cause) == "string" and finite(e.count) then
-            add(e.cause, e.status, e.count, e.example)
-          end
+          if type(e) == "table" and type(e.cause) == "string" and finite(e.count) then causes.merge(e) end
         end
       else
         local failed = st.metrics and st.metrics.values and st.metrics.values.requests_failed
         if finite(failed) and failed > 0 then
-          add("cause not recorded (the results give no causes per load point)", nil, failed, "")
+          causes.merge { cause = "cause not recorded (the results give no causes per load point)", count = failed,
+            example = "" }
         end
       end
     end
-    table.sort(causes, function(x, y)
-      if x.count ~= y.count then return x.count > y.count end
-      return x.cause < y.cause
-    end)
-    p.errors = json.array(causes)
+    p.errors = json.array(causes.list())
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do

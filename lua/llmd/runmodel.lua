@@ -245,21 +245,31 @@ function M.last_line(s)
   return last or tostring(s)
 end
 
--- Collects causes: add(status_or_nil, message [, n]) then list() sorted by count, then cause.
+-- Collects causes: add(status_or_nil, message [, n]) then list() sorted by count, then cause;
+-- merge(e) adds a cause already grouped ({cause, status, count, example}: another group's,
+-- a stage's: llmd.loadpoints sums a load point's repeats so).
 function M.error_groups()
   local by, order = {}, {}
   local g = {}
+  local function entry(cause, status, example)
+    local e = by[cause]
+    if not e then
+      e = { cause = cause, status = status, count = 0, example = example }
+      by[cause] = e
+      order[#order + 1] = e
+    end
+    return e
+  end
   function g.add(status, message, n)
     local text = M.normalise_message(message)
     local cause = status and (tostring(status) .. " " .. text) or text
     if cause == "" then cause = "(no message)" end
-    local e = by[cause]
-    if not e then
-      e = { cause = cause, status = status, count = 0, example = tostring(message or ""):sub(1, 400) }
-      by[cause] = e
-      order[#order + 1] = e
-    end
+    local e = entry(cause, status, tostring(message or ""):sub(1, 400))
     e.count = e.count + (n or 1)
+  end
+  function g.merge(x)
+    local e = entry(x.cause, x.status, x.example)
+    e.count = e.count + x.count
   end
   function g.list()
     table.sort(order, function(a, b)

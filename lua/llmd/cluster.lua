@@ -1132,6 +1132,9 @@ function M.restarted_before(ctx, before)
   return out
 end
 
+-- The API group of an apiVersion ("apps/v1": "apps"; the core group's "v1": "")
+local function group_of(api_version) return api_version:match("^(.*)/[^/]*$") or "" end
+
 -- The namespaced resources of the cluster, as `kubectl api-resources --no-headers` lists them
 -- (columns NAME, SHORTNAMES - left empty by some -, APIVERSION, NAMESPACED, KIND): { {resource
 -- =, apiVersion =, kind =} }, the namespaced ones only; read once a run. nil when it cannot be
@@ -1164,8 +1167,8 @@ function M.pool_resources(ctx)
   if not list then return "inferencepool" end
   local out, seen = {}, {}
   for _, r in ipairs(list) do
-    local group = r.apiVersion:match("^(.*)/[^/]*$")
-    if r.kind == "InferencePool" and group and not seen[group] then
+    local group = group_of(r.apiVersion)
+    if r.kind == "InferencePool" and group ~= "" and not seen[group] then
       seen[group] = true
       out[#out + 1] = r.resource .. "." .. group
     end
@@ -2592,7 +2595,6 @@ end
 -- lists each group at its preferred version only; the path keeps the recorded version, which
 -- the server still serves) - without an apiVersion, the only namespaced resource of that kind
 -- (Istio's Gateway beside Gateway API's is two: refused); nil and why when it cannot be told.
-local function group_of(api_version) return api_version:match("^(.*)/[^/]*$") or "" end
 function M.api_path(ctx, o)
   local list = api_resources(ctx)
   if not list then return nil, "kubectl api-resources could not be read" end

@@ -381,8 +381,9 @@ benchmark() {
         end
         json.write(os.getenv("OUT"), st)' ||
         fail "run $side: cannot write the re-run's run_state.json into $dest (from $COMPARISON_DIR/run-$side/run_state.json)"
-    printf 'run %s: results of the re-run in %s/results; compare it with run %s: llmdlua compare.lua --a %s --b %s\n' \
-        "$side" "$dest" "$side" "$(shq "$COMPARISON_DIR/run-$side")" "$(shq "$dest")"
+    # (the llmdlua this script runs, by its path: a bare llmdlua need not be on PATH, or be this one)
+    printf 'run %s: results of the re-run in %s/results; compare it with run %s: %s compare.lua --a %s --b %s\n' \
+        "$side" "$dest" "$side" "$(shq "$LLMDLUA")" "$(shq "$COMPARISON_DIR/run-$side")" "$(shq "$dest")"
 }
 
 # teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once

@@ -2170,6 +2170,48 @@ function M.config_workloads(text)
   return #names > 0 and table.concat(names, ", ") or nil
 end
 
+-- The load stages a run's rendered benchmark config (DIR/benchmark/config.yaml) asks for, as
+-- run_state.json records them (benchmark.load_stages): its workload's load.stages, each a
+-- rate, in the words the report reads the results' stages with ("3 stages: 1/s, 2/s, 4/s"),
+-- marked "(read from the benchmark config)"; else "unknown (why)". workload: the one the run
+-- ran (the plan's benchmark.workload, else the config's names).
+function M.config_load_stages(dir, x, workload)
+  local path = dir .. "/benchmark/config.yaml"
+  local shown = ("run-%s/benchmark/config.yaml"):format(x)
+  local function unknown(why)
+    return ("unknown (not stated in the plan's benchmark.load_stages, and %s)"):format(why)
+  end
+  if lfs.attributes(path, "mode") ~= "file" then
+    return unknown("no benchmark config: the run stopped before step 60 rendered it")
+  end
+  local ok, got = pcall(cmp.config_stages, path, { benchmark = { workload = workload } })
+  if not ok then return unknown(("the benchmark config %s cannot be read: %s"):format(shown, tostring(got))) end
+  if not got then
+    return unknown(("the benchmark config %s gives no load stages with a rate each%s"):format(shown,
+      type(workload) == "string" and workload:find(", ", 1, true) and " for one workload (it runs several)"
+        or type(workload) == "string" and (" for its workload " .. workload) or ""))
+  end
+  local list = {}
+  for i, rate in ipairs(got.rates) do list[i] = { rate = rate } end
+  return require("llmd.report").stages_read { stages = list } .. " (read from the benchmark config)"
+end
+
+-- The SLO a plan's run is held to, recorded in its run_state.json (slo:, a mapping like
+-- --slo's), as the report step holds both runs to it: --slo, else the plan's slo:, else
+-- the run's info's own (new_state's, kept). A later comparison of the run folder (compare.lua
+-- --a WS/run-a, a re-run from run_comparison.sh) reads it as the SLO the run was held to.
+-- state.slo_by says it was the comparison's, not the run's info's (llmd.comparison.slo_source).
+local function record_slo(ctx, state)
+  local held, by = ctx.opts_slo, "--slo"
+  if not held and ctx.plan.slo ~= nil then
+    held, by = require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"), "plan"
+  end
+  if not held then return end
+  local m = json.object {}
+  for _, s in ipairs(held) do m[s.key] = s.max end
+  state.slo, state.slo_by = m, by
+end
+
 local function save_state(ctx, x)
   local r = run_of(ctx, x)
   local d = r.deploy or {}
@@ -2228,11 +2270,14 @@ local function save_state(ctx, x)
     timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ"), guide = d.guide or d.guide_dir, namespace = ctx.ns,
     hardware = d.hardware or hw, gateway = gw,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
-    harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
+    harness = r.benchmark.harness, workload = workload,
+    -- the plan's benchmark.load_stages, else those the rendered benchmark config asks for
+    load_stages = r.benchmark.load_stages or M.config_load_stages(rdir(ctx, x), x, workload),
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(stated) do info[k] = v end
   local state = ws.new_state(r.label, info)
+  record_slo(ctx, state)
   state.results_path = rdir(ctx, x) .. "/results"
   state.baseline = r.baseline and true or false
   state.commands = json.array(cmds(ctx, x))
@@ -3867,6 +3912,8 @@ function M.steps_list()
         local sides = {}
         for _, x in ipairs { "a", "b" } do
           local state = ws.read_state(ctx.ws.path, x)
+          -- (the SLO the run is held to, recorded again: --resume may give another --slo)
+          record_slo(ctx, state)
           -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
           ctx.slo = ctx.slo or ctx.opts_slo
             or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))

@@ -60,6 +60,8 @@ function M.slo_source(A, B, slo)
   local from, none = {}, {}
   for _, s in ipairs { A, B } do
     local st = s.state or s
+    -- (a plan's run records the SLO its comparison held it to, --slo's or the plan's: not its own)
+    if st.slo_by and not st.slo_from then return nil end
     local own = type(st.slo) == "table" and next(st.slo) ~= nil
       and select(2, pcall(decision.parse_slo, st.slo, "slo")) or nil
     if type(own) == "table" and decision.same_slo(own, slo) then
@@ -647,12 +649,13 @@ local function state_text(state, run)
   for _, part in ipairs { "stack", "benchmark" } do
     for _, k in ipairs(ws.STATE_KEYS[part]) do
       local v = tostring((state[part] or {})[k] or "unknown")
-      if part == "benchmark" and k == "load_stages" and v == "unknown" then
+      if part == "benchmark" and k == "load_stages" and v:match("^unknown") then
         local read = report.stages_read(run)
         if read then
           lines[#lines + 1] = ("benchmark.load_stages: %s (read from the results)"):format(read)
         else
-          lines[#lines + 1] = "(benchmark.load_stages left out: not stated, and the result files name no load stage)"
+          lines[#lines + 1] = ("(benchmark.load_stages left out: %s, and the result files name no load stage)")
+            :format(v:match("^unknown %((.*)%)$") or "not stated")
         end
       else
         lines[#lines + 1] = ("%s.%s: %s"):format(part, k, v)

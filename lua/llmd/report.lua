@@ -799,8 +799,9 @@ local function config_rows(A, B)
   end
   local function stages_text(side)
     local stated = get(side, "benchmark", "load_stages")
-    if stated ~= "unknown" then return stated end
-    return M.stages_read(side.run) or "unknown"
+    -- ("unknown (why)", a plan's run whose config gave none: the results say what ran)
+    if not stated:match("^unknown") then return stated end
+    return M.stages_read(side.run) or stated
   end
   -- what the user stated, else what the result files say (marked so)
   local function stated_or_read(side, k, ck)

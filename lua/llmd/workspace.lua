@@ -677,9 +677,10 @@ end
 
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
 -- mapping, or nil) with the record's stack and benchmark keys (and its own stack keys, and
--- its timestamp) added where info has none; values "unknown", or not a string or a number,
--- are not taken. Returns the merged info (info itself is not changed) and the keys info
--- stated over a different recorded value ({key=, stated=, recorded=}, in key order).
+-- its timestamp) added where info has none; values "unknown" (or "unknown (why)"), or not a
+-- string or a number, are not taken. Returns the merged info (info itself is not changed)
+-- and the keys info stated over a different recorded value ({key=, stated=, recorded=}, in
+-- key order).
 function M.merge_recorded(info, st)
   info = info or {}
   local out = {}
@@ -692,7 +693,8 @@ function M.merge_recorded(info, st)
   end
   local over = {}
   local function usable(v)
-    return (type(v) == "string" and v ~= "unknown" and v ~= "") or type(v) == "number"
+    -- (nor "unknown (why)": a plan's run records why its load stages are unknown)
+    return (type(v) == "string" and not v:match("^unknown") and v ~= "") or type(v) == "number"
   end
   local function take(part, k, v)
     if not usable(v) then return end

@@ -384,7 +384,8 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   local uid = r.stdout:match("verify%-model%-(%d+)")
   t.ok(uid, r.stdout)
   local dest = w .. "/reruns/run-b-" .. uid .. "/results"
-  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "; compare it with run b: llmdlua compare.lua --a '"
+  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "; compare it with run b: '" .. bin
+    .. "/llmdlua' compare.lua --a '"
     .. w .. "/run-b' --b '" .. w .. "/reruns/run-b-" .. uid .. "'\n", 1, true), r.stdout)
   local got = {}
   for n in lfs.dir(dest) do if n ~= "." and n ~= ".." then got[#got + 1] = n end end

@@ -197,24 +197,40 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local w = t.workspaces(s.dir)[1]
   local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
+  -- (fixc51) the line said `llmdlua compare.lua ...`, a bare name that need not be on PATH nor be
+  -- the llmdlua the script runs ($LLMDLUA): it names that one, one quoted word. Here an llmdlua
+  -- off PATH, in a folder whose name holds a space and a quote (a link to this one).
+  local bin = s.dir .. "/my tools, Bob's"
+  t.mkdir(bin)
+  t.ok(lfs.link(ROOT .. "/llmdlua", bin .. "/llmdlua", true), "link")
   local copy
-  r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] })
+  r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
+    { LLMDLUA = bin .. "/llmdlua" })
   t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
-  local dest, a, b = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: "
-    .. "llmdlua compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
+  local dest, cmd = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: ([^\n]*)\n")
   t.ok(dest, r.stdout)
-  t.eq({ a, b }, { copy .. "/run-a", dest })
   t.ok(dest:match("^" .. copy:gsub("%p", "%%%0") .. "/reruns/run%-a%-%d+$"), dest)
+  -- (by hand: each word in '...', a ' in it written '\'')
+  t.eq(cmd, "'" .. s.dir .. "/my tools, Bob'\\''s/llmdlua' compare.lua --a '" .. copy .. "/run-a' --b '" .. dest .. "'")
+  local a, b = copy .. "/run-a", dest
   -- its record: run A's configuration, its own label and time, the plan's SLO
   local st = json.read(dest .. "/run_state.json")
   local orig = json.read(copy .. "/run-a/run_state.json")
   t.eq(st.label, "vllm-service-rerun-" .. dest:match("(%d+)$"))
   t.eq({ st.stack, st.benchmark, st.baseline }, { orig.stack, orig.benchmark, orig.baseline })
   t.eq(st.slo, { ttft_p90_ms = 200 })
+  -- (fixc51 6) run A's own record holds the plan's SLO it was held to (it had none: only the
+  -- script's fall-back to plan.yaml gave the re-run one, and compare.lua --a WS/run-a --b
+  -- WS/run-b compared the plan's runs with no SLO)
+  t.eq({ orig.slo, orig.slo_by }, { { ttft_p90_ms = 200 }, "plan" })
   t.eq({ st.metrics, st.results_path }, { nil, dest .. "/results" })
-  -- run-a/ holds run A's results alone: compared as said, from the folder the user is in
-  r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", a, "--b", b, "--quiet" }, { env = s.env, cwd = s.dir,
-    timeout = 120 })
+  -- run-a/ holds run A's results alone: compared by the line as printed, pasted into a shell in
+  -- the folder the user is in, llmdlua not on its PATH
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.PATH = "/usr/bin:/bin"
+  t.ok(proc.run({ "sh", "-c", "command -v llmdlua" }, { env = env }).code ~= 0, "llmdlua on PATH")
+  r = proc.run({ "sh", "-c", cmd .. " --quiet" }, { env = env, cwd = s.dir, timeout = 120 })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(not r.stderr:find("holds 2", 1, true), r.stderr)
   local ws2 = r.stdout:match("Workspace: (%S+)\n")
@@ -231,8 +247,10 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   t.lacks(md, "give the other")
   t.contains(r.stderr, "; both recorded the same configuration (a re-run), so only the re-run's own results, "
     .. "measured again, show its run-to-run variation\n")
-  -- (the plan's SLO, carried by the re-run's record; since bb85fc6f the line says where from)
-  t.ok(md:find("\nSLO: TTFT p90 ≤ 200.0 ms (from vllm-service-rerun-", 1, true), md)
+  -- (the plan's SLO, recorded by run A and carried by the re-run's record; since bb85fc6f the
+  -- line says where from)
+  t.contains(md, "\nSLO: TTFT p90 ≤ 200.0 ms (from vllm-service's record (" .. a .. "/run_state.json) and "
+    .. st.label .. "'s record (" .. b .. "/run_state.json), which state the same).")
 end)
 
 -- (fixt50, newuser50c N1) a run and its re-run with other results named a winner with no A/A
@@ -251,7 +269,7 @@ t.test("a run compared with its re-run is an A/A check, known from the recorded 
   r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
     { FAKE_RESULTS = second .. ":" .. first })
   t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
-  local a, b = r.stdout:match("compare it with run a: llmdlua compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
+  local a, b = r.stdout:match("compare it with run a: '[^\n]*/llmdlua' compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
   -- the re-run's label is its own, so the label cannot be what tells: renamed, it still is one
   local stp = b .. "/run_state.json"
   local st = json.read(stp)

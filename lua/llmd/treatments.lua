@@ -1550,16 +1550,17 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
           return ("%s between %s and %s per GPU"):format(c.label, rate(lo), rate(hi))
         end
         local bx, bn = bracket(x), bracket(nxt)
-        -- in the totals' words: two lower bounds are not comparable, either may be higher (not
-        -- "not known", which reads as missing data); a pair not shown to differ with the gap
-        -- their per-GPU spans allow, this one against the next (decision.capacity_gap)
+        -- in the totals' words: two lower bounds are untested, and either may be higher (not
+        -- "not known", which reads as missing data, nor "not comparable", which reads as runs of
+        -- unlike kinds: fixc51); a pair not shown to differ with the gap their per-GPU spans
+        -- allow, this one against the next (decision.capacity_gap)
         local gap = decision.gap_pct_text(decision.capacity_gap(cn, cx), gap_pct)
         local cap_unknown = x.capacity.kind == "unknown" and x or nxt.capacity.kind == "unknown" and nxt or nil
         said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
           or ev.verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn)
-            and cx.rps and cn.rps and ("not comparable: both capacities are only lower bounds, ≥ %s and ≥ %s per GPU, "
-              .. "so either may be higher%s"):format(rate(cx.rps), rate(cn.rps), bx and bn
+            and cx.rps and cn.rps and ("untested, and either may be higher: both only lower bounds, ≥ %s and ≥ %s "
+              .. "per GPU, which leave room for either order%s"):format(rate(cx.rps), rate(cn.rps), bx and bn
               and (" (the spans the evidence weighs overlap: %s, %s)"):format(bx, bn) or "")
           or ev.verdict == "unknown" and cap_unknown and ("not comparable: %s's capacity is unknown (%s)"):format(
             cap_unknown.label, tostring(cap_unknown.capacity.reason))
@@ -1584,7 +1585,13 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
           ev.crash_in_higher)
         said = ("%s; %s"):format(said, t:sub(1, 1):lower() .. t:sub(2))
       end
-      return above, said, ev.verdict, settle
+      -- (treatments.json's vs_next per GPU: two lower bounds are "untested", as the totals' vs_next
+      -- and the text say, not capacity_evidence's "unknown")
+      local verdict = ev.verdict
+      if verdict == "unknown" and decision.capacity_is_bound(cx) and decision.capacity_is_bound(cn) then
+        verdict = "untested"
+      end
+      return above, said, verdict, settle
     end
   else
     -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):

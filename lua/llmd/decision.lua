@@ -4672,8 +4672,8 @@ function M.effect_size(test, eff, min_effect, la, lb)
   local bounded = eff.pp and eff.pp_lo and eff.pp_hi or not eff.pp and eff.lo and eff.hi
   if not bounded then
     local settle = M.settle_text(eff)
-    return "unsure", ("%s's lower (%s)%s, but its %d %% interval is unbounded (%s), so it may be less than the %s: "
-      .. "no winner%s"):format(lower, by, where, eff.level or M.EFFECT_LEVEL,
+    return "unsure", ("%s's values are lower (%s)%s, but the %d %% interval of that difference is unbounded (%s), so "
+      .. "it may be smaller than the %s: no winner%s"):format(lower, by, where, eff.level or M.EFFECT_LEVEL,
       eff.why or "too few independent requests", thr_text, settle and ("; to settle it: " .. settle) or ""), settle
   end
   local ends = eff.lo and eff.hi and ("%s to %s"):format(M.pct_near(eff.lo, thr), M.pct_near(eff.hi, thr)) or nil
@@ -4681,8 +4681,11 @@ function M.effect_size(test, eff, min_effect, la, lb)
     local pp = ("%s to %s pp"):format(signed(eff.pp_lo, 2), signed(eff.pp_hi, 2))
     ends = ends and ("%s, %s"):format(ends, pp) or pp
   end
-  return "unsure", ("%s's lower (%s)%s, but by less than the %s could be (%d %% interval %s): no winner"):format(
-    lower, by, where, thr_text, eff.level or M.EFFECT_LEVEL, ends)
+  -- (plain words: the interval of the difference takes in differences smaller than the
+  -- threshold; "but by less than the 2 % practical threshold could be (...)" was read wrong)
+  return "unsure", ("%s's values are lower (%s)%s, but the %d %% interval of that difference, %s, takes in "
+    .. "differences smaller than the %s, so it may be too small to matter: no winner"):format(lower, by, where,
+    eff.level or M.EFFECT_LEVEL, ends, thr_text)
 end
 
 -- Where a per-request rank test (Mann-Whitney, van Elteren's; ITL's) finds no clear

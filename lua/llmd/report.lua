@@ -3170,11 +3170,16 @@ local function sustained_size_text(r, A, B)
   -- (as decision.effect_size's: the difference B against A, the threshold where a fall reaches it)
   local fall = r.effect_pct and r.effect_pct < 0
     and (" (a fall reaches it at %+.2f %%)"):format(decision.fall_threshold(t)) or ""
-  return ("%s's lower (%s %s against %s) within the load points tested, but by less than the %s %% practical "
-    .. "threshold%s could be (%s), so no winner"):format(r.sustained_lower == "a" and A.label or B.label, B.label, e,
-    A.label, thr, fall,
-    r.effect_lo and ("%d %% interval %s to %s"):format(r.effect_level or decision.EFFECT_LEVEL,
-      decision.pct_near(r.effect_lo, t), decision.pct_near(r.effect_hi, t)) or "its interval unbounded")
+  local who = r.sustained_lower == "a" and A.label or B.label
+  if not r.effect_lo then
+    return ("%s's values are lower (%s %s against %s) within the load points tested, but the interval of that "
+      .. "difference is unbounded, so it may be smaller than the %s %% practical threshold%s: no winner"):format(who,
+      B.label, e, A.label, thr, fall)
+  end
+  return ("%s's values are lower (%s %s against %s) within the load points tested, but the %d %% interval of that "
+    .. "difference, %s to %s, takes in differences smaller than the %s %% practical threshold%s, so it may be too "
+    .. "small to matter: no winner"):format(who, B.label, e, A.label, r.effect_level or decision.EFFECT_LEVEL,
+    decision.pct_near(r.effect_lo, t), decision.pct_near(r.effect_hi, t), thr, fall)
 end
 
 -- A row whose test covered only some of the load points (decision.test_scope_text: "over 3 of 4

@@ -60,8 +60,9 @@ t.test("one load point's samples: TPOT +2.5 % is significant but not shown beyon
     t.ok(ref[TPOT[key]].pct > 2 and ref[TPOT[key]].lo < 2, key .. ": the reference's estimate beyond, interval not")
     t.eq({ r.verdict, r.winner, r.size }, { "not shown to differ", nil, "unsure" }, key) -- main: "A better"
   end
-  t.contains(t.perf_row(c.json, "tpot_mean_ms").note, "a25's lower (b26 +3.0 % against a25), but by less than the 2 % "
-    .. "practical threshold could be (95 % interval +1.7 % to +4.2 %): no winner")
+  t.contains(t.perf_row(c.json, "tpot_mean_ms").note, "a25's values are lower (b26 +3.0 % against a25), but the 95 % "
+    .. "interval of that difference, +1.7 % to +4.2 %, takes in differences smaller than the 2 % practical threshold, "
+    .. "so it may be too small to matter: no winner")
   -- p99 +1.0 %: too small to matter, the same words as the stratified rows'
   t.eq(t.perf_row(c.json, "tpot_p99_ms").verdict, "negligible")
   t.eq(t.perf_row(c.json, "tpot_p99_ms").note, "a difference too small to matter (+1.0 %, below the 2 % threshold)")
@@ -69,7 +70,7 @@ t.test("one load point's samples: TPOT +2.5 % is significant but not shown beyon
   -- order statistics' ranks need at the design effect, `need`)
   local p999 = t.perf_row(c.json, "tpot_p999_ms")
   t.eq({ p999.verdict, p999.winner }, { "not shown to differ", nil }) -- main: "A better"
-  t.contains(p999.note, ("its 95 %% interval is unbounded (too few independent requests), so it may be less than "
+  t.contains(p999.note, ("the 95 %% interval of that difference is unbounded (too few independent requests), so it may be smaller than "
     .. "the 2 %% practical threshold: no winner; to settle it: about %d requests a load point (720 here at the "
     .. "fewest), or at least 3 repeats of each load point in both runs, more the more they vary (2 give the interval "
     .. "an end, but at about 9 of their standard deviations either side)"):format(ref["99.9"].need))
@@ -104,9 +105,9 @@ t.test("one load point's samples: TPOT +2.5 % is significant but not shown beyon
   t.ok(ref["90"].lo < 2 and ref["90"].pct > 2)
   local s = t.compare_ab(a, b, { "--slo", "tpot_p90_ms=23" })
   -- (B against A since fixa43: 23.32 / 22.58 = 1.033, by hand; its interval ref["90"]'s)
-  t.contains(s.md, "TPOT p90 is 22.58 ms for a25 and 23.32 ms for b26 (a25's lower (b26 +3.3 % against a25), but by "
-    .. "less than the 2 % practical threshold could be (95 % interval +1.0 % to +5.6 %): no winner; Mann-Whitney, p = "
-    .. "1.6e-06")
+  t.contains(s.md, "TPOT p90 is 22.58 ms for a25 and 23.32 ms for b26 (a25's values are lower (b26 +3.3 % against a25), but the "
+    .. "95 % interval of that difference, +1.0 % to +5.6 %, takes in differences smaller than the 2 % practical "
+    .. "threshold, so it may be too small to matter: no winner; Mann-Whitney, p = 1.6e-06")
   t.lacks(s.md, "TPOT p90 is 3 % higher")
 
   -- TPOT +10 %: the whole interval beyond 2 %, a winner as before
@@ -147,8 +148,9 @@ t.test("repeats of one load point: the repeats' t interval decides (Welch's, rel
   t.ok(r.p_adjusted < 0.05)
   near_effect(r, ref, "TPOT mean over the repeats")
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil }) -- main: "A better"
-  t.contains(r.note, "ra25's lower (rb26 +2.9 % against ra25) over the repeats, but by less than the 2 % practical "
-    .. "threshold could be (95 % interval +1.8 % to +4.0 %): no winner")
+  t.contains(r.note, "ra25's values are lower (rb26 +2.9 % against ra25) over the repeats, but the 95 % interval of that "
+    .. "difference, +1.8 % to +4.0 %, takes in differences smaller than the 2 % practical threshold, so it may be too "
+    .. "small to matter: no winner")
   ref = t.data_json("effect_interval_ref.py", "files", a, b, "median_tpot_ms")
   near_effect(t.perf_row(c.json, "tpot_p50_ms"), ref, "TPOT p50 over the repeats")
   -- +10 %: found
@@ -172,8 +174,9 @@ t.test("repeats over several load points: each row's effect over the repeats, wi
   near_effect(r, ref, "TPOT p90 over the repeats of 3 load points")
   t.ok(r.p_adjusted < 0.05)
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil }) -- main: "A better"
-  t.contains(r.note, "sa25's lower (sb26 +3.3 % against sa25) within the load points tested, over their repeats, but by "
-    .. "less than the 2 % practical threshold could be (95 % interval +1.6 % to +5.0 %): no winner")
+  t.contains(r.note, "sa25's values are lower (sb26 +3.3 % against sa25) within the load points tested, over their repeats, but the "
+    .. "95 % interval of that difference, +1.6 % to +5.0 %, takes in differences smaller than the 2 % practical "
+    .. "threshold, so it may be too small to matter: no winner")
   local b10 = sim("st26", "--rates", "4,6,8", "--seed", 26, "--repeat", 3, "--tpot", 0.022)
   c = t.compare_ab(a, b10)
   ref = t.data_json("effect_interval_ref.py", "files", a, b10, "mean_tpot_ms")
@@ -201,9 +204,10 @@ t.test("the error rate: Newcombe's interval of the difference, relative, beyond 
   t.ok(r.p_adjusted < 0.05)
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil }) -- main: "A better"
   -- (the thresholds in pp, as they are read: 2 % of the lower rate, 19.52 %, 0.39 pp by hand)
-  t.contains(r.note, "ea's lower (eb +1.17 pp, +6.0 % against ea), but by less than the 2 % and 0.1 percentage point "
-    .. "practical thresholds (here 0.39 pp: the larger of 0.1 pp and 2 % of the lower rate, 19.52 %) could be (95 % "
-    .. "interval +1.9 % to +10.2 %, +0.37 to +1.96 pp): no winner")
+  t.contains(r.note, "ea's values are lower (eb +1.17 pp, +6.0 % against ea), but the 95 % interval of that difference, +1.9 % to "
+    .. "+10.2 %, +0.37 to +1.96 pp, takes in differences smaller than the 2 % and 0.1 percentage point practical "
+    .. "thresholds (here 0.39 pp: the larger of 0.1 pp and 2 % of the lower rate, 19.52 %), so it may be too small to "
+    .. "matter: no winner")
   t.contains(c.md, "not shown beyond the threshold in error rate (+6.0 %, 95 % interval +1.9 % to +10.2 %; +0.37 to "
     .. "+1.96 pp)")
   t.lacks(c.md, "better in error rate")

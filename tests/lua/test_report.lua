@@ -470,9 +470,9 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   -- 50 x 0.9 -+ 1.96 sqrt(50 x 0.09) = 40.8 and 49.2 fall inside 1..50: 50 requests, by hand)
   t.eq(by.latency_p90_ms.verdict, "not shown to differ")
   t.eq({ by.latency_p90_ms.effect_lo, by.latency_p90_ms.effect_hi }, { nil, nil })
-  t.contains(by.latency_p90_ms.note, "A's lower (B +100.0 % against A), but its 95 % interval is unbounded (too few "
+  t.contains(by.latency_p90_ms.note, "A's values are lower (B +100.0 % against A), but the 95 % interval of that difference is unbounded (too few "
     .. "independent "
-    .. "requests), so it may be less than the 2 % practical threshold: no winner; to settle it: about 50 requests a "
+    .. "requests), so it may be smaller than the 2 % practical threshold: no winner; to settle it: about 50 requests a "
     .. "load point (5 here at the fewest), or at least 3 repeats of each load point in both runs, more the more they "
     .. "vary (2 give the interval an end, but at about 9 of their standard deviations either side)")
   -- (the exact test, as the evidence names it: "exact Mann-Whitney", fixq50; was "mann_whitney")

@@ -34,8 +34,8 @@ t.test("a saved test without an effect interval names no winner, and says why an
   -- main: "B better" on the estimate, -18.2 %; B against A (fixa43, by hand): 100 / 120 - 1 = -16.7 %
   t.eq({ r.verdict, r.winner }, { "not shown to differ", nil })
   t.near(r.effect_pct, -100 / 6, 1e-9)
-  t.contains(r.note, "B's lower (B -16.7 % against A), but its 95 % interval is unbounded (" .. decision.SAVED_EFFECT_WHY
-    .. "), so it may be less than the 2 % practical threshold (a fall reaches it at -1.96 %): no winner; to settle "
+  t.contains(r.note, "B's values are lower (B -16.7 % against A), but the 95 % interval of that difference is unbounded (" .. decision.SAVED_EFFECT_WHY
+    .. "), so it may be smaller than the 2 % practical threshold (a fall reaches it at -1.96 %): no winner; to settle "
     .. "it: the results read again and "
     .. "the rows tested again (analyze.lua WORKSPACE --reextract)")
   -- the Summary says it too, with what settles it

@@ -38,8 +38,9 @@ t.test("a request throughput row on repeats: a winner only where its whole inter
     t.near(test.row_effect.lo, 0.6678481733115582, 1e-3)
     t.near(test.row_effect.hi, 7.639990940943364, 1e-3)
     t.eq({ v.verdict, v.winner, v.size }, { "not shown to differ", nil, "unsure" })
-    t.contains(v.note, "A's lower (B +4.1 % against A) over the repeats, but by less than the 2 % practical threshold "
-      .. "could be (95 % interval +0.7 % to +7.6 %): no winner")
+    t.contains(v.note, "A's values are lower (B +4.1 % against A) over the repeats, but the 95 % interval of that difference, "
+      .. "+0.7 % to +7.6 %, takes in differences smaller than the 2 % practical threshold, so it may be too small to "
+      .. "matter: no winner")
     -- +11.8 %, 9.5 % to 14.2 %: beyond it, B better
     v, test = verdict({ 2.60, 2.62, 2.64 }, { 2.90, 2.93, 2.96 })
     t.near(test.row_effect.lo, 9.491945951278336, 1e-3)
@@ -50,7 +51,7 @@ t.test("a repeat whose values never vary on both sides: unbounded, with what wou
   -- every repeat of A 2.90, of B 3.05 (+5.0 %): the exact test, no spread to bound the effect
   local v = verdict({ 2.90, 2.90, 2.90, 2.90, 2.90 }, { 3.05, 3.05, 3.05, 3.05, 3.05 })
   t.eq({ v.verdict, v.winner }, { "not shown to differ", nil })
-  t.contains(v.note, "its 95 % interval is unbounded (repeats identical, no spread to estimate)")
+  t.contains(v.note, "the 95 % interval of that difference is unbounded (repeats identical, no spread to estimate)")
   t.contains(v.note, "to settle it: repeats whose values vary")
   t.eq(v.settle, "repeats whose values vary")
 end)
@@ -78,9 +79,9 @@ t.test("treatments: a place above the next only where the repeats' whole interva
     -- main: "above t2 (Welch p = 0.0327, +4.1 %)"
     t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
     -- (t1 against t2, as above: +4.1 %, +0.7 % to +7.6 %)
-    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's lower (t1 +4.1 % against t2) over "
-      .. "the max sustained points' repeats, but by less than the 2 % practical threshold could be (95 % interval +0.7 % "
-      .. "to +7.6 %): no winner)")
+    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's values are lower (t1 +4.1 % against t2) over "
+      .. "the max sustained points' repeats, but the 95 % interval of that difference, +0.7 % to +7.6 %, takes in "
+      .. "differences smaller than the 2 % practical threshold, so it may be too small to matter: no winner)")
   end)
 
 t.test("treatments' latency at the common load: a best only where the repeats' whole interval is beyond it",
@@ -103,9 +104,9 @@ t.test("treatments' latency at the common load: a best only where the repeats' w
     t.eq(res.best, nil)
     t.near(res.tests[1].p, 0.03156218520267819, 1e-6)
     t.contains(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): b TTFT p90 194.0 ms "
-      .. "against 204.0 ms for a (Welch t, p = 0.0316, Holm-adjusted 0.0316 over 1 test; b's lower (b -4.9 % against a) "
-      .. "over the repeats, but by less than the 2 % practical threshold (a fall reaches it at -1.96 %) could be (95 % "
-      .. "interval -8.7 % to -1.0 %): no winner)")
+      .. "against 204.0 ms for a (Welch t, p = 0.0316, Holm-adjusted 0.0316 over 1 test; b's values are lower (b -4.9 % against a) "
+      .. "over the repeats, but the 95 % interval of that difference, -8.7 % to -1.0 %, takes in differences smaller "
+      .. "than the 2 % practical threshold (a fall reaches it at -1.96 %), so it may be too small to matter: no winner)")
     m, T = m_of { "c", { 188, 190, 192 } }
     res = tr.latency_at_common(m, T, { "a", "c" })
     t.eq(res.best, "c")

@@ -541,9 +541,9 @@ t.test("--run treatments whose requests differ are two workloads, each ranked on
   local r1, r3 = m.ranking[1], m.ranking[3]
   t.eq({ r1.label, r1.workload, r1.vs_next, r1.proven }, { "t1", "workload 1", "not shown to differ", false })
   t.near(r1.p_adjusted, 0.03270257874673632, 1e-8)
-  t.eq(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's lower (t1 +4.1 % against t2) over the "
-    .. "max sustained points' repeats, but by less than the 2 % practical threshold could be (95 % interval +0.7 % to "
-    .. "+7.6 %): no winner)")
+  t.eq(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's values are lower (t1 +4.1 % against t2) over the "
+    .. "max sustained points' repeats, but the 95 % interval of that difference, +0.7 % to +7.6 %, takes in differences "
+    .. "smaller than the 2 % practical threshold, so it may be too small to matter: no winner)")
   -- workload 2: t3 against t4 (p = 0.571798): no clear difference
   t.eq({ r3.label, r3.workload, r3.vs_next }, { "t3", "workload 2", "no clear difference" })
   t.near(r3.p_adjusted, 0.5717978342295962, 1e-8)

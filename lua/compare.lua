@@ -318,6 +318,18 @@ for _, x in ipairs { "a", "b" } do
   local dir = o[x]
   args.path(("--%s %s"):format(x, dir), dir, "directory", "the run's results folder")
   local label = o[x .. "_label"] or default_label(dir)
+  -- a run folder llmdlua benchmarked (run_state.json and results/ in it: a comparison's run-x/,
+  -- an experiment's setup-treatment-S/run-R/, a re-run's reruns/run-x-ID/) is read as its
+  -- results/: beside them are the run's own files (its record, run model, benchmark config,
+  -- and in an experiment's cell the benchmark reports made from those same results, which
+  -- read as a second harness run: "holds results of 2 harness runs", newuser50c N5)
+  do
+    local base = dir:gsub("(.)/+$", "%1")
+    if lfs.attributes(base .. "/run_state.json", "mode") == "file"
+      and lfs.attributes(base .. "/results", "mode") == "directory" then
+      dir = base .. "/results"
+    end
+  end
   local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup
   local warmup_option = o[x .. "_warmup"] and ("--%s-warmup %s"):format(x, warmup) or ("--warmup %s"):format(warmup)

@@ -237,6 +237,59 @@ local function release(ctx, s, clean)
   end
 end
 
+-- The paths of a nested values mapping's leaves (a list is one leaf), into out: dotted (a
+-- key's own dot written as the experiment file writes it, _PROTECTDOT_) to the keys on the way.
+local function leaf_paths(v, parts, out)
+  for _, k in ipairs(ex.keys(v)) do
+    local p = { table.unpack(parts) }
+    p[#p + 1] = k
+    if is_map(v[k]) and next(v[k]) ~= nil then
+      leaf_paths(v[k], p, out)
+    else
+      local shown = {}
+      for i, x in ipairs(p) do shown[i] = (tostring(x):gsub("%.", ex.PROTECTDOT)) end
+      out[table.concat(shown, ".")] = p
+    end
+  end
+  return out
+end
+
+-- What a cell's run_state.json records of its setup treatment, beside the plan's info (info):
+-- its name and, for every values key some setup treatment of the experiment sets (the
+-- setup.constants' and the treatments' own, by their dotted paths), the value this one was
+-- deployed with (its values override: the plan's deploy.values_override with its keys over
+-- it), or "not overridden (the guide's own value)": extra stack rows of the record, so that compare.lua
+-- on two cells (--a EXP/setup-treatment-x/run-R --b EXP/setup-treatment-y/run-R) shows what
+-- differs with a ≠, as it does for two runs of a plan (newuser50c N5: every row alike). Keys the
+-- plan's info states under stack: win.
+local function cell_info(ctx, s, values, info)
+  local out = {}
+  for k, v in pairs(is_map(info) and info or {}) do out[k] = v end
+  local stack = {}
+  for k, v in pairs(is_map(out.stack) and out.stack or {}) do stack[k] = v end
+  local keys = {}
+  for _, st in ipairs(ctx.exp.setup_treatments) do leaf_paths(st.overrides or {}, {}, keys) end
+  local function at(parts)
+    local node = values
+    for _, part in ipairs(parts) do
+      if type(node) ~= "table" then return nil end
+      node = node[part]
+    end
+    return node
+  end
+  if stack["setup treatment"] == nil then stack["setup treatment"] = s end
+  for k, parts in pairs(keys) do
+    local name = "values: " .. k
+    if stack[name] == nil then
+      local v = at(parts)
+      stack[name] = v == nil and "not overridden (the guide's own value)" or type(v) == "table" and json.encode(v)
+        or tostring(v)
+    end
+  end
+  out.stack = stack
+  return out
+end
+
 -- The per-treatment cluster context, shaped as llmd.cluster's steps expect.
 local function stack_ctx(ctx, s)
   if ctx.stacks[s] then return ctx.stacks[s] end
@@ -249,6 +302,7 @@ local function stack_ctx(ctx, s)
   if next(st.overrides) ~= nil then
     deploy.values_override = merge(deploy.values_override or {}, st.overrides)
   end
+  local info = cell_info(ctx, s, deploy.values_override or {}, plan.info)
   local runs = { stack = { label = s, baseline = plan.baseline, deploy = deploy, benchmark = plan.benchmark,
     info = plan.info } }
   local commands = { stack = {} }
@@ -259,7 +313,7 @@ local function stack_ctx(ctx, s)
     -- (where the workload's name came from, for the log: the run treatment, never "the
     -- plan's benchmark.workload" when the plan has none)
     runs[rt.name] = { label = s .. "/" .. rt.name, baseline = plan.baseline, deploy = deploy, benchmark = b,
-      info = plan.info, workload_from = ("the experiment's run treatment %s"):format(rt.name) }
+      info = info, workload_from = ("the experiment's run treatment %s"):format(rt.name) }
     commands[rt.name] = {}
   end
   local out = ctx.parallel > 1 and prefixed(ctx.out, "[" .. s .. "] ") or ctx.out
@@ -267,7 +321,9 @@ local function stack_ctx(ctx, s)
   local t = plan.timeouts or {}
   local c = {
     loud = loud,
-    plan = { runs = runs, teardown_without_logs = plan.teardown_without_logs, benchmark_pvc = plan.benchmark_pvc },
+    -- (slo: the SLO the experiment holds its cells to, recorded in each one's run_state.json)
+    plan = { runs = runs, teardown_without_logs = plan.teardown_without_logs, benchmark_pvc = plan.benchmark_pvc,
+      slo = plan.slo },
     ws = { path = dir }, ns = ns, out = out, t0 = ctx.t0, dry_run = ctx.dry_run, bins = ctx.bins,
     timeouts = ctx.timeouts, commands = commands, config_text = {}, deployed = {}, failed = {}, yes = ctx.yes,
     k = k8s.new { namespace = ns, log = dir .. "/commands.log", dry_run = ctx.dry_run, bins = ctx.bins, out = out,

@@ -729,6 +729,50 @@ t.test("treatments.lua WORKSPACE keeps the plan's slo: a re-run writes the exper
   t.ok(not bad.stderr:find("traceback", 1, true), bad.stderr)
 end)
 
+-- (fixc51, newuser50c N5) compare.lua on two cells of an experiment (setup-treatment-S/run-R, the
+-- run folders treatments.lua reads) said "holds results of 2 harness runs" (the cell's
+-- benchmark_report/, made from its results/), and with --harness it compared them with no SLO
+-- and every configuration row alike. A cell is read as its results/, with its record: the
+-- plan's SLO, the setup treatment and the values it deployed with (≠ where they differ), and
+-- the load stages its benchmark config asked for. Expected values by hand from EXPERIMENT
+-- (setup.constants decode.replicas 2, plugins-kv 4; rate1 1 req/s, rate5 5 req/s).
+t.test("compare.lua on two experiment cells: their recorded SLO, and a ≠ row for what differs", function()
+  local s = setup(function(plan) plan.slo = { ttft_p90_ms = 200 } end)
+  local r = experiment(s, nil)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local function cell(st, rt) return ("%s/setup-treatment-%s/run-%s"):format(w, st, rt) end
+  local st = json.read(cell("plugins-kv", "rate5") .. "/run_state.json")
+  t.eq({ st.slo, st.benchmark.load_stages }, { { ttft_p90_ms = 200 }, "1 stage: 5/s (read from the benchmark config)" })
+  t.eq({ st.stack["setup treatment"], st.stack["values: decode.replicas"],
+    st.stack["values: router.epp.pluginsConfigFile"] }, { "plugins-kv", "4", "kv-cache.yaml" })
+  local function compare_cells(a, b)
+    local out = s.dir .. "/cmp-" .. tostring(math.random(1, 1 << 30))
+    t.mkdir(out)
+    local c = proc.run({ LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", out, "--quiet" },
+      { env = s.env, timeout = 120 })
+    t.eq(c.code, 0, c.stdout .. c.stderr)
+    t.lacks(c.stderr, "harness runs")
+    return t.read(c.stdout:match("Workspace: (%S+)\n") .. "/comparison_report.md")
+  end
+  -- two setup treatments, one run treatment
+  local a, b = cell("plugins-default", "rate1"), cell("plugins-kv", "rate1")
+  local md = compare_cells(a, b)
+  t.contains(md, "\nSLO: TTFT p90 ≤ 200.0 ms (from plugins-default/rate1's record (" .. a .. "/run_state.json) and "
+    .. "plugins-kv/rate1's record (" .. b .. "/run_state.json), which state the same).")
+  t.contains(md, "\n| **setup treatment** ≠ | plugins-default | plugins-kv |\n")
+  t.contains(md, "\n| **values: decode.replicas** ≠ | 2 | 4 |\n")
+  t.contains(md, "\n| **values: router.epp.pluginsConfigFile** ≠ | default-plugins.yaml | kv-cache.yaml |\n")
+  t.contains(md, "\n| Load stages | 1 stage: 1/s (read from the benchmark config) | 1 stage: 1/s (read from the "
+    .. "benchmark config) |\n")
+  -- one setup treatment, two run treatments: the setup's rows alike, the workload and stages not
+  md = compare_cells(cell("plugins-prefix", "rate1"), cell("plugins-prefix", "rate5"))
+  t.contains(md, "\n| setup treatment | plugins-prefix | plugins-prefix |\n")
+  t.contains(md, "\n| **Workload** ≠ | rate1 | rate5 |\n")
+  t.contains(md, "\n| **Load stages** ≠ | 1 stage: 1/s (read from the benchmark config) | 1 stage: 5/s (read from "
+    .. "the benchmark config) |\n")
+end)
+
 -- A dry run's workspace holds nothing to resume (none of its steps ran): --resume on it is
 -- refused with one line (it printed "Result: 2/2 succeeded" having measured nothing, a new
 -- user's find); and a dry run over a real workspace (--resume W --dry-run) leaves the real

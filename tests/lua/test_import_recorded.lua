@@ -73,9 +73,73 @@ t.test("an imported run folder: --a-info stated over the record, and which won i
   local rows = config(ws)
   t.ok(tostring(rows.Model.a):find("Qwen/Qwen3-8B", 1, true), tostring(rows.Model.a))
   t.eq(rows.Guide.a, "/guides/a", "the rest of the record kept")
-  t.eq(rows.Results.a, ("%s/run-a (configuration from %s/run-a/run_state.json; --a-info %s stated over it: "
+  -- (the run folder is read as its results/ since fixc51: the row names what was read)
+  t.eq(rows.Results.a, ("%s/run-a/results (configuration from %s/run-a/run_state.json; --a-info %s stated over it: "
     .. "model Qwen/Qwen3-8B (recorded: Qwen/Qwen3-0.6B))"):format(w, w, info))
   t.eq(json.read(ws .. "/comparison.json").a.label, "vllm-service")
+end)
+
+-- (fixc51, newuser50c N5) A run folder given as --a (run_state.json and results/ in it) was read
+-- whole: an experiment's cell holds benchmark reports made from its results beside them, and
+-- compare.lua said "holds results of 2 harness runs". It is read as its results/ (README: "that
+-- run folder run-x/ itself"), whatever else lies beside them. And a record whose load stages
+-- are "unknown (why)" (a --plan run whose benchmark config gave none) shows the stages the
+-- results hold, as a plain "unknown" does. Expected stages: the fixture's stage files'
+-- load_summary.requested_rate, read with python3 (1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38).
+t.test("a run folder is read as its results/ beside its own files; an 'unknown (why)' of the stages reads them",
+  function()
+  local w = earlier_workspace()
+  -- beside run A's results: a second harness run's files (as an experiment cell's reports are)
+  t.copy_tree(TREAT, w .. "/run-a/benchmark_report")
+  local p = w .. "/run-a/run_state.json"
+  local st = json.read(p)
+  st.benchmark.load_stages = "unknown (not stated in the plan's benchmark.load_stages, and the benchmark config "
+    .. "run-a/benchmark/config.yaml gives no load stages with a rate each for its workload sanity_random)"
+  json.write(p, st)
+  local ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b/" }
+  t.eq(r.code, 0, r.stderr)
+  t.lacks(r.stderr, "harness runs")
+  local rows = config(ws)
+  t.eq(rows["Load stages"].a, "7 stages: 1/s, 31.4/s, 61.79/s, 92.19/s, 122.59/s, 152.98/s, 183.38/s")
+  t.eq(rows.Results.b, ("%s/run-b/results (configuration from %s/run-b/run_state.json)"):format(w, w))
+  -- the copy holds the results alone: not the run folder's record, nor the files beside it
+  t.ok(require("lfs").attributes(ws .. "/run-a/results/stage_0_lifecycle_metrics.json"), "results copied")
+  t.ok(not require("lfs").attributes(ws .. "/run-a/results/benchmark_report"), "not the reports beside them")
+  t.ok(not require("lfs").attributes(ws .. "/run-a/results/run_state.json"), "not the record")
+  -- the record's "unknown (why)" is not taken as stated stages into the new record
+  t.eq(json.read(ws .. "/run-a/run_state.json").benchmark.load_stages, "unknown")
+end)
+
+-- (fixc51) A --plan run's run_state.json said benchmark.load_stages "unknown" though its
+-- rendered benchmark config names them: llmd.cluster.config_load_stages reads them (in the
+-- words the report reads the results' stages with), else says why they are unknown. Expected
+-- texts by hand from the configs written here.
+t.test("a plan run's load stages: from its benchmark config, else unknown with why", function()
+  local cluster = require "llmd.cluster"
+  local d = t.tmpdir()
+  local head = "unknown (not stated in the plan's benchmark.load_stages, and "
+  t.eq(cluster.config_load_stages(d, "a", "w1"), head .. "no benchmark config: the run stopped before step 60 "
+    .. "rendered it)")
+  t.mkdir(d .. "/benchmark")
+  local cfg = d .. "/benchmark/config.yaml"
+  t.write(cfg, "workload:\n  w1:\n    load: {type: constant, stages: [{rate: 1, duration: 30}, {rate: 2.5, "
+    .. "duration: 30}, {rate: 1, duration: 30}]}\n")
+  t.eq(cluster.config_load_stages(d, "a", "w1"), "3 stages (2 load points, repeated): 1/s ×2, 2.5/s "
+    .. "(read from the benchmark config)")
+  t.write(cfg, "workload:\n  w1:\n    load: {type: concurrent, stages: [{concurrency_level: 4, num_requests: 50}]}\n")
+  t.eq(cluster.config_load_stages(d, "b", "w1"), head .. "the benchmark config run-b/benchmark/config.yaml gives no "
+    .. "load stages with a rate each for its workload w1)")
+  t.write(cfg, "workload:\n  w1:\n    load: {stages: [{rate: 1}]}\n  w2:\n    load: {stages: [{rate: 2}]}\n")
+  t.eq(cluster.config_load_stages(d, "a", "w1, w2"), head .. "the benchmark config run-a/benchmark/config.yaml gives "
+    .. "no load stages with a rate each for one workload (it runs several))")
+  t.write(cfg, "workload: [unclosed\n")
+  t.ok(cluster.config_load_stages(d, "a", "w1"):find("^" .. head:gsub("%p", "%%%0") .. "the benchmark config "
+    .. "run%-a/benchmark/config%.yaml cannot be read: .+%)$"), cluster.config_load_stages(d, "a", "w1"))
+  -- such a record's stages are not taken as stated by a later import (as "unknown" is not)
+  local ws = require "llmd.workspace"
+  local merged = ws.merge_recorded(nil, { stack = {}, benchmark = { load_stages = head .. "...)",
+    workload = "w1" } })
+  t.eq(merged.benchmark, { workload = "w1" })
 end)
 
 t.test("a run_state.json of another shape is one warning line; the run is labelled by its run folder", function()
@@ -180,6 +244,6 @@ t.test("stated over the record: --slo wins over a recorded SLO, and an --a-info 
   ws, r = t.compare { "--a", w .. "/run-a", "--b", w .. "/run-b", "--a-info", info, "--b-info", info_b }
   t.eq(r.code, 0, r.stderr)
   t.eq(json.read(ws .. "/run-a/run_state.json").goodput_slo, "TTFT p90 ≤ 300.0 ms")
-  t.eq(config(ws).Results.a, ("%s/run-a (configuration from %s/run-a/run_state.json; --a-info %s stated over it: "
-    .. "slo TTFT p90 ≤ 300.0 ms (recorded: TTFT p90 ≤ 200.0 ms))"):format(w, w, info))
+  t.eq(config(ws).Results.a, ("%s/run-a/results (configuration from %s/run-a/run_state.json; --a-info %s stated over "
+    .. "it: slo TTFT p90 ≤ 300.0 ms (recorded: TTFT p90 ≤ 200.0 ms))"):format(w, w, info))
 end)

@@ -2209,7 +2209,8 @@ local function record_slo(ctx, state)
   if not held then return end
   local m = json.object {}
   for _, s in ipairs(held) do m[s.key] = s.max end
-  state.slo, state.slo_by = m, by
+  -- (an existing run's record it was imported from no longer says what this SLO is: slo_from)
+  state.slo, state.slo_by, state.slo_from = m, by, nil
 end
 
 local function save_state(ctx, x)

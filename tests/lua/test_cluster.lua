@@ -556,6 +556,33 @@ t.test("a pre-existing A with a fresh B", function()
   t.ok(md:find("| TTFT p90 | 3,282.0 ms | 34.4 ms |", 1, true), md)
 end)
 
+-- (fixc51 6) A plan with an SLO and run A an earlier run of llmdlua's (its run folder, whose
+-- record holds another SLO): both runs are held to the plan's, and each run_state.json records
+-- that one (slo_by plan), never the record's SLO nor "from before's record" in the SLO line.
+t.test("a plan's SLO over an existing run's recorded one: recorded as the plan's, said as no run's own", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/earlier")
+  t.copy_tree(BASE, d .. "/earlier/results")
+  json.write(d .. "/earlier/run_state.json", { label = "before", timestamp = "2026-12-01T10:00:00Z",
+    stack = { model = "Qwen/Qwen3-0.6B" }, benchmark = { harness = "inference-perf" },
+    slo = { ttft_p90_ms = 5000 } })
+  local s = setup(function(plan)
+    plan.slo = { ttft_p90_ms = 200 }
+    plan.runs.a = { label = "before", existing = { results = d .. "/earlier" } }
+  end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  for _, x in ipairs { "a", "b" } do
+    local st = json.read(w .. "/run-" .. x .. "/run_state.json")
+    t.eq({ st.slo, st.slo_by, st.slo_from }, { { ttft_p90_ms = 200 }, "plan", nil }, x)
+  end
+  local md = t.read(w .. "/comparison_report.md")
+  t.contains(md, "\nSLO: TTFT p90 ≤ 200.0 ms. ")
+  t.lacks(md, "record (")
+end)
+
 -- newuser24's plan2: run A's helm router, then a kustomization with `namespace:
 -- kube-system` and a ClusterRoleBinding to cluster-admin. The helm install used to run
 -- before the kustomization was rendered and refused.

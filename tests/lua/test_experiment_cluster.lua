@@ -738,6 +738,8 @@ end)
 -- (setup.constants decode.replicas 2, plugins-kv 4; rate1 1 req/s, rate5 5 req/s).
 t.test("compare.lua on two experiment cells: their recorded SLO, and a ≠ row for what differs", function()
   local s = setup(function(plan) plan.slo = { ttft_p90_ms = 200 } end)
+  -- (a values key one setup treatment sets and nothing else does: the others' value is the guide's)
+  t.write(s.exp, (t.read(s.exp):gsub("      decode.replicas: 4\n", "      decode.replicas: 4\n      decode.extraFlag: true\n")))
   local r = experiment(s, nil)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local w = workspace(s)
@@ -763,6 +765,7 @@ t.test("compare.lua on two experiment cells: their recorded SLO, and a ≠ row f
   t.contains(md, "\n| **setup treatment** ≠ | plugins-default | plugins-kv |\n")
   t.contains(md, "\n| **values: decode.replicas** ≠ | 2 | 4 |\n")
   t.contains(md, "\n| **values: router.epp.pluginsConfigFile** ≠ | default-plugins.yaml | kv-cache.yaml |\n")
+  t.contains(md, "\n| **values: decode.extraFlag** ≠ | not overridden (the guide's own value) | true |\n")
   t.contains(md, "\n| Load stages | 1 stage: 1/s (read from the benchmark config) | 1 stage: 1/s (read from the "
     .. "benchmark config) |\n")
   -- one setup treatment, two run treatments: the setup's rows alike, the workload and stages not

@@ -8,9 +8,22 @@ p90 SLO, reading verdict.higher from comparison.json:
 - A/B: 20 slots (seed 1000+s) against 24 (seed 2000+s): capacity 11.43, 20 % more; the right
   winner is B.
 Each pair is compared once a variant, the runs made once: LLMDLUA_STUDY51 = base (as main),
-nbr, relax1, relax2, x6 (llmd.loadpoints' study51 hook, branch study51-hook: the design effect of
-each one-run load's percentile SLO raised to the remedy's; tests/sim/study51_remedy.py says
-each). Also how many named orders were marked narrow_near_capacity.
+nbr, relax1, relax2, x6, bm5 (llmd.loadpoints' and llmd.runmodel's study51 hook, branch
+study51-hook, never merged: the design effect of each one-run load's percentile SLO raised to the
+remedy's, bm5 with Student's t; tests/sim/study51_remedy.py says each; on main every variant is
+base). Also how many named orders were marked narrow_near_capacity, and, from the A/A pairs, how
+many runs' capacity low end (the last load of a certain pass, noise.upper_ends.passing_offered)
+lies above the true capacity (the highest load whose p90 over the A/A runs pooled meets the SLO).
+
+study51 (TTFT p90 SLO; base = as main):
+- 60 s loads (the defaults): A/A 0 of 30 winners at 500 and at 1000 ms with base, nbr, relax1,
+  relax2 and x6; 24 against 20 slots: 0 of 20 for each. --small 10 --big 20 (a 100 % gap): base
+  14 of 20 at 500 ms (15 at 1000), nbr 1 (1), bm5 7, x6 3, relax1 0;
+- --dur 120 --outtok 50 --rhos 0.5,0.6,0.7,0.8,0.85,0.9,0.95,1.05 (study50_cov.py's design):
+  A/A 0 of 20 winners with every variant at 500 ms (base, nbr, relax1, x6, bm5) and at 300
+  (base, nbr, relax1, x6); 24 against 20 slots at 500 ms: base 2 of 20, nbr 2, relax1 0, x6 0,
+  bm5 0; at 300 ms 0 for each. Capacity low end above the true one (--aa 15 --ab 0): base 1 of 30
+  at 500 ms, 0 of 30 at 300; nbr 0 and 0; bm5 (--aa 20) 0 of 40 at 500.
 
 Run: /usr/bin/python3 tests/sim/study51_decide.py LLMDLUA [--aa 30] [--ab 20] [--slo ttft_p90_ms=500]
      [--variants base,nbr,relax1,x6] [--dur 60] [--rates 2,4,6,8,10,12 | --rhos 0.5,...] [--small 20] [--big 24]

@@ -31,6 +31,20 @@ every seed's requests of that load pooled: study50_cov.py's truth), the low miss
 below the truth: a false pass), and the median d.
 numpy and tests/data/queue_sim.py only: no llmdlua code.
 
+study51, 40 seeds (1000-1039, study50_cov.py's), TTFT p90, told / cover / low misses at rho 0.85 and 0.9:
+base     10 slots 10/.60/4  2/.00/2;  16 slots 22/.86/3  7/.00/7;  20 slots 27/.89/3  12/.67/4
+ims      as base to within one run (the same told and misses at 0.85)
+bm5      16 slots 21/1.00/0  7/.86/1;  20 slots 20/1.00/0  9/.89/1 (10 slots not run)
+nbr      10 slots 1/1.00/0  0;  16 slots 4/1.00/0  0;  20 slots 4/1.00/0  0
+relax1,2 none told from rho 0.8 (relax1) or 0.7 (relax2) on, at any of the three
+relaxfit 16 slots 16/1.00/0  0;  20 slots 25/.96/1  5/.40/3
+trend    as base (10 slots 10/.60/4; 16 21/.86/3; 20 24/.88/3): calm runs do not trend
+x6       none told from rho 0.8 on (0.7: 0-11 of 40)
+At rho 0.7-0.8 base covers .76-.94, bm5 .91-1.00 (told 31-39 of 40), nbr .90-1.00 (5-30 told).
+So only bm5 and nbr clear 90 % at 0.85 while still telling intervals up to 0.8; neither kept the
+power to order capacities through compare.lua (study51_decide.py: 10 against 20 slots 14 of 20
+pairs as it is, 7 with bm5, 1 with nbr).
+
 Run: /usr/bin/python3 tests/sim/study51_remedy.py [--slots 10,16,20] [--rhos 0.5,0.6,0.7,0.8,0.85,0.9,0.95,1.05]
      [--seeds 40] [--seed0 1000] [--metric T|E|TE] [--dur 120]
 """

@@ -61,6 +61,66 @@ t.test("Student t: quantiles match the printed tables, p-values a numerical inte
   t.eq(ci.max, 14)
 end)
 
+-- fixa51: the repeats' test and the interval of their difference on one scale. Before, Welch on
+-- the raw values (p = 0.0400: "different") sat beside the log ratio's interval -27.76 % to
+-- +0.06 % (0 inside): a verdict resting on a test its own interval contradicts. Expected
+-- figures by tests/sim/fixa51_log_welch.py (python3 + numpy; Student's t CDF from the
+-- regularized incomplete beta by continued fraction, its quantile by bisection; no scipy):
+--   103,104,100 85,82,94      -> t = -3.851976, df = 2.330936, p = 0.047737, -15.1152 % (-27.6852 % to -0.3602 %)
+--   0,0.5,1.0 2.0,2.5,3.5 raw -> t = 4.110961, df = 3.448276, p = 0.0198551, +433.3333 % (+121.2449 % to +745.4217 %)
+t.test("repeats' test and interval on one scale: A {103,104,100} vs B {85,82,94} agree (fixa51)", function()
+  local r = decision.sized_repeat_test({ 103, 104, 100 }, { 85, 82, 94 }, "over the max sustained points' repeats")
+  t.eq({ r.test, r.scale }, { "welch", "log" })
+  t.near(r.t, -3.851976, 1e-5)
+  t.near(r.df, 2.330936, 1e-5)
+  t.near(r.p, 0.047737, 1e-6)
+  local e = r.row_effect
+  t.near(e.pct, -15.1152, 1e-3)
+  t.near(e.lo, -27.6852, 1e-3)
+  t.near(e.hi, -0.3602, 1e-3)
+  t.near(e.df, r.df, 1e-12) -- the interval's degrees of freedom are the test's
+  t.eq({ e.values, e.where, e.units }, { "log", "over the max sustained points' repeats", "repeats" })
+  -- the geometric means, on the figures' own scale (exp of the logs' means: 102.3267, 86.8598)
+  t.near(r.mean_a, (103 * 104 * 100) ^ (1 / 3), 1e-9)
+  t.near(r.mean_b, (85 * 82 * 94) ^ (1 / 3), 1e-9)
+  -- named as what it read, in the Evidence and in comparison.json's test field
+  t.eq(decision.test_name(r), "Welch t on the log values")
+  t.eq(decision.test_code(r), "welch_log")
+  t.eq(decision.test_p_text(r, "0.0477"), "Welch on the log values, p = 0.0477")
+  -- a value at 0 (an error rate): the raw values, the difference over A's mean
+  local raw = decision.sized_repeat_test({ 0, 0.5, 1.0 }, { 2.0, 2.5, 3.5 })
+  t.eq({ raw.test, raw.scale, raw.row_effect.values, raw.row_effect.where }, { "welch", "raw", "raw", "over the repeats" })
+  t.near(raw.p, 0.0198551, 1e-6)
+  t.near(raw.row_effect.pct, 433.3333, 1e-3)
+  t.near(raw.row_effect.lo, 121.2449, 1e-3)
+  t.near(raw.row_effect.hi, 745.4217, 1e-3)
+  t.eq({ decision.test_name(raw), decision.test_code(raw) }, { "Welch t", "welch" })
+  -- identical repeats: no test, the value as measured (never its log)
+  local same = decision.sized_repeat_test({ 12.5, 12.5, 12.5 }, { 12.5, 12.5, 12.5 })
+  t.eq({ same.test, same.value, same.row_effect }, { "identical", 12.5, nil })
+  -- p < 0.05 exactly where the interval leaves out 0, over 400 pairs of 3 to 5 repeats around
+  -- 100 with spreads of 1 % to 15 % and shifts of -12 % to +12 % (a fixed generator: the same
+  -- pairs every run); the split on either side shows both kinds were met
+  local seed = 12345
+  local function rnd()
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  end
+  local sig, not_sig = 0, 0
+  for _ = 1, 400 do
+    local na, nb, sd, shift = 3 + math.floor(rnd() * 3), 3 + math.floor(rnd() * 3), 1 + 14 * rnd(), 24 * rnd() - 12
+    local xs, ys = {}, {}
+    for i = 1, na do xs[i] = 100 + sd * (rnd() + rnd() + rnd() - 1.5) * 2 end
+    for i = 1, nb do ys[i] = (100 + shift) + sd * (rnd() + rnd() + rnd() - 1.5) * 2 end
+    local x = decision.sized_repeat_test(xs, ys)
+    t.eq(x.test, "welch")
+    local excludes = x.row_effect.lo > 0 or x.row_effect.hi < 0
+    t.eq(x.p < 0.05, excludes, ("p %.6g beside %.4f %% to %.4f %%"):format(x.p, x.row_effect.lo, x.row_effect.hi))
+    if excludes then sig = sig + 1 else not_sig = not_sig + 1 end
+  end
+  t.ok(sig > 20 and not_sig > 20, ("%d significant, %d not"):format(sig, not_sig))
+end)
+
 t.test("repeats whose values are all one on a side: the exact Mann-Whitney test, never p = 0 from Welch", function()
   -- Expected p-values: python3 stdlib, every split of the pooled values enumerated with
   -- itertools.combinations, mid-ranks for ties, p = 2 min(P(W <= w), P(W >= w)) capped at

@@ -89,4 +89,4 @@ if __name__ == "__main__":
     ys = [float(v) for v in sys.argv[2].split(",")]
     log = not (len(sys.argv) > 3 and sys.argv[3] == "raw")
     t, df, p, (e, lo, hi) = welch(xs, ys, log)
-    print("t = %.6f  df = %.6f  p = %.6g  effect %+.4f %%  95 %% interval %+.4f %% to %+.4f %%" % (t, df, p, e, lo, hi))
+    print("t = %.6f  df = %.6f  p = %.10g  effect %+.4f %%  95 %% interval %+.4f %% to %+.4f %%" % (t, df, p, e, lo, hi))

@@ -1157,7 +1157,7 @@ M.welch = M.repeat_test -- (its name before the exact test joined it)
 -- test is M.repeat_test's on those values (Welch; the exact Mann-Whitney where a side is
 -- constant, whose ranks a log does not change; "identical" without an effect); scale: "log" |
 -- "raw" (M.test_name says "on the log values", M.test_code "welch_log"); mean_a, mean_b: the
--- means on the figures' own scale (on the log scale the geometric means). Returns as
+-- means of the figures themselves, as the row shows them (t and df are the logs'). Returns as
 -- M.repeat_test.
 function M.sized_repeat_test(xs, ys, where)
   local pos, nonneg = true, true
@@ -1190,7 +1190,8 @@ function M.sized_repeat_test(xs, ys, where)
   end
   local ma, va = mean_var(lx)
   local mb, vb = mean_var(ly)
-  if pos then t.mean_a, t.mean_b = math.exp(ma), math.exp(mb) end
+  -- (the means of the figures as the row shows them, never of their logs)
+  if pos then t.mean_a, t.mean_b = mean_var(xs), mean_var(ys) end
   local diff = mb - ma
   local function pct(v)
     if pos then return 100 * (math.exp(v) - 1) end

@@ -1364,8 +1364,9 @@ end
 -- frameworks, from single measurements: a row beats another by any margin, and of a
 -- candidate measured several times its best row counts. M.evidence says, for every such
 -- choice, which criterion of the rank key decided it and whether the measurements carry
--- it: with repeats (rows of the same framework, scenario and candidate) Welch's t-test on
--- the repeat values, Holm-adjusted over every test of the call (llmd.decision's rules:
+-- it: with repeats (rows of the same framework, scenario and candidate) Welch's t-test on the
+-- repeat values (their logs: decision.sized_repeat_test), Holm-adjusted over every test of the call
+-- (llmd.decision's rules:
 -- ALPHA, and MIN_EFFECT as the practical threshold); with one measurement on a side the
 -- choice is untested. It also says when the two rows are not like for like (GPU counts
 -- or workload lengths differ): such a choice gets its figures and why they are unlike, but

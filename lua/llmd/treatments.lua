@@ -1803,8 +1803,9 @@ function M.latency_at_common_json(r)
   local tests = {}
   for i, row in ipairs(r.tests) do
     tests[i] = { key = row.key, lowest = row.best, other = row.other, lowest_value = row.b, other_value = row.a,
-      test = row.test and row.test.test or false, p = row.p or false, p_adjusted = row.p_adjusted or false,
-      effect_pct = row.effect_pct or false }
+      -- (the test's name as comparison.json's perf[].test gives it: "welch_log" where it read the log values)
+      test = row.test and decision.test_code(row.test) or false, p = row.p or false,
+      p_adjusted = row.p_adjusted or false, effect_pct = row.effect_pct or false }
   end
   return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
     text = r.text, unsustained = json.array(r.unsustained or {}) }

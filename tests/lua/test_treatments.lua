@@ -3074,6 +3074,8 @@ do
     lacks(v, "No treatment is shown to be best", "verdict")
     local j = r.json.latency_at_common
     t.eq({ j.best, j.keys, j.family_size, #j.tests }, { "better", { "ttft_p95_ms" }, 2, 2 })
+    -- (named as comparison.json names it, as the verdict's "Welch t on the log values")
+    t.eq({ j.tests[1].test, j.tests[2].test }, { "welch_log", "welch_log" })
     t.near(j.tests[2].p_adjusted, 2 * 1.927956373562176e-08, 2e-10)
     t.near(j.tests[1].p, 1.5994848621914113e-04, 2e-7)
     -- v2 against 1p1d alone: 256.4 against 262.5 ms, Welch p = 0.0775 by the same python

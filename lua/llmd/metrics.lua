@@ -105,7 +105,8 @@ function M.get(key)
   if not m then
     local near = M.closest(key)
     error(("metrics.get: unknown metric '%s' (%s)"):format(key,
-      near and ("did you mean '%s'?"):format(near) or "expected one of llmd.metrics.list's keys, such as 'ttft_p90_ms'"), 2)
+      near and ("did you mean '%s'?"):format(near)
+        or "expected one of llmd.metrics.list's keys, such as 'ttft_p90_ms'"), 2)
   end
   return m
 end

@@ -3243,47 +3243,67 @@ local function teardown(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
   local not_mine, released = {}, d.releases -- (left: another's of the same name; uninstalled)
+  local upgraded = {} -- (this run's releases left because someone else upgraded them since)
   local gone_not = {} -- ("httproutes/NAME": another's of that name, left: not checked gone)
   local had_service = d.baseline_service
   if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
-    -- only the releases this run installed: one of the same name installed since (a colleague's,
-    -- after this one was removed by hand) is another, its first_deployed not the one recorded
-    -- at deploy. (helm uninstall takes no precondition - no uid, no revision, nothing like
-    -- DeleteOptions - so this stays check-then-act: a reinstall between this check and the
-    -- uninstall below would still be uninstalled. kubectl deletes are held to the uid:
-    -- M.delete_same.)
+    -- only the releases this run installed, as it left them: one of the same name installed
+    -- since (a colleague's, after this one was removed by hand) has another first_deployed
+    -- than the one recorded at deploy, and one upgraded (or rolled back) since by someone
+    -- else - another chart, other values, another owner - another revision (helm status's
+    -- version; it shows no chart - helm strips it -, but any change of chart or values is an
+    -- upgrade, a new revision). helm uninstall takes no precondition - no uid, no revision,
+    -- nothing like DeleteOptions -, so this stays check-then-act; the window is narrowed to
+    -- one release: each is checked right before its own uninstall, not all before one call.
+    -- What remains: a reinstall or upgrade by someone else between a release's helm status
+    -- and its helm uninstall (the time of one helm call) is uninstalled. kubectl deletes are
+    -- held to the uid: M.delete_same.
     local mine = {}
+    local by_name = not d.release_ids or ctx.dry_run -- (an older record: by name, as it was made)
+    local function uninstall(names)
+      local a = { "uninstall" }
+      for _, n in ipairs(names) do a[#a + 1] = n end
+      a[#a + 1] = "--ignore-not-found"
+      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a)
+    end
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]
-      if not d.release_ids or ctx.dry_run then
-        mine[#mine + 1] = n -- (an older record: by name, as it was made)
+      if by_name then
+        mine[#mine + 1] = n
       else
         local id, why = M.release_identity(ctx, n)
+        local left
         if id and want and id.first_deployed == want.first_deployed then
-          mine[#mine + 1] = n
+          if want.version ~= nil and id.version ~= want.version then
+            upgraded[#upgraded + 1] = n
+            left = ("release %s was upgraded or rolled back since this run's deploy (revision %s, this run's: %s; "
+              .. "first deployed %s): someone else's change of it, left (uninstall it by hand if it is yours: %s)")
+              :format(n, tostring(id.version), tostring(want.version), id.first_deployed,
+                k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
+          else
+            mine[#mine + 1] = n
+            uninstall { n }
+          end
         elseif id then
-          local line = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
+          left = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
             .. "%s): left"):format(n, id.first_deployed, tostring(id.version), want and ("first deployed "
             .. want.first_deployed) or want == false and "none of that name was there after its deploy"
             or "not recorded at its deploy")
-          not_mine[#not_mine + 1] = line
-          say(ctx, "  %s", line)
         elseif why ~= "not found" then
-          local line = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
-          not_mine[#not_mine + 1] = line
-          say(ctx, "  %s", line)
+          left = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
+        end
+        if left then
+          not_mine[#not_mine + 1] = left
+          say(ctx, "  %s", left)
         end
       end
     end
     released = mine
-    if #mine > 0 then
-      local a = { "uninstall" }
-      for _, n in ipairs(mine) do a[#a + 1] = n end
-      a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#mine == 1 and "release " or "releases ") .. table.concat(mine, ", "), "helm", a)
+    if by_name and #mine > 0 then
+      uninstall(mine)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
@@ -3409,6 +3429,8 @@ local function teardown(ctx, x)
   local mine_uid = set_of(d.pod_owner_uids)
   -- (never ready, so none recorded: not those whose chain of owners is another's)
   local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
+  -- (the pods of a release left as someone else's upgrade of it are left with it: said above)
+  local of_upgraded = #upgraded > 0 and M.chain_resolver(ctx, { releases = upgraded, applied = {} })
   for _, p in ipairs(now.pod_objs or {}) do
     local n = p.metadata.name
     if not before_pods[n] and not before_owners[now.pod_owner[n]] then
@@ -3418,7 +3440,11 @@ local function teardown(ctx, x)
       if next(mine_uid) then ours = mine_uid[now.pod_owner_uid[n] or ""]
       elseif next(mine) then ours = mine[now.pod_owner[n]]
       elseif chain then ours = chain(p) ~= "theirs"
+      -- (a run that deployed nothing - stopped before its deploy's first command, which
+      -- records what was there first - has no pod: another team's are not its leftovers)
+      elseif not d.before and #(d.releases or {}) == 0 and #(d.applied or {}) == 0 then ours = false
       else ours = true end
+      if ours and of_upgraded and of_upgraded(p) == "ours" then ours = false end
       if ours then left[#left + 1] = "pod " .. n end
     end
   end

@@ -2948,6 +2948,19 @@ end
 -- never this run's, whatever its name), one this run applied with kubectl (named in what
 -- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
 -- (an ownerReference to it, or the gateway-name label).
+-- The key of an object this run applies (d.applied, and what record_added matches the new
+-- HTTPRoutes and Gateways against): "Kind/name", but for a Gateway of another group than
+-- Gateway API's - Istio's networking.istio.io Gateway, another kind of that name -
+-- "Gateway.GROUP/name": a Gateway API Gateway someone makes under the name of this run's
+-- Istio Gateway is not this run's (harden51 #3).
+local function applied_key(kind, api_version, name)
+  local group = tostring(api_version or ""):match("^(.+)/[^/]+$")
+  if kind == "Gateway" and group and group ~= "gateway.networking.k8s.io" then
+    return ("%s.%s/%s"):format(kind, group, tostring(name))
+  end
+  return kind .. "/" .. tostring(name)
+end
+
 local function record_added(ctx, x, calls, done, outputs)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
@@ -2970,7 +2983,7 @@ local function record_added(ctx, x, calls, done, outputs)
   local applied = {}
   for _, o in ipairs(((ctx.rendered or {})[x] or {}).objects or {}) do
     if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
-      applied[o.kind .. "/" .. tostring(o.metadata.name)] = true
+      applied[applied_key(o.kind, o.apiVersion, o.metadata.name)] = true
     end
   end
   -- and what a custom deploy's calls that ran made without a manifest (M.created_by:
@@ -3128,6 +3141,20 @@ end
 
 -- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
 local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
+
+-- The Gateway API kind a resource word names ("httproute", "gateway": the kinds teardown
+-- lists and deletes as M.GW_RES), or nil: gateway.networking.istio.io (Istio's Gateway) is
+-- another kind, which neither the routes-and-gateways step nor the namespace-wide sweep
+-- touches - an object of it this run made is deleted as any other it made (harden51 #3).
+local function gw_api_base(res)
+  local base, group = tostring(res):match("^([^.]+)%.?(.*)$")
+  base = ({ httproutes = "httproute", gateways = "gateway" })[base] or base
+  local gw_group = group == "" or group == "gateway.networking.k8s.io"
+    or group:match("^v[%w]+%.gateway%.networking%.k8s%.io$") ~= nil
+  if (base == "httproute" or base == "gateway") and gw_group then
+    return base
+  end
+end
 
 -- The objects kustomization folder kd (relative to cwd) has in the namespace now, as kubectl
 -- get -k reads them: { {kind =, name =, res = (the resource kubectl deletes it by), uid =} },
@@ -3373,8 +3400,9 @@ local function teardown(ctx, x)
   local deleted = {}
   for _, key in ipairs(d.created or {}) do
     local res, name = key:match("^([^/]+)/(.+)$")
-    local base = res:match("^[^.]+")
-    -- (an HTTPRoute or Gateway it applied: deleted with the routes and gateways above)
+    local base = gw_api_base(res)
+    -- (a Gateway API HTTPRoute or Gateway it applied: deleted with the routes and gateways
+    -- above; an Istio Gateway is not one of those)
     if not ((base == "httproute" and set_of(d.httproutes)[name]) or (base == "gateway" and set_of(d.gateways)[name]))
       and not wide_gone(wide, base) then
       -- (its uid read when the deploy made it: deleted only while it is that object; a record

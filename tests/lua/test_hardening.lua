@@ -209,6 +209,40 @@ io.write(#k.calls, " calls\n")
   t.eq(n, 2)
 end)
 
+-- harden51 #6: a stack's command in a parallel run (steps.exec) had its output sent to
+-- os.tmpname()..".out"/".err", names opened after the os.tmpname file was removed - in /tmp,
+-- where another process could take the name or plant a link under it first. Now each output
+-- is a file os.tmpname (mkstemp) made itself, mode 600, kept until read, then removed.
+t.test("harden51-6: steps.exec in a parallel run writes outputs to files mkstemp made, removed after", function()
+  local steps = require "llmd.steps"
+  local seen = {}
+  -- each command says where its stdout and stderr go, and their modes, while it runs
+  local cmd = 'o=$(readlink /proc/$$/fd/1); e=$(readlink /proc/$$/fd/2); echo "$o $(stat -c %a "$o")"; '
+    .. 'echo "$e $(stat -c %a "$e")" >&2'
+  local list = { { number = 1, name = "work", per_stack = true, execute = function(_, st)
+    local r = steps.exec({ "sh", "-c", cmd }, { timeout = 10 })
+    seen[st] = { out = r.stdout, err = r.stderr }
+    return "ok"
+  end } }
+  local r = steps.run("x", list, {}, { stacks = { "a", "b" }, parallel = 2, out = { write = function() end } })
+  t.eq(r.ok, true, r.failed[1] and r.failed[1].message)
+  local paths = {}
+  for _, st in ipairs { "a", "b" } do
+    local o, omode = seen[st].out:match("^(%S+) (%d+)\n$")
+    local e, emode = seen[st].err:match("^(%S+) (%d+)\n$")
+    t.ok(o and e, st .. ": " .. tostring(seen[st].out) .. " / " .. tostring(seen[st].err))
+    -- (Lua's os.tmpname: /tmp/lua_XXXXXX, mkstemp's template; no suffix added after it)
+    t.ok(o:match("^/tmp/lua_%w+$") and e:match("^/tmp/lua_%w+$"), o .. " " .. e)
+    t.eq({ omode, emode }, { "600", "600" })
+    t.eq(lfs.attributes(o), nil, "removed once read: " .. o)
+    t.eq(lfs.attributes(e), nil, "removed once read: " .. e)
+    paths[#paths + 1] = o
+    paths[#paths + 1] = e
+  end
+  table.sort(paths)
+  for i = 2, #paths do t.ok(paths[i] ~= paths[i - 1], "four files, four names") end
+end)
+
 -- Runs fn(disk) on a tmpfs of kib KiB mounted for it (needs root), unmounted after (also
 -- when fn fails, whose error is then raised): true; false, having said why, when no tmpfs
 -- can be mounted.

@@ -37,7 +37,8 @@
 --   FAKE_CONCURRENT_RELEASE  name[@tool]: another team installs that release (deployed) during
 --                  the first helm install/upgrade or helmfile apply (only tool's) in the namespace
 --   FAKE_CONCURRENT_OBJECTS  Kind/name[@release],...: another team makes those HTTPRoutes,
---                  Gateways, Services in the namespace during the first helm install/upgrade
+--                  Gateways, Services (Gateway.networking.istio.io/name: an Istio Gateway)
+--                  in the namespace during the first helm install/upgrade
 --                  or helmfile apply there (only FAKE_CONCURRENT_AT's tool, when set): with
 --                  @release helm-stamped for that release, without as kubectl apply leaves them
 --   FAKE_CONCURRENT_DEPLOYMENTS  name[@release],...: another team's Deployments (two serving

@@ -3290,11 +3290,13 @@ local function teardown(ctx, x)
     -- held to the uid: M.delete_same.
     local mine = {}
     local by_name = not d.release_ids or ctx.dry_run -- (an older record: by name, as it was made)
-    local function uninstall(names)
+    -- (run_comparison.sh's teardown line is one helm uninstall of those uninstalled, as it
+    -- was before: the same removal; here each goes in its own call, right after its check)
+    local function uninstall(names, opts)
       local a = { "uninstall" }
       for _, n in ipairs(names) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a)
+      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a, opts)
     end
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]
@@ -3312,7 +3314,7 @@ local function teardown(ctx, x)
                 k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
           else
             mine[#mine + 1] = n
-            uninstall { n }
+            ctx.k:call("helm", { "uninstall", n, "--ignore-not-found" })
           end
         elseif id then
           left = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
@@ -3329,7 +3331,9 @@ local function teardown(ctx, x)
       end
     end
     released = mine
-    if by_name and #mine > 0 then
+    if not by_name and #mine > 0 then
+      uninstall(mine, { recorded_only = true })
+    elseif by_name and #mine > 0 then
       uninstall(mine)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known

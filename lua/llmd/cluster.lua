@@ -2938,16 +2938,6 @@ local function record_applied(ctx, d, outputs, have_created)
   end
 end
 
--- What the deploy added: of what appeared in the namespace since the snapshot before its
--- first attempt, only what is this run's, told apart by what the tools stamp on it - a
--- release or an object another team made meanwhile in the shared namespace is not
--- recorded (teardown would remove it; the smoke test and benchmark could take its Service
--- for this run's), and that is said. Releases: the deploy's own (deploy.release, the
--- helmfile's as `helmfile list` gives them). HTTPRoutes, Gateways, Services: one helm
--- installed for a release of this run (its meta.helm.sh/release-name; another release's is
--- never this run's, whatever its name), one this run applied with kubectl (named in what
--- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
--- (an ownerReference to it, or the gateway-name label).
 -- The key of an object this run applies (d.applied, and what record_added matches the new
 -- HTTPRoutes and Gateways against): "Kind/name", but for a Gateway of another group than
 -- Gateway API's - Istio's networking.istio.io Gateway, another kind of that name -
@@ -2961,6 +2951,16 @@ local function applied_key(kind, api_version, name)
   return kind .. "/" .. tostring(name)
 end
 
+-- What the deploy added: of what appeared in the namespace since the snapshot before its
+-- first attempt, only what is this run's, told apart by what the tools stamp on it - a
+-- release or an object another team made meanwhile in the shared namespace is not
+-- recorded (teardown would remove it; the smoke test and benchmark could take its Service
+-- for this run's), and that is said. Releases: the deploy's own (deploy.release, the
+-- helmfile's as `helmfile list` gives them). HTTPRoutes, Gateways, Services: one helm
+-- installed for a release of this run (its meta.helm.sh/release-name; another release's is
+-- never this run's, whatever its name), one this run applied with kubectl (named in what
+-- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
+-- (an ownerReference to it, or the gateway-name label).
 local function record_added(ctx, x, calls, done, outputs)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make

@@ -510,18 +510,26 @@ end
 -- throughput_rps_ranked / output_tps_ranked, the load point's throughput the reports rank
 -- and chart (their "Throughput req/s", treatments.json's max_sustained_rps), with
 -- rate_basis, how that was read (pace: the answers' pace; drain, drain_stats: the
--- drain-reduced rate; harness: the harness's own). Empty where unknown (the run not read).
+-- drain-reduced rate; pace_as_drain: a paced run's on the drain-reduced basis of a treatment of
+-- its workload whose files are statistics-only, M.like_for_like; harness: the harness's own).
+-- Empty where unknown (the run not read).
 M.SOURCES_COLUMNS = { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
   "output_tps_ranked", "rate_basis" }
 function M.csv_sources_text(list)
   local qps
   for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
   local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
+  -- (the figure ranked: on the basis each workload's treatments are ranked on, M.like_for_like)
+  local like = {}
+  for _, g in ipairs(M.workload_groups(list)) do
+    M.like_for_like(g.list)
+    for _, t in ipairs(g.list) do if t.run then like[t.label] = t.run.rate_like end end
+  end
   for _, row in ipairs(M.csv_rows(list)) do
-    local p = row.stage and lp.points({ stages = { row.stage } })[1] or {}
+    local p = row.stage and lp.points({ stages = { row.stage }, rate_like = like[row[1]] })[1] or {}
     local cells = {}
     for i, v in ipairs { row[1], row[2], row.path and M.shown_dir(row.base, row.path), row[qps], p.achieved_rps,
-      p.output_tps, p.rate_basis } do
+      p.output_tps, p.rate_like and "pace_as_drain" or p.rate_basis } do
       cells[i] = csv_field(v)
     end
     for i = 1, #M.SOURCES_COLUMNS do cells[i] = cells[i] or "" end

@@ -315,6 +315,17 @@ print(" ".join(repr(v) for v in out))
           like_paced), 1, true), banner)
       t.ok(j.rate_like and j.rate_like:find("read on s-agg's basis", 1, true), j.rate_like)
       t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.html"):find("Throughput on one basis.", 1, true))
+      -- the sources CSV gives the figure ranked, and how it was read
+      local got = {}
+      for line in t.read(w .. "/cross-treatment-comparison/treatment_comparison_sources.csv"):gmatch("[^\r\n]+") do
+        -- (the 4 req/s file's row: its treatment first, the ranked figure and its basis last but one
+        -- and last; source_file, quoted, holds a comma)
+        local label, rps, basis = line:match("^([^,]*),.*openai%-4qps%-[^,]*,[^,]*,([^,]*),[^,]*,([^,]*)$")
+        if label then got[label] = { rps = tonumber(rps), basis = basis } end
+      end
+      t.eq({ got["s-paced"].basis, got["s-agg"].basis, got["s-other"].basis }, { "pace_as_drain", "drain",
+        "pace_as_drain" })
+      t.near(got["s-paced"].rps, like_paced, 1e-9)
       -- all paced: each on its pace, no banner
       local w2 = t.tmpdir()
       json.write(w2 .. "/experiment-state.json", { experiment = "paced", results = {

@@ -519,11 +519,13 @@ function M.csv_sources_text(list)
   local qps
   for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
   local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
-  -- (the figure ranked: on the basis each workload's treatments are ranked on, M.like_for_like)
-  local like = {}
-  for _, g in ipairs(M.workload_groups(list)) do
+  -- (the figure ranked: on the basis each workload's treatments are ranked on, M.like_for_like;
+  -- none ranked where a treatment could not be read, M.model's error: each on its own then)
+  local like, ranked = {}, true
+  for _, t in ipairs(list) do if t.load_error or not t.run then ranked = false end end
+  for _, g in ipairs(ranked and M.workload_groups(list) or {}) do
     M.like_for_like(g.list)
-    for _, t in ipairs(g.list) do if t.run then like[t.label] = t.run.rate_like end end
+    for _, t in ipairs(g.list) do like[t.label] = t.run.rate_like end
   end
   for _, row in ipairs(M.csv_rows(list)) do
     local p = row.stage and lp.points({ stages = { row.stage }, rate_like = like[row[1]] })[1] or {}
@@ -2029,7 +2031,7 @@ function M.like_for_like(list)
       read[#read + 1] = t.label
       example = example or { label = t.label, p = at }
     else
-      -- (saved figures without the paced stages' least latency: left on their own basis, said)
+      -- (paced stages without their least latency: left on their own basis, said)
       t.run.rate_like = nil
       kept[#kept + 1] = t.label
     end
@@ -2050,10 +2052,10 @@ function M.like_for_like(list)
       e.p.offered, e.p.rate_like.pace_rps, e.p.rate_like.rps)
   end
   if #kept > 0 then
-    parts[#parts + 1] = ("%s's throughput is its answers' pace and %s's the drain-reduced rate, and %s's saved figures "
-      .. "hold no least latency to read it on that basis: the two differ by how they are read, by about the spread "
-      .. "of the latencies over the send span (for long requests often 10 %% or more): read no throughput order "
-      .. "between them smaller than that (run the comparison again from the result files)"):format(
+    parts[#parts + 1] = ("%s's throughput is its answers' pace and %s's the drain-reduced rate, and %s's paced "
+      .. "stages keep no least latency to read it on that basis: the two differ by how they are read, by about the "
+      .. "spread of the latencies over the send span (for long requests often 10 %% or more): read no throughput "
+      .. "order between them smaller than that"):format(
       table.concat(kept, ", "), others, table.concat(kept, ", "))
   end
   return table.concat(parts, ". ")

@@ -246,6 +246,68 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
       t.ok(not c.md:find("Throughput on one basis", 1, true))
     end)
 
+    t.test("a saved paced run without its least latency: left on its pace, and the banner says so (fixb51)",
+      function()
+      -- (fixu50's fallback, which no test reached: a workspace whose run_model.json was saved
+      -- before the paced stages kept their least latency, read again by analyze.lua. Its paced
+      -- run cannot be read on the other's basis: its figure stays its pace, and the report says
+      -- the two are read differently, and how to read them on one basis)
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local c = t.compare_ab(a, b, { "--a-label", "paced", "--b-label", "agg" })
+      -- the run model as such a workspace holds it: no least_s, no low e2e percentiles in a pace
+      local f = c.ws .. "/run-a/run_model.json"
+      local d = json.read(f)
+      local pace = d.stages[1].pace.success_rps -- (its one stage's pace: the load point's, unchanged)
+      t.ok(c.json.load_points.a[1].achieved_rps < pace * 0.95, c.json.load_points.a[1].achieved_rps)
+      local stripped = 0
+      for _, st in ipairs(d.stages) do
+        for k in pairs(st.pace or {}) do
+          if k == "least_s" or k:match("^e2e_p") then st.pace[k], stripped = nil, stripped + 1 end
+        end
+      end
+      t.eq(stripped, 4) -- least_s, e2e_p0_1_s, e2e_p1_s, e2e_p5_s
+      json.write(f, d)
+      local r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/analyze.lua", c.ws, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local md = t.read(c.ws .. "/comparison_report.md")
+      local banner = md:match("\n> %*%*Throughput on one basis%.%*%*[^\n]*")
+      t.ok(banner and banner:find("paced's throughput is its answers' pace (from its per-request start and finish "
+        .. "times), agg's the drain-reduced rate", 1, true)
+        and banner:find("paced's saved figures hold no least latency to read it on agg's basis", 1, true)
+        and banner:find("(read the result files again: analyze.lua WORKSPACE --reextract)", 1, true), banner)
+      local j = json.read(c.ws .. "/comparison.json")
+      t.near(j.load_points.a[1].achieved_rps, pace, 1e-9) -- its pace, as the banner says
+      -- --reextract reads the files again: one basis, and the fallback's words gone
+      r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/analyze.lua", c.ws, "--quiet",
+        "--reextract" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      md = t.read(c.ws .. "/comparison_report.md")
+      t.ok(not md:find("saved figures hold no least latency", 1, true))
+      t.ok(md:find("paced's throughput figures (max sustained, capacity, Load Curves, Ladder, charts) are read on "
+        .. "agg's basis", 1, true))
+    end)
+
+    t.test("treatments: a paced treatment without its least latency stays on its pace, said (fixb51)", function()
+      local tr = require "llmd.treatments"
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local list = tr.load { { label = "p", dirs = { a } }, { label = "g", dirs = { b } } }
+      local text = tr.like_for_like(list)
+      t.ok(text:find("^p's throughput figures %(max sustained"), text)
+      t.ok(list[1].run.rate_like and list[2].run.rate_like == nil)
+      -- (a paced stage without its least latency cannot be read on the other's basis)
+      for _, st in ipairs(list[1].run.stages) do st.pace.least_s = nil end
+      text = tr.like_for_like(list)
+      t.eq(list[1].run.rate_like, nil)
+      t.ok(text:find("^p's throughput is its answers' pace and g's the drain%-reduced rate, and p's paced stages "
+        .. "keep no least latency to read it on that basis"), text)
+    end)
+
     t.test("treatments: a paced treatment among statistics-only ones is ranked on the drain-reduced basis (fixb51)",
       function()
       -- an experiment workspace (as test_treatments' one): s-paced, queue_sim's server at 2 and 4

@@ -1874,8 +1874,16 @@ M.point_samples, M.load_point_text = point_samples, fmt_load
 M.LATENCY_UNSUSTAINED = "past saturation, or past a load whose saturation could not be judged, the latency may "
   .. "measure the queue, which grows with time; where failed requests in bursts made up a shortfall, it is that of "
   .. "the requests that outlasted the queue"
-function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
-  local pairs_, left = M.paired_points(pa, pb)
+-- only (optional): a predicate on a pair; the pairs it refuses are not this test's (the
+-- loads both runs repeated, which a mixed test weighs over their repeats: M.row_test), and
+-- tested_pairs keeps the places in M.paired_points' whole list (M.stratified_effect's).
+function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat, only)
+  local all_pairs, left = M.paired_points(pa, pb)
+  local pairs_ = all_pairs
+  if only then
+    pairs_ = {}
+    for _, pr in ipairs(all_pairs) do if only(pr) then pairs_[#pairs_ + 1] = pr end end
+  end
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local num, var, used = 0, 0, 0
   -- each stratum's values for the exact test, while there are few enough in all
@@ -1895,7 +1903,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   -- the pairs tested (their places in M.paired_points' list) and each one's design effect,
   -- for the rows' effect sizes (M.stratified_effect)
   local place, tested_pairs, tested_deff = {}, {}, {}
-  for i, pr in ipairs(pairs_) do place[pr] = i end
+  for i, pr in ipairs(all_pairs) do place[pr] = i end
   for _, pr in ipairs(kept) do
     local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
@@ -2464,8 +2472,13 @@ end
 -- a run is not known to have sustained are left out, as on the requests (sustained_pairs:
 -- past saturation a repeat's latency is its queue's length, and a load one run's saturation
 -- could not be judged at may be past it); overloaded = {a =, b =}, their loads.
-function M.stratified_repeat_test(pa, pb, kind, sat, runs)
+function M.stratified_repeat_test(pa, pb, kind, sat, runs, only)
   local all_pairs, left = M.paired_points(pa, pb)
+  if only then
+    local some = {}
+    for _, pr in ipairs(all_pairs) do if only(pr) then some[#some + 1] = pr end end
+    all_pairs = some
+  end
   if #all_pairs == 0 then return nil, "no load point of one run is at a load the other measured" end
   local pairs_, over, over_loads = sustained_pairs(all_pairs, sat, runs or {})
   local over_left = over_text(over, M.LATENCY_UNSUSTAINED)
@@ -2789,6 +2802,14 @@ function M.test_name(test)
   if t == "mann_whitney" and test.strata == 1 then
     return ("%sMann-Whitney at 1 load point"):format(test.exact and "exact " or "")
   end
+  if t == "mann_whitney" and test.units == "mixed" and type(test.parts) == "table" then
+    -- (fixb51: per request where a run measured once, over the repeats where both repeated)
+    local q, r = test.parts.requests or {}, test.parts.repeats or {}
+    local function at(x) return type(x.loads) == "table" and table.concat(x.loads, ", ") or "?" end
+    return ("Mann-Whitney stratified by load point (van Elteren, %d points: per request at %s, %s; over the "
+      .. "repeats' %s at %s, %s; %s)"):format(test.strata or 0, at(q), M.p_is(q.p), r.figure_label or "figures",
+      at(r), M.p_is(r.p), M.MIXED_RULE)
+  end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
     return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
       test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
@@ -2910,12 +2931,13 @@ end
 -- The per-request test of a sample kind stratified by load point (M.stratified_mann_whitney),
 -- ITL's declustered to the requests (the design effect of the gaps per request, over the
 -- points tested): r, or nil and why.
-local function per_request_stratified(ra, rb, pa, pb, kind, sat)
-  local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
+local function per_request_stratified(ra, rb, pa, pb, kind, sat, only)
+  local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat, only)
   if r and kind == "itl" then
     local gaps, reqs = 0, 0
     for _, pr in ipairs(M.paired_points(pa, pb)) do
-      for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
+      local sides = (only and not only(pr)) and {} or { { ra, pr.a, #pa }, { rb, pr.b, #pb } }
+      for _, side in ipairs(sides) do
         local acc = point_samples(side[1], side[2], kind, side[3])
         local ok_, _ = point_counts(side[1], side[2])
         gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
@@ -2957,9 +2979,12 @@ function M.once_text(t, la, lb)
       x.other, #x.loads == 1 and "it" or "them")
   end
   local names = table.concat(who, " and ")
-  return ("per request, as for runs measured once: %s, so how much %s's runs differ is unknown, a spread the test, "
+  -- (a mixed test, M.mixed_test: per request there only, the loads both repeated over their repeats)
+  local lead = t.units == "mixed" and "per request where a run measured once (over the repeats where both repeated)"
+    or "per request"
+  return ("%s, as for runs measured once: %s, so how much %s's runs differ is unknown, a spread the test, "
     .. "taking each run's requests as draws with their design effect in send order, cannot weigh (repeat %s there "
-    .. "to firm it up)"):format(table.concat(loads, "; "), names, names)
+    .. "to firm it up)"):format(lead, table.concat(loads, "; "), names, names)
 end
 
 -- The same in short, for the Verdict's sentences that quote the test: "per request: B
@@ -2972,7 +2997,9 @@ function M.once_short(t, la, lb)
     parts[#parts + 1] = ("%s measured once where %s repeated"):format(x.who, x.other)
     who[#who + 1] = x.who
   end
-  return ("per request: %s, %s runs' spread unknown (repeat %s to firm it up)"):format(table.concat(parts, "; "),
+  return ("per request%s: %s, %s runs' spread unknown (repeat %s to firm it up)"):format(
+    t.units == "mixed" and " where a run measured once (over the repeats where both repeated)" or "",
+    table.concat(parts, "; "),
     #who == 1 and "its" or "their", table.concat(who, " and "))
 end
 
@@ -3008,10 +3035,12 @@ end
 
 -- The repeats that make a per-request test of a run measured once against the other's
 -- repeats unsound: M.repeats_spread at every load both measured, of each side that repeated
--- it (the per-request test merges the requests of every repeated point, those repeated on both
--- sides too); the load whose repeats differ most, where its p is below M.ALPHA over the number
--- of checks (Bonferroni: each check is a chance to find spread where there is none), as {p =,
--- q =, df =, load =, side = "a" or "b"}; nil where none does.
+-- it (the loads repeated on both sides too: since fixb51 M.mixed_test tests those over their
+-- repeats, but runs of one server that differ beyond their requests' noise at one load make
+-- the requests of a single run at another no sound draws either); the load whose repeats
+-- differ most, where its p is below M.ALPHA over the number of checks (Bonferroni: each check
+-- is a chance to find spread where there is none), as {p =, q =, df =, load =, side = "a" or
+-- "b"}; nil where none does.
 local function once_spread(ra, rb, pa, pb, kind)
   local checks, worst = 0, nil
   for _, pr in ipairs((M.paired_points(pa, pb))) do
@@ -3042,6 +3071,163 @@ local function once_spread_text(h, kind, once, la, lb)
     .. "server differ, and %s's single runs cannot be weighed per request"):format(own, h.load,
     (kind == "itl" or kind == "tpot") and "TPOT" or kind == "latency" and "E2E" or kind:upper(), M.p_is(h.p),
     table.concat(single, " and "))
+end
+
+-- Whether both runs repeated the load of pair pr (2 or more stages each).
+function M.both_repeated(pr)
+  return (pr.a.repeats or 1) >= 2 and (pr.b.repeats or 1) >= 2
+end
+
+-- The z of a two-sided p with the sign of z0 (an exact test's p turned back to a normal
+-- score for M.mixed_test: the z whose two-sided tail is p), by bisection on the tail.
+local function z_of_p(p, z0)
+  if not (p and p > 0) then return (z0 or 0) < 0 and -40 or 40 end
+  if p >= 1 or not z0 or z0 == 0 then return 0 end
+  local lo, hi = 0, 40
+  for _ = 1, 200 do
+    local mid = (lo + hi) / 2
+    if stattest.normal_two_sided(mid) > p then lo = mid else hi = mid end
+  end
+  return (z0 < 0 and -1 or 1) * (lo + hi) / 2
+end
+M.z_of_p = z_of_p
+
+-- The left-out texts of two tests ("left out, X; left out, Y"), each once, in order.
+local function merged_left_out(a, b)
+  local seen, parts = {}, {}
+  for _, t in ipairs { a or "", b or "" } do
+    for part in (t:gsub("^left out, ", "") .. "; left out, "):gmatch("(.-); left out, ") do
+      if part ~= "" and not seen[part] then seen[part], parts[#parts + 1] = true, part end
+    end
+  end
+  return #parts > 0 and ("left out, " .. table.concat(parts, "; left out, ")) or nil
+end
+
+-- (the rule, for the Evidence column's test name and README)
+M.MIXED_RULE = "their z's combined by Stouffer's method, each load weighted alike"
+
+-- The latency rows' test where a run measured once a load the other repeated
+-- (M.once_against_repeats) and both runs repeated some other load (fixb51, review50 #2):
+-- the loads both repeated are tested over their repeats (M.stratified_repeat_test: one unit a
+-- repeat, its spread weighed), the others per request (per_request_stratified: the requests
+-- with their design effect in send order, as runs measured once are), and the two combined.
+-- (Before, one load measured once on a side put every load on the per-request test, those
+-- both runs repeated too, where the repeats' test is the careful one: it sees how much runs
+-- of one server differ, which the requests cannot show.)
+-- The rule of the combination: Stouffer's, each load tested weighted alike: z = (sqrt(k_r) z_r
+-- + sqrt(k_q) z_q) / sqrt(k_r + k_q), k_r and k_q the loads each part tested, z_r and z_q their
+-- normal scores (an exact part's its p's, z_of_p, with its direction), p = the normal's
+-- two-sided tail. It is what Stouffer over every load's own z, each weighted alike, gives where
+-- each part's z is its loads' sum over sqrt(k): no part outweighs the other by its units'
+-- count (a per-request stratum of 500 requests would swamp one of 3 repeats in one van Elteren
+-- sum, and the repeats' spread would count for nothing). Directions that disagree cancel. One
+-- test of the kind in the Holm family (id mixed:<kind>). Where a part has no test (every load
+-- of it left out, say), the other alone, with why beside it; where the per-request part
+-- has none, nil and its why (M.row_test's fall-back). Returns the test (units = "mixed", parts =
+-- {requests = {loads, z, p, strata, exact}, repeats = {loads, z, p, strata, exact, figure_label,
+-- n_a, n_b}}, scope over every load, p_min where both parts are exact), or nil and why.
+function M.mixed_test(ra, rb, pa, pb, kind, sat)
+  local once_only = function(pr) return not M.both_repeated(pr) end
+  local q, qwhy = per_request_stratified(ra, rb, pa, pb, kind, sat, once_only)
+  if not q then return nil, qwhy end
+  local r, rwhy = M.stratified_repeat_test(pa, pb, kind, sat, { a = ra, b = rb, na = #pa, nb = #pb },
+    M.both_repeated)
+  if not r then
+    -- (the per-request part alone: the loads both repeated said as left out, in its texts and
+    -- its scope, never as tested, and never put on the requests instead)
+    local all_pairs, left = M.paired_points(pa, pb)
+    local both, json = {}, require "llmd.json"
+    for _, pr in ipairs(all_pairs) do if M.both_repeated(pr) then both[#both + 1] = fmt_load(pr.a) end end
+    q.left_out = merged_left_out(q.left_out, ("left out, the loads both runs repeated (%s), untested over their "
+      .. "repeats: %s"):format(table.concat(both, ", "), rwhy))
+    if type(q.scope) == "table" then
+      q.scope.total = #all_pairs + #left
+      table.insert(q.scope.left, 1, { why = "repeated on both sides, no test over their repeats",
+        loads = json.array(both) })
+    end
+    return q
+  end
+  local kq, kr = q.strata or 0, r.strata or 0
+  local zq, zr = q.z or 0, r.z or 0
+  if q.exact then zq = z_of_p(q.p, q.z) end
+  if r.exact then zr = z_of_p(r.p, r.z) end
+  local function combine(a, b) return (math.sqrt(kq) * a + math.sqrt(kr) * b) / math.sqrt(kq + kr) end
+  local z = combine(zq, zr)
+  local all_pairs, left = M.paired_points(pa, pb)
+  local _, over, over_loads = sustained_pairs(all_pairs, sat, { a = ra, b = rb, na = #pa, nb = #pb })
+  -- every load tested, in the runs' order; the groups left out merged by why
+  local in_q, in_r = {}, {}
+  for _, l in ipairs(q.scope and q.scope.tested or {}) do in_q[l] = true end
+  for _, l in ipairs(r.scope and r.scope.tested or {}) do in_r[l] = true end
+  local tested, loads_q, loads_r = {}, {}, {}
+  for _, pr in ipairs(all_pairs) do
+    local l = fmt_load(pr.a)
+    if in_q[l] or in_r[l] then tested[#tested + 1] = l end
+    if in_q[l] then loads_q[#loads_q + 1] = l end
+    if in_r[l] then loads_r[#loads_r + 1] = l end
+  end
+  local groups, by_why = {}, {}
+  for _, sc in ipairs { q.scope or {}, r.scope or {} } do
+    for _, g in ipairs(sc.left or {}) do
+      if g.why ~= ONE_RUN_WHY and g.why ~= OVERLOADED_WHY then
+        if not by_why[g.why] then
+          by_why[g.why] = {}
+          groups[#groups + 1] = { g.why, by_why[g.why] }
+        end
+        for _, l in ipairs(g.loads) do by_why[g.why][#by_why[g.why] + 1] = l end
+      end
+    end
+  end
+  table.insert(groups, 1, { OVERLOADED_WHY, over_loads })
+  local json = require "llmd.json"
+  local t = { test = "mann_whitney", name = "van_elteren_mixed", units = "mixed", id = "mixed:" .. kind,
+    z = z, p = stattest.normal_two_sided(z), strata = kq + kr,
+    figure = r.figure, figure_label = r.figure_label,
+    left_out = merged_left_out(q.left_out, r.left_out),
+    overloaded = #over_loads > 0 and over or nil,
+    deff = q.deff, dependent = q.dependent, dependent_bursts = q.dependent_bursts,
+    sustained_strata = (q.sustained_strata or kq) + kr,
+    tested_pairs = q.tested_pairs, tested_deff = q.tested_deff, gaps_per_request = q.gaps_per_request,
+    n_requests = q.n_requests, n_a = r.n_a, n_b = r.n_b,
+    parts = {
+      requests = { loads = json.array(loads_q), z = q.z, p = q.p, strata = kq, exact = q.exact },
+      repeats = { loads = json.array(loads_r), z = r.z, p = r.p, strata = kr, exact = r.exact,
+        figure_label = r.figure_label, n_a = r.n_a, n_b = r.n_b },
+    },
+    scope = test_scope(tested, #all_pairs, left, groups),
+    -- (each row's effect over the repeats at the loads both repeated: M.row_test)
+    repeat_pairs = r.kept_pairs }
+  if q.exact and r.exact and q.p_min and r.p_min then
+    t.p_min = stattest.normal_two_sided(combine(z_of_p(q.p_min, 1), z_of_p(r.p_min, 1)))
+  end
+  return t
+end
+
+-- A mixed test's row effect (M.mixed_test; eq: the per-request part's effect within its
+-- loads, M.stratified_effect; er: the repeats' at theirs, M.repeat_effect): the two log
+-- ratios averaged with the test's weights, each part by the loads it tested (k_q, k_r), and
+-- the interval's ends averaged the same way. Where the two estimates are independent that
+-- interval is at least as wide as their exact combination (the half-widths add, where the
+-- exact one adds their squares): it holds at EFFECT_LEVEL at least. Unbounded where a part's
+-- is (its why, settle, need, fewest beside it); nil where a part has no effect.
+function M.mixed_effect(eq, er, kq, kr)
+  if not (eq and er and eq.pct and er.pct and eq.pct > -100 and er.pct > -100) then return nil end
+  local wq, wr = kq / (kq + kr), kr / (kq + kr)
+  local function avg(a, b)
+    if not (a and b and a > -100 and b > -100) then return nil end
+    return 100 * (math.exp(wq * math.log(1 + a / 100) + wr * math.log(1 + b / 100)) - 1)
+  end
+  local e = { pct = avg(eq.pct, er.pct), level = M.EFFECT_LEVEL, scale = M.EFFECT_SCALE, strata = kq + kr,
+    mean_deff = eq.mean_deff,
+    where = ("within the load points tested (%d per request, %d over their repeats; the two parts' log ratios "
+      .. "averaged, each load weighted alike)"):format(kq, kr) }
+  local lo, hi = avg(eq.lo, er.lo), avg(eq.hi, er.hi)
+  if lo and hi then
+    e.lo, e.hi = lo, hi
+  else
+    e.why, e.settle, e.need, e.fewest = er.why or eq.why, er.settle or eq.settle, eq.need, eq.fewest
+  end
+  return e
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
@@ -3117,15 +3303,36 @@ function row_test(key, ra, rb, pa, pb, memo, labels, sat)
   -- Where the side that repeated shows runs of one server differing beyond their requests' noise
   -- (once_spread), the requests of one run are no sound draws: the repeats' test, as before,
   -- with that reason beside it (spread).
+  -- fixb51: the loads both runs repeated stay on the repeats' test, the others per request, the
+  -- two combined (M.mixed_test: Stouffer's, each load weighted alike); where no load is
+  -- repeated on both sides, the per-request test alone, as before.
   local once = kind and M.once_against_repeats(pa, pb)
   local spread = once and once_spread(ra, rb, pa, pb, kind)
   if once and not spread then
-    local t, twhy = memoised(memo, "once:" .. kind, function()
+    local mixed = false
+    for _, pr in ipairs((M.paired_points(pa, pb))) do
+      if M.both_repeated(pr) then mixed = true end
+    end
+    local t, twhy = memoised(memo, (mixed and "mixed:" or "once:") .. kind, function()
+      if mixed then return M.mixed_test(ra, rb, pa, pb, kind, sat) end
       return per_request_stratified(ra, rb, pa, pb, kind, sat)
     end)
     if t then
       t.once = once
-      t.row_effect = M.stratified_effect(key, ra, rb, pa, pb, t)
+      local eq = M.stratified_effect(key, ra, rb, pa, pb, t)
+      if t.units == "mixed" then
+        local strata = {}
+        for _, pr in ipairs(t.repeat_pairs or {}) do
+          local xa, xb = repeat_values(pr.a, key), repeat_values(pr.b, key)
+          if not (xa and xb) then strata = nil; break end
+          strata[#strata + 1] = { a = xa, b = xb }
+        end
+        local er = strata and #strata > 0 and M.repeat_effect(strata) or nil
+        t.row_effect = M.mixed_effect(eq, er, t.parts.requests.strata, t.parts.repeats.strata)
+      else
+        t.row_effect = eq
+      end
+      t.repeat_pairs = nil
       return t
     end
     -- no per-request test to make (too dependent, say): the repeats' test, and why not the

@@ -6722,7 +6722,8 @@ function M.like_for_like(A, B)
       .. "drain-reduced rate (completed / (window - least latency), its files holding no per-request times), and "
       .. "%s's saved figures hold no least latency to read it on %s's basis: the two differ by how they are read, by "
       .. "about the spread of the latencies over the send span (for long requests often 10 %% or more): read no "
-      .. "throughput order below smaller than that (run the comparison again from the result files)"):format(
+      .. "throughput order below smaller than that (read the result files again: analyze.lua WORKSPACE "
+      .. "--reextract)"):format(
       X.label, O.label, X.label, O.label)
   end
   local b = X.run.rate_like

@@ -510,18 +510,28 @@ end
 -- throughput_rps_ranked / output_tps_ranked, the load point's throughput the reports rank
 -- and chart (their "Throughput req/s", treatments.json's max_sustained_rps), with
 -- rate_basis, how that was read (pace: the answers' pace; drain, drain_stats: the
--- drain-reduced rate; harness: the harness's own). Empty where unknown (the run not read).
+-- drain-reduced rate; pace_as_drain: a paced run's on the drain-reduced basis of a treatment of
+-- its workload whose files are statistics-only, M.like_for_like; harness: the harness's own).
+-- Empty where unknown (the run not read).
 M.SOURCES_COLUMNS = { "treatment", "source_file", "source_path", "request_qps", "throughput_rps_ranked",
   "output_tps_ranked", "rate_basis" }
 function M.csv_sources_text(list)
   local qps
   for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
   local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
+  -- (the figure ranked: on the basis each workload's treatments are ranked on, M.like_for_like;
+  -- none ranked where a treatment could not be read, M.model's error: each on its own then)
+  local like, ranked = {}, true
+  for _, t in ipairs(list) do if t.load_error or not t.run then ranked = false end end
+  for _, g in ipairs(ranked and M.workload_groups(list) or {}) do
+    M.like_for_like(g.list)
+    for _, t in ipairs(g.list) do like[t.label] = t.run.rate_like end
+  end
   for _, row in ipairs(M.csv_rows(list)) do
-    local p = row.stage and lp.points({ stages = { row.stage } })[1] or {}
+    local p = row.stage and lp.points({ stages = { row.stage }, rate_like = like[row[1]] })[1] or {}
     local cells = {}
     for i, v in ipairs { row[1], row[2], row.path and M.shown_dir(row.base, row.path), row[qps], p.achieved_rps,
-      p.output_tps, p.rate_basis } do
+      p.output_tps, p.rate_like and "pace_as_drain" or p.rate_basis } do
       cells[i] = csv_field(v)
     end
     for i = 1, #M.SOURCES_COLUMNS do cells[i] = cells[i] or "" end
@@ -1009,6 +1019,10 @@ local function grouped_model(groups, opts)
     local w = g.workload
     m.rank_by, m.pareto_latency, m.pareto_latency_key = sub.rank_by, sub.pareto_latency, sub.pareto_latency_key
     m.pareto_latency_note = sub.pareto_latency_note
+    -- (each workload's treatments on one throughput basis, M.like_for_like: said per workload)
+    if sub.rate_like then
+      m.rate_like = (m.rate_like and (m.rate_like .. ". ") or "") .. ("%s: %s"):format(w, sub.rate_like)
+    end
     m.latency_choice, m.latency_keys = sub.latency_choice, sub.latency_keys
     local labels = {}
     for _, x in ipairs(sub.treatments) do
@@ -1977,6 +1991,84 @@ local function mark_in_doubt(m, list, slo)
   end
 end
 
+-- Throughput on one basis (fixb51; compare.lua's llmd.report.like_for_like, audit50 M4): where
+-- some treatments' throughput is their answers' pace (per-request start and finish times) and
+-- others' the drain-reduced rate (completed / (window - least latency), their files holding no
+-- per-request start times), the paced ones are read on the drain-reduced basis, from their own
+-- successes, window and least latency (run.rate_like, which llmd.loadpoints.points reads), so
+-- that the ranking, the Pareto front and the charts set every treatment on the one basis all
+-- their files support: for long requests the two readings of the same requests differ by about
+-- the latencies' spread over the send span (12 % in audit50's case), more than many a
+-- difference between servers. Of several drain-reduced treatments' bases, the loosest (a
+-- percentile bound over the exact minimum, the higher percentile), as llmd.loadpoints.like_basis
+-- takes it among one run's points. Set on every treatment of list (nil where not). Returns the
+-- sentence that says so, nil where nothing changed.
+function M.like_for_like(list)
+  local live, pts = {}, {}
+  for _, t in ipairs(list) do
+    if t.run and not t.load_error then
+      t.run.rate_like = nil
+      live[#live + 1] = t
+    end
+  end
+  for i, t in ipairs(live) do pts[i] = lp.points(t.run) end
+  local basis, paced, drained, is_paced, is_drained = nil, {}, {}, {}, {}
+  for i = 1, #live do
+    for j = 1, #live do
+      local b = i ~= j and (lp.like_basis(pts[i], pts[j])) or nil
+      if b then
+        if not is_paced[i] then is_paced[i], paced[#paced + 1] = true, i end
+        if not is_drained[j] then is_drained[j], drained[#drained + 1] = true, j end
+        if not basis or b.kind == "percentile" and (basis.kind ~= "percentile" or (b.q or 0) > (basis.q or 0)) then
+          basis = b
+        end
+      end
+    end
+  end
+  if not basis then return nil end
+  local drain_labels = {}
+  for _, j in ipairs(drained) do drain_labels[#drain_labels + 1] = live[j].label end
+  local others = table.concat(drain_labels, ", ")
+  local read, kept, example = {}, {}, nil
+  for _, i in ipairs(paced) do
+    local t = live[i]
+    t.run.rate_like = { kind = basis.kind, q = basis.q, label = basis.label, other = others }
+    local at
+    for _, p in ipairs(lp.points(t.run)) do if p.rate_like then at = p end end
+    if at then
+      read[#read + 1] = t.label
+      example = example or { label = t.label, p = at }
+    else
+      -- (paced stages without their least latency: left on their own basis, said)
+      t.run.rate_like = nil
+      kept[#kept + 1] = t.label
+    end
+  end
+  local words = others .. "'s files hold"
+  local least = basis.kind == "percentile"
+    and ("e2e %s as %s's files give theirs, the lower bound"):format(basis.label or ("p%g"):format(basis.q), others)
+    or ("least latency, as %s's files give theirs"):format(others)
+  local parts = {}
+  if #read > 0 then
+    local e = example
+    parts[#parts + 1] = ("%s's throughput figures (max sustained, capacity, ranking, Pareto front, charts) are read on "
+      .. "%s's basis, the drain-reduced rate, completed / (window - least latency), from %s own successes, window "
+      .. "and %s: %s no per-request start times, so the pace of the answers (from per-request times) would compare "
+      .. "two readings, not two servers (%s at %g req/s offered: its pace %.4g req/s, on this basis %.4g); whether "
+      .. "a load kept up is still judged by the pace"):format(table.concat(read, ", "), others,
+      #read == 1 and "its" or "their", (#read == 1 and "its own " or "their own ") .. least, words, e.label,
+      e.p.offered, e.p.rate_like.pace_rps, e.p.rate_like.rps)
+  end
+  if #kept > 0 then
+    parts[#parts + 1] = ("%s's throughput is its answers' pace and %s's the drain-reduced rate, and %s's paced "
+      .. "stages keep no least latency to read it on that basis: the two differ by how they are read, by about the "
+      .. "spread of the latencies over the send span (for long requests often 10 %% or more): read no throughput "
+      .. "order between them smaller than that"):format(
+      table.concat(kept, ", "), others, table.concat(kept, ", "))
+  end
+  return table.concat(parts, ". ")
+end
+
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 -- Whether the measured loads put z above x, a treatment saturated already at its lowest load
 -- (no max sustained throughput: it sustains less than that load and at most its ceiling, the
@@ -2003,6 +2095,8 @@ function M.model(list, opts)
   -- (slo_text: what the capacity is read within, the default failure limit too where no
   -- error-rate SLO is given, as compare.lua's: decision.capacity_phrase)
   local m = { slo = slo, slo_text = #slo > 0 and decision.capacity_phrase(slo) or nil, treatments = {}, notes = {} }
+  -- (every treatment's throughput on one basis before any figure is drawn from it: fixb51)
+  m.rate_like = M.like_for_like(list)
   -- "the SLO" with one, "the SLOs" with several (the default failure limit counted)
   local words = decision.slo_words(lp.capacity_slo(slo))
   for _, t in ipairs(list) do
@@ -3823,6 +3917,7 @@ function M.present(m, opts)
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
+    rate_like = m.rate_like or false,
     -- the --slo suggested where none was given: on a TTFT percentile every treatment's files
     -- record (llmd.report.slo_suggestion, compare.lua's choice of one)
     slo_example = (function()
@@ -4085,6 +4180,8 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, verdict_line = m.verdict_line or m.verdict,
+    -- (the paced treatments read on the drain-reduced basis, M.like_for_like: its sentence)
+    rate_like = m.rate_like,
     identical = json.array(m.identical or {}), rank_by = m.rank_by, not_measured = json.array(m.not_measured),
     common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),

@@ -245,6 +245,166 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
       t.near(c.json.load_points.a[1].achieved_rps, pace, 1e-9)
       t.ok(not c.md:find("Throughput on one basis", 1, true))
     end)
+
+    t.test("a saved paced run without its least latency: left on its pace, and the banner says so (fixb51)",
+      function()
+      -- (fixu50's fallback, which no test reached: a workspace whose run_model.json was saved
+      -- before the paced stages kept their least latency, read again by analyze.lua. Its paced
+      -- run cannot be read on the other's basis: its figure stays its pace, and the report says
+      -- the two are read differently, and how to read them on one basis)
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local c = t.compare_ab(a, b, { "--a-label", "paced", "--b-label", "agg" })
+      -- the run model as such a workspace holds it: no least_s, no low e2e percentiles in a pace
+      local f = c.ws .. "/run-a/run_model.json"
+      local d = json.read(f)
+      local pace = d.stages[1].pace.success_rps -- (its one stage's pace: the load point's, unchanged)
+      t.ok(c.json.load_points.a[1].achieved_rps < pace * 0.95, c.json.load_points.a[1].achieved_rps)
+      local stripped = 0
+      for _, st in ipairs(d.stages) do
+        for k in pairs(st.pace or {}) do
+          if k == "least_s" or k:match("^e2e_p") then st.pace[k], stripped = nil, stripped + 1 end
+        end
+      end
+      t.eq(stripped, 4) -- least_s, e2e_p0_1_s, e2e_p1_s, e2e_p5_s
+      json.write(f, d)
+      local r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/analyze.lua", c.ws, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local md = t.read(c.ws .. "/comparison_report.md")
+      local banner = md:match("\n> %*%*Throughput on one basis%.%*%*[^\n]*")
+      t.ok(banner and banner:find("paced's throughput is its answers' pace (from its per-request start and finish "
+        .. "times), agg's the drain-reduced rate", 1, true)
+        and banner:find("paced's saved figures hold no least latency to read it on agg's basis", 1, true)
+        and banner:find("(read the result files again: analyze.lua WORKSPACE --reextract)", 1, true), banner)
+      local j = json.read(c.ws .. "/comparison.json")
+      t.near(j.load_points.a[1].achieved_rps, pace, 1e-9) -- its pace, as the banner says
+      -- --reextract reads the files again: one basis, and the fallback's words gone
+      r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/analyze.lua", c.ws, "--quiet",
+        "--reextract" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      md = t.read(c.ws .. "/comparison_report.md")
+      t.ok(not md:find("saved figures hold no least latency", 1, true))
+      t.ok(md:find("paced's throughput figures (max sustained, capacity, Load Curves, Ladder, charts) are read on "
+        .. "agg's basis", 1, true))
+    end)
+
+    t.test("treatments: a paced treatment without its least latency stays on its pace, said (fixb51)", function()
+      local tr = require "llmd.treatments"
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local list = tr.load { { label = "p", dirs = { a } }, { label = "g", dirs = { b } } }
+      local text = tr.like_for_like(list)
+      t.ok(text:find("^p's throughput figures %(max sustained"), text)
+      t.ok(list[1].run.rate_like and list[2].run.rate_like == nil)
+      -- (a paced stage without its least latency cannot be read on the other's basis)
+      for _, st in ipairs(list[1].run.stages) do st.pace.least_s = nil end
+      text = tr.like_for_like(list)
+      t.eq(list[1].run.rate_like, nil)
+      t.ok(text:find("^p's throughput is its answers' pace and g's the drain%-reduced rate, and p's paced stages "
+        .. "keep no least latency to read it on that basis"), text)
+    end)
+
+    t.test("treatments: a paced treatment among statistics-only ones is ranked on the drain-reduced basis (fixb51)",
+      function()
+      -- an experiment workspace (as test_treatments' one): s-paced, queue_sim's server at 2 and 4
+      -- req/s with per-request times; s-agg, the very same requests written aggregate-only; s-other,
+      -- another seed, paced. Before, s-paced and s-other were ranked on their answers' pace, s-agg on
+      -- the drain-reduced rate: the same requests read 4.151 and 4.044 req/s (2.6 % apart, a rank
+      -- apart in a ranking by max sustained throughput) by how they were read alone.
+      local args = { "--rates", "2,4", "--slots", "200", "--outtok", "100", "--tpot", "0.02", "--dur", "300" }
+      local w = t.tmpdir()
+      json.write(w .. "/experiment-state.json", { experiment = "basis", results = {
+        { setup_treatment = "s-paced", status = "success" }, { setup_treatment = "s-agg", status = "success" },
+        { setup_treatment = "s-other", status = "success" } } })
+      local dirs = {}
+      for _, x in ipairs { { "s-paced", { "--seed", "5004" } }, { "s-agg", { "--seed", "5004", "--aggregate-only" } },
+        { "s-other", { "--seed", "5005" } } } do
+        dirs[x[1]] = w .. "/setup-treatment-" .. x[1] .. "/run-r1/results"
+        local all = {}
+        for _, v in ipairs(args) do all[#all + 1] = v end
+        for _, v in ipairs(x[2]) do all[#all + 1] = v end
+        t.data_py("queue_sim.py", dirs[x[1]], all)
+      end
+      -- the expected figures at 4 req/s (each one's max sustained: never saturated), by python3 +
+      -- numpy from the files, as the compare test above: a paced file's drain-reduced rate on the
+      -- other's basis, (completed - ceil(0.001 n)) / (duration - p0.1) or completed / duration x
+      -- ... where higher, p0.1 its own latencies' (numpy linear); the aggregate-only file's from its
+      -- e2el p0.1 field; and the paced file's pace (the sends' rate over their middle 80 %, over
+      -- the slope of finish on start times, held to 1 at least), for the banner
+      local py = [[
+import glob, json, math, sys, numpy as np
+def lo(n, w, p):
+    span = w - p
+    return max(n - math.ceil(0.001 * n - 1e-9), n * span / w) / span
+out = []
+for d in sys.argv[1:]:
+    x = json.load(open(glob.glob(d + "/openai-4qps-*.json")[0]))
+    if "latencies" in x:
+        s = np.array(x["start_times"]); l = np.array(x["latencies"])
+        q = np.percentile(s, [10, 90]); send = (len(s) - 1) * 0.8 / (q[1] - q[0])
+        f = s + l; slope = (s.var() + f.var() - l.var()) / (2 * s.var())
+        out += [lo(x["completed"], x["duration"], np.percentile(l, 0.1)), send / max(slope, 1)]
+    else:
+        out += [lo(x["completed"], x["duration"], x["p0.1_e2el_ms"] / 1000), 0]
+print(" ".join(repr(v) for v in out))
+]]
+      local r = require("llmd.proc").run({ t.PY, "-c", py, dirs["s-paced"], dirs["s-agg"], dirs["s-other"] })
+      t.eq(r.code, 0, r.stderr)
+      local v = {}
+      for x in r.stdout:gmatch("%S+") do v[#v + 1] = tonumber(x) end
+      local like_paced, pace, like_agg, like_other = v[1], v[2], v[3], v[5]
+      t.ok(pace > like_paced * 1.02, ("pace %g, drain-reduced %g"):format(pace, like_paced))
+      r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/treatments.lua", w, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      local j = json.read(w .. "/cross-treatment-comparison/treatments.json")
+      local max = {}
+      for _, x in ipairs(j.treatments) do max[x.label] = x.max_sustained_rps end
+      t.near(max["s-paced"], like_paced, 1e-9)
+      t.near(max["s-agg"], like_agg, 1e-9)
+      t.near(max["s-paced"], max["s-agg"], 1e-6 * max["s-agg"]) -- the same requests: one figure
+      t.near(max["s-other"], like_other, 1e-9)
+      -- and the report says so, as compare's banner does, with the pace it set aside
+      local md = t.read(w .. "/cross-treatment-comparison/treatment_report.md")
+      local banner = md:match("\n> %*%*Throughput on one basis%.%*%*[^\n]*")
+      t.ok(banner and banner:find("s-paced, s-other's throughput figures (max sustained, capacity, ranking, Pareto "
+        .. "front, charts) are read on s-agg's basis", 1, true)
+        and banner:find("their own e2e p0.1 as s-agg's files give theirs, the lower bound", 1, true)
+        and banner:find(("(s-paced at 4 req/s offered: its pace %.4g req/s, on this basis %.4g)"):format(pace,
+          like_paced), 1, true), banner)
+      t.ok(j.rate_like and j.rate_like:find("read on s-agg's basis", 1, true), j.rate_like)
+      t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.html"):find("Throughput on one basis.", 1, true))
+      -- the sources CSV gives the figure ranked, and how it was read
+      local got = {}
+      for line in t.read(w .. "/cross-treatment-comparison/treatment_comparison_sources.csv"):gmatch("[^\r\n]+") do
+        -- (the 4 req/s file's row: its treatment first, the ranked figure and its basis last but one
+        -- and last; source_file, quoted, holds a comma)
+        local label, rps, basis = line:match("^([^,]*),.*openai%-4qps%-[^,]*,[^,]*,([^,]*),[^,]*,([^,]*)$")
+        if label then got[label] = { rps = tonumber(rps), basis = basis } end
+      end
+      t.eq({ got["s-paced"].basis, got["s-agg"].basis, got["s-other"].basis }, { "pace_as_drain", "drain",
+        "pace_as_drain" })
+      t.near(got["s-paced"].rps, like_paced, 1e-9)
+      -- all paced: each on its pace, no banner
+      local w2 = t.tmpdir()
+      json.write(w2 .. "/experiment-state.json", { experiment = "paced", results = {
+        { setup_treatment = "s-paced", status = "success" }, { setup_treatment = "s-other", status = "success" } } })
+      for _, x in ipairs { "s-paced", "s-other" } do
+        assert(require("llmd.proc").run({ "mkdir", "-p", w2 .. "/setup-treatment-" .. x .. "/run-r1" }).ok)
+        t.copy_tree(dirs[x], w2 .. "/setup-treatment-" .. x .. "/run-r1/results")
+      end
+      r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/treatments.lua", w2, "--quiet" }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+      j = json.read(w2 .. "/cross-treatment-comparison/treatments.json")
+      for _, x in ipairs(j.treatments) do
+        if x.label == "s-paced" then t.near(x.max_sustained_rps, pace, 1e-9) end
+      end
+      t.eq(j.rate_like, nil)
+      t.ok(not t.read(w2 .. "/cross-treatment-comparison/treatment_report.md"):find("Throughput on one basis", 1, true))
+    end)
   end
 end
 

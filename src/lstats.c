@@ -41,15 +41,61 @@
 
 static const char *const METHODS[] = {"linear", "nearest", NULL};
 
-/* Userdata layout: the Stats plus the accumulator's default percentile method. */
+/*
+** Userdata layout: the Stats plus the accumulator's default percentile method, and runs
+** held: a loaded dump of runs (stats.load) keeps its sorted samples as the runs it was
+** (held.nr of them, 16 bytes each, in malloc'd val and end) until a function needs them
+** one by one; check_lstats writes them out then (s.v, as load wrote them before). The
+** functions that read no sample one by one (count, sum, mean, min, max, a known variance,
+** percentile, mann_whitney) answer from the runs, the same bits (stats_percentile_runs,
+** stats_mann_whitney_runs), through peek_lstats. compare.lua's parent loads run b's
+** per-load-point token gaps so and asks only those of them: writing them out was 10 M
+** samples of fresh memory (0.3-0.4 of its CPU-s on the bench VM, each page a fault in the
+** host), for 46,000 values.
+*/
 typedef struct LStats {
     Stats s;
     int method;
+    StatsRuns held; /* nr 0: none held (val and end NULL) */
 } LStats;
+
+static void held_free(LStats *ls)
+{
+    free(ls->held.val);
+    free(ls->held.end);
+    ls->held.val = NULL;
+    ls->held.end = NULL;
+    ls->held.nr = 0;
+}
+
+static void fill_held(void *v, int f32, const StatsRuns *r);
+
+/*
+** The runs held written out as the accumulator's samples (as stats.load wrote them before:
+** a block of stats_reserve's, floats when the dumped one kept floats), the runs freed.
+** Raises "not enough memory" with the runs still held (the accumulator as it was).
+*/
+static void write_out_held(lua_State *L, LStats *ls)
+{
+    Stats room;
+    stats_init(&room, 0);
+    if (stats_reserve(&room, (size_t)ls->s.n) != STATS_OK) {
+        luaL_error(L, "llmd.stats: not enough memory for the %I samples of a loaded accumulator",
+                   (lua_Integer)ls->s.n);
+        return;
+    }
+    fill_held(room.v, ls->s.f32, &ls->held);
+    ls->s.v = room.v;
+    ls->s.cap = room.cap;
+    ls->s.map_len = room.map_len;
+    held_free(ls);
+}
 
 struct Stats *llmd_test_stats(lua_State *L, int idx)
 {
     LStats *ls = (LStats *)luaL_testudata(L, idx, STATS_MT);
+    if (ls != NULL && ls->held.nr != 0)
+        write_out_held(L, ls);
     return ls ? &ls->s : NULL;
 }
 
@@ -59,7 +105,7 @@ struct Stats *llmd_test_stats(lua_State *L, int idx)
 ** costs a fraction of luaL_checkudata's look-up of the metatable by name in the
 ** registry, which a per-request reader paid on every add (issue 20: ~7 adds a request).
 */
-static LStats *check_lstats(lua_State *L, int idx)
+static LStats *peek_lstats(lua_State *L, int idx)
 {
     void *p = lua_touserdata(L, idx);
     if (p != NULL && lua_getmetatable(L, idx)) {
@@ -73,9 +119,25 @@ static LStats *check_lstats(lua_State *L, int idx)
     return (LStats *)luaL_checkudata(L, idx, STATS_MT); /* (its error, or a match) */
 }
 
+/* The same, its samples written out when runs are held (LStats): for every function that
+   reads them one by one, or changes them. */
+static LStats *check_lstats(lua_State *L, int idx)
+{
+    LStats *ls = peek_lstats(L, idx);
+    if (ls->held.nr != 0)
+        write_out_held(L, ls);
+    return ls;
+}
+
 static Stats *check_stats(lua_State *L, int idx)
 {
     return &check_lstats(L, idx)->s;
+}
+
+/* The Stats at idx as it is, runs held or not: for the functions that answer from either. */
+static Stats *peek_stats(lua_State *L, int idx)
+{
+    return &peek_lstats(L, idx)->s;
 }
 
 static void push_known(lua_State *L, double v)
@@ -88,7 +150,9 @@ static void push_known(lua_State *L, double v)
 
 static int stats_gc(lua_State *L)
 {
-    stats_free(check_stats(L, 1));
+    LStats *ls = peek_lstats(L, 1);
+    held_free(ls);
+    stats_free(&ls->s);
     return 0;
 }
 
@@ -165,6 +229,7 @@ static int l_new(lua_State *L)
     LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
     stats_init(&ls->s, alpha);
     ls->method = method;
+    ls->held = (StatsRuns){NULL, NULL, 0};
     luaL_setmetatable(L, STATS_MT);
     return 1;
 }
@@ -556,31 +621,31 @@ static int l_add_many(lua_State *L)
 
 static int l_count(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)check_stats(L, 1)->n);
+    lua_pushinteger(L, (lua_Integer)peek_stats(L, 1)->n);
     return 1;
 }
 
 static int l_sum(lua_State *L)
 {
-    push_known(L, stats_sum(check_stats(L, 1)));
+    push_known(L, stats_sum(peek_stats(L, 1)));
     return 1;
 }
 
 static int l_mean(lua_State *L)
 {
-    push_known(L, stats_mean(check_stats(L, 1)));
+    push_known(L, stats_mean(peek_stats(L, 1)));
     return 1;
 }
 
 static int l_min(lua_State *L)
 {
-    push_known(L, stats_min(check_stats(L, 1)));
+    push_known(L, stats_min(peek_stats(L, 1)));
     return 1;
 }
 
 static int l_max(lua_State *L)
 {
-    push_known(L, stats_max(check_stats(L, 1)));
+    push_known(L, stats_max(peek_stats(L, 1)));
     return 1;
 }
 
@@ -598,10 +663,18 @@ static int l_take_max(lua_State *L)
     return 1;
 }
 
+/* The accumulator at idx for its variance: as it is when that needs no sample (known, or
+   a sketch's), else with its samples written out (check_lstats). */
+static Stats *variance_stats(lua_State *L, int idx)
+{
+    Stats *s = peek_stats(L, idx);
+    return s->sketch || s->m2_known || s->n_pinf || s->n_ninf ? s : check_stats(L, idx);
+}
+
 /* s:variance([ddof = 0]) */
 static int l_variance(lua_State *L)
 {
-    Stats *s = check_stats(L, 1);
+    Stats *s = variance_stats(L, 1);
     lua_Integer ddof = luaL_optinteger(L, 2, 0);
     luaL_argcheck(L, ddof == 0 || ddof == 1, 2, "ddof must be 0 (population) or 1 (sample)");
     push_known(L, stats_variance(s, (int)ddof));
@@ -611,14 +684,14 @@ static int l_variance(lua_State *L)
 /* s:stddev() -> the population standard deviation (ddof 0, numpy's default) */
 static int l_stddev(lua_State *L)
 {
-    push_known(L, sqrt(stats_variance(check_stats(L, 1), 0)));
+    push_known(L, sqrt(stats_variance(variance_stats(L, 1), 0)));
     return 1;
 }
 
 /* s:sample_stddev() -> the sample standard deviation (ddof 1) */
 static int l_sample_stddev(lua_State *L)
 {
-    push_known(L, sqrt(stats_variance(check_stats(L, 1), 1)));
+    push_known(L, sqrt(stats_variance(variance_stats(L, 1), 1)));
     return 1;
 }
 
@@ -633,10 +706,11 @@ static double check_p(lua_State *L, int arg, const char *fn)
 /* s:percentile(p [, "linear" | "nearest"]) -> number, or nil when empty */
 static int l_percentile(lua_State *L)
 {
-    LStats *ls = check_lstats(L, 1);
+    LStats *ls = peek_lstats(L, 1);
     double p = check_p(L, 2, "s:percentile");
     int method = check_method(L, 3, "s:percentile", ls->method);
-    push_known(L, stats_percentile(&ls->s, p, method));
+    push_known(L, ls->held.nr != 0 ? stats_percentile_runs(&ls->held, p, method)
+                                   : stats_percentile(&ls->s, p, method));
     return 1;
 }
 
@@ -658,11 +732,16 @@ static int l_percentile_rank(lua_State *L)
 */
 static int l_mann_whitney(lua_State *L)
 {
-    Stats *a = check_stats(L, 1), *b = check_stats(L, 2);
+    LStats *la = peek_lstats(L, 1), *lb = peek_lstats(L, 2);
+    Stats *a = &la->s, *b = &lb->s;
     if (a->sketch || b->sketch)
         return luaL_error(L, "mann_whitney needs exact accumulators (a sketch keeps no samples)");
     StatsMWU r;
-    if (stats_mann_whitney(a, b, &r) != STATS_OK) {
+    int rc = la->held.nr == 0 && lb->held.nr == 0
+                 ? stats_mann_whitney(a, b, &r)
+                 : stats_mann_whitney_runs(a, la->held.nr ? &la->held : NULL, b,
+                                           lb->held.nr ? &lb->held : NULL, &r);
+    if (rc != STATS_OK) {
         lua_pushnil(L);
         lua_pushstring(L,
                        a->n == 0 || b->n == 0 ? "no samples on one side" : "every sample is tied");
@@ -1895,10 +1974,12 @@ static int l_clear(lua_State *L)
     return 1;
 }
 
-/* s:memory() -> bytes held for samples or buckets */
+/* s:memory() -> bytes held for samples or buckets (or runs held: 16 bytes a run) */
 static int l_memory(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)stats_memory(check_stats(L, 1)));
+    LStats *ls = peek_lstats(L, 1);
+    lua_pushinteger(L, (lua_Integer)(stats_memory(&ls->s) +
+                                     ls->held.nr * (sizeof *ls->held.val + sizeof *ls->held.end)));
     return 1;
 }
 
@@ -2255,19 +2336,40 @@ DEFINE_FILL_RUN(fill_run_f32, float)
 #undef DEFINE_FILL_RUN
 /* NOLINTEND(bugprone-macro-parentheses) */
 
+/* The samples the runs r hold written at v, in their order: as floats when f32. */
+static void fill_held(void *v, int f32, const StatsRuns *r)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < r->nr; i++) {
+        uint64_t c = r->end[i] - at;
+        if (f32)
+            fill_run_f32((float *)v + at, c, (float)r->val[i]);
+        else
+            fill_run((double *)v + at, c, r->val[i]);
+        at = r->end[i];
+    }
+}
+
 /*
-** Reads the runs of a dump of runs (runs of them from byte off, to byte end) into v, the
-** n samples they must add up to, a buffer of them at a time; checks that nothing follows.
-** As floats when f32 (the dumped accumulator kept them so: each value must be one). 0;
-** else -1 with the message in msg (as read_body's, and a file whose runs do not add up).
+** Reads the runs of a dump of runs (runs of them from byte off, to byte end) into out
+** (its val and end malloc'd here, each run's end the count of samples up to it), the n
+** samples they must add up to, a buffer of them at a time; checks that nothing follows.
+** Each value must be a float when f32 (the dumped accumulator kept them so). 0; else -1
+** with the message in msg (as read_body's, and a file whose runs do not add up), out
+** freed.
 */
-static int read_runs(int fd, const char *path, const char *what, void *v, int f32, uint64_t n,
-                     uint64_t runs, uint64_t off, char *msg, size_t size)
+static int read_runs(int fd, const char *path, const char *what, int f32, uint64_t n, uint64_t runs,
+                     uint64_t off, StatsRuns *out, char *msg, size_t size)
 {
     enum { PAIRS = 4096 };
     uint64_t end = off + runs * 2 * sizeof(uint64_t), at = 0;
     uint64_t *buf = (uint64_t *)malloc((size_t)PAIRS * 2 * sizeof *buf);
-    if (buf == NULL) {
+    double *val = (double *)malloc((size_t)runs * sizeof *val);
+    uint64_t *ends = (uint64_t *)malloc((size_t)runs * sizeof *ends);
+    if (buf == NULL || val == NULL || ends == NULL) {
+        free(buf);
+        free(val);
+        free(ends);
         (void)snprintf(msg, size, "%s: not enough memory to read it", path);
         return -1;
     }
@@ -2297,11 +2399,9 @@ static int read_runs(int fd, const char *path, const char *what, void *v, int f3
                 rc = -1; /* not a float: not what was dumped */
                 break;
             }
-            if (f32)
-                fill_run_f32((float *)v + at, c, (float)x);
-            else
-                fill_run((double *)v + at, c, x);
             at += c;
+            val[r + j] = x;
+            ends[r + j] = at;
         }
         if (rc != 0 && msg[0] == '\0')
             (void)snprintf(msg, size, "%s: damaged: its runs do not add up to its header's %s",
@@ -2328,7 +2428,13 @@ static int read_runs(int fd, const char *path, const char *what, void *v, int f3
         }
     }
     free(buf);
-    return rc;
+    if (rc != 0) {
+        free(val);
+        free(ends);
+        return -1;
+    }
+    *out = (StatsRuns){val, ends, (size_t)runs};
+    return 0;
 }
 
 /*
@@ -2423,16 +2529,24 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
 #define STATS_RESET_POINTER(field) h->field = NULL;
     STATS_POINTER_FIELDS(STATS_RESET_POINTER)
 #undef STATS_RESET_POINTER
-    if (!h->sketch) {
+    if (!h->sketch && runs) {
+        /* held as runs (LStats), written out as samples when a function needs them */
+        msg[0] = '\0';
+        if (read_runs(fd, path, what, h->f32 != 0, h->n, nruns, head_bytes, &ls->held, msg, size) !=
+            0)
+            return -1;
+        h->cap = 0;
+        h->map_len = 0;
+        h->f32 = h->f32 != 0; /* written out as the dumping one kept them */
+        h->pos.len = h->neg.len = 0;
+    } else if (!h->sketch) {
         /* into the accumulator's own block, which it keeps (freed with it on an error) */
         if (stats_reserve(&ls->s, (size_t)h->n) != STATS_OK) {
             (void)snprintf(msg, size, "%s: not enough memory for its %s", path, what);
             return -1;
         }
         msg[0] = '\0';
-        if (runs ? read_runs(fd, path, what, ls->s.v, h->f32 != 0, h->n, nruns, head_bytes, msg,
-                             size) != 0
-                 : read_body(fd, path, what, ls->s.v, bytes, NULL, bytes, msg, size) != 0)
+        if (read_body(fd, path, what, ls->s.v, bytes, NULL, bytes, msg, size) != 0)
             return -1;
         h->v = ls->s.v;
         h->cap = ls->s.cap;
@@ -2469,6 +2583,7 @@ static int l_load(lua_State *L)
     LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
     stats_init(&ls->s, 0);
     ls->method = STATS_LINEAR;
+    ls->held = (StatsRuns){NULL, NULL, 0};
     luaL_setmetatable(L, STATS_MT); /* collected (freed) with whatever it holds on an error */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -2483,7 +2598,7 @@ static int l_load(lua_State *L)
 
 static int l_tostring(lua_State *L)
 {
-    LStats *ls = check_lstats(L, 1);
+    LStats *ls = peek_lstats(L, 1);
     Stats *s = &ls->s;
     if (s->sketch)
         lua_pushfstring(L, "llmd.stats (sketch %f, %I samples)", s->alpha, (lua_Integer)s->n);

@@ -2668,6 +2668,22 @@ static inline __attribute__((always_inline)) void mwu_merge(const void *a, size_
     *tie_out = tie;
 }
 
+/* U, its variance and the rest from the merge's sums (one body for both merges) */
+static int mwu_finish(size_t na, size_t nb, double r1, double tie, StatsMWU *out)
+{
+    double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
+    double u = r1 - n1 * (n1 + 1.0) / 2.0;
+    double var = n1 * n2 / 12.0 * ((n + 1.0) - tie / (n * (n - 1.0)));
+    if (!(var > 0.0))
+        return -4;
+    out->u = u;
+    out->var = var;
+    out->z = (u - n1 * n2 / 2.0) / sqrt(var);
+    out->p = erfc(fabs(out->z) / sqrt(2.0));
+    out->effect = u / (n1 * n2);
+    return STATS_OK;
+}
+
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
 {
     if (a->sketch || b->sketch)
@@ -2687,17 +2703,100 @@ int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
         mwu_merge(a->v, na, 0, b->v, nb, 1, &r1, &tie);
     else
         mwu_merge(a->v, na, 0, b->v, nb, 0, &r1, &tie);
-    double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
-    double u = r1 - n1 * (n1 + 1.0) / 2.0;
-    double var = n1 * n2 / 12.0 * ((n + 1.0) - tie / (n * (n - 1.0)));
-    if (!(var > 0.0))
+    return mwu_finish(na, nb, r1, tie, out);
+}
+
+/* ---- sorted samples held as runs of a value (StatsRuns) ------------------------ */
+
+/* The sample of rank k (0-based, < n) of the runs: the run whose end is the first above k. */
+static double runs_at(const StatsRuns *r, uint64_t k)
+{
+    size_t lo = 0, hi = r->nr - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->end[mid] > k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return r->val[lo];
+}
+
+double stats_percentile_runs(const StatsRuns *r, double p, int method)
+{
+    uint64_t n = r->nr ? r->end[r->nr - 1] : 0;
+    if (n == 0)
+        return NAN;
+    /* stats_percentile's own steps on sorted samples, each rank read from the runs */
+    if (method == STATS_NEAREST) {
+        double rr = nearest_rank(p, (double)n);
+        uint64_t k = rr < 1 ? 0 : (uint64_t)rr - 1;
+        if (k >= n)
+            k = n - 1;
+        return runs_at(r, k);
+    }
+    double h = (p / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    uint64_t k = (uint64_t)lo;
+    if (k >= n - 1)
+        return runs_at(r, n - 1);
+    return lerp(runs_at(r, k), runs_at(r, k + 1), h - lo);
+}
+
+/* One side of mwu_merge_sides: sorted samples as kept (r NULL), or runs (i a run's index). */
+typedef struct MwuSide {
+    const void *v;
+    int f32;
+    const StatsRuns *r;
+    size_t i, n;
+} MwuSide;
+
+static double side_peek(const MwuSide *s)
+{
+    return s->r ? s->r->val[s->i] : kept_load(s->v, s->i, s->f32);
+}
+
+/* How many samples equal x come next, taken (runs of equal values, 0 and -0 alike, count as one) */
+static size_t side_take(MwuSide *s, double x)
+{
+    size_t c = 0;
+    if (s->r) {
+        for (; s->i < s->n && s->r->val[s->i] == x; s->i++)
+            c += (size_t)(s->r->end[s->i] - (s->i ? s->r->end[s->i - 1] : 0));
+        return c;
+    }
+    for (; s->i < s->n && kept_load(s->v, s->i, s->f32) == x; s->i++)
+        c++;
+    return c;
+}
+
+int stats_mann_whitney_runs(Stats *a, const StatsRuns *ra, Stats *b, const StatsRuns *rb,
+                            StatsMWU *out)
+{
+    if (a->sketch || b->sketch)
+        return STATS_EMERGE;
+    if (a->n == 0 || b->n == 0)
         return -4;
-    out->u = u;
-    out->var = var;
-    out->z = (u - n1 * n2 / 2.0) / sqrt(var);
-    out->p = erfc(fabs(out->z) / sqrt(2.0));
-    out->effect = u / (n1 * n2);
-    return STATS_OK;
+    if (ra == NULL)
+        ensure_sorted(a);
+    if (rb == NULL)
+        ensure_sorted(b);
+    MwuSide sa = {a->v, a->f32, ra, 0, ra ? ra->nr : (size_t)a->n};
+    MwuSide sb = {b->v, b->f32, rb, 0, rb ? rb->nr : (size_t)b->n};
+    /* mwu_merge's steps, a value's samples on each side counted from runs or samples */
+    double r1 = 0.0, tie = 0.0, pos = 0.0;
+    while (sa.i < sa.n || sb.i < sb.n) {
+        double x = (sb.i >= sb.n || (sa.i < sa.n && side_peek(&sa) <= side_peek(&sb)))
+                       ? side_peek(&sa)
+                       : side_peek(&sb);
+        size_t ca = side_take(&sa, x), cb = side_take(&sb, x);
+        double t = (double)(ca + cb);
+        double mean_rank = pos + (t + 1.0) / 2.0;
+        r1 += (double)ca * mean_rank;
+        tie += t * t * t - t;
+        pos += t;
+    }
+    return mwu_finish((size_t)a->n, (size_t)b->n, r1, tie, out);
 }
 
 double stats_rank(Stats *s, double x)

@@ -175,6 +175,21 @@ typedef struct StatsMWU {
 } StatsMWU;
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
 
+/* Sorted samples held as runs of a value (lstats.c: a loaded dump of runs, not yet written
+   out as samples): val[i] from rank end[i-1] (0 for i = 0) to end[i] - 1; end ascends, its
+   last the number of samples. */
+typedef struct StatsRuns {
+    double *val;
+    uint64_t *end;
+    size_t nr;
+} StatsRuns;
+/* stats_percentile of the sorted samples the runs hold (the same steps, the same bits). */
+double stats_percentile_runs(const StatsRuns *r, double p, int method);
+/* stats_mann_whitney where a side's sorted samples are held as runs (ra, rb; NULL: that
+   side's own samples, sorted first as there): the same sums in the same order. */
+int stats_mann_whitney_runs(Stats *a, const StatsRuns *ra, Stats *b, const StatsRuns *rb,
+                            StatsMWU *out);
+
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
 

@@ -1638,6 +1638,12 @@ function M.close(run, measured, groups, token_source, overall_done)
     end
   end
   run.errors = groups.list()
+  -- each stage's causes as data from here on (M.stage_causes' list in st.errors, as a saved
+  -- run loads them), its groups' functions gone: llmd.parallel hands a run over as data, and
+  -- a function anywhere in it made every child read in vain (the parent read that run again)
+  for _, st in ipairs(run.stages) do
+    if st.error_groups then st.errors, st.error_groups = M.stage_causes(st), nil end
+  end
   run.token_source = token_source
   local v = run.overall.values
   run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }

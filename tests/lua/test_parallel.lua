@@ -140,6 +140,56 @@ t.test("parallel compare: the same workspace, byte for byte, as the serial path"
   end
 end)
 
+-- An inference-perf run of two stages with its per-request file, as llm-d's profiles leave
+-- it (tests/lua/ipsynth.lua), two of whose requests failed (one in each stage, causes of
+-- their own), so that each stage holds its failures by cause.
+local function ip_staged_run(svc)
+  local ips = require "ipsynth"
+  local d = ips.run(t.tmpdir() .. "/run", { { rate = 4, n = 40, latency = ips.queue(svc) },
+    { rate = 8, n = 40, latency = ips.queue(svc) } }, { per_request = true, summary = true })
+  local recs = json.read(d .. "/per_request_lifecycle_metrics.json")
+  for i, e in pairs { [5] = { "HTTP Error 503", "overloaded" }, [60] = { "TimeoutError", "" } } do
+    recs[i].error = { error_type = e[1], error_msg = e[2] }
+    recs[i].info.response_metrics.output_token_times = json.array {}
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d
+end
+
+-- The child's side is handed over, not read again: a side it cannot hand over (a function
+-- in it, as each stage's groups of causes were: runmodel.close now leaves them as data)
+-- sends the parent to read that run itself, which gives the same workspace (the test
+-- above cannot tell) at the cost of reading the run twice, one after the other.
+t.test("parallel compare: a run with stages and per-stage causes is handed over, not read twice", function()
+  local a, b = ip_staged_run(0.1), ip_staged_run(0.12)
+  local args = { "--a", a, "--a-label", "x", "--b", b, "--b-label", "y", "--slo", "ttft_p90_ms=200" }
+  local ws, rs = compare(args, true)
+  local log = t.tmpdir() .. "/times.txt"
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent }
+  for _, x in ipairs(args) do argv[#argv + 1] = x end
+  local rp = proc.run(argv, { env = { LLMDLUA_TIMES = log, LLMDLUA_JOBS = false } })
+  t.eq(rs.code, 0, rs.stderr)
+  t.eq(rp.code, 0, rp.stderr)
+  local wp
+  for n in lfs.dir(parent) do
+    if n ~= "." and n ~= ".." then wp = parent .. "/" .. n end
+  end
+  same_workspace(ws, wp, "staged per-request runs")
+  -- each stage's causes, as the run's are, in both (not an empty list that agrees)
+  local st = json.read(wp .. "/run-b/run_model.json").stages
+  t.eq(json.encode(st[1].errors), '[{"cause":"503 overloaded","count":1,"example":"overloaded","status":503}]')
+  t.eq(json.encode(st[2].errors), '[{"cause":"TimeoutError ","count":1,"example":"","status":"TimeoutError"}]')
+  local first, reads = nil, {}
+  for line in t.read(log):gmatch("[^\n]+") do
+    local pid, what = line:match("^%d+%.%d+ (%d+) %d+%.%d+ %d+%.%d+ (.+)$")
+    first = first or pid
+    if what == "read b" then reads[#reads + 1] = pid end
+  end
+  t.eq(#reads, 1, "run b read once: " .. table.concat(reads, ", "))
+  t.ok(reads[1] ~= first, "by the child, not by the first llmdlua")
+end)
+
 t.test("parallel compare: a run that cannot be read fails it with that run's error, as the serial path", function()
   local good = ip_run(1)
   local bad = t.tmpdir()

@@ -1185,6 +1185,110 @@ t.test("a sorted dump of few values is written as runs, and loads to the same sa
   end
 end)
 
+-- A loaded dump of runs holds its runs (16 bytes each: s:memory) and answers from them
+-- until a function needs its samples one by one; then it writes them out. The reference
+-- is the dumped accumulator itself (its sorted samples in memory, read by the code that
+-- was there before), bit for bit (%a); Mann-Whitney against samples, runs and itself.
+t.test("a loaded dump of runs answers from its runs, as the dumped one, until a sample is needed", function()
+  local d = t.tmpdir()
+  -- clock gaps near 1.77e9 (floats, a few thousand values), after -0, 0, -0 and with an
+  -- infinity last, as in the test above; seed picks the jitter
+  local function gaps(seed, n, spread)
+    local s = stats.new()
+    s:add(-0.0)
+    s:add(0.0)
+    s:add(-0.0)
+    local x, clock = seed, 1771234500.0014184
+    for _ = 1, n do
+      x = (x * 1103515245 + 12345) % 2147483648
+      local next_clock = clock + 0.0095 + (x % spread) * 1e-6
+      s:add(next_clock - clock)
+      clock = next_clock
+    end
+    s:add(math.huge)
+    return s
+  end
+  local a = gaps(12345, 200000, 2000)
+  a:sort()
+  local n, r = a:count(), runs_in(a)
+  -- ranks at runs' ends and just past them (the 0-based rank k is percentile 100 k / (n - 1))
+  local vs, ps = a:values(n), { 0, 1e-9, 0.001, 1, 25, 50, 90, 99, 99.9, 99.99, 99.9999, 100 }
+  for i = 1, n - 1 do
+    if vs[i] ~= vs[i + 1] and #ps < 40 then
+      ps[#ps + 1] = 100 * (i - 1) / (n - 1)
+      ps[#ps + 1] = 100 * (i - 0.5) / (n - 1)
+    end
+  end
+  local function answers(s)
+    local out = { s:count(), s:sum(), s:mean(), s:min(), s:max() }
+    for _, p in ipairs(ps) do
+      out[#out + 1] = s:percentile(p)
+      out[#out + 1] = s:percentile(p, "nearest")
+    end
+    for i, v in ipairs(out) do out[i] = ("%a"):format(v) end
+    return table.concat(out, " ")
+  end
+  local function mwu(x, y)
+    local res = stats.mann_whitney(x, y)
+    return ("%a %a %a %a %a %d %d"):format(res.u, res.z, res.p, res.effect, res.var, res.n1, res.n2)
+  end
+  local want = answers(a)
+  a:dump(d .. "/a.bin")
+  local b = stats.load(d .. "/a.bin")
+  t.eq(b:memory(), 16 * r, "held as runs")
+  t.eq(answers(b), want)
+  -- other samples: unsorted ones, and runs of their own (a second loaded dump)
+  local c = gaps(777, 150000, 3000)
+  c:add(0.5) -- (not in order: c is unsorted until a test sorts it)
+  local e = gaps(4242, 120000, 1500)
+  e:sort()
+  local c2 = stats.load((function() c:dump(d .. "/c.bin"); return d .. "/c.bin" end)())
+  e:dump(d .. "/e.bin")
+  local eh = stats.load(d .. "/e.bin")
+  t.eq(eh:memory(), 16 * runs_in(e), "held as runs")
+  t.eq(mwu(b, c2), mwu(a, c))
+  t.eq(mwu(c2, b), mwu(c, a))
+  t.eq(mwu(b, eh), mwu(a, e))
+  t.eq(mwu(eh, b), mwu(e, a))
+  t.eq(mwu(b, b), mwu(a, a))
+  t.eq(b:memory(), 16 * r, "still held: none of those needed a sample")
+  t.eq(eh:memory(), 16 * runs_in(e), "still held")
+  -- the variance: known before the dump (a run's summary leaves it so) is answered held;
+  -- unknown, it is computed from the samples, written out first
+  local function finite(seed)
+    local g = gaps(seed, 100000, 1000)
+    local xs = g:values(g:count())
+    local f = stats.new()
+    for i = 1, #xs - 1 do f:add(xs[i]) end -- (the infinity left out: a variance of its own)
+    f:sort()
+    return f
+  end
+  local v = finite(99)
+  local kv = v:variance()
+  v:dump(d .. "/v.bin")
+  local vh = stats.load(d .. "/v.bin")
+  t.eq(vh:memory(), 16 * runs_in(v))
+  t.eq(("%a"):format(vh:variance()), ("%a"):format(kv))
+  t.eq(("%a"):format(vh:sample_stddev()), ("%a"):format(v:sample_stddev()))
+  t.eq(vh:memory(), 16 * runs_in(v), "a known variance: still held")
+  local w2 = finite(98)
+  w2:dump(d .. "/w.bin")
+  local wh = stats.load(d .. "/w.bin")
+  local wr = runs_in(w2)
+  t.eq(wh:memory(), 16 * wr)
+  t.eq(("%a"):format(wh:sample_stddev()), ("%a"):format(w2:sample_stddev()))
+  t.ok(wh:memory() ~= 16 * wr, "written out for the variance's pass")
+  -- the first function that reads samples one by one writes them out: the same samples
+  t.eq(bits(b), bits(a))
+  t.ok(b:memory() ~= 16 * r, "written out")
+  t.eq(answers(b), want)
+  t.eq(mwu(b, c2), mwu(a, c))
+  -- adding to one writes it out too, and it goes on as its own
+  eh:add(-1.0)
+  e:add(-1.0)
+  t.eq(answers(eh), answers(e))
+end)
+
 t.test("samples kept as floats stay floats through sort, dump and load; widened after", function()
   -- 100000 gaps between clock readings near 1.77e9 (multiples of 2^-22 s, so floats:
   -- ~10 ms apart, jittered by a fixed LCG over 2000 values: sorted by counting). The size

@@ -171,7 +171,7 @@ function M.validate(plan, name, opts)
               release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true, helmfile_hooks = true })
+              service = true, helmfile_hooks = true, new_values_keys = true })
             if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
               bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
                 .. "got %s"):format(tostring(d.helmfile_hooks)))
@@ -306,6 +306,44 @@ function M.validate(plan, name, opts)
           end
         end
       end
+    end
+  end
+  -- a values key of a run's override (values_override, set) most likely misspelt (llmd.valuekeys):
+  -- absent from the values it goes over and from the other run's override, a letter or two from
+  -- a key one of them has; helm would deploy the chart's own value under the run's label
+  -- (newuserd51). Once the runs' shapes are right, before anything deploys.
+  if #errs == 0 and is_map(plan.runs) then
+    local vk = require "llmd.valuekeys"
+    local sets = {}
+    for _, x in ipairs { "a", "b" } do
+      local d = plan.runs[x].deploy
+      if is_map(d) then
+        local nk = d.new_values_keys
+        if nk ~= nil and not (is_list(nk) and #nk > 0) then
+          bad(("runs.%s.deploy.new_values_keys"):format(x), "expected a list of dotted values keys (decode.replicas)")
+        end
+        local allowed = {}
+        for _, k in ipairs(is_list(nk) and nk or {}) do allowed[tostring(k)] = true end
+        local paths = {}
+        if is_map(d.set) then
+          for k in pairs(d.set) do
+            local p = vk.set_path(k)
+            p[#p + 1] = true
+            paths[#paths + 1] = p
+          end
+        end
+        local tree = vk.tree_of(paths)
+        for k, v in pairs(is_map(d.values_override) and d.values_override or {}) do tree[k] = v end
+        if next(tree) ~= nil then
+          sets[#sets + 1] = { who = ("runs.%s.deploy"):format(x), tree = tree, base = vk.base_trees(d, true),
+            allowed = allowed }
+        end
+      end
+    end
+    for _, l in ipairs(vk.problems(sets, { where = name, keep = "refused: helm would take it as a new value and deploy "
+      .. "the chart's own under the run's label; fix the key, or keep a genuinely new one by listing it under the "
+      .. "run's deploy.new_values_keys - nothing was deployed" })) do
+      errs[#errs + 1] = { text = l }
     end
   end
   if #errs > 0 then

@@ -224,9 +224,9 @@ function M.problems(sets, opts)
           if ok[dotted(mp)] then break end
           local theirs, ours = setters(mp, s), setters(here)
           if #theirs > #ours then
-            lines[#lines + 1] = ("%s: %s: %s is set by no other and is a letter or two from %s, which %s set%s "
+            lines[#lines + 1] = ("%s: %s: %s is a letter or two from %s, which more of them set (%s; %s: %s) "
               .. "(did you mean %s?)"):format(opts.where, s.who, dotted(here), dotted(mp), names(theirs),
-              #theirs == 1 and "s" or "", dotted(mp))
+              dotted(here), names(ours), dotted(mp))
           elseif #theirs == #ours then
             local id = table.concat({ dotted(here), dotted(mp) }, "\0")
             local di = table.concat({ dotted(mp), dotted(here) }, "\0")

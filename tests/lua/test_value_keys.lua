@@ -47,8 +47,8 @@ t.test("problems: a key the base has wins; between overrides the one more set; a
   -- no base: two of three treatments set replicas, one replicsa -> that one is named
   local sets = { { who = "one", tree = { decode = { replicas = 1 } } },
     { who = "two", tree = { decode = { replicsa = 2 } } }, { who = "three", tree = { decode = { replicas = 3 } } } }
-  t.eq(vk.problems(sets, { where = "e.yaml" }), { "e.yaml: two: decode.replicsa is set by no other and is a letter "
-    .. "or two from decode.replicas, which one, three set (did you mean decode.replicas?)" })
+  t.eq(vk.problems(sets, { where = "e.yaml" }), { "e.yaml: two: decode.replicsa is a letter or two from "
+    .. "decode.replicas, which more of them set (one, three; decode.replicsa: two) (did you mean decode.replicas?)" })
   -- one against one: either may be the typo, one line for the pair
   l = vk.problems({ sets[1], sets[2] }, { where = "e.yaml" })
   t.eq(#l, 1)

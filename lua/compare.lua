@@ -317,6 +317,15 @@ local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
   args.path(("--%s %s"):format(x, dir), dir, "directory", "the run's results folder")
+  -- a comparison's workspace holds two runs (run-a, run-b): read as one folder it is "2 runs,
+  -- choose one" naming their results/ folders, where the run's folder (its results and the
+  -- state compare.lua saved of it) is what --a takes (newuserd51 3)
+  if ws.kind((dir:gsub("(.)/+$", "%1"))) == "comparison" then
+    local sh = require("llmd.template").helpers.sh
+    local base = dir:gsub("(.)/+$", "%1")
+    usage(("--%s %s: a comparison's workspace (compare.lua's), which holds two runs, run-a and run-b; give the "
+      .. "folder of one of them: --%s %s (or %s)"):format(x, dir, x, sh(base .. "/run-a"), sh(base .. "/run-b")))
+  end
   local label = o[x .. "_label"] or default_label(dir)
   -- a run folder llmdlua benchmarked (run_state.json and results/ in it: a comparison's run-x/,
   -- an experiment's setup-treatment-S/run-R/, a re-run's reruns/run-x-ID/) is read as its

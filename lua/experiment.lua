@@ -128,9 +128,13 @@ if o.show then
     local rok, notes = pcall(xr.check_run_treatments, e, plan, o[1])
     if not rok then fail(notes) end
     for _, n in ipairs(notes) do io.stderr:write(n, "\n") end
+    local sok, serr = pcall(xr.check_setup_value_keys, e, plan, o[1], o.plan)
+    if not sok then fail(serr) end
   else
     -- no template: said, never read as "the keys are fine"; and what can be checked
     for _, n in ipairs(ex.unchecked_key_lines(e, o[1])) do io.stderr:write(n, "\n") end
+    -- no values but the treatments' own: two of them a letter apart, warned (--plan refuses)
+    for _, n in ipairs(xr.check_setup_value_keys(e, nil, o[1])) do io.stderr:write("warning: ", n, "\n") end
   end
   os.exit(0)
 end

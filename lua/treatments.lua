@@ -70,8 +70,8 @@ end
 local o = args.parse(rest, {
   command = "llmdlua treatments.lua",
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
-    .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] "
-    .. "[--tolerant]",
+    .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--replace] [--harness NAME] "
+    .. "[--quiet] [--tolerant]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)
@@ -91,13 +91,17 @@ local o = args.parse(rest, {
                             in an experiment workspace, else in the current folder, never
                             in a --results folder)
   --harness NAME            read every folder as this harness's results
+  --replace                 write over an earlier report in the output folder; without it
+                            the earlier one is moved aside first, to OUT-previous-TIME (its
+                            time), and one line on standard error says where
   --quiet                   print neither the report nor the files written (they are written
                             all the same); warnings still go to standard error
   --tolerant                a result file that cannot be read (empty, truncated) is left
                             out, and its treatment's status says "partial: ... left out",
                             instead of stopping the comparison
 ]],
-  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true, tolerant = true },
+  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true, tolerant = true,
+    replace = true },
   taken = { "run", "workload", "gpus" },
   positional = { min = 0, max = 1 },
 })
@@ -154,7 +158,10 @@ if o.results then
   list.base = o.results -- (warnings name its folders relative to it)
   -- every subfolder but the comparison's own output from an earlier run
   for _, name in ipairs(subdirs(o.results)) do
-    if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end
+    -- (and an earlier one kept aside, cross-treatment-comparison-previous-TIME)
+    if name ~= "cross-treatment-comparison" and not name:match("^cross%-treatment%-comparison%-previous%-") then
+      add(name, o.results .. "/" .. name)
+    end
   end
   -- (the report goes into the current folder, as with --run: a results folder is the
   -- harness's, often shared or read-only; its subfolders are its treatments, so a report
@@ -312,8 +319,19 @@ local ok, err = pcall(function()
   end
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
-  local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })
+  local out = o.out or default_out
+  local paths = tr.write_outputs(out, list, { slo = slo, experiment = experiment, unit = list.unit,
+    keep_previous = not o.replace })
   chart_failures = paths.chart_failures or {}
+  -- an earlier report there: kept aside, or (--replace) written over - said either way, --quiet too
+  if paths.previous then
+    io.stderr:write(("treatments.lua: %s held an earlier report (written %s): kept in %s; this one is in %s "
+      .. "(--replace writes over it instead)\n"):format(out, os.date("%Y-%m-%d %H:%M:%S", paths.previous_time),
+      paths.previous, out))
+  elseif paths.replaced then
+    io.stderr:write(("treatments.lua: the earlier report in %s (written %s) was replaced (--replace)\n"):format(out,
+      os.date("%Y-%m-%d %H:%M:%S", paths.previous_time)))
+  end
   -- (--quiet: nothing on stdout; the files are written all the same)
   if not o.quiet then
     io.write(paths.text, "\n")

@@ -171,7 +171,7 @@ function M.validate(plan, name, opts)
               release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true, helmfile_hooks = true })
+              service = true, helmfile_hooks = true, new_values_keys = true })
             if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
               bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
                 .. "got %s"):format(tostring(d.helmfile_hooks)))
@@ -272,12 +272,15 @@ function M.validate(plan, name, opts)
                   M.shown(r.label), M.plain_name_problem(r.label), b.template))
               end
             end
-            if type(b.template) == "string" and not checked_templates[b.template]
-              and lfs.attributes(b.template, "mode") == "file" then
-              -- (one line per template, though both runs name it)
-              checked_templates[b.template] = true
+            if type(b.template) == "string" and lfs.attributes(b.template, "mode") == "file" then
+              -- each run's render with its own vars (runs a and b on one template with vars
+              -- {STACK: plain} and {STAK: sched}: rendered once with a's, b failed at step 60 after a
+              -- was deployed and measured, newuserd51 2); one line where both runs' say the same
               local why = M.template_problem(b, r, plan)
-              if why then bad(key .. ".benchmark.template", why) end
+              if why and not checked_templates[b.template .. "\0" .. why] then
+                checked_templates[b.template .. "\0" .. why] = true
+                bad(key .. ".benchmark.template", why)
+              end
             end
             if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
@@ -306,6 +309,46 @@ function M.validate(plan, name, opts)
           end
         end
       end
+    end
+  end
+  -- a values key of a run's override (values_override, set) most likely misspelt (llmd.valuekeys):
+  -- absent from the values it goes over and from the other run's override, a letter or two from
+  -- a key one of them has; helm would deploy the chart's own value under the run's label
+  -- (newuserd51). Once the runs' shapes are right, before anything deploys.
+  if #errs == 0 and is_map(plan.runs) then
+    local vk = require "llmd.valuekeys"
+    local sets = {}
+    for _, x in ipairs { "a", "b" } do
+      local d = plan.runs[x].deploy
+      if is_map(d) then
+        local nk = d.new_values_keys
+        if nk ~= nil and not (is_list(nk) and #nk > 0) then
+          bad(("runs.%s.deploy.new_values_keys"):format(x), "expected a list of dotted values keys (decode.replicas)")
+        end
+        local allowed = {}
+        for _, k in ipairs(is_list(nk) and nk or {}) do allowed[tostring(k)] = true end
+        local paths = {}
+        if is_map(d.set) then
+          for k in pairs(d.set) do
+            local p = vk.set_path(k)
+            p[#p + 1] = true
+            paths[#paths + 1] = p
+          end
+        end
+        if is_map(d.values_override) then
+          for _, p in ipairs(vk.paths(d.values_override)) do p[#p + 1] = true; paths[#paths + 1] = p end
+        end
+        local tree = vk.tree_of(paths)
+        if next(tree) ~= nil then
+          sets[#sets + 1] = { who = ("runs.%s.deploy"):format(x), tree = tree, base = vk.base_trees(d, true),
+            allowed = allowed }
+        end
+      end
+    end
+    for _, l in ipairs(vk.problems(sets, { where = name, keep = "refused: helm would take it as a new value and deploy "
+      .. "the chart's own under the run's label; fix the key, or keep a genuinely new one by listing it under the "
+      .. "run's deploy.new_values_keys - nothing was deployed" })) do
+      errs[#errs + 1] = { text = l }
     end
   end
   if #errs > 0 then
@@ -851,7 +894,7 @@ end
 -- character (a newline in a value would add keys of its own to the config).
 function M.substitute_yaml(text, vars, name)
   local missing, errs, out = {}, {}, {}
-  local lineno = 0
+  local lineno, first_line = 0, {}
   for line, nl in text:gmatch("([^\n]*)(\n?)") do
     if line == "" and nl == "" then break end
     lineno = lineno + 1
@@ -867,6 +910,7 @@ function M.substitute_yaml(text, vars, name)
       if var then v = vars[var]; if v == nil then v = os.getenv(var) end end
       if var and v == nil and braced == "{" and not missing[var] then
         missing[#missing + 1], missing[var] = var, true
+        first_line[var] = lineno
       end
       parts[#parts + 1] = line:sub(pos, s - 1)
       if not var or v == nil then
@@ -905,8 +949,13 @@ function M.substitute_yaml(text, vars, name)
     out[#out + 1] = table.concat(parts) .. nl
   end
   if #missing > 0 then
-    error(("%s: unset variables %s (give them in benchmark.vars or the environment)"):format(name,
-      table.concat(missing, ", ")), 0)
+    -- (the template's line of each: the first one's begins the message, the others' follow them)
+    local shown = {}
+    for i, v in ipairs(missing) do
+      shown[i] = i == 1 and v or ("%s (line %d)"):format(v, first_line[v])
+    end
+    error(("%s:%d: unset variables %s (give them in benchmark.vars or the environment)"):format(name,
+      first_line[missing[1]], table.concat(shown, ", ")), 0)
   end
   if #errs > 0 then error(table.concat(errs, "\n"), 0) end
   return table.concat(out)

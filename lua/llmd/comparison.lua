@@ -1091,10 +1091,18 @@ function M.report(w, A, B, opts)
       .. "LLMDLUA=${LLMDLUA:-%s}\n\"$LLMDLUA\" analyze.lua \"$COMPARISON_DIR\""):format(
       template.helpers.sh(require("llmd.parallel").exe() or "llmdlua"))),
   })
+  -- run_comparison.sh is the user's to edit (README: uncomment its lines): one that differs
+  -- from what llmdlua last wrote there is kept, and the new one goes beside it (newuserd51 5)
+  local script_to, script_kept = M.script_target(w.path, script)
   ws.write_set({ { out, text }, { html_out, html }, { w.path .. "/comparison.json", json_text },
-    { w.path .. "/comparison.csv", csv }, { w.path .. "/run_comparison.sh", script, "755" } },
+    { w.path .. "/comparison.csv", csv }, { script_to, script, "755" } },
     "the report (comparison_report.md and .html, comparison.json, comparison.csv, run_comparison.sh) is as it was "
     .. "(charts/ and the runs' run_state.json may be this report's already): make room and write it again")
+  if not script_kept then M.record_written(w.path, "run_comparison.sh", script) end
+  if script_kept then
+    io.stderr:write(("%s: %s\n"):format(opts.prog or "compare.lua", script_kept))
+  end
+  model.script_kept = script_kept
   tl.mark("script, written")
   copy_templates(w, tdir)
   tl.mark("templates")
@@ -1107,6 +1115,49 @@ function M.report(w, A, B, opts)
       :format(c.name, c.failed)
   end
   return model
+end
+
+-- What llmdlua last wrote of the files in a workspace a user may edit (run_comparison.sh):
+-- WRITTEN, {NAME = "fnv1a64:HEX"}, the hash of each as written. A file on disk whose hash is
+-- not the one recorded was changed since (edited by its user) and is never written over.
+M.WRITTEN = "llmdlua-written.json"
+
+local function text_hash(text) return "fnv1a64:" .. require("llmd.br").hash(text) end
+
+local function read_written(dir)
+  local ok, t = pcall(json.read, dir .. "/" .. M.WRITTEN)
+  return ok and type(t) == "table" and t or {}
+end
+
+-- Records text as what llmdlua wrote to dir/name (a failed write is an error naming the file).
+function M.record_written(dir, name, text)
+  local t = read_written(dir)
+  t[name] = text_hash(text)
+  ws.write_text(dir .. "/" .. M.WRITTEN, json.encode(t, { indent = 2 }) .. "\n")
+end
+
+-- Where run_comparison.sh's new text goes in the workspace at dir: its own path, unless the file
+-- there was edited since llmdlua wrote it - its hash is not the one recorded (M.WRITTEN), or,
+-- with none recorded (a workspace of an older llmdlua), it differs from the new text by more than
+-- its "Written by" line - which is kept, and the new text goes to run_comparison.sh.new. Returns
+-- the path, and the line saying so when the file was kept.
+function M.script_target(dir, text)
+  local path = dir .. "/run_comparison.sh"
+  local f = io.open(path, "rb")
+  if not f then return path end
+  local old = f:read("a") or ""
+  f:close()
+  local rec = read_written(dir)["run_comparison.sh"]
+  local same
+  if rec then same = text_hash(old) == rec
+  else
+    local function body(x) return (x:gsub("\n# Written by llmdlua [^\n]*", "", 1)) end
+    same = body(old) == body(text)
+  end
+  if same or old == text then return path end
+  local q = require("llmd.template").helpers.sh(path)
+  return path .. ".new", ("%s was edited since llmdlua wrote it: kept as it is; the script as llmdlua writes it "
+    .. "now is %s.new (compare them, e.g. diff %s %s.new)"):format(path, path, q, q)
 end
 
 -- The files a comparison's report is, in the workspace (M.report writes them, in this order).
@@ -1258,6 +1309,8 @@ function M.tree(w)
     ["comparison.json"] = "the whole comparison model",
     ["comparison.csv"] = "the performance table, capacity, max sustained",
     ["run_comparison.sh"] = "reproduce the runs (review first)",
+    ["run_comparison.sh.new"] = "the script as llmdlua writes it now (run_comparison.sh was edited: kept)",
+    [M.WRITTEN] = "what llmdlua last wrote (an edited run_comparison.sh is kept)",
     ["templates"] = "edit these, then: llmdlua analyze.lua " .. w.path,
     ["run_state.json"] = "configuration and metrics",
     ["run_model.json"] = "the extracted run model",

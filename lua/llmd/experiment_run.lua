@@ -870,6 +870,37 @@ function M.check_setup_treatments(exp, plan, exp_path, plan_path)
   end
 end
 
+-- Refuses a setup treatment's values key that is most likely misspelt (llmd.valuekeys): absent
+-- from the values it overrides (the plan's values files, a local chart's values.yaml, its
+-- deploy.values_override and deploy.set) and from the other setup treatments, and a letter or
+-- two from a key one of them has at the same path. Helm would take `decode.replicsa: 2` as a new
+-- value and deploy the chart's decode.replicas, so two setup treatments would deploy one
+-- configuration and be compared as two (newuserd51). plan nil (--show without --plan): the
+-- treatments against each other only, and the lines are returned as warnings, not raised. A key
+-- listed under the plan's deploy.new_values_keys is kept. Raises one line per key, before
+-- anything deploys (the dry run and --show --plan too).
+function M.check_setup_value_keys(exp, plan, exp_path, plan_path)
+  local vk = require "llmd.valuekeys"
+  local d = plan and plan.deploy or {}
+  local base = vk.base_trees(d)
+  local sets = {}
+  for _, st in ipairs(exp.setup_treatments) do
+    if is_map(st.overrides) and next(st.overrides) ~= nil then
+      sets[#sets + 1] = { who = "setup treatment " .. st.name, tree = st.overrides, base = base }
+    end
+  end
+  local allowed = {}
+  for _, k in ipairs(type(d.new_values_keys) == "table" and d.new_values_keys or {}) do allowed[tostring(k)] = true end
+  local keep = plan and ("refused: helm would take it as a new value and deploy the chart's own, so the setup "
+    .. "treatments would differ less than they say; fix the key, or keep a genuinely new one by listing it under "
+    .. "deploy.new_values_keys in %s - nothing was deployed"):format(plan_path or "the plan")
+    or "--plan refuses it (a genuinely new key is kept by listing it under the plan's deploy.new_values_keys)"
+  local lines = vk.problems(sets, { where = exp_path or exp.name, allowed = allowed, keep = keep })
+  if not plan then return lines end
+  if #lines > 0 then error(table.concat(lines, "\n"), 0) end
+  return lines
+end
+
 -- What is left deployed, one "setup treatment S in namespace NS: releases ...; ..." for
 -- each stack whose deploy started (for real) and that was not torn down since (kept with
 -- --skip-teardown, a failed teardown, logs not collected), in the order of the treatments.
@@ -953,6 +984,7 @@ function M.run(exp, plan, opts)
   M.check_runnable(exp, opts.experiment_path)
   for _, n in ipairs(M.check_run_treatments(exp, plan, opts.experiment_path)) do loud:write(n, "\n") end
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
+  M.check_setup_value_keys(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
     -- (each value as a shell would read it: a space or quote in one is seen)

@@ -794,7 +794,12 @@ local function config_rows(A, B)
     local v = harness_name(r)
     if r.version then v = v .. " " .. tostring(r.version) end
     local stated = get(side, "benchmark", "harness")
-    if stated ~= "unknown" and stated ~= r.harness then v = v .. " (stated: " .. stated .. ")" end
+    -- (a stated name of the same harness, inference_perf or inference-perf, is that harness:
+    -- said beside it, it read as a difference where only the spelling differs, newuserd51 4)
+    local sok, sh = pcall(require("llmd.harness").get, stated)
+    if stated ~= "unknown" and stated ~= r.harness and not (sok and sh.name == r.harness) then
+      v = v .. " (stated: " .. stated .. ")"
+    end
     return v
   end
   local function stages_text(side)
@@ -6543,7 +6548,16 @@ same_plan_config = function(workspace)
   local a, b = plan.runs.a, plan.runs.b
   if type(a) ~= "table" or type(b) ~= "table" or a.existing ~= nil or b.existing ~= nil then return nil end
   local same = M.same_value
-  if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(a.benchmark, b.benchmark)) then return nil end
+  -- (the harness by what it names: inference_perf is inference-perf, an alias the plan accepts)
+  local function bench(r)
+    if type(r.benchmark) ~= "table" or r.benchmark.harness == nil then return r.benchmark end
+    local c = {}
+    for k, v in pairs(r.benchmark) do c[k] = v end
+    local hok, h = pcall(require("llmd.harness").get, c.harness)
+    if hok then c.harness = h.name end
+    return c
+  end
+  if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(bench(a), bench(b))) then return nil end
   if (a.baseline and true or false) ~= (b.baseline and true or false) then return nil end
   local function stated(r)
     if type(r.info) ~= "table" then return {} end

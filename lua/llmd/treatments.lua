@@ -4451,6 +4451,41 @@ function M.write_outputs(out, list, opts)
           mode == "directory" and "folder" or mode), 0)
       end
     end
+    -- an earlier report there (opts.keep_previous): moved aside whole, beside out, before this
+    -- one goes in (newuserd51 6: a second treatments.lua with other --gpus or --slo replaced the
+    -- first's report, without a word under --quiet)
+    local earlier
+    for _, name in ipairs(OUTPUTS) do
+      earlier = earlier or lfs.attributes(out .. "/" .. name, "modification")
+    end
+    if earlier and opts.keep_previous then
+      local base = ("%s-previous-%s"):format(out, os.date("%Y%m%d-%H%M%S", earlier))
+      local aside, why2
+      for n = 1, 100 do
+        local try = n == 1 and base or ("%s-%d"):format(base, n)
+        local ok, err = lfs.mkdir(try)
+        if ok then aside = try break end
+        why2 = err
+        if not tostring(err):find("exists", 1, true) then break end
+      end
+      if not aside then
+        error(("%s: cannot make a folder to keep the earlier report in (%s): %s; nothing was changed (--replace "
+          .. "writes over it)"):format(out, base, tostring(why2)), 0)
+      end
+      for _, name in ipairs(OUTPUTS) do
+        if lfs.attributes(out .. "/" .. name, "mode") == "file" then
+          local ok, err = os.rename(out .. "/" .. name, aside .. "/" .. name)
+          if not ok then error(("%s/%s: cannot move it to %s: %s"):format(out, name, aside, tostring(err)), 0) end
+        end
+      end
+      if lfs.attributes(out .. "/charts", "mode") == "directory" then
+        local ok, err = os.rename(out .. "/charts", aside .. "/charts")
+        if not ok then error(("%s/charts: cannot move it to %s: %s"):format(out, aside, tostring(err)), 0) end
+      end
+      paths.previous, paths.previous_time = aside, earlier
+    elseif earlier then
+      paths.replaced, paths.previous_time = true, earlier
+    end
     if paths.charts then
       -- drawn: the new pictures in place of the old, and none the report no longer has
       ws.mkdir_p(out .. "/charts")

@@ -421,9 +421,34 @@ for h in "" "--harness inference-perf"; do
     run "$BIN" compare.lua --a "$TMP/reps" --b "$V7/vllm-2replicas" $h --parent "$TMP/cw"
     expect_rc 1
     expect_err_first "llmdlua: $TMP/reps holds 2 inference-perf runs, in different folders:"
-    expect_err_has "choose one: pass the folder of one run (e.g. $TMP/reps/x_wl_run1); to use repeats of one sweep together, treatments.lua takes each folder under one label (--run NAME=$TMP/reps/x_wl_run1 --run NAME=$TMP/reps/x_wl_run2; README: Comparing N treatments)"
+    expect_err_has "choose one: pass the folder of one run (one of those above; compare.lua compares one run with one run: --a $TMP/reps/x_wl_run1 --b $TMP/reps/x_wl_run2); to compare them all, treatments.lua takes one --run per run, each under its own name (treatments.lua --run x_wl_run1=$TMP/reps/x_wl_run1 --run x_wl_run2=$TMP/reps/x_wl_run2); only repeats of one configuration share a name (README: Comparing N treatments)"
     case "$err" in *"--harness"*) fail "advises --harness: $err" ;; *) ok ;; esac
 done
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+
+# newuserd51 3: exp-7_H100 holds four configurations (llm-d-1p1d, llm-d-2p1d, vllm-2replicas,
+# vllm-3replicas); the advice pooled two of them under one --run NAME. Each gets its own name now,
+# and the suggested treatments.lua command runs.
+name="compare.lua --a a folder of four configurations: one --run per configuration, each its own name"
+run "$BIN" compare.lua --a "$V7" --b "$FIX/inference-perf/kubecon-na-2025_vllm" --parent "$TMP/cw"
+expect_rc 1
+expect_err_first "llmdlua: $V7 holds 4 vllm-benchmark runs, in different folders:"
+expect_err_has "(treatments.lua --run llm-d-1p1d=$V7/llm-d-1p1d --run llm-d-2p1d=$V7/llm-d-2p1d --run vllm-2replicas=$V7/vllm-2replicas --run vllm-3replicas=$V7/vllm-3replicas)"
+case "$err" in *"NAME="*) fail "one name for several folders: $err" ;; *) ok ;; esac
+run "$BIN" treatments.lua --run "llm-d-1p1d=$V7/llm-d-1p1d" --run "llm-d-2p1d=$V7/llm-d-2p1d" --run "vllm-2replicas=$V7/vllm-2replicas" --run "vllm-3replicas=$V7/vllm-3replicas" --out "$TMP/tr4" --quiet
+expect_rc 0
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+
+name="compare.lua --a a comparison's workspace: give WORKSPACE/run-a"
+mkdir -p "$TMP/cwws"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --parent "$TMP/cwws" --quiet
+expect_rc 0
+cws=$(find "$TMP/cwws" -mindepth 1 -maxdepth 1 -name 'llm-d-comparison-*' | head -n 1)
+run "$BIN" compare.lua --a "$cws" --b "$V7/vllm-3replicas" --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --a $cws: a comparison's workspace (compare.lua's), which holds two runs, run-a and run-b; give the folder of one of them: --a $cws/run-a (or $cws/run-b)"
+run "$BIN" compare.lua --a "$cws/run-a" --b "$V7/vllm-3replicas" --parent "$TMP/cw2" --quiet
+expect_rc 0
 if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
 name="extract.lua --warmup marking every stage or a missing one: a bad option value, exit 2"

@@ -2516,11 +2516,17 @@ do
     local old_lt = t.read(out .. "/charts/treatments_latency_throughput.svg")
     -- gnuplot fails on the bars' template (before: "llmdlua: .../treatments_bars.gp: gnuplot
     -- failed ...", no report, --out as it was)
+    -- (--replace: written over the earlier report in --out, whose stale chart goes; without it the
+    -- earlier report is moved aside first, newuserd51 6, and said)
+    local earlier = os.date("%Y-%m-%d %H:%M:%S", lfs.attributes(out .. "/treatments.json", "modification"))
+    argv[#argv + 1] = "--replace"
     r = proc.run(argv, { env = { PATH = failing_gnuplot("treatments_bars") .. ":" .. os.getenv("PATH") } })
     t.eq(r.code, 1, r.stderr)
     local tpl = REPO_ROOT .. "/templates/charts/treatments_bars.gp"
-    -- one line, naming the chart, the template and gnuplot's words (no traceback)
-    t.eq(r.stderr, "treatments.lua: error: the treatments_bars chart was not drawn (the report says so): " .. tpl
+    -- one line, naming the chart, the template and gnuplot's words (no traceback), after the one
+    -- saying the earlier report was replaced
+    t.eq(r.stderr, "treatments.lua: the earlier report in " .. out .. " (written " .. earlier .. ") was replaced "
+      .. "(--replace)\ntreatments.lua: error: the treatments_bars chart was not drawn (the report says so): " .. tpl
       .. ": gnuplot failed (exit code 1): gnuplot echoes the variables | line 9: made to fail\n")
     local md = t.read(out .. "/treatment_report.md")
     -- (the bars' title: "At the common load, 92.19 req/s offered", the fixtures' common load)
@@ -2534,7 +2540,8 @@ do
     t.eq(names_in(out .. "/charts"), { "treatments_latency_throughput.dat", "treatments_latency_throughput.svg" })
     t.eq(t.read(out .. "/charts/treatments_latency_throughput.svg"), old_lt)
     for _, n in ipairs(names_in(out)) do t.ok(not n:find("^%.treatments%-writing"), n) end
-    -- the printed report says it as well (without --quiet)
+    -- the printed report says it as well (without --quiet; without --replace too)
+    table.remove(argv)
     table.remove(argv)
     r = proc.run(argv, { env = { PATH = failing_gnuplot("treatments_latency_throughput") .. ":" .. os.getenv("PATH") } })
     t.eq(r.code, 1, r.stderr)

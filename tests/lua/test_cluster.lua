@@ -2649,7 +2649,18 @@ t.test("a plan's malformed template, values file or kustomize folder is refused 
   refused(function(plan, d)
     t.write(d .. "/t3.yaml", (t.read(d .. "/template.yaml"):gsub("%${NAMESPACE}", "${NAMESPAC}")))
     plan.runs.a.benchmark.template = d .. "/t3.yaml"
-  end, "runs.a.benchmark.template: DIR/t3.yaml: unset variables NAMESPAC (give them in benchmark.vars")
+  end, "runs.a.benchmark.template: DIR/t3.yaml:4: unset variables NAMESPAC (give them in benchmark.vars")
+  -- newuserd51 2: both runs on one template, each with its own vars; b's lacks STACK, which a
+  -- gives: checked with b's vars too (the template was rendered once, with a's, and b failed at
+  -- step 60 after a was deployed, benchmarked and torn down). By hand: ${STACK} is on line 2.
+  refused(function(plan, d)
+    t.write(d .. "/ladder.yaml", (t.read(d .. "/template.yaml"):gsub("stack_name: [^\n]*", "stack_name: ${STACK}", 1)))
+    plan.runs.a.benchmark.template = d .. "/ladder.yaml"
+    plan.runs.b.benchmark.template = d .. "/ladder.yaml"
+    plan.runs.a.benchmark.vars = { STACK = "plain" }
+    plan.runs.b.benchmark.vars = { STAK = "sched" }
+  end, "plan.yaml: runs.b.benchmark.template: DIR/ladder.yaml:2: unset variables STACK (give them in "
+    .. "benchmark.vars or the environment); nothing was deployed")
   -- (PyYAML: "expected ',' or '}' ... line 2, column 1")
   refused(function(_, d)
     t.write(d .. "/guide/router.values.yaml", "router: {a: 1\n")

@@ -44,6 +44,14 @@ local function rerun(s, w, lines, envx)
   return proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" }), copy
 end
 
+-- what the script's last line (analyze.lua "$COMPARISON_DIR") says of the script it runs from,
+-- edited (its lines uncommented): kept, the new one beside it (newuserd51 5)
+local function kept(copy)
+  local p = copy .. "/run_comparison.sh"
+  return ("analyze.lua: %s was edited since llmdlua wrote it: kept as it is; the script as llmdlua writes it now is "
+    .. "%s.new (compare them, e.g. diff %s %s.new)\n"):format(p, p, p, p)
+end
+
 local function ns_state(s) return (json.decode(t.read(s.cluster .. "/state.json")).ns or {})["llm-d-try"] end
 
 local DEPLOY_A_TAIL = " ms-vllm helmfile -n llm-d-try apply -e istio --skip-crds"
@@ -84,7 +92,7 @@ t.test("run_comparison.sh re-runs a baseline run: its Service line, then the ben
   local copy
   r, copy = rerun(s, w, lines)
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.eq(r.stderr, "")
+  t.eq(r.stderr, kept(copy))
   local dest = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: ")
   t.ok(dest and dest:find(copy .. "/reruns/run-a-", 1, true) == 1, r.stdout)
   t.ok(dest and lfs.attributes(dest .. "/results", "mode") == "directory", dest)
@@ -206,7 +214,7 @@ t.test("a re-run from run_comparison.sh compares with its run as the script and 
   local copy
   r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
     { LLMDLUA = bin .. "/llmdlua" })
-  t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+  t.eq({ r.code, r.stderr }, { 0, kept(copy) }, r.stdout)
   local dest, cmd = r.stdout:match("run a: results of the re%-run in (%S+)/results; compare it with run a: ([^\n]*)\n")
   t.ok(dest, r.stdout)
   t.ok(dest:match("^" .. copy:gsub("%p", "%%%0") .. "/reruns/run%-a%-%d+$"), dest)
@@ -266,9 +274,10 @@ t.test("a run compared with its re-run is an A/A check, known from the recorded 
   local w = t.workspaces(s.dir)[1]
   local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_A_TAIL
   local first, second = s.env.FAKE_RESULTS:match("^([^:]+):([^:]+)$")
-  r = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
+  local copy
+  r, copy = rerun(s, w, { deploy_a, "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] },
     { FAKE_RESULTS = second .. ":" .. first })
-  t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+  t.eq({ r.code, r.stderr }, { 0, kept(copy) }, r.stdout)
   local a, b = r.stdout:match("compare it with run a: '[^\n]*/llmdlua' compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
   -- the re-run's label is its own, so the label cannot be what tells: renamed, it still is one
   local stp = b .. "/run_state.json"
@@ -351,7 +360,7 @@ t.test("each run's command block of run_comparison.sh, uncommented whole, is she
     local env = { LLMDLUA = ROOT .. "/llmdlua" }
     for k, v in pairs(s.env) do env[k] = v end
     r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
-    t.eq({ r.code, r.stderr }, { 0, "" }, r.stdout)
+    t.eq({ r.code, r.stderr }, { 0, kept(copy) }, r.stdout)
     t.contains(r.stdout, "run " .. x .. ": results of the re-run in " .. copy .. "/reruns/run-" .. x .. "-")
     t.eq(next(ns_state(s).releases or {}), nil, "run " .. x .. " torn down")
   end

@@ -56,7 +56,9 @@ t.test("a workload key holding $(...) is refused at the plan check, naming the t
 t.test("a key a ${VAR} fills in: the plan's vars at the plan check, the environment's before run_only.sh runs",
   function()
     local s = with_key("${WL}")
-    t.write(s.plan, (t.read(s.plan):gsub("harness: inference%-perf}", "harness: inference-perf, vars: {WL: 'a b'}}", 1)))
+    -- (both runs: each run's template is checked with its own vars, newuserd51 2, and run b's
+    -- without WL would be refused as unset)
+    t.write(s.plan, (t.read(s.plan):gsub("harness: inference%-perf}", "harness: inference-perf, vars: {WL: 'a b'}}")))
     local r = llmdlua({ "compare.lua", "--plan", s.plan, "--yes", "--quiet", "--dry-run" }, s.env, s.dir)
     t.eq(r.code, 1, r.stdout .. r.stderr)
     -- (a key written ${WL} is on no line of its own: the template alone is named)

@@ -167,12 +167,23 @@ function M.resolve(dir, opts)
     end
     if #names == 1 then
       -- runs of one harness (repeats of a sweep, or runs side by side): --harness cannot choose
-      local eg = {}
-      for i = 1, math.min(2, #cs) do eg[i] = ("--run NAME=%s"):format(cs[i].dir) end
-      error(("%s holds %d %s runs, in different folders:\n%s\nchoose one: pass the folder of one run (e.g. %s); "
-        .. "to use repeats of one sweep together, treatments.lua takes each folder under one label (%s; README: "
-        .. "Comparing N treatments)"):format(dir, #cs, names[1], table.concat(lines, "\n"), cs[1].dir,
-          table.concat(eg, " ")), 0)
+      -- (each run its own name: runs in different folders are most often different
+      -- configurations, llm-d-1p1d beside vllm-2replicas, and one name would pool them as
+      -- repeats of one treatment - the old advice, newuserd51 3; the folder's name where it is
+      -- a plain one, else runN)
+      local sh = require("llmd.template").helpers.sh
+      local eg, taken = {}, {}
+      for i, c in ipairs(cs) do
+        local n = (c.dir:gsub("/results$", "")):match("([^/]+)$") or ""
+        if not n:match("^[%w][%w._%-]*$") or taken[n] then n = "run" .. i end
+        taken[n] = true
+        eg[i] = "--run " .. sh(n .. "=" .. c.dir)
+      end
+      error(("%s holds %d %s runs, in different folders:\n%s\nchoose one: pass the folder of one run (one of "
+        .. "those above; compare.lua compares one run with one run: --a %s --b %s); to compare them all, "
+        .. "treatments.lua takes one --run per run, each under its own name (treatments.lua %s); only repeats of "
+        .. "one configuration share a name (README: Comparing N treatments)"):format(dir, #cs, names[1],
+          table.concat(lines, "\n"), sh(cs[1].dir), sh(cs[2].dir), table.concat(eg, " ")), 0)
     end
     local several = {}
     for _, n in ipairs(names) do if per[n] > 1 then several[#several + 1] = n end end

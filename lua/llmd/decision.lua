@@ -368,6 +368,72 @@ function M.token_differences(oa, ob)
   return out
 end
 
+-- The requests' token lengths of two runs (oa, ob: their whole-run metric sets) where they
+-- differ by more than their sampling noise, even within TOKEN_TOLERANCE (audit51 F2: B asked
+-- 4.1 % more output tokens, inside the 5 % workload tolerance, and End-to-end latency said "A
+-- better" p < 1e-9, +3.3 %, with TPOT no different: the gap was the tokens, not the server).
+-- {input = g, output = g} (each nil where the runs' means are unknown or the same within noise),
+-- g = {a = A's mean per completed request, b = B's, ratio = b / a, z = the difference over its
+-- standard error (sqrt(sa^2 / na + sb^2 / nb), the requests' own sd, ddof 1: token_lengths),
+-- nil where a side's spread is unknown (a summary file): a difference then counts as real,
+-- the side that holds a winner back}. Beyond the noise: |z| > 1.96 (two-sided 5 %); lengths
+-- that are the same in every request (sd 0) differ for certain wherever their means do.
+M.TOKEN_GAP_Z = 1.959964
+function M.token_gap(oa, ob)
+  local out = {}
+  for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
+    local ma, mb = mean_len(oa, t[2]), mean_len(ob, t[2])
+    if ma and mb and ma > 0 and mb > 0 and ma ~= mb then
+      local la, lb = (oa.token_lengths or {})[t[1]], (ob.token_lengths or {})[t[1]]
+      local se
+      if la and lb and type(la.sd) == "number" and type(lb.sd) == "number" and (la.n or 0) > 1 and (lb.n or 0) > 1 then
+        se = math.sqrt(la.sd ^ 2 / la.n + lb.sd ^ 2 / lb.n)
+      end
+      local z = se and (se > 0 and (mb - ma) / se or math.huge) or nil
+      if not z or math.abs(z) > M.TOKEN_GAP_Z then out[t[1]] = { a = ma, b = mb, ratio = mb / ma, z = z } end
+    end
+  end
+  return out
+end
+
+-- The rows whose figure the requests' token lengths move (M.token_gap), and how: each token
+-- kind that moves it, the figure at most in proportion to that kind's length (E2E latency is
+-- prefill, in proportion to the input at most, plus decode, to the output; TTFT the prefill; a
+-- request rate at the server's limit falls as the requests grow: inversely; output tok/s at one
+-- request rate grows with the output). Per-token figures (TPOT, ITL, NTPOT) are not in it:
+-- they are what stays comparable when the lengths differ.
+local TOKEN_SCALED = {
+  ttft = { input = 1 }, latency = { input = 1, output = 1 },
+  throughput_req_s = { input = -1, output = -1 }, throughput_tok_s = { output = 1 },
+  throughput_total_tok_s = { input = 1, output = 1 },
+}
+local function token_scaled(key)
+  if TOKEN_SCALED[key] then return TOKEN_SCALED[key] end
+  local prefix = tostring(key):match("^(%a+)_p%d+_ms$") or tostring(key):match("^(%a+)_mean_ms$")
+  return prefix and TOKEN_SCALED[prefix] or nil
+end
+M.token_scaled = token_scaled
+
+-- The range of ratios (B / A) by which the token lengths' difference alone (gap: M.token_gap)
+-- may move the figure of key, {lo, hi} with lo <= 1 <= hi, and the differences it rests on
+-- (texts: "output tokens per request 66.6 vs 64.0 (+4.1 %)"); nil where none moves it. Each
+-- kind moves it at most in proportion (TOKEN_SCALED); several kinds at most by the farthest.
+function M.token_range(key, gap)
+  local sc = token_scaled(key)
+  if not (sc and gap) then return nil end
+  local lo, hi, texts = 1, 1, {}
+  for _, kind in ipairs { "input", "output" } do
+    local g, e = gap[kind], sc[kind]
+    if g and e then
+      local r = g.ratio ^ e
+      lo, hi = math.min(lo, r), math.max(hi, r)
+      texts[#texts + 1] = ("%s tokens per request %.1f vs %.1f (%+.1f %%)"):format(kind, g.a, g.b, (g.ratio - 1) * 100)
+    end
+  end
+  if #texts == 0 then return nil end
+  return { lo = lo, hi = hi, texts = texts }
+end
+
 -- One run's load points that sent different requests (token lengths per request beyond the
 -- workload match's TOKEN_TOLERANCE, M.token_differences between each point and the first):
 -- one folder holding two workloads (vLLM files of 8k-token prompts beside 10k ones). A data
@@ -4964,6 +5030,34 @@ function M.verdict(o)
   local b_better = (m.better == "higher") == (eb > ea)
   -- (stratified: the direction within the load points, which the effect_size check agreed with)
   if se and (se.pct or se.pp) then b_better = (m.better == "higher") == ((se.pct or se.pp) > 0) end
+  -- Requests whose token lengths differ beyond their noise (o.token_gap, M.token_gap), even within
+  -- the workload match's tolerance: a figure those lengths move (M.token_range) names a winner
+  -- only where its difference is beyond what the lengths explain. The row's effect (its
+  -- interval where it has one, else its figure) as a ratio B / A is divided by the token
+  -- range's far end on its side: (1 + lo) / range.hi - 1 to (1 + hi) / range.lo - 1, the
+  -- difference left if the lengths moved the figure as far as they can, in the direction that
+  -- explains most; a winner only where that is still beyond the practical threshold
+  -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
+  -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
+  local tr = o.token_gap and M.token_range(o.key, o.token_gap)
+  local pct = se and se.pct or r.effect_pct
+  if tr and pct then
+    local lo, hi = se and se.pct and se.lo or pct, se and se.pct and se.hi or pct
+    local alo, ahi = lo and ((1 + lo / 100) / tr.hi - 1) * 100, hi and ((1 + hi / 100) / tr.lo - 1) * 100
+    r.token_range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts }
+    if not (alo and ahi and M.interval_beyond({ lo = alo, hi = ahi }, o.min_effect or M.MIN_EFFECT)) then
+      r.verdict, r.token_explained = "not comparable", true
+      r.note = ("the requests differ (%s, beyond their sampling noise though within the workload match's %g %%), "
+        .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
+        .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
+        M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
+        lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(pct, 1) .. " %"))
+      return r
+    end
+    r.token_note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
+      .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
+      signed((tr.hi - 1) * 100, 1) .. " %")
+  end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

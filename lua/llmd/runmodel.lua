@@ -749,7 +749,11 @@ function M.fill(set, a, method, why)
   -- per-request token lengths, and goodput against the SLOs' per-request thresholds
   local function lengths(acc)
     if acc:count() == 0 then return nil end
-    return { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method) }
+    -- (sd, ddof 1, and n: the sampling noise of the mean, for the workload checks that weigh a
+    -- difference against it, llmd.decision.token_gap and check_request_shapes)
+    local var = acc:count() > 1 and acc:variance(1) or nil
+    return { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method),
+      sd = var and var == var and var >= 0 and math.sqrt(var) or nil, n = acc:count() }
   end
   set.token_lengths = { input = a.in_known and lengths(a.in_len) or nil,
     output = a.out_known and lengths(a.out_len) or nil }

@@ -339,24 +339,65 @@ M.TOKEN_TOLERANCE = 0.05
 
 -- The differences between the requests two runs sent (oa, ob: their whole-run metric sets):
 -- input and output tokens per request, mean (total over completed requests) and p50/p90
--- where the run model has them, beyond TOKEN_TOLERANCE. {{field = "input_tokens" |
--- "output_tokens", a = mean, b = mean, text = "input tokens per request: mean 9999.0 vs
--- 204.0"}, ...}, empty when they match or are unknown. The workload match lists them, and
--- capacities and latencies of runs whose requests differ are not compared.
-function M.token_differences(oa, ob)
+-- where the run model has them, beyond TOKEN_TOLERANCE and beyond their sampling noise.
+-- {{field = "input_tokens" | "output_tokens", a = mean, b = mean, text = "input tokens per
+-- request: mean 9999.0 vs 204.0"}, ...}, empty when they match or are unknown. The workload
+-- match lists them, and capacities and latencies of runs whose requests differ are not
+-- compared.
+-- Noise (audit51 F1: lengths drawn at random, lognormal sigma 0.3, 300 requests a load, read
+-- "two workloads" in 9 of 30 A/A pairs and "the workloads differ (output tokens p90 93 vs
+-- 98)"): a statistic differs only where it is beyond the tolerance AND beyond its sampling
+-- noise, |x - y| > z sqrt(se_a^2 + se_b^2): a mean's se sd / sqrt(n) (token_lengths' sd,
+-- ddof 1, and n), a percentile's its 95 % order-statistic interval's half on the side facing
+-- the other over 1.96 (llmd.runmodel's p50_lo, p50_hi, ...); z Bonferroni's for the family
+-- of statistics compared (m, here 6: two kinds by mean, p50 and p90; check_request_shapes'
+-- more), two-sided 5 % in all (M.family_z). Lengths the same in every request (sd 0, an
+-- interval of one value) differ wherever they do (constant 64 against 80 tokens), and a
+-- statistic whose noise is unknown (no per-request lengths: a summary file, a run model
+-- saved before) is read on the tolerance alone, as before.
+M.SHAPE_ALPHA = 0.05
+function M.family_z(m)
+  local target = M.SHAPE_ALPHA / math.max(1, m or 1)
+  local lo, hi = 0, 40
+  for _ = 1, 200 do
+    local mid = (lo + hi) / 2
+    if stattest.normal_two_sided(mid) > target then lo = mid else hi = mid end
+  end
+  return (lo + hi) / 2
+end
+-- (a percentile's standard error from its interval: the half facing y, over 1.96; nil unknown)
+local function pct_se(l, q, y)
+  local x, lo, hi = l[q], l[q .. "_lo"], l[q .. "_hi"]
+  if type(x) ~= "number" or type(lo) ~= "number" or type(hi) ~= "number" then return nil end
+  return ((y or x) >= x and hi - x or x - lo) / 1.959964
+end
+local function beyond(x, y, se, z)
+  if lp.close(x, y, M.TOKEN_TOLERANCE) then return false end
+  return se == nil or math.abs(x - y) > z * se
+end
+function M.token_differences(oa, ob, m)
   local out = {}
+  local z = M.family_z(m or 6)
   for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
     local ma, mb = mean_len(oa, t[2]), mean_len(ob, t[2])
     local parts = {}
-    if ma and mb and not lp.close(ma, mb, M.TOKEN_TOLERANCE) then
-      parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb)
-    end
     local la_, lb_ = (oa.token_lengths or {})[t[1]], (ob.token_lengths or {})[t[1]]
+    if ma and mb then
+      local se
+      if la_ and lb_ and type(la_.sd) == "number" and type(lb_.sd) == "number" and (la_.n or 0) > 1
+        and (lb_.n or 0) > 1 then
+        se = math.sqrt(la_.sd ^ 2 / la_.n + lb_.sd ^ 2 / lb_.n)
+      end
+      if beyond(ma, mb, se, z) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
+    end
     if la_ and lb_ then
       for _, q in ipairs { "p50", "p90" } do
         local x, y = la_[q], lb_[q]
-        if x and y and not lp.close(x, y, M.TOKEN_TOLERANCE) then
-          parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
+        if x and y then
+          local sa, sb = pct_se(la_, q, y), pct_se(lb_, q, x)
+          if beyond(x, y, sa and sb and math.sqrt(sa ^ 2 + sb ^ 2) or nil, z) then
+            parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
+          end
         end
       end
     end
@@ -461,9 +502,37 @@ function M.check_request_shapes(run)
   local function enough(p)
     return (p.values.requests_ok or 0) >= M.SHAPE_MIN_REQUESTS and (p.values.requests_failed or 0) == 0
   end
+  -- each point's lengths' spread (mean, sd, n: its stages' pooled, the spread between its
+  -- repeats' means counted in), so that a point's mean differs from the first's only beyond
+  -- its sampling noise (M.token_differences, the means alone: a family of two kinds for each
+  -- point against the first; audit51 F1: random lengths, sigma 0.3, 300 a load, flagged 9 of
+  -- 30 A/A pairs as two workloads by chance)
+  local function spread(p, kind)
+    local n, sum, ss, parts = 0, 0, 0, {}
+    for _, idx in ipairs(p.stages or {}) do
+      local l
+      for _, st in ipairs(run.stages or {}) do
+        if st.index == idx then l = st.metrics and st.metrics.token_lengths and st.metrics.token_lengths[kind] end
+      end
+      if not (l and type(l.sd) == "number" and type(l.n) == "number" and l.n > 1 and type(l.mean) == "number") then
+        return nil
+      end
+      parts[#parts + 1] = l
+      n, sum = n + l.n, sum + l.n * l.mean
+    end
+    if n < 2 then return nil end
+    local mean = sum / n
+    for _, l in ipairs(parts) do ss = ss + (l.n - 1) * l.sd ^ 2 + l.n * (l.mean - mean) ^ 2 end
+    return { mean = mean, sd = math.sqrt(ss / (n - 1)), n = n }
+  end
+  local function shape(p)
+    return { values = p.values, token_lengths = { input = spread(p, "input"), output = spread(p, "output") } }
+  end
   local differ = {}
+  local first = shape(points[1])
   for i = 2, #points do
-    if enough(points[1]) and enough(points[i]) and #M.token_differences(points[1], points[i]) > 0 then
+    if enough(points[1]) and enough(points[i])
+      and #M.token_differences(first, shape(points[i]), 2 * (#points - 1)) > 0 then
       differ[#differ + 1] = i
     end
   end

@@ -157,3 +157,69 @@ t.test("verdict: a token-moved row names no winner the token difference explains
   t.near(r.lo, 64 / 66, 1e-12)
   t.eq(r.hi, 1)
 end)
+
+-- The workload's shape checks weigh a token-length difference against its sampling noise (task
+-- fixf51, audit51 F1: lengths drawn at random, lognormal sigma 0.3, 300 requests a load, read
+-- "two workloads" in 9 of 30 A/A pairs, and "the workloads differ (output tokens p90 93 vs 98)"):
+-- a statistic differs where it is beyond the 5 % tolerance and beyond z standard errors, z
+-- Bonferroni's for the statistics compared. Expected values: python3 (statistics.NormalDist).
+t.test("family_z: the two-sided Bonferroni z of a family of m statistics at 5 % in all", function()
+  -- NormalDist().inv_cdf(1 - 0.05 / 12) = 2.638257, 1 - 0.05 / 16: 2.734369, 1 - 0.05 / 2: 1.959964
+  t.near(decision.family_z(6), 2.638257273476751, 1e-9)
+  t.near(decision.family_z(8), 2.734368786533176, 1e-9)
+  t.near(decision.family_z(1), 1.959963984540054, 1e-9)
+end)
+
+-- a whole-run set of n requests, output lengths mean out (sd), p90 with its interval
+local function lens(n, out, sd, p90, lo, hi)
+  return { values = { requests_ok = n, output_tokens_total = n * out },
+    token_lengths = { output = { mean = out, sd = sd, n = n, p90 = p90, p90_lo = lo, p90_hi = hi } } }
+end
+
+t.test("token_differences: beyond the tolerance and beyond the noise, or no difference", function()
+  -- means 64 against 68 (5.9 % apart), sd 19.2: at 300 each (68 - 64) / sqrt(2 x 19.2^2 / 300) =
+  -- 2.55 standard errors, below 2.638 (python3): one workload; at 3000 each, 8.07: two
+  t.eq(decision.token_differences(lens(300, 64, 19.2), lens(300, 68, 19.2)), {})
+  local d = decision.token_differences(lens(3000, 64, 19.2), lens(3000, 68, 19.2))
+  t.eq(#d, 1)
+  t.eq(d[1].text, "output tokens per request: mean 64.0 vs 68.0")
+  -- p90 93 (interval 89 to 97) against 98 (94 to 102), 1500 each: se from the halves facing each
+  -- other, 4 / 1.959964 each, 5 / sqrt(2 (4 / 1.959964)^2) = 1.73 standard errors (python3): noise
+  t.eq(decision.token_differences(lens(1500, 66, 20, 93, 89, 97), lens(1500, 66, 20, 98, 94, 102)), {})
+  -- lengths the same in every request: 64 against 80 differ, whatever the count
+  d = decision.token_differences(lens(300, 64, 0, 64, 64, 64), lens(300, 80, 0, 80, 80, 80))
+  t.eq(d[1].text, "output tokens per request: mean 64.0 vs 80.0, p90 64 vs 80")
+  -- no spread known (a summary file's totals): the tolerance alone, as before
+  t.eq(#decision.token_differences(lens(300, 64), lens(300, 68)), 1)
+  -- within the tolerance, however far beyond the noise: one workload (TOKEN_TOLERANCE's rule;
+  -- the rows it moves are weighed by decision.token_gap instead)
+  t.eq(decision.token_differences(lens(3000, 64, 0), lens(3000, 66, 0)), {})
+end)
+
+t.test("check_request_shapes: a load's mean differs from the first's only beyond its noise", function()
+  -- 5 loads of 300 requests, output lengths sd 19.2; load 3's mean 68 against 64: 2.55 standard
+  -- errors, below z for 4 loads x 2 kinds (2.734, python3): one workload; 72 (5.10 se): two
+  local function run_with(m3, sd)
+    local specs = {}
+    for i = 1, 5 do
+      local out = i == 3 and m3 or 64
+      specs[i] = { rate = i * 2, values = { requests_ok = 300, input_tokens_total = 300 * 512,
+        output_tokens_total = 300 * out, throughput_req_s = i * 2 } }
+    end
+    local run = t.run_of(specs)
+    for i, st in ipairs(run.stages) do
+      st.metrics.token_lengths = { output = { mean = i == 3 and m3 or 64, sd = sd, n = 300 },
+        input = { mean = 512, sd = 0, n = 300 } }
+    end
+    run.warnings = {}
+    decision.check_request_shapes(run)
+    return run
+  end
+  t.eq(run_with(68, 19.2).warnings, {})
+  local two = run_with(72, 19.2)
+  t.eq(#two.warnings, 1)
+  t.ok(two.warnings[1]:find("point 3 (6 req/s offered): 512.0 input and 72.0 output tokens per request", 1, true),
+    two.warnings[1])
+  -- every request alike (sd 0): 68 against 64 is two workloads
+  t.eq(#run_with(68, 0).warnings, 1)
+end)

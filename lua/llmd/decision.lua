@@ -371,7 +371,7 @@ local function pct_se(l, q, y)
   if type(x) ~= "number" or type(lo) ~= "number" or type(hi) ~= "number" then return nil end
   return ((y or x) >= x and hi - x or x - lo) / 1.959964
 end
-local function beyond(x, y, se, z)
+local function shape_beyond(x, y, se, z)
   if lp.close(x, y, M.TOKEN_TOLERANCE) then return false end
   return se == nil or math.abs(x - y) > z * se
 end
@@ -388,14 +388,14 @@ function M.token_differences(oa, ob, m)
         and (lb_.n or 0) > 1 then
         se = math.sqrt(la_.sd ^ 2 / la_.n + lb_.sd ^ 2 / lb_.n)
       end
-      if beyond(ma, mb, se, z) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
+      if shape_beyond(ma, mb, se, z) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
     end
     if la_ and lb_ then
       for _, q in ipairs { "p50", "p90" } do
         local x, y = la_[q], lb_[q]
         if x and y then
           local sa, sb = pct_se(la_, q, y), pct_se(lb_, q, x)
-          if beyond(x, y, sa and sb and math.sqrt(sa ^ 2 + sb ^ 2) or nil, z) then
+          if shape_beyond(x, y, sa and sb and math.sqrt(sa ^ 2 + sb ^ 2) or nil, z) then
             parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
           end
         end
@@ -521,9 +521,9 @@ function M.check_request_shapes(run)
       n, sum = n + l.n, sum + l.n * l.mean
     end
     if n < 2 then return nil end
-    local mean = sum / n
-    for _, l in ipairs(parts) do ss = ss + (l.n - 1) * l.sd ^ 2 + l.n * (l.mean - mean) ^ 2 end
-    return { mean = mean, sd = math.sqrt(ss / (n - 1)), n = n }
+    local m = sum / n
+    for _, l in ipairs(parts) do ss = ss + (l.n - 1) * l.sd ^ 2 + l.n * (l.mean - m) ^ 2 end
+    return { mean = m, sd = math.sqrt(ss / (n - 1)), n = n }
   end
   local function shape(p)
     return { values = p.values, token_lengths = { input = spread(p, "input"), output = spread(p, "output") } }

@@ -207,8 +207,8 @@ t.test("check_request_shapes: a load's mean differs from the first's only beyond
         output_tokens_total = 300 * out, throughput_req_s = i * 2 } }
     end
     local run = t.run_of(specs)
-    for i, st in ipairs(run.stages) do
-      st.metrics.token_lengths = { output = { mean = i == 3 and m3 or 64, sd = sd, n = 300 },
+    for i, stage in ipairs(run.stages) do
+      stage.metrics.token_lengths = { output = { mean = i == 3 and m3 or 64, sd = sd, n = 300 },
         input = { mean = 512, sd = 0, n = 300 } }
     end
     run.warnings = {}

@@ -161,7 +161,7 @@ end)
 -- The workload's shape checks weigh a token-length difference against its sampling noise (task
 -- fixf51, audit51 F1: lengths drawn at random, lognormal sigma 0.3, 300 requests a load, read
 -- "two workloads" in 9 of 30 A/A pairs, and "the workloads differ (output tokens p90 93 vs 98)"):
--- a statistic differs where it is beyond the 5 % tolerance and beyond z standard errors, z
+-- a statistic differs where it is beyond the 5 % tolerance by more than z standard errors, z
 -- Bonferroni's for the statistics compared. Expected values: python3 (statistics.NormalDist).
 t.test("family_z: the two-sided Bonferroni z of a family of m statistics at 5 % in all", function()
   -- NormalDist().inv_cdf(1 - 0.05 / 12) = 2.638257, 1 - 0.05 / 16: 2.734369, 1 - 0.05 / 2: 1.959964
@@ -176,29 +176,34 @@ local function lens(n, out, sd, p90, lo, hi)
     token_lengths = { output = { mean = out, sd = sd, n = n, p90 = p90, p90_lo = lo, p90_hi = hi } } }
 end
 
-t.test("token_differences: beyond the tolerance and beyond the noise, or no difference", function()
-  -- means 64 against 68 (5.9 % apart), sd 19.2: at 300 each (68 - 64) / sqrt(2 x 19.2^2 / 300) =
-  -- 2.55 standard errors, below 2.638 (python3): one workload; at 3000 each, 8.07: two
-  t.eq(decision.token_differences(lens(300, 64, 19.2), lens(300, 68, 19.2)), {})
-  local d = decision.token_differences(lens(3000, 64, 19.2), lens(3000, 68, 19.2))
+t.test("token_differences: beyond the tolerance by more than the noise, or no difference", function()
+  -- a difference counts where |x - y| - 5 % of the larger is more than z standard errors (z
+  -- 2.638 for 6 statistics). Means 64 against 70 (8.6 % apart), sd 19.2: at 300 each (6 - 3.5) /
+  -- sqrt(2 x 19.2^2 / 300) = 1.59 standard errors (python3): one workload; at 3000 each, 5.04: two
+  t.eq(decision.token_differences(lens(300, 64, 19.2), lens(300, 70, 19.2)), {})
+  local d = decision.token_differences(lens(3000, 64, 19.2), lens(3000, 70, 19.2))
   t.eq(#d, 1)
-  t.eq(d[1].text, "output tokens per request: mean 64.0 vs 68.0")
+  t.eq(d[1].text, "output tokens per request: mean 64.0 vs 70.0")
   -- p90 93 (interval 89 to 97) against 98 (94 to 102), 1500 each: se from the halves facing each
-  -- other, 4 / 1.959964 each, 5 / sqrt(2 (4 / 1.959964)^2) = 1.73 standard errors (python3): noise
+  -- other, 4 / 1.959964 each: (5 - 4.9) / sqrt(2 (4 / 1.959964)^2) = 0.03 standard errors (python3):
+  -- noise
   t.eq(decision.token_differences(lens(1500, 66, 20, 93, 89, 97), lens(1500, 66, 20, 98, 94, 102)), {})
   -- lengths the same in every request: 64 against 80 differ, whatever the count
   d = decision.token_differences(lens(300, 64, 0, 64, 64, 64), lens(300, 80, 0, 80, 80, 80))
   t.eq(d[1].text, "output tokens per request: mean 64.0 vs 80.0, p90 64 vs 80")
   -- no spread known (a summary file's totals): the tolerance alone, as before
   t.eq(#decision.token_differences(lens(300, 64), lens(300, 68)), 1)
+  -- (and 64 against 68 at 300 each with its spread known: (4 - 3.4) / 1.568 = 0.38: one workload)
+  t.eq(decision.token_differences(lens(300, 64, 19.2), lens(300, 68, 19.2)), {})
   -- within the tolerance, however far beyond the noise: one workload (TOKEN_TOLERANCE's rule;
   -- the rows it moves are weighed by decision.token_gap instead)
   t.eq(decision.token_differences(lens(3000, 64, 0), lens(3000, 66, 0)), {})
 end)
 
 t.test("check_request_shapes: a load's mean differs from the first's only beyond its noise", function()
-  -- 5 loads of 300 requests, output lengths sd 19.2; load 3's mean 68 against 64: 2.55 standard
-  -- errors, below z for 4 loads x 2 kinds (2.734, python3): one workload; 72 (5.10 se): two
+  -- 5 loads of 300 requests, output lengths sd 19.2; load 3's mean 68 against 64: (4 - 3.4) / 1.568
+  -- = 0.38 standard errors beyond the 5 %, below z for 4 loads x 2 kinds (2.734, python3): one
+  -- workload; 72: (8 - 3.6) / 1.568 = 2.81: two
   local function run_with(m3, sd)
     local specs = {}
     for i = 1, 5 do

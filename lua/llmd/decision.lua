@@ -477,7 +477,12 @@ function M.token_range(key, gap)
     end
   end
   if #texts == 0 then return nil end
-  return { lo = lo, hi = hi, texts = texts }
+  -- (unknown: a difference counted with its spread unknown, M.token_gap: said so)
+  local unknown = false
+  for _, kind in ipairs { "input", "output" } do
+    if gap[kind] and sc[kind] and gap[kind].z == nil then unknown = true end
+  end
+  return { lo = lo, hi = hi, texts = texts, unknown = unknown }
 end
 
 -- One run's load points that sent different requests (token lengths per request beyond the
@@ -5121,9 +5126,10 @@ function M.verdict(o)
     r.token_range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts }
     if not (alo and ahi and M.interval_beyond({ lo = alo, hi = ahi }, o.min_effect or M.MIN_EFFECT)) then
       r.verdict, r.token_explained = "not comparable", true
-      r.note = ("the requests differ (%s, beyond their sampling noise though within the workload match's %g %%), "
+      r.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
         .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
         .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
+        tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
         M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
         lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(pct, 1) .. " %"))
       return r

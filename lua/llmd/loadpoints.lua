@@ -4001,7 +4001,9 @@ function M.capacity_noise(points, slo, cap, opts)
           lo, hi, why = v, math.max(hi or v, v), nil
         end
       end
-      if field(p, x.key) ~= nil then
+      -- (an error rate whose counts are unknown keeps its figure at both ends, as before: no
+      -- interval to weigh, M.error_ci)
+      if field(p, x.key) ~= nil and not (x.key == "error_rate_pct" and lo == nil) then
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
         cands[#cands + 1] = { point = i, x = x, reason = why or "its interval straddles the SLO",

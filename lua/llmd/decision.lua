@@ -339,24 +339,70 @@ M.TOKEN_TOLERANCE = 0.05
 
 -- The differences between the requests two runs sent (oa, ob: their whole-run metric sets):
 -- input and output tokens per request, mean (total over completed requests) and p50/p90
--- where the run model has them, beyond TOKEN_TOLERANCE. {{field = "input_tokens" |
--- "output_tokens", a = mean, b = mean, text = "input tokens per request: mean 9999.0 vs
--- 204.0"}, ...}, empty when they match or are unknown. The workload match lists them, and
--- capacities and latencies of runs whose requests differ are not compared.
-function M.token_differences(oa, ob)
+-- where the run model has them, beyond TOKEN_TOLERANCE and beyond their sampling noise.
+-- {{field = "input_tokens" | "output_tokens", a = mean, b = mean, text = "input tokens per
+-- request: mean 9999.0 vs 204.0"}, ...}, empty when they match or are unknown. The workload
+-- match lists them, and capacities and latencies of runs whose requests differ are not
+-- compared.
+-- Noise (audit51 F1: lengths drawn at random, lognormal sigma 0.3, 300 requests a load, read
+-- "two workloads" in 9 of 30 A/A pairs and "the workloads differ (output tokens p90 93 vs
+-- 98)"): a statistic differs only where it is beyond the tolerance by more than its sampling
+-- noise, |x - y| - TOKEN_TOLERANCE max(x, y) > z sqrt(se_a^2 + se_b^2), a test that the two
+-- differ by more than the tolerance (not merely that they differ and the figures are 5 %
+-- apart: that reads any true difference near 5 %, 4 % say, as two workloads about half the
+-- time, and one workload at random as two in about 1 in 10 A/A pairs of 300 requests a load,
+-- fixf51's ensemble); a smaller difference the noise shows is the rows' matter
+-- (M.token_gap). A mean's se is sd / sqrt(n) (token_lengths' sd,
+-- ddof 1, and n), a percentile's its 95 % order-statistic interval's half on the side facing
+-- the other over 1.96 (llmd.runmodel's p50_lo, p50_hi, ...); z Bonferroni's for the family
+-- of statistics compared (m, here 6: two kinds by mean, p50 and p90; check_request_shapes'
+-- more), two-sided 5 % in all (M.family_z). Lengths the same in every request (sd 0, an
+-- interval of one value) differ wherever they do (constant 64 against 80 tokens), and a
+-- statistic whose noise is unknown (no per-request lengths: a summary file, a run model
+-- saved before) is read on the tolerance alone, as before.
+M.SHAPE_ALPHA = 0.05
+function M.family_z(m)
+  local target = M.SHAPE_ALPHA / math.max(1, m or 1)
+  local lo, hi = 0, 40
+  for _ = 1, 200 do
+    local mid = (lo + hi) / 2
+    if stattest.normal_two_sided(mid) > target then lo = mid else hi = mid end
+  end
+  return (lo + hi) / 2
+end
+-- (a percentile's standard error from its interval: the half facing y, over 1.96; nil unknown)
+local function pct_se(l, q, y)
+  local x, lo, hi = l[q], l[q .. "_lo"], l[q .. "_hi"]
+  if type(x) ~= "number" or type(lo) ~= "number" or type(hi) ~= "number" then return nil end
+  return ((y or x) >= x and hi - x or x - lo) / 1.959964
+end
+local function shape_beyond(x, y, se, z)
+  if lp.close(x, y, M.TOKEN_TOLERANCE) then return false end
+  return se == nil or math.abs(x - y) - M.TOKEN_TOLERANCE * math.max(math.abs(x), math.abs(y)) > z * se
+end
+function M.token_differences(oa, ob, m)
   local out = {}
+  local z = M.family_z(m or 6)
   for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
     local ma, mb = mean_len(oa, t[2]), mean_len(ob, t[2])
     local parts = {}
-    if ma and mb and not lp.close(ma, mb, M.TOKEN_TOLERANCE) then
-      parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb)
-    end
     local la_, lb_ = (oa.token_lengths or {})[t[1]], (ob.token_lengths or {})[t[1]]
+    if ma and mb then
+      local se
+      if la_ and lb_ and type(la_.sd) == "number" and type(lb_.sd) == "number" and (la_.n or 0) > 1
+        and (lb_.n or 0) > 1 then
+        se = math.sqrt(la_.sd ^ 2 / la_.n + lb_.sd ^ 2 / lb_.n)
+      end
+      if shape_beyond(ma, mb, se, z) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
+    end
     if la_ and lb_ then
       for _, q in ipairs { "p50", "p90" } do
         local x, y = la_[q], lb_[q]
-        if x and y and not lp.close(x, y, M.TOKEN_TOLERANCE) then
-          parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
+        if x and y then
+          local sa, sb = pct_se(la_, q, y), pct_se(lb_, q, x)
+          if shape_beyond(x, y, sa and sb and math.sqrt(sa ^ 2 + sb ^ 2) or nil, z) then
+            parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
+          end
         end
       end
     end
@@ -366,6 +412,77 @@ function M.token_differences(oa, ob)
     end
   end
   return out
+end
+
+-- The requests' token lengths of two runs (oa, ob: their whole-run metric sets) where they
+-- differ by more than their sampling noise, even within TOKEN_TOLERANCE (audit51 F2: B asked
+-- 4.1 % more output tokens, inside the 5 % workload tolerance, and End-to-end latency said "A
+-- better" p < 1e-9, +3.3 %, with TPOT no different: the gap was the tokens, not the server).
+-- {input = g, output = g} (each nil where the runs' means are unknown or the same within noise),
+-- g = {a = A's mean per completed request, b = B's, ratio = b / a, z = the difference over its
+-- standard error (sqrt(sa^2 / na + sb^2 / nb), the requests' own sd, ddof 1: token_lengths),
+-- nil where a side's spread is unknown (a summary file): a difference then counts as real,
+-- the side that holds a winner back}. Beyond the noise: |z| > 1.96 (two-sided 5 %); lengths
+-- that are the same in every request (sd 0) differ for certain wherever their means do.
+M.TOKEN_GAP_Z = 1.959964
+function M.token_gap(oa, ob)
+  local out = {}
+  for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
+    local ma, mb = mean_len(oa, t[2]), mean_len(ob, t[2])
+    if ma and mb and ma > 0 and mb > 0 and ma ~= mb then
+      local la, lb = (oa.token_lengths or {})[t[1]], (ob.token_lengths or {})[t[1]]
+      local se
+      if la and lb and type(la.sd) == "number" and type(lb.sd) == "number" and (la.n or 0) > 1 and (lb.n or 0) > 1 then
+        se = math.sqrt(la.sd ^ 2 / la.n + lb.sd ^ 2 / lb.n)
+      end
+      local z = se and (se > 0 and (mb - ma) / se or math.huge) or nil
+      if not z or math.abs(z) > M.TOKEN_GAP_Z then out[t[1]] = { a = ma, b = mb, ratio = mb / ma, z = z } end
+    end
+  end
+  return out
+end
+
+-- The rows whose figure the requests' token lengths move (M.token_gap), and how: each token
+-- kind that moves it, the figure at most in proportion to that kind's length (E2E latency is
+-- prefill, in proportion to the input at most, plus decode, to the output; TTFT the prefill; a
+-- request rate at the server's limit falls as the requests grow: inversely; output tok/s at one
+-- request rate grows with the output). Per-token figures (TPOT, ITL, NTPOT) are not in it:
+-- they are what stays comparable when the lengths differ.
+local TOKEN_SCALED = {
+  ttft = { input = 1 }, latency = { input = 1, output = 1 },
+  throughput_req_s = { input = -1, output = -1 }, throughput_tok_s = { output = 1 },
+  throughput_total_tok_s = { input = 1, output = 1 },
+}
+local function token_scaled(key)
+  if TOKEN_SCALED[key] then return TOKEN_SCALED[key] end
+  local prefix = tostring(key):match("^(%a+)_p%d+_ms$") or tostring(key):match("^(%a+)_mean_ms$")
+  return prefix and TOKEN_SCALED[prefix] or nil
+end
+M.token_scaled = token_scaled
+
+-- The range of ratios (B / A) by which the token lengths' difference alone (gap: M.token_gap)
+-- may move the figure of key, {lo, hi} with lo <= 1 <= hi, and the differences it rests on
+-- (texts: "output tokens per request 66.6 vs 64.0 (+4.1 %)"); nil where none moves it. Each
+-- kind moves it at most in proportion (TOKEN_SCALED); several kinds at most by the farthest.
+function M.token_range(key, gap)
+  local sc = token_scaled(key)
+  if not (sc and gap) then return nil end
+  local lo, hi, texts = 1, 1, {}
+  for _, kind in ipairs { "input", "output" } do
+    local g, e = gap[kind], sc[kind]
+    if g and e then
+      local r = g.ratio ^ e
+      lo, hi = math.min(lo, r), math.max(hi, r)
+      texts[#texts + 1] = ("%s tokens per request %.1f vs %.1f (%+.1f %%)"):format(kind, g.a, g.b, (g.ratio - 1) * 100)
+    end
+  end
+  if #texts == 0 then return nil end
+  -- (unknown: a difference counted with its spread unknown, M.token_gap: said so)
+  local unknown = false
+  for _, kind in ipairs { "input", "output" } do
+    if gap[kind] and sc[kind] and gap[kind].z == nil then unknown = true end
+  end
+  return { lo = lo, hi = hi, texts = texts, unknown = unknown }
 end
 
 -- One run's load points that sent different requests (token lengths per request beyond the
@@ -395,9 +512,37 @@ function M.check_request_shapes(run)
   local function enough(p)
     return (p.values.requests_ok or 0) >= M.SHAPE_MIN_REQUESTS and (p.values.requests_failed or 0) == 0
   end
+  -- each point's lengths' spread (mean, sd, n: its stages' pooled, the spread between its
+  -- repeats' means counted in), so that a point's mean differs from the first's only beyond
+  -- its sampling noise (M.token_differences, the means alone: a family of two kinds for each
+  -- point against the first; audit51 F1: random lengths, sigma 0.3, 300 a load, flagged 9 of
+  -- 30 A/A pairs as two workloads by chance)
+  local function spread(p, kind)
+    local n, sum, ss, parts = 0, 0, 0, {}
+    for _, idx in ipairs(p.stages or {}) do
+      local l
+      for _, st in ipairs(run.stages or {}) do
+        if st.index == idx then l = st.metrics and st.metrics.token_lengths and st.metrics.token_lengths[kind] end
+      end
+      if not (l and type(l.sd) == "number" and type(l.n) == "number" and l.n > 1 and type(l.mean) == "number") then
+        return nil
+      end
+      parts[#parts + 1] = l
+      n, sum = n + l.n, sum + l.n * l.mean
+    end
+    if n < 2 then return nil end
+    local m = sum / n
+    for _, l in ipairs(parts) do ss = ss + (l.n - 1) * l.sd ^ 2 + l.n * (l.mean - m) ^ 2 end
+    return { mean = m, sd = math.sqrt(ss / (n - 1)), n = n }
+  end
+  local function shape(p)
+    return { values = p.values, token_lengths = { input = spread(p, "input"), output = spread(p, "output") } }
+  end
   local differ = {}
+  local first = shape(points[1])
   for i = 2, #points do
-    if enough(points[1]) and enough(points[i]) and #M.token_differences(points[1], points[i]) > 0 then
+    if enough(points[1]) and enough(points[i])
+      and #M.token_differences(first, shape(points[i]), 2 * (#points - 1)) > 0 then
       differ[#differ + 1] = i
     end
   end
@@ -5247,6 +5392,35 @@ function M.verdict(o)
   local b_better = (m.better == "higher") == (eb > ea)
   -- (stratified: the direction within the load points, which the effect_size check agreed with)
   if se and (se.pct or se.pp) then b_better = (m.better == "higher") == ((se.pct or se.pp) > 0) end
+  -- Requests whose token lengths differ beyond their noise (o.token_gap, M.token_gap), even within
+  -- the workload match's tolerance: a figure those lengths move (M.token_range) names a winner
+  -- only where its difference is beyond what the lengths explain. The row's effect (its
+  -- interval where it has one, else its figure) as a ratio B / A is divided by the token
+  -- range's far end on its side: (1 + lo) / range.hi - 1 to (1 + hi) / range.lo - 1, the
+  -- difference left if the lengths moved the figure as far as they can, in the direction that
+  -- explains most; a winner only where that is still beyond the practical threshold
+  -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
+  -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
+  local tr = o.token_gap and M.token_range(o.key, o.token_gap)
+  local pct = se and se.pct or r.effect_pct
+  if tr and pct then
+    local lo, hi = se and se.pct and se.lo or pct, se and se.pct and se.hi or pct
+    local alo, ahi = lo and ((1 + lo / 100) / tr.hi - 1) * 100, hi and ((1 + hi / 100) / tr.lo - 1) * 100
+    r.token_range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts }
+    if not (alo and ahi and M.interval_beyond({ lo = alo, hi = ahi }, o.min_effect or M.MIN_EFFECT)) then
+      r.verdict, r.token_explained = "not comparable", true
+      r.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
+        .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
+        .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
+        tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+        M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
+        lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(pct, 1) .. " %"))
+      return r
+    end
+    r.token_note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
+      .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
+      signed((tr.hi - 1) * 100, 1) .. " %")
+  end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

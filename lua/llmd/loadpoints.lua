@@ -3853,8 +3853,37 @@ function M.interval_key(key)
   return M.percentile_key(key) or M.mean_key(key)
 end
 
--- The 95 % interval of point p's SLO metric key: M.percentile_ci's or M.mean_ci's.
+-- The 95 % interval of a one-run load point p's error rate (in %, as error_rate_pct): the exact
+-- binomial (Clopper-Pearson) interval of its failed requests among its finished ones
+-- (stattest.clopper_pearson, at the level of the latency intervals, M.SLO_CI_Z's 95 %), read
+-- on the effective sample: k / deff failures of n / deff, deff the failure indicator's design
+-- effect in send order (llmd.runmodel's sample_deff.failed, the one the error rate's row test
+-- reads: llmd.decision.count_test), so that failures in bursts widen it; where no design effect
+-- is known (files with counts only) they are taken as independent (deff 1), the least noise a
+-- count carries. Always around the point's own figure. A share compared with its limit as an
+-- exact number reads noise as a verdict (audit51 F3: one server failing 0.8 % of its requests
+-- at random, 300 a load, P(>= 4 of 300) = 0.22, read as failing a 1 % SLO, and A/A pairs named
+-- a winner): a point is known to fail the limit only where the interval's lower end is above
+-- it, to meet it only where its upper end is within it. Returns lo, hi and info {n, deff,
+-- failed}; nil, nil and why where the counts are unknown.
+function M.error_ci(p)
+  local v = p.values or {}
+  local k, ok = v.requests_failed, v.requests_ok
+  if not (finite(k) and finite(ok) and k >= 0 and ok >= 0 and k + ok > 0) then
+    return nil, nil, "the counts of its failed and completed requests are unknown"
+  end
+  local n = k + ok
+  local d = p.per_request and p.per_request.deff and p.per_request.deff.failed
+  d = finite(d) and math.max(1, d) or 1
+  local lo, hi = stattest.clopper_pearson(k / d, n / d, 1 - stattest.normal_two_sided(M.SLO_CI_Z))
+  local e = finite(v.error_rate_pct) and v.error_rate_pct or k / n * 100
+  return math.min(lo * 100, e), math.max(hi * 100, e), { n = n, deff = d, failed = k }
+end
+
+-- The 95 % interval of point p's SLO metric key: M.percentile_ci's, M.mean_ci's, or for the
+-- error rate M.error_ci's.
 function M.slo_ci(p, key)
+  if key == "error_rate_pct" then return M.error_ci(p) end
   if M.mean_key(key) then return M.mean_ci(p, key) end
   return M.percentile_ci(p, key)
 end
@@ -3919,8 +3948,14 @@ M.UNKNOWN_NOISE_BAND = 10
 function M.capacity_noise(points, slo, cap, opts)
   if not slo or #slo == 0 or #points == 0 then return nil end
   local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
+  -- (an error-rate SLO given weighs its one-run points' failures by their exact binomial
+  -- interval, M.error_ci, as a latency SLO weighs its percentile's: a share compared with its
+  -- limit as an exact number reads noise as pass or fail, audit51 F3; the default failure limit
+  -- of M.capacity_slo stays an exact number, a limit no SLO states)
   local pkeys = {}
-  for _, x in ipairs(slo) do if M.interval_key(x.key) then pkeys[#pkeys + 1] = x end end
+  for _, x in ipairs(slo) do
+    if M.interval_key(x.key) or x.key == "error_rate_pct" and not x.default then pkeys[#pkeys + 1] = x end
+  end
   if #pkeys == 0 then return nil end
   local single = 0
   for _, p in ipairs(points) do if (p.repeats or 1) < 2 then single = single + 1 end end
@@ -3960,7 +3995,10 @@ function M.capacity_noise(points, slo, cap, opts)
         -- whose nominal interval already failed an SLO, where the capacity is bounded without
         -- them and an unknown above it would only read as a load that met the SLOs above one
         -- that failed)
-        if opts and opts.open_narrow and lo and coverage[i] == "narrow_near_capacity" and not nominal_fail then
+        -- (an error rate's exact interval runs narrow nowhere: its counts are binomial, the
+        -- failures' bursts in its design effect)
+        if opts and opts.open_narrow and lo and coverage[i] == "narrow_near_capacity" and not nominal_fail
+          and x.key ~= "error_rate_pct" then
           lo, hi, why = nil, nil, "its interval may be narrow near capacity"
         end
         if lo and coverage[i] == "nominal" and lo > x.max then nominal_fail = true end
@@ -3969,7 +4007,9 @@ function M.capacity_noise(points, slo, cap, opts)
           lo, hi, why = v, math.max(hi or v, v), nil
         end
       end
-      if field(p, x.key) ~= nil then
+      -- (an error rate whose counts are unknown keeps its figure at both ends, as before: no
+      -- interval to weigh, M.error_ci)
+      if field(p, x.key) ~= nil and not (x.key == "error_rate_pct" and lo == nil) then
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
         cands[#cands + 1] = { point = i, x = x, reason = why or "its interval straddles the SLO",
@@ -4020,15 +4060,21 @@ function M.capacity_noise(points, slo, cap, opts)
   -- above (their intervals, their repeats'), and a point past saturation whose figure fails
   -- an SLO failing it at both ends (its queue grew: the latency rose with load, no noise).
   -- llmd.decision.capacity_evidence orders such a capacity only where the bands are apart.
+  -- (not of the error rate: its counts give its exact interval, M.error_ci, per-request data
+  -- or not)
   local unknown
   for i, p in ipairs(points) do
-    if (p.repeats or 1) < 2 and not p.per_request then
+    local latency = false
+    for _, x in ipairs(pkeys) do
+      latency = latency or x.key ~= "error_rate_pct" and type(field(p, x.key)) == "number"
+    end
+    if (p.repeats or 1) < 2 and not p.per_request and latency then
       unknown = unknown or ("load point %d has no per-request data to tell its percentiles' uncertainty (a summary "
         .. "file)"):format(i)
       local b = 1 + M.UNKNOWN_NOISE_BAND / 100
       for _, x in ipairs(pkeys) do
         local v = field(p, x.key)
-        if type(v) == "number" then
+        if type(v) == "number" and x.key ~= "error_rate_pct" then
           local e = { lo = v / b, hi = v * b }
           if past_from and i >= past_from and v > x.max then e.lo = v end
           ends[i][x.key] = e

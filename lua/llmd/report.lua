@@ -461,7 +461,7 @@ local function perf_row(key, ctx)
   -- (the runs' labels: a note names the run whose repeats are all one value by its label)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
-    label_a = A.label, label_b = B.label,
+    label_a = A.label, label_b = B.label, token_gap = ctx.token_gap,
     follows_sends = FOLLOWS_SENDS[key] and ctx.follows_sends and (ctx.follows_sends .. "; no winner") or nil }
   local one = FOLLOWS_SENDS[key] and not ctx.follows_sends and ok
     and one_follows_sends(A, B, ctx.pa, ctx.pb, ctx.saturation, va, vb)
@@ -624,6 +624,9 @@ local function finish_row(row, fam, A, B)
       decision.adjusted_text(v.p_value, v.p_adjusted, v.family_size))
   end
   row.note = v.note
+  -- (the requests' token lengths explain the difference, or a winner beyond them: said)
+  row.token_explained = v.token_explained
+  if v.token_note then row.note = (row.note and row.note ~= "" and (row.note .. "; ") or "") .. v.token_note end
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
   -- a verdict read off a test that left some load points out says so where the Verdict and
   -- the table do ("over 2 of 3 load points (1 left out: ...)", decision.test_scope_text): the
@@ -4288,6 +4291,12 @@ local function settle_text(model, A, B, ca, cb, only)
           .. "independent ones, fewer than the %d %s's interval needs)"):format(e.n, unit, e.n / e.deff,
           lp.SLO_CI_MIN_EFFECTIVE, name))
         few = true
+      elseif e.remedy == "repeats" and e.key == "error_rate_pct" then
+        -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
+        -- requests at that load narrow it, repeats or a longer load alike)
+        parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
+          .. "interval %s to %s from its failed requests, across the %s limit)"):format(name, fmt(e.value), fmt(e.lo),
+          fmt(e.hi), fmt(limit[e.key]))
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
@@ -6998,6 +7007,11 @@ function M.build(opts)
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
   ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
+  -- the requests' token lengths where they differ beyond their noise, within the workload
+  -- match's tolerance (decision.token_gap): the rows they move name no winner they explain
+  ctx.token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
+    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  model.token_gap = ctx.token_gap
   -- (the loads where a run was overloaded that its whole-run figures pool: perf_row)
   -- (not where the ladders differ: those rows are not like for like whatever the loads)
   ctx.pooled_over = not ctx.follows_sends and model.workload_match.like_for_like ~= false

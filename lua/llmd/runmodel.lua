@@ -749,7 +749,24 @@ function M.fill(set, a, method, why)
   -- per-request token lengths, and goodput against the SLOs' per-request thresholds
   local function lengths(acc)
     if acc:count() == 0 then return nil end
-    return { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method) }
+    -- (sd, ddof 1, and n: the sampling noise of the mean, for the workload checks that weigh a
+    -- difference against it, llmd.decision.token_gap and check_request_shapes)
+    -- (and each percentile's distribution-free 95 % interval, the order statistics at ranks n q
+    -- -+ 1.96 sqrt(n q (1 - q)) rounded outward, as llmd.loadpoints.percentile_ci reads a
+    -- latency's: nil ends where a rank falls off the sample)
+    local n = acc:count()
+    local var = n > 1 and acc:variance(1) or nil
+    local out = { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method),
+      sd = var and var == var and var >= 0 and math.sqrt(var) or nil, n = n }
+    for _, q in ipairs { 50, 90 } do
+      local h = 1.959964 * math.sqrt(n * q / 100 * (1 - q / 100))
+      local rl, ru = math.floor(n * q / 100 - h), math.ceil(n * q / 100 + h)
+      if rl >= 1 and ru <= n then
+        out["p" .. q .. "_lo"] = acc:percentile(100 * (rl - 0.5) / n, "nearest")
+        out["p" .. q .. "_hi"] = acc:percentile(100 * (ru - 0.5) / n, "nearest")
+      end
+    end
+    return out
   end
   set.token_lengths = { input = a.in_known and lengths(a.in_len) or nil,
     output = a.out_known and lengths(a.out_len) or nil }

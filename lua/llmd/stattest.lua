@@ -684,4 +684,32 @@ function M.t_interval_power(gap, sd, n, level)
   return math.min(1, math.max(0, sum * h / 3))
 end
 
+-- The quantile of the Beta(a, b) distribution at probability q (0 < q < 1): the x with
+-- I_x(a, b) = q, by bisection on M.ibeta (monotone in x), to 1e-12.
+function M.beta_quantile(q, a, b)
+  local lo, hi = 0, 1
+  for _ = 1, 200 do
+    local mid = (lo + hi) / 2
+    if M.ibeta(mid, a, b) < q then lo = mid else hi = mid end
+    if hi - lo < 1e-12 then break end
+  end
+  return (lo + hi) / 2
+end
+
+-- The exact (Clopper-Pearson) two-sided interval of a binomial proportion: k successes of n
+-- trials, level 0.95 by default; lo, hi as shares (0..1). lo is the Beta(k, n - k + 1)
+-- quantile at (1 - level) / 2 (0 where k = 0), hi the Beta(k + 1, n - k) quantile at
+-- (1 + level) / 2 (1 where k = n): each tail of the binomial at the end holds (1 - level) / 2.
+-- k and n need not be whole numbers: a count read with a design effect d is k / d of n / d
+-- (the effective sample, Korn and Graubard 1998), the same Beta quantiles of real parameters.
+function M.clopper_pearson(k, n, level)
+  if not (type(k) == "number" and type(n) == "number" and n > 0 and k >= 0 and k <= n) then
+    error(("clopper_pearson: expected 0 <= k <= n, n > 0, got k = %s, n = %s"):format(tostring(k), tostring(n)), 2)
+  end
+  local alpha = 1 - (level or 0.95)
+  local lo = k > 0 and M.beta_quantile(alpha / 2, k, n - k + 1) or 0
+  local hi = k < n and M.beta_quantile(1 - alpha / 2, k + 1, n - k) or 1
+  return lo, hi
+end
+
 return M

@@ -1828,16 +1828,14 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
   t.eq(r.code, 0, r.stderr)
   local cj = json.read(w .. "/comparison.json")
   local er
-  local ps = {}
   for _, row in ipairs(cj.perf) do
     if row.key == "error_rate_pct" then er = row end
-    if row.p_value then ps[#ps + 1] = row.p_value end
   end
   t.eq({ er.a, er.b }, { 0, 2 }) -- 4 of 200 failed in every repeat of B
   t.eq({ er.test, er.test_id }, { "fisher", "fisher:error_rate_pct" })
   t.near(er.p_value, 0.00046190467252768921, 1e-12)
-  -- in the family with the 19 Welch tests of the other rows: 20; its Holm-adjusted p from
-  -- the JSON's own 20 p-values by the formula. (The two throughput rows are not tested
+  -- in the family with the Welch tests of the other rows (18 since fixf51, below); its
+  -- Holm-adjusted p from the JSON's own p-values of the family by the formula. (The two throughput rows are not tested
   -- (fixa38): B kept up with every load it was sent, so its throughput is what it was sent,
   -- times its successes, and A's repeats leave whether it kept up open, its 95 % interval
   -- reaching below 95 % of the offered rate.)
@@ -1846,12 +1844,27 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
       t.eq({ row.verdict, row.follows_sends, row.verdict_text }, { "not comparable", true, "no winner: B kept up" })
     end
   end
-  t.eq(cj.family.size, 20)
-  t.eq(#ps, 20)
+  -- (fixf51: B's files count 196 completed requests of the same token totals as A's 200, so its
+  -- requests are 200 / 196 - 1 = 2.0 % longer by them, their spread unknown (no per-request
+  -- lengths): TTFT p99's difference, within what that explains, names no winner and leaves the
+  -- family, decision.token_gap; the Holm formula over the 19 tests in it)
+  local held = {}
+  for _, row in ipairs(cj.perf) do
+    if row.verdict == "not comparable" and row.p_value and (row.note or ""):find("the requests differ", 1, true) then
+      held[#held + 1] = row.key
+    end
+  end
+  t.eq(held, { "ttft_p99_ms" })
+  local ps = {}
+  for _, row in ipairs(cj.perf) do
+    if row.p_value and row.key ~= "ttft_p99_ms" then ps[#ps + 1] = row.p_value end
+  end
+  t.eq(cj.family.size, 19)
+  t.eq(#ps, 19)
   table.sort(ps)
   local want = 0
   for rank, p in ipairs(ps) do
-    want = math.max(want, math.min(1, (20 - rank + 1) * p))
+    want = math.max(want, math.min(1, (19 - rank + 1) * p))
     if p == er.p_value then break end
   end
   t.near(er.p_adjusted, want, 1e-12)

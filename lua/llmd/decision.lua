@@ -5299,7 +5299,10 @@ function M.verdict(o)
     -- a winner there only where the row's difference within those loads is beyond the
     -- practical threshold too (M.effect_size): else what it is, and no winner
     local size, size_note, settle = "beyond", nil, nil
-    if sig then size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    -- (no row effect - the samples at a tested load not at hand, a mixed test's repeats without
+    -- the figure -: the test's finding as it is, as below where no load was overloaded; it
+    -- raised "attempt to index a nil value" here)
+    if sig and se then size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
     r.settle = settle
     if sig and size == "beyond" then r.sustained_winner = o.test.z < 0 and "a" or "b" end
     if sig and size ~= "beyond" then r.sustained_size, r.sustained_lower = size, o.test.z < 0 and "a" or "b" end

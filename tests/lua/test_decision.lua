@@ -4179,3 +4179,22 @@ t.test("once_text and once_short: one side, both sides, neither", function()
   end
   t.eq(decision.once_text(nil), nil)
 end)
+
+-- review51: a stratified latency test that left out an overloaded load, significant, and
+-- without a row effect (its samples at a tested load not at hand, or a mixed test whose repeats
+-- lack the figure) raised "attempt to index a nil value (local 'eff')" in M.verdict's
+-- overloaded branch. It now says what the test found, as the branch without overloaded loads
+-- does; the row itself names no winner (the whole-run figures pool the overloaded load).
+t.test("an overloaded stratified test without a row effect: the test's finding, no crash", function()
+  -- by hand: z = 3.3 > 0 is B's values lower (z < 0 is A's); p 0.001 < 0.05
+  local scope = { tested = { "1/s", "2/s" }, total = 3, left = { { why = "a run overloaded", loads = { "4/s" } } } }
+  local v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 80, min_effect = 2,
+    test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2, overloaded = { a = { "4/s" } }, scope = scope } }
+  t.eq({ v.verdict, v.sustained_only, v.sustained_winner, v.sustained_size }, { "not comparable", true, "b", nil })
+  t.ok(v.note:find("the test finds B's values lower at the loads both sustained", 1, true), v.note)
+  -- with a row effect the practical threshold is still held to: +-1 % around -1 % is within 2 %
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 80, min_effect = 2,
+    test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2, overloaded = { a = { "4/s" } }, scope = scope,
+      row_effect = { pct = -1, lo = -2, hi = -0.1, level = 95 } } }
+  t.eq({ v.verdict, v.sustained_winner, v.sustained_lower }, { "not comparable", nil, "b" })
+end)

@@ -119,6 +119,13 @@ t.test("experiment.lua: the plan's values_override is the base; deploy.new_value
   r = experiment(d, { "--show", "--plan", d .. "/p.yaml" })
   t.eq(r.code, 0, r.stderr)
   t.eq(json.decode(r.stdout).setup_treatments[2].overrides, { decode = { replicsa = 2 } })
+  -- given as one string, not a list: refused by name (read as no list, the key's refusal would
+  -- tell the user to list it where it already stands)
+  experiment_files(d, "decode.replicsa", ", new_values_keys: decode.replicsa")
+  r = experiment(d, { "--show", "--plan", d .. "/p.yaml" })
+  t.eq(r.code, 1, r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/p.yaml: deploy.new_values_keys: expected a list of dotted values keys "
+    .. "(decode.replicas)\n")
   -- the key spelt right: no word of it
   experiment_files(d, "decode.replicas")
   r = experiment(d, { "--show", "--plan", d .. "/p.yaml" })

@@ -3354,9 +3354,19 @@ end
 -- the interval's ends averaged the same way. Where the two estimates are independent that
 -- interval is at least as wide as their exact combination (the half-widths add, where the
 -- exact one adds their squares): it holds at EFFECT_LEVEL at least. Unbounded where a part's
--- is (its why, settle, need, fewest beside it); nil where a part has no effect.
+-- is (its why, settle, need, fewest beside it). A part with no effect (the repeats lack the
+-- row's figure, say) leaves the size unknown: an unbounded effect that says why, so the row
+-- names no winner on its p alone (M.effect_size: "unsure"), with the other part's estimate
+-- where it has one, else nil.
 function M.mixed_effect(eq, er, kq, kr)
-  if not (eq and er and eq.pct and er.pct and eq.pct > -100 and er.pct > -100) then return nil end
+  if not (eq and er and eq.pct and er.pct and eq.pct > -100 and er.pct > -100) then
+    local known = eq and eq.pct and eq or er and er.pct and er or nil
+    if not known then return nil end
+    return { pct = known.pct, level = M.EFFECT_LEVEL, scale = M.EFFECT_SCALE, strata = kq + kr,
+      where = "within the load points tested",
+      why = ("the size over the %s is not known for this figure, so that of both together is not either"):format(
+        known == eq and "loads both runs repeated" or "loads tested per request") }
+  end
   local wq, wr = kq / (kq + kr), kr / (kq + kr)
   local function avg(a, b)
     if not (a and b and a > -100 and b > -100) then return nil end

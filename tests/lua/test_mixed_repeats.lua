@@ -26,7 +26,19 @@ t.test("mixed_effect: log ratios and interval ends averaged by the loads each pa
   t.eq({ e.lo, e.hi, e.why, e.settle }, { nil, nil, "no spread", "repeat" })
   t.near(e.pct, -0.8932892293351924, 1e-12)
   -- a part with no effect: none
-  t.eq(decision.mixed_effect(nil, { pct = 4 }, 1, 2), nil)
+  -- a part without an effect: no size for the row, unbounded and said (review51: the row named a
+  -- winner on its p alone), the other part's estimate kept; neither part's: none
+  e = decision.mixed_effect(nil, { pct = 4, lo = -2, hi = 10 }, 1, 2)
+  t.eq({ e.pct, e.lo, e.hi }, { 4, nil, nil })
+  t.contains(e.why, "the size over the loads tested per request is not known")
+  e = decision.mixed_effect({ pct = -10, lo = -15, hi = -5 }, { why = "no figure" }, 1, 2)
+  t.eq({ e.pct, e.lo, e.hi }, { -10, nil, nil })
+  t.contains(e.why, "the size over the loads both runs repeated is not known")
+  -- held to the threshold, such an effect names no winner however small p is (z +5: B lower, as -10 %)
+  local size, note = decision.effect_size({ z = 5, p = 1e-6 }, e, 2, "A", "B")
+  t.eq(size, "unsure")
+  t.contains(note, "interval of that difference is unbounded (the size over the loads both runs repeated")
+  t.eq(decision.mixed_effect(nil, { why = "none" }, 1, 2), nil)
 end)
 
 t.test("z_of_p: the normal score of a two-sided p, with the direction given", function()

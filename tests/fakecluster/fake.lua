@@ -2558,6 +2558,24 @@ local function concurrent_install(s)
   end
 end
 
+-- A release's RFC 3339 time (as make_release keeps it) in Go's time.ANSIC layout,
+-- "Mon Jan _2 15:04:05 2006" (the day padded with a space), as helm status/install print it
+local function ansic_time(rfc)
+  local y, mo, d, h, mi, se = rfc:match("^(%d+)%-(%d+)%-(%d+)T(%d+):(%d+):(%d+)")
+  local t = os.time { year = tonumber(y), month = tonumber(mo), day = tonumber(d), hour = tonumber(h),
+    min = tonumber(mi), sec = tonumber(se) }
+  return os.date("%a %b ", t) .. ("%2d"):format(tonumber(d)) .. os.date(" %H:%M:%S %Y", t)
+end
+
+-- A release's RFC 3339 time as Go's time.Time.String() writes it in UTC ("2006-01-02
+-- 15:04:05.999999999 +0000 UTC"): helm list's UPDATED (table and JSON)
+local function go_time_string(rfc)
+  local date, clock, frac = rfc:match("^(%d+%-%d+%-%d+)T(%d+:%d+:%d+)%.?(%d*)Z$")
+  if not date then return "2026-01-01 00:00:00 +0000 UTC" end
+  frac = frac:gsub("0+$", "")
+  return date .. " " .. clock .. (frac ~= "" and "." .. frac or "") .. " +0000 UTC"
+end
+
 local function helm()
   log_call()
   local ns = ns_of(args)
@@ -2658,13 +2676,35 @@ local function helm()
     elseif short and fmt == "json" then
       return io.write(json.encode(json.array(shown)), "\n")
     end
-    if fmt ~= "json" then die("fake helm: unsupported list output: " .. tostring(fmt), 2) end
+    if fmt == "table" then
+      -- helm's table (gosuri/uitable): every cell padded with spaces to its column's widest,
+      -- the cells of a row joined by a tab; the header row even when no release is listed
+      local rows = { { "NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION" } }
+      for _, n in ipairs(shown) do
+        local r = s.releases[n]
+        rows[#rows + 1] = { n, ns, tostring(r.revision or 1), r.last_deployed and go_time_string(r.last_deployed)
+          or "2026-01-01 00:00:00 +0000 UTC", r.status or "deployed", r.chart_ref or r.chart, r.app_version or "" }
+      end
+      local width = {}
+      for _, row in ipairs(rows) do
+        for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
+      end
+      for _, row in ipairs(rows) do
+        local cells = {}
+        for c, cell in ipairs(row) do cells[c] = cell .. (" "):rep(width[c] - #cell) end
+        print(table.concat(cells, "\t"))
+      end
+      return
+    end
+    if fmt == "yaml" then die("fake helm: unsupported list output: yaml", 2) end
+    if fmt ~= "json" then die(('Error: invalid argument "%s" for "-o, --output" flag: invalid format type'):format(tostring(fmt))) end
     local out = {}
     for _, n in ipairs(shown) do
       local r = s.releases[n]
       out[#out + 1] = ('{"name":%s,"namespace":%s,"revision":%s,"updated":%s,"status":%s,"chart":%s,'
         .. '"app_version":%s}'):format(json.encode(n), json.encode(ns), json.encode(tostring(r.revision or 1)),
-        json.encode("2026-01-01 00:00:00.000000000 +0000 UTC"), json.encode(r.status or "deployed"),
+        json.encode(r.last_deployed and go_time_string(r.last_deployed) or "2026-01-01 00:00:00 +0000 UTC"),
+        json.encode(r.status or "deployed"),
         json.encode(r.chart_ref or r.chart), json.encode(r.app_version or ""))
     end
     return io.write("[", table.concat(out, ","), "]\n")
@@ -2705,11 +2745,27 @@ local function helm()
     if not dir then die("Error: " .. failed .. ": " .. err) end
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
     if not text then die("Error: " .. failed .. ": " .. rerr) end
+    local existed = s.releases[name] and s.releases[name].status ~= "uninstalled"
+    if a[1] == "install" and existed then
+      die("Error: INSTALLATION FAILED: cannot re-use a name that is still in use")
+    end
     create_rendered(text, ns, "helm:" .. name)
     concurrent_install(s)
     make_release(s, name, chart, has(a, "httpRoute.create=true"), dir)
     save()
-    return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
+    -- what helm 3 prints (table output): upgrade --install of a release it has no live
+    -- record of says so first and installs; an upgrade says it upgraded; then, for both (and
+    -- for install), the status block as `helm status` prints it (NAME, LAST DEPLOYED in Go's
+    -- time.ANSIC layout, NAMESPACE, STATUS, REVISION, TEST SUITE: None for a chart without
+    -- test hooks)
+    if a[1] == "upgrade" and not existed then
+      print(("Release %s does not exist. Installing it now."):format(json.encode(name)))
+    elseif a[1] == "upgrade" then
+      print(("Release %s has been upgraded. Happy Helming!"):format(json.encode(name)))
+    end
+    local r = s.releases[name]
+    return io.write(("NAME: %s\nLAST DEPLOYED: %s\nNAMESPACE: %s\nSTATUS: %s\nREVISION: %d\nTEST SUITE: None\n")
+      :format(name, ansic_time(r.last_deployed), ns, r.status, r.revision))
   elseif a[1] == "uninstall" then
     for j = 2, #a do
       local n = a[j]

@@ -319,3 +319,59 @@ t.test("helm upgrade --install, install, list: helm 3's texts (install vs upgrad
   r = run { "helm", "list", "-n", "empty" }
   t.eq(r.stdout, "NAME\tNAMESPACE\tREVISION\tUPDATED\tSTATUS\tCHART\tAPP VERSION\n")
 end)
+
+-- kubectl get pods without -o (and -o wide): kubectl's table (cli-runtime's tabwriter: each
+-- column but the last padded to its widest cell + 3, 6 at least); kubectl rollout status's
+-- lines (kubectl's DeploymentStatusViewer); helm status's table. Expected values: by hand
+-- from those formats (the fake's pods: Running, ready, no restarts, no creation time, on
+-- node gpu-node-1; with FAKE_FAIL=notready none ready).
+t.test("kubectl get pods (table, -o wide), rollout status, helm status: the real tools' texts", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", [[
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  template: {metadata: {labels: {app: web}}}
+]])
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }).code, 0)
+  local r = run { "kubectl", "-n", "ns1", "get", "pods" }
+  t.eq(r.code, 0, r.stderr)
+  local pod = r.stdout:match("\n(web%-%S+)")
+  t.ok(pod, r.stdout)
+  local pad = (" "):rep(#pod + 3 - 4)
+  t.eq(r.stdout, "NAME" .. pad .. "READY   STATUS    RESTARTS   AGE\n"
+    .. pod .. "   1/1     Running   0          <unknown>\n")
+  r = run { "kubectl", "-n", "ns1", "get", "pods", "-o", "wide" }
+  t.eq(r.stdout, "NAME" .. pad .. "READY   STATUS    RESTARTS   AGE         IP       NODE         NOMINATED NODE   "
+    .. "READINESS GATES\n" .. pod .. "   1/1     Running   0          <unknown>   <none>   gpu-node-1   <none>           "
+    .. "<none>\n")
+  -- a table the fake does not print is said, never JSON where kubectl prints a table
+  r = run { "kubectl", "-n", "ns1", "get", "deployments" }
+  t.eq(r.code, 2)
+  t.eq(r.stdout, "")
+  r = run { "kubectl", "-n", "empty", "get", "pods" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 0, "", "No resources found in empty namespace.\n" })
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment/web" }
+  t.eq({ r.code, r.stdout }, { 0, 'deployment "web" successfully rolled out\n' })
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment", "nope" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): deployments.apps "nope" not found\n' })
+  t.write(d .. "/w2.yaml", (t.read(d .. "/m.yaml"):gsub("web", "w2")))
+  local env = t.fake_env(d .. "/cluster", { FAKE_FAIL = "notready" })
+  r = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "w2.yaml" }, { env = env, cwd = d, timeout = 60 })
+  t.eq(r.code, 0, r.stderr)
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment/w2", "--timeout=1s" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 1,
+    'Waiting for deployment "w2" rollout to finish: 0 of 1 updated replicas are available...\n',
+    "error: timed out waiting for the condition\n" })
+  -- helm status (no -o): the status block, as upgrade prints it
+  r = run { "helm", "upgrade", "--install", "zz", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  local s = run { "helm", "status", "zz", "-n", "ns1" }
+  t.eq(s.code, 0, s.stderr)
+  t.eq(s.stdout, (r.stdout:gsub("^[^\n]*\n", "")))
+  t.ok(s.stdout:match("^NAME: zz\nLAST DEPLOYED: %u%l%l %u%l%l [ %d]%d %d%d:%d%d:%d%d %d%d%d%d\nNAMESPACE: ns1\n"
+    .. "STATUS: deployed\nREVISION: 1\nTEST SUITE: None\n$"), s.stdout)
+end)

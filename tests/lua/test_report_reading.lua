@@ -873,3 +873,28 @@ do
     lacks(text, "b*star*")
   end)
 end
+
+-- One name, one meaning (fixe51 4): a script's run.stages[i].achieved_rate is the harness's
+-- completed / window; the report's "achieved" throughput is the load point's achieved_rps
+-- (llmd.loadpoints.points), here the drain-reduced rate (rate_basis "drain"), its
+-- harness_rps the stage's achieved_rate. Expected (python3, from stage_4_lifecycle_metrics.json:
+-- successes.count 7355, successes.throughput.requests_per_sec 101.23196666445972 = 7355 /
+-- window, successes.latency.request_latency.min 1.1308439779095352):
+-- 7355 / (7355 / 101.23196666445972 - 1.1308439779095352) = 102.83251256717186.
+t.test("run.stages[i].achieved_rate is the harness's rate; points(run)[k].achieved_rps the report's (README)", function()
+  local run = require("llmd.harness").extract(BASE, {})
+  local st = run.stages[5]
+  t.eq(st.index, 4)
+  t.near(st.achieved_rate, 101.23196666445972, 1e-9)
+  local p
+  for _, x in ipairs(lp.points(run)) do if x.stages[1] == 4 then p = x end end
+  t.eq(p.stages, { 4 })
+  t.eq(p.rate_basis, "drain")
+  t.near(p.achieved_rps, 102.83251256717186, 1e-9)
+  t.near(p.harness_rps, st.achieved_rate, 1e-12)
+  -- the report's ladder says that figure for this point, the harness's beside it
+  local w, r = compare { "--a", BASE, "--b", TREAT }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("102.83", 1, true) and md:find("101.23", 1, true), "the md shows both figures")
+end)

@@ -3000,11 +3000,29 @@ end
 -- figure (its point's, or interpolated), untested (descriptive: no test joins the family).
 -- Returns {load =, axis =, rps =, rps_a =, rps_b =, interpolated = {a =, b =}, sustained =,
 -- rows = {{key =, a =, b =}, ...}}, or nil when no such load holds a latency of both.
+-- Where p90 of one of them is unknown in either run there (vLLM's benchmark run with
+-- --metric-percentiles that leave 90 out: exp-7's files hold p95 and p99 only), the first of
+-- p95, p99 both runs have stands in (row.instead_of: the p90's key, said beside the figure);
+-- a metric none of them is known of is in res.missing ({key =, why =}: matched_load's
+-- reason for its p90). No latency at all: nil, nil and why (said in the Verdict and JSON,
+-- never a silent null).
 M.NO_SLO_LATENCY_KEYS = { "ttft_p90_ms", "tpot_p90_ms", "latency_p90_ms" }
+M.NO_SLO_LATENCY_STAND_INS = { "p95", "p99" }
 local function no_slo_latency(A, B, pa, pb, sat)
   local res, at
-  for _, key in ipairs(M.NO_SLO_LATENCY_KEYS) do
-    local ml = matched_load(A, B, pa, pb, key, sat.a, sat.b, {})
+  local missing = {}
+  for _, p90 in ipairs(M.NO_SLO_LATENCY_KEYS) do
+    local key, instead_of = p90, nil
+    local ml, why = matched_load(A, B, pa, pb, p90, sat.a, sat.b, {})
+    for _, q in ipairs(M.NO_SLO_LATENCY_STAND_INS) do
+      if ml and ml.a.value and ml.b.value then break end
+      local k = p90:gsub("_p90_", "_" .. q .. "_")
+      local m2 = matched_load(A, B, pa, pb, k, sat.a, sat.b, {})
+      if m2 and m2.a.value and m2.b.value then ml, key, instead_of = m2, k, p90 end
+    end
+    if not (ml and ml.a.value and ml.b.value) then
+      missing[#missing + 1] = { key = p90, why = why or "not known in both runs at their common load" }
+    end
     if ml and ml.a.value and ml.b.value then
       if not res then
         at = { a = ml.a.point, b = ml.b.point }
@@ -3020,10 +3038,42 @@ local function no_slo_latency(A, B, pa, pb, sat)
           if un_a or un_b then res.sustained = false end
         end
       end
-      res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }
+      res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value, instead_of = instead_of }
     end
   end
+  if res and #missing > 0 then res.missing = missing end
+  if not res then
+    -- (one reason where they share it, else each metric's own)
+    local same = true
+    for _, m in ipairs(missing) do if m.why ~= missing[1].why then same = false end end
+    local parts = {}
+    for _, m in ipairs(missing) do
+      -- (matched_load's reasons name their metric: "TTFT p90 is not known at ...")
+      parts[#parts + 1] = same and lower_label(metrics.get(m.key).label) or m.why
+    end
+    return nil, nil, ("no latency known in both runs at their common load (%s%s; nor their p95 or p99)"):format(
+      table.concat(parts, same and ", " or "; "), same and (": " .. missing[1].why) or "")
+  end
   return res, at
+end
+
+-- What the no-SLO latency figures leave out, said once after them (nl: M.no_slo_latency):
+-- the percentile that stands in for p90 where a run's files lack it ("; p95 in place of p90,
+-- which a run's files lack"), and the metrics known of neither ("; end-to-end latency p90
+-- not known in both runs"; the reason in comparison.json's no_slo_latency.missing).
+local function no_slo_missing_text(nl)
+  local out, qs, seen = "", {}, {}
+  for _, r in ipairs(nl.rows) do
+    local q = r.instead_of and r.key:match("_(p%d+)_")
+    if q and not seen[q] then qs[#qs + 1], seen[q] = q, true end
+  end
+  if #qs > 0 then out = ("; %s in place of p90, which a run's files lack"):format(table.concat(qs, " or ")) end
+  if nl.missing then
+    local names = {}
+    for _, m in ipairs(nl.missing) do names[#names + 1] = lower_label(metrics.get(m.key).label) end
+    out = out .. ("; %s not known in both runs"):format(table.concat(names, ", "))
+  end
+  return out
 end
 
 -- Why no test is made at the no-SLO common load, said beside its untested figures: each
@@ -3288,6 +3338,10 @@ end
 -- compared, and why.
 local function no_slo_latency_text(nl, A, B, min_effect, perf)
   if not nl then return nil end
+  if nl.unknown then
+    return ("The runs' latencies are not compared: %s. Give --slo for each run's capacity within it."):format(
+      nl.unknown)
+  end
   if not nl.sustained then
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
       .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
@@ -3297,12 +3351,13 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
     local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B, apart))
     if tested then n_tested = n_tested + 1 end
-    parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
+    parts[#parts + 1] = (r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
         metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
-          tested }, "; ")) or "")
+          tested }, "; ")) or ""))
   end
+  parts[#parts] = parts[#parts] .. no_slo_missing_text(nl)
   local how = no_slo_how(nl, min_effect, perf)
   -- (a difference no test was made of is untested, never "not shown to differ", which reads
   -- as sameness)
@@ -4777,7 +4832,11 @@ local function verdict_of(model, A, B)
     -- latency is the queue's, and no direction is named, as no test is made there)
     local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
     local before = v.text
-    if nl and not nl.sustained then
+    if nl and nl.unknown then
+      v.latency = { how = "unknown", why = nl.unknown }
+      v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
+        nl.unknown)
+    elseif nl and not nl.sustained then
       v.latency = { how = "not compared", load = matched_load_text(nl, A, B), sustained = false }
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
         nl.unsustained)
@@ -4792,6 +4851,7 @@ local function verdict_of(model, A, B)
           or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)), tested and (" (" .. tested .. ")")
           or "")
       end
+      parts[#parts] = parts[#parts] .. no_slo_missing_text(nl)
       local how = no_slo_how(nl, model.min_effect, model.perf)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained, tested = n_tested }
       -- (a difference no test was made of reads as untested, never "not shown to differ",
@@ -7000,8 +7060,8 @@ function M.build(opts)
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
-    local nl, at = no_slo_latency(A, B, pa, pb, model.saturation)
-    model.no_slo_latency = nl
+    local nl, at, why = no_slo_latency(A, B, pa, pb, model.saturation)
+    model.no_slo_latency = nl or (why and { unknown = why }) or nil
     if nl and nl.sustained then nl.untested_why = no_slo_untested_why(nl, at, rows, A, B, pa, pb) end
     if nl and not nl.sustained then
       nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)

@@ -898,3 +898,56 @@ t.test("run.stages[i].achieved_rate is the harness's rate; points(run)[k].achiev
   local md = t.read(w .. "/comparison_report.md")
   t.ok(md:find("102.83", 1, true) and md:find("101.23", 1, true), "the md shows both figures")
 end)
+
+-- The no-SLO Verdict of exp-7's pair (fixe51 2): its vLLM files hold TTFT and TPOT p95/p99
+-- but no p90 (--metric-percentiles left 90 out) and no end-to-end latency: the Verdict's
+-- latency clause uses p95 in place of p90 and says so, and says the end-to-end latency is
+-- not known; comparison.json's no_slo_latency holds the p95 rows (instead_of: the p90) and
+-- the missing metric with its reason, never a silent null. Expected (python3, the three
+-- benchmark files of each run, all at request_rate 3.6): mean p95_ttft_ms 262.53460916535306
+-- (llm-d-1p1d) and 256.4424156124005 (vllm-2replicas), -2.32 %; mean p95_tpot_ms
+-- 27.021918268599332 and 24.08244648710021, -10.88 %.
+t.test("exp-7 no-SLO Verdict: p95 latencies in place of the p90 the files lack, said; e2e missing, said", function()
+  local w, r = compare { "--a", EXP7 .. "/llm-d-1p1d", "--b", EXP7 .. "/vllm-2replicas" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  local nl = c.no_slo_latency
+  t.ok(type(nl) == "table", "no_slo_latency present")
+  t.eq(#nl.rows, 2)
+  t.eq({ nl.rows[1].key, nl.rows[1].instead_of, nl.rows[2].key, nl.rows[2].instead_of },
+    { "ttft_p95_ms", "ttft_p90_ms", "tpot_p95_ms", "tpot_p90_ms" })
+  t.near(nl.rows[1].a, 262.53460916535306, 1e-9)
+  t.near(nl.rows[1].b, 256.4424156124005, 1e-9)
+  t.near(nl.rows[2].a, 27.021918268599332, 1e-9)
+  t.near(nl.rows[2].b, 24.08244648710021, 1e-9)
+  t.eq(nl.missing[1].key, "latency_p90_ms")
+  t.ok(nl.missing[1].why:find("left out e2el", 1, true), nl.missing[1].why)
+  local v = c.verdict.text
+  t.ok(v:find("TTFT p95 -2.3 %", 1, true) and v:find("TPOT p95 -10.9 %", 1, true), v)
+  t.ok(v:find("p95 in place of p90, which a run's files lack; end-to-end latency p90 not known in both runs", 1, true), v)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find(v, 1, true), "the md's Verdict is comparison.json's")
+end)
+
+-- No latency percentile in either run's files (exp-7's summaries with every p95/p99 TTFT and
+-- TPOT figure taken out, no e2e): no_slo_latency says why (unknown), and the Verdict too.
+t.test("no-SLO Verdict without any latency percentile in the files: the reason, in the Verdict and JSON", function()
+  local d = t.tmpdir()
+  for _, side in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. side)
+    for i = 1, 3 do
+      local doc = t.exp7_summary(3.6, 3.49 + i * 0.001, { unique = true })
+      for _, k in ipairs { "p95_ttft_ms", "p99_ttft_ms", "p95_tpot_ms", "p99_tpot_ms" } do doc[k] = nil end
+      t.write(("%s/%s/benchmark_0%d.json"):format(d, side, i), json.encode(doc))
+    end
+  end
+  local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  t.eq(c.verdict.kind, "cannot say")
+  local why = c.no_slo_latency and c.no_slo_latency.unknown
+  t.ok(type(why) == "string" and why:find("^no latency known in both runs at their common load %(TTFT p90 is not known at 3%.6 req/s offered "
+    .. "for a %(N/A at its load point 1: vLLM's benchmark recorded no TTFT p90"), why)
+  t.ok(why:find("; nor their p95 or p99)", 1, true), why)
+  t.ok(c.verdict.text:find("Their latencies are not compared: " .. why, 1, true), c.verdict.text)
+end)

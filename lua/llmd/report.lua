@@ -754,6 +754,62 @@ function M.shared_test_evidence(rows)
   end
 end
 
+-- The Evidence cells' repeated explanations, said once (fixe51 3): a clause (a part of a
+-- cell between top-level "; ", outside parentheses) that M.EVIDENCE_NOTE_MIN rows or more
+-- say word for word, and that is long enough to be an explanation rather than a figure
+-- (M.EVIDENCE_NOTE_CHARS), becomes a note under the table, "note 1: no per-request samples or
+-- repeats from both runs", and each of those rows says "note 1" in its place, keeping its own
+-- other clauses (its p, its difference). Returns the notes, {{mark =, text =}, ...} in the
+-- order first met; rows without such a clause are left as they are. (The JSON and the CSV
+-- keep each row's whole evidence.)
+M.EVIDENCE_NOTE_MIN, M.EVIDENCE_NOTE_CHARS = 3, 30
+local function clauses(text)
+  local out, depth, start = {}, 0, 1
+  local i = 1
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c == "(" then depth = depth + 1
+    elseif c == ")" then depth = math.max(depth - 1, 0)
+    elseif depth == 0 and text:sub(i, i + 1) == "; " then
+      out[#out + 1] = text:sub(start, i - 1)
+      start = i + 2
+      i = i + 1
+    end
+    i = i + 1
+  end
+  out[#out + 1] = text:sub(start)
+  return out
+end
+function M.evidence_notes(rows)
+  local count, parts = {}, {}
+  for i, r in ipairs(rows) do
+    if type(r.evidence_shown) == "string" and r.evidence_shown ~= "" then
+      parts[i] = clauses(r.evidence_shown)
+      local seen = {}
+      for _, c in ipairs(parts[i]) do
+        if #c >= M.EVIDENCE_NOTE_CHARS and not seen[c] then count[c], seen[c] = (count[c] or 0) + 1, true end
+      end
+    end
+  end
+  local notes, mark_of = {}, {}
+  for i, r in ipairs(rows) do
+    if parts[i] then
+      local changed = false
+      for k, c in ipairs(parts[i]) do
+        if (count[c] or 0) >= M.EVIDENCE_NOTE_MIN then
+          if not mark_of[c] then
+            notes[#notes + 1] = { mark = ("note %d"):format(#notes + 1), text = c }
+            mark_of[c] = notes[#notes].mark
+          end
+          parts[i][k], changed = mark_of[c], true
+        end
+      end
+      if changed then r.evidence_shown = table.concat(parts[i], "; ") end
+    end
+  end
+  return notes
+end
+
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
 -- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
@@ -7208,6 +7264,7 @@ function M.build(opts)
     if r.too_few then model.any_too_few = true end
   end
   M.shared_test_evidence(rows)
+  model.evidence_notes = M.evidence_notes(rows)
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "
@@ -7252,7 +7309,7 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config",
+for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline", "config",
   "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
@@ -7260,7 +7317,7 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
-  "no_slo_latency.rows", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
+  "no_slo_latency.rows", "no_slo_latency.missing", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
   "capacity.b.noise.unclear", "capacity.per_gpu.a.noise.unclear", "capacity.per_gpu.b.noise.unclear" } do
   M.LIST_PATHS[p] = true
 end

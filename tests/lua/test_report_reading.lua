@@ -951,3 +951,41 @@ t.test("no-SLO Verdict without any latency percentile in the files: the reason, 
   t.ok(why:find("; nor their p95 or p99)", 1, true), why)
   t.ok(c.verdict.text:find("Their latencies are not compared: " .. why, 1, true), c.verdict.text)
 end)
+
+-- A repeated explanation in the Evidence column is said once (fixe51 3): two vLLM runs of
+-- one summary each (no per-request samples, no repeats) leave every latency row untested
+-- for the same reason; the md and the HTML say it once, as "note 1" under the Performance
+-- Results table, each such row marking it, while comparison.json keeps each row's own words.
+t.test("Evidence: a reason many rows share is a note under the table, marked per row (md and HTML)", function()
+  local d = t.tmpdir()
+  for _, side in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. side)
+    t.write(("%s/%s/benchmark_01.json"):format(d, side),
+      json.encode(t.exp7_summary(3.6, side == "a" and 3.55 or 3.5, { unique = true })))
+  end
+  local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
+  t.eq(r.code, 0, r.stderr)
+  local WHY = "no per-request samples or repeats from both runs"
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  local n = 0
+  -- (the rows' own words kept in the JSON: "identical values; no per-request samples ...")
+  for _, row in ipairs(c.perf) do
+    if row.evidence == WHY or row.evidence:sub(-#WHY - 2) == "; " .. WHY then n = n + 1 end
+  end
+  t.ok(n >= 10, "rows with that reason in comparison.json: " .. n)
+  t.eq(c.evidence_notes, { { mark = "note 1", text = WHY } })
+  local md = t.read(w .. "/comparison_report.md")
+  local perf = md:match("## Performance Results\n(.-)\n## ")
+  local _, said = perf:gsub(WHY:gsub("%-", "%%-"), "")
+  t.eq(said, 1, "said once in the Performance Results section")
+  t.ok(perf:find("\n- note 1: " .. WHY .. "\n", 1, true), perf)
+  local marked = 0
+  for cell in perf:gmatch("| ([^|\n]*) |\n") do
+    if cell == "note 1" or cell:sub(-8) == "; note 1" then marked = marked + 1 end
+  end
+  t.eq(marked, n)
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("<li>note 1: " .. WHY .. "</li>", 1, true), "the HTML's note")
+  local _, hmarked = html:gsub("<td>[^<]-note 1</td></tr>", "")
+  t.eq(hmarked, n)
+end)

@@ -933,12 +933,12 @@ end)
 -- TPOT figure taken out, no e2e): no_slo_latency says why (unknown), and the Verdict too.
 t.test("no-SLO Verdict without any latency percentile in the files: the reason, in the Verdict and JSON", function()
   local d = t.tmpdir()
-  for _, side in ipairs { "a", "b" } do
-    t.mkdir(d .. "/" .. side)
+  for _, x in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. x)
     for i = 1, 3 do
       local doc = t.exp7_summary(3.6, 3.49 + i * 0.001, { unique = true })
       for _, k in ipairs { "p95_ttft_ms", "p99_ttft_ms", "p95_tpot_ms", "p99_tpot_ms" } do doc[k] = nil end
-      t.write(("%s/%s/benchmark_0%d.json"):format(d, side, i), json.encode(doc))
+      t.write(("%s/%s/benchmark_0%d.json"):format(d, x, i), json.encode(doc))
     end
   end
   local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
@@ -958,10 +958,10 @@ end)
 -- Results table, each such row marking it, while comparison.json keeps each row's own words.
 t.test("Evidence: a reason many rows share is a note under the table, marked per row (md and HTML)", function()
   local d = t.tmpdir()
-  for _, side in ipairs { "a", "b" } do
-    t.mkdir(d .. "/" .. side)
-    t.write(("%s/%s/benchmark_01.json"):format(d, side),
-      json.encode(t.exp7_summary(3.6, side == "a" and 3.55 or 3.5, { unique = true })))
+  for _, x in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. x)
+    t.write(("%s/%s/benchmark_01.json"):format(d, x),
+      json.encode(t.exp7_summary(3.6, x == "a" and 3.55 or 3.5, { unique = true })))
   end
   local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
   t.eq(r.code, 0, r.stderr)

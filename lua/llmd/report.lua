@@ -3413,7 +3413,6 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
         metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
           tested }, "; ")) or ""))
   end
-  parts[#parts] = parts[#parts] .. no_slo_missing_text(nl)
   local how = no_slo_how(nl, min_effect, perf)
   -- (a difference no test was made of is untested, never "not shown to differ", which reads
   -- as sameness)
@@ -3423,9 +3422,10 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
   local note = no_slo_untested_note(nl, n_tested)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s).%s Give --slo (e.g. --slo "
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s)%s.%s Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", once_sentence(apart))
+    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", no_slo_missing_text(nl),
+    once_sentence(apart))
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -4907,7 +4907,6 @@ local function verdict_of(model, A, B)
           or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)), tested and (" (" .. tested .. ")")
           or "")
       end
-      parts[#parts] = parts[#parts] .. no_slo_missing_text(nl)
       local how = no_slo_how(nl, model.min_effect, model.perf)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained, tested = n_tested }
       -- (a difference no test was made of reads as untested, never "not shown to differ",
@@ -4925,8 +4924,8 @@ local function verdict_of(model, A, B)
         local note = no_slo_untested_note(nl, n_tested)
         what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
       end
-      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s.%s --slo gives capacity within an "
-        .. "SLO."):format(v.text, v.latency.load, B.label, what, once_sentence(apart))
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s%s.%s --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what, no_slo_missing_text(nl), once_sentence(apart))
     end
     latency_said = v.text:sub(#before + 1)
   end

@@ -757,7 +757,7 @@ end
 -- The Evidence cells' repeated explanations, said once (fixe51 3): a clause (a part of a
 -- cell between top-level "; ", outside parentheses) that M.EVIDENCE_NOTE_MIN rows or more
 -- say word for word, and that is long enough to be an explanation rather than a figure
--- (M.EVIDENCE_NOTE_CHARS), becomes a note under the table, "note 1: no per-request samples or
+-- (M.EVIDENCE_NOTE_CHARS) and holds no figure, becomes a note under the table, "note 1: no per-request samples or
 -- repeats from both runs", and each of those rows says "note 1" in its place, keeping its own
 -- other clauses (its p, its difference). Returns the notes, {{mark =, text =}, ...} in the
 -- order first met; rows without such a clause are left as they are. (The JSON and the CSV
@@ -787,7 +787,11 @@ function M.evidence_notes(rows)
       parts[i] = clauses(r.evidence_shown)
       local seen = {}
       for _, c in ipairs(parts[i]) do
-        if #c >= M.EVIDENCE_NOTE_CHARS and not seen[c] then count[c], seen[c] = (count[c] or 0) + 1, true end
+        -- (a clause with a figure in it, a p, a difference, the loads a test left out, stays
+        -- in its row: every row keeps its own numbers)
+        if #c >= M.EVIDENCE_NOTE_CHARS and not c:find("%d") and not seen[c] then
+          count[c], seen[c] = (count[c] or 0) + 1, true
+        end
       end
     end
   end

@@ -749,12 +749,24 @@ static int l_truncate(lua_State *L)
     return 1;
 }
 
+/* The mode at idx in octal digits, as chmod's ("755", "0644"); nothing else is accepted. */
+static unsigned long check_mode(lua_State *L, int idx)
+{
+    const char *mode = luaL_checkstring(L, idx);
+    char *end = NULL;
+    unsigned long m = strtoul(mode, &end, 8);
+    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777,
+                  idx, "expected a mode in octal digits, as 755");
+    return m;
+}
+
 /*
-** proc.write_file(path, text): text as the file's whole content, atomically, as json.write
-** writes (llmd_write_atomic: a temporary file in path's folder, fsync, rename, mode 0644,
-** the folder synced): readers see the old file or the new one, never a part, and a
-** failure (a full disk, no folder, no permission) raises naming the file and leaves the
-** old one as it was (newuser50b F12: CSV, YAML and Markdown a script writes).
+** proc.write_file(path, text [, mode]): text as the file's whole content, atomically, as
+** json.write writes (llmd_write_atomic: a temporary file in path's folder, fsync, rename,
+** mode 0644 or the one given in octal digits - "755" for a script -, the folder synced):
+** readers see the old file or the new one, never a part, a crash right after leaves the
+** new one, and a failure (a full disk, no folder, no permission) raises naming the file and
+** leaves the old one as it was (newuser50b F12: CSV, YAML and Markdown a script writes).
 */
 static int l_write_file(lua_State *L)
 {
@@ -764,13 +776,31 @@ static int l_write_file(lua_State *L)
                           luaL_typename(L, 2));
     size_t n;
     const char *text = lua_tolstring(L, 2, &n);
-    if (lua_gettop(L) > 2)
-        return luaL_error(L, "proc.write_file: takes a path and a text, got %d arguments",
+    if (lua_gettop(L) > 3)
+        return luaL_error(L, "proc.write_file: takes a path, a text and a mode, got %d arguments",
                           lua_gettop(L));
-    int err = llmd_write_atomic(path, text, n);
+    unsigned long mode = lua_isnoneornil(L, 3) ? 0644 : check_mode(L, 3);
+    int err = llmd_write_atomic_mode(path, text, n, (unsigned)mode);
     if (err != 0)
         return luaL_error(L, "%s: cannot write: %s", path, strerror(err));
     return 0;
+}
+
+/*
+** proc.fsync(path) -> true, or nil and why: the file's (or the folder's: its entries, as a
+** rename left them) data on the disk, so that a crash after it keeps them.
+*/
+static int l_fsync(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    int err = llmd_fsync_path(path);
+    if (err != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(err));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
 }
 
 /*
@@ -811,11 +841,7 @@ static int l_disk_free(lua_State *L)
 static int l_chmod(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    const char *mode = luaL_checkstring(L, 2);
-    char *end = NULL;
-    unsigned long m = strtoul(mode, &end, 8);
-    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777, 2,
-                  "expected a mode in octal digits, as 755");
+    unsigned long m = check_mode(L, 2);
     if (chmod(path, (mode_t)m) != 0) {
         lua_pushnil(L);
         lua_pushfstring(L, "%s: %s", path, strerror(errno));
@@ -1018,6 +1044,7 @@ static const luaL_Reg proc_funcs[] = {
     {"disk_free",      l_disk_free     },
     {"truncate",       l_truncate      },
     {"write_file",     l_write_file    },
+    {"fsync",          l_fsync         },
     {"now",            l_now           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },

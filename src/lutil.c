@@ -453,6 +453,23 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
 
 int llmd_write_atomic(const char *path, const char *data, size_t n)
 {
+    return llmd_write_atomic_mode(path, data, n, 0644);
+}
+
+/* Opens path (a file or a folder) read-only and fsyncs it: 0 or errno. */
+int llmd_fsync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int e = fsync(fd) != 0 ? errno : 0;
+    if (close(fd) != 0 && e == 0)
+        e = errno;
+    return e;
+}
+
+int llmd_write_atomic_mode(const char *path, const char *data, size_t n, unsigned mode)
+{
     size_t len = strlen(path);
     char *tmp = (char *)malloc(len + 16);
     if (tmp == NULL)
@@ -462,14 +479,14 @@ int llmd_write_atomic(const char *path, const char *data, size_t n)
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     memcpy(tmp, path, dirlen);
     (void)snprintf(tmp + dirlen, len + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
-    int fd = mkstemp(tmp);
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         free(tmp);
         return e;
     }
     int e = write_all(fd, data, n);
-    if (e == 0 && fchmod(fd, 0644) != 0)
+    if (e == 0 && fchmod(fd, (mode_t)mode) != 0)
         e = errno;
     if (e == 0 && fsync(fd) != 0)
         e = errno;

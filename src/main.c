@@ -140,11 +140,20 @@ int luaopen_lfs_noglobal(lua_State *L)
 }
 
 static int names_a_file(const char *text);
+static int runtime_error_text(const char *msg);
 
 /* host.names_a_file(text) -> boolean: the host's rule for an error naming the user's file */
 static int l_names_a_file(lua_State *L)
 {
     lua_pushboolean(L, names_a_file(luaL_checkstring(L, 1)));
+    return 1;
+}
+
+/* host.runtime_error(text) -> boolean: is text one of Lua's own runtime errors without its
+   position (raised in a C function: a bug, shown with a traceback), by the host's rule */
+static int l_runtime_error(lua_State *L)
+{
+    lua_pushboolean(L, runtime_error_text(luaL_checkstring(L, 1)));
     return 1;
 }
 
@@ -157,9 +166,11 @@ static int l_names_a_file(lua_State *L)
 */
 static int luaopen_llmd_host(lua_State *L)
 {
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 6);
     lua_pushcfunction(L, l_names_a_file);
     lua_setfield(L, -2, "names_a_file");
+    lua_pushcfunction(L, l_runtime_error);
+    lua_setfield(L, -2, "runtime_error");
     lua_pushcfunction(L, llmd_precompiled_stats);
     lua_setfield(L, -2, "precompiled");
     lua_pushliteral(L, LLMDLUA_VERSION);
@@ -332,14 +343,28 @@ static int api_refused(lua_State *L, const char *msg, size_t pos)
 
 /*
 ** A Lua runtime error raised inside a C function (ipairs' iterator indexing nil, a
-** table.concat of a nil...) has no position: the VM adds one only for a Lua frame.
-** Such a message gets the position of the nearest Lua frame, as it would have had.
+** table.concat of a nil...) has no position: the VM adds one only for a Lua frame, and
+** luaL_error only for a C function's Lua caller (none when pcall or another C function
+** called it). Such a message gets the position of the nearest Lua frame, as it would have
+** had. The texts are Lua 5.4's own (lvm.c, ldebug.c, ltable.c, ltablib.c, lstrlib.c,
+** ldo.c); none of llmdlua's messages starts so (llmd.errors.user_text asks the same).
 */
 static int runtime_error_text(const char *msg)
 {
-    static const char *const STARTS[] = {"attempt to ", "table index is ",
+    static const char *const STARTS[] = {"attempt to ",
+                                         "table index is ",
                                          "number has no integer representation",
-                                         "invalid key to 'next'", NULL};
+                                         "invalid key to 'next'",
+                                         "invalid value (",
+                                         "wrong number of arguments to '",
+                                         "invalid order function for sorting",
+                                         "resulting string too large",
+                                         "string length overflow",
+                                         "'__index' chain too long",
+                                         "'__newindex' chain too long",
+                                         "C stack overflow",
+                                         "stack overflow",
+                                         NULL};
     for (int i = 0; STARTS[i] != NULL; i++)
         if (strncmp(msg, STARTS[i], strlen(STARTS[i])) == 0)
             return 1;

@@ -134,6 +134,10 @@ int llmd_format_double(char *out, size_t size, double d);
 
 /* Writes data to path atomically (temporary file beside it, fsync, rename). 0 or errno. */
 int llmd_write_atomic(const char *path, const char *data, size_t n);
+/* As llmd_write_atomic, the file's mode given (0644, 0755): 0 or errno. */
+int llmd_write_atomic_mode(const char *path, const char *data, size_t n, unsigned mode);
+/* fsync of path, a file or a folder (opened read-only): 0 or errno. */
+int llmd_fsync_path(const char *path);
 /* flock(LOCK_EX|LOCK_NB) on path for the process's life: 0 taken, 1 held (holder), -1 error. */
 int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
                    char *err, size_t errlen);

@@ -1364,8 +1364,9 @@ end
 -- frameworks, from single measurements: a row beats another by any margin, and of a
 -- candidate measured several times its best row counts. M.evidence says, for every such
 -- choice, which criterion of the rank key decided it and whether the measurements carry
--- it: with repeats (rows of the same framework, scenario and candidate) Welch's t-test on
--- the repeat values, Holm-adjusted over every test of the call (llmd.decision's rules:
+-- it: with repeats (rows of the same framework, scenario and candidate) Welch's t-test on the
+-- repeat values (their logs: decision.sized_repeat_test), Holm-adjusted over every test of the call
+-- (llmd.decision's rules:
 -- ALPHA, and MIN_EFFECT as the practical threshold); with one measurement on a side the
 -- choice is untested. It also says when the two rows are not like for like (GPU counts
 -- or workload lengths differ): such a choice gets its figures and why they are unlike, but
@@ -1403,61 +1404,6 @@ local function unlike(a, b)
     end
   end
   return out
-end
-
--- The test of two candidates' repeats (xs: the higher place's, ys: the other's) and the
--- interval of their difference on one scale (audit50b F6: Welch on the raw values, p = 0.045,
--- beside a 95 % interval of the log ratio, -29.2 % to +0.8 %, disagreed on whether there is a
--- difference). Values all above 0 (throughputs, latencies): the natural logs, so the effect is
--- the ratio of the geometric means, B against A, and its interval exp(d +- t(0.975, df) se) - 1
--- from the same Welch t and df as the p: p < 0.05 exactly where the interval leaves out 0.
--- Else the raw values, the difference over A's mean. The test is decision.repeat_test's on
--- those values (Welch; the exact Mann-Whitney where a side is constant, whose ranks a log does
--- not change); scale: "log" | "raw". Returns as decision.sized_repeat_test.
-function M.one_scale_test(xs, ys)
-  local d, stattest = require "llmd.decision", require "llmd.stattest"
-  local pos = true
-  for _, s in ipairs { xs, ys } do
-    for _, v in ipairs(s) do
-      if not (type(v) == "number" and v > 0 and v ~= math.huge) then pos = false end
-    end
-  end
-  local function on_scale(list)
-    local out = {}
-    for i, v in ipairs(list) do out[i] = pos and math.log(v) or v end
-    return out
-  end
-  local lx, ly = on_scale(xs), on_scale(ys)
-  local t, why = d.repeat_test(lx, ly)
-  if not t or t.identical then return t, why end
-  t.scale = pos and "log" or "raw"
-  local function mean_var(list)
-    local sum = 0
-    for _, v in ipairs(list) do sum = sum + v end
-    local m, ss = sum / #list, 0
-    for _, v in ipairs(list) do ss = ss + (v - m) ^ 2 end
-    return m, ss / (#list - 1)
-  end
-  local ma, va = mean_var(lx)
-  local mb, vb = mean_var(ly)
-  local diff = mb - ma
-  local function pct(v)
-    if pos then return 100 * (math.exp(v) - 1) end
-    return ma > 0 and 100 * v / ma or nil
-  end
-  local eff = { pct = pct(diff), strata = 1, level = d.EFFECT_LEVEL, where = "over the repeats", units = "repeats",
-    scale = d.EFFECT_SCALE, values = t.scale }
-  if eff.pct == nil then return t, why end
-  local qa, qb = va / #lx, vb / #ly
-  if qa + qb <= 0 then
-    eff.why = "repeats identical, no spread to estimate"
-  else
-    local df = (qa + qb) ^ 2 / (qa * qa / (#lx - 1) + qb * qb / (#ly - 1))
-    local h = stattest.t_quantile(1 - (1 - d.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(qa + qb)
-    eff.lo, eff.hi, eff.df = pct(diff - h), pct(diff + h), df
-  end
-  t.row_effect = eff
-  return t, why
 end
 
 function M.evidence(rows)
@@ -1503,9 +1449,11 @@ function M.evidence(rows)
       if #xs >= 2 and #ys >= 2 and #it.notes == 0 then
         -- the decision layer's test on repeats: Welch, or the exact Mann-Whitney test where a
         -- side's repeats are all one value; one that cannot reach alpha stays out of the family.
-        -- With the difference's 95 % interval over the repeats on the test's scale (M.one_scale_test), as
-        -- compare's rows: a clear difference only where all of it is beyond the threshold
-        it.test = M.one_scale_test(xs, ys)
+        -- With the difference's 95 % interval over the repeats on the test's scale, the logs where
+        -- every value is above 0 (decision.sized_repeat_test, audit50b F6: a p on the raw values
+        -- beside a log ratio's interval disagreed), as compare's rows: a clear difference only
+        -- where all of it is beyond the threshold
+        it.test = d.sized_repeat_test(xs, ys)
         if d.can_decide(it.test) then
           it.id = ("welch:%d:%s"):format(#items + 1, where)
           tests[#tests + 1] = { id = it.id, p = it.test.p }

@@ -124,6 +124,9 @@ local function append_text(path, text, what)
   if not f then error(("%s: cannot %s: %s"):format(path, what, err), 0) end
   local ok, werr = f:write(text)
   local cok, cerr = f:close()
+  -- and on the disk before the run goes on (a crash after a row's candidate ran must not
+  -- lose the row, nor leave its end unwritten): fsync, whose failure is the write's
+  if ok and cok then cok, cerr = proc.fsync(path) end
   if not ok or not cok then
     local why = tostring(werr or cerr):gsub("^" .. path:gsub("%p", "%%%0") .. ": ", "")
     local back, terr = proc.truncate(path, size)

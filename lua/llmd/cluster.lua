@@ -2984,6 +2984,19 @@ local function record_applied(ctx, d, outputs, have_created)
   end
 end
 
+-- The key of an object this run applies (d.applied, and what record_added matches the new
+-- HTTPRoutes and Gateways against): "Kind/name", but for a Gateway of another group than
+-- Gateway API's - Istio's networking.istio.io Gateway, another kind of that name -
+-- "Gateway.GROUP/name": a Gateway API Gateway someone makes under the name of this run's
+-- Istio Gateway is not this run's (harden51 #3).
+local function applied_key(kind, api_version, name)
+  local group = tostring(api_version or ""):match("^(.+)/[^/]+$")
+  if kind == "Gateway" and group and group ~= "gateway.networking.k8s.io" then
+    return ("%s.%s/%s"):format(kind, group, tostring(name))
+  end
+  return kind .. "/" .. tostring(name)
+end
+
 -- What the deploy added: of what appeared in the namespace since the snapshot before its
 -- first attempt, only what is this run's, told apart by what the tools stamp on it - a
 -- release or an object another team made meanwhile in the shared namespace is not
@@ -3016,7 +3029,7 @@ local function record_added(ctx, x, calls, done, outputs)
   local applied = {}
   for _, o in ipairs(((ctx.rendered or {})[x] or {}).objects or {}) do
     if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
-      applied[o.kind .. "/" .. tostring(o.metadata.name)] = true
+      applied[applied_key(o.kind, o.apiVersion, o.metadata.name)] = true
     end
   end
   -- and what a custom deploy's calls that ran made without a manifest (M.created_by:
@@ -3175,6 +3188,20 @@ end
 -- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
 local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
 
+-- The Gateway API kind a resource word names ("httproute", "gateway": the kinds teardown
+-- lists and deletes as M.GW_RES), or nil: gateway.networking.istio.io (Istio's Gateway) is
+-- another kind, which neither the routes-and-gateways step nor the namespace-wide sweep
+-- touches - an object of it this run made is deleted as any other it made (harden51 #3).
+local function gw_api_base(res)
+  local base, group = tostring(res):match("^([^.]+)%.?(.*)$")
+  base = ({ httproutes = "httproute", gateways = "gateway" })[base] or base
+  local gw_group = group == "" or group == "gateway.networking.k8s.io"
+    or group:match("^v[%w]+%.gateway%.networking%.k8s%.io$") ~= nil
+  if (base == "httproute" or base == "gateway") and gw_group then
+    return base
+  end
+end
+
 -- The objects kustomization folder kd (relative to cwd) has in the namespace now, as kubectl
 -- get -k reads them: { {kind =, name =, res = (the resource kubectl deletes it by), uid =} },
 -- in the folder's order.
@@ -3289,47 +3316,71 @@ local function teardown(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
   local not_mine, released = {}, d.releases -- (left: another's of the same name; uninstalled)
+  local upgraded = {} -- (this run's releases left because someone else upgraded them since)
   local gone_not = {} -- ("httproutes/NAME": another's of that name, left: not checked gone)
   local had_service = d.baseline_service
   if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
-    -- only the releases this run installed: one of the same name installed since (a colleague's,
-    -- after this one was removed by hand) is another, its first_deployed not the one recorded
-    -- at deploy. (helm uninstall takes no precondition - no uid, no revision, nothing like
-    -- DeleteOptions - so this stays check-then-act: a reinstall between this check and the
-    -- uninstall below would still be uninstalled. kubectl deletes are held to the uid:
-    -- M.delete_same.)
+    -- only the releases this run installed, as it left them: one of the same name installed
+    -- since (a colleague's, after this one was removed by hand) has another first_deployed
+    -- than the one recorded at deploy, and one upgraded (or rolled back) since by someone
+    -- else - another chart, other values, another owner - another revision (helm status's
+    -- version; it shows no chart - helm strips it -, but any change of chart or values is an
+    -- upgrade, a new revision). helm uninstall takes no precondition - no uid, no revision,
+    -- nothing like DeleteOptions -, so this stays check-then-act; the window is narrowed to
+    -- one release: each is checked right before its own uninstall, not all before one call.
+    -- What remains: a reinstall or upgrade by someone else between a release's helm status
+    -- and its helm uninstall (the time of one helm call) is uninstalled. kubectl deletes are
+    -- held to the uid: M.delete_same.
     local mine = {}
+    local by_name = not d.release_ids or ctx.dry_run -- (an older record: by name, as it was made)
+    -- (run_comparison.sh's teardown line is one helm uninstall of those uninstalled, as it
+    -- was before: the same removal; here each goes in its own call, right after its check)
+    local function uninstall(names, opts)
+      local a = { "uninstall" }
+      for _, n in ipairs(names) do a[#a + 1] = n end
+      a[#a + 1] = "--ignore-not-found"
+      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a, opts)
+    end
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]
-      if not d.release_ids or ctx.dry_run then
-        mine[#mine + 1] = n -- (an older record: by name, as it was made)
+      if by_name then
+        mine[#mine + 1] = n
       else
         local id, why = M.release_identity(ctx, n)
+        local left
         if id and want and id.first_deployed == want.first_deployed then
-          mine[#mine + 1] = n
+          if want.version ~= nil and id.version ~= want.version then
+            upgraded[#upgraded + 1] = n
+            left = ("release %s was upgraded or rolled back since this run's deploy (revision %s, this run's: %s; "
+              .. "first deployed %s): someone else's change of it, left (uninstall it by hand if it is yours: %s)")
+              :format(n, tostring(id.version), tostring(want.version), id.first_deployed,
+                k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
+          else
+            mine[#mine + 1] = n
+            ctx.k:call("helm", { "uninstall", n, "--ignore-not-found" })
+          end
         elseif id then
-          local line = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
+          left = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
             .. "%s): left"):format(n, id.first_deployed, tostring(id.version), want and ("first deployed "
             .. want.first_deployed) or want == false and "none of that name was there after its deploy"
             or "not recorded at its deploy")
-          not_mine[#not_mine + 1] = line
-          say(ctx, "  %s", line)
         elseif why ~= "not found" then
-          local line = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
-          not_mine[#not_mine + 1] = line
-          say(ctx, "  %s", line)
+          left = ("release %s: cannot tell whether it is the one this run installed (%s): left"):format(n, why)
+        end
+        if left then
+          not_mine[#not_mine + 1] = left
+          say(ctx, "  %s", left)
         end
       end
     end
     released = mine
-    if #mine > 0 then
-      local a = { "uninstall" }
-      for _, n in ipairs(mine) do a[#a + 1] = n end
-      a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#mine == 1 and "release " or "releases ") .. table.concat(mine, ", "), "helm", a)
+    if not by_name and #mine > 0 then
+      uninstall(mine, { recorded_only = true })
+    elseif by_name and #mine > 0 then
+      uninstall(mine)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
@@ -3399,8 +3450,9 @@ local function teardown(ctx, x)
   local deleted = {}
   for _, key in ipairs(d.created or {}) do
     local res, name = key:match("^([^/]+)/(.+)$")
-    local base = res:match("^[^.]+")
-    -- (an HTTPRoute or Gateway it applied: deleted with the routes and gateways above)
+    local base = gw_api_base(res)
+    -- (a Gateway API HTTPRoute or Gateway it applied: deleted with the routes and gateways
+    -- above; an Istio Gateway is not one of those)
     if not ((base == "httproute" and set_of(d.httproutes)[name]) or (base == "gateway" and set_of(d.gateways)[name]))
       and not wide_gone(wide, base) then
       -- (its uid read when the deploy made it: deleted only while it is that object; a record
@@ -3455,6 +3507,8 @@ local function teardown(ctx, x)
   local mine_uid = set_of(d.pod_owner_uids)
   -- (never ready, so none recorded: not those whose chain of owners is another's)
   local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
+  -- (the pods of a release left as someone else's upgrade of it are left with it: said above)
+  local of_upgraded = #upgraded > 0 and M.chain_resolver(ctx, { releases = upgraded, applied = {} })
   for _, p in ipairs(now.pod_objs or {}) do
     local n = p.metadata.name
     if not before_pods[n] and not before_owners[now.pod_owner[n]] then
@@ -3464,7 +3518,11 @@ local function teardown(ctx, x)
       if next(mine_uid) then ours = mine_uid[now.pod_owner_uid[n] or ""]
       elseif next(mine) then ours = mine[now.pod_owner[n]]
       elseif chain then ours = chain(p) ~= "theirs"
+      -- (a run that deployed nothing - stopped before its deploy's first command, which
+      -- records what was there first - has no pod: another team's are not its leftovers)
+      elseif not d.before and #(d.releases or {}) == 0 and #(d.applied or {}) == 0 then ours = false
       else ours = true end
+      if ours and of_upgraded and of_upgraded(p) == "ours" then ours = false end
       if ours then left[#left + 1] = "pod " .. n end
     end
   end

@@ -1142,15 +1142,74 @@ function M.repeat_test(xs, ys)
 end
 M.welch = M.repeat_test -- (its name before the exact test joined it)
 
--- M.repeat_test of two runs' repeats of one figure (xs, ys), with the size of the difference
--- over the repeats and its interval (row_effect: M.repeat_effect, where: its words, "over the
--- repeats" by default), which M.verdict holds to --min-effect over the whole interval: a
--- throughput row, a treatment's place or its latency at the common load names a winner only
--- where the repeats' whole 95 % interval is beyond the threshold, as every latency row does
--- (an estimate of +4.0 % from 3 and 3 repeats is +0.6 % to +7.4 %). Returns as M.repeat_test.
+-- The test of two runs' repeats of one figure (xs: A's, ys: B's) and the size of the difference
+-- over the repeats with its interval (row_effect; where: its words, "over the repeats" by
+-- default), which M.verdict holds to --min-effect over the whole interval: a throughput row, a
+-- treatment's place or its latency at the common load names a winner only where the repeats'
+-- whole 95 % interval is beyond the threshold, as every latency row does.
+-- The test and the interval on one scale (fixa51; audit50b F6 in autobench's evidence: Welch on
+-- the raw values beside an interval of the log ratio disagreed, A {103, 104, 100} against B {85,
+-- 82, 94} read p = 0.040 "different" beside -27.8 % to +0.06 %). Values all above 0 (throughputs,
+-- latencies, rates that never hit 0): their natural logs, so the effect is the ratio of the
+-- geometric means, B against A, and its interval exp(d -+ t(0.975, df) se) - 1 from the same
+-- Welch t and df as the p: p < 0.05 exactly where the interval leaves out 0. Else the raw values,
+-- the difference over A's mean (its lower end not below -100 % where no value is below 0). The
+-- test is M.repeat_test's on those values (Welch; the exact Mann-Whitney where a side is
+-- constant, whose ranks a log does not change; "identical" without an effect); scale: "log" |
+-- "raw" (M.test_name says "on the log values", M.test_code "welch_log"); mean_a, mean_b: the
+-- means of the figures themselves, as the row shows them (t and df are the logs'). Returns as
+-- M.repeat_test.
 function M.sized_repeat_test(xs, ys, where)
-  local t, why = M.repeat_test(xs, ys)
-  if t and not t.identical then t.row_effect = M.repeat_effect({ { a = xs, b = ys } }, where or "over the repeats") end
+  local pos, nonneg = true, true
+  for _, s in ipairs { xs or {}, ys or {} } do
+    for _, v in ipairs(s) do
+      if not (type(v) == "number" and v > 0 and v ~= math.huge) then pos = false end
+      if not (type(v) == "number" and v >= 0) then nonneg = false end
+    end
+  end
+  local function on_scale(list)
+    if not (pos and list) then return list end
+    local out = {}
+    for i, v in ipairs(list) do out[i] = math.log(v) end
+    return out
+  end
+  local lx, ly = on_scale(xs), on_scale(ys)
+  local t, why = M.repeat_test(lx, ly)
+  if not t or t.identical then
+    -- (identical repeats: the value as measured, never its log)
+    if t and pos then t.value = xs[1] end
+    return t, why
+  end
+  t.scale = pos and "log" or "raw"
+  local function mean_var(list)
+    local sum = 0
+    for _, v in ipairs(list) do sum = sum + v end
+    local m, ss = sum / #list, 0
+    for _, v in ipairs(list) do ss = ss + (v - m) ^ 2 end
+    return m, ss / (#list - 1)
+  end
+  local ma, va = mean_var(lx)
+  local mb, vb = mean_var(ly)
+  -- (the means of the figures as the row shows them, never of their logs)
+  if pos then t.mean_a, t.mean_b = mean_var(xs), mean_var(ys) end
+  local diff = mb - ma
+  local function pct(v)
+    if pos then return 100 * (math.exp(v) - 1) end
+    return ma > 0 and 100 * v / ma or nil
+  end
+  local eff = { pct = pct(diff), strata = 1, level = M.EFFECT_LEVEL, where = where or "over the repeats",
+    units = "repeats", scale = M.EFFECT_SCALE, values = t.scale }
+  if eff.pct == nil then return t, why end
+  local qa, qb = va / #lx, vb / #ly
+  if qa + qb <= 0 then
+    eff.why, eff.settle = "repeats identical, no spread to estimate", "repeats whose values vary"
+  else
+    local df = (qa + qb) ^ 2 / (qa * qa / (#lx - 1) + qb * qb / (#ly - 1))
+    local h = stattest.t_quantile(1 - (1 - M.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(qa + qb)
+    eff.lo, eff.hi, eff.df = pct(diff - h), pct(diff + h), df
+    if not pos and nonneg then eff.lo = math.max(-100, eff.lo) end
+  end
+  t.row_effect = eff
   return t, why
 end
 
@@ -2707,7 +2766,7 @@ M.BURST_DEFF = 2
 -- The test's name as the Evidence column prints it.
 function M.test_name(test)
   local t = test and test.test
-  if t == "welch" then return "Welch t" end
+  if t == "welch" then return test.scale == "log" and "Welch t on the log values" or "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
   if t == "fisher" and (test.strata or 1) > 1 then
     return ("exact test on the request counts stratified by load point (%d point%s)"):format(test.strata,
@@ -2741,21 +2800,35 @@ function M.test_name(test)
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
 
+-- A test's p said with its name, short, as treatments.lua's places and latencies at the common
+-- load say it: "Welch p = 0.0327", "Welch on the log values, p = 0.0327" (M.sized_repeat_test's
+-- on repeats all above 0: the log values it read, which its interval is on too), else
+-- M.test_name's ("exact Mann-Whitney on the repeats p = 0.1"). ptext: the p as the caller prints it.
+function M.test_p_text(test, ptext)
+  if test and test.test == "welch" then
+    return (test.scale == "log" and "Welch on the log values, p = %s" or "Welch p = %s"):format(ptext)
+  end
+  return ("%s p = %s"):format(M.test_name(test), ptext)
+end
+
 -- The test's name in comparison.json's perf[].test and comparison.csv's test column: one name
 -- per test the Evidence column names (M.test_name), so that a script filtering on it sees what
 -- the report says (newuser50b F1: an exact test read "mann_whitney" beside "exact Mann-Whitney,
--- p = 0.00794"). "welch" (Welch t), "mann_whitney" (Mann-Whitney, its normal approximation),
--- "exact_mann_whitney" (exact Mann-Whitney, on the requests or on the repeats), "van_elteren"
--- (Mann-Whitney stratified by load point) and "exact_van_elteren" (the same, exact), "fisher"
--- (Fisher's exact test on the request counts), "stratified_exact" (the exact test on the
--- request counts stratified by load point), "cmh" (the normal test on the request counts). What
+-- p = 0.00794"). "welch" (Welch t), "welch_log" (Welch t on the log values: M.sized_repeat_test's
+-- on repeats all above 0, whose interval is the ratio's on that scale), "mann_whitney"
+-- (Mann-Whitney, its normal approximation), "exact_mann_whitney" (exact Mann-Whitney, on the
+-- requests or on the repeats), "van_elteren" (Mann-Whitney stratified by load point) and
+-- "exact_van_elteren" (the same, exact), "fisher" (Fisher's exact test on the request counts),
+-- "stratified_exact" (the exact test on the request counts stratified by load point), "cmh"
+-- (the normal test on the request counts). What
 -- a rank test ranked (each request, or each repeat's figure) is the Evidence's, not the name's.
-M.TEST_CODES = { "welch", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren", "fisher",
-  "stratified_exact", "cmh" }
+M.TEST_CODES = { "welch", "welch_log", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren",
+  "fisher", "stratified_exact", "cmh" }
 function M.test_code(test)
   local t = test and test.test
   if t == nil then return nil end
   if t == "fisher" then return (test.strata or 1) > 1 and "stratified_exact" or "fisher" end
+  if t == "welch" then return test.scale == "log" and "welch_log" or "welch" end
   if t == "mann_whitney" then
     local stratified = test.strata and test.strata > 1
     return (test.exact and "exact_" or "") .. (stratified and "van_elteren" or "mann_whitney")

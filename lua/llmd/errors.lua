@@ -20,12 +20,16 @@ end
 -- Does text start with the user's file ("plan.yaml:2:1: ...", "/data/x.json: ...",
 -- "(stdin):1: ...")? The host's own rule (names_a_file in src/main.c), one implementation for
 -- the errors it prints and the ones a script ends on here.
-local names_a_file = require("llmd.host").names_a_file
+local host = require "llmd.host"
+local names_a_file = host.names_a_file
 
 -- The one line the user reads for e, a raised error: e itself when it carries no Lua
 -- position, the message after the position when that names the user's file. nil for a
 -- bug: a position in front of anything else (a runtime error such as indexing nil), a
--- standard function's "bad argument", a value that is not a string.
+-- standard function's "bad argument", one of Lua's runtime errors without its position
+-- ("attempt to index a nil value" raised in a C function, caught by a pcall and passed on:
+-- the host's runtime_error rule, which prints such an error with its traceback), a value
+-- that is not a string.
 function M.user_text(e)
   if type(e) ~= "string" then
     local mt = getmetatable(e)
@@ -33,7 +37,7 @@ function M.user_text(e)
     if mt and mt.__tostring then return tostring(e) end
     return nil
   end
-  if e:match("^bad argument") then return nil end
+  if e:match("^bad argument") or host.runtime_error(e) then return nil end
   local rest = M.text(e)
   if rest == e then return e end
   if names_a_file(rest) then return rest end

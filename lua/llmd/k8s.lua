@@ -851,8 +851,17 @@ function Client:log(argv, r, elapsed, note)
     elapsed = elapsed, note = note }
   self.calls[#self.calls + 1] = entry
   if not self.log_path then return end
-  local f = io.open(self.log_path, "a")
-  if not f then return end
+  -- (a log that cannot be written stops nothing - a teardown must go on -, but it is said
+  -- once, on stderr, never silently incomplete)
+  local function failed(why)
+    if self.log_failed then return end
+    self.log_failed = tostring(why)
+    local said = tostring(why):gsub("^" .. self.log_path:gsub("%p", "%%%0") .. ": ", "")
+    io.stderr:write(("warning: %s: cannot append to the command log: %s; the cluster commands from here on are not "
+      .. "recorded in it\n"):format(self.log_path, said))
+  end
+  local f, oerr = io.open(self.log_path, "a")
+  if not f then return failed(oerr) end
   -- a dry run's line (r nil) says so: it has no exit status, nothing ran
   local status = r and ("exit " .. tostring(entry.code or "-")) or "dry-run"
   local tail = ""
@@ -861,9 +870,10 @@ function Client:log(argv, r, elapsed, note)
     for l in r.stderr:gmatch("[^\n]+") do lines[#lines + 1] = l end
     tail = " | stderr: " .. table.concat(lines, " / ", math.max(1, #lines - 2))
   end
-  f:write(("%s %s | %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), status,
+  local ok, werr = f:write(("%s %s | %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), status,
     elapsed or 0, note and (" | " .. note) or "", tail))
-  f:close()
+  local cok, cerr = f:close()
+  if not ok or not cok then failed(werr or cerr) end
 end
 
 local function sleep(s)

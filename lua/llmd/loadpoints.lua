@@ -3569,6 +3569,12 @@ M.SLO_CI_Z = 1.959964
 -- lasts, and no batch inside it sees more of that than Geyer's sequence does. So the
 -- interval is kept, and the points it is known to run narrow at are marked instead:
 -- M.interval_coverage.)
+-- (Task study51, tests/sim/study51_remedy.py and study51_decide.py: Geyer's initial monotone
+-- sequence, 5 batch means with Student's t, the largest design effect of a load and its ladder
+-- neighbours, a floor of an M/M/1 relaxation time at achieved / ceiling, 6x above
+-- M.NARROW_SHARE, and an upward trend leaving a load unjudged. Those that reach 90 % at rho 0.85
+-- widen or tell nothing there, and lost power: 10 against 20 slots ordered in 14 of 20 pairs
+-- as it is, 7 with the batch means, 1 with the neighbours'; no A/A winner either way. README.)
 -- A one-run load point's interval runs narrow near its run's capacity: at or above this
 -- share of the run's ceiling (the most it achieved at any load, a lower bound of its
 -- capacity, so that achieved / ceiling is an upper bound of its utilisation), its

@@ -96,11 +96,17 @@ end
 
 -- The entry of key; an unknown key is an error naming it (a typo must not pass).
 function M.get(key)
+  if type(key) ~= "string" then
+    -- (a table's or nil's tostring is no metric name: say what a key is)
+    error(("metrics.get: key: expected a metric key, a string such as 'ttft_p90_ms' (one of llmd.metrics.list's "
+      .. "keys), got %s"):format(type(key) == "number" and ("the number " .. tostring(key)) or type(key)), 2)
+  end
   local m = by_key[key]
   if not m then
     local near = M.closest(key)
-    error(("metrics.get: unknown metric '%s' (%s)"):format(tostring(key),
-      near and ("did you mean '%s'?"):format(near) or "see llmd.metrics.list"), 2)
+    error(("metrics.get: unknown metric '%s' (%s)"):format(key,
+      near and ("did you mean '%s'?"):format(near)
+        or "expected one of llmd.metrics.list's keys, such as 'ttft_p90_ms'"), 2)
   end
   return m
 end

@@ -47,8 +47,8 @@ M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, w
   .. "independent draws "
   .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
   .. "stratified by load point where a run has several), "
-  .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
-  .. "all one value); alpha = 0.05"
+  .. "or Welch's t-test on the repeats of one load point, on their log values where every value is above 0 (the "
+  .. "exact Mann-Whitney test where a run's repeats are all one value); alpha = 0.05"
 
 -- A p-value as printed: "0.0123", "< 1e-9".
 local fmt_p = decision.fmt_p

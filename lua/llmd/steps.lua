@@ -127,9 +127,10 @@ function M.exec(argv, opts)
     -- a pipe needs a reader and a writer at once: keep it simple and blocking
     return proc.run(argv, opts)
   end
-  local base = os.tmpname()
-  local out_path, err_path = base .. ".out", base .. ".err"
-  os.remove(base)
+  -- (each output a file os.tmpname made - mkstemp: a new name, made by this process alone,
+  -- mode 600 - and kept until read: never a name derived from one and opened after it was
+  -- removed, which another process could take or plant a link under in /tmp, harden51 #6)
+  local out_path, err_path = os.tmpname(), os.tmpname()
   local line_fn = type(opts.stdout) == "function" and opts.stdout or nil
   local sopts = { env = opts.env, cwd = opts.cwd, clear_env = opts.clear_env,
     stdin = type(opts.stdin) == "table" and opts.stdin or nil,
@@ -137,7 +138,12 @@ function M.exec(argv, opts)
     stderr = opts.stderr == "stdout" and { file = out_path, append = true }
       or ((opts.stderr == nil or opts.stderr == "capture") and { file = err_path } or opts.stderr) }
   local t0 = os.time()
-  local p = proc.spawn(argv, sopts)
+  local sok, p = pcall(proc.spawn, argv, sopts)
+  if not sok then
+    os.remove(out_path)
+    os.remove(err_path)
+    error(p, 0)
+  end
   local st
   while true do
     st = p:poll()

@@ -1244,7 +1244,7 @@ function M.latency_at_common(m, T, labels, slo)
         or "no test of these repeats")
     else
       how = ("%s, p = %s, Holm-adjusted %s over %d test%s"):format(
-        row.test.test == "welch" and "Welch t" or decision.test_name(row.test), decision.fmt_p(row.p),
+        decision.test_name(row.test), decision.fmt_p(row.p),
         decision.fmt_p(row.p_adjusted), fam.size, fam.size == 1 and "" or "s")
       if not ok then
         -- (B against A, as every effect; where a fall reaches the threshold, decision.effect_size's words)
@@ -1810,8 +1810,9 @@ function M.latency_at_common_json(r)
   local tests = {}
   for i, row in ipairs(r.tests) do
     tests[i] = { key = row.key, lowest = row.best, other = row.other, lowest_value = row.b, other_value = row.a,
-      test = row.test and row.test.test or false, p = row.p or false, p_adjusted = row.p_adjusted or false,
-      effect_pct = row.effect_pct or false }
+      -- (the test's name as comparison.json's perf[].test gives it: "welch_log" where it read the log values)
+      test = row.test and decision.test_code(row.test) or false, p = row.p or false,
+      p_adjusted = row.p_adjusted or false, effect_pct = row.effect_pct or false }
   end
   return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
     text = r.text, unsustained = json.array(r.unsustained or {}) }
@@ -2722,8 +2723,7 @@ function M.model(list, opts)
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
         v.adjusted_away
       -- "Welch p = 0.0123" or, among several tests, "Welch p = 0.0123, Holm-adjusted 0.0369 over 3 tests"
-      local ptext = v.p_value and ("%s p = %.3g"):format(test.test == "welch" and "Welch" or decision.test_name(test),
-        v.p_value)
+      local ptext = v.p_value and decision.test_p_text(test, ("%.3g"):format(v.p_value))
       if v.cannot_decide or v.identical then ptext = v.note end
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
@@ -3355,8 +3355,7 @@ function M.model(list, opts)
       local test = decision.sized_repeat_test(xc, xo, "over the max sustained points' repeats")
       local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = test, label_a = c.x.label,
         label_b = o.x.label }
-      local ptext = v.p_value and ("%s p = %s"):format(test.test == "welch" and "Welch" or decision.test_name(test),
-        decision.fmt_p(v.p_value)) or v.note or "untested"
+      local ptext = v.p_value and decision.test_p_text(test, decision.fmt_p(v.p_value)) or v.note or "untested"
       if v.p_value and v.size and v.note then ptext = ptext .. "; " .. v.note end
       if v.verdict == "B better" then return true, ("shown by repeats, %s; %s"):format(ptext, loads) end
       return false, ("the repeats do not show it (%s)"):format(ptext)

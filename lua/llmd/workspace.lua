@@ -111,23 +111,6 @@ local function mkdir_p(path)
 end
 M.mkdir_p = mkdir_p
 
-local function write_tmp(path, tmp, text, mode, fail, keep_tmp)
-  local f, err = io.open(tmp, "wb")
-  if not f then fail("", err) end
-  local ok, werr = f:write(text)
-  if ok then ok, werr = f:flush() end
-  local cok, cerr = f:close()
-  if not ok then fail("", werr) end
-  if not cok then fail("", cerr) end
-  if mode then
-    local mok, merr = proc.chmod(tmp, mode)
-    if not mok then fail(" (chmod " .. mode .. ")", merr) end
-  end
-  if keep_tmp then return end
-  local rok, rerr = os.rename(tmp, path)
-  if not rok then fail("", rerr) end
-end
-
 -- The whole of a file's bytes, or nil when it cannot be opened (absent: the caller says what
 -- that means).
 function M.read_text(path)
@@ -138,25 +121,25 @@ function M.read_text(path)
   return s
 end
 
--- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
--- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
--- failure raises naming the file, and leaves neither a partial file nor the temporary one.
+-- Writes text atomically and durably (mode "755" for scripts; 644 without): proc.write_file,
+-- as json.write writes - a temporary file in the same folder, written, its mode set, fsync,
+-- renamed over path, the folder fsynced -, so readers see the old file or the new one, never
+-- a part, and a crash right after leaves the new one. Every step is checked: a full disk or
+-- any other failure raises "PATH: cannot write: WHY" and leaves neither a partial (or
+-- 0-byte) file nor the temporary one; the old file, if any, is as it was. (The C call
+-- finishes before a Ctrl-C is taken, so an interrupt leaves no temporary either.)
 function M.write_text(path, text, mode)
-  local tmp = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
-  local function fail(what, err)
-    error(("%s: cannot write%s: %s"):format(path, what, tostring(err or "unknown error")), 0)
+  if type(text) ~= "string" then
+    error(("%s: cannot write: the text to write is a %s, not a string"):format(path, type(text)), 0)
   end
-  -- whatever stops it (a failure, Ctrl-C), the temporary file goes
-  local ok, err = pcall(write_tmp, path, tmp, text, mode, fail)
-  if not ok then
-    os.remove(tmp)
-    error(err, 0)
-  end
+  local ok, err = pcall(proc.write_file, path, text, mode)
+  if not ok then error(tostring(err), 0) end
 end
 
 -- Writes files as a set: files = { {path, text, mode}, ... }. Each goes to a temporary file
--- beside it first; only once all are written (a full disk fails here) are they renamed into
--- place, so a failure leaves every one of them as it was, never some new and some old (a
+-- beside it first, written durably (proc.write_file: fsynced, its mode set); only once all
+-- are written (a full disk fails here) are they renamed into place and their folders
+-- fsynced, so a failure leaves every one of them as it was, never some new and some old (a
 -- report set whose markdown said one SLO's verdict and whose JSON, CSV and HTML another's:
 -- audit48 S6). The error names the file that failed, then says that (opts.what: how the set
 -- is called, "the files ... are as they were" by default).
@@ -166,9 +149,15 @@ function M.write_set(files, what)
     for i, f in ipairs(files) do
       local path = f[1]
       tmps[i] = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
-      write_tmp(path, tmps[i], f[2], f[3], function(w, e)
-        error(("%s: cannot write%s: %s"):format(path, w, tostring(e or "unknown error")), 0)
-      end, true)
+      if type(f[2]) ~= "string" then
+        error(("%s: cannot write: the text to write is a %s, not a string"):format(path, type(f[2])), 0)
+      end
+      local wok, werr = pcall(proc.write_file, tmps[i], f[2], f[3])
+      if not wok then
+        -- (named by the file it is for: the temporary's name means nothing to the reader)
+        local why = tostring(werr):match("^.-: cannot write: (.*)$") or tostring(werr)
+        error(("%s: cannot write: %s"):format(path, why), 0)
+      end
     end
   end)
   if not ok then
@@ -177,6 +166,7 @@ function M.write_set(files, what)
     for i, f in ipairs(files) do names[i] = f[1]:match("[^/]+$") end
     error(("%s; %s"):format(tostring(err), what or ("none of " .. table.concat(names, ", ") .. " was changed")), 0)
   end
+  local dirs, synced = {}, {}
   for i, f in ipairs(files) do
     local rok, rerr = os.rename(tmps[i], f[1])
     if not rok then
@@ -184,7 +174,13 @@ function M.write_set(files, what)
       error(("%s: cannot write: %s (the files before it in the set are new, it and those after it as they were)")
         :format(f[1], tostring(rerr)), 0)
     end
+    local dir = f[1]:match("^(.*)/[^/]*$") or "."
+    if dir == "" then dir = "/" end
+    if not synced[dir] then synced[dir] = true; dirs[#dirs + 1] = dir end
   end
+  -- the renames made durable (their folders' entries on the disk); the files' data were
+  -- fsynced before. A folder that cannot be synced changes nothing of what is in place.
+  for _, d in ipairs(dirs) do proc.fsync(d) end
 end
 
 -- Makes the folder path and nothing else: nil, "exists" when something is there already

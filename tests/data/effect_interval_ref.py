@@ -22,10 +22,16 @@
 #   files DIR_A DIR_B FIELD: repeats from two folders of vllm bench serve files (queue_sim.py
 #     --repeat), each file one repeat, its FIELD (mean_tpot_ms, p90_tpot_ms) the value, the
 #     load points by request_rate, paired where both runs measured the rate.
+#   log-files DIR_A DIR_B FIELD: one load point's repeats as in files (fixa51: the test of a
+#     row on the repeats of one load point each, decision.sized_repeat_test): Welch on the
+#     values' natural logs, the effect 100 (exp(d) - 1) of d = mean log b - mean log a (the
+#     ratio of the geometric means), its interval d -+ t(0.975, df) se with se^2 = var(log a) /
+#     n_a + var(log b) / n_b and df Welch-Satterthwaite's on the logs; also t, df and the
+#     two-sided p (the t density integrated as t_quantile's) -> {pct, lo, hi, t, df, p}.
 #   count-files DIR_A DIR_B: the counts mode on two folders of one vllm bench serve file each:
 #     failed = requests whose error is not empty, of all; deff the larger of the two runs'
 #     failure indicators' (1 failed, 0 not) design effects in file order (seqstats.deff).
-"""effect_interval_ref.py repeats|counts JSON -> JSON; files DIR_A DIR_B FIELD | count-files DIR_A DIR_B -> JSON"""
+"""effect_interval_ref.py repeats|counts JSON -> JSON; files|log-files DIR_A DIR_B FIELD | count-files DIR_A DIR_B -> JSON"""
 import json
 import math
 import sys
@@ -59,6 +65,26 @@ def repeats(strata):
     L = swl / sw
     h = t_quantile(0.975, swv * swv / sdf) * math.sqrt(swv) / sw
     return {"pct": 100 * (math.exp(L) - 1), "lo": 100 * (math.exp(L - h) - 1), "hi": 100 * (math.exp(L + h) - 1)}
+
+
+def t_two_sided(t, df):
+    # 2 x the t density integrated from |t| outward (trapezoids on a fine grid, out to 2000)
+    x = np.concatenate([np.linspace(abs(t), abs(t) + 60, 600001), np.linspace(abs(t) + 60, 2000, 200001)[1:]])
+    logc = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    f = np.exp(logc - (df + 1) / 2 * np.log1p(x * x / df))
+    return float(2 * np.sum((f[1:] + f[:-1]) / 2 * np.diff(x)))
+
+
+def log_repeats(strata):
+    ((a, b),) = strata
+    la, lb = np.log(np.array(a, float)), np.log(np.array(b, float))
+    qa, qb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    d = lb.mean() - la.mean()
+    df = (qa + qb) ** 2 / (qa * qa / (len(la) - 1) + qb * qb / (len(lb) - 1))
+    h = t_quantile(0.975, df) * math.sqrt(qa + qb)
+    t = d / math.sqrt(qa + qb)
+    return {"pct": 100 * (math.exp(d) - 1), "lo": 100 * (math.exp(d - h) - 1), "hi": 100 * (math.exp(d + h) - 1),
+            "t": t, "df": df, "p": t_two_sided(t, df)}
 
 
 def counts(strata):
@@ -138,6 +164,8 @@ def count_files(da, db):
 kind = sys.argv[1]
 if kind == "count-files":
     print(json.dumps(counts(count_files(sys.argv[2], sys.argv[3]))))
+elif kind == "log-files":
+    print(json.dumps(log_repeats(files(sys.argv[2], sys.argv[3], sys.argv[4]))))
 elif kind == "files":
     print(json.dumps(repeats(files(sys.argv[2], sys.argv[3], sys.argv[4]))))
 else:

@@ -37,7 +37,8 @@
 --   FAKE_CONCURRENT_RELEASE  name[@tool]: another team installs that release (deployed) during
 --                  the first helm install/upgrade or helmfile apply (only tool's) in the namespace
 --   FAKE_CONCURRENT_OBJECTS  Kind/name[@release],...: another team makes those HTTPRoutes,
---                  Gateways, Services in the namespace during the first helm install/upgrade
+--                  Gateways, Services (Gateway.networking.istio.io/name: an Istio Gateway)
+--                  in the namespace during the first helm install/upgrade
 --                  or helmfile apply there (only FAKE_CONCURRENT_AT's tool, when set): with
 --                  @release helm-stamped for that release, without as kubectl apply leaves them
 --   FAKE_CONCURRENT_DEPLOYMENTS  name[@release],...: another team's Deployments (two serving
@@ -959,6 +960,17 @@ local function res_of(d)
   local group = tostring(d.apiVersion or ""):match("^(.+)/[^/]+$")
   return d.kind:lower() .. (group and ("." .. group) or "")
 end
+-- Istio's Gateway kind (networking.istio.io) is another resource than Gateway API's Gateway
+-- (gateway.networking.k8s.io) of the same kind name: the API server keeps them apart - each
+-- its own objects, names, uids; `kubectl get gateway` lists Gateway API's only (the first
+-- group in discovery's order), `gw` and gateways.networking.istio.io Istio's. The fake keeps
+-- Istio's in s.other under this key (and s.objmeta for its identity), never in s.gateways.
+local ISTIO_GW = "Gateway.networking.istio.io"
+local function kind_key(d)
+  local group = tostring(d.apiVersion or ""):match("^(.+)/[^/]+$")
+  if d.kind == "Gateway" and group == "networking.istio.io" then return ISTIO_GW end
+  return d.kind
+end
 local function plural(res)
   local base, group = res:match("^([^.]+)(.*)$")
   if base:match("y$") then base = base:sub(1, -2) .. "ies"
@@ -982,7 +994,7 @@ local function there_already(s, kind, name)
 end
 local meta_made, meta_of
 local function store_object(s, ns, d, owner)
-  local kind, md = d.kind, type(d.metadata) == "table" and d.metadata or {}
+  local kind, md = kind_key(d), type(d.metadata) == "table" and d.metadata or {}
   local name = tostring(md.name)
   local spec = type(d.spec) == "table" and d.spec or {}
   local made = not there_already(s, kind, name) and meta_made(s, d)
@@ -1151,9 +1163,9 @@ local function apply_docs(s, ns, docs, verb, a, owner)
   for _, it in ipairs(docs) do
     local d = it.doc
     local name = tostring((type(d.metadata) == "table" and d.metadata or {}).name)
-    local key = d.kind .. "/" .. name
+    local key = kind_key(d) .. "/" .. name
     local ref = res_of(d) .. "/" .. name
-    local there = there_already(s, d.kind, name)
+    local there = there_already(s, kind_key(d), name)
     local enc = json.encode(d)
     local op
     local exists = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
@@ -1162,7 +1174,7 @@ local function apply_docs(s, ns, docs, verb, a, owner)
       errs[#errs + 1] = exists
       outcomes[#outcomes + 1] = { error = exists }
     else
-      if verb == "create" and not dry then outcomes[#outcomes + 1] = { kind = d.kind, name = name, error = exists } end
+      if verb == "create" and not dry then outcomes[#outcomes + 1] = { kind = kind_key(d), name = name, error = exists } end
       if verb == "create" or not there then op = "created"
       elseif s.applied_docs[key] == enc then op = "unchanged"
       else op = "configured" end
@@ -1454,7 +1466,7 @@ meta_made = function(s, d)
   local m = { uid = new_uid(), apiVersion = d.apiVersion,
     annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
     labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
-  s.objmeta[d.kind .. "/" .. tostring(md.name)] = m
+  s.objmeta[kind_key(d) .. "/" .. tostring(md.name)] = m
   return m
 end
 meta_of = function(s, kind, name) return (s.objmeta or {})[kind .. "/" .. tostring(name)] end
@@ -1609,8 +1621,10 @@ local function raw_delete_object(a, stdin)
   local s = space(rns)
   local group = gv:match("^(.+)/[^/]+$")
   local res = plural_name .. (group and ("." .. group) or "")
-  -- (the fake keeps Gateway API's Gateways only: none is Istio's kind of that name)
-  local have = not (group or ""):find("istio.io", 1, true) and uid_now(s, kind, name) or nil
+  -- (Istio's Gateway kind is kept apart from Gateway API's: ISTIO_GW; no other Istio kind is kept)
+  local istio = (group or ""):find("istio.io", 1, true)
+  local have = (istio and kind == "Gateway" and uid_now(s, ISTIO_GW, name)) or (not istio and uid_now(s, kind, name))
+    or nil
   if not have then die(('Error from server (NotFound): %s "%s" not found'):format(res, name)) end
   if pre.uid ~= nil and tostring(pre.uid) ~= tostring(have) then
     die(('Error from server (Conflict): Operation cannot be fulfilled on %s "%s": Precondition failed: UID in '
@@ -1891,6 +1905,19 @@ local function kubectl()
     else
       -- httproute,gateway,inferencepool in any combination; one by name of a kind this
       -- fake keeps none of (a LeaderWorkerSet ...): not found
+      -- Istio's Gateways: gw, gateways.networking.istio.io (as the word resolves), in the
+      -- version the API server prefers (v1), whatever version they were applied in
+      local function istio_gw(n)
+        local o = with_meta(s, ISTIO_GW, n, { kind = "Gateway", metadata = { name = n, namespace = ns } })
+        o.apiVersion = "networking.istio.io/v1"
+        return o
+      end
+      local wr = resolve_resource(wkind)
+      if wname and wr and wr.group == "networking.istio.io" and wr.kind == "Gateway" then
+        if s.other[ISTIO_GW .. "/" .. wname] ~= nil then return out_json(istio_gw(wname)) end
+        if has(a, "--ignore-not-found") then return end
+        die(('Error from server (NotFound): gateways.networking.istio.io "%s" not found'):format(wname))
+      end
       if wname then
         -- one of the other kinds the fake keeps (s.other["Kind/name"], a kustomization's Role):
         -- kubectl get KIND NAME, by the kind's base name as delete finds it
@@ -1903,13 +1930,23 @@ local function kubectl()
           end
         end
         if has(a, "--ignore-not-found") then return end
-        die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname))
+        -- (the API server names the resource, plural and group: roles.rbac.authorization.k8s.io)
+        die(('Error from server (NotFound): %s "%s" not found'):format(wr and wr.resource or wkind, wname))
       end
       local items = {}
       for kind in what:gmatch("[^,]+") do
-        -- (Gateway API's kinds as kubectl resolves the word: Istio's Gateway kind, which the
-        -- fake keeps none of, lists none)
+        -- (Gateway API's kinds as kubectl resolves the word; Istio's Gateways where the word
+        -- is theirs)
         local r = resolve_resource(kind)
+        if r and r.group == "networking.istio.io" and r.kind == "Gateway" then
+          local names = {}
+          for kk in pairs(s.other) do
+            local nm = kk:sub(1, #ISTIO_GW + 1) == ISTIO_GW .. "/" and kk:sub(#ISTIO_GW + 2)
+            if nm then names[#names + 1] = nm end
+          end
+          table.sort(names)
+          for _, n in ipairs(names) do items[#items + 1] = istio_gw(n) end
+        end
         local gw_api = r and r.group == "gateway.networking.k8s.io"
         local map = (gw_api and r.kind == "HTTPRoute" and s.httproutes)
           or (gw_api and r.kind == "Gateway" and s.gateways)
@@ -2125,17 +2162,31 @@ local function kubectl()
       leaderworkersets = "leaderworkerset", lws = "leaderworkerset", pods = "pod", httproutes = "httproute",
       gateways = "gateway" }
     base = ALIAS[base] or base
-    -- (an HTTPRoute or Gateway word as kubectl resolves it: Gateway API's, or Istio's Gateway -
-    -- of which the fake keeps none)
+    -- (an HTTPRoute or Gateway word as kubectl resolves it: Gateway API's, or Istio's Gateway,
+    -- whose objects are Istio's only: kubectl delete gw NAME, --all)
     local gwr = (base == "httproute" or base == "gateway" or base == "gtw" or base == "gw") and resolve_resource(what)
     if gwr and gwr.group ~= "gateway.networking.k8s.io" then
-      if not has(a, "--all") and not has(a, "--ignore-not-found") then
-        for j = 3, #a do
-          if a[j]:sub(1, 1) ~= "-" then
-            die(('Error from server (NotFound): %s "%s" not found'):format(gwr.resource, a[j]))
-          end
+      local names = {}
+      for j = 3, #a do if a[j]:sub(1, 1) ~= "-" then names[#names + 1] = a[j] end end
+      if gwr.group == "networking.istio.io" and gwr.kind == "Gateway" and has(a, "--all") then
+        names = {}
+        for kk in pairs(s.other) do
+          local nm = kk:sub(1, #ISTIO_GW + 1) == ISTIO_GW .. "/" and kk:sub(#ISTIO_GW + 2)
+          if nm then names[#names + 1] = nm end
+        end
+        table.sort(names)
+      end
+      for _, n in ipairs(names) do
+        local key = ISTIO_GW .. "/" .. n
+        if gwr.group == "networking.istio.io" and gwr.kind == "Gateway" and s.other[key] ~= nil then
+          s.other[key] = nil
+          print(('gateway.networking.istio.io "%s" deleted'):format(n))
+        elseif not has(a, "--ignore-not-found") then
+          save()
+          die(('Error from server (NotFound): %s "%s" not found'):format(gwr.resource, n))
         end
       end
+      save()
       return
     end
     if gwr then base = gwr.kind:lower() end
@@ -2184,6 +2235,8 @@ local function kubectl()
       for _, n in ipairs(names) do
         if map[n] then
           map[n] = nil
+          -- (gone from the API server: applied again, it is created anew)
+          s.other[(what == "httproute" and "HTTPRoute" or "Gateway") .. "/" .. n] = nil
           print(what .. ".gateway.networking.k8s.io \"" .. n .. "\" deleted")
           if what == "gateway" then
             for _, sv in ipairs(sorted_keys(s.services)) do
@@ -2558,7 +2611,7 @@ local function create_rendered(text, ns, owner)
   for _, d in ipairs(yaml.load_all(text)) do
     if type(d) == "table" and d.kind then
       local md = d.metadata or {}
-      local key = d.kind .. "/" .. tostring(md.name)
+      local key = kind_key(d) .. "/" .. tostring(md.name)
       if CLUSTER_SCOPED[d.kind] then
         state.cluster_new = state.cluster_new or {}
         state.cluster_new[key] = owner
@@ -2611,6 +2664,10 @@ local function concurrent_install(s)
       elseif kind == "Service" then
         s.services[name] = { selector = { app = name }, owner = rel ~= "" and ("helm:" .. rel) or nil,
           ports = { { name = "http", port = 80, protocol = "TCP" } } }
+      elseif kind == ISTIO_GW then
+        -- (Istio's Gateway kind: Gateway.networking.istio.io/NAME)
+        s.other[ISTIO_GW .. "/" .. name] = rel ~= "" and ("helm:" .. rel) or "someone"
+        meta_made(s, { kind = "Gateway", apiVersion = "networking.istio.io/v1", metadata = md })
       else
         die("fake: FAKE_CONCURRENT_OBJECTS: unknown kind " .. tostring(kind), 2)
       end
@@ -2884,6 +2941,16 @@ local function helm()
             -- the release's Services, and (garbage collection) those its Gateway owned
             if s.services[sv].owner == "helm:" .. n or gone[s.services[sv].owner] then
               s.services[sv] = nil
+            end
+          end
+          -- and every other object of its manifest (an Istio Gateway, a ConfigMap, a Role...):
+          -- helm deletes what it installed (its PVCs the fake keeps as it did: s.pvcs)
+          for _, key in ipairs(sorted_keys(s.other)) do
+            if s.other[key] == "helm:" .. n and not key:match("^PersistentVolumeClaim/") then
+              s.other[key] = nil
+              local kind, nm = key:match("^([^/]+)/(.+)$")
+              if kind == "ConfigMap" and s.configmaps then s.configmaps[nm] = nil end
+              if kind == "Secret" and s.secrets then s.secrets[nm] = nil end
             end
           end
           print(('release "%s" uninstalled'):format(n))

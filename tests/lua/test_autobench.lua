@@ -1673,7 +1673,8 @@ end)
 -- integrated numerically, its 0.975 quantile by bisection): p = 0.054046, df = 2.117, vllm-1
 -- against vllm-2 -15.66 %, interval -29.37 % to +0.70 %: both say no clear difference.
 t.test("compare: the test and the interval of a choice are on one scale and agree (audit50b F6)", function()
-  local r = ab.one_scale_test({ 12.0, 12.2, 11.9 }, { 10.2, 10.9, 9.4 })
+  -- (the shared test of repeats on one scale, decision.sized_repeat_test, which compare's rows use too)
+  local r = require("llmd.decision").sized_repeat_test({ 12.0, 12.2, 11.9 }, { 10.2, 10.9, 9.4 })
   t.eq({ r.test, r.scale }, { "welch", "log" })
   t.near(r.p, 0.054046, 5e-6)
   t.near(r.row_effect.pct, -15.662221, 1e-5)

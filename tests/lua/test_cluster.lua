@@ -259,11 +259,14 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench logs ms-sim-decode-<pod> -c vllm --timestamps",
     "kubectl -n bench logs ms-sim-decode-<pod> -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-<pod> -c vllm --timestamps",
-    -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
+    -- its three releases, each uninstalled right after its check (harden51 #2); the route and
+    -- gateway infra-sim made went with it (checked, not swept)
     "helm status gaie-sim -o json -n bench",
+    "helm uninstall gaie-sim --ignore-not-found -n bench",
     "helm status infra-sim -o json -n bench",
+    "helm uninstall infra-sim --ignore-not-found -n bench",
     "helm status ms-sim -o json -n bench",
-    "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
+    "helm uninstall ms-sim --ignore-not-found -n bench",
     "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",

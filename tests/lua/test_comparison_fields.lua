@@ -31,7 +31,7 @@ end
 -- What the Evidence column calls each test, by the test field's value (written here from
 -- README's list, not from llmd.decision): a row's evidence starts with its test's name.
 local NAMES = {
-  welch = { "Welch t" }, mann_whitney = { "Mann-Whitney" }, exact_mann_whitney = { "exact Mann-Whitney" },
+  welch = { "Welch t" }, welch_log = { "Welch t on the log values" }, mann_whitney = { "Mann-Whitney" }, exact_mann_whitney = { "exact Mann-Whitney" },
   van_elteren = { "Mann-Whitney stratified by load point (van Elteren" },
   exact_van_elteren = { "Mann-Whitney stratified by load point (van Elteren" },
   fisher = { "Fisher's exact test on the request counts" },

@@ -61,6 +61,66 @@ t.test("Student t: quantiles match the printed tables, p-values a numerical inte
   t.eq(ci.max, 14)
 end)
 
+-- fixa51: the repeats' test and the interval of their difference on one scale. Before, Welch on
+-- the raw values (p = 0.0400: "different") sat beside the log ratio's interval -27.76 % to
+-- +0.06 % (0 inside): a verdict resting on a test its own interval contradicts. Expected
+-- figures by tests/sim/fixa51_log_welch.py (python3 + numpy; Student's t CDF from the
+-- regularized incomplete beta by continued fraction, its quantile by bisection; no scipy):
+--   103,104,100 85,82,94      -> t = -3.851976, df = 2.330936, p = 0.047737, -15.1152 % (-27.6852 % to -0.3602 %)
+--   0,0.5,1.0 2.0,2.5,3.5 raw -> t = 4.110961, df = 3.448276, p = 0.0198551, +433.3333 % (+121.2449 % to +745.4217 %)
+t.test("repeats' test and interval on one scale: A {103,104,100} vs B {85,82,94} agree (fixa51)", function()
+  local r = decision.sized_repeat_test({ 103, 104, 100 }, { 85, 82, 94 }, "over the max sustained points' repeats")
+  t.eq({ r.test, r.scale }, { "welch", "log" })
+  t.near(r.t, -3.851976, 1e-5)
+  t.near(r.df, 2.330936, 1e-5)
+  t.near(r.p, 0.047737, 1e-6)
+  local e = r.row_effect
+  t.near(e.pct, -15.1152, 1e-3)
+  t.near(e.lo, -27.6852, 1e-3)
+  t.near(e.hi, -0.3602, 1e-3)
+  t.near(e.df, r.df, 1e-12) -- the interval's degrees of freedom are the test's
+  t.eq({ e.values, e.where, e.units }, { "log", "over the max sustained points' repeats", "repeats" })
+  -- the means of the figures as the row shows them, never of their logs (by hand: 307 / 3, 261 / 3)
+  t.near(r.mean_a, 307 / 3, 1e-12)
+  t.near(r.mean_b, 87, 1e-12)
+  -- named as what it read, in the Evidence and in comparison.json's test field
+  t.eq(decision.test_name(r), "Welch t on the log values")
+  t.eq(decision.test_code(r), "welch_log")
+  t.eq(decision.test_p_text(r, "0.0477"), "Welch on the log values, p = 0.0477")
+  -- a value at 0 (an error rate): the raw values, the difference over A's mean
+  local raw = decision.sized_repeat_test({ 0, 0.5, 1.0 }, { 2.0, 2.5, 3.5 })
+  t.eq({ raw.test, raw.scale, raw.row_effect.values, raw.row_effect.where }, { "welch", "raw", "raw", "over the repeats" })
+  t.near(raw.p, 0.0198551, 1e-6)
+  t.near(raw.row_effect.pct, 433.3333, 1e-3)
+  t.near(raw.row_effect.lo, 121.2449, 1e-3)
+  t.near(raw.row_effect.hi, 745.4217, 1e-3)
+  t.eq({ decision.test_name(raw), decision.test_code(raw) }, { "Welch t", "welch" })
+  -- identical repeats: no test, the value as measured (never its log)
+  local same = decision.sized_repeat_test({ 12.5, 12.5, 12.5 }, { 12.5, 12.5, 12.5 })
+  t.eq({ same.test, same.value, same.row_effect }, { "identical", 12.5, nil })
+  -- p < 0.05 exactly where the interval leaves out 0, over 400 pairs of 3 to 5 repeats around
+  -- 100 with spreads of 1 % to 15 % and shifts of -12 % to +12 % (a fixed generator: the same
+  -- pairs every run); the split on either side shows both kinds were met
+  local seed = 12345
+  local function rnd()
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  end
+  local sig, not_sig = 0, 0
+  for _ = 1, 400 do
+    local na, nb, sd, shift = 3 + math.floor(rnd() * 3), 3 + math.floor(rnd() * 3), 1 + 14 * rnd(), 24 * rnd() - 12
+    local xs, ys = {}, {}
+    for i = 1, na do xs[i] = 100 + sd * (rnd() + rnd() + rnd() - 1.5) * 2 end
+    for i = 1, nb do ys[i] = (100 + shift) + sd * (rnd() + rnd() + rnd() - 1.5) * 2 end
+    local x = decision.sized_repeat_test(xs, ys)
+    t.eq(x.test, "welch")
+    local excludes = x.row_effect.lo > 0 or x.row_effect.hi < 0
+    t.eq(x.p < 0.05, excludes, ("p %.6g beside %.4f %% to %.4f %%"):format(x.p, x.row_effect.lo, x.row_effect.hi))
+    if excludes then sig = sig + 1 else not_sig = not_sig + 1 end
+  end
+  t.ok(sig > 20 and not_sig > 20, ("%d significant, %d not"):format(sig, not_sig))
+end)
+
 t.test("repeats whose values are all one on a side: the exact Mann-Whitney test, never p = 0 from Welch", function()
   -- Expected p-values: python3 stdlib, every split of the pooled values enumerated with
   -- itertools.combinations, mid-ranks for ties, p = 2 min(P(W <= w), P(W >= w)) capped at
@@ -1140,15 +1200,20 @@ t.test("exp-7 repeats: Welch on the repeat means; 1P1D against 2P1D at another r
     { nil, "not comparable", true })
   t.eq({ by.throughput_tok_s.test, by.throughput_tok_s.verdict }, { nil, "not comparable" })
   -- TPOT mean of the three files each: python3 Welch t = 3.48089, df = 3.5077,
-  -- Simpson integration p = 0.0312740
-  t.near(by.tpot_mean_ms.p_value, 0.0312740210179, 1e-6)
-  -- p = 0.031 alone, but 12 rows were tested (TTFT mean/p50/p95/p99, TPOT and ITL
+  -- Simpson integration p = 0.0312740 on the raw values; since fixa51 on their logs (the
+  -- test and the row's interval on one scale), tests/sim/fixa51_log_welch.py: t = 3.440618,
+  -- df = 3.31863, p = 0.0352537869
+  t.eq(by.tpot_mean_ms.test, "welch_log")
+  t.near(by.tpot_mean_ms.p_value, 0.0352537869, 1e-6)
+  -- p = 0.035 alone, but 12 rows were tested (TTFT mean/p50/p95/p99, TPOT and ITL
   -- mean/p50/p95/p99) on 3 repeats each: among that many tests it is no evidence.
   -- The error rate, 0 % in every repeat of both runs, is identical, not a test (a p of 1
   -- from two constant samples), and not in the family; nor the 2 throughputs (above): 12.
-  -- Holm by hand over the 12 raw p: the smallest four are ITL p50 0.00517, TTFT p50 0.0228,
-  -- ITL mean 0.030981, TPOT mean 0.031274; TPOT mean's own step, 9 x 0.031274 = 0.2815, is
-  -- below ITL mean's 10 x 0.030981 = 0.3098, so the monotone step carries 0.3098. (This pair
+  -- Holm by hand over the 12 p (on the logs, the same script over the files' summary
+  -- figures): the smallest five are ITL p50 0.00664, TTFT p50 0.0219, ITL mean 0.034898,
+  -- TPOT mean 0.035254, ITL p95 0.0396; TPOT mean's own step, 9 x 0.035254 = 0.3173, is
+  -- below ITL mean's 10 x 0.034898 = 0.3490, so the monotone step carries 0.3490. (Raw, they
+  -- were 0.00517, 0.0228, 0.030981, 0.031274, the same order.) (This pair
   -- used to name A better on 5 rows; with the error rate counted, the thresholds were 13
   -- and 15 x; with the throughputs, 12 and 14 x.)
   t.eq(by.tpot_mean_ms.verdict, "no clear difference")
@@ -1159,7 +1224,8 @@ t.test("exp-7 repeats: Welch on the repeat means; 1P1D against 2P1D at another r
   t.near(by.itl_mean_ms.p_adjusted, 10 * by.itl_mean_ms.p_value, 1e-12)
   t.near(by.itl_p50_ms.p_adjusted, 12 * by.itl_p50_ms.p_value, 1e-12)
   t.near(by.ttft_p50_ms.p_adjusted, 11 * by.ttft_p50_ms.p_value, 1e-12)
-  t.eq(by.tpot_mean_ms.verdict_text, ("no clear difference (p = 0.0313, Holm-adjusted %s over 12 tests)")
+  t.near(by.itl_mean_ms.p_value, 0.0348982967, 1e-6)
+  t.eq(by.tpot_mean_ms.verdict_text, ("no clear difference (p = 0.0353, Holm-adjusted %s over 12 tests)")
     :format(report.fmt_p(10 * by.itl_mean_ms.p_value)))
   -- the error rate: no test, no p, out of the family, and said so. It is tested on the
   -- request counts, pooled over the repeats (as the latency rows pool the requests' samples):
@@ -1661,7 +1727,8 @@ t.test("two identical configurations, 22 rows on 3 repeats (21 tests): a row wit
       t.eq({ r.verdict, r.test, r.family_size }, { "no clear difference", nil, nil })
       goto continue
     end
-    t.eq(r.test, "welch", r.key)
+    -- (every repeat value above 0: Welch on their logs, the scale of the row's interval, fixa51)
+    t.eq(r.test, "welch_log", r.key)
     t.eq(r.family_size, 21, r.key)
     t.ok(not r.winner, r.key .. ": " .. r.verdict_text)
     t.ok(r.verdict == "no clear difference" or r.verdict == "negligible", r.key .. ": " .. r.verdict)
@@ -1738,7 +1805,7 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   -- markdown and HTML: the evidence names both p-values and the family
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = t.read(w .. "/" .. f)
-    t.ok(text:find(("Welch t, p = %s, Holm-adjusted %s"):format(report.fmt_p(by.ttft_p50_ms.p_value),
+    t.ok(text:find(("Welch t on the log values, p = %s, Holm-adjusted %s"):format(report.fmt_p(by.ttft_p50_ms.p_value),
       report.fmt_p(by.ttft_p50_ms.p_adjusted)), 1, true), f)
     t.ok(text:find("The 21 tests of this comparison are one family", 1, true), f)
     -- the error rate: 3 x 200 requests each, none failed (the files)

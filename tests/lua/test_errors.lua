@@ -68,6 +68,47 @@ t.test("1: errors.exit: a user's error is one line, a bug is raised again with i
   t.ok(r.stderr:find("^llmdlua: /opt/lua/llmd/x%.lua:3: attempt to index a nil value\nstack traceback:"), r.stderr)
 end)
 
+-- harden51 #4: a runtime error Lua raised inside a C function has no position ("attempt to
+-- index a nil value", table.concat's "invalid value (...)"); caught by a pcall and passed to
+-- errors.exit, user_text took it for the user's one line (no position, so "the user's"),
+-- where the host prints the same text as a bug with its traceback. The texts below are Lua
+-- 5.4's own, made by Lua itself where it can (so the test follows the Lua built in).
+t.test("harden51-4: user_text: Lua's runtime errors without a position are bugs, as the host has them", function()
+  local host = require "llmd.host"
+  local _, concat = pcall(table.concat, { {} })
+  local _, index = pcall(ipairs(5), 5, 0) -- (ipairs' iterator indexes the number, in C)
+  local _, insert = pcall(table.insert, {}, 1, 2, 3)
+  t.ok(not concat:find("%.lua:%d") and not index:find("%.lua:%d") and not insert:find("%.lua:%d"),
+    "raised in C, without a position: " .. concat .. " / " .. index .. " / " .. insert)
+  for _, e in ipairs { concat, index, insert, "attempt to index a nil value (field 'x')", "table index is nil",
+    "number has no integer representation", "invalid order function for sorting", "stack overflow",
+    "'__index' chain too long; possibly a loop" } do
+    t.eq(host.runtime_error(e), true, e)
+    t.eq(errors.user_text(e), nil, e)
+  end
+  -- a user's mistake stays one line: a message naming the file, with or without a position
+  -- in front, or one naming an option
+  for e, want in pairs {
+    ["plan.yaml:2:1: attempt to deploy twice"] = "plan.yaml:2:1: attempt to deploy twice",
+    ["/opt/llmdlua/lua/llmd/x.lua:3: data.json:1:2: invalid value (expected a number)"] =
+      "data.json:1:2: invalid value (expected a number)",
+    ["--slo: expected METRIC<=VALUE, got 'x'"] = "--slo: expected METRIC<=VALUE, got 'x'",
+  } do
+    t.eq(host.runtime_error(e), false, e)
+    t.eq(errors.user_text(e), want, e)
+  end
+  -- and errors.exit shows such a bug with its traceback (the host's rule), a user's text as
+  -- one line
+  local d = t.tmpdir()
+  t.write(d .. "/bug.lua", "local _, e = pcall(table.concat, { {} })\nrequire('llmd.errors').exit(e)\n")
+  local r = proc.run({ LLMDLUA, "bug.lua" }, { cwd = d })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("^llmdlua: [^\n]*%.lua:%d+: invalid value %([^\n]*'concat'\nstack traceback:\n"), r.stderr)
+  t.ok(r.stderr:find("\n\tbug%.lua:2: in main chunk"), r.stderr)
+  t.write(d .. "/user.lua", "require('llmd.errors').exit('plan.yaml:2:1: attempt to deploy twice')\n")
+  one_line(proc.run({ LLMDLUA, "user.lua" }, { cwd = d }), "plan.yaml:2:1: attempt to deploy twice")
+end)
+
 -- treatments.lua read a treatment's benchmark report with yaml.load_file from its own Lua:
 -- the error came out as "llmdlua: ROOT/lua/llmd/treatments.lua:229: t2/benchmark_report...".
 t.test("1: treatments.lua: a malformed benchmark report is one line naming it, no llmdlua source path", function()

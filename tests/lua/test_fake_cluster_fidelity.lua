@@ -91,8 +91,8 @@ t.test("gateway and httproute words resolve as kubectl resolves them beside Isti
   -- (kubectl: plural, singular or short name, alone or with its group; a word two groups serve
   -- is the first group in discovery's order - CRD groups by name, so Gateway API's
   -- gateway.networking.k8s.io before Istio's networking.istio.io, as Istio's issues 28188
-  -- and 44354 report; "gw" is Istio's short name, "gtw" Gateway API's. The fake keeps no
-  -- Istio Gateway: Istio's words list none.)
+  -- and 44354 report; "gw" is Istio's short name, "gtw" Gateway API's. No Istio Gateway is
+  -- made here: Istio's words list none.)
   local d = t.tmpdir()
   local run = fake(d)
   t.write(d .. "/m.yaml", "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw-1}\n---\n"
@@ -118,6 +118,93 @@ t.test("gateway and httproute words resolve as kubectl resolves them beside Isti
   r = run { "kubectl", "-n", "ns1", "delete", "gateways.gateway.networking.k8s.io", "gw-1" }
   t.eq({ r.code, r.stdout }, { 0, 'gateway.gateway.networking.k8s.io "gw-1" deleted\n' })
   t.eq(names("gateway"), "")
+end)
+
+-- harden51 #3: an Istio Gateway (networking.istio.io) applied by a stack was kept as a Gateway
+-- API Gateway: `kubectl get gateway` listed it, `gw` did not, and a delete of Gateway API's
+-- removed it. The API server keeps the two kinds apart: each its own objects (one of each
+-- under one name), uids, words, NotFound texts (resource plural.group), preconditions.
+-- Expected by hand from kubectl's resolution above and the API server's messages.
+t.test("Istio's Gateways are their own kind: stored, listed, read and deleted apart from Gateway API's", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  -- one name, both kinds (Istio's applied in v1beta1, which the server also serves)
+  t.write(d .. "/m.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: Gateway\nmetadata: {name: gw-1}\n"
+    .. "spec: {selector: {istio: ingressgateway}}\n---\n"
+    .. "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw-1}\n---\n"
+    .. "apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: istio-only}\n")
+  local r = run { "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }
+  t.eq({ r.code, r.stdout }, { 0, "gateway.networking.istio.io/gw-1 created\ngateway.gateway.networking.k8s.io/gw-1 created\n"
+    .. "gateway.networking.istio.io/istio-only created\n" }, r.stderr)
+  local function names(word)
+    local rr = run { "kubectl", "-n", "ns1", "get", word, "-o", "name" }
+    t.eq(rr.code, 0, rr.stderr)
+    return rr.stdout
+  end
+  for _, w in ipairs { "gateway", "gtw", "gateways.gateway.networking.k8s.io" } do
+    t.eq(names(w), "gateway.gateway.networking.k8s.io/gw-1\n", w)
+  end
+  for _, w in ipairs { "gw", "gateways.networking.istio.io", "gateway.networking.istio.io" } do
+    t.eq(names(w), "gateway.networking.istio.io/gw-1\ngateway.networking.istio.io/istio-only\n", w)
+  end
+  -- by name: each kind its own object, its own uid; Istio's in the version the server prefers
+  local function get(word, n)
+    local rr = run { "kubectl", "-n", "ns1", "get", word, n, "-o", "json" }
+    t.eq(rr.code, 0, rr.stderr)
+    return json.decode(rr.stdout)
+  end
+  local istio, api = get("gw", "gw-1"), get("gateway", "gw-1")
+  t.eq({ istio.apiVersion, istio.kind, api.apiVersion, api.kind },
+    { "networking.istio.io/v1", "Gateway", "gateway.networking.k8s.io/v1", "Gateway" })
+  t.ok(istio.metadata.uid and api.metadata.uid and istio.metadata.uid ~= api.metadata.uid, "two objects, two uids")
+  r = run { "kubectl", "-n", "ns1", "get", "gateway", "istio-only" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): gateways.gateway.networking.k8s.io "istio-only" '
+    .. "not found\n" })
+  -- a DELETE held to the other kind's uid is the server's Conflict; to its own, it goes
+  local path = "/apis/networking.istio.io/v1/namespaces/ns1/gateways/gw-1"
+  r = proc.run({ "kubectl", "delete", "--raw", path, "-f", "-" }, { env = t.fake_env(d .. "/cluster"), cwd = d,
+    stdin = json.encode { preconditions = { uid = api.metadata.uid } } })
+  t.eq({ r.code, r.stderr }, { 1, ('Error from server (Conflict): Operation cannot be fulfilled on '
+    .. 'gateways.networking.istio.io "gw-1": Precondition failed: UID in precondition: %s, UID in object meta: %s\n')
+    :format(api.metadata.uid, istio.metadata.uid) })
+  r = proc.run({ "kubectl", "delete", "--raw", path, "-f", "-" }, { env = t.fake_env(d .. "/cluster"), cwd = d,
+    stdin = json.encode { preconditions = { uid = istio.metadata.uid } } })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(names("gw"), "gateway.networking.istio.io/istio-only\n")
+  t.eq(names("gateway"), "gateway.gateway.networking.k8s.io/gw-1\n", "Gateway API's of that name untouched")
+  -- deletes by word: Gateway API's --all leaves Istio's, Istio's --all leaves Gateway API's
+  t.eq(run({ "kubectl", "-n", "ns1", "delete", "gateways.gateway.networking.k8s.io", "--all" }).code, 0)
+  t.eq({ names("gateway"), names("gw") }, { "", "gateway.networking.istio.io/istio-only\n" })
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }).code, 0)
+  r = run { "kubectl", "-n", "ns1", "delete", "gw", "--all" }
+  t.eq(r.stdout, 'gateway.networking.istio.io "gw-1" deleted\ngateway.networking.istio.io "istio-only" deleted\n')
+  t.eq({ names("gateway"), names("gw") }, { "gateway.gateway.networking.k8s.io/gw-1\n", "" })
+end)
+
+-- harden51 #3: helm uninstall removes every object of the release's manifest (an Istio
+-- Gateway, a Role...), not only its Deployments, Services and Gateway API objects.
+t.test("helm uninstall removes every object its release installed, Istio's Gateway among them", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.mkdir(d .. "/charts/gwchart/templates")
+  t.write(d .. "/charts/gwchart/Chart.yaml", "apiVersion: v2\nname: gwchart\nversion: 0.1.0\n")
+  t.write(d .. "/charts/gwchart/templates/gw.yaml", "apiVersion: networking.istio.io/v1\nkind: Gateway\n"
+    .. "metadata:\n  name: {{ .Release.Name }}-istio\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata:\n  name: {{ .Release.Name }}-role\nrules: []\n")
+  local env = t.fake_env(d .. "/cluster", { FAKE_CHARTS = d .. "/charts" })
+  local function go(argv) return proc.run(argv, { env = env, cwd = d, timeout = 60 }) end
+  local r = go { "helm", "install", "rel", "oci://example.com/charts/gwchart", "-n", "ns1" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- and someone's own Istio Gateway beside it
+  t.write(d .. "/theirs.yaml", "apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: theirs}\n")
+  t.eq(go({ "kubectl", "-n", "ns1", "apply", "-f", "theirs.yaml" }).code, 0)
+  t.eq(go({ "kubectl", "-n", "ns1", "get", "gw", "-o", "name" }).stdout,
+    "gateway.networking.istio.io/rel-istio\ngateway.networking.istio.io/theirs\n")
+  t.eq(go({ "helm", "uninstall", "rel", "-n", "ns1" }).code, 0)
+  t.eq(go({ "kubectl", "-n", "ns1", "get", "gw", "-o", "name" }).stdout, "gateway.networking.istio.io/theirs\n")
+  r = go { "kubectl", "-n", "ns1", "get", "role", "rel-role" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): roles.rbac.authorization.k8s.io "rel-role" not found\n' })
+  local _ = run
 end)
 
 t.test("inferencepool words resolve as kubectl resolves them beside GAIE's older x-k8s.io group", function()

@@ -80,39 +80,167 @@ local function files_of(dir)
   return out
 end
 
-t.test("4: a failed close (disk full) is an error naming the file; no file, no temporary left", function()
-  local ws = require "llmd.workspace"
+-- A temporary file of a write: write_set's NAME.tmp.PID.N, proc.write_file's .NAME.XXXXXX
+local function temporary(rel) return rel:match("%.tmp%.") or rel:match("^%.[^/]+%.%w%w%w%w%w%w$") end
+
+-- workspace.write_text and write_set once wrote through io.open and checked every step, but
+-- never fsynced: after a crash a report "written" could be a 0-byte file (the rename on the
+-- disk, the data not). Now both go through proc.write_file (temporary in the same folder,
+-- fchmod, fsync, rename, folder fsync). A write that fails for real - a file-size limit
+-- (ulimit -f: EFBIG, SIGXFSZ ignored), no root needed - is an error naming the file, and
+-- leaves the old file as it was and no temporary (harden51 #1).
+t.test("4: a write that fails (file too large) is an error naming the file; the old one kept, no temporary", function()
   local dir = t.tmpdir()
-  -- a file whose writes are buffered and whose close then fails, as fclose does on ENOSPC
-  local real_open = io.open
-  local function failing(path, mode)
-    local f = real_open(path, mode)
-    return setmetatable({}, { __index = {
-      write = function(self) return self end,
-      flush = function() return true end,
-      close = function() f:close(); return nil, "No space left on device", 28 end,
-    } })
+  t.write(dir .. "/report.md", "the old report\n")
+  t.write(dir .. "/run.sh", "#!/bin/sh\n")
+  local script = dir .. "/w.lua"
+  t.write(script, [[
+local ws = require "llmd.workspace"
+local dir = arg[1]
+local big = string.rep("x", 4096)
+for _, call in ipairs {
+  function() ws.write_text(dir .. "/report.md", big) end,
+  function() ws.write_text(dir .. "/run.sh", big, "755") end,
+  function() ws.write_set({ { dir .. "/a.json", "{}" }, { dir .. "/report.md", big } }) end,
+} do
+  local ok, err = pcall(call)
+  io.write(ok and "ok" or tostring(err), "\n")
+end
+]])
+  -- 1 block of 512 bytes: the old files (under it) can be read, the new text (4 KiB) not written
+  local r = run { "sh", "-c", 'trap "" XFSZ; ulimit -f 1; exec "$0" "$1" "$2"', LLMDLUA, script, dir }
+  t.eq(r.code, 0, r.stderr)
+  local lines = {}
+  for l in r.stdout:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  t.eq(lines, {
+    dir .. "/report.md: cannot write: File too large",
+    dir .. "/run.sh: cannot write: File too large",
+    dir .. "/report.md: cannot write: File too large; none of a.json, report.md was changed",
+  })
+  t.eq(t.read(dir .. "/report.md"), "the old report\n")
+  t.eq(t.read(dir .. "/run.sh"), "#!/bin/sh\n")
+  for rel in pairs(files_of(dir)) do t.ok(not temporary(rel), "temporary left: " .. rel) end
+  t.eq(lfs.attributes(dir .. "/a.json"), nil, "a.json of the failed set not written")
+  -- the folder that is not there, or a text that is not one: the file named, nothing made
+  local ws = require "llmd.workspace"
+  t.raises(dir .. "/none/x.md: cannot write: No such file or directory", ws.write_text, dir .. "/none/x.md", "x")
+  t.raises(dir .. "/x.md: cannot write: the text to write is a nil, not a string", ws.write_text, dir .. "/x.md")
+  t.eq(lfs.attributes(dir .. "/x.md"), nil)
+  -- and a written script has its mode, a report 644, the text whole
+  ws.write_text(dir .. "/run.sh", "#!/bin/sh\necho new\n", "755")
+  ws.write_set { { dir .. "/report.md", "new\n" }, { dir .. "/b.sh", "#!/bin/sh\n", "755" } }
+  t.eq({ lfs.attributes(dir .. "/run.sh", "permissions"), lfs.attributes(dir .. "/report.md", "permissions"),
+    lfs.attributes(dir .. "/b.sh", "permissions") }, { "rwxr-xr-x", "rw-r--r--", "rwxr-xr-x" })
+  t.eq({ t.read(dir .. "/run.sh"), t.read(dir .. "/report.md") }, { "#!/bin/sh\necho new\n", "new\n" })
+end)
+
+-- Durable: the file's data fsynced before the rename that puts it in place, and the folder
+-- fsynced after it (else a crash can leave the new name pointing at no data: a 0-byte
+-- report). Seen in the system calls themselves (strace, where it is installed and may trace).
+t.test("4: write_text and write_set fsync the file before its rename and the folder after", function()
+  if not proc.which("strace") then
+    io.stderr:write("  (skipped: no strace on PATH)\n")
+    return
   end
-  io.open = failing -- luacheck: ignore 122
-  local ok, err = pcall(ws.write_text, dir .. "/report.md", "text")
-  io.open = real_open -- luacheck: ignore 122
-  t.ok(not ok, "write_text raised")
-  t.eq(err, dir .. "/report.md: cannot write: No space left on device")
-  t.eq(files_of(dir), {}, "neither the file nor its temporary")
-  -- a failing flush too
-  io.open = function(path, mode) -- luacheck: ignore 122
-    local f = real_open(path, mode)
-    return setmetatable({}, { __index = {
-      write = function(self) return self end,
-      flush = function() return nil, "Input/output error", 5 end,
-      close = function() return f:close() end,
-    } })
+  local dir = t.tmpdir()
+  local log = dir .. "/trace"
+  t.write(dir .. "/w.lua", ('local ws = require "llmd.workspace"\nws.write_text(%q, "text\\n")\n'
+    .. 'ws.write_set({ { %q, "a" }, { %q, "b", "755" } })\n'):format(dir .. "/one.md", dir .. "/a.json", dir .. "/b.sh"))
+  local r = run { "strace", "-f", "-qq", "-e", "trace=openat,fsync,rename,close", "-o", log, LLMDLUA, dir .. "/w.lua" }
+  if not r.ok and r.stderr:find("ptrace", 1, true) then
+    io.stderr:write("  (skipped: strace cannot trace here: " .. r.stderr:gsub("%s+$", "") .. ")\n")
+    return
   end
-  ok, err = pcall(ws.write_text, dir .. "/run.sh", "text", "755")
-  io.open = real_open -- luacheck: ignore 122
-  t.ok(not ok)
-  t.eq(err, dir .. "/run.sh: cannot write: Input/output error")
-  t.eq(files_of(dir), {})
+  t.eq(r.code, 0, r.stderr)
+  -- per target: before the rename onto it, an fsync of a file opened as its temporary
+  -- (proc.write_file's .NAME.XXXXXX, or .NAME.tmp.*.XXXXXX for write_set's NAME.tmp.*);
+  -- after that rename, an fsync of the folder
+  local calls = {}
+  for l in t.read(log):gmatch("[^\n]+") do calls[#calls + 1] = l:gsub("^%d+%s+", "") end
+  local function check(target)
+    local name = target:match("[^/]+$")
+    local open_fd, data_synced, renamed = {}, false, false
+    for _, c in ipairs(calls) do
+      local p, fd = c:match('^openat%(AT_FDCWD, "([^"]+)", .-%)%s*=%s*(%d+)$')
+      if p then open_fd[fd] = p end
+      local sfd = c:match("^fsync%((%d+)%)%s*=%s*0$")
+      local synced = sfd and open_fd[sfd]
+      if synced and not renamed and synced:sub(1, #dir + 2 + #name) == dir .. "/." .. name then data_synced = true end
+      local to = c:match('^rename%("[^"]+", "([^"]+)"%)%s*=%s*0$')
+      if to == target then renamed = data_synced end
+      if renamed and (synced == dir or synced == dir .. "/") then return true end
+    end
+    return false, ("%s: data fsynced before its rename and the folder after: no (%s)"):format(target,
+      table.concat(calls, " | "))
+  end
+  for _, f in ipairs { "one.md", "a.json", "b.sh" } do
+    local ok, why = check(dir .. "/" .. f)
+    t.ok(ok, why)
+  end
+end)
+
+-- The workspace's commands.log (every cluster command, k8s Client:log) was opened and
+-- written with neither checked: a full disk left it silently incomplete. A failed append
+-- stops nothing (a teardown goes on) but is said once on stderr, naming the file and why.
+-- /dev/full: every write to it fails with ENOSPC (at the close, where the buffer goes out).
+t.test("harden51-1: a command log that cannot be written is said once on stderr, and the commands go on", function()
+  local code = [[
+local k8s = require "llmd.k8s"
+local k = k8s.new { namespace = "ns", log = arg[1], dry_run = true, out = io.open("/dev/null", "w"),
+  bins = { kubectl = "kubectl" } }
+k:call("kubectl", { "get", "pods" })
+k:call("kubectl", { "get", "services" })
+io.write(#k.calls, " calls\n")
+]]
+  local dir = t.tmpdir()
+  t.write(dir .. "/log.lua", code)
+  for log, why in pairs { ["/dev/full"] = "No space left on device",
+    [dir .. "/none/commands.log"] = "No such file or directory" } do
+    local r = run { LLMDLUA, dir .. "/log.lua", log }
+    t.eq({ r.code, r.stdout }, { 0, "2 calls\n" }, r.stderr)
+    t.eq(r.stderr, ("warning: %s: cannot append to the command log: %s; the cluster commands from here on are not "
+      .. "recorded in it\n"):format(log, why))
+  end
+  -- and a log that can be written gets both lines, no warning
+  local r = run { LLMDLUA, dir .. "/log.lua", dir .. "/commands.log" }
+  t.eq({ r.code, r.stderr }, { 0, "" })
+  local n = 0
+  for _ in t.read(dir .. "/commands.log"):gmatch("| dry%-run |[^\n]*\n") do n = n + 1 end
+  t.eq(n, 2)
+end)
+
+-- harden51 #6: a stack's command in a parallel run (steps.exec) had its output sent to
+-- os.tmpname()..".out"/".err", names opened after the os.tmpname file was removed - in /tmp,
+-- where another process could take the name or plant a link under it first. Now each output
+-- is a file os.tmpname (mkstemp) made itself, mode 600, kept until read, then removed.
+t.test("harden51-6: steps.exec in a parallel run writes outputs to files mkstemp made, removed after", function()
+  local steps = require "llmd.steps"
+  local seen = {}
+  -- each command says where its stdout and stderr go, and their modes, while it runs
+  local cmd = 'o=$(readlink /proc/$$/fd/1); e=$(readlink /proc/$$/fd/2); echo "$o $(stat -c %a "$o")"; '
+    .. 'echo "$e $(stat -c %a "$e")" >&2'
+  local list = { { number = 1, name = "work", per_stack = true, execute = function(_, st)
+    local r = steps.exec({ "sh", "-c", cmd }, { timeout = 10 })
+    seen[st] = { out = r.stdout, err = r.stderr }
+    return "ok"
+  end } }
+  local r = steps.run("x", list, {}, { stacks = { "a", "b" }, parallel = 2, out = { write = function() end } })
+  t.eq(r.ok, true, r.failed[1] and r.failed[1].message)
+  local paths = {}
+  for _, st in ipairs { "a", "b" } do
+    local o, omode = seen[st].out:match("^(%S+) (%d+)\n$")
+    local e, emode = seen[st].err:match("^(%S+) (%d+)\n$")
+    t.ok(o and e, st .. ": " .. tostring(seen[st].out) .. " / " .. tostring(seen[st].err))
+    -- (Lua's os.tmpname: /tmp/lua_XXXXXX, mkstemp's template; no suffix added after it)
+    t.ok(o:match("^/tmp/lua_%w+$") and e:match("^/tmp/lua_%w+$"), o .. " " .. e)
+    t.eq({ omode, emode }, { "600", "600" })
+    t.eq(lfs.attributes(o), nil, "removed once read: " .. o)
+    t.eq(lfs.attributes(e), nil, "removed once read: " .. e)
+    paths[#paths + 1] = o
+    paths[#paths + 1] = e
+  end
+  table.sort(paths)
+  for i = 2, #paths do t.ok(paths[i] ~= paths[i - 1], "four files, four names") end
 end)
 
 -- Runs fn(disk) on a tmpfs of kib KiB mounted for it (needs root), unmounted after (also
@@ -167,7 +295,7 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
       for _, w in ipairs(workspaces(disk .. "/p")) do
         for rel, size in pairs(files_of(w)) do
           t.ok(size > 0, ("%d free pages: %s is empty (compare %s)"):format(free_pages, rel, r.ok and "ok" or "failed"))
-          t.ok(not rel:match("%.tmp%."), "temporary left: " .. rel)
+          t.ok(not temporary(rel), "temporary left: " .. rel)
         end
       end
     end

@@ -24,7 +24,19 @@ t.test("the catalogue holds at least the report's set, each fully described", fu
   t.raises("unknown metric 'ttft_p95_msx'", metrics.get, "ttft_p95_msx")
   -- did you mean, as parse_slo has it (by hand: ttft_p9_ms is ttft_p90_ms less one '0')
   t.raises("metrics.get: unknown metric 'ttft_p9_ms' (did you mean 'ttft_p90_ms'?)", metrics.get, "ttft_p9_ms")
-  t.raises("metrics.get: unknown metric 'zzzz' (see llmd.metrics.list)", metrics.get, "zzzz")
+  t.raises("metrics.get: unknown metric 'zzzz' (expected one of llmd.metrics.list's keys, such as 'ttft_p90_ms')",
+    metrics.get, "zzzz")
+  -- what is not a key at all: the message says what a key is and what came, never a
+  -- table's address or "unknown metric 'nil'" (harden51 #5)
+  local want_key = "metrics.get: key: expected a metric key, a string such as 'ttft_p90_ms' (one of "
+    .. "llmd.metrics.list's keys), got "
+  t.raises(want_key .. "table", metrics.get, {})
+  t.raises(want_key .. "nil", metrics.get, nil)
+  t.raises(want_key .. "nil", metrics.get)
+  t.raises(want_key .. "the number 5", metrics.get, 5)
+  t.ok(metrics.get("ttft_p90_ms").key == "ttft_p90_ms", "the example the message gives is a key")
+  local ok, err = pcall(metrics.get, {})
+  t.ok(not ok and not tostring(err):find("0x", 1, true), "no address in: " .. tostring(err))
 end)
 
 t.test("values print with units; unknown is N/A with its reason, never 0", function()

@@ -522,4 +522,18 @@ t.test("write_file: the whole text or the old file, never a part; failures raise
   t.eq(t.read(path), "\0\xff\n")
   t.raises("proc.write_file: text: expected a string, got number", proc.write_file, path, 5)
   t.raises("proc.write_file: text: expected a string, got no value", proc.write_file, path)
+  -- (harden51 #1) a mode in octal digits, as proc.chmod's: a script written executable at
+  -- once, never a moment without its x bits; another mode refused, nothing written
+  proc.write_file(dir .. "/run.sh", "#!/bin/sh\n", "755")
+  t.eq(lfs.attributes(dir .. "/run.sh", "permissions"), "rwxr-xr-x")
+  proc.write_file(dir .. "/run.sh", "#!/bin/sh\necho\n", "0700")
+  t.eq({ lfs.attributes(dir .. "/run.sh", "permissions"), t.read(dir .. "/run.sh") }, { "rwx------", "#!/bin/sh\necho\n" })
+  t.raises("expected a mode in octal digits, as 755", proc.write_file, dir .. "/m.sh", "x", "rwx")
+  t.raises("expected a mode in octal digits, as 755", proc.write_file, dir .. "/m.sh", "x", "789")
+  t.eq(lfs.attributes(dir .. "/m.sh"), nil)
+  t.raises("proc.write_file: takes a path, a text and a mode, got 4 arguments", proc.write_file, path, "x", "644", 1)
+  -- proc.fsync: a file or a folder, true; nothing there, nil and why
+  t.eq(proc.fsync(path), true)
+  t.eq(proc.fsync(dir), true)
+  t.eq({ proc.fsync(dir .. "/none") }, { nil, dir .. "/none: No such file or directory" })
 end)

@@ -986,7 +986,10 @@ do
     -- the test reads the same figures the row shows
     t.near(rq.sig.mean_a, rq.a, 1e-12)
     t.near(rq.sig.mean_b, rq.b, 1e-12)
-    t.near(rq.sig.t, 8.573214099741143, 1e-6)
+    -- (since fixa51 the t of the paces' log values, the scale of the row's interval:
+    -- tests/sim/fixa51_log_welch.py 4.00,3.98,4.02 4.14,4.12,4.16 -> t = 8.570316, df 3.9953)
+    t.eq(rq.sig.scale, "log")
+    t.near(rq.sig.t, 8.570316, 1e-6)
     -- the harness's own rates beside them: sim "A ... harness mean 3.88664", "B ... 3.49194"
     t.near(rq.a_harness, 3.8866376460152723, 1e-9)
     t.near(rq.b_harness, 3.491944618736184, 1e-9)
@@ -1517,7 +1520,9 @@ do
     t.near(tk.b, 192, 1e-9)
     t.near(rq.pct, -25, 1e-7)
     t.eq({ rq.verdict, rq.winner, rq.follows_sends, tk.verdict, tk.winner }, { "A better", "a", nil, "A better", "a" })
-    t.near(rq.sig.t, -61.237244, 1e-5)
+    -- (on the paces' log values since fixa51, tests/sim/fixa51_log_welch.py 4.00,3.98,4.02
+    -- 3.00,3.02,2.98: t = -59.794103, p = 1.13e-06)
+    t.near(rq.sig.t, -59.794103, 1e-5)
     t.ok(rq.p_value < 0.05, rq.p_value)
     local md = t.read(ws .. "/comparison_report.md")
     t.ok(md:find("kept is better in request throughput (sat -25.0 % vs kept", 1, true)
@@ -1563,7 +1568,9 @@ do
       t.ok(x.note:find("both runs kept up with what they were sent (x 10 req/s offered, its send rate unknown; y 10 "
         .. "req/s offered, its send rate unknown), and a server that keeps up answers what it gets", 1, true), x.note)
     end
-    t.near(rows.throughput_req_s.sig.t, 4.898979485566356, 1e-9)
+    -- (the test's t on the achieved rates' log values since fixa51: tests/sim/fixa51_log_welch.py
+    -- 10.0,9.9,10.1 10.4,10.3,10.5 -> t = 4.896920, df 3.9939)
+    t.near(rows.throughput_req_s.sig.t, 4.896920, 1e-6)
     -- several load points, 10 and 20 req/s offered, each kept up (x 10 and 20, y 10.3 and 20.5
     -- achieved); whole-run rates 15 and 15.4. Main: "untested" (one figure a run), counted
     -- among the untested metrics.

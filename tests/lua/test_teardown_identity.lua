@@ -321,3 +321,38 @@ t.test("teardown identity: pods of a ReplicaSet named as this run's but made sin
   t.ok(not r.stdout:find("teardown left pod", 1, true), r.stdout)
   t.eq(#pods_of("ms-decode"), 1, "their pod kept")
 end)
+
+-- harden51 #3: a custom deploy applies an Istio Gateway (networking.istio.io) named sim-gw; during
+-- the deploy another team makes a Gateway API Gateway of that very name and an Istio Gateway of
+-- their own. The fake now keeps Istio's kind apart, as the API server does; before, llmdlua
+-- matched what it applied by kind without the group, took their Gateway API sim-gw for its own
+-- and deleted it by name, and skipped deleting its own Istio sim-gw (taking it for the one
+-- deleted) while saying it had. Teardown removes its Istio Gateway, held to its uid, and
+-- nothing of theirs.
+t.test("teardown identity: an Istio Gateway the deploy applied is removed; a Gateway API one of its name is not",
+  function()
+  local s = setup(function(plan, d)
+    t.write(d .. "/guide/istio-gw.yaml", "apiVersion: networking.istio.io/v1beta1\nkind: Gateway\nmetadata:\n"
+      .. "  name: sim-gw\nspec:\n  selector: {istio: ingressgateway}\n")
+    table.insert(plan.runs.a.deploy.commands, { "kubectl", "apply", "-f", "istio-gw.yaml" })
+  end)
+  local r = t.fake_compare(s, nil, { FAKE_CONCURRENT_OBJECTS = "Gateway/sim-gw,Gateway.networking.istio.io/their-gw",
+    FAKE_CONCURRENT_AT = "helm" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local st = state(s)
+  -- theirs: the Gateway API Gateway sim-gw and the Istio Gateway their-gw, still there
+  t.ok(st.gateways["sim-gw"] ~= nil, "their Gateway API sim-gw kept")
+  t.eq(st.other["Gateway.networking.istio.io/their-gw"], "someone", "their Istio Gateway kept")
+  -- ours: the Istio sim-gw, gone, by a DELETE held to its uid (Istio's group in the path)
+  t.eq(st.other["Gateway.networking.istio.io/sim-gw"], nil, "this run's Istio Gateway removed")
+  local deletes = {}
+  for _, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    local line = table.concat(c.args, " ")
+    if c.tool == "kubectl" and line:find("delete", 1, true) and line:find("gateway", 1, true) then
+      deletes[#deletes + 1] = line
+    end
+  end
+  t.eq(deletes, { "-n bench delete --raw /apis/networking.istio.io/v1/namespaces/bench/gateways/sim-gw -f -" })
+  t.ok(r.stdout:find("removed what this run deployed (releases: sim; routes: none; gateways: none;", 1, true), r.stdout)
+  t.ok(r.stdout:find("deleted what its kubectl made: gateway.networking.istio.io/sim-gw", 1, true), r.stdout)
+end)

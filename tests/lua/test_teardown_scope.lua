@@ -62,6 +62,61 @@ t.test("teardown scope: a same-named release installed since this run's was remo
   end
 end)
 
+-- harden51 #2: a release of this run that someone else upgraded since its deploy (same
+-- first_deployed, a later revision: another chart or other values, theirs now) is left and
+-- said, with the command to remove it by hand; the others are uninstalled each right after
+-- its own check (helm uninstall has no precondition: one check, one uninstall, release by
+-- release, never all checks then one call). Expected from the fake's helm: an upgrade
+-- counts the revision up and keeps first_deployed, as helm does.
+t.test("teardown scope: a release upgraded by someone else since the deploy is left; each other checked, then removed",
+  function()
+  local s = setup()
+  local w = left_deployed(s)
+  local before = json.decode(tool(s, { "helm", "status", "ms-sim", "-n", "bench", "-o", "json" }))
+  tool(s, { "helm", "upgrade", "ms-sim", "llm-d-modelservice/llm-d-modelservice", "-n", "bench" })
+  local after = json.decode(tool(s, { "helm", "status", "ms-sim", "-n", "bench", "-o", "json" }))
+  t.eq(after.info.first_deployed, before.info.first_deployed, "(the fake's upgrade keeps first_deployed, as helm's)")
+  t.eq(after.version, before.version + 1)
+  local from = #t.jsonl(s.cluster .. "/calls.log")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find(("release ms-sim was upgraded or rolled back since this run's deploy (revision %d, this run's: %d; "
+    .. "first deployed %s): someone else's change of it, left (uninstall it by hand if it is yours: helm uninstall "
+    .. "ms-sim -n bench)"):format(after.version, before.version, before.info.first_deployed), 1, true), r.stdout)
+  local st = state(s).ns.bench
+  t.ok(st.releases["ms-sim"] ~= nil and st.releases["ms-sim"].revision == after.version, "the upgraded release is kept")
+  t.eq({ st.releases["gaie-sim"], st.releases["infra-sim"] }, {}, "this run's others are gone")
+  -- the helm calls of the teardown: each release's status, then at once its uninstall
+  local seq = {}
+  for i, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    if i > from and c.tool == "helm" and (c.args[1] == "status" or c.args[1] == "uninstall") then
+      seq[#seq + 1] = c.args[1] .. " " .. c.args[2] .. (c.args[1] == "uninstall" and (" " .. c.args[3]) or "")
+    end
+  end
+  t.eq(seq, { "status gaie-sim", "uninstall gaie-sim --ignore-not-found", "status infra-sim",
+    "uninstall infra-sim --ignore-not-found", "status ms-sim" })
+end)
+
+-- Found with harden51 #2: run B, which never deployed (A failed first), counted every pod of
+-- the namespace not there "before" its deploy as its own leftover - it has no "before" -, so
+-- another team's pods made its teardown fail ("teardown left pod their-ms-..."). A run that
+-- deployed nothing has nothing to leave.
+t.test("teardown scope: a run that deployed nothing does not call another team's pods its leftovers", function()
+  local s = setup()
+  local w = left_deployed(s)
+  tool(s, { "helm", "install", "their-ms", "llm-d-modelservice/llm-d-modelservice", "-n", "bench" })
+  local theirs = {}
+  for n in pairs(state(s).ns.bench.pods) do if n:match("^their%-ms%-") then theirs[#theirs + 1] = n end end
+  t.ok(#theirs > 0, "their release has pods")
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("teardown left", 1, true), r.stdout)
+  local st = state(s).ns.bench
+  t.ok(st.releases["their-ms"] ~= nil, "their release kept")
+  for _, n in ipairs(theirs) do t.ok(st.pods[n] ~= nil, "their pod kept: " .. n) end
+  t.eq({ st.releases["ms-sim"], st.releases["gaie-sim"], st.releases["infra-sim"] }, {}, "run A's releases removed")
+end)
+
 t.test("teardown scope: this run's own releases, routes and gateways are still removed on --resume --step 90",
   function()
   local s = setup()

@@ -9,6 +9,11 @@
 --   [[2.90, 2.93, 2.96], [3.00, 3.05, 3.10]] -> +4.096 %, 95 % interval +0.668 % to +7.640 %
 --   [[2.60, 2.62, 2.64], [2.90, 2.93, 2.96]] -> +11.832 %, 95 % interval +9.492 % to +14.222 %
 -- Welch p (python3 stdlib, test_treatments.lua's family test): 0.0327026 and 0.000280431.
+-- Since fixa51 the test and its interval on one scale, the repeats' log values (decision.sized_repeat_test:
+-- Welch on the logs, the ratio of the geometric means from the same t and df), by
+-- tests/sim/fixa51_log_welch.py (numpy; Student's t CDF from the incomplete beta, no scipy):
+--   [2.90, 2.93, 2.96] [3.00, 3.05, 3.10] -> p = 0.0307872, +4.0899 %, +0.6620 % to +7.6345 %
+--   [2.60, 2.62, 2.64] [2.90, 2.93, 2.96] -> p = 0.000182613, +11.8303 %, +9.4902 % to +14.2205 %
 local t = require "testlib"
 local decision = require "llmd.decision"
 local tr = require "llmd.treatments"
@@ -31,19 +36,21 @@ end
 
 t.test("a request throughput row on repeats: a winner only where its whole interval is beyond --min-effect",
   function()
-    -- +4.1 %, Welch p = 0.0327, but its interval reaches down to +0.7 %: main said "B better"
+    -- +4.1 %, Welch p = 0.0327 (on the logs 0.0308), but its interval reaches down to +0.7 %:
+    -- main said "B better"
     local v, test = verdict({ 2.90, 2.93, 2.96 }, { 3.00, 3.05, 3.10 })
-    t.near(test.p, 0.0327026, 1e-6)
-    t.near(test.row_effect.pct, 4.095563139931757, 1e-9)
-    t.near(test.row_effect.lo, 0.6678481733115582, 1e-3)
-    t.near(test.row_effect.hi, 7.639990940943364, 1e-3)
+    t.eq({ test.test, test.scale }, { "welch", "log" })
+    t.near(test.p, 0.0307872, 1e-6)
+    t.near(test.row_effect.pct, 4.0899, 1e-3)
+    t.near(test.row_effect.lo, 0.6620, 1e-3)
+    t.near(test.row_effect.hi, 7.6345, 1e-3)
     t.eq({ v.verdict, v.winner, v.size }, { "not shown to differ", nil, "unsure" })
     t.contains(v.note, "A's values are lower (B +4.1 % against A) over the repeats, but the 95 % interval of that difference, "
       .. "+0.7 % to +7.6 %, takes in differences smaller than the 2 % practical threshold, so it may be too small to "
       .. "matter: no winner")
     -- +11.8 %, 9.5 % to 14.2 %: beyond it, B better
     v, test = verdict({ 2.60, 2.62, 2.64 }, { 2.90, 2.93, 2.96 })
-    t.near(test.row_effect.lo, 9.491945951278336, 1e-3)
+    t.near(test.row_effect.lo, 9.4902, 1e-3)
     t.eq({ v.verdict, v.winner }, { "B better", "b" })
   end)
 
@@ -76,10 +83,10 @@ t.test("treatments: a place above the next only where the repeats' whole interva
       { label = "t2", dirs = { treatment { 2.90, 2.93, 2.96 } } } })
     local r1 = m.ranking[1]
     t.eq(r1.label, "t1")
-    -- main: "above t2 (Welch p = 0.0327, +4.1 %)"
+    -- main: "above t2 (Welch p = 0.0327, +4.1 %)"; since fixa51 on the log values, p = 0.0308
     t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
     -- (t1 against t2, as above: +4.1 %, +0.7 % to +7.6 %)
-    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch p = 0.0327; t2's values are lower (t1 +4.1 % against t2) over "
+    t.contains(r1.vs_next_text, "not shown to differ from t2 (Welch on the log values, p = 0.0308; t2's values are lower (t1 +4.1 % against t2) over "
       .. "the max sustained points' repeats, but the 95 % interval of that difference, +0.7 % to +7.6 %, takes in "
       .. "differences smaller than the 2 % practical threshold, so it may be too small to matter: no winner)")
   end)
@@ -90,6 +97,8 @@ t.test("treatments' latency at the common load: a best only where the repeats' w
     -- interval -8.7 % to -1.0 %, effect_interval_ref.py, B against A; Welch t = 3.873, df 2.94, p = 0.0316,
     -- numpy trapezoids on the t density) and c 188, 190, 192 (-6.9 %, -10.6 % to -3.0 %;
     -- p = 0.0130). Main named b best on its estimate; c is best by the interval too.
+    -- Since fixa51 on the log values (tests/sim/fixa51_log_welch.py): b p = 0.0290074, -4.8931 %,
+    -- -8.6683 % to -0.9619 %; c p = 0.011041, -6.8542 %, -10.5437 % to -3.0127 %.
     local function m_of(low)
       local m = { common_load = 10, common_text = "10 req/s offered",
         latency_choice = { ttft = { common = true, key = "ttft_p90_ms" } } }
@@ -102,9 +111,9 @@ t.test("treatments' latency at the common load: a best only where the repeats' w
     local m, T = m_of { "b", { 192, 194, 196 } }
     local res = tr.latency_at_common(m, T, { "a", "b" })
     t.eq(res.best, nil)
-    t.near(res.tests[1].p, 0.03156218520267819, 1e-6)
+    t.near(res.tests[1].p, 0.0290074, 1e-6)
     t.contains(res.text, "Nor is one shown lower on TTFT p90 at the common load (10 req/s offered): b TTFT p90 194.0 ms "
-      .. "against 204.0 ms for a (Welch t, p = 0.0316, Holm-adjusted 0.0316 over 1 test; b's values are lower (b -4.9 % against a) "
+      .. "against 204.0 ms for a (Welch t on the log values, p = 0.029, Holm-adjusted 0.029 over 1 test; b's values are lower (b -4.9 % against a) "
       .. "over the repeats, but the 95 % interval of that difference, -8.7 % to -1.0 %, takes in differences smaller "
       .. "than the 2 % practical threshold (a fall reaches it at -1.96 %), so it may be too small to matter: no winner)")
     m, T = m_of { "c", { 188, 190, 192 } }

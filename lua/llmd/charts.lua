@@ -490,6 +490,13 @@ function M.verdict_note(model, c)
   if not v or type(v.kind) ~= "string" or M.VERDICT_NAMES[v.kind] then return end
   local text = type(v.text) == "string" and v.text or v.kind
   local first = text:match("^(.-%.)%s") or text
+  -- (a chart of different workloads says what differs in its own first line, mark_workload:
+  -- the Verdict's "the workloads differ (...)" says "(as above)" instead of the same list twice)
+  if c.differ then
+    local d = "(" .. table.concat(c.differ, "; ") .. ")"
+    local i = first:find(d, 1, true)
+    if i then first = first:sub(1, i - 1) .. "(as above)" .. first:sub(i + #d) end
+  end
   table.insert(c.notes, 1, ("The Verdict names no winner: %s Read no order between the runs from the picture: it "
     .. "shows what was measured, not an order."):format(first))
 end

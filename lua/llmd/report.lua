@@ -757,6 +757,66 @@ function M.shared_test_evidence(rows)
   end
 end
 
+-- The Evidence cells' repeated explanations, said once (fixe51 3): a clause (a part of a
+-- cell between top-level "; ", outside parentheses) that M.EVIDENCE_NOTE_MIN rows or more
+-- say word for word, and that is long enough to be an explanation rather than a figure
+-- (M.EVIDENCE_NOTE_CHARS) and holds no figure, becomes a note under the table, "note 1: no per-request samples or
+-- repeats from both runs", and each of those rows says "note 1" in its place, keeping its own
+-- other clauses (its p, its difference). Returns the notes, {{mark =, text =}, ...} in the
+-- order first met; rows without such a clause are left as they are. (The JSON and the CSV
+-- keep each row's whole evidence.)
+M.EVIDENCE_NOTE_MIN, M.EVIDENCE_NOTE_CHARS = 3, 30
+local function clauses(text)
+  local out, depth, start = {}, 0, 1
+  local i = 1
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c == "(" then depth = depth + 1
+    elseif c == ")" then depth = math.max(depth - 1, 0)
+    elseif depth == 0 and text:sub(i, i + 1) == "; " then
+      out[#out + 1] = text:sub(start, i - 1)
+      start = i + 2
+      i = i + 1
+    end
+    i = i + 1
+  end
+  out[#out + 1] = text:sub(start)
+  return out
+end
+function M.evidence_notes(rows)
+  local count, parts = {}, {}
+  for i, r in ipairs(rows) do
+    if type(r.evidence_shown) == "string" and r.evidence_shown ~= "" then
+      parts[i] = clauses(r.evidence_shown)
+      local seen = {}
+      for _, c in ipairs(parts[i]) do
+        -- (a clause with a figure in it, a p, a difference, the loads a test left out, stays
+        -- in its row: every row keeps its own numbers)
+        if #c >= M.EVIDENCE_NOTE_CHARS and not c:find("%d") and not seen[c] then
+          count[c], seen[c] = (count[c] or 0) + 1, true
+        end
+      end
+    end
+  end
+  local notes, mark_of = {}, {}
+  for i, r in ipairs(rows) do
+    if parts[i] then
+      local changed = false
+      for k, c in ipairs(parts[i]) do
+        if (count[c] or 0) >= M.EVIDENCE_NOTE_MIN then
+          if not mark_of[c] then
+            notes[#notes + 1] = { mark = ("note %d"):format(#notes + 1), text = c }
+            mark_of[c] = notes[#notes].mark
+          end
+          parts[i][k], changed = mark_of[c], true
+        end
+      end
+      if changed then r.evidence_shown = table.concat(parts[i], "; ") end
+    end
+  end
+  return notes
+end
+
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
 -- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
@@ -3008,11 +3068,29 @@ end
 -- figure (its point's, or interpolated), untested (descriptive: no test joins the family).
 -- Returns {load =, axis =, rps =, rps_a =, rps_b =, interpolated = {a =, b =}, sustained =,
 -- rows = {{key =, a =, b =}, ...}}, or nil when no such load holds a latency of both.
+-- Where p90 of one of them is unknown in either run there (vLLM's benchmark run with
+-- --metric-percentiles that leave 90 out: exp-7's files hold p95 and p99 only), the first of
+-- p95, p99 both runs have stands in (row.instead_of: the p90's key, said beside the figure);
+-- a metric none of them is known of is in res.missing ({key =, why =}: matched_load's
+-- reason for its p90). No latency at all: nil, nil and why (said in the Verdict and JSON,
+-- never a silent null).
 M.NO_SLO_LATENCY_KEYS = { "ttft_p90_ms", "tpot_p90_ms", "latency_p90_ms" }
+M.NO_SLO_LATENCY_STAND_INS = { "p95", "p99" }
 local function no_slo_latency(A, B, pa, pb, sat)
   local res, at
-  for _, key in ipairs(M.NO_SLO_LATENCY_KEYS) do
-    local ml = matched_load(A, B, pa, pb, key, sat.a, sat.b, {})
+  local missing = {}
+  for _, p90 in ipairs(M.NO_SLO_LATENCY_KEYS) do
+    local key, instead_of = p90, nil
+    local ml, why = matched_load(A, B, pa, pb, p90, sat.a, sat.b, {})
+    for _, q in ipairs(M.NO_SLO_LATENCY_STAND_INS) do
+      if ml and ml.a.value and ml.b.value then break end
+      local k = p90:gsub("_p90_", "_" .. q .. "_")
+      local m2 = matched_load(A, B, pa, pb, k, sat.a, sat.b, {})
+      if m2 and m2.a.value and m2.b.value then ml, key, instead_of = m2, k, p90 end
+    end
+    if not (ml and ml.a.value and ml.b.value) then
+      missing[#missing + 1] = { key = p90, why = why or "not known in both runs at their common load" }
+    end
     if ml and ml.a.value and ml.b.value then
       if not res then
         at = { a = ml.a.point, b = ml.b.point }
@@ -3028,10 +3106,42 @@ local function no_slo_latency(A, B, pa, pb, sat)
           if un_a or un_b then res.sustained = false end
         end
       end
-      res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }
+      res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value, instead_of = instead_of }
     end
   end
+  if res and #missing > 0 then res.missing = missing end
+  if not res then
+    -- (one reason where they share it, else each metric's own)
+    local same = true
+    for _, m in ipairs(missing) do if m.why ~= missing[1].why then same = false end end
+    local parts = {}
+    for _, m in ipairs(missing) do
+      -- (matched_load's reasons name their metric: "TTFT p90 is not known at ...")
+      parts[#parts + 1] = same and lower_label(metrics.get(m.key).label) or m.why
+    end
+    return nil, nil, ("no latency known in both runs at their common load (%s%s; nor their p95 or p99)"):format(
+      table.concat(parts, same and ", " or "; "), same and (": " .. missing[1].why) or "")
+  end
   return res, at
+end
+
+-- What the no-SLO latency figures leave out, said once after them (nl: M.no_slo_latency):
+-- the percentile that stands in for p90 where a run's files lack it ("; p95 in place of p90,
+-- which a run's files lack"), and the metrics known of neither ("; end-to-end latency p90
+-- not known in both runs"; the reason in comparison.json's no_slo_latency.missing).
+local function no_slo_missing_text(nl)
+  local out, qs, seen = "", {}, {}
+  for _, r in ipairs(nl.rows) do
+    local q = r.instead_of and r.key:match("_(p%d+)_")
+    if q and not seen[q] then qs[#qs + 1], seen[q] = q, true end
+  end
+  if #qs > 0 then out = ("; %s in place of p90, which a run's files lack"):format(table.concat(qs, " or ")) end
+  if nl.missing then
+    local names = {}
+    for _, m in ipairs(nl.missing) do names[#names + 1] = lower_label(metrics.get(m.key).label) end
+    out = out .. ("; %s not known in both runs"):format(table.concat(names, ", "))
+  end
+  return out
 end
 
 -- Why no test is made at the no-SLO common load, said beside its untested figures: each
@@ -3296,6 +3406,10 @@ end
 -- compared, and why.
 local function no_slo_latency_text(nl, A, B, min_effect, perf)
   if not nl then return nil end
+  if nl.unknown then
+    return ("The runs' latencies are not compared: %s. Give --slo for each run's capacity within it."):format(
+      nl.unknown)
+  end
   if not nl.sustained then
     return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
       .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
@@ -3305,11 +3419,11 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
     local tested = left_out_text(nl, r.key, perf_test_text(perf, r.key, A, B, apart))
     if tested then n_tested = n_tested + 1 end
-    parts[#parts + 1] = r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
+    parts[#parts + 1] = (r.a == r.b and ("%s %s for both%s"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a), tested and (" (" .. tested .. ")") or "")
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
         metrics.format(r.key, r.a), (d or tested) and (" (%s)"):format(table.concat({ d and T.helpers.pct(d),
-          tested }, "; ")) or "")
+          tested }, "; ")) or ""))
   end
   local how = no_slo_how(nl, min_effect, perf)
   -- (a difference no test was made of is untested, never "not shown to differ", which reads
@@ -3320,9 +3434,10 @@ local function no_slo_latency_text(nl, A, B, min_effect, perf)
     or n_tested == 0 and ("%s's latencies against %s's are untested at this load"):format(B.label, A.label)
     or ("%s's latencies against %s's"):format(B.label, A.label)
   local note = no_slo_untested_note(nl, n_tested)
-  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s).%s Give --slo (e.g. --slo "
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s%s)%s.%s Give --slo (e.g. --slo "
     .. "ttft_p90_ms=200) for each run's capacity within it."):format(matched_load_text(nl, A, B), what,
-    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", once_sentence(apart))
+    table.concat(parts, ", "), B.label, A.label, note and ("; " .. note) or "", no_slo_missing_text(nl),
+    once_sentence(apart))
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -4791,7 +4906,11 @@ local function verdict_of(model, A, B)
     -- latency is the queue's, and no direction is named, as no test is made there)
     local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
     local before = v.text
-    if nl and not nl.sustained then
+    if nl and nl.unknown then
+      v.latency = { how = "unknown", why = nl.unknown }
+      v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
+        nl.unknown)
+    elseif nl and not nl.sustained then
       v.latency = { how = "not compared", load = matched_load_text(nl, A, B), sustained = false }
       v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
         nl.unsustained)
@@ -4823,8 +4942,8 @@ local function verdict_of(model, A, B)
         local note = no_slo_untested_note(nl, n_tested)
         what = ("against %s's: %s%s"):format(A.label, list, note and (" (" .. note .. ")") or "")
       end
-      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s.%s --slo gives capacity within an "
-        .. "SLO."):format(v.text, v.latency.load, B.label, what, once_sentence(apart))
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies %s%s.%s --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what, no_slo_missing_text(nl), once_sentence(apart))
     end
     latency_said = v.text:sub(#before + 1)
   end
@@ -7029,8 +7148,8 @@ function M.build(opts)
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
-    local nl, at = no_slo_latency(A, B, pa, pb, model.saturation)
-    model.no_slo_latency = nl
+    local nl, at, why = no_slo_latency(A, B, pa, pb, model.saturation)
+    model.no_slo_latency = nl or (why and { unknown = why }) or nil
     if nl and nl.sustained then nl.untested_why = no_slo_untested_why(nl, at, rows, A, B, pa, pb) end
     if nl and not nl.sustained then
       nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)
@@ -7177,6 +7296,7 @@ function M.build(opts)
     if r.too_few then model.any_too_few = true end
   end
   M.shared_test_evidence(rows)
+  model.evidence_notes = M.evidence_notes(rows)
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "
@@ -7221,7 +7341,8 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config",
+for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline",
+  "config",
   "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
@@ -7229,7 +7350,7 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
-  "no_slo_latency.rows", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
+  "no_slo_latency.rows", "no_slo_latency.missing", "summary_wins", "summary_wins[].items", "capacity.a.noise.unclear",
   "capacity.b.noise.unclear", "capacity.per_gpu.a.noise.unclear", "capacity.per_gpu.b.noise.unclear" } do
   M.LIST_PATHS[p] = true
 end

@@ -854,9 +854,74 @@ local function api_of(kind) return KIND_API[kind] end
 -- pod/x, deployment.apps/x, httproute.gateway.networking.k8s.io/x), a list's items in
 -- order, and an empty list's "No resources found in NS namespace." on stderr; any other
 -- output (json, the fake's default) is out_json's.
+-- Without -o (or with -o wide), kubectl prints a table (k8s.io/cli-runtime's tabwriter: each
+-- column but the last padded to its widest cell plus 3 spaces, 6 at least; the empty list
+-- is "No resources found in NS namespace." on stderr). The fake prints pods' (NAME READY
+-- STATUS RESTARTS AGE; wide: IP NODE NOMINATED NODE READINESS GATES); the age of an object
+-- without a creation time is kubectl's "<unknown>", and an IP it lacks "<none>". Another
+-- kind's table is not faked: said so (exit 2), never JSON printed where kubectl prints a table.
+local function kube_table(rows)
+  local width = {}
+  for _, row in ipairs(rows) do
+    for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
+  end
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for c, cell in ipairs(row) do
+      cells[c] = c < #row and cell .. (" "):rep(math.max(6, width[c] + 3) - #cell) or cell
+    end
+    print(table.concat(cells))
+  end
+end
+
+local function pod_row(o, wide)
+  local st = o.status or {}
+  local ready, total, restarts = 0, 0, 0
+  for _, c in ipairs(st.containerStatuses or {}) do
+    total = total + 1
+    if c.ready then ready = ready + 1 end
+    restarts = restarts + (tonumber(c.restartCount) or 0)
+  end
+  if total == 0 then total = #((o.spec or {}).containers or {}) end
+  local phase = st.phase or "Pending"
+  for _, c in ipairs(st.containerStatuses or {}) do
+    local w = c.state and c.state.waiting
+    if w and w.reason then phase = w.reason end
+  end
+  local md = o.metadata or {}
+  local row = { tostring(md.name), ("%d/%d"):format(ready, total), phase, tostring(restarts),
+    md.creationTimestamp and "0s" or "<unknown>" }
+  if wide then
+    for _, x in ipairs { st.podIP or "<none>", (o.spec or {}).nodeName or "<none>", "<none>", "<none>" } do
+      row[#row + 1] = x
+    end
+  end
+  return row
+end
+
 local function get_printer(a, what, ns)
   local fmt = opt(a, "-o") or opt(a, "--output")
   for _, x in ipairs(a) do fmt = fmt or x:match("^%-o=(.*)$") or x:match("^%-%-output=(.*)$") end
+  if fmt == nil or fmt == "wide" then
+    return function(v)
+      local items = (type(v) == "table" and v.items) or { v }
+      if #items == 0 then
+        io.stderr:write(("No resources found in %s namespace.\n"):format(ns or "default"))
+        return
+      end
+      local kind = items[1].kind or WORD_KIND[(tostring(what):match("^[^,/]+") or ""):lower()]
+      if kind ~= "Pod" then
+        die(("fake kubectl: the %s table of `kubectl get %s` is not faked (give -o json or -o name)")
+          :format(fmt or "default", tostring(what)), 2)
+      end
+      local rows = { { "NAME", "READY", "STATUS", "RESTARTS", "AGE" } }
+      if fmt == "wide" then
+        for _, h in ipairs { "IP", "NODE", "NOMINATED NODE", "READINESS GATES" } do rows[1][#rows[1] + 1] = h end
+      end
+      for _, o in ipairs(items) do rows[#rows + 1] = pod_row(o, fmt == "wide") end
+      kube_table(rows)
+    end
+  end
   if fmt ~= "name" then return out_json end
   return function(v)
     local items = (type(v) == "table" and v.items) or { v }
@@ -1630,6 +1695,31 @@ local function kubectl()
   local READS = { get = true, describe = true, logs = true, wait = true, top = true, diff = true, explain = true,
     ["api-resources"] = true }
   if not READS[verb] and missing_ns(ns) then die("Error from server (NotFound): " .. missing_ns(ns)) end
+  if verb == "rollout" and a[2] == "status" then
+    -- kubectl rollout status deployment/NAME (or deployment NAME): kubectl's
+    -- DeploymentStatusViewer's words: done when every replica is updated and available;
+    -- else its waiting line, then (the fake's pods do not change while it waits) --timeout's
+    -- end: "error: timed out waiting for the condition" (exit 1)
+    local kind, dn = (a[3] or ""):match("^([^/]+)/(.+)$")
+    if not kind then kind, dn = a[3], a[4] and a[4]:sub(1, 1) ~= "-" and a[4] or nil end
+    local DEP = { deployment = true, deployments = true, deploy = true, ["deployment.apps"] = true }
+    if not (kind and DEP[kind:lower()] and dn) then
+      die("fake kubectl: unsupported call (rollout status of a deployment only): " .. table.concat(args, " "), 2)
+    end
+    local s = space(ns)
+    local d = (s.deployments or {})[dn]
+    if not d then die(('Error from server (NotFound): deployments.apps "%s" not found'):format(dn)) end
+    local avail = 0
+    for _, p in pairs(s.pods) do
+      if p.deploy == dn and p.ready then avail = avail + 1 end
+    end
+    if avail >= d.replicas then
+      return print(('deployment "%s" successfully rolled out'):format(dn))
+    end
+    print(('Waiting for deployment "%s" rollout to finish: %d of %d updated replicas are available...')
+      :format(dn, avail, d.replicas))
+    die("error: timed out waiting for the condition")
+  end
   if verb == "get" then
     local what = a[2]
     local out_json = get_printer(a, what, ns) -- luacheck: ignore 431 (-o name: kubectl's name printer)
@@ -2615,6 +2705,33 @@ local function concurrent_install(s)
   end
 end
 
+-- A release's RFC 3339 time (as make_release keeps it) in Go's time.ANSIC layout,
+-- "Mon Jan _2 15:04:05 2006" (the day padded with a space), as helm status/install print it
+local function ansic_time(rfc)
+  local y, mo, d, h, mi, se = rfc:match("^(%d+)%-(%d+)%-(%d+)T(%d+):(%d+):(%d+)")
+  local t = os.time { year = tonumber(y), month = tonumber(mo), day = tonumber(d), hour = tonumber(h),
+    min = tonumber(mi), sec = tonumber(se) }
+  return os.date("%a %b ", t) .. ("%2d"):format(tonumber(d)) .. os.date(" %H:%M:%S %Y", t)
+end
+
+-- A release's RFC 3339 time as Go's time.Time.String() writes it in UTC ("2006-01-02
+-- 15:04:05.999999999 +0000 UTC"): helm list's UPDATED (table and JSON)
+local function go_time_string(rfc)
+  local date, clock, frac = rfc:match("^(%d+%-%d+%-%d+)T(%d+:%d+:%d+)%.?(%d*)Z$")
+  if not date then return "2026-01-01 00:00:00 +0000 UTC" end
+  frac = frac:gsub("0+$", "")
+  return date .. " " .. clock .. (frac ~= "" and "." .. frac or "") .. " +0000 UTC"
+end
+
+-- helm status's table (cmd/helm/status.go, statusPrinter.WriteTable), as install and upgrade
+-- print it too: NAME, LAST DEPLOYED (Go's time.ANSIC; left out for a release without one),
+-- NAMESPACE, STATUS, REVISION, and TEST SUITE: None (the fake's charts have no test hooks)
+local function helm_status_block(name, r, ns)
+  return ("NAME: %s\n%sNAMESPACE: %s\nSTATUS: %s\nREVISION: %d\nTEST SUITE: None\n"):format(name,
+    r.last_deployed and ("LAST DEPLOYED: " .. ansic_time(r.last_deployed) .. "\n") or "", ns,
+    r.status or "deployed", r.revision or 1)
+end
+
 local function helm()
   log_call()
   local ns = ns_of(args)
@@ -2715,13 +2832,35 @@ local function helm()
     elseif short and fmt == "json" then
       return io.write(json.encode(json.array(shown)), "\n")
     end
-    if fmt ~= "json" then die("fake helm: unsupported list output: " .. tostring(fmt), 2) end
+    if fmt == "table" then
+      -- helm's table (gosuri/uitable): every cell padded with spaces to its column's widest,
+      -- the cells of a row joined by a tab; the header row even when no release is listed
+      local rows = { { "NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION" } }
+      for _, n in ipairs(shown) do
+        local r = s.releases[n]
+        rows[#rows + 1] = { n, ns, tostring(r.revision or 1), r.last_deployed and go_time_string(r.last_deployed)
+          or "2026-01-01 00:00:00 +0000 UTC", r.status or "deployed", r.chart_ref or r.chart, r.app_version or "" }
+      end
+      local width = {}
+      for _, row in ipairs(rows) do
+        for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
+      end
+      for _, row in ipairs(rows) do
+        local cells = {}
+        for c, cell in ipairs(row) do cells[c] = cell .. (" "):rep(width[c] - #cell) end
+        print(table.concat(cells, "\t"))
+      end
+      return
+    end
+    if fmt == "yaml" then die("fake helm: unsupported list output: yaml", 2) end
+    if fmt ~= "json" then die(('Error: invalid argument "%s" for "-o, --output" flag: invalid format type'):format(tostring(fmt))) end
     local out = {}
     for _, n in ipairs(shown) do
       local r = s.releases[n]
       out[#out + 1] = ('{"name":%s,"namespace":%s,"revision":%s,"updated":%s,"status":%s,"chart":%s,'
         .. '"app_version":%s}'):format(json.encode(n), json.encode(ns), json.encode(tostring(r.revision or 1)),
-        json.encode("2026-01-01 00:00:00.000000000 +0000 UTC"), json.encode(r.status or "deployed"),
+        json.encode(r.last_deployed and go_time_string(r.last_deployed) or "2026-01-01 00:00:00 +0000 UTC"),
+        json.encode(r.status or "deployed"),
         json.encode(r.chart_ref or r.chart), json.encode(r.app_version or ""))
     end
     return io.write("[", table.concat(out, ","), "]\n")
@@ -2732,8 +2871,10 @@ local function helm()
     local w = helm_words(a)
     local r = w[1] and s.releases[w[1]]
     if not r then die("Error: release: not found") end
-    if opt(a, "-o") ~= "json" and opt(a, "--output") ~= "json" then
-      die("fake helm: unsupported status output (only -o json): " .. table.concat(args, " "), 2)
+    local fmt = opt(a, "-o") or opt(a, "--output") or "table"
+    if fmt == "table" then return io.write(helm_status_block(w[1], r, ns)) end
+    if fmt ~= "json" then
+      die("fake helm: unsupported status output (table or -o json): " .. table.concat(args, " "), 2)
     end
     return io.write(json.encode { name = w[1], info = { first_deployed = r.first_deployed or "2026-01-01T00:00:00Z",
       last_deployed = r.last_deployed or r.first_deployed or "2026-01-01T00:00:00Z", deleted = "",
@@ -2762,11 +2903,25 @@ local function helm()
     if not dir then die("Error: " .. failed .. ": " .. err) end
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
     if not text then die("Error: " .. failed .. ": " .. rerr) end
+    local existed = s.releases[name] and s.releases[name].status ~= "uninstalled"
+    if a[1] == "install" and existed then
+      die("Error: INSTALLATION FAILED: cannot re-use a name that is still in use")
+    end
     create_rendered(text, ns, "helm:" .. name)
     concurrent_install(s)
     make_release(s, name, chart, has(a, "httpRoute.create=true"), dir)
     save()
-    return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
+    -- what helm 3 prints (table output): upgrade --install of a release it has no live
+    -- record of says so first and installs; an upgrade says it upgraded; then, for both (and
+    -- for install), the status block as `helm status` prints it (NAME, LAST DEPLOYED in Go's
+    -- time.ANSIC layout, NAMESPACE, STATUS, REVISION, TEST SUITE: None for a chart without
+    -- test hooks)
+    if a[1] == "upgrade" and not existed then
+      print(("Release %s does not exist. Installing it now."):format(json.encode(name)))
+    elseif a[1] == "upgrade" then
+      print(("Release %s has been upgraded. Happy Helming!"):format(json.encode(name)))
+    end
+    return io.write(helm_status_block(name, s.releases[name], ns))
   elseif a[1] == "uninstall" then
     for j = 2, #a do
       local n = a[j]

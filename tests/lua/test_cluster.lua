@@ -3226,7 +3226,8 @@ t.test("fake kubectl create configmap|secret generic|service: objects, -o forms,
   t.eq({ r.code, r.stdout }, { 0, "configmap/conf\n" })
   t.eq(st("other", "configmaps").conf.metadata.namespace, "other")
   t.eq(st("bench", "configmaps").conf.data, { mode = "lru" }, "bench's unchanged")
-  r = kc("bench", "get", "configmap", "conf")
+  -- (-o json: without it kubectl prints a table, which the fake does not print for a ConfigMap)
+  r = kc("bench", "get", "configmap", "conf", "-o", "json")
   t.eq({ r.code, json.decode(r.stdout).data }, { 0, { mode = "lru" } })
   r = kc("bench", "delete", "configmap", "conf")
   t.eq({ r.code, r.stdout }, { 0, 'configmap "conf" deleted\n' })
@@ -3263,7 +3264,7 @@ t.test("fake kubectl create configmap|secret generic|service: objects, -o forms,
   t.eq({ r.code, r.stderr }, { 1, "error: at least one tcp port specifier must be provided\n" })
   r = kc("bench", "create", "svc", "clusterip", "kv", "--tcp=6379")
   t.eq({ r.code, r.stdout }, { 0, "service/kv created\n" })
-  t.eq(json.decode(kc("bench", "get", "svc", "kv").stdout).spec.selector, { app = "kv" })
+  t.eq(json.decode(kc("bench", "get", "svc", "kv", "-o", "json").stdout).spec.selector, { app = "kv" })
   r = kc("bench", "create", "service", "nodeport", "kv", "--tcp=6379")
   t.eq({ r.code, r.stderr }, { 1, 'error: failed to create NodePort service: services "kv" already exists\n' })
   -- forms the fake does not model say so (exit 2), never "applied"

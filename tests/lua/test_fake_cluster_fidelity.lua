@@ -345,3 +345,120 @@ spec: {ports: [{port: 80}]}
     end
   end
 end)
+
+-- helm 3's table output (cmd/helm/upgrade.go, install.go, status.go's statusPrinter, list.go's
+-- releaseListWriter with gosuri/uitable): upgrade --install of a release helm has no record of
+-- says "Release "NAME" does not exist. Installing it now." and installs (REVISION: 1); an
+-- upgrade of one it has says "... has been upgraded. Happy Helming!" (REVISION counts up);
+-- both then print the status block. helm list's default is a table: each cell padded with
+-- spaces to its column's widest, the cells joined by tabs, a header row first. Expected
+-- values: by hand from those formats (the revisions counted here; the chart's name-version
+-- from its Chart.yaml: llm-d-router-standalone 1.0.0, no appVersion).
+t.test("helm upgrade --install, install, list: helm 3's texts (install vs upgrade, revisions, list table)", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  local CHART = "oci://ghcr.io/llm-d/charts/llm-d-router-standalone"
+  local ANSIC = "%u%l%l %u%l%l [ %d]%d %d%d:%d%d:%d%d %d%d%d%d"
+  local function block(name, rev)
+    return "NAME: " .. name .. "\nLAST DEPLOYED: " .. ANSIC .. "\nNAMESPACE: ns1\nSTATUS: deployed\nREVISION: "
+      .. rev .. "\nTEST SUITE: None\n$"
+  end
+  local r = run { "helm", "upgrade", "--install", "zz", CHART, "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match('^Release "zz" does not exist%. Installing it now%.\n' .. block("zz", 1)), r.stdout)
+  r = run { "helm", "upgrade", "--install", "zz", CHART, "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match('^Release "zz" has been upgraded%. Happy Helming!\n' .. block("zz", 2)), r.stdout)
+  r = run { "helm", "upgrade", "zz", CHART, "-n", "ns1" }
+  t.ok(r.stdout:match('^Release "zz" has been upgraded%. Happy Helming!\n' .. block("zz", 3)), r.stdout)
+  -- helm install: the status block alone; a name in use is refused
+  r = run { "helm", "install", "a", CHART, "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match("^" .. block("a", 1)), r.stdout)
+  r = run { "helm", "install", "a", CHART, "-n", "ns1" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "Error: INSTALLATION FAILED: cannot re-use a name that is still in use\n")
+  -- list: the table, names sorted; UPDATED as Go's time.Time String() in UTC
+  r = run { "helm", "list", "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  local lines = {}
+  for l in r.stdout:gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
+  t.eq(#lines, 3, r.stdout)
+  local rows = {}
+  for i, l in ipairs(lines) do
+    rows[i] = {}
+    for c in (l .. "\t"):gmatch("([^\t]*)\t") do rows[i][#rows[i] + 1] = c end
+    t.eq(#rows[i], 7, l)
+  end
+  -- every column padded to one width (its widest cell)
+  for c = 1, 7 do
+    t.eq(#rows[2][c], #rows[1][c], "column " .. c)
+    t.eq(#rows[3][c], #rows[1][c], "column " .. c)
+  end
+  local function trim(x) return (x:gsub(" +$", "")) end
+  t.eq(trim(rows[1][1]) .. "|" .. trim(rows[1][4]) .. "|" .. trim(rows[1][7]), "NAME|UPDATED|APP VERSION")
+  t.eq(rows[1][7], "APP VERSION")
+  t.eq({ trim(rows[2][1]), trim(rows[2][2]), trim(rows[2][3]), trim(rows[2][5]), trim(rows[2][6]), trim(rows[2][7]) },
+    { "a", "ns1", "1", "deployed", "llm-d-router-standalone-1.0.0", "" })
+  t.eq({ trim(rows[3][1]), trim(rows[3][3]) }, { "zz", "3" })
+  t.ok(trim(rows[3][4]):match("^%d%d%d%d%-%d%d%-%d%d %d%d:%d%d:%d%d[.%d]* %+0000 UTC$"), rows[3][4])
+  -- no release: the header alone
+  r = run { "helm", "list", "-n", "empty" }
+  t.eq(r.stdout, "NAME\tNAMESPACE\tREVISION\tUPDATED\tSTATUS\tCHART\tAPP VERSION\n")
+end)
+
+-- kubectl get pods without -o (and -o wide): kubectl's table (cli-runtime's tabwriter: each
+-- column but the last padded to its widest cell + 3, 6 at least); kubectl rollout status's
+-- lines (kubectl's DeploymentStatusViewer); helm status's table. Expected values: by hand
+-- from those formats (the fake's pods: Running, ready, no restarts, no creation time, on
+-- node gpu-node-1; with FAKE_FAIL=notready none ready).
+t.test("kubectl get pods (table, -o wide), rollout status, helm status: the real tools' texts", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", [[
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  template: {metadata: {labels: {app: web}}}
+]])
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "m.yaml" }).code, 0)
+  local r = run { "kubectl", "-n", "ns1", "get", "pods" }
+  t.eq(r.code, 0, r.stderr)
+  local pod = r.stdout:match("\n(web%-%S+)")
+  t.ok(pod, r.stdout)
+  local pad = (" "):rep(#pod + 3 - 4)
+  t.eq(r.stdout, "NAME" .. pad .. "READY   STATUS    RESTARTS   AGE\n"
+    .. pod .. "   1/1     Running   0          <unknown>\n")
+  r = run { "kubectl", "-n", "ns1", "get", "pods", "-o", "wide" }
+  t.eq(r.stdout, "NAME" .. pad .. "READY   STATUS    RESTARTS   AGE         IP       NODE         NOMINATED NODE   "
+    .. "READINESS GATES\n" .. pod .. "   1/1     Running   0          <unknown>   <none>   gpu-node-1   <none>           "
+    .. "<none>\n")
+  -- a table the fake does not print is said, never JSON where kubectl prints a table
+  r = run { "kubectl", "-n", "ns1", "get", "deployments" }
+  t.eq(r.code, 2)
+  t.eq(r.stdout, "")
+  r = run { "kubectl", "-n", "empty", "get", "pods" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 0, "", "No resources found in empty namespace.\n" })
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment/web" }
+  t.eq({ r.code, r.stdout }, { 0, 'deployment "web" successfully rolled out\n' })
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment", "nope" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): deployments.apps "nope" not found\n' })
+  t.write(d .. "/w2.yaml", (t.read(d .. "/m.yaml"):gsub("web", "w2")))
+  local env = t.fake_env(d .. "/cluster", { FAKE_FAIL = "notready" })
+  r = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "w2.yaml" }, { env = env, cwd = d, timeout = 60 })
+  t.eq(r.code, 0, r.stderr)
+  r = run { "kubectl", "-n", "ns1", "rollout", "status", "deployment/w2", "--timeout=1s" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 1,
+    'Waiting for deployment "w2" rollout to finish: 0 of 1 updated replicas are available...\n',
+    "error: timed out waiting for the condition\n" })
+  -- helm status (no -o): the status block, as upgrade prints it
+  r = run { "helm", "upgrade", "--install", "zz", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-n", "ns1" }
+  t.eq(r.code, 0, r.stderr)
+  local s = run { "helm", "status", "zz", "-n", "ns1" }
+  t.eq(s.code, 0, s.stderr)
+  t.eq(s.stdout, (r.stdout:gsub("^[^\n]*\n", "")))
+  t.ok(s.stdout:match("^NAME: zz\nLAST DEPLOYED: %u%l%l %u%l%l [ %d]%d %d%d:%d%d:%d%d %d%d%d%d\nNAMESPACE: ns1\n"
+    .. "STATUS: deployed\nREVISION: 1\nTEST SUITE: None\n$"), s.stdout)
+end)

@@ -558,7 +558,8 @@ do
     t.eq(m.verdict.kind, "cannot say")
     t.ok(m.verdict.text:find(" At 10 req/s offered (10.00 req/s achieved by both), the highest load both sustained, y's "
       .. "latencies are untested: TTFT p90 +20.0 % (no test at this load: no per-request samples from both "
-      .. "runs there). --slo gives capacity within an SLO.", 1, true),
+      .. "runs there); TPOT p90, end-to-end latency p90 not known in both runs. --slo gives capacity within an SLO.",
+      1, true),
       m.verdict.text)
     t.eq({ m.no_slo_latency.load, m.no_slo_latency.sustained, m.verdict.latency.how }, { 10, true, "untested" })
   end)
@@ -586,13 +587,15 @@ do
     local m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 50.5, 50 }))
     t.eq(m.verdict.latency.how, "within the practical threshold")
     t.ok(m.verdict.text:find("the highest load both sustained, y's latencies are within the practical threshold of 2.0 "
-      .. "% (TTFT p90 +1.0 %; untested).", 1, true), m.verdict.text)
+      .. "% (TTFT p90 +1.0 %; untested); TPOT p90, end-to-end latency p90 not known in both runs.", 1, true),
+      m.verdict.text)
     -- 50 against 49 ms: -2.0 % of x, 2.02 % of their mean (1 / 49.5): above, untested
     m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 49, 50 }))
     t.eq(m.verdict.latency.how, "untested")
     -- (untested, never "not shown to differ", which reads as sameness: fixa38)
     t.ok(m.verdict.text:find("y's latencies are untested: TTFT p90 -2.0 % (no test at this load: no per-request "
-      .. "samples from both runs there).", 1, true), m.verdict.text)
+      .. "samples from both runs there); TPOT p90, end-to-end latency p90 not known in both runs.", 1, true),
+      m.verdict.text)
     t.ok(report.no_slo_latency_text(m.no_slo_latency, { label = "x" }, { label = "y" }, 2):find(
       "y's latencies against x's are untested at this load: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %) (y − x; no test at "
       .. "this load: no per-request samples from both runs there)", 1, true))

@@ -873,3 +873,119 @@ do
     lacks(text, "b*star*")
   end)
 end
+
+-- One name, one meaning (fixe51 4): a script's run.stages[i].achieved_rate is the harness's
+-- completed / window; the report's "achieved" throughput is the load point's achieved_rps
+-- (llmd.loadpoints.points), here the drain-reduced rate (rate_basis "drain"), its
+-- harness_rps the stage's achieved_rate. Expected (python3, from stage_4_lifecycle_metrics.json:
+-- successes.count 7355, successes.throughput.requests_per_sec 101.23196666445972 = 7355 /
+-- window, successes.latency.request_latency.min 1.1308439779095352):
+-- 7355 / (7355 / 101.23196666445972 - 1.1308439779095352) = 102.83251256717186.
+t.test("run.stages[i].achieved_rate is the harness's rate; points(run)[k].achieved_rps the report's (README)", function()
+  local run = require("llmd.harness").extract(BASE, {})
+  local st = run.stages[5]
+  t.eq(st.index, 4)
+  t.near(st.achieved_rate, 101.23196666445972, 1e-9)
+  local p
+  for _, x in ipairs(lp.points(run)) do if x.stages[1] == 4 then p = x end end
+  t.eq(p.stages, { 4 })
+  t.eq(p.rate_basis, "drain")
+  t.near(p.achieved_rps, 102.83251256717186, 1e-9)
+  t.near(p.harness_rps, st.achieved_rate, 1e-12)
+  -- the report's ladder says that figure for this point, the harness's beside it
+  local w, r = compare { "--a", BASE, "--b", TREAT }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("102.83", 1, true) and md:find("101.23", 1, true), "the md shows both figures")
+end)
+
+-- The no-SLO Verdict of exp-7's pair (fixe51 2): its vLLM files hold TTFT and TPOT p95/p99
+-- but no p90 (--metric-percentiles left 90 out) and no end-to-end latency: the Verdict's
+-- latency clause uses p95 in place of p90 and says so, and says the end-to-end latency is
+-- not known; comparison.json's no_slo_latency holds the p95 rows (instead_of: the p90) and
+-- the missing metric with its reason, never a silent null. Expected (python3, the three
+-- benchmark files of each run, all at request_rate 3.6): mean p95_ttft_ms 262.53460916535306
+-- (llm-d-1p1d) and 256.4424156124005 (vllm-2replicas), -2.32 %; mean p95_tpot_ms
+-- 27.021918268599332 and 24.08244648710021, -10.88 %.
+t.test("exp-7 no-SLO Verdict: p95 latencies in place of the p90 the files lack, said; e2e missing, said", function()
+  local w, r = compare { "--a", EXP7 .. "/llm-d-1p1d", "--b", EXP7 .. "/vllm-2replicas" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  local nl = c.no_slo_latency
+  t.ok(type(nl) == "table", "no_slo_latency present")
+  t.eq(#nl.rows, 2)
+  t.eq({ nl.rows[1].key, nl.rows[1].instead_of, nl.rows[2].key, nl.rows[2].instead_of },
+    { "ttft_p95_ms", "ttft_p90_ms", "tpot_p95_ms", "tpot_p90_ms" })
+  t.near(nl.rows[1].a, 262.53460916535306, 1e-9)
+  t.near(nl.rows[1].b, 256.4424156124005, 1e-9)
+  t.near(nl.rows[2].a, 27.021918268599332, 1e-9)
+  t.near(nl.rows[2].b, 24.08244648710021, 1e-9)
+  t.eq(nl.missing[1].key, "latency_p90_ms")
+  t.ok(nl.missing[1].why:find("left out e2el", 1, true), nl.missing[1].why)
+  local v = c.verdict.text
+  t.ok(v:find("TTFT p95 -2.3 %", 1, true) and v:find("TPOT p95 -10.9 %", 1, true), v)
+  t.ok(v:find("p95 in place of p90, which a run's files lack; end-to-end latency p90 not known in both runs", 1, true), v)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find(v, 1, true), "the md's Verdict is comparison.json's")
+end)
+
+-- No latency percentile in either run's files (exp-7's summaries with every p95/p99 TTFT and
+-- TPOT figure taken out, no e2e): no_slo_latency says why (unknown), and the Verdict too.
+t.test("no-SLO Verdict without any latency percentile in the files: the reason, in the Verdict and JSON", function()
+  local d = t.tmpdir()
+  for _, x in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. x)
+    for i = 1, 3 do
+      local doc = t.exp7_summary(3.6, 3.49 + i * 0.001, { unique = true })
+      for _, k in ipairs { "p95_ttft_ms", "p99_ttft_ms", "p95_tpot_ms", "p99_tpot_ms" } do doc[k] = nil end
+      t.write(("%s/%s/benchmark_0%d.json"):format(d, x, i), json.encode(doc))
+    end
+  end
+  local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  t.eq(c.verdict.kind, "cannot say")
+  local why = c.no_slo_latency and c.no_slo_latency.unknown
+  t.ok(type(why) == "string" and why:find("^no latency known in both runs at their common load %(TTFT p90 is not known at 3%.6 req/s offered "
+    .. "for a %(N/A at its load point 1: vLLM's benchmark recorded no TTFT p90"), why)
+  t.ok(why:find("; nor their p95 or p99)", 1, true), why)
+  t.ok(c.verdict.text:find("Their latencies are not compared: " .. why, 1, true), c.verdict.text)
+end)
+
+-- A repeated explanation in the Evidence column is said once (fixe51 3): two vLLM runs of
+-- one summary each (no per-request samples, no repeats) leave every latency row untested
+-- for the same reason; the md and the HTML say it once, as "note 1" under the Performance
+-- Results table, each such row marking it, while comparison.json keeps each row's own words.
+t.test("Evidence: a reason many rows share is a note under the table, marked per row (md and HTML)", function()
+  local d = t.tmpdir()
+  for _, x in ipairs { "a", "b" } do
+    t.mkdir(d .. "/" .. x)
+    t.write(("%s/%s/benchmark_01.json"):format(d, x),
+      json.encode(t.exp7_summary(3.6, x == "a" and 3.55 or 3.5, { unique = true })))
+  end
+  local w, r = compare { "--a", d .. "/a", "--b", d .. "/b" }
+  t.eq(r.code, 0, r.stderr)
+  local WHY = "no per-request samples or repeats from both runs"
+  local c = json.decode(t.read(w .. "/comparison.json"))
+  local n = 0
+  -- (the rows' own words kept in the JSON: "identical values; no per-request samples ...")
+  for _, row in ipairs(c.perf) do
+    if row.evidence == WHY or row.evidence:sub(-#WHY - 2) == "; " .. WHY then n = n + 1 end
+  end
+  t.ok(n >= 10, "rows with that reason in comparison.json: " .. n)
+  t.eq(c.evidence_notes, { { mark = "note 1", text = WHY } })
+  local md = t.read(w .. "/comparison_report.md")
+  local perf = md:match("## Performance Results\n(.-)\n## ")
+  local _, said = perf:gsub(WHY:gsub("%-", "%%-"), "")
+  t.eq(said, 1, "said once in the Performance Results section")
+  t.ok(perf:find("\n- note 1: " .. WHY .. "\n", 1, true), perf)
+  local marked = 0
+  for cell in perf:gmatch("| ([^|\n]*) |\n") do
+    if cell == "note 1" or cell:sub(-8) == "; note 1" then marked = marked + 1 end
+  end
+  t.eq(marked, n)
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("<li>note 1: " .. WHY .. "</li>", 1, true), "the HTML's note")
+  local _, hmarked = html:gsub("<td>[^<]-note 1</td></tr>", "")
+  t.eq(hmarked, n)
+end)

@@ -181,7 +181,7 @@ t.test("parallel compare: a run with stages and per-stage causes is handed over,
   -- each stage's causes, as the run's are, in both (not an empty list that agrees)
   local st = json.read(wp .. "/run-b/run_model.json").stages
   t.eq(json.encode(st[1].errors), '[{"cause":"503 overloaded","count":1,"example":"overloaded","status":503}]')
-  t.eq(json.encode(st[2].errors), '[{"cause":"TimeoutError ","count":1,"example":"","status":"TimeoutError"}]')
+  t.eq(json.encode(st[2].errors), '[{"cause":"TimeoutError","count":1,"example":"","status":"TimeoutError"}]')
   local first, reads = nil, {}
   for line in t.read(log):gmatch("[^\n]+") do
     local pid, what = line:match("^%d+%.%d+ (%d+) %d+%.%d+ %d+%.%d+ (.+)$")

@@ -4339,6 +4339,7 @@ end
 -- show them).
 local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
   "treatment_comparison.csv", "treatment_comparison_sources.csv" }
+M.OUTPUTS = OUTPUTS
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and

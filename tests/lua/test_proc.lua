@@ -578,7 +578,8 @@ end)
 -- a third makes a new one there and holds that. llmd_lock_file opens the path again when the
 -- file it locked is no longer there. 6 processes at once each take the lock 15 times (a
 -- process a time, trying until it gets it) and, holding it, add 1 to a counter by read, pause,
--- write: two holders at once lose an addition, so the count is 90 only without them.
+-- write: two holders at once lose an addition (or one reads the counter the other has just
+-- emptied, and fails), so the count is 90 only without them.
 t.test("proc.lock: holders removing its file never let two hold it at once", function()
   local LLMDLUA = t.root() .. "/llmdlua"
   local d = t.tmpdir()

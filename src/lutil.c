@@ -411,7 +411,8 @@ static int held_n;
 static int same_file(int fd, const char *path)
 {
     struct stat a, b;
-    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
 }
 
 static void remove_held(void)
@@ -461,7 +462,8 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
     int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
     int fd;
     for (int tries = 0;; tries++) {
-        fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
             (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
             return -1;

@@ -501,8 +501,11 @@ local ok, model = pcall(function()
   local function copy(x)
     if o.link or not ws.read_in_place(w, runs[x].plan) then return end
     ws.mkdir_p(ws.run_dir(w, x)) -- (the import makes it too: run-x/results.partial goes in it)
-    copies[x] = par.start_copy(w, x, runs[x].plan)
+    local why, kind
+    copies[x], why, kind = par.start_copy(w, x, runs[x].plan)
     if not copies[x] then
+      par.say_fallback("compare.lua", ("run %s's results"):format(x), "are copied by this llmdlua before its "
+        .. "reading, not beside it", why, kind)
       ws.copy_later(w, x, runs[x].plan)
       tl.mark("copy " .. x)
     end
@@ -520,7 +523,11 @@ local ok, model = pcall(function()
   -- the two runs at once where a second llmdlua can be started (else one after the
   -- other, as before): run b imported and read by a child, run a here
   tl.mark("workspace")
-  child = par.start(w, "b", jobs.b)
+  local why, kind
+  child, why, kind = par.start(w, "b", jobs.b)
+  if not child then
+    par.say_fallback("compare.lua", "run b", "is read by this llmdlua after run a, not beside it", why, kind)
+  end
   tl.mark("child started")
   copy("a")
   copy("b")
@@ -534,11 +541,14 @@ local ok, model = pcall(function()
   tl.mark("charts' gnuplot started")
   if child then
     -- (its folder is gone whatever happens)
-    sides.b = par.finish(child)
+    sides.b, why, kind = par.finish(child)
     child = nil
     if not sides.b then
-      -- read, but not handed over (no room on the disk for the samples): again, here,
-      -- and copied again (run-b goes, with what its copy had made)
+      -- read, but not handed over (no room on the disk for the samples; a value that cannot
+      -- be, a bug, said as one): again, here, and copied again (run-b goes, with what its
+      -- copy had made)
+      par.say_fallback("compare.lua", "run b", "was read again by this llmdlua: its reader could not hand it over",
+        why, kind)
       par.abort(copies.b)
       copies.b = nil
       ws.remove_tree(ws.run_dir(w, "b"))

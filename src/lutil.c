@@ -395,12 +395,63 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 /*
+** The lock files this process holds (llmd_lock_file), removed when it exits (exit(), a return
+** from main: every normal end, an error's and a Ctrl-C's too), each only while the path still
+** names the file this process locked: a lock file it did not take is never removed. A crash
+** or kill -9 leaves the file, which then holds no lock (the kernel let it go).
+*/
+#define HELD_MAX 16
+static struct {
+    char *path;
+    int fd;
+} held[HELD_MAX];
+static int held_n;
+
+/* Whether the descriptor fd is the file path names now (same device and inode). */
+static int same_file(int fd, const char *path)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+static void remove_held(void)
+{
+    for (int i = 0; i < held_n; i++) {
+        /* (unlinked while still locked: a process that opened it meanwhile finds, once it
+           gets the lock, that the path no longer names its file, and opens the path again) */
+        if (same_file(held[i].fd, held[i].path))
+            (void)unlink(held[i].path);
+    }
+}
+
+static void remember_held(const char *path, int fd)
+{
+    static int registered;
+    if (held_n >= HELD_MAX)
+        return; /* (the file stays, as before: it holds no lock once this process ends) */
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return;
+    if (!registered) {
+        if (atexit(remove_held) != 0) {
+            free(copy);
+            return;
+        }
+        registered = 1;
+    }
+    held[held_n].path = copy;
+    held[held_n].fd = fd;
+    held_n++;
+}
+
+/*
 ** An exclusive lock on the file path for the rest of this process's life: flock(LOCK_EX |
 ** LOCK_NB) on a descriptor opened O_CLOEXEC and never closed, so the kernel lets it go when
 ** the process ends, however it ends (never a stale lock), and no child started by exec
-** holds it. Taken, the file then holds text (who holds it). Returns 0 taken, 1 held by
-** another process (holder: what the file says, maybe "" while its holder is starting), -1 an
-** error (err says it).
+** holds it. Taken, the file then holds text (who holds it), and it is removed when this
+** process exits (remove_held). Returns 0 taken, 1 held by another process (holder: what the
+** file says, maybe "" while its holder is starting), -1 an error (err says it).
 */
 int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
                    char *err, size_t errlen)
@@ -409,34 +460,44 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
        the holder says nothing (""). An output folder of the user's gets no lock file. */
     struct stat st;
     int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    int fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    int fd;
+    for (int tries = 0;; tries++) {
+        fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                  : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        if (e == EINTR)
-            continue;
-        if (e == EWOULDBLOCK) {
-            size_t got = 0;
-            while (!dir && holderlen > 0 && got < holderlen - 1) {
-                ssize_t r = pread(fd, holder + got, holderlen - 1 - got, (off_t)got);
-                if (r < 0 && errno == EINTR)
-                    continue;
-                if (r <= 0)
-                    break;
-                got += (size_t)r;
-            }
-            if (holderlen > 0)
-                holder[got] = '\0';
-            close(fd);
-            return 1;
+        if (fd < 0) {
+            (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            return -1;
         }
-        (void)snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+        int r;
+        do {
+            r = flock(fd, LOCK_EX | LOCK_NB);
+        } while (r != 0 && errno == EINTR);
+        if (r != 0) {
+            int e = errno;
+            if (e == EWOULDBLOCK) {
+                size_t got = 0;
+                while (!dir && holderlen > 0 && got < holderlen - 1) {
+                    ssize_t rd = pread(fd, holder + got, holderlen - 1 - got, (off_t)got);
+                    if (rd < 0 && errno == EINTR)
+                        continue;
+                    if (rd <= 0)
+                        break;
+                    got += (size_t)rd;
+                }
+                if (holderlen > 0)
+                    holder[got] = '\0';
+                close(fd);
+                return 1;
+            }
+            (void)snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+            close(fd);
+            return -1;
+        }
+        /* taken, but maybe on a file its last holder removed as it ended (opened before that,
+           locked after): not the path's file any more, so the path is opened again */
+        if (dir || same_file(fd, path) || tries >= 100)
+            break;
         close(fd);
-        return -1;
     }
     if (dir)
         return 0; /* (fd stays open: the lock lasts as long as the process) */
@@ -448,6 +509,7 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
         close(fd);
         return -1;
     }
+    remember_held(path, fd);
     return 0; /* (fd stays open: the lock lasts as long as the process) */
 }
 

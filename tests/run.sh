@@ -25,6 +25,10 @@ if [ ! -d "$fixtures" ]; then
         "(README: Tests)" >&2
     exit 1
 fi
+# A fallback that hides a bug in llmdlua (llmd.parallel: a side that cannot be handed over)
+# is an error in every test, not a warning no passing test would see (tests/lua/run.lua sets
+# it too when run alone).
+export LLMDLUA_STRICT=1
 log=$(mktemp /tmp/llmdlua-suite-XXXXXX)
 trap 'rm -f "$log"' EXIT
 total_passed=0

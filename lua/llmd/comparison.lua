@@ -1136,6 +1136,11 @@ function M.record_written(dir, name, text)
   ws.write_text(dir .. "/" .. M.WRITTEN, json.encode(t, { indent = 2 }) .. "\n")
 end
 
+-- Whether text is what llmdlua last recorded writing as dir/name (M.record_written).
+function M.is_written(dir, name, text)
+  return read_written(dir)[name] == text_hash(text)
+end
+
 -- Where run_comparison.sh's new text goes in the workspace at dir: its own path, unless the file
 -- there was edited since llmdlua wrote it - its hash is not the one recorded (M.WRITTEN), or,
 -- with none recorded (a workspace of an older llmdlua), it differs from the new text by more than

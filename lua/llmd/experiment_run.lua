@@ -636,7 +636,34 @@ function M.steps_list()
         tr.load(tlist, { harness = ctx.plan.benchmark.harness, cache = tlist.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
         local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
-        local paths = tr.write_outputs(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
+        -- an earlier report there that is not the one this experiment wrote last (a treatments.lua
+        -- run on the workspace with other --slo or --gpus, a report edited, or one of an llmdlua
+        -- that recorded none) is kept aside as treatments.lua keeps it (OUT-previous-TIME, one
+        -- line); the experiment's own, unchanged since, is replaced (each --resume would
+        -- otherwise leave another copy of it)
+        local cmp = require "llmd.comparison"
+        -- (the report's files there, each by name: nil where there are none)
+        local function held()
+          local parts = {}
+          for _, name in ipairs(tr.OUTPUTS) do
+            local text = ws.read_text(dir .. "/" .. name)
+            if text then parts[#parts + 1] = name .. "\0" .. text end
+          end
+          return #parts > 0 and table.concat(parts, "\0") or nil
+        end
+        local before = held()
+        local wok, paths = pcall(tr.write_outputs, dir, tlist, { slo = slo, experiment = ctx.exp.name,
+          unit = tlist.unit, keep_previous = not (before and cmp.is_written(ctx.ws.path, M.COMPARISON, before)) })
+        -- what it wrote is its own from now on (a comparison that failed with its CSVs written
+        -- too: not what was there before it, which it did not write)
+        local now = held()
+        if now and now ~= before then cmp.record_written(ctx.ws.path, M.COMPARISON, now) end
+        if not wok then error(paths, 0) end
+        if paths.previous then
+          io.stderr:write(("experiment.lua: %s held an earlier report this experiment did not write (written %s): "
+            .. "kept in %s; this one is in %s\n"):format(dir, os.date("%Y-%m-%d %H:%M:%S", paths.previous_time),
+            paths.previous, dir))
+        end
         ctx.comparison = paths
         -- (where the comparison is, with --quiet too, as compare.lua says where its reports are)
         ctx.loud:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
@@ -652,6 +679,10 @@ function M.steps_list()
     end },
   }
 end
+
+-- The experiment's comparison across treatments in its workspace (M.steps' summary), and the
+-- name its files' hash is recorded by (llmd.comparison.record_written).
+M.COMPARISON = "cross-treatment-comparison"
 
 -- The plan's benchmark template b.template read as run_only.sh reads its config, its ${VAR}s
 -- from b.vars, else the environment, else the name (they fill in values, never the

@@ -30,8 +30,17 @@ local M = {}
 -- in place, so that a full disk (a likely reason to fail) cannot lose it.
 local ERROR_ROOM = 16384
 -- The child's exit status when it read its run but could not hand it over (no room for
--- the samples, say): the caller reads the run itself instead.
+-- the samples, say: the environment): the caller reads the run itself instead, and says so
+-- in one line naming the cause.
 local NOT_HANDED = 3
+-- ... and when the side it read holds a value that cannot be handed over (a function, a
+-- userdata, a table with a metatable): a bug in llmdlua, which the fallback hid for a whole
+-- session (closures in a run). An error under LLMDLUA_STRICT=1 (the tests set it), else the
+-- caller reads the run itself and warns once (M.say_fallback).
+local NOT_SERIALIZABLE = 4
+
+-- Whether a fallback that hides a bug is an error (LLMDLUA_STRICT=1: every test runs so).
+function M.strict() return os.getenv("LLMDLUA_STRICT") == "1" end
 
 local STATS_MT = getmetatable(stats.new())
 local ARRAY_MT, OBJECT_MT = getmetatable(json.array {}), getmetatable(json.object {})
@@ -44,6 +53,15 @@ local ARRAY_MT, OBJECT_MT = getmetatable(json.array {}), getmetatable(json.objec
 -- one's samples given back as they are written and the accumulator emptied: see
 -- stats:dump). Anything else (a function, another userdata or metatable) is an error
 -- naming where it was.
+local unserializable -- the last error M.serialize raised for a value it cannot write (a bug)
+local function refuse(msg)
+  unserializable = msg
+  error(msg, 0)
+end
+
+-- Whether err is M.serialize's refusal of a value it cannot write (not a write that failed).
+function M.is_unserializable(err) return err ~= nil and err == unserializable end
+
 function M.serialize(v, dir, release)
   local ids, n, nstats = {}, 0, 0
   local make, fill = { "local R = {}" }, {}
@@ -68,19 +86,19 @@ function M.serialize(v, dir, release)
       end
       local mt = getmetatable(x)
       local mark = mt == nil and "{}" or mt == ARRAY_MT and "A()" or mt == OBJECT_MT and "O()"
-      if not mark then error(("parallel: %s: a table with a metatable cannot be handed over"):format(where), 0) end
+      if not mark then refuse(("parallel: %s: a table with a metatable cannot be handed over"):format(where)) end
       make[#make + 1] = ("R[%d] = %s"):format(id, mark)
       for k, val in next, x do
         local tk = type(k)
         if tk ~= "string" and tk ~= "number" and tk ~= "boolean" then
-          error(("parallel: %s: a %s key cannot be handed over"):format(where, tk), 0)
+          refuse(("parallel: %s: a %s key cannot be handed over"):format(where, tk))
         end
         local ks, vs = lit(k, where), lit(val, where .. "." .. tostring(k)) -- (may add lines first)
         fill[#fill + 1] = ("R[%d][%s] = %s"):format(id, ks, vs)
       end
       return ("R[%d]"):format(id)
     end
-    error(("parallel: %s: a %s cannot be handed over"):format(where, tx), 0)
+    refuse(("parallel: %s: a %s cannot be handed over"):format(where, tx))
   end
   local top = lit(v, "side")
   make[#make + 1] = table.concat(fill, "\n")
@@ -130,15 +148,17 @@ end
 -- Parent --------------------------------------------------------------------------------------
 
 -- Starts the child for run x: job = {label, plan, info, link, opts, extract_options}
--- (cmp.import_side's). nil and why when there is no child to start (no way to find
--- this llmdlua, LLMDLUA_JOBS=1, or the start failed): the caller reads x itself then.
+-- (cmp.import_side's). nil, why and its kind when there is no child to start: "chosen"
+-- (LLMDLUA_JOBS=1), "environment" (no way to find this llmdlua, the start failed), "bug"
+-- (the job holds a value that cannot be handed over; an error under M.strict()): the
+-- caller reads x itself then, and says why (M.say_fallback).
 function M.start(w, x, job)
-  if os.getenv("LLMDLUA_JOBS") == "1" then return nil, "LLMDLUA_JOBS=1" end
+  if os.getenv("LLMDLUA_JOBS") == "1" then return nil, "LLMDLUA_JOBS=1", "chosen" end
   local exe = M.exe()
-  if not exe then return nil, "cannot find the llmdlua binary to start" end
+  if not exe then return nil, "cannot find the llmdlua binary to start", "environment" end
   local dir = ("%s/.side-%s"):format(w.path, x)
   local ok, err = lfs.mkdir(dir)
-  if not ok then return nil, ("%s: %s"):format(dir, tostring(err)) end
+  if not ok then return nil, ("%s: %s"):format(dir, tostring(err)), "environment" end
   local h = { dir = dir, x = x }
   local started, p = pcall(function()
     write(dir .. "/error.txt", (" "):rep(ERROR_ROOM))
@@ -148,7 +168,14 @@ function M.start(w, x, job)
   end)
   if not started then
     remove_dir(dir)
-    return nil, tostring(p)
+    if M.is_unserializable(p) then
+      if M.strict() then
+        error(("run %s: its job cannot be handed to the llmdlua that would read it: %s (a bug in llmdlua)"):format(
+          x:gsub("^copy%-", ""), tostring(p)), 0)
+      end
+      return nil, tostring(p), "bug"
+    end
+    return nil, tostring(p), "environment"
   end
   h.p = p
   -- two readers on (at least) two cores: a large CSV is read in one thread by each,
@@ -181,8 +208,9 @@ function M.start_copy(w, x, plan)
 end
 
 -- Waits for the child and returns its side; raises the child's error when it failed.
--- nil when it read the run but could not hand it over (the caller removes run-x and
--- reads it itself). The hand-over folder is gone either way.
+-- nil, why and its kind ("environment", "bug": as M.start's) when it read the run but could
+-- not hand it over (the caller removes run-x, reads it itself and says why); a "bug" is an
+-- error under M.strict(). The hand-over folder is gone either way.
 function M.finish(h)
   tl.mark("waiting for " .. h.x)
   local waited, st = pcall(h.p.wait, h.p)
@@ -210,7 +238,14 @@ function M.finish(h)
     if stderr ~= "" then io.stderr:write(stderr) end
     return side
   end
-  if st and st.code == NOT_HANDED then return nil end
+  if st and (st.code == NOT_HANDED or st.code == NOT_SERIALIZABLE) then
+    local why = errtext ~= "" and errtext:match("^[^\n]*") or "no reason recorded"
+    if st.code == NOT_HANDED then return nil, why, "environment" end
+    if M.strict() then
+      error(("run %s: the llmdlua reading it could not hand it over: %s (a bug in llmdlua)"):format(h.x, why), 0)
+    end
+    return nil, why, "bug"
+  end
   if errtext ~= "" then error(errtext, 0) end
   if side_text then error(side, 0) end
   local how = st and (st.signal and ("killed by signal " .. tostring(st.signal)) or ("exit " .. tostring(st.code)))
@@ -218,6 +253,25 @@ function M.finish(h)
   error(("%s stopped (%s)%s"):format(h.copy and ("the llmdlua copying run %s's results"):format(h.copy)
     or ("run %s: the llmdlua reading it"):format(h.x), how,
     stderr ~= "" and (": " .. stderr:gsub("%s+$", "")) or ""), 0)
+end
+
+-- The one line prog (compare.lua) says where a run is read by this process because no child
+-- could read it, or hand it over (M.start's, M.finish's why and kind; what: "run b", "run
+-- a's results"; done: what happens instead): nothing where the user chose it (LLMDLUA_JOBS=1),
+-- a note naming the cause where the environment caused it, a warning where llmdlua's own bug
+-- did (the figures are the same: read as without a child). nil where there is nothing to say.
+function M.fallback_line(prog, what, done, why, kind)
+  if kind == "chosen" or kind == nil then return nil end
+  if kind == "bug" then
+    return ("%s: warning: %s %s: %s (a bug in llmdlua, please report it; the figures are the same)"):format(prog,
+      what, done, why)
+  end
+  return ("%s: note: %s %s (%s)"):format(prog, what, done, why)
+end
+
+function M.say_fallback(...)
+  local line = M.fallback_line(...)
+  if line then io.stderr:write(line, "\n") end
 end
 
 -- Stops the child (if running) and removes its folder: the parent failed or was stopped.
@@ -230,19 +284,44 @@ end
 
 -- Child ---------------------------------------------------------------------------------------
 
+-- A child's end on failure: the message into dir/error.txt, in place, in the room made for
+-- it (no new block to allocate on a full disk), and on stderr; exit status code.
+local function child_fail(dir, err, code)
+  local f = io.open(dir .. "/error.txt", "r+b")
+  if f then
+    f:write(tostring(err):sub(1, ERROR_ROOM))
+    f:close()
+  end
+  io.stderr:write(tostring(err), "\n")
+  os.exit(code)
+end
+
+-- The child's hand-over of side into dir (side.lua and the stats dumps), then its exit: 0,
+-- or NOT_SERIALIZABLE where the side holds a value that cannot be handed over (a bug), else
+-- NOT_HANDED (the disk), what was written of it removed.
+function M.hand_over(dir, side)
+  local ok, err = pcall(function()
+    -- the samples' memory becomes the hand-over files' pages as they are written (this
+    -- process ends next): no fresh memory for 8 bytes a sample
+    write(dir .. "/side.tmp", M.serialize(side, dir, true))
+    local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")
+    if not rok then error(("%s: cannot rename: %s"):format(dir .. "/side.tmp", tostring(rerr)), 0) end
+    tl.mark("hand-over written")
+  end)
+  if not ok then
+    -- what was written of the hand-over goes (room for the parent's own reading)
+    for name in lfs.dir(dir) do
+      if name:match("^stats%-%d+%.bin$") or name == "side.tmp" then os.remove(dir .. "/" .. name) end
+    end
+    child_fail(dir, err, M.is_unserializable(err) and NOT_SERIALIZABLE or NOT_HANDED)
+  end
+  os.exit(0)
+end
+
 -- The child's whole life: read the job, import and read the run, save it, hand the
 -- side over; on failure the message goes to error.txt and the exit status is 1.
 function M.child(dir)
-  local function fail(err, code)
-    -- in place, in the room made for it (no new block to allocate on a full disk)
-    local f = io.open(dir .. "/error.txt", "r+b")
-    if f then
-      f:write(tostring(err):sub(1, ERROR_ROOM))
-      f:close()
-    end
-    io.stderr:write(tostring(err), "\n")
-    os.exit(code)
-  end
+  local function fail(err, code) child_fail(dir, err, code) end
   scan.threads(1) -- the parent reads the other run meanwhile (M.start)
   local side, copied
   local ok, err = pcall(function()
@@ -257,22 +336,7 @@ function M.child(dir)
   end)
   if not ok then fail(err, 1) end
   if copied then os.exit(0) end
-  ok, err = pcall(function()
-    -- the samples' memory becomes the hand-over files' pages as they are written (this
-    -- process ends next): no fresh memory for 8 bytes a sample
-    write(dir .. "/side.tmp", M.serialize(side, dir, true))
-    local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")
-    if not rok then error(("%s: cannot rename: %s"):format(dir .. "/side.tmp", tostring(rerr)), 0) end
-    tl.mark("hand-over written")
-  end)
-  if not ok then
-    -- what was written of the hand-over goes (room for the parent's own reading)
-    for name in lfs.dir(dir) do
-      if name:match("^stats%-%d+%.bin$") or name == "side.tmp" then os.remove(dir .. "/" .. name) end
-    end
-    fail(err, NOT_HANDED)
-  end
-  os.exit(0)
+  M.hand_over(dir, side)
 end
 
 return M

@@ -6595,7 +6595,10 @@ local function curve_of(points)
     out[#out + 1] = {
       index = p.index, offered = p.offered, load_type = p.load_type, repeats = p.repeats, stages = p.stages,
       duration_s = p.duration_s, requests = p.requests, achieved_rps = p.achieved_rps, output_tps = p.output_tps,
-      harness_rps = p.harness_rps, harness_tps = p.harness_tps, rate_basis = p.rate_basis,
+      -- (a paced run read on the other run's drain-reduced basis, p.rate_like: "pace_as_drain",
+      -- the basis its figures are on, as treatment_comparison_sources.csv says it)
+      harness_rps = p.harness_rps, harness_tps = p.harness_tps,
+      rate_basis = p.rate_like and "pace_as_drain" or p.rate_basis,
       error_rate_pct = p.error_rate_pct, interactivity_tps_per_user = p.interactivity_tps_per_user,
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,

@@ -262,13 +262,16 @@ function M.error_groups()
   end
   function g.add(status, message, n)
     local text = M.normalise_message(message)
-    local cause = status and (tostring(status) .. " " .. text) or text
+    -- (a status with no message is the status alone: "TimeoutError", not "TimeoutError ")
+    local cause = status and (text ~= "" and (tostring(status) .. " " .. text) or tostring(status)) or text
     if cause == "" then cause = "(no message)" end
     local e = entry(cause, status, tostring(message or ""):sub(1, 400))
     e.count = e.count + (n or 1)
   end
   function g.merge(x)
-    local e = entry(x.cause, x.status, x.example)
+    -- (a group saved by an llmdlua before the one above: its trailing space goes, so that
+    -- one cause is one group)
+    local e = entry((tostring(x.cause):gsub("%s+$", "")), x.status, x.example)
     e.count = e.count + x.count
   end
   function g.list()

@@ -4339,6 +4339,7 @@ end
 -- show them).
 local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
   "treatment_comparison.csv", "treatment_comparison_sources.csv" }
+M.OUTPUTS = OUTPUTS
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
@@ -4431,15 +4432,78 @@ function M.write_outputs(out, list, opts)
     local ok, err = os.rename(stage .. "/" .. name, out .. "/" .. name)
     if not ok then error(("%s/%s: cannot write: %s"):format(out, name, tostring(err)), 0) end
   end
+  -- An earlier report in out (opts.keep_previous): moved aside whole, beside out, before
+  -- anything of this one goes in (newuserd51 6: a second treatments.lua with other --gpus or
+  -- --slo replaced the first's report, without a word under --quiet). Returns the folder it
+  -- went to (nil: none there, or --replace) and the earlier report's time (nil: none there).
+  local function set_aside()
+    local earlier
+    for _, name in ipairs(OUTPUTS) do
+      earlier = earlier or lfs.attributes(out .. "/" .. name, "modification")
+    end
+    if not (earlier and opts.keep_previous) then return nil, earlier end
+    local base = ("%s-previous-%s"):format(out, os.date("%Y%m%d-%H%M%S", earlier))
+    local aside, why2
+    for n = 1, 100 do
+      local try = n == 1 and base or ("%s-%d"):format(base, n)
+      local ok, err = lfs.mkdir(try)
+      if ok then aside = try break end
+      why2 = err
+      if not tostring(err):find("exists", 1, true) then break end
+    end
+    if not aside then
+      error(("%s: cannot make a folder to keep the earlier report in (%s): %s; nothing was changed (--replace "
+        .. "writes over it)"):format(out, base, tostring(why2)), 0)
+    end
+    for _, name in ipairs(OUTPUTS) do
+      if lfs.attributes(out .. "/" .. name, "mode") == "file" then
+        local ok, err = os.rename(out .. "/" .. name, aside .. "/" .. name)
+        if not ok then error(("%s/%s: cannot move it to %s: %s"):format(out, name, aside, tostring(err)), 0) end
+      end
+    end
+    if lfs.attributes(out .. "/charts", "mode") == "directory" then
+      local ok, err = os.rename(out .. "/charts", aside .. "/charts")
+      if not ok then error(("%s/charts: cannot move it to %s: %s"):format(out, aside, tostring(err)), 0) end
+    end
+    return aside, earlier
+  end
   local ok, res = pcall(function()
     ws.write_text(stage .. "/treatment_comparison.csv", M.csv_text(list))
     ws.write_text(stage .. "/treatment_comparison_sources.csv", M.csv_sources_text(list))
     for _, t in ipairs(list) do
       if t.load_error then
+        -- the earlier report first kept aside (it was written over by these two CSVs), or
+        -- (--replace) its files other than them removed: the folder holds this comparison's
+        -- CSVs alone, never beside an earlier report that would read as theirs
+        local aside, earlier = set_aside()
+        local said = ""
+        if aside then
+          said = ("; the earlier report there (written %s) is kept in %s"):format(
+            os.date("%Y-%m-%d %H:%M:%S", earlier), aside)
+        elseif earlier then
+          for _, name in ipairs(OUTPUTS) do
+            if name ~= "treatment_comparison.csv" and name ~= "treatment_comparison_sources.csv"
+              and lfs.symlinkattributes(out .. "/" .. name, "mode") == "file" then
+              local rok, rerr = os.remove(out .. "/" .. name)
+              if not rok then error(("%s/%s: cannot remove it: %s"):format(out, name, tostring(rerr)), 0) end
+            end
+          end
+          -- (and its charts, the comparison's own files there; the folder if that empties it)
+          if lfs.attributes(out .. "/charts", "mode") == "directory" then
+            for name in lfs.dir(out .. "/charts") do
+              if name:match("^treatments_.+%.svg$") or name:match("^treatments_.+%.dat$") then
+                os.remove(out .. "/charts/" .. name)
+              end
+            end
+            lfs.rmdir(out .. "/charts")
+          end
+          said = ("; the earlier report there (written %s) is replaced (--replace)"):format(
+            os.date("%Y-%m-%d %H:%M:%S", earlier))
+        end
         move("treatment_comparison.csv")
         move("treatment_comparison_sources.csv")
-        error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(
-          t.load_error, out .. "/treatment_comparison.csv"), 0)
+        error(("%s (the comparison's figures need every treatment's load points; %s is written%s)"):format(
+          t.load_error, out .. "/treatment_comparison.csv", said), 0)
       end
     end
     local paths = M.write_report(stage, list, opts)
@@ -4451,37 +4515,8 @@ function M.write_outputs(out, list, opts)
           mode == "directory" and "folder" or mode), 0)
       end
     end
-    -- an earlier report there (opts.keep_previous): moved aside whole, beside out, before this
-    -- one goes in (newuserd51 6: a second treatments.lua with other --gpus or --slo replaced the
-    -- first's report, without a word under --quiet)
-    local earlier
-    for _, name in ipairs(OUTPUTS) do
-      earlier = earlier or lfs.attributes(out .. "/" .. name, "modification")
-    end
-    if earlier and opts.keep_previous then
-      local base = ("%s-previous-%s"):format(out, os.date("%Y%m%d-%H%M%S", earlier))
-      local aside, why2
-      for n = 1, 100 do
-        local try = n == 1 and base or ("%s-%d"):format(base, n)
-        local ok, err = lfs.mkdir(try)
-        if ok then aside = try break end
-        why2 = err
-        if not tostring(err):find("exists", 1, true) then break end
-      end
-      if not aside then
-        error(("%s: cannot make a folder to keep the earlier report in (%s): %s; nothing was changed (--replace "
-          .. "writes over it)"):format(out, base, tostring(why2)), 0)
-      end
-      for _, name in ipairs(OUTPUTS) do
-        if lfs.attributes(out .. "/" .. name, "mode") == "file" then
-          local ok, err = os.rename(out .. "/" .. name, aside .. "/" .. name)
-          if not ok then error(("%s/%s: cannot move it to %s: %s"):format(out, name, aside, tostring(err)), 0) end
-        end
-      end
-      if lfs.attributes(out .. "/charts", "mode") == "directory" then
-        local ok, err = os.rename(out .. "/charts", aside .. "/charts")
-        if not ok then error(("%s/charts: cannot move it to %s: %s"):format(out, aside, tostring(err)), 0) end
-      end
+    local aside, earlier = set_aside()
+    if aside then
       paths.previous, paths.previous_time = aside, earlier
     elseif earlier then
       paths.replaced, paths.previous_time = true, earlier

@@ -38,7 +38,8 @@ function M.hostname()
 end
 M.PID = PID
 
--- The workspace's lock file (M.lock): hidden, it stays when its holder ends (the lock goes).
+-- The workspace's lock file (M.lock): hidden, removed when its holder exits (proc.lock; one a
+-- crash or kill -9 leaves holds no lock, and its next holder removes it in turn).
 M.LOCK = ".llmdlua.lock"
 local held = {} -- the workspaces this process holds, by real path
 

@@ -1063,3 +1063,58 @@ t.test("--quiet: progress and the summary table left out; the failure and the wa
   -- written all the same
   t.ok(lfs.attributes(w .. "/experiment-summary.yaml"), "the summary written")
 end)
+
+-- fixg51: the experiment's comparison at the end of a run or --resume wrote over
+-- cross-treatment-comparison/, a report a user's treatments.lua had written there with other
+-- options too. A report this experiment did not write (or one changed since) is kept aside as
+-- treatments.lua keeps one (OUT-previous-TIME, one line on stderr); its own, unchanged, is
+-- replaced (no copy of it per --resume). The kept files are compared byte for byte.
+t.test("the experiment's comparison keeps a treatments.lua report aside, and replaces its own", function()
+  local s = setup()
+  local r = experiment(s, nil)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local out = w .. "/cross-treatment-comparison"
+  local function files(dir)
+    local got = {}
+    t.walk(dir, function(p, rel, mode) if mode == "file" then got[rel] = t.read(p) end end)
+    return got
+  end
+  local function asides()
+    local got = {}
+    for n in lfs.dir(w) do if n:match("^cross%-treatment%-comparison%-previous%-") then got[#got + 1] = n end end
+    table.sort(got)
+    return got
+  end
+  -- its own report, replaced by the --resume's: nothing kept aside, nothing said
+  r = experiment(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stderr:find("held an earlier report", 1, true), r.stderr)
+  t.eq(asides(), {})
+  -- a user's report there, with another SLO (written over the experiment's: --replace)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  local u = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet", "--slo", "ttft_p90_ms=1000", "--replace" },
+    { env = env })
+  t.eq(u.code, 0, u.stdout .. u.stderr)
+  local user = files(out)
+  local function rank_by(text) return json.decode(text).rank_by end
+  t.eq(rank_by(user["treatments.json"]), "capacity at SLO", "the user's report, ranked by its SLO")
+  local when = proc.run { "/usr/bin/python3", "-c", "import os,sys,time\nt = int(os.path.getmtime(sys.argv[1]))\n"
+    .. "print(time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t)), time.strftime('%Y%m%d-%H%M%S', time.localtime(t)))",
+    out .. "/treatments.json" }
+  local shown, stamp = when.stdout:match("^(%S+ %S+) (%S+)")
+  r = experiment(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local aside = out .. "-previous-" .. stamp
+  t.contains(r.stderr, ("experiment.lua: %s held an earlier report this experiment did not write (written %s): kept "
+    .. "in %s; this one is in %s\n"):format(out, shown, aside, out))
+  t.eq(asides(), { "cross-treatment-comparison-previous-" .. stamp })
+  t.eq(files(aside), user, "the user's report, whole")
+  t.ok(rank_by(files(out)["treatments.json"]) ~= "capacity at SLO", "the experiment's own again (no SLO)")
+  -- and the next --resume replaces the experiment's own again
+  r = experiment(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stderr:find("held an earlier report", 1, true), r.stderr)
+  t.eq(#asides(), 1)
+end)

@@ -813,6 +813,22 @@ t.test("error causes: ids and numbers normalised, status kept, grouped and count
   t.eq(rm.http_status("no status here 12345"), nil)
 end)
 
+-- A status with an empty or blank message (inference-perf's "TimeoutError" with error
+-- message "") is the status alone, never "TimeoutError " with a trailing space; a group an
+-- older llmdlua saved with that space merges into it as one cause.
+t.test("error causes: a status without a message is the status alone, no trailing space", function()
+  local g = rm.error_groups()
+  g.add("TimeoutError", "")
+  g.add("TimeoutError", "  \n")
+  g.merge { cause = "TimeoutError ", status = "TimeoutError", count = 2, example = "" }
+  g.add(503, "")
+  g.add(nil, "")
+  local l = g.list()
+  local got = {}
+  for _, e in ipairs(l) do got[#got + 1] = ("%s=%d"):format(e.cause, e.count) end
+  t.eq(table.concat(got, "|"), "TimeoutError=4|(no message)=1|503=1")
+end)
+
 t.test("metrics.format prints +inf as a failed-request percentile; delta of equal infinities is 0", function()
   t.eq(metrics.format("latency_all_p99_ms", math.huge), "+inf (failed requests)")
   local d = metrics.delta("latency_all_p99_ms", math.huge, math.huge)

@@ -222,6 +222,9 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
       t.near(pa.achieved_rps, like_a, 1e-9)
       t.near(pb.achieved_rps, like_b, 1e-9)
       t.near(pa.achieved_rps, pb.achieved_rps, 1e-6 * pb.achieved_rps) -- the same requests: one figure
+      -- the basis its figures are on, the word treatment_comparison_sources.csv uses (it said
+      -- "pace" for a figure that is not the pace)
+      t.eq({ pa.rate_basis, pb.rate_basis }, { "pace_as_drain", "drain" })
       -- the ranked figure is that one (max sustained: a lower bound; B's drain-reduced
       -- rate here at most 93.5 % of the offered, whose saturation its statistics cannot tell)
       t.ok(c.json.verdict.text:find(("paced ≥ %.3g req/s"):format(like_a), 1, true), c.json.verdict.text)
@@ -243,6 +246,7 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
         "0.02", "--dur", "60", "--seed", "5005" })
       c = t.compare_ab(a, a2, { "--a-label", "p1", "--b-label", "p2" })
       t.near(c.json.load_points.a[1].achieved_rps, pace, 1e-9)
+      t.eq({ c.json.load_points.a[1].rate_basis, c.json.load_points.b[1].rate_basis }, { "pace", "pace" })
       t.ok(not c.md:find("Throughput on one basis", 1, true))
     end)
 
@@ -280,6 +284,7 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
         and banner:find("(read the result files again: analyze.lua WORKSPACE --reextract)", 1, true), banner)
       local j = json.read(c.ws .. "/comparison.json")
       t.near(j.load_points.a[1].achieved_rps, pace, 1e-9) -- its pace, as the banner says
+      t.eq(j.load_points.a[1].rate_basis, "pace") -- (and said so: it is on its pace)
       -- --reextract reads the files again: one basis, and the fallback's words gone
       r = require("llmd.proc").run { t.root() .. "/llmdlua", t.root() .. "/lua/analyze.lua", c.ws, "--quiet",
         "--reextract" }

@@ -537,3 +537,70 @@ t.test("write_file: the whole text or the old file, never a part; failures raise
   t.eq(proc.fsync(dir), true)
   t.eq({ proc.fsync(dir .. "/none") }, { nil, dir .. "/none: No such file or directory" })
 end)
+
+-- fixg51: a lock's file (a workspace's .llmdlua.lock) stayed after its holder ended. It goes
+-- now when the holder exits, however it exits by itself (a return, os.exit, an error), and
+-- only while the path is still the file it locked: one another process holds is never removed
+-- by one refused it. A kill -9 leaves it, holding nothing: the next holder takes it, and removes
+-- it in turn.
+t.test("proc.lock: its file is removed when its holder exits, never while another holds it", function()
+  local lfs = require "lfs"
+  local LLMDLUA = t.root() .. "/llmdlua"
+  local d = t.tmpdir()
+  local path = d .. "/lock"
+  local take = "local p = require 'llmd.proc'; assert(p.lock(%q, 'x'))\n"
+    .. "assert(io.open(%q), 'the file is there while held')\n%s"
+  for _, how in ipairs { "", "os.exit(3)", "error('boom', 0)" } do
+    local r = proc.run { LLMDLUA, "-e", take:format(path, path, how) }
+    t.ok(not r.stderr:find("the file is there", 1, true), r.stderr)
+    t.eq(lfs.attributes(path), nil, "removed after: " .. (how == "" and "a return" or how))
+  end
+  -- held by a process that waits: another is refused and leaves it; a kill -9 leaves it
+  local out = d .. "/out"
+  local p = proc.spawn({ LLMDLUA, "-e", take:format(path, path,
+    "io.write('held\\n'); io.stdout:flush(); p.run { 'sleep', '30' }") }, { stdout = { file = out } })
+  local t0 = os.time()
+  while not (t.read(out) or ""):find("\n", 1, true) and os.time() - t0 < 60 do proc.run { "sleep", "0.05" } end
+  t.eq(t.read(out), "held\n")
+  local r = proc.run { LLMDLUA, "-e", ("print(require('llmd.proc').lock(%q, 'y'))"):format(path) }
+  t.eq(r.stdout, "false\tx\n", "refused")
+  t.eq(lfs.attributes(path, "mode"), "file", "the holder's file kept by the one refused")
+  t.eq(proc.run({ "kill", "-KILL", tostring(p:pid()) }).code, 0)
+  p:wait()
+  t.eq(lfs.attributes(path, "mode"), "file", "left by a kill -9")
+  r = proc.run { LLMDLUA, "-e", ("print(require('llmd.proc').lock(%q, 'y'))"):format(path) }
+  t.eq(r.stdout, "true\n", "taken again")
+  t.eq(lfs.attributes(path), nil, "and removed by its new holder")
+end)
+
+-- Removing a lock's file opens a race: a process that opened the file before its holder
+-- removed it, and got the lock once the holder ended, holds a file no longer at the path, while
+-- a third makes a new one there and holds that. llmd_lock_file opens the path again when the
+-- file it locked is no longer there. 6 processes at once each take the lock 15 times (a
+-- process a time, trying until it gets it) and, holding it, add 1 to a counter by read, pause,
+-- write: two holders at once lose an addition (or one reads the counter the other has just
+-- emptied, and fails), so the count is 90 only without them.
+t.test("proc.lock: holders removing its file never let two hold it at once", function()
+  local LLMDLUA = t.root() .. "/llmdlua"
+  local d = t.tmpdir()
+  t.write(d .. "/n", "0")
+  t.write(d .. "/take.lua", ([[
+local p = require "llmd.proc"
+while not p.lock(%q, "t") do end
+local f = assert(io.open(%q, "rb"))
+local n = tonumber(f:read("a"))
+f:close()
+local t0 = p.now()
+while p.now() - t0 < 0.002 do end
+f = assert(io.open(%q, "wb"))
+f:write(tostring(n + 1))
+f:close()
+]]):format(d .. "/lock", d .. "/n", d .. "/n"))
+  local ps = {}
+  for i = 1, 6 do
+    ps[i] = proc.spawn { "sh", "-c", 'i=0; while [ $i -lt 15 ]; do "$0" "$1" || exit 1; i=$((i+1)); done', LLMDLUA,
+      d .. "/take.lua" }
+  end
+  for _, p in ipairs(ps) do t.eq(p:wait().code, 0) end
+  t.eq(t.read(d .. "/n"), "90")
+end)

@@ -74,3 +74,56 @@ t.test("--replace writes over the earlier report, and says so; an explicit --out
   table.sort(after)
   t.eq(after, before, "no folder made aside")
 end)
+
+-- fixg51: a comparison whose treatment has no load points writes its two CSVs alone (and fails);
+-- they went into --out before the earlier report was kept aside, so the earlier report's CSVs
+-- were replaced, and its report, left beside the new CSVs, read as theirs. Now the earlier
+-- report is kept aside whole first (byte for byte), or with --replace its other files go.
+t.test("a comparison without every treatment's load points keeps the earlier report aside first", function()
+  local d = t.tmpdir()
+  -- the treatment without load points: two benchmark reports that both say stage 3 (as
+  -- test_treatments' first test; its CSV is upstream's)
+  local B = t.fixtures() .. "/llm-d-benchmark/benchmark-report"
+  local x, y = d .. "/x", d .. "/y"
+  t.copy(B .. "/br_v0_2_example.yaml", x .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
+  t.copy(B .. "/br_v0_2_example.yaml", y .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
+  t.copy(B .. "/br_v0_2_1_example.yaml", y .. "/benchmark_report_v0.2,_stage_1_lifecycle_metrics.json.yaml")
+  local function bad(extra)
+    local argv = { LLMDLUA, "treatments.lua", "--run", "x=" .. x, "--run", "y=" .. y, "--quiet", "--out", "mine" }
+    for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+    return proc.run(argv, { cwd = d })
+  end
+  t.eq(treatments(d, { "--out", "mine" }).code, 0)
+  local first = files(d .. "/mine")
+  t.ok(first["treatment_report.md"] and first["charts/treatments_bars.svg"], "the first report's files")
+  local when = stamp(d .. "/mine/treatments.json", "%Y-%m-%d %H:%M:%S")
+  local aside = "mine-previous-" .. stamp(d .. "/mine/treatments.json", "%Y%m%d-%H%M%S")
+  local r = bad()
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("both are stage 3", 1, true), r.stderr)
+  t.ok(r.stderr:find(("mine/treatment_comparison.csv is written; the earlier report there (written %s) is kept in "
+    .. "%s)\n"):format(when, aside), 1, true), r.stderr)
+  t.eq(files(d .. "/" .. aside), first, "the earlier report, whole, CSVs too")
+  local now = files(d .. "/mine")
+  local names = {}
+  for n in pairs(now) do names[#names + 1] = n end
+  table.sort(names)
+  t.eq(names, { "treatment_comparison.csv", "treatment_comparison_sources.csv" }, "this comparison's CSVs alone")
+  -- (upstream's, its treatments here named x and y)
+  t.eq(now["treatment_comparison.csv"], (t.read(t.fixtures() .. "/llm-d-benchmark/expected/"
+    .. "treatment_comparison.from-br-examples.csv"):gsub("\ninference%-perf%-conc1%-[%w%-_]+,", "\nx,")
+    :gsub("\ninference%-perf%-conc8%-[%w%-_]+,", "\ny,")))
+  -- --replace: the earlier report (a good one again) goes, not left beside the new CSVs
+  t.ok(proc.run({ "rm", "-rf", d .. "/mine", d .. "/" .. aside }).ok)
+  t.eq(treatments(d, { "--out", "mine" }).code, 0)
+  when = stamp(d .. "/mine/treatments.json", "%Y-%m-%d %H:%M:%S")
+  r = bad { "--replace" }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find(("is written; the earlier report there (written %s) is replaced (--replace))\n"):format(when),
+    1, true), r.stderr)
+  names = {}
+  for n in pairs(files(d .. "/mine")) do names[#names + 1] = n end
+  table.sort(names)
+  t.eq(names, { "treatment_comparison.csv", "treatment_comparison_sources.csv" }, "--replace: the CSVs alone")
+  t.eq(lfs.attributes(d .. "/mine/charts"), nil, "its charts gone too")
+end)

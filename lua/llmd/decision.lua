@@ -606,7 +606,7 @@ end
 -- load ladder (points, offered loads, requests per point at durations within the ratio) and
 -- the harness alone do not.
 M.MEASURE_FIELDS = { input_tokens = true, output_tokens = true, model = true, workload = true, load_type = true,
-  load_duration = true }
+  load_duration = true, client_cap = true }
 
 -- Two loads whose durations (M.load_duration) differ by more than this factor are not like
 -- for like: a queue near capacity builds over the load's length, so a latency percentile or a
@@ -852,6 +852,27 @@ function M.workload_match(A, B, pa, pb)
     local why = (whya or whyb) and "" or (": a concurrency (closed-loop) ladder caps the queue, a rate (open-loop) "
       .. "one does not")
     add("load_type", ta, tb, ("load type: %s vs %s%s"):format(ta, tb, why), true)
+  end
+  -- the client's cap on requests in flight, where both runs' files say it and it differs at a
+  -- load both measured (llmd.loadpoints.client_cap): a capped client's wait is outside its
+  -- latencies, so those loads are not paired (M.paired_points) and no pooled row compares them
+  do
+    local caps = {}
+    for _, p in ipairs(pa) do
+      for _, q in ipairs(pb) do
+        if p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+          and M.caps_differ(p.client_cap, q.client_cap) then
+          local function f(c) return c == "none" and "none reached" or ("%g"):format(c) end
+          caps[#caps + 1] = ("%s: %s vs %s"):format(fmt_load(p), f(p.client_cap), f(q.client_cap))
+          break
+        end
+      end
+    end
+    if #caps > 0 then
+      add("client_cap", nil, nil, ("client concurrency cap (requests in flight): %s; a cap the sends reach holds "
+        .. "requests in the client, whose wait the harness does not time, so those loads' latencies are not "
+        .. "compared"):format(table.concat(caps, "; ")), true)
+    end
   end
   -- each load's duration, the load asked for (M.load_duration): beyond M.DURATION_RATIO apart
   do
@@ -1396,6 +1417,13 @@ function M.count_test(va, vb, d, da, db, cause)
   return r
 end
 
+-- Whether two load points' (or runs') client caps on requests in flight differ (each
+-- llmd.loadpoints.client_cap's: "none", a number, or nil where not known): only where both are
+-- known. A cap neither run's sends reached is "none" on both sides.
+function M.caps_differ(a, b)
+  return a ~= nil and b ~= nil and a ~= b
+end
+
 -- The load points of two runs paired as the same load: the same load type and offered
 -- loads within llmd.loadpoints.REPEAT_TOLERANCE (the rule that makes stages repeats of one
 -- point, and the workload match's), each point paired once, in A's order. Returns the pairs
@@ -1405,7 +1433,8 @@ function M.paired_points(pa, pb)
   for _, p in ipairs(pa) do
     local hit
     for j, q in ipairs(pb) do
-      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered) then
+      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+        and not M.caps_differ(p.client_cap, q.client_cap) then
         hit = j
         break
       end

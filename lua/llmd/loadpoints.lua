@@ -143,6 +143,33 @@ end
 -- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
 -- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
+-- The client's cap on requests in flight at a load point (its stages' st.client_cap, which the
+-- readers set: vLLM's --max-concurrency, inference-perf's num_workers x worker_max_concurrency):
+-- "none" where the client sent with no cap, or with one its requests in flight never reached
+-- (the stage's pace.max_in_flight below it: the cap held nothing back); the cap, a number, where
+-- they reached it; nil where a stage does not say, where whether they reached it is not known
+-- (no per-request times: a cap far above the load is common, and a guess would set runs apart
+-- that are alike), or where the stages differ. A cap the sends reach holds requests in
+-- the client, and a harness times a request from when the client lets it go (vLLM's from when its
+-- semaphore does), so a capped run's TTFT leaves out a wait an uncapped run's includes: two runs
+-- whose caps differ measure different things (llmd.decision.workload_match, paired_points;
+-- audit51b C1: one server, B capped at 10, "B's TTFT p90 96 % lower", p = 8.3e-04).
+function M.client_cap(stages)
+  local cap
+  for _, st in ipairs(stages or {}) do
+    local c = st.client_cap
+    if c ~= "none" and type(c) ~= "number" then return nil end
+    if type(c) == "number" then
+      local most = type(st.pace) == "table" and st.pace.max_in_flight
+      if type(most) ~= "number" then return nil end
+      if most < c then c = "none" end
+    end
+    if cap ~= nil and cap ~= c then return nil end
+    cap = c
+  end
+  return cap
+end
+
 function M.points(run)
   check_run(run, "points")
   local groups, measured = {}, {}
@@ -225,6 +252,8 @@ function M.points(run)
       pace.cap_unknown = not open and unknown or nil
     end
     p.pace = pace
+    -- (a rate ladder's only: on a concurrency ladder the cap is the load itself)
+    p.client_cap = p.load_type == "rate" and M.client_cap(g.stages) or nil
     -- a one-run point's per-request samples and their design effects in send order
     -- (llmd.runmodel.fill: set.samples, set.sample_deff), for the uncertainty of a
     -- percentile that decides an SLO (M.percentile_ci); a run of one measured stage whose

@@ -1174,6 +1174,8 @@ function M.mark_cap(run, cfg)
   local w, c = count(load.num_workers), count(load.worker_max_concurrency)
   local cap = w and c and w * c or nil
   for _, st in ipairs(run.stages) do
+    -- (the client's cap on requests in flight, for the workload match: llmd.loadpoints client_cap)
+    if st.rate and cap then st.client_cap = cap end
     local x = st.pace
     if type(x) == "table" and st.rate then
       if cap and x.max_in_flight then

@@ -682,6 +682,9 @@ local function new(variant)
       st.file = l.path
       st.rate = num(d.request_rate)
       st.concurrency = num(d.max_concurrency)
+      -- the client's cap on requests in flight (--max-concurrency): "none" where the file says
+      -- null, its number where set, nil where the file does not say (llmd.loadpoints client_cap)
+      st.client_cap = d.uncapped and "none" or num(d.max_concurrency)
       st.duration = num(d.duration)
       st.goodput_req_s = num(d.request_goodput)
       st.date = d.date

@@ -139,10 +139,6 @@ function M.no_points_why(run)
   return "every stage is marked warm-up"
 end
 
--- The load points of a run's measured stages. Stages of one load type whose offered
--- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
--- over the repeats (a metric unknown in one repeat is unknown for the point), with
--- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
 -- The client's cap on requests in flight at a load point (its stages' st.client_cap, which the
 -- readers set: vLLM's --max-concurrency, inference-perf's num_workers x worker_max_concurrency):
 -- "none" where the client sent with no cap, or with one its requests in flight never reached
@@ -170,6 +166,10 @@ function M.client_cap(stages)
   return cap
 end
 
+-- The load points of a run's measured stages. Stages of one load type whose offered
+-- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
+-- over the repeats (a metric unknown in one repeat is unknown for the point), with
+-- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
 function M.points(run)
   check_run(run, "points")
   local groups, measured = {}, {}

@@ -1169,7 +1169,8 @@ function M.to_plain(run)
   for _, st in ipairs(run.stages) do
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
-      send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file,
+      -- (the client's cap on requests in flight: "none" or a number, llmd.loadpoints.client_cap)
+      client_cap = st.client_cap, send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file,
       strategy = st.strategy, offered_why = st.offered_why, requests = st.requests, metrics = plain_set(st.metrics),
       goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain, failure_kinds = st.failure_kinds,
@@ -1299,6 +1300,7 @@ function M.from_plain(doc, path)
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
     s.send_rate = opt(st.send_rate)
+    s.client_cap = (st.client_cap == "none" or type(st.client_cap) == "number") and st.client_cap or nil
     s.offered_why = type(st.offered_why) == "string" and st.offered_why or nil
     s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
     s.requests = st.requests or {}

@@ -75,4 +75,12 @@ t.test("runs whose clients are capped differently are not compared at those load
   -- no load where the caps differ is paired for a test
   local pairs_ = decision.paired_points(lp.points(A.run), lp.points(B.run))
   t.eq(#pairs_, most["2"] >= 10 and 0 or 1)
+  -- a saved run model keeps each stage's cap, so analyze.lua reads the same (it lost it: the
+  -- re-generated Verdict named no difference)
+  local rm = require "llmd.runmodel"
+  for _, x in ipairs { A, B } do
+    local back = rm.from_plain(json.decode(json.encode(rm.to_plain(x.run))), "run_model.json")
+    local p0, p1 = lp.points(x.run), lp.points(back)
+    for i = 1, #p0 do t.eq(p1[i].client_cap, p0[i].client_cap, x.label .. " point " .. i) end
+  end
 end)

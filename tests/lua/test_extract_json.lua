@@ -88,6 +88,8 @@ t.test("README's extract.lua --json shape is the output's keys", function()
     { F .. "/inference-perf/kubecon-na-2025_vllm" },
     { F .. "/guidellm/guidellm_report_v2.json" },
     { F .. "/benchmark-report/br_v0_2_example.yaml" },
+    -- (vLLM's file: its stages carry client_cap, "none" where max_concurrency is null)
+    { F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json" },
   }
   local seen_stage_errors = false
   for _, x in ipairs(runs) do

@@ -496,9 +496,9 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   if proc.run({ "/usr/bin/python3", "-c", "import numpy, prometheus_client" }).ok then
     only = "inference_perf prom compare"
   end
-  local function bench(out, items)
+  local function bench(out, items, runs)
     return proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d .. "/in", BENCH_OUT = out,
-      BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = items or only }, timeout = 300 })
+      BENCH_MB = "0.2", BENCH_RUNS = runs or "1", BENCH_ONLY = items or only }, timeout = 300 })
   end
   -- the first run generates the inputs (the one thing written into BENCH_DIR). gen.py
   -- makes only the shapes BENCH_ONLY names, and compare's runs apart: a run of compare
@@ -524,7 +524,8 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   t.eq(scrapes, 64)
   local before = listing(d .. "/in")
   proc.run { "sleep", "1" } -- (a file rewritten now would show a later time)
-  r = bench(d .. "/out2")
+  -- two rounds where the shapes run (each phase's llmdlua and second floor take turns)
+  r = bench(d .. "/out2", nil, only == "compare" and "1" or "2")
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.eq(listing(d .. "/in"), before)
   -- what is kept of a run: its results, in its own folder, said where
@@ -545,6 +546,24 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
     end
   end
   t.ok(timed > 0)
+  -- the second floor and llmdlua take turns at running second (a first write costs less
+  -- in memory the other one has just freed): llmdlua first in the first round of each
+  -- phase, the second floor first in the next, with the count llmdlua kept
+  if only ~= "compare" then
+    local order, kept = {}, nil
+    for _, l in ipairs(t.jsonl(d .. "/out2/results.jsonl")) do
+      if l.item == "inference_perf" and (l.tool == "llmdlua" or l.tool == "touch") then
+        local o = order[l.phase] or {}
+        order[l.phase] = o
+        o[#o + 1] = l.tool
+        if l.tool == "llmdlua" then kept = l.out.kept end
+        if l.tool == "touch" then t.eq(l.out.samples, kept) end
+      end
+    end
+    t.ok(kept > 0)
+    t.eq(order.read, { "llmdlua", "touch", "touch", "llmdlua" })
+    t.eq(order.written, { "llmdlua", "touch", "touch", "llmdlua" })
+  end
   local want = {}
   for w in only:gmatch("%S+") do want[#want + 1] = w end
   t.eq(items, want)

@@ -860,7 +860,7 @@ function M.workload_match(A, B, pa, pb)
     local caps = {}
     for _, p in ipairs(pa) do
       for _, q in ipairs(pb) do
-        if p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+        if lp.same_load(p, q)
           and M.caps_differ(p.client_cap, q.client_cap) then
           local function f(c) return c == "none" and "none reached" or ("%g"):format(c) end
           caps[#caps + 1] = ("%s: %s vs %s"):format(fmt_load(p), f(p.client_cap), f(q.client_cap))
@@ -1433,7 +1433,7 @@ function M.paired_points(pa, pb)
   for _, p in ipairs(pa) do
     local hit
     for j, q in ipairs(pb) do
-      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+      if not used[j] and lp.same_load(p, q)
         and not M.caps_differ(p.client_cap, q.client_cap) then
         hit = j
         break
@@ -2788,7 +2788,7 @@ local function past_saturation(run, points, slo, p, d, limit, from)
   from = lp.saturated_from(lp.saturation(pts, { slo = slo }))
   if type(p.offered) ~= "number" then return false end
   for i, q in ipairs(pts) do
-    if q.load_type == p.load_type and type(q.offered) == "number" and lp.close(q.offered, p.offered) then
+    if lp.same_load(q, p) then
       return from ~= nil and i >= from
     end
   end

@@ -2741,7 +2741,14 @@ function M.model(list, opts)
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
   -- treatments whose requests differ in length (llmd.decision.token_differences, the
   -- workload match's rule) are different workloads, neither ranked above the other nor tested
-  local tests, untested, differs, fam_in = {}, {}, {}, {}
+  -- The repeats' test only where both max sustained points are one offered load (lp.same_load,
+  -- the Pareto front's rule): at two loads it compares the loads, not the treatments - a
+  -- kept-up point's throughput is its sending rate, so 5 against 4 req/s is "significant" by
+  -- construction (p = 0.000387 in an A/A set, s51) - and its p would enter the Holm family,
+  -- stating every other place's test as one of more. There the place is untested (two_loads:
+  -- why), and the measured loads' rule with the rates' noise (decision.sustained_order, as
+  -- compare.lua's) decides it below, out of the family.
+  local tests, untested, differs, fam_in, two_loads = {}, {}, {}, {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
     if nxt and not by_cap then
@@ -2750,6 +2757,15 @@ function M.model(list, opts)
     if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) and x.status ~= "failed"
       and nxt.status ~= "failed" then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
+      local px, pn = x.max_point, nxt.max_point
+      if xa and xb and not lp.same_load(px, pn) then
+        two_loads[i] = (px and pn and px.offered and pn.offered)
+          and ("the max sustained points are two offered loads (%s at %s, %s at %s), where a kept-up point's "
+            .. "throughput is its sending rate: their repeats' test would compare the loads, not the treatments")
+            :format(x.label, lp.load_text(px.load_type, px.offered), nxt.label, lp.load_text(pn.load_type, pn.offered))
+          or "the offered load of a max sustained point is unknown, so their repeats' test may compare two loads"
+        xa, xb = nil, nil
+      end
       if xa and xb then
         -- Welch, or the exact test where a side's repeats are all one value (the decision
         -- layer's test on repeats, as compare.lua uses it), with the difference's interval over
@@ -2812,7 +2828,7 @@ function M.model(list, opts)
         label_a = nxt.label, label_b = x.label,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
-          or no_repeats_why(x, nxt) }
+          or two_loads[i] or no_repeats_why(x, nxt) }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
         v.adjusted_away
@@ -3450,8 +3466,7 @@ function M.model(list, opts)
     -- treatment passed the higher load by its rule was chance in an A/A set, audit51b D2;
     -- there the measured loads' rule below, with the rates' noise, decides)
     local pc, po = c.x.max_point, o.x.max_point
-    if xc and xo and not (pc and po and pc.offered and po.offered and pc.load_type == po.load_type
-      and lp.close(pc.offered, po.offered)) then
+    if xc and xo and not lp.same_load(pc, po) then
       xc, xo = nil, nil
     end
     if xc and xo then

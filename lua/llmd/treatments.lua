@@ -1631,10 +1631,10 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
         -- no order, decision.sustained_order, as compare.lua's row)
         local hi, lo = sp.margin_higher == "b" and x or nxt, sp.margin_higher == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s at least as high as %s (%s sustained %s, %s never "
-          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(x.label,
+          .. "achieved more than %s at any load)%s: the gap may be negligible, %s"):format(x.label,
           nxt.label, hi.label, lo.label, hi.label, rate(sp.margin_hi), lo.label, rate(sp.margin_lo),
-          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", "))),
-          "not ordered"
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER), "not ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -2604,7 +2604,9 @@ function M.model(list, opts)
       -- verdict is "not shown to differ" wherever it sets this since fixh46; decision.least_below_reason,
       -- compare.lua's words)
       r.vs_next, r.proven = "not shown to differ", false
-      r.vs_next_text = ("no clear difference from %s (%s): %s"):format(nxt.label, nf,
+      -- ("at least as high as", never "no clear difference", which reads as sameness beside a
+      -- gap up to +200 %: audit51b D3)
+      r.vs_next_text = ("at least as high as %s (%s), %s: %s"):format(nxt.label, nf, decision.AT_LEAST_NO_WINNER,
         decision.least_below_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
           min_effect = decision.MIN_EFFECT, repeats = x.capacity.interval ~= nil and nxt.capacity.interval ~= nil,
           rate = gap_rate, pct = gap_pct }))
@@ -2934,9 +2936,10 @@ function M.model(list, opts)
         r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct,
           margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; the measured loads put this one at least as high as %s (it sustained %s, %s never "
-          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(
+          .. "achieved more than %s at any load)%s: the gap may be negligible, %s"):format(
           r.vs_next_text, nxt.label, gap_rate(ssp.margin_hi), nxt.label, gap_rate(ssp.margin_lo),
-          (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
+          (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER)
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
@@ -3815,7 +3818,8 @@ function M.dominated_per_gpu(m, T)
         -- (a least gap below the practical threshold, the largest beyond it: no order,
         -- decision.sustained_order, the one at least as high said)
         or sp and sp.least_below_threshold and ("%s at least as high by the measured loads%s: the gap may be "
-          .. "negligible, not shown to differ per GPU"):format(sp.margin_higher == "b" and d.by or d.label,
+          .. "negligible, not shown higher per GPU by the practical threshold"):format(
+          sp.margin_higher == "b" and d.by or d.label,
           (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(

@@ -273,7 +273,7 @@ t.test("max sustained: limits the loads put apart by a least gap under 2 % (ceil
   t.ok(r.vs_next_text:find("^above c %(Welch on the log values, p = "), r.vs_next_text)
   t.ok(r.vs_next_text:find("; the measured loads put this one at least as high as c (it sustained 20.800 req/s, c "
     .. "never achieved more than 20.400 req/s at any load), by at least +1.9 % of their mean, below the practical "
-    .. "threshold of 2.0 %, and up to +22.2 %: the gap may be negligible, no clear difference", 1, true),
+    .. "threshold of 2.0 %, and up to +22.2 %: the gap may be negligible, not shown to be higher by the practical threshold, no winner", 1, true),
     r.vs_next_text)
   t.eq({ r.evidence.least_below_threshold, r.evidence.margin_max_pct ~= nil }, { true, true })
   t.near(r.evidence.margin_max_pct, 5 / 22.5 * 100, 1e-9)

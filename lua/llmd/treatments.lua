@@ -2911,6 +2911,14 @@ function M.model(list, opts)
           :format(nxt.label, tested[v.verdict], ptext or "untested", gap_pct((x.rank_value / nxt.rank_value - 1) * 100),
           nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
           metrics.format("throughput_req_s", x.max_rps))
+      elseif two_loads[i] and ceil and x.max_rps and ceil > x.max_rps then
+        -- (no test at two offered loads, two_loads; the next one's ceiling above this one's
+        -- figure leaves the limits unordered, as where a test was made: said so)
+        r.vs_next, r.steps_cannot_order = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s: %s; %s achieved up to %s %s, above this one's %s, so the load "
+          .. "steps cannot order their limits"):format(nxt.label, two_loads[i], nxt.label,
+          metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo), metrics.format("throughput_req_s",
+          x.max_rps))
       elseif v.verdict == "B better" and ssp and ssp.within_noise == "b" then
         -- the test orders the two max sustained points, but each limit lies between its figure
         -- and its ceiling, and the next one's ceiling is below this one's figure by less than

@@ -334,13 +334,14 @@ end)
 t.test("7: a test that cannot show a place beside ranges apart: ranked by the loads, as the untested case", function()
   -- x: 30 req/s in each of 3 repeats at 30 offered (all one value: the exact Mann-Whitney
   -- test, whose least p with 3 and 3 repeats is 0.1, cannot show a place), saturated at 40
-  -- (33.5). n: 28.9, 29, 29.1 at 29 (mean 29; its 95 % t-interval 29 -+ 4.303 x 0.1 / sqrt 3
-  -- = 28.75 to 29.25), 29.2 at 40, its ceiling. The ranges, x from 30 up, n up to 29.25, lie
+  -- (33.5). n: 28.9, 29, 29.1 at 30 offered too (96 % of it and more: kept up; mean 29; its
+  -- 95 % t-interval 29 -+ 4.303 x 0.1 / sqrt 3 = 28.75 to 29.25), 29.2 at 40, its ceiling.
+  -- (One offered load: at two, the repeats' test would compare the loads and is not made, s51.) The ranges, x from 30 up, n up to 29.25, lie
   -- apart; n never achieved x's 30 at any load, 29.2 against 30 is 2.7 % of their mean (by
   -- hand): the loads order them, and x has a place of its own (on main "1=" both, beside a
   -- text that leaves them level, while an untested pair so ordered got its own)
   local x = t.treatment("x", { { 30, { 30, 30, 30 }, 100 }, { 40, 33.5, 100 } })
-  local n = t.treatment("n", { { 29, { 28.9, 29, 29.1 }, 100 }, { 40, 29.2, 100 } })
+  local n = t.treatment("n", { { 30, { 28.9, 29, 29.1 }, 100 }, { 40, 29.2, 100 } })
   local m = tr.model { x, n }
   local r = m.ranking[1]
   t.eq({ r.label, r.vs_next, r.order_certain, r.rank_text, m.ranking[2].rank_text },
@@ -353,10 +354,11 @@ end)
 
 t.test("7: a ceiling read at a load over the error-rate limit is said to be failures, not 'a saturated load'",
   function()
-  -- n: 17.9, 18, 18.1 at 18 offered, then 22 achieved at 30 offered with 10 % of its requests
-  -- failed (over the 5 % limit): its ceiling 22 is read there, above x's 20 (19.9, 20, 20.1)
+  -- n: 19.1, 19.2, 19.3 at 20 offered (kept up, 95.5 % and more; x's load, so the repeats'
+  -- test is made: s51), then 22 achieved at 30 offered with 10 % of its requests failed (over
+  -- the 5 % limit): its ceiling 22 is read there, above x's 20 (19.9, 20, 20.1)
   local x = t.treatment("x", { { 20, { 19.9, 20, 20.1 }, 100 }, { 30, 25, 100 } })
-  local n = t.treatment("n", { { 18, { 17.9, 18, 18.1 }, 100 }, { 30, 22, 100 } })
+  local n = t.treatment("n", { { 20, { 19.1, 19.2, 19.3 }, 100 }, { 30, 22, 100 } })
   n.run.stages[4].metrics.values.error_rate_pct = 10
   local r = tr.model({ x, n }).ranking[1]
   t.eq({ r.label, r.steps_cannot_order }, { "x", true })

@@ -1047,8 +1047,7 @@ function M.latency_points(model, A, B, c, pts)
   M.point_notes(c.notes, { { id = "a", label = A.label, measured = pts.a[1] ~= nil },
     { id = "b", label = B.label, measured = pts.b[1] ~= nil } }, no_ci, no_value, #keys)
   local pa, pb = pts.a[1], pts.b[1]
-  local same = pa and pb and pa.load_type == pb.load_type and pa.offered and pb.offered
-    and lp.close(pa.offered, pb.offered)
+  local same = lp.same_load(pa, pb)
   if pa and pb and pa.offered and pb.offered and not same then
     c.notes[#c.notes + 1] = ("Not the same load: %s was measured at %s and %s at %s, so these values differ by "
       .. "load as well as by configuration."):format(A.label, (load_of(A)), B.label, (load_of(B)))
@@ -1235,7 +1234,7 @@ function M.latency_cdf(model, A, B)
     -- the one load point of each, as the tables compare them
     paired[1] = { a = pa[1], b = pb[1] }
     local x, y = pa[1], pb[1]
-    if x.offered and y.offered and not (x.load_type == y.load_type and lp.close(x.offered, y.offered)) then
+    if x.offered and y.offered and not lp.same_load(x, y) then
       c.notes[#c.notes + 1] = ("Not the same load: %s was measured at %s and %s at %s, so these distributions "
         .. "differ by load as well as by configuration."):format(A.label, load_text(x), B.label, load_text(y))
     end

@@ -298,6 +298,31 @@ function M.least_below_reason(ev, o)
     o.repeats and "the repeats' ranges" or "the measured loads", hi, lo, how and (" (" .. how .. ")") or "", least)
 end
 
+-- What a least gap below the practical threshold, the largest beyond it or open, says of
+-- the two (M.capacity_evidence's and M.sustained_order's least_below_threshold): the one at
+-- least as high, not shown higher by the threshold, no winner; never "no clear difference",
+-- which reads as sameness beside a gap that may be +200 % or have no upper end (audit51b
+-- D3). That phrase stays where the evidence bounds the gap within the threshold both ways.
+-- One wording for compare.lua's rows and treatments.lua's places.
+M.AT_LEAST_NO_WINNER = "not shown to be higher by the practical threshold, no winner"
+
+-- The gap a least_below_threshold evidence allows, in a few words for an opening sentence:
+-- "by a gap from +0.1 %, under the practical threshold of 2.0 %, up to +39.3 % of their mean"
+-- ("from 0" where the spans meet, "from above 0" where the least gap rounds to nothing;
+-- ", with no upper end" where the largest has none). "" for any other evidence. pct: the
+-- formatter of one percentage; min_effect: the threshold in %.
+function M.at_least_gap_range(ev, pct, min_effect)
+  if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
+  local least = "0"
+  if ev.margin_pct > 0 then
+    least = pct(ev.margin_pct)
+    if not least:find("[1-9]") then least = "above 0" end
+  end
+  return ("by a gap from %s, under the practical threshold of %s %%, %s"):format(least,
+    M.thr_num(min_effect or M.MIN_EFFECT),
+    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct) .. " of their mean") or "with no upper end")
+end
+
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
 -- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
 -- request. nil when the SLOs name none of them.
@@ -860,7 +885,7 @@ function M.workload_match(A, B, pa, pb)
     local caps = {}
     for _, p in ipairs(pa) do
       for _, q in ipairs(pb) do
-        if p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+        if lp.same_load(p, q)
           and M.caps_differ(p.client_cap, q.client_cap) then
           local function f(c) return c == "none" and "none reached" or ("%g"):format(c) end
           caps[#caps + 1] = ("%s: %s vs %s"):format(fmt_load(p), f(p.client_cap), f(q.client_cap))
@@ -1433,7 +1458,7 @@ function M.paired_points(pa, pb)
   for _, p in ipairs(pa) do
     local hit
     for j, q in ipairs(pb) do
-      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered)
+      if not used[j] and lp.same_load(p, q)
         and not M.caps_differ(p.client_cap, q.client_cap) then
         hit = j
         break
@@ -2788,7 +2813,7 @@ local function past_saturation(run, points, slo, p, d, limit, from)
   from = lp.saturated_from(lp.saturation(pts, { slo = slo }))
   if type(p.offered) ~= "number" then return false end
   for i, q in ipairs(pts) do
-    if q.load_type == p.load_type and type(q.offered) == "number" and lp.close(q.offered, p.offered) then
+    if lp.same_load(q, p) then
       return from ~= nil and i >= from
     end
   end

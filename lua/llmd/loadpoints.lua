@@ -76,6 +76,17 @@ local function close(x, y, tol)
 end
 M.close = close
 
+-- Are p and q (load points, or anything with load_type and offered) one offered load: the
+-- same axis, both loads known, within M.REPEAT_TOLERANCE of each other? The one rule of every
+-- place that compares "one offered load": the workload match's pairing, the treatments'
+-- tests of max sustained points (at two loads a kept-up point's throughput is its sending
+-- rate, so their repeats' test compares the loads, not the configurations: audit51b D2),
+-- the charts' "Not the same load" notes.
+function M.same_load(p, q)
+  return p ~= nil and q ~= nil and type(p.offered) == "number" and type(q.offered) == "number"
+    and p.load_type == q.load_type and close(p.offered, q.offered)
+end
+
 -- The achieved request rate of a stage: the catalogue's request throughput (completed /
 -- duration), which llmd.harness also gives as st.achieved_rate; else st.achieved_rate (a
 -- run model read back from run_model.json). Never a harness's send rate (st.send_rate).

@@ -3815,7 +3815,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     return ("%s; %s: not shown to differ, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.least_below_threshold then
-    return ("%s; %s; no clear difference, no winner"):format(basis, least_below_reason(model, A, B, ev, per))
+    return ("%s; %s; %s"):format(basis, least_below_reason(model, A, B, ev, per), decision.AT_LEAST_NO_WINNER)
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
@@ -4001,8 +4001,8 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   end
   if o.higher and o.least_below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
-    return ("%s; %s; no clear difference, no winner"):format(base, sustained_least_below_reason(model, o, hi, lo, where,
-      per))
+    return ("%s; %s; %s"):format(base, sustained_least_below_reason(model, o, hi, lo, where, per),
+      decision.AT_LEAST_NO_WINNER)
   end
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -4629,6 +4629,19 @@ local function verdict_of(model, A, B)
   local more = has_slo and ("sustains more load%s within %s"):format(gpu, v.slo)
     or ("sustains more load%s (max sustained throughput; no SLO given)"):format(gpu)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
+  -- An order whose least gap is below the practical threshold, the largest beyond it or open
+  -- (decision's least_below_threshold): what is known first - the run at least as high, by
+  -- how much it may be, not shown higher by the threshold, no winner - never "No clear
+  -- difference", which read as sameness beside "up to +200 %" or "with no upper end"
+  -- (audit51b D3). Kind "at least as high", at_least_as_high that run ("a" | "b"; never
+  -- higher, which names a winner). hi: that run; ev: the evidence; reason: its why.
+  local function at_least_text(hi, ev, reason)
+    local H, L = hi == "b" and B or A, hi == "b" and A or B
+    v.kind, v.at_least_as_high = "at least as high", hi
+    return ("%s's %s is at least as high as %s's (%s): not shown to be more by the practical threshold; no winner. "
+      .. "%s; %s."):format(H.label, measure, L.label, decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect),
+      both, reason)
+  end
   local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
   local latency_said = "" -- (the no-SLO latency clause as v.text ends with it, where it does)
   -- a capacity's lower bound whose span ends at its run's ceiling, beside a Change with both
@@ -4796,9 +4809,10 @@ local function verdict_of(model, A, B)
           :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
       end
       -- (its words from its kind: one source for both; an order whose least gap is below the
-      -- threshold: no clear difference, fixa46)
+      -- threshold, the largest beyond it: at least as high, at_least_text)
       v.text = v.kind == "cannot say" and ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
-        or ev.least_below_threshold and ("No clear difference in %s: %s; %s."):format(measure, both, v.reason)
+        or ev.least_below_threshold and at_least_text(ev.margin_higher, ev,
+          least_below_reason(model, A, B, ev, gpu))
         or ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"
@@ -4876,10 +4890,10 @@ local function verdict_of(model, A, B)
     elseif o and o.higher and o.least_below_threshold then
       -- (a least gap below the threshold: at least as high, no winner, as the capacity's)
       local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
-      v.kind = "not shown to differ"
       local per = function(x) return T.helpers.num(x, 2) .. o.unit end
       v.reason = sustained_least_below_reason(model, o, hi, lo, "", per)
-      v.text = ("No clear difference in %s: %s; %s; no winner."):format(measure, both, v.reason)
+      v.text = at_least_text(o.higher, o, v.reason)
+      v.reason = v.reason .. "; no winner"
     elseif o and o.higher and o.below_threshold then
       v.kind = "not shown to differ"
       -- (the two figures the gap is between, as the capacity's: newuser47 F13)
@@ -5091,15 +5105,19 @@ local function below_threshold_text(model, phrase, A, B, ca, cb, ev)
 end
 
 -- Two capacities whose order is known but whose least gap is below the practical threshold
--- and whose largest has no upper end (decision.capacity_evidence's least_below_threshold):
--- at least as much, the gap may be negligible, no run named higher; what measuring below a
+-- and whose largest is beyond it or has no upper end (decision.capacity_evidence's
+-- least_below_threshold): at least as much, not shown higher by the threshold (never "no
+-- clear difference", which reads as sameness beside a gap up to +200 %: audit51b D3), no run
+-- named higher; what measuring below a
 -- lowest load would tell, where the lower run failed there, or loads where each capacity
 -- lies, where a pass and a fail at one offered load order them (as the Verdict's advice).
 local function least_below_text(model, phrase, A, B, ca, cb, ev)
   local advice = least_below_advice(model, A, B, ca, cb, ev)
-  return ("Capacity within %s: no clear difference: %s for %s, %s for %s; %s, so neither run is named higher.%s")
-    :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, least_below_reason(model, A, B, ev),
-      advice and (" " .. advice) or "")
+  local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
+  return ("Capacity within %s: %s at least as high as %s (%s), not shown higher by the practical threshold: %s for %s, "
+    .. "%s for %s; %s, so neither run is named higher.%s"):format(phrase, hi.label, lo.label,
+    decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), capacity_text(ca), A.label, capacity_text(cb),
+    B.label, least_below_reason(model, A, B, ev), advice and (" " .. advice) or "")
 end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order

@@ -1631,10 +1631,10 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
         -- no order, decision.sustained_order, as compare.lua's row)
         local hi, lo = sp.margin_higher == "b" and x or nxt, sp.margin_higher == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s at least as high as %s (%s sustained %s, %s never "
-          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(x.label,
+          .. "achieved more than %s at any load)%s: the gap may be negligible, %s"):format(x.label,
           nxt.label, hi.label, lo.label, hi.label, rate(sp.margin_hi), lo.label, rate(sp.margin_lo),
-          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", "))),
-          "not ordered"
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER), "not ordered"
       end
       if sp and sp.below_threshold then
         -- (compare.lua's rule: an order by less than the practical threshold is none)
@@ -2604,7 +2604,9 @@ function M.model(list, opts)
       -- verdict is "not shown to differ" wherever it sets this since fixh46; decision.least_below_reason,
       -- compare.lua's words)
       r.vs_next, r.proven = "not shown to differ", false
-      r.vs_next_text = ("no clear difference from %s (%s): %s"):format(nxt.label, nf,
+      -- ("at least as high as", never "no clear difference", which reads as sameness beside a
+      -- gap up to +200 %: audit51b D3)
+      r.vs_next_text = ("at least as high as %s (%s), %s: %s"):format(nxt.label, nf, decision.AT_LEAST_NO_WINNER,
         decision.least_below_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
           min_effect = decision.MIN_EFFECT, repeats = x.capacity.interval ~= nil and nxt.capacity.interval ~= nil,
           rate = gap_rate, pct = gap_pct }))
@@ -2741,7 +2743,14 @@ function M.model(list, opts)
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
   -- treatments whose requests differ in length (llmd.decision.token_differences, the
   -- workload match's rule) are different workloads, neither ranked above the other nor tested
-  local tests, untested, differs, fam_in = {}, {}, {}, {}
+  -- The repeats' test only where both max sustained points are one offered load (lp.same_load,
+  -- the Pareto front's rule): at two loads it compares the loads, not the treatments - a
+  -- kept-up point's throughput is its sending rate, so 5 against 4 req/s is "significant" by
+  -- construction (p = 0.000387 in an A/A set, s51) - and its p would enter the Holm family,
+  -- stating every other place's test as one of more. There the place is untested (two_loads:
+  -- why), and the measured loads' rule with the rates' noise (decision.sustained_order, as
+  -- compare.lua's) decides it below, out of the family.
+  local tests, untested, differs, fam_in, two_loads = {}, {}, {}, {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
     if nxt and not by_cap then
@@ -2750,6 +2759,15 @@ function M.model(list, opts)
     if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) and x.status ~= "failed"
       and nxt.status ~= "failed" then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
+      local px, pn = x.max_point, nxt.max_point
+      if xa and xb and not lp.same_load(px, pn) then
+        two_loads[i] = (px and pn and px.offered and pn.offered)
+          and ("the max sustained points are two offered loads (%s at %s, %s at %s), where a kept-up point's "
+            .. "throughput is its sending rate: their repeats' test would compare the loads, not the treatments")
+            :format(x.label, lp.load_text(px.load_type, px.offered), nxt.label, lp.load_text(pn.load_type, pn.offered))
+          or "the offered load of a max sustained point is unknown, so their repeats' test may compare two loads"
+        xa, xb = nil, nil
+      end
       if xa and xb then
         -- Welch, or the exact test where a side's repeats are all one value (the decision
         -- layer's test on repeats, as compare.lua uses it), with the difference's interval over
@@ -2812,7 +2830,7 @@ function M.model(list, opts)
         label_a = nxt.label, label_b = x.label,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
-          or no_repeats_why(x, nxt) }
+          or two_loads[i] or no_repeats_why(x, nxt) }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
         v.adjusted_away
@@ -2893,6 +2911,14 @@ function M.model(list, opts)
           :format(nxt.label, tested[v.verdict], ptext or "untested", gap_pct((x.rank_value / nxt.rank_value - 1) * 100),
           nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
           metrics.format("throughput_req_s", x.max_rps))
+      elseif two_loads[i] and ceil and x.max_rps and ceil > x.max_rps then
+        -- (no test at two offered loads, two_loads; the next one's ceiling above this one's
+        -- figure leaves the limits unordered, as where a test was made: said so)
+        r.vs_next, r.steps_cannot_order = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s: %s; %s achieved up to %s %s, above this one's %s, so the load "
+          .. "steps cannot order their limits"):format(nxt.label, two_loads[i], nxt.label,
+          metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo), metrics.format("throughput_req_s",
+          x.max_rps))
       elseif v.verdict == "B better" and ssp and ssp.within_noise == "b" then
         -- the test orders the two max sustained points, but each limit lies between its figure
         -- and its ceiling, and the next one's ceiling is below this one's figure by less than
@@ -2918,9 +2944,10 @@ function M.model(list, opts)
         r.evidence = { least_below_threshold = true, margin_pct = ssp.margin_pct,
           margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; the measured loads put this one at least as high as %s (it sustained %s, %s never "
-          .. "achieved more than %s at any load)%s: the gap may be negligible, no clear difference"):format(
+          .. "achieved more than %s at any load)%s: the gap may be negligible, %s"):format(
           r.vs_next_text, nxt.label, gap_rate(ssp.margin_hi), nxt.label, gap_rate(ssp.margin_lo),
-          (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
+          (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER)
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
@@ -3450,8 +3477,7 @@ function M.model(list, opts)
     -- treatment passed the higher load by its rule was chance in an A/A set, audit51b D2;
     -- there the measured loads' rule below, with the rates' noise, decides)
     local pc, po = c.x.max_point, o.x.max_point
-    if xc and xo and not (pc and po and pc.offered and po.offered and pc.load_type == po.load_type
-      and lp.close(pc.offered, po.offered)) then
+    if xc and xo and not lp.same_load(pc, po) then
       xc, xo = nil, nil
     end
     if xc and xo then
@@ -3800,7 +3826,8 @@ function M.dominated_per_gpu(m, T)
         -- (a least gap below the practical threshold, the largest beyond it: no order,
         -- decision.sustained_order, the one at least as high said)
         or sp and sp.least_below_threshold and ("%s at least as high by the measured loads%s: the gap may be "
-          .. "negligible, not shown to differ per GPU"):format(sp.margin_higher == "b" and d.by or d.label,
+          .. "negligible, not shown higher per GPU by the practical threshold"):format(
+          sp.margin_higher == "b" and d.by or d.label,
           (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(

@@ -3653,7 +3653,9 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(m.summary:find("no clear difference: ", 1, true), m.summary)
+    t.ok(m.summary:find(": x at least as high as y (by a gap from 0, under the practical threshold of 2.0 %, up to "
+      .. "+100.0 % of their mean), not shown higher by the practical threshold: ", 1, true), m.summary)
+    t.ok(not m.summary:find("no clear difference", 1, true), m.summary)
     t.ok(m.summary:find("the measured loads put x at least as high as y (x met the SLOs at 20.00 req/s and y already "
       .. "failed them at " .. ("%.2f"):format(r) .. " req/s, at the same load (20 req/s offered)), their ranges meet at one "
       .. "load (20 req/s offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is "
@@ -3661,10 +3663,12 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.ok(not m.summary:find("capacity is the higher", 1, true), m.summary)
     local row = m.headline[1]
     t.ok(row.evidence:find("their ranges meet at one load (20 req/s offered), so the least gap is 0, below the practical "
-      .. "threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may be negligible; no clear difference, "
-      .. "no winner", 1, true), row.evidence)
-    t.ok(m.verdict.text:find("^No clear difference in capacity"), m.verdict.text)
-    t.ok(m.verdict.text:find("the gap may be negligible; no winner.", 1, true), m.verdict.text)
+      .. "threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may be negligible; not shown to be higher "
+      .. "by the practical threshold, no winner", 1, true), row.evidence)
+    t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
+      .. "threshold of 2%.0 %%, up to %+100%.0 %% of their mean%): not shown to be more by the practical threshold; no "
+      .. "winner%."), m.verdict.text)
+    t.ok(m.verdict.text:find("the gap may be negligible.", 1, true), m.verdict.text)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
     -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
     -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,
@@ -3781,8 +3785,11 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
     .. "offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is +64.6 % of their "
     .. "mean: the gap may be negligible, so neither run is named higher", 1, true), m.summary)
   t.ok(not m.summary:find("x sustains more load", 1, true), m.summary)
-  t.ok(m.headline[1].evidence:find("no clear difference, no winner$"), m.headline[1].evidence)
-  t.ok(m.verdict.text:find("^No clear difference in capacity"), m.verdict.text)
+  t.ok(m.headline[1].evidence:find("; not shown to be higher by the practical threshold, no winner$"),
+    m.headline[1].evidence)
+  t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
+    .. "threshold of 2%.0 %%, up to %+64%.6 %% of their mean%): not shown to be more by the practical threshold; no "
+    .. "winner%."), m.verdict.text)
   -- what would tell the gap's size: x's capacity lies between 6 and 8 req/s offered, y's
   -- between 4 and 6
   t.ok(m.verdict.settle:find("measure loads where each capacity lies: x between 6 req/s offered and 8 req/s "

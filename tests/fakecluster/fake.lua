@@ -860,7 +860,10 @@ local function api_of(kind) return KIND_API[kind] end
 -- STATUS RESTARTS AGE; wide: IP NODE NOMINATED NODE READINESS GATES); the age of an object
 -- without a creation time is kubectl's "<unknown>", and an IP it lacks "<none>". Another
 -- kind's table is not faked: said so (exit 2), never JSON printed where kubectl prints a table.
-local function kube_table(rows)
+-- Prints rows as a column printer does: each cell padded with spaces to its column's widest
+-- cell plus pad.extra (pad.min at least), the last column only when pad.last, the cells of a
+-- row joined by pad.sep. kubectl's tabwriter and helm's uitable differ only in these.
+local function print_padded(rows, pad)
   local width = {}
   for _, row in ipairs(rows) do
     for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
@@ -868,11 +871,13 @@ local function kube_table(rows)
   for _, row in ipairs(rows) do
     local cells = {}
     for c, cell in ipairs(row) do
-      cells[c] = c < #row and cell .. (" "):rep(math.max(6, width[c] + 3) - #cell) or cell
+      cells[c] = (c < #row or pad.last) and cell .. (" "):rep(math.max(pad.min, width[c] + pad.extra) - #cell) or cell
     end
-    print(table.concat(cells))
+    print(table.concat(cells, pad.sep))
   end
 end
+
+local function kube_table(rows) print_padded(rows, { extra = 3, min = 6, last = false, sep = "" }) end
 
 local function pod_row(o, wide)
   local st = o.status or {}
@@ -1572,13 +1577,7 @@ local function api_resources(a)
   local rows = {}
   if not has(a, "--no-headers") then rows[1] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND" } end
   for _, r in ipairs(API_RESOURCES) do rows[#rows + 1] = r end
-  local w = {}
-  for _, r in ipairs(rows) do for i, c in ipairs(r) do w[i] = math.max(w[i] or 0, #c) end end
-  for _, r in ipairs(rows) do
-    local cells = {}
-    for i, c in ipairs(r) do cells[i] = i < #r and (c .. (" "):rep(w[i] - #c + 3)) or c end
-    print(table.concat(cells))
-  end
+  kube_table(rows)
   -- FAKE_API_DOWN=1: an aggregated API that does not answer (a metrics-server down): kubectl
   -- prints what it could list, then this, and exits 1
   if os.getenv("FAKE_API_DOWN") == "1" then
@@ -2841,15 +2840,7 @@ local function helm()
         rows[#rows + 1] = { n, ns, tostring(r.revision or 1), r.last_deployed and go_time_string(r.last_deployed)
           or "2026-01-01 00:00:00 +0000 UTC", r.status or "deployed", r.chart_ref or r.chart, r.app_version or "" }
       end
-      local width = {}
-      for _, row in ipairs(rows) do
-        for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
-      end
-      for _, row in ipairs(rows) do
-        local cells = {}
-        for c, cell in ipairs(row) do cells[c] = cell .. (" "):rep(width[c] - #cell) end
-        print(table.concat(cells, "\t"))
-      end
+      print_padded(rows, { extra = 0, min = 0, last = true, sep = "\t" })
       return
     end
     if fmt == "yaml" then die("fake helm: unsupported list output: yaml", 2) end

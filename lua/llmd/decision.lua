@@ -2980,9 +2980,9 @@ function M.test_name(test)
     -- (fixb51: per request where a run measured once, over the repeats where both repeated)
     local q, r = test.parts.requests or {}, test.parts.repeats or {}
     local function at(x) return type(x.loads) == "table" and table.concat(x.loads, ", ") or "?" end
-    return ("Mann-Whitney stratified by load point (van Elteren, %d points: per request at %s, %s; over the "
-      .. "repeats' %s at %s, %s; %s)"):format(test.strata or 0, at(q), M.p_is(q.p), r.figure_label or "figures",
-      at(r), M.p_is(r.p), M.MIXED_RULE)
+    return ("Stouffer's combination of two Mann-Whitney tests stratified by load point (van Elteren, %d points: "
+      .. "per request at %s, %s; over the repeats' %s at %s, %s; %s)"):format(test.strata or 0, at(q), M.p_is(q.p),
+      r.figure_label or "figures", at(r), M.p_is(r.p), M.MIXED_RULE)
   end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
     return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
@@ -3013,17 +3013,21 @@ end
 -- on repeats all above 0, whose interval is the ratio's on that scale), "mann_whitney"
 -- (Mann-Whitney, its normal approximation), "exact_mann_whitney" (exact Mann-Whitney, on the
 -- requests or on the repeats), "van_elteren" (Mann-Whitney stratified by load point) and
--- "exact_van_elteren" (the same, exact), "fisher" (Fisher's exact test on the request counts),
+-- "exact_van_elteren" (the same, exact), "mixed_stouffer" (M.mixed_test: a van Elteren test per
+-- request at the loads a run measured once and one over the repeats at the loads both repeated,
+-- their z's combined by Stouffer's method; its p is neither's), "fisher" (Fisher's exact test on
+-- the request counts),
 -- "stratified_exact" (the exact test on the request counts stratified by load point), "cmh"
 -- (the normal test on the request counts). What
 -- a rank test ranked (each request, or each repeat's figure) is the Evidence's, not the name's.
 M.TEST_CODES = { "welch", "welch_log", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren",
-  "fisher", "stratified_exact", "cmh" }
+  "mixed_stouffer", "fisher", "stratified_exact", "cmh" }
 function M.test_code(test)
   local t = test and test.test
   if t == nil then return nil end
   if t == "fisher" then return (test.strata or 1) > 1 and "stratified_exact" or "fisher" end
   if t == "welch" then return test.scale == "log" and "welch_log" or "welch" end
+  if t == "mann_whitney" and test.units == "mixed" then return "mixed_stouffer" end
   if t == "mann_whitney" then
     local stratified = test.strata and test.strata > 1
     return (test.exact and "exact_" or "") .. (stratified and "van_elteren" or "mann_whitney")

@@ -2917,6 +2917,12 @@ local function helm()
     for j = 2, #a do
       local n = a[j]
       if n:sub(1, 1) ~= "-" then
+        -- FAKE_FAIL(_ONCE)=uninstall_NAME: the API server stops answering as NAME's turn comes
+        -- (helm's error for a cluster it cannot reach; the releases before it stay removed)
+        if failing("uninstall_" .. n) then
+          die('Error: Kubernetes cluster unreachable: Get "https://127.0.0.1:6443/version": dial tcp '
+            .. "127.0.0.1:6443: connect: connection refused")
+        end
         if s.releases[n] then
           s.releases[n] = nil
           remove_deployments(s, "helm:" .. n)

@@ -3166,8 +3166,12 @@ end
 -- A teardown command, run and recorded for run_comparison.sh (ctx.teardown_commands[x]):
 -- "teardown X WHAT COMMAND" - the script's function that runs it and says what it removed.
 -- A command run in a folder (kustomize's, relative to the guide) is written with the
--- folder joined to its path, as the script runs it from anywhere.
-local function teardown_call(ctx, x, what, tool, args, opts)
+-- folder joined to its path, as the script runs it from anywhere. Each is kept on disk as it
+-- runs (M.save_deployed, written atomically and synced): a teardown cut half-way - a command
+-- that failed, Ctrl-C - keeps the record of what it had removed, which its resume adds to
+-- (the record starts anew at a deploy, not at a teardown). slot: {} whose line is replaced by
+-- each call given it (helm uninstall's one line, grown release by release).
+local function teardown_call(ctx, x, what, tool, args, opts, slot)
   if not (opts and opts.recorded_only) then ctx.k:call(tool, args, opts) end
   if ctx.dry_run then return end
   local shown = args
@@ -3180,7 +3184,13 @@ local function teardown_call(ctx, x, what, tool, args, opts)
   ctx.teardown_commands = ctx.teardown_commands or {}
   ctx.teardown_commands[x] = ctx.teardown_commands[x] or {}
   local list = ctx.teardown_commands[x]
-  list[#list + 1] = ("teardown %s %s %s"):format(x, k8s.cmdline { what }, k8s.cmdline(ctx.k:argv(tool, shown)))
+  local at = #list + 1
+  if slot then
+    slot.at = slot.at or at
+    at = slot.at
+  end
+  list[at] = ("teardown %s %s %s"):format(x, k8s.cmdline { what }, k8s.cmdline(ctx.k:argv(tool, shown)))
+  M.save_deployed(ctx, x)
 end
 
 -- The namespace-wide sweep of the reference procedure (teardown-llm-d): every release,
@@ -3368,7 +3378,6 @@ local function teardown(ctx, x)
   local upgraded = {} -- (this run's releases left because someone else upgraded them since)
   local gone_not = {} -- ("httproutes/NAME": another's of that name, left: not checked gone)
   local had_service = d.baseline_service
-  if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
@@ -3387,11 +3396,13 @@ local function teardown(ctx, x)
     local by_name = not d.release_ids or ctx.dry_run -- (an older record: by name, as it was made)
     -- (run_comparison.sh's teardown line is one helm uninstall of those uninstalled, as it
     -- was before: the same removal; here each goes in its own call, right after its check)
+    local slot = {} -- (that one line, recorded anew as each release goes)
     local function uninstall(names, opts)
       local a = { "uninstall" }
       for _, n in ipairs(names) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
-      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a, opts)
+      teardown_call(ctx, x, (#names == 1 and "release " or "releases ") .. table.concat(names, ", "), "helm", a, opts,
+        slot)
     end
     for _, n in ipairs(d.releases) do
       local want = d.release_ids and d.release_ids[n]
@@ -3408,8 +3419,9 @@ local function teardown(ctx, x)
               :format(n, tostring(id.version), tostring(want.version), id.first_deployed,
                 k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
           else
-            mine[#mine + 1] = n
             ctx.k:call("helm", { "uninstall", n, "--ignore-not-found" })
+            mine[#mine + 1] = n
+            uninstall(mine, { recorded_only = true }) -- (on disk before the next is checked)
           end
         elseif id then
           left = ("release %s is not the release this run installed (first deployed %s, revision %s; this run's: "
@@ -3426,9 +3438,7 @@ local function teardown(ctx, x)
       end
     end
     released = mine
-    if not by_name and #mine > 0 then
-      uninstall(mine, { recorded_only = true })
-    elseif by_name and #mine > 0 then
+    if by_name and #mine > 0 then
       uninstall(mine)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
@@ -3887,6 +3897,8 @@ local function deploy(ctx, x)
   end
   rec.torn_down = false
   rec.pod_owners, rec.pod_owner_uids = nil, nil -- (recorded anew once this deploy's stack is ready)
+  -- (the teardown record is of this deploy's stack: a teardown cut half-way and resumed adds to it)
+  if ctx.teardown_commands and not ctx.dry_run then ctx.teardown_commands[x] = nil end
   local done, outputs = {}, {}
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)

@@ -1333,6 +1333,61 @@ function M.repeat_test(xs, ys)
 end
 M.welch = M.repeat_test -- (its name before the exact test joined it)
 
+-- The exact Mann-Whitney test's own interval of the shift of B's values against A's (lx, ly:
+-- on the scale tested): every shift d that, taken off B's values, leaves a two-sided p of at
+-- least alpha (llmd.stattest.exact_mann_whitney, its mid-ranks and ties as the test has them),
+-- and the Hodges-Lehmann estimate, the median of the differences y - x. The test's p is that
+-- at d = 0, so p < alpha exactly where the interval leaves out 0 (a test and an interval that
+-- disagree would rest a verdict on a test its interval contradicts). The p changes only at a
+-- difference y - x: each one and a point inside each gap between two is tried, a shift there
+-- tying y - d with x as the difference says (never by floating-point subtraction). Returns lo,
+-- hi, the estimate, and why where there are no bounds: no shift is refused (too few repeats for
+-- a p below alpha), or the shifts kept are not one range (0 refused between two kept: ties).
+function M.exact_shift_interval(lx, ly, alpha)
+  local diffs = {}
+  for _, x in ipairs(lx) do for _, y in ipairs(ly) do diffs[#diffs + 1] = y - x end end
+  table.sort(diffs)
+  local m = #diffs
+  local hl = m % 2 == 1 and diffs[(m + 1) // 2] or (diffs[m // 2] + diffs[m // 2 + 1]) / 2
+  local distinct = {}
+  for _, d in ipairs(diffs) do if d ~= distinct[#distinct] then distinct[#distinct + 1] = d end end
+  local function kept(d, at_diff)
+    local shifted = {}
+    for j, y in ipairs(ly) do
+      shifted[j] = y - d
+      if at_diff then
+        for _, x in ipairs(lx) do if y - x == d then shifted[j] = x end end
+      end
+    end
+    return stattest.exact_mann_whitney(lx, shifted).p >= alpha
+  end
+  -- (each candidate: a shift to try and the end it gives the interval)
+  local lo, hi
+  local k = #distinct
+  local function try(d, at_diff, from, to)
+    if kept(d, at_diff) then
+      lo = lo or from
+      hi = to
+    end
+  end
+  try(distinct[1] - 1, false, -math.huge, distinct[1])
+  for i = 1, k do
+    try(distinct[i], true, distinct[i], distinct[i])
+    if i < k then try((distinct[i] + distinct[i + 1]) / 2, false, distinct[i], distinct[i + 1]) end
+  end
+  try(distinct[k] + 1, false, distinct[k], math.huge)
+  if lo == nil then return nil, nil, hl, "the exact test keeps no difference: no interval" end
+  if lo == -math.huge or hi == math.huge then
+    return nil, nil, hl, ("the exact test's interval is unbounded: %d and %d repeats give no p below %g whatever "
+      .. "the difference"):format(#lx, #ly, alpha)
+  end
+  local p0 = stattest.exact_mann_whitney(lx, ly).p
+  if p0 < alpha and lo <= 0 and hi >= 0 then
+    return nil, nil, hl, "the differences the exact test keeps are not one range (ties): no interval"
+  end
+  return lo, hi, hl
+end
+
 -- The test of two runs' repeats of one figure (xs: A's, ys: B's) and the size of the difference
 -- over the repeats with its interval (row_effect; where: its words, "over the repeats" by
 -- default), which M.verdict holds to --min-effect over the whole interval: a throughput row, a
@@ -1346,7 +1401,8 @@ M.welch = M.repeat_test -- (its name before the exact test joined it)
 -- Welch t and df as the p: p < 0.05 exactly where the interval leaves out 0. Else the raw values,
 -- the difference over A's mean (its lower end not below -100 % where no value is below 0). The
 -- test is M.repeat_test's on those values (Welch; the exact Mann-Whitney where a side is
--- constant, whose ranks a log does not change; "identical" without an effect); scale: "log" |
+-- constant, whose ranks a log does not change, with its own interval and Hodges-Lehmann
+-- estimate, M.exact_shift_interval; "identical" without an effect); scale: "log" |
 -- "raw" (M.test_name says "on the log values", M.test_code "welch_log"); mean_a, mean_b: the
 -- means of the figures themselves, as the row shows them (t and df are the logs'). Returns as
 -- M.repeat_test.
@@ -1394,6 +1450,17 @@ function M.sized_repeat_test(xs, ys, where)
   local qa, qb = va / #lx, vb / #ly
   if qa + qb <= 0 then
     eff.why, eff.settle = "repeats identical, no spread to estimate", "repeats whose values vary"
+  elseif t.test == "exact_mann_whitney" then
+    -- (one side constant: the exact test's own interval and estimate, never Welch's on one
+    -- side's spread, which could leave out 0 where the ranks' p is 0.1, or the reverse)
+    local lo, hi, hl, unbounded = M.exact_shift_interval(lx, ly, 1 - M.EFFECT_LEVEL / 100)
+    eff.pct, eff.estimate = pct(hl), "hodges_lehmann"
+    if unbounded then
+      eff.why, eff.settle = unbounded, M.REPEATS_SETTLE
+    else
+      eff.lo, eff.hi = pct(lo), pct(hi)
+      if not pos and nonneg then eff.lo = math.max(-100, eff.lo) end
+    end
   else
     local df = (qa + qb) ^ 2 / (qa * qa / (#lx - 1) + qb * qb / (#ly - 1))
     local h = stattest.t_quantile(1 - (1 - M.EFFECT_LEVEL / 100) / 2, df) * math.sqrt(qa + qb)
@@ -3005,9 +3072,9 @@ function M.test_name(test)
     -- (fixb51: per request where a run measured once, over the repeats where both repeated)
     local q, r = test.parts.requests or {}, test.parts.repeats or {}
     local function at(x) return type(x.loads) == "table" and table.concat(x.loads, ", ") or "?" end
-    return ("Mann-Whitney stratified by load point (van Elteren, %d points: per request at %s, %s; over the "
-      .. "repeats' %s at %s, %s; %s)"):format(test.strata or 0, at(q), M.p_is(q.p), r.figure_label or "figures",
-      at(r), M.p_is(r.p), M.MIXED_RULE)
+    return ("Stouffer's combination of two Mann-Whitney tests stratified by load point (van Elteren, %d points: "
+      .. "per request at %s, %s; over the repeats' %s at %s, %s; %s)"):format(test.strata or 0, at(q), M.p_is(q.p),
+      r.figure_label or "figures", at(r), M.p_is(r.p), M.MIXED_RULE)
   end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
     return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
@@ -3038,17 +3105,21 @@ end
 -- on repeats all above 0, whose interval is the ratio's on that scale), "mann_whitney"
 -- (Mann-Whitney, its normal approximation), "exact_mann_whitney" (exact Mann-Whitney, on the
 -- requests or on the repeats), "van_elteren" (Mann-Whitney stratified by load point) and
--- "exact_van_elteren" (the same, exact), "fisher" (Fisher's exact test on the request counts),
+-- "exact_van_elteren" (the same, exact), "mixed_stouffer" (M.mixed_test: a van Elteren test per
+-- request at the loads a run measured once and one over the repeats at the loads both repeated,
+-- their z's combined by Stouffer's method; its p is neither's), "fisher" (Fisher's exact test on
+-- the request counts),
 -- "stratified_exact" (the exact test on the request counts stratified by load point), "cmh"
 -- (the normal test on the request counts). What
 -- a rank test ranked (each request, or each repeat's figure) is the Evidence's, not the name's.
 M.TEST_CODES = { "welch", "welch_log", "mann_whitney", "exact_mann_whitney", "van_elteren", "exact_van_elteren",
-  "fisher", "stratified_exact", "cmh" }
+  "mixed_stouffer", "fisher", "stratified_exact", "cmh" }
 function M.test_code(test)
   local t = test and test.test
   if t == nil then return nil end
   if t == "fisher" then return (test.strata or 1) > 1 and "stratified_exact" or "fisher" end
   if t == "welch" then return test.scale == "log" and "welch_log" or "welch" end
+  if t == "mann_whitney" and test.units == "mixed" then return "mixed_stouffer" end
   if t == "mann_whitney" then
     local stratified = test.strata and test.strata > 1
     return (test.exact and "exact_" or "") .. (stratified and "van_elteren" or "mann_whitney")

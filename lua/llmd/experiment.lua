@@ -143,21 +143,15 @@ function M.apply_overrides(profile, overrides)
 end
 
 -- The existing key a key absent from its mapping was most likely meant to be: one equal to
--- it but for case and '-' / '_', else one within an edit distance of a fifth of its
--- length (at least 1: `rat` for `rate`); nil when none is that close. Stricter than
+-- it but for case and '-' / '_', else one within an edit distance (a swap of two
+-- neighbouring letters counting 1) of a fifth of its length (at least 1, even for a short
+-- key: `rat` for `rate`); nil when none is that close. llmd.opts.near's rule, as
+-- llmd.valuekeys.near's, with this threshold. Stricter than
 -- llmd.opts.closest (no prefix rule, a fifth, not a third): adding a key is legitimate
 -- (load.stages.0.concurrent_sessions beside rate), so only a near miss is refused.
 function M.near_miss(key, siblings)
-  local function norm(x) return (x:lower():gsub("_", "-")) end
-  local dist = require("llmd.opts").distance
-  local best, best_d
-  for _, s in ipairs(siblings) do
-    if s ~= key then
-      local d = norm(s) == norm(key) and 0 or dist(key, s)
-      if d <= math.max(1, #key // 5) and (not best_d or d < best_d) then best, best_d = s, d end
-    end
-  end
-  return best
+  -- (llmd.opts.near's rule, a swap of two neighbouring letters counting 1; this threshold)
+  return require("llmd.opts").near(key, siblings, function(k) return math.max(1, #k // 5) end)
 end
 
 -- A YAML value as an error message shows it: what it is, never a table's address.

@@ -21,6 +21,42 @@ function M.distance(a, b)
   return prev[#b]
 end
 
+-- Edit distance with a swap of two neighbouring letters counting 1 (optimal string
+-- alignment): `replicsa` is 1 from `replicas`, where M.distance counts 2.
+function M.swap_distance(a, b)
+  local d = {}
+  for i = 0, #a do d[i] = { [0] = i } end
+  for j = 0, #b do d[0][j] = j end
+  for i = 1, #a do
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      local v = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        v = math.min(v, d[i - 2][j - 2] + 1)
+      end
+      d[i][j] = v
+    end
+  end
+  return d[#a][#b]
+end
+
+-- The one near-miss rule (a key absent from a mapping that a key beside it was most likely
+-- meant to be): the word of list other than key nearest to it by M.swap_distance, case and
+-- '-' / '_' set aside, when that distance is at most within(key, word) (the caller's
+-- threshold: llmd.valuekeys.near for a values key, llmd.experiment.near_miss for a workload
+-- key); the list's first on a tie; nil when none is that close.
+function M.near(key, list, within)
+  local function norm(x) return (x:lower():gsub("_", "-")) end
+  local best, best_d
+  for _, w in ipairs(list) do
+    if w ~= key then
+      local d = M.swap_distance(norm(key), norm(w))
+      if d <= within(key, w) and (not best_d or d < best_d) then best, best_d = w, d end
+    end
+  end
+  return best
+end
+
 -- The word of list a misspelt word most likely meant: one it begins (3 characters or
 -- more), the shortest of those (`treatment` means `treatments`, not
 -- `treatment_max_attempts`), else the nearest by edit distance within a third of its

@@ -520,12 +520,20 @@ function M.csv_sources_text(list)
   for i, c in ipairs(M.CSV_COLUMNS) do if c[1] == "request_qps" then qps = 2 + i end end
   local lines = { table.concat(M.SOURCES_COLUMNS, ",") }
   -- (the figure ranked: on the basis each workload's treatments are ranked on, M.like_for_like;
-  -- none ranked where a treatment could not be read, M.model's error: each on its own then)
+  -- none ranked where a treatment could not be read, M.model's error: each on its own then).
+  -- M.like_for_like sets run.rate_like: it is given copies, so that the model the other
+  -- writers read after this one is as it was given (a writer changes no figure of another's)
   local like, ranked = {}, true
   for _, t in ipairs(list) do if t.load_error or not t.run then ranked = false end end
   for _, g in ipairs(ranked and M.workload_groups(list) or {}) do
-    M.like_for_like(g.list)
-    for _, t in ipairs(g.list) do like[t.label] = t.run.rate_like end
+    local copies = {}
+    for i, t in ipairs(g.list) do
+      local run = {}
+      for k, v in pairs(t.run) do run[k] = v end
+      copies[i] = { label = t.label, run = run, load_error = t.load_error }
+    end
+    M.like_for_like(copies)
+    for _, c in ipairs(copies) do like[c.label] = c.run.rate_like end
   end
   for _, row in ipairs(M.csv_rows(list)) do
     local p = row.stage and lp.points({ stages = { row.stage }, rate_like = like[row[1]] })[1] or {}

@@ -35,42 +35,18 @@ local function sorted_keys(t)
   return ks
 end
 
--- Edit distance with a swap of two neighbouring letters counting 1 (optimal string alignment).
-function M.distance(a, b)
-  local d = {}
-  for i = 0, #a do d[i] = { [0] = i } end
-  for j = 0, #b do d[0][j] = j end
-  for i = 1, #a do
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      local v = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
-        v = math.min(v, d[i - 2][j - 2] + 1)
-      end
-      d[i][j] = v
-    end
-  end
-  return d[#a][#b]
-end
-
--- The key of list most likely meant by key (absent from it), or nil: see the header.
+-- The key of list most likely meant by key (absent from it), or nil: see the header (the
+-- rule is llmd.opts.near's; this is its threshold: a fifth of the key's length, at least 1;
+-- a key of 3 characters or fewer only by case, '-' / '_' or a swap of two neighbouring
+-- letters, never another letter: dp beside tp is another key).
 function M.near(key, list)
-  local function norm(x) return (x:lower():gsub("_", "-")) end
-  local best, best_d
-  for _, s in ipairs(list) do
-    if s ~= key then
-      local d = M.distance(norm(key), norm(s))
-      -- (a key of 3 characters or fewer: only two neighbouring letters swapped, never another
-      -- letter: dp beside tp is another key)
-      local within = #key <= 3 and 0 or math.max(1, #key // 5)
-      if #key <= 3 and d == 1 and #key == #s and require("llmd.opts").distance(norm(key), norm(s)) == 2 then
-        within = 1
-      end
-      if d > within then d = nil end
-      if d and (not best_d or d < best_d) then best, best_d = s, d end
-    end
-  end
-  return best
+  local opts = require "llmd.opts"
+  return opts.near(key, list, function(k, w)
+    if #k > 3 then return math.max(1, #k // 5) end
+    -- (a swap: as long, and two plain edits apart, one swap apart)
+    local function norm(x) return (x:lower():gsub("_", "-")) end
+    return #k == #w and opts.distance(norm(k), norm(w)) == 2 and 1 or 0
+  end)
 end
 
 -- The leaf paths of a values tree: lists of keys, a path ending where its value is no mapping.

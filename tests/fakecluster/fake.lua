@@ -860,19 +860,37 @@ local function api_of(kind) return KIND_API[kind] end
 -- STATUS RESTARTS AGE; wide: IP NODE NOMINATED NODE READINESS GATES); the age of an object
 -- without a creation time is kubectl's "<unknown>", and an IP it lacks "<none>". Another
 -- kind's table is not faked: said so (exit 2), never JSON printed where kubectl prints a table.
-local function kube_table(rows)
-  local width = {}
+-- Rows as a column printer lays them out: each cell padded with spaces to its column's widest
+-- cell plus pad.extra (pad.min at least: a number, or one per column), the last column only
+-- when pad.last, a column pad.right lists padded on its left instead (right-aligned), the
+-- cells of a row joined by pad.sep; pad.trim: each line's trailing spaces and tabs cut.
+-- kubectl's tabwriter, helm's and helmfile's uitable and helmfile's prettytable differ only in
+-- these. padded_lines returns the lines, print_padded prints them.
+local function padded_lines(rows, pad)
+  local width, lines = {}, {}
   for _, row in ipairs(rows) do
     for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
   end
   for _, row in ipairs(rows) do
     local cells = {}
     for c, cell in ipairs(row) do
-      cells[c] = c < #row and cell .. (" "):rep(math.max(6, width[c] + 3) - #cell) or cell
+      local min = type(pad.min) == "table" and (pad.min[c] or 0) or pad.min
+      local fill = (" "):rep(math.max(min, width[c] + pad.extra) - #cell)
+      if pad.right and pad.right[c] then cells[c] = fill .. cell
+      elseif c < #row or pad.last then cells[c] = cell .. fill
+      else cells[c] = cell end
     end
-    print(table.concat(cells))
+    local line = table.concat(cells, pad.sep)
+    lines[#lines + 1] = pad.trim and line:gsub("[ \t]+$", "") or line
   end
+  return lines
 end
+
+local function print_padded(rows, pad)
+  for _, l in ipairs(padded_lines(rows, pad)) do print(l) end
+end
+
+local function kube_table(rows) print_padded(rows, { extra = 3, min = 6, last = false, sep = "" }) end
 
 local function pod_row(o, wide)
   local st = o.status or {}
@@ -1572,13 +1590,7 @@ local function api_resources(a)
   local rows = {}
   if not has(a, "--no-headers") then rows[1] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND" } end
   for _, r in ipairs(API_RESOURCES) do rows[#rows + 1] = r end
-  local w = {}
-  for _, r in ipairs(rows) do for i, c in ipairs(r) do w[i] = math.max(w[i] or 0, #c) end end
-  for _, r in ipairs(rows) do
-    local cells = {}
-    for i, c in ipairs(r) do cells[i] = i < #r and (c .. (" "):rep(w[i] - #c + 3)) or c end
-    print(table.concat(cells))
-  end
+  kube_table(rows)
   -- FAKE_API_DOWN=1: an aggregated API that does not answer (a metrics-server down): kubectl
   -- prints what it could list, then this, and exits 1
   if os.getenv("FAKE_API_DOWN") == "1" then
@@ -2841,15 +2853,7 @@ local function helm()
         rows[#rows + 1] = { n, ns, tostring(r.revision or 1), r.last_deployed and go_time_string(r.last_deployed)
           or "2026-01-01 00:00:00 +0000 UTC", r.status or "deployed", r.chart_ref or r.chart, r.app_version or "" }
       end
-      local width = {}
-      for _, row in ipairs(rows) do
-        for c, cell in ipairs(row) do width[c] = math.max(width[c] or 0, #cell) end
-      end
-      for _, row in ipairs(rows) do
-        local cells = {}
-        for c, cell in ipairs(row) do cells[c] = cell .. (" "):rep(width[c] - #cell) end
-        print(table.concat(cells, "\t"))
-      end
+      print_padded(rows, { extra = 0, min = 0, last = true, sep = "\t" })
       return
     end
     if fmt == "yaml" then die("fake helm: unsupported list output: yaml", 2) end
@@ -2926,6 +2930,12 @@ local function helm()
     for j = 2, #a do
       local n = a[j]
       if n:sub(1, 1) ~= "-" then
+        -- FAKE_FAIL(_ONCE)=uninstall_NAME: the API server stops answering as NAME's turn comes
+        -- (helm's error for a cluster it cannot reach; the releases before it stay removed)
+        if failing("uninstall_" .. n) then
+          die('Error: Kubernetes cluster unreachable: Get "https://127.0.0.1:6443/version": dial tcp '
+            .. "127.0.0.1:6443: connect: connection refused")
+        end
         if s.releases[n] then
           s.releases[n] = nil
           remove_deployments(s, "helm:" .. n)
@@ -3040,11 +3050,14 @@ local function helmfile()
       end
       io.write("[", table.concat(items, ","), "]\n")
     else
-      io.write("NAME\tNAMESPACE\tENABLED\tINSTALLED\tLABELS\tCHART\tVERSION\n")
+      -- pkg/app's FormatAsTable: gosuri/uitable (each cell padded to its column's widest, joined
+      -- by a tab), each line's trailing spaces and tabs trimmed
+      local rows = { { "NAME", "NAMESPACE", "ENABLED", "INSTALLED", "LABELS", "CHART", "VERSION" } }
       for _, o in ipairs(out) do
-        io.write(table.concat({ o.name, o.namespace, tostring(o.enabled), tostring(o.installed), o.labels, o.chart,
-          o.version }, "\t"), "\n")
+        rows[#rows + 1] = { o.name, o.namespace, tostring(o.enabled), tostring(o.installed), o.labels, o.chart,
+          o.version }
       end
+      print_padded(rows, { extra = 0, min = 0, last = true, sep = "\t", trim = true })
     end
     save()
     return
@@ -3087,6 +3100,39 @@ local function helmfile()
   for _, r in ipairs(releases) do
     if not want or r.name == want then hooks(r, { prepare = true }) end
   end
+  -- What helmfile v1 prints of apply and sync: its log (zap, on stderr) "Upgrading
+  -- release=NAME, chart=CHART" before each helm upgrade --install, whose own output (stdout)
+  -- follows, then "Listing releases matching ^NAME$" and helm list's row of it (stdout, the
+  -- header cut); "Deleting NAME" before the helm delete of a release marked installed: false
+  -- (helm's `release "NAME" uninstalled`); at the end, after a blank line, "UPDATED RELEASES:"
+  -- and "DELETED RELEASES:" with their tables (go-prettytable: columns padded to the widest
+  -- cell, CHART and VERSION 6 at least, DURATION right-aligned, three spaces between):
+  -- pkg/helmexec's SyncRelease, DeleteRelease and List, pkg/state's DisplayAffectedReleases.
+  if verb == "apply" then
+    -- apply diffs first (helm-diff's own output, the manifests' changes, is not faked): one
+    -- "Comparing release=NAME, chart=CHART" a release to install, then the affected ones
+    -- (pkg/app's Run.diff: "  NAME (CHART) UPDATED" / "DELETED", sorted)
+    local affected = {}
+    for _, r in ipairs(releases) do
+      if (not want or r.name == want) and r.chart and not (r.context and r.context ~= fake_context()) then
+        if r.installed then
+          io.stderr:write(("Comparing release=%s, chart=%s\n"):format(r.name, r.chart))
+          affected[#affected + 1] = ("  %s (%s) UPDATED"):format(r.name, r.chart)
+        elseif s.releases[r.name] then
+          affected[#affected + 1] = ("  %s (%s) DELETED"):format(r.name, r.chart)
+        end
+      end
+    end
+    table.sort(affected)
+    if #affected > 0 then io.stderr:write("Affected releases are:\n", table.concat(affected, "\n"), "\n\n") end
+  end
+  local updated, deleted = {}, {}
+  local function took(t0)
+    local d = os.time() - t0
+    if d >= 3600 then return ("%dh%dm%ds"):format(d // 3600, d % 3600 // 60, d % 60) end
+    if d >= 60 then return ("%dm%ds"):format(d // 60, d % 60) end
+    return ("%ds"):format(d)
+  end
   for _, r in ipairs(releases) do
     if (not want or r.name == want) and verb ~= "template" then hooks(r, { presync = true, preapply = true }) end
     -- another kube context: helm --kube-context CTX, another cluster's API (recorded in
@@ -3095,15 +3141,21 @@ local function helmfile()
       local cf = assert(io.open(DIR .. "/contexts.log", "a"))
       cf:write(("%s %s %s\n"):format(verb, tostring(r.context), tostring(r.name)))
       cf:close()
-      if verb ~= "template" then print("Upgrading release=" .. r.name .. " (kube context " .. r.context .. ")") end
+      -- (helmfile's own line; what the other cluster's helm answers is not faked)
+      if verb ~= "template" then
+        io.stderr:write(("Upgrading release=%s, chart=%s\n"):format(r.name, tostring(r.chart)))
+      end
       goto next_release
     end
     if (not want or r.name == want) and not r.installed then
       -- installed: false - apply and sync delete the release where it is installed
       if verb ~= "template" and s.releases[r.name] then
+        local t0 = os.time()
+        io.stderr:write(("Deleting %s\n"):format(r.name))
         s.releases[r.name] = nil
         remove_deployments(s, "helm:" .. r.name)
-        print("Deleting release=" .. r.name)
+        print(('release "%s" uninstalled\n'):format(r.name))
+        deleted[#deleted + 1] = { r.name, r.namespace or ns or "", took(t0) }
       end
       goto next_release
     end
@@ -3122,15 +3174,41 @@ local function helmfile()
       if verb == "template" then
         io.write(out)
       else
+        local t0 = os.time()
+        io.stderr:write(("Upgrading release=%s, chart=%s\n"):format(r.name, r.chart))
+        local existed = s.releases[r.name] and s.releases[r.name].status ~= "uninstalled"
         create_rendered(out, ns, "helm:" .. r.name)
         concurrent_install(s)
         make_release(s, r.name, "helmfile/" .. r.name, false, dir)
-        s.releases[r.name].environment = env
-        print("Upgrading release=" .. r.name)
+        local rel = s.releases[r.name]
+        rel.environment = env
+        -- (helm upgrade --install's reply, as the fake's helm prints it, and helmfile's line after)
+        print(existed and ('Release "%s" has been upgraded. Happy Helming!'):format(r.name)
+          or ('Release "%s" does not exist. Installing it now.'):format(r.name))
+        io.write(helm_status_block(r.name, rel, ns), "\n")
+        io.stderr:write(("Listing releases matching ^%s$\n"):format(r.name))
+        local meta = yaml.load(read_file(dir .. "/Chart.yaml") or "") or {}
+        local lines = padded_lines({ { "NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION" },
+          { r.name, ns or "", tostring(rel.revision or 1), go_time_string(rel.last_deployed), rel.status or "deployed",
+            rel.chart_ref or "", tostring(rel.app_version or "") } }, { extra = 0, min = 0, last = true, sep = "\t" })
+        print(lines[2] .. "\n")
         hooks(r, { postsync = true })
+        updated[#updated + 1] = { r.name, r.namespace or ns or "", r.chart, tostring(meta.version or ""), took(t0) }
       end
     end
     ::next_release::
+  end
+  local tables = { { "UPDATED RELEASES:", { "NAME", "NAMESPACE", "CHART", "VERSION", "DURATION" }, updated,
+    { [3] = 6, [4] = 6 }, 5 }, { "DELETED RELEASES:", { "NAME", "NAMESPACE", "DURATION" }, deleted, {}, 3 } }
+  for _, tb in ipairs(tables) do
+    if #tb[3] > 0 then
+      local rows = { tb[2] }
+      for _, row in ipairs(tb[3]) do rows[#rows + 1] = row end
+      io.stderr:write("\n", tb[1], "\n")
+      for _, l in ipairs(padded_lines(rows, { extra = 0, min = tb[4], last = true, sep = "   ", right = { [tb[5]] = true } })) do
+        io.stderr:write(l, "\n")
+      end
+    end
   end
   save()
 end

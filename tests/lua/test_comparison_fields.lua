@@ -34,6 +34,7 @@ local NAMES = {
   welch = { "Welch t" }, welch_log = { "Welch t on the log values" }, mann_whitney = { "Mann-Whitney" }, exact_mann_whitney = { "exact Mann-Whitney" },
   van_elteren = { "Mann-Whitney stratified by load point (van Elteren" },
   exact_van_elteren = { "Mann-Whitney stratified by load point (van Elteren" },
+  mixed_stouffer = { "Stouffer's combination of two Mann-Whitney tests stratified by load point (van Elteren" },
   fisher = { "Fisher's exact test on the request counts" },
   stratified_exact = { "exact test on the request counts stratified by load point" },
   cmh = { "normal test on the request counts" },
@@ -80,6 +81,31 @@ local WANT = {
   throughput_tok_s = "higher", max_sustained_rps = "higher", kv_hits = "higher", kv_queries = "none",
   kv_misses = "lower", kv_hit_rate_pct = "higher", kv_preemptions_per_1k = "lower",
 }
+
+t.test("every test code: README lists it with the name its Evidence starts with; a mixed test is mixed_stouffer",
+  function()
+  local decision = require "llmd.decision"
+  local readme = t.read(t.root() .. "/README.md"):gsub("%s+", " ")
+  for _, code in ipairs(decision.TEST_CODES) do
+    t.ok(NAMES[code], "a code this test knows: " .. code)
+    local first = NAMES[code][1]:sub(1, 24)
+    -- (exact_van_elteren: "the same ending ', exact)'", van_elteren's name)
+    t.ok(readme:find(("`%s` \"%s"):format(code, first), 1, true)
+      or readme:find(("`%s` the same ending"):format(code), 1, true), "README lists " .. code)
+  end
+  -- a mixed test (decision.mixed_test's shape: per request at 3/s, over the repeats at 1/s and
+  -- 2/s, z's combined): not a plain van Elteren test, though both parts are van Elteren's
+  local mixed = { test = "mann_whitney", name = "van_elteren_mixed", units = "mixed", strata = 3, z = 1.8, p = 0.07,
+    parts = { requests = { loads = { "3/s" }, z = 2.5, p = 0.0123, strata = 1 },
+      repeats = { loads = { "1/s", "2/s" }, z = 0.45, p = 0.655, strata = 2, exact = true, figure_label = "TPOT mean" } } }
+  t.eq(decision.test_code(mixed), "mixed_stouffer")
+  local name = decision.test_name(mixed)
+  t.eq(name:sub(1, #NAMES.mixed_stouffer[1]), NAMES.mixed_stouffer[1])
+  -- the per-request part alone (the repeats untested): a plain van Elteren test, named so
+  local alone = { test = "mann_whitney", name = "van_elteren", strata = 2, z = 2.5, p = 0.0123 }
+  t.eq(decision.test_code(alone), "van_elteren")
+  t.eq(decision.test_name(alone):sub(1, #NAMES.van_elteren[1]), NAMES.van_elteren[1])
+end)
 
 t.test("better_is: the last CSV column, on every row, and comparison.json's directions", function()
   local ws = workspace()

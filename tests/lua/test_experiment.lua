@@ -246,6 +246,16 @@ treatments:
   t.eq(ex.near_miss("Max_Concurrency", { "max-concurrency", "num-prompts" }), "max-concurrency")
   t.eq(ex.near_miss("session_rate", { "session_time" }), nil)
   t.eq(ex.near_miss("num-prompt", { "max-concurrency", "num-prompts" }), "num-prompts")
+  -- this caller's threshold (llmd.opts.near, the rule llmd.valuekeys.near shares): a fifth of
+  -- the key, at least 1 even for a short key (valuekeys refuses rat for rate); a swap of two
+  -- neighbouring letters counts 1 (rtae: 1, where Levenshtein counts 2), case and '_' aside
+  -- (Rat: 1 from rate); max_nun_seq is 2 from max_num_seqs (11 // 5 = 2), mux_nun_seq 3
+  -- (distances checked with an independent optimal-string-alignment distance in python3)
+  t.eq(ex.near_miss("rtae", { "rate" }), "rate")
+  t.eq(ex.near_miss("Rat", { "rate" }), "rate")
+  t.eq(ex.near_miss("max_nun_seq", { "max_num_seqs" }), "max_num_seqs")
+  t.eq(ex.near_miss("mux_nun_seq", { "max_num_seqs" }), nil)
+  t.eq(ex.near_miss("ra", { "rate" }), nil)
 end)
 
 -- What a new user found in session 32 (a fresh clone, README only): a broken treatment

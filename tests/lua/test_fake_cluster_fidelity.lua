@@ -462,3 +462,54 @@ spec:
   t.ok(s.stdout:match("^NAME: zz\nLAST DEPLOYED: %u%l%l %u%l%l [ %d]%d %d%d:%d%d:%d%d %d%d%d%d\nNAMESPACE: ns1\n"
     .. "STATUS: deployed\nREVISION: 1\nTEST SUITE: None\n$"), s.stdout)
 end)
+
+-- fixc52 #7: helmfile apply as helmfile v1 prints it, written from helmfile's source, not from
+-- the fake: its log (zap, stderr) "Comparing release=NAME, chart=CHART" for each release to
+-- install, "Affected releases are:" with "  NAME (CHART) UPDATED" / "DELETED" sorted (pkg/app
+-- Run.diff), "Upgrading release=NAME, chart=CHART" (pkg/helmexec SyncRelease) and "Listing
+-- releases matching ^NAME$" (List), "Deleting NAME" (DeleteRelease); helm's own replies on
+-- stdout (Release "NAME" does not exist. Installing it now. / has been upgraded. Happy
+-- Helming!; release "NAME" uninstalled); at the end "UPDATED RELEASES:" and "DELETED
+-- RELEASES:" tables (pkg/state DisplayAffectedReleases, go-prettytable: three spaces between
+-- columns padded to the widest cell, CHART and VERSION 6 at least, DURATION right-aligned).
+-- The fake printed "Upgrading release=NAME" and "Deleting release=NAME" on stdout, and
+-- helmfile list's table unpadded (helmfile's FormatAsTable is uitable's, padded, trimmed).
+t.test("helmfile apply and list: helmfile's texts (its log on stderr, the affected releases' tables)", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/helmfile.yaml", [[
+releases:
+  - name: infra-sim
+    chart: llm-d-infra/llm-d-infra
+  - name: old-sim
+    chart: llm-d-infra/llm-d-infra
+    installed: false
+]])
+  local r = run { "helmfile", "-n", "bench", "apply" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find('^Release "infra%-sim" does not exist%. Installing it now%.\nNAME: infra%-sim\n'), r.stdout)
+  t.ok(r.stdout:find("\ninfra%-sim\tbench    \t1       \t[^\t]+\tdeployed\tllm%-d%-infra%-1%.3%.0\t"), r.stdout)
+  -- (the chart's version, 1.3.0: tests/fakecluster/charts/llm-d-infra/Chart.yaml)
+  t.ok(r.stderr:find("^Comparing release=infra%-sim, chart=llm%-d%-infra/llm%-d%-infra\nAffected releases are:\n"
+    .. "  infra%-sim %(llm%-d%-infra/llm%-d%-infra%) UPDATED\n\nUpgrading release=infra%-sim, chart=llm%-d%-infra/"
+    .. "llm%-d%-infra\nListing releases matching %^infra%-sim%$\n"), r.stderr)
+  -- NAME 9 wide (infra-sim), NAMESPACE 9, CHART 23, VERSION 7, DURATION 8 (right-aligned)
+  t.ok(r.stderr:find("\n\nUPDATED RELEASES:\nNAME        NAMESPACE   CHART                     VERSION   DURATION\n"
+    .. "infra%-sim   bench       llm%-d%-infra/llm%-d%-infra   1%.3%.0     +%d+s\n$"), r.stderr)
+  t.ok(not r.stdout:find("Upgrading", 1, true), "helmfile's log is not on stdout")
+  -- a release marked installed: false that is installed: deleted, and said so
+  t.eq(run({ "helm", "-n", "bench", "install", "old-sim", "llm-d-infra/llm-d-infra" }).code, 0)
+  r = run { "helmfile", "-n", "bench", "apply" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find('Release "infra%-sim" has been upgraded%. Happy Helming!\n'), r.stdout)
+  t.ok(r.stdout:find('\nrelease "old%-sim" uninstalled\n'), r.stdout)
+  t.ok(r.stderr:find("  old%-sim %(llm%-d%-infra/llm%-d%-infra%) DELETED\n"), r.stderr)
+  t.ok(r.stderr:find("\nDeleting old%-sim\n"), r.stderr)
+  t.ok(r.stderr:find("\n\nDELETED RELEASES:\nNAME      NAMESPACE   DURATION\nold%-sim   bench       +%d+s\n$"), r.stderr)
+  -- helmfile list's table: uitable's, each cell padded to its column, joined by tabs, trailing blanks cut
+  r = run { "helmfile", "-n", "bench", "list" }
+  t.eq(r.stdout, "NAME     \tNAMESPACE\tENABLED\tINSTALLED\tLABELS                                          \tCHART"
+    .. "                  \tVERSION\n"
+    .. "infra-sim\tbench    \ttrue   \ttrue     \tchart:llm-d-infra,name:infra-sim,namespace:bench\tllm-d-infra/llm-d-infra\n"
+    .. "old-sim  \tbench    \ttrue   \tfalse    \tchart:llm-d-infra,name:old-sim,namespace:bench  \tllm-d-infra/llm-d-infra\n")
+end)

@@ -313,6 +313,30 @@ print(repr(send / max(slope, 1)), repr(lo(n, w, np.percentile(l, 0.1))),
         .. "keep no least latency to read it on that basis"), text)
     end)
 
+    -- fixc52 #6: treatment_comparison_sources.csv's writer read each workload's basis by
+    -- M.like_for_like on the treatments it was given, which sets their run.rate_like: the
+    -- model the writers after it read was changed by a CSV writer. Now it reads copies.
+    t.test("treatments: the sources CSV's writer leaves the model's rate_like as it found it", function()
+      local tr = require "llmd.treatments"
+      local args = { "--rates", "4", "--slots", "200", "--outtok", "1000", "--tpot", "0.02", "--dur", "60",
+        "--seed", "5004" }
+      local a = sim("queue_sim.py", "paced", args)
+      local b = sim("queue_sim.py", "agg", { "--aggregate-only", table.unpack(args) })
+      local list = tr.load { { label = "p", dirs = { a } }, { label = "g", dirs = { b } } }
+      -- (as a model on each one's own basis holds them: none set)
+      t.eq({ list[1].run.rate_like, list[2].run.rate_like }, { nil, nil })
+      local text = tr.csv_sources_text(list)
+      -- the CSV reads p on g's basis (its last column), and the treatments are as they were
+      t.ok(text:find("\r\np,[^\r]*,pace_as_drain\r\n"), text)
+      t.eq({ list[1].run.rate_like, list[2].run.rate_like }, { nil, nil })
+      -- a model on one basis (M.like_for_like's): the very table it set, kept
+      tr.like_for_like(list)
+      local set = list[1].run.rate_like
+      t.ok(set ~= nil)
+      t.eq(tr.csv_sources_text(list), text)
+      t.ok(rawequal(list[1].run.rate_like, set), "the model's own rate_like")
+    end)
+
     t.test("treatments: a paced treatment among statistics-only ones is ranked on the drain-reduced basis (fixb51)",
       function()
       -- an experiment workspace (as test_treatments' one): s-paced, queue_sim's server at 2 and 4

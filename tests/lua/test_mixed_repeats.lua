@@ -78,10 +78,12 @@ if t.have_numpy() then
     -- the other rows of the kind read the same test (one in the Holm family)
     local r90 = decision.row_test("tpot_p90_ms", ra, rb, pa, pb, memo, { a = "ra", b = "vb" })
     t.eq({ r90.id, r90.p }, { r.id, r.p })
-    t.eq(decision.test_name(r), ("Mann-Whitney stratified by load point (van Elteren, 3 points: per request at 3/s, "
-      .. "%s; over the repeats' TPOT mean at 1/s, 2/s, %s; their z's combined by Stouffer's method, each load "
-      .. "weighted alike)"):format(decision.p_is(want.p_requests), decision.p_is(want.p_repeats)))
-    t.eq(decision.test_code(r), "van_elteren")
+    t.eq(decision.test_name(r), ("Stouffer's combination of two Mann-Whitney tests stratified by load point "
+      .. "(van Elteren, 3 points: per request at 3/s, %s; over the repeats' TPOT mean at 1/s, 2/s, %s; their z's "
+      .. "combined by Stouffer's method, each load weighted alike)"):format(decision.p_is(want.p_requests),
+      decision.p_is(want.p_repeats)))
+    -- (its own code: a plain van Elteren test's would tell a script it has one test's p)
+    t.eq(decision.test_code(r), "mixed_stouffer")
     -- the row's effect: the two parts' averaged, by loads (mixed_effect, above)
     t.eq(r.row_effect.strata, 3)
     t.ok(r.row_effect.where:find("(1 per request, 2 over their repeats;", 1, true), r.row_effect.where)
@@ -95,6 +97,9 @@ if t.have_numpy() then
     t.near(row.p_value, want.p, 1e-9 * want.p)
     t.contains(row.evidence, "their z's combined by Stouffer's method, each load weighted alike), "
       .. decision.p_is(want.p))
+    -- comparison.json/CSV's test: README's code and the name the Evidence starts with
+    t.eq(row.test, "mixed_stouffer")
+    t.eq(row.evidence:sub(1, 62), "Stouffer's combination of two Mann-Whitney tests stratified by")
     t.contains(row.evidence, "per request where a run measured once (over the repeats where both repeated), as for "
       .. "runs measured once: vb measured 3/s once where ra repeated it")
     -- (p = 0.07 here: the loads both repeated, p = 0.655 over their repeats, weigh as much as

@@ -41,7 +41,10 @@ local function rerun(s, w, lines, envx)
   local env = { LLMDLUA = ROOT .. "/llmdlua" }
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" }), copy
+  -- (the script's own lines on stderr: helmfile, which its deploy line runs, logs there too)
+  local r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
+  r.stderr, r.helmfile_log = t.without_helmfile_log(r.stderr)
+  return r, copy
 end
 
 -- what the script's last line (analyze.lua "$COMPARISON_DIR") says of the script it runs from,
@@ -360,6 +363,7 @@ t.test("each run's command block of run_comparison.sh, uncommented whole, is she
     local env = { LLMDLUA = ROOT .. "/llmdlua" }
     for k, v in pairs(s.env) do env[k] = v end
     r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
+    r.stderr = t.without_helmfile_log(r.stderr)
     t.eq({ r.code, r.stderr }, { 0, kept(copy) }, r.stdout)
     t.contains(r.stdout, "run " .. x .. ": results of the re-run in " .. copy .. "/reruns/run-" .. x .. "-")
     t.eq(next(ns_state(s).releases or {}), nil, "run " .. x .. " torn down")

@@ -156,3 +156,35 @@ t.test("teardown scope: kustomize objects are the ones applied at deploy, not wh
   t.eq(other["Role/my-role"], nil)
   t.eq(other["Role/team-role"], "someone")
 end)
+
+-- fixc52 #5: the teardown commands are recorded (run-X/deployed.json's teardown_commands, what
+-- run_comparison.sh's teardown lines are written from) as each runs, not after the last: a
+-- teardown whose second command fails keeps the record of its first, which had removed a
+-- release, and its resume adds to that record. The fake's helm fails the second release's
+-- uninstall (FAKE_FAIL_ONCE=uninstall_NAME: "Kubernetes cluster unreachable", helm's error).
+t.test("teardown record: a teardown cut at its second command keeps the first on disk, and its resume adds to it",
+  function()
+  local s = setup()
+  local w = left_deployed(s)
+  local rec = w .. "/run-a/deployed.json"
+  local releases = json.decode(t.read(rec)).releases
+  t.ok(#releases >= 2, "releases: " .. #releases)
+  local first, second = releases[1], releases[2]
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" }, { FAKE_FAIL_ONCE = "uninstall_" .. second })
+  t.ok(r.code ~= 0, r.stdout)
+  t.contains(r.stdout .. r.stderr, "Kubernetes cluster unreachable")
+  -- the first release is gone, the second is not, and the record says the first's uninstall
+  local st = state(s).ns.bench
+  t.eq({ st.releases[first] == nil, st.releases[second] ~= nil }, { true, true })
+  local cut = json.decode(t.read(rec)).teardown_commands
+  t.eq(#cut, 1, table.concat(cut, "\n"))
+  t.eq(cut[1], ("teardown a 'release %s' helm uninstall %s --ignore-not-found -n bench"):format(first, first))
+  -- resumed: the first's line kept, the rest of the teardown after it
+  r = t.fake_compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local all = json.decode(t.read(rec)).teardown_commands
+  t.eq(all[1], cut[1])
+  t.ok(#all >= 2, table.concat(all, "\n"))
+  t.contains(all[2], ("uninstall %s"):format(second))
+  t.eq(next(state(s).ns.bench.releases), nil, "every release removed")
+end)

@@ -234,3 +234,16 @@ t.test("t.extract_pair: both runs read and their load points, A first", function
   t.eq({ pa[1].offered, pa[2].offered, pb[1].offered }, { 2, 4, 3 })
   t.eq({ pa[1].load_type, pb[1].load_type }, { "rate", "rate" })
 end)
+
+-- t.without_helmfile_log: helmfile's log (its stderr, as helmfile v1 writes it on an apply that
+-- installs one release) is cut, the script's own lines around it kept whole, in order
+t.test("without_helmfile_log cuts helmfile's stderr log and keeps every other line", function()
+  local log = "Comparing release=ms, chart=repo/ms\nAffected releases are:\n  ms (repo/ms) UPDATED\n\n"
+    .. "Upgrading release=ms, chart=repo/ms\nListing releases matching ^ms$\n\nUPDATED RELEASES:\n"
+    .. "NAME   NAMESPACE   CHART     VERSION   DURATION\nms     ns          repo/ms   0.3.0         1m2s\n"
+  local mine = "run_comparison.sh: run a: failed; stopping here\n    helm uninstall ms -n ns\n"
+  t.eq({ t.without_helmfile_log("before: one line\n" .. log .. mine) },
+    { "before: one line\n" .. mine, log })
+  t.eq({ t.without_helmfile_log(mine) }, { mine, "" })
+  t.eq({ t.without_helmfile_log("no newline at the end") }, { "no newline at the end", "" })
+end)

@@ -14,7 +14,7 @@ local ROOT, LLMDLUA = t.root()
 t.test("the near key: one edit or one swap of two letters in a long key; case and -/_; short keys only a swap",
   function()
     -- by hand: replicsa is replicas with s and a swapped (one swap); Levenshtein would count 2
-    t.eq(vk.distance("replicsa", "replicas"), 1)
+    t.eq(require("llmd.opts").swap_distance("replicsa", "replicas"), 1)
     t.eq(vk.near("replicsa", { "parallelism", "replicas" }), "replicas")
     t.eq(vk.near("Replicas", { "replicas" }), "replicas")
     t.eq(vk.near("tensr", { "data", "tensor" }), "tensor")
@@ -25,6 +25,21 @@ t.test("the near key: one edit or one swap of two letters in a long key; case an
     t.eq(vk.near("dp", { "tp" }), nil)
     t.eq(vk.near("pt", { "tp" }), "tp")
     t.eq(vk.near("extraArgs", { "replicas", "image" }), nil)
+  end)
+
+t.test("the near key's threshold (llmd.opts.near with valuekeys' own): a fifth of the key, short keys only a swap",
+  function()
+    -- distances by hand, checked with an independent optimal-string-alignment distance in
+    -- python3: max_nun_seq (11 characters, 11 // 5 = 2) is 2 from max_num_seqs (m->n, +s),
+    -- mux_nun_seq 3; rat (3 characters) is 1 insertion from rate, which a short key is not
+    -- allowed (experiment's near_miss allows it: test_experiment pins that threshold)
+    t.eq(vk.near("max_nun_seq", { "max_num_seqs" }), "max_num_seqs")
+    t.eq(vk.near("mux_nun_seq", { "max_num_seqs" }), nil)
+    t.eq(vk.near("rat", { "rate" }), nil)
+    t.eq(vk.near("Rat", { "rate" }), nil)
+    -- the nearer of two within reach, the list's first on a tie
+    t.eq(vk.near("max_num_seqq", { "max_nun_seqx", "max_num_seqs" }), "max_num_seqs")
+    t.eq(vk.near("replicaz", { "replicax", "replicay" }), "replicax")
   end)
 
 t.test("helm --set keys as values paths", function()

@@ -355,6 +355,39 @@ function M.progress_only(r)
   return r
 end
 
+-- A command's stderr without what helmfile logs there (its zap logger writes to stderr, as
+-- the fake's helmfile does: "Comparing release=...", "Affected releases are:" and its list,
+-- "Upgrading release=...", "Listing releases matching ...", "Deleting NAME", and the
+-- "UPDATED RELEASES:" / "DELETED RELEASES:" tables, with the blank lines among them): the lines
+-- of a script that runs helmfile (run_comparison.sh) as its own. Returns those lines and the
+-- helmfile log cut from them.
+function M.without_helmfile_log(text)
+  local keep, cut, in_log, in_table = {}, {}, false, false
+  local open_end = text ~= "" and text:sub(-1) ~= "\n" -- (a last line without its newline: kept so)
+  for line in (open_end and text .. "\n" or text):gmatch("([^\n]*)\n") do
+    local starts = line:match("^Comparing release=") or line:match("^Upgrading release=")
+      or line:match("^Deleting %S+$") or line == "Affected releases are:"
+    local logged = starts or line:match("^Listing releases matching ") or line:match("^  %S+ %(.+%) [UPDATEL]+$")
+      or line == "UPDATED RELEASES:" or line == "DELETED RELEASES:"
+    if starts then in_log = true end
+    if line == "UPDATED RELEASES:" or line == "DELETED RELEASES:" then
+      in_table = true
+    elseif in_table and not (line:match("^NAME +NAMESPACE") or line:match("^%S+ .- %d[%dhm]*s$")) then
+      in_table = false
+    end
+    if (in_log and (logged or line == "")) or in_table then
+      cut[#cut + 1] = line
+    else
+      in_log = false
+      keep[#keep + 1] = line
+    end
+  end
+  local function text_of(lines, last)
+    return #lines > 0 and (table.concat(lines, "\n") .. (last and "" or "\n")) or ""
+  end
+  return text_of(keep, open_end and not in_log and not in_table), text_of(cut)
+end
+
 -- One CSV line's cells (RFC 4180 quoting: a quoted cell's "" is one ").
 function M.csv_cells(line)
   local cells, pos = {}, 1

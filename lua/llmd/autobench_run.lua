@@ -593,8 +593,10 @@ local function read_result(path)
 end
 
 -- Metrics of a client's result file, named as the normalised schema names them, and nil
--- or why the run failed. A metric the file does not have stays absent; with no completed
--- request there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
+-- or why the run failed (and then, third, why the candidate's other scenarios would fail
+-- alike, when that is not that its server failed every request). A metric the file does
+-- not have stays absent; with no completed request, or completed ones without one output
+-- token, there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
 -- an empty list "or 0"), and a latency of 0 ms means not measured (vLLM's TTFT unstreamed).
 -- num_prompts: the config's, when the file has neither `failed` nor `num_prompts`.
 function M.result_metrics(path, num_prompts)
@@ -611,6 +613,17 @@ function M.result_metrics(path, num_prompts)
   if failed and completed + failed > 0 then m.success_rate = completed / (completed + failed) end
   if completed == 0 then
     return m, ("no request succeeded (%s failed)"):format(failed and math.tointeger(failed) or "all")
+  end
+  -- requests "completed" without one output token are answers with nothing in them (HTTP
+  -- 200, empty text): vLLM's client counts a streamed answer a success once a chunk has
+  -- choices, whatever its text, so a broken server's file says every request done, fast -
+  -- the best request throughput of any. A server that generates emits a token per request
+  -- at least (an EOS is one), so none at all is no measurement
+  local toks = num("total_output_tokens")
+  if toks == 0 then
+    return m, ("%d requests answered without one output token (total_output_tokens 0 in the client's result: "
+      .. "empty answers); no figure of them is a measurement"):format(math.tointeger(completed) or completed),
+      "its server answered with no output"
   end
   for _, e in ipairs(M.RESULT_KEYS) do
     for _, k in ipairs(e[2]) do
@@ -878,7 +891,7 @@ function M.run(config_path, opts)
             elseif not row.artifacts.raw_result then
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
-              local ok, m, why = pcall(M.result_metrics, rpath, ds.num_prompts)
+              local ok, m, why, what = pcall(M.result_metrics, rpath, ds.num_prompts)
               if not ok then
                 row.status, row.failure_reason = "failed", tostring(m)
               else
@@ -888,8 +901,8 @@ function M.run(config_path, opts)
                   -- a server that fails every request will fail the next scenario's too, and
                   -- that client would first wait for it (vLLM's ready check: 600 s): the
                   -- candidate ends here, as when its server exits
-                  dead = ("not run: %s in %s, so the candidate was stopped (its server failed every request; "
-                    .. "log %s)"):format(why, sc.name, log)
+                  dead = ("not run: %s in %s, so the candidate was stopped (%s; log %s)"):format(why, sc.name,
+                    what or "its server failed every request", log)
                 end
               end
             end

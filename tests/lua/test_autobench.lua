@@ -1691,3 +1691,43 @@ t.test("compare: the test and the interval of a choice are on one scale and agre
     .. "clear difference (Welch on the log values, p = 0.054; 3 and 3 measurements; vllm vllm-1 -15.7 % against vllm "
     .. "vllm-2 over the repeats, 95 % interval -29.4 % to +0.7 %)\n")
 end)
+
+-- harden52: a server that answers HTTP 200 with nothing in it. vLLM's client counts a
+-- streamed answer with a chunk of choices as a success whatever its text (by its source,
+-- vllm/benchmarks/lib/endpoint_request_func.py: success once a chunk has "choices"; its
+-- output length is usage's completion_tokens, else the text's tokens: 0), so its result file
+-- says every request completed, fast, with no output token: request throughput the best of
+-- any server. Mode 8 answers so; mode 9 answers an HTML page with HTTP 200 (the client's
+-- JSON parse fails: every request failed, which held before). Neither may be an ok row.
+t.test("run: a server answering HTTP 200 with empty or garbage bodies is no result", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "3" -- mode 9 fails the client's test prompt: its wait shortened
+  for _, mode in ipairs { 8, 9 } do
+    local out = "r" .. mode .. ".jsonl"
+    t.write(d .. "/cfg.yaml", yaml.dump(mock_config(nil, mode)))
+    local r = ab_cli({ "run", "cfg.yaml", "--out", out }, d, env)
+    t.eq(r.code, 1, "mode " .. mode .. ": " .. r.stdout .. r.stderr)
+    local got = rows_by(d .. "/" .. out)
+    local chat = got["vllm-0/chat"]
+    t.ok(chat.status ~= "ok", ("mode %d: chat is %s: %s"):format(mode, chat.status, json.encode(chat.metrics)))
+    t.eq(chat.sla.passed, false)
+    -- nothing measured is kept as a figure: no throughput, no latency (3 prompts answered
+    -- with no token: the success rate is all that was seen)
+    t.eq(chat.metrics.request_throughput, nil, "mode " .. mode)
+    t.eq(chat.metrics.p50_ttft_ms, nil, "mode " .. mode)
+    if mode == 8 then
+      t.eq(chat.status, "failed")
+      t.contains(chat.failure_reason, "3 requests answered without one output token (total_output_tokens 0")
+      t.eq(chat.metrics.success_rate, 1.0)
+      local summ = got["vllm-0/summarization"]
+      t.eq(summ.status, "skipped")
+      t.contains(summ.failure_reason, "not run: 3 requests answered without one output token")
+    end
+    for _, row in pairs(got) do t.ok(row.status ~= "ok", mode .. " " .. row.workload.scenario .. " " .. row.status) end
+    -- and compare ranks none of them
+    r = ab_cli({ "compare", out }, d)
+    t.eq(r.code, 0, r.stderr)
+    t.ok(not r.stdout:find("| chat | 1 |", 1, true), r.stdout)
+  end
+end)

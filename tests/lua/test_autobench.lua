@@ -1731,3 +1731,42 @@ t.test("run: a server answering HTTP 200 with empty or garbage bodies is no resu
     t.ok(not r.stdout:find("| chat | 1 |", 1, true), r.stdout)
   end
 end)
+
+-- harden52: a hang-up (the terminal or ssh session closed) killed llmdlua outright, by
+-- SIGHUP's default action, and the server it had started in a process group of its own ran
+-- on (a GPU and a port held, nobody to stop it); now it stops the run as Ctrl-C does. Under
+-- nohup (SIGHUP ignored when llmdlua starts) the run goes on.
+t.test("run: a hang-up stops the run and its server as Ctrl-C does; under nohup it is ignored", function()
+  for _, nohup in ipairs { false, true } do
+    local d = t.tmpdir()
+    local env = vllm_shim(d)
+    local cfg = mock_config()
+    cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+    cfg.run.ready_timeout = 60
+    t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+    local argv = { LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "results.jsonl" }
+    if nohup then argv = { "sh", "-c", "trap '' HUP; exec \"$@\"", "sh", table.unpack(argv) } end
+    local p = proc.spawn(argv, { cwd = d, env = env, stdout = { file = d .. "/out.txt" },
+      stderr = { file = d .. "/err.txt" } })
+    local log = d .. "/autobench-artifacts/results/vllm-0/server.log"
+    local pid
+    for _ = 1, 400 do
+      pid = lfs.attributes(log) and t.read(log):match("mock server starting, pid (%d+)")
+      if pid then break end
+      t.eq(p:wait(0.05), nil, "still running: " .. t.read(d .. "/err.txt"))
+    end
+    t.ok(pid, "the server started: " .. t.read(d .. "/out.txt"))
+    proc.run { "kill", "-HUP", tostring(p:pid()) }
+    if nohup then
+      t.eq(p:wait(1), nil, "a hang-up ignored under nohup: " .. t.read(d .. "/err.txt"))
+      t.eq(proc.run({ "kill", "-0", pid }).ok, true, "its server runs on")
+      proc.run { "kill", "-INT", tostring(p:pid()) }
+    end
+    local st = p:wait(20)
+    t.eq(st and st.code, 130, "nohup " .. tostring(nohup))
+    t.eq(t.read(d .. "/err.txt"), "autobench.lua: interrupted; the rows finished so far are in results.jsonl; "
+      .. "run the same command again to resume\n")
+    t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
+    t.eq(lfs.attributes(d .. "/autobench-artifacts/results/.llmdlua.lock"), nil, "the lock let go")
+  end
+end)

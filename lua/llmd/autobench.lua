@@ -432,7 +432,16 @@ function M.validate_run(cfg)
     elseif k == "check_port_owner" then
       if type(v) ~= "boolean" then bad = "true or false" end
     elseif k == "client_command" then
-      if type(v) ~= "string" or v:match("^%s*$") then bad = "a command line (a string)" end
+      if type(v) ~= "string" or v:match("^%s*$") then
+        bad = "a command line (a string)"
+      elseif not (v:find("{base_url}", 1, true) or v:find("{port}", 1, true)) then
+        -- a client not told the candidate's server measures another: vllm bench serve's
+        -- default is 127.0.0.1:8000, whatever listens there (an earlier run's server, a
+        -- colleague's), and its figures would be recorded as this candidate's
+        errs[#errs + 1] = "run.client_command must tell the client which server to benchmark, by {base_url} (or "
+          .. "{port}): without it the client measures whatever answers at its own default address, and its figures "
+          .. "would be recorded as each candidate's"
+      end
     elseif k == "env" then
       local ok = is_map(v)
       for _, x in pairs(ok and v or {}) do if type(x) ~= "string" and type(x) ~= "number" then ok = false end end

@@ -841,7 +841,7 @@ function M.run(config_path, opts)
         else
           local rfile = ("%s-%s.json"):format(e.candidate_id, sc.name)
           local vars = {
-            base_url = base, endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
+            base_url = base, port = tostring(port), endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
             tokenizer = bm.tokenizer or cfg.model.tokenizer or cfg.model.name, input_len = tostring(sc.input_len),
             output_len = tostring(sc.output_len), num_prompts = tostring(ds.num_prompts or 80),
             max_concurrency = sc.conc and tostring(math.tointeger(sc.conc)) or "",

@@ -1191,7 +1191,7 @@ do
     -- passed)" with the first run's throughput.
     os.remove(d .. "/r.jsonl")
     local cfg = config()
-    cfg.run.client_command = "true {result_dir}/{result_file}"
+    cfg.run.client_command = "true {base_url} {result_dir}/{result_file}"
     t.write(d .. "/cfg-true.yaml", yaml.dump(cfg))
     r = ab_cli_in({ "run", "cfg-true.yaml", "--out", "r.jsonl" }, d, env)
     t.eq(r.code, 1, r.stdout .. r.stderr)
@@ -1210,7 +1210,7 @@ do
     t.write(d .. "/append.sh", "#!/bin/sh\nprintf '%s\\n' '{\"completed\": 3, \"failed\": 0, \"request_throughput\": 7.5, "
       .. "\"median_ttft_ms\": 12.0, \"median_tpot_ms\": 3.0}' >> \"$1\"\n")
     proc.run { "chmod", "+x", d .. "/append.sh" }
-    cfg.run.client_command = d .. "/append.sh {result_dir}/{result_file}"
+    cfg.run.client_command = d .. "/append.sh {result_dir}/{result_file} {base_url}"
     t.write(d .. "/cfg-append.yaml", yaml.dump(cfg))
     local old_line = '{"completed": 3, "failed": 0, "request_throughput": 42.0, "median_ttft_ms": 1.0}\n'
     t.write(d .. "/" .. raw, old_line)
@@ -1769,4 +1769,46 @@ t.test("run: a hang-up stops the run and its server as Ctrl-C does; under nohup 
     t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
     t.eq(lfs.attributes(d .. "/autobench-artifacts/results/.llmdlua.lock"), nil, "the lock let go")
   end
+end)
+
+-- harden52: a client_command that does not tell the client the candidate's address (vllm
+-- bench serve's --port 8000 or no address at all: its default is 127.0.0.1:8000) measured
+-- whatever answered there - a server of an earlier run, a colleague's - and its figures
+-- were recorded as the candidate's, status ok. The run picks a free port per candidate, so
+-- such a command can never be aimed at it: refused by validate, plan and run, before any
+-- server starts. {port} is there for clients that take a host and a port.
+t.test("run: a client_command without the candidate's address is refused; {port} names it", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  -- someone else's server, on the port the client would go to: it must never be measured
+  local other = proc.free_port()
+  local squatter = proc.spawn({ PY, ROOT .. "/tests/autobench/mockserver.py", "mock/model", "--port", tostring(other) },
+    { stdout = "null", stderr = "null" })
+  local cfg = mock_config()
+  cfg.dataset.scenario_names, cfg.dataset.input_len, cfg.dataset.output_len = { "chat" }, { 10 }, { 4 }
+  cfg.run.client_command = "vllm bench serve --port " .. other .. " --model {model} --num-prompts {num_prompts} "
+    .. "--random-output-len {output_len} --save-result --result-dir {result_dir} --result-filename {result_file}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local want = "cfg.yaml: run.client_command must tell the client which server to benchmark, by {base_url} (or "
+    .. "{port}): without it the client measures whatever answers at its own default address, and its figures would "
+    .. "be recorded as each candidate's\n"
+  local r = ab_cli({ "validate", "cfg.yaml" }, d, env)
+  t.eq({ r.code, r.stdout }, { 1, want })
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  squatter:kill(1)
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. want })
+  t.eq(lfs.attributes(d .. "/r.jsonl"), nil, "no row")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0"), nil, "no server started")
+  -- {port}: the candidate's own port, as the row's base URL's (mockclient takes --base-url
+  -- only, so here a shell passes it on)
+  cfg.run.client_command = "sh -c 'exec vllm bench serve --base-url http://127.0.0.1:$0 \"$@\"' {port} --model {model} "
+    .. "--num-prompts {num_prompts} --random-output-len {output_len} --save-result --result-dir {result_dir} "
+    .. "--result-filename {result_file}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+  local port = t.read(d .. "/autobench-artifacts/r/vllm-0/server.log"):match("port (%d+)")
+  t.ok(port and row.benchmark_command:find("' " .. port .. " --model", 1, true), row.benchmark_command)
+  t.eq(row.status, "ok")
 end)

@@ -887,6 +887,11 @@ int main(int argc, char **argv)
         sigaction(SIGHUP, &sa, NULL);
     /* Writing to a child that has exited must fail with EPIPE, not kill us. */
     (void)signal(SIGPIPE, SIG_IGN);
+    /* Nor must a write past the file-size limit (ulimit -f): by default SIGXFSZ killed
+       llmdlua in the middle of a write, with no word and a workspace left INCOMPLETE;
+       ignored, the write fails with EFBIG and is an error naming the file, as a full
+       disk's. (Children get the default back: proc.c.) */
+    (void)signal(SIGXFSZ, SIG_IGN);
 
     lua_pushcfunction(L, pmain);
     lua_pushlightuserdata(L, &o);

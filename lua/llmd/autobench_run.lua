@@ -191,6 +191,50 @@ function M.move_aside(path)
   return dest
 end
 
+-- A server this run started is recorded in its candidate's folder (SERVER_PID: its pid,
+-- which is its process group's, and its start, field 22 of /proc/PID/stat), removed once it
+-- is stopped. A run killed outright (kill -9, the out-of-memory killer) cannot stop its
+-- server, which goes on in its own process group holding its port and its GPUs' memory: the
+-- next run's candidates would run out of memory beside it, rows saying oom of a
+-- configuration that fits. The next run of the output finds the record (and the process of
+-- that pid and start) and stops before it starts anything.
+M.SERVER_PID = "server.pid"
+
+local function record_server(cdir, p, command)
+  local pid = p:pid()
+  local start = require("llmd.cluster")._start_of(pid)
+  require("llmd.workspace").write_text(cdir .. "/" .. M.SERVER_PID,
+    json.encode { pid = pid, start = start or json.null, command = command } .. "\n")
+end
+
+-- Servers recorded under the artifacts folder dir that still run: {file =, pid =, command =}.
+-- Records of servers gone (stopped by an interrupt, which stops what the run started, or
+-- since) are removed.
+function M.leftover_servers(dir)
+  local found = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return found end
+  local names = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." and lfs.attributes(dir .. "/" .. n .. "/" .. M.SERVER_PID, "mode") == "file" then
+      names[#names + 1] = n
+    end
+  end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    local file = dir .. "/" .. n .. "/" .. M.SERVER_PID
+    local ok, rec = pcall(json.decode, read(file), file)
+    local pid = ok and type(rec) == "table" and math.tointeger(rec.pid)
+    local start, state = nil, nil
+    if pid then start, state = require("llmd.cluster")._start_of(pid) end
+    if start and state ~= "Z" and (rec.start == json.null or rec.start == nil or tostring(rec.start) == start) then
+      found[#found + 1] = { file = file, pid = pid, command = type(rec.command) == "string" and rec.command or "?" }
+    else
+      os.remove(file)
+    end
+  end
+  return found
+end
+
 -- Where --force moves the rows that no longer match the config.
 function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
 
@@ -709,6 +753,18 @@ function M.run(config_path, opts)
       if opts.in_use then opts.in_use(lerr) end
       error(lerr, 0)
     end
+    local left = M.leftover_servers(dir)
+    if #left > 0 then
+      local list = {}
+      for i, l in ipairs(left) do
+        list[i] = ("pid %d (%s; recorded in %s)"):format(l.pid, l.command, l.file)
+      end
+      error(("%s: a server an earlier run of it started is still running: %s. That run was killed before it could "
+        .. "stop it (a Ctrl-C stops it; kill -9 or the out-of-memory killer cannot), and it holds its port and "
+        .. "its GPUs' memory: this run's servers would run out of memory beside it. Stop it (kill -- -%d: its "
+        .. "process group), then run this again; nothing was started"):format(out, table.concat(list, "; "),
+        left[1].pid), 0)
+    end
     prior = resume(out, cfg, scenarios, opts)
   end
   local todo = {}
@@ -803,7 +859,12 @@ function M.run(config_path, opts)
             if moved then io.write(("an earlier server log moved aside to %s; "):format(moved)) end
             io.write("starting the server on port ", port, "\n")
             local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
-            if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+            if ok then
+              p = pr
+              record_server(cdir, p, ab.join(argv))
+            else
+              status, reason = "failed", "the server did not start: " .. tostring(pr)
+            end
           end
         end
       end
@@ -925,7 +986,10 @@ function M.run(config_path, opts)
           io.write(("  %s: %s%s\n"):format(sc.name, row.status, how))
         end
       end
-      if p then p:kill(10) end
+      if p then
+        p:kill(10)
+        os.remove(cdir .. "/" .. M.SERVER_PID)
+      end
     end
   end
   if not opts.dry_run then M.prune_file(out) end

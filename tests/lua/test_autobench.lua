@@ -1812,3 +1812,52 @@ t.test("run: a client_command without the candidate's address is refused; {port}
   t.ok(port and row.benchmark_command:find("' " .. port .. " --model", 1, true), row.benchmark_command)
   t.eq(row.status, "ok")
 end)
+
+-- harden52: a run killed outright (kill -9, the out-of-memory killer) cannot stop its server,
+-- which runs on in its own process group, holding its port and its GPUs' memory; the next
+-- run started its candidates beside it, and on GPUs they ran out of memory: rows saying oom
+-- of configurations that fit. The next run of the output now stops first, naming it.
+t.test("run: a server left running by a killed run is named, and the next run starts nothing beside it", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 60
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "r.jsonl" },
+    { cwd = d, env = env, stdout = "null", stderr = "null" })
+  local log = d .. "/autobench-artifacts/r/vllm-0/server.log"
+  local pid
+  for _ = 1, 400 do
+    pid = lfs.attributes(log) and t.read(log):match("mock server starting, pid (%d+)")
+    if pid then break end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(pid, "the server started")
+  proc.run { "kill", "-KILL", tostring(p:pid()) }
+  p:wait(10)
+  t.eq(proc.run({ "kill", "-0", pid }).ok, true, "the server outlived its run")
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  local alive = proc.run({ "kill", "-0", pid }).ok
+  proc.run { "kill", "--", "-" .. pid } -- (the test's own leftover, by its process group)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: r.jsonl: a server an earlier run of it started is still running: pid %s (%s "
+    .. "mock/model --max-model-len 100 --max-num-seqs 2 --port %s; recorded in "
+    .. "autobench-artifacts/r/vllm-0/server.pid). That run was killed before it could stop it (a Ctrl-C stops it; "
+    .. "kill -9 or the out-of-memory killer cannot), and it holds its port and its GPUs' memory: this run's servers "
+    .. "would run out of memory beside it. Stop it (kill -- -%s: its process group), then run this again; nothing "
+    .. "was started\n"):format(pid, MOCKSERVER, t.read(log):match("port (%d+)"), pid))
+  t.eq(alive, true, "left to its owner: not stopped by the refusal")
+  t.eq(rows_by(d .. "/r.jsonl")["vllm-0/chat"], nil, "no vllm row (the killed run wrote the excluded ones')")
+  t.eq(lfs.attributes(log .. ".earlier-1"), nil, "no server started: its log not moved aside")
+  -- once it is gone, the record is dropped and the run goes on; a server this run stopped
+  -- leaves no record
+  for _ = 1, 100 do
+    if not proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok then break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config()))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0/server.pid"), nil)
+end)

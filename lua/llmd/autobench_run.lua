@@ -675,6 +675,15 @@ function M.result_metrics(path, num_prompts)
       if v and not (e[1]:match("_ms$") and v <= 0) then m[e[1]] = v; break end
     end
   end
+  -- requests completed and no throughput (a client of another format, a file cut to its
+  -- counts): nothing to rank the row by, which an ok row would be ranked by as unknown
+  if not (m.request_throughput and m.request_throughput > 0) then
+    local sr = m.success_rate
+    return json.object { success_rate = sr }, ("%d requests completed, but the client's result has no "
+      .. "request_throughput above 0 (got %s): no measurement to rank"):format(math.tointeger(completed) or completed,
+      d.request_throughput == nil and "none" or ab.pyrepr(d.request_throughput)),
+      "its client's results hold no throughput"
+  end
   return m, nil
 end
 

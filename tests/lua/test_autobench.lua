@@ -1861,3 +1861,22 @@ t.test("run: a server left running by a killed run is named, and the next run st
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0/server.pid"), nil)
 end)
+
+-- harden52: a client that exits 0 with a result of counts and no throughput (a client of
+-- another format, a file cut to its counts) was an ok row with no figure at all, ranked
+-- as unknown beside measured ones; now a failed row saying what is missing.
+t.test("run: a client result with completed requests but no throughput is no result", function()
+  local d = t.tmpdir()
+  local cfg = mock_config()
+  cfg.dataset.scenario_names, cfg.dataset.input_len, cfg.dataset.output_len = { "chat" }, { 10 }, { 4 }
+  t.write(d .. "/client.sh", "#!/bin/sh\nprintf '%s\\n' '{\"completed\": 3, \"failed\": 0, \"median_ttft_ms\": 12.0}' > \"$1\"\n")
+  proc.run { "chmod", "+x", d .. "/client.sh" }
+  cfg.run.client_command = d .. "/client.sh {result_dir}/{result_file} {base_url}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+  t.eq({ row.status, row.failure_reason, row.sla.passed }, { "failed", "3 requests completed, but the client's result "
+    .. "has no request_throughput above 0 (got none): no measurement to rank", false })
+  t.eq(row.metrics, json.object { success_rate = 1.0 })
+end)

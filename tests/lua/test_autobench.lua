@@ -1880,3 +1880,30 @@ t.test("run: a client result with completed requests but no throughput is no res
     .. "has no request_throughput above 0 (got none): no measurement to rank", false })
   t.eq(row.metrics, json.object { success_rate = 1.0 })
 end)
+
+-- harden52: vLLM writes 0 for a TPOT it could not measure (no request with two output
+-- tokens: numpy of an empty list "or 0"), as for TTFT; a server answering with empty text
+-- gives such a file, its requests "completed" fast. compare read TTFT 0 as not measured, but
+-- a TPOT of 0 passed max_p50_tpot_ms and was the best TPOT, so the toolchain's file of
+-- such a server (status ok) was the scenario's winner. Rows by hand: e-empty 50 req/s, 0
+-- tokens/s, TPOT 0; r-real 10 req/s, 400 tokens/s, TPOT 20 ms; SLA TPOT <= 30 ms.
+t.test("compare: a p50 TPOT of 0 (not measured) makes the SLA unknown, never a pass nor a win", function()
+  local d = t.tmpdir()
+  local function row(cid, rt, out, ttft, tpot)
+    return ('{"framework": "vllm", "candidate_id": "%s", "status": "ok", "workload": {"scenario": "chat"}, '
+      .. '"sla": {"max_p50_ttft_ms": 1500, "max_p50_tpot_ms": 30, "min_success_rate": 0.99, "passed": true}, '
+      .. '"metrics": {"request_throughput": %s, "output_token_throughput": %s, "p50_ttft_ms": %s, '
+      .. '"p50_tpot_ms": %s, "success_rate": 1.0}, "hardware": {"gpu_count": 1}, "server_command": "vllm serve m %s"}')
+      :format(cid, rt, out, ttft, tpot, cid)
+  end
+  t.write(d .. "/z.jsonl", row("e-empty", 50, 0, 5, 0) .. "\n" .. row("r-real", 10, 400, 100, 20) .. "\n")
+  local r = ab_cli({ "compare", "z.jsonl" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "note: z.jsonl:1: vllm e-empty: SLA unknown (N/A): p50 TPOT ms unknown (N/A: 0, which means "
+    .. "not measured);")
+  local cross = r.stdout:match("## Cross%-Framework Best Comparison(.-)## Failed")
+  t.ok(cross and cross:find("| chat | 1 | vllm | r-real | True |", 1, true), r.stdout)
+  t.ok(not cross:find("| vllm | e-empty |", 1, true), cross)
+  t.contains(r.stdout, "| vllm | e-empty | ok | unknown (N/A) | SLA unknown: p50 TPOT ms unknown (N/A: 0, which means "
+    .. "not measured) |")
+end)

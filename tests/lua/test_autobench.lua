@@ -1907,3 +1907,41 @@ t.test("compare: a p50 TPOT of 0 (not measured) makes the SLA unknown, never a p
   t.contains(r.stdout, "| vllm | e-empty | ok | unknown (N/A) | SLA unknown: p50 TPOT ms unknown (N/A: 0, which means "
     .. "not measured) |")
 end)
+
+-- harden52: the lock and the artifacts folder are named after --out, so an --out that is a
+-- symbolic link (latest.jsonl -> run3.jsonl) was a second output: a run of it beside one
+-- of run3.jsonl measured the same rows at once and appended both to run3.jsonl, and a
+-- rewrite of it put a regular file in place of the link. It is its target's rows now.
+t.test("run: an --out that is a link is its target: one lock, one artifacts folder, the link kept", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 60
+  t.write(d .. "/slow.yaml", yaml.dump(cfg))
+  proc.run { "ln", "-s", "run3.jsonl", d .. "/latest.jsonl" }
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "slow.yaml", "--out", "run3.jsonl" },
+    { cwd = d, env = env, stdout = { file = d .. "/out.txt" }, stderr = "null" })
+  local started = false
+  for _ = 1, 400 do
+    if t.read(d .. "/out.txt"):find("starting the server on port", 1, true) then started = true; break end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(started, t.read(d .. "/out.txt"))
+  local r = ab_cli({ "run", "slow.yaml", "--out", "latest.jsonl" }, d, env)
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  p:wait(20)
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.contains(r.stderr, "note: --out latest.jsonl is a link to run3.jsonl: its rows, artifacts and lock are "
+    .. "run3.jsonl's\nautobench.lua run: run3.jsonl: in use by another llmdlua process (autobench.lua run, pid "
+    .. p:pid())
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/latest"), nil, "no second artifacts folder")
+  -- through the link, a run measures run3.jsonl's rows, and the link stays a link
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config()))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "latest.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.symlinkattributes(d .. "/latest.jsonl", "mode"), "link")
+  t.eq(rows_by(d .. "/run3.jsonl")["vllm-0/chat"].status, "ok")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/run3/vllm-0/server.log", "mode"), "file")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/latest"), nil)
+end)

@@ -282,21 +282,6 @@ or an error (a bad config, stale rows); 2 a usage error, or another run writing 
       io.stderr:write("autobench.lua run: --timeout must be a number of seconds > 0, not '", o.timeout, "'\n")
       os.exit(2)
     end
-    -- an --out that is a symbolic link (latest.jsonl -> run3.jsonl) is its target's rows: the
-    -- lock and the artifacts folder are named after the output, so through the link a run
-    -- of run3.jsonl and one of latest.jsonl were two runs appending to one file at once, and
-    -- a rewrite (prune, --force) put a file in place of the link, the rows then in two files
-    local shown = o.out
-    for _ = 1, 40 do
-      if lfs.symlinkattributes(o.out, "mode") ~= "link" then break end
-      local target = lfs.symlinkattributes(o.out, "target")
-      local dir = o.out:match("^(.*/)[^/]*$")
-      o.out = (target:sub(1, 1) ~= "/" and dir or "") .. target
-    end
-    if o.out ~= shown then
-      io.stderr:write(("note: --out %s is a link to %s: its rows, artifacts and lock are %s's\n"):format(shown, o.out,
-        o.out))
-    end
     io.stdout:setvbuf("line") -- progress shows as it happens, also in a file or a pipe
     interrupt_note = ("the rows finished so far are in %s; run the same command again to resume"):format(o.out)
     local ok, cause = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks,

@@ -1907,3 +1907,34 @@ t.test("compare: a p50 TPOT of 0 (not measured) makes the SLA unknown, never a p
   t.contains(r.stdout, "| vllm | e-empty | ok | unknown (N/A) | SLA unknown: p50 TPOT ms unknown (N/A: 0, which means "
     .. "not measured) |")
 end)
+
+-- harden52: compare's --md, --csv and --evidence were written one after the other, so a
+-- disk that filled (here the file-size limit) between them left the new markdown beside the
+-- last run's CSV: two summaries of different rows read as one. They are one set now, as
+-- compare.lua's report: all written, or none changed.
+t.test("compare: --md, --csv and --evidence are written as one set: a failed write changes none", function()
+  local d = t.tmpdir()
+  -- 300 repeats of one candidate: the CSV has a line for each (about 40 KiB), the markdown
+  -- its best row only (a few KiB)
+  local lines = {}
+  for i = 1, 300 do
+    lines[i] = json.encode { framework = "vllm", candidate_id = "vllm-0", status = "ok",
+      workload = { scenario = "chat", input_len = 10, output_len = 4 }, sla = { max_p50_ttft_ms = 5000 },
+      metrics = { request_throughput = 10 + i / 100, output_token_throughput = 40.0, p50_ttft_ms = 100.0,
+        p50_tpot_ms = 10.0, success_rate = 1.0 },
+      hardware = { gpu_count = 1 }, server_command = "vllm serve m" }
+  end
+  t.write(d .. "/r.jsonl", table.concat(lines, "\n") .. "\n")
+  for _, f in ipairs { "s.md", "s.csv", "s.txt" } do t.write(d .. "/" .. f, "the last run's " .. f .. "\n") end
+  -- 16 KiB a file (sh's ulimit -f counts 1024-byte blocks), SIGXFSZ ignored as llmdlua does
+  local r = proc.run({ "sh", "-c", 'trap "" XFSZ; ulimit -f 16; exec "$@"', "sh", LLMDLUA, "autobench.lua",
+    "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv", "--evidence", "s.txt" }, { cwd = d })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.contains(r.stderr, "s.csv: cannot write: File too large; none of s.md, s.csv, s.txt was changed")
+  for _, f in ipairs { "s.md", "s.csv", "s.txt" } do t.eq(t.read(d .. "/" .. f), "the last run's " .. f .. "\n", f) end
+  -- without the limit all three are written
+  r = ab_cli({ "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv", "--evidence", "s.txt" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(#t.read(d .. "/s.csv") > 16 * 1024 and #t.read(d .. "/s.md") < 16 * 1024, "the CSV alone past the limit")
+  t.contains(t.read(d .. "/s.md"), "| chat | vllm-0 | ok | True | 13.00 | 11.50 (300 repeats")
+end)

@@ -245,6 +245,13 @@ local function is_measured(row)
   return row.disposition == "selected" or (row.disposition == nil and row.status ~= "skipped")
 end
 
+-- A row that failed for a cause outside its candidate (its port held by another process, a
+-- file that could not be moved aside, a command that could not be started): it says nothing
+-- of the configuration, so a rerun measures it again (it is not resumed as done), and the
+-- row measured then takes its place. Without this, the failure stood as the candidate's
+-- result for good: every rerun said "already in" and skipped it.
+local function environmental(row) return row.environment_failure == true end
+
 local function note_id(row)
   return table.concat({ ab.framework(row), tostring(row.candidate_id), ab.scenario(row),
     canon(type(row.workload) == "table" and row.workload.max_concurrency or nil), tostring(row.disposition),
@@ -255,18 +262,20 @@ end
 -- have overtaken: an exclusion note of a framework with measured rows, a candidate's note
 -- whose run key was measured. Returns the rows kept, and whether any was dropped.
 local function prune(rows)
-  local fw_measured, key_measured = {}, {}
-  for _, row in ipairs(rows) do
+  local fw_measured, key_measured, last = {}, {}, {}
+  for i, row in ipairs(rows) do
     if is_measured(row) then
       fw_measured[ab.framework(row)] = true
-      if type(row.run_key) == "string" then key_measured[row.run_key] = true end
+      if type(row.run_key) == "string" then key_measured[row.run_key] = true; last[row.run_key] = i end
     end
   end
   local keep = {}
-  for _, row in ipairs(rows) do
+  for i, row in ipairs(rows) do
     local overtaken = not is_measured(row) and (
       (row.disposition == "user-excluded" and fw_measured[ab.framework(row)]) or
       (type(row.run_key) == "string" and key_measured[row.run_key]))
+      -- an environment's failure, measured again since (environmental)
+      or (environmental(row) and type(row.run_key) == "string" and last[row.run_key] ~= i)
     if not overtaken then keep[#keep + 1] = row end
   end
   return keep, #keep < #rows
@@ -377,7 +386,10 @@ local function resume(out, cfg, scenarios, opts)
   keep, dropped = prune(keep)
   if #stale > 0 or dropped then rewrite(out, keep) end
   for _, row in ipairs(keep) do
-    if is_measured(row) then
+    if environmental(row) then
+      io.write(("%s %s: failed before for a cause outside the candidate (%s); measured again\n"):format(
+        tostring(row.candidate_id), ab.scenario(row), tostring(row.failure_reason)))
+    elseif is_measured(row) then
       st.done[row.run_key] = true
       local fw = ab.framework(row)
       st.measured[fw] = (st.measured[fw] or 0) + 1
@@ -844,7 +856,7 @@ function M.run(config_path, opts)
       local base = ("http://127.0.0.1:%s"):format(port)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
-      local p, status, reason
+      local p, status, reason, outside -- outside: the failure is the environment's (environmental)
       if opts.dry_run then
         io.write("\n  server: ", shown(ab.join(argv)), "\n")
         if port == PORT_MARK then
@@ -854,15 +866,15 @@ function M.run(config_path, opts)
         -- a server already on the port would answer for this one: refuse before launching
         local free, why = proc.port_free(port)
         if not free then
-          status, reason = "failed", ("port %d is already in use (%s): another server is listening there; stop it "
-            .. "or set another run.port"):format(port, why)
+          status, reason, outside = "failed", ("port %d is already in use (%s): another server is listening there; "
+            .. "stop it or set another run.port"):format(port, why), true
           io.write(reason, "\n")
         else
           mkdir_p(cdir)
           -- an earlier run's server log (its rows point at it) is kept, not overwritten
           local mok, moved = pcall(M.set_aside, out, log)
           if not mok then
-            status, reason = "failed", "not started: " .. tostring(moved)
+            status, reason, outside = "failed", "not started: " .. tostring(moved), true
             io.write(reason, "\n")
           else
             if moved then io.write(("an earlier server log moved aside to %s; "):format(moved)) end
@@ -872,7 +884,7 @@ function M.run(config_path, opts)
               p = pr
               record_server(cdir, p, ab.join(argv))
             else
-              status, reason = "failed", "the server did not start: " .. tostring(pr)
+              status, reason, outside = "failed", "the server did not start: " .. tostring(pr), true
             end
           end
         end
@@ -887,7 +899,7 @@ function M.run(config_path, opts)
           opts.timeout or r.ready_timeout or 600, log, models)
         if not status and r.check_port_owner ~= false then
           reason = port_owner(p, port)
-          if reason then status = "failed"; io.write(reason, "\n") end
+          if reason then status, outside = "failed", true; io.write(reason, "\n") end
         end
       end
       -- a server that exited before answering (out of memory while loading the model) fails
@@ -903,6 +915,7 @@ function M.run(config_path, opts)
         if p then row.artifacts.server_log = M.stored_path(out, log) end
         if status then
           row.status, row.failure_reason = status, reason
+          if outside then row.environment_failure = true end
           if start_exit then
             row.server_exit = start_exit.code and { code = start_exit.code } or { signal = start_exit.signal }
           end
@@ -947,6 +960,7 @@ function M.run(config_path, opts)
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = M.stored_path(out, rpath) end
             if res.move_error then
               row.status, row.failure_reason = "failed", "not benchmarked: " .. tostring(res.move_error)
+              row.environment_failure = true
             elseif res.server then
               row.status, row.failure_reason = server_death(res.server, log, "during the benchmark of " .. sc.name)
               row.server_exit = res.server.code and { code = res.server.code } or { signal = res.server.signal }
@@ -954,6 +968,7 @@ function M.run(config_path, opts)
                 exit_text(res.server), row.status, sc.name)
             elseif res.spawn_error then
               row.status, row.failure_reason = "failed", "the benchmark client did not start: " .. res.spawn_error
+              row.environment_failure = true
             elseif res.timed_out or not res.st.ok then
               row.status = res.timed_out and "timeout" or (is_oom(read(log)) and "oom" or "failed")
               row.failure_reason = ("the benchmark client %s: %s"):format(res.timed_out and "timed out" or

@@ -625,6 +625,19 @@ t.test("run: a port already in use is refused before launching; a server serving
   end
   t.eq(lfs.attributes(d .. "/squatter.jsonl"), nil, "the squatter was never benchmarked")
   t.eq(lfs.attributes(d .. "/autobench-artifacts/results/vllm-0/server.log"), nil, "nothing was launched")
+  -- harden52: a port someone else held says nothing of the candidate: the rows say so, and a
+  -- rerun once the port is free measures them (before, it said "already in results.jsonl"
+  -- and the failure stood as the candidate's for good), the new rows in the old ones' place
+  t.eq(got["vllm-0/chat"].environment_failure, true)
+  squatter:wait(10)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, "vllm-0 chat: failed before for a cause outside the candidate (port " .. port)
+  local vllm_rows = {}
+  for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
+    if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = ab.scenario(row) .. " " .. row.status end
+  end
+  t.eq(vllm_rows, { "chat ok", "summarization ok" })
   -- a server whose /v1/models lists another model (mode 6) is not taken for the candidate
   cfg = mock_config()
   cfg.frameworks.vllm.base_server_flags.max_num_seqs = 6

@@ -387,7 +387,7 @@ local function resume(out, cfg, scenarios, opts)
   if #stale > 0 or dropped then rewrite(out, keep) end
   for _, row in ipairs(keep) do
     if environmental(row) then
-      io.write(("%s %s: failed before for a cause outside the candidate (%s); measured again\n"):format(
+      io.write(("%s %s: not resumed: it failed before for a cause outside the candidate (%s)\n"):format(
         tostring(row.candidate_id), ab.scenario(row), tostring(row.failure_reason)))
     elseif is_measured(row) then
       st.done[row.run_key] = true

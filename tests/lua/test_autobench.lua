@@ -632,7 +632,7 @@ t.test("run: a port already in use is refused before launching; a server serving
   squatter:wait(10)
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.contains(r.stdout, "vllm-0 chat: failed before for a cause outside the candidate (port " .. port)
+  t.contains(r.stdout, "vllm-0 chat: not resumed: it failed before for a cause outside the candidate (port " .. port)
   local vllm_rows = {}
   for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
     if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = ab.scenario(row) .. " " .. row.status end

@@ -39,13 +39,30 @@ local proc = require "llmd.proc"
 -- the output's folder made when missing (said on stderr, as compare.lua says of --parent: a
 -- mistyped folder would otherwise hold the file silently where nobody looks), the file
 -- written atomically; what names the option (--md, --csv, --evidence, --out)
-local function write_file(path, text, what)
+local function make_dir(path, what)
   local dir = path:match("^(.*)/[^/]*$")
   if dir and dir ~= "" and lfs.attributes(dir, "mode") == nil then
     ws.mkdir_p(dir)
     io.stderr:write(("note: %s did not exist; made it for the %s file\n"):format(dir, what))
   end
+end
+
+local function write_file(path, text, what)
+  make_dir(path, what)
   ws.write_text(path, text)
+end
+
+-- Several outputs of one command (compare's --md, --csv, --evidence) as one set: all
+-- written, or none changed (ws.write_set), never a new summary beside the last run's CSV.
+-- files: { {path, text, what}, ... }
+local function write_files(files)
+  if #files == 0 then return end
+  local set = {}
+  for i, f in ipairs(files) do
+    make_dir(f[1], f[3])
+    set[i] = { f[1], f[2] }
+  end
+  ws.write_set(set)
 end
 
 -- Each output the command line names can be written, checked before anything is written
@@ -245,15 +262,19 @@ local function main()
     -- on stderr (or --evidence FILE)
     local ev = ab.evidence(rows)
     local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
-    if o.md then write_file(o.md, md, "--md") else io.write(md) end
-    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where }), "--csv") end
+    local files = {}
+    if o.md then files[#files + 1] = { o.md, md, "--md" } else io.write(md) end
+    if o.csv then
+      files[#files + 1] = { o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where }), "--csv" }
+    end
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
-      if o.evidence then write_file(o.evidence, text, "--evidence") else io.stderr:write(text) end
+      if o.evidence then files[#files + 1] = { o.evidence, text, "--evidence" } else io.stderr:write(text) end
     elseif o.evidence then
-      write_file(o.evidence, EVIDENCE_HEAD .. "\nno choice to weigh: fewer than two candidates in every scenario\n",
-        "--evidence")
+      files[#files + 1] = { o.evidence, EVIDENCE_HEAD .. "\nno choice to weigh: fewer than two candidates in every "
+        .. "scenario\n", "--evidence" }
     end
+    write_files(files)
     os.exit(0)
   elseif cmd == "run" then
     local o = args.parse(rest, {

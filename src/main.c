@@ -35,7 +35,7 @@ enum {
     EXIT_OK = 0,
     EXIT_SCRIPT = 1,      /* uncaught error in the script (or its set-up) */
     EXIT_USAGE = 2,       /* bad command line, script not found */
-    EXIT_INTERRUPT = 130, /* stopped by SIGINT/SIGTERM */
+    EXIT_INTERRUPT = 130, /* stopped by SIGINT/SIGTERM/SIGHUP */
 };
 
 static const char USAGE_HEAD[] =
@@ -878,8 +878,20 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A hang-up (the terminal or ssh session closed) stops the run as Ctrl-C does: by
+       default it killed llmdlua outright, and what it had started in process groups of
+       their own (autobench's server, holding its GPU and port) ran on, its workspace
+       left INCOMPLETE. Under nohup (SIGHUP ignored when we start) it stays ignored. */
+    struct sigaction hup;
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &sa, NULL);
     /* Writing to a child that has exited must fail with EPIPE, not kill us. */
     (void)signal(SIGPIPE, SIG_IGN);
+    /* Nor must a write past the file-size limit (ulimit -f): by default SIGXFSZ killed
+       llmdlua in the middle of a write, with no word and a workspace left INCOMPLETE;
+       ignored, the write fails with EFBIG and is an error naming the file, as a full
+       disk's. (Children get the default back: proc.c.) */
+    (void)signal(SIGXFSZ, SIG_IGN);
 
     lua_pushcfunction(L, pmain);
     lua_pushlightuserdata(L, &o);

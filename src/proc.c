@@ -189,6 +189,7 @@ int proc_spawn(Proc *p, const ProcSpec *s)
     sigaddset(&defaults, SIGPIPE);
     sigaddset(&defaults, SIGQUIT);
     sigaddset(&defaults, SIGHUP);
+    sigaddset(&defaults, SIGXFSZ);
     rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                              POSIX_SPAWN_SETSIGDEF);
     if (rc == 0)

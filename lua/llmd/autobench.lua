@@ -432,7 +432,16 @@ function M.validate_run(cfg)
     elseif k == "check_port_owner" then
       if type(v) ~= "boolean" then bad = "true or false" end
     elseif k == "client_command" then
-      if type(v) ~= "string" or v:match("^%s*$") then bad = "a command line (a string)" end
+      if type(v) ~= "string" or v:match("^%s*$") then
+        bad = "a command line (a string)"
+      elseif not (v:find("{base_url}", 1, true) or v:find("{port}", 1, true)) then
+        -- a client not told the candidate's server measures another: vllm bench serve's
+        -- default is 127.0.0.1:8000, whatever listens there (an earlier run's server, a
+        -- colleague's), and its figures would be recorded as this candidate's
+        errs[#errs + 1] = "run.client_command must tell the client which server to benchmark, by {base_url} (or "
+          .. "{port}): without it the client measures whatever answers at its own default address, and its figures "
+          .. "would be recorded as each candidate's"
+      end
     elseif k == "env" then
       local ok = is_map(v)
       for _, x in pairs(ok and v or {}) do if type(x) ~= "string" and type(x) ~= "number" then ok = false end end
@@ -635,11 +644,15 @@ end
 
 local function metric(row, k) local v = get(row, "metrics", k); return type(v) == "number" and v or nil end
 
--- a TTFT of 0 is not measured (README: no token can come back in 0 ms), so unknown, never
--- the best TTFT: the rank key and the cells read it as absent, the SLA check as unknown
+-- a latency of 0 is not measured (README: no token can come back in 0 ms; vLLM writes 0
+-- for a TPOT of no request with two output tokens, numpy of an empty list "or 0", as
+-- autobench_run reads it), so unknown, never the best: the rank key and the cells read it
+-- as absent, the SLA check as unknown (harden52: a TPOT of 0, of a server answering with
+-- empty text, passed max_p50_tpot_ms and won its scenario)
+local function unmeasured(k, v) return v == 0 and k:match("_ms$") ~= nil end
 local function latency_metric(row, k)
   local v = metric(row, k)
-  if v == 0 and k:match("_ttft_ms$") then return nil end
+  if unmeasured(k, v) then return nil end
   return v
 end
 
@@ -687,7 +700,7 @@ local function within(row, th)
   for _, e in ipairs { { "p50_ttft_ms", "max_p50_ttft_ms" }, { "p50_tpot_ms", "max_p50_tpot_ms" },
     { "p50_e2e_ms", "max_p50_e2e_ms" } } do
     local v, limit = metric(row, e[1]), th[e[2]]
-    if type(limit) == "number" and v and not (v == 0 and e[1]:match("_ttft_ms$")) and v > limit then return false end
+    if type(limit) == "number" and v and not unmeasured(e[1], v) and v > limit then return false end
   end
   local sr, limit = metric(row, "success_rate"), th.min_success_rate
   return not (type(limit) == "number" and sr and sr < limit)
@@ -712,7 +725,7 @@ function M.recompute_sla(rows, sla)
           unknown[#unknown + 1] = ("%s unknown (N/A: %s in the row)"):format(what,
             get(row, "metrics", k) == nil and get(row, "metrics") ~= nil and rawget(row.metrics, k) == json.null
             and "null" or "absent")
-        elseif v == 0 and k:match("_ttft_ms$") then
+        elseif unmeasured(k, v) then
           unknown[#unknown + 1] = ("%s unknown (N/A: 0, which means not measured)"):format(what)
           v = nil
         end

@@ -191,6 +191,50 @@ function M.move_aside(path)
   return dest
 end
 
+-- A server this run started is recorded in its candidate's folder (SERVER_PID: its pid,
+-- which is its process group's, and its start, field 22 of /proc/PID/stat), removed once it
+-- is stopped. A run killed outright (kill -9, the out-of-memory killer) cannot stop its
+-- server, which goes on in its own process group holding its port and its GPUs' memory: the
+-- next run's candidates would run out of memory beside it, rows saying oom of a
+-- configuration that fits. The next run of the output finds the record (and the process of
+-- that pid and start) and stops before it starts anything.
+M.SERVER_PID = "server.pid"
+
+local function record_server(cdir, p, command)
+  local pid = p:pid()
+  local start = require("llmd.cluster")._start_of(pid)
+  require("llmd.workspace").write_text(cdir .. "/" .. M.SERVER_PID,
+    json.encode { pid = pid, start = start or json.null, command = command } .. "\n")
+end
+
+-- Servers recorded under the artifacts folder dir that still run: {file =, pid =, command =}.
+-- Records of servers gone (stopped by an interrupt, which stops what the run started, or
+-- since) are removed.
+function M.leftover_servers(dir)
+  local found = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return found end
+  local names = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." and lfs.attributes(dir .. "/" .. n .. "/" .. M.SERVER_PID, "mode") == "file" then
+      names[#names + 1] = n
+    end
+  end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    local file = dir .. "/" .. n .. "/" .. M.SERVER_PID
+    local ok, rec = pcall(json.decode, read(file), file)
+    local pid = ok and type(rec) == "table" and math.tointeger(rec.pid)
+    local start, state = nil, nil
+    if pid then start, state = require("llmd.cluster")._start_of(pid) end
+    if start and state ~= "Z" and (rec.start == json.null or rec.start == nil or tostring(rec.start) == start) then
+      found[#found + 1] = { file = file, pid = pid, command = type(rec.command) == "string" and rec.command or "?" }
+    else
+      os.remove(file)
+    end
+  end
+  return found
+end
+
 -- Where --force moves the rows that no longer match the config.
 function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
 
@@ -200,6 +244,13 @@ M.ARTIFACTS = { "raw_result", "server_log", "benchmark_log" }
 local function is_measured(row)
   return row.disposition == "selected" or (row.disposition == nil and row.status ~= "skipped")
 end
+
+-- A row that failed for a cause outside its candidate (its port held by another process, a
+-- file that could not be moved aside, a command that could not be started): it says nothing
+-- of the configuration, so a rerun measures it again (it is not resumed as done), and the
+-- row measured then takes its place. Without this, the failure stood as the candidate's
+-- result for good: every rerun said "already in" and skipped it.
+local function environmental(row) return row.environment_failure == true end
 
 local function note_id(row)
   return table.concat({ ab.framework(row), tostring(row.candidate_id), ab.scenario(row),
@@ -211,18 +262,20 @@ end
 -- have overtaken: an exclusion note of a framework with measured rows, a candidate's note
 -- whose run key was measured. Returns the rows kept, and whether any was dropped.
 local function prune(rows)
-  local fw_measured, key_measured = {}, {}
-  for _, row in ipairs(rows) do
+  local fw_measured, key_measured, last = {}, {}, {}
+  for i, row in ipairs(rows) do
     if is_measured(row) then
       fw_measured[ab.framework(row)] = true
-      if type(row.run_key) == "string" then key_measured[row.run_key] = true end
+      if type(row.run_key) == "string" then key_measured[row.run_key] = true; last[row.run_key] = i end
     end
   end
   local keep = {}
-  for _, row in ipairs(rows) do
+  for i, row in ipairs(rows) do
     local overtaken = not is_measured(row) and (
       (row.disposition == "user-excluded" and fw_measured[ab.framework(row)]) or
       (type(row.run_key) == "string" and key_measured[row.run_key]))
+      -- an environment's failure, measured again since (environmental)
+      or (environmental(row) and type(row.run_key) == "string" and last[row.run_key] ~= i)
     if not overtaken then keep[#keep + 1] = row end
   end
   return keep, #keep < #rows
@@ -333,7 +386,10 @@ local function resume(out, cfg, scenarios, opts)
   keep, dropped = prune(keep)
   if #stale > 0 or dropped then rewrite(out, keep) end
   for _, row in ipairs(keep) do
-    if is_measured(row) then
+    if environmental(row) then
+      io.write(("%s %s: not resumed: it failed before for a cause outside the candidate (%s)\n"):format(
+        tostring(row.candidate_id), ab.scenario(row), tostring(row.failure_reason)))
+    elseif is_measured(row) then
       st.done[row.run_key] = true
       local fw = ab.framework(row)
       st.measured[fw] = (st.measured[fw] or 0) + 1
@@ -593,8 +649,10 @@ local function read_result(path)
 end
 
 -- Metrics of a client's result file, named as the normalised schema names them, and nil
--- or why the run failed. A metric the file does not have stays absent; with no completed
--- request there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
+-- or why the run failed (and then, third, why the candidate's other scenarios would fail
+-- alike, when that is not that its server failed every request). A metric the file does
+-- not have stays absent; with no completed request, or completed ones without one output
+-- token, there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
 -- an empty list "or 0"), and a latency of 0 ms means not measured (vLLM's TTFT unstreamed).
 -- num_prompts: the config's, when the file has neither `failed` nor `num_prompts`.
 function M.result_metrics(path, num_prompts)
@@ -612,11 +670,31 @@ function M.result_metrics(path, num_prompts)
   if completed == 0 then
     return m, ("no request succeeded (%s failed)"):format(failed and math.tointeger(failed) or "all")
   end
+  -- requests "completed" without one output token are answers with nothing in them (HTTP
+  -- 200, empty text): vLLM's client counts a streamed answer a success once a chunk has
+  -- choices, whatever its text, so a broken server's file says every request done, fast -
+  -- the best request throughput of any. A server that generates emits a token per request
+  -- at least (an EOS is one), so none at all is no measurement
+  local toks = num("total_output_tokens")
+  if toks == 0 then
+    return m, ("%d requests answered without one output token (total_output_tokens 0 in the client's result: "
+      .. "empty answers); no figure of them is a measurement"):format(math.tointeger(completed) or completed),
+      "its server answered with no output"
+  end
   for _, e in ipairs(M.RESULT_KEYS) do
     for _, k in ipairs(e[2]) do
       local v = num(k)
       if v and not (e[1]:match("_ms$") and v <= 0) then m[e[1]] = v; break end
     end
+  end
+  -- requests completed and no throughput (a client of another format, a file cut to its
+  -- counts): nothing to rank the row by, which an ok row would be ranked by as unknown
+  if not (m.request_throughput and m.request_throughput > 0) then
+    local sr = m.success_rate
+    return json.object { success_rate = sr }, ("%d requests completed, but the client's result has no "
+      .. "request_throughput above 0 (got %s): no measurement to rank"):format(math.tointeger(completed) or completed,
+      d.request_throughput == nil and "none" or ab.pyrepr(d.request_throughput)),
+      "its client's results hold no throughput"
   end
   return m, nil
 end
@@ -696,6 +774,18 @@ function M.run(config_path, opts)
       if opts.in_use then opts.in_use(lerr) end
       error(lerr, 0)
     end
+    local left = M.leftover_servers(dir)
+    if #left > 0 then
+      local list = {}
+      for i, l in ipairs(left) do
+        list[i] = ("pid %d (%s; recorded in %s)"):format(l.pid, l.command, l.file)
+      end
+      error(("%s: a server an earlier run of it started is still running: %s. That run was killed before it could "
+        .. "stop it (a Ctrl-C stops it; kill -9 or the out-of-memory killer cannot), and it holds its port and "
+        .. "its GPUs' memory: this run's servers would run out of memory beside it. Stop it (kill -- -%d: its "
+        .. "process group), then run this again; nothing was started"):format(out, table.concat(list, "; "),
+        left[1].pid), 0)
+    end
     prior = resume(out, cfg, scenarios, opts)
   end
   local todo = {}
@@ -766,7 +856,7 @@ function M.run(config_path, opts)
       local base = ("http://127.0.0.1:%s"):format(port)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
-      local p, status, reason
+      local p, status, reason, outside -- outside: the failure is the environment's (environmental)
       if opts.dry_run then
         io.write("\n  server: ", shown(ab.join(argv)), "\n")
         if port == PORT_MARK then
@@ -776,21 +866,26 @@ function M.run(config_path, opts)
         -- a server already on the port would answer for this one: refuse before launching
         local free, why = proc.port_free(port)
         if not free then
-          status, reason = "failed", ("port %d is already in use (%s): another server is listening there; stop it "
-            .. "or set another run.port"):format(port, why)
+          status, reason, outside = "failed", ("port %d is already in use (%s): another server is listening there; "
+            .. "stop it or set another run.port"):format(port, why), true
           io.write(reason, "\n")
         else
           mkdir_p(cdir)
           -- an earlier run's server log (its rows point at it) is kept, not overwritten
           local mok, moved = pcall(M.set_aside, out, log)
           if not mok then
-            status, reason = "failed", "not started: " .. tostring(moved)
+            status, reason, outside = "failed", "not started: " .. tostring(moved), true
             io.write(reason, "\n")
           else
             if moved then io.write(("an earlier server log moved aside to %s; "):format(moved)) end
             io.write("starting the server on port ", port, "\n")
             local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
-            if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+            if ok then
+              p = pr
+              record_server(cdir, p, ab.join(argv))
+            else
+              status, reason, outside = "failed", "the server did not start: " .. tostring(pr), true
+            end
           end
         end
       end
@@ -804,7 +899,7 @@ function M.run(config_path, opts)
           opts.timeout or r.ready_timeout or 600, log, models)
         if not status and r.check_port_owner ~= false then
           reason = port_owner(p, port)
-          if reason then status = "failed"; io.write(reason, "\n") end
+          if reason then status, outside = "failed", true; io.write(reason, "\n") end
         end
       end
       -- a server that exited before answering (out of memory while loading the model) fails
@@ -820,6 +915,7 @@ function M.run(config_path, opts)
         if p then row.artifacts.server_log = M.stored_path(out, log) end
         if status then
           row.status, row.failure_reason = status, reason
+          if outside then row.environment_failure = true end
           if start_exit then
             row.server_exit = start_exit.code and { code = start_exit.code } or { signal = start_exit.signal }
           end
@@ -828,7 +924,7 @@ function M.run(config_path, opts)
         else
           local rfile = ("%s-%s.json"):format(e.candidate_id, sc.name)
           local vars = {
-            base_url = base, endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
+            base_url = base, port = tostring(port), endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
             tokenizer = bm.tokenizer or cfg.model.tokenizer or cfg.model.name, input_len = tostring(sc.input_len),
             output_len = tostring(sc.output_len), num_prompts = tostring(ds.num_prompts or 80),
             max_concurrency = sc.conc and tostring(math.tointeger(sc.conc)) or "",
@@ -864,6 +960,7 @@ function M.run(config_path, opts)
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = M.stored_path(out, rpath) end
             if res.move_error then
               row.status, row.failure_reason = "failed", "not benchmarked: " .. tostring(res.move_error)
+              row.environment_failure = true
             elseif res.server then
               row.status, row.failure_reason = server_death(res.server, log, "during the benchmark of " .. sc.name)
               row.server_exit = res.server.code and { code = res.server.code } or { signal = res.server.signal }
@@ -871,6 +968,7 @@ function M.run(config_path, opts)
                 exit_text(res.server), row.status, sc.name)
             elseif res.spawn_error then
               row.status, row.failure_reason = "failed", "the benchmark client did not start: " .. res.spawn_error
+              row.environment_failure = true
             elseif res.timed_out or not res.st.ok then
               row.status = res.timed_out and "timeout" or (is_oom(read(log)) and "oom" or "failed")
               row.failure_reason = ("the benchmark client %s: %s"):format(res.timed_out and "timed out" or
@@ -878,7 +976,7 @@ function M.run(config_path, opts)
             elseif not row.artifacts.raw_result then
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
-              local ok, m, why = pcall(M.result_metrics, rpath, ds.num_prompts)
+              local ok, m, why, what = pcall(M.result_metrics, rpath, ds.num_prompts)
               if not ok then
                 row.status, row.failure_reason = "failed", tostring(m)
               else
@@ -888,8 +986,8 @@ function M.run(config_path, opts)
                   -- a server that fails every request will fail the next scenario's too, and
                   -- that client would first wait for it (vLLM's ready check: 600 s): the
                   -- candidate ends here, as when its server exits
-                  dead = ("not run: %s in %s, so the candidate was stopped (its server failed every request; "
-                    .. "log %s)"):format(why, sc.name, log)
+                  dead = ("not run: %s in %s, so the candidate was stopped (%s; log %s)"):format(why, sc.name,
+                    what or "its server failed every request", log)
                 end
               end
             end
@@ -912,7 +1010,10 @@ function M.run(config_path, opts)
           io.write(("  %s: %s%s\n"):format(sc.name, row.status, how))
         end
       end
-      if p then p:kill(10) end
+      if p then
+        p:kill(10)
+        os.remove(cdir .. "/" .. M.SERVER_PID)
+      end
     end
   end
   if not opts.dry_run then M.prune_file(out) end

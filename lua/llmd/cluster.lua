@@ -4084,14 +4084,16 @@ end
 
 -- A process's start (field 22 of /proc/PID/stat: clock ticks after boot), or nil when no
 -- such process is visible here. With the pid it names one process of one boot: a pid used
--- again by another process has another start.
+-- again by another process has another start. Second: its state (field 3; "Z" a zombie,
+-- which has ended and holds nothing, waiting to be reaped).
 local function start_of(pid)
   local rest = (first_line(("/proc/%s/stat"):format(pid)) or ""):match("^.*%) (.*)$")
   if not rest then return nil end
-  local i = 2
+  local i, state = 2, nil
   for tok in rest:gmatch("%S+") do
     i = i + 1
-    if i == 22 then return tok end
+    if i == 3 then state = tok end
+    if i == 22 then return tok, state end
   end
 end
 

@@ -50,30 +50,45 @@ ready_timeout = float(opts.get("ready-check-timeout-sec", os.environ.get("MOCK_R
 
 
 def request():
-    """One streamed completion: (ok, ttft s, latency s, itls s, output tokens, error)."""
+    """One streamed completion: (ok, ttft s, latency s, itls s, output tokens, error), read as vLLM's
+    async_request_openai_completions reads it: each non-empty line, SSE comments (":") skipped, is JSON
+    after "data: " (anything else is an error: the request failed); a chunk with choices is a token's
+    time; success only once a chunk with choices came ("Never received a valid chunk to calculate
+    TTFT"); the output tokens are usage's completion_tokens, else the text's tokens (the mock's text
+    is " x" a token, so its words stand for the tokenizer's count)."""
     body = {"model": model, "prompt": "hi", "max_tokens": out_len, "stream": True}
     body.update(extra)
     req = urllib.request.Request(base + endpoint, data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"})
     s = time.perf_counter()
-    ttft, itls, last, tokens = None, [], s, 0
+    ttft, itls, last, text, usage_tokens = None, [], s, "", None
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             for line in r:
-                line = line.decode().strip()
-                if not line.startswith("data: ") or line == "data: [DONE]":
+                line = line.strip()
+                if not line:
                     continue
-                chunk = json.loads(line[6:])
-                if not chunk.get("choices"):
+                line = line.decode()
+                if line.startswith(":"):
                     continue
-                now = time.perf_counter()
-                if ttft is None:
-                    ttft = now - s
-                else:
-                    itls.append(now - last)
-                last = now
-                tokens += 1
-        return True, ttft, time.perf_counter() - s, itls, tokens, ""
+                line = line[6:] if line.startswith("data: ") else line
+                if line == "[DONE]":
+                    continue
+                chunk = json.loads(line)
+                if chunk.get("choices"):
+                    now = time.perf_counter()
+                    if ttft is None:
+                        ttft = now - s
+                    else:
+                        itls.append(now - last)
+                    last = now
+                    text += chunk["choices"][0].get("text") or ""
+                elif chunk.get("usage"):
+                    usage_tokens = chunk["usage"].get("completion_tokens")
+        if ttft is None:
+            return False, None, None, [], 0, "Never received a valid chunk to calculate TTFT."
+        tokens = usage_tokens or len(text.split())
+        return True, ttft, last - s, itls, tokens, ""
     except Exception as e:  # the real client records the error text per request
         return False, None, None, [], 0, str(e)
 

@@ -14,6 +14,10 @@ Its behaviour follows --max-num-seqs (any other flag is accepted and ignored):
                (a crash in the middle of a benchmark)
   6            answers, but /v1/models lists another model (someone else's server)
   7            answers /health, but /v1/models is HTTP 401 (as behind --api-key)
+  8            answers every completion HTTP 200 with no text: one chunk of empty text, no usage
+               (a broken server whose answers are empty; vLLM's client counts them as successes)
+  9            answers every completion HTTP 200 with a body that is no server-sent event (an HTML
+               page: a proxy's error page)
 MOCK_REQUEST_LOG: a file to which the body of every completion request is appended (JSONL).
 Stops after 120 s without a request, so a failed test cannot leave it behind for long.
 """
@@ -100,7 +104,26 @@ class Handler(BaseHTTPRequestHandler):
             os._exit(1)
         if mode == "4" and count > 1:
             return self.send(500, {"error": {"message": "internal error"}})
-        k = int(body.get("max_tokens", 4))
+        if mode == "9":
+            data = b"<html><body>502 Bad Gateway</body></html>\n"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        k = 0 if mode == "8" else int(body.get("max_tokens", 4))
+        if mode == "8" and body.get("stream"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            time.sleep(ttft)
+            chunk = {"choices": [{"index": 0, "text": "", "finish_reason": "stop"}]}
+            self.wfile.write(("data: %s\n\ndata: [DONE]\n\n" % json.dumps(chunk)).encode())
+            self.wfile.flush()
+            return
         if not body.get("stream"):
             time.sleep(ttft + tpot * max(0, k - 1))
             return self.send(200, {"choices": [{"text": " x" * k}],

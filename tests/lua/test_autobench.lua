@@ -625,6 +625,19 @@ t.test("run: a port already in use is refused before launching; a server serving
   end
   t.eq(lfs.attributes(d .. "/squatter.jsonl"), nil, "the squatter was never benchmarked")
   t.eq(lfs.attributes(d .. "/autobench-artifacts/results/vllm-0/server.log"), nil, "nothing was launched")
+  -- harden52: a port someone else held says nothing of the candidate: the rows say so, and a
+  -- rerun once the port is free measures them (before, it said "already in results.jsonl"
+  -- and the failure stood as the candidate's for good), the new rows in the old ones' place
+  t.eq(got["vllm-0/chat"].environment_failure, true)
+  squatter:wait(10)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, "vllm-0 chat: not resumed: it failed before for a cause outside the candidate (port " .. port)
+  local vllm_rows = {}
+  for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
+    if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = ab.scenario(row) .. " " .. row.status end
+  end
+  t.eq(vllm_rows, { "chat ok", "summarization ok" })
   -- a server whose /v1/models lists another model (mode 6) is not taken for the candidate
   cfg = mock_config()
   cfg.frameworks.vllm.base_server_flags.max_num_seqs = 6
@@ -1191,7 +1204,7 @@ do
     -- passed)" with the first run's throughput.
     os.remove(d .. "/r.jsonl")
     local cfg = config()
-    cfg.run.client_command = "true {result_dir}/{result_file}"
+    cfg.run.client_command = "true {base_url} {result_dir}/{result_file}"
     t.write(d .. "/cfg-true.yaml", yaml.dump(cfg))
     r = ab_cli_in({ "run", "cfg-true.yaml", "--out", "r.jsonl" }, d, env)
     t.eq(r.code, 1, r.stdout .. r.stderr)
@@ -1210,7 +1223,7 @@ do
     t.write(d .. "/append.sh", "#!/bin/sh\nprintf '%s\\n' '{\"completed\": 3, \"failed\": 0, \"request_throughput\": 7.5, "
       .. "\"median_ttft_ms\": 12.0, \"median_tpot_ms\": 3.0}' >> \"$1\"\n")
     proc.run { "chmod", "+x", d .. "/append.sh" }
-    cfg.run.client_command = d .. "/append.sh {result_dir}/{result_file}"
+    cfg.run.client_command = d .. "/append.sh {result_dir}/{result_file} {base_url}"
     t.write(d .. "/cfg-append.yaml", yaml.dump(cfg))
     local old_line = '{"completed": 3, "failed": 0, "request_throughput": 42.0, "median_ttft_ms": 1.0}\n'
     t.write(d .. "/" .. raw, old_line)
@@ -1690,4 +1703,251 @@ t.test("compare: the test and the interval of a choice are on one scale and agre
     .. "rows 12.20 vs 10.90 req/s (the toolchain's rule), means of the repeats 12.03 vs 10.17 req/s (18.4 % apart): no "
     .. "clear difference (Welch on the log values, p = 0.054; 3 and 3 measurements; vllm vllm-1 -15.7 % against vllm "
     .. "vllm-2 over the repeats, 95 % interval -29.4 % to +0.7 %)\n")
+end)
+
+-- harden52: a server that answers HTTP 200 with nothing in it. vLLM's client counts a
+-- streamed answer with a chunk of choices as a success whatever its text (by its source,
+-- vllm/benchmarks/lib/endpoint_request_func.py: success once a chunk has "choices"; its
+-- output length is usage's completion_tokens, else the text's tokens: 0), so its result file
+-- says every request completed, fast, with no output token: request throughput the best of
+-- any server. Mode 8 answers so; mode 9 answers an HTML page with HTTP 200 (the client's
+-- JSON parse fails: every request failed, which held before). Neither may be an ok row.
+t.test("run: a server answering HTTP 200 with empty or garbage bodies is no result", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "3" -- mode 9 fails the client's test prompt: its wait shortened
+  for _, mode in ipairs { 8, 9 } do
+    local out = "r" .. mode .. ".jsonl"
+    t.write(d .. "/cfg.yaml", yaml.dump(mock_config(nil, mode)))
+    local r = ab_cli({ "run", "cfg.yaml", "--out", out }, d, env)
+    t.eq(r.code, 1, "mode " .. mode .. ": " .. r.stdout .. r.stderr)
+    local got = rows_by(d .. "/" .. out)
+    local chat = got["vllm-0/chat"]
+    t.ok(chat.status ~= "ok", ("mode %d: chat is %s: %s"):format(mode, chat.status, json.encode(chat.metrics)))
+    t.eq(chat.sla.passed, false)
+    -- nothing measured is kept as a figure: no throughput, no latency (3 prompts answered
+    -- with no token: the success rate is all that was seen)
+    t.eq(chat.metrics.request_throughput, nil, "mode " .. mode)
+    t.eq(chat.metrics.p50_ttft_ms, nil, "mode " .. mode)
+    if mode == 8 then
+      t.eq(chat.status, "failed")
+      t.contains(chat.failure_reason, "3 requests answered without one output token (total_output_tokens 0")
+      t.eq(chat.metrics.success_rate, 1.0)
+      local summ = got["vllm-0/summarization"]
+      t.eq(summ.status, "skipped")
+      t.contains(summ.failure_reason, "not run: 3 requests answered without one output token")
+    end
+    for _, row in pairs(got) do t.ok(row.status ~= "ok", mode .. " " .. row.workload.scenario .. " " .. row.status) end
+    -- and compare ranks none of them
+    r = ab_cli({ "compare", out }, d)
+    t.eq(r.code, 0, r.stderr)
+    t.ok(not r.stdout:find("| chat | 1 |", 1, true), r.stdout)
+  end
+end)
+
+-- harden52: a hang-up (the terminal or ssh session closed) killed llmdlua outright, by
+-- SIGHUP's default action, and the server it had started in a process group of its own ran
+-- on (a GPU and a port held, nobody to stop it); now it stops the run as Ctrl-C does. Under
+-- nohup (SIGHUP ignored when llmdlua starts) the run goes on.
+t.test("run: a hang-up stops the run and its server as Ctrl-C does; under nohup it is ignored", function()
+  for _, nohup in ipairs { false, true } do
+    local d = t.tmpdir()
+    local env = vllm_shim(d)
+    local cfg = mock_config()
+    cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+    cfg.run.ready_timeout = 60
+    t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+    local argv = { LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "results.jsonl" }
+    if nohup then argv = { "sh", "-c", "trap '' HUP; exec \"$@\"", "sh", table.unpack(argv) } end
+    local p = proc.spawn(argv, { cwd = d, env = env, stdout = { file = d .. "/out.txt" },
+      stderr = { file = d .. "/err.txt" } })
+    local log = d .. "/autobench-artifacts/results/vllm-0/server.log"
+    local pid
+    for _ = 1, 400 do
+      pid = lfs.attributes(log) and t.read(log):match("mock server starting, pid (%d+)")
+      if pid then break end
+      t.eq(p:wait(0.05), nil, "still running: " .. t.read(d .. "/err.txt"))
+    end
+    t.ok(pid, "the server started: " .. t.read(d .. "/out.txt"))
+    proc.run { "kill", "-HUP", tostring(p:pid()) }
+    if nohup then
+      t.eq(p:wait(1), nil, "a hang-up ignored under nohup: " .. t.read(d .. "/err.txt"))
+      t.eq(proc.run({ "kill", "-0", pid }).ok, true, "its server runs on")
+      proc.run { "kill", "-INT", tostring(p:pid()) }
+    end
+    local st = p:wait(20)
+    t.eq(st and st.code, 130, "nohup " .. tostring(nohup))
+    t.eq(t.read(d .. "/err.txt"), "autobench.lua: interrupted; the rows finished so far are in results.jsonl; "
+      .. "run the same command again to resume\n")
+    t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
+    t.eq(lfs.attributes(d .. "/autobench-artifacts/results/.llmdlua.lock"), nil, "the lock let go")
+  end
+end)
+
+-- harden52: a client_command that does not tell the client the candidate's address (vllm
+-- bench serve's --port 8000 or no address at all: its default is 127.0.0.1:8000) measured
+-- whatever answered there - a server of an earlier run, a colleague's - and its figures
+-- were recorded as the candidate's, status ok. The run picks a free port per candidate, so
+-- such a command can never be aimed at it: refused by validate, plan and run, before any
+-- server starts. {port} is there for clients that take a host and a port.
+t.test("run: a client_command without the candidate's address is refused; {port} names it", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  -- someone else's server, on the port the client would go to: it must never be measured
+  local other = proc.free_port()
+  local squatter = proc.spawn({ PY, ROOT .. "/tests/autobench/mockserver.py", "mock/model", "--port", tostring(other) },
+    { stdout = "null", stderr = "null" })
+  local cfg = mock_config()
+  cfg.dataset.scenario_names, cfg.dataset.input_len, cfg.dataset.output_len = { "chat" }, { 10 }, { 4 }
+  cfg.run.client_command = "vllm bench serve --port " .. other .. " --model {model} --num-prompts {num_prompts} "
+    .. "--random-output-len {output_len} --save-result --result-dir {result_dir} --result-filename {result_file}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local want = "cfg.yaml: run.client_command must tell the client which server to benchmark, by {base_url} (or "
+    .. "{port}): without it the client measures whatever answers at its own default address, and its figures would "
+    .. "be recorded as each candidate's\n"
+  local r = ab_cli({ "validate", "cfg.yaml" }, d, env)
+  t.eq({ r.code, r.stdout }, { 1, want })
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  squatter:kill(1)
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. want })
+  t.eq(lfs.attributes(d .. "/r.jsonl"), nil, "no row")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0"), nil, "no server started")
+  -- {port}: the candidate's own port, as the row's base URL's (mockclient takes --base-url
+  -- only, so here a shell passes it on)
+  cfg.run.client_command = "sh -c 'exec vllm bench serve --base-url http://127.0.0.1:$0 \"$@\"' {port} --model {model} "
+    .. "--num-prompts {num_prompts} --random-output-len {output_len} --save-result --result-dir {result_dir} "
+    .. "--result-filename {result_file}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+  local port = t.read(d .. "/autobench-artifacts/r/vllm-0/server.log"):match("port (%d+)")
+  t.ok(port and row.benchmark_command:find("' " .. port .. " --model", 1, true), row.benchmark_command)
+  t.eq(row.status, "ok")
+end)
+
+-- harden52: a run killed outright (kill -9, the out-of-memory killer) cannot stop its server,
+-- which runs on in its own process group, holding its port and its GPUs' memory; the next
+-- run started its candidates beside it, and on GPUs they ran out of memory: rows saying oom
+-- of configurations that fit. The next run of the output now stops first, naming it.
+t.test("run: a server left running by a killed run is named, and the next run starts nothing beside it", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 60
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "r.jsonl" },
+    { cwd = d, env = env, stdout = "null", stderr = "null" })
+  local log = d .. "/autobench-artifacts/r/vllm-0/server.log"
+  local pid
+  for _ = 1, 400 do
+    pid = lfs.attributes(log) and t.read(log):match("mock server starting, pid (%d+)")
+    if pid then break end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(pid, "the server started")
+  proc.run { "kill", "-KILL", tostring(p:pid()) }
+  p:wait(10)
+  t.eq(proc.run({ "kill", "-0", pid }).ok, true, "the server outlived its run")
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  local alive = proc.run({ "kill", "-0", pid }).ok
+  proc.run { "kill", "--", "-" .. pid } -- (the test's own leftover, by its process group)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: r.jsonl: a server an earlier run of it started is still running: pid %s (%s "
+    .. "mock/model --max-model-len 100 --max-num-seqs 2 --port %s; recorded in "
+    .. "autobench-artifacts/r/vllm-0/server.pid). That run was killed before it could stop it (a Ctrl-C stops it; "
+    .. "kill -9 or the out-of-memory killer cannot), and it holds its port and its GPUs' memory: this run's servers "
+    .. "would run out of memory beside it. Stop it (kill -- -%s: its process group), then run this again; nothing "
+    .. "was started\n"):format(pid, MOCKSERVER, t.read(log):match("port (%d+)"), pid))
+  t.eq(alive, true, "left to its owner: not stopped by the refusal")
+  t.eq(rows_by(d .. "/r.jsonl")["vllm-0/chat"], nil, "no vllm row (the killed run wrote the excluded ones')")
+  t.eq(lfs.attributes(log .. ".earlier-1"), nil, "no server started: its log not moved aside")
+  -- once it is gone, the record is dropped and the run goes on; a server this run stopped
+  -- leaves no record
+  for _ = 1, 100 do
+    if not proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok then break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config()))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0/server.pid"), nil)
+end)
+
+-- harden52: a client that exits 0 with a result of counts and no throughput (a client of
+-- another format, a file cut to its counts) was an ok row with no figure at all, ranked
+-- as unknown beside measured ones; now a failed row saying what is missing.
+t.test("run: a client result with completed requests but no throughput is no result", function()
+  local d = t.tmpdir()
+  local cfg = mock_config()
+  cfg.dataset.scenario_names, cfg.dataset.input_len, cfg.dataset.output_len = { "chat" }, { 10 }, { 4 }
+  t.write(d .. "/client.sh", "#!/bin/sh\nprintf '%s\\n' '{\"completed\": 3, \"failed\": 0, \"median_ttft_ms\": 12.0}' > \"$1\"\n")
+  proc.run { "chmod", "+x", d .. "/client.sh" }
+  cfg.run.client_command = d .. "/client.sh {result_dir}/{result_file} {base_url}"
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+  t.eq({ row.status, row.failure_reason, row.sla.passed }, { "failed", "3 requests completed, but the client's result "
+    .. "has no request_throughput above 0 (got none): no measurement to rank", false })
+  t.eq(row.metrics, json.object { success_rate = 1.0 })
+end)
+
+-- harden52: vLLM writes 0 for a TPOT it could not measure (no request with two output
+-- tokens: numpy of an empty list "or 0"), as for TTFT; a server answering with empty text
+-- gives such a file, its requests "completed" fast. compare read TTFT 0 as not measured, but
+-- a TPOT of 0 passed max_p50_tpot_ms and was the best TPOT, so the toolchain's file of
+-- such a server (status ok) was the scenario's winner. Rows by hand: e-empty 50 req/s, 0
+-- tokens/s, TPOT 0; r-real 10 req/s, 400 tokens/s, TPOT 20 ms; SLA TPOT <= 30 ms.
+t.test("compare: a p50 TPOT of 0 (not measured) makes the SLA unknown, never a pass nor a win", function()
+  local d = t.tmpdir()
+  local function row(cid, rt, out, ttft, tpot)
+    return ('{"framework": "vllm", "candidate_id": "%s", "status": "ok", "workload": {"scenario": "chat"}, '
+      .. '"sla": {"max_p50_ttft_ms": 1500, "max_p50_tpot_ms": 30, "min_success_rate": 0.99, "passed": true}, '
+      .. '"metrics": {"request_throughput": %s, "output_token_throughput": %s, "p50_ttft_ms": %s, '
+      .. '"p50_tpot_ms": %s, "success_rate": 1.0}, "hardware": {"gpu_count": 1}, "server_command": "vllm serve m %s"}')
+      :format(cid, rt, out, ttft, tpot, cid)
+  end
+  t.write(d .. "/z.jsonl", row("e-empty", 50, 0, 5, 0) .. "\n" .. row("r-real", 10, 400, 100, 20) .. "\n")
+  local r = ab_cli({ "compare", "z.jsonl" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "note: z.jsonl:1: vllm e-empty: SLA unknown (N/A): p50 TPOT ms unknown (N/A: 0, which means "
+    .. "not measured);")
+  local cross = r.stdout:match("## Cross%-Framework Best Comparison(.-)## Failed")
+  t.ok(cross and cross:find("| chat | 1 | vllm | r-real | True |", 1, true), r.stdout)
+  t.ok(not cross:find("| vllm | e-empty |", 1, true), cross)
+  t.contains(r.stdout, "| vllm | e-empty | ok | unknown (N/A) | SLA unknown: p50 TPOT ms unknown (N/A: 0, which means "
+    .. "not measured) |")
+end)
+
+-- harden52: compare's --md, --csv and --evidence were written one after the other, so a
+-- disk that filled (here the file-size limit) between them left the new markdown beside the
+-- last run's CSV: two summaries of different rows read as one. They are one set now, as
+-- compare.lua's report: all written, or none changed.
+t.test("compare: --md, --csv and --evidence are written as one set: a failed write changes none", function()
+  local d = t.tmpdir()
+  -- 300 repeats of one candidate: the CSV has a line for each (about 40 KiB), the markdown
+  -- its best row only (a few KiB)
+  local lines = {}
+  for i = 1, 300 do
+    lines[i] = json.encode { framework = "vllm", candidate_id = "vllm-0", status = "ok",
+      workload = { scenario = "chat", input_len = 10, output_len = 4 }, sla = { max_p50_ttft_ms = 5000 },
+      metrics = { request_throughput = 10 + i / 100, output_token_throughput = 40.0, p50_ttft_ms = 100.0,
+        p50_tpot_ms = 10.0, success_rate = 1.0 },
+      hardware = { gpu_count = 1 }, server_command = "vllm serve m" }
+  end
+  t.write(d .. "/r.jsonl", table.concat(lines, "\n") .. "\n")
+  for _, f in ipairs { "s.md", "s.csv", "s.txt" } do t.write(d .. "/" .. f, "the last run's " .. f .. "\n") end
+  -- 16 KiB a file (sh's ulimit -f counts 1024-byte blocks), SIGXFSZ ignored as llmdlua does
+  local r = proc.run({ "sh", "-c", 'trap "" XFSZ; ulimit -f 16; exec "$@"', "sh", LLMDLUA, "autobench.lua",
+    "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv", "--evidence", "s.txt" }, { cwd = d })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.contains(r.stderr, "s.csv: cannot write: File too large; none of s.md, s.csv, s.txt was changed")
+  for _, f in ipairs { "s.md", "s.csv", "s.txt" } do t.eq(t.read(d .. "/" .. f), "the last run's " .. f .. "\n", f) end
+  -- without the limit all three are written
+  r = ab_cli({ "compare", "r.jsonl", "--md", "s.md", "--csv", "s.csv", "--evidence", "s.txt" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(#t.read(d .. "/s.csv") > 16 * 1024 and #t.read(d .. "/s.md") < 16 * 1024, "the CSV alone past the limit")
+  t.contains(t.read(d .. "/s.md"), "| chat | vllm-0 | ok | True | 13.00 | 11.50 (300 repeats")
 end)

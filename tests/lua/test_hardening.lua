@@ -134,6 +134,38 @@ end
   t.eq({ t.read(dir .. "/run.sh"), t.read(dir .. "/report.md") }, { "#!/bin/sh\necho new\n", "new\n" })
 end)
 
+-- harden52: the same limit as a user sets it (ulimit -f, no trap): SIGXFSZ's default action
+-- killed compare.lua in the middle of a write (exit 153, no word, the workspace left
+-- INCOMPLETE with its lock file). Now the write fails with EFBIG, is named, and the workspace
+-- goes, as on a full disk; a child llmdlua starts still gets the signal's default.
+t.test("harden52: compare.lua past the file-size limit is one line naming the file, no workspace left", function()
+  local tmp = t.tmpdir()
+  local parent = tmp .. "/p"
+  lfs.mkdir(parent)
+  -- 60 KiB (bash and dash count 1024-byte blocks): the copies of the results fit (the largest
+  -- is 41 KiB), run-a's run_model.json (over 100 KiB) does not
+  local r = run { "sh", "-c", 'ulimit -f 60; exec "$@"', "sh", LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT,
+    "--parent", parent, "--quiet" }
+  t.eq(r.code, 1, r.stderr)
+  local last = r.stderr:match("([^\n]+)\n$") or ""
+  t.ok(last:match("^llmdlua: .*: cannot write: File too large %(the workspace .* was removed%)$"), r.stderr)
+  t.eq(#workspaces(parent), 0, "no workspace left")
+  local left = {}
+  for n in lfs.dir(parent) do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
+  t.eq(left, {}, "nothing left in --parent")
+  -- a child started by llmdlua under the limit is stopped by the signal as it would be
+  -- without llmdlua (SIGXFSZ is 25 on Linux; a shell that outlives head reports 128 + 25),
+  -- not told EFBIG (head's exit 1, "File too large")
+  local script = tmp .. "/child.lua"
+  t.write(script, ([[
+local r = require("llmd.proc").run { "sh", "-c", "ulimit -f 1; head -c 8192 /dev/zero > %s/big" }
+io.write(tostring(r.code), " ", tostring(r.signal), "\n")
+]]):format(tmp))
+  r = run { LLMDLUA, script }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout == "153 nil\n" or r.stdout == "nil 25\n", r.stdout)
+end)
+
 -- Durable: the file's data fsynced before the rename that puts it in place, and the folder
 -- fsynced after it (else a crash can leave the new name pointing at no data: a 0-byte
 -- report). Seen in the system calls themselves (strace, where it is installed and may trace).

@@ -3602,6 +3602,16 @@ local function below_threshold_reason(model, A, B, ev, per)
 end
 
 -- decision.least_below_reason, with this report's labels and figures.
+-- Why an order of the capacities (or of max sustained throughputs) names no run where the runs'
+-- token lengths can explain it (decision.capacity_token_check's token_explained, te): "the
+-- measured loads put B above A, but the requests differ (...), which alone can explain it: ...".
+local function token_order_reason(model, A, B, te)
+  local H, L = te.higher == "b" and B or A, te.higher == "b" and A or B
+  return ("the measured loads put %s above %s, %s"):format(H.label, L.label, decision.token_order_text(te, H.label,
+    L.label, model.min_effect, function(k, v) return metrics.format(k, v) end))
+end
+M.token_order_reason = token_order_reason
+
 local function least_below_reason(model, A, B, ev, per)
   per = per or ""
   local ca, cb = model.capacity.a, model.capacity.b
@@ -3803,6 +3813,9 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     return "capacity unknown: not compared"
   end
   local basis = evidence_basis(A, B, ca, cb)
+  if v == "not shown to differ" and ev.token_explained then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B, ev.token_explained))
+  end
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis,
@@ -4762,7 +4775,9 @@ local function verdict_of(model, A, B)
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
-      if ev.below_threshold then
+      if ev.token_explained then
+        v.reason = token_order_reason(model, A, B, ev.token_explained) .. "; no winner"
+      elseif ev.below_threshold then
         -- (the two figures the gap is between, named: beside "about 3.68, measured >= 8.11" a
         -- bare +20.7 % read as their gap, which is 75 %; it is of 5.90 and 4.79, newuser47 F13)
         local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
@@ -5660,6 +5675,10 @@ local function summary(model, A, B)
         .. "tolerance of the workload match"):format(T.helpers.num(decision.TOKEN_TOLERANCE * 100, 0)) or "",
         tokens and "a run whose requests are longer sustains fewer of them"
           or "what one run sustains says nothing of the other's configuration")
+    elseif ev.verdict == "not shown to differ" and ev.token_explained then
+      out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named "
+        .. "higher."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label,
+        token_order_reason(model, A, B, ev.token_explained))
     elseif ev.verdict == "not shown to differ" and ev.least_below_threshold then
       -- loads that put one above by a least gap below the practical threshold, the largest
       -- beyond it (or with no end): at least as much, no winner, whatever kinds the two
@@ -6954,10 +6973,11 @@ function M.build(opts)
   model.saturation = { a = lp.saturation(pa, { slo = model.slo }), b = lp.saturation(pb, { slo = model.slo }) }
   -- a run whose load points sent different requests (two workloads in one folder): no
   -- capacity read across them
-  local function capacity_of(side, points)
-    local mixed = #model.slo > 0 and decision.mixed_requests_reason(side.run, side.label)
+  local function capacity_of(side, points, slo)
+    slo = slo or model.slo
+    local mixed = #slo > 0 and decision.mixed_requests_reason(side.run, side.label)
     if mixed then return { kind = "unknown", reason = mixed } end
-    return lp.capacity(points, model.slo)
+    return lp.capacity(points, slo)
   end
   model.capacity = { a = capacity_of(A, pa), b = capacity_of(B, pb) }
   model.mixed_requests = {}
@@ -6972,9 +6992,12 @@ function M.build(opts)
   end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
-  for _, s in ipairs { { ca, pa }, { cb, pb } } do
-    if #model.slo > 0 then
-      local iv, why = lp.capacity_interval(s[2], model.slo, s[1])
+  -- (one function, so that a capacity read again at other limits, decision.capacity_token_check,
+  -- is built as these are: c the capacity, points its run's, slo the limits)
+  local function fill_capacity(c, points, slo)
+    local s = { c, points }
+    if #slo > 0 then
+      local iv, why = lp.capacity_interval(s[2], slo, s[1])
       if iv then
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
@@ -6990,23 +7013,24 @@ function M.build(opts)
         s[1].interval_why = why
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty
         -- leaves room for (lp.capacity_noise), what orders two capacities
-        local nz = lp.capacity_noise(s[2], model.slo, s[1])
+        local nz = lp.capacity_noise(s[2], slo, s[1])
         if nz and nz.unknown then
           s[1].noise_unknown = nz.unknown
           -- (what no small latency difference can move: decision.capacity_evidence's band rule)
           s[1].noise_band = nz.band
         elseif nz then
-          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
+          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], slo, s[1], { open_narrow = true }))
         end
       end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
-      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
-        lp.saturation(s[2], { slo = model.slo })))
+      s[1].settle = settle_of(lp.unclear_loads(s[2], slo, s[1].noise and s[1].noise.unclear,
+        lp.saturation(s[2], { slo = slo })))
     end
     -- the figure's and the ceiling's rate noise, read where its span starts now that its
     -- repeats' range or its intervals' noise is known (lp.capacity_rate_noise)
     s[1].rate_noise = lp.capacity_rate_noise(s[2], s[1])
   end
+  for _, s in ipairs { { ca, pa }, { cb, pb } } do fill_capacity(s[1], s[2], model.slo) end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
   -- match's tolerance, model, a stated workload) are different workloads: their
   -- capacities, throughputs and latencies are not compared
@@ -7018,8 +7042,19 @@ function M.build(opts)
   -- an error-rate SLO that a run's repeats disagree on beyond chance orders nothing
   local error_dispersion = { a = decision.error_slo_dispersion(A.run, pa, model.slo),
     b = decision.error_slo_dispersion(B.run, pb, model.slo) }
+  -- requests whose token lengths differ beyond their noise inside the workload match's tolerance
+  -- (decision.token_gap): an order of the capacities those lengths can explain names no run
+  -- (decision.capacity_token_check), each side read again at the limits its tokens could move
+  local token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
+    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  local function recompute(side, slo2, gpus)
+    local S, pts = side == "a" and A or B, side == "a" and pa or pb
+    local c = capacity_of(S, pts, slo2)
+    fill_capacity(c, pts, slo2)
+    return gpus and capacity_per(c, gpus) or c
+  end
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
-    runs = runs, error_dispersion = error_dispersion })
+    runs = runs, error_dispersion = error_dispersion, token_gap = token_gap, slo = model.slo, recompute = recompute })
   narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
@@ -7065,7 +7100,8 @@ function M.build(opts)
     model.capacity.per_gpu = { a = pa_, b = pb_, gap = not lp.both_below_lowest(pa_, pb_)
       and decision.capacity_gap(pa_, pb_) or nil,
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
-        broken = model.broken, error_dispersion = error_dispersion }) }
+        broken = model.broken, error_dispersion = error_dispersion, token_gap = token_gap, slo = model.slo,
+        recompute = function(side, slo2) return recompute(side, slo2, side == "a" and ga or gb) end }) }
     local pg = model.capacity.per_gpu
     narrow_check(pg.evidence, pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
       broken = model.broken, error_dispersion = error_dispersion })

@@ -580,8 +580,8 @@ function M.token_order_text(te, hi_label, lo_label, min_effect, fmt)
       fmt and fmt(l.key, l.moved) or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
   end
   return ("but the requests differ (%s, %s though within the workload match's %g %%), which alone can explain it: "
-    .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%; compare per-token SLOs "
-    .. "(TPOT, ITL, NTPOT) or capacity in output tok/s"):format(table.concat(te.texts, "; "),
+    .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%; compare per-token "
+    .. "SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s"):format(table.concat(te.texts, "; "),
     te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
     M.TOKEN_TOLERANCE * 100, lo_label, table.concat(held, ", "), hi_label, lo_label, M.thr_num(min_effect or M.MIN_EFFECT))
 end
@@ -4542,7 +4542,7 @@ end
 -- test of repeats) whose least gap is said beside it. Where a count is unknown (fig_lo or ceil_hi nil: files that
 -- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
 -- compare.lua and treatments.lua both order by this function.
-function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
+function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
   if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
@@ -4587,6 +4587,18 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
       -- latency rows' rule: a winner only where the whole interval is beyond the threshold),
       -- so that the two rows never disagree; margin_higher: the run at least as high
       spans.margin_higher = order
+      return nil, spans
+    end
+  end
+  -- runs whose token lengths differ beyond their noise (token_gap: M.token_gap of their
+  -- whole-run sets): an order a request rate's token ratio can explain names no run
+  -- (M.token_order_explained, the higher run's figure against the other's ceiling): nil, with
+  -- spans.token_explained (its result)
+  if order and token_gap then
+    local te = M.token_order_explained { gap = token_gap, hi = order, min_effect = min_effect,
+      hi_fig = order == "b" and lb or la, lo_fig = order == "b" and ha or hb }
+    if te then
+      spans.token_explained = te
       return nil, spans
     end
   end

@@ -3948,14 +3948,17 @@ local function sustained_order(model, gpu)
   -- held to the practical threshold as the capacity's is (decision.capacity_evidence's
   -- below_threshold): an order by less is not shown to differ, in this row as in that one,
   -- where the largest gap is below it too; else the order stands, said with its least gap
-  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
+  -- (runs whose token lengths differ beyond their noise: an order their ratio can explain names
+  -- no run, decision.sustained_order's token_explained)
+  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT, nil,
+    model.token_gap)
   -- (a least gap below the threshold, the largest beyond it: no order, the run at least as
   -- high said, decision.sustained_order's margin_higher, as the capacity row's)
   order = order or (sp and (sp.below_threshold or (sp.least_below_threshold and sp.margin_higher)))
   -- (a run saturated at its lowest load is said here only where the loads order the two, or
   -- put them apart within the noise of their rates)
-  if not sp or (low and not order and not sp.within_noise) then return nil end
-  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  if not sp or (low and not order and not sp.within_noise and not sp.token_explained) then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb, token_explained = sp.token_explained }
   -- spans apart by less than the noise of their rates: no order (decision.sustained_order)
   o.within_noise, o.noise = sp.within_noise, sp.noise
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
@@ -4003,6 +4006,14 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
       .. "%s: no winner"):format(base, hi.label, where, hi.label, per(o.within_noise == "b" and o.lb or o.la),
       lo.label, per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
+  end
+  if o.token_explained then
+    local te = o.token_explained
+    local hi, lo = te.higher == "b" and B or A, te.higher == "b" and A or B
+    per = apart_rate(te.higher == "b" and o.lb or o.la, te.higher == "b" and o.ha or o.hb, unit)
+    return ("%s; %s sustained %s%s, %s never achieved more than %s at any load; %s: not shown to differ, no winner")
+      :format(base, hi.label, per(te.higher == "b" and o.lb or o.la), where, lo.label,
+        per(te.higher == "b" and o.ha or o.hb), token_order_reason(model, A, B, te))
   end
   if o.higher and o.below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -4888,6 +4899,11 @@ local function verdict_of(model, A, B)
         v.settle = "To settle it: " .. ns .. "."
         v.text, settle_said = v.text .. " " .. v.settle, true
       end
+    elseif o and o.token_explained then
+      -- (an order the runs' token lengths can explain: no winner, decision.sustained_order)
+      v.kind = "not shown to differ"
+      v.reason = token_order_reason(model, A, B, o.token_explained)
+      v.text = ("Not shown to differ in %s: %s; %s; no winner."):format(measure, both, v.reason)
     elseif o and o.higher and o.least_below_threshold then
       -- (a least gap below the threshold: at least as high, no winner, as the capacity's)
       local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -7047,6 +7063,7 @@ function M.build(opts)
   -- (decision.capacity_token_check), each side read again at the limits its tokens could move
   local token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
     B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  model.token_gap = token_gap
   local function recompute(side, slo2, gpus)
     local S, pts = side == "a" and A or B, side == "a" and pa or pb
     local c = capacity_of(S, pts, slo2)
@@ -7637,7 +7654,8 @@ function M.curve_rows(model)
       na, nb = gg.a.gpus, gg.b.gpus
     end
     return (broken or differ) and "not_compared" or mixed and "unknown"
-      or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
+      or so and (so.token_explained or so.higher and (so.below_threshold or so.least_below_threshold))
+        and "not_shown_to_differ"
       or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
       or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"
   end

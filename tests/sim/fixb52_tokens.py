@@ -7,6 +7,7 @@ lognormal jitter, sigma 0.1), its TTFT 50 ms, its E2E TTFT + out x TPOT. Output 
 lognormal (sigma 0.3) around the run's mean; input 256 tokens each; sends every 1 / r s.
 
   fixb52_tokens.py DIR MEAN_OUT SEED [--fail PCT] [--rates 4,6,8,10,12] [--n 300] [--repeats 1]
+                    [--sigma 0.3] [--cap 3000] [--tpot0 0.01] [--sat]
 
 writes DIR/benchmark_NN.json (one file a load, repeats as the same rate again). --fail PCT:
 each request fails at random with that probability (an HTTP 503, vLLM's empty answer), the
@@ -26,6 +27,7 @@ ap.add_argument("--n", type=int, default=300)
 ap.add_argument("--repeats", type=int, default=1)
 ap.add_argument("--cap", type=float, default=3000.0)   # C, output tokens/s
 ap.add_argument("--tpot0", type=float, default=0.01)
+ap.add_argument("--sat", action="store_true")  # past C: answers at most C tokens/s (saturation)
 ap.add_argument("--sigma", type=float, default=0.3)  # the output lengths' lognormal sigma (0: all alike)
 a = ap.parse_args()
 rng = np.random.default_rng(a.seed)
@@ -40,12 +42,15 @@ for rate in [float(x) for x in a.rates.split(",")]:
         n = a.n
         out = np.maximum(1, np.round(np.exp(rng.normal(mu, sig, n)))).astype(int)
         rho = rate * a.mean_out / a.cap
-        assert rho < 1
-        tpot = a.tpot0 / (1 - rho) * np.exp(rng.normal(0, 0.1, n))
+        assert rho < 1 or a.sat
+        tpot = a.tpot0 / (1 - (min(rho, 0.9) if a.sat else rho)) * np.exp(rng.normal(0, 0.1, n))
         ttft = np.full(n, 0.05)
         lat = ttft + (out - 1) * tpot
         fail = rng.random(n) < a.fail / 100
         starts = 100 + np.arange(n) / rate
+        if a.sat:
+            # (answers no faster than C output tokens/s: past it the queue grows)
+            lat = np.maximum(lat, 100 + np.cumsum(out) / a.cap + lat.min() - starts)
         d = {"date": "20261206-100000", "endpoint_type": "openai", "backend": "openai", "label": None,
              "model_id": "Qwen/Qwen3-0.6B", "tokenizer_id": "Qwen/Qwen3-0.6B", "num_prompts": n,
              "request_rate": rate, "burstiness": 1.0, "max_concurrency": None}

@@ -583,7 +583,8 @@ function M.token_order_text(te, hi_label, lo_label, min_effect, fmt)
     .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%; compare per-token "
     .. "SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s"):format(table.concat(te.texts, "; "),
     te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
-    M.TOKEN_TOLERANCE * 100, lo_label, table.concat(held, ", "), hi_label, lo_label, M.thr_num(min_effect or M.MIN_EFFECT))
+    M.TOKEN_TOLERANCE * 100, lo_label, table.concat(held, ", "), hi_label, lo_label,
+    M.thr_num(min_effect or M.MIN_EFFECT))
 end
 
 -- One run's load points that sent different requests (token lengths per request beyond the

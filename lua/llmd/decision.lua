@@ -5326,6 +5326,36 @@ function M.interval_not_evidence(key, test, eff, p)
     .. "the requests' dependence from their ranks, as the test does, " .. M.RANKS_UNDERSTATE_MEAN or "")
 end
 
+-- The rows' token rule (fixf51), one function for compare.lua's rows and treatments.lua's
+-- latencies at the common load (fixb52): a difference of key's figure, B against A, lo to hi
+-- in % (its interval, or its figure twice), where the runs' token lengths differ beyond their
+-- noise (gap: M.token_gap) and move that figure (M.token_range): divided by the range's far end
+-- on its side, (1 + lo) / range.hi - 1 to (1 + hi) / range.lo - 1, the difference left if the
+-- lengths moved the figure as far as they can; explained where that is not beyond min_effect
+-- (M.interval_beyond). nil where no token kind moves key; else {explained, range = {lo, hi
+-- (in %), texts}, note (why no winner, or that it is beyond what the lengths explain)}.
+function M.token_effect(key, gap, lo, hi, min_effect)
+  local tr = gap and M.token_range(key, gap)
+  if not (tr and lo and hi) then return nil end
+  local alo, ahi = ((1 + lo / 100) / tr.hi - 1) * 100, ((1 + hi / 100) / tr.lo - 1) * 100
+  local out = { range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts } }
+  if not M.interval_beyond({ lo = alo, hi = ahi }, min_effect or M.MIN_EFFECT) then
+    out.explained = true
+    out.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
+      .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
+      .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
+      tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+      M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
+      lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(lo, 1) .. " %"))
+    return out
+  end
+  out.explained = false
+  out.note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
+    .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
+    signed((tr.hi - 1) * 100, 1) .. " %")
+  return out
+end
+
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
@@ -5591,25 +5621,16 @@ function M.verdict(o)
   -- explains most; a winner only where that is still beyond the practical threshold
   -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
   -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
-  local tr = o.token_gap and M.token_range(o.key, o.token_gap)
   local pct = se and se.pct or r.effect_pct
-  if tr and pct then
-    local lo, hi = se and se.pct and se.lo or pct, se and se.pct and se.hi or pct
-    local alo, ahi = lo and ((1 + lo / 100) / tr.hi - 1) * 100, hi and ((1 + hi / 100) / tr.lo - 1) * 100
-    r.token_range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts }
-    if not (alo and ahi and M.interval_beyond({ lo = alo, hi = ahi }, o.min_effect or M.MIN_EFFECT)) then
-      r.verdict, r.token_explained = "not comparable", true
-      r.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
-        .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
-        .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
-        tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
-        M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
-        lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(pct, 1) .. " %"))
+  local te = pct and M.token_effect(o.key, o.token_gap, se and se.pct and se.lo or pct,
+    se and se.pct and se.hi or pct, o.min_effect)
+  if te then
+    r.token_range = te.range
+    if te.explained then
+      r.verdict, r.token_explained, r.note = "not comparable", true, te.note
       return r
     end
-    r.token_note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
-      .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
-      signed((tr.hi - 1) * 100, 1) .. " %")
+    r.token_note = te.note
   end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"

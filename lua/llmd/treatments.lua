@@ -1287,6 +1287,11 @@ function M.latency_at_common(m, T, labels, slo)
       ok = size == "beyond"
       if e.lo and e.hi then row.effect_lo, row.effect_hi = e.lo, e.hi end
     end
+    -- treatments whose token lengths differ beyond their noise (tgap): a latency they move names
+    -- no lowest within what they explain (decision.token_effect, compare.lua's rows' rule)
+    local te = ok and eff and decision.token_effect(row.key, tgap(by[row.other], by[row.best]),
+      e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT)
+    if te and te.explained then ok, size_note, row.token_explained = false, te.note, true end
     if not ok then shown = false end
     local how
     if not row.p then
@@ -3553,10 +3558,14 @@ function M.model(list, opts)
     end
     return true, ("untested, but the measured loads order them: %s"):format(loads)
   end
+  -- (how far o's latency may be lower than c's for its requests' token lengths alone: a factor
+  -- its figures are held to, 1 where they are alike within noise; decision.token_favour)
+  local function lat_tok(o, c) return (decision.token_favour(lat_key, tgap(c.x, o.x) or {}, "b")) end
   local function lat_gap(o, c, measured)
-    local gap = decision.effect_pct(o.lat, c.lat)
+    local f = lat_tok(o, c)
+    local gap = decision.effect_pct(o.lat * f, c.lat)
     if not (gap and gap >= decision.MIN_EFFECT) then return false end
-    return not measured or o.lat_hi < c.lat_lo
+    return not measured or o.lat_hi * f < c.lat_lo
   end
   local function noise_text(z)
     if z.noise.hi == math.huge then return ("%s or more"):format(fmt(lat_key, z.noise.lo)) end
@@ -3571,6 +3580,12 @@ function M.model(list, opts)
           and "the 95 % intervals of the two percentiles, from each one's requests (order statistics, n / design "
             .. "effect)"
         or "their 95 % intervals (from repeats, or from the requests)"
+      local f = lat_tok(o, c)
+      if no.hi < nc.lo and no.hi * f >= nc.lo then
+        return false, ("%s are apart, %s against %s, but no further than the requests' token lengths alone can "
+          .. "move them (%s's up to %.1f %% lower for them)"):format(how, noise_text(o), noise_text(c), o.x.label,
+          (1 - 1 / f) * 100)
+      end
       if no.hi < nc.lo then
         return true, ("beyond noise: %s are apart, %s against %s"):format(how, noise_text(o), noise_text(c))
       end

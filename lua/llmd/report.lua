@@ -4386,8 +4386,9 @@ local function settle_text(model, A, B, ca, cb, only)
     end
   end
   if #bounds > 0 then parts[1] = decision.bounds_advice(bounds, "capacity") end
-  local limit = {}
-  for _, x in ipairs(model.slo) do limit[x.key] = x.max end
+  -- (the default failure limit too, where no error-rate SLO is given: lp.capacity_noise weighs it)
+  local limit, default = {}, {}
+  for _, x in ipairs(lp.capacity_slo(model.slo) or {}) do limit[x.key], default[x.key] = x.max, x.default end
   local function at(e)
     if e.offered and e.load_type == "concurrency" then return lp.load_text("concurrency", e.offered) end
     if e.offered then return lp.load_text("rate", e.offered) end
@@ -4434,8 +4435,9 @@ local function settle_text(model, A, B, ca, cb, only)
         -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
         -- requests at that load narrow it, repeats or a longer load alike)
         parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
-          .. "interval %s to %s from its failed requests, across the %s limit)"):format(name, fmt(e.value), fmt(e.lo),
-          fmt(e.hi), fmt(limit[e.key]))
+          .. "interval %s to %s from its failed requests, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
+          fmt(e.hi), fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% failure "
+          .. "limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),

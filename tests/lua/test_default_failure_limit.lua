@@ -94,3 +94,30 @@ t.test("compare: one server failing about 5 % at random names no run by the defa
   t.lacks(md, "B sustains more load")
   t.ok(md:find("unclear whether it stays within the 5 % failure limit", 1, true), verdict)
 end)
+
+t.test("max sustained: a failures point within its interval's reach of the limit says it is unclear", function()
+  -- 16 of 300 (5.33 %): above 5 % as measured, its interval 3.078832 % to 8.516676 % (python3)
+  local u = lp.failures_unclear(point(6, 16, 300))
+  t.near(u.lo, 3.078832, 1e-5)
+  t.near(u.hi, 8.516676, 1e-5)
+  -- 25 of 300 (8.33 %): 5.465428 % to 12.055874 %, beyond 5 % for certain: no hedge
+  t.eq(lp.failures_unclear(point(8, 25, 300)), nil)
+  -- (a repeated point's failures are read by its repeats: not here)
+  local rep = point(6, 16, 300)
+  rep.repeats = 3
+  t.eq(lp.failures_unclear(rep), nil)
+  -- the words beside an N/A at the lowest load (main: "more than 5 %, ..., so no load was
+  -- sustained within it", as if certain)
+  local s = { cause = "failures", point = 1, failed_pct = 16 / 3, limit = lp.error_limit(nil), unclear = u,
+    failure_cause = "errors" }
+  local text = lp.failed_lowest_text(s)
+  t.ok(text:find("as measured more than 5 %", 1, true), text)
+  t.ok(text:find("its exact 95 % interval, 3.079 % to 8.517 %, leaves it unclear whether it stays within the 5 % "
+    .. "failure limit, so no load is known to be sustained within it", 1, true), text)
+  -- and beside a cut above the lowest load
+  s.point, s.offered, s.load_type = 3, 6, "rate"
+  local notes = lp.sustained_failure_notes(s)
+  t.ok(notes[#notes]:find("then 5.333 % failed at load point 3 (6 req/s offered), as measured more than 5 %", 1, true),
+    notes[#notes])
+  t.ok(notes[#notes]:find("leaves it unclear whether it stays within the 5 % failure limit", 1, true), notes[#notes])
+end)

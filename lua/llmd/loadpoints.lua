@@ -4091,10 +4091,15 @@ function M.capacity_noise(points, slo, cap, opts)
   -- sustains more load, +24.7 % to +25.6 %" into "cannot say", with advice at c=8 and c=16).
   -- It counts at its figure on both ends. A figure beyond the limit stays unknown there (a true
   -- non-monotone reading, fixg49's rule), as does one with no certain pass above it.
+  -- So is a load whose error rate meets its limit (the error-rate SLO's or the default 5 %) as
+  -- measured though its interval reaches above it (0 failures of 30 reach 11.6 %), below a load
+  -- that met that limit for certain (fixb52: with the default limit weighed so, a ladder's small
+  -- low loads, every request answered, made every capacity's range start at 0).
   for i, p in ipairs(points) do
     for _, x in ipairs(pkeys) do
       local v = field(p, x.key)
-      if few[i][x.key] and type(v) == "number" and v <= x.max and type(p.achieved_rps) == "number" then
+      if (few[i][x.key] or x.key == "error_rate_pct") and type(v) == "number" and v <= x.max
+        and ends[i][x.key] and type(p.achieved_rps) == "number" then
         for j, q in ipairs(points) do
           local e = ends[j][x.key]
           if j ~= i and e and not few[j][x.key] and e.hi <= x.max and type(q.achieved_rps) == "number"

@@ -510,6 +510,108 @@ function M.token_range(key, gap)
   return { lo = lo, hi = hi, texts = texts, unknown = unknown }
 end
 
+-- How far the requests' token lengths alone (gap: M.token_gap) can favour run hi ("a" | "b")
+-- in the figure of key (M.token_range, each kind in proportion at most): a factor f >= 1 by
+-- which hi's figure may be better than the other's for its tokens alone (a latency lower, a
+-- request rate higher), 1 where they move it not or the other way; and the range (nil: none).
+function M.token_favour(key, gap, hi)
+  local tr = M.token_range(key, gap)
+  if not tr then return 1, nil end
+  local higher = key:match("^throughput_") ~= nil
+  local f
+  if higher then f = hi == "b" and tr.hi or 1 / tr.lo else f = hi == "b" and 1 / tr.lo or tr.hi end
+  return math.max(1, f), tr
+end
+
+-- The one token rule of an order read off loads (capacity at the SLOs and max sustained
+-- throughput, in compare.lua and treatments.lua; fixb52): runs whose requests' token lengths
+-- differ beyond their sampling noise (gap: M.token_gap), even inside the workload match's
+-- tolerance, put one run above the other by its tokens alone where a rate in req/s is the
+-- figure (a run whose requests are shorter sustains more of them: throughput_req_s's range)
+-- and where an SLO metric grows with the tokens (E2E latency with the output and the input,
+-- TTFT with the input: a run whose requests are shorter meets such a limit at more load; a
+-- per-token SLO, TPOT, ITL, NTPOT, is not moved). The order holds only where it stays beyond
+-- the practical threshold with the higher run held to the other's tokens, as far as they can
+-- explain: its SLO limits on such metrics divided by the factor its tokens favour it by
+-- (M.token_favour: its latencies may be that much lower for its tokens), its capacity read
+-- again at those limits (recompute), and the least gap's higher figure divided by the
+-- request rate's factor. A latency SLO's effect on a capacity is not in proportion (near the
+-- limit a few per cent of latency can move the capacity past several loads), so it is read
+-- again at the moved limit, never scaled. Returns nil where the order holds (or nothing
+-- orders), else {higher = "a" | "b", texts = the differences ("output tokens per request
+-- 50.0 vs 48.0 (-4.0 %)"), unit_pct = what the request rate may take ((f - 1) x 100, 0 where
+-- not moved), limits = {{key, max, moved}} (the SLO limits read again), unknown = a gap whose
+-- spread was unknown}.
+-- Inputs: hi (the run the order names), hi_fig and lo_fig (the figures its least gap is read
+-- on, in req/s: the higher run's lower end and the lower run's upper end), min_effect (%),
+-- slo (the SLO list, the default failure limit not moved), reorder(slo2) -> hi2, hi_fig2,
+-- lo_fig2 (the order and its figures again with hi's SLO at slo2; nil where no SLO moved).
+function M.token_order_explained(o)
+  local gap, hi = o.gap, o.hi
+  if not (gap and next(gap) and (hi == "a" or hi == "b")) then return nil end
+  local fu, ur = M.token_favour("throughput_req_s", gap, hi)
+  local texts, seen, unknown = {}, {}, false
+  local function add(tr)
+    for _, x in ipairs(tr and tr.texts or {}) do
+      if not seen[x] then seen[x], texts[#texts + 1] = true, x end
+    end
+    if tr and tr.unknown then unknown = true end
+  end
+  if fu > 1 then add(ur) end
+  local slo2, limits, moved = {}, {}, false
+  for i, s in ipairs(o.slo or {}) do
+    local f, tr = 1, nil
+    if type(s.max) == "number" and not s.default then f, tr = M.token_favour(s.key, gap, hi) end
+    slo2[i] = s
+    if f > 1 then
+      local c = {}
+      for k, v in pairs(s) do c[k] = v end
+      c.max = s.max / f
+      slo2[i], moved = c, true
+      limits[#limits + 1] = { key = s.key, max = s.max, moved = c.max }
+      add(tr)
+    end
+  end
+  if fu <= 1 and not moved then return nil end
+  local hi2, hf, lf = hi, o.hi_fig, o.lo_fig
+  if moved and o.reorder then hi2, hf, lf = o.reorder(slo2) end
+  local thr = o.min_effect or M.MIN_EFFECT
+  local holds = hi2 == hi and type(hf) == "number" and type(lf) == "number"
+  if holds then
+    local x = hf / fu
+    local m = x > lf and M.mean_gap_pct(lf, x) or nil
+    holds = m ~= nil and m >= thr
+  end
+  if holds then return nil end
+  return { higher = hi, texts = texts, unit_pct = (fu - 1) * 100, limits = #limits > 0 and limits or nil,
+    unknown = unknown or nil }
+end
+
+-- Why an order of two rates names no winner where the runs' token lengths can explain it
+-- (te: M.token_order_explained's), in words after "the measured loads put B above A": "but
+-- the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling
+-- noise though within the workload match's 5 %), which alone can explain it: held to A's
+-- tokens (its request rate up to 4.2 % lower for them, End-to-end latency p90 read against
+-- 7,680.0 ms for 8,000.0 ms), B is not above A by the practical threshold of 2.0 %; compare
+-- per-token SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s". hi_label, lo_label: the labels
+-- of the higher run and the other; fmt(key, v): a limit's figure.
+function M.token_order_text(te, hi_label, lo_label, min_effect, fmt)
+  local held = {}
+  if te.unit_pct and te.unit_pct > 0 then
+    held[#held + 1] = ("its request rate up to %.1f %% lower for them"):format(te.unit_pct)
+  end
+  for _, l in ipairs(te.limits or {}) do
+    held[#held + 1] = ("%s read against %s for %s"):format(metrics.has(l.key) and metrics.get(l.key).label or l.key,
+      fmt and fmt(l.key, l.moved) or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
+  end
+  return ("but the requests differ (%s, %s though within the workload match's %g %%), which alone can explain it: "
+    .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%; compare per-token "
+    .. "SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s"):format(table.concat(te.texts, "; "),
+    te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+    M.TOKEN_TOLERANCE * 100, lo_label, table.concat(held, ", "), hi_label, lo_label,
+    M.thr_num(min_effect or M.MIN_EFFECT))
+end
+
 -- One run's load points that sent different requests (token lengths per request beyond the
 -- workload match's TOKEN_TOLERANCE, M.token_differences between each point and the first):
 -- one folder holding two workloads (vLLM files of 8k-token prompts beside 10k ones). A data
@@ -4537,7 +4639,7 @@ end
 -- test of repeats) whose least gap is said beside it. Where a count is unknown (fig_lo or ceil_hi nil: files that
 -- count no requests, synthetic ones) the spans alone decide, as before, with noise.unknown.
 -- compare.lua and treatments.lua both order by this function.
-function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
+function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
   local la, ha = M.sustained_span(sa, na)
   local lb, hb = M.sustained_span(sb, nb)
   if not la and lb and M.saturated_lowest(sa) then la, ha = 0, sa.ceiling_rps / (na or 1) end
@@ -4582,6 +4684,18 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only)
       -- latency rows' rule: a winner only where the whole interval is beyond the threshold),
       -- so that the two rows never disagree; margin_higher: the run at least as high
       spans.margin_higher = order
+      return nil, spans
+    end
+  end
+  -- runs whose token lengths differ beyond their noise (token_gap: M.token_gap of their
+  -- whole-run sets): an order a request rate's token ratio can explain names no run
+  -- (M.token_order_explained, the higher run's figure against the other's ceiling): nil, with
+  -- spans.token_explained (its result)
+  if order and token_gap then
+    local te = M.token_order_explained { gap = token_gap, hi = order, min_effect = min_effect,
+      hi_fig = order == "b" and lb or la, lo_fig = order == "b" and ha or hb }
+    if te then
+      spans.token_explained = te
       return nil, spans
     end
   end
@@ -4725,7 +4839,41 @@ end
 -- configuration: verdict "broken", broken = M.broken_texts(opts.runs), no order. The rule
 -- is checked here, where the evidence is built, so that no output reading it can forget it
 -- (opts.broken: those texts, given instead of the runs).
+-- opts.token_gap (M.token_gap of the runs' whole-run sets, nil where their lengths match): an
+-- order (a winner, or the measured loads' untested one) that the runs' token lengths can
+-- explain (M.token_order_explained, with opts.slo the SLO list and opts.recompute(side,
+-- slo2) -> that run's capacity read again at slo2, built as ca and cb were) names no run:
+-- verdict "not shown to differ", token_explained = its result, measured_higher = the run
+-- the loads put above; winner, higher and ordered cleared.
+local capacity_evidence_core
+function M.capacity_token_check(ev, ca, cb, min_effect, opts)
+  local gap = opts and opts.token_gap
+  local hi = ev.winner or (ev.verdict == "untested" and ev.ordered and ev.higher) or nil
+  if not (gap and hi) then return ev end
+  local rest = {}
+  for k, v in pairs(opts) do rest[k] = v end
+  rest.token_gap = nil
+  local te = M.token_order_explained { gap = gap, hi = hi, slo = opts.slo, min_effect = min_effect,
+    hi_fig = ev.margin_hi, lo_fig = ev.margin_lo,
+    reorder = opts.recompute and function(slo2)
+      local c2 = opts.recompute(hi, slo2)
+      if not c2 then return nil end
+      local e2 = capacity_evidence_core(hi == "a" and c2 or ca, hi == "b" and c2 or cb, min_effect, rest)
+      local h2 = e2.winner or (e2.verdict == "untested" and e2.ordered and e2.higher) or nil
+      return h2, e2.margin_hi, e2.margin_lo
+    end }
+  if not te then return ev end
+  ev.verdict, ev.token_explained, ev.measured_higher = "not shown to differ", te, hi
+  ev.winner, ev.higher, ev.ordered = nil, nil, nil
+  return ev
+end
+
 function M.capacity_evidence(ca, cb, min_effect, opts)
+  local ev = capacity_evidence_core(ca, cb, min_effect, opts)
+  return M.capacity_token_check(ev, ca, cb, min_effect, opts)
+end
+
+capacity_evidence_core = function(ca, cb, min_effect, opts)
   local broken = opts and (opts.runs and M.broken_texts(opts.runs) or opts.broken)
   if broken and #broken > 0 then
     return { verdict = "broken", broken = broken }
@@ -5274,6 +5422,36 @@ function M.interval_not_evidence(key, test, eff, p)
     .. "the requests' dependence from their ranks, as the test does, " .. M.RANKS_UNDERSTATE_MEAN or "")
 end
 
+-- The rows' token rule (fixf51), one function for compare.lua's rows and treatments.lua's
+-- latencies at the common load (fixb52): a difference of key's figure, B against A, lo to hi
+-- in % (its interval, or its figure twice), where the runs' token lengths differ beyond their
+-- noise (gap: M.token_gap) and move that figure (M.token_range): divided by the range's far end
+-- on its side, (1 + lo) / range.hi - 1 to (1 + hi) / range.lo - 1, the difference left if the
+-- lengths moved the figure as far as they can; explained where that is not beyond min_effect
+-- (M.interval_beyond). nil where no token kind moves key; else {explained, range = {lo, hi
+-- (in %), texts}, note (why no winner, or that it is beyond what the lengths explain)}.
+function M.token_effect(key, gap, lo, hi, min_effect)
+  local tr = gap and M.token_range(key, gap)
+  if not (tr and lo and hi) then return nil end
+  local alo, ahi = ((1 + lo / 100) / tr.hi - 1) * 100, ((1 + hi / 100) / tr.lo - 1) * 100
+  local out = { range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts } }
+  if not M.interval_beyond({ lo = alo, hi = ahi }, min_effect or M.MIN_EFFECT) then
+    out.explained = true
+    out.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
+      .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
+      .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
+      tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+      M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
+      lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(lo, 1) .. " %"))
+    return out
+  end
+  out.explained = false
+  out.note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
+    .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
+    signed((tr.hi - 1) * 100, 1) .. " %")
+  return out
+end
+
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
@@ -5539,25 +5717,16 @@ function M.verdict(o)
   -- explains most; a winner only where that is still beyond the practical threshold
   -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
   -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
-  local tr = o.token_gap and M.token_range(o.key, o.token_gap)
   local pct = se and se.pct or r.effect_pct
-  if tr and pct then
-    local lo, hi = se and se.pct and se.lo or pct, se and se.pct and se.hi or pct
-    local alo, ahi = lo and ((1 + lo / 100) / tr.hi - 1) * 100, hi and ((1 + hi / 100) / tr.lo - 1) * 100
-    r.token_range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts }
-    if not (alo and ahi and M.interval_beyond({ lo = alo, hi = ahi }, o.min_effect or M.MIN_EFFECT)) then
-      r.verdict, r.token_explained = "not comparable", true
-      r.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
-        .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
-        .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
-        tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
-        M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
-        lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(pct, 1) .. " %"))
+  local te = pct and M.token_effect(o.key, o.token_gap, se and se.pct and se.lo or pct,
+    se and se.pct and se.hi or pct, o.min_effect)
+  if te then
+    r.token_range = te.range
+    if te.explained then
+      r.verdict, r.token_explained, r.note = "not comparable", true, te.note
       return r
     end
-    r.token_note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
-      .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
-      signed((tr.hi - 1) * 100, 1) .. " %")
+    r.token_note = te.note
   end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"

@@ -1295,6 +1295,30 @@ end
 -- listed in failed_within ({point =, offered =, failed_pct =, short = its successful rate
 -- alone fell short, answered_rps =}, with limit) for the texts to say beside the figure
 -- (M.sustained_failure_notes).
+-- Where a one-run failures point's share of failed requests is above the error-rate limit
+-- (M.failing) as measured, but its exact 95 % interval (M.error_ci: Clopper-Pearson on the
+-- failures' effective sample) reaches down within it: {lo, hi} (in %), said beside the cut
+-- (", but its exact 95 % interval, 3.079 % to 8.517 %, leaves it unclear whether it stays within
+-- the 5 % failure limit", M.failures_unclear_text); nil where it fails for certain, or is repeated
+-- (its repeats' spread is what M.crashed_repeats reads), or its counts are unknown. fixb52:
+-- the default 5 % limit compared as an exact number read 16 failures of 300 as failed for
+-- certain.
+function M.failures_unclear(p, opts)
+  if (p.repeats or 1) >= 2 then return nil end
+  local lo, hi = M.error_ci(p)
+  local limit = M.error_limit(opts).pct
+  if not (lo and limit) or lo > limit then return nil end
+  return { lo = lo, hi = hi }
+end
+
+-- The words of M.failures_unclear's u beside the failures point of limit l (M.error_limit's).
+function M.failures_unclear_text(u, l)
+  if type(u) ~= "table" then return "" end
+  return (" its exact 95 %% interval, %.4g %% to %.4g %%, leaves it unclear whether it stays within %s"):format(u.lo,
+    u.hi,
+    l and not l.given and ("the %g %% failure limit"):format(l.pct) or (l and l.text or "the error-rate limit"))
+end
+
 local function saturation_of(points, opts)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -1382,6 +1406,7 @@ local function saturation_of(points, opts)
         failures = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
           failed_pct = err, failure_cause = fc, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+          unclear = M.failures_unclear(p, opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
       elseif short and not answered_kept_up and drain and not tout
@@ -1597,6 +1622,7 @@ local function saturation_of(points, opts)
       failures = { point = i, offered = q.offered, load_type = "concurrency", achieved_rps = q.achieved_rps,
         max_sustained_rps = max_before(i), ceiling_rps = ceil_rps, ceiling_left_out = ceil_out, cause = "failures",
         failed_pct = err, failure_cause = fc, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+        unclear = M.failures_unclear(q, opts),
         reason = ("at concurrency %g %.4g %% of the requests failed, more than %s: a load not sustained whatever its "
           .. "throughput, %s"):format(q.offered, err, M.error_limit(opts).text, M.failures_cause_text(fc)) }
     end
@@ -2253,9 +2279,10 @@ function M.sustained_failure_notes(s)
     -- it over all of them)
     local c = M.crashed_repeats(f, f.limit)
     -- (a concurrency level's failures point says its level: load_type)
-    out[#out + 1] = ("then %.4g %% failed at load point %d (%s%s), more than %s"):format(f.failed_pct,
+    out[#out + 1] = ("then %.4g %% failed at load point %d (%s%s), %smore than %s%s"):format(f.failed_pct,
       f.point, M.load_text(f.load_type == "concurrency" and "concurrency" or "rate", f.offered),
-      c and ("; " .. crashed_text(c)) or "", f.limit.text)
+      c and ("; " .. crashed_text(c)) or "", f.unclear and "as measured " or "", f.limit.text,
+      f.unclear and (", but" .. M.failures_unclear_text(f.unclear, f.limit)) or "")
   end
   return out
 end
@@ -2306,6 +2333,11 @@ function M.failed_lowest_text(s)
   local each = c and (" (" .. crashed_text(c) .. ")") or M.failed_repeats_text(f)
   if each and not c then each = ", " .. each end
   -- (the share as measured, "3.333 %", never rounded to "3 %")
+  if f.unclear then
+    return ("%.4g %% of requests failed at the lowest load%s, as measured more than %s, but%s, so no load is known "
+      .. "to be sustained within it; %s"):format(f.failed_pct, each or "", f.limit and f.limit.text
+      or "the error-rate limit", M.failures_unclear_text(f.unclear, f.limit), M.failures_cause_text(f.failure_cause))
+  end
   return ("%.4g %% of requests failed at the lowest load%s, more than %s, so no load was sustained within it; "
     .. "%s"):format(f.failed_pct, each or "", f.limit and f.limit.text or "the error-rate limit",
     M.failures_cause_text(f.failure_cause))
@@ -3990,11 +4022,13 @@ function M.capacity_noise(points, slo, cap, opts)
   local coverage = M.interval_coverage(points, slo, M.saturation(points, { slo = slo }))
   -- (an error-rate SLO given weighs its one-run points' failures by their exact binomial
   -- interval, M.error_ci, as a latency SLO weighs its percentile's: a share compared with its
-  -- limit as an exact number reads noise as pass or fail, audit51 F3; the default failure limit
-  -- of M.capacity_slo stays an exact number, a limit no SLO states)
+  -- limit as an exact number reads noise as pass or fail, audit51 F3; and so does the default
+  -- failure limit of M.capacity_slo where no error-rate SLO is given (fixb52: one server failing
+  -- 5 % of its requests at random, 300 a load, read "A sustains more load" in 3 of 20 A/A pairs,
+  -- a load at 16 of 300 failed "for certain"): a load whose interval straddles it is unclear)
   local pkeys = {}
-  for _, x in ipairs(slo) do
-    if M.interval_key(x.key) or x.key == "error_rate_pct" and not x.default then pkeys[#pkeys + 1] = x end
+  for _, x in ipairs(M.capacity_slo(slo)) do
+    if M.interval_key(x.key) or x.key == "error_rate_pct" then pkeys[#pkeys + 1] = x end
   end
   if #pkeys == 0 then return nil end
   local single = 0
@@ -4052,8 +4086,9 @@ function M.capacity_noise(points, slo, cap, opts)
       if field(p, x.key) ~= nil and not (x.key == "error_rate_pct" and lo == nil) then
         if lo == nil then lo, hi = 0, math.huge end
         ends[i][x.key] = { lo = lo, hi = hi }
-        cands[#cands + 1] = { point = i, x = x, reason = why or "its interval straddles the SLO",
-          n = info and info.n, deff = info and info.deff }
+        cands[#cands + 1] = { point = i, x = x, reason = why or (x.default and ("its failures' 95 %% interval "
+          .. "straddles the limit: unclear whether it stays within the %g %% failure limit"):format(x.max))
+          or "its interval straddles the SLO", n = info and info.n, deff = info and info.deff }
       end
     end
   end
@@ -4067,10 +4102,15 @@ function M.capacity_noise(points, slo, cap, opts)
   -- sustains more load, +24.7 % to +25.6 %" into "cannot say", with advice at c=8 and c=16).
   -- It counts at its figure on both ends. A figure beyond the limit stays unknown there (a true
   -- non-monotone reading, fixg49's rule), as does one with no certain pass above it.
+  -- So is a load whose error rate meets its limit (the error-rate SLO's or the default 5 %) as
+  -- measured though its interval reaches above it (0 failures of 30 reach 11.6 %), below a load
+  -- that met that limit for certain (fixb52: with the default limit weighed so, a ladder's small
+  -- low loads, every request answered, made every capacity's range start at 0).
   for i, p in ipairs(points) do
     for _, x in ipairs(pkeys) do
       local v = field(p, x.key)
-      if few[i][x.key] and type(v) == "number" and v <= x.max and type(p.achieved_rps) == "number" then
+      if (few[i][x.key] or x.key == "error_rate_pct") and type(v) == "number" and v <= x.max
+        and ends[i][x.key] and type(p.achieved_rps) == "number" then
         for j, q in ipairs(points) do
           local e = ends[j][x.key]
           if j ~= i and e and not few[j][x.key] and e.hi <= x.max and type(q.achieved_rps) == "number"

@@ -3602,6 +3602,16 @@ local function below_threshold_reason(model, A, B, ev, per)
 end
 
 -- decision.least_below_reason, with this report's labels and figures.
+-- Why an order of the capacities (or of max sustained throughputs) names no run where the runs'
+-- token lengths can explain it (decision.capacity_token_check's token_explained, te): "the
+-- measured loads put B above A, but the requests differ (...), which alone can explain it: ...".
+local function token_order_reason(model, A, B, te)
+  local H, L = te.higher == "b" and B or A, te.higher == "b" and A or B
+  return ("the measured loads put %s above %s, %s"):format(H.label, L.label, decision.token_order_text(te, H.label,
+    L.label, model.min_effect, function(k, v) return metrics.format(k, v) end))
+end
+M.token_order_reason = token_order_reason
+
 local function least_below_reason(model, A, B, ev, per)
   per = per or ""
   local ca, cb = model.capacity.a, model.capacity.b
@@ -3803,6 +3813,9 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     return "capacity unknown: not compared"
   end
   local basis = evidence_basis(A, B, ca, cb)
+  if v == "not shown to differ" and ev.token_explained then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B, ev.token_explained))
+  end
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis,
@@ -3935,14 +3948,17 @@ local function sustained_order(model, gpu)
   -- held to the practical threshold as the capacity's is (decision.capacity_evidence's
   -- below_threshold): an order by less is not shown to differ, in this row as in that one,
   -- where the largest gap is below it too; else the order stands, said with its least gap
-  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT)
+  -- (runs whose token lengths differ beyond their noise: an order their ratio can explain names
+  -- no run, decision.sustained_order's token_explained)
+  local order, sp = decision.sustained_order(sa, na, sb, nb, model.min_effect or decision.MIN_EFFECT, nil,
+    model.token_gap)
   -- (a least gap below the threshold, the largest beyond it: no order, the run at least as
   -- high said, decision.sustained_order's margin_higher, as the capacity row's)
   order = order or (sp and (sp.below_threshold or (sp.least_below_threshold and sp.margin_higher)))
   -- (a run saturated at its lowest load is said here only where the loads order the two, or
   -- put them apart within the noise of their rates)
-  if not sp or (low and not order and not sp.within_noise) then return nil end
-  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  if not sp or (low and not order and not sp.within_noise and not sp.token_explained) then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb, token_explained = sp.token_explained }
   -- spans apart by less than the noise of their rates: no order (decision.sustained_order)
   o.within_noise, o.noise = sp.within_noise, sp.noise
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
@@ -3990,6 +4006,14 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
       .. "%s: no winner"):format(base, hi.label, where, hi.label, per(o.within_noise == "b" and o.lb or o.la),
       lo.label, per(o.within_noise == "b" and o.ha or o.hb), decision.sustained_noise_text(o, per, hi.label, lo.label))
+  end
+  if o.token_explained then
+    local te = o.token_explained
+    local hi, lo = te.higher == "b" and B or A, te.higher == "b" and A or B
+    per = apart_rate(te.higher == "b" and o.lb or o.la, te.higher == "b" and o.ha or o.hb, unit)
+    return ("%s; %s sustained %s%s, %s never achieved more than %s at any load; %s: not shown to differ, no winner")
+      :format(base, hi.label, per(te.higher == "b" and o.lb or o.la), where, lo.label,
+        per(te.higher == "b" and o.ha or o.hb), token_order_reason(model, A, B, te))
   end
   if o.higher and o.below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -4362,8 +4386,9 @@ local function settle_text(model, A, B, ca, cb, only)
     end
   end
   if #bounds > 0 then parts[1] = decision.bounds_advice(bounds, "capacity") end
-  local limit = {}
-  for _, x in ipairs(model.slo) do limit[x.key] = x.max end
+  -- (the default failure limit too, where no error-rate SLO is given: lp.capacity_noise weighs it)
+  local limit, default = {}, {}
+  for _, x in ipairs(lp.capacity_slo(model.slo) or {}) do limit[x.key], default[x.key] = x.max, x.default end
   local function at(e)
     if e.offered and e.load_type == "concurrency" then return lp.load_text("concurrency", e.offered) end
     if e.offered then return lp.load_text("rate", e.offered) end
@@ -4410,8 +4435,9 @@ local function settle_text(model, A, B, ca, cb, only)
         -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
         -- requests at that load narrow it, repeats or a longer load alike)
         parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
-          .. "interval %s to %s from its failed requests, across the %s limit)"):format(name, fmt(e.value), fmt(e.lo),
-          fmt(e.hi), fmt(limit[e.key]))
+          .. "interval %s to %s from its failed requests, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
+          fmt(e.hi), fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% failure "
+          .. "limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
@@ -4775,7 +4801,9 @@ local function verdict_of(model, A, B)
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
-      if ev.below_threshold then
+      if ev.token_explained then
+        v.reason = token_order_reason(model, A, B, ev.token_explained) .. "; no winner"
+      elseif ev.below_threshold then
         -- (the two figures the gap is between, named: beside "about 3.68, measured >= 8.11" a
         -- bare +20.7 % read as their gap, which is 75 %; it is of 5.90 and 4.79, newuser47 F13)
         local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
@@ -4887,6 +4915,11 @@ local function verdict_of(model, A, B)
         v.settle = "To settle it: " .. ns .. "."
         v.text, settle_said = v.text .. " " .. v.settle, true
       end
+    elseif o and o.token_explained then
+      -- (an order the runs' token lengths can explain: no winner, decision.sustained_order)
+      v.kind = "not shown to differ"
+      v.reason = token_order_reason(model, A, B, o.token_explained)
+      v.text = ("Not shown to differ in %s: %s; %s; no winner."):format(measure, both, v.reason)
     elseif o and o.higher and o.least_below_threshold then
       -- (a least gap below the threshold: at least as high, no winner, as the capacity's)
       local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -5678,6 +5711,10 @@ local function summary(model, A, B)
         .. "tolerance of the workload match"):format(T.helpers.num(decision.TOKEN_TOLERANCE * 100, 0)) or "",
         tokens and "a run whose requests are longer sustains fewer of them"
           or "what one run sustains says nothing of the other's configuration")
+    elseif ev.verdict == "not shown to differ" and ev.token_explained then
+      out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named "
+        .. "higher."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label,
+        token_order_reason(model, A, B, ev.token_explained))
     elseif ev.verdict == "not shown to differ" and ev.least_below_threshold then
       -- loads that put one above by a least gap below the practical threshold, the largest
       -- beyond it (or with no end): at least as much, no winner, whatever kinds the two
@@ -6972,10 +7009,11 @@ function M.build(opts)
   model.saturation = { a = lp.saturation(pa, { slo = model.slo }), b = lp.saturation(pb, { slo = model.slo }) }
   -- a run whose load points sent different requests (two workloads in one folder): no
   -- capacity read across them
-  local function capacity_of(side, points)
-    local mixed = #model.slo > 0 and decision.mixed_requests_reason(side.run, side.label)
+  local function capacity_of(side, points, slo)
+    slo = slo or model.slo
+    local mixed = #slo > 0 and decision.mixed_requests_reason(side.run, side.label)
     if mixed then return { kind = "unknown", reason = mixed } end
-    return lp.capacity(points, model.slo)
+    return lp.capacity(points, slo)
   end
   model.capacity = { a = capacity_of(A, pa), b = capacity_of(B, pb) }
   model.mixed_requests = {}
@@ -6990,9 +7028,12 @@ function M.build(opts)
   end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
-  for _, s in ipairs { { ca, pa }, { cb, pb } } do
-    if #model.slo > 0 then
-      local iv, why = lp.capacity_interval(s[2], model.slo, s[1])
+  -- (one function, so that a capacity read again at other limits, decision.capacity_token_check,
+  -- is built as these are: c the capacity, points its run's, slo the limits)
+  local function fill_capacity(c, points, slo)
+    local s = { c, points }
+    if #slo > 0 then
+      local iv, why = lp.capacity_interval(s[2], slo, s[1])
       if iv then
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
@@ -7008,23 +7049,24 @@ function M.build(opts)
         s[1].interval_why = why
         -- one measured percentile per load: the capacity the SLO metrics' uncertainty
         -- leaves room for (lp.capacity_noise), what orders two capacities
-        local nz = lp.capacity_noise(s[2], model.slo, s[1])
+        local nz = lp.capacity_noise(s[2], slo, s[1])
         if nz and nz.unknown then
           s[1].noise_unknown = nz.unknown
           -- (what no small latency difference can move: decision.capacity_evidence's band rule)
           s[1].noise_band = nz.band
         elseif nz then
-          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], model.slo, s[1], { open_narrow = true }))
+          s[1].noise = noise_of(nz, lp.capacity_noise(s[2], slo, s[1], { open_narrow = true }))
         end
       end
       -- the loads its evidence leaves unclear, and what would settle each (the Verdict's advice)
-      s[1].settle = settle_of(lp.unclear_loads(s[2], model.slo, s[1].noise and s[1].noise.unclear,
-        lp.saturation(s[2], { slo = model.slo })))
+      s[1].settle = settle_of(lp.unclear_loads(s[2], slo, s[1].noise and s[1].noise.unclear,
+        lp.saturation(s[2], { slo = slo })))
     end
     -- the figure's and the ceiling's rate noise, read where its span starts now that its
     -- repeats' range or its intervals' noise is known (lp.capacity_rate_noise)
     s[1].rate_noise = lp.capacity_rate_noise(s[2], s[1])
   end
+  for _, s in ipairs { { ca, pa }, { cb, pb } } do fill_capacity(s[1], s[2], model.slo) end
   -- runs whose workloads differ in what is measured (token lengths beyond the workload
   -- match's tolerance, model, a stated workload) are different workloads: their
   -- capacities, throughputs and latencies are not compared
@@ -7036,8 +7078,20 @@ function M.build(opts)
   -- an error-rate SLO that a run's repeats disagree on beyond chance orders nothing
   local error_dispersion = { a = decision.error_slo_dispersion(A.run, pa, model.slo),
     b = decision.error_slo_dispersion(B.run, pb, model.slo) }
+  -- requests whose token lengths differ beyond their noise inside the workload match's tolerance
+  -- (decision.token_gap): an order of the capacities those lengths can explain names no run
+  -- (decision.capacity_token_check), each side read again at the limits its tokens could move
+  local token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
+    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  model.token_gap = token_gap
+  local function recompute(side, slo2, gpus)
+    local S, pts = side == "a" and A or B, side == "a" and pa or pb
+    local c = capacity_of(S, pts, slo2)
+    fill_capacity(c, pts, slo2)
+    return gpus and capacity_per(c, gpus) or c
+  end
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
-    runs = runs, error_dispersion = error_dispersion })
+    runs = runs, error_dispersion = error_dispersion, token_gap = token_gap, slo = model.slo, recompute = recompute })
   narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
@@ -7083,7 +7137,8 @@ function M.build(opts)
     model.capacity.per_gpu = { a = pa_, b = pb_, gap = not lp.both_below_lowest(pa_, pb_)
       and decision.capacity_gap(pa_, pb_) or nil,
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
-        broken = model.broken, error_dispersion = error_dispersion }) }
+        broken = model.broken, error_dispersion = error_dispersion, token_gap = token_gap, slo = model.slo,
+        recompute = function(side, slo2) return recompute(side, slo2, side == "a" and ga or gb) end }) }
     local pg = model.capacity.per_gpu
     narrow_check(pg.evidence, pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
       broken = model.broken, error_dispersion = error_dispersion })
@@ -7619,7 +7674,8 @@ function M.curve_rows(model)
       na, nb = gg.a.gpus, gg.b.gpus
     end
     return (broken or differ) and "not_compared" or mixed and "unknown"
-      or so and so.higher and (so.below_threshold or so.least_below_threshold) and "not_shown_to_differ"
+      or so and (so.token_explained or so.higher and (so.below_threshold or so.least_below_threshold))
+        and "not_shown_to_differ"
       or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
       or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"
   end

@@ -554,6 +554,42 @@ local metrics = require "llmd.metrics"
 
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
+-- Each treatment's capacity read again at other limits (M.model's capacity_at), by its model
+-- entry: what decision.capacity_token_check reads the higher one at, its SLO limits moved by
+-- what its token lengths could explain.
+local recompute_capacity = setmetatable({}, { __mode = "k" })
+
+-- The token rule's options for an order of nxt (decision's a) against x (b) (fixb52): the
+-- token gap of their requests (decision.token_gap, nil where none is beyond its noise or the
+-- workloads differ beyond the tolerance), with slo and each side's capacity read again
+-- (per: a function of a treatment and its capacity, per GPU where the ranking is; nil: totals).
+local function token_opts(x, nxt, slo, per)
+  local ea, eb = nxt.requests_set, x.requests_set
+  if not (ea and eb) or #decision.token_difference_texts(eb, ea) > 0 then return nil end
+  local gap = decision.token_gap(ea, eb)
+  if not next(gap) then return nil end
+  return { token_gap = gap, slo = slo, recompute = function(side, slo2)
+    local t = side == "a" and nxt or x
+    local f = recompute_capacity[t]
+    if not f then return nil end
+    local c = f(slo2)
+    return per and per(t, c) or c
+  end }
+end
+M.token_opts = token_opts
+
+-- The token gap of two treatments' requests, a decision's a against its b (decision.token_gap;
+-- nil where none is beyond its noise, or their workloads differ beyond the tolerance, which
+-- the texts say otherwise): what decision.sustained_order and decision.verdict weigh an order
+-- of request rates against.
+local function tgap(a, b)
+  local ea, eb = a and a.requests_set, b and b.requests_set
+  if not (ea and eb) or #decision.token_difference_texts(eb, ea) > 0 then return nil end
+  local gap = decision.token_gap(ea, eb)
+  return next(gap) and gap or nil
+end
+M.tgap = tgap
+
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
@@ -1259,6 +1295,11 @@ function M.latency_at_common(m, T, labels, slo)
       ok = size == "beyond"
       if e.lo and e.hi then row.effect_lo, row.effect_hi = e.lo, e.hi end
     end
+    -- treatments whose token lengths differ beyond their noise (tgap): a latency they move names
+    -- no lowest within what they explain (decision.token_effect, compare.lua's rows' rule)
+    local te = ok and eff and decision.token_effect(row.key, tgap(by[row.other], by[row.best]),
+      e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT)
+    if te and te.explained then ok, size_note, row.token_explained = false, te.note, true end
     if not ok then shown = false end
     local how
     if not row.p then
@@ -1465,7 +1506,7 @@ end
 M.GPUS_HINT = "the values give no parallelism.tensor: set decode.parallelism.tensor in the experiment's "
   .. "setup.constants or setup treatments, or give treatments.lua WORKSPACE --gpus SETUP=N"
 
-function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
+function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
   local hw = hardware_of(ranked)
   local known, unknown, n = hw.known, hw.unknown, hw.n
   if #known == 0 then
@@ -1528,9 +1569,9 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
     local function rate(v) return metrics.format("throughput_req_s", v) end
     pair = function(x, nxt)
       local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
-      local ev = decision.capacity_evidence(cn, cx,
-        decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
-          b = x.error_dispersion } })
+      local opts = { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } }
+      for k, v in pairs(token_opts(x, nxt, slo, function(t, c) return per_cap(c, t.gpus) end) or {}) do opts[k] = v end
+      local ev = decision.capacity_evidence(cn, cx, decision.MIN_EFFECT, opts)
       local above = ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling
       -- what would settle an order left open, as on totals: a lower bound that decides it
       -- (read off the capacities per GPU) measured higher, at its own offered loads, and spans
@@ -1628,7 +1669,7 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks)
     end
     pair = function(x, nxt)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
-        decision.MIN_EFFECT)
+        decision.MIN_EFFECT, nil, tgap(nxt, x))
       if order == "b" then
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
@@ -2086,7 +2127,7 @@ end
 local function above_saturated_lowest(x, z)
   if not decision.saturated_lowest(x.saturation) then return nil end
   if #decision.token_difference_texts(x.requests_set, z.requests_set) > 0 then return nil end
-  local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT)
+  local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT, nil, tgap(x, z))
   return order == "b" and sp or nil
 end
 
@@ -2143,41 +2184,48 @@ function M.model(list, opts)
       x.max_point = point_at(pts, x.max_rps)
       x.max_output_tps = x.max_point and x.max_point.output_tps
     end
-    local mixed_capacity = #slo > 0 and decision.mixed_requests_reason(t.run, t.label, true)
-    x.capacity = mixed_capacity and { kind = "unknown", reason = mixed_capacity } or lp.capacity(pts, slo, sat)
-    -- the range the repeats allow the capacity (every load point repeated), as compare.lua
-    -- reads it: the decision layer's capacity evidence compares these ranges
-    if #slo > 0 then
-      local iv, why = lp.capacity_interval(pts, slo, x.capacity)
-      if iv then
-        x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
-          lower_ends = lp.interval_end(iv.high), sign = iv.sign,
-          -- each load's side of the SLOs on both ends: every load whose repeats leave a
-          -- same-load order open, as compare.lua names them (decision.same_load_pass_fail)
-          ends = iv.ends }
-      else
-        x.capacity.interval_why = why
-        -- one measured percentile per load: its uncertainty, as compare.lua weighs it
-        local nz = lp.capacity_noise(pts, slo, x.capacity)
-        if nz and nz.unknown then
-          x.capacity.noise_unknown = nz.unknown
-          -- (what no small latency difference can move: decision.capacity_evidence's band rule)
-          x.capacity.noise_band = nz.band
-        elseif nz then
-          -- (with the span its intervals known to run narrow near capacity would leave: the cell's
-          -- caveat, as compare.lua's)
-          x.capacity.noise = require("llmd.report").noise_of(nz, lp.capacity_noise(pts, slo, x.capacity,
-            { open_narrow = true }))
+    -- its capacity at the limits slo_ (at the SLOs given; again at limits a token gap moves, for
+    -- decision.capacity_token_check: M.recompute_capacity)
+    local function capacity_at(slo_)
+      local mixed_capacity = #slo_ > 0 and decision.mixed_requests_reason(t.run, t.label, true)
+      local cap = mixed_capacity and { kind = "unknown", reason = mixed_capacity } or lp.capacity(pts, slo_, sat)
+      -- the range the repeats allow the capacity (every load point repeated), as compare.lua
+      -- reads it: the decision layer's capacity evidence compares these ranges
+      if #slo_ > 0 then
+        local iv, why = lp.capacity_interval(pts, slo_, cap)
+        if iv then
+          cap.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
+            lower_ends = lp.interval_end(iv.high), sign = iv.sign,
+            -- each load's side of the SLOs on both ends: every load whose repeats leave a
+            -- same-load order open, as compare.lua names them (decision.same_load_pass_fail)
+            ends = iv.ends }
+        else
+          cap.interval_why = why
+          -- one measured percentile per load: its uncertainty, as compare.lua weighs it
+          local nz = lp.capacity_noise(pts, slo_, cap)
+          if nz and nz.unknown then
+            cap.noise_unknown = nz.unknown
+            -- (what no small latency difference can move: decision.capacity_evidence's band rule)
+            cap.noise_band = nz.band
+          elseif nz then
+            -- (with the span its intervals known to run narrow near capacity would leave: the cell's
+            -- caveat, as compare.lua's)
+            cap.noise = require("llmd.report").noise_of(nz, lp.capacity_noise(pts, slo_, cap,
+              { open_narrow = true }))
+          end
         end
+        -- the loads its evidence leaves unclear, and what would settle each, as compare.lua
+        -- keeps them (llmd.report capacity_settle's advice reads them)
+        cap.settle = require("llmd.report").settle_of(lp.unclear_loads(pts, slo_,
+          cap.noise and cap.noise.unclear, sat))
       end
-      -- the loads its evidence leaves unclear, and what would settle each, as compare.lua
-      -- keeps them (llmd.report capacity_settle's advice reads them)
-      x.capacity.settle = require("llmd.report").settle_of(lp.unclear_loads(pts, slo,
-        x.capacity.noise and x.capacity.noise.unclear, sat))
+      -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
+      -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
+      cap.rate_noise = lp.capacity_rate_noise(pts, cap)
+      return cap
     end
-    -- the figure's and the ceiling's rate noise where its span starts, as compare.lua reads them
-    -- (lp.capacity_rate_noise: at the span's start, a repeats' range or noise below the figure)
-    x.capacity.rate_noise = lp.capacity_rate_noise(pts, x.capacity)
+    x.capacity = capacity_at(slo)
+    recompute_capacity[x] = capacity_at
     local lo, hi
     for _, p in ipairs(pts) do
       if p.achieved_rps then
@@ -2418,14 +2466,19 @@ function M.model(list, opts)
   -- by capacity: the decision layer's evidence between two capacities, as compare.lua
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
+  -- (opts with the token rule's, token_opts: an order their token lengths explain names no place)
+  local function with_token(x, nxt, o, per)
+    for k, v in pairs(token_opts(x, nxt, slo, per) or {}) do o[k] = v end
+    return o
+  end
   local function capacity_ev(x, nxt)
     -- a treatment whose health check failed is never ordered (as compare.lua): the
     -- evidence checks the two runs itself
     return decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
       -- the texts give this place's figure first, as the sentence names it first ("x: not
       -- comparable with nxt (...): mean <x's> vs <nxt's>")
-      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x },
-        error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } })
+      with_token(x, nxt, { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set),
+        runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } }))
   end
   -- where the evidence puts the next place above this one ("A higher": ranges from repeats
   -- that meet at the same load, the next one meeting the SLOs there on the upper ends of its
@@ -2562,6 +2615,16 @@ function M.model(list, opts)
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
         nxt.label, nf, decision.range_what(x.capacity, nxt.capacity)) .. (ceiling and ("; " .. ceiling) or "")
+    elseif ev.token_explained then
+      -- an order the two treatments' token lengths can explain (decision.capacity_token_check,
+      -- fixb52): no order named, said with the token figures, as compare.lua says it
+      local te = ev.token_explained
+      local hi, lo = te.higher == "b" and "this one" or nxt.label, te.higher == "b" and nxt.label or "this one"
+      r.vs_next, r.proven, r.token_explained = "not shown to differ", false, te
+      r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s above %s, %s"):format(nxt.label,
+        nf, hi, lo, decision.token_order_text(te, hi, lo, decision.MIN_EFFECT,
+          function(k, v) return metrics.format(k, v) end))
+      r.evidence.token_explained = te
     elseif ev.steps_cannot_order then
       -- both cross the SLOs between loads that overlap: the steps cannot order them, and
       -- "no clear difference" would read as sameness (the README's rule)
@@ -2781,7 +2844,8 @@ function M.model(list, opts)
         -- layer's test on repeats, as compare.lua uses it), with the difference's interval over
         -- the repeats: a place above only where it is beyond the practical threshold
         tests[i], untested[i] = decision.sized_repeat_test(xa, xb, "over the max sustained points' repeats")
-        local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = tests[i] }
+        local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = tests[i],
+          token_gap = tgap(nxt, x) }
         if v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide then
           fam_in[#fam_in + 1] = { id = i, p = tests[i].p }
         end
@@ -2835,7 +2899,7 @@ function M.model(list, opts)
     elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
-        label_a = nxt.label, label_b = x.label,
+        label_a = nxt.label, label_b = x.label, token_gap = tgap(nxt, x),
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
           or two_loads[i] or no_repeats_why(x, nxt) }
@@ -2909,7 +2973,8 @@ function M.model(list, opts)
       -- the order of the two limits by the measured loads (compare.lua's rule)
       -- (the same rule for an order the test shows: the spans apart beyond the noise of the two
       -- rates, decision.gap_noise, never the spans alone)
-      local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+      local sorder, ssp = decision.sustained_order(nxt.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, nil,
+        tgap(nxt, x))
       local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
         negligible = "differ by less than the practical threshold" }
       if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
@@ -2940,6 +3005,17 @@ function M.model(list, opts)
           ceiling_load_text(nxt, slo), metrics.format("throughput_req_s", x.max_rps),
           decision.sustained_noise_text(ssp, function(q) return metrics.format("throughput_req_s", q) end, "this one",
           nxt.label))
+      elseif ssp and ssp.token_explained and ssp.token_explained.higher == "b"
+        and v.verdict ~= "A better" then
+        -- an order of the two limits (or the repeats' test of their points) that the two
+        -- treatments' token lengths can explain (decision.sustained_order, decision.verdict:
+        -- fixb52): no order, said with the token figures, as compare.lua says it
+        r.vs_next, r.either, r.token_explained = "not shown to differ", true, ssp.token_explained
+        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put this one above %s (it sustained "
+          .. "%s, %s never achieved more than %s at any load), %s"):format(nxt.label, ptext or "untested", nxt.label,
+          gap_rate(ssp.lb), nxt.label,
+          gap_rate(ssp.ha), decision.token_order_text(ssp.token_explained, "this one", nxt.label, decision.MIN_EFFECT))
+        r.either_why = ("the token lengths of %s's and %s's requests can explain the order"):format(x.label, nxt.label)
       elseif ssp and ssp.least_below_threshold and ssp.margin_higher == "b" then
         -- the limits' spans apart beyond the noise of their rates, but their least gap (the
         -- next one's ceiling against this one's figure) below the practical threshold while the
@@ -3060,7 +3136,8 @@ function M.model(list, opts)
       above, why = r.proven or r.order_certain or false, r.vs_next_text
     else
       local differ = decision.token_difference_texts(x.requests_set, z.requests_set)
-      local order, sp = decision.sustained_order(z.saturation, 1, x.saturation, 1, decision.MIN_EFFECT)
+      local order, sp = decision.sustained_order(z.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, nil,
+        tgap(z, x))
       above = #differ == 0 and order == "b"
       local function rate(v) return metrics.format("throughput_req_s", v) end
       why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
@@ -3348,7 +3425,7 @@ function M.model(list, opts)
   end
   local totals_ranks = {}
   for _, r in ipairs(m.ranking) do totals_ranks[r.label] = r.rank_text end
-  local cost = M.cost_note(ranked, by_cap, first_alone, totals_ranks)
+  local cost = M.cost_note(ranked, by_cap, first_alone, totals_ranks, slo)
   if cost then
     m.cost = cost
     m.latency_best = nil
@@ -3492,7 +3569,7 @@ function M.model(list, opts)
       -- (the ranking's test, its interval held to the practical threshold: decision.sized_repeat_test)
       local test = decision.sized_repeat_test(xc, xo, "over the max sustained points' repeats")
       local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = test, label_a = c.x.label,
-        label_b = o.x.label }
+        label_b = o.x.label, token_gap = tgap(c.x, o.x) }
       local ptext = v.p_value and decision.test_p_text(test, decision.fmt_p(v.p_value)) or v.note or "untested"
       if v.p_value and v.size and v.note then ptext = ptext .. "; " .. v.note end
       if v.verdict == "B better" then return true, ("shown by repeats, %s; %s"):format(ptext, loads) end
@@ -3503,17 +3580,26 @@ function M.model(list, opts)
     local sc, so_ = c.x.saturation, o.x.saturation
     local nc = (c.x.max_rps or 0) > 0 and sc.max_sustained_rps and sc.max_sustained_rps / c.x.max_rps or 1
     local no = (o.x.max_rps or 0) > 0 and so_.max_sustained_rps and so_.max_sustained_rps / o.x.max_rps or 1
-    local order, sp = decision.sustained_order(sc, nc, so_, no)
+    local order, sp = decision.sustained_order(sc, nc, so_, no, nil, nil, tgap(c.x, o.x))
+    -- (an order the two treatments' token lengths can explain orders nothing: fixb52)
+    if order ~= "b" and sp and sp.token_explained and sp.token_explained.higher == "b" then
+      return false, ("the measured loads put it above, %s"):format(decision.token_order_text(sp.token_explained,
+        o.x.label, c.x.label, decision.MIN_EFFECT))
+    end
     if order ~= "b" and sp and sp.within_noise == "b" then
       return false, ("the measured loads put it above, %s"):format(decision.sustained_noise_text(sp, rate,
         o.x.label, c.x.label))
     end
     return true, ("untested, but the measured loads order them: %s"):format(loads)
   end
+  -- (how far o's latency may be lower than c's for its requests' token lengths alone: a factor
+  -- its figures are held to, 1 where they are alike within noise; decision.token_favour)
+  local function lat_tok(o, c) return (decision.token_favour(lat_key, tgap(c.x, o.x) or {}, "b")) end
   local function lat_gap(o, c, measured)
-    local gap = decision.effect_pct(o.lat, c.lat)
+    local f = lat_tok(o, c)
+    local gap = decision.effect_pct(o.lat * f, c.lat)
     if not (gap and gap >= decision.MIN_EFFECT) then return false end
-    return not measured or o.lat_hi < c.lat_lo
+    return not measured or o.lat_hi * f < c.lat_lo
   end
   local function noise_text(z)
     if z.noise.hi == math.huge then return ("%s or more"):format(fmt(lat_key, z.noise.lo)) end
@@ -3528,6 +3614,12 @@ function M.model(list, opts)
           and "the 95 % intervals of the two percentiles, from each one's requests (order statistics, n / design "
             .. "effect)"
         or "their 95 % intervals (from repeats, or from the requests)"
+      local f = lat_tok(o, c)
+      if no.hi < nc.lo and no.hi * f >= nc.lo then
+        return false, ("%s are apart, %s against %s, but no further than the requests' token lengths alone can "
+          .. "move them (%s's up to %.1f %% lower for them)"):format(how, noise_text(o), noise_text(c), o.x.label,
+          (1 - 1 / f) * 100)
+      end
       if no.hi < nc.lo then
         return true, ("beyond noise: %s are apart, %s against %s"):format(how, noise_text(o), noise_text(c))
       end
@@ -3825,7 +3917,8 @@ function M.dominated_per_gpu(m, T)
       d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
         c and c.gpus and d.by or d.label)
     else
-      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT)
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT, nil,
+        tgap(c, o))
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,

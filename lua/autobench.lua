@@ -244,9 +244,11 @@ local function main()
     -- markdown (--toolchain-md: the toolchain's summary as it writes it, byte for byte), and
     -- on stderr (or --evidence FILE)
     local ev = ab.evidence(rows)
-    local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
+    local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil,
+      readings = ev.readings })
     if o.md then write_file(o.md, md, "--md") else io.write(md) end
-    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where }), "--csv") end
+    if o.csv then write_file(o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where,
+      readings = ev.readings }), "--csv") end
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
       if o.evidence then write_file(o.evidence, text, "--evidence") else io.stderr:write(text) end

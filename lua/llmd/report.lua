@@ -920,6 +920,8 @@ local function config_rows(A, B)
   local function results(S)
     local p = S.state and S.state.source_path or S.run.root or "unknown"
     local from = S.state and type(S.state.config_from) == "string" and S.state.config_from
+    -- (analyze.lua of a workspace whose run-x/results is gone: the report is the saved model's)
+    if S.run.model_only then from = from and (from .. "; " .. S.run.model_only) or S.run.model_only end
     return from and ("%s (%s)"):format(p, from) or p
   end
   add("Results", results(A), results(B), true)

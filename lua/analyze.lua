@@ -146,6 +146,17 @@ local ok, err = pcall(function()
   end
   for _, x in ipairs { "a", "b" } do
     local side = sides[x]
+    -- a side from its saved model whose run-x/results is no longer in the workspace (deleted,
+    -- or a link to a folder gone): its figures cannot be read again, and the report would
+    -- name the results as if read; said in one line here and in the report's Results row
+    -- (newuser52 #9: run-b/results deleted, the report made from the saved model, said nowhere)
+    local rdir = ws.run_dir(w, x) .. "/results"
+    if side.run.model_only == nil and lfs.attributes(rdir, "mode") ~= "directory"
+      and lfs.attributes(ws.run_dir(w, x) .. "/run_model.json", "mode") == "file" then
+      side.run.model_only = ("run-%s/results is not in the workspace: its figures are the saved run-%s/run_model.json "
+        .. "and run_state.json, not read again from results"):format(x, x)
+      io.stderr:write(("analyze.lua: note: %s (%s): %s\n"):format(side.label or x, x, side.run.model_only))
+    end
     if side.old_saturation then
       -- (said on stderr too: the report's Data checks are read after its verdict)
       io.stderr:write(("analyze.lua: warning: %s (%s): %s; %s reads the results again and judges saturation by the "

@@ -261,11 +261,13 @@ local function main()
     -- markdown (--toolchain-md: the toolchain's summary as it writes it, byte for byte), and
     -- on stderr (or --evidence FILE)
     local ev = ab.evidence(rows)
-    local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
+    local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil,
+      readings = ev.readings })
     local files = {}
     if o.md then files[#files + 1] = { o.md, md, "--md" } else io.write(md) end
     if o.csv then
-      files[#files + 1] = { o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where }), "--csv" }
+      files[#files + 1] = { o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where,
+        readings = ev.readings }), "--csv" }
     end
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"

@@ -993,6 +993,15 @@ function M.summary(rows, opts)
     return table.concat(L, "\n") .. "\n"
   end
   local win = M.winners(rows)
+  -- (above the tables, which rank single best rows: what the repeats say of each choice that
+  -- has them, M.evidence's readings; a reader of the tables alone would deploy the best row's)
+  local readings = ev and opts.readings or {}
+  if #readings > 0 then
+    L[#L + 1] = "## What The Repeats Say"
+    L[#L + 1] = ""
+    for _, text in ipairs(readings) do L[#L + 1] = "- " .. text:sub(1, 1):upper() .. text:sub(2) .. "." end
+    L[#L + 1] = ""
+  end
   L[#L + 1] = "## Best Commands By Framework"
   L[#L + 1] = ""
   -- (an empty table is not "no best": said in words; the toolchain's summary leaves it empty)
@@ -1172,7 +1181,7 @@ function M.csv(rows, opts)
   local picks = {}
   if crashed then
     -- (the summary's picks: each framework's best per scenario, and each scenario's rank 1)
-    local ev, reps = opts.evidence or {}, repeats_of(rows)
+    local ev, reps, readings = opts.evidence or {}, repeats_of(rows), opts.readings or {}
     local win = M.winners(rows)
     local by_sc = {}
     for _, w in ipairs(win) do
@@ -1183,10 +1192,21 @@ function M.csv(rows, opts)
     for _, w in ipairs(win) do
       local sc, fw = M.scenario(w), M.framework(w)
       local typ, n = M.typical_rps(reps(w))
-      local parts = { ("%s's pick for %s (by the toolchain's rule%s); %s: %s"):format(fw, sc,
-        n > 1 and (", its best of %d repeats"):format(n) or "", M.TYPICAL_HEADER, typ),
-        ("evidence: %s"):format(ev[("%s, %s"):format(sc, fw)] or "no other candidate measured to weigh it against") }
       local list = M.sort_by_rank(by_sc[sc])
+      -- (first what the repeats say of the choice, where they say something: the pick is the
+      -- toolchain's, by its best row)
+      local parts = {}
+      for _, where in ipairs { ("%s, %s"):format(sc, fw), list[1] == w and (sc .. ", across frameworks") or nil } do
+        if readings[where] then parts[#parts + 1] = readings[where] end
+      end
+      -- (where the repeats' means order the choice the other way, the row is not called the
+      -- framework's pick: it is its best row, which the toolchain's rule picks)
+      parts[#parts + 1] = (readings[("%s, %s\0other way"):format(sc, fw)]
+        and "%s's best row for %s (the toolchain's rule picks it%s)" or "%s's pick for %s (by the toolchain's rule%s)")
+        :format(fw, sc, n > 1 and (", its best of %d repeats"):format(n) or "")
+        .. ("; %s: %s"):format(M.TYPICAL_HEADER, typ)
+      parts[#parts + 1] = ("evidence: %s"):format(ev[("%s, %s"):format(sc, fw)]
+        or "no other candidate measured to weigh it against")
       if list[1] == w then
         -- (alone: why, the pick's own evidence being said just before)
         parts[#parts + 1] = ("rank 1 in %s: %s"):format(sc, #list == 1 and lone(rows, sc, fw)
@@ -1533,22 +1553,30 @@ function M.evidence(rows)
       end
       local small = it.eff and d.magnitude(it.eff) < d.MIN_EFFECT
       local verdict
+      -- (what the repeats say of the choice, in a few words, for the line above the summary's
+      -- tables: it.open, why they leave it open, or it.clear; it.p, the test's p as said)
       if #it.notes > 0 then
+        it.open = "not like for like (" .. table.concat(it.notes, "; ") .. ")"
         -- the measured figures and why they are unlike; no verdict either way
         verdict = ("%s; not like for like: %s; no verdict (a difference between unlike set-ups is no evidence "
           .. "for the choice)"):format(n, table.concat(it.notes, "; "))
         unlike_said = true
       elseif it.test and it.test.identical then
         verdict = "identical in every repeat: no difference"
+        it.open = "identical in every repeat"
       elseif it.test and it.test.p and not d.can_decide(it.test) then
         verdict = ("no clear difference (%s, p = %s; %d and %d repeats can give no p below %s: it cannot show a "
           .. "difference)"):format(d.test_name(it.test), d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
+        it.open = ("p = %s (%d and %d repeats can give no p below %s: too few to show a difference)"):format(
+          d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
       elseif it.test and it.test.p then
         local p = fam.adjusted[it.id]
         -- (Welch's on the log values where they are what it read: its interval is theirs too)
         local ptxt = ("%s %s"):format(it.test.test == "welch" and (it.test.scale == "log" and "Welch on the log values,"
           or "Welch") or d.test_name(it.test), d.p_is(it.test.p))
         if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
+        it.p = d.p_is(it.test.p) .. (fam.size > 1 and (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size)
+          or "")
         if p >= d.ALPHA then
           -- (with the estimate and its interval, on the test's scale: an interval that takes in 0
           -- beside the p that finds no difference, audit50b F6)
@@ -1557,8 +1585,11 @@ function M.evidence(rows)
             label(it.r), d.pct_near(e.pct, d.MIN_EFFECT), label(it.w), e.where or "over the repeats",
             d.pct_near(e.lo, d.MIN_EFFECT), d.pct_near(e.hi, d.MIN_EFFECT)) or ""
           verdict = ("no clear difference (%s; %s%s)"):format(ptxt, n, est)
+          it.open = it.p
         elseif small then
           verdict = ("negligible: below the %g %% practical threshold (%s; %s)"):format(d.MIN_EFFECT, ptxt, n)
+          it.open = ("%s, but %.1f %% apart, below the %g %% practical threshold"):format(it.p, d.magnitude(it.eff),
+            d.MIN_EFFECT)
         else
           -- significant, the estimate past the threshold: a clear difference only where the
           -- whole interval is beyond it too (decision.effect_size, the Verdict's rule); an
@@ -1581,13 +1612,17 @@ function M.evidence(rows)
           end
           if size == "beyond" then
             verdict = ("a clear difference (%s; %s)"):format(ptxt, n)
+            it.clear = true
           else
+            it.open = ("%s, but the 95 %% interval reaches within the %g %% practical threshold"):format(it.p,
+              d.MIN_EFFECT)
             verdict = ("not shown to differ by the %g %% practical threshold (%s; %s): %s"):format(d.MIN_EFFECT,
               ptxt, n, note)
           end
         end
       else
         verdict = ("untested: %s, no repeats to test"):format(n)
+        it.open = "untested: a side measured once"
         if small then
           verdict = verdict .. ("; below the %g %% practical threshold: no practical difference even if real")
             :format(d.MIN_EFFECT)
@@ -1620,6 +1655,43 @@ function M.evidence(rows)
     -- by the choice's place, for the summary's tables (M.summary's opts.evidence)
     L.by_where = L.by_where or {}
     L.by_where[it.where] = line:sub(#it.where + 3)
+  end
+  -- What the repeats say of each choice that has them (a side measured more than once), in one
+  -- line for above the summary's tables, which rank single best rows (newuser52 #2: the tables
+  -- named vllm-0 by its best row, 30.67 req/s, while the means of 3 repeats were 25.00 against
+  -- vllm-1's 29.27, p = 0.263; only the Evidence column said so). Where the repeats leave the
+  -- choice open: "no clear winner"; where they carry it: the pick; where they clearly favour
+  -- the other: that one, never the best row's. By where, and in order (L.readings).
+  L.readings = {}
+  for _, it in ipairs(items) do
+    if it.c and it.mx and (#it.xs > 1 or #it.ys > 1) and (it.open or it.clear) then
+      local sc, fw = M.scenario(it.w), M.framework(it.w)
+      local scope = it.where:match(", across frameworks$") and (sc .. " across frameworks")
+        or ("%s within %s"):format(sc, fw)
+      local over = #it.xs == #it.ys and ("%d repeats"):format(#it.xs)
+        or ("%d and %d %s"):format(#it.xs, #it.ys, (#it.xs > 1 and #it.ys > 1) and "repeats" or "measurements")
+      local bw, br = it.c.get(it.w), it.c.get(it.r)
+      local rows_said = ("the summary's tables rank single best rows (%s vs %s %s), not these means"):format(num(bw),
+        num(br), it.c.unit)
+      -- (the higher mean is the better for throughput, the lower for a latency: the rank key's sign)
+      local higher_better = it.k == nil or it.k <= 4
+      local w_ahead = it.mx ~= it.my and ((it.mx > it.my) == higher_better)
+      local text
+      if it.open then
+        text = ("no clear winner for %s: %s vs %s, means %s vs %s %s over %s, %s; %s"):format(scope, label(it.w),
+          label(it.r), num(it.mx), num(it.my), it.c.unit, over, it.open, rows_said)
+      elseif w_ahead then
+        text = ("%s: the repeats carry %s over %s, means %s vs %s %s over %s, %s (a clear difference)"):format(scope,
+          label(it.w), label(it.r), num(it.mx), num(it.my), it.c.unit, over, it.p)
+      else
+        text = ("%s: the repeats favour %s, not %s the tables show: means %s vs %s %s over %s, %s (a clear "
+          .. "difference); %s"):format(scope, label(it.r), label(it.w), num(it.my), num(it.mx), it.c.unit, over,
+          it.p, rows_said)
+      end
+      L.readings[#L.readings + 1] = text
+      L.readings[it.where] = text
+      if it.mx ~= it.my and not w_ahead then L.readings[it.where .. "\0other way"] = true end
+    end
   end
   -- a pick whose server crashed in another row (M.crash_notes) says so on its line, or on a
   -- line of its own where there was no other candidate to weigh it against

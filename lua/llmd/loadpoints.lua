@@ -431,6 +431,11 @@ function M.points(run)
       -- M.drain_rates; none at all: the harness's own rate, completed / window, as it is)
       p.rate_basis, p.achieved_rps, rates = "drain", dr.rps, {}
       for _, r in ipairs(p.drain) do rates[#rates + 1] = M.drain_rates(r) end
+    elseif p.achieved_rps ~= nil then
+      -- the harness's own rate, as it is (a concurrency load; statistics that bound neither
+      -- the pace nor the least latency, as vLLM files without e2e percentiles): said, never
+      -- left nil, which read as unknown (newuser52 #9: repeated vLLM runs' points had none)
+      p.rate_basis = "harness"
     end
     if rates then
       local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0

@@ -261,7 +261,7 @@ local DEFINED = { throughput_req_s = { "achieved_rps", "harness_rps" },
 local function run_figure(run, points, key, other)
   local apart = type(other) == "number" and { limit = other } or nil
   local one = #points == 1 and points[1] or nil
-  if one and one.rate_basis and DEFINED[key] then
+  if one and one.rate_basis and one.rate_basis ~= "harness" and DEFINED[key] then
     local n = (one.repeats or 1) >= 2 and one.repeats or nil
     local v, h = one[DEFINED[key][1]], one[DEFINED[key][2]]
     if v == nil then
@@ -285,7 +285,7 @@ local function run_figure(run, points, key, other)
     local sum_v, sum_t, all = 0, 0, true
     for _, q in ipairs(points) do
       local ok, rps, v = q.values and tonumber(q.values.requests_ok), q.achieved_rps, q[DEFINED[key][1]]
-      if not (q.rate_basis and ok and rps and rps > 0 and v) then all = false; break end
+      if not (q.rate_basis and q.rate_basis ~= "harness" and ok and rps and rps > 0 and v) then all = false; break end
       local reps = q.repeats or 1
       local t = ok / rps * reps
       sum_v, sum_t = sum_v + v * t, sum_t + t
@@ -920,6 +920,8 @@ local function config_rows(A, B)
   local function results(S)
     local p = S.state and S.state.source_path or S.run.root or "unknown"
     local from = S.state and type(S.state.config_from) == "string" and S.state.config_from
+    -- (analyze.lua of a workspace whose run-x/results is gone: the report is the saved model's)
+    if S.run.model_only then from = from and (from .. "; " .. S.run.model_only) or S.run.model_only end
     return from and ("%s (%s)"):format(p, from) or p
   end
   add("Results", results(A), results(B), true)

@@ -86,8 +86,12 @@ t.test("autobench compare: a pick's figure with repeats is their mean with its i
     local csv = t.read(d .. "/s.csv")
     local line = csv:match("\r\n(vllm,chat,vllm%-1,ok,True,25%.01,[^\r]*)\r\n")
     t.ok(line, csv)
-    t.contains(line, "vllm's pick for chat (by the toolchain's rule, its best of 3 repeats); Req/s mean of repeats "
-      .. "(95 % CI): " .. TYPICAL)
+    -- (the means of the repeats order vllm-1 below vllm-0, 17.73 vs 18.23: its row is vllm's best
+    -- row, which the toolchain's rule picks, not called vllm's pick; what the repeats say first)
+    t.ok(line:find('^vllm,chat,vllm%-1,ok,True,25%.01,[^"]*,"no clear winner for chat within vllm: vllm vllm%-1 vs '
+      .. "vllm vllm%-0, means 17%.73 vs 18%.23 req/s over 3 repeats, p = 0%.762;"), line)
+    t.contains(line, "vllm's best row for chat (the toolchain's rule picks it, its best of 3 repeats); Req/s mean of "
+      .. "repeats (95 % CI): " .. TYPICAL)
     t.contains(line, WELCH)
     t.contains(line, "rank 1 in chat: no other framework measured in this scenario")
     -- the other repeats of vllm-1 are rows of their own figures, no note
@@ -143,4 +147,75 @@ t.test("autobench compare: a misspelt --sla key gets the key it most likely mean
   r = proc.run { LLMDLUA, "autobench.lua", "compare", f[1], "--sla", "max_ttft_ms=300" }
   t.eq(r.code, 2, r.stderr)
   t.lacks(r.stderr, "did you mean")
+end)
+
+-- newuser52 #2: the tables rank single best rows; what the repeats say of each choice stands
+-- above them ("What The Repeats Say") and first in the pick's llmdlua_note, and where the means
+-- order the choice the other way the best row is never called the pick.
+-- Expected values: /usr/bin/python3 + numpy (Welch's t on the logs, the t density integrated
+-- numerically, as above): vllm-0 [30.67, 22.0, 22.33] mean 25.00 against vllm-1
+-- [29.5, 29.0, 29.31] mean 29.27, p = 0.257472; vllm-0 [31, 20, 20.1, 19.9, 20.2, 20] mean 21.87
+-- against vllm-1 [30, 29.8, 30.1, 29.9, 30.2, 30] mean 30.00, p = 0.006117; vllm-0
+-- [30.5, 30.1, 30.3] mean 30.30 against vllm-1 [20.2, 20.0, 20.4] mean 20.20, p = 2e-06.
+local function repeats(d, v0, v1, sc)
+  local files = {}
+  for i = 1, #v0 do
+    files[i] = d .. "/rep" .. i .. ".jsonl"
+    t.write(files[i], row("vllm", "vllm-0", sc, v0[i]) .. row("vllm", "vllm-1", sc, v1[i]))
+  end
+  return files
+end
+
+local function compare_all(d, files)
+  local cmd = { LLMDLUA, "autobench.lua", "compare" }
+  for _, f in ipairs(files) do cmd[#cmd + 1] = f end
+  for _, x in ipairs { "--md", d .. "/s.md", "--csv", d .. "/s.csv" } do cmd[#cmd + 1] = x end
+  local r = proc.run(cmd)
+  t.eq(r.code, 0, r.stderr)
+  return t.read(d .. "/s.md"), t.read(d .. "/s.csv")
+end
+
+t.test("autobench compare: repeats that leave the pick open say 'no clear winner' above the tables", function()
+  local d = t.tmpdir()
+  local md, csv = compare_all(d, repeats(d, { 30.67, 22.0, 22.33 }, { 29.5, 29.0, 29.31 }, "summarization"))
+  local line = "- No clear winner for summarization within vllm: vllm vllm-0 vs vllm vllm-1, means 25.00 vs 29.27 "
+    .. "req/s over 3 repeats, p = 0.257; the summary's tables rank single best rows (30.67 vs 29.50 req/s), not "
+    .. "these means.\n"
+  local at, best = md:find(line, 1, true), md:find("## Best Commands By Framework", 1, true)
+  t.ok(at and best and at < best, md)
+  t.ok(md:find("## What The Repeats Say\n\n" .. line, 1, true), md)
+  -- the tables themselves stay the toolchain's: vllm-0 by its best row
+  t.ok(md:find("\n| summarization | 1 | vllm | vllm-0 | True | 30.67 |", 1, true), md)
+  -- the CSV's note of that row: the reading first, and the row not called vllm's pick
+  local note = csv:match("\r\nvllm,summarization,vllm%-0,ok,True,30%.67,[^\r]*")
+  t.ok(note, csv)
+  t.contains(note, ',"no clear winner for summarization within vllm: vllm vllm-0 vs vllm vllm-1, means 25.00 vs '
+    .. "29.27 req/s over 3 repeats, p = 0.257;")
+  t.contains(note, "vllm's best row for summarization (the toolchain's rule picks it, its best of 3 repeats)")
+  t.lacks(note, "vllm's pick for summarization")
+end)
+
+t.test("autobench compare: repeats that clearly favour the other candidate name it, not the best row's", function()
+  local d = t.tmpdir()
+  local md, csv = compare_all(d, repeats(d, { 31, 20, 20.1, 19.9, 20.2, 20 }, { 30, 29.8, 30.1, 29.9, 30.2, 30 },
+    "chat"))
+  t.contains(md, "## What The Repeats Say\n\n- Chat within vllm: the repeats favour vllm vllm-1, not vllm vllm-0 the "
+    .. "tables show: means 30.00 vs 21.87 req/s over 6 repeats, p = 0.00612 (a clear difference); the summary's "
+    .. "tables rank single best rows (31.00 vs 30.20 req/s), not these means.\n\n## Best Commands")
+  local note = csv:match("\r\nvllm,chat,vllm%-0,ok,True,31,[^\r]*") or csv:match("\r\nvllm,chat,vllm%-0,ok,True,31%.0,[^\r]*")
+  t.ok(note, csv)
+  t.lacks(note, "vllm's pick for chat")
+  t.contains(note, "vllm's best row for chat (the toolchain's rule picks it, its best of 6 repeats)")
+end)
+
+t.test("autobench compare: repeats that carry the pick say so; without repeats nothing is added", function()
+  local d = t.tmpdir()
+  local md, csv = compare_all(d, repeats(d, { 30.5, 30.1, 30.3 }, { 20.2, 20.0, 20.4 }, "chat"))
+  t.contains(md, "## What The Repeats Say\n\n- Chat within vllm: the repeats carry vllm vllm-0 over vllm vllm-1, means "
+    .. "30.30 vs 20.20 req/s over 3 repeats, p = 2.")
+  t.contains(csv, "vllm's pick for chat (by the toolchain's rule, its best of 3 repeats)")
+  -- one results file: single measurements, no such section (the Evidence column says untested)
+  local d2 = t.tmpdir()
+  local md2 = compare_all(d2, repeats(d2, { 30.5 }, { 20.2 }, "chat"))
+  t.lacks(md2, "What The Repeats Say")
 end)

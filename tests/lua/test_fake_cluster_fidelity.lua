@@ -407,6 +407,74 @@ t.test("helm upgrade --install, install, list: helm 3's texts (install vs upgrad
   t.eq(r.stdout, "NAME\tNAMESPACE\tREVISION\tUPDATED\tSTATUS\tCHART\tAPP VERSION\n")
 end)
 
+-- fixe52 (newuser52 #9): kubectl get svc without -o printed a refusal ("the default table of
+-- `kubectl get svc` is not faked") where kubectl prints its table; now kubectl's printService
+-- columns (NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE, -o wide SELECTOR), by hand from that
+-- printer: type ClusterIP unless set, the cluster IP the service's own (-o json's, "None" for
+-- a headless one), EXTERNAL-IP <none> (a LoadBalancer without an address <pending>), ports
+-- port/protocol (TCP unless set) with a node port port:nodePort/protocol, comma-joined; the
+-- selector k=v in key order; the columns as wide as their widest cell + 3, as get pods'.
+t.test("kubectl get svc (table, -o wide, one by name): kubectl's service table", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/s.yaml", [[
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  type: NodePort
+  selector: {tier: x, app: web}
+  ports: [{port: 80}, {port: 443, protocol: TCP, nodePort: 30443}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: headless}
+spec:
+  clusterIP: None
+  ports: [{port: 8000, protocol: UDP}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: lb}
+spec:
+  type: LoadBalancer
+  ports: [{port: 80}]
+]])
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "s.yaml" }).code, 0)
+  local ip = {}
+  for _, n in ipairs { "web", "lb" } do
+    local r = run { "kubectl", "-n", "ns1", "get", "svc", n, "-o", "json" }
+    ip[n] = json.decode(r.stdout).spec.clusterIP
+    t.ok(type(ip[n]) == "string" and ip[n]:match("^10%.%d+%.%d+%.%d+$"), r.stdout)
+  end
+  local w = math.max(#"CLUSTER-IP", #ip.web, #ip.lb) + 3
+  local function pad(x, n) return x .. (" "):rep(n - #x) end
+  local function line(cells, widths)
+    local out = {}
+    for i, c in ipairs(cells) do out[i] = i < #cells and pad(c, widths[i]) or c end
+    return table.concat(out) .. "\n"
+  end
+  local widths = { 11, 15, w, 14, 23, 12 }
+  local r = run { "kubectl", "-n", "ns1", "get", "svc" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, widths)
+    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>" }, widths)
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", "80/TCP", "<unknown>" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>" }, widths))
+  r = run { "kubectl", "-n", "ns1", "get", "svc", "-o", "wide" }
+  t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE", "SELECTOR" }, widths)
+    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>", "<none>" }, widths)
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", "80/TCP", "<unknown>", "<none>" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>", "app=web,tier=x" }, widths))
+  -- one by name: its row alone, the columns as wide as its own cells
+  r = run { "kubectl", "-n", "ns1", "get", "svc", "web" }
+  local one = { 7, 11, #ip.web + 3, 14, 23 }
+  t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, one)
+    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>" }, one))
+  r = run { "kubectl", "-n", "empty", "get", "svc" }
+  t.eq({ r.code, r.stdout, r.stderr }, { 0, "", "No resources found in empty namespace.\n" })
+end)
+
 -- kubectl get pods without -o (and -o wide): kubectl's table (cli-runtime's tabwriter: each
 -- column but the last padded to its widest cell + 3, 6 at least); kubectl rollout status's
 -- lines (kubectl's DeploymentStatusViewer); helm status's table. Expected values: by hand

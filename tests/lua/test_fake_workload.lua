@@ -113,3 +113,53 @@ t.test("a workload without load.stages (another harness's shape) gets the record
     .. " copied as they are\n")
   t.contains(r.stdout, "==> Running harness inference-perf workload chat\n")
 end)
+
+-- fixe52: two stages asked at one rate (40 req/s twice) were made from one recorded stage
+-- (31.4, run A's stage 1) by the same arithmetic, and written byte for byte the same: the run
+-- then failed "stage_0... and stage_1... are the same file, byte for byte", which a real
+-- inference-perf never gives (each stage is a measurement of its own: its sends' schedule
+-- delays, its send span and its first-to-last window are clock readings;
+-- ../shared/fixtures/FORMATS.md, Lifecycle summary schema). Each stage the fake makes from a
+-- recorded stage already used is its own measurement: the files differ, the folder reads as a
+-- run of two stages, and a file genuinely saved twice there is still refused.
+t.test("two stages asked at one rate are two measurements, not one file written twice", function()
+  local d = proc.realpath(t.tmpdir())
+  t.mkdir(d .. "/cluster")
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = BASE })
+  local k = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\n"
+    .. "kind: PersistentVolumeClaim\nmetadata:\n  name: res\nspec:\n  accessModes: [ReadWriteMany]\n"
+    .. "  resources: {requests: {storage: 1Gi}}\n" })
+  t.eq(k.code, 0, k.stderr)
+  proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\nkind: Service\n"
+    .. "metadata:\n  name: gw\nspec:\n  ports: [{port: 80}]\n" })
+  t.write(d .. "/config.yaml", "endpoint: {stack_name: s, model: m, namespace: ns1, base_url: 'http://gw.ns1:80'}\n"
+    .. "harness: {name: inference-perf, results_pvc: res, namespace: ns1}\n"
+    .. "workload:\n  chat:\n    load:\n      type: constant\n      stages: [{rate: 40, duration: 10}, {rate: 40, duration: 10}]\n")
+  local r = proc.run({ "run_only.sh", "-c", d .. "/config.yaml" }, { env = env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local res = only_dir(d .. "/cluster/pvc/ns1/res")
+  for _, kind in ipairs { "lifecycle", "prometheus" } do
+    local a = t.read(("%s/stage_0_%s_metrics.json"):format(res, kind))
+    local b = t.read(("%s/stage_1_%s_metrics.json"):format(res, kind))
+    t.ok(a and b and a ~= b, kind .. ": two stages' files, not one written twice")
+  end
+  local s0, s1 = json.read(res .. "/stage_0_lifecycle_metrics.json"), json.read(res .. "/stage_1_lifecycle_metrics.json")
+  -- both at the rate asked, 400 requests each (40 req/s for 10 s)
+  for _, s in ipairs { s0, s1 } do
+    t.eq(s.load_summary.requested_rate, 40)
+    t.eq(s.load_summary.count, 400)
+  end
+  -- the clock readings differ; each stage's window still at least its send span plus the least latency
+  t.ok(s0.load_summary.schedule_delay.max ~= s1.load_summary.schedule_delay.max, "schedule delays")
+  for _, st in ipairs { s0, s1 } do
+    local win = st.successes.count / st.successes.throughput.requests_per_sec
+    t.ok(win - st.successes.latency.request_latency.min >= st.load_summary.send_duration - 1e-9)
+  end
+  -- read as a run of two stages (it was refused as one file saved twice)
+  local harness = require "llmd.harness"
+  local ex = harness.extract(res)
+  t.eq(#ex.stages, 2)
+  -- the real-harness path still refuses a file genuinely saved twice beside them
+  assert(proc.run({ "cp", res .. "/stage_1_lifecycle_metrics.json", res .. "/stage_2_lifecycle_metrics.json" }).ok)
+  t.contains(t.raises("are the same file, byte for byte", harness.extract, res), "stage_1_lifecycle_metrics.json")
+end)

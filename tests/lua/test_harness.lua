@@ -756,6 +756,29 @@ t.test("detect: two harnesses under one folder is an error listing both and how 
   t.raises("unknown harness 'nope' (known: ", harness.extract, d, { harness = "nope" })
 end)
 
+-- newuser52 #9: a script's harness name no harness has was "llmdlua: unknown harness 'vllm'",
+-- with no line of the script and no guess, where extract.lua --harness vllm says "did you mean
+-- vllm-benchmark?": now the script's line, the function, and the same guess (llmd.opts.closest:
+-- 'vllm' begins vllm-benchmark)
+t.test("harness.extract/resolve/detect: an unknown harness names the script's line and the one it likely meant",
+  function()
+    local d = t.tmpdir()
+    t.write(d .. "/s.lua", "local harness = require 'llmd.harness'\n"
+      .. "local dir = ...\n"
+      .. "harness.extract(dir, { harness = 'vllm' })\n")
+    local r = proc.run { t.here() .. "/../../llmdlua", d .. "/s.lua", F .. "/inference-perf/kubecon-na-2025_vllm" }
+    t.eq(r.code, 1, r.stderr)
+    t.eq(r.stderr, "llmdlua: " .. d .. "/s.lua:3: harness.extract: unknown harness 'vllm' (did you mean "
+      .. "'vllm-benchmark'? known: benchmark-report, guidellm, inference-perf, inferencemax, vllm-benchmark)\n")
+    local dir = F .. "/inference-perf/kubecon-na-2025_vllm"
+    t.raises("harness.resolve: unknown harness 'guidelm' (did you mean 'guidellm'?", harness.resolve, dir,
+      { harness = "guidelm" })
+    t.raises("harness.detect: unknown harness 'inference-perf2' (did you mean 'inference-perf'?", harness.detect, dir,
+      "inference-perf2")
+    -- a name it cannot place gets no guess
+    t.lacks(t.raises("unknown harness 'zzz'", harness.extract, dir, { harness = "zzz" }), "did you mean")
+  end)
+
 t.test("health: no results, a missing folder, a harness that died (stderr.log)", function()
   local d = t.tmpdir()
   t.write(d .. "/notes.txt", "nothing here")

@@ -53,6 +53,20 @@ t.test("README 'Trying it without GPUs': the autobench block runs on the mock se
   table.sort(ok)
   t.eq(ok, { "vllm-0/chat", "vllm-0/summarization", "vllm-1/chat", "vllm-1/summarization" })
   t.ok(t.read(d .. "/repo/abdemo/summary.md"):find("## Best Commands By Framework", 1, true), "summary.md")
+  -- fixe52 (newuser52 #2): the README's repeats block, run after it in abdemo/, measures twice
+  -- more into files of their own and compares the three: a line per choice above the tables
+  local again = readme:match("To know whether a pick holds.-```sh\n(.-)```")
+  t.ok(again, "the repeats block")
+  r = proc.run({ "sh", "-ec", "cd \"$1\" && shift && eval \"$1\"", "sh", d .. "/repo/abdemo", again },
+    { env = { PATH = "/usr/bin:/bin" } })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, f in ipairs { "rep2.jsonl", "rep3.jsonl" } do
+    t.eq(#ab.read_rows(d .. "/repo/abdemo/" .. f) > 0, true, f)
+  end
+  local md = t.read(d .. "/repo/abdemo/summary.md")
+  local at, best = md:find("## What The Repeats Say", 1, true), md:find("## Best Commands By Framework", 1, true)
+  t.ok(at and best and at < best, md)
+  t.ok(md:find("over 3 repeats", 1, true), md)
 end)
 
 -- fixe49 #3 (newuser49 #7): a user's own script could not list a folder through anything the

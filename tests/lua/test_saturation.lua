@@ -340,7 +340,7 @@ print(json.dumps(out))
       t.eq({ x.least_kind, x.least_label, x.least_latency_s }, { "none", "median", 0 })
       local pts = lp.points(run)
       local d = lp.drain_of(pts[1])
-      t.eq({ d.least_kind, d.rps_hi, pts[1].rate_basis }, { "none", nil, nil })
+      t.eq({ d.least_kind, d.rps_hi, pts[1].rate_basis }, { "none", nil, "harness" })
       t.near(d.rps, b[1].harness, 1e-9)
       x = rm.drain_from_stats(1200, 300, { { 5, 14.5, "p5" }, { 50, 15, "median" } })
       t.eq({ x.least_kind, x.least_label, x.below }, { "percentile", "p5", 60 })
@@ -380,7 +380,7 @@ print(json.dumps(out))
       t.ok(b[1].harness < 0.95 * 4, json.encode(b))
       local run = harness.extract(dir)
       local pts = lp.points(run)
-      t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis, lp.drain_of(pts[1]).rps_hi }, { "none", nil, nil })
+      t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis, lp.drain_of(pts[1]).rps_hi }, { "none", "harness", nil })
       t.near(pts[1].achieved_rps, b[1].harness, 1e-9)
       local s = lp.saturation(pts)
       t.eq({ s.none, s.unknown, s.bound, s.point }, { true, true, true, nil }, s.reason)
@@ -2181,3 +2181,17 @@ do
     t.eq({ lp.drain_rates(r) }, { 1000 / 98.5, 1000 / 98.5 })
   end)
 end
+
+-- newuser52 #9: the load point of three repeated vLLM runs (exp-7_H100/llm-d-1p1d: 3.6 req/s
+-- three times, files with no e2e percentile: neither the pace nor the least latency known)
+-- ranks the harness's own rate, and had rate_basis nil, which read as unknown: it says
+-- "harness". Expected: /usr/bin/python3 over the three files, mean of completed / duration =
+-- 3.4852279198137848.
+t.test("rate_basis: the harness's own rate is said ('harness'), never nil, at repeated vLLM runs", function()
+  local lp, harness = require "llmd.loadpoints", require "llmd.harness"
+  local pts = lp.points(harness.extract(t.fixtures() .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d"))
+  t.eq(#pts, 1)
+  t.eq({ pts[1].repeats, pts[1].rate_basis }, { 3, "harness" })
+  t.near(pts[1].achieved_rps, 3.4852279198137848, 1e-9)
+  t.near(pts[1].harness_rps, 3.4852279198137848, 1e-9)
+end)

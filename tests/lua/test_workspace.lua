@@ -476,3 +476,30 @@ t.test("analyze.lua on a read-only workspace says to analyze a writable copy, an
   find(r.stdout, "Comparison report written to: " .. dir .. "/comparison_report.md\n")
   t.ok(proc.run({ "chmod", "-R", "u+w", w }).ok) -- (for the runner to remove it)
 end)
+
+-- newuser52 #9: analyze.lua on a workspace whose run-b/results was deleted made its report from
+-- the saved model (run-b/run_model.json) and named the results in its Results row as if read,
+-- saying nothing: now one line on stderr, and the Results row says so for that run only. With
+-- the results there, neither.
+t.test("analyze.lua: a run whose results are gone from the workspace is reported from its saved model, said so",
+  function()
+    local w, r = t.compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B" }
+    t.eq(r.code, 0, r.stderr)
+    r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    t.lacks(r.stderr, "not in the workspace")
+    local row = t.read(w .. "/comparison_report.md"):match("\n(| Results |[^\n]*)")
+    t.ok(row, "the Results row")
+    t.lacks(row, "not in the workspace")
+    t.ok(proc.run({ "rm", "-rf", w .. "/run-b/results" }).ok)
+    r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local said = "run-b/results is not in the workspace: its figures are the saved run-b/run_model.json and "
+      .. "run_state.json, not read again from results"
+    t.eq(r.stderr, "analyze.lua: note: B (b): " .. said .. "\n")
+    row = t.read(w .. "/comparison_report.md"):match("\n(| Results |[^\n]*)")
+    t.ok(row, "the Results row")
+    -- (b's cell only: a's results are there)
+    t.ok(row:find(" | " .. TREAT .. " (" .. said .. ") |", 1, true), row)
+    t.eq(select(2, row:gsub("not in the workspace", "")), 1, row)
+  end)

@@ -53,17 +53,30 @@ function M.list()
   return mods
 end
 
--- The harness called name ("inference-perf" or "inference_perf"), or an error listing them.
-function M.get(name)
+-- The harness called name ("inference-perf" or "inference_perf"), or an error listing them,
+-- with the one it most likely meant (as the CLI's --harness says: 'vllm' is vllm-benchmark).
+-- level is error()'s (default 0: no position); who names the function in the message.
+function M.get(name, level, who)
   local names = {}
   for _, h in ipairs(M.list()) do
     if h.name == name or h.module == name or h.module == tostring(name):gsub("%-", "_") then return h end
     names[#names + 1] = h.name
   end
-  error(("unknown harness '%s' (known: %s)"):format(tostring(name), table.concat(names, ", ")), 0)
+  local near = require("llmd.opts").closest(name, names)
+  error(("%sunknown harness '%s' (%sknown: %s)"):format(who and (who .. ": ") or "", tostring(name),
+    near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), level and level + 1 or 0)
+end
+
+-- A script's harness option checked where the script gave it: a name no harness has is an
+-- error naming the script's line (newuser52 #9: `harness.extract(dir, {harness = "vllm"})`
+-- was "llmdlua: unknown harness 'vllm'", no line, no guess). level counts from the caller of
+-- the function that calls this.
+local function check_harness(name, who)
+  if name ~= nil then M.get(name, 3, who) end
 end
 
 function M.detect(dir, only)
+  check_harness(only, "harness.detect")
   local out = {}
   for _, h in ipairs(only and { M.get(only) } or M.list()) do
     for _, c in ipairs(h.detect(dir)) do
@@ -96,6 +109,7 @@ function M.resolve(dir, opts)
       type(dir)), 2)
   end
   opts = opts or {}
+  check_harness(opts.harness, "harness.resolve")
   dir = dir:gsub("/+$", "")
   if dir == "" then dir = "/" end
   if lfs.attributes(dir, "mode") ~= "directory" then
@@ -348,6 +362,7 @@ function M.extract(dir, opts)
   end
   require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
+  check_harness(opts.harness, "harness.extract")
   local no_limit, from_slo
   if opts.slo ~= nil and opts.goodput == nil then
     from_slo = true

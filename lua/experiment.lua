@@ -199,6 +199,13 @@ if o.resume then
 end
 
 local xr = require "llmd.experiment_run"
+-- (--step first: one naming no step is refused before the plan is read or anything made)
+local only
+if o.step then
+  local sok, set = pcall(require("llmd.steps").parse, o.step, xr.steps_list())
+  if not sok then fail(set, 2) end
+  only = set
+end
 local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
 local pok, plan = pcall(xr.load_plan, plan_path)
 if not pok then fail(plan) end
@@ -210,12 +217,6 @@ if o.resume then
   -- it (a second --resume) is refused here, before anything is deployed or written
   local lok, lerr = require("llmd.workspace").lock(o.resume, "experiment.lua --resume")
   if not lok then fail(lerr, 2) end
-end
-local only
-if o.step then
-  local sok, set = pcall(require("llmd.steps").parse, o.step)
-  if not sok then fail(set, 2) end
-  only = set
 end
 -- The command that goes on from here, as the user types it: the same experiment and options,
 -- with --resume WORKSPACE (what a real run left to do), or, after a dry run, the same command

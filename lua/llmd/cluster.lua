@@ -3882,6 +3882,95 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
 end
 
+-- The labels of the pods a rendered object makes (a Deployment's, StatefulSet's, Job's pod
+-- template; a LeaderWorkerSet's leader and worker templates; a Pod's own): a list of tables.
+local function template_labels(o)
+  local out = {}
+  local function add(t)
+    local md = type(t) == "table" and type(t.metadata) == "table" and t.metadata or nil
+    if md and type(md.labels) == "table" then out[#out + 1] = md.labels end
+  end
+  local spec = type(o.spec) == "table" and o.spec or {}
+  if o.kind == "Pod" then add(o)
+  elseif o.kind == "LeaderWorkerSet" then
+    local lw = type(spec.leaderWorkerTemplate) == "table" and spec.leaderWorkerTemplate or {}
+    add(lw.leaderTemplate)
+    add(lw.workerTemplate)
+  else
+    add(spec.template)
+  end
+  return out
+end
+
+-- Another team's serving pods that this run's would not be told from, found before the first
+-- deploy (newuser52: they were refused only at step 40, "no selector picks this run's alone",
+-- or at the pool's endpoint check, after the whole deploy and wait). From what the deploy's
+-- renders show (ctx.rendered[x], M.check_deploy): a baseline run's serving pods' labels - the
+-- ones all its serving pod templates share, step 40's Service selector at best - and each
+-- InferencePool's selector. Every pod there before the first deploy is another stack's: one
+-- (not finished) that carries all of either is refused with one line naming them; nothing of
+-- this run was deployed. Renders that show none of these check nothing.
+local function refuse_foreign_serving(ctx, x)
+  if ctx.dry_run then return end
+  local objs = ((ctx.rendered or {})[x] or {}).objects or {}
+  local checks = {}
+  if run_of(ctx, x).baseline then
+    local shared
+    for _, o in ipairs(objs) do
+      if type(o) == "table" then
+        for _, l in ipairs(template_labels(o)) do
+          if l[M.SERVING_LABEL] == "true" then
+            if not shared then
+              shared = {}
+              for k, v in pairs(l) do if type(v) ~= "table" then shared[k] = tostring(v) end end
+            else
+              for k, v in pairs(shared) do if tostring(l[k]) ~= v then shared[k] = nil end end
+            end
+          end
+        end
+      end
+    end
+    if shared then checks[#checks + 1] = { sel = shared, what = "the labels this run's serving pods share" } end
+  end
+  for _, o in ipairs(objs) do
+    if type(o) == "table" and o.kind == "InferencePool" and type(o.spec) == "table" then
+      local sel = o.spec.selector
+      if type(sel) == "table" and type(sel.matchLabels) == "table" then sel = sel.matchLabels end
+      local flat = {}
+      for k, v in pairs(type(sel) == "table" and sel or {}) do
+        if type(k) == "string" and type(v) ~= "table" then flat[k] = tostring(v) end
+      end
+      if next(flat) then
+        checks[#checks + 1] = { sel = flat, what = ("the selector of this run's InferencePool %s"):format(
+          tostring((o.metadata or {}).name)) }
+      end
+    end
+  end
+  if #checks == 0 then return end
+  local there = pods(ctx, M.SERVING_LABEL .. "=true")
+  for _, c in ipairs(checks) do
+    local keys, clash = {}, {}
+    for k in pairs(c.sel) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, p in ipairs(there) do
+      local l = type(p.metadata) == "table" and type(p.metadata.labels) == "table" and p.metadata.labels or {}
+      local phase = (p.status or {}).phase
+      local match = phase ~= "Succeeded" and phase ~= "Failed"
+      for _, k in ipairs(keys) do match = match and tostring(l[k]) == c.sel[k] end
+      if match then clash[#clash + 1] = tostring(p.metadata.name) end
+    end
+    if #clash > 0 then
+      table.sort(clash)
+      local parts = {}
+      for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. c.sel[k] end
+      error(("run %s: another stack's serving pods in %s (%s) carry %s (%s): no selector would pick this run's pods "
+        .. "alone, so its Service or gateway would send requests to theirs; give this run's model servers a label of "
+        .. "their own, or use a namespace of its own; nothing of this run was deployed"):format(x, ctx.ns,
+        table.concat(clash, ", "), c.what, table.concat(parts, ",")), 0)
+    end
+  end
+end
+
 -- A kustomization the deploy applies that names an object already in the namespace (someone
 -- else's ConfigMap, Deployment, Service of the same name): `kubectl apply -k` would change
 -- it, and teardown's `kubectl delete -k` deletes by name every object the kustomization
@@ -3930,6 +4019,7 @@ local function deploy(ctx, x)
     local before = M.snapshot(ctx)
     refuse_foreign_releases(ctx, x, d, calls, rec, before)
     refuse_foreign_kustomize(ctx, x, calls, rec)
+    refuse_foreign_serving(ctx, x)
     rec.before = before
     M.save_deployed(ctx, x)
   elseif ctx.dry_run then

@@ -525,7 +525,10 @@ teardown() {
             ours=$(printf '%s\n' "$ours" | tr '\n' ' ' | sed 's/ $//')
             owner uninstalled "$side" "$ours" ||
                 fail "run $side: cannot record what it removed in $COMPARISON_DIR/run-$side/rerun_deployed.json"
-            case $ours in *' '*) ran="releases $ours" ;; *) ran="release $ours" ;; esac
+            # (the line's WHAT when it removed every release it names, else those it did)
+            if [ "$ours" = "$names" ]; then ran=$what; else
+                case $ours in *' '*) ran="releases $(printf '%s' "$ours" | sed 's/ /, /g')" ;; *) ran="release $ours" ;; esac
+            fi
         fi
         ;;
     service)

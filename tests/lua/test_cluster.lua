@@ -332,9 +332,10 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--skip-crds"
   t.ok(sh:find("\n# " .. deploy .. "\n", 1, true), sh)
   -- the script's last line runs analyze.lua through $LLMDLUA: a stand-in that leaves a mark
+  -- (its -e calls - the locks, whose releases are whose - go to the real one, fixd52)
   local bin = s.dir .. "/bin"
   lfs.mkdir(bin)
-  t.write(bin .. "/llmdlua", "#!/bin/sh\ntouch \"$0.ran\"\n")
+  t.write(bin .. "/llmdlua", "#!/bin/sh\ncase $1 in -e) exec '" .. LLMDLUA .. "' \"$@\" ;; esac\ntouch \"$0.ran\"\n")
   proc.run { "chmod", "755", bin .. "/llmdlua" }
   local function script(lines)
     local text = sh
@@ -403,13 +404,14 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--ignore-not-found -n bench"
   -- (fixt50: right after its benchmark line, in the run's block of commands, no prose between)
   t.ok(sh:find("\n# benchmark b [^\n]*\n# " .. down:gsub("%p", "%%%0") .. "\n"), sh)
-  -- (clusterfix2 2) step 3 left its stack, which this comparison did not deploy (run-b/deployed.json
-  -- says its own were torn down): deploying again is refused, with one line, before any change
+  -- (clusterfix2 2, fixd52) step 3 left its stack, which compare.lua tore down (run-b/deployed.json)
+  -- but this script deployed again: recorded as the script's own (run-b/rerun_deployed.json,
+  -- each release by helm's first_deployed and revision), so deploying again upgrades it
+  local rec = json.read(w .. "/run-b/rerun_deployed.json")
+  t.eq({ rec.releases["gaie-sim"].version, rec.torn_down }, { 1, false })
   r = script { deploy }
-  t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.eq(r.stderr, "run_comparison.sh: run b: release gaie-sim already exists in namespace bench and was not deployed "
-    .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying would "
-    .. "change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 2, "its own, upgraded")
   local ncalls = #calls(s)
   r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -429,14 +431,22 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
       t.ok(line:find(" -n bench", 1, true) and not line:find("all-namespaces", 1, true), line)
     end
   end
-  -- a teardown command that fails stops the script with one line (helm refuses an unknown
-  -- release without --ignore-not-found)
-  local bad = "teardown b 'release nosuch' helm uninstall nosuch -n bench"
+  -- a teardown command that fails stops the script with one line: run B deployed again by the
+  -- script (its own, so its teardown line acts), then a helm whose uninstall fails (a stand-in
+  -- before the fake one on PATH: helm's own error line, exit 1)
+  local bad = "teardown b 'release gaie-sim' helm uninstall gaie-sim -n bench"
   sh = sh .. "\n# " .. bad .. "\n"
+  t.eq(script({ deploy }).code, 0)
+  t.write(stub .. "/helm", "#!/bin/sh\n[ \"$1\" = uninstall ] && { echo 'Error: uninstall: timed out waiting for "
+    .. "the condition' >&2; exit 1; }\nexec '" .. FAKEBIN .. "/helm' \"$@\"\n")
+  proc.run { "chmod", "755", stub .. "/helm" }
+  s.env.PATH = stub .. ":" .. path
   r = script { bad }
+  s.env.PATH = path
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall nosuch -n bench; release "
-    .. "nosuch may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+  t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall gaie-sim -n bench; release "
+    .. "gaie-sim may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+  t.ok(state(s).ns.bench.releases["gaie-sim"], "left, as said")
 end)
 
 -- (clusterfix2 2) run_comparison.sh showed a run's deploy commands commented out as
@@ -479,23 +489,29 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
     local r = proc.run({ FAKEBIN .. "/helm", "upgrade", "--install", rel[1], rel[2], "-n", "bench" }, { env = s.env })
     t.eq(r.code, 0, r.stderr)
   end
+  -- (fixd52: the line says which release is there, by helm's first_deployed and revision)
+  local function refused(x, rel, cmd)
+    return "^run_comparison%.sh: run " .. x .. ": release " .. rel .. " already exists in namespace bench and was not "
+      .. "deployed by this comparison %(first deployed [%dT:.Z%-]+, revision 1; not recorded as deployed and not torn "
+      .. "down by this comparison in run%-" .. x .. "/deployed%.json or run%-" .. x .. "/rerun_deployed%.json%): "
+      .. "deploying would change it; not deploying %(" .. cmd:gsub("%p", "%%%0") .. "%)\n$"
+  end
   for _, helm4 in ipairs { false, "4" } do
     local n0 = #calls(s)
     local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
-    t.eq(r.stderr, "run_comparison.sh: run b: release ms-sim already exists in namespace bench and was not deployed "
-      .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying "
-      .. "would change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds")), r.stderr)
     r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
-    t.eq(r.stderr, "run_comparison.sh: run a: release sim already exists in namespace bench and was not deployed by "
-      .. "this comparison (not a release of " .. w .. "/run-a/deployed.json that is still deployed): deploying would "
-      .. "change it; not deploying (helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f "
-      .. "router.values.yaml --skip-crds -n bench)\n")
+    t.ok(r.stderr:match(refused("a", "sim", "helm upgrade --install sim oci://ghcr.io/llm-d/charts/"
+      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench")), r.stderr)
     local lists = {}
     for i = n0 + 1, #calls(s) do
       local c = calls(s)[i]
       local line = c.tool .. " " .. table.concat(c.args, " ")
-      t.ok(c.tool == "helm" and c.args[1] == "list", "only helm list ran: " .. line)
-      lists[#lists + 1] = line
+      -- (reads, and the namespace's lock taken and let go: nothing deployed)
+      t.ok((c.tool == "helm" and (c.args[1] == "list" or c.args[1] == "status")) or (c.tool == "kubectl"
+        and (line:find(" get ", 1, true) or line:find("configmap llmdlua%-lock") or line:find("delete --raw", 1, true))),
+        "nothing deployed: " .. line)
+      if c.tool == "helm" and c.args[1] == "list" then lists[#lists + 1] = line end
     end
     t.eq(lists, helm4 and { "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench",
       "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench" }

@@ -186,7 +186,6 @@ deploy() {
     names=$3
     shift 3
     take_lock
-    results_pvc
     record="$COMPARISON_DIR/run-$side/deployed.json"
     if [ -n "$names" ]; then
         releases_in_namespace
@@ -206,6 +205,7 @@ deploy() {
             fi
         fi
     fi
+    results_pvc
     note_pods_before "$side"
     case $names in
     '') made="what $* made" ;;

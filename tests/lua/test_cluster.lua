@@ -213,6 +213,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- (fixd52) before the first deploy: another stack's serving pods that its InferencePool's
+    -- selector, as rendered, would take (none here)
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
     "helm list --all --max 0 -o json -n bench",

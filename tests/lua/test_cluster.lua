@@ -2152,9 +2152,11 @@ t.test("compare.lua's deploys go through the chart guard: helm, helmfile and a p
   end
   t.eq(state(s).cluster, nil)
   -- our own helm call skips crds/ (the cluster admin's): a chart with a CRD deploys without it
+  -- (run B imported: with --step 20 run A's stack stays, and B's InferencePool would select its
+  -- pods, which step 20 now refuses before B's deploy, fixd52)
   s = setup(function(plan)
     plan.runs.a.deploy.chart = "oci://example.com/charts/withcrd"
-    plan.runs.b.deploy.environment = nil
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
   end)
   test_charts(s.dir .. "/charts")
   s.env.FAKE_CHARTS = s.dir .. "/charts"

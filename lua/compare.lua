@@ -160,7 +160,12 @@ for _, x in ipairs { "a", "b" } do
   end
 end
 local steps
-if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
+if o.step then
+  steps = args.value(function()
+    local cluster = require "llmd.cluster"
+    return cluster.parse_steps(o.step, cluster.steps_list())
+  end)
+end
 if o.use_current_context and not o.resume then
   usage("--use-current-context: only with --resume WORKSPACE (a new comparison records the current kube context)")
 end

@@ -199,6 +199,13 @@ if o.resume then
 end
 
 local xr = require "llmd.experiment_run"
+-- (--step first: one naming no step is refused before the plan is read or anything made)
+local only
+if o.step then
+  local sok, set = pcall(require("llmd.steps").parse, o.step, xr.steps_list())
+  if not sok then fail(set, 2) end
+  only = set
+end
 local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
 local pok, plan = pcall(xr.load_plan, plan_path)
 if not pok then fail(plan) end
@@ -211,22 +218,18 @@ if o.resume then
   local lok, lerr = require("llmd.workspace").lock(o.resume, "experiment.lua --resume")
   if not lok then fail(lerr, 2) end
 end
-local only
-if o.step then
-  local sok, set = pcall(require("llmd.steps").parse, o.step)
-  if not sok then fail(set, 2) end
-  only = set
-end
 -- The command that goes on from here, as the user types it: the same experiment and options,
 -- with --resume WORKSPACE (what a real run left to do), or, after a dry run, the same command
 -- without --dry-run (a dry run's workspace holds nothing to resume: none of its steps ran)
-local function next_command(resume)
+local function next_command(resume, teardown)
   local argv = { "llmdlua", "experiment.lua", o[1] }
   local function add(...) for _, a in ipairs { ... } do argv[#argv + 1] = a end end
   if resume then
     add("--resume", resume)
     -- (a workspace that records no cluster: its resume is refused without it)
     if require("llmd.cluster").records_no_cluster(resume) then add("--use-current-context") end
+    -- (its teardown step alone: what is left deployed goes, nothing else runs)
+    if teardown then add("--step", "60") end
   else
     if o.plan then add("--plan", o.plan) end
     if o.resume then add("--resume", o.resume) end
@@ -253,8 +256,12 @@ if not rok then
     end
     -- (where, as compare.lua says it: the step, the setup and the run treatment)
     local wok, where = pcall(xr.interrupted_where, started)
-    fail(("interrupted%s; state saved in %s.\n%s\nContinue with: %s"):format(wok and where or "", started.ws.path,
-      xr.left_text(started), next_command(started.ws.path)), 130)
+    -- (and, where something is left deployed, how to remove it without going on, as compare.lua
+    -- says "Tear down without going on: ... --step 90")
+    local lok, left = pcall(xr.left_deployed, started)
+    local down = lok and #left > 0 and ("\nTear down without going on: " .. next_command(started.ws.path, true)) or ""
+    fail(("interrupted%s; state saved in %s.\n%s\nContinue with: %s%s"):format(wok and where or "", started.ws.path,
+      xr.left_text(started), next_command(started.ws.path), down), 130)
   end
   if started and started.scratch then
     fail(("%s\n%s"):format(tostring(all_ok), require("llmd.cluster").remove_dry_run(started)))

@@ -74,6 +74,7 @@ deployed_here() {
 said_left() {
     rc=$1
     rm -f -- "$pods_before_a" "$pods_before_b"
+    let_go
     [ "$rc" = 0 ] && return 0
     for s in a b; do
         case $s in
@@ -91,6 +92,61 @@ said_left() {
         fi
     done
     return 0
+}
+# take_lock: before the script's first cluster command (its deploy, wait_ready, service,
+# benchmark or teardown lines), the locks compare.lua takes - the workspace's (the flock on
+# $COMPARISON_DIR/.llmdlua.lock) and the namespace's (ConfigMap llmdlua-lock in it) -, held by
+# an llmdlua in the background until the script ends (let_go, at its exit or before its last
+# line), so that this script and a compare.lua --resume of the workspace, or another llmdlua run
+# in the namespace, never act at once. Held already by another: the script stops, saying whose.
+holder=''
+take_lock() {
+    [ -z "$holder" ] || return 0
+    tmpd=$(mktemp -d) || fail "cannot make a temporary folder for the lock's answer"
+    mkfifo "$tmpd/said" || { rm -rf "$tmpd"; fail "cannot make a fifo in $tmpd for the lock's answer"; }
+    PARENT=$$ "$LLMDLUA" -e 'require("llmd.rerun_script").hold()' >"$tmpd/said" &
+    holder=$!
+    said=$(head -n 1 "$tmpd/said") || said=''
+    rm -rf "$tmpd"
+    case $said in
+    locked) ;;
+    refused\ *) wait "$holder" 2>/dev/null || :; holder=''; fail "not acting on namespace $NAMESPACE: ${said#refused }" ;;
+    *) let_go; fail "cannot take the lock of $COMPARISON_DIR and of namespace $NAMESPACE (the llmdlua that holds it said: ${said:-nothing})" ;;
+    esac
+}
+let_go() {
+    [ -n "$holder" ] || return 0
+    kill "$holder" 2>/dev/null || :
+    wait "$holder" 2>/dev/null || :
+    holder=''
+}
+
+# results_pvc: before the first deploy or benchmark line, the results PVC the benchmark writes
+# to must be in the namespace (the benchmark, after the whole deploy and wait, fails without
+# it). llmdlua's own (llmd-benchmark-results) is made as compare.lua's step 60 makes it -
+# kubectl create (never over another's), ReadWriteMany, 200Gi, labelled as llmdlua's -;
+# another name, absent, stops the script before anything is deployed.
+pvc_checked=''
+results_pvc() {
+    [ -z "$pvc_checked" ] || return 0
+    [ -n "$BENCHMARK_PVC" ] || fail "no results PVC recorded for this comparison (BENCHMARK_PVC above is empty): set it to the PVC the benchmark writes to; not deploying"
+    there=$(kubectl -n "$NAMESPACE" get pvc "$BENCHMARK_PVC" --ignore-not-found -o name) ||
+        fail "cannot read the PVCs of namespace $NAMESPACE (kubectl -n $NAMESPACE get pvc $BENCHMARK_PVC); not deploying"
+    if [ -z "$there" ]; then
+        [ "$BENCHMARK_PVC" = llmd-benchmark-results ] ||
+            fail "the results PVC $BENCHMARK_PVC is not in namespace $NAMESPACE: the benchmark would fail after the deploy; create it (ReadWriteMany) or set BENCHMARK_PVC above to one there; not deploying"
+        printf 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: llmd-benchmark-results\n  labels: {app.kubernetes.io/managed-by: llmdlua}\nspec:\n  accessModes: [ReadWriteMany]\n  resources: {requests: {storage: 200Gi}}\n' |
+            kubectl -n "$NAMESPACE" create -f - >/dev/null ||
+            fail "the results PVC llmd-benchmark-results is not in namespace $NAMESPACE and cannot be made (kubectl -n $NAMESPACE create -f -, a PersistentVolumeClaim); not deploying"
+        echo "results PVC llmd-benchmark-results made in namespace $NAMESPACE (ReadWriteMany, 200Gi, as compare.lua makes it): it was not there"
+    fi
+    pvc_checked=1
+}
+
+# owner OP SIDE NAMES: what llmdlua says of whose NAMES are in the namespace, or records
+# (lua/llmd/rerun_script.lua; the record is run-SIDE/rerun_deployed.json)
+owner() {
+    OP=$1 SIDE=$2 NAMES=$3 NAME=$3 "$LLMDLUA" -e 'require("llmd.rerun_script").main()'
 }
 trap 'said_left $?' EXIT
 trap 'exit 130' INT
@@ -117,37 +173,39 @@ releases_in_namespace() {
 # deploy X DIR RELEASES COMMAND...: one of run X's deploy commands (its lines below, once
 # uncommented), run in DIR as compare.lua ran it; RELEASES are the helm releases it installs
 # or upgrades (or removes). Before it runs, the namespace's releases are listed: one of
-# RELEASES that is there and that this comparison did not deploy - not among the releases
-# in run-X/deployed.json, or recorded there as torn down since (torn_down: true), so what
-# is there now is someone else's, or left by an earlier run of this script - stops the
-# script with one line naming it: deploying would change that stack, and the teardown
-# lines would then remove it. A command that fails stops the script too.
+# RELEASES that is there and that this comparison did not deploy - not the release recorded
+# in run-X/deployed.json (or by this script's own deploy lines, run-X/rerun_deployed.json)
+# as deployed and not torn down since, the same one (helm status's first_deployed and
+# revision), so what is there now is someone else's - stops the script with one line naming
+# it: deploying would change that stack, and the teardown lines would then remove it. A
+# command that fails stops the script too. What it deployed is recorded (rerun_deployed.json),
+# for the teardown lines.
 deploy() {
     side=$1
     dir=$2
     names=$3
     shift 3
+    take_lock
     record="$COMPARISON_DIR/run-$side/deployed.json"
     if [ -n "$names" ]; then
         releases_in_namespace
-        ours=$(RECORD=$record "$LLMDLUA" -e '
-            local f = io.open(os.getenv("RECORD"))
-            if not f then return end
-            f:close()
-            local d = require("llmd.json").read(os.getenv("RECORD"))
-            if d.torn_down == true then return end
-            for _, n in ipairs(type(d.releases) == "table" and d.releases or {}) do print(n) end') ||
-            fail "run $side: cannot read what this comparison deployed from $record; not deploying"
         set -f
+        there=''
         for name in $names; do
-            if printf '%s\n' "$releases" | grep -Fqx -e "$name" && ! printf '%s\n' "$ours" | grep -Fqx -e "$name"; then
-                fail "run $side: release $name already exists in namespace $NAMESPACE and was not deployed by this" \
-                    "comparison (not a release of $record that is still deployed): deploying would change it; not" \
-                    "deploying ($*)"
-            fi
+            if printf '%s\n' "$releases" | grep -Fqx -e "$name"; then there="$there $name"; fi
         done
         set +f
+        if [ -n "$there" ]; then
+            whose=$(owner releases "$side" "$there") ||
+                fail "run $side: cannot tell whose releases$there in namespace $NAMESPACE are; not deploying ($*)"
+            theirs=$(printf '%s\n' "$whose" | sed -n 's/^theirs \([^ ]*\) \(.*\)$/\1 (\2)/p' | head -n 1)
+            if [ -n "$theirs" ]; then
+                fail "run $side: release ${theirs%% *} already exists in namespace $NAMESPACE and was not deployed by" \
+                    "this comparison ${theirs#* }: deploying would change it; not deploying ($*)"
+            fi
+        fi
     fi
+    results_pvc
     note_pods_before "$side"
     case $names in
     '') made="what $* made" ;;
@@ -156,8 +214,11 @@ deploy() {
     esac
     if (cd "$dir" && "$@"); then
         deployed_here "$side" "$made"
+        owner deployed "$side" "$names" ||
+            fail "run $side: cannot record what it deployed in $COMPARISON_DIR/run-$side/rerun_deployed.json; stopping here"
     else
         deployed_here "$side" "$made, as far as it went"
+        owner deployed "$side" "$names" || :
         fail "run $side: the deploy command failed: $*; stopping here"
     fi
 }
@@ -193,6 +254,7 @@ note_pods_before() {
 # ImagePullBackOff, ErrImagePull or OOMKilled, or no ready stack in time, stops the script.
 wait_ready() {
     side=$1
+    take_lock
     case $side in
     a) before=$pods_before_a ;;
     b) before=$pods_before_b ;;
@@ -288,32 +350,25 @@ service() {
     side=$1
     name=$2
     shift 2
+    take_lock
     record="$COMPARISON_DIR/run-$side/deployed.json"
-    svcs=$(kubectl -n "$NAMESPACE" get services -o json) ||
-        fail "run $side: cannot list the Services in namespace $NAMESPACE (kubectl -n $NAMESPACE get services -o json); not applying ($*)"
-    whose=$(SVCS=$svcs NAME=$name RECORD=$record "$LLMDLUA" -e '
-        local json = require("llmd.json")
-        local there = false
-        for _, s in ipairs(json.decode(os.getenv("SVCS")).items or {}) do
-            there = there or (s.metadata or {}).name == os.getenv("NAME")
-        end
-        if not there then return end
-        local f = io.open(os.getenv("RECORD"))
-        if not f then return print("theirs") end
-        f:close()
-        local d = json.read(os.getenv("RECORD"))
-        print((d.baseline_service == true and d.torn_down ~= true) and "ours" or "theirs")') ||
+    whose=$(owner service "$side" "$name") ||
         fail "run $side: cannot read the Services of namespace $NAMESPACE or $record; not applying ($*)"
-    if [ "$whose" = theirs ]; then
+    case $whose in
+    theirs\ *)
         fail "run $side: Service $name already exists in namespace $NAMESPACE and was not made by this comparison" \
-            "(not recorded in $record as made and not torn down since): it is not this script's to use; not" \
-            "creating it ($*)"
-    fi
-    if [ "$whose" = ours ]; then
+            "(not recorded in $record or run-$side/rerun_deployed.json as made and not torn down since): it is not" \
+            "this script's to use; not creating it ($*)"
+        ;;
+    ours\ *)
         echo "run $side: Service $name is there already, made by this comparison (recorded in $record): kept"
-    else
+        ;;
+    *)
         "$@" || fail "run $side: the Service command failed: $*; stopping here"
-    fi
+        owner service_made "$side" "$name" ||
+            fail "run $side: cannot record the Service it made in $COMPARISON_DIR/run-$side/rerun_deployed.json; stopping here"
+        ;;
+    esac
     deployed_here "$side" "Service $name"
     case $side in a) svc_a=1 ;; b) svc_b=1 ;; esac
 }
@@ -331,6 +386,8 @@ service() {
 benchmark() {
     side=$1
     shift
+    take_lock
+    results_pvc
     log=$(mktemp) || fail "run $side: cannot make a temporary file for the benchmark's output"
     # what the PVC held before (none where it cannot be listed yet): a folder already there
     # is not this run's, even when its id falls in the same second as the start
@@ -388,19 +445,134 @@ benchmark() {
 
 # teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once
 # uncommented), as compare.lua ran them after the run: they remove only what the run's
-# deploy above created (WHAT), and each says what it removed. The results PVC and the
-# namespace are kept. A command that fails stops the script with one line.
+# deploy created (WHAT), and each says what it removed. Only what this comparison deployed
+# and has not torn down is removed: a release named only where the one in the namespace is
+# the one recorded as deployed by compare.lua (run-X/deployed.json) or by this script's deploy
+# lines (run-X/rerun_deployed.json) - the same first_deployed and revision (helm status) -, the
+# baseline Service only where its uid is the one recorded so, any other line only where run X's
+# stack is recorded so. Anything else of the same name (someone else's, or one torn down
+# already) is left, said in one line. What it removed is recorded (rerun_deployed.json), so a
+# second run of the script does not act on it again. The results PVC and the namespace are
+# kept. A command that fails stops the script with one line.
 teardown() {
     side=$1
     what=$2
     shift 2
-    "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+    take_lock
+    # (the option words of helm uninstall and kubectl delete that take a value: not a name)
+    tool=${1##*/}
+    verb=''
+    res=''
+    names=''
+    i=0
+    skip=''
+    for a in "$@"; do
+        i=$((i + 1))
+        [ "$i" -gt 1 ] || continue
+        if [ -n "$skip" ]; then skip=''; continue; fi
+        case $a in
+        -n | --namespace | --kube-context | --context | --kubeconfig | --timeout | --cascade | --description | -l | --selector)
+            skip=1 ;;
+        -*) ;;
+        *)
+            if [ -z "$verb" ]; then verb=$a
+            elif [ "$tool" = kubectl ] && [ -z "$res" ]; then res=$a
+            else names="${names:+$names }$a"; fi
+            ;;
+        esac
+    done
+    kind=other
+    case $tool:$verb:$res in
+    helm:uninstall:) [ -z "$names" ] || kind=releases ;;
+    kubectl:delete:service | kubectl:delete:services | kubectl:delete:svc) case $names in *' '* | '') ;; *) kind=service ;; esac ;;
+    esac
+    ran=''
+    case $kind in
+    releases)
+        whose=$(owner releases "$side" "$names") ||
+            fail "run $side: cannot tell whose releases $names in namespace $NAMESPACE are; not removing them ($*)"
+        ours=$(printf '%s\n' "$whose" | sed -n 's/^ours //p')
+        printf '%s\n' "$whose" | sed -n 's/^theirs \([^ ]*\) \(.*\)$/\1 (\2)/p' | while IFS= read -r l; do
+            printf 'run_comparison.sh: run %s: release %s in namespace %s is not this script'"'"'s to remove %s: left\n' \
+                "$side" "${l%% *}" "$NAMESPACE" "${l#* }" >&2
+        done
+        gone=$(printf '%s\n' "$whose" | sed -n 's/^gone //p' | tr '\n' ' ' | sed 's/ $//')
+        [ -z "$gone" ] || printf 'run %s: no release %s in namespace %s: nothing to remove\n' "$side" "$gone" "$NAMESPACE"
+        if [ -n "$ours" ]; then
+            # (the command with only those release names)
+            i=0
+            skip=''
+            verb=''
+            for a in "$@"; do
+                [ "$i" -gt 0 ] || set --
+                i=$((i + 1))
+                keep=1
+                if [ -n "$skip" ]; then
+                    skip=''
+                elif [ "$i" -gt 1 ]; then
+                    case $a in
+                    -n | --namespace | --kube-context | --context | --kubeconfig | --timeout | --cascade | --description) skip=1 ;;
+                    -*) ;;
+                    *)
+                        if [ -z "$verb" ]; then verb=$a
+                        else printf '%s\n' "$ours" | grep -Fqx -e "$a" || keep=''; fi
+                        ;;
+                    esac
+                fi
+                [ -z "$keep" ] || set -- "$@" "$a"
+            done
+            "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+            ours=$(printf '%s\n' "$ours" | tr '\n' ' ' | sed 's/ $//')
+            owner uninstalled "$side" "$ours" ||
+                fail "run $side: cannot record what it removed in $COMPARISON_DIR/run-$side/rerun_deployed.json"
+            # (the line's WHAT when it removed every release it names, else those it did)
+            if [ "$ours" = "$names" ]; then ran=$what; else
+                case $ours in *' '*) ran="releases $(printf '%s' "$ours" | sed 's/ /, /g')" ;; *) ran="release $ours" ;; esac
+            fi
+        fi
+        ;;
+    service)
+        whose=$(owner service "$side" "$names") ||
+            fail "run $side: cannot tell whose Service $names in namespace $NAMESPACE is; not removing it ($*)"
+        case $whose in
+        ours\ *)
+            "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+            owner service_deleted "$side" "$names" ||
+                fail "run $side: cannot record what it removed in $COMPARISON_DIR/run-$side/rerun_deployed.json"
+            ran="Service $names"
+            ;;
+        theirs\ *)
+            printf 'run_comparison.sh: run %s: Service %s in namespace %s is not this script'"'"'s to remove (%s): left\n' \
+                "$side" "$names" "$NAMESPACE" "${whose#theirs * }" >&2
+            ;;
+        *) printf 'run %s: no Service %s in namespace %s: nothing to remove\n' "$side" "$names" "$NAMESPACE" ;;
+        esac
+        ;;
+    *)
+        whose=$(owner stack "$side" "") ||
+            fail "run $side: cannot tell whether this comparison's run $side is deployed; not removing $what ($*)"
+        if [ "$whose" = ours ]; then
+            "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+            ran=$what
+        else
+            printf 'run_comparison.sh: run %s: %s: run %s is not recorded as deployed by this comparison and not torn down (run-%s/deployed.json, run-%s/rerun_deployed.json): not this script'"'"'s to remove: left (%s)\n' \
+                "$side" "$what" "$side" "$side" "$side" "$*" >&2
+        fi
+        ;;
+    esac
     # (every teardown line of the run ran: nothing of its deploy is left)
     case $side in
     a) torn_a=$((torn_a + 1)); [ "$torn_a" -lt "$TEARDOWN_LINES_a" ] || left_a='' ;;
     b) torn_b=$((torn_b + 1)); [ "$torn_b" -lt "$TEARDOWN_LINES_b" ] || left_b='' ;;
     esac
-    printf 'run %s: %s removed (where still there); the results PVC and namespace %s are kept\n' "$side" "$what" \
+    case $side in
+    a) all=$((torn_a >= TEARDOWN_LINES_a)) ;;
+    b) all=$((torn_b >= TEARDOWN_LINES_b)) ;;
+    esac
+    [ "$all" = 0 ] || owner torn_down "$side" "" ||
+        fail "run $side: cannot record its teardown in $COMPARISON_DIR/run-$side/rerun_deployed.json"
+    [ -n "$ran" ] || return 0
+    printf 'run %s: %s removed (where still there); the results PVC and namespace %s are kept\n' "$side" "$ran" \
         "$NAMESPACE"
 }
 {% for side in sides %}
@@ -446,4 +618,6 @@ teardown() {
 {% end %}
 
 # ---- Re-generate the report from the saved workspace (its saved results) ----------------
+# (the locks this script took are let go first: analyze.lua takes the workspace's)
+let_go
 {{ analyze }}

@@ -3798,6 +3798,43 @@ function M.helmfile_releases(ctx, args, cwd, allow_hooks)
   return out
 end
 
+-- The comparison workspace beside this one (in the same parent folder) that deployed the
+-- releases names (the ones in the namespace now: helm status's first_deployed, as recorded in
+-- its run-X/deployed.json's release_ids, not torn down since): {path =, x =, names = {...}}, or
+-- nil. An interrupted comparison leaves its stack deployed; a fresh --plan run after it is
+-- refused at step 20, and the user is told whose stack it is and how to remove it (newuser52).
+function M.interrupted_owner(ctx, names)
+  local here = ctx.ws and ctx.ws.path
+  if not here or #names == 0 then return nil end
+  local parent = here:match("^(.*)/[^/]+$")
+  if not parent or lfs.attributes(parent, "mode") ~= "directory" then return nil end
+  local ids = {}
+  for _, n in ipairs(names) do ids[n] = M.release_identity(ctx, n) or false end
+  local found
+  local entries = {}
+  for e in lfs.dir(parent) do entries[#entries + 1] = e end
+  table.sort(entries)
+  for _, e in ipairs(entries) do
+    local w = parent .. "/" .. e
+    if e ~= "." and e ~= ".." and w ~= here and lfs.attributes(w .. "/steps.json", "mode") == "file" then
+      for _, x in ipairs { "a", "b" } do
+        local ok, d = pcall(json.read, w .. "/run-" .. x .. "/deployed.json")
+        if ok and type(d) == "table" and d.torn_down ~= true and type(d.release_ids) == "table" then
+          local mine = {}
+          for _, n in ipairs(names) do
+            local want = d.release_ids[n]
+            if ids[n] and type(want) == "table" and want.first_deployed == ids[n].first_deployed then
+              mine[#mine + 1] = n
+            end
+          end
+          if #mine > 0 and (not found or #mine > #found.names) then found = { path = w, x = x, names = mine } end
+        end
+      end
+    end
+  end
+  return found
+end
+
 -- A deploy never changes a release that was in the namespace before this run first
 -- deployed (someone else's, or one left by another comparison): upgrading it would change
 -- that stack, and this run's teardown could not give it back. Raises one line naming the
@@ -3811,10 +3848,11 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     local said = h and ("%s, %s, revision %s"):format(tostring(h.chart), tostring(h.status), tostring(h.revision))
     return ("%s (%s%s)"):format(n, said and (said .. "; ") or "", verb)
   end
-  local theirs = {}
+  local theirs, names = {}, {}
   if d.method == "helm" then
     if before[d.release] and not ours[d.release] then
       theirs[1] = described(d.release, "helm upgrade would change it")
+      names[1] = d.release
     end
   elseif d.method == "helmfile" then
     local any = false
@@ -3826,6 +3864,7 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
           if before[r.name] and not ours[r.name] then
             theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it"
               or "installed: false, so helmfile apply would uninstall it")
+            names[#names + 1] = r.name
           end
         end
       end
@@ -3834,10 +3873,112 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   if #theirs == 0 then return end
   local fix = d.method == "helm" and "pick another deploy.release"
     or "rename the release in the helmfile (or remove it from the namespace first, if it is yours)"
+  -- (left deployed by an interrupted comparison beside this one: named, with its teardown)
+  local owner = M.interrupted_owner(ctx, names)
+  if owner then
+    error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
+      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying would "
+      .. "change it; tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
+      :format(x,
+      #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
+      ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
+      or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
+      owner.x:upper(), owner.path, owner.x, M.resume_command(owner.path, { "--step", "90" }),
+      M.resume_command(owner.path)), 0)
+  end
   error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying would change "
     .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,
     #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
     ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
+end
+
+-- The labels of the pods a rendered object makes (a Deployment's, StatefulSet's, Job's pod
+-- template; a LeaderWorkerSet's leader and worker templates; a Pod's own): a list of tables.
+local function template_labels(o)
+  local out = {}
+  local function add(t)
+    local md = type(t) == "table" and type(t.metadata) == "table" and t.metadata or nil
+    if md and type(md.labels) == "table" then out[#out + 1] = md.labels end
+  end
+  local spec = type(o.spec) == "table" and o.spec or {}
+  if o.kind == "Pod" then add(o)
+  elseif o.kind == "LeaderWorkerSet" then
+    local lw = type(spec.leaderWorkerTemplate) == "table" and spec.leaderWorkerTemplate or {}
+    add(lw.leaderTemplate)
+    add(lw.workerTemplate)
+  else
+    add(spec.template)
+  end
+  return out
+end
+
+-- Another team's serving pods that this run's would not be told from, found before the first
+-- deploy (newuser52: they were refused only at step 40, "no selector picks this run's alone",
+-- or at the pool's endpoint check, after the whole deploy and wait). From what the deploy's
+-- renders show (ctx.rendered[x], M.check_deploy): a baseline run's serving pods' labels - the
+-- ones all its serving pod templates share, step 40's Service selector at best - and each
+-- InferencePool's selector. Every pod there before the first deploy is another stack's: one
+-- (not finished) that carries all of either is refused with one line naming them; nothing of
+-- this run was deployed. Renders that show none of these check nothing.
+local function refuse_foreign_serving(ctx, x)
+  if ctx.dry_run then return end
+  local objs = ((ctx.rendered or {})[x] or {}).objects or {}
+  local checks = {}
+  if run_of(ctx, x).baseline then
+    local shared
+    for _, o in ipairs(objs) do
+      if type(o) == "table" then
+        for _, l in ipairs(template_labels(o)) do
+          if l[M.SERVING_LABEL] == "true" then
+            if not shared then
+              shared = {}
+              for k, v in pairs(l) do if type(v) ~= "table" then shared[k] = tostring(v) end end
+            else
+              for k, v in pairs(shared) do if tostring(l[k]) ~= v then shared[k] = nil end end
+            end
+          end
+        end
+      end
+    end
+    if shared then checks[#checks + 1] = { sel = shared, what = "the labels this run's serving pods share" } end
+  end
+  for _, o in ipairs(objs) do
+    if type(o) == "table" and o.kind == "InferencePool" and type(o.spec) == "table" then
+      local sel = o.spec.selector
+      if type(sel) == "table" and type(sel.matchLabels) == "table" then sel = sel.matchLabels end
+      local flat = {}
+      for k, v in pairs(type(sel) == "table" and sel or {}) do
+        if type(k) == "string" and type(v) ~= "table" then flat[k] = tostring(v) end
+      end
+      if next(flat) then
+        checks[#checks + 1] = { sel = flat, what = ("the selector of this run's InferencePool %s"):format(
+          tostring((o.metadata or {}).name)) }
+      end
+    end
+  end
+  if #checks == 0 then return end
+  local there = pods(ctx, M.SERVING_LABEL .. "=true")
+  for _, c in ipairs(checks) do
+    local keys, clash = {}, {}
+    for k in pairs(c.sel) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, p in ipairs(there) do
+      local l = type(p.metadata) == "table" and type(p.metadata.labels) == "table" and p.metadata.labels or {}
+      local phase = (p.status or {}).phase
+      local match = phase ~= "Succeeded" and phase ~= "Failed"
+      for _, k in ipairs(keys) do match = match and tostring(l[k]) == c.sel[k] end
+      if match then clash[#clash + 1] = tostring(p.metadata.name) end
+    end
+    if #clash > 0 then
+      table.sort(clash)
+      local parts = {}
+      for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. c.sel[k] end
+      error(("run %s: another stack's serving pods in %s (%s) carry %s (%s): no selector would pick this run's pods "
+        .. "alone, so its Service or gateway would send requests to theirs; give this run's model servers a label of "
+        .. "their own, or use a namespace of its own; nothing of this run was deployed"):format(x, ctx.ns,
+        table.concat(clash, ", "), c.what, table.concat(parts, ",")), 0)
+    end
+  end
 end
 
 -- A kustomization the deploy applies that names an object already in the namespace (someone
@@ -3888,6 +4029,7 @@ local function deploy(ctx, x)
     local before = M.snapshot(ctx)
     refuse_foreign_releases(ctx, x, d, calls, rec, before)
     refuse_foreign_kustomize(ctx, x, calls, rec)
+    refuse_foreign_serving(ctx, x)
     rec.before = before
     M.save_deployed(ctx, x)
   elseif ctx.dry_run then
@@ -4686,6 +4828,16 @@ function M.salvage_run(ctx, x, o)
   end
 end
 
+-- Whether either run's deploy started (for real): with nothing left deployed, all it
+-- deployed was torn down; else nothing was deployed.
+local function deploy_started(ctx)
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.before then return true end
+  end
+  return false
+end
+
 -- After the steps, when one failed: how to go on (each failed run's state and logs were
 -- saved as it failed, M.salvage_run).
 function M.salvage(ctx, result)
@@ -4700,18 +4852,16 @@ function M.salvage(ctx, result)
     loud:write(("To continue after fixing the cause: %s\n"
       .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"):format(
       M.resume_command(ctx.ws.path), ctx.ws.path))
+    -- (a fresh run refused before either run deployed anything: its workspace holds no deploy and
+    -- no results, which is said, with how to remove it, newuser52)
+    local imported = false
+    for _, x in ipairs { "a", "b" } do imported = imported or existing(ctx, x) end
+    if not ctx.resumed and not imported and not deploy_started(ctx) then
+      loud:write(("  (%s holds nothing deployed or measured yet: it is kept for that --resume; if you do not go "
+        .. "on with it, remove it: rm -r %s)\n"):format(ctx.ws.path, k8s.cmdline { ctx.ws.path }))
+    end
     loud:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
-end
-
--- Whether either run's deploy started (for real): with nothing left deployed, all it
--- deployed was torn down; else nothing was deployed.
-local function deploy_started(ctx)
-  for _, x in ipairs { "a", "b" } do
-    local d = ctx.deployed and ctx.deployed[x]
-    if d and d.before then return true end
-  end
-  return false
 end
 
 -- The one line on stderr of a comparison whose steps failed (README: exit 1 is one line on

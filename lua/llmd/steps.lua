@@ -27,21 +27,39 @@ local lfs = require "lfs"
 local M = {}
 
 -- "0,3-5,9" -> {0 = true, 3 = true, 4 = true, 5 = true, 9 = true}; errors name the part.
-function M.parse(spec)
+-- list (optional: a flow's steps, {number =, name =}): a number that is none of its steps, or
+-- a range that holds none, is refused with one line listing the steps (newuser52: --step 5 ran
+-- nothing, exit 0, and left a workspace marked INCOMPLETE).
+function M.parse(spec, list)
   local set = {}
+  local valid, names = {}, {}
+  for _, st in ipairs(list or {}) do
+    valid[st.number] = true
+    names[#names + 1] = ("%d %s"):format(st.number, st.name)
+  end
+  local function refuse(what)
+    error(("--step %s: %s; the steps are %s"):format(tostring(spec), what, table.concat(names, ", ")), 0)
+  end
   for part in tostring(spec):gmatch("[^,]+") do
     part = part:match("^%s*(.-)%s*$")
     if part ~= "" then
       local a, b = part:match("^(%d+)%-(%d+)$")
       if a then
-        for n = tonumber(a), tonumber(b) do set[n] = true end
+        local any = false
+        for n = tonumber(a), tonumber(b) do
+          set[n] = true
+          any = any or valid[n] == true
+        end
+        if list and not any then refuse(("no step is in %s"):format(part)) end
       elseif part:match("^%d+$") then
         set[tonumber(part)] = true
+        if list and not valid[tonumber(part)] then refuse(("there is no step %s"):format(part)) end
       else
         error(("--step: '%s' is not a step number or a range like 3-5"):format(part), 0)
       end
     end
   end
+  if list and next(set) == nil then refuse("no step given") end
   return set
 end
 

@@ -138,3 +138,30 @@ t.test("llmd.args: the spec's command is the one named, whatever the usage's wor
   r = run(d, d .. "/y.lua", "--bogus")
   t.ok(r.code ~= 0 and r.stderr:find("args.parse: spec.command is required", 1, true), r.stderr)
 end)
+
+-- (fixd52, newuser52) compare.lua --plan plan.yaml --step 5 --yes exited 0 having run nothing,
+-- and left a workspace holding only its INCOMPLETE marker: a step number that is none of the
+-- flow's steps, or a range that holds none, is one line listing them, exit 2, before any
+-- workspace is made. The lists by hand from the README's step tables (compare.lua's 0-100,
+-- experiment.lua's --help). No cluster is needed: the refusal comes first.
+t.test("--step naming no step of compare.lua or experiment.lua: one line listing the steps, no workspace", function()
+  local d = setup()
+  t.write(d .. "/cplan.yaml", "namespace: x\nparent: " .. d .. "/out\nruns:\n  a:\n    label: a\n"
+    .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: m}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n  b:\n    label: b\n"
+    .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: m}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n")
+  local cmp_steps = "the steps are 0 preflight, 10 import, 20 deploy, 30 wait_ready, 40 baseline_service, "
+    .. "50 smoke_test, 60 benchmark, 70 save_state, 80 collect_logs, 90 teardown, 100 report\n"
+  local r = run(d, "compare.lua", "--plan", "cplan.yaml", "--step", "5", "--yes")
+  t.eq({ r.code, r.stderr }, { 2, "compare.lua: --step 5: there is no step 5; " .. cmp_steps }, r.stdout)
+  r = run(d, "compare.lua", "--plan", "cplan.yaml", "--step", "0,91-99", "--yes")
+  t.eq({ r.code, r.stderr }, { 2, "compare.lua: --step 0,91-99: no step is in 91-99; " .. cmp_steps }, r.stdout)
+  t.eq(require("lfs").attributes(d .. "/out"), nil, "no workspace (nor its parent) made")
+  r = run(d, "experiment.lua", "experiment.yaml", "--plan", "plan.yaml", "--step", "90")
+  t.eq({ r.code, r.stderr }, { 2, "experiment.lua: --step 90: there is no step 90; the steps are 0 preflight, "
+    .. "10 render, 20 standup, 30 smoketest, 40 run, 50 collect_logs, 60 teardown, 100 summary\n" }, r.stdout)
+  local n = 0
+  for f in require("lfs").dir(d) do if f:match("^llm%-d") or f:match("^experiment%-") then n = n + 1 end end
+  t.eq(n, 0, "no workspace made")
+end)

@@ -213,6 +213,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproutes.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- (fixd52) before the first deploy: another stack's serving pods that its InferencePool's
+    -- selector, as rendered, would take (none here)
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
     "helm list --all --max 0 -o json -n bench",
@@ -332,9 +335,10 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--skip-crds"
   t.ok(sh:find("\n# " .. deploy .. "\n", 1, true), sh)
   -- the script's last line runs analyze.lua through $LLMDLUA: a stand-in that leaves a mark
+  -- (its -e calls - the locks, whose releases are whose - go to the real one, fixd52)
   local bin = s.dir .. "/bin"
   lfs.mkdir(bin)
-  t.write(bin .. "/llmdlua", "#!/bin/sh\ntouch \"$0.ran\"\n")
+  t.write(bin .. "/llmdlua", "#!/bin/sh\ncase $1 in -e) exec '" .. LLMDLUA .. "' \"$@\" ;; esac\ntouch \"$0.ran\"\n")
   proc.run { "chmod", "755", bin .. "/llmdlua" }
   local function script(lines)
     local text = sh
@@ -403,13 +407,14 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--ignore-not-found -n bench"
   -- (fixt50: right after its benchmark line, in the run's block of commands, no prose between)
   t.ok(sh:find("\n# benchmark b [^\n]*\n# " .. down:gsub("%p", "%%%0") .. "\n"), sh)
-  -- (clusterfix2 2) step 3 left its stack, which this comparison did not deploy (run-b/deployed.json
-  -- says its own were torn down): deploying again is refused, with one line, before any change
+  -- (clusterfix2 2, fixd52) step 3 left its stack, which compare.lua tore down (run-b/deployed.json)
+  -- but this script deployed again: recorded as the script's own (run-b/rerun_deployed.json,
+  -- each release by helm's first_deployed and revision), so deploying again upgrades it
+  local rec = json.read(w .. "/run-b/rerun_deployed.json")
+  t.eq({ rec.releases["gaie-sim"].version, rec.torn_down }, { 1, false })
   r = script { deploy }
-  t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.eq(r.stderr, "run_comparison.sh: run b: release gaie-sim already exists in namespace bench and was not deployed "
-    .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying would "
-    .. "change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 2, "its own, upgraded")
   local ncalls = #calls(s)
   r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -429,14 +434,22 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
       t.ok(line:find(" -n bench", 1, true) and not line:find("all-namespaces", 1, true), line)
     end
   end
-  -- a teardown command that fails stops the script with one line (helm refuses an unknown
-  -- release without --ignore-not-found)
-  local bad = "teardown b 'release nosuch' helm uninstall nosuch -n bench"
+  -- a teardown command that fails stops the script with one line: run B deployed again by the
+  -- script (its own, so its teardown line acts), then a helm whose uninstall fails (a stand-in
+  -- before the fake one on PATH: helm's own error line, exit 1)
+  local bad = "teardown b 'release gaie-sim' helm uninstall gaie-sim -n bench"
   sh = sh .. "\n# " .. bad .. "\n"
+  t.eq(script({ deploy }).code, 0)
+  t.write(stub .. "/helm", "#!/bin/sh\n[ \"$1\" = uninstall ] && { echo 'Error: uninstall: timed out waiting for "
+    .. "the condition' >&2; exit 1; }\nexec '" .. FAKEBIN .. "/helm' \"$@\"\n")
+  proc.run { "chmod", "755", stub .. "/helm" }
+  s.env.PATH = stub .. ":" .. path
   r = script { bad }
+  s.env.PATH = path
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall nosuch -n bench; release "
-    .. "nosuch may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+  t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall gaie-sim -n bench; release "
+    .. "gaie-sim may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+  t.ok(state(s).ns.bench.releases["gaie-sim"], "left, as said")
 end)
 
 -- (clusterfix2 2) run_comparison.sh showed a run's deploy commands commented out as
@@ -479,23 +492,29 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
     local r = proc.run({ FAKEBIN .. "/helm", "upgrade", "--install", rel[1], rel[2], "-n", "bench" }, { env = s.env })
     t.eq(r.code, 0, r.stderr)
   end
+  -- (fixd52: the line says which release is there, by helm's first_deployed and revision)
+  local function refused(x, rel, cmd)
+    return "^run_comparison%.sh: run " .. x .. ": release " .. rel .. " already exists in namespace bench and was not "
+      .. "deployed by this comparison %(first deployed [%dT:.Z%-]+, revision 1; not recorded as deployed and not torn "
+      .. "down by this comparison in run%-" .. x .. "/deployed%.json or run%-" .. x .. "/rerun_deployed%.json%): "
+      .. "deploying would change it; not deploying %(" .. cmd:gsub("%p", "%%%0") .. "%)\n$"
+  end
   for _, helm4 in ipairs { false, "4" } do
     local n0 = #calls(s)
     local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
-    t.eq(r.stderr, "run_comparison.sh: run b: release ms-sim already exists in namespace bench and was not deployed "
-      .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying "
-      .. "would change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds")), r.stderr)
     r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
-    t.eq(r.stderr, "run_comparison.sh: run a: release sim already exists in namespace bench and was not deployed by "
-      .. "this comparison (not a release of " .. w .. "/run-a/deployed.json that is still deployed): deploying would "
-      .. "change it; not deploying (helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f "
-      .. "router.values.yaml --skip-crds -n bench)\n")
+    t.ok(r.stderr:match(refused("a", "sim", "helm upgrade --install sim oci://ghcr.io/llm-d/charts/"
+      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench")), r.stderr)
     local lists = {}
     for i = n0 + 1, #calls(s) do
       local c = calls(s)[i]
       local line = c.tool .. " " .. table.concat(c.args, " ")
-      t.ok(c.tool == "helm" and c.args[1] == "list", "only helm list ran: " .. line)
-      lists[#lists + 1] = line
+      -- (reads, and the namespace's lock taken and let go: nothing deployed)
+      t.ok((c.tool == "helm" and (c.args[1] == "list" or c.args[1] == "status")) or (c.tool == "kubectl"
+        and (line:find(" get ", 1, true) or line:find("configmap llmdlua%-lock") or line:find("delete --raw", 1, true))),
+        "nothing deployed: " .. line)
+      if c.tool == "helm" and c.args[1] == "list" then lists[#lists + 1] = line end
     end
     t.eq(lists, helm4 and { "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench",
       "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench" }
@@ -2135,9 +2154,11 @@ t.test("compare.lua's deploys go through the chart guard: helm, helmfile and a p
   end
   t.eq(state(s).cluster, nil)
   -- our own helm call skips crds/ (the cluster admin's): a chart with a CRD deploys without it
+  -- (run B imported: with --step 20 run A's stack stays, and B's InferencePool would select its
+  -- pods, which step 20 now refuses before B's deploy, fixd52)
   s = setup(function(plan)
     plan.runs.a.deploy.chart = "oci://example.com/charts/withcrd"
-    plan.runs.b.deploy.environment = nil
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
   end)
   test_charts(s.dir .. "/charts")
   s.env.FAKE_CHARTS = s.dir .. "/charts"
@@ -2434,7 +2455,10 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.ok(not lines:find("logs a-team", 1, true), "no log of theirs collected")
   local st = json.read(workspace(s) .. "/run-a/run_state.json")
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0", "their image (v0.3.0) is not this run's")
-  -- their pods carrying every label of this run's: no selector can tell them apart
+  -- their pods carrying every label of this run's: no selector can tell them apart. (fixd52,
+  -- newuser52) It was refused at step 40, after the whole deploy and wait; the labels this
+  -- run's serving pods will carry are in the chart's render (its pod template), so it is
+  -- refused at step 20, before anything is deployed
   s = setup(function(plan)
     plan.runs.b = { label = "after", existing = { results = TREAT } }
     plan.runs.a.deploy.kustomize = nil
@@ -2443,9 +2467,15 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   end)
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run a: another stack's serving pods in bench (a-team-ms-decode-<pod>, "
-    .. "a-team-ms-decode-<pod>) carry "
-    .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("[20] deploy (a): FAILED - run a: another stack's serving pods in bench "
+    .. "(a-team-ms-decode-<pod>, a-team-ms-decode-<pod>) carry the labels this run's serving pods share "
+    .. "(app.kubernetes.io/component=vllm,llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b,"
+    .. "llm-d.ai/role=decode): no selector would pick this run's pods alone, so its Service or gateway would send "
+    .. "requests to theirs; give this run's model servers a label of their own, or use a namespace of its own; nothing "
+    .. "of this run was deployed\n", 1, true), r.stdout)
+  for _, c in ipairs(calls(s)) do
+    t.ok(not (c.tool == "helm" and (c.args[1] == "upgrade" or c.args[1] == "install")), "nothing deployed")
+  end
 end)
 
 t.test("tools: the plan's bins, else $LLMDLUA_<TOOL>; a missing kubectl or helm stops either preflight", function()
@@ -3437,18 +3467,20 @@ end)
 t.test("an InferencePool of this run's that selects another team's pods stops the run before its smoke test", function()
   local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
+  -- (fixd52, newuser52) their pods there before the deploy: the pool's selector is in its
+  -- render, so this is refused at step 20, before anything is deployed (the checks before the
+  -- smoke test and the benchmark remain for pods that start later: FAKE_LATE_PODS)
   local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
-    .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
-    .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>): requests through this run's "
-    .. "gateway would reach them and the results would mix servers that are not this run's (another team's, or this "
-    .. "comparison's other stack while it is deployed) with this run's; the smoke request was not sent", 1, true),
-    r.stdout)
-  t.ok(r.stdout:find("Run B: smoke test through a port-forward.", 1, true), r.stdout)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("[20] deploy (b): FAILED - run b: another stack's serving pods in "
+    .. "bench (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>) carry the selector of this run's InferencePool gaie-sim "
+    .. "(llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b): no selector would pick this run's pods "
+    .. "alone, so its Service or gateway would send requests to theirs; give this run's model servers a label of their "
+    .. "own, or use a namespace of its own; nothing of this run was deployed\n", 1, true), r.stdout)
   for _, c in ipairs(calls(s)) do
     t.ok(c.tool ~= "run_only.sh", "no benchmark ran")
     t.ok(c.args[3] ~= "port-forward" and c.args[1] ~= "port-forward", "no smoke request: " .. table.concat(c.args, " "))
+    t.ok(not (c.tool == "helmfile" and (" " .. table.concat(c.args, " ") .. " "):find(" apply ", 1, true)), "nothing deployed")
   end
   s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
@@ -3465,9 +3497,9 @@ t.test("an InferencePool of this run's that selects another team's pods stops th
   s.env.FAKE_RESULTS = TREAT
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1", FAKE_POOL_GROUP = "x-k8s" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
-    .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
-    .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>)", 1, true), r.stdout)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: another stack's serving pods in bench (a-team-ms-decode-<pod>, "
+    .. "a-team-ms-decode-<pod>) carry the selector of this run's InferencePool gaie-sim (llm-d.ai/inference-serving="
+    .. "true,llm-d.ai/model=qwen-qwen3-0-6b)", 1, true), r.stdout)
 end)
 
 -- (clusterfix5 2) A LeaderWorkerSet-based model server, as llm-d's wide-EP guide deploys

@@ -91,6 +91,9 @@ t.test("parallel: an interrupt names and records each step it cut; the resumed s
     .. "during step 40 (run) of setup treatment tp2, run treatment rate1; state saved in " .. w .. ".\n")
   t.contains(said, "[40] run (tp1): FAILED - interrupted\n")
   t.contains(said, "[40] run (tp2): FAILED - interrupted\n")
+  -- (fixd52, newuser52) how to tear the stacks down without going on, as compare.lua says it
+  t.contains(said, "\nContinue with: llmdlua experiment.lua " .. s.exp .. " --resume " .. w
+    .. "\nTear down without going on: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. " --step 60")
   local cut = {}
   for _, o in ipairs(json.read(w .. "/steps.json")) do
     if o.status == "failed" then cut[#cut + 1] = ("%s %d %s %s"):format(o.stack, o.number, o.name, o.message) end

@@ -144,8 +144,8 @@ t.test("run_comparison.sh: a stop says what this script left deployed and the te
   r, copy = rerun(s, w, { deploy_a, SERVICE_A, BENCH_A })
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.eq(r.stderr, "run_comparison.sh: run a: Service llm-d-baseline-model-server already exists in namespace "
-    .. "llm-d-try and was not made by this comparison (not recorded in " .. copy .. "/run-a/deployed.json as made "
-    .. "and not torn down since): it is not this script's to use; not creating it (kubectl -n llm-d-try create -f " .. copy
+    .. "llm-d-try and was not made by this comparison (not recorded in " .. copy .. "/run-a/deployed.json or "
+    .. "run-a/rerun_deployed.json as made and not torn down since): it is not this script's to use; not creating it (kubectl -n llm-d-try create -f " .. copy
     .. "/run-a/deploy/baseline-service.yaml)\n"
     .. "run_comparison.sh: stopped with run a left deployed in namespace llm-d-try by this script (release "
     .. "ms-vllm); remove it with run a's teardown:\n"

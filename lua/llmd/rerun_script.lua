@@ -1,0 +1,205 @@
+-- What a workspace's run_comparison.sh (templates/run_comparison.sh) asks of llmdlua about
+-- whose things in its namespace are: which helm releases and which baseline Service this
+-- comparison deployed and has not torn down, so that the script's teardown lines remove
+-- only those (never someone else's of the same name), and its record of what it deployed
+-- and tore down itself (run-X/rerun_deployed.json), so that a second run of the script does
+-- not act on them again. And the lock the script holds while it acts (M.hold): the
+-- workspace's and the namespace's, as compare.lua takes them.
+--
+-- A release is this comparison's when the release of that name in the namespace now is the
+-- one recorded as deployed and not torn down: by compare.lua (run-X/deployed.json, its
+-- release_ids - helm status's info.first_deployed, set at install and kept by upgrades, and
+-- its revision -, by name in a record of an older llmdlua without them) or by the script's
+-- own deploy lines (run-X/rerun_deployed.json, the same identity read after them). One
+-- installed again since (another first_deployed) or upgraded by someone else (another
+-- revision) is not. The Service likewise by its metadata.uid.
+local json = require "llmd.json"
+local lfs = require "lfs"
+
+local M = {}
+
+M.RECORD = "rerun_deployed.json"
+
+local function read_json(p)
+  if lfs.attributes(p, "mode") ~= "file" then return nil end
+  local ok, v = pcall(json.read, p)
+  if not ok then error(("cannot read %s: %s"):format(p, tostring(v)), 0) end
+  return type(v) == "table" and v or nil
+end
+
+local function env(name)
+  local v = os.getenv(name)
+  if v == nil or v == "" then error("run_comparison.sh: " .. name .. " is not set", 0) end
+  return v
+end
+
+local function ctx()
+  local ns = env("NAMESPACE")
+  return { k = require("llmd.k8s").new { namespace = ns }, ns = ns }
+end
+
+local function words(s)
+  local out = {}
+  for w in tostring(s or ""):gmatch("%S+") do out[#out + 1] = w end
+  return out
+end
+
+-- The run folder's two records: compare.lua's (deployed.json) and the script's own.
+local function records(dir, side)
+  local rdir = ("%s/run-%s"):format(dir, side)
+  local d = read_json(rdir .. "/deployed.json")
+  local s = read_json(rdir .. "/" .. M.RECORD) or {}
+  s.releases = type(s.releases) == "table" and s.releases or {}
+  s.torn = type(s.torn) == "table" and s.torn or {}
+  return d, s, rdir .. "/" .. M.RECORD
+end
+
+local function write_record(path, s)
+  s.releases = json.object(s.releases)
+  s.torn = json.array(s.torn)
+  json.write(path, s)
+end
+
+local function id_text(id)
+  return ("first deployed %s, revision %s"):format(tostring(id.first_deployed), tostring(id.version))
+end
+
+local function same(id, want)
+  return type(want) == "table" and want.first_deployed == id.first_deployed
+    and (want.version == nil or tostring(want.version) == tostring(id.version))
+end
+
+-- Whose release name is: "ours", "gone" (none of that name), or "theirs" and why.
+local function release_owner(c, d, s, name)
+  local id, why = require("llmd.cluster").release_identity(c, name)
+  if not id then
+    if why == "not found" then return "gone" end
+    return "theirs", "cannot tell whether it is this comparison's: " .. why
+  end
+  if same(id, s.releases[name]) then return "ours" end
+  local live = type(d) == "table" and d.torn_down ~= true
+  local listed = false
+  for _, n in ipairs(type(d) == "table" and type(d.releases) == "table" and d.releases or {}) do
+    listed = listed or n == name
+  end
+  local want = live and listed and (type(d.release_ids) == "table" and d.release_ids[name] or nil)
+  if live and listed and type(d.release_ids) ~= "table" then return "ours" end -- (an older record: by name)
+  if same(id, want) then return "ours" end
+  local mine = s.releases[name] or want
+  if type(mine) == "table" then
+    return "theirs", ("%s; this comparison's was %s: installed again or upgraded since by someone else")
+      :format(id_text(id), id_text(mine))
+  end
+  return "theirs", ("%s; not recorded as deployed and not torn down by this comparison in run-%s/deployed.json or "
+    .. "run-%s/%s"):format(id_text(id), env("SIDE"), env("SIDE"), M.RECORD)
+end
+
+-- Whose the Service name is now: "ours", "gone", or "theirs" and why.
+local function service_owner(c, d, s, name)
+  local v, r = c.k:json({ "get", "services" }, { check = false })
+  if not v then
+    return "theirs", ("cannot tell whether it is this comparison's: kubectl -n %s get services -o json: %s"):format(
+      c.ns, ((r and r.stderr or ""):gsub("%s+", " ")))
+  end
+  local uid
+  for _, it in ipairs(type(v.items) == "table" and v.items or {}) do
+    if type(it.metadata) == "table" and it.metadata.name == name then uid = it.metadata.uid or "unknown" end
+  end
+  if not uid then return "gone" end
+  if type(s.service) == "table" and s.service.torn_down ~= true and s.service.uid == uid then return "ours" end
+  if type(d) == "table" and d.baseline_service == true and d.torn_down ~= true then
+    local want = ((type(d.uids) == "table" and d.uids.services) or {})[name]
+    if want == nil or want == uid then return "ours" end
+  end
+  return "theirs", ("uid %s; not recorded as made and not torn down by this comparison in run-%s/deployed.json or "
+    .. "run-%s/%s"):format(tostring(uid), env("SIDE"), env("SIDE"), M.RECORD)
+end
+
+-- The script's calls: OP (env) and what it needs (SIDE, COMPARISON_DIR, NAMESPACE, NAMES or
+-- NAME); one line a name on stdout: "ours NAME", "gone NAME" or "theirs NAME WHY".
+function M.main()
+  local op, side, dir = env("OP"), env("SIDE"), env("COMPARISON_DIR")
+  local d, s, path = records(dir, side)
+  local c = ctx()
+  local now = os.date("!%Y-%m-%dT%H:%M:%SZ")
+  if op == "releases" then
+    for _, n in ipairs(words(os.getenv("NAMES"))) do
+      local who, why = release_owner(c, d, s, n)
+      print(who .. " " .. n .. (why and (" " .. why) or ""))
+    end
+  elseif op == "deployed" then
+    -- after the script's deploy line: the releases of its names there now are what it
+    -- deployed (its check refused any other's before it ran)
+    for _, n in ipairs(words(os.getenv("NAMES"))) do
+      local id = require("llmd.cluster").release_identity(c, n)
+      if id then s.releases[n] = { first_deployed = id.first_deployed, version = id.version, at = now } end
+    end
+    s.deployed, s.torn_down = now, false
+    write_record(path, s)
+  elseif op == "uninstalled" then
+    for _, n in ipairs(words(os.getenv("NAMES"))) do
+      local id = s.releases[n] or (type(d) == "table" and type(d.release_ids) == "table" and d.release_ids[n]) or {}
+      s.torn[#s.torn + 1] = { release = n, first_deployed = id.first_deployed, version = id.version, at = now }
+      s.releases[n] = nil
+    end
+    write_record(path, s)
+  elseif op == "service" then
+    local n = env("NAME")
+    local who, why = service_owner(c, d, s, n)
+    print(who .. " " .. n .. (why and (" " .. why) or ""))
+  elseif op == "service_made" then
+    local v = c.k:json({ "get", "service", env("NAME") }, { check = false })
+    local uid = type(v) == "table" and type(v.metadata) == "table" and v.metadata.uid or nil
+    s.service = { name = env("NAME"), uid = uid, made = now, torn_down = false }
+    write_record(path, s)
+  elseif op == "service_deleted" then
+    s.service = type(s.service) == "table" and s.service or { name = env("NAME") }
+    s.service.torn_down, s.service.deleted = true, now
+    s.torn[#s.torn + 1] = { service = env("NAME"), uid = s.service.uid, at = now }
+    write_record(path, s)
+  elseif op == "stack" then
+    -- is run X's stack one this comparison deployed and did not tear down (for the teardown
+    -- lines that are neither a release's nor the Service's)?
+    local live = (s.deployed ~= nil and s.torn_down ~= true)
+      or (type(d) == "table" and d.torn_down ~= true and (type(d.before) == "table"
+        or (type(d.releases) == "table" and #d.releases > 0)))
+    print(live and "ours" or "theirs")
+  elseif op == "torn_down" then
+    s.torn_down, s.torn_down_at = true, now
+    write_record(path, s)
+  else
+    error("run_comparison.sh: unknown OP " .. op, 0)
+  end
+end
+
+-- The lock the script holds while it acts (run in the background by it): the workspace's
+-- (the flock compare.lua and analyze.lua take) and the namespace's (the ConfigMap compare.lua
+-- and experiment.lua take), so that the script and a compare.lua --resume of the workspace,
+-- or another llmdlua run in the namespace, never act at once. Prints "locked" once held, or
+-- "refused WHY" (one line); then holds until its parent (the script, PARENT's pid) is gone or
+-- it is stopped (SIGTERM: the script's exit), and lets go of the namespace's.
+function M.hold()
+  local ws, cluster, proc = require "llmd.workspace", require "llmd.cluster", require "llmd.proc"
+  local dir, parent = env("COMPARISON_DIR"), env("PARENT")
+  local ok, err = ws.lock(dir, "run_comparison.sh")
+  if not ok then
+    print("refused " .. tostring(err))
+    return
+  end
+  local c = ctx()
+  local lok, lock = pcall(cluster.lock_namespace, c.k, dir, "run_comparison.sh", io.stderr)
+  if not lok then
+    print("refused " .. tostring(lock))
+    return
+  end
+  print("locked")
+  io.stdout:flush()
+  local start = cluster._start_of(parent)
+  pcall(function()
+    while start and cluster._start_of(parent) == start do proc.run { "sleep", "0.2" } end
+  end)
+  proc.take_interrupt()
+  proc.cleanup(cluster.unlock_namespace, lock, io.stderr)
+end
+
+return M

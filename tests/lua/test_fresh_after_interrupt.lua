@@ -1,0 +1,46 @@
+-- A fresh compare.lua --plan after an interrupted one (fixd52, newuser52): the interrupted
+-- run's stack is still in the namespace, so step 20 refuses the new run's deploy - which it
+-- said as "someone else's stack ... remove it from the namespace first, if it is yours",
+-- though it is this tool's own, recorded by the interrupted workspace beside the new one. The
+-- refusal names that workspace and its teardown (--resume W --step 90), and the new
+-- workspace, which holds nothing deployed or measured, is said to be kept and how to remove
+-- it. On the fake cluster; expected texts by hand.
+local t = require "testlib"
+local proc = require "llmd.proc"
+local k8s = require "llmd.k8s"
+
+t.test("a fresh --plan after an interrupted one names the interrupted workspace and its --step 90", function()
+  local s = t.try_setup { parent = "." }
+  local out = s.dir .. "/out.txt"
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "30"
+  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1', t.root() .. "/llmdlua",
+    s.plan, out }, { env = env, cwd = s.dir })
+  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
+  t.eq(p:kill(60).code, 130, t.read(out))
+  local w1 = t.workspaces(s.dir)[1]
+  -- (the next workspace's name holds the time to the second: one second on)
+  proc.run { "sleep", "1.1" }
+  local r = t.fake_compare(s, nil, nil, s.dir)
+  t.eq(r.code, 1, r.stdout .. "\nSTDERR:" .. r.stderr)
+  local w2
+  for _, w in ipairs(t.workspaces(s.dir)) do if w ~= w1 then w2 = w end end
+  t.ok(w2, "the new workspace")
+  local down = k8s.cmdline { "llmdlua", "compare.lua", "--resume", w1, "--step", "90" }
+  t.contains(r.stdout, "[20] deploy (a): FAILED - run a: releases infra-try (llm-d-infra-1.3.0, deployed, revision 1; "
+    .. "helmfile apply would upgrade it), gaie-try (inferencepool-1.0.1, deployed, revision 1; helmfile apply would "
+    .. "upgrade it), ms-try (llm-d-modelservice-0.3.0, deployed, revision 1; helmfile apply would upgrade it) already "
+    .. "exist in namespace llm-d-try: they are the stack run A of the comparison " .. w1 .. " deployed and has not "
+    .. "torn down (recorded in its run-a/deployed.json: it stopped before its teardown); deploying would change it; "
+    .. "tear it down with " .. down .. " (or go on with that comparison: llmdlua compare.lua --resume " .. w1
+    .. "); nothing of this run was deployed\n")
+  t.lacks(r.stdout, "someone else's")
+  t.contains(r.stdout, "  (" .. w2 .. " holds nothing deployed or measured yet: it is kept for that --resume; if you "
+    .. "do not go on with it, remove it: rm -r " .. w2 .. ")\n")
+  -- the teardown it names works: then the fresh run goes through
+  r = t.fake_compare(s, { "--resume", w1, "--step", "90" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  r = t.fake_compare(s, { "--resume", w2 }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)

@@ -11,6 +11,8 @@
 --
 -- "--name value" and "--name=value"; "-h"/"--help" prints the usage and exits 0; anything
 -- else unknown is a usage error (exit 2) naming it, one line ending "; see COMMAND --help".
+-- An option that takes a value, given twice, is a usage error too (never the last kept
+-- silently); a flag given twice is the flag.
 -- spec.command (required): the command whose --help tells the options, as a user types it
 -- ("llmdlua autobench.lua compare"), named by the spec, never guessed from the usage's words
 -- (a lower-case argument there, "llmdlua x.lua run config", read as part of the command).
@@ -52,6 +54,14 @@ function M.usage_line(head, options, order)
   return table.concat(parts, " ")
 end
 
+-- What to do instead of giving an option twice, where the option holds a list.
+local ONCE_HINT = {
+  slo = "give every SLO in one --slo, comma separated (ttft_p90_ms=500,itl_p90_ms=50)",
+  warmup = "give every stage in one --warmup, comma separated (0,2-4)",
+  a_warmup = "give every stage in one --a-warmup, comma separated (0,2-4)",
+  b_warmup = "give every stage in one --b-warmup, comma separated (0,2-4)",
+}
+
 function M.parse(argv, spec)
   if type(spec.command) ~= "string" or spec.command == "" then
     error("args.parse: spec.command is required (the command whose --help tells the options)", 2)
@@ -89,6 +99,13 @@ function M.parse(argv, spec)
           i = i + 1
           value = argv[i]
           if value == nil then usage_error(spec, "--" .. name .. " needs a value (" .. kind .. ")") end
+        end
+        -- one value: a second is refused, never silently kept in place of the first (audit52 F4:
+        -- --slo ttft_p90_ms=500 --slo itl_p90_ms=50 ranked by ITL alone); repeatable options
+        -- are taken out of argv before (spec.taken)
+        if out[key] ~= nil then
+          usage_error(spec, ("--%s given twice ('%s', then '%s'): it takes one value%s"):format(name, out[key], value,
+            ONCE_HINT[key] and ("; " .. ONCE_HINT[key]) or ""))
         end
         out[key] = value
       end

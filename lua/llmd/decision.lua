@@ -833,6 +833,37 @@ local function duration_difference(pa, pb)
     span(amin, amax), span(bmin, bmax), M.DURATION_RATIO, far, compared), { a = { amin, amax }, b = { bmin, bmax } }
 end
 
+-- How two runs' loads were sent differs beyond what their requests say: {{field, a, b, text},
+-- ...}, empty where they match or it is unknown. The client's cap on requests in flight, where
+-- both runs' files say it and it differs at a load both measured (llmd.loadpoints.client_cap): a
+-- capped client's wait is outside its latencies, so those loads are not paired
+-- (M.paired_points) and no pooled row compares them ("client_cap"); each load's duration, the
+-- load asked for (duration_difference), beyond M.DURATION_RATIO apart ("load_duration"). The
+-- one rule of compare.lua's workload match (M.workload_match) and of treatments.lua's workload
+-- split (llmd.treatments.workload_groups): a treatment capped, or loaded for a third as long,
+-- is never ranked with the others (audit52 F1).
+function M.load_differences(pa, pb)
+  local out = {}
+  local caps = {}
+  for _, p in ipairs(pa) do
+    for _, q in ipairs(pb) do
+      if lp.same_load(p, q) and M.caps_differ(p.client_cap, q.client_cap) then
+        local function f(c) return c == "none" and "none reached" or ("%g"):format(c) end
+        caps[#caps + 1] = ("%s: %s vs %s"):format(fmt_load(p), f(p.client_cap), f(q.client_cap))
+        break
+      end
+    end
+  end
+  if #caps > 0 then
+    out[#out + 1] = { field = "client_cap", text = ("client concurrency cap (requests in flight): %s; a cap the "
+      .. "sends reach holds requests in the client, whose wait the harness does not time, so those loads' "
+      .. "latencies are not compared"):format(table.concat(caps, "; ")) }
+  end
+  local text, d = duration_difference(pa, pb)
+  if text then out[#out + 1] = { field = "load_duration", a = d.a, b = d.b, text = text } end
+  return out
+end
+
 -- The texts of the differences of a workload match (M.workload_match) in M.MEASURE_FIELDS,
 -- for capacity_evidence's workload_differs; a side that is unknown ("unknown (no load
 -- point)") is no difference.
@@ -980,32 +1011,9 @@ function M.workload_match(A, B, pa, pb)
       .. "one does not")
     add("load_type", ta, tb, ("load type: %s vs %s%s"):format(ta, tb, why), true)
   end
-  -- the client's cap on requests in flight, where both runs' files say it and it differs at a
-  -- load both measured (llmd.loadpoints.client_cap): a capped client's wait is outside its
-  -- latencies, so those loads are not paired (M.paired_points) and no pooled row compares them
-  do
-    local caps = {}
-    for _, p in ipairs(pa) do
-      for _, q in ipairs(pb) do
-        if lp.same_load(p, q)
-          and M.caps_differ(p.client_cap, q.client_cap) then
-          local function f(c) return c == "none" and "none reached" or ("%g"):format(c) end
-          caps[#caps + 1] = ("%s: %s vs %s"):format(fmt_load(p), f(p.client_cap), f(q.client_cap))
-          break
-        end
-      end
-    end
-    if #caps > 0 then
-      add("client_cap", nil, nil, ("client concurrency cap (requests in flight): %s; a cap the sends reach holds "
-        .. "requests in the client, whose wait the harness does not time, so those loads' latencies are not "
-        .. "compared"):format(table.concat(caps, "; ")), true)
-    end
-  end
-  -- each load's duration, the load asked for (M.load_duration): beyond M.DURATION_RATIO apart
-  do
-    local text, d = duration_difference(pa, pb)
-    if text then add("load_duration", d.a, d.b, text, true) end
-  end
+  -- the client's cap on requests in flight and each load's duration (M.load_differences, the
+  -- one rule llmd.treatments' workload split uses too)
+  for _, d in ipairs(M.load_differences(pa, pb)) do add(d.field, d.a, d.b, d.text, true) end
   local la = whya and ("none: " .. whya) or list_of(pa, fmt_load)
   local lb = whyb and ("none: " .. whyb) or list_of(pb, fmt_load)
   if #pa ~= #pb then

@@ -602,6 +602,63 @@ local function prometheus_summaries(g, root, dir, run, opts)
     .. "queries; "):format(range) .. NO_COUNTERS_FROM
 end
 
+-- Which of the scrapes' vLLM pods (those with any vllm:* series) lack every series of names (one
+-- counter family, summed over pods: its total is the other pods' alone). A pod lacking it whose
+-- vllm:request_success_total rose (it finished requests), or that has no such counter either
+-- (whether it served any is not known), makes the run's total unknown: {unknown = why}; one
+-- whose requests counter did not rise served nothing and is left out: {note = what}. nil where
+-- every vLLM pod has the family, or none has it (the caller says why then). audit52 F3: pod p2
+-- without prefix-cache counters served half of B's requests; B's totals were p1's alone, its hit
+-- rate 50.0 % "higher in B", its cached tokens per request p1's hits over both pods' requests.
+function M.pods_lacking(agg, names)
+  local has, pods = {}, {}
+  for _, n in ipairs(agg:names()) do
+    for _, s in ipairs(agg:series(n)) do
+      if not pods[s.pod] then pods[s.pod], pods[#pods + 1] = true, s.pod end
+    end
+  end
+  local any = false
+  for _, n in ipairs(names) do
+    for _, s in ipairs(agg:names()) do
+      if s == n then
+        for _, x in ipairs(agg:series(n)) do has[x.pod], any = true, true end
+      end
+    end
+  end
+  if not any then return nil end
+  table.sort(pods)
+  local served = {}
+  for _, s in ipairs(agg:names()) do
+    if s == SUCCESS then served = agg:counter_total(SUCCESS, { by = { "pod" } }) or {} end
+  end
+  local busy, why, idle = {}, {}, {}
+  for _, pod in ipairs(pods) do
+    if not has[pod] then
+      local n = served[pod]
+      if n == 0 then
+        idle[#idle + 1] = pod
+      else
+        busy[#busy + 1] = pod
+        why[#why + 1] = n and ("%s finished %s requests by its %s"):format(pod, require("llmd.template").helpers.num(n),
+          SUCCESS) or ("%s has no %s either, so whether it served requests is unknown"):format(pod, SUCCESS)
+      end
+    end
+  end
+  local what = table.concat(names, " / ")
+  local out = {}
+  if #busy > 0 then
+    out.unknown = ("%s %s %s no %s, and %s: the run's total is unknown, as the other pods' counters hold only their "
+      .. "part"):format(#busy > 1 and "pods" or "pod", table.concat(busy, ", "), #busy > 1 and "have" or "has", what,
+      table.concat(why, "; "))
+  end
+  if #idle > 0 then
+    out.note = ("%s %s %s no %s and finished no request, its %s not rising: left out of %s total"):format(
+      #idle > 1 and "pods" or "pod", table.concat(idle, ", "), #idle > 1 and "have" or "has", what, SUCCESS,
+      #names > 1 and "their" or "its")
+  end
+  return (out.unknown or out.note) and out or {}
+end
+
 -- opts: tolerant (a malformed *_prometheus_metrics.json left out with a warning in run's
 -- data checks, not an error).
 function M.analyze(root, run, opts)
@@ -651,17 +708,37 @@ function M.analyze(root, run, opts)
     for _, n in ipairs(agg:names()) do have[n] = true end
     local hits_name, queries_name = M.prefix_names(have)
     kv.counter_names = hits_name and { hits = hits_name, queries = queries_name } or nil
-    if hits_name then
+    -- a family summed over pods that some vLLM pod lacks: its total is the others' alone, so
+    -- it is unknown where that pod served requests (M.pods_lacking)
+    local prefix_gap = hits_name and M.pods_lacking(agg, { hits_name, queries_name })
+    local preempt_gap = have[PREEMPTIONS] and M.pods_lacking(agg, { PREEMPTIONS })
+    local success_gap = have[SUCCESS] and M.pods_lacking(agg, { SUCCESS })
+    kv.notes = kv.notes or json.array {}
+    for _, gap in ipairs { prefix_gap or {}, preempt_gap or {}, success_gap or {} } do
+      if gap.note then kv.notes[#kv.notes + 1] = gap.note end
+    end
+    if prefix_gap and prefix_gap.unknown then
+      -- (the timeline's hit rates sum the same counters over the pods: the other pods' alone)
+      for _, pt in ipairs(kv.timeline or {}) do pt.hit_rate_pct = nil end
+      local why = "no prefix-cache hit rate over time: " .. prefix_gap.unknown
+      kv.timeline_note = kv.timeline_note and (kv.timeline_note .. "; " .. why) or why
+    end
+    if hits_name and not prefix_gap.unknown then
       kv.hits = agg:counter_total(hits_name)
       kv.queries = agg:counter_total(queries_name)
     end
     local prefix = kv.hits ~= nil and kv.queries ~= nil
-    kv.preemptions = have[PREEMPTIONS] and agg:counter_total(PREEMPTIONS) or nil
-    if prefix or kv.preemptions ~= nil then
+    kv.preemptions = have[PREEMPTIONS] and not preempt_gap.unknown and agg:counter_total(PREEMPTIONS) or nil
+    if prefix or kv.preemptions ~= nil or hits_name or have[PREEMPTIONS] then
       kv.available = true
       -- why a figure is missing, for the report's N/A cells
       kv.na = {}
-      if prefix then
+      if prefix_gap and prefix_gap.unknown then
+        for _, f in ipairs { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
+          "cached_share_pct" } do
+          kv.na[f] = prefix_gap.unknown
+        end
+      elseif prefix then
         kv.misses = kv.queries - kv.hits
         kv.hit_rate_pct = kv.queries > 0 and kv.hits / kv.queries * 100 or nil
         kv.misses_per_request = ok_requests and ok_requests > 0 and kv.misses / ok_requests or nil
@@ -684,7 +761,9 @@ function M.analyze(root, run, opts)
       kv.warnings, kv.checks = json.array {}, json.array {}
       -- preemptions: the counter's increase over the scrapes (the hits' reset rule), and per
       -- 1,000 completed requests; unknown (never 0) where the scrapes lack the counter
-      if kv.preemptions == nil then
+      if preempt_gap and preempt_gap.unknown then
+        kv.na.preemptions, kv.na.preemptions_per_1k = preempt_gap.unknown, preempt_gap.unknown
+      elseif kv.preemptions == nil then
         kv.na.preemptions = ("the scrapes have no %s"):format(PREEMPTIONS)
         kv.na.preemptions_per_1k = kv.na.preemptions
       elseif ok_requests and ok_requests > 0 then
@@ -699,9 +778,12 @@ function M.analyze(root, run, opts)
         end
         if kv.preemptions_per_1k then kv.preemptions_per_1k, kv.na.preemptions_per_1k = nil, why end
       end
-      kv.vllm_requests = agg:counter_total(SUCCESS)
+      kv.vllm_requests = not (success_gap and success_gap.unknown) and agg:counter_total(SUCCESS) or nil
       local cover = ok_requests and ok_requests > 0 and M.coverage(kv.vllm_requests, run.overall.values,
         info.finish - info.start)
+      if cover and success_gap and success_gap.unknown then
+        cover.na = ("unchecked: %s"):format(success_gap.unknown)
+      end
       if cover then
         -- the counters and the harness's counts describe different traffic: a per-request
         -- figure would divide one by the other

@@ -918,12 +918,20 @@ local function workload_differences(a, b)
   if a.model and b.model and a.model ~= b.model then
     out[#out + 1] = ("model: %s vs %s"):format(a.model, b.model)
   end
+  -- how the loads were sent: the client's cap on requests in flight at a load both measured,
+  -- each load's duration beyond 2x (llmd.decision.load_differences, compare.lua's rule): a
+  -- capped client's latencies leave out its wait, a short load's queue has no time to grow
+  -- (audit52 F1: c/short capped at 16 ranked with uncapped ones, its TTFT p90 114 ms vs 257-401)
+  for _, d in ipairs(decision.load_differences(a.points or {}, b.points or {})) do
+    out[#out + 1] = d.text
+    a.sent_apart, b.sent_apart = true, true
+  end
   return out
 end
 
 -- A measured workload in a few words: "rate sweep, 7999.0 input and 200.0 output tokens per
 -- request" (token means over the completed requests), for the report.
-local function signature_text(sig)
+local function signature_text(sig, how_sent)
   local v = sig.requests_set and sig.requests_set.values or {}
   local function mean(k)
     local n, total = v.requests_ok, v[k]
@@ -931,8 +939,27 @@ local function signature_text(sig)
   end
   local i, o = mean("input_tokens_total"), mean("output_tokens_total")
   local how = sig.load_type and (sig.load_type .. " sweep") or "load type unknown"
-  if i and o then return ("%s, %s input and %s output tokens per request"):format(how, i, o) end
-  return how .. ", token lengths per request unknown"
+  local text = i and o and ("%s, %s input and %s output tokens per request"):format(how, i, o)
+    or (how .. ", token lengths per request unknown")
+  if not how_sent then return text end
+  -- (parts set apart by how the loads were sent: each part's cap and load durations, so that
+  -- two parts of the same requests do not read alike)
+  local caps, lo, hi, none = {}, math.huge, 0, false
+  for _, p in ipairs(sig.points or {}) do
+    if p.client_cap == "none" then none = true end
+    if type(p.client_cap) == "number" and not caps[p.client_cap] then
+      caps[p.client_cap] = true
+      caps[#caps + 1] = p.client_cap
+    end
+    local d = decision.load_duration(p)
+    if d then lo, hi = math.min(lo, d), math.max(hi, d) end
+  end
+  table.sort(caps)
+  local function g(x) return ("%.3g"):format(x) end
+  text = text .. (#caps > 0 and (", client capped at %s requests in flight"):format(table.concat(caps, "/"))
+    or none and ", no client cap reached" or "")
+  if hi > 0 then text = text .. (", %s s loads"):format(g(lo) == g(hi) and g(lo) or (g(lo) .. "–" .. g(hi))) end
+  return text
 end
 
 -- The workloads of a list: its treatments grouped by t.workload (an experiment's run
@@ -967,7 +994,8 @@ function M.workload_groups(list)
       -- (a treatment read without its load points has no measured workload: M.model says why)
       local sig = { label = t.label }
       if not t.load_error and t.run then
-        sig.requests_set, sig.load_type = requests_set(t), load_type(lp.points(t.run))
+        sig.points = lp.points(t.run)
+        sig.requests_set, sig.load_type = requests_set(t), load_type(sig.points)
         -- (the model its runs name, where they name one and agree, by the one rule,
         -- decision.model_of: the results', else what vLLM's scrapes or logs name; runs of one
         -- treatment that name two models leave it unknown here)
@@ -1000,11 +1028,16 @@ function M.workload_groups(list)
       home.list[#home.list + 1] = t
       home.sigs[#home.sigs + 1] = sig
     end
+    local how_sent = false
+    for _, part in ipairs(parts) do
+      for _, sig in ipairs(part.sigs) do if sig.sent_apart then how_sent = true end end
+    end
+    if how_sent then groups.sent_apart = true end
     for k, part in ipairs(parts) do
       local name = g.workload
       if #parts > 1 then name = g.workload and ("%s, part %d"):format(g.workload, k) or ("workload %d"):format(k) end
       groups[#groups + 1] = { workload = name, list = part.list, named = g.workload,
-        signature = #parts > 1 and signature_text(part.sigs[1]) or nil }
+        signature = #parts > 1 and signature_text(part.sigs[1], how_sent) or nil }
     end
   end
   return groups
@@ -1154,7 +1187,9 @@ local function grouped_model(groups, opts)
   for _, g in ipairs(groups) do if g.named then named = true end end
   local source = named and (groups.source or "run treatments") or nil
   if #groups.apart > 0 then
-    source = source and (source .. ", split where the requests sent differ") or "told apart by the requests sent"
+    local what = groups.sent_apart and "the requests sent, or how they were sent," or "the requests sent"
+    source = source and (source .. (", split where %s differ"):format(what)) or ("told apart by %s"):format(
+      groups.sent_apart and "the requests sent and how they were sent" or "the requests sent")
   end
   m.workload_apart, m.workload_source = groups.apart, source
   -- the headline: a cost caveat every workload shares said once, before them (as the

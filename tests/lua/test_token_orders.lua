@@ -121,6 +121,44 @@ t.test("capacity_token_check: an 'at least as high' capacity the tokens can reve
   t.eq(e.least_below_threshold, true)
 end)
 
+t.test("compare's Verdict: an 'at least as high' capacity that B's 4 % shorter outputs can explain names no order", function()
+  -- (review52; test_capacity_text's case 2 with tokens) x fails TTFT p90 <= 100 ms at its lowest
+  -- load, 10 req/s; y meets it at 10.1 and fails at 20: least gap +1.0 % of their mean, largest
+  -- +200 % (by hand), "y at least as high" with equal requests. y's outputs 48 against x's 50
+  -- a request (sd 0: beyond noise): y held to x's tokens, 10.1 x 0.96 = 9.696 < 10 (python3),
+  -- so even the order may be its tokens' (TTFT, the prefill, is not moved by the output)
+  local report = require "llmd.report"
+  local function run(points, out)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = out * p[2],
+        error_rate_pct = 0 } }
+    end
+    local r = t.with_samples(t.run_of(stages))
+    r.overall.values.requests_ok, r.overall.values.output_tokens_total = 1000, 1000 * out
+    r.overall.token_lengths = { output = { sd = 0, n = 1000 } }
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local function model(out_y)
+    return report.build { a = sd("x", run({ { 10, 10, 150 }, { 20, 20, 300 } }, 50)),
+      b = sd("y", run({ { 10.1, 10.1, 50 }, { 20, 20, 150 } }, out_y)), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  -- (equal requests: "at least as high", the case this one departs from)
+  local m0 = model(50)
+  t.eq(m0.verdict.kind, "at least as high")
+  local m = model(48)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.least_below_threshold, ev.margin_higher, ev.measured_higher },
+    { "not shown to differ", nil, nil, "b" })
+  t.ok(ev.token_explained, "token_explained")
+  t.eq({ m.verdict.kind, m.verdict.at_least_as_high }, { "not shown to differ", nil })
+  t.lacks(m.verdict.text, "at least as high")
+  t.contains(m.verdict.text, "which alone can explain it")
+  t.lacks(m.summary, "at least as high")
+end)
+
 -- A ladder of vLLM `--save-detailed` files (FORMATS.md §3) of one decode-bound server of cap
 -- output tokens/s (processor sharing): at rate r with out tokens a request its load is rho = r
 -- out / cap, each request's TPOT 0.04 / (1 - rho) s times a jitter exp(N(0, 0.1)) from a fixed

@@ -4692,6 +4692,15 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
       -- latency rows' rule: a winner only where the whole interval is beyond the threshold),
       -- so that the two rows never disagree; margin_higher: the run at least as high
       spans.margin_higher = order
+      -- (fixb52's token rule on that "at least as high": where the request rate's token ratio
+      -- can put the higher run's figure at or below the other's ceiling, even the order is not
+      -- known, review52; M.token_order_explained at a threshold of 0, the order's direction):
+      -- token_explained as below, the at-least-as-high fields cleared
+      local te = token_gap and M.token_order_explained { gap = token_gap, hi = order, min_effect = 0,
+        hi_fig = spans.margin_hi, lo_fig = spans.margin_lo }
+      if te then
+        spans.token_explained, spans.least_below_threshold, spans.margin_higher = te, nil, nil
+      end
       return nil, spans
     end
   end
@@ -4857,22 +4866,29 @@ local capacity_evidence_core
 function M.capacity_token_check(ev, ca, cb, min_effect, opts)
   local gap = opts and opts.token_gap
   local hi = ev.winner or (ev.verdict == "untested" and ev.ordered and ev.higher) or nil
+  -- an order whose least gap is below the threshold ("at least as high", least_below_threshold)
+  -- is held to its direction (a threshold of 0): where the tokens can put the higher run at or
+  -- below the other, even "at least as high" is not known (review52)
+  local direction = not hi and ev.least_below_threshold and ev.margin_higher or nil
+  hi = hi or direction
   if not (gap and hi) then return ev end
   local rest = {}
   for k, v in pairs(opts) do rest[k] = v end
   rest.token_gap = nil
-  local te = M.token_order_explained { gap = gap, hi = hi, slo = opts.slo, min_effect = min_effect,
-    hi_fig = ev.margin_hi, lo_fig = ev.margin_lo,
+  local te = M.token_order_explained { gap = gap, hi = hi, slo = opts.slo,
+    min_effect = direction and 0 or min_effect, hi_fig = ev.margin_hi, lo_fig = ev.margin_lo,
     reorder = opts.recompute and function(slo2)
       local c2 = opts.recompute(hi, slo2)
       if not c2 then return nil end
       local e2 = capacity_evidence_core(hi == "a" and c2 or ca, hi == "b" and c2 or cb, min_effect, rest)
-      local h2 = e2.winner or (e2.verdict == "untested" and e2.ordered and e2.higher) or nil
+      local h2 = e2.winner or (e2.verdict == "untested" and e2.ordered and e2.higher)
+        or (direction and (e2.below_threshold or e2.least_below_threshold) and e2.margin_higher) or nil
       return h2, e2.margin_hi, e2.margin_lo
     end }
   if not te then return ev end
   ev.verdict, ev.token_explained, ev.measured_higher = "not shown to differ", te, hi
   ev.winner, ev.higher, ev.ordered = nil, nil, nil
+  ev.least_below_threshold, ev.margin_higher = nil, nil
   return ev
 end
 

@@ -3965,6 +3965,12 @@ function M.dominated_per_gpu(m, T)
           .. "negligible, not shown higher per GPU by the practical threshold"):format(
           sp.margin_higher == "b" and d.by or d.label,
           (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
+        -- (an order the two treatments' token lengths can explain: compare.lua's words,
+        -- decision.token_order_text; it read "the measured loads cannot order them per GPU")
+        or sp and sp.token_explained and ("the measured loads put %s above %s, %s: not shown to differ per GPU"):format(
+          sp.token_explained.higher == "b" and d.by or d.label, sp.token_explained.higher == "b" and d.label or d.by,
+          decision.token_order_text(sp.token_explained, sp.token_explained.higher == "b" and d.by or d.label,
+            sp.token_explained.higher == "b" and d.label or d.by, decision.MIN_EFFECT))
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
           .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)

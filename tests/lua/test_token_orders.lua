@@ -14,6 +14,8 @@ local decision = require "llmd.decision"
 
 -- B's outputs 4 % shorter than A's, beyond their noise (every request alike: sd 0)
 local GAP = { output = { a = 50, b = 48, ratio = 0.96, z = -math.huge } }
+-- (and 1 % shorter, 50 against 49.5)
+local GAP1 = { output = { a = 50, b = 49.5, ratio = 0.99, z = -math.huge } }
 
 t.test("token_favour: how far a run's tokens alone favour it, per figure", function()
   -- python3: 1 / 0.96 = 1.0416666666666667 (B's request rate up to that much higher, its E2E
@@ -69,6 +71,92 @@ t.test("sustained_order: spans apart by what the request rate's token ratio expl
   t.eq(sp.token_explained.higher, "b")
   -- a faster B (17.0): held 16.32, +7.58 % (python3: 1.19 / 15.725): still "b"
   t.eq((decision.sustained_order(sa, 1, { max_sustained_rps = 17, ceiling_rps = 17 }, 1, 2, nil, GAP)), "b")
+end)
+
+t.test("sustained_order: an 'at least as high' order the token ratio can reverse is not known either", function()
+  -- B sustained 15.30 (ceiling 20.0) against A's ceiling 15.13: least gap +1.1173 % of their mean
+  -- (python3: 0.17 / 15.215), below 2 %, largest (20 - 14) / 17 = +35.29 %: "at least as high"
+  -- without tokens; held to A's tokens 15.30 x 0.96 = 14.688 < 15.13 (python3): B may be below
+  -- A, so neither the order nor "at least as high" is known (review52)
+  local sa = { max_sustained_rps = 14.0, ceiling_rps = 15.13 }
+  local sb = { max_sustained_rps = 15.3, ceiling_rps = 20.0 }
+  local _, sp0 = decision.sustained_order(sa, 1, sb, 1, 2)
+  t.eq(sp0.least_below_threshold, true)
+  t.eq(sp0.margin_higher, "b")
+  local order, sp = decision.sustained_order(sa, 1, sb, 1, 2, nil, GAP)
+  t.eq(order, nil)
+  t.eq(sp.least_below_threshold, nil)
+  t.eq(sp.margin_higher, nil)
+  t.eq(sp.token_explained and sp.token_explained.higher, "b")
+  -- with 4 % shorter outputs every least gap below 2 % is reversed; B's outputs 1 % shorter
+  -- (ratio 0.99): held 15.30 x 0.99 = 15.147 > 15.13 (python3), its direction survives the
+  -- tokens, still "at least as high"
+  _, sp = decision.sustained_order(sa, 1, sb, 1, 2, nil, GAP1)
+  t.eq(sp.least_below_threshold, true)
+  t.eq(sp.margin_higher, "b")
+  t.eq(sp.token_explained, nil)
+end)
+
+t.test("capacity_token_check: an 'at least as high' capacity the tokens can reverse names no order", function()
+  -- least gap 10.90 against 10.85 (+0.46 %), B's figure held to A's tokens 10.90 x 0.96 = 10.464
+  -- < 10.85 (python3): explained; B's outputs 1 % shorter and 11.00 (+1.37 %): 11.00 x 0.99 =
+  -- 10.89 > 10.85, "at least as high" stands
+  local function ev(hi_fig)
+    return { verdict = "not shown to differ", least_below_threshold = true, margin_higher = "b",
+      margin_hi = hi_fig, margin_lo = 10.85, margin_pct = 0.46, margin_max_pct = 30 }
+  end
+  local e = decision.capacity_token_check(ev(10.90), {}, {}, 2, { token_gap = GAP, slo = {} })
+  t.eq(e.verdict, "not shown to differ")
+  t.eq(e.least_below_threshold, nil)
+  t.eq(e.margin_higher, nil)
+  t.eq(e.measured_higher, "b")
+  t.eq(e.token_explained and e.token_explained.higher, "b")
+  e = decision.capacity_token_check(ev(11.00), {}, {}, 2, { token_gap = GAP1, slo = {} })
+  t.eq(e.least_below_threshold, true)
+  t.eq(e.token_explained, nil)
+  -- A at least as high: B's shorter requests only widen A's lead
+  local ea = ev(10.90)
+  ea.margin_higher = "a"
+  e = decision.capacity_token_check(ea, {}, {}, 2, { token_gap = GAP, slo = {} })
+  t.eq(e.least_below_threshold, true)
+end)
+
+t.test("compare's Verdict: an 'at least as high' capacity that B's 4 % shorter outputs can explain names no order", function()
+  -- (review52; test_capacity_text's case 2 with tokens) x fails TTFT p90 <= 100 ms at its lowest
+  -- load, 10 req/s; y meets it at 10.1 and fails at 20: least gap +1.0 % of their mean, largest
+  -- +200 % (by hand), "y at least as high" with equal requests. y's outputs 48 against x's 50
+  -- a request (sd 0: beyond noise): y held to x's tokens, 10.1 x 0.96 = 9.696 < 10 (python3),
+  -- so even the order may be its tokens' (TTFT, the prefill, is not moved by the output)
+  local report = require "llmd.report"
+  local function run(points, out)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = out * p[2],
+        error_rate_pct = 0 } }
+    end
+    local r = t.with_samples(t.run_of(stages))
+    r.overall.values.requests_ok, r.overall.values.output_tokens_total = 1000, 1000 * out
+    r.overall.token_lengths = { output = { sd = 0, n = 1000 } }
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local function model(out_y)
+    return report.build { a = sd("x", run({ { 10, 10, 150 }, { 20, 20, 300 } }, 50)),
+      b = sd("y", run({ { 10.1, 10.1, 50 }, { 20, 20, 150 } }, out_y)), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  -- (equal requests: "at least as high", the case this one departs from)
+  local m0 = model(50)
+  t.eq(m0.verdict.kind, "at least as high")
+  local m = model(48)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.least_below_threshold, ev.margin_higher, ev.measured_higher },
+    { "not shown to differ", nil, nil, "b" })
+  t.ok(ev.token_explained, "token_explained")
+  t.eq({ m.verdict.kind, m.verdict.at_least_as_high }, { "not shown to differ", nil })
+  t.lacks(m.verdict.text, "at least as high")
+  t.contains(m.verdict.text, "which alone can explain it")
+  t.lacks(m.summary, "at least as high")
 end)
 
 -- A ladder of vLLM `--save-detailed` files (FORMATS.md §3) of one decode-bound server of cap

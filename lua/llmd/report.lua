@@ -4094,7 +4094,8 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
   if (ev.below_threshold or ev.least_below_threshold) and order == said then
-    return cap_text, "not shown to differ", "not_shown_to_differ"
+    return cap_text, "not shown to differ",
+      ev.least_below_threshold and (said .. "_at_least_as_high") or "not_shown_to_differ"
   end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
@@ -7481,19 +7482,25 @@ end
 -- shown to differ" there would read as sameness where the ranges leave either order open):
 -- "a_higher" | "b_higher" (shown by the repeats, or untested but the measured loads order
 -- them), "either_may_be_higher" (the spans or ranges overlap, or two lower bounds),
--- "not_shown_to_differ" (the loads order them by less than the practical threshold),
+-- "not_shown_to_differ" (the loads order them by less than the practical threshold, both
+-- ends of the gap within it), "a_at_least_as_high" | "b_at_least_as_high" (the loads put
+-- that run at least as high, by a least gap below the threshold and a largest beyond it or
+-- open: no winner, and no sameness either; the Verdict's kind "at least as high"),
 -- "about_the_same", "not_compared" (a broken run, different workloads, one run's results in
 -- both folders, results that do not match their benchmark config), "unknown" (a capacity
 -- is unknown, or both below their lowest loads).
-M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "not_shown_to_differ", "about_the_same",
-  "not_compared", "unknown" }
+M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "not_shown_to_differ", "a_at_least_as_high",
+  "b_at_least_as_high", "about_the_same", "not_compared", "unknown" }
 local function capacity_order(model, ev, ca, cb)
   local v = ev and ev.verdict
   if not v or v == "broken" or v == "not comparable" then return v and "not_compared" or "unknown" end
   local hi = ev.winner or (v == "untested" and ev.ordered and ev.higher) or nil
   if hi then return order_withheld(model) and "not_compared" or (hi .. "_higher") end
   if v == "about the same" then return "about_the_same" end
-  if v == "not shown to differ" and (ev.below_threshold or ev.least_below_threshold) then
+  if v == "not shown to differ" and ev.least_below_threshold and ev.margin_higher then
+    return order_withheld(model) and "not_compared" or (ev.margin_higher .. "_at_least_as_high")
+  end
+  if v == "not shown to differ" and ev.below_threshold then
     return "not_shown_to_differ"
   end
   if v == "not shown to differ" or v == "no clear difference" or (v == "untested" and ev.order_open) then
@@ -7676,9 +7683,12 @@ function M.curve_rows(model)
       na, nb = gg.a.gpus, gg.b.gpus
     end
     return (broken or differ) and "not_compared" or mixed and "unknown"
-      or so and (so.token_explained or so.higher and (so.below_threshold or so.least_below_threshold))
-        and "not_shown_to_differ"
-      or so and so.higher and (order_withheld(model) and "not_compared" or (so.higher .. "_higher"))
+      -- (an order the token lengths alone can explain: either may be higher, as the capacity
+      -- row says it; at least as high: that run, by the capacity rows' words)
+      or so and so.token_explained and "either_may_be_higher"
+      or so and so.higher and so.below_threshold and "not_shown_to_differ"
+      or so and so.higher and (order_withheld(model) and "not_compared"
+        or (so.higher .. (so.least_below_threshold and "_at_least_as_high" or "_higher")))
       or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"
   end
   out[#out].order = sus_order(false)

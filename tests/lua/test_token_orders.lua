@@ -272,5 +272,6 @@ t.test("compare: max sustained throughput of one server, B's outputs 4 % shorter
   t.ok(verdict:find("Not shown to differ in max sustained throughput", 1, true), verdict)
   t.ok(verdict:find("its request rate up to 4.2 % lower for them", 1, true), verdict)
   local csv = t.read(ws .. "/comparison.csv")
-  t.ok(csv:match("\nmax_sustained_rps,[^\n]*not_shown_to_differ"), csv:match("\nmax_sustained_rps,[^\n]*"))
+  -- (held to A's tokens B may be below A: either may be higher, as the capacity row's order says it)
+  t.ok(csv:match("\nmax_sustained_rps,[^\n]*either_may_be_higher"), csv:match("\nmax_sustained_rps,[^\n]*"))
 end)

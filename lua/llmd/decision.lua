@@ -5448,7 +5448,7 @@ function M.token_effect(key, gap, lo, hi, min_effect, curve)
   local tr = gap and M.token_range(key, gap)
   if not (tr and lo and hi) then return nil end
   local rlo, rhi = tr.lo, tr.hi
-  local queue_at
+  local queue_at, why
   if curve then
     for _, l in ipairs(curve.tested) do
       -- (B lighter: A's curve; A lighter: B's, its ratio B / A the inverse)
@@ -5456,7 +5456,10 @@ function M.token_effect(key, gap, lo, hi, min_effect, curve)
         if side.r < 1 then
           local at, lower = M.curve_at(side.f, l), M.curve_at(side.f, side.r * l)
           if not (at and lower and at > 0 and lower > 0) then
-            queue_at = queue_at or l
+            if not queue_at then
+              queue_at = l
+              why = #side.f < 2 and M.ONE_LOAD_WHY or "its figure at the lighter load cannot be read off the ladder"
+            end
           elseif side.f == curve.a then
             rlo = math.min(rlo, side.r * lower / at)
           else
@@ -5474,7 +5477,7 @@ function M.token_effect(key, gap, lo, hi, min_effect, curve)
       .. "what that explains is not known and no winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(
       table.concat(tr.texts, "; "), tr.unknown and "their spread unknown (no per-request lengths), so counted"
       or "beyond their sampling noise", M.TOKEN_TOLERANCE * 100, queue_at,
-      curve.why or "its figure at the lighter load cannot be read off the ladder")
+      why)
     return out
   end
   local alo, ahi = ((1 + lo / 100) / rhi - 1) * 100, ((1 + hi / 100) / rlo - 1) * 100
@@ -5512,13 +5515,6 @@ function M.curve_at(f, x)
   return y > 0 and y or nil
 end
 
--- The load curves token_effect reads (fixg52) for row key of two runs (pa, pb: their load
--- points, llmd.loadpoints.points; key a latency, E2E or TTFT) and its test: {tested = {the request rates of the loads
--- the test covered (its tested_pairs), else every load both measured}, a = {{rate, figure}, ...}
--- (A's loads of a rate ladder where key's figure is known, sorted), b = B's}. nil where the
--- runs are not on request-rate ladders (at a concurrency the server's batch is the same
--- whatever the lengths: a lighter workload there is no lighter load, and the range alone
--- holds) or no load is paired.
 -- (a run's curve of key over its points on axis: "rate", the offered rates of a rate ladder,
 -- or "achieved", the achieved ones; sorted by load)
 function M.load_curve(pts, key, axis)
@@ -5533,6 +5529,13 @@ function M.load_curve(pts, key, axis)
   return f
 end
 M.ONE_LOAD_WHY = "a run measured one load: its ladder shows nothing of how the figure moves with load"
+-- The load curves token_effect reads (fixg52) for row key of two runs (pa, pb: their load
+-- points, llmd.loadpoints.points; key a latency, E2E or TTFT) and its test: {tested = {the
+-- request rates of the loads the test covered (its tested_pairs), else every load both
+-- measured}, a = {{rate, figure}, ...} (A's loads of a rate ladder where key's figure is
+-- known, sorted), b = B's}. nil where the runs are not on request-rate ladders (at a
+-- concurrency the server's batch is the same whatever the lengths: a lighter workload there
+-- is no lighter load, and the range alone holds) or no load is paired.
 function M.token_load_curve(key, pa, pb, test)
   -- (latencies only: a rate row's figure at a load is the load, not a curve to read)
   if not (pa and pb and token_scaled(key) and tostring(key):match("_ms$")) then return nil end
@@ -5551,10 +5554,7 @@ function M.token_load_curve(key, pa, pb, test)
     end
   end
   if #tested == 0 then return nil end
-  local a, b = curve(pa), curve(pb)
-  local why
-  if #a < 2 or #b < 2 then why = M.ONE_LOAD_WHY end
-  return { tested = tested, a = a, b = b, why = why }
+  return { tested = tested, a = curve(pa), b = curve(pb) }
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),

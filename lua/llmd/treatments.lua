@@ -1302,7 +1302,6 @@ function M.latency_at_common(m, T, labels, slo)
     local curve = m.common_axis ~= "concurrency" and {
       tested = { m.common_load }, a = decision.load_curve(by[row.other].points, row.key, m.common_axis),
       b = decision.load_curve(by[row.best].points, row.key, m.common_axis) } or nil
-    if curve and (#curve.a < 2 or #curve.b < 2) then curve.why = decision.ONE_LOAD_WHY end
     local te = ok and eff and decision.token_effect(row.key, tgap(by[row.other], by[row.best]),
       e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT, curve)
     if te and te.explained then ok, size_note, row.token_explained = false, te.note, true end

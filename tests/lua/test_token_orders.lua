@@ -228,10 +228,17 @@ t.test("token_effect: what a lighter load explains, read on the heavier run's lo
   t.eq(te.explained, true)
   -- a ladder of one load cannot show how the figure moves with load: not comparable, said why
   te = decision.token_effect("latency_p90_ms", GAP, -30, -25, 2,
-    { tested = { 12 }, a = { { 12, 8000 } }, b = { { 12, 6000 } }, why = decision.ONE_LOAD_WHY })
+    { tested = { 12 }, a = { { 12, 8000 } }, b = { { 12, 6000 } } })
   t.eq(te.explained, true)
   t.contains(te.note, "near 12 req/s this figure may move with load faster than the ladder shows (a run measured "
     .. "one load")
+  -- below the lowest load a line that falls to 0 (100 + (9.6 - 10) x 4900 = -1860 ms, by hand)
+  -- gives no figure: not comparable, said why
+  te = decision.token_effect("latency_p90_ms", GAP, -30, -25, 2, { tested = { 10 }, a = { { 10, 100 }, { 11, 5000 } },
+    b = { { 10, 90 }, { 11, 4000 } } })
+  t.eq(te.explained, true)
+  t.contains(te.note, "near 10 req/s this figure may move with load faster than the ladder shows (its figure at the "
+    .. "lighter load cannot be read off the ladder)")
   -- per-token rows are not moved, curve or not
   t.eq(decision.token_effect("tpot_p90_ms", GAP, -14, -13, 2, curve), nil)
 end)

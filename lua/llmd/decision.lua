@@ -5562,7 +5562,8 @@ end
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
 -- them the raw p decides, as for a family of one), label_a and label_b (the sides' names in
 -- notes; "A" and "B" without them), follows_sends (a throughput row of two runs that both
--- kept up with every load they were sent: why it names no winner, its note).
+-- kept up with every load they were sent: why it names no winner, its note), token_gap
+-- (M.token_gap) and token_curve (M.token_load_curve: the rows the token lengths move).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
@@ -5822,6 +5823,8 @@ function M.verdict(o)
   -- explains most; a winner only where that is still beyond the practical threshold
   -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
   -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
+  -- On request-rate ladders (o.token_curve: M.token_load_curve) the far end is read on the
+  -- heavier run's own load curve too: a lighter workload is a lighter load (M.token_effect).
   local pct = se and se.pct or r.effect_pct
   local te = pct and M.token_effect(o.key, o.token_gap, se and se.pct and se.lo or pct,
     se and se.pct and se.hi or pct, o.min_effect, o.token_curve)

@@ -5454,26 +5454,131 @@ end
 -- lengths moved the figure as far as they can; explained where that is not beyond min_effect
 -- (M.interval_beyond). nil where no token kind moves key; else {explained, range = {lo, hi
 -- (in %), texts}, note (why no winner, or that it is beyond what the lengths explain)}.
-function M.token_effect(key, gap, lo, hi, min_effect)
+-- curve (M.token_load_curve's, nil: the range alone, as above): the runs measured on a rate
+-- ladder, where "in proportion at most" is far too weak near saturation (fixg52: one server,
+-- B's outputs 4 % shorter, E2E p90 17 % lower at 12 req/s, a queue amplifying a 4 % lighter
+-- load many times, named B). A lighter workload (its work r times the heavier's, r the range's
+-- far end, e.g. 0.96) at request rate L loads the server about as the heavier one does at r L,
+-- and each of its requests is r times as long: so at L the lengths can explain a ratio down to
+-- r x F(r L) / F(L), F the heavier run's figure on its own measured load curve (M.curve_at:
+-- interpolated between its loads; below its lowest, the line of its lowest two extended, the
+-- most a queue's curve, rising ever faster with load, can fall there). Read at every load the
+-- row's test covered, the farthest of them (and never less than the range) divides the row's
+-- interval, as the range did: conservative, the row's effect being their weighted mean. Where
+-- the heavier run's ladder cannot give F(r L) (one load, its figure unknown, the line falling
+-- to 0), the row is not comparable: near that load the figure may move with load faster than
+-- its ladder shows.
+function M.token_effect(key, gap, lo, hi, min_effect, curve)
   local tr = gap and M.token_range(key, gap)
   if not (tr and lo and hi) then return nil end
-  local alo, ahi = ((1 + lo / 100) / tr.hi - 1) * 100, ((1 + hi / 100) / tr.lo - 1) * 100
-  local out = { range = { lo = (tr.lo - 1) * 100, hi = (tr.hi - 1) * 100, texts = tr.texts } }
+  local rlo, rhi = tr.lo, tr.hi
+  local queue_at, why
+  if curve then
+    for _, l in ipairs(curve.tested) do
+      -- (B lighter: A's curve; A lighter: B's, its ratio B / A the inverse)
+      for _, side in ipairs { { r = tr.lo, f = curve.a }, { r = 1 / tr.hi, f = curve.b } } do
+        if side.r < 1 then
+          local at, lower = M.curve_at(side.f, l), M.curve_at(side.f, side.r * l)
+          if not (at and lower and at > 0 and lower > 0) then
+            if not queue_at then
+              queue_at = l
+              why = #side.f < 2 and M.ONE_LOAD_WHY or "its figure at the lighter load cannot be read off the ladder"
+            end
+          elseif side.f == curve.a then
+            rlo = math.min(rlo, side.r * lower / at)
+          else
+            rhi = math.max(rhi, at / (side.r * lower))
+          end
+        end
+      end
+    end
+  end
+  local out = { range = { lo = (rlo - 1) * 100, hi = (rhi - 1) * 100, texts = tr.texts } }
+  if queue_at then
+    out.explained, out.queue_load = true, queue_at
+    out.note = ("the requests differ (%s, %s though within the workload match's %g %%), and a lighter workload is "
+      .. "also a lighter load: near %g req/s this figure may move with load faster than the ladder shows (%s), so "
+      .. "what that explains is not known and no winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(
+      table.concat(tr.texts, "; "), tr.unknown and "their spread unknown (no per-request lengths), so counted"
+      or "beyond their sampling noise", M.TOKEN_TOLERANCE * 100, queue_at,
+      why)
+    return out
+  end
+  local alo, ahi = ((1 + lo / 100) / rhi - 1) * 100, ((1 + hi / 100) / rlo - 1) * 100
+  local loads = (rlo < tr.lo or rhi > tr.hi) and " (with the lighter load that makes at the loads measured)" or ""
   if not M.interval_beyond({ lo = alo, hi = ahi }, min_effect or M.MIN_EFFECT) then
     out.explained = true
     out.note = ("the requests differ (%s, %s though within the workload match's %g %%), "
-      .. "which alone can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
+      .. "which alone%s can move this figure by %s to %s; its difference (%s) is within what that explains, so no "
       .. "winner: compare the per-token rows (TPOT, ITL, NTPOT)"):format(table.concat(tr.texts, "; "),
       tr.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
-      M.TOKEN_TOLERANCE * 100, signed((tr.lo - 1) * 100, 1) .. " %", signed((tr.hi - 1) * 100, 1) .. " %",
+      M.TOKEN_TOLERANCE * 100, loads, signed((rlo - 1) * 100, 1) .. " %", signed((rhi - 1) * 100, 1) .. " %",
       lo ~= hi and ("%s to %s"):format(signed(lo, 1) .. " %", signed(hi, 1) .. " %") or (signed(lo, 1) .. " %"))
     return out
   end
   out.explained = false
-  out.note = ("the requests differ (%s), which alone can move this figure by %s to %s; its difference is "
-    .. "beyond that"):format(table.concat(tr.texts, "; "), signed((tr.lo - 1) * 100, 1) .. " %",
-    signed((tr.hi - 1) * 100, 1) .. " %")
+  out.note = ("the requests differ (%s), which alone%s can move this figure by %s to %s; its difference is "
+    .. "beyond that"):format(table.concat(tr.texts, "; "), loads, signed((rlo - 1) * 100, 1) .. " %",
+    signed((rhi - 1) * 100, 1) .. " %")
   return out
+end
+
+-- A run's figure at request rate x on its measured load curve f ({{x, y}, ...} sorted by x,
+-- M.token_load_curve's): linear between its loads; past its highest, its highest's figure
+-- (x is never above the load the row measured there); below its lowest, the line of its
+-- lowest two extended (a queue's curve rises ever faster with load, so below its lowest load
+-- it falls at most as steeply as there: the most a lighter load can explain). nil where f has
+-- fewer than 2 loads or the line falls to 0.
+function M.curve_at(f, x)
+  if not (f and #f >= 2) then return nil end
+  if x >= f[#f][1] then return f[#f][2] end
+  local i = 1
+  while i < #f - 1 and f[i + 1][1] <= x do i = i + 1 end
+  local p, q = f[i], f[i + 1]
+  local y = p[2] + (x - p[1]) * (q[2] - p[2]) / (q[1] - p[1])
+  return y > 0 and y or nil
+end
+
+-- (a run's curve of key over its points on axis: "rate", the offered rates of a rate ladder,
+-- or "achieved", the achieved ones; sorted by load)
+function M.load_curve(pts, key, axis)
+  local f = {}
+  for _, p in ipairs(pts or {}) do
+    local v, x = p.values and p.values[key], lp.load_of(p, axis or "rate")
+    if (axis == "achieved" or p.load_type == "rate") and type(x) == "number" and type(v) == "number" then
+      f[#f + 1] = { x, v }
+    end
+  end
+  table.sort(f, function(x, y) return x[1] < y[1] end)
+  return f
+end
+M.ONE_LOAD_WHY = "a run measured one load: its ladder shows nothing of how the figure moves with load"
+-- The load curves token_effect reads (fixg52) for row key of two runs (pa, pb: their load
+-- points, llmd.loadpoints.points; key a latency, E2E or TTFT) and its test: {tested = {the
+-- request rates of the loads the test covered (its tested_pairs), else every load both
+-- measured}, a = {{rate, figure}, ...} (A's loads of a rate ladder where key's figure is
+-- known, sorted), b = B's}. nil where the runs are not on request-rate ladders (at a
+-- concurrency the server's batch is the same whatever the lengths: a lighter workload there
+-- is no lighter load, and the range alone holds) or no load is paired.
+function M.token_load_curve(key, pa, pb, test)
+  -- (latencies only: a rate row's figure at a load is the load, not a curve to read)
+  if not (pa and pb and token_scaled(key) and tostring(key):match("_ms$")) then return nil end
+  local function curve(pts) return M.load_curve(pts, key, "rate") end
+  local pairs_ = M.paired_points(pa, pb)
+  local tested = {}
+  local idx = test and test.tested_pairs
+  if idx and #idx > 0 then
+    for _, i in ipairs(idx) do
+      local pr = pairs_[i]
+      if pr and pr.a.load_type == "rate" then tested[#tested + 1] = pr.a.offered end
+    end
+  else
+    for _, pr in ipairs(pairs_) do
+      if pr.a.load_type == "rate" and type(pr.a.offered) == "number" then tested[#tested + 1] = pr.a.offered end
+    end
+  end
+  if #tested == 0 then return nil end
+  return { tested = tested, a = curve(pa), b = curve(pb) }
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
@@ -5481,7 +5586,8 @@ end
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
 -- them the raw p decides, as for a family of one), label_a and label_b (the sides' names in
 -- notes; "A" and "B" without them), follows_sends (a throughput row of two runs that both
--- kept up with every load they were sent: why it names no winner, its note).
+-- kept up with every load they were sent: why it names no winner, its note), token_gap
+-- (M.token_gap) and token_curve (M.token_load_curve: the rows the token lengths move).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
@@ -5741,9 +5847,11 @@ function M.verdict(o)
   -- explains most; a winner only where that is still beyond the practical threshold
   -- (M.interval_beyond), else "not comparable", and why. A difference against the lengths'
   -- direction (B asks more tokens, and is faster) is only the larger for it: the winner stays.
+  -- On request-rate ladders (o.token_curve: M.token_load_curve) the far end is read on the
+  -- heavier run's own load curve too: a lighter workload is a lighter load (M.token_effect).
   local pct = se and se.pct or r.effect_pct
   local te = pct and M.token_effect(o.key, o.token_gap, se and se.pct and se.lo or pct,
-    se and se.pct and se.hi or pct, o.min_effect)
+    se and se.pct and se.hi or pct, o.min_effect, o.token_curve)
   if te then
     r.token_range = te.range
     if te.explained then

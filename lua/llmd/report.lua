@@ -462,6 +462,9 @@ local function perf_row(key, ctx)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
     label_a = A.label, label_b = B.label, token_gap = ctx.token_gap,
+    -- (the runs' load curves of key, where their token lengths differ: what a lighter load
+    -- explains, decision.token_effect)
+    token_curve = ctx.token_gap and decision.token_load_curve(key, ctx.pa, ctx.pb, test) or nil,
     follows_sends = FOLLOWS_SENDS[key] and ctx.follows_sends and (ctx.follows_sends .. "; no winner") or nil }
   local one = FOLLOWS_SENDS[key] and not ctx.follows_sends and ok
     and one_follows_sends(A, B, ctx.pa, ctx.pb, ctx.saturation, va, vb)

@@ -1332,8 +1332,13 @@ function M.latency_at_common(m, T, labels, slo)
     end
     -- treatments whose token lengths differ beyond their noise (tgap): a latency they move names
     -- no lowest within what they explain (decision.token_effect, compare.lua's rows' rule)
+    -- (on the treatments' own load curves, where the common load is a request rate: a lighter
+    -- workload is a lighter load there, decision.token_effect; fixg52)
+    local curve = m.common_axis ~= "concurrency" and {
+      tested = { m.common_load }, a = decision.load_curve(by[row.other].points, row.key, m.common_axis),
+      b = decision.load_curve(by[row.best].points, row.key, m.common_axis) } or nil
     local te = ok and eff and decision.token_effect(row.key, tgap(by[row.other], by[row.best]),
-      e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT)
+      e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT, curve)
     if te and te.explained then ok, size_note, row.token_explained = false, te.note, true end
     if not ok then shown = false end
     local how

@@ -275,3 +275,132 @@ t.test("compare: max sustained throughput of one server, B's outputs 4 % shorter
   -- (held to A's tokens B may be below A: either may be higher, as the capacity row's order says it)
   t.ok(csv:match("\nmax_sustained_rps,[^\n]*either_may_be_higher"), csv:match("\nmax_sustained_rps,[^\n]*"))
 end)
+
+-- fixg52: a row the token lengths move (E2E, TTFT) read on the heavier run's own load curve. A
+-- lighter workload (its work r times the other's) at request rate L loads the server as the
+-- heavier does at r L, so near saturation a queue amplifies a 4 % lighter load many times: the
+-- lengths can explain a ratio down to r x F(r L) / F(L), F the heavier run's figure on its
+-- measured ladder (between its loads linear; below its lowest, its lowest two's line extended).
+t.test("token_effect: what a lighter load explains, read on the heavier run's load curve", function()
+  -- A's E2E 5000, 6000, 8000 ms at 10, 11, 12 req/s; B's outputs 4 % shorter. At 12 req/s:
+  -- F_A(11.52) = 7040 (numpy.interp), 0.96 x 7040 / 8000 = 0.8448, -15.52 % (python3)
+  local curve = { tested = { 12 }, a = { { 10, 5000 }, { 11, 6000 }, { 12, 8000 } },
+    b = { { 10, 4500 }, { 11, 5300 }, { 12, 6700 } } }
+  t.near(decision.curve_at(curve.a, 11.52), 7040, 1e-9)
+  -- a row -14 % to -13 %: in proportion alone (-4 %) it named B; within -15.52 %: explained
+  t.eq(decision.token_effect("latency_p90_ms", GAP, -14, -13, 2).explained, false)
+  local te = decision.token_effect("latency_p90_ms", GAP, -14, -13, 2, curve)
+  t.eq(te.explained, true)
+  t.near(te.range.lo, -15.52, 1e-9)
+  t.eq(te.range.hi, 0)
+  t.contains(te.note, "with the lighter load that makes at the loads measured")
+  t.contains(te.note, "-15.5 % to +0.0 %")
+  -- a row -20 % to -18 %, its upper end divided by 0.8448: -20 % to -2.94 % (python3: 0.82 /
+  -- 0.8448 - 1), beyond 2 %, named
+  te = decision.token_effect("latency_p90_ms", GAP, -20, -18, 2, curve)
+  t.eq(te.explained, false)
+  -- below A's lowest load: 9.6 req/s on its lowest two's line, 5000 - 0.4 x 1000 = 4600, 0.96 x
+  -- 4600 / 5000 - 1 = -11.68 % (python3): a row -14 % to -13 %, its upper end divided by
+  -- 0.8832, is -14 % to -1.49 %, takes in less than 2 % (explained); -18 % to -16 %, -18 % to
+  -- -4.89 %, beyond it (python3: 0.87 / 0.8832 - 1, 0.84 / 0.8832 - 1)
+  local low = { tested = { 10 }, a = curve.a, b = curve.b }
+  te = decision.token_effect("latency_p90_ms", GAP, -14, -13, 2, low)
+  t.near(te.range.lo, -11.68, 1e-9)
+  t.eq(te.explained, true)
+  t.eq(decision.token_effect("latency_p90_ms", GAP, -18, -16, 2, low).explained, false)
+  -- B the heavier (A's outputs 4 % shorter): B's curve, B / A up to 8000 / (0.96 x 7040) =
+  -- +18.37 % (python3: 8000 / 6758.4 - 1 = 0.183712...)
+  local GAP2 = { output = { a = 48, b = 50, ratio = 50 / 48, z = math.huge } }
+  curve.a, curve.b = curve.b, curve.a
+  te = decision.token_effect("latency_p90_ms", GAP2, 13, 14, 2, curve)
+  t.near(te.range.hi, 18.371212121212, 1e-9)
+  t.eq(te.explained, true)
+  -- a ladder of one load cannot show how the figure moves with load: not comparable, said why
+  te = decision.token_effect("latency_p90_ms", GAP, -30, -25, 2,
+    { tested = { 12 }, a = { { 12, 8000 } }, b = { { 12, 6000 } } })
+  t.eq(te.explained, true)
+  t.contains(te.note, "near 12 req/s this figure may move with load faster than the ladder shows (a run measured "
+    .. "one load")
+  -- below the lowest load a line that falls to 0 (100 + (9.6 - 10) x 4900 = -1860 ms, by hand)
+  -- gives no figure: not comparable, said why
+  te = decision.token_effect("latency_p90_ms", GAP, -30, -25, 2, { tested = { 10 }, a = { { 10, 100 }, { 11, 5000 } },
+    b = { { 10, 90 }, { 11, 4000 } } })
+  t.eq(te.explained, true)
+  t.contains(te.note, "near 10 req/s this figure may move with load faster than the ladder shows (its figure at the "
+    .. "lighter load cannot be read off the ladder)")
+  -- per-token rows are not moved, curve or not
+  t.eq(decision.token_effect("tpot_p90_ms", GAP, -14, -13, 2, curve), nil)
+end)
+
+t.test("compare: one server, B's outputs 4 % shorter, near saturation: its lower E2E names no run", function()
+  -- the ladder's model (tests/sim/fixg52_curve.py, numpy): E2E p90 B / A -12.0 %, -13.1 %,
+  -- -14.6 %, -17.2 % at 10.4, 10.85, 11.35, 12 req/s (rho up to 0.8), what B's lighter load
+  -- explains on A's curve -13.6 %, -13.0 %, -14.4 %, -16.6 %; in proportion only -4 %
+  local rates = { 10.4, 10.85, 11.35, 12 }
+  local a, b = ladder(50, 750, rates, 2000, 1), ladder(48, 750, rates, 2000, 2)
+  local doc = t.compare_ab(a, b, { "--a-label", "A", "--b-label", "B" }).json
+  for _, key in ipairs { "latency_p50_ms", "latency_p90_ms", "latency_p99_ms" } do
+    local row = t.perf_row(doc, key)
+    -- (main: "B better", -14.2 %: "which alone can move this figure by -4.0 % to +0.0 %; its
+    -- difference is beyond that")
+    t.eq({ key, row.verdict }, { key, "not comparable" })
+    t.contains(row.note, "with the lighter load that makes at the loads measured")
+    -- (the far end over the loads: 12 req/s's, -16.6 % by the model; the p90 of 2000 requests
+    -- jitters it a little)
+    local lo = tonumber(row.note:match("can move this figure by ([-+%d.]+) %%"))
+    t.ok(lo and lo < -15 and lo > -18.5, row.note)
+  end
+end)
+
+t.test("compare: a faster server whose outputs are also 4 % shorter is still named at low loads", function()
+  -- B decodes 900 tokens/s against A's 750 at 2, 3, 4 req/s (rho at most 0.27): by the model
+  -- (tests/sim/fixg52_curve.py) E2E p90 B / A -6.8 %, -8.5 %, -10.4 %, what the lengths and
+  -- the lighter load explain -4.6 %, -4.9 %, -5.3 %: the difference left -2.3 % to -5.4 %
+  local rates = { 2, 3, 4 }
+  local a, b = ladder(50, 750, rates, 2000, 21), ladder(48, 900, rates, 2000, 22)
+  local doc = t.compare_ab(a, b, { "--a-label", "A", "--b-label", "B" }).json
+  local row = t.perf_row(doc, "latency_p90_ms")
+  t.eq(row.verdict, "B better")
+  t.contains(row.note, "its difference is beyond that")
+  local lo = tonumber(row.note:match("can move this figure by ([-+%d.]+) %%"))
+  t.ok(lo and lo < -4.5 and lo > -6, row.note)
+end)
+
+t.test("treatments' latency at the common load: B's lighter load there names no lowest", function()
+  local tr = require "llmd.treatments"
+  -- B's outputs 4 % shorter (every request alike); A's E2E p90 6000, 6800, 8000, 9850 ms at
+  -- 10.4, 10.85, 11.35, 12 req/s; the common load 12 req/s. What B's lighter load explains
+  -- there: 0.96 x F_A(11.52) / 9850 = 0.96 x 8483.85 / 9850 - 1 = -17.31 % (python3,
+  -- numpy.interp); B's repeats 8175 ms against 9850, -17.0 %: within it (main: "b has the
+  -- lowest ..."); 6010 ms, -39.0 %, left -26.2 % beyond it: named
+  local function set(out)
+    return { values = { requests_ok = 4000, output_tokens_total = 4000 * out, input_tokens_total = 4000 * 256 },
+      token_lengths = { output = { mean = out, sd = 0, n = 4000 }, input = { mean = 256, sd = 0, n = 4000 } } }
+  end
+  local function pts(ys)
+    local p = {}
+    for i, x in ipairs { 10.4, 10.85, 11.35, 12 } do
+      p[i] = { load_type = "rate", offered = x, values = { latency_p90_ms = ys[i] } }
+    end
+    return p
+  end
+  local function run(bs, one_load)
+    local m = { common_load = 12, common_axis = "rate", common_text = "12 req/s offered" }
+    local function x(label, out, xs, ys)
+      return { label = label, requests_set = set(out), points = pts(ys),
+        at_common = { latency_p90_ms = { value = (xs[1] + xs[2] + xs[3]) / 3, ci = { samples = xs } } } }
+    end
+    local a = x("a", 50, { 9800, 9850, 9900 }, { 6000, 6800, 8000, 9850 })
+    local b = x("b", 48, bs, { 5000, 5600, 6500, (bs[1] + bs[2] + bs[3]) / 3 })
+    if one_load then a.points, b.points = { a.points[4] }, { b.points[4] } end
+    return tr.latency_at_common(m, { a, b }, { "a", "b" }, { { key = "latency_p90_ms", max = 20000 } })
+  end
+  local res = run { 8160, 8175, 8190 }
+  t.eq(res.best, nil)
+  t.contains(res.text, "with the lighter load that makes at the loads measured")
+  t.eq(run({ 6000, 6010, 6020 }).best, "b")
+  -- one load each: how the figure moves with load is not known, so no lowest, and why
+  res = run({ 6000, 6010, 6020 }, true)
+  t.eq(res.best, nil)
+  t.contains(res.text, "may move with load faster than the ladder shows (a run measured one load")
+end)

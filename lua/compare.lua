@@ -284,7 +284,10 @@ if o.plan or o.resume then
     only = steps, slo = slo, min_effect = min_effect, use_current_context = o.use_current_context, quiet = o.quiet,
   })
   if not ok then
-    if tostring(result):match("interrupted") then
+    -- (an interrupt's message: "compare.lua: interrupted ...", "interrupted; ...", or one that
+    -- ends "interrupted"; a failure that only mentions the word, a path named so, is a failure)
+    local rs = tostring(result)
+    if rs:match("^compare%.lua: interrupted") or rs:match("^interrupted") or rs:match("interrupted$") then
       -- llmd.cluster says where and what was saved; interrupted before the workspace existed,
       -- nothing was
       local msg = tostring(result)

@@ -248,7 +248,10 @@ local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   use_current_context = o.use_current_context, quiet = o.quiet, on_ctx = function(c) started = c end,
 })
 if not rok then
-  if tostring(all_ok):match("interrupted") then
+  -- (an interrupt's message starts or ends with "interrupted"; a failure that only mentions the
+  -- word, a path named so, is a failure)
+  local es = tostring(all_ok)
+  if es:match("^experiment%.lua: interrupted") or es:match("^interrupted") or es:match("interrupted$") then
     if not started then fail("interrupted before the experiment started: nothing was deployed", 130) end
     if o.dry_run then
       local gone = started.scratch and ("\n" .. require("llmd.cluster").remove_dry_run(started)) or ""

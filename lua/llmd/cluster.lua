@@ -4513,8 +4513,8 @@ function M.run(plan, opts)
   })
   ctx.made_folders = made
   if not okr then
-    unlock(tostring(result):match("interrupted"))
-    if tostring(result):match("interrupted") then
+    unlock(tostring(result):match("interrupted$"))
+    if tostring(result):match("interrupted$") then
       local msg = M.interrupted_message(ctx)
       if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
       error(msg, 0)

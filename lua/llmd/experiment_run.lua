@@ -1214,7 +1214,7 @@ function M.run(exp, plan, opts)
     -- (the steps this session's interrupt cut, for M.interrupted_where)
     on_failure = function(o) if tostring(o.message):match("interrupted$") then ctx.cut[#ctx.cut + 1] = o end end,
   })
-  unlock_all(not rok and tostring(outcome):match("interrupted"))
+  unlock_all(not rok and tostring(outcome):match("interrupted$"))
   -- (the time up to the interrupt, for the resume's total)
   if not rok then pcall(save, ctx) end
   if not rok then error(outcome, 0) end

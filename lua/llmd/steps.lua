@@ -314,7 +314,10 @@ function M.run(phase, list, ctx, opts)
       if opts.on_failure then opts.on_failure(o) end
       log:write(("[%02d] %s%s: FAILED - %s\n"):format(s.number, s.name, stack and (" (" .. stack .. ")") or "",
         o.message))
-      if tostring(msg):match("interrupted") then error(msg, 0) end
+      -- (an interrupt's message ends "interrupted"; one that only mentions the word, a path
+      -- like /runs/interrupted-ws/ or "the stream was interrupted by the server", is a failure
+      -- of this step, not a Ctrl-C that stops every stack)
+      if tostring(msg):match("interrupted$") then error(msg, 0) end
     end
     return ok, o
   end

@@ -59,3 +59,32 @@ t.test("steps.run: after_failed_stack runs as the stack fails, before the next s
   t.eq(res.ok, false)
   t.eq(seen, { "work a", "[10] work (a): FAILED - a broke", "salvage a (step 10 failed)", "work b", "report" })
 end)
+
+t.test("steps.run: a failure that mentions 'interrupted' is that step's failure, not an interrupt that stops the rest",
+  function()
+  -- (fixd52: a message with the word in it, a workspace path named so, read as a Ctrl-C: the
+  -- flow stopped with every stack left; an interrupt's message ends "interrupted")
+  local steps = require "llmd.steps"
+  local seen = {}
+  local out = { write = function(self, ...) seen[#seen + 1] = table.concat({ ... }):gsub("\n$", ""); return self end }
+  local list = {
+    { number = 10, name = "work", per_stack = true, execute = function(_, x)
+      seen[#seen + 1] = "work " .. x
+      if x == "a" then error("cannot read /runs/interrupted-ws/run-a/results: No such file", 0) end
+    end },
+    { number = 100, name = "report", execute = function() seen[#seen + 1] = "report" end },
+  }
+  local res = steps.run("p", list, {}, { stacks = { "a", "b" }, out = out })
+  t.eq(res.ok, false)
+  t.eq(seen, { "work a", "[10] work (a): FAILED - cannot read /runs/interrupted-ws/run-a/results: No such file",
+    "work b", "report" })
+  -- and a real interrupt's message still stops the flow where it is
+  seen = {}
+  list[1].execute = function(_, x)
+    seen[#seen + 1] = "work " .. x
+    if x == "a" then error("interrupted", 0) end
+  end
+  local ok, err = pcall(steps.run, "p", list, {}, { stacks = { "a", "b" }, out = out })
+  t.eq({ ok, err }, { false, "interrupted" })
+  t.eq(seen, { "work a", "[10] work (a): FAILED - interrupted" })
+end)

@@ -7301,8 +7301,23 @@ function M.build(opts)
     model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
   end
   local sends_rows = {} -- the throughput rows that follow the sends: one note for them all
+  local held_per_token = false
   for _, r in ipairs(rows) do
     finish_row(r, fam, A, B)
+    held_per_token = held_per_token or (r.token_explained and decision.per_token(r.key)) or false
+  end
+  -- a whole request's row held by the lengths points at the per-token rows
+  -- (decision.PER_TOKEN_ADVICE) only where they are not held themselves (on a rate ladder a
+  -- lighter workload is a lighter load for them too, decision.token_effect; fixh52)
+  if held_per_token then
+    for _, r in ipairs(rows) do
+      if r.token_explained and type(r.note) == "string" then
+        local i = r.note:find(decision.PER_TOKEN_ADVICE, 1, true)
+        if i then r.note = r.note:sub(1, i - 1) .. r.note:sub(i + #decision.PER_TOKEN_ADVICE) end
+      end
+    end
+  end
+  for _, r in ipairs(rows) do
     if r.test then any_sig = true end
     if r.follows_sends then
       sends_rows[#sends_rows + 1] = #sends_rows == 0 and r.label or lower_label(r.label)

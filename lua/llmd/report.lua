@@ -3374,6 +3374,11 @@ function perf_test_text_of(perf, key, A, B)
       -- significant there, but no winner: by how much, against the threshold (decision.effect_size)
       return ("Performance Results, %s: %s, %s"):format(decision.test_scope_text(r.sig),
         sustained_size_text(r, A, B), p)
+    elseif p and r.verdict == "not comparable" and r.token_explained then
+      -- (a difference the requests' token lengths can explain, decision.token_effect: the row's
+      -- test said, never left to read as untested beside its figure; fixh52)
+      return ("Performance Results, %s: no winner, the requests' token lengths can explain the difference (the "
+        .. "row's note), %s"):format(decision.test_scope_text(r.sig), p)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
       return ("Performance Results, %s: no clear difference, %s"):format(decision.test_scope_text(r.sig), p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then

@@ -3374,6 +3374,11 @@ function perf_test_text_of(perf, key, A, B)
       -- significant there, but no winner: by how much, against the threshold (decision.effect_size)
       return ("Performance Results, %s: %s, %s"):format(decision.test_scope_text(r.sig),
         sustained_size_text(r, A, B), p)
+    elseif p and r.verdict == "not comparable" and r.token_explained then
+      -- (a difference the requests' token lengths can explain, decision.token_effect: the row's
+      -- test said, never left to read as untested beside its figure; fixh52)
+      return ("Performance Results, %s: no winner, the requests' token lengths can explain the difference (the "
+        .. "row's note), %s"):format(decision.test_scope_text(r.sig), p)
     elseif p and r.verdict == "not comparable" and r.sig and r.sig.overloaded and r.sig.strata then
       return ("Performance Results, %s: no clear difference, %s"):format(decision.test_scope_text(r.sig), p)
     elseif p and r.verdict ~= "untested" and r.verdict ~= "not comparable" then
@@ -7301,8 +7306,23 @@ function M.build(opts)
     model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
   end
   local sends_rows = {} -- the throughput rows that follow the sends: one note for them all
+  local held_per_token = false
   for _, r in ipairs(rows) do
     finish_row(r, fam, A, B)
+    held_per_token = held_per_token or (r.token_explained and decision.per_token(r.key)) or false
+  end
+  -- a whole request's row held by the lengths points at the per-token rows
+  -- (decision.PER_TOKEN_ADVICE) only where they are not held themselves (on a rate ladder a
+  -- lighter workload is a lighter load for them too, decision.token_effect; fixh52)
+  if held_per_token then
+    for _, r in ipairs(rows) do
+      if r.token_explained and type(r.note) == "string" then
+        local i = r.note:find(decision.PER_TOKEN_ADVICE, 1, true)
+        if i then r.note = r.note:sub(1, i - 1) .. r.note:sub(i + #decision.PER_TOKEN_ADVICE) end
+      end
+    end
+  end
+  for _, r in ipairs(rows) do
     if r.test then any_sig = true end
     if r.follows_sends then
       sends_rows[#sends_rows + 1] = #sends_rows == 0 and r.label or lower_label(r.label)

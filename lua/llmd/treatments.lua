@@ -1311,6 +1311,7 @@ function M.latency_at_common(m, T, labels, slo)
   end
   local fam = decision.family(fam_in)
   local best, shown, parts = nil, true, {}
+  local held_per_token = false
   for _, key in ipairs(keys) do
     if best == nil then best = lowest[key] elseif lowest[key] ~= best then shown = false end
   end
@@ -1340,6 +1341,7 @@ function M.latency_at_common(m, T, labels, slo)
     local te = ok and eff and decision.token_effect(row.key, tgap(by[row.other], by[row.best]),
       e and e.lo or eff, e and e.hi or eff, decision.MIN_EFFECT, curve)
     if te and te.explained then ok, size_note, row.token_explained = false, te.note, true end
+    held_per_token = held_per_token or (row.token_explained and decision.per_token(row.key)) or false
     if not ok then shown = false end
     local how
     if not row.p then
@@ -1360,6 +1362,18 @@ function M.latency_at_common(m, T, labels, slo)
     end
     parts[#parts + 1] = ("%s %s %s against %s for %s (%s)"):format(row.best, metrics.get(row.key).label,
       metrics.format(row.key, row.b), metrics.format(row.key, row.a), row.other, how)
+  end
+  -- (a held latency points at the per-token figures only where they are not held themselves,
+  -- as compare.lua's rows: decision.PER_TOKEN_ADVICE; fixh52)
+  if held_per_token then
+    for i, p in ipairs(parts) do
+      local j = p:find(decision.PER_TOKEN_ADVICE, 1, true)
+      while j do
+        p = p:sub(1, j - 1) .. p:sub(j + #decision.PER_TOKEN_ADVICE)
+        j = p:find(decision.PER_TOKEN_ADVICE, 1, true)
+      end
+      parts[i] = p
+    end
   end
   local names = {}
   for _, key in ipairs(keys) do names[#names + 1] = metrics.get(key).label end

@@ -32,3 +32,25 @@ for R, capb in (([10.4, 10.85, 11.35, 12], 750), ([2, 3, 4], 900)):
         ex = 0.96 * fx / e2e(r, 50, 750)
         print("  %5g req/s: B / A %+.1f %%, explained %+.1f %%, left %+.1f %%"
               % (r, (ratio - 1) * 100, (ex - 1) * 100, (ratio / ex - 1) * 100))
+
+# fixh52: the per-token rows (TPOT, ITL) on the same ladders. TPOT p90 0.04 / (1 - rho) s
+# times exp(0.1 z_0.9); a lighter workload at L loads the server as the heavier one at r L, and
+# each of its tokens is no shorter for its length: what the lengths explain at L is F(r L) / F(L),
+# F the heavier run's TPOT (no r factor, as a whole request's time has).
+def tpot(rate, out, cap):
+    return 40 * np.exp(0.1 * z90) / (1 - rate * out / cap)
+
+for R, capb in (([10.4, 10.85, 11.35, 12], 750), ([2, 3, 4], 900)):
+    print("TPOT p90, ladder", R, "B's server", capb, "tokens/s")
+    FA = [tpot(r, 50, 750) for r in R]
+    for r in R:
+        ratio = tpot(r, 48, capb) / tpot(r, 50, 750)
+        x = 0.96 * r
+        fx = np.interp(x, R, FA) if x >= R[0] else FA[0] + (x - R[0]) * (FA[1] - FA[0]) / (R[1] - R[0])
+        ex = fx / tpot(r, 50, 750)
+        print("  %5g req/s: B / A %+.1f %%, explained %+.1f %%, left %+.1f %%"
+              % (r, (ratio - 1) * 100, (ex - 1) * 100, (ratio / ex - 1) * 100))
+# the unit test's curve (test_token_orders.lua): A's TPOT 40, 50, 80 ms at 10, 11, 12 req/s
+G = lambda x: np.interp(x, [10, 11, 12], [40, 50, 80])
+print("TPOT at 12 req/s: %.6f %%; at 10 (extrapolated): %.6f %%"
+      % ((G(11.52) / 80 - 1) * 100, ((40 - 0.4 * 10) / 40 - 1) * 100))

@@ -42,18 +42,25 @@ t.test("a failed run's state and logs are said saved before the report step's fa
   end
 end)
 
-t.test("steps.run: after_failed_stack runs as the stack fails, before the next stack and the global steps after",
-  function()
-  local steps = require "llmd.steps"
+-- Two steps, "work" on each stack (raising a_error on stack a) and "report" after, and the
+-- lines they and steps.run write, in order, in seen.
+local function two_steps(a_error)
   local seen = {}
   local out = { write = function(self, ...) seen[#seen + 1] = table.concat({ ... }):gsub("\n$", ""); return self end }
   local list = {
     { number = 10, name = "work", per_stack = true, execute = function(_, x)
       seen[#seen + 1] = "work " .. x
-      if x == "a" then error("a broke", 0) end
+      if x == "a" then error(a_error, 0) end
     end },
     { number = 100, name = "report", execute = function() seen[#seen + 1] = "report" end },
   }
+  return list, out, seen
+end
+
+t.test("steps.run: after_failed_stack runs as the stack fails, before the next stack and the global steps after",
+  function()
+  local steps = require "llmd.steps"
+  local list, out, seen = two_steps("a broke")
   local res = steps.run("p", list, {}, { stacks = { "a", "b" }, out = out,
     after_failed_stack = function(x, o) seen[#seen + 1] = ("salvage %s (step %d %s)"):format(x, o.number, o.status) end })
   t.eq(res.ok, false)
@@ -65,25 +72,13 @@ t.test("steps.run: a failure that mentions 'interrupted' is that step's failure,
   -- (fixd52: a message with the word in it, a workspace path named so, read as a Ctrl-C: the
   -- flow stopped with every stack left; an interrupt's message ends "interrupted")
   local steps = require "llmd.steps"
-  local seen = {}
-  local out = { write = function(self, ...) seen[#seen + 1] = table.concat({ ... }):gsub("\n$", ""); return self end }
-  local list = {
-    { number = 10, name = "work", per_stack = true, execute = function(_, x)
-      seen[#seen + 1] = "work " .. x
-      if x == "a" then error("cannot read /runs/interrupted-ws/run-a/results: No such file", 0) end
-    end },
-    { number = 100, name = "report", execute = function() seen[#seen + 1] = "report" end },
-  }
+  local list, out, seen = two_steps("cannot read /runs/interrupted-ws/run-a/results: No such file")
   local res = steps.run("p", list, {}, { stacks = { "a", "b" }, out = out })
   t.eq(res.ok, false)
   t.eq(seen, { "work a", "[10] work (a): FAILED - cannot read /runs/interrupted-ws/run-a/results: No such file",
     "work b", "report" })
   -- and a real interrupt's message still stops the flow where it is
-  seen = {}
-  list[1].execute = function(_, x)
-    seen[#seen + 1] = "work " .. x
-    if x == "a" then error("interrupted", 0) end
-  end
+  list, out, seen = two_steps("interrupted")
   local ok, err = pcall(steps.run, "p", list, {}, { stacks = { "a", "b" }, out = out })
   t.eq({ ok, err }, { false, "interrupted" })
   t.eq(seen, { "work a", "[10] work (a): FAILED - interrupted" })

@@ -473,10 +473,15 @@ end
 -- request rate at the server's limit falls as the requests grow: inversely; output tok/s at one
 -- request rate grows with the output). Per-token figures (TPOT, ITL, NTPOT) are not in it:
 -- they are what stays comparable when the lengths differ.
+-- capacity_tok_s: a capacity in output tok/s (compare.lua's tok/s row; fixa53): a run whose
+-- inputs are shorter has less prefill a request, so at the server's limit more requests and
+-- their tokens (inversely, at most); one whose outputs are longer has less prefill an output
+-- token (in proportion, at most; on a decode-bound server none: its tok/s is the server's);
+-- shorter outputs never raise it.
 local TOKEN_SCALED = {
   ttft = { input = 1 }, latency = { input = 1, output = 1 },
   throughput_req_s = { input = -1, output = -1 }, throughput_tok_s = { output = 1 },
-  throughput_total_tok_s = { input = 1, output = 1 },
+  throughput_total_tok_s = { input = 1, output = 1 }, capacity_tok_s = { input = -1, output = 1 },
 }
 local function token_scaled(key)
   if TOKEN_SCALED[key] then return TOKEN_SCALED[key] end
@@ -517,7 +522,7 @@ end
 function M.token_favour(key, gap, hi)
   local tr = M.token_range(key, gap)
   if not tr then return 1, nil end
-  local higher = key:match("^throughput_") ~= nil
+  local higher = key:match("^throughput_") ~= nil or key == "capacity_tok_s"
   local f
   if higher then f = hi == "b" and tr.hi or 1 / tr.lo else f = hi == "b" and 1 / tr.lo or tr.hi end
   return math.max(1, f), tr
@@ -546,10 +551,23 @@ end
 -- on, in req/s: the higher run's lower end and the lower run's upper end), min_effect (%),
 -- slo (the SLO list, the default failure limit not moved), reorder(slo2) -> hi2, hi_fig2,
 -- lo_fig2 (the order and its figures again with hi's SLO at slo2; nil where no SLO moved).
+-- unit_key: the figures' unit, "throughput_req_s" (default) or "capacity_tok_s" (a capacity in
+-- output tok/s, compare.lua's tok/s row: fixa53); te.unit = "tok/s" then.
+-- Per-token SLOs (TPOT, ITL, NTPOT) keep their limits (fixa53): on a request-rate ladder a
+-- run of shorter outputs is a lighter load and meets such a limit at more req/s, but a
+-- capacity is the load where the heavier run's curve crosses the limit, read back: B's F_A(r L)
+-- meets it at L = L_A / r exactly, which the request rate's division by 1 / r already holds
+-- to (tests/sim/fixa53_tokens.py: the same server's capacities at TPOT p90 <= 170 ms, 11.44
+-- and 10.98 req/s, held 10.98 against 10.98); moving the limit as well would count the lighter
+-- load twice and hide a faster server.
+-- Also in te: input (the requests' input lengths differ beyond their noise: no figure here is
+-- free of them), slo_given (an SLO other than the default failure limit was read), for
+-- M.token_order_advice.
 function M.token_order_explained(o)
   local gap, hi = o.gap, o.hi
   if not (gap and next(gap) and (hi == "a" or hi == "b")) then return nil end
-  local fu, ur = M.token_favour("throughput_req_s", gap, hi)
+  local unit_key = o.unit_key or "throughput_req_s"
+  local fu, ur = M.token_favour(unit_key, gap, hi)
   local texts, seen, unknown = {}, {}, false
   local function add(tr)
     for _, x in ipairs(tr and tr.texts or {}) do
@@ -583,8 +601,13 @@ function M.token_order_explained(o)
     holds = m ~= nil and m >= thr
   end
   if holds then return nil end
+  local slo_given = false
+  for _, s in ipairs(o.slo or {}) do
+    if type(s.max) == "number" and not s.default then slo_given = true end
+  end
   return { higher = hi, texts = texts, unit_pct = (fu - 1) * 100, limits = #limits > 0 and limits or nil,
-    unknown = unknown or nil }
+    unknown = unknown or nil, unit = unit_key == "capacity_tok_s" and "tok/s" or nil,
+    input = gap.input ~= nil or nil, slo_given = slo_given or nil }
 end
 
 -- Why an order of two rates names no winner where the runs' token lengths can explain it
@@ -592,24 +615,54 @@ end
 -- the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling
 -- noise though within the workload match's 5 %), which alone can explain it: held to A's
 -- tokens (its request rate up to 4.2 % lower for them, End-to-end latency p90 read against
--- 7,680.0 ms for 8,000.0 ms), B is not above A by the practical threshold of 2.0 %; compare
--- per-token SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s". hi_label, lo_label: the labels
+-- 7,680.0 ms for 8,000.0 ms), B is not above A by the practical threshold of 2.0 %", then
+-- what would compare them (M.token_order_advice, with opts). hi_label, lo_label: the labels
 -- of the higher run and the other; fmt(key, v): a limit's figure.
-function M.token_order_text(te, hi_label, lo_label, min_effect, fmt)
+function M.token_order_text(te, hi_label, lo_label, min_effect, fmt, opts)
   local held = {}
   if te.unit_pct and te.unit_pct > 0 then
-    held[#held + 1] = ("its request rate up to %.1f %% lower for them"):format(te.unit_pct)
+    held[#held + 1] = ("its %s up to %.1f %% lower for them"):format(te.unit == "tok/s" and "output tok/s"
+      or "request rate", te.unit_pct)
   end
   for _, l in ipairs(te.limits or {}) do
     held[#held + 1] = ("%s read against %s for %s"):format(metrics.has(l.key) and metrics.get(l.key).label or l.key,
       fmt and fmt(l.key, l.moved) or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
   end
   return ("but the requests differ (%s, %s though within the workload match's %g %%), which alone can explain it: "
-    .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%; compare per-token "
-    .. "SLOs (TPOT, ITL, NTPOT) or capacity in output tok/s"):format(table.concat(te.texts, "; "),
+    .. "held to %s's tokens (%s), %s is not above %s by the practical threshold of %s %%%s"):format(
+    table.concat(te.texts, "; "),
     te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
     M.TOKEN_TOLERANCE * 100, lo_label, table.concat(held, ", "), hi_label, lo_label,
-    M.thr_num(min_effect or M.MIN_EFFECT))
+    M.thr_num(min_effect or M.MIN_EFFECT), M.token_order_advice(te, opts))
+end
+
+-- What would compare two runs whose order of rates their token lengths can explain (te:
+-- M.token_order_explained's), only what is comparable (fixa53: "compare per-token SLOs (TPOT,
+-- ITL, NTPOT) or capacity in output tok/s" was said beside a capacity at TPOT p90 itself held,
+-- and beside an E2E SLO where the tok/s capacity moves with the lengths too). A capacity in
+-- req/s is held at every SLO, a per-token one too (a run of shorter requests sustains more of
+-- them). Shorter outputs never raise a capacity in output tok/s at SLOs whose limits they do
+-- not move (per-token ones, TTFT: tests/sim/fixa53_tokens.py, 549.4 tok/s for both at TPOT p90
+-- <= 170 ms), but at an E2E one they do (548.4 against 539.8 tok/s at 8,000 ms); input lengths
+-- move every figure, the per-token ones too (a prompt's prefill delays the batch's tokens).
+-- opts.tps_row: the report has a capacity in output tok/s row (compare.lua with an SLO);
+-- opts.compare: compare.lua's report (--slo can give one). Returns "; ..." or "".
+function M.token_order_advice(te, opts)
+  opts = opts or {}
+  local same = "; only runs of the same requests would compare them"
+  if te.input then
+    return same .. " (the input lengths move every figure here, the per-token ones too: a prompt's prefill "
+      .. "delays the tokens of the requests beside it)"
+  end
+  if te.unit == "tok/s" then return same end
+  if opts.tps_row and te.slo_given and not te.limits then
+    return "; compare their capacity in output tok/s (its own row): at these SLOs shorter outputs do not raise it"
+  end
+  if opts.compare then
+    return "; a per-token SLO (TPOT, ITL, NTPOT) in --slo would give a capacity in output tok/s, which shorter "
+      .. "outputs do not raise"
+  end
+  return same
 end
 
 -- One run's load points that sent different requests (token lengths per request beyond the

@@ -3615,10 +3615,15 @@ end
 -- Why an order of the capacities (or of max sustained throughputs) names no run where the runs'
 -- token lengths can explain it (decision.capacity_token_check's token_explained, te): "the
 -- measured loads put B above A, but the requests differ (...), which alone can explain it: ...".
+-- (what would compare them, decision.token_order_advice: this report has a capacity in output
+-- tok/s row where an SLO is given; in output tok/s itself, te.unit, "the measured loads put B
+-- above A in output tok/s")
 local function token_order_reason(model, A, B, te)
   local H, L = te.higher == "b" and B or A, te.higher == "b" and A or B
-  return ("the measured loads put %s above %s, %s"):format(H.label, L.label, decision.token_order_text(te, H.label,
-    L.label, model.min_effect, function(k, v) return metrics.format(k, v) end))
+  return ("the measured loads put %s above %s%s, %s"):format(H.label, L.label,
+    te.unit == "tok/s" and " in output tok/s" or "", decision.token_order_text(te, H.label,
+    L.label, model.min_effect, function(k, v) return metrics.format(k, v) end,
+    { compare = true, tps_row = #(model.slo or {}) > 0 }))
 end
 M.token_order_reason = token_order_reason
 

@@ -2350,6 +2350,49 @@ local function capacity_gap_tps(ca, cb)
   return g, ta_, tb_
 end
 
+-- The capacity in output tok/s's own order where the req/s one is the requests' token
+-- lengths' (decision.capacity_token_check's token_explained; fixa53: the tok/s row repeated the
+-- req/s row's evidence, "held to A's tokens (its request rate up to 4.2 % lower for them) ...;
+-- compare ... capacity in output tok/s", in the tok/s row itself): the order its tok/s spans show
+-- (decision.gap_order of capacity_gap_tps), held to the tokens by the tok/s rule
+-- (decision.token_order_explained with unit_key "capacity_tok_s": the SLO limits the lengths
+-- move read again, recompute(side, slo2) as the req/s check reads them, and the higher run's
+-- least-gap figure divided by how far its lengths can raise its tok/s). Returns {order = "a" |
+-- "b" | false (the tok/s spans allow either), token_explained (nil: the order holds), hi_fig,
+-- lo_fig (the tok/s figures its least gap is read on), gap_text (the tok/s gap B - A in %,
+-- decision.gap_pct_text), max_pct (the largest gap, of their mean)}, nil where a tok/s the
+-- spans are read from is unknown.
+local function tps_token_order(model, ca, cb, token_gap, recompute)
+  local function order_of(xa, xb)
+    local g = capacity_gap_tps(xa, xb)
+    if not g then return nil end
+    local o = decision.gap_order(g, decision.capacity_touch_tps(xa, xb))
+    if not o then return false, nil, nil, g end
+    -- (the least gap's two ends, as the gap reads them: its noise widening kept)
+    local la, ha = decision.capacity_span(capacity_in_tps(xa))
+    local lb, hb = decision.capacity_span(capacity_in_tps(xb))
+    -- (and the largest, the higher run's upper end against the other's lower end)
+    if o == "b" then return o, ha + g.lo_rps, ha, g, hb, la end
+    return o, hb - g.hi_rps, hb, g, ha, lb
+  end
+  local order, hf, lf, g, hh, ll = order_of(ca, cb)
+  if order == nil then return nil end
+  -- (the gap the tok/s spans allow, in words: decision.gap_pct_text; its numbers, which may be
+  -- unbounded, stay out of comparison.json)
+  local gap_text = g and decision.gap_pct_text(g, T.helpers.pct) or nil
+  if not order then return { order = false, gap_text = gap_text } end
+  local te = token_gap and decision.token_order_explained { gap = token_gap, hi = order, slo = model.slo,
+    unit_key = "capacity_tok_s", min_effect = model.min_effect, hi_fig = hf, lo_fig = lf,
+    reorder = recompute and function(slo2)
+      local c2 = recompute(order, slo2)
+      if not c2 then return nil end
+      local o2, h2, l2 = order_of(order == "a" and c2 or ca, order == "b" and c2 or cb)
+      return o2 or nil, h2, l2
+    end }
+  return { order = order, token_explained = te or nil, hi_fig = hf, lo_fig = lf, gap_text = gap_text,
+    max_pct = hh ~= math.huge and ll and decision.mean_gap_pct(ll, hh) or nil }
+end
+
 -- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
 local function capacity_per(c, k)
   local out = {}
@@ -4057,6 +4100,51 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     B.label, range(o.lb, o.hb))
 end
 
+-- The tok/s row's evidence where the req/s order is the requests' token lengths' (tt:
+-- model.capacity.tps_token, tps_token_order's; false: a tok/s unknown): its text, verdict and
+-- order in comparison.csv's words, as capacity_tps_evidence_text returns them.
+local function capacity_tps_token_text(model, A, B, tt)
+  local cap = model.capacity
+  local ca, cb = cap.a, cap.b
+  local basis = evidence_basis(A, B, ca, cb)
+  local te = cap.evidence.token_explained
+  local rps = ("the order in req/s, %s above %s, is one the requests' token lengths can explain (the req/s row)")
+    :format(te.higher == "b" and B.label or A.label, te.higher == "b" and A.label or B.label)
+  if not tt then
+    return ("%s: not ordered in output tok/s, where a load point its span is read from has no tok/s; %s"):format(
+      basis, rps), "unknown", "unknown"
+  end
+  if not tt.order then
+    return ("%s: the measured loads allow B − A %s in output tok/s, so either may be higher in tok/s, and %s: not "
+      .. "shown to differ, no winner"):format(basis, tt.gap_text
+      or "either way", rps), "not shown to differ", "either_may_be_higher"
+  end
+  if tt.token_explained then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B,
+      tt.token_explained)), "not shown to differ", "either_may_be_higher"
+  end
+  local hi, lo = tt.order == "b" and B or A, tt.order == "b" and A or B
+  local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
+  local m = decision.mean_gap_pct(tt.lo_fig, tt.hi_fig)
+  local thr = model.min_effect
+  local apart = ("%s's capacity lies at %s or more, %s's at %s or less"):format(hi.label, tok(tt.hi_fig), lo.label,
+    tok(tt.lo_fig))
+  if not m or m < thr then
+    -- (its least gap below the threshold: at least as high, or, its largest below it too, no
+    -- difference of practical size; the req/s row's words, M.CSV_ORDERS)
+    local small = tt.max_pct and tt.max_pct < thr
+    return ("%s: apart in output tok/s (%s), but by %s of their mean at least, below the practical threshold of %s "
+      .. "%%%s, and %s: not shown to differ, no winner"):format(basis, apart, T.helpers.pct(m or 0),
+      decision.thr_num(thr), small and ", the largest gap the spans allow too"
+      or (", so %s is at least as high"):format(hi.label), rps), "not shown to differ",
+      small and "not_shown_to_differ" or (tt.order .. "_at_least_as_high")
+  end
+  local repeats = ca.interval and cb.interval
+  return ("%s: %sapart in output tok/s beyond what the requests' token lengths explain, %s higher: %s (%s)"):format(
+    basis, repeats and "" or "untested, but ", hi.label, apart, rps),
+    repeats and (tt.order == "b" and "B higher" or "A higher") or "untested", tt.order .. "_higher"
+end
+
 -- The evidence of the Headline's capacity in output tok/s: the req/s row's (cap_text), but
 -- an order it names (ordered, a winner, or one below the practical threshold) is said of
 -- tok/s only as the tok/s spans show it (decision.gap_order of their gap, capacity_in_tps,
@@ -4068,6 +4156,12 @@ end
 local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
+  -- a req/s order the requests' token lengths can explain: the tok/s row's own evidence, its
+  -- own order held by the tok/s rule (cap.tps_token, tps_token_order; fixa53), never the req/s
+  -- row's words
+  if ev.verdict == "not shown to differ" and ev.token_explained and cap.tps_token ~= nil then
+    return capacity_tps_token_text(model, A, B, cap.tps_token)
+  end
   -- (an order whose least gap is below the threshold names no winner, but says which run the
   -- loads put at least as high: in tok/s only as the tok/s spans show it too)
   local said = ev.winner or (ev.ordered and ev.higher)
@@ -7108,6 +7202,10 @@ function M.build(opts)
   end
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion, token_gap = token_gap, slo = model.slo, recompute = recompute })
+  -- (the tok/s row's own order where the req/s one is the tokens': tps_token_order; fixa53)
+  if model.capacity.evidence.token_explained then
+    model.capacity.tps_token = tps_token_order(model, ca, cb, token_gap, recompute) or false
+  end
   narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A

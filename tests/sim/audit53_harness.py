@@ -36,6 +36,8 @@ ap.add_argument("--noise", type=float, default=0.1)
 ap.add_argument("--repeat", type=int, default=1)
 ap.add_argument("--fail", type=float, default=0.0)
 ap.add_argument("--harnesses", default="vllm,imax,ip,gl,br,gl0,vagg,bri,brg")
+ap.add_argument("--warmup", type=float, default=0.0,
+                help="guidellm's warmup_duration (s) in gl/, gl0/ (the window then may not start at the first send)")
 ap.add_argument("--concurrency", action="store_true",
                 help="read --rates as concurrency levels: closed loops of that many users for --dur s")
 a = ap.parse_args()
@@ -356,7 +358,7 @@ def gl_bench(rate, rep, reqs, idx, keep):
             "requests": {"successful": [gl_req(r, i) for i, r in enumerate(reqs) if r["err"] is None] if keep else [],
                          "errored": [gl_req(r, i) for i, r in enumerate(reqs) if r["err"] is not None] if keep else [],
                          "incomplete": [], "total": None},
-            "start_time": start, "end_time": end, "duration": end - start, "warmup_duration": 0.0,
+            "start_time": start, "end_time": end, "duration": end - start, "warmup_duration": a.warmup,
             "cooldown_duration": 0.0}
 
 

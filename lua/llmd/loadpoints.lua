@@ -969,6 +969,7 @@ function M.drain_of(p)
       local k = x.least_kind
       if not r.least_kind or (rank[k] or 3) > rank[r.least_kind] then
         r.least_kind, r.least_label, r.least_q = k, x.least_label, x.least_q
+        r.least_why = x.least_why
       end
       r.below = math.max(r.below or 0, x.below or 0)
     end
@@ -1065,6 +1066,15 @@ end
 function M.bound_text(p, d, i)
   local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
   local share = M.SATURATION_SHARE * 100
+  if not d.rps_hi and d.least_why then
+    -- a window whose start the files do not place at the first request sent (guidellm's
+    -- after a warmup, or a benchmark report of guidellm, which does not say): its least
+    -- latency cannot be taken out, so completed / window is all there is (audit53 F1)
+    return ("point %d%s: at %g req/s offered completed / window was %.4g req/s (%s %% of the offered, below %d "
+      .. "%%), but that window also counts the last requests' own latency, and %s: long answers alone could put it "
+      .. "there, so whether the server kept up is unknown"):format(i, st, p.offered, d.rps,
+        M.below_share_text(d.rps / d.ref_rps * 100), share, d.least_why)
+  end
   if not d.rps_hi then
     -- nothing bounds the least latency (least_kind "none"): only completed / window, which
     -- long answers alone put below the share

@@ -1337,7 +1337,12 @@ local function curve_rows(points, gpus, lat, ttft_pct, slo)
     local function v(key, d) return num_beside(lp.field(p, key), d, slo, key) end
     local function ci(key, d)
       local c = p.ci and p.ci[key]
-      if not c then return "" end
+      if not c then
+        -- (unknown in the files: N/A with its reason, never a blank beside the unit, "TPOT mean
+        -- ms" for guidellm with sample_size=0, audit53 F-ci)
+        local why = p.na and p.na[key]
+        return why and ("N/A (%s)"):format(why) or "N/A (no interval: not known in every repeat)"
+      end
       -- identical repeats: an interval of width 0 would read as certainty
       if c.identical then
         return ("%s (repeats identical, no spread to estimate; n = %d)"):format(T.helpers.num(c.mean, d), c.n)
@@ -1364,6 +1369,10 @@ local function curve_rows(points, gpus, lat, ttft_pct, slo)
       rps_ci = ci("throughput_req_s", 2), ttft_p90_ci = ci("ttft_p90_ms", 1),
       ttft_mean_ci = ci("ttft_mean_ms", 1), tpot_mean_ci = ci("tpot_mean_ms", 2),
     }
+    -- each latency interval's unit, "" beside an N/A (whose reason would otherwise end in " ms")
+    local row0 = out[#out]
+    row0.ttft_mean_unit = p.ci and p.ci.ttft_mean_ms and " ms" or ""
+    row0.tpot_mean_unit = p.ci and p.ci.tpot_mean_ms and " ms" or ""
     -- the latency columns (curve_columns: the percentiles the runs have), one {text =} each,
     -- and the interval of TTFT at its column's percentile (ttft_p90_ci above: older templates)
     local row = out[#out]
@@ -1379,6 +1388,7 @@ local function curve_rows(points, gpus, lat, ttft_pct, slo)
     end
     row.ttft_pct_label = "TTFT " .. (ttft_pct == "p999" and "p99.9" or ttft_pct)
     row.ttft_pct_ci = ci("ttft_" .. ttft_pct .. "_ms", 1)
+    row.ttft_pct_unit = p.ci and p.ci["ttft_" .. ttft_pct .. "_ms"] and " ms" or ""
   end
   return out
 end

@@ -298,6 +298,15 @@ local function map(set, br, path, stage_fallback)
       end
     end
     drain = rm.drain_from_stats(ok, dur, pcts, scale and num(rl.min) and rl.min * scale / 1000 or nil)
+  elseif tool == "guidellm" then
+    -- its window, guidellm's measured one, may start after a warmup (the report does not say):
+    -- no least latency to take out, but its completed / window still counts the last answers'
+    -- latency, so a shortfall of it is not read as saturation (audit53 F1)
+    drain = rm.drain_from_stats(ok, dur, {}, nil)
+    if drain then
+      drain.least_why = "a benchmark report of guidellm does not say whether its measured window started at the "
+        .. "first request sent or after a warmup, so no least latency can be taken out of it"
+    end
   end
   local stage = num(std.stage) or stage_fallback
   -- why the offered load is unknown (the Load Curves' Offered cell says it)

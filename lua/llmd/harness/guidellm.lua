@@ -176,17 +176,34 @@ local WINDOW_SRC = "guidellm's measured window (benchmark start_time to end_time
 -- latency, and the successes over (window - least latency) are the rate the answers came
 -- back at, free of the drain the last answers' latency adds, as the vLLM and benchmark
 -- report readers give it. The least latency: request_latency's min (s, over every
--- success, sample_size or not), else its lowest percentile. nil where a warmup moved the
+-- success, sample_size or not), else its lowest percentile. Where a warmup moved the
 -- window's start (answers come from its first moment) or the file does not say where it
--- started (then the harness's own rate, successes / window, as it is).
+-- started, none is taken out (least_kind "none": the harness's own rate, successes /
+-- window, as it is), and least_why says why: a shortfall of that rate, which still counts
+-- the last answers' latency, is then unknown, never saturation (llmd.loadpoints.bound_text).
 local GL_PCTS = { { 0.1, "p001" }, { 1, "p01" }, { 5, "p05" }, { 10, "p10" }, { 25, "p25" }, { 50, "p50" },
   { 75, "p75" }, { 90, "p90" }, { 95, "p95" }, { 99, "p99" }, { 99.9, "p999" } }
 local function drain_record(b, ok, dur)
   local smt = num(b["scheduler_metrics.measure_start_time"])
   local srt = num(b["scheduler_metrics.request_start_time"])
   local wu = num(b.warmup_duration)
-  if wu and wu > 0 then return nil end
-  if not (smt and srt) or math.abs(smt - srt) > 1e-3 then return nil end
+  -- a window that may not start at the first request sent: no least latency can be taken
+  -- out, but completed / window still counts the last answers' latency, so a shortfall of it
+  -- is no saturation (unknown, llmd.loadpoints.bound_text; audit53 F1: a 40-slot server read
+  -- as saturated at 5 req/s of its 13)
+  local function unplaced(why)
+    local rec = rm.drain_from_stats(ok, dur, {}, nil)
+    if rec then rec.least_why = why end
+    return rec
+  end
+  if wu and wu > 0 then
+    return unplaced(("guidellm's measured window starts after its %.4g s warmup, where answers may already come "
+      .. "in, so no least latency can be taken out of it"):format(wu))
+  end
+  if not (smt and srt) or math.abs(smt - srt) > 1e-3 then
+    return unplaced("guidellm's file does not place its measured window's start at the first request sent "
+      .. "(scheduler_metrics.measure_start_time and request_start_time), so no least latency can be taken out of it")
+  end
   local rl = dist(b.metrics.request_latency)
   if not rl then return nil end
   local pcts = {}

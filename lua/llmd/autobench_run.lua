@@ -281,10 +281,85 @@ local function prune(rows)
   return keep, #keep < #rows
 end
 
+-- The path a file's name leads to: the last component's symbolic links followed (relative
+-- targets from the link's folder; a link to a file not made yet is its target's path too).
+function M.link_target(path)
+  for _ = 1, 40 do
+    if lfs.symlinkattributes(path, "mode") ~= "link" then break end
+    local to = lfs.symlinkattributes(path, "target") or ""
+    path = (to:sub(1, 1) ~= "/" and (path:match("^(.*/)[^/]*$") or "") or "") .. to
+  end
+  return path
+end
+
+-- Rewritten as a whole (atomically: a new file renamed over the old), through a symbolic link
+-- to the file it leads to, so that the link stays a link and its target has the rows (the new
+-- file in the link's place left the target with the old rows, and the two names apart). A
+-- file of several names (hard links) cannot keep them: the others keep the rows as they were,
+-- said on stderr.
 local function rewrite(out, rows)
   local t = {}
   for i, row in ipairs(rows) do t[i] = row_text(row) end
-  require("llmd.workspace").write_text(out, table.concat(t))
+  local target = M.link_target(out)
+  local names = lfs.attributes(target, "nlink")
+  require("llmd.workspace").write_text(target, table.concat(t))
+  if names and names > 1 then
+    io.stderr:write(("note: %s had %d names (hard links); it was rewritten as a new file, so the other %d keep "
+      .. "the rows as they were\n"):format(out, names, names - 1))
+  end
+end
+
+-- The folder of the locks that hold an output by its identity (M.lock_output): this user's,
+-- under /tmp, made when missing (mode 700), a folder of this user's that nobody else can write
+-- in (else a lock file there could be a link another user placed).
+local function lock_dir()
+  local uid = lfs.attributes("/proc/self", "uid") or 0
+  local d = ("/tmp/llmdlua-locks-%d"):format(uid)
+  if lfs.symlinkattributes(d, "mode") == nil then
+    lfs.mkdir(d)
+    proc.chmod(d, "700")
+  end
+  local a = lfs.symlinkattributes(d)
+  if not (a and a.mode == "directory" and a.uid == uid and a.permissions:sub(4) == "------") then
+    return nil, ("%s is not a folder of this user's that only it can write in (%s)"):format(d,
+      a and ("%s, owner uid %d, %s"):format(a.mode, a.uid, a.permissions) or "it cannot be made")
+  end
+  return d
+end
+
+-- Holds the output file itself, whatever name this run gives it: two runs of one file under
+-- two names (a symbolic link to it, ./x and ../dir/x, a hard link) each held their own
+-- artifacts folder's lock, and both measured its rows and appended them at once. Two locks,
+-- in lock_dir(): one named after the file's real path (links followed, `.` and `..`
+-- resolved), which a rewrite (a new file renamed over it) keeps, and one after its device and
+-- inode, which a hard link shares. The file is made (empty) first when missing, so that a
+-- run that starts before a link to it is made holds its inode as well. The artifacts stay
+-- where they are, beside the output as named. Returns true, or nil and one line (in use:
+-- "in_use" third); made.path is the file made, if it was.
+function M.lock_output(out, made)
+  local target = M.link_target(out)
+  if lfs.attributes(target, "mode") == nil then
+    local f = io.open(target, "ab")
+    if f then f:close(); made.path = target end
+  end
+  local dir, base = target:match("^(.*)/([^/]*)$")
+  if not dir then dir, base = ".", target elseif dir == "" then dir = "/" end
+  local real = (proc.realpath(dir) or dir):gsub("/$", "") .. "/" .. base
+  local ld, why = lock_dir()
+  if not ld then return nil, ("%s: cannot lock the results file: %s"):format(out, why) end
+  local ws = require "llmd.workspace"
+  local locks = { { ("%s/autobench-path-%s.lock"):format(ld, M.fnv1a64(real)),
+    ("these results (the file %s)"):format(real) } }
+  local a = lfs.attributes(target)
+  if a and a.mode == "file" then
+    locks[2] = { ("%s/autobench-file-%d-%d.lock"):format(ld, a.dev, a.ino),
+      ("these results (the file %s under another name, a hard link: the same device and inode)"):format(real) }
+  end
+  for _, l in ipairs(locks) do
+    local ok, err = ws.lock(dir, "autobench.lua run", { shown = out, what = l[2], file = l[1] })
+    if not ok then return nil, err, err:find(": in use by another llmdlua process", 1, true) and "in_use" end
+  end
+  return true
 end
 
 -- Rows of `file` (the output `out` or its stale file) pointing at `from` (an artifact, as
@@ -758,6 +833,11 @@ function M.run(config_path, opts)
       dir, other, other), 0)
   end
   local prior = { done = {}, measured = {} }
+  -- the empty output file made for its lock (M.lock_output) goes again when the run stops
+  -- before its first row (a server an earlier run left running, Ctrl-C)
+  local made <close> = setmetatable({}, { __close = function(m, err)
+    if err and m.path and lfs.attributes(m.path, "size") == 0 then os.remove(m.path) end
+  end })
   if not opts.dry_run then
     -- the output's folder made when missing, said on stderr as compare.lua says of the folder
     -- it makes for a workspace (a mistyped folder would hold the results where nobody looks)
@@ -770,8 +850,10 @@ function M.run(config_path, opts)
     -- before a row is read, a server started or anything written (opts.in_use: how the
     -- script says it; else raised)
     local lok, lerr = require("llmd.workspace").lock(dir, "autobench.lua run", { shown = out, what = "these results" })
+    local in_use = not lok
+    if lok then lok, lerr, in_use = M.lock_output(out, made) end
     if not lok then
-      if opts.in_use then opts.in_use(lerr) end
+      if in_use and opts.in_use then opts.in_use(lerr) end
       error(lerr, 0)
     end
     local left = M.leftover_servers(dir)

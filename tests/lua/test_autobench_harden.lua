@@ -1,0 +1,119 @@
+-- autobench.lua run against hostile or odd surroundings (harden53): one results file under
+-- two names, a server whose engine died while its API answers, a client that ignores the
+-- workload it is given, and the like. Mock server and client: tests/autobench/.
+local t = require "testlib"
+local ab = require "llmd.autobench"
+local abrun = require "llmd.autobench_run"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+local yaml = require "llmd.yaml"
+
+local mock = require "abmock"
+local LLMDLUA, vllm_shim, mock_config = mock.LLMDLUA, mock.vllm_shim, mock.config
+
+local function ab_cli(args, cwd, env)
+  local argv = { LLMDLUA, "autobench.lua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return proc.run(argv, { cwd = cwd, env = env })
+end
+
+local function rows_by(path)
+  local got = {}
+  for _, row in ipairs(ab.read_rows(path)) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
+  return got
+end
+
+-- Starts `run CFG --out OUT` in d in the background and waits until its server started
+-- (the progress line); returns the process.
+local function start_run(d, env, cfg_name, out)
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", cfg_name, "--out", out },
+    { cwd = d, env = env, stdout = { file = d .. "/bg.txt" }, stderr = { file = d .. "/bg-err.txt" } })
+  for _ = 1, 400 do
+    if t.read(d .. "/bg.txt"):find("starting the server on port", 1, true) then return p end
+    t.eq(p:wait(0.05), nil, "still running: " .. t.read(d .. "/bg-err.txt"))
+  end
+  error("the background run did not start its server: " .. t.read(d .. "/bg.txt"))
+end
+
+-- One results file under other names - a symbolic link beside it, one in another folder, a
+-- hard link, the same file through `..` - is the file itself: while a run writes it, a run
+-- of it by any of those names is refused (exit 2, one line naming the holder) before it
+-- starts anything. On main each name had its own lock (its artifacts folder's), and two runs
+-- measured the same rows at once, both appending to the one file.
+t.test("run: one results file under another name (a link, a hard link, ..) is refused while a run writes it", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers: the run waits
+  cfg.run.ready_timeout = 60
+  t.write(d .. "/slow.yaml", yaml.dump(cfg))
+  t.write(d .. "/run3.jsonl", "")
+  lfs.mkdir(d .. "/other")
+  t.ok(proc.run({ "ln", "-s", "run3.jsonl", d .. "/latest.jsonl" }).ok)
+  t.ok(proc.run({ "ln", "-s", "../run3.jsonl", d .. "/other/last.jsonl" }).ok)
+  t.ok(proc.run({ "ln", d .. "/run3.jsonl", d .. "/hard.jsonl" }).ok)
+  local p = start_run(d, env, "slow.yaml", "run3.jsonl")
+  local results = {}
+  for _, name in ipairs { "latest.jsonl", "other/last.jsonl", "hard.jsonl", "other/../run3.jsonl" } do
+    results[name] = ab_cli({ "run", "slow.yaml", "--out", name }, d, env)
+  end
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  local st = p:wait(20)
+  local real = proc.realpath(d) .. "/run3.jsonl"
+  for name, r in pairs(results) do
+    t.eq(r.code, 2, name .. ": " .. r.stdout .. r.stderr)
+    t.eq(r.stdout, "", name)
+    t.ok(r.stderr:find("^autobench%.lua run: " .. name:gsub("%p", "%%%0") .. ": in use by another llmdlua process "
+      .. "%(autobench%.lua run, pid " .. p:pid() .. ", started [%dT:Z-]+%): it is writing these results"), r.stderr)
+    -- (the line names the file the two names share, where it is not the name given)
+    if name == "hard.jsonl" then
+      t.ok(r.stderr:find("(the file " .. proc.realpath(d) .. "/hard.jsonl under another name, a hard link: the same "
+        .. "device and inode)", 1, true), r.stderr)
+    elseif name ~= "other/../run3.jsonl" then
+      t.ok(r.stderr:find("(the file " .. real .. ")", 1, true), r.stderr)
+    end
+  end
+  -- one server was started in all: the first run's
+  t.eq(st and st.code, 130, t.read(d .. "/bg-err.txt"))
+  -- the rows are the first run's alone (its notes for sglang, ahead of vllm), none twice
+  local seen = {}
+  for _, row in ipairs(ab.read_rows(d .. "/run3.jsonl")) do
+    local k = row.candidate_id .. "/" .. ab.scenario(row)
+    t.eq({ k, seen[k] }, { k, nil }, "each row once")
+    t.eq(row.framework, "sglang")
+    seen[k] = true
+  end
+  for _, name in ipairs { "latest", "last", "hard" } do
+    t.eq(lfs.attributes(d .. "/autobench-artifacts/" .. name .. "/vllm-0"), nil, name .. ": no server started")
+  end
+  -- the locks go when their holder ends: none left for the file
+  local uid = lfs.attributes("/proc/self", "uid")
+  t.eq(lfs.attributes(("/tmp/llmdlua-locks-%d/autobench-path-%s.lock"):format(uid, abrun.fnv1a64(real))), nil)
+end)
+
+-- Through a symbolic link a run measures the link's file, keeps its artifacts beside the link
+-- as named (autobench-artifacts/latest/, as before: not moved to the target's folder), and a
+-- rewrite of the output (notes overtaken by measured rows) goes to the file the link leads
+-- to: on main it put a new regular file in the link's place, the target keeping the old rows.
+t.test("run: a rewrite through a symbolic link keeps the link and writes its file; artifacts stay beside the link",
+  function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config()))
+  lfs.mkdir(d .. "/store")
+  t.ok(proc.run({ "ln", "-s", "store/run3.jsonl", d .. "/latest.jsonl" }).ok)
+  -- first only sglang (no candidate enabled): the other frameworks are noted user-excluded
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "latest.jsonl", "--frameworks", "sglang" }, d, env)
+  t.eq(lfs.symlinkattributes(d .. "/latest.jsonl", "mode"), "link")
+  t.ok(rows_by(d .. "/store/run3.jsonl")["vllm-excluded/chat"], r.stdout .. r.stderr)
+  -- then all: vllm measured, its exclusion notes overtaken and the file rewritten
+  r = ab_cli({ "run", "cfg.yaml", "--out", "latest.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.symlinkattributes(d .. "/latest.jsonl", "mode"), "link", "the link is still a link")
+  local got = rows_by(d .. "/store/run3.jsonl")
+  t.eq({ got["vllm-excluded/chat"], got["vllm-0/chat"].status }, { nil, "ok" })
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/latest/vllm-0/server.log", "mode"), "file")
+  t.eq(lfs.attributes(d .. "/store/autobench-artifacts"), nil, "nothing written beside the target")
+  t.eq(got["vllm-0/chat"].artifacts.server_log, "autobench-artifacts/latest/vllm-0/server.log")
+end)

@@ -37,6 +37,47 @@ local function is_oom(text)
   return false
 end
 
+-- What vLLM's log says when its engine died while its API server goes on (it answers HTTP 500
+-- to every request, and /health 503, until its watchdog stops it; for good with
+-- VLLM_KEEP_ALIVE_ON_ENGINE_DEATH): V1's engine core ("EngineCore encountered a fatal error.",
+-- core.py; "Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.",
+-- core_client.py), its API server ("AsyncLLM output_handler failed.", then
+-- vllm.v1.engine.exceptions.EngineDeadError), V0's AsyncEngineDeadError and MQLLMEngineDeadError.
+M.ENGINE_DEAD_PATTERNS = { "EngineCore encountered a fatal error", "died unexpectedly, shutting down client",
+  "AsyncLLM output_handler failed", "EngineDeadError" }
+
+-- A log line as said in a reason: vLLM's prefix ("(EngineCore_DP0 pid=413) ERROR 11-10
+-- 12:30:57 [core.py:710] ") left out, at most 200 bytes.
+local function log_line(line)
+  line = line:gsub("^%(.-%) ", ""):gsub("^%u+ %d%d%-%d%d %d%d:%d%d:%d%d ?%[.-%] ", ""):gsub("%s+$", "")
+  return #line > 200 and (line:sub(1, 197) .. "...") or line
+end
+
+-- The part of a server log written since offset: nil, or the first line saying its engine
+-- died and the first saying it ran out of memory (nil when none does).
+local function engine_death(text)
+  local dead, oom
+  for line in text:gmatch("[^\n]+") do
+    if not dead then
+      for _, p in ipairs(M.ENGINE_DEAD_PATTERNS) do
+        if line:find(p, 1, true) then dead = log_line(line); break end
+      end
+    end
+    if not oom and is_oom(line) then oom = log_line(line) end
+  end
+  return dead, dead and oom or nil
+end
+
+-- The bytes of path from offset on ("" when there are none).
+local function read_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local s = f:read("a") or ""
+  f:close()
+  return s
+end
+
 local function tail(text, n)
   local lines = {}
   for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
@@ -990,6 +1031,9 @@ function M.run(config_path, opts)
       -- the server could run none
       local start_exit = status and p and p:poll()
       local dead -- why the remaining scenarios are not run, once the server has exited
+      -- the server log read so far for an engine that died (engine_death): from where it
+      -- stood once the server answered
+      local seen = p and lfs.attributes(log, "size") or 0
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
@@ -1073,6 +1117,28 @@ function M.run(config_path, opts)
                 end
               end
             end
+            -- a server alive whose engine died (vLLM's API server goes on, HTTP 500 to every
+            -- request): whatever the client made of it, the row is the engine's death, oom where
+            -- the log says out of memory; the requests that completed before are no measurement
+            -- of the configuration, and its other scenarios are not run
+            if not res.server and not res.move_error and not res.spawn_error then
+              local logtext = read_from(log, seen)
+              seen = seen + #logtext
+              local died, oom = engine_death(logtext)
+              if died then
+                local sr = type(row.metrics) == "table" and row.metrics.success_rate or nil
+                row.metrics = json.object { success_rate = sr }
+                row.status = oom and "oom" or "failed"
+                row.server_engine_dead = true
+                row.failure_reason = ("the server's engine died during the benchmark of %s%s, while its API server "
+                  .. "went on answering (HTTP 500): its log says \"%s\"%s; %s"):format(sc.name,
+                  oom and ", out of memory" or "", died, oom and (" and \"" .. oom .. "\"") or "",
+                  sr and ("%d %% of the requests completed, and no figure of this run is a measurement"):format(
+                    math.floor(sr * 100 + 0.5)) or "no figure of this run is a measurement")
+                dead = ("not run: the server's engine died (%s) during the benchmark of %s (log %s)"):format(
+                  row.status, sc.name, log)
+              end
+            end
           end
         end
         if not opts.dry_run then
@@ -1085,6 +1151,7 @@ function M.run(config_path, opts)
             -- gone, the client's where the client failed
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
             failures[#failures + 1] = { row = row, log = (status or row.server_exit or row.status == "skipped"
+              or row.server_engine_dead
               or not row.artifacts.benchmark_log) and p and log or row.artifacts.benchmark_log and blog or nil }
           end
           local how = row.failure_reason ~= "" and (" - " .. row.failure_reason)

@@ -117,3 +117,49 @@ t.test("run: a rewrite through a symbolic link keeps the link and writes its fil
   t.eq(lfs.attributes(d .. "/store/autobench-artifacts"), nil, "nothing written beside the target")
   t.eq(got["vllm-0/chat"].artifacts.server_log, "autobench-artifacts/latest/vllm-0/server.log")
 end)
+
+-- A vLLM whose engine died while its API server goes on answering (HTTP 500 to every request,
+-- VLLM_KEEP_ALIVE_ON_ENGINE_DEATH): mock modes 10 (out of memory after 3 completions: the
+-- client's test prompt and 2 of its 3 requests) and 11 (the engine core process died after
+-- the test prompt). The row is the engine's death, named from the server log (oom where it
+-- says out of memory), never "ok": on main mode 10's row was ok, 2 of 3 requests done, and
+-- with no success-rate limit in the SLA it passed; mode 11's said "no request succeeded"
+-- without the cause. The expected texts are the rule's, by hand, with the mock's log lines.
+t.test("run: a server whose engine died while its API answers 500 is that row's cause, oom from its log", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2" -- mode 11: the client's test prompt fails for 2 s, not 600
+  for _, c in ipairs {
+    { mode = 10, status = "oom", said = '"EngineCore encountered a fatal error." and "torch.OutOfMemoryError: CUDA '
+      .. 'out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is '
+      .. 'free."; 67 % of the requests completed, and no figure of this run is a measurement' },
+    { mode = 11, status = "failed", said = '"Engine core proc EngineCore_DP0 died unexpectedly, shutting down '
+      .. 'client."; 0 % of the requests completed, and no figure of this run is a measurement' },
+  } do
+    local cfg = mock_config(nil, c.mode)
+    cfg.benchmark.sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30 } -- no success-rate limit
+    local name = ("m%d"):format(c.mode)
+    t.write(d .. "/" .. name .. ".yaml", yaml.dump(cfg))
+    local r = ab_cli({ "run", name .. ".yaml", "--out", name .. ".jsonl" }, d, env)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local got = rows_by(d .. "/" .. name .. ".jsonl")
+    local chat = got["vllm-0/chat"]
+    t.eq({ chat.status, chat.sla.passed, chat.server_engine_dead }, { c.status, false, true }, chat.failure_reason)
+    t.eq(chat.failure_reason, "the server's engine died during the benchmark of chat"
+      .. (c.mode == 10 and ", out of memory" or "") .. ", while its API server went on answering (HTTP 500): its "
+      .. "log says " .. c.said)
+    -- no latency or throughput of it stands in the row
+    t.eq(chat.metrics.request_throughput, nil)
+    t.eq(chat.metrics.p50_ttft_ms, nil)
+    local log = "autobench-artifacts/" .. name .. "/vllm-0/server.log"
+    t.eq({ got["vllm-0/summarization"].status, got["vllm-0/summarization"].failure_reason }, { "skipped",
+      ("not run: the server's engine died (%s) during the benchmark of chat (log %s)"):format(c.status, log) })
+    t.ok(r.stderr:find(("not every row is ok (exit 1): vllm-0 chat %s, summarization skipped (log %s); the rows are "
+      .. "in %s.jsonl\n"):format(c.status, log, name), 1, true), r.stderr)
+    -- compare names the cause in the failed table, and no winner is drawn from the row
+    r = ab_cli({ "compare", name .. ".jsonl" }, d)
+    t.eq(r.code, 0, r.stderr)
+    t.ok(r.stdout:find("the server's engine died during the benchmark of chat", 1, true), r.stdout)
+    t.ok(not r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
+  end
+end)

@@ -815,6 +815,51 @@ function M.result_metrics(path, num_prompts)
   return m, nil
 end
 
+-- Whether the client's result file is of the workload it was asked for (want: num_prompts,
+-- conc: the concurrency, nil for unbounded): nil, or why not, one line. A client_command that
+-- leaves out {num_prompts} or {max_concurrency} runs its own default (vllm bench serve: 1000
+-- prompts, no limit), and its figures were recorded as the scenario's. Read from the file:
+-- `num_prompts`, `completed` + `failed` (the requests run), `max_concurrency` (the limit it
+-- ran with; null: none), and the requests' mean number in flight, the sum of `latencies` over
+-- `duration`, which no run within a limit of N exceeds (the average of a count is at most its
+-- largest value; 1 % for rounding). What the file does not say is not held against it.
+function M.workload_mismatch(path, want)
+  local d = read_result(path)
+  local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
+  local tail_text = "; no figure of it is this scenario's"
+  local n, done, failed = num("num_prompts"), num("completed"), num("failed")
+  if n and n ~= want.num_prompts then
+    return ("the benchmark client ran num_prompts %s (its result's), not the %d asked: a client_command without "
+      .. "{num_prompts} runs its own number of requests%s"):format(ab.pyrepr(n), want.num_prompts, tail_text)
+  end
+  if done and failed and done + failed ~= want.num_prompts then
+    return ("the benchmark client ran %s requests (completed + failed in its result), not the %d asked: a "
+      .. "client_command without {num_prompts} runs its own number of requests%s"):format(ab.pyrepr(done + failed),
+      want.num_prompts, tail_text)
+  end
+  local mc = d.max_concurrency
+  local asked = want.conc and ("a concurrency of " .. math.tointeger(want.conc)) or "unbounded (no limit was asked)"
+  local advice = "a client_command without {max_concurrency} (or {max_concurrency_flag}) runs its own"
+  if mc == json.null and want.conc then
+    return ("the benchmark client ran with no concurrency limit (max_concurrency null in its result), not %s: %s%s")
+      :format(asked, advice, tail_text)
+  elseif type(mc) == "number" and mc ~= want.conc then
+    return ("the benchmark client ran with max_concurrency %s (its result's), not %s: %s%s"):format(ab.pyrepr(mc),
+      asked, advice, tail_text)
+  end
+  local dur, lat = num("duration"), d.latencies
+  if want.conc and dur and dur > 0 and type(lat) == "table" then
+    local sum = 0
+    for _, v in ipairs(lat) do if type(v) == "number" then sum = sum + v end end
+    if sum / dur > want.conc * 1.01 then
+      return ("the benchmark client had %.2f requests in flight on average (the sum of its result's latencies over "
+        .. "its duration), more than the concurrency of %d asked: %s%s"):format(sum / dur, math.tointeger(want.conc),
+        advice, tail_text)
+    end
+  end
+  return nil
+end
+
 function M.run(config_path, opts)
   local out = opts.out
   local plan = ab.plan(config_path, { frameworks = opts.frameworks })
@@ -1103,8 +1148,13 @@ function M.run(config_path, opts)
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
               local ok, m, why, what = pcall(M.result_metrics, rpath, ds.num_prompts)
+              local unlike = ok and not why and M.workload_mismatch(rpath, { num_prompts = ds.num_prompts or 80,
+                conc = sc.conc })
               if not ok then
                 row.status, row.failure_reason = "failed", tostring(m)
+              elseif unlike then
+                -- another workload than the scenario's: failed, and none of its figures kept
+                row.status, row.failure_reason = "failed", unlike
               else
                 row.metrics = m
                 if why then

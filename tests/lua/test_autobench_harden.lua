@@ -163,3 +163,74 @@ t.test("run: a server whose engine died while its API answers 500 is that row's 
     t.ok(not r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
   end
 end)
+
+-- A client_command that leaves out {num_prompts} or {max_concurrency} runs its own workload
+-- (the mock client's default: 10 prompts, no limit), and its figures were recorded as the
+-- scenario's: ok rows of 10 requests at full concurrency where the config asks 3 at 2. The
+-- row is failed, saying what the result file shows against what was asked, and keeps none
+-- of the figures. (On main: ok rows.) The expected lines are the rule's, by hand.
+t.test("run: a client_command that ignores {num_prompts} or {max_concurrency} gives failed rows saying so", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cases = {
+    { client = "vllm bench serve --base-url {base_url} --model {model} --max-concurrency {max_concurrency} "
+      .. "--save-result --result-dir {result_dir} --result-filename {result_file}",
+      why = "the benchmark client ran num_prompts 10 (its result's), not the 3 asked: a client_command without "
+        .. "{num_prompts} runs its own number of requests; no figure of it is this scenario's" },
+    { client = "vllm bench serve --base-url {base_url} --model {model} --num-prompts {num_prompts} "
+      .. "--save-result --result-dir {result_dir} --result-filename {result_file}",
+      why = "the benchmark client ran with no concurrency limit (max_concurrency null in its result), not a "
+        .. "concurrency of 2: a client_command without {max_concurrency} (or {max_concurrency_flag}) runs its own; no "
+        .. "figure of it is this scenario's" },
+    { client = "vllm bench serve --base-url {base_url} --model {model} --num-prompts {num_prompts} "
+      .. "--max-concurrency 1 --save-result --result-dir {result_dir} --result-filename {result_file}",
+      why = "the benchmark client ran with max_concurrency 1 (its result's), not a concurrency of 2: a client_command "
+        .. "without {max_concurrency} (or {max_concurrency_flag}) runs its own; no figure of it is this scenario's" },
+  }
+  for i, c in ipairs(cases) do
+    local cfg = mock_config()
+    cfg.run.client_command = c.client
+    t.write(("%s/c%d.yaml"):format(d, i), yaml.dump(cfg))
+    local r = ab_cli({ "run", ("c%d.yaml"):format(i), "--out", ("c%d.jsonl"):format(i) }, d, env)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local got = rows_by(("%s/c%d.jsonl"):format(d, i))
+    for _, sc in ipairs { "chat", "summarization" } do
+      local row = got["vllm-0/" .. sc]
+      t.eq({ row.status, row.failure_reason, row.sla.passed }, { "failed", c.why, false }, sc)
+      t.eq(next(row.metrics), nil, "no figure kept")
+    end
+  end
+  -- the client's own arguments as the config's: ok (the third case with {max_concurrency})
+  local cfg = mock_config()
+  cfg.run.client_command = cases[3].client:gsub("%-%-max%-concurrency 1", "{max_concurrency_flag}")
+  t.write(d .. "/ok.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "ok.yaml", "--out", "ok.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(rows_by(d .. "/ok.jsonl")["vllm-0/chat"].status, "ok")
+end)
+
+-- A client file that does not say its limit: the mean number of requests in flight, the sum
+-- of the latencies over the duration, cannot exceed the limit it ran within. By hand:
+-- latencies 1.0, 1.0, 1.0, 1.0 s over 1.0 s are 4 in flight on average: more than 2, within 4.
+t.test("workload_mismatch: requests in flight on average above the limit asked; counts; silence is no mismatch",
+  function()
+  local d = t.tmpdir()
+  local file = d .. "/r.json"
+  t.write(file, '{"completed": 4, "failed": 0, "duration": 1.0, "latencies": [1.0, 1.0, 1.0, 1.0]}')
+  t.eq(abrun.workload_mismatch(file, { num_prompts = 4, conc = 2 }), "the benchmark client had 4.00 requests in "
+    .. "flight on average (the sum of its result's latencies over its duration), more than the concurrency of 2 "
+    .. "asked: a client_command without {max_concurrency} (or {max_concurrency_flag}) runs its own; no figure of it "
+    .. "is this scenario's")
+  t.eq(abrun.workload_mismatch(file, { num_prompts = 4, conc = 4 }), nil)
+  t.eq(abrun.workload_mismatch(file, { num_prompts = 4 }), nil)
+  t.eq(abrun.workload_mismatch(file, { num_prompts = 5, conc = 4 }), "the benchmark client ran 4 requests "
+    .. "(completed + failed in its result), not the 5 asked: a client_command without {num_prompts} runs its own "
+    .. "number of requests; no figure of it is this scenario's")
+  -- a limit where none was asked
+  t.write(file, '{"completed": 4, "failed": 0, "max_concurrency": 8}')
+  t.ok(abrun.workload_mismatch(file, { num_prompts = 4 }):find("^the benchmark client ran with max_concurrency 8 "
+    .. "%(its result's%), not unbounded %(no limit was asked%): "))
+  -- a file that says neither (sglang's line without counts): nothing held against it
+  t.write(file, '{"completed": 4, "request_throughput": 2.0}')
+  t.eq(abrun.workload_mismatch(file, { num_prompts = 9, conc = 1 }), nil)
+end)

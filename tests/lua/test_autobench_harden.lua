@@ -4,7 +4,6 @@
 local t = require "testlib"
 local ab = require "llmd.autobench"
 local abrun = require "llmd.autobench_run"
-local json = require "llmd.json"
 local proc = require "llmd.proc"
 local lfs = require "lfs"
 local yaml = require "llmd.yaml"

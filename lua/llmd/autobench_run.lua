@@ -557,8 +557,15 @@ end
 -- Why the server exited, from its log: "oom" or "failed", and the reason.
 local function server_death(st, log, when)
   local text = read(log)
-  return is_oom(text) and "oom" or "failed",
-    ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
+  local said = tail(text, 2)
+  if said == "" then said = ("its log %s is empty"):format(log) end
+  -- an exit of 0 before answering is a command that ended by itself: one that starts the server
+  -- in the background and returns (a launcher, nohup ... &), or one that does not serve at all
+  if st.code == 0 and when:match("^before answering") then
+    said = said .. " (a command that returns at once, exit 0, is no server: one that starts the server in the "
+      .. "background and returns cannot be watched nor stopped; run the server in the foreground)"
+  end
+  return is_oom(text) and "oom" or "failed", ("the server exited (%s) %s: %s"):format(exit_text(st), when, said)
 end
 
 -- The model names /v1/models lists (ids and roots), or nil when it gives none (and the
@@ -758,7 +765,15 @@ local function read_result(path)
       if line:match("%S") then last = { line = line, n = n } end
     end
     if not last then error(path .. ": empty (expected the benchmark client's JSON result)", 0) end
-    v = json.decode(last.line, path .. ":" .. last.n)
+    local dok, dv = pcall(json.decode, last.line, path)
+    if not dok then
+      -- (one line, named by the file and its line: the decoder's "x.lua:N: PATH:1:COL: why" was
+      -- the row's reason as it came, a position in llmdlua's source in front)
+      local col, why = tostring(dv):match(":1:(%d+): ([^\n]*)$")
+      error(("%s:%d: the client's result is not whole JSON (a file cut short, or not JSON): column %s: %s")
+        :format(path, last.n, col or "?", why or tostring(dv)), 0)
+    end
+    v = dv
   end
   if type(v) ~= "table" or json.is_array(v) then error(path .. ": expected a JSON object (a benchmark result)", 0) end
   return v
@@ -873,6 +888,24 @@ function M.run(config_path, opts)
   if np ~= nil and not (math.type(np) == "integer" and np >= 1) then
     error(("%s: dataset.num_prompts must be a whole number >= 1 (got %s); nothing was started"):format(config_path,
       type(np) == "table" and "a list or mapping" or ab.pyrepr(np)), 0)
+  end
+  -- each scenario's name names its files (the client's result, its log) and tells its rows
+  -- apart: a name with "/" wrote outside the candidate's folder or failed as "the benchmark
+  -- client did not start", and two scenarios of one name were read as repeats of one
+  local named = {}
+  for i, name in ipairs(type(ds.scenario_names) == "table" and ds.scenario_names or {}) do
+    local text = tostring(name)
+    local bad = (type(name) ~= "string" and type(name) ~= "number") and "not a name"
+      or (text == "" and "empty") or (text:find("/", 1, true) and "it holds '/'")
+      or ((text == "." or text == "..") and "it names a folder")
+      or (text:find("[%z\n\r]") and "it holds a control character")
+      or (named[text] and ("it is also scenario %d's"):format(named[text]))
+    if bad then
+      error(("%s: dataset.scenario_names[%d] %s cannot name a scenario (%s): each scenario's result file and log are "
+        .. "named after it, and its rows are told apart by it; nothing was started"):format(config_path, i,
+        ab.pyrepr(name), bad), 0)
+    end
+    named[text] = i
   end
   local scenarios = {}
   for i, name in ipairs(ds.scenario_names or {}) do

@@ -233,3 +233,91 @@ t.test("workload_mismatch: requests in flight on average above the limit asked; 
   t.write(file, '{"completed": 4, "request_throughput": 2.0}')
   t.eq(abrun.workload_mismatch(file, { num_prompts = 9, conc = 1 }), nil)
 end)
+
+-- Hostile or odd inputs, each refused or said in one line (harden53's hunt; on main: a
+-- scenario named "../x" ran and failed as "the benchmark client did not start", marked a
+-- failure of the environment and measured again by every rerun; a result file cut short was
+-- the row's reason with a position in llmdlua's source in front and "PATH:1:1:43"; a server
+-- command that returned at once said "before answering: " and nothing; --out a folder or
+-- /dev/null failed at the first row, after a server had run; --out the config itself said
+-- "invalid JSON"). The lines are the rules', by hand.
+t.test("run: a scenario name that cannot name its files (a '/', '..', twice) is refused before anything starts",
+  function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  for _, c in ipairs {
+    { names = { "chat", "../x" }, why = "'../x' cannot name a scenario (it holds '/')", i = 2 },
+    { names = { "chat", "chat" }, why = "'chat' cannot name a scenario (it is also scenario 1's)", i = 2 },
+    { names = { "..", "chat" }, why = "'..' cannot name a scenario (it names a folder)", i = 1 },
+  } do
+    local cfg = mock_config()
+    cfg.dataset.scenario_names = c.names
+    t.write(d .. "/names.yaml", yaml.dump(cfg))
+    for _, extra in ipairs { {}, { "--dry-run" } } do
+      local argv = { "run", "names.yaml", "--out", "n.jsonl" }
+      for _, x in ipairs(extra) do argv[#argv + 1] = x end
+      local r = ab_cli(argv, d, env)
+      t.eq({ r.code, r.stdout, r.stderr }, { 1, "", ("llmdlua: names.yaml: dataset.scenario_names[%d] %s: each "
+        .. "scenario's result file and log are named after it, and its rows are told apart by it; nothing was "
+        .. "started\n"):format(c.i, c.why) })
+    end
+    t.eq(lfs.attributes(d .. "/n.jsonl"), nil, "nothing written")
+  end
+end)
+
+t.test("run: a client result cut short mid-JSON is a failed row naming the file, its line and column", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  -- a client whose result file is cut short mid-JSON: the row's reason names the file and where
+  -- (column 43: the end of its 42 bytes, where the string was still open)
+  t.write(d .. "/cut.sh", "#!/bin/sh\nprintf '%s' '{\"completed\": 3, \"failed\": 0, \"request_thr' > \"$1\"\n")
+  proc.run { "chmod", "+x", d .. "/cut.sh" }
+  local cfg = mock_config()
+  cfg.run.client_command = d .. "/cut.sh {result_dir}/{result_file} {base_url}"
+  t.write(d .. "/cut.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cut.yaml", "--out", "cut.jsonl" }, d, env)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/cut.jsonl")["vllm-0/chat"]
+  t.eq({ row.status, row.failure_reason }, { "failed", "autobench-artifacts/cut/vllm-0/vllm-0-chat.json:1: the "
+    .. "client's result is not whole JSON (a file cut short, or not JSON): column 43: unexpected end of input in a "
+    .. "string" })
+end)
+
+t.test("run: a server command that returns at once (exit 0, nothing logged) says so, not an empty reason", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.server_command = "true"
+  t.write(d .. "/true.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "true.yaml", "--out", "true.jsonl" }, d, env)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local row = rows_by(d .. "/true.jsonl")["vllm-0/chat"]
+  t.eq({ row.status, row.failure_reason }, { "failed", "the server exited (code 0) before answering: its log "
+    .. "autobench-artifacts/true/vllm-0/server.log is empty (a command that returns at once, exit 0, is no server: one "
+    .. "that starts the server in the background and returns cannot be watched nor stopped; run the server in the "
+    .. "foreground)" })
+end)
+
+t.test("run: an --out that is a folder, a device or the config itself is refused before anything starts", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local r
+  -- an --out that is no results file, or the config itself (by a link too): exit 2, one line, nothing started
+  t.write(d .. "/cfg.yaml", yaml.dump(mock_config()))
+  lfs.mkdir(d .. "/adir")
+  t.ok(proc.run({ "ln", "-s", "cfg.yaml", d .. "/cfg-link.jsonl" }).ok)
+  local before = t.read(d .. "/cfg.yaml")
+  for _, c in ipairs {
+    { "adir", "--out adir is a folder, not a file: expected the path of a results file (JSON lines, made when missing)" },
+    { "/dev/null", "--out /dev/null is a char device, not a file: expected the path of a results file (JSON lines, "
+      .. "made when missing)" },
+    { "cfg.yaml", "--out cfg.yaml is the config cfg.yaml: the rows would be appended to it; give another file" },
+    { "cfg-link.jsonl", "--out cfg-link.jsonl is the config cfg.yaml: the rows would be appended to it; give another "
+      .. "file" },
+  } do
+    r = ab_cli({ "run", "cfg.yaml", "--out", c[1] }, d, env)
+    t.eq({ r.code, r.stdout, r.stderr }, { 2, "", "autobench.lua run: " .. c[2] .. "\n" }, c[1])
+  end
+  t.eq(t.read(d .. "/cfg.yaml"), before)
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/adir"), nil)
+end)

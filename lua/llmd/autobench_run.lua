@@ -78,9 +78,15 @@ local function read_from(path, offset)
   return s
 end
 
+-- The last n lines of a log, for a row's reason: each at most its last 300 bytes (a log of one
+-- endless line, a progress bar's or a dump's, put all of it into the row: 8 KB of it past a
+-- file-size limit failed the row's append, and a row of megabytes is no reason).
 local function tail(text, n)
   local lines = {}
-  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  for l in text:gmatch("[^\n]+") do
+    if #l > 300 then l = ("...(%d bytes before) %s"):format(#l - 300, l:sub(-300)) end
+    lines[#lines + 1] = l
+  end
   return table.concat(lines, " / ", math.max(1, #lines - (n or 2) + 1))
 end
 
@@ -526,7 +532,10 @@ local function fill(template, vars)
 end
 
 local function exit_text(st)
-  return st.code and ("code " .. st.code) or ("signal " .. tostring(st.signal))
+  if st.code then return "code " .. st.code end
+  -- (SIGXFSZ, 25 on Linux: a child writing its log past ulimit -f is killed by it)
+  return "signal " .. tostring(st.signal) .. (st.signal == 25 and " (SIGXFSZ: a file it wrote grew past the "
+    .. "file-size limit, ulimit -f)" or "")
 end
 
 -- The run's closing line where rows failed (failures: {row =, log =} in the order run): what

@@ -321,3 +321,29 @@ t.test("run: an --out that is a folder, a device or the config itself is refused
   t.eq(t.read(d .. "/cfg.yaml"), before)
   t.eq(lfs.attributes(d .. "/autobench-artifacts/adir"), nil)
 end)
+
+-- A disk "full" by the file-size limit (ulimit -f 8: 4 or 8 KB a file): a server writing one
+-- endless line (100 KB of "x" with no end of line) is killed by SIGXFSZ at its log's limit. Its
+-- rows say so, with the log's last 300 bytes only: on main the reason held the whole line, and
+-- that row's append itself went past the limit ("cannot append a row: File too large"), the
+-- run stopping with no row for the candidate.
+t.test("run: past the file-size limit a server's endless log line is cut in its row, and the row is written", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.server_command = "sh -c 'head -c 100000 /dev/zero | tr \"\\\\0\" x; exit 3' sh"
+  t.write(d .. "/big.yaml", yaml.dump(cfg))
+  local r = proc.run({ "sh", "-c", 'ulimit -f 8; exec "$0" autobench.lua run big.yaml --out r.jsonl', LLMDLUA },
+    { cwd = d, env = env })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/r.jsonl")
+  -- (the limit's blocks are the shell's: dash counts 512 bytes, bash 1024)
+  local size = lfs.attributes(d .. "/autobench-artifacts/r/vllm-0/server.log", "size")
+  t.ok(size == 4096 or size == 8192, size)
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["vllm-0/" .. sc]
+    t.eq(row.status, "failed", sc)
+    t.eq(row.failure_reason, ("the server exited (signal 25 (SIGXFSZ: a file it wrote grew past the file-size limit, "
+      .. "ulimit -f)) before answering: ...(%d bytes before) %s"):format(size - 300, ("x"):rep(300)))
+  end
+end)

@@ -299,6 +299,21 @@ or an error (a bad config, stale rows); 2 a usage error, or another run writing 
       positional = { min = 1, max = 1 } })
     if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
     args.path(o[1], o[1], "file", "an autobench config, a YAML file", "autobench.lua run")
+    -- an --out that is there must be a results file (links followed): a folder failed at the
+    -- first row, after a server had run; /dev/null took the rows, then "cannot cut the part
+    -- written"; a FIFO would hang the run. And never the config itself (its YAML was then
+    -- read as rows: "invalid JSON").
+    local omode = lfs.attributes(o.out, "mode")
+    if omode and omode ~= "file" then
+      io.stderr:write(("autobench.lua run: --out %s is %s, not a file: expected the path of a results file (JSON "
+        .. "lines, made when missing)\n"):format(o.out, omode == "directory" and "a folder" or ("a " .. omode)))
+      os.exit(2)
+    end
+    if omode and file_key(o.out) == file_key(o[1]) then
+      io.stderr:write(("autobench.lua run: --out %s is the config %s: the rows would be appended to it; give another "
+        .. "file\n"):format(o.out, o[1]))
+      os.exit(2)
+    end
     check_frameworks(o.frameworks)
     local timeout = o.timeout and tonumber(o.timeout)
     if o.timeout and not (timeout and timeout > 0) then

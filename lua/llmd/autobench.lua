@@ -870,8 +870,9 @@ end
 -- toolchain picks per scenario (reference/autobench.md section 7), so a command whose server
 -- ran out of memory under summarization can be chat's best, with nothing said of it; a user
 -- deploying it for both gets a server that dies. Returns note(row): nil, or "its server ran
--- out of memory under summarization (r.jsonl:4)" (a row with server_exit, or status oom,
--- of the same framework and server command; the candidate id where a row has no command).
+-- out of memory under summarization (r.jsonl:4)" (a row with server_exit or
+-- server_engine_dead, or status oom, of the same framework and server command; the candidate
+-- id where a row has no command).
 function M.crash_notes(rows)
   local by = {}
   local function key(r)
@@ -881,9 +882,10 @@ function M.crash_notes(rows)
   end
   for _, r in ipairs(rows) do
     local ex = get(r, "server_exit")
-    if r.status == "oom" or (r.status ~= "ok" and type(ex) == "table") then
+    if r.status == "oom" or (r.status ~= "ok" and (type(ex) == "table" or r.server_engine_dead == true)) then
       local what
       if r.status == "oom" then what = "ran out of memory"
+      elseif r.server_engine_dead == true then what = "lost its engine (it died; the API server went on)"
       elseif type(ex) == "table" and math.type(ex.code) then what = ("exited (code %d)"):format(ex.code)
       elseif type(ex) == "table" and math.type(ex.signal) then what = ("was killed (signal %d)"):format(ex.signal)
       else what = "exited" end

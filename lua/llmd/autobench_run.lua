@@ -37,9 +37,56 @@ local function is_oom(text)
   return false
 end
 
+-- What vLLM's log says when its engine died while its API server goes on (it answers HTTP 500
+-- to every request, and /health 503, until its watchdog stops it; for good with
+-- VLLM_KEEP_ALIVE_ON_ENGINE_DEATH): V1's engine core ("EngineCore encountered a fatal error.",
+-- core.py; "Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.",
+-- core_client.py), its API server ("AsyncLLM output_handler failed.", then
+-- vllm.v1.engine.exceptions.EngineDeadError), V0's AsyncEngineDeadError and MQLLMEngineDeadError.
+M.ENGINE_DEAD_PATTERNS = { "EngineCore encountered a fatal error", "died unexpectedly, shutting down client",
+  "AsyncLLM output_handler failed", "EngineDeadError" }
+
+-- A log line as said in a reason: vLLM's prefix ("(EngineCore_DP0 pid=413) ERROR 11-10
+-- 12:30:57 [core.py:710] ") left out, at most 200 bytes.
+local function log_line(line)
+  line = line:gsub("^%(.-%) ", ""):gsub("^%u+ %d%d%-%d%d %d%d:%d%d:%d%d ?%[.-%] ", ""):gsub("%s+$", "")
+  return #line > 200 and (line:sub(1, 197) .. "...") or line
+end
+
+-- The part of a server log written since offset: nil, or the first line saying its engine
+-- died and the first saying it ran out of memory (nil when none does).
+local function engine_death(text)
+  local dead, oom
+  for line in text:gmatch("[^\n]+") do
+    if not dead then
+      for _, p in ipairs(M.ENGINE_DEAD_PATTERNS) do
+        if line:find(p, 1, true) then dead = log_line(line); break end
+      end
+    end
+    if not oom and is_oom(line) then oom = log_line(line) end
+  end
+  return dead, dead and oom or nil
+end
+
+-- The bytes of path from offset on ("" when there are none).
+local function read_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local s = f:read("a") or ""
+  f:close()
+  return s
+end
+
+-- The last n lines of a log, for a row's reason: each at most its last 300 bytes (a log of one
+-- endless line, a progress bar's or a dump's, put all of it into the row: 8 KB of it past a
+-- file-size limit failed the row's append, and a row of megabytes is no reason).
 local function tail(text, n)
   local lines = {}
-  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  for l in text:gmatch("[^\n]+") do
+    if #l > 300 then l = ("...(%d bytes before) %s"):format(#l - 300, l:sub(-300)) end
+    lines[#lines + 1] = l
+  end
   return table.concat(lines, " / ", math.max(1, #lines - (n or 2) + 1))
 end
 
@@ -281,10 +328,85 @@ local function prune(rows)
   return keep, #keep < #rows
 end
 
+-- The path a file's name leads to: the last component's symbolic links followed (relative
+-- targets from the link's folder; a link to a file not made yet is its target's path too).
+function M.link_target(path)
+  for _ = 1, 40 do
+    if lfs.symlinkattributes(path, "mode") ~= "link" then break end
+    local to = lfs.symlinkattributes(path, "target") or ""
+    path = (to:sub(1, 1) ~= "/" and (path:match("^(.*/)[^/]*$") or "") or "") .. to
+  end
+  return path
+end
+
+-- Rewritten as a whole (atomically: a new file renamed over the old), through a symbolic link
+-- to the file it leads to, so that the link stays a link and its target has the rows (the new
+-- file in the link's place left the target with the old rows, and the two names apart). A
+-- file of several names (hard links) cannot keep them: the others keep the rows as they were,
+-- said on stderr.
 local function rewrite(out, rows)
   local t = {}
   for i, row in ipairs(rows) do t[i] = row_text(row) end
-  require("llmd.workspace").write_text(out, table.concat(t))
+  local target = M.link_target(out)
+  local names = lfs.attributes(target, "nlink")
+  require("llmd.workspace").write_text(target, table.concat(t))
+  if names and names > 1 then
+    io.stderr:write(("note: %s had %d names (hard links); it was rewritten as a new file, so the other %d keep "
+      .. "the rows as they were\n"):format(out, names, names - 1))
+  end
+end
+
+-- The folder of the locks that hold an output by its identity (M.lock_output): this user's,
+-- under /tmp, made when missing (mode 700), a folder of this user's that nobody else can write
+-- in (else a lock file there could be a link another user placed).
+local function lock_dir()
+  local uid = lfs.attributes("/proc/self", "uid") or 0
+  local d = ("/tmp/llmdlua-locks-%d"):format(uid)
+  if lfs.symlinkattributes(d, "mode") == nil then
+    lfs.mkdir(d)
+    proc.chmod(d, "700")
+  end
+  local a = lfs.symlinkattributes(d)
+  if not (a and a.mode == "directory" and a.uid == uid and a.permissions:sub(4) == "------") then
+    return nil, ("%s is not a folder of this user's that only it can write in (%s)"):format(d,
+      a and ("%s, owner uid %d, %s"):format(a.mode, a.uid, a.permissions) or "it cannot be made")
+  end
+  return d
+end
+
+-- Holds the output file itself, whatever name this run gives it: two runs of one file under
+-- two names (a symbolic link to it, ./x and ../dir/x, a hard link) each held their own
+-- artifacts folder's lock, and both measured its rows and appended them at once. Two locks,
+-- in lock_dir(): one named after the file's real path (links followed, `.` and `..`
+-- resolved), which a rewrite (a new file renamed over it) keeps, and one after its device and
+-- inode, which a hard link shares. The file is made (empty) first when missing, so that a
+-- run that starts before a link to it is made holds its inode as well. The artifacts stay
+-- where they are, beside the output as named. Returns true, or nil and one line (in use:
+-- "in_use" third); made.path is the file made, if it was.
+function M.lock_output(out, made)
+  local target = M.link_target(out)
+  if lfs.attributes(target, "mode") == nil then
+    local f = io.open(target, "ab")
+    if f then f:close(); made.path = target end
+  end
+  local dir, base = target:match("^(.*)/([^/]*)$")
+  if not dir then dir, base = ".", target elseif dir == "" then dir = "/" end
+  local real = (proc.realpath(dir) or dir):gsub("/$", "") .. "/" .. base
+  local ld, why = lock_dir()
+  if not ld then return nil, ("%s: cannot lock the results file: %s"):format(out, why) end
+  local ws = require "llmd.workspace"
+  local locks = { { ("%s/autobench-path-%s.lock"):format(ld, M.fnv1a64(real)),
+    ("these results (the file %s)"):format(real) } }
+  local a = lfs.attributes(target)
+  if a and a.mode == "file" then
+    locks[2] = { ("%s/autobench-file-%d-%d.lock"):format(ld, a.dev, a.ino),
+      ("these results (the file %s under another name, a hard link: the same device and inode)"):format(real) }
+  end
+  for _, l in ipairs(locks) do
+    local ok, err = ws.lock(dir, "autobench.lua run", { shown = out, what = l[2], file = l[1] })
+    if not ok then return nil, err, err:find(": in use by another llmdlua process", 1, true) and "in_use" end
+  end
+  return true
 end
 
 -- Rows of `file` (the output `out` or its stale file) pointing at `from` (an artifact, as
@@ -410,7 +532,10 @@ local function fill(template, vars)
 end
 
 local function exit_text(st)
-  return st.code and ("code " .. st.code) or ("signal " .. tostring(st.signal))
+  if st.code then return "code " .. st.code end
+  -- (SIGXFSZ, 25 on Linux: a child writing its log past ulimit -f is killed by it)
+  return "signal " .. tostring(st.signal) .. (st.signal == 25 and " (SIGXFSZ: a file it wrote grew past the "
+    .. "file-size limit, ulimit -f)" or "")
 end
 
 -- The run's closing line where rows failed (failures: {row =, log =} in the order run): what
@@ -441,8 +566,15 @@ end
 -- Why the server exited, from its log: "oom" or "failed", and the reason.
 local function server_death(st, log, when)
   local text = read(log)
-  return is_oom(text) and "oom" or "failed",
-    ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
+  local said = tail(text, 2)
+  if said == "" then said = ("its log %s is empty"):format(log) end
+  -- an exit of 0 before answering is a command that ended by itself: one that starts the server
+  -- in the background and returns (a launcher, nohup ... &), or one that does not serve at all
+  if st.code == 0 and when:match("^before answering") then
+    said = said .. " (a command that returns at once, exit 0, is no server: one that starts the server in the "
+      .. "background and returns cannot be watched nor stopped; run the server in the foreground)"
+  end
+  return is_oom(text) and "oom" or "failed", ("the server exited (%s) %s: %s"):format(exit_text(st), when, said)
 end
 
 -- The model names /v1/models lists (ids and roots), or nil when it gives none (and the
@@ -642,7 +774,15 @@ local function read_result(path)
       if line:match("%S") then last = { line = line, n = n } end
     end
     if not last then error(path .. ": empty (expected the benchmark client's JSON result)", 0) end
-    v = json.decode(last.line, path .. ":" .. last.n)
+    local dok, dv = pcall(json.decode, last.line, path)
+    if not dok then
+      -- (one line, named by the file and its line: the decoder's "x.lua:N: PATH:1:COL: why" was
+      -- the row's reason as it came, a position in llmdlua's source in front)
+      local col, why = tostring(dv):match(":1:(%d+): ([^\n]*)$")
+      error(("%s:%d: the client's result is not whole JSON (a file cut short, or not JSON): column %s: %s")
+        :format(path, last.n, col or "?", why or tostring(dv)), 0)
+    end
+    v = dv
   end
   if type(v) ~= "table" or json.is_array(v) then error(path .. ": expected a JSON object (a benchmark result)", 0) end
   return v
@@ -699,6 +839,51 @@ function M.result_metrics(path, num_prompts)
   return m, nil
 end
 
+-- Whether the client's result file is of the workload it was asked for (want: num_prompts,
+-- conc: the concurrency, nil for unbounded): nil, or why not, one line. A client_command that
+-- leaves out {num_prompts} or {max_concurrency} runs its own default (vllm bench serve: 1000
+-- prompts, no limit), and its figures were recorded as the scenario's. Read from the file:
+-- `num_prompts`, `completed` + `failed` (the requests run), `max_concurrency` (the limit it
+-- ran with; null: none), and the requests' mean number in flight, the sum of `latencies` over
+-- `duration`, which no run within a limit of N exceeds (the average of a count is at most its
+-- largest value; 1 % for rounding). What the file does not say is not held against it.
+function M.workload_mismatch(path, want)
+  local d = read_result(path)
+  local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
+  local tail_text = "; no figure of it is this scenario's"
+  local n, done, failed = num("num_prompts"), num("completed"), num("failed")
+  if n and n ~= want.num_prompts then
+    return ("the benchmark client ran num_prompts %s (its result's), not the %d asked: a client_command without "
+      .. "{num_prompts} runs its own number of requests%s"):format(ab.pyrepr(n), want.num_prompts, tail_text)
+  end
+  if done and failed and done + failed ~= want.num_prompts then
+    return ("the benchmark client ran %s requests (completed + failed in its result), not the %d asked: a "
+      .. "client_command without {num_prompts} runs its own number of requests%s"):format(ab.pyrepr(done + failed),
+      want.num_prompts, tail_text)
+  end
+  local mc = d.max_concurrency
+  local asked = want.conc and ("a concurrency of " .. math.tointeger(want.conc)) or "unbounded (no limit was asked)"
+  local advice = "a client_command without {max_concurrency} (or {max_concurrency_flag}) runs its own"
+  if mc == json.null and want.conc then
+    return ("the benchmark client ran with no concurrency limit (max_concurrency null in its result), not %s: %s%s")
+      :format(asked, advice, tail_text)
+  elseif type(mc) == "number" and mc ~= want.conc then
+    return ("the benchmark client ran with max_concurrency %s (its result's), not %s: %s%s"):format(ab.pyrepr(mc),
+      asked, advice, tail_text)
+  end
+  local dur, lat = num("duration"), d.latencies
+  if want.conc and dur and dur > 0 and type(lat) == "table" then
+    local sum = 0
+    for _, v in ipairs(lat) do if type(v) == "number" then sum = sum + v end end
+    if sum / dur > want.conc * 1.01 then
+      return ("the benchmark client had %.2f requests in flight on average (the sum of its result's latencies over "
+        .. "its duration), more than the concurrency of %d asked: %s%s"):format(sum / dur, math.tointeger(want.conc),
+        advice, tail_text)
+    end
+  end
+  return nil
+end
+
 function M.run(config_path, opts)
   local out = opts.out
   local plan = ab.plan(config_path, { frameworks = opts.frameworks })
@@ -712,6 +897,24 @@ function M.run(config_path, opts)
   if np ~= nil and not (math.type(np) == "integer" and np >= 1) then
     error(("%s: dataset.num_prompts must be a whole number >= 1 (got %s); nothing was started"):format(config_path,
       type(np) == "table" and "a list or mapping" or ab.pyrepr(np)), 0)
+  end
+  -- each scenario's name names its files (the client's result, its log) and tells its rows
+  -- apart: a name with "/" wrote outside the candidate's folder or failed as "the benchmark
+  -- client did not start", and two scenarios of one name were read as repeats of one
+  local named = {}
+  for i, name in ipairs(type(ds.scenario_names) == "table" and ds.scenario_names or {}) do
+    local text = tostring(name)
+    local bad = (type(name) ~= "string" and type(name) ~= "number") and "not a name"
+      or (text == "" and "empty") or (text:find("/", 1, true) and "it holds '/'")
+      or ((text == "." or text == "..") and "it names a folder")
+      or (text:find("[%z\n\r]") and "it holds a control character")
+      or (named[text] and ("it is also scenario %d's"):format(named[text]))
+    if bad then
+      error(("%s: dataset.scenario_names[%d] %s cannot name a scenario (%s): each scenario's result file and log are "
+        .. "named after it, and its rows are told apart by it; nothing was started"):format(config_path, i,
+        ab.pyrepr(name), bad), 0)
+    end
+    named[text] = i
   end
   local scenarios = {}
   for i, name in ipairs(ds.scenario_names or {}) do
@@ -758,6 +961,11 @@ function M.run(config_path, opts)
       dir, other, other), 0)
   end
   local prior = { done = {}, measured = {} }
+  -- the empty output file made for its lock (M.lock_output) goes again when the run stops
+  -- before its first row (a server an earlier run left running, Ctrl-C)
+  local made <close> = setmetatable({}, { __close = function(m, err)
+    if err and m.path and lfs.attributes(m.path, "size") == 0 then os.remove(m.path) end
+  end })
   if not opts.dry_run then
     -- the output's folder made when missing, said on stderr as compare.lua says of the folder
     -- it makes for a workspace (a mistyped folder would hold the results where nobody looks)
@@ -770,8 +978,10 @@ function M.run(config_path, opts)
     -- before a row is read, a server started or anything written (opts.in_use: how the
     -- script says it; else raised)
     local lok, lerr = require("llmd.workspace").lock(dir, "autobench.lua run", { shown = out, what = "these results" })
+    local in_use = not lok
+    if lok then lok, lerr, in_use = M.lock_output(out, made) end
     if not lok then
-      if opts.in_use then opts.in_use(lerr) end
+      if in_use and opts.in_use then opts.in_use(lerr) end
       error(lerr, 0)
     end
     local left = M.leftover_servers(dir)
@@ -908,6 +1118,9 @@ function M.run(config_path, opts)
       -- the server could run none
       local start_exit = status and p and p:poll()
       local dead -- why the remaining scenarios are not run, once the server has exited
+      -- the server log read so far for an engine that died (engine_death): from where it
+      -- stood once the server answered
+      local seen = p and lfs.attributes(log, "size") or 0
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
@@ -977,8 +1190,13 @@ function M.run(config_path, opts)
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
               local ok, m, why, what = pcall(M.result_metrics, rpath, ds.num_prompts)
+              local unlike = ok and not why and M.workload_mismatch(rpath, { num_prompts = ds.num_prompts or 80,
+                conc = sc.conc })
               if not ok then
                 row.status, row.failure_reason = "failed", tostring(m)
+              elseif unlike then
+                -- another workload than the scenario's: failed, and none of its figures kept
+                row.status, row.failure_reason = "failed", unlike
               else
                 row.metrics = m
                 if why then
@@ -989,6 +1207,28 @@ function M.run(config_path, opts)
                   dead = ("not run: %s in %s, so the candidate was stopped (%s; log %s)"):format(why, sc.name,
                     what or "its server failed every request", log)
                 end
+              end
+            end
+            -- a server alive whose engine died (vLLM's API server goes on, HTTP 500 to every
+            -- request): whatever the client made of it, the row is the engine's death, oom where
+            -- the log says out of memory; the requests that completed before are no measurement
+            -- of the configuration, and its other scenarios are not run
+            if not res.server and not res.move_error and not res.spawn_error then
+              local logtext = read_from(log, seen)
+              seen = seen + #logtext
+              local died, oom = engine_death(logtext)
+              if died then
+                local sr = type(row.metrics) == "table" and row.metrics.success_rate or nil
+                row.metrics = json.object { success_rate = sr }
+                row.status = oom and "oom" or "failed"
+                row.server_engine_dead = true
+                row.failure_reason = ("the server's engine died during the benchmark of %s%s, while its API server "
+                  .. "went on answering (HTTP 500): its log says \"%s\"%s; %s"):format(sc.name,
+                  oom and ", out of memory" or "", died, oom and (" and \"" .. oom .. "\"") or "",
+                  sr and ("%d %% of the requests completed, and no figure of this run is a measurement"):format(
+                    math.floor(sr * 100 + 0.5)) or "no figure of this run is a measurement")
+                dead = ("not run: the server's engine died (%s) during the benchmark of %s (log %s)"):format(
+                  row.status, sc.name, log)
               end
             end
           end
@@ -1003,6 +1243,7 @@ function M.run(config_path, opts)
             -- gone, the client's where the client failed
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
             failures[#failures + 1] = { row = row, log = (status or row.server_exit or row.status == "skipped"
+              or row.server_engine_dead
               or not row.artifacts.benchmark_log) and p and log or row.artifacts.benchmark_log and blog or nil }
           end
           local how = row.failure_reason ~= "" and (" - " .. row.failure_reason)

@@ -41,7 +41,7 @@ M.PID = PID
 -- The workspace's lock file (M.lock): hidden, removed when its holder exits (proc.lock; one a
 -- crash or kill -9 leaves holds no lock, and its next holder removes it in turn).
 M.LOCK = ".llmdlua.lock"
-local held = {} -- the workspaces this process holds, by real path
+local held = {} -- the lock files this process holds (a workspace's by its real path)
 
 -- Holds the workspace at path for the rest of this process's life, so that two processes
 -- never write one workspace at once (two --resume of one comparison both deployed, both
@@ -50,14 +50,15 @@ local held = {} -- the workspaces this process holds, by real path
 -- no child holds it). script names this process in the file. Returns true (also when this
 -- process holds it already), or nil and one line naming the workspace and its holder.
 -- opts (another folder of results, autobench.lua run's): shown (what the line names instead
--- of path), what (what the holder is writing, "this workspace" by default).
+-- of path), what (what the holder is writing, "this workspace" by default), file (the lock
+-- file itself, instead of M.LOCK in path: a lock named after what is held, made elsewhere).
 function M.lock(path, script, opts)
   opts = opts or {}
-  local real = proc.realpath(path) or path
+  local real = opts.file or ((proc.realpath(path) or path) .. "/" .. M.LOCK)
   if held[real] then return true end
   local text = json.encode { pid = PID, script = script, started = os.date("!%Y-%m-%dT%H:%M:%SZ"),
     host = M.hostname() }
-  local ok, holder = proc.lock(real .. "/" .. M.LOCK, text .. "\n")
+  local ok, holder = proc.lock(real, text .. "\n")
   if ok then
     held[real] = true
     return true

@@ -18,6 +18,12 @@ Its behaviour follows --max-num-seqs (any other flag is accepted and ignored):
                (a broken server whose answers are empty; vLLM's client counts them as successes)
   9            answers every completion HTTP 200 with a body that is no server-sent event (an HTML
                page: a proxy's error page)
+  10           answers 3 completions, then its engine dies out of memory as vLLM V1's does: the log
+               lines vLLM writes (EngineCore encountered a fatal error, torch.OutOfMemoryError,
+               AsyncLLM output_handler failed, EngineDeadError), and the API server goes on: every
+               completion HTTP 500, /health 503 (as with VLLM_KEEP_ALIVE_ON_ENGINE_DEATH=1)
+  11           answers 1 completion, then its engine core process dies (no memory error): "Engine
+               core proc EngineCore_DP0 died unexpectedly, shutting down client.", the rest as 10
 MOCK_REQUEST_LOG: a file to which the body of every completion request is appended (JSONL).
 Stops after 120 s without a request, so a failed test cannot leave it behind for long.
 """
@@ -59,6 +65,32 @@ if mode == "3":
 last = time.monotonic()
 lock = threading.Lock()
 completions = 0
+engine_dead = False
+
+
+def vllm_log(who, level, where, text):
+    """One line as vLLM logs it: "(EngineCore_DP0 pid=413) ERROR 11-10 12:30:57 [core.py:710] ..."."""
+    sys.stderr.write("(%s pid=%d) %s %s [%s] %s\n" % (who, os.getpid(), level, time.strftime("%m-%d %H:%M:%S"),
+                                                      where, text))
+
+
+def engine_dies(oom):
+    """The log of a vLLM V1 engine that died (its API server lives on)."""
+    global engine_dead
+    engine_dead = True
+    if oom:
+        core = "EngineCore_DP0"
+        vllm_log(core, "ERROR", "core.py:710", "EngineCore encountered a fatal error.")
+        vllm_log(core, "ERROR", "core.py:710", "Traceback (most recent call last):")
+        vllm_log(core, "ERROR", "core.py:710", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. "
+                 "GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.")
+    else:
+        vllm_log("APIServer", "ERROR", "core_client.py:564",
+                 "Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.")
+    vllm_log("APIServer", "ERROR", "async_llm.py:420", "AsyncLLM output_handler failed.")
+    vllm_log("APIServer", "ERROR", "async_llm.py:420", "vllm.v1.engine.exceptions.EngineDeadError: EngineCore "
+             "encountered an issue. See stack trace (above) for the root cause.")
+    sys.stderr.flush()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -79,7 +111,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         if self.path == "/health":
-            return self.send(200, {})
+            return self.send(503 if engine_dead else 200, {})
         if self.path == "/v1/models" and mode == "7":
             return self.send(401, {"error": "Unauthorized"})
         if self.path == "/v1/models":
@@ -104,6 +136,17 @@ class Handler(BaseHTTPRequestHandler):
             os._exit(1)
         if mode == "4" and count > 1:
             return self.send(500, {"error": {"message": "internal error"}})
+        if mode in ("10", "11") and count > (3 if mode == "10" else 1):
+            with lock:
+                if not engine_dead:
+                    engine_dies(mode == "10")
+            sys.stderr.write('(APIServer pid=%d) INFO:     127.0.0.1:%d - "POST %s HTTP/1.1" 500 Internal Server Error\n'
+                             % (os.getpid(), self.client_address[1], self.path))
+            sys.stderr.flush()
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if mode == "9":
             data = b"<html><body>502 Bad Gateway</body></html>\n"
             self.send_response(200)

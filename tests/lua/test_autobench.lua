@@ -1813,10 +1813,11 @@ t.test("run: a client_command without the candidate's address is refused; {port}
   t.eq(lfs.attributes(d .. "/r.jsonl"), nil, "no row")
   t.eq(lfs.attributes(d .. "/autobench-artifacts/r/vllm-0"), nil, "no server started")
   -- {port}: the candidate's own port, as the row's base URL's (mockclient takes --base-url
-  -- only, so here a shell passes it on)
+  -- only, so here a shell passes it on; with the scenario's concurrency, which a client left
+  -- without it does not run: a failed row, test_autobench_harden)
   cfg.run.client_command = "sh -c 'exec vllm bench serve --base-url http://127.0.0.1:$0 \"$@\"' {port} --model {model} "
-    .. "--num-prompts {num_prompts} --random-output-len {output_len} --save-result --result-dir {result_dir} "
-    .. "--result-filename {result_file}"
+    .. "--num-prompts {num_prompts} {max_concurrency_flag} --random-output-len {output_len} --save-result "
+    .. "--result-dir {result_dir} --result-filename {result_file}"
   t.write(d .. "/cfg.yaml", yaml.dump(cfg))
   r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
   t.eq(r.code, 0, r.stdout .. r.stderr)

@@ -43,6 +43,9 @@ function M.sum_of_max_text(som, actual_hits)
   if som.summary and som.summary_hits then
     what = ("computed from the raw scrapes; the processed summary (%s) gives %s hits / %s queries"):format(
       som.summary, num(som.summary_hits), num(som.summary_queries))
+  elseif som.summary and som.summary_why then
+    what = ("computed from the raw scrapes; the processed summary's own figure is unknown (%s)"):format(
+      som.summary_why)
   elseif som.summary then
     what = ("computed from the raw scrapes; the processed summary (%s) has no prefix-cache counters")
       :format(som.summary)
@@ -659,6 +662,60 @@ function M.pods_lacking(agg, names)
   return (out.unknown or out.note) and out or {}
 end
 
+-- M.pods_lacking's rule on llm-d-benchmark's processed summary (prom_files.read_metrics_summary,
+-- read from path), for a run without raw scrapes: its "sum of max" of a counter family is the sum
+-- over the pods that have it, so a vLLM pod (one with any vllm:* metric) lacking every metric of
+-- names makes it unknown, unless that pod's vllm:request_success_total is 0 in every scrape (its
+-- largest value, pooled over finished_reason, 0: it finished no request, and is left out, said).
+-- The summary keeps no increase: a largest value above 0 says the pod finished requests at some
+-- time, and that is enough to make the sum the other pods' part. nil where every vLLM pod has the
+-- family or none has it, else {unknown =, note =} as M.pods_lacking's.
+function M.summary_pods_lacking(summary, names, path)
+  local pods, has, any, lacking_of = {}, {}, false, {}
+  for pod, metrics in pairs(summary.pods or {}) do
+    local vllm = false
+    for m in pairs(metrics) do
+      if m:match("^vllm:") then vllm = true end
+    end
+    if vllm then pods[#pods + 1] = pod end
+    -- (a pod lacking one of the pair has the pair's ratio wrong as much as one lacking both)
+    local lacks = {}
+    for _, n in ipairs(names) do
+      if metrics[n] then any = true else lacks[#lacks + 1] = n end
+    end
+    has[pod] = #lacks == 0 or nil
+    lacking_of[pod] = table.concat(lacks, " / ")
+  end
+  if not any then return nil end
+  table.sort(pods)
+  local num = require("llmd.template").helpers.num
+  local busy, idle = {}, {}
+  for _, pod in ipairs(pods) do
+    if not has[pod] then
+      local st = summary.pods[pod][SUCCESS]
+      local n = type(st) == "table" and type(st.max) == "number" and st.max or nil
+      if n == 0 then
+        idle[#idle + 1] = pod
+      else
+        busy[#busy + 1] = ("%s has no %s, and %s"):format(pod, lacking_of[pod], n
+          and ("finished requests, its %s reaching %s"):format(SUCCESS, num(n))
+          or ("no %s either, so whether it served requests is unknown"):format(SUCCESS))
+      end
+    end
+  end
+  local out = {}
+  if #busy > 0 then
+    out.unknown = ("in %s, %s %s: a sum over the pods is the other pods' part alone, so it is unknown"):format(path,
+      #busy > 1 and "pods" or "pod", table.concat(busy, "; "))
+  end
+  if #idle > 0 then
+    out.note = ("in %s, %s %s %s no %s and finished no request, its %s 0 in every scrape: left out of the summary's "
+      .. "sum"):format(path, #idle > 1 and "pods" or "pod", table.concat(idle, ", "), #idle > 1 and "have" or "has",
+      table.concat(names, " / "), SUCCESS)
+  end
+  return (out.unknown or out.note) and out or {}
+end
+
 -- opts: tolerant (a malformed *_prometheus_metrics.json left out with a warning in run's
 -- data checks, not an error).
 function M.analyze(root, run, opts)
@@ -681,6 +738,7 @@ function M.analyze(root, run, opts)
     summary = pf.read_metrics_summary(summary_path)
     if summary.status ~= "ok" then summary = nil end
   end
+  local raw_prefix_unknown
   if raw then
     local tl = M.timeline_collector()
     local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
@@ -718,6 +776,7 @@ function M.analyze(root, run, opts)
       if gap.note then kv.notes[#kv.notes + 1] = gap.note end
     end
     if prefix_gap and prefix_gap.unknown then
+      raw_prefix_unknown = prefix_gap.unknown
       -- (the timeline's hit rates sum the same counters over the pods: the other pods' alone)
       for _, pt in ipairs(kv.timeline or {}) do pt.hit_rate_pct = nil end
       local why = "no prefix-cache hit rate over time: " .. prefix_gap.unknown
@@ -831,22 +890,46 @@ function M.analyze(root, run, opts)
     end
   end
   if summary then
+    -- the summary's pair (v1 names where a pod has them, else the older), each summed over the
+    -- pods that have it: unknown where a vLLM pod lacks it and finished requests (as the raw
+    -- scrapes' rule, M.pods_lacking), and so is the time-averaged hit rate, pooled over the
+    -- same pods' per-scrape ratios; unknown too where the raw scrapes found the pair unknown
+    local shave = {}
+    for _, metrics in pairs(summary.pods) do
+      for m in pairs(metrics) do shave[m] = true end
+    end
+    local sh_name, sq_name = M.prefix_names(shave)
+    local sgap = sh_name and M.summary_pods_lacking(summary, { sh_name, sq_name }, summary_path)
+    if sgap and sgap.note then
+      kv.notes = kv.notes or json.array {}
+      kv.notes[#kv.notes + 1] = sgap.note
+    end
+    local unknown = raw_prefix_unknown or sgap and sgap.unknown
     local agg = summary.aggregated or {}
     local hr = agg["vllm:prefix_cache_hit_rate"] or agg["vllm:gpu_prefix_cache_hit_rate"] -- (v1 name, else the older)
-    if hr then
+    if unknown then
+      kv.time_avg_why = "no time-averaged hit rate: " .. unknown
+    elseif hr then
       kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path }
     else
       kv.time_avg_why = ("%s has no vllm:prefix_cache_hit_rate aggregate"):format(summary_path)
     end
     local sm = summary.sum_of_max
-    local sh, sq = sm[HITS], sm[QUERIES]
-    if sh == nil and sq == nil then sh, sq = sm[OLD_HITS], sm[OLD_QUERIES] end
+    local sh, sq = sh_name and sm[sh_name], sq_name and sm[sq_name]
+    if unknown then sh, sq = nil, nil end
+    if unknown and not raw_prefix_unknown then
+      -- (said once, under the table: the raw scrapes' own reason is on their rows)
+      kv.notes = kv.notes or json.array {}
+      kv.notes[#kv.notes + 1] = "the processed summary's \"sum of max\" and time-averaged hit rate are not shown: "
+        .. unknown
+    end
     if not kv.sum_of_max and sh then
       kv.sum_of_max = { hits = sh, queries = sq, source = summary_path }
     elseif kv.sum_of_max then
       -- the summary is there too: its own figure (pooled its own way) is said beside
       kv.sum_of_max.summary = summary_path
       kv.sum_of_max.summary_hits, kv.sum_of_max.summary_queries = sh, sq
+      kv.sum_of_max.summary_why = unknown
     end
     if not kv.available then
       kv.summary_only = true

@@ -662,6 +662,108 @@ function M.pods_lacking(agg, names)
   return (out.unknown or out.note) and out or {}
 end
 
+-- Which part of the scrape window each pod's counters cover, and how often they restarted: a
+-- counter missing from a pod's first or last scrapes (they failed, or the pod was not scraped
+-- then, or its scrapes lacked the counter) gives an increase over a shorter window than the
+-- other pods', a delta short by whatever it counted outside it. agg: the aggregator; names: the
+-- counters the totals read; files: every scrape file, failed ones too, { {pod =, t =, failed =}
+-- }; start, finish: the first and last file's time. A series created inside the window (its
+-- _created between the first scrape read and its own first sample: a pod started during the
+-- run) counted from 0 there and covers the window's start. A pod's window is the latest start
+-- and the earliest end of its series; it falls short where it starts or ends more than half
+-- the usual interval (the median gap between a pod's files) inside the window, so a round whose
+-- pods were scraped a few seconds apart is no gap. Returns { pods = { {pod =, from =, to =,
+-- resets = (the most of any one of its series: a process restart resets every series at
+-- once), start_gap =, end_gap =, before =, after = (why: what its files were outside its
+-- window)} ... } in pod order, interval = }.
+function M.counter_windows(agg, names, files, start, finish)
+  local per, gaps, last = {}, {}, {}
+  local sorted = {}
+  for _, f in ipairs(files) do sorted[#sorted + 1] = f end
+  table.sort(sorted, function(a, b) return a.t < b.t end)
+  for _, f in ipairs(sorted) do
+    if last[f.pod] and f.t > last[f.pod] then gaps[#gaps + 1] = f.t - last[f.pod] end
+    last[f.pod] = f.t
+  end
+  table.sort(gaps)
+  local interval = #gaps > 0 and gaps[(#gaps + 1) // 2] or 0
+  local tol = interval / 2
+  local t_min = agg:info().start
+  local have = {}
+  for _, n in ipairs(agg:names()) do have[n] = true end
+  for _, n in ipairs(names) do
+    for _, s in ipairs(have[n] and agg:series(n) or {}) do
+      if s.samples > 0 then
+        local p = per[s.pod]
+        if not p then
+          p = { pod = s.pod, from = -math.huge, to = math.huge, resets = 0 }
+          per[s.pod] = p
+        end
+        local inside = s.created and t_min and s.created >= t_min and s.created <= s.first_t
+        p.from = math.max(p.from, inside and start or s.first_t)
+        p.to = math.min(p.to, s.last_t)
+        p.resets = math.max(p.resets, s.resets)
+      end
+    end
+  end
+  local out = json.array {}
+  for _, p in pairs(per) do
+    p.start_gap = p.from > start + tol
+    p.end_gap = p.to < finish - tol
+    -- what the pod's files were where its counters are not: failed scrapes, scrapes without
+    -- them, or no file at all (the pod not scraped then)
+    local function why(lo, hi)
+      local failed, plain = {}, {}
+      for _, f in ipairs(sorted) do
+        if f.pod == p.pod and f.t >= lo and f.t <= hi then
+          local list = f.failed and failed or plain
+          list[#list + 1] = f.t
+        end
+      end
+      return { failed = failed, without = plain }
+    end
+    if p.start_gap then p.before = why(start, p.from - tol) end
+    if p.end_gap then p.after = why(p.to + tol, finish) end
+    out[#out + 1] = p
+  end
+  table.sort(out, function(a, b) return a.pod < b.pod end)
+  return { pods = out, interval = interval }
+end
+
+-- The words for M.counter_windows's pods that fall short, seconds counted from start: a list
+-- of "p2's only from +15 s to +60 s (its scrape at +0 s failed)" and the whole window's words
+-- ("+0 s to +60 s"), or nil where none falls short.
+local function window_words(w, start, finish)
+  local num = require("llmd.template").helpers.num
+  local function at(list)
+    local x = {}
+    for i, v in ipairs(list) do x[i] = "+" .. num(v - start) .. " s" end
+    if #x <= 1 then return x[1] or "" end
+    return table.concat(x, ", ", 1, #x - 1) .. " and " .. x[#x]
+  end
+  local function said(what, side)
+    if #what.failed > 0 then
+      return ("its scrape%s at %s failed"):format(#what.failed > 1 and "s" or "", at(what.failed))
+    elseif #what.without > 0 then
+      return ("its scrape%s at %s lacked the counters"):format(#what.without > 1 and "s" or "", at(what.without))
+    end
+    return side == "before" and "no scrape of it before then, and its counters were not created during the window"
+      or "no scrape of it after then"
+  end
+  local out = {}
+  for _, p in ipairs(w.pods) do
+    if p.start_gap or p.end_gap then
+      local why = {}
+      if p.start_gap then why[#why + 1] = said(p.before, "before") end
+      if p.end_gap then why[#why + 1] = said(p.after, "after") end
+      out[#out + 1] = ("%s's only from +%s s to +%s s (%s)"):format(p.pod, num(p.from - start), num(p.to - start),
+        table.concat(why, "; "))
+    end
+  end
+  if #out == 0 then return nil end
+  return out, ("+0 s to +%s s"):format(num(finish - start))
+end
+
 -- M.pods_lacking's rule on llm-d-benchmark's processed summary (prom_files.read_metrics_summary,
 -- read from path), for a run without raw scrapes: its "sum of max" of a counter family is the sum
 -- over the pods that have it, so a vLLM pod (one with any vllm:* metric) lacking every metric of
@@ -741,8 +843,12 @@ function M.analyze(root, run, opts)
   local raw_prefix_unknown
   if raw then
     local tl = M.timeline_collector()
-    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
-      readable = function(path) return g.file(path) end })
+    local files = {}
+    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = function(pod, t, text, path)
+      files[#files + 1] = { pod = pod, t = t }
+      tl.on_scrape(pod, t, text, path)
+    end, readable = function(path) return g.file(path) end })
+    for _, f in ipairs(info.failed) do files[#files + 1] = { pod = f.pod, t = f.t, failed = true } end
     local left
     kv.timeline, left = tl.finish(info.failed)
     local count = require("llmd.template").helpers.count
@@ -861,6 +967,51 @@ function M.analyze(root, run, opts)
         local num = require("llmd.template").helpers.num
         kv.scope = ("includes other traffic: %s tokens of cache hits against %s input tokens sent"):format(
           num(kv.hits), num(input_tokens))
+      end
+      -- each pod's counters over the window (M.counter_windows): a restart is said with how the
+      -- totals take it; a pod whose counters miss the window's start or end makes the totals
+      -- short by what it counted there, which only vLLM's own request count can bound
+      local used = json.array {}
+      for _, n in ipairs { hits_name, queries_name, PREEMPTIONS, SUCCESS } do
+        if n and have[n] then used[#used + 1] = n end
+      end
+      local win = M.counter_windows(agg, used, files, info.start, info.finish)
+      local H = require("llmd.template").helpers
+      local restarted = {}
+      for _, p in ipairs(win.pods) do
+        if p.resets > 0 then restarted[#restarted + 1] = ("%s (%s)"):format(p.pod, H.count(p.resets, "restart")) end
+      end
+      kv.counter_windows = win.pods
+      if #restarted > 0 then
+        kv.notes[#kv.notes + 1] = ("vLLM's counters restarted during the scrapes (a value fell, or its _created time "
+          .. "moved: the process restarted) on %s %s: each total adds a counter's increase before a restart to what it "
+          .. "counted from 0 after it, as Prometheus' increase() does; what it counted between its last scrape before "
+          .. "a restart and the restart is in no scrape, so the totals may miss up to a scrape interval (%s s) of that "
+          .. "pod's counts"):format(#restarted > 1 and "pods" or "pod", table.concat(restarted, ", "),
+          H.num(win.interval))
+      end
+      local short, whole = window_words(win, info.start, info.finish)
+      if short then
+        local which = ("%s counters cover only part of the scrapes' %s, %s: what %s counted outside that is in no "
+          .. "total"):format(#short > 1 and "some pods'" or "a pod's", whole, table.concat(short, "; "),
+          #short > 1 and "they" or "it")
+        kv.short_window = which
+        if ok_requests and ok_requests > 0 and kv.vllm_requests and not cover then
+          -- vLLM's own count of finished requests over the same scrapes still has the run's
+          -- (within M.COVERAGE_TOL): the part outside held next to nothing of it
+          kv.notes[#kv.notes + 1] = ("%s, but vLLM's %s over the scrapes (%s) counts the harness's %s completed "
+            .. "requests (within %s %%), so the figures stand for the run"):format(which, SUCCESS,
+            H.num(kv.vllm_requests), H.num(ok_requests), H.num(M.COVERAGE_TOL * 100))
+        else
+          -- nothing bounds what is missing: the figures are said to be of the window they cover,
+          -- no rate compares the runs on them, and no per-request figure divides them
+          kv.warnings[#kv.warnings + 1] = which .. ", and nothing here bounds how much that is (vLLM's "
+            .. SUCCESS .. " against the harness's completed requests " .. (cover and cover.text and "is off, see above"
+              or "cannot be checked") .. "), so the totals and the rates are those of the window covered"
+          drop_per_request((#short > 1 and "some pods'" or "a pod's") .. " counters cover only part of the scrapes, "
+            .. "see below")
+          kv.scope = kv.scope or ("covers part of the scrapes: %s"):format(table.concat(short, "; "))
+        end
       end
       kv.sum_of_max = prefix and {
         hits = agg:counter_total(hits_name, { mode = "max" }),

@@ -29,7 +29,9 @@ local PREEMPTIONS = "vllm:num_preemptions_total"
 -- processed summary's figure) is for a run, and why it differs from the actual increase.
 -- som: kv.sum_of_max ({hits, queries, source = "raw" | the summary's path, summary = the
 -- summary's path beside raw scrapes with its summary_hits, summary_queries, hits_before (in
--- the first scrapes), resets (of the hit counters)}); actual_hits: kv.hits or nil.
+-- the first scrapes), resets (of the hit counters), pooled_pods (pods with several label sets
+-- of the hit counter: data-parallel engines, whose values the summary pools before taking the
+-- largest), summary_why (why the summary's own figure is unknown)}); actual_hits: kv.hits or nil.
 -- Returns what, why.
 function M.sum_of_max_text(som, actual_hits)
   local num = require("llmd.template").helpers.num
@@ -59,6 +61,10 @@ function M.sum_of_max_text(som, actual_hits)
     why[#why + 1] = ("a counter restarted during the run (its value dropped or its _created time moved: %s), so its "
       .. "largest value misses what was counted before the restart"):format(
       require("llmd.template").helpers.count(som.resets, "restart"))
+  end
+  if (som.pooled_pods or 0) > 0 then
+    why[#why + 1] = ("on %s with several data-parallel engines (label sets) it takes the largest engine's value, "
+      .. "not their sum"):format(require("llmd.template").helpers.count(som.pooled_pods, "pod"))
   end
   local dir = actual_hits and (som.hits > actual_hits and "overstates" or som.hits < actual_hits and "understates")
   local text = #why > 0 and (table.concat(why, "; and "):gsub("^%l", string.upper)) or "It counts otherwise"
@@ -1013,11 +1019,27 @@ function M.analyze(root, run, opts)
           kv.scope = kv.scope or ("covers part of the scrapes: %s"):format(table.concat(short, "; "))
         end
       end
-      kv.sum_of_max = prefix and {
-        hits = agg:counter_total(hits_name, { mode = "max" }),
-        queries = agg:counter_total(queries_name, { mode = "max" }),
-        source = "raw",
-      } or nil
+      -- (llm-d-benchmark's process_metrics.py pools a pod's label sets before it takes the
+      -- largest value: a pod's data-parallel engines give one largest value, not one each)
+      local function sum_of_max(name)
+        local per = {}
+        for _, x in ipairs(agg:series(name)) do
+          if x.max then per[x.pod] = math.max(per[x.pod] or x.max, x.max) end
+        end
+        local sum = 0
+        for _, v in pairs(per) do sum = sum + v end
+        return sum
+      end
+      kv.sum_of_max = prefix and { hits = sum_of_max(hits_name), queries = sum_of_max(queries_name), source = "raw" }
+        or nil
+      if kv.sum_of_max then
+        local n, several = {}, 0
+        for _, x in ipairs(agg:series(hits_name)) do
+          n[x.pod] = (n[x.pod] or 0) + 1
+          if n[x.pod] == 2 then several = several + 1 end
+        end
+        kv.sum_of_max.pooled_pods = several
+      end
       -- what makes it differ from the increase: counts from before the first scrape (in
       -- it), restarts (a largest value misses what came before one)
       local before, resets = 0, 0

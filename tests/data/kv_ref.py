@@ -100,7 +100,13 @@ if added:
     if hn:
         out["hits"], out["queries"] = total(hn), total(qn)
         out["hit_rate_pct"] = out["hits"] / out["queries"] * 100 if out["queries"] else None
-        out["hits_max_sum"] = sum(max(series[k].values()) for k in series if k[1] == hn)
+        # llm-d-benchmark's "sum of max" (process_metrics.py): a pod's values of every label
+        # set and scrape pooled, their largest taken, summed over pods
+        pooled = {}
+        for k in series:
+            if k[1] == hn:
+                pooled[k[0]] = max(pooled.get(k[0], -np.inf), max(series[k].values()))
+        out["hits_max_sum"] = sum(pooled.values())
     out["preemptions"] = total(PRE)
     out["requests"] = total(SUCC)
     out["requests_by_pod"] = total(SUCC, by_pod=True)
@@ -119,6 +125,31 @@ if added:
             p["to"] = min(p["to"], t1)
             p["resets"] = max(p["resets"], resets)
     out["pods"] = pods
+    # the timeline, for folders whose every pod is scraped at every epoch: per epoch the mean
+    # usage over the engines (x 100) and the hit rate of the increases since the previous epoch
+    # (none at the first), each increase by the same reset rule
+    epochs = sorted({t for _, t in added})
+
+    def step(key, ta, tb):
+        pts, cr = series[key], created_of(key)
+        if tb not in pts:
+            return 0.0
+        if ta not in pts:
+            return pts[tb] if tb in cr and t_min <= cr[tb] <= tb else 0.0
+        moved = ta in cr and tb in cr and cr[ta] != cr[tb]
+        return pts[tb] if pts[tb] < pts[ta] or moved else pts[tb] - pts[ta]
+
+    rounds = []
+    for i, tb in enumerate(epochs):
+        r = {"t": tb - epochs[0]}
+        u = [pts[tb] for k, pts in series.items() if k[1] == un and tb in pts] if un else []
+        r["usage_pct"] = float(np.mean(u) * 100) if u else None
+        if i > 0 and hn:
+            dh = sum(step(k, epochs[i - 1], tb) for k in series if k[1] == hn)
+            dq = sum(step(k, epochs[i - 1], tb) for k in series if k[1] == qn)
+            r["hit_rate_pct"] = dh / dq * 100 if dq > 0 else None
+        rounds.append(r)
+    out["rounds"] = rounds
 
 summ = os.path.join(root, "metrics", "processed", "metrics_summary.json")
 if os.path.exists(summ):

@@ -98,6 +98,9 @@ t.test("KV audit: the fixtures' scrapes, every figure as the independent reading
   local root = t.tmpdir()
   t.mkdir(root .. "/metrics")
   t.copy_tree(t.fixtures() .. "/prometheus/synthetic-raw", root .. "/metrics/raw")
+  t.mkdir(root .. "/metrics/processed")
+  t.copy(t.fixtures() .. "/metrics-summary/synthetic-metrics_summary.json",
+    root .. "/metrics/processed/metrics_summary.json")
   -- (105 completed: vLLM's request count over the scrapes, so no figure is held back as other traffic)
   local kv, ref, same = audit(root, 105)
   same(kv.hits, ref.hits, "hits")
@@ -109,6 +112,11 @@ t.test("KV audit: the fixtures' scrapes, every figure as the independent reading
   same(kv.usage.p90, ref.usage.p90, "usage p90")
   same(kv.usage.max, ref.usage.max, "usage max")
   same(kv.sum_of_max.hits, ref.hits_max_sum, "sum of max")
+  -- the processed summary beside them (written by llm-d-benchmark's own process_metrics.py from
+  -- these scrapes): its sum of max, which the raw scrapes' must equal, and its time average
+  same(kv.sum_of_max.summary_hits, ref.summary.sum_of_max["vllm:prefix_cache_hits_total"], "summary's sum of max")
+  same(kv.sum_of_max.summary_hits, kv.sum_of_max.hits, "the raw scrapes' sum of max is the summary's")
+  same(kv.time_avg.mean, ref.summary.hit_rate_mean, "time-averaged hit rate")
 end)
 
 
@@ -265,4 +273,37 @@ t.test("KV: the sum of max of data-parallel engines is the processed summary's (
   t.contains(why, "On 1 pod with several data-parallel engines (label sets) it takes the largest engine's value, not "
     .. "their sum")
   t.contains(why, "understates this run's traffic")
+end)
+
+t.test("compare: a pod's counters short of the window, nothing to bound it: each KV figure says the window, no rate "
+  .. "orders the runs", function()
+  local json = require "llmd.json"
+  -- two runs of the vLLM synthetic results (7 completed, 1 failed), scrapes without vLLM's
+  -- request counter (so nothing checks what the scrapes cover): a's p2 lost its first scrape
+  local function run(pods)
+    for _, p in pairs(pods) do
+      for _, s in pairs(p) do if type(s) == "table" then s.succ = nil end end
+    end
+    local root = scrapes { times = TIMES, pods = pods }
+    t.write(root .. "/synthetic-vllm_bench_serve_save_detailed.json",
+      t.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+    return root
+  end
+  local a, b = run { p1 = pod(P1), p2 = pod(P2, { [1] = "fail" }) }, run { p1 = pod(P1), p2 = pod(P2) }
+  local ws, r = t.compare { "--a", a, "--a-label", "short", "--b", b, "--b-label", "whole" }
+  t.eq(r.code, 0, r.stderr)
+  local rows = {}
+  for _, x in ipairs(json.read(ws .. "/comparison.json").kv.rows) do rows[x.key] = x end
+  local scope = "covers part of the scrapes: p2's only from +15 s to +60 s (its scrape at +0 s failed)"
+  for _, k in ipairs { "hits", "queries", "hit_rate_pct", "preemptions" } do
+    t.eq(rows[k].a_scope, scope, k)
+    t.eq(rows[k].b_scope, nil, k)
+  end
+  t.eq(rows.hit_rate_pct.verdict, "not comparable (untested)")
+  t.eq(rows.misses_per_request.a, nil)
+  t.eq(rows.misses_per_request.a_na:match("^a pod's counters cover only part of the scrapes'") ~= nil, true,
+    rows.misses_per_request.a_na)
+  local md = t.read(ws .. "/comparison_report.md")
+  t.contains(md, "- short: a pod's counters cover only part of the scrapes' +0 s to +60 s, p2's only from +15 s to "
+    .. "+60 s (its scrape at +0 s failed): what it counted outside that is in no total")
 end)

@@ -719,7 +719,7 @@ function M.counter_windows(agg, names, files, start, finish)
     -- what the pod's files were where its counters are not: failed scrapes, scrapes without
     -- them, or no file at all (the pod not scraped then)
     local function why(lo, hi)
-      local failed, plain = {}, {}
+      local failed, plain = json.array {}, json.array {}
       for _, f in ipairs(sorted) do
         if f.pod == p.pod and f.t >= lo and f.t <= hi then
           local list = f.failed and failed or plain
@@ -1043,10 +1043,14 @@ function M.analyze(root, run, opts)
       -- what makes it differ from the increase: counts from before the first scrape (in
       -- it), restarts (a largest value misses what came before one)
       local before, resets = 0, 0
+      local t_min = agg:info().start
       for _, s in ipairs(prefix and agg:series(hits_name) or {}) do
         resets = resets + s.resets
-        -- a counter created inside the window counted its first value there
-        if s.first and not (s.created and s.created >= info.start) then before = before + s.first end
+        -- a counter created inside the window counted its first value there (the increase's
+        -- rule, llmd.prom: created from the first scrape read up to its own first sample)
+        if s.first and not (s.created and s.created >= t_min and s.created <= s.first_t) then
+          before = before + s.first
+        end
       end
       if kv.sum_of_max then kv.sum_of_max.hits_before, kv.sum_of_max.resets = before, resets end
       local u = (have[USAGE] or have[OLD_USAGE]) and agg:gauge_summary(have[USAGE] and USAGE or OLD_USAGE)

@@ -307,3 +307,31 @@ t.test("compare: a pod's counters short of the window, nothing to bound it: each
   t.contains(md, "- short: a pod's counters cover only part of the scrapes' +0 s to +60 s, p2's only from +15 s to "
     .. "+60 s (its scrape at +0 s failed): what it counted outside that is in no total")
 end)
+
+t.test("KV: each pod's counter window in run_model.json's kv: its lists [] even when empty", function()
+  local json = require "llmd.json"
+  local kv = analyzed("gap_first", nil)
+  local text = json.encode(kv.counter_windows)
+  -- p2's window before its start: one failed scrape, no scrape without the counters ([], never {})
+  t.contains(text, '"without":[]')
+  local p2 = kv.counter_windows[2]
+  t.eq({ p2.pod, p2.from - T0, p2.to - T0, p2.start_gap, p2.end_gap, #p2.before.failed }, { "p2", 15, 60, true, false,
+    1 })
+end)
+
+t.test("KV: the sum of max's 'before the window' counts what the increase leaves out, by the same rule", function()
+  -- every pod's first scrape failed, and p3's counters were created between it and the first
+  -- scrape read (at +10 s): the increase leaves p3's first value out (created before the first
+  -- scrape read), so the hits before are p1's 300, p2's 100 and p3's 50 (kv_ref.py's window rule;
+  -- on main p3's 50 was neither in the increase nor before it)
+  local p3 = pod({ hits = { 0, 50, 80, 120, 200 }, queries = { 0, 100, 200, 300, 400 }, succ = { 0, 1, 2, 3, 4 },
+    created = T0 + 10 }, { [1] = "fail" })
+  local root = scrapes { times = TIMES, pods = { p1 = pod(P1, { [1] = "fail" }), p2 = pod(P2, { [1] = "fail" }),
+    p3 = p3 } }
+  local kv = kvcache.analyze(root, { overall = { values = { requests_ok = 0 } } })
+  local ref = t.data_json("kv_ref.py", root)
+  t.near(kv.hits, ref.hits, 0)
+  -- (sum of max 2,100 + 500 + 200 = 2,800 against the increases 1,800 + 400 + 150 = 2,350: the 450 before)
+  t.near(kv.sum_of_max.hits - kv.hits, 450, 0)
+  t.near(kv.sum_of_max.hits_before, 450, 0)
+end)

@@ -983,18 +983,28 @@ function M.analyze(root, run, opts)
       end
       local win = M.counter_windows(agg, used, files, info.start, info.finish)
       local H = require("llmd.template").helpers
-      local restarted = {}
+      local restarted, longest = {}, 0
       for _, p in ipairs(win.pods) do
-        if p.resets > 0 then restarted[#restarted + 1] = ("%s (%s)"):format(p.pod, H.count(p.resets, "restart")) end
+        if p.resets > 0 then
+          restarted[#restarted + 1] = ("%s (%s)"):format(p.pod, H.count(p.resets, "restart"))
+          -- (a restart may fall anywhere between two scrapes read: the longest such gap of the pod's)
+          local prev
+          for _, f in ipairs(files) do
+            if f.pod == p.pod and not f.failed then
+              if prev then longest = math.max(longest, f.t - prev) end
+              prev = f.t
+            end
+          end
+        end
       end
       kv.counter_windows = win.pods
       if #restarted > 0 then
         kv.notes[#kv.notes + 1] = ("vLLM's counters restarted during the scrapes (a value fell, or its _created time "
           .. "moved: the process restarted) on %s %s: each total adds a counter's increase before a restart to what it "
           .. "counted from 0 after it, as Prometheus' increase() does; what it counted between its last scrape before "
-          .. "a restart and the restart is in no scrape, so the totals may miss up to a scrape interval (%s s) of that "
-          .. "pod's counts"):format(#restarted > 1 and "pods" or "pod", table.concat(restarted, ", "),
-          H.num(win.interval))
+          .. "a restart and the restart is in no scrape, so the totals may miss up to %s s of that pod's counts (the "
+          .. "longest gap between its scrapes read)"):format(#restarted > 1 and "pods" or "pod",
+          table.concat(restarted, ", "), H.num(longest))
       end
       local short, whole = window_words(win, info.start, info.finish)
       if short then

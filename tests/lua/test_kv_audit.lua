@@ -214,9 +214,19 @@ t.test("KV: a counter restart is summed across as Prometheus' increase() does, a
     t.contains(table.concat(kv.notes, "\n"), "vLLM's counters restarted during the scrapes (a value fell, or its "
       .. "_created time moved: the process restarted) on pod p1 (1 restart): each total adds a counter's increase "
       .. "before a restart to what it counted from 0 after it, as Prometheus' increase() does; what it counted between "
-      .. "its last scrape before a restart and the restart is in no scrape, so the totals may miss up to a scrape "
-      .. "interval (15 s) of that pod's counts", name)
+      .. "its last scrape before a restart and the restart is in no scrape, so the totals may miss up to 15 s of that "
+      .. "pod's counts (the longest gap between its scrapes read)", name)
   end
+  -- p1's scrape after the one before its restart failed: the restart lies anywhere in 30 s
+  local p1 = pod({ hits = { 0, 300, 800, 0, 700 }, queries = { 0, 1000, 2000, 0, 1500 }, succ = { 0, 10, 20, 0, 12 } },
+    { [4] = "fail" })
+  local root = scrapes { times = TIMES, pods = { p1 = p1, p2 = pod(P2) } }
+  local ref = t.data_json("kv_ref.py", root)
+  local kv = kvcache.analyze(root, { overall = { values = { requests_ok = math.tointeger(ref.requests) } } })
+  t.near(kv.hits, ref.hits, 0)
+  t.contains(table.concat(kv.notes, "\n"), "on pod p1 (1 restart): each total adds")
+  t.contains(table.concat(kv.notes, "\n"), "may miss up to 30 s of that pod's counts (the longest gap between its "
+    .. "scrapes read)")
   local kv = analyzed("clean", 73)
   t.ok(not table.concat(kv.notes, "\n"):find("restarted", 1, true), "no restart, no line")
 end)

@@ -227,7 +227,7 @@ t.test("KV: a counter restart is summed across as Prometheus' increase() does, a
   t.contains(table.concat(kv.notes, "\n"), "on pod p1 (1 restart): each total adds")
   t.contains(table.concat(kv.notes, "\n"), "may miss up to 30 s of that pod's counts (the longest gap between its "
     .. "scrapes read)")
-  local kv = analyzed("clean", 73)
+  kv = analyzed("clean", 73)
   t.ok(not table.concat(kv.notes, "\n"):find("restarted", 1, true), "no restart, no line")
 end)
 

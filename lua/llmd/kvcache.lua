@@ -29,7 +29,9 @@ local PREEMPTIONS = "vllm:num_preemptions_total"
 -- processed summary's figure) is for a run, and why it differs from the actual increase.
 -- som: kv.sum_of_max ({hits, queries, source = "raw" | the summary's path, summary = the
 -- summary's path beside raw scrapes with its summary_hits, summary_queries, hits_before (in
--- the first scrapes), resets (of the hit counters)}); actual_hits: kv.hits or nil.
+-- the first scrapes), resets (of the hit counters), pooled_pods (pods with several label sets
+-- of the hit counter: data-parallel engines, whose values the summary pools before taking the
+-- largest), summary_why (why the summary's own figure is unknown)}); actual_hits: kv.hits or nil.
 -- Returns what, why.
 function M.sum_of_max_text(som, actual_hits)
   local num = require("llmd.template").helpers.num
@@ -43,6 +45,9 @@ function M.sum_of_max_text(som, actual_hits)
   if som.summary and som.summary_hits then
     what = ("computed from the raw scrapes; the processed summary (%s) gives %s hits / %s queries"):format(
       som.summary, num(som.summary_hits), num(som.summary_queries))
+  elseif som.summary and som.summary_why then
+    what = ("computed from the raw scrapes; the processed summary's own figure is unknown (%s)"):format(
+      som.summary_why)
   elseif som.summary then
     what = ("computed from the raw scrapes; the processed summary (%s) has no prefix-cache counters")
       :format(som.summary)
@@ -56,6 +61,10 @@ function M.sum_of_max_text(som, actual_hits)
     why[#why + 1] = ("a counter restarted during the run (its value dropped or its _created time moved: %s), so its "
       .. "largest value misses what was counted before the restart"):format(
       require("llmd.template").helpers.count(som.resets, "restart"))
+  end
+  if (som.pooled_pods or 0) > 0 then
+    why[#why + 1] = ("on %s with several data-parallel engines (label sets) it takes the largest engine's value, "
+      .. "not their sum"):format(require("llmd.template").helpers.count(som.pooled_pods, "pod"))
   end
   local dir = actual_hits and (som.hits > actual_hits and "overstates" or som.hits < actual_hits and "understates")
   local text = #why > 0 and (table.concat(why, "; and "):gsub("^%l", string.upper)) or "It counts otherwise"
@@ -659,6 +668,162 @@ function M.pods_lacking(agg, names)
   return (out.unknown or out.note) and out or {}
 end
 
+-- Which part of the scrape window each pod's counters cover, and how often they restarted: a
+-- counter missing from a pod's first or last scrapes (they failed, or the pod was not scraped
+-- then, or its scrapes lacked the counter) gives an increase over a shorter window than the
+-- other pods', a delta short by whatever it counted outside it. agg: the aggregator; names: the
+-- counters the totals read; files: every scrape file, failed ones too, { {pod =, t =, failed =}
+-- }; start, finish: the first and last file's time. A series created inside the window (its
+-- _created between the first scrape read and its own first sample: a pod started during the
+-- run) counted from 0 there and covers the window's start. A pod's window is the latest start
+-- and the earliest end of its series; it falls short where it starts or ends more than half
+-- the usual interval (the median gap between a pod's files) inside the window, so a round whose
+-- pods were scraped a few seconds apart is no gap. Returns { pods = { {pod =, from =, to =,
+-- resets = (the most of any one of its series: a process restart resets every series at
+-- once), start_gap =, end_gap =, before =, after = (why: what its files were outside its
+-- window)} ... } in pod order, interval = }.
+function M.counter_windows(agg, names, files, start, finish)
+  local per, gaps, last = {}, {}, {}
+  local sorted = {}
+  for _, f in ipairs(files) do sorted[#sorted + 1] = f end
+  table.sort(sorted, function(a, b) return a.t < b.t end)
+  for _, f in ipairs(sorted) do
+    if last[f.pod] and f.t > last[f.pod] then gaps[#gaps + 1] = f.t - last[f.pod] end
+    last[f.pod] = f.t
+  end
+  table.sort(gaps)
+  local interval = #gaps > 0 and gaps[(#gaps + 1) // 2] or 0
+  local tol = interval / 2
+  local t_min = agg:info().start
+  local have = {}
+  for _, n in ipairs(agg:names()) do have[n] = true end
+  for _, n in ipairs(names) do
+    for _, s in ipairs(have[n] and agg:series(n) or {}) do
+      if s.samples > 0 then
+        local p = per[s.pod]
+        if not p then
+          p = { pod = s.pod, from = -math.huge, to = math.huge, resets = 0 }
+          per[s.pod] = p
+        end
+        local inside = s.created and t_min and s.created >= t_min and s.created <= s.first_t
+        p.from = math.max(p.from, inside and start or s.first_t)
+        p.to = math.min(p.to, s.last_t)
+        p.resets = math.max(p.resets, s.resets)
+      end
+    end
+  end
+  local out = json.array {}
+  for _, p in pairs(per) do
+    p.start_gap = p.from > start + tol
+    p.end_gap = p.to < finish - tol
+    -- what the pod's files were where its counters are not: failed scrapes, scrapes without
+    -- them, or no file at all (the pod not scraped then)
+    local function why(lo, hi)
+      local failed, plain = json.array {}, json.array {}
+      for _, f in ipairs(sorted) do
+        if f.pod == p.pod and f.t >= lo and f.t <= hi then
+          local list = f.failed and failed or plain
+          list[#list + 1] = f.t
+        end
+      end
+      return { failed = failed, without = plain }
+    end
+    if p.start_gap then p.before = why(start, p.from - tol) end
+    if p.end_gap then p.after = why(p.to + tol, finish) end
+    out[#out + 1] = p
+  end
+  table.sort(out, function(a, b) return a.pod < b.pod end)
+  return { pods = out, interval = interval }
+end
+
+-- The words for M.counter_windows's pods that fall short, seconds counted from start: a list
+-- of "p2's only from +15 s to +60 s (its scrape at +0 s failed)" and the whole window's words
+-- ("+0 s to +60 s"), or nil where none falls short.
+local function window_words(w, start, finish)
+  local num = require("llmd.template").helpers.num
+  local function at(list)
+    local x = {}
+    for i, v in ipairs(list) do x[i] = "+" .. num(v - start) .. " s" end
+    if #x <= 1 then return x[1] or "" end
+    return table.concat(x, ", ", 1, #x - 1) .. " and " .. x[#x]
+  end
+  local function said(what, side)
+    if #what.failed > 0 then
+      return ("its scrape%s at %s failed"):format(#what.failed > 1 and "s" or "", at(what.failed))
+    elseif #what.without > 0 then
+      return ("its scrape%s at %s lacked the counters"):format(#what.without > 1 and "s" or "", at(what.without))
+    end
+    return side == "before" and "no scrape of it before then, and its counters were not created during the window"
+      or "no scrape of it after then"
+  end
+  local out = {}
+  for _, p in ipairs(w.pods) do
+    if p.start_gap or p.end_gap then
+      local why = {}
+      if p.start_gap then why[#why + 1] = said(p.before, "before") end
+      if p.end_gap then why[#why + 1] = said(p.after, "after") end
+      out[#out + 1] = ("%s's only from +%s s to +%s s (%s)"):format(p.pod, num(p.from - start), num(p.to - start),
+        table.concat(why, "; "))
+    end
+  end
+  if #out == 0 then return nil end
+  return out, ("+0 s to +%s s"):format(num(finish - start))
+end
+
+-- M.pods_lacking's rule on llm-d-benchmark's processed summary (prom_files.read_metrics_summary,
+-- read from path), for a run without raw scrapes: its "sum of max" of a counter family is the sum
+-- over the pods that have it, so a vLLM pod (one with any vllm:* metric) lacking every metric of
+-- names makes it unknown, unless that pod's vllm:request_success_total is 0 in every scrape (its
+-- largest value, pooled over finished_reason, 0: it finished no request, and is left out, said).
+-- The summary keeps no increase: a largest value above 0 says the pod finished requests at some
+-- time, and that is enough to make the sum the other pods' part. nil where every vLLM pod has the
+-- family or none has it, else {unknown =, note =} as M.pods_lacking's.
+function M.summary_pods_lacking(summary, names, path)
+  local pods, has, any, lacking_of = {}, {}, false, {}
+  for pod, metrics in pairs(summary.pods or {}) do
+    local vllm = false
+    for m in pairs(metrics) do
+      if m:match("^vllm:") then vllm = true end
+    end
+    if vllm then pods[#pods + 1] = pod end
+    -- (a pod lacking one of the pair has the pair's ratio wrong as much as one lacking both)
+    local lacks = {}
+    for _, n in ipairs(names) do
+      if metrics[n] then any = true else lacks[#lacks + 1] = n end
+    end
+    has[pod] = #lacks == 0 or nil
+    lacking_of[pod] = table.concat(lacks, " / ")
+  end
+  if not any then return nil end
+  table.sort(pods)
+  local num = require("llmd.template").helpers.num
+  local busy, idle = {}, {}
+  for _, pod in ipairs(pods) do
+    if not has[pod] then
+      local st = summary.pods[pod][SUCCESS]
+      local n = type(st) == "table" and type(st.max) == "number" and st.max or nil
+      if n == 0 then
+        idle[#idle + 1] = pod
+      else
+        busy[#busy + 1] = ("%s has no %s, and %s"):format(pod, lacking_of[pod], n
+          and ("finished requests, its %s reaching %s"):format(SUCCESS, num(n))
+          or ("no %s either, so whether it served requests is unknown"):format(SUCCESS))
+      end
+    end
+  end
+  local out = {}
+  if #busy > 0 then
+    out.unknown = ("in %s, %s %s: a sum over the pods is the other pods' part alone, so it is unknown"):format(path,
+      #busy > 1 and "pods" or "pod", table.concat(busy, "; "))
+  end
+  if #idle > 0 then
+    out.note = ("in %s, %s %s %s no %s and finished no request, its %s 0 in every scrape: left out of the summary's "
+      .. "sum"):format(path, #idle > 1 and "pods" or "pod", table.concat(idle, ", "), #idle > 1 and "have" or "has",
+      table.concat(names, " / "), SUCCESS)
+  end
+  return (out.unknown or out.note) and out or {}
+end
+
 -- opts: tolerant (a malformed *_prometheus_metrics.json left out with a warning in run's
 -- data checks, not an error).
 function M.analyze(root, run, opts)
@@ -681,10 +846,15 @@ function M.analyze(root, run, opts)
     summary = pf.read_metrics_summary(summary_path)
     if summary.status ~= "ok" then summary = nil end
   end
+  local raw_prefix_unknown
   if raw then
     local tl = M.timeline_collector()
-    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
-      readable = function(path) return g.file(path) end })
+    local files = {}
+    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = function(pod, t, text, path)
+      files[#files + 1] = { pod = pod, t = t }
+      tl.on_scrape(pod, t, text, path)
+    end, readable = function(path) return g.file(path) end })
+    for _, f in ipairs(info.failed) do files[#files + 1] = { pod = f.pod, t = f.t, failed = true } end
     local left
     kv.timeline, left = tl.finish(info.failed)
     local count = require("llmd.template").helpers.count
@@ -718,6 +888,7 @@ function M.analyze(root, run, opts)
       if gap.note then kv.notes[#kv.notes + 1] = gap.note end
     end
     if prefix_gap and prefix_gap.unknown then
+      raw_prefix_unknown = prefix_gap.unknown
       -- (the timeline's hit rates sum the same counters over the pods: the other pods' alone)
       for _, pt in ipairs(kv.timeline or {}) do pt.hit_rate_pct = nil end
       local why = "no prefix-cache hit rate over time: " .. prefix_gap.unknown
@@ -803,18 +974,93 @@ function M.analyze(root, run, opts)
         kv.scope = ("includes other traffic: %s tokens of cache hits against %s input tokens sent"):format(
           num(kv.hits), num(input_tokens))
       end
-      kv.sum_of_max = prefix and {
-        hits = agg:counter_total(hits_name, { mode = "max" }),
-        queries = agg:counter_total(queries_name, { mode = "max" }),
-        source = "raw",
-      } or nil
+      -- each pod's counters over the window (M.counter_windows): a restart is said with how the
+      -- totals take it; a pod whose counters miss the window's start or end makes the totals
+      -- short by what it counted there, which only vLLM's own request count can bound
+      local used = json.array {}
+      for _, n in ipairs { hits_name, queries_name, PREEMPTIONS, SUCCESS } do
+        if n and have[n] then used[#used + 1] = n end
+      end
+      local win = M.counter_windows(agg, used, files, info.start, info.finish)
+      local H = require("llmd.template").helpers
+      local restarted, longest = {}, 0
+      for _, p in ipairs(win.pods) do
+        if p.resets > 0 then
+          restarted[#restarted + 1] = ("%s (%s)"):format(p.pod, H.count(p.resets, "restart"))
+          -- (a restart may fall anywhere between two scrapes read: the longest such gap of the pod's)
+          local prev
+          for _, f in ipairs(files) do
+            if f.pod == p.pod and not f.failed then
+              if prev then longest = math.max(longest, f.t - prev) end
+              prev = f.t
+            end
+          end
+        end
+      end
+      kv.counter_windows = win.pods
+      if #restarted > 0 then
+        kv.notes[#kv.notes + 1] = ("vLLM's counters restarted during the scrapes (a value fell, or its _created time "
+          .. "moved: the process restarted) on %s %s: each total adds a counter's increase before a restart to what it "
+          .. "counted from 0 after it, as Prometheus' increase() does; what it counted between its last scrape before "
+          .. "a restart and the restart is in no scrape, so the totals may miss up to %s s of that pod's counts (the "
+          .. "longest gap between its scrapes read)"):format(#restarted > 1 and "pods" or "pod",
+          table.concat(restarted, ", "), H.num(longest))
+      end
+      local short, whole = window_words(win, info.start, info.finish)
+      if short then
+        local which = ("%s counters cover only part of the scrapes' %s, %s: what %s counted outside that is in no "
+          .. "total"):format(#short > 1 and "some pods'" or "a pod's", whole, table.concat(short, "; "),
+          #short > 1 and "they" or "it")
+        kv.short_window = which
+        if ok_requests and ok_requests > 0 and kv.vllm_requests and not cover then
+          -- vLLM's own count of finished requests over the same scrapes still has the run's
+          -- (within M.COVERAGE_TOL): the part outside held next to nothing of it
+          kv.notes[#kv.notes + 1] = ("%s, but vLLM's %s over the scrapes (%s) counts the harness's %s completed "
+            .. "requests (within %s %%), so the figures stand for the run"):format(which, SUCCESS,
+            H.num(kv.vllm_requests), H.num(ok_requests), H.num(M.COVERAGE_TOL * 100))
+        else
+          -- nothing bounds what is missing: the figures are said to be of the window they cover,
+          -- no rate compares the runs on them, and no per-request figure divides them
+          kv.warnings[#kv.warnings + 1] = which .. ", and nothing here bounds how much that is (vLLM's "
+            .. SUCCESS .. " against the harness's completed requests " .. (cover and cover.text and "is off, see above"
+              or "cannot be checked") .. "), so the totals and the rates are those of the window covered"
+          drop_per_request((#short > 1 and "some pods'" or "a pod's") .. " counters cover only part of the scrapes, "
+            .. "see below")
+          kv.scope = kv.scope or ("covers part of the scrapes: %s"):format(table.concat(short, "; "))
+        end
+      end
+      -- (llm-d-benchmark's process_metrics.py pools a pod's label sets before it takes the
+      -- largest value: a pod's data-parallel engines give one largest value, not one each)
+      local function sum_of_max(name)
+        local per = {}
+        for _, x in ipairs(agg:series(name)) do
+          if x.max then per[x.pod] = math.max(per[x.pod] or x.max, x.max) end
+        end
+        local sum = 0
+        for _, v in pairs(per) do sum = sum + v end
+        return sum
+      end
+      kv.sum_of_max = prefix and { hits = sum_of_max(hits_name), queries = sum_of_max(queries_name), source = "raw" }
+        or nil
+      if kv.sum_of_max then
+        local n, several = {}, 0
+        for _, x in ipairs(agg:series(hits_name)) do
+          n[x.pod] = (n[x.pod] or 0) + 1
+          if n[x.pod] == 2 then several = several + 1 end
+        end
+        kv.sum_of_max.pooled_pods = several
+      end
       -- what makes it differ from the increase: counts from before the first scrape (in
       -- it), restarts (a largest value misses what came before one)
       local before, resets = 0, 0
+      local t_min = agg:info().start
       for _, s in ipairs(prefix and agg:series(hits_name) or {}) do
         resets = resets + s.resets
-        -- a counter created inside the window counted its first value there
-        if s.first and not (s.created and s.created >= info.start) then before = before + s.first end
+        -- a counter created inside the window counted its first value there (the increase's
+        -- rule, llmd.prom: created from the first scrape read up to its own first sample)
+        if s.first and not (s.created and s.created >= t_min and s.created <= s.first_t) then
+          before = before + s.first
+        end
       end
       if kv.sum_of_max then kv.sum_of_max.hits_before, kv.sum_of_max.resets = before, resets end
       local u = (have[USAGE] or have[OLD_USAGE]) and agg:gauge_summary(have[USAGE] and USAGE or OLD_USAGE)
@@ -831,22 +1077,46 @@ function M.analyze(root, run, opts)
     end
   end
   if summary then
+    -- the summary's pair (v1 names where a pod has them, else the older), each summed over the
+    -- pods that have it: unknown where a vLLM pod lacks it and finished requests (as the raw
+    -- scrapes' rule, M.pods_lacking), and so is the time-averaged hit rate, pooled over the
+    -- same pods' per-scrape ratios; unknown too where the raw scrapes found the pair unknown
+    local shave = {}
+    for _, metrics in pairs(summary.pods) do
+      for m in pairs(metrics) do shave[m] = true end
+    end
+    local sh_name, sq_name = M.prefix_names(shave)
+    local sgap = sh_name and M.summary_pods_lacking(summary, { sh_name, sq_name }, summary_path)
+    if sgap and sgap.note then
+      kv.notes = kv.notes or json.array {}
+      kv.notes[#kv.notes + 1] = sgap.note
+    end
+    local unknown = raw_prefix_unknown or sgap and sgap.unknown
     local agg = summary.aggregated or {}
     local hr = agg["vllm:prefix_cache_hit_rate"] or agg["vllm:gpu_prefix_cache_hit_rate"] -- (v1 name, else the older)
-    if hr then
+    if unknown then
+      kv.time_avg_why = "no time-averaged hit rate: " .. unknown
+    elseif hr then
       kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path }
     else
       kv.time_avg_why = ("%s has no vllm:prefix_cache_hit_rate aggregate"):format(summary_path)
     end
     local sm = summary.sum_of_max
-    local sh, sq = sm[HITS], sm[QUERIES]
-    if sh == nil and sq == nil then sh, sq = sm[OLD_HITS], sm[OLD_QUERIES] end
+    local sh, sq = sh_name and sm[sh_name], sq_name and sm[sq_name]
+    if unknown then sh, sq = nil, nil end
+    if unknown and not raw_prefix_unknown then
+      -- (said once, under the table: the raw scrapes' own reason is on their rows)
+      kv.notes = kv.notes or json.array {}
+      kv.notes[#kv.notes + 1] = "the processed summary's \"sum of max\" and time-averaged hit rate are not shown: "
+        .. unknown
+    end
     if not kv.sum_of_max and sh then
       kv.sum_of_max = { hits = sh, queries = sq, source = summary_path }
     elseif kv.sum_of_max then
       -- the summary is there too: its own figure (pooled its own way) is said beside
       kv.sum_of_max.summary = summary_path
       kv.sum_of_max.summary_hits, kv.sum_of_max.summary_queries = sh, sq
+      kv.sum_of_max.summary_why = unknown
     end
     if not kv.available then
       kv.summary_only = true

@@ -93,3 +93,65 @@ t.test("a pod that served nothing and lacks a counter is left out of its total, 
     .. "vllm:prefix_cache_queries_total and finished no request, its vllm:request_success_total not rising: left out "
     .. "of their total")
 end)
+
+-- The same rule on llm-d-benchmark's processed summary alone (metrics_summary.json, no raw
+-- scrapes): its "sum of max" of the prefix-cache pair sums the pods that have it, and its
+-- time-averaged hit rate pools their per-scrape ratios. The fixture's summary (2 pods) with pod
+-- wq7tz's prefix-cache metrics taken out; expected figures from tests/data/kv_ref.py (python3
+-- json on the same file).
+local json = require "llmd.json"
+local WQ = "qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz"
+local function summary_run(edit)
+  local root = t.tmpdir()
+  t.mkdir(root .. "/metrics/processed")
+  local d = json.read(t.fixtures() .. "/metrics-summary/synthetic-metrics_summary.json")
+  edit(d[WQ].metrics)
+  json.write(root .. "/metrics/processed/metrics_summary.json", d)
+  return root
+end
+local function no_prefix(m)
+  for _, k in ipairs { "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total",
+    "vllm:prefix_cache_hits_created", "vllm:prefix_cache_queries_created", "vllm:prefix_cache_hit_rate" } do
+    m[k] = nil
+  end
+end
+
+t.test("processed summary: a pod that finished requests without the prefix-cache pair makes its sum of max and "
+  .. "time-averaged hit rate N/A, naming it", function()
+  local root = summary_run(no_prefix)
+  local ref = t.data_json("kv_ref.py", root).summary
+  -- (the reference: wq7tz lacks the pair, its vllm:request_success_total's largest value 49)
+  t.eq(ref.lacking["vllm:prefix_cache_hits_total"][WQ], 49.0)
+  local kv = kvcache.analyze(root, RUN)
+  -- (on main: sum of max 46,480 / 58,628, k2x9p's alone, and the time average shown)
+  t.eq(kv.sum_of_max, nil)
+  t.eq(kv.time_avg, nil)
+  local why = ("in %s/metrics/processed/metrics_summary.json, pod %s has no vllm:prefix_cache_hits_total / "
+    .. "vllm:prefix_cache_queries_total, and finished requests, its vllm:request_success_total reaching 49: a sum "
+    .. "over the pods is the other pods' part alone, so it is unknown"):format(root, WQ)
+  t.eq(kv.time_avg_why, "no time-averaged hit rate: " .. why)
+  t.eq(kv.notes[1], "the processed summary's \"sum of max\" and time-averaged hit rate are not shown: " .. why)
+  -- a pod lacking one of the pair counts as lacking it
+  kv = kvcache.analyze(summary_run(function(m) m["vllm:prefix_cache_queries_total"] = nil end), RUN)
+  t.eq(kv.sum_of_max, nil)
+  t.contains(kv.time_avg_why, "pod " .. WQ .. " has no vllm:prefix_cache_queries_total, and finished requests")
+end)
+
+t.test("processed summary: a pod without the pair that finished no request is left out of the sum, and said",
+  function()
+  local root = summary_run(function(m)
+    no_prefix(m)
+    for k, v in pairs(m["vllm:request_success_total"]) do
+      if type(v) == "number" then m["vllm:request_success_total"][k] = 0 end
+    end
+  end)
+  local ref = t.data_json("kv_ref.py", root).summary
+  local kv = kvcache.analyze(root, RUN)
+  -- k2x9p's largest values alone (the reference: 46,480 / 58,628)
+  t.near(kv.sum_of_max.hits, ref.sum_of_max["vllm:prefix_cache_hits_total"], 0)
+  t.near(kv.sum_of_max.queries, ref.sum_of_max["vllm:prefix_cache_queries_total"], 0)
+  t.near(kv.time_avg.mean, ref.hit_rate_mean, 1e-12)
+  t.eq(kv.notes[1], ("in %s/metrics/processed/metrics_summary.json, pod %s has no vllm:prefix_cache_hits_total / "
+    .. "vllm:prefix_cache_queries_total and finished no request, its vllm:request_success_total 0 in every scrape: "
+    .. "left out of the summary's sum"):format(root, WQ))
+end)

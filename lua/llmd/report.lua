@@ -4668,16 +4668,15 @@ local function verdict_of(model, A, B)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
   -- An order whose least gap is below the practical threshold, the largest beyond it or open
   -- (decision's least_below_threshold): what is known first - the run at least as high, by
-  -- how much it may be, not shown higher by the threshold, no winner - never "No clear
+  -- how much it may be, decision.AT_LEAST_NO_WINNER (one wording everywhere) - never "No clear
   -- difference", which read as sameness beside "up to +200 %" or "with no upper end"
   -- (audit51b D3). Kind "at least as high", at_least_as_high that run ("a" | "b"; never
   -- higher, which names a winner). hi: that run; ev: the evidence; reason: its why.
   local function at_least_text(hi, ev, reason)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     v.kind, v.at_least_as_high = "at least as high", hi
-    return ("%s's %s is at least as high as %s's (%s): not shown to be more by the practical threshold; no winner. "
-      .. "%s; %s."):format(H.label, measure, L.label, decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect),
-      both, reason)
+    return ("%s's %s is at least as high as %s's (%s): %s. %s; %s."):format(H.label, measure, L.label,
+      decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), decision.AT_LEAST_NO_WINNER, both, reason)
   end
   local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
   local latency_said = "" -- (the no-SLO latency clause as v.text ends with it, where it does)
@@ -5150,7 +5149,7 @@ end
 
 -- Two capacities whose order is known but whose least gap is below the practical threshold
 -- and whose largest is beyond it or has no upper end (decision.capacity_evidence's
--- least_below_threshold): at least as much, not shown higher by the threshold (never "no
+-- least_below_threshold): at least as much, decision.AT_LEAST_NO_WINNER (never "no
 -- clear difference", which reads as sameness beside a gap up to +200 %: audit51b D3), no run
 -- named higher; what measuring below a
 -- lowest load would tell, where the lower run failed there, or loads where each capacity
@@ -5158,9 +5157,10 @@ end
 local function least_below_text(model, phrase, A, B, ca, cb, ev)
   local advice = least_below_advice(model, A, B, ca, cb, ev)
   local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
-  return ("Capacity within %s: %s at least as high as %s (%s), not shown higher by the practical threshold: %s for %s, "
+  return ("Capacity within %s: %s at least as high as %s (%s), %s: %s for %s, "
     .. "%s for %s; %s, so neither run is named higher.%s"):format(phrase, hi.label, lo.label,
-    decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), capacity_text(ca), A.label, capacity_text(cb),
+    decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), decision.AT_LEAST_NO_WINNER, capacity_text(ca),
+    A.label, capacity_text(cb),
     B.label, least_below_reason(model, A, B, ev), advice and (" " .. advice) or "")
 end
 

@@ -3981,9 +3981,10 @@ function M.dominated_per_gpu(m, T)
         -- (a least gap below the practical threshold, the largest beyond it: no order,
         -- decision.sustained_order, the one at least as high said)
         or sp and sp.least_below_threshold and ("%s at least as high by the measured loads%s: the gap may be "
-          .. "negligible, not shown higher per GPU by the practical threshold"):format(
+          .. "negligible, %s"):format(
           sp.margin_higher == "b" and d.by or d.label,
-          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER)
         -- (an order the two treatments' token lengths can explain: compare.lua's words,
         -- decision.token_order_text; it read "the measured loads cannot order them per GPU")
         or sp and sp.token_explained and ("the measured loads put %s above %s, %s: not shown to differ per GPU"):format(

@@ -50,7 +50,7 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
   t.lacks(m.verdict.text, "No clear difference")
   local opening = "y's capacity within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default is at least as high as x's "
     .. "(by a gap from +1.0 %, under the practical threshold of 2.0 %, up to +200.0 % of their mean): not shown to be "
-    .. "more by the practical threshold; no winner. x < 10.00 req/s, y "
+    .. "higher by the practical threshold, no winner. x < 10.00 req/s, y "
   t.eq(m.verdict.text:sub(1, #opening), opening)
   t.eq({ m.verdict.kind, m.verdict.at_least_as_high, m.verdict.higher }, { "at least as high", "b" })
   t.eq(m.verdict.settle, advice)
@@ -322,8 +322,8 @@ t.test("7: a max sustained order whose least gap is under 2 % names no winner, s
   -- (the opening says what is known, b at least as high, by a gap from +1.0 % up to +22.2 %,
   -- both by hand above; never "No clear difference": audit51b D3)
   t.eq(cm.verdict.text, "b's max sustained throughput (no SLO given) is at least as high as a's (by a gap from +1.0 %, "
-    .. "under the practical threshold of 2.0 %, up to +22.2 % of their mean): not shown to be more by the practical "
-    .. "threshold; no winner. a 20.00 req/s, b 20.50 req/s; the measured loads put b at least as high as a (b sustained "
+    .. "under the practical threshold of 2.0 %, up to +22.2 % of their mean): not shown to be higher by the practical "
+    .. "threshold, no winner. a 20.00 req/s, b 20.50 req/s; the measured loads put b at least as high as a (b sustained "
     .. "20.50 req/s, a never achieved more than 20.30 req/s at any load), " .. least .. ".")
   t.contains(t.headline_row(cm, "Max sustained throughput").evidence, least .. "; not shown to be higher by the "
     .. "practical threshold, no winner")

@@ -56,13 +56,14 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
   t.eq(m.verdict.settle, advice)
   t.contains(m.summary, "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
     .. "+200.0 %: the gap may be negligible, so neither run is named higher. " .. advice)
-  -- no below_lowest wording is left in the not-shown-to-differ reason (its branch is gone)
+  -- no below_lowest wording is left in the about-the-same reason (its branch is gone); without
+  -- its largest gap (margin_max_pct) the reason says the least only
   local r = decision.below_threshold_reason({ margin_higher = "b", beyond_ceiling = true, sustained_rps = 3.52,
     ceiling_rps = 3.5, margin_hi = 3.52, margin_lo = 3.5, margin_pct = 0.57, margin_lo_kind = "below_lowest" },
     { a = "x", b = "y", min_effect = 2, rate = function(v) return ("%.2f req/s"):format(v) end,
       pct = function(v) return ("%+.1f %%"):format(v) end })
   t.eq(r, "the measured loads put y's capacity above x's (y sustained 3.52 req/s and x never achieved more than "
-    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), below the practical "
+    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), within the practical "
     .. "threshold of 2.0 %")
   -- an estimate (not below its lowest load) on the lower side: no such advice
   m = ttft_model(ttft_run { { 10, 10, 50 }, { 20, 20, 150 } }, ttft_run { { 10, 10, 50 }, { 30, 30, 150 } },

@@ -2939,13 +2939,16 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   t.near(e.margin_max_pct, 1.5 / 4.15 * 100, 1e-9)
   t.eq({ e.margin_hi, e.margin_lo, e.beyond_ceiling, e.sustained_rps, e.ceiling_rps }, { 3.52, 3.50, true, 3.52, 3.50 })
   -- B's ceiling at 3.54, A's bound from 3.49: at most (3.54 - 3.49) / 3.515 = 1.42 % (by
-  -- hand), below 2 % whichever way: not shown to differ, no order named
+  -- hand), below 2 % whichever way: no order named, and no practical difference either:
+  -- about the same (fixb53: it read "not shown to differ", the name of a gap left open), the
+  -- largest gap kept beside the least, as the texts say both
   e = ev(sat(3.49, 3.50), sat(3.52, 3.54), 2)
   t.eq({ e.verdict, e.below_threshold, e.margin_higher, e.ordered, e.winner, e.higher },
-    { "not shown to differ", true, "b", nil, nil, nil })
+    { "about the same", true, "b", nil, nil, nil })
+  t.near(e.margin_max_pct, 0.05 / 3.515 * 100, 1e-9)
   -- swapped: mirrored
   e = ev(sat(3.52, 3.54), sat(3.49, 3.50), 2)
-  t.eq({ e.verdict, e.margin_higher }, { "not shown to differ", "a" })
+  t.eq({ e.verdict, e.margin_higher }, { "about the same", "a" })
   e = ev(sat(3.52, 4.9), sat(3.40, 3.50), 2)
   t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_higher }, { "not shown to differ", nil, true, "a" })
   -- 3.58 against 3.50: 0.08 / 3.54 = 2.26 % (by hand), beyond 2 %: ordered, untested, as before

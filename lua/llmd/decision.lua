@@ -259,11 +259,13 @@ local function order_how(ev, o)
   return hi, lo, nil
 end
 
--- Why two capacities the measured loads order are not shown to differ (M.capacity_evidence's
--- below_threshold: an order by a margin below the practical threshold), the one wording of
--- compare.lua and treatments.lua: "the measured loads put rateB's capacity above concA's
--- (rateB sustained 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but
--- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %". o: {a =, b =
+-- Why two capacities the measured loads order are about the same (M.capacity_evidence's
+-- below_threshold: an order whose least and largest gaps are both within the practical
+-- threshold), the one wording of compare.lua and treatments.lua: "the measured loads put
+-- rateB's capacity above concA's (rateB sustained 3.52 req/s and concA never achieved more than
+-- 3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), and
+-- at most +1.4 %, both within the practical threshold of 2.0 %" (", and at most ..." where the
+-- largest gap, margin_max_pct, is known: the claim rests on both ends). o: {a =, b =
 -- (the runs' labels, as ev's a and b), slo = the SLO list, min_effect = the threshold in %,
 -- rate = function(req/s) -> text (the tool's own figures), pct = function(%) -> "+0.6 %"}.
 function M.below_threshold_reason(ev, o)
@@ -274,9 +276,19 @@ function M.below_threshold_reason(ev, o)
   -- so the largest gap is beyond the threshold: M.capacity_evidence's least_below_threshold,
   -- which names no winner either (M.least_below_reason); what measuring below that load
   -- would tell is said beside it there)
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean), below "
-    .. "the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
-    o.pct(ev.margin_pct), thr)
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean)%s "
+    .. "within the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
+    o.pct(ev.margin_pct), M.largest_within_text(ev.margin_max_pct, o.min_effect), thr)
+end
+
+-- The largest gap of an order about the same (below_threshold: both ends within the
+-- threshold), said after its least gap and before "within the practical threshold of ...":
+-- ", and at most +1.4 %, both" (with the decimals that keep it apart from the threshold,
+-- M.pct_near: never "at most +2.0 %, both within ... 2 %" of 1.98 %), "," where it is not
+-- known. max_pct: of the two figures' mean; min_effect: the threshold in % (nil: MIN_EFFECT).
+function M.largest_within_text(max_pct, min_effect)
+  if not max_pct then return "," end
+  return (", and at most %s, both"):format(M.pct_near(max_pct, min_effect or M.MIN_EFFECT))
 end
 
 -- Why two capacities whose order is known name no winner (M.capacity_evidence's
@@ -302,7 +314,8 @@ end
 -- the two (M.capacity_evidence's and M.sustained_order's least_below_threshold): the one at
 -- least as high, not shown higher by the threshold, no winner; never "no clear difference",
 -- which reads as sameness beside a gap that may be +200 % or have no upper end (audit51b
--- D3). That phrase stays where the evidence bounds the gap within the threshold both ways.
+-- D3). A gap the evidence bounds within the threshold both ways is "about the same"
+-- (below_threshold), the one name of that meaning.
 -- One wording for compare.lua's rows and treatments.lua's places.
 M.AT_LEAST_NO_WINNER = "not shown to be higher by the practical threshold, no winner"
 
@@ -4734,7 +4747,9 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
       local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
       local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
       if big and big < min_effect then
-        spans.below_threshold, spans.margin_pct = order, m
+        -- (both ends within the threshold: about the same, as M.capacity_evidence's
+        -- below_threshold; margin_max_pct the largest, which that claim rests on too)
+        spans.below_threshold, spans.margin_pct, spans.margin_max_pct = order, m, big
         return nil, spans
       end
       spans.least_below_threshold, spans.margin_pct, spans.margin_max_pct = true, m, big
@@ -4869,8 +4884,9 @@ end
 -- the threshold whose spans keep the gap within it too) | "not shown to differ" (figures
 -- within the threshold whose spans allow a gap beyond it: gap_wide = true, or with ranges
 -- from repeats on both sides steps_cannot_order / open_range as below; ranges from repeats
--- the load steps cannot order, steps_cannot_order = true; an order the loads show by a
--- margin below the threshold, below_threshold = true, below) | "no clear
+-- the load steps cannot order, steps_cannot_order = true) | "about the same" too for an order
+-- the loads show by a margin within the threshold at both ends (below_threshold = true,
+-- below) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher run, untested: only where the measured loads
@@ -5106,7 +5122,8 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
   -- load's that load: the top of its measured span by the means). Two estimates were
   -- weighed above; a bound has no estimate, and the least gap it allows is what is shown:
   -- "≥ 3.52 against at most 3.50" is +0.6 %, no practical difference shown either way.
-  -- Verdict "not shown to differ", below_threshold = true, margin_pct (M.effect_pct of the
+  -- Verdict "about the same" (fixb53: it was "not shown to differ", the open case's name),
+  -- below_threshold = true, margin_max_pct (the largest gap), margin_pct (M.effect_pct of the
   -- two, symmetric in the runs, positive where the higher run's figure is the larger),
   -- margin_hi and margin_lo (the figures it is read on), margin_higher = "a" | "b" (the run
   -- the loads put above); ordered is cleared (no order is named), the texts' fields kept.
@@ -5176,7 +5193,12 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       local lo_lo = apart == "b" and la or lb
       local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
       if big and big < thr then
-        ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
+        -- both ends of the gap within the threshold: evidence of no practical difference, the
+        -- meaning "about the same" names (never "not shown to differ", the weaker claim of a
+        -- gap the evidence leaves open: one name per meaning, fixb53); margin_max_pct the
+        -- largest gap, which that claim rests on too
+        ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "about the same", true, apart, nil
+        ev.margin_max_pct = big
         return ev
       end
       ev.least_below_threshold, ev.margin_max_pct = true, big

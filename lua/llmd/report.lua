@@ -3652,11 +3652,12 @@ local function steps_reason(A, B, ca, cb, per, ev)
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end
 
--- Why two capacities the measured loads order are not shown to differ: the order is shown,
--- but by a margin below the practical threshold (decision.capacity_evidence's
+-- Why two capacities the measured loads order are about the same: the order is shown, but by
+-- a margin within the practical threshold at both ends of the gap (decision.capacity_evidence's
 -- below_threshold): "the measured loads put rateB's capacity above concA's (rateB sustained
 -- 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but only 3.52 req/s
--- against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %".
+-- against 3.50 req/s (+0.6 % of their mean), and at most +1.4 %, both within the practical
+-- threshold of 2.0 %".
 local function below_threshold_reason(model, A, B, ev, per)
   per = per or ""
   return decision.below_threshold_reason(ev, { a = A.label, b = B.label, slo = lp.capacity_slo(model.slo),
@@ -3892,9 +3893,6 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   if v == "not shown to differ" and ev.overdispersed then
     return ("%s; %s: not shown to differ, no winner"):format(basis, dispersion_reason(A, B, ev.overdispersed))
   end
-  if v == "not shown to differ" and ev.below_threshold then
-    return ("%s; %s: not shown to differ, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
-  end
   if v == "not shown to differ" and ev.least_below_threshold then
     return ("%s; %s; %s"):format(basis, least_below_reason(model, A, B, ev, per), decision.AT_LEAST_NO_WINNER)
   end
@@ -3909,6 +3907,11 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     local pct = g and decision.gap_pct_text(g, T.helpers.pct)
     return ("%s; the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s: "
       .. "not shown to differ, no winner"):format(basis, decision.thr_num(model.min_effect), pct or "either way")
+  end
+  if v == "about the same" and ev.below_threshold then
+    -- (an order by less than the threshold at both ends of the gap: no practical difference,
+    -- the meaning "about the same" names, with the order and both ends it rests on)
+    return ("%s; %s: about the same, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
   end
   if v == "about the same" then
     return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
@@ -4032,6 +4035,7 @@ local function sustained_order(model, gpu)
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
   elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   o.below_threshold = sp.below_threshold and true or nil
+  -- (margin_max_pct: the largest gap, of an order at least as high, or of one about the same)
   o.least_below_threshold, o.margin_pct, o.margin_max_pct = sp.least_below_threshold, sp.margin_pct,
     sp.margin_max_pct
   return o
@@ -4087,8 +4091,9 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     per = apart_rate(o.hi_rps, o.lo_rps, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
-      .. "but only by %s of their mean, below the practical threshold of %s %%: not shown to differ, no winner")
+      .. "but only by %s of their mean%s within the practical threshold of %s %%: about the same, no winner")
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
+        decision.largest_within_text(o.margin_max_pct, model.min_effect),
         T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
   end
   if o.higher and o.least_below_threshold then
@@ -4210,9 +4215,20 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
       (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
-  if (ev.below_threshold or ev.least_below_threshold) and order == said then
-    return cap_text, "not shown to differ",
-      ev.least_below_threshold and (said .. "_at_least_as_high") or "not_shown_to_differ"
+  if ev.least_below_threshold and order == said then
+    return cap_text, "not shown to differ", said .. "_at_least_as_high"
+  end
+  if ev.below_threshold and order == said then
+    -- about the same in req/s (both ends of the gap within the threshold): in tok/s only where
+    -- the tok/s gap stays within it too (the req/s rule, as for two figures about the same);
+    -- else the order holds in tok/s, by a gap the threshold does not bound: at least as high
+    if decision.gap_within(g, model.min_effect) then return cap_text, "about the same", "about_the_same" end
+    local hi, lo = said == "b" and B or A, said == "b" and A or B
+    return ("%s; the req/s gap is within the practical threshold of %s %% at both ends, but in output tok/s the "
+      .. "measured loads put %s at least as high as %s, by B − A %s: %s"):format(basis,
+      decision.thr_num(model.min_effect), hi.label, lo.label,
+      decision.gap_pct_text(g, T.helpers.pct) or "of unknown size", decision.AT_LEAST_NO_WINNER),
+      "not shown to differ", said .. "_at_least_as_high"
   end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
@@ -4644,7 +4660,6 @@ local function capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
   elseif ver == "no clear difference" then
     return settle_text(model, A, B, ca, cb)
   elseif ver == "not shown to differ" then
-    if ev.below_threshold then return nil end
     if ev.least_below_threshold then return least_below_advice(model, A, B, ca, cb, ev) end
     if ev.steps_cannot_order then
       local open = ev.open_same_load and ev.open_same_load.open
@@ -4777,16 +4792,15 @@ local function verdict_of(model, A, B)
   local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
   -- An order whose least gap is below the practical threshold, the largest beyond it or open
   -- (decision's least_below_threshold): what is known first - the run at least as high, by
-  -- how much it may be, not shown higher by the threshold, no winner - never "No clear
+  -- how much it may be, decision.AT_LEAST_NO_WINNER (one wording everywhere) - never "No clear
   -- difference", which read as sameness beside "up to +200 %" or "with no upper end"
   -- (audit51b D3). Kind "at least as high", at_least_as_high that run ("a" | "b"; never
   -- higher, which names a winner). hi: that run; ev: the evidence; reason: its why.
   local function at_least_text(hi, ev, reason)
     local H, L = hi == "b" and B or A, hi == "b" and A or B
     v.kind, v.at_least_as_high = "at least as high", hi
-    return ("%s's %s is at least as high as %s's (%s): not shown to be more by the practical threshold; no winner. "
-      .. "%s; %s."):format(H.label, measure, L.label, decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect),
-      both, reason)
+    return ("%s's %s is at least as high as %s's (%s): %s. %s; %s."):format(H.label, measure, L.label,
+      decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), decision.AT_LEAST_NO_WINNER, both, reason)
   end
   local settle_said = false -- (v.settle already in v.text, where it bears on its reason)
   local latency_said = "" -- (the no-SLO latency clause as v.text ends with it, where it does)
@@ -4908,6 +4922,19 @@ local function verdict_of(model, A, B)
       -- (an order left open, and a bound above the other's ceiling by less than the noise of
       -- the two rates: how long the loads would have to be; capacity_settle, one source)
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
+    elseif ver == "about the same" and ev.below_threshold then
+      -- an order by less than the threshold at both ends of the gap: no practical difference,
+      -- "about the same" (it read "Not shown to differ", the open case's words, fixb53), with
+      -- the order, both ends and the two figures the least gap is between (newuser47 F13: beside
+      -- "about 3.68, measured >= 8.11" a bare +20.7 % read as their gap)
+      v.kind = "about the same"
+      local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
+      local between = (ev.margin_hi and ev.margin_lo) and (" (%s's %s against %s's %s, the figures that order "
+        .. "them)"):format(hi, rate_text(ev.margin_hi) .. gpu, lo, rate_text(ev.margin_lo) .. gpu) or ""
+      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+        .. "of %s %%: no winner"):format(hi, T.helpers.pct(ev.margin_pct or 0), between,
+        decision.largest_within_text(ev.margin_max_pct, model.min_effect), thr)
+      v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
     elseif ver == "about the same" then
       v.kind = "about the same"
       v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
@@ -4923,14 +4950,6 @@ local function verdict_of(model, A, B)
       v.kind = "not shown to differ"
       if ev.token_explained then
         v.reason = token_order_reason(model, A, B, ev.token_explained) .. "; no winner"
-      elseif ev.below_threshold then
-        -- (the two figures the gap is between, named: beside "about 3.68, measured >= 8.11" a
-        -- bare +20.7 % read as their gap, which is 75 %; it is of 5.90 and 4.79, newuser47 F13)
-        local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
-        local between = (ev.margin_hi and ev.margin_lo) and (" (%s's %s against %s's %s, the figures that order "
-          .. "them)"):format(hi, rate_text(ev.margin_hi) .. gpu, lo, rate_text(ev.margin_lo) .. gpu) or ""
-        v.reason = ("the measured loads put %s above, but by %s of their mean only%s, below the practical threshold "
-          .. "of %s %%"):format(hi, T.helpers.pct(ev.margin_pct or 0), between, thr)
       elseif ev.least_below_threshold then
         -- (an order whose least gap is below the threshold: at least as much, no winner;
         -- what measuring below a lowest load would tell, where that is the lower run's)
@@ -5048,15 +5067,19 @@ local function verdict_of(model, A, B)
       v.text = at_least_text(o.higher, o, v.reason)
       v.reason = v.reason .. "; no winner"
     elseif o and o.higher and o.below_threshold then
-      v.kind = "not shown to differ"
+      -- an order by less than the threshold at both ends of the gap: no practical difference,
+      -- "about the same", as the capacity's (it read "Not shown to differ", the open case's
+      -- words, fixb53)
+      v.kind = "about the same"
       -- (the two figures the gap is between, as the capacity's: newuser47 F13)
       local hi, lo = o.higher == "b" and B.label or A.label, o.higher == "b" and A.label or B.label
       local fh, fl = o.higher == "b" and o.lb or o.la, o.higher == "b" and o.ha or o.hb
       local between = (fh and fl) and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
         T.helpers.num(fh, 2) .. o.unit, lo, T.helpers.num(fl, 2) .. o.unit) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s, below the practical threshold of "
-        .. "%s %%"):format(hi, T.helpers.pct(o.margin_pct), between, thr)
-      v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
+      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+        .. "of %s %%: no winner"):format(hi, T.helpers.pct(o.margin_pct), between,
+        decision.largest_within_text(o.margin_max_pct, model.min_effect), thr)
+      v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"
       v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
@@ -5250,16 +5273,17 @@ local function open_range_text(model, phrase, A, B, ca, cb)
     settle and (" " .. settle) or "")
 end
 
--- Two capacities the measured loads order by less than the practical threshold: not shown
--- to differ, with the order and its margin, and no run named higher.
+-- Two capacities the measured loads order by less than the practical threshold at both ends
+-- of the gap: about the same (the Summary's words of that meaning, as two figures within it
+-- whose spans keep it within), with the order and its margins, and no run named higher.
 local function below_threshold_text(model, phrase, A, B, ca, cb, ev)
-  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named higher."):format(
-    phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, below_threshold_reason(model, A, B, ev))
+  return ("Both sustain about the same load within %s: %s for %s, %s for %s; %s, so neither run is named higher.")
+    :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, below_threshold_reason(model, A, B, ev))
 end
 
 -- Two capacities whose order is known but whose least gap is below the practical threshold
 -- and whose largest is beyond it or has no upper end (decision.capacity_evidence's
--- least_below_threshold): at least as much, not shown higher by the threshold (never "no
+-- least_below_threshold): at least as much, decision.AT_LEAST_NO_WINNER (never "no
 -- clear difference", which reads as sameness beside a gap up to +200 %: audit51b D3), no run
 -- named higher; what measuring below a
 -- lowest load would tell, where the lower run failed there, or loads where each capacity
@@ -5267,9 +5291,10 @@ end
 local function least_below_text(model, phrase, A, B, ca, cb, ev)
   local advice = least_below_advice(model, A, B, ca, cb, ev)
   local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
-  return ("Capacity within %s: %s at least as high as %s (%s), not shown higher by the practical threshold: %s for %s, "
+  return ("Capacity within %s: %s at least as high as %s (%s), %s: %s for %s, "
     .. "%s for %s; %s, so neither run is named higher.%s"):format(phrase, hi.label, lo.label,
-    decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), capacity_text(ca), A.label, capacity_text(cb),
+    decision.at_least_gap_range(ev, T.helpers.pct, model.min_effect), decision.AT_LEAST_NO_WINNER, capacity_text(ca),
+    A.label, capacity_text(cb),
     B.label, least_below_reason(model, A, B, ev), advice and (" " .. advice) or "")
 end
 
@@ -7618,15 +7643,17 @@ end
 -- shown to differ" there would read as sameness where the ranges leave either order open):
 -- "a_higher" | "b_higher" (shown by the repeats, or untested but the measured loads order
 -- them), "either_may_be_higher" (the spans or ranges overlap, or two lower bounds),
--- "not_shown_to_differ" (the loads order them by less than the practical threshold, both
--- ends of the gap within it), "a_at_least_as_high" | "b_at_least_as_high" (the loads put
+-- "a_at_least_as_high" | "b_at_least_as_high" (the loads put
 -- that run at least as high, by a least gap below the threshold and a largest beyond it or
 -- open: no winner, and no sameness either; the Verdict's kind "at least as high"),
--- "about_the_same", "not_compared" (a broken run, different workloads, one run's results in
--- both folders, results that do not match their benchmark config), "unknown" (a capacity
+-- "about_the_same" (the gap within the practical threshold at both ends: figures within it
+-- whose spans keep it within, or an order of the loads by less than it both ways, which was
+-- "not_shown_to_differ" before fixb53: one code per meaning), "not_compared" (a broken run,
+-- different workloads, one run's results in both folders, results that do not match their
+-- benchmark config), "unknown" (a capacity
 -- is unknown, or both below their lowest loads).
-M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "not_shown_to_differ", "a_at_least_as_high",
-  "b_at_least_as_high", "about_the_same", "not_compared", "unknown" }
+M.CSV_ORDERS = { "a_higher", "b_higher", "either_may_be_higher", "a_at_least_as_high", "b_at_least_as_high",
+  "about_the_same", "not_compared", "unknown" }
 local function capacity_order(model, ev, ca, cb)
   local v = ev and ev.verdict
   if not v or v == "broken" or v == "not comparable" then return v and "not_compared" or "unknown" end
@@ -7635,9 +7662,6 @@ local function capacity_order(model, ev, ca, cb)
   if v == "about the same" then return "about_the_same" end
   if v == "not shown to differ" and ev.least_below_threshold and ev.margin_higher then
     return order_withheld(model) and "not_compared" or (ev.margin_higher .. "_at_least_as_high")
-  end
-  if v == "not shown to differ" and ev.below_threshold then
-    return "not_shown_to_differ"
   end
   if v == "not shown to differ" or v == "no clear difference" or (v == "untested" and ev.order_open) then
     return "either_may_be_higher"
@@ -7822,7 +7846,7 @@ function M.curve_rows(model)
       -- (an order the token lengths alone can explain: either may be higher, as the capacity
       -- row says it; at least as high: that run, by the capacity rows' words)
       or so and so.token_explained and "either_may_be_higher"
-      or so and so.higher and so.below_threshold and "not_shown_to_differ"
+      or so and so.higher and so.below_threshold and "about_the_same"
       or so and so.higher and (order_withheld(model) and "not_compared"
         or (so.higher .. (so.least_below_threshold and "_at_least_as_high" or "_higher")))
       or (so or select(2, decision.sustained_order(sa, na, sb, nb))) and "either_may_be_higher" or "unknown"

@@ -1743,10 +1743,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
         -- (compare.lua's rule: an order by less than the practical threshold is none)
         local hi, lo = sp.below_threshold == "b" and x or nxt, sp.below_threshold == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
-          .. "more than %s at any load), but only by %s of their mean, below the practical threshold of %g %%: "
-          .. "not shown to differ"):format(x.label, nxt.label, hi.label, hi.label,
+          .. "more than %s at any load), but only by %s of their mean%s within the practical threshold of %g %%: "
+          .. "about the same"):format(x.label, nxt.label, hi.label, hi.label,
           rate(sp.below_threshold == "b" and sp.lb or sp.la), lo.label,
-          rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct), decision.MIN_EFFECT),
+          rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct),
+          decision.largest_within_text(sp.margin_max_pct), decision.MIN_EFFECT),
           "not ordered"
       end
       if sp and sp.within_noise then
@@ -2545,7 +2546,7 @@ function M.model(list, opts)
       for i = 1, #ranked - 1 do
         local ev = capacity_ev(ranked[i], ranked[i + 1])
         -- (also where the loads order them by less than the practical threshold: listed in
-        -- the loads' order, "not shown to differ", never above by the figures alone)
+        -- the loads' order, "about the same" or "at least as high", never above by the figures alone)
         if ev.verdict == "A higher" or ((ev.below_threshold or ev.least_below_threshold) and ev.margin_higher == "a")
           then
           ranked[i], ranked[i + 1] = ranked[i + 1], ranked[i]
@@ -2713,16 +2714,19 @@ function M.model(list, opts)
         .. "with the configuration"):format(nxt.label, nf, table.concat(parts, "; "),
         require("llmd.report").dispersion_cause_text(ev.overdispersed))
     elseif ev.below_threshold then
-      -- the measured loads order them, but by less than the practical threshold: no order named
-      r.vs_next, r.proven, r.below_threshold = "not shown to differ", false, true
+      -- the measured loads order them, but by less than the practical threshold at both ends
+      -- of the gap: no order named, and no practical difference either: about the same, the
+      -- code of that meaning ("negligible", as two figures within the threshold whose spans
+      -- keep it within; it read "not shown to differ", the open case's, fixb53)
+      r.vs_next, r.proven, r.below_threshold = "negligible", false, true
       -- in compare.lua's words for the same two runs (decision.below_threshold_reason: one
-      -- wording, a gap not measured said as such where this one or the next failed at its
-      -- lowest load)
-      r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf,
+      -- wording, both ends of the gap)
+      r.vs_next_text = ("about the same as %s (%s): %s"):format(nxt.label, nf,
         decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
           min_effect = decision.MIN_EFFECT,
           rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
-      r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
+      r.evidence.below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
+        ev.margin_max_pct
     elseif ev.least_below_threshold then
       -- the loads put one above, but by a least gap below the practical threshold, the largest
       -- beyond it (or with no upper end): at least as much, no winner (decision.capacity_evidence's
@@ -3086,6 +3090,18 @@ function M.model(list, opts)
           r.vs_next_text, nxt.label, gap_rate(ssp.margin_hi), nxt.label, gap_rate(ssp.margin_lo),
           (decision.least_gap_text(ssp, gap_pct, decision.MIN_EFFECT, gap_rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
           decision.AT_LEAST_NO_WINNER)
+      elseif ssp and ssp.below_threshold == "b" and v.verdict == "untested" then
+        -- untested limits the measured loads put apart by less than the practical threshold at
+        -- both ends of the gap (decision.sustained_order's below_threshold): about the same, as
+        -- compare.lua's row says it ("negligible", the ranking's code of that meaning; it was
+        -- said "untested" alone, as if nothing bounded the gap, fixb53)
+        r.vs_next = "negligible"
+        r.evidence = { below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
+        r.vs_next_text = ("%s; the measured loads put this one above %s (it sustained %s, %s never achieved more than "
+          .. "%s at any load), but only by %s of their mean%s within the practical threshold of %g %%: about the "
+          .. "same"):format(r.vs_next_text, nxt.label, gap_rate(ssp.lb), nxt.label, gap_rate(ssp.ha),
+          gap_pct(ssp.margin_pct), decision.largest_within_text(ssp.margin_max_pct),
+          decision.MIN_EFFECT)
       elseif sorder == "b" and (v.verdict == "untested" or ((v.verdict == "no clear difference"
         or v.verdict == "not shown to differ") and (sustained_gap(nxt, x) or { lo_rps = -1 }).lo_rps > 0)) then
         -- untested, or a test that showed nothing (after Holm, or could show nothing: too few
@@ -3981,18 +3997,20 @@ function M.dominated_per_gpu(m, T)
         -- (a least gap below the practical threshold, the largest beyond it: no order,
         -- decision.sustained_order, the one at least as high said)
         or sp and sp.least_below_threshold and ("%s at least as high by the measured loads%s: the gap may be "
-          .. "negligible, not shown higher per GPU by the practical threshold"):format(
+          .. "negligible, %s"):format(
           sp.margin_higher == "b" and d.by or d.label,
-          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")))
+          (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
+          decision.AT_LEAST_NO_WINNER)
         -- (an order the two treatments' token lengths can explain: compare.lua's words,
         -- decision.token_order_text; it read "the measured loads cannot order them per GPU")
         or sp and sp.token_explained and ("the measured loads put %s above %s, %s: not shown to differ per GPU"):format(
           sp.token_explained.higher == "b" and d.by or d.label, sp.token_explained.higher == "b" and d.label or d.by,
           decision.token_order_text(sp.token_explained, sp.token_explained.higher == "b" and d.by or d.label,
             sp.token_explained.higher == "b" and d.label or d.by, decision.MIN_EFFECT))
-        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
-          .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
-          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean%s within "
+          .. "the practical threshold of %g %%: about the same per GPU"):format(
+          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct,
+          decision.largest_within_text(sp.margin_max_pct), decision.MIN_EFFECT)
         -- (spans the loads put apart by less than the noise of their rates: compare.lua's words,
         -- decision.sustained_noise_text; "cannot order them" read as spans that overlap)
         or sp and sp.within_noise and ("the measured loads put %s above (%s never achieved more than %s at any "

@@ -403,8 +403,8 @@ t.test("a pass and a clear fail at one offered rate order the capacities, whatev
     { "not shown to differ", nil, true, "a", 0 })
   t.eq(ev.same_load.offered, 6.0)
   t.contains(m.verdict.text, "rA's capacity within TTFT p90 ≤ 500.0 ms and Error rate ≤ 5 % by default is at least as "
-    .. "high as rB's (by a gap from 0, under the practical threshold of 2.0 %, with no upper end): not shown to be more "
-    .. "by the practical threshold; no winner.")
+    .. "high as rB's (by a gap from 0, under the practical threshold of 2.0 %, with no upper end): not shown to be higher "
+    .. "by the practical threshold, no winner.")
   t.contains(m.verdict.text, "put rA at least as high as rB (rA met the SLOs at 5.75 req/s and rB already failed "
     .. "them at 5.57 req/s, at the same load (6 req/s offered))")
   t.contains(m.verdict.text, "the gap may be negligible.")

@@ -50,19 +50,20 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
   t.lacks(m.verdict.text, "No clear difference")
   local opening = "y's capacity within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default is at least as high as x's "
     .. "(by a gap from +1.0 %, under the practical threshold of 2.0 %, up to +200.0 % of their mean): not shown to be "
-    .. "more by the practical threshold; no winner. x < 10.00 req/s, y "
+    .. "higher by the practical threshold, no winner. x < 10.00 req/s, y "
   t.eq(m.verdict.text:sub(1, #opening), opening)
   t.eq({ m.verdict.kind, m.verdict.at_least_as_high, m.verdict.higher }, { "at least as high", "b" })
   t.eq(m.verdict.settle, advice)
   t.contains(m.summary, "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
     .. "+200.0 %: the gap may be negligible, so neither run is named higher. " .. advice)
-  -- no below_lowest wording is left in the not-shown-to-differ reason (its branch is gone)
+  -- no below_lowest wording is left in the about-the-same reason (its branch is gone); without
+  -- its largest gap (margin_max_pct) the reason says the least only
   local r = decision.below_threshold_reason({ margin_higher = "b", beyond_ceiling = true, sustained_rps = 3.52,
     ceiling_rps = 3.5, margin_hi = 3.52, margin_lo = 3.5, margin_pct = 0.57, margin_lo_kind = "below_lowest" },
     { a = "x", b = "y", min_effect = 2, rate = function(v) return ("%.2f req/s"):format(v) end,
       pct = function(v) return ("%+.1f %%"):format(v) end })
   t.eq(r, "the measured loads put y's capacity above x's (y sustained 3.52 req/s and x never achieved more than "
-    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), below the practical "
+    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), within the practical "
     .. "threshold of 2.0 %")
   -- an estimate (not below its lowest load) on the lower side: no such advice
   m = ttft_model(ttft_run { { 10, 10, 50 }, { 20, 20, 150 } }, ttft_run { { 10, 10, 50 }, { 30, 30, 150 } },
@@ -322,8 +323,8 @@ t.test("7: a max sustained order whose least gap is under 2 % names no winner, s
   -- (the opening says what is known, b at least as high, by a gap from +1.0 % up to +22.2 %,
   -- both by hand above; never "No clear difference": audit51b D3)
   t.eq(cm.verdict.text, "b's max sustained throughput (no SLO given) is at least as high as a's (by a gap from +1.0 %, "
-    .. "under the practical threshold of 2.0 %, up to +22.2 % of their mean): not shown to be more by the practical "
-    .. "threshold; no winner. a 20.00 req/s, b 20.50 req/s; the measured loads put b at least as high as a (b sustained "
+    .. "under the practical threshold of 2.0 %, up to +22.2 % of their mean): not shown to be higher by the practical "
+    .. "threshold, no winner. a 20.00 req/s, b 20.50 req/s; the measured loads put b at least as high as a (b sustained "
     .. "20.50 req/s, a never achieved more than 20.30 req/s at any load), " .. least .. ".")
   t.contains(t.headline_row(cm, "Max sustained throughput").evidence, least .. "; not shown to be higher by the "
     .. "practical threshold, no winner")

@@ -2939,13 +2939,16 @@ t.test("capacity evidence: an order the loads show by less than the practical th
   t.near(e.margin_max_pct, 1.5 / 4.15 * 100, 1e-9)
   t.eq({ e.margin_hi, e.margin_lo, e.beyond_ceiling, e.sustained_rps, e.ceiling_rps }, { 3.52, 3.50, true, 3.52, 3.50 })
   -- B's ceiling at 3.54, A's bound from 3.49: at most (3.54 - 3.49) / 3.515 = 1.42 % (by
-  -- hand), below 2 % whichever way: not shown to differ, no order named
+  -- hand), below 2 % whichever way: no order named, and no practical difference either:
+  -- about the same (fixb53: it read "not shown to differ", the name of a gap left open), the
+  -- largest gap kept beside the least, as the texts say both
   e = ev(sat(3.49, 3.50), sat(3.52, 3.54), 2)
   t.eq({ e.verdict, e.below_threshold, e.margin_higher, e.ordered, e.winner, e.higher },
-    { "not shown to differ", true, "b", nil, nil, nil })
+    { "about the same", true, "b", nil, nil, nil })
+  t.near(e.margin_max_pct, 0.05 / 3.515 * 100, 1e-9)
   -- swapped: mirrored
   e = ev(sat(3.52, 3.54), sat(3.49, 3.50), 2)
-  t.eq({ e.verdict, e.margin_higher }, { "not shown to differ", "a" })
+  t.eq({ e.verdict, e.margin_higher }, { "about the same", "a" })
   e = ev(sat(3.52, 4.9), sat(3.40, 3.50), 2)
   t.eq({ e.verdict, e.higher, e.least_below_threshold, e.margin_higher }, { "not shown to differ", nil, true, "a" })
   -- 3.58 against 3.50: 0.08 / 3.54 = 2.26 % (by hand), beyond 2 %: ordered, untested, as before
@@ -3654,7 +3657,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
     t.ok(m.summary:find(": x at least as high as y (by a gap from 0, under the practical threshold of 2.0 %, up to "
-      .. "+100.0 % of their mean), not shown higher by the practical threshold: ", 1, true), m.summary)
+      .. "+100.0 % of their mean), not shown to be higher by the practical threshold, no winner: ", 1, true), m.summary)
     t.ok(not m.summary:find("no clear difference", 1, true), m.summary)
     t.ok(m.summary:find("the measured loads put x at least as high as y (x met the SLOs at 20.00 req/s and y already "
       .. "failed them at " .. ("%.2f"):format(r) .. " req/s, at the same load (20 req/s offered)), their ranges meet at one "
@@ -3666,7 +3669,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
       .. "threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may be negligible; not shown to be higher "
       .. "by the practical threshold, no winner", 1, true), row.evidence)
     t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
-      .. "threshold of 2%.0 %%, up to %+100%.0 %% of their mean%): not shown to be more by the practical threshold; no "
+      .. "threshold of 2%.0 %%, up to %+100%.0 %% of their mean%): not shown to be higher by the practical threshold, no "
       .. "winner%."), m.verdict.text)
     t.ok(m.verdict.text:find("the gap may be negligible.", 1, true), m.verdict.text)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
@@ -3788,7 +3791,7 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
   t.ok(m.headline[1].evidence:find("; not shown to be higher by the practical threshold, no winner$"),
     m.headline[1].evidence)
   t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
-    .. "threshold of 2%.0 %%, up to %+64%.6 %% of their mean%): not shown to be more by the practical threshold; no "
+    .. "threshold of 2%.0 %%, up to %+64%.6 %% of their mean%): not shown to be higher by the practical threshold, no "
     .. "winner%."), m.verdict.text)
   -- what would tell the gap's size: x's capacity lies between 6 and 8 req/s offered, y's
   -- between 4 and 6

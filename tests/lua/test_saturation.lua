@@ -1899,8 +1899,8 @@ do
       .. "practical threshold, no winner |", 1, true),
       md)
     t.ok(md:find("**Verdict:** fast's max sustained throughput (no SLO given) is at least as high as slow's (by a gap "
-      .. "from +16.2 %, under the practical threshold of 20.0 %, up to +27.0 % of their mean): not shown to be more by "
-      .. "the practical threshold; no winner. fast 20.00 req/s, slow 16.00 req/s; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow never "
+      .. "from +16.2 %, under the practical threshold of 20.0 %, up to +27.0 % of their mean): not shown to be higher by "
+      .. "the practical threshold, no winner. fast 20.00 req/s, slow 16.00 req/s; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow never "
       .. "achieved more than 17.00 req/s at any load), " .. least .. ".", 1, true),
       md:match("%*%*Verdict[^\n]*"))
     t.ok(not md:find("fast sustains more load", 1, true), "no winner")

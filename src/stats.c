@@ -1392,6 +1392,57 @@ int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k)
     return STATS_OK;
 }
 
+int stats_range_runs(const Stats *src, size_t from, size_t k, Stats *out, StatsRuns *runs)
+{
+    if (src->sketch || !src->f32 || k < ((size_t)1 << 16) || from + k > (size_t)src->n ||
+        k > UINT32_MAX)
+        return -1;
+    float *f = (float *)(void *)src->v + from;
+    /* t takes the range as an empty accumulator would, its block the range itself: each
+       chunk is read out (stats_samples) before stats_add_many writes it back where it was,
+       as the same floats (every one is a float: src keeps floats), so nothing moves and
+       no fresh memory is written; the sums, extremes, order and count are the add's own */
+    Stats t;
+    stats_init(&t, 0);
+    t.portable = out->portable;
+    t.v = (double *)(void *)f;
+    t.cap = k;
+    if (stats_add_range(&t, src, from, k) != STATS_OK || !t.f32 || t.n != k)
+        return -1; /* (a NaN: nothing added, the range as it was) */
+    /* the variance in the samples' file order, as the copy's first stats_variance */
+    (void)stats_variance(&t, 1);
+    if (!t.m2_known)
+        return -1; /* (an infinity: left to the copy) */
+    if (quantum_sort(f, k, 1, t.min, t.max, t.portable) != 0)
+        return -1; /* the range unchanged */
+    size_t nr = 0;
+    for (size_t i = 0; i < k; i++)
+        nr += i == 0 || f[i] != f[i - 1];
+    double *val = (double *)malloc(nr * sizeof *val);
+    uint64_t *end = (uint64_t *)malloc(nr * sizeof *end);
+    if (val == NULL || end == NULL) {
+        free(val);
+        free(end);
+        return -2; /* (the range sorted: the caller cannot copy it as it was) */
+    }
+    size_t r = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0 && f[i] != f[i - 1])
+            r++;
+        val[r] = (double)f[i];
+        end[r] = (uint64_t)i + 1;
+    }
+    t.v = NULL;
+    t.cap = 0;
+    t.map_len = 0;
+    t.sorted = 1;
+    t.queries = 0;
+    t.portable = out->portable;
+    *out = t;
+    *runs = (StatsRuns){val, end, nr};
+    return 0;
+}
+
 /* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low
    bits a plain sum would lose). The textbook adds (big - t) + small, big the operand of
    larger magnitude: that is the exact rounding error of s + x, a representable number,

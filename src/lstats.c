@@ -1356,6 +1356,133 @@ static void place_gap_runs(lua_State *L, Stats *all, PlaceStage *g)
         luaL_error(L, "stats:add_range: a sample cannot be summarised (NaN)");
 }
 
+/* qsort's order of doubles (no NaN, no zero among them: place_small_runs checks) */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+** A small stage's gaps (all's range lo..lo+k-1, in file order, as place_rows left them) as
+** sorted runs in r (malloc'd), from a sorted copy: 0, or -1 (r empty) when one is 0, not
+** finite or subnormal (a -0.0 among them could not be kept apart from 0 bit for bit by the
+** merge below), or memory is short.
+*/
+static int place_small_runs(const Stats *all, size_t lo, size_t k, StatsRuns *r)
+{
+    *r = (StatsRuns){NULL, NULL, 0};
+    double *d = (double *)malloc((k ? k : 1) * sizeof *d);
+    double *val = (double *)malloc((k ? k : 1) * sizeof *val);
+    uint64_t *end = (uint64_t *)malloc((k ? k : 1) * sizeof *end);
+    int ok = d != NULL && val != NULL && end != NULL;
+    if (ok)
+        stats_samples(all, lo, k, d);
+    for (size_t i = 0; ok && i < k; i++)
+        ok = isnormal(d[i]);
+    if (!ok) {
+        free(d);
+        free(val);
+        free(end);
+        return -1;
+    }
+    qsort(d, k, sizeof *d, cmp_double);
+    size_t nr = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (nr == 0 || d[i] != val[nr - 1])
+            val[nr++] = d[i];
+        end[nr - 1] = (uint64_t)i + 1;
+    }
+    free(d);
+    *r = (StatsRuns){val, end, nr};
+    return 0;
+}
+
+/*
+** all's samples, when every one is in a stage whose gaps are one range (held as runs by
+** place_gap_runs, or a small stage's range, which all still holds in file order), held as
+** those runs merged (the sorted samples, as all would be once sorted: equal values are the
+** same bits, no -0.0 among them) and its block freed: no sort of its own, no write-out.
+** Its count, sums, extremes and a variance it knows stay as they are. Else all is left as
+** it is (sorted when asked).
+*/
+static void place_all_runs(Stats *all, PlaceStage *st, lua_Integer nb)
+{
+    LStats *la = (LStats *)(void *)all;
+    if (all->sketch || !all->f32 || la->held.nr != 0 || all->n == 0 || nb > PLACE_STAGES)
+        return;
+    StatsRuns view[PLACE_STAGES], own[PLACE_STAGES];
+    size_t pos[PLACE_STAGES] = {0}, covered = 0, most = 0;
+    int ok = 1;
+    for (lua_Integer i = 1; i <= nb; i++) {
+        PlaceStage *g = &st[i - 1];
+        const LStats *ls = (const LStats *)(const void *)g->sink.s[PS_ITL];
+        view[i - 1] = own[i - 1] = (StatsRuns){NULL, NULL, 0};
+        if (!g->sink.used || g->g_end == g->g_lo)
+            continue; /* (no gaps) */
+        if (g->g_runs && ls->held.nr != 0)
+            view[i - 1] = ls->held;
+        else if (ok && !g->g_runs && g->g_one &&
+                 place_small_runs(all, g->g_lo, g->g_end - g->g_lo, &own[i - 1]) == 0)
+            view[i - 1] = own[i - 1];
+        else
+            ok = 0;
+        covered += g->g_end - g->g_lo;
+        most += view[i - 1].nr;
+    }
+    double *val = NULL;
+    uint64_t *end = NULL;
+    if (ok && covered == (size_t)all->n) {
+        val = (double *)malloc((most ? most : 1) * sizeof *val);
+        end = (uint64_t *)malloc((most ? most : 1) * sizeof *end);
+    }
+    if (val != NULL && end != NULL) {
+        size_t nr = 0;
+        uint64_t total = 0;
+        for (;;) {
+            /* the least value at the stages' heads, and how many samples of it they hold */
+            double x = HUGE_VAL;
+            int any = 0;
+            for (lua_Integer i = 0; i < nb; i++) {
+                if (pos[i] == view[i].nr)
+                    continue;
+                double v = view[i].val[pos[i]];
+                if (!any || v < x)
+                    x = v;
+                any = 1;
+            }
+            if (!any)
+                break;
+            for (lua_Integer i = 0; i < nb; i++) {
+                size_t k = pos[i];
+                if (k == view[i].nr || view[i].val[k] != x)
+                    continue;
+                total += view[i].end[k] - (k > 0 ? view[i].end[k - 1] : 0);
+                pos[i] = k + 1;
+            }
+            val[nr] = x;
+            end[nr] = total;
+            nr++;
+        }
+        Stats keep = *all;
+        stats_free(all);
+        keep.v = NULL;
+        keep.cap = 0;
+        keep.map_len = 0;
+        keep.sorted = 1;
+        keep.queries = 0;
+        *all = keep;
+        la->held = (StatsRuns){val, end, nr};
+    } else {
+        free(val);
+        free(end);
+    }
+    for (lua_Integer i = 0; i < nb; i++) {
+        free(own[i].val);
+        free(own[i].end);
+    }
+}
+
 static int l_place_rows(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -1541,6 +1668,8 @@ static int l_place_rows(lua_State *L)
     for (lua_Integer i = 1; i <= nb; i++)
         if (st[i - 1].g_runs)
             place_gap_runs(L, all, &st[i - 1]);
+    if (gap_runs && all != NULL)
+        place_all_runs(all, st, nb);
     for (lua_Integer i = 1; i <= nb; i++)
         if (st[i - 1].sink.used)
             place_close(L, &st[i - 1].sink);

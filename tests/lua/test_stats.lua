@@ -1758,6 +1758,39 @@ t.test("stats.place_rows: a stage's gaps in one range held as runs, not copied; 
   -- the whole run keeps its samples (now in another order): the same answers as the copy's
   t.eq({ all:count(), all:sum(), all:percentile(50), all:percentile(99) },
     { all_copy:count(), all_copy:sum(), all_copy:percentile(50), all_copy:percentile(99) })
+  t.eq(all:memory() > 16 * 8000, true) -- (not held as runs: stages 3 and 4 interleave)
+  -- every gap in a stage of one range (stage 1 held as runs, stage 2 a small one of 2,000
+  -- gaps, rows 1..41 of the same gaps, span 8000): the whole run is held as their runs merged,
+  -- its samples' block given back (numpy on gaps 0..81999: len(np.unique) 8000 and
+  -- np.percentile(a, [1, 50, 99]) below)
+  local function two(flag)
+    local a, x = stats.new(), 20261206
+    for _ = 0, 81999 do
+      x = (x * 1103515245 + 12345) % 2147483648
+      a:add((2000 + x % 8000) * 2.0 ^ -22)
+    end
+    local cols = {}
+    for k = 1, 9 do cols[k] = stats.column() end
+    local push = stats.appender(table.unpack(cols))
+    for r = 1, 41 do push(r <= 40 and 10 or 20, 21, 0.1, 0.01, 0.01, 10, 2001, (r - 1) * 2000, 2000) end
+    local sinks = {}
+    stats.place_rows(cols, { 10, 20 }, a, 1000, function(i)
+      sinks[i] = { acc = rm.accumulator(), gaps_ok = true }
+      return sinks[i], rm.pace_accumulators()
+    end, flag)
+    return a, sinks
+  end
+  local whole, wby = two(true)
+  local whole_copy = two(nil)
+  t.eq(whole:memory(), 16 * 8000, "the whole run held as runs")
+  t.eq(wby[2].acc.itl:count(), 2000)
+  t.eq({ whole:count(), whole:sum(), whole:min(), whole:max(), whole:percentile(50), whole:percentile(1, "nearest") },
+    { whole_copy:count(), whole_copy:sum(), whole_copy:min(), whole_copy:max(), whole_copy:percentile(50),
+      whole_copy:percentile(1, "nearest") })
+  t.eq(whole:percentiles({ 1, 50, 99 }), { 0.0004954338073730469, 0.0014276504516601562, 0.002363920211791992 })
+  -- its variance (not asked before: of the samples sorted, as the copy's once sorted)
+  whole_copy:sort()
+  t.eq(whole:variance(1), whole_copy:variance(1))
 end)
 
 -- stats.place_rows: a per-request reader's kept rows placed in their load points in C, as

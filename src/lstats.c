@@ -1328,9 +1328,9 @@ static void place_reserve(lua_State *L, PlaceStage *g, lua_Integer seq_max)
 }
 
 /*
-** A stage's token gaps taken as runs of all's range of them (stats_range_runs: no copy, the
-** range sorted in place), else copied (stats_add_range of the range, as the rows would have
-** added it, when the range cannot be counted).
+** A stage's token gaps taken as runs of all's range of them (stats_range_runs: counted, no
+** copy, the range left as it is), else copied (stats_add_range of the range, as the rows
+** would have added it, when the range cannot be counted).
 */
 static void place_gap_runs(lua_State *L, Stats *all, PlaceStage *g)
 {
@@ -1347,8 +1347,6 @@ static void place_gap_runs(lua_State *L, Stats *all, PlaceStage *g)
         ls->held = runs;
         return;
     }
-    if (rc == -2)
-        luaL_error(L, "stats.place_rows: not enough memory for a stage's token gaps");
     rc = stats_add_range(&ls->s, all, g->g_lo, k);
     if (rc == STATS_ENOMEM)
         luaL_error(L, "stats:add_range: not enough memory");

@@ -188,12 +188,10 @@ typedef struct StatsRuns {
 ** src's samples from..from+k-1 (exact, kept as floats) taken as stats_add_range of them
 ** into an empty accumulator would take them, without copying them: out (empty, exact;
 ** its portable is kept) gets their count, sum, extremes, order and the variance's sum of
-** squared deviations in their order; then the range is sorted in place by counting (src's
-** samples stay the same multiset, in another order: src's own order is no longer theirs)
-** and given as runs (val and end malloc'd), out's samples held so (v NULL). 0; -1 when
-** the range cannot be (fewer than 2^16 samples, not floats, a NaN or an infinity, values
-** too fine to count): out unchanged, src's range as it was; -2 when memory ran short for the
-** runs after the range was sorted (out unchanged).
+** squared deviations in their order; then the range is counted (as quantum_sort counts
+** it) and given as runs (val and end malloc'd), out's samples held so (v NULL); src is left
+** as it is. 0; -1 when the range cannot be (fewer than 2^16 samples, not floats, a NaN or
+** an infinity, values too fine to count, memory short): out unchanged.
 */
 int stats_range_runs(const Stats *src, size_t from, size_t k, Stats *out, StatsRuns *runs);
 /* stats_percentile of the sorted samples the runs hold (the same steps, the same bits). */

@@ -974,11 +974,11 @@ function M.extract(c, opts)
           -- first time a row lands there; issue 20, this loop in Lua, with calls into C a
           -- request, was a sixth of compare.lua's CPU on a run of many short requests)
           -- (a stage's gaps that are one range of the pass's, in file order, are taken as runs of
-          -- that range sorted in place, not copied: issue 20, the copy was 8 bytes of fresh memory a
-          -- gap, a fault in the host a page, and its sort, a quarter of compare.lua's CPU on the bench
-          -- pair. The whole run's gaps, when the pass's are its own, keep their values but not their
-          -- order: the variance rm.fill asks of them in file order (a sample with its requests' order,
-          -- acc.seq) is taken first; else they are sorted before any is asked of them, as before)
+          -- that range counted, not copied: issue 20, the copy was 4 bytes of fresh memory a gap, a
+          -- fault in the host a page, and its own sort, a quarter of compare.lua's CPU on the bench
+          -- pair; and the whole run's, when every gap is in such a stage, as their runs merged, so
+          -- no longer in file order: the variance rm.fill asks of them in that order (a sample with
+          -- its requests' order, acc.seq) is taken first; else they are sorted before any is asked)
           local all = po.itl_all
           if all and all == acc.itl and acc.seq.n > 0 then all:variance(1) end
           stats.place_rows({ S, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs, log.goffs,

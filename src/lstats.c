@@ -1273,6 +1273,10 @@ typedef struct PlaceStage {
     int has_lo;
     size_t rows, want[PS_N]; /* want[PS_E2E]: its successes */
     lua_Integer next;        /* the stage met after it (0: none) */
+    /* its token gaps: all's samples g_lo..g_end-1 while g_one (one range, in file order);
+       g_runs: taken as runs of that range (stats_range_runs), not copied */
+    size_t g_lo, g_end;
+    int g_one, g_runs;
     PlaceSink sink;
 } PlaceStage;
 
@@ -1323,6 +1327,160 @@ static void place_reserve(lua_State *L, PlaceStage *g, lua_Integer seq_max)
     place_stats_room(L, p->pace[5], ok);
 }
 
+/*
+** A stage's token gaps taken as runs of all's range of them (stats_range_runs: counted, no
+** copy, the range left as it is), else copied (stats_add_range of the range, as the rows
+** would have added it, when the range cannot be counted).
+*/
+static void place_gap_runs(lua_State *L, Stats *all, PlaceStage *g)
+{
+    LStats *ls = (LStats *)(void *)g->sink.s[PS_ITL]; /* (its Stats is the first member) */
+    size_t k = g->g_end - g->g_lo;
+    Stats out;
+    stats_init(&out, 0);
+    out.portable = ls->s.portable;
+    StatsRuns runs;
+    int rc = stats_range_runs(all, g->g_lo, k, &out, &runs);
+    if (rc == 0) {
+        stats_free(&ls->s);
+        ls->s = out;
+        ls->held = runs;
+        return;
+    }
+    rc = stats_add_range(&ls->s, all, g->g_lo, k);
+    if (rc == STATS_ENOMEM)
+        luaL_error(L, "stats:add_range: not enough memory");
+    if (rc != STATS_OK)
+        luaL_error(L, "stats:add_range: a sample cannot be summarised (NaN)");
+}
+
+/* qsort's order of doubles (no NaN, no zero among them: place_small_runs checks) */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+** A small stage's gaps (all's range lo..lo+k-1, in file order, as place_rows left them) as
+** sorted runs in r (malloc'd), from a sorted copy: 0, or -1 (r empty) when one is 0, not
+** finite or subnormal (a -0.0 among them could not be kept apart from 0 bit for bit by the
+** merge below), or memory is short.
+*/
+static int place_small_runs(const Stats *all, size_t lo, size_t k, StatsRuns *r)
+{
+    *r = (StatsRuns){NULL, NULL, 0};
+    double *d = (double *)malloc((k ? k : 1) * sizeof *d);
+    double *val = (double *)malloc((k ? k : 1) * sizeof *val);
+    uint64_t *end = (uint64_t *)malloc((k ? k : 1) * sizeof *end);
+    int ok = d != NULL && val != NULL && end != NULL;
+    if (ok)
+        stats_samples(all, lo, k, d);
+    for (size_t i = 0; ok && i < k; i++)
+        ok = isnormal(d[i]);
+    if (!ok) {
+        free(d);
+        free(val);
+        free(end);
+        return -1;
+    }
+    qsort(d, k, sizeof *d, cmp_double);
+    size_t nr = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (nr == 0 || d[i] != val[nr - 1])
+            val[nr++] = d[i];
+        end[nr - 1] = (uint64_t)i + 1;
+    }
+    free(d);
+    *r = (StatsRuns){val, end, nr};
+    return 0;
+}
+
+/*
+** all's samples, when every one is in a stage whose gaps are one range (held as runs by
+** place_gap_runs, or a small stage's range, which all still holds in file order), held as
+** those runs merged (the sorted samples, as all would be once sorted: equal values are the
+** same bits, no -0.0 among them) and its block freed: no sort of its own, no write-out.
+** Its count, sums, extremes and a variance it knows stay as they are. Else all is left as
+** it is (sorted when asked).
+*/
+static void place_all_runs(Stats *all, PlaceStage *st, lua_Integer nb)
+{
+    LStats *la = (LStats *)(void *)all;
+    if (all->sketch || !all->f32 || la->held.nr != 0 || all->n == 0 || nb > PLACE_STAGES)
+        return;
+    StatsRuns view[PLACE_STAGES], own[PLACE_STAGES];
+    size_t pos[PLACE_STAGES] = {0}, covered = 0, most = 0;
+    int ok = 1;
+    for (lua_Integer i = 1; i <= nb; i++) {
+        PlaceStage *g = &st[i - 1];
+        const LStats *ls = (const LStats *)(const void *)g->sink.s[PS_ITL];
+        view[i - 1] = own[i - 1] = (StatsRuns){NULL, NULL, 0};
+        if (!g->sink.used || g->g_end == g->g_lo)
+            continue; /* (no gaps) */
+        if (g->g_runs && ls->held.nr != 0)
+            view[i - 1] = ls->held;
+        else if (ok && !g->g_runs && g->g_one &&
+                 place_small_runs(all, g->g_lo, g->g_end - g->g_lo, &own[i - 1]) == 0)
+            view[i - 1] = own[i - 1];
+        else
+            ok = 0;
+        covered += g->g_end - g->g_lo;
+        most += view[i - 1].nr;
+    }
+    double *val = NULL;
+    uint64_t *end = NULL;
+    if (ok && covered == (size_t)all->n) {
+        val = (double *)malloc((most ? most : 1) * sizeof *val);
+        end = (uint64_t *)malloc((most ? most : 1) * sizeof *end);
+    }
+    if (val != NULL && end != NULL) {
+        size_t nr = 0;
+        uint64_t total = 0;
+        for (;;) {
+            /* the least value at the stages' heads, and how many samples of it they hold */
+            double x = HUGE_VAL;
+            int any = 0;
+            for (lua_Integer i = 0; i < nb; i++) {
+                if (pos[i] == view[i].nr)
+                    continue;
+                double v = view[i].val[pos[i]];
+                if (!any || v < x)
+                    x = v;
+                any = 1;
+            }
+            if (!any)
+                break;
+            for (lua_Integer i = 0; i < nb; i++) {
+                size_t k = pos[i];
+                if (k == view[i].nr || view[i].val[k] != x)
+                    continue;
+                total += view[i].end[k] - (k > 0 ? view[i].end[k - 1] : 0);
+                pos[i] = k + 1;
+            }
+            val[nr] = x;
+            end[nr] = total;
+            nr++;
+        }
+        Stats keep = *all;
+        stats_free(all);
+        keep.v = NULL;
+        keep.cap = 0;
+        keep.map_len = 0;
+        keep.sorted = 1;
+        keep.queries = 0;
+        *all = keep;
+        la->held = (StatsRuns){val, end, nr};
+    } else {
+        free(val);
+        free(end);
+    }
+    for (lua_Integer i = 0; i < nb; i++) {
+        free(own[i].val);
+        free(own[i].end);
+    }
+}
+
 static int l_place_rows(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -1330,6 +1488,7 @@ static int l_place_rows(lua_State *L)
     Stats *all = lua_toboolean(L, 3) ? check_stats(L, 3) : NULL;
     lua_Integer seq_max = luaL_checkinteger(L, 4);
     luaL_checktype(L, 5, LUA_TFUNCTION);
+    int gap_runs = lua_toboolean(L, 6);
     lua_settop(L, 5);
     const Column *c[PR_N];
     for (int k = 0; k < PR_N; k++) {
@@ -1396,12 +1555,27 @@ static int l_place_rows(lua_State *L)
         g->want[PS_IN] += column_raw(c[PR_IN]->v[r]) != COLUMN_FALSE;
         g->want[PS_OUT] += column_raw(c[PR_OUT]->v[r]) != COLUMN_FALSE;
         double goff = c[PR_GOFF]->v[r], gn = c[PR_GN]->v[r];
-        if (all != NULL && gn > 0 && goff + gn <= all_n)
+        if (all != NULL && gn > 0 && goff + gn <= all_n) {
+            /* (one range while each row's gaps follow the last one's) */
+            if (g->want[PS_ITL] == 0)
+                g->g_one = 1, g->g_lo = (size_t)goff, g->g_end = (size_t)goff;
+            if ((size_t)goff != g->g_end || (double)(size_t)goff != goff)
+                g->g_one = 0;
+            g->g_end = (size_t)goff + (size_t)gn;
             g->want[PS_ITL] += (size_t)gn;
+        }
     }
     for (lua_Integer i = met; i >= 1; i = st[i - 1].next) {
         PlaceStage *g = &st[i - 1];
         place_open(L, &g->sink, i);
+        /* gap_runs: a stage's gaps that are one range of many exact floats, into an empty
+           exact accumulator, are taken as runs after the rows (place_gap_runs), not copied */
+        Stats *itl = g->sink.s[PS_ITL];
+        g->g_runs = gap_runs && g->g_one && !all->sketch && all->f32 &&
+                    g->want[PS_ITL] >= ((size_t)1 << 16) && !itl->sketch && itl->n == 0 &&
+                    ((LStats *)(void *)itl)->held.nr == 0;
+        if (g->g_runs)
+            g->want[PS_ITL] = 0; /* (no room for them) */
         place_reserve(L, g, seq_max);
     }
     for (size_t r = 0; r < n; r++) {
@@ -1470,7 +1644,9 @@ static int l_place_rows(lua_State *L)
             place_add(L, p->s[PS_OUT], out.d);
         double goff = c[PR_GOFF]->v[r], gn = c[PR_GN]->v[r];
         if (all != NULL && gn > 0) {
-            if (goff + gn <= all_n) {
+            if (goff + gn <= all_n && st[i - 1].g_runs) {
+                /* (taken after the rows: place_gap_runs) */
+            } else if (goff + gn <= all_n) {
                 int rc = stats_add_range(p->s[PS_ITL], all, (size_t)goff, (size_t)gn);
                 if (rc == STATS_ENOMEM)
                     return luaL_error(L, "stats:add_range: not enough memory");
@@ -1487,6 +1663,11 @@ static int l_place_rows(lua_State *L)
         place_add(L, p->pace[4], start);
         place_add(L, p->pace[5], e2e);
     }
+    for (lua_Integer i = 1; i <= nb; i++)
+        if (st[i - 1].g_runs)
+            place_gap_runs(L, all, &st[i - 1]);
+    if (gap_runs && all != NULL)
+        place_all_runs(all, st, nb);
     for (lua_Integer i = 1; i <= nb; i++)
         if (st[i - 1].sink.used)
             place_close(L, &st[i - 1].sink);
@@ -1856,7 +2037,7 @@ static int l_summary(lua_State *L)
 */
 static int l_percentiles(lua_State *L)
 {
-    LStats *ls = check_lstats(L, 1);
+    LStats *ls = peek_lstats(L, 1); /* (runs held: each a look-up in them, as s:percentile) */
     luaL_checktype(L, 2, LUA_TTABLE);
     int method = check_method(L, 3, "s:percentiles", ls->method);
     lua_Integer n = luaL_len(L, 2);
@@ -1865,7 +2046,9 @@ static int l_percentiles(lua_State *L)
     double *ps = (double *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * 2 * sizeof *ps, 0);
     double *out = ps + n;
     read_percentiles(L, 2, n, ps, "percentiles");
-    if (n > 0)
+    for (lua_Integer i = 0; i < n && ls->held.nr != 0; i++)
+        out[i] = stats_percentile_runs(&ls->held, ps[i], method);
+    if (n > 0 && ls->held.nr == 0)
         stats_percentiles(&ls->s, ps, out, (int)n, method);
     lua_createtable(L, (int)n, 0);
     for (lua_Integer i = 0; i < n; i++) {
@@ -1881,7 +2064,9 @@ static int l_percentiles(lua_State *L)
    every percentile query after it is a look-up (a caller about to ask many). */
 static int l_sort(lua_State *L)
 {
-    stats_sort(check_stats(L, 1));
+    LStats *ls = peek_lstats(L, 1);
+    if (ls->held.nr == 0) /* (runs held are sorted: written out only when needed) */
+        stats_sort(check_stats(L, 1));
     lua_settop(L, 1);
     return 1;
 }
@@ -2205,9 +2390,34 @@ static int write_runs(FILE *f, const Stats *s)
     return fseek(f, at, SEEK_SET) == 0 && write_block(f, &runs, sizeof runs) ? 1 : -1;
 }
 
+/* The runs held (a loaded dump of runs, or stats.place_rows' gaps) written as write_runs
+   writes a sorted accumulator's: their number, then each value's bits and its length. 1, or
+   -1 on an error. */
+static int write_held(FILE *f, const StatsRuns *r)
+{
+    uint64_t nr = (uint64_t)r->nr, at = 0, buf[2 * 2048];
+    if (!write_block(f, &nr, sizeof nr))
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nr; i++) {
+        buf[2 * k] = bits_of(r->val[i]);
+        buf[2 * k + 1] = r->end[i] - at;
+        at = r->end[i];
+        if (++k == sizeof buf / sizeof buf[0] / 2) {
+            if (!write_block(f, buf, k * 2 * sizeof *buf))
+                return -1;
+            k = 0;
+        }
+    }
+    return k == 0 || write_block(f, buf, k * 2 * sizeof *buf) ? 1 : -1;
+}
+
 static int l_dump(lua_State *L)
 {
-    LStats *ls = check_lstats(L, 1);
+    LStats *ls = peek_lstats(L, 1);
+    int held = ls->held.nr != 0 && !ls->s.sketch && ls->s.sorted; /* dumped as its runs */
+    if (ls->held.nr != 0 && !held)
+        ls = check_lstats(L, 1);
     const char *path = luaL_checkstring(L, 2);
     int release = 0;
     if (!lua_isnoneornil(L, 3)) {
@@ -2224,7 +2434,7 @@ static int l_dump(lua_State *L)
         return luaL_error(L, "%s: cannot write: %s", path, strerror(errno));
     int ok = write_block(f, DUMP_MAGIC, sizeof DUMP_MAGIC) &&
              write_block(f, &layout, sizeof layout) && write_block(f, ls, sizeof *ls);
-    int runs = ok ? write_runs(f, s) : 0;
+    int runs = !ok ? 0 : held ? write_held(f, &ls->held) : write_runs(f, s);
     if (runs == 1) /* the magic that says so */
         ok = fseek(f, 0, SEEK_SET) == 0 && write_block(f, DUMP_RUNS_MAGIC, sizeof DUMP_RUNS_MAGIC);
     else if (runs < 0)
@@ -2239,8 +2449,10 @@ static int l_dump(lua_State *L)
         e = errno;
     if (!ok && e == 0)
         e = EIO;
-    if (release)
+    if (release) {
+        held_free(ls);
         stats_clear(s);
+    }
     if (e != 0) {
         (void)remove(path);
         return luaL_error(L, "%s: cannot write: %s", path, strerror(e));

@@ -760,7 +760,45 @@ __attribute__((target("avx2"))) static void quantum_write_avx2(void *a, size_t n
 ** field; the same samples back either way). Returns 0 when sorted, -1 when a is
 ** unchanged.
 */
+/* The counts as runs (quantum_sort's runs): count[k] samples of lo + k q, for k < nv, each
+   run's value and end (the samples up to it) in r (malloc'd). 0, or -1 when memory is short. */
+static int quantum_runs(const uint32_t *count, size_t nv, double lo, double q, StatsRuns *r)
+{
+    size_t nr = 0;
+    for (size_t k = 0; k < nv; k++)
+        nr += count[k] != 0;
+    double *val = (double *)malloc((nr ? nr : 1) * sizeof *val);
+    uint64_t *end = (uint64_t *)malloc((nr ? nr : 1) * sizeof *end);
+    if (val == NULL || end == NULL) {
+        free(val);
+        free(end);
+        return -1;
+    }
+    uint64_t at = 0;
+    size_t i = 0;
+    for (size_t k = 0; k < nv; k++) {
+        if (count[k] == 0)
+            continue;
+        at += count[k];
+        val[i] = lo + (double)k * q;
+        end[i++] = at;
+    }
+    *r = (StatsRuns){val, end, nr};
+    return 0;
+}
+
+static int quantum_sort_to(void *a, size_t n, int f32, double lo_hint, double hi_hint, int portable,
+                           StatsRuns *runs);
+
 static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hint, int portable)
+{
+    return quantum_sort_to(a, n, f32, lo_hint, hi_hint, portable, NULL);
+}
+
+/* quantum_sort; with runs, a is left as it is and its sorted samples are given as runs
+   instead (quantum_runs; -1, a unchanged, when memory is short) */
+static int quantum_sort_to(void *a, size_t n, int f32, double lo_hint, double hi_hint, int portable,
+                           StatsRuns *runs)
 {
     size_t cap = n / QUANTUM_SAMPLES_PER_VALUE;
     double span_hint = hi_hint - lo_hint;
@@ -791,9 +829,13 @@ static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hi
         if (g.count != NULL && g.ok && st.e == g.e && bits_of(st.lo) == bits_of(lo_hint) &&
             bits_of(st.hi) == bits_of(hi_hint)) {
             quantum_count(a, n / 4 * 4, n, f32, st.lo, g.scale, g.count); /* the last few */
-            quantum_write_avx2(a, n, f32, g.count, g.nv, st.lo, ldexp(1.0, g.e));
+            int rc = 0;
+            if (runs != NULL)
+                rc = quantum_runs(g.count, g.nv, st.lo, ldexp(1.0, g.e), runs);
+            else
+                quantum_write_avx2(a, n, f32, g.count, g.nv, st.lo, ldexp(1.0, g.e));
             free(g.count);
-            return 0;
+            return rc;
         }
         free(g.count); /* a guess missed: counted again below */
     } else if (quantum_scan(a, 0, n, f32, span_hint, cap, &st) != 0) {
@@ -806,6 +848,10 @@ static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hi
 #endif
     int e = st.e;
     double lo = st.lo, hi = st.hi;
+    if (runs != NULL && (e == INT32_MAX || lo == hi)) {
+        uint32_t one = (uint32_t)n; /* (every sample lo: one run) */
+        return quantum_runs(&one, 1, lo, 0, runs);
+    }
     if (e == INT32_MAX || lo == hi)
         return 0; /* every sample +0.0, or all one value */
     if (e > 1000)
@@ -817,18 +863,25 @@ static int quantum_sort(void *a, size_t n, int f32, double lo_hint, double hi_hi
     uint32_t *count = (uint32_t *)calloc(nv, sizeof *count);
     if (count == NULL)
         return -1;
+    int rc = 0;
 #ifdef STATS_AVX2
-    if (wide) {
+    if (wide)
         quantum_count_avx2(a, n, f32, lo, scale, count);
-        quantum_write_avx2(a, n, f32, count, nv, lo, q);
-        free(count);
-        return 0;
-    }
-#endif
+    else
+        quantum_count(a, 0, n, f32, lo, scale, count);
+#else
     quantum_count(a, 0, n, f32, lo, scale, count);
-    quantum_write(a, 0, f32, count, 0, nv, lo, q);
+#endif
+    if (runs != NULL)
+        rc = quantum_runs(count, nv, lo, q, runs);
+#ifdef STATS_AVX2
+    else if (wide)
+        quantum_write_avx2(a, n, f32, count, nv, lo, q);
+#endif
+    else
+        quantum_write(a, 0, f32, count, 0, nv, lo, q);
     free(count);
-    return 0;
+    return rc;
 }
 
 /* quantum_sort of s's samples as they are kept (floats or doubles): 0 when sorted, -1
@@ -1390,6 +1443,42 @@ int stats_add_range(Stats *dst, const Stats *src, size_t from, size_t k)
             return rc;
     }
     return STATS_OK;
+}
+
+int stats_range_runs(const Stats *src, size_t from, size_t k, Stats *out, StatsRuns *runs)
+{
+    if (src->sketch || !src->f32 || k < ((size_t)1 << 16) || from + k > (size_t)src->n ||
+        k > UINT32_MAX)
+        return -1;
+    float *f = (float *)(void *)src->v + from;
+    /* t takes the range as an empty accumulator would, its block the range itself: each
+       chunk is read out (stats_samples) before stats_add_many writes it back where it was,
+       as the same floats (every one is a float: src keeps floats), so nothing moves and
+       no fresh memory is written; the sums, extremes, order and count are the add's own */
+    Stats t;
+    stats_init(&t, 0);
+    t.portable = out->portable;
+    t.v = (double *)(void *)f;
+    t.cap = k;
+    if (stats_add_range(&t, src, from, k) != STATS_OK || !t.f32 || t.n != k)
+        return -1; /* (a NaN: nothing added, the range as it was) */
+    /* the variance in the samples' file order, as the copy's first stats_variance */
+    (void)stats_variance(&t, 1);
+    if (!t.m2_known)
+        return -1; /* (an infinity: left to the copy) */
+    /* counted, the counts given as runs: the range itself is left as it is */
+    StatsRuns r;
+    if (quantum_sort_to(f, k, 1, t.min, t.max, t.portable, &r) != 0)
+        return -1;
+    t.v = NULL;
+    t.cap = 0;
+    t.map_len = 0;
+    t.sorted = 1;
+    t.queries = 0;
+    t.portable = out->portable;
+    *out = t;
+    *runs = r;
+    return 0;
 }
 
 /* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low

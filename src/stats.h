@@ -183,6 +183,17 @@ typedef struct StatsRuns {
     uint64_t *end;
     size_t nr;
 } StatsRuns;
+
+/*
+** src's samples from..from+k-1 (exact, kept as floats) taken as stats_add_range of them
+** into an empty accumulator would take them, without copying them: out (empty, exact;
+** its portable is kept) gets their count, sum, extremes, order and the variance's sum of
+** squared deviations in their order; then the range is counted (as quantum_sort counts
+** it) and given as runs (val and end malloc'd), out's samples held so (v NULL); src is left
+** as it is. 0; -1 when the range cannot be (fewer than 2^16 samples, not floats, a NaN or
+** an infinity, values too fine to count, memory short): out unchanged.
+*/
+int stats_range_runs(const Stats *src, size_t from, size_t k, Stats *out, StatsRuns *runs);
 /* stats_percentile of the sorted samples the runs hold (the same steps, the same bits). */
 double stats_percentile_runs(const StatsRuns *r, double p, int method);
 /* stats_mann_whitney where a side's sorted samples are held as runs (ra, rb; NULL: that

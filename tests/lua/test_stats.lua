@@ -1668,6 +1668,131 @@ do
   end)
 end
 
+-- stats.place_rows(..., true): a stage's token gaps that are one range of all's, in file
+-- order, are taken as runs of that range sorted in place (issue 20: no copy, 16 bytes a
+-- value instead of 4 a gap), and answer as the copy does; a range that cannot be counted
+-- (too many values) and a stage whose rows interleave with another's are copied. Expected
+-- values: numpy on the same gaps (python3: the same LCG, x = (x * 1103515245 + 12345) %
+-- 2^31 from 20261206; gap i = (2000 + x % span) * 2^-22, span 58000 for gaps 80000..159999,
+-- else 8000; stage 1 = gaps 0..79999, 2 = 80000..159999, 3 and 4 the odd and even rows
+-- 81..120 of 2000 gaps each; np.percentile(a, p, method="linear"), np.sort(a)[ceil(p/100
+-- n) - 1] for nearest, a.var(ddof=1), a.sum(), len(np.unique(a))); the copy path's own
+-- answers (place_rows without the flag) for the bits of the sums and the variance.
+t.test("stats.place_rows: a stage's gaps in one range held as runs, not copied; the same answers as the copy", function()
+  local rm = require "llmd.runmodel"
+  local function gaps()
+    local all, x = stats.new(), 20261206
+    for i = 0, 239999 do
+      x = (x * 1103515245 + 12345) % 2147483648
+      local span = (i >= 80000 and i < 160000) and 58000 or 8000
+      all:add((2000 + x % span) * 2.0 ^ -22)
+    end
+    return all
+  end
+  local function place(all, flag)
+    local cols = {}
+    for k = 1, 9 do cols[k] = stats.column() end
+    local push = stats.appender(table.unpack(cols))
+    for r = 1, 120 do
+      local base = r <= 40 and 10 or r <= 80 and 20 or r % 2 == 1 and 30 or 40
+      push(base + r / 1000, base + 1, 0.1, 0.01, 0.01, 10, 2001, (r - 1) * 2000, 2000)
+    end
+    local by = {}
+    stats.place_rows(cols, { 10, 20, 30, 40 }, all, 1000, function(i)
+      by[i] = { acc = rm.accumulator(), gaps_ok = true }
+      return by[i], rm.pace_accumulators()
+    end, flag)
+    return by
+  end
+  local all, all_copy = gaps(), gaps()
+  local by, copy = place(all, true), place(all_copy, nil)
+  local want = {
+    { n = 80000, distinct = 8000, sum = 114.33367919921875, var = 3.030125595719689e-07,
+      min = 0.000476837158203125, max = 0.0023839473724365234,
+      linear = { 0.0004956722259521484, 0.0014271736145019531, 0.002192974090576172, 0.0023822784423828125 },
+      nearest = { 0.0004956722259521484, 0.0014271736145019531, 0.002192974090576172 } },
+    { n = 80000, distinct = 43337, sum = 592.7332153320312, var = 1.5930251341576378e-05,
+      min = 0.000476837158203125, max = 0.014304876327514648,
+      linear = { 0.0006163120269775391, 0.007404923439025879, 0.012929701805114747, 0.014287471771240234 },
+      nearest = { 0.0006163120269775391, 0.007404804229736328, 0.012929677963256836 } },
+    { n = 40000, distinct = 7948, sum = 57.348976135253906, var = 3.0368833623508435e-07,
+      min = 0.000476837158203125, max = 0.0023839473724365234,
+      linear = { 0.0004956698417663574, 0.0014357566833496094, 0.002194643020629883, 0.0023822784423828125 },
+      nearest = { 0.0004954338073730469, 0.0014357566833496094, 0.002194643020629883 } },
+    { n = 40000, distinct = 7938, sum = 57.315162658691406, var = 3.0286962488762274e-07,
+      min = 0.000476837158203125, max = 0.0023839473724365234,
+      linear = { 0.00049591064453125, 0.001436471939086914, 0.002193951606750488, 0.002382040262222291 },
+      nearest = { 0.00049591064453125, 0.001436471939086914, 0.002193927764892578 } },
+  }
+  local dir = t.tmpdir()
+  for i, w in ipairs(want) do
+    local s, c = by[i].acc.itl, copy[i].acc.itl
+    -- held as runs (16 bytes a value) only where the range can be counted: stage 1
+    t.eq(s:memory() == 16 * w.distinct, i == 1, "stage " .. i .. " held as runs")
+    -- (the variance first, as rm.fill asks it: of the samples in file order)
+    t.eq({ s:count(), s:variance(1), s:sum(), s:mean(), s:min(), s:max() },
+      { c:count(), c:variance(1), c:sum(), c:mean(), c:min(), c:max() }, "stage " .. i .. " as the copy")
+    t.eq({ s:count(), s:min(), s:max() }, { w.n, w.min, w.max })
+    t.near(s:sum(), w.sum, 1e-12 * w.sum)
+    t.near(s:variance(1), w.var, 1e-10 * w.var)
+    local ps = s:percentiles({ 1, 50, 90, 99.9 }, "linear")
+    t.eq(ps, w.linear, "stage " .. i .. " linear")
+    t.eq(c:percentiles({ 1, 50, 90, 99.9 }, "linear"), w.linear)
+    t.eq({ s:percentile(1, "nearest"), s:percentile(50, "nearest"), s:percentile(90, "nearest") }, w.nearest)
+    t.eq(s:sort(), s)
+    t.eq(s:memory() == 16 * w.distinct, i == 1, "stage " .. i .. " still runs after sort")
+    local u1, u2 = stats.mann_whitney(s, by[1].acc.itl), stats.mann_whitney(c, copy[1].acc.itl)
+    t.eq(u1, u2)
+    -- handed over (dump, load) as the copy is: the same answers
+    local f = ("%s/stage-%d.bin"):format(dir, i)
+    s:dump(f)
+    local l = stats.load(f)
+    t.eq({ l:count(), l:sum(), l:variance(1), l:percentile(90) }, { w.n, c:sum(), c:variance(1), w.linear[3] })
+    -- a sample added writes the runs out as samples: then it is the copy's, plus one
+    c:dump(f .. ".copy")
+    local lc = stats.load(f .. ".copy")
+    l:add(1.0)
+    lc:add(1.0)
+    t.eq({ l:count(), l:max(), l:percentile(50), l:sum() }, { lc:count(), 1.0, lc:percentile(50), lc:sum() })
+  end
+  -- the whole run keeps its samples (now in another order): the same answers as the copy's
+  t.eq({ all:count(), all:sum(), all:percentile(50), all:percentile(99) },
+    { all_copy:count(), all_copy:sum(), all_copy:percentile(50), all_copy:percentile(99) })
+  t.eq(all:memory() > 16 * 8000, true) -- (not held as runs: stages 3 and 4 interleave)
+  -- every gap in a stage of one range (stage 1 held as runs, stage 2 a small one of 2,000
+  -- gaps, rows 1..41 of the same gaps, span 8000): the whole run is held as their runs merged,
+  -- its samples' block given back (numpy on gaps 0..81999: len(np.unique) 8000 and
+  -- np.percentile(a, [1, 50, 99]) below)
+  local function two(flag)
+    local a, x = stats.new(), 20261206
+    for _ = 0, 81999 do
+      x = (x * 1103515245 + 12345) % 2147483648
+      a:add((2000 + x % 8000) * 2.0 ^ -22)
+    end
+    local cols = {}
+    for k = 1, 9 do cols[k] = stats.column() end
+    local push = stats.appender(table.unpack(cols))
+    for r = 1, 41 do push(r <= 40 and 10 or 20, 21, 0.1, 0.01, 0.01, 10, 2001, (r - 1) * 2000, 2000) end
+    local sinks = {}
+    stats.place_rows(cols, { 10, 20 }, a, 1000, function(i)
+      sinks[i] = { acc = rm.accumulator(), gaps_ok = true }
+      return sinks[i], rm.pace_accumulators()
+    end, flag)
+    return a, sinks
+  end
+  local whole, wby = two(true)
+  local whole_copy = two(nil)
+  t.eq(whole:memory(), 16 * 8000, "the whole run held as runs")
+  t.eq(wby[2].acc.itl:count(), 2000)
+  t.eq({ whole:count(), whole:sum(), whole:min(), whole:max(), whole:percentile(50), whole:percentile(1, "nearest") },
+    { whole_copy:count(), whole_copy:sum(), whole_copy:min(), whole_copy:max(), whole_copy:percentile(50),
+      whole_copy:percentile(1, "nearest") })
+  t.eq(whole:percentiles({ 1, 50, 99 }), { 0.0004954338073730469, 0.0014276504516601562, 0.002363920211791992 })
+  -- its variance (not asked before: of the samples sorted, as the copy's once sorted)
+  whole_copy:sort()
+  t.eq(whole:variance(1), whole_copy:variance(1))
+end)
+
 -- stats.place_rows: a per-request reader's kept rows placed in their load points in C, as
 -- the Lua loop it replaced placed them (llmd.harness.inference_perf; issue 20). Expected
 -- values worked out by hand from the six rows below (sums of a few small numbers).

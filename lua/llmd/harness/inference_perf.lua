@@ -973,8 +973,16 @@ function M.extract(c, opts)
           -- placed by los as place places it, a stage's accumulators met through sink the
           -- first time a row lands there; issue 20, this loop in Lua, with calls into C a
           -- request, was a sixth of compare.lua's CPU on a run of many short requests)
+          -- (a stage's gaps that are one range of the pass's, in file order, are taken as runs of
+          -- that range counted, not copied: issue 20, the copy was 4 bytes of fresh memory a gap, a
+          -- fault in the host a page, and its own sort, a quarter of compare.lua's CPU on the bench
+          -- pair; and the whole run's, when every gap is in such a stage, as their runs merged, so
+          -- no longer in file order: the variance rm.fill asks of them in that order (a sample with
+          -- its requests' order, acc.seq) is taken first; else they are sorted before any is asked)
+          local all = po.itl_all
+          if all and all == acc.itl and acc.seq.n > 0 then all:variance(1) end
           stats.place_rows({ S, log.finishes, log.ttfts, log.tpots, log.ntpots, log.ins, log.outs, log.goffs,
-            log.gns }, los, po.itl_all or false, rm.SEQ_MAX, function(i) return stage_of(i), pace_of(i) end)
+            log.gns }, los, all or false, rm.SEQ_MAX, function(i) return stage_of(i), pace_of(i) end, true)
         else
           stage_warning = tostring(res)
         end

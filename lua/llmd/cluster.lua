@@ -4305,8 +4305,14 @@ function M.lock_namespace(k, path, script, loud)
       -- the host: the host), and no process of that pid and start there
       local here = d.host == host and (d.machine == nil or (d.machine == me.machine and d.boot == me.boot
         and d.pidns == me.pidns))
-      local start = pid:match("^%d+$") and start_of(pid)
-      local alive = start and (d.pstart == nil or d.pstart == "" or d.pstart == start)
+      -- (a zombie, state Z - or X, dead - has ended: it holds nothing and never goes on, it
+      -- only waits for its parent to reap it; taken for alive, its lock was waited on for as
+      -- long as the parent lived, fixc53)
+      local start, pstate
+      if pid:match("^%d+$") then start, pstate = start_of(pid) end
+      local same = start and (d.pstart == nil or d.pstart == "" or d.pstart == start)
+      local zombie = same and (pstate == "Z" or pstate == "X")
+      local alive = same and not zombie
       local gone = here and pid:match("^%d+$") and pid ~= tostring(ws.PID) and not alive and version and version ~= ""
       if not gone or attempt == 3 then
         error(("namespace %s is in use by another llmdlua run (%s, host %s, pid %s, workspace %s, started %s; "
@@ -4320,8 +4326,9 @@ function M.lock_namespace(k, path, script, loud)
         kind = "ConfigMap", metadata = { name = M.NS_LOCK, resourceVersion = version }, data = data } })
       if rr.ok then
         loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
-          .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
-          tostring(d.workspace or "?")))
+          .. "which is no longer running%s: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
+          tostring(d.workspace or "?"),
+          zombie and " (it has exited: a zombie process its parent has not reaped)" or ""))
         return { k = k, ns = ns, token = token }
       end
       -- (written since it was read - another take-over won, or it was released - or gone:

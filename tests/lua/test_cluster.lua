@@ -409,12 +409,16 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   t.ok(sh:find("\n# benchmark b [^\n]*\n# " .. down:gsub("%p", "%%%0") .. "\n"), sh)
   -- (clusterfix2 2, fixd52) step 3 left its stack, which compare.lua tore down (run-b/deployed.json)
   -- but this script deployed again: recorded as the script's own (run-b/rerun_deployed.json,
-  -- each release by helm's first_deployed and revision), so deploying again upgrades it
+  -- each release by helm's first_deployed and revision), so deploying again is not refused:
+  -- helmfile's apply finds nothing changed and leaves it (fixc53: as the real helmfile, whose
+  -- apply syncs only what its diff finds changed)
   local rec = json.read(w .. "/run-b/rerun_deployed.json")
   t.eq({ rec.releases["gaie-sim"].version, rec.torn_down }, { 1, false })
   r = script { deploy }
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 2, "its own, upgraded")
+  t.contains(r.stderr, "\nNo affected releases\n")
+  t.lacks(r.stderr, "run_comparison.sh:")
+  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 1, "its own, left as it is")
   local ncalls = #calls(s)
   r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -525,7 +529,8 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(ns.releases.sim.revision, 1, "someone else's sim not upgraded")
   t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
   -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
-  -- report): its releases are its own, and the deploy lines upgrade them
+  -- report): its releases are its own, and the deploy lines apply them (the same helmfile:
+  -- helmfile finds no change and upgrades none; one of its releases changed, that one)
   -- (run A imported: a stack of it still up would carry the labels run B's InferencePool selects)
   s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
@@ -535,13 +540,24 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(json.read(w .. "/run-b/deployed.json").torn_down, false)
   r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
     .. "--skip-crds" })
-  -- (no refusal: on stderr only helmfile's own log, which ends with the releases it upgraded)
+  -- (no refusal: on stderr only helmfile's own log, which says nothing changed)
+  t.ok(not r.stderr:find("run_comparison.sh:", 1, true), r.stderr)
+  t.ok(r.stderr:find("\nNo affected releases\n", 1, true), r.stderr)
+  t.eq(r.code, 0)
+  ns = state(s).ns.bench
+  t.eq({ ns.releases["ms-sim"].revision, ns.releases["infra-sim"].revision }, { 1, 1 }, "ours: left as they are")
+  -- ms-sim's entry changed in the helmfile: that one is upgraded, the others left
+  local hf = t.read(s.dir .. "/guide/helmfile.yaml")
+  local edited, n = hf:gsub("(\n%s*%-%s*name:%s*ms%-sim\n)", "%1    labels: {tier: model}\n")
+  t.eq(n, 1, hf)
+  t.write(s.dir .. "/guide/helmfile.yaml", edited)
+  r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds" })
   t.ok(not r.stderr:find("run_comparison.sh:", 1, true), r.stderr)
   t.ok(r.stderr:find("\nUPDATED RELEASES:\nNAME ", 1, true) and r.stderr:find("\nms%-sim +bench "), r.stderr)
   t.eq(r.code, 0)
   ns = state(s).ns.bench
-  t.eq(ns.releases["ms-sim"].revision, 2, "ours: upgraded")
-  t.eq(ns.releases["infra-sim"].revision, 2)
+  t.eq({ ns.releases["ms-sim"].revision, ns.releases["infra-sim"].revision }, { 2, 1 }, "ours: the changed one upgraded")
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()

@@ -3480,6 +3480,46 @@ end)
 -- through such a pool "passed" on their servers) and before benchmarking: stopped, naming
 -- them, with no port-forward and no benchmark; with another model's labels
 -- (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's, said at both checks.
+-- fixc53 #4: `--step 20` deploys run A and leaves it up (its teardown, step 90, is not among
+-- the steps), then deploys run B in the same namespace. Step 20's refusal of run B named run
+-- A's pods "another stack's serving pods ... give this run's model servers a label of their
+-- own", and run A's releases "not deployed by this comparison": they are this comparison's
+-- own run A. Now named so, with why it is still up and how to go on (a --resume without
+-- --step: run A is benchmarked and torn down before run B deploys), which is then checked to
+-- work. Expected texts by hand.
+t.test("step 20 names this comparison's other run, left up by --step, as its own, and how to go on", function()
+  -- run B's InferencePool selects run A's model server pods (setup's plan: both serve Qwen3-0.6B)
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "20" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local line = r.stdout:match("\n%[20%] deploy %(b%): FAILED %- ([^\n]*)\n")
+  t.ok(line, r.stdout)
+  local pods = line:match("^run b: the serving pods of this comparison's run A %(vllm%-baseline%) in bench %(([^)]*)%), "
+    .. "still deployed because %-%-step left out its teardown %(step 90%), carry ")
+  t.ok(pods and pods:match("^ms%-decode" .. POD_SUFFIX .. ", ms%-decode" .. POD_SUFFIX .. "$"), line)
+  t.ok(line:find(", carry the selector of this run's InferencePool gaie-sim (llm-d.ai/inference-serving=true,"
+    .. "llm-d.ai/model=qwen-qwen3-0-6b): no selector would pick this run's pods alone, so its Service or gateway would "
+    .. "send requests to theirs; go on without --step, so that run A is torn down before run B is deployed: llmdlua "
+    .. "compare.lua --resume " .. w .. "; nothing of this run was deployed", 1, true), line)
+  t.lacks(r.stdout, "another stack's")
+  -- the way on it names works
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- both runs of one helmfile (the same release names): run A's releases are this comparison's
+  s = t.try_setup()
+  r = t.fake_compare(s, { "--plan", s.plan, "--step", "20" }, nil, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  w = t.workspaces(s.dir)[1]
+  t.contains(r.stdout, "already exist in namespace llm-d-try: this comparison's run A (baseline) installed them and "
+    .. "is still deployed because --step left out its teardown (step 90); deploying run B would change run A's stack; "
+    .. "go on without --step, so that run A is torn down before run B is deployed: llmdlua compare.lua --resume " .. w
+    .. "; nothing of this run was deployed\n")
+  t.lacks(r.stdout, "not deployed by this comparison")
+  r = t.fake_compare(s, { "--resume", w }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)
+
 t.test("an InferencePool of this run's that selects another team's pods stops the run before its smoke test", function()
   local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT

@@ -4849,7 +4849,8 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
   end
   if #missing > 0 then
-    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt, Ctrl-C or SIGTERM); whatever was "
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt: Ctrl-C, SIGTERM or a hang-up, "
+      .. "SIGHUP); whatever was "
       .. "deployed is left as it is."):format(table.concat(missing, " and "))
   end
   local left = x and last and last.name == "benchmark" and not ctx.dry_run and interrupted_bench_line(ctx, x)

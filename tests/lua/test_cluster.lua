@@ -903,7 +903,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
   t.ok(said:find("Saved in " .. w .. ": steps.json (the steps completed; step 60 recorded as interrupted), "
     .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
-  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt, Ctrl-C or SIGTERM)", 1, true), said)
+  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt: Ctrl-C, SIGTERM or a hang-up, SIGHUP)", 1, true), said)
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
   t.ok(said:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms; service "
     .. "llm-d-baseline-model-server.\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90", 1, true), said)

@@ -368,7 +368,7 @@ function M.without_helmfile_log(text)
     local starts = line:match("^Comparing release=") or line:match("^Upgrading release=")
       or line:match("^Deleting %S+$") or line == "Affected releases are:"
     local logged = starts or line:match("^Listing releases matching ") or line:match("^  %S+ %(.+%) [UPDATEL]+$")
-      or line == "UPDATED RELEASES:" or line == "DELETED RELEASES:"
+      or line == "UPDATED RELEASES:" or line == "DELETED RELEASES:" or line == "No affected releases"
     if starts then in_log = true end
     if line == "UPDATED RELEASES:" or line == "DELETED RELEASES:" then
       in_table = true

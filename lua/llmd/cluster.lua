@@ -2517,8 +2517,7 @@ end
 -- Without what the chain needs (a dry run, a stack deployed beforehand, an old workspace),
 -- the controllers recorded once its stack was ready (M.record_pods) decide; without those
 -- either, nothing is known to be someone else's.
-function M.foreign(ctx, x)
-  local d = ctx.deployed and ctx.deployed[stack_of(ctx, x)]
+local function foreign_of(ctx, d)
   local before = d and d.before or {}
   local names, owners = set_of(before.pods), set_of(before.owners)
   local mine = set_of(d and d.pod_owners)
@@ -2535,6 +2534,43 @@ function M.foreign(ctx, x)
     if next(mine_uid) then return not mine_uid[M.owner_uid(p) or ""] end
     return recorded and not mine[k]
   end
+end
+function M.foreign(ctx, x) return foreign_of(ctx, ctx.deployed and ctx.deployed[stack_of(ctx, x)]) end
+
+-- The other runs of this comparison still deployed in the namespace while run x deploys:
+-- a run whose teardown --step left out (`--step 20` deploys both runs, one after the other),
+-- or one that failed and was left as it was. Each { y =, d = (its record), said = "this
+-- comparison's run A (LABEL)", why = "--step left out its teardown (step 90)", fix = how to
+-- go on so that they do not meet }. What they made is this comparison's own, never "another
+-- stack's" or "not deployed by this comparison" (fixc53).
+local function other_runs_up(ctx, x)
+  local out, me = {}, stack_of(ctx, x)
+  local keys = {}
+  for y in pairs(ctx.deployed or {}) do keys[#keys + 1] = y end
+  table.sort(keys)
+  for _, y in ipairs(keys) do
+    local d = ctx.deployed[y]
+    if y ~= me and M.left_of(d) then
+      local ok, r = pcall(run_of, ctx, y)
+      local label = ok and type(r) == "table" and r.label
+      local f = ctx.failed and ctx.failed[y]
+      local why, fix
+      if ctx.only and not ctx.only[90] then
+        why = "--step left out its teardown (step 90)"
+        fix = ctx.ws and ("go on without --step, so that run %s is torn down before run %s is deployed: %s"):format(
+          tostring(y):upper(), tostring(x):upper(), M.resume_command(ctx.ws.path))
+      elseif f then
+        why = ("it failed at step %s (%s) and was left as it was"):format(tostring(f.number), tostring(f.name))
+      else
+        why = "its teardown has not run"
+      end
+      fix = fix or (ctx.ws and ("tear run %s down first: %s"):format(tostring(y):upper(),
+        M.resume_command(ctx.ws.path, { "--step", "90" }))) or ("tear run " .. tostring(y):upper() .. " down first")
+      out[#out + 1] = { y = y, d = d, why = why, fix = fix,
+        said = ("this comparison's run %s%s"):format(tostring(y):upper(), label and (" (" .. label .. ")") or "") }
+    end
+  end
+  return out
 end
 
 -- `helm list` shows at most 256 releases (--max's default) and, in helm 3, only deployed and
@@ -3871,6 +3907,18 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     end
   end
   if #theirs == 0 then return end
+  -- (this comparison's other run, still deployed, installed them: named as its own)
+  for _, o in ipairs(other_runs_up(ctx, x)) do
+    local its = set_of(o.d.releases)
+    local all = true
+    for _, n in ipairs(names) do all = all and its[n] == true end
+    if all then
+      error(("run %s: %s %s already %s in namespace %s: %s installed %s and is still deployed because %s; deploying "
+        .. "run %s would change run %s's stack; %s; nothing of this run was deployed"):format(x,
+        #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
+        ctx.ns, o.said, #theirs == 1 and "it" or "them", o.why, tostring(x):upper(), tostring(o.y):upper(), o.fix), 0)
+    end
+  end
   local fix = d.method == "helm" and "pick another deploy.release"
     or "rename the release in the helmfile (or remove it from the namespace first, if it is yours)"
   -- (left deployed by an interrupted comparison beside this one: named, with its teardown)
@@ -3973,6 +4021,42 @@ local function refuse_foreign_serving(ctx, x)
       table.sort(clash)
       local parts = {}
       for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. c.sel[k] end
+      -- (the pods of this comparison's other run, still deployed, named as its own)
+      local others, of_run, rest = other_runs_up(ctx, x), {}, {}
+      local preds = {}
+      for _, o in ipairs(others) do preds[#preds + 1] = { o = o, foreign = foreign_of(ctx, o.d) } end
+      local by_name = {}
+      for _, p in ipairs(there) do by_name[tostring(p.metadata.name)] = p end
+      for _, n in ipairs(clash) do
+        local whose
+        for _, q in ipairs(preds) do
+          if not whose and by_name[n] and not q.foreign(by_name[n]) then whose = q.o end
+        end
+        if whose then
+          of_run[whose] = of_run[whose] or {}
+          table.insert(of_run[whose], n)
+        else
+          rest[#rest + 1] = n
+        end
+      end
+      local whose_pods, fixes = {}, {}
+      for _, o in ipairs(others) do
+        if of_run[o] then
+          whose_pods[#whose_pods + 1] = ("the serving pods of %s in %s (%s), still deployed because %s,"):format(
+            o.said, ctx.ns, table.concat(of_run[o], ", "), o.why)
+          fixes[#fixes + 1] = o.fix
+        end
+      end
+      if #whose_pods > 0 then
+        if #rest > 0 then
+          whose_pods[#whose_pods + 1] = ("another stack's serving pods in %s (%s),"):format(ctx.ns,
+            table.concat(rest, ", "))
+          fixes[#fixes + 1] = "give this run's model servers a label of their own, or use a namespace of its own"
+        end
+        error(("run %s: %s carry %s (%s): no selector would pick this run's pods alone, so its Service or gateway "
+          .. "would send requests to theirs; %s; nothing of this run was deployed"):format(x,
+          table.concat(whose_pods, " and "), c.what, table.concat(parts, ","), table.concat(fixes, "; ")), 0)
+      end
       error(("run %s: another stack's serving pods in %s (%s) carry %s (%s): no selector would pick this run's pods "
         .. "alone, so its Service or gateway would send requests to theirs; give this run's model servers a label of "
         .. "their own, or use a namespace of its own; nothing of this run was deployed"):format(x, ctx.ns,
@@ -4305,8 +4389,14 @@ function M.lock_namespace(k, path, script, loud)
       -- the host: the host), and no process of that pid and start there
       local here = d.host == host and (d.machine == nil or (d.machine == me.machine and d.boot == me.boot
         and d.pidns == me.pidns))
-      local start = pid:match("^%d+$") and start_of(pid)
-      local alive = start and (d.pstart == nil or d.pstart == "" or d.pstart == start)
+      -- (a zombie, state Z - or X, dead - has ended: it holds nothing and never goes on, it
+      -- only waits for its parent to reap it; taken for alive, its lock was waited on for as
+      -- long as the parent lived, fixc53)
+      local start, pstate
+      if pid:match("^%d+$") then start, pstate = start_of(pid) end
+      local same = start and (d.pstart == nil or d.pstart == "" or d.pstart == start)
+      local zombie = same and (pstate == "Z" or pstate == "X")
+      local alive = same and not zombie
       local gone = here and pid:match("^%d+$") and pid ~= tostring(ws.PID) and not alive and version and version ~= ""
       if not gone or attempt == 3 then
         error(("namespace %s is in use by another llmdlua run (%s, host %s, pid %s, workspace %s, started %s; "
@@ -4320,8 +4410,9 @@ function M.lock_namespace(k, path, script, loud)
         kind = "ConfigMap", metadata = { name = M.NS_LOCK, resourceVersion = version }, data = data } })
       if rr.ok then
         loud:write(("Namespace %s: its lock (ConfigMap %s) was left by llmdlua pid %s on this host (%s, workspace %s), "
-          .. "which is no longer running: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
-          tostring(d.workspace or "?")))
+          .. "which is no longer running%s: taken over\n"):format(ns, M.NS_LOCK, pid, tostring(d.script or "?"),
+          tostring(d.workspace or "?"),
+          zombie and " (it has exited: a zombie process its parent has not reaped)" or ""))
         return { k = k, ns = ns, token = token }
       end
       -- (written since it was read - another take-over won, or it was released - or gone:
@@ -4758,7 +4849,8 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
   end
   if #missing > 0 then
-    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt, Ctrl-C or SIGTERM); whatever was "
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after an interrupt: Ctrl-C, SIGTERM or a hang-up, "
+      .. "SIGHUP); whatever was "
       .. "deployed is left as it is."):format(table.concat(missing, " and "))
   end
   local left = x and last and last.name == "benchmark" and not ctx.dry_run and interrupted_bench_line(ctx, x)

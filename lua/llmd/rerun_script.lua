@@ -194,9 +194,15 @@ function M.hold()
   end
   print("locked")
   io.stdout:flush()
+  -- (the script gone: no process of its pid and start, or one that has exited and waits to
+  -- be reaped - a zombie, state Z, holds on to nothing, and its parent may never reap it)
   local start = cluster._start_of(parent)
+  local function running()
+    local s, state = cluster._start_of(parent)
+    return s == start and state ~= "Z" and state ~= "X"
+  end
   pcall(function()
-    while start and cluster._start_of(parent) == start do proc.run { "sleep", "0.2" } end
+    while start and running() do proc.run { "sleep", "0.2" } end
   end)
   proc.take_interrupt()
   proc.cleanup(cluster.unlock_namespace, lock, io.stderr)

@@ -355,11 +355,29 @@ local function die(msg, code)
   os.exit(code or 1)
 end
 
-local function ns_of(a)
-  for i, x in ipairs(a) do
-    if x == "-n" or x == "--namespace" then return a[i + 1], i end
+-- The namespace flag as the tools' flag parser (spf13/pflag) reads it, anywhere before a
+-- "--" (after it, the words are a command's, kubectl exec's): -n NS, -nNS, -n=NS,
+-- --namespace NS, --namespace=NS. Returns the namespace (the last one given, as pflag keeps)
+-- and how many words each occurrence takes, by position ({[i] = 1 or 2}).
+local function ns_flags(a)
+  local ns, at = nil, {}
+  local i = 1
+  while i <= #a do
+    local x = a[i]
+    if x == "--" then break end
+    if x == "-n" or x == "--namespace" then
+      ns, at[i] = a[i + 1], 2
+      i = i + 1
+    elseif x:match("^%-%-namespace=") then
+      ns, at[i] = x:match("^%-%-namespace=(.*)$"), 1
+    elseif x:match("^%-n.") then
+      ns, at[i] = x:sub(3):gsub("^=", ""), 1
+    end
+    i = i + 1
   end
+  return ns, at
 end
+local function ns_of(a) return (ns_flags(a)) end
 
 -- A namespace whose name is not an RFC 1123 label can never exist (the API server refuses
 -- to create it): reads in it find nothing, as in any namespace that is not there; a write
@@ -378,13 +396,12 @@ local function helm_meta(name, release, ns)
     ["meta.helm.sh/release-namespace"] = ns }, labels = { ["app.kubernetes.io/managed-by"] = "Helm" } }
 end
 
--- args without "-n NS"
+-- args without their namespace flags (in any of ns_flags' forms)
 local function strip_ns(a)
-  local out, skip = {}, false
-  for _, x in ipairs(a) do
-    if skip then skip = false
-    elseif x == "-n" or x == "--namespace" then skip = true
-    else out[#out + 1] = x end
+  local _, at = ns_flags(a)
+  local out, i = {}, 1
+  while i <= #a do
+    if at[i] then i = i + at[i] else out[#out + 1] = a[i]; i = i + 1 end
   end
   return out
 end
@@ -1070,6 +1087,37 @@ local function there_already(s, kind, name)
   return object_there(s, kind, name) or s.other[kind .. "/" .. name]
 end
 local meta_made, meta_of
+-- The API server gives each port of a NodePort or LoadBalancer Service that names no
+-- nodePort one of its own, from the node port range (30000-32767 by default,
+-- --service-node-port-range), at random among those no Service of the cluster holds; an
+-- update that leaves it out keeps the one allocated (kubernetes.io, Service "type: NodePort":
+-- "the Kubernetes control plane allocates a port from a range specified by
+-- --service-node-port-range flag (default: 30000-32767)").
+local function allocate_node_ports(spec, old)
+  if spec.type ~= "NodePort" and spec.type ~= "LoadBalancer" then return end
+  if spec.type == "LoadBalancer" and spec.allocateLoadBalancerNodePorts == false then return end
+  local used = {}
+  for _, sp in pairs(state.ns) do
+    for _, sv in pairs(sp.services or {}) do
+      for _, pt in ipairs(type(sv.ports) == "table" and sv.ports or {}) do
+        if type(pt) == "table" and pt.nodePort then used[pt.nodePort] = true end
+      end
+    end
+  end
+  for k, pt in ipairs(type(spec.ports) == "table" and spec.ports or {}) do
+    if type(pt) == "table" and (pt.nodePort == nil or pt.nodePort == 0) then
+      local was = type(old) == "table" and type(old.ports) == "table" and old.ports[k]
+      if type(was) == "table" and was.port == pt.port and tonumber(was.nodePort) then
+        pt.nodePort = was.nodePort
+      else
+        local n
+        repeat n = math.random(30000, 32767) until not used[n]
+        pt.nodePort = n
+      end
+      used[pt.nodePort] = true
+    end
+  end
+end
 local function store_object(s, ns, d, owner)
   local kind, md = kind_key(d), type(d.metadata) == "table" and d.metadata or {}
   local name = tostring(md.name)
@@ -1085,8 +1133,10 @@ local function store_object(s, ns, d, owner)
     if made then md.uid = made.uid end
     written[#written + 1] = d
   elseif kind == "Service" then
+    local old = s.services[name]
     s.services[name] = spec
     if made then spec.uid = made.uid end
+    allocate_node_ports(spec, old)
   elseif kind == "PersistentVolumeClaim" then
     s.pvcs[name] = { access = (spec.accessModes or {})[1], size = ((spec.resources or {}).requests or {}).storage,
       labels = type(md.labels) == "table" and md.labels or nil }
@@ -1721,6 +1771,48 @@ end
 -- kubectl ------------------------------------------------------------------------------
 
 local raw_answer
+-- kubectl get's arguments as kubectl's flag parser reads them: flags anywhere, before the
+-- type, between it and the name, after (`get svc -o json NAME`); returned in the order the
+-- code here reads them - "get", the type, the name (TYPE/NAME of one type split into the
+-- two), then every flag with its value beside it (a shorthand's value written on it, -ojson,
+-- -lapp=x, split off).
+local GET_VALUED = {}
+for w in ([[-o --output -l --selector -L --label-columns -f --filename -k --kustomize --field-selector --sort-by
+  --template --chunk-size --subresource --output-watch-events --context --cluster --user --kubeconfig -s --server
+  --token --as --as-group --as-uid --request-timeout --cache-dir --certificate-authority --client-certificate
+  --client-key --tls-server-name -v --v --vmodule --password --username --profile --profile-output]]):gmatch("%S+") do
+  GET_VALUED[w] = true
+end
+local function get_args(a)
+  local words, flags = {}, {}
+  local i = 2
+  while i <= #a do
+    local x = a[i]
+    local short, rest = x:match("^(%-[olLfkv])(.+)$")
+    if short and GET_VALUED[short] then
+      flags[#flags + 1] = short
+      flags[#flags + 1] = (rest:gsub("^=", ""))
+    elseif GET_VALUED[x] then
+      flags[#flags + 1] = x
+      flags[#flags + 1] = a[i + 1]
+      i = i + 1
+    elseif x:sub(1, 1) == "-" and x ~= "-" then
+      flags[#flags + 1] = x
+    else
+      words[#words + 1] = x
+    end
+    i = i + 1
+  end
+  if #words == 1 and not words[1]:find(",", 1, true) then
+    local kind, name = words[1]:match("^([^/]+)/(.+)$")
+    if kind then words = { kind, name } end
+  end
+  local out = { a[1] }
+  for _, w in ipairs(words) do out[#out + 1] = w end
+  for _, f in ipairs(flags) do out[#out + 1] = f end
+  return out
+end
+
 local function kubectl()
   local ns = ns_of(args)
   local a = strip_ns(args)
@@ -1792,7 +1884,15 @@ local function kubectl()
     die("error: timed out waiting for the condition")
   end
   if verb == "get" then
+    a = get_args(a)
     local what = a[2]
+    if not what and (opt(a, "-k") or opt(a, "--kustomize")) then what = "" end
+    if not what then
+      die("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of "
+        .. "supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for "
+        .. "a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and "
+        .. "examples")
+    end
     local out_json = get_printer(a, what, ns) -- luacheck: ignore 431 (-o name: kubectl's name printer)
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
     if what == "nodes" or what == "node" then
@@ -1817,7 +1917,7 @@ local function kubectl()
         if not kk then return nil end
         out[#out + 1] = kk
       end
-      return out
+      return #out > 0 and out or nil
     end
     local ks = kinds_of(wkind)
     if ks then
@@ -1919,8 +2019,8 @@ local function kubectl()
       end
       return out_json { apiVersion = "v1", kind = "List", items = json.array(items), metadata = { resourceVersion = "" } }
     end
-    if what == "pods" or what == "pod" then
-      local sel = opt(a, "-l")
+    if what == "pods" or what == "pod" or what == "po" then
+      local sel = opt(a, "-l") or opt(a, "--selector")
       local items = {}
       for _, n in ipairs(sorted_keys(s.pods)) do
         if match_labels(s.pods[n].labels, sel) and (not name or name == n) then items[#items + 1] = pod_json(n, s.pods[n]) end
@@ -1960,7 +2060,7 @@ local function kubectl()
         if ok then addrs[#addrs + 1] = { ip = "10.0.0." .. #addrs + 1, targetRef = { name = n } } end
       end
       return out_json { metadata = { name = name }, subsets = #addrs > 0 and { { addresses = addrs } } or json.array {} }
-    elseif what == "pvc" or what == "persistentvolumeclaims" then
+    elseif what == "pvc" or what == "persistentvolumeclaims" or what == "persistentvolumeclaim" then
       local items = {}
       for _, n in ipairs(sorted_keys(s.pvcs)) do
         items[#items + 1] = with_meta(s, "PersistentVolumeClaim", n, { metadata = { name = n, labels = s.pvcs[n].labels },
@@ -2335,7 +2435,7 @@ local function kubectl()
     end
     if what == "pod" or what == "pods" then
       -- kubectl delete pod NAME... or -l SELECTOR
-      local sel = opt(a, "-l")
+      local sel = opt(a, "-l") or opt(a, "--selector")
       local names = {}
       local j = 3
       while j <= #a do
@@ -3072,7 +3172,7 @@ local function helmfile()
       releases[#releases + 1] = { name = r.name, chart = r.chart, hooks = type(r.hooks) == "table" and r.hooks or {},
         context = r.kubeContext or defaults.kubeContext, installed = r.installed ~= false,
         namespace = type(r.namespace) == "string" and r.namespace or nil,
-        labels = type(r.labels) == "table" and r.labels or {}, version = r.version }
+        labels = type(r.labels) == "table" and r.labels or {}, version = r.version, spec = r }
     end
   else
     for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do releases[#releases + 1] = { name = name, hooks = {}, installed = true, labels = {} } end
@@ -3167,23 +3267,78 @@ local function helmfile()
   -- and "DELETED RELEASES:" with their tables (go-prettytable: columns padded to the widest
   -- cell, CHART and VERSION 6 at least, DURATION right-aligned, three spaces between):
   -- pkg/helmexec's SyncRelease, DeleteRelease and List, pkg/state's DisplayAffectedReleases.
+  -- What helm-diff compares for a release: the manifest its chart renders with the values
+  -- helmfile gives it. The fake's charts render only the release's name and namespace, so
+  -- the values stand for what they would change: the release's own entry in the state file
+  -- (chart, version, values, set ...), the files its values: names, the environment and the
+  -- state values (--state-values-file/--state-values-set) a templated state file reads. One
+  -- text of them all, kept with the release by apply and sync (rel.applied); a release helm
+  -- installed or upgraded by itself has none, and differs.
+  local function canon(v)
+    if type(v) ~= "table" then return json.encode(v) end
+    local parts = {}
+    if json.is_array(v) then
+      for _, x in ipairs(v) do parts[#parts + 1] = canon(x) end
+      return "[" .. table.concat(parts, ",") .. "]"
+    end
+    for _, k in ipairs(sorted_keys(v)) do parts[#parts + 1] = json.encode(tostring(k)) .. ":" .. canon(v[k]) end
+    return "{" .. table.concat(parts, ",") .. "}"
+  end
+  local base = file:match("^(.*)/[^/]*$") or "."
+  local state_values = { "env=" .. tostring(env) }
+  for _, fl in ipairs { "--state-values-file", "--state-values-set", "--state-values-set-string" } do
+    for _, v in ipairs(opt_all(a, fl)) do
+      state_values[#state_values + 1] = fl .. "=" .. v .. (fl == "--state-values-file" and ("\n" .. (read_file(v)
+        or "(missing)")) or "")
+    end
+  end
+  local function desired(r, dir)
+    local parts = { canon(r.spec or {}), table.concat(state_values, "\n") }
+    for _, v in ipairs(type((r.spec or {}).values) == "table" and r.spec.values or {}) do
+      if type(v) == "string" then
+        parts[#parts + 1] = v .. "\n" .. (read_file(v:match("^/") and v or (base .. "/" .. v)) or "(missing)")
+      end
+    end
+    parts[#parts + 1] = render_chart(dir, r.name, ns, false) or ""
+    return ("%012x"):format(hash(table.concat(parts, "\n---\n")))
+  end
+  -- apply diffs first (helm-diff's own output, the manifests' changes, is not faked), and
+  -- syncs only the releases that changed (pkg/app's apply: "sync only when there are
+  -- changes"): one "Comparing release=NAME, chart=CHART" a release it diffs (every one to
+  -- install), then the affected ones (Run.diff: "  NAME (CHART) UPDATED" / "DELETED",
+  -- sorted), or "" and "No affected releases" when none is, and nothing synced. Changed: not
+  -- installed, not deployed (failed, pending), or another desired state than the last apply's.
+  local changed = {}
   if verb == "apply" then
-    -- apply diffs first (helm-diff's own output, the manifests' changes, is not faked): one
-    -- "Comparing release=NAME, chart=CHART" a release to install, then the affected ones
-    -- (pkg/app's Run.diff: "  NAME (CHART) UPDATED" / "DELETED", sorted)
     local affected = {}
     for _, r in ipairs(releases) do
       if (not want or r.name == want) and r.chart and not (r.context and r.context ~= fake_context()) then
         if r.installed then
           io.stderr:write(("Comparing release=%s, chart=%s\n"):format(r.name, r.chart))
-          affected[#affected + 1] = ("  %s (%s) UPDATED"):format(r.name, r.chart)
+          local cur = s.releases[r.name]
+          local dir = find_chart(r.chart)
+          -- (a chart not found or that fails to render: the sync below says helm's error)
+          local same = dir and render_chart(dir, r.name, ns, false) and cur and cur.status == "deployed"
+            and cur.applied ~= nil and cur.applied == desired(r, dir)
+          if not same then
+            changed[r.name] = true
+            affected[#affected + 1] = ("  %s (%s) UPDATED"):format(r.name, r.chart)
+          end
         elseif s.releases[r.name] then
           affected[#affected + 1] = ("  %s (%s) DELETED"):format(r.name, r.chart)
         end
+      elseif (not want or r.name == want) and r.installed then
+        changed[r.name] = true -- (another kube context's: not diffed here)
       end
     end
     table.sort(affected)
-    if #affected > 0 then io.stderr:write("Affected releases are:\n", table.concat(affected, "\n"), "\n\n") end
+    if #affected > 0 then
+      io.stderr:write("Affected releases are:\n", table.concat(affected, "\n"), "\n\n")
+    else
+      io.stderr:write("\nNo affected releases\n")
+      save()
+      return
+    end
   end
   local updated, deleted = {}, {}
   local function took(t0)
@@ -3193,6 +3348,8 @@ local function helmfile()
     return ("%ds"):format(d)
   end
   for _, r in ipairs(releases) do
+    -- (apply leaves a release without changes alone: no hooks of its sync, no helm call)
+    if verb == "apply" and r.installed and not changed[r.name] then goto next_release end
     if (not want or r.name == want) and verb ~= "template" then hooks(r, { presync = true, preapply = true }) end
     -- another kube context: helm --kube-context CTX, another cluster's API (recorded in
     -- contexts.log; this fake's state is the current context's)
@@ -3241,6 +3398,7 @@ local function helmfile()
         make_release(s, r.name, "helmfile/" .. r.name, false, dir)
         local rel = s.releases[r.name]
         rel.environment = env
+        rel.applied = desired(r, dir)
         -- (helm upgrade --install's reply, as the fake's helm prints it, and helmfile's line after)
         print(existed and ('Release "%s" has been upgraded. Happy Helming!'):format(r.name)
           or ('Release "%s" does not exist. Installing it now.'):format(r.name))

@@ -409,12 +409,16 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   t.ok(sh:find("\n# benchmark b [^\n]*\n# " .. down:gsub("%p", "%%%0") .. "\n"), sh)
   -- (clusterfix2 2, fixd52) step 3 left its stack, which compare.lua tore down (run-b/deployed.json)
   -- but this script deployed again: recorded as the script's own (run-b/rerun_deployed.json,
-  -- each release by helm's first_deployed and revision), so deploying again upgrades it
+  -- each release by helm's first_deployed and revision), so deploying again is not refused:
+  -- helmfile's apply finds nothing changed and leaves it (fixc53: as the real helmfile, whose
+  -- apply syncs only what its diff finds changed)
   local rec = json.read(w .. "/run-b/rerun_deployed.json")
   t.eq({ rec.releases["gaie-sim"].version, rec.torn_down }, { 1, false })
   r = script { deploy }
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 2, "its own, upgraded")
+  t.contains(r.stderr, "\nNo affected releases\n")
+  t.lacks(r.stderr, "run_comparison.sh:")
+  t.eq(state(s).ns.bench.releases["gaie-sim"].revision, 1, "its own, left as it is")
   local ncalls = #calls(s)
   r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -525,7 +529,8 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(ns.releases.sim.revision, 1, "someone else's sim not upgraded")
   t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
   -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
-  -- report): its releases are its own, and the deploy lines upgrade them
+  -- report): its releases are its own, and the deploy lines apply them (the same helmfile:
+  -- helmfile finds no change and upgrades none; one of its releases changed, that one)
   -- (run A imported: a stack of it still up would carry the labels run B's InferencePool selects)
   s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
@@ -535,13 +540,24 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(json.read(w .. "/run-b/deployed.json").torn_down, false)
   r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
     .. "--skip-crds" })
-  -- (no refusal: on stderr only helmfile's own log, which ends with the releases it upgraded)
+  -- (no refusal: on stderr only helmfile's own log, which says nothing changed)
+  t.ok(not r.stderr:find("run_comparison.sh:", 1, true), r.stderr)
+  t.ok(r.stderr:find("\nNo affected releases\n", 1, true), r.stderr)
+  t.eq(r.code, 0)
+  ns = state(s).ns.bench
+  t.eq({ ns.releases["ms-sim"].revision, ns.releases["infra-sim"].revision }, { 1, 1 }, "ours: left as they are")
+  -- ms-sim's entry changed in the helmfile: that one is upgraded, the others left
+  local hf = t.read(s.dir .. "/guide/helmfile.yaml")
+  local edited, n = hf:gsub("(\n%s*%-%s*name:%s*ms%-sim\n)", "%1    labels: {tier: model}\n")
+  t.eq(n, 1, hf)
+  t.write(s.dir .. "/guide/helmfile.yaml", edited)
+  r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds" })
   t.ok(not r.stderr:find("run_comparison.sh:", 1, true), r.stderr)
   t.ok(r.stderr:find("\nUPDATED RELEASES:\nNAME ", 1, true) and r.stderr:find("\nms%-sim +bench "), r.stderr)
   t.eq(r.code, 0)
   ns = state(s).ns.bench
-  t.eq(ns.releases["ms-sim"].revision, 2, "ours: upgraded")
-  t.eq(ns.releases["infra-sim"].revision, 2)
+  t.eq({ ns.releases["ms-sim"].revision, ns.releases["infra-sim"].revision }, { 2, 1 }, "ours: the changed one upgraded")
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()
@@ -887,7 +903,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
   t.ok(said:find("Saved in " .. w .. ": steps.json (the steps completed; step 60 recorded as interrupted), "
     .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
-  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt, Ctrl-C or SIGTERM)", 1, true), said)
+  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt: Ctrl-C, SIGTERM or a hang-up, SIGHUP)", 1, true), said)
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
   t.ok(said:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms; service "
     .. "llm-d-baseline-model-server.\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90", 1, true), said)
@@ -3464,6 +3480,46 @@ end)
 -- through such a pool "passed" on their servers) and before benchmarking: stopped, naming
 -- them, with no port-forward and no benchmark; with another model's labels
 -- (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's, said at both checks.
+-- fixc53 #4: `--step 20` deploys run A and leaves it up (its teardown, step 90, is not among
+-- the steps), then deploys run B in the same namespace. Step 20's refusal of run B named run
+-- A's pods "another stack's serving pods ... give this run's model servers a label of their
+-- own", and run A's releases "not deployed by this comparison": they are this comparison's
+-- own run A. Now named so, with why it is still up and how to go on (a --resume without
+-- --step: run A is benchmarked and torn down before run B deploys), which is then checked to
+-- work. Expected texts by hand.
+t.test("step 20 names this comparison's other run, left up by --step, as its own, and how to go on", function()
+  -- run B's InferencePool selects run A's model server pods (setup's plan: both serve Qwen3-0.6B)
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "20" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local line = r.stdout:match("\n%[20%] deploy %(b%): FAILED %- ([^\n]*)\n")
+  t.ok(line, r.stdout)
+  local pods = line:match("^run b: the serving pods of this comparison's run A %(vllm%-baseline%) in bench %(([^)]*)%), "
+    .. "still deployed because %-%-step left out its teardown %(step 90%), carry ")
+  t.ok(pods and pods:match("^ms%-decode" .. POD_SUFFIX .. ", ms%-decode" .. POD_SUFFIX .. "$"), line)
+  t.ok(line:find(", carry the selector of this run's InferencePool gaie-sim (llm-d.ai/inference-serving=true,"
+    .. "llm-d.ai/model=qwen-qwen3-0-6b): no selector would pick this run's pods alone, so its Service or gateway would "
+    .. "send requests to theirs; go on without --step, so that run A is torn down before run B is deployed: llmdlua "
+    .. "compare.lua --resume " .. w .. "; nothing of this run was deployed", 1, true), line)
+  t.lacks(r.stdout, "another stack's")
+  -- the way on it names works
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- both runs of one helmfile (the same release names): run A's releases are this comparison's
+  s = t.try_setup()
+  r = t.fake_compare(s, { "--plan", s.plan, "--step", "20" }, nil, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  w = t.workspaces(s.dir)[1]
+  t.contains(r.stdout, "already exist in namespace llm-d-try: this comparison's run A (baseline) installed them and "
+    .. "is still deployed because --step left out its teardown (step 90); deploying run B would change run A's stack; "
+    .. "go on without --step, so that run A is torn down before run B is deployed: llmdlua compare.lua --resume " .. w
+    .. "; nothing of this run was deployed\n")
+  t.lacks(r.stdout, "not deployed by this comparison")
+  r = t.fake_compare(s, { "--resume", w }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)
+
 t.test("an InferencePool of this run's that selects another team's pods stops the run before its smoke test", function()
   local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT

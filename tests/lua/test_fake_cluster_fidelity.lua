@@ -441,12 +441,18 @@ spec:
   ports: [{port: 80}]
 ]])
   t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "s.yaml" }).code, 0)
-  local ip = {}
+  -- (the node ports the API server allocated where the manifest names none - web's port 80,
+  -- lb's: a NodePort's and a LoadBalancer's, fixc53 - read from -o json)
+  local ip, np = {}, {}
   for _, n in ipairs { "web", "lb" } do
     local r = run { "kubectl", "-n", "ns1", "get", "svc", n, "-o", "json" }
-    ip[n] = json.decode(r.stdout).spec.clusterIP
+    local o = json.decode(r.stdout)
+    ip[n], np[n] = o.spec.clusterIP, o.spec.ports[1].nodePort
     t.ok(type(ip[n]) == "string" and ip[n]:match("^10%.%d+%.%d+%.%d+$"), r.stdout)
+    t.ok(math.type(np[n]) == "integer" and np[n] >= 30000 and np[n] <= 32767, r.stdout)
   end
+  local web_ports = ("80:%d/TCP,443:30443/TCP"):format(np.web)
+  local lb_ports = ("80:%d/TCP"):format(np.lb)
   local w = math.max(#"CLUSTER-IP", #ip.web, #ip.lb) + 3
   local function pad(x, n) return x .. (" "):rep(n - #x) end
   local function line(cells, widths)
@@ -454,23 +460,23 @@ spec:
     for i, c in ipairs(cells) do out[i] = i < #cells and pad(c, widths[i]) or c end
     return table.concat(out) .. "\n"
   end
-  local widths = { 11, 15, w, 14, 23, 12 }
+  local widths = { 11, 15, w, 14, #web_ports + 3, 12 }
   local r = run { "kubectl", "-n", "ns1", "get", "svc" }
   t.eq(r.code, 0, r.stderr)
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, widths)
     .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>" }, widths)
-    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", "80/TCP", "<unknown>" }, widths)
-    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>" }, widths))
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "<unknown>" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>" }, widths))
   r = run { "kubectl", "-n", "ns1", "get", "svc", "-o", "wide" }
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE", "SELECTOR" }, widths)
     .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>", "<none>" }, widths)
-    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", "80/TCP", "<unknown>", "<none>" }, widths)
-    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>", "app=web,tier=x" }, widths))
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "<unknown>", "<none>" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>", "app=web,tier=x" }, widths))
   -- one by name: its row alone, the columns as wide as its own cells
   r = run { "kubectl", "-n", "ns1", "get", "svc", "web" }
-  local one = { 7, 11, #ip.web + 3, 14, 23 }
+  local one = { 7, 11, #ip.web + 3, 14, #web_ports + 3 }
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, one)
-    .. line({ "web", "NodePort", ip.web, "<none>", "80/TCP,443:30443/TCP", "<unknown>" }, one))
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>" }, one))
   r = run { "kubectl", "-n", "empty", "get", "svc" }
   t.eq({ r.code, r.stdout, r.stderr }, { 0, "", "No resources found in empty namespace.\n" })
 end)
@@ -565,12 +571,16 @@ releases:
   t.ok(r.stderr:find("\n\nUPDATED RELEASES:\nNAME        NAMESPACE   CHART                     VERSION   DURATION\n"
     .. "infra%-sim   bench       llm%-d%-infra/llm%-d%-infra   1%.3%.0     +%d+s\n$"), r.stderr)
   t.ok(not r.stdout:find("Upgrading", 1, true), "helmfile's log is not on stdout")
-  -- a release marked installed: false that is installed: deleted, and said so
+  -- a release marked installed: false that is installed: deleted, and said so (infra-sim,
+  -- unchanged since the last apply, is compared and left alone: helmfile's apply syncs only
+  -- the releases its diff finds changed)
   t.eq(run({ "helm", "-n", "bench", "install", "old-sim", "llm-d-infra/llm-d-infra" }).code, 0)
   r = run { "helmfile", "-n", "bench", "apply" }
   t.eq(r.code, 0, r.stderr)
-  t.ok(r.stdout:find('Release "infra%-sim" has been upgraded%. Happy Helming!\n'), r.stdout)
-  t.ok(r.stdout:find('\nrelease "old%-sim" uninstalled\n'), r.stdout)
+  t.eq(r.stdout, 'release "old-sim" uninstalled\n\n')
+  t.lacks(r.stderr, "Upgrading")
+  t.ok(r.stderr:find("^Comparing release=infra%-sim, chart=llm%-d%-infra/llm%-d%-infra\nAffected releases are:\n"
+    .. "  old%-sim %(llm%-d%-infra/llm%-d%-infra%) DELETED\n\nDeleting old%-sim\n"), r.stderr)
   t.ok(r.stderr:find("  old%-sim %(llm%-d%-infra/llm%-d%-infra%) DELETED\n"), r.stderr)
   t.ok(r.stderr:find("\nDeleting old%-sim\n"), r.stderr)
   t.ok(r.stderr:find("\n\nDELETED RELEASES:\nNAME      NAMESPACE   DURATION\nold%-sim   bench       +%d+s\n$"), r.stderr)
@@ -580,4 +590,175 @@ releases:
     .. "                  \tVERSION\n"
     .. "infra-sim\tbench    \ttrue   \ttrue     \tchart:llm-d-infra,name:infra-sim,namespace:bench\tllm-d-infra/llm-d-infra\n"
     .. "old-sim  \tbench    \ttrue   \tfalse    \tchart:llm-d-infra,name:old-sim,namespace:bench  \tllm-d-infra/llm-d-infra\n")
+end)
+
+-- fixc53 #1: helmfile apply runs helm-diff on each release and syncs only those with changes
+-- (helmfile's pkg/app apply: "sync only when there are changes"; with none, its log says ""
+-- and "No affected releases" and nothing is upgraded; roboll/helmfile#277/#291: apply "run
+-- sync against only affected releases"). The fake upgraded every release at every apply.
+-- A change: the release's entry in the state file, a values file it names, the environment,
+-- the state values. helmfile sync upgrades every release, changed or not.
+t.test("helmfile apply syncs only the releases that changed; none changed: No affected releases", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/v.yaml", "replicas: 1\n")
+  t.write(d .. "/helmfile.yaml", [[
+environments:
+  istio: {}
+releases:
+  - name: infra-sim
+    chart: llm-d-infra/llm-d-infra
+  - name: ms-sim
+    chart: llm-d-modelservice/llm-d-modelservice
+    values: [v.yaml]
+]])
+  local function revisions()
+    local st = json.decode(t.read(d .. "/cluster/state.json")).ns.bench.releases
+    return { st["infra-sim"].revision, st["ms-sim"].revision }
+  end
+  local r = run { "helmfile", "-n", "bench", "apply" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(revisions(), { 1, 1 })
+  -- the same again: both compared, none affected, none upgraded
+  r = run { "helmfile", "-n", "bench", "apply" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "")
+  t.eq(r.stderr, "Comparing release=infra-sim, chart=llm-d-infra/llm-d-infra\n"
+    .. "Comparing release=ms-sim, chart=llm-d-modelservice/llm-d-modelservice\n\nNo affected releases\n")
+  t.eq(revisions(), { 1, 1 })
+  -- a values file ms-sim names changed: ms-sim alone is upgraded
+  t.write(d .. "/v.yaml", "replicas: 2\n")
+  r = run { "helmfile", "-n", "bench", "apply" }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "Affected releases are:\n  ms-sim (llm-d-modelservice/llm-d-modelservice) UPDATED\n\n")
+  t.lacks(r.stderr, "Upgrading release=infra-sim")
+  t.eq(revisions(), { 1, 2 })
+  -- another environment, or state values: both differ
+  r = run { "helmfile", "-n", "bench", "apply", "-e", "istio" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(revisions(), { 2, 3 })
+  t.write(d .. "/sv.yaml", "decode: {replicas: 4}\n")
+  r = run { "helmfile", "-n", "bench", "apply", "-e", "istio", "--state-values-file", "sv.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(revisions(), { 3, 4 })
+  r = run { "helmfile", "-n", "bench", "apply", "-e", "istio", "--state-values-file", "sv.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "\nNo affected releases\n")
+  t.eq(revisions(), { 3, 4 })
+  -- a release helm upgraded by itself since is not what the last apply left: synced again
+  t.eq(run({ "helm", "-n", "bench", "upgrade", "infra-sim", "llm-d-infra/llm-d-infra" }).code, 0)
+  r = run { "helmfile", "-n", "bench", "apply", "-e", "istio", "--state-values-file", "sv.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.contains(r.stderr, "Affected releases are:\n  infra-sim (llm-d-infra/llm-d-infra) UPDATED\n\n")
+  t.eq(revisions(), { 5, 4 })
+  -- sync upgrades every release, changed or not
+  r = run { "helmfile", "-n", "bench", "sync", "-e", "istio", "--state-values-file", "sv.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(revisions(), { 6, 5 })
+end)
+
+-- fixc53 #2: kubectl's flags go anywhere (spf13/pflag interspersed flags: kubernetes.io's
+-- kubectl reference writes `kubectl get -o json pod web-pod-13je7`, `kubectl -n NS ...`), the
+-- namespace as -n NS, -nNS, --namespace NS or --namespace=NS. The fake read a get's name only
+-- third (`get svc NAME`): `get svc -o json NAME` listed every Service, `--namespace=NS` was no
+-- namespace at all.
+t.test("kubectl get: the name read wherever the flags put it; the namespace in each of its forms", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/m.yaml", [[
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api}
+spec: {selector: {app: api}, ports: [{port: 81}]}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 1Gi}}}
+]])
+  t.eq(run({ "kubectl", "--namespace=ns1", "apply", "-f", "m.yaml" }).code, 0)
+  for _, argv in ipairs {
+    { "kubectl", "-n", "ns1", "get", "svc", "web", "-o", "json" },
+    { "kubectl", "-n", "ns1", "get", "svc", "-o", "json", "web" },
+    { "kubectl", "get", "-o", "json", "svc", "web", "-n", "ns1" },
+    { "kubectl", "get", "svc", "--namespace=ns1", "-ojson", "web" },
+    { "kubectl", "get", "--namespace", "ns1", "service/web", "--output=json" },
+    { "kubectl", "-nns1", "get", "services", "--output", "json", "web" },
+  } do
+    local r = run(argv)
+    t.eq(r.code, 0, table.concat(argv, " ") .. ": " .. r.stderr)
+    local o = json.decode(r.stdout)
+    t.eq({ o.kind, o.metadata.name, o.spec.ports[1].port }, { "Service", "web", 80 }, table.concat(argv, " "))
+  end
+  for _, argv in ipairs {
+    { "kubectl", "get", "pvc", "-o", "json", "data", "-n", "ns1" },
+    { "kubectl", "--namespace=ns1", "get", "-o", "json", "persistentvolumeclaim", "data" },
+  } do
+    local r = run(argv)
+    t.eq(r.code, 0, table.concat(argv, " ") .. ": " .. r.stderr)
+    local o = json.decode(r.stdout)
+    t.eq({ o.metadata.name, o.spec.accessModes[1] }, { "data", "ReadWriteMany" }, table.concat(argv, " "))
+  end
+  -- a name that is not there, wherever it is written: kubectl's NotFound
+  local r = run { "kubectl", "get", "svc", "-o", "json", "nope", "--namespace=ns1" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): services "nope" not found\n' })
+  r = run { "kubectl", "get", "pvc", "-o", "json", "nope", "-n", "ns1" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): persistentvolumeclaims "nope" not found\n' })
+  -- and in another namespace, none of them
+  r = run { "kubectl", "get", "svc", "-o", "json", "web", "--namespace=ns2" }
+  t.eq({ r.code, r.stderr }, { 1, 'Error from server (NotFound): services "web" not found\n' })
+end)
+
+-- fixc53 #3: a NodePort (or LoadBalancer) Service whose ports name no nodePort gets one from the
+-- API server, from the node port range 30000-32767 (kubernetes.io, Service, "type: NodePort":
+-- "the Kubernetes control plane allocates a port from a range specified by
+-- --service-node-port-range flag (default: 30000-32767)"), kept by a later apply that leaves it
+-- out; one the manifest names is kept as given. The fake showed none.
+t.test("a NodePort Service gets a node port from 30000-32767, kept when applied again", function()
+  local d = t.tmpdir()
+  local run = fake(d)
+  t.write(d .. "/np.yaml", [[
+apiVersion: v1
+kind: Service
+metadata: {name: np}
+spec: {type: NodePort, selector: {app: web}, ports: [{name: http, port: 80}, {name: metrics, port: 9090}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: fixed}
+spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, nodePort: 30080}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: plain}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+]])
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "np.yaml" }).code, 0)
+  local function ports(name)
+    local o = json.decode(run({ "kubectl", "-n", "ns1", "get", "svc", name, "-o", "json" }).stdout)
+    local out = {}
+    for _, p in ipairs(o.spec.ports) do out[#out + 1] = p.nodePort or false end
+    return out
+  end
+  local np = ports("np")
+  t.eq(#np, 2)
+  for _, p in ipairs(np) do t.ok(math.type(p) == "integer" and p >= 30000 and p <= 32767, tostring(p)) end
+  t.ok(np[1] ~= np[2], "two ports, two node ports")
+  t.eq(ports("fixed"), { 30080 })
+  t.eq(ports("plain"), { false }, "a ClusterIP Service has none")
+  -- the table shows it as kubectl does: PORT:NODEPORT/PROTOCOL
+  local r = run { "kubectl", "-n", "ns1", "get", "svc", "np" }
+  t.contains(r.stdout, ("80:%d/TCP,9090:%d/TCP"):format(np[1], np[2]))
+  -- applied again as it was written (no nodePort): the same ones
+  t.eq(run({ "kubectl", "-n", "ns1", "apply", "-f", "np.yaml" }).code, 0)
+  t.eq(ports("np"), np)
+  -- kubectl create service nodeport: one too
+  t.eq(run({ "kubectl", "-n", "ns1", "create", "service", "nodeport", "np2", "--tcp=8080:80" }).code, 0)
+  local p2 = ports("np2")[1]
+  t.ok(math.type(p2) == "integer" and p2 >= 30000 and p2 <= 32767 and p2 ~= np[1] and p2 ~= np[2], tostring(p2))
 end)

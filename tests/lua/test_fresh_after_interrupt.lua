@@ -11,15 +11,8 @@ local k8s = require "llmd.k8s"
 
 t.test("a fresh --plan after an interrupted one names the interrupted workspace and its --step 90", function()
   local s = t.try_setup { parent = "." }
-  local out = s.dir .. "/out.txt"
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  env.FAKE_SLOW_BENCH = "30"
-  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1', t.root() .. "/llmdlua",
-    s.plan, out }, { env = env, cwd = s.dir })
-  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
-  t.eq(p:kill(60).code, 130, t.read(out))
-  local w1 = t.workspaces(s.dir)[1]
+  local ended, said, w1 = t.interrupt_in_benchmark(s)
+  t.eq(ended.code, 130, said)
   -- (the next workspace's name holds the time to the second: one second on)
   proc.run { "sleep", "1.1" }
   local r = t.fake_compare(s, nil, nil, s.dir)

@@ -6,24 +6,14 @@
 -- <harness>_<experiment id>_<workload>_<stack> on the PVC (fake.lua), read back from the
 -- fake's PVC folder here, so the expected names are the fake's own.
 local t = require "testlib"
-local proc = require "llmd.proc"
 local lfs = require "lfs"
 
 -- (newuser48 F8) the folder stayed on the PVC, never mentioned; and with output redirected
 -- to a file the summary came before "[60] benchmark (a): FAILED - interrupted".
 t.test("interrupted in the benchmark: its results folder on the PVC is named, then by --resume; summary last", function()
   local s = t.try_setup { parent = "." }
-  local out = s.dir .. "/out.txt"
-  local env = {}
-  for k, v in pairs(s.env) do env[k] = v end
-  env.FAKE_SLOW_BENCH = "30"
-  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1', t.root() .. "/llmdlua",
-    s.plan, out }, { env = env, cwd = s.dir })
-  t.ok(t.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
-  local r = p:kill(60)
-  t.eq(r.code, 130, t.read(out))
-  local text = t.read(out)
-  local w = t.workspaces(s.dir)[1]
+  local r, text, w = t.interrupt_in_benchmark(s)
+  t.eq(r.code, 130, text)
   -- the folder the interrupted run_only.sh made on the fake's PVC
   local names = {}
   for n in lfs.dir(s.cluster .. "/pvc/llm-d-try/llmd-benchmark-results") do
@@ -46,4 +36,18 @@ t.test("interrupted in the benchmark: its results folder on the PVC is named, th
     .. "partial, not used (left there)\n"):format(names[1], id))
   -- and not among the results the report reads
   t.eq(lfs.attributes(w .. "/run-a/results/" .. names[1]), nil)
+end)
+
+-- fixc53 #5: a hang-up (SIGHUP: the terminal or ssh session closed) stops compare.lua as Ctrl-C
+-- does since s52 (README, exit codes: 130 "Ctrl-C / SIGTERM, or SIGHUP"), but the summary's
+-- "Not saved" line named only "an interrupt, Ctrl-C or SIGTERM": a user whose ssh session
+-- dropped read of two signals neither of which they sent.
+t.test("a hang-up in the benchmark: exit 130, and the summary names the hang-up among the interrupts", function()
+  local s = t.try_setup { parent = "." }
+  local r, text, w = t.interrupt_in_benchmark(s, "HUP")
+  t.eq(r.code, 130, text)
+  t.contains(text, "compare.lua: interrupted during step 60 (benchmark) of run A.\n")
+  t.contains(text, "Not saved: run A's state and run A's vLLM logs (nothing is collected after an interrupt: Ctrl-C, "
+    .. "SIGTERM or a hang-up, SIGHUP); whatever was deployed is left as it is.\n")
+  t.contains(text, "Continue with:               llmdlua compare.lua --resume " .. w .. "\n")
 end)

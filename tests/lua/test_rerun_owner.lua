@@ -6,21 +6,13 @@
 local t = require "testlib"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
+local rr = require "rerunlib"
 
 local ROOT = t.root()
 
--- a baseline run A (plain vLLM: release ms-vllm and the Service step 40 makes), run B the guide
+-- rerunlib's setup, compared once, and a copy of its workspace (s.w, s.copy)
 local function setup()
-  local s = t.try_setup()
-  t.mkdir(s.dir .. "/guide-vllm")
-  t.write(s.dir .. "/guide-vllm/helmfile.yaml", "releases:\n  - name: ms-vllm\n    chart: "
-    .. "llm-d-modelservice/llm-d-modelservice\n")
-  local run = "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(s.plan, "namespace: llm-d-try\nparent: " .. s.dir .. "\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
-    .. "    label: vllm-service\n    baseline: true\n"
-    .. "    deploy: {method: helmfile, guide_dir: guide-vllm, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run
-    .. "  b:\n    label: llm-d\n"
-    .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run)
+  local s = rr.setup()
   local r = t.fake_compare(s)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   s.w = t.workspaces(s.dir)[1]
@@ -31,20 +23,11 @@ end
 
 -- the copy's script with lines uncommented (each there once, commented), run from /
 local function rerun(s, lines, envx)
-  local text = t.read(s.w .. "/run_comparison.sh")
-  for _, l in ipairs(lines) do
-    local n
-    text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
-    t.eq(n, 1, l)
-  end
-  t.write(s.copy .. "/run_comparison.sh", text)
-  local env = { LLMDLUA = ROOT .. "/llmdlua" }
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run({ "sh", s.copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
+  t.write(s.copy .. "/run_comparison.sh", rr.uncomment(t.read(s.w .. "/run_comparison.sh"), lines))
+  return rr.run_script(s, s.copy .. "/run_comparison.sh", envx)
 end
 
-local function ns_state(s) return (json.decode(t.read(s.cluster .. "/state.json")).ns or {})["llm-d-try"] end
+local ns_state = rr.ns_state
 
 local function run(s, argv, stdin)
   local r = proc.run(argv, { env = s.env, stdin = stdin })
@@ -67,10 +50,7 @@ local function calls(s, pat)
   return n
 end
 
-local DEPLOY_TAIL = " ms-vllm helmfile -n llm-d-try apply -e istio --skip-crds"
-local UNINSTALL = "teardown a 'release ms-vllm' helm uninstall ms-vllm --ignore-not-found -n llm-d-try"
-local DELETE_SVC = "teardown a 'Service llm-d-baseline-model-server' kubectl -n llm-d-try delete service "
-  .. "llm-d-baseline-model-server --ignore-not-found"
+local UNINSTALL, DELETE_SVC = rr.TEARDOWN_A[1], rr.TEARDOWN_A[2]
 
 t.test("run_comparison.sh's teardown lines leave same-named releases and Services it did not deploy", function()
   local s = setup()
@@ -97,7 +77,7 @@ end)
 
 t.test("run_comparison.sh tears down its own deploy in a later run of it, once, and not a reinstall", function()
   local s = setup()
-  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_TAIL
+  local deploy_a = rr.deploy_a(s)
   -- the deploy alone: left deployed (said), recorded as the script's
   local r = rerun(s, { deploy_a })
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -121,7 +101,7 @@ end)
 
 t.test("run_comparison.sh does not act while another llmdlua run holds the namespace", function()
   local s = setup()
-  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_TAIL
+  local deploy_a = rr.deploy_a(s)
   -- a compare.lua on another host holds it (the ConfigMap as lock_namespace makes it)
   run(s, { "kubectl", "-n", "llm-d-try", "create", "configmap", "llmdlua-lock", "--from-literal=host=elsewhere",
     "--from-literal=pid=4242", "--from-literal=workspace=/w", "--from-literal=script=compare.lua --resume",
@@ -152,7 +132,7 @@ end)
 
 t.test("run_comparison.sh makes the results PVC, or stops, before deploying", function()
   local s = setup()
-  local deploy_a = "deploy a " .. s.dir .. "/guide-vllm" .. DEPLOY_TAIL
+  local deploy_a = rr.deploy_a(s)
   -- (the fake deletes a PVC by its resource's full name only)
   run(s, { "kubectl", "-n", "llm-d-try", "delete", "persistentvolumeclaim", "llmd-benchmark-results" })
   -- llmdlua's own name: made as step 60 makes it, before the deploy's helmfile

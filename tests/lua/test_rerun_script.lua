@@ -7,42 +7,20 @@ local t = require "testlib"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
 local lfs = require "lfs"
+local rr = require "rerunlib"
 
 local ROOT = t.root()
 
--- README's "try it" setup with run A a baseline: guide-vllm/ holds only the model server's
--- release (ms-vllm), which the plain vLLM stack is; run B the llm-d guide.
-local function setup()
-  local s = t.try_setup()
-  t.mkdir(s.dir .. "/guide-vllm")
-  t.write(s.dir .. "/guide-vllm/helmfile.yaml", "releases:\n  - name: ms-vllm\n    chart: "
-    .. "llm-d-modelservice/llm-d-modelservice\n")
-  local run = "    benchmark: {template: template.yaml, harness: inference-perf}\n"
-  t.write(s.plan, "namespace: llm-d-try\nparent: " .. s.dir .. "\ntimeouts: {poll: 0.05, backoff: 0.01}\nruns:\n  a:\n"
-    .. "    label: vllm-service\n    baseline: true\n"
-    .. "    deploy: {method: helmfile, guide_dir: guide-vllm, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run
-    .. "  b:\n    label: llm-d\n"
-    .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n" .. run)
-  return s
-end
+local setup = rr.setup
 
 -- the workspace's script with lines uncommented (each must be there once, commented),
 -- written to a copy of the workspace and run from / ; returns proc.run's result
 local function rerun(s, w, lines, envx)
   local copy = s.dir .. "/copy-" .. tostring(math.random(1, 1 << 30))
   t.copy_tree(w, copy)
-  local text = t.read(copy .. "/run_comparison.sh")
-  for _, l in ipairs(lines) do
-    local n
-    text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
-    t.eq(n, 1, l)
-  end
-  t.write(copy .. "/run_comparison.sh", text)
-  local env = { LLMDLUA = ROOT .. "/llmdlua" }
-  for k, v in pairs(s.env) do env[k] = v end
-  for k, v in pairs(envx or {}) do env[k] = v end
+  t.write(copy .. "/run_comparison.sh", rr.uncomment(t.read(copy .. "/run_comparison.sh"), lines))
+  local r = rr.run_script(s, copy .. "/run_comparison.sh", envx)
   -- (the script's own lines on stderr: helmfile, which its deploy line runs, logs there too)
-  local r = proc.run({ "sh", copy .. "/run_comparison.sh" }, { env = env, timeout = 120, cwd = "/" })
   r.stderr, r.helmfile_log = t.without_helmfile_log(r.stderr)
   return r, copy
 end
@@ -55,15 +33,9 @@ local function kept(copy)
     .. "%s.new (compare them, e.g. diff %s %s.new)\n"):format(p, p, p, p)
 end
 
-local function ns_state(s) return (json.decode(t.read(s.cluster .. "/state.json")).ns or {})["llm-d-try"] end
+local ns_state = rr.ns_state
 
-local DEPLOY_A_TAIL = " ms-vllm helmfile -n llm-d-try apply -e istio --skip-crds"
-local SERVICE_A = "service a llm-d-baseline-model-server kubectl -n llm-d-try create -f "
-  .. '"$COMPARISON_DIR"/run-a/deploy/baseline-service.yaml'
-local BENCH_A = 'benchmark a run_only.sh -c "$COMPARISON_DIR"/run-a/benchmark/config.yaml'
-local TEARDOWN_A = { "teardown a 'release ms-vllm' helm uninstall ms-vllm --ignore-not-found -n llm-d-try",
-  "teardown a 'Service llm-d-baseline-model-server' kubectl -n llm-d-try delete service "
-    .. "llm-d-baseline-model-server --ignore-not-found" }
+local DEPLOY_A_TAIL, SERVICE_A, BENCH_A, TEARDOWN_A = rr.DEPLOY_A_TAIL, rr.SERVICE_A, rr.BENCH_A, rr.TEARDOWN_A
 
 -- (newuser48 F3) the Service step 40 made (kubectl apply -f -) had no line in the script,
 -- though its teardown line deleted it: uncommented, run A's benchmark could not reach the

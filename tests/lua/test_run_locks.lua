@@ -255,6 +255,118 @@ t.test("a namespace lock of a live run elsewhere (another PID namespace) is refu
   t.eq(lock_cm(s, "llm-d-try"), nil, "let go")
 end)
 
+-- A process's state and start as /proc/PID/stat says them (fields 3 and 22, after the
+-- command's closing parenthesis), read here with the shell, not by the code under test.
+local function stat_of(pid)
+  local line = proc.run({ "cat", "/proc/" .. pid .. "/stat" }).stdout
+  local rest = line:match("^.*%) (.*)$") or ""
+  local f = {}
+  for x in rest:gmatch("%S+") do f[#f + 1] = x end
+  return f[1], f[20]
+end
+
+-- waits (up to 10 s) until pid is a zombie: it has exited and its parent has not reaped it
+local function await_zombie(pid)
+  for _ = 1, 200 do
+    if stat_of(pid) == "Z" then return true end
+    proc.run { "sleep", "0.05" }
+  end
+  return false
+end
+
+-- fixc53 #6: a holder that has exited but is not reaped yet (a zombie: /proc/PID/stat state Z,
+-- its pid and start still there) holds nothing and never goes on; its lock was taken for a
+-- live run's and refused until its parent reaped it, which may be never. Now taken over, and
+-- said so; a live holder (the same pid and start, not a zombie) is still refused.
+t.test("a namespace lock whose holder is a zombie is taken over, said so; a live one refused", function()
+  local s = t.try_setup()
+  local d = s.dir
+  local function sh1(cmd) return proc.run({ "sh", "-c", cmd }).stdout:gsub("%s+$", "") end
+  local machine, boot = sh1("cat /etc/machine-id 2>/dev/null"), sh1("cat /proc/sys/kernel/random/boot_id")
+  local pidns = sh1("readlink /proc/self/ns/pid")
+  -- a zombie: sh's background child exits at once, and sh has become `sleep 60` (exec),
+  -- which never reaps it
+  local parent = proc.spawn { "sh", "-c", 'sleep 0 & echo $! > "$0"; exec sleep 60', d .. "/zpid" }
+  t.ok(t.wait_for_file(d .. "/zpid", parent), "the zombie's pid")
+  proc.run { "sleep", "0.2" }
+  local zpid = t.read(d .. "/zpid"):gsub("%s+$", "")
+  t.ok(await_zombie(zpid), "pid " .. zpid .. " is a zombie")
+  local _, zstart = stat_of(zpid)
+  local function held_by(pid, pstart)
+    local argv = { "create", "configmap", "llmdlua-lock", "-n", "llm-d-try" }
+    local data = { host = HOST, pid = pid, workspace = "/their/ws", script = "compare.lua --plan",
+      started = "2026-01-02T03:04:05Z", token = "theirs", machine = machine, boot = boot, pidns = pidns,
+      pstart = pstart }
+    for _, k in ipairs { "host", "pid", "workspace", "script", "started", "token", "machine", "boot", "pidns",
+      "pstart" } do argv[#argv + 1] = ("--from-literal=%s=%s"):format(k, data[k]) end
+    t.eq(kubectl(s, table.unpack(argv)).code, 0)
+  end
+  local cluster = require "llmd.cluster"
+  local k = require("llmd.k8s").new { namespace = "llm-d-try", bins = { kubectl = FAKEBIN .. "/kubectl" },
+    env = s.env, backoff = 0.01 }
+  local said = {}
+  local loud = { write = function(self, ...) for _, x in ipairs { ... } do said[#said + 1] = x end return self end,
+    flush = function(self) return self end }
+  -- the zombie's lock, with its start recorded (and one of an llmdlua that recorded none)
+  for _, pstart in ipairs { zstart, "" } do
+    said = {}
+    held_by(zpid, pstart)
+    local ok, lock = pcall(cluster.lock_namespace, k, "/ws/mine", "compare.lua --plan", loud)
+    t.ok(ok, tostring(lock))
+    t.eq(table.concat(said), ("Namespace llm-d-try: its lock (ConfigMap llmdlua-lock) was left by llmdlua pid %s on "
+      .. "this host (compare.lua --plan, workspace /their/ws), which is no longer running (it has exited: a zombie "
+      .. "process its parent has not reaped): taken over\n"):format(zpid))
+    t.ok(lock_cm(s, "llm-d-try").data.token ~= "theirs", "taken")
+    cluster.unlock_namespace(lock, loud)
+    t.eq(lock_cm(s, "llm-d-try"), nil, "let go")
+  end
+  -- the zombie's parent, alive (sleep 60, not a zombie): refused, theirs kept
+  local ppid = tostring(parent:pid())
+  local pstate, pstart = stat_of(ppid)
+  t.ok(pstate ~= "Z", pstate)
+  held_by(ppid, pstart)
+  local ok, err = pcall(cluster.lock_namespace, k, "/ws/mine", "compare.lua --plan", loud)
+  t.eq(ok, false)
+  t.contains(tostring(err), "namespace llm-d-try is in use by another llmdlua run (compare.lua --plan, host " .. HOST
+    .. ", pid " .. ppid .. ", workspace /their/ws")
+  t.eq(lock_cm(s, "llm-d-try").data.token, "theirs", "theirs kept")
+  parent:kill()
+end)
+
+-- run_comparison.sh's lock holder lets go of the namespace once the script is gone: also when
+-- the script has exited but is not reaped (a zombie), which may last as long as the script's
+-- own parent - it held the namespace all that time (fixc53 #6).
+t.test("run_comparison.sh's lock holder lets go once the script has exited, reaped or not", function()
+  local s = t.try_setup()
+  local d = s.dir
+  t.mkdir(d .. "/ws")
+  -- the script (sh, its pid in spid) starts the holder as run_comparison.sh does and exits
+  -- after a second; its parent has become `sleep 60`, which never reaps it
+  local script = ('echo $$ > %q; PARENT=$$ COMPARISON_DIR=%q NAMESPACE=llm-d-try %q -e '
+    .. '\'require("llmd.rerun_script").hold()\' > %q & sleep 1; exit 0'):format(d .. "/spid", d .. "/ws",
+    t.root() .. "/llmdlua", d .. "/said")
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  local outer = proc.spawn({ "sh", "-c", '( sh -c "$0" ) & exec sleep 60', script }, { env = env })
+  t.ok(t.wait_for_file(d .. "/spid", outer), "the script started")
+  for _ = 1, 200 do
+    local ok, said = pcall(t.read, d .. "/said")
+    if ok and said:find("\n", 1, true) then break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.eq(t.read(d .. "/said"), "locked\n")
+  t.ok(lock_cm(s, "llm-d-try"), "held while the script runs")
+  local spid = t.read(d .. "/spid"):gsub("%s+$", "")
+  t.ok(await_zombie(spid), "the script has exited, not reaped")
+  local gone = false
+  for _ = 1, 100 do
+    if not lock_cm(s, "llm-d-try") then gone = true break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.ok(gone, "the namespace let go while the script is a zombie")
+  outer:kill()
+end)
+
 t.test("a namespace lock that another run holds by the end is never deleted by this one's teardown", function()
   local s = t.try_setup()
   local p, out = start_slow(s, { LLMDLUA, "compare.lua", "--yes", "--plan", s.plan })

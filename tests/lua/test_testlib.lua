@@ -246,4 +246,8 @@ t.test("without_helmfile_log cuts helmfile's stderr log and keeps every other li
     { "before: one line\n" .. mine, log })
   t.eq({ t.without_helmfile_log(mine) }, { mine, "" })
   t.eq({ t.without_helmfile_log("no newline at the end") }, { "no newline at the end", "" })
+  -- an apply that finds nothing changed (helmfile's pkg/app apply logs "" and "No affected
+  -- releases", fixc53)
+  local none = "Comparing release=ms, chart=repo/ms\n\nNo affected releases\n"
+  t.eq({ t.without_helmfile_log(none .. mine) }, { mine, none })
 end)

@@ -368,7 +368,7 @@ function M.without_helmfile_log(text)
     local starts = line:match("^Comparing release=") or line:match("^Upgrading release=")
       or line:match("^Deleting %S+$") or line == "Affected releases are:"
     local logged = starts or line:match("^Listing releases matching ") or line:match("^  %S+ %(.+%) [UPDATEL]+$")
-      or line == "UPDATED RELEASES:" or line == "DELETED RELEASES:"
+      or line == "UPDATED RELEASES:" or line == "DELETED RELEASES:" or line == "No affected releases"
     if starts then in_log = true end
     if line == "UPDATED RELEASES:" or line == "DELETED RELEASES:" then
       in_table = true
@@ -628,6 +628,31 @@ function M.fake_compare(s, extra, envx, cwd)
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
   return M.progress_only(require("llmd.proc").run(argv, { env = env, timeout = 120, cwd = cwd }))
+end
+
+-- A comparison stopped in its first benchmark: `llmdlua compare.lua --yes --plan s.plan`
+-- (setup s, M.try_setup's) in s.dir, stdout and stderr in one file (s.dir/out.txt), the
+-- fake's first run_only.sh held (FAKE_SLOW_BENCH) and, once it sleeps with its state saved
+-- (the fake's bench-sleeping mark), sent sig: "TERM" (the default: p:kill's SIGTERM to its
+-- group, then SIGKILL after 60 s) or another signal's name ("INT", "HUP") by kill(1), to the
+-- process alone. Returns its end ({code | signal, ok}), what it printed, and its workspace.
+function M.interrupt_in_benchmark(s, sig)
+  local proc = require "llmd.proc"
+  local out = s.dir .. "/out.txt"
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "30"
+  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1', M.root() .. "/llmdlua",
+    s.plan, out }, { env = env, cwd = s.dir })
+  M.ok(M.wait_for_file(s.cluster .. "/bench-sleeping", p), "the benchmark started")
+  local r
+  if sig and sig ~= "TERM" then
+    M.eq(proc.run({ "kill", "-" .. sig, tostring(p:pid()) }).code, 0, "kill -" .. sig)
+    r = p:wait(60) or p:kill(5)
+  else
+    r = p:kill(60) -- (a ceiling: it returns once the process has ended)
+  end
+  return r, M.read(out), M.workspaces(s.dir)[1]
 end
 
 -- n values evenly from lo to hi (a repeat's TTFTs, in seconds).

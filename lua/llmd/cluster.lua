@@ -2181,6 +2181,14 @@ function M.pod_gpus(list)
   return total > 0 and math.tointeger(total) or nil
 end
 
+-- The node label a simulated cluster (the test suite's fake one) puts on its nodes: their
+-- pods serve nothing and their benchmarks replay recorded result files, so a run whose
+-- serving pods ran there measured nothing of its configuration (run_state.json's simulated,
+-- which the report says at its top). No real node carries it.
+M.SIMULATED_LABEL = "llmdlua.dev/simulated"
+
+-- The images of this run's serving pods, the hardware of their nodes, and the names of
+-- those nodes that say they are simulated (M.SIMULATED_LABEL).
 local function images_and_hardware(ctx, x)
   local images, nodes = {}, {}
   local serving = {}
@@ -2196,12 +2204,17 @@ local function images_and_hardware(ctx, x)
   local il = {}
   for i in pairs(images) do il[#il + 1] = i end
   table.sort(il)
-  local labels = {}
+  local labels, simulated = {}, {}
   local v = ctx.k:json({ "get", "nodes" }, { check = false })
   for _, n in ipairs(v and v.items or {}) do
-    if nodes[n.metadata.name] then labels[#labels + 1] = n.metadata.labels or {} end
+    if nodes[n.metadata.name] then
+      local l = n.metadata.labels or {}
+      labels[#labels + 1] = l
+      if l[M.SIMULATED_LABEL] == "true" then simulated[#simulated + 1] = n.metadata.name end
+    end
   end
-  return table.concat(il, ", "), M.hardware_summary(labels)
+  table.sort(simulated)
+  return table.concat(il, ", "), M.hardware_summary(labels), simulated
 end
 
 -- The workloads a run_only.sh config names (its workload: mapping, one key per workload
@@ -2283,7 +2296,7 @@ local function save_state(ctx, x)
       or "unknown (no benchmark.workload in the plan, and no benchmark config: the run stopped before step 60 "
         .. "rendered it)"))
   local image, hw = "unknown", "unknown"
-  local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
+  local i, h, sim = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
@@ -2336,6 +2349,10 @@ local function save_state(ctx, x)
   -- record): said in the report's data checks (llmd.comparison.extract_side)
   local restarts = not ctx.dry_run and M.deployed(ctx, x).server_restarts or {}
   if #restarts > 0 then state.server_restarts = json.array(restarts) end
+  if not ctx.dry_run and sim and #sim > 0 then
+    state.simulated = ("node%s %s labelled %s=true"):format(#sim == 1 and "" or "s", table.concat(sim, ", "),
+      M.SIMULATED_LABEL)
+  end
   ws.write_state(ctx.ws.path, x, state)
   return "run_state.json written"
 end

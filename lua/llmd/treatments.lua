@@ -4361,6 +4361,14 @@ function M.write_report(out, list, opts)
     for _, x in ipairs(m.not_measured) do said[#said + 1] = ("%s (%s)"):format(x.label, x.status) end
     m.verdict = ("Not measured, so in no comparison below: %s. %s"):format(table.concat(said, ", "), m.verdict or "")
   end
+  -- cells run on a simulated cluster: the Verdict's first words and a warning above it (said first: after the
+  -- other warnings and caveats, which it puts before)
+  m.simulated = list.simulated or false
+  if list.simulated then
+    m.verdict = ("Warning: %s. %s"):format(list.simulated, m.verdict or "")
+    m.verdict_line = ("Simulated cluster, not a measurement (recorded results replayed; see below): %s"):format(
+      m.verdict_line or "")
+  end
   local v = M.present(m, opts)
   v.not_measured = false
   if #m.not_measured > 0 then
@@ -5925,6 +5933,27 @@ function M.experiment_list(w, opts)
     end
   end
   list.experiment = st.experiment
+  -- cells run on a simulated cluster (run_state.json's simulated, llmd.cluster's: the nodes
+  -- that say so): said first in the report, as compare.lua does (llmd.report.simulated_text)
+  local sim_cells, sim_nodes = {}, {}
+  for _, n in ipairs(names) do
+    for _, rt in ipairs(n.rts) do
+      local sf = n.dir .. "/run-" .. rt .. "/run_state.json"
+      local sok, rs = pcall(json.read, sf)
+      if sok and type(rs) == "table" and type(rs.simulated) == "string" then
+        sim_cells[#sim_cells + 1] = n.setup .. "/" .. rt
+        if not sim_nodes[rs.simulated] then
+          sim_nodes[rs.simulated] = true
+          sim_nodes[#sim_nodes + 1] = rs.simulated
+        end
+      end
+    end
+  end
+  if #sim_cells > 0 then
+    list.simulated = ("%d of the cells (%s) ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay "
+      .. "recorded result files: %s): their figures are those files', not measurements of the treatments named "
+      .. "here"):format(#sim_cells, table.concat(sim_cells, ", "), table.concat(sim_nodes, "; "))
+  end
   list.same_config = M.same_setups(names)
   list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache

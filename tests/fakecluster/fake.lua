@@ -122,7 +122,7 @@ do
     state = {
       ns = {}, counters = {},
       nodes = { { name = "gpu-node-1", labels = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3",
-        ["nvidia.com/gpu.count"] = "8" } } },
+        ["nvidia.com/gpu.count"] = "8", ["llmdlua.dev/simulated"] = "true" } } },
     }
   end
 end

@@ -295,6 +295,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     .. "or amd.com/gpu, so how many this run used is unknown)")
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
+  -- the fake's node says it is simulated (its label): recorded, and said first in the report
+  t.eq(st.simulated, "node gpu-node-1 labelled llmdlua.dev/simulated=true")
   local vlogs = {}
   for n in lfs.dir(w .. "/run-a/results/vllm-logs") do
     if n:gsub(POD_SUFFIX, "-<pod>") == "ms-decode-<pod>_vllm.log" then vlogs[#vlogs + 1] = n end
@@ -2364,6 +2366,42 @@ end)
 
 -- Hardware once with its count (issue 14 item 11): two nodes of 4 H100s are 8 on 2 nodes,
 -- not the product twice; a node without a count gives the model without a number.
+-- newuser53 #2: a report of a fake-cluster comparison read as a measurement (the winner is
+-- whichever FAKE_RESULTS folder came first). The fake's nodes carry llmdlua.dev/simulated=true;
+-- a cluster whose nodes do not (as every real one) gets no such warning.
+t.test("simulated cluster: the report says so first (Verdict, banner, Summary, JSON); nodes without the label: not",
+  function()
+  local function run(labelled)
+    local s = setup()
+    if not labelled then
+      local node = { name = "gpu-node-1", labels = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3",
+        ["nvidia.com/gpu.count"] = "8" } }
+      t.mkdir(s.cluster)
+      t.write(s.cluster .. "/state.json", json.encode { ns = json.object {}, counters = json.object {},
+        nodes = { node } })
+    end
+    local r = compare(s)
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local w = workspace(s)
+    return w, t.read(w .. "/comparison_report.md"), json.read(w .. "/comparison.json")
+  end
+  local w, md, j = run(true)
+  local want = "runs A (vllm-baseline) and B (llm-d-scheduler) ran on a simulated cluster (llmdlua's fake one, "
+    .. "whose benchmarks replay recorded result files: node gpu-node-1 labelled llmdlua.dev/simulated=true): their "
+    .. "figures are those files', not measurements of the configurations named here"
+  t.ok(md:find("**Verdict:** Simulated cluster, not a measurement (recorded results replayed; see the warning "
+    .. "below): ", 1, true), md)
+  t.ok(md:find("> **Simulated cluster.** " .. want .. ".", 1, true), md)
+  t.ok(md:find("Warning: " .. want .. ". ", 1, true), md)
+  t.eq(j.simulated, want)
+  t.ok(t.read(w .. "/comparison_report.html"):find("<strong>Simulated cluster.</strong> "
+    .. want:gsub("'", "&#39;"), 1, true))
+  w, md, j = run(false)
+  t.eq(json.read(w .. "/run-a/run_state.json").simulated, nil)
+  t.ok(not md:find("imulated"), md)
+  t.eq(j.simulated, false)
+end)
+
 t.test("hardware: one line per GPU model, with the count and the nodes", function()
   local c = require "llmd.cluster"
   local h100 = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3", ["nvidia.com/gpu.count"] = "4" }

@@ -40,6 +40,13 @@ t.test("two setup treatments with the same values: the cross-treatment Verdict s
   local verdict = md:match("%*%*Verdict:%*%*[^\n]*") or md:match("[^\n]*Verdict[^\n]*")
   t.ok(verdict, md)
   t.contains(verdict, "Caveat: " .. NOTE .. ". ")
+  -- newuser53 #2: the fake cluster's cells are said to be simulated, first (its nodes' label
+  -- llmdlua.dev/simulated=true; what the text must say, written by hand)
+  t.eq(verdict:sub(1, #"**Verdict:** Simulated cluster, not a measurement (recorded results replayed; see below): "),
+    "**Verdict:** Simulated cluster, not a measurement (recorded results replayed; see below): ")
+  t.contains(md, "Warning: 2 of the cells (one/rate1, two/rate1) ran on a simulated cluster (llmdlua's fake one, "
+    .. "whose benchmarks replay recorded result files: node gpu-node-1 labelled llmdlua.dev/simulated=true): their "
+    .. "figures are those files', not measurements of the treatments named here. ")
 end)
 
 t.test("setup treatments with other values get no such note", function()

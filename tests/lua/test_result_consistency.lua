@@ -142,7 +142,9 @@ t.test("3: results whose stages are not the benchmark config's are named (both),
   find(verdict, "both runs deployed the same configuration (the plan's runs a and b have the same deploy:, "
     .. "benchmark: and baseline:, and their info: states no difference), so this is an A/A check")
   -- (results not known to be their configuration's: the Verdict leads with it, no run named)
-  find(verdict, "**Verdict:** Cannot say which sustains more load (max sustained throughput; no SLO given): "
+  -- (after the fake cluster's own first words: its runs are simulated, newuser53 #2)
+  find(verdict, "**Verdict:** Simulated cluster, not a measurement (recorded results replayed; see the warning "
+    .. "below): Cannot say which sustains more load (max sustained throughput; no SLO given): "
     .. "baseline's and candidate's results do not match the benchmark config each sent")
 end)
 

@@ -5701,7 +5701,7 @@ end
 -- outcome was the most extreme it allows (p = p_min) and not below alpha after the
 -- adjustment ("not shown to differ", in the family), follows_sends = true ("not comparable",
 -- no test: o.follows_sends)}.
-function M.verdict(o)
+local function verdict_of(o)
   local m = metrics.get(o.key)
   -- a test stratified by load point (the error rate over several points) measures the
   -- difference within the points: its weighted rates (mh_rate_a, mh_rate_b) give the size
@@ -5984,6 +5984,22 @@ function M.verdict(o)
   end
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
+  return r
+end
+
+-- A row's verdict (verdict_of). A test that left out the loads where a run was overloaded or
+-- could not be judged (test.overloaded), and that could not decide, said "not shown to differ"
+-- of whole-run figures that pool those loads (audit53 F3: inferencemax's TTFT p90 +93 %, its
+-- saturation unknown past load 2 of B, "not shown to differ" where vLLM's files of the same
+-- requests said "not comparable"): the figures pool loads the test did not compare, so they
+-- are "not comparable", with what the test could not show beside it.
+function M.verdict(o)
+  local r = verdict_of(o)
+  if r.cannot_decide and r.verdict == "not shown to differ" and o.test and o.test.strata
+    and type(o.test.overloaded) == "table" then
+    r.verdict = "not comparable"
+    r.note = M.pooled_over_text(o.test.overloaded) .. ", which the test left out; " .. (r.note or "")
+  end
   return r
 end
 

@@ -1000,9 +1000,45 @@ function M.drain_of(p)
     end
     if r.chance and c then r.chance = math.max(r.chance, c) else r.chance = nil end
   end
-  if r.ref_basis == "offered" then r.ref_rps = p.offered end
+  if r.ref_basis == "offered" then
+    r.ref_rps = p.offered
+    -- the nominal rate is no rate the requests went out at where they were sent at random
+    -- (x.arrivals: llmd.harness.vllm_benchmark): the relative standard deviation of the mean
+    -- of the repeats' send rates, each about 1 / sqrt(shape x (sends - 1))
+    local var, said = 0, true
+    for _, x in ipairs(xs) do
+      local a = x.arrivals
+      if type(a) ~= "table" or not (finite(a.shape) and a.shape > 0 and finite(a.sends) and a.sends >= 2) then
+        var = nil
+        break
+      end
+      var = var + 1 / (a.shape * (a.sends - 1))
+      if not a.said then said = false end
+      r.arrival_shape = r.arrival_shape and math.min(r.arrival_shape, a.shape) or a.shape
+    end
+    if var then r.arrival_sd, r.arrival_said = math.sqrt(var) / #xs, said end
+  end
   if not r.chance then r.chance_kind = nil end
   return r
+end
+
+-- How many standard deviations of the arrivals' own noise (M.drain_of's arrival_sd) a
+-- drain-reduced rate read against the nominal rate may fall short by before the shortfall is
+-- more than the arrivals explain (as M.sends_behind reads sends).
+M.ARRIVAL_Z = 3
+-- The chance at most, that a server that kept up puts its last requests this high among its
+-- latencies, below which a queue is read where the shortfall is within the arrivals' noise
+-- (M.arrival_noise): there the trend test is the only evidence, and one at QUEUE_CHANCE's
+-- level is chance-level once the many points of many runs are read (audit53 F2: p = 0.042 at
+-- 7 req/s called a queue where the requests went out at 6.34 and the server kept up).
+M.QUEUE_CHANCE_ALONE = 0.001
+
+-- Is a drain-reduced rate read against the nominal offered rate (d: M.drain_of) short of it
+-- by no more than the arrivals' own noise (ARRIVAL_Z standard deviations), so that the sends,
+-- not the server, may account for the shortfall?
+function M.arrival_noise(d)
+  return d.ref_basis == "offered" and finite(d.arrival_sd) and d.arrival_sd > 0
+    and d.rps >= d.ref_rps * (1 - M.ARRIVAL_Z * d.arrival_sd) or false
 end
 
 local function index_list(list)
@@ -1017,7 +1053,8 @@ end
 -- it could be the latencies' spread.
 function M.drain_queue(d)
   if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then return true end
-  return d.chance ~= nil and d.chance <= M.QUEUE_CHANCE
+  -- (a shortfall the arrivals' noise explains: only a trend test beyond doubt, M.arrival_noise)
+  return d.chance ~= nil and d.chance <= (M.arrival_noise(d) and M.QUEUE_CHANCE_ALONE or M.QUEUE_CHANCE)
 end
 
 -- How files with statistics only bound the least latency (d: M.drain_of), as the texts say
@@ -1123,14 +1160,33 @@ end
 
 -- Why a point's saturation is unknown where its drain-reduced rate fell short by what could
 -- be the latencies' spread (i: its index).
+local function arrival_text(d)
+  if not M.arrival_noise(d) then return "" end
+  local short = (1 - d.rps / d.ref_rps) * 100
+  return ("; the files hold no send times, so the rate the requests went out at is known only as the nominal, which "
+    .. "%s arrivals%s miss by %.1f %% (one standard deviation) by chance alone, and %.1f %% short is within %d "
+    .. "of them: the sends, not the server, may account for it"):format(
+    d.arrival_shape == 1 and "Poisson" or ("gamma-spaced (burstiness %g)"):format(d.arrival_shape),
+    d.arrival_said and "" or " (the file states no burstiness: vLLM's Poisson before --burstiness)",
+    d.arrival_sd * 100, short, M.ARRIVAL_Z)
+end
+
 function M.spread_text(p, d, i)
   local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
+  local noise = arrival_text(d)
+  if noise ~= "" and not d.least_kind then
+    return ("point %d%s: at %g req/s offered %s%s; %s, above %g, the level a queue's evidence needs where the "
+      .. "arrivals explain the shortfall, so whether the server kept up there is unknown; per-request start times "
+      .. "(vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(d), noise,
+      d.chance and chance_text(d) or "the files do not say how the latencies ran in send order",
+      M.QUEUE_CHANCE_ALONE)
+  end
   if d.least_kind then
     -- statistics only: no order of the latencies, no send times, no most latency
     return ("point %d%s: at %g req/s offered %s, but files with latency statistics only cannot tell a queue from "
       .. "the latencies' spread (they hold no order of the latencies and no send times), so whether the server "
       .. "kept up there is unknown; per-request latencies (vLLM's --save-detailed, inference-perf's per-request "
-      .. "file) would tell"):format(i, st, p.offered, drain_rate_text(d))
+      .. "file) would tell"):format(i, st, p.offered, drain_rate_text(d) .. noise)
   end
   return ("point %d%s: at %g req/s offered %s, but the files cannot tell a queue from the latencies' spread (%.4g to "
     .. "%.4g s): %s, above %g, so whether the server kept up there is unknown; per-request start times (inference-"

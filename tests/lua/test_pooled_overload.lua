@@ -178,3 +178,27 @@ t.test("a --plan comparison's per-GPU N/A names the plan's way to give the GPU c
   t.contains(t.read(c.ws .. "/comparison_report.md"), "| Per GPU | N/A (accelerator counts unknown: runs.a.info and "
     .. "runs.b.info: {gpus: N} in the plan, or gpus: N in the info files) |")
 end)
+
+-- audit53 F3: a stratified test that left out the loads a run was not known to sustain, and
+-- that could not decide (4 and 4 repeats over 2 load points: no p below the
+-- exact van Elteren's least, 0.0556 here), said "not shown to differ" of whole-run figures that
+-- pool those loads (inferencemax's TTFT p90 +92.7 %, 2344 against 4516 ms, where vLLM's files of
+-- the same requests said "not comparable"). Expected by hand: the figures pool loads no test
+-- compared, so "not comparable", the pooled loads named, the test's limit beside it.
+t.test("a stratified test that cannot decide over loads it left out: not comparable, never not shown to differ",
+  function()
+  local decision, json = require "llmd.decision", require "llmd.json"
+  local test = { test = "mann_whitney", p = 1, p_min = 0.0556, strata = 2, units = "repeats", n_a = 4, n_b = 4,
+    z = 0, overloaded = { a = json.array { "11/s" }, b = json.array { "10/s", "11/s" } } }
+  local v = decision.verdict { key = "ttft_p90_ms", a = 2344.1, b = 4516.1, test = test, min_effect = 2,
+    comparable = true, like_for_like = true }
+  t.eq(v.verdict, "not comparable", v.note)
+  t.ok(v.note:find("^the whole%-run figures pool load points where a run was overloaded, which the test left out; "),
+    v.note)
+  t.ok(v.note:find("can give no p below 0.0556", 1, true), v.note)
+  -- the same test with no load left out stays "not shown to differ" (nothing pooled it did not test)
+  test.overloaded = nil
+  v = decision.verdict { key = "ttft_p90_ms", a = 2344.1, b = 4516.1, test = test, min_effect = 2, comparable = true,
+    like_for_like = true }
+  t.eq(v.verdict, "not shown to differ", v.note)
+end)

@@ -121,7 +121,7 @@ local function new(variant)
   local SCALARS = {
     "date", "backend", "endpoint_type", "label", "model_id", "num_prompts", "request_rate", "max_concurrency",
     "duration", "completed", "failed", "total_input_tokens", "total_output_tokens", "request_throughput",
-    "request_goodput", '["request_goodput:"]', "output_throughput", "total_token_throughput",
+    "request_goodput", '["request_goodput:"]', "output_throughput", "total_token_throughput", "burstiness",
   }
   local STATS = { { "ttft", "ttft" }, { "tpot", "tpot" }, { "itl", "itl" }, { "latency", "e2el" } }
   local fields = {}
@@ -646,6 +646,22 @@ local function new(variant)
     return rec
   end
 
+  -- How the requests of a file without send times went out (llmd.loadpoints.drain_of: its
+  -- drain-reduced rate is read against the nominal rate, which the arrivals' own noise moves):
+  -- vLLM sends num_prompts requests with gaps drawn from a gamma distribution of shape
+  -- burstiness (1: Poisson; files written before --burstiness came have no key and were
+  -- Poisson) and mean 1 / request_rate, so the rate they went out at over their span has a
+  -- relative standard deviation of about 1 / sqrt(burstiness x (num_prompts - 1)). nil where
+  -- the rate is not a finite one (inf: every request at once) or the count is unknown.
+  -- {shape, sends, said (false where the file has no burstiness key)}
+  local function arrivals_of(d)
+    local rate, n = num(d.request_rate), num(d.num_prompts)
+    if not (rate and rate > 0 and rate < math.huge and n and n >= 2) then return nil end
+    local b = num(d.burstiness)
+    if d.burstiness ~= nil and not (b and b > 0) then return nil end
+    return { shape = b or 1, sends = n, said = b ~= nil }
+  end
+
   -- the stage indexes extract will give, without reading a file: one load point per file
   function M.stage_indexes(c)
     local t = {}
@@ -732,6 +748,7 @@ local function new(variant)
         end
         st.drain = rm.drain_from_stats(summary.values.requests_ok, summary.values.duration_s, pcts)
       end
+      if st.drain then st.drain.arrivals = arrivals_of(d) end
       if acc then
         -- the window is the file's duration (vLLM's own measure of first request to last
         -- response), on this path as on the summary one

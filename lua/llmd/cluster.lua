@@ -46,6 +46,29 @@ local function set_of(list)
   return t
 end
 
+-- What is wrong with v as a yes/no option of a plan or config (baseline, teardown_without_logs,
+-- existing.link, an experiment's reset_caches, autobench's enabled), or nil: only the YAML
+-- booleans true and false are one. Anything else is refused, never read by its truthiness
+-- (baseline: no ran as a baseline run; newuser53 #1). llmd.yaml is YAML 1.2: no, off, yes
+-- and on are strings there, not the booleans YAML 1.1 (PyYAML) made them, which is said.
+function M.bool_problem(v)
+  if type(v) == "boolean" then return nil end
+  local got
+  if v == nil or v == yaml.null then got = "null (an empty value)"
+  elseif type(v) == "table" then got = json.is_array(v) and "a list" or "a mapping"
+  elseif type(v) == "string" then
+    local w = v:lower()
+    if w == "true" or w == "false" then
+      got = ("'%s', a quoted string (write %s without quotes)"):format(v, w)
+    elseif w == "yes" or w == "no" or w == "on" or w == "off" or w == "y" or w == "n" then
+      local means = (w == "no" or w == "off" or w == "n") and "false" or "true"
+      got = ("'%s', a string: llmdlua reads YAML 1.2, where only true and false are booleans (YAML 1.1 read %s as "
+        .. "%s); write %s"):format(v, v, means, means)
+    else got = M.shown(v) end
+  else got = tostring(v) end
+  return "expected true or false, got " .. got
+end
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -94,6 +117,9 @@ function M.validate(plan, name, opts)
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
     if not ok then errs[#errs + 1] = { text = ("%s: %s"):format(name, err) } end
   end
+  if plan.teardown_without_logs ~= nil and M.bool_problem(plan.teardown_without_logs) then
+    bad("teardown_without_logs", M.bool_problem(plan.teardown_without_logs))
+  end
   if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
@@ -131,7 +157,10 @@ function M.validate(plan, name, opts)
         bad(key, "missing (each of runs.a and runs.b is a run)")
       else
         known(r, key, { label = true, baseline = true, existing = true, deploy = true, benchmark = true, info = true })
-        if r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
+        if r.baseline ~= nil and M.bool_problem(r.baseline) then
+          bad(key .. ".baseline", M.bool_problem(r.baseline) .. " (true: plain vLLM through the "
+            .. M.BASELINE_SVC .. " Service)")
+        elseif r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
           bad(key .. ".deploy.service", "a baseline run benchmarks the " .. M.BASELINE_SVC
             .. " Service (port 8000); give either baseline: true or deploy.service, not both")
         end
@@ -159,8 +188,8 @@ function M.validate(plan, name, opts)
               bad(key .. ".existing.results", ("%s: %s (expected the run's results folder)"):format(r.existing.results,
                 mode and ("a " .. mode .. ", not a folder") or "no such folder"))
             end
-            if r.existing.link ~= nil and type(r.existing.link) ~= "boolean" then
-              bad(key .. ".existing.link", ("expected true or false, got %s"):format(tostring(r.existing.link)))
+            if r.existing.link ~= nil and M.bool_problem(r.existing.link) then
+              bad(key .. ".existing.link", M.bool_problem(r.existing.link))
             end
           end
         else

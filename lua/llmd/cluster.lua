@@ -431,7 +431,53 @@ function M.template_problem(b, r, plan)
   if not pok then
     return ("%s (the benchmark template once its ${VAR}s are filled in); nothing was deployed"):format(tostring(perr))
   end
+  -- each load stage's rate and duration a positive number: a rate of 16O (a letter O) passed
+  -- every check, and the stage check of the report could not be made (newuser53 #3)
+  if is_map(perr) and is_map(perr.workload) then
+    local names = {}
+    for k in pairs(perr.workload) do names[#names + 1] = tostring(k) end
+    table.sort(names)
+    for _, w in ipairs(names) do
+      local p = M.stage_problems(perr.workload[w], "workload." .. w)[1]
+      if p then
+        return ("%s: %s: %s; nothing was deployed"):format(b.template, p.key, p.why)
+      end
+    end
+  end
   return nil
+end
+
+-- What is wrong with the load stages of a workload profile wl (a run_only.sh config's
+-- workload.NAME: load.stages, each a mapping whose rate, requests per second, and duration,
+-- seconds, are positive numbers where given), { {key =, why =}, ... } with keys dotted from
+-- prefix as an experiment's treatments write them (load.stages.0.rate). Nothing of a profile
+-- without load.stages (another harness's).
+function M.stage_problems(wl, prefix)
+  local out = {}
+  local function key(s) return prefix and (prefix .. "." .. s) or s end
+  local load = is_map(wl) and wl.load
+  if not is_map(load) or load.stages == nil then return out end
+  if not is_list(load.stages) then
+    out[1] = { key = key("load.stages"), why = "expected a list of stages ({rate: N, duration: S} each)" }
+    return out
+  end
+  for i, st in ipairs(load.stages) do
+    if not is_map(st) then
+      out[#out + 1] = { key = key(("load.stages.%d"):format(i - 1)),
+        why = "expected a mapping ({rate: N, duration: S})" }
+    else
+      for _, f in ipairs { { "rate", "requests per second" }, { "duration", "seconds" } } do
+        local v = st[f[1]]
+        if v ~= nil and not (type(v) == "number" and v > 0 and v == v and v ~= math.huge) then
+          out[#out + 1] = { key = key(("load.stages.%d.%s"):format(i - 1, f[1])),
+            why = ("expected a positive number (%s), got %s"):format(f[2],
+              type(v) == "string" and M.shown(v) or v == json.null and "null" or type(v) == "table" and
+              (json.is_array(v) and "a list" or "a mapping") or tostring(v)) }
+        end
+      end
+    end
+  end
+  return out
 end
 
 -- A run's deploy files under its guide_dir, as helm and kubectl will read them: each values
@@ -646,6 +692,13 @@ end
 -- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
 function M.value_name_problems(v, path, out)
   out = out or {}
+  local leaf = path and (tostring(path):match("([^.]+)$") or tostring(path)):lower()
+  if leaf == "replicas" and type(v) ~= "table" and v ~= json.null and not (math.type(v) == "integer" and v >= 0) then
+    -- (a count of pods: decode.replicas: two, or -2, passed --dry-run and reached helm, newuser53 #3)
+    out[#out + 1] = { key = path, why = ("expected a whole number of replicas (0 or more), got %s"):format(
+      type(v) == "string" and M.shown(v) or tostring(v)) }
+    return out
+  end
   if type(v) == "table" then
     local ks = {}
     for k in pairs(v) do ks[#ks + 1] = k end
@@ -654,7 +707,6 @@ function M.value_name_problems(v, path, out)
       M.value_name_problems(v[k], path and (path .. "." .. tostring(k)) or tostring(k), out)
     end
   elseif type(v) == "string" and v ~= "" and path then
-    local leaf = (path:match("([^.]+)$") or path):lower()
     local why
     if leaf:match("namespace$") or leaf == "namespaceoverride" then
       why = M.bad_name(v, "namespace")

@@ -205,3 +205,31 @@ t.test("nu53-3: the report's stage check that cannot be made is said (N/A, why);
   comparison.check_config_stages(run, d .. "/config.yaml", {})
   find(table.concat(run.warnings, "\n"), "it has 2 workloads (w1, w2) and the run does not record which ran)")
 end)
+
+t.test("nu53-5: a partial run missing a middle stage file says that stage, not 'cut short after' its last",
+  function()
+  local d = t.tmpdir() .. "/run"
+  t.copy_tree(KUBECON, d)
+  os.remove(d .. "/stage_3_lifecycle_metrics.json")
+  os.remove(d .. "/summary_lifecycle_metrics.json")
+  local harness = require "llmd.harness"
+  local run = harness.extract(d, { tolerant = true })
+  -- the fixture's stage files are stage_0 .. stage_6: 6 left, 3 gone
+  t.eq(run.partial, "a partial run: stage 3 is missing (no stage_3_lifecycle_metrics.json; there are 6 stage files "
+    .. "(stages 0-2, 4-6)), and so is summary_lifecycle_metrics.json (inference-perf writes it when every stage has "
+    .. "run: lost or not copied, or the run was cut short after stage 6); its figures are from those stages only, "
+    .. "not from a complete run")
+  -- the Summary of compare.lua says it so
+  local w, r = t.compare { "--a", d, "--b", KUBECON, "--tolerant" }
+  t.eq(r.code, 0, r.stderr)
+  local report = t.read(w .. "/comparison_report.md")
+  find(report, "Warning: run A (run) is a partial run: stage 3 is missing (no stage_3_lifecycle_metrics.json")
+  t.lacks(report, "so the run was cut short after stage 6")
+  -- only the summary gone: as before, cut short after the last stage
+  d = t.tmpdir() .. "/run"
+  t.copy_tree(KUBECON, d)
+  os.remove(d .. "/summary_lifecycle_metrics.json")
+  run = harness.extract(d, { tolerant = true })
+  find(run.partial, "no summary_lifecycle_metrics.json beside its 7 stage files (stages 0-6): inference-perf writes "
+    .. "it when every stage has run, so the run was cut short after stage 6")
+end)

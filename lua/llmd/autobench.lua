@@ -315,8 +315,14 @@ function M.validate(cfg, opts)
   local enabled = {}
   for _, fw in ipairs(M.FRAMEWORKS) do
     local sec = fws[fw]
+    -- (enabled: only true or false: "no" is a string in YAML 1.2, and was read as enabled; the
+    -- section is not checked further, as it is not known whether it is meant)
+    local bool_bad = is_map(sec) and sec.enabled ~= nil and require("llmd.cluster").bool_problem(sec.enabled)
     if sec == nil then
       e("missing frameworks." .. fw)
+    elseif bool_bad then
+      e(("frameworks.%s.enabled must be true or false (%s)"):format(fw,
+        (bool_bad:gsub("^expected true or false, ", ""))))
     elseif not (is_map(sec) and sec.enabled == false) then
       sec = is_map(sec) and sec or {}
       local ok = true

@@ -46,6 +46,29 @@ local function set_of(list)
   return t
 end
 
+-- What is wrong with v as a yes/no option of a plan or config (baseline, teardown_without_logs,
+-- existing.link, an experiment's reset_caches, autobench's enabled), or nil: only the YAML
+-- booleans true and false are one. Anything else is refused, never read by its truthiness
+-- (baseline: no ran as a baseline run; newuser53 #1). llmd.yaml is YAML 1.2: no, off, yes
+-- and on are strings there, not the booleans YAML 1.1 (PyYAML) made them, which is said.
+function M.bool_problem(v)
+  if type(v) == "boolean" then return nil end
+  local got
+  if v == nil or v == yaml.null then got = "null (an empty value)"
+  elseif type(v) == "table" then got = json.is_array(v) and "a list" or "a mapping"
+  elseif type(v) == "string" then
+    local w = v:lower()
+    if w == "true" or w == "false" then
+      got = ("'%s', a quoted string (write %s without quotes)"):format(v, w)
+    elseif w == "yes" or w == "no" or w == "on" or w == "off" or w == "y" or w == "n" then
+      local means = (w == "no" or w == "off" or w == "n") and "false" or "true"
+      got = ("'%s', a string: llmdlua reads YAML 1.2, where only true and false are booleans (YAML 1.1 read %s as "
+        .. "%s); write %s"):format(v, v, means, means)
+    else got = M.shown(v) end
+  else got = tostring(v) end
+  return "expected true or false, got " .. got
+end
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -94,6 +117,9 @@ function M.validate(plan, name, opts)
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
     if not ok then errs[#errs + 1] = { text = ("%s: %s"):format(name, err) } end
   end
+  if plan.teardown_without_logs ~= nil and M.bool_problem(plan.teardown_without_logs) then
+    bad("teardown_without_logs", M.bool_problem(plan.teardown_without_logs))
+  end
   if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
@@ -131,7 +157,10 @@ function M.validate(plan, name, opts)
         bad(key, "missing (each of runs.a and runs.b is a run)")
       else
         known(r, key, { label = true, baseline = true, existing = true, deploy = true, benchmark = true, info = true })
-        if r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
+        if r.baseline ~= nil and M.bool_problem(r.baseline) then
+          bad(key .. ".baseline", M.bool_problem(r.baseline) .. " (true: plain vLLM through the "
+            .. M.BASELINE_SVC .. " Service)")
+        elseif r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
           bad(key .. ".deploy.service", "a baseline run benchmarks the " .. M.BASELINE_SVC
             .. " Service (port 8000); give either baseline: true or deploy.service, not both")
         end
@@ -159,8 +188,8 @@ function M.validate(plan, name, opts)
               bad(key .. ".existing.results", ("%s: %s (expected the run's results folder)"):format(r.existing.results,
                 mode and ("a " .. mode .. ", not a folder") or "no such folder"))
             end
-            if r.existing.link ~= nil and type(r.existing.link) ~= "boolean" then
-              bad(key .. ".existing.link", ("expected true or false, got %s"):format(tostring(r.existing.link)))
+            if r.existing.link ~= nil and M.bool_problem(r.existing.link) then
+              bad(key .. ".existing.link", M.bool_problem(r.existing.link))
             end
           end
         else
@@ -402,7 +431,53 @@ function M.template_problem(b, r, plan)
   if not pok then
     return ("%s (the benchmark template once its ${VAR}s are filled in); nothing was deployed"):format(tostring(perr))
   end
+  -- each load stage's rate and duration a positive number: a rate of 16O (a letter O) passed
+  -- every check, and the stage check of the report could not be made (newuser53 #3)
+  if is_map(perr) and is_map(perr.workload) then
+    local names = {}
+    for k in pairs(perr.workload) do names[#names + 1] = tostring(k) end
+    table.sort(names)
+    for _, w in ipairs(names) do
+      local p = M.stage_problems(perr.workload[w], "workload." .. w)[1]
+      if p then
+        return ("%s: %s: %s; nothing was deployed"):format(b.template, p.key, p.why)
+      end
+    end
+  end
   return nil
+end
+
+-- What is wrong with the load stages of a workload profile wl (a run_only.sh config's
+-- workload.NAME: load.stages, each a mapping whose rate, requests per second, and duration,
+-- seconds, are positive numbers where given), { {key =, why =}, ... } with keys dotted from
+-- prefix as an experiment's treatments write them (load.stages.0.rate). Nothing of a profile
+-- without load.stages (another harness's).
+function M.stage_problems(wl, prefix)
+  local out = {}
+  local function key(s) return prefix and (prefix .. "." .. s) or s end
+  local load = is_map(wl) and wl.load
+  if not is_map(load) or load.stages == nil then return out end
+  if not is_list(load.stages) then
+    out[1] = { key = key("load.stages"), why = "expected a list of stages ({rate: N, duration: S} each)" }
+    return out
+  end
+  for i, st in ipairs(load.stages) do
+    if not is_map(st) then
+      out[#out + 1] = { key = key(("load.stages.%d"):format(i - 1)),
+        why = "expected a mapping ({rate: N, duration: S})" }
+    else
+      for _, f in ipairs { { "rate", "requests per second" }, { "duration", "seconds" } } do
+        local v = st[f[1]]
+        if v ~= nil and not (type(v) == "number" and v > 0 and v == v and v ~= math.huge) then
+          out[#out + 1] = { key = key(("load.stages.%d.%s"):format(i - 1, f[1])),
+            why = ("expected a positive number (%s), got %s"):format(f[2],
+              type(v) == "string" and M.shown(v) or v == json.null and "null" or type(v) == "table" and
+              (json.is_array(v) and "a list" or "a mapping") or tostring(v)) }
+        end
+      end
+    end
+  end
+  return out
 end
 
 -- A run's deploy files under its guide_dir, as helm and kubectl will read them: each values
@@ -617,6 +692,13 @@ end
 -- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
 function M.value_name_problems(v, path, out)
   out = out or {}
+  local leaf = path and (tostring(path):match("([^.]+)$") or tostring(path)):lower()
+  if leaf == "replicas" and type(v) ~= "table" and v ~= json.null and not (math.type(v) == "integer" and v >= 0) then
+    -- (a count of pods: decode.replicas: two, or -2, passed --dry-run and reached helm, newuser53 #3)
+    out[#out + 1] = { key = path, why = ("expected a whole number of replicas (0 or more), got %s"):format(
+      type(v) == "string" and M.shown(v) or tostring(v)) }
+    return out
+  end
   if type(v) == "table" then
     local ks = {}
     for k in pairs(v) do ks[#ks + 1] = k end
@@ -625,7 +707,6 @@ function M.value_name_problems(v, path, out)
       M.value_name_problems(v[k], path and (path .. "." .. tostring(k)) or tostring(k), out)
     end
   elseif type(v) == "string" and v ~= "" and path then
-    local leaf = (path:match("([^.]+)$") or path):lower()
     local why
     if leaf:match("namespace$") or leaf == "namespaceoverride" then
       why = M.bad_name(v, "namespace")

@@ -130,30 +130,47 @@ M.swap_paths = swap_paths
 
 -- The load stages the benchmark config sent asks for: {workload =, rates = {req/s, ...}},
 -- from its workload: (the one the state names, else its only one) load.stages' rates; nil
--- where the config is absent, unreadable, or names no stages with a rate each.
+-- where the config is absent (nothing more), or nil, why (the words "the results' stages were
+-- not checked against ..." can end with) and invalid (true where a rate given is no positive
+-- number: a config no harness runs, "rate: 16O", newuser53 #3) where it names no stages with
+-- a rate each. A config that is not YAML raises its reader's error.
 function M.config_stages(path, state)
   if lfs.attributes(path, "mode") ~= "file" then return nil end
   local ok, cfg = pcall(require("llmd.yaml").load_file, path)
   -- (a config that is not YAML: its reader's error, not a stage check passed over)
   if not ok then error(require("llmd.errors").text(cfg), 0) end
-  if type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil end
+  if type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil, "it has no workload: mapping" end
   local want = type(state) == "table" and type(state.benchmark) == "table" and state.benchmark.workload or nil
   local name, wl
   if type(want) == "string" and type(cfg.workload[want]) == "table" then
     name, wl = want, cfg.workload[want]
   else
+    local names = {}
     for k, v in pairs(cfg.workload) do
-      if name then return nil end -- (several, none named: which ran is not known)
+      names[#names + 1] = tostring(k)
       name, wl = k, v
     end
+    table.sort(names)
+    if #names > 1 then
+      return nil, ("it has %d workloads (%s) and the run does not record which ran"):format(#names,
+        table.concat(names, ", "))
+    end
+    if #names == 0 then return nil, "its workload: mapping is empty" end
   end
   local load = type(wl) == "table" and type(wl.load) == "table" and wl.load or nil
   local stages = load and type(load.stages) == "table" and load.stages or nil
-  if not stages or #stages == 0 then return nil end
+  if not stages or #stages == 0 then return nil, ("its workload %s gives no load.stages"):format(tostring(name)) end
   local rates = {}
   for i, st in ipairs(stages) do
-    if type(st) ~= "table" or type(st.rate) ~= "number" then return nil end
-    rates[i] = st.rate
+    local r = type(st) == "table" and st.rate or nil
+    if r == nil then
+      return nil, ("its workload %s's load.stages.%d gives no rate"):format(tostring(name), i - 1)
+    end
+    if type(r) ~= "number" or r ~= r or r <= 0 then
+      return nil, ("its workload %s asks for load.stages.%d.rate %s, which is not a positive number (no harness "
+        .. "runs it)"):format(tostring(name), i - 1, type(r) == "string" and ("'" .. r .. "'") or tostring(r)), true
+    end
+    rates[i] = r
   end
   return { workload = tostring(name), rates = rates }
 end
@@ -161,15 +178,43 @@ end
 -- Results whose load stages (their count, each stage's requested rate) are not those the
 -- benchmark config sent asks for are another run's (the wrong folder on the results PVC, an
 -- old experiment's): a data check naming both, which makes the run's status "warnings".
--- Silent where either is unknown. path: run-x/benchmark/config.yaml.
+-- Where the config sent is there but its stages cannot be read (several workloads, none
+-- recorded; a stage with no rate), the check is N/A and said so, with why: never passed over
+-- in silence; a config whose rate is no positive number (rate: 16O) is one no harness runs,
+-- so results beside it are not known to be its run: a config_mismatch too. Silent where the
+-- config or the results' rates are unknown. path: run-x/benchmark/config.yaml.
 function M.check_config_stages(run, path, state)
-  local cfg = M.config_stages(path, state)
-  if not cfg or not run.stages or #run.stages == 0 then return end
+  local cfg, why, invalid = M.config_stages(path, state)
+  if not run.stages or #run.stages == 0 then return end
+  local shown = path:match("[^/]+/[^/]+/[^/]+$") or path
+  local function rates(list, each)
+    local lo, hi, all = math.huge, -math.huge, {}
+    for _, r in ipairs(list) do lo, hi, all[#all + 1] = math.min(lo, r), math.max(hi, r), ("%g"):format(r) end
+    local n = #list
+    return ("%d stage%s (%s req/s)"):format(n, n == 1 and "" or "s", each and table.concat(all, ", ")
+      or lo == hi and ("%g"):format(lo) or ("%g–%g"):format(lo, hi))
+  end
   local got = {}
   for _, st in ipairs(run.stages) do
-    if type(st.rate) ~= "number" then return end
+    if type(st.rate) ~= "number" then got = nil; break end
     got[#got + 1] = st.rate
   end
+  if not cfg then
+    if not why then return end
+    if invalid then
+      local text = ("the results do not match the benchmark config sent: %s: %s; the results hold %s, so they are "
+        .. "not known to be this run's"):format(shown, why, got and rates(got) or (#run.stages .. " stages"))
+      rm.warn(run, "%s", text)
+      run.checks = run.checks or {}
+      run.checks[#run.checks + 1] = { kind = "config_mismatch", text = text }
+      if run.status == "ok" then run.status = "warnings" end
+    else
+      rm.warn(run, "load stages N/A: the results' stages were not checked against the benchmark config sent (%s: "
+        .. "%s)", shown, why)
+    end
+    return
+  end
+  if not got then return end
   local same = #got == #cfg.rates
   for i = 1, same and #got or 0 do
     if not lp.close(got[i], cfg.rates[i]) then same = false end
@@ -177,16 +222,9 @@ function M.check_config_stages(run, path, state)
   if same then return end
   -- (the range, or each rate where the counts agree: then a rate differs)
   local each = #got == #cfg.rates
-  local function rates(list)
-    local lo, hi, all = math.huge, -math.huge, {}
-    for _, r in ipairs(list) do lo, hi, all[#all + 1] = math.min(lo, r), math.max(hi, r), ("%g"):format(r) end
-    local n = #list
-    return ("%d stage%s (%s req/s)"):format(n, n == 1 and "" or "s", each and table.concat(all, ", ")
-      or lo == hi and ("%g"):format(lo) or ("%g–%g"):format(lo, hi))
-  end
   local text = ("the results do not match the benchmark config sent: %s's workload %s asks for %s, the results hold "
     .. "%s; are they this run's (the wrong results folder, another experiment's)?"):format(
-    path:match("[^/]+/[^/]+/[^/]+$") or path, cfg.workload, rates(cfg.rates), rates(got))
+    shown, cfg.workload, rates(cfg.rates, each), rates(got, each))
   rm.warn(run, "%s", text)
   run.checks = run.checks or {}
   run.checks[#run.checks + 1] = { kind = "config_mismatch", text = text }

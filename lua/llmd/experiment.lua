@@ -165,7 +165,8 @@ end
 local function check_bool(v, key, path)
   if v == nil then return false end
   if type(v) ~= "boolean" then
-    error(("%s: %s: expected true or false, got %s"):format(path, key, describe(v)), 0)
+    -- (llmd.cluster.bool_problem's words: 'no' is a string in YAML 1.2, and so said)
+    error(("%s: %s: %s"):format(path, key, require("llmd.cluster").bool_problem(v)), 0)
   end
   return v
 end

@@ -832,6 +832,24 @@ function M.check_run_treatments(exp, plan, exp_path)
   end
   if #lines > 0 then error(table.concat(lines, "\n"), 0) end
   if #misses > 0 then error(table.concat(misses, "\n"), 0) end
+  -- the stages a treatment sets, each rate and duration a positive number (load.stages.0.rate:
+  -- fast passed --dry-run, newuser53 #3); the template's own are its render's to check
+  -- (cluster.template_problem), its ${VAR}s unfilled here
+  local bad_values = {}
+  for i, rt in ipairs(exp.run_treatments) do
+    for _, w in ipairs(ex.keys(cfg.workload)) do
+      for _, p in ipairs(cluster.stage_problems(rendered[i][w])) do
+        for _, o in ipairs(rt.overrides) do
+          if p.key == o.path or p.key:sub(1, #o.path + 1) == o.path .. "." then
+            bad_values[#bad_values + 1] = ("%s: run treatment %s: %s: %s; nothing was run"):format(
+              exp_path or exp.name, rt.name, p.key, p.why)
+            break
+          end
+        end
+      end
+    end
+  end
+  if #bad_values > 0 then error(table.concat(bad_values, "\n"), 0) end
   -- two run treatments whose every workload renders the same (rate1 and rate2 both at
   -- load.stages.0.rate: 1, newuser45): one configuration benchmarked twice, which the
   -- comparison would read as two workloads and rank apart; one line per treatment, naming

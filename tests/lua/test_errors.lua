@@ -468,7 +468,7 @@ do
         info = { guidee = "x", stack = { gpus = 2 } } } } })
     local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
     find(err, "p.yaml: runs.a.existing.results: " .. d .. "/nope: no such folder (expected the run's results folder)")
-    find(err, "p.yaml: runs.a.existing.link: expected true or false, got maybe")
+    find(err, "p.yaml: runs.a.existing.link: expected true or false, got 'maybe'")
     find(err, "p.yaml: runs.a.info: unknown key 'guidee' (did you mean 'guide'?")
     -- a resumed comparison imported its existing runs already: their folders may be gone
     t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { b = run("inference-perf"),

@@ -1220,17 +1220,41 @@ function M.check_partial(run, c, cfg)
   local idx = {}
   for _, s in ipairs(c.stages) do idx[#idx + 1] = s.index end
   table.sort(idx)
+  -- the indexes as runs ("0-2, 4-6") and those missing below the last ("3"): a stage file gone
+  -- from the middle is said as that, never as a run cut short after its last stage (newuser53 #5)
+  local function runs_of(list)
+    local out, i = {}, 1
+    while i <= #list do
+      local j = i
+      while j < #list and list[j + 1] == list[j] + 1 do j = j + 1 end
+      out[#out + 1] = i == j and tostring(list[i]) or ("%d-%d"):format(list[i], list[j])
+      i = j + 1
+    end
+    return table.concat(out, ", ")
+  end
+  local have, missing = {}, {}
+  for _, n in ipairs(idx) do have[n] = true end
+  for n = 0, idx[#idx] do if not have[n] then missing[#missing + 1] = n end end
   local files = ("%d stage file%s (stage%s %s)"):format(#idx, #idx == 1 and "" or "s", #idx == 1 and "" or "s",
-    #idx == 1 and tostring(idx[1]) or ("%d-%d"):format(idx[1], idx[#idx]))
+    runs_of(idx))
+  local gap = #missing > 0 and ("stage%s %s %s missing (no %s; there %s %s)"):format(#missing == 1 and "" or "s",
+    runs_of(missing), #missing == 1 and "is" or "are", #missing == 1
+    and ("stage_%d_lifecycle_metrics.json"):format(missing[1]) or "stage_N_lifecycle_metrics.json for them",
+    #idx == 1 and "is" or "are", files)
   local report = type(cfg) == "table" and type(cfg.report) == "table" and cfg.report or {}
   local life = type(report.request_lifecycle) == "table" and report.request_lifecycle or {}
   local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
   local why
   if type(load.stages) == "table" and #load.stages > #idx then
-    why = ("config.yaml lists %d load stages, but there are only %s: the run was cut short (or stage files were "
+    why = gap and ("%s, of the %d load stages config.yaml lists (a stage file lost or not copied%s)")
+      :format(gap, #load.stages, #load.stages > idx[#idx] + 1 and (", and the run cut short after stage "
+        .. idx[#idx]) or "")
+      or ("config.yaml lists %d load stages, but there are only %s: the run was cut short (or stage files were "
       .. "not copied)"):format(#load.stages, files)
   elseif not c.summary and life.summary ~= false and not summary_left_out(c) then
-    why = ("no summary_lifecycle_metrics.json beside its %s: inference-perf writes it when every stage has run, "
+    why = gap and ("%s, and so is summary_lifecycle_metrics.json (inference-perf writes it when every stage has "
+      .. "run: lost or not copied, or the run was cut short after stage %d)"):format(gap, idx[#idx])
+      or ("no summary_lifecycle_metrics.json beside its %s: inference-perf writes it when every stage has run, "
       .. "so the run was cut short after stage %d (or the file was not copied)"):format(files, idx[#idx])
   end
   if not why then return end

@@ -1,0 +1,235 @@
+-- A user's mistyped value is refused with one line naming the file, the key and what was
+-- expected, never read as something else (new-user trial 53): a yes/no option that is not
+-- true or false (baseline: no ran a baseline run and the report named a winner between two
+-- identical deploys), a load stage's rate that is not a number (16O: the report's stage
+-- check was skipped in silence), replicas that are no count; and a partial run's Summary
+-- names the stage file that is missing, not "cut short after" its last stage.
+--
+-- Expected values: by hand from the files each test writes (the keys and values are in the
+-- test's own YAML), and, for the stage files, from the fixture's names (stage_0 .. stage_6).
+local t = require "testlib"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local cluster = require "llmd.cluster"
+
+local find = t.contains
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local KUBECON = t.fixtures() .. "/inference-perf/kubecon-na-2025_vllm"
+
+-- A guide folder, a benchmark template (text) and a plan of two runs (their run a's extra
+-- keys, the plan's extra top keys), written in a fresh folder: the plan's path.
+local function plan_dir(a_extra, top_extra, template)
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/guide/helmfile.yaml", "releases: []\n")
+  t.write(d .. "/template.yaml", template or "x: 1\n")
+  local text = "namespace: llm-d-try\n" .. (top_extra or "") .. "runs:\n"
+  for _, x in ipairs { "a", "b" } do
+    text = text .. ("  %s:\n    label: run-%s\n"):format(x, x) .. (x == "a" and a_extra or "")
+      .. "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+      .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  end
+  t.write(d .. "/p.yaml", text)
+  return d, d .. "/p.yaml"
+end
+
+t.test("nu53-1: baseline and teardown_without_logs take true or false only; no, off, 'false', 0, null, '' and "
+  .. "maybe are refused, naming the key", function()
+  -- each value as the plan's YAML writes it, and how the refusal shows it
+  local cases = {
+    { "no", "got 'no', a string: llmdlua reads YAML 1.2, where only true and false are booleans (YAML 1.1 read no "
+      .. "as false); write false" },
+    { "off", "got 'off', a string: llmdlua reads YAML 1.2, where only true and false are booleans (YAML 1.1 read "
+      .. "off as false); write false" },
+    { "yes", "got 'yes', a string: llmdlua reads YAML 1.2, where only true and false are booleans (YAML 1.1 read "
+      .. "yes as true); write true" },
+    { '"false"', "got 'false', a quoted string (write false without quotes)" },
+    { "0", "got 0" },
+    { "null", "got null (an empty value)" },
+    { '""', "got ''" },
+    { "maybe", "got 'maybe'" },
+  }
+  for _, c in ipairs(cases) do
+    local _, p = plan_dir("    baseline: " .. c[1] .. "\n")
+    local err = t.raises(p .. ": runs.a.baseline: expected true or false, " .. c[2], cluster.load_plan, p)
+    t.eq(select(2, err:gsub("\n", "")), 0, "one line: " .. err)
+  end
+  -- true and false (and no key) are a plan
+  for _, v in ipairs { "true", "false", "False" } do
+    local _, p = plan_dir("    baseline: " .. v .. "\n")
+    t.ok(cluster.load_plan(p), v)
+  end
+  local _, p = plan_dir("", "teardown_without_logs: maybe\n")
+  t.raises(p .. ": teardown_without_logs: expected true or false, got 'maybe'", cluster.load_plan, p)
+  _, p = plan_dir("", "teardown_without_logs: no\n")
+  t.raises(p .. ": teardown_without_logs: expected true or false, got 'no', a string", cluster.load_plan, p)
+  -- the user's command: compare.lua --plan --dry-run exits 1 with the one line, nothing done
+  local d
+  d, p = plan_dir("    baseline: no\n")
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", p, "--yes", "--dry-run" }, { cwd = d })
+  t.eq({ r.code, r.stdout }, { 1, "" }, r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. p .. ": runs.a.baseline: expected true or false, got 'no', a string: llmdlua reads "
+    .. "YAML 1.2, where only true and false are booleans (YAML 1.1 read no as false); write false (true: plain vLLM "
+    .. "through the llm-d-baseline-model-server Service)\n")
+end)
+
+t.test("nu53-1: an experiment's plan (baseline:), its file (reset_caches:) and an autobench config (enabled:) "
+  .. "take true or false only", function()
+  local xr = require "llmd.experiment_run"
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/guide/helmfile.yaml", "releases: []\n")
+  t.write(d .. "/template.yaml", "workload:\n  w:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n")
+  local base = "namespaces: [try-a]\ndeploy: {method: helmfile, guide_dir: guide, environment: istio, "
+    .. "model: Qwen/Qwen3-0.6B}\nbenchmark: {template: template.yaml, harness: inference-perf}\n"
+  t.write(d .. "/plan.yaml", base .. "baseline: no\n")
+  t.raises(d .. "/plan.yaml: baseline: expected true or false, got 'no', a string: llmdlua reads YAML 1.2",
+    xr.load_plan, d .. "/plan.yaml")
+  t.write(d .. "/plan.yaml", base .. "teardown_without_logs: maybe\n")
+  t.raises(d .. "/plan.yaml: teardown_without_logs: expected true or false, got 'maybe'", xr.load_plan,
+    d .. "/plan.yaml")
+  t.write(d .. "/plan.yaml", base .. "baseline: false\n")
+  t.ok(xr.load_plan(d .. "/plan.yaml"))
+  -- the experiment file's own
+  local ex = require "llmd.experiment"
+  t.raises("x.yaml: treatment_stop_on_error: expected true or false, got 'no', a string: llmdlua reads YAML 1.2",
+    ex.parse, yaml.load("treatment_stop_on_error: no\n"), "x.yaml")
+  -- autobench: a framework's enabled: no was read as enabled
+  local ab = require "llmd.autobench"
+  local cfg = require("abmock").config()
+  cfg.frameworks.sglang.enabled = "no"
+  local errs = ab.validate(cfg)
+  t.eq(errs, { "frameworks.sglang.enabled must be true or false (got 'no', a string: llmdlua reads YAML 1.2, where "
+    .. "only true and false are booleans (YAML 1.1 read no as false); write false)" })
+  cfg.frameworks.sglang.enabled = false
+  t.eq(ab.validate(cfg), {})
+end)
+
+t.test("nu53-3: a load stage's rate or duration that is no positive number is refused at plan time, naming the "
+  .. "template's key", function()
+  local tpl = "workload:\n  w:\n    load: {type: constant, stages: [{rate: 1, duration: 30}, {rate: %s, duration: %s}]}\n"
+  for _, c in ipairs {
+    { "16O", "30", "workload.w.load.stages.1.rate: expected a positive number (requests per second), got '16O'" },
+    { "-4", "30", "workload.w.load.stages.1.rate: expected a positive number (requests per second), got -4" },
+    { "0", "30", "workload.w.load.stages.1.rate: expected a positive number (requests per second), got 0" },
+    { "4", "long", "workload.w.load.stages.1.duration: expected a positive number (seconds), got 'long'" },
+  } do
+    local d, p = plan_dir("", nil, tpl:format(c[1], c[2]))
+    local err = t.raises(p .. ": runs.a.benchmark.template: " .. d .. "/template.yaml: " .. c[3]
+      .. "; nothing was deployed", cluster.load_plan, p)
+    t.eq(select(2, err:gsub("\n", "")), 0, "one line (both runs' one template): " .. err)
+  end
+  -- numbers pass, also one a ${VAR} of the run gives
+  local _, p = plan_dir("", nil, tpl:format("16", "30"))
+  t.ok(cluster.load_plan(p))
+  _, p = plan_dir("", nil, tpl:format("${RATE}", "30"))
+  local plan = yaml.load_file(p)
+  plan.runs.a.benchmark.vars = { RATE = 4 }
+  plan.runs.b.benchmark.vars = { RATE = "fast" }
+  cluster.plan_paths_from_file(plan, p, { plan.runs.a, plan.runs.b })
+  local err = t.raises("runs.b.benchmark.template: ", cluster.validate, plan, p)
+  find(err, "workload.w.load.stages.1.rate: expected a positive number (requests per second), got 'fast'")
+  t.lacks(err, "runs.a.")
+end)
+
+t.test("nu53-3: an experiment's run treatment rate: fast and setup treatment replicas: two or -2 are refused "
+  .. "before anything runs", function()
+  local ex = require "llmd.experiment"
+  local xr = require "llmd.experiment_run"
+  local d = t.tmpdir()
+  t.write(d .. "/template.yaml", "workload:\n  w:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n")
+  local plan = { benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
+  local function exp(rate2)
+    return ex.parse(yaml.load("treatments:\n  - {name: rate1, load.stages.0.rate: 1}\n"
+      .. "  - {name: rate2, load.stages.0.rate: " .. rate2 .. "}\n"), "e.yaml")
+  end
+  t.raises("e.yaml: run treatment rate2: load.stages.0.rate: expected a positive number (requests per second), "
+    .. "got 'fast'; nothing was run", xr.check_run_treatments, exp("fast"), plan, "e.yaml")
+  t.raises("e.yaml: run treatment rate2: load.stages.0.rate: expected a positive number (requests per second), "
+    .. "got -2", xr.check_run_treatments, exp("-2"), plan, "e.yaml")
+  t.ok(xr.check_run_treatments(exp("2"), plan, "e.yaml"))
+  -- a whole stage list set by a treatment is checked too
+  local whole = ex.parse(yaml.load("treatments:\n  - {name: one, load.stages.0.rate: 1}\n  - name: two\n"
+    .. "    load.stages: [{rate: 1, duration: 10}, {rate: x, duration: 10}]\n"), "e.yaml")
+  t.raises("e.yaml: run treatment two: load.stages.1.rate: expected a positive number (requests per second), got 'x'",
+    xr.check_run_treatments, whole, plan, "e.yaml")
+  -- setup treatments' replicas: a count of pods (0 or more)
+  local function setup(v)
+    return ex.parse(yaml.load("setup:\n  treatments:\n    - {name: one, decode.replicas: 1}\n"
+      .. "    - {name: two, decode.replicas: " .. v .. "}\n"), "e.yaml")
+  end
+  t.raises("e.yaml: setup treatment two: decode.replicas: expected a whole number of replicas (0 or more), got 'two'",
+    setup, "two")
+  t.raises("e.yaml: setup treatment two: decode.replicas: expected a whole number of replicas (0 or more), got -2",
+    setup, "-2")
+  t.raises("got 1.5", setup, "1.5")
+  t.ok(setup("2"))
+  t.ok(setup("0"))
+  -- the same in a compare.lua plan's values_override
+  local _, p = plan_dir("    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: m, "
+    .. "values_override: {decode: {replicas: two}}}\n")
+  local text = t.read(p):gsub("    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: "
+    .. "Qwen/Qwen3%-0%.6B}\n", "", 1)
+  t.write(p, text)
+  t.raises(p .. ": runs.a.deploy.values_override.decode.replicas: expected a whole number of replicas (0 or more), "
+    .. "got 'two'", cluster.load_plan, p)
+end)
+
+t.test("nu53-3: the report's stage check that cannot be made is said (N/A, why); a config rate no harness runs "
+  .. "puts the results in doubt", function()
+  local comparison = require "llmd.comparison"
+  local harness = require "llmd.harness"
+  local d = t.tmpdir()
+  -- the kubecon vLLM run's 7 requested rates, the 4th written 16O (a letter O)
+  t.write(d .. "/config.yaml", "workload:\n  ladder:\n    load: {type: poisson, stages: [{rate: 1}, {rate: 31.4}, "
+    .. "{rate: 61.79}, {rate: 16O}, {rate: 122.59}, {rate: 152.98}, {rate: 183.38}]}\n")
+  local run = harness.extract(KUBECON)
+  t.eq(run.status, "ok")
+  comparison.check_config_stages(run, d .. "/config.yaml", {})
+  t.eq(run.status, "warnings")
+  t.eq(#(run.checks or {}), 1)
+  t.eq(run.checks[1].kind, "config_mismatch")
+  find(run.checks[1].text, "its workload ladder asks for load.stages.3.rate '16O', which is not a positive number "
+    .. "(no harness runs it); the results hold 7 stages (1–183.38 req/s)")
+  -- a stage with no rate (another load type): the check is N/A, said with why; the status stays
+  t.write(d .. "/config.yaml", "workload:\n  ladder:\n    load: {type: concurrent, stages: [{concurrency: 4}]}\n")
+  run = harness.extract(KUBECON)
+  comparison.check_config_stages(run, d .. "/config.yaml", {})
+  t.eq(run.status, "ok")
+  find(table.concat(run.warnings, "\n"), "load stages N/A: the results' stages were not checked against the "
+    .. "benchmark config sent (" .. (d .. "/config.yaml"):match("[^/]+/[^/]+/[^/]+$") .. ": its workload ladder's load.stages.0 gives no rate)")
+  -- two workloads, none recorded as the one that ran
+  t.write(d .. "/config.yaml", "workload:\n  w1: {load: {stages: [{rate: 1}]}}\n  w2: {load: {stages: [{rate: 2}]}}\n")
+  run = harness.extract(KUBECON)
+  comparison.check_config_stages(run, d .. "/config.yaml", {})
+  find(table.concat(run.warnings, "\n"), "it has 2 workloads (w1, w2) and the run does not record which ran)")
+end)
+
+t.test("nu53-5: a partial run missing a middle stage file says that stage, not 'cut short after' its last",
+  function()
+  local d = t.tmpdir() .. "/run"
+  t.copy_tree(KUBECON, d)
+  os.remove(d .. "/stage_3_lifecycle_metrics.json")
+  os.remove(d .. "/summary_lifecycle_metrics.json")
+  local harness = require "llmd.harness"
+  local run = harness.extract(d, { tolerant = true })
+  -- the fixture's stage files are stage_0 .. stage_6: 6 left, 3 gone
+  t.eq(run.partial, "a partial run: stage 3 is missing (no stage_3_lifecycle_metrics.json; there are 6 stage files "
+    .. "(stages 0-2, 4-6)), and so is summary_lifecycle_metrics.json (inference-perf writes it when every stage has "
+    .. "run: lost or not copied, or the run was cut short after stage 6); its figures are from those stages only, "
+    .. "not from a complete run")
+  -- the Summary of compare.lua says it so
+  local w, r = t.compare { "--a", d, "--b", KUBECON, "--tolerant" }
+  t.eq(r.code, 0, r.stderr)
+  local report = t.read(w .. "/comparison_report.md")
+  find(report, "Warning: run A (run) is a partial run: stage 3 is missing (no stage_3_lifecycle_metrics.json")
+  t.lacks(report, "so the run was cut short after stage 6")
+  -- only the summary gone: as before, cut short after the last stage
+  d = t.tmpdir() .. "/run"
+  t.copy_tree(KUBECON, d)
+  os.remove(d .. "/summary_lifecycle_metrics.json")
+  run = harness.extract(d, { tolerant = true })
+  find(run.partial, "no summary_lifecycle_metrics.json beside its 7 stage files (stages 0-6): inference-perf writes "
+    .. "it when every stage has run, so the run was cut short after stage 6")
+end)

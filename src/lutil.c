@@ -462,10 +462,22 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
     int dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
     int fd;
     for (int tries = 0;; tries++) {
+        /* (a lock file is never followed through a symbolic link: taking it truncates the
+           file and writes the holder in, so a link placed where the lock goes - by another
+           user, in a shared folder - would empty whatever file it named, with this
+           process's rights) */
         fd = dir ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+                 : open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
         if (fd < 0) {
-            (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            int e = errno;
+            struct stat ls;
+            if (!dir && e == ELOOP && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
+                (void)snprintf(err, errlen,
+                               "%s: cannot open: it is a symbolic link (a lock file is never "
+                               "followed: remove it if it is yours)",
+                               path);
+            else
+                (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
             return -1;
         }
         int r;

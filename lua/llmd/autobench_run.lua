@@ -68,16 +68,6 @@ local function engine_death(text)
   return dead, dead and oom or nil
 end
 
--- The bytes of path from offset on ("" when there are none).
-local function read_from(path, offset)
-  local f = io.open(path, "rb")
-  if not f then return "" end
-  f:seek("set", offset)
-  local s = f:read("a") or ""
-  f:close()
-  return s
-end
-
 -- The last n lines of a log, for a row's reason: each at most its last 300 bytes (a log of one
 -- endless line, a progress bar's or a dump's, put all of it into the row: 8 KB of it past a
 -- file-size limit failed the row's append, and a row of megabytes is no reason).
@@ -1214,7 +1204,7 @@ function M.run(config_path, opts)
             -- the log says out of memory; the requests that completed before are no measurement
             -- of the configuration, and its other scenarios are not run
             if not res.server and not res.move_error and not res.spawn_error then
-              local logtext = read_from(log, seen)
+              local logtext = require("llmd.workspace").read_from(log, seen)
               seen = seen + #logtext
               local died, oom = engine_death(logtext)
               if died then

@@ -1538,15 +1538,6 @@ local function endpoint(ctx, x)
       #others > 0 and table.concat(others, ", ") or "none"), 0)
 end
 
-local function file_from(path, offset)
-  local f = io.open(path, "rb")
-  if not f then return "" end
-  f:seek("set", offset)
-  local t = f:read("a") or ""
-  f:close()
-  return t
-end
-
 -- kubectl port-forward RESOURCE LPORT:PORT in the background, its output appended to logf;
 -- returns the process and the local port once the forward accepts connections ("Forwarding
 -- from 127.0.0.1:LPORT"). Refused by the API server (a transient error) or the local port
@@ -1562,11 +1553,11 @@ function M.port_forward(ctx, resource, port, logf, timeout)
     if not pf then return nil end
     local t0 = os.time()
     while true do
-      local said = file_from(logf, offset)
+      local said = ws.read_from(logf, offset)
       if said:find("Forwarding from 127.0.0.1:" .. lport, 1, true) then return pf, lport end
       local st = pf:poll()
       if st then
-        said = file_from(logf, offset):gsub("%s+$", "")
+        said = ws.read_from(logf, offset):gsub("%s+$", "")
         local again = k8s.is_transient(said) or said:find("address already in use", 1, true)
         ctx.k:log(ctx.k:argv("kubectl", { "port-forward", resource, lport .. ":" .. port }), st, os.time() - t0,
           "exited: " .. said:gsub("\n", " / "))

@@ -123,6 +123,17 @@ function M.read_text(path)
   return s
 end
 
+-- The bytes of path from offset on, "" when there are none or it cannot be opened (a log
+-- read again as it grows: the part its writer added since offset).
+function M.read_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local s = f:read("a") or ""
+  f:close()
+  return s
+end
+
 -- Writes text atomically and durably (mode "755" for scripts; 644 without): proc.write_file,
 -- as json.write writes - a temporary file in the same folder, written, its mode set, fsync,
 -- renamed over path, the folder fsynced -, so readers see the old file or the new one, never

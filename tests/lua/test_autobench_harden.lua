@@ -347,3 +347,27 @@ t.test("run: past the file-size limit a server's endless log line is cut in its 
       .. "ulimit -f)) before answering: ...(%d bytes before) %s"):format(size - 300, ("x"):rep(300)))
   end
 end)
+
+-- A lock file in /tmp/llmdlua-locks-UID that is a symbolic link is refused, never followed:
+-- the lock is taken by truncating its file and writing the holder into it, so a link placed
+-- there (the folder is made by lfs.mkdir, mode 775 less the umask, and only then chmod 700:
+-- for that moment others of the group, or all under umask 0, may write in it) made a run
+-- truncate whatever file the link named, with the owner's rights. On main the file the link
+-- named was emptied and held the lock's JSON. Expected: the file as it was, one line naming
+-- the lock file.
+t.test("run's output lock: a lock file that is a symbolic link is refused, its target untouched", function()
+  local d = t.tmpdir()
+  local real = proc.realpath(d)
+  -- (the lock folder made, by a lock of another file of this test's)
+  t.eq({ abrun.lock_output(d .. "/first.jsonl", {}) }, { true })
+  local uid = lfs.attributes("/proc/self", "uid")
+  local lockf = ("/tmp/llmdlua-locks-%d/autobench-path-%s.lock"):format(uid, abrun.fnv1a64(real .. "/r.jsonl"))
+  t.write(d .. "/victim.txt", "precious\n")
+  t.ok(proc.run({ "ln", "-s", d .. "/victim.txt", lockf }).ok)
+  local ok, err = abrun.lock_output(d .. "/r.jsonl", {})
+  os.remove(lockf)
+  t.eq(t.read(d .. "/victim.txt"), "precious\n", "the link's file untouched")
+  t.eq(ok, nil)
+  t.ok(tostring(err):find(lockf .. ": cannot open: it is a symbolic link", 1, true), tostring(err))
+  t.eq(select(2, tostring(err):gsub("\n", "")), 0, "one line")
+end)

@@ -353,8 +353,10 @@ local function lock_dir()
   local uid = lfs.attributes("/proc/self", "uid") or 0
   local d = ("/tmp/llmdlua-locks-%d"):format(uid)
   if lfs.symlinkattributes(d, "mode") == nil then
-    lfs.mkdir(d)
-    proc.chmod(d, "700")
+    -- made with mode 700 at once (mkdir(2) with that mode): lfs.mkdir's 777 less the umask,
+    -- then a chmod, left a moment in which another user could place a file in it (review53);
+    -- a failure (made meanwhile by another run) is judged by the check below
+    proc.run { "mkdir", "-m", "700", "--", d }
   end
   local a = lfs.symlinkattributes(d)
   if not (a and a.mode == "directory" and a.uid == uid and a.permissions:sub(4) == "------") then

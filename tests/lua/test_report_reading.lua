@@ -719,6 +719,63 @@ t.test("HTML at 1280 x 720: the Verdict and the workload banner are on the first
   t.ok(v[2] <= b[1] and b[2] <= s[1], "Verdict, banner, Summary: " .. json.encode(boxes))
 end)
 
+-- Each table's box (div.wide) at a window this wide, by a script in a copy of the page:
+-- { doc = {scrollWidth, clientWidth}, boxes = { {heading, scrollWidth, clientWidth, pinned}, ... } },
+-- pinned: where the box scrolls, how far (px) its first row's first cell lies from the box's
+-- left edge once the box is scrolled to its right end (0: held in view).
+local function table_boxes(page, width)
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local tmp = t.tmpdir()
+  local text = t.read(page):gsub('<meta http%-equiv="Content%-Security%-Policy"[^>]*>', "")
+  text = text:gsub("</body>", function()
+    return '<script>var out = {doc: [document.documentElement.scrollWidth, document.documentElement.clientWidth],'
+      .. ' boxes: []};'
+      .. 'document.querySelectorAll("div.wide").forEach(function (b) {'
+      .. '  var h = b.previousElementSibling, pinned = null;'
+      .. '  if (b.scrollWidth > b.clientWidth) { b.scrollLeft = b.scrollWidth;'
+      .. '    var c = b.querySelector("tbody tr > :first-child, tr + tr > :first-child");'
+      .. '    pinned = c.getBoundingClientRect().left - b.getBoundingClientRect().left; }'
+      .. '  out.boxes.push([h ? h.textContent.slice(0, 40) : "", b.scrollWidth, b.clientWidth, pinned]); });'
+      .. 'document.body.setAttribute("data-boxes", JSON.stringify(out));</script></body>'
+  end)
+  t.write(tmp .. "/page.html", text)
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--user-data-dir=" .. tmp .. "/profile", ("--window-size=%d,900"):format(width), "--dump-dom",
+    "file://" .. tmp .. "/page.html" }, { timeout = 120 })
+  t.ok(r.ok, "chromium ran: " .. tostring(r.stderr))
+  local boxes = r.stdout:match('data%-boxes="([^"]*)"')
+  t.ok(boxes, "the script reported the boxes: " .. r.stdout:sub(1, 300))
+  return json.decode((boxes:gsub("&quot;", '"'):gsub("&#39;", "'"):gsub("&amp;", "&")))
+end
+
+-- fixf53 (new-user trial, session 53): at 1200 px the demo's Load Curves tables (18 columns
+-- with its SLO) ran 147 and 154 px past their 1100-px box (main), Goodput and SLO attainment
+-- behind a scroll bar. Every table's box now holds its table at 1200 px; at 1024 px, where
+-- the grids cannot fit, a grid scrolls in its box with its first column held in view.
+t.test("HTML at 1200 px: every table of the demo fits its box, no column behind a scroll bar", function()
+  local page = demo() .. "/comparison_report.html"
+  local m = table_boxes(page, 1200)
+  t.ok(m.doc[1] <= m.doc[2], ("the page scrolls sideways: %d > %d"):format(m.doc[1], m.doc[2]))
+  -- (Headline, Configuration Summary, Performance Results, two Load Curves, Load Ladder)
+  t.eq(#m.boxes, 6, json.encode(m.boxes))
+  for _, b in ipairs(m.boxes) do
+    t.ok(b[2] <= b[3], ("the table under '%s' is %d px wide in a %d-px box: it scrolls"):format(b[1], b[2], b[3]))
+  end
+  m = table_boxes(page, 1024)
+  t.ok(m.doc[1] <= m.doc[2], ("the page scrolls sideways at 1024 px: %d > %d"):format(m.doc[1], m.doc[2]))
+  local scrolled = 0
+  for _, b in ipairs(m.boxes) do
+    if b[2] > b[3] then
+      scrolled = scrolled + 1
+      t.ok(math.abs(b[4]) < 1, ("at 1024 px the table under '%s' scrolls, its first column %g px off its box's "
+        .. "left edge when scrolled to the end"):format(b[1], b[4]))
+    end
+  end
+  t.ok(scrolled >= 1, "at 1024 px a Load Curves grid scrolls (else this checks nothing): " .. json.encode(m.boxes))
+end)
+
 t.test("data checks: the Summary, before them, says which run's files disagree", function()
   -- A's per-request file is the synthetic 5-request one, its summary the KubeCon run's
   -- (38,717 requests): 100 % apart, so A's status is "warnings" (test_report.lua)

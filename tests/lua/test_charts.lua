@@ -2109,7 +2109,9 @@ t.test("printed to PDF: the Load Curves table keeps every column on the page", f
   t.eq(r.code, 0, r.stderr)
   local text = browser_text(w .. "/comparison_report.html")
   -- (the two tables, not the paragraph under them, which names the columns too)
-  local curves = text:gsub("%s+", " "):match("Load Curves (.-) Tok/s per user = 1000")
+  -- (the soft hyphens in the headers' long words, where the screen may break them, are in
+  -- the PDF's text too, unseen where the word is whole: left out here, fixf53)
+  local curves = text:gsub("\194\173", ""):gsub("%s+", " "):match("Load Curves (.-) Tok/s per user = 1000")
   t.ok(curves, "the Load Curves section printed")
   -- (pdftotext interleaves the lines of the wrapped headers: their words, each table's)
   for _, h in ipairs { "Point", "Offered", "Repeats", "Throughput", "Harness", "Output", "tok/s/GPU", "Errors",

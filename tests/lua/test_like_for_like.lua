@@ -406,6 +406,12 @@ print(" ".join(repr(v) for v in out))
           like_paced), 1, true), banner)
       t.ok(j.rate_like and j.rate_like:find("read on s-agg's basis", 1, true), j.rate_like)
       t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.html"):find("Throughput on one basis.", 1, true))
+      -- the banner qualifies the Verdict: right under its line, before the paragraph of its
+      -- evidence, in both reports (fixf53: after that paragraph, as long as the ranking, on main)
+      t.ok(md:find("\n%*%*Verdict:%*%* [^\n]*\n\n> %*%*Throughput on one basis%.%*%*"), md:sub(1, 600))
+      t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.html"):find('<p class="verdict%-line"><strong>'
+        .. 'Verdict:</strong> [^\n]*</p>%s*<p class="warning"><strong>Throughput on one basis%.</strong>'),
+        "the HTML banner under the Verdict line")
       -- the sources CSV gives the figure ranked, and how it was read
       local got = {}
       for line in t.read(w .. "/cross-treatment-comparison/treatment_comparison_sources.csv"):gmatch("[^\r\n]+") do

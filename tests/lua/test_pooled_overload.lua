@@ -152,9 +152,9 @@ t.test("Load Curves and Load Ladder mark the loads that fail the SLO", function(
   t.contains(c.md, "| 16/s | 16/s | 16/s | A | A |")
   t.contains(c.md, "Fails SLO: the run's own load point at that load fails an SLO")
   local html = t.read(c.ws .. "/comparison_report.html")
-  t.contains(html, "<th>Offered</th><th>SLO</th>")
+  t.contains(html, "<th>Of&shy;fered</th><th>SLO</th>")
   t.contains(html, '<tr class="slo-fail"><td class="n">3</td><td>16/s</td><td>fails End-to-end latency p90</td>')
-  t.contains(html, "<th>Saturated</th><th>Fails SLO</th>")
+  t.contains(html, "<th>Satu&shy;rated</th><th>Fails SLO</th>")
   -- without an SLO, no such column
   local d = t.tmpdir()
   local stages = { { rate = 4, n = 40, latency = ipsynth.queue(0.1) }, { rate = 8, n = 40, latency = ipsynth.queue(0.1) } }

@@ -1034,7 +1034,7 @@ do
     t.ok(sec:find("; TTFT p95 262.5 (CI ", 1, true), sec)
     -- the HTML table likewise
     local html = render("comparison_report.html", m)
-    t.ok(html:find("<th>Output tok/s/GPU</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>TTFT p99 (ms)</th>"
+    t.ok(html:find("<th>Output tok/s/<wbr>GPU</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>TTFT p99 (ms)</th>"
       .. "<th>TPOT p95 (ms)</th><th>ITL p95 (ms)</th><th>E2E p90 (ms)</th><th>Errors %</th>", 1, true))
     t.ok(html:find('<td class="n">262.5</td>', 1, true))
     -- comparison.json: the columns, and each row's cells in their order

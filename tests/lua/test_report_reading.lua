@@ -47,16 +47,17 @@ local table_rows = t.table_rows
 -- 1. Answer first ------------------------------------------------------------------------------
 
 t.test("answer first: Headline with its evidence, then Summary, before Configuration, in md; the HTML opens with "
-  .. "the Summary", function()
+  .. "the Verdict, its banners and the Summary", function()
   local w = kubecon()
   local md = t.read(w .. "/comparison_report.md")
   local p = positions(md, { "## Headline", "## Summary", "## Configuration Summary", "## Performance Results" })
   t.ok(p[1] > 0 and p[1] < p[2] and p[2] < p[3] and p[3] < p[4], "md order: " .. table.concat(p, ", "))
   local html = t.read(w .. "/comparison_report.html")
-  -- the HTML's decision first (nu15): the Summary right under the title, before the
-  -- workload banner (this pair's loads differ) and the Headline
-  p = positions(html, { "</h1>", '<h2 id="summary">Summary</h2>', '<p class="summary">', '<p class="warning">',
-    "<h2>Headline</h2>", "<h2>Configuration Summary</h2>", "<h2>Performance Results</h2>" })
+  -- the HTML's decision first (nu15): the Verdict under the title, the workload banner
+  -- (this pair's loads differ) under it (fixf53: it came after the Summary, below the fold
+  -- at 1200 x 800), then the Summary, before the Headline
+  p = positions(html, { "</h1>", '<p class="verdict">', '<p class="warning">', '<h2 id="summary">Summary</h2>',
+    '<p class="summary">', "<h2>Headline</h2>", "<h2>Configuration Summary</h2>", "<h2>Performance Results</h2>" })
   local ordered = p[1] > 0
   for i = 2, #p do ordered = ordered and p[i - 1] < p[i] end
   t.ok(ordered, "HTML order: " .. table.concat(p, ", "))
@@ -669,6 +670,110 @@ t.test("HTML at 1280 x 720: the Verdict line is whole on the first screen, above
   t.ok(text:find("^kubecon%-na%-2025_vllm_chunking_and_prefix_caching sustains more load within TTFT p90 ≤ 200%.0 ms"),
     text)
   t.ok(text:find("Untested (one run per load), but the order holds whatever the bound.", 1, true), text)
+end)
+
+-- fixf53 (new-user trial, session 53): every banner (a failed or partial run, not the same
+-- workload, one result in both folders, files left out, GPUs or throughput bases that differ)
+-- qualifies the Verdict, so it stands right under it, in both templates: in the HTML it came
+-- after the Summary, which on the demo pair put the workload banner below the fold.
+t.test("templates: every banner between the Verdict and the first section (HTML: the Summary; md: the Headline)",
+  function()
+  local function check(name, verdict, first, banner)
+    local text = t.read(ROOT .. "/templates/" .. name)
+    local v, f = text:find(verdict, 1, true), text:find(first, 1, true)
+    t.ok(v and f and v < f, name .. ": the Verdict before " .. first)
+    local n, at = 0, 1
+    while true do
+      local b = text:find(banner, at, true)
+      if not b then break end
+      n, at = n + 1, b + 1
+      t.ok(b > v and b < f, ("%s: a banner at %d, not between the Verdict (%d) and %s (%d): %s"):format(name, b, v,
+        first, f, text:sub(b, b + 80)))
+    end
+    -- (the banners by hand: failed, workload, two workloads, identical, partial A and B,
+    -- left out A and B, GPUs, throughput basis)
+    t.eq(n, 10, name .. ": banners")
+  end
+  check("comparison_report.html", '<p class="verdict">', '<h2 id="summary">', '<p class="warning">')
+  check("comparison_report.md", "**Verdict:**", "## Headline", "\n> **")
+end)
+
+-- scripts/demo.sh's comparison: its workspace
+local function demo()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  return w
+end
+
+t.test("HTML at 1280 x 720: the Verdict and the workload banner are on the first screen, above the Summary",
+  function()
+  -- the demo pair: its loads differ, so a banner says so; the Summary above it ran to 9
+  -- lines and pushed it to 637-726 px on main, past the fold of a laptop's 720-px screen
+  local w = demo()
+  local boxes = browser_boxes(w .. "/comparison_report.html", 1280, 720, { "p.verdict", "p.warning", "p.summary" })
+  local v, b, s = boxes["p.verdict"], boxes["p.warning"], boxes["p.summary"]
+  t.ok(v and b and s, json.encode(boxes))
+  t.ok(b[2] <= 720, ("the banner ends at %g px, below the fold (720)"):format(b[2]))
+  t.ok(v[2] <= b[1] and b[2] <= s[1], "Verdict, banner, Summary: " .. json.encode(boxes))
+end)
+
+-- Each table's box (div.wide) at a window this wide, by a script in a copy of the page:
+-- { doc = {scrollWidth, clientWidth}, boxes = { {heading, scrollWidth, clientWidth, pinned}, ... } },
+-- pinned: where the box scrolls, how far (px) its first row's first cell lies from the box's
+-- left edge once the box is scrolled to its right end (0: held in view).
+local function table_boxes(page, width)
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local tmp = t.tmpdir()
+  local text = t.read(page):gsub('<meta http%-equiv="Content%-Security%-Policy"[^>]*>', "")
+  text = text:gsub("</body>", function()
+    return '<script>var out = {doc: [document.documentElement.scrollWidth, document.documentElement.clientWidth],'
+      .. ' boxes: []};'
+      .. 'document.querySelectorAll("div.wide").forEach(function (b) {'
+      .. '  var h = b.previousElementSibling, pinned = null;'
+      .. '  if (b.scrollWidth > b.clientWidth) { b.scrollLeft = b.scrollWidth;'
+      .. '    var c = b.querySelector("tbody tr > :first-child, tr + tr > :first-child");'
+      .. '    pinned = c.getBoundingClientRect().left - b.getBoundingClientRect().left; }'
+      .. '  out.boxes.push([h ? h.textContent.slice(0, 40) : "", b.scrollWidth, b.clientWidth, pinned]); });'
+      .. 'document.body.setAttribute("data-boxes", JSON.stringify(out));</script></body>'
+  end)
+  t.write(tmp .. "/page.html", text)
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--user-data-dir=" .. tmp .. "/profile", ("--window-size=%d,900"):format(width), "--dump-dom",
+    "file://" .. tmp .. "/page.html" }, { timeout = 120 })
+  t.ok(r.ok, "chromium ran: " .. tostring(r.stderr))
+  local boxes = r.stdout:match('data%-boxes="([^"]*)"')
+  t.ok(boxes, "the script reported the boxes: " .. r.stdout:sub(1, 300))
+  return json.decode((boxes:gsub("&quot;", '"'):gsub("&#39;", "'"):gsub("&amp;", "&")))
+end
+
+-- fixf53 (new-user trial, session 53): at 1200 px the demo's Load Curves tables (18 columns
+-- with its SLO) ran 147 and 154 px past their 1100-px box (main), Goodput and SLO attainment
+-- behind a scroll bar. Every table's box now holds its table at 1200 px; at 1024 px, where
+-- the grids cannot fit, a grid scrolls in its box with its first column held in view.
+t.test("HTML at 1200 px: every table of the demo fits its box, no column behind a scroll bar", function()
+  local page = demo() .. "/comparison_report.html"
+  local m = table_boxes(page, 1200)
+  t.ok(m.doc[1] <= m.doc[2], ("the page scrolls sideways: %d > %d"):format(m.doc[1], m.doc[2]))
+  -- (Headline, Configuration Summary, Performance Results, two Load Curves, Load Ladder)
+  t.eq(#m.boxes, 6, json.encode(m.boxes))
+  for _, b in ipairs(m.boxes) do
+    t.ok(b[2] <= b[3], ("the table under '%s' is %d px wide in a %d-px box: it scrolls"):format(b[1], b[2], b[3]))
+  end
+  m = table_boxes(page, 1024)
+  t.ok(m.doc[1] <= m.doc[2], ("the page scrolls sideways at 1024 px: %d > %d"):format(m.doc[1], m.doc[2]))
+  local scrolled = 0
+  for _, b in ipairs(m.boxes) do
+    if b[2] > b[3] then
+      scrolled = scrolled + 1
+      t.ok(math.abs(b[4]) < 1, ("at 1024 px the table under '%s' scrolls, its first column %g px off its box's "
+        .. "left edge when scrolled to the end"):format(b[1], b[4]))
+    end
+  end
+  t.ok(scrolled >= 1, "at 1024 px a Load Curves grid scrolls (else this checks nothing): " .. json.encode(m.boxes))
 end)
 
 t.test("data checks: the Summary, before them, says which run's files disagree", function()

@@ -690,9 +690,9 @@ t.test("templates: every banner between the Verdict and the first section (HTML:
       t.ok(b > v and b < f, ("%s: a banner at %d, not between the Verdict (%d) and %s (%d): %s"):format(name, b, v,
         first, f, text:sub(b, b + 80)))
     end
-    -- (the banners by hand: failed, workload, two workloads, identical, partial A and B,
-    -- left out A and B, GPUs, throughput basis)
-    t.eq(n, 10, name .. ": banners")
+    -- (the banners by hand: failed, workload, two workloads, simulated cluster, identical,
+    -- partial A and B, left out A and B, GPUs, throughput basis)
+    t.eq(n, 11, name .. ": banners")
   end
   check("comparison_report.html", '<p class="verdict">', '<h2 id="summary">', '<p class="warning">')
   check("comparison_report.md", "**Verdict:**", "## Headline", "\n> **")

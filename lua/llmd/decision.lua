@@ -5066,8 +5066,9 @@ function M.token_same_text(ts, fav_label, other_label, min_effect, fmt, opts)
       or "request rate", te.unit_pct)
   end
   for _, l in ipairs(te.limits or {}) do
-    held[#held + 1] = ("%s's %s read against %s for %s"):format(fav_label, metrics.has(l.key) and metrics.get(l.key).label
-      or l.key, fmt and fmt(l.key, l.moved) or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
+    local label = metrics.has(l.key) and metrics.get(l.key).label or l.key
+    held[#held + 1] = ("%s's %s read against %s for %s"):format(fav_label, label, fmt and fmt(l.key, l.moved)
+      or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
   end
   local by = ts.held_pct == math.huge and "with no upper end" or ("by up to %s"):format(M.pct_near(ts.held_pct,
     min_effect or M.MIN_EFFECT))

@@ -3686,7 +3686,8 @@ M.token_order_reason = token_order_reason
 -- decision.token_same_text with this report's labels, figures and advice.
 local function token_same_reason(model, A, B, ts)
   local F, O = ts.favoured == "b" and B or A, ts.favoured == "b" and A or B
-  return decision.token_same_text(ts, F.label, O.label, model.min_effect, function(k, v) return metrics.format(k, v) end,
+  local function fmt(k, v) return metrics.format(k, v) end
+  return decision.token_same_text(ts, F.label, O.label, model.min_effect, fmt,
     { compare = true, tps_row = #(model.slo or {}) > 0 })
 end
 M.token_same_reason = token_same_reason

@@ -690,6 +690,14 @@ t.test("compare: a slower server whose outputs are 4 % shorter is not 'about the
   local csv = t.read(ws .. "/comparison.csv")
   t.ok(csv:match("\ncapacity_at_slo_rps,[^\n]*either_may_be_higher"), csv:match("\ncapacity_at_slo_rps,[^\n]*"))
   t.lacks(csv:match("\ncapacity_at_slo_rps,[^\n]*"), "about_the_same")
+  -- treatments.lua reads the same two runs by the same rule: not "about the same as"
+  local out = t.tmpdir() .. "/tr"
+  local tr = require("llmd.proc").run({ require("llmd.parallel").exe() or "llmdlua", "treatments.lua", "--run",
+    "A=" .. a, "--run", "B=" .. b, "--slo", "tpot_p90_ms=170", "--out", out, "--quiet" })
+  t.eq(tr.code, 0, tr.stderr)
+  local tmd = t.read(out .. "/treatment_report.md")
+  t.lacks(tmd, "about the same as")
+  t.contains(tmd, "not shown to be about the same and either may be higher")
 end)
 
 t.test("compare: one server, equal requests, finely bracketed: still 'about the same' (guard)", function()

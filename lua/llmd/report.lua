@@ -4204,7 +4204,11 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     or ((ev.below_threshold or ev.least_below_threshold) and ev.margin_higher) or nil
   -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
-  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
+  -- (token_same: about the same in req/s as measured, not held to the tokens, fixh53: the tok/s
+  -- gap said as for figures about the same)
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide and not ev.token_same then
+    return cap_text, ev.verdict
+  end
   local basis = evidence_basis(A, B, ca, cb)
   local touch = decision.capacity_touch_tps(ca, cb)
   local g, ta_, tb_ = capacity_gap_tps(ca, cb)
@@ -4213,6 +4217,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
     if not ev.gap_wide and decision.gap_within(g, thr) then
+      -- (held to the tokens not about the same in req/s: the req/s row's words, fixh53)
       return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "

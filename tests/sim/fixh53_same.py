@@ -32,3 +32,5 @@ for L in (10.9, 11.1):
 # the largest gap the one-run brackets [10.9, 11.1] allow, held: A's 11.1 against B's 10.9 x 0.96
 print("largest held gap A over B: %+.3f %% (A's bracket top 11.1 against B's bottom 10.9 x 0.96)"
       % ((11.1 / (10.9 * 0.96) - 1) * 100))
+# in output tok/s (capacity x out): A 549.40, B 527.42, B / A -4.00 %: beyond the threshold in tok/s
+print("capacity in output tok/s: A %.2f, B %.2f (%+.2f %%)" % (la * 50, lb * 48, (lb * 48 / (la * 50) - 1) * 100))

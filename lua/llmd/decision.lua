@@ -4748,7 +4748,16 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
       local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
       if big and big < min_effect then
         -- (both ends within the threshold: about the same, as M.capacity_evidence's
-        -- below_threshold; margin_max_pct the largest, which that claim rests on too)
+        -- below_threshold; margin_max_pct the largest, which that claim rests on too), but only
+        -- where it holds with each run held to the other's tokens (fixh53, M.capacity_token_same's
+        -- rule: the run they favour has its request rate divided by what they favour it by, and
+        -- the other's upper end against its held lower end stays within the threshold); else
+        -- spans.token_same (as M.capacity_token_same's), no order and no sameness
+        local ts = token_gap and M.sustained_token_same(spans, token_gap, min_effect)
+        if ts then
+          spans.token_same, spans.margin_pct, spans.margin_max_pct = ts, m, big
+          return nil, spans
+        end
         spans.below_threshold, spans.margin_pct, spans.margin_max_pct = order, m, big
         return nil, spans
       end
@@ -4785,6 +4794,26 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
     end
   end
   return order, spans
+end
+
+-- M.capacity_token_same's rule on two max sustained throughputs' spans (sp: la, ha, lb, hb, in
+-- req/s) of runs whose token lengths differ (gap: M.token_gap): nil where their gap, held to the
+-- tokens, stays within the threshold (%) of their mean; else {te, favoured, held_pct, other_hi,
+-- fav_lo} as M.capacity_token_same's token_same.
+function M.sustained_token_same(sp, gap, min_effect)
+  local thr = min_effect or M.MIN_EFFECT
+  for _, fav in ipairs { "a", "b" } do
+    local te = M.token_order_explained { gap = gap, hi = fav, min_effect = thr }
+    if te then
+      local held = (fav == "a" and sp.la or sp.lb) / (1 + te.unit_pct / 100)
+      local o_hi = fav == "a" and sp.hb or sp.ha
+      local pct = o_hi == math.huge and math.huge or (o_hi > held and M.mean_gap_pct(held, o_hi)) or nil
+      if pct and pct >= thr then
+        return { te = te, favoured = fav, held_pct = pct, other_hi = o_hi, fav_lo = held }
+      end
+    end
+  end
+  return nil
 end
 
 -- Why spans that the measured loads put apart (sp: M.sustained_order's spans with
@@ -4963,7 +4992,93 @@ end
 
 function M.capacity_evidence(ca, cb, min_effect, opts)
   local ev = capacity_evidence_core(ca, cb, min_effect, opts)
-  return M.capacity_token_check(ev, ca, cb, min_effect, opts)
+  ev = M.capacity_token_check(ev, ca, cb, min_effect, opts)
+  return M.capacity_token_same(ev, ca, cb, min_effect, opts)
+end
+
+-- The bounded claim of "about the same" held to the runs' tokens (fixh53): two capacities whose
+-- gap the spans keep within the practical threshold both ways, of runs whose requests' token
+-- lengths differ beyond their noise (opts.token_gap), are about the same only where the gap
+-- stays within it with each run held to the other's tokens, by M.token_order_explained's one
+-- rule: the run the tokens favour (fav) has its SLO limits on metrics they move read again
+-- (opts.recompute), and its request rate divided by the factor they favour it by, as far as they
+-- can explain (0 up to that: its span's lower end the lower of the two readings, divided). One
+-- server whose outputs are 4 % shorter on a server 4 % slower reads the same req/s, but held to
+-- equal tokens one does 4 % more work a request (tests/sim/fixh53_same.py). Where the gap held
+-- (the other run's upper end against fav's held lower end: of their mean for an order the loads
+-- show, below_threshold; else how far apart, M.magnitude, as M.gap_within) reaches the
+-- threshold: verdict "not shown to differ", token_same = {te (M.token_order_explained's, with
+-- fav as its higher), favoured = fav, held_pct (that gap, %), other_hi, fav_lo (the req/s it is
+-- read on)}, measured_higher = the run whose figure is the larger; below_threshold and
+-- margin_higher cleared. Else ev unchanged.
+function M.capacity_token_same(ev, ca, cb, min_effect, opts)
+  local gap = opts and opts.token_gap
+  if not (gap and next(gap) and ev.verdict == "about the same") then return ev end
+  local thr = min_effect or M.MIN_EFFECT
+  for _, fav in ipairs { "a", "b" } do
+    local cf, co = fav == "a" and ca or cb, fav == "a" and cb or ca
+    local c2
+    local te = M.token_order_explained { gap = gap, hi = fav, slo = opts.slo, min_effect = thr,
+      reorder = opts.recompute and function(slo2)
+        c2 = opts.recompute(fav, slo2)
+        return nil
+      end }
+    if te then
+      local f_lo = M.capacity_span(cf)
+      local _, o_hi = M.capacity_span(co)
+      if not (f_lo and o_hi) then return ev end
+      if c2 and CAPACITY_ORDERED[c2.kind] then
+        f_lo = math.min(f_lo, (M.capacity_span(c2)))
+      elseif te.limits then
+        f_lo = 0 -- (its capacity at the moved limits unknown: no lower end)
+      end
+      local held = f_lo / (1 + te.unit_pct / 100)
+      local pct
+      if o_hi == math.huge or held <= 0 then
+        pct = math.huge
+      elseif o_hi > held then
+        pct = ev.below_threshold and M.mean_gap_pct(held, o_hi) or M.magnitude(M.effect_pct(held, o_hi))
+      end
+      if pct and (ev.below_threshold and pct >= thr or not ev.below_threshold and pct > thr) then
+        ev.verdict, ev.token_same = "not shown to differ", { te = te, favoured = fav, held_pct = pct,
+          other_hi = o_hi, fav_lo = held }
+        ev.measured_higher = ev.margin_higher or ((ca.rps and cb.rps) and (cb.rps > ca.rps and "b" or "a")) or nil
+        ev.below_threshold, ev.margin_higher = nil, nil
+        return ev
+      end
+    end
+  end
+  return ev
+end
+
+-- Why two capacities (or max sustained throughputs) whose gap is within the practical threshold
+-- are not about the same held to their tokens (ts: M.capacity_token_same's token_same, or
+-- M.sustained_order's): "within the practical threshold of 2 % as measured, but the requests
+-- differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling noise though
+-- within the workload match's 5 %): held to A's tokens (B's request rate up to 4.2 % lower for
+-- them), A may be above B by up to +6.1 %, beyond the threshold, so either may be higher; ..."
+-- (M.token_order_advice). fav_label, other_label: the favoured run's label and the other's.
+function M.token_same_text(ts, fav_label, other_label, min_effect, fmt, opts)
+  local te = ts.te
+  local held = {}
+  if te.unit_pct and te.unit_pct > 0 then
+    held[#held + 1] = ("%s's %s up to %.1f %% lower for them"):format(fav_label, te.unit == "tok/s" and "output tok/s"
+      or "request rate", te.unit_pct)
+  end
+  for _, l in ipairs(te.limits or {}) do
+    local label = metrics.has(l.key) and metrics.get(l.key).label or l.key
+    held[#held + 1] = ("%s's %s read against %s for %s"):format(fav_label, label, fmt and fmt(l.key, l.moved)
+      or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
+  end
+  local by = ts.held_pct == math.huge and "with no upper end" or ("by up to %s"):format(M.pct_near(ts.held_pct,
+    min_effect or M.MIN_EFFECT))
+  return ("within the practical threshold of %s %% as measured, but the requests differ (%s, %s though within the "
+    .. "workload match's %g %%): held to %s's tokens (%s), %s may be above %s %s, beyond the threshold, so they are "
+    .. "not shown to be about the same and either may be higher%s"):format(M.thr_num(min_effect or M.MIN_EFFECT),
+    table.concat(te.texts, "; "),
+    te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+    M.TOKEN_TOLERANCE * 100, other_label, table.concat(held, ", "), other_label, fav_label, by,
+    M.token_order_advice(te, opts))
 end
 
 capacity_evidence_core = function(ca, cb, min_effect, opts)

@@ -3681,6 +3681,17 @@ local function token_order_reason(model, A, B, te)
 end
 M.token_order_reason = token_order_reason
 
+-- Why two capacities (or max sustained throughputs) within the practical threshold are not
+-- about the same held to their tokens (decision.capacity_token_same's token_same, ts; fixh53):
+-- decision.token_same_text with this report's labels, figures and advice.
+local function token_same_reason(model, A, B, ts)
+  local F, O = ts.favoured == "b" and B or A, ts.favoured == "b" and A or B
+  local function fmt(k, v) return metrics.format(k, v) end
+  return decision.token_same_text(ts, F.label, O.label, model.min_effect, fmt,
+    { compare = true, tps_row = #(model.slo or {}) > 0 })
+end
+M.token_same_reason = token_same_reason
+
 local function least_below_reason(model, A, B, ev, per)
   per = per or ""
   local ca, cb = model.capacity.a, model.capacity.b
@@ -3885,6 +3896,9 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   if v == "not shown to differ" and ev.token_explained then
     return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B, ev.token_explained))
   end
+  if v == "not shown to differ" and ev.token_same then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, token_same_reason(model, A, B, ev.token_same))
+  end
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis,
@@ -4028,8 +4042,11 @@ local function sustained_order(model, gpu)
   order = order or (sp and (sp.below_threshold or (sp.least_below_threshold and sp.margin_higher)))
   -- (a run saturated at its lowest load is said here only where the loads order the two, or
   -- put them apart within the noise of their rates)
-  if not sp or (low and not order and not sp.within_noise and not sp.token_explained) then return nil end
-  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb, token_explained = sp.token_explained }
+  if not sp or (low and not order and not sp.within_noise and not sp.token_explained and not sp.token_same) then
+    return nil
+  end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb, token_explained = sp.token_explained,
+    token_same = sp.token_same }
   -- spans apart by less than the noise of their rates: no order (decision.sustained_order)
   o.within_noise, o.noise = sp.within_noise, sp.noise
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
@@ -4086,6 +4103,10 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     return ("%s; %s sustained %s%s, %s never achieved more than %s at any load; %s: not shown to differ, no winner")
       :format(base, hi.label, per(te.higher == "b" and o.lb or o.la), where, lo.label,
         per(te.higher == "b" and o.ha or o.hb), token_order_reason(model, A, B, te))
+  end
+  if o.token_same then
+    -- (within the threshold as measured, not held to the tokens: decision.sustained_token_same)
+    return ("%s; %s: not shown to differ, no winner"):format(base, token_same_reason(model, A, B, o.token_same))
   end
   if o.higher and o.below_threshold then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
@@ -4183,7 +4204,11 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     or ((ev.below_threshold or ev.least_below_threshold) and ev.margin_higher) or nil
   -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
-  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
+  -- (token_same: about the same in req/s as measured, not held to the tokens, fixh53: the tok/s
+  -- gap said as for figures about the same)
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide and not ev.token_same then
+    return cap_text, ev.verdict
+  end
   local basis = evidence_basis(A, B, ca, cb)
   local touch = decision.capacity_touch_tps(ca, cb)
   local g, ta_, tb_ = capacity_gap_tps(ca, cb)
@@ -4192,6 +4217,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
     if not ev.gap_wide and decision.gap_within(g, thr) then
+      -- (held to the tokens not about the same in req/s: the req/s row's words, fixh53)
       return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
@@ -4950,6 +4976,8 @@ local function verdict_of(model, A, B)
       v.kind = "not shown to differ"
       if ev.token_explained then
         v.reason = token_order_reason(model, A, B, ev.token_explained) .. "; no winner"
+      elseif ev.token_same then
+        v.reason = token_same_reason(model, A, B, ev.token_same) .. "; no winner"
       elseif ev.least_below_threshold then
         -- (an order whose least gap is below the threshold: at least as much, no winner;
         -- what measuring below a lowest load would tell, where that is the lower run's)
@@ -5058,6 +5086,11 @@ local function verdict_of(model, A, B)
       -- (an order the runs' token lengths can explain: no winner, decision.sustained_order)
       v.kind = "not shown to differ"
       v.reason = token_order_reason(model, A, B, o.token_explained)
+      v.text = ("Not shown to differ in %s: %s; %s; no winner."):format(measure, both, v.reason)
+    elseif o and o.token_same then
+      -- (within the threshold as measured, not held to the tokens: fixh53)
+      v.kind = "not shown to differ"
+      v.reason = token_same_reason(model, A, B, o.token_same)
       v.text = ("Not shown to differ in %s: %s; %s; no winner."):format(measure, both, v.reason)
     elseif o and o.higher and o.least_below_threshold then
       -- (a least gap below the threshold: at least as high, no winner, as the capacity's)
@@ -5860,6 +5893,10 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named "
         .. "higher."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label,
         token_order_reason(model, A, B, ev.token_explained))
+    elseif ev.verdict == "not shown to differ" and ev.token_same then
+      out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named "
+        .. "higher."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label,
+        token_same_reason(model, A, B, ev.token_same))
     elseif ev.verdict == "not shown to differ" and ev.least_below_threshold then
       -- loads that put one above by a least gap below the practical threshold, the largest
       -- beyond it (or with no end): at least as much, no winner, whatever kinds the two

@@ -2680,6 +2680,15 @@ function M.model(list, opts)
         nf, hi, lo, decision.token_order_text(te, hi, lo, decision.MIN_EFFECT,
           function(k, v) return metrics.format(k, v) end))
       r.evidence.token_explained = te
+    elseif ev.token_same then
+      -- figures within the threshold that are not about the same held to the two treatments'
+      -- tokens (decision.capacity_token_same, fixh53): either may be higher, as compare.lua says it
+      local ts = ev.token_same
+      local fav, other = ts.favoured == "b" and "this one" or nxt.label, ts.favoured == "b" and nxt.label or "this one"
+      r.vs_next, r.proven, r.either = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf, decision.token_same_text(ts, fav,
+        other, decision.MIN_EFFECT, function(k, v) return metrics.format(k, v) end))
+      r.evidence.token_same = ts
     elseif ev.steps_cannot_order then
       -- both cross the SLOs between loads that overlap: the steps cannot order them, and
       -- "no clear difference" would read as sameness (the README's rule)
@@ -3074,6 +3083,18 @@ function M.model(list, opts)
           gap_rate(ssp.lb), nxt.label,
           gap_rate(ssp.ha), decision.token_order_text(ssp.token_explained, "this one", nxt.label, decision.MIN_EFFECT))
         r.either_why = ("the token lengths of %s's and %s's requests can explain the order"):format(x.label, nxt.label)
+      elseif ssp and ssp.token_same and v.verdict ~= "A better" then
+        -- limits the measured loads put within the practical threshold, but not held to the two
+        -- treatments' tokens (decision.sustained_token_same, fixh53): either may be higher, as
+        -- compare.lua says it, never "about the same"
+        local ts = ssp.token_same
+        local fav = ts.favoured == "b" and "this one" or nxt.label
+        local other = ts.favoured == "b" and nxt.label or "this one"
+        r.vs_next, r.either = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, ptext or "untested",
+          decision.token_same_text(ts, fav, other, decision.MIN_EFFECT))
+        r.either_why = ("the token lengths of %s's and %s's requests can take their gap beyond the practical threshold")
+          :format(x.label, nxt.label)
       elseif ssp and ssp.least_below_threshold and ssp.margin_higher == "b" then
         -- the limits' spans apart beyond the noise of their rates, but their least gap (the
         -- next one's ceiling against this one's figure) below the practical threshold while the

@@ -663,35 +663,37 @@ static int l_take_max(lua_State *L)
     return 1;
 }
 
-/* The accumulator at idx for its variance: as it is when that needs no sample (known, or
-   a sketch's), else with its samples written out (check_lstats). */
-static Stats *variance_stats(lua_State *L, int idx)
+/* The variance (ddof) of the accumulator at idx, its samples never written out for it:
+   from the runs held (stats_variance_runs, the same bits as over the samples written out),
+   else as it is. */
+static double variance_of(lua_State *L, int idx, int ddof)
 {
-    Stats *s = peek_stats(L, idx);
-    return s->sketch || s->m2_known || s->n_pinf || s->n_ninf ? s : check_stats(L, idx);
+    LStats *ls = peek_lstats(L, idx);
+    if (ls->held.nr != 0)
+        return stats_variance_runs(&ls->s, &ls->held, ddof);
+    return stats_variance(&ls->s, ddof);
 }
 
 /* s:variance([ddof = 0]) */
 static int l_variance(lua_State *L)
 {
-    Stats *s = variance_stats(L, 1);
     lua_Integer ddof = luaL_optinteger(L, 2, 0);
     luaL_argcheck(L, ddof == 0 || ddof == 1, 2, "ddof must be 0 (population) or 1 (sample)");
-    push_known(L, stats_variance(s, (int)ddof));
+    push_known(L, variance_of(L, 1, (int)ddof));
     return 1;
 }
 
 /* s:stddev() -> the population standard deviation (ddof 0, numpy's default) */
 static int l_stddev(lua_State *L)
 {
-    push_known(L, sqrt(stats_variance(variance_stats(L, 1), 0)));
+    push_known(L, sqrt(variance_of(L, 1, 0)));
     return 1;
 }
 
 /* s:sample_stddev() -> the sample standard deviation (ddof 1) */
 static int l_sample_stddev(lua_State *L)
 {
-    push_known(L, sqrt(stats_variance(variance_stats(L, 1), 1)));
+    push_known(L, sqrt(variance_of(L, 1, 1)));
     return 1;
 }
 

@@ -196,6 +196,9 @@ typedef struct StatsRuns {
 int stats_range_runs(const Stats *src, size_t from, size_t k, Stats *out, StatsRuns *runs);
 /* stats_percentile of the sorted samples the runs hold (the same steps, the same bits). */
 double stats_percentile_runs(const StatsRuns *r, double p, int method);
+/* stats_variance of s whose sorted samples the runs r hold, none written out (the same bits
+   as over them written out; its sum of squared deviations kept, as stats_variance's). */
+double stats_variance_runs(Stats *s, const StatsRuns *r, int ddof);
 /* stats_mann_whitney where a side's sorted samples are held as runs (ra, rb; NULL: that
    side's own samples, sorted first as there): the same sums in the same order. */
 int stats_mann_whitney_runs(Stats *a, const StatsRuns *ra, Stats *b, const StatsRuns *rb,

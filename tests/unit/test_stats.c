@@ -2020,7 +2020,8 @@ int main(void)
                 Stats held = full; /* its sums and kind; its samples never read */
                 held.m2_known = 0;
                 full.m2_known = 0;
-                double want = stats_variance(&full, ddof), got = stats_variance_runs(&held, &r, ddof);
+                double want = stats_variance(&full, ddof),
+                       got = stats_variance_runs(&held, &r, ddof);
                 bad += memcmp(&want, &got, sizeof want) != 0 || !held.m2_known;
                 quad sum = 0, ss = 0;
                 for (uint64_t k = 0; k < n; k++)

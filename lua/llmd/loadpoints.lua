@@ -313,6 +313,20 @@ function M.points(run)
       end
     end
     p.failure_kinds, p.repeat_failure_kinds = kinds, per_repeat
+    -- each repeat's failed and finished requests and its failures' design effect in send order
+    -- (llmd.runmodel's sample_deff.failed; 1 where unknown), for the error rate's interval of a
+    -- repeated point (M.repeats_error_ends); nil unless every repeat gives both counts
+    if #g.stages >= 2 then
+      local rc = { failed = {}, total = {}, deff = {} }
+      for j, st in ipairs(g.stages) do
+        local v = st.metrics and st.metrics.values or {}
+        local f, ok = v.requests_failed, v.requests_ok
+        if not (finite(f) and finite(ok) and f >= 0 and ok >= 0) then rc = nil; break end
+        local d = st.metrics.sample_deff and st.metrics.sample_deff.failed
+        rc.failed[j], rc.total[j], rc.deff[j] = f, f + ok, finite(d) and math.max(1, d) or 1
+      end
+      p.repeat_counts = rc
+    end
     -- and by cause (llmd.runmodel.stage_causes), summed over its repeats by cause, most first;
     -- a repeat whose reader grouped no causes per stage counts its failures as "cause not
     -- recorded", as its kinds count them unknown
@@ -3564,6 +3578,12 @@ function M.repeats_ends(p, key, max, past)
   if past and type(v) == "number" and v > max and c.lo <= max then
     return { lo = v, hi = math.max(hi or v, v) }
   end
+  -- the error rate: its repeats' pooled requests (M.repeats_error_ends), not the t-interval of
+  -- their shares, where their failures do not vary between repeats beyond chance
+  if key == "error_rate_pct" then
+    local e = M.repeats_error_ends(p)
+    if e then return e end
+  end
   local xs = c.samples
   if type(xs) == "table" and #xs >= M.SIGN_MIN_REPEATS and (c.lo <= max and hi > max) then
     local least, most = math.huge, -math.huge
@@ -4023,6 +4043,43 @@ function M.error_ci(p)
   return math.min(lo * 100, e), math.max(hi * 100, e), { n = n, deff = d, failed = k }
 end
 
+-- The 95 % interval of a repeated load point p's error rate (in %) from its repeats' requests
+-- pooled (p.repeat_counts): the exact binomial (Clopper-Pearson) interval of all their failures
+-- among all their finished requests, each repeat's counts read on its effective sample (divided by
+-- its failures' design effect in send order), as M.error_ci reads one run's. Not the Student t
+-- interval of the repeats' shares: with 2 repeats that is their mean -+ 12.7 x their standard
+-- error, from one degree of freedom, and leaves a share of 8 % of 600 requests "allowed" to be
+-- within 5 % (task power54: on rate ladders of 2 repeats, 8 % failures against none named no
+-- winner in 56 of 56 verdicts), whereas the count of failures says how far a share can be from
+-- its truth where requests fail independently. Only where they do, as far as the repeats show:
+-- where the repeats' failures differ beyond chance (stattest.heterogeneity, chi-square on the
+-- effective counts, p < llmd.decision.ALPHA: a crash in one repeat) the repeats' spread is the
+-- noise, and nil is returned (the t-interval stays, as the error rate's row test then leaves the
+-- pooled counts: llmd.decision.failure_dispersion). Always around the point's own figure.
+-- {lo, hi, pooled = {failed, total, eff_n}} or nil (no counts, fewer than 2 repeats, no finished
+-- request, no failed one, or the repeats differ).
+function M.repeats_error_ends(p)
+  local rc = p.repeat_counts
+  if not (rc and #rc.failed >= 2) then return nil end
+  local k, n, ek, en = 0, 0, {}, {}
+  for j = 1, #rc.failed do
+    ek[j], en[j] = rc.failed[j] / rc.deff[j], rc.total[j] / rc.deff[j]
+    k, n = k + ek[j], n + en[j]
+  end
+  -- (no failure in any repeat: their shares are identical zeros, met as before; the pooled
+  -- interval would reach 5 % below 72 requests, 0 of 60 up to 5.96 %, which the repeats'
+  -- identical figures were never read to allow)
+  if n <= 0 or k <= 0 then return nil end
+  local h = stattest.heterogeneity(ek, en)
+  if h and h.p < require("llmd.decision").ALPHA then return nil end
+  local lo, hi = stattest.clopper_pearson(k, n, 1 - stattest.normal_two_sided(M.SLO_CI_Z))
+  local e = field(p, "error_rate_pct")
+  e = finite(e) and e or k / n * 100
+  local f, t = 0, 0
+  for j = 1, #rc.failed do f, t = f + rc.failed[j], t + rc.total[j] end
+  return { lo = math.min(lo * 100, e), hi = math.max(hi * 100, e), pooled = { failed = f, total = t, eff_n = n } }
+end
+
 -- The 95 % interval of point p's SLO metric key: M.percentile_ci's, M.mean_ci's, or for the
 -- error rate M.error_ci's.
 function M.slo_ci(p, key)
@@ -4291,8 +4348,20 @@ end
 --   2042.3 ms, sd 1372.5 ms against 500 ms, 2 repeats: 6 "would clear it", 60 % of draws in
 --   a numpy simulation; 9 clear it in 84 %). nil where the mean lies too close to the SLO for
 --   that (the capacity lies at this load);
+-- - remedy "repeats", pooled = {failed, total}: a repeated point's error rate read on its repeats'
+--   requests pooled (M.repeats_error_ends) whose interval (lo, hi) straddles the limit: more
+--   requests at that load;
 -- - remedy "per-request data": a one-run point of a summary file (its noise unknown).
 M.SETTLE_MAX_REPEATS = 10
+-- The repeats a "more repeats" advice asks for are sized on the upper confidence limit, at this
+-- level (%), of the spread their repeats measured (stattest.sd_upper), not on the measured one
+-- (task power54): from 2 repeats the spread is one degree of freedom, and sized on it as measured,
+-- 38 such claims of compare.lua on audit53's rate ladders (20 against 25 slots, 30 s loads, TTFT
+-- p90 <= 500 ms, 20 pairs) cleared the SLO in 36 % of numpy draws of the same server, not the 80 %
+-- they said (tests/sim/power54_settle.py); on the upper 80 % limit 32 of them need more than 10
+-- repeats, and the 6 left cleared in 66 % (on the 90 % limit none is left). The mean's own noise
+-- is not in it: the count stays "if their mean is truly as measured".
+M.SETTLE_SD_CONFIDENCE = 80
 -- The chance (power, %) with which the repeats or loads a "to settle it" asks for settle it if
 -- the truth is as measured (here, and llmd.decision.noise_settle_text's longer loads).
 M.SETTLE_POWER = 80
@@ -4339,19 +4408,33 @@ function M.unclear_loads(points, slo, unclear, sat)
         -- (nor where every one of enough repeats lies on one side: M.repeats_ends)
         local ends = M.repeats_ends(p, x.key, x.max, past_from and i >= past_from)
         local settled = ends and (ends.lo > x.max or ends.hi <= x.max)
-        if c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then
+        if ends and ends.pooled and not settled and type(v) == "number" then
+          -- (an error rate read on its repeats' requests pooled, M.repeats_error_ends: more
+          -- requests at that load narrow it, repeats or a longer load alike, as one run's)
+          local e = entry(i, x.key)
+          e.remedy, e.lo, e.hi, e.pooled = "repeats", ends.lo, ends.hi, ends.pooled
+          out[#out + 1] = e
+          break
+        elseif c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.repeats, e.sd = "more repeats", c.lo, c.hi, c.n, c.sd
           -- (a lower end clipped at 0: the t-interval's own, for the text to say so, audit47 F6)
           e.t_lo = c.clipped and c.t_lo or nil
           -- the fewest repeats r whose t-interval clears the SLO on the mean's side with
-          -- M.SETTLE_POWER % chance if mean and sd are truly as measured
+          -- M.SETTLE_POWER % chance if the mean is truly as measured and the spread at the
+          -- upper M.SETTLE_SD_CONFIDENCE % confidence limit of the measured one (sd_plan)
           local gap = math.abs(v - x.max)
-          for r = c.n + 1, M.SETTLE_MAX_REPEATS do
-            if gap > 0 and c.sd > 0 and stattest.t_interval_power(gap, c.sd, r) >= M.SETTLE_POWER / 100 then
-              e.need = r
-              break
+          local function need(sd)
+            for r = c.n + 1, M.SETTLE_MAX_REPEATS do
+              if gap > 0 and sd > 0 and stattest.t_interval_power(gap, sd, r) >= M.SETTLE_POWER / 100 then return r end
             end
+          end
+          if gap > 0 and c.sd > 0 then
+            e.sd_plan = stattest.sd_upper(c.sd, c.n, M.SETTLE_SD_CONFIDENCE / 100)
+            e.need = need(e.sd_plan)
+            -- (none at that spread, where the measured one would have given a count: the
+            -- repeats' spread, not the mean's closeness to the limit, leaves it unsized)
+            e.spread_limited = not e.need and need(c.sd) ~= nil or nil
           end
           out[#out + 1] = e
           break

@@ -4596,10 +4596,13 @@ local function settle_text(model, A, B, ca, cb, only)
       elseif e.remedy == "repeats" and e.key == "error_rate_pct" then
         -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
         -- requests at that load narrow it, repeats or a longer load alike)
+        -- (a repeated point's from its repeats' requests pooled: lp.repeats_error_ends)
         parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
-          .. "interval %s to %s from its failed requests, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
-          fmt(e.hi), fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% failure "
-          .. "limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
+          .. "interval %s to %s from its %s, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
+          fmt(e.hi),
+          e.pooled and ("repeats' failed requests pooled, %.0f of %.0f"):format(e.pooled.failed, e.pooled.total)
+            or "failed requests", fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% "
+          .. "failure limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
@@ -4610,8 +4613,20 @@ local function settle_text(model, A, B, ca, cb, only)
         -- 1,114.4 ms" from a t-interval of -488 to 1114)
         local lo = fmt(e.lo) .. (e.t_lo and (" (clipped at 0 from the t-interval's %s)"):format(fmt(e.t_lo)) or "")
         parts[#parts + 1] = head .. ("%d repeats, not %d (%s %s, the repeats' 95 %% interval %s to %s, across the %s "
-          .. "limit; %d would clear it with %d %% chance if their mean and spread are truly as measured)"):format(
-          e.need, e.repeats, name, fmt(e.value), lo, fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER)
+          .. "limit; %d would clear it with %d %% chance if their mean is truly as measured and their spread no more "
+          .. "than %s, the upper %d %% confidence limit of the %s measured)"):format(
+          e.need, e.repeats, name, fmt(e.value), lo, fmt(e.hi), fmt(limit[e.key]), e.need, lp.SETTLE_POWER,
+          fmt(e.sd_plan), lp.SETTLE_SD_CONFIDENCE, fmt(e.sd))
+      elseif e.remedy == "more repeats" and e.spread_limited then
+        -- (sized on the spread's upper confidence limit, lp.SETTLE_SD_CONFIDENCE: from few repeats
+        -- the measured spread is no measure of how many more would settle it)
+        local lo = fmt(e.lo) .. (e.t_lo and (" (clipped at 0 from the t-interval's %s)"):format(fmt(e.t_lo)) or "")
+        parts[#parts + 1] = head .. ("more than %d repeats may be needed (%s %s over %d repeats, their 95 %% interval "
+          .. "%s to %s, across the %s limit; their spread, %s, is measured on %d degree%s of freedom, and at its upper "
+          .. "%d %% confidence limit, %s, %d repeats would clear it with less than %d %% chance)"):format(
+          lp.SETTLE_MAX_REPEATS, name, fmt(e.value), e.repeats, lo, fmt(e.hi), fmt(limit[e.key]), fmt(e.sd),
+          e.repeats - 1, e.repeats == 2 and "" or "s", lp.SETTLE_SD_CONFIDENCE, fmt(e.sd_plan), lp.SETTLE_MAX_REPEATS,
+          lp.SETTLE_POWER)
       elseif e.remedy == "more repeats" then
         parts[#parts + 1] = head .. ("%s's mean over %d repeats, %s, lies too close to the %s limit for %d repeats "
           .. "to clear it with %d %% chance: its capacity lies near this load"):format(name, e.repeats, fmt(e.value),

@@ -1,0 +1,88 @@
+-- The error rate of a repeated load point is weighed against its limit (an error-rate SLO, or
+-- the default 5 % failure limit) on its repeats' requests pooled, not on the Student t interval
+-- of the repeats' shares (task power54). With 2 repeats that interval is their mean -+ 12.7
+-- standard errors from one degree of freedom: 7.5 % and 9.2 % of 240 requests read "up to
+-- 18.9 %, down to 0", so a run failing 8 % of its requests at every load was allowed to stay
+-- within 5 % at its repeats' good end, and on rate ladders of 2 repeats a B failing 8 % against
+-- an A failing none named no winner in 56 of 56 verdicts (audit53; tests/sim/power54_decide.py).
+-- Where the repeats' failures differ beyond chance (a crash in one), the t-interval stays.
+-- Expected values: python3 (tests of task power54), the binomial tails summed exactly
+-- (math.comb) and each end found by bisection (lo solves P(X >= k | p) = 0.025, hi solves
+-- P(X <= k | p) = 0.025), as test_capacity_error_slo.lua's; the chi-square of two groups by
+-- hand, its p erfc(sqrt(x2 / 2)); the t-interval with t(0.975, 1) = 12.706204736.
+local t = require "testlib"
+local lp = require "llmd.loadpoints"
+local decision = require "llmd.decision"
+
+-- (testlib.repeats_run: offered x 60 requests a repeat; {achieved, TTFT p90, failed} a repeat)
+local rrun = t.repeats_run
+local SLO = decision.parse_slo("ttft_p90_ms=500")
+
+t.test("repeats_error_ends: the pooled requests' exact interval, not the repeats' t-interval", function()
+  -- 4 req/s, 240 requests a repeat, 18 and 22 failed (7.5 %, 9.17 %): pooled 40 of 480,
+  -- Clopper-Pearson 6.020046 % to 11.174836 % (python3): beyond 5 % for certain. The
+  -- repeats' t-interval: 8.333 -+ 12.706 x 1.1785 / sqrt 2 = -2.26 (clipped at 0) to 18.92 %.
+  -- (chi-square of 18/240 against 22/240: 0.436, p 0.509: no more spread than chance)
+  local pts = lp.points(rrun { { 4, { { 4, 100, 18 }, { 4, 100, 22 } } } })
+  local p = pts[1]
+  t.eq(p.repeat_counts.failed, { 18, 22 })
+  t.eq(p.repeat_counts.total, { 240, 240 })
+  t.near(p.ci.error_rate_pct.hi, 18.92, 0.01)
+  local e = lp.repeats_error_ends(p)
+  t.near(e.lo, 6.020046, 1e-5)
+  t.near(e.hi, 11.174836, 1e-5)
+  t.eq({ e.pooled.failed, e.pooled.total }, { 40, 480 })
+  -- and so the capacity range reads it (repeats_ends of the default failure limit)
+  local ends = lp.repeats_ends(p, "error_rate_pct", 5)
+  t.near(ends.lo, 6.020046, 1e-5)
+  -- a share at the limit stays unclear: 12 and 12 of 240, 24 of 480, 3.229511 % to 7.348509 %
+  local q = lp.points(rrun { { 4, { { 4, 100, 12 }, { 4, 100, 12 } } } })[1]
+  local u = lp.repeats_error_ends(q)
+  t.near(u.lo, 3.229511, 1e-5)
+  t.near(u.hi, 7.348509, 1e-5)
+  -- what would settle it: more requests at that load, with the pooled interval and counts
+  local s = lp.unclear_loads({ q }, lp.capacity_slo(SLO), nil, nil)
+  t.eq({ #s, s[1].remedy, s[1].key, s[1].pooled.failed, s[1].pooled.total }, { 1, "repeats", "error_rate_pct", 24, 480 })
+  t.near(s[1].lo, 3.229511, 1e-5)
+end)
+
+t.test("repeats_error_ends: a crash in one repeat keeps the repeats' t-interval", function()
+  -- 0 and 40 of 240 failed: chi-square 43.64, p 3.95e-11 (python3): the failures differ
+  -- between repeats beyond chance, so the pooled count is no measure of their noise
+  local p = lp.points(rrun { { 4, { { 4, 100, 0 }, { 4, 100, 40 } } } })[1]
+  t.eq(lp.repeats_error_ends(p), nil)
+  local ends = lp.repeats_ends(p, "error_rate_pct", 5)
+  t.eq(ends, p.ci.error_rate_pct)
+end)
+
+t.test("repeats_error_ends: each repeat's counts read on its failures' design effect", function()
+  -- 8 and 8 of 300 failed with design effect 2 each: 4 of 150 twice, 8 of 300 pooled, 1.158157
+  -- to 5.186581 % (python3, as test_capacity_error_slo.lua's 8 of 300)
+  local e = lp.repeats_error_ends({ values = { error_rate_pct = 8 / 300 * 100 },
+    repeat_counts = { failed = { 8, 8 }, total = { 300, 300 }, deff = { 2, 2 } } })
+  t.near(e.lo, 1.158157, 1e-5)
+  t.near(e.hi, 5.186581, 1e-5)
+  -- (no counts: nil, the t-interval stays; nor where no repeat failed a request: 0 of 60 twice
+  -- would reach 2.98 % pooled, 0 of 30 twice 5.96 %, where the identical zeros were met)
+  t.eq(lp.repeats_error_ends({ values = {} }), nil)
+  t.eq(lp.repeats_error_ends({ values = { error_rate_pct = 0 },
+    repeat_counts = { failed = { 0, 0 }, total = { 30, 30 }, deff = { 1, 1 } } }), nil)
+end)
+
+t.test("a run failing 8 % at every load is below its lowest load at both ends of its repeats", function()
+  -- 4, 6, 8 req/s, 2 repeats of 240, 360, 480 requests, TTFT p90 100 ms (never near 500):
+  -- 18+22 of 480 (6.020 to 11.175 %), 27+31 of 720 (6.174 to 10.289 %), 36+42 of 960 (6.475 to
+  -- 10.037 %), python3: every load fails 5 % for certain. Main read each load's good end as
+  -- its t-interval's (down to 0 %), met 5 % there at every load, and the range ran up to the
+  -- top load (8 req/s): a run that fails 8 % of everything "may" sustain 8 req/s.
+  local pts = lp.points(rrun {
+    { 4, { { 4, 100, 18 }, { 4, 100, 22 } } },
+    { 6, { { 6, 100, 27 }, { 6, 100, 31 } } },
+    { 8, { { 8, 100, 36 }, { 8, 100, 42 } } } })
+  local iv = lp.capacity_interval(pts, SLO)
+  t.eq({ iv.low.kind, iv.high.kind }, { "below_lowest", "below_lowest" })
+  t.near(iv.lo, 0, 1e-9)
+  t.near(iv.hi, 4, 1e-9)
+  -- and no more repeats are asked there: every load is settled
+  t.eq(#lp.unclear_loads(pts, lp.capacity_slo(SLO), nil, lp.saturation(pts, { slo = SLO })), 0)
+end)

@@ -1433,12 +1433,16 @@ local function saturation_of(points, opts)
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
+        -- (the loads below it, or below an unjudged one under it, are the ones known to be
+        -- sustained: sustained_upto, as for a point that could not be judged, so that no test
+        -- or whole-run figure reads it, or any load above it, as sustained)
         local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
-        return { none = true, unknown = true, reason = ("point %d%s: achieved rate unknown%s"):format(i, st,
-          p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
+        return { none = true, unknown = true, sustained_upto = pending and pending.point - 1 or i - 1,
+          reason = ("point %d%s: achieved rate unknown%s"):format(i, st,
+            p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
       end
       if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point
-        return { none = true, unknown = true,
+        return { none = true, unknown = true, sustained_upto = pending and pending.point - 1 or i - 1,
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       local err = p.values and p.values.error_rate_pct
@@ -1954,11 +1958,19 @@ end
 -- run's own counts read those failures as errors, not overload, yet a queue's client
 -- timeouts are answered the same way, and how many of them an overloaded queue throws varies
 -- between runs far beyond what one run's counts show (audit43: 2 to 49 of 600 at one load
--- over 26 runs of one server). nil where it was sustained (or s is unknown for want of data).
+-- over 26 runs of one server). nil where it was sustained.
+-- A saturation unknown with no sustained_upto (a file that disagrees with itself about its
+-- requests, loads that mix rate and concurrency) leaves every rate-based point "unjudged":
+-- unknown stays unknown, so the tests leave them out and a whole-run figure over them is not
+-- comparable, never pooled as sustained (satur54: before, every such point read as sustained).
+-- Concurrency levels are not: a closed loop's latency is its level's steady state, no queue that
+-- grows with time, and one level alone (saturation "needs at least two") would leave nothing to
+-- compare.
 function M.point_unsustained(s, p)
   if type(s) ~= "table" or not p.index then return nil end
   if M.point_saturated(s, p) then return "saturated" end
   if s.unknown and type(s.sustained_upto) == "number" and p.index > s.sustained_upto then return "unjudged" end
+  if s.unknown and s.sustained_upto == nil and p.load_type ~= "concurrency" then return "unjudged" end
   if type(s.unjudged) == "table" and type(s.unjudged.point) == "number" and p.index >= s.unjudged.point then
     return "unjudged"
   end

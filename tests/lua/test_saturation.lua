@@ -1997,7 +1997,42 @@ do
     -- a run cut by failures (cause "failures") is not saturated, but its short point is said
     t.eq(lp.point_unsustained({ point = 2, cause = "failures", answered_short = { 2 } }, p(2)), "short")
     t.eq(lp.point_unsustained(nil, p(2)), nil)
+    -- satur54: unknown with no load known to be sustained below it (no sustained_upto: a file
+    -- that disagrees with itself, count_check): every rate-based point "unjudged", never read as
+    -- sustained (main: nil, so the tests and whole-run rows pooled them as sustained); a
+    -- concurrency level stays in (a closed loop's latency is its level's steady state)
+    local whole = { none = true, unknown = true, count_check = true }
+    local r = function(i) return { index = i, load_type = "rate" } end
+    local c = function(i) return { index = i, load_type = "concurrency" } end
+    t.eq({ lp.point_unsustained(whole, r(1)), lp.point_unsustained(whole, r(3)), lp.point_unsustained(whole, c(1)) },
+      { "unjudged", "unjudged", nil })
   end)
+
+  t.test("achieved rate unknown or overshooting at a load: the loads below it are the ones known sustained (satur54)",
+    function()
+      -- hand-made rate ladder 2, 4, 6 req/s, 200 requests each: 2 and 4 achieved in full; the third
+      -- overshoots (9 req/s at 6 offered: by hand more than 10 % + 3 / sqrt(6 x 33.3) = 31 % above,
+      -- lp.OVERSHOOT) or has no achieved rate. Main: unknown with no sustained_upto, so
+      -- point_unsustained read every point, the third too, as sustained.
+      local function ladder(third)
+        local pts = {}
+        for i, o in ipairs { 2, 4, 6 } do
+          pts[i] = { index = i, load_type = "rate", offered = o, achieved_rps = o, repeats = 1, stages = { i - 1 },
+            values = { requests_ok = 200, error_rate_pct = 0 }, na = {} }
+        end
+        third(pts[3])
+        return pts
+      end
+      for _, case in ipairs {
+        { "overshoot", function(q) q.achieved_rps = 9; q.overshoot = { stage = 2, text = "achieved 9 req/s at an "
+          .. "offered 6/s: the file's rates cannot both be right" } end },
+        { "no rate", function(q) q.achieved_rps = nil; q.na.throughput_req_s = "no window" end } } do
+        local pts = ladder(case[2])
+        local s = lp.saturation(pts)
+        t.eq({ s.unknown, s.sustained_upto }, { true, 2 }, case[1] .. ": " .. s.reason)
+        t.eq({ lp.point_unsustained(s, pts[2]), lp.point_unsustained(s, pts[3]) }, { nil, "unjudged" }, case[1])
+      end
+    end)
 
   t.test("common_load stops below a load a run's own rule names unsustained (answered short in bursts) (fixi44)",
     function()

@@ -1972,7 +1972,8 @@ end
 -- between runs far beyond what one run's counts show (audit43: 2 to 49 of 600 at one load
 -- over 26 runs of one server). nil where it was sustained.
 -- A saturation unknown with no sustained_upto (a file that disagrees with itself about its
--- requests, loads that mix rate and concurrency) leaves every rate-based point "unjudged":
+-- requests, loads that mix rate and concurrency, loads of no known rate) leaves every point but a
+-- concurrency level "unjudged":
 -- unknown stays unknown, so the tests leave them out and a whole-run figure over them is not
 -- comparable, never pooled as sustained (satur54: before, every such point read as sustained).
 -- Concurrency levels are not: a closed loop's latency is its level's steady state, no queue that

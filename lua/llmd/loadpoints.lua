@@ -1048,40 +1048,6 @@ function M.arrival_noise(d, rps)
     and rps >= d.ref_rps * (1 - M.ARRIVAL_Z * d.arrival_sd) or false
 end
 
--- The one-sided 95 % z (the normal's 95th percentile): how far above the nominal rate the
--- requests may have gone out by the arrivals' own noise (M.kept_up_in_noise), at the 5 % level
--- the rule's other chances use (QUEUE_CHANCE).
-M.ARRIVAL_KEPT_Z = 1.6448536269514722
-
--- Was a drain-reduced rate read against the nominal offered rate (d: M.drain_of) at 95 % or
--- more of it only by a margin the arrivals' noise could hide: below 95 % of what the sends may
--- have been, the nominal times (1 + ARRIVAL_KEPT_Z standard deviations)? The noise that can make
--- a kept-up server look short can make a server that fell behind look kept up: satur54, vLLM
--- without --save-detailed read 10 req/s kept up at 95.5 % of the nominal where the detailed
--- files of the same requests (sent faster by chance) saw the answers fall behind, and its max
--- sustained throughput 9.55 req/s against their 9.02 (tests/sim/satur54_kept.py).
-function M.kept_up_in_noise(d)
-  return d.ref_basis == "offered" and finite(d.arrival_sd) and d.arrival_sd > 0
-    and d.rps >= M.SATURATION_SHARE * d.ref_rps
-    and d.rps < M.SATURATION_SHARE * d.ref_rps * (1 + M.ARRIVAL_KEPT_Z * d.arrival_sd) or false
-end
-
--- Why the load point just below a saturated one (q, its index i, d = M.drain_of(q)) is not known
--- to be sustained where it kept up only within the arrivals' noise (M.kept_up_in_noise).
-function M.kept_noise_text(q, d, i)
-  local st = q.stages and #q.stages == 1 and (" (stage %d)"):format(q.stages[1]) or ""
-  local top = d.ref_rps * (1 + M.ARRIVAL_KEPT_Z * d.arrival_sd)
-  return ("point %d%s: at %g req/s offered the drain-reduced rate was %.4g req/s (%.1f %% of the offered, %d %% or "
-    .. "more), but the files hold no send times, so the rate the requests went out at is known only as the nominal, "
-    .. "which %s arrivals miss by %.1f %% (one standard deviation) by chance alone: sent at up to %.4g req/s (one-"
-    .. "sided 95 %%), %d %% of which is %.4g, above what was answered, so whether the server kept up there, just "
-    .. "below the load where it saturated, is unknown; %s would tell"):format(i, st, q.offered, d.rps,
-    d.rps / d.ref_rps * 100, M.SATURATION_SHARE * 100,
-    d.arrival_shape == 1 and "Poisson" or ("gamma-spaced (burstiness %g)"):format(d.arrival_shape),
-    d.arrival_sd * 100, top, M.SATURATION_SHARE * 100, M.SATURATION_SHARE * top,
-    d.arrival_tell or "per-request start times (vLLM's --save-detailed)")
-end
-
 local function index_list(list)
   local l = {}
   for _, i in ipairs(list) do l[#l + 1] = { point = i } end
@@ -1594,16 +1560,6 @@ local function saturation_of(points, opts)
         -- limit lies between the loads below the unjudged point, known to be sustained, and
         -- the most achieved at any load; unknown where no load below it is known sustained
         local open = pending and not (failures and failures.point < pending.point) and pending or nil
-        -- the load just below, read kept up against the nominal rate only within the arrivals'
-        -- noise (M.kept_up_in_noise): the sends may have outrun its answers, so it is no load
-        -- known to be sustained either, an unjudged point below this one (satur54)
-        local q = i > 1 and not open and not (failures and failures.point < i) and points[i - 1] or nil
-        local dq = q and q.load_type == "rate" and M.drain_of(q)
-        if dq and M.kept_up_in_noise(dq) then
-          open = { point = i - 1, offered = q.offered, more = {}, result = { none = true, unknown = true,
-            spread = true, noise_kept = true, basis = "drain", sustained_upto = i - 2,
-            reason = M.kept_noise_text(q, dq, i - 1) } }
-        end
         if open and open.point == 1 then return open.result end
         -- max sustained: before the first load it did not sustain, this one or a failures
         -- point below it (its achieved rate counts only the requests that succeeded), or

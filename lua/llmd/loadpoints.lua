@@ -1972,18 +1972,18 @@ end
 -- between runs far beyond what one run's counts show (audit43: 2 to 49 of 600 at one load
 -- over 26 runs of one server). nil where it was sustained.
 -- A saturation unknown with no sustained_upto (a file that disagrees with itself about its
--- requests, loads that mix rate and concurrency, loads of no known rate) leaves every point but a
--- concurrency level "unjudged":
+-- requests, loads that mix rate and concurrency) leaves every rate-based point "unjudged":
 -- unknown stays unknown, so the tests leave them out and a whole-run figure over them is not
 -- comparable, never pooled as sustained (satur54: before, every such point read as sustained).
 -- Concurrency levels are not: a closed loop's latency is its level's steady state, no queue that
 -- grows with time, and one level alone (saturation "needs at least two") would leave nothing to
--- compare.
+-- compare; nor loads of no known rate (vLLM's --request-rate inf, inference-perf's per-request
+-- file alone), which pair with no other run's load in any test.
 function M.point_unsustained(s, p)
   if type(s) ~= "table" or not p.index then return nil end
   if M.point_saturated(s, p) then return "saturated" end
   if s.unknown and type(s.sustained_upto) == "number" and p.index > s.sustained_upto then return "unjudged" end
-  if s.unknown and s.sustained_upto == nil and p.load_type ~= "concurrency" then return "unjudged" end
+  if s.unknown and s.sustained_upto == nil and p.load_type == "rate" then return "unjudged" end
   if type(s.unjudged) == "table" and type(s.unjudged.point) == "number" and p.index >= s.unjudged.point then
     return "unjudged"
   end

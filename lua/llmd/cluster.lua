@@ -470,9 +470,7 @@ function M.stage_problems(wl, prefix)
         local v = st[f[1]]
         if v ~= nil and not (type(v) == "number" and v > 0 and v == v and v ~= math.huge) then
           out[#out + 1] = { key = key(("load.stages.%d.%s"):format(i - 1, f[1])),
-            why = ("expected a positive number (%s), got %s"):format(f[2],
-              type(v) == "string" and M.shown(v) or v == json.null and "null" or type(v) == "table" and
-              (json.is_array(v) and "a list" or "a mapping") or tostring(v)) }
+            why = ("expected a positive number (%s), got %s"):format(f[2], M.value_shown(v)) }
         end
       end
     end
@@ -696,7 +694,7 @@ function M.value_name_problems(v, path, out)
   if leaf == "replicas" and type(v) ~= "table" and v ~= json.null and not (math.type(v) == "integer" and v >= 0) then
     -- (a count of pods: decode.replicas: two, or -2, passed --dry-run and reached helm, newuser53 #3)
     out[#out + 1] = { key = path, why = ("expected a whole number of replicas (0 or more), got %s"):format(
-      type(v) == "string" and M.shown(v) or tostring(v)) }
+      M.value_shown(v)) }
     return out
   end
   if type(v) == "table" then
@@ -959,6 +957,17 @@ end
 function M.shown(v)
   local esc = { ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
   return "'" .. tostring(v):gsub("%c", function(c) return esc[c] or ("\\x%02X"):format(c:byte()) end) .. "'"
+end
+
+-- A YAML value of a plan or config as an error message shows it, whatever its type: a
+-- string quoted (M.shown: its control characters escaped), null as null, a mapping or list
+-- by what it is (never a table's address), a number or boolean as itself. (M.bool_problem
+-- says more of null and of yes/no strings, where a yes/no option is expected.)
+function M.value_shown(v)
+  if v == json.null then return "null" end
+  if type(v) == "string" then return M.shown(v) end
+  if type(v) == "table" then return is_list(v) and "a list" or "a mapping" end
+  return tostring(v)
 end
 
 -- A word YAML reads as itself wherever it stands in a plain scalar: no space (" #" starts

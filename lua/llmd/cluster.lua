@@ -723,7 +723,9 @@ end
 -- be only in part (true, false, null, whole numbers; "1.5" stays a string), so a string that
 -- helm would read as another type goes with --set-string. Problems, as M.value_name_problems':
 -- a set that is no mapping, a mapping or list as a value (--set takes one scalar), a KEY
--- helm would split or misread. set: the plan's deploy.set; path: where it is in the plan.
+-- helm would split or misread, a value values_override would not pass either (a count of
+-- replicas that is no whole number, a namespace or release name Kubernetes or helm refuses:
+-- M.value_name_problems). set: the plan's deploy.set; path: where it is in the plan.
 function M.helm_set_problems(set, path)
   local out = {}
   if set == nil then return out end
@@ -748,6 +750,10 @@ function M.helm_set_problems(set, path)
     elseif type(v) == "string" and v:find("%c") then
       out[#out + 1] = { key = where, why = ("%s holds a control character: give it in values_override")
         :format(M.shown(v)) }
+    elseif not kwhy then
+      -- the counts and names values_override's are held to (M.value_name_problems): a
+      -- decode.replicas: two reached helm as --set-string (mend54 #3)
+      for _, p in ipairs(M.value_name_problems(v, where)) do out[#out + 1] = p end
     end
   end
   return out

@@ -69,6 +69,21 @@ function M.bool_problem(v)
   return "expected true or false, got " .. got
 end
 
+-- The plain words YAML 1.1 reads as booleans where llmd.yaml (YAML 1.2) reads strings, and
+-- the boolean each is: go-yaml v2's list (helm reads values files with it, through
+-- sigs.k8s.io/yaml); PyYAML's is the same less y, Y, n and N.
+local YAML11_BOOL = { y = true, Y = true, yes = true, Yes = true, YES = true, on = true, On = true, ON = true,
+  n = false, N = false, no = false, No = false, NO = false, off = false, Off = false, OFF = false }
+
+-- The boolean a YAML 1.1 reader makes of the string v (helm's; pyyaml: PyYAML's), or nil
+-- when it keeps it a string too. A value llmdlua writes again (a values override, a flag)
+-- keeps llmdlua's reading, a string: where the user's file meant YAML 1.1's, helm or the
+-- tool gets other than the file says, so such a value is refused, never passed on.
+function M.yaml11_bool(v, pyyaml)
+  if type(v) ~= "string" or (pyyaml and #v == 1) then return nil end
+  return YAML11_BOOL[v]
+end
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -686,8 +701,11 @@ end
 -- namespaceOverride, any ...Namespace) must hold an RFC 1123 label (M.bad_name), one that
 -- names a release or what the chart names after it (release, releaseName,
 -- fullnameOverride, nameOverride) a name helm accepts (M.bad_release). An empty string is
--- the charts' "not set" and passes. v: the value at path (a dotted key; a mapping or list
--- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
+-- the charts' "not set" and passes. A count of replicas must be a whole number, and no
+-- value a string YAML 1.1 reads as a boolean (no, off, yes, on, y, n: M.yaml11_bool; llmdlua
+-- writes the override again, so helm would get the string). v: the value at path (a dotted
+-- key; a mapping or list is walked, its keys added to path). Returns { {key =, why =}, ... },
+-- in key order.
 function M.value_name_problems(v, path, out)
   out = out or {}
   local leaf = path and (tostring(path):match("([^.]+)$") or tostring(path)):lower()
@@ -695,6 +713,15 @@ function M.value_name_problems(v, path, out)
     -- (a count of pods: decode.replicas: two, or -2, passed --dry-run and reached helm, newuser53 #3)
     out[#out + 1] = { key = path, why = ("expected a whole number of replicas (0 or more), got %s"):format(
       M.value_shown(v)) }
+    return out
+  end
+  if M.yaml11_bool(v) ~= nil then
+    -- (enabled: no reached helm as the string "no", which a chart's `if` takes as true: mend54 #4)
+    local b = tostring(M.yaml11_bool(v))
+    out[#out + 1] = { key = path, why = ("%s is a string to llmdlua, which reads YAML 1.2, but %s to YAML 1.1 "
+      .. "(helm's reading of a values file, PyYAML's): it would reach helm as the string %s, which a chart's `if` "
+      .. "takes as true; write %s (or %s) for a boolean, or give the text in one of the guide's values files, which "
+      .. "helm reads itself"):format(M.shown(v), b, M.shown(v), b, b == "true" and "false" or "true") }
     return out
   end
   if type(v) == "table" then

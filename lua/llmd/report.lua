@@ -6926,7 +6926,19 @@ same_plan_config = function(workspace)
     return c
   end
   if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(bench(a), bench(b))) then return nil end
-  if (a.baseline and true or false) ~= (b.baseline and true or false) then return nil end
+  -- each run's baseline: the plan's true or false (none: false). Any other value is an old
+  -- workspace's, from before the plan refused it (baseline: no, "false", null), which is no
+  -- boolean to compare ("false" is a true string): what that deploy did is the run's record
+  -- (run_state.json's baseline, true or false, written as it deployed), else not known and
+  -- no A/A check is claimed
+  local function baseline_of(x, r)
+    if r.baseline == nil or type(r.baseline) == "boolean" then return r.baseline == true end
+    local sok, st = pcall(json.read, workspace .. "/run-" .. x .. "/run_state.json")
+    if sok and type(st) == "table" and type(st.baseline) == "boolean" then return st.baseline end
+    return nil
+  end
+  local ba, bb = baseline_of("a", a), baseline_of("b", b)
+  if ba == nil or bb == nil or ba ~= bb then return nil end
   local function stated(r)
     if type(r.info) ~= "table" then return {} end
     local ws = require "llmd.workspace"
@@ -6962,7 +6974,9 @@ function M.same_recorded_config(sa, sb)
     if type(cmds) ~= "table" or #cmds == 0 or type(st.stack) ~= "table" or type(st.benchmark) ~= "table" then
       return nil
     end
-    return { commands = cmds, baseline = st.baseline and true or false, stack = st.stack,
+    -- (a baseline that is no boolean is no record of what was deployed: nothing to compare)
+    if st.baseline ~= nil and type(st.baseline) ~= "boolean" then return nil end
+    return { commands = cmds, baseline = st.baseline == true, stack = st.stack,
       benchmark = st.benchmark, stack_extra = st.stack_extra or {} }
   end
   local a, b = config(sa), config(sb)

@@ -328,3 +328,46 @@ t.test("mend54-4: with run treatments, a template's or treatment's no/off/yes/on
     exp("No"), plan, "e.yaml")
   t.ok(xr.check_run_treatments(exp("false"), plan, "e.yaml"))
 end)
+
+-- mend54 #5: the A/A check read an old workspace's plan baseline by truthiness (plans from
+-- before baseline: took true or false only): "false" and no were true. Such a value is read
+-- from what the run recorded as it deployed (run_state.json's baseline), else not known: no
+-- A/A check claimed. Expected by hand from the files written here.
+t.test("mend54-5: an old workspace's baseline: 'false' or no is read from the run's record, never by truthiness",
+  function()
+  local report = require "llmd.report"
+  local json = require "llmd.json"
+  local function side(label)
+    local run = t.run_of { { rate = 1, values = { ttft_p90_ms = 50 } }, { rate = 2, values = { ttft_p90_ms = 60 } } }
+    run.harness = "inference-perf"
+    return { label = label, state = { label = label }, run = run, kv = {} }
+  end
+  local function aa(ba, bb, recorded_a)
+    local d = t.tmpdir()
+    local run = "    deploy: {method: helmfile, guide_dir: g, model: m}\n    benchmark: {template: t.yaml}\n"
+    t.write(d .. "/plan.yaml", "runs:\n  a:\n    label: x\n" .. (ba and ("    baseline: " .. ba .. "\n") or "")
+      .. run .. "  b:\n    label: y\n" .. (bb and ("    baseline: " .. bb .. "\n") or "") .. run)
+    if recorded_a ~= nil then
+      t.mkdir(d .. "/run-a")
+      t.write(d .. "/run-a/run_state.json", json.encode { label = "x", baseline = recorded_a })
+    end
+    return report.build { a = side("x"), b = side("y"), generated = 0, workspace = d }.same_config ~= nil
+  end
+  -- "false" (a string) against false, the deploy having recorded false: the same configuration
+  t.eq(aa('"false"', "false", false), true)
+  -- no against true with nothing recorded: not known, no A/A claimed (truthiness said the same)
+  t.eq(aa("no", "true", nil), false)
+  -- no recorded as the baseline run it deployed, against true: the same
+  t.eq(aa("no", "true", true), true)
+  -- booleans as written (a record does not override them), and none is false
+  t.eq(aa("false", nil, nil), true)
+  t.eq(aa("true", nil, nil), false)
+  -- a run_state.json whose baseline is no boolean records no configuration to compare
+  local st = { recorded_commands = { { "helmfile", "apply" } }, stack = { model = "m" }, benchmark = {} }
+  local sa, sb = {}, {}
+  for k, v in pairs(st) do sa[k], sb[k] = v, v end
+  sa.baseline, sb.baseline = "no", true
+  t.eq(report.same_recorded_config(sa, sb), false)
+  sa.baseline = true
+  t.eq(report.same_recorded_config(sa, sb), true)
+end)

@@ -4029,8 +4029,10 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
       if c.tool == "helmfile" then
         for _, r in ipairs(M.helmfile_releases(ctx, c.args, c.opts.cwd, c.opts.allow_hooks)) do
           if before[r.name] and not ours[r.name] then
-            theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it"
-              or "installed: false, so helmfile apply would uninstall it")
+            -- (apply diffs first and upgrades a release only where the helmfile's differs from
+            -- it: "would upgrade it" alone was untrue of one the same, mend54 #6)
+            theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it wherever this "
+              .. "helmfile's release differs from it" or "installed: false, so helmfile apply would uninstall it")
             names[#names + 1] = r.name
           end
         end
@@ -4038,6 +4040,8 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     end
   end
   if #theirs == 0 then return end
+  -- (helm upgrade makes a new revision whatever differs; helmfile apply changes only what does)
+  local change = d.method == "helm" and "would change" or "may change"
   -- (this comparison's other run, still deployed, installed them: named as its own)
   for _, o in ipairs(other_runs_up(ctx, x)) do
     local its = set_of(o.d.releases)
@@ -4045,9 +4049,10 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     for _, n in ipairs(names) do all = all and its[n] == true end
     if all then
       error(("run %s: %s %s already %s in namespace %s: %s installed %s and is still deployed because %s; deploying "
-        .. "run %s would change run %s's stack; %s; nothing of this run was deployed"):format(x,
+        .. "run %s %s run %s's stack; %s; nothing of this run was deployed"):format(x,
         #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
-        ctx.ns, o.said, #theirs == 1 and "it" or "them", o.why, tostring(x):upper(), tostring(o.y):upper(), o.fix), 0)
+        ctx.ns, o.said, #theirs == 1 and "it" or "them", o.why, tostring(x):upper(), change, tostring(o.y):upper(),
+        o.fix), 0)
     end
   end
   local fix = d.method == "helm" and "pick another deploy.release"
@@ -4056,19 +4061,19 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   local owner = M.interrupted_owner(ctx, names)
   if owner then
     error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
-      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying would "
-      .. "change it; tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
+      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying %s it; "
+      .. "tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
       :format(x,
       #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
       ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
       or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
-      owner.x:upper(), owner.path, owner.x, M.resume_command(owner.path, { "--step", "90" }),
+      owner.x:upper(), owner.path, owner.x, change, M.resume_command(owner.path, { "--step", "90" }),
       M.resume_command(owner.path)), 0)
   end
-  error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying would change "
+  error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying %s "
     .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,
     #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
-    ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
+    ctx.ns, #theirs == 1 and "was" or "were", change, fix), 0)
 end
 
 -- The labels of the pods a rendered object makes (a Deployment's, StatefulSet's, Job's pod

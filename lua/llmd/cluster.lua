@@ -157,7 +157,16 @@ function M.validate(plan, name, opts)
     else
       known(plan.timeouts, "timeouts", { ready = true, benchmark = true, smoke = true, poll = true, backoff = true })
       for k, v in pairs(plan.timeouts) do
-        if type(v) ~= "number" or v < 0 then bad("timeouts." .. k, "expected seconds (a number >= 0)") end
+        if k == "poll" then
+          -- (the wait for readiness looks every poll seconds: 0 looked without pause, a busy
+          -- loop of kubectl calls, mend54 #6)
+          if type(v) ~= "number" or not (v > 0 and v < math.huge) then
+            bad("timeouts.poll", ("expected seconds between two looks at the stack (a number > 0), got %s")
+              :format(M.value_shown(v)))
+          end
+        elseif type(v) ~= "number" or v < 0 or v ~= v then
+          bad("timeouts." .. k, "expected seconds (a number >= 0)")
+        end
       end
     end
   end
@@ -994,12 +1003,16 @@ end
 
 -- A YAML value of a plan or config as an error message shows it, whatever its type: a
 -- string quoted (M.shown: its control characters escaped), null as null, a mapping or list
--- by what it is (never a table's address), a number or boolean as itself. (M.bool_problem
--- says more of null and of yes/no strings, where a yes/no option is expected.)
+-- by what it is (never a table's address), a number or boolean as itself (.nan, .inf as YAML
+-- writes them). (M.bool_problem says more of null and of yes/no strings, where a yes/no
+-- option is expected.)
 function M.value_shown(v)
   if v == json.null then return "null" end
   if type(v) == "string" then return M.shown(v) end
   if type(v) == "table" then return is_list(v) and "a list" or "a mapping" end
+  -- (as YAML writes them, not C's "-nan" and "inf")
+  if v ~= v then return ".nan" end
+  if v == math.huge then return ".inf" elseif v == -math.huge then return "-.inf" end
   return tostring(v)
 end
 

@@ -371,3 +371,27 @@ t.test("mend54-5: an old workspace's baseline: 'false' or no is read from the ru
   sa.baseline = true
   t.eq(report.same_recorded_config(sa, sb), true)
 end)
+
+-- mend54 #6: timeouts.poll: 0 was accepted, and the wait for readiness then looked at the
+-- stack without pause (a busy loop of kubectl calls); NaN passed every timeout's check.
+-- Expected texts by hand.
+t.test("mend54-6: timeouts.poll of 0 or less (or no finite number) is refused with one line; NaN in any timeout",
+  function()
+  local why = "timeouts.poll: expected seconds between two looks at the stack (a number > 0), got "
+  for _, c in ipairs { { "0", "0" }, { "-1", "-1" }, { ".inf", ".inf" }, { ".nan", ".nan" }, { "fast", "'fast'" } } do
+    local _, p = plan_dir("", "timeouts: {poll: " .. c[1] .. "}\n")
+    local err = t.raises(p .. ": " .. why .. c[2], cluster.load_plan, p)
+    t.eq(select(2, err:gsub("\n", "")), 0, "one line: " .. err)
+  end
+  local _, p = plan_dir("", "timeouts: {ready: .nan}\n")
+  t.raises(p .. ": timeouts.ready: expected seconds (a number >= 0)", cluster.load_plan, p)
+  _, p = plan_dir("", "timeouts: {poll: 0.05, ready: 0, benchmark: 0}\n")
+  t.ok(cluster.load_plan(p))
+  -- an experiment's plan, checked as a compare.lua run's
+  local xr = require "llmd.experiment_run"
+  local d = plan_dir("")
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0}\ndeploy: {method: helmfile, guide_dir: "
+    .. "guide, environment: istio, model: Qwen/Qwen3-0.6B}\nbenchmark: {template: template.yaml, harness: "
+    .. "inference-perf}\n")
+  t.raises(d .. "/plan.yaml: " .. why .. "0", xr.load_plan, d .. "/plan.yaml")
+end)

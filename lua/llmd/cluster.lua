@@ -2913,7 +2913,6 @@ function M.load_deployed(ctx, x)
   d.created_ids = type(s.created_ids) == "table" and s.created_ids or nil
   d.run_id = type(s.run_id) == "string" and s.run_id or nil
   d.deploying = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
-  d.attempted = d.attempted or d.deploying ~= nil or #d.deploy_commands > 0 or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}

@@ -852,11 +852,11 @@ static int l_chmod(lua_State *L)
 }
 
 /*
-** proc.remove_stale_lock(path) -> true when the lock file path held no lock and was removed,
+** proc.unlink_stale(path) -> true when the lock file path held no lock and was removed,
 ** false when a process holds it (or it is gone, or no regular file), or nil and why
 ** (llmd_remove_stale_lock).
 */
-static int l_remove_stale_lock(lua_State *L)
+static int l_unlink_stale(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char err[512];
@@ -1057,7 +1057,7 @@ static const luaL_Reg proc_funcs[] = {
     {"chmod",          l_chmod         },
     {"mkdir_marked",   l_mkdir_marked  },
     {"lock",           l_lock          },
-    {"remove_stale_lock", l_remove_stale_lock},
+    {"unlink_stale",   l_unlink_stale  },
     {"copy_file",      l_copy_file     },
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },

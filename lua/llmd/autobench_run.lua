@@ -365,9 +365,9 @@ local function lock_dir()
   end
   -- the lock files no process holds (a run killed by kill -9, a crash: only a holder's own
   -- end removes its file) go, so that they do not pile up, one for each output ever run
-  -- (proc.remove_stale_lock: a held one stays, and one taken meanwhile is taken again by path)
+  -- (proc.unlink_stale: a held one stays, and one taken meanwhile is taken again by path)
   for e in lfs.dir(d) do
-    if e:match("^autobench%-.+%.lock$") then proc.remove_stale_lock(d .. "/" .. e) end
+    if e:match("^autobench%-.+%.lock$") then proc.unlink_stale(d .. "/" .. e) end
   end
   return d
 end

@@ -7263,8 +7263,13 @@ function M.build(opts)
   -- requests whose token lengths differ beyond their noise inside the workload match's tolerance
   -- (decision.token_gap): an order of the capacities those lengths can explain names no run
   -- (decision.capacity_token_check), each side read again at the limits its tokens could move
-  local token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
-    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  -- (wherever the lengths are within the workload match's tolerance, whatever else differs: a
+  -- capacity and a max sustained throughput are read across ladders that differ, and one load
+  -- more in B's ladder read "B higher" by its 4 % shorter outputs alone, token54; lengths beyond
+  -- the tolerance make the capacities "not comparable" before any order)
+  local token_gap = #decision.token_differences(A.run.overall, B.run.overall) == 0
+    and next(decision.token_gap(A.run.overall, B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall)
+    or nil
   model.token_gap = token_gap
   local function recompute(side, slo2, gpus)
     local S, pts = side == "a" and A or B, side == "a" and pa or pb
@@ -7390,9 +7395,9 @@ function M.build(opts)
   ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
   -- the requests' token lengths where they differ beyond their noise, within the workload
   -- match's tolerance (decision.token_gap): the rows they move name no winner they explain
-  ctx.token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
-    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
-  model.token_gap = ctx.token_gap
+  -- (model.token_gap, the orders' (capacity, max sustained): wherever the lengths are within the
+  -- tolerance; the rows' only where the ladders match, else they are not like for like anyway)
+  ctx.token_gap = model.workload_match.like_for_like ~= false and model.token_gap or nil
   -- (the loads where a run was overloaded that its whole-run figures pool: perf_row)
   -- (not where the ladders differ: those rows are not like for like whatever the loads)
   ctx.pooled_over = not ctx.follows_sends and model.workload_match.like_for_like ~= false

@@ -713,3 +713,21 @@ t.test("compare: one server, equal requests, finely bracketed: still 'about the 
   t.eq({ ev.verdict, ev.token_same }, { "about the same", nil })
   t.contains(t.read(ws .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*"), "About the same")
 end)
+
+t.test("compare: one server, B's outputs 4 % shorter and one load more in its ladder: its capacity names no run", function()
+  -- (token54) the runs' token gap was weighed only where the load ladders matched
+  -- (workload_match.like_for_like): B measured 13 req/s too, and its higher capacity at E2E
+  -- p90 <= 8000 ms, its tokens' alone (the first test's pair: A's between 10.4 and 10.85 req/s,
+  -- B's between 11.35 and 12 by construction), read "B higher". A capacity is read across
+  -- ladders that differ; the token rule holds wherever the lengths are within the tolerance.
+  local a, b = ladder(50, 750, RATES, 2000, 1), ladder(48, 750, { 10.4, 10.85, 11.35, 12, 13 }, 2000, 2)
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B", "--slo", "latency_p90_ms=8000" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.read(ws .. "/comparison.json")
+  t.eq(c.workload_match.like_for_like, false)
+  local ev = c.capacity.evidence
+  t.eq({ ev.verdict, ev.winner }, { "not shown to differ", nil })
+  t.eq(ev.token_explained and ev.token_explained.higher, "b")
+  local verdict = t.read(ws .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*")
+  t.contains(verdict, "which alone can explain it")
+end)

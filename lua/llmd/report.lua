@@ -3692,6 +3692,14 @@ local function token_same_reason(model, A, B, ts)
 end
 M.token_same_reason = token_same_reason
 
+-- The gap of two capacities whose ranges from repeats overlap, held to the runs' tokens
+-- (decision.capacity_token_gap's token_held, token54), in words after the measured gap: "" where
+-- the runs' requests alike (decision.token_held_gap_text with this report's labels and figures).
+local function token_held_text(A, B, ev)
+  return decision.token_held_gap_text(ev and ev.token_held, T.helpers.pct, A.label, B.label,
+    function(k, v) return metrics.format(k, v) end)
+end
+
 local function least_below_reason(model, A, B, ev, per)
   per = per or ""
   local ca, cb = model.capacity.a, model.capacity.b
@@ -3933,7 +3941,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   elseif v == "no clear difference" then
     -- with the gap the overlapping ranges allow, so that it never reads as sameness
     return ("%s: %s"):format(basis, decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
-      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)))
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label), token_held_text(A, B, ev)))
   elseif (v == "A higher" or v == "B higher") and ev.same_load then
     -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
@@ -4969,8 +4977,10 @@ local function verdict_of(model, A, B)
       -- (kind kept for scripts; the words never read as sameness: ranges that overlap across
       -- 0 leave either order open)
       v.kind = "no clear difference"
+      -- (the gap held to the runs' tokens beside the measured one, where their requests differ:
+      -- decision.capacity_token_gap, token54)
       v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
-        v.change and (" (B − A: " .. v.change .. ")") or "")
+        v.change and (" (B − A: " .. v.change .. token_held_text(A, B, ev) .. ")") or "")
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
@@ -5281,10 +5291,10 @@ local function verdict_of(model, A, B)
 end
 
 -- Two capacities whose ranges from the repeats overlap.
-local function overlap_text(phrase, A, B, ca, cb)
+local function overlap_text(phrase, A, B, ca, cb, ev)
   return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
-      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)), decision.range_what(ca, cb))
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label), token_held_text(A, B, ev)), decision.range_what(ca, cb))
 end
 
 -- Two capacities that an error-rate SLO a run's repeats disagree on cannot order.
@@ -5945,7 +5955,7 @@ local function summary(model, A, B)
           (ca.interval or cb.interval) and " by their means" or "", capacity_text(ca), A.label, capacity_text(cb),
           B.label)
       elseif ev.verdict == "no clear difference" then
-        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb, ev)
       else
         local hi, lo, chi, clo = B, A, cb, ca
         local first = ev.winner or ev.higher or ev.measured_higher or (ca.rps > cb.rps and "a" or "b")
@@ -6057,7 +6067,7 @@ local function summary(model, A, B)
       elseif ev.open_range then
         out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
-        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb, ev)
       elseif cg.kind == "non_monotone" then
         -- no "sustains N/A": the other run's loads cross the limits more than once
         out[#out + 1] = ("%s; %s's capacity cannot be read: it %s, a load that met %s lying above one that failed "
@@ -7298,10 +7308,16 @@ function M.build(opts)
   -- "no clear difference" (overlapping ranges from repeats) with the gap they allow, in
   -- comparison.json as in every text (the verdict stays, for what reads it): gap_lo_pct and
   -- gap_hi_pct (B - A, % of A; "+inf" where unbounded) and text
+  -- (runs whose requests differ in length within the tolerance, beyond their noise: gap_lo_pct
+  -- and gap_hi_pct the gap held to their tokens, decision.capacity_token_gap's, which the text
+  -- says beside the measured one, token_held.measured_lo_pct and measured_hi_pct; token54)
   local function overlap_gap(ev, g)
     if ev.verdict ~= "no clear difference" then return end
+    local h = ev.token_held
     ev.gap_lo_pct, ev.gap_hi_pct = g and g.lo_pct, g and g.hi_pct
-    ev.text = decision.no_clear_difference_text(g, T.helpers.pct, ("%s vs %s"):format(B.label, A.label))
+    if h then ev.gap_lo_pct, ev.gap_hi_pct = h.lo_pct, h.hi_pct end
+    ev.text = decision.no_clear_difference_text(g, T.helpers.pct, ("%s vs %s"):format(B.label, A.label),
+      token_held_text(A, B, ev))
   end
   overlap_gap(model.capacity.evidence, model.capacity.gap)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)

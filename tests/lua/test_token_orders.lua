@@ -714,6 +714,88 @@ t.test("compare: one server, equal requests, finely bracketed: still 'about the 
   t.contains(t.read(ws .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*"), "About the same")
 end)
 
+-- token54 item 1: "no clear difference" (ranges from repeats that overlap) stated the gap the
+-- ranges allow as measured, while every other kind holds its claim to the runs' tokens. Runs of
+-- repeats (point i at 10 i req/s, the SLO metric's p90 per repeat as listed; test_capacity_repeats'
+-- item 3 pair): x's ranges 20-30 req/s, y's 20-40, the means' brackets 20-30 and 30-40 apart
+-- (each end's 95 % interval mean +- t(0.975, 2) sd / sqrt 3, tests/sim/token54_gap.py): the gap
+-- y against x -33.3 % to +100.0 %. y's outputs 48 against x's 50 (every request alike): held to
+-- x's tokens y's lower end 20 x 0.96 = 19.2, 19.2 / 30 - 1 = -36.0 % (token54_gap.py); x's
+-- outputs the shorter: x's lower end 19.2, 40 / 19.2 - 1 = +108.3 %.
+local X_REP = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
+local Y_REP = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 160, 250 }, { 250, 260, 270 } }
+
+-- a run of repeats (testlib.repeated_run's ladder, point i at step x i req/s, 10 by default) of
+-- key's p90s, out output tokens a request
+local function rep_run(reps, out, key, step)
+  local stages = {}
+  step = step or 10
+  for i, xs in ipairs(reps) do
+    for _, v in ipairs(xs) do
+      stages[#stages + 1] = { rate = step * i, values = { throughput_req_s = step * i, [key or "ttft_p90_ms"] = v,
+        throughput_tok_s = out * step * i, error_rate_pct = 0 } }
+    end
+  end
+  local r = t.run_of(stages)
+  r.overall.values.requests_ok, r.overall.values.output_tokens_total = 1000, 1000 * out
+  r.overall.token_lengths = { output = { sd = 0, n = 1000 } }
+  return r
+end
+
+t.test("compare's 'no clear difference': the gap the ranges allow held to the tokens too (token54)", function()
+  local report = require "llmd.report"
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local function model(ra, rb, slo)
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo or "ttft_p90_ms=200"),
+      generated = 0, workspace = "/tmp/cmpfix" }
+  end
+  local pct = require("llmd.template").helpers.pct
+  -- equal requests: the measured gap alone, as before
+  local m0 = model(rep_run(X_REP, 50), rep_run(Y_REP, 50))
+  t.eq({ m0.capacity.evidence.verdict, m0.capacity.evidence.token_held }, { "no clear difference", nil })
+  t.eq(m0.capacity.evidence.text, "either may be higher — the repeats' ranges overlap; the gap could be anywhere "
+    .. "from -33.3 % to +100.0 % (y vs x)")
+  -- y's outputs 4 % shorter
+  local m = model(rep_run(X_REP, 50), rep_run(Y_REP, 48))
+  local ev = m.capacity.evidence
+  t.eq(ev.verdict, "no clear difference")
+  t.near(ev.token_held.lo_pct, -36, 1e-9)
+  t.near(ev.token_held.hi_pct, 100, 1e-9)
+  t.near(ev.token_held.measured_lo_pct, -100 / 3, 1e-9)
+  local want = "either may be higher — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
+    .. "+100.0 % (y vs x) as measured, and from -36.0 % to +100.0 % held to x's tokens (y's request rate up to 4.2 % "
+    .. "lower for them): the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their "
+    .. "sampling noise though within the workload match's 5 %)"
+  t.eq(ev.text, want)
+  -- (main: the measured gap alone in every output)
+  t.contains(m.summary, want)
+  t.contains(m.verdict.text, "(B − A: -33.3 % to +100.0 % as measured, and from -36.0 % to +100.0 % held to x's tokens")
+  t.contains(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)").evidence,
+    want)
+  local plain = json.decode(json.encode(report.plain(m)))
+  t.near(plain.capacity.evidence.gap_lo_pct, -36, 1e-9)
+  t.near(plain.capacity.evidence.gap_hi_pct, 100, 1e-9)
+  t.ok(report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*"):find(want, 1, true), "csv")
+  -- x's outputs the shorter: its lower end held, the upper end of the gap raised, 40 / 19.2 - 1
+  m = model(rep_run(X_REP, 48), rep_run(Y_REP, 50))
+  ev = m.capacity.evidence
+  t.near(ev.token_held.lo_pct, -100 / 3, 1e-9)
+  t.near(ev.token_held.hi_pct, 40 / 19.2 * 100 - 100, 1e-9)
+  t.contains(ev.text, ("as measured, and from -33.3 %% to %s held to y's tokens (x's request rate up to 4.2 %% lower "
+    .. "for them)"):format(pct(40 / 19.2 * 100 - 100)))
+  -- at an E2E p90 SLO of 200 ms (the outputs move it), y's second point 160, 170, 180 ms: held, its
+  -- limit is 192 ms, where its range starts at 10 req/s, not 20 (token54_gap.py): 10 x 0.96 / 30
+  -- - 1 = -68.0 %
+  local Y2 = { { 50, 60, 70 }, { 160, 170, 180 }, { 150, 160, 250 }, { 250, 260, 270 } }
+  m = model(rep_run(X_REP, 50, "latency_p90_ms"), rep_run(Y2, 48, "latency_p90_ms"), "latency_p90_ms=200")
+  ev = m.capacity.evidence
+  t.eq(ev.verdict, "no clear difference")
+  t.near(ev.token_held.lo_pct, -68, 1e-9)
+  t.near(ev.token_held.hi_pct, 100, 1e-9)
+  t.contains(ev.text, "as measured, and from -68.0 % to +100.0 % held to x's tokens (y's request rate up to 4.2 % "
+    .. "lower for them, y's End-to-end latency p90 read against 192.0 ms for 200.0 ms)")
+end)
+
 t.test("compare: one server, B's outputs 4 % shorter and one load more in its ladder: its capacity names no run", function()
   -- (token54) the runs' token gap was weighed only where the load ladders matched
   -- (workload_match.like_for_like): B measured 13 req/s too, and its higher capacity at E2E

@@ -813,3 +813,95 @@ t.test("compare: one server, B's outputs 4 % shorter and one load more in its la
   local verdict = t.read(ws .. "/comparison_report.md"):match("%*%*Verdict:%*%*[^\n]*")
   t.contains(verdict, "which alone can explain it")
 end)
+
+-- treatments.lua reads the same pairs by the same rule (token54): a treatment of its runs, gpus
+-- accelerators (tr.model's entry, as tr.load makes it)
+local function treatment(label, r, gpus) return { label = label, dirs = { label }, runs = { r }, run = r, gpus = gpus } end
+
+t.test("treatments' capacity 'no clear difference' says the gap held to the tokens, on totals and per GPU", function()
+  local tr = require "llmd.treatments"
+  -- the pair above (token54_gap.py): y against x -33.3 % to +100.0 %, held -36.0 % to +100.0 %;
+  -- per GPU (y on 2 GPUs at 22 i req/s: its range 44-88 req/s, 22-44 per GPU, the means' bracket
+  -- 33-44 per GPU) -26.7 % to +120.0 %, held -29.6 % to +120.0 % (token54_gap.py)
+  local m = tr.model({ treatment("x", rep_run(X_REP, 50)), treatment("y", rep_run(Y_REP, 48)) },
+    { slo = decision.parse_slo("ttft_p90_ms=200") })
+  local r = m.ranking[1]
+  t.eq({ r.label, r.vs_next }, { "y", "no clear difference" })
+  -- (main: the measured gap alone)
+  t.contains(r.vs_next_text, "the gap could be anywhere from -33.3 % to +100.0 % (y vs x) as measured, and from "
+    .. "-36.0 % to +100.0 % held to x's tokens (y's request rate up to 4.2 % lower for them): the requests differ "
+    .. "(output tokens per request 50.0 vs 48.0 (-4.0 %)")
+  t.near(r.evidence.token_held.lo_pct, -36, 1e-9)
+  m = tr.model({ treatment("x", rep_run(X_REP, 50), 1), treatment("y", rep_run(Y_REP, 48, nil, 22), 2) },
+    { slo = decision.parse_slo("ttft_p90_ms=200") })
+  t.contains(m.verdict, "y and x per GPU: not shown to differ (y -26.7 % to +120.0 % vs x per GPU as measured, and "
+    .. "from -29.6 % to +120.0 % held to x's tokens (y's request rate up to 4.2 % lower for them)")
+end)
+
+-- a run of one load a point, {offered, achieved, E2E p90} each (no request counts: the spans
+-- alone order, as decision.sustained_order reads files that count none), out output tokens a
+-- request: its max sustained throughput the last load it kept up with (95 %), its ceiling the
+-- most it achieved
+local function sat_run(points, out)
+  local stages = {}
+  for i, p in ipairs(points) do
+    stages[i] = { rate = p[1], values = { throughput_req_s = p[2], latency_p90_ms = p[3] or 1000,
+      throughput_tok_s = out * p[2], error_rate_pct = 0 } }
+  end
+  local r = t.run_of(stages)
+  r.overall.values.requests_ok, r.overall.values.output_tokens_total = 1000, 1000 * out
+  r.overall.token_lengths = { output = { sd = 0, n = 1000 } }
+  return r
+end
+
+t.test("treatments' max sustained per GPU: a gap the tokens hold says why, in the order and the Pareto front", function()
+  local tr = require "llmd.treatments"
+  -- a on 1 GPU sustained 15.0 (its most 15.1), b on 2 GPUs 30.4 (30.5): per GPU 15.2 (15.25),
+  -- about the same as measured (sustained_order's unit test above: least +0.66 %, largest
+  -- +1.65 %); b's outputs 4 % shorter: held, a may be above b by up to +3.42 % (python3: 15.2 x
+  -- 0.96 = 14.592, (15.1 - 14.592) / 14.846). main: "the measured loads cannot order them" (they
+  -- are apart), in the ranking per GPU and beside the Pareto front's domination
+  local m = tr.model({ treatment("a", sat_run({ { 10, 10, 1000 }, { 15, 15.0, 1200 }, { 20, 15.1, 5000 } }, 50), 1),
+    treatment("b", sat_run({ { 20, 20, 900 }, { 30.4, 30.4, 1000 }, { 40, 30.5, 4000 } }, 48), 2) }, {})
+  t.contains(m.verdict, "b and a per GPU: within the practical threshold of 2.0 % as measured, but the requests differ "
+    .. "(output tokens per request 50.0 vs 48.0 (-4.0 %)")
+  t.contains(m.verdict, "a may be above b by up to +3.4 %")
+  t.lacks(m.verdict, "cannot order them")
+  t.eq(#m.dominated, 1)
+  t.contains(m.dominated[1].per_gpu, "held to a's tokens (b's request rate up to 4.2 % lower for them), a may be above "
+    .. "b by up to +3.4 %")
+  t.contains(m.dominated[1].per_gpu, ": not shown to differ per GPU")
+  -- b 31.72 on 2 GPUs (15.86 per GPU) against a's most 15.13: +4.7 % of their mean (python3:
+  -- 0.73 / 15.495), held 15.86 x 0.96 = 15.2256, +0.63 %: the order its tokens' (as above)
+  m = tr.model({ treatment("a", sat_run({ { 10, 10, 1000 }, { 14, 14.0, 1200 }, { 20, 15.13, 5000 } }, 50), 1),
+    treatment("b", sat_run({ { 20, 20, 900 }, { 31.72, 31.72, 1000 }, { 40, 31.8, 4000 } }, 48), 2) }, {})
+  t.contains(m.verdict, "b and a per GPU: the measured loads put b above a (b sustained 15.860 req/s per GPU, a never "
+    .. "achieved more than 15.130 req/s per GPU at any load), but the requests differ")
+  t.contains(m.dominated[1].per_gpu, "which alone can explain it")
+end)
+
+t.test("treatments: an order of two places apart that the tokens explain says so; so does a place below none", function()
+  local tr = require "llmd.treatments"
+  -- p1 sustained 15.86 (48 output tokens), p2 14.0 (most 15.3; 48), p3 13.5 (most 15.13; 50):
+  -- p1 above p2 by the measured loads ((15.86 - 15.3) / 15.58 = +3.6 % of their mean, python3,
+  -- the same tokens); p1 against p3 +4.7 %, held to p3's tokens +0.63 % (as above): not ordered,
+  -- said why (main: "the measured loads do not order them: p1 sustained 15.860 req/s, p3
+  -- achieved up to 15.130 req/s at some load", of spans that lie apart)
+  local m = tr.model({ treatment("p1", sat_run({ { 10, 10 }, { 15.86, 15.86 }, { 20, 15.9 } }, 48)),
+    treatment("p2", sat_run({ { 10, 10 }, { 14, 14.0 }, { 18, 15.3 } }, 48)),
+    treatment("p3", sat_run({ { 10, 10 }, { 13.5, 13.5 }, { 17, 15.13 } }, 50)) }, {})
+  t.contains(m.verdict, "p1 is not shown ahead of p3 (untested against p3, and not shown to differ: the measured loads "
+    .. "put p1 above p3 (p1 sustained 15.860 req/s, p3 never achieved more than 15.130 req/s at any load), but the "
+    .. "requests differ")
+  t.lacks(m.verdict, "do not order them")
+  -- x saturated at its lowest load (16 req/s offered, 15.13 achieved), z sustained 15.86 with 4 %
+  -- shorter outputs: z's figure above x's most by what the tokens explain (main: nothing said of
+  -- x against z; z was not put above it, rightly, but silently)
+  m = tr.model({ treatment("x", sat_run({ { 16, 15.13 }, { 20, 15.0 } }, 50)),
+    treatment("z", sat_run({ { 10, 10 }, { 15.86, 15.86 }, { 20, 15.9 } }, 48)) }, {})
+  t.contains(m.verdict, "x has no figure (z is not shown above it: the measured loads put z above x (z sustained "
+    .. "15.860 req/s, x never achieved more than 15.130 req/s at any load), but the requests differ")
+  t.eq(m.ranking[2].below, nil)
+  t.eq({ m.pareto_not_compared[1].label, m.pareto_not_compared[1].other }, { "x", "z" })
+  t.contains(m.pareto_not_compared[1].why, "which alone can explain it")
+end)

@@ -905,3 +905,66 @@ t.test("treatments: an order of two places apart that the tokens explain says so
   t.eq({ m.pareto_not_compared[1].label, m.pareto_not_compared[1].other }, { "x", "z" })
   t.contains(m.pareto_not_compared[1].why, "which alone can explain it")
 end)
+
+-- vLLM --save-detailed files (FORMATS.md §3) of a FIFO server answering cap requests/s: at each
+-- rate r, request k of n sent at (k - 1) / r, done at max(sent, k / cap) + 0.4 s, out output
+-- tokens each (no token gaps kept: itls empty). Below cap it keeps up; above, answers come at
+-- cap, so its max sustained throughput is its highest rate below cap and its ceiling cap.
+local function fifo(out, cap, rates, n)
+  local dir = t.tmpdir() .. "/f"
+  t.mkdir(dir)
+  local base = json.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for i, r in ipairs(rates) do
+    local d = {}
+    for k, v in pairs(base) do if not (type(k) == "string" and k:match("_ms$")) then d[k] = v end end
+    for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+      "generated_texts", "errors" } do d[k] = {} end
+    local last = 0
+    for k = 1, n do
+      local st = 100 + (k - 1) / r
+      local done = math.max(st, 100 + k / cap) + 0.4
+      d.start_times[k], d.input_lens[k], d.output_lens[k], d.generated_texts[k], d.queue_times[k] = st, 256, out, "", 0
+      d.ttfts[k], d.latencies[k], d.itls[k], d.errors[k] = 0.05, done - st, {}, ""
+      last = math.max(last, done)
+    end
+    d.num_prompts, d.completed, d.failed, d.request_rate, d.max_concurrency = n, n, 0, r, json.null
+    d.duration = last - 100
+    d.request_throughput = n / d.duration
+    d.total_output_tokens, d.total_input_tokens = out * n, 256 * n
+    d.output_throughput, d.total_token_throughput = out * n / d.duration, (256 + out) * n / d.duration
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("compare: max sustained about the same as measured, not held to the tokens, end to end (token54)", function()
+  -- A's server answers 15.01 req/s, B's 15.27; A measured 14, 15, 16 req/s, B 14, 15.25, 17
+  -- (60000 requests a load, so that the rates' noise, 0.17 req/s, is below their least gap): A
+  -- sustained 15.00 (its most 15.01), B 15.25 (15.27); least gap +1.59 %, largest +1.78 % of their
+  -- mean, about the same with equal requests (the guard below). B's outputs 48 against A's 50:
+  -- held to A's tokens 15.25 x 0.96 = 14.64, A above by up to +2.50 % (tests/sim/token54_gap.py)
+  local a = fifo(50, 15.01, { 14, 15, 16 }, 60000)
+  local function run(out_b)
+    local ws, r = t.compare { "--a", a, "--b", fifo(out_b, 15.27, { 14, 15.25, 17 }, 60000), "--a-label", "A",
+      "--b-label", "B" }
+    t.eq(r.code, 0, r.stderr)
+    return json.read(ws .. "/comparison.json"), t.read(ws .. "/comparison_report.md"), t.read(ws .. "/comparison.csv")
+  end
+  local c, md, csv = run(48)
+  t.near(c.saturation.a.max_sustained_rps, 15.0, 1e-9)
+  t.near(c.saturation.b.ceiling_rps, 15.27, 1e-9)
+  t.eq({ c.verdict.kind, c.verdict.measure }, { "not shown to differ", "max_sustained" })
+  t.contains(c.verdict.reason, "within the practical threshold of 2.0 % as measured, but the requests differ (output "
+    .. "tokens per request 50.0 vs 48.0 (-4.0 %)")
+  t.contains(c.verdict.reason, "held to A's tokens (B's request rate up to 4.2 % lower for them), A may be above B by "
+    .. "up to +2.5 %, beyond the threshold")
+  local verdict = md:match("%*%*Verdict:%*%*[^\n]*")
+  t.contains(verdict, "Not shown to differ in max sustained throughput")
+  t.lacks(verdict, "About the same")
+  local row = csv:match("\nmax_sustained_rps,[^\n]*")
+  t.ok(row:find("either_may_be_higher", 1, true) and not row:find("about_the_same", 1, true), row)
+  -- (guard) equal requests: about the same
+  c, md = run(50)
+  t.eq(c.verdict.kind, "about the same")
+  t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "About the same max sustained throughput")
+end)

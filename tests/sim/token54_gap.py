@@ -63,3 +63,25 @@ print("gap y2 vs x as measured: %+.4f %% to %+.4f %%, held: %+.4f %% to %+.4f %%
 print("per GPU y vs x as measured: %+.4f %% to %+.4f %%, held: %+.4f %% to %+.4f %%"
       % ((yl * 1.1 / xh - 1) * 100, (yh * 1.1 / xl - 1) * 100, (yl * 1.1 * 0.96 / xh - 1) * 100,
          (yh * 1.1 / xl - 1) * 100))
+
+# compare.lua end to end, max sustained throughput about the same as measured, held to the tokens
+# not (test_token_orders "FIFO" test): a FIFO server answering cap requests/s, request k of n sent at
+# (k - 1) / r, done at max(sent, k / cap) + 0.4 s. Below cap it keeps up (its rate r); above, its
+# answers come at cap. A: cap 15.01, loads 14, 15, 16 (sustained 15, most 15.01); B: cap 15.27,
+# loads 14, 15.25, 17 (sustained 15.25, most 15.27), outputs 48 against A's 50.
+sa, ca_, sb, cb_ = 15.0, 15.01, 15.25, 15.27
+
+
+def mean_gap(lo, hi):
+    return (hi - lo) / ((hi + lo) / 2) * 100
+
+
+print("max sustained: least gap %+.4f %%, largest %+.4f %% of their mean (both within 2 %%)"
+      % (mean_gap(ca_, sb), mean_gap(sa, cb_)))
+print("held to A's tokens: B's 15.25 x 0.96 = %.4f, A above by up to %+.4f %% of their mean (beyond 2 %%)"
+      % (sb * 0.96, mean_gap(sb * 0.96, ca_)))
+# the rates' noise (Poisson, 60000 requests a load): each 95 % half-width 1.96 r / sqrt(n); the least
+# gap (0.24 req/s) must clear both combined for an order: sqrt(hA^2 + hB^2)
+n = 60000
+h = np.hypot(1.959964 * ca_ / np.sqrt(n), 1.959964 * sb / np.sqrt(n))
+print("the two rates' combined 95 %% half-width at n = %d: %.4f req/s, below the least gap %.2f" % (n, h, sb - ca_))

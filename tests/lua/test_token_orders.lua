@@ -570,8 +570,14 @@ t.test("compare: one server, B's outputs 4 % shorter, at a TPOT SLO: no winner, 
   local tps = csv:match("\ncapacity_at_slo_output_tps,[^\n]*")
   t.lacks(tps, "request rate up to")
   t.lacks(tps, "compare their capacity in output tok/s")
-  t.contains(tps, "in output tok/s, so either may be higher in tok/s, and the order in req/s, B above A, is one the "
-    .. "requests' token lengths can explain")
+  -- (token54: its evidence opened with the req/s ranges, "ranges 10.85–11.35 req/s (A) and ...", and
+  -- read "allow B − A -4.0 % to +6.2 % in output tok/s": its ranges in tok/s, the gap said so that
+  -- an open one reads right too)
+  t.ok(tps:match("evidence: repeats at every load point, ranges [%d.,]+–[%d.,]+ tok/s %(A%) and [%d.,]+–[%d.,]+ "
+    .. "tok/s %(B%)"), tps)
+  t.lacks(tps:match("evidence: .*"), "req/s (A)")
+  t.ok(tps:match("in output tok/s the measured loads allow B − A of %S+ %% to %S+ %%, so either may be higher in tok/s, "
+    .. "and the order in req/s, B above A, is one the requests' token lengths can explain"), tps)
   t.ok(tps:match(",not shown to differ,") and tps:match("either_may_be_higher"), tps)
 end)
 
@@ -776,6 +782,12 @@ t.test("compare's 'no clear difference': the gap the ranges allow held to the to
   t.near(plain.capacity.evidence.gap_lo_pct, -36, 1e-9)
   t.near(plain.capacity.evidence.gap_hi_pct, 100, 1e-9)
   t.ok(report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*"):find(want, 1, true), "csv")
+  -- the tok/s row its own gap held in tok/s (token54_gap.py): x 1000-1500, y 960-1920 tok/s,
+  -- -36.0 % to +92.0 %; x's longer outputs may raise its tok/s, its lower end held: up to +100.0 %
+  local tps = t.headline_row(m, "Capacity at SLO, output tok/s").evidence
+  t.contains(tps, "repeats at every load point, ranges 1,000.0–1,500.0 tok/s (A) and 960.0–1,920.0 tok/s (B)")
+  t.contains(tps, "the gap could be anywhere from -36.0 % to +92.0 % (y vs x) as measured, and from -36.0 % to "
+    .. "+100.0 % held to y's tokens (x's output tok/s up to 4.2 % lower for them)")
   -- x's outputs the shorter: its lower end held, the upper end of the gap raised, 40 / 19.2 - 1
   m = model(rep_run(X_REP, 48), rep_run(Y_REP, 50))
   ev = m.capacity.evidence
@@ -794,6 +806,9 @@ t.test("compare's 'no clear difference': the gap the ranges allow held to the to
   t.near(ev.token_held.hi_pct, 100, 1e-9)
   t.contains(ev.text, "as measured, and from -68.0 % to +100.0 % held to x's tokens (y's request rate up to 4.2 % "
     .. "lower for them, y's End-to-end latency p90 read against 192.0 ms for 200.0 ms)")
+  -- in tok/s: y's range read at 192 ms from 480 tok/s, 480 / 1500 - 1 = -68.0 % (token54_gap.py)
+  t.contains(t.headline_row(m, "Capacity at SLO, output tok/s").evidence, "-36.0 % to +92.0 % (y vs x) as measured, "
+    .. "and from -68.0 % to +100.0 % held to each other's tokens")
 end)
 
 t.test("compare: one server, B's outputs 4 % shorter and one load more in its ladder: its capacity names no run", function()
@@ -967,4 +982,16 @@ t.test("compare: max sustained about the same as measured, not held to the token
   c, md = run(50)
   t.eq(c.verdict.kind, "about the same")
   t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "About the same max sustained throughput")
+end)
+
+t.test("the tok/s row's gap reads right whatever its form (token54)", function()
+  local report = require "llmd.report"
+  -- decision.gap_pct_text's forms after "in output tok/s the measured loads allow"
+  t.eq(report.tps_allow_text("-4.0 % to +6.2 %"), "in output tok/s the measured loads allow B − A of -4.0 % to +6.2 %")
+  t.eq(report.tps_allow_text("at least +3.0 %"), "in output tok/s the measured loads allow B − A of at least +3.0 %")
+  t.eq(report.tps_allow_text("any (no end of the range bounds it)"),
+    "in output tok/s the measured loads allow any B − A (no end of the range bounds it)")
+  t.eq(report.tps_allow_text("-5.0 % or more, no upper end (either may be higher)"),
+    "in output tok/s the measured loads allow B − A of -5.0 % or more, no upper end (either may be higher)")
+  t.eq(report.tps_allow_text(nil), "in output tok/s the measured loads allow B − A either way")
 end)

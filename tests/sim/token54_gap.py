@@ -85,3 +85,11 @@ print("held to A's tokens: B's 15.25 x 0.96 = %.4f, A above by up to %+.4f %% of
 n = 60000
 h = np.hypot(1.959964 * ca_ / np.sqrt(n), 1.959964 * sb / np.sqrt(n))
 print("the two rates' combined 95 %% half-width at n = %d: %.4f req/s, below the least gap %.2f" % (n, h, sb - ca_))
+# the capacity in output tok/s (each range's ends x its run's output tokens a request): x 1000-1500,
+# y 960-1920 tok/s. x's longer outputs may raise its tok/s (less prefill an output token): x's
+# lower end held, / (1 / 0.96); shorter outputs never raise y's. At the E2E SLO y's range read at
+# 192 ms starts at 10 req/s, 480 tok/s.
+xt, yt = (xl * 50, xh * 50), (yl * 48, yh * 48)
+print("tok/s y vs x as measured: %+.4f %% to %+.4f %%; held (x's lower end x 0.96): up to %+.4f %%; at the E2E SLO "
+      "y's lower end 480 tok/s: from %+.4f %%" % ((yt[0] / xt[1] - 1) * 100, (yt[1] / xt[0] - 1) * 100,
+                                                (yt[1] / (xt[0] * 0.96) - 1) * 100, (min(y2l, y2l_) * 48 / xt[1] - 1) * 100))

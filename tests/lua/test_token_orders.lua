@@ -995,3 +995,42 @@ t.test("the tok/s row's gap reads right whatever its form (token54)", function()
     "in output tok/s the measured loads allow B − A of -5.0 % or more, no upper end (either may be higher)")
   t.eq(report.tps_allow_text(nil), "in output tok/s the measured loads allow B − A either way")
 end)
+
+t.test("treatments' max sustained 'no clear difference' says the gap held to the tokens (token54)", function()
+  local tr = require "llmd.treatments"
+  -- repeats at each load (100 requests each: the rates' noise keeps the limits' spans within it,
+  -- so no order of the measured loads is read): a keeps up at 15 req/s (14.3, 14.4, 14.5) and
+  -- achieves about 14.5 at 20; b at 15 (14.4, 15.0, 15.6), about 15.75 at 20. Welch on the max
+  -- sustained points: no clear difference. The limits' ranges (token54_gap.py) allow b vs a
+  -- -7.8 % to +16.5 %; b's outputs 48 against a's 50: held, from -11.5 %
+  local function rep_sat(points, out)
+    local stages = {}
+    for _, p in ipairs(points) do
+      for _, v in ipairs(p[2]) do
+        stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = v, latency_p90_ms = 1000, requests_ok = 100,
+          throughput_tok_s = out * v, error_rate_pct = 0 } }
+      end
+    end
+    local r = t.run_of(stages)
+    r.overall.values.requests_ok, r.overall.values.output_tokens_total = 1000, 1000 * out
+    r.overall.token_lengths = { output = { sd = 0, n = 1000 } }
+    return r
+  end
+  local function model(out_b)
+    return tr.model({
+      treatment("a", rep_sat({ { 10, { 10, 10, 10 } }, { 15, { 14.3, 14.4, 14.5 } }, { 20, { 14.5, 14.55, 14.45 } } }, 50)),
+      treatment("b", rep_sat({ { 10, { 10, 10, 10 } }, { 15, { 14.4, 15.0, 15.6 } }, { 20, { 15.7, 15.8, 15.75 } } },
+        out_b)) }, {})
+  end
+  local r = model(48).ranking[1]
+  t.eq({ r.label, r.vs_next }, { "b", "no clear difference" })
+  -- (main: the measured gap alone)
+  t.contains(r.vs_next_text, "the gap could be anywhere from -7.8 % to +16.5 % (b vs a, from b's 13.510 against a's "
+    .. "14.648 req/s to b's 16.490 against a's 14.152 req/s: the ends of the two limits' ranges) as measured, and from "
+    .. "-11.5 % to +16.5 % held to a's tokens (b's request rate up to 4.2 % lower for them)")
+  t.near(r.evidence.gap.token_held.lo_pct, -11.463883526486452, 1e-6)
+  -- (guard) equal requests: the measured gap alone
+  r = model(50).ranking[1]
+  t.eq(r.vs_next, "no clear difference")
+  t.lacks(r.vs_next_text, "held to")
+end)

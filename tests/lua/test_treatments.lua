@@ -973,9 +973,14 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.near(base.capacity.interval.hi, 104.23796195091748, 1e-9) -- harness_expected.lua: stage 6's _drain
   t.near(base.capacity.interval.lo, 31.414358378523456, 1e-9) -- harness_expected.lua: stage 1's _drain
   t.ok(j.verdict:find("either this or base", 1, true), j.verdict)
+  -- (the two folders' requests differ by 0.5 % in input and 0.1 % in output tokens, their spread
+  -- unknown (summary files), so counted: the gap held to the tokens follows the measured one,
+  -- token54; test_token_orders checks its figures)
   t.ok(j.verdict:find("the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs "
-    .. "base); the ranges are from the measured loads around the capacities on the means and on both ends of the "
-    .. "repeats' 95 % intervals", 1, true), j.verdict)
+    .. "base) as measured, and from ", 1, true), j.verdict)
+  t.ok(j.verdict:find("held to each other's tokens (", 1, true), j.verdict)
+  t.ok(j.verdict:find("; the ranges are from the measured loads around the capacities on the means and on both ends of "
+    .. "the repeats' 95 % intervals", 1, true), j.verdict)
   t.ok(not j.verdict:find("95 % ranges", 1, true), j.verdict)
   -- "no clear difference" with the gap the ranges allow, so that it does not read as sameness:
   -- chunked over base from chunked's 85.519 against base's 104.238 to chunked's 169.427 against

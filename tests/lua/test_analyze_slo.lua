@@ -32,7 +32,7 @@ t.test("analyze.lua --slo holds for its own report; a plain analyze.lua goes bac
     t.eq(r.code, 0, r.stderr)
     t.eq(slo_of(w), "ttft_p90_ms=200")
     t.eq(json.read(w .. "/comparison.json").comparison_slo_by, "compare.lua's --slo")
-    r = analyze(w, "--slo", "ttft_p90_ms=150")
+    analyze(w, "--slo", "ttft_p90_ms=150")
     t.eq(slo_of(w), "ttft_p90_ms=150")
     r = analyze(w)
     t.eq(slo_of(w), "ttft_p90_ms=200", "the comparison's own SLO again")

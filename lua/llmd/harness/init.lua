@@ -150,8 +150,9 @@ function M.resolve(dir, opts)
         if not seen[c.harness.name] then seen[c.harness.name] = true; found[#found + 1] = c.harness.name end
       end
       if #found > 0 then
-        holds = (": it holds %s results (leave --harness out to read them as such)"):format(
-          table.concat(found, " and "))
+        -- (opts.harness_option: what named the harness, --harness or a plan's key)
+        holds = (": it holds %s results (leave %s out to read them as such)"):format(
+          table.concat(found, " and "), opts.harness_option or "--harness")
       end
     end
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
@@ -346,7 +347,7 @@ end
 -- --tolerant's warnings (tolerant_warning: "in the report" when not given).
 local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option", "run_name",
   "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
-  "require_results", "slo", "kvcache", "tolerant_warning" }
+  "require_results", "slo", "kvcache", "tolerant_warning", "harness_option" }
 
 -- Goodput's per-request thresholds from opts.slo (a "key=max,..." text, a mapping {key = max}
 -- or a list {{key =, max =}}, as llmd.decision.parse_slo reads): the completed requests that

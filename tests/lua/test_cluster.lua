@@ -918,6 +918,29 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   end
   t.eq(n, 1, "run A deployed once")
   t.ok(lfs.attributes(w .. "/comparison_report.md"))
+  -- (newuser54 #5) each run replays its own recording, as a real cluster serves each run its
+  -- own stack: run A's benchmark, cut short and run again, the first FAKE_RESULTS folder's (the
+  -- kubecon vLLM run), run B the second's (the fake keeps each stage's recorded latencies as
+  -- they are: the stage files' latency sections tell the recordings apart). It was run A B's
+  -- and run B A's: the fake counted the interrupted call.
+  local function latencies(dir)
+    local set = {}
+    for f in lfs.dir(dir) do
+      if f:match("^stage_%d+_lifecycle_metrics%.json$") then
+        set[json.encode(json.read(dir .. "/" .. f).successes.latency)] = true
+      end
+    end
+    return set
+  end
+  local recorded = { a = latencies(BASE), b = latencies(TREAT) }
+  for _, x in ipairs { "a", "b" } do
+    local res = w .. "/run-" .. x .. "/results"
+    local sub
+    for f in lfs.dir(res) do if f:match("^inference%-perf_") then sub = res .. "/" .. f end end
+    local got = latencies(sub)
+    t.ok(next(got) ~= nil, x)
+    for l in pairs(got) do t.ok(recorded[x][l], ("run %s replays its own recording"):format(x)) end
+  end
 end)
 
 t.test("the fake cluster takes over a lock its holder left when killed, and waits for a live one", function()

@@ -625,6 +625,27 @@ t.test("a plan's SLO over an existing run's recorded one: recorded as the plan's
   t.lacks(md, "record (")
 end)
 
+-- (newuser54 #1) A plan's existing run made on a simulated cluster (its record says so) keeps
+-- the mark in this comparison's run_state.json and report, as compare.lua --a does; the text
+-- is the record's own.
+t.test("a plan's existing run made on a simulated cluster keeps the mark", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/earlier")
+  t.copy_tree(BASE, d .. "/earlier/results")
+  json.write(d .. "/earlier/run_state.json", { label = "before", timestamp = "2026-12-01T10:00:00Z",
+    stack = { model = "Qwen/Qwen3-0.6B" }, benchmark = { harness = "inference-perf" },
+    simulated = "node sim-node-9 labelled llmdlua.dev/simulated=true" })
+  local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = d .. "/earlier" } } end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/run-a/run_state.json").simulated, "node sim-node-9 labelled llmdlua.dev/simulated=true")
+  t.contains(json.read(w .. "/comparison.json").simulated, "runs A (before) and B (llm-d-scheduler) ran on a "
+    .. "simulated cluster (llmdlua's fake one, whose benchmarks replay recorded result files: node sim-node-9 "
+    .. "labelled llmdlua.dev/simulated=true; node gpu-node-1 labelled llmdlua.dev/simulated=true)")
+end)
+
 -- newuser24's plan2: run A's helm router, then a kustomization with `namespace:
 -- kube-system` and a ClusterRoleBinding to cluster-admin. The helm install used to run
 -- before the kustomization was rendered and refused.

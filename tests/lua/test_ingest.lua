@@ -460,7 +460,7 @@ t.test("every broken result file is said in one error, by extract.lua, compare.l
   t.eq(left, 4)
 end)
 
--- one truncated vLLM benchmark file of several, and another: both said
+-- two truncated vLLM benchmark files of a sweep: both said
 t.test("vllm-benchmark: two truncated result files, one error naming both", function()
   local d = t.tmpdir() .. "/v"
   lfs.mkdir(d)
@@ -468,8 +468,12 @@ t.test("vllm-benchmark: two truncated result files, one error naming both", func
   for name in lfs.dir(V .. "/vllm-2replicas") do if name:match("%.json$") then names[#names + 1] = name end end
   table.sort(names)
   for _, name in ipairs(names) do t.write(d .. "/" .. name, t.read(V .. "/vllm-2replicas/" .. name)) end
-  t.write(d .. "/" .. names[1], t.read(d .. "/" .. names[1]):sub(1, 100))
-  t.write(d .. "/" .. names[#names], t.read(d .. "/" .. names[#names]):sub(1, 100))
+  -- (cut 5 bytes before their end: their first bytes still name them vLLM's, so the reading
+  -- finds each; cut short of those, the detection already listed both, before this fix too)
+  for _, n in ipairs { names[1], names[#names] } do
+    local text = t.read(d .. "/" .. n)
+    t.write(d .. "/" .. n, text:sub(1, #text - 5))
+  end
   local r = run { LLMDLUA, "extract.lua", d }
   t.eq(r.code, 1, r.stderr)
   t.contains(r.stderr, ": 2 vllm-benchmark result files named like the others cannot be read")

@@ -2004,8 +2004,8 @@ local capacity_evidence = decision.capacity_evidence
 -- (a benchmark report's stack), else unknown and why.
 local function gpus_of(side)
   local s = side.state and side.state.stack or {}
-  local g = tonumber(s.gpus)
-  if g and g > 0 then
+  local g = require("llmd.workspace").stack_gpus(s)
+  if g then
     -- the info file wins, but never silently over a count the results give otherwise
     local rg = side.run.gpus
     if rg and rg > 0 and rg ~= g and not side.run.gpus_stale then

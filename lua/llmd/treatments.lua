@@ -99,6 +99,21 @@ function M.load(list, opts)
       end
     end
     if t.load_error then goto next_treatment end
+    -- the accelerator count compare.lua recorded for a workspace's run (run_state.json's
+    -- stack.gpus: a plan's info: {gpus: N} or an info file's), read as compare.lua reads it
+    -- (llmd.workspace.stack_gpus): the per-GPU figures are then the same in both reports;
+    -- --gpus wins. Two folders of one treatment recording different counts: an error
+    if not t.gpus then
+      local ws = require "llmd.workspace"
+      for _, d in ipairs(t.dirs) do
+        local g, file = ws.recorded_gpus(d)
+        if g and t.recorded_gpus and t.recorded_gpus ~= g then
+          error(("treatment %s: %s records gpus %d, %s records %d: give --gpus %s=N"):format(t.label,
+            t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)
+        end
+        if g then t.recorded_gpus, t.recorded_gpus_file = g, file end
+      end
+    end
     for j = 2, #t.runs do
       for k = 1, j - 1 do
         if same_results(t.runs[k], t.runs[j]) then
@@ -2207,12 +2222,14 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts, { slo = slo })
-    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack),
-    -- else, in an experiment, the values its setup was deployed with (M.setup_gpus)
+    -- its accelerator count: given (--gpus), else the one compare.lua recorded for the run
+    -- (run_state.json, M.load), else the results' (a benchmark report's stack), else, in an
+    -- experiment, the values its setup was deployed with (M.setup_gpus)
     local results_gpus = t.run.gpus and t.run.gpus > 0 and t.run.gpus or nil
-    local gpus = tonumber(t.gpus) or results_gpus or t.values_gpus
+    local gpus = tonumber(t.gpus) or t.recorded_gpus or results_gpus or t.values_gpus
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
-      gpus = gpus, gpus_source = t.gpus and "given" or results_gpus and (t.run.gpus_source or "the results")
+      gpus = gpus, gpus_source = t.gpus and "given" or t.recorded_gpus and ("recorded in " .. t.recorded_gpus_file)
+        or results_gpus and (t.run.gpus_source or "the results")
         or gpus and "the setup's values (plan/values-override.yaml)" or nil,
       hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,

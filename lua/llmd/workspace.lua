@@ -684,6 +684,31 @@ function M.recorded_run(path)
   return file, st
 end
 
+-- The accelerator count a run's stack states (run_state.json's stack.gpus, written from an
+-- info file's or a plan's info: gpus:): a whole number >= 1, else nil (absent, "unknown").
+-- One reading for compare.lua's per-GPU figures (llmd.report's gpus_of) and treatments.lua's.
+function M.stack_gpus(stack)
+  local g = type(stack) == "table" and tonumber(stack.gpus) or nil
+  if g and g >= 1 and g == math.floor(g) then return math.tointeger(g) or g end
+  return nil
+end
+
+-- The accelerator count recorded for the run whose results folder is path (M.recorded_run:
+-- a workspace's run-x, its results/ or a folder inside that), nil when none is recorded.
+-- Returns the count and the run_state.json it was read from.
+function M.recorded_gpus(path)
+  local p = tostring(path):gsub("/+$", "")
+  -- (a harness's folder inside run-x/results: run-x/results/<uid>_<workload>)
+  for _ = 1, 3 do
+    local file, st = M.recorded_run(p)
+    if file then return M.stack_gpus(st.stack), file end
+    local up = p:match("^(.+)/[^/]+$")
+    if not up then break end
+    p = up
+  end
+  return nil
+end
+
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
 -- mapping, or nil) with the record's stack and benchmark keys (and its own stack keys, and
 -- its timestamp) added where info has none; values "unknown" (or "unknown (why)"), or not a

@@ -1297,6 +1297,7 @@ function M.latency_at_common(m, T, labels, slo)
       .. "requests that succeeded only"):format(table.concat(failing, " and "), #failing == 1 and "fails" or "fail",
       #failing == 1 and "its" or "their")
   end
+  local norep = {} -- the treatments with no repeats at the common load, in order (by label: interpolated)
   for _, key in ipairs(keys) do
     local low
     for _, l in ipairs(compared) do
@@ -1305,8 +1306,9 @@ function M.latency_at_common(m, T, labels, slo)
       if v == nil then
         untested[#untested + 1] = ("%s's %s is unknown there"):format(l, metrics.get(key).label)
       elseif not (e.ci and e.ci.samples) then
-        untested[#untested + 1] = ("%s has no repeats measured there%s"):format(l,
-          e.interpolated and " (its figure is interpolated)" or "")
+        -- (said once for every key and treatment after the loop: newuser54 F3)
+        if not norep[l] then norep[#norep + 1] = l; norep[l] = {} end
+        norep[l].interpolated = norep[l].interpolated or e.interpolated
       elseif not low or v < by[low].at_common[key].value then
         low = l
       end
@@ -1323,6 +1325,24 @@ function M.latency_at_common(m, T, labels, slo)
         end
       end
     end
+  end
+  -- the treatments with no repeats there, once: "neither" / "none" where that is every one
+  if #norep > 0 then
+    local who
+    if #norep == #labels and #labels == 2 then who = "neither has repeats measured there"
+    elseif #norep == #labels then who = "none has repeats measured there"
+    else
+      who = ("%s %s no repeats measured there"):format(table.concat(norep, " and "), #norep == 1 and "has" or "have")
+    end
+    local interp = {}
+    for _, l in ipairs(norep) do if norep[l].interpolated then interp[#interp + 1] = l end end
+    if #interp == 1 and #norep == 1 then who = who .. " (its figure is interpolated)"
+    elseif #interp > 0 and #interp == #norep then who = who .. " (their figures are interpolated)"
+    elseif #interp > 0 then
+      who = who .. (" (the figure%s of %s %s interpolated)"):format(#interp == 1 and "" or "s",
+        table.concat(interp, " and "), #interp == 1 and "is" or "are")
+    end
+    untested[#untested + 1] = who
   end
   local fam = decision.family(fam_in)
   local best, shown, parts = nil, true, {}

@@ -108,7 +108,7 @@ function M.load(list, opts)
       for _, d in ipairs(t.dirs) do
         local g, file = ws.recorded_gpus(d)
         if g and t.recorded_gpus and t.recorded_gpus ~= g then
-          error(("treatment %s: %s records gpus %d, %s records %d: give --gpus %s=N"):format(t.label,
+          error(("treatment %s: %s records gpus %s, %s records %s: give --gpus %s=N"):format(t.label,
             t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)
         end
         if g then t.recorded_gpus, t.recorded_gpus_file = g, file end

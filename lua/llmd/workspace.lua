@@ -685,11 +685,11 @@ function M.recorded_run(path)
 end
 
 -- The accelerator count a run's stack states (run_state.json's stack.gpus, written from an
--- info file's or a plan's info: gpus:): a whole number >= 1, else nil (absent, "unknown").
+-- info file's or a plan's info: gpus:): a number above 0, else nil (absent, "unknown").
 -- One reading for compare.lua's per-GPU figures (llmd.report's gpus_of) and treatments.lua's.
 function M.stack_gpus(stack)
   local g = type(stack) == "table" and tonumber(stack.gpus) or nil
-  if g and g >= 1 and g == math.floor(g) then return math.tointeger(g) or g end
+  if g and g > 0 and g < math.huge then return g end
   return nil
 end
 

@@ -5777,7 +5777,7 @@ end
 -- is not like for like per GPU: the run with more GPUs carries less load on each. "" when
 -- the counts are the same or unknown. what: "These latencies" or the like.
 -- In the Summary it is a mark (what between \1 and \2) that M.gpu_caveat_once makes one sentence.
-local function gpu_latency_caveat(model, A, B, what)
+local function gpu_latency_caveat(model, _a, _b, what)
   local g = model.gpu_counts
   if not g or g.a == g.b then return "" end
   return " \1" .. what .. "\2"

@@ -925,12 +925,19 @@ end
 -- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
 -- keys (with the one most likely meant), slo:, gpus:; where names it in the messages.
 -- Returns v; raises on the first problem.
+-- The keys an info file (or a plan's runs.x.info) may have, a set (llmd.cluster checks a
+-- plan's with them, naming the line as for its other keys).
+function M.info_keys()
+  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
+  for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
+  return known
+end
+
 function M.check_info(v, path)
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
-  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
-  for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
+  local known = M.info_keys()
   for k in pairs(v) do
     if not known[k] then
       local names = {}

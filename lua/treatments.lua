@@ -81,7 +81,8 @@ local o = args.parse(rest, {
   --gpus LABEL=N,...        the accelerators each treatment ran on (repeat or list them):
                             where they differ, the report says it is not like for like on
                             cost, gives the ranking's figures per GPU and names no winner
-                            on totals (else the results' count, where they give one); in an
+                            on totals (else the count compare.lua recorded for a
+                            workspace's run-x, else the results', where they give one); in an
                             experiment of setup x run pairs, a setup treatment's name gives
                             all its pairs (one=1: one/rate1, one/rate2, ...)
   --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)

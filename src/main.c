@@ -681,9 +681,23 @@ static void find_script(lua_State *L, const char *name, int root)
     }
     lua_pushinteger(L, EXIT_USAGE);
     lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.exit");
-    if (!lua_isnil(L, root))
+    if (!lua_isnil(L, root)) {
+        /* a script named without .lua ("llmdlua compare"): the one meant, said */
+        size_t len = strlen(name);
+        if (strchr(name, '/') == NULL && (len < 4 || strcmp(name + len - 4, ".lua") != 0)) {
+            lua_pushfstring(L, "%s/lua/%s.lua", lua_tostring(L, root), name);
+            int there = is_file(lua_tostring(L, -1));
+            lua_pop(L, 1);
+            if (there || is_file(lua_pushfstring(L, "%s.lua", name)))
+                luaL_error(L,
+                           "cannot find script '%s' (looked in . and %s/lua); "
+                           "did you mean %s.lua? (llmdlua %s.lua --help)",
+                           name, lua_tostring(L, root), name, name);
+            lua_pop(L, 1);
+        }
         luaL_error(L, "cannot find script '%s' (looked in . and %s/lua)", name,
                    lua_tostring(L, root));
+    }
     luaL_error(L, "cannot find script '%s'", name);
 }
 

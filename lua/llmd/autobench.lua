@@ -1014,6 +1014,24 @@ function M.summary(rows, opts)
     return ("%s, yet picked here as the toolchain picks, per scenario; %s"):format(c, text)
   end
   local L = { "# Benchmark Summary", "" }
+  -- rows a mock server answered (autobench_run's row.simulated, from its log's first line):
+  -- said first, as compare.lua says a simulated cluster (newuser54 F4)
+  local sim_what, sim_cands, sim_models = {}, {}, {}
+  for _, r in ipairs(rows) do
+    if type(r.simulated) == "string" then
+      if not sim_what[r.simulated] then sim_what[r.simulated] = true; sim_what[#sim_what + 1] = r.simulated end
+      local c = ("%s %s"):format(tostring(r.framework), tostring(r.candidate_id))
+      if not sim_cands[c] then sim_cands[c] = true; sim_cands[#sim_cands + 1] = c end
+      local m = type(r.model) == "string" and r.model or nil
+      if m and not sim_models[m] then sim_models[m] = true; sim_models[#sim_models + 1] = m end
+    end
+  end
+  if #sim_what > 0 then
+    L[#L + 1] = ("**Simulated, not a measurement**: the rows of %s came from %s: their figures are the mock's, not "
+      .. "a measurement of %s."):format(table.concat(sim_cands, ", "), table.concat(sim_what, "; "),
+      #sim_models > 0 and table.concat(sim_models, ", ") or "the model")
+    L[#L + 1] = ""
+  end
   local reps = repeats_of(rows)
   if #rows == 0 then
     L[#L + 1] = "No rows found."

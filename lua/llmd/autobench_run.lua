@@ -273,6 +273,17 @@ function M.leftover_servers(dir)
 end
 
 -- Where --force moves the rows that no longer match the config.
+-- What a server's log says of it being simulated (a line "llmdlua.dev/simulated: WHAT" among
+-- its first 8 KiB, as tests/autobench/mockserver.py writes first): WHAT, else nil.
+function M.simulated_server(log)
+  local f = io.open(log, "rb")
+  if not f then return nil end
+  local head = f:read(8192) or ""
+  f:close()
+  local what = ("\n" .. head):match("\nllmdlua%.dev/simulated: ([^\r\n]+)")
+  return what
+end
+
 function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
 
 -- The artifacts a row points to (row.artifacts: raw result, server and client logs).
@@ -1144,6 +1155,9 @@ function M.run(config_path, opts)
       -- server_exit, none "skipped", which would read as a scenario left out by policy while
       -- the server could run none
       local start_exit = status and p and p:poll()
+      -- a mock server's rows are marked (its log's first line says it is one, as the fake
+      -- cluster labels its nodes): never read as a measurement of the model (newuser54 F4)
+      local simulated = p and M.simulated_server(log) or nil
       local dead -- why the remaining scenarios are not run, once the server has exited
       -- the server log read so far for an engine that died (engine_death): from where it
       -- stood once the server answered
@@ -1153,6 +1167,7 @@ function M.run(config_path, opts)
         local row = base_row(sc)
         row.run_key = t.key
         if p then row.artifacts.server_log = M.stored_path(out, log) end
+        if simulated then row.simulated = simulated end
         if status then
           row.status, row.failure_reason = status, reason
           if outside then row.environment_failure = true end

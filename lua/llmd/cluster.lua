@@ -194,9 +194,15 @@ function M.validate(plan, name, opts)
         else labels[r.label] = x end
         if r.info ~= nil and not is_map(r.info) then bad(key .. ".info", "expected a mapping")
         elseif r.info ~= nil then
-          -- as an --a-info file is checked: unknown keys, slo:, gpus:
-          local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
-          if not iok then errs[#errs + 1] = { text = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) } end
+          -- as an --a-info file is checked: unknown keys, slo:, gpus: (an unknown key as the
+          -- plan's others are, with its line: "plan.yaml:11: runs.a.info.gpu: unknown key (did
+          -- you mean gpus? ...)", newuser54 F5)
+          local before = #errs
+          known(r.info, key .. ".info", ws.info_keys())
+          if #errs == before then
+            local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
+            if not iok then errs[#errs + 1] = { text = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) } end
+          end
         end
         if r.existing ~= nil then
           if r.deploy ~= nil or r.benchmark ~= nil then

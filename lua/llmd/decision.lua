@@ -172,6 +172,16 @@ function M.parse_slo(spec, where)
         :format(where, k, slo_hint(k)), 0)
     end
     if not v or v ~= v or v < 0 or v == math.huge then
+      -- a number with a unit ("500ms", "5%", "0.5s"): the limits are in the key's unit, which
+      -- the key names; the fix said (newuser54 F5)
+      local num, unit = tostring(kv[2]):match("^%s*(%d*%.?%d+)%s*(%a+)%s*$")
+      if not num then num, unit = tostring(kv[2]):match("^%s*(%d*%.?%d+)%s*(%%)%s*$") end
+      local ku = metrics.get(k).unit
+      if num and (ku == "ms" or ku == "%") then
+        error(("%s: %s: expected a plain number, got '%s': drop the unit (the limit is in %s, as the key says)%s")
+          :format(where, k, tostring(kv[2]), ku, unit:lower() == ku and (": %s=%s"):format(k, num)
+            or ""), 0)
+      end
       error(("%s: %s: expected a limit >= 0, got '%s'"):format(where, k, tostring(kv[2])), 0)
     end
     if metrics.get(k).unit == "%" and v > 100 then

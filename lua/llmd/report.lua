@@ -2004,8 +2004,8 @@ local capacity_evidence = decision.capacity_evidence
 -- (a benchmark report's stack), else unknown and why.
 local function gpus_of(side)
   local s = side.state and side.state.stack or {}
-  local g = tonumber(s.gpus)
-  if g and g > 0 then
+  local g = require("llmd.workspace").stack_gpus(s)
+  if g then
     -- the info file wins, but never silently over a count the results give otherwise
     local rg = side.run.gpus
     if rg and rg > 0 and rg ~= g and not side.run.gpus_stale then
@@ -5865,15 +5865,45 @@ end
 -- Where the runs' GPU counts differ (model.gpu_counts), a latency compared at one total load
 -- is not like for like per GPU: the run with more GPUs carries less load on each. "" when
 -- the counts are the same or unknown. what: "These latencies" or the like.
-local function gpu_latency_caveat(model, A, B, what)
+-- In the Summary it is a mark (what between \1 and \2) that M.gpu_caveat_once makes one sentence.
+local function gpu_latency_caveat(model, _a, _b, what)
   local g = model.gpu_counts
   if not g or g.a == g.b then return "" end
+  return " \1" .. what .. "\2"
+end
+-- The Summary's caveats (gpu_latency_caveat's marks) said once, naming the run with more GPUs
+-- (newuser54 F3: the same sentence at the matched load and after the whole-run metrics, its
+-- "it" unclear): one mark keeps its own subject where it stands; several are one sentence,
+-- where the last stood (after every figure it qualifies), naming what each qualified.
+-- (a field, not a local: the module is at Lua's limit of 200 locals)
+function M.gpu_caveat_once(text, model, A, B)
+  local CAVEAT_SUBJECT = { ["Those latencies"] = "the latencies at the matched load",
+    ["Those figures"] = "the figures at the matched load",
+    ["These whole-run latencies and rates"] = "the whole-run latencies and rates" }
+  local whats, seen, n = {}, {}, 0
+  for w in text:gmatch("\1(.-)\2") do
+    n = n + 1
+    if not seen[w] then seen[w] = true; whats[#whats + 1] = w end
+  end
+  if n == 0 then return text end
+  local g = model.gpu_counts
   local more, less = g.b > g.a and B or A, g.b > g.a and A or B
   local gm, gl = math.max(g.a, g.b), math.min(g.a, g.b)
-  return (" %s are at equal total load, not equal load per GPU: %s, on %s, carried %s the load per GPU that %s "
-    .. "carried on %s, so they do not show it is better per GPU.")
-    :format(what, more.label, T.helpers.count(gm, "GPU"), T.helpers.num(gl / gm, 2) .. "x", less.label,
-      T.helpers.count(gl, "GPU"))
+  local subject = whats[1]
+  if #whats > 1 then
+    local parts = {}
+    for _, w in ipairs(whats) do parts[#parts + 1] = CAVEAT_SUBJECT[w] or w:lower() end
+    subject = table.concat(parts, " and ")
+    subject = subject:sub(1, 1):upper() .. subject:sub(2)
+  end
+  local sentence = ("%s are at equal total load, not equal load per GPU: %s, on %s, carried %s the load per GPU "
+    .. "that %s carried on %s, so they do not show that %s is better per GPU."):format(subject, more.label,
+    T.helpers.count(gm, "GPU"), T.helpers.num(gl / gm, 2) .. "x", less.label, T.helpers.count(gl, "GPU"), more.label)
+  local k = 0
+  return (text:gsub(" \1(.-)\2", function()
+    k = k + 1
+    return k == n and (" " .. sentence) or ""
+  end))
 end
 -- The load the ladder pairs the runs at, as the Summary points to it: "offered rate",
 -- "concurrency", else "achieved load".
@@ -6912,7 +6942,7 @@ local function summary(model, A, B)
     out[#out + 1] = ("Error rates: %s %s, %s %s; latency percentiles cover successful requests only.")
       :format(A.label, metrics.format("error_rate_pct", ea), B.label, metrics.format("error_rate_pct", eb))
   end
-  return table.concat(out, " ")
+  return M.gpu_caveat_once(table.concat(out, " "), model, A, B)
 end
 
 local function curve_of(points)

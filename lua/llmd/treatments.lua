@@ -99,6 +99,21 @@ function M.load(list, opts)
       end
     end
     if t.load_error then goto next_treatment end
+    -- the accelerator count compare.lua recorded for a workspace's run (run_state.json's
+    -- stack.gpus: a plan's info: {gpus: N} or an info file's), read as compare.lua reads it
+    -- (llmd.workspace.stack_gpus): the per-GPU figures are then the same in both reports;
+    -- --gpus wins. Two folders of one treatment recording different counts: an error
+    if not t.gpus then
+      local ws = require "llmd.workspace"
+      for _, d in ipairs(t.dirs) do
+        local g, file = ws.recorded_gpus(d)
+        if g and t.recorded_gpus and t.recorded_gpus ~= g then
+          error(("treatment %s: %s records gpus %s, %s records %s: give --gpus %s=N"):format(t.label,
+            t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)
+        end
+        if g then t.recorded_gpus, t.recorded_gpus_file = g, file end
+      end
+    end
     for j = 2, #t.runs do
       for k = 1, j - 1 do
         if same_results(t.runs[k], t.runs[j]) then
@@ -1315,6 +1330,7 @@ function M.latency_at_common(m, T, labels, slo)
       .. "requests that succeeded only"):format(table.concat(failing, " and "), #failing == 1 and "fails" or "fail",
       #failing == 1 and "its" or "their")
   end
+  local norep = {} -- the treatments with no repeats at the common load, in order (by label: interpolated)
   for _, key in ipairs(keys) do
     local low
     for _, l in ipairs(compared) do
@@ -1323,8 +1339,9 @@ function M.latency_at_common(m, T, labels, slo)
       if v == nil then
         untested[#untested + 1] = ("%s's %s is unknown there"):format(l, metrics.get(key).label)
       elseif not (e.ci and e.ci.samples) then
-        untested[#untested + 1] = ("%s has no repeats measured there%s"):format(l,
-          e.interpolated and " (its figure is interpolated)" or "")
+        -- (said once for every key and treatment after the loop: newuser54 F3)
+        if not norep[l] then norep[#norep + 1] = l; norep[l] = {} end
+        norep[l].interpolated = norep[l].interpolated or e.interpolated
       elseif not low or v < by[low].at_common[key].value then
         low = l
       end
@@ -1341,6 +1358,24 @@ function M.latency_at_common(m, T, labels, slo)
         end
       end
     end
+  end
+  -- the treatments with no repeats there, once: "neither" / "none" where that is every one
+  if #norep > 0 then
+    local who
+    if #norep == #labels and #labels == 2 then who = "neither has repeats measured there"
+    elseif #norep == #labels then who = "none has repeats measured there"
+    else
+      who = ("%s %s no repeats measured there"):format(table.concat(norep, " and "), #norep == 1 and "has" or "have")
+    end
+    local interp = {}
+    for _, l in ipairs(norep) do if norep[l].interpolated then interp[#interp + 1] = l end end
+    if #interp == 1 and #norep == 1 then who = who .. " (its figure is interpolated)"
+    elseif #interp > 0 and #interp == #norep then who = who .. " (their figures are interpolated)"
+    elseif #interp > 0 then
+      who = who .. (" (the figure%s of %s %s interpolated)"):format(#interp == 1 and "" or "s",
+        table.concat(interp, " and "), #interp == 1 and "is" or "are")
+    end
+    untested[#untested + 1] = who
   end
   local fam = decision.family(fam_in)
   local best, shown, parts = nil, true, {}
@@ -2258,12 +2293,14 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts, { slo = slo })
-    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack),
-    -- else, in an experiment, the values its setup was deployed with (M.setup_gpus)
+    -- its accelerator count: given (--gpus), else the one compare.lua recorded for the run
+    -- (run_state.json, M.load), else the results' (a benchmark report's stack), else, in an
+    -- experiment, the values its setup was deployed with (M.setup_gpus)
     local results_gpus = t.run.gpus and t.run.gpus > 0 and t.run.gpus or nil
-    local gpus = tonumber(t.gpus) or results_gpus or t.values_gpus
+    local gpus = tonumber(t.gpus) or t.recorded_gpus or results_gpus or t.values_gpus
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
-      gpus = gpus, gpus_source = t.gpus and "given" or results_gpus and (t.run.gpus_source or "the results")
+      gpus = gpus, gpus_source = t.gpus and "given" or t.recorded_gpus and ("recorded in " .. t.recorded_gpus_file)
+        or results_gpus and (t.run.gpus_source or "the results")
         or gpus and "the setup's values (plan/values-override.yaml)" or nil,
       hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,

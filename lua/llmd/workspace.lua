@@ -708,6 +708,31 @@ function M.simulated_record(path)
   return nil
 end
 
+-- The accelerator count a run's stack states (run_state.json's stack.gpus, written from an
+-- info file's or a plan's info: gpus:): a number above 0, else nil (absent, "unknown").
+-- One reading for compare.lua's per-GPU figures (llmd.report's gpus_of) and treatments.lua's.
+function M.stack_gpus(stack)
+  local g = type(stack) == "table" and tonumber(stack.gpus) or nil
+  if g and g > 0 and g < math.huge then return g end
+  return nil
+end
+
+-- The accelerator count recorded for the run whose results folder is path (M.recorded_run:
+-- a workspace's run-x, its results/ or a folder inside that), nil when none is recorded.
+-- Returns the count and the run_state.json it was read from.
+function M.recorded_gpus(path)
+  local p = tostring(path):gsub("/+$", "")
+  -- (a harness's folder inside run-x/results: run-x/results/<uid>_<workload>)
+  for _ = 1, 3 do
+    local file, st = M.recorded_run(p)
+    if file then return M.stack_gpus(st.stack), file end
+    local up = p:match("^(.+)/[^/]+$")
+    if not up then break end
+    p = up
+  end
+  return nil
+end
+
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
 -- mapping, or nil) with the record's stack and benchmark keys (and its own stack keys, and
 -- its timestamp) added where info has none; values "unknown" (or "unknown (why)"), or not a
@@ -931,12 +956,19 @@ end
 -- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
 -- keys (with the one most likely meant), slo:, gpus:; where names it in the messages.
 -- Returns v; raises on the first problem.
+-- The keys an info file (or a plan's runs.x.info) may have, a set (llmd.cluster checks a
+-- plan's with them, naming the line as for its other keys).
+function M.info_keys()
+  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
+  for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
+  return known
+end
+
 function M.check_info(v, path)
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
-  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
-  for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
+  local known = M.info_keys()
   for k in pairs(v) do
     if not known[k] then
       local names = {}

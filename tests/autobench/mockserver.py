@@ -55,6 +55,9 @@ model = opts.get("served-model-name") or (positional[0] if positional else opts.
 ttft = float(os.environ.get("MOCK_TTFT_MS", "20")) / 1000
 tpot = float(os.environ.get("MOCK_TPOT_MS", "2")) / 1000
 request_log = os.environ.get("MOCK_REQUEST_LOG")
+# (its first line says it is a mock, as the fake cluster labels its nodes llmdlua.dev/simulated:
+# autobench.lua marks the rows of a server whose log says so, never a measurement of the model)
+print("llmdlua.dev/simulated: tests/autobench/mockserver.py, a mock server that loads no model", flush=True)
 print("mock server starting, pid %d, mode %s, model %s, port %d" % (os.getpid(), mode, model, port), flush=True)
 if mode == "2":
     time.sleep(120)

@@ -108,6 +108,22 @@ run "$BIN" nope.lua
 expect_rc 2
 expect_err_first "llmdlua: cannot find script 'nope.lua' (looked in . and $(dirname "$BIN")/lua)"
 
+name="a script named without .lua: the one meant said (newuser54 F5)"
+run "$BIN" compare
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'compare' (looked in . and $(dirname "$BIN")/lua); did you mean compare.lua? (llmdlua compare.lua --help)"
+run "$BIN" nope
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'nope' (looked in . and $(dirname "$BIN")/lua)"
+
+name="--slo with a unit: drop the unit, the limit is in the key's (newuser54 F5)"
+run "$BIN" treatments.lua --run a=/tmp --run b=/tmp --slo ttft_p90_ms=500ms
+expect_rc 2
+expect_err_first "treatments.lua: --slo: ttft_p90_ms: expected a plain number, got '500ms': drop the unit (the limit is in ms, as the key says): ttft_p90_ms=500"
+run "$BIN" treatments.lua --run a=/tmp --run b=/tmp --slo ttft_p90_ms=0.5s
+expect_rc 2
+expect_err_first "treatments.lua: --slo: ttft_p90_ms: expected a plain number, got '0.5s': drop the unit (the limit is in ms, as the key says)"
+
 name="-e runs code; the json example from the README works anywhere"
 run "$BIN" -e 'print(require"llmd.json".encode{a=1})'
 expect_rc 0

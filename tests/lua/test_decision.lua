@@ -4068,7 +4068,7 @@ t.test("different GPU counts: latency wins at equal total load say they are not 
   local m = build(1, 2)
   t.ok(m.summary:find("y is better in ", 1, true), m.summary)
   t.ok(m.summary:find("These whole-run latencies and rates are at equal total load, not equal load per GPU: y, on 2 "
-    .. "GPUs, carried 0.50x the load per GPU that x carried on 1 GPU, so they do not show it is better per GPU.", 1,
+    .. "GPUs, carried 0.50x the load per GPU that x carried on 1 GPU, so they do not show that y is better per GPU.", 1,
     true), m.summary)
   -- the same GPU count: no such sentence
   m = build(2, 2)

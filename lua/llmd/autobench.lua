@@ -342,6 +342,25 @@ function M.validate(cfg, opts)
       for _, k in ipairs(keys) do
         if not flag_known(fw, k, opts.help) then e(("%s: unknown or unsupported server flag '%s'"):format(fw, k)) end
       end
+      -- a flag's value no, off, yes or on: a string in YAML 1.2 (llmdlua would render --flag no)
+      -- but false or true to the upstream tool's PyYAML (no flag, or a bare --flag): refused,
+      -- naming the key, as the two would run other servers (mend54 #4)
+      for _, part in ipairs { "base_server_flags", "search_space" } do
+        if is_map(sec[part]) then
+          for _, k in ipairs(yaml.keys(sec[part])) do
+            local v = sec[part][k]
+            for _, c in ipairs(part == "search_space" and is_list(v) and v or { v }) do
+              local b = require("llmd.cluster").yaml11_bool(c, true)
+              if b ~= nil then
+                e(("frameworks.%s.%s.%s: '%s' is a string to llmdlua, which reads YAML 1.2, and would be rendered %s "
+                  .. "%s, but %s to the upstream tool (PyYAML reads YAML 1.1), which %s: write %s"):format(fw, part,
+                  k, c, M.flag_name(fw, k), M.quote(c), tostring(b),
+                  b and ("renders a bare " .. M.flag_name(fw, k)) or "leaves the flag out", tostring(b)))
+              end
+            end
+          end
+        end
+      end
       if fw == "tensorrt_llm" then
         if sec.backend_policy ~= "fixed_pytorch" then e("tensorrt_llm: backend_policy must be fixed_pytorch") end
         if not (is_map(sec.base_server_flags) and sec.base_server_flags.backend == "pytorch") then

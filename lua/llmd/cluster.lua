@@ -69,6 +69,21 @@ function M.bool_problem(v)
   return "expected true or false, got " .. got
 end
 
+-- The plain words YAML 1.1 reads as booleans where llmd.yaml (YAML 1.2) reads strings, and
+-- the boolean each is: go-yaml v2's list (helm reads values files with it, through
+-- sigs.k8s.io/yaml); PyYAML's is the same less y, Y, n and N.
+local YAML11_BOOL = { y = true, Y = true, yes = true, Yes = true, YES = true, on = true, On = true, ON = true,
+  n = false, N = false, no = false, No = false, NO = false, off = false, Off = false, OFF = false }
+
+-- The boolean a YAML 1.1 reader makes of the string v (helm's; pyyaml: PyYAML's), or nil
+-- when it keeps it a string too. A value llmdlua writes again (a values override, a flag)
+-- keeps llmdlua's reading, a string: where the user's file meant YAML 1.1's, helm or the
+-- tool gets other than the file says, so such a value is refused, never passed on.
+function M.yaml11_bool(v, pyyaml)
+  if type(v) ~= "string" or (pyyaml and #v == 1) then return nil end
+  return YAML11_BOOL[v]
+end
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -142,7 +157,16 @@ function M.validate(plan, name, opts)
     else
       known(plan.timeouts, "timeouts", { ready = true, benchmark = true, smoke = true, poll = true, backoff = true })
       for k, v in pairs(plan.timeouts) do
-        if type(v) ~= "number" or v < 0 then bad("timeouts." .. k, "expected seconds (a number >= 0)") end
+        if k == "poll" then
+          -- (the wait for readiness looks every poll seconds: 0 looked without pause, a busy
+          -- loop of kubectl calls, mend54 #6)
+          if type(v) ~= "number" or not (v > 0 and v < math.huge) then
+            bad("timeouts.poll", ("expected seconds between two looks at the stack (a number > 0), got %s")
+              :format(M.value_shown(v)))
+          end
+        elseif type(v) ~= "number" or v < 0 or v ~= v then
+          bad("timeouts." .. k, "expected seconds (a number >= 0)")
+        end
       end
     end
   end
@@ -470,9 +494,7 @@ function M.stage_problems(wl, prefix)
         local v = st[f[1]]
         if v ~= nil and not (type(v) == "number" and v > 0 and v == v and v ~= math.huge) then
           out[#out + 1] = { key = key(("load.stages.%d.%s"):format(i - 1, f[1])),
-            why = ("expected a positive number (%s), got %s"):format(f[2],
-              type(v) == "string" and M.shown(v) or v == json.null and "null" or type(v) == "table" and
-              (json.is_array(v) and "a list" or "a mapping") or tostring(v)) }
+            why = ("expected a positive number (%s), got %s"):format(f[2], M.value_shown(v)) }
         end
       end
     end
@@ -688,15 +710,27 @@ end
 -- namespaceOverride, any ...Namespace) must hold an RFC 1123 label (M.bad_name), one that
 -- names a release or what the chart names after it (release, releaseName,
 -- fullnameOverride, nameOverride) a name helm accepts (M.bad_release). An empty string is
--- the charts' "not set" and passes. v: the value at path (a dotted key; a mapping or list
--- is walked, its keys added to path). Returns { {key =, why =}, ... }, in key order.
+-- the charts' "not set" and passes. A count of replicas must be a whole number, and no
+-- value a string YAML 1.1 reads as a boolean (no, off, yes, on, y, n: M.yaml11_bool; llmdlua
+-- writes the override again, so helm would get the string). v: the value at path (a dotted
+-- key; a mapping or list is walked, its keys added to path). Returns { {key =, why =}, ... },
+-- in key order.
 function M.value_name_problems(v, path, out)
   out = out or {}
   local leaf = path and (tostring(path):match("([^.]+)$") or tostring(path)):lower()
   if leaf == "replicas" and type(v) ~= "table" and v ~= json.null and not (math.type(v) == "integer" and v >= 0) then
     -- (a count of pods: decode.replicas: two, or -2, passed --dry-run and reached helm, newuser53 #3)
     out[#out + 1] = { key = path, why = ("expected a whole number of replicas (0 or more), got %s"):format(
-      type(v) == "string" and M.shown(v) or tostring(v)) }
+      M.value_shown(v)) }
+    return out
+  end
+  if M.yaml11_bool(v) ~= nil then
+    -- (enabled: no reached helm as the string "no", which a chart's `if` takes as true: mend54 #4)
+    local b = tostring(M.yaml11_bool(v))
+    out[#out + 1] = { key = path, why = ("%s is a string to llmdlua, which reads YAML 1.2, but %s to YAML 1.1 "
+      .. "(helm's reading of a values file, PyYAML's): it would reach helm as the string %s, which a chart's `if` "
+      .. "takes as true; write %s (or %s) for a boolean, or give the text in one of the guide's values files, which "
+      .. "helm reads itself"):format(M.shown(v), b, M.shown(v), b, b == "true" and "false" or "true") }
     return out
   end
   if type(v) == "table" then
@@ -725,7 +759,9 @@ end
 -- be only in part (true, false, null, whole numbers; "1.5" stays a string), so a string that
 -- helm would read as another type goes with --set-string. Problems, as M.value_name_problems':
 -- a set that is no mapping, a mapping or list as a value (--set takes one scalar), a KEY
--- helm would split or misread. set: the plan's deploy.set; path: where it is in the plan.
+-- helm would split or misread, a value values_override would not pass either (a count of
+-- replicas that is no whole number, a namespace or release name Kubernetes or helm refuses:
+-- M.value_name_problems). set: the plan's deploy.set; path: where it is in the plan.
 function M.helm_set_problems(set, path)
   local out = {}
   if set == nil then return out end
@@ -750,6 +786,10 @@ function M.helm_set_problems(set, path)
     elseif type(v) == "string" and v:find("%c") then
       out[#out + 1] = { key = where, why = ("%s holds a control character: give it in values_override")
         :format(M.shown(v)) }
+    elseif not kwhy then
+      -- the counts and names values_override's are held to (M.value_name_problems): a
+      -- decode.replicas: two reached helm as --set-string (mend54 #3)
+      for _, p in ipairs(M.value_name_problems(v, where)) do out[#out + 1] = p end
     end
   end
   return out
@@ -959,6 +999,21 @@ end
 function M.shown(v)
   local esc = { ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
   return "'" .. tostring(v):gsub("%c", function(c) return esc[c] or ("\\x%02X"):format(c:byte()) end) .. "'"
+end
+
+-- A YAML value of a plan or config as an error message shows it, whatever its type: a
+-- string quoted (M.shown: its control characters escaped), null as null, a mapping or list
+-- by what it is (never a table's address), a number or boolean as itself (.nan, .inf as YAML
+-- writes them). (M.bool_problem says more of null and of yes/no strings, where a yes/no
+-- option is expected.)
+function M.value_shown(v)
+  if v == json.null then return "null" end
+  if type(v) == "string" then return M.shown(v) end
+  if type(v) == "table" then return is_list(v) and "a list" or "a mapping" end
+  -- (as YAML writes them, not C's "-nan" and "inf")
+  if v ~= v then return ".nan" end
+  if v == math.huge then return ".inf" elseif v == -math.huge then return "-.inf" end
+  return tostring(v)
 end
 
 -- A word YAML reads as itself wherever it stands in a plain scalar: no space (" #" starts
@@ -3987,8 +4042,10 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
       if c.tool == "helmfile" then
         for _, r in ipairs(M.helmfile_releases(ctx, c.args, c.opts.cwd, c.opts.allow_hooks)) do
           if before[r.name] and not ours[r.name] then
-            theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it"
-              or "installed: false, so helmfile apply would uninstall it")
+            -- (apply diffs first and upgrades a release only where the helmfile's differs from
+            -- it: "would upgrade it" alone was untrue of one the same, mend54 #6)
+            theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it wherever this "
+              .. "helmfile's release differs from it" or "installed: false, so helmfile apply would uninstall it")
             names[#names + 1] = r.name
           end
         end
@@ -3996,6 +4053,8 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     end
   end
   if #theirs == 0 then return end
+  -- (helm upgrade makes a new revision whatever differs; helmfile apply changes only what does)
+  local change = d.method == "helm" and "would change" or "may change"
   -- (this comparison's other run, still deployed, installed them: named as its own)
   for _, o in ipairs(other_runs_up(ctx, x)) do
     local its = set_of(o.d.releases)
@@ -4003,9 +4062,10 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     for _, n in ipairs(names) do all = all and its[n] == true end
     if all then
       error(("run %s: %s %s already %s in namespace %s: %s installed %s and is still deployed because %s; deploying "
-        .. "run %s would change run %s's stack; %s; nothing of this run was deployed"):format(x,
+        .. "run %s %s run %s's stack; %s; nothing of this run was deployed"):format(x,
         #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
-        ctx.ns, o.said, #theirs == 1 and "it" or "them", o.why, tostring(x):upper(), tostring(o.y):upper(), o.fix), 0)
+        ctx.ns, o.said, #theirs == 1 and "it" or "them", o.why, tostring(x):upper(), change, tostring(o.y):upper(),
+        o.fix), 0)
     end
   end
   local fix = d.method == "helm" and "pick another deploy.release"
@@ -4014,19 +4074,19 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   local owner = M.interrupted_owner(ctx, names)
   if owner then
     error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
-      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying would "
-      .. "change it; tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
+      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying %s it; "
+      .. "tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
       :format(x,
       #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
       ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
       or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
-      owner.x:upper(), owner.path, owner.x, M.resume_command(owner.path, { "--step", "90" }),
+      owner.x:upper(), owner.path, owner.x, change, M.resume_command(owner.path, { "--step", "90" }),
       M.resume_command(owner.path)), 0)
   end
-  error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying would change "
+  error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying %s "
     .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,
     #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
-    ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
+    ctx.ns, #theirs == 1 and "was" or "were", change, fix), 0)
 end
 
 -- The labels of the pods a rendered object makes (a Deployment's, StatefulSet's, Job's pod

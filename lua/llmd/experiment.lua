@@ -154,13 +154,9 @@ function M.near_miss(key, siblings)
   return require("llmd.opts").near(key, siblings, function(k) return math.max(1, #k // 5) end)
 end
 
--- A YAML value as an error message shows it: what it is, never a table's address.
-local function describe(v)
-  if v == yaml.null then return "null" end
-  if type(v) == "string" then return ("'%s'"):format(v) end
-  if type(v) == "table" then return is_list(v) and "a list" or "a mapping" end
-  return tostring(v)
-end
+-- A YAML value as an error message shows it: what it is, never a table's address (the
+-- plan's words, llmd.cluster.value_shown).
+local function describe(v) return require("llmd.cluster").value_shown(v) end
 
 local function check_bool(v, key, path)
   if v == nil then return false end
@@ -185,9 +181,7 @@ local function treatment_name(v, where, dflt)
   if n == "." or n == ".." or not n:match("^[A-Za-z0-9._%-]+$") then
     error(("%s.name: %s names the treatment's folder and (a run treatment's) workload: expected letters, digits, "
       .. "'.', '_' and '-' only, not '.' or '..' (run_only.sh hands the workload and its config's folder to bash's "
-      .. "eval, which would run a $(...) or `...` in them)"):format(where, (describe(n):gsub("%c", function(c)
-        return ("\\x%02x"):format(c:byte())
-      end))), 0)
+      .. "eval, which would run a $(...) or `...` in them)"):format(where, describe(n)), 0)
   end
   return n
 end

@@ -800,6 +800,35 @@ function M.check_run_treatments(exp, plan, exp_path)
   -- (of several, the one the plan's benchmark.workload chooses: the only one that runs)
   local chosen = #ex.keys(cfg.workload) > 1 and plan.benchmark.workload
   if chosen and cfg.workload[chosen] ~= nil then cfg.workload = { [chosen] = cfg.workload[chosen] } end
+  -- llmdlua writes the config again to apply the run treatments (YAML 1.2: no is a string,
+  -- written "no"): a no, off, yes or on in it, or in a treatment's value, that PyYAML (the
+  -- harness's and upstream's reader, YAML 1.1) read as false or true would reach the harness
+  -- as the string; refused, naming the key (mend54 #4)
+  local yes_no = {}
+  local function said(v)
+    local b = tostring(cluster.yaml11_bool(v, true))
+    return ("'%s' is a string to llmdlua, which reads YAML 1.2, but %s to PyYAML (YAML 1.1), as the harness "
+      .. "reads its config; applying the run treatments writes the config again, with the string '%s': write %s")
+      :format(v, b, v, b)
+  end
+  local function walk(v, key, where)
+    if cluster.yaml11_bool(v, true) ~= nil then
+      yes_no[#yes_no + 1] = ("%s: %s: %s; nothing was run"):format(where, key, said(v))
+    elseif type(v) == "table" then
+      local ks = is_map(v) and ex.keys(v) or {}
+      if not is_map(v) then for j = 1, #v do ks[j] = j end end
+      for _, k in ipairs(ks) do
+        walk(v[k], key and (key .. "." .. tostring(type(k) == "number" and k - 1 or k)) or tostring(k), where)
+      end
+    end
+  end
+  if #exp.run_treatments > 0 then walk(cfg, nil, template) end
+  for _, rt in ipairs(exp.run_treatments) do
+    for _, o in ipairs(rt.overrides) do
+      walk(o.value, o.path, ("%s: run treatment %s"):format(exp_path or exp.name, rt.name))
+    end
+  end
+  if #yes_no > 0 then error(table.concat(yes_no, "\n"), 0) end
   local lines, misses, notes = {}, {}, {}
   local rendered = {}
   for i, rt in ipairs(exp.run_treatments) do

@@ -1029,6 +1029,8 @@ function M.drain_of(p)
       var = var + 1 / (a.shape * (a.sends - 1))
       if not a.said then said = false end
       r.arrival_shape = r.arrival_shape and math.min(r.arrival_shape, a.shape) or a.shape
+      -- (what the files leave unsaid of the sends, and what would tell: the harness's words)
+      r.arrival_unsaid, r.arrival_tell = r.arrival_unsaid or a.unsaid, r.arrival_tell or a.tell
     end
     if var then r.arrival_sd, r.arrival_said = math.sqrt(var) / #xs, said end
   end
@@ -1049,10 +1051,15 @@ M.QUEUE_CHANCE_ALONE = 0.001
 
 -- Is a drain-reduced rate read against the nominal offered rate (d: M.drain_of) short of it
 -- by no more than the arrivals' own noise (ARRIVAL_Z standard deviations), so that the sends,
--- not the server, may account for the shortfall?
-function M.arrival_noise(d)
+-- not the server, may account for the shortfall? rps: another rate read against the nominal
+-- one (completed / send span, d.sent_rps), else d.rps. The one rule of every file whose
+-- requests went out at random with no send times or schedule to say at what rate: vLLM
+-- without --save-detailed, inference-perf's stage files without load_summary.schedule_delay
+-- (llmd.harness.*: the stage's drain.arrivals).
+function M.arrival_noise(d, rps)
+  rps = rps or d.rps
   return d.ref_basis == "offered" and finite(d.arrival_sd) and d.arrival_sd > 0
-    and d.rps >= d.ref_rps * (1 - M.ARRIVAL_Z * d.arrival_sd) or false
+    and rps >= d.ref_rps * (1 - M.ARRIVAL_Z * d.arrival_sd) or false
 end
 
 local function index_list(list)
@@ -1066,7 +1073,11 @@ end
 -- kept up drains as long (or puts its last requests this high among its latencies)? false:
 -- it could be the latencies' spread.
 function M.drain_queue(d)
-  if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then return true end
+  -- (sends short of the nominal rate by what the arrivals' noise explains are no queue's
+  -- evidence either: satur54, inference-perf without schedule_delay, 2 req/s sent at 1.81)
+  if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps and not M.arrival_noise(d, d.sent_rps) then
+    return true
+  end
   -- (a shortfall the arrivals' noise explains: only a trend test beyond doubt, M.arrival_noise)
   return d.chance ~= nil and d.chance <= (M.arrival_noise(d) and M.QUEUE_CHANCE_ALONE or M.QUEUE_CHANCE)
 end
@@ -1181,7 +1192,8 @@ local function arrival_text(d)
     .. "%s arrivals%s miss by %.1f %% (one standard deviation) by chance alone, and %.1f %% short is within %d "
     .. "of them: the sends, not the server, may account for it"):format(
     d.arrival_shape == 1 and "Poisson" or ("gamma-spaced (burstiness %g)"):format(d.arrival_shape),
-    d.arrival_said and "" or " (the file states no burstiness: vLLM's Poisson before --burstiness)",
+    d.arrival_said and "" or (" (%s)"):format(d.arrival_unsaid
+      or "the file states no burstiness: vLLM's Poisson before --burstiness"),
     d.arrival_sd * 100, short, M.ARRIVAL_Z)
 end
 
@@ -1190,10 +1202,10 @@ function M.spread_text(p, d, i)
   local noise = arrival_text(d)
   if noise ~= "" and not d.least_kind then
     return ("point %d%s: at %g req/s offered %s%s; %s, above %g, the level a queue's evidence needs where the "
-      .. "arrivals explain the shortfall, so whether the server kept up there is unknown; per-request start times "
-      .. "(vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(d), noise,
+      .. "arrivals explain the shortfall, so whether the server kept up there is unknown; %s would tell"):format(i,
+      st, p.offered, drain_rate_text(d), noise,
       d.chance and chance_text(d) or "the files do not say how the latencies ran in send order",
-      M.QUEUE_CHANCE_ALONE)
+      M.QUEUE_CHANCE_ALONE, d.arrival_tell or "per-request start times (vLLM's --save-detailed)")
   end
   if d.least_kind then
     -- statistics only: no order of the latencies, no send times, no most latency
@@ -1447,12 +1459,16 @@ local function saturation_of(points, opts)
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
+        -- (the loads below it, or below an unjudged one under it, are the ones known to be
+        -- sustained: sustained_upto, as for a point that could not be judged, so that no test
+        -- or whole-run figure reads it, or any load above it, as sustained)
         local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
-        return { none = true, unknown = true, reason = ("point %d%s: achieved rate unknown%s"):format(i, st,
-          p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
+        return { none = true, unknown = true, sustained_upto = pending and pending.point - 1 or i - 1,
+          reason = ("point %d%s: achieved rate unknown%s"):format(i, st,
+            p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
       end
       if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point
-        return { none = true, unknown = true,
+        return { none = true, unknown = true, sustained_upto = pending and pending.point - 1 or i - 1,
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       local err = p.values and p.values.error_rate_pct
@@ -1968,11 +1984,20 @@ end
 -- run's own counts read those failures as errors, not overload, yet a queue's client
 -- timeouts are answered the same way, and how many of them an overloaded queue throws varies
 -- between runs far beyond what one run's counts show (audit43: 2 to 49 of 600 at one load
--- over 26 runs of one server). nil where it was sustained (or s is unknown for want of data).
+-- over 26 runs of one server). nil where it was sustained.
+-- A saturation unknown with no sustained_upto (a file that disagrees with itself about its
+-- requests, loads that mix rate and concurrency) leaves every rate-based point "unjudged":
+-- unknown stays unknown, so the tests leave them out and a whole-run figure over them is not
+-- comparable, never pooled as sustained (satur54: before, every such point read as sustained).
+-- Concurrency levels are not: a closed loop's latency is its level's steady state, no queue that
+-- grows with time, and one level alone (saturation "needs at least two") would leave nothing to
+-- compare; nor loads of no known rate (vLLM's --request-rate inf, inference-perf's per-request
+-- file alone), which pair with no other run's load in any test.
 function M.point_unsustained(s, p)
   if type(s) ~= "table" or not p.index then return nil end
   if M.point_saturated(s, p) then return "saturated" end
   if s.unknown and type(s.sustained_upto) == "number" and p.index > s.sustained_upto then return "unjudged" end
+  if s.unknown and s.sustained_upto == nil and p.load_type == "rate" then return "unjudged" end
   if type(s.unjudged) == "table" and type(s.unjudged.point) == "number" and p.index >= s.unjudged.point then
     return "unjudged"
   end

@@ -6941,7 +6941,19 @@ same_plan_config = function(workspace)
     return c
   end
   if type(a.deploy) ~= "table" or not (same(a.deploy, b.deploy) and same(bench(a), bench(b))) then return nil end
-  if (a.baseline and true or false) ~= (b.baseline and true or false) then return nil end
+  -- each run's baseline: the plan's true or false (none: false). Any other value is an old
+  -- workspace's, from before the plan refused it (baseline: no, "false", null), which is no
+  -- boolean to compare ("false" is a true string): what that deploy did is the run's record
+  -- (run_state.json's baseline, true or false, written as it deployed), else not known and
+  -- no A/A check is claimed
+  local function baseline_of(x, r)
+    if r.baseline == nil or type(r.baseline) == "boolean" then return r.baseline == true end
+    local sok, st = pcall(json.read, workspace .. "/run-" .. x .. "/run_state.json")
+    if sok and type(st) == "table" and type(st.baseline) == "boolean" then return st.baseline end
+    return nil
+  end
+  local ba, bb = baseline_of("a", a), baseline_of("b", b)
+  if ba == nil or bb == nil or ba ~= bb then return nil end
   local function stated(r)
     if type(r.info) ~= "table" then return {} end
     local ws = require "llmd.workspace"
@@ -6977,7 +6989,9 @@ function M.same_recorded_config(sa, sb)
     if type(cmds) ~= "table" or #cmds == 0 or type(st.stack) ~= "table" or type(st.benchmark) ~= "table" then
       return nil
     end
-    return { commands = cmds, baseline = st.baseline and true or false, stack = st.stack,
+    -- (a baseline that is no boolean is no record of what was deployed: nothing to compare)
+    if st.baseline ~= nil and type(st.baseline) ~= "boolean" then return nil end
+    return { commands = cmds, baseline = st.baseline == true, stack = st.stack,
       benchmark = st.benchmark, stack_extra = st.stack_extra or {} }
   end
   local a, b = config(sa), config(sb)
@@ -7133,6 +7147,38 @@ function M.like_for_like(A, B)
     .. "compare two readings, not two servers (at %g req/s offered its pace is %.4g req/s, on %s's basis %.4g); "
     .. "whether a load kept up is still judged by %s's pace"):format(X.label, O.label, X.label, least, O.label,
     X.label, p.offered, p.rate_like.pace_rps, O.label, p.rate_like.rps, X.label)
+end
+
+-- What a report says of runs made on a simulated cluster (llmdlua's fake one: a run's
+-- run_state.json simulated, llmd.cluster's, the nodes that say so): who (the runs or cells,
+-- "runs A (x) and B (y)", "2 of the cells (a/r1, b/r1)"), several (whether who is more than
+-- one: "their figures", "its figures"), nodes (the nodes' texts, each once) and noun (what the
+-- report names: "configuration", "treatments"). One text for compare.lua's and an
+-- experiment's reports.
+function M.simulated_text(who, several, nodes, noun)
+  return ("%s ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay recorded result files: "
+    .. "%s): %s figures are those files', not measurements of the %s named here"):format(who,
+    table.concat(nodes, "; "), several and "their" or "its", noun)
+end
+
+-- What compare.lua's report says of runs made on a simulated cluster (a side's
+-- state.simulated), nil when neither was: "runs A (x) and B (y) ran on a simulated cluster
+-- (...): their figures are ...".
+local function simulated_runs(A, B)
+  local who, nodes = {}, {}
+  for _, p in ipairs { { "A", A }, { "B", B } } do
+    local st = p[2].state or {}
+    if type(st.simulated) == "string" then
+      who[#who + 1] = ("%s (%s)"):format(p[1], p[2].label)
+      if not nodes[st.simulated] then
+        nodes[st.simulated] = true
+        nodes[#nodes + 1] = st.simulated
+      end
+    end
+  end
+  if #who == 0 then return nil end
+  return M.simulated_text(("%s %s"):format(#who == 1 and "run" or "runs", table.concat(who, " and ")), #who > 1,
+    nodes, #who == 1 and "configuration" or "configurations")
 end
 
 function M.build(opts)
@@ -7607,7 +7653,7 @@ function M.build(opts)
   -- the same files (or results) in both folders (compare.lua finds it): known before the
   -- Summary, which then gives no advice on what to measure (nothing tells a run from itself)
   model.identical = opts.identical or false
-  model.simulated = false -- (M.simulated_text, below)
+  model.simulated = false -- (simulated_runs, below)
   model.summary = summary(model, A, B)
   -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
   -- stages it finished, never a complete run's; said before anything else
@@ -7632,7 +7678,7 @@ function M.build(opts)
   -- its nodes' label): their figures are recorded result files replayed, which say nothing of
   -- the configurations the report names. Said first, in the Verdict, the Summary and a banner
   -- (model.simulated), so that a report passed on is never read as a measurement
-  local sim = M.simulated_text(A, B)
+  local sim = simulated_runs(A, B)
   if sim then
     model.simulated = sim
     model.verdict.simulated = sim
@@ -7641,28 +7687,6 @@ function M.build(opts)
     model.summary = ("Warning: %s. %s"):format(sim, model.summary)
   end
   return model
-end
-
--- What the report says of runs made on a simulated cluster (a side's state.simulated,
--- llmd.cluster's: the nodes that say so), nil when neither was: "runs A (x) and B (y) ran on
--- a simulated cluster (...): their figures are ...".
-function M.simulated_text(A, B)
-  local who, nodes = {}, {}
-  for _, p in ipairs { { "A", A }, { "B", B } } do
-    local st = p[2].state or {}
-    if type(st.simulated) == "string" then
-      who[#who + 1] = ("%s (%s)"):format(p[1], p[2].label)
-      if not nodes[st.simulated] then
-        nodes[st.simulated] = true
-        nodes[#nodes + 1] = st.simulated
-      end
-    end
-  end
-  if #who == 0 then return nil end
-  return ("%s %s ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay recorded result files: "
-    .. "%s): %s figures are those files', not measurements of the configuration%s named here"):format(
-    #who == 1 and "run" or "runs", table.concat(who, " and "), table.concat(nodes, "; "),
-    #who == 1 and "its" or "their", #who == 1 and "" or "s")
 end
 
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when

@@ -5955,7 +5955,7 @@ function M.experiment_list(w, opts)
   end
   list.experiment = st.experiment
   -- cells run on a simulated cluster (run_state.json's simulated, llmd.cluster's: the nodes
-  -- that say so): said first in the report, as compare.lua does (llmd.report.simulated_text)
+  -- that say so): said first in the report, in compare.lua's words (llmd.report.simulated_text)
   local sim_cells, sim_nodes = {}, {}
   for _, n in ipairs(names) do
     for _, rt in ipairs(n.rts) do
@@ -5971,9 +5971,9 @@ function M.experiment_list(w, opts)
     end
   end
   if #sim_cells > 0 then
-    list.simulated = ("%d of the cells (%s) ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay "
-      .. "recorded result files: %s): their figures are those files', not measurements of the treatments named "
-      .. "here"):format(#sim_cells, table.concat(sim_cells, ", "), table.concat(sim_nodes, "; "))
+    list.simulated = require("llmd.report").simulated_text(
+      ("%d of the cells (%s)"):format(#sim_cells, table.concat(sim_cells, ", ")), #sim_cells > 1, sim_nodes,
+      "treatments")
   end
   list.same_config = M.same_setups(names)
   list.base = w -- (warnings name its folders relative to it: M.shown_dir)

@@ -1458,7 +1458,8 @@ end)
 t.test("helmfile deploy: a release of the same name that is not this comparison's is refused before any change",
   function()
   for _, case in ipairs {
-    { installed = "", verb = "helmfile apply would upgrade it" },
+    -- (mend54 #6: apply upgrades it only where the helmfile's release differs: said so, and "may change")
+    { installed = "", verb = "helmfile apply would upgrade it wherever this helmfile's release differs from it" },
     { installed = "    installed: false\n", verb = "installed: false, so helmfile apply would uninstall it" },
   } do
     local s = setup()
@@ -1468,7 +1469,7 @@ t.test("helmfile deploy: a release of the same name that is not this comparison'
     t.eq(r.code, 1, r.stdout .. r.stderr)
     t.ok(r.stdout:find("[20] deploy (b): FAILED - run b: release a-team-infra (llm-d-infra-v1.2.4, deployed, revision "
       .. "3; " .. case.verb .. ") already exists in namespace bench and was not deployed by this comparison: deploying "
-      .. "would change someone else's stack and teardown could not remove it; rename the release in the helmfile (or "
+      .. "may change someone else's stack and teardown could not remove it; rename the release in the helmfile (or "
       .. "remove it from the namespace first, if it is yours); nothing of this run was deployed\n", 1, true), r.stdout)
     -- nothing of run B was deployed, nothing recorded for it, a-team-infra as it was
     local ns = state(s).ns.bench
@@ -3550,7 +3551,7 @@ t.test("step 20 names this comparison's other run, left up by --step, as its own
   t.eq(r.code, 1, r.stdout .. r.stderr)
   w = t.workspaces(s.dir)[1]
   t.contains(r.stdout, "already exist in namespace llm-d-try: this comparison's run A (baseline) installed them and "
-    .. "is still deployed because --step left out its teardown (step 90); deploying run B would change run A's stack; "
+    .. "is still deployed because --step left out its teardown (step 90); deploying run B may change run A's stack; "
     .. "go on without --step, so that run A is torn down before run B is deployed: llmdlua compare.lua --resume " .. w
     .. "; nothing of this run was deployed\n")
   t.lacks(r.stdout, "not deployed by this comparison")

@@ -108,7 +108,11 @@ t.test("wrong types are named by what they are; a treatment name must be one fol
     .. "would run a $(...) or `...` in them)"
   t.eq(err("setup:\n  treatments:\n    - name: ../up\n      a: 1\n"), "x.yaml: setup.treatments[0].name: '../up'"
     .. folder)
-  t.eq(err("treatments:\n  - name: \"a\\tb\"\n    a: 1\n"), "x.yaml: treatments[0].name: 'a\\x09b'" .. folder)
+  t.eq(err("treatments:\n  - name: \"a\\tb\"\n    a: 1\n"), "x.yaml: treatments[0].name: 'a\\tb'" .. folder)
+  -- (mend54 #2: shown as the plan's values are, llmd.cluster.value_shown: a control character escaped wherever
+  -- the value stands, one line)
+  t.eq(err("treatment_max_attempts: \"3\\nx\"\n"), "x.yaml: treatment_max_attempts: expected an integer >= 1, got "
+    .. "'3\\nx'")
   t.eq(err("treatments:\n  - a: 1\n  - name: ''\n    a: 1\n"), "x.yaml: treatments[1].name: ''" .. folder)
   t.eq(err("run:\n  - name: ..\n    a: 1\n"), "x.yaml: run[0].name: '..'" .. folder)
   -- a number is a name (upstream's parser takes it as written); a list item is skipped

@@ -21,11 +21,12 @@ t.test("a fresh --plan after an interrupted one names the interrupted workspace 
   for _, w in ipairs(t.workspaces(s.dir)) do if w ~= w1 then w2 = w end end
   t.ok(w2, "the new workspace")
   local down = k8s.cmdline { "llmdlua", "compare.lua", "--resume", w1, "--step", "90" }
+  local up = "helmfile apply would upgrade it wherever this helmfile's release differs from it"
   t.contains(r.stdout, "[20] deploy (a): FAILED - run a: releases infra-try (llm-d-infra-1.3.0, deployed, revision 1; "
-    .. "helmfile apply would upgrade it), gaie-try (inferencepool-1.0.1, deployed, revision 1; helmfile apply would "
-    .. "upgrade it), ms-try (llm-d-modelservice-0.3.0, deployed, revision 1; helmfile apply would upgrade it) already "
+    .. up .. "), gaie-try (inferencepool-1.0.1, deployed, revision 1; " .. up .. "), ms-try (llm-d-modelservice-0.3.0, "
+    .. "deployed, revision 1; " .. up .. ") already "
     .. "exist in namespace llm-d-try: they are the stack run A of the comparison " .. w1 .. " deployed and has not "
-    .. "torn down (recorded in its run-a/deployed.json: it stopped before its teardown); deploying would change it; "
+    .. "torn down (recorded in its run-a/deployed.json: it stopped before its teardown); deploying may change it; "
     .. "tear it down with " .. down .. " (or go on with that comparison: llmdlua compare.lua --resume " .. w1
     .. "); nothing of this run was deployed\n")
   t.lacks(r.stdout, "someone else's")

@@ -108,3 +108,27 @@ t.test("a mapping or list as a set: value, or a key helm would split, is refused
   t.eq(cluster.helm_set_problems(p.runs.a.deploy.set, "runs.a.deploy.set"), { { key = "runs.a.deploy.set.a=b",
     why = "'a=b': helm would end the key at its '='" .. why } })
 end)
+
+-- mend54 #3: a count or name given by --set is held to what values_override's is (a
+-- decode.replicas: two reached helm as --set-string decode.replicas=two). Expected texts by
+-- hand, as the values_override refusal words them (test_mistyped_values).
+t.test("set: decode.replicas: two, -2 or 1.5, and a namespace no Kubernetes name, are refused at the plan check",
+  function()
+  local s = helm_setup("{decode.replicas: two}")
+  local r = dry(s)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. s.plan .. ": runs.a.deploy.set.decode.replicas: expected a whole number of "
+    .. "replicas (0 or more), got 'two'\n")
+  t.eq(#calls(s), 0, "no cluster call")
+  local function problems(text)
+    return cluster.helm_set_problems(yaml.load("set: " .. text .. "\n").set, "runs.a.deploy.set")
+  end
+  local why = "expected a whole number of replicas (0 or more), got "
+  t.eq(problems("{decode.replicas: -2}"), { { key = "runs.a.deploy.set.decode.replicas", why = why .. "-2" } })
+  t.eq(problems("{prefill.replicas: 1.5}"), { { key = "runs.a.deploy.set.prefill.replicas", why = why .. "1.5" } })
+  t.eq(problems("{decode.replicas: '2'}"), { { key = "runs.a.deploy.set.decode.replicas", why = why .. "'2'" } })
+  t.eq(#problems("{routing.namespaceOverride: Bad_NS}"), 1)
+  t.eq(problems("{routing.namespaceOverride: Bad_NS}")[1].key, "runs.a.deploy.set.routing.namespaceOverride")
+  -- a count, null (helm drops the key) and other keys pass
+  t.eq(problems("{decode.replicas: 0, prefill.replicas: 3, a.replicas: null, b.x: two}"), {})
+end)

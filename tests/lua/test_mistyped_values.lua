@@ -233,3 +233,165 @@ t.test("nu53-5: a partial run missing a middle stage file says that stage, not '
   find(run.partial, "no summary_lifecycle_metrics.json beside its 7 stage files (stages 0-6): inference-perf writes "
     .. "it when every stage has run, so the run was cut short after stage 6")
 end)
+
+-- mend54 #4: a value llmdlua writes again for another reader (a values override or --set for
+-- helm, a server flag the upstream autobench tool renders) that YAML 1.1 reads as a boolean
+-- (no, off, yes, on; helm's go-yaml also y and n) is refused, naming the file and key: llmdlua
+-- (YAML 1.2) reads a string, so helm got the string "no" (true to a chart's `if`) and
+-- autobench rendered --flag no where the upstream tool (PyYAML) leaves the flag out. Expected
+-- texts by hand; which words are booleans: go-yaml v2's resolve table and PyYAML's bool
+-- resolver (YAML 1.1's bool type: y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF).
+t.test("mend54-4: a values override, --set or setup treatment value no/off/yes/on is refused, naming the key",
+  function()
+  local function why(v, b, other)
+    return ("'%s' is a string to llmdlua, which reads YAML 1.2, but %s to YAML 1.1 (helm's reading of a values "
+      .. "file, PyYAML's): it would reach helm as the string '%s', which a chart's `if` takes as true; write %s (or "
+      .. "%s) for a boolean, or give the text in one of the guide's values files, which helm reads itself"):format(v,
+      b, v, b, other)
+  end
+  local _, p = plan_dir("    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: m, "
+    .. "values_override: {decode: {enabled: no, replicas: 1}}}\n")
+  t.write(p, (t.read(p):gsub("    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: "
+    .. "Qwen/Qwen3%-0%.6B}\n", "", 1)))
+  local err = t.raises(p .. ": runs.a.deploy.values_override.decode.enabled: " .. why("no", "false", "true"),
+    cluster.load_plan, p)
+  t.eq(select(2, err:gsub("\n", "")), 0, "one line: " .. err)
+  -- every form of the words, and no other string
+  for _, w in ipairs { "y", "Y", "yes", "Yes", "YES", "on", "On", "ON" } do t.eq(cluster.yaml11_bool(w), true, w) end
+  for _, w in ipairs { "n", "N", "no", "No", "NO", "off", "Off", "OFF" } do t.eq(cluster.yaml11_bool(w), false, w) end
+  for _, w in ipairs { "nO", "yEs", "oN", "none", "true", "" } do t.eq(cluster.yaml11_bool(w), nil, w) end
+  t.eq(cluster.yaml11_bool("y", true), nil, "PyYAML reads y as a string")
+  t.eq(cluster.yaml11_bool(false), nil)
+  -- --set: helm would get the string too
+  t.eq(cluster.helm_set_problems(yaml.load("set: {routing.proxy.enabled: OFF}\n").set, "runs.a.deploy.set"),
+    { { key = "runs.a.deploy.set.routing.proxy.enabled", why = why("OFF", "false", "true") } })
+  t.eq(cluster.helm_set_problems(yaml.load("set: {routing.proxy.enabled: false, a.b: 'nope'}\n").set,
+    "runs.a.deploy.set"), {})
+  -- an experiment's setup treatment (an upstream experiment file is PyYAML's: yes is true there)
+  local ex = require "llmd.experiment"
+  t.raises("e.yaml: setup treatment two: decode.enabled: " .. why("yes", "true", "false"), ex.parse,
+    yaml.load("setup:\n  treatments:\n    - {name: one, decode.enabled: true}\n"
+      .. "    - {name: two, decode.enabled: yes}\n"), "e.yaml")
+  t.ok(ex.parse(yaml.load("setup:\n  treatments:\n    - {name: one, decode.enabled: true}\n"
+    .. "    - {name: two, decode.enabled: false}\n"), "e.yaml"))
+end)
+
+t.test("mend54-4: an autobench server flag no/off/yes/on is refused by validate, naming the file and key",
+  function()
+  local d = t.tmpdir()
+  local text = t.read(t.fixtures() .. "/autobench/cookbook-llm/llama-3.1-70b-instruct.yaml")
+  local flags = "      enable_chunked_prefill: true\n"
+  t.ok(text:find(flags, 1, true))
+  local space = "      enable_prefix_caching:\n      - true\n"
+  t.ok(text:find(space, 1, true))
+  t.write(d .. "/c.yaml", (text:gsub(flags, "      enable_chunked_prefill: no\n", 1)
+    :gsub(space:gsub("%p", "%%%0"), "      enable_prefix_caching:\n      - On\n      - false\n", 1)))
+  local r = proc.run({ LLMDLUA, "autobench.lua", "validate", "c.yaml" }, { cwd = d })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stdout, "c.yaml: frameworks.vllm.base_server_flags.enable_chunked_prefill: 'no' is a string to llmdlua, "
+    .. "which reads YAML 1.2, and would be rendered --enable-chunked-prefill no, but false to the upstream tool "
+    .. "(PyYAML reads YAML 1.1), which leaves the flag out: write false\n"
+    .. "c.yaml: frameworks.vllm.search_space.enable_prefix_caching: 'On' is a string to llmdlua, which reads "
+    .. "YAML 1.2, and would be rendered --enable-prefix-caching On, but true to the upstream tool (PyYAML reads YAML "
+    .. "1.1), which renders a bare --enable-prefix-caching: write true\n")
+  -- written as booleans, it is a config
+  t.write(d .. "/c.yaml", (text:gsub(flags, "      enable_chunked_prefill: false\n", 1)))
+  r = proc.run({ LLMDLUA, "autobench.lua", "validate", "c.yaml" }, { cwd = d })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)
+
+-- mend54 #4: an experiment's run treatments make llmdlua write the benchmark config again;
+-- a no/off/yes/on there (the template's, or a treatment's value), false or true to the
+-- harness's PyYAML, would reach it as a string. Expected texts by hand.
+t.test("mend54-4: with run treatments, a template's or treatment's no/off/yes/on is refused before anything runs",
+  function()
+  local ex = require "llmd.experiment"
+  local xr = require "llmd.experiment_run"
+  local d = t.tmpdir()
+  local function exp(v)
+    return ex.parse(yaml.load("treatments:\n  - {name: rate1, load.stages.0.rate: 1}\n"
+      .. "  - {name: rate2, load.stages.0.rate: 2, api.streaming: " .. v .. "}\n"), "e.yaml")
+  end
+  local plan = { benchmark = { template = d .. "/template.yaml", harness = "inference-perf" } }
+  local function said(v, b)
+    return ("'%s' is a string to llmdlua, which reads YAML 1.2, but %s to PyYAML (YAML 1.1), as the harness reads "
+      .. "its config; applying the run treatments writes the config again, with the string '%s': write %s; nothing "
+      .. "was run"):format(v, b, v, b)
+  end
+  t.write(d .. "/template.yaml", "workload:\n  w:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n"
+    .. "    api: {streaming: true}\n    data: {shared_prefix: off}\n")
+  t.raises(d .. "/template.yaml: workload.w.data.shared_prefix: " .. said("off", "false"), xr.check_run_treatments,
+    exp("false"), plan, "e.yaml")
+  t.write(d .. "/template.yaml", "workload:\n  w:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n"
+    .. "    api: {streaming: true}\n")
+  t.raises("e.yaml: run treatment rate2: api.streaming: " .. said("No", "false"), xr.check_run_treatments,
+    exp("No"), plan, "e.yaml")
+  t.ok(xr.check_run_treatments(exp("false"), plan, "e.yaml"))
+end)
+
+-- mend54 #5: the A/A check read an old workspace's plan baseline by truthiness (plans from
+-- before baseline: took true or false only): "false" and no were true. Such a value is read
+-- from what the run recorded as it deployed (run_state.json's baseline), else not known: no
+-- A/A check claimed. Expected by hand from the files written here.
+t.test("mend54-5: an old workspace's baseline: 'false' or no is read from the run's record, never by truthiness",
+  function()
+  local report = require "llmd.report"
+  local json = require "llmd.json"
+  local function side(label)
+    local run = t.run_of { { rate = 1, values = { ttft_p90_ms = 50 } }, { rate = 2, values = { ttft_p90_ms = 60 } } }
+    run.harness = "inference-perf"
+    return { label = label, state = { label = label }, run = run, kv = {} }
+  end
+  local function aa(ba, bb, recorded_a)
+    local d = t.tmpdir()
+    local run = "    deploy: {method: helmfile, guide_dir: g, model: m}\n    benchmark: {template: t.yaml}\n"
+    t.write(d .. "/plan.yaml", "runs:\n  a:\n    label: x\n" .. (ba and ("    baseline: " .. ba .. "\n") or "")
+      .. run .. "  b:\n    label: y\n" .. (bb and ("    baseline: " .. bb .. "\n") or "") .. run)
+    if recorded_a ~= nil then
+      t.mkdir(d .. "/run-a")
+      t.write(d .. "/run-a/run_state.json", json.encode { label = "x", baseline = recorded_a })
+    end
+    return report.build { a = side("x"), b = side("y"), generated = 0, workspace = d }.same_config ~= nil
+  end
+  -- "false" (a string) against false, the deploy having recorded false: the same configuration
+  t.eq(aa('"false"', "false", false), true)
+  -- no against true with nothing recorded: not known, no A/A claimed (truthiness said the same)
+  t.eq(aa("no", "true", nil), false)
+  -- no recorded as the baseline run it deployed, against true: the same
+  t.eq(aa("no", "true", true), true)
+  -- booleans as written (a record does not override them), and none is false
+  t.eq(aa("false", nil, nil), true)
+  t.eq(aa("true", nil, nil), false)
+  -- a run_state.json whose baseline is no boolean records no configuration to compare
+  local st = { recorded_commands = { { "helmfile", "apply" } }, stack = { model = "m" }, benchmark = {} }
+  local sa, sb = {}, {}
+  for k, v in pairs(st) do sa[k], sb[k] = v, v end
+  sa.baseline, sb.baseline = "no", true
+  t.eq(report.same_recorded_config(sa, sb), false)
+  sa.baseline = true
+  t.eq(report.same_recorded_config(sa, sb), true)
+end)
+
+-- mend54 #6: timeouts.poll: 0 was accepted, and the wait for readiness then looked at the
+-- stack without pause (a busy loop of kubectl calls); NaN passed every timeout's check.
+-- Expected texts by hand.
+t.test("mend54-6: timeouts.poll of 0 or less (or no finite number) is refused with one line; NaN in any timeout",
+  function()
+  local why = "timeouts.poll: expected seconds between two looks at the stack (a number > 0), got "
+  for _, c in ipairs { { "0", "0" }, { "-1", "-1" }, { ".inf", ".inf" }, { ".nan", ".nan" }, { "fast", "'fast'" } } do
+    local _, p = plan_dir("", "timeouts: {poll: " .. c[1] .. "}\n")
+    local err = t.raises(p .. ": " .. why .. c[2], cluster.load_plan, p)
+    t.eq(select(2, err:gsub("\n", "")), 0, "one line: " .. err)
+  end
+  local _, p = plan_dir("", "timeouts: {ready: .nan}\n")
+  t.raises(p .. ": timeouts.ready: expected seconds (a number >= 0)", cluster.load_plan, p)
+  _, p = plan_dir("", "timeouts: {poll: 0.05, ready: 0, benchmark: 0}\n")
+  t.ok(cluster.load_plan(p))
+  -- an experiment's plan, checked as a compare.lua run's
+  local xr = require "llmd.experiment_run"
+  local d = plan_dir("")
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0}\ndeploy: {method: helmfile, guide_dir: "
+    .. "guide, environment: istio, model: Qwen/Qwen3-0.6B}\nbenchmark: {template: template.yaml, harness: "
+    .. "inference-perf}\n")
+  t.raises(d .. "/plan.yaml: " .. why .. "0", xr.load_plan, d .. "/plan.yaml")
+end)

@@ -202,3 +202,38 @@ t.test("a stratified test that cannot decide over loads it left out: not compara
     like_for_like = true }
   t.eq(v.verdict, "not shown to differ", v.note)
 end)
+
+-- satur54: a run whose saturation is unknown from its lowest load on (its stage 0 file says 2
+-- req/s requested, yet 80 requests went out every 0.25 s: 4.03 req/s achieved, "the file's rates
+-- cannot both be right") was read as sustained at every load by the tests and the whole-run
+-- rows: on main they stratified over 2, 8 and 16/s, slow's 16/s (a 0.1 s server sent 16 req/s:
+-- overloaded, E2E p90 2166 ms) among them, and said "no clear difference" / "untested" of
+-- figures pooled over it. Expected by hand: no load of slow is known to be sustained, so every
+-- whole-run row is "not comparable", naming its loads, and no capacity is read for slow.
+t.test("a saturation unknown from the lowest load: whole-run rows not comparable, nothing pooled as sustained",
+  function()
+    local d = t.tmpdir()
+    local function stages(svc, first)
+      local out = {}
+      for i, r in ipairs { first, 8, 16 } do
+        out[#out + 1] = { rate = r, n = 80, latency = ipsynth.queue(svc), offered = i == 1 and 2 or nil }
+      end
+      return out
+    end
+    local c = t.compare_ab(ipsynth.run(d .. "/slow", stages(0.1, 4), { summary = true }),
+      ipsynth.run(d .. "/fast", stages(0.05, 2), { summary = true }), { "--a-label", "slow", "--b-label", "fast",
+        "--harness", "inference-perf", "--slo", "latency_p90_ms=500" })
+    local sa = c.json.saturation.a
+    t.eq({ sa.unknown, sa.sustained_upto, sa.point }, { true, 0, nil }, sa.reason)
+    t.contains(sa.reason, "the file's rates cannot both be right")
+    local why = "the whole-run figures pool load points where a run was overloaded (2/s, 8/s, 16/s in A), so they "
+      .. "are not comparable"
+    for _, key in ipairs { "throughput_req_s", "latency_p90_ms", "ttft_p90_ms", "tpot_p90_ms", "error_rate_pct" } do
+      local r = t.perf_row(c.json, key)
+      t.eq({ r.verdict, r.winner, r.pools_overloaded }, { "not comparable", nil,
+        { a = { "2/s", "8/s", "16/s" }, b = {} } }, key)
+      t.contains(r.evidence, why)
+    end
+    t.eq(c.json.capacity.a.kind, "unknown")
+    t.contains(c.json.capacity.a.reason, "the lowest load point could not be judged")
+  end)

@@ -5,6 +5,41 @@ local proc = require "llmd.proc"
 
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 
+-- mend54 #7: the README's blocks, run in a clone, left try/, sim-a/, abdemo/ and
+-- cross-treatment-comparison/ as untracked files git status shows. What a block leaves in the
+-- folder it ran in (dir: every entry but those given, the repository's own links) must be
+-- what the repository's .gitignore ignores, as git reads it (git check-ignore --no-index: the
+-- patterns, whether or not anything is tracked). nil and why where git cannot say (no git, or
+-- no checkout: a source tarball, which git status is not run in).
+local function git_ignores(name)
+  local r = proc.run({ "git", "-C", ROOT, "check-ignore", "-q", "--no-index", "--", name })
+  if r.code == 0 then return true end
+  if r.code == 1 then return false end
+  return nil, "git check-ignore: " .. (r.stderr ~= "" and r.stderr or tostring(r.code))
+end
+
+local function left_ignored(dir, own)
+  local lfs = require "lfs"
+  local mine = {}
+  for _, n in ipairs(own) do mine[n] = true end
+  local left = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." and not mine[n] then
+      left[#left + 1] = n .. (lfs.attributes(dir .. "/" .. n, "mode") == "directory" and "/" or "")
+    end
+  end
+  table.sort(left)
+  t.ok(#left > 0, "the block leaves what it made in " .. dir)
+  for _, n in ipairs(left) do
+    local ignored, why = git_ignores(n)
+    if ignored == nil then
+      io.write("  (not checked: ", why:gsub("%s+$", ""), ")\n")
+      return
+    end
+    t.ok(ignored, n .. " is left in the clone and not in .gitignore")
+  end
+end
+
 t.test("README 'Simulated results': the block runs in the repository's folder without llmdlua on PATH", function()
   if not t.have_numpy() then return end -- (queue_sim.py needs numpy)
   local readme = t.read(ROOT .. "/README.md")
@@ -20,6 +55,7 @@ t.test("README 'Simulated results': the block runs in the repository's folder wi
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.eq(#t.workspaces(d), 2, "compare.lua's two workspaces")
   t.ok(t.read(d .. "/cross-treatment-comparison/treatment_report.md") ~= nil)
+  left_ignored(d, { "llmdlua", "tests" })
 end)
 
 -- fixh45 #3c (newuser45): the README gave no autobench example a new user could run. Its block
@@ -52,6 +88,7 @@ t.test("README 'Trying it without GPUs': the autobench block runs on the mock se
   end
   table.sort(ok)
   t.eq(ok, { "vllm-0/chat", "vllm-0/summarization", "vllm-1/chat", "vllm-1/summarization" })
+  left_ignored(d .. "/repo", { "llmdlua", "tests" })
   t.ok(t.read(d .. "/repo/abdemo/summary.md"):find("## Best Commands By Framework", 1, true), "summary.md")
   -- fixe52 (newuser52 #2): the README's repeats block, run after it in abdemo/, measures twice
   -- more into files of their own and compares the three: a line per choice above the tables
@@ -67,6 +104,26 @@ t.test("README 'Trying it without GPUs': the autobench block runs on the mock se
   local at, best = md:find("## What The Repeats Say", 1, true), md:find("## Best Commands By Framework", 1, true)
   t.ok(at and best and at < best, md)
   t.ok(md:find("over 3 repeats", 1, true), md)
+end)
+
+-- mend54 #7: the fake cluster's walk-through (its commands need the fake's whole session) makes
+-- its folder with mkdir -p and works in it; each folder a README block makes in the clone so
+-- is ignored (what is made inside it too). The names from the blocks themselves.
+t.test("README blocks: every folder they mkdir in the clone is in .gitignore", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local made = {}
+  for block in readme:gmatch("```sh\n(.-)```") do
+    for path in block:gmatch("mkdir %-p ([^%s&;]+)") do
+      local top = path:match("^([^/]+)")
+      if top and not top:find("$", 1, true) then made[#made + 1] = top .. "/" end
+    end
+  end
+  t.ok(#made >= 2, "the blocks' mkdir -p (try/, abdemo/)")
+  for _, n in ipairs(made) do
+    local ignored, why = git_ignores(n)
+    if ignored == nil then io.write("  (not checked: ", why:gsub("%s+$", ""), ")\n") return end
+    t.ok(ignored, n .. " (mkdir -p in a README block) is not in .gitignore")
+  end
 end)
 
 -- fixe49 #3 (newuser49 #7): a user's own script could not list a folder through anything the

@@ -1997,7 +1997,42 @@ do
     -- a run cut by failures (cause "failures") is not saturated, but its short point is said
     t.eq(lp.point_unsustained({ point = 2, cause = "failures", answered_short = { 2 } }, p(2)), "short")
     t.eq(lp.point_unsustained(nil, p(2)), nil)
+    -- satur54: unknown with no load known to be sustained below it (no sustained_upto: a file
+    -- that disagrees with itself, count_check): every rate-based point "unjudged", never read as
+    -- sustained (main: nil, so the tests and whole-run rows pooled them as sustained); a
+    -- concurrency level stays in (a closed loop's latency is its level's steady state)
+    local whole = { none = true, unknown = true, count_check = true }
+    local r = function(i) return { index = i, load_type = "rate" } end
+    local c = function(i) return { index = i, load_type = "concurrency" } end
+    t.eq({ lp.point_unsustained(whole, r(1)), lp.point_unsustained(whole, r(3)), lp.point_unsustained(whole, c(1)) },
+      { "unjudged", "unjudged", nil })
   end)
+
+  t.test("achieved rate unknown or overshooting at a load: the loads below it are the ones known sustained (satur54)",
+    function()
+      -- hand-made rate ladder 2, 4, 6 req/s, 200 requests each: 2 and 4 achieved in full; the third
+      -- overshoots (9 req/s at 6 offered: by hand more than 10 % + 3 / sqrt(6 x 33.3) = 31 % above,
+      -- lp.OVERSHOOT) or has no achieved rate. Main: unknown with no sustained_upto, so
+      -- point_unsustained read every point, the third too, as sustained.
+      local function ladder(third)
+        local pts = {}
+        for i, o in ipairs { 2, 4, 6 } do
+          pts[i] = { index = i, load_type = "rate", offered = o, achieved_rps = o, repeats = 1, stages = { i - 1 },
+            values = { requests_ok = 200, error_rate_pct = 0 }, na = {} }
+        end
+        third(pts[3])
+        return pts
+      end
+      for _, case in ipairs {
+        { "overshoot", function(q) q.achieved_rps = 9; q.overshoot = { stage = 2, text = "achieved 9 req/s at an "
+          .. "offered 6/s: the file's rates cannot both be right" } end },
+        { "no rate", function(q) q.achieved_rps = nil; q.na.throughput_req_s = "no window" end } } do
+        local pts = ladder(case[2])
+        local s = lp.saturation(pts)
+        t.eq({ s.unknown, s.sustained_upto }, { true, 2 }, case[1] .. ": " .. s.reason)
+        t.eq({ lp.point_unsustained(s, pts[2]), lp.point_unsustained(s, pts[3]) }, { nil, "unjudged" }, case[1])
+      end
+    end)
 
   t.test("common_load stops below a load a run's own rule names unsustained (answered short in bursts) (fixi44)",
     function()
@@ -2251,3 +2286,51 @@ t.test("vLLM without send times: a shortfall within the Poisson arrivals' noise 
   t.eq(lp.arrival_noise(d), false)
   t.eq(lp.drain_queue(d), true)
 end)
+
+-- satur54: inference-perf's stage files without load_summary.schedule_delay (before v0.6.1) and
+-- without the per-request file: no schedule says whether the sends kept to it, so the drain-reduced
+-- rate and completed / send span are read against the nominal rate, which a poisson load's own
+-- randomness moves by about 1 / sqrt(count - 1) of it. Stage 1 here: 60 requests sent at 1.8 req/s
+-- against 2 offered (ipsynth: evenly, as a slow draw of poisson gaps would), answered in 0.05 s;
+-- stage 2: 4 req/s, 120 requests, kept up. Expected from python3 below: completed / send span
+-- 60 / (59 / 1.8) = 1.8305 req/s, 91.5 % of 2 (below 95 %), and 3 sd = 3 / sqrt(59) = 39.1 %:
+-- within the noise, so no queue's evidence (main: saturated at 2 req/s, "requests were sent, or
+-- answered, slower than offered", its max sustained N/A); settled by stage 2. 60 requests at
+-- 1.0 req/s against 2 (50 % short, beyond 3 sd): still saturated; a config.yaml with load.type
+-- constant (no noise): saturated too, the rule as before.
+t.test("inference-perf without schedule_delay: a shortfall within the poisson arrivals' noise is no queue",
+  function()
+    local proc, harness, lp, ipsynth = require "llmd.proc", require "llmd.harness", require "llmd.loadpoints",
+      require "ipsynth"
+    local r = proc.run { "/usr/bin/python3", "-c", [[
+import math
+for rate in (1.8, 1.0):
+    sent = 60 / (59 / rate)
+    print("%.6f %.6f %d" % (sent / 2, 3 / math.sqrt(59), sent / 2 >= 1 - 3 / math.sqrt(59)))]] }
+    t.eq(r.code, 0, r.stderr)
+    local within = {}
+    for share, w in r.stdout:gmatch("(%S+) %S+ (%d)") do within[#within + 1] = { tonumber(share), w == "1" } end
+    t.eq({ within[1][2], within[2][2] }, { true, false })
+    local function run(rate, cfg)
+      local d = ipsynth.run(t.tmpdir() .. "/ip", { { rate = rate, offered = 2, n = 60, latency = function() return 0.05 end },
+        { rate = 4, n = 120, latency = function() return 0.05 end } })
+      if cfg then t.write(d .. "/config.yaml", cfg) end
+      local pts = lp.points(harness.extract(d, { harness = "inference-perf" }))
+      return pts, lp.saturation(pts)
+    end
+    local pts, s = run(1.8)
+    local d = lp.drain_of(pts[1])
+    t.near(d.sent_rps / 2, within[1][1], 1e-6)
+    t.eq({ d.ref_basis, d.arrival_shape, d.arrival_said }, { "offered", 1, false })
+    t.eq(lp.drain_queue(d), false)
+    t.eq({ s.point, s.unknown, s.none }, { nil, nil, true }, s.reason)
+    t.eq(s.resolved and s.resolved[1].point, 1, s.reason)
+    t.near(s.max_sustained_rps, pts[2].achieved_rps, 1e-12)
+    -- (its own reason, were no higher load to settle it)
+    t.contains(lp.spread_text(pts[1], d, 1), "taken as poisson, the noisier")
+    pts, s = run(1.0)
+    t.near(lp.drain_of(pts[1]).sent_rps / 2, within[2][1], 1e-6)
+    t.eq(s.point, 1, s.reason)
+    pts, s = run(1.8, "load:\n  type: constant\n")
+    t.eq({ s.point, lp.drain_of(pts[1]).arrival_sd }, { 1, nil }, s.reason)
+  end)

@@ -1154,8 +1154,34 @@ function M.extract(c, opts)
     rm.config(run, "profile", load.type, cfg_path)
   end
   M.mark_cap(run, cfg)
+  M.mark_arrivals(run, cfg)
   M.check_partial(run, c, cfg)
   return rm.close(run, measured, groups, token_source, true)
+end
+
+-- How the requests of a stage file without load_summary.schedule_delay went out (inference-perf
+-- before v0.6.1 wrote none): with no schedule to say whether they kept to it, its drain-reduced
+-- rate is read against the nominal rate (llmd.loadpoints.drain_of), which a poisson load's own
+-- randomness moves: its count fixed, its gaps exponential, the rate over the send span has a
+-- relative standard deviation of about 1 / sqrt(count - 1) (satur54: tests/sim/satur54_arrivals.py,
+-- 30 servings at 2 to 8 req/s of a server of 9.6, saturated at 2 req/s in most of them). A
+-- constant load (config.yaml's load.type) has no such noise: nil, the rule as before. Where
+-- config.yaml does not say, poisson, the noisier: a shortfall within its noise is then N/A, never
+-- a wrong "saturated". {shape = 1, sends, said, unsaid, tell} (llmd.loadpoints.arrival_noise).
+function M.mark_arrivals(run, cfg)
+  local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
+  if load.type == "constant" then return end
+  for _, st in ipairs(run.stages or {}) do
+    local x = st.drain
+    local n = type(x) == "table" and x.sends
+    if x and x.schedule_delay_max_s == nil and type(n) == "number" and n >= 2 and st.rate then
+      x.arrivals = { shape = 1, sends = n, said = load.type == "poisson",
+        unsaid = "the stage files do not say whether the load was poisson or constant, and no config.yaml beside them "
+          .. "states its load.type: taken as poisson, the noisier",
+        tell = "load_summary.schedule_delay in the stage files (inference-perf v0.6.1 and later) or its per-request "
+          .. "file" }
+    end
+  end
 end
 
 -- Whether a rate-based stage's sends could have been held back by the client's concurrency

@@ -852,6 +852,25 @@ static int l_chmod(lua_State *L)
 }
 
 /*
+** proc.unlink_stale(path) -> true when the lock file path held no lock and was removed,
+** false when a process holds it (or it is gone, or no regular file), or nil and why
+** (llmd_remove_stale_lock).
+*/
+static int l_unlink_stale(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char err[512];
+    int r = llmd_remove_stale_lock(path, err, sizeof err);
+    if (r < 0) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushboolean(L, r);
+    return 1;
+}
+
+/*
 ** proc.lock(path, text) -> true once this process holds path's lock (for the rest of its
 ** life; the file then holds text), or false and what the file says (its holder) when another
 ** process holds it, or nil and why (llmd_lock_file).
@@ -1038,6 +1057,7 @@ static const luaL_Reg proc_funcs[] = {
     {"chmod",          l_chmod         },
     {"mkdir_marked",   l_mkdir_marked  },
     {"lock",           l_lock          },
+    {"unlink_stale",   l_unlink_stale  },
     {"copy_file",      l_copy_file     },
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },

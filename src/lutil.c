@@ -525,6 +525,58 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
     return 0; /* (fd stays open: the lock lasts as long as the process) */
 }
 
+/*
+** Removes the lock file path when no process holds its lock (one a kill -9 or a crash left:
+** only its holder's normal end removes it, so those of runs never run again piled up). The
+** lock is taken first (flock, LOCK_NB) and the file removed only while the path still names
+** the file locked, then let go: a process that opened it meanwhile and locks it after finds
+** the path no longer names its file, and opens the path again (llmd_lock_file), as after a
+** holder's own removal. A symbolic link is never followed (nor removed). Returns 1 removed,
+** 0 held by a live process (or not a lock file of this kind: a link, gone meanwhile), -1 an
+** error (err says it).
+*/
+int llmd_remove_stale_lock(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT || e == ELOOP)
+            return 0;
+        (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    int r;
+    do {
+        r = flock(fd, LOCK_EX | LOCK_NB);
+    } while (r != 0 && errno == EINTR);
+    if (r != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            return 0;
+        (void)snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+        return -1;
+    }
+    int removed = 0;
+    if (same_file(fd, path)) {
+        if (unlink(path) == 0)
+            removed = 1;
+        else if (errno != ENOENT) {
+            int e = errno;
+            (void)snprintf(err, errlen, "%s: cannot remove: %s", path, strerror(e));
+            close(fd);
+            return -1;
+        }
+    }
+    close(fd); /* (lets the lock go) */
+    return removed;
+}
+
 int llmd_write_atomic(const char *path, const char *data, size_t n)
 {
     return llmd_write_atomic_mode(path, data, n, 0644);

@@ -141,6 +141,8 @@ int llmd_fsync_path(const char *path);
 /* flock(LOCK_EX|LOCK_NB) on path for the process's life: 0 taken, 1 held (holder), -1 error. */
 int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, size_t holderlen,
                    char *err, size_t errlen);
+/* Removes lock file path when no process holds it: 1 removed, 0 held (or none), -1 error. */
+int llmd_remove_stale_lock(const char *path, char *err, size_t errlen);
 
 /* How llmd_copy_file copies: the first it may try (each falls back to the next). */
 enum { LLMD_COPY_REFLINK, LLMD_COPY_RANGE, LLMD_COPY_READ };

@@ -212,6 +212,10 @@ deploy() {
     *' '*) made="releases $names" ;;
     *) made="release $names" ;;
     esac
+    # (kept before it runs: a kill -9 during the command leaves the next run of this script
+    # able to tell the releases it installed, as its own)
+    owner deploying "$side" "$names" ||
+        fail "run $side: cannot record in $COMPARISON_DIR/run-$side/rerun_deployed.json that its deploy starts; not deploying ($*)"
     if (cd "$dir" && "$@"); then
         deployed_here "$side" "$made"
         owner deployed "$side" "$names" ||

@@ -363,6 +363,12 @@ local function lock_dir()
     return nil, ("%s is not a folder of this user's that only it can write in (%s)"):format(d,
       a and ("%s, owner uid %d, %s"):format(a.mode, a.uid, a.permissions) or "it cannot be made")
   end
+  -- the lock files no process holds (a run killed by kill -9, a crash: only a holder's own
+  -- end removes its file) go, so that they do not pile up, one for each output ever run
+  -- (proc.unlink_stale: a held one stays, and one taken meanwhile is taken again by path)
+  for e in lfs.dir(d) do
+    if e:match("^autobench%-.+%.lock$") then proc.unlink_stale(d .. "/" .. e) end
+  end
   return d
 end
 
@@ -954,15 +960,42 @@ function M.run(config_path, opts)
   end
   local prior = { done = {}, measured = {} }
   -- the empty output file made for its lock (M.lock_output) goes again when the run stops
-  -- before its first row (a server an earlier run left running, Ctrl-C)
+  -- before its first row (a server an earlier run left running, Ctrl-C, another run holding
+  -- the output), and so do the artifacts folder (and autobench-artifacts/) this run made, where
+  -- they hold nothing but its own lock file: a refused run leaves nothing behind
+  local function undo(m)
+    if m.undone then return end
+    m.undone = true
+    if m.path and lfs.attributes(m.path, "size") == 0 then os.remove(m.path) end
+    for _, f in ipairs(m.dirs or {}) do
+      local only_lock = true
+      for e in lfs.dir(f) do
+        -- (the lock file counts as nothing only where this run holds it: two runs that made
+        -- the folder at once, the refused one never removes the other's lock)
+        if e ~= "." and e ~= ".." and not (m.locked and e == require("llmd.workspace").LOCK) then
+          only_lock = false
+        end
+      end
+      if only_lock then
+        -- (the lock file is this process's: its flock stays on the removed file until the end)
+        if m.locked then os.remove(f .. "/" .. require("llmd.workspace").LOCK) end
+        os.remove(f)
+      end
+    end
+  end
   local made <close> = setmetatable({}, { __close = function(m, err)
-    if err and m.path and lfs.attributes(m.path, "size") == 0 then os.remove(m.path) end
+    if err then undo(m) end
   end })
   if not opts.dry_run then
     -- the output's folder made when missing, said on stderr as compare.lua says of the folder
     -- it makes for a workspace (a mistyped folder would hold the results where nobody looks)
     local odir = out:match("^(.*)/[^/]*$")
     local missing = odir and odir ~= "" and lfs.attributes(odir, "mode") == nil
+    -- (which of the artifacts folder and its parent this run makes, deepest first: undo)
+    made.dirs = {}
+    local parent = dir:match("^(.*)/[^/]+$")
+    if lfs.attributes(dir, "mode") == nil then made.dirs[#made.dirs + 1] = dir end
+    if parent and lfs.attributes(parent, "mode") == nil then made.dirs[#made.dirs + 1] = parent end
     mkdir_p(dir)
     if missing then io.stderr:write(("note: %s did not exist; made it for the --out file\n"):format(odir)) end
     -- one run per output at a time, held to the end (a second run of it, resuming the same
@@ -971,9 +1004,11 @@ function M.run(config_path, opts)
     -- script says it; else raised)
     local lok, lerr = require("llmd.workspace").lock(dir, "autobench.lua run", { shown = out, what = "these results" })
     local in_use = not lok
+    made.locked = lok
     if lok then lok, lerr, in_use = M.lock_output(out, made) end
     if not lok then
-      if in_use and opts.in_use then opts.in_use(lerr) end
+      -- (opts.in_use ends the process: what this run made goes first)
+      if in_use and opts.in_use then undo(made); opts.in_use(lerr) end
       error(lerr, 0)
     end
     local left = M.leftover_servers(dir)

@@ -2940,6 +2940,8 @@ function M.save_deployed(ctx, x)
     kustomize_objects = d.kustomize_objects and json.object(d.kustomize_objects) or nil,
     created_ids = d.created_ids and json.object(d.created_ids) or nil,
     run_id = d.run_id,
+    -- (a deploy command started and what it made not recorded yet: M.recover_interrupted)
+    deploying = d.deploying,
   })
 end
 
@@ -2965,6 +2967,7 @@ function M.load_deployed(ctx, x)
   d.kustomize_objects = type(s.kustomize_objects) == "table" and s.kustomize_objects or nil
   d.created_ids = type(s.created_ids) == "table" and s.created_ids or nil
   d.run_id = type(s.run_id) == "string" and s.run_id or nil
+  d.deploying = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -3550,7 +3553,10 @@ function M.same_object(d, k, n, now)
   return want == nil or now == true or want == now
 end
 
+local recover_interrupted -- (below, with the deploy's calls)
+
 local function teardown(ctx, x)
+  if not ctx.dry_run then recover_interrupted(ctx, x) end
   local d = M.deployed(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
@@ -4009,6 +4015,24 @@ function M.interrupted_owner(ctx, names)
           end
           if #mine > 0 and (not found or #mine > #found.names) then found = { path = w, x = x, names = mine } end
         end
+        -- (its deploy interrupted before it recorded what it made - kill -9 -: the releases not
+        -- there before it, first deployed since it started and not upgraded, as its teardown
+        -- tells them: M.recover_interrupted)
+        local dep = ok and type(d) == "table" and d.torn_down ~= true and type(d.deploying) == "table"
+          and type(d.deploying.started) == "string" and type(d.before) == "table" and d.deploying.started
+        if dep then
+          local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
+          for _, n in ipairs(names) do
+            local id = ids[n]
+            if id and not before[n] and tostring(id.first_deployed):sub(1, 19) >= dep:sub(1, 19)
+              and (id.version == nil or id.version == 1) then
+              mine[#mine + 1] = n
+            end
+          end
+          if #mine > 0 and (not found or #mine > #found.names) then
+            found = { path = w, x = x, names = mine, interrupted = dep }
+          end
+        end
       end
     end
   end
@@ -4074,13 +4098,16 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   local owner = M.interrupted_owner(ctx, names)
   if owner then
     error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
-      .. "torn down (recorded in its run-%s/deployed.json: it stopped before its teardown); deploying %s it; "
+      .. "torn down (%s); deploying %s it; "
       .. "tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
       :format(x,
       #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
       ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
       or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
-      owner.x:upper(), owner.path, owner.x, change, M.resume_command(owner.path, { "--step", "90" }),
+      owner.x:upper(), owner.path, owner.interrupted and ("its run-%s/deployed.json records its deploy starting at "
+        .. "%s, stopped before it recorded what it made: a kill -9 or a crash"):format(owner.x, owner.interrupted)
+        or ("recorded in its run-%s/deployed.json: it stopped before its teardown"):format(owner.x),
+      change, M.resume_command(owner.path, { "--step", "90" }),
       M.resume_command(owner.path)), 0)
   end
   error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying %s "
@@ -4249,6 +4276,66 @@ local function refuse_foreign_kustomize(ctx, x, calls, rec)
   end
 end
 
+-- A deploy interrupted while a command of it ran (kill -9, a crash, a lost machine: no
+-- Lua code ran after it) left deployed.json saying that it started (d.deploying, with the
+-- time, kept before the command ran) but not what it made. Before a teardown, the releases
+-- it made are told as a finished deploy tells them (record_added: not in the namespace
+-- before the deploy, and among those its commands install), and held to more, since no
+-- answer of the command was seen: first deployed no earlier than the deploy started (to the
+-- second, as helm records it) and never upgraded since (revision 1). Each is said; one that
+-- fails a test is left, with why. Recorded with its identity, as after a deploy.
+recover_interrupted = function(ctx, x)
+  local d = M.deployed(ctx, x)
+  if type(d.deploying) ~= "table" or not d.before or existing(ctx, x) then return end
+  local ok, calls = pcall(deploy_calls, ctx, x)
+  if not ok then
+    say(ctx, "  run %s: its deploy was interrupted before it recorded what it made, and the plan's deploy cannot "
+      .. "be read to tell which releases are its own (%s): none recorded", x, tostring(calls))
+    return
+  end
+  local started = d.deploying.started
+  local now = M.snapshot(ctx)
+  local own = deploy_release_names(ctx, calls) or {}
+  local have = set_of(d.releases)
+  local rejected = {}
+  for _, n in ipairs(minus(now.releases, d.before.releases)) do
+    if own[n] and not have[n] then
+      local id, why = M.release_identity(ctx, n)
+      local fd = id and tostring(id.first_deployed):sub(1, 19)
+      if not id then
+        rejected[#rejected + 1] = n
+        say(ctx, "  release %s: cannot tell whether this run's interrupted deploy installed it (%s): left", n, why)
+      elseif fd < started:sub(1, 19) or (id.version ~= nil and id.version ~= 1) then
+        rejected[#rejected + 1] = n
+        say(ctx, "  release %s is not known as this run's: its deploy was interrupted before it recorded what it "
+          .. "made, and the release was %s: left (uninstall it by hand if it is yours: %s)", n,
+          fd < started:sub(1, 19) and ("first deployed %s, before that deploy started (%s)"):format(id.first_deployed,
+            started) or ("upgraded since (revision %s)"):format(tostring(id.version)),
+          k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
+      else
+        say(ctx, "  release %s: installed by this run's deploy, which was interrupted (%s) before it recorded it: "
+          .. "not in %s before it, first deployed %s, after it started, and not upgraded since: recorded as this "
+          .. "run's", n, started, ctx.ns, id.first_deployed)
+      end
+    end
+  end
+  -- (record_added with the rejected ones counted as there before: neither they nor what helm
+  -- made for them are this run's)
+  local before = d.before
+  local b = {}
+  for k, v in pairs(before) do b[k] = v end
+  b.releases = {}
+  for _, n in ipairs(before.releases or {}) do b.releases[#b.releases + 1] = n end
+  for _, n in ipairs(rejected) do b.releases[#b.releases + 1] = n end
+  d.before = b
+  local rok, rerr = pcall(record_added, ctx, x, calls, nil, nil)
+  d.before = before
+  if rok then rok, rerr = pcall(record_release_ids, ctx, d) end
+  if not rok then error(rerr, 0) end
+  d.deploying = nil
+  M.save_deployed(ctx, x)
+end
+
 local function deploy(ctx, x)
   local d = run_of(ctx, x).deploy
   -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
@@ -4291,6 +4378,15 @@ local function deploy(ctx, x)
       end
       -- from here a real run may have deployed something (a dry run's teardown says so)
       rec.attempted = true
+      -- kept on disk before the command runs: a kill -9 (or a crash, a lost machine) while it
+      -- runs leaves a record that it started and when, so that the teardown of this workspace
+      -- can still tell the releases it installed (M.recover_interrupted); without it, the
+      -- record said nothing was deployed, the teardown could remove nothing and a fresh run
+      -- called the stack someone else's
+      if not ctx.dry_run then
+        rec.deploying = rec.deploying or { started = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+        M.save_deployed(ctx, x)
+      end
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks,
         result = function(r) outputs[#outputs + 1] = { call = c, r = r } end })
       done[#done + 1] = c
@@ -4307,6 +4403,7 @@ local function deploy(ctx, x)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
   local rok, rerr = pcall(record_added, ctx, x, calls, done, outputs)
   if rok then rok, rerr = pcall(record_release_ids, ctx, rec) end
+  if rok then rec.deploying = nil end -- (what it made is recorded)
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

@@ -4889,8 +4889,10 @@ end
 -- -17.8 % to +438.0 % (y vs x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
 -- from -17.8 % up"); neither end known: "the ranges leave room for any gap". The verdict
 -- itself stays "no clear difference" (what reads it); this is its text, for every output
--- that prints it.
-function M.no_clear_difference_text(g, pct, who)
+-- that prints it. held: M.token_held_gap_text's words of the gap held to the runs' tokens
+-- (token54), after it ("... (y vs x) as measured, and from -36.0 % to +100.0 % held to x's
+-- tokens (...): the requests differ (...)"), or nil.
+function M.no_clear_difference_text(g, pct, who, held)
   local lo, hi = g and g.lo_pct, g and g.hi_pct
   local open_hi = hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX
   local gap
@@ -4904,7 +4906,8 @@ function M.no_clear_difference_text(g, pct, who)
   else
     gap = "the ranges leave room for any gap"
   end
-  return ("either may be higher — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
+  return ("either may be higher — the repeats' ranges overlap; %s%s%s"):format(gap, who and (" (" .. who .. ")") or "",
+    held or "")
 end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
@@ -4993,7 +4996,8 @@ end
 function M.capacity_evidence(ca, cb, min_effect, opts)
   local ev = capacity_evidence_core(ca, cb, min_effect, opts)
   ev = M.capacity_token_check(ev, ca, cb, min_effect, opts)
-  return M.capacity_token_same(ev, ca, cb, min_effect, opts)
+  ev = M.capacity_token_same(ev, ca, cb, min_effect, opts)
+  return M.capacity_token_gap(ev, ca, cb, min_effect, opts)
 end
 
 -- The bounded claim of "about the same" held to the runs' tokens (fixh53): two capacities whose
@@ -5011,28 +5015,41 @@ end
 -- fav as its higher), favoured = fav, held_pct (that gap, %), other_hi, fav_lo (the req/s it is
 -- read on)}, measured_higher = the run whose figure is the larger; below_threshold and
 -- margin_higher cleared. Else ev unchanged.
+-- The run fav's capacity (cf) held to the other's tokens (gap: M.token_gap), by
+-- M.token_order_explained's one rule: its SLO limits on metrics the tokens move read again
+-- (opts.recompute; its capacity there unknown: no lower end, 0), its span's lower end the lower
+-- of the two readings, divided by the factor the tokens favour its request rate by, as far as
+-- they can explain (0 up to that). Returns te (M.token_order_explained's, fav its higher) and
+-- that held lower end (req/s), or nil where the tokens favour fav in nothing or its span is
+-- unknown. The one reading of capacity_token_same and capacity_token_gap.
+local function capacity_held_low(fav, cf, gap, thr, opts)
+  local c2
+  local te = M.token_order_explained { gap = gap, hi = fav, slo = opts.slo, min_effect = thr,
+    reorder = opts.recompute and function(slo2)
+      c2 = opts.recompute(fav, slo2)
+      return nil
+    end }
+  if not te then return nil end
+  local f_lo = M.capacity_span(cf)
+  if not f_lo then return nil end
+  if c2 and CAPACITY_ORDERED[c2.kind] then
+    f_lo = math.min(f_lo, (M.capacity_span(c2)))
+  elseif te.limits then
+    f_lo = 0 -- (its capacity at the moved limits unknown: no lower end)
+  end
+  return te, f_lo / (1 + te.unit_pct / 100)
+end
+
 function M.capacity_token_same(ev, ca, cb, min_effect, opts)
   local gap = opts and opts.token_gap
   if not (gap and next(gap) and ev.verdict == "about the same") then return ev end
   local thr = min_effect or M.MIN_EFFECT
   for _, fav in ipairs { "a", "b" } do
     local cf, co = fav == "a" and ca or cb, fav == "a" and cb or ca
-    local c2
-    local te = M.token_order_explained { gap = gap, hi = fav, slo = opts.slo, min_effect = thr,
-      reorder = opts.recompute and function(slo2)
-        c2 = opts.recompute(fav, slo2)
-        return nil
-      end }
+    local te, held = capacity_held_low(fav, cf, gap, thr, opts)
+    local _, o_hi = M.capacity_span(co)
+    if te and not o_hi then return ev end
     if te then
-      local f_lo = M.capacity_span(cf)
-      local _, o_hi = M.capacity_span(co)
-      if not (f_lo and o_hi) then return ev end
-      if c2 and CAPACITY_ORDERED[c2.kind] then
-        f_lo = math.min(f_lo, (M.capacity_span(c2)))
-      elseif te.limits then
-        f_lo = 0 -- (its capacity at the moved limits unknown: no lower end)
-      end
-      local held = f_lo / (1 + te.unit_pct / 100)
       local pct
       if o_hi == math.huge or held <= 0 then
         pct = math.huge
@@ -5051,15 +5068,72 @@ function M.capacity_token_same(ev, ca, cb, min_effect, opts)
   return ev
 end
 
--- Why two capacities (or max sustained throughputs) whose gap is within the practical threshold
--- are not about the same held to their tokens (ts: M.capacity_token_same's token_same, or
--- M.sustained_order's): "within the practical threshold of 2 % as measured, but the requests
--- differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling noise though
--- within the workload match's 5 %): held to A's tokens (B's request rate up to 4.2 % lower for
--- them), A may be above B by up to +6.1 %, beyond the threshold, so either may be higher; ..."
--- (M.token_order_advice). fav_label, other_label: the favoured run's label and the other's.
-function M.token_same_text(ts, fav_label, other_label, min_effect, fmt, opts)
-  local te = ts.te
+-- The gap two runs' spans allow (g: M.capacity_gap's, B - A; sp = {la, ha, lb, hb}, its spans)
+-- held to the runs' tokens (token54: "no clear difference" stated the measured gap alone, while
+-- every other kind holds its claim to them), by the rule of M.capacity_token_same: low(side) ->
+-- te, held (that run's span's lower end held to the other's tokens; nil where the tokens favour
+-- it in nothing). Where they favour B, its held lower end against A's upper end lowers the
+-- gap's lower end; where they favour A, B's upper end against A's held lower end raises its
+-- upper end (each end only ever widened: the tokens explain 0 up to that). Returns nil where
+-- they favour neither, else {lo_pct, hi_pct (the held ends, % of A as g's: nil no lower end,
+-- math.huge no upper end), measured_lo_pct, measured_hi_pct (g's), a, b (te of the run they
+-- favour, M.token_order_explained's)}.
+function M.token_held_gap(g, sp, low)
+  if not (g and sp and sp.ha and sp.hb) then return nil end
+  local h = { lo_pct = g.lo_pct, hi_pct = g.hi_pct, measured_lo_pct = g.lo_pct, measured_hi_pct = g.hi_pct }
+  local te_b, lb = low("b")
+  if te_b then
+    h.b = te_b
+    if h.lo_pct ~= nil and sp.ha > 0 and sp.ha ~= math.huge then
+      h.lo_pct = math.min(h.lo_pct, (lb / sp.ha - 1) * 100)
+    end
+  end
+  local te_a, la = low("a")
+  if te_a then
+    h.a = te_a
+    if h.hi_pct ~= nil and h.hi_pct ~= math.huge then
+      h.hi_pct = (la > 0 and sp.hb ~= math.huge) and math.max(h.hi_pct, (sp.hb / la - 1) * 100) or math.huge
+    end
+  end
+  if not (te_a or te_b) then return nil end
+  return h
+end
+
+-- Two capacities whose ranges from repeats overlap ("no clear difference", ev) of runs whose
+-- requests' token lengths differ beyond their noise (opts.token_gap): the gap their ranges allow
+-- held to the tokens (M.token_held_gap, each run read by capacity_held_low), in ev.token_held;
+-- the verdict stays (either may be higher either way). ev unchanged otherwise.
+function M.capacity_token_gap(ev, ca, cb, min_effect, opts)
+  local gap = opts and opts.token_gap
+  if not (gap and next(gap) and ev.verdict == "no clear difference") then return ev end
+  local la, ha = M.capacity_span(ca)
+  local lb, hb = M.capacity_span(cb)
+  if not (la and lb) then return ev end
+  local thr = min_effect or M.MIN_EFFECT
+  ev.token_held = M.token_held_gap(M.capacity_gap(ca, cb), { la = la, ha = ha, lb = lb, hb = hb }, function(side)
+    return capacity_held_low(side, side == "a" and ca or cb, gap, thr, opts)
+  end)
+  return ev
+end
+
+-- The same for two max sustained throughputs' limits (g: their gap, B - A; sp: their spans,
+-- {la, ha, lb, hb} in req/s, each from its figure (or its interval's lower end) up to its
+-- ceiling) of runs whose token lengths differ (gap: M.token_gap): each run's lower end divided
+-- by the factor the tokens favour its request rate by (no SLO limits: M.sustained_token_same's
+-- reading). nil where they favour neither.
+function M.sustained_token_gap(g, sp, gap)
+  if not (gap and next(gap)) then return nil end
+  return M.token_held_gap(g, sp, function(side)
+    local te = M.token_order_explained { gap = gap, hi = side }
+    if not te then return nil end
+    return te, (side == "a" and sp.la or sp.lb) / (1 + te.unit_pct / 100)
+  end)
+end
+
+-- The parts of "held to A's tokens (B's request rate up to 4.2 % lower for them, B's End-to-end
+-- latency p90 read against 7,680.0 ms for 8,000.0 ms)": what holding fav (fav_label) to the
+-- other's tokens moved (te: M.token_order_explained's); fmt(key, v): a limit's figure.
+local function held_parts(te, fav_label, fmt)
   local held = {}
   if te.unit_pct and te.unit_pct > 0 then
     held[#held + 1] = ("%s's %s up to %.1f %% lower for them"):format(fav_label, te.unit == "tok/s" and "output tok/s"
@@ -5070,15 +5144,65 @@ function M.token_same_text(ts, fav_label, other_label, min_effect, fmt, opts)
     held[#held + 1] = ("%s's %s read against %s for %s"):format(fav_label, label, fmt and fmt(l.key, l.moved)
       or ("%g"):format(l.moved), fmt and fmt(l.key, l.max) or ("%g"):format(l.max))
   end
+  return held
+end
+
+-- "the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling
+-- noise though within the workload match's 5 %)": the differences a te rests on.
+local function requests_differ_text(te)
+  return ("the requests differ (%s, %s though within the workload match's %g %%)"):format(table.concat(te.texts, "; "),
+    te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
+    M.TOKEN_TOLERANCE * 100)
+end
+
+-- A gap's ends in words after "from" ("-36.0 % to +100.0 %", "-36.0 % up", "any"), pct the
+-- formatter of one percentage; an end beyond M.GAP_PCT_MAX reads as none.
+local function gap_range_words(lo, hi, pct)
+  local open_hi = hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX
+  if lo ~= nil and not open_hi then return lo == hi and pct(lo) or ("%s to %s"):format(pct(lo), pct(hi)) end
+  if lo ~= nil then return ("%s up"):format(pct(lo)) end
+  if not open_hi then return ("anything up to %s"):format(pct(hi)) end
+  return "any"
+end
+
+-- The held gap (h: M.token_held_gap's) in words after the measured one: " as measured, and from
+-- -36.0 % to +100.0 % held to x's tokens (y's request rate up to 4.2 % lower for them): the
+-- requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling noise
+-- though within the workload match's 5 %)"; where the tokens favour both runs in something,
+-- "held to each other's tokens". label_a, label_b: the runs' labels; pct: the formatter of one
+-- percentage; fmt(key, v): a limit's figure. "" where h is nil.
+function M.token_held_gap_text(h, pct, label_a, label_b, fmt)
+  if not h then return "" end
+  local parts, to = {}, nil
+  if h.b then
+    for _, x in ipairs(held_parts(h.b, label_b, fmt)) do parts[#parts + 1] = x end
+    to = label_a .. "'s tokens"
+  end
+  if h.a then
+    for _, x in ipairs(held_parts(h.a, label_a, fmt)) do parts[#parts + 1] = x end
+    to = h.b and "each other's tokens" or (label_b .. "'s tokens")
+  end
+  local words = gap_range_words(h.lo_pct, h.hi_pct, pct)
+  return (" as measured, and %s held to %s%s: %s"):format(words == "any" and "any gap" or ("from " .. words), to,
+    #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or "", requests_differ_text(h.b or h.a))
+end
+
+-- Why two capacities (or max sustained throughputs) whose gap is within the practical threshold
+-- are not about the same held to their tokens (ts: M.capacity_token_same's token_same, or
+-- M.sustained_order's): "within the practical threshold of 2 % as measured, but the requests
+-- differ (output tokens per request 50.0 vs 48.0 (-4.0 %), beyond their sampling noise though
+-- within the workload match's 5 %): held to A's tokens (B's request rate up to 4.2 % lower for
+-- them), A may be above B by up to +6.1 %, beyond the threshold, so either may be higher; ..."
+-- (M.token_order_advice). fav_label, other_label: the favoured run's label and the other's.
+function M.token_same_text(ts, fav_label, other_label, min_effect, fmt, opts)
+  local te = ts.te
+  local held = held_parts(te, fav_label, fmt)
   local by = ts.held_pct == math.huge and "with no upper end" or ("by up to %s"):format(M.pct_near(ts.held_pct,
     min_effect or M.MIN_EFFECT))
-  return ("within the practical threshold of %s %% as measured, but the requests differ (%s, %s though within the "
-    .. "workload match's %g %%): held to %s's tokens (%s), %s may be above %s %s, beyond the threshold, so they are "
-    .. "not shown to be about the same and either may be higher%s"):format(M.thr_num(min_effect or M.MIN_EFFECT),
-    table.concat(te.texts, "; "),
-    te.unknown and "their spread unknown (no per-request lengths), so counted" or "beyond their sampling noise",
-    M.TOKEN_TOLERANCE * 100, other_label, table.concat(held, ", "), other_label, fav_label, by,
-    M.token_order_advice(te, opts))
+  return ("within the practical threshold of %s %% as measured, but %s: held to %s's tokens (%s), %s may be above %s "
+    .. "%s, beyond the threshold, so they are not shown to be about the same and either may be higher%s"):format(
+    M.thr_num(min_effect or M.MIN_EFFECT), requests_differ_text(te), other_label, table.concat(held, ", "),
+    other_label, fav_label, by, M.token_order_advice(te, opts))
 end
 
 capacity_evidence_core = function(ca, cb, min_effect, opts)

@@ -2403,6 +2403,37 @@ local function tps_token_order(model, ca, cb, token_gap, recompute)
     max_pct = hh ~= math.huge and ll and decision.mean_gap_pct(ll, hh) or nil }
 end
 
+-- The gap two capacities in output tok/s allow (capacity_gap_tps) held to the runs' tokens
+-- (decision.token_held_gap, token54), for "no clear difference" beside the tok/s row's own gap:
+-- each run the tokens favour in tok/s (decision.token_order_explained with unit_key
+-- "capacity_tok_s": the SLO limits they move read again, recompute(side, slo2), and the tok/s
+-- divided by how far they can raise it; shorter outputs never do) has its span's lower end
+-- held. nil where they favour neither, or a tok/s is unknown.
+function M.tps_token_held(model, ca, cb, token_gap, recompute)
+  local g, ta_, tb_ = capacity_gap_tps(ca, cb)
+  if not (g and token_gap) then return nil end
+  local la, ha = decision.capacity_span(ta_)
+  local lb, hb = decision.capacity_span(tb_)
+  return decision.token_held_gap(g, { la = la, ha = ha, lb = lb, hb = hb }, function(side)
+    local c2
+    local te = decision.token_order_explained { gap = token_gap, hi = side, slo = model.slo,
+      unit_key = "capacity_tok_s", min_effect = model.min_effect,
+      reorder = recompute and function(slo2)
+        c2 = recompute(side, slo2)
+        return nil
+      end }
+    if not te then return nil end
+    local lo = side == "a" and la or lb
+    local t2 = c2 and capacity_in_tps(c2)
+    if t2 then
+      lo = math.min(lo, (decision.capacity_span(t2)))
+    elseif te.limits then
+      lo = 0 -- (its capacity at the moved limits unknown in tok/s: no lower end)
+    end
+    return te, lo / (1 + te.unit_pct / 100)
+  end)
+end
+
 -- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
 local function capacity_per(c, k)
   local out = {}
@@ -3692,6 +3723,15 @@ local function token_same_reason(model, A, B, ts)
 end
 M.token_same_reason = token_same_reason
 
+-- The gap of two capacities whose ranges from repeats overlap, held to the runs' tokens
+-- (decision.capacity_token_gap's token_held, token54), in words after the measured gap: "" where
+-- the runs' requests alike (decision.token_held_gap_text with this report's labels and figures).
+-- h: the held gap to say instead of ev's (the tok/s row's, M.tps_token_held's).
+function M.token_held_text(A, B, ev, h)
+  return decision.token_held_gap_text(h or (ev and ev.token_held), T.helpers.pct, A.label, B.label,
+    function(k, v) return metrics.format(k, v) end)
+end
+
 local function least_below_reason(model, A, B, ev, per)
   per = per or ""
   local ca, cb = model.capacity.a, model.capacity.b
@@ -3816,6 +3856,34 @@ local function evidence_basis(A, B, ca, cb)
   return basis
 end
 
+-- evidence_basis for the capacity in output tok/s (its Headline row's, the CSV's
+-- capacity_at_slo_output_tps): the ranges its repeats allow in tok/s, read off the same load
+-- points ("repeats at every load point, ranges 542.5–567.4 tok/s (A) and 544.6–575.9 tok/s
+-- (B), ..."); it opened with the req/s ranges of the row above (token54). The req/s basis
+-- where a range in tok/s is unknown.
+function M.tps_evidence_basis(A, B, ca, cb)
+  local ia, ib = ca.interval, cb.interval
+  if not (ia and ib and ia.lo_tps and ia.hi_tps and ib.lo_tps and ib.hi_tps) then
+    return evidence_basis(A, B, ca, cb)
+  end
+  local function range(i) return ("%s–%s tok/s"):format(T.helpers.num(i.lo_tps, 1), T.helpers.num(i.hi_tps, 1)) end
+  return ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(range(ia), range(ib),
+    decision.range_what(ca, cb))
+end
+
+-- The gap the measured loads allow in output tok/s (gap_text: decision.gap_pct_text's words of
+-- it, B − A), in words that read right whatever its form (token54: "allow B − A any (no end of
+-- the range bounds it) in output tok/s"): "in output tok/s the measured loads allow B − A of
+-- -4.0 % to +6.2 %", "... of at least +3.0 %", "... allow any B − A (no end of the range bounds
+-- it)"; gap_text nil: "... allow B − A either way".
+function M.tps_allow_text(gap_text)
+  if not gap_text then return "in output tok/s the measured loads allow B − A either way" end
+  if gap_text:match("^any ") then
+    return "in output tok/s the measured loads allow any B − A" .. gap_text:sub(4)
+  end
+  return "in output tok/s the measured loads allow B − A of " .. gap_text
+end
+
 -- What would tell by how much a run whose capacity lies below its lowest load (c: that
 -- capacity, side: its run) is the lower, beside "at least as high" on a least gap (read
 -- against that load) below the practical threshold (decision.least_below_reason): "To tell by
@@ -3892,7 +3960,8 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     end
     return "capacity unknown: not compared"
   end
-  local basis = evidence_basis(A, B, ca, cb)
+  -- (the tok/s row, its gap given: its ranges in tok/s, token54)
+  local basis = gap and M.tps_evidence_basis(A, B, ca, cb) or evidence_basis(A, B, ca, cb)
   if v == "not shown to differ" and ev.token_explained then
     return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B, ev.token_explained))
   end
@@ -3933,7 +4002,10 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   elseif v == "no clear difference" then
     -- with the gap the overlapping ranges allow, so that it never reads as sameness
     return ("%s: %s"):format(basis, decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
-      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)))
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label),
+      -- (the tok/s row, its gap given: its own held gap, in tok/s, or none where the tokens
+      -- cannot raise a capacity in tok/s)
+      gap and M.token_held_text(A, B, {}, cap.tps_held) or M.token_held_text(A, B, ev)))
   elseif (v == "A higher" or v == "B higher") and ev.same_load then
     -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
@@ -4142,7 +4214,7 @@ end
 local function capacity_tps_token_text(model, A, B, tt)
   local cap = model.capacity
   local ca, cb = cap.a, cap.b
-  local basis = evidence_basis(A, B, ca, cb)
+  local basis = M.tps_evidence_basis(A, B, ca, cb)
   local te = cap.evidence.token_explained
   local rps = ("the order in req/s, %s above %s, is one the requests' token lengths can explain (the req/s row)")
     :format(te.higher == "b" and B.label or A.label, te.higher == "b" and A.label or B.label)
@@ -4151,9 +4223,8 @@ local function capacity_tps_token_text(model, A, B, tt)
       basis, rps), "unknown", "unknown"
   end
   if not tt.order then
-    return ("%s: the measured loads allow B − A %s in output tok/s, so either may be higher in tok/s, and %s: not "
-      .. "shown to differ, no winner"):format(basis, tt.gap_text
-      or "either way", rps), "not shown to differ", "either_may_be_higher"
+    return ("%s: %s, so either may be higher in tok/s, and %s: not shown to differ, no winner"):format(basis,
+      M.tps_allow_text(tt.gap_text), rps), "not shown to differ", "either_may_be_higher"
   end
   if tt.token_explained then
     return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B,
@@ -4209,7 +4280,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   if not said and ev.verdict ~= "about the same" and not ev.gap_wide and not ev.token_same then
     return cap_text, ev.verdict
   end
-  local basis = evidence_basis(A, B, ca, cb)
+  local basis = M.tps_evidence_basis(A, B, ca, cb)
   local touch = decision.capacity_touch_tps(ca, cb)
   local g, ta_, tb_ = capacity_gap_tps(ca, cb)
   if not said then
@@ -4220,9 +4291,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       -- (held to the tokens not about the same in req/s: the req/s row's words, fixh53)
       return cap_text, ev.verdict
     end
-    return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
-      .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, decision.thr_num(thr),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ", "either_may_be_higher"
+    return ("%s; the req/s figures are within the practical threshold of %s %%, but %s: not shown to differ, no "
+      .. "winner"):format(basis, decision.thr_num(thr),
+      M.tps_allow_text(g and decision.gap_pct_text(g, T.helpers.pct))),
+      "not shown to differ", "either_may_be_higher"
   end
   if not g then
     return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown",
@@ -4984,8 +5056,10 @@ local function verdict_of(model, A, B)
       -- (kind kept for scripts; the words never read as sameness: ranges that overlap across
       -- 0 leave either order open)
       v.kind = "no clear difference"
+      -- (the gap held to the runs' tokens beside the measured one, where their requests differ:
+      -- decision.capacity_token_gap, token54)
       v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
-        v.change and (" (B − A: " .. v.change .. ")") or "")
+        v.change and (" (B − A: " .. v.change .. M.token_held_text(A, B, ev) .. ")") or "")
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
@@ -5296,10 +5370,10 @@ local function verdict_of(model, A, B)
 end
 
 -- Two capacities whose ranges from the repeats overlap.
-local function overlap_text(phrase, A, B, ca, cb)
+local function overlap_text(phrase, A, B, ca, cb, ev)
   return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
-      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)), decision.range_what(ca, cb))
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label), M.token_held_text(A, B, ev)), decision.range_what(ca, cb))
 end
 
 -- Two capacities that an error-rate SLO a run's repeats disagree on cannot order.
@@ -5960,7 +6034,7 @@ local function summary(model, A, B)
           (ca.interval or cb.interval) and " by their means" or "", capacity_text(ca), A.label, capacity_text(cb),
           B.label)
       elseif ev.verdict == "no clear difference" then
-        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb, ev)
       else
         local hi, lo, chi, clo = B, A, cb, ca
         local first = ev.winner or ev.higher or ev.measured_higher or (ca.rps > cb.rps and "a" or "b")
@@ -6072,7 +6146,7 @@ local function summary(model, A, B)
       elseif ev.open_range then
         out[#out + 1] = open_range_text(model, phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
-        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb, ev)
       elseif cg.kind == "non_monotone" then
         -- no "sustains N/A": the other run's loads cross the limits more than once
         out[#out + 1] = ("%s; %s's capacity cannot be read: it %s, a load that met %s lying above one that failed "
@@ -7324,8 +7398,13 @@ function M.build(opts)
   -- requests whose token lengths differ beyond their noise inside the workload match's tolerance
   -- (decision.token_gap): an order of the capacities those lengths can explain names no run
   -- (decision.capacity_token_check), each side read again at the limits its tokens could move
-  local token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
-    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
+  -- (wherever the lengths are within the workload match's tolerance, whatever else differs: a
+  -- capacity and a max sustained throughput are read across ladders that differ, and one load
+  -- more in B's ladder read "B higher" by its 4 % shorter outputs alone, token54; lengths beyond
+  -- the tolerance make the capacities "not comparable" before any order)
+  local token_gap = #decision.token_differences(A.run.overall, B.run.overall) == 0
+    and next(decision.token_gap(A.run.overall, B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall)
+    or nil
   model.token_gap = token_gap
   local function recompute(side, slo2, gpus)
     local S, pts = side == "a" and A or B, side == "a" and pa or pb
@@ -7338,6 +7417,10 @@ function M.build(opts)
   -- (the tok/s row's own order where the req/s one is the tokens': tps_token_order; fixa53)
   if model.capacity.evidence.token_explained then
     model.capacity.tps_token = tps_token_order(model, ca, cb, token_gap, recompute) or false
+  end
+  -- (ranges that overlap: the tok/s row's gap held to the tokens, token54)
+  if model.capacity.evidence.verdict == "no clear difference" and token_gap then
+    model.capacity.tps_held = M.tps_token_held(model, ca, cb, token_gap, recompute)
   end
   narrow_check(model.capacity.evidence, ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
@@ -7354,10 +7437,16 @@ function M.build(opts)
   -- "no clear difference" (overlapping ranges from repeats) with the gap they allow, in
   -- comparison.json as in every text (the verdict stays, for what reads it): gap_lo_pct and
   -- gap_hi_pct (B - A, % of A; "+inf" where unbounded) and text
+  -- (runs whose requests differ in length within the tolerance, beyond their noise: gap_lo_pct
+  -- and gap_hi_pct the gap held to their tokens, decision.capacity_token_gap's, which the text
+  -- says beside the measured one, token_held.measured_lo_pct and measured_hi_pct; token54)
   local function overlap_gap(ev, g)
     if ev.verdict ~= "no clear difference" then return end
+    local h = ev.token_held
     ev.gap_lo_pct, ev.gap_hi_pct = g and g.lo_pct, g and g.hi_pct
-    ev.text = decision.no_clear_difference_text(g, T.helpers.pct, ("%s vs %s"):format(B.label, A.label))
+    if h then ev.gap_lo_pct, ev.gap_hi_pct = h.lo_pct, h.hi_pct end
+    ev.text = decision.no_clear_difference_text(g, T.helpers.pct, ("%s vs %s"):format(B.label, A.label),
+      M.token_held_text(A, B, ev))
   end
   overlap_gap(model.capacity.evidence, model.capacity.gap)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
@@ -7451,9 +7540,9 @@ function M.build(opts)
   ctx.follows_sends = follows_sends_text(A, B, pa, pb, model.saturation)
   -- the requests' token lengths where they differ beyond their noise, within the workload
   -- match's tolerance (decision.token_gap): the rows they move name no winner they explain
-  ctx.token_gap = model.workload_match.like_for_like ~= false and next(decision.token_gap(A.run.overall,
-    B.run.overall)) and decision.token_gap(A.run.overall, B.run.overall) or nil
-  model.token_gap = ctx.token_gap
+  -- (model.token_gap, the orders' (capacity, max sustained): wherever the lengths are within the
+  -- tolerance; the rows' only where the ladders match, else they are not like for like anyway)
+  ctx.token_gap = model.workload_match.like_for_like ~= false and model.token_gap or nil
   -- (the loads where a run was overloaded that its whole-run figures pool: perf_row)
   -- (not where the ladders differ: those rows are not like for like whatever the loads)
   ctx.pooled_over = not ctx.follows_sends and model.workload_match.like_for_like ~= false

@@ -77,6 +77,23 @@ local function release_owner(c, d, s, name)
     return "theirs", "cannot tell whether it is this comparison's: " .. why
   end
   if same(id, s.releases[name]) then return "ours" end
+  -- a deploy line of the script killed while its command ran (kill -9, a lost machine: the
+  -- script recorded nothing after it): the release it was to install, not there before it (or
+  -- this comparison's there, then at the revision recorded), first deployed since it started
+  -- (to the second, as helm records it) and not upgraded since, is the one it installed (or
+  -- upgraded once)
+  local dep = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
+  local was = dep and type(dep.names) == "table" and dep.names[name]
+  if was ~= nil then
+    if was == false and tostring(id.first_deployed):sub(1, 19) >= dep.started:sub(1, 19)
+      and tostring(id.version) == "1" then
+      return "ours"
+    end
+    if type(was) == "table" and was.first_deployed == id.first_deployed
+      and tostring(id.version) == tostring((math.tointeger(tonumber(was.version)) or -1) + 1) then
+      return "ours"
+    end
+  end
   local live = type(d) == "table" and d.torn_down ~= true
   local listed = false
   for _, n in ipairs(type(d) == "table" and type(d.releases) == "table" and d.releases or {}) do
@@ -127,6 +144,17 @@ function M.main()
       local who, why = release_owner(c, d, s, n)
       print(who .. " " .. n .. (why and (" " .. why) or ""))
     end
+  elseif op == "deploying" then
+    -- before the script's deploy line runs (its check found none of its names someone
+    -- else's): when it started and which of its releases were there, and as what, kept so
+    -- that a kill -9 during it leaves the script's next run able to tell what it installed
+    local names = {}
+    for _, n in ipairs(words(os.getenv("NAMES"))) do
+      local id = require("llmd.cluster").release_identity(c, n)
+      names[n] = id and { first_deployed = id.first_deployed, version = id.version } or false
+    end
+    s.deploying = { started = now, names = json.object(names) }
+    write_record(path, s)
   elseif op == "deployed" then
     -- after the script's deploy line: the releases of its names there now are what it
     -- deployed (its check refused any other's before it ran)
@@ -134,7 +162,7 @@ function M.main()
       local id = require("llmd.cluster").release_identity(c, n)
       if id then s.releases[n] = { first_deployed = id.first_deployed, version = id.version, at = now } end
     end
-    s.deployed, s.torn_down = now, false
+    s.deployed, s.torn_down, s.deploying = now, false, nil
     write_record(path, s)
   elseif op == "uninstalled" then
     for _, n in ipairs(words(os.getenv("NAMES"))) do
@@ -160,12 +188,12 @@ function M.main()
   elseif op == "stack" then
     -- is run X's stack one this comparison deployed and did not tear down (for the teardown
     -- lines that are neither a release's nor the Service's)?
-    local live = (s.deployed ~= nil and s.torn_down ~= true)
+    local live = (s.deployed ~= nil and s.torn_down ~= true) or type(s.deploying) == "table"
       or (type(d) == "table" and d.torn_down ~= true and (type(d.before) == "table"
         or (type(d.releases) == "table" and #d.releases > 0)))
     print(live and "ours" or "theirs")
   elseif op == "torn_down" then
-    s.torn_down, s.torn_down_at = true, now
+    s.torn_down, s.torn_down_at, s.deploying = true, now, nil
     write_record(path, s)
   else
     error("run_comparison.sh: unknown OP " .. op, 0)

@@ -273,11 +273,22 @@ function M.run(phase, list, ctx, opts)
   local result = { phase = phase, ok = true, outcomes = outcomes, failed = {} }
   local log = opts.out or io.stdout
 
+  -- (a record that cannot be written - a full disk, a read-only workspace - never hides the
+  -- step's own outcome: the write's error raised here replaced a failed step's message, the
+  -- report's own "No space left on device" naming its file, and the run ended without saying
+  -- what was deployed or how to go on; the step's outcome stands, and that it is not
+  -- recorded is said, so that a resume runs it again)
   local function save(o)
     outcomes[#outcomes + 1] = o
     if opts.record then
       record[#record + 1] = o
-      json.write(opts.record, json.array(record))
+      local ok, err = pcall(json.write, opts.record, json.array(record))
+      if not ok then
+        record[#record] = nil
+        o.unrecorded = tostring(err)
+        log:write(("[%02d] %s%s: %s, but not recorded (a resume runs it again): %s\n"):format(o.number, o.name,
+          o.stack and (" (" .. o.stack .. ")") or "", o.status, o.unrecorded))
+      end
     end
   end
 

@@ -590,6 +590,38 @@ local function tgap(a, b)
 end
 M.tgap = tgap
 
+-- Why two treatments' limits (decision.sustained_order's spans) or capacities
+-- (decision.capacity_evidence's evidence), ev, name no order or no sameness where the token
+-- lengths of their requests hold them (ev.token_explained: an order they can explain, fixb52;
+-- ev.token_same: a gap within the practical threshold they can take beyond it, fixh53), in
+-- compare.lua's words: "the measured loads put x above y (x sustained 15.86 req/s, y never
+-- achieved more than 15.13 req/s at any load), but the requests differ (...), which alone can
+-- explain it: ..." | "within the practical threshold of 2 % as measured, but the requests
+-- differ (...): held to y's tokens (...), y may be above x by up to +6.1 %, ...". la, lb: the
+-- labels of decision's a and b; rate: the formatter of one rate (the figures an order is read
+-- on, where ev holds spans; nil: none said). nil where neither holds them. The one text of
+-- every place that reads those orders (token54: five places fell through to words without it).
+local function token_reason(ev, la, lb, rate)
+  if not ev then return nil end
+  local function fmt(k, v) return metrics.format(k, v) end
+  local te = ev.token_explained
+  if te then
+    local hi, lo = te.higher == "b" and lb or la, te.higher == "b" and la or lb
+    local hf, lf = te.higher == "b" and ev.lb or ev.la, te.higher == "b" and ev.ha or ev.hb
+    local figs = rate and hf and lf and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
+      rate(hf), lo, rate(lf)) or ""
+    return ("the measured loads put %s above %s%s, %s"):format(hi, lo, figs, decision.token_order_text(te, hi, lo,
+      decision.MIN_EFFECT, fmt))
+  end
+  local ts = ev.token_same
+  if ts then
+    return decision.token_same_text(ts, ts.favoured == "b" and lb or la, ts.favoured == "b" and la or lb,
+      decision.MIN_EFFECT, fmt)
+  end
+  return nil
+end
+M.token_reason = token_reason
+
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
@@ -657,9 +689,10 @@ end
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
 -- "either this or base (67.720 req/s) may be higher — the repeats' ranges overlap; the gap
--- could be anywhere from -17.8 % to +438.5 % (chunked vs base)".
-local function no_clear_difference(g, who, vs)
-  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^either may be higher", function()
+-- could be anywhere from -17.8 % to +438.5 % (chunked vs base)". held: the gap held to the two
+-- treatments' tokens in words (decision.token_held_gap_text), or nil.
+local function no_clear_difference(g, who, vs, held)
+  return (decision.no_clear_difference_text(g, gap_pct, who, held):gsub("^either may be higher", function()
     return "either this or " .. vs .. " may be higher"
   end))
 end
@@ -1652,6 +1685,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
       elseif ev.beyond_ceiling and ev.ceiling_rps then
         said = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
+      elseif ev.token_explained or ev.token_same then
+        -- (held by the two treatments' token lengths: compare.lua's words, token_reason; it read
+        -- "not shown to differ" with the gap alone, token54)
+        said = ("%s and %s per GPU: %s: not shown to differ per GPU"):format(x.label, nxt.label,
+          token_reason(ev, nxt.label, x.label))
       else
         local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
         -- (untested: where the capacities lie per GPU, the spans the evidence weighs, which
@@ -1693,8 +1731,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
               ev.within_noise == "b" and x.label or nxt.label, ev.within_noise == "b" and nxt.label or x.label))
           or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
             :format(bx, bn) or "untested, not ordered")
-          or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU)"):format(x.label, gap, nxt.label)
-            or ""))
+          -- (ranges from repeats that overlap: the gap held to the tokens beside it where the
+          -- requests differ, decision.capacity_token_gap, token54)
+          or ("not shown to differ%s"):format(gap and (" (%s %s vs %s per GPU%s)"):format(x.label, gap, nxt.label,
+            decision.token_held_gap_text(ev.token_held, gap_pct, nxt.label, x.label,
+              function(k, v) return metrics.format(k, v) end)) or ""))
       end
       -- (a crash in the higher one's repeats that can only have lowered it: said, as by totals)
       if ev.crash_in_higher then
@@ -1728,6 +1769,13 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha)), "ordered"
+      end
+      -- (an order, or a gap within the practical threshold, that the two treatments' token lengths
+      -- hold: compare.lua's words, token_reason; it read "the measured loads cannot order them")
+      local tr = token_reason(sp, nxt.label, x.label, rate)
+      if tr then
+        return false, ("%s and %s per GPU: %s: not shown to differ per GPU"):format(x.label, nxt.label, tr),
+          "not ordered"
       end
       if sp and sp.least_below_threshold then
         -- (a least gap below the practical threshold, the largest beyond it: at least as high,
@@ -2178,12 +2226,15 @@ end
 -- (no max sustained throughput: it sustains less than that load and at most its ceiling, the
 -- most it achieved at any load): z's figure above that ceiling by the practical threshold
 -- (decision.sustained_order, as compare.lua reads k10 against k20), on one workload; untested.
--- The spans (sp.lb: z's figure) or nil. The ranking's order and the Pareto front's alike.
+-- The spans (sp.lb: z's figure) or nil, then, where the token lengths of their requests hold
+-- such an order (token_reason), why z is not put above x ("the measured loads put z above x
+-- (...), but the requests differ ..."). The ranking's order and the Pareto front's alike.
 local function above_saturated_lowest(x, z)
   if not decision.saturated_lowest(x.saturation) then return nil end
   if #decision.token_difference_texts(x.requests_set, z.requests_set) > 0 then return nil end
   local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT, nil, tgap(x, z))
-  return order == "b" and sp or nil
+  if order == "b" then return sp end
+  return nil, token_reason(sp, x.label, z.label, function(v) return metrics.format("throughput_req_s", v) end)
 end
 
 function M.model(list, opts)
@@ -2761,10 +2812,15 @@ function M.model(list, opts)
       -- with the gap the ranges allow, this one over the next, in the decision layer's words
       -- (compare.lua's): overlapping ranges say the repeats cannot order the two, not that
       -- they are alike (-17.8 % to +438.5 % is no sameness)
+      -- (the treatments' requests differ in length within the tolerance: the gap held to their
+      -- tokens beside the measured one, decision.capacity_token_gap, as compare.lua; token54)
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("%s; the ranges are %s, so neither an order nor sameness is shown"):format(
-        no_clear_difference(g, ("%s vs %s"):format(x.label, nxt.label), ("%s (%s)"):format(nxt.label, nf)),
+        no_clear_difference(g, ("%s vs %s"):format(x.label, nxt.label), ("%s (%s)"):format(nxt.label, nf),
+          decision.token_held_gap_text(ev.token_held, gap_pct, nxt.label, x.label,
+            function(k, v) return metrics.format(k, v) end)),
         decision.range_what(x.capacity, nxt.capacity))
+      r.evidence.token_held = ev.token_held
     elseif ev.verdict == "not shown to differ" then
       -- figures within the threshold, but brackets that allow a wider gap, either way: no
       -- sameness, and the gap with its direction (this one against the next)
@@ -3006,8 +3062,15 @@ function M.model(list, opts)
           for k, val in pairs(g) do if finite(val) then ncd_gap[k] = val end end
         end
         if g and g.lo_rps <= 0 and g.hi_rps >= 0 then
+          -- (the gap held to the two treatments' tokens beside it, where their requests differ
+          -- within the tolerance: decision.sustained_token_gap, as by capacity; token54)
+          local la, ha = decision.capacity_span(sa)
+          local lb, hb = decision.capacity_span(sb)
+          local held = decision.sustained_token_gap(g, { la = la, ha = ha, lb = lb, hb = hb }, tgap(nxt, x))
+          if held and ncd_gap then ncd_gap.token_held = held end
           ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who .. ends,
-            ("%s (%s)"):format(nxt.label, pt)), SUSTAINED_RANGE_WHAT)
+            ("%s (%s)"):format(nxt.label, pt), decision.token_held_gap_text(held, gap_pct, nxt.label, x.label)),
+            SUSTAINED_RANGE_WHAT)
         elseif g then
           -- ranges apart, and still no difference the test shows after the Holm adjustment:
           -- the gap, with no word of an overlap, and never "no clear difference", which reads
@@ -3235,6 +3298,9 @@ function M.model(list, opts)
         table.concat(differ, "; "))
         or lower_bound(z) and ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
           :format(z.label, z.label, m.rank_by, figure(z))
+        -- (held by the two treatments' token lengths: why, token_reason; token54)
+        or token_reason(sp, z.label, "this one", rate) and ("untested against %s, and not shown to differ: %s"):format(
+          z.label, token_reason(sp, z.label, "this one", rate))
         or sp and ("untested against %s, and the measured loads do not order them: this one sustained %s, %s "
           .. "achieved up to %s at some load%s"):format(z.label, rate(sp.lb), z.label, rate(sp.ha),
           sp.below_threshold and (", within the practical threshold of %g %%"):format(decision.MIN_EFFECT)
@@ -3314,19 +3380,23 @@ function M.model(list, opts)
   -- (below_lowest_of[x.label] = {labels above it}, text)
   local below_lowest_of = {}
   for _, x in ipairs(by_cap and {} or unranked) do
-    local above, parts = {}, {}
+    local above, parts, held = {}, {}, {}
     for _, z in ipairs(ranked) do
-      local sp = above_saturated_lowest(x, z)
+      local sp, why = above_saturated_lowest(x, z)
       if sp then
         above[#above + 1] = z.label
         parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.format("throughput_req_s", sp.lb))
+      elseif why then
+        -- (an order the two treatments' token lengths can explain: not put above it, and why)
+        held[#held + 1] = ("%s is not shown above it: %s"):format(z.label, why)
       end
     end
-    if #above > 0 then
-      below_lowest_of[x.label] = { above = above, text = ("untested, but the measured loads put %s above it: %s, "
-        .. "%s saturated already at its lowest load and never achieved more than %s at any load"):format(
-        table.concat(above, ", "), table.concat(parts, ", "), x.label,
-        metrics.format("throughput_req_s", x.saturation.ceiling_rps)) }
+    local text = #above > 0 and ("untested, but the measured loads put %s above it: %s, %s saturated already at its "
+      .. "lowest load and never achieved more than %s at any load"):format(table.concat(above, ", "),
+      table.concat(parts, ", "), x.label, metrics.format("throughput_req_s", x.saturation.ceiling_rps)) or nil
+    if #held > 0 then text = (text and (text .. "; ") or "") .. table.concat(held, "; ") end
+    if text then
+      below_lowest_of[x.label] = { above = #above > 0 and above or nil, text = text }
     end
   end
   for _, x in ipairs(unranked) do
@@ -3375,10 +3445,15 @@ function M.model(list, opts)
       or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
     -- (the others saturated at their lowest load below its figure: it sustains more than
     -- they, by the measured loads, untested)
-    local low = {}
+    local low, held = {}, {}
     for _, x in ipairs(unranked) do
       local b = below_lowest_of[x.label]
-      if b then low[#low + 1] = ("%s (%s)"):format(x.label, b.text) end
+      if b and b.above then
+        low[#low + 1] = ("%s (%s)"):format(x.label, b.text)
+      elseif b then
+        -- (not put below it: the token lengths of their requests can explain the order, token54)
+        held[#held + 1] = ("%s has no figure (%s)"):format(x.label, b.text)
+      end
     end
     if #low > 0 and #failed == 0 and #low == #unranked then
       m.verdict = ("%s sustains the most load (%s): %s; %s, but %s below it: %s.")
@@ -3387,6 +3462,7 @@ function M.model(list, opts)
     elseif #low > 0 then
       m.verdict = ("%s It sustains more than %s."):format(m.verdict, table.concat(low, "; "))
     end
+    if #held > 0 then m.verdict = ("%s %s."):format(m.verdict, table.concat(held, "; ")) end
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
     -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown
@@ -3672,11 +3748,10 @@ function M.model(list, opts)
     local nc = (c.x.max_rps or 0) > 0 and sc.max_sustained_rps and sc.max_sustained_rps / c.x.max_rps or 1
     local no = (o.x.max_rps or 0) > 0 and so_.max_sustained_rps and so_.max_sustained_rps / o.x.max_rps or 1
     local order, sp = decision.sustained_order(sc, nc, so_, no, nil, nil, tgap(c.x, o.x))
-    -- (an order the two treatments' token lengths can explain orders nothing: fixb52)
-    if order ~= "b" and sp and sp.token_explained and sp.token_explained.higher == "b" then
-      return false, ("the measured loads put it above, %s"):format(decision.token_order_text(sp.token_explained,
-        o.x.label, c.x.label, decision.MIN_EFFECT))
-    end
+    -- (an order the two treatments' token lengths can explain orders nothing: fixb52; token_reason,
+    -- the one text of such orders)
+    local tr = order ~= "b" and token_reason(sp, c.x.label, o.x.label, rate)
+    if tr then return false, tr end
     if order ~= "b" and sp and sp.within_noise == "b" then
       return false, ("the measured loads put it above, %s"):format(decision.sustained_noise_text(sp, rate,
         o.x.label, c.x.label))
@@ -3896,7 +3971,13 @@ function M.model(list, opts)
     for _, y in ipairs(T) do if y.label == l then x = y end end
     local e = x and x.at_common[lat_key]
     for _, o in ipairs(x and cand or {}) do
-      local sp = not beaten and above_saturated_lowest(x, o.x)
+      local sp, held
+      if not beaten then sp, held = above_saturated_lowest(x, o.x) end
+      if held then
+        -- (an order the two treatments' token lengths can explain beats nothing: why, token54)
+        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = l, other = o.x.label,
+          would = "on max sustained throughput", token = true, why = held }
+      end
       if sp then
         local lat = e and e.value
         local loads = ("untested, but the measured loads order them: %s sustained %s, %s saturated already at its "
@@ -4022,12 +4103,11 @@ function M.dominated_per_gpu(m, T)
           sp.margin_higher == "b" and d.by or d.label,
           (decision.least_gap_text(sp, gap_pct, decision.MIN_EFFECT, rate):gsub("^ by", ", by"):gsub("^: ", ", ")),
           decision.AT_LEAST_NO_WINNER)
-        -- (an order the two treatments' token lengths can explain: compare.lua's words,
-        -- decision.token_order_text; it read "the measured loads cannot order them per GPU")
-        or sp and sp.token_explained and ("the measured loads put %s above %s, %s: not shown to differ per GPU"):format(
-          sp.token_explained.higher == "b" and d.by or d.label, sp.token_explained.higher == "b" and d.label or d.by,
-          decision.token_order_text(sp.token_explained, sp.token_explained.higher == "b" and d.by or d.label,
-            sp.token_explained.higher == "b" and d.label or d.by, decision.MIN_EFFECT))
+        -- (an order, or a gap within the practical threshold, that the two treatments' token
+        -- lengths hold: compare.lua's words, token_reason; it read "the measured loads cannot
+        -- order them per GPU", and a gap within the threshold so held still did, token54)
+        or token_reason(sp, d.label, d.by, rate) and ("%s: not shown to differ per GPU"):format(
+          token_reason(sp, d.label, d.by, rate))
         or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean%s within "
           .. "the practical threshold of %g %%: about the same per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct,

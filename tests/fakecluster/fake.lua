@@ -23,6 +23,9 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it), once its
 --                  state is saved and FAKE_CLUSTER/bench-sleeping made
+--   FAKE_SLOW_DEPLOY seconds the first helmfile apply/sync that installs a release sleeps
+--                  (to interrupt the deploy), once its releases are deployed and
+--                  FAKE_CLUSTER/deploy-sleeping made
 --   FAKE_POOL_GROUP  x-k8s: a release's InferencePool is GAIE's older inference.networking.x-k8s.io
 --                  v1alpha2 one (the cluster serves both groups; a bare inferencepool lists the other)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
@@ -3428,6 +3431,15 @@ local function helmfile()
     end
   end
   save()
+  -- FAKE_SLOW_DEPLOY: the first apply or sync that installed something sleeps once its state
+  -- is saved (its releases deployed), as a helmfile still waiting on its last release's pods
+  -- would: a test kills the comparison then, before it recorded what the deploy made
+  local slow = tonumber(os.getenv("FAKE_SLOW_DEPLOY") or "")
+  if slow and #updated > 0 and not lfs.attributes(DIR .. "/deploy-sleeping") then
+    local mark = assert(io.open(DIR .. "/deploy-sleeping", "w"))
+    mark:close()
+    proc.run { "sleep", tostring(slow) }
+  end
 end
 
 local function oc()

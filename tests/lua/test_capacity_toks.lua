@@ -275,7 +275,7 @@ t.test("about the same in req/s is said of tok/s only where the tok/s spans keep
   t.eq(row.pct_text, "-3.8 % to +50.0 %")
   -- it read the req/s row's "within the practical threshold of 10.0 %: about the same"
   t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
-    .. "10.0 %, but in output tok/s the measured loads allow B − A -3.8 % to +50.0 %: not shown to differ, no winner")
+    .. "10.0 %, but in output tok/s the measured loads allow B − A of -3.8 % to +50.0 %: not shown to differ, no winner")
 end)
 
 -- Session 31's leftovers in compare.lua's report (task cmpfix3): the tok/s capacity row's own
@@ -299,7 +299,7 @@ t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quo
   -- it read "... the figures are within the practical threshold of 2.0 %, but the measured
   -- loads allow B − A -50.0 % to +100.0 %", the req/s gap, beside -25.0 % to +200.0 %
   t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of 2.0 %, "
-    .. "but in output tok/s the measured loads allow B − A -25.0 % to +200.0 %: not shown to differ, no winner")
+    .. "but in output tok/s the measured loads allow B − A of -25.0 % to +200.0 %: not shown to differ, no winner")
   t.ok(not row.evidence:find("+100.0 %", 1, true), row.evidence)
 end)
 

@@ -163,3 +163,52 @@ t.test("run_comparison.sh makes the results PVC, or stops, before deploying", fu
     .. "fail after the deploy; create it (ReadWriteMany) or set BENCHMARK_PVC above to one there; not deploying\n")
   t.eq(calls(s, "apply %-e istio"), before, "nothing deployed")
 end)
+
+-- A deploy line of the script killed while its command ran (kill -9 of the script, harden54):
+-- the helmfile apply went on and installed the release, but the script recorded nothing
+-- after it, so its next run called the release "not deployed by this comparison" - its deploy
+-- line refused, its teardown line left it - and the stack stayed until removed by hand. The
+-- script now records before the command runs that it starts, when, and which of its releases
+-- were there; a release it was to install that was not, first deployed since and not
+-- upgraded, is the script's own. FAKE_SLOW_DEPLOY holds the fake's helmfile apply once it
+-- installed the release.
+t.test("run_comparison.sh killed during a deploy line: its next run's teardown removes what that line installed",
+  function()
+    local s = setup()
+    local deploy_a = rr.deploy_a(s)
+    t.write(s.copy .. "/run_comparison.sh", rr.uncomment(t.read(s.w .. "/run_comparison.sh"), { deploy_a }))
+    local env = { LLMDLUA = ROOT .. "/llmdlua", FAKE_SLOW_DEPLOY = "3" }
+    for k, v in pairs(s.env) do if env[k] == nil then env[k] = v end end
+    local p = proc.spawn({ "sh", s.copy .. "/run_comparison.sh" }, { env = env, cwd = "/",
+      stdout = { file = s.dir .. "/rr.out" }, stderr = { file = s.dir .. "/rr.err" } })
+    t.ok(t.wait_for_file(s.cluster .. "/deploy-sleeping", p), "the deploy line ran: " .. t.read(s.dir .. "/rr.err"))
+    t.eq(proc.run({ "kill", "-KILL", tostring(p:pid()) }).code, 0, "kill -9")
+    p:wait(10)
+    proc.run { "sleep", "3.5" } -- (the fake's helmfile ends by itself; the lock holder sees its parent gone)
+    t.ok(ns_state(s).releases["ms-vllm"], "the killed line's helmfile installed it")
+    local r = rerun(s, { UNINSTALL, DELETE_SVC })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.contains(r.stdout, "run a: release ms-vllm removed (where still there)")
+    t.lacks(r.stderr, "not this script's to remove")
+    t.eq(ns_state(s).releases["ms-vllm"], nil, "removed")
+  end)
+
+t.test("run_comparison.sh killed during a deploy line: a release installed again by someone since is left", function()
+  local s = setup()
+  local deploy_a = rr.deploy_a(s)
+  t.write(s.copy .. "/run_comparison.sh", rr.uncomment(t.read(s.w .. "/run_comparison.sh"), { deploy_a }))
+  local env = { LLMDLUA = ROOT .. "/llmdlua", FAKE_SLOW_DEPLOY = "3" }
+  for k, v in pairs(s.env) do if env[k] == nil then env[k] = v end end
+  local p = proc.spawn({ "sh", s.copy .. "/run_comparison.sh" }, { env = env, cwd = "/",
+    stdout = { file = s.dir .. "/rr.out" }, stderr = { file = s.dir .. "/rr.err" } })
+  t.ok(t.wait_for_file(s.cluster .. "/deploy-sleeping", p), "the deploy line ran")
+  t.eq(proc.run({ "kill", "-KILL", tostring(p:pid()) }).code, 0, "kill -9")
+  p:wait(10)
+  proc.run { "sleep", "3.5" }
+  -- someone upgrades it meanwhile (revision 2): not the one the line installed, as it left it
+  run(s, { "helm", "upgrade", "ms-vllm", "llm-d-modelservice/llm-d-modelservice", "-n", "llm-d-try" })
+  local r = rerun(s, { UNINSTALL, DELETE_SVC })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stderr, "run_comparison.sh: run a: release ms-vllm in namespace llm-d-try is not this script's to remove")
+  t.ok(ns_state(s).releases["ms-vllm"], "left")
+end)

@@ -973,9 +973,14 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.near(base.capacity.interval.hi, 104.23796195091748, 1e-9) -- harness_expected.lua: stage 6's _drain
   t.near(base.capacity.interval.lo, 31.414358378523456, 1e-9) -- harness_expected.lua: stage 1's _drain
   t.ok(j.verdict:find("either this or base", 1, true), j.verdict)
+  -- (the two folders' requests differ by 0.5 % in input and 0.1 % in output tokens, their spread
+  -- unknown (summary files), so counted: the gap held to the tokens follows the measured one,
+  -- token54; test_token_orders checks its figures)
   t.ok(j.verdict:find("the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs "
-    .. "base); the ranges are from the measured loads around the capacities on the means and on both ends of the "
-    .. "repeats' 95 % intervals", 1, true), j.verdict)
+    .. "base) as measured, and from ", 1, true), j.verdict)
+  t.ok(j.verdict:find("held to each other's tokens (", 1, true), j.verdict)
+  t.ok(j.verdict:find("; the ranges are from the measured loads around the capacities on the means and on both ends of "
+    .. "the repeats' 95 % intervals", 1, true), j.verdict)
   t.ok(not j.verdict:find("95 % ranges", 1, true), j.verdict)
   -- "no clear difference" with the gap the ranges allow, so that it does not read as sameness:
   -- chunked over base from chunked's 85.519 against base's 104.238 to chunked's 169.427 against
@@ -983,10 +988,13 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   -- +439.331 %); base's figure on the means (TTFT p90 x 1.025), python3: 61.790 + (50 -
   -- 45.623) / (65.970 - 45.623) x (92.213 - 61.790) = 68.334 req/s
   -- (in llmd.decision's words, compare.lua's: no_clear_difference_text)
+  -- (and the gap held to the tokens after it, token54: see the Verdict's above)
   t.ok(j.ranking[1].vs_next_text:find("either this or base (68.334 req/s (the repeats allow 31.41–104.24 "
-    .. "req/s)) may be higher — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base); "
-    .. "the ranges are from the measured loads around the capacities on the means and on both ends of the repeats' "
-    .. "95 % intervals, so neither an order nor sameness is shown", 1, true), j.ranking[1].vs_next_text)
+    .. "req/s)) may be higher — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base) "
+    .. "as measured, and from ", 1, true), j.ranking[1].vs_next_text)
+  t.ok(j.ranking[1].vs_next_text:find("; the ranges are from the measured loads around the capacities on the means and "
+    .. "on both ends of the repeats' 95 % intervals, so neither an order nor sameness is shown", 1, true),
+    j.ranking[1].vs_next_text)
   t.eq({ j.ranking[1].rank_text, j.ranking[2].rank_text, j.ranking[1].tied }, { "1=", "1=", true })
   t.ok(j.verdict:find("anywhere from -18.0 % to +439.3 %", 1, true), j.verdict)
 end)

@@ -4,7 +4,8 @@
 -- metrics come from its run_state.json when they are complete (with run_model.json), and
 -- are re-extracted from run-x/results/ when missing or incomplete (or with --reextract).
 -- Templates are taken from WORKSPACE/templates/ when there, so edits there show up.
--- --slo and --min-effect as in compare.lua; without them, the last report's are kept.
+-- --slo and --min-effect as in compare.lua. --slo holds for its report only: without it, the
+-- comparison's own SLO (compare.lua's) applies again; without --min-effect, the last report's.
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
 local json = require "llmd.json"
@@ -77,18 +78,6 @@ local chart_failures = {} -- the charts gnuplot failed to draw (the report writt
 local ok, err = pcall(function()
   local prev = w.path .. "/comparison.json"
   local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
-  -- the SLOs: --slo, else the last report's, else the info files'
-  local slo
-  if o.slo then
-    slo = decision.parse_slo(o.slo, "--slo")
-  elseif doc and type(doc.slo) == "table" then
-    -- (in the last report's order: the order they were given in)
-    local m = {}
-    for _, s in ipairs(doc.slo) do
-      if type(s) == "table" and s.key then m[#m + 1] = { key = s.key, max = s.max } end
-    end
-    slo = decision.parse_slo(m, prev .. ": slo")
-  end
   if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
   local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
   -- a workspace copied or moved: its states and saved run models name the folder it was made
@@ -99,6 +88,44 @@ local ok, err = pcall(function()
     local rp = states[x].results_path
     local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
     if from and from ~= w.path then was[#was + 1] = from end
+  end
+  -- the SLOs: --slo, else the comparison's own (the one compare.lua applied, which
+  -- comparison.json keeps as comparison_slo across analyze.lua runs: an analyze.lua --slo holds
+  -- for its own report only, newuser54 #2), else (a workspace of an older llmdlua, which does
+  -- not record it) the last report's, else the info files'
+  local function listed(v, where)
+    -- (in the report's order: the order they were given in)
+    local m = {}
+    for _, s in ipairs(v) do
+      if type(s) == "table" and s.key then m[#m + 1] = { key = s.key, max = s.max } end
+    end
+    return decision.parse_slo(m, where)
+  end
+  local last = doc and type(doc.slo) == "table" and listed(doc.slo, prev .. ": slo") or nil
+  local own, own_by
+  if doc and type(doc.comparison_slo) == "table" then
+    own = listed(doc.comparison_slo, prev .. ": comparison_slo")
+    own_by = type(doc.comparison_slo_by) == "string" and doc.comparison_slo_by or "the comparison's"
+  elseif states.a.slo_by and states.a.slo_by == states.b.slo_by and not states.a.slo_from then
+    -- (an older workspace made with --plan: its runs record the SLO their comparison held them to)
+    own = cmp.resolve_slo({ state = states.a }, { state = states.b })
+    if last and decision.same_slo(last, own) then own = last end
+    own_by = states.a.slo_by == "plan" and "the plan's slo:" or "compare.lua's --slo"
+  elseif last then
+    own, own_by = last,
+      "the last report's (its comparison.json, of an older llmdlua, does not record the comparison's own)"
+  end
+  local slo
+  if o.slo then
+    slo = decision.parse_slo(o.slo, "--slo")
+  elseif own then
+    slo = own
+    if last and not decision.same_slo(last, own) then
+      io.stderr:write(("analyze.lua: note: the last report applied %s (an analyze.lua --slo, which holds for its "
+        .. "own report only); this one applies the comparison's own SLO again, %s (%s); to apply another, give "
+        .. "--slo\n"):format(#last > 0 and decision.slo_phrase(last) or "no SLO",
+        #own > 0 and decision.slo_phrase(own) or "no SLO", own_by))
+    end
   end
   slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
   -- goodput is counted while reading the results: other SLOs than the saved ones re-read them
@@ -200,7 +227,8 @@ local ok, err = pcall(function()
   end
   if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
   local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-    identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
+    identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was,
+    slo_own = own, slo_own_by = own_by })
   regenerated = true
   cmp.say_left_out(model, "analyze.lua") -- (as compare.lua says them)
   if not o.quiet then io.write(model.text, "\n") end

@@ -389,7 +389,12 @@ end
 -- check everything before creating anything: each folder's harness, what will be copied
 local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
-  local c, why = harness.resolve(runs[x].dir, runs[x].opts)
+  -- (files that cannot be read: every one said in one error, those only reading finds too, as
+  -- harness.extract says them, newuser54 #4)
+  local c, why = harness.resolve(runs[x].dir, setmetatable({ defer_unreadable = true }, { __index = runs[x].opts }))
+  if c and #(c.unreadable or {}) > 0 and not runs[x].opts.tolerant then
+    harness.extract(runs[x].dir, runs[x].opts) -- (raises the one error; returns only if the files changed since)
+  end
   if not c then
     -- --harness given for both runs, and this one holds another harness's results: runs of
     -- two harnesses are compared with a harness each

@@ -305,6 +305,9 @@ local ok, err = pcall(function()
   elseif plan_slo ~= nil then slo = decision.parse_slo(plan_slo, plan_path .. ": slo") end
   -- in an experiment, a setup treatment's folders are its load points, not repeats
   -- (--run's folders of one label are repeats, whose load ladders must match)
+  -- results folders made on a simulated cluster (their run_state.json says so) keep the mark
+  -- (an experiment's cells have theirs from its workspace)
+  if not o[1] then list.simulated = tr.simulated_folders(list) end
   tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant, repeats = not o[1] })
   for _, t in ipairs(list) do
     for _, p in ipairs(t.partial or {}) do

@@ -329,11 +329,15 @@ function M.validate(plan, name, opts)
               -- each run's render with its own vars (runs a and b on one template with vars
               -- {STACK: plain} and {STAK: sched}: rendered once with a's, b failed at step 60 after a
               -- was deployed and measured, newuserd51 2); one line where both runs' say the same
-              local why = M.template_problem(b, r, plan)
+              local why, cfg = M.template_problem(b, r, plan)
               if why and not checked_templates[b.template .. "\0" .. why] then
                 checked_templates[b.template .. "\0" .. why] = true
                 bad(key .. ".benchmark.template", why)
               end
+              -- the plan's harness against the one the template runs (newuser54 #3: found at step
+              -- 60, after deploying and benchmarking, and said as "leave --harness out")
+              local hwhy = not why and b.command == nil and M.harness_mismatch(b, cfg)
+              if hwhy then bad(key .. ".benchmark.harness", hwhy) end
             end
             if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
@@ -468,7 +472,31 @@ function M.template_problem(b, r, plan)
       end
     end
   end
-  return nil
+  return nil, perr
+end
+
+-- Why a run's benchmark.harness (b.harness) cannot read what its template runs, or nil: the
+-- rendered template cfg's harness.name is the harness run_only.sh runs (inference-perf,
+-- guidellm, inferencemax, vllm-benchmark: the names llmdlua reads its results by), and
+-- results of one are never read as another's. A plan harness of benchmark-report (the report
+-- llm-d-benchmark converts any harness's results to) is not checked, nor a template without
+-- harness.name, nor one naming a harness llmdlua does not know.
+function M.harness_mismatch(b, cfg)
+  if b.harness == nil or not is_map(cfg) or not is_map(cfg.harness) or type(cfg.harness.name) ~= "string" then
+    return nil
+  end
+  local function find(name)
+    for _, h in ipairs(harness.list()) do
+      if h.name == name or h.module == name or h.module == tostring(name):gsub("%-", "_") then return h end
+    end
+  end
+  local planned, run = find(b.harness), find(cfg.harness.name)
+  if not planned or not run or planned == run or planned.name == "benchmark-report" then return nil end
+  return ("%s, but the benchmark template sets harness.name: %s (%s), the harness run_only.sh runs: its results "
+    .. "are %s's, which are not read as %s's (the run would deploy, benchmark and then fail at step 60); make the "
+    .. "two name the same harness, or leave benchmark.harness out (the results say which harness wrote them); "
+    .. "nothing was deployed"):format(tostring(b.harness), cfg.harness.name,
+    M.key_where(b.template, "name"), run.name, planned.name)
 end
 
 -- What is wrong with the load stages of a workload profile wl (a run_only.sh config's
@@ -2216,7 +2244,8 @@ local function benchmark(ctx, x)
     for _, name in ipairs(new) do
       ctx.k:kubectl { "cp", "llmdbench-harness-launcher:/requests/" .. name, dest .. "/" .. name }
     end
-    local run = harness.extract(dest, { harness = b.harness })
+    local run = harness.extract(dest, { harness = b.harness,
+      harness_option = ("the plan's runs.%s.benchmark.harness"):format(x) })
     local crashed = #before > 0 and M.restarts_between(ctx, before, M.serving_containers(ctx, x)) or {}
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
@@ -5160,7 +5189,11 @@ function M.salvage_run(ctx, x, o)
   elseif x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
     local ok1 = pcall(save_state, ctx, x)
     local ok2, msg = pcall(collect_logs, ctx, x)
-    tell(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
+    -- (why not torn down: a resume goes on from the failed step on the stack as it stands,
+    -- and the failure can be looked at where it happened; how to remove it is said below)
+    tell(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place, for "
+      .. "--resume to go on from this step without deploying again and for you to look at the failure there "
+      .. "(to remove it instead: the teardown command below).",
       x:upper(), o.number,
       o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
   end

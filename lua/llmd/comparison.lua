@@ -988,22 +988,53 @@ function M.report(w, A, B, opts)
     charts.abort_idle(idle)
     error(model, 0)
   end
-  -- --slo over an info file's own slo: (which it replaces for both runs): said, never silently
+  -- --slo over a run's own slo: (which it replaces for both runs): said, never silently, naming
+  -- where that SLO came from: the run's info file, the record it was imported with, or (a
+  -- --plan run's run_state.json, slo_by) the plan's slo: or the --slo its comparison was given,
+  -- said once where both runs record the same
   if opts.slo and opts.slo_where == "--slo" then
-    local at = 1
+    local at, said = 1, {}
     for _, s in ipairs { A, B } do
       local st = s.state or {}
       if type(st.slo) == "table" and next(st.slo) ~= nil then
         local pok, own = pcall(decision.parse_slo, st.slo, "slo")
         if pok and not decision.same_slo(own, opts.slo) then
-          table.insert(model.slo_checks, at, ("--slo replaced the slo: of %s's %s (%s): this report applies "
-            .. "%s to both runs"):format(st.label, st.slo_from and ("record, " .. st.slo_from) or "info file",
-            decision.slo_phrase(own), decision.slo_phrase(opts.slo)))
-          at = at + 1
+          local whose
+          if st.slo_from then
+            whose = ("the slo: of %s's record, %s"):format(st.label, st.slo_from)
+          elseif st.slo_by then
+            local other = (s == A and B or A).state or {}
+            local both = other.slo_by == st.slo_by and not other.slo_from and type(other.slo) == "table"
+              and decision.same_slo(select(2, pcall(decision.parse_slo, other.slo, "slo")) or {}, own)
+            whose = ("%s, which %s (slo_by: %s)"):format(st.slo_by == "plan" and "the plan's slo:"
+              or "the --slo the comparison was made with", both and "both runs' run_state.json record"
+              or ("%s's run_state.json records"):format(st.label), st.slo_by)
+          else
+            whose = ("the slo: of %s's info file"):format(st.label)
+          end
+          local line = ("--slo replaced %s (%s): this report applies %s to both runs"):format(whose,
+            decision.slo_phrase(own), decision.slo_phrase(opts.slo))
+          if not said[line] then
+            said[line] = true
+            table.insert(model.slo_checks, at, line)
+            at = at + 1
+          end
         end
       end
     end
   end
+  -- the comparison's own SLO (the one compare.lua applied: its --slo, the plan's slo:, or the
+  -- runs' info files and records), which a later analyze.lua without --slo applies again: an
+  -- analyze.lua --slo holds for its own report only (opts.slo_own: analyze.lua's, kept)
+  local own = opts.slo_own or slo
+  local own_list = json.array {}
+  for _, e in ipairs(own) do own_list[#own_list + 1] = { key = e.key, max = e.max } end
+  model.comparison_slo = own_list
+  model.comparison_slo_by = opts.slo_own_by or (#own == 0 and "none given")
+    or (opts.slo_where == "--slo" and "compare.lua's --slo")
+    or (((A.state or {}).slo_by == "plan") and "the plan's slo:")
+    or (((A.state or {}).slo_by == "--slo") and "compare.lua's --slo")
+    or "the runs' info files or records"
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")

@@ -7781,7 +7781,8 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline",
+for _, p in ipairs { "slo", "comparison_slo",
+  "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline",
   "config",
   "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",

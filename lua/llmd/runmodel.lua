@@ -1609,6 +1609,11 @@ function M.tolerate(run, opts, path, fn, ...)
     -- opened, llmd.harness); any other error (a bug: a traceback) as it is
     local text = require("llmd.errors").text(err)
     if text:sub(1, #path) == path then
+      -- (harness.extract collecting: the rest is read, and every such file said in one error)
+      if M.collecting then
+        M.collecting[#M.collecting + 1] = text
+        return false
+      end
       error(("%s (--tolerant goes on without this file, with a warning %s)"):format(text,
         opts and opts.tolerant_warning or "in the report"), 0)
     end

@@ -4535,6 +4535,9 @@ function M.write_report(out, list, opts)
     pareto_cost = m.pareto_cost or (m.pareto_costs and table.concat(m.pareto_costs, " ")) or nil,
     -- the places whose figure their own files leave in doubt (label, keys, figures, checks)
     in_doubt = json.array(m.in_doubt or {}),
+    -- results made on a simulated cluster (the fake's replayed files), as comparison.json's
+    -- simulated: the text the reports say first, false when none was
+    simulated = m.simulated or false,
     ranking = json.array {}, treatments = json.array {} }
   -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
   -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
@@ -5914,6 +5917,33 @@ function M.same_setups(names)
   return ("setup treatments %s deployed the same configuration (the same values in their "
     .. "plan/values-override.yaml, and the plan's deploy and benchmark), so comparing them is an A/A check: a "
     .. "difference between them is run-to-run variation, not a configuration's"):format(table.concat(said, "; "))
+end
+
+-- Treatments given as results folders (--run, --results) whose results were made on a
+-- simulated cluster (the run_state.json beside or above a folder says so:
+-- llmd.workspace.simulated_record): the text the report says first (list.simulated, as an
+-- experiment's cells), or nil when none was.
+function M.simulated_folders(list)
+  local ws = require "llmd.workspace"
+  local who, nodes = {}, {}
+  for _, t in ipairs(list) do
+    local found
+    for _, d in ipairs(t.dirs or {}) do
+      local sim = ws.simulated_record(d)
+      if sim then
+        found = true
+        if not nodes[sim] then
+          nodes[sim] = true
+          nodes[#nodes + 1] = sim
+        end
+      end
+    end
+    if found then who[#who + 1] = t.label end
+  end
+  if #who == 0 then return nil end
+  return ("%d of the treatments (%s) ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay "
+    .. "recorded result files: %s): their figures are those files', not measurements of the treatments named "
+    .. "here"):format(#who, table.concat(who, ", "), table.concat(nodes, "; "))
 end
 
 function M.experiment_list(w, opts)

@@ -684,6 +684,30 @@ function M.recorded_run(path)
   return file, st
 end
 
+-- Whether the results at path were made on a simulated cluster (llmd.cluster's
+-- run_state.json simulated: the nodes that say so). The record is the nearest run_state.json
+-- at path or in a folder above it (a workspace run's run-x/ or results/, or a folder inside
+-- results/, an experiment's cell, a re-run's reruns/run-x-<id>/): whichever way a run's
+-- results are given again, the mark goes with them. Returns the record's simulated text and
+-- its path, or nil (no record above path, or one that says nothing of it).
+function M.simulated_record(path)
+  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
+  while p and p ~= "" do
+    local file = p .. "/run_state.json"
+    if lfs.attributes(file, "mode") == "file" then
+      local ok, st = pcall(json.read, file)
+      if ok and type(st) == "table" and type(st.simulated) == "string" and st.simulated ~= "" then
+        return st.simulated, file
+      end
+      return nil
+    end
+    local up = p:match("^(.*)/[^/]*$")
+    if up == p then break end
+    p = up
+  end
+  return nil
+end
+
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
 -- mapping, or nil) with the record's stack and benchmark keys (and its own stack keys, and
 -- its timestamp) added where info has none; values "unknown" (or "unknown (why)"), or not a
@@ -792,6 +816,13 @@ function M.import(w, x, opts)
       state.recorded_commands = json.array(cmds)
       state.commands_from = file
     end
+  end
+  -- results made on a simulated cluster stay marked so (the report says it first), whether
+  -- given as the run folder, its results/ or a folder in them
+  local sim, sim_file = M.simulated_record(opts.results or src)
+  if sim then
+    state.simulated = sim
+    state.simulated_from = sim_file
   end
   state.results_path = dest
   state.source_path = src

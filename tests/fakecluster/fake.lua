@@ -11,11 +11,15 @@
 --                  jsonpath=...`; default https://api.CONTEXT.example.com:6443; with an
 --                  empty FAKE_CONTEXT, kubectl's error: no current context to minify)
 --   FAKE_RESULTS   recorded results folders the benchmark runs its workloads from, one per
---                  run_only.sh call, separated by ':' (the n-th call in a namespace reads the
---                  n-th folder, from the first again past the last: two benchmarks in a row
---                  never get the same results while there are two folders, as no two real
---                  runs would); each stage the config's workload asks is the folder's recorded
---                  stage of the nearest rate, nearest by ratio (run_workload)
+--                  benchmark, separated by ':' (the n-th benchmark in a namespace to run to its
+--                  end reads the n-th folder, from the first again past the last: two
+--                  benchmarks in a row never get the same results while there are two
+--                  folders, as no two real runs would; one cut short and run again on --resume
+--                  reads the same one, as its stack serves it); each stage the config's
+--                  workload asks is the folder's recorded stage of the nearest rate, nearest by
+--                  ratio, and the folder's per_request_lifecycle_metrics.json is replayed with
+--                  them where every stage is asked as recorded, else left out and said
+--                  (run_workload)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -3468,6 +3472,7 @@ end
 -- results that are not inference-perf's stage files, or another harness: the recorded
 -- folder as it is (and a line saying so). Returns that line, or nil.
 local run_workload
+local replay_per_request
 local PCT_KEYS = { "min", "p0.1", "p1", "p5", "p10", "p25", "median", "p75", "p90", "p95", "p99", "p99.9", "max" }
 local PCT_AT = { 0, 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100 }
 
@@ -3533,6 +3538,73 @@ local function nearest_stage(rec, rate)
     if not bd or d < bd - 1e-12 then best, bd = st, d end
   end
   return best
+end
+
+-- The per-request file of the stages made (parts, in order, each from recorded stage
+-- part.rec) out of the recording's (path): its requests in start order are the recorded
+-- stages' in turn, by their counts (as llmdlua and inference-perf place them); each stage
+-- made takes its recorded stage's requests, their times moved to start a second after the
+-- stage before ended (start_time, end_time, the output token times), so that the blocks
+-- stay in start order. Only a stage asked as recorded (its rate and request count) can take
+-- them; else nothing is written and why is returned.
+replay_per_request = function(path, dest, rec, parts)
+  local ok, reqs = pcall(json.read, path)
+  if not ok or not json.is_array(reqs) then return "it is not a JSON array of requests" end
+  for _, q in ipairs(reqs) do
+    if type(q) ~= "table" or type(q.start_time) ~= "number" then return "a request has no start_time" end
+  end
+  table.sort(reqs, function(x, y) return x.start_time < y.start_time end)
+  local blocks, at = {}, 1
+  for _, r in ipairs(rec) do
+    local c = r.doc.load_summary.count
+    if math.type(c) ~= "integer" then return ("stage_%d's load_summary.count is no whole number"):format(r.index) end
+    blocks[r.index] = { first = at, n = c }
+    at = at + c
+  end
+  if at - 1 ~= #reqs then
+    return ("it holds %d requests, the recorded stage files count %d"):format(#reqs, at - 1)
+  end
+  for i, p in ipairs(parts) do
+    if p.count ~= p.count0 or math.abs(p.rate / p.rec.rate - 1) > 1e-9 then
+      return ("stage %d asks %d requests at %g/s, made from recorded stage %d's %d at %g/s, whose requests are not "
+        .. "that stage's"):format(i - 1, p.count, p.rate, p.rec.index, p.count0, p.rec.rate)
+    end
+  end
+  local out, cursor, used = json.array {}, nil, {}
+  for _, p in ipairs(parts) do
+    local b = blocks[p.rec.index]
+    -- (a recorded stage taken again, two stages asked at one rate: a measurement of its own,
+    -- as run_workload makes its stage file, never the same requests again to the last digit,
+    -- which the reader refuses as one measurement saved twice: the k-th reuse's latencies
+    -- are k x 0.01 % longer, within the recorded requests' own spread)
+    used[p.rec.index] = (used[p.rec.index] or 0) + 1
+    local stretch = 1 + (used[p.rec.index] - 1) * 1e-4
+    local s0, e1 = math.huge, -math.huge
+    for k = b.first, b.first + b.n - 1 do
+      local q = reqs[k]
+      if q.start_time < s0 then s0 = q.start_time end
+      local e = type(q.end_time) == "number" and q.start_time + (q.end_time - q.start_time) * stretch or q.start_time
+      if e > e1 then e1 = e end
+    end
+    local delta = cursor and (cursor - s0) or 0
+    for k = b.first, b.first + b.n - 1 do
+      local q = json.decode(json.encode(reqs[k]))
+      local st = q.start_time
+      local function moved(v) return st + delta + (v - st) * stretch end
+      q.start_time = st + delta
+      if type(q.end_time) == "number" then q.end_time = moved(q.end_time) end
+      local rm = type(q.info) == "table" and q.info.response_metrics
+      if type(rm) == "table" and type(rm.output_token_times) == "table" then
+        for j, v in ipairs(rm.output_token_times) do
+          if type(v) == "number" then rm.output_token_times[j] = moved(v) end
+        end
+      end
+      out[#out + 1] = q
+    end
+    cursor = e1 + delta + 1
+  end
+  json.write(dest .. "/per_request_lifecycle_metrics.json", out)
+  return nil
 end
 
 run_workload = function(src, dest, wl, harness_name)
@@ -3651,7 +3723,8 @@ run_workload = function(src, dest, wl, harness_name)
     for k, v in pairs(type(tp) == "table" and tp or {}) do
       if type(v) == "number" then sums.tput[k] = (sums.tput[k] or 0) + v * dur end
     end
-    sums.parts[#sums.parts + 1] = { doc = d, ok = ok, failed = failed }
+    sums.parts[#sums.parts + 1] = { doc = d, ok = ok, failed = failed, rec = r, count = count, count0 = count0,
+      rate = want.rate }
   end
   -- the summary: inference-perf's over every request of the run
   local first = sums.parts[1].doc
@@ -3694,6 +3767,17 @@ run_workload = function(src, dest, wl, harness_name)
     proc.run { "cp", ("%s/stage_0_prometheus_metrics.json"):format(dest), dest .. "/summary_prometheus_metrics.json" }
   elseif lfs.attributes(sp, "mode") == "file" then
     proc.run { "cp", sp, dest .. "/summary_prometheus_metrics.json" }
+  end
+  -- the recording's per-request file, as inference-perf writes one beside the stage files
+  -- (newuser54 #5: it was dropped, said nowhere): made of the recorded requests of each
+  -- stage's recorded stage, or, where they cannot stand for it, left out and said
+  local prp = src .. "/per_request_lifecycle_metrics.json"
+  if lfs.attributes(prp, "mode") == "file" then
+    local why = replay_per_request(prp, dest, rec, sums.parts)
+    if why then
+      return ("per_request_lifecycle_metrics.json of %s not replayed (the stage and summary files are): %s")
+        :format(src, why)
+    end
   end
   return nil
 end
@@ -3745,10 +3829,15 @@ local function run_only()
   s.pods["llmdbench-harness-launcher"].pvc = pvc
   -- the n-th benchmark in this namespace copies the n-th folder, round the list again past
   -- its end (the last one for every later benchmark made a second comparison in one fake
-  -- cluster compare a run with itself)
+  -- cluster compare a run with itself). n counts the benchmarks that ran to their end: one cut
+  -- short (Ctrl-C, SIGTERM) and run again on --resume serves the same stack, so it replays the
+  -- same recording, as a real cluster serves each run its own stack (newuser54 #5: run A's
+  -- benchmark interrupted, then resumed, replayed run B's recording and B then A's). calls
+  -- counts every call (FAKE_SLOW_BENCH sleeps in the first one only).
   local key = "bench@" .. tostring(ns)
-  state.counters[key] = (state.counters[key] or 0) + 1
-  local n = state.counters[key]
+  local n = (state.counters[key] or 0) + 1
+  local calls = "calls@" .. tostring(ns)
+  state.counters[calls] = (state.counters[calls] or 0) + 1
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = #list > 0 and list[(n - 1) % #list + 1] or nil
@@ -3772,7 +3861,7 @@ local function run_only()
     proc.run { "mkdir", "-p", dest }
     print("==> Running harness " .. tostring(h.name) .. " workload " .. workload)
     io.stdout:flush()
-    if slow and n == 1 and wi == 1 then
+    if slow and state.counters[calls] == 1 and wi == 1 then
       save()
       -- (what a test interrupting the benchmark waits for: the state saved, the lock let go,
       -- so the kill lands here and not inside save(), which would leave .lock behind)
@@ -3794,6 +3883,8 @@ local function run_only()
     ef:close()
     print("==> Results in /requests/" .. exp)
   end
+  -- (ran to its end: the next benchmark in the namespace replays the next recording)
+  state.counters[key] = n
   save()
 end
 

@@ -625,6 +625,27 @@ t.test("a plan's SLO over an existing run's recorded one: recorded as the plan's
   t.lacks(md, "record (")
 end)
 
+-- (newuser54 #1) A plan's existing run made on a simulated cluster (its record says so) keeps
+-- the mark in this comparison's run_state.json and report, as compare.lua --a does; the text
+-- is the record's own.
+t.test("a plan's existing run made on a simulated cluster keeps the mark", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/earlier")
+  t.copy_tree(BASE, d .. "/earlier/results")
+  json.write(d .. "/earlier/run_state.json", { label = "before", timestamp = "2026-12-01T10:00:00Z",
+    stack = { model = "Qwen/Qwen3-0.6B" }, benchmark = { harness = "inference-perf" },
+    simulated = "node sim-node-9 labelled llmdlua.dev/simulated=true" })
+  local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = d .. "/earlier" } } end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/run-a/run_state.json").simulated, "node sim-node-9 labelled llmdlua.dev/simulated=true")
+  t.contains(json.read(w .. "/comparison.json").simulated, "runs A (before) and B (llm-d-scheduler) ran on a "
+    .. "simulated cluster (llmdlua's fake one, whose benchmarks replay recorded result files: node sim-node-9 "
+    .. "labelled llmdlua.dev/simulated=true; node gpu-node-1 labelled llmdlua.dev/simulated=true)")
+end)
+
 -- newuser24's plan2: run A's helm router, then a kustomization with `namespace:
 -- kube-system` and a ClusterRoleBinding to cluster-admin. The helm install used to run
 -- before the kustomization was rendered and refused.
@@ -918,6 +939,29 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   end
   t.eq(n, 1, "run A deployed once")
   t.ok(lfs.attributes(w .. "/comparison_report.md"))
+  -- (newuser54 #5) each run replays its own recording, as a real cluster serves each run its
+  -- own stack: run A's benchmark, cut short and run again, the first FAKE_RESULTS folder's (the
+  -- kubecon vLLM run), run B the second's (the fake keeps each stage's recorded latencies as
+  -- they are: the stage files' latency sections tell the recordings apart). It was run A B's
+  -- and run B A's: the fake counted the interrupted call.
+  local function latencies(dir)
+    local set = {}
+    for f in lfs.dir(dir) do
+      if f:match("^stage_%d+_lifecycle_metrics%.json$") then
+        set[json.encode(json.read(dir .. "/" .. f).successes.latency)] = true
+      end
+    end
+    return set
+  end
+  local recorded = { a = latencies(BASE), b = latencies(TREAT) }
+  for _, x in ipairs { "a", "b" } do
+    local res = w .. "/run-" .. x .. "/results"
+    local sub
+    for f in lfs.dir(res) do if f:match("^inference%-perf_") then sub = res .. "/" .. f end end
+    local got = latencies(sub)
+    t.ok(next(got) ~= nil, x)
+    for l in pairs(got) do t.ok(recorded[x][l], ("run %s replays its own recording"):format(x)) end
+  end
 end)
 
 t.test("the fake cluster takes over a lock its holder left when killed, and waits for a live one", function()

@@ -647,3 +647,51 @@ t.test("fixr50-4: a data file given as the script says llmdlua runs a Lua script
   t.eq({ r.code, r.stderr }, { 1, "llmdlua: r.json:1: unexpected symbol near '{' (llmdlua runs a Lua script: "
     .. "is r.json one?)\n" })
 end)
+
+-- (newuser54 #3) A plan's benchmark.harness vllm-benchmark with a template whose harness.name
+-- is inference-perf passed --dry-run, deployed, benchmarked twice and failed at step 60 with
+-- the stack left up, saying "leave --harness out" though the plan's key had set it. Now the
+-- plan check refuses it before anything deploys (and in --dry-run), naming the plan key and
+-- the template's line; a harness named in both alike (by its module name too), a plan's
+-- benchmark-report (the report llm-d-benchmark converts any harness's results to), or a
+-- template without harness.name pass. The template line is the file's 6th (counted below).
+t.test("a plan's benchmark.harness that is not the template's harness.name is refused before anything deploys",
+  function()
+    local yaml = require "llmd.yaml"
+    local cluster = require "llmd.cluster"
+    local d = t.tmpdir()
+    t.mkdir(d .. "/guide")
+    t.write(d .. "/guide/helmfile.yaml", "releases: []\n")
+    local template = "endpoint:\n  stack_name: chat\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+      .. "harness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+      .. "workload:\n  chat:\n    load: {type: constant, stages: [{rate: 1, duration: 30}]}\n"
+    t.write(d .. "/template.yaml", template)
+    t.write(d .. "/bare.yaml", (template:gsub("  name: inference%-perf\n", "")))
+    local function run(label, harness, tpl)
+      return { label = label, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
+        model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/" .. (tpl or "template.yaml"), harness = harness } }
+    end
+    t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("x1", "vllm-benchmark"),
+      b = run("x2", "inference-perf") } })
+    local r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/p.yaml", "--yes", "--dry-run" }, { cwd = d })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "llmdlua: " .. d .. "/p.yaml: runs.a.benchmark.harness: vllm-benchmark, but the benchmark "
+      .. "template sets harness.name: inference-perf (" .. d .. "/template.yaml:6), the harness run_only.sh runs: its "
+      .. "results are inference-perf's, which are not read as vllm-benchmark's (the run would deploy, benchmark and "
+      .. "then fail at step 60); make the two name the same harness, or leave benchmark.harness out (the results say "
+      .. "which harness wrote them); nothing was deployed\n")
+    t.eq(r.stdout, "", "nothing done")
+    -- alike by the module's name, benchmark-report, no harness.name, no benchmark.harness: read
+    t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("x1", "inference_perf"),
+      b = run("x2", "benchmark-report") } })
+    t.ok(cluster.load_plan(d .. "/p.yaml"))
+    t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("x1", "vllm-benchmark", "bare.yaml"),
+      b = run("x2", nil) } })
+    t.ok(cluster.load_plan(d .. "/p.yaml"))
+    -- at step 60 (a template that names no harness): the results' harness, and the plan key to leave out
+    local c, why = require("llmd.harness").resolve(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm",
+      { harness = "vllm-benchmark", harness_option = "the plan's runs.a.benchmark.harness" })
+    t.eq(c, nil)
+    t.contains(tostring(why), ": it holds inference-perf results (leave the plan's runs.a.benchmark.harness out to "
+      .. "read them as such)")
+  end)

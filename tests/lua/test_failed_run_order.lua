@@ -32,7 +32,9 @@ t.test("a failed run's state and logs are said saved before the report step's fa
     "\n[50] smoke_test (a): FAILED - run a: smoke test failed: ",
     "  workload: unknown (no benchmark.workload in the plan, and no benchmark config: the run stopped before step 60 "
       .. "rendered it)\n",
-    " Run A failed at step 50 (smoke_test). State saved, logs saved; whatever was deployed is left in place.\n",
+    " Run A failed at step 50 (smoke_test). State saved, logs saved; whatever was deployed is left in place, for "
+      .. "--resume to go on from this step without deploying again and for you to look at the failure there (to "
+      .. "remove it instead: the teardown command below).\n",
     "\n[100] report: FAILED - run a (baseline) failed at step 50 (smoke_test): nothing to compare until it "
       .. "completes; no report written\n",
     "\nTo continue after fixing the cause: llmdlua compare.lua --resume ",

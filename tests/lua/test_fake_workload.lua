@@ -163,3 +163,75 @@ t.test("two stages asked at one rate are two measurements, not one file written 
   assert(proc.run({ "cp", res .. "/stage_1_lifecycle_metrics.json", res .. "/stage_2_lifecycle_metrics.json" }).ok)
   t.contains(t.raises("are the same file, byte for byte", harness.extract, res), "stage_1_lifecycle_metrics.json")
 end)
+
+-- (newuser54 #5) A recording's per_request_lifecycle_metrics.json was dropped, said nowhere:
+-- the replayed run had no per-request data although the recording had. Now each stage made
+-- takes its recorded stage's requests (the k-th block in start order, by the stage files'
+-- counts), moved in time to follow the stage before, a recorded stage taken again with its
+-- latencies 0.01 % longer (a measurement of its own); where a stage is not asked as recorded
+-- (another rate or count) the file is left out and the benchmark's output says why. The
+-- recording here: kubecon stages 0 (1 req/s, 60 requests) and 1 (31.4 req/s, 1884), and a
+-- per-request file made below (stage 0's requests 1 s apart, 0.5 s long; stage 1's 1/31.4 s
+-- apart from 100 s on, 0.3 s long), so every expected time is this arithmetic.
+t.test("the recording's per-request file is replayed with the stages made of it, or left out and said", function()
+  local d = proc.realpath(t.tmpdir())
+  local rec = d .. "/rec"
+  t.mkdir(rec)
+  for i = 0, 1 do
+    local n = ("stage_%d_lifecycle_metrics.json"):format(i)
+    t.write(rec .. "/" .. n, t.read(BASE .. "/" .. n))
+  end
+  local T0, reqs = 1771234500, json.array {}
+  local function req(st, len)
+    return { start_time = st, end_time = st + len, request = "{}", response = json.null,
+      info = { request_metrics = { text = { input_tokens = 10 } }, response_metrics = { output_tokens = 2,
+        output_token_times = json.array { st + 0.1, st + 0.2 } } } }
+  end
+  for i = 0, 59 do reqs[#reqs + 1] = req(T0 + i, 0.5) end
+  for i = 0, 1883 do reqs[#reqs + 1] = req(T0 + 100 + i / 31.4, 0.3) end
+  json.write(rec .. "/per_request_lifecycle_metrics.json", reqs)
+  t.mkdir(d .. "/cluster")
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = rec })
+  local k = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\n"
+    .. "kind: PersistentVolumeClaim\nmetadata:\n  name: res\nspec:\n  accessModes: [ReadWriteMany]\n"
+    .. "  resources: {requests: {storage: 1Gi}}\n" })
+  t.eq(k.code, 0, k.stderr)
+  proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\nkind: Service\n"
+    .. "metadata:\n  name: gw\nspec:\n  ports: [{port: 80}]\n" })
+  local function bench(stages)
+    t.write(d .. "/config.yaml", "endpoint: {stack_name: s, model: m, namespace: ns1, base_url: 'http://gw.ns1:80'}\n"
+      .. "harness: {name: inference-perf, results_pvc: res, namespace: ns1}\n"
+      .. "workload:\n  chat:\n    load: {type: constant, stages: " .. stages .. "}\n")
+    local r = proc.run({ "run_only.sh", "-c", d .. "/config.yaml" }, { env = env })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local exp = r.stdout:match("==> Results in /requests/(%S+)")
+    return d .. "/cluster/pvc/ns1/res/" .. exp, r
+  end
+  -- asked as recorded: 1 req/s for 60 s, then 31.4 req/s for 60 s twice (1884 requests each)
+  local res = bench("[{rate: 1, duration: 60}, {rate: 31.4, duration: 60}, {rate: 31.4, duration: 60}]")
+  local got = json.read(res .. "/per_request_lifecycle_metrics.json")
+  t.eq(#got, 60 + 1884 + 1884)
+  -- stage 0 as recorded; stage 1 (recorded stage 1) from 1 s after stage 0's last answer
+  -- (T0 + 59.5 + 1); stage 2 (recorded stage 1 again) from 1 s after stage 1's last answer,
+  -- (T0 + 60.5 + 1883 / 31.4 + 0.3 + 1), its requests 0.3 x 1.0001 s long (to 1e-6 s: the
+  -- epoch times carry about 2.4e-7 s of float precision)
+  t.near(got[1].start_time, T0, 1e-6)
+  t.near(got[61].start_time, T0 + 60.5, 1e-6)
+  t.near(got[61].end_time - got[61].start_time, 0.3, 1e-6)
+  local s2 = T0 + 60.5 + 1883 / 31.4 + 0.3 + 1
+  t.near(got[61 + 1884].start_time, s2, 1e-6)
+  t.near(got[61 + 1884].end_time - got[61 + 1884].start_time, 0.3 * 1.0001, 1e-6)
+  t.near(got[61 + 1884].info.response_metrics.output_token_times[2] - got[61 + 1884].start_time, 0.2 * 1.0001, 1e-6)
+  for i = 2, #got do t.ok(got[i].start_time > got[i - 1].start_time, "in start order at " .. i) end
+  -- the folder reads as one run of three stages, with per-request figures
+  local r = proc.run { LLMDLUA, "extract.lua", res, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.decode(r.stdout)
+  t.eq(#j.stages, 3)
+  -- another rate than recorded (2 req/s: recorded stage 0's requests are 1 s apart): left out, said
+  local res2, r2 = bench("[{rate: 2, duration: 60}]")
+  t.eq(lfs.attributes(res2 .. "/per_request_lifecycle_metrics.json", "mode"), nil)
+  t.contains(r2.stdout, "fake run_only.sh: per_request_lifecycle_metrics.json of " .. rec .. " not replayed (the "
+    .. "stage and summary files are): stage 0 asks 120 requests at 2/s, made from recorded stage 0's 60 at 1/s, "
+    .. "whose requests are not that stage's\n")
+end)

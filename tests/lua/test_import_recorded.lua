@@ -247,3 +247,56 @@ t.test("stated over the record: --slo wins over a recorded SLO, and an --a-info 
   t.eq(config(ws).Results.a, ("%s/run-a/results (configuration from %s/run-a/run_state.json; --a-info %s stated over "
     .. "it: slo TTFT p90 ≤ 300.0 ms (recorded: TTFT p90 ≤ 200.0 ms))"):format(w, w, info))
 end)
+
+-- (newuser54 #1) Runs made on the fake cluster (run_state.json's simulated: its nodes say so)
+-- lost their warning once imported again: `compare.lua --a W/run-a --b W/run-b` (or
+-- run-a/results) wrote a report with no "simulated" and comparison.json "simulated": false,
+-- and treatments.lua --run likewise. Every way the results enter a report keeps the mark: the
+-- run folder, its results/, a folder inside results/ (the nearest run_state.json above it),
+-- analyze.lua of the new workspace, treatments.lua --run. The expected text is
+-- llmd.report.simulated_text's wording (test_cluster's, for runs the fake deployed) with this
+-- record's node text and label.
+t.test("an imported run made on a simulated cluster keeps the mark, by every way it is given", function()
+  local w = earlier_workspace()
+  local node = "node gpu-node-1 labelled llmdlua.dev/simulated=true"
+  local st = json.read(w .. "/run-a/run_state.json")
+  st.simulated = node
+  json.write(w .. "/run-a/run_state.json", st)
+  -- results in a folder inside results/: --a names that folder
+  local deep = w .. "/run-a/results"
+  local want = "run A (vllm-service) ran on a simulated cluster (llmdlua's fake one, whose benchmarks replay "
+    .. "recorded result files: " .. node .. "): its figures are those files', not measurements of the "
+    .. "configuration named here"
+  for _, a in ipairs { w .. "/run-a", w .. "/run-a/results" } do
+    local ws, r = t.compare { "--a", a, "--b", w .. "/run-b", "--a-label", "vllm-service" }
+    t.eq(r.code, 0, r.stderr)
+    local cj = json.read(ws .. "/comparison.json")
+    t.eq(cj.simulated, want, a)
+    t.ok(cj.verdict.text:find("^Simulated cluster, not a measurement"), cj.verdict.text)
+    t.contains(t.read(ws .. "/comparison_report.md"), want)
+    t.eq(json.read(ws .. "/run-a/run_state.json").simulated, node, "recorded in the new workspace")
+    t.eq(json.read(ws .. "/run-b/run_state.json").simulated, nil, "run B was not simulated")
+    -- analyze.lua of the new workspace keeps it (its run_state.json records it)
+    r = proc.run { ROOT .. "/llmdlua", "analyze.lua", ws, "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(json.read(ws .. "/comparison.json").simulated, want, "analyze.lua " .. a)
+  end
+  -- a folder inside results/ (the stage files moved one level down)
+  t.mkdir(deep .. "/sub")
+  for f in require("lfs").dir(deep) do
+    if f:match("%.json$") then os.rename(deep .. "/" .. f, deep .. "/sub/" .. f) end
+  end
+  local ws, r = t.compare { "--a", deep .. "/sub", "--b", w .. "/run-b", "--a-label", "vllm-service" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(ws .. "/comparison.json").simulated, want, "a folder inside results/")
+  -- treatments.lua --run: the treatment's folder is marked likewise
+  local out = t.tmpdir() .. "/tc"
+  r = proc.run { ROOT .. "/llmdlua", ROOT .. "/lua/treatments.lua", "--run", "sim=" .. deep .. "/sub",
+    "--run", "real=" .. w .. "/run-b/results", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local tj = json.read(out .. "/treatments.json")
+  t.eq(tj.simulated, "1 of the treatments (sim) ran on a simulated cluster (llmdlua's fake one, whose benchmarks "
+    .. "replay recorded result files: " .. node .. "): their figures are those files', not measurements of the "
+    .. "treatments named here")
+  t.contains(t.read(out .. "/treatment_report.md"), "Simulated cluster, not a measurement")
+end)

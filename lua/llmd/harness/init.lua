@@ -150,8 +150,9 @@ function M.resolve(dir, opts)
         if not seen[c.harness.name] then seen[c.harness.name] = true; found[#found + 1] = c.harness.name end
       end
       if #found > 0 then
-        holds = (": it holds %s results (leave --harness out to read them as such)"):format(
-          table.concat(found, " and "))
+        -- (opts.harness_option: what named the harness, --harness or a plan's key)
+        holds = (": it holds %s results (leave %s out to read them as such)"):format(
+          table.concat(found, " and "), opts.harness_option or "--harness")
       end
     end
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
@@ -215,7 +216,9 @@ function M.resolve(dir, opts)
     error(M.duplicate_text(c.dir, dups[1][1], dups[1][2],
       "are the same file, byte for byte (one file saved twice under two names?)", #dups - 1), 0)
   end
-  if c.unreadable and #c.unreadable > 0 and not opts.tolerant then
+  -- (opts.defer_unreadable: harness.extract's, which reads the rest first and says every file
+  -- that cannot be read in one error, M.unreadable_error)
+  if c.unreadable and #c.unreadable > 0 and not opts.tolerant and not opts.defer_unreadable then
     error(("%s: %d %s result file%s named like the others cannot be read (a load point or stage would "
       .. "be missing; --tolerant goes on without %s, with a warning %s):\n  %s")
       :format(c.dir, #c.unreadable, c.harness.name, #c.unreadable > 1 and "s" or "",
@@ -346,7 +349,7 @@ end
 -- --tolerant's warnings (tolerant_warning: "in the report" when not given).
 local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option", "run_name",
   "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
-  "require_results", "slo", "kvcache", "tolerant_warning" }
+  "require_results", "slo", "kvcache", "tolerant_warning", "harness_option" }
 
 -- Goodput's per-request thresholds from opts.slo (a "key=max,..." text, a mapping {key = max}
 -- or a list {{key =, max =}}, as llmd.decision.parse_slo reads): the completed requests that
@@ -354,6 +357,26 @@ local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option",
 -- an SLO with no per-request limit (only error_rate_pct) gives goodput unknown, with why.
 local NO_REQUEST_LIMIT = "the SLOs set no per-request latency limit (a TTFT, TPOT or E2E key): goodput counts the "
   .. "completed requests that meet them"
+
+-- The one error for the result files of candidate c that cannot be read: c.unreadable (a
+-- file missing from a numbered series, an empty one: "PATH: why") and collected (the files
+-- whose reading failed, each its reader's own message, "PATH:line:col: why"); run, where the
+-- rest was read, adds what else its files lack (a partial run's missing summary). One file
+-- alone is said as it always was ("PATH:2:1: ... (--tolerant goes on without this file, with a
+-- warning in the report)"); several, each on a line of its own under one heading.
+function M.unreadable_error(c, collected, opts, run)
+  local all = {}
+  for _, u in ipairs(c.unreadable or {}) do all[#all + 1] = u end
+  for _, u in ipairs(collected) do all[#all + 1] = u end
+  local where = opts.tolerant_warning or "in the report"
+  local also = run and run.partial and ("\nbesides, %s"):format(run.partial) or ""
+  if #all == 1 and #(c.unreadable or {}) == 0 then
+    return ("%s (--tolerant goes on without this file, with a warning %s)%s"):format(all[1], where, also)
+  end
+  return ("%s: %d %s result file%s named like the others cannot be read (a load point or stage would be missing; "
+    .. "--tolerant goes on without %s, with a warning %s):\n  %s%s"):format(c.dir, #all, c.harness.name,
+    #all > 1 and "s" or "", #all > 1 and "them" or "it", where, table.concat(all, "\n  "), also)
+end
 
 function M.extract(dir, opts)
   if type(dir) ~= "string" then
@@ -374,14 +397,32 @@ function M.extract(dir, opts)
     opts.goodput = d.request_thresholds(opts.slo)
     no_limit = opts.goodput == nil
   end
-  local c, why = M.resolve(dir, opts)
+  -- without --tolerant, every result file that cannot be read (missing from a numbered
+  -- series, empty, truncated, corrupt) is said in one error, not the first alone (newuser54
+  -- #4: a folder with several broken files was reported one file per attempt): the rest is
+  -- read as --tolerant reads it, collecting what cannot be (llmd.runmodel.tolerate), then
+  local c, why = M.resolve(dir, opts.tolerant and opts or setmetatable({ defer_unreadable = true }, { __index = opts }))
   local run
   if not c then
     run = rm.new(opts.harness and M.get(opts.harness).name or "unknown", dir)
     rm.fail(run, why)
     run.no_results = true
   else
-    run = c.harness.extract(c, opts)
+    if opts.tolerant then
+      run = c.harness.extract(c, opts)
+    else
+      local collected = {}
+      local prev = rm.collecting
+      rm.collecting = collected
+      local ok, r = pcall(c.harness.extract, c, opts)
+      rm.collecting = prev
+      if #collected > 0 or #(c.unreadable or {}) > 0 then
+        if not ok and (tostring(r):match("interrupted$") or tostring(r):match("not enough memory")) then error(r, 0) end
+        error(M.unreadable_error(c, collected, opts, ok and r or nil), 0)
+      end
+      if not ok then error(r, 0) end
+      run = r
+    end
     M.check_same_stages(run)
     local indexes = {}
     for _, st in ipairs(run.stages) do indexes[#indexes + 1] = st.index end

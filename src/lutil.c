@@ -407,6 +407,18 @@ static struct {
 } held[HELD_MAX];
 static int held_n;
 
+/* flock(fd, LOCK_EX | LOCK_NB), again where a signal interrupted it: 0 taken, else -1 with
+   errno (EWOULDBLOCK: another process holds it); llmd_lock_file's and
+   llmd_remove_stale_lock's one way to take a lock. */
+static int lock_now(int fd)
+{
+    int r;
+    do {
+        r = flock(fd, LOCK_EX | LOCK_NB);
+    } while (r != 0 && errno == EINTR);
+    return r;
+}
+
 /* Whether the descriptor fd is the file path names now (same device and inode). */
 static int same_file(int fd, const char *path)
 {
@@ -480,11 +492,7 @@ int llmd_lock_file(const char *path, const char *text, size_t n, char *holder, s
                 (void)snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
             return -1;
         }
-        int r;
-        do {
-            r = flock(fd, LOCK_EX | LOCK_NB);
-        } while (r != 0 && errno == EINTR);
-        if (r != 0) {
+        if (lock_now(fd) != 0) {
             int e = errno;
             if (e == EWOULDBLOCK) {
                 size_t got = 0;
@@ -550,11 +558,7 @@ int llmd_remove_stale_lock(const char *path, char *err, size_t errlen)
         close(fd);
         return 0;
     }
-    int r;
-    do {
-        r = flock(fd, LOCK_EX | LOCK_NB);
-    } while (r != 0 && errno == EINTR);
-    if (r != 0) {
+    if (lock_now(fd) != 0) {
         int e = errno;
         close(fd);
         if (e == EWOULDBLOCK)

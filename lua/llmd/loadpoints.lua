@@ -3458,7 +3458,8 @@ end
 -- The SLO metric that decides capacity c, identical in every repeat at a load point that
 -- decides it (the two points an interpolated capacity lies between, the lowest point of one
 -- below it): such repeats give no spread to estimate, and the 95 % interval they give has
--- width 0, which would read as certainty. {key =, point =, n =, value =} or nil.
+-- width 0, which would read as certainty; not an error rate whose interval its repeats' pooled
+-- requests give (M.repeats_error_ends). {key =, point =, n =, value =} or nil.
 local function identical_at(points, c)
   local where, keys = {}, {}
   if c.kind == "interpolated" and c.between then
@@ -3470,7 +3471,10 @@ local function identical_at(points, c)
     local p = points[i]
     for _, k in ipairs(keys) do
       local ci = p and p.ci and p.ci[k]
-      if ci and ci.identical then return { key = k, point = i, n = ci.n, value = ci.mean } end
+      -- (an error rate read on its repeats' requests pooled has its interval from their counts,
+      -- however alike their shares: M.repeats_error_ends, review54)
+      local pooled = k == "error_rate_pct" and p and M.repeats_error_ends(p)
+      if ci and ci.identical and not pooled then return { key = k, point = i, n = ci.n, value = ci.mean } end
     end
   end
   return nil

@@ -86,3 +86,37 @@ t.test("a run failing 8 % at every load is below its lowest load at both ends of
   -- and no more repeats are asked there: every load is settled
   t.eq(#lp.unclear_loads(pts, lp.capacity_slo(SLO), nil, lp.saturation(pts, { slo = SLO })), 0)
 end)
+
+t.test("repeats whose failures are alike to the request still give the capacity's range", function()
+  -- 36 of 240 failed in each repeat at 4 req/s (15 %): their shares are identical, so their
+  -- t-interval is one point, but the error rate is read on their pooled requests, 72 of 480,
+  -- Clopper-Pearson 11.925355 % to 18.513304 % (python3, as above): beyond 5 % for certain,
+  -- below the lowest load at both ends. Main said "repeats identical: Error rate is 15.00 % in
+  -- each of the 2 repeats of load point 1, no spread to estimate" and gave no range.
+  local pts = lp.points(rrun {
+    { 4, { { 4, 100, 36 }, { 4, 100, 36 } } },
+    { 8, { { 8, 100, 72 }, { 8, 100, 73 } } } })
+  local e = lp.repeats_ends(pts[1], "error_rate_pct", 5)
+  t.near(e.lo, 11.925355, 1e-5)
+  t.near(e.hi, 18.513304, 1e-5)
+  local iv, why = lp.capacity_interval(pts, SLO)
+  t.eq(why, nil)
+  t.eq({ iv.low.kind, iv.high.kind }, { "below_lowest", "below_lowest" })
+  -- 1 and 2 of 240 at 4 req/s (3 of 480: 0.129076 % to 1.815571 %, within 5 %), 36 and 36 of
+  -- 240 at 8 req/s (36 of 480: 5.307919 % to 10.232183 %, beyond it): the capacity lies
+  -- between the two loads at both ends
+  local q = lp.points(rrun {
+    { 4, { { 4, 100, 1 }, { 4, 100, 2 } } },
+    { 8, { { 8, 100, 36 }, { 8, 100, 36 } } } })
+  local iq, wq = lp.capacity_interval(q, SLO)
+  t.eq(wq, nil)
+  t.eq({ iq.low.kind, iq.high.kind }, { "interpolated", "interpolated" })
+  t.eq({ iq.low.failing_offered, iq.high.failing_offered, iq.low.passing_offered, iq.high.passing_offered },
+    { 8, 8, 4, 4 })
+  -- (identical zeros stay as they were: no pooled interval, M.repeats_error_ends)
+  local z = lp.points(rrun {
+    { 4, { { 4, 100, 0 }, { 4, 100, 0 } } },
+    { 8, { { 8, 100, 36 }, { 8, 100, 36 } } } })
+  t.eq(select(2, lp.capacity_interval(z, SLO)),
+    "repeats identical: Error rate is 0.00 % in each of the 2 repeats of load point 1, no spread to estimate")
+end)

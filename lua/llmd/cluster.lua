@@ -3588,6 +3588,15 @@ function M.same_object(d, k, n, now)
   return want == nil or now == true or want == now
 end
 
+-- Whether a release first deployed at first (helm status's info.first_deployed, with the
+-- helm client's offset) was deployed in or after the second started (llmdlua's own UTC
+-- record) names: both read as UTC seconds (k8s.utc_seconds), false when either cannot be read
+-- (nothing is then claimed as this run's).
+function M.deployed_since(first, started)
+  local f, s = k8s.utc_seconds(tostring(first)), k8s.utc_seconds(tostring(started))
+  return f ~= nil and s ~= nil and f >= s
+end
+
 local recover_interrupted -- (below, with the deploy's calls)
 
 local function teardown(ctx, x)
@@ -4059,7 +4068,7 @@ function M.interrupted_owner(ctx, names)
           local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
           for _, n in ipairs(names) do
             local id = ids[n]
-            if id and not before[n] and tostring(id.first_deployed):sub(1, 19) >= dep:sub(1, 19)
+            if id and not before[n] and M.deployed_since(id.first_deployed, dep)
               and (id.version == nil or id.version == 1) then
               mine[#mine + 1] = n
             end
@@ -4336,15 +4345,15 @@ recover_interrupted = function(ctx, x)
   for _, n in ipairs(minus(now.releases, d.before.releases)) do
     if own[n] and not have[n] then
       local id, why = M.release_identity(ctx, n)
-      local fd = id and tostring(id.first_deployed):sub(1, 19)
+      local since = id and M.deployed_since(id.first_deployed, started)
       if not id then
         rejected[#rejected + 1] = n
         say(ctx, "  release %s: cannot tell whether this run's interrupted deploy installed it (%s): left", n, why)
-      elseif fd < started:sub(1, 19) or (id.version ~= nil and id.version ~= 1) then
+      elseif not since or (id.version ~= nil and id.version ~= 1) then
         rejected[#rejected + 1] = n
         say(ctx, "  release %s is not known as this run's: its deploy was interrupted before it recorded what it "
           .. "made, and the release was %s: left (uninstall it by hand if it is yours: %s)", n,
-          fd < started:sub(1, 19) and ("first deployed %s, before that deploy started (%s)"):format(id.first_deployed,
+          not since and ("first deployed %s, not after that deploy started (%s)"):format(id.first_deployed,
             started) or ("upgraded since (revision %s)"):format(tostring(id.version)),
           k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
       else

@@ -1094,4 +1094,33 @@ function Client:preflight(tool, args, opts)
   M.check(tool, args, self.ns, opts.stdin, o)
 end
 
+-- The second a time stamp names, as seconds since 1970 UTC: helm's info.first_deployed is
+-- Go's RFC 3339 with the deploying client's own offset ("2026-12-06T20:07:31.1234+02:00"),
+-- llmdlua's own records end in "Z". Comparing the two as text (the first 19 characters) read
+-- a release deployed at 19:07 UTC under +02:00 as after a deploy started at 20:00 UTC, and
+-- took it as that deploy's. Returns nil for anything else (the caller then claims nothing).
+function M.utc_seconds(ts)
+  if type(ts) ~= "string" then return nil end
+  local y, mo, d, h, mi, sec, zone = ts:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)[Tt ](%d%d):(%d%d):(%d%d)%.?%d*(.*)$")
+  if not y then return nil end
+  local off
+  if zone == "Z" or zone == "z" then
+    off = 0
+  else
+    local sign, oh, om = zone:match("^([+-])(%d%d):?(%d%d)$")
+    if not sign then return nil end
+    off = (tonumber(oh) * 60 + tonumber(om)) * 60 * (sign == "-" and -1 or 1)
+  end
+  y, mo, d = tonumber(y), tonumber(mo), tonumber(d)
+  if mo < 1 or mo > 12 or d < 1 or d > 31 then return nil end
+  -- (days from 1970-01-01 of a proleptic Gregorian date: the civil-from-days inverse)
+  local yy = mo <= 2 and y - 1 or y
+  local era = yy // 400
+  local yoe = yy - era * 400
+  local doy = (153 * (mo > 2 and mo - 3 or mo + 9) + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  local days = era * 146097 + doe - 719468
+  return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(sec) - off
+end
+
 return M

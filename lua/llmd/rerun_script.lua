@@ -14,6 +14,7 @@
 -- installed again since (another first_deployed) or upgraded by someone else (another
 -- revision) is not. The Service likewise by its metadata.uid.
 local json = require "llmd.json"
+local k8s = require "llmd.k8s"
 local lfs = require "lfs"
 
 local M = {}
@@ -85,7 +86,8 @@ local function release_owner(c, d, s, name)
   local dep = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
   local was = dep and type(dep.names) == "table" and dep.names[name]
   if was ~= nil then
-    if was == false and tostring(id.first_deployed):sub(1, 19) >= dep.started:sub(1, 19)
+    local f, st = k8s.utc_seconds(tostring(id.first_deployed)), k8s.utc_seconds(dep.started)
+    if was == false and f and st and f >= st
       and tostring(id.version) == "1" then
       return "ours"
     end

@@ -1599,10 +1599,10 @@ function M.evidence(rows)
           -- (negligible only where the whole 95 % interval is within the threshold too, as
           -- decision.effect_size's "small": wording54)
           local e = it.test.row_effect
-          local within = e.lo and e.hi and (", 95 %% interval %s to %s"):format(d.pct_near(e.lo, d.MIN_EFFECT),
+          local ends = e.lo and e.hi and (", 95 %% interval %s to %s"):format(d.pct_near(e.lo, d.MIN_EFFECT),
             d.pct_near(e.hi, d.MIN_EFFECT)) or ""
           verdict = ("negligible: within the %g %% practical threshold at both ends of the 95 %% interval (%s; %s%s)")
-            :format(d.MIN_EFFECT, ptxt, n, within)
+            :format(d.MIN_EFFECT, ptxt, n, ends)
           it.open = ("%s, but %.1f %% apart, within the %g %% practical threshold at both ends of its 95 %% interval")
             :format(it.p, d.magnitude(it.eff), d.MIN_EFFECT)
         elseif small then

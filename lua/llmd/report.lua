@@ -6729,8 +6729,8 @@ local function summary(model, A, B)
             :format(table.concat(cls.small, ", "))
         end
         if #cls.open > 0 then
-          said[#said + 1] = ("within the threshold by the estimate, but not by the 95 %% interval, which reaches beyond "
-            .. "it, in %s"):format(table.concat(cls.open, ", "))
+          said[#said + 1] = ("within the threshold by the estimate, but not by the 95 %% interval, which reaches "
+            .. "beyond it, in %s"):format(table.concat(cls.open, ", "))
         end
         if #cls.unsure > 0 then
           said[#said + 1] = ("not shown beyond the threshold in %s"):format(table.concat(cls.unsure, ", "))

@@ -51,8 +51,9 @@ local o = args.parse(arg, {
   --slo LIST                latency and error-rate limits, e.g. ttft_p90_ms=200,tpot_p90_ms=50,
                             error_rate_pct=1 (any latency metric of the catalogue): capacity at
                             SLO and goodput (else slo: in the info files or the plan)
-  --min-effect PCT          a significant difference smaller than this is "negligible"
-                            (default 2)
+  --min-effect PCT          the practical threshold: a difference whose whole 95 % interval is
+                            within it is "negligible" (about the same), one beyond it at
+                            both ends names a winner (default 2)
   --quiet                   print only where the workspace and the reports are: neither the
                             report nor the workspace's tree (both are still written); with
                             --plan/--resume no progress lines (a failure and the way on are said)

@@ -1631,10 +1631,28 @@ function M.evidence(rows)
             d.pct_near(e.lo, d.MIN_EFFECT), d.pct_near(e.hi, d.MIN_EFFECT)) or ""
           verdict = ("no clear difference (%s; %s%s)"):format(ptxt, n, est)
           it.open = it.p
+        elseif small and it.test.row_effect and d.effect_size(it.test, it.test.row_effect, nil, label(it.w),
+          label(it.r)) == "small" then
+          -- (negligible only where the whole 95 % interval is within the threshold too, as
+          -- decision.effect_size's "small": wording54)
+          local e = it.test.row_effect
+          local ends = e.lo and e.hi and (", 95 %% interval %s to %s"):format(d.pct_near(e.lo, d.MIN_EFFECT),
+            d.pct_near(e.hi, d.MIN_EFFECT)) or ""
+          verdict = ("negligible: within the %g %% practical threshold at both ends of the 95 %% interval (%s; %s%s)")
+            :format(d.MIN_EFFECT, ptxt, n, ends)
+          it.open = ("%s, but %.1f %% apart, within the %g %% practical threshold at both ends of its 95 %% interval")
+            :format(it.p, d.magnitude(it.eff), d.MIN_EFFECT)
         elseif small then
-          verdict = ("negligible: below the %g %% practical threshold (%s; %s)"):format(d.MIN_EFFECT, ptxt, n)
-          it.open = ("%s, but %.1f %% apart, below the %g %% practical threshold"):format(it.p, d.magnitude(it.eff),
-            d.MIN_EFFECT)
+          -- (within the threshold by the estimate, the interval reaching beyond it, or none)
+          local _, note = nil, nil
+          if it.test.row_effect then
+            _, note = d.effect_size(it.test, it.test.row_effect, nil, label(it.w), label(it.r))
+          end
+          verdict = ("not shown to differ by the %g %% practical threshold (%s; %s): %s"):format(d.MIN_EFFECT, ptxt, n,
+            note or ("%.1f %% apart, within it by the figures, but with no interval of that difference, so it may be "
+            .. "beyond it: no winner"):format(d.magnitude(it.eff)))
+          it.open = ("%s, but %.1f %% apart, within the %g %% practical threshold by the estimate only: its 95 %% "
+            .. "interval reaches beyond it"):format(it.p, d.magnitude(it.eff), d.MIN_EFFECT)
         else
           -- significant, the estimate past the threshold: a clear difference only where the
           -- whole interval is beyond it too (decision.effect_size, the Verdict's rule); an

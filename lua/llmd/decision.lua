@@ -5589,6 +5589,23 @@ end
 -- The fall (B against A, %) that reaches a threshold of thr % (M.magnitude): -100 thr / (100 + thr).
 function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
 
+-- Is the whole interval of an effect (eff: a row effect, as M.interval_beyond's) within the
+-- practical threshold thr (%) at both ends, so that the difference is shown too small to
+-- matter ("negligible", the rows' word for what the Verdict calls "about the same")? A ratio's:
+-- both ends within thr (M.magnitude); the error rate's: its pp interval within its threshold
+-- (M.error_pp_threshold, else M.MIN_ERROR_PP) at both ends ("pp"), or, where the rates are not
+-- known, its relative interval within thr. false where the interval is unbounded: an estimate
+-- alone bounds nothing.
+function M.interval_within(eff, thr)
+  if eff.pp and eff.pp_lo and eff.pp_hi then
+    local floor = M.error_pp_threshold(eff, thr) or M.MIN_ERROR_PP
+    if eff.pp_lo > -floor and eff.pp_hi < floor then return "pp" end
+    if eff.rate_a and eff.rate_b then return false end
+  end
+  if not (eff.lo and eff.hi) then return false end
+  return M.magnitude(eff.lo) < thr and M.magnitude(eff.hi) < thr
+end
+
 -- Is the whole interval of an effect (eff: M.count_effect's, or any other row effect's with
 -- lo and hi) beyond the practical threshold thr (%) on one side? A ratio's: its lower end a
 -- rise of thr or more, or its upper end a fall that reaches it (M.magnitude). The error
@@ -5638,6 +5655,19 @@ function M.pct_near(pct, thr)
   return pct_beside(pct, pct >= 0 and thr or M.fall_threshold(thr))
 end
 
+-- Several percentages said together beside the threshold thr (%), an estimate and its
+-- interval's ends: each as M.pct_near, all with the most decimals any of them takes ("-1.95 %
+-- to -1.95 %", never "-1.95 % to -1.9 %"). Returns the strings in xs's order.
+function M.pcts_near(xs, thr)
+  local d = 1
+  for _, x in ipairs(xs) do
+    d = math.max(d, metrics.decimals_apart({ x }, x >= 0 and thr or M.fall_threshold(thr), 1, 3))
+  end
+  local out = {}
+  for i, x in ipairs(xs) do out[i] = signed(x, d) .. " %" end
+  return out
+end
+
 -- The practical threshold as a sentence compares pct with it (thr: %): "the 2 % threshold"
 -- for a rise; for a fall "the 2 % threshold (a fall of -1.96 % B against A reaches it)",
 -- the threshold being one run's figure thr % above the other's, whichever is A.
@@ -5672,12 +5702,15 @@ end
 -- M.one_point_effect's, M.repeat_effect's or M.count_effect's; where: "within the load
 -- points tested", "over the repeats", or nil for the whole runs' figures): "beyond" when
 -- its whole interval is beyond the threshold on the side the test found (then, and only
--- then, a winner); "small" when the estimate itself is below it ("a difference too small
--- to matter"); "unsure" when the estimate is beyond it but the interval reaches back within
--- it, or is unbounded (too few requests for a tail percentile's, a point measured once);
+-- then, a winner); "small" when its whole interval is within it at both ends (M.interval_within:
+-- "a difference too small to matter", "negligible"); "unsure" when the interval reaches across
+-- the threshold, or is unbounded (too few requests for a tail percentile's, a point measured
+-- once): an estimate beyond it whose interval reaches back within it, or one within it whose
+-- interval reaches beyond it (wording54: +1.5 %, interval +0.3 % to +2.7 %, read "negligible"
+-- on its estimate alone, a claim of no practical difference the interval does not carry);
 -- "opposite" when the figure's difference and the rank test's point opposite ways. The
--- error rate (eff.pp: in percentage points) also has M.MIN_ERROR_PP: its estimate below it
--- is "small", its interval must be beyond both. Returns the class and, but for "beyond",
+-- error rate (eff.pp: in percentage points) also has M.MIN_ERROR_PP: its interval within it
+-- at both ends is "small", it must be beyond both for a winner. Returns the class and, but for "beyond",
 -- the note that says it (la, lb: the runs' names), and for an unbounded interval what would
 -- settle it (M.settle_text). Why the interval, not the estimate alone: an estimate just past
 -- 2 % is as likely to be 1 % as 3 %, and a tail percentile's estimate is noisy enough to
@@ -5706,15 +5739,22 @@ function M.effect_size(test, eff, min_effect, la, lb)
     return "opposite", ("the test finds %s's values lower, and this figure differs the other way%s (%s): no winner")
       :format(lower, where, rel or (signed(eff.pp, 2) .. " pp"))
   end
-  if eff.pp and math.abs(eff.pp) < M.MIN_ERROR_PP then
-    return "small", ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
-      ("%.3g"):format(math.abs(eff.pp)), where, ("%g"):format(M.MIN_ERROR_PP))
+  local within = M.interval_within(eff, thr)
+  if within == "pp" then
+    local floor = M.error_pp_threshold(eff, thr) or M.MIN_ERROR_PP
+    return "small", ("%s pp apart%s, %d %% interval %s to %s pp, within the error rate's practical threshold of %s "
+      .. "percentage points at both ends"):format(("%.3g"):format(math.abs(eff.pp)), where,
+      eff.level or M.EFFECT_LEVEL, signed(eff.pp_lo, 2), signed(eff.pp_hi, 2), ("%.3g"):format(floor))
   end
-  if pct and M.magnitude(pct) < thr then
-    return "small", ("a difference too small to matter (%s%s, below %s)"):format(rel, where,
-      M.threshold_text(pct, thr))
+  if within then
+    local p3 = M.pcts_near({ pct or eff.lo, eff.lo, eff.hi }, thr)
+    return "small", ("a difference too small to matter (%s%s, %d %% interval %s to %s, within %s at both ends)")
+      :format(pct and p3[1] or "N/A", where, eff.level or M.EFFECT_LEVEL, p3[2], p3[3],
+        M.threshold_text(eff.lo < 0 and eff.lo or eff.hi, thr))
   end
   if M.interval_beyond(eff, thr) then return "beyond" end
+  -- (the estimate within the threshold, its interval across it or unbounded: it may matter)
+  local est_within = eff.pp and math.abs(eff.pp) < M.MIN_ERROR_PP or pct and M.magnitude(pct) < thr
   -- (the error rate's thresholds are read on its pp interval, M.interval_beyond: said in pp,
   -- where its relative ends, over A's rate, would not show them)
   local fall = dir < 0 and not eff.pp and (" (a fall reaches it at %s)"):format(("%+.2f %%"):format(
@@ -5728,6 +5768,12 @@ function M.effect_size(test, eff, min_effect, la, lb)
   local bounded = eff.pp and eff.pp_lo and eff.pp_hi or not eff.pp and eff.lo and eff.hi
   if not bounded then
     local settle = M.settle_text(eff)
+    if est_within then
+      return "unsure", ("%s's values are lower (%s)%s, within the %s, but the %d %% interval of that difference is "
+        .. "unbounded (%s), so it may be beyond it: no winner%s"):format(lower, by, where, thr_text,
+        eff.level or M.EFFECT_LEVEL, eff.why or "too few independent requests",
+        settle and ("; to settle it: " .. settle) or ""), settle
+    end
     return "unsure", ("%s's values are lower (%s)%s, but the %d %% interval of that difference is unbounded (%s), so "
       .. "it may be smaller than the %s: no winner%s"):format(lower, by, where, eff.level or M.EFFECT_LEVEL,
       eff.why or "too few independent requests", thr_text, settle and ("; to settle it: " .. settle) or ""), settle
@@ -5736,6 +5782,12 @@ function M.effect_size(test, eff, min_effect, la, lb)
   if eff.pp then
     local pp = ("%s to %s pp"):format(signed(eff.pp_lo, 2), signed(eff.pp_hi, 2))
     ends = ends and ("%s, %s"):format(ends, pp) or pp
+  end
+  if est_within then
+    -- (the estimate within the threshold, the interval reaching beyond it: it may matter)
+    return "unsure", ("%s's values are lower (%s)%s, within the %s, but the %d %% interval of that difference, %s, "
+      .. "reaches beyond it, so it may matter: no winner"):format(lower, by, where, thr_text,
+      eff.level or M.EFFECT_LEVEL, ends)
   end
   -- (plain words: the interval of the difference takes in differences smaller than the
   -- threshold; "but by less than the 2 % practical threshold could be (...)" was read wrong)
@@ -6187,12 +6239,20 @@ local function verdict_of(o)
       return r
     end
   elseif eff and M.magnitude(eff) < (o.min_effect or M.MIN_EFFECT) then
-    r.verdict = "negligible"
+    -- (no interval of the difference: the estimate within the threshold bounds nothing, so
+    -- never "negligible", which says the whole difference is within it, wording54)
+    r.verdict, r.size = "not shown to differ", "unsure"
+    r.size_lower = eb > ea and "a" or "b"
+    r.note = ("a difference within the %s %% practical threshold by the figures (%s), but with no interval of it, so "
+      .. "it may be beyond it: no winner"):format(("%g"):format(o.min_effect or M.MIN_EFFECT),
+      M.pct_near(eff, o.min_effect or M.MIN_EFFECT))
     return r
   end
-  if o.key == "error_rate_pct" and math.abs(eb - ea) < M.MIN_ERROR_PP then
-    r.verdict = "negligible"
-    r.note = ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
+  if o.key == "error_rate_pct" and math.abs(eb - ea) < M.MIN_ERROR_PP and not (se and (se.pct or se.pp)) then
+    r.verdict, r.size = "not shown to differ", "unsure"
+    r.size_lower = eb > ea and "a" or "b"
+    r.note = ("%s pp apart%s, within the error rate's practical threshold of %s percentage points by the figures, but "
+      .. "with no interval of that difference, so it may be beyond it: no winner"):format(
       ("%.3g"):format(math.abs(eb - ea)), ea ~= o.a and " within the load points" or "", ("%g"):format(M.MIN_ERROR_PP))
     return r
   end

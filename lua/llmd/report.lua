@@ -3368,8 +3368,11 @@ local function sustained_size_text(r, A, B)
   local thr = ("%g"):format(t)
   local e = r.effect_pct and decision.pct_near(r.effect_pct, t) or "N/A"
   if r.sustained_size == "small" then
-    return ("a difference too small to matter (%s within the load points tested, below %s)")
-      :format(e, decision.threshold_text(r.effect_pct, t))
+    -- (shown within the threshold at both ends of its interval: decision.effect_size)
+    local p3 = decision.pcts_near({ r.effect_pct, r.effect_lo, r.effect_hi }, t)
+    return ("a difference too small to matter (%s within the load points tested, %d %% interval %s to %s, within %s "
+      .. "at both ends)"):format(p3[1], r.effect_level or decision.EFFECT_LEVEL, p3[2], p3[3],
+      decision.threshold_text(r.effect_lo < 0 and r.effect_lo or r.effect_hi, t))
   elseif r.sustained_size == "opposite" then
     return ("no winner: the test finds %s's values lower, this figure differs the other way within the load points "
       .. "(%s)"):format(r.sustained_lower == "a" and A.label or B.label, e)
@@ -3378,6 +3381,19 @@ local function sustained_size_text(r, A, B)
   local fall = r.effect_pct and r.effect_pct < 0
     and (" (a fall reaches it at %+.2f %%)"):format(decision.fall_threshold(t)) or ""
   local who = r.sustained_lower == "a" and A.label or B.label
+  if r.effect_pct and decision.magnitude(r.effect_pct) < t then
+    -- (the estimate within the threshold, its interval reaching beyond it or unbounded: it may
+    -- matter, decision.effect_size)
+    if not r.effect_lo then
+      return ("%s's values are lower (%s %s against %s) within the load points tested, within the %s %% practical "
+        .. "threshold%s, but the interval of that difference is unbounded, so it may be beyond it: no winner")
+        :format(who, B.label, e, A.label, thr, fall)
+    end
+    return ("%s's values are lower (%s %s against %s) within the load points tested, within the %s %% practical "
+      .. "threshold%s, but the %d %% interval of that difference, %s to %s, reaches beyond it, so it may matter: no "
+      .. "winner"):format(who, B.label, e, A.label, thr, fall, r.effect_level or decision.EFFECT_LEVEL,
+      decision.pct_near(r.effect_lo, t), decision.pct_near(r.effect_hi, t))
+  end
   if not r.effect_lo then
     return ("%s's values are lower (%s %s against %s) within the load points tested, but the interval of that "
       .. "difference is unbounded, so it may be smaller than the %s %% practical threshold%s: no winner"):format(who,
@@ -6256,7 +6272,12 @@ local function summary(model, A, B)
       if eff and (eff.pct or eff.pp) then
         size, size_note = decision.effect_size(mp.test, eff, model.min_effect, A.label, B.label)
       elseif sig and decision.magnitude(decision.effect_pct(mp.a, mp.b) or 0) < model.min_effect then
-        size = "small"
+        -- (no interval: the estimate within the threshold bounds nothing, decision.verdict's
+        -- words; it read "no clear difference" beside a significant p)
+        size = "unsure"
+        size_note = decision.effect_pct(mp.a, mp.b) and ("a difference within the %s %% practical threshold by the "
+          .. "figures (%s), but with no interval of it, so it may be beyond it: no winner"):format(
+          ("%g"):format(model.min_effect), decision.pct_near(decision.effect_pct(mp.a, mp.b), model.min_effect)) or nil
       end
       local big = sig and size == "beyond"
       if d and big then
@@ -6769,17 +6790,25 @@ local function summary(model, A, B)
     local function sized_parts(list, size, lower_of)
       local parts = {}
       for _, g in ipairs(by_test(list)) do
-        local cls = { small = {}, unsure = {}, unbounded = {}, opposite = {} }
+        local cls = { small = {}, open = {}, unsure = {}, unbounded = {}, unbounded_open = {}, opposite = {} }
         local settle, why, needs, fewest = nil, nil, {}, nil
         for _, x in ipairs(g.rows) do
           local r = x.row
           local c = size(r) == "unsure" and not (r.effect_lo or r.effect_pp_lo) and cls.unbounded or cls[size(r)]
             or cls.unsure
-          if c == cls.unsure then
+          -- (an estimate within the threshold whose interval reaches beyond it: not shown within
+          -- it, decision.effect_size; said apart from one beyond it whose interval reaches back)
+          local thr = r.min_effect or decision.MIN_EFFECT
+          local est_within = r.effect_pp and math.abs(r.effect_pp) < decision.MIN_ERROR_PP
+            or not r.effect_pp and r.effect_pct and decision.magnitude(r.effect_pct) < thr
+          if est_within and c == cls.unsure then c = cls.open end
+          if est_within and c == cls.unbounded then c = cls.unbounded_open end
+          if c == cls.unsure or c == cls.open or c == cls.small and (r.effect_lo or r.effect_pp_lo) then
             -- (beside the threshold: with the decimals that keep them apart from it)
             c[#c + 1] = ("%s (%s)"):format(x.label, effect_text({ pct = r.effect_pct, lo = r.effect_lo,
               hi = r.effect_hi, level = r.effect_level, pp_lo = r.effect_pp_lo, pp_hi = r.effect_pp_hi,
               relative_why = r.effect_relative_why }, true, r.min_effect or decision.MIN_EFFECT))
+            -- (too small to matter: its interval, within the threshold at both ends, with it)
           elseif c == cls.small and r.effect_pp and math.abs(r.effect_pp) < decision.MIN_ERROR_PP then
             -- (the error rate below its percentage-point threshold)
             c[#c + 1] = ("%s %s pp"):format(x.label, T.helpers.signed(r.effect_pp, 2))
@@ -6788,7 +6817,7 @@ local function summary(model, A, B)
             c[#c + 1] = ("%s %s"):format(x.label, r.effect_pct
               and decision.pct_near(r.effect_pct, r.min_effect or decision.MIN_EFFECT) or "N/A")
           end
-          if c == cls.unbounded then
+          if c == cls.unbounded or c == cls.unbounded_open then
             why = why or r.effect_why
             -- (what would settle it: each row's requests a load point, decision.settle_text)
             if r.effect_need then
@@ -6815,16 +6844,27 @@ local function summary(model, A, B)
         end
         local said = {}
         if #cls.small > 0 then
-          said[#said + 1] = ("too small to matter in %s (below the threshold)"):format(table.concat(cls.small, ", "))
+          said[#said + 1] = ("too small to matter (the 95 %% interval within the threshold at both ends) in %s")
+            :format(table.concat(cls.small, ", "))
+        end
+        if #cls.open > 0 then
+          said[#said + 1] = ("within the threshold by the estimate, but not by the 95 %% interval, which reaches "
+            .. "beyond it, in %s"):format(table.concat(cls.open, ", "))
         end
         if #cls.unsure > 0 then
           said[#said + 1] = ("not shown beyond the threshold in %s"):format(table.concat(cls.unsure, ", "))
         end
-        if #cls.unbounded > 0 then
-          said[#said + 1] = ("not shown beyond the threshold in %s (%s: %s%s)"):format(
-            table.concat(cls.unbounded, ", "), #cls.unbounded == 1 and "its 95 % interval unbounded"
-            or "their 95 % intervals unbounded", why or "too few independent requests",
-            settle and ("; to settle it: " .. settle) or "")
+        -- (the settle said once, after the last of the unbounded: within the threshold by the
+        -- estimate, with nothing to bound it there, and beyond it by the estimate)
+        local ub = { { cls.unbounded_open, "within the threshold by the estimate, but not bounded within it in" },
+          { cls.unbounded, "not shown beyond the threshold in" } }
+        local last = #cls.unbounded > 0 and 2 or 1
+        for i, u in ipairs(ub) do
+          if #u[1] > 0 then
+            said[#said + 1] = ("%s %s (%s: %s%s)"):format(u[2], table.concat(u[1], ", "),
+              #u[1] == 1 and "its 95 % interval unbounded" or "their 95 % intervals unbounded",
+              why or "too few independent requests", i == last and settle and ("; to settle it: " .. settle) or "")
+          end
         end
         if #cls.opposite > 0 then
           said[#said + 1] = ("the other way in %s"):format(table.concat(cls.opposite, ", "))

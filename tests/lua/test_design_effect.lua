@@ -802,11 +802,19 @@ do
         t.contains(tp.sig.left_out, "10/s, 12/s in A; 12/s in B", what)
         t.ok(tp.p_adjusted < 0.05, what .. ": the test itself is significant")
         -- within the loads: +0.97 % (mean) to +1.25 % (p90), each below 2 % (numpy; B against A
-        -- since fixa43)
-        check_effects(c.json, reference(sim("v25", 25), sim("v26", 26), "4,6,8,9"), what)
+        -- since fixa43). Only the mean's 95 % interval (+0.2 % to +1.7 %, the reference's) is within
+        -- 2 % at both ends: too small to matter; p50's, p90's and p95's reach beyond it (to +2.1 %,
+        -- +2.8 %, +2.5 %) and p99's is unbounded, so those are not shown within it (wording54: on
+        -- main all five "small" on their estimates alone, stronger than their intervals carry)
+        local ref = reference(sim("v25", 25), sim("v26", 26), "4,6,8,9")
+        check_effects(c.json, ref, what)
         for _, key in ipairs(TPOT) do
-          local r = t.perf_row(c.json, key)
-          t.eq({ r.sustained_winner, r.winner, r.sustained_size }, { nil, nil, "small" }, what .. " " .. key)
+          local r, e = t.perf_row(c.json, key), ref[STAT[key]]
+          -- (within 2 % whichever run is A: a rise below +2 %, a fall above -200 / 102 %)
+          local within = e.lo ~= json.null and e.lo > -200 / 102 and e.hi < 2
+          t.eq(within, key == "tpot_mean_ms", what .. " " .. key .. ": the reference's interval within 2 %")
+          t.eq({ r.sustained_winner, r.winner, r.sustained_size }, { nil, nil, within and "small" or "unsure" },
+            what .. " " .. key)
         end
         -- (p99.9: the figure's difference within the loads is the other way, -1.3 %: no winner either)
         t.eq(t.perf_row(c.json, "tpot_p999_ms").sustained_winner, nil, what)
@@ -815,11 +823,17 @@ do
         t.lacks(c.md, "at the loads both sustained: v26's lower", what)
         -- what it is instead, with the one test said once for its rows
         t.contains(c.md, "v25's values are lower (one Mann-Whitney stratified by load point (van Elteren, 4 points) for these 6 rows, p = "
-          .. "0.00998, Holm-adjusted 0.0399), too small to matter in TPOT mean +1.0 %, TPOT p50 +1.2 %, TPOT p90 +1.3 %, "
-          .. "TPOT p95 +0.5 %, TPOT p99 +0.5 % (below the threshold)", what)
+          .. "0.00998, Holm-adjusted 0.0399), too small to matter (the 95 % interval within the threshold at both ends) "
+          .. "in TPOT mean (+1.0 %, 95 % interval +0.2 % to +1.7 %); within the threshold by the estimate, but not by "
+          .. "the 95 % interval, which reaches beyond it, in TPOT p50 (+1.2 %, 95 % interval +0.2 % to +2.1 %), TPOT "
+          .. "p90 (+1.3 %, 95 % interval -0.2 % to +2.8 %), TPOT p95 (+0.5 %, 95 % interval -1.5 % to +2.5 %); within "
+          .. "the threshold by the estimate, but not "
+          .. "bounded within it in TPOT p99 +0.5 % (its 95 % interval unbounded", what)
         if not slo then
-          t.contains(c.md, "TPOT p90 +2.8 % (Performance Results, at the loads both sustained: a difference too small to "
-            .. "matter (+1.3 % within the load points tested, below the 2 % threshold), p = 0.00998", what)
+          t.contains(c.md, "TPOT p90 +2.8 % (Performance Results, at the loads both sustained: v25's values are lower "
+            .. "(v26 +1.3 % against v25) within the load points tested, within the 2 % practical threshold, but the 95 % "
+            .. "interval of that difference, -0.2 % to +2.8 %, reaches beyond it, so it may matter: no winner, p = "
+            .. "0.00998", what)
         end
       end
     end)
@@ -857,8 +871,10 @@ do
       function()
       -- (decision.verdict without a row_effect: the pooled figures' effect against min_effect)
       local decision = require "llmd.decision"
+      -- (+1 % with no interval: not shown within the threshold, so "not shown to differ", never
+      -- "negligible" on the estimate alone, wording54)
       local v = decision.verdict { key = "tpot_p90_ms", a = 100, b = 101, test = { test = "mann_whitney", p = 1e-6 } }
-      t.eq(v.verdict, "negligible")
+      t.eq(v.verdict, "not shown to differ")
       v = decision.verdict { key = "tpot_p90_ms", a = 100, b = 110, test = { test = "mann_whitney", p = 1e-6 } }
       t.eq(v.verdict, "A better")
     end)

@@ -96,9 +96,12 @@ t.test("swapping the runs at the threshold's edge flips the sign, never the winn
   local v4 = edge_verdict(c, a)
   t.eq(v3.verdict, "negligible")
   t.eq(v4.verdict, "negligible")
-  t.eq(v3.note, "a difference too small to matter (+1.99 % over the repeats, below the 2 % threshold)")
-  t.eq(v4.note, "a difference too small to matter (-1.95 % over the repeats, below the 2 % threshold (a fall "
-    .. "reaches it at -1.96 %))")
+  -- (negligible: the whole 95 % interval within the threshold too, said beside it: +1.988 % to
+  -- +1.992 %, swapped -1.953 % to -1.949 %, the repeats' Welch interval as above)
+  t.eq(v3.note, "a difference too small to matter (+1.99 % over the repeats, 95 % interval +1.99 % to +1.99 %, "
+    .. "within the 2 % threshold at both ends)")
+  t.eq(v4.note, "a difference too small to matter (-1.95 % over the repeats, 95 % interval -1.95 % to -1.95 %, "
+    .. "within the 2 % threshold (a fall reaches it at -1.96 %) at both ends)")
   -- the magnitude the threshold reads is the same either way (by hand: 1.99 and 100 x 1.9512
   -- / 98.0488 = 1.99)
   t.near(decision.magnitude(decision.effect_pct(100, 101.99)), decision.magnitude(decision.effect_pct(101.99, 100)),

@@ -520,7 +520,12 @@ do
   local function folder(name, edit)
     local d = t.tmpdir() .. "/" .. name
     os.execute("mkdir -p '" .. d .. "'")
-    local text = t.read(BR)
+    -- (the example's throughput.request_rate.mean, 2,262.448 req/s, disagrees with its own 500
+    -- requests / 49.972 s = 10.006 req/s, so whether it kept up is unknown and capacity is N/A
+    -- for that reason first (satur54); made to agree here so the NTPOT reason is what is read)
+    local text, n = t.read(BR):gsub("(request_rate:\n +max: )2328%.0(\n +mean: )2262%.448(\n +min: )2223%.0",
+      "%110.2%210.006%39.8", 1)
+    assert(n == 1)
     if edit then text = edit(text) end
     t.write(d .. "/br_v0_2_1_example.yaml", text)
     return d

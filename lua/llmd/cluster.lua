@@ -3588,15 +3588,6 @@ function M.same_object(d, k, n, now)
   return want == nil or now == true or want == now
 end
 
--- Whether a release first deployed at first (helm status's info.first_deployed, with the
--- helm client's offset) was deployed in or after the second started (llmdlua's own UTC
--- record) names: both read as UTC seconds (k8s.utc_seconds), false when either cannot be read
--- (nothing is then claimed as this run's).
-function M.deployed_since(first, started)
-  local f, s = k8s.utc_seconds(tostring(first)), k8s.utc_seconds(tostring(started))
-  return f ~= nil and s ~= nil and f >= s
-end
-
 local recover_interrupted -- (below, with the deploy's calls)
 
 local function teardown(ctx, x)
@@ -4068,7 +4059,7 @@ function M.interrupted_owner(ctx, names)
           local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
           for _, n in ipairs(names) do
             local id = ids[n]
-            if id and not before[n] and M.deployed_since(id.first_deployed, dep)
+            if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
               and (id.version == nil or id.version == 1) then
               mine[#mine + 1] = n
             end
@@ -4345,7 +4336,7 @@ recover_interrupted = function(ctx, x)
   for _, n in ipairs(minus(now.releases, d.before.releases)) do
     if own[n] and not have[n] then
       local id, why = M.release_identity(ctx, n)
-      local since = id and M.deployed_since(id.first_deployed, started)
+      local since = id and k8s.deployed_since(id.first_deployed, started)
       if not id then
         rejected[#rejected + 1] = n
         say(ctx, "  release %s: cannot tell whether this run's interrupted deploy installed it (%s): left", n, why)

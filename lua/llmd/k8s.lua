@@ -1123,4 +1123,13 @@ function M.utc_seconds(ts)
   return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(sec) - off
 end
 
+-- Whether a release first deployed at first (helm status's info.first_deployed, with the
+-- helm client's offset) was deployed in or after the second started (llmdlua's own UTC
+-- record) names: both read as UTC seconds, false when either cannot be read (nothing is then
+-- claimed as a run's own). One rule for llmd.cluster's and llmd.rerun_script's teardowns.
+function M.deployed_since(first, started)
+  local f, s = M.utc_seconds(tostring(first)), M.utc_seconds(tostring(started))
+  return f ~= nil and s ~= nil and f >= s
+end
+
 return M

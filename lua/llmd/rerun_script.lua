@@ -86,8 +86,7 @@ local function release_owner(c, d, s, name)
   local dep = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
   local was = dep and type(dep.names) == "table" and dep.names[name]
   if was ~= nil then
-    local f, st = k8s.utc_seconds(tostring(id.first_deployed)), k8s.utc_seconds(dep.started)
-    if was == false and f and st and f >= st
+    if was == false and k8s.deployed_since(id.first_deployed, dep.started)
       and tostring(id.version) == "1" then
       return "ours"
     end

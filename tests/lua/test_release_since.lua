@@ -5,7 +5,6 @@
 -- Expected seconds from python3's datetime.fromisoformat(...).timestamp() (independent).
 local t = require "testlib"
 local k8s = require "llmd.k8s"
-local cluster = require "llmd.cluster"
 
 t.test("utc_seconds reads RFC 3339 with any offset, as python's datetime does", function()
   t.eq(k8s.utc_seconds("2026-12-06T20:07:31.123456789+02:00"), 1796580451)
@@ -19,9 +18,9 @@ end)
 
 t.test("a release deployed before the deploy started is not taken, whatever its offset", function()
   -- 20:07:31+02:00 is 18:07:31 UTC: before a deploy started at 20:00:00Z (the text compare said after)
-  t.eq(cluster.deployed_since("2026-12-06T20:07:31.5+02:00", "2026-12-06T20:00:00Z"), false)
+  t.eq(k8s.deployed_since("2026-12-06T20:07:31.5+02:00", "2026-12-06T20:00:00Z"), false)
   -- 13:07:31-05:00 is 18:07:31 UTC: after a deploy started at 18:00:00Z (the text compare said before)
-  t.eq(cluster.deployed_since("2026-12-06T13:07:31-05:00", "2026-12-06T18:00:00Z"), true)
-  t.eq(cluster.deployed_since("2026-12-06T18:00:00.9Z", "2026-12-06T18:00:00Z"), true, "the same second counts")
-  t.eq(cluster.deployed_since("garbage", "2026-12-06T18:00:00Z"), false)
+  t.eq(k8s.deployed_since("2026-12-06T13:07:31-05:00", "2026-12-06T18:00:00Z"), true)
+  t.eq(k8s.deployed_since("2026-12-06T18:00:00.9Z", "2026-12-06T18:00:00Z"), true, "the same second counts")
+  t.eq(k8s.deployed_since("garbage", "2026-12-06T18:00:00Z"), false)
 end)

@@ -67,3 +67,24 @@ t.test("closed-loop ladder: more requests from a faster server at the same concu
     end
   end)
 
+
+t.test("closed-loop ladder: loads asked to last 60 s against 6 s stay another workload", function()
+  -- the same server, concurrency 4, 8, 12, 16, each load 60 s in A and 6 s in B (the truth:
+  -- audit53_harness.py --dur): the requests still differ by the loads' length, which the load
+  -- duration compares (more than 2x apart), so the runs are not like for like
+  local d = t.tmpdir()
+  local function gen(dir, seed, dur)
+    local r = proc.run { PY, ROOT .. "/tests/sim/audit53_harness.py", dir, "--concurrency", "--rates", "4,8,12,16",
+      "--dur", dur, "--repeat", "2", "--seed", tostring(seed), "--harnesses", "ip" }
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+  end
+  gen(d .. "/L", 21, "60")
+  gen(d .. "/S", 22, "6")
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", d .. "/L/ip", "--b", d .. "/S/ip", "--a-label", "long", "--b-label", "short", "--parent",
+    d .. "/out", "--slo", "ttft_p90_ms=500", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local m = json.read(r.stdout:match("Workspace: ([^\n]+)") .. "/comparison.json")
+  t.eq(m.workload_match.like_for_like, false)
+  t.eq(m.workload_match.differences[1].field, "load_duration")
+  t.eq(m.verdict.kind, "not comparable")
+end)

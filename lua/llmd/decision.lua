@@ -4564,11 +4564,64 @@ end
 --    beyond the limit, a passing one far within it, or a failure past its run's saturation
 --    (its queue grew: the latency rose with load, a fail at both ends) still orders them.
 function M.unknown_noise_orders(ca, cb, up, beyond_ceiling, margin_pct)
-  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then return false end
+  return M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct) == nil
+end
+
+-- Which of M.unknown_noise_orders' two conditions leaves the order up open (nil: none, it is
+-- evidence), for the texts that say why either may be higher (tidy55: they said only "too
+-- close, or too near the limit", naming no load): {cond = "close", margin_pct} - the loads
+-- that decide it less than M.UNKNOWN_NOISE_GAP apart (margin_pct nil: unknown); {cond =
+-- "near_limit", margin_pct, beyond, a = {lo, hi}, b = {lo, hi}} - far enough apart, but with
+-- every summary figure moved by lp.UNKNOWN_NOISE_BAND % each capacity may lie anywhere in its
+-- span {lo, hi} (hi nil: no upper end), and the spans do not keep up above; {cond = "no_band"}:
+-- a side's span under that noise is unknown.
+function M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct)
+  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then
+    return { cond = "close", margin_pct = margin_pct }
+  end
   local la, ha = band_span(ca)
   local lb, hb = band_span(cb)
-  if not (la and lb) then return false end
-  return M.spans_apart(la, ha, lb, hb) == up
+  if not (la and lb) then return { cond = "no_band" } end
+  if M.spans_apart(la, ha, lb, hb) == up then return nil end
+  -- (no upper end: hi nil, as comparison.json keeps it - JSON has no infinity)
+  local function fin(v) return v ~= math.huge and v or nil end
+  return { cond = "near_limit", margin_pct = margin_pct, beyond = beyond_ceiling or nil, a = { lo = la, hi = fin(ha) },
+    b = { lo = lb, hi = fin(hb) } }
+end
+
+-- Why summary files' unknown noise leaves an order open, naming the loads (w: M.unknown_noise_why's
+-- result; ev: M.capacity_evidence's, whose margin_hi and margin_lo are the ends that decide it,
+-- the higher run's lower end and the lower run's upper end; rate: the formatter of one rate;
+-- la, lb: the runs' labels, A's and B's). The clause after "either may be higher:", or nil
+-- where w says nothing more than that the noise is unknown.
+function M.unknown_noise_text(w, ev, rate, la, lb)
+  if not w then return nil end
+  local up = ev.measured_higher
+  local hi, lo = up == "a" and la or lb, up == "a" and lb or la
+  local function pct(v) return ("%.1f %%"):format(v) end
+  if w.cond == "close" then
+    if not (ev.margin_hi and ev.margin_lo and w.margin_pct) then return nil end
+    return ("the loads that decide it lie too close: the measured loads put %s's capacity at %s or more and %s's "
+      .. "at %s or less, %s of their mean apart, and a pass and a fail that each rest on one percentile of "
+      .. "unknown noise order two runs only from %s apart"):format(hi, rate(ev.margin_hi), lo, rate(ev.margin_lo),
+      pct(w.margin_pct), pct(M.UNKNOWN_NOISE_GAP))
+  elseif w.cond == "near_limit" then
+    local function span(s)
+      if not s.hi and s.lo <= 0 then return "anywhere, with no bound either way" end
+      if not s.hi then return ("at %s or more"):format(rate(s.lo)) end
+      if s.lo <= 0 then return ("anywhere below %s"):format(rate(s.hi)) end
+      return ("between %s and %s"):format(rate(s.lo), rate(s.hi))
+    end
+    local apart = w.beyond and ("%s met the SLO beyond the most %s achieved at any load"):format(hi, lo)
+      or (ev.margin_hi and ev.margin_lo and w.margin_pct) and ("the measured loads put %s's capacity at %s or "
+        .. "more and %s's at %s or less, %s of their mean apart"):format(hi, rate(ev.margin_hi), lo,
+        rate(ev.margin_lo), pct(w.margin_pct))
+      or ("the measured loads put %s above"):format(hi)
+    return ("%s, but the figures that decide it lie too near the limit: with each summary figure %s%% off either "
+      .. "way, %s's capacity may lie %s and %s's %s, which do not keep %s above"):format(apart,
+      lp.UNKNOWN_NOISE_BAND .. " ", la, span(w.a), lb, span(w.b), hi)
+  end
+  return nil
 end
 
 -- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
@@ -5416,7 +5469,9 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct)
+    if open then
+      ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev

@@ -1757,7 +1757,13 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
           or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
-              .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
+              .. "whose noise these files cannot tell (no per-request data)%s"):format(bx, bn,
+              -- (the loads and the condition that leave it open, tidy55: "too close" named none)
+              (function()
+                local why = decision.unknown_noise_text(ev.noise_unknown_why, ev,
+                  function(v) return rate(v) .. " per GPU" end, nxt.label, x.label)
+                return why and (", and " .. why) or ", too close to order them"
+              end)())
           -- (spans apart by less than the noise of the rates they are read at: the ranking's and
           -- compare.lua's words, decision.capacity_noise_text, its rates per GPU; "cannot order
           -- them" reads as spans that overlap beside two that do not)

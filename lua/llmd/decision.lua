@@ -1735,6 +1735,10 @@ end
 -- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
 -- groups: {{why, {loads}}, ...} in order, empty ones dropped.
 local OVERLOADED_WHY, ONE_RUN_WHY = "a run overloaded", "measured by one run only"
+-- (the groups of loads left out as a run's were not known to be sustained: overloaded, its
+-- saturation unknown, or some of each; over_why)
+local OVER_WHYS = { [OVERLOADED_WHY] = true, ["a run's saturation unknown"] = true,
+  ["a run overloaded or its saturation unknown"] = true }
 -- (M.test_scope_text of a test of every load both runs sustained)
 M.SUSTAINED_ALL = "at the loads both sustained"
 local function test_scope(tested, n_pairs, left, groups)
@@ -1785,14 +1789,14 @@ function M.test_scope_text(t)
   if n == s.total then return "over all load points" end
   local over, sustained = false, s.total
   for _, g in ipairs(s.left or {}) do
-    if g.why == OVERLOADED_WHY then over = true end
-    if g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
+    if OVER_WHYS[g.why] then over = true end
+    if OVER_WHYS[g.why] or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
   end
   if over and n == sustained then return M.SUSTAINED_ALL end
   local parts, k = {}, 0
   for _, g in ipairs(s.left or {}) do
     -- (of the loads both sustained: the others are not among them)
-    if not (over and (g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY)) then
+    if not (over and (OVER_WHYS[g.why] or g.why == ONE_RUN_WHY)) then
       parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
       k = k + #g.loads
     end
@@ -1978,6 +1982,58 @@ end
 -- keyed by its over table (over_text reads it; weak, so it goes with the table).
 local OVER_SHORT = setmetatable({}, { __mode = "k" })
 
+-- The loads of an over table left out because their run's saturation is unknown
+-- (lp.point_unsustained's "unjudged"), keyed by it (weak): {all = every load left out was,
+-- reasons = {a =, b =} each such run's saturation's reason}. Such a load is not known to be
+-- sustained, never "overloaded" (tidy55: satur54's unknown-saturation loads read "where a run
+-- was overloaded").
+local OVER_UNJUDGED = setmetatable({}, { __mode = "k" })
+local function unjudged_reason(s)
+  if type(s) ~= "table" then return nil end
+  if s.unknown and s.reason then return tostring(s.reason) end
+  if type(s.unjudged) == "table" and s.unjudged.reason then return tostring(s.unjudged.reason) end
+  return nil
+end
+-- (note: side "a" | "b" left out for why, its saturation s)
+local function note_unjudged(acc, side, why, s)
+  if why == "unjudged" then
+    acc.any = true
+    acc.reasons[side] = acc.reasons[side] or unjudged_reason(s) or "its saturation could not be judged"
+  elseif why then
+    acc.other = true
+  end
+end
+local function keep_unjudged(over, acc)
+  if acc.any then OVER_UNJUDGED[over] = { all = not acc.other, reasons = acc.reasons } end
+end
+-- The reasons of the unknown saturations an over table's loads were left out for: "A's saturation
+-- is unknown: WHY"; nil where none.
+local function unjudged_text(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  local parts = {}
+  for _, x in ipairs { { "a", "A" }, { "b", "B" } } do
+    if u.reasons[x[1]] then parts[#parts + 1] = ("%s's saturation is unknown: %s"):format(x[2], u.reasons[x[1]]) end
+  end
+  return table.concat(parts, "; ")
+end
+-- The loads of an over table that were left out as their run's saturation is unknown, in
+-- words, for a sentence's "those figures pool ...": "load points not known to be sustained"
+-- where every one was, "loads where a run was overloaded or its saturation is unknown" where
+-- some were, and why ("A's saturation is unknown: WHY"); nil where none.
+function M.pooled_unjudged_words(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  return u.all and "load points not known to be sustained"
+    or "loads where a run was overloaded or its saturation is unknown", unjudged_text(over)
+end
+-- The scope's word for the loads left out of an over table (test_scope's groups)
+local UNKNOWN_SAT_WHY, OVER_OR_UNKNOWN_WHY = "a run's saturation unknown", "a run overloaded or its saturation unknown"
+local function over_why(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  return u and (u.all and UNKNOWN_SAT_WHY or OVER_OR_UNKNOWN_WHY) or OVERLOADED_WHY
+end
+
 -- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
 -- and the one load point's, one_point_unsustained)
 local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
@@ -1993,9 +2049,12 @@ local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, pr in ipairs(pairs_) do
     local ov, why_a, why_b = overloaded(sat, pr, runs)
     if ov then
+      note_unjudged(unj, "a", why_a, sat.a)
+      note_unjudged(unj, "b", why_b, sat.b)
       for _, x in ipairs { { why_a, pr.a }, { why_b, pr.b } } do
         if x[1] == "short" then short[#short + 1] = x[2] elseif x[1] then short_only = false end
       end
@@ -2007,6 +2066,7 @@ local function sustained_pairs(pairs_, sat, runs)
     end
   end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return kept, over, over_loads
 end
 
@@ -2018,6 +2078,12 @@ end
 -- overloaded" (past saturation, unjudged, or timeouts). M.POOLED_OVER: what every one begins with.
 M.POOLED_OVER = "the whole-run figures pool load points "
 function M.pooled_over_text(over)
+  -- (loads left out as their run's saturation is unknown: unknown, with why, never "overloaded")
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if u then
+    return ("%s%s (%s)"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", unjudged_text(over))
+  end
   local kind = type(over) == "table" and OVER_SHORT[over] or nil
   if kind and kind ~= "timeouts" then
     return ("%sa run answered short, failed requests in bursts (%s) making up the rest"):format(M.POOLED_OVER,
@@ -2043,6 +2109,11 @@ local function over_text(over, why)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    return ("%s (%s; %s): %s"):format(u.all and "not known to be sustained" or "not sustained or not known to be",
+      unjudged_text(over), why, table.concat(parts, "; "))
+  end
   return ("not sustained (%s): %s"):format(why, table.concat(parts, "; "))
 end
 
@@ -2059,9 +2130,11 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   local json = require "llmd.json"
   local over = { a = json.array {}, b = json.array {} }
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, x in ipairs { { "a", pa }, { "b", pb } } do
     for _, p in ipairs(x[2]) do
       local why = unsustained(sat[x[1]], p, runs and runs[x[1]], #x[2])
+      note_unjudged(unj, x[1], why, sat[x[1]])
       if why then
         over[x[1]][#over[x[1]] + 1] = fmt_load(p)
         if why == "short" then short[#short + 1] = p else short_only = false end
@@ -2070,6 +2143,7 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   end
   if #over.a + #over.b == 0 then return nil end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return over
 end
 
@@ -2080,6 +2154,13 @@ function M.pooled_overloaded_text(over, bare)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    -- (the loads and the unknown saturations' reasons in one parenthesis)
+    return ("%s%s (%s; %s)%s"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", table.concat(parts, "; "),
+      unjudged_text(over), bare and "" or ", so they are not comparable")
+  end
   return ("%s (%s)%s"):format(M.pooled_over_text(over), table.concat(parts, "; "),
     bare and "" or ", so they are not comparable")
 end
@@ -2202,7 +2283,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   local where = #over_loads > 0 and "sustained by both" or "both measured"
   local scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-    { OVERLOADED_WHY, over_loads }, { "no requests counted in a run", empty } })
+    { over_why(over), over_loads }, { "no requests counted in a run", empty } })
   if fa + fb == 0 or fa + fb == na + nb then
     return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
       overloaded = #over_loads > 0 and over or nil, left_out = left_text,
@@ -2425,7 +2506,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat, only)
     dependent_bursts = #dep_bursts > 0 and dep_bursts or nil,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-      { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
+      { over_why(over), over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -2986,7 +3067,7 @@ function M.stratified_repeat_test(pa, pb, kind, sat, runs, only)
   r.left_out = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   local tested = {}
   for _, pr in ipairs(pairs_) do tested[#tested + 1] = fmt_load(pr.a) end
-  r.scope = test_scope(tested, #all_pairs, left, { { OVERLOADED_WHY, over_loads } })
+  r.scope = test_scope(tested, #all_pairs, left, { { over_why(over), over_loads } })
   r.kept_pairs = pairs_
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata
@@ -3625,7 +3706,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
   local groups, by_why = {}, {}
   for _, sc in ipairs { q.scope or {}, r.scope or {} } do
     for _, g in ipairs(sc.left or {}) do
-      if g.why ~= ONE_RUN_WHY and g.why ~= OVERLOADED_WHY then
+      if g.why ~= ONE_RUN_WHY and not OVER_WHYS[g.why] then
         if not by_why[g.why] then
           by_why[g.why] = {}
           groups[#groups + 1] = { g.why, by_why[g.why] }
@@ -3634,7 +3715,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
       end
     end
   end
-  table.insert(groups, 1, { OVERLOADED_WHY, over_loads })
+  table.insert(groups, 1, { over_why(over), over_loads })
   local json = require "llmd.json"
   local t = { test = "mann_whitney", name = "van_elteren_mixed", units = "mixed", id = "mixed:" .. kind,
     z = z, p = stattest.normal_two_sided(z), strata = kq + kr,

@@ -6615,16 +6615,18 @@ local function summary(model, A, B)
       -- timeouts: what the files say they were, never an overloaded queue: fixb46)
       local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
         { a = model.load_points.a, b = model.load_points.b })
+      -- (loads left out as a run's saturation is unknown: unknown, with why, tidy55)
+      local uw, ur = decision.pooled_unjudged_words(model.pooled_over)
       if gap then
         return ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
           .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
             bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
-              or "loads where a run was overloaded",
+              or uw or "loads where a run was overloaded",
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
             bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
-              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
+              or (ur and (ur .. "; ") or "") .. (gap.key == "error_rate_pct" and "how many requests an overloaded "
+              .. "queue fails varies between runs beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED),
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")
       end

@@ -106,7 +106,12 @@ function M.load(list, opts)
     if not t.gpus then
       local ws = require "llmd.workspace"
       for _, d in ipairs(t.dirs) do
-        local g, file = ws.recorded_gpus(d)
+        local g, file, bad, why = ws.recorded_gpus(d)
+        if bad then
+          -- (a record that cannot be read: the count is unknown, said, never one read further up)
+          io.stderr:write(("warning: treatment %s: %s: not read (%s): its GPU count is unknown (give --gpus %s=N)\n")
+            :format(t.label, bad, why, t.label))
+        end
         if g and t.recorded_gpus and t.recorded_gpus ~= g then
           error(("treatment %s: %s records gpus %s, %s records %s: give --gpus %s=N"):format(t.label,
             t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)

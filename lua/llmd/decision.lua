@@ -141,7 +141,9 @@ function M.parse_slo(spec, where)
   local pairs_ = {}
   if type(spec) == "string" then
     for item in spec:gmatch("[^,]+") do
-      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S+)%s*$")
+      -- (a value with spaces in it, "500 ms", is read whole: the unit check below says what
+      -- to drop, not "expected key=value", tidy55)
+      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S.-)%s*$")
       if not k then
         error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
       end
@@ -2011,6 +2013,9 @@ end
 local function unjudged_text(over)
   local u = type(over) == "table" and OVER_UNJUDGED[over]
   if not u then return nil end
+  local ra, rb = u.reasons.a, u.reasons.b
+  -- (one reason for both, said once)
+  if ra and ra == rb then return ("A's and B's saturations are unknown: %s"):format(ra) end
   local parts = {}
   for _, x in ipairs { { "a", "A" }, { "b", "B" } } do
     if u.reasons[x[1]] then parts[#parts + 1] = ("%s's saturation is unknown: %s"):format(x[2], u.reasons[x[1]]) end

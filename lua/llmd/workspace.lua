@@ -966,7 +966,7 @@ function M.read_info(path)
     return require("llmd.yaml").load_file(path)
   end)
   if not ok then error(tostring(v), 0) end
-  return M.check_info(v, path)
+  return M.check_info(v, path, path)
 end
 
 -- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
@@ -980,7 +980,13 @@ function M.info_keys()
   return known
 end
 
-function M.check_info(v, path)
+function M.check_info(v, path, file)
+  -- (a key's line in the file, where the file is read here and the key is on one line only:
+  -- "info.yaml:2", as a plan's keys are named; tidy55)
+  local function at(k)
+    if not file then return path end
+    return require("llmd.cluster").key_where(file, tostring(k))
+  end
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
@@ -991,7 +997,7 @@ function M.check_info(v, path)
       for n in pairs(known) do names[#names + 1] = n end
       table.sort(names)
       local near = type(k) == "string" and require("llmd.opts").closest(k, names)
-      error(("%s: unknown key '%s' (%sknown: %s)"):format(path, tostring(k),
+      error(("%s: unknown key '%s' (%sknown: %s)"):format(at(k), tostring(k),
         near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
     end
   end
@@ -1006,7 +1012,7 @@ function M.check_info(v, path)
       local near = require("llmd.opts").closest(k, M.STATE_KEYS.stack)
       if near and v.stack[near] == nil then
         io.stderr:write(("warning: %s: stack: '%s' is kept as an extra row, not read as '%s' (did you mean '%s'?)\n")
-          :format(path, k, near, near))
+          :format(at(k), k, near, near))
       end
     end
   end

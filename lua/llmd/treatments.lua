@@ -2911,6 +2911,14 @@ function M.model(list, opts)
         :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = capacity_bounds_settle(x, nxt)
+    elseif ev.verdict == "untested" and ev.order_open and ev.noise_unknown then
+      -- (summary files' unknown noise: the spans may lie apart, so never "which overlap"; the
+      -- loads and the condition that leave it open, as compare.lua's Evidence says them, tidy55)
+      r.vs_next, r.proven, r.either = "untested", false, true
+      local why = decision.unknown_noise_text(ev.noise_unknown_why, ev, gap_rate, nxt.label, x.label)
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: each load's pass or fail rests on one "
+        .. "measured percentile whose noise these files cannot tell (no per-request data)%s"):format(nxt.label, nf,
+        why and (", and " .. why) or ", too close to order them")
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so

@@ -160,3 +160,19 @@ t.test("tidy55: the per-GPU Verdict and treatments.lua per GPU name the loads th
     .. "and 30.000 req/s per GPU, but each pass or fail rests on one measured percentile whose noise these files "
     .. "cannot tell (no per-request data), " .. NEAR_WHY:gsub("%.00 ", ".000 ") .. " (", 1, true), v)
 end)
+
+t.test("tidy55: treatments.lua on totals never says spans apart 'overlap' where the unknown noise leaves it open",
+  function()
+  -- the pair above on one GPU each: y's span from 40 req/s up and x's 20 to 30 lie apart, so
+  -- "which overlap" (the order_open branch's words) was untrue; the unknown noise's why instead
+  local tr = require "llmd.treatments"
+  local list = tr.load({ { label = "x", dirs = { "/x" } }, { label = "y", dirs = { "/y" } } },
+    { cache = { ["/x"] = run(X_NEAR), ["/y"] = run(Y_NEAR) } })
+  local m = tr.model(list, { slo = decision.parse_slo("ttft_p90_ms=200") })
+  local text = m.ranking[1].vs_next_text
+  t.eq(m.ranking[1].label, "y")
+  t.ok(not text:find("which overlap", 1, true), text)
+  t.ok(text:find("either may be higher: each load's pass or fail rests on one measured percentile whose noise these "
+    .. "files cannot tell (no per-request data), " .. NEAR_WHY:gsub(" per GPU", ""):gsub("%.00 ", ".000 "), 1, true),
+    text)
+end)

@@ -485,23 +485,33 @@ end
 -- rendered template cfg's harness.name is the harness run_only.sh runs (inference-perf,
 -- guidellm, inferencemax, vllm-benchmark: the names llmdlua reads its results by), and
 -- results of one are never read as another's. A plan harness of benchmark-report (the report
--- llm-d-benchmark converts any harness's results to) is not checked, nor a template without
--- harness.name, nor one naming a harness llmdlua does not know.
+-- llm-d-benchmark converts any harness's results to) is not checked, nor one naming a harness
+-- llmdlua does not know. A template without harness.name runs run_only.sh's default harness,
+-- inference-perf (M.RUN_ONLY_DEFAULT_HARNESS; the reference's "inference-perf (default)"), and
+-- is checked as one naming it, said so (tidy55: it passed, to fail at step 60).
+M.RUN_ONLY_DEFAULT_HARNESS = "inference-perf"
 function M.harness_mismatch(b, cfg)
-  if b.harness == nil or not is_map(cfg) or not is_map(cfg.harness) or type(cfg.harness.name) ~= "string" then
-    return nil
-  end
+  if b.harness == nil or not is_map(cfg) then return nil end
+  local named = is_map(cfg.harness) and cfg.harness.name
+  if named ~= nil and type(named) ~= "string" then return nil end
   local function find(name)
     for _, h in ipairs(harness.list()) do
       if h.name == name or h.module == name or h.module == tostring(name):gsub("%-", "_") then return h end
     end
   end
-  local planned, run = find(b.harness), find(cfg.harness.name)
+  local planned, run = find(b.harness), find(named or M.RUN_ONLY_DEFAULT_HARNESS)
   if not planned or not run or planned == run or planned.name == "benchmark-report" then return nil end
+  if not named then
+    return ("%s, but the benchmark template (%s) sets no harness.name, so run_only.sh runs its default harness, "
+      .. "%s: its results are %s's, which are not read as %s's (the run would deploy, benchmark and then fail at "
+      .. "step 60); set harness.name: %s in the template, or leave benchmark.harness out (the results say which "
+      .. "harness wrote them); nothing was deployed"):format(tostring(b.harness), tostring(b.template),
+      M.RUN_ONLY_DEFAULT_HARNESS, run.name, planned.name, planned.name)
+  end
   return ("%s, but the benchmark template sets harness.name: %s (%s), the harness run_only.sh runs: its results "
     .. "are %s's, which are not read as %s's (the run would deploy, benchmark and then fail at step 60); make the "
     .. "two name the same harness, or leave benchmark.harness out (the results say which harness wrote them); "
-    .. "nothing was deployed"):format(tostring(b.harness), cfg.harness.name,
+    .. "nothing was deployed"):format(tostring(b.harness), named,
     M.key_where(b.template, "name"), run.name, planned.name)
 end
 

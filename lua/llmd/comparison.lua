@@ -1035,6 +1035,14 @@ function M.report(w, A, B, opts)
     or (((A.state or {}).slo_by == "plan") and "the plan's slo:")
     or (((A.state or {}).slo_by == "--slo") and "compare.lua's --slo")
     or "the runs' info files or records"
+  -- the comparison's own practical threshold (compare.lua's --min-effect, else the default),
+  -- which a later analyze.lua without --min-effect applies again, as its SLO (tidy55: an
+  -- analyze.lua --min-effect stuck to every later report; opts.min_effect_own: analyze.lua's, kept)
+  model.comparison_min_effect = opts.min_effect_own or model.min_effect
+  model.comparison_min_effect_by = opts.min_effect_own_by
+    or (opts.min_effect and (opts.prog == "analyze.lua" and "analyze.lua's --min-effect (the comparison recorded "
+      .. "none)" or "compare.lua's --min-effect"))
+    or "the default"
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")

@@ -141,7 +141,9 @@ function M.parse_slo(spec, where)
   local pairs_ = {}
   if type(spec) == "string" then
     for item in spec:gmatch("[^,]+") do
-      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S+)%s*$")
+      -- (a value with spaces in it, "500 ms", is read whole: the unit check below says what
+      -- to drop, not "expected key=value", tidy55)
+      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S.-)%s*$")
       if not k then
         error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
       end
@@ -1743,6 +1745,10 @@ end
 -- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
 -- groups: {{why, {loads}}, ...} in order, empty ones dropped.
 local OVERLOADED_WHY, ONE_RUN_WHY = "a run overloaded", "measured by one run only"
+-- (the groups of loads left out as a run's were not known to be sustained: overloaded, its
+-- saturation unknown, or some of each; over_why)
+local OVER_WHYS = { [OVERLOADED_WHY] = true, ["a run's saturation unknown"] = true,
+  ["a run overloaded or its saturation unknown"] = true }
 -- (M.test_scope_text of a test of every load both runs sustained)
 M.SUSTAINED_ALL = "at the loads both sustained"
 local function test_scope(tested, n_pairs, left, groups)
@@ -1793,14 +1799,14 @@ function M.test_scope_text(t)
   if n == s.total then return "over all load points" end
   local over, sustained = false, s.total
   for _, g in ipairs(s.left or {}) do
-    if g.why == OVERLOADED_WHY then over = true end
-    if g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
+    if OVER_WHYS[g.why] then over = true end
+    if OVER_WHYS[g.why] or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
   end
   if over and n == sustained then return M.SUSTAINED_ALL end
   local parts, k = {}, 0
   for _, g in ipairs(s.left or {}) do
     -- (of the loads both sustained: the others are not among them)
-    if not (over and (g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY)) then
+    if not (over and (OVER_WHYS[g.why] or g.why == ONE_RUN_WHY)) then
       parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
       k = k + #g.loads
     end
@@ -1986,6 +1992,61 @@ end
 -- keyed by its over table (over_text reads it; weak, so it goes with the table).
 local OVER_SHORT = setmetatable({}, { __mode = "k" })
 
+-- The loads of an over table left out because their run's saturation is unknown
+-- (lp.point_unsustained's "unjudged"), keyed by it (weak): {all = every load left out was,
+-- reasons = {a =, b =} each such run's saturation's reason}. Such a load is not known to be
+-- sustained, never "overloaded" (tidy55: satur54's unknown-saturation loads read "where a run
+-- was overloaded").
+local OVER_UNJUDGED = setmetatable({}, { __mode = "k" })
+local function unjudged_reason(s)
+  if type(s) ~= "table" then return nil end
+  if s.unknown and s.reason then return tostring(s.reason) end
+  if type(s.unjudged) == "table" and s.unjudged.reason then return tostring(s.unjudged.reason) end
+  return nil
+end
+-- (note: side "a" | "b" left out for why, its saturation s)
+local function note_unjudged(acc, side, why, s)
+  if why == "unjudged" then
+    acc.any = true
+    acc.reasons[side] = acc.reasons[side] or unjudged_reason(s) or "its saturation could not be judged"
+  elseif why then
+    acc.other = true
+  end
+end
+local function keep_unjudged(over, acc)
+  if acc.any then OVER_UNJUDGED[over] = { all = not acc.other, reasons = acc.reasons } end
+end
+-- The reasons of the unknown saturations an over table's loads were left out for: "A's saturation
+-- is unknown: WHY"; nil where none.
+local function unjudged_text(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  local ra, rb = u.reasons.a, u.reasons.b
+  -- (one reason for both, said once)
+  if ra and ra == rb then return ("A's and B's saturations are unknown: %s"):format(ra) end
+  local parts = {}
+  for _, x in ipairs { { "a", "A" }, { "b", "B" } } do
+    if u.reasons[x[1]] then parts[#parts + 1] = ("%s's saturation is unknown: %s"):format(x[2], u.reasons[x[1]]) end
+  end
+  return table.concat(parts, "; ")
+end
+-- The loads of an over table that were left out as their run's saturation is unknown, in
+-- words, for a sentence's "those figures pool ...": "load points not known to be sustained"
+-- where every one was, "loads where a run was overloaded or its saturation is unknown" where
+-- some were, and why ("A's saturation is unknown: WHY"); nil where none.
+function M.pooled_unjudged_words(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  return u.all and "load points not known to be sustained"
+    or "loads where a run was overloaded or its saturation is unknown", unjudged_text(over)
+end
+-- The scope's word for the loads left out of an over table (test_scope's groups)
+local UNKNOWN_SAT_WHY, OVER_OR_UNKNOWN_WHY = "a run's saturation unknown", "a run overloaded or its saturation unknown"
+local function over_why(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  return u and (u.all and UNKNOWN_SAT_WHY or OVER_OR_UNKNOWN_WHY) or OVERLOADED_WHY
+end
+
 -- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
 -- and the one load point's, one_point_unsustained)
 local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
@@ -2001,9 +2062,12 @@ local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, pr in ipairs(pairs_) do
     local ov, why_a, why_b = overloaded(sat, pr, runs)
     if ov then
+      note_unjudged(unj, "a", why_a, sat.a)
+      note_unjudged(unj, "b", why_b, sat.b)
       for _, x in ipairs { { why_a, pr.a }, { why_b, pr.b } } do
         if x[1] == "short" then short[#short + 1] = x[2] elseif x[1] then short_only = false end
       end
@@ -2015,6 +2079,7 @@ local function sustained_pairs(pairs_, sat, runs)
     end
   end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return kept, over, over_loads
 end
 
@@ -2026,6 +2091,12 @@ end
 -- overloaded" (past saturation, unjudged, or timeouts). M.POOLED_OVER: what every one begins with.
 M.POOLED_OVER = "the whole-run figures pool load points "
 function M.pooled_over_text(over)
+  -- (loads left out as their run's saturation is unknown: unknown, with why, never "overloaded")
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if u then
+    return ("%s%s (%s)"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", unjudged_text(over))
+  end
   local kind = type(over) == "table" and OVER_SHORT[over] or nil
   if kind and kind ~= "timeouts" then
     return ("%sa run answered short, failed requests in bursts (%s) making up the rest"):format(M.POOLED_OVER,
@@ -2051,6 +2122,11 @@ local function over_text(over, why)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    return ("%s (%s; %s): %s"):format(u.all and "not known to be sustained" or "not sustained or not known to be",
+      unjudged_text(over), why, table.concat(parts, "; "))
+  end
   return ("not sustained (%s): %s"):format(why, table.concat(parts, "; "))
 end
 
@@ -2067,9 +2143,11 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   local json = require "llmd.json"
   local over = { a = json.array {}, b = json.array {} }
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, x in ipairs { { "a", pa }, { "b", pb } } do
     for _, p in ipairs(x[2]) do
       local why = unsustained(sat[x[1]], p, runs and runs[x[1]], #x[2])
+      note_unjudged(unj, x[1], why, sat[x[1]])
       if why then
         over[x[1]][#over[x[1]] + 1] = fmt_load(p)
         if why == "short" then short[#short + 1] = p else short_only = false end
@@ -2078,6 +2156,7 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   end
   if #over.a + #over.b == 0 then return nil end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return over
 end
 
@@ -2088,6 +2167,13 @@ function M.pooled_overloaded_text(over, bare)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    -- (the loads and the unknown saturations' reasons in one parenthesis)
+    return ("%s%s (%s; %s)%s"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", table.concat(parts, "; "),
+      unjudged_text(over), bare and "" or ", so they are not comparable")
+  end
   return ("%s (%s)%s"):format(M.pooled_over_text(over), table.concat(parts, "; "),
     bare and "" or ", so they are not comparable")
 end
@@ -2210,7 +2296,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   local where = #over_loads > 0 and "sustained by both" or "both measured"
   local scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-    { OVERLOADED_WHY, over_loads }, { "no requests counted in a run", empty } })
+    { over_why(over), over_loads }, { "no requests counted in a run", empty } })
   if fa + fb == 0 or fa + fb == na + nb then
     return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
       overloaded = #over_loads > 0 and over or nil, left_out = left_text,
@@ -2433,7 +2519,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat, only)
     dependent_bursts = #dep_bursts > 0 and dep_bursts or nil,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-      { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
+      { over_why(over), over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -2994,7 +3080,7 @@ function M.stratified_repeat_test(pa, pb, kind, sat, runs, only)
   r.left_out = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   local tested = {}
   for _, pr in ipairs(pairs_) do tested[#tested + 1] = fmt_load(pr.a) end
-  r.scope = test_scope(tested, #all_pairs, left, { { OVERLOADED_WHY, over_loads } })
+  r.scope = test_scope(tested, #all_pairs, left, { { over_why(over), over_loads } })
   r.kept_pairs = pairs_
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata
@@ -3633,7 +3719,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
   local groups, by_why = {}, {}
   for _, sc in ipairs { q.scope or {}, r.scope or {} } do
     for _, g in ipairs(sc.left or {}) do
-      if g.why ~= ONE_RUN_WHY and g.why ~= OVERLOADED_WHY then
+      if g.why ~= ONE_RUN_WHY and not OVER_WHYS[g.why] then
         if not by_why[g.why] then
           by_why[g.why] = {}
           groups[#groups + 1] = { g.why, by_why[g.why] }
@@ -3642,7 +3728,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
       end
     end
   end
-  table.insert(groups, 1, { OVERLOADED_WHY, over_loads })
+  table.insert(groups, 1, { over_why(over), over_loads })
   local json = require "llmd.json"
   local t = { test = "mann_whitney", name = "van_elteren_mixed", units = "mixed", id = "mixed:" .. kind,
     z = z, p = stattest.normal_two_sided(z), strata = kq + kr,
@@ -4572,11 +4658,64 @@ end
 --    beyond the limit, a passing one far within it, or a failure past its run's saturation
 --    (its queue grew: the latency rose with load, a fail at both ends) still orders them.
 function M.unknown_noise_orders(ca, cb, up, beyond_ceiling, margin_pct)
-  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then return false end
+  return M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct) == nil
+end
+
+-- Which of M.unknown_noise_orders' two conditions leaves the order up open (nil: none, it is
+-- evidence), for the texts that say why either may be higher (tidy55: they said only "too
+-- close, or too near the limit", naming no load): {cond = "close", margin_pct} - the loads
+-- that decide it less than M.UNKNOWN_NOISE_GAP apart (margin_pct nil: unknown); {cond =
+-- "near_limit", margin_pct, beyond, a = {lo, hi}, b = {lo, hi}} - far enough apart, but with
+-- every summary figure moved by lp.UNKNOWN_NOISE_BAND % each capacity may lie anywhere in its
+-- span {lo, hi} (hi nil: no upper end), and the spans do not keep up above; {cond = "no_band"}:
+-- a side's span under that noise is unknown.
+function M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct)
+  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then
+    return { cond = "close", margin_pct = margin_pct }
+  end
   local la, ha = band_span(ca)
   local lb, hb = band_span(cb)
-  if not (la and lb) then return false end
-  return M.spans_apart(la, ha, lb, hb) == up
+  if not (la and lb) then return { cond = "no_band" } end
+  if M.spans_apart(la, ha, lb, hb) == up then return nil end
+  -- (no upper end: hi nil, as comparison.json keeps it - JSON has no infinity)
+  local function fin(v) return v ~= math.huge and v or nil end
+  return { cond = "near_limit", margin_pct = margin_pct, beyond = beyond_ceiling or nil, a = { lo = la, hi = fin(ha) },
+    b = { lo = lb, hi = fin(hb) } }
+end
+
+-- Why summary files' unknown noise leaves an order open, naming the loads (w: M.unknown_noise_why's
+-- result; ev: M.capacity_evidence's, whose margin_hi and margin_lo are the ends that decide it,
+-- the higher run's lower end and the lower run's upper end; rate: the formatter of one rate;
+-- la, lb: the runs' labels, A's and B's). The clause after "either may be higher:", or nil
+-- where w says nothing more than that the noise is unknown.
+function M.unknown_noise_text(w, ev, rate, la, lb)
+  if not w then return nil end
+  local up = ev.measured_higher
+  local hi, lo = up == "a" and la or lb, up == "a" and lb or la
+  local function pct(v) return ("%.1f %%"):format(v) end
+  if w.cond == "close" then
+    if not (ev.margin_hi and ev.margin_lo and w.margin_pct) then return nil end
+    return ("the loads that decide it lie too close: the measured loads put %s's capacity at %s or more and %s's "
+      .. "at %s or less, %s of their mean apart, and a pass and a fail that each rest on one percentile of "
+      .. "unknown noise order two runs only from %s apart"):format(hi, rate(ev.margin_hi), lo, rate(ev.margin_lo),
+      pct(w.margin_pct), pct(M.UNKNOWN_NOISE_GAP))
+  elseif w.cond == "near_limit" then
+    local function span(s)
+      if not s.hi and s.lo <= 0 then return "anywhere, with no bound either way" end
+      if not s.hi then return ("at %s or more"):format(rate(s.lo)) end
+      if s.lo <= 0 then return ("anywhere below %s"):format(rate(s.hi)) end
+      return ("between %s and %s"):format(rate(s.lo), rate(s.hi))
+    end
+    local apart = w.beyond and ("%s met the SLO beyond the most %s achieved at any load"):format(hi, lo)
+      or (ev.margin_hi and ev.margin_lo and w.margin_pct) and ("the measured loads put %s's capacity at %s or "
+        .. "more and %s's at %s or less, %s of their mean apart"):format(hi, rate(ev.margin_hi), lo,
+        rate(ev.margin_lo), pct(w.margin_pct))
+      or ("the measured loads put %s above"):format(hi)
+    return ("%s, but the figures that decide it lie too near the limit: with each summary figure %s%% off either "
+      .. "way, %s's capacity may lie %s and %s's %s, which do not keep %s above"):format(apart,
+      lp.UNKNOWN_NOISE_BAND .. " ", la, span(w.a), lb, span(w.b), hi)
+  end
+  return nil
 end
 
 -- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
@@ -5424,7 +5563,9 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct)
+    if open then
+      ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev

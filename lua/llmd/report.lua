@@ -2151,6 +2151,13 @@ local NOISE_UNKNOWN_WHY = ("each load's pass or fail rests on one measured perce
   .. "cannot tell (no per-request data), and the loads that decide it lie too close, or their figures too near the "
   .. "limit, for a pass and a fail to order them (a figure %g %% off either way could swap them)"):format(
   lp.UNKNOWN_NOISE_BAND)
+-- The same, naming the loads and the condition that left the order open where the evidence
+-- keeps it (ev.noise_unknown_why, decision.unknown_noise_text; tidy55: the fixed words named
+-- neither); rate: the formatter of one rate (per GPU where the capacities are).
+function M.noise_unknown_why(ev, rate, A, B)
+  local t = decision.unknown_noise_text(ev.noise_unknown_why, ev, rate, A.label, B.label)
+  return t and (NOISE_UNKNOWN_WHY:match("^(.-%)), and ") .. ", and " .. t) or NOISE_UNKNOWN_WHY
+end
 
 -- The loads a capacity's evidence leaves unclear (lp.unclear_loads), as comparison.json keeps
 -- them (capacity.a.settle: an interval's end off the sample is left out, not infinite).
@@ -4056,7 +4063,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
       why = ": " .. decision.capacity_noise_text(ev.noise, rate, ev.within_noise == "b" and B.label or A.label,
         ev.within_noise == "b" and A.label or B.label)
     elseif ev.noise_unknown then
-      why = " (" .. NOISE_UNKNOWN_WHY .. ")"
+      why = " (" .. M.noise_unknown_why(ev, rate, A, B) .. ")"
     elseif not ev.within_range and (ca.noise or cb.noise) then
       why = " (" .. noise_why(model.slo) .. ")"
     elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
@@ -5046,6 +5053,9 @@ local function verdict_of(model, A, B)
         local function per(x) return rate_text(x) .. gpu end
         v.reason = v.reason .. ": " .. decision.capacity_noise_text(ev.noise, per,
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)
+      elseif ev.order_open and ev.noise_unknown then
+        -- (summary files' unknown noise: the loads and the condition that leave it open, tidy55)
+        v.reason = v.reason .. ": " .. M.noise_unknown_why(ev, function(x) return rate_text(x) .. gpu end, A, B)
       end
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
       -- (an order left open, and a bound above the other's ceiling by less than the noise of
@@ -6155,7 +6165,7 @@ local function summary(model, A, B)
             .. "be higher."):format(other.label, with.label))
         elseif ev.order_open and ev.noise_unknown then
           out[#out] = out[#out]:gsub("%.$", function()
-            return "; " .. NOISE_UNKNOWN_WHY .. ", so either may be higher."
+            return "; " .. M.noise_unknown_why(ev, rate_text, A, B) .. ", so either may be higher."
           end)
         elseif ev.order_open and (ca.noise or cb.noise) then
           out[#out] = out[#out]:gsub("%.$", function()
@@ -6605,16 +6615,18 @@ local function summary(model, A, B)
       -- timeouts: what the files say they were, never an overloaded queue: fixb46)
       local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
         { a = model.load_points.a, b = model.load_points.b })
+      -- (loads left out as a run's saturation is unknown: unknown, with why, tidy55)
+      local uw, ur = decision.pooled_unjudged_words(model.pooled_over)
       if gap then
         return ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
           .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
             bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
-              or "loads where a run was overloaded",
+              or uw or "loads where a run was overloaded",
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
             bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
-              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
+              or (ur and (ur .. "; ") or "") .. (gap.key == "error_rate_pct" and "how many requests an overloaded "
+              .. "queue fails varies between runs beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED),
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")
       end

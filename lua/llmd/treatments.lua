@@ -106,7 +106,12 @@ function M.load(list, opts)
     if not t.gpus then
       local ws = require "llmd.workspace"
       for _, d in ipairs(t.dirs) do
-        local g, file = ws.recorded_gpus(d)
+        local g, file, bad, why = ws.recorded_gpus(d)
+        if bad then
+          -- (a record that cannot be read: the count is unknown, said, never one read further up)
+          io.stderr:write(("warning: treatment %s: %s: not read (%s): its GPU count is unknown (give --gpus %s=N)\n")
+            :format(t.label, bad, why, t.label))
+        end
         if g and t.recorded_gpus and t.recorded_gpus ~= g then
           error(("treatment %s: %s records gpus %s, %s records %s: give --gpus %s=N"):format(t.label,
             t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)
@@ -1757,7 +1762,13 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
           or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
-              .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
+              .. "whose noise these files cannot tell (no per-request data)%s"):format(bx, bn,
+              -- (the loads and the condition that leave it open, tidy55: "too close" named none)
+              (function()
+                local why = decision.unknown_noise_text(ev.noise_unknown_why, ev,
+                  function(v) return rate(v) .. " per GPU" end, nxt.label, x.label)
+                return why and (", and " .. why) or ", too close to order them"
+              end)())
           -- (spans apart by less than the noise of the rates they are read at: the ranking's and
           -- compare.lua's words, decision.capacity_noise_text, its rates per GPU; "cannot order
           -- them" reads as spans that overlap beside two that do not)
@@ -2900,6 +2911,14 @@ function M.model(list, opts)
         :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = capacity_bounds_settle(x, nxt)
+    elseif ev.verdict == "untested" and ev.order_open and ev.noise_unknown then
+      -- (summary files' unknown noise: the spans may lie apart, so never "which overlap"; the
+      -- loads and the condition that leave it open, as compare.lua's Evidence says them, tidy55)
+      r.vs_next, r.proven, r.either = "untested", false, true
+      local why = decision.unknown_noise_text(ev.noise_unknown_why, ev, gap_rate, nxt.label, x.label)
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: each load's pass or fail rests on one "
+        .. "measured percentile whose noise these files cannot tell (no per-request data)%s"):format(nxt.label, nf,
+        why and (", and " .. why) or ", too close to order them")
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so

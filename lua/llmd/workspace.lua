@@ -684,27 +684,43 @@ function M.recorded_run(path)
   return file, st
 end
 
--- Whether the results at path were made on a simulated cluster (llmd.cluster's
--- run_state.json simulated: the nodes that say so). The record is the nearest run_state.json
--- at path or in a folder above it (a workspace run's run-x/ or results/, or a folder inside
--- results/, an experiment's cell, a re-run's reruns/run-x-<id>/): whichever way a run's
--- results are given again, the mark goes with them. Returns the record's simulated text and
--- its path, or nil (no record above path, or one that says nothing of it).
-function M.simulated_record(path)
-  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
+-- The record of the run whose results are at path, or in a folder above it (tidy55: one walk
+-- for M.simulated_record and M.recorded_gpus, which walked to it by two rules, every folder up
+-- read raw and 3 folders up checked): the nearest run_state.json at path or above it, whatever
+-- the depth (a workspace run's run-x/ or results/, a folder inside results/ however deep, an
+-- experiment's cell, a re-run's reruns/run-x-<id>/), read and checked as M.recorded_run reads
+-- it. It is path's record only where path is that run folder (with results/ in it) or lies in
+-- its results/: a folder beside results/ (run-x/benchmark) is the run's own, not results, and
+-- has none. Returns the file and what it holds; nil where there is none; nil, the file and why
+-- where the nearest one cannot be read as llmdlua writes it (never one further up instead).
+function M.recorded_run_above(path)
+  local start = realpath(tostring(path):gsub("/+$", "")) or tostring(path):gsub("/+$", "")
+  local p = start
+  local function mode(q) return lfs.attributes(q, "mode") end
   while p and p ~= "" do
-    local file = p .. "/run_state.json"
-    if lfs.attributes(file, "mode") == "file" then
-      local ok, st = pcall(json.read, file)
-      if ok and type(st) == "table" and type(st.simulated) == "string" and st.simulated ~= "" then
-        return st.simulated, file
+    if mode(p .. "/run_state.json") == "file" then
+      if not (start == p and mode(p .. "/results") == "directory" or inside(p .. "/results", start)) then
+        return nil
       end
-      return nil
+      return M.recorded_run(p)
     end
     local up = p:match("^(.*)/[^/]*$")
     if up == p then break end
     p = up
   end
+  return nil
+end
+
+-- Whether the results at path were made on a simulated cluster (llmd.cluster's
+-- run_state.json simulated: the nodes that say so), by its record (M.recorded_run_above):
+-- whichever way a run's results are given again, the mark goes with them. Returns the
+-- record's simulated text and its path; nil (no record above path, or one that says nothing
+-- of it); or nil, the record's path and why where it cannot be read (unknown, said by the
+-- caller).
+function M.simulated_record(path)
+  local file, st, why = M.recorded_run_above(path)
+  if not file then return nil, st, why end
+  if type(st.simulated) == "string" and st.simulated ~= "" then return st.simulated, file end
   return nil
 end
 
@@ -717,20 +733,14 @@ function M.stack_gpus(stack)
   return nil
 end
 
--- The accelerator count recorded for the run whose results folder is path (M.recorded_run:
--- a workspace's run-x, its results/ or a folder inside that), nil when none is recorded.
--- Returns the count and the run_state.json it was read from.
+-- The accelerator count recorded for the run whose results are at path (M.recorded_run_above:
+-- a workspace's run-x, its results/ or a folder inside that, however deep), nil when none is
+-- recorded. Returns the count and the run_state.json it was read from; nil, nil, the record's
+-- path and why where it cannot be read (the count is then unknown, said by the caller).
 function M.recorded_gpus(path)
-  local p = tostring(path):gsub("/+$", "")
-  -- (a harness's folder inside run-x/results: run-x/results/<uid>_<workload>)
-  for _ = 1, 3 do
-    local file, st = M.recorded_run(p)
-    if file then return M.stack_gpus(st.stack), file end
-    local up = p:match("^(.+)/[^/]+$")
-    if not up then break end
-    p = up
-  end
-  return nil
+  local file, st, why = M.recorded_run_above(path)
+  if file then return M.stack_gpus(st.stack), file end
+  return nil, nil, st, why
 end
 
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
@@ -844,7 +854,13 @@ function M.import(w, x, opts)
   end
   -- results made on a simulated cluster stay marked so (the report says it first), whether
   -- given as the run folder, its results/ or a folder in them
-  local sim, sim_file = M.simulated_record(opts.results or src)
+  local sim, sim_file, sim_why = M.simulated_record(opts.results or src)
+  if not sim and sim_why and not st then
+    -- (a record above a folder inside results/ that cannot be read: whether it was simulated is
+    -- unknown, said, as the run folder's own record is above)
+    io.stderr:write(("warning: %s: not read (%s): whether run %s's results were made on a simulated cluster is "
+      .. "unknown\n"):format(sim_file, sim_why, x:upper()))
+  end
   if sim then
     state.simulated = sim
     state.simulated_from = sim_file
@@ -950,7 +966,7 @@ function M.read_info(path)
     return require("llmd.yaml").load_file(path)
   end)
   if not ok then error(tostring(v), 0) end
-  return M.check_info(v, path)
+  return M.check_info(v, path, path)
 end
 
 -- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
@@ -964,7 +980,13 @@ function M.info_keys()
   return known
 end
 
-function M.check_info(v, path)
+function M.check_info(v, path, file)
+  -- (a key's line in the file, where the file is read here and the key is on one line only:
+  -- "info.yaml:2", as a plan's keys are named; tidy55)
+  local function at(k)
+    if not file then return path end
+    return require("llmd.cluster").key_where(file, tostring(k))
+  end
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
@@ -975,7 +997,7 @@ function M.check_info(v, path)
       for n in pairs(known) do names[#names + 1] = n end
       table.sort(names)
       local near = type(k) == "string" and require("llmd.opts").closest(k, names)
-      error(("%s: unknown key '%s' (%sknown: %s)"):format(path, tostring(k),
+      error(("%s: unknown key '%s' (%sknown: %s)"):format(at(k), tostring(k),
         near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
     end
   end
@@ -990,7 +1012,7 @@ function M.check_info(v, path)
       local near = require("llmd.opts").closest(k, M.STATE_KEYS.stack)
       if near and v.stack[near] == nil then
         io.stderr:write(("warning: %s: stack: '%s' is kept as an extra row, not read as '%s' (did you mean '%s'?)\n")
-          :format(path, k, near, near))
+          :format(at(k), k, near, near))
       end
     end
   end

@@ -426,6 +426,12 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   -- an empty list is a mistake (a shell variable that was not set), not "no SLO"
   t.raises("--slo: '': expected key=value pairs", decision.parse_slo, "", "--slo")
   t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
+  -- (tidy55) a unit after a space is the unit's mistake, said so, not "expected key=value"; an
+  -- empty value still is that
+  t.raises("--slo: ttft_p90_ms: expected a plain number, got '500 ms': drop the unit (the limit is in ms, as the key "
+    .. "says): ttft_p90_ms=500", decision.parse_slo, "ttft_p90_ms=500 ms", "--slo")
+  t.raises("--slo: 'ttft_p90_ms=': expected key=value", decision.parse_slo, "ttft_p90_ms=", "--slo")
+  t.eq(decision.parse_slo(" ttft_p90_ms = 500 ,error_rate_pct=1", "--slo")[1].max, 500)
 end)
 
 t.test("a run that fails a lower load and meets a higher one is non-monotone: no capacity, never 'none of its loads'",
@@ -1157,8 +1163,12 @@ t.test("Mann-Whitney on a few requests: the exact p, not the normal approximatio
   for _, x in ipairs(m.perf) do
     if x.key == "ttft_p50_ms" then
       t.eq(x.verdict, "untested")
-      t.contains(x.evidence, "no load point both runs sustained (left out, not sustained (past saturation, or past a "
-        .. "load whose saturation could not be judged")
+      -- (7 requests a run: too few to judge saturation, so not known to be sustained, with why,
+      -- never "not sustained", tidy55)
+      t.contains(x.evidence, "no load point both runs sustained (left out, not known to be sustained (A's and B's "
+        .. "saturations are unknown: too few requests to judge saturation: load point 1 completed 7 requests, fewer "
+        .. "than the 20 a saturation call needs")
+      t.contains(x.evidence, "; past saturation, or past a load whose saturation could not be judged")
     end
   end
   -- ties: exact over the splits of the mid-ranks (no tie correction needed). A 10, 10, 20,

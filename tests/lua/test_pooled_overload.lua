@@ -226,8 +226,10 @@ t.test("a saturation unknown from the lowest load: whole-run rows not comparable
     local sa = c.json.saturation.a
     t.eq({ sa.unknown, sa.sustained_upto, sa.point }, { true, 0, nil }, sa.reason)
     t.contains(sa.reason, "the file's rates cannot both be right")
-    local why = "the whole-run figures pool load points where a run was overloaded (2/s, 8/s, 16/s in A), so they "
-      .. "are not comparable"
+    -- (tidy55: unknown reads unknown, with its reason, never "where a run was overloaded": the
+    -- reason is the saturation's own, asserted above)
+    local why = ("the whole-run figures pool load points not known to be sustained (2/s, 8/s, 16/s in A; A's "
+      .. "saturation is unknown: %s), so they are not comparable"):format(sa.reason)
     for _, key in ipairs { "throughput_req_s", "latency_p90_ms", "ttft_p90_ms", "tpot_p90_ms", "error_rate_pct" } do
       local r = t.perf_row(c.json, key)
       t.eq({ r.verdict, r.winner, r.pools_overloaded }, { "not comparable", nil,
@@ -236,4 +238,9 @@ t.test("a saturation unknown from the lowest load: whole-run rows not comparable
     end
     t.eq(c.json.capacity.a.kind, "unknown")
     t.contains(c.json.capacity.a.reason, "the lowest load point could not be judged")
+    -- no text of the report calls those loads overloaded
+    local md = c.md
+    t.ok(not md:find("where a run was overloaded", 1, true), md)
+    t.contains(md, "those figures pool load points not known to be sustained (A's saturation is unknown: " .. sa.reason
+      .. "; past saturation, or past a load whose saturation could not be judged, the latency may measure the queue")
   end)

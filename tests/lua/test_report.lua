@@ -414,7 +414,7 @@ t.test("compare.lua errors: a missing folder, a folder without results, the same
   t.write(info, "gpu: H100\n")
   r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-info", info, "--parent", parent }
   t.eq(r.code, 1)
-  t.ok(r.stderr:find("info.yaml: unknown key 'gpu'", 1, true), r.stderr)
+  t.ok(r.stderr:find("info.yaml:1: unknown key 'gpu'", 1, true), r.stderr)
 end)
 
 t.test("a mixed-harness pair: latency rows not compared, the reason noted; throughput compared", function()

@@ -4072,6 +4072,34 @@ function M.error_ci(p)
   return math.min(lo * 100, e), math.max(hi * 100, e), { n = n, deff = d, failed = k }
 end
 
+-- Do a load point's repeats fail beyond chance of one another: the one rule that both the error
+-- rate's interval of a repeated point (M.repeats_error_ends: pooled requests or the repeats'
+-- t-interval) and the error-rate row's test (llmd.decision.failure_dispersion: pooled counts or the
+-- repeats' rates) read, so that they never disagree (task intervals55: the row test read the raw
+-- counts, this interval the effective ones, and on failures in bursts one said "pool" where the
+-- other said "differ"). failed, total: each repeat's failed and finished requests; deff (optional,
+-- 1 each where absent): each repeat's failures' design effect in send order (llmd.runmodel's
+-- sample_deff.failed). Pearson's chi-square on the 2 x k table of the counts each divided by their
+-- repeat's design effect (stattest.heterogeneity): failures that come in bursts of d make a
+-- repeat's count vary d times as much as independent ones, so d times fewer requests carry its
+-- information (the design effect's own meaning, as M.error_ci reads one run's); on the raw counts a
+-- burst in one repeat, within the noise of bursts, reads as a crash. Returns stattest.heterogeneity's
+-- {x2, df, p, share} with differ = p < alpha (llmd.decision.ALPHA where nil) and deff = the
+-- factors read, or nil where it cannot be told (fewer than 2 repeats with a request, no failure,
+-- or nothing but failures).
+function M.repeats_failures_differ(failed, total, deff, alpha)
+  local ek, en, ds = {}, {}, {}
+  for j = 1, #failed do
+    local d = deff and deff[j]
+    d = finite(d) and math.max(1, d) or 1
+    ek[j], en[j], ds[j] = failed[j] / d, total[j] / d, d
+  end
+  local h = #ek >= 2 and stattest.heterogeneity(ek, en) or nil
+  if not h then return nil end
+  h.differ, h.deff = h.p < (alpha or require("llmd.decision").ALPHA), ds
+  return h
+end
+
 -- The 95 % interval of a repeated load point p's error rate (in %) from its repeats' requests
 -- pooled (p.repeat_counts): the exact binomial (Clopper-Pearson) interval of all their failures
 -- among all their finished requests, each repeat's counts read on its effective sample (divided by
@@ -4090,17 +4118,16 @@ end
 function M.repeats_error_ends(p)
   local rc = p.repeat_counts
   if not (rc and #rc.failed >= 2) then return nil end
-  local k, n, ek, en = 0, 0, {}, {}
+  local k, n = 0, 0
   for j = 1, #rc.failed do
-    ek[j], en[j] = rc.failed[j] / rc.deff[j], rc.total[j] / rc.deff[j]
-    k, n = k + ek[j], n + en[j]
+    k, n = k + rc.failed[j] / rc.deff[j], n + rc.total[j] / rc.deff[j]
   end
   -- (no failure in any repeat: their shares are identical zeros, met as before; the pooled
   -- interval would reach 5 % below 72 requests, 0 of 60 up to 5.96 %, which the repeats'
   -- identical figures were never read to allow)
   if n <= 0 or k <= 0 then return nil end
-  local h = stattest.heterogeneity(ek, en)
-  if h and h.p < require("llmd.decision").ALPHA then return nil end
+  local h = M.repeats_failures_differ(rc.failed, rc.total, rc.deff)
+  if h and h.differ then return nil end
   local lo, hi = stattest.clopper_pearson(k, n, 1 - stattest.normal_two_sided(M.SLO_CI_Z))
   local e = field(p, "error_rate_pct")
   e = finite(e) and e or k / n * 100

@@ -120,3 +120,43 @@ t.test("repeats whose failures are alike to the request still give the capacity'
   t.eq(select(2, lp.capacity_interval(z, SLO)),
     "repeats identical: Error rate is 0.00 % in each of the 2 repeats of load point 1, no spread to estimate")
 end)
+
+t.test("failures in bursts: the row test and the interval read one rule on the effective counts", function()
+  -- 4 req/s, 2 repeats of 240 requests, 6 and 20 failed, each repeat's failures in bursts of
+  -- design effect 4 in send order. On the raw counts the chi-square is 7.970, p 0.00476 (python3:
+  -- sum (x - n q)^2 / (n q (1 - q)), p erfc(sqrt(x2 / 2))): "differ"; on the counts over their
+  -- design effect (1.5 and 5 of 60) 1.993, p 0.158: within the noise of bursts. Main's row test
+  -- (decision.failure_dispersion) read the raw counts and said the repeats differ (the pooled
+  -- counts no test) while the capacity's interval (lp.repeats_error_ends) read the effective
+  -- ones and pooled them: one run, two answers. Now both pool.
+  local run = rrun { { 4, { { 4, 100, 6 }, { 4, 100, 20 } } } }
+  for _, st in ipairs(run.stages) do st.metrics.sample_deff = { failed = 4 } end
+  local pts = lp.points(run)
+  local h = lp.repeats_failures_differ({ 6, 20 }, { 240, 240 }, { 4, 4 })
+  t.near(h.x2, 1.992545, 1e-5)
+  t.near(h.p, 0.158075, 1e-5)
+  t.eq(h.differ, false)
+  local raw = lp.repeats_failures_differ({ 6, 20 }, { 240, 240 })
+  t.near(raw.x2, 7.970180, 1e-5)
+  t.eq(raw.differ, true)
+  t.eq(decision.failure_dispersion(run, pts), nil)
+  t.ok(lp.repeats_error_ends(pts[1]) ~= nil)
+  -- independent failures (design effect 1, as without per-request data) at those counts differ
+  -- for both: the row test names the repeats' spread, the interval keeps the t-interval
+  local run1 = rrun { { 4, { { 4, 100, 6 }, { 4, 100, 20 } } } }
+  local p1 = lp.points(run1)
+  local d = decision.failure_dispersion(run1, p1)
+  t.near(d.p, 0.004755, 1e-5)
+  t.eq(d.text, "load point 1: 6 of 240 and 20 of 240 failed, chi-square heterogeneity p = 0.00476")
+  t.eq(lp.repeats_error_ends(p1[1]), nil)
+  -- a crash beyond the bursts' noise still differs for both, and the text says on what counts:
+  -- 0 and 40 of 240 at design effect 2: 0 and 20 of 120, chi-square 21.82, p 2.99e-06 (python3)
+  local run2 = rrun { { 4, { { 4, 100, 0 }, { 4, 100, 40 } } } }
+  for _, st in ipairs(run2.stages) do st.metrics.sample_deff = { failed = 2 } end
+  local p2 = lp.points(run2)
+  local d2 = decision.failure_dispersion(run2, p2)
+  t.near(d2.x2, 21.818182, 1e-5)
+  t.eq(d2.text, "load point 1: 0 of 240 and 40 of 240 failed, chi-square heterogeneity on the counts over their "
+    .. "failures' design effects in send order (2.0, 2.0) p = 3.0e-06")
+  t.eq(lp.repeats_error_ends(p2[1]), nil)
+end)

@@ -3000,9 +3000,9 @@ end
 -- crashed repeat, failing 12 of 200 where its siblings failed none, would weigh like 12
 -- independent failures. So at every load point with 2 or more repeats whose counts of failed
 -- and completed requests are known, the repeats' failure shares are tested for homogeneity
--- (llmd.loadpoints.repeats_failures_differ: Pearson's chi-square on the 2 x k table of each
--- repeat's counts over its failures' design effect in send order, the one rule the error rate's
--- interval of a repeated point reads too). Returns the load
+-- (llmd.loadpoints.repeats_failures_differ: Pearson's chi-square on the 2 x k table of the
+-- repeats' counts over their failures' design effect in send order, the one rule the error
+-- rate's interval of a repeated point reads too). Returns the load
 -- point with the smallest p among those with p < alpha: {point = its index, p, x2, df,
 -- failed = {per repeat}, total = {per repeat}, text = "load point 1: 0 of 200, 0 of 200
 -- and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06"}; nil when none is (or none
@@ -3027,19 +3027,10 @@ function M.failure_dispersion(run, points, alpha)
       -- effect in send order, so that bursts within a repeat are not read as a crash)
       local h = failed and lp.repeats_failures_differ(failed, total, deff, alpha) or nil
       if h and h.differ and (not worst or h.p < worst.p) then
-        local parts, burst = {}, {}
-        for i = 1, #failed do
-          parts[i] = ("%d of %d"):format(failed[i], total[i])
-          burst[i] = ("%.1f"):format(h.deff[i])
-        end
-        local on = ""
-        for i = 1, #h.deff do
-          if h.deff[i] > 1 then
-            on = (" on the counts over their failures' design effects in send order (%s)"):format(
-              table.concat(burst, ", "))
-            break
-          end
-        end
+        local parts = {}
+        for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
+        local on = h.deff > 1 and (" on the counts over their failures' design effect in send order (%.1f)"):format(
+          h.deff) or ""
         worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
           text = ("load point %d: %s and %s failed, chi-square heterogeneity%s %s"):format(p.index,
             table.concat(parts, ", ", 1, #parts - 1), parts[#parts], on, M.p_is(h.p)) }

@@ -27,7 +27,13 @@ t.test("repeats_error_ends: the pooled requests' exact interval, not the repeats
   local p = pts[1]
   t.eq(p.repeat_counts.failed, { 18, 22 })
   t.eq(p.repeat_counts.total, { 240, 240 })
-  t.near(p.ci.error_rate_pct.hi, 18.92, 0.01)
+  -- (the t-interval is kept beside it; the point's interval, which every chart, table and
+  -- comparison.json field draws, is the pooled one the capacity reads, task intervals55)
+  t.near(p.ci.error_rate_pct.t_interval.hi, 18.92, 0.01)
+  t.eq(p.ci.error_rate_pct.t_interval.clipped, true)
+  t.near(p.ci.error_rate_pct.lo, 6.020046, 1e-5)
+  t.near(p.ci.error_rate_pct.hi, 11.174836, 1e-5)
+  t.eq({ p.ci.error_rate_pct.basis, p.ci.error_rate_pct.clipped }, { "pooled requests", nil })
   local e = lp.repeats_error_ends(p)
   t.near(e.lo, 6.020046, 1e-5)
   t.near(e.hi, 11.174836, 1e-5)
@@ -157,6 +163,58 @@ t.test("failures in bursts: the row test and the interval read one rule on the e
   local d2 = decision.failure_dispersion(run2, p2)
   t.near(d2.x2, 21.818182, 1e-5)
   t.eq(d2.text, "load point 1: 0 of 240 and 40 of 240 failed, chi-square heterogeneity on the counts over their "
-    .. "failures' design effects in send order (2.0, 2.0) p = 3.0e-06")
+    .. "failures' design effect in send order (2.0) p = 3.0e-06")
   t.eq(lp.repeats_error_ends(p2[1]), nil)
+end)
+
+t.test("a repeat without failures shares its siblings' design effect: no crash read from bursts", function()
+  -- 11 of 120 failed in bursts (design effect 9.9, as llmd measured one repeat of
+  -- tests/sim/audit53_harness.py --fail 0.03 --fail-burst 5 --seed 7 at 4 req/s) and 0 of 120
+  -- (no failure: no design effect measured, read 1 on its own). Read each on its own, 1.11 of
+  -- 12.1 against 0 of 120: chi-square 11.09, p 8.7e-04, "a crash"; on the raw counts 11.53, p
+  -- 6.9e-04 (main's row test). Bursts of 5 at 3 % leave a repeat of 120 without a failure about
+  -- half the time (0.72 bursts expected: e^-0.72 = 0.49). The repeats alike (what is tested)
+  -- share one design effect, 9.9 (lp.repeats_deff: their failures' weighted mean): 1.11 of 12.1
+  -- against 0 of 12.1, chi-square 1.164, p 0.281 (python3, as above): pooled, by both rules.
+  t.near(lp.repeats_deff({ 11, 0 }, { 9.9, 1 }), 9.9, 1e-12)
+  t.near(lp.repeats_deff({ 6, 2 }, { 3, 1.5 }), (6 * 3 + 2 * 1.5) / 8, 1e-12)
+  t.eq(lp.repeats_deff({ 0, 0 }, { 1, 1 }), 1)
+  local h = lp.repeats_failures_differ({ 11, 0 }, { 120, 120 }, { 9.9, 1 })
+  t.near(h.x2, 1.164483, 1e-5)
+  t.near(h.p, 0.280538, 1e-5)
+  t.eq({ h.differ, h.deff }, { false, 9.9 })
+  local run = rrun { { 2, { { 2, 100, 11 }, { 2, 100, 0 } } } }
+  run.stages[1].metrics.sample_deff = { failed = 9.9 }
+  local pts = lp.points(run)
+  t.eq(decision.failure_dispersion(run, pts), nil)
+  -- (and the interval pools them on that one design effect: 11 of 240 read as 1.111 of 24.24)
+  local e = lp.repeats_error_ends(pts[1])
+  t.eq({ e.pooled.failed, e.pooled.total }, { 11, 240 })
+  t.near(e.pooled.eff_n, 240 / 9.9, 1e-9)
+end)
+
+t.test("the charts draw the error rate's interval the verdict read", function()
+  -- 18 and 22 of 240 (above): the one-point chart's bar and the load curves' whisker reach
+  -- 6.020046 to 11.174836 % (the pooled requests' Clopper-Pearson, python3 above), not the
+  -- repeats' t-interval of 0 to 18.92 %
+  local charts = require "llmd.charts"
+  local p = lp.points(rrun { { 4, { { 4, 100, 18 }, { 4, 100, 22 } } } })[1]
+  local v, lo, hi, bar = charts.point_dot(p, { key = "error_rate_pct", label = "Error rate" }, "a", {}, {})
+  t.near(v, 100 * 40 / 480, 1e-9)
+  t.near(lo, 6.020046, 1e-5)
+  t.near(hi, 11.174836, 1e-5)
+  t.eq(bar, 1)
+  t.near(lp.ci_of(p, "error_rate_pct").hi, 11.174836, 1e-5)
+  -- 36 of 240 in each repeat: main drew no bar ("repeats identical, no spread to estimate")
+  -- where the verdict read 11.925355 to 18.513304 % from their 72 of 480
+  local q = lp.points(rrun { { 4, { { 4, 100, 36 }, { 4, 100, 36 } } } })[1]
+  local no_ci = {}
+  local _, qlo, qhi, qbar = charts.point_dot(q, { key = "error_rate_pct", label = "Error rate" }, "a", no_ci, {})
+  t.eq({ qbar, no_ci.a }, { 1, nil })
+  t.near(qlo, 11.925355, 1e-5)
+  t.near(qhi, 18.513304, 1e-5)
+  -- a crash in one repeat (0 and 40 of 240): the t-interval stays, and says so
+  local c = lp.points(rrun { { 4, { { 4, 100, 0 }, { 4, 100, 40 } } } })[1]
+  t.eq({ c.ci.error_rate_pct.basis, c.ci.error_rate_pct.t_interval }, { "repeats", nil })
+  t.eq(c.ci.error_rate_pct.clipped, true)
 end)

@@ -4454,6 +4454,42 @@ M.SETTLE_SD_CONFIDENCE = 80
 -- The chance (power, %) with which the repeats or loads a "to settle it" asks for settle it if
 -- the truth is as measured (here, and llmd.decision.noise_settle_text's longer loads).
 M.SETTLE_POWER = 80
+-- How many repeats of a load, each as long as its repeats were, a repeated point's error rate
+-- read on its repeats' requests pooled (M.repeats_error_ends' pooled = {failed, total, eff_n})
+-- needs, so that that pooled interval clears limit (%) on its share's side with M.SETTLE_POWER %
+-- chance if its share is truly as measured and its failures as bursty (their design effect,
+-- total / eff_n, as measured): the fewest r in repeats + 1 .. M.SETTLE_MAX_ERROR_REPEATS whose
+-- effective requests, floor(r x total / repeats / d), give stattest.cp_power >= M.SETTLE_POWER
+-- / 100 at the interval's level. Unlike a latency's repeats (sized on their spread's upper
+-- confidence limit, M.SETTLE_SD_CONFIDENCE), the count's noise follows from the share itself:
+-- nothing but the share is estimated. Returns r and its requests in all (r x the repeats' mean
+-- length), or nil where no such r is (the share too close to the limit: the capacity lies near
+-- this load). Checked by simulation: tests/sim/intervals55_error_settle.py.
+function M.error_repeats_needed(pooled, repeats, limit)
+  if not (pooled and pooled.total and pooled.total > 0 and pooled.eff_n and pooled.eff_n > 0 and repeats
+    and repeats >= 1 and type(limit) == "number") then
+    return nil
+  end
+  local q, lim = pooled.failed / pooled.total, limit / 100
+  if not (q > 0 and q < 1 and lim > 0 and lim < 1) or q == lim then return nil end
+  local d = math.max(1, pooled.total / pooled.eff_n)
+  local per = pooled.total / repeats
+  local level = 1 - stattest.normal_two_sided(M.SLO_CI_Z)
+  for r = repeats + 1, M.SETTLE_MAX_ERROR_REPEATS do
+    local n = math.floor(r * per / d)
+    if n >= 1 and stattest.cp_power(n, q, lim, level) >= M.SETTLE_POWER / 100 then
+      return r, math.floor(r * per + 0.5)
+    end
+  end
+  return nil
+end
+
+-- The most repeats (of the length measured) an error rate's advice asks for: more than a
+-- latency's M.SETTLE_MAX_REPEATS, as a count's noise does not last as long as the load does (a
+-- longer load narrows it as repeats do), and a share 1 to 2 points from a 5 % limit needs
+-- thousands of requests (30 of 480 against 5 %: 12 repeats of 240, 26 of 480 more than 50:
+-- tests/sim/intervals55_error_settle.py).
+M.SETTLE_MAX_ERROR_REPEATS = 50
 -- sat: the run's M.saturation (nil: none is known, no point is past it).
 function M.unclear_loads(points, slo, unclear, sat)
   local out = {}
@@ -4502,6 +4538,8 @@ function M.unclear_loads(points, slo, unclear, sat)
           -- requests at that load narrow it, repeats or a longer load alike, as one run's)
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.pooled = "repeats", ends.lo, ends.hi, ends.pooled
+          e.repeats = p.repeat_counts and #p.repeat_counts.failed or p.repeats
+          e.need, e.need_requests = M.error_repeats_needed(ends.pooled, e.repeats, x.max)
           out[#out + 1] = e
           break
         elseif c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then

@@ -218,3 +218,31 @@ t.test("the charts draw the error rate's interval the verdict read", function()
   t.eq({ c.ci.error_rate_pct.basis, c.ci.error_rate_pct.t_interval }, { "repeats", nil })
   t.eq(c.ci.error_rate_pct.clipped, true)
 end)
+
+t.test("an unclear error rate's advice: how many repeats clear the limit with 80 % chance", function()
+  -- The count each advice names, and whether it is true, from tests/sim/intervals55_error_settle.py
+  -- (python3, independent of llmd: Clopper-Pearson by bisection on exact binomial tails, the
+  -- chance over every count walked; then 1000 numpy draws of that many repeats at the measured
+  -- share, failures independent or in bursts of that design effect):
+  --   16 of 480 over 2 repeats against 5 %: 5 repeats (1200 requests), chance 0.813 (0.681 at 4),
+  --     simulated 0.809;
+  --   34 of 480: 5 (0.858; 0.753 at 4), simulated 0.850;
+  --   30 of 480 (6.25 %): 12 (0.832; 0.7998 at 11), simulated 0.835;
+  --   12 of 480: 3 (0.934), simulated 0.933;
+  --   36 of 480 at design effect 2: 7 (0.837; 0.780 at 6), simulated (bursts) 0.832.
+  for _, c in ipairs { { 16, 1, 5, 1200 }, { 34, 1, 5, 1200 }, { 30, 1, 12, 2880 }, { 12, 1, 3, 720 },
+    { 36, 2, 7, 1680 } } do
+    local r, n = lp.error_repeats_needed({ failed = c[1], total = 480, eff_n = 480 / c[2] }, 2, 5)
+    t.eq({ c[1], c[2], r, n }, { c[1], c[2], c[3], c[4] })
+  end
+  -- at the limit itself no count clears it; 24 of 480 at design effect 1 either (5 %)
+  t.eq(lp.error_repeats_needed({ failed = 24, total = 480, eff_n = 480 }, 2, 5), nil)
+  -- 26 of 480 (5.4 %): more than 50 repeats (12,000 requests give the exact chance 0.538, python3 above)
+  t.eq(lp.error_repeats_needed({ failed = 26, total = 480, eff_n = 480 }, 2, 5), nil)
+  -- and unclear_loads gives it with its point: 8 and 8 of 240 at 4 req/s (16 of 480)
+  local q = lp.points(rrun { { 4, { { 4, 100, 8 }, { 4, 100, 8 } } } })[1]
+  local s = lp.unclear_loads({ q }, lp.capacity_slo(SLO), nil, nil)
+  t.eq({ #s, s[1].remedy, s[1].need, s[1].need_requests, s[1].repeats }, { 1, "repeats", 5, 1200, 2 })
+  -- the exact chance itself (python3 above: 1200 requests at 16 / 480, 0.8134)
+  t.near(require("llmd.stattest").cp_power(1200, 16 / 480, 0.05, 0.95), 0.8134, 5e-4)
+end)

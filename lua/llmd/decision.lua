@@ -3094,7 +3094,9 @@ end
 -- crashed repeat, failing 12 of 200 where its siblings failed none, would weigh like 12
 -- independent failures. So at every load point with 2 or more repeats whose counts of failed
 -- and completed requests are known, the repeats' failure shares are tested for homogeneity
--- (llmd.stattest.heterogeneity, Pearson's chi-square on the 2 x k table). Returns the load
+-- (llmd.loadpoints.repeats_failures_differ: Pearson's chi-square on the 2 x k table of the
+-- repeats' counts over their failures' design effect in send order, the one rule the error
+-- rate's interval of a repeated point reads too). Returns the load
 -- point with the smallest p among those with p < alpha: {point = its index, p, x2, df,
 -- failed = {per repeat}, total = {per repeat}, text = "load point 1: 0 of 200, 0 of 200
 -- and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06"}; nil when none is (or none
@@ -3106,20 +3108,26 @@ function M.failure_dispersion(run, points, alpha)
   local worst
   for _, p in ipairs(points or {}) do
     if (p.repeats or 1) >= 2 and p.stages then
-      local failed, total = {}, {}
+      local failed, total, deff = {}, {}, {}
       for _, i in ipairs(p.stages) do
-        local v = by_index[i] and by_index[i].metrics.values or {}
+        local m = by_index[i] and by_index[i].metrics or {}
+        local v = m.values or {}
         local f, ok = v.requests_failed, v.requests_ok
         if not (f and ok) then failed = nil; break end
         failed[#failed + 1], total[#total + 1] = math.floor(f + 0.5), math.floor(f + ok + 0.5)
+        deff[#deff + 1] = m.sample_deff and m.sample_deff.failed
       end
-      local h = failed and #failed >= 2 and stattest.heterogeneity(failed, total) or nil
-      if h and h.p < alpha and (not worst or h.p < worst.p) then
+      -- (the rule lp.repeats_error_ends reads too: each repeat's counts over its failures' design
+      -- effect in send order, so that bursts within a repeat are not read as a crash)
+      local h = failed and lp.repeats_failures_differ(failed, total, deff, alpha) or nil
+      if h and h.differ and (not worst or h.p < worst.p) then
         local parts = {}
         for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
+        local on = h.deff > 1 and (" on the counts over their failures' design effect in send order (%.1f)"):format(
+          h.deff) or ""
         worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
-          text = ("load point %d: %s and %s failed, chi-square heterogeneity %s"):format(p.index,
-            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.p_is(h.p)) }
+          text = ("load point %d: %s and %s failed, chi-square heterogeneity%s %s"):format(p.index,
+            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], on, M.p_is(h.p)) }
       end
     end
   end

@@ -4692,12 +4692,24 @@ local function settle_text(model, A, B, ca, cb, only)
         -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
         -- requests at that load narrow it, repeats or a longer load alike)
         -- (a repeated point's from its repeats' requests pooled: lp.repeats_error_ends)
-        parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
-          .. "interval %s to %s from its %s, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
-          fmt(e.hi),
+        -- (how many: lp.error_repeats_needed, the pooled interval clearing the limit with
+        -- lp.SETTLE_POWER % chance if the share is truly as measured; tests/sim/intervals55_error_settle.py)
+        local how = "more requests at that load, repeats or a longer load"
+        if e.pooled and e.need then
+          how = ("%d repeats of that load, not %d, or as many requests in longer loads (about %d in all)"):format(
+            e.need, e.repeats, e.need_requests)
+        elseif e.pooled and e.repeats then
+          how = ("more requests at that load than %d repeats of these give (its share lies too close to the limit "
+            .. "for them to clear it with %d %% chance: its capacity lies near this load)"):format(
+            lp.SETTLE_MAX_REPEATS, lp.SETTLE_POWER)
+        end
+        local chance = e.pooled and e.need and ("; %d would clear it with %d %% chance if its error rate is truly as "
+          .. "measured and its failures as bursty"):format(e.need, lp.SETTLE_POWER) or ""
+        parts[#parts + 1] = head .. ("%s (%s %s, its exact 95 %% interval %s to %s from its %s, across the %s "
+          .. "limit%s%s)"):format(how, name, fmt(e.value), fmt(e.lo), fmt(e.hi),
           e.pooled and ("repeats' failed requests pooled, %.0f of %.0f"):format(e.pooled.failed, e.pooled.total)
             or "failed requests", fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% "
-          .. "failure limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
+          .. "failure limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "", chance)
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),

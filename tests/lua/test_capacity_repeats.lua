@@ -511,12 +511,12 @@ t.test("repeats that disagree on the error rate by timeouts are not called a cra
   local m = queue_pair({ { label = "x", rates = "9.5", slots = 20, seed = 604, extra = extra },
     { label = "y", rates = "9.5", slots = 20, seed = 605, extra = extra } }, "ttft_p90_ms=1500")
   local ev = m.capacity.evidence
-  t.eq({ ev.verdict, ev.overdispersed.a and ev.overdispersed.a.cause }, { "not shown to differ", "timeouts" })
-  t.eq(ev.overdispersed.a.failed, { 11, 0, 22 })
-  t.contains(m.verdict.text, "beyond chance (timeouts in one repeat: a queue near capacity), not with the "
-    .. "configuration")
+  -- (intervals55: timeouts come in bursts, and the repeats' counts are read over their one
+  -- design effect in send order, loadpoints.repeats_deff: 11, 0 and 22 of 380 are then within
+  -- the bursts' noise, no repeat the odd one, nothing said of one repeat at all)
+  t.eq(ev.overdispersed and ev.overdispersed.a, nil)
   local row = headline_row(m, "capacity")
-  t.contains(row.evidence, "(timeouts in one repeat: a queue near capacity)")
+  t.lacks(m.verdict.text, "in one repeat")
   t.lacks(m.verdict.text, "crash")
   t.lacks(row.evidence, "crash")
 end)

@@ -109,7 +109,7 @@ t.test("2: the same advice beside an order of the repeats whose lower run failed
   local md = t.read(ws .. "/comparison_report.md")
   local advice = "To tell by how much: measure base below its lowest load, 3.59 req/s."
   t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "and the largest has no upper end: the gap may be negligible. " .. advice)
-  t.contains(md:match("## Summary\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
+  t.contains(md:match("## Evidence\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
     .. "neither run is named higher. " .. advice)
 end)
 
@@ -1148,7 +1148,7 @@ do
 
   local function summary(ws)
     local md = t.read(ws .. "/comparison_report.md")
-    return md:match("## Summary\n\n(.-)\n\n## ") or md
+    return md:match("## Evidence\n\n(.-)\n\n## ") or md
   end
 
   t.test("capacity: A fails at its lowest load where B passes: no '+0.0 %' gap; at least as high, no winner", function()
@@ -1381,7 +1381,7 @@ do
       "null0", "--slo", "ttft_p90_ms=200" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(ws .. "/comparison_report.md")
-    local s = md:match("## Summary\n\n(.-)\n\n## ")
+    local s = md:match("## Evidence\n\n(.-)\n\n## ")
     t.ok(s:find("TTFT p90 is unknown at null0's load point 1 (time_to_first_token.p90 is null in "
       .. "stage_0_lifecycle_metrics.json, not a number): rerun that load", 1, true), s)
     t.ok(not s:find("not in null0's files", 1, true), s)

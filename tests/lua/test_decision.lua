@@ -1356,7 +1356,7 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
   t.ok(row:find("| " .. pct .. " | " .. ev .. " |", 1, true), row)
   t.ok(not row:find("whatever the bound", 1, true), row)
-  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  local summary = md:match("\n## Evidence\n\n([^\n]*)")
   -- the Summary opens with the counts, then the per-GPU capacities as the Headline's row gives them
   local lead = "Not like for like on cost: " .. banner .. ". Capacity per GPU within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: ≥ "
     .. H.num(la, 2) .. " req/s (the last load before saturation) for x, about "
@@ -1657,7 +1657,7 @@ t.test("analyze.lua from saved state says what compare.lua said: goodput, the po
   t.eq(cj.family.size, 4)
   t.eq(cj.matched_point.family_size, 4)
   t.eq(cj.matched_point.test.id, "mann_whitney:ttft")
-  t.ok(before:find("no clear difference, p = 1, Holm-adjusted 1)", 1, true), before:match("## Summary.-\n\n[^\n]*"))
+  t.ok(before:find("no clear difference, p = 1, Holm-adjusted 1)", 1, true), before:match("## Evidence.-\n\n[^\n]*"))
 end)
 
 -- Multiple comparisons -------------------------------------------------------------------------

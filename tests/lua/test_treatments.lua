@@ -646,7 +646,7 @@ local function both_tools(a, b, slo)
   t.eq(rc.code, 0, rc.stderr)
   local w = t.workspaces(parent)[1]
   local cj = json.read(w .. "/comparison.json")
-  local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
+  local summary = t.read(w .. "/comparison_report.md"):match("\n## Evidence\n\n([^\n]*)")
   local out = t.tmpdir()
   local rt = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. a, "--run", "chunked=" .. b,
     "--slo", slo, "--out", out, "--quiet" }
@@ -2223,7 +2223,7 @@ t.test("compare.lua's matched load stops below a point that failed requests too,
   local cj = json.read(w .. "/comparison.json")
   t.eq({ cj.matched_point.load, cj.matched_point.axis, cj.matched_point.sustained }, { 20, "rate", true })
   t.near(cj.matched_point.b, 650 + 5 / 15 * 250, 1e-9)
-  local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
+  local summary = t.read(w .. "/comparison_report.md"):match("\n## Evidence\n\n([^\n]*)")
   t.ok(summary:find("the highest load both runs sustained (the lower of their loads at their last points before "
     .. "saturation or a load point that failed requests), End-to-end latency p90 is 800.0 ms for flaky and 733.3 ms "
     .. "for steady", 1, true), summary)

@@ -528,7 +528,7 @@ do
     -- end-to-end rows test the loads both sustained only (B overloaded at 8): "A's values are
     -- lower" there, p < 1e-9 (as above: 3 equal strata, complete separation).
     local md = pair(ipsynth.queue(0.25))
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     -- (5.99 req/s achieved before fixi45 reordered the latencies, 7k mod 10: the achieved rate
     -- reads when the stage's answers ended, which the order moves; not what is tested here)
     t.ok(summary:find("At 6 req/s offered (6.00 req/s achieved by both), the highest load both runs sustained, B's "
@@ -700,7 +700,7 @@ do
     t.ok(verdict:find("(no test at this load: TTFT p90: the same figure in both runs, nothing to test)", 1,
       true), verdict)
     t.ok(not verdict:find("latencies are untested", 1, true), verdict)
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     t.ok(not summary:find("are untested at this load", 1, true), summary)
   end)
 end
@@ -876,7 +876,7 @@ do
       .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
       .. "latency p90 +30.0 % (no test at this load: no per-request samples from both runs there). --slo gives capacity within an "
       .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.22 req/s by B), the highest load both runs sustained, B's "
       .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "
       .. "8.98 ms (+30.0 %), end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; no test at this load: "

@@ -403,8 +403,9 @@ t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one
   t.eq({ ev.margin_pct, ev.gap.lo_pct, ev.same_load and ev.same_load.offered }, { 0, 0, 30 })
   local c = t.compare_ab(w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/results",
     { "--slo", "ttft_p90_ms=100", "--a-label", "tp1", "--b-label", "tp2" })
+  -- (the Headline's evidence in full: its row's note, readable55)
   t.contains(c.md, "the measured loads put tp2 at least as high as tp1 (tp2 met the SLOs at 30.00 req/s and tp1 already "
-    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner |")
+    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner\n")
   t.lacks(c.md, "tp2 is higher")
   t.lacks(c.md, "at least +0.0 %")
   t.eq(c.json.capacity.evidence.margin_pct, 0)

@@ -310,7 +310,7 @@ function M.table_rows(text, heading, raw)
     if cells ~= header then
       local used = {}
       for i = 2, #cells do
-        local short, n = cells[i]:match("^(.-) ?%[(%d+)%]$")
+        local n = cells[i]:match(" ?%[(%d+)%]$")
         if n then
           n = tonumber(n)
           used[n] = (used[n] or 0) + 1

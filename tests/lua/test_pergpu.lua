@@ -120,7 +120,7 @@ t.test("nu6: different GPU counts: the per-GPU rows lead, the totals follow as t
   for l in head:gmatch("\n| ([^|]-) |") do got[#got + 1] = l end
   t.eq(got, want)
   local html = t.read(w .. "/comparison_report.html")
-  local hh = html:match("<h2>Headline</h2>(.-)</table>")
+  local hh = html:match('<h2 id="headline">Headline</h2>(.-)</table>')
   got = {}
   for l in hh:gmatch("<tr><th>([^<]*)</th>") do
     if l ~= "" then got[#got + 1] = l end -- (the header row's empty corner)

@@ -7869,6 +7869,9 @@ function M.build(opts)
       .. "below): %s"):format(model.verdict.text)
     model.summary = ("Warning: %s. %s"):format(sim, model.summary)
   end
+  -- the layout of the report's top: short Headline cells with each row's full text in a
+  -- note, and a short Summary (llmd.report_layout); nothing above is changed
+  require("llmd.report_layout").apply(model)
   return model
 end
 
@@ -7877,6 +7880,7 @@ end
 M.LIST_PATHS = {}
 for _, p in ipairs { "slo", "comparison_slo",
   "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline",
+  "headline_notes", "headline_notes[].parts", "summary_lines",
   "config",
   "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",

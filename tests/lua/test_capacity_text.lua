@@ -109,7 +109,7 @@ t.test("2: the same advice beside an order of the repeats whose lower run failed
   local md = t.read(ws .. "/comparison_report.md")
   local advice = "To tell by how much: measure base below its lowest load, 3.59 req/s."
   t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "and the largest has no upper end: the gap may be negligible. " .. advice)
-  t.contains(md:match("## Summary\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
+  t.contains(md:match("## Evidence\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
     .. "neither run is named higher. " .. advice)
 end)
 
@@ -403,8 +403,9 @@ t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one
   t.eq({ ev.margin_pct, ev.gap.lo_pct, ev.same_load and ev.same_load.offered }, { 0, 0, 30 })
   local c = t.compare_ab(w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/results",
     { "--slo", "ttft_p90_ms=100", "--a-label", "tp1", "--b-label", "tp2" })
+  -- (the Headline's evidence in full: its row's note, readable55)
   t.contains(c.md, "the measured loads put tp2 at least as high as tp1 (tp2 met the SLOs at 30.00 req/s and tp1 already "
-    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner |")
+    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner\n")
   t.lacks(c.md, "tp2 is higher")
   t.lacks(c.md, "at least +0.0 %")
   t.eq(c.json.capacity.evidence.margin_pct, 0)
@@ -1148,7 +1149,7 @@ do
 
   local function summary(ws)
     local md = t.read(ws .. "/comparison_report.md")
-    return md:match("## Summary\n\n(.-)\n\n## ") or md
+    return md:match("## Evidence\n\n(.-)\n\n## ") or md
   end
 
   t.test("capacity: A fails at its lowest load where B passes: no '+0.0 %' gap; at least as high, no winner", function()
@@ -1381,7 +1382,7 @@ do
       "null0", "--slo", "ttft_p90_ms=200" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(ws .. "/comparison_report.md")
-    local s = md:match("## Summary\n\n(.-)\n\n## ")
+    local s = md:match("## Evidence\n\n(.-)\n\n## ")
     t.ok(s:find("TTFT p90 is unknown at null0's load point 1 (time_to_first_token.p90 is null in "
       .. "stage_0_lifecycle_metrics.json, not a number): rerun that load", 1, true), s)
     t.ok(not s:find("not in null0's files", 1, true), s)

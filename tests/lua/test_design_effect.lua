@@ -639,7 +639,7 @@ print("%%+.2f" %% (num / den * 100))]]):format(ROOT .. "/tests/data", a, b) }
       t.eq(r1.code, 0, r1.stderr)
       local d = r1.stdout:match("%S+")
       t.ok(o.md:find(("error rate (ab10 %s pp vs ab2 over all load points, within each, 95 %% interval "):format(d), 1,
-        true), o.md:match("## Summary.-\n## ") or o.md)
+        true), o.md:match("## Evidence.-\n## ") or o.md)
     end)
   end
 end

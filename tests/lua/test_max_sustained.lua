@@ -285,11 +285,9 @@ do
   end
 
   -- The text of a Headline row's B cell in the Markdown report.
+  -- a Headline cell in full (a cut cell's text from its row's note, readable55); col 1 is A's
   local function md_cell(ws, label, col)
-    local line = t.read(ws .. "/comparison_report.md"):match("\n| " .. label:gsub("%p", "%%%0") .. " |([^\n]*)")
-    local cells = {}
-    for c in line:gmatch("%s*([^|]-)%s*|") do cells[#cells + 1] = c end
-    return cells[col]
+    return t.table_rows(t.read(ws .. "/comparison_report.md"), "Headline")[label][col + 1]
   end
 
   t.test("max sustained: failed requests within the error-rate limit are sustained, said beside the figure, alike "

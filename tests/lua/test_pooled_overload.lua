@@ -170,13 +170,14 @@ t.test("a --plan comparison's per-GPU N/A names the plan's way to give the GPU c
   local stages = { { rate = 4, n = 40, latency = ipsynth.queue(0.1) }, { rate = 8, n = 40, latency = ipsynth.queue(0.1) } }
   local c = t.compare_ab(ipsynth.run(d .. "/x", stages, { summary = true }),
     ipsynth.run(d .. "/y", stages, { summary = true }), { "--harness", "inference-perf" })
-  t.contains(c.md, "| Per GPU | N/A (accelerator counts unknown: gpus: N in the info files) |")
+  -- (the cell "N/A [n]", its reason in the row's note under the Headline, readable55)
+  t.eq(t.table_rows(c.md, "Headline")["Per GPU"][2], "N/A (accelerator counts unknown: gpus: N in the info files)")
   -- the same workspace as a plan made it (its plan.yaml beside), read again by analyze.lua
   t.write(c.ws .. "/plan.yaml", "runs:\n  a: {label: x}\n  b: {label: y}\n")
   local r = proc.run { t.root() .. "/llmdlua", "analyze.lua", c.ws }
   t.eq(r.code, 0, r.stderr)
-  t.contains(t.read(c.ws .. "/comparison_report.md"), "| Per GPU | N/A (accelerator counts unknown: runs.a.info and "
-    .. "runs.b.info: {gpus: N} in the plan, or gpus: N in the info files) |")
+  t.eq(t.table_rows(t.read(c.ws .. "/comparison_report.md"), "Headline")["Per GPU"][2], "N/A (accelerator counts "
+    .. "unknown: runs.a.info and runs.b.info: {gpus: N} in the plan, or gpus: N in the info files)")
 end)
 
 -- audit53 F3: a stratified test that left out the loads a run was not known to sustain, and

@@ -1896,7 +1896,7 @@ do
       .. "gap may be negligible"
     t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
       .. "never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be higher by the "
-      .. "practical threshold, no winner |", 1, true),
+      .. "practical threshold, no winner\n", 1, true),
       md)
     t.ok(md:find("**Verdict:** fast's max sustained throughput (no SLO given) is at least as high as slow's (by a gap "
       .. "from +16.2 %, under the practical threshold of 20.0 %, up to +27.0 % of their mean): not shown to be higher by "
@@ -1912,10 +1912,10 @@ do
     md = t.read(ws .. "/comparison_report.md")
     t.ok(md:find("one run per load, no interval; the measured loads put fast at least as high as slow (fast sustained "
       .. "20.00 req/s and slow never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be "
-      .. "higher by the practical threshold, no winner |", 1, true), md)
+      .. "higher by the practical threshold, no winner\n", 1, true), md)
     t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
       .. "never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be higher by the "
-      .. "practical threshold, no winner |", 1, true),
+      .. "practical threshold, no winner\n", 1, true),
       md)
     -- at the default threshold (2 %) the order stands, in both rows
     ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow" }

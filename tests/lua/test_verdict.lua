@@ -528,7 +528,7 @@ do
     -- end-to-end rows test the loads both sustained only (B overloaded at 8): "A's values are
     -- lower" there, p < 1e-9 (as above: 3 equal strata, complete separation).
     local md = pair(ipsynth.queue(0.25))
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     -- (5.99 req/s achieved before fixi45 reordered the latencies, 7k mod 10: the achieved rate
     -- reads when the stage's answers ended, which the order moves; not what is tested here)
     t.ok(summary:find("At 6 req/s offered (6.00 req/s achieved by both), the highest load both runs sustained, B's "
@@ -700,7 +700,7 @@ do
     t.ok(verdict:find("(no test at this load: TTFT p90: the same figure in both runs, nothing to test)", 1,
       true), verdict)
     t.ok(not verdict:find("latencies are untested", 1, true), verdict)
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     t.ok(not summary:find("are untested at this load", 1, true), summary)
   end)
 end
@@ -876,7 +876,7 @@ do
       .. "highest load both sustained, B's latencies are untested: TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end "
       .. "latency p90 +30.0 % (no test at this load: no per-request samples from both runs there). --slo gives capacity within an "
       .. "SLO. Warning: like for like not verified: neither run's model is known (see below).")
-    local summary = md:match("\n## Summary\n\n([^\n]*)")
+    local summary = md:match("\n## Evidence\n\n([^\n]*)")
     t.ok(summary:find("At 92.19 req/s offered (92.21 req/s achieved by A, 92.22 req/s by B), the highest load both runs sustained, B's "
       .. "latencies against A's are untested at this load: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs "
       .. "8.98 ms (+30.0 %), end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; no test at this load: "
@@ -896,7 +896,12 @@ do
     t.eq(r.code, 0, r.stderr)
     for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
     md = t.read(ws .. "/comparison_report.md")
-    t.ok(md:find("| -42.45 to +0.01 req/s (the measured loads cannot order them) | -40.7 % to +0.01 % |", 1, true), md)
+    -- (the Delta in full: its qualification in the row's note, the cell "-42.45 to +0.01 req/s [1]", readable55)
+    local cap_row
+    for label, cells in pairs(t.table_rows(md, "Headline")) do
+      if label:match("^Capacity at SLO %(") then cap_row = cells end
+    end
+    t.eq({ cap_row[4], cap_row[5] }, { "-42.45 to +0.01 req/s (the measured loads cannot order them)", "-40.7 % to +0.01 %" })
     t.ok(md:find("(B -40.7 % to +0.01 % vs A)", 1, true), md)
     -- the contradiction said in the Data checks (B's stage 3, python3 above)
     t.ok(md:find("stage_3_lifecycle_metrics.json (92.19 req/s offered): its window (60.543 s, successes / "

@@ -4535,6 +4535,8 @@ function M.steps_list()
         end
       end
       say(ctx, "Writing the comparison report.")
+      -- (what is on disk before: a failure then says whether the report there is this attempt's)
+      local before = cmp.report_snapshot(ctx.ws.path)
       local ok, model = pcall(function()
         local sides = {}
         for _, x in ipairs { "a", "b" } do
@@ -4555,7 +4557,7 @@ function M.steps_list()
       end)
       if not ok then
         if tostring(model):match("interrupted$") then error(model, 0) end
-        error(("failed while writing the comparison report, so there is none: %s"):format(tostring(model)), 0)
+        error(cmp.report_failure(ctx.ws.path, before, tostring(model)), 0)
       end
       ctx.model = model
       -- a chart gnuplot failed to draw: the report is written without it, and says why

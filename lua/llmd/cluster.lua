@@ -4019,14 +4019,59 @@ function M.helmfile_releases(ctx, args, cwd, allow_hooks)
   return out
 end
 
--- The comparison workspace beside this one (in the same parent folder) that deployed the
--- releases names (the ones in the namespace now: helm status's first_deployed, as recorded in
--- its run-X/deployed.json's release_ids, not torn down since): {path =, x =, names = {...}}, or
--- nil. An interrupted comparison leaves its stack deployed; a fresh --plan run after it is
--- refused at step 20, and the user is told whose stack it is and how to remove it (newuser52).
+-- The records of what the workspace at w deployed: a comparison's run-a and run-b, an
+-- experiment's setup treatments' stacks (setup-treatment-S/run-stack/deployed.json). Each
+-- {rel = its path under w, what = whose stack it is, said, down = the command that tears it
+-- down, go_on = the one that goes on with it}; none for a folder that is neither.
+local function deploy_records(w)
+  local out = {}
+  if lfs.attributes(w .. "/steps.json", "mode") == "file" and lfs.attributes(w .. "/run-a", "mode") == "directory" then
+    for _, x in ipairs { "a", "b" } do
+      out[#out + 1] = { rel = ("run-%s/deployed.json"):format(x),
+        what = ("run %s of the comparison %s"):format(x:upper(), w),
+        down = M.resume_command(w, { "--step", "90" }), go_on = M.resume_command(w), kind = "comparison" }
+    end
+  elseif ws.kind(w) == "experiment" then
+    -- (its teardown step alone, 60, as experiment.lua says it; the experiment file is the copy
+    -- its workspace keeps)
+    local function cmd(extra)
+      local argv = { "llmdlua", "experiment.lua", w .. "/experiment.yaml", "--resume", w }
+      if M.records_no_cluster(w) then argv[#argv + 1] = "--use-current-context" end
+      for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+      return k8s.cmdline(argv)
+    end
+    local cells = {}
+    for e in lfs.dir(w) do
+      if e:match("^setup%-treatment%-") and lfs.attributes(w .. "/" .. e, "mode") == "directory" then
+        cells[#cells + 1] = e
+      end
+    end
+    table.sort(cells)
+    for _, e in ipairs(cells) do
+      out[#out + 1] = { rel = e .. "/run-stack/deployed.json",
+        what = ("setup treatment %s of the experiment %s"):format(e:match("^setup%-treatment%-(.*)$"), w),
+        down = cmd { "--step", "60" }, go_on = cmd(), kind = "experiment" }
+    end
+  end
+  return out
+end
+
+-- The workspace beside this one (in the same parent folder: a comparison's, or an
+-- experiment's, whose setup treatments each deploy a stack) that deployed the releases names
+-- (the ones in the namespace now: helm status's first_deployed, as recorded in its
+-- deployed.json's release_ids, not torn down since): {path =, what =, rel =, down =, go_on =,
+-- names = {...}, interrupted = when its deploy started, when it was killed before recording}, or
+-- nil. An interrupted comparison or experiment (killed mid-setup) leaves its stack deployed; a
+-- fresh --plan run after it is refused at step 20, and the user is told whose stack it is and
+-- how to remove it (newuser52; experiments: harden55 #2). This run's own workspace is left out:
+-- a comparison's, or the experiment's whose setup treatment this is.
 function M.interrupted_owner(ctx, names)
   local here = ctx.ws and ctx.ws.path
   if not here or #names == 0 then return nil end
+  here = here:gsub("/+$", "")
+  -- (an experiment's setup treatment: its workspace is the experiment's)
+  local up = here:match("^(.*)/[^/]+$")
+  if up and (here:match("[^/]+$") or ""):match("^setup%-treatment%-") and ws.kind(up) == "experiment" then here = up end
   local parent = here:match("^(.*)/[^/]+$")
   if not parent or lfs.attributes(parent, "mode") ~= "directory" then return nil end
   local ids = {}
@@ -4037,37 +4082,39 @@ function M.interrupted_owner(ctx, names)
   table.sort(entries)
   for _, e in ipairs(entries) do
     local w = parent .. "/" .. e
-    if e ~= "." and e ~= ".." and w ~= here and lfs.attributes(w .. "/steps.json", "mode") == "file" then
-      for _, x in ipairs { "a", "b" } do
-        local ok, d = pcall(json.read, w .. "/run-" .. x .. "/deployed.json")
-        if ok and type(d) == "table" and d.torn_down ~= true and type(d.release_ids) == "table" then
-          local mine = {}
-          for _, n in ipairs(names) do
-            local want = d.release_ids[n]
-            if ids[n] and type(want) == "table" and want.first_deployed == ids[n].first_deployed then
-              mine[#mine + 1] = n
-            end
-          end
-          if #mine > 0 and (not found or #mine > #found.names) then found = { path = w, x = x, names = mine } end
+    for _, rec in ipairs((e ~= "." and e ~= ".." and w ~= here) and deploy_records(w) or {}) do
+      local ok, d = pcall(json.read, w .. "/" .. rec.rel)
+      local function take(mine, interrupted)
+        if #mine > 0 and (not found or #mine > #found.names) then
+          found = { path = w, what = rec.what, rel = rec.rel, down = rec.down, go_on = rec.go_on, kind = rec.kind,
+            names = mine, interrupted = interrupted }
         end
-        -- (its deploy interrupted before it recorded what it made - kill -9 -: the releases not
-        -- there before it, first deployed since it started and not upgraded, as its teardown
-        -- tells them: M.recover_interrupted)
-        local dep = ok and type(d) == "table" and d.torn_down ~= true and type(d.deploying) == "table"
-          and type(d.deploying.started) == "string" and type(d.before) == "table" and d.deploying.started
-        if dep then
-          local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
-          for _, n in ipairs(names) do
-            local id = ids[n]
-            if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
-              and (id.version == nil or id.version == 1) then
-              mine[#mine + 1] = n
-            end
-          end
-          if #mine > 0 and (not found or #mine > #found.names) then
-            found = { path = w, x = x, names = mine, interrupted = dep }
+      end
+      if ok and type(d) == "table" and d.torn_down ~= true and type(d.release_ids) == "table" then
+        local mine = {}
+        for _, n in ipairs(names) do
+          local want = d.release_ids[n]
+          if ids[n] and type(want) == "table" and want.first_deployed == ids[n].first_deployed then
+            mine[#mine + 1] = n
           end
         end
+        take(mine)
+      end
+      -- (its deploy interrupted before it recorded what it made - kill -9 -: the releases not
+      -- there before it, first deployed since it started and not upgraded, as its teardown
+      -- tells them: M.recover_interrupted)
+      local dep = ok and type(d) == "table" and d.torn_down ~= true and type(d.deploying) == "table"
+        and type(d.deploying.started) == "string" and type(d.before) == "table" and d.deploying.started
+      if dep then
+        local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
+        for _, n in ipairs(names) do
+          local id = ids[n]
+          if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
+            and (id.version == nil or id.version == 1) then
+            mine[#mine + 1] = n
+          end
+        end
+        take(mine, dep)
       end
     end
   end
@@ -4132,18 +4179,17 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   -- (left deployed by an interrupted comparison beside this one: named, with its teardown)
   local owner = M.interrupted_owner(ctx, names)
   if owner then
-    error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
+    error(("run %s: %s %s already %s in namespace %s: %s the stack %s deployed and has not "
       .. "torn down (%s); deploying %s it; "
-      .. "tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
+      .. "tear it down with %s (or go on with that %s: %s); nothing of this run was deployed")
       :format(x,
       #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
       ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
       or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
-      owner.x:upper(), owner.path, owner.interrupted and ("its run-%s/deployed.json records its deploy starting at "
-        .. "%s, stopped before it recorded what it made: a kill -9 or a crash"):format(owner.x, owner.interrupted)
-        or ("recorded in its run-%s/deployed.json: it stopped before its teardown"):format(owner.x),
-      change, M.resume_command(owner.path, { "--step", "90" }),
-      M.resume_command(owner.path)), 0)
+      owner.what, owner.interrupted and ("its %s records its deploy starting at "
+        .. "%s, stopped before it recorded what it made: a kill -9 or a crash"):format(owner.rel, owner.interrupted)
+        or ("recorded in its %s: it stopped before its teardown"):format(owner.rel),
+      change, owner.down, owner.kind, owner.go_on), 0)
   end
   error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying %s "
     .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,

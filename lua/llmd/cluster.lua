@@ -2686,7 +2686,8 @@ end
 local function chain_known(d)
   -- (a record written before deployed.json kept "applied" has none: its kustomize Deployments'
   -- pods would not be known as this run's, so the chain is not used for it)
-  return d and d.before and type(d.applied) == "table" and ((d.releases and #d.releases > 0) or #d.applied > 0)
+  return d and d.before and type(d.applied) == "table"
+    and ((d.releases and #d.releases > 0) or #d.applied > 0 or type(d.recovered) == "string")
 end
 
 -- A predicate on pods: is p someone else's - there before the stack x benchmarks was first
@@ -2976,7 +2977,7 @@ function M.save_deployed(ctx, x)
     created_ids = d.created_ids and json.object(d.created_ids) or nil,
     run_id = d.run_id,
     -- (a deploy command started and what it made not recorded yet: M.recover_interrupted)
-    deploying = d.deploying,
+    deploying = d.deploying, recovered = d.recovered,
   })
 end
 
@@ -3003,6 +3004,7 @@ function M.load_deployed(ctx, x)
   d.created_ids = type(s.created_ids) == "table" and s.created_ids or nil
   d.run_id = type(s.run_id) == "string" and s.run_id or nil
   d.deploying = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
+  d.recovered = type(s.recovered) == "string" and s.recovered or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -4357,6 +4359,50 @@ local function refuse_foreign_kustomize(ctx, x, calls, rec)
   end
 end
 
+-- The objects a deploy call c may create by name that are not in the namespace now: what a
+-- custom deploy's kubectl create NAME, expose or autoscale makes (M.created_by), and the
+-- objects of the manifests or kustomization a kubectl apply/create -f/-k sends (its preflight's
+-- render). Recorded before c runs (d.deploying.pending), so that a kill -9 while it runs, or
+-- before the deploy recorded its answer, leaves the teardown able to tell what it made
+-- (recover_interrupted): each was absent just before this run's command. A --dry-run call
+-- makes nothing; a PVC is kept at teardown anyway. { {ref =, res =, name =, kind =} }.
+local function pending_objects(ctx, c)
+  if M.simulates(c.tool, c.args) or (c.tool ~= "kubectl" and c.tool ~= "oc") then return {} end
+  local list = {}
+  for _, o in ipairs(M.created_by(c.tool, c.args)) do
+    list[#list + 1] = { kind = o.kind, res = o.resource, name = o.name }
+  end
+  local ok, p = pcall(k8s.parse, c.tool, c.args)
+  local verb = ok and p.words[1]
+  if verb == "apply" or verb == "create" then
+    pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+      allow_hooks = c.opts.allow_hooks, seen = function(objs)
+        for _, ob in ipairs(objs) do
+          if type(ob) == "table" and type(ob.kind) == "string" and type(ob.metadata) == "table"
+            and ob.metadata.name ~= nil then
+            list[#list + 1] = { kind = ob.kind, apiVersion = ob.apiVersion, res = resource_of(ob),
+              name = tostring(ob.metadata.name) }
+          end
+        end
+      end })
+  end
+  local out, seen = {}, {}
+  for _, o in ipairs(list) do
+    local ref = o.res .. "/" .. o.name
+    if not seen[ref] and not DEPLOY_KEPT[o.res:match("^[^.]+")] then
+      seen[ref] = true
+      local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
+        { read = true, check = false })
+      -- (absent: nothing printed, or a NotFound; anything else - there, or unreadable - is not
+      -- recorded: not known to be made by this call)
+      if (r.ok and not (r.stdout or ""):match("%S")) or (r.stderr or ""):find("(NotFound)", 1, true) then
+        out[#out + 1] = { ref = ref, res = o.res, name = o.name, kind = o.kind, apiVersion = o.apiVersion }
+      end
+    end
+  end
+  return out
+end
+
 -- A deploy interrupted while a command of it ran (kill -9, a crash, a lost machine: no
 -- Lua code ran after it) left deployed.json saying that it started (d.deploying, with the
 -- time, kept before the command ran) but not what it made. Before a teardown, the releases
@@ -4413,6 +4459,45 @@ recover_interrupted = function(ctx, x)
   d.before = before
   if rok then rok, rerr = pcall(record_release_ids, ctx, d) end
   if not rok then error(rerr, 0) end
+  -- the objects its calls were to create by name, each absent just before (pending_objects):
+  -- one there now, created no earlier than the deploy started (to the second, as the API
+  -- server records creationTimestamp), is this run's, held to the uid read now as one the
+  -- deploy recorded (M.delete_same at teardown); one created earlier, or unreadable, is left
+  d.created = d.created or {}
+  d.created_ids = d.created_ids or {}
+  d.applied = d.applied or {}
+  local have_created, have_applied = set_of(d.created), set_of(d.applied)
+  for _, p in ipairs(type(d.deploying.pending) == "table" and d.deploying.pending or {}) do
+    if type(p) == "table" and type(p.ref) == "string" and not have_created[p.ref] then
+      local o, r = ctx.k:json({ "get", p.res, p.name }, { check = false })
+      local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or nil
+      local kind = type(o) == "table" and o.kind or p.kind
+      if not md then
+        if not ((r and r.stderr or ""):find("(NotFound)", 1, true)) then
+          say(ctx, "  %s %s: cannot tell whether this run's interrupted deploy made it (%s): left", tostring(kind),
+            p.name, ((r and r.stderr or "unreadable"):gsub("%s+$", "")))
+        end
+      elseif type(md.uid) == "string" and k8s.deployed_since(md.creationTimestamp, started) then
+        have_created[p.ref] = true
+        d.created[#d.created + 1] = p.ref
+        d.created_ids[p.ref] = { apiVersion = o.apiVersion, kind = o.kind, uid = md.uid }
+        local key = applied_key(kind, o.apiVersion, p.name)
+        if not have_applied[key] then have_applied[key] = true; d.applied[#d.applied + 1] = key end
+        say(ctx, "  %s %s: made by this run's deploy, which was interrupted (%s) before it recorded it: not in %s "
+          .. "just before its command ran, created %s, after it started: recorded as this run's, teardown deletes it",
+          tostring(kind), p.name, started, ctx.ns, tostring(md.creationTimestamp))
+      else
+        say(ctx, "  %s %s is not known as this run's: its deploy was interrupted before it recorded what it made, "
+          .. "and it was created %s, not after that deploy started (%s): left (delete it by hand if it is yours: %s)",
+          tostring(kind), p.name, tostring(md.creationTimestamp or "at a time the cluster does not say"), started,
+          k8s.cmdline(ctx.k:argv("kubectl", { "delete", p.res, p.name })))
+      end
+    end
+  end
+  table.sort(d.applied)
+  -- (its pods told by their chain of owners - M.chain_resolver -, even where none of its
+  -- releases or objects is known as this run's: another's are not its leftovers)
+  d.recovered = started
   d.deploying = nil
   M.save_deployed(ctx, x)
 end
@@ -4439,6 +4524,7 @@ local function deploy(ctx, x)
     refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
+  rec.recovered = nil -- (this deploy records what it makes)
   rec.pod_owners, rec.pod_owner_uids = nil, nil -- (recorded anew once this deploy's stack is ready)
   -- (the teardown record is of this deploy's stack: a teardown cut half-way and resumed adds to it)
   if ctx.teardown_commands and not ctx.dry_run then ctx.teardown_commands[x] = nil end
@@ -4466,6 +4552,17 @@ local function deploy(ctx, x)
       -- called the stack someone else's
       if not ctx.dry_run then
         rec.deploying = rec.deploying or { started = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+        -- and which objects it may create by name, each absent now (harden55 #1): kept with it
+        local pend = pending_objects(ctx, c)
+        if #pend > 0 then
+          local list = type(rec.deploying.pending) == "table" and rec.deploying.pending or {}
+          local have = {}
+          for _, e in ipairs(list) do if type(e) == "table" then have[e.ref] = true end end
+          for _, e in ipairs(pend) do
+            if not have[e.ref] then list[#list + 1] = e end
+          end
+          rec.deploying.pending = list
+        end
         M.save_deployed(ctx, x)
       end
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks,

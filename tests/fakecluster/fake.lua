@@ -1137,7 +1137,7 @@ local function store_object(s, ns, d, owner)
     s[map] = s[map] or {}
     s[map][name] = d
     d.metadata = md
-    if made then md.uid = made.uid end
+    if made then md.uid, md.creationTimestamp = made.uid, made.created end
     written[#written + 1] = d
   elseif kind == "Service" then
     local old = s.services[name]
@@ -1597,7 +1597,8 @@ end
 meta_made = function(s, d)
   s.objmeta = s.objmeta or {}
   local md = type(d.metadata) == "table" and d.metadata or {}
-  local m = { uid = new_uid(), apiVersion = d.apiVersion,
+  -- (created: the time the API server made it, metadata.creationTimestamp, to the second, UTC)
+  local m = { uid = new_uid(), apiVersion = d.apiVersion, created = os.date("!%Y-%m-%dT%H:%M:%SZ"),
     annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
     labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
   s.objmeta[kind_key(d) .. "/" .. tostring(md.name)] = m
@@ -1637,6 +1638,9 @@ local function with_meta(s, kind, name, obj)
   local m = meta_of(s, kind, name)
   obj.metadata = obj.metadata or {}
   obj.metadata.uid = obj.metadata.uid or uid_now(s, kind, name)
+  if m and m.created and (obj.metadata.creationTimestamp == nil or obj.metadata.creationTimestamp == json.null) then
+    obj.metadata.creationTimestamp = m.created
+  end
   if m and m.apiVersion then obj.apiVersion = m.apiVersion end
   if m and m.annotations then obj.metadata.annotations = m.annotations end
   -- (and the labels it was made with, as the API server keeps them)
@@ -1936,6 +1940,7 @@ local function kubectl()
           -- helm stamps the Deployment; its controller copies the annotations to the ReplicaSet
           local md = rel and helm_meta(dn, rel, ns) or { name = dn }
           md.uid = (meta_of(s, "Deployment", dn) or {}).uid or uid_of("Deployment/" .. dn)
+          md.creationTimestamp = (meta_of(s, "Deployment", dn) or {}).created
           local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
           if kind == "ReplicaSet" then
             local rn = rs_name(dn)

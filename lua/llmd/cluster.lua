@@ -4359,12 +4359,12 @@ local function refuse_foreign_kustomize(ctx, x, calls, rec)
   end
 end
 
--- The objects a deploy call c may create by name that are not in the namespace now: what a
+-- The objects a deploy call c may create by name: what a
 -- custom deploy's kubectl create NAME, expose or autoscale makes (M.created_by), and the
 -- objects of the manifests or kustomization a kubectl apply/create -f/-k sends (its preflight's
 -- render). Recorded before c runs (d.deploying.pending), so that a kill -9 while it runs, or
 -- before the deploy recorded its answer, leaves the teardown able to tell what it made
--- (recover_interrupted): each was absent just before this run's command. A --dry-run call
+-- (recover_interrupted: each there then and created since the deploy started). A --dry-run call
 -- makes nothing; a PVC is kept at teardown anyway. { {ref =, res =, name =, kind =} }.
 local function pending_objects(ctx, c)
   if M.simulates(c.tool, c.args) or (c.tool ~= "kubectl" and c.tool ~= "oc") then return {} end
@@ -4386,18 +4386,15 @@ local function pending_objects(ctx, c)
         end
       end })
   end
+  -- (no read of the namespace here: teardown holds each to having been created since the
+  -- deploy started, which one there before - someone else's, or one apply -f only configures
+  -- - was not; the commands the run sends stay those the plan asks for)
   local out, seen = {}, {}
   for _, o in ipairs(list) do
     local ref = o.res .. "/" .. o.name
     if not seen[ref] and not DEPLOY_KEPT[o.res:match("^[^.]+")] then
       seen[ref] = true
-      local r = ctx.k:kubectl({ "get", o.res, o.name, "--ignore-not-found", "-o", "name" },
-        { read = true, check = false })
-      -- (absent: nothing printed, or a NotFound; anything else - there, or unreadable - is not
-      -- recorded: not known to be made by this call)
-      if (r.ok and not (r.stdout or ""):match("%S")) or (r.stderr or ""):find("(NotFound)", 1, true) then
-        out[#out + 1] = { ref = ref, res = o.res, name = o.name, kind = o.kind, apiVersion = o.apiVersion }
-      end
+      out[#out + 1] = { ref = ref, res = o.res, name = o.name, kind = o.kind, apiVersion = o.apiVersion }
     end
   end
   return out
@@ -4459,8 +4456,8 @@ recover_interrupted = function(ctx, x)
   d.before = before
   if rok then rok, rerr = pcall(record_release_ids, ctx, d) end
   if not rok then error(rerr, 0) end
-  -- the objects its calls were to create by name, each absent just before (pending_objects):
-  -- one there now, created no earlier than the deploy started (to the second, as the API
+  -- the objects its calls were to create by name (pending_objects): one there now, created no
+  -- earlier than the deploy started (to the second, as the API
   -- server records creationTimestamp), is this run's, held to the uid read now as one the
   -- deploy recorded (M.delete_same at teardown); one created earlier, or unreadable, is left
   d.created = d.created or {}
@@ -4483,9 +4480,9 @@ recover_interrupted = function(ctx, x)
         d.created_ids[p.ref] = { apiVersion = o.apiVersion, kind = o.kind, uid = md.uid }
         local key = applied_key(kind, o.apiVersion, p.name)
         if not have_applied[key] then have_applied[key] = true; d.applied[#d.applied + 1] = key end
-        say(ctx, "  %s %s: made by this run's deploy, which was interrupted (%s) before it recorded it: not in %s "
-          .. "just before its command ran, created %s, after it started: recorded as this run's, teardown deletes it",
-          tostring(kind), p.name, started, ctx.ns, tostring(md.creationTimestamp))
+        say(ctx, "  %s %s: made by this run's deploy, which was interrupted (%s) before it recorded it: named by "
+          .. "its commands, created %s, after it started: recorded as this run's, teardown deletes it",
+          tostring(kind), p.name, started, tostring(md.creationTimestamp))
       else
         say(ctx, "  %s %s is not known as this run's: its deploy was interrupted before it recorded what it made, "
           .. "and it was created %s, not after that deploy started (%s): left (delete it by hand if it is yours: %s)",
@@ -4552,7 +4549,7 @@ local function deploy(ctx, x)
       -- called the stack someone else's
       if not ctx.dry_run then
         rec.deploying = rec.deploying or { started = os.date("!%Y-%m-%dT%H:%M:%SZ") }
-        -- and which objects it may create by name, each absent now (harden55 #1): kept with it
+        -- and which objects it may create by name (harden55 #1): kept with it
         local pend = pending_objects(ctx, c)
         if #pend > 0 then
           local list = type(rec.deploying.pending) == "table" and rec.deploying.pending or {}

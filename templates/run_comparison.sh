@@ -170,6 +170,24 @@ releases_in_namespace() {
     rm -f "$err"
 }
 
+# command_verb TOOL ARGS...: the first word of ARGS that is neither a flag nor a flag's value
+# (helmfile -n NS apply -e ENV: apply), printed.
+command_verb() {
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -n | -e | -f | -l | --namespace | --environment | --file | --selector | --kube-context | --state-values-file | \
+            --state-values-set | --kubeconfig) shift ;;
+        -*) ;;
+        *)
+            printf '%s\n' "$1"
+            return 0
+            ;;
+        esac
+        shift
+    done
+}
+
 # deploy X DIR RELEASES COMMAND...: one of run X's deploy commands (its lines below, once
 # uncommented), run in DIR as compare.lua ran it; RELEASES are the helm releases it installs
 # or upgrades (or removes). Before it runs, the namespace's releases are listed: one of
@@ -177,7 +195,9 @@ releases_in_namespace() {
 # in run-X/deployed.json (or by this script's own deploy lines, run-X/rerun_deployed.json)
 # as deployed and not torn down since, the same one (helm status's first_deployed and
 # revision), so what is there now is someone else's - stops the script with one line naming
-# it: deploying would change that stack, and the teardown lines would then remove it. A
+# it and what the command would do to it (helm upgrade: its next revision, from this run's
+# chart and values; helmfile apply: an upgrade wherever the helmfile's release differs), and
+# that the teardown lines would then remove it. A
 # command that fails stops the script too. What it deployed is recorded (rerun_deployed.json),
 # for the teardown lines.
 deploy() {
@@ -200,8 +220,21 @@ deploy() {
                 fail "run $side: cannot tell whose releases$there in namespace $NAMESPACE are; not deploying ($*)"
             theirs=$(printf '%s\n' "$whose" | sed -n 's/^theirs \([^ ]*\) \(.*\)$/\1 (\2)/p' | head -n 1)
             if [ -n "$theirs" ]; then
+                # (what the command would do to it, said: "would change it" named no change)
+                rev=$(printf '%s\n' "$theirs" | sed -n 's/^[^(]*(first deployed [^,]*, revision \([0-9][0-9]*\).*/\1/p')
+                verb=$(command_verb "$@")
+                case "$1 $verb" in
+                'helm upgrade' | 'helm install')
+                    if [ -n "$rev" ]; then next="revision $((rev + 1))"; else next="a new revision"; fi
+                    change="helm $verb would make $next of it, from this run's chart and values" ;;
+                'helmfile apply') change="helmfile apply would upgrade it wherever this helmfile's release differs from it" ;;
+                'helmfile sync') change="helmfile sync would upgrade it to this helmfile's release" ;;
+                'helm uninstall' | 'helmfile destroy' | 'helmfile delete') change="$1 $verb would uninstall it" ;;
+                *) change="$1 $verb may change it" ;;
+                esac
                 fail "run $side: release ${theirs%% *} already exists in namespace $NAMESPACE and was not deployed by" \
-                    "this comparison ${theirs#* }: deploying would change it; not deploying ($*)"
+                    "this comparison ${theirs#* }: $change, and run $side's teardown lines would then uninstall it;" \
+                    "not deploying ($*)"
             fi
         fi
     fi

@@ -499,19 +499,24 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
     t.eq(r.code, 0, r.stderr)
   end
   -- (fixd52: the line says which release is there, by helm's first_deployed and revision)
-  local function refused(x, rel, cmd)
+  -- (harden55 #4: and what its command would do to it, "deploying would change it" named no
+  -- change: helm upgrade its next revision, helmfile apply an upgrade where they differ)
+  local function refused(x, rel, cmd, change)
     return "^run_comparison%.sh: run " .. x .. ": release " .. rel .. " already exists in namespace bench and was not "
       .. "deployed by this comparison %(first deployed [%dT:.Z%-]+, revision 1; not recorded as deployed and not torn "
       .. "down by this comparison in run%-" .. x .. "/deployed%.json or run%-" .. x .. "/rerun_deployed%.json%): "
-      .. "deploying would change it; not deploying %(" .. cmd:gsub("%p", "%%%0") .. "%)\n$"
+      .. change:gsub("%p", "%%%0") .. ", and run " .. x .. "'s teardown lines would then uninstall it; not deploying %("
+      .. cmd:gsub("%p", "%%%0") .. "%)\n$"
   end
   for _, helm4 in ipairs { false, "4" } do
     local n0 = #calls(s)
     local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
-    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds")), r.stderr)
+    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds",
+      "helmfile apply would upgrade it wherever this helmfile's release differs from it")), r.stderr)
     r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
     t.ok(r.stderr:match(refused("a", "sim", "helm upgrade --install sim oci://ghcr.io/llm-d/charts/"
-      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench")), r.stderr)
+      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench",
+      "helm upgrade would make revision 2 of it, from this run's chart and values")), r.stderr)
     local lists = {}
     for i = n0 + 1, #calls(s) do
       local c = calls(s)[i]

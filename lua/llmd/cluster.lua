@@ -1170,7 +1170,8 @@ end
 -- tools the deploys run (kubectl, helm, and helmfile where a run deploys with it) are there,
 -- and kubectl has a cluster to talk to: with no current context and not in a pod, kubectl falls
 -- back to http://localhost:8080, so an API server is asked (`kubectl version`, a read) and an
--- answer is required. Raises one line ending "; nothing was made or run".
+-- answer is required. Raises one line ending "; nothing was made or run"; else returns the
+-- identity read (M.identity).
 function M.preflight_cluster(plan, bins, ns, where)
   local need = { "kubectl", "helm" }
   for _, x in ipairs { "a", "b" } do
@@ -1189,9 +1190,9 @@ function M.preflight_cluster(plan, bins, ns, where)
   end
   local k = k8s.new { namespace = ns, bins = bins, out = M.QUIET }
   local id = M.identity(k)
-  if id.context or id.server then return end
+  if id.context or id.server then return id end
   local v = k:kubectl({ "version", "-o", "json" }, { read = true, check = false })
-  if v.ok then return end -- (an API server answers: the workspace records no cluster, as warned)
+  if v.ok then return id end -- (an API server answers: the workspace records no cluster, as warned)
   local cause = ((v.stderr or ""):match("([^\n]*%S[^\n]*)%s*$") or ("exit " .. tostring(v.code or v.signal)))
   local why = id.why or "no context"
   error(("%s: kubectl reaches no cluster (%s; not in a pod): choose one with kubectl config use-context NAME, or "
@@ -4853,7 +4854,14 @@ function M.run(plan, opts)
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)
     end
-    if fresh then M.preflight_cluster(plan, bins, ns, opts.plan_path or "plan") end
+    if fresh then
+      -- (the identity it read is the one the workspace records: M.start asks no second time)
+      local id = M.preflight_cluster(plan, bins, ns, opts.plan_path or "plan")
+      local o = {}
+      for key, v in pairs(opts) do o[key] = v end
+      o.preflight_identity = id
+      opts = o
+    end
     -- marked incomplete until the report step writes the report (analyze.lua refuses it
     -- until then); kept after a failed step, for --resume. A dry run's holds only what the
     -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
@@ -5078,7 +5086,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   -- which cluster: recorded with the namespace; a resume elsewhere, or where the workspace
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
-    local id = M.identity(ctx.k)
+    local id = opts.preflight_identity or M.identity(ctx.k)
     if saved or opts.resume then
       -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
       M.check_identity(saved or {}, id, w.path, opts.use_current_context)

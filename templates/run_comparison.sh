@@ -99,6 +99,10 @@ said_left() {
 # an llmdlua in the background until the script ends (let_go, at its exit or before its last
 # line), so that this script and a compare.lua --resume of the workspace, or another llmdlua run
 # in the namespace, never act at once. Held already by another: the script stops, saying whose.
+# Before them, the cluster: kubectl's current context must be the one the workspace was made in
+# (its cluster.json), as compare.lua --resume checks; another stops the script, unless run with
+# LLMDLUA_USE_CURRENT_CONTEXT=1 - then a re-run's run_state.json records the cluster it ran on
+# and compare.lua says its run and it ran on different clusters.
 holder=''
 take_lock() {
     [ -z "$holder" ] || return 0
@@ -473,6 +477,8 @@ benchmark() {
             local plan = require("llmd.yaml").load_file(os.getenv("PLAN"))
             if st.slo == nil and type(plan) == "table" and type(plan.slo) == "table" then st.slo = plan.slo end
         end
+        -- (the cluster it ran on: a re-run elsewhere is no run-to-run variation of run X)
+        require("llmd.rerun_script").stamp_cluster(st, os.getenv("COMPARISON_DIR"), os.getenv("NAMESPACE"))
         json.write(os.getenv("OUT"), st)' ||
         fail "run $side: cannot write the re-run's run_state.json into $dest (from $COMPARISON_DIR/run-$side/run_state.json)"
     # (the llmdlua this script runs, by its path: a bare llmdlua need not be on PATH, or be this one)

@@ -1173,6 +1173,44 @@ function M.check_tools(ctx)
   end
 end
 
+-- The preflight of a comparison that deploys (fresh: a run not imported), run before
+-- anything is made or touches a cluster, the same in a dry run and a real one (newuser55: with
+-- no helm, helmfile nor kube context, --plan made a workspace and went on to `kubectl create
+-- configmap llmdlua-lock` against localhost:8080, while --dry-run stopped at helmfile): the
+-- tools the deploys run (kubectl, helm, and helmfile where a run deploys with it) are there,
+-- and kubectl has a cluster to talk to: with no current context and not in a pod, kubectl falls
+-- back to http://localhost:8080, so an API server is asked (`kubectl version`, a read) and an
+-- answer is required. Raises one line ending "; nothing was made or run"; else returns the
+-- identity read (M.identity).
+function M.preflight_cluster(plan, bins, ns, where)
+  local need = { "kubectl", "helm" }
+  for _, x in ipairs { "a", "b" } do
+    local r = type(plan.runs) == "table" and plan.runs[x]
+    if type(r) == "table" and not r.existing and type(r.deploy) == "table" and r.deploy.method == "helmfile"
+      and need[3] == nil then
+      need[3] = "helmfile"
+    end
+  end
+  for _, t in ipairs(need) do
+    local b = bins[t] or t
+    if not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
+      error(("%s: %s not found (%s; set bins.%s in the plan); nothing was made or run"):format(where, b,
+        b:find("/") and "no such file" or "not on PATH", t), 0)
+    end
+  end
+  local k = k8s.new { namespace = ns, bins = bins, out = M.QUIET }
+  local id = M.identity(k)
+  if id.context or id.server then return id end
+  local v = k:kubectl({ "version", "-o", "json" }, { read = true, check = false })
+  if v.ok then return id end -- (an API server answers: the workspace records no cluster, as warned)
+  local cause = ((v.stderr or ""):match("([^\n]*%S[^\n]*)%s*$") or ("exit " .. tostring(v.code or v.signal)))
+  local why = id.why or "no context"
+  error(("%s: kubectl reaches no cluster (%s; not in a pod): choose one with kubectl config use-context NAME, or "
+    .. "fix the cause; nothing was made or run"):format(where, why == cause
+      and ("kubectl config current-context and kubectl version: " .. why)
+      or ("kubectl config current-context: %s; kubectl version: %s"):format(why, cause)), 0)
+end
+
 -- A stack x is a run config and a folder: ctx.runs[x] and ctx.run_dirs[x] when given (a
 -- caller with its own stacks, e.g. an experiment runner), else the plan's runs.a/b and the
 -- workspace's run-a/run-b. The step functions below take (ctx, x) and nothing else of "a"/"b".
@@ -4968,6 +5006,14 @@ function M.run(plan, opts)
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)
     end
+    if fresh then
+      -- (the identity it read is the one the workspace records: M.start asks no second time)
+      local id = M.preflight_cluster(plan, bins, ns, opts.plan_path or "plan")
+      local o = {}
+      for key, v in pairs(opts) do o[key] = v end
+      o.preflight_identity = id
+      opts = o
+    end
     -- marked incomplete until the report step writes the report (analyze.lua refuses it
     -- until then); kept after a failed step, for --resume. A dry run's holds only what the
     -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
@@ -5192,7 +5238,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   -- which cluster: recorded with the namespace; a resume elsewhere, or where the workspace
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
-    local id = M.identity(ctx.k)
+    local id = opts.preflight_identity or M.identity(ctx.k)
     if saved or opts.resume then
       -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
       M.check_identity(saved or {}, id, w.path, opts.use_current_context)

@@ -5361,6 +5361,7 @@ local function verdict_of(model, A, B)
   if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then
     caveats[#caveats + 1] = model.same_config
   end
+  if model.different_cluster then caveats[#caveats + 1] = model.different_cluster end
   if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
   if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
     caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
@@ -7708,7 +7709,17 @@ function M.build(opts)
   model.like_unverified, one_sided = like_unverified(A, B)
   model.same_config = same_plan_config(opts.workspace)
   -- (a run and its re-run, compared folder to folder: the same recorded configuration)
-  if not model.same_config and M.same_recorded_config(A.state, B.state) then
+  -- (two clusters, as the runs' records say - a re-run on another kube context -: their
+  -- difference is no run-to-run variation, and it is said; fixb55 #1)
+  local ws_ = require "llmd.workspace"
+  local function cl(st)
+    local c = type(st) == "table" and st.cluster
+    if type(c) ~= "table" then return nil end
+    return { context = type(c.context) == "string" and c.context or nil,
+      server = type(c.server) == "string" and c.server or nil, from = tostring(c.from or "run_state.json") }
+  end
+  model.different_cluster = ws_.cluster_difference(A.label, cl(A.state), B.label, cl(B.state))
+  if not model.same_config and not model.different_cluster and M.same_recorded_config(A.state, B.state) then
     model.same_config_rerun = true
     model.same_config = ("%s and %s recorded the same configuration (the same deploy and benchmark commands, "
       .. "stack and benchmark: one is a re-run of the other), so this is an A/A check: a difference is run-to-run "

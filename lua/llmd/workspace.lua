@@ -724,6 +724,57 @@ function M.simulated_record(path)
   return nil
 end
 
+-- Which cluster the results at path were made on, as recorded: {context, server, from = the
+-- file}, or nil (not recorded). The nearest run_state.json at path or above it: its cluster
+-- (a re-run's, written by run_comparison.sh), else, for a workspace's run-x/, the workspace's
+-- cluster.json beside run-x/ (compare.lua's); a run_state.json recording none whose folder
+-- has no cluster.json beside it (a re-run of an older llmdlua, imported results) is unknown,
+-- never taken for the workspace's further up (fixb55 #1: a re-run on another context was read
+-- as run-to-run variation).
+function M.cluster_record(path)
+  local function known(c)
+    return type(c) == "table" and (type(c.context) == "string" or type(c.server) == "string")
+  end
+  local function pick(c, file)
+    return { context = type(c.context) == "string" and c.context or nil,
+      server = type(c.server) == "string" and c.server or nil, from = file }
+  end
+  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
+  while p and p ~= "" do
+    local file = p .. "/run_state.json"
+    if lfs.attributes(file, "mode") == "file" then
+      local ok, st = pcall(json.read, file)
+      if ok and type(st) == "table" and known(st.cluster) then return pick(st.cluster, file) end
+      local up = p:match("^(.*)/[^/]*$")
+      local cj = up and up .. "/cluster.json"
+      if cj and lfs.attributes(cj, "mode") == "file" then
+        local ok2, c = pcall(json.read, cj)
+        if ok2 and known(c) then return pick(c, cj) end
+      end
+      return nil
+    end
+    local up = p:match("^(.*)/[^/]*$")
+    if up == p then break end
+    p = up
+  end
+  return nil
+end
+
+-- "different clusters" between two runs' records (M.cluster_record), or nil when both are
+-- known and the same, or either is unknown: the line says which, from where.
+function M.cluster_difference(la, ca, lb, cb)
+  if not ca or not cb then return nil end
+  local differ = (ca.context and cb.context and ca.context ~= cb.context)
+    or (ca.server and cb.server and ca.server ~= cb.server)
+  if not differ then return nil end
+  local function words(c)
+    return (c.context and ("kube context " .. c.context) or "no kube context")
+      .. (c.server and (" (server " .. c.server .. ")") or "") .. ", recorded in " .. c.from
+  end
+  return ("%s and %s ran on different clusters (%s: %s; %s: %s): a difference between them is the clusters' as "
+    .. "much as the configurations', not run-to-run variation"):format(la, lb, la, words(ca), lb, words(cb))
+end
+
 -- The accelerator count a run's stack states (run_state.json's stack.gpus, written from an
 -- info file's or a plan's info: gpus:): a number above 0, else nil (absent, "unknown").
 -- One reading for compare.lua's per-GPU figures (llmd.report's gpus_of) and treatments.lua's.
@@ -854,6 +905,8 @@ function M.import(w, x, opts)
   end
   -- results made on a simulated cluster stay marked so (the report says it first), whether
   -- given as the run folder, its results/ or a folder in them
+  local cl = M.cluster_record(opts.results or src)
+  if cl then state.cluster = { context = cl.context, server = cl.server, from = cl.from } end
   local sim, sim_file, sim_why = M.simulated_record(opts.results or src)
   if not sim and sim_why and not st then
     -- (a record above a folder inside results/ that cannot be read: whether it was simulated is

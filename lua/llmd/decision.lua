@@ -6266,6 +6266,26 @@ local function verdict_of(o)
       .. "(the runs spread their requests over the loads differently)"
     return r
   end
+  if not (se and (se.pct or se.pp)) then
+    -- significant, but no interval of the difference: the estimate beyond the threshold
+    -- bounds nothing (an estimate just past 2 % is as likely 1 % as 3 %), so its size is
+    -- unknown and no winner is named - the mirror of the estimate within it (wording54);
+    -- a winner needs the whole interval beyond the threshold (M.effect_size, verdict55)
+    -- (size "unsure", as an unbounded interval's: every reader of it says no winner, and why)
+    r.verdict, r.size = "not shown to differ", "unsure"
+    r.effect_why = r.effect_why or "no interval of that difference"
+    -- (the run whose values are lower: the test's direction where it has one, else the figures')
+    local z = o.test.z ~= 0 and o.test.z or nil
+    r.size_lower = (z and z < 0 or not z and eb > ea) and "a" or "b"
+    local lower = r.size_lower == "a" and (o.label_a or "A") or (o.label_b or "B")
+    local by = eff and M.pct_near(eff, o.min_effect or M.MIN_EFFECT)
+      or (o.key == "error_rate_pct" and ("%s pp"):format(signed(eb - ea, 2))) or "N/A"
+    r.note = ("significant, size unknown: %s's values are lower (%s %s against %s), %s, but with no interval of that "
+      .. "difference its size is unknown, so it may be within the %s %% practical threshold: no winner"):format(
+      lower, o.label_b or "B", by, o.label_a or "A", r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted,
+      r.family_size or 1) or M.p_is(o.test.p), ("%g"):format(o.min_effect or M.MIN_EFFECT))
+    return r
+  end
   local b_better = (m.better == "higher") == (eb > ea)
   -- (stratified: the direction within the load points, which the effect_size check agreed with)
   if se and (se.pct or se.pp) then b_better = (m.better == "higher") == ((se.pct or se.pp) > 0) end

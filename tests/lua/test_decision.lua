@@ -195,7 +195,9 @@ t.test("repeats whose values are all one on a side: the exact Mann-Whitney test,
   local five = decision.repeat_test({ 0, 0, 0, 0, 0 }, { 2, 2, 2, 2, 2 })
   t.eq(decision.can_decide(five), true)
   v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = five }
-  t.eq({ v.verdict, v.winner }, { "A better", "a" }) -- lower is better; p = 0.0079 alone
+  -- lower is better; p = 0.0079 alone, but with no interval of the difference its size is
+  -- unknown: no winner (verdict55; "A better" before, on the estimate alone)
+  t.eq({ v.verdict, v.winner, v.size }, { "not shown to differ", nil, "unsure" })
   -- in a family of 3 with p 0.01 and 0.04 (Holm by hand: 0.0079 x 3 = 0.0238, 0.01 x 2 =
   -- 0.02 -> the running max 0.0238, 0.04 x 1 = 0.04): still below 0.05
   local fam = decision.family { { id = "x", p = five.p }, { id = "y", p = 0.01 }, { id = "z", p = 0.04 } }
@@ -296,7 +298,9 @@ t.test("the exact test stratified by load point: exact sums of the convolved str
   -- (Mantel-Haenszel 5 % against 3 %): A is better, 2 pp apart within the points
   local v = decision.verdict { key = "error_rate_pct", a = 5, b = 3,
     test = { test = "fisher", p = 0.001, strata = 2, mh_rate_a = 3, mh_rate_b = 5 } }
-  t.eq({ v.verdict, v.winner }, { "A better", "a" })
+  -- (significant, but with no interval of the 2 pp its size is unknown: no winner, verdict55;
+  -- "A better" before; the direction is still the stratified rates': A's lower)
+  t.eq({ v.verdict, v.winner, v.size_lower }, { "not shown to differ", nil, "a" })
   t.near(v.effect_pct, 200 / 3, 1e-12) -- (5 - 3) / 3 x 100, B against A's 3 %
 end)
 
@@ -948,7 +952,9 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   t.eq({ v.verdict, v.winner }, { "not comparable", nil })
   v = decision.verdict { key = "ttft_p90_ms", a = 200, b = 100, test = { test = "mann_whitney", p = 0.001, z = 3.3,
     strata = 2 } }
-  t.eq({ v.verdict, v.winner }, { "B better", "b" })
+  -- (agreeing, but with no interval of the difference: significant, size unknown, no winner;
+  -- "B better" before verdict55)
+  t.eq({ v.verdict, v.winner, v.size_lower }, { "not shown to differ", nil, "b" })
 end)
 
 t.test("van Elteren on at most 60 requests in all: the exact p over every split of each load point", function()
@@ -1211,7 +1217,14 @@ t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested w
     .. "so it may be beyond it: no winner")
   -- effect: B against A, (101 - 100) / 100 = 1 % (by hand)
   t.near(v.effect_pct, 1, 1e-12)
+  -- (+1 % beyond a 0.5 % threshold, significant, with no interval: its size unknown, no winner
+  -- on the estimate alone, verdict55; "A better" before)
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 }, min_effect = 0.5 }
+  t.eq({ v.verdict, v.size, v.winner }, { "not shown to differ", "unsure", nil })
+  t.contains(v.note, "significant, size unknown: A's values are lower (B +1.0 % against A), p = 0.001")
+  -- with an interval beyond it (+0.8 % to +1.2 %) the winner stands
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001,
+    row_effect = { pct = 1, lo = 0.8, hi = 1.2 } }, min_effect = 0.5 }
   t.eq(v.verdict, "A better")
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150 }
   t.eq(v.verdict, "untested")
@@ -1701,8 +1714,10 @@ t.test("Holm-Bonferroni: adjusted p-values, the monotone step, ties and the cap 
   t.eq(v.p_value, 0.03)
   t.eq(v.p_adjusted, 0.41)
   t.ok(v.note:find("p = 0.03, Holm-adjusted 0.41 over 18 tests", 1, true), v.note)
-  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150, test = { test = "welch", p = 0.001 },
-    p_adjusted = 0.018, family_size = 18 }
+  -- (with the difference's interval, +40 % to +60 %, beyond the threshold: without one it is
+  -- significant, size unknown, no winner, verdict55)
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150, test = { test = "welch", p = 0.001,
+    row_effect = { pct = 50, lo = 40, hi = 60 } }, p_adjusted = 0.018, family_size = 18 }
   t.eq(v.verdict, "A better")
 end)
 
@@ -1767,7 +1782,9 @@ t.test("two identical configurations, 22 rows on 3 repeats (21 tests): a row wit
     t.ok(not r.winner, r.key .. ": " .. r.verdict_text)
     t.ok(r.verdict == "no clear difference" or r.verdict == "negligible", r.key .. ": " .. r.verdict)
     -- the same test without the family (a family of one): what the report said before
-    local alone = decision.verdict { key = r.key, a = r.a, b = r.b, test = { test = r.test, p = r.p_value } }
+    -- (with the row's interval, as the report's: without one no row names a winner, verdict55)
+    local alone = decision.verdict { key = r.key, a = r.a, b = r.b, test = { test = r.test, p = r.p_value,
+      row_effect = r.effect_lo and { pct = r.effect_pct, lo = r.effect_lo, hi = r.effect_hi } or nil } }
     if alone.winner then
       raw_winners[#raw_winners + 1] = r.key
       t.ok(r.p_value < 0.05, r.key)
@@ -4234,8 +4251,11 @@ t.test("an overloaded stratified test without a row effect: the test's finding, 
   local scope = { tested = { "1/s", "2/s" }, total = 3, left = { { why = "a run overloaded", loads = { "4/s" } } } }
   local v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 80, min_effect = 2,
     test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2, overloaded = { a = { "4/s" } }, scope = scope } }
-  t.eq({ v.verdict, v.sustained_only, v.sustained_winner, v.sustained_size }, { "not comparable", true, "b", nil })
-  t.ok(v.note:find("the test finds B's values lower at the loads both sustained", 1, true), v.note)
+  -- (no row effect: significant there, but its size unknown, so no sustained winner, verdict55;
+  -- "b" before)
+  t.eq({ v.verdict, v.sustained_only, v.sustained_winner, v.sustained_size }, { "not comparable", true, nil,
+    "unsure" })
+  t.ok(v.note:find("significant, size unknown: the test finds B's values lower", 1, true), v.note)
   -- with a row effect the practical threshold is still held to: +-1 % around -1 % is within 2 %
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 80, min_effect = 2,
     test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2, overloaded = { a = { "4/s" } }, scope = scope,

@@ -2400,7 +2400,7 @@ local function tps_token_order(model, ca, cb, token_gap, recompute)
       return o2 or nil, h2, l2
     end }
   return { order = order, token_explained = te or nil, hi_fig = hf, lo_fig = lf, gap_text = gap_text,
-    max_pct = hh ~= math.huge and ll and decision.mean_gap_pct(ll, hh) or nil }
+    max_pct = hh ~= math.huge and ll and decision.order_gap_pct(ll, hh) or nil }
 end
 
 -- The gap two capacities in output tok/s allow (capacity_gap_tps) held to the runs' tokens
@@ -4200,7 +4200,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     per = apart_rate(o.hi_rps, o.lo_rps, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
-      .. "but only by %s of their mean%s within the practical threshold of %s %%: about the same, no winner")
+      .. "but only by %s%s within the practical threshold of %s %%: about the same, no winner")
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
         decision.largest_within_text(o.margin_max_pct, model.min_effect),
         T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
@@ -4248,7 +4248,7 @@ local function capacity_tps_token_text(model, A, B, tt)
   end
   local hi, lo = tt.order == "b" and B or A, tt.order == "b" and A or B
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
-  local m = decision.mean_gap_pct(tt.lo_fig, tt.hi_fig)
+  local m = decision.order_gap_pct(tt.lo_fig, tt.hi_fig)
   local thr = model.min_effect
   local apart = ("%s's capacity lies at %s or more, %s's at %s or less"):format(hi.label, tok(tt.hi_fig), lo.label,
     tok(tt.lo_fig))
@@ -4256,7 +4256,7 @@ local function capacity_tps_token_text(model, A, B, tt)
     -- (its least gap below the threshold: at least as high, or, its largest below it too, no
     -- difference of practical size; the req/s row's words, M.CSV_ORDERS)
     local small = tt.max_pct and tt.max_pct < thr
-    return ("%s: apart in output tok/s (%s), but by %s of their mean at least, below the practical threshold of %s "
+    return ("%s: apart in output tok/s (%s), but by at least %s, below the practical threshold of %s "
       .. "%%%s, and %s: not shown to differ, no winner"):format(basis, apart, T.helpers.pct(m or 0),
       decision.thr_num(thr), small and ", the largest gap the spans allow too"
       or (", so %s is at least as high"):format(hi.label), rps), "not shown to differ",
@@ -5060,7 +5060,7 @@ local function verdict_of(model, A, B)
       local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
       local between = (ev.margin_hi and ev.margin_lo) and (" (%s's %s against %s's %s, the figures that order "
         .. "them)"):format(hi, rate_text(ev.margin_hi) .. gpu, lo, rate_text(ev.margin_lo) .. gpu) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(ev.margin_pct or 0), between,
         decision.largest_within_text(ev.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -5214,7 +5214,7 @@ local function verdict_of(model, A, B)
       local fh, fl = o.higher == "b" and o.lb or o.la, o.higher == "b" and o.ha or o.hb
       local between = (fh and fl) and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
         T.helpers.num(fh, 2) .. o.unit, lo, T.helpers.num(fl, 2) .. o.unit) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(o.margin_pct), between,
         decision.largest_within_text(o.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -6039,7 +6039,7 @@ local function summary(model, A, B)
       -- this verdict, so the branches below never see one)
       out[#out + 1] = least_below_text(model, phrase, A, B, ca, cb, ev)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
-      local eff = decision.mean_gap_pct(ca.rps, cb.rps)
+      local eff = decision.order_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
       elseif is_bound(ca) and is_bound(cb) and (ev.verdict == "unknown" or ev.within_noise) then

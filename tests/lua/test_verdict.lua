@@ -909,7 +909,8 @@ t.test("verdict: a gap below the threshold names the two figures it is between (
   -- 30). y: 100 ms at 10 to 50 req/s offered, achieving 10, 20, 30, 40, 42 (42 < 95 % of 50:
   -- saturated there): a lower bound, >= 40.00, its ceiling 42. Per-request samples, so a pass
   -- and a fail order the runs. The least gap is y's 40 against x's 30: (40 - 30) / 35 =
-  -- +28.6 % of their mean; the largest, y's 42 against x's 20: 22 / 31 = 71.0 %, below a
+  -- +28.6 % of their mean; the largest, y's 42 against x's 20: 22 / 31 = 71.0 % (since verdict55 on the
+  -- Change's scale: 40 / 30 - 1 = +33.3 %, 42 / 20 - 1 = +110.0 %, python3), below a
   -- 200 % threshold too: about the same (fixb53: "not shown to differ" before, the name of a
   -- gap left open; both ends said now). The Verdict said "+28.6 % of their mean only"
   -- right after "about 24.00, >= 40.00" (50 % apart): it names 40.00 and 30.00 now
@@ -924,8 +925,8 @@ t.test("verdict: a gap below the threshold names the two figures it is between (
   t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.below_threshold }, { "about the same", true })
   t.eq(m.verdict.kind, "about the same")
   t.eq(m.verdict.text, "About the same capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: "
-    .. "x about 24.00 req/s, y ≥ 40.00 req/s; the measured loads put y above, but by +28.6 % of their mean only (y's "
-    .. "40.00 req/s against x's 30.00 req/s, the figures that order them), and at most +71.0 %, both within the "
+    .. "x about 24.00 req/s, y ≥ 40.00 req/s; the measured loads put y above, but by +33.3 % only (y's "
+    .. "40.00 req/s against x's 30.00 req/s, the figures that order them), and at most +110.0 %, both within the "
     .. "practical threshold of 200.0 %: no winner.")
 end)
 
@@ -933,7 +934,8 @@ t.test("verdict: a max sustained gap below the threshold names the two figures i
   function()
   -- the runs of "without an SLO" above: x sustained 20, ceiling 22; y 40, ceiling 41. The
   -- least gap, y's 40 against x's 22: 18 / 31 = +58.1 % of their mean; the largest, 41
-  -- against 20: 21 / 30.5 = 68.9 %, below a 200 % threshold too: about the same (fixb53). The
+  -- against 20: 21 / 30.5 = 68.9 %, below a 200 % threshold too: about the same (fixb53); on the
+  -- Change's scale since verdict55, 40 / 22 - 1 = +81.8 % and 41 / 20 - 1 = +105.0 % (python3). The
   -- Verdict said "+58.1 % of their mean only" after "x 20.00, y 40.00" (66.7 % apart)
   local function run(achieved)
     local stages = {}
@@ -946,7 +948,7 @@ t.test("verdict: a max sustained gap below the threshold names the two figures i
     generated = 0, min_effect = 200 }
   t.eq(m.verdict.kind, "about the same")
   t.eq(m.verdict.text, "About the same max sustained throughput (no SLO given): x 20.00 req/s, y 40.00 req/s; "
-    .. "the measured loads put y above, but by +58.1 % of their mean only (y sustained 40.00 req/s, x never achieved "
-    .. "more than 22.00 req/s at any load), and at most +68.9 %, both within the practical threshold of 200.0 %: "
+    .. "the measured loads put y above, but by +81.8 % only (y sustained 40.00 req/s, x never achieved "
+    .. "more than 22.00 req/s at any load), and at most +105.0 %, both within the practical threshold of 200.0 %: "
     .. "no winner.")
 end)

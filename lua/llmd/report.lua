@@ -5074,7 +5074,11 @@ local function verdict_of(model, A, B)
       v.kind = "no clear difference"
       -- (the gap held to the runs' tokens beside the measured one, where their requests differ:
       -- decision.capacity_token_gap, token54)
-      v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
+      -- Its own words (verdict55): measured, and no difference found - never "Cannot say", the
+      -- words of a comparison these data cannot decide (a capacity N/A, no repeats, an open
+      -- range, the rates' noise), which printed the same sentence for both
+      v.text = ("No clear difference in %s: %s; measured with repeats at every load point, whose ranges overlap, so "
+        .. "neither is shown higher, nor are they shown the same%s: no winner."):format(measure, both,
         v.change and (" (B − A: " .. v.change .. M.token_held_text(A, B, ev) .. ")") or "")
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
@@ -5387,7 +5391,10 @@ end
 
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb, ev)
-  return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
+  -- ("no clear difference (measured ...)" first, the Verdict's words: measured, and no
+  -- difference found, never the undecidable case's "either may be higher" alone; verdict55)
+  return ("Capacity within %s: %s for %s, %s for %s: no clear difference (measured with repeats): %s; the ranges are "
+    .. "%s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
       T.helpers.pct, ("%s vs %s"):format(B.label, A.label), M.token_held_text(A, B, ev)), decision.range_what(ca, cb))
 end

@@ -124,9 +124,11 @@ t.test("verdict: ranges from repeats that overlap are no clear difference", func
   -- 190 is 10 ms from it with sd 40; 10 repeats give t(0.975, 9) x sd / sqrt 10 = 2.262 x 50 /
   -- 3.162 = 35.8 and 28.6 ms (by hand), still wider: no number of repeats up to 10 clears it,
   -- let alone with 80 % chance (fixd43)
-  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by "
-    .. "default: x 25.71 req/s, y 30.83 req/s; the repeats' ranges overlap, so either may be higher (B − A: -50.0 % "
-    .. "to +100.0 %). To settle it: x at 30 req/s offered: TTFT p90's mean "
+  -- (verdict55: measured with repeats, no difference found: its own words, never "Cannot say
+  -- which ...", the words of what these data cannot decide, which it printed before)
+  t.eq(m.verdict.text, "No clear difference in capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by "
+    .. "default: x 25.71 req/s, y 30.83 req/s; measured with repeats at every load point, whose ranges overlap, so "
+    .. "neither is shown higher, nor are they shown the same (B − A: -50.0 % to +100.0 %): no winner. To settle it: x at 30 req/s offered: TTFT p90's mean "
     .. "over 3 repeats, 230.0 ms, lies too close to the 200.0 ms limit for 10 repeats to clear it with 80 % chance: its "
     .. "capacity lies near this load; y at 30 req/s offered: TTFT p90's mean over 3 repeats, 190.0 ms, lies too close "
     .. "to the 200.0 ms limit for 10 repeats to clear it with 80 % chance: its capacity lies near this load.")

@@ -288,7 +288,7 @@ function M.below_threshold_reason(ev, o)
   -- so the largest gap is beyond the threshold: M.capacity_evidence's least_below_threshold,
   -- which names no winner either (M.least_below_reason); what measuring below that load
   -- would tell is said beside it there)
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean)%s "
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s)%s "
     .. "within the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
     o.pct(ev.margin_pct), M.largest_within_text(ev.margin_max_pct, o.min_effect), thr)
 end
@@ -332,7 +332,7 @@ end
 M.AT_LEAST_NO_WINNER = "not shown to be higher by the practical threshold, no winner"
 
 -- The gap a least_below_threshold evidence allows, in a few words for an opening sentence:
--- "by a gap from +0.1 %, under the practical threshold of 2.0 %, up to +39.3 % of their mean"
+-- "by a gap from +0.1 %, under the practical threshold of 2.0 %, up to +48.9 %"
 -- ("from 0" where the spans meet, "from above 0" where the least gap rounds to nothing;
 -- ", with no upper end" where the largest has none). "" for any other evidence. pct: the
 -- formatter of one percentage; min_effect: the threshold in %.
@@ -341,11 +341,13 @@ function M.at_least_gap_range(ev, pct, min_effect)
   local least = "0"
   if ev.margin_pct > 0 then
     least = pct(ev.margin_pct)
+    -- (never "+2.0 %, under the practical threshold of 2.0 %" of 1.96 %: M.least_gap_text)
+    if least == pct(min_effect or M.MIN_EFFECT) then least = M.pct_near(ev.margin_pct, min_effect or M.MIN_EFFECT) end
     if not least:find("[1-9]") then least = "above 0" end
   end
   return ("by a gap from %s, under the practical threshold of %s %%, %s"):format(least,
     M.thr_num(min_effect or M.MIN_EFFECT),
-    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct) .. " of their mean") or "with no upper end")
+    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
@@ -622,7 +624,7 @@ function M.token_order_explained(o)
   local holds = hi2 == hi and type(hf) == "number" and type(lf) == "number"
   if holds then
     local x = hf / fu
-    local m = x > lf and M.mean_gap_pct(lf, x) or nil
+    local m = x > lf and M.order_gap_pct(lf, x) or nil
     holds = m ~= nil and m >= thr
   end
   if holds then return nil end
@@ -4907,10 +4909,10 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
     end
   end
   if order and min_effect then
-    local m = order == "b" and M.mean_gap_pct(ha, lb) or M.mean_gap_pct(hb, la)
+    local m = order == "b" and M.order_gap_pct(ha, lb) or M.order_gap_pct(hb, la)
     if m and m < min_effect then
       local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.order_gap_pct(lo_lo, hi_hi) or nil
       if big and big < min_effect then
         -- (both ends within the threshold: about the same, as M.capacity_evidence's
         -- below_threshold; margin_max_pct the largest, which that claim rests on too), but only
@@ -4972,7 +4974,7 @@ function M.sustained_token_same(sp, gap, min_effect)
     if te then
       local held = (fav == "a" and sp.la or sp.lb) / (1 + te.unit_pct / 100)
       local o_hi = fav == "a" and sp.hb or sp.ha
-      local pct = o_hi == math.huge and math.huge or (o_hi > held and M.mean_gap_pct(held, o_hi)) or nil
+      local pct = o_hi == math.huge and math.huge or (o_hi > held and M.order_gap_pct(held, o_hi)) or nil
       if pct and pct >= thr then
         return { te = te, favoured = fav, held_pct = pct, other_hi = o_hi, fav_lo = held }
       end
@@ -5219,7 +5221,7 @@ function M.capacity_token_same(ev, ca, cb, min_effect, opts)
       if o_hi == math.huge or held <= 0 then
         pct = math.huge
       elseif o_hi > held then
-        pct = ev.below_threshold and M.mean_gap_pct(held, o_hi) or M.magnitude(M.effect_pct(held, o_hi))
+        pct = M.order_gap_pct(held, o_hi)
       end
       if pct and (ev.below_threshold and pct >= thr or not ev.below_threshold and pct > thr) then
         ev.verdict, ev.token_same = "not shown to differ", { te = te, favoured = fav, held_pct = pct,
@@ -5550,7 +5552,7 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       x_hi = apart == "b" and lb or la
     end
     local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
-      and M.mean_gap_pct(x_lo, x_hi) or nil
+      and M.order_gap_pct(x_lo, x_hi) or nil
     -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
     if m and M.same_rate(x_lo, x_hi) then m = 0 end
     -- the margin is kept whichever way the threshold goes (a gap beyond it names the order);
@@ -5597,7 +5599,7 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       -- least gap below the threshold, never as sameness
       local hi_hi = apart == "b" and hb or ha
       local lo_lo = apart == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.order_gap_pct(lo_lo, hi_hi) or nil
       if big and big < thr then
         -- both ends of the gap within the threshold: evidence of no practical difference, the
         -- meaning "about the same" names (never "not shown to differ", the weaker claim of a
@@ -5682,14 +5684,18 @@ function M.least_gap_text(ev, pct, min_effect, rate)
       or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
     return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %s %%, and the "
       .. "largest %s"):format(at, M.thr_num(thr),
-      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean") or "has no upper end")
+      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end")
   end
   -- a least gap above 0 that the formatter rounds to nothing is no "at least +0.0 %", which
   -- reads as a gap measured at 0: below what the formatter shows, said so (template.helpers.pct
   -- shows a small one's first digit, "+0.03 %", down to 0.0005 %)
   local least = pct(ev.margin_pct)
+  -- (a least gap below the threshold that the formatter rounds up to it, 1.96 % as "+2.0 %",
+  -- read "at least +2.0 %, below the practical threshold of 2.0 %": with the decimals that keep
+  -- it apart, M.pct_near, as every figure beside a threshold; verdict55's scale made it reachable)
+  if least == pct(thr) then least = M.pct_near(ev.margin_pct, thr) end
   least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.0005 %"
-  return (" by %s of their mean, below the practical threshold of %s %%, and %s"):format(
+  return (" by %s, below the practical threshold of %s %%, and %s"):format(
     least, M.thr_num(thr), ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
@@ -5745,6 +5751,22 @@ end
 
 -- The fall (B against A, %) that reaches a threshold of thr % (M.magnitude): -100 thr / (100 + thr).
 function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
+
+-- A capacity's (or max sustained throughput's) margin between two figures a and b, on the one
+-- scale every practical threshold is judged on, the Change column's: the higher figure against
+-- the lower, 100 (max / min - 1), M.magnitude of B against A (so B's +2.01 % against A is beyond
+-- a 2 % threshold here as in a latency row, and A above B by 2.01 % shows as B -1.97 % in the
+-- Change, a fall beyond -1.96 %), signed as b - a. Before verdict55 these margins were of the
+-- two figures' mean (M.mean_gap_pct), so +2.01 % B against A (1.99 % of the mean) was "about
+-- the same" for capacity and beyond the threshold for a latency. nil where either is unknown,
+-- and where the lower is 0 or the higher unbounded: a gap with no upper end, as its callers say.
+function M.order_gap_pct(a, b)
+  if a == nil or b == nil then return nil end
+  if a == b then return 0 end
+  local lo, hi = math.min(a, b), math.max(a, b)
+  if not (lo > 0 and hi < math.huge) then return nil end
+  return (b > a and 1 or -1) * (hi / lo - 1) * 100
+end
 
 -- Is the whole interval of an effect (eff: a row effect, as M.interval_beyond's) within the
 -- practical threshold thr (%) at both ends, so that the difference is shown too small to
@@ -6309,7 +6331,17 @@ local function verdict_of(o)
     -- (no row effect - the samples at a tested load not at hand, a mixed test's repeats without
     -- the figure -: the test's finding as it is, as below where no load was overloaded; it
     -- raised "attempt to index a nil value" here)
-    if sig and se then size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    if sig and se and (se.pct or se.pp) then
+      size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b)
+    elseif sig then
+      -- (significant there, but no interval of the difference at those loads: its size is
+      -- unknown, so no winner, as the rows' rule below; verdict55)
+      size = "unsure"
+      r.effect_why = r.effect_why or "no interval of that difference"
+      size_note = ("significant, size unknown: the test finds %s's values lower, but with no interval of that "
+        .. "difference its size is unknown, so it may be within the %s %% practical threshold: no winner"):format(
+        o.test.z < 0 and (o.label_a or "A") or (o.label_b or "B"), ("%g"):format(o.min_effect or M.MIN_EFFECT))
+    end
     r.settle = settle
     -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
     -- sustained" of a test that left some of them out)
@@ -6421,6 +6453,26 @@ local function verdict_of(o)
     r.verdict = "not comparable"
     r.note = "the test within the load points and the figures pooled over them differ in opposite directions "
       .. "(the runs spread their requests over the loads differently)"
+    return r
+  end
+  if not (se and (se.pct or se.pp)) then
+    -- significant, but no interval of the difference: the estimate beyond the threshold
+    -- bounds nothing (an estimate just past 2 % is as likely 1 % as 3 %), so its size is
+    -- unknown and no winner is named - the mirror of the estimate within it (wording54);
+    -- a winner needs the whole interval beyond the threshold (M.effect_size, verdict55)
+    -- (size "unsure", as an unbounded interval's: every reader of it says no winner, and why)
+    r.verdict, r.size = "not shown to differ", "unsure"
+    r.effect_why = r.effect_why or "no interval of that difference"
+    -- (the run whose values are lower: the test's direction where it has one, else the figures')
+    local z = o.test.z ~= 0 and o.test.z or nil
+    r.size_lower = (z and z < 0 or not z and eb > ea) and "a" or "b"
+    local lower = r.size_lower == "a" and (o.label_a or "A") or (o.label_b or "B")
+    local by = eff and M.pct_near(eff, o.min_effect or M.MIN_EFFECT)
+      or (o.key == "error_rate_pct" and ("%s pp"):format(signed(eb - ea, 2))) or "N/A"
+    r.note = ("significant, size unknown: %s's values are lower (%s %s against %s), %s, but with no interval of that "
+      .. "difference its size is unknown, so it may be within the %s %% practical threshold: no winner"):format(
+      lower, o.label_b or "B", by, o.label_a or "A", r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted,
+      r.family_size or 1) or M.p_is(o.test.p), ("%g"):format(o.min_effect or M.MIN_EFFECT))
     return r
   end
   local b_better = (m.better == "higher") == (eb > ea)

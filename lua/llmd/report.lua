@@ -2407,7 +2407,7 @@ local function tps_token_order(model, ca, cb, token_gap, recompute)
       return o2 or nil, h2, l2
     end }
   return { order = order, token_explained = te or nil, hi_fig = hf, lo_fig = lf, gap_text = gap_text,
-    max_pct = hh ~= math.huge and ll and decision.mean_gap_pct(ll, hh) or nil }
+    max_pct = hh ~= math.huge and ll and decision.order_gap_pct(ll, hh) or nil }
 end
 
 -- The gap two capacities in output tok/s allow (capacity_gap_tps) held to the runs' tokens
@@ -4207,7 +4207,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     per = apart_rate(o.hi_rps, o.lo_rps, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
-      .. "but only by %s of their mean%s within the practical threshold of %s %%: about the same, no winner")
+      .. "but only by %s%s within the practical threshold of %s %%: about the same, no winner")
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
         decision.largest_within_text(o.margin_max_pct, model.min_effect),
         T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
@@ -4255,7 +4255,7 @@ local function capacity_tps_token_text(model, A, B, tt)
   end
   local hi, lo = tt.order == "b" and B or A, tt.order == "b" and A or B
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
-  local m = decision.mean_gap_pct(tt.lo_fig, tt.hi_fig)
+  local m = decision.order_gap_pct(tt.lo_fig, tt.hi_fig)
   local thr = model.min_effect
   local apart = ("%s's capacity lies at %s or more, %s's at %s or less"):format(hi.label, tok(tt.hi_fig), lo.label,
     tok(tt.lo_fig))
@@ -4263,7 +4263,7 @@ local function capacity_tps_token_text(model, A, B, tt)
     -- (its least gap below the threshold: at least as high, or, its largest below it too, no
     -- difference of practical size; the req/s row's words, M.CSV_ORDERS)
     local small = tt.max_pct and tt.max_pct < thr
-    return ("%s: apart in output tok/s (%s), but by %s of their mean at least, below the practical threshold of %s "
+    return ("%s: apart in output tok/s (%s), but by at least %s, below the practical threshold of %s "
       .. "%%%s, and %s: not shown to differ, no winner"):format(basis, apart, T.helpers.pct(m or 0),
       decision.thr_num(thr), small and ", the largest gap the spans allow too"
       or (", so %s is at least as high"):format(hi.label), rps), "not shown to differ",
@@ -5082,7 +5082,7 @@ local function verdict_of(model, A, B)
       local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
       local between = (ev.margin_hi and ev.margin_lo) and (" (%s's %s against %s's %s, the figures that order "
         .. "them)"):format(hi, rate_text(ev.margin_hi) .. gpu, lo, rate_text(ev.margin_lo) .. gpu) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(ev.margin_pct or 0), between,
         decision.largest_within_text(ev.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -5096,7 +5096,11 @@ local function verdict_of(model, A, B)
       v.kind = "no clear difference"
       -- (the gap held to the runs' tokens beside the measured one, where their requests differ:
       -- decision.capacity_token_gap, token54)
-      v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
+      -- Its own words (verdict55): measured, and no difference found - never "Cannot say", the
+      -- words of a comparison these data cannot decide (a capacity N/A, no repeats, an open
+      -- range, the rates' noise), which printed the same sentence for both
+      v.text = ("No clear difference in %s: %s; measured with repeats at every load point, whose ranges overlap, so "
+        .. "neither is shown higher, nor are they shown the same%s: no winner."):format(measure, both,
         v.change and (" (B − A: " .. v.change .. M.token_held_text(A, B, ev) .. ")") or "")
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
@@ -5236,7 +5240,7 @@ local function verdict_of(model, A, B)
       local fh, fl = o.higher == "b" and o.lb or o.la, o.higher == "b" and o.ha or o.hb
       local between = (fh and fl) and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
         T.helpers.num(fh, 2) .. o.unit, lo, T.helpers.num(fl, 2) .. o.unit) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(o.margin_pct), between,
         decision.largest_within_text(o.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -5410,7 +5414,10 @@ end
 
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb, ev)
-  return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
+  -- ("no clear difference (measured ...)" first, the Verdict's words: measured, and no
+  -- difference found, never the undecidable case's "either may be higher" alone; verdict55)
+  return ("Capacity within %s: %s for %s, %s for %s: no clear difference (measured with repeats): %s; the ranges are "
+    .. "%s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
       T.helpers.pct, ("%s vs %s"):format(B.label, A.label), M.token_held_text(A, B, ev)), decision.range_what(ca, cb))
 end
@@ -6062,7 +6069,7 @@ local function summary(model, A, B)
       -- this verdict, so the branches below never see one)
       out[#out + 1] = least_below_text(model, phrase, A, B, ca, cb, ev)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
-      local eff = decision.mean_gap_pct(ca.rps, cb.rps)
+      local eff = decision.order_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
       elseif is_bound(ca) and is_bound(cb) and (ev.verdict == "unknown" or ev.within_noise) then

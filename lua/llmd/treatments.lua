@@ -1837,7 +1837,7 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
         -- (compare.lua's rule: an order by less than the practical threshold is none)
         local hi, lo = sp.below_threshold == "b" and x or nxt, sp.below_threshold == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
-          .. "more than %s at any load), but only by %s of their mean%s within the practical threshold of %g %%: "
+          .. "more than %s at any load), but only by %s%s within the practical threshold of %g %%: "
           .. "about the same"):format(x.label, nxt.label, hi.label, hi.label,
           rate(sp.below_threshold == "b" and sp.lb or sp.la), lo.label,
           rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct),
@@ -3238,7 +3238,7 @@ function M.model(list, opts)
         r.vs_next = "negligible"
         r.evidence = { below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; the measured loads put this one above %s (it sustained %s, %s never achieved more than "
-          .. "%s at any load), but only by %s of their mean%s within the practical threshold of %g %%: about the "
+          .. "%s at any load), but only by %s%s within the practical threshold of %g %%: about the "
           .. "same"):format(r.vs_next_text, nxt.label, gap_rate(ssp.lb), nxt.label, gap_rate(ssp.ha),
           gap_pct(ssp.margin_pct), decision.largest_within_text(ssp.margin_max_pct),
           decision.MIN_EFFECT)
@@ -4164,7 +4164,7 @@ function M.dominated_per_gpu(m, T)
         -- order them per GPU", and a gap within the threshold so held still did, token54)
         or token_reason(sp, d.label, d.by, rate) and ("%s: not shown to differ per GPU"):format(
           token_reason(sp, d.label, d.by, rate))
-        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean%s within "
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %%%s within "
           .. "the practical threshold of %g %%: about the same per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct,
           decision.largest_within_text(sp.margin_max_pct), decision.MIN_EFFECT)

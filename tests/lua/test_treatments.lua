@@ -1040,7 +1040,8 @@ t.test("capacities from repeats: ranges meeting at the same load are ordered; ra
   -- (the evidence's verdict by label, never decision's internal "B higher")
   -- (audit47 F2: that order rests on a pass and a fail at one offered load, whose two achieved
   -- rates differ by send noise: its least gap is 0, so no winner, big at least as high; the
-  -- largest gap, big's 7.78 against slow's 3.97, (7.78 - 3.97) / 5.875 = +64.9 % by hand)
+  -- largest gap, big's 7.78 against slow's 3.97, (7.78 - 3.97) / 5.875 = +64.9 % of their mean by
+  -- hand; on the Change's scale since verdict55 7.78 / 3.97 - 1 = +96.0 %, python3)
   t.eq({ r1.vs_next, r1.proven, r1.evidence.verdict, r1.evidence.winner, r1.evidence.least_below_threshold },
     { "not shown to differ", false, "not shown to differ", nil, true })
   t.eq(r1.evidence.same_load, { offered = 6, load_type = "rate" })
@@ -1056,7 +1057,7 @@ t.test("capacities from repeats: ranges meeting at the same load are ordered; ra
   t.eq(r1.vs_next_text, "at least as high as slow (5.470 req/s (the repeats allow 3.97–5.98 req/s)), not shown to be "
     .. "higher by the practical threshold, no winner: the repeats' ranges put big at least as high as slow (big met the SLOs at 5.960 req/s and slow already failed them "
     .. "at 5.980 req/s, at the same load (6 req/s offered)), their ranges meet at one load (6 req/s offered), so the "
-    .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +64.9 % of their mean: the gap may "
+    .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +96.0 %: the gap may "
     .. "be negligible")
   -- (big above small the same way, at 6 req/s offered: all three share the first rank)
   t.eq({ r1.rank_text, m.ranking[2].rank_text, m.ranking[3].rank_text }, { "1=", "1=", "1=" })
@@ -1243,14 +1244,15 @@ t.test("the evidence puts the next place above this one by a least gap below the
   -- (the least gap 0, audit47 F2: the order rests on one offered load, its achieved rates'
   -- gap send noise; it was lb's bound against hi's estimate, -0.333 %)
   t.eq(e0.margin_pct, 0)
-  t.near(e0.margin_max_pct, (6.5 - 3.97) / ((6.5 + 3.97) / 2) * 100, 1e-9)
+  -- (the Change's scale since verdict55: 6.5 / 3.97 - 1 = +63.7 %, python3; +48.3 % of their mean before)
+  t.near(e0.margin_max_pct, (6.5 / 3.97 - 1) * 100, 1e-9)
   -- listed in the loads' order (lb first), not proven, sharing its rank, its least gap said
   t.eq(ranking_order(m), "lb hi")
   local r1 = m.ranking[1]
   t.eq({ r1.vs_next, r1.proven, r1.evidence.least_below_threshold, r1.rank_text, m.ranking[2].rank_text },
     { "not shown to differ", false, true, "1=", "1=" })
   local meet = "their ranges meet at one load (6 req/s offered), so the least gap is 0, below the practical threshold "
-    .. "of 2.0 %, and the largest is +48.3 % of their mean: the gap may be negligible"
+    .. "of 2.0 %, and the largest is +63.7 %: the gap may be negligible"
   t.ok(r1.vs_next_text:find("^at least as high as hi .-, not shown to be higher by the practical threshold, no winner: "),
     r1.vs_next_text)
   t.ok(r1.vs_next_text:find("the repeats' ranges put lb at least as high as hi", 1, true), r1.vs_next_text)

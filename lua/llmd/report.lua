@@ -1662,6 +1662,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
 end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
+M.rate_text = rate_text -- (treatments: a capacity in the same precision)
 
 -- More metrics won than this (both runs' together): the Summary counts them, and lists
 -- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).

@@ -33,3 +33,21 @@ t.test("1: ranges from repeats on both sides say the repeats per load, never 'on
   cb = { kind = "interpolated", interval_why = "one run per load" }
   t.eq(report.no_test_text(A, B, ca, cb), "one run per load for B: no test")
 end)
+
+-- 2. newuser55: two treatments holding the same results that never violated the SLO read
+--    "... ≥ 158.938 req/s, ... ≥ 158.938 req/s: not comparable"; the README keeps "not comparable"
+--    for unlike workloads or loads. Two lower bounds at the highest load cannot be ordered.
+t.test("2: two never-violated capacities (an A/A pair) are 'cannot say ... measure higher loads', not 'not comparable'", function()
+  local tr = require "llmd.treatments"
+  local decision = require "llmd.decision"
+  -- both meet TTFT p90 <= 500 ms at every load (100 ms), the highest achieved 158.938 req/s:
+  -- by hand, both capacities are "≥ 158.938", the highest load measured, 158.94 in 2 decimals
+  local pts = { { 50, 100 }, { 100, 100 }, { 158.938, 100 } }
+  local a, b = t.ttft_treatment("rr", pts), t.ttft_treatment("precise", pts)
+  -- (the pair M.identical_treatments finds in byte-identical files, given here as it records it)
+  local list = { a, b, identical_pairs = { { a = "rr", b = "precise" } } }
+  local m = tr.model(list, { slo = decision.parse_slo("ttft_p90_ms=500") })
+  t.lacks(m.verdict_line, "not comparable")
+  t.contains(m.verdict_line, "cannot say: both met the SLO at every load measured, up to 158.94 req/s; measure "
+    .. "higher loads")
+end)

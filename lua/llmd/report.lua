@@ -1662,6 +1662,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
 end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
+M.rate_text = rate_text -- (treatments: a capacity in the same precision)
 
 -- More metrics won than this (both runs' together): the Summary counts them, and lists
 -- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).
@@ -3595,6 +3596,20 @@ end
 local function no_test_text(A, B, ca, cb)
   local one = "one run per load"
   local wa, wb = ca.interval_why, cb.interval_why
+  if wa == nil and wb == nil then
+    -- ranges from repeats on both sides (no reason for either to lack one): say the repeats
+    -- there were, never "one run per load for B" (truth55: B had 2 repeats at every load)
+    local function reps(S)
+      local lo, hi = math.huge, 0
+      for _, p in ipairs(S.run and lp.points(S.run) or {}) do
+        local r = p.repeats or 1
+        lo, hi = math.min(lo, r), math.max(hi, r)
+      end
+      if hi == 0 then return S.label end
+      return ("%s per load for %s"):format(lo == hi and tostring(lo) or (lo .. "-" .. hi), S.label)
+    end
+    return ("repeats at every load point (%s, %s): no test"):format(reps(A), reps(B))
+  end
   if (wa == nil or wa == one) and (wb == nil or wb == one) then
     if wa and wb then return "one run per load: no test" end
     return ("one run per load for %s: no test"):format(wa and A.label or B.label)
@@ -3604,6 +3619,8 @@ local function no_test_text(A, B, ca, cb)
   if wb then parts[#parts + 1] = ("for %s, %s"):format(B.label, wb) end
   return "no test: " .. table.concat(parts, "; ")
 end
+
+M.no_test_text = no_test_text -- (for tests)
 
 -- The same reason for a capacity sentence that names no higher run: "one run per load",
 -- "one run per load for x", "for x, 1 of 3 load points with one run only".

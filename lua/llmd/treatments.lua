@@ -2112,7 +2112,10 @@ function M.verdict_line(m, ranked, failed, by_cap)
       -- ("not comparable" where the evidence leaves room for either order says so plainly:
       -- untested, either may be higher, capa38)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
-        fig(r2.text), r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
+        fig(r2.text), r1.both_never_rps and r1.vs_next == "not comparable" and ("cannot say: both met the SLO at every "
+          .. "load measured, up to %s; measure higher loads"):format(
+            require("llmd.report").rate_text(r1.both_never_rps))
+          or r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
           or "")) or why[r1.vs_next] or tostring(r1.vs_next))
       -- (what would settle it, where the ranking's text knows: compare.lua's Verdict's words)
       if r1.settle then line = line .. " " .. r1.settle end
@@ -3315,6 +3318,12 @@ function M.model(list, opts)
         nil
       r.same_results = nxt.label
       r.vs_next_text = ("the same results as %s (an A/A check: no difference to find)"):format(nxt.label)
+    end
+    -- two capacities that never violated the SLOs: lower bounds at the highest loads measured,
+    -- which cannot be ordered (not "not comparable", which the README keeps for unlike runs)
+    if by_cap and nxt and x.capacity.kind == "never_violated" and nxt.capacity.kind == "never_violated"
+      and x.capacity.rps and nxt.capacity.rps then
+      r.both_never_rps = math.max(x.capacity.rps, nxt.capacity.rps)
     end
     m.ranking[#m.ranking + 1] = r
   end

@@ -5595,7 +5595,10 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct)
+    -- (the rule's gap on the scale M.gap_on_unknown_noise reads it, of the two ends' mean:
+    -- ev.margin_pct is now the Change column's, the higher against the lower)
+    local mean_margin = ev.margin_lo and ev.margin_hi and M.mean_gap_pct(ev.margin_lo, ev.margin_hi) or nil
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, mean_margin)
     if open then
       ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil

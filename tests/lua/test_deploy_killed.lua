@@ -181,6 +181,10 @@ t.test("a custom deploy killed before or after each create: --step 90 removes wh
         { env = s.env })
       t.eq(r.code, 0, r.stderr)
     end
+    -- (a second on: creationTimestamp is to the second, and an object created in the second the
+    -- deploy starts is taken as the deploy's - theirs here must be older, as someone else's are;
+    -- the CI saw shared-conf made in the deploy's own second)
+    proc.run { "sleep", "1.1" }
     local r = proc.run({ t.root() .. "/llmdlua", "compare.lua", "--yes", "--plan", s.plan },
       { env = s.env, cwd = s.dir, timeout = 120 })
     t.eq(r.signal, 9, what .. ": killed: " .. r.stdout .. r.stderr)

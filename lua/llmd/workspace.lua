@@ -684,6 +684,21 @@ function M.recorded_run(path)
   return file, st
 end
 
+-- The nearest folder at path (realpath, trailing slashes cut) or above it that holds a
+-- run_state.json, and the resolved start; nil where none does. The one walk up to a run's
+-- record: M.recorded_run_above (which checks where path lies in it) and M.cluster_record.
+local function state_folder_above(path)
+  local start = realpath(tostring(path):gsub("/+$", "")) or tostring(path):gsub("/+$", "")
+  local p = start
+  while p and p ~= "" do
+    if lfs.attributes(p .. "/run_state.json", "mode") == "file" then return p, start end
+    local up = p:match("^(.*)/[^/]*$")
+    if up == p then break end
+    p = up
+  end
+  return nil
+end
+
 -- The record of the run whose results are at path, or in a folder above it (tidy55: one walk
 -- for M.simulated_record and M.recorded_gpus, which walked to it by two rules, every folder up
 -- read raw and 3 folders up checked): the nearest run_state.json at path or above it, whatever
@@ -694,21 +709,12 @@ end
 -- has none. Returns the file and what it holds; nil where there is none; nil, the file and why
 -- where the nearest one cannot be read as llmdlua writes it (never one further up instead).
 function M.recorded_run_above(path)
-  local start = realpath(tostring(path):gsub("/+$", "")) or tostring(path):gsub("/+$", "")
-  local p = start
-  local function mode(q) return lfs.attributes(q, "mode") end
-  while p and p ~= "" do
-    if mode(p .. "/run_state.json") == "file" then
-      if not (start == p and mode(p .. "/results") == "directory" or inside(p .. "/results", start)) then
-        return nil
-      end
-      return M.recorded_run(p)
-    end
-    local up = p:match("^(.*)/[^/]*$")
-    if up == p then break end
-    p = up
+  local p, start = state_folder_above(path)
+  if not p then return nil end
+  if not (start == p and lfs.attributes(p .. "/results", "mode") == "directory" or inside(p .. "/results", start)) then
+    return nil
   end
-  return nil
+  return M.recorded_run(p)
 end
 
 -- Whether the results at path were made on a simulated cluster (llmd.cluster's
@@ -739,23 +745,16 @@ function M.cluster_record(path)
     return { context = type(c.context) == "string" and c.context or nil,
       server = type(c.server) == "string" and c.server or nil, from = file }
   end
-  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
-  while p and p ~= "" do
-    local file = p .. "/run_state.json"
-    if lfs.attributes(file, "mode") == "file" then
-      local ok, st = pcall(json.read, file)
-      if ok and type(st) == "table" and known(st.cluster) then return pick(st.cluster, file) end
-      local up = p:match("^(.*)/[^/]*$")
-      local cj = up and up .. "/cluster.json"
-      if cj and lfs.attributes(cj, "mode") == "file" then
-        local ok2, c = pcall(json.read, cj)
-        if ok2 and known(c) then return pick(c, cj) end
-      end
-      return nil
-    end
-    local up = p:match("^(.*)/[^/]*$")
-    if up == p then break end
-    p = up
+  local p = state_folder_above(path)
+  if not p then return nil end
+  local file = p .. "/run_state.json"
+  local ok, st = pcall(json.read, file)
+  if ok and type(st) == "table" and known(st.cluster) then return pick(st.cluster, file) end
+  local up = p:match("^(.*)/[^/]*$")
+  local cj = up and up .. "/cluster.json"
+  if cj and lfs.attributes(cj, "mode") == "file" then
+    local ok2, c = pcall(json.read, cj)
+    if ok2 and known(c) then return pick(c, cj) end
   end
   return nil
 end

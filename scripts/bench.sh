@@ -236,6 +236,9 @@ for shape in $only; do
             if [ $((i % 2)) -eq 0 ] && [ "$kept" -gt 0 ]; then
                 timed "$shape" written touch clocked "$floorbin" --touch "$kept" "$copy"
             fi
+            if [ "$shape" = csv_floats ] && [ -n "$parsebin" ] && [ "$kept" -gt 0 ]; then
+                timed "$shape" written parse clocked "$parsebin" simd "$kept" "$copy"
+            fi
             if [ -n "$par" ]; then timed "$shape" written threads scanpar "$shape" "$copy"; fi
             i=$((i + 1))
         done

@@ -641,11 +641,15 @@ t.test("bench.sh: csv_floats runs the parse floor, which finds as many numbers a
   end
   -- gen.py writes three float columns a row (and two integers llmdlua does not keep)
   t.ok(kept and kept > 0 and kept % 3 == 0, tostring(kept))
-  t.eq(#parse, 1)
-  t.eq(parse[1].phase, "read")
-  t.eq(parse[1].out.samples, kept)
-  t.eq(parse[1].out.mode, "simd")
+  -- one run a phase: read back, and as written
+  t.eq(#parse, 2)
+  t.eq({ parse[1].phase, parse[2].phase }, { "read", "written" })
+  for _, l in ipairs(parse) do
+    t.eq(l.out.samples, kept)
+    t.eq(l.out.mode, "simd")
+  end
   t.ok(r.stdout:find("csv_floats%s+beside it: read%(%) %+ SIMD parse, no rounding, %+ 8 B a sample"), r.stdout)
+  t.ok(r.stdout:find("csv_floats %(as written%)%s+beside it: read%(%) %+ SIMD parse, no rounding"), r.stdout)
 end)
 
 t.test("bench.sh, gen.py: an unknown item is refused, naming it, before anything is generated", function()

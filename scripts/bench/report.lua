@@ -96,10 +96,11 @@ end
 local NAMES = { python = "python3 (json/csv, sorted)", numpy = "json.load + numpy", pandas = "pandas.read_csv",
   prometheus_client = "prometheus_client", handparser = "hand-written parser" }
 local DENSE = { ip_tokens = true, vllm_itls = true, vllm_bench = true, csv_floats = true }
-local NOT_OTHER = { floor = true, touch = true, llmdlua = true, sketch = true, threads = true }
--- the floors: read() of the files, and read() plus 8 B a kept sample written to fresh
--- memory (readfloor --touch); they give bytes, not numbers
-local FLOORS = { floor = true, touch = true }
+local NOT_OTHER = { floor = true, touch = true, parse = true, llmdlua = true, sketch = true, threads = true }
+-- the floors: read() of the files, read() plus 8 B a kept sample written to fresh memory
+-- (readfloor --touch), and (csv_floats) that plus a SIMD parse without correct rounding
+-- (storecost simd); they give bytes and counts, not numbers
+local FLOORS = { floor = true, touch = true, parse = true }
 local MB = 1e6
 
 -- Tolerances (relative), and why they are honest:
@@ -211,7 +212,7 @@ local function best_other_cpu(t)
   return best
 end
 -- the single-threaded tools of a table
-local SERIAL = { "floor", "llmdlua", "touch", "sketch", "python", "numpy", "pandas", "prometheus_client",
+local SERIAL = { "floor", "llmdlua", "touch", "parse", "sketch", "python", "numpy", "pandas", "prometheus_client",
   "handparser" }
 
 local shapes = {}
@@ -279,6 +280,14 @@ for _, item in ipairs(shapes) do
       local kept = t.outs.llmdlua[1].kept
       if o.samples ~= kept then
         fail("%s: the floor + samples wrote %s samples, llmdlua kept %s", item, tostring(o.samples), tostring(kept))
+      end
+    end
+    -- the parse floor counts the numbers it found itself: a count apart from llmdlua's
+    for _, o in ipairs(ph.outs.parse or {}) do
+      if o.bytes ~= it.bytes then fail("%s: the parse floor read %d bytes of %d", item, o.bytes, it.bytes) end
+      local kept = t.outs.llmdlua[1].kept
+      if o.samples ~= kept then
+        fail("%s: the parse floor found %s numbers, llmdlua kept %s", item, tostring(o.samples), tostring(kept))
       end
     end
   end
@@ -434,6 +443,15 @@ for _, item in ipairs(shapes) do
       local b, bwhy = cpu_ratio(t, "touch", t, "floor")
       beside(item .. label, "beside it: read() + 8 B a sample", ("%.1fx its time; it alone is %.1fx read()'s")
         :format(t.best.llmdlua / t.best.touch, t.best.touch / t.best.floor),
+        (a and b) and ("%.1fx its CPU; it alone is %.1fx read()'s"):format(a, b) or na(awhy or bwhy))
+    end
+    if t.best.parse then
+      -- less than any exact parser does: what is left of the goal once the digits are read
+      local a, awhy = cpu_ratio(t, "llmdlua", t, "parse")
+      local b, bwhy = cpu_ratio(t, "parse", t, "floor")
+      beside(item .. label, "beside it: read() + SIMD parse, no rounding, + 8 B a sample",
+        ("%.1fx its time; it alone is %.1fx read()'s")
+          :format(t.best.llmdlua / t.best.parse, t.best.parse / t.best.floor),
         (a and b) and ("%.1fx its CPU; it alone is %.1fx read()'s"):format(a, b) or na(awhy or bwhy))
     end
     if DENSE[item] then

@@ -96,6 +96,41 @@ t.test("bench report: the second floor (read() + 8 B a kept sample) beside read(
   t.ok(r.stderr:find("ip_tokens: the floor + samples read 99999999 bytes of 100000000", 1, true), r.stderr)
 end)
 
+t.test("bench report: the parse floor (read() + SIMD parse, no rounding, + 8 B a sample) beside read()'s", function()
+  local L = shape_lines("csv_floats", { "python", "pandas" })
+  L[#L + 1] = { item = "csv_floats", phase = "read", tool = "touch", secs = 0.13, cpu = 0.05,
+    out = { bytes = 100000000, sum = 1, samples = 1000 } }
+  L[#L + 1] = { item = "csv_floats", phase = "read", tool = "parse", secs = 0.14, cpu = 0.08,
+    out = { bytes = 100000000, sum = 1, samples = 1000 } }
+  L[#L + 1] = { item = "csv_floats", phase = "read", tool = "parse", secs = 0.16, cpu = 0.06,
+    out = { bytes = 100000000, sum = 1, samples = 1000 } }
+  for _, l in ipairs(L) do
+    if l.phase == "read" and l.tool == "floor" then l.cpu = 0.04 end
+    if l.phase == "read" and l.tool == "llmdlua" then l.cpu = 0.09 end
+  end
+  local r = report(L)
+  t.eq(r.code, 0, r.stderr)
+  -- by hand: the parse floor's best time 0.14 s (the least of 0.14 and 0.16), llmdlua 0.15 s:
+  -- 0.15 / 0.14 = 1.07 = 1.1x, and 0.14 / 0.1 = 1.4x read()'s; by CPU, the least of 0.08 and
+  -- 0.06 (of the slower run: each clock its own best): 0.09 / 0.06 = 1.5x, 0.06 / 0.04 = 1.5x
+  local o = r.stdout
+  t.ok(o:find("csv_floats%s+beside it: read%(%) %+ SIMD parse, no rounding, %+ 8 B a sample%s+%(not a goal%)%s+"
+    .. "1%.1x its time; it alone is 1%.4x read%(%)'s%s+%(not a goal%)%s+1%.5x its CPU; it alone is 1%.5x read%(%)'s"),
+    o)
+  -- not an other tool (it gives no numbers), nor a goal: the tools and the count as without it
+  t.ok(o:find("pandas.read_csv%s+50.0%s+13.3 | python 25.0, pandas 50.0\n"), o)
+  t.ok(o:find("3 of 7 met", 1, true), o)
+  -- its own count of numbers must be llmdlua's, and its bytes the file's
+  L[#L].out = { bytes = 100000000, sum = 1, samples = 999 }
+  r = report(L)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("csv_floats: the parse floor found 999 numbers, llmdlua kept 1000", 1, true), r.stderr)
+  L[#L].out = { bytes = 99999999, sum = 1, samples = 1000 }
+  r = report(L)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("csv_floats: the parse floor read 99999999 bytes of 100000000", 1, true), r.stderr)
+end)
+
 t.test("bench report: a percentile one ulp apart between two exact tools fails the bench", function()
   -- 0.7500000000000001 is 0.75 plus one ulp (2^-53), the shortest text that reads back so
   local r = report(shape_lines("ip_tokens", { "python", "numpy" }, { numpy = summary(0.7500000000000001) }))
@@ -581,6 +616,40 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   local left = {}
   for n in require("lfs").dir(d .. "/out2") do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
   t.eq(left, { "results.jsonl" })
+end)
+
+-- the parse floor on csv_floats: storecost simd built and run, its own count of numbers
+-- the same as llmdlua's (a count made apart, by SIMD masks of the separators), and the
+-- report shows it (needs pandas, make deps-dev, and AVX2)
+t.test("bench.sh: csv_floats runs the parse floor, which finds as many numbers as llmdlua kept", function()
+  if not proc.run({ "/usr/bin/python3", "-c", "import pandas" }).ok then
+    io.write("  (skipped: no pandas; make deps-dev)\n")
+    return
+  end
+  if not t.read("/proc/cpuinfo"):find("%savx2%s") then
+    io.write("  (skipped: this CPU has no AVX2, which the parse floor needs; bench.sh runs without it)\n")
+    return
+  end
+  local d = t.tmpdir()
+  local r = proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d .. "/in", BENCH_OUT = d .. "/out",
+    BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = "csv_floats" }, timeout = 300 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local kept, parse = nil, {}
+  for _, l in ipairs(t.jsonl(d .. "/out/results.jsonl")) do
+    if l.tool == "llmdlua" and l.phase == "read" then kept = l.out.kept end
+    if l.tool == "parse" then parse[#parse + 1] = l end
+  end
+  -- gen.py writes three float columns a row (and two integers llmdlua does not keep)
+  t.ok(kept and kept > 0 and kept % 3 == 0, tostring(kept))
+  -- one run a phase: read back, and as written
+  t.eq(#parse, 2)
+  t.eq({ parse[1].phase, parse[2].phase }, { "read", "written" })
+  for _, l in ipairs(parse) do
+    t.eq(l.out.samples, kept)
+    t.eq(l.out.mode, "simd")
+  end
+  t.ok(r.stdout:find("csv_floats%s+beside it: read%(%) %+ SIMD parse, no rounding, %+ 8 B a sample"), r.stdout)
+  t.ok(r.stdout:find("csv_floats %(as written%)%s+beside it: read%(%) %+ SIMD parse, no rounding"), r.stdout)
 end)
 
 t.test("bench.sh, gen.py: an unknown item is refused, naming it, before anything is generated", function()

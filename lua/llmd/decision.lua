@@ -4657,7 +4657,7 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
   local beyond = M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing
-  return not M.unknown_noise_orders(ca, cb, up, beyond, M.mean_gap_pct(lo_hi, hi_lo))
+  return not M.unknown_noise_orders(ca, cb, up, beyond, M.order_gap_pct(lo_hi, hi_lo))
 end
 
 -- The span of capacity c that a summary file's noise leaves (lp.capacity_noise's band, c.noise_band:
@@ -4680,7 +4680,9 @@ end
 -- 1. the loads that decide it lie far apart: the higher run met the SLOs beyond the most the
 --    other achieved at any load (beyond_ceiling), or its lower end is at least
 --    M.UNKNOWN_NOISE_GAP above the other's upper end (margin_pct, about one load step, so that
---    a pass and a fail at neighbouring loads that noise alone can swap order nothing);
+--    a pass and a fail at neighbouring loads that noise alone can swap order nothing), on the
+--    Change column's scale as every margin (M.order_gap_pct: the higher against the lower; it
+--    was of their mean before truth56, so 50 against 40 req/s, +25.0 %, read 22.2 % and open);
 -- 2. that order survives a latency difference of the size such noise may hide: with every
 --    summary load's SLO figure moved anywhere within lp.UNKNOWN_NOISE_BAND % of itself (both
 --    runs, either way), the spans stay apart (band_span). Below saturation latency is flat in
@@ -4728,7 +4730,7 @@ function M.unknown_noise_text(w, ev, rate, la, lb)
   if w.cond == "close" then
     if not (ev.margin_hi and ev.margin_lo and w.margin_pct) then return nil end
     return ("the loads that decide it lie too close: the measured loads put %s's capacity at %s or more and %s's "
-      .. "at %s or less, %s of their mean apart, and a pass and a fail that each rest on one percentile of "
+      .. "at %s or less, the one %s above the other, and a pass and a fail that each rest on one percentile of "
       .. "unknown noise order two runs only from %s apart"):format(hi, rate(ev.margin_hi), lo, rate(ev.margin_lo),
       pct(w.margin_pct), pct(M.UNKNOWN_NOISE_GAP))
   elseif w.cond == "near_limit" then
@@ -4740,7 +4742,7 @@ function M.unknown_noise_text(w, ev, rate, la, lb)
     end
     local apart = w.beyond and ("%s met the SLO beyond the most %s achieved at any load"):format(hi, lo)
       or (ev.margin_hi and ev.margin_lo and w.margin_pct) and ("the measured loads put %s's capacity at %s or "
-        .. "more and %s's at %s or less, %s of their mean apart"):format(hi, rate(ev.margin_hi), lo,
+        .. "more and %s's at %s or less, the one %s above the other"):format(hi, rate(ev.margin_hi), lo,
         rate(ev.margin_lo), pct(w.margin_pct))
       or ("the measured loads put %s above"):format(hi)
     return ("%s, but the figures that decide it lie too near the limit: with each summary figure %s%% off either "
@@ -5595,10 +5597,10 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    -- (the rule's gap on the scale M.gap_on_unknown_noise reads it, of the two ends' mean:
-    -- ev.margin_pct is now the Change column's, the higher against the lower)
-    local mean_margin = ev.margin_lo and ev.margin_hi and M.mean_gap_pct(ev.margin_lo, ev.margin_hi) or nil
-    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, mean_margin)
+    -- (the rule's gap on the Change column's scale, the higher end against the lower, as
+    -- M.gap_on_unknown_noise reads it and as ev.margin_pct is: one scale, truth56)
+    local gap_margin = ev.margin_lo and ev.margin_hi and M.order_gap_pct(ev.margin_lo, ev.margin_hi) or nil
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, gap_margin)
     if open then
       ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
@@ -5751,18 +5753,6 @@ end
 -- (metrics.change_pct); nil where A's figure is 0 (no baseline) or either is unknown.
 function M.effect_pct(a, b) return metrics.change_pct(a, b) end
 
--- A capacity's margin (the two runs' capacities, or the ends of their spans), on the scale
--- its sentences name, "+0.6 % of their mean": (b - a) / mean(|a|, |b|) x 100, symmetric in
--- the two runs. Only the capacity orders read it (their threshold on it); every row's
--- effect is M.effect_pct's.
-function M.mean_gap_pct(a, b)
-  if a == nil or b == nil then return nil end
-  if a == b then return 0 end
-  local den = (math.abs(a) + math.abs(b)) / 2
-  if den == 0 or den == math.huge or den ~= den then return nil end
-  return (b - a) / den * 100
-end
-
 -- How far apart a difference of pct (B against A, M.effect_pct's) puts the runs, the same
 -- whichever run is A: the higher figure against the lower one in %, 100 (exp(|log(b / a)|)
 -- - 1), so pct itself for a rise and 100 |pct| / (100 + pct) for a fall (-1.96 % -> 2.0 %);
@@ -5782,7 +5772,7 @@ function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
 -- the lower, 100 (max / min - 1), M.magnitude of B against A (so B's +2.01 % against A is beyond
 -- a 2 % threshold here as in a latency row, and A above B by 2.01 % shows as B -1.97 % in the
 -- Change, a fall beyond -1.96 %), signed as b - a. Before verdict55 these margins were of the
--- two figures' mean (M.mean_gap_pct), so +2.01 % B against A (1.99 % of the mean) was "about
+-- two figures' mean (mean_gap_pct, gone since truth56), so +2.01 % B against A (1.99 % of the mean) was "about
 -- the same" for capacity and beyond the threshold for a latency. nil where either is unknown,
 -- and where the lower is 0 or the higher unbounded: a gap with no upper end, as its callers say.
 function M.order_gap_pct(a, b)

@@ -5544,6 +5544,17 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       ev.same_load = { offered = at.offered, load_type = at.load_type }
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = nil, nil, nil
       ev.failed_rps, ev.passed_rps = at.failed_rps, at.passed_rps
+      -- (the spans do not meet: the higher run's lower end is above the other's upper end, by a
+      -- gap the rates' noise leaves room to be 0 or less; said so, with that noise, never "their
+      -- ranges meet" of spans apart, truth56: B >= 11.04 req/s against A's 4.42-9.65, B passing
+      -- 12 req/s offered where A saturated, read "their ranges meet at one load (12 req/s
+      -- offered)"). apart_in_noise = {pct (M.order_gap_pct, the higher end against the lower),
+      -- hi_lo, lo_hi (those ends), gap_lo, gap_hi (the 95 % interval of their difference, req/s)}
+      local _, snz = M.ceiling_noise_order(ca, cb, true)
+      local pct = M.order_gap_pct(lo_hi, hi_lo)
+      if snz and pct and pct > 0 then
+        ev.apart_in_noise = { pct = pct, hi_lo = hi_lo, lo_hi = lo_hi, gap_lo = snz.gap_lo, gap_hi = snz.gap_hi }
+      end
     end
   end
   -- an order the measured loads show, but by a margin below the practical threshold: the
@@ -5704,14 +5715,26 @@ end
 function M.least_gap_text(ev, pct, min_effect, rate)
   if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
   local thr = min_effect or M.MIN_EFFECT
+  local largest = ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end"
+  local w = ev.apart_in_noise
+  if ev.margin_pct <= 0 and w then
+    -- spans apart, ordered by a pass and a fail at one load, by a gap within the noise of the
+    -- rates they end at (M.capacity_evidence's apart_in_noise): what the spans show, and why the
+    -- least gap the evidence allows is still 0 (truth56: never "their ranges meet" of spans apart)
+    local figs = rate and (" (%s against at most %s)"):format(rate(w.hi_lo), rate(w.lo_hi)) or ""
+    local noise = rate and (", whose 95 %% interval of the difference runs from %s to %s"):format(rate(w.gap_lo),
+      rate(w.gap_hi)) or ""
+    return (": their ranges lie %s apart%s, but only within the noise of those rates%s, so the least gap is 0, "
+      .. "below the practical threshold of %s %%, and the largest %s"):format(pct(w.pct), figs, noise,
+      M.thr_num(thr), largest)
+  end
   if ev.margin_pct <= 0 then
     -- spans that meet at one load (a least gap of 0, never "at least -0.5 %", nor "higher by
     -- a least gap of 0", which reads as no gap): where they meet, and the largest gap
     local at = ev.same_load and M.same_load_text(ev):gsub("^, at the same load", " at one load")
       or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
     return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %s %%, and the "
-      .. "largest %s"):format(at, M.thr_num(thr),
-      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end")
+      .. "largest %s"):format(at, M.thr_num(thr), largest)
   end
   -- a least gap above 0 that the formatter rounds to nothing is no "at least +0.0 %", which
   -- reads as a gap measured at 0: below what the formatter shows, said so (template.helpers.pct

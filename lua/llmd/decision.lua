@@ -5749,11 +5749,14 @@ function M.least_gap_text(ev, pct, min_effect, rate)
     least, M.thr_num(thr), ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
--- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail
--- of one measured percentile each, of unknown noise (no per-request data), order two
--- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
--- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
--- noise alone can swap, order nothing (M.capacity_evidence). One of the two conditions of
+-- The least gap (in %, M.order_gap_pct of the loads that decide it: the higher against the
+-- lower, the Change column's scale since truth56) by which a pass and a fail of one measured
+-- percentile each, of unknown noise (no per-request data), order two capacities: about one
+-- load step of a ladder that doubles every few points, so that a pass and a fail at the same
+-- or at neighbouring loads, which noise alone can swap, order nothing (M.capacity_evidence).
+-- (8 and 10 req/s are +25.0 % apart on this scale, at the edge; of their mean, the scale
+-- before truth56, they were 22.2 % and below it: neighbours that far apart now pass this
+-- condition and rest on the other, the band.) One of the two conditions of
 -- M.unknown_noise_orders: alone it ordered a few per cent of flat latency (audit50 F3).
 M.UNKNOWN_NOISE_GAP = 25
 

@@ -4657,7 +4657,7 @@ function M.gap_on_unknown_noise(ca, cb, g)
   local hi_lo = M.capacity_span(chi)
   if lo_hi == math.huge then return false end
   local beyond = M.capacity_is_bound(clo) and clo.ceiling_rps and lo_hi == clo.ceiling_rps and not clo.ceiling_failing
-  return not M.unknown_noise_orders(ca, cb, up, beyond, M.mean_gap_pct(lo_hi, hi_lo))
+  return not M.unknown_noise_orders(ca, cb, up, beyond, M.order_gap_pct(lo_hi, hi_lo))
 end
 
 -- The span of capacity c that a summary file's noise leaves (lp.capacity_noise's band, c.noise_band:
@@ -4680,7 +4680,9 @@ end
 -- 1. the loads that decide it lie far apart: the higher run met the SLOs beyond the most the
 --    other achieved at any load (beyond_ceiling), or its lower end is at least
 --    M.UNKNOWN_NOISE_GAP above the other's upper end (margin_pct, about one load step, so that
---    a pass and a fail at neighbouring loads that noise alone can swap order nothing);
+--    a pass and a fail at neighbouring loads that noise alone can swap order nothing), on the
+--    Change column's scale as every margin (M.order_gap_pct: the higher against the lower; it
+--    was of their mean before truth56, so 50 against 40 req/s, +25.0 %, read 22.2 % and open);
 -- 2. that order survives a latency difference of the size such noise may hide: with every
 --    summary load's SLO figure moved anywhere within lp.UNKNOWN_NOISE_BAND % of itself (both
 --    runs, either way), the spans stay apart (band_span). Below saturation latency is flat in
@@ -4728,7 +4730,7 @@ function M.unknown_noise_text(w, ev, rate, la, lb)
   if w.cond == "close" then
     if not (ev.margin_hi and ev.margin_lo and w.margin_pct) then return nil end
     return ("the loads that decide it lie too close: the measured loads put %s's capacity at %s or more and %s's "
-      .. "at %s or less, %s of their mean apart, and a pass and a fail that each rest on one percentile of "
+      .. "at %s or less, the one %s above the other, and a pass and a fail that each rest on one percentile of "
       .. "unknown noise order two runs only from %s apart"):format(hi, rate(ev.margin_hi), lo, rate(ev.margin_lo),
       pct(w.margin_pct), pct(M.UNKNOWN_NOISE_GAP))
   elseif w.cond == "near_limit" then
@@ -4740,7 +4742,7 @@ function M.unknown_noise_text(w, ev, rate, la, lb)
     end
     local apart = w.beyond and ("%s met the SLO beyond the most %s achieved at any load"):format(hi, lo)
       or (ev.margin_hi and ev.margin_lo and w.margin_pct) and ("the measured loads put %s's capacity at %s or "
-        .. "more and %s's at %s or less, %s of their mean apart"):format(hi, rate(ev.margin_hi), lo,
+        .. "more and %s's at %s or less, the one %s above the other"):format(hi, rate(ev.margin_hi), lo,
         rate(ev.margin_lo), pct(w.margin_pct))
       or ("the measured loads put %s above"):format(hi)
     return ("%s, but the figures that decide it lie too near the limit: with each summary figure %s%% off either "
@@ -5542,6 +5544,17 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       ev.same_load = { offered = at.offered, load_type = at.load_type }
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = nil, nil, nil
       ev.failed_rps, ev.passed_rps = at.failed_rps, at.passed_rps
+      -- (the spans do not meet: the higher run's lower end is above the other's upper end, by a
+      -- gap the rates' noise leaves room to be 0 or less; said so, with that noise, never "their
+      -- ranges meet" of spans apart, truth56: B >= 11.04 req/s against A's 4.42-9.65, B passing
+      -- 12 req/s offered where A saturated, read "their ranges meet at one load (12 req/s
+      -- offered)"). apart_in_noise = {pct (M.order_gap_pct, the higher end against the lower),
+      -- hi_lo, lo_hi (those ends), gap_lo, gap_hi (the 95 % interval of their difference, req/s)}
+      local _, snz = M.ceiling_noise_order(ca, cb, true)
+      local pct = M.order_gap_pct(lo_hi, hi_lo)
+      if snz and pct and pct > 0 then
+        ev.apart_in_noise = { pct = pct, hi_lo = hi_lo, lo_hi = lo_hi, gap_lo = snz.gap_lo, gap_hi = snz.gap_hi }
+      end
     end
   end
   -- an order the measured loads show, but by a margin below the practical threshold: the
@@ -5595,10 +5608,10 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    -- (the rule's gap on the scale M.gap_on_unknown_noise reads it, of the two ends' mean:
-    -- ev.margin_pct is now the Change column's, the higher against the lower)
-    local mean_margin = ev.margin_lo and ev.margin_hi and M.mean_gap_pct(ev.margin_lo, ev.margin_hi) or nil
-    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, mean_margin)
+    -- (the rule's gap on the Change column's scale, the higher end against the lower, as
+    -- M.gap_on_unknown_noise reads it and as ev.margin_pct is: one scale, truth56)
+    local gap_margin = ev.margin_lo and ev.margin_hi and M.order_gap_pct(ev.margin_lo, ev.margin_hi) or nil
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, gap_margin)
     if open then
       ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
@@ -5702,14 +5715,26 @@ end
 function M.least_gap_text(ev, pct, min_effect, rate)
   if not (ev and ev.least_below_threshold and ev.margin_pct) then return "" end
   local thr = min_effect or M.MIN_EFFECT
+  local largest = ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end"
+  local w = ev.apart_in_noise
+  if ev.margin_pct <= 0 and w then
+    -- spans apart, ordered by a pass and a fail at one load, by a gap within the noise of the
+    -- rates they end at (M.capacity_evidence's apart_in_noise): what the spans show, and why the
+    -- least gap the evidence allows is still 0 (truth56: never "their ranges meet" of spans apart)
+    local figs = rate and (" (%s against at most %s)"):format(rate(w.hi_lo), rate(w.lo_hi)) or ""
+    local noise = rate and (", whose 95 %% interval of the difference runs from %s to %s"):format(rate(w.gap_lo),
+      rate(w.gap_hi)) or ""
+    return (": their ranges lie %s apart%s, but only within the noise of those rates%s, so the least gap is 0, "
+      .. "below the practical threshold of %s %%, and the largest %s"):format(pct(w.pct), figs, noise,
+      M.thr_num(thr), largest)
+  end
   if ev.margin_pct <= 0 then
     -- spans that meet at one load (a least gap of 0, never "at least -0.5 %", nor "higher by
     -- a least gap of 0", which reads as no gap): where they meet, and the largest gap
     local at = ev.same_load and M.same_load_text(ev):gsub("^, at the same load", " at one load")
       or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
     return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %s %%, and the "
-      .. "largest %s"):format(at, M.thr_num(thr),
-      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end")
+      .. "largest %s"):format(at, M.thr_num(thr), largest)
   end
   -- a least gap above 0 that the formatter rounds to nothing is no "at least +0.0 %", which
   -- reads as a gap measured at 0: below what the formatter shows, said so (template.helpers.pct
@@ -5724,11 +5749,14 @@ function M.least_gap_text(ev, pct, min_effect, rate)
     least, M.thr_num(thr), ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
--- The least gap (in %, M.effect_pct of the loads that decide it) by which a pass and a fail
--- of one measured percentile each, of unknown noise (no per-request data), order two
--- capacities: about one load step of a ladder that doubles every few points (8 and 10 req/s
--- are 22 % apart), so that a pass and a fail at the same or at neighbouring loads, which
--- noise alone can swap, order nothing (M.capacity_evidence). One of the two conditions of
+-- The least gap (in %, M.order_gap_pct of the loads that decide it: the higher against the
+-- lower, the Change column's scale since truth56) by which a pass and a fail of one measured
+-- percentile each, of unknown noise (no per-request data), order two capacities: about one
+-- load step of a ladder that doubles every few points, so that a pass and a fail at the same
+-- or at neighbouring loads, which noise alone can swap, order nothing (M.capacity_evidence).
+-- (8 and 10 req/s are +25.0 % apart on this scale, at the edge; of their mean, the scale
+-- before truth56, they were 22.2 % and below it: neighbours that far apart now pass this
+-- condition and rest on the other, the band.) One of the two conditions of
 -- M.unknown_noise_orders: alone it ordered a few per cent of flat latency (audit50 F3).
 M.UNKNOWN_NOISE_GAP = 25
 
@@ -5751,18 +5779,6 @@ end
 -- (metrics.change_pct); nil where A's figure is 0 (no baseline) or either is unknown.
 function M.effect_pct(a, b) return metrics.change_pct(a, b) end
 
--- A capacity's margin (the two runs' capacities, or the ends of their spans), on the scale
--- its sentences name, "+0.6 % of their mean": (b - a) / mean(|a|, |b|) x 100, symmetric in
--- the two runs. Only the capacity orders read it (their threshold on it); every row's
--- effect is M.effect_pct's.
-function M.mean_gap_pct(a, b)
-  if a == nil or b == nil then return nil end
-  if a == b then return 0 end
-  local den = (math.abs(a) + math.abs(b)) / 2
-  if den == 0 or den == math.huge or den ~= den then return nil end
-  return (b - a) / den * 100
-end
-
 -- How far apart a difference of pct (B against A, M.effect_pct's) puts the runs, the same
 -- whichever run is A: the higher figure against the lower one in %, 100 (exp(|log(b / a)|)
 -- - 1), so pct itself for a rise and 100 |pct| / (100 + pct) for a fall (-1.96 % -> 2.0 %);
@@ -5782,7 +5798,7 @@ function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
 -- the lower, 100 (max / min - 1), M.magnitude of B against A (so B's +2.01 % against A is beyond
 -- a 2 % threshold here as in a latency row, and A above B by 2.01 % shows as B -1.97 % in the
 -- Change, a fall beyond -1.96 %), signed as b - a. Before verdict55 these margins were of the
--- two figures' mean (M.mean_gap_pct), so +2.01 % B against A (1.99 % of the mean) was "about
+-- two figures' mean (mean_gap_pct, gone since truth56), so +2.01 % B against A (1.99 % of the mean) was "about
 -- the same" for capacity and beyond the threshold for a latency. nil where either is unknown,
 -- and where the lower is 0 or the higher unbounded: a gap with no upper end, as its callers say.
 function M.order_gap_pct(a, b)

@@ -3861,8 +3861,9 @@ function M.model(list, opts)
       return false, ("%s's noise there cannot be told: %s"):format(z.x.label, z.noise.unclear)
     end
     -- (a summary file: the least gap the measured spans allow against the unknown noise's rule)
-    -- (on the scale of every unknown-noise gap, the capacities' too: of their mean, decision.mean_gap_pct)
-    local least = decision.mean_gap_pct(o.lat_hi, c.lat_lo)
+    -- (on the scale of every unknown-noise gap, the capacities' too: the Change column's, the
+    -- higher latency against the lower, decision.order_gap_pct; of their mean before truth56)
+    local least = decision.order_gap_pct(o.lat_hi, c.lat_lo)
     local z = no.unknown and o or c
     local why = ("%s has %s"):format(z.x.label, z.noise.unknown)
     if least and least >= decision.UNKNOWN_NOISE_GAP then

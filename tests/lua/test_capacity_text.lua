@@ -1221,6 +1221,57 @@ do
         { "not shown to differ", "not shown to differ" })
     end)
 
+  -- truth56: spans APART (not meeting) that a pass and a fail at one offered load order, where
+  -- the gap lies within the noise of the rates they end at. A: 4 and 8 req/s met 500 ms, at 12
+  -- req/s offered it fell behind (answers at 9.6 req/s, each TTFT 1 / 9.6 - 1 / 12 s later than
+  -- the one before: its queue) and failed; B met the SLOs at all three. A's range ends at its
+  -- ceiling, 9.60 req/s; B's starts at 12.00: +25.0 % apart (python3: 100 (12 / 9.6 - 1)).
+  local function apart_pair(n)
+    local fast = t.interleave(spread(0.100, 0.120, n))
+    local q = {}
+    for k = 1, n do q[k] = 0.1 + (k - 1) * (1 / 9.6 - 1 / 12) end
+    local pa, pb = {}, {}
+    for _, rate in ipairs { 4, 8, 12 } do
+      for j = 1, 2 do -- (two repeats each, 1 ms apart, so that the repeats have a spread)
+        pa[#pa + 1] = { rate, t.shifted(rate == 12 and q or fast, j / 1000), rate == 12 and 9.6 or nil }
+        pb[#pb + 1] = { rate, t.shifted(fast, j / 1000) }
+      end
+    end
+    return t.compare { "--a", t.latency_ladder(pa), "--b", t.latency_ladder(pb), "--a-label", "A", "--b-label", "B",
+      "--slo", "ttft_p90_ms=500" }
+  end
+
+  t.test("truth56: ranges apart within the rates' noise are said apart, never 'their ranges meet'", function()
+    -- 60 requests a repeat: the rates' 95 % intervals (python3, z = 1.959964: B's sends counted
+    -- with llmd.runmodel's PACE_SHARE, 0.8 x (120 - 2) effective, z 12 / sqrt(94.4) = 2.42;
+    -- A's ceiling from its 120 answers, z 9.6 / sqrt(120) = 1.72) put the gap 2.40 req/s between
+    -- -0.57 and 5.37 req/s: the order rests on the load (B met the SLOs at 12 req/s offered, A
+    -- failed them there), its size on nothing beyond 0. On main: "their ranges meet at one load
+    -- (12 req/s offered)", of ranges 9.60 and 12.00 req/s apart.
+    local ws = apart_pair(60)
+    local m = json.read(ws .. "/comparison.json")
+    local ev = m.capacity.evidence
+    t.eq({ ev.verdict, ev.least_below_threshold, ev.margin_higher, ev.winner }, { "not shown to differ", true, "b", nil })
+    t.near(ev.apart_in_noise.pct, 25.0, 0.1) -- (B's rate as read off its send times, 11.996 req/s)
+    t.near(ev.apart_in_noise.gap_lo, -0.568, 0.01)
+    t.near(ev.apart_in_noise.gap_hi, 5.368, 0.01)
+    local s = summary(ws)
+    t.contains(s, "the repeats' ranges put B at least as high as A (B met the SLOs at 12.00 req/s and A already failed "
+      .. "them at 9.60 req/s, at the same load (12 req/s offered)), their ranges lie +25.0 % apart (12.00 req/s against "
+      .. "at most 9.60 req/s), but only within the noise of those rates, whose 95 % interval of the difference runs "
+      .. "from -0.57 req/s to 5.3")
+    t.contains(s, "req/s, so the least gap is 0, below the practical threshold of 2.0 %, and the largest has no upper "
+      .. "end: the gap may be negligible")
+    t.lacks(s, "their ranges meet")
+    -- the same ladders at 400 requests a repeat: the noise (z 12 / sqrt(0.8 x 798) = 0.93 and z
+    -- 9.6 / sqrt(800) = 0.67, python3) leaves the gap beyond 0: B higher, by at least +25.0 %,
+    -- B's lower end against A's upper end (as on main)
+    m = json.read(apart_pair(400) .. "/comparison.json")
+    t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "B higher", "b" })
+    t.near(m.capacity.evidence.margin_pct, 25.0, 0.1)
+    t.eq(m.capacity.evidence.apart_in_noise, nil)
+  end)
+
   t.test("an SLO's limit is shown as given, never rounded to another limit", function()
     local d = require "llmd.decision"
     -- by hand: the limits as typed; the metric's own format (one decimal for ms, two for %)

@@ -80,8 +80,8 @@ end)
 
 t.test("summary files: a fail far beyond the limit below a pass far within it still orders them", function()
   -- x: 300 ms at 30 req/s, 300 / 1.1 = 272.7 > 200 (by hand): a fail whatever 10 %; y: 150 ms at
-  -- 40 req/s, 150 x 1.1 = 165 <= 200: a pass whatever 10 %. y's 40 against x's 30 is (40 - 30) /
-  -- 35 = 28.6 % of their mean (beyond decision.UNKNOWN_NOISE_GAP, 25 %): y higher
+  -- 40 req/s, 150 x 1.1 = 165 <= 200: a pass whatever 10 %. y's 40 against x's 30 is 40 / 30 - 1
+  -- = +33.3 % (beyond decision.UNKNOWN_NOISE_GAP, 25 %): y higher
   local x = run { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 30, 300 }, { 40, 40, 900 } }
   local y = run { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 130 }, { 40, 40, 150 } }
   local m = model("ttft_p90_ms=200", x, y)
@@ -107,14 +107,14 @@ end)
 -- Evidence), nothing (compare.lua's per-GPU Verdict) or "too close to order them"
 -- (treatments.lua per GPU), naming no load. x: fails 200 ms at 30 req/s (300 ms), passes at
 -- 20 (120 ms); y: passes at 30 (130 ms) and at 40 (195 ms, 2.5 % within the limit). By hand:
--- y's 40 against x's 30 is (40 - 30) / 35 = 28.6 % of their mean, beyond the 25 %; with each
+-- y's 40 against x's 30 is 40 / 30 - 1 = +33.3 %, beyond the 25 %; with each
 -- figure 10 % off, x's 120 x 1.1 = 132 passes and 300 / 1.1 = 272.7 fails whatever the noise
 -- (x between 20 and 30), y's 130 x 1.1 = 143 passes, 195 x 1.1 = 214.5 may fail (y from 30 up,
 -- no upper end: it never failed): y's span meets x's at 30, so no order.
 local X_NEAR = { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 30, 300 }, { 40, 40, 900 } }
 local Y_NEAR = { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 130 }, { 40, 40, 195 } }
 local NEAR_WHY = "and the measured loads put y's capacity at 40.00 req/s per GPU or more and x's at 30.00 req/s per GPU "
-  .. "or less, 28.6 % of their mean apart, but the figures that decide it lie too near the limit: with each summary "
+  .. "or less, the one 33.3 % above the other, but the figures that decide it lie too near the limit: with each summary "
   .. "figure 10 % off either way, x's capacity may lie between 20.00 req/s per GPU and 30.00 req/s per GPU and y's at "
   .. "30.00 req/s per GPU or more, which do not keep y above"
 
@@ -128,7 +128,8 @@ t.test("tidy55: which condition leaves the order open, and at which loads", func
   local m = model("ttft_p90_ms=200", run(X_NEAR), run(Y_NEAR))
   local w = m.capacity.evidence.noise_unknown_why
   t.eq(w.cond, "near_limit")
-  t.near(w.margin_pct, 100 * 10 / 35, 1e-9)
+  -- (truth56: the Change column's scale, 100 (40 / 30 - 1) = 33.33 % by python, not 28.57 % of their mean)
+  t.near(w.margin_pct, 33.33333333333333, 1e-9)
   t.eq({ w.a.lo, w.a.hi, w.b.lo, w.b.hi }, { 20, 30, 30, nil })
   -- the same loads with y failing at 40 (400 ms) and passing at 30: y's 30 against x's 30, 0 %
   -- apart (by hand), under the 25 %: too close, whatever the figures
@@ -137,7 +138,7 @@ t.test("tidy55: which condition leaves the order open, and at which loads", func
   w = m.capacity.evidence.noise_unknown_why
   t.eq({ w.cond, w.margin_pct }, { "close", 0 })
   t.ok(m.verdict.text:find("and the loads that decide it lie too close: the measured loads put y's capacity at "
-    .. "40.00 req/s or more and x's at 40.00 req/s or less, 0.0 % of their mean apart, and a pass and a fail that "
+    .. "40.00 req/s or more and x's at 40.00 req/s or less, the one 0.0 % above the other, and a pass and a fail that "
     .. "each rest on one percentile of unknown noise order two runs only from 25.0 % apart.", 1, true), m.verdict.text)
 end)
 
@@ -175,4 +176,33 @@ t.test("tidy55: treatments.lua on totals never says spans apart 'overlap' where 
   t.ok(text:find("either may be higher: each load's pass or fail rests on one measured percentile whose noise these "
     .. "files cannot tell (no per-request data), " .. NEAR_WHY:gsub(" per GPU", ""):gsub("%.00 ", ".000 "), 1, true),
     text)
+end)
+
+t.test("truth56: the unknown-noise gap is on the Change column's scale, one scale with every margin", function()
+  -- x passes 200 ms at 30 req/s (130 ms; x 1.1 = 143, a pass whatever 10 %) and fails at 40
+  -- (300 ms; / 1.1 = 272.7, a fail whatever 10 %); y passes at 50 (150 ms; x 1.1 = 165) and fails
+  -- at 60 (900 ms). The bands keep x in 30-40 and y in 50-60, apart: only the 25 % rule decides.
+  -- y's 50 against x's 40 is 100 (50 / 40 - 1) = 25.0 % on the Change column's scale (python3),
+  -- exactly decision.UNKNOWN_NOISE_GAP: ordered; of their mean it was 100 x 10 / 45 = 22.2 %
+  -- (python3), "too close", on main
+  local x = run { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 30, 130 }, { 40, 40, 300 }, { 50, 50, 900 } }
+  local y = run { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 120 }, { 40, 40, 130 }, { 50, 50, 150 },
+    { 60, 60, 900 } }
+  local m = model("ttft_p90_ms=200", x, y)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.ordered, ev.noise_unknown_why }, { "untested", "b", true, nil })
+  t.near(ev.margin_pct, 25.0, 1e-12)
+  t.ok(decision.unknown_noise_orders(m.capacity.a, m.capacity.b, "b", false, ev.margin_pct), "at the rule's 25 %")
+  -- the same with y's pass at 49.9 req/s: 100 (49.9 / 40 - 1) = 24.75 % (python3), under 25 %:
+  -- too close, said on the same scale
+  y = run { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 120 }, { 40, 40, 130 }, { 49.9, 49.9, 150 },
+    { 60, 60, 900 } }
+  m = model("ttft_p90_ms=200", x, y)
+  ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.ordered, ev.measured_higher }, { "untested", nil, nil, "b" })
+  t.eq(ev.noise_unknown_why.cond, "close")
+  t.near(ev.noise_unknown_why.margin_pct, 24.75, 1e-9)
+  t.ok(m.verdict.text:find("the measured loads put y's capacity at 49.90 req/s or more and x's at 40.00 req/s or "
+    .. "less, the one 24.8 % above the other, and a pass and a fail that each rest on one percentile of unknown noise "
+    .. "order two runs only from 25.0 % apart", 1, true), m.verdict.text)
 end)

@@ -164,8 +164,10 @@ function M.fixtures()
 end
 
 -- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
--- new folder: points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same rate
--- again); every request ends 0.5 s after its first token, 64 output tokens.
+-- new folder: points = {{rate, ttfts (s) [, achieved req/s]}, ...}, one file each (a repeat:
+-- the same rate again); every request ends 0.5 s after its first token, 64 output tokens; sent
+-- at the rate, achieved 0.99 x it unless given (a server that fell behind: give TTFTs that
+-- grow in send order too, its queue).
 function M.latency_ladder(points)
   local json = require "llmd.json"
   local dir = M.tmpdir()
@@ -185,8 +187,9 @@ function M.latency_ladder(points)
     d.request_rate, d.max_concurrency = p[1], json.null
     -- (each file's duration a nanosecond apart: repeats of one point would otherwise be
     -- copies of one file, which llmd.harness refuses as a measurement counted twice)
-    d.duration = n / (0.99 * p[1]) + i * 1e-9
-    d.request_throughput = 0.99 * p[1]
+    local achieved = p[3] or 0.99 * p[1]
+    d.duration = n / achieved + i * 1e-9
+    d.request_throughput = achieved
     M.write(("%s/benchmark_%02d.json"):format(dir, i), M.vllm_text(d))
   end
   return dir

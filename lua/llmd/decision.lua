@@ -4828,8 +4828,10 @@ M.SETTLE_POWER_Z = 0.8416212335729143
 -- 540 (about 351 s at 8.79 req/s, not 61 s), would put the gap beyond the noise with 80 %
 -- chance if it is truly 0.64 req/s, as measured". With repeats, the seconds are a repeat's.
 -- Longer loads, not repeats: a repeated load's rate is read with its repeats' Student-t
--- interval where that is wider (rate_interval), and t_0.975 with 2 degrees of freedom is
--- 4.30, so 3 repeats of a load are about twice as noisy as one load 3 times as long (audit42:
+-- interval where their rates differ beyond their requests' noise (rate_interval, task
+-- interval56: a slower node in one repeat, which no one can rule out before the repeats
+-- are run), and t_0.975 with 2 degrees of freedom is 4.30, so 3 repeats of a load are then
+-- about twice as noisy as one load 3 times as long (audit42:
 -- k17 vs k20 slots ordered in 8 of 20 pairs with 3 repeats of 60 s, 18 of 20 with one of 180
 -- s); the text says so. Where k is over M.SETTLE_MAX_LONGER: a gap this small against the
 -- noise needs loads over that many times as long; its order is practically unknowable from
@@ -4850,9 +4852,10 @@ function M.noise_settle_text(nz, rate, no_secs)
     reps > 1 and (" each of its %d repeats"):format(reps) or "", rate(nz.fig_rps), each) or ""
   return ("loads about %.1f times as long: about %d and %d requests at those loads, not %d and %d%s, would put the gap "
     .. "beyond the noise with %d %% chance if it is truly %s, as measured (longer loads, not more repeats: a "
-    .. "repeated load's rate is read with its repeats' Student-t interval, which from 3 repeats is about twice as "
-    .. "wide as from one load 3 times as long)"):format(k, math.ceil(k * nz.fig_n), math.ceil(k * nz.ceil_n),
-    math.floor(nz.fig_n + 0.5), math.floor(nz.ceil_n + 0.5), secs, M.SETTLE_POWER, rate(nz.gap))
+    .. "repeated load's rate is read with its repeats' Student-t interval where their rates differ beyond their "
+    .. "requests' noise, which from 3 repeats is about twice as wide as from one load 3 times as long)"):format(k,
+    math.ceil(k * nz.fig_n), math.ceil(k * nz.ceil_n), math.floor(nz.fig_n + 0.5), math.floor(nz.ceil_n + 0.5), secs,
+    M.SETTLE_POWER, rate(nz.gap))
 end
 
 -- What settles lower bounds whose order only higher loads can tell (compare.lua's and
@@ -4896,7 +4899,8 @@ end
 -- gap, the higher run's figure less the lower run's ceiling, must be above 0 over its whole
 -- 95 % interval, both rates' noise counted (llmd.loadpoints.saturation's noise: each rate's
 -- 95 % interval from the requests counted in its window, widened to the repeats' spread
--- where repeated; half-widths h_fig and h_ceil combine as sqrt(h_fig^2 + h_ceil^2)). Else
+-- where repeated and their rates differ beyond that count's noise; half-widths h_fig and
+-- h_ceil combine as sqrt(h_fig^2 + h_ceil^2)). Else
 -- nil, with spans.within_noise = "a" or "b" (whose figure was above) and spans.noise =
 -- {fig_lo, fig_n (the lower end of the higher figure's interval and its count), ceil_hi,
 -- ceil_n (the upper end of the lower run's ceiling's), gap, gap_lo, gap_hi}

@@ -1226,8 +1226,8 @@ do
     .. "tell"
   local LONGER = "loads about 18.4 times as long: about 11060 and 6083 requests at those loads, not 600 and 330, would "
     .. "put the gap beyond the noise with 80 % chance if it is truly 1.000 req/s per GPU, as measured (longer loads, "
-    .. "not more repeats: a repeated load's rate is read with its repeats' Student-t interval, which from 3 repeats is "
-    .. "about twice as wide as from one load 3 times as long)"
+    .. "not more repeats: a repeated load's rate is read with its repeats' Student-t interval where their rates differ "
+    .. "beyond their requests' noise, which from 3 repeats is about twice as wide as from one load 3 times as long)"
 
   t.test("per GPU, max sustained: spans apart within the rates' noise order nothing, and longer loads settle it",
     function()

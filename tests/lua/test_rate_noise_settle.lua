@@ -32,7 +32,8 @@ end
 local function sd(label, r) return { label = label, state = { label = label, stack = {} }, run = r, kv = {} } end
 
 local WHY_NOT_REPEATS = "(longer loads, not more repeats: a repeated load's rate is read with its repeats' "
-  .. "Student-t interval, which from 3 repeats is about twice as wide as from one load 3 times as long)"
+  .. "Student-t interval where their rates differ beyond their requests' noise, which from 3 repeats is about twice "
+  .. "as wide as from one load 3 times as long)"
 local SETTLE = "To settle it: loads about 3.9 times as long: about 1432 and 1284 requests at those loads, not 368 and "
   .. "330 (about 58 s at 24.50 req/s, not 15 s), would put the gap beyond the noise with 80 % chance if it is truly "
   .. "2.50 req/s, as measured " .. WHY_NOT_REPEATS .. "."

@@ -7,13 +7,15 @@
 
 #include "closest.h"
 
-/* Levenshtein distance, bounded: words longer than 64 bytes are never close. */
+/* Edit distance, bounded: insertions, deletions, substitutions and a swap of two neighbouring
+   characters each count 1 (optimal string alignment: "lable" is 1 from "label", where plain
+   Levenshtein counts 2); words longer than 64 bytes are never close. */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
         return (size_t)-1;
-    size_t prev[65], cur[65];
+    size_t before[65], prev[65], cur[65];
     for (size_t j = 0; j <= lb; j++)
         prev[j] = j;
     for (size_t i = 1; i <= la; i++) {
@@ -24,8 +26,11 @@ static size_t edit_distance(const char *a, const char *b)
                 best = prev[j] + 1;
             if (cur[j - 1] + 1 < best)
                 best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && before[j - 2] + 1 < best)
+                best = before[j - 2] + 1;
             cur[j] = best;
         }
+        memcpy(before, prev, (lb + 1) * sizeof prev[0]);
         memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
     }
     return prev[lb];

@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 const char *llmd_closest(const char *word, const char *const list[]);
-/* The Levenshtein distance of a and b; (size_t)-1 when either is longer than 64 bytes. */
+/* The edit distance of a and b, a swap of two neighbouring characters counting 1 (optimal
+   string alignment); (size_t)-1 when either is longer than 64 bytes. */
 size_t llmd_edit_distance(const char *a, const char *b);
 
 #endif

@@ -61,7 +61,10 @@ end
 -- more), the shortest of those (`treatment` means `treatments`, not
 -- `treatment_max_attempts`), else the nearest by edit distance within a third of its
 -- length (at least 1), the shorter on a tie; the list's first on a tie of both; nil when
--- none is close. The same rule as llmd_closest in C.
+-- none is close. The distance counts a swap of two neighbouring letters as 1 edit
+-- (M.swap_distance): `lable` is 1 from `label`, which plain Levenshtein puts 2 away, beyond a
+-- five-letter word's reach (newuser55: no suggestion, and a second line about label missing).
+-- The same rule as llmd_closest in C.
 function M.closest(word, list)
   word = tostring(word)
   local prefix, best, best_d
@@ -69,7 +72,7 @@ function M.closest(word, list)
     if #word >= 3 and w:sub(1, #word) == word then
       if not prefix or #w < #prefix then prefix = w end
     elseif not prefix then
-      local d = M.distance(word, w)
+      local d = M.swap_distance(word, w)
       if d <= math.max(1, #word // 3) and (not best_d or d < best_d or d == best_d and #w < #best) then
         best, best_d = w, d
       end

@@ -1199,6 +1199,51 @@ t.test("plan validation: a misspelt key is one line naming the file, its line an
   t.eq(lines, { d .. "/p.yaml: runs.a.deploy.enviroment", d .. "/p.yaml: runs.b.deploy.enviroment" })
 end)
 
+-- README: a misspelt key gets "did you mean" and never a second line about the key it stood for
+-- missing. `lable` for `label` (two letters swapped) is 2 plain edits from label, beyond a
+-- five-letter word's reach (a third of its length), so on main it got no suggestion and a second
+-- line "runs.a.label: expected a non-empty string" (newuser55); a swap now counts 1 edit
+-- (llmd.opts.closest, llmd_closest in C). labl (one letter dropped) and tempalte (a swap in an
+-- 8-letter word) were within reach before and stay so. Expected lines by hand.
+t.test("plan validation: lable, labl and tempalte each get did-you-mean and one line only", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/template.yaml", "x: 1\n")
+  local function plan(label_key, template_key)
+    return table.concat({
+      "namespace: llm-d-try",                                                           -- 1
+      "runs:",                                                                          -- 2
+      "  a:",                                                                           -- 3
+      "    " .. label_key .. ": base",                                                  -- 4
+      "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m}",     -- 5
+      "    benchmark: {" .. template_key .. ": template.yaml, harness: inference-perf}", -- 6
+      "  b:",
+      "    label: cand",
+      "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m}",
+      "    benchmark: {template: template.yaml, harness: inference-perf}",
+    }, "\n") .. "\n"
+  end
+  local run_keys = "known: baseline, benchmark, deploy, existing, info, label)"
+  for _, k in ipairs { "lable", "labl" } do
+    t.write(d .. "/p.yaml", plan(k, "template"))
+    local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+    t.eq(err, d .. "/p.yaml:4: runs.a." .. k .. ": unknown key (did you mean label? " .. run_keys)
+  end
+  t.write(d .. "/p.yaml", plan("label", "tempalte"))
+  local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.eq(err, d .. "/p.yaml:6: runs.a.benchmark.tempalte: unknown key (did you mean template? known: attempts, "
+    .. "command, harness, load_stages, pvc, template, vars, workload)")
+  -- the rule itself, both twins: a swap is one edit (Lua), and the C one behind a Prometheus
+  -- name's did-you-mean agrees (jbos_total: j-o swapped)
+  local opts = require "llmd.opts"
+  t.eq(opts.closest("lable", { "baseline", "label", "info" }), "label")
+  t.eq(opts.closest("lbael", { "label" }), "label")
+  t.eq(opts.closest("lbl", { "label" }), nil) -- (2 edits: beyond a 3-letter word's reach)
+  local agg = require("llmd.prom").aggregator()
+  agg:add("p", "# TYPE jobs_total gauge\njobs_total 2\n", 0)
+  t.raises("(did you mean 'jobs_total'?)", agg.gauge_summary, agg, "jbos_total")
+end)
+
 t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an error", function()
   local s = setup(function(plan) plan.namespace = nil end)
   local r = compare(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "from-env" })

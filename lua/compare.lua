@@ -260,6 +260,18 @@ if o.plan or o.resume then
     end
   end
   if o.plan then cluster.validate(plan, o.plan, { resume = o.resume ~= nil }) end
+  -- an SLO limit in seconds read as ms (ttft_p90_ms: 0.8): said before anything deploys, the
+  -- dry run too, not only in the report once both runs have been benchmarked (newuser55 #4)
+  do
+    local list, where = slo, "--slo"
+    if not list and plan.slo ~= nil then
+      local pok, parsed = pcall(decision.parse_slo, plan.slo, "slo")
+      if pok then list, where = parsed, ("%s: slo"):format(o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")) end
+    end
+    for _, text in ipairs(decision.slo_unit_doubts(list, where)) do
+      io.stderr:write("compare.lua: warning: ", text, "\n")
+    end
+  end
   -- a benchmark template of several workloads: the one benchmark.workload chooses is the one
   -- rendered and run; none chosen, refused here, before anything deploys (the dry run too)
   local chosen = {}

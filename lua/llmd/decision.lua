@@ -196,6 +196,28 @@ function M.parse_slo(spec, where)
   return out
 end
 
+-- SLO limits most likely in the wrong unit, known before anything is measured: a latency
+-- limit in ms below M.SLO_MS_FLOOR (1 ms), which no LLM server's first token, next token or
+-- answer meets over the network, is a limit in seconds read as ms (plan.yaml's ttft_p90_ms:
+-- 0.8 for 800 ms: newuser55 #4, said only once both runs had deployed and benchmarked, by the
+-- report's check against the measured figures). slo: parse_slo's list; where: how it was given
+-- ("--slo", "plan.yaml: slo"). Said, not refused: the SLO changes nothing that is deployed or
+-- measured, and analyze.lua WORKSPACE --slo re-reads the runs with another. Texts, in SLO order.
+M.SLO_MS_FLOOR = 1
+function M.slo_unit_doubts(slo, where)
+  local out = {}
+  for _, s in ipairs(slo or {}) do
+    local m = metrics.get(s.key)
+    if m and m.unit == "ms" and type(s.max) == "number" and s.max < M.SLO_MS_FLOOR then
+      out[#out + 1] = ("%s: %s=%s: a %s limit below %g ms, which no LLM server meets over the network: is it in "
+        .. "seconds? The limit is read in ms (%s=%s for %s s), so no load could meet it; said before anything is "
+        .. "deployed"):format(where, s.key, ("%g"):format(s.max), m.label, M.SLO_MS_FLOOR, s.key,
+        ("%g"):format(s.max * 1000), ("%g"):format(s.max))
+    end
+  end
+  return out
+end
+
 -- Do two SLO lists hold the same limits, whatever their order (--slo's against an info
 -- file's sorted mapping)?
 function M.same_slo(x, y)

@@ -1244,6 +1244,32 @@ t.test("plan validation: lable, labl and tempalte each get did-you-mean and one 
   t.raises("(did you mean 'jobs_total'?)", agg.gauge_summary, agg, "jbos_total")
 end)
 
+-- An SLO in seconds (plan.yaml's slo: {ttft_p90_ms: 0.8}) was said ("is it in ms?") only by
+-- the report, once both runs had deployed and benchmarked; the dry run exited 0 without a word
+-- (newuser55 #4). Now said before anything deploys, the dry run too; a limit of 1 ms or more
+-- (the floor, decision.SLO_MS_FLOOR) and an error rate are not. Texts by hand.
+t.test("plan: an SLO limit in seconds (below 1 ms) is warned of before anything deploys, dry run too", function()
+  local s = setup(function(plan) plan.slo = { ttft_p90_ms = 0.8, tpot_p90_ms = 40, error_rate_pct = 0.5 } end)
+  local r = compare(s, { "--plan", s.plan, "--yes", "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local want = "compare.lua: warning: " .. s.plan .. ": slo: ttft_p90_ms=0.8: a TTFT p90 limit below 1 ms, which no "
+    .. "LLM server meets over the network: is it in seconds? The limit is read in ms (ttft_p90_ms=800 for 0.8 s), so "
+    .. "no load could meet it; said before anything is deployed\n"
+  t.ok(r.stderr:find(want, 1, true), r.stderr)
+  -- said once, and of that key only (40 ms and 0.5 % are no seconds)
+  local _, n = r.stderr:gsub("is it in seconds%?", "")
+  t.eq(n, 1, r.stderr)
+  -- --slo wins over the plan's, and is checked the same way
+  r = compare(s, { "--plan", s.plan, "--yes", "--dry-run", "--slo", "ttft_p90_ms=800,tpot_p90_ms=0.04" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("compare.lua: warning: --slo: tpot_p90_ms=0.04: a TPOT p90 limit below 1 ms", 1, true), r.stderr)
+  t.ok(not r.stderr:find("ttft_p90_ms=0.8", 1, true), r.stderr)
+  -- the real run says it too, as its first line (before its preflight and deploys, which
+  -- come after it in the same stderr; a failing deploy ends it early, the warning said all the same)
+  r = compare(s, { "--plan", s.plan, "--yes", "--quiet" }, { FAKE_FAIL = "deploy" })
+  t.eq(r.stderr:sub(1, #want), want, r.stderr)
+end)
+
 t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an error", function()
   local s = setup(function(plan) plan.namespace = nil end)
   local r = compare(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "from-env" })

@@ -770,6 +770,41 @@ function M.identical(w, A, B)
   return nil
 end
 
+-- A result file of one run that is byte for byte one of the other run's (rm.shared_files),
+-- where the two folders are not the same files throughout (an A/A check, M.identical): a file
+-- copied from the other run, read as this run's (a load point, a summary): refused, naming both
+-- files, as no figure of the comparison can be trusted to be its run's (newuser55 #1: B's
+-- stage 3 in A's folder gave A's verdict 127.76 req/s, B's figure). Each run's files are read
+-- where the user has them (state.source_path) where they still are, else the workspace's copy.
+function M.check_shared_files(w, A, B)
+  local function files_of(s)
+    local out = {}
+    local root = ws.run_dir(w, s.x) .. "/results"
+    local src = type(s.state) == "table" and type(s.state.source_path) == "string" and s.state.source_path or nil
+    for _, p in ipairs(type(s.run) == "table" and type(s.run.files) == "table" and s.run.files or {}) do
+      if type(p) == "string" then
+        local rel = p:match("/run%-[ab]/results/(.+)$")
+        local mine = rel and src and (src .. "/" .. rel)
+        if mine and lfs.attributes(mine, "mode") == "file" then
+          out[#out + 1] = mine
+        elseif rel and lfs.attributes(root .. "/" .. rel, "mode") == "file" then
+          out[#out + 1] = root .. "/" .. rel
+        elseif lfs.attributes(p, "mode") == "file" then
+          out[#out + 1] = p
+        end
+      end
+    end
+    return out
+  end
+  local pairs_ = rm.shared_files(files_of(A), files_of(B))
+  if #pairs_ == 0 then return end
+  local more = #pairs_ - 1
+  error(("run A (%s)'s result file %s is byte for byte run B (%s)'s %s: one measurement cannot be both runs' (a "
+    .. "file copied from the other run's folder?), so the comparison is refused%s; give each run its own results")
+    :format(A.label, pairs_[1][1], B.label, pairs_[1][2],
+      more > 0 and (" (and %d more such pair%s)"):format(more, more == 1 and "" or "s") or ""), 0)
+end
+
 -- The helm releases a deploy command (its argv) installs, upgrades or removes: helm
 -- upgrade/install's release; helmfile apply/sync's are the run's (what its deploy added, in
 -- run-x/deployed.json: the helmfile's releases); none for anything else.
@@ -966,6 +1001,8 @@ function M.report(w, A, B, opts)
     identical = M.identical(w, A, B)
     if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
   end
+  -- (the same files throughout is an A/A check, said above; some of them shared is a copy)
+  if not identical then M.check_shared_files(w, A, B) end
   -- the charts' gnuplot is started (opts.charts_idle: by the caller, earlier still), and
   -- given the charts drawn from the sides alone: it starts and draws them on the other core
   -- while the model is built (the significance tests take a while on large runs)

@@ -4897,6 +4897,34 @@ function M.cut_short_text(label, run)
     label, table.concat(parts, ", "))
 end
 
+-- A run whose harness summary disagrees with its stage files on a request count (inference-
+-- perf's summary_disagrees: check kind "files_disagree" with counts), said in the Verdict, not
+-- only under Data checks (newuser55 #1: A's stage 3 was B's file, its summary 38,717 successes
+-- against 40,851 in its stages, and the Verdict read A's "at most 127.76 req/s" off that file
+-- with no warning). Said, not withheld: every stage file holds its own figures consistently, and
+-- which one is foreign the counts do not tell (a summary left stale by an edit is the other
+-- case); a stage out of the ladder's order (check kind "ladder_order") is named as the likely
+-- one. The text, or nil.
+function M.counts_disagree_text(label, run)
+  local parts, odd = {}, {}
+  for _, c in ipairs(run.checks or {}) do
+    if c.kind == "files_disagree" and type(c.counts) == "table" then
+      for _, n in ipairs(c.counts) do
+        parts[#parts + 1] = ("%s %s in %s, %s in its stage files"):format(tostring(n.field),
+          metrics.group_thousands(("%d"):format(n.summary)), tostring(c.source or "the summary"),
+          metrics.group_thousands(("%d"):format(n.stages)))
+      end
+    elseif c.kind == "ladder_order" then
+      odd[#odd + 1] = ("stage %d (%g req/s offered, before stage %d's %g)"):format(c.stage, c.rate, c.next_stage,
+        c.next_rate)
+    end
+  end
+  if #parts == 0 then return nil end
+  return ("%s's own files disagree on its request count (%s), so a stage file may be another run's or edited, and "
+    .. "the figures read from its stage files are in doubt%s (see Data checks)"):format(label,
+    table.concat(parts, "; "), #odd > 0 and ("; out of its ladder's order: " .. table.concat(odd, ", ")) or "")
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -5334,6 +5362,10 @@ local function verdict_of(model, A, B)
   -- said before (M.cut_short_text)
   for _, x in ipairs { A, B } do
     if v.kind ~= "broken" then caveats[#caveats + 1] = M.cut_short_text(x.label, x.run or {}) end
+  end
+  -- (a summary that disagrees with its stage files: a stage file another run's?)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.counts_disagree_text(x.label, x.run or {}) end
   end
   -- (a re-run holding its run's results: the Verdict said so already)
   if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then

@@ -1,0 +1,109 @@
+-- A result file of the other run in a run's folder (newuser55 #1): the kubecon vLLM run with
+-- its stage 3 file replaced by the chunking run's. Compared with the chunking run the Verdict
+-- said A "at most 127.76 req/s" (its real ceiling 104.24: 127.76 is B's file), and only a Data
+-- checks bullet showed that A's summary (38,717 successes) disagrees with its stages (40,851).
+-- Now: a file byte for byte the other run's is refused naming both; a summary that disagrees
+-- with its stage files is a warning in the Verdict; a stage out of the ladder's order is named.
+-- Every count and rate below by python3 over the fixture's JSON (json.load; sum of
+-- successes.count of stages 0-2, 4-6 of kubecon-na-2025_vllm and stage 3 of
+-- kubecon-na-2025_vllm_chunking_and_prefix_caching = 40851; load_summary.requested_rate per
+-- stage [1.0, 31.4, 61.79, 127.75, 122.59, 152.98, 183.38]; the summary's successes.count 38717).
+local t = require "testlib"
+local json = require "llmd.json"
+local harness = require "llmd.harness"
+local rm = require "llmd.runmodel"
+
+local IP = t.fixtures() .. "/inference-perf"
+-- (as compare.lua names them: their real paths)
+local real = require("llmd.workspace").realpath
+local VLLM, CHUNK = real(IP .. "/kubecon-na-2025_vllm"), real(IP .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching")
+
+-- vLLM's run with the chunking run's stage 3 file copied in
+local function mixed()
+  local dir = t.tmpdir() .. "/mixed"
+  t.copy_tree(VLLM, dir)
+  t.write(dir .. "/stage_3_lifecycle_metrics.json", t.read(CHUNK .. "/stage_3_lifecycle_metrics.json"))
+  return dir
+end
+
+t.test("a result file byte for byte the other run's is refused, naming both files; nothing is left behind",
+  function()
+  local a = mixed()
+  local ws, r = t.compare { "--a", a, "--b", CHUNK, "--slo", "ttft_p90_ms=800,tpot_p90_ms=40" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.contains(r.stderr, "run A (mixed)'s result file " .. a .. "/stage_3_lifecycle_metrics.json is byte for byte "
+    .. "run B (kubecon-na-2025_vllm_chunking_and_prefix_caching)'s " .. CHUNK .. "/stage_3_lifecycle_metrics.json: "
+    .. "one measurement cannot be both runs' (a file copied from the other run's folder?), so the comparison is "
+    .. "refused; give each run its own results")
+  -- one line, and no report
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, r.stderr)
+  t.eq(ws, nil)
+  -- the rule itself: the one pair, in A's order; none between the two real runs
+  local function files(d)
+    local out = {}
+    for n in require("lfs").dir(d) do if n:match("lifecycle") then out[#out + 1] = d .. "/" .. n end end
+    table.sort(out)
+    return out
+  end
+  t.eq(rm.shared_files(files(a), files(CHUNK)),
+    { { a .. "/stage_3_lifecycle_metrics.json", CHUNK .. "/stage_3_lifecycle_metrics.json" } })
+  t.eq(rm.shared_files(files(VLLM), files(CHUNK)), {})
+  -- the same files throughout stay the A/A check they were: compared, with its warning
+  local aa = t.tmpdir() .. "/copy"
+  t.copy_tree(VLLM, aa)
+  local ws, r2 = t.compare { "--a", VLLM, "--b", aa }
+  t.eq(r2.code, 0, r2.stderr)
+  t.ok(ws, r2.stderr)
+  t.contains(r2.stderr, "the two runs' results are identical (same files)")
+end)
+
+t.test("a summary that disagrees with its stage files warns in the Verdict; a stage out of ladder order is named",
+  function()
+  local a = mixed()
+  -- B: the chunking run saved again (the same figures, other bytes), so no file is shared
+  local b = t.tmpdir() .. "/chunk"
+  t.copy_tree(CHUNK, b)
+  for n in require("lfs").dir(b) do
+    if n:match("%.json$") then t.write(b .. "/" .. n, json.encode(json.read(b .. "/" .. n), { indent = 2 })) end
+  end
+  t.ok(not rm.same_bytes(b .. "/stage_3_lifecycle_metrics.json", a .. "/stage_3_lifecycle_metrics.json"))
+  local run = harness.extract(a)
+  local w = table.concat(run.warnings, "\n")
+  t.contains(w, "the offered rates are out of ladder order: stage 3 (stage_3_lifecycle_metrics.json) was offered "
+    .. "127.75 req/s, then stage 4 (stage_4_lifecycle_metrics.json) 122.59 req/s, a load no stage before it was "
+    .. "offered")
+  t.contains(w, "successes.count 38717 in the summary, 40851 in the stage files")
+  local c = t.compare_ab(a, b, { "--a-label", "mixed", "--b-label", "chunk", "--slo", "ttft_p90_ms=800,tpot_p90_ms=40" })
+  local v = c.json.verdict.text
+  t.contains(v, "Warning: ")
+  t.contains(v, "mixed's own files disagree on its request count (successes.count 38,717 in "
+    .. "summary_lifecycle_metrics.json, 40,851 in its stage files), so a stage file may be another run's or edited, "
+    .. "and the figures read from its stage files are in doubt; out of its ladder's order: stage 3 (127.75 req/s "
+    .. "offered, before stage 4's 122.59) (see Data checks)")
+  t.contains(c.md, "**Verdict:** " .. v)
+  -- the intact run is not warned of
+  t.lacks(v, "chunk's own files disagree")
+end)
+
+t.test("ladder order: a repeated sweep (10, 20, 30, 10, 20, 30) and a rising ladder are no oddity; a fall to a new "
+  .. "rate is", function()
+  local ip = require "llmd.harness.inference_perf"
+  local function run_of(rates)
+    local r = { stages = {}, warnings = {} }
+    for i, x in ipairs(rates) do r.stages[i] = { index = i - 1, rate = x, file = ("/r/stage_%d_lifecycle_metrics.json")
+      :format(i - 1) } end
+    return r
+  end
+  for _, ok in ipairs { { 10, 20, 30, 10, 20, 30 }, { 1, 5, 10 }, { 10, 10.05, 20 }, { 10, 20, 19.9 } } do
+    local r = run_of(ok)
+    ip.check_ladder_order(r)
+    t.eq(r.checks, nil, table.concat(ok, ","))
+  end
+  local r = run_of { 1, 31.4, 61.79, 127.75, 122.59, 152.98 }
+  ip.check_ladder_order(r)
+  t.eq(#r.checks, 1)
+  t.eq({ r.checks[1].stage, r.checks[1].next_stage }, { 3, 4 })
+  r = run_of { 30, 20, 10 } -- (a falling ladder: each fall named, as it may be meant)
+  ip.check_ladder_order(r)
+  t.eq(#r.checks, 2)
+end)

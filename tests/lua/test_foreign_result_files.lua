@@ -51,9 +51,9 @@ t.test("a result file byte for byte the other run's is refused, naming both file
   -- the same files throughout stay the A/A check they were: compared, with its warning
   local aa = t.tmpdir() .. "/copy"
   t.copy_tree(VLLM, aa)
-  local ws, r2 = t.compare { "--a", VLLM, "--b", aa }
+  local ws2, r2 = t.compare { "--a", VLLM, "--b", aa }
   t.eq(r2.code, 0, r2.stderr)
-  t.ok(ws, r2.stderr)
+  t.ok(ws2, r2.stderr)
   t.contains(r2.stderr, "the two runs' results are identical (same files)")
 end)
 

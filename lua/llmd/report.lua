@@ -4925,6 +4925,47 @@ function M.counts_disagree_text(label, run)
     table.concat(parts, "; "), #odd > 0 and ("; out of its ladder's order: " .. table.concat(odd, ", ")) or "")
 end
 
+-- Are a run's repeats one value at every repeated load point in every SLO metric (the
+-- repeats' 95 % intervals of width 0, llmd.loadpoints' ci.identical)? Then they give no spread
+-- to estimate, and a range "they allow" is the loads' own. False where a point is not
+-- repeated or a metric has no interval.
+function M.repeats_without_spread(run, slo)
+  local any = false
+  for _, p in ipairs(lp.points(run or {})) do
+    if (p.repeats or 1) < 2 then return false end
+    for _, s in ipairs(slo or {}) do
+      local ci = p.ci and p.ci[s.key]
+      if s.key ~= "error_rate_pct" then
+        if not (type(ci) == "table" and ci.identical) then return false end
+        any = true
+      end
+    end
+  end
+  return any
+end
+
+-- A run whose requests are far from the token lengths its benchmark config asks for (more
+-- than twice or less than half: llmd.comparison.check_config_lengths's far), said in the
+-- Verdict: its figures are another workload's than the one asked (newuser55 #3: 204.1 input and
+-- 62.4 output tokens measured against 4,200 and 300 asked, said nowhere). The text, or nil.
+function M.lengths_text(label, run)
+  for _, c in ipairs(run.checks or {}) do
+    if c.kind == "config_lengths" and c.far then
+      local parts = {}
+      for _, k in ipairs { "input", "output" } do
+        if type(c[k]) == "number" and type(c["asked_" .. k]) == "number" then
+          parts[#parts + 1] = ("%s %.1f tokens measured against %s asked"):format(k, c[k],
+            metrics.group_thousands(("%g"):format(c["asked_" .. k])))
+        end
+      end
+      return ("%s's requests are far from the lengths its benchmark config asks for (%s): the harness may have "
+        .. "ignored its data config, so its figures are another workload's (see Data checks)"):format(label,
+        table.concat(parts, ", "))
+    end
+  end
+  return nil
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -5011,7 +5052,9 @@ local function verdict_of(model, A, B)
     local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
     if not (same(g.lo_pct, (lb / ha - 1) * 100) and same(g.hi_pct, (hb / la - 1) * 100)) then return "" end
     local function r(x) return T.helpers.num(x, 2) end
-    local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+    -- (repeats all one value allow no range of their own: the loads' ranges, newuser55 #2)
+    local spread = not (M.repeats_without_spread(A.run, model.slo) or M.repeats_without_spread(B.run, model.slo))
+    local what = (ca.interval and cb.interval and spread) and "the two ranges their repeats allow"
       or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
         and "the two runs' ranges with each load's 95 % interval"
       or "the two runs' ranges"
@@ -5047,6 +5090,26 @@ local function verdict_of(model, A, B)
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
       local sure = "Shown by the repeats at every load point: the ranges they allow are apart."
+      -- (the runs whose repeats are one value at every load point, in every SLO metric: no
+      -- spread to estimate, so their ranges are the loads' own, newuser55 #2)
+      local flat = {}
+      for _, x in ipairs { A, B } do
+        if M.repeats_without_spread(x.run, model.slo) then flat[#flat + 1] = x.label end
+      end
+      local flat_text = #flat > 0 and ("%s repeats are identical at every load point (no spread to estimate)")
+        :format(#flat == 2 and "both runs'" or (flat[1] .. "'s")) or nil
+      if ev.beyond_ceiling and ev.sustained_rps and ev.ceiling_rps and not ev.same_load then
+        -- an order the bounds give whatever the repeats (the higher run's lower end above all the
+        -- other achieved at any load): said as that, not as the repeats' ranges (newuser55 #2: "the
+        -- ranges they allow are apart" beside repeats that were all one value)
+        local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
+        sure = ("Shown by the bounds, whatever the repeats: %s sustained %s and %s never achieved more than %s at "
+          .. "any load measured%s."):format(H.label, rate_text(ev.sustained_rps) .. gpu, L.label,
+          rate_text(ev.ceiling_rps) .. gpu, flat_text and ("; " .. flat_text) or "")
+      elseif flat_text and not ev.same_load then
+        sure = ("Shown by the measured loads: the ranges are apart, but %s, so the repeats add nothing to what the "
+          .. "loads show."):format(flat_text)
+      end
       if ev.same_load then
         -- (ordered by one load, one run passing, the other failing: that load, as the Evidence says it)
         local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
@@ -5366,6 +5429,10 @@ local function verdict_of(model, A, B)
   -- (a summary that disagrees with its stage files: a stage file another run's?)
   for _, x in ipairs { A, B } do
     if v.kind ~= "broken" then caveats[#caveats + 1] = M.counts_disagree_text(x.label, x.run or {}) end
+  end
+  -- (requests far from the lengths the benchmark config asks for)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.lengths_text(x.label, x.run or {}) end
   end
   -- (a re-run holding its run's results: the Verdict said so already)
   if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then

@@ -1188,6 +1188,10 @@ function M.extract(c, opts)
     rm.config(run, "target", server.base_url, cfg_path)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
     rm.config(run, "profile", load.type, cfg_path)
+    -- (its data:, whose token lengths llmd.comparison.check_config_lengths holds the requests to)
+    if type(cfg) == "table" and type(cfg.data) == "table" then
+      run.data_config = { data = cfg.data, file = cfg_path:match("[^/]+/[^/]+$") or cfg_path }
+    end
   end
   M.mark_cap(run, cfg)
   M.mark_arrivals(run, cfg)

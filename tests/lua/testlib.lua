@@ -163,6 +163,16 @@ function M.fixtures()
   return dir
 end
 
+-- A result file saved again with the same figures in other bytes (indented JSON): what a
+-- second run's file is when a test builds it alike to the first's. Two runs' files byte for byte
+-- one are refused as one run's file copied into the other's folder
+-- (llmd.comparison.check_shared_files), which a measured run's never are.
+function M.resave(path)
+  local json = require "llmd.json"
+  M.write(path, json.encode(json.read(path), { indent = 2 }))
+  return path
+end
+
 -- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
 -- new folder: points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same rate
 -- again); every request ends 0.5 s after its first token, 64 output tokens.

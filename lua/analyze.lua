@@ -4,8 +4,8 @@
 -- metrics come from its run_state.json when they are complete (with run_model.json), and
 -- are re-extracted from run-x/results/ when missing or incomplete (or with --reextract).
 -- Templates are taken from WORKSPACE/templates/ when there, so edits there show up.
--- --slo and --min-effect as in compare.lua. --slo holds for its report only: without it, the
--- comparison's own SLO (compare.lua's) applies again; without --min-effect, the last report's.
+-- --slo and --min-effect as in compare.lua, each for its report only: without it, the
+-- comparison's own SLO (compare.lua's) and practical threshold apply again.
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
 local json = require "llmd.json"
@@ -78,7 +78,28 @@ local chart_failures = {} -- the charts gnuplot failed to draw (the report writt
 local ok, err = pcall(function()
   local prev = w.path .. "/comparison.json"
   local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
-  if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
+  -- the practical threshold: --min-effect, else the comparison's own (compare.lua's, which
+  -- comparison.json keeps as comparison_min_effect across analyze.lua runs: an analyze.lua
+  -- --min-effect holds for its own report only, as its --slo does; tidy55), else (a workspace
+  -- of an older llmdlua, which does not record it) the last report's
+  local last_me = doc and type(doc.min_effect) == "number" and doc.min_effect or nil
+  local own_me, own_me_by
+  if doc and type(doc.comparison_min_effect) == "number" then
+    own_me = doc.comparison_min_effect
+    own_me_by = type(doc.comparison_min_effect_by) == "string" and doc.comparison_min_effect_by or "the comparison's"
+  elseif last_me then
+    own_me, own_me_by = last_me,
+      "the last report's (its comparison.json, of an older llmdlua, does not record the comparison's own)"
+  end
+  if not min_effect and own_me then
+    min_effect = own_me
+    if last_me and last_me ~= own_me then
+      io.stderr:write(("analyze.lua: note: the last report applied a practical threshold of %s %% (an analyze.lua "
+        .. "--min-effect, which holds for its own report only); this one applies the comparison's own again, %s %% "
+        .. "(%s); to apply another, give --min-effect\n"):format(decision.thr_num(last_me), decision.thr_num(own_me),
+        own_me_by))
+    end
+  end
   local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
   -- a workspace copied or moved: its states and saved run models name the folder it was made
   -- in (run-x/results there, which run_state.json keeps saying); below they are read as this
@@ -228,7 +249,7 @@ local ok, err = pcall(function()
   if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
   local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
     identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was,
-    slo_own = own, slo_own_by = own_by })
+    slo_own = own, slo_own_by = own_by, min_effect_own = own_me, min_effect_own_by = own_me_by })
   regenerated = true
   cmp.say_left_out(model, "analyze.lua") -- (as compare.lua says them)
   if not o.quiet then io.write(model.text, "\n") end

@@ -265,6 +265,10 @@ local function main()
       readings = ev.readings })
     local files = {}
     if o.md then files[#files + 1] = { o.md, md, "--md" } else io.write(md) end
+    -- (the summary in a file: that its rows are a mock's said on stdout too, as the summary
+    -- says it first; tidy55)
+    local sim = o.md and ab.simulated_text(rows)
+    if sim then io.write(("Simulated, not a measurement: %s The summary, %s, says so first.\n"):format(sim, o.md)) end
     if o.csv then
       files[#files + 1] = { o.csv, ab.csv(rows, { notes = not o.toolchain_md, evidence = ev.by_where,
         readings = ev.readings }), "--csv" }

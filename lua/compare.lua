@@ -444,6 +444,13 @@ do
   local _, sa = ws.recorded_run(runs.a.dir)
   local _, sb = ws.recorded_run(runs.b.dir)
   rerun = require("llmd.report").same_recorded_config(sa, sb)
+  -- two clusters (a re-run made on another kube context): said, and no re-run (fixb55 #1)
+  local differ = ws.cluster_difference(runs.a.label, ws.cluster_record(runs.a.dir), runs.b.label,
+    ws.cluster_record(runs.b.dir))
+  if differ then
+    rerun = false
+    io.stderr:write("compare.lua: warning: ", differ, "\n")
+  end
 end
 do
   local function pairs_of(plan)

@@ -504,9 +504,8 @@ static int try_reap(Process *pr)
     int st;
     pid_t r = waitpid(pr->p.pid, &st, WNOHANG);
     if (r == pr->p.pid) {
-        pr->p.reaped = 1;
-        pr->p.status = st;
         kill(-pr->p.pid, SIGKILL); /* whatever it left in its group */
+        proc_reaped(&pr->p, st);   /* (and the orphans: its group's, once they are gone) */
         return 1;
     }
     return 0;

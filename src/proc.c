@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,11 +141,139 @@ static int lift_fd(int *fd, int owned, int *moved)
     return 0;
 }
 
+/*
+** The children proc_spawn started and no wait has reaped yet, by pid. llmdlua is a
+** subreaper (proc_spawn), so a child's orphans - a grandchild left running in its group when
+** the child exited, one that left the group (setsid: chromium's helpers, a daemonized server)
+** - become llmdlua's children, and each is a zombie from its end until llmdlua reaps it.
+** proc_reap_orphans reaps those, and never a child listed here, whose status its own wait
+** reads (a p:wait after it would find ECHILD and an unknown status).
+*/
+static pthread_mutex_t tracked_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *tracked;
+static size_t n_tracked, cap_tracked;
+
+static void track(pid_t pid)
+{
+    pthread_mutex_lock(&tracked_lock);
+    if (n_tracked == cap_tracked) {
+        size_t cap = cap_tracked ? cap_tracked * 2 : 16;
+        pid_t *t = realloc(tracked, cap * sizeof *t);
+        if (t == NULL) { /* untracked: an orphan reap could take its status (ECHILD: 0) */
+            pthread_mutex_unlock(&tracked_lock);
+            return;
+        }
+        tracked = t;
+        cap_tracked = cap;
+    }
+    tracked[n_tracked++] = pid;
+    pthread_mutex_unlock(&tracked_lock);
+}
+
+static void untrack(pid_t pid)
+{
+    pthread_mutex_lock(&tracked_lock);
+    for (size_t i = 0; i < n_tracked; i++)
+        if (tracked[i] == pid) {
+            tracked[i] = tracked[--n_tracked];
+            break;
+        }
+    pthread_mutex_unlock(&tracked_lock);
+}
+
+static int is_tracked(pid_t pid)
+{
+    int yes = 0;
+    pthread_mutex_lock(&tracked_lock);
+    for (size_t i = 0; i < n_tracked && !yes; i++)
+        yes = tracked[i] == pid;
+    pthread_mutex_unlock(&tracked_lock);
+    return yes;
+}
+
+/* Reaps pid when it is a zombie that is an orphan: not tracked, and not in llmdlua's own
+   process group (a child of Lua's io.popen or os.execute is, and its pclose reads its status). */
+static void reap_if_orphan(pid_t pid, pid_t own_group)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    const char *rest = strrchr(buf, ')'); /* after the command's name, which may hold anything */
+    char state = 0;
+    int ppid = 0, group = 0;
+    if (rest == NULL || sscanf(rest + 1, " %c %d %d", &state, &ppid, &group) != 3)
+        return;
+    if (state != 'Z' || ppid != (int)getpid() || group == (int)own_group || is_tracked(pid))
+        return;
+    int st;
+    while (waitpid(pid, &st, WNOHANG) < 0 && errno == EINTR) {
+    }
+}
+
+/* reap_if_orphan on every pid the file path lists ("1 2 3"); -1 when it cannot be read. */
+static int reap_listed(const char *path, pid_t own_group)
+{
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return -1;
+    int pid;
+    while (fscanf(f, "%d", &pid) == 1)
+        reap_if_orphan((pid_t)pid, own_group);
+    fclose(f);
+    return 0;
+}
+
+void proc_reap_orphans(void)
+{
+    pid_t own_group = getpgrp();
+    int listed = 0;
+    /* every thread's children (a subreaper's orphans go to one of its threads) */
+    DIR *d = opendir("/proc/self/task");
+    if (d != NULL) {
+        struct dirent *e;
+        listed = 1;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            char path[300];
+            snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
+            if (reap_listed(path, own_group) != 0)
+                listed = 0; /* a kernel without CONFIG_PROC_CHILDREN */
+        }
+        closedir(d);
+    }
+    if (listed)
+        return;
+    d = opendir("/proc"); /* every process, each checked for being our child */
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+            reap_if_orphan((pid_t)atoi(e->d_name), own_group);
+    closedir(d);
+}
+
+void proc_reaped(Proc *p, int status)
+{
+    p->reaped = 1;
+    p->status = status;
+    untrack(p->pid);
+}
+
 int proc_spawn(Proc *p, const ProcSpec *s)
 {
     /* Orphaned grandchildren are reparented to us, so we can reap them and know when
        the whole group is gone, whatever PID 1 does with orphans. */
     (void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
+    proc_reap_orphans(); /* (those earlier children left, ended since) */
     char path[4096];
     int rc = proc_resolve(s->argv[0], s->envp, path, sizeof path);
     if (rc != 0)
@@ -222,6 +352,7 @@ int proc_spawn(Proc *p, const ProcSpec *s)
         goto fail_pipes;
 
     p->pid = pid;
+    track(pid);
     close_fd(&pin[0]);
     close_fd(&pout[1]);
     close_fd(&perr[1]);
@@ -253,23 +384,23 @@ static void try_reap(Proc *p, int flags)
 {
     if (p->pid <= 0)
         return;
+    int was = p->reaped;
     for (;;) {
         int status;
         pid_t r = waitpid(p->reaped ? -p->pid : p->pid, &status, p->reaped ? WNOHANG : flags);
         if (r < 0 && errno == EINTR)
             continue;
         if (r == p->pid) {
-            p->reaped = 1;
-            p->status = status;
+            proc_reaped(p, status);
             flags = WNOHANG;
             continue; /* now the orphans */
         }
         if (r > 0)
             continue;
-        if (r < 0 && errno == ECHILD && !p->reaped) {
-            p->reaped = 1; /* someone else reaped it; status unknown */
-            p->status = 0;
-        }
+        if (r < 0 && errno == ECHILD && !p->reaped)
+            proc_reaped(p, 0); /* someone else reaped it; status unknown */
+        if (p->reaped && !was)
+            proc_reap_orphans(); /* those that left its group (setsid) */
         return;
     }
 }

@@ -69,6 +69,23 @@ int proc_spawn(Proc *p, const ProcSpec *spec);
 */
 int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *cancel);
 
+/*
+** Records p's child as reaped by the caller's own waitpid (status: its wait status), so that
+** proc_reap_orphans never takes it, and reaps the orphans it left (proc_reap_orphans).
+*/
+void proc_reaped(Proc *p, int status);
+
+/*
+** Reaps the zombies among this process's children that no Proc waits for: the orphans of
+** children proc_spawn started (llmdlua is a subreaper, so a grandchild still running when its
+** parent exited, or one that left the group with setsid, is reparented to it), never a child
+** a Proc has not reaped yet, nor one in this process's own process group (io.popen's,
+** system's: their callers wait for them). proc_spawn and every reap call it, so a long script
+** keeps no zombie past its next process call. Single-threaded callers (the tracked pids are
+** locked, the wait is not).
+*/
+void proc_reap_orphans(void);
+
 /* Kills the process group (if the child was not reaped yet), reaps it, closes pipes.
    Safe to call more than once. */
 void proc_release(Proc *p);

@@ -99,6 +99,10 @@ said_left() {
 # an llmdlua in the background until the script ends (let_go, at its exit or before its last
 # line), so that this script and a compare.lua --resume of the workspace, or another llmdlua run
 # in the namespace, never act at once. Held already by another: the script stops, saying whose.
+# Before them, the cluster: kubectl's current context must be the one the workspace was made in
+# (its cluster.json), as compare.lua --resume checks; another stops the script, unless run with
+# LLMDLUA_USE_CURRENT_CONTEXT=1 - then a re-run's run_state.json records the cluster it ran on
+# and compare.lua says its run and it ran on different clusters.
 holder=''
 take_lock() {
     [ -z "$holder" ] || return 0
@@ -170,6 +174,24 @@ releases_in_namespace() {
     rm -f "$err"
 }
 
+# command_verb TOOL ARGS...: the first word of ARGS that is neither a flag nor a flag's value
+# (helmfile -n NS apply -e ENV: apply), printed.
+command_verb() {
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -n | -e | -f | -l | --namespace | --environment | --file | --selector | --kube-context | --state-values-file | \
+            --state-values-set | --kubeconfig) shift ;;
+        -*) ;;
+        *)
+            printf '%s\n' "$1"
+            return 0
+            ;;
+        esac
+        shift
+    done
+}
+
 # deploy X DIR RELEASES COMMAND...: one of run X's deploy commands (its lines below, once
 # uncommented), run in DIR as compare.lua ran it; RELEASES are the helm releases it installs
 # or upgrades (or removes). Before it runs, the namespace's releases are listed: one of
@@ -177,7 +199,9 @@ releases_in_namespace() {
 # in run-X/deployed.json (or by this script's own deploy lines, run-X/rerun_deployed.json)
 # as deployed and not torn down since, the same one (helm status's first_deployed and
 # revision), so what is there now is someone else's - stops the script with one line naming
-# it: deploying would change that stack, and the teardown lines would then remove it. A
+# it and what the command would do to it (helm upgrade: its next revision, from this run's
+# chart and values; helmfile apply: an upgrade wherever the helmfile's release differs), and
+# that the teardown lines would then remove it. A
 # command that fails stops the script too. What it deployed is recorded (rerun_deployed.json),
 # for the teardown lines.
 deploy() {
@@ -200,8 +224,21 @@ deploy() {
                 fail "run $side: cannot tell whose releases$there in namespace $NAMESPACE are; not deploying ($*)"
             theirs=$(printf '%s\n' "$whose" | sed -n 's/^theirs \([^ ]*\) \(.*\)$/\1 (\2)/p' | head -n 1)
             if [ -n "$theirs" ]; then
+                # (what the command would do to it, said: "would change it" named no change)
+                rev=$(printf '%s\n' "$theirs" | sed -n 's/^[^(]*(first deployed [^,]*, revision \([0-9][0-9]*\).*/\1/p')
+                verb=$(command_verb "$@")
+                case "$1 $verb" in
+                'helm upgrade' | 'helm install')
+                    if [ -n "$rev" ]; then next="revision $((rev + 1))"; else next="a new revision"; fi
+                    change="helm $verb would make $next of it, from this run's chart and values" ;;
+                'helmfile apply') change="helmfile apply would upgrade it wherever this helmfile's release differs from it" ;;
+                'helmfile sync') change="helmfile sync would upgrade it to this helmfile's release" ;;
+                'helm uninstall' | 'helmfile destroy' | 'helmfile delete') change="$1 $verb would uninstall it" ;;
+                *) change="$1 $verb may change it" ;;
+                esac
                 fail "run $side: release ${theirs%% *} already exists in namespace $NAMESPACE and was not deployed by" \
-                    "this comparison ${theirs#* }: deploying would change it; not deploying ($*)"
+                    "this comparison ${theirs#* }: $change, and run $side's teardown lines would then uninstall it;" \
+                    "not deploying ($*)"
             fi
         fi
     fi
@@ -440,6 +477,8 @@ benchmark() {
             local plan = require("llmd.yaml").load_file(os.getenv("PLAN"))
             if st.slo == nil and type(plan) == "table" and type(plan.slo) == "table" then st.slo = plan.slo end
         end
+        -- (the cluster it ran on: a re-run elsewhere is no run-to-run variation of run X)
+        require("llmd.rerun_script").stamp_cluster(st, os.getenv("COMPARISON_DIR"), os.getenv("NAMESPACE"))
         json.write(os.getenv("OUT"), st)' ||
         fail "run $side: cannot write the re-run's run_state.json into $dest (from $COMPARISON_DIR/run-$side/run_state.json)"
     # (the llmdlua this script runs, by its path: a bare llmdlua need not be on PATH, or be this one)

@@ -68,8 +68,13 @@ function M.parse(argv, spec)
   end
   local out, i = {}, 1
   local n = #argv
+  -- follows[k]: the list option (a ONCE_HINT key) whose value the k-th argument came right after
+  -- ("--slo ttft_p90_ms=800 tpot_p90_ms=40": the shell split one list in two; newuser55)
+  local follows, list_key = {}, nil
   while i <= n do
     local a = argv[i]
+    local prev_list = list_key
+    list_key = nil
     if a == "-h" or a == "--help" then
       io.stdout:write("usage: " .. spec.usage .. "\n" .. (spec.help or ""))
       os.exit(0)
@@ -108,17 +113,34 @@ function M.parse(argv, spec)
             ONCE_HINT[key] and ("; " .. ONCE_HINT[key]) or ""))
         end
         out[key] = value
+        if ONCE_HINT[key] then list_key = key end
       end
     elseif a:sub(1, 1) == "-" and a ~= "-" then
       usage_error(spec, "unknown option " .. a)
     else
       out[#out + 1] = a
+      if prev_list then follows[#out], list_key = prev_list, prev_list end
     end
     i = i + 1
   end
   local p = spec.positional or { min = 0, max = 0 }
   if #out < (p.min or 0) then usage_error(spec, "missing argument", true) end
-  if p.max and #out > p.max then usage_error(spec, "unexpected argument " .. out[p.max + 1], true) end
+  if p.max and #out > p.max then
+    local extra, key = out[p.max + 1], follows[p.max + 1]
+    if key then
+      -- an item of a list option's value, split off by a space: say how to give the list
+      local name = "--" .. key:gsub("_", "-")
+      local items = { out[key] }
+      for k = p.max + 1, #out do
+        if follows[k] ~= key then break end
+        items[#items + 1] = out[k]
+      end
+      for k, item in ipairs(items) do items[k] = item:gsub("^,+", ""):gsub(",+$", "") end
+      usage_error(spec, ("unexpected argument %s after %s %s: %s takes one value, its items joined by commas "
+        .. "with no spaces (%s %s)"):format(extra, name, out[key], name, name, table.concat(items, ",")))
+    end
+    usage_error(spec, "unexpected argument " .. extra, true)
+  end
   return out
 end
 

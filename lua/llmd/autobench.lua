@@ -1004,6 +1004,27 @@ M.TYPICAL_NOTE = "Req/s and the figures beside it are each pick's own row, as th
 -- markdown never names a best without saying how sure it is (a best row by any margin, of
 -- single measurements, is the toolchain's rule). Without it, the toolchain's summary byte
 -- for byte.
+-- Whether rows a mock server answered are among rows (autobench_run's row.simulated, from its
+-- log's first line): "the rows of vllm vllm-0 came from WHAT: their figures are the mock's, not
+-- a measurement of MODEL.", or nil. The summary says it first, and autobench.lua compare on
+-- stdout where the summary goes to a file (tidy55: stdout said nothing).
+function M.simulated_text(rows)
+  local sim_what, sim_cands, sim_models = {}, {}, {}
+  for _, r in ipairs(rows) do
+    if type(r.simulated) == "string" then
+      if not sim_what[r.simulated] then sim_what[r.simulated] = true; sim_what[#sim_what + 1] = r.simulated end
+      local c = ("%s %s"):format(tostring(r.framework), tostring(r.candidate_id))
+      if not sim_cands[c] then sim_cands[c] = true; sim_cands[#sim_cands + 1] = c end
+      local m = type(r.model) == "string" and r.model or nil
+      if m and not sim_models[m] then sim_models[m] = true; sim_models[#sim_models + 1] = m end
+    end
+  end
+  if #sim_what == 0 then return nil end
+  return ("the rows of %s came from %s: their figures are the mock's, not a measurement of %s."):format(
+    table.concat(sim_cands, ", "), table.concat(sim_what, "; "),
+    #sim_models > 0 and table.concat(sim_models, ", ") or "the model")
+end
+
 function M.summary(rows, opts)
   local ev = opts and opts.evidence
   -- (beside each pick: its server crashed in another row; with the Evidence column only)
@@ -1016,20 +1037,9 @@ function M.summary(rows, opts)
   local L = { "# Benchmark Summary", "" }
   -- rows a mock server answered (autobench_run's row.simulated, from its log's first line):
   -- said first, as compare.lua says a simulated cluster (newuser54 F4)
-  local sim_what, sim_cands, sim_models = {}, {}, {}
-  for _, r in ipairs(rows) do
-    if type(r.simulated) == "string" then
-      if not sim_what[r.simulated] then sim_what[r.simulated] = true; sim_what[#sim_what + 1] = r.simulated end
-      local c = ("%s %s"):format(tostring(r.framework), tostring(r.candidate_id))
-      if not sim_cands[c] then sim_cands[c] = true; sim_cands[#sim_cands + 1] = c end
-      local m = type(r.model) == "string" and r.model or nil
-      if m and not sim_models[m] then sim_models[m] = true; sim_models[#sim_models + 1] = m end
-    end
-  end
-  if #sim_what > 0 then
-    L[#L + 1] = ("**Simulated, not a measurement**: the rows of %s came from %s: their figures are the mock's, not "
-      .. "a measurement of %s."):format(table.concat(sim_cands, ", "), table.concat(sim_what, "; "),
-      #sim_models > 0 and table.concat(sim_models, ", ") or "the model")
+  local sim = M.simulated_text(rows)
+  if sim then
+    L[#L + 1] = "**Simulated, not a measurement**: " .. sim
     L[#L + 1] = ""
   end
   local reps = repeats_of(rows)

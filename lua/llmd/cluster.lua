@@ -485,23 +485,33 @@ end
 -- rendered template cfg's harness.name is the harness run_only.sh runs (inference-perf,
 -- guidellm, inferencemax, vllm-benchmark: the names llmdlua reads its results by), and
 -- results of one are never read as another's. A plan harness of benchmark-report (the report
--- llm-d-benchmark converts any harness's results to) is not checked, nor a template without
--- harness.name, nor one naming a harness llmdlua does not know.
+-- llm-d-benchmark converts any harness's results to) is not checked, nor one naming a harness
+-- llmdlua does not know. A template without harness.name runs run_only.sh's default harness,
+-- inference-perf (M.RUN_ONLY_DEFAULT_HARNESS; the reference's "inference-perf (default)"), and
+-- is checked as one naming it, said so (tidy55: it passed, to fail at step 60).
+M.RUN_ONLY_DEFAULT_HARNESS = "inference-perf"
 function M.harness_mismatch(b, cfg)
-  if b.harness == nil or not is_map(cfg) or not is_map(cfg.harness) or type(cfg.harness.name) ~= "string" then
-    return nil
-  end
+  if b.harness == nil or not is_map(cfg) then return nil end
+  local named = is_map(cfg.harness) and cfg.harness.name
+  if named ~= nil and type(named) ~= "string" then return nil end
   local function find(name)
     for _, h in ipairs(harness.list()) do
       if h.name == name or h.module == name or h.module == tostring(name):gsub("%-", "_") then return h end
     end
   end
-  local planned, run = find(b.harness), find(cfg.harness.name)
+  local planned, run = find(b.harness), find(named or M.RUN_ONLY_DEFAULT_HARNESS)
   if not planned or not run or planned == run or planned.name == "benchmark-report" then return nil end
+  if not named then
+    return ("%s, but the benchmark template (%s) sets no harness.name, so run_only.sh runs its default harness, "
+      .. "%s: its results are %s's, which are not read as %s's (the run would deploy, benchmark and then fail at "
+      .. "step 60); set harness.name: %s in the template, or leave benchmark.harness out (the results say which "
+      .. "harness wrote them); nothing was deployed"):format(tostring(b.harness), tostring(b.template),
+      M.RUN_ONLY_DEFAULT_HARNESS, run.name, planned.name, planned.name)
+  end
   return ("%s, but the benchmark template sets harness.name: %s (%s), the harness run_only.sh runs: its results "
     .. "are %s's, which are not read as %s's (the run would deploy, benchmark and then fail at step 60); make the "
     .. "two name the same harness, or leave benchmark.harness out (the results say which harness wrote them); "
-    .. "nothing was deployed"):format(tostring(b.harness), cfg.harness.name,
+    .. "nothing was deployed"):format(tostring(b.harness), named,
     M.key_where(b.template, "name"), run.name, planned.name)
 end
 
@@ -1161,6 +1171,44 @@ function M.check_tools(ctx)
       error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
     end
   end
+end
+
+-- The preflight of a comparison that deploys (fresh: a run not imported), run before
+-- anything is made or touches a cluster, the same in a dry run and a real one (newuser55: with
+-- no helm, helmfile nor kube context, --plan made a workspace and went on to `kubectl create
+-- configmap llmdlua-lock` against localhost:8080, while --dry-run stopped at helmfile): the
+-- tools the deploys run (kubectl, helm, and helmfile where a run deploys with it) are there,
+-- and kubectl has a cluster to talk to: with no current context and not in a pod, kubectl falls
+-- back to http://localhost:8080, so an API server is asked (`kubectl version`, a read) and an
+-- answer is required. Raises one line ending "; nothing was made or run"; else returns the
+-- identity read (M.identity).
+function M.preflight_cluster(plan, bins, ns, where)
+  local need = { "kubectl", "helm" }
+  for _, x in ipairs { "a", "b" } do
+    local r = type(plan.runs) == "table" and plan.runs[x]
+    if type(r) == "table" and not r.existing and type(r.deploy) == "table" and r.deploy.method == "helmfile"
+      and need[3] == nil then
+      need[3] = "helmfile"
+    end
+  end
+  for _, t in ipairs(need) do
+    local b = bins[t] or t
+    if not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
+      error(("%s: %s not found (%s; set bins.%s in the plan); nothing was made or run"):format(where, b,
+        b:find("/") and "no such file" or "not on PATH", t), 0)
+    end
+  end
+  local k = k8s.new { namespace = ns, bins = bins, out = M.QUIET }
+  local id = M.identity(k)
+  if id.context or id.server then return id end
+  local v = k:kubectl({ "version", "-o", "json" }, { read = true, check = false })
+  if v.ok then return id end -- (an API server answers: the workspace records no cluster, as warned)
+  local cause = ((v.stderr or ""):match("([^\n]*%S[^\n]*)%s*$") or ("exit " .. tostring(v.code or v.signal)))
+  local why = id.why or "no context"
+  error(("%s: kubectl reaches no cluster (%s; not in a pod): choose one with kubectl config use-context NAME, or "
+    .. "fix the cause; nothing was made or run"):format(where, why == cause
+      and ("kubectl config current-context and kubectl version: " .. why)
+      or ("kubectl config current-context: %s; kubectl version: %s"):format(why, cause)), 0)
 end
 
 -- A stack x is a run config and a folder: ctx.runs[x] and ctx.run_dirs[x] when given (a
@@ -2686,7 +2734,8 @@ end
 local function chain_known(d)
   -- (a record written before deployed.json kept "applied" has none: its kustomize Deployments'
   -- pods would not be known as this run's, so the chain is not used for it)
-  return d and d.before and type(d.applied) == "table" and ((d.releases and #d.releases > 0) or #d.applied > 0)
+  return d and d.before and type(d.applied) == "table"
+    and ((d.releases and #d.releases > 0) or #d.applied > 0 or type(d.recovered) == "string")
 end
 
 -- A predicate on pods: is p someone else's - there before the stack x benchmarks was first
@@ -2976,7 +3025,7 @@ function M.save_deployed(ctx, x)
     created_ids = d.created_ids and json.object(d.created_ids) or nil,
     run_id = d.run_id,
     -- (a deploy command started and what it made not recorded yet: M.recover_interrupted)
-    deploying = d.deploying,
+    deploying = d.deploying, recovered = d.recovered,
   })
 end
 
@@ -3003,6 +3052,7 @@ function M.load_deployed(ctx, x)
   d.created_ids = type(s.created_ids) == "table" and s.created_ids or nil
   d.run_id = type(s.run_id) == "string" and s.run_id or nil
   d.deploying = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
+  d.recovered = type(s.recovered) == "string" and s.recovered or nil
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -4019,14 +4069,59 @@ function M.helmfile_releases(ctx, args, cwd, allow_hooks)
   return out
 end
 
--- The comparison workspace beside this one (in the same parent folder) that deployed the
--- releases names (the ones in the namespace now: helm status's first_deployed, as recorded in
--- its run-X/deployed.json's release_ids, not torn down since): {path =, x =, names = {...}}, or
--- nil. An interrupted comparison leaves its stack deployed; a fresh --plan run after it is
--- refused at step 20, and the user is told whose stack it is and how to remove it (newuser52).
+-- The records of what the workspace at w deployed: a comparison's run-a and run-b, an
+-- experiment's setup treatments' stacks (setup-treatment-S/run-stack/deployed.json). Each
+-- {rel = its path under w, what = whose stack it is, said, down = the command that tears it
+-- down, go_on = the one that goes on with it}; none for a folder that is neither.
+local function deploy_records(w)
+  local out = {}
+  if lfs.attributes(w .. "/steps.json", "mode") == "file" and lfs.attributes(w .. "/run-a", "mode") == "directory" then
+    for _, x in ipairs { "a", "b" } do
+      out[#out + 1] = { rel = ("run-%s/deployed.json"):format(x),
+        what = ("run %s of the comparison %s"):format(x:upper(), w),
+        down = M.resume_command(w, { "--step", "90" }), go_on = M.resume_command(w), kind = "comparison" }
+    end
+  elseif ws.kind(w) == "experiment" then
+    -- (its teardown step alone, 60, as experiment.lua says it; the experiment file is the copy
+    -- its workspace keeps)
+    local function cmd(extra)
+      local argv = { "llmdlua", "experiment.lua", w .. "/experiment.yaml", "--resume", w }
+      if M.records_no_cluster(w) then argv[#argv + 1] = "--use-current-context" end
+      for _, a in ipairs(extra or {}) do argv[#argv + 1] = a end
+      return k8s.cmdline(argv)
+    end
+    local cells = {}
+    for e in lfs.dir(w) do
+      if e:match("^setup%-treatment%-") and lfs.attributes(w .. "/" .. e, "mode") == "directory" then
+        cells[#cells + 1] = e
+      end
+    end
+    table.sort(cells)
+    for _, e in ipairs(cells) do
+      out[#out + 1] = { rel = e .. "/run-stack/deployed.json",
+        what = ("setup treatment %s of the experiment %s"):format(e:match("^setup%-treatment%-(.*)$"), w),
+        down = cmd { "--step", "60" }, go_on = cmd(), kind = "experiment" }
+    end
+  end
+  return out
+end
+
+-- The workspace beside this one (in the same parent folder: a comparison's, or an
+-- experiment's, whose setup treatments each deploy a stack) that deployed the releases names
+-- (the ones in the namespace now: helm status's first_deployed, as recorded in its
+-- deployed.json's release_ids, not torn down since): {path =, what =, rel =, down =, go_on =,
+-- names = {...}, interrupted = when its deploy started, when it was killed before recording}, or
+-- nil. An interrupted comparison or experiment (killed mid-setup) leaves its stack deployed; a
+-- fresh --plan run after it is refused at step 20, and the user is told whose stack it is and
+-- how to remove it (newuser52; experiments: harden55 #2). This run's own workspace is left out:
+-- a comparison's, or the experiment's whose setup treatment this is.
 function M.interrupted_owner(ctx, names)
   local here = ctx.ws and ctx.ws.path
   if not here or #names == 0 then return nil end
+  here = here:gsub("/+$", "")
+  -- (an experiment's setup treatment: its workspace is the experiment's)
+  local up = here:match("^(.*)/[^/]+$")
+  if up and (here:match("[^/]+$") or ""):match("^setup%-treatment%-") and ws.kind(up) == "experiment" then here = up end
   local parent = here:match("^(.*)/[^/]+$")
   if not parent or lfs.attributes(parent, "mode") ~= "directory" then return nil end
   local ids = {}
@@ -4037,37 +4132,39 @@ function M.interrupted_owner(ctx, names)
   table.sort(entries)
   for _, e in ipairs(entries) do
     local w = parent .. "/" .. e
-    if e ~= "." and e ~= ".." and w ~= here and lfs.attributes(w .. "/steps.json", "mode") == "file" then
-      for _, x in ipairs { "a", "b" } do
-        local ok, d = pcall(json.read, w .. "/run-" .. x .. "/deployed.json")
-        if ok and type(d) == "table" and d.torn_down ~= true and type(d.release_ids) == "table" then
-          local mine = {}
-          for _, n in ipairs(names) do
-            local want = d.release_ids[n]
-            if ids[n] and type(want) == "table" and want.first_deployed == ids[n].first_deployed then
-              mine[#mine + 1] = n
-            end
-          end
-          if #mine > 0 and (not found or #mine > #found.names) then found = { path = w, x = x, names = mine } end
+    for _, rec in ipairs((e ~= "." and e ~= ".." and w ~= here) and deploy_records(w) or {}) do
+      local ok, d = pcall(json.read, w .. "/" .. rec.rel)
+      local function take(mine, interrupted)
+        if #mine > 0 and (not found or #mine > #found.names) then
+          found = { path = w, what = rec.what, rel = rec.rel, down = rec.down, go_on = rec.go_on, kind = rec.kind,
+            names = mine, interrupted = interrupted }
         end
-        -- (its deploy interrupted before it recorded what it made - kill -9 -: the releases not
-        -- there before it, first deployed since it started and not upgraded, as its teardown
-        -- tells them: M.recover_interrupted)
-        local dep = ok and type(d) == "table" and d.torn_down ~= true and type(d.deploying) == "table"
-          and type(d.deploying.started) == "string" and type(d.before) == "table" and d.deploying.started
-        if dep then
-          local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
-          for _, n in ipairs(names) do
-            local id = ids[n]
-            if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
-              and (id.version == nil or id.version == 1) then
-              mine[#mine + 1] = n
-            end
-          end
-          if #mine > 0 and (not found or #mine > #found.names) then
-            found = { path = w, x = x, names = mine, interrupted = dep }
+      end
+      if ok and type(d) == "table" and d.torn_down ~= true and type(d.release_ids) == "table" then
+        local mine = {}
+        for _, n in ipairs(names) do
+          local want = d.release_ids[n]
+          if ids[n] and type(want) == "table" and want.first_deployed == ids[n].first_deployed then
+            mine[#mine + 1] = n
           end
         end
+        take(mine)
+      end
+      -- (its deploy interrupted before it recorded what it made - kill -9 -: the releases not
+      -- there before it, first deployed since it started and not upgraded, as its teardown
+      -- tells them: M.recover_interrupted)
+      local dep = ok and type(d) == "table" and d.torn_down ~= true and type(d.deploying) == "table"
+        and type(d.deploying.started) == "string" and type(d.before) == "table" and d.deploying.started
+      if dep then
+        local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
+        for _, n in ipairs(names) do
+          local id = ids[n]
+          if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
+            and (id.version == nil or id.version == 1) then
+            mine[#mine + 1] = n
+          end
+        end
+        take(mine, dep)
       end
     end
   end
@@ -4132,18 +4229,17 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
   -- (left deployed by an interrupted comparison beside this one: named, with its teardown)
   local owner = M.interrupted_owner(ctx, names)
   if owner then
-    error(("run %s: %s %s already %s in namespace %s: %s the stack run %s of the comparison %s deployed and has not "
+    error(("run %s: %s %s already %s in namespace %s: %s the stack %s deployed and has not "
       .. "torn down (%s); deploying %s it; "
-      .. "tear it down with %s (or go on with that comparison: %s); nothing of this run was deployed")
+      .. "tear it down with %s (or go on with that %s: %s); nothing of this run was deployed")
       :format(x,
       #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
       ctx.ns, #owner.names == #theirs and (#theirs == 1 and "it is" or "they are")
       or ("of them, " .. table.concat(owner.names, ", ") .. (#owner.names == 1 and " is" or " are")),
-      owner.x:upper(), owner.path, owner.interrupted and ("its run-%s/deployed.json records its deploy starting at "
-        .. "%s, stopped before it recorded what it made: a kill -9 or a crash"):format(owner.x, owner.interrupted)
-        or ("recorded in its run-%s/deployed.json: it stopped before its teardown"):format(owner.x),
-      change, M.resume_command(owner.path, { "--step", "90" }),
-      M.resume_command(owner.path)), 0)
+      owner.what, owner.interrupted and ("its %s records its deploy starting at "
+        .. "%s, stopped before it recorded what it made: a kill -9 or a crash"):format(owner.rel, owner.interrupted)
+        or ("recorded in its %s: it stopped before its teardown"):format(owner.rel),
+      change, owner.down, owner.kind, owner.go_on), 0)
   end
   error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying %s "
     .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,
@@ -4311,6 +4407,47 @@ local function refuse_foreign_kustomize(ctx, x, calls, rec)
   end
 end
 
+-- The objects a deploy call c may create by name: what a
+-- custom deploy's kubectl create NAME, expose or autoscale makes (M.created_by), and the
+-- objects of the manifests or kustomization a kubectl apply/create -f/-k sends (its preflight's
+-- render). Recorded before c runs (d.deploying.pending), so that a kill -9 while it runs, or
+-- before the deploy recorded its answer, leaves the teardown able to tell what it made
+-- (recover_interrupted: each there then and created since the deploy started). A --dry-run call
+-- makes nothing; a PVC is kept at teardown anyway. { {ref =, res =, name =, kind =} }.
+local function pending_objects(ctx, c)
+  if M.simulates(c.tool, c.args) or (c.tool ~= "kubectl" and c.tool ~= "oc") then return {} end
+  local list = {}
+  for _, o in ipairs(M.created_by(c.tool, c.args)) do
+    list[#list + 1] = { kind = o.kind, res = o.resource, name = o.name }
+  end
+  local ok, p = pcall(k8s.parse, c.tool, c.args)
+  local verb = ok and p.words[1]
+  if verb == "apply" or verb == "create" then
+    pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+      allow_hooks = c.opts.allow_hooks, seen = function(objs)
+        for _, ob in ipairs(objs) do
+          if type(ob) == "table" and type(ob.kind) == "string" and type(ob.metadata) == "table"
+            and ob.metadata.name ~= nil then
+            list[#list + 1] = { kind = ob.kind, apiVersion = ob.apiVersion, res = resource_of(ob),
+              name = tostring(ob.metadata.name) }
+          end
+        end
+      end })
+  end
+  -- (no read of the namespace here: teardown holds each to having been created since the
+  -- deploy started, which one there before - someone else's, or one apply -f only configures
+  -- - was not; the commands the run sends stay those the plan asks for)
+  local out, seen = {}, {}
+  for _, o in ipairs(list) do
+    local ref = o.res .. "/" .. o.name
+    if not seen[ref] and not DEPLOY_KEPT[o.res:match("^[^.]+")] then
+      seen[ref] = true
+      out[#out + 1] = { ref = ref, res = o.res, name = o.name, kind = o.kind, apiVersion = o.apiVersion }
+    end
+  end
+  return out
+end
+
 -- A deploy interrupted while a command of it ran (kill -9, a crash, a lost machine: no
 -- Lua code ran after it) left deployed.json saying that it started (d.deploying, with the
 -- time, kept before the command ran) but not what it made. Before a teardown, the releases
@@ -4367,6 +4504,45 @@ recover_interrupted = function(ctx, x)
   d.before = before
   if rok then rok, rerr = pcall(record_release_ids, ctx, d) end
   if not rok then error(rerr, 0) end
+  -- the objects its calls were to create by name (pending_objects): one there now, created no
+  -- earlier than the deploy started (to the second, as the API
+  -- server records creationTimestamp), is this run's, held to the uid read now as one the
+  -- deploy recorded (M.delete_same at teardown); one created earlier, or unreadable, is left
+  d.created = d.created or {}
+  d.created_ids = d.created_ids or {}
+  d.applied = d.applied or {}
+  local have_created, have_applied = set_of(d.created), set_of(d.applied)
+  for _, p in ipairs(type(d.deploying.pending) == "table" and d.deploying.pending or {}) do
+    if type(p) == "table" and type(p.ref) == "string" and not have_created[p.ref] then
+      local o, r = ctx.k:json({ "get", p.res, p.name }, { check = false })
+      local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or nil
+      local kind = type(o) == "table" and o.kind or p.kind
+      if not md then
+        if not ((r and r.stderr or ""):find("(NotFound)", 1, true)) then
+          say(ctx, "  %s %s: cannot tell whether this run's interrupted deploy made it (%s): left", tostring(kind),
+            p.name, ((r and r.stderr or "unreadable"):gsub("%s+$", "")))
+        end
+      elseif type(md.uid) == "string" and k8s.deployed_since(md.creationTimestamp, started) then
+        have_created[p.ref] = true
+        d.created[#d.created + 1] = p.ref
+        d.created_ids[p.ref] = { apiVersion = o.apiVersion, kind = o.kind, uid = md.uid }
+        local key = applied_key(kind, o.apiVersion, p.name)
+        if not have_applied[key] then have_applied[key] = true; d.applied[#d.applied + 1] = key end
+        say(ctx, "  %s %s: made by this run's deploy, which was interrupted (%s) before it recorded it: named by "
+          .. "its commands, created %s, after it started: recorded as this run's, teardown deletes it",
+          tostring(kind), p.name, started, tostring(md.creationTimestamp))
+      else
+        say(ctx, "  %s %s is not known as this run's: its deploy was interrupted before it recorded what it made, "
+          .. "and it was created %s, not after that deploy started (%s): left (delete it by hand if it is yours: %s)",
+          tostring(kind), p.name, tostring(md.creationTimestamp or "at a time the cluster does not say"), started,
+          k8s.cmdline(ctx.k:argv("kubectl", { "delete", p.res, p.name })))
+      end
+    end
+  end
+  table.sort(d.applied)
+  -- (its pods told by their chain of owners - M.chain_resolver -, even where none of its
+  -- releases or objects is known as this run's: another's are not its leftovers)
+  d.recovered = started
   d.deploying = nil
   M.save_deployed(ctx, x)
 end
@@ -4393,6 +4569,7 @@ local function deploy(ctx, x)
     refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
+  rec.recovered = nil -- (this deploy records what it makes)
   rec.pod_owners, rec.pod_owner_uids = nil, nil -- (recorded anew once this deploy's stack is ready)
   -- (the teardown record is of this deploy's stack: a teardown cut half-way and resumed adds to it)
   if ctx.teardown_commands and not ctx.dry_run then ctx.teardown_commands[x] = nil end
@@ -4420,6 +4597,17 @@ local function deploy(ctx, x)
       -- called the stack someone else's
       if not ctx.dry_run then
         rec.deploying = rec.deploying or { started = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+        -- and which objects it may create by name (harden55 #1): kept with it
+        local pend = pending_objects(ctx, c)
+        if #pend > 0 then
+          local list = type(rec.deploying.pending) == "table" and rec.deploying.pending or {}
+          local have = {}
+          for _, e in ipairs(list) do if type(e) == "table" then have[e.ref] = true end end
+          for _, e in ipairs(pend) do
+            if not have[e.ref] then list[#list + 1] = e end
+          end
+          rec.deploying.pending = list
+        end
         M.save_deployed(ctx, x)
       end
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks,
@@ -4535,6 +4723,8 @@ function M.steps_list()
         end
       end
       say(ctx, "Writing the comparison report.")
+      -- (what is on disk before: a failure then says whether the report there is this attempt's)
+      local before = cmp.report_snapshot(ctx.ws.path)
       local ok, model = pcall(function()
         local sides = {}
         for _, x in ipairs { "a", "b" } do
@@ -4555,7 +4745,7 @@ function M.steps_list()
       end)
       if not ok then
         if tostring(model):match("interrupted$") then error(model, 0) end
-        error(("failed while writing the comparison report, so there is none: %s"):format(tostring(model)), 0)
+        error(cmp.report_failure(ctx.ws.path, before, tostring(model)), 0)
       end
       ctx.model = model
       -- a chart gnuplot failed to draw: the report is written without it, and says why
@@ -4816,6 +5006,14 @@ function M.run(plan, opts)
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)
     end
+    if fresh then
+      -- (the identity it read is the one the workspace records: M.start asks no second time)
+      local id = M.preflight_cluster(plan, bins, ns, opts.plan_path or "plan")
+      local o = {}
+      for key, v in pairs(opts) do o[key] = v end
+      o.preflight_identity = id
+      opts = o
+    end
     -- marked incomplete until the report step writes the report (analyze.lua refuses it
     -- until then); kept after a failed step, for --resume. A dry run's holds only what the
     -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
@@ -5040,7 +5238,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   -- which cluster: recorded with the namespace; a resume elsewhere, or where the workspace
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
-    local id = M.identity(ctx.k)
+    local id = opts.preflight_identity or M.identity(ctx.k)
     if saved or opts.resume then
       -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
       M.check_identity(saved or {}, id, w.path, opts.use_current_context)

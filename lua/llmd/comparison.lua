@@ -1162,6 +1162,14 @@ function M.report(w, A, B, opts)
     or (((A.state or {}).slo_by == "plan") and "the plan's slo:")
     or (((A.state or {}).slo_by == "--slo") and "compare.lua's --slo")
     or "the runs' info files or records"
+  -- the comparison's own practical threshold (compare.lua's --min-effect, else the default),
+  -- which a later analyze.lua without --min-effect applies again, as its SLO (tidy55: an
+  -- analyze.lua --min-effect stuck to every later report; opts.min_effect_own: analyze.lua's, kept)
+  model.comparison_min_effect = opts.min_effect_own or model.min_effect
+  model.comparison_min_effect_by = opts.min_effect_own_by
+    or (opts.min_effect and (opts.prog == "analyze.lua" and "analyze.lua's --min-effect (the comparison recorded "
+      .. "none)" or "compare.lua's --min-effect"))
+    or "the default"
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")
@@ -1372,6 +1380,46 @@ local function report_files_held(path)
     if lfs.attributes(path .. "/" .. n, "mode") == "file" then have[#have + 1] = n end
   end
   return have
+end
+
+-- What is on disk of the report in the workspace at path after the step that writes it failed
+-- (before: M.report_snapshot taken as the step started; err: why it failed): each report file
+-- is written whole (a temporary, renamed into place), so what it holds is one report or
+-- another, and the reader must know which. Returns the line compare.lua says: "so there is
+-- none" only where none of the report's files is there; a report this attempt wrote whole (its
+-- four files re-written: a failure after them, a templates copy or the record of the script),
+-- complete; an earlier report's files as they were, not this attempt's; or which are whose.
+function M.report_failure(path, before, err)
+  before = before or {}
+  local now = M.report_snapshot(path)
+  local new, old = {}, {}
+  for _, n in ipairs(REPORT_FILES) do
+    if now[n] then
+      if before[n] == nil or now[n] ~= before[n] then new[#new + 1] = n else old[#old + 1] = n end
+    end
+  end
+  local function count(list)
+    local k = 0
+    for _, n in ipairs(list) do if n ~= "run_comparison.sh" then k = k + 1 end end
+    return k
+  end
+  if count(new) + count(old) == 0 then
+    return ("failed while writing the comparison report, so there is none: %s"):format(err)
+  end
+  -- (what is on disk first: the error may run over several lines)
+  if count(new) == #REPORT_FILES - 1 then
+    return ("failed after writing the comparison report, which is on disk and complete, written whole by this "
+      .. "attempt (%s%s), but the workspace is not marked complete (--resume %s --step 100 writes it again): %s")
+      :format(table.concat(new, ", "), #old > 0 and ("; " .. table.concat(old, ", ") .. " as it was") or "",
+        template.helpers.sh(path), err)
+  end
+  if #new == 0 then
+    return ("failed while writing the comparison report; the report on disk (%s) is an earlier one's, as it was "
+      .. "before this attempt, not this attempt's: %s"):format(table.concat(old, ", "), err)
+  end
+  return ("failed while writing the comparison report; on disk, %s written by this attempt and %s an earlier "
+    .. "report's: not one report, so none of it is complete (write it again: --resume %s --step 100): %s"):format(
+    table.concat(new, ", "), table.concat(old, ", "), template.helpers.sh(path), err)
 end
 
 -- What compare.lua says when a Ctrl-C comes after the workspace at path is complete (while it

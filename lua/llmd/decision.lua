@@ -141,7 +141,9 @@ function M.parse_slo(spec, where)
   local pairs_ = {}
   if type(spec) == "string" then
     for item in spec:gmatch("[^,]+") do
-      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S+)%s*$")
+      -- (a value with spaces in it, "500 ms", is read whole: the unit check below says what
+      -- to drop, not "expected key=value", tidy55)
+      local k, v = item:match("^%s*([%w_%.]+)%s*=%s*(%S.-)%s*$")
       if not k then
         error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
       end
@@ -308,7 +310,7 @@ function M.below_threshold_reason(ev, o)
   -- so the largest gap is beyond the threshold: M.capacity_evidence's least_below_threshold,
   -- which names no winner either (M.least_below_reason); what measuring below that load
   -- would tell is said beside it there)
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean)%s "
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s)%s "
     .. "within the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
     o.pct(ev.margin_pct), M.largest_within_text(ev.margin_max_pct, o.min_effect), thr)
 end
@@ -352,7 +354,7 @@ end
 M.AT_LEAST_NO_WINNER = "not shown to be higher by the practical threshold, no winner"
 
 -- The gap a least_below_threshold evidence allows, in a few words for an opening sentence:
--- "by a gap from +0.1 %, under the practical threshold of 2.0 %, up to +39.3 % of their mean"
+-- "by a gap from +0.1 %, under the practical threshold of 2.0 %, up to +48.9 %"
 -- ("from 0" where the spans meet, "from above 0" where the least gap rounds to nothing;
 -- ", with no upper end" where the largest has none). "" for any other evidence. pct: the
 -- formatter of one percentage; min_effect: the threshold in %.
@@ -361,11 +363,13 @@ function M.at_least_gap_range(ev, pct, min_effect)
   local least = "0"
   if ev.margin_pct > 0 then
     least = pct(ev.margin_pct)
+    -- (never "+2.0 %, under the practical threshold of 2.0 %" of 1.96 %: M.least_gap_text)
+    if least == pct(min_effect or M.MIN_EFFECT) then least = M.pct_near(ev.margin_pct, min_effect or M.MIN_EFFECT) end
     if not least:find("[1-9]") then least = "above 0" end
   end
   return ("by a gap from %s, under the practical threshold of %s %%, %s"):format(least,
     M.thr_num(min_effect or M.MIN_EFFECT),
-    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct) .. " of their mean") or "with no upper end")
+    ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
@@ -642,7 +646,7 @@ function M.token_order_explained(o)
   local holds = hi2 == hi and type(hf) == "number" and type(lf) == "number"
   if holds then
     local x = hf / fu
-    local m = x > lf and M.mean_gap_pct(lf, x) or nil
+    local m = x > lf and M.order_gap_pct(lf, x) or nil
     holds = m ~= nil and m >= thr
   end
   if holds then return nil end
@@ -1125,11 +1129,19 @@ function M.workload_match(A, B, pa, pb)
     if not same then add("offered_load", la, lb, ("offered load: %s vs %s"):format(la, lb), true) end
     -- per point: the requests sent, where both know them. Not the measured duration: an
     -- overloaded server takes longer over the same requests, so a longer window is a result
-    -- of the run, not a difference of the workload asked for
+    -- of the run, not a difference of the workload asked for. Nor the requests of a point both
+    -- runs drove at one concurrency: a closed loop sends again as each answer ends, so over the
+    -- same time a faster server is sent more requests - a result of the run, as the window of a
+    -- rate is (truth55: B 20 % faster at 4 to 12 users had every row "not comparable" and the
+    -- banner "on different load ladders" over one ladder); a load asked to last longer is
+    -- load_differences' duration, above
     local rq = {}
     for i = 1, #pa do
       local x, y = pa[i].requests, pb[i].requests
-      if x and y and not lp.close(x, y, 0.02) then rq[#rq + 1] = ("point %d: %g vs %g"):format(i, x, y) end
+      local closed = pa[i].load_type == "concurrency" and pb[i].load_type == "concurrency"
+      if x and y and not closed and not lp.close(x, y, 0.02) then
+        rq[#rq + 1] = ("point %d: %g vs %g"):format(i, x, y)
+      end
     end
     if same and #rq > 0 then
       add("requests", nil, nil, "requests per load point: " .. table.concat(rq, "; "), true)
@@ -1757,6 +1769,10 @@ end
 -- = {"6/s"}}, ...}, the groups of the others, by why; "measured by one run only" last}.
 -- groups: {{why, {loads}}, ...} in order, empty ones dropped.
 local OVERLOADED_WHY, ONE_RUN_WHY = "a run overloaded", "measured by one run only"
+-- (the groups of loads left out as a run's were not known to be sustained: overloaded, its
+-- saturation unknown, or some of each; over_why)
+local OVER_WHYS = { [OVERLOADED_WHY] = true, ["a run's saturation unknown"] = true,
+  ["a run overloaded or its saturation unknown"] = true }
 -- (M.test_scope_text of a test of every load both runs sustained)
 M.SUSTAINED_ALL = "at the loads both sustained"
 local function test_scope(tested, n_pairs, left, groups)
@@ -1807,14 +1823,14 @@ function M.test_scope_text(t)
   if n == s.total then return "over all load points" end
   local over, sustained = false, s.total
   for _, g in ipairs(s.left or {}) do
-    if g.why == OVERLOADED_WHY then over = true end
-    if g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
+    if OVER_WHYS[g.why] then over = true end
+    if OVER_WHYS[g.why] or g.why == ONE_RUN_WHY then sustained = sustained - #g.loads end
   end
   if over and n == sustained then return M.SUSTAINED_ALL end
   local parts, k = {}, 0
   for _, g in ipairs(s.left or {}) do
     -- (of the loads both sustained: the others are not among them)
-    if not (over and (g.why == OVERLOADED_WHY or g.why == ONE_RUN_WHY)) then
+    if not (over and (OVER_WHYS[g.why] or g.why == ONE_RUN_WHY)) then
       parts[#parts + 1] = ("%s at %s"):format(g.why, table.concat(g.loads, ", "))
       k = k + #g.loads
     end
@@ -2000,6 +2016,61 @@ end
 -- keyed by its over table (over_text reads it; weak, so it goes with the table).
 local OVER_SHORT = setmetatable({}, { __mode = "k" })
 
+-- The loads of an over table left out because their run's saturation is unknown
+-- (lp.point_unsustained's "unjudged"), keyed by it (weak): {all = every load left out was,
+-- reasons = {a =, b =} each such run's saturation's reason}. Such a load is not known to be
+-- sustained, never "overloaded" (tidy55: satur54's unknown-saturation loads read "where a run
+-- was overloaded").
+local OVER_UNJUDGED = setmetatable({}, { __mode = "k" })
+local function unjudged_reason(s)
+  if type(s) ~= "table" then return nil end
+  if s.unknown and s.reason then return tostring(s.reason) end
+  if type(s.unjudged) == "table" and s.unjudged.reason then return tostring(s.unjudged.reason) end
+  return nil
+end
+-- (note: side "a" | "b" left out for why, its saturation s)
+local function note_unjudged(acc, side, why, s)
+  if why == "unjudged" then
+    acc.any = true
+    acc.reasons[side] = acc.reasons[side] or unjudged_reason(s) or "its saturation could not be judged"
+  elseif why then
+    acc.other = true
+  end
+end
+local function keep_unjudged(over, acc)
+  if acc.any then OVER_UNJUDGED[over] = { all = not acc.other, reasons = acc.reasons } end
+end
+-- The reasons of the unknown saturations an over table's loads were left out for: "A's saturation
+-- is unknown: WHY"; nil where none.
+local function unjudged_text(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  local ra, rb = u.reasons.a, u.reasons.b
+  -- (one reason for both, said once)
+  if ra and ra == rb then return ("A's and B's saturations are unknown: %s"):format(ra) end
+  local parts = {}
+  for _, x in ipairs { { "a", "A" }, { "b", "B" } } do
+    if u.reasons[x[1]] then parts[#parts + 1] = ("%s's saturation is unknown: %s"):format(x[2], u.reasons[x[1]]) end
+  end
+  return table.concat(parts, "; ")
+end
+-- The loads of an over table that were left out as their run's saturation is unknown, in
+-- words, for a sentence's "those figures pool ...": "load points not known to be sustained"
+-- where every one was, "loads where a run was overloaded or its saturation is unknown" where
+-- some were, and why ("A's saturation is unknown: WHY"); nil where none.
+function M.pooled_unjudged_words(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if not u then return nil end
+  return u.all and "load points not known to be sustained"
+    or "loads where a run was overloaded or its saturation is unknown", unjudged_text(over)
+end
+-- The scope's word for the loads left out of an over table (test_scope's groups)
+local UNKNOWN_SAT_WHY, OVER_OR_UNKNOWN_WHY = "a run's saturation unknown", "a run overloaded or its saturation unknown"
+local function over_why(over)
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  return u and (u.all and UNKNOWN_SAT_WHY or OVER_OR_UNKNOWN_WHY) or OVERLOADED_WHY
+end
+
 -- (over_text's why of the loads the error rate's tests leave out: M.stratified_count_test's
 -- and the one load point's, one_point_unsustained)
 local COUNT_UNSUSTAINED = "how many requests an overloaded queue fails varies between runs beyond what one run's "
@@ -2015,9 +2086,12 @@ local function sustained_pairs(pairs_, sat, runs)
   local json = require "llmd.json"
   local kept, over, over_loads = {}, { a = json.array {}, b = json.array {} }, {}
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, pr in ipairs(pairs_) do
     local ov, why_a, why_b = overloaded(sat, pr, runs)
     if ov then
+      note_unjudged(unj, "a", why_a, sat.a)
+      note_unjudged(unj, "b", why_b, sat.b)
       for _, x in ipairs { { why_a, pr.a }, { why_b, pr.b } } do
         if x[1] == "short" then short[#short + 1] = x[2] elseif x[1] then short_only = false end
       end
@@ -2029,6 +2103,7 @@ local function sustained_pairs(pairs_, sat, runs)
     end
   end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return kept, over, over_loads
 end
 
@@ -2040,6 +2115,12 @@ end
 -- overloaded" (past saturation, unjudged, or timeouts). M.POOLED_OVER: what every one begins with.
 M.POOLED_OVER = "the whole-run figures pool load points "
 function M.pooled_over_text(over)
+  -- (loads left out as their run's saturation is unknown: unknown, with why, never "overloaded")
+  local u = type(over) == "table" and OVER_UNJUDGED[over]
+  if u then
+    return ("%s%s (%s)"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", unjudged_text(over))
+  end
   local kind = type(over) == "table" and OVER_SHORT[over] or nil
   if kind and kind ~= "timeouts" then
     return ("%sa run answered short, failed requests in bursts (%s) making up the rest"):format(M.POOLED_OVER,
@@ -2065,6 +2146,11 @@ local function over_text(over, why)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    return ("%s (%s; %s): %s"):format(u.all and "not known to be sustained" or "not sustained or not known to be",
+      unjudged_text(over), why, table.concat(parts, "; "))
+  end
   return ("not sustained (%s): %s"):format(why, table.concat(parts, "; "))
 end
 
@@ -2081,9 +2167,11 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   local json = require "llmd.json"
   local over = { a = json.array {}, b = json.array {} }
   local short, short_only = {}, true
+  local unj = { reasons = {} }
   for _, x in ipairs { { "a", pa }, { "b", pb } } do
     for _, p in ipairs(x[2]) do
       local why = unsustained(sat[x[1]], p, runs and runs[x[1]], #x[2])
+      note_unjudged(unj, x[1], why, sat[x[1]])
       if why then
         over[x[1]][#over[x[1]] + 1] = fmt_load(p)
         if why == "short" then short[#short + 1] = p else short_only = false end
@@ -2092,6 +2180,7 @@ function M.pooled_overloaded(pa, pb, sat, runs)
   end
   if #over.a + #over.b == 0 then return nil end
   if short_only and #short > 0 then OVER_SHORT[over] = M.points_failures_kind(short) end
+  keep_unjudged(over, unj)
   return over
 end
 
@@ -2102,6 +2191,13 @@ function M.pooled_overloaded_text(over, bare)
   local parts = {}
   if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
   if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+  local u = OVER_UNJUDGED[over]
+  if u then
+    -- (the loads and the unknown saturations' reasons in one parenthesis)
+    return ("%s%s (%s; %s)%s"):format(M.POOLED_OVER, u.all and "not known to be sustained"
+      or "where a run was overloaded or its saturation is unknown", table.concat(parts, "; "),
+      unjudged_text(over), bare and "" or ", so they are not comparable")
+  end
   return ("%s (%s)%s"):format(M.pooled_over_text(over), table.concat(parts, "; "),
     bare and "" or ", so they are not comparable")
 end
@@ -2224,7 +2320,7 @@ function M.stratified_count_test(ra, rb, pa, pb, sat)
   end
   local where = #over_loads > 0 and "sustained by both" or "both measured"
   local scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-    { OVERLOADED_WHY, over_loads }, { "no requests counted in a run", empty } })
+    { over_why(over), over_loads }, { "no requests counted in a run", empty } })
   if fa + fb == 0 or fa + fb == na + nb then
     return { test = "identical", identical = true, n_a = na, n_b = nb, scope = scope,
       overloaded = #over_loads > 0 and over or nil, left_out = left_text,
@@ -2447,7 +2543,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat, only)
     dependent_bursts = #dep_bursts > 0 and dep_bursts or nil,
     tested_pairs = tested_pairs, tested_deff = tested_deff,
     scope = test_scope(tested, #pairs_, left, { { "too dependent to test", dependent },
-      { OVERLOADED_WHY, over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
+      { over_why(over), over_loads }, { "nothing to rank (no requests, or all one value)", blank } }) }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -3008,7 +3104,7 @@ function M.stratified_repeat_test(pa, pb, kind, sat, runs, only)
   r.left_out = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
   local tested = {}
   for _, pr in ipairs(pairs_) do tested[#tested + 1] = fmt_load(pr.a) end
-  r.scope = test_scope(tested, #all_pairs, left, { { OVERLOADED_WHY, over_loads } })
+  r.scope = test_scope(tested, #all_pairs, left, { { over_why(over), over_loads } })
   r.kept_pairs = pairs_
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata
@@ -3022,7 +3118,9 @@ end
 -- crashed repeat, failing 12 of 200 where its siblings failed none, would weigh like 12
 -- independent failures. So at every load point with 2 or more repeats whose counts of failed
 -- and completed requests are known, the repeats' failure shares are tested for homogeneity
--- (llmd.stattest.heterogeneity, Pearson's chi-square on the 2 x k table). Returns the load
+-- (llmd.loadpoints.repeats_failures_differ: Pearson's chi-square on the 2 x k table of the
+-- repeats' counts over their failures' design effect in send order, the one rule the error
+-- rate's interval of a repeated point reads too). Returns the load
 -- point with the smallest p among those with p < alpha: {point = its index, p, x2, df,
 -- failed = {per repeat}, total = {per repeat}, text = "load point 1: 0 of 200, 0 of 200
 -- and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06"}; nil when none is (or none
@@ -3034,20 +3132,26 @@ function M.failure_dispersion(run, points, alpha)
   local worst
   for _, p in ipairs(points or {}) do
     if (p.repeats or 1) >= 2 and p.stages then
-      local failed, total = {}, {}
+      local failed, total, deff = {}, {}, {}
       for _, i in ipairs(p.stages) do
-        local v = by_index[i] and by_index[i].metrics.values or {}
+        local m = by_index[i] and by_index[i].metrics or {}
+        local v = m.values or {}
         local f, ok = v.requests_failed, v.requests_ok
         if not (f and ok) then failed = nil; break end
         failed[#failed + 1], total[#total + 1] = math.floor(f + 0.5), math.floor(f + ok + 0.5)
+        deff[#deff + 1] = m.sample_deff and m.sample_deff.failed
       end
-      local h = failed and #failed >= 2 and stattest.heterogeneity(failed, total) or nil
-      if h and h.p < alpha and (not worst or h.p < worst.p) then
+      -- (the rule lp.repeats_error_ends reads too: each repeat's counts over its failures' design
+      -- effect in send order, so that bursts within a repeat are not read as a crash)
+      local h = failed and lp.repeats_failures_differ(failed, total, deff, alpha) or nil
+      if h and h.differ and (not worst or h.p < worst.p) then
         local parts = {}
         for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
+        local on = h.deff > 1 and (" on the counts over their failures' design effect in send order (%.1f)"):format(
+          h.deff) or ""
         worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
-          text = ("load point %d: %s and %s failed, chi-square heterogeneity %s"):format(p.index,
-            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.p_is(h.p)) }
+          text = ("load point %d: %s and %s failed, chi-square heterogeneity%s %s"):format(p.index,
+            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], on, M.p_is(h.p)) }
       end
     end
   end
@@ -3647,7 +3751,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
   local groups, by_why = {}, {}
   for _, sc in ipairs { q.scope or {}, r.scope or {} } do
     for _, g in ipairs(sc.left or {}) do
-      if g.why ~= ONE_RUN_WHY and g.why ~= OVERLOADED_WHY then
+      if g.why ~= ONE_RUN_WHY and not OVER_WHYS[g.why] then
         if not by_why[g.why] then
           by_why[g.why] = {}
           groups[#groups + 1] = { g.why, by_why[g.why] }
@@ -3656,7 +3760,7 @@ function M.mixed_test(ra, rb, pa, pb, kind, sat)
       end
     end
   end
-  table.insert(groups, 1, { OVERLOADED_WHY, over_loads })
+  table.insert(groups, 1, { over_why(over), over_loads })
   local json = require "llmd.json"
   local t = { test = "mann_whitney", name = "van_elteren_mixed", units = "mixed", id = "mixed:" .. kind,
     z = z, p = stattest.normal_two_sided(z), strata = kq + kr,
@@ -4586,11 +4690,64 @@ end
 --    beyond the limit, a passing one far within it, or a failure past its run's saturation
 --    (its queue grew: the latency rose with load, a fail at both ends) still orders them.
 function M.unknown_noise_orders(ca, cb, up, beyond_ceiling, margin_pct)
-  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then return false end
+  return M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct) == nil
+end
+
+-- Which of M.unknown_noise_orders' two conditions leaves the order up open (nil: none, it is
+-- evidence), for the texts that say why either may be higher (tidy55: they said only "too
+-- close, or too near the limit", naming no load): {cond = "close", margin_pct} - the loads
+-- that decide it less than M.UNKNOWN_NOISE_GAP apart (margin_pct nil: unknown); {cond =
+-- "near_limit", margin_pct, beyond, a = {lo, hi}, b = {lo, hi}} - far enough apart, but with
+-- every summary figure moved by lp.UNKNOWN_NOISE_BAND % each capacity may lie anywhere in its
+-- span {lo, hi} (hi nil: no upper end), and the spans do not keep up above; {cond = "no_band"}:
+-- a side's span under that noise is unknown.
+function M.unknown_noise_why(ca, cb, up, beyond_ceiling, margin_pct)
+  if not (beyond_ceiling or (margin_pct and margin_pct >= M.UNKNOWN_NOISE_GAP)) then
+    return { cond = "close", margin_pct = margin_pct }
+  end
   local la, ha = band_span(ca)
   local lb, hb = band_span(cb)
-  if not (la and lb) then return false end
-  return M.spans_apart(la, ha, lb, hb) == up
+  if not (la and lb) then return { cond = "no_band" } end
+  if M.spans_apart(la, ha, lb, hb) == up then return nil end
+  -- (no upper end: hi nil, as comparison.json keeps it - JSON has no infinity)
+  local function fin(v) return v ~= math.huge and v or nil end
+  return { cond = "near_limit", margin_pct = margin_pct, beyond = beyond_ceiling or nil, a = { lo = la, hi = fin(ha) },
+    b = { lo = lb, hi = fin(hb) } }
+end
+
+-- Why summary files' unknown noise leaves an order open, naming the loads (w: M.unknown_noise_why's
+-- result; ev: M.capacity_evidence's, whose margin_hi and margin_lo are the ends that decide it,
+-- the higher run's lower end and the lower run's upper end; rate: the formatter of one rate;
+-- la, lb: the runs' labels, A's and B's). The clause after "either may be higher:", or nil
+-- where w says nothing more than that the noise is unknown.
+function M.unknown_noise_text(w, ev, rate, la, lb)
+  if not w then return nil end
+  local up = ev.measured_higher
+  local hi, lo = up == "a" and la or lb, up == "a" and lb or la
+  local function pct(v) return ("%.1f %%"):format(v) end
+  if w.cond == "close" then
+    if not (ev.margin_hi and ev.margin_lo and w.margin_pct) then return nil end
+    return ("the loads that decide it lie too close: the measured loads put %s's capacity at %s or more and %s's "
+      .. "at %s or less, %s of their mean apart, and a pass and a fail that each rest on one percentile of "
+      .. "unknown noise order two runs only from %s apart"):format(hi, rate(ev.margin_hi), lo, rate(ev.margin_lo),
+      pct(w.margin_pct), pct(M.UNKNOWN_NOISE_GAP))
+  elseif w.cond == "near_limit" then
+    local function span(s)
+      if not s.hi and s.lo <= 0 then return "anywhere, with no bound either way" end
+      if not s.hi then return ("at %s or more"):format(rate(s.lo)) end
+      if s.lo <= 0 then return ("anywhere below %s"):format(rate(s.hi)) end
+      return ("between %s and %s"):format(rate(s.lo), rate(s.hi))
+    end
+    local apart = w.beyond and ("%s met the SLO beyond the most %s achieved at any load"):format(hi, lo)
+      or (ev.margin_hi and ev.margin_lo and w.margin_pct) and ("the measured loads put %s's capacity at %s or "
+        .. "more and %s's at %s or less, %s of their mean apart"):format(hi, rate(ev.margin_hi), lo,
+        rate(ev.margin_lo), pct(w.margin_pct))
+      or ("the measured loads put %s above"):format(hi)
+    return ("%s, but the figures that decide it lie too near the limit: with each summary figure %s%% off either "
+      .. "way, %s's capacity may lie %s and %s's %s, which do not keep %s above"):format(apart,
+      lp.UNKNOWN_NOISE_BAND .. " ", la, span(w.a), lb, span(w.b), hi)
+  end
+  return nil
 end
 
 -- A capacity gap g with the end that a one-signed range closes at or beyond 0 left open,
@@ -4774,10 +4931,10 @@ function M.sustained_order(sa, na, sb, nb, min_effect, spans_only, token_gap)
     end
   end
   if order and min_effect then
-    local m = order == "b" and M.mean_gap_pct(ha, lb) or M.mean_gap_pct(hb, la)
+    local m = order == "b" and M.order_gap_pct(ha, lb) or M.order_gap_pct(hb, la)
     if m and m < min_effect then
       local hi_hi, lo_lo = order == "b" and hb or ha, order == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.order_gap_pct(lo_lo, hi_hi) or nil
       if big and big < min_effect then
         -- (both ends within the threshold: about the same, as M.capacity_evidence's
         -- below_threshold; margin_max_pct the largest, which that claim rests on too), but only
@@ -4839,7 +4996,7 @@ function M.sustained_token_same(sp, gap, min_effect)
     if te then
       local held = (fav == "a" and sp.la or sp.lb) / (1 + te.unit_pct / 100)
       local o_hi = fav == "a" and sp.hb or sp.ha
-      local pct = o_hi == math.huge and math.huge or (o_hi > held and M.mean_gap_pct(held, o_hi)) or nil
+      local pct = o_hi == math.huge and math.huge or (o_hi > held and M.order_gap_pct(held, o_hi)) or nil
       if pct and pct >= thr then
         return { te = te, favoured = fav, held_pct = pct, other_hi = o_hi, fav_lo = held }
       end
@@ -5086,7 +5243,7 @@ function M.capacity_token_same(ev, ca, cb, min_effect, opts)
       if o_hi == math.huge or held <= 0 then
         pct = math.huge
       elseif o_hi > held then
-        pct = ev.below_threshold and M.mean_gap_pct(held, o_hi) or M.magnitude(M.effect_pct(held, o_hi))
+        pct = M.order_gap_pct(held, o_hi)
       end
       if pct and (ev.below_threshold and pct >= thr or not ev.below_threshold and pct > thr) then
         ev.verdict, ev.token_same = "not shown to differ", { te = te, favoured = fav, held_pct = pct,
@@ -5417,7 +5574,7 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       x_hi = apart == "b" and lb or la
     end
     local m = type(x_hi) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
-      and M.mean_gap_pct(x_lo, x_hi) or nil
+      and M.order_gap_pct(x_lo, x_hi) or nil
     -- (the two ends one rate within float rounding, M.same_rate: they meet, a least gap of 0)
     if m and M.same_rate(x_lo, x_hi) then m = 0 end
     -- the margin is kept whichever way the threshold goes (a gap beyond it names the order);
@@ -5438,7 +5595,12 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
     -- M.UNKNOWN_NOISE_GAP apart, and in either case still apart with every summary figure
     -- moved by as much as such noise may hide (lp.UNKNOWN_NOISE_BAND)
     local unknown = not (ca.interval and cb.interval) and (ca.noise_unknown or cb.noise_unknown)
-    if apart and unknown and not M.unknown_noise_orders(ca, cb, apart, ev.beyond_ceiling, ev.margin_pct) then
+    -- (the rule's gap on the scale M.gap_on_unknown_noise reads it, of the two ends' mean:
+    -- ev.margin_pct is now the Change column's, the higher against the lower)
+    local mean_margin = ev.margin_lo and ev.margin_hi and M.mean_gap_pct(ev.margin_lo, ev.margin_hi) or nil
+    local open = apart and unknown and M.unknown_noise_why(ca, cb, apart, ev.beyond_ceiling, mean_margin)
+    if open then
+      ev.noise_unknown_why = open
       ev.noise_unknown, ev.ordered, ev.failed_rps, ev.passed_rps, ev.same_load = unknown, nil, nil, nil, nil
       ev.verdict, ev.measured_higher, ev.order_open = "untested", hi, true
       return ev
@@ -5462,7 +5624,7 @@ capacity_evidence_core = function(ca, cb, min_effect, opts)
       -- least gap below the threshold, never as sameness
       local hi_hi = apart == "b" and hb or ha
       local lo_lo = apart == "b" and la or lb
-      local big = hi_hi ~= math.huge and M.mean_gap_pct(lo_lo, hi_hi) or nil
+      local big = hi_hi ~= math.huge and M.order_gap_pct(lo_lo, hi_hi) or nil
       if big and big < thr then
         -- both ends of the gap within the threshold: evidence of no practical difference, the
         -- meaning "about the same" names (never "not shown to differ", the weaker claim of a
@@ -5547,14 +5709,18 @@ function M.least_gap_text(ev, pct, min_effect, rate)
       or (rate and type(ev.margin_hi) == "number") and (" at " .. rate(ev.margin_hi)) or " at one load"
     return (": their ranges meet%s, so the least gap is 0, below the practical threshold of %s %%, and the "
       .. "largest %s"):format(at, M.thr_num(thr),
-      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct) .. " of their mean") or "has no upper end")
+      ev.margin_max_pct and ("is " .. pct(ev.margin_max_pct)) or "has no upper end")
   end
   -- a least gap above 0 that the formatter rounds to nothing is no "at least +0.0 %", which
   -- reads as a gap measured at 0: below what the formatter shows, said so (template.helpers.pct
   -- shows a small one's first digit, "+0.03 %", down to 0.0005 %)
   local least = pct(ev.margin_pct)
+  -- (a least gap below the threshold that the formatter rounds up to it, 1.96 % as "+2.0 %",
+  -- read "at least +2.0 %, below the practical threshold of 2.0 %": with the decimals that keep
+  -- it apart, M.pct_near, as every figure beside a threshold; verdict55's scale made it reachable)
+  if least == pct(thr) then least = M.pct_near(ev.margin_pct, thr) end
   least = least:find("[1-9]") and ("at least " .. least) or "a least gap under 0.0005 %"
-  return (" by %s of their mean, below the practical threshold of %s %%, and %s"):format(
+  return (" by %s, below the practical threshold of %s %%, and %s"):format(
     least, M.thr_num(thr), ev.margin_max_pct and ("up to " .. pct(ev.margin_max_pct)) or "with no upper end")
 end
 
@@ -5610,6 +5776,22 @@ end
 
 -- The fall (B against A, %) that reaches a threshold of thr % (M.magnitude): -100 thr / (100 + thr).
 function M.fall_threshold(thr) return -100 * thr / (100 + thr) end
+
+-- A capacity's (or max sustained throughput's) margin between two figures a and b, on the one
+-- scale every practical threshold is judged on, the Change column's: the higher figure against
+-- the lower, 100 (max / min - 1), M.magnitude of B against A (so B's +2.01 % against A is beyond
+-- a 2 % threshold here as in a latency row, and A above B by 2.01 % shows as B -1.97 % in the
+-- Change, a fall beyond -1.96 %), signed as b - a. Before verdict55 these margins were of the
+-- two figures' mean (M.mean_gap_pct), so +2.01 % B against A (1.99 % of the mean) was "about
+-- the same" for capacity and beyond the threshold for a latency. nil where either is unknown,
+-- and where the lower is 0 or the higher unbounded: a gap with no upper end, as its callers say.
+function M.order_gap_pct(a, b)
+  if a == nil or b == nil then return nil end
+  if a == b then return 0 end
+  local lo, hi = math.min(a, b), math.max(a, b)
+  if not (lo > 0 and hi < math.huge) then return nil end
+  return (b > a and 1 or -1) * (hi / lo - 1) * 100
+end
 
 -- Is the whole interval of an effect (eff: a row effect, as M.interval_beyond's) within the
 -- practical threshold thr (%) at both ends, so that the difference is shown too small to
@@ -6174,7 +6356,17 @@ local function verdict_of(o)
     -- (no row effect - the samples at a tested load not at hand, a mixed test's repeats without
     -- the figure -: the test's finding as it is, as below where no load was overloaded; it
     -- raised "attempt to index a nil value" here)
-    if sig and se then size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b) end
+    if sig and se and (se.pct or se.pp) then
+      size, size_note, settle = M.effect_size(o.test, se, o.min_effect, o.label_a, o.label_b)
+    elseif sig then
+      -- (significant there, but no interval of the difference at those loads: its size is
+      -- unknown, so no winner, as the rows' rule below; verdict55)
+      size = "unsure"
+      r.effect_why = r.effect_why or "no interval of that difference"
+      size_note = ("significant, size unknown: the test finds %s's values lower, but with no interval of that "
+        .. "difference its size is unknown, so it may be within the %s %% practical threshold: no winner"):format(
+        o.test.z < 0 and (o.label_a or "A") or (o.label_b or "B"), ("%g"):format(o.min_effect or M.MIN_EFFECT))
+    end
     r.settle = settle
     -- (which of the loads both sustained it tested, M.test_scope_text: never "at the loads both
     -- sustained" of a test that left some of them out)
@@ -6286,6 +6478,26 @@ local function verdict_of(o)
     r.verdict = "not comparable"
     r.note = "the test within the load points and the figures pooled over them differ in opposite directions "
       .. "(the runs spread their requests over the loads differently)"
+    return r
+  end
+  if not (se and (se.pct or se.pp)) then
+    -- significant, but no interval of the difference: the estimate beyond the threshold
+    -- bounds nothing (an estimate just past 2 % is as likely 1 % as 3 %), so its size is
+    -- unknown and no winner is named - the mirror of the estimate within it (wording54);
+    -- a winner needs the whole interval beyond the threshold (M.effect_size, verdict55)
+    -- (size "unsure", as an unbounded interval's: every reader of it says no winner, and why)
+    r.verdict, r.size = "not shown to differ", "unsure"
+    r.effect_why = r.effect_why or "no interval of that difference"
+    -- (the run whose values are lower: the test's direction where it has one, else the figures')
+    local z = o.test.z ~= 0 and o.test.z or nil
+    r.size_lower = (z and z < 0 or not z and eb > ea) and "a" or "b"
+    local lower = r.size_lower == "a" and (o.label_a or "A") or (o.label_b or "B")
+    local by = eff and M.pct_near(eff, o.min_effect or M.MIN_EFFECT)
+      or (o.key == "error_rate_pct" and ("%s pp"):format(signed(eb - ea, 2))) or "N/A"
+    r.note = ("significant, size unknown: %s's values are lower (%s %s against %s), %s, but with no interval of that "
+      .. "difference its size is unknown, so it may be within the %s %% practical threshold: no winner"):format(
+      lower, o.label_b or "B", by, o.label_a or "A", r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted,
+      r.family_size or 1) or M.p_is(o.test.p), ("%g"):format(o.min_effect or M.MIN_EFFECT))
     return r
   end
   local b_better = (m.better == "higher") == (eb > ea)

@@ -705,6 +705,29 @@ function M.read_template(b, names_only)
   return cfg
 end
 
+-- The values in v (a config read by llmd.yaml, or a part of it at key) that are strings to
+-- llmdlua (YAML 1.2) but booleans to PyYAML (YAML 1.1: no, off, yes, on...), which the harness
+-- reads its config with: a config llmdlua writes again (yaml.dump) keeps them strings, so the
+-- harness would get other than the file says. One line each, "where: KEY: why; nothing was
+-- run" (doing: what writes it again), appended to out, in key order.
+function M.yaml11_problems(v, key, where, doing, out)
+  out = out or {}
+  local b = cluster.yaml11_bool(v, true)
+  if b ~= nil then
+    out[#out + 1] = ("%s: %s: '%s' is a string to llmdlua, which reads YAML 1.2, but %s to PyYAML (YAML 1.1), as the "
+      .. "harness reads its config; %s writes the config again, with the string '%s': write %s; nothing was run")
+      :format(where, key, v, tostring(b), doing, v, tostring(b))
+  elseif type(v) == "table" then
+    local ks = is_map(v) and ex.keys(v) or {}
+    if not is_map(v) then for j = 1, #v do ks[j] = j end end
+    for _, k in ipairs(ks) do
+      M.yaml11_problems(v[k], key and (key .. "." .. tostring(type(k) == "number" and k - 1 or k)) or tostring(k),
+        where, doing, out)
+    end
+  end
+  return out
+end
+
 -- The workload a benchmark b (a plan's benchmark:, its template read) runs, when its template
 -- has several: b.workload, which must name one of them (the rendered config then keeps it
 -- alone, M.keep_workload). run_only.sh runs every workload of its config, each its own
@@ -734,6 +757,15 @@ function M.workload_choice(b, where, key, apart)
     error(("%s: %s.workload: %s is not a workload of %s (its workloads: %s%s); nothing was run"):format(where, key,
       tostring(b.workload), b.template, list, near and ("; did you mean %s?"):format(near) or ""), 0)
   end
+  -- keeping the one workload writes the config again (M.keep_workload): a no/off/yes/on in what
+  -- it keeps, false or true to the harness's PyYAML, would reach it as a string (harden55 #4,
+  -- as mend54 #4 refused for run treatments); refused before anything deploys
+  local kept = {}
+  for k, v in pairs(cfg) do kept[k] = v end
+  kept.workload = { [b.workload] = cfg.workload[b.workload] }
+  local yes_no = M.yaml11_problems(kept, nil, b.template, ("keeping workload %s alone (%s.workload)")
+    :format(b.workload, key))
+  if #yes_no > 0 then error(table.concat(yes_no, "\n"), 0) end
   return b.workload
 end
 
@@ -780,6 +812,9 @@ function M.keep_workload(text, name, where)
     error(("%s: the rendered benchmark config has no workload %s to run"):format(where, name), 0)
   end
   cfg.workload = { [name] = cfg.workload[name] }
+  -- (M.workload_choice refused the template's own; a value the run filled in is checked here)
+  local yes_no = M.yaml11_problems(cfg, nil, where, ("keeping workload %s alone"):format(name))
+  if #yes_no > 0 then error(table.concat(yes_no, "\n"), 0) end
   return yaml.dump(cfg)
 end
 
@@ -805,27 +840,11 @@ function M.check_run_treatments(exp, plan, exp_path)
   -- harness's and upstream's reader, YAML 1.1) read as false or true would reach the harness
   -- as the string; refused, naming the key (mend54 #4)
   local yes_no = {}
-  local function said(v)
-    local b = tostring(cluster.yaml11_bool(v, true))
-    return ("'%s' is a string to llmdlua, which reads YAML 1.2, but %s to PyYAML (YAML 1.1), as the harness "
-      .. "reads its config; applying the run treatments writes the config again, with the string '%s': write %s")
-      :format(v, b, v, b)
-  end
-  local function walk(v, key, where)
-    if cluster.yaml11_bool(v, true) ~= nil then
-      yes_no[#yes_no + 1] = ("%s: %s: %s; nothing was run"):format(where, key, said(v))
-    elseif type(v) == "table" then
-      local ks = is_map(v) and ex.keys(v) or {}
-      if not is_map(v) then for j = 1, #v do ks[j] = j end end
-      for _, k in ipairs(ks) do
-        walk(v[k], key and (key .. "." .. tostring(type(k) == "number" and k - 1 or k)) or tostring(k), where)
-      end
-    end
-  end
-  if #exp.run_treatments > 0 then walk(cfg, nil, template) end
+  local doing = "applying the run treatments"
+  if #exp.run_treatments > 0 then M.yaml11_problems(cfg, nil, template, doing, yes_no) end
   for _, rt in ipairs(exp.run_treatments) do
     for _, o in ipairs(rt.overrides) do
-      walk(o.value, o.path, ("%s: run treatment %s"):format(exp_path or exp.name, rt.name))
+      M.yaml11_problems(o.value, o.path, ("%s: run treatment %s"):format(exp_path or exp.name, rt.name), doing, yes_no)
     end
   end
   if #yes_no > 0 then error(table.concat(yes_no, "\n"), 0) end

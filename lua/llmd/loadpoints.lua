@@ -405,6 +405,22 @@ function M.points(run)
         end
       end
     end
+    -- the error rate's interval is the one the capacity and the verdict read (M.repeats_error_ends:
+    -- the repeats' requests pooled, where their failures do not differ beyond chance), so that
+    -- every chart, table and comparison.json field drawn from p.ci shows that interval and not
+    -- the Student t one of the repeats' shares (task intervals55: a 2-repeat t-interval of 7.5 %
+    -- and 9.2 % reads 0 to 18.9 %, the verdict's 6.0 to 11.2 %). The t-interval is kept in
+    -- t_interval; basis says which it is ("pooled requests"; "repeats" where the t-interval stays).
+    local eci = p.ci and p.ci.error_rate_pct
+    if eci then
+      local e = M.repeats_error_ends(p)
+      eci.basis = e and "pooled requests" or "repeats"
+      if e then
+        eci.t_interval = { lo = eci.lo, hi = eci.hi, t_lo = eci.t_lo, clipped = eci.clipped, identical = eci.identical }
+        eci.lo, eci.hi, eci.t_lo, eci.clipped, eci.identical = e.lo, e.hi, nil, nil, nil
+        eci.pooled = e.pooled
+      end
+    end
     -- the achieved rate: the catalogue's, else the harness's (mean over repeats)
     local ach, n = 0, 0
     for _, st in ipairs(g.stages) do
@@ -4072,10 +4088,53 @@ function M.error_ci(p)
   return math.min(lo * 100, e), math.max(hi * 100, e), { n = n, deff = d, failed = k }
 end
 
+-- The design effect of a load point's repeats' failures in send order, one for all of them
+-- (failed: each repeat's failed requests; deff: each one's llmd.runmodel sample_deff.failed, nil
+-- or below 1 read as 1): the mean of the measured ones weighted by their failures. A repeat
+-- without a failure measures none (its design effect reads 1), yet where the repeats are alike
+-- (what M.repeats_failures_differ tests, and what pooling them assumes) they share one: read on
+-- its own, a repeat of 0 of 120 beside one of 11 of 120 in bursts of design effect 9.9 was a
+-- 120-request certainty against 1.1 of 12.1, "a crash" at p = 8.7e-04, where failures in bursts
+-- of 5 (3 % of requests, tests/sim/audit53_harness.py --fail-burst 5) leave a repeat of 120 with
+-- none about half the time (task intervals55). 1 where no repeat failed.
+function M.repeats_deff(failed, deff)
+  local sw, sd = 0, 0
+  for j = 1, #failed do
+    local d = deff and deff[j]
+    d = finite(d) and math.max(1, d) or 1
+    if failed[j] > 0 then sw, sd = sw + failed[j], sd + failed[j] * d end
+  end
+  return sw > 0 and sd / sw or 1
+end
+
+-- Do a load point's repeats fail beyond chance of one another: the one rule that both the error
+-- rate's interval of a repeated point (M.repeats_error_ends: pooled requests or the repeats'
+-- t-interval) and the error-rate row's test (llmd.decision.failure_dispersion: pooled counts or the
+-- repeats' rates) read, so that they never disagree (task intervals55: the row test read the raw
+-- counts, this interval the effective ones, and on failures in bursts one said "pool" where the
+-- other said "differ"). failed, total: each repeat's failed and finished requests; deff (optional):
+-- each repeat's failures' design effect in send order (llmd.runmodel's sample_deff.failed), read
+-- as their one (M.repeats_deff). Pearson's chi-square on the 2 x k table of the counts divided by
+-- it (stattest.heterogeneity): failures that come in bursts of design effect d make a count vary d
+-- times as much as independent ones, so d times fewer requests carry its information (the design
+-- effect's own meaning, as M.error_ci reads one run's); on the raw counts bursts within their noise
+-- read as a crash. Returns stattest.heterogeneity's {x2, df, p, share} with differ = p < alpha
+-- (llmd.decision.ALPHA where nil) and deff = the one design effect read, or nil where it cannot be
+-- told (fewer than 2 repeats with a request, no failure, or nothing but failures).
+function M.repeats_failures_differ(failed, total, deff, alpha)
+  local d = M.repeats_deff(failed, deff)
+  local ek, en = {}, {}
+  for j = 1, #failed do ek[j], en[j] = failed[j] / d, total[j] / d end
+  local h = #ek >= 2 and stattest.heterogeneity(ek, en) or nil
+  if not h then return nil end
+  h.differ, h.deff = h.p < (alpha or require("llmd.decision").ALPHA), d
+  return h
+end
+
 -- The 95 % interval of a repeated load point p's error rate (in %) from its repeats' requests
 -- pooled (p.repeat_counts): the exact binomial (Clopper-Pearson) interval of all their failures
--- among all their finished requests, each repeat's counts read on its effective sample (divided by
--- its failures' design effect in send order), as M.error_ci reads one run's. Not the Student t
+-- among all their finished requests, read on their effective sample (divided by their failures'
+-- design effect in send order, one for all repeats: M.repeats_deff), as M.error_ci reads one run's. Not the Student t
 -- interval of the repeats' shares: with 2 repeats that is their mean -+ 12.7 x their standard
 -- error, from one degree of freedom, and leaves a share of 8 % of 600 requests "allowed" to be
 -- within 5 % (task power54: on rate ladders of 2 repeats, 8 % failures against none named no
@@ -4090,17 +4149,18 @@ end
 function M.repeats_error_ends(p)
   local rc = p.repeat_counts
   if not (rc and #rc.failed >= 2) then return nil end
-  local k, n, ek, en = 0, 0, {}, {}
+  -- (each repeat's counts over the repeats' one design effect, M.repeats_deff)
+  local d = M.repeats_deff(rc.failed, rc.deff)
+  local k, n = 0, 0
   for j = 1, #rc.failed do
-    ek[j], en[j] = rc.failed[j] / rc.deff[j], rc.total[j] / rc.deff[j]
-    k, n = k + ek[j], n + en[j]
+    k, n = k + rc.failed[j] / d, n + rc.total[j] / d
   end
   -- (no failure in any repeat: their shares are identical zeros, met as before; the pooled
   -- interval would reach 5 % below 72 requests, 0 of 60 up to 5.96 %, which the repeats'
   -- identical figures were never read to allow)
   if n <= 0 or k <= 0 then return nil end
-  local h = stattest.heterogeneity(ek, en)
-  if h and h.p < require("llmd.decision").ALPHA then return nil end
+  local h = M.repeats_failures_differ(rc.failed, rc.total, rc.deff)
+  if h and h.differ then return nil end
   local lo, hi = stattest.clopper_pearson(k, n, 1 - stattest.normal_two_sided(M.SLO_CI_Z))
   local e = field(p, "error_rate_pct")
   e = finite(e) and e or k / n * 100
@@ -4394,6 +4454,42 @@ M.SETTLE_SD_CONFIDENCE = 80
 -- The chance (power, %) with which the repeats or loads a "to settle it" asks for settle it if
 -- the truth is as measured (here, and llmd.decision.noise_settle_text's longer loads).
 M.SETTLE_POWER = 80
+-- How many repeats of a load, each as long as its repeats were, a repeated point's error rate
+-- read on its repeats' requests pooled (M.repeats_error_ends' pooled = {failed, total, eff_n})
+-- needs, so that that pooled interval clears limit (%) on its share's side with M.SETTLE_POWER %
+-- chance if its share is truly as measured and its failures as bursty (their design effect,
+-- total / eff_n, as measured): the fewest r in repeats + 1 .. M.SETTLE_MAX_ERROR_REPEATS whose
+-- effective requests, floor(r x total / repeats / d), give stattest.cp_power >= M.SETTLE_POWER
+-- / 100 at the interval's level. Unlike a latency's repeats (sized on their spread's upper
+-- confidence limit, M.SETTLE_SD_CONFIDENCE), the count's noise follows from the share itself:
+-- nothing but the share is estimated. Returns r and its requests in all (r x the repeats' mean
+-- length), or nil where no such r is (the share too close to the limit: the capacity lies near
+-- this load). Checked by simulation: tests/sim/intervals55_error_settle.py.
+function M.error_repeats_needed(pooled, repeats, limit)
+  if not (pooled and pooled.total and pooled.total > 0 and pooled.eff_n and pooled.eff_n > 0 and repeats
+    and repeats >= 1 and type(limit) == "number") then
+    return nil
+  end
+  local q, lim = pooled.failed / pooled.total, limit / 100
+  if not (q > 0 and q < 1 and lim > 0 and lim < 1) or q == lim then return nil end
+  local d = math.max(1, pooled.total / pooled.eff_n)
+  local per = pooled.total / repeats
+  local level = 1 - stattest.normal_two_sided(M.SLO_CI_Z)
+  for r = repeats + 1, M.SETTLE_MAX_ERROR_REPEATS do
+    local n = math.floor(r * per / d)
+    if n >= 1 and stattest.cp_power(n, q, lim, level) >= M.SETTLE_POWER / 100 then
+      return r, math.floor(r * per + 0.5)
+    end
+  end
+  return nil
+end
+
+-- The most repeats (of the length measured) an error rate's advice asks for: more than a
+-- latency's M.SETTLE_MAX_REPEATS, as a count's noise does not last as long as the load does (a
+-- longer load narrows it as repeats do), and a share 1 to 2 points from a 5 % limit needs
+-- thousands of requests (30 of 480 against 5 %: 12 repeats of 240, 26 of 480 more than 50:
+-- tests/sim/intervals55_error_settle.py).
+M.SETTLE_MAX_ERROR_REPEATS = 50
 -- sat: the run's M.saturation (nil: none is known, no point is past it).
 function M.unclear_loads(points, slo, unclear, sat)
   local out = {}
@@ -4442,6 +4538,8 @@ function M.unclear_loads(points, slo, unclear, sat)
           -- requests at that load narrow it, repeats or a longer load alike, as one run's)
           local e = entry(i, x.key)
           e.remedy, e.lo, e.hi, e.pooled = "repeats", ends.lo, ends.hi, ends.pooled
+          e.repeats = p.repeat_counts and #p.repeat_counts.failed or p.repeats
+          e.need, e.need_requests = M.error_repeats_needed(ends.pooled, e.repeats, x.max)
           out[#out + 1] = e
           break
         elseif c and type(v) == "number" and not c.identical and c.lo <= x.max and c.hi > x.max and not settled then

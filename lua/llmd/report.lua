@@ -1662,6 +1662,7 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
 end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
+M.rate_text = rate_text -- (treatments: a capacity in the same precision)
 
 -- More metrics won than this (both runs' together): the Summary counts them, and lists
 -- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).
@@ -2151,6 +2152,13 @@ local NOISE_UNKNOWN_WHY = ("each load's pass or fail rests on one measured perce
   .. "cannot tell (no per-request data), and the loads that decide it lie too close, or their figures too near the "
   .. "limit, for a pass and a fail to order them (a figure %g %% off either way could swap them)"):format(
   lp.UNKNOWN_NOISE_BAND)
+-- The same, naming the loads and the condition that left the order open where the evidence
+-- keeps it (ev.noise_unknown_why, decision.unknown_noise_text; tidy55: the fixed words named
+-- neither); rate: the formatter of one rate (per GPU where the capacities are).
+function M.noise_unknown_why(ev, rate, A, B)
+  local t = decision.unknown_noise_text(ev.noise_unknown_why, ev, rate, A.label, B.label)
+  return t and (NOISE_UNKNOWN_WHY:match("^(.-%)), and ") .. ", and " .. t) or NOISE_UNKNOWN_WHY
+end
 
 -- The loads a capacity's evidence leaves unclear (lp.unclear_loads), as comparison.json keeps
 -- them (capacity.a.settle: an interval's end off the sample is left out, not infinite).
@@ -2400,7 +2408,7 @@ local function tps_token_order(model, ca, cb, token_gap, recompute)
       return o2 or nil, h2, l2
     end }
   return { order = order, token_explained = te or nil, hi_fig = hf, lo_fig = lf, gap_text = gap_text,
-    max_pct = hh ~= math.huge and ll and decision.mean_gap_pct(ll, hh) or nil }
+    max_pct = hh ~= math.huge and ll and decision.order_gap_pct(ll, hh) or nil }
 end
 
 -- The gap two capacities in output tok/s allow (capacity_gap_tps) held to the runs' tokens
@@ -3588,6 +3596,20 @@ end
 local function no_test_text(A, B, ca, cb)
   local one = "one run per load"
   local wa, wb = ca.interval_why, cb.interval_why
+  if wa == nil and wb == nil then
+    -- ranges from repeats on both sides (no reason for either to lack one): say the repeats
+    -- there were, never "one run per load for B" (truth55: B had 2 repeats at every load)
+    local function reps(S)
+      local lo, hi = math.huge, 0
+      for _, p in ipairs(S.run and lp.points(S.run) or {}) do
+        local r = p.repeats or 1
+        lo, hi = math.min(lo, r), math.max(hi, r)
+      end
+      if hi == 0 then return S.label end
+      return ("%s per load for %s"):format(lo == hi and tostring(lo) or (lo .. "-" .. hi), S.label)
+    end
+    return ("repeats at every load point (%s, %s): no test"):format(reps(A), reps(B))
+  end
   if (wa == nil or wa == one) and (wb == nil or wb == one) then
     if wa and wb then return "one run per load: no test" end
     return ("one run per load for %s: no test"):format(wa and A.label or B.label)
@@ -3597,6 +3619,8 @@ local function no_test_text(A, B, ca, cb)
   if wb then parts[#parts + 1] = ("for %s, %s"):format(B.label, wb) end
   return "no test: " .. table.concat(parts, "; ")
 end
+
+M.no_test_text = no_test_text -- (for tests)
 
 -- The same reason for a capacity sentence that names no higher run: "one run per load",
 -- "one run per load for x", "for x, 1 of 3 load points with one run only".
@@ -4056,7 +4080,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
       why = ": " .. decision.capacity_noise_text(ev.noise, rate, ev.within_noise == "b" and B.label or A.label,
         ev.within_noise == "b" and A.label or B.label)
     elseif ev.noise_unknown then
-      why = " (" .. NOISE_UNKNOWN_WHY .. ")"
+      why = " (" .. M.noise_unknown_why(ev, rate, A, B) .. ")"
     elseif not ev.within_range and (ca.noise or cb.noise) then
       why = " (" .. noise_why(model.slo) .. ")"
     elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
@@ -4200,7 +4224,7 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     per = apart_rate(o.hi_rps, o.lo_rps, unit)
     return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
-      .. "but only by %s of their mean%s within the practical threshold of %s %%: about the same, no winner")
+      .. "but only by %s%s within the practical threshold of %s %%: about the same, no winner")
       :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
         decision.largest_within_text(o.margin_max_pct, model.min_effect),
         T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
@@ -4248,7 +4272,7 @@ local function capacity_tps_token_text(model, A, B, tt)
   end
   local hi, lo = tt.order == "b" and B or A, tt.order == "b" and A or B
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
-  local m = decision.mean_gap_pct(tt.lo_fig, tt.hi_fig)
+  local m = decision.order_gap_pct(tt.lo_fig, tt.hi_fig)
   local thr = model.min_effect
   local apart = ("%s's capacity lies at %s or more, %s's at %s or less"):format(hi.label, tok(tt.hi_fig), lo.label,
     tok(tt.lo_fig))
@@ -4256,7 +4280,7 @@ local function capacity_tps_token_text(model, A, B, tt)
     -- (its least gap below the threshold: at least as high, or, its largest below it too, no
     -- difference of practical size; the req/s row's words, M.CSV_ORDERS)
     local small = tt.max_pct and tt.max_pct < thr
-    return ("%s: apart in output tok/s (%s), but by %s of their mean at least, below the practical threshold of %s "
+    return ("%s: apart in output tok/s (%s), but by at least %s, below the practical threshold of %s "
       .. "%%%s, and %s: not shown to differ, no winner"):format(basis, apart, T.helpers.pct(m or 0),
       decision.thr_num(thr), small and ", the largest gap the spans allow too"
       or (", so %s is at least as high"):format(hi.label), rps), "not shown to differ",
@@ -4685,12 +4709,24 @@ local function settle_text(model, A, B, ca, cb, only)
         -- (an error rate's interval is its failures' exact binomial one, lp.error_ci: more
         -- requests at that load narrow it, repeats or a longer load alike)
         -- (a repeated point's from its repeats' requests pooled: lp.repeats_error_ends)
-        parts[#parts + 1] = head .. ("more requests at that load, repeats or a longer load (%s %s, its exact 95 %% "
-          .. "interval %s to %s from its %s, across the %s limit%s)"):format(name, fmt(e.value), fmt(e.lo),
-          fmt(e.hi),
+        -- (how many: lp.error_repeats_needed, the pooled interval clearing the limit with
+        -- lp.SETTLE_POWER % chance if the share is truly as measured; tests/sim/intervals55_error_settle.py)
+        local how = "more requests at that load, repeats or a longer load"
+        if e.pooled and e.need then
+          how = ("%d repeats of that load, not %d, or as many requests in longer loads (about %d in all)"):format(
+            e.need, e.repeats, e.need_requests)
+        elseif e.pooled and e.repeats then
+          how = ("more requests at that load than %d repeats of these give (its share lies too close to the limit "
+            .. "for them to clear it with %d %% chance: its capacity lies near this load)"):format(
+            lp.SETTLE_MAX_REPEATS, lp.SETTLE_POWER)
+        end
+        local chance = e.pooled and e.need and ("; %d would clear it with %d %% chance if its error rate is truly as "
+          .. "measured and its failures as bursty"):format(e.need, lp.SETTLE_POWER) or ""
+        parts[#parts + 1] = head .. ("%s (%s %s, its exact 95 %% interval %s to %s from its %s, across the %s "
+          .. "limit%s%s)"):format(how, name, fmt(e.value), fmt(e.lo), fmt(e.hi),
           e.pooled and ("repeats' failed requests pooled, %.0f of %.0f"):format(e.pooled.failed, e.pooled.total)
             or "failed requests", fmt(limit[e.key]), default[e.key] and (": unclear whether it stays within the %g %% "
-          .. "failure limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "")
+          .. "failure limit, the default where no error-rate SLO is given"):format(limit[e.key]) or "", chance)
       elseif e.remedy == "repeats" then
         parts[#parts + 1] = head .. ("repeats of that load (%s %s, its 95 %% interval %s to %s, across the %s limit: "
           .. "one run cannot show how much it varies from run to run)"):format(name, fmt(e.value), fmt(e.lo),
@@ -5137,6 +5173,9 @@ local function verdict_of(model, A, B)
         local function per(x) return rate_text(x) .. gpu end
         v.reason = v.reason .. ": " .. decision.capacity_noise_text(ev.noise, per,
           ev.within_noise == "b" and B.label or A.label, ev.within_noise == "b" and A.label or B.label)
+      elseif ev.order_open and ev.noise_unknown then
+        -- (summary files' unknown noise: the loads and the condition that leave it open, tidy55)
+        v.reason = v.reason .. ": " .. M.noise_unknown_why(ev, function(x) return rate_text(x) .. gpu end, A, B)
       end
       v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
       -- (an order left open, and a bound above the other's ceiling by less than the noise of
@@ -5151,7 +5190,7 @@ local function verdict_of(model, A, B)
       local hi, lo = ev.margin_higher == "b" and B.label or A.label, ev.margin_higher == "b" and A.label or B.label
       local between = (ev.margin_hi and ev.margin_lo) and (" (%s's %s against %s's %s, the figures that order "
         .. "them)"):format(hi, rate_text(ev.margin_hi) .. gpu, lo, rate_text(ev.margin_lo) .. gpu) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(ev.margin_pct or 0), between,
         decision.largest_within_text(ev.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -5165,7 +5204,11 @@ local function verdict_of(model, A, B)
       v.kind = "no clear difference"
       -- (the gap held to the runs' tokens beside the measured one, where their requests differ:
       -- decision.capacity_token_gap, token54)
-      v.text = ("Cannot say which %s: %s; the repeats' ranges overlap, so either may be higher%s."):format(more, both,
+      -- Its own words (verdict55): measured, and no difference found - never "Cannot say", the
+      -- words of a comparison these data cannot decide (a capacity N/A, no repeats, an open
+      -- range, the rates' noise), which printed the same sentence for both
+      v.text = ("No clear difference in %s: %s; measured with repeats at every load point, whose ranges overlap, so "
+        .. "neither is shown higher, nor are they shown the same%s: no winner."):format(measure, both,
         v.change and (" (B − A: " .. v.change .. M.token_held_text(A, B, ev) .. ")") or "")
       v.settle = capacity_settle(model, A, B, ca, cb, ev, gpu, lead_gpu)
     elseif ver == "not shown to differ" then
@@ -5305,7 +5348,7 @@ local function verdict_of(model, A, B)
       local fh, fl = o.higher == "b" and o.lb or o.la, o.higher == "b" and o.ha or o.hb
       local between = (fh and fl) and (" (%s sustained %s, %s never achieved more than %s at any load)"):format(hi,
         T.helpers.num(fh, 2) .. o.unit, lo, T.helpers.num(fl, 2) .. o.unit) or ""
-      v.reason = ("the measured loads put %s above, but by %s of their mean only%s%s within the practical threshold "
+      v.reason = ("the measured loads put %s above, but by %s only%s%s within the practical threshold "
         .. "of %s %%: no winner"):format(hi, T.helpers.pct(o.margin_pct), between,
         decision.largest_within_text(o.margin_max_pct, model.min_effect), thr)
       v.text = ("About the same %s: %s; %s."):format(measure, both, v.reason)
@@ -5438,6 +5481,7 @@ local function verdict_of(model, A, B)
   if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then
     caveats[#caveats + 1] = model.same_config
   end
+  if model.different_cluster then caveats[#caveats + 1] = model.different_cluster end
   if model.config_mismatch and not mismatch_led then caveats[#caveats + 1] = model.config_mismatch end
   if model.like_unverified and v.kind ~= "broken" and v.kind ~= "not comparable" then
     caveats[#caveats + 1] = ("like for like not verified: %s"):format(model.like_unverified)
@@ -5486,7 +5530,10 @@ end
 
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb, ev)
-  return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
+  -- ("no clear difference (measured ...)" first, the Verdict's words: measured, and no
+  -- difference found, never the undecidable case's "either may be higher" alone; verdict55)
+  return ("Capacity within %s: %s for %s, %s for %s: no clear difference (measured with repeats): %s; the ranges are "
+    .. "%s."):format(phrase, capacity_text(ca),
     A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
       T.helpers.pct, ("%s vs %s"):format(B.label, A.label), M.token_held_text(A, B, ev)), decision.range_what(ca, cb))
 end
@@ -6138,7 +6185,7 @@ local function summary(model, A, B)
       -- this verdict, so the branches below never see one)
       out[#out + 1] = least_below_text(model, phrase, A, B, ca, cb, ev)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
-      local eff = decision.mean_gap_pct(ca.rps, cb.rps)
+      local eff = decision.order_gap_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
       elseif is_bound(ca) and is_bound(cb) and (ev.verdict == "unknown" or ev.within_noise) then
@@ -6254,7 +6301,7 @@ local function summary(model, A, B)
             .. "be higher."):format(other.label, with.label))
         elseif ev.order_open and ev.noise_unknown then
           out[#out] = out[#out]:gsub("%.$", function()
-            return "; " .. NOISE_UNKNOWN_WHY .. ", so either may be higher."
+            return "; " .. M.noise_unknown_why(ev, rate_text, A, B) .. ", so either may be higher."
           end)
         elseif ev.order_open and (ca.noise or cb.noise) then
           out[#out] = out[#out]:gsub("%.$", function()
@@ -6704,16 +6751,18 @@ local function summary(model, A, B)
       -- timeouts: what the files say they were, never an overloaded queue: fixb46)
       local bw = gap and decision.unsustained_burst_words(model.saturation, { a = A.run, b = B.run },
         { a = model.load_points.a, b = model.load_points.b })
+      -- (loads left out as a run's saturation is unknown: unknown, with why, tidy55)
+      local uw, ur = decision.pooled_unjudged_words(model.pooled_over)
       if gap then
         return ("The whole-run %s gap (%s, %s for %s against %s for %s) is no verdict: those figures pool "
           .. "%s (%s), so they are not comparable; the capacity and the tests at the loads both sustained decide%s.")
           :format(gap.label, gap.pct_text, gap.a_text, A.label, gap.b_text, B.label,
             bw and ("loads a run answered short, failed requests in bursts (%s) making up the rest"):format(bw.cause)
-              or "loads where a run was overloaded",
+              or uw or "loads where a run was overloaded",
             -- (the error rate's reason is its failures' spread between runs, not the queue's latency)
             bw and (gap.key == "error_rate_pct" and bw.count or bw.latency)
-              or gap.key == "error_rate_pct" and "how many requests an overloaded queue fails varies between runs "
-              .. "beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED,
+              or (ur and (ur .. "; ") or "") .. (gap.key == "error_rate_pct" and "how many requests an overloaded "
+              .. "queue fails varies between runs beyond what one run's counts show" or decision.LATENCY_UNSUSTAINED),
             -- (that metric's own test, with the loads it covered: never read as all of them)
             gap_test and (" (its own: %s)"):format(gap_test) or "")
       end
@@ -7783,7 +7832,17 @@ function M.build(opts)
   model.like_unverified, one_sided = like_unverified(A, B)
   model.same_config = same_plan_config(opts.workspace)
   -- (a run and its re-run, compared folder to folder: the same recorded configuration)
-  if not model.same_config and M.same_recorded_config(A.state, B.state) then
+  -- (two clusters, as the runs' records say - a re-run on another kube context -: their
+  -- difference is no run-to-run variation, and it is said; fixb55 #1)
+  local ws_ = require "llmd.workspace"
+  local function cl(st)
+    local c = type(st) == "table" and st.cluster
+    if type(c) ~= "table" then return nil end
+    return { context = type(c.context) == "string" and c.context or nil,
+      server = type(c.server) == "string" and c.server or nil, from = tostring(c.from or "run_state.json") }
+  end
+  model.different_cluster = ws_.cluster_difference(A.label, cl(A.state), B.label, cl(B.state))
+  if not model.same_config and not model.different_cluster and M.same_recorded_config(A.state, B.state) then
     model.same_config_rerun = true
     model.same_config = ("%s and %s recorded the same configuration (the same deploy and benchmark commands, "
       .. "stack and benchmark: one is a re-run of the other), so this is an A/A check: a difference is run-to-run "
@@ -7944,6 +8003,9 @@ function M.build(opts)
       .. "below): %s"):format(model.verdict.text)
     model.summary = ("Warning: %s. %s"):format(sim, model.summary)
   end
+  -- the layout of the report's top: short Headline cells with each row's full text in a
+  -- note, and a short Summary (llmd.report_layout); nothing above is changed
+  require("llmd.report_layout").apply(model)
   return model
 end
 
@@ -7952,6 +8014,7 @@ end
 M.LIST_PATHS = {}
 for _, p in ipairs { "slo", "comparison_slo",
   "slo_checks", "mixed_requests", "perf", "perf_notes", "evidence_notes", "headline",
+  "headline_notes", "headline_notes[].parts", "summary_lines",
   "config",
   "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",

@@ -201,6 +201,55 @@ function M.main()
   end
 end
 
+-- The script's override of the cluster check (M.check_cluster): act on the current kube
+-- context though the workspace was made in another (or records none); what it then records
+-- (M.stamp_cluster) says so.
+M.OVERRIDE = "LLMDLUA_USE_CURRENT_CONTEXT"
+local function overridden() return os.getenv(M.OVERRIDE) == "1" end
+
+-- Is the cluster kubectl talks to now the one the workspace at dir was made in (its
+-- cluster.json), as compare.lua --resume checks (llmd.cluster.check_identity)? Raises one line
+-- saying which and how to go on, unless the override is set; returns the current identity and
+-- how it differs (nil: the same).
+function M.check_cluster(dir, k)
+  local cluster = require "llmd.cluster"
+  local saved = read_json(dir .. "/cluster.json") or {}
+  local id = cluster.identity(k)
+  local ok, why = pcall(cluster.check_identity, saved, id, dir, overridden())
+  if not ok then
+    -- (the script's override, not compare.lua's --use-current-context: said as the script takes it)
+    why = tostring(why):gsub("add %-%-use%-current%-context if the current one is where it was made",
+      "run the script with " .. M.OVERRIDE .. "=1 to act on the current one all the same (the re-run's "
+      .. "run_state.json then records it, and compare.lua says the two runs ran on different clusters)")
+    error(why, 0)
+  end
+  return id, why
+end
+
+-- The re-run's record st (run X's run_state.json, copied) with the cluster it ran on: its
+-- cluster (context, server, namespace; and, where the override let it run elsewhere than the
+-- workspace, override and the workspace's cluster), and, run elsewhere, no hardware or GPU
+-- count of run X's (another cluster's are not known).
+function M.stamp_cluster(st, dir, ns)
+  local k = k8s.new { namespace = ns }
+  local id = require("llmd.cluster").identity(k)
+  local saved = read_json(dir .. "/cluster.json") or {}
+  local c = { context = id.context or json.null, server = id.server or json.null, namespace = ns }
+  local sctx = type(saved.context) == "string" and saved.context or nil
+  local ssrv = type(saved.server) == "string" and saved.server or nil
+  -- (as llmd.cluster.check_identity takes it: the recorded context, else server, is the one now)
+  local here = (sctx or ssrv) and (sctx == nil or sctx == id.context) and (ssrv == nil or ssrv == id.server)
+  if not here then
+    c.override = M.OVERRIDE .. "=1"
+    c.workspace_cluster = { context = sctx or json.null, server = ssrv or json.null }
+    if type(st.stack) == "table" then
+      st.stack.hardware, st.stack.gpus = "unknown", "unknown"
+    end
+  end
+  st.cluster = c
+  return st
+end
+
 -- The lock the script holds while it acts (run in the background by it): the workspace's
 -- (the flock compare.lua and analyze.lua take) and the namespace's (the ConfigMap compare.lua
 -- and experiment.lua take), so that the script and a compare.lua --resume of the workspace,
@@ -216,6 +265,12 @@ function M.hold()
     return
   end
   local c = ctx()
+  -- (the cluster first: the script acts where the workspace was made, or where its override says)
+  local cok, cerr = pcall(M.check_cluster, dir, c.k)
+  if not cok then
+    print("refused " .. tostring(cerr))
+    return
+  end
   local lok, lock = pcall(cluster.lock_namespace, c.k, dir, "run_comparison.sh", io.stderr)
   if not lok then
     print("refused " .. tostring(lock))

@@ -737,4 +737,43 @@ function M.clopper_pearson(k, n, level)
   return lo, hi
 end
 
+-- The chance that the exact (Clopper-Pearson, M.clopper_pearson) interval at level of k
+-- failures in n independent requests (n whole), k ~ Binomial(n, q), lies wholly beyond limit
+-- on q's side: above it (its lower end > limit) where q > limit, else within it (its upper end
+-- <= limit). The interval's ends rise with k, so it clears for k at or past one count (found by
+-- bisection) and the chance is the binomial tail there (P(K >= k) = I_q(k, n - k + 1), P(K <=
+-- k) = 1 - I_q(k + 1, n - k): M.ibeta). 0 where q == limit or no count clears it.
+function M.cp_power(n, q, limit, level)
+  if not (type(n) == "number" and n >= 1 and n == math.floor(n) and q > 0 and q < 1 and limit > 0 and limit < 1) then
+    error(("cp_power: expected n whole >= 1, 0 < q, limit < 1, got n = %s, q = %s, limit = %s"):format(
+      tostring(n), tostring(q), tostring(limit)), 2)
+  end
+  if q == limit then return 0 end
+  local above = q > limit
+  local function clears(k)
+    local lo, hi = M.clopper_pearson(k, n, level)
+    if above then return lo > limit end
+    return hi <= limit
+  end
+  if above then
+    -- the fewest failures that clear it (none: n itself does not)
+    if not clears(n) then return 0 end
+    local a, b = 0, n -- clears(b); not clears(a): lo(0) = 0
+    while b - a > 1 do
+      local m = (a + b) // 2
+      if clears(m) then b = m else a = m end
+    end
+    return M.ibeta(q, b, n - b + 1)
+  end
+  -- the most failures that still clear it (none: not even 0)
+  if not clears(0) then return 0 end
+  if clears(n) then return 1 end
+  local a, b = 0, n -- clears(a); not clears(b)
+  while b - a > 1 do
+    local m = (a + b) // 2
+    if clears(m) then a = m else b = m end
+  end
+  return 1 - M.ibeta(q, a + 1, n - a)
+end
+
 return M

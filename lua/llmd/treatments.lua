@@ -106,7 +106,12 @@ function M.load(list, opts)
     if not t.gpus then
       local ws = require "llmd.workspace"
       for _, d in ipairs(t.dirs) do
-        local g, file = ws.recorded_gpus(d)
+        local g, file, bad, why = ws.recorded_gpus(d)
+        if bad then
+          -- (a record that cannot be read: the count is unknown, said, never one read further up)
+          io.stderr:write(("warning: treatment %s: %s: not read (%s): its GPU count is unknown (give --gpus %s=N)\n")
+            :format(t.label, bad, why, t.label))
+        end
         if g and t.recorded_gpus and t.recorded_gpus ~= g then
           error(("treatment %s: %s records gpus %s, %s records %s: give --gpus %s=N"):format(t.label,
             t.recorded_gpus_file, t.recorded_gpus, file, g, t.label), 0)
@@ -1757,7 +1762,13 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
           or ev.verdict == "unknown" and "not comparable: the evidence cannot order them"
           or ev.verdict == "untested" and ev.noise_unknown and bx and bn
             and ("untested, and either may be higher: %s, %s, but each pass or fail rests on one measured percentile "
-              .. "whose noise these files cannot tell (no per-request data), too close to order them"):format(bx, bn)
+              .. "whose noise these files cannot tell (no per-request data)%s"):format(bx, bn,
+              -- (the loads and the condition that leave it open, tidy55: "too close" named none)
+              (function()
+                local why = decision.unknown_noise_text(ev.noise_unknown_why, ev,
+                  function(v) return rate(v) .. " per GPU" end, nxt.label, x.label)
+                return why and (", and " .. why) or ", too close to order them"
+              end)())
           -- (spans apart by less than the noise of the rates they are read at: the ranking's and
           -- compare.lua's words, decision.capacity_noise_text, its rates per GPU; "cannot order
           -- them" reads as spans that overlap beside two that do not)
@@ -1826,7 +1837,7 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
         -- (compare.lua's rule: an order by less than the practical threshold is none)
         local hi, lo = sp.below_threshold == "b" and x or nxt, sp.below_threshold == "b" and nxt or x
         return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
-          .. "more than %s at any load), but only by %s of their mean%s within the practical threshold of %g %%: "
+          .. "more than %s at any load), but only by %s%s within the practical threshold of %g %%: "
           .. "about the same"):format(x.label, nxt.label, hi.label, hi.label,
           rate(sp.below_threshold == "b" and sp.lb or sp.la), lo.label,
           rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct),
@@ -2101,7 +2112,10 @@ function M.verdict_line(m, ranked, failed, by_cap)
       -- ("not comparable" where the evidence leaves room for either order says so plainly:
       -- untested, either may be higher, capa38)
       line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
-        fig(r2.text), r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
+        fig(r2.text), r1.both_never_rps and r1.vs_next == "not comparable" and ("cannot say: both met the SLO at every "
+          .. "load measured, up to %s; measure higher loads"):format(
+            require("llmd.report").rate_text(r1.both_never_rps))
+          or r1.either and ("untested, and either may be higher" .. (r1.either_why and (": " .. r1.either_why)
           or "")) or why[r1.vs_next] or tostring(r1.vs_next))
       -- (what would settle it, where the ranking's text knows: compare.lua's Verdict's words)
       if r1.settle then line = line .. " " .. r1.settle end
@@ -2900,6 +2914,14 @@ function M.model(list, opts)
         :format(nxt.label, nxt.label, m.rank_by, nf)
       -- (what would settle it: the lower bounds measured higher, compare.lua's Verdict's words)
       r.settle = capacity_bounds_settle(x, nxt)
+    elseif ev.verdict == "untested" and ev.order_open and ev.noise_unknown then
+      -- (summary files' unknown noise: the spans may lie apart, so never "which overlap"; the
+      -- loads and the condition that leave it open, as compare.lua's Evidence says them, tidy55)
+      r.vs_next, r.proven, r.either = "untested", false, true
+      local why = decision.unknown_noise_text(ev.noise_unknown_why, ev, gap_rate, nxt.label, x.label)
+      r.vs_next_text = ("untested against %s (%s), and either may be higher: each load's pass or fail rests on one "
+        .. "measured percentile whose noise these files cannot tell (no per-request data)%s"):format(nxt.label, nf,
+        why and (", and " .. why) or ", too close to order them")
     elseif ev.verdict == "untested" and ev.order_open then
       -- an interpolated figure is an estimate: the measured loads leave room for either order
       -- (the spans decision.capacity_span orders by, each named and in its cell's digits, so
@@ -3219,7 +3241,7 @@ function M.model(list, opts)
         r.vs_next = "negligible"
         r.evidence = { below_threshold = true, margin_pct = ssp.margin_pct, margin_max_pct = ssp.margin_max_pct }
         r.vs_next_text = ("%s; the measured loads put this one above %s (it sustained %s, %s never achieved more than "
-          .. "%s at any load), but only by %s of their mean%s within the practical threshold of %g %%: about the "
+          .. "%s at any load), but only by %s%s within the practical threshold of %g %%: about the "
           .. "same"):format(r.vs_next_text, nxt.label, gap_rate(ssp.lb), nxt.label, gap_rate(ssp.ha),
           gap_pct(ssp.margin_pct), decision.largest_within_text(ssp.margin_max_pct),
           decision.MIN_EFFECT)
@@ -3296,6 +3318,12 @@ function M.model(list, opts)
         nil
       r.same_results = nxt.label
       r.vs_next_text = ("the same results as %s (an A/A check: no difference to find)"):format(nxt.label)
+    end
+    -- two capacities that never violated the SLOs: lower bounds at the highest loads measured,
+    -- which cannot be ordered (not "not comparable", which the README keeps for unlike runs)
+    if by_cap and nxt and x.capacity.kind == "never_violated" and nxt.capacity.kind == "never_violated"
+      and x.capacity.rps and nxt.capacity.rps then
+      r.both_never_rps = math.max(x.capacity.rps, nxt.capacity.rps)
     end
     m.ranking[#m.ranking + 1] = r
   end
@@ -4145,7 +4173,7 @@ function M.dominated_per_gpu(m, T)
         -- order them per GPU", and a gap within the threshold so held still did, token54)
         or token_reason(sp, d.label, d.by, rate) and ("%s: not shown to differ per GPU"):format(
           token_reason(sp, d.label, d.by, rate))
-        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean%s within "
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %%%s within "
           .. "the practical threshold of %g %%: about the same per GPU"):format(
           sp.below_threshold == "b" and d.by or d.label, sp.margin_pct,
           decision.largest_within_text(sp.margin_max_pct), decision.MIN_EFFECT)

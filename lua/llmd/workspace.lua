@@ -684,28 +684,94 @@ function M.recorded_run(path)
   return file, st
 end
 
--- Whether the results at path were made on a simulated cluster (llmd.cluster's
--- run_state.json simulated: the nodes that say so). The record is the nearest run_state.json
--- at path or in a folder above it (a workspace run's run-x/ or results/, or a folder inside
--- results/, an experiment's cell, a re-run's reruns/run-x-<id>/): whichever way a run's
--- results are given again, the mark goes with them. Returns the record's simulated text and
--- its path, or nil (no record above path, or one that says nothing of it).
-function M.simulated_record(path)
-  local p = realpath(tostring(path):gsub("/+$", "")) or tostring(path)
+-- The nearest folder at path (realpath, trailing slashes cut) or above it that holds a
+-- run_state.json, and the resolved start; nil where none does. The one walk up to a run's
+-- record: M.recorded_run_above (which checks where path lies in it) and M.cluster_record.
+local function state_folder_above(path)
+  local start = realpath(tostring(path):gsub("/+$", "")) or tostring(path):gsub("/+$", "")
+  local p = start
   while p and p ~= "" do
-    local file = p .. "/run_state.json"
-    if lfs.attributes(file, "mode") == "file" then
-      local ok, st = pcall(json.read, file)
-      if ok and type(st) == "table" and type(st.simulated) == "string" and st.simulated ~= "" then
-        return st.simulated, file
-      end
-      return nil
-    end
+    if lfs.attributes(p .. "/run_state.json", "mode") == "file" then return p, start end
     local up = p:match("^(.*)/[^/]*$")
     if up == p then break end
     p = up
   end
   return nil
+end
+
+-- The record of the run whose results are at path, or in a folder above it (tidy55: one walk
+-- for M.simulated_record and M.recorded_gpus, which walked to it by two rules, every folder up
+-- read raw and 3 folders up checked): the nearest run_state.json at path or above it, whatever
+-- the depth (a workspace run's run-x/ or results/, a folder inside results/ however deep, an
+-- experiment's cell, a re-run's reruns/run-x-<id>/), read and checked as M.recorded_run reads
+-- it. It is path's record only where path is that run folder (with results/ in it) or lies in
+-- its results/: a folder beside results/ (run-x/benchmark) is the run's own, not results, and
+-- has none. Returns the file and what it holds; nil where there is none; nil, the file and why
+-- where the nearest one cannot be read as llmdlua writes it (never one further up instead).
+function M.recorded_run_above(path)
+  local p, start = state_folder_above(path)
+  if not p then return nil end
+  if not (start == p and lfs.attributes(p .. "/results", "mode") == "directory" or inside(p .. "/results", start)) then
+    return nil
+  end
+  return M.recorded_run(p)
+end
+
+-- Whether the results at path were made on a simulated cluster (llmd.cluster's
+-- run_state.json simulated: the nodes that say so), by its record (M.recorded_run_above):
+-- whichever way a run's results are given again, the mark goes with them. Returns the
+-- record's simulated text and its path; nil (no record above path, or one that says nothing
+-- of it); or nil, the record's path and why where it cannot be read (unknown, said by the
+-- caller).
+function M.simulated_record(path)
+  local file, st, why = M.recorded_run_above(path)
+  if not file then return nil, st, why end
+  if type(st.simulated) == "string" and st.simulated ~= "" then return st.simulated, file end
+  return nil
+end
+
+-- Which cluster the results at path were made on, as recorded: {context, server, from = the
+-- file}, or nil (not recorded). The nearest run_state.json at path or above it: its cluster
+-- (a re-run's, written by run_comparison.sh), else, for a workspace's run-x/, the workspace's
+-- cluster.json beside run-x/ (compare.lua's); a run_state.json recording none whose folder
+-- has no cluster.json beside it (a re-run of an older llmdlua, imported results) is unknown,
+-- never taken for the workspace's further up (fixb55 #1: a re-run on another context was read
+-- as run-to-run variation).
+function M.cluster_record(path)
+  local function known(c)
+    return type(c) == "table" and (type(c.context) == "string" or type(c.server) == "string")
+  end
+  local function pick(c, file)
+    return { context = type(c.context) == "string" and c.context or nil,
+      server = type(c.server) == "string" and c.server or nil, from = file }
+  end
+  local p = state_folder_above(path)
+  if not p then return nil end
+  local file = p .. "/run_state.json"
+  local ok, st = pcall(json.read, file)
+  if ok and type(st) == "table" and known(st.cluster) then return pick(st.cluster, file) end
+  local up = p:match("^(.*)/[^/]*$")
+  local cj = up and up .. "/cluster.json"
+  if cj and lfs.attributes(cj, "mode") == "file" then
+    local ok2, c = pcall(json.read, cj)
+    if ok2 and known(c) then return pick(c, cj) end
+  end
+  return nil
+end
+
+-- "different clusters" between two runs' records (M.cluster_record), or nil when both are
+-- known and the same, or either is unknown: the line says which, from where.
+function M.cluster_difference(la, ca, lb, cb)
+  if not ca or not cb then return nil end
+  local differ = (ca.context and cb.context and ca.context ~= cb.context)
+    or (ca.server and cb.server and ca.server ~= cb.server)
+  if not differ then return nil end
+  local function words(c)
+    return (c.context and ("kube context " .. c.context) or "no kube context")
+      .. (c.server and (" (server " .. c.server .. ")") or "") .. ", recorded in " .. c.from
+  end
+  return ("%s and %s ran on different clusters (%s: %s; %s: %s): a difference between them is the clusters' as "
+    .. "much as the configurations', not run-to-run variation"):format(la, lb, la, words(ca), lb, words(cb))
 end
 
 -- The accelerator count a run's stack states (run_state.json's stack.gpus, written from an
@@ -717,20 +783,14 @@ function M.stack_gpus(stack)
   return nil
 end
 
--- The accelerator count recorded for the run whose results folder is path (M.recorded_run:
--- a workspace's run-x, its results/ or a folder inside that), nil when none is recorded.
--- Returns the count and the run_state.json it was read from.
+-- The accelerator count recorded for the run whose results are at path (M.recorded_run_above:
+-- a workspace's run-x, its results/ or a folder inside that, however deep), nil when none is
+-- recorded. Returns the count and the run_state.json it was read from; nil, nil, the record's
+-- path and why where it cannot be read (the count is then unknown, said by the caller).
 function M.recorded_gpus(path)
-  local p = tostring(path):gsub("/+$", "")
-  -- (a harness's folder inside run-x/results: run-x/results/<uid>_<workload>)
-  for _ = 1, 3 do
-    local file, st = M.recorded_run(p)
-    if file then return M.stack_gpus(st.stack), file end
-    local up = p:match("^(.+)/[^/]+$")
-    if not up then break end
-    p = up
-  end
-  return nil
+  local file, st, why = M.recorded_run_above(path)
+  if file then return M.stack_gpus(st.stack), file end
+  return nil, nil, st, why
 end
 
 -- What of a run's record (M.recorded_run's st) info does not state: info (an info file's
@@ -844,7 +904,15 @@ function M.import(w, x, opts)
   end
   -- results made on a simulated cluster stay marked so (the report says it first), whether
   -- given as the run folder, its results/ or a folder in them
-  local sim, sim_file = M.simulated_record(opts.results or src)
+  local cl = M.cluster_record(opts.results or src)
+  if cl then state.cluster = { context = cl.context, server = cl.server, from = cl.from } end
+  local sim, sim_file, sim_why = M.simulated_record(opts.results or src)
+  if not sim and sim_why and not st then
+    -- (a record above a folder inside results/ that cannot be read: whether it was simulated is
+    -- unknown, said, as the run folder's own record is above)
+    io.stderr:write(("warning: %s: not read (%s): whether run %s's results were made on a simulated cluster is "
+      .. "unknown\n"):format(sim_file, sim_why, x:upper()))
+  end
   if sim then
     state.simulated = sim
     state.simulated_from = sim_file
@@ -950,7 +1018,7 @@ function M.read_info(path)
     return require("llmd.yaml").load_file(path)
   end)
   if not ok then error(tostring(v), 0) end
-  return M.check_info(v, path)
+  return M.check_info(v, path, path)
 end
 
 -- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
@@ -964,7 +1032,13 @@ function M.info_keys()
   return known
 end
 
-function M.check_info(v, path)
+function M.check_info(v, path, file)
+  -- (a key's line in the file, where the file is read here and the key is on one line only:
+  -- "info.yaml:2", as a plan's keys are named; tidy55)
+  local function at(k)
+    if not file then return path end
+    return require("llmd.cluster").key_where(file, tostring(k))
+  end
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
@@ -975,7 +1049,7 @@ function M.check_info(v, path)
       for n in pairs(known) do names[#names + 1] = n end
       table.sort(names)
       local near = type(k) == "string" and require("llmd.opts").closest(k, names)
-      error(("%s: unknown key '%s' (%sknown: %s)"):format(path, tostring(k),
+      error(("%s: unknown key '%s' (%sknown: %s)"):format(at(k), tostring(k),
         near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
     end
   end
@@ -990,7 +1064,7 @@ function M.check_info(v, path)
       local near = require("llmd.opts").closest(k, M.STATE_KEYS.stack)
       if near and v.stack[near] == nil then
         io.stderr:write(("warning: %s: stack: '%s' is kept as an extra row, not read as '%s' (did you mean '%s'?)\n")
-          :format(path, k, near, near))
+          :format(at(k), k, near, near))
       end
     end
   end

@@ -487,6 +487,17 @@ end
 
 local c = items.compare
 if c then
+  -- a compare header with no runs of a tool is what a failed compare step leaves (say, an
+  -- old binary without its templates/): said as a failed goal, not a nil index below
+  local t = timings("compare", "read")
+  for _, tool in ipairs { "floor", "cp", "compare" } do
+    if not t.outs[tool] then
+      fail("compare: no run of %s recorded (that step failed; its error is in bench's output above)", tool)
+      c = nil
+    end
+  end
+end
+if c then
   local t = timings("compare", "read")
   local mb = c.bytes / MB
   for _, o in ipairs(t.outs.floor) do

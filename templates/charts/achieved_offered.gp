@@ -1,5 +1,5 @@
-# Throughput (llmd.loadpoints.THROUGHPUT_DEFINITION) against offered load, one point per load point, one line per run; the grey
-# diagonal is "throughput = offered" (drawn when load is a request rate); a ring marks the
+# Throughput (llmd.loadpoints.THROUGHPUT_DEFINITION) against offered load, one point per load point, one line per run; the light
+# grey dotted diagonal, under the runs, is "throughput = offered" (drawn when load is a request rate); a ring marks the
 # load points at or past a run's saturation point (the decision layer's, as the ladder's
 # Saturated column); a triangle the load points whose achieved rate fell short because
 # requests failed, not from overload (never saturated, as the tables say). Run A's markers are twice the size of B's, drawn first, so that a
@@ -27,9 +27,13 @@ if (!exists("failures")) { failures = 0 }
 size_a = 1.8
 ring_a = size_a + 1.4
 # the plot command, with the diagonal, the rings and the failures' triangles where there are any
-cmd = sprintf("plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize %g title label_a, ", size_a) \
+# The diagonal is drawn first, under the runs, thin, light and dotted: a run that keeps up
+# lies on it, and drawn over the run's dashed line in a dashed grey of its own it hid that
+# line (a trial could not tell run B from the diagonal)
+cmd = "plot "
+if (diagonal) { cmd = cmd . "x with lines linecolor rgb '#AAAAAA' linewidth 1 dashtype 3 title 'throughput = offered', " }
+cmd = cmd . sprintf("datafile index 0 using 1:2 with linespoints linestyle 1 pointsize %g title label_a, ", size_a) \
   . "datafile index 1 using 1:2 with linespoints linestyle 2 title label_b"
-if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'throughput = offered'" }
 # the rings: each run's at its own size, the key's sample once (a point with no value, so
 # that it is there whichever run has saturated points)
 if (saturated) {

@@ -123,6 +123,10 @@ expect_err_first "treatments.lua: --slo: ttft_p90_ms: expected a plain number, g
 run "$BIN" treatments.lua --run a=/tmp --run b=/tmp --slo ttft_p90_ms=0.5s
 expect_rc 2
 expect_err_first "treatments.lua: --slo: ttft_p90_ms: expected a plain number, got '0.5s': drop the unit (the limit is in ms, as the key says)"
+# (tidy55) a space before the unit: the same advice, not "expected key=value"
+run "$BIN" treatments.lua --run a=/tmp --run b=/tmp --slo 'ttft_p90_ms=500 ms'
+expect_rc 2
+expect_err_first "treatments.lua: --slo: ttft_p90_ms: expected a plain number, got '500 ms': drop the unit (the limit is in ms, as the key says): ttft_p90_ms=500"
 
 name="-e runs code; the json example from the README works anywhere"
 run "$BIN" -e 'print(require"llmd.json".encode{a=1})'
@@ -221,19 +225,19 @@ run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
 expect_rc 2
 expect_err_first "compare.lua: --a-info nope.yaml: cannot open: No such file or directory"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
-name="compare.lua: an info file's unknown key is an error in the data (exit 1), with the key it most likely meant"
-printf 'gpu: 2\n' >gpu.info.yaml
+name="compare.lua: an info file's unknown key is an error in the data (exit 1), at its line, with the key it most likely meant"
+printf 'model: m\ngpu: 2\n' >gpu.info.yaml
 run "$BIN" compare.lua --a runA --b runB --a-info gpu.info.yaml
 expect_rc 1
-expect_err_has "llmdlua: --a-info gpu.info.yaml: unknown key 'gpu' (did you mean 'gpus'? known: "
+expect_err_has "llmdlua: --a-info gpu.info.yaml:2: unknown key 'gpu' (did you mean 'gpus'? known: "
 
 name="compare.lua: a misspelt key under stack: is kept as an extra row, with a warning naming the key it most likely meant"
-printf 'stack:\n  gpu: 2\n  replicas: 2\n' >stackgpu.info.yaml
+printf 'stack:\n  replicas: 2\n  gpu: 2\n' >stackgpu.info.yaml
 run "$BIN" compare.lua --a "$REPO/tests/fixtures/kubecon-na-2025_vllm" \
     --b "$REPO/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" --a-info stackgpu.info.yaml \
     --parent "$TMP" --quiet
 expect_rc 0
-expect_err_has "warning: stackgpu.info.yaml: stack: 'gpu' is kept as an extra row, not read as 'gpus' (did you mean 'gpus'?)"
+expect_err_has "warning: stackgpu.info.yaml:3: stack: 'gpu' is kept as an extra row, not read as 'gpus' (did you mean 'gpus'?)"
 # replicas is no near miss of a key llmdlua reads: said nothing of
 case "$err" in *"'replicas'"*) fail "warned of replicas: $err" ;; *) ok ;; esac
 

@@ -897,7 +897,7 @@ local function api_of(kind) return KIND_API[kind] end
 -- column but the last padded to its widest cell plus 3 spaces, 6 at least; the empty list
 -- is "No resources found in NS namespace." on stderr). The fake prints pods' (NAME READY
 -- STATUS RESTARTS AGE; wide: IP NODE NOMINATED NODE READINESS GATES); the age of an object
--- without a creation time is kubectl's "<unknown>", and an IP it lacks "<none>". Another
+-- without a creation time is kubectl's "<unknown>" (else kube_age's), and an IP it lacks "<none>". Another
 -- kind's table is not faked: said so (exit 2), never JSON printed where kubectl prints a table.
 -- Rows as a column printer lays them out: each cell padded with spaces to its column's widest
 -- cell plus pad.extra (pad.min at least: a number, or one per column), the last column only
@@ -931,6 +931,33 @@ end
 
 local function kube_table(rows) print_padded(rows, { extra = 3, min = 6, last = false, sep = "" }) end
 
+-- An object's AGE cell as kubectl prints it (apimachinery's duration.HumanDuration of now
+-- less metadata.creationTimestamp): "<unknown>" without a creation time; 0-119 s "Ns",
+-- under 10 min "NmNs", under 3 h "Nm", under 8 h "NhNm", under 2 days "Nh", under 8 days
+-- "NdNh", then "Nd" (a zero second part, minute part or hour part left out, as kubectl does).
+local function kube_age(ts)
+  local y, mo, d, h, mi, s = tostring(ts):match("^(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)")
+  if not y then return "<unknown>" end
+  -- days from 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse)
+  y, mo = tonumber(y), tonumber(mo)
+  if mo <= 2 then y = y - 1 end
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local doy = (153 * (mo + (mo > 2 and -3 or 9)) + 2) // 5 + tonumber(d) - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  local epoch = (era * 146097 + doe - 719468) * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(s)
+  local sec = os.time() - epoch
+  if sec < -1 then return "<invalid>" elseif sec < 0 then return "0s" elseif sec < 120 then return sec .. "s" end
+  local min, hr = sec // 60, sec // 3600
+  local function two(a, ua, b, ub) return b == 0 and (a .. ua) or (a .. ua .. b .. ub) end
+  if min < 10 then return two(min, "m", sec % 60, "s") end
+  if min < 180 then return min .. "m" end
+  if hr < 8 then return two(hr, "h", min % 60, "m") end
+  if hr < 48 then return hr .. "h" end
+  if hr < 192 then return two(hr // 24, "d", hr % 24, "h") end
+  return (hr // 24) .. "d"
+end
+
 local function pod_row(o, wide)
   local st = o.status or {}
   local ready, total, restarts = 0, 0, 0
@@ -947,7 +974,7 @@ local function pod_row(o, wide)
   end
   local md = o.metadata or {}
   local row = { tostring(md.name), ("%d/%d"):format(ready, total), phase, tostring(restarts),
-    md.creationTimestamp and "0s" or "<unknown>" }
+    kube_age(md.creationTimestamp) }
   if wide then
     for _, x in ipairs { st.podIP or "<none>", (o.spec or {}).nodeName or "<none>", "<none>", "<none>" } do
       row[#row + 1] = x
@@ -982,7 +1009,7 @@ local function svc_row(o, wide)
   end
   local row = { tostring(md.name), typ, tostring(cip),
     #ext > 0 and table.concat(ext, ",") or (typ == "LoadBalancer" and "<pending>" or "<none>"),
-    #ports > 0 and table.concat(ports, ",") or "<none>", md.creationTimestamp and "0s" or "<unknown>" }
+    #ports > 0 and table.concat(ports, ",") or "<none>", kube_age(md.creationTimestamp) }
   if wide then
     local sel = {}
     for _, k in ipairs(sorted_keys(type(sp.selector) == "table" and sp.selector or {})) do
@@ -1137,7 +1164,7 @@ local function store_object(s, ns, d, owner)
     s[map] = s[map] or {}
     s[map][name] = d
     d.metadata = md
-    if made then md.uid = made.uid end
+    if made then md.uid, md.creationTimestamp = made.uid, made.created end
     written[#written + 1] = d
   elseif kind == "Service" then
     local old = s.services[name]
@@ -1597,7 +1624,8 @@ end
 meta_made = function(s, d)
   s.objmeta = s.objmeta or {}
   local md = type(d.metadata) == "table" and d.metadata or {}
-  local m = { uid = new_uid(), apiVersion = d.apiVersion,
+  -- (created: the time the API server made it, metadata.creationTimestamp, to the second, UTC)
+  local m = { uid = new_uid(), apiVersion = d.apiVersion, created = os.date("!%Y-%m-%dT%H:%M:%SZ"),
     annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
     labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
   s.objmeta[kind_key(d) .. "/" .. tostring(md.name)] = m
@@ -1637,6 +1665,9 @@ local function with_meta(s, kind, name, obj)
   local m = meta_of(s, kind, name)
   obj.metadata = obj.metadata or {}
   obj.metadata.uid = obj.metadata.uid or uid_now(s, kind, name)
+  if m and m.created and (obj.metadata.creationTimestamp == nil or obj.metadata.creationTimestamp == json.null) then
+    obj.metadata.creationTimestamp = m.created
+  end
   if m and m.apiVersion then obj.apiVersion = m.apiVersion end
   if m and m.annotations then obj.metadata.annotations = m.annotations end
   -- (and the labels it was made with, as the API server keeps them)
@@ -1936,6 +1967,7 @@ local function kubectl()
           -- helm stamps the Deployment; its controller copies the annotations to the ReplicaSet
           local md = rel and helm_meta(dn, rel, ns) or { name = dn }
           md.uid = (meta_of(s, "Deployment", dn) or {}).uid or uid_of("Deployment/" .. dn)
+          md.creationTimestamp = (meta_of(s, "Deployment", dn) or {}).created
           local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
           if kind == "ReplicaSet" then
             local rn = rs_name(dn)

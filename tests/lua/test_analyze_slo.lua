@@ -71,3 +71,37 @@ t.test("a plan's runs (slo_by: plan): --slo names the plan's slo: once; an older
   t.contains(r.stderr, "this one applies the comparison's own SLO again, TPOT p90 ≤ 50.00 ms and TTFT p90 ≤ 500.0 ms "
     .. "(the plan's slo:)")
 end)
+
+-- (tidy55) --min-effect the same way: an `analyze.lua W --min-effect X` holds for its own
+-- report only (before, it stuck to every later analyze.lua); a plain run applies the
+-- comparison's own threshold again (compare.lua's --min-effect, else the default 2 %, kept as
+-- comparison_min_effect) and says so. The thresholds are the inputs; comparison.json says which
+-- one each report applied.
+t.test("analyze.lua --min-effect holds for its own report; a plain analyze.lua goes back to the comparison's",
+  function()
+    local w, r = t.compare { "--a", KC_A, "--b", KC_B, "--slo", "ttft_p90_ms=200", "--min-effect", "5" }
+    t.eq(r.code, 0, r.stderr)
+    local doc = json.read(w .. "/comparison.json")
+    t.eq({ doc.min_effect, doc.comparison_min_effect, doc.comparison_min_effect_by }, { 5, 5,
+      "compare.lua's --min-effect" })
+    analyze(w, "--min-effect", "10")
+    doc = json.read(w .. "/comparison.json")
+    t.eq({ doc.min_effect, doc.comparison_min_effect }, { 10, 5 })
+    r = analyze(w)
+    t.eq(json.read(w .. "/comparison.json").min_effect, 5, "the comparison's own threshold again")
+    t.contains(r.stderr, "analyze.lua: note: the last report applied a practical threshold of 10.0 % (an analyze.lua "
+      .. "--min-effect, which holds for its own report only); this one applies the comparison's own again, 5.0 % "
+      .. "(compare.lua's --min-effect); to apply another, give --min-effect\n")
+    -- once back, nothing more to say
+    r = analyze(w)
+    t.eq(json.read(w .. "/comparison.json").min_effect, 5)
+    t.lacks(r.stderr, "practical threshold of")
+    -- a comparison made without one: the default, 2 % (decision.MIN_EFFECT)
+    w, r = t.compare { "--a", KC_A, "--b", KC_B }
+    t.eq(r.code, 0, r.stderr)
+    analyze(w, "--min-effect", "7")
+    r = analyze(w)
+    doc = json.read(w .. "/comparison.json")
+    t.eq({ doc.min_effect, doc.comparison_min_effect, doc.comparison_min_effect_by }, { 2, 2, "the default" })
+    t.contains(r.stderr, "this one applies the comparison's own again, 2.0 % (the default)")
+  end)

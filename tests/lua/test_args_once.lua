@@ -42,3 +42,20 @@ t.test("--out given twice is refused too; a flag given twice is the flag", funct
     cwd .. "/o", "--quiet" }, { cwd = cwd })
   t.eq(r.code, 0, r.stderr)
 end)
+
+-- newuser55: "--slo ttft_p90_ms=800 tpot_p90_ms=40" (the list split by a space) said only
+-- "unexpected argument tpot_p90_ms=40"; the line now says to join the items with commas and
+-- gives the joined list. Expected line written by hand.
+t.test("--slo list split by a space: the extra argument's line says to join the items with commas", function()
+  local cwd = t.tmpdir()
+  local r = proc.run({ LLMDLUA, t.root() .. "/lua/compare.lua", "--a", VLLM, "--b", VLLM, "--parent", cwd,
+    "--slo", "ttft_p90_ms=800,", "tpot_p90_ms=40", "itl_p90_ms=30" }, { cwd = cwd })
+  t.eq({ r.code, r.stderr, r.stdout }, { 2, "compare.lua: unexpected argument tpot_p90_ms=40 after --slo "
+    .. "ttft_p90_ms=800,: --slo takes one value, its items joined by commas with no spaces (--slo "
+    .. "ttft_p90_ms=800,tpot_p90_ms=40,itl_p90_ms=30); see llmdlua compare.lua --help\n", "" })
+  -- an extra argument after a value that is no list keeps the usage line
+  r = proc.run({ LLMDLUA, t.root() .. "/lua/compare.lua", "--a", VLLM, "--b", VLLM, "extra" }, { cwd = cwd })
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("^compare.lua: unexpected argument extra\nusage: "), r.stderr)
+  t.eq(proc.run({ "ls", "-A", cwd }).stdout, "", "nothing written")
+end)

@@ -33,6 +33,9 @@ t.test("rows a mock server answered are marked, and summary.md says so before it
   local md = t.read(d .. "/summary.md")
   t.eq(md:sub(1, 200), ("# Benchmark Summary\n\n**Simulated, not a measurement**: the rows of vllm vllm-0 came from %s: "
     .. "their figures are the mock's, not a measurement of mock/model.\n\n"):format(MOCK):sub(1, 200))
+  -- (tidy55) the summary in a file: stdout says it too (it said nothing)
+  t.eq(r.stdout, ("Simulated, not a measurement: the rows of vllm vllm-0 came from %s: their figures are the mock's, "
+    .. "not a measurement of mock/model. The summary, summary.md, says so first.\n"):format(MOCK))
 end)
 
 t.test("rows without the mark (a real server's): no such line", function()
@@ -41,4 +44,5 @@ t.test("rows without the mark (a real server's): no such line", function()
   local ok, md = pcall(ab.summary, rows, {})
   t.ok(ok, md)
   t.ok(not md:find("Simulated", 1, true), md)
+  t.eq(ab.simulated_text(rows), nil)
 end)

@@ -188,6 +188,16 @@ t.test("bench report: compare.lua against cp -r, and a copy that lost bytes", fu
   t.ok(r.stderr:find("compare: compare copied 999000 bytes of 1000000", 1, true), r.stderr)
 end)
 
+t.test("bench report: a compare step that failed (its header, no compare runs) is a failed goal, not a crash", function()
+  -- what a failed compare.lua leaves in results.jsonl (speed55: report.lua indexed nil)
+  local r = report { { item = "compare", shape = "ip_tokens", bytes = 1000000, runs = 1 },
+    { item = "compare", phase = "read", tool = "floor", secs = 0.2, out = { bytes = 1000000, sum = 1 } },
+    { item = "compare", phase = "read", tool = "cp", secs = 1.0, out = { bytes = 1000000 } } }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("compare: no run of compare recorded (that step failed", 1, true), r.stderr)
+  t.ok(not r.stderr:find("attempt to index", 1, true), r.stderr)
+end)
+
 -- CPU figures beside the wall clock (bench.sh's readfloor --cpu): LINES with CPU seconds
 -- by "phase tool" (the rest of the runs keep none)
 local function with_cpu(lines, cpu)

@@ -187,3 +187,44 @@ t.test("a template of one workload: a benchmark.workload that is not it is kept 
     t.eq(r.code, 0, r.stdout .. r.stderr)
     t.lacks(r.stderr, "warning")
   end)
+
+-- harden55 #4: keeping the chosen workload alone writes the config again (yaml.dump, YAML
+-- 1.2): a no/off/yes/on in what it keeps, false or true to the harness's PyYAML, would reach
+-- it as a string, as mend54 #4 refused for run treatments. Expected texts by hand.
+t.test("benchmark.workload of several: a no/off/yes/on in the config it keeps is refused before anything runs",
+  function()
+  local s = setup("chat_short")
+  local tpl = s.dir .. "/template-2wl.yaml"
+  -- (chat_short's off is kept; sanity_random's no is not: dropped, never written)
+  t.write(tpl, TWO:gsub("  sanity_random:\n", "  sanity_random:\n    api: {streaming: no}\n")
+    .. "    data: {shared_prefix: off}\n")
+  local function said(key, where)
+    return ("llmdlua: %s: workload.chat_short.data.shared_prefix: 'off' is a string to llmdlua, which reads YAML "
+      .. "1.2, but false to PyYAML (YAML 1.1), as the harness reads its config; keeping workload chat_short alone "
+      .. "(%s.workload) writes the config again, with the string 'off': write false; nothing was run\n"):format(where,
+      key)
+  end
+  for _, c in ipairs {
+    { argv = { "compare.lua", "--yes", "--plan", "plan2wl.yaml" }, key = "runs.a.benchmark" },
+    { argv = { "compare.lua", "--yes", "--plan", "plan2wl.yaml", "--dry-run" }, key = "runs.a.benchmark" },
+    { argv = { "experiment.lua", "experiment.yaml", "--plan", "exp-plan.yaml", "--dry-run" }, key = "benchmark" },
+  } do
+    local what = table.concat(c.argv, " ")
+    local r = run(s, c.argv)
+    t.eq(r.code, 1, what .. ": " .. r.stdout .. r.stderr)
+    t.eq(r.stderr, said(c.key, tpl), what)
+    t.eq(ncalls(s), 0, what .. ": nothing run in the cluster")
+    t.eq(#t.workspaces(s.dir) + #folders(s.dir, "^llm%-d%-experiment%-"), 0, what .. ": no workspace")
+  end
+  -- false, a boolean to both: runs
+  t.write(tpl, t.read(tpl):gsub("shared_prefix: off", "shared_prefix: false"))
+  local r = run(s, { "compare.lua", "--yes", "--quiet", "--plan", "plan2wl.yaml", "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- a value the run fills in (${VAR}) that is such a word: refused where the config is rendered
+  local xr = require "llmd.experiment_run"
+  t.raises("c.yaml: endpoint.stack_name: 'yes' is a string to llmdlua, which reads YAML 1.2, but true to PyYAML "
+    .. "(YAML 1.1), as the harness reads its config; keeping workload w alone writes the config again, with the "
+    .. "string 'yes': write true; nothing was run", xr.keep_workload,
+    "endpoint: {stack_name: yes}\nworkload:\n  w: {load: {stages: [{rate: 1, duration: 5}]}}\n  v: {}\n", "w",
+    "c.yaml")
+end)

@@ -27,7 +27,13 @@ t.test("repeats_error_ends: the pooled requests' exact interval, not the repeats
   local p = pts[1]
   t.eq(p.repeat_counts.failed, { 18, 22 })
   t.eq(p.repeat_counts.total, { 240, 240 })
-  t.near(p.ci.error_rate_pct.hi, 18.92, 0.01)
+  -- (the t-interval is kept beside it; the point's interval, which every chart, table and
+  -- comparison.json field draws, is the pooled one the capacity reads, task intervals55)
+  t.near(p.ci.error_rate_pct.t_interval.hi, 18.92, 0.01)
+  t.eq(p.ci.error_rate_pct.t_interval.clipped, true)
+  t.near(p.ci.error_rate_pct.lo, 6.020046, 1e-5)
+  t.near(p.ci.error_rate_pct.hi, 11.174836, 1e-5)
+  t.eq({ p.ci.error_rate_pct.basis, p.ci.error_rate_pct.clipped }, { "pooled requests", nil })
   local e = lp.repeats_error_ends(p)
   t.near(e.lo, 6.020046, 1e-5)
   t.near(e.hi, 11.174836, 1e-5)
@@ -119,4 +125,124 @@ t.test("repeats whose failures are alike to the request still give the capacity'
     { 8, { { 8, 100, 36 }, { 8, 100, 36 } } } })
   t.eq(select(2, lp.capacity_interval(z, SLO)),
     "repeats identical: Error rate is 0.00 % in each of the 2 repeats of load point 1, no spread to estimate")
+end)
+
+t.test("failures in bursts: the row test and the interval read one rule on the effective counts", function()
+  -- 4 req/s, 2 repeats of 240 requests, 6 and 20 failed, each repeat's failures in bursts of
+  -- design effect 4 in send order. On the raw counts the chi-square is 7.970, p 0.00476 (python3:
+  -- sum (x - n q)^2 / (n q (1 - q)), p erfc(sqrt(x2 / 2))): "differ"; on the counts over their
+  -- design effect (1.5 and 5 of 60) 1.993, p 0.158: within the noise of bursts. Main's row test
+  -- (decision.failure_dispersion) read the raw counts and said the repeats differ (the pooled
+  -- counts no test) while the capacity's interval (lp.repeats_error_ends) read the effective
+  -- ones and pooled them: one run, two answers. Now both pool.
+  local run = rrun { { 4, { { 4, 100, 6 }, { 4, 100, 20 } } } }
+  for _, st in ipairs(run.stages) do st.metrics.sample_deff = { failed = 4 } end
+  local pts = lp.points(run)
+  local h = lp.repeats_failures_differ({ 6, 20 }, { 240, 240 }, { 4, 4 })
+  t.near(h.x2, 1.992545, 1e-5)
+  t.near(h.p, 0.158075, 1e-5)
+  t.eq(h.differ, false)
+  local raw = lp.repeats_failures_differ({ 6, 20 }, { 240, 240 })
+  t.near(raw.x2, 7.970180, 1e-5)
+  t.eq(raw.differ, true)
+  t.eq(decision.failure_dispersion(run, pts), nil)
+  t.ok(lp.repeats_error_ends(pts[1]) ~= nil)
+  -- independent failures (design effect 1, as without per-request data) at those counts differ
+  -- for both: the row test names the repeats' spread, the interval keeps the t-interval
+  local run1 = rrun { { 4, { { 4, 100, 6 }, { 4, 100, 20 } } } }
+  local p1 = lp.points(run1)
+  local d = decision.failure_dispersion(run1, p1)
+  t.near(d.p, 0.004755, 1e-5)
+  t.eq(d.text, "load point 1: 6 of 240 and 20 of 240 failed, chi-square heterogeneity p = 0.00476")
+  t.eq(lp.repeats_error_ends(p1[1]), nil)
+  -- a crash beyond the bursts' noise still differs for both, and the text says on what counts:
+  -- 0 and 40 of 240 at design effect 2: 0 and 20 of 120, chi-square 21.82, p 2.99e-06 (python3)
+  local run2 = rrun { { 4, { { 4, 100, 0 }, { 4, 100, 40 } } } }
+  for _, st in ipairs(run2.stages) do st.metrics.sample_deff = { failed = 2 } end
+  local p2 = lp.points(run2)
+  local d2 = decision.failure_dispersion(run2, p2)
+  t.near(d2.x2, 21.818182, 1e-5)
+  t.eq(d2.text, "load point 1: 0 of 240 and 40 of 240 failed, chi-square heterogeneity on the counts over their "
+    .. "failures' design effect in send order (2.0) p = 3.0e-06")
+  t.eq(lp.repeats_error_ends(p2[1]), nil)
+end)
+
+t.test("a repeat without failures shares its siblings' design effect: no crash read from bursts", function()
+  -- 11 of 120 failed in bursts (design effect 9.9, as llmd measured one repeat of
+  -- tests/sim/audit53_harness.py --fail 0.03 --fail-burst 5 --seed 7 at 4 req/s) and 0 of 120
+  -- (no failure: no design effect measured, read 1 on its own). Read each on its own, 1.11 of
+  -- 12.1 against 0 of 120: chi-square 11.09, p 8.7e-04, "a crash"; on the raw counts 11.53, p
+  -- 6.9e-04 (main's row test). Bursts of 5 at 3 % leave a repeat of 120 without a failure about
+  -- half the time (0.72 bursts expected: e^-0.72 = 0.49). The repeats alike (what is tested)
+  -- share one design effect, 9.9 (lp.repeats_deff: their failures' weighted mean): 1.11 of 12.1
+  -- against 0 of 12.1, chi-square 1.164, p 0.281 (python3, as above): pooled, by both rules.
+  t.near(lp.repeats_deff({ 11, 0 }, { 9.9, 1 }), 9.9, 1e-12)
+  t.near(lp.repeats_deff({ 6, 2 }, { 3, 1.5 }), (6 * 3 + 2 * 1.5) / 8, 1e-12)
+  t.eq(lp.repeats_deff({ 0, 0 }, { 1, 1 }), 1)
+  local h = lp.repeats_failures_differ({ 11, 0 }, { 120, 120 }, { 9.9, 1 })
+  t.near(h.x2, 1.164483, 1e-5)
+  t.near(h.p, 0.280538, 1e-5)
+  t.eq({ h.differ, h.deff }, { false, 9.9 })
+  local run = rrun { { 2, { { 2, 100, 11 }, { 2, 100, 0 } } } }
+  run.stages[1].metrics.sample_deff = { failed = 9.9 }
+  local pts = lp.points(run)
+  t.eq(decision.failure_dispersion(run, pts), nil)
+  -- (and the interval pools them on that one design effect: 11 of 240 read as 1.111 of 24.24)
+  local e = lp.repeats_error_ends(pts[1])
+  t.eq({ e.pooled.failed, e.pooled.total }, { 11, 240 })
+  t.near(e.pooled.eff_n, 240 / 9.9, 1e-9)
+end)
+
+t.test("the charts draw the error rate's interval the verdict read", function()
+  -- 18 and 22 of 240 (above): the one-point chart's bar and the load curves' whisker reach
+  -- 6.020046 to 11.174836 % (the pooled requests' Clopper-Pearson, python3 above), not the
+  -- repeats' t-interval of 0 to 18.92 %
+  local charts = require "llmd.charts"
+  local p = lp.points(rrun { { 4, { { 4, 100, 18 }, { 4, 100, 22 } } } })[1]
+  local v, lo, hi, bar = charts.point_dot(p, { key = "error_rate_pct", label = "Error rate" }, "a", {}, {})
+  t.near(v, 100 * 40 / 480, 1e-9)
+  t.near(lo, 6.020046, 1e-5)
+  t.near(hi, 11.174836, 1e-5)
+  t.eq(bar, 1)
+  t.near(lp.ci_of(p, "error_rate_pct").hi, 11.174836, 1e-5)
+  -- 36 of 240 in each repeat: main drew no bar ("repeats identical, no spread to estimate")
+  -- where the verdict read 11.925355 to 18.513304 % from their 72 of 480
+  local q = lp.points(rrun { { 4, { { 4, 100, 36 }, { 4, 100, 36 } } } })[1]
+  local no_ci = {}
+  local _, qlo, qhi, qbar = charts.point_dot(q, { key = "error_rate_pct", label = "Error rate" }, "a", no_ci, {})
+  t.eq({ qbar, no_ci.a }, { 1, nil })
+  t.near(qlo, 11.925355, 1e-5)
+  t.near(qhi, 18.513304, 1e-5)
+  -- a crash in one repeat (0 and 40 of 240): the t-interval stays, and says so
+  local c = lp.points(rrun { { 4, { { 4, 100, 0 }, { 4, 100, 40 } } } })[1]
+  t.eq({ c.ci.error_rate_pct.basis, c.ci.error_rate_pct.t_interval }, { "repeats", nil })
+  t.eq(c.ci.error_rate_pct.clipped, true)
+end)
+
+t.test("an unclear error rate's advice: how many repeats clear the limit with 80 % chance", function()
+  -- The count each advice names, and whether it is true, from tests/sim/intervals55_error_settle.py
+  -- (python3, independent of llmd: Clopper-Pearson by bisection on exact binomial tails, the
+  -- chance over every count walked; then 1000 numpy draws of that many repeats at the measured
+  -- share, failures independent or in bursts of that design effect):
+  --   16 of 480 over 2 repeats against 5 %: 5 repeats (1200 requests), chance 0.813 (0.681 at 4),
+  --     simulated 0.809;
+  --   34 of 480: 5 (0.858; 0.753 at 4), simulated 0.850;
+  --   30 of 480 (6.25 %): 12 (0.832; 0.7998 at 11), simulated 0.835;
+  --   12 of 480: 3 (0.934), simulated 0.933;
+  --   36 of 480 at design effect 2: 7 (0.837; 0.780 at 6), simulated (bursts) 0.832.
+  for _, c in ipairs { { 16, 1, 5, 1200 }, { 34, 1, 5, 1200 }, { 30, 1, 12, 2880 }, { 12, 1, 3, 720 },
+    { 36, 2, 7, 1680 } } do
+    local r, n = lp.error_repeats_needed({ failed = c[1], total = 480, eff_n = 480 / c[2] }, 2, 5)
+    t.eq({ c[1], c[2], r, n }, { c[1], c[2], c[3], c[4] })
+  end
+  -- at the limit itself no count clears it; 24 of 480 at design effect 1 either (5 %)
+  t.eq(lp.error_repeats_needed({ failed = 24, total = 480, eff_n = 480 }, 2, 5), nil)
+  -- 26 of 480 (5.4 %): more than 50 repeats (12,000 requests give the exact chance 0.538, python3 above)
+  t.eq(lp.error_repeats_needed({ failed = 26, total = 480, eff_n = 480 }, 2, 5), nil)
+  -- and unclear_loads gives it with its point: 8 and 8 of 240 at 4 req/s (16 of 480)
+  local q = lp.points(rrun { { 4, { { 4, 100, 8 }, { 4, 100, 8 } } } })[1]
+  local s = lp.unclear_loads({ q }, lp.capacity_slo(SLO), nil, nil)
+  t.eq({ #s, s[1].remedy, s[1].need, s[1].need_requests, s[1].repeats }, { 1, "repeats", 5, 1200, 2 })
+  -- the exact chance itself (python3 above: 1200 requests at 16 / 480, 0.8134)
+  t.near(require("llmd.stattest").cp_power(1200, 16 / 480, 0.05, 0.95), 0.8134, 5e-4)
 end)

@@ -30,7 +30,8 @@ end
 t.test("2: an order whose lower run failed at its lowest load says what measuring below it would tell", function()
   -- x fails TTFT p90 <= 100 ms at its lowest load, 10 req/s (150 ms): below 10. y meets it at
   -- 10.1 (50 ms) and fails at 20 (150): between 10.1 and 20. Least gap 10.1 against 10:
-  -- 0.1 / 10.05 = +1.0 % of their mean, under 2 %; largest 20 against 0: +200 % (by hand)
+  -- 10.1 / 10 - 1 = +1.0 %, under 2 %; largest 20 against 0: no upper end on the Change's scale
+  -- (verdict55; +200 % of their mean before)
   local m = ttft_model(ttft_run { { 10, 10, 150 }, { 20, 20, 300 } },
     ttft_run { { 10.1, 10.1, 50 }, { 20, 20, 150 } }, "ttft_p90_ms=100")
   -- fixh46: a least gap below the threshold names no run higher, whatever the largest, as a
@@ -38,24 +39,24 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
   -- least as high, no clear difference, the advice kept
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.higher, ev.least_below_threshold, ev.margin_higher }, { "not shown to differ", nil, true, "b" })
-  t.near(ev.margin_pct, 0.1 / 10.05 * 100, 1e-9)
+  t.near(ev.margin_pct, (10.1 / 10 - 1) * 100, 1e-9) -- the Change's scale (verdict55)
   local advice = "To tell by how much: measure x below its lowest load, 10.00 req/s."
   t.contains(m.verdict.text, "put y at least as high as x (y met the SLOs at 10.10 req/s and x already "
-    .. "failed them at 10.00 req/s), by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
-    .. "+200.0 %: the gap may be negligible. " .. advice)
+    .. "failed them at 10.00 req/s), by at least +1.0 %, below the practical threshold of 2.0 %, and with no upper "
+    .. "end: the gap may be negligible. " .. advice)
   -- audit51b D3: y may sustain three times x's load (the largest gap, +200 % of their mean,
   -- by hand above), so the Verdict never opens with "No clear difference", which reads as
   -- sameness: it opens with what is known, y at least as high, the gap from the least to the
   -- largest (+1.0 % and +200.0 %, above), no winner
   t.lacks(m.verdict.text, "No clear difference")
   local opening = "y's capacity within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default is at least as high as x's "
-    .. "(by a gap from +1.0 %, under the practical threshold of 2.0 %, up to +200.0 % of their mean): not shown to be "
+    .. "(by a gap from +1.0 %, under the practical threshold of 2.0 %, with no upper end): not shown to be "
     .. "higher by the practical threshold, no winner. x < 10.00 req/s, y "
   t.eq(m.verdict.text:sub(1, #opening), opening)
   t.eq({ m.verdict.kind, m.verdict.at_least_as_high, m.verdict.higher }, { "at least as high", "b" })
   t.eq(m.verdict.settle, advice)
-  t.contains(m.summary, "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to "
-    .. "+200.0 %: the gap may be negligible, so neither run is named higher. " .. advice)
+  t.contains(m.summary, "by at least +1.0 %, below the practical threshold of 2.0 %, and with no upper end: the gap "
+    .. "may be negligible, so neither run is named higher. " .. advice)
   -- no below_lowest wording is left in the about-the-same reason (its branch is gone); without
   -- its largest gap (margin_max_pct) the reason says the least only
   local r = decision.below_threshold_reason({ margin_higher = "b", beyond_ceiling = true, sustained_rps = 3.52,
@@ -63,7 +64,7 @@ t.test("2: an order whose lower run failed at its lowest load says what measurin
     { a = "x", b = "y", min_effect = 2, rate = function(v) return ("%.2f req/s"):format(v) end,
       pct = function(v) return ("%+.1f %%"):format(v) end })
   t.eq(r, "the measured loads put y's capacity above x's (y sustained 3.52 req/s and x never achieved more than "
-    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 % of their mean), within the practical "
+    .. "3.50 req/s at any load), but only 3.52 req/s against 3.50 req/s (+0.6 %), within the practical "
     .. "threshold of 2.0 %")
   -- an estimate (not below its lowest load) on the lower side: no such advice
   m = ttft_model(ttft_run { { 10, 10, 50 }, { 20, 20, 150 } }, ttft_run { { 10, 10, 50 }, { 30, 30, 150 } },
@@ -78,21 +79,21 @@ t.test("3: a least gap of 0 says where the ranges meet", function()
   local rate = function(v) return ("%.2f req/s"):format(v) end
   local ev = { least_below_threshold = true, margin_pct = 0, margin_hi = 20, margin_lo = 20, margin_max_pct = 100 }
   t.eq(decision.least_gap_text(ev, pct, 2, rate), ": their ranges meet at 20.00 req/s, so the least gap is 0, below "
-    .. "the practical threshold of 2.0 %, and the largest is +100.0 % of their mean")
+    .. "the practical threshold of 2.0 %, and the largest is +100.0 %")
   ev.same_load = { offered = 20, load_type = "rate" }
   ev.margin_max_pct = nil
   t.eq(decision.least_gap_text(ev, pct, 2, rate), ": their ranges meet at one load (20 req/s offered), so the least "
     .. "gap is 0, below the practical threshold of 2.0 %, and the largest has no upper end")
   -- compare.lua's Summary of two runs that meet at 20 req/s offered (test_decision's case:
-  -- x met TTFT p90 <= 100 ms at 20 where y failed it; x 30 against y 10 allow (30 - 10) / 20
-  -- = +100 % of their mean, by hand)
+  -- x met TTFT p90 <= 100 ms at 20 where y failed it; x 30 against y 10 allow 30 / 10 - 1
+  -- = +200 %, by hand; +100 % of their mean before verdict55)
   local x = ttft_run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
   local y = ttft_run { { 10, 10, 60 }, { 20, 20, 120 }, { 30, 30, 200 } }
   -- (fixh46: no run named higher, a least gap of 0 being below the threshold; one colon
   -- only, never "(...): their ranges meet ...: the gap may be negligible")
   local m = ttft_model(x, y, "ttft_p90_ms=100")
   t.contains(m.summary, "at the same load (20 req/s offered)), their ranges meet at one load (20 req/s offered), so the "
-    .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +100.0 % of their mean: the gap may "
+    .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +200.0 %: the gap may "
     .. "be negligible, so neither run is named higher.")
   t.lacks(m.summary, "): their ranges meet")
   t.lacks(m.summary, "least gap of 0 (they meet")
@@ -109,7 +110,7 @@ t.test("2: the same advice beside an order of the repeats whose lower run failed
   local md = t.read(ws .. "/comparison_report.md")
   local advice = "To tell by how much: measure base below its lowest load, 3.59 req/s."
   t.contains(md:match("%*%*Verdict:%*%*[^\n]*"), "and the largest has no upper end: the gap may be negligible. " .. advice)
-  t.contains(md:match("## Summary\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
+  t.contains(md:match("## Evidence\n\n(.-)\n\n## "), "and the largest has no upper end: the gap may be negligible, so "
     .. "neither run is named higher. " .. advice)
 end)
 
@@ -310,7 +311,8 @@ t.test("7: a max sustained order whose least gap is under 2 % names no winner, s
   local m = tr.model { a, b }
   t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text, m.ranking[1].order_certain,
     m.ranking[1].vs_next }, { "b", "1=", "1=", nil, "not shown to differ" })
-  local least = "by at least +1.0 % of their mean, below the practical threshold of 2.0 %, and up to +22.2 %: the gap "
+  -- (verdict55: on the Change's scale, 20.5 / 20.3 - 1 = +0.99 %, 25 / 20 - 1 = +25.0 %, python3)
+  local least = "by at least +1.0 %, below the practical threshold of 2.0 %, and up to +25.0 %: the gap "
     .. "may be negligible"
   t.contains(m.verdict, "No treatment is shown to be best")
   t.contains(m.verdict, "the measured loads put this one at least as high as a (it sustained 20.500 req/s, a never "
@@ -323,7 +325,7 @@ t.test("7: a max sustained order whose least gap is under 2 % names no winner, s
   -- (the opening says what is known, b at least as high, by a gap from +1.0 % up to +22.2 %,
   -- both by hand above; never "No clear difference": audit51b D3)
   t.eq(cm.verdict.text, "b's max sustained throughput (no SLO given) is at least as high as a's (by a gap from +1.0 %, "
-    .. "under the practical threshold of 2.0 %, up to +22.2 % of their mean): not shown to be higher by the practical "
+    .. "under the practical threshold of 2.0 %, up to +25.0 %): not shown to be higher by the practical "
     .. "threshold, no winner. a 20.00 req/s, b 20.50 req/s; the measured loads put b at least as high as a (b sustained "
     .. "20.50 req/s, a never achieved more than 20.30 req/s at any load), " .. least .. ".")
   t.contains(t.headline_row(cm, "Max sustained throughput").evidence, least .. "; not shown to be higher by the "
@@ -383,7 +385,7 @@ t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one
   -- 20, 15 / 27.5 = +54.5 % of their mean; B - A in % of A: 0 up to 15 / 20 = +75.0 %
   local w = t.tp_workspace(t.tmpdir() .. "/exp", 1000)
   local meet = "their ranges meet at one load (30 req/s offered), so the least gap is 0, below the practical "
-    .. "threshold of 2.0 %, and the largest is +54.5 % of their mean"
+    .. "threshold of 2.0 %, and the largest is +75.0 %" -- 35 / 20 - 1 (verdict55; +54.5 % of their mean before)
   local out = t.tmpdir() .. "/out"
   local r = proc.run { llmdlua, root .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -403,8 +405,9 @@ t.test("fixb42 1: a least gap of float rounding reads as ranges that meet at one
   t.eq({ ev.margin_pct, ev.gap.lo_pct, ev.same_load and ev.same_load.offered }, { 0, 0, 30 })
   local c = t.compare_ab(w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/results",
     { "--slo", "ttft_p90_ms=100", "--a-label", "tp1", "--b-label", "tp2" })
+  -- (the Headline's evidence in full: its row's note, readable55)
   t.contains(c.md, "the measured loads put tp2 at least as high as tp1 (tp2 met the SLOs at 30.00 req/s and tp1 already "
-    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner |")
+    .. "failed them at 30.00 req/s, at the same load (30 req/s offered)), " .. meet .. ": the gap may be negligible; not shown to be higher by the practical threshold, no winner\n")
   t.lacks(c.md, "tp2 is higher")
   t.lacks(c.md, "at least +0.0 %")
   t.eq(c.json.capacity.evidence.margin_pct, 0)
@@ -417,16 +420,16 @@ t.test("fixb42 1: a least gap above 0 that rounds to +0.0 % shows its digit or s
   -- gap under 0.05 %"); 0.0003 % shows none at three decimals
   local ev = { least_below_threshold = true, margin_pct = 0.01 / 30.005 * 100, margin_max_pct = 54.5 }
   local pct = require("llmd.template").helpers.pct
-  t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.03 % of their mean, below the practical "
+  t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.03 %, below the practical "
     .. "threshold of 2.0 %, and up to +54.5 %")
   ev.margin_pct = 0.0003
-  t.eq(decision.least_gap_text(ev, pct, 2), " by a least gap under 0.0005 % of their mean, below the practical "
+  t.eq(decision.least_gap_text(ev, pct, 2), " by a least gap under 0.0005 %, below the practical "
     .. "threshold of 2.0 %, and up to +54.5 %")
   -- (a threshold of 1.45 said with its decimals, decision.thr_num, not "1.4 %": fixb44)
   t.contains(decision.least_gap_text(ev, pct, 1.45), "below the practical threshold of 1.45 %,")
   -- (0.05 % and up shows a digit: the text as before)
   ev.margin_pct = 0.06
-  t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.1 % of their mean, below the practical threshold of "
+  t.eq(decision.least_gap_text(ev, pct, 2), " by at least +0.1 %, below the practical threshold of "
     .. "2.0 %, and up to +54.5 %")
 end)
 
@@ -1148,7 +1151,7 @@ do
 
   local function summary(ws)
     local md = t.read(ws .. "/comparison_report.md")
-    return md:match("## Summary\n\n(.-)\n\n## ") or md
+    return md:match("## Evidence\n\n(.-)\n\n## ") or md
   end
 
   t.test("capacity: A fails at its lowest load where B passes: no '+0.0 %' gap; at least as high, no winner", function()
@@ -1381,7 +1384,7 @@ do
       "null0", "--slo", "ttft_p90_ms=200" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(ws .. "/comparison_report.md")
-    local s = md:match("## Summary\n\n(.-)\n\n## ")
+    local s = md:match("## Evidence\n\n(.-)\n\n## ")
     t.ok(s:find("TTFT p90 is unknown at null0's load point 1 (time_to_first_token.p90 is null in "
       .. "stage_0_lifecycle_metrics.json, not a number): rerun that load", 1, true), s)
     t.ok(not s:find("not in null0's files", 1, true), s)

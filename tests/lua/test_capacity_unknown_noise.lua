@@ -101,3 +101,78 @@ t.test("summary files: a fail far beyond the limit below a pass far within it st
   -- the band's width is the rule's: 10 %
   t.eq(lp.UNKNOWN_NOISE_BAND, 10)
 end)
+
+-- (tidy55) Why the order is open names the loads and which of decision.unknown_noise_orders'
+-- two conditions failed, per GPU too: it said only "too close, or too near the limit" (the
+-- Evidence), nothing (compare.lua's per-GPU Verdict) or "too close to order them"
+-- (treatments.lua per GPU), naming no load. x: fails 200 ms at 30 req/s (300 ms), passes at
+-- 20 (120 ms); y: passes at 30 (130 ms) and at 40 (195 ms, 2.5 % within the limit). By hand:
+-- y's 40 against x's 30 is (40 - 30) / 35 = 28.6 % of their mean, beyond the 25 %; with each
+-- figure 10 % off, x's 120 x 1.1 = 132 passes and 300 / 1.1 = 272.7 fails whatever the noise
+-- (x between 20 and 30), y's 130 x 1.1 = 143 passes, 195 x 1.1 = 214.5 may fail (y from 30 up,
+-- no upper end: it never failed): y's span meets x's at 30, so no order.
+local X_NEAR = { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 30, 300 }, { 40, 40, 900 } }
+local Y_NEAR = { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 130 }, { 40, 40, 195 } }
+local NEAR_WHY = "and the measured loads put y's capacity at 40.00 req/s per GPU or more and x's at 30.00 req/s per GPU "
+  .. "or less, 28.6 % of their mean apart, but the figures that decide it lie too near the limit: with each summary "
+  .. "figure 10 % off either way, x's capacity may lie between 20.00 req/s per GPU and 30.00 req/s per GPU and y's at "
+  .. "30.00 req/s per GPU or more, which do not keep y above"
+
+local function doubled(rows)
+  local out = {}
+  for i, r in ipairs(rows) do out[i] = { r[1] * 2, r[2] * 2, r[3] } end
+  return out
+end
+
+t.test("tidy55: which condition leaves the order open, and at which loads", function()
+  local m = model("ttft_p90_ms=200", run(X_NEAR), run(Y_NEAR))
+  local w = m.capacity.evidence.noise_unknown_why
+  t.eq(w.cond, "near_limit")
+  t.near(w.margin_pct, 100 * 10 / 35, 1e-9)
+  t.eq({ w.a.lo, w.a.hi, w.b.lo, w.b.hi }, { 20, 30, 30, nil })
+  -- the same loads with y failing at 40 (400 ms) and passing at 30: y's 30 against x's 30, 0 %
+  -- apart (by hand), under the 25 %: too close, whatever the figures
+  m = model("ttft_p90_ms=200", run { { 10, 10, 100 }, { 20, 20, 120 }, { 30, 30, 150 }, { 40, 40, 400 } },
+    run { { 10, 10, 100 }, { 20, 20, 110 }, { 30, 30, 130 }, { 40, 40, 150 }, { 45, 45, 400 } })
+  w = m.capacity.evidence.noise_unknown_why
+  t.eq({ w.cond, w.margin_pct }, { "close", 0 })
+  t.ok(m.verdict.text:find("and the loads that decide it lie too close: the measured loads put y's capacity at "
+    .. "40.00 req/s or more and x's at 40.00 req/s or less, 0.0 % of their mean apart, and a pass and a fail that "
+    .. "each rest on one percentile of unknown noise order two runs only from 25.0 % apart.", 1, true), m.verdict.text)
+end)
+
+t.test("tidy55: the per-GPU Verdict and treatments.lua per GPU name the loads that leave the order open", function()
+  -- y on 2 GPUs at twice x's loads: per GPU the pair above
+  local function sd(label, r, g) return { label = label, state = { label = label, stack = { gpus = g } }, run = r,
+    kv = {} } end
+  local m = report.build { a = sd("x", run(X_NEAR), 1), b = sd("y", run(doubled(Y_NEAR)), 2),
+    slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  t.ok(m.verdict.text:find("^Cannot say which sustains more load per GPU"), m.verdict.text)
+  t.ok(m.verdict.text:find("either may be higher: each load's pass or fail rests on one measured percentile whose "
+    .. "noise these files cannot tell (no per-request data), " .. NEAR_WHY .. ". To settle it", 1, true),
+    m.verdict.text)
+  local tr = require "llmd.treatments"
+  local list = tr.load({ { label = "x", dirs = { "/x" }, gpus = 1 }, { label = "y", dirs = { "/y" }, gpus = 2 } },
+    { cache = { ["/x"] = run(X_NEAR), ["/y"] = run(doubled(Y_NEAR)) } })
+  local v = tr.model(list, { slo = decision.parse_slo("ttft_p90_ms=200") }).verdict
+  -- (treatments.lua writes its rates with 3 decimals)
+  t.ok(v:find("y and x per GPU: untested, and either may be higher: y ≥ 40.000 req/s per GPU, x between 20.000 req/s "
+    .. "and 30.000 req/s per GPU, but each pass or fail rests on one measured percentile whose noise these files "
+    .. "cannot tell (no per-request data), " .. NEAR_WHY:gsub("%.00 ", ".000 ") .. " (", 1, true), v)
+end)
+
+t.test("tidy55: treatments.lua on totals never says spans apart 'overlap' where the unknown noise leaves it open",
+  function()
+  -- the pair above on one GPU each: y's span from 40 req/s up and x's 20 to 30 lie apart, so
+  -- "which overlap" (the order_open branch's words) was untrue; the unknown noise's why instead
+  local tr = require "llmd.treatments"
+  local list = tr.load({ { label = "x", dirs = { "/x" } }, { label = "y", dirs = { "/y" } } },
+    { cache = { ["/x"] = run(X_NEAR), ["/y"] = run(Y_NEAR) } })
+  local m = tr.model(list, { slo = decision.parse_slo("ttft_p90_ms=200") })
+  local text = m.ranking[1].vs_next_text
+  t.eq(m.ranking[1].label, "y")
+  t.ok(not text:find("which overlap", 1, true), text)
+  t.ok(text:find("either may be higher: each load's pass or fail rests on one measured percentile whose noise these "
+    .. "files cannot tell (no per-request data), " .. NEAR_WHY:gsub(" per GPU", ""):gsub("%.00 ", ".000 "), 1, true),
+    text)
+end)

@@ -187,6 +187,29 @@ t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and 
   t.ok(not svg:find("<script", 1, true), "no script element")
 end)
 
+t.test("achieved against offered: the diagonal lies under the runs' lines, in a dash of its own", function()
+  -- a run that keeps up lies on the diagonal: drawn over B's dashed line in a dashed grey it
+  -- hid B (newuser55). SVG paints in document order, so the diagonal's path must come first.
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local out = t.tmpdir()
+  local c = { name = "achieved_offered", title = "T", available = true, notes = {},
+    data = "1 1\n2 2\n\n\n1 1\n2 2\n",
+    vars = { { "title", "T" }, { "label_a", "A" }, { "label_b", "B" },
+      { "xlabel", "offered load (req/s)" }, { "diagonal", true } } }
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/achieved_offered.svg")
+  -- the style's colours by hand: A #0072B2 = rgb(0, 114, 178), B #D55E00 = rgb(213, 94, 0)
+  local diag = svg:find("<path stroke='rgb%(170, 170, 170%)' stroke%-dasharray")
+  local a = svg:find("<path stroke='rgb%(  0, 114, 178%)'")
+  local b = svg:find("<path stroke='rgb%(213,  94,   0%)'")
+  t.ok(diag and a and b, "the diagonal and both runs' lines are drawn")
+  t.ok(diag < a and diag < b, "the diagonal is painted first, under both runs")
+  local dash_diag = svg:match("<path stroke='rgb%(170, 170, 170%)' stroke%-dasharray='([^']*)'")
+  local dash_b = svg:match("<path stroke='rgb%(213,  94,   0%)' stroke%-dasharray='([^']*)'")
+  t.ok(dash_b and dash_diag ~= dash_b, ("dashes differ: diagonal %s, B %s"):format(dash_diag, dash_b))
+end)
+
 t.test("achieved against offered, one load point each at the same rates: both runs' markers show", function()
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")

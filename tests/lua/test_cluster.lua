@@ -499,26 +499,33 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
     t.eq(r.code, 0, r.stderr)
   end
   -- (fixd52: the line says which release is there, by helm's first_deployed and revision)
-  local function refused(x, rel, cmd)
+  -- (harden55 #4: and what its command would do to it, "deploying would change it" named no
+  -- change: helm upgrade its next revision, helmfile apply an upgrade where they differ)
+  local function refused(x, rel, cmd, change)
     return "^run_comparison%.sh: run " .. x .. ": release " .. rel .. " already exists in namespace bench and was not "
       .. "deployed by this comparison %(first deployed [%dT:.Z%-]+, revision 1; not recorded as deployed and not torn "
       .. "down by this comparison in run%-" .. x .. "/deployed%.json or run%-" .. x .. "/rerun_deployed%.json%): "
-      .. "deploying would change it; not deploying %(" .. cmd:gsub("%p", "%%%0") .. "%)\n$"
+      .. change:gsub("%p", "%%%0") .. ", and run " .. x .. "'s teardown lines would then uninstall it; not deploying %("
+      .. cmd:gsub("%p", "%%%0") .. "%)\n$"
   end
   for _, helm4 in ipairs { false, "4" } do
     local n0 = #calls(s)
     local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
-    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds")), r.stderr)
+    t.ok(r.stderr:match(refused("b", "ms%-sim", "helmfile -n bench apply -e istio --skip-crds",
+      "helmfile apply would upgrade it wherever this helmfile's release differs from it")), r.stderr)
     r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
     t.ok(r.stderr:match(refused("a", "sim", "helm upgrade --install sim oci://ghcr.io/llm-d/charts/"
-      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench")), r.stderr)
+      .. "llm-d-router-standalone -f router.values.yaml --skip-crds -n bench",
+      "helm upgrade would make revision 2 of it, from this run's chart and values")), r.stderr)
     local lists = {}
     for i = n0 + 1, #calls(s) do
       local c = calls(s)[i]
       local line = c.tool .. " " .. table.concat(c.args, " ")
-      -- (reads, and the namespace's lock taken and let go: nothing deployed)
+      -- (reads - since fixb55 #1 the kube context checked first -, and the namespace's lock taken
+      -- and let go: nothing deployed)
       t.ok((c.tool == "helm" and (c.args[1] == "list" or c.args[1] == "status")) or (c.tool == "kubectl"
-        and (line:find(" get ", 1, true) or line:find("configmap llmdlua%-lock") or line:find("delete --raw", 1, true))),
+        and (line:find(" get ", 1, true) or line:find("configmap llmdlua%-lock") or line:find("delete --raw", 1, true)
+          or line:find(" config current%-context$") or line:find(" config view %-%-minify "))),
         "nothing deployed: " .. line)
       if c.tool == "helm" and c.args[1] == "list" then lists[#lists + 1] = line end
     end
@@ -748,8 +755,11 @@ t.test("dry run: every command printed, the cluster untouched", function()
   for _, c in ipairs(calls(s)) do
     local l = c.tool .. " " .. table.concat(c.args, " ")
     lines[l] = true
-    -- renders only: kubectl kustomize, and helm/helmfile template where charts are rendered
-    t.ok(l:find(" kustomize ", 1, true) or l:find("^helm template ") or l:find("^helmfile .*template"), l)
+    -- renders only: kubectl kustomize, and helm/helmfile template where charts are rendered;
+    -- and (since fixb55 #2, the preflight a dry run shares with the real run) the kube context
+    -- read from the kubeconfig, which asks no API server
+    t.ok(l:find(" kustomize ", 1, true) or l:find("^helm template ") or l:find("^helmfile .*template")
+      or l:find("^kubectl %-n bench config current%-context$") or l:find("^kubectl %-n bench config view %-%-minify "), l)
   end
   t.ok(lines["kubectl -n bench kustomize ms"], "run A's kustomization rendered")
   t.ok(r.stdout:find("[dry-run, read] kubectl -n bench kustomize ms   (rendered to check it)", 1, true), r.stdout)
@@ -2572,7 +2582,13 @@ t.test("a plan that fails before its first step removes its workspace, as compar
     t.ok(r.stderr:find(made .. "/.llmdlua.lock: cannot write: No space left on device (the workspace " .. made
       .. " was removed)", 1, true), r.stderr)
     t.eq(lfs.attributes(made), nil, "the workspace is gone")
-    t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")
+    -- nothing reached the cluster: since fixb55's preflight (before the workspace is made) only
+    -- the kubeconfig's reads, which ask no API server
+    for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
+      local line = c.tool .. " " .. table.concat(c.args, " ")
+      t.ok(c.tool == "kubectl" and (line:find(" config current%-context$") or line:find(" config view %-%-minify ")),
+        "nothing reached the cluster: " .. line)
+    end
   end)
   proc.run { "umount", disk }
   if not ok then error(err, 0) end

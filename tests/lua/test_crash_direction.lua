@@ -236,7 +236,11 @@ end
 -- 380 requests, every one an asyncio TimeoutError (python3 over the files' errors), 4.21, 0.26 and
 -- 0 %: against an error-rate SLO of 1 %, one above and two within, their mean 1.49 % above it.
 -- Chi-square on 16, 1, 0 of 380 each (expected 17 / 3 failed each, by hand): 18.84 + 3.843 +
--- 5.667 + 0.285 + 0.058 + 0.086 = 28.78 at 2 df, p = exp(-28.78 / 2) = 5.6e-07. y: 6 slots, no
+-- 5.667 + 0.285 + 0.058 + 0.086 = 28.78 at 2 df, p = exp(-28.78 / 2) = 5.6e-07 on the raw counts; the
+-- timeouts come in bursts (design effect 3.455 in the first repeat, as llmd measures it in send
+-- order; none measured in the others, no failure to measure it on), so the repeats' counts are
+-- read over their one design effect, 3.311 (loadpoints.repeats_deff, intervals55): chi-square
+-- 8.693, p = exp(-8.693 / 2) = 0.013 (python3): still beyond chance. y: 6 slots, no
 -- timeout, seed 760: behind at 4 req/s already (its queue grows: TTFT p90 beyond 3 s). x meets
 -- TTFT p90 <= 3000 ms and 1 % at 4 req/s where y fails: x above, its timeouts at 9.5 counted.
 t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stands, a queue near capacity, no crash",
@@ -251,7 +255,7 @@ t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stan
   t.eq({ ev.winner, ev.crash_in_higher and ev.crash_in_higher.cause }, { "b", "timeouts" })
   t.eq(ev.crash_in_higher.failed, { 16, 1, 0 })
   t.contains(m.verdict.text, "The order stands although x's repeats at load point 2 failed 16 of 380, 1 of 380 and 0 "
-    .. "of 380 requests (timeouts in one repeat: a queue near capacity, chi-square heterogeneity p = 5.6e-07), above "
+    .. "of 380 requests (timeouts in one repeat: a queue near capacity, chi-square heterogeneity p = 0.013), above "
     .. "the error-rate SLO of 1.00 % with the timeouts counted: timed-out requests can only lower its run's capacity, "
     .. "so they cannot have put x above.")
   t.lacks(m.verdict.text, "crash")
@@ -261,7 +265,7 @@ t.test("fixb45: timeouts in the higher run (queue_sim --timeout): the order stan
   t.eq({ tm.ranking[1].label, tm.ranking[2].label }, { "x", "y" })
   t.contains(tm.ranking[1].vs_next_text, "; the order stands although x's repeats at load point 2 failed 16 of 380, 1 "
     .. "of 380 and 0 of 380 requests (timeouts in one repeat: a queue near capacity, chi-square heterogeneity p = "
-    .. "5.6e-07), above the error-rate SLO of 1.00 % with the timeouts counted: timed-out requests can only lower its "
+    .. "0.013), above the error-rate SLO of 1.00 % with the timeouts counted: timed-out requests can only lower its "
     .. "run's capacity, so they cannot have put x above")
   t.contains(tm.verdict, "with the timeouts counted: timed-out requests can only lower its run's capacity")
   t.lacks(tm.verdict, "crash")
@@ -285,8 +289,8 @@ end)
 -- Two repeats over the limit are not "one" (fixj45). x: 20 slots, a 2 s client timeout, seed
 -- 754; its repeats at 9.5 req/s failed 15, 8 and 0 of 380 requests, every one a timeout: 3.95,
 -- 2.11 and 0 % (by hand: 15 / 380, 8 / 380) against an error-rate SLO of 1.5 %, two above it
--- and one within. The texts say "in 2 of 3 repeats" from those counts. y, z as above.
-t.test("fixj45: timeouts in two of three repeats are said as 2 of 3, never \"in one\"", function()
+-- and one within. y as above. (Before intervals55 the texts said "in 2 of 3 repeats" here.)
+t.test("fixj45: timeouts in two of three repeats, within their bursts' noise: no odd repeat, never \"in one\"", function()
   if not t.have_numpy() then return end
   local harness = require "llmd.harness"
   local xd, yd = sim("x", 754, 20, { "--timeout", "2" }), sim("y", 760, 6)
@@ -294,24 +298,15 @@ t.test("fixj45: timeouts in two of three repeats are said as 2 of 3, never \"in 
   local m = report.build { a = sd("y", harness.extract(yd, {})), b = sd("x", harness.extract(xd, {})), slo = slo,
     generated = 0 }
   local ev = m.capacity.evidence
-  t.eq({ ev.winner, ev.crash_in_higher and ev.crash_in_higher.cause }, { "b", "timeouts" })
-  t.eq(ev.crash_in_higher.failed, { 15, 8, 0 })
-  t.contains(m.verdict.text, "failed 15 of 380, 8 of 380 and 0 of 380 requests (timeouts in 2 of 3 repeats: a queue "
-    .. "near capacity, chi-square heterogeneity")
+  t.eq(ev.winner, "b")
+  -- (intervals55: 15, 8 and 0 of 380 in bursts, design effects 8.555 and 3.169 measured in the
+  -- repeats that failed, one of 6.681 for all, loadpoints.repeats_deff: chi-square of 2.245,
+  -- 1.197, 0 of 56.9 each, p = 0.33 (python3): within the bursts' noise, so no repeat is read as
+  -- the odd one and nothing is said of "2 of 3" here; the words for 2 of 3 repeats are the unit
+  -- test's below, from a dispersion's own counts)
+  t.eq(ev.crash_in_higher, nil)
   t.lacks(m.verdict.text, "in one")
-  local tr = require "llmd.treatments"
-  local tm = tr.model(tr.load { { label = "y", dirs = { yd } }, { label = "x", dirs = { xd } } }, { slo = slo })
-  t.contains(tm.ranking[1].vs_next_text, "(timeouts in 2 of 3 repeats: a queue near capacity, chi-square")
-  -- x in the lower place: the Delta and the reason say two repeats
-  local zd = sim("z", 761, 40)
-  m = report.build { a = sd("x", harness.extract(xd, {})), b = sd("z", harness.extract(zd, {})), slo = slo,
-    generated = 0 }
-  ev = m.capacity.evidence
-  t.eq({ ev.verdict, ev.overdispersed and ev.overdispersed.a.cause }, { "not shown to differ", "timeouts" })
-  t.eq(headline(m, "capacity").delta_text, "N/A (timeouts in 2 of 3 repeats, a queue near capacity, decide whether "
-    .. "the error-rate SLO holds: either may be higher)")
-  t.contains(m.verdict.text, "(timeouts in 2 of 3 repeats: a queue near capacity), not with the configuration")
-  t.lacks(m.verdict.text, "in one")
+  t.lacks(m.verdict.text, "chi-square heterogeneity")
 end)
 
 -- The words themselves, per kind, from a dispersion's own counts (decision.failure_words with d):

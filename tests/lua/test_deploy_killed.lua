@@ -85,3 +85,146 @@ t.test("a killed deploy's teardown leaves a release of its name that was upgrade
     .. "uninstall ms-try -n llm-d-try)\n")
   t.eq(releases(s), "ms-try", "the two of its own removed, the upgraded one left")
 end)
+
+-- harden55 #1: a custom deploy killed (kill -9) before or after each of its creates - kubectl
+-- create configmap, kubectl apply -f, the kustomization's apply -k -: its objects were not
+-- recorded (only releases were recovered), so --step 90 left them, and its verification
+-- failed on their pods ("teardown left pod ..."). Now the deploy records, before each call,
+-- the objects it may create by name that are not there; teardown takes as this run's those
+-- there now that were created since the deploy started, and deletes them by uid. An object
+-- someone made before (theirs-conf), and one the manifest names that was already there
+-- (shared-conf: apply configures it), stay. The kill is the plan's kubectl (a wrapper of the
+-- fake's) sending SIGKILL to its caller, the comparison, before or after the call matching a
+-- pattern, once. Expected sets written by hand from the plan below.
+local yaml = require "llmd.yaml"
+local FAKE_KUBECTL = FAKEBIN .. "/kubectl"
+
+local function custom_setup(when, pat)
+  local d = proc.realpath(t.tmpdir())
+  t.sim_guide(d)
+  t.mkdir(d .. "/guide/kz")
+  t.write(d .. "/guide/kz/kustomization.yaml", "resources: [decode.yaml, role.yaml]\n")
+  t.write(d .. "/guide/kz/decode.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ms-decode\n")
+  t.write(d .. "/guide/kz/role.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n"
+    .. "metadata: {name: my-role}\nrules: []\n")
+  t.write(d .. "/guide/router.values.yaml", "router: {}\n")
+  t.write(d .. "/guide/extra.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: extra-dep}\n"
+    .. "spec: {replicas: 1, selector: {matchLabels: {app: extra}}, template: {metadata: {labels: {app: extra}}, "
+    .. "spec: {containers: [{name: c, image: x}]}}}\n---\napiVersion: v1\nkind: ConfigMap\n"
+    .. "metadata: {name: shared-conf}\ndata: {k: ours}\n")
+  -- the kubectl of the plan: the fake's, killing its caller once around the matching call
+  local kill = 'kill -KILL "$PPID"'
+  t.write(d .. "/kubectl", table.concat({
+    "#!/bin/sh",
+    "case \" $* \" in *\"" .. pat .. "\"*)",
+    "  if [ ! -e \"$FAKE_CLUSTER/killed\" ]; then : > \"$FAKE_CLUSTER/killed\"",
+    when == "before" and ("    " .. kill .. "; exit 137") or
+      ("    " .. require("llmd.template").helpers.sh(FAKE_KUBECTL) .. ' "$@"; rc=$?; ' .. kill .. '; exit $rc'),
+    "  fi;;",
+    "esac",
+    ("exec %s \"$@\""):format(require("llmd.template").helpers.sh(FAKE_KUBECTL)), "" }, "\n"))
+  proc.run { "chmod", "+x", d .. "/kubectl" }
+  local plan = {
+    namespace = "bench", parent = d, timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
+    bins = { kubectl = d .. "/kubectl" },
+    runs = {
+      a = { label = "custom", baseline = true,
+        deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B", kustomize = "kz",
+          commands = { { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone",
+            "-f", "router.values.yaml" }, { "kubectl", "create", "configmap", "kv-conf", "--from-literal=a=b" },
+            { "kubectl", "apply", "-f", "extra.yaml" } } },
+        benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
+      b = { label = "after", existing = { results = t.root() .. "/tests/fixtures/kubecon-na-2025_vllm" } },
+    },
+  }
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster",
+    env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = t.root() .. "/tests/fixtures/kubecon-na-2025_vllm" }) }
+end
+
+-- the releases of namespace bench
+local function releases_of(s)
+  local r = proc.run({ FAKEBIN .. "/helm", "list", "-n", "bench", "--short" }, { env = s.env })
+  t.eq(r.code, 0, r.stderr)
+  return (r.stdout:gsub("\n$", ""):gsub("\n", " "))
+end
+
+-- the names of KIND in namespace bench (the fake's kubectl, by hand)
+local function names(s, kind)
+  local r = proc.run({ FAKE_KUBECTL, "-n", "bench", "get", kind, "-o", "name" }, { env = s.env })
+  t.eq(r.code, 0, r.stderr)
+  local out = {}
+  for l in r.stdout:gmatch("[^\n]+") do
+    if not l:find("llmdlua%-lock") then out[#out + 1] = l:match("/(.*)$") end
+  end
+  table.sort(out)
+  return table.concat(out, " ")
+end
+
+t.test("a custom deploy killed before or after each create: --step 90 removes what it made, and only that",
+  function()
+  for _, point in ipairs {
+    { "before", "create configmap kv-conf", made = {} },
+    { "after", "create configmap kv-conf", made = { "ConfigMap kv-conf" } },
+    { "before", "apply -f extra.yaml", made = { "ConfigMap kv-conf" } },
+    { "after", "apply -f extra.yaml", made = { "ConfigMap kv-conf", "Deployment extra-dep" } },
+    { "before", "apply -k kz", made = { "ConfigMap kv-conf", "Deployment extra-dep" } },
+    { "after", "apply -k kz", made = { "ConfigMap kv-conf", "Deployment extra-dep", "Deployment ms-decode",
+      "Role my-role" } },
+  } do
+    local what = point[1] .. " " .. point[2]
+    local s = custom_setup(point[1], point[2])
+    -- someone else's ConfigMaps, there before: one of their own name, one the manifest names
+    proc.run({ FAKE_KUBECTL, "create", "namespace", "bench" }, { env = s.env })
+    for _, n in ipairs { "theirs-conf", "shared-conf" } do
+      local r = proc.run({ FAKE_KUBECTL, "-n", "bench", "create", "configmap", n, "--from-literal=k=theirs" },
+        { env = s.env })
+      t.eq(r.code, 0, r.stderr)
+    end
+    -- (a second on: creationTimestamp is to the second, and an object created in the second the
+    -- deploy starts is taken as the deploy's - theirs here must be older, as someone else's are;
+    -- the CI saw shared-conf made in the deploy's own second)
+    proc.run { "sleep", "1.1" }
+    local r = proc.run({ t.root() .. "/llmdlua", "compare.lua", "--yes", "--plan", s.plan },
+      { env = s.env, cwd = s.dir, timeout = 120 })
+    t.eq(r.signal, 9, what .. ": killed: " .. r.stdout .. r.stderr)
+    local w = t.workspaces(s.dir)[1]
+    t.eq(type(json.read(w .. "/run-a/deployed.json").deploying), "table", what .. ": the deploy's start recorded")
+    r = t.fake_compare(s, { "--resume", w, "--step", "90" }, nil, s.dir)
+    t.eq(r.code, 0, what .. ": " .. r.stdout .. r.stderr)
+    t.lacks(r.stdout, "teardown left")
+    for _, m in ipairs(point.made) do
+      t.contains(r.stdout, "  " .. m .. ": made by this run's deploy, which was interrupted (", what)
+    end
+    local _, n = r.stdout:gsub(": made by this run's deploy, which was interrupted %(", "")
+    t.eq(n, #point.made, what .. ": " .. r.stdout)
+    -- what it made is gone; theirs stay, shared-conf as they made it
+    t.eq(names(s, "configmaps"), "shared-conf theirs-conf", what)
+    t.eq(names(s, "deployments"), "", what)
+    t.eq(names(s, "roles"), "", what)
+    t.eq(releases_of(s), "", what)
+  end
+end)
+
+-- harden55 #1: a killed deploy whose releases are all refused (each upgraded by someone since:
+-- not provably this run's) recorded nothing as this run's, so its teardown counted every pod
+-- that appeared since as its own and failed ("teardown left pod ..."), though the pods are
+-- those releases', which it leaves. The pods are told by their chain of owners now.
+t.test("a killed deploy whose releases are all refused: teardown leaves them and their pods, and succeeds", function()
+  local s = t.try_setup { parent = "." }
+  local w1 = killed_in_deploy(s)
+  for _, rel in ipairs { { "gaie-try", "inferencepool" }, { "infra-try", "llm-d-infra" },
+    { "ms-try", "llm-d-modelservice" } } do
+    local r = proc.run({ FAKEBIN .. "/helm", "upgrade", rel[1], rel[2] .. "/" .. rel[2], "-n", "llm-d-try" },
+      { env = s.env })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+  end
+  local r = t.fake_compare(s, { "--resume", w1, "--step", "90" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.lacks(r.stdout, "teardown left")
+  for _, n in ipairs { "gaie-try", "infra-try", "ms-try" } do
+    t.contains(r.stdout, "  release " .. n .. " is not known as this run's: its deploy was interrupted before it "
+      .. "recorded what it made, and the release was upgraded since (revision 2): left")
+  end
+  t.eq(releases(s), "gaie-try infra-try ms-try", "all three left, as someone else's")
+end)

@@ -639,7 +639,7 @@ print("%%+.2f" %% (num / den * 100))]]):format(ROOT .. "/tests/data", a, b) }
       t.eq(r1.code, 0, r1.stderr)
       local d = r1.stdout:match("%S+")
       t.ok(o.md:find(("error rate (ab10 %s pp vs ab2 over all load points, within each, 95 %% interval "):format(d), 1,
-        true), o.md:match("## Summary.-\n## ") or o.md)
+        true), o.md:match("## Evidence.-\n## ") or o.md)
     end)
   end
 end
@@ -867,7 +867,7 @@ do
         .. "+11.8 %) (one Mann-Whitney stratified by load point (van Elteren, 3 points) for these 4 rows, p < 1e-9")
     end)
 
-    t.test("the unstratified rows' rule is unchanged: a whole-run test at one load point, the estimate's threshold",
+    t.test("the unstratified rows' rule: a whole-run test with no interval names no winner on its estimate",
       function()
       -- (decision.verdict without a row_effect: the pooled figures' effect against min_effect)
       local decision = require "llmd.decision"
@@ -875,8 +875,18 @@ do
       -- "negligible" on the estimate alone, wording54)
       local v = decision.verdict { key = "tpot_p90_ms", a = 100, b = 101, test = { test = "mann_whitney", p = 1e-6 } }
       t.eq(v.verdict, "not shown to differ")
+      -- (+10 % with no interval: significant, but its size unknown, so no winner on the estimate
+      -- alone either, the mirror of the +1 % above: verdict55; before it "A better")
       v = decision.verdict { key = "tpot_p90_ms", a = 100, b = 110, test = { test = "mann_whitney", p = 1e-6 } }
-      t.eq(v.verdict, "A better")
+      t.eq({ v.verdict, v.size, v.winner, v.size_lower }, { "not shown to differ", "unsure", nil, "a" })
+      t.contains(v.note, "significant, size unknown")
+      -- (the same at the loads both sustained, a test that left an overloaded load out: no
+      -- sustained_winner on the estimate alone; before verdict55 sustained_winner "a")
+      v = decision.verdict { key = "tpot_p90_ms", a = 100, b = 110, test = { test = "mann_whitney", p = 1e-6, z = -3,
+        strata = 2, overloaded = { "12/s" } } }
+      t.eq({ v.verdict, v.sustained_winner, v.sustained_size, v.sustained_lower }, { "not comparable", nil, "unsure",
+        "a" })
+      t.contains(v.note, "significant, size unknown")
     end)
   end
 end

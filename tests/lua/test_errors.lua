@@ -661,8 +661,10 @@ end)
 -- the stack left up, saying "leave --harness out" though the plan's key had set it. Now the
 -- plan check refuses it before anything deploys (and in --dry-run), naming the plan key and
 -- the template's line; a harness named in both alike (by its module name too), a plan's
--- benchmark-report (the report llm-d-benchmark converts any harness's results to), or a
--- template without harness.name pass. The template line is the file's 6th (counted below).
+-- benchmark-report (the report llm-d-benchmark converts any harness's results to) pass; a
+-- template without harness.name runs run_only.sh's default, inference-perf (tidy55: it passed,
+-- to fail at step 60), so it is checked as one naming inference-perf, and says so. The template
+-- line is the file's 6th (counted below).
 t.test("a plan's benchmark.harness that is not the template's harness.name is refused before anything deploys",
   function()
     local yaml = require "llmd.yaml"
@@ -695,6 +697,17 @@ t.test("a plan's benchmark.harness that is not the template's harness.name is re
     t.ok(cluster.load_plan(d .. "/p.yaml"))
     t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("x1", "vllm-benchmark", "bare.yaml"),
       b = run("x2", nil) } })
+    r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/p.yaml", "--yes", "--dry-run" }, { cwd = d })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "llmdlua: " .. d .. "/p.yaml: runs.a.benchmark.harness: vllm-benchmark, but the benchmark "
+      .. "template (" .. d .. "/bare.yaml) sets no harness.name, so run_only.sh runs its default harness, "
+      .. "inference-perf: its results are inference-perf's, which are not read as vllm-benchmark's (the run would "
+      .. "deploy, benchmark and then fail at step 60); set harness.name: vllm-benchmark in the template, or leave "
+      .. "benchmark.harness out (the results say which harness wrote them); nothing was deployed\n")
+    t.eq(r.stdout, "", "nothing done")
+    -- the default named by the plan, or no plan harness, with that template: read
+    t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("x1", "inference-perf", "bare.yaml"),
+      b = run("x2", nil, "bare.yaml") } })
     t.ok(cluster.load_plan(d .. "/p.yaml"))
     -- at step 60 (a template that names no harness): the results' harness, and the plan key to leave out
     local c, why = require("llmd.harness").resolve(ROOT .. "/tests/fixtures/kubecon-na-2025_vllm",

@@ -86,12 +86,35 @@ t.test("compare.lua --plan with kubectl failing: one line, the cause first, the 
   local s = t.try_setup()
   local r = proc.run({ LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" },
     { env = with(s.env, { FAKE_CLUSTER = false }), cwd = s.dir, timeout = 120 })
-  one_line(r, "llmdlua: namespace llm-d-try: cannot take its lock (ConfigMap llmdlua-lock): fake kubectl: "
-    .. "FAKE_CLUSTER is not set (the fake cluster's state folder: export FAKE_CLUSTER=\"$(mktemp -d)\") (kubectl -n "
-    .. "llm-d-try create configmap llmdlua-lock ...: exit 1) (the workspace ", "kubectl failing")
+  -- (since fixb55 #2 the preflight asks kubectl for its context and, with none, an API server,
+  -- before the workspace is made or the lock taken: its line, with the fake's cause once)
+  one_line(r, "llmdlua: " .. s.plan .. ": kubectl reaches no cluster (kubectl config current-context and kubectl "
+    .. "version: fake kubectl: FAKE_CLUSTER is not set (the fake cluster's state folder: export "
+    .. "FAKE_CLUSTER=\"$(mktemp -d)\"); not in a pod): choose one with kubectl config use-context NAME, or fix the "
+    .. "cause; nothing was made or run", "kubectl failing")
+  t.eq(t.workspaces(s.dir), {}, "no workspace made")
   t.lacks(r.stderr, "no kube context")
   t.lacks(r.stderr, "--from-literal")
-  t.ok(#r.stderr < 400, r.stderr)
+end)
+
+-- newuser55 (fixb55 #2): with kubectl on PATH but no helm nor helmfile, --plan made a
+-- workspace and went on to `kubectl create configmap llmdlua-lock` (against localhost:8080
+-- with no kube context), while --dry-run stopped at its preflight for helmfile. Both now stop
+-- at one preflight, before anything is made or any cluster command runs: the same line
+-- (written by hand), no workspace, no call in the fake's log.
+t.test("compare.lua --plan and --dry-run without helm/helmfile: the same preflight line, nothing made or run", function()
+  local s = t.try_setup()
+  local bin = t.tmpdir()
+  assert(proc.run({ "ln", "-s", t.root() .. "/tests/fakecluster/bin/kubectl", bin .. "/kubectl" }).ok)
+  for _, extra in ipairs { {}, { "--dry-run" } } do
+    local argv = { LLMDLUA, "compare.lua", "--plan", s.plan, "--yes", "--quiet" }
+    for _, a in ipairs(extra) do argv[#argv + 1] = a end
+    local r = proc.run(argv, { env = with(s.env, { PATH = bin .. ":/usr/bin:/bin" }), cwd = s.dir, timeout = 120 })
+    t.eq({ r.code, r.stderr, r.stdout }, { 1, "llmdlua: " .. s.plan .. ": helm not found (not on PATH; set bins.helm "
+      .. "in the plan); nothing was made or run\n", "" }, table.concat(extra, " "))
+    t.eq(t.workspaces(s.dir), {}, "no workspace")
+    t.eq(io.open(s.cluster .. "/calls.log", "r"), nil, "no cluster call")
+  end
 end)
 
 t.test("experiment.lua: a treatment that fails is one line on stderr naming it and how", function()

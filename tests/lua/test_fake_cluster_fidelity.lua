@@ -460,23 +460,41 @@ spec:
     for i, c in ipairs(cells) do out[i] = i < #cells and pad(c, widths[i]) or c end
     return table.concat(out) .. "\n"
   end
-  local widths = { 11, 15, w, 14, #web_ports + 3, 12 }
+  -- AGE: the API server stamps creationTimestamp (to the second) and kubectl prints now less
+  -- it (duration.HumanDuration): under 2 minutes "Ns". The test's own seconds vary, so each
+  -- row's age is checked as a count of seconds under 120 and then read as "0s" below.
+  local widths = { 11, 15, w, 14, #web_ports + 3, 6 }
+  local raw_run = run
+  local function run_aged(args)
+    local r0 = raw_run(args)
+    local n = 0
+    r0.stdout = r0.stdout:gsub("(%S+)(%s+)(%d+)s(%s)", function(prev, sp, secs, after)
+      if not prev:find("/", 1, true) then return nil end -- only the cell after PORT(S)
+      t.ok(tonumber(secs) < 120, "age under 2 minutes: " .. secs .. "s")
+      n = n + 1
+      return prev .. sp .. "0s" .. (" "):rep(#secs - 1) .. after
+    end)
+    r0.ages = n
+    return r0
+  end
+  run = run_aged
   local r = run { "kubectl", "-n", "ns1", "get", "svc" }
   t.eq(r.code, 0, r.stderr)
+  t.eq(r.ages, 3, r.stdout)
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, widths)
-    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>" }, widths)
-    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "<unknown>" }, widths)
-    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>" }, widths))
+    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "0s" }, widths)
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "0s" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "0s" }, widths))
   r = run { "kubectl", "-n", "ns1", "get", "svc", "-o", "wide" }
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE", "SELECTOR" }, widths)
-    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "<unknown>", "<none>" }, widths)
-    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "<unknown>", "<none>" }, widths)
-    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>", "app=web,tier=x" }, widths))
+    .. line({ "headless", "ClusterIP", "None", "<none>", "8000/UDP", "0s", "<none>" }, widths)
+    .. line({ "lb", "LoadBalancer", ip.lb, "<pending>", lb_ports, "0s", "<none>" }, widths)
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "0s", "app=web,tier=x" }, widths))
   -- one by name: its row alone, the columns as wide as its own cells
   r = run { "kubectl", "-n", "ns1", "get", "svc", "web" }
   local one = { 7, 11, #ip.web + 3, 14, #web_ports + 3 }
   t.eq(r.stdout, line({ "NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE" }, one)
-    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "<unknown>" }, one))
+    .. line({ "web", "NodePort", ip.web, "<none>", web_ports, "0s" }, one))
   r = run { "kubectl", "-n", "empty", "get", "svc" }
   t.eq({ r.code, r.stdout, r.stderr }, { 0, "", "No resources found in empty namespace.\n" })
 end)

@@ -303,7 +303,7 @@ t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have),
   -- Holm by hand as above: TTFT is the second smallest of 4, 3 x p
   t.near(mp.p_adjusted, 3 * P.ttft, 1e-12)
   local md = t.read(w .. "/comparison_report.md")
-  local summary = md:match("## Summary\n\n([^\n]*)")
+  local summary = md:match("## Evidence\n\n([^\n]*)")
   -- (since fixb40 the matched test's difference is "higher" only where its whole 95 % interval
   -- is beyond 2 %: 7 requests a run bound none for a p95, which needs 73 at design effect 1,
   -- by hand: ranks 73 x 0.95 -+ 1.96 sqrt(73 x 0.0475) = 65.7 and 73.0, inside 1..73; 72
@@ -580,9 +580,9 @@ t.test("F8a: guidellm_report_v2 (2 requests per stage) is 'too few requests to j
     local w, r = compare { "--a", a, "--a-label", "x", "--b", b, "--b-label", "y" }
     t.eq(r.code, 0, r.stderr)
     local md = t.read(w .. "/comparison_report.md")
-    t.ok(not md:find("saturated already", 1, true), md:match("## Summary\n\n[^\n]*"))
+    t.ok(not md:find("saturated already", 1, true), md:match("## Evidence\n\n[^\n]*"))
     t.ok(md:find("x's saturation is unknown (too few requests to judge saturation: load point 1 completed 2 requests",
-      1, true), md:match("## Summary\n\n[^\n]*"))
+      1, true), md:match("## Evidence\n\n[^\n]*"))
     local cj = json.read(w .. "/comparison.json")
     t.eq(cj.saturation.a.unknown, true)
     t.eq(cj.saturation.a.point, nil)
@@ -698,7 +698,7 @@ local function gap_everywhere(w)
   local cells = {}
   for c in line:gmatch("|([^|]*)") do cells[#cells + 1] = c:match("^%s*(.-)%s*$") end
   out.headline = cells[5]
-  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  local summary = md:match("\n## Evidence\n\n([^\n]*)")
   out.summary = summary:match("%(%S+ ([+-][%d.]+ %% to [+-][%d.]+ %%) vs %S+%)")
   local note = csv_rows(w .. "/comparison.csv").capacity_at_slo_rps[11]
   -- (the note goes on with the Headline's evidence after the range)

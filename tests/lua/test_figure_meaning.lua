@@ -132,7 +132,9 @@ do
     local out = {}
     for line in md:gmatch("[^\n]+") do
       if not line:find("^%s*|") and not line:find("^Generated ") then
-        local x = line:gsub("^#+ ", ""):gsub("^> ", ""):gsub("^[-*] ", "")
+        -- a list item's marker out, a nested one's too (indented "   - ", the HTML's <ul>
+        -- inside an <li>) and a numbered one's ("1. ", the HTML's <ol>): markup, not text
+        local x = line:gsub("^#+ ", ""):gsub("^> ", ""):gsub("^%s*[-*] ", ""):gsub("^%s*%d+%. ", "")
         x = x:gsub("!?%[([^%]]*)%]%([^)]*%)", "%1"):gsub("%*%*", ""):gsub("`", "")
         x = x:gsub("\\([%*_%[%]<>#|`])", "%1"):gsub("%s+", " ")
         local start = 1

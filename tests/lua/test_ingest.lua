@@ -163,7 +163,7 @@ t.test("10: an inference-perf run without its summary is read, marked partial in
   t.ok(r.ok, r.stderr)
   local report = t.read(w .. "/comparison_report.md")
   t.ok(report:find("> **Partial run.** cut (A) is " .. want .. ".", 1, true), report)
-  local summary = report:match("\n## Summary\n\n(.-)\n\n## ")
+  local summary = report:match("\n## Evidence\n\n(.-)\n\n## ")
   t.eq(summary:sub(1, #("Warning: run A (cut) is " .. want)), "Warning: run A (cut) is " .. want)
   t.ok(not summary:find("disagree", 1, true), summary)
   t.ok(report:find("- cut: " .. want, 1, true))

@@ -174,7 +174,7 @@ t.test("results naming another model than the scrapes: a data check, and like fo
   for _, c in ipairs(checks) do kinds[#kinds + 1] = c.kind end
   t.contains(table.concat(kinds, ","), "served_model_mismatch")
   -- (a model in doubt is no figure in doubt: the Summary does not say x's files disagree)
-  t.lacks(md:match("## Summary(.-)\n## "), "x's own result files")
+  t.lacks(md:match("## Evidence(.-)\n## "), "x's own result files")
 end)
 
 t.test("the results' model matches the server's by any name its start-up line gives: served name or model", function()

@@ -170,13 +170,14 @@ t.test("a --plan comparison's per-GPU N/A names the plan's way to give the GPU c
   local stages = { { rate = 4, n = 40, latency = ipsynth.queue(0.1) }, { rate = 8, n = 40, latency = ipsynth.queue(0.1) } }
   local c = t.compare_ab(ipsynth.run(d .. "/x", stages, { summary = true }),
     ipsynth.run(d .. "/y", stages, { summary = true }), { "--harness", "inference-perf" })
-  t.contains(c.md, "| Per GPU | N/A (accelerator counts unknown: gpus: N in the info files) |")
+  -- (the cell "N/A [n]", its reason in the row's note under the Headline, readable55)
+  t.eq(t.table_rows(c.md, "Headline")["Per GPU"][2], "N/A (accelerator counts unknown: gpus: N in the info files)")
   -- the same workspace as a plan made it (its plan.yaml beside), read again by analyze.lua
   t.write(c.ws .. "/plan.yaml", "runs:\n  a: {label: x}\n  b: {label: y}\n")
   local r = proc.run { t.root() .. "/llmdlua", "analyze.lua", c.ws }
   t.eq(r.code, 0, r.stderr)
-  t.contains(t.read(c.ws .. "/comparison_report.md"), "| Per GPU | N/A (accelerator counts unknown: runs.a.info and "
-    .. "runs.b.info: {gpus: N} in the plan, or gpus: N in the info files) |")
+  t.eq(t.table_rows(t.read(c.ws .. "/comparison_report.md"), "Headline")["Per GPU"][2], "N/A (accelerator counts "
+    .. "unknown: runs.a.info and runs.b.info: {gpus: N} in the plan, or gpus: N in the info files)")
 end)
 
 -- audit53 F3: a stratified test that left out the loads a run was not known to sustain, and
@@ -226,8 +227,10 @@ t.test("a saturation unknown from the lowest load: whole-run rows not comparable
     local sa = c.json.saturation.a
     t.eq({ sa.unknown, sa.sustained_upto, sa.point }, { true, 0, nil }, sa.reason)
     t.contains(sa.reason, "the file's rates cannot both be right")
-    local why = "the whole-run figures pool load points where a run was overloaded (2/s, 8/s, 16/s in A), so they "
-      .. "are not comparable"
+    -- (tidy55: unknown reads unknown, with its reason, never "where a run was overloaded": the
+    -- reason is the saturation's own, asserted above)
+    local why = ("the whole-run figures pool load points not known to be sustained (2/s, 8/s, 16/s in A; A's "
+      .. "saturation is unknown: %s), so they are not comparable"):format(sa.reason)
     for _, key in ipairs { "throughput_req_s", "latency_p90_ms", "ttft_p90_ms", "tpot_p90_ms", "error_rate_pct" } do
       local r = t.perf_row(c.json, key)
       t.eq({ r.verdict, r.winner, r.pools_overloaded }, { "not comparable", nil,
@@ -236,4 +239,9 @@ t.test("a saturation unknown from the lowest load: whole-run rows not comparable
     end
     t.eq(c.json.capacity.a.kind, "unknown")
     t.contains(c.json.capacity.a.reason, "the lowest load point could not be judged")
+    -- no text of the report calls those loads overloaded
+    local md = c.md
+    t.ok(not md:find("where a run was overloaded", 1, true), md)
+    t.contains(md, "those figures pool load points not known to be sustained (A's saturation is unknown: " .. sa.reason
+      .. "; past saturation, or past a load whose saturation could not be judged, the latency may measure the queue")
   end)

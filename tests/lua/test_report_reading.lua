@@ -50,14 +50,18 @@ t.test("answer first: Headline with its evidence, then Summary, before Configura
   .. "the Verdict, its banners and the Summary", function()
   local w = kubecon()
   local md = t.read(w .. "/comparison_report.md")
-  local p = positions(md, { "## Headline", "## Summary", "## Configuration Summary", "## Performance Results" })
-  t.ok(p[1] > 0 and p[1] < p[2] and p[2] < p[3] and p[3] < p[4], "md order: " .. table.concat(p, ", "))
+  -- (readable55: the short Summary leads in both formats, the Headline under it, then the
+  -- Evidence that the Summary was before, the long paragraphs)
+  local p = positions(md, { "## Summary", "## Headline", "## Evidence", "## Configuration Summary",
+    "## Performance Results" })
+  t.ok(p[1] > 0 and p[1] < p[2] and p[2] < p[3] and p[3] < p[4] and p[4] < p[5], "md order: " .. table.concat(p, ", "))
   local html = t.read(w .. "/comparison_report.html")
   -- the HTML's decision first (nu15): the Verdict under the title, the workload banner
   -- (this pair's loads differ) under it (fixf53: it came after the Summary, below the fold
   -- at 1200 x 800), then the Summary, before the Headline
   p = positions(html, { "</h1>", '<p class="verdict">', '<p class="warning">', '<h2 id="summary">Summary</h2>',
-    '<p class="summary">', "<h2>Headline</h2>", "<h2>Configuration Summary</h2>", "<h2>Performance Results</h2>" })
+    '<ul class="summary">', '<h2 id="headline">Headline</h2>', '<h2 id="evidence">Evidence</h2>',
+    "<h2>Configuration Summary</h2>", "<h2>Performance Results</h2>" })
   local ordered = p[1] > 0
   for i = 2, #p do ordered = ordered and p[i - 1] < p[i] end
   t.ok(ordered, "HTML order: " .. table.concat(p, ", "))
@@ -67,8 +71,7 @@ t.test("answer first: Headline with its evidence, then Summary, before Configura
     for h in text:gmatch(pat) do o[#o + 1] = h end
     return table.concat(o, " / ")
   end
-  t.eq(order(html, "<h2[^>]*>([^<]+)</h2>"), (order(md, "\n## ([^\n]+)"):gsub("^Headline / Summary / ",
-    "Summary / Headline / ")))
+  t.eq(order(html, "<h2[^>]*>([^<]+)</h2>"), order(md, "\n## ([^\n]+)"))
   -- the Headline's evidence column: one run per load point here (7 stages, each once), so
   -- the capacity is untested, and the max sustained throughput too
   local head = table_rows(md, "Headline")
@@ -85,7 +88,12 @@ t.test("answer first: Headline with its evidence, then Summary, before Configura
   -- ceiling, 104.24: the drain-reduced rates, python3)
   t.eq(head["Max sustained throughput"][6], "one run per load, no interval: untested, but the measured loads order "
     .. "them: vllm+chunked-prefix sustained 169.43 req/s, vllm never achieved more than 104.24 req/s at any load")
-  t.ok(html:find("<td class=\"evidence\">" .. want .. "</td>", 1, true), "the HTML evidence cell")
+  -- (readable55: the HTML's cell its first clause, linked to the row's note, which holds it whole)
+  t.ok(html:find('<td class="evidence">one run per load, no interval <a class="ref" href="#headline-note-1">[1]</a></td>',
+    1, true), "the HTML evidence cell")
+  t.ok(html:find('<li id="headline-note-1" value="1">Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by '
+    .. 'default)<ul>', 1, true), "its note")
+  t.ok(html:find("<li>Evidence: " .. want .. "</li>", 1, true), "the HTML evidence in full, in its note")
   -- comparison.json carries the same evidence
   local cj = json.read(w .. "/comparison.json")
   t.eq(cj.headline[1].evidence, want)
@@ -166,7 +174,7 @@ t.test("an SLO metric the files lack: every one named once, with the runs, what 
     end
   end
   local md = t.read(w .. "/comparison_report.md")
-  local sum = md:match("## Summary\n\n([^\n]+)")
+  local sum = md:match("## Evidence\n\n([^\n]+)")
   for _, lab in ipairs { "TPOT", "TTFT" } do
     local key = lab:lower()
     local want = ("%s p90 is in neither run's files (both runs' files record %s mean/p50/p95/p99 only): use --slo "
@@ -308,7 +316,7 @@ end)
 
 t.test("wording: two rate ladders say their rates; 'driven differently' only for another load type", function()
   local w = kubecon()
-  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  local sum = t.read(w .. "/comparison_report.md"):match("## Evidence\n\n([^\n]+)")
   -- the offered rates of the stage files: 1 .. 183.38 and 1 .. 254.49 req/s, 7 each
   t.ok(sum:find("Whole-run rows: not like for like, vllm was driven at 1–183.38 req/s (7 load points), "
     .. "vllm+chunked-prefix at 1–254.49 req/s (7 load points); they pool different loads and name no winner. Compare "
@@ -352,7 +360,7 @@ t.test("wording: 'no clear difference' for the whole-run rows says which rows it
   local w, r = compare { "--a", EXP7 .. "/llm-d-1p1d", "--a-label", "p1", "--b", EXP7 .. "/vllm-2replicas",
     "--b-label", "r2", "--slo", "ttft_p90_ms=1000" }
   t.eq(r.code, 0, r.stderr)
-  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  local sum = t.read(w .. "/comparison_report.md"):match("## Evidence\n\n([^\n]+)")
   -- latency was tested here; the error rate was not (none of the requests failed in either
   -- run: nothing to test), so it is said apart, never among the kinds "tested" (the
   -- newuser's B2); nor the throughput (fixd37): both runs kept up with the 3.6 req/s they
@@ -644,10 +652,15 @@ t.test("HTML at 1200 x 1600: the decision (the Summary, capacity at SLO first) i
   local w = crashed_pair()
   local page = w .. "/comparison_report.html"
   local html = t.read(page)
-  local summary = html:match('<p class="summary">([^<]*)</p>')
-  t.ok(summary and summary:find("^Capacity within Error rate ≤ 1.00 %% and TTFT p99 ≤ 600.0 ms"), summary)
-  local boxes = browser_boxes(page, 1200, 1600, { "p.summary", "h2#summary", "table" })
-  local s, tab = boxes["p.summary"], boxes["table"]
+  -- (readable55: the Summary is a short list, the decision and then the capacity at the SLOs;
+  -- the paragraph it was leads the Evidence section)
+  local summary = html:match('<ul class="summary">(.-)</ul>')
+  t.ok(summary and summary:find('^\n<li><strong>Decision:</strong> [^\n]*</li>\n<li><strong>Capacity at SLO '
+    .. '%(Error rate ≤ 1.00 %% and TTFT p99 ≤ 600.0 ms%):</strong>'), summary)
+  t.ok(html:find('<h2 id="evidence">Evidence</h2>\n<p>Capacity within Error rate ≤ 1.00 % and TTFT p99 ≤ 600.0 ms',
+    1, true), "the long Summary in the Evidence")
+  local boxes = browser_boxes(page, 1200, 1600, { "ul.summary", "h2#summary", "table" })
+  local s, tab = boxes["ul.summary"], boxes["table"]
   t.ok(s and tab, json.encode(boxes))
   -- the whole Summary within the first screen, above the Headline's table
   t.ok(s[2] <= 1600, ("the Summary ends at %g px, below the fold (1600)"):format(s[2]))
@@ -697,7 +710,7 @@ t.test("templates: every banner between the Verdict and the first section (HTML:
     t.eq(n, 11, name .. ": banners")
   end
   check("comparison_report.html", '<p class="verdict">', '<h2 id="summary">', '<p class="warning">')
-  check("comparison_report.md", "**Verdict:**", "## Headline", "\n> **")
+  check("comparison_report.md", "**Verdict:**", "## Summary", "\n> **")
 end)
 
 -- scripts/demo.sh's comparison: its workspace
@@ -714,8 +727,8 @@ t.test("HTML at 1280 x 720: the Verdict and the workload banner are on the first
   -- the demo pair: its loads differ, so a banner says so; the Summary above it ran to 9
   -- lines and pushed it to 637-726 px on main, past the fold of a laptop's 720-px screen
   local w = demo()
-  local boxes = browser_boxes(w .. "/comparison_report.html", 1280, 720, { "p.verdict", "p.warning", "p.summary" })
-  local v, b, s = boxes["p.verdict"], boxes["p.warning"], boxes["p.summary"]
+  local boxes = browser_boxes(w .. "/comparison_report.html", 1280, 720, { "p.verdict", "p.warning", "ul.summary" })
+  local v, b, s = boxes["p.verdict"], boxes["p.warning"], boxes["ul.summary"]
   t.ok(v and b and s, json.encode(boxes))
   t.ok(b[2] <= 720, ("the banner ends at %g px, below the fold (720)"):format(b[2]))
   t.ok(v[2] <= b[1] and b[2] <= s[1], "Verdict, banner, Summary: " .. json.encode(boxes))
@@ -790,7 +803,7 @@ t.test("data checks: the Summary, before them, says which run's files disagree",
     json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
   local w, r = compare { "--a", a, "--a-label", "mixed", "--b", b, "--b-label", "clean" }
   t.eq(r.code, 0, r.stderr)
-  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  local sum = t.read(w .. "/comparison_report.md"):match("## Evidence\n\n([^\n]+)")
   -- (fixd38: the per-request data are the figures used, the summary only checked against
   -- them, so the figures it disagrees on are not in doubt: the Summary says which are used)
   t.ok(sum:find("mixed's own result files disagree with each other (the harness's summaries with its per-request "
@@ -859,8 +872,8 @@ do
     local ws
     for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
     local md = t.read(ws .. "/comparison_report.md")
-    local n = tonumber(md:match("\n## Summary\n\n[^\n]*A is better in (%d+) metrics %(listed below%)%."))
-    t.ok(n and n > 4, md:match("\n## Summary\n\n[^\n]*"))
+    local n = tonumber(md:match("\n## Evidence\n\n[^\n]*A is better in (%d+) metrics %(listed below%)%."))
+    t.ok(n and n > 4, md:match("\n## Evidence\n\n[^\n]*"))
     local list = md:match("\n\nA is better in:\n\n(.-)\n\n")
     t.ok(list, md)
     local items = 0
@@ -870,7 +883,7 @@ do
     end
     t.eq(items, n)
     -- the paragraph itself names none of them
-    t.ok(not md:match("\n## Summary\n\n[^\n]*TTFT p90 %(B"), md)
+    t.ok(not md:match("\n## Evidence\n\n[^\n]*TTFT p90 %(B"), md)
     local html = t.read(ws .. "/comparison_report.html")
     local ul = html:match('<div class="summary"><p>A is better in:</p><ul>(.-)</ul></div>')
     t.ok(ul, html)

@@ -341,3 +341,53 @@ t.test("each run's command block of run_comparison.sh, uncommented whole, is she
     t.eq(next(ns_state(s).releases or {}), nil, "run " .. x .. " torn down")
   end
 end)
+
+-- (fixb55 #1, newuser55) the script deployed, benchmarked and tore down on whatever context
+-- kubectl pointed at (FAKE_CONTEXT=prod-east against a workspace made in kind-bench), and the
+-- re-run's run_state.json, recording no cluster but run A's hardware, compared with run A as
+-- an A/A check. The script now refuses another context before any cluster command, as
+-- compare.lua --resume does (the line: cluster.check_identity's, with the script's override,
+-- by hand); with LLMDLUA_USE_CURRENT_CONTEXT=1 it runs, the re-run records the cluster it ran
+-- on (and no hardware of run A's), and compare.lua says "different clusters", no A/A check.
+t.test("run_comparison.sh on another kube context: refused unless overridden, then recorded and said", function()
+  local s = setup()
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local lines = { rr.deploy_a(s), "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] }
+  local before = #t.jsonl(s.cluster .. "/calls.log")
+  local copy
+  r, copy = rerun(s, w, lines, { FAKE_CONTEXT = "prod-east" })
+  t.eq({ r.code, r.stderr }, { 1, "run_comparison.sh: not acting on namespace llm-d-try: " .. copy .. " was made in "
+    .. "kube context kind-bench, the current context is prod-east: switch back first (kubectl config use-context "
+    .. "kind-bench), or run the script with LLMDLUA_USE_CURRENT_CONTEXT=1 to act on the current one all the same (the "
+    .. "re-run's run_state.json then records it, and compare.lua says the two runs ran on different clusters)\n" },
+    r.stdout)
+  -- (only the context reads: nothing deployed, benchmarked, locked or torn down)
+  for i, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    local l = c.tool .. " " .. table.concat(c.args, " ")
+    if i > before then t.ok(l:find("^kubectl %-n llm%-d%-try config ") or l:find("^kubectl config "), l) end
+  end
+  r, copy = rerun(s, w, lines, { FAKE_CONTEXT = "prod-east", LLMDLUA_USE_CURRENT_CONTEXT = "1" })
+  t.eq({ r.code, r.stderr }, { 0, kept(copy) }, r.stdout)
+  local a, b = r.stdout:match("compare it with run a: '[^\n]*/llmdlua' compare%.lua %-%-a '(%S+)' %-%-b '(%S+)'\n")
+  local st = json.read(b .. "/run_state.json")
+  local saved = json.read(copy .. "/cluster.json")
+  t.eq(saved.context, "kind-bench")
+  t.eq({ st.cluster.context, st.cluster.namespace, st.cluster.override, st.cluster.workspace_cluster },
+    { "prod-east", "llm-d-try", "LLMDLUA_USE_CURRENT_CONTEXT=1", { context = "kind-bench", server = saved.server } })
+  t.ok(type(st.cluster.server) == "string" and st.cluster.server ~= saved.server, tostring(st.cluster.server))
+  t.eq({ st.stack.hardware, st.stack.gpus }, { "unknown", "unknown" })
+  r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", a, "--b", b, "--quiet" }, { env = s.env, cwd = s.dir,
+    timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local differ = ("vllm-service and %s ran on different clusters (vllm-service: kube context kind-bench (server %s), "
+    .. "recorded in %s/cluster.json; %s: kube context prod-east (server %s), recorded in %s/run_state.json): a "
+    .. "difference between them is the clusters' as much as the configurations', not run-to-run variation"):format(
+    st.label, saved.server, copy, st.label, st.cluster.server, b)
+  t.contains(r.stderr, "compare.lua: warning: " .. differ .. "\n")
+  local md = t.read(r.stdout:match("Workspace: (%S+)\n") .. "/comparison_report.md")
+  t.lacks(md, "A/A check")
+  t.lacks(md, "a re-run")
+  t.contains(md, "ran on different clusters")
+end)

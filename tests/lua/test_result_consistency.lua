@@ -274,7 +274,7 @@ do
     t.eq(chk.key, "ttft_p90_ms")
     t.eq(chk.resolved, true)
     -- and the Summary says so, not that the figures are in doubt
-    local sum = md:match("## Summary\n\n([^\n]+)")
+    local sum = md:match("## Evidence\n\n([^\n]+)")
     t.ok(sum:find("IPS's own result files disagree with each other (the harness's summaries with its per-request data: "
       .. "see Data checks); the figures they disagree on are the per-request data's here", 1, true), sum)
     t.ok(not sum:find("figures are in doubt", 1, true), sum)

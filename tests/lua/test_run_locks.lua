@@ -340,6 +340,9 @@ t.test("run_comparison.sh's lock holder lets go once the script has exited, reap
   local s = t.try_setup()
   local d = s.dir
   t.mkdir(d .. "/ws")
+  -- (the workspace made in the fake's kube context, as compare.lua records it: the holder acts
+  -- only in the context its workspace was made in, fixb55)
+  t.write(d .. "/ws/cluster.json", '{"context": "kind-bench", "server": "https://api.kind-bench.example.com:6443"}\n')
   -- the script (sh, its pid in spid) starts the holder as run_comparison.sh does and exits
   -- after a second; its parent has become `sleep 60`, which never reaps it
   local script = ('echo $$ > %q; PARENT=$$ COMPARISON_DIR=%q NAMESPACE=llm-d-try %q -e '

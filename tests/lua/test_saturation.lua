@@ -1898,14 +1898,17 @@ do
     -- latency row names a winner only where its whole interval is beyond the threshold: both
     -- rows "not shown to be higher by the practical threshold", fast at least as high, the gap
     -- may be negligible (audit51b D3: never "no clear difference", which reads as sameness)
-    local least = "by at least +16.2 % of their mean, below the practical threshold of 20.0 %, and up to +27.0 %: the "
+    -- (verdict55: on the Change's scale, 20 / 17 - 1 = +17.6 %, 21 / 16 - 1 = +31.25 % (python3),
+    -- on the exact half: the measured rates, a hair off 21 and 16, print it +31.3 %; of their mean
+    -- before, +16.2 % and +27.0 %)
+    local least = "by at least +17.6 %, below the practical threshold of 20.0 %, and up to +31.3 %: the "
       .. "gap may be negligible"
     t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
       .. "never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be higher by the "
-      .. "practical threshold, no winner |", 1, true),
+      .. "practical threshold, no winner\n", 1, true),
       md)
     t.ok(md:find("**Verdict:** fast's max sustained throughput (no SLO given) is at least as high as slow's (by a gap "
-      .. "from +16.2 %, under the practical threshold of 20.0 %, up to +27.0 % of their mean): not shown to be higher by "
+      .. "from +17.6 %, under the practical threshold of 20.0 %, up to +31.3 %): not shown to be higher by "
       .. "the practical threshold, no winner. fast 20.00 req/s, slow 16.00 req/s; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow never "
       .. "achieved more than 17.00 req/s at any load), " .. least .. ".", 1, true),
       md:match("%*%*Verdict[^\n]*"))
@@ -1918,10 +1921,10 @@ do
     md = t.read(ws .. "/comparison_report.md")
     t.ok(md:find("one run per load, no interval; the measured loads put fast at least as high as slow (fast sustained "
       .. "20.00 req/s and slow never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be "
-      .. "higher by the practical threshold, no winner |", 1, true), md)
+      .. "higher by the practical threshold, no winner\n", 1, true), md)
     t.ok(md:find("untested; the measured loads put fast at least as high as slow (fast sustained 20.00 req/s, slow "
       .. "never achieved more than 17.00 req/s at any load), " .. least .. "; not shown to be higher by the "
-      .. "practical threshold, no winner |", 1, true),
+      .. "practical threshold, no winner\n", 1, true),
       md)
     -- at the default threshold (2 %) the order stands, in both rows
     ws, r = t.compare { "--a", a, "--b", c, "--a-label", "fast", "--b-label", "slow" }
@@ -2084,7 +2087,8 @@ do
           t.eq({ row.verdict, row.winner }, { "not comparable", nil }, key .. ": " .. tostring(row.evidence))
           t.eq(row.sig.name, "van_elteren_repeats")
           t.eq(row.sig.scope.tested, { "2/s", "4/s", "6/s", "8/s" })
-          t.eq(row.sig.scope.left, { { why = "a run overloaded", loads = { "10/s (A)" } } })
+          -- (unknown, not "a run overloaded": the scatter may explain its shortfall, tidy55)
+          t.eq(row.sig.scope.left, { { why = "a run's saturation unknown", loads = { "10/s (A)" } } })
           t.eq(row.sig.strata, 4)
           t.ok(row.evidence:find("10/s in A", 1, true), row.evidence)
         end

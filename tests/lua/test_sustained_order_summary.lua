@@ -35,7 +35,7 @@ local function compare(a, b)
 end
 
 local function summary_of(md)
-  return md:match("\n## Summary\n\n(.-)\n\n") or ""
+  return md:match("\n## Evidence\n\n(.-)\n\n") or ""
 end
 
 -- (the order column, the 18th: delta_lo and delta_hi follow it since newuser48 F5)

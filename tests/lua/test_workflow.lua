@@ -14,7 +14,7 @@ local function run(argv, opts) return proc.run(argv, opts) end
 local workspaces, copy_tree = t.workspaces, t.copy_tree
 
 -- The Summary section of a Markdown report.
-local function summary_of(report) return report:match("\n## Summary\n(.-)\n## ") or "" end
+local function summary_of(report) return report:match("\n## Evidence\n(.-)\n## ") or "" end
 
 -- Item 6: a truncated file is what --tolerant says it covers ("empty, truncated, a stage
 -- missing"): left out with the parse error's position in the data checks, never a silent drop.

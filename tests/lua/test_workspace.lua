@@ -503,3 +503,52 @@ t.test("analyze.lua: a run whose results are gone from the workspace is reported
     t.ok(row:find(" | " .. TREAT .. " (" .. said .. ") |", 1, true), row)
     t.eq(select(2, row:gsub("not in the workspace", "")), 1, row)
   end)
+
+-- harden55 #3 ------------------------------------------------------------------------------
+
+t.test("harden55-3: a report step that fails says what of the report is on disk and whether it is complete, "
+  .. "never 'so there is none' beside a report", function()
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "0-90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local files = { "comparison_report.md", "comparison_report.html", "comparison.json", "comparison.csv",
+    "run_comparison.sh" }
+  local function failed_line(out)
+    return out:match("\n%[100%] report: FAILED %- ([^\n]*)\n")
+  end
+  -- a write after the report's files fails: the record of the script written (its name a
+  -- folder now), so the report on disk is whole and this attempt's
+  t.mkdir(w .. "/llmdlua-written.json")
+  r = compare(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local said = failed_line(r.stdout)
+  t.ok(said, r.stdout)
+  t.ok(not (said or ""):find("so there is none", 1, true), said)
+  t.ok((said or ""):find("^failed after writing the comparison report, which is on disk and complete, written whole "
+    .. "by this attempt %(comparison_report%.md, comparison_report%.html, comparison%.json, comparison%.csv, "
+    .. "run_comparison%.sh%), but the workspace is not marked complete %(%-%-resume .* %-%-step 100 writes it again%): "
+    .. ".*llmdlua%-written%.json"), said)
+  for _, n in ipairs(files) do t.eq(lfs.attributes(w .. "/" .. n, "mode"), "file", n) end
+  local md = t.read(w .. "/comparison_report.md")
+  proc.run { "rmdir", w .. "/llmdlua-written.json" }
+  -- a failure before any file is written, beside that report: the report on disk is the
+  -- earlier one, as it was (run A's results taken away, kept aside)
+  t.ok(os.rename(w .. "/run-a/results", s.dir .. "/results-a"))
+  t.mkdir(w .. "/run-a/results")
+  r = compare(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  said = failed_line(r.stdout)
+  t.ok((said or ""):find("^failed while writing the comparison report; the report on disk %(comparison_report%.md, "
+    .. "comparison_report%.html, comparison%.json, comparison%.csv, run_comparison%.sh%) is an earlier one's, as it was "
+    .. "before this attempt, not this attempt's: run a %(baseline%): no inference%-perf results"), said)
+  t.eq(t.read(w .. "/comparison_report.md"), md)
+  -- complete, as said: the report a step that succeeds writes from the same results is that
+  -- one, but for the time it was generated
+  proc.run { "rm", "-rf", w .. "/run-a/results" }
+  t.ok(os.rename(s.dir .. "/results-a", w .. "/run-a/results"))
+  r = compare(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local function body(x) return (x:gsub("Generated [^\n]*", "")) end
+  t.eq(body(t.read(w .. "/comparison_report.md")), body(md))
+end)

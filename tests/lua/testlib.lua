@@ -295,14 +295,51 @@ function M.set_value(text, prefix, v)
 end
 
 -- The rows of the Markdown table under "## heading" in text: { [first cell] = {cells...} }
-function M.table_rows(text, heading)
+--
+-- The Headline's cells are short (readable55): a cell cut to its figure ends in " [n]", and
+-- the row's note n under the table gives every cut cell in full, one "   - HEADER: TEXT" line
+-- each in the order of the columns; here each such cell is its full text again, read from
+-- that note (a marker without its note's line fails the test), so that a test of a figure's
+-- qualification reads it where the report now says it. raw = true: the cells as shown.
+function M.table_rows(text, heading, raw)
   local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
-  local rows = {}
+  local rows, header = {}, nil
   for line in sec:gmatch("[^\n]+") do
     if line:match("^|") and not line:match("^|%-") then
       local cells = {}
       for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
       rows[cells[1]] = cells
+      header = header or cells
+    end
+  end
+  if heading ~= "Headline" or raw then return rows end
+  -- the notes: "n. LABEL" then its "   - WHO: TEXT" lines
+  local notes, cur = {}, nil
+  for line in (sec:match("\nEach %[n%] above in full:\n(.*)$") or ""):gmatch("[^\n]+") do
+    local n = line:match("^(%d+)%. ")
+    if n then
+      cur = {}
+      notes[tonumber(n)] = cur
+    elseif cur and line:match("^   %- ") then
+      cur[#cur + 1] = line:sub(6)
+    end
+  end
+  for label, cells in pairs(rows) do
+    if cells ~= header then
+      local used = {}
+      for i = 2, #cells do
+        local n = cells[i]:match(" ?%[(%d+)%]$")
+        if n then
+          n = tonumber(n)
+          used[n] = (used[n] or 0) + 1
+          local line = notes[n] and notes[n][used[n]]
+          local who = (header[i] or "") .. ": "
+          if not (line and line:sub(1, #who) == who) then
+            error(("Headline row %q: its cell %d (%q) has no line %q in note %d"):format(label, i, cells[i], who, n), 2)
+          end
+          cells[i] = line:sub(#who + 1)
+        end
+      end
     end
   end
   return rows

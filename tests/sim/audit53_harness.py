@@ -4,7 +4,8 @@
 
 One simulated serving (tests/data/fifo_server.py's FIFO server: K slots, Poisson arrivals at each
 rate for --dur s, ttft0 + (outtok-1) x tpot s a request, lognormal noise; --fail F: each request
-fails at once with HTTP 503 with chance F), the rate ladder run --repeat times, written as the
+fails at once with HTTP 503 with chance F;
+--fail-burst L: in runs of L on average in send order), the rate ladder run --repeat times, written as the
 result files each harness would write from the SAME requests, one folder each under OUTDIR:
   vllm/  vllm bench serve --save-result --save-detailed, one file per rate and repeat
   vagg/  the same without --save-detailed (no per-request arrays: aggregates, latencies, queue_times)
@@ -35,6 +36,9 @@ ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--noise", type=float, default=0.1)
 ap.add_argument("--repeat", type=int, default=1)
 ap.add_argument("--fail", type=float, default=0.0)
+ap.add_argument("--fail-burst", type=float, default=1.0,
+                help="mean run length of failures in send order (1: independent; L > 1: a two-state Markov "
+                     "chain with the same share --fail, failing on after a failure with chance 1 - 1/L)")
 ap.add_argument("--harnesses", default="vllm,imax,ip,gl,br,gl0,vagg,bri,brg")
 ap.add_argument("--warmup", type=float, default=0.0,
                 help="guidellm's warmup_duration (s) in gl/, gl0/ (the window then may not start at the first send)")
@@ -71,11 +75,25 @@ def simulate(t, rate):
     return [one(s, free) for s in starts]
 
 
+LAST = [False]
+
+
+def failing():
+    """Does the next request fail (--fail, --fail-burst): independent draws at L = 1 (as before, one
+    draw a request); else after a failure it fails again with chance 1 - 1/L, after a success with
+    chance F / (1 - F) / L, so that the share of failures stays F and their runs average L."""
+    if a.fail_burst <= 1:
+        return rng.random() < a.fail
+    q = 1 - 1 / a.fail_burst if LAST[0] else a.fail / (1 - a.fail) / a.fail_burst
+    LAST[0] = bool(rng.random() < q)
+    return LAST[0]
+
+
 def one(s, free):
     """A request sent at s to the slots free (a heap of when each slot frees)."""
     f = rng.lognormal(0, a.noise)
     begin = max(s, heapq.heappop(free))
-    if a.fail > 0 and rng.random() < a.fail:
+    if a.fail > 0 and failing():
         heapq.heappush(free, begin + 0.01)
         return {"s": float(s), "end": float(begin + 0.01), "err": "503", "out": 0, "inp": a.intok}
     first = begin + a.ttft0 * f

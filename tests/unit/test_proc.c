@@ -4,7 +4,9 @@
 ** known behaviour of the POSIX tools run (sh, cat, head, sleep) and of the socket API
 ** (a listening socket makes bind on its port fail with EADDRINUSE).
 */
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -68,6 +71,44 @@ static int listen_on(uint32_t addr, int port)
         return -1;
     }
     return fd;
+}
+
+/* How many of this process's children are zombies now (each /proc/PID/stat: state Z, parent
+   us): counted from /proc, independently of proc.c's own walk of /proc/self/task. */
+static int zombie_children(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    if (d == NULL)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[k] = '\0';
+        char *rest = strrchr(buf, ')');
+        char state;
+        int ppid;
+        if (rest != NULL && sscanf(rest + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' &&
+            ppid == (int)getpid())
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
 }
 
 int main(void)
@@ -224,6 +265,47 @@ int main(void)
         }
         CHECK(proc_port_check(0) == EINVAL);
         CHECK(proc_port_check(65536) == EINVAL);
+    }
+
+    TEST("orphans a child leaves (in its group, or out of it: setsid) are reaped, never a child "
+         "still waited for")
+    {
+        /* the child exits at once; its two sleeps (their output not the pipes proc_wait waits
+           on) end 0.2 s later as llmdlua's children (a subreaper): one still in the child's
+           group, one in a session of its own */
+        const char *argv[] = {"sh", "-c",
+                              "exec >/dev/null 2>&1; sleep 0.2 & setsid sleep 0.2 & exit 0", NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv, &o, 10) == 0);
+        CHECK(p.reaped && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+        proc_release(&p);
+        /* a child spawned and not waited for yet, which ends meanwhile: exit 7 */
+        Proc q;
+        proc_init(&q);
+        const char *seven[] = {"sh", "-c", "exit 7", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.argv = seven;
+        s.in = s.out = s.err = PROC_NULL;
+        CHECK(proc_spawn(&q, &s) == 0);
+        sleep_s(0.6);
+        CHECK(zombie_children() == 3); /* the two orphans and q, all ended (counted by /proc) */
+        proc_reap_orphans();
+        CHECK(zombie_children() == 1); /* q alone: its wait reads its status */
+        CHECK(proc_wait(&q, NULL, NULL, NULL) == 0);
+        CHECK(q.reaped && WIFEXITED(q.status) && WEXITSTATUS(q.status) == 7);
+        proc_release(&q);
+        CHECK(zombie_children() == 0);
+    }
+
+    TEST("a child of the caller's own process group (popen's) is left to its own wait")
+    {
+        FILE *f = popen("exit 5", "r");
+        CHECK(f != NULL);
+        sleep_s(0.3);
+        proc_reap_orphans();
+        int st = pclose(f);
+        CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 5);
     }
 
     return test_report();

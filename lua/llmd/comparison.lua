@@ -172,7 +172,90 @@ function M.config_stages(path, state)
     end
     rates[i] = r
   end
-  return { workload = tostring(name), rates = rates }
+  return { workload = tostring(name), rates = rates, data = type(wl.data) == "table" and wl.data or nil }
+end
+
+-- The token lengths an inference-perf data config (a workload's data:, or its config.yaml's)
+-- asks for: {input =, output =, input_how =, output_how =} (per request; either nil where it
+-- does not say), or nil. shared_prefix: system_prompt_len + question_len (a question_distribution's
+-- mean instead where given), output_len (an output_distribution's mean); random and synthetic:
+-- input_distribution's and output_distribution's means, within their min and max. Other types
+-- (shareGPT, datasets, traces) state no length.
+function M.asked_lengths(data)
+  if type(data) ~= "table" then return nil end
+  local function n(x) return type(x) == "number" and x == x and x >= 0 and x or nil end
+  local function dist_mean(d)
+    if type(d) ~= "table" or not n(d.mean) then return nil end
+    local m = d.mean
+    if n(d.min) and m < d.min then m = d.min end
+    if n(d.max) and d.max > 0 and m > d.max then m = d.max end
+    return m
+  end
+  local out = {}
+  if data.type == "shared_prefix" and type(data.shared_prefix) == "table" then
+    local sp = data.shared_prefix
+    local q, qhow = dist_mean(sp.question_distribution), "question_distribution.mean"
+    if not q then q, qhow = n(sp.question_len), "question_len" end
+    if n(sp.system_prompt_len) and q then
+      out.input = sp.system_prompt_len + q
+      out.input_how = ("shared_prefix system_prompt_len %g + %s %g"):format(sp.system_prompt_len, qhow, q)
+    end
+    local o = dist_mean(sp.output_distribution)
+    if o then out.output, out.output_how = o, ("shared_prefix output_distribution.mean %g"):format(o)
+    elseif n(sp.output_len) then out.output, out.output_how = sp.output_len, ("shared_prefix output_len %g")
+      :format(sp.output_len) end
+  elseif data.type == "random" or data.type == "synthetic" then
+    local i, o = dist_mean(data.input_distribution), dist_mean(data.output_distribution)
+    if i then out.input, out.input_how = i, ("input_distribution mean %g"):format(i) end
+    if o then out.output, out.output_how = o, ("output_distribution mean %g"):format(o) end
+  end
+  if not out.input and not out.output then return nil end
+  return out
+end
+
+-- How far a run's mean token lengths per request may lie from what its data config asks for
+-- before a data check says so (relative, either way): a prompt is re-tokenised after it is
+-- generated and a chat template adds its own tokens, an answer may end at its EOS before the
+-- length asked, a distribution is clipped at its min and max: a few per cent, rarely more. And
+-- the factor beyond which the Verdict warns too: a harness that ran another data config (the
+-- fake cluster's recorded 204 input and 62 output tokens against 4,200 and 300 asked, newuser55 #3).
+M.LENGTH_TOLERANCE, M.LENGTH_FAR = 0.25, 2
+
+-- The requests' measured mean lengths (the whole run's token totals over its completed
+-- requests) against those its data config asks for (M.asked_lengths): beyond M.LENGTH_TOLERANCE
+-- a data check naming both (kind "config_lengths", far = beyond M.LENGTH_FAR either way, which
+-- the Verdict warns of: llmd.report.lengths_text). where: the config, as shown; workload: its
+-- name or nil.
+function M.check_config_lengths(run, data, where, workload)
+  local asked = M.asked_lengths(data)
+  local v = run.overall and run.overall.values or {}
+  local ok = v.requests_ok
+  if not asked or type(ok) ~= "number" or ok <= 0 then return end
+  local parts, far, got = {}, false, {}
+  for _, k in ipairs { "input", "output" } do
+    local total = v[k .. "_tokens_total"]
+    local want = asked[k]
+    if type(total) == "number" and want and want > 0 then
+      local mean = total / ok
+      got[k] = mean
+      local r = mean / want
+      if math.abs(r - 1) > M.LENGTH_TOLERANCE then
+        parts[#parts + 1] = ("%s %.1f tokens per request measured, %s asked (%s)"):format(k, mean,
+          metrics.group_thousands(("%g"):format(want)), asked[k .. "_how"])
+        if r > M.LENGTH_FAR or r < 1 / M.LENGTH_FAR then far = true end
+      end
+    end
+  end
+  if #parts == 0 then return end
+  local text = ("the requests are not the lengths the benchmark config asks for: %s; %s, more than %d %% apart "
+    .. "(a harness that ran another data config, or prompts and answers other than asked?)"):format(
+    workload and ("%s's workload %s"):format(where, workload) or where, table.concat(parts, "; "),
+    math.floor(M.LENGTH_TOLERANCE * 100 + 0.5))
+  rm.warn(run, "%s", text)
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "config_lengths", text = text, far = far, input = got.input,
+    output = got.output, asked_input = asked.input, asked_output = asked.output }
+  if run.status == "ok" then run.status = "warnings" end
 end
 
 -- Results whose load stages (their count, each stage's requested rate) are not those the
@@ -185,8 +268,15 @@ end
 -- config or the results' rates are unknown. path: run-x/benchmark/config.yaml.
 function M.check_config_stages(run, path, state)
   local cfg, why, invalid = M.config_stages(path, state)
-  if not run.stages or #run.stages == 0 then return end
   local shown = path:match("[^/]+/[^/]+/[^/]+$") or path
+  -- (the lengths its data: asks for, against the requests': the config sent, else the one
+  -- inference-perf wrote beside its results)
+  if cfg and cfg.data then
+    M.check_config_lengths(run, cfg.data, shown, cfg.workload)
+  elseif lfs.attributes(path, "mode") ~= "file" and type(run.data_config) == "table" then
+    M.check_config_lengths(run, run.data_config.data, run.data_config.file)
+  end
+  if not run.stages or #run.stages == 0 then return end
   local function rates(list, each)
     local lo, hi, all = math.huge, -math.huge, {}
     for _, r in ipairs(list) do lo, hi, all[#all + 1] = math.min(lo, r), math.max(hi, r), ("%g"):format(r) end
@@ -770,6 +860,41 @@ function M.identical(w, A, B)
   return nil
 end
 
+-- A result file of one run that is byte for byte one of the other run's (rm.shared_files),
+-- where the two folders are not the same files throughout (an A/A check, M.identical): a file
+-- copied from the other run, read as this run's (a load point, a summary): refused, naming both
+-- files, as no figure of the comparison can be trusted to be its run's (newuser55 #1: B's
+-- stage 3 in A's folder gave A's verdict 127.76 req/s, B's figure). Each run's files are read
+-- where the user has them (state.source_path) where they still are, else the workspace's copy.
+function M.check_shared_files(w, A, B)
+  local function files_of(s)
+    local out = {}
+    local root = ws.run_dir(w, s.x) .. "/results"
+    local src = type(s.state) == "table" and type(s.state.source_path) == "string" and s.state.source_path or nil
+    for _, p in ipairs(type(s.run) == "table" and type(s.run.files) == "table" and s.run.files or {}) do
+      if type(p) == "string" then
+        local rel = p:match("/run%-[ab]/results/(.+)$")
+        local mine = rel and src and (src .. "/" .. rel)
+        if mine and lfs.attributes(mine, "mode") == "file" then
+          out[#out + 1] = mine
+        elseif rel and lfs.attributes(root .. "/" .. rel, "mode") == "file" then
+          out[#out + 1] = root .. "/" .. rel
+        elseif lfs.attributes(p, "mode") == "file" then
+          out[#out + 1] = p
+        end
+      end
+    end
+    return out
+  end
+  local pairs_ = rm.shared_files(files_of(A), files_of(B))
+  if #pairs_ == 0 then return end
+  local more = #pairs_ - 1
+  error(("run A (%s)'s result file %s is byte for byte run B (%s)'s %s: one measurement cannot be both runs' (a "
+    .. "file copied from the other run's folder?), so the comparison is refused%s; give each run its own results")
+    :format(A.label, pairs_[1][1], B.label, pairs_[1][2],
+      more > 0 and (" (and %d more such pair%s)"):format(more, more == 1 and "" or "s") or ""), 0)
+end
+
 -- The helm releases a deploy command (its argv) installs, upgrades or removes: helm
 -- upgrade/install's release; helmfile apply/sync's are the run's (what its deploy added, in
 -- run-x/deployed.json: the helmfile's releases); none for anything else.
@@ -966,6 +1091,8 @@ function M.report(w, A, B, opts)
     identical = M.identical(w, A, B)
     if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
   end
+  -- (the same files throughout is an A/A check, said above; some of them shared is a copy)
+  if not identical then M.check_shared_files(w, A, B) end
   -- the charts' gnuplot is started (opts.charts_idle: by the caller, earlier still), and
   -- given the charts drawn from the sides alone: it starts and draws them on the other core
   -- while the model is built (the significance tests take a while on large runs)

@@ -4933,6 +4933,75 @@ function M.cut_short_text(label, run)
     label, table.concat(parts, ", "))
 end
 
+-- A run whose harness summary disagrees with its stage files on a request count (inference-
+-- perf's summary_disagrees: check kind "files_disagree" with counts), said in the Verdict, not
+-- only under Data checks (newuser55 #1: A's stage 3 was B's file, its summary 38,717 successes
+-- against 40,851 in its stages, and the Verdict read A's "at most 127.76 req/s" off that file
+-- with no warning). Said, not withheld: every stage file holds its own figures consistently, and
+-- which one is foreign the counts do not tell (a summary left stale by an edit is the other
+-- case); a stage out of the ladder's order (check kind "ladder_order") is named as the likely
+-- one. The text, or nil.
+function M.counts_disagree_text(label, run)
+  local parts, odd = {}, {}
+  for _, c in ipairs(run.checks or {}) do
+    if c.kind == "files_disagree" and type(c.counts) == "table" then
+      for _, n in ipairs(c.counts) do
+        parts[#parts + 1] = ("%s %s in %s, %s in its stage files"):format(tostring(n.field),
+          metrics.group_thousands(("%d"):format(n.summary)), tostring(c.source or "the summary"),
+          metrics.group_thousands(("%d"):format(n.stages)))
+      end
+    elseif c.kind == "ladder_order" then
+      odd[#odd + 1] = ("stage %d (%g req/s offered, before stage %d's %g)"):format(c.stage, c.rate, c.next_stage,
+        c.next_rate)
+    end
+  end
+  if #parts == 0 then return nil end
+  return ("%s's own files disagree on its request count (%s), so a stage file may be another run's or edited, and "
+    .. "the figures read from its stage files are in doubt%s (see Data checks)"):format(label,
+    table.concat(parts, "; "), #odd > 0 and ("; out of its ladder's order: " .. table.concat(odd, ", ")) or "")
+end
+
+-- Are a run's repeats one value at every repeated load point in every SLO metric (the
+-- repeats' 95 % intervals of width 0, llmd.loadpoints' ci.identical)? Then they give no spread
+-- to estimate, and a range "they allow" is the loads' own. False where a point is not
+-- repeated or a metric has no interval.
+function M.repeats_without_spread(run, slo)
+  local any = false
+  for _, p in ipairs(lp.points(run or {})) do
+    if (p.repeats or 1) < 2 then return false end
+    for _, s in ipairs(slo or {}) do
+      local ci = p.ci and p.ci[s.key]
+      if s.key ~= "error_rate_pct" then
+        if not (type(ci) == "table" and ci.identical) then return false end
+        any = true
+      end
+    end
+  end
+  return any
+end
+
+-- A run whose requests are far from the token lengths its benchmark config asks for (more
+-- than twice or less than half: llmd.comparison.check_config_lengths's far), said in the
+-- Verdict: its figures are another workload's than the one asked (newuser55 #3: 204.1 input and
+-- 62.4 output tokens measured against 4,200 and 300 asked, said nowhere). The text, or nil.
+function M.lengths_text(label, run)
+  for _, c in ipairs(run.checks or {}) do
+    if c.kind == "config_lengths" and c.far then
+      local parts = {}
+      for _, k in ipairs { "input", "output" } do
+        if type(c[k]) == "number" and type(c["asked_" .. k]) == "number" then
+          parts[#parts + 1] = ("%s %.1f tokens measured against %s asked"):format(k, c[k],
+            metrics.group_thousands(("%g"):format(c["asked_" .. k])))
+        end
+      end
+      return ("%s's requests are far from the lengths its benchmark config asks for (%s): the harness may have "
+        .. "ignored its data config, so its figures are another workload's (see Data checks)"):format(label,
+        table.concat(parts, ", "))
+    end
+  end
+  return nil
+end
+
 local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
@@ -5019,7 +5088,9 @@ local function verdict_of(model, A, B)
     local function same(x, y) return math.abs(x - y) <= 1e-9 * math.max(1, math.abs(y)) end
     if not (same(g.lo_pct, (lb / ha - 1) * 100) and same(g.hi_pct, (hb / la - 1) * 100)) then return "" end
     local function r(x) return T.helpers.num(x, 2) end
-    local what = (ca.interval and cb.interval) and "the two ranges their repeats allow"
+    -- (repeats all one value allow no range of their own: the loads' ranges, newuser55 #2)
+    local spread = not (M.repeats_without_spread(A.run, model.slo) or M.repeats_without_spread(B.run, model.slo))
+    local what = (ca.interval and cb.interval and spread) and "the two ranges their repeats allow"
       or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
         and "the two runs' ranges with each load's 95 % interval"
       or "the two runs' ranges"
@@ -5055,6 +5126,26 @@ local function verdict_of(model, A, B)
     if ver == "A higher" or ver == "B higher" then
       v.kind = "winner"
       local sure = "Shown by the repeats at every load point: the ranges they allow are apart."
+      -- (the runs whose repeats are one value at every load point, in every SLO metric: no
+      -- spread to estimate, so their ranges are the loads' own, newuser55 #2)
+      local flat = {}
+      for _, x in ipairs { A, B } do
+        if M.repeats_without_spread(x.run, model.slo) then flat[#flat + 1] = x.label end
+      end
+      local flat_text = #flat > 0 and ("%s repeats are identical at every load point (no spread to estimate)")
+        :format(#flat == 2 and "both runs'" or (flat[1] .. "'s")) or nil
+      if ev.beyond_ceiling and ev.sustained_rps and ev.ceiling_rps and not ev.same_load then
+        -- an order the bounds give whatever the repeats (the higher run's lower end above all the
+        -- other achieved at any load): said as that, not as the repeats' ranges (newuser55 #2: "the
+        -- ranges they allow are apart" beside repeats that were all one value)
+        local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
+        sure = ("Shown by the bounds, whatever the repeats: %s sustained %s and %s never achieved more than %s at "
+          .. "any load measured%s."):format(H.label, rate_text(ev.sustained_rps) .. gpu, L.label,
+          rate_text(ev.ceiling_rps) .. gpu, flat_text and ("; " .. flat_text) or "")
+      elseif flat_text and not ev.same_load then
+        sure = ("Shown by the measured loads: the ranges are apart, but %s, so the repeats add nothing to what the "
+          .. "loads show."):format(flat_text)
+      end
       if ev.same_load then
         -- (ordered by one load, one run passing, the other failing: that load, as the Evidence says it)
         local H, L = ev.winner == "b" and B or A, ev.winner == "b" and A or B
@@ -5377,6 +5468,14 @@ local function verdict_of(model, A, B)
   -- said before (M.cut_short_text)
   for _, x in ipairs { A, B } do
     if v.kind ~= "broken" then caveats[#caveats + 1] = M.cut_short_text(x.label, x.run or {}) end
+  end
+  -- (a summary that disagrees with its stage files: a stage file another run's?)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.counts_disagree_text(x.label, x.run or {}) end
+  end
+  -- (requests far from the lengths the benchmark config asks for)
+  for _, x in ipairs { A, B } do
+    if v.kind ~= "broken" then caveats[#caveats + 1] = M.lengths_text(x.label, x.run or {}) end
   end
   -- (a re-run holding its run's results: the Verdict said so already)
   if model.same_config and v.kind ~= "broken" and not (model.identical and model.same_config_rerun) then

@@ -1469,6 +1469,33 @@ function M.duplicate_files(files)
   return out
 end
 
+-- The pairs of files, one of list a and one of list b, that hold the same bytes ({a, b} in a's
+-- order, each file of b paired once), empty files left out. Two runs' result files never do by
+-- chance (every latency is read off the clock), so such a pair is one run's file copied into
+-- the other's folder (newuser55 #1: a stage file of B's in A's folder read as A's load point).
+-- Only files of one size are read.
+function M.shared_files(a, b)
+  local by_size, out, used = {}, {}, {}
+  for _, q in ipairs(b) do
+    local n = lfs.attributes(q, "size")
+    if n and n > 0 then
+      by_size[n] = by_size[n] or {}
+      table.insert(by_size[n], q)
+    end
+  end
+  for _, p in ipairs(a) do
+    local n = lfs.attributes(p, "size")
+    for _, q in ipairs(n and n > 0 and by_size[n] or {}) do
+      if not used[q] and M.same_bytes(p, q) then
+        out[#out + 1] = { p, q }
+        used[q] = true
+        break
+      end
+    end
+  end
+  return out
+end
+
 -- Whether a set of figures (M.set) is a measurement two runs cannot share by chance: some
 -- request completed (requests_ok above 0, or not recorded) and the set holds a latency of
 -- them above 0 (a value in ms: TTFT, TPOT, ITL, end-to-end), whole number or not. Each is

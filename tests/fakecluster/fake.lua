@@ -19,7 +19,10 @@
 --                  workload asks is the folder's recorded stage of the nearest rate, nearest by
 --                  ratio, and the folder's per_request_lifecycle_metrics.json is replayed with
 --                  them where every stage is asked as recorded, else left out and said
---                  (run_workload)
+--                  (run_workload); the k-th benchmark of the cluster (any namespace, any
+--                  workload) writes its own clock readings and ids where no figure is read
+--                  (run_mark), so no two benchmarks' files are one file byte for byte, as no two
+--                  real runs' are
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -3505,6 +3508,41 @@ end
 -- folder as it is (and a line saying so). Returns that line, or nil.
 local run_workload
 local replay_per_request
+
+-- What a benchmark's own run changes in its files (k: the cluster's benchmarks before this
+-- one; 0, the first, writes the recording's bytes): a real run never writes another run's
+-- bytes (its requests' ids, its clocks), while the fake replays one recording for every stage
+-- asked at the same rate, so two runs of other workloads or configs would write the same stage
+-- file, which compare.lua rightly refuses as one run's file copied into the other's folder
+-- (llmd.comparison.check_shared_files). Only readings llmdlua takes no figure from change, so
+-- every figure stays the recording's to the last digit (two runs of one recording and one
+-- workload are still one measurement saved twice, which the A/A check says): a stage's
+-- schedule-delay mean (llmdlua reads its max only) k ns later; each Prometheus rate (llmdlua
+-- reads the prefix-cache and KV-usage means only) k in its sixth decimal (inference-perf
+-- rounds those to six); each request's completion id (in its SSE body) suffixed -r<k>. A
+-- recording with none of them (no schedule_delay, no Prometheus files, no ids), or one copied
+-- as it is (run_workload's as_is: another harness, a workload without stages), stays as it is.
+local run_mark = {}
+function run_mark.delay(ls, k)
+  if k > 0 and type(ls) == "table" and type(ls.schedule_delay) == "table"
+    and type(ls.schedule_delay.mean) == "number" then
+    ls.schedule_delay.mean = ls.schedule_delay.mean + k * 1e-9
+  end
+end
+function run_mark.rates(t, k)
+  if k <= 0 or type(t) ~= "table" then return end
+  for key, v in pairs(t) do
+    if key == "rate" and type(v) == "number" and v > 0 then
+      t[key] = (math.floor(v * 1e6 + 0.5) + k) / 1e6
+    elseif type(v) == "table" then
+      run_mark.rates(v, k)
+    end
+  end
+end
+function run_mark.ids(text, k)
+  if k <= 0 or type(text) ~= "string" then return text end
+  return (text:gsub('("id": ?"[^"]+)"', function(id) return ("%s-r%d\""):format(id, k) end))
+end
 local PCT_KEYS = { "min", "p0.1", "p1", "p5", "p10", "p25", "median", "p75", "p90", "p95", "p99", "p99.9", "max" }
 local PCT_AT = { 0, 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100 }
 
@@ -3579,7 +3617,7 @@ end
 -- stage before ended (start_time, end_time, the output token times), so that the blocks
 -- stay in start order. Only a stage asked as recorded (its rate and request count) can take
 -- them; else nothing is written and why is returned.
-replay_per_request = function(path, dest, rec, parts)
+replay_per_request = function(path, dest, rec, parts, mark)
   local ok, reqs = pcall(json.read, path)
   if not ok or not json.is_array(reqs) then return "it is not a JSON array of requests" end
   for _, q in ipairs(reqs) do
@@ -3621,6 +3659,7 @@ replay_per_request = function(path, dest, rec, parts)
     local delta = cursor and (cursor - s0) or 0
     for k = b.first, b.first + b.n - 1 do
       local q = json.decode(json.encode(reqs[k]))
+      q.response = run_mark.ids(q.response, mark)
       local st = q.start_time
       local function moved(v) return st + delta + (v - st) * stretch end
       q.start_time = st + delta
@@ -3639,7 +3678,8 @@ replay_per_request = function(path, dest, rec, parts)
   return nil
 end
 
-run_workload = function(src, dest, wl, harness_name)
+run_workload = function(src, dest, wl, harness_name, mark)
+  mark = mark or 0
   local function as_is(why)
     proc.run { "cp", "-a", src .. "/.", dest }
     return ("%s: the recorded results %s copied as they are"):format(why, src)
@@ -3727,9 +3767,10 @@ run_workload = function(src, dest, wl, harness_name)
       end
     end
     if type(d.failures) == "table" then d.failures.count = failed end
+    run_mark.delay(ls, mark)
     json.write(("%s/stage_%d_lifecycle_metrics.json"):format(dest, i - 1), d)
     local pm = ("%s/stage_%d_prometheus_metrics.json"):format(src, r.index)
-    if lfs.attributes(pm, "mode") == "file" and again > 0 then
+    if lfs.attributes(pm, "mode") == "file" and (again > 0 or mark > 0) then
       -- (the server's figures over this stage's own window: its rates by the same slower
       -- sending, not the earlier stage's file again)
       local p = json.read(pm)
@@ -3741,7 +3782,8 @@ run_workload = function(src, dest, wl, harness_name)
           end
         end
       end
-      slower(p)
+      if again > 0 then slower(p) end
+      run_mark.rates(p, mark)
       json.write(("%s/stage_%d_prometheus_metrics.json"):format(dest, i - 1), p)
     elseif lfs.attributes(pm, "mode") == "file" then
       proc.run { "cp", pm, ("%s/stage_%d_prometheus_metrics.json"):format(dest, i - 1) }
@@ -3797,6 +3839,10 @@ run_workload = function(src, dest, wl, harness_name)
   local sp = src .. "/summary_prometheus_metrics.json"
   if #sums.parts == 1 and lfs.attributes(("%s/stage_%d_prometheus_metrics.json"):format(dest, 0), "mode") == "file" then
     proc.run { "cp", ("%s/stage_0_prometheus_metrics.json"):format(dest), dest .. "/summary_prometheus_metrics.json" }
+  elseif lfs.attributes(sp, "mode") == "file" and mark > 0 then
+    local p = json.read(sp)
+    run_mark.rates(p, mark)
+    json.write(dest .. "/summary_prometheus_metrics.json", p)
   elseif lfs.attributes(sp, "mode") == "file" then
     proc.run { "cp", sp, dest .. "/summary_prometheus_metrics.json" }
   end
@@ -3805,7 +3851,7 @@ run_workload = function(src, dest, wl, harness_name)
   -- stage's recorded stage, or, where they cannot stand for it, left out and said
   local prp = src .. "/per_request_lifecycle_metrics.json"
   if lfs.attributes(prp, "mode") == "file" then
-    local why = replay_per_request(prp, dest, rec, sums.parts)
+    local why = replay_per_request(prp, dest, rec, sums.parts, mark)
     if why then
       return ("per_request_lifecycle_metrics.json of %s not replayed (the stage and summary files are): %s")
         :format(src, why)
@@ -3903,7 +3949,8 @@ local function run_only()
     end
     if src and not failing("bench_nojson") then
       local wl = type(cfg.workload) == "table" and cfg.workload[workload] or nil
-      local how = run_workload(src, dest, wl, h.name)
+      -- (the cluster's benchmarks before this one, any namespace: its files' own marks, run_mark)
+      local how = run_workload(src, dest, wl, h.name, draw("bench_serial") - 1)
       if how then print("fake run_only.sh: " .. how) end
     end
     local ef = io.open(dest .. "/stderr.log", "w")

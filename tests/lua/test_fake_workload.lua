@@ -235,3 +235,98 @@ t.test("the recording's per-request file is replayed with the stages made of it,
     .. "stage and summary files are): stage 0 asks 120 requests at 2/s, made from recorded stage 0's 60 at 1/s, "
     .. "whose requests are not that stage's\n")
 end)
+
+-- fixa56: the fake replays one recorded stage for every stage asked at one rate, so two
+-- benchmarks (two runs, of other workloads or configs) wrote their stage 0 byte for byte
+-- alike, which compare.lua refuses as one run's file copied into the other's folder
+-- (llmd.comparison.check_shared_files); a real run's files are never another's (its clocks,
+-- its request ids). Each benchmark of the cluster now writes its own readings where no figure
+-- is read (a stage's schedule-delay mean, each Prometheus rate, each request's completion id),
+-- so no file of one benchmark is one of another's, and every figure stays the recording's: two
+-- runs of one workload are still one measurement twice to every figure (the A/A check's).
+-- The recording: kubecon stages 0 (1 req/s, 60 requests) and 1 (31.4 req/s, 1884) with their
+-- Prometheus files and a per-request file whose SSE answers carry completion ids.
+t.test("two benchmarks of one recording write no file alike, with the same figures", function()
+  local rm = require "llmd.runmodel"
+  local harness = require "llmd.harness"
+  local d = proc.realpath(t.tmpdir())
+  local rec = d .. "/rec"
+  t.mkdir(rec)
+  for i = 0, 1 do
+    for _, kind in ipairs { "lifecycle", "prometheus" } do
+      local n = ("stage_%d_%s_metrics.json"):format(i, kind)
+      t.write(rec .. "/" .. n, t.read(BASE .. "/" .. n))
+    end
+  end
+  t.write(rec .. "/summary_prometheus_metrics.json", t.read(BASE .. "/summary_prometheus_metrics.json"))
+  local T0, reqs = 1771234500, json.array {}
+  local function req(i, st, len)
+    return { start_time = st, end_time = st + len, request = "{}",
+      response = ('data: {"id": "cmpl-%d", "object": "text_completion"}\n\ndata: [DONE]\n\n'):format(i),
+      info = { request_metrics = { text = { input_tokens = 10 } }, response_metrics = { output_tokens = 2,
+        output_token_times = json.array { st + 0.1, st + 0.2 } } } }
+  end
+  for i = 0, 59 do reqs[#reqs + 1] = req(i, T0 + i, 0.5) end
+  for i = 0, 1883 do reqs[#reqs + 1] = req(60 + i, T0 + 100 + i / 31.4, 0.3) end
+  json.write(rec .. "/per_request_lifecycle_metrics.json", reqs)
+  t.mkdir(d .. "/cluster")
+  local env = t.fake_env(d .. "/cluster", { FAKE_RESULTS = rec })
+  local k = proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\n"
+    .. "kind: PersistentVolumeClaim\nmetadata:\n  name: res\nspec:\n  accessModes: [ReadWriteMany]\n"
+    .. "  resources: {requests: {storage: 1Gi}}\n" })
+  t.eq(k.code, 0, k.stderr)
+  proc.run({ "kubectl", "-n", "ns1", "apply", "-f", "-" }, { env = env, stdin = "apiVersion: v1\nkind: Service\n"
+    .. "metadata:\n  name: gw\nspec:\n  ports: [{port: 80}]\n" })
+  -- three benchmarks: the recorded ladder twice (an A/A), then a workload of its first stage only
+  local function bench(stages)
+    t.write(d .. "/config.yaml", "endpoint: {stack_name: s, model: m, namespace: ns1, base_url: 'http://gw.ns1:80'}\n"
+      .. "harness: {name: inference-perf, results_pvc: res, namespace: ns1}\n"
+      .. "workload:\n  chat:\n    load:\n      type: constant\n      stages: " .. stages .. "\n")
+    local before = {}
+    for n in lfs.dir(d .. "/cluster/pvc/ns1/res") do before[n] = true end
+    local r = proc.run({ "run_only.sh", "-c", d .. "/config.yaml" }, { env = env })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    t.lacks(r.stdout, "not replayed")
+    for n in lfs.dir(d .. "/cluster/pvc/ns1/res") do
+      if not before[n] and n ~= "." and n ~= ".." then return d .. "/cluster/pvc/ns1/res/" .. n end
+    end
+    error("no new results folder")
+  end
+  local ladder = "[{rate: 1, duration: 60}, {rate: 31.4, duration: 60}]"
+  local a, b, c = bench(ladder), bench(ladder), bench("[{rate: 1, duration: 60}]")
+  local function files(dir)
+    local out = {}
+    for n in lfs.dir(dir) do
+      if n:match("%.json$") then out[#out + 1] = dir .. "/" .. n end
+    end
+    table.sort(out)
+    return out
+  end
+  t.eq(#files(a), 7, table.concat(files(a), " ")) -- 2 stages x 2 kinds, 2 summaries, the per-request file
+  -- no file of one benchmark is byte for byte one of another's (each was, before)
+  for _, p in ipairs { { a, b }, { a, c }, { b, c } } do
+    local shared = rm.shared_files(files(p[1]), files(p[2]))
+    t.eq(#shared, 0, shared[1] and (shared[1][1] .. " = " .. shared[1][2]))
+  end
+  -- and every figure is the recording's: the A/A pair one measurement to the last digit, and
+  -- the one-stage run's stage 0 that of the ladders' stage 0
+  local xa, xb, xc = harness.extract(a), harness.extract(b), harness.extract(c)
+  t.eq(rm.same_figures(xa, xb), true)
+  t.eq(#xc.stages, 1)
+  t.eq(rm.same_values(xa.stages[1].metrics, xc.stages[1].metrics), true)
+  -- what differs is the run's own: the second benchmark's stage 0 schedule-delay mean 1 ns
+  -- later, its Prometheus rates 1e-6 higher, its completion ids its own (the third's 2 ns, 2e-6)
+  local s0 = json.read(BASE .. "/stage_0_lifecycle_metrics.json").load_summary.schedule_delay
+  local p0 = json.read(BASE .. "/stage_0_prometheus_metrics.json").successes.rate
+  for i, dir in ipairs { a, b, c } do
+    local sd = json.read(dir .. "/stage_0_lifecycle_metrics.json").load_summary.schedule_delay
+    t.near(sd.mean, s0.mean + (i - 1) * 1e-9, 1e-15)
+    t.eq(sd.max, s0.max)
+    t.near(json.read(dir .. "/stage_0_prometheus_metrics.json").successes.rate, p0 + (i - 1) * 1e-6, 1e-9)
+  end
+  local ids = {}
+  for i, dir in ipairs { a, b } do
+    ids[i] = json.read(dir .. "/per_request_lifecycle_metrics.json")[1].response:match('"id": "([^"]+)"')
+  end
+  t.eq(ids, { "cmpl-0", "cmpl-0-r1" })
+end)

@@ -22,11 +22,17 @@ do
   -- 1 failed). series: {name = {v1, v2, v3}} (names without "vllm:"; a counter's name is given
   -- with its _total, and gets a _created gauge at 1771233000.5, before the first scrape).
   local F = t.fixtures()
+  -- (each run's harness file dated a second after the one before, as two runs' are: the same
+  -- requests' figures, but no file byte for byte another run's, which a comparison refuses as
+  -- one run's file copied into the other's folder, llmd.comparison.check_shared_files)
+  local kv_runs = 0
   local function kv_run(series)
     local d = t.tmpdir() .. "/run"
     t.mkdir(d .. "/metrics/raw")
-    t.write(d .. "/synthetic-vllm_bench_serve_save_detailed.json",
-      t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+    kv_runs = kv_runs + 1
+    local h = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    h.date = os.date("!%Y%m%d-%H%M%S", 1771150502 + kv_runs)
+    t.write(d .. "/synthetic-vllm_bench_serve_save_detailed.json", json.encode(h))
     local names = {}
     for n in pairs(series) do names[#names + 1] = n end
     table.sort(names)
@@ -285,6 +291,10 @@ do
     t.write(b .. "/synthetic-vllm_bench_serve_save_detailed.json",
       t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
     t.write(b .. "/metrics/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
+    -- (own's files saved again, the same figures in other bytes: another run than other's,
+    -- whose files a comparison refuses to find byte for byte in both)
+    t.resave(b .. "/synthetic-vllm_bench_serve_save_detailed.json")
+    t.resave(b .. "/metrics/processed/metrics_summary.json")
     local ws, r = t.compare { "--a", a, "--a-label", "other", "--b", b, "--b-label", "own" }
     t.eq(r.code, 0, r.stderr)
     local scope = "includes other traffic: 105 requests finished against 8 sent"

@@ -439,11 +439,14 @@ t.test("a mixed-harness pair: latency rows not compared, the reason noted; throu
 end)
 
 -- A per-request inference-perf run in a folder, with its request latencies transformed.
-local function ip_run(transform)
+-- resaved: the records written with another indent (other bytes, the same figures): a second
+-- run of the same requests beside the first, which a comparison would otherwise refuse as one
+-- run's result file copied into the other's folder (llmd.comparison.check_shared_files)
+local function ip_run(transform, resaved)
   local d = t.tmpdir()
   local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
   for i, r in ipairs(recs) do transform(r, i) end
-  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs, resaved and { indent = 4 } or nil)
   return d, recs
 end
 
@@ -518,7 +521,7 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
   mkdir(a .. "/logs")
   t.write(a .. "/logs/decode-0.log", "INFO 02-16 09:19:00 GPU KV cache size: 123,456 tokens\n")
-  local b = ip_run(function() end)
+  local b = ip_run(function() end, true)
   local w, r = compare { "--a", a, "--a-label", "cached", "--b", b, "--b-label", "nocache" }
   t.eq(r.code, 0, r.stderr)
   local text = t.read(w .. "/comparison_report.md")
@@ -594,7 +597,7 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
   t.write(a .. "/logs/decode-0.log", "INFO GPU KV cache size: 123,456 tokens\n")
   t.write(a .. "/logs/decode-1.log", "INFO GPU KV cache size: 100,000 tokens\n")
   -- the other run: one pod, hits 0 -> 300, queries 0 -> 1000: a 30.0 % hit rate
-  local b = ip_run(function() end)
+  local b = ip_run(function() end, true)
   mkdir(b .. "/metrics/raw")
   for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
     t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(b, 1771233600 + 15 * i), table.concat({
@@ -635,7 +638,7 @@ t.test("KV cache: a run with only the processed summary claims no difference aga
   local a = ip_run(function() end)
   mkdir(a .. "/metrics/processed")
   copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
-  local b = ip_run(function() end)
+  local b = ip_run(function() end, true)
   mkdir(b .. "/metrics/raw")
   local raw = F .. "/prometheus/synthetic-raw"
   for n in lfs.dir(raw) do
@@ -682,7 +685,7 @@ t.test("KV cache: scrapes of part of the run: no per-request figure, and a data 
     if pod == "wq7tz" and i == 2 then return nil end
     return t.set_value(text, 'vllm:request_success_total{finished_reason="length"', pod == "k2x9p" and i - 1 or 0)
   end)
-  local b = ip_run(function() end)
+  local b = ip_run(function() end, true)
   local w, r = compare { "--a", a, "--a-label", "part", "--b", b, "--b-label", "none" }
   t.eq(r.code, 0, r.stderr)
   local text = t.read(w .. "/comparison_report.md")
@@ -788,7 +791,7 @@ t.test("KV cache size: one line per data-parallel engine, a reprint counted once
   local size = require("llmd.kvcache").cache_sizes(a)
   t.eq(size.total, 2969120)
   t.eq(size.pods, { { pod = "podx", tokens = 2469120, engines = 2 }, { pod = "pody", tokens = 500000, engines = 1 } })
-  local w, r = compare { "--a", a, "--a-label", "dp", "--b", ip_run(function() end), "--b-label", "none" }
+  local w, r = compare { "--a", a, "--a-label", "dp", "--b", ip_run(function() end, true), "--b-label", "none" }
   t.eq(r.code, 0, r.stderr)
   t.ok(t.read(w .. "/comparison_report.md"):find("dp 2,969,120 tokens in total on 2 pods (podx 2,469,120 over 2 "
     .. "data-parallel engines; pody 500,000)", 1, true))

@@ -445,8 +445,10 @@ t.test("KV: every time-averaged N/A says why", function()
   end
   t.write(a .. "/metrics/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
   local b = t.tmpdir()
+  -- (the same requests saved with another indent: other bytes, as a run's own file has; the same
+  -- bytes as A's would be refused as A's file copied into B's folder)
   json.write(b .. "/per_request_lifecycle_metrics.json",
-    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"), { indent = 4 })
   local w, r = compare { "--a", a, "--a-label", "cached", "--b", b, "--b-label", "plain" }
   t.eq(r.code, 0, r.stderr)
   local line = t.read(w .. "/comparison_report.md"):match("Time%-averaged hit rate[^\n]*")

@@ -714,6 +714,8 @@ do
       { rate = 12, n = 720, latency = const(20) } })
     local b = ip_stages(d .. "/queue", { { rate = 10, n = 600, latency = const(20) },
       { rate = 12, n = 720, latency = queue(1 / 9.6) } })
+    -- (B's first stage, alike to A's, saved in other bytes: a run's own file, not A's copied in)
+    t.resave(b .. "/stage_0_lifecycle_metrics.json")
     local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "kept", "--b-label", "queue", "--harness",
       "inference-perf" }
     t.eq(r.code, 0, r.stderr)
@@ -803,6 +805,8 @@ do
       { rate = 12, n = 240, latency = const(20) } })
     local b = vllm_plain(t.tmpdir() .. "/queue", { { rate = 10, n = 200, latency = const(20) },
       { rate = 12, n = 240, latency = queue(1 / 9.6) } })
+    -- (B's first point, alike to A's, saved in other bytes: a run's own file, not A's copied in)
+    t.resave(b .. "/benchmark_01.json")
     local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "kept", "--b-label", "queue" }
     t.eq(r.code, 0, r.stderr)
     local j = json.read(ws .. "/comparison.json")
@@ -1675,6 +1679,8 @@ do
     local a = ip_run(d .. "/kept", { { rate = 5, n = 100, latency = kept }, { rate = 6, n = 100, latency = kept } })
     local queue = ipsynth.queue(0.125)
     local b = ip_run(d .. "/behind", { { rate = 5, n = 100, latency = kept }, { rate = 10, n = 200, latency = queue } })
+    -- (B's first stage, alike to A's, saved in other bytes: a run's own file, not A's copied in)
+    t.resave(b .. "/stage_0_lifecycle_metrics.json")
     local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "kept", "--b-label", "behind", "--harness",
       "inference-perf" }
     t.eq(r.code, 0, r.stderr)

@@ -757,12 +757,15 @@ end)
 
 -- A hand-built load curve as vLLM benchmark files, one per load: {offered, achieved} req/s
 -- each, TTFT 100 ms at every point (the exp-7 file's other fields kept).
-local function curve_dir(points)
+-- resaved: the files written indented (other bytes, the same figures), as a second run's own:
+-- a point alike in two curves would otherwise be one file byte for byte in both, which a
+-- comparison refuses as one run's file copied into the other's folder
+local function curve_dir(points, resaved)
   local d = t.tmpdir()
   for i, p in ipairs(points) do
     local doc = exp7_at(p[1], p[2])
     for _, q in ipairs { "mean", "median", "p95", "p99" } do doc[q .. "_ttft_ms"] = 100 end
-    t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
+    t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc, resaved and { indent = 2 } or nil))
   end
   return d
 end
@@ -773,7 +776,7 @@ t.test("two lower bounds on hand-built curves: ordered by the ceiling, never whe
   -- and it never achieved more than 31 at any load; chunked: 40 of 40 achieved, TTFT
   -- within 1000 ms everywhere: ≥ 40 (never violated). 31 < 40: chunked higher (by hand)
   local A = curve_dir { { 10, 10 }, { 20, 20 }, { 30, 25 }, { 40, 31 } }
-  local r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 40 } }, "ttft_p99_ms=1000")
+  local r = both_tools(A, curve_dir({ { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 40 } }, true), "ttft_p99_ms=1000")
   t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "untested", "chunked", nil })
   t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "untested", "chunked", nil })
   t.ok(r.compare.summary:find("both figures are lower bounds, but chunked sustained 40.00 req/s and base never "
@@ -783,7 +786,7 @@ t.test("two lower bounds on hand-built curves: ordered by the ceiling, never whe
   t.ok(r.treatments.json.ranking[1].vs_next_text:find("base achieved at most 31.000 req/s at any load measured", 1,
     true), r.treatments.json.ranking[1].vs_next_text)
   -- chunked offered only up to 30: ≥ 30, below base's ceiling 31: either may be higher
-  r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 } }, "ttft_p99_ms=1000")
+  r = both_tools(A, curve_dir({ { 10, 10 }, { 20, 20 }, { 30, 30 } }, true), "ttft_p99_ms=1000")
   t.eq({ r.compare.verdict, r.compare.higher }, { "unknown", nil })
   t.eq({ r.treatments.verdict, r.treatments.higher }, { "unknown", nil })
   t.ok(r.compare.summary:find("neither run is named higher", 1, true), r.compare.summary)

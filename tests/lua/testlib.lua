@@ -163,16 +163,34 @@ function M.fixtures()
   return dir
 end
 
+-- A result file saved again with the same figures in other bytes (indented JSON): what a
+-- second run's file is when a test builds it alike to the first's. Two runs' files byte for byte
+-- one are refused as one run's file copied into the other's folder
+-- (llmd.comparison.check_shared_files), which a measured run's never are.
+function M.resave(path)
+  local json = require "llmd.json"
+  M.write(path, json.encode(json.read(path), { indent = 2 }))
+  return path
+end
+
 -- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
 -- new folder: points = {{rate, ttfts (s) [, achieved req/s]}, ...}, one file each (a repeat:
 -- the same rate again); every request ends 0.5 s after its first token, 64 output tokens; sent
 -- at the rate, achieved 0.99 x it unless given (a server that fell behind: give TTFTs that
 -- grow in send order too, its queue).
+local ladders = 0
 function M.latency_ladder(points)
   local json = require "llmd.json"
   local dir = M.tmpdir()
+  -- (each call's files dated a second apart, as two runs' are: a point alike in two ladders
+  -- would otherwise be one file byte for byte in both, which a comparison refuses as one run's
+  -- file copied into the other's folder, llmd.comparison.check_shared_files; within a call one
+  -- date, so the files keep their names' order)
+  ladders = ladders + 1
+  local date = os.date("!%Y%m%d-%H%M%S", 1771150502 + ladders)
   for i, p in ipairs(points) do
     local d = json.read(M.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    d.date = date
     local ttfts = p[2]
     local n = #ttfts
     d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}

@@ -746,7 +746,7 @@ function M.summary_disagrees(run, c, summary, measured)
   local okr = pcall(map_report, rep, summary, c.summary)
   if not okr then return false end -- (the summary's own error is raised where it is read)
   local FIELDS = { { "requests_ok", "successes.count" }, { "requests_failed", "failures.count" } }
-  local diffs = {}
+  local diffs, counts = {}, {}
   for _, f in ipairs(FIELDS) do
     local sum = 0
     for _, st in ipairs(measured) do
@@ -757,6 +757,7 @@ function M.summary_disagrees(run, c, summary, measured)
     local said = rep.values[f[1]]
     if sum and said and sum ~= said then
       diffs[#diffs + 1] = ("%s %d in the summary, %d in the stage files"):format(f[2], said, sum)
+      counts[#counts + 1] = { field = f[2], summary = said, stages = sum }
     end
   end
   if #diffs == 0 then return false end
@@ -768,9 +769,43 @@ function M.summary_disagrees(run, c, summary, measured)
     c.summary:match("[^/]+$"), stages, table.concat(diffs, "; "))
   rm.warn(run, "%s", text)
   run.checks = run.checks or {}
+  -- (counts: each count the two disagree on, which the Verdict's warning names,
+  -- llmd.report.counts_disagree_text)
   run.checks[#run.checks + 1] = { kind = "files_disagree", key = "requests_ok", source = c.summary:match("[^/]+$"),
-    text = text, resolved = true }
+    text = text, resolved = true, counts = counts }
   return true
+end
+
+-- Stages whose offered rates fall out of the ladder's order: inference-perf runs its stages in
+-- the order its config lists them, and a ladder rises, so a stage offered less than the one
+-- before it, at a rate no earlier stage was offered (within 1 %: a fall back to a rate measured
+-- before is a repeated sweep, 10, 20, 30, 10, 20, 30), is out of place: a stage file of another
+-- run, most likely (newuser55 #1: B's stage 3 at 127.75 req/s between A's 61.79 and 122.59), or
+-- a ladder listed so. A data check naming both stages and their rates (kind "ladder_order",
+-- stage = the index of the one before the fall), never a refusal: a falling ladder may be meant.
+function M.check_ladder_order(run)
+  local lp = require "llmd.loadpoints"
+  local seen = {}
+  for i, st in ipairs(run.stages) do
+    local prev = run.stages[i - 1]
+    if prev and type(st.rate) == "number" and type(prev.rate) == "number" and st.rate < prev.rate
+      and not lp.close(st.rate, prev.rate) then
+      local before = false
+      for _, r in ipairs(seen) do if lp.close(r, st.rate) then before = true end end
+      if not before then
+        local text = ("the offered rates are out of ladder order: stage %d (%s) was offered %g req/s, then stage %d "
+          .. "(%s) %g req/s, a load no stage before it was offered; inference-perf runs its stages in the order its "
+          .. "config lists them, and a ladder rises, so one of them may be another run's stage file (or the ladder was "
+          .. "listed so)"):format(prev.index, tostring(prev.file or ""):match("[^/]+$") or "?", prev.rate, st.index,
+          tostring(st.file or ""):match("[^/]+$") or "?", st.rate)
+        rm.warn(run, "%s", text)
+        run.checks = run.checks or {}
+        run.checks[#run.checks + 1] = { kind = "ladder_order", stage = prev.index, rate = prev.rate,
+          next_stage = st.index, next_rate = st.rate, text = text }
+      end
+    end
+    if type(st.rate) == "number" then seen[#seen + 1] = st.rate end
+  end
 end
 
 function M.extract(c, opts)
@@ -833,6 +868,7 @@ function M.extract(c, opts)
     end
   end
   rm.finish_stages(run, opts)
+  M.check_ladder_order(run)
   local measured = rm.measured(run)
   local excluded = #measured < #run.stages
   local groups = rm.error_groups()
@@ -1152,6 +1188,10 @@ function M.extract(c, opts)
     rm.config(run, "target", server.base_url, cfg_path)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
     rm.config(run, "profile", load.type, cfg_path)
+    -- (its data:, whose token lengths llmd.comparison.check_config_lengths holds the requests to)
+    if type(cfg) == "table" and type(cfg.data) == "table" then
+      run.data_config = { data = cfg.data, file = cfg_path:match("[^/]+/[^/]+$") or cfg_path }
+    end
   end
   M.mark_cap(run, cfg)
   M.mark_arrivals(run, cfg)

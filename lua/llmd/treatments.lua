@@ -1555,6 +1555,54 @@ local function chain_order(ordered)
   return ahead
 end
 
+-- The tie rule of every order of treatments by a figure: of two equal figures, the treatment
+-- given first (x.given_order: --run as written, --results' folders in their order, an
+-- experiment's treatments as its file lists them), then the label; a strict weak order, so
+-- that table.sort is deterministic. Where it decides a place, the ranking says so ("tied: x
+-- and y ...", M.model).
+function M.given_before(a, b)
+  local ga, gb = a.given_order or math.huge, b.given_order or math.huge
+  if ga ~= gb then return ga < gb end
+  return a.label < b.label
+end
+
+-- The ranking's order: the higher figure (rank_value, req/s) first; equal figures by
+-- M.given_before. The evidence may then swap neighbours (M.model).
+function M.rank_before(a, b)
+  if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
+  return M.given_before(a, b)
+end
+
+-- The places tied at the top of a ranking (ranked: its places in order, each with rank_value,
+-- its figure in req/s; by_cap: ranked by capacity at SLO, else by max sustained throughput):
+-- the indexes of the first place and of every place whose figure is of the same kind (an
+-- estimate, a lower bound "≥", a bound below the lowest load "<": llmd.loadpoints.capacity_gives;
+-- by max sustained throughput, a limit or a lower bound where it never saturated) and lies
+-- within the practical threshold of the first's: decision.order_gap_pct, the one scale every
+-- threshold of llmd.decision is judged on (the higher against the lower), below
+-- decision.MIN_EFFECT, or one rate within float rounding (decision.same_rate). Read on the
+-- numbers, never on the printed text: 3.4852 and 3.4849 req/s tie whether they print as 3.485
+-- twice or as 3.49 and 3.48, and 0.0012 against 0.0014 req/s (+16.7 %) is no tie although both
+-- print 0.001 (ties56: the text rule flipped exp-7's tie with the precision).
+function M.tied_at_top(ranked, by_cap)
+  local function kind(x)
+    if by_cap then return lp.capacity_gives(x.capacity) end
+    return x.saturation and x.saturation.none == true and "lower" or "limit"
+  end
+  local first = ranked[1]
+  local out = { 1 }
+  if not first then return {} end
+  for i = 2, #ranked do
+    local x = ranked[i]
+    local a, b = first.rank_value, x.rank_value
+    if kind(x) == kind(first) and type(a) == "number" and type(b) == "number" then
+      local g = decision.order_gap_pct(a, b)
+      if decision.same_rate(a, b) or (g and math.abs(g) < decision.MIN_EFFECT) then out[#out + 1] = i end
+    end
+  end
+  return out
+end
+
 -- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
 -- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
 -- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
@@ -1665,17 +1713,19 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
     local v = x.rank_value
     local below = by_cap and x.capacity and x.capacity.kind == "below_lowest"
     local shown_v = below and x.capacity.lowest_rps or (not below and v) or nil
-    per[#per + 1] = { label = x.label, gpus = x.gpus, value = shown_v and shown_v / x.gpus or nil,
+    per[#per + 1] = { label = x.label, gpus = x.gpus, given_order = x.given_order,
+      value = shown_v and shown_v / x.gpus or nil,
       sort = v and v / x.gpus or nil, bound = below and "below" or nil,
       text = shown_v and ("%s%s per GPU"):format(figure_prefix(x, by_cap),
         metrics.format("throughput_req_s", shown_v / x.gpus))
       or "unknown" }
   end
+  -- (equal figures per GPU in the order the treatments were given, as on totals: M.rank_before)
   table.sort(per, function(a, b)
     if (a.sort or -1) ~= (b.sort or -1) then return (a.sort or -1) > (b.sort or -1) end
-    return a.label < b.label
+    return M.given_before(a, b)
   end)
-  for _, p in ipairs(per) do p.sort = nil end
+  for _, p in ipairs(per) do p.sort, p.given_order = nil, nil end
   local texts = {}
   for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
   res.per_gpu = per
@@ -2584,7 +2634,10 @@ function M.model(list, opts)
   local by_cap = #slo > 0
   m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
   local ranked, unranked, failed = {}, {}, {}
-  for _, x in ipairs(T) do
+  for i, x in ipairs(T) do
+    -- (the order the treatments were given in: --run as written, --results' folders, an
+    -- experiment's treatments; what lists equal figures, M.rank_before)
+    x.given_order = i
     -- an unknown capacity is unranked: never ranked by max sustained throughput instead
     local v = x.max_rps
     if by_cap then v = x.capacity.kind == "below_lowest" and 0 or x.capacity.rps end
@@ -2600,10 +2653,7 @@ function M.model(list, opts)
   local function failed_why(x)
     return ("its run failed its health check (%s)"):format(table.concat(x.reasons or {}, "; "))
   end
-  table.sort(ranked, function(a, b)
-    if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
-    return a.label < b.label
-  end)
+  table.sort(ranked, M.rank_before)
   m.ranking = {}
   -- evidence that each place is above the next: Welch on the repeats of both, where both
   -- were repeated. The tests of the ranking are one family (README: "How a comparison
@@ -3325,6 +3375,14 @@ function M.model(list, opts)
       and x.capacity.rps and nxt.capacity.rps then
       r.both_never_rps = math.max(x.capacity.rps, nxt.capacity.rps)
     end
+    -- two places of equal figures (by capacity, two below their lowest loads among them, each
+    -- ranked at 0): which is listed first is the tie rule's, M.rank_before, and said so
+    if nxt and x.rank_value == nxt.rank_value and M.given_before(x, nxt) then
+      local below = by_cap and x.capacity.kind == "below_lowest"
+      r.tie_order = ("tied: %s and %s, %s, listed in the order given"):format(x.label, nxt.label,
+        below and "both below their lowest loads" or "the same figure")
+      r.vs_next_text = (r.vs_next_text and (r.vs_next_text .. "; ") or "") .. r.tie_order
+    end
     m.ranking[#m.ranking + 1] = r
   end
   -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
@@ -3583,22 +3641,30 @@ function M.model(list, opts)
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
-    local tied = { ranked[1].label }
+    -- (M.tied_at_top: on the numbers, by the practical threshold, never on the printed text)
+    local tied_i = M.tied_at_top(ranked, by_cap)
+    local tied = {}
+    for _, i in ipairs(tied_i) do tied[#tied + 1] = ranked[i].label end
     -- the figure without its ceiling: "19.950 req/s (up to 21.200 req/s, its most at any
-    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, a tie, whatever the
-    -- most each achieved past it
+    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, whatever the most each
+    -- achieved past it (for the words only: which places tie is decided above)
     local function fig(text) return (text:gsub(" %(up to [^)]*%)$", "")) end
-    for i = 2, #ranked do
-      -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
-      if fig(m.ranking[i].text) == fig(m.ranking[1].text) then
-        tied[#tied + 1] = ranked[i].label
+    -- the tied figures as printed: one where they print alike, else each with its label
+    local function tied_figure()
+      local texts, alike = {}, true
+      for _, i in ipairs(tied_i) do
+        texts[#texts + 1] = ("%s %s"):format(ranked[i].label, fig(m.ranking[i].text))
+        if fig(m.ranking[i].text) ~= fig(m.ranking[1].text) then alike = false end
       end
+      if alike then return fig(m.ranking[1].text) end
+      return ("within the practical threshold of %g %% (%s)"):format(decision.MIN_EFFECT, table.concat(texts, ", "))
     end
     if #tied > 1 then
+      m.tied_at_top = tied
       -- (a place holding the next one's results "holds the same results as", never "is")
       local is = m.ranking[1].same_results and "holds" or "is"
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s %s %s."):format(
-        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
+        table.concat(tied, " and "), m.rank_by, tied_figure(), ranked[1].label, is, m.ranking[1].vs_next_text)
       -- the figure that ties them orders nothing, but their latency at the common load may:
       -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
       -- named, never "not shown to differ" beside a table that shows it
@@ -3608,7 +3674,7 @@ function M.model(list, opts)
         m.latency_best, m.latency_at_common_test = at_load.best, at_load
         m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
           .. "figure, %s; %s %s %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
-          fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
+          tied_figure(), ranked[1].label, is, m.ranking[1].vs_next_text)
       elseif at_load then
         m.latency_at_common_test = at_load
         m.verdict = m.verdict .. " " .. at_load.text

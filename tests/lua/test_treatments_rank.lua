@@ -687,6 +687,56 @@ do
     t.eq(rank_labels(m), { "1:top", "2:b" })
   end)
 
+  t.test("ties56: a tie at the top is read on the numbers by the practical threshold, never on the printed text",
+    function()
+    -- one run each at one load, never saturated (each achieved rate above 97.5 % of the offered
+    -- one, not even mildly overloaded): max sustained throughput >= the achieved rate, two lower
+    -- bounds.
+    -- 20.0056 against 20.0049 req/s: python3 (20.0056 / 20.0049 - 1) x 100 = 0.0035 %, within
+    -- the 2 % threshold: a tie, although they print apart at 3 decimals (20.006, 20.005) and
+    -- at 2 (20.01, 20.00); on main the verdict read "p has the highest figure" (text rule)
+    local m = tr.model { treat("p", { { 20.01, { 20.0056 } } }), treat("q", { { 20.01, { 20.0049 } } }) }
+    t.eq(rank_labels(m), { "1=:p", "1=:q" })
+    t.ok(m.verdict:find("No treatment is shown to be best: p and q tie at the highest figure of max sustained "
+      .. "throughput, within the practical threshold of 2 % (p ≥ 20.006 req/s (never saturated), q ≥ 20.005 req/s "
+      .. "(never saturated)); p is untested against q", 1, true), m.verdict)
+    t.eq(m.tied_at_top, { "p", "q" })
+    -- 20.0049 against 19.7 (python3: +1.55 %, within 2 %) ties; against 19.6 (+2.07 %) not:
+    -- the threshold is decision.MIN_EFFECT on decision.order_gap_pct, the Change column's scale
+    m = tr.model { treat("p", { { 20.01, { 20.0049 } } }), treat("q", { { 19.71, { 19.7 } } }) }
+    t.eq(m.tied_at_top, { "p", "q" })
+    m = tr.model { treat("p", { { 20.01, { 20.0049 } } }), treat("q", { { 19.61, { 19.6 } } }) }
+    t.eq(m.tied_at_top, nil)
+    t.ok(m.verdict:find("p has the highest figure of max sustained throughput", 1, true), m.verdict)
+    -- 0.0014 against 0.0012 req/s: +16.7 % (python3 0.0014 / 0.0012 - 1), beyond the threshold:
+    -- no tie, although both print "0.001" (on main: "p and q tie at the highest figure")
+    m = tr.model { treat("p", { { 0.0014, { 0.0014 } } }), treat("q", { { 0.0012, { 0.0012 } } }) }
+    t.eq(m.tied_at_top, nil)
+    t.ok(not m.verdict:find("tie at the highest figure", 1, true), m.verdict)
+  end)
+
+  t.test("ties56: equal figures are listed in the order given (a strict weak order), and the ranking says so",
+    function()
+    -- the same ladder twice, zeta given first: the same figure (by hand, 45 < 0.95 x 60, so
+    -- each sustains its 40 req/s point's mean, 40), listed zeta, alpha (on main: by label,
+    -- alpha first), and the place says the tie rule decided it
+    local pts = with_low { { 40, { 40 } }, { 60, { 45 } } }
+    local m = tr.model { treat("zeta", pts), treat("alpha", pts) }
+    t.eq(rank_labels(m), { "1=:zeta", "1=:alpha" })
+    t.ok(m.ranking[1].vs_next_text:find("; tied: zeta and alpha, the same figure, listed in the order given", 1, true),
+      m.ranking[1].vs_next_text)
+    t.eq(m.ranking[1].tie_order, "tied: zeta and alpha, the same figure, listed in the order given")
+    -- given the other way round, the other order: the rule is the order given, not the labels
+    m = tr.model { treat("alpha", pts), treat("zeta", pts) }
+    t.eq(rank_labels(m), { "1=:alpha", "1=:zeta" })
+    -- figures that differ are never said tied by the order rule
+    m = tr.model { treat("p", { { 20.01, { 20.0056 } } }), treat("q", { { 20.01, { 20.0049 } } }) }
+    t.eq(m.ranking[1].tie_order, nil)
+    -- the sort's comparator itself: irreflexive, and equal figures by the order given
+    local a, b = { rank_value = 3, given_order = 2, label = "a" }, { rank_value = 3, given_order = 1, label = "b" }
+    t.eq({ tr.rank_before(a, a), tr.rank_before(a, b), tr.rank_before(b, a) }, { false, false, true })
+  end)
+
   t.test("2: 'untested' names the treatment without repeats, by capacity and by max sustained throughput", function()
     -- TTFT p90 against 10 i req/s (t.repeated_run: offered and achieved 10 i): x repeated at every
     -- point, meets 100 ms at 10 and fails it at 20 req/s; y has one run at its points 1 and 2

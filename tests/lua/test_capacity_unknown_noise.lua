@@ -156,8 +156,8 @@ t.test("tidy55: the per-GPU Verdict and treatments.lua per GPU name the loads th
     { cache = { ["/x"] = run(X_NEAR), ["/y"] = run(doubled(Y_NEAR)) } })
   local v = tr.model(list, { slo = decision.parse_slo("ttft_p90_ms=200") }).verdict
   -- (treatments.lua writes its rates with 3 decimals)
-  t.ok(v:find("y and x per GPU: untested, and either may be higher: y ≥ 40.000 req/s per GPU, x between 20.000 req/s "
-    .. "and 30.000 req/s per GPU, but each pass or fail rests on one measured percentile whose noise these files "
+  t.ok(v:find("y and x per GPU: untested, and either may be higher: y ≥ 40.00 req/s per GPU, x between 20.00 req/s "
+    .. "and 30.00 req/s per GPU, but each pass or fail rests on one measured percentile whose noise these files "
     .. "cannot tell (no per-request data), " .. NEAR_WHY:gsub("%.00 ", ".000 ") .. " (", 1, true), v)
 end)
 

@@ -1027,8 +1027,8 @@ t.test("treatments' max sustained 'no clear difference' says the gap held to the
   local r = model(48).ranking[1]
   t.eq({ r.label, r.vs_next }, { "b", "no clear difference" })
   -- (main: the measured gap alone)
-  t.contains(r.vs_next_text, "the gap could be anywhere from -7.8 % to +16.5 % (b vs a, from b's 13.510 against a's "
-    .. "14.65 req/s to b's 16.490 against a's 14.15 req/s: the ends of the two limits' ranges) as measured, and from "
+  t.contains(r.vs_next_text, "the gap could be anywhere from -7.8 % to +16.5 % (b vs a, from b's 13.51 against a's "
+    .. "14.65 req/s to b's 16.49 against a's 14.15 req/s: the ends of the two limits' ranges) as measured, and from "
     .. "-11.5 % to +16.5 % held to a's tokens (b's request rate up to 4.2 % lower for them)")
   t.near(r.evidence.gap.token_held.lo_pct, -11.463883526486452, 1e-6)
   -- (guard) equal requests: the measured gap alone

@@ -239,6 +239,8 @@ function M.format(key, value, na_reason, opts)
     text = M.group_thousands(("%.0f"):format(value))
   else
     local fmt, d = m.format, tonumber(m.format:match("^%%%.(%d)f$"))
+    -- (opts.decimals: a figure's own precision where a report's rule sets one, M.rate_text)
+    if d and opts and opts.decimals then fmt, d = "%." .. opts.decimals .. "f", opts.decimals end
     if d and opts and opts.limit then fmt = "%." .. M.decimals_apart({ value }, opts.limit, d) .. "f" end
     text = M.group_thousands(fmt:format(value))
   end
@@ -246,6 +248,33 @@ function M.format(key, value, na_reason, opts)
   if m.unit == "%" then return text .. " %" end
   if m.unit == "count" then return text end
   return text .. " " .. m.unit
+end
+
+-- The decimals of a request rate (req/s) wherever a report prints one as a figure: a capacity,
+-- a max sustained throughput, a rate in a sentence, a load table's throughput. The one rule of
+-- compare.lua (llmd.report's rate_text) and treatments.lua (ties56: treatments printed a
+-- capacity as 3.485 req/s where compare printed the same one as 3.49).
+M.RATE_DECIMALS = 2
+
+-- A request rate as the reports print it, "3.49 req/s" (M.RATE_DECIMALS); nil: N/A with
+-- na_reason. opts as M.format's (bare: no unit; limit: as many more decimals as part it from
+-- a limit).
+-- A rate that rounds to zero at those decimals, but is none, takes up to two more to show its
+-- first digit ("-0.005 req/s", never "-0.00" or "0.00" for a gap's end below 0).
+function M.rate_text(value, na_reason, opts)
+  local o = { decimals = M.RATE_DECIMALS }
+  for k, v in pairs(opts or {}) do o[k] = v end
+  local text = M.format("throughput_req_s", value, na_reason, o)
+  if type(value) == "number" and value == value and math.abs(value) ~= math.huge then
+    for more = 1, 2 do
+      if text:find("[1-9]") or math.abs(value) < 1e-9 then break end
+      o.decimals = M.RATE_DECIMALS + more
+      text = M.format("throughput_req_s", value, na_reason, o)
+    end
+    -- (a zero at every decimals tried is one: never signed)
+    if not text:find("[1-9]") then text = text:gsub("^%-", "") end
+  end
+  return text
 end
 
 -- b against a (the baseline) in percent, (b - a) / |a| x 100: the Change column's, and every

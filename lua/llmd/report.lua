@@ -1661,8 +1661,9 @@ local function kv_section(A, B, model_min_effect, not_like, not_like_short)
   return sec
 end
 
-local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
-M.rate_text = rate_text -- (treatments: a capacity in the same precision)
+-- (metrics.rate_text: the one precision of a rate, treatments.lua's too)
+local function rate_text(v) return v and metrics.rate_text(v) or "N/A" end
+M.rate_text = rate_text
 
 -- More metrics won than this (both runs' together): the Summary counts them, and lists
 -- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).

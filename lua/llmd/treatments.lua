@@ -645,7 +645,7 @@ M.token_reason = token_reason
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
 local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 -- a rate on totals where a least gap's ranges meet (decision.least_gap_text)
-local function gap_rate(v) return metrics.format("throughput_req_s", v) end
+local function gap_rate(v) return metrics.rate_text(v) end
 
 -- The figures each end of a two-ended gap between capacities is between, this one's (cb)
 -- against the next one's (ca), as compare.lua's Verdict says them: its lower end this one's
@@ -672,7 +672,7 @@ end
 local function change_ends(g, text, ca, cb, la, lb, what)
   local f = gap_figures(g, text, ca, cb)
   if not f then return "" end
-  local function r(v) return metrics.format("throughput_req_s", v, nil, { bare = true }) end
+  local function r(v) return metrics.rate_text(v, nil, { bare = true }) end
   what = what or (ca.interval and cb.interval) and "the two ranges their repeats allow"
     or ((ca.noise or cb.noise) and not (ca.interval or cb.interval))
       and "the two treatments' ranges with each load's 95 % interval"
@@ -703,7 +703,7 @@ local function bound_top(c, text)
   end
   local _, top = decision.capacity_span(c)
   if top ~= c.ceiling_rps then return "" end
-  return (" (at most %s: the most it achieved at any load measured)"):format(metrics.format("throughput_req_s", top))
+  return (" (at most %s: the most it achieved at any load measured)"):format(metrics.rate_text(top))
 end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
@@ -853,7 +853,7 @@ end
 -- Max sustained throughput as the tables print it: a run that never saturated has a lower
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
-  local f = metrics.format("throughput_req_s", rps)
+  local f = metrics.rate_text(rps)
   -- failed requests beside the figure, as compare.lua says them (llmd.loadpoints)
   local notes = lp.sustained_failure_notes(sat)
   local function with_notes(text, first) return lp.with_notes(text, first, notes) end
@@ -862,8 +862,8 @@ local function sustained_brief(rps, sat)
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")
     if sat.ceiling_rps and sat.ceiling_rps > rps then
       return with_notes(f, ("up to %s, its most at any load%s"):format(
-        metrics.format("throughput_req_s", sat.ceiling_rps), lp.ceiling_crash_text(sat, function(r)
-          return metrics.format("throughput_req_s", r)
+        metrics.rate_text(sat.ceiling_rps), lp.ceiling_crash_text(sat, function(r)
+          return metrics.rate_text(r)
         end)))
     end
     return with_notes(f)
@@ -917,7 +917,7 @@ end
 -- they allow beside it (its figure then the means' reading), in compare.lua's words and
 -- numbers (llmd.report.capacity_text, given this report's figures), so that the two tools
 -- show one capacity the same way and no table hides the repeats' disagreement.
-local function rate_figure(v) return metrics.format("throughput_req_s", v) end
+local function rate_figure(v) return metrics.rate_text(v) end
 local function capacity_brief(c)
   local g = lp.capacity_gives(c)
   if (g == "estimate" or g == "lower") and c.rps or g == "below" and c.lowest_rps then
@@ -1555,6 +1555,54 @@ local function chain_order(ordered)
   return ahead
 end
 
+-- The tie rule of every order of treatments by a figure: of two equal figures, the treatment
+-- given first (x.given_order: --run as written, --results' folders in their order, an
+-- experiment's treatments as its file lists them), then the label; a strict weak order, so
+-- that table.sort is deterministic. Where it decides a place, the ranking says so ("tied: x
+-- and y ...", M.model).
+function M.given_before(a, b)
+  local ga, gb = a.given_order or math.huge, b.given_order or math.huge
+  if ga ~= gb then return ga < gb end
+  return a.label < b.label
+end
+
+-- The ranking's order: the higher figure (rank_value, req/s) first; equal figures by
+-- M.given_before. The evidence may then swap neighbours (M.model).
+function M.rank_before(a, b)
+  if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
+  return M.given_before(a, b)
+end
+
+-- The places tied at the top of a ranking (ranked: its places in order, each with rank_value,
+-- its figure in req/s; by_cap: ranked by capacity at SLO, else by max sustained throughput):
+-- the indexes of the first place and of every place whose figure is of the same kind (an
+-- estimate, a lower bound "≥", a bound below the lowest load "<": llmd.loadpoints.capacity_gives;
+-- by max sustained throughput, a limit or a lower bound where it never saturated) and lies
+-- within the practical threshold of the first's: decision.order_gap_pct, the one scale every
+-- threshold of llmd.decision is judged on (the higher against the lower), below
+-- decision.MIN_EFFECT, or one rate within float rounding (decision.same_rate). Read on the
+-- numbers, never on the printed text: 3.4852 and 3.4849 req/s tie whether they print as 3.485
+-- twice or as 3.49 and 3.48, and 0.0012 against 0.0014 req/s (+16.7 %) is no tie although both
+-- print 0.001 (ties56: the text rule flipped exp-7's tie with the precision).
+function M.tied_at_top(ranked, by_cap)
+  local function kind(x)
+    if by_cap then return lp.capacity_gives(x.capacity) end
+    return x.saturation and x.saturation.none == true and "lower" or "limit"
+  end
+  local first = ranked[1]
+  local out = { 1 }
+  if not first then return {} end
+  for i = 2, #ranked do
+    local x = ranked[i]
+    local a, b = first.rank_value, x.rank_value
+    if kind(x) == kind(first) and type(a) == "number" and type(b) == "number" then
+      local g = decision.order_gap_pct(a, b)
+      if decision.same_rate(a, b) or (g and math.abs(g) < decision.MIN_EFFECT) then out[#out + 1] = i end
+    end
+  end
+  return out
+end
+
 -- Ranks from a partial order (audit40 #3): n places in the order of their figures, and
 -- ordered(k, j) (k < j) true where the evidence puts place k ahead of place j. Place i's rank
 -- is 1 + the number of places k < i ordered ahead of it, directly or by a chain k ahead of
@@ -1665,17 +1713,19 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
     local v = x.rank_value
     local below = by_cap and x.capacity and x.capacity.kind == "below_lowest"
     local shown_v = below and x.capacity.lowest_rps or (not below and v) or nil
-    per[#per + 1] = { label = x.label, gpus = x.gpus, value = shown_v and shown_v / x.gpus or nil,
+    per[#per + 1] = { label = x.label, gpus = x.gpus, given_order = x.given_order,
+      value = shown_v and shown_v / x.gpus or nil,
       sort = v and v / x.gpus or nil, bound = below and "below" or nil,
       text = shown_v and ("%s%s per GPU"):format(figure_prefix(x, by_cap),
-        metrics.format("throughput_req_s", shown_v / x.gpus))
+        metrics.rate_text(shown_v / x.gpus))
       or "unknown" }
   end
+  -- (equal figures per GPU in the order the treatments were given, as on totals: M.rank_before)
   table.sort(per, function(a, b)
     if (a.sort or -1) ~= (b.sort or -1) then return (a.sort or -1) > (b.sort or -1) end
-    return a.label < b.label
+    return M.given_before(a, b)
   end)
-  for _, p in ipairs(per) do p.sort = nil end
+  for _, p in ipairs(per) do p.sort, p.given_order = nil, nil end
   local texts = {}
   for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
   res.per_gpu = per
@@ -1693,7 +1743,7 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
     -- by capacity: both capacities (their ranges from repeats, their brackets) divided by the
     -- accelerators (report.capacity_per), then decision.capacity_evidence, compare.lua's rule
     local per_cap = require("llmd.report").capacity_per
-    local function rate(v) return metrics.format("throughput_req_s", v) end
+    local function rate(v) return metrics.rate_text(v) end
     pair = function(x, nxt)
       local cx, cn = per_cap(x.capacity, x.gpus), per_cap(nxt.capacity, nxt.gpus)
       local opts = { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } }
@@ -1802,11 +1852,11 @@ function M.cost_note(ranked, by_cap, totals_first, totals_ranks, slo)
     -- each limit lies between its figure and its ceiling (no upper end where it never
     -- saturated), per GPU each divided by its own count; only spans apart order two, and two
     -- that never saturated never are (two lower bounds: each kept up with what it was sent)
-    local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+    local function rate(v) return metrics.rate_text(v) .. " per GPU" end
     local function range(l, h)
       if h == math.huge then return "≥ " .. rate(l) end
       if l == h then return rate(l) end
-      return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
+      return ("%s–%s"):format(metrics.rate_text(l):gsub(" req/s$", ""), rate(h))
     end
     pair = function(x, nxt)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
@@ -2283,7 +2333,7 @@ local function above_saturated_lowest(x, z)
   if #decision.token_difference_texts(x.requests_set, z.requests_set) > 0 then return nil end
   local order, sp = decision.sustained_order(x.saturation, 1, z.saturation, 1, decision.MIN_EFFECT, nil, tgap(x, z))
   if order == "b" then return sp end
-  return nil, token_reason(sp, x.label, z.label, function(v) return metrics.format("throughput_req_s", v) end)
+  return nil, token_reason(sp, x.label, z.label, function(v) return metrics.rate_text(v) end)
 end
 
 function M.model(list, opts)
@@ -2420,7 +2470,7 @@ function M.model(list, opts)
     -- by it: past saturation the achieved rate is flat and would pair different overloads);
     -- common_rps only on the achieved axis
     m.common_rps, m.common_sustained, m.common_load, m.common_axis = cl.rps, cl.sustained, cl.load, cl.axis
-    m.common_text = cl.axis == "achieved" and (metrics.format("throughput_req_s", cl.rps) .. " achieved")
+    m.common_text = cl.axis == "achieved" and (metrics.rate_text(cl.rps) .. " achieved")
       or lp.load_text(cl.axis, cl.load)
   elseif none.ranges then
     -- no load lies in every treatment's measured range; say each range, and which
@@ -2458,7 +2508,7 @@ function M.model(list, opts)
       x.saturated_at_common = true
       m.saturated_at_common[#m.saturated_at_common + 1] = {
         label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(
-          metrics.format("throughput_req_s", x.max_rps), x.saturation.reason) or x.max_rps_why }
+          metrics.rate_text(x.max_rps), x.saturation.reason) or x.max_rps_why }
     end
   end
   -- at or next to a load point that failed requests (llmd.loadpoints.failing): its latencies
@@ -2570,7 +2620,7 @@ function M.model(list, opts)
         if v and not interp and own and own ~= m.common_load then
           if m.common_axis == "achieved" then e.measured_rps = own else e.measured_load = own end
           e.text = e.text .. (" (measured at %s, within 1 %%)"):format(m.common_axis == "achieved"
-            and metrics.format("throughput_req_s", own) or lp.load_text(m.common_axis, own))
+            and metrics.rate_text(own) or lp.load_text(m.common_axis, own))
         end
       else
         e.text = metrics.na(m.common_why)
@@ -2584,7 +2634,10 @@ function M.model(list, opts)
   local by_cap = #slo > 0
   m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
   local ranked, unranked, failed = {}, {}, {}
-  for _, x in ipairs(T) do
+  for i, x in ipairs(T) do
+    -- (the order the treatments were given in: --run as written, --results' folders, an
+    -- experiment's treatments; what lists equal figures, M.rank_before)
+    x.given_order = i
     -- an unknown capacity is unranked: never ranked by max sustained throughput instead
     local v = x.max_rps
     if by_cap then v = x.capacity.kind == "below_lowest" and 0 or x.capacity.rps end
@@ -2600,10 +2653,7 @@ function M.model(list, opts)
   local function failed_why(x)
     return ("its run failed its health check (%s)"):format(table.concat(x.reasons or {}, "; "))
   end
-  table.sort(ranked, function(a, b)
-    if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
-    return a.label < b.label
-  end)
+  table.sort(ranked, M.rank_before)
   m.ranking = {}
   -- evidence that each place is above the next: Welch on the repeats of both, where both
   -- were repeated. The tests of the ranking are one family (README: "How a comparison
@@ -2734,7 +2784,7 @@ function M.model(list, opts)
     end
     local nf = figure(nxt)
     local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
-      .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
+      .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.rate_text(ev.ceiling_rps),
       x.label, figure(x)) or nil
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
@@ -2758,8 +2808,8 @@ function M.model(list, opts)
         .. "on the 95 %% intervals of both treatments' repeats"):format(nxt.label, nf,
         ev.same_load.load_type == "concurrency" and ("concurrency %g"):format(ev.same_load.offered)
         or ("%g req/s offered"):format(ev.same_load.offered), words.the,
-        metrics.format("throughput_req_s", ev.passed_rps), nxt.label, words.it,
-        metrics.format("throughput_req_s", ev.failed_rps))
+        metrics.rate_text(ev.passed_rps), nxt.label, words.it,
+        metrics.rate_text(ev.failed_rps))
       if x.rank_value < nxt.rank_value then
         -- placed above a higher figure by that evidence: said, so that the order is not
         -- read as the figures'
@@ -2805,8 +2855,8 @@ function M.model(list, opts)
       else
         r.vs_next_text = ("not shown to differ from %s (%s): the measured loads place this one's %s between %s and "
           .. "%s and %s's between %s and %s, so the load steps cannot order them, whatever the repeats"):format(
-          nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
-          nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
+          nxt.label, nf, m.rank_by, metrics.rate_text(lb), metrics.rate_text(hb),
+          nxt.label, metrics.rate_text(la), metrics.rate_text(ha))
       end
       r.evidence.steps_cannot_order = true
     elseif ev.overdispersed then
@@ -2835,7 +2885,7 @@ function M.model(list, opts)
       r.vs_next_text = ("about the same as %s (%s): %s"):format(nxt.label, nf,
         decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
           min_effect = decision.MIN_EFFECT,
-          rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
+          rate = function(v) return metrics.rate_text(v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct, r.evidence.margin_max_pct = true, ev.margin_pct,
         ev.margin_max_pct
     elseif ev.least_below_threshold then
@@ -2894,7 +2944,7 @@ function M.model(list, opts)
       -- rates they are read at (decision.ceiling_noise_order): compare.lua's words, with why
       r.vs_next, r.proven, r.either = "untested", false, true
       r.vs_next_text = ("untested against %s (%s), and either may be higher: %s"):format(nxt.label, nf,
-        decision.capacity_noise_text(ev.noise, function(v) return metrics.format("throughput_req_s", v) end,
+        decision.capacity_noise_text(ev.noise, function(v) return metrics.rate_text(v) end,
           ev.within_noise == "b" and "this one" or nxt.label, ev.within_noise == "b" and nxt.label or "this one"))
     elseif ev.verdict == "untested" and ev.within_range then
       r.vs_next, r.proven, r.either = "untested", false, true
@@ -2935,8 +2985,8 @@ function M.model(list, opts)
       r.vs_next, r.proven = "untested", false
       r.order_certain = ev.ordered or nil
       local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
-        .. "this one met %s at %s, %s already failed %s at %s"):format(words.the, metrics.format("throughput_req_s",
-        ev.passed_rps), nxt.label, words.it, metrics.format("throughput_req_s", ev.failed_rps)) or ""
+        .. "this one met %s at %s, %s already failed %s at %s"):format(words.the, metrics.rate_text(
+        ev.passed_rps), nxt.label, words.it, metrics.rate_text(ev.failed_rps)) or ""
       r.vs_next_text = ("higher than %s's %s by the figures%s, untested: %s"):format(nxt.label, nf,
         gap_vs and (" (" .. gap_vs .. ")") or "", r.evidence.basis or "no range of the capacities from repeats")
         .. (ceiling and ("; " .. ceiling) or "") .. measured
@@ -3171,15 +3221,15 @@ function M.model(list, opts)
         r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %s), but %s achieved "
           .. "up to %s %s, above this one's %s, so the load steps cannot order their limits")
           :format(nxt.label, tested[v.verdict], ptext or "untested", gap_pct((x.rank_value / nxt.rank_value - 1) * 100),
-          nxt.label, metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo),
-          metrics.format("throughput_req_s", x.max_rps))
+          nxt.label, metrics.rate_text(ceil), ceiling_load_text(nxt, slo),
+          metrics.rate_text(x.max_rps))
       elseif two_loads[i] and ceil and x.max_rps and ceil > x.max_rps then
         -- (no test at two offered loads, two_loads; the next one's ceiling above this one's
         -- figure leaves the limits unordered, as where a test was made: said so)
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
         r.vs_next_text = ("not shown to differ from %s: %s; %s achieved up to %s %s, above this one's %s, so the load "
           .. "steps cannot order their limits"):format(nxt.label, two_loads[i], nxt.label,
-          metrics.format("throughput_req_s", ceil), ceiling_load_text(nxt, slo), metrics.format("throughput_req_s",
+          metrics.rate_text(ceil), ceiling_load_text(nxt, slo), metrics.rate_text(
           x.max_rps))
       elseif v.verdict == "B better" and ssp and ssp.within_noise == "b" then
         -- the test orders the two max sustained points, but each limit lies between its figure
@@ -3190,9 +3240,9 @@ function M.model(list, opts)
         r.vs_next, r.steps_cannot_order = "not shown to differ", true
         r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %s), but %s "
           .. "achieved up to %s %s, below this one's %s %s"):format(nxt.label, ptext or "untested",
-          gap_pct((x.rank_value / nxt.rank_value - 1) * 100), nxt.label, metrics.format("throughput_req_s", ceil),
-          ceiling_load_text(nxt, slo), metrics.format("throughput_req_s", x.max_rps),
-          decision.sustained_noise_text(ssp, function(q) return metrics.format("throughput_req_s", q) end, "this one",
+          gap_pct((x.rank_value / nxt.rank_value - 1) * 100), nxt.label, metrics.rate_text(ceil),
+          ceiling_load_text(nxt, slo), metrics.rate_text(x.max_rps),
+          decision.sustained_noise_text(ssp, function(q) return metrics.rate_text(q) end, "this one",
           nxt.label))
       elseif ssp and ssp.token_explained and ssp.token_explained.higher == "b"
         and v.verdict ~= "A better" then
@@ -3261,11 +3311,11 @@ function M.model(list, opts)
           basis = v.note }
         r.vs_next_text = r.vs_next_text .. ("; %sthe measured loads order them: this one sustained %s, %s never "
           .. "achieved more than %s at any load"):format(v.verdict ~= "untested" and "but " or "",
-          metrics.format("throughput_req_s", x.max_rps), nxt.label, metrics.format("throughput_req_s", ceil))
+          metrics.rate_text(x.max_rps), nxt.label, metrics.rate_text(ceil))
       elseif v.verdict == "untested" and ssp and ssp.within_noise == "b" then
         -- the next one never achieved this one's figure at any load, but by less than the
         -- noise of the two rates (decision.sustained_order, compare.lua's rule): no order
-        local function rate(q) return metrics.format("throughput_req_s", q) end
+        local function rate(q) return metrics.rate_text(q) end
         r.vs_next_text = r.vs_next_text .. ("; the measured loads put this one above (it sustained %s, %s never "
           .. "achieved more than %s at any load), %s"):format(rate(ssp.lb), nxt.label, rate(ssp.ha),
           decision.sustained_noise_text(ssp, rate, "this one", nxt.label))
@@ -3283,7 +3333,7 @@ function M.model(list, opts)
         r.either = true
         r.vs_next_text = ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound%s")
           :format(nxt.label, x.label, m.rank_by, figure(x), ceil and (", and %s achieved up to %s at some load")
-          :format(nxt.label, metrics.format("throughput_req_s", ceil)) or "")
+          :format(nxt.label, metrics.rate_text(ceil)) or "")
         r.settle = bounds_settle({ x, lower_bound(nxt) and nxt or nil })
       end
       r.proven = r.vs_next == "B better"
@@ -3325,6 +3375,15 @@ function M.model(list, opts)
       and x.capacity.rps and nxt.capacity.rps then
       r.both_never_rps = math.max(x.capacity.rps, nxt.capacity.rps)
     end
+    -- two places of equal figures (by capacity, two below their lowest loads among them, each
+    -- ranked at 0): which is listed first is the tie rule's, M.rank_before, and said so
+    -- (two holding the same results are said so instead: their order decides nothing)
+    if nxt and x.rank_value == nxt.rank_value and M.given_before(x, nxt) and not r.same_results then
+      local below = by_cap and x.capacity.kind == "below_lowest"
+      r.tie_order = ("tied: %s and %s, %s, listed in the order given"):format(x.label, nxt.label,
+        below and "both below their lowest loads" or "the same figure")
+      r.vs_next_text = (r.vs_next_text and (r.vs_next_text .. "; ") or "") .. r.tie_order
+    end
     m.ranking[#m.ranking + 1] = r
   end
   -- The rank of a place is 1 + the number of places the evidence orders ahead of it (shown
@@ -3358,7 +3417,7 @@ function M.model(list, opts)
       local order, sp = decision.sustained_order(z.saturation, 1, x.saturation, 1, decision.MIN_EFFECT, nil,
         tgap(z, x))
       above = #differ == 0 and order == "b"
-      local function rate(v) return metrics.format("throughput_req_s", v) end
+      local function rate(v) return metrics.rate_text(v) end
       why = #differ > 0 and ("not comparable with %s: the workloads differ (%s)"):format(z.label,
         table.concat(differ, "; "))
         or lower_bound(z) and ("untested against %s, and either may be higher: %s's %s, %s, is only a lower bound")
@@ -3450,7 +3509,7 @@ function M.model(list, opts)
       local sp, why = above_saturated_lowest(x, z)
       if sp then
         above[#above + 1] = z.label
-        parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.format("throughput_req_s", sp.lb))
+        parts[#parts + 1] = ("%s sustained %s"):format(z.label, metrics.rate_text(sp.lb))
       elseif why then
         -- (an order the two treatments' token lengths can explain: not put above it, and why)
         held[#held + 1] = ("%s is not shown above it: %s"):format(z.label, why)
@@ -3458,7 +3517,7 @@ function M.model(list, opts)
     end
     local text = #above > 0 and ("untested, but the measured loads put %s above it: %s, %s saturated already at its "
       .. "lowest load and never achieved more than %s at any load"):format(table.concat(above, ", "),
-      table.concat(parts, ", "), x.label, metrics.format("throughput_req_s", x.saturation.ceiling_rps)) or nil
+      table.concat(parts, ", "), x.label, metrics.rate_text(x.saturation.ceiling_rps)) or nil
     if #held > 0 then text = (text and (text .. "; ") or "") .. table.concat(held, "; ") end
     if text then
       below_lowest_of[x.label] = { above = #above > 0 and above or nil, text = text }
@@ -3556,8 +3615,8 @@ function M.model(list, opts)
       .. "repeats. The measured loads order them: %s sustained %s, %s never achieved more than %s at any load.")
       :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
       r1.vs_next == "untested" and "untested" or "not shown by the test", tostring(ev.basis),
-      ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
-      metrics.format("throughput_req_s", ev.ceiling_rps))
+      ranked[1].label, metrics.rate_text(ev.sustained_rps), ranked[2].label,
+      metrics.rate_text(ev.ceiling_rps))
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -3575,30 +3634,38 @@ function M.model(list, opts)
     if ev.beyond_ceiling then
       m.verdict = m.verdict .. (" %s's figure is a lower bound, but %s achieved at most %s at any load measured: "
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
-        metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
+        metrics.rate_text(ev.ceiling_rps), ranked[1].label)
     elseif ev.ordered then
       m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
-        :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
-        words.it, metrics.format("throughput_req_s", ev.failed_rps))
+        :format(ranked[1].label, words.the, metrics.rate_text(ev.passed_rps), ranked[2].label,
+        words.it, metrics.rate_text(ev.failed_rps))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
-    local tied = { ranked[1].label }
+    -- (M.tied_at_top: on the numbers, by the practical threshold, never on the printed text)
+    local tied_i = M.tied_at_top(ranked, by_cap)
+    local tied = {}
+    for _, i in ipairs(tied_i) do tied[#tied + 1] = ranked[i].label end
     -- the figure without its ceiling: "19.950 req/s (up to 21.200 req/s, its most at any
-    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, a tie, whatever the
-    -- most each achieved past it
+    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, whatever the most each
+    -- achieved past it (for the words only: which places tie is decided above)
     local function fig(text) return (text:gsub(" %(up to [^)]*%)$", "")) end
-    for i = 2, #ranked do
-      -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
-      if fig(m.ranking[i].text) == fig(m.ranking[1].text) then
-        tied[#tied + 1] = ranked[i].label
+    -- the tied figures as printed: one where they print alike, else each with its label
+    local function tied_figure()
+      local texts, alike = {}, true
+      for _, i in ipairs(tied_i) do
+        texts[#texts + 1] = ("%s %s"):format(ranked[i].label, fig(m.ranking[i].text))
+        if fig(m.ranking[i].text) ~= fig(m.ranking[1].text) then alike = false end
       end
+      if alike then return fig(m.ranking[1].text) end
+      return ("within the practical threshold of %g %% (%s)"):format(decision.MIN_EFFECT, table.concat(texts, ", "))
     end
     if #tied > 1 then
+      m.tied_at_top = tied
       -- (a place holding the next one's results "holds the same results as", never "is")
       local is = m.ranking[1].same_results and "holds" or "is"
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s %s %s."):format(
-        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
+        table.concat(tied, " and "), m.rank_by, tied_figure(), ranked[1].label, is, m.ranking[1].vs_next_text)
       -- the figure that ties them orders nothing, but their latency at the common load may:
       -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
       -- named, never "not shown to differ" beside a table that shows it
@@ -3608,7 +3675,7 @@ function M.model(list, opts)
         m.latency_best, m.latency_at_common_test = at_load.best, at_load
         m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
           .. "figure, %s; %s %s %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
-          fig(m.ranking[1].text), ranked[1].label, is, m.ranking[1].vs_next_text)
+          tied_figure(), ranked[1].label, is, m.ranking[1].vs_next_text)
       elseif at_load then
         m.latency_at_common_test = at_load
         m.verdict = m.verdict .. " " .. at_load.text
@@ -3776,7 +3843,7 @@ function M.model(list, opts)
     return decision.capacity_span { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps,
       ceiling_rps = not sat.none and sat.ceiling_rps or nil }
   end
-  local function rate(v) return metrics.format("throughput_req_s", v) end
+  local function rate(v) return metrics.rate_text(v) end
   local function tp_better(o, c)
     local o_lo = tp_span(o.x)
     local _, c_hi = tp_span(c.x)
@@ -4124,7 +4191,7 @@ end
 local function per_gpu_figure(x, by_cap, r)
   if r.failed then return nil, "" end
   if not (x and x.gpus) then return nil, metrics.na("GPU count unknown: give --gpus LABEL=N") end
-  local function f(v) return metrics.format("throughput_req_s", v / x.gpus) .. " per GPU" end
+  local function f(v) return metrics.rate_text(v / x.gpus) .. " per GPU" end
   if by_cap then
     local c = x.capacity
     if c.kind == "below_lowest" and c.lowest_rps then
@@ -4147,7 +4214,7 @@ end
 function M.dominated_per_gpu(m, T)
   local by = {}
   for _, x in ipairs(T) do by[x.label] = x end
-  local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+  local function rate(v) return metrics.rate_text(v) .. " per GPU" end
   local above, open = {}, {}
   for _, d in ipairs(m.dominated) do
     local c, o = by[d.label], by[d.by]
@@ -4259,7 +4326,9 @@ end
 -- Rendering --------------------------------------------------------------------------------
 
 local function num(key, v, why, slo)
-  return v and metrics.format(key, v, nil, { bare = true, limit = slo and lp.slo_limit(slo, key) })
+  -- (a rate in compare.lua's precision, metrics.rate_text's)
+  return v and metrics.format(key, v, nil, { bare = true, limit = slo and lp.slo_limit(slo, key),
+    decimals = key == "throughput_req_s" and metrics.RATE_DECIMALS or nil })
     or metrics.na(why or "not in the results")
 end
 
@@ -5045,7 +5114,7 @@ function M.point_chart(m, T, c)
     else
       local load = p.load_type == "concurrency" and p.offered and ("concurrency %g"):format(p.offered)
         or p.offered and ("%g req/s offered"):format(p.offered)
-        or finite(p.achieved_rps) and metrics.format("throughput_req_s", p.achieved_rps) or "load unknown"
+        or finite(p.achieved_rps) and metrics.rate_text(p.achieved_rps) or "load unknown"
       loads[t] = ("%s, %s"):format(load, (p.repeats or 1) == 1 and "1 run" or (p.repeats .. " repeats"))
       if p.offered then offered[#offered + 1] = { x = x, p = p, load = load } end
     end

@@ -241,8 +241,8 @@ t.test("treatments.lua: ranges from repeats apart within the rates' noise share 
   -- x "2", "above x (...): the capacities' ranges (...) do not overlap"
   t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "y", "1=", "1=" })
   t.contains(m.ranking[1].vs_next_text, "and either may be higher: the measured loads put this one above x only "
-    .. "within the noise of those rates: this one's 24.500 req/s less x's 23.000 req/s, 1.500 req/s, has a 95 % "
-    .. "interval from -0.535 req/s to 3.535 req/s (from 1104 and 990 requests)")
+    .. "within the noise of those rates: this one's 24.50 req/s less x's 23.00 req/s, 1.50 req/s, has a 95 % "
+    .. "interval from -0.54 req/s to 3.54 req/s (from 1104 and 990 requests)")
 end)
 
 -- fixd43: the repeats "to settle it" asks of a load whose repeats' interval straddles an SLO

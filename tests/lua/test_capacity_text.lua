@@ -292,8 +292,8 @@ t.test("7: one other with no figure is 'the other'; one among several saturated 
   t.contains(v, "; the other has no figure, but is below it: x (untested, but the measured loads put y above it")
   t.lacks(v, "the others")
   v = tr.model({ x, y, z }).verdict
-  t.contains(v, " x has no figure (untested, but the measured loads put y, z above it: y sustained 8.000 req/s, z "
-    .. "sustained 7.900 req/s, x saturated already at its lowest load and never achieved more than 4.850 req/s at any "
+  t.contains(v, " x has no figure (untested, but the measured loads put y, z above it: y sustained 8.00 req/s, z "
+    .. "sustained 7.90 req/s, x saturated already at its lowest load and never achieved more than 4.85 req/s at any "
     .. "load).")
 end)
 
@@ -315,8 +315,8 @@ t.test("7: a max sustained order whose least gap is under 2 % names no winner, s
   local least = "by at least +1.0 %, below the practical threshold of 2.0 %, and up to +25.0 %: the gap "
     .. "may be negligible"
   t.contains(m.verdict, "No treatment is shown to be best")
-  t.contains(m.verdict, "the measured loads put this one at least as high as a (it sustained 20.500 req/s, a never "
-    .. "achieved more than 20.300 req/s at any load), " .. least)
+  t.contains(m.verdict, "the measured loads put this one at least as high as a (it sustained 20.50 req/s, a never "
+    .. "achieved more than 20.30 req/s at any load), " .. least)
   t.lacks(m.verdict, "b is higher")
   -- compare.lua on the same two says the same least gap, no winner, and its CSV order column
   -- the verdict's value
@@ -351,8 +351,8 @@ t.test("7: a test that cannot show a place beside ranges apart: ranked by the lo
   local r = m.ranking[1]
   t.eq({ r.label, r.vs_next, r.order_certain, r.rank_text, m.ranking[2].rank_text },
     { "x", "not shown to differ", true, "1", "2" })
-  t.contains(r.vs_next_text, "; but the measured loads order them: this one sustained 30.000 req/s, n never achieved "
-    .. "more than 29.200 req/s at any load")
+  t.contains(r.vs_next_text, "; but the measured loads order them: this one sustained 30.00 req/s, n never achieved "
+    .. "more than 29.20 req/s at any load")
   t.ok(m.verdict:find("^Highest max sustained throughput by the figures: x"), m.verdict)
   t.contains(m.verdict, "; not shown by the test (exact Mann-Whitney")
 end)
@@ -367,8 +367,8 @@ t.test("7: a ceiling read at a load over the error-rate limit is said to be fail
   n.run.stages[4].metrics.values.error_rate_pct = 10
   local r = tr.model({ x, n }).ranking[1]
   t.eq({ r.label, r.steps_cannot_order }, { "x", true })
-  t.contains(r.vs_next_text, "but n achieved up to 22.000 req/s at a load where 10 % of its requests failed (more "
-    .. "than 5 %), above this one's 20.000 req/s")
+  t.contains(r.vs_next_text, "but n achieved up to 22.00 req/s at a load where 10 % of its requests failed (more "
+    .. "than 5 %), above this one's 20.00 req/s")
   t.lacks(r.vs_next_text, "at a saturated load")
 end)
 
@@ -884,8 +884,8 @@ do
     end
     local rows = csv_rows(tr.ranking_csv_text(m))
     t.eq({ rows[1][5], rows[1][6], rows[1][7], rows[1][9] }, { "value_rps", "value_kind", "text", "value_rps_per_gpu" })
-    for i, want in ipairs { { "z", 10, "at_least", "≥ 10.000 req/s", 5 }, { "y", 7.5, "estimate", "about 7.500 req/s", 3.75 },
-      { "x", 5, "below", "< 5.000 req/s", 5 } } do
+    for i, want in ipairs { { "z", 10, "at_least", "≥ 10.00 req/s", 5 }, { "y", 7.5, "estimate", "about 7.50 req/s", 3.75 },
+      { "x", 5, "below", "< 5.00 req/s", 5 } } do
       local r = rows[i + 1]
       t.eq(r[3], want[1])
       t.near(tonumber(r[5]), want[2], 1e-9)
@@ -972,7 +972,7 @@ do
     local m = tr.model { x, y }
     t.lacks(m.verdict, "nothing to rank it against")
     t.contains(m.verdict, "y sustains the most load (max sustained throughput)")
-    t.contains(m.verdict, "x saturated already at its lowest load and never achieved more than 4.850 req/s at any load")
+    t.contains(m.verdict, "x saturated already at its lowest load and never achieved more than 4.85 req/s at any load")
     t.eq(m.ranking[2].label, "x")
     t.eq(m.ranking[2].below[1], "y")
     -- A/A: both saturated at their lowest load: nothing ranked, no order said
@@ -1079,8 +1079,8 @@ do
     t.eq(#m.pareto_not_compared, 1)
     local d = m.pareto_not_compared[1]
     t.eq({ d.label, d.other, d.would, d.lower_bound }, { "c", "a", "on TTFT p90", true })
-    t.contains(d.why, "c never saturated: its max sustained throughput, ≥ 20.000 req/s, is a lower bound, which may be "
-      .. "above a's 20.000 req/s in truth")
+    t.contains(d.why, "c never saturated: its max sustained throughput, ≥ 20.00 req/s, is a lower bound, which may be "
+      .. "above a's 20.00 req/s in truth")
     t.contains(d.why, "TTFT p90 280.0 ms against 308.0 ms: beyond noise: the 95 % intervals of the two percentiles, "
       .. "from each one's requests (order statistics, n / design effect) are apart, 270.9–288.9 ms against "
       .. "297.9–317.8 ms")
@@ -1319,9 +1319,9 @@ do
     -- test, by hand), said with its least gap; treatments' own figures: every repeat achieved
     -- 0.99 x 3.6 = 3.594 req/s (testlib.latency_ladder's duration n / (0.99 rate)), by hand
     -- fixa46: no winner, at least as high (see the first test)
-    t.eq(text, "at least as high as base (< 3.594 req/s (failed TTFT p95 ≤ 230.0 ms at the lowest load tried, "
+    t.eq(text, "at least as high as base (< 3.59 req/s (failed TTFT p95 ≤ 230.0 ms at the lowest load tried, "
       .. "even at the lower ends of the repeats' 95 % intervals)), not shown to be higher by the practical threshold, no winner: the repeats' ranges put fast at least as high as "
-      .. "base (fast met the SLOs at 3.594 req/s and base already failed them at 3.594 req/s, at the same load (3.6 "
+      .. "base (fast met the SLOs at 3.59 req/s and base already failed them at 3.59 req/s, at the same load (3.6 "
       .. "req/s offered)), their ranges meet at one load (3.6 req/s offered), so the least gap is 0, below the "
       .. "practical threshold of 2.0 %, and the largest has no upper end: the gap may be negligible")
     t.ok(not text:find("+0.0 %", 1, true), text)

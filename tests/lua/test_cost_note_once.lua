@@ -32,7 +32,7 @@ t.test("the cost note is said once in md and html; the Verdict points to it", fu
   local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local j = json.read(out .. "/treatments.json")
-  local per = "Per GPU, max sustained throughput: tp1 ≥ 30.000 req/s per GPU, tp2 ≥ 15.000 req/s per GPU"
+  local per = "Per GPU, max sustained throughput: tp1 ≥ 30.00 req/s per GPU, tp2 ≥ 15.00 req/s per GPU"
   t.ok(j.cost.text:find(per, 1, true), j.cost.text)
   local settle = "To settle the order per GPU"
   t.ok(j.cost.text:find(settle, 1, true), j.cost.text)
@@ -75,7 +75,7 @@ t.test("over workloads: the cost note and what would settle it are said once", f
   t.eq(r.code, 0, r.stdout .. r.stderr)
   for _, name in ipairs { "treatment_report.md", "treatment_report.html" } do
     local text = t.read(out .. "/" .. name)
-    t.eq(count(text, "Per GPU, max sustained throughput: tp1 ≥ 30.000 req/s per GPU, tp2 ≥ 15.000 req/s per GPU"), 1,
+    t.eq(count(text, "Per GPU, max sustained throughput: tp1 ≥ 30.00 req/s per GPU, tp2 ≥ 15.00 req/s per GPU"), 1,
       name)
     t.eq(count(text, "To settle the order per GPU"), 1, name)
     t.eq(count(text, "What would settle it: above the ranking."), 2, name)

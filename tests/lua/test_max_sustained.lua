@@ -198,7 +198,7 @@ do
     end
     local m = tr.model(tr.load { { label = "flaky", dirs = reps(21.2) }, { label = "other", dirs = reps(20.8) } })
     t.ok(m.verdict:find("No treatment is shown to be best: flaky and other tie at the highest figure of max sustained "
-      .. "throughput, 19.950 req/s;", 1, true), m.verdict)
+      .. "throughput, 19.95 req/s;", 1, true), m.verdict)
     t.ok(not m.verdict:find("has the highest figure", 1, true), m.verdict)
   end)
 
@@ -326,9 +326,9 @@ do
       "errs=" .. errs, "--out", out, "--quiet" }
     t.eq(tr.code, 0, tr.stderr)
     local md = t.read(out .. "/treatment_report.md")
-    t.ok(md:find("≥ 3.368 req/s (never saturated; 3.333 % of the requests failed at load point 1 (0, 10 and 0 % in "
+    t.ok(md:find("≥ 3.37 req/s (never saturated; 3.333 % of the requests failed at load point 1 (0, 10 and 0 % in "
       .. "its 3 repeats), within 5 %, the error-rate limit used when no error-rate SLO is given)", 1, true), md)
-    t.ok(t.read(out .. "/treatment_report.html"):find(html_text("≥ 3.368 req/s (never saturated; 3.333 % of the "
+    t.ok(t.read(out .. "/treatment_report.html"):find(html_text("≥ 3.37 req/s (never saturated; 3.333 % of the "
       .. "requests failed at load point 1 (0, 10 and 0 % in its 3 repeats), within 5 %, the error-rate limit used when "
       .. "no error-rate SLO is given)"), 1, true), "treatments html")
     local tj = json.read(out .. "/treatments.json")
@@ -434,9 +434,11 @@ do
     -- GPU at any load (by hand); beyond the noise of 800 requests a point (python3: the gap 1.65
     -- less math.hypot(9.9, 8.25) x 1.96 / sqrt(800) = 0.757 above 0; from 20, -4.00); no best
     -- named on totals
-    local banner = "Not like for like on cost: big 4 GPUs, small 1 GPU. Per GPU, max sustained throughput: small 9.900 "
-      .. "req/s per GPU, big 7.425 req/s per GPU; small above big per GPU: untested, but the measured loads order them: "
-      .. "small sustained 9.900 req/s per GPU, big never achieved more than 8.250 req/s per GPU at any load (each "
+    -- (at 2 decimals, metrics.RATE_DECIMALS: 29.7 / 4 is the double just below 7.425, which
+    -- python3's '%.2f' prints 7.42, as C's printf does)
+    local banner = "Not like for like on cost: big 4 GPUs, small 1 GPU. Per GPU, max sustained throughput: small 9.90 "
+      .. "req/s per GPU, big 7.42 req/s per GPU; small above big per GPU: untested, but the measured loads order them: "
+      .. "small sustained 9.90 req/s per GPU, big never achieved more than 8.25 req/s per GPU at any load (each "
       .. "against the next per GPU as compare.lua orders them, untested; a lower bound stays one); the order per GPU is "
       .. "not the totals' order: small first per GPU, big on totals."
     -- (and the places the rank per GPU puts otherwise, fixc43: small 1 and big 2 per GPU, the
@@ -851,8 +853,8 @@ do
       local row = md:match("\n(| cut |[^\n]*)")
       -- (vLLM's summary files record how many failed, not why: "crashed" only where the files
       -- say errors, fixb45)
-      t.ok(row:find("19.950 req/s (up to 40.000 req/s, its most at any load: load point 3's mean leaving out repeat 2, "
-        .. "which failed there, of a cause the files do not record (61 % of its requests failed; 31.667 req/s with "
+      t.ok(row:find("19.95 req/s (up to 40.00 req/s, its most at any load: load point 3's mean leaving out repeat 2, "
+        .. "which failed there, of a cause the files do not record (61 % of its requests failed; 31.67 req/s with "
         .. "it); then 20.33 % failed at load point 3", 1, true), row)
       local j = json.read(out .. "/treatments.json")
       local by = {}
@@ -1003,7 +1005,8 @@ do
     -- the throughputs there rise with the load), not N/A
     local at8 = md:match("### B.-| 8 req/s | ([%d.]+) |")
     t.ok(at8 and B.max_sustained_rps, md)
-    t.eq(("%.3f"):format(B.max_sustained_rps), at8)
+    -- (the load table's throughput at compare.lua's 2 decimals, metrics.RATE_DECIMALS)
+    t.eq(("%.2f"):format(B.max_sustained_rps), at8)
     t.eq(B.saturation.point, 6)
     t.eq(B.saturation.unjudged.points, { 5 })
     -- the limits overlap (B up to 9.559 at 12 req/s): neither is placed above the other
@@ -1061,8 +1064,8 @@ do
     for _, x in ipairs(j.treatments) do cap[x.label] = x.capacity.rps end
     -- the per-GPU figures: the totals over 1 and 2 GPUs (hand)
     -- (fixc51: in the totals' words, untested, never "not comparable", and treatments.json says so too)
-    t.contains(md, ("k16 and k24 per GPU: untested, and either may be higher: both only lower bounds, ≥ %.3f req/s "
-      .. "and ≥ %.3f req/s per GPU, which leave room for either order"):format(cap.k16, cap.k24 / 2))
+    t.contains(md, ("k16 and k24 per GPU: untested, and either may be higher: both only lower bounds, ≥ %.2f req/s "
+      .. "and ≥ %.2f req/s per GPU, which leave room for either order"):format(cap.k16, cap.k24 / 2))
     t.lacks(md, "per GPU: not comparable")
     t.eq(j.cost.per_gpu[1].vs_next, "untested")
     t.lacks(md, "per GPU: not known")
@@ -1146,9 +1149,9 @@ do
     local j = json.read(out .. "/treatments.json")
     -- the ceiling said as 40, the failed repeat named beside it (of a cause vLLM's summary files
     -- do not record: never "crashed" without errors in the files, fixb45)
-    t.ok(md:find("| cut | vllm-benchmark | 3 | 3 | 19.950 req/s (up to 40.000 req/s, its most at any load: load point "
+    t.ok(md:find("| cut | vllm-benchmark | 3 | 3 | 19.95 req/s (up to 40.00 req/s, its most at any load: load point "
       .. "3's mean leaving out repeat 2, which failed there, of a cause the files do not record (61 % of its requests "
-      .. "failed; 31.667 req/s with it); then 20.33 % failed at load point 3", 1, true), md)
+      .. "failed; 31.67 req/s with it); then 20.33 % failed at load point 3", 1, true), md)
     -- other's 35 lies below cut's ceiling, 40: the load steps cannot order their limits, so
     -- both share the first place (main put other above cut, as cut's crash-lowered ceiling,
     -- 31.667 (31.867 before its file's rate was made completed / duration), lay below 35)
@@ -1157,11 +1160,11 @@ do
     t.eq({ by.other.rank_text, by.cut.rank_text }, { "1=", "1=" })
     t.eq(by.other.vs_next, "not shown to differ")
     t.eq(by.other.steps_cannot_order, true)
-    t.ok(by.other.vs_next_text:find("cut achieved up to 40.000 req/s", 1, true), by.other.vs_next_text)
+    t.ok(by.other.vs_next_text:find("cut achieved up to 40.00 req/s", 1, true), by.other.vs_next_text)
     -- (other's 35 req/s offered against cut's 20: two offered loads, no repeats' test, s51)
     t.contains(by.other.vs_next_text, "the max sustained points are two offered loads (other at 35 req/s offered, "
       .. "cut at 20 req/s offered)")
-    t.ok(not md:find("31.667 req/s at any load", 1, true), md)
+    t.ok(not md:find("31.67 req/s at any load", 1, true), md)
   end)
 
   -- synthetic load points as llmd.loadpoints.points gives them: each {offered, {repeats' rates},
@@ -1290,8 +1293,8 @@ do
       t.eq({ r.label, r.vs_next, r.p_value, r.p_adjusted, r.order_certain }, { "x", "untested", nil, nil, true })
       t.eq(r.vs_next_text, "untested against n: the max sustained points are two offered loads (x at 36.6 req/s "
         .. "offered, n at 30 req/s offered), where a kept-up point's throughput is its sending rate: their repeats' test "
-        .. "would compare the loads, not the treatments; the measured loads order them: this one sustained 34.800 req/s, "
-        .. "n never achieved more than 30.000 req/s at any load")
+        .. "would compare the loads, not the treatments; the measured loads order them: this one sustained 34.80 req/s, "
+        .. "n never achieved more than 30.00 req/s at any load")
       t.eq({ m.ranking[1].label, m.ranking[1].p_value, m.ranking[1].order_certain }, { "a", nil, true })
       t.eq({ m.ranking[1].rank_text, r.rank_text, m.ranking[3].rank_text }, { "1", "2", "3" })
     end)

@@ -124,7 +124,7 @@ t.test("treatments.lua ranks by the same rule: within the noise, one shared rank
   t.eq({ m.ranking[1].label, m.ranking[1].rank_text, m.ranking[2].rank_text }, { "y", "1=", "1=" })
   t.eq(m.ranking[1].order_certain, nil)
   t.contains(m.ranking[1].vs_next_text, "but within the noise of those rates: this one's figure less x's ceiling, "
-    .. "2.500 req/s, has a 95 % interval from -0.950 req/s to 5.950 req/s (this one's figure from 368 requests, x's "
+    .. "2.50 req/s, has a 95 % interval from -0.95 req/s to 5.95 req/s (this one's figure from 368 requests, x's "
     .. "ceiling from 330)")
   -- 60 s loads: the gap's lower end 1.638 above 0: y first, untested, as compare.lua orders them
   m = model(16)

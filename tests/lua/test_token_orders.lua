@@ -892,8 +892,8 @@ t.test("treatments' max sustained per GPU: a gap the tokens hold says why, in th
   -- 0.73 / 15.495), held 15.86 x 0.96 = 15.2256, +0.63 %: the order its tokens' (as above)
   m = tr.model({ treatment("a", sat_run({ { 10, 10, 1000 }, { 14, 14.0, 1200 }, { 20, 15.13, 5000 } }, 50), 1),
     treatment("b", sat_run({ { 20, 20, 900 }, { 31.72, 31.72, 1000 }, { 40, 31.8, 4000 } }, 48), 2) }, {})
-  t.contains(m.verdict, "b and a per GPU: the measured loads put b above a (b sustained 15.860 req/s per GPU, a never "
-    .. "achieved more than 15.130 req/s per GPU at any load), but the requests differ")
+  t.contains(m.verdict, "b and a per GPU: the measured loads put b above a (b sustained 15.86 req/s per GPU, a never "
+    .. "achieved more than 15.13 req/s per GPU at any load), but the requests differ")
   t.contains(m.dominated[1].per_gpu, "which alone can explain it")
 end)
 
@@ -908,7 +908,7 @@ t.test("treatments: an order of two places apart that the tokens explain says so
     treatment("p2", sat_run({ { 10, 10 }, { 14, 14.0 }, { 18, 15.3 } }, 48)),
     treatment("p3", sat_run({ { 10, 10 }, { 13.5, 13.5 }, { 17, 15.13 } }, 50)) }, {})
   t.contains(m.verdict, "p1 is not shown ahead of p3 (untested against p3, and not shown to differ: the measured loads "
-    .. "put p1 above p3 (p1 sustained 15.860 req/s, p3 never achieved more than 15.130 req/s at any load), but the "
+    .. "put p1 above p3 (p1 sustained 15.86 req/s, p3 never achieved more than 15.13 req/s at any load), but the "
     .. "requests differ")
   t.lacks(m.verdict, "do not order them")
   -- x saturated at its lowest load (16 req/s offered, 15.13 achieved), z sustained 15.86 with 4 %
@@ -917,7 +917,7 @@ t.test("treatments: an order of two places apart that the tokens explain says so
   m = tr.model({ treatment("x", sat_run({ { 16, 15.13 }, { 20, 15.0 } }, 50)),
     treatment("z", sat_run({ { 10, 10 }, { 15.86, 15.86 }, { 20, 15.9 } }, 48)) }, {})
   t.contains(m.verdict, "x has no figure (z is not shown above it: the measured loads put z above x (z sustained "
-    .. "15.860 req/s, x never achieved more than 15.130 req/s at any load), but the requests differ")
+    .. "15.86 req/s, x never achieved more than 15.13 req/s at any load), but the requests differ")
   t.eq(m.ranking[2].below, nil)
   t.eq({ m.pareto_not_compared[1].label, m.pareto_not_compared[1].other }, { "x", "z" })
   t.contains(m.pareto_not_compared[1].why, "which alone can explain it")
@@ -1027,8 +1027,8 @@ t.test("treatments' max sustained 'no clear difference' says the gap held to the
   local r = model(48).ranking[1]
   t.eq({ r.label, r.vs_next }, { "b", "no clear difference" })
   -- (main: the measured gap alone)
-  t.contains(r.vs_next_text, "the gap could be anywhere from -7.8 % to +16.5 % (b vs a, from b's 13.510 against a's "
-    .. "14.648 req/s to b's 16.490 against a's 14.152 req/s: the ends of the two limits' ranges) as measured, and from "
+  t.contains(r.vs_next_text, "the gap could be anywhere from -7.8 % to +16.5 % (b vs a, from b's 13.51 against a's "
+    .. "14.65 req/s to b's 16.49 against a's 14.15 req/s: the ends of the two limits' ranges) as measured, and from "
     .. "-11.5 % to +16.5 % held to a's tokens (b's request rate up to 4.2 % lower for them)")
   t.near(r.evidence.gap.token_held.lo_pct, -11.463883526486452, 1e-6)
   -- (guard) equal requests: the measured gap alone

@@ -99,7 +99,7 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   -- achieved more than 104.238 req/s), and the E2E p90s, of files without per-request data,
   -- differ by more than the 25 % a figure of unknown noise needs
   t.contains(m.dominated[1].evidence, "(untested, but the measured loads order them: vllm never achieved more than "
-    .. "104.238 req/s at any load)")
+    .. "104.24 req/s at any load)")
   t.contains(m.dominated[1].evidence, "(beyond noise: ")
   t.contains(m.verdict, "together, beyond noise on at least one of them (see the Pareto front): one treatment is "
     .. "beaten on both (vllm by chunked)")
@@ -112,8 +112,8 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   t.eq({ m.ranking[1].order_certain, m.ranking[1].rank_text, m.ranking[2].rank_text }, { true, "1", "2" })
   t.ok(m.verdict:find("^Highest max sustained throughput by the figures: chunked"), m.verdict)
   t.ok(m.verdict:find("untested (neither chunked nor vllm has repeats at its max sustained load point), so no winner "
-    .. "is shown by repeats. The measured loads order them: chunked sustained 169.427 req/s, vllm never achieved "
-    .. "more than 104.238 req/s at any load.", 1, true), m.verdict)
+    .. "is shown by repeats. The measured loads order them: chunked sustained 169.43 req/s, vllm never achieved "
+    .. "more than 104.24 req/s at any load.", 1, true), m.verdict)
 end)
 
 t.test("repeats are combined into one treatment with confidence intervals; no clear difference is said", function()
@@ -390,9 +390,11 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   t.eq(r2.vs_next, "not shown to differ")
   t.eq(r2.proven, false)
   t.ok(r2.vs_next_text:find("^not shown to differ from t3: the max sustained points differ %(Welch on the log "
-    .. "values, p = 0.000183, Holm%-adjusted 0.000548 over 3 tests, %+11.8 %%%), but t3 achieved up to 2.620 req/s at a saturated load, below "
-    .. "this one's 2.930 req/s but within the noise of those rates: this one's figure less t3's ceiling, 0.310 req/s, "
-    .. "has a 95 %% interval from %-0.005 req/s to 0.625 req/s"), r2.vs_next_text)
+    .. "values, p = 0.000183, Holm%-adjusted 0.000548 over 3 tests, %+11.8 %%%), but t3 achieved up to 2.62 req/s at a saturated load, below "
+    .. "this one's 2.93 req/s but within the noise of those rates: this one's figure less t3's ceiling, 0.31 req/s, "
+    -- (its ends -0.0045 and 0.6245 by hand: 0.31 -/+ sqrt(0.2345^2 + 0.2096^2); a lower end
+    -- that rounds to 0 at 2 decimals takes a third, metrics.rate_text)
+    .. "has a 95 %% interval from %-0.005 req/s to 0.62 req/s"), r2.vs_next_text)
   t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
   local out = t.tmpdir()
   tr.write_report(out, list, {})
@@ -567,7 +569,7 @@ t.test("--run treatments whose requests differ are two workloads, each ranked on
   -- (t1's highest figure is said of workload 1 alone, never of all four: fixb41's rule leaves
   -- workload 1 unranked, "t1 has the highest figure ..., but not shown to differ from t2")
   t.ok(not m.verdict:find("Workload 2.*t1"), m.verdict)
-  t.ok(m.verdict:find("t1 has the highest figure of max sustained throughput, 3.050 req/s, but not shown to differ "
+  t.ok(m.verdict:find("t1 has the highest figure of max sustained throughput, 3.05 req/s, but not shown to differ "
     .. "from t2", 1, true), m.verdict)
   -- every output says it
   local out = t.tmpdir()
@@ -705,7 +707,7 @@ t.test("treatments.lua and compare.lua give the same capacity verdict on the sam
   t.ok(r.compare.summary:find(("base achieved at most %.2f req/s at any load measured"):format(ceiling), 1, true),
     r.compare.summary)
   local verdict = r.treatments.json.verdict
-  t.ok(verdict:find(("base achieved at most %.3f req/s at any load measured: it cannot reach chunked's")
+  t.ok(verdict:find(("base achieved at most %.2f req/s at any load measured: it cannot reach chunked's")
     :format(ceiling), 1, true), verdict)
   t.ok(verdict:find("^Highest capacity at SLO by the figures: chunked"), verdict)
   t.ok(verdict:find("untested (one run per load)", 1, true), verdict)
@@ -745,7 +747,7 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   -- treatments.lua: the same order, the same reason
   local r1 = r.treatments.json.ranking[1]
   t.eq(r1.label, "chunked")
-  t.ok(r1.vs_next_text:find(("base achieved at most %.3f req/s at any load measured"):format(ceiling), 1, true),
+  t.ok(r1.vs_next_text:find(("base achieved at most %.2f req/s at any load measured"):format(ceiling), 1, true),
     r1.vs_next_text)
   t.eq(r1.gap_text, ("+%.1f %% to +%.1f %%"):format((bound_b / ceiling - 1) * 100, (ceiling_b / bound_a - 1) * 100))
   t.ok(r.treatments.json.verdict:find("^Highest capacity at SLO by the figures: chunked"), r.treatments.json.verdict)
@@ -783,7 +785,7 @@ t.test("two lower bounds on hand-built curves: ordered by the ceiling, never whe
     .. "achieved more than 31.00 req/s at any load measured", 1, true), r.compare.summary)
   t.eq(r.compare.json.headline[1].evidence, "one run per load, no interval: untested, but the order holds whatever "
     .. "the bounds: chunked sustained 40.00 req/s, base never achieved more than 31.00 req/s at any load")
-  t.ok(r.treatments.json.ranking[1].vs_next_text:find("base achieved at most 31.000 req/s at any load measured", 1,
+  t.ok(r.treatments.json.ranking[1].vs_next_text:find("base achieved at most 31.00 req/s at any load measured", 1,
     true), r.treatments.json.ranking[1].vs_next_text)
   -- chunked offered only up to 30: ≥ 30, below base's ceiling 31: either may be higher
   r = both_tools(A, curve_dir({ { 10, 10 }, { 20, 20 }, { 30, 30 } }, true), "ttft_p99_ms=1000")
@@ -890,7 +892,7 @@ t.test("a lower bound whose run achieved the other's capacity: either may be hig
   t.eq({ r1.vs_next, r1.evidence.verdict, r1.either }, { "untested", "untested", true })
   t.ok(r.compare.summary:find("base's figure is only a lower bound, so either may be higher", 1, true),
     r.compare.summary)
-  t.contains(r1.vs_next_text, "untested against base, and either may be higher: base's capacity at SLO, ≥ 92.213 req/s "
+  t.contains(r1.vs_next_text, "untested against base, and either may be higher: base's capacity at SLO, ≥ 92.21 req/s "
     .. "(the last load before saturation), is only a lower bound")
   t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
 end)
@@ -912,14 +914,14 @@ t.test("a treatment saturated at the common load is marked, its latencies said t
   t.eq(m.common_sustained, false)
   t.eq(#m.saturated_at_common, 2)
   t.eq(m.saturated_at_common[1].label, "base")
-  t.ok(m.saturated_at_common[1].reason:find("^it sustains at most 92.213 req/s; at 122.59 req/s offered"),
+  t.ok(m.saturated_at_common[1].reason:find("^it sustains at most 92.21 req/s; at 122.59 req/s offered"),
     m.saturated_at_common[1].reason)
   t.eq(m.saturated_at_common[2].label, "sat")
   local out = t.tmpdir()
   tr.write_report(out, list, {})
   local md = t.read(out .. "/treatment_report.md")
   t.ok(md:find("| base (saturated here) |", 1, true), md)
-  t.ok(md:find("**base is saturated at this load**: it sustains at most 92.213 req/s", 1, true), md)
+  t.ok(md:find("**base is saturated at this load**: it sustains at most 92.21 req/s", 1, true), md)
   t.ok(md:find("no load below every treatment's saturation was measured by all", 1, true), md)
   t.ok(t.read(out .. "/treatment_report.html"):find("<td>base (saturated here)</td>", 1, true))
   -- both saturated there: no bars set side by side as if comparable (fixf41: the new-user
@@ -992,7 +994,7 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   -- 45.623) / (65.970 - 45.623) x (92.213 - 61.790) = 68.334 req/s
   -- (in llmd.decision's words, compare.lua's: no_clear_difference_text)
   -- (and the gap held to the tokens after it, token54: see the Verdict's above)
-  t.ok(j.ranking[1].vs_next_text:find("either this or base (68.334 req/s (the repeats allow 31.41–104.24 "
+  t.ok(j.ranking[1].vs_next_text:find("either this or base (68.33 req/s (the repeats allow 31.41–104.24 "
     .. "req/s)) may be higher — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base) "
     .. "as measured, and from ", 1, true), j.ranking[1].vs_next_text)
   t.ok(j.ranking[1].vs_next_text:find("; the ranges are from the measured loads around the capacities on the means and "
@@ -1057,18 +1059,18 @@ t.test("capacities from repeats: ranges meeting at the same load are ordered; ra
   -- ends of its intervals (174.45 ms) and small failed it on the lower ends (960-972 ms, by
   -- hand as above): that load orders them whatever the noise of the achieved rates, so big is
   -- first alone, above small too
-  t.eq(r1.vs_next_text, "at least as high as slow (5.470 req/s (the repeats allow 3.97–5.98 req/s)), not shown to be "
-    .. "higher by the practical threshold, no winner: the repeats' ranges put big at least as high as slow (big met the SLOs at 5.960 req/s and slow already failed them "
-    .. "at 5.980 req/s, at the same load (6 req/s offered)), their ranges meet at one load (6 req/s offered), so the "
+  t.eq(r1.vs_next_text, "at least as high as slow (5.47 req/s (the repeats allow 3.97–5.98 req/s)), not shown to be "
+    .. "higher by the practical threshold, no winner: the repeats' ranges put big at least as high as slow (big met the SLOs at 5.96 req/s and slow already failed them "
+    .. "at 5.98 req/s, at the same load (6 req/s offered)), their ranges meet at one load (6 req/s offered), so the "
     .. "least gap is 0, below the practical threshold of 2.0 %, and the largest is +96.0 %: the gap may "
     .. "be negligible")
   -- (big above small the same way, at 6 req/s offered: all three share the first rank)
   t.eq({ r1.rank_text, m.ranking[2].rank_text, m.ranking[3].rank_text }, { "1=", "1=", "1=" })
   t.eq({ r2.vs_next, r2.proven, r2.evidence.verdict, r2.evidence.steps_cannot_order },
     { "not shown to differ", false, "not shown to differ", true })
-  t.eq(r2.vs_next_text, "not shown to differ from small (3.955 req/s (the repeats allow 3.94–5.86 req/s)): the "
+  t.eq(r2.vs_next_text, "not shown to differ from small (3.95 req/s (the repeats allow 3.94–5.86 req/s)): the "
     .. "measured loads place this one's "
-    .. "capacity at SLO between 3.970 req/s and 5.980 req/s and small's between 3.940 req/s and 5.860 req/s, so the "
+    .. "capacity at SLO between 3.97 req/s and 5.98 req/s and small's between 3.94 req/s and 5.86 req/s, so the "
     .. "load steps cannot order them, whatever the repeats")
   -- compare.lua says the same of big and slow
   local r = both_tools(slow, big, "ttft_p99_ms=200")
@@ -1136,8 +1138,8 @@ t.test("the treatments table shows the range the repeats allow a capacity, in co
   for label, cell in md:gmatch("\n| (%a+) | vllm%-benchmark | 4 | 3 | [^|]+ | [^|]+ | ([^|]+) | ok |") do
     rows[label] = cell
   end
-  t.eq(rows, { base = "3.955 req/s (the repeats allow 3.94–5.86 req/s)",
-    chunked = "5.470 req/s (the repeats allow 3.97–5.98 req/s)" })
+  t.eq(rows, { base = "3.95 req/s (the repeats allow 3.94–5.86 req/s)",
+    chunked = "5.47 req/s (the repeats allow 3.97–5.98 req/s)" })
   -- the same clause in compare.lua's table for the same runs
   -- (the Headline's cells in full: a cut cell's text from its row's note, readable55)
   local cmd = t.read(r.compare.w .. "/comparison_report.md")
@@ -1149,15 +1151,15 @@ t.test("the treatments table shows the range the repeats allow a capacity, in co
     1, true), cap_row)
   -- and wherever the treatments report quotes the figure: the ranking's cells
   -- (not shown to differ: one rank for both, "1=")
-  t.ok(md:find("\n| 1= | chunked | 5.470 req/s (the repeats allow 3.97–5.98 req/s) | not shown to differ from base "
-    .. "(3.955 req/s (the repeats allow 3.94–5.86 req/s)): ", 1, true), md)
+  t.ok(md:find("\n| 1= | chunked | 5.47 req/s (the repeats allow 3.97–5.98 req/s) | not shown to differ from base "
+    .. "(3.95 req/s (the repeats allow 3.94–5.86 req/s)): ", 1, true), md)
   -- one run per load point: no range, the measured bracket (compare.lua's words): small's
   -- first repeat alone (194 ms at 4 req/s offered, 3.94 achieved; 960 at 6, 5.86): about
   -- 3.94 + 6 / 766 x 1.92 = 3.955 req/s (by hand), between 3.94 and 5.86
   local one = ttft_repeats_dir { { 2, 2, { 104 } }, { 4, 3.94, { 194 } }, { 6, 5.86, { 960 } }, { 8, 6.1, { 9000 } } }
   local m = tr.model(tr.load { { label = "one", dirs = { one } } }, { slo = decision.parse_slo("ttft_p99_ms=200") })
   local v = tr.present(m)
-  t.eq(v.treatments[1].capacity_text, "about 3.955 req/s (measured: between 3.94 and 5.86)")
+  t.eq(v.treatments[1].capacity_text, "about 3.96 req/s (measured: between 3.94 and 5.86)")
 end)
 
 t.test("capacities below their lowest loads: one place for all, no 'every one' over an unknown, no 'known' (F4)",
@@ -1186,8 +1188,8 @@ t.test("capacities below their lowest loads: one place for all, no 'every one' o
       for _, r in ipairs(m.ranking) do out[#out + 1] = ("%s:%s"):format(tostring(r.rank), r.label) end
       return table.concat(out, " ")
     end
-    local A = "a < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
-    local B = "b < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
+    local A = "a < 2.00 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
+    local B = "b < 2.00 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
     local C = "c's capacity at SLO is unknown (TTFT p99 unknown at every load point"
     -- two bounds below and an unknown: not "every one" (c has no bound), and one place for a
     -- and b (on main ranked 1 and 2, "every one fails the SLO")
@@ -1199,7 +1201,7 @@ t.test("capacities below their lowest loads: one place for all, no 'every one' o
     -- one bound below and an unknown: "< 2.000" is no known capacity (on main "Only a has a
     -- known capacity at SLO")
     m = model({ "a", a }, { "c", c })
-    t.ok(m.verdict:find("a fails the SLOs already at its lowest load, < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the "
+    t.ok(m.verdict:find("a fails the SLOs already at its lowest load, < 2.00 req/s (failed TTFT p99 ≤ 200.0 ms at the "
       .. "lowest load tried): its capacity at SLO is not known, and there is nothing to rank it against; " .. C, 1, true),
       m.verdict)
     t.ok(not m.verdict:find("known capacity", 1, true), m.verdict)
@@ -1382,17 +1384,22 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- llm-d-2p1d and vllm-3replicas, at 5.5): each ranked on its own
   t.eq(tj.workloads[1].treatments, { "llm-d-1p1d", "vllm-2replicas" })
   t.eq(tj.workloads[2].treatments, { "llm-d-2p1d", "vllm-3replicas" })
-  -- llm-d-1p1d and vllm-2replicas: both ≥ 3.485 req/s (never violated) at their one load
-  -- point: the same figure, a tie, not "the highest figure" of one
-  t.ok(tj.verdict:find("No treatment is shown to be best: llm%-d%-1p1d and vllm%-2replicas tie at the highest "
-    .. "figure of capacity at SLO, ≥ 3%.485 req/s %(never violated%)"), tj.verdict)
+  -- llm-d-1p1d and vllm-2replicas: ≥ 3.4852 and ≥ 3.4849 req/s (never violated; python3,
+  -- the means of the files' request_throughput) at their one load point: 0.01 % apart, within
+  -- the practical threshold, a tie, not "the highest figure" of one, whatever the precision
+  -- they print at (3.49 and 3.48 at 2 decimals, which flipped the tie when it was read off the
+  -- text, ties56)
+  t.ok(tj.verdict:find("No treatment is shown to be best: llm-d-1p1d and vllm-2replicas tie at the highest figure of "
+    .. "capacity at SLO, within the practical threshold of 2 % (llm-d-1p1d ≥ 3.49 req/s (never violated), "
+    .. "vllm-2replicas ≥ 3.48 req/s (never violated)); llm-d-1p1d is untested against vllm-2replicas", 1, true),
+    tj.verdict)
   -- llm-d-2p1d and vllm-3replicas both fail TTFT p95 ≤ 300 at their only load: neither is
   -- "the highest" (on main the headline named llm-d-2p1d's "< 5.331 req/s" the highest figure
   -- once the tie above no longer led), and why they are not compared is said
   t.ok(not tj.verdict:find("has the highest figure", 1, true), tj.verdict)
   t.ok(tj.verdict:find("No treatment is shown to be best: every one fails the SLOs already at its lowest load "
-    .. "(llm-d-2p1d < 5.331 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the "
-    .. "repeats' 95 % intervals); vllm-3replicas < 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, "
+    .. "(llm-d-2p1d < 5.33 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the "
+    .. "repeats' 95 % intervals); vllm-3replicas < 5.35 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, "
     .. "even at the lower ends of the repeats' 95 % intervals)), so no capacity is known to order them.", 1, true),
     tj.verdict)
   local r3 = tj.ranking[3]
@@ -1400,7 +1407,7 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- (even the lower ends of the 95 % intervals of TTFT p95 fail 300 ms there: python3 + numpy,
   -- mean -/+ t(0.975, 2) sd / sqrt 3 of the three files' p95_ttft_ms: llm-d-2p1d 389.4-1053.4,
   -- vllm-3replicas 498.6-895.7 ms)
-  t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the "
+  t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.35 req/s (failed TTFT p95 ≤ 300.0 ms at the "
     .. "lowest load tried, even at the lower ends of the repeats' 95 % intervals)): both fail the SLOs already at their "
     .. "lowest load", 1, true), r3.vs_next_text)
   -- each workload's common load its own: both are rate sweeps, so by the files' request_rate
@@ -1415,7 +1422,9 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- E2E in these, so its column stays p90, N/A with the reason)
   t.ok(sec:find("| Offered | Throughput req/s | Harness req/s (completed / window) | Output tok/s | TTFT p95 (ms), "
     .. "SLO ≤ 300 | TPOT p95 (ms) | E2E p90 (ms) | Errors (%) | Repeats |", 1, true), sec)
-  t.ok(sec:find("| 3.6 req/s | 3.485 | 3.485 | 697.0 | 256.4 |", 1, true), sec)
+  -- (its throughput 3.4849 req/s, the mean of the files' request_throughput by python3, at
+  -- compare.lua's 2 decimals, metrics.RATE_DECIMALS)
+  t.ok(sec:find("| 3.6 req/s | 3.48 | 3.48 | 697.0 | 256.4 |", 1, true), sec)
   local html = t.read(out .. "/treatment_report.html")
   t.ok(html:find("<th>TTFT p95 (ms), SLO ≤ 300</th>", 1, true), "the HTML table too")
 end)
@@ -1429,8 +1438,8 @@ t.test("max sustained throughput with its ceiling, as compare.lua shows it", fun
     "chunked=" .. curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 } }, "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   local md = t.read(out .. "/treatment_report.md")
-  t.ok(md:find("| 20.000 req/s (up to 31.000 req/s, its most at any load) |", 1, true), md)
-  t.ok(md:find("| ≥ 30.000 req/s (never saturated) |", 1, true), md)
+  t.ok(md:find("| 20.00 req/s (up to 31.00 req/s, its most at any load) |", 1, true), md)
+  t.ok(md:find("| ≥ 30.00 req/s (never saturated) |", 1, true), md)
 end)
 
 t.test("a 95 % interval of a latency never reaches below 0: clipped there, and said (the newuser's -30.4 ms)",
@@ -1791,7 +1800,7 @@ t.test("max sustained: a test of the two points orders nothing the load steps ca
   -- (every repeat above 0: Welch on their log values, fixa51)
   t.ok(r.vs_next_text:find("^not shown to differ from lo: the max sustained points differ %(Welch on the log values, "
     .. "p = "), r.vs_next_text)
-  t.ok(r.vs_next_text:find("lo achieved up to 25.000 req/s at a saturated load, above this one's 23.000 req/s, so the "
+  t.ok(r.vs_next_text:find("lo achieved up to 25.00 req/s at a saturated load, above this one's 23.00 req/s, so the "
     .. "load steps cannot order their limits", 1, true), r.vs_next_text)
   t.ok(not r.vs_next_text:find("no clear difference", 1, true), r.vs_next_text)
   t.ok(r.vs_next_text:find("+4.5 %", 1, true), r.vs_next_text)
@@ -3198,8 +3207,8 @@ do
     local r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
       "--gpus", "v3=6", "--gpus", "p2=3" }
     local v = r.json.verdict
-    find(v, "Not like for like on cost: v3 6 GPUs, p2 3 GPUs. Per GPU, max sustained throughput: p2 ≥ 1.777 req/s per "
-      .. "GPU, v3 ≥ 0.891 req/s per GPU; p2 and v3 per GPU: the measured loads cannot order them", "verdict")
+    find(v, "Not like for like on cost: v3 6 GPUs, p2 3 GPUs. Per GPU, max sustained throughput: p2 ≥ 1.78 req/s per "
+      .. "GPU, v3 ≥ 0.89 req/s per GPU; p2 and v3 per GPU: the measured loads cannot order them", "verdict")
     lacks(v, "first per GPU", "verdict")
     find(v, "On totals (not per GPU): ", "verdict")
     t.eq(r.json.cost.differ, true)
@@ -3253,9 +3262,9 @@ do
       "chunk=" .. K .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ttft_p90_ms=200",
       "--gpus", "vllm=1,chunk=4" }
     local v = r.json.verdict
-    find(v, "Not like for like on cost: chunk 4 GPUs, vllm 1 GPU. Per GPU, capacity at SLO: vllm ≥ 92.213 req/s per "
-      .. "GPU, chunk about 40.898 req/s per GPU; vllm above chunk per GPU: untested, but the measured loads order them: "
-      .. "vllm met the SLO at 92.213 req/s per GPU, chunk already failed it at 42.357 req/s per GPU", "verdict")
+    find(v, "Not like for like on cost: chunk 4 GPUs, vllm 1 GPU. Per GPU, capacity at SLO: vllm ≥ 92.21 req/s per "
+      .. "GPU, chunk about 40.90 req/s per GPU; vllm above chunk per GPU: untested, but the measured loads order them: "
+      .. "vllm met the SLO at 92.21 req/s per GPU, chunk already failed it at 42.36 req/s per GPU", "verdict")
     find(v, "the order per GPU is not the totals' order: vllm first per GPU, chunk on totals", "verdict")
     t.eq(r.json.cost.per_gpu[1].label, "vllm")
     -- the ranking's table is on totals, and says so above it
@@ -3478,8 +3487,8 @@ t.test("the Pareto front: one saturated at every load is beaten by one the measu
   t.eq(m.pareto_unknown, {})
   t.eq(#m.dominated, 1)
   t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on }, { "x", "z", "throughput" })
-  t.contains(m.dominated[1].evidence, "untested, but the measured loads order them: z sustained 9.600 req/s, x "
-    .. "saturated already at its lowest load and never achieved more than 4.900 req/s at any load")
+  t.contains(m.dominated[1].evidence, "untested, but the measured loads order them: z sustained 9.60 req/s, x "
+    .. "saturated already at its lowest load and never achieved more than 4.90 req/s at any load")
   t.contains(m.verdict, "x by z: beaten on max sustained throughput, no worse on End-to-end latency p90")
   -- w saturated at the common load too: two queues there, so not beaten, but not silent either
   local w = treat("w", { { 6, 6, 2500 }, { 8, 8, 2600 }, { 10, 8.2, 30000 } })

@@ -77,7 +77,7 @@ t.test("b30, n20 never saturated, a72 saturated below b30: 1=, 1=, 2, with the t
   t.eq({ m.ranking[1].rank, m.ranking[2].rank, m.ranking[3].rank }, { 1, 1, 2 })
   -- n20's reason: its own figure is a lower bound, and a72 reached above it at some load
   t.eq(m.ranking[2].vs_next_text, "untested against a72, and either may be higher: n20's max sustained "
-    .. "throughput, ≥ 8.150 req/s (never saturated), is only a lower bound, and a72 achieved up to 9.450 req/s at "
+    .. "throughput, ≥ 8.15 req/s (never saturated), is only a lower bound, and a72 achieved up to 9.45 req/s at "
     .. "some load")
   t.lacks(m.ranking[2].vs_next_text, "has repeats", "n20's reason")
   t.eq(m.ranking[2].either, true)
@@ -190,18 +190,18 @@ do
     -- order rests on it and says so before the shared rank)
     -- (fixh40: y's fail at 8 req/s is its ceiling, but y never saturated (its top load is no
     -- capacity): no "rests on loads measured once near capacity" caveat, test_capacity_coverage)
-    find(m.ranking[1].vs_next_text, "the measured loads order them: this one met the SLOs at 10.000 req/s, y already "
-      .. "failed them at 8.000 req/s; but it shares rank 1: x is not shown ahead of z (", "x's evidence")
+    find(m.ranking[1].vs_next_text, "the measured loads order them: this one met the SLOs at 10.00 req/s, y already "
+      .. "failed them at 8.00 req/s; but it shares rank 1: x is not shown ahead of z (", "x's evidence")
     -- (fixd43: each span in its cell's digits, named as the cell names it: "measured")
     find(m.ranking[1].vs_next_text, "and either may be higher: the measured loads place x's capacity at SLO between "
       .. "10.00 and 20.00 req/s (measured) and z's between 2.00 and 30.00 req/s (measured), which overlap)", "x against z")
     find(m.verdict, "No treatment is shown to be best: x, ", "verdict")
-    find(m.verdict, "is above y, about 6.500 req/s", "verdict")
+    find(m.verdict, "is above y, about 6.50 req/s", "verdict")
     find(m.verdict, "(untested, but the measured loads order them), but x is not shown ahead of z (", "verdict")
     find(m.verdict, "; x, z share rank 1.", "verdict")
     lacks(m.verdict, "Highest capacity at SLO", "verdict")
-    t.eq(m.verdict_line, "No treatment is shown to be best within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default: x about 15.000 req/s is above "
-      .. "y about 6.500 req/s, but x is not shown ahead of z about 3.000 req/s (x, z share rank 1).")
+    t.eq(m.verdict_line, "No treatment is shown to be best within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default: x about 15.00 req/s is above "
+      .. "y about 6.50 req/s, but x is not shown ahead of z about 3.00 req/s (x, z share rank 1).")
     -- the CSV: x and z 1=, y 2, x's evidence with the pair
     local lines = {}
     for l in tr.ranking_csv_text(m):gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = l end
@@ -235,13 +235,13 @@ do
     t.eq(ranks(m), { { "x", "1=" }, { "y", "2" }, { "z", "1=" } })
     t.eq(m.ranking[1].order_certain, true)
     find(m.ranking[1].vs_next_text, "; but it shares rank 1: x is not shown ahead of z (untested against z, and the "
-      .. "measured loads do not order them: x sustained 10.000 req/s, z achieved up to 25.000 req/s at some load)",
+      .. "measured loads do not order them: x sustained 10.00 req/s, z achieved up to 25.00 req/s at some load)",
       "x's evidence")
     find(m.verdict, "No treatment is shown to be best: x, ", "verdict")
     find(m.verdict, "but x is not shown ahead of z (", "verdict")
     lacks(m.verdict, "Highest max sustained throughput", "verdict")
-    find(m.verdict_line, "No treatment is shown to be best (max sustained throughput; no SLO given): x 10.000 req/s is "
-      .. "above y 5.000 req/s, but x is not shown ahead of z 2.000 req/s (x, z share rank 1).", "verdict line")
+    find(m.verdict_line, "No treatment is shown to be best (max sustained throughput; no SLO given): x 10.00 req/s is "
+      .. "above y 5.00 req/s, but x is not shown ahead of z 2.00 req/s (x, z share rank 1).", "verdict line")
 
     -- z saturating at 9 -> 7: up to 7, below x's 10 by (10 - 7) / 8.5 = 35 % (x ahead of every
     -- other: "1"), above y's 5 (y and z not ordered: "2=")
@@ -341,7 +341,7 @@ do
     local p = tr.write_report(t.tmpdir(), { x, y }, {})
     t.contains(p.text, "while no worse on the other: **y**.")
     t.contains(p.text, "\n- x: beaten on max sustained throughput, no worse on TTFT p90 by y: max sustained throughput "
-      .. "10.000 req/s against at most 4.850 req/s (untested, but the measured loads order them")
+      .. "10.00 req/s against at most 4.85 req/s (untested, but the measured loads order them")
     t.lacks(p.text, "unknown, not beaten")
     t.ok(has(m.front, "y"))
   end)
@@ -443,7 +443,7 @@ do
       t.contains(d.evidence, "TTFT p90 at 20 req/s offered 280.0 ms against 308.0 ms (beyond noise: the 95 % intervals "
         .. "of the two percentiles, from each one's requests (order statistics, n / design effect) are apart, "
         .. "270.9–288.9 ms against 297.9–317.8 ms)")
-      t.contains(d.evidence, "max sustained throughput 20.000 req/s against 20.000 req/s (no lower by the figures)")
+      t.contains(d.evidence, "max sustained throughput 20.00 req/s against 20.00 req/s (no lower by the figures)")
       t.contains(m.verdict, "beyond noise on at least one of them (see the Pareto front): one treatment is beaten (c by "
         .. "a: beaten on TTFT p90, no worse on max sustained throughput)")
       -- the same requests with a design effect of 25 (200 / 25 = 8 effective, fewer than the 50
@@ -532,7 +532,7 @@ do
     local m = tr.model { x, y }
     local r1 = m.ranking[1]
     t.eq(r1.label, "x")
-    t.eq(r1.vs_next_text, "untested against y, and either may be higher: y's max sustained throughput, ≥ 15.000 req/s "
+    t.eq(r1.vs_next_text, "untested against y, and either may be higher: y's max sustained throughput, ≥ 15.00 req/s "
       .. "(never saturated), is only a lower bound")
     t.contains(m.verdict_line, ": untested, and either may be higher.")
     t.lacks(m.verdict_line, "not comparable")
@@ -687,6 +687,56 @@ do
     t.eq(rank_labels(m), { "1:top", "2:b" })
   end)
 
+  t.test("ties56: a tie at the top is read on the numbers by the practical threshold, never on the printed text",
+    function()
+    -- one run each at one load, never saturated (each achieved rate above 97.5 % of the offered
+    -- one, not even mildly overloaded): max sustained throughput >= the achieved rate, two lower
+    -- bounds.
+    -- 20.0056 against 20.0049 req/s: python3 (20.0056 / 20.0049 - 1) x 100 = 0.0035 %, within
+    -- the 2 % threshold: a tie, although they print apart at 3 decimals (20.006, 20.005) and
+    -- at 2 (20.01, 20.00); on main the verdict read "p has the highest figure" (text rule)
+    local m = tr.model { treat("p", { { 20.01, { 20.0056 } } }), treat("q", { { 20.01, { 20.0049 } } }) }
+    t.eq(rank_labels(m), { "1=:p", "1=:q" })
+    t.ok(m.verdict:find("No treatment is shown to be best: p and q tie at the highest figure of max sustained "
+      .. "throughput, within the practical threshold of 2 % (p ≥ 20.01 req/s (never saturated), q ≥ 20.00 req/s "
+      .. "(never saturated)); p is untested against q", 1, true), m.verdict)
+    t.eq(m.tied_at_top, { "p", "q" })
+    -- 20.0049 against 19.7 (python3: +1.55 %, within 2 %) ties; against 19.6 (+2.07 %) not:
+    -- the threshold is decision.MIN_EFFECT on decision.order_gap_pct, the Change column's scale
+    m = tr.model { treat("p", { { 20.01, { 20.0049 } } }), treat("q", { { 19.71, { 19.7 } } }) }
+    t.eq(m.tied_at_top, { "p", "q" })
+    m = tr.model { treat("p", { { 20.01, { 20.0049 } } }), treat("q", { { 19.61, { 19.6 } } }) }
+    t.eq(m.tied_at_top, nil)
+    t.ok(m.verdict:find("p has the highest figure of max sustained throughput", 1, true), m.verdict)
+    -- 0.0014 against 0.0012 req/s: +16.7 % (python3 0.0014 / 0.0012 - 1), beyond the threshold:
+    -- no tie, although both print "0.001" (on main: "p and q tie at the highest figure")
+    m = tr.model { treat("p", { { 0.0014, { 0.0014 } } }), treat("q", { { 0.0012, { 0.0012 } } }) }
+    t.eq(m.tied_at_top, nil)
+    t.ok(not m.verdict:find("tie at the highest figure", 1, true), m.verdict)
+  end)
+
+  t.test("ties56: equal figures are listed in the order given (a strict weak order), and the ranking says so",
+    function()
+    -- the same ladder twice, zeta given first: the same figure (by hand, 45 < 0.95 x 60, so
+    -- each sustains its 40 req/s point's mean, 40), listed zeta, alpha (on main: by label,
+    -- alpha first), and the place says the tie rule decided it
+    local pts = with_low { { 40, { 40 } }, { 60, { 45 } } }
+    local m = tr.model { treat("zeta", pts), treat("alpha", pts) }
+    t.eq(rank_labels(m), { "1=:zeta", "1=:alpha" })
+    t.ok(m.ranking[1].vs_next_text:find("; tied: zeta and alpha, the same figure, listed in the order given", 1, true),
+      m.ranking[1].vs_next_text)
+    t.eq(m.ranking[1].tie_order, "tied: zeta and alpha, the same figure, listed in the order given")
+    -- given the other way round, the other order: the rule is the order given, not the labels
+    m = tr.model { treat("alpha", pts), treat("zeta", pts) }
+    t.eq(rank_labels(m), { "1=:alpha", "1=:zeta" })
+    -- figures that differ are never said tied by the order rule
+    m = tr.model { treat("p", { { 20.01, { 20.0056 } } }), treat("q", { { 20.01, { 20.0049 } } }) }
+    t.eq(m.ranking[1].tie_order, nil)
+    -- the sort's comparator itself: irreflexive, and equal figures by the order given
+    local a, b = { rank_value = 3, given_order = 2, label = "a" }, { rank_value = 3, given_order = 1, label = "b" }
+    t.eq({ tr.rank_before(a, a), tr.rank_before(a, b), tr.rank_before(b, a) }, { false, false, true })
+  end)
+
   t.test("2: 'untested' names the treatment without repeats, by capacity and by max sustained throughput", function()
     -- TTFT p90 against 10 i req/s (t.repeated_run: offered and achieved 10 i): x repeated at every
     -- point, meets 100 ms at 10 and fails it at 20 req/s; y has one run at its points 1 and 2
@@ -739,8 +789,8 @@ do
     -- (fixa39: ranges that allow -12.6 % to +26.3 % leave either order open: said so, with the
     -- four figures its ends are between, the ranges' ends above)
     t.eq(r.vs_next_text, "either this or n (Welch on the log values, p = 0.288) may be higher — the repeats' ranges overlap; the gap could be "
-      .. "anywhere from -12.6 % to +26.3 % (x vs n, from x's 27.516 against n's 31.484 req/s to x's 33.500 against n's "
-      .. "26.516 req/s: the ends of the two limits' ranges); each limit's range is from the lower end of the repeats' 95 % "
+      .. "anywhere from -12.6 % to +26.3 % (x vs n, from x's 27.52 against n's 31.48 req/s to x's 33.50 against n's "
+      .. "26.52 req/s: the ends of the two limits' ranges); each limit's range is from the lower end of the repeats' 95 % "
       .. "interval at its max sustained load point to the most it achieved at any load (no upper end where it never "
       .. "saturated)")
     t.eq(rank_labels(m), { "1=:x", "1=:n" })
@@ -890,7 +940,8 @@ do
     find(md:match("## Pareto front(.-)\n## "), "so no domination below is one per GPU; " .. said .. ".", "md front")
     find(j.verdict, "one treatment is beaten on both (vllm by chunk). B" .. said:sub(2) .. ".", "json verdict")
     md, j = run("vllm=3,chunk=5")
-    find(j.dominated[1].per_gpu, "vllm 30.738 req/s per GPU, chunk 33.885 req/s per GPU: the measured loads cannot "
+    -- (chunk 169.427 / 5 = 33.8854 req/s per GPU, 2 decimals)
+    find(j.dominated[1].per_gpu, "vllm 30.74 req/s per GPU, chunk 33.89 req/s per GPU: the measured loads cannot "
       .. "order them per GPU")
     t.eq(j.pareto_not_beaten_per_gpu, "beaten on totals only: vllm (per GPU not shown below chunk on max sustained "
       .. "throughput); a front per GPU may hold it")
@@ -916,8 +967,8 @@ t.test("a domination on totals whose per-GPU order the treatments' token lengths
   tr.dominated_per_gpu(m, T)
   local said = m.dominated[1].per_gpu
   -- (with the figures it is read on, as compare.lua says it: token54)
-  t.contains(said, "the measured loads put s20 above s10 (s20 sustained 10.500 req/s per GPU, s10 never achieved more "
-    .. "than 10.000 req/s per GPU at any load), but the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %)")
+  t.contains(said, "the measured loads put s20 above s10 (s20 sustained 10.50 req/s per GPU, s10 never achieved more "
+    .. "than 10.00 req/s per GPU at any load), but the requests differ (output tokens per request 50.0 vs 48.0 (-4.0 %)")
   t.contains(said, "s20 is not above s10 by the practical threshold of 2.0 %")
   t.lacks(said, "cannot order them")
   t.eq(m.pareto_not_beaten_per_gpu, "beaten on totals only: s10 (per GPU not shown below s20 on max sustained "
@@ -940,10 +991,10 @@ t.test("a domination on totals whose per-GPU spans the noise of the rates holds 
   }
   local m = { dominated = { { label = "s10", by = "s20" } } }
   tr.dominated_per_gpu(m, T)
-  t.eq(m.dominated[1].per_gpu, "on totals; per GPU, max sustained throughput s10 4.666 req/s per GPU, s20 4.057 req/s "
-    .. "per GPU: the measured loads put s10 above (s20 never achieved more than 4.604 req/s per GPU at any load), but "
-    .. "within the noise of those rates: s10's figure less s20's ceiling, 0.062 req/s per GPU, has a 95 % interval "
-    .. "from -0.442 req/s per GPU to 0.566 req/s per GPU (s10's figure from 280 requests, s20's ceiling from 550), so "
+  t.eq(m.dominated[1].per_gpu, "on totals; per GPU, max sustained throughput s10 4.67 req/s per GPU, s20 4.06 req/s "
+    .. "per GPU: the measured loads put s10 above (s20 never achieved more than 4.60 req/s per GPU at any load), but "
+    .. "within the noise of those rates: s10's figure less s20's ceiling, 0.06 req/s per GPU, has a 95 % interval "
+    .. "from -0.44 req/s per GPU to 0.57 req/s per GPU (s10's figure from 280 requests, s20's ceiling from 550), so "
     .. "either may be higher; for these rates, more requests at each load (longer loads, rather than repeats) would "
     .. "tell: not shown "
     .. "to differ per GPU")

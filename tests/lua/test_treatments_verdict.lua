@@ -78,9 +78,9 @@ t.test("a two-ended gap names the four figures it is between, and a lower bound 
   local long = t.ttft_treatment("long", { { 10, 100 }, { 20, 100 }, { 30, 100 }, { 40, 900 } })
   local m = tr.model({ d, long }, { slo = decision.parse_slo(SLO) })
   t.eq(m.verdict_line, "long sustains more load within TTFT p90 ≤ 500.0 ms and Error rate ≤ 5 % by default: about "
-    .. "35.000 req/s against ≥ 20.000 req/s (at most 21.000 req/s: the most it achieved at any load measured) for d "
-    .. "(long +42.9 % to +100.0 % vs d, from long's 30.000 against d's 21.000 req/s to long's 40.000 against d's "
-    .. "20.000 req/s: the ends of the two treatments' ranges with each load's 95 % interval). Untested (one run per "
+    .. "35.00 req/s against ≥ 20.00 req/s (at most 21.00 req/s: the most it achieved at any load measured) for d "
+    .. "(long +42.9 % to +100.0 % vs d, from long's 30.00 against d's 21.00 req/s to long's 40.00 against d's "
+    .. "20.00 req/s: the ends of the two treatments' ranges with each load's 95 % interval). Untested (one run per "
     .. "load), but the measured loads order them.")
   -- compare.lua's Verdict of the same two runs names the same figures
   local cm = t.xy_model(d.run, long.run, SLO)

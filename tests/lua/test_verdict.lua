@@ -356,9 +356,9 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
     .. "vllm (chunked %s to %s vs vllm, from chunked's %s against vllm's %s req/s to chunked's %s against vllm's %s "
     .. "req/s: the ends of the two treatments' ranges). Untested (one run per load), but the measured loads order "
     .. "them."):format(
-    H.num(capb, 3), H.num(sa[4]._drain, 3), H.num(sa[7]._drain, 3), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
-    H.pct((sb[5]._drain / sa[4]._drain - 1) * 100), H.num(sb[4]._drain, 3), H.num(sa[7]._drain, 3),
-    H.num(sb[5]._drain, 3), H.num(sa[4]._drain, 3)))
+    H.num(capb, 2), H.num(sa[4]._drain, 2), H.num(sa[7]._drain, 2), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
+    H.pct((sb[5]._drain / sa[4]._drain - 1) * 100), H.num(sb[4]._drain, 2), H.num(sa[7]._drain, 2),
+    H.num(sb[5]._drain, 2), H.num(sa[4]._drain, 2)))
   -- treatments.json's gap carries those four figures, one meaning a number (fixb49: only its
   -- ends in % and req/s were there): the lower end chunked's point 4 against vllm's 7, the
   -- upper end chunked's point 5 against vllm's 4
@@ -375,10 +375,10 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
   t.eq(m.verdict_line, ("chunked sustains more load (max sustained throughput; no SLO given): %s req/s against %s "
     .. "req/s for vllm (chunked %s to %s vs vllm, from chunked's %s against vllm's %s req/s to chunked's %s against "
     .. "vllm's %s req/s: the ends of the two limits' ranges). Untested (neither chunked nor vllm has repeats at its "
-    .. "max sustained load point), but the measured loads order them."):format(H.num(sb[5]._drain, 3),
-    H.num(sa[4]._drain, 3), H.pct((sb[5]._drain / sa[7]._drain - 1) * 100),
-    H.pct((sb[7]._drain / sa[4]._drain - 1) * 100), H.num(sb[5]._drain, 3), H.num(sa[7]._drain, 3),
-    H.num(sb[7]._drain, 3), H.num(sa[4]._drain, 3)))
+    .. "max sustained load point), but the measured loads order them."):format(H.num(sb[5]._drain, 2),
+    H.num(sa[4]._drain, 2), H.pct((sb[5]._drain / sa[7]._drain - 1) * 100),
+    H.pct((sb[7]._drain / sa[4]._drain - 1) * 100), H.num(sb[5]._drain, 2), H.num(sa[7]._drain, 2),
+    H.num(sb[7]._drain, 2), H.num(sa[4]._drain, 2)))
   ends = m.ranking[1].evidence.gap.ends
   t.near(ends.lower.this_rps, sb[5]._drain, 1e-9)
   t.near(ends.lower.next_rps, sa[7]._drain, 1e-9)
@@ -820,7 +820,7 @@ do
       -- req/s, but the gap of 0.220 req/s is within the noise of those rates (the ranking's text)
       local md = treatments(sim("s20-b", 20, 12), sim("s20-b2", 20, 14))
       local v = verdict(md)
-      t.ok(md:find("the measured loads put this one above (it sustained 9.428 req/s, b never achieved more than 9.208 "
+      t.ok(md:find("the measured loads put this one above (it sustained 9.43 req/s, b never achieved more than 9.21 "
         .. "req/s at any load), but within the noise of those rates", 1, true))
       t.ok(not v:find("do not order them", 1, true), v)
       t.ok(v:find("untested, and either may be higher: the measured loads put b2 above b only within the noise of those "

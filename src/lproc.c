@@ -740,8 +740,8 @@ static unsigned long check_mode(lua_State *L, int idx)
     const char *mode = luaL_checkstring(L, idx);
     char *end = NULL;
     unsigned long m = strtoul(mode, &end, 8);
-    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777,
-                  idx, "expected a mode in octal digits, as 755");
+    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777, idx,
+                  "expected a mode in octal digits, as 755");
     return m;
 }
 

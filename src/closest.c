@@ -26,7 +26,8 @@ static size_t edit_distance(const char *a, const char *b)
                 best = prev[j] + 1;
             if (cur[j - 1] + 1 < best)
                 best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && before[j - 2] + 1 < best)
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                before[j - 2] + 1 < best)
                 best = before[j - 2] + 1;
             cur[j] = best;
         }

@@ -418,10 +418,18 @@ static Process *start(lua_State *L, int background)
     return pr;
 }
 
-/* Pushes {code= | signal=, ok=} of a reaped child. */
+/* Pushes {code= | signal=, ok=} of a reaped child; {unknown=why, ok=false} for one whose
+   status another wait took (lost). */
 static void push_status(lua_State *L, const Proc *p)
 {
     int st = p->status;
+    if (p->lost) {
+        lua_pushliteral(L, "its exit status was collected by another wait (waitpid: ECHILD)");
+        lua_setfield(L, -2, "unknown");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "ok");
+        return;
+    }
     if (WIFEXITED(st)) {
         lua_pushinteger(L, WEXITSTATUS(st));
         lua_setfield(L, -2, "code");
@@ -477,9 +485,10 @@ static int l_run(lua_State *L)
 
 /*
 ** proc.spawn(argv [, opts]) -> a process running in the background, in its own process
-** group: p:pid(), p:poll() (nil while it runs, else {code= | signal=, ok=}),
-** p:wait([timeout]) (the same, nil on timeout), p:kill([grace]) (SIGTERM to the group,
-** SIGKILL after grace seconds, then reaped), p:feed(data) (its input, with stdin = {pipe =
+** group: p:pid(), p:poll() (nil while it runs, else {code= | signal=, ok=}, or
+** {unknown=why, ok=false} when another wait took its status), p:wait([timeout]) (the same,
+** nil on timeout), p:kill([grace]) (SIGTERM to the group, SIGKILL after grace seconds, then
+** reaped; one gone already is left alone), p:feed(data) (its input, with stdin = {pipe =
 ** true}: written once, then closed). Garbage collection kills it too.
 */
 static int l_spawn(lua_State *L)
@@ -494,21 +503,17 @@ static Process *check_process(lua_State *L)
     return (Process *)luaL_checkudata(L, 1, PROCESS_MT);
 }
 
-/* Reaps the child if it has exited; 1 when reaped. */
+/* Reaps the child if it has exited; 1 when it is gone (reaped, or lost: another wait took it,
+   p:wait and p:poll then say its status is unknown rather than wait for ever). */
 static int try_reap(Process *pr)
 {
     if (pr->p.reaped)
         return 1;
-    if (pr->p.pid <= 0)
+    if (!proc_poll(&pr->p))
         return 0;
-    int st;
-    pid_t r = waitpid(pr->p.pid, &st, WNOHANG);
-    if (r == pr->p.pid) {
+    if (!pr->p.lost)               /* (a lost child's pid, and group id, may be reused) */
         kill(-pr->p.pid, SIGKILL); /* whatever it left in its group */
-        proc_reaped(&pr->p, st);   /* (and the orphans: its group's, once they are gone) */
-        return 1;
-    }
-    return 0;
+    return 1;
 }
 
 static int status_or_nil(lua_State *L, Process *pr)
@@ -650,28 +655,9 @@ static int l_process_kill(lua_State *L)
 {
     Process *pr = check_process(L);
     double grace = luaL_optnumber(L, 2, pr->p.grace);
-    if (!try_reap(pr) && pr->p.pid > 0) {
-        kill(-pr->p.pid, SIGTERM);
-        double t0 = proc_now();
-        while (!try_reap(pr) && proc_now() - t0 < grace)
-            sleep_short();
-    }
-    if (!pr->p.reaped)
-        pr->p.timed_out = 1;
-    pid_t group = pr->p.pid;
-    proc_release(&pr->p); /* SIGKILL to the group if still there, reaped */
-    /* its orphans were reparented to llmdlua (a subreaper): reap the group's zombies */
-    double t0 = proc_now();
-    while (group > 0 && proc_now() - t0 < 2.0) {
-        int st;
-        pid_t r = waitpid(-group, &st, WNOHANG);
-        if (r < 0)
-            break; /* no child of that group left */
-        if (r == 0) {
-            kill(-group, SIGKILL);
-            sleep_short();
-        }
-    }
+    /* one gone already is left alone (proc_kill): its pid and group id may be reused */
+    if (!try_reap(pr))
+        proc_kill(&pr->p, grace);
     return status_or_nil(L, pr);
 }
 
@@ -754,8 +740,8 @@ static unsigned long check_mode(lua_State *L, int idx)
     const char *mode = luaL_checkstring(L, idx);
     char *end = NULL;
     unsigned long m = strtoul(mode, &end, 8);
-    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777,
-                  idx, "expected a mode in octal digits, as 755");
+    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777, idx,
+                  "expected a mode in octal digits, as 755");
     return m;
 }
 

@@ -159,7 +159,7 @@ static void track(pid_t pid)
     if (n_tracked == cap_tracked) {
         size_t cap = cap_tracked ? cap_tracked * 2 : 16;
         pid_t *t = realloc(tracked, cap * sizeof *t);
-        if (t == NULL) { /* untracked: an orphan reap could take its status (ECHILD: 0) */
+        if (t == NULL) { /* untracked: an orphan reap could take it (its Proc: lost) */
             pthread_mutex_unlock(&tracked_lock);
             return;
         }
@@ -397,8 +397,10 @@ static void try_reap(Proc *p, int flags)
         }
         if (r > 0)
             continue;
-        if (r < 0 && errno == ECHILD && !p->reaped)
-            proc_reaped(p, 0); /* someone else reaped it; status unknown */
+        if (r < 0 && errno == ECHILD && !p->reaped) {
+            proc_reaped(p, 0); /* someone else's wait took it: gone, its status unknown */
+            p->lost = 1;
+        }
         if (p->reaped && !was)
             proc_reap_orphans(); /* those that left its group (setsid) */
         return;
@@ -409,6 +411,48 @@ static void signal_group(Proc *p, int sig)
 {
     if (p->pid > 0)
         kill(-p->pid, sig);
+}
+
+int proc_poll(Proc *p)
+{
+    if (!p->reaped)
+        try_reap(p, WNOHANG);
+    return p->reaped;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+void proc_kill(Proc *p, double grace)
+{
+    if (p->pid <= 0 || proc_poll(p))
+        return; /* gone before: the pid may be reused, its group another's */
+    signal_group(p, SIGTERM);
+    double t0 = proc_now();
+    while (!proc_poll(p) && proc_now() - t0 < grace)
+        sleep_ms(10);
+    if (!p->reaped)
+        p->timed_out = 1;
+    pid_t group = p->pid;
+    proc_release(p); /* SIGKILL to the group if still there, the child reaped */
+    /* what was left in its group is ours now (a subreaper): killed, its zombies reaped */
+    t0 = proc_now();
+    while (proc_now() - t0 < 2.0) {
+        int st;
+        pid_t r = waitpid(-group, &st, WNOHANG);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break; /* no child of that group left */
+        if (r == 0) {
+            kill(-group, SIGKILL);
+            sleep_ms(10);
+        }
+    }
 }
 
 static int drain(int *fd, int stream, ProcSink sink, void *ud)

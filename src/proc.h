@@ -41,8 +41,9 @@ typedef struct Proc {
     double timeout; /* seconds; <= 0 for none */
     double grace;   /* seconds between SIGTERM and SIGKILL */
     double start, elapsed;
-    int reaped; /* waitpid has collected the child */
-    int status; /* its wait status, once reaped */
+    int reaped; /* the child is gone: our waitpid collected it, or (lost) another's */
+    int status; /* its wait status, once reaped by our waitpid (not when lost) */
+    int lost;   /* reaped, but someone else's wait took it (waitpid: ECHILD): no status */
     int timed_out, interrupted;
     int stop; /* set by the caller (a callback failed): the run ends like a timed-out one */
 } Proc;
@@ -71,9 +72,23 @@ int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *can
 
 /*
 ** Records p's child as reaped by the caller's own waitpid (status: its wait status), so that
-** proc_reap_orphans never takes it, and reaps the orphans it left (proc_reap_orphans).
+** proc_reap_orphans no longer keeps its pid from the orphans it reaps.
 */
 void proc_reaped(Proc *p, int status);
+
+/*
+** Reaps p's child if it has ended, without blocking; 1 once it is gone (reaped now or
+** before). A child some other wait collected (waitpid: ECHILD) is gone with p->lost set:
+** its status is unknown, never taken for an exit 0.
+*/
+int proc_poll(Proc *p);
+
+/*
+** Ends p's child: SIGTERM to its group, SIGKILL after grace seconds, the child reaped, then
+** its group's zombies (orphans reparented to us) for up to 2 s. A Proc reaped before the call
+** is left alone: its pid, and so its group's id, may be another process's by now.
+*/
+void proc_kill(Proc *p, double grace);
 
 /*
 ** Reaps the zombies among this process's children that no Proc waits for: the orphans of

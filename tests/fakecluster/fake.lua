@@ -3072,7 +3072,9 @@ local function helm()
   elseif a[1] == "status" then
     -- helm status NAME -o json (helm 3): the release's name, info (first_deployed,
     -- last_deployed, deleted, description, status), config, version (the revision) and
-    -- namespace; "Error: release: not found" (exit 1) for none of that name
+    -- namespace; "Error: release: not found" (exit 1) for none of that name. No "chart":
+    -- cmd/helm/status.go strips it (rel.Chart = nil) before printing; the "manifest" real
+    -- helm prints too is left out here (nothing reads it)
     local w = helm_words(a)
     local r = w[1] and s.releases[w[1]]
     if not r then die("Error: release: not found") end

@@ -553,6 +553,18 @@ spec:
   t.eq(s.stdout, (r.stdout:gsub("^[^\n]*\n", "")))
   t.ok(s.stdout:match("^NAME: zz\nLAST DEPLOYED: %u%l%l %u%l%l [ %d]%d %d%d:%d%d:%d%d %d%d%d%d\nNAMESPACE: ns1\n"
     .. "STATUS: deployed\nREVISION: 1\nTEST SUITE: None\n$"), s.stdout)
+  -- helm status -o json: the release as pkg/release's Release encodes it (name, info, config,
+  -- manifest, hooks, version, namespace; each omitted when empty), with no "chart": helm 3's
+  -- cmd/helm/status.go sets rel.Chart = nil before printing ("strip chart metadata from the
+  -- output"; its testdata/output/status.json has none). Expected by hand from those.
+  local j = run { "helm", "status", "zz", "-n", "ns1", "-o", "json" }
+  t.eq(j.code, 0, j.stderr)
+  local v = json.decode(j.stdout)
+  local release_keys = { name = true, info = true, config = true, manifest = true, hooks = true,
+    version = true, namespace = true }
+  for k in pairs(v) do t.ok(release_keys[k], "helm status -o json prints no key " .. k) end
+  t.eq(v.chart, nil)
+  t.eq({ v.name, v.namespace, v.version, v.info.status }, { "zz", "ns1", 1, "deployed" })
 end)
 
 -- fixc52 #7: helmfile apply as helmfile v1 prints it, written from helmfile's source, not from

@@ -298,6 +298,103 @@ int main(void)
         CHECK(zombie_children() == 0);
     }
 
+    /* waitpid(pid) answers ECHILD for a child another wait took: proc.c counted that as an
+       exit 0 (a failed command read as a success), and lproc's p:wait kept polling for ever */
+    TEST("a child another wait collected is gone with its status unknown, never an exit 0")
+    {
+        const char *three[] = {"sh", "-c", "exit 3", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.argv = three;
+        s.in = s.out = s.err = PROC_NULL;
+        for (int how = 0; how < 2; how++) { /* proc_wait's loop, then proc_poll's */
+            proc_init(&p);
+            CHECK(proc_spawn(&p, &s) == 0);
+            int st = -1;
+            CHECK(waitpid(p.pid, &st, 0) == p.pid); /* someone else's wait: exit 3 */
+            CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+            double t0 = proc_now();
+            if (how == 0) {
+                CHECK(proc_wait(&p, NULL, NULL, NULL) == 0);
+            } else {
+                CHECK(proc_poll(&p) == 1);
+                CHECK(proc_poll(&p) == 1); /* and again: still gone, still unknown */
+            }
+            CHECK(proc_now() - t0 < 2);
+            CHECK(p.reaped && p.lost);
+            proc_kill(&p, 0.1); /* gone: nothing to signal, returns at once */
+            CHECK(p.reaped && p.lost && !p.timed_out);
+            proc_release(&p);
+        }
+    }
+
+    /* Every path that reaps for someone else - proc_spawn's orphan reap, another Proc's wait
+       reaping its group and the orphans that left it, proc_kill's reap of a group's zombies -
+       must leave a child a Proc still owns to that Proc's wait, ended or not. */
+    TEST("no reap of others takes the status of a child a Proc still owns")
+    {
+        Proc q, r;
+        const char *seven[] = {"sh", "-c", "exit 7", NULL};
+        const char *nine[] = {"sh", "-c", "sleep 0.3; exit 9", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.in = s.out = s.err = PROC_NULL;
+        s.argv = seven;
+        proc_init(&q);
+        CHECK(proc_spawn(&q, &s) == 0); /* ends at once: a zombie from here on */
+        s.argv = nine;
+        proc_init(&r);
+        CHECK(proc_spawn(&r, &s) == 0); /* ends while the others below run */
+        sleep_s(0.1);
+        for (int i = 0; i < 4; i++) { /* each spawns (orphan reap), waits and reaps a group */
+            const char *argv[] = {
+                "sh", "-c", "exec >/dev/null 2>&1; sleep 0.1 & setsid sleep 0.1 & exit 0", NULL};
+            proc_init(&p);
+            CHECK(run(&p, argv, &o, 10) == 0);
+            proc_release(&p);
+            sleep_s(0.1);
+        }
+        const char *slow[] = {"sh", "-c", "sleep 30 & sleep 30", NULL};
+        s.argv = slow;
+        proc_init(&p);
+        CHECK(proc_spawn(&p, &s) == 0);
+        proc_kill(&p, 0.2); /* its group killed, the group's zombies reaped */
+        CHECK(p.reaped && !p.lost && WIFSIGNALED(p.status));
+        proc_release(&p);
+        proc_reap_orphans();
+        CHECK(proc_wait(&q, NULL, NULL, NULL) == 0);
+        CHECK(q.reaped && !q.lost && WIFEXITED(q.status) && WEXITSTATUS(q.status) == 7);
+        CHECK(proc_wait(&r, NULL, NULL, NULL) == 0);
+        CHECK(r.reaped && !r.lost && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 9);
+        proc_release(&q);
+        proc_release(&r);
+    }
+
+    /* A Proc whose child was reaped long ago holds a pid the system may have given another
+       process since - here, pretended: its pid set to a running child's - and p:kill on it
+       (lproc) killed that group and reaped its children (waitpid(-pid)). */
+    TEST("killing a Proc already reaped touches no other process, whatever its pid is now")
+    {
+        const char *argv[] = {"sh", "-c", "exit 0", NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv, &o, 10) == 0);
+        CHECK(p.reaped);
+        Proc q;
+        const char *sleeper[] = {"sleep", "30", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.argv = sleeper;
+        s.in = s.out = s.err = PROC_NULL;
+        proc_init(&q);
+        CHECK(proc_spawn(&q, &s) == 0);
+        p.pid = q.pid; /* the pid reused */
+        proc_kill(&p, 0.1);
+        CHECK(kill(q.pid, 0) == 0); /* still running */
+        CHECK(!proc_poll(&q));
+        proc_release(&q);
+        CHECK(q.reaped && !q.lost && WIFSIGNALED(q.status) && WTERMSIG(q.status) == SIGKILL);
+    }
+
     TEST("a child of the caller's own process group (popen's) is left to its own wait")
     {
         FILE *f = popen("exit 5", "r");

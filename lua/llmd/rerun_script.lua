@@ -80,15 +80,20 @@ local function release_owner(c, d, s, name)
   if same(id, s.releases[name]) then return "ours" end
   -- a deploy line of the script killed while its command ran (kill -9, a lost machine: the
   -- script recorded nothing after it): the release it was to install, not there before it (or
-  -- this comparison's there, then at the revision recorded), first deployed since it started
-  -- (to the second, as helm records it) and not upgraded since, is the one it installed (or
-  -- upgraded once)
+  -- this comparison's there, then at the revision recorded), first deployed after it started
+  -- (k8s.made_since) and not upgraded since, is the one it installed (or upgraded once); one
+  -- first deployed too close to the start to tell which came first is not known as its own
   local dep = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
   local was = dep and type(dep.names) == "table" and dep.names[name]
   if was ~= nil then
-    if was == false and k8s.deployed_since(id.first_deployed, dep.started)
-      and tostring(id.version) == "1" then
+    local since = was == false and k8s.made_since(id.first_deployed, dep.started)
+    if since == "after" and tostring(id.version) == "1" then
       return "ours"
+    end
+    if since == "same" and tostring(id.version) == "1" then
+      return "theirs", ("%s; too close to when this script's deploy line started (%s), which was stopped before it "
+        .. "recorded what it installed, to tell whether it installed it; uninstall it by hand if it is yours: %s")
+        :format(id_text(id), tostring(dep.started), k8s.cmdline(c.k:argv("helm", { "uninstall", name })))
     end
     if type(was) == "table" and was.first_deployed == id.first_deployed
       and tostring(id.version) == tostring((math.tointeger(tonumber(was.version)) or -1) + 1) then
@@ -154,7 +159,8 @@ function M.main()
       local id = require("llmd.cluster").release_identity(c, n)
       names[n] = id and { first_deployed = id.first_deployed, version = id.version } or false
     end
-    s.deploying = { started = now, names = json.object(names) }
+    -- (to the microsecond, as compare.lua's deploy records its start: k8s.made_since)
+    s.deploying = { started = k8s.utc_now(), names = json.object(names) }
     write_record(path, s)
   elseif op == "deployed" then
     -- after the script's deploy line: the releases of its names there now are what it

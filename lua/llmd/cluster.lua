@@ -1173,8 +1173,9 @@ function M.check_tools(ctx)
   end
 end
 
--- The preflight of a comparison that deploys (fresh: a run not imported), run before
--- anything is made or touches a cluster, the same in a dry run and a real one (newuser55: with
+-- The preflight of a comparison that deploys (fresh: a run not imported), or of a new
+-- experiment (its plan's deploy: at the top, for every treatment), run before anything is made
+-- or touches a cluster, the same in a dry run and a real one (newuser55: with
 -- no helm, helmfile nor kube context, --plan made a workspace and went on to `kubectl create
 -- configmap llmdlua-lock` against localhost:8080, while --dry-run stopped at helmfile): the
 -- tools the deploys run (kubectl, helm, and helmfile where a run deploys with it) are there,
@@ -1191,6 +1192,8 @@ function M.preflight_cluster(plan, bins, ns, where)
       need[3] = "helmfile"
     end
   end
+  -- (an experiment's plan: one deploy for every setup treatment)
+  if type(plan.deploy) == "table" and plan.deploy.method == "helmfile" then need[3] = "helmfile" end
   for _, t in ipairs(need) do
     local b = bins[t] or t
     if not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
@@ -5177,6 +5180,28 @@ function M.identity_words(id)
   return "an unknown cluster (no kube context)"
 end
 
+-- The cluster a workspace runs in (id: M.identity's), recorded in its cluster.json (record:
+-- the namespace or namespaces it is made for, with the context and server), for compare.lua and
+-- experiment.lua alike. A resumed one (resumed: its cluster.json as saved, {} when none) is
+-- refused elsewhere (M.check_identity) unless force (--use-current-context), which records the
+-- current cluster from then on, said on loud; a new one records it, and is warned of when it
+-- cannot tell which cluster this is (script: the command named in the warning).
+function M.record_cluster(path, id, record, resumed, force, loud, script)
+  local where = path .. "/cluster.json"
+  record.context, record.server = id.context or json.null, id.server or json.null
+  if resumed then
+    M.check_identity(resumed, id, path, force)
+    if force then
+      json.write(where, record)
+      loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+        M.identity_words(id), where))
+    end
+  else
+    json.write(where, record)
+    if not id.context and not id.server then M.warn_unknown_identity(loud, id, script) end
+  end
+end
+
 -- The line a new workspace gets when it cannot tell which cluster it is in.
 function M.warn_unknown_identity(out, id, script)
   out:write(("Warning: cannot tell which cluster this is (kubectl config current-context: %s; not in a pod): the "
@@ -5258,20 +5283,9 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
     local id = opts.preflight_identity or M.identity(ctx.k)
-    if saved or opts.resume then
-      -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
-      M.check_identity(saved or {}, id, w.path, opts.use_current_context)
-      if opts.use_current_context then
-        json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
-          server = id.server or json.null })
-        ctx.loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
-          M.identity_words(id), w.path .. "/cluster.json"))
-      end
-    else
-      json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
-        server = id.server or json.null })
-      if not id.context and not id.server then M.warn_unknown_identity(ctx.loud, id, "compare.lua") end
-    end
+    -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
+    M.record_cluster(w.path, id, { namespace = ns }, (saved or opts.resume) and (saved or {}) or nil,
+      opts.use_current_context, ctx.loud, "compare.lua")
   end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state

@@ -256,6 +256,41 @@ function M.stamp_cluster(st, dir, ns)
   return st
 end
 
+-- The script file the shell of pid runs (its /proc cmdline: the first argument after the shell's
+-- that names a file, read from the shell's folder when relative), else dir/run_comparison.sh.
+local function script_of(pid, dir)
+  local f = io.open("/proc/" .. tostring(pid) .. "/cmdline", "rb")
+  local cmd = f and f:read("a") or ""
+  if f then f:close() end
+  local cwd = require("llmd.proc").realpath("/proc/" .. tostring(pid) .. "/cwd")
+  local first = true
+  for a in cmd:gmatch("([^%z]+)") do
+    if not first and a:sub(1, 1) ~= "-" then
+      local p = a:sub(1, 1) == "/" and a or (cwd and (cwd .. "/" .. a))
+      if p and lfs.attributes(p, "mode") == "file" then return p end
+    end
+    first = false
+  end
+  return dir .. "/run_comparison.sh"
+end
+
+-- A script that acts on another cluster than its workspace's (the override set) must record
+-- that cluster in its re-run's run_state.json (M.stamp_cluster), or compare.lua takes the re-run
+-- as run-to-run variation of its run. A script written by an llmdlua before that record (and
+-- the check) has no stamp_cluster line: it still calls M.hold, so it gets the check, but with
+-- the override it is refused here, with the command that writes it anew. nil when it records it.
+function M.old_script_problem(script, dir, why)
+  local f = io.open(script, "rb")
+  local text = f and f:read("a") or ""
+  if f then f:close() end
+  if text:find("stamp_cluster", 1, true) then return nil end
+  local sh = require("llmd.template").helpers.sh
+  return ("%s was written by an older llmdlua: it does not record in a re-run's run_state.json the cluster the re-run "
+    .. "ran on, so compare.lua would take a re-run here (%s %s) as run-to-run variation; %s=1 is refused for it. "
+    .. "Write the script anew first: %s analyze.lua %s (a script you edited is kept, and the new one written beside "
+    .. "it as run_comparison.sh.new)"):format(script, dir, why, M.OVERRIDE, "llmdlua", sh(dir))
+end
+
 -- The lock the script holds while it acts (run in the background by it): the workspace's
 -- (the flock compare.lua and analyze.lua take) and the namespace's (the ConfigMap compare.lua
 -- and experiment.lua take), so that the script and a compare.lua --resume of the workspace,
@@ -272,9 +307,15 @@ function M.hold()
   end
   local c = ctx()
   -- (the cluster first: the script acts where the workspace was made, or where its override says)
-  local cok, cerr = pcall(M.check_cluster, dir, c.k)
+  local cok, cerr, differs = pcall(M.check_cluster, dir, c.k)
   if not cok then
     print("refused " .. tostring(cerr))
+    return
+  end
+  -- (elsewhere by the override: only a script that records where its re-run ran)
+  local old = differs and M.old_script_problem(script_of(parent, dir), dir, differs)
+  if old then
+    print("refused " .. old)
     return
   end
   local lok, lock = pcall(cluster.lock_namespace, c.k, dir, "run_comparison.sh", io.stderr)

@@ -294,6 +294,13 @@ if o.dry_run then
   io.write(("%s: %s\n"):format(refused and "To run it after fixing the cause" or "To run it", next_command()))
 elseif not all_ok then
   io.write(("To continue after fixing the cause: %s\n"):format(next_command(ctx.ws.path)))
+  -- (a workspace this command made, refused before anything was measured - the cluster refused a
+  -- deploy, a preflight failed - and with nothing left deployed: said, with how to remove it,
+  -- as compare.lua says it; never of a resumed one, which holds an earlier session's)
+  if not o.resume and xr.holds_nothing(ctx) then
+    io.write(("  (%s holds nothing measured and nothing deployed: it is kept for that --resume; if you do not go "
+      .. "on with it, remove it: rm -r %s)\n"):format(ctx.ws.path, require("llmd.k8s").cmdline { ctx.ws.path }))
+  end
 end
 if not all_ok then
   io.stdout:flush()

@@ -990,6 +990,17 @@ static int l_now(lua_State *L)
     return 1;
 }
 
+/* proc.utc(): the wall clock (CLOCK_REALTIME) as two integers, seconds since 1970 UTC and
+   nanoseconds into that second: a time stamp finer than os.time()'s second */
+static int l_utc(lua_State *L)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    lua_pushinteger(L, (lua_Integer)ts.tv_sec);
+    lua_pushinteger(L, (lua_Integer)ts.tv_nsec);
+    return 2;
+}
+
 /* proc.cpu(): user and system CPU seconds this process has used so far */
 static int l_cpu(lua_State *L)
 {
@@ -1051,6 +1062,7 @@ static const luaL_Reg proc_funcs[] = {
     {"write_file",     l_write_file    },
     {"fsync",          l_fsync         },
     {"now",            l_now           },
+    {"utc",            l_utc           },
     {"run",            l_run           },
     {"spawn",          l_spawn         },
     {"which",          l_which         },

@@ -1173,8 +1173,9 @@ function M.check_tools(ctx)
   end
 end
 
--- The preflight of a comparison that deploys (fresh: a run not imported), run before
--- anything is made or touches a cluster, the same in a dry run and a real one (newuser55: with
+-- The preflight of a comparison that deploys (fresh: a run not imported), or of a new
+-- experiment (its plan's deploy: at the top, for every treatment), run before anything is made
+-- or touches a cluster, the same in a dry run and a real one (newuser55: with
 -- no helm, helmfile nor kube context, --plan made a workspace and went on to `kubectl create
 -- configmap llmdlua-lock` against localhost:8080, while --dry-run stopped at helmfile): the
 -- tools the deploys run (kubectl, helm, and helmfile where a run deploys with it) are there,
@@ -1191,6 +1192,8 @@ function M.preflight_cluster(plan, bins, ns, where)
       need[3] = "helmfile"
     end
   end
+  -- (an experiment's plan: one deploy for every setup treatment)
+  if type(plan.deploy) == "table" and plan.deploy.method == "helmfile" then need[3] = "helmfile" end
   for _, t in ipairs(need) do
     local b = bins[t] or t
     if not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
@@ -4159,7 +4162,7 @@ function M.interrupted_owner(ctx, names)
         local before, mine = set_of(type(d.before.releases) == "table" and d.before.releases or {}), {}
         for _, n in ipairs(names) do
           local id = ids[n]
-          if id and not before[n] and k8s.deployed_since(id.first_deployed, dep)
+          if id and not before[n] and k8s.made_since(id.first_deployed, dep) == "after"
             and (id.version == nil or id.version == 1) then
             mine[#mine + 1] = n
           end
@@ -4453,9 +4456,10 @@ end
 -- time, kept before the command ran) but not what it made. Before a teardown, the releases
 -- it made are told as a finished deploy tells them (record_added: not in the namespace
 -- before the deploy, and among those its commands install), and held to more, since no
--- answer of the command was seen: first deployed no earlier than the deploy started (to the
--- second, as helm records it) and never upgraded since (revision 1). Each is said; one that
--- fails a test is left, with why. Recorded with its identity, as after a deploy.
+-- answer of the command was seen: first deployed after the deploy started (k8s.made_since:
+-- one too close to the start to tell which came first is not known as this run's) and never
+-- upgraded since (revision 1). Each is said; one that fails a test is left, with why and the
+-- command that removes it. Recorded with its identity, as after a deploy.
 recover_interrupted = function(ctx, x)
   local d = M.deployed(ctx, x)
   if type(d.deploying) ~= "table" or not d.before or existing(ctx, x) then return end
@@ -4473,17 +4477,25 @@ recover_interrupted = function(ctx, x)
   for _, n in ipairs(minus(now.releases, d.before.releases)) do
     if own[n] and not have[n] then
       local id, why = M.release_identity(ctx, n)
-      local since = id and k8s.deployed_since(id.first_deployed, started)
+      local since = id and k8s.made_since(id.first_deployed, started)
+      local uninstall = k8s.cmdline(ctx.k:argv("helm", { "uninstall", n }))
       if not id then
         rejected[#rejected + 1] = n
         say(ctx, "  release %s: cannot tell whether this run's interrupted deploy installed it (%s): left", n, why)
-      elseif not since or (id.version ~= nil and id.version ~= 1) then
+      elseif since == "same" and (id.version == nil or id.version == 1) then
+        -- (first deployed within the span of the deploy's start as the two records tell it:
+        -- someone else's installed then is as likely; left, and the user told how to remove it)
+        rejected[#rejected + 1] = n
+        say(ctx, "  release %s: cannot tell whether this run's interrupted deploy installed it: its deploy was "
+          .. "interrupted before it recorded what it made, and the release was first deployed %s, too close to when "
+          .. "that deploy started (%s) to tell which came first: left (uninstall it by hand if it is yours: %s)", n,
+          id.first_deployed, started, uninstall)
+      elseif since ~= "after" or (id.version ~= nil and id.version ~= 1) then
         rejected[#rejected + 1] = n
         say(ctx, "  release %s is not known as this run's: its deploy was interrupted before it recorded what it "
           .. "made, and the release was %s: left (uninstall it by hand if it is yours: %s)", n,
-          not since and ("first deployed %s, not after that deploy started (%s)"):format(id.first_deployed,
-            started) or ("upgraded since (revision %s)"):format(tostring(id.version)),
-          k8s.cmdline(ctx.k:argv("helm", { "uninstall", n })))
+          since ~= "after" and ("first deployed %s, not after that deploy started (%s)"):format(id.first_deployed,
+            started) or ("upgraded since (revision %s)"):format(tostring(id.version)), uninstall)
       else
         say(ctx, "  release %s: installed by this run's deploy, which was interrupted (%s) before it recorded it: "
           .. "not in %s before it, first deployed %s, after it started, and not upgraded since: recorded as this "
@@ -4504,10 +4516,12 @@ recover_interrupted = function(ctx, x)
   d.before = before
   if rok then rok, rerr = pcall(record_release_ids, ctx, d) end
   if not rok then error(rerr, 0) end
-  -- the objects its calls were to create by name (pending_objects): one there now, created no
-  -- earlier than the deploy started (to the second, as the API
-  -- server records creationTimestamp), is this run's, held to the uid read now as one the
-  -- deploy recorded (M.delete_same at teardown); one created earlier, or unreadable, is left
+  -- the objects its calls were to create by name (pending_objects): one there now, created
+  -- after the deploy started (k8s.made_since: the API server records creationTimestamp to the
+  -- second, so one created in the second the deploy started may be someone else's made just
+  -- before it), is this run's, held to the uid read now as one the deploy recorded
+  -- (M.delete_same at teardown); one created earlier, in that same second, or unreadable, is
+  -- left, and the user told the command that deletes it
   d.created = d.created or {}
   d.created_ids = d.created_ids or {}
   d.applied = d.applied or {}
@@ -4522,7 +4536,7 @@ recover_interrupted = function(ctx, x)
           say(ctx, "  %s %s: cannot tell whether this run's interrupted deploy made it (%s): left", tostring(kind),
             p.name, ((r and r.stderr or "unreadable"):gsub("%s+$", "")))
         end
-      elseif type(md.uid) == "string" and k8s.deployed_since(md.creationTimestamp, started) then
+      elseif type(md.uid) == "string" and k8s.made_since(md.creationTimestamp, started) == "after" then
         have_created[p.ref] = true
         d.created[#d.created + 1] = p.ref
         d.created_ids[p.ref] = { apiVersion = o.apiVersion, kind = o.kind, uid = md.uid }
@@ -4531,6 +4545,12 @@ recover_interrupted = function(ctx, x)
         say(ctx, "  %s %s: made by this run's deploy, which was interrupted (%s) before it recorded it: named by "
           .. "its commands, created %s, after it started: recorded as this run's, teardown deletes it",
           tostring(kind), p.name, started, tostring(md.creationTimestamp))
+      elseif type(md.uid) == "string" and k8s.made_since(md.creationTimestamp, started) == "same" then
+        say(ctx, "  %s %s: cannot tell whether this run's interrupted deploy made it: its deploy was interrupted "
+          .. "before it recorded what it made, and it was created %s, in the second that deploy started (%s; the API "
+          .. "server records creation to the second), so someone else's made just before it is as likely: left "
+          .. "(delete it by hand if it is yours: %s)", tostring(kind), p.name, tostring(md.creationTimestamp), started,
+          k8s.cmdline(ctx.k:argv("kubectl", { "delete", p.res, p.name })))
       else
         say(ctx, "  %s %s is not known as this run's: its deploy was interrupted before it recorded what it made, "
           .. "and it was created %s, not after that deploy started (%s): left (delete it by hand if it is yours: %s)",
@@ -4596,7 +4616,9 @@ local function deploy(ctx, x)
       -- record said nothing was deployed, the teardown could remove nothing and a fresh run
       -- called the stack someone else's
       if not ctx.dry_run then
-        rec.deploying = rec.deploying or { started = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+        -- (to the microsecond: helm's first_deployed, to the nanosecond, is then told after or
+        -- before it; an object's creationTimestamp, to the second, in the same second is neither)
+        rec.deploying = rec.deploying or { started = k8s.utc_now() }
         -- and which objects it may create by name (harden55 #1): kept with it
         local pend = pending_objects(ctx, c)
         if #pend > 0 then
@@ -5158,6 +5180,28 @@ function M.identity_words(id)
   return "an unknown cluster (no kube context)"
 end
 
+-- The cluster a workspace runs in (id: M.identity's), recorded in its cluster.json (record:
+-- the namespace or namespaces it is made for, with the context and server), for compare.lua and
+-- experiment.lua alike. A resumed one (resumed: its cluster.json as saved, {} when none) is
+-- refused elsewhere (M.check_identity) unless force (--use-current-context), which records the
+-- current cluster from then on, said on loud; a new one records it, and is warned of when it
+-- cannot tell which cluster this is (script: the command named in the warning).
+function M.record_cluster(path, id, record, resumed, force, loud, script)
+  local where = path .. "/cluster.json"
+  record.context, record.server = id.context or json.null, id.server or json.null
+  if resumed then
+    M.check_identity(resumed, id, path, force)
+    if force then
+      json.write(where, record)
+      loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
+        M.identity_words(id), where))
+    end
+  else
+    json.write(where, record)
+    if not id.context and not id.server then M.warn_unknown_identity(loud, id, script) end
+  end
+end
+
 -- The line a new workspace gets when it cannot tell which cluster it is in.
 function M.warn_unknown_identity(out, id, script)
   out:write(("Warning: cannot tell which cluster this is (kubectl config current-context: %s; not in a pod): the "
@@ -5239,20 +5283,9 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t, loud)
   -- could not tell, is refused (M.check_identity)
   if not opts.dry_run then
     local id = opts.preflight_identity or M.identity(ctx.k)
-    if saved or opts.resume then
-      -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
-      M.check_identity(saved or {}, id, w.path, opts.use_current_context)
-      if opts.use_current_context then
-        json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
-          server = id.server or json.null })
-        ctx.loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
-          M.identity_words(id), w.path .. "/cluster.json"))
-      end
-    else
-      json.write(w.path .. "/cluster.json", { namespace = ns, context = id.context or json.null,
-        server = id.server or json.null })
-      if not id.context and not id.server then M.warn_unknown_identity(ctx.loud, id, "compare.lua") end
-    end
+    -- (a resumed workspace without cluster.json, --namespace given: it records no cluster)
+    M.record_cluster(w.path, id, { namespace = ns }, (saved or opts.resume) and (saved or {}) or nil,
+      opts.use_current_context, ctx.loud, "compare.lua")
   end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state

@@ -1012,6 +1012,30 @@ function M.left_deployed(ctx)
   return left
 end
 
+-- Whether the workspace of ctx holds nothing measured and nothing deployed: no run treatment
+-- of any setup treatment began (no result counted or failed, no run-<treatment> folder) and
+-- no stack is left deployed. An experiment refused before anything was measured (a deploy the
+-- cluster refused, a failed preflight or smoke test) leaves such a workspace; its resume is
+-- all it is good for (harden56 #2). False for a dry run's (removed anyway: ctx.scratch).
+function M.holds_nothing(ctx)
+  if ctx.dry_run or #M.left_deployed(ctx) > 0 then return false end
+  for _, r in pairs(ctx.results or {}) do
+    if (tonumber(r.run_completed) or 0) > 0 or (type(r.run_failures) == "table" and #r.run_failures > 0)
+      or r.running then
+      return false
+    end
+  end
+  for e in lfs.dir(ctx.ws.path) do
+    local st = ctx.ws.path .. "/" .. e
+    if e:match("^setup%-treatment%-") and lfs.attributes(st, "mode") == "directory" then
+      for f in lfs.dir(st) do
+        if f:match("^run%-") and f ~= "run-stack" then return false end
+      end
+    end
+  end
+  return true
+end
+
 -- Where an interrupt stopped the run: the steps of this session it cut (each fails
 -- "interrupted", recorded, and ctx.cut gets it as it fails: M.run's on_failure), " during step
 -- 40 (run) of setup treatment S, run treatment R", as compare.lua says "during step 60
@@ -1116,6 +1140,13 @@ function M.run(exp, plan, opts)
     error(("--skip-teardown keeps every stack: %d setup treatments need %d namespaces (the plan lists %d)")
       :format(#setup_list, #setup_list, #names), 0)
   end
+  -- a new experiment's preflight, before its workspace is made (in a dry run too), as a new
+  -- comparison's: the tools its deploys run, and a cluster kubectl reaches (one line, nothing
+  -- made or run); the identity it read is the one the workspace records
+  local preflight_id
+  if not opts.resume then
+    preflight_id = cluster.preflight_cluster(plan, bins, names[1], opts.plan_path or "plan")
+  end
   local w, made
   if opts.resume then
     -- absolute: run_only.sh runs in run-x/benchmark, where a relative config path names nothing
@@ -1202,22 +1233,12 @@ function M.run(exp, plan, opts)
   -- which cluster (llmd.cluster.identity): recorded; a resume elsewhere, or where the
   -- workspace could not tell, is refused (compare.lua's --resume does the same)
   if not opts.dry_run then
-    local id = cluster.identity(k8s.new { namespace = names[1], log = w.path .. "/commands.log", bins = bins,
-      out = out })
+    local id = preflight_id or cluster.identity(k8s.new { namespace = names[1], log = w.path .. "/commands.log",
+      bins = bins, out = out })
     local where = w.path .. "/cluster.json"
-    local record = { namespaces = names, context = id.context or json.null, server = id.server or json.null }
-    if opts.resume then
-      local saved = lfs.attributes(where, "mode") == "file" and json.read(where) or {}
-      cluster.check_identity(saved, id, w.path, opts.use_current_context)
-      if opts.use_current_context then
-        json.write(where, record)
-        loud:write(("Cluster: %s, as --use-current-context says (recorded in %s from now on)\n"):format(
-          cluster.identity_words(id), where))
-      end
-    else
-      json.write(where, record)
-      if not id.context and not id.server then cluster.warn_unknown_identity(loud, id, "experiment.lua") end
-    end
+    cluster.record_cluster(w.path, id, { namespaces = names },
+      opts.resume and (lfs.attributes(where, "mode") == "file" and json.read(where) or {}) or nil,
+      opts.use_current_context, loud, "experiment.lua")
   end
   -- every namespace of the plan, before anything in any of them is looked at or deployed:
   -- two experiments at once (two folders, -2 suffixed, one plan's namespaces) deployed the

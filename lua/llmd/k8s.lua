@@ -1123,13 +1123,43 @@ function M.utc_seconds(ts)
   return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(sec) - off
 end
 
--- Whether a release first deployed at first (helm status's info.first_deployed, with the
--- helm client's offset) was deployed in or after the second started (llmdlua's own UTC
--- record) names: both read as UTC seconds, false when either cannot be read (nothing is then
--- claimed as a run's own). One rule for llmd.cluster's and llmd.rerun_script's teardowns.
-function M.deployed_since(first, started)
-  local f, s = M.utc_seconds(tostring(first)), M.utc_seconds(tostring(started))
-  return f ~= nil and s ~= nil and f >= s
+-- The span a time stamp names, as nanoseconds since 1970 UTC: [lo, hi). A stamp is truncated
+-- to its precision - the API server's creationTimestamp to the second, helm's first_deployed
+-- to the nanosecond (Go drops trailing zeros: fewer digits read as a wider span, which only
+-- widens what is told "same"), llmdlua's own start records to the microsecond (older ones to
+-- the second) -, so the moment it records lies somewhere in the span. nil when unreadable.
+function M.time_span(ts)
+  local sec = M.utc_seconds(ts)
+  if not sec then return nil end
+  local frac = tostring(ts):match("^%d%d%d%d%-%d%d%-%d%d[Tt ]%d%d:%d%d:%d%d%.(%d+)") or ""
+  if #frac > 9 then frac = frac:sub(1, 9) end
+  local lo = sec * 1000000000 + math.tointeger(tonumber(frac .. ("0"):rep(9 - #frac)))
+  return lo, lo + math.tointeger(tonumber("1" .. ("0"):rep(9 - #frac)))
+end
+
+-- Whether what was made at made (a creationTimestamp, or helm status's info.first_deployed,
+-- with any offset) was made after a deploy that started at started (llmdlua's own UTC record):
+-- "after" when the whole span made names is at or after the end of started's (made after
+-- the deploy started, whatever the truncation), "before" when it ends at or before started's
+-- begins, "same" when the two overlap (an object created in the very second a deploy started:
+-- either may have come first, so it is not known as the deploy's), nil when either cannot be
+-- read (nothing is then claimed). One rule for llmd.cluster's and llmd.rerun_script's
+-- teardowns of an interrupted deploy: only "after" is taken as the deploy's own.
+function M.made_since(made, started)
+  local mlo, mhi = M.time_span(made)
+  local slo, shi = M.time_span(started)
+  if not mlo or not slo then return nil end
+  if mlo >= shi then return "after" end
+  if mhi <= slo then return "before" end
+  return "same"
+end
+
+-- Now, as llmdlua records when a deploy starts: RFC 3339 in UTC, to the microsecond
+-- ("2026-12-06T18:00:00.123456Z"), so that a release helm records to the nanosecond is told
+-- after or before it (M.made_since) unless they are within the microsecond.
+function M.utc_now()
+  local sec, ns = proc.utc()
+  return os.date("!%Y-%m-%dT%H:%M:%S", sec) .. (".%06dZ"):format(ns // 1000)
 end
 
 return M

@@ -80,15 +80,20 @@ local function release_owner(c, d, s, name)
   if same(id, s.releases[name]) then return "ours" end
   -- a deploy line of the script killed while its command ran (kill -9, a lost machine: the
   -- script recorded nothing after it): the release it was to install, not there before it (or
-  -- this comparison's there, then at the revision recorded), first deployed since it started
-  -- (to the second, as helm records it) and not upgraded since, is the one it installed (or
-  -- upgraded once)
+  -- this comparison's there, then at the revision recorded), first deployed after it started
+  -- (k8s.made_since) and not upgraded since, is the one it installed (or upgraded once); one
+  -- first deployed too close to the start to tell which came first is not known as its own
   local dep = type(s.deploying) == "table" and type(s.deploying.started) == "string" and s.deploying or nil
   local was = dep and type(dep.names) == "table" and dep.names[name]
   if was ~= nil then
-    if was == false and k8s.deployed_since(id.first_deployed, dep.started)
-      and tostring(id.version) == "1" then
+    local since = was == false and k8s.made_since(id.first_deployed, dep.started)
+    if since == "after" and tostring(id.version) == "1" then
       return "ours"
+    end
+    if since == "same" and tostring(id.version) == "1" then
+      return "theirs", ("%s; too close to when this script's deploy line started (%s), which was stopped before it "
+        .. "recorded what it installed, to tell whether it installed it; uninstall it by hand if it is yours: %s")
+        :format(id_text(id), tostring(dep.started), k8s.cmdline(c.k:argv("helm", { "uninstall", name })))
     end
     if type(was) == "table" and was.first_deployed == id.first_deployed
       and tostring(id.version) == tostring((math.tointeger(tonumber(was.version)) or -1) + 1) then
@@ -154,7 +159,8 @@ function M.main()
       local id = require("llmd.cluster").release_identity(c, n)
       names[n] = id and { first_deployed = id.first_deployed, version = id.version } or false
     end
-    s.deploying = { started = now, names = json.object(names) }
+    -- (to the microsecond, as compare.lua's deploy records its start: k8s.made_since)
+    s.deploying = { started = k8s.utc_now(), names = json.object(names) }
     write_record(path, s)
   elseif op == "deployed" then
     -- after the script's deploy line: the releases of its names there now are what it
@@ -250,6 +256,41 @@ function M.stamp_cluster(st, dir, ns)
   return st
 end
 
+-- The script file the shell of pid runs (its /proc cmdline: the first argument after the shell's
+-- that names a file, read from the shell's folder when relative), else dir/run_comparison.sh.
+local function script_of(pid, dir)
+  local f = io.open("/proc/" .. tostring(pid) .. "/cmdline", "rb")
+  local cmd = f and f:read("a") or ""
+  if f then f:close() end
+  local cwd = require("llmd.proc").realpath("/proc/" .. tostring(pid) .. "/cwd")
+  local first = true
+  for a in cmd:gmatch("([^%z]+)") do
+    if not first and a:sub(1, 1) ~= "-" then
+      local p = a:sub(1, 1) == "/" and a or (cwd and (cwd .. "/" .. a))
+      if p and lfs.attributes(p, "mode") == "file" then return p end
+    end
+    first = false
+  end
+  return dir .. "/run_comparison.sh"
+end
+
+-- A script that acts on another cluster than its workspace's (the override set) must record
+-- that cluster in its re-run's run_state.json (M.stamp_cluster), or compare.lua takes the re-run
+-- as run-to-run variation of its run. A script written by an llmdlua before that record (and
+-- the check) has no stamp_cluster line: it still calls M.hold, so it gets the check, but with
+-- the override it is refused here, with the command that writes it anew. nil when it records it.
+function M.old_script_problem(script, dir, why)
+  local f = io.open(script, "rb")
+  local text = f and f:read("a") or ""
+  if f then f:close() end
+  if text:find("stamp_cluster", 1, true) then return nil end
+  local sh = require("llmd.template").helpers.sh
+  return ("%s was written by an older llmdlua: it does not record in a re-run's run_state.json the cluster the re-run "
+    .. "ran on, so compare.lua would take a re-run here (%s %s) as run-to-run variation; %s=1 is refused for it. "
+    .. "Write the script anew first: %s analyze.lua %s (a script you edited is kept, and the new one written beside "
+    .. "it as run_comparison.sh.new)"):format(script, dir, why, M.OVERRIDE, "llmdlua", sh(dir))
+end
+
 -- The lock the script holds while it acts (run in the background by it): the workspace's
 -- (the flock compare.lua and analyze.lua take) and the namespace's (the ConfigMap compare.lua
 -- and experiment.lua take), so that the script and a compare.lua --resume of the workspace,
@@ -266,9 +307,15 @@ function M.hold()
   end
   local c = ctx()
   -- (the cluster first: the script acts where the workspace was made, or where its override says)
-  local cok, cerr = pcall(M.check_cluster, dir, c.k)
+  local cok, cerr, differs = pcall(M.check_cluster, dir, c.k)
   if not cok then
     print("refused " .. tostring(cerr))
+    return
+  end
+  -- (elsewhere by the override: only a script that records where its re-run ran)
+  local old = differs and M.old_script_problem(script_of(parent, dir), dir, differs)
+  if old then
+    print("refused " .. old)
     return
   end
   local lok, lock = pcall(cluster.lock_namespace, c.k, dir, "run_comparison.sh", io.stderr)

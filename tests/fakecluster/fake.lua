@@ -33,6 +33,9 @@
 --   FAKE_SLOW_DEPLOY seconds the first helmfile apply/sync that installs a release sleeps
 --                  (to interrupt the deploy), once its releases are deployed and
 --                  FAKE_CLUSTER/deploy-sleeping made
+--   FAKE_NOW       the API server's clock reads this second (RFC 3339 in UTC, "2026-12-06T18:00:00Z"):
+--                  what is made now gets it as its creationTimestamp, and a release
+--                  installed now that second (and the clock's nanoseconds) as first_deployed
 --   FAKE_POOL_GROUP  x-k8s: a release's InferencePool is GAIE's older inference.networking.x-k8s.io
 --                  v1alpha2 one (the cluster serves both groups; a bare inferencepool lists the other)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
@@ -103,6 +106,22 @@ local lfs = require "lfs"
 local proc = require "llmd.proc"
 
 local tool = arg[1]
+
+-- The API server's clock, as it stamps what it makes: the second (RFC 3339 in UTC, as
+-- kubectl prints metadata.creationTimestamp: "2026-12-06T18:00:00Z") and the nanoseconds into
+-- it (helm's info.first_deployed carries them). FAKE_NOW sets the second.
+local function api_clock()
+  local sec, ns = proc.utc()
+  local at = os.getenv("FAKE_NOW")
+  if at and at ~= "" then
+    if not at:match("^%d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%dZ$") then
+      io.stderr:write("fake " .. tostring(arg[1]) .. ": FAKE_NOW is not RFC 3339 UTC to the second: " .. at .. "\n")
+      os.exit(1)
+    end
+    return at, ns
+  end
+  return os.date("!%Y-%m-%dT%H:%M:%SZ", sec), ns
+end
 -- Unset, the fake has no cluster to answer for: it fails as a tool does, one line on
 -- stderr and a non-zero exit (an error() here printed a Lua traceback into the caller's
 -- message, newuser50 F6), for every call, version calls too, so doctor.lua --cluster says so.
@@ -1628,7 +1647,7 @@ meta_made = function(s, d)
   s.objmeta = s.objmeta or {}
   local md = type(d.metadata) == "table" and d.metadata or {}
   -- (created: the time the API server made it, metadata.creationTimestamp, to the second, UTC)
-  local m = { uid = new_uid(), apiVersion = d.apiVersion, created = os.date("!%Y-%m-%dT%H:%M:%SZ"),
+  local m = { uid = new_uid(), apiVersion = d.apiVersion, created = (api_clock()),
     annotations = type(md.annotations) == "table" and next(md.annotations) and md.annotations or nil,
     labels = type(md.labels) == "table" and next(md.labels) and md.labels or nil }
   s.objmeta[kind_key(d) .. "/" .. tostring(md.name)] = m
@@ -2223,7 +2242,7 @@ local function kubectl()
           if not dry_of(a) then
             with_meta(s, d.kind, tostring(d.metadata.name), d)
             d.metadata.resourceVersion = d.metadata.resourceVersion or tostring(100 + #out)
-            d.metadata.creationTimestamp = d.metadata.creationTimestamp or "2026-12-06T00:00:00Z"
+            d.metadata.creationTimestamp = d.metadata.creationTimestamp or (api_clock())
           end
           out[#out + 1] = d
         end
@@ -2645,8 +2664,10 @@ local function make_release(s, name, chart, gateway, dir)
   local old = s.releases[name]
   local meta = dir and yaml.load(read_file(dir .. "/Chart.yaml") or "") or {}
   -- (when: helm's release info first_deployed - kept by an upgrade - and last_deployed,
-  -- RFC 3339 with nanoseconds as Go's encoder writes a time.Time)
-  local now = os.date("!%Y-%m-%dT%H:%M:%S") .. (".%09dZ"):format(math.random(0, 999999999))
+  -- RFC 3339 with nanoseconds as Go's encoder writes a time.Time: the clock's own)
+  local sec, ns = api_clock()
+  local frac = ("%09d"):format(ns):gsub("0+$", "") -- (Go's RFC3339Nano drops trailing zeros)
+  local now = sec:sub(1, 19) .. (frac ~= "" and ("." .. frac) or "") .. "Z"
   local r = { chart = chart, status = "deployed", revision = (old and old.revision or 0) + 1,
     chart_ref = meta.name and (("%s-%s"):format(meta.name, tostring(meta.version or ""))) or nil,
     app_version = meta.appVersion, first_deployed = old and old.first_deployed or now, last_deployed = now }

@@ -112,10 +112,13 @@ local function custom_setup(when, pat)
     .. "spec: {replicas: 1, selector: {matchLabels: {app: extra}}, template: {metadata: {labels: {app: extra}}, "
     .. "spec: {containers: [{name: c, image: x}]}}}\n---\napiVersion: v1\nkind: ConfigMap\n"
     .. "metadata: {name: shared-conf}\ndata: {k: ours}\n")
-  -- the kubectl of the plan: the fake's, killing its caller once around the matching call
+  -- the kubectl of the plan: the fake's, killing its caller once around the matching call;
+  -- its first create a second after the deploy started (its helm install first), as a real
+  -- deploy's come: one made in the very second the deploy started is not told as its own
   local kill = 'kill -KILL "$PPID"'
   t.write(d .. "/kubectl", table.concat({
     "#!/bin/sh",
+    "case \" $* \" in *\"create configmap kv-conf\"*) sleep 1.1;; esac",
     "case \" $* \" in *\"" .. pat .. "\"*)",
     "  if [ ! -e \"$FAKE_CLUSTER/killed\" ]; then : > \"$FAKE_CLUSTER/killed\"",
     when == "before" and ("    " .. kill .. "; exit 137") or
@@ -181,9 +184,8 @@ t.test("a custom deploy killed before or after each create: --step 90 removes wh
         { env = s.env })
       t.eq(r.code, 0, r.stderr)
     end
-    -- (a second on: creationTimestamp is to the second, and an object created in the second the
-    -- deploy starts is taken as the deploy's - theirs here must be older, as someone else's are;
-    -- the CI saw shared-conf made in the deploy's own second)
+    -- (a second on: creationTimestamp is to the second, and one created in the second the deploy
+    -- starts is neither before nor after it - the same-second case is the test below)
     proc.run { "sleep", "1.1" }
     local r = proc.run({ t.root() .. "/llmdlua", "compare.lua", "--yes", "--plan", s.plan },
       { env = s.env, cwd = s.dir, timeout = 120 })
@@ -227,4 +229,67 @@ t.test("a killed deploy whose releases are all refused: teardown leaves them and
       .. "recorded what it made, and the release was upgraded since (revision 2): left")
   end
   t.eq(releases(s), "gaie-try infra-try ms-try", "all three left, as someone else's")
+end)
+
+-- harden56 #1: creationTimestamp is to the second, so an object someone else made in the very
+-- second a deploy started was taken as that deploy's when it was killed before recording what
+-- it made, and its teardown deleted it. Now one made in that second is left and named, with
+-- the command that deletes it (namespace-scoped); one made in a later second is the deploy's.
+-- Someone's kv-conf is made here in the deploy's start second (FAKE_NOW: the fake's clock),
+-- after the kill came before the deploy's own create. Expected texts written by hand.
+local function killed_custom(when, pat)
+  local s = custom_setup(when, pat)
+  local r = proc.run({ t.root() .. "/llmdlua", "compare.lua", "--yes", "--plan", s.plan },
+    { env = s.env, cwd = s.dir, timeout = 120 })
+  t.eq(r.signal, 9, "killed: " .. r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  return s, w, json.read(w .. "/run-a/deployed.json")
+end
+
+t.test("killed deploy: someone's object made in the second its deploy started is left and named", function()
+  local s, w, rec = killed_custom("before", "create configmap kv-conf")
+  local started = rec.deploying.started
+  t.ok(started:match("^%d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%d%.%d%d%d%d%d%dZ$"), "to the microsecond: " .. started)
+  -- someone's kv-conf, made in the second the deploy started (the name its create was to make)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_NOW = started:sub(1, 19) .. "Z"
+  local r = proc.run({ FAKE_KUBECTL, "-n", "bench", "create", "configmap", "kv-conf", "--from-literal=k=theirs" },
+    { env = env })
+  t.eq(r.code, 0, r.stderr)
+  r = t.fake_compare(s, { "--resume", w, "--step", "90" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, "  ConfigMap kv-conf: cannot tell whether this run's interrupted deploy made it: its deploy "
+    .. "was interrupted before it recorded what it made, and it was created " .. env.FAKE_NOW .. ", in the second "
+    .. "that deploy started (" .. started .. "; the API server records creation to the second), so "
+    .. "someone else's made just before it is as likely: left (delete it by hand if it is yours: "
+    .. s.dir .. "/kubectl -n bench delete configmap kv-conf)\n")
+  t.lacks(r.stdout, "made by this run's deploy")
+  t.lacks(r.stdout, "teardown left")
+  t.eq(names(s, "configmaps"), "kv-conf", "someone's kv-conf stays")
+  t.eq(releases_of(s), "", "the deploy's release, first deployed after it started, removed")
+end)
+
+-- The same for a release: one first deployed in the second an older llmdlua recorded as the
+-- deploy's start (to the second) is left and named; the ConfigMap its deploy made a second
+-- later (the plan's kubectl waits 1.1 s) is the deploy's and removed.
+t.test("killed deploy, start recorded to the second: a release of that second is left, a later object taken",
+  function()
+  local s, w, rec = killed_custom("after", "create configmap kv-conf")
+  local st = proc.run({ FAKEBIN .. "/helm", "status", "sim", "-n", "bench", "-o", "json" }, { env = s.env })
+  t.eq(st.code, 0, st.stderr)
+  local first = json.decode(st.stdout).info.first_deployed
+  rec.deploying.started = first:sub(1, 19) .. "Z"
+  json.write(w .. "/run-a/deployed.json", rec)
+  local r = t.fake_compare(s, { "--resume", w, "--step", "90" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(r.stdout, "  release sim: cannot tell whether this run's interrupted deploy installed it: its deploy was "
+    .. "interrupted before it recorded what it made, and the release was first deployed " .. first .. ", too close "
+    .. "to when that deploy started (" .. rec.deploying.started .. ") to tell which came first: left (uninstall it "
+    .. "by hand if it is yours: helm uninstall sim -n bench)\n")
+  t.contains(r.stdout, "  ConfigMap kv-conf: made by this run's deploy, which was interrupted (" .. rec.deploying.started
+    .. ") before it recorded it: named by its commands, created ")
+  t.lacks(r.stdout, "teardown left")
+  t.eq(names(s, "configmaps"), "", "the deploy's kv-conf removed")
+  t.eq(releases_of(s), "sim", "the release of the start's second stays")
 end)

@@ -238,10 +238,14 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e istio --state-values-file", 1, true), r.stdout)
-  -- no cluster command ran, reads neither (only client-side renders may: kustomize, template)
+  -- no cluster command ran, reads neither (only client-side renders may: kustomize, template;
+  -- and, since harden56 #3, the preflight compare.lua runs in a dry run too reads the kubeconfig:
+  -- kubectl config, no API server)
   for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
     local words = table.concat(c.args, " ")
-    t.ok(words:find(" kustomize ", 1, true) or words:find("template", 1, true), "only renders: " .. words)
+    t.ok(words:find(" kustomize ", 1, true) or words:find("template", 1, true)
+      or (c.tool == "kubectl" and (" " .. words):find("^ %-n %S+ config ") or words:find("^config ")),
+      "only renders and kubeconfig reads: " .. words)
   end
   t.ok(r.stdout:find("[dry-run, not read] kubectl -n exp-a get pods -o json", 1, true), r.stdout)
   -- the namespace a real run gives each (3 at once, 3 namespaces), not all in the first

@@ -391,3 +391,46 @@ t.test("run_comparison.sh on another kube context: refused unless overridden, th
   t.lacks(md, "a re-run")
   t.contains(md, "ran on different clusters")
 end)
+
+-- harden56 #4: a script written before the cluster check (fixb55 #1: the template then had no
+-- stamp_cluster line, all else the same for this) still takes its lock through
+-- rerun_script.hold, so with this llmdlua it is refused on another context as a new script is;
+-- but with LLMDLUA_USE_CURRENT_CONTEXT=1 it ran, and its re-run's run_state.json recorded no
+-- cluster: compare.lua took a re-run on another cluster as run-to-run variation. The override
+-- is refused for such a script, with the command that writes it anew (texts by hand).
+t.test("an older run_comparison.sh (no cluster record) on another context: refused, override too", function()
+  local s = setup()
+  local r = t.fake_compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = t.workspaces(s.dir)[1]
+  local text = t.read(w .. "/run_comparison.sh")
+  local old, n = text:gsub("\n[^\n]*require%(\"llmd%.rerun_script\"%)%.stamp_cluster%([^\n]*", "")
+  t.eq(n, 1, "the one stamp_cluster line taken out")
+  t.write(w .. "/run_comparison.sh", old)
+  local lines = { rr.deploy_a(s), "wait_ready a", SERVICE_A, BENCH_A, TEARDOWN_A[1], TEARDOWN_A[2] }
+  local before = #t.jsonl(s.cluster .. "/calls.log")
+  local copy
+  r, copy = rerun(s, w, lines, { FAKE_CONTEXT = "prod-east" })
+  t.eq({ r.code, r.stderr:match("^[^\n]*") }, { 1, "run_comparison.sh: not acting on namespace llm-d-try: " .. copy
+    .. " was made in kube context kind-bench, the current context is prod-east: switch back first (kubectl config "
+    .. "use-context kind-bench), or run the script with LLMDLUA_USE_CURRENT_CONTEXT=1 to act on the current one all "
+    .. "the same (the re-run's run_state.json then records it, and compare.lua says the two runs ran on different "
+    .. "clusters)" }, r.stdout)
+  r, copy = rerun(s, w, lines, { FAKE_CONTEXT = "prod-east", LLMDLUA_USE_CURRENT_CONTEXT = "1" })
+  local sh = require("llmd.template").helpers.sh
+  t.eq({ r.code, r.stderr }, { 1, "run_comparison.sh: not acting on namespace llm-d-try: " .. copy
+    .. "/run_comparison.sh was written by an older llmdlua: it does not record in a re-run's run_state.json the "
+    .. "cluster the re-run ran on, so compare.lua would take a re-run here (" .. copy .. " was made in kube context "
+    .. "kind-bench, the current context is prod-east) as run-to-run variation; LLMDLUA_USE_CURRENT_CONTEXT=1 is "
+    .. "refused for it. Write the script anew first: llmdlua analyze.lua " .. sh(copy) .. " (a script you edited is "
+    .. "kept, and the new one written beside it as run_comparison.sh.new)\n" }, r.stdout)
+  -- (only the context reads: nothing deployed, benchmarked, locked or torn down)
+  for i, c in ipairs(t.jsonl(s.cluster .. "/calls.log")) do
+    local l = c.tool .. " " .. table.concat(c.args, " ")
+    if i > before then t.ok(l:find("^kubectl %-n llm%-d%-try config ") or l:find("^kubectl config "), l) end
+  end
+  -- what it says to do: analyze.lua writes the script beside it (edited: .new), which records the cluster
+  r = proc.run({ ROOT .. "/llmdlua", "analyze.lua", copy, "--quiet" }, { env = s.env, cwd = s.dir, timeout = 120 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.contains(t.read(copy .. "/run_comparison.sh.new"), "stamp_cluster")
+end)

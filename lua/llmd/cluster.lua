@@ -5471,7 +5471,7 @@ end
 function M.left_deployed(ctx)
   local left = {}
   for _, x in ipairs { "a", "b" } do
-    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x])
+    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x], ctx.ns)
     if what then
       local r = run_of(ctx, x)
       left[#left + 1] = ("run %s (%s): %s"):format(x:upper(), r and r.label or x, what)
@@ -5481,14 +5481,25 @@ function M.left_deployed(ctx)
 end
 
 -- What the record d (M.deployed) says is still there: "releases sim; kustomize ms", or nil
--- when its deploy never started or it was torn down.
-function M.left_of(d)
+-- when its deploy never started or it was torn down. ns: the namespace, named where the record
+-- cannot say (a deploy stopped while its commands ran).
+function M.left_of(d, ns)
   if not (d and d.before and not d.torn_down) then return nil end
   local parts = {}
   for _, k in ipairs { "releases", "httproutes", "gateways", "kustomize" } do
     if d[k] and #d[k] > 0 then parts[#parts + 1] = k .. " " .. table.concat(d[k], ", ") end
   end
   if d.baseline_service then parts[#parts + 1] = "service " .. M.BASELINE_SVC end
+  -- a deploy stopped while a command of it ran (Ctrl-C, SIGTERM, a kill -9: d.deploying kept)
+  -- never saw that command's answer, so its record cannot say what it made: whatever its
+  -- commands install may be there (newuser56: "nothing recorded as added yet" beside three
+  -- installed releases), and the teardown tells it (recover_interrupted)
+  if type(d.deploying) == "table" then
+    local stopped = ("its deploy was stopped while its commands ran, before it recorded what they made: whatever "
+      .. "they installed may be deployed (%s shows the releases); --resume, or the teardown below, finds it (what "
+      .. "is new in the namespace since the deploy started)"):format(k8s.cmdline { "helm", "list", "-n", ns or "NAMESPACE" })
+    return #parts > 0 and (table.concat(parts, "; ") .. "; and " .. stopped) or stopped
+  end
   return #parts > 0 and table.concat(parts, "; ") or "its deploy started (nothing recorded as added yet)"
 end
 

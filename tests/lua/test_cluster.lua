@@ -2706,6 +2706,14 @@ t.test("teardown advice: only where something is left deployed", function()
   -- a deploy that started but recorded nothing added yet is still named (teardown is safe)
   empty.before = {}
   t.eq(cluster.left_deployed(ctx({ a = empty })), { "run A (base): its deploy started (nothing recorded as added yet)" })
+  -- one stopped while its commands ran (d.deploying kept: their answers never seen) may have
+  -- installed anything they install: said so, never "nothing recorded" (newuser56 #2)
+  local stopped = { before = {}, deploying = { started = "2026-12-06T23:00:00Z" }, releases = { "ms-a" },
+    httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.left_deployed(ctx({ a = stopped })), { "run A (base): releases ms-a; and its deploy was stopped while "
+    .. "its commands ran, before it recorded what they made: whatever they installed may be deployed (helm list -n "
+    .. "bench shows the releases); --resume, or the teardown below, finds it (what is new in the namespace since "
+    .. "the deploy started)" })
 end)
 
 -- helmfile's own hooks and kube contexts (helmfile.yaml keys the render does not show):

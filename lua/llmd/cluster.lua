@@ -5496,8 +5496,8 @@ function M.left_of(d, ns)
   -- installed releases), and the teardown tells it (recover_interrupted)
   if type(d.deploying) == "table" then
     local stopped = ("its deploy was stopped while its commands ran, before it recorded what they made: whatever "
-      .. "they installed may be deployed (%s shows the releases); --resume, or the teardown below, finds it (what "
-      .. "is new in the namespace since the deploy started)"):format(
+      .. "they installed may be deployed (%s shows the releases); --resume, or a teardown of this workspace, "
+      .. "finds it (what is new in the namespace since the deploy started)"):format(
         k8s.cmdline { "helm", "list", "-n", ns or "NAMESPACE" })
     return #parts > 0 and (table.concat(parts, "; ") .. "; and " .. stopped) or stopped
   end

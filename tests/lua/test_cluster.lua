@@ -2712,8 +2712,8 @@ t.test("teardown advice: only where something is left deployed", function()
     httproutes = {}, gateways = {}, kustomize = {} }
   t.eq(cluster.left_deployed(ctx({ a = stopped })), { "run A (base): releases ms-a; and its deploy was stopped while "
     .. "its commands ran, before it recorded what they made: whatever they installed may be deployed (helm list -n "
-    .. "bench shows the releases); --resume, or the teardown below, finds it (what is new in the namespace since "
-    .. "the deploy started)" })
+    .. "bench shows the releases); --resume, or a teardown of this workspace, finds it (what is new in the "
+    .. "namespace since the deploy started)" })
 end)
 
 -- helmfile's own hooks and kube contexts (helmfile.yaml keys the render does not show):

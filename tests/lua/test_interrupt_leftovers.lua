@@ -86,8 +86,8 @@ t.test("Ctrl-C during the deploy: the summary says what may be deployed, and --r
   t.lacks(text, "nothing recorded as added yet")
   t.contains(text, "Left deployed in namespace llm-d-try: run A (baseline): its deploy was stopped while its commands "
     .. "ran, before it recorded what they made: whatever they installed may be deployed (helm list -n llm-d-try "
-    .. "shows the releases); --resume, or the teardown below, finds it (what is new in the namespace since the "
-    .. "deploy started).\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90\n")
+    .. "shows the releases); --resume, or a teardown of this workspace, finds it (what is new in the namespace "
+    .. "since the deploy started).\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90\n")
   r = t.fake_compare(s, { "--resume", w, "--step", "90" }, nil, s.dir)
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.eq(releases(), "", "--resume's teardown removed them")

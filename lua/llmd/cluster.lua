@@ -9,6 +9,7 @@
 --                                                        -- ({ resume = true }: M.validate)
 --   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
 local cmp = require "llmd.comparison"
+local errors = require "llmd.errors"
 local harness = require "llmd.harness"
 local http = require "llmd.http"
 local json = require "llmd.json"
@@ -1144,8 +1145,9 @@ end
 -- The steps ---------------------------------------------------------------------------------
 
 -- A line of progress on ctx.out, with the seconds since ctx.t0 (also experiment_run's).
+-- (an error wrapped into it names no place in llmdlua's code: llmd.errors' one rule)
 function M.say(ctx, fmt, ...)
-  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
+  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), errors.strip_own(fmt:format(...)), "\n")
   ctx.out:flush()
 end
 local say = M.say

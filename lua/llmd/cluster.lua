@@ -85,6 +85,15 @@ function M.yaml11_bool(v, pyyaml)
   return YAML11_BOOL[v]
 end
 
+-- The keys of a run's sections in a plan (M.validate).
+local EXISTING_KEYS = { results = true, link = true }
+local DEPLOY_KEYS = { method = true, guide_dir = true, environment = true, environments = true, release = true,
+  chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
+  values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
+  service = true, helmfile_hooks = true, new_values_keys = true }
+local BENCHMARK_KEYS = { template = true, vars = true, command = true, harness = true, workload = true,
+  attempts = true, pvc = true, load_stages = true }
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -97,7 +106,10 @@ function M.validate(plan, name, opts)
   -- typo again, so the typo's line alone says it - one line per mistake, newuser44)
   local meant = {}
   local function bad(key, msg) errs[#errs + 1] = { key = key, text = ("%s: %s: %s"):format(name, key, msg) } end
-  local function known(t, key, keys)
+  -- elsewhere(k): where else a key k unknown here belongs, said before the known keys
+  -- ("replicas belongs under runs.a.info.stack: ...", newuser56: README says so, the
+  -- refusal did not)
+  local function known(t, key, keys, elsewhere)
     for k in pairs(t) do
       if not keys[k] then
         local l = {}
@@ -106,8 +118,27 @@ function M.validate(plan, name, opts)
         local near = type(k) == "string" and require("llmd.opts").closest(k, l)
         local path = (key and (key .. ".") or "") .. tostring(k)
         if near and t[near] == nil then meant[(key and (key .. ".") or "") .. near] = true end
-        errs[#errs + 1] = { key = path, text = ("%s: %s: unknown key (%sknown: %s)"):format(M.key_where(name, k), path,
-          near and ("did you mean %s? "):format(near) or "", table.concat(l, ", ")) }
+        local there = not near and elsewhere and elsewhere(k)
+        errs[#errs + 1] = { key = path, text = ("%s: %s: unknown key (%s%sknown: %s)"):format(M.key_where(name, k),
+          path, near and ("did you mean %s? "):format(near) or "", there and (there .. "; ") or "",
+          table.concat(l, ", ")) }
+      end
+    end
+  end
+  -- the keys of a run's sections, for a key given in the wrong one: (section, set) in order
+  local run_sections = {
+    { "existing", EXISTING_KEYS }, { "deploy", DEPLOY_KEYS }, { "benchmark", BENCHMARK_KEYS },
+    { "info", ws.info_keys() },
+  }
+  local function run_elsewhere(key, here)
+    return function(k)
+      for _, sec in ipairs(run_sections) do
+        if sec[1] ~= here and sec[2][k] then return ("it belongs under %s.%s"):format(key, sec[1]) end
+      end
+      -- a key of the setup (replicas, tensor_parallel, ...): info's stack: keeps any (README)
+      if here == "info" and type(k) == "string" then
+        return ("a fact of the setup belongs under %s.info.stack (stack: {%s: ...}), kept as an extra row"):format(
+          key, k)
       end
     end
   end
@@ -199,7 +230,7 @@ function M.validate(plan, name, opts)
           -- plan's others are, with its line: "plan.yaml:11: runs.a.info.gpu: unknown key (did
           -- you mean gpus? ...)", newuser54 F5)
           local before = #errs
-          known(r.info, key .. ".info", ws.info_keys())
+          known(r.info, key .. ".info", ws.info_keys(), run_elsewhere(key, "info"))
           if #errs == before then
             local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
             if not iok then errs[#errs + 1] = { text = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) } end
@@ -212,7 +243,7 @@ function M.validate(plan, name, opts)
           if not is_map(r.existing) or type(r.existing.results) ~= "string" then
             bad(key .. ".existing.results", "expected the results folder")
           else
-            known(r.existing, key .. ".existing", { results = true, link = true })
+            known(r.existing, key .. ".existing", EXISTING_KEYS, run_elsewhere(key, "existing"))
             -- as --a DIR is checked: a folder that is there
             local mode = lfs.attributes(r.existing.results, "mode")
             if mode ~= "directory" and not opts.resume then
@@ -227,11 +258,7 @@ function M.validate(plan, name, opts)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
-              release = true,
-              chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
-              values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true, helmfile_hooks = true, new_values_keys = true })
+            known(d, key .. ".deploy", DEPLOY_KEYS, run_elsewhere(key, "deploy"))
             if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
               bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
                 .. "got %s"):format(tostring(d.helmfile_hooks)))
@@ -311,8 +338,7 @@ function M.validate(plan, name, opts)
           end
           if not is_map(b) then bad(key .. ".benchmark", "missing (or give 'existing')")
           else
-            known(b, key .. ".benchmark", { template = true, vars = true, command = true, harness = true,
-              workload = true, attempts = true, pvc = true, load_stages = true })
+            known(b, key .. ".benchmark", BENCHMARK_KEYS, run_elsewhere(key, "benchmark"))
             if type(b.template) ~= "string" then
               bad(key .. ".benchmark.template", "expected a run_only.sh config template")
             elseif lfs.attributes(b.template, "mode") ~= "file" then

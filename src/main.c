@@ -6,6 +6,7 @@
 ** Like lua.c: everything runs inside pmain under lua_pcall, so set-up errors are
 ** reported like script errors; the message handler adds a traceback.
 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -664,6 +665,43 @@ static int docall(lua_State *L, int nargs)
 }
 
 /*
+** The script of ROOT/lua (its *.lua files) that name most likely meant (llmd_closest, name
+** taken with ".lua" where it has none), into out; 0 when none is close or the folder cannot
+** be read.
+*/
+static int nearest_script(const char *root, const char *name, char *out, size_t outlen)
+{
+    char dir[PATH_MAX], want[256];
+    size_t len = strlen(name);
+    int with_ext = len >= 4 && strcmp(name + len - 4, ".lua") == 0;
+    if (snprintf(dir, sizeof dir, "%s/lua", root) >= (int)sizeof dir ||
+        snprintf(want, sizeof want, "%s%s", name, with_ext ? "" : ".lua") >= (int)sizeof want)
+        return 0;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0;
+    enum { MAX_SCRIPTS = 64 };
+    char *names[MAX_SCRIPTS + 1];
+    int n = 0;
+    const struct dirent *de;
+    while (n < MAX_SCRIPTS && (de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l > 4 && strcmp(de->d_name + l - 4, ".lua") == 0 && de->d_name[0] != '.') {
+            names[n] = strdup(de->d_name);
+            if (names[n] != NULL)
+                n++;
+        }
+    }
+    closedir(d);
+    names[n] = NULL;
+    const char *near = llmd_closest(want, (const char *const *)names);
+    int found = near != NULL && snprintf(out, outlen, "%s", near) < (int)outlen;
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return found;
+}
+
+/*
 ** Finds SCRIPT: ./SCRIPT (or the path as given) if it exists, else ROOT/lua/SCRIPT.
 ** Pushes the path found, or raises a usage error.
 */
@@ -695,6 +733,14 @@ static void find_script(lua_State *L, const char *name, int root)
                            name, lua_tostring(L, root), name, name);
             lua_pop(L, 1);
         }
+        /* a misspelt script ("llmdlua compre.lua"): the nearest of ROOT/lua's scripts, by the
+           rule the options' "did you mean" follows (llmd_closest) */
+        char near[256];
+        if (strchr(name, '/') == NULL && nearest_script(lua_tostring(L, root), name, near, sizeof near))
+            luaL_error(L,
+                       "cannot find script '%s' (looked in . and %s/lua); "
+                       "did you mean %s? (llmdlua %s --help)",
+                       name, lua_tostring(L, root), near, near);
         luaL_error(L, "cannot find script '%s' (looked in . and %s/lua)", name,
                    lua_tostring(L, root));
     }

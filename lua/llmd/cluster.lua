@@ -9,6 +9,7 @@
 --                                                        -- ({ resume = true }: M.validate)
 --   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
 local cmp = require "llmd.comparison"
+local errors = require "llmd.errors"
 local harness = require "llmd.harness"
 local http = require "llmd.http"
 local json = require "llmd.json"
@@ -84,6 +85,15 @@ function M.yaml11_bool(v, pyyaml)
   return YAML11_BOOL[v]
 end
 
+-- The keys of a run's sections in a plan (M.validate).
+local EXISTING_KEYS = { results = true, link = true }
+local DEPLOY_KEYS = { method = true, guide_dir = true, environment = true, environments = true, release = true,
+  chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
+  values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
+  service = true, helmfile_hooks = true, new_values_keys = true }
+local BENCHMARK_KEYS = { template = true, vars = true, command = true, harness = true, workload = true,
+  attempts = true, pvc = true, load_stages = true }
+
 -- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
 -- resumed comparison's plan, whose existing runs' folders were imported already (they need
 -- not be there any more).
@@ -96,7 +106,10 @@ function M.validate(plan, name, opts)
   -- typo again, so the typo's line alone says it - one line per mistake, newuser44)
   local meant = {}
   local function bad(key, msg) errs[#errs + 1] = { key = key, text = ("%s: %s: %s"):format(name, key, msg) } end
-  local function known(t, key, keys)
+  -- elsewhere(k): where else a key k unknown here belongs, said before the known keys
+  -- ("replicas belongs under runs.a.info.stack: ...", newuser56: README says so, the
+  -- refusal did not)
+  local function known(t, key, keys, elsewhere)
     for k in pairs(t) do
       if not keys[k] then
         local l = {}
@@ -105,8 +118,27 @@ function M.validate(plan, name, opts)
         local near = type(k) == "string" and require("llmd.opts").closest(k, l)
         local path = (key and (key .. ".") or "") .. tostring(k)
         if near and t[near] == nil then meant[(key and (key .. ".") or "") .. near] = true end
-        errs[#errs + 1] = { key = path, text = ("%s: %s: unknown key (%sknown: %s)"):format(M.key_where(name, k), path,
-          near and ("did you mean %s? "):format(near) or "", table.concat(l, ", ")) }
+        local there = not near and elsewhere and elsewhere(k)
+        errs[#errs + 1] = { key = path, text = ("%s: %s: unknown key (%s%sknown: %s)"):format(M.key_where(name, k),
+          path, near and ("did you mean %s? "):format(near) or "", there and (there .. "; ") or "",
+          table.concat(l, ", ")) }
+      end
+    end
+  end
+  -- the keys of a run's sections, for a key given in the wrong one: (section, set) in order
+  local run_sections = {
+    { "existing", EXISTING_KEYS }, { "deploy", DEPLOY_KEYS }, { "benchmark", BENCHMARK_KEYS },
+    { "info", ws.info_keys() },
+  }
+  local function run_elsewhere(key, here)
+    return function(k)
+      for _, sec in ipairs(run_sections) do
+        if sec[1] ~= here and sec[2][k] then return ("it belongs under %s.%s"):format(key, sec[1]) end
+      end
+      -- a key of the setup (replicas, tensor_parallel, ...): info's stack: keeps any (README)
+      if here == "info" and type(k) == "string" then
+        return ("a fact of the setup belongs under %s.info.stack (stack: {%s: ...}), kept as an extra row"):format(
+          key, k)
       end
     end
   end
@@ -198,7 +230,7 @@ function M.validate(plan, name, opts)
           -- plan's others are, with its line: "plan.yaml:11: runs.a.info.gpu: unknown key (did
           -- you mean gpus? ...)", newuser54 F5)
           local before = #errs
-          known(r.info, key .. ".info", ws.info_keys())
+          known(r.info, key .. ".info", ws.info_keys(), run_elsewhere(key, "info"))
           if #errs == before then
             local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
             if not iok then errs[#errs + 1] = { text = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) } end
@@ -211,7 +243,7 @@ function M.validate(plan, name, opts)
           if not is_map(r.existing) or type(r.existing.results) ~= "string" then
             bad(key .. ".existing.results", "expected the results folder")
           else
-            known(r.existing, key .. ".existing", { results = true, link = true })
+            known(r.existing, key .. ".existing", EXISTING_KEYS, run_elsewhere(key, "existing"))
             -- as --a DIR is checked: a folder that is there
             local mode = lfs.attributes(r.existing.results, "mode")
             if mode ~= "directory" and not opts.resume then
@@ -226,11 +258,7 @@ function M.validate(plan, name, opts)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
-              release = true,
-              chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
-              values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true, helmfile_hooks = true, new_values_keys = true })
+            known(d, key .. ".deploy", DEPLOY_KEYS, run_elsewhere(key, "deploy"))
             if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
               bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
                 .. "got %s"):format(tostring(d.helmfile_hooks)))
@@ -310,8 +338,7 @@ function M.validate(plan, name, opts)
           end
           if not is_map(b) then bad(key .. ".benchmark", "missing (or give 'existing')")
           else
-            known(b, key .. ".benchmark", { template = true, vars = true, command = true, harness = true,
-              workload = true, attempts = true, pvc = true, load_stages = true })
+            known(b, key .. ".benchmark", BENCHMARK_KEYS, run_elsewhere(key, "benchmark"))
             if type(b.template) ~= "string" then
               bad(key .. ".benchmark.template", "expected a run_only.sh config template")
             elseif lfs.attributes(b.template, "mode") ~= "file" then
@@ -1144,8 +1171,9 @@ end
 -- The steps ---------------------------------------------------------------------------------
 
 -- A line of progress on ctx.out, with the seconds since ctx.t0 (also experiment_run's).
+-- (an error wrapped into it names no place in llmdlua's code: llmd.errors' one rule)
 function M.say(ctx, fmt, ...)
-  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
+  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), errors.strip_own(fmt:format(...)), "\n")
   ctx.out:flush()
 end
 local say = M.say
@@ -5504,7 +5532,7 @@ end
 function M.left_deployed(ctx)
   local left = {}
   for _, x in ipairs { "a", "b" } do
-    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x])
+    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x], ctx.ns)
     if what then
       local r = run_of(ctx, x)
       left[#left + 1] = ("run %s (%s): %s"):format(x:upper(), r and r.label or x, what)
@@ -5514,14 +5542,26 @@ function M.left_deployed(ctx)
 end
 
 -- What the record d (M.deployed) says is still there: "releases sim; kustomize ms", or nil
--- when its deploy never started or it was torn down.
-function M.left_of(d)
+-- when its deploy never started or it was torn down. ns: the namespace, named where the record
+-- cannot say (a deploy stopped while its commands ran).
+function M.left_of(d, ns)
   if not (d and d.before and not d.torn_down) then return nil end
   local parts = {}
   for _, k in ipairs { "releases", "httproutes", "gateways", "kustomize" } do
     if d[k] and #d[k] > 0 then parts[#parts + 1] = k .. " " .. table.concat(d[k], ", ") end
   end
   if d.baseline_service then parts[#parts + 1] = "service " .. M.BASELINE_SVC end
+  -- a deploy stopped while a command of it ran (Ctrl-C, SIGTERM, a kill -9: d.deploying kept)
+  -- never saw that command's answer, so its record cannot say what it made: whatever its
+  -- commands install may be there (newuser56: "nothing recorded as added yet" beside three
+  -- installed releases), and the teardown tells it (recover_interrupted)
+  if type(d.deploying) == "table" then
+    local stopped = ("its deploy was stopped while its commands ran, before it recorded what they made: whatever "
+      .. "they installed may be deployed (%s shows the releases); --resume, or a teardown of this workspace, "
+      .. "finds it (what is new in the namespace since the deploy started)"):format(
+        k8s.cmdline { "helm", "list", "-n", ns or "NAMESPACE" })
+    return #parts > 0 and (table.concat(parts, "; ") .. "; and " .. stopped) or stopped
+  end
   return #parts > 0 and table.concat(parts, "; ") or "its deploy started (nothing recorded as added yet)"
 end
 

@@ -1006,7 +1006,7 @@ function M.left_deployed(ctx)
   if ctx.dry_run then return left end
   for _, st in ipairs(ctx.exp.setup_treatments) do
     local c = ctx.stacks[st.name]
-    local what = c and cluster.left_of(c.deployed and c.deployed.stack)
+    local what = c and cluster.left_of(c.deployed and c.deployed.stack, c.ns)
     if what then left[#left + 1] = ("setup treatment %s in namespace %s: %s"):format(st.name, c.ns, what) end
   end
   return left

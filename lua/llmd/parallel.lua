@@ -262,6 +262,8 @@ end
 -- did (the figures are the same: read as without a child). nil where there is nothing to say.
 function M.fallback_line(prog, what, done, why, kind)
   if kind == "chosen" or kind == nil then return nil end
+  -- (why wraps the child's error: no position in llmdlua's code, llmd.errors' one rule)
+  why = require("llmd.errors").text(why)
   if kind == "bug" then
     return ("%s: warning: %s %s: %s (a bug in llmdlua, please report it; the figures are the same)"):format(prog,
       what, done, why)

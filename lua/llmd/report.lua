@@ -4506,6 +4506,20 @@ local function headline_evidence(model, A, B)
           .. "them"):format(gc.a, gc.b, basis)
         or model.workload_match.like_for_like and (basis .. ": untested")
         or "whole-run figure over different loads: not like for like"
+      -- a whole-run figure that is not like for like has no Change a reader could quote: its
+      -- Delta and Change cells say so and why, never "-43.3 %" beside a note marker (newuser56:
+      -- 351.2 against 199.1 tok/s per GPU over different load ladders read as "4 GPUs give 43 %
+      -- less per GPU"); the figures stay in their own cells. (Different workloads and an
+      -- unknown count already say N/A with their reason.)
+      local why = not differ and not (k == "output_tps_per_gpu" and one_unknown) and (model.pooled_over
+        and "pooled over loads where a run was overloaded"
+        or gc and model.workload_match.like_for_like and ("the share per GPU follows the GPU counts, %d and %d, "
+          .. "at the same loads"):format(gc.a, gc.b)
+        or not model.workload_match.like_for_like and "whole-run figures over different loads")
+      if why and r.a ~= nil and r.b ~= nil then
+        r.delta_text = ("not comparable (%s)"):format(why)
+        r.pct_text = r.delta_text
+      end
     end
   end
 end
@@ -8327,7 +8341,9 @@ function M.curve_rows(model)
     row(key, a, b, h.a_text, h.b_text, known, (a == nil or b == nil) and "not comparable" or verdict, bounds)
     local r = out[#out]
     r.unit = unit
-    if a ~= nil and b ~= nil and not known and h.delta_text and h.delta_text ~= "" then
+    -- (a whole-run row not like for like has no B - A, headline_evidence: the evidence says why)
+    if a ~= nil and b ~= nil and not known and h.delta_text and h.delta_text ~= ""
+      and not h.delta_text:match("^not comparable") then
       r.note = r.note .. ("; B - A per GPU: %s"):format(h.delta_text == h.pct_text and h.delta_text
         or (h.delta_text .. ", " .. h.pct_text))
     end

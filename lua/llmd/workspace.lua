@@ -1049,8 +1049,12 @@ function M.check_info(v, path, file)
       for n in pairs(known) do names[#names + 1] = n end
       table.sort(names)
       local near = type(k) == "string" and require("llmd.opts").closest(k, names)
-      error(("%s: unknown key '%s' (%sknown: %s)"):format(at(k), tostring(k),
-        near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
+      -- a fact of the setup (replicas, tensor_parallel): stack: keeps any key (README), said
+      -- (newuser56: the list of known keys alone did not say where it goes)
+      local there = not near and type(k) == "string" and ("a fact of the setup belongs under stack: (stack: "
+        .. "{%s: ...}), kept as an extra row; "):format(k) or ""
+      error(("%s: unknown key '%s' (%s%sknown: %s)"):format(at(k), tostring(k),
+        near and ("did you mean '%s'? "):format(near) or "", there, table.concat(names, ", ")), 0)
     end
   end
   -- other keys under stack: are the user's own, kept as extra rows; one that looks like a

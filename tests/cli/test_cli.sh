@@ -116,6 +116,17 @@ run "$BIN" nope
 expect_rc 2
 expect_err_first "llmdlua: cannot find script 'nope' (looked in . and $(dirname "$BIN")/lua)"
 
+name="a misspelt script: the nearest of lua/'s scripts said, as for options (newuser56 #4)"
+run "$BIN" compre.lua
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'compre.lua' (looked in . and $(dirname "$BIN")/lua); did you mean compare.lua? (llmdlua compare.lua --help)"
+run "$BIN" analyse.lua --help
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'analyse.lua' (looked in . and $(dirname "$BIN")/lua); did you mean analyze.lua? (llmdlua analyze.lua --help)"
+run "$BIN" extrct
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'extrct' (looked in . and $(dirname "$BIN")/lua); did you mean extract.lua? (llmdlua extract.lua --help)"
+
 name="--slo with a unit: drop the unit, the limit is in the key's (newuser54 F5)"
 run "$BIN" treatments.lua --run a=/tmp --run b=/tmp --slo ttft_p90_ms=500ms
 expect_rc 2

@@ -1209,6 +1209,49 @@ t.test("plan validation: a misspelt key is one line naming the file, its line an
   t.eq(lines, { d .. "/p.yaml: runs.a.deploy.enviroment", d .. "/p.yaml: runs.b.deploy.enviroment" })
 end)
 
+-- newuser56 #5: a key known in another section of a run is refused with where it belongs, not
+-- the list of this section's keys alone: runs.a.info.replicas goes under info's stack: (README:
+-- "Other keys under stack: (replicas, tensor_parallel, ...) are kept as given"); gpus under
+-- deploy: belongs under info:, chart under info: under deploy:. Expected lines by hand.
+t.test("plan validation: a key of another section says where it belongs (info.replicas: under stack:)", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/template.yaml", "x: 1\n")
+  local function plan(info, deploy_extra)
+    return table.concat({
+      "namespace: llm-d-try",                                                                   -- 1
+      "runs:",                                                                                  -- 2
+      "  a:",                                                                                   -- 3
+      "    label: base",                                                                        -- 4
+      "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m" .. deploy_extra .. "}", -- 5
+      "    benchmark: {template: template.yaml, harness: inference-perf}",                      -- 6
+      "    info: " .. info,                                                                     -- 7
+      "  b:",
+      "    label: cand",
+      "    deploy: {method: helmfile, guide_dir: guide, environment: e, model: m}",
+      "    benchmark: {template: template.yaml, harness: inference-perf}",
+    }, "\n") .. "\n"
+  end
+  local info_keys = "known: benchmark, decode_image, gateway, gpus, guide, hardware, harness, label, llmd_version, "
+    .. "load_stages, model, namespace, slo, stack, timestamp, workload)"
+  t.write(d .. "/p.yaml", plan("{gpus: 2, replicas: 2}", ""))
+  local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.eq(err, d .. "/p.yaml:7: runs.a.info.replicas: unknown key (a fact of the setup belongs under runs.a.info.stack "
+    .. "(stack: {replicas: ...}), kept as an extra row; " .. info_keys)
+  t.write(d .. "/p.yaml", plan("{gpus: 2, chart: c}", ""))
+  err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.eq(err, d .. "/p.yaml:7: runs.a.info.chart: unknown key (it belongs under runs.a.deploy; " .. info_keys)
+  t.write(d .. "/p.yaml", plan("{model: m}", ", gpus: 2"))
+  err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  t.ok(err:find(d .. "/p.yaml:5: runs.a.deploy.gpus: unknown key (it belongs under runs.a.info; known: chart, ",
+    1, true), err)
+  -- an info file (--a-info): the same, under its stack:
+  t.write(d .. "/i.yaml", "gpus: 2\nreplicas: 2\n")
+  err = t.raises("i.yaml", require("llmd.workspace").read_info, d .. "/i.yaml")
+  t.eq(err, d .. "/i.yaml:2: unknown key 'replicas' (a fact of the setup belongs under stack: (stack: {replicas: "
+    .. "...}), kept as an extra row; " .. info_keys)
+end)
+
 -- README: a misspelt key gets "did you mean" and never a second line about the key it stood for
 -- missing. `lable` for `label` (two letters swapped) is 2 plain edits from label, beyond a
 -- five-letter word's reach (a third of its length), so on main it got no suggestion and a second
@@ -2706,6 +2749,14 @@ t.test("teardown advice: only where something is left deployed", function()
   -- a deploy that started but recorded nothing added yet is still named (teardown is safe)
   empty.before = {}
   t.eq(cluster.left_deployed(ctx({ a = empty })), { "run A (base): its deploy started (nothing recorded as added yet)" })
+  -- one stopped while its commands ran (d.deploying kept: their answers never seen) may have
+  -- installed anything they install: said so, never "nothing recorded" (newuser56 #2)
+  local stopped = { before = {}, deploying = { started = "2026-12-06T23:00:00Z" }, releases = { "ms-a" },
+    httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.left_deployed(ctx({ a = stopped })), { "run A (base): releases ms-a; and its deploy was stopped while "
+    .. "its commands ran, before it recorded what they made: whatever they installed may be deployed (helm list -n "
+    .. "bench shows the releases); --resume, or a teardown of this workspace, finds it (what is new in the "
+    .. "namespace since the deploy started)" })
 end)
 
 -- helmfile's own hooks and kube contexts (helmfile.yaml keys the render does not show):

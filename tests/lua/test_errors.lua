@@ -33,6 +33,26 @@ t.test("1: errors.text drops the Lua position in front; user_text keeps a bug fo
     "--warmup 7: no stage 7")
 end)
 
+-- newuser56 #3: an error caught and wrapped into a note or another message kept the
+-- position in llmdlua's own code that the error carried ("(/x/lua/llmd/parallel.lua:83:
+-- .../stats-12.bin: cannot write: ...)"): one rule (errors.text, strip_own) takes out every
+-- position of a file of llmdlua's lua/ folder (this tree's, found by its path, whole or as Lua
+-- shortens it, ".../lua/llmd/x.lua"), wherever it is; one in a file of the user's stays.
+t.test("newuser56-3: errors.text and strip_own drop llmdlua's own source positions anywhere in a text", function()
+  local own = ROOT .. "/lua/llmd/parallel.lua:83: "
+  local full = "/w/.side-b/stats-12.bin: cannot write: No space left on device"
+  t.eq(errors.text("run b: its reader could not hand it over (" .. own .. full .. ")"),
+    "run b: its reader could not hand it over (" .. full .. ")")
+  t.eq(errors.strip_own("note: x (..." .. ("lua/llmd/parallel.lua:83: "):sub(1) .. full .. "; " .. ROOT
+    .. "/lua/compare.lua:9: y)"), "note: x (" .. full .. "; y)")
+  -- (a user's file, or a name no file of lua/ has, keeps its position)
+  t.eq(errors.strip_own("x (/home/me/my.lua:3: y; /opt/other/lua/llmd/nosuchfile.lua:4: z)"),
+    "x (/home/me/my.lua:3: y; /opt/other/lua/llmd/nosuchfile.lua:4: z)")
+  -- user_text: the one line, without it; a bug (a position in front, not the user's file) still nil
+  t.eq(errors.user_text("run b: its reader (" .. own .. full .. ")"), "run b: its reader (" .. full .. ")")
+  t.eq(errors.user_text(own .. "attempt to index a nil value"), nil)
+end)
+
 -- llmd.errors had its own copy of the host's names_a_file (src/main.c), in Lua: one rule, two
 -- implementations that differed (the copy ended a name at any white space, the host only at
 -- ':', ' ' and a newline). Now the host's own function is the one both use. Expected values by

@@ -51,3 +51,44 @@ t.test("a hang-up in the benchmark: exit 130, and the summary names the hang-up 
     .. "SIGTERM or a hang-up, SIGHUP); whatever was deployed is left as it is.\n")
   t.contains(text, "Continue with:               llmdlua compare.lua --resume " .. w .. "\n")
 end)
+
+-- newuser56 #2: Ctrl-C (SIGINT to the whole process group: compare.lua and the helmfile it
+-- runs) while the deploy's helmfile apply ran, after it had installed the three releases:
+-- the summary said "its deploy started (nothing recorded as added yet)" while `helm list`
+-- showed all three (the interrupted command's answer was never seen, so nothing was
+-- recorded). It must not understate: what may be deployed, and that --resume's teardown finds it.
+t.test("Ctrl-C during the deploy: the summary says what may be deployed, and --resume finds and removes it", function()
+  local proc = require "llmd.proc"
+  local s = t.try_setup { parent = "." }
+  local out = s.dir .. "/out.txt"
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_DEPLOY = "30"
+  -- (llmd.proc starts it in its own process group, as a shell's foreground job: its pid is the
+  -- group's id)
+  local p = proc.spawn({ "sh", "-c", 'exec "$0" compare.lua --yes --plan "$1" >"$2" 2>&1',
+    t.root() .. "/llmdlua", s.plan, out }, { env = env, cwd = s.dir })
+  t.ok(t.wait_for_file(s.cluster .. "/deploy-sleeping", p), "the deploy ran")
+  t.eq(proc.run({ "kill", "-INT", "--", "-" .. tostring(p:pid()) }).code, 0, "Ctrl-C to the group")
+  local r = p:wait(60) or p:kill(5)
+  local text, w = t.read(out), t.workspaces(s.dir)[1]
+  t.eq(r.code, 130, text)
+  local FAKEBIN = t.root() .. "/tests/fakecluster/bin"
+  local function releases()
+    local l = proc.run({ FAKEBIN .. "/helm", "list", "-n", "llm-d-try", "--short" }, { env = s.env })
+    t.eq(l.code, 0, l.stderr)
+    local names = {}
+    for n in l.stdout:gmatch("[^\n]+") do names[#names + 1] = n end
+    table.sort(names)
+    return table.concat(names, " ")
+  end
+  t.eq(releases(), "gaie-try infra-try ms-try", "the interrupted helmfile had installed the stack")
+  t.lacks(text, "nothing recorded as added yet")
+  t.contains(text, "Left deployed in namespace llm-d-try: run A (baseline): its deploy was stopped while its commands "
+    .. "ran, before it recorded what they made: whatever they installed may be deployed (helm list -n llm-d-try "
+    .. "shows the releases); --resume, or a teardown of this workspace, finds it (what is new in the namespace "
+    .. "since the deploy started).\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90\n")
+  r = t.fake_compare(s, { "--resume", w, "--step", "90" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(releases(), "", "--resume's teardown removed them")
+end)

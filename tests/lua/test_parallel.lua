@@ -339,6 +339,7 @@ local f = assert(io.open(d .. "/error.txt", "wb"))
 f:write((" "):rep(16384))
 f:close()
 if prep == "full" then assert(lfs.link("/dev/full", d .. "/side.tmp", true)) end
+if prep == "full-stats" then assert(lfs.link("/dev/full", d .. "/stats-1.bin", true)) end
 local p = proc.spawn({ par.exe(), "-e", ("require('llmd.parallel').hand_over(%q, %s)"):format(d, side) },
   { stdout = "null", stderr = { file = d .. "/stderr.txt" } })
 local ok, v, why, kind = pcall(par.finish, { dir = d, x = "b", p = p })
@@ -362,6 +363,17 @@ io.write(table.concat({ tostring(ok), tostring(v), tostring(why), tostring(kind)
     local got = run("{ n = 1 }", "full", strict)
     t.ok(got:match("^true|nil|[^|]*/%.side%-b/side%.tmp: cannot write: No space left on device|environment|nil\n$"), got)
   end
+  -- a stats dump the disk refused (newuser56 #3: its note named
+  -- ".../lua/llmd/parallel.lua:83: .../stats-12.bin: cannot write: ..."): the cause, naming the
+  -- file, and no place in llmdlua's own code, in the note compare.lua prints
+  local got = run("{ s = require('llmd.stats').new() }", "full-stats", false)
+  local why = got:match("^true|nil|([^|]*)|environment|nil\n$")
+  t.ok(why and why:find("/.side-b/stats-1.bin: cannot write: No space left on device", 1, true), got)
+  local line = par.fallback_line("compare.lua", "run b", "was read again by this llmdlua: its reader could not hand "
+    .. "it over", why, "environment")
+  t.ok(line:match("^compare%.lua: note: run b was read again by this llmdlua: its reader could not hand it over %([^%(]*"
+    .. "/%.side%-b/stats%-1%.bin: cannot write: No space left on device%)$"), line)
+  t.ok(not line:find("%.lua:%d"), line)
   -- (and a side that can be: handed over, as before)
   t.eq(run("{ n = 1 }", nil, true), "true|side n=1|nil|nil|nil\n")
   -- the job handed to the child: the same bug, found before it starts

@@ -111,6 +111,9 @@ t.test("whole-run rows pooled over a load a run was overloaded at: not comparabl
     local h
     for _, x in ipairs(c.json.headline) do if x.key == "output_tps_per_gpu" then h = x end end
     t.eq(h.evidence, "not comparable: the whole-run figures pool load points where a run was overloaded (16/s in A)")
+    -- (no Delta or Change a reader could quote beside it, fixc56)
+    t.eq({ h.delta_text, h.pct_text }, { "not comparable (pooled over loads where a run was overloaded)",
+      "not comparable (pooled over loads where a run was overloaded)" })
     t.eq(t.csv_row(t.read(c.ws .. "/comparison.csv"), "output_tps_per_gpu")[7], "not comparable")
   end)
 

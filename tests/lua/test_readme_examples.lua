@@ -149,3 +149,53 @@ t.test("README 'Files and folders: lfs': the example lists a folder's JSON files
   t.eq(r.code, 1)
   t.eq(r.stderr, "llmdlua: " .. d .. "/nope: not a folder\n")
 end)
+
+-- newuser56 #7: README never said how a scan.csv function sink is keyed (the user guessed the
+-- column name after `$` was refused). Its block runs as written on a CSV of three rows, one
+-- without a TTFT: 3 rows, 2 with one, mean (120.5 + 98.25) / 2 = 109.375 ms (by hand); and
+-- `$` is refused with the line README quotes.
+t.test("README 'scan.csv row by row': the function-sink block runs; `$` is refused as it says", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local sec = readme:match("#### `scan.csv` row by row: a function sink\n(.-)\n```lua\n")
+  t.ok(sec, "the section")
+  local block = readme:match("#### `scan.csv` row by row: a function sink\n.-```lua\n(.-)```")
+  t.ok(block, "the block")
+  local d = t.tmpdir()
+  t.write(d .. "/rows.lua", block)
+  t.write(d .. "/requests.csv", "id,ttft_ms\n1,120.5\n2,\n3,98.25\n")
+  local r = proc.run({ ROOT .. "/llmdlua", "rows.lua", "requests.csv" }, { cwd = d })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "3 rows, 2 with a TTFT, mean 109.4 ms\n")
+  -- the refusal README quotes, on a file of its two columns
+  t.write(d .. "/req.csv", "id,ttft_ms\n1,120.5\n")
+  local quoted = sec:match("is refused with `([^`]+)`")
+  t.ok(quoted, sec)
+  local ok, err = pcall(require("llmd.scan").csv, d .. "/req.csv", { { "$", function() end } })
+  t.ok(not ok)
+  t.eq(err, d .. "/" .. quoted)
+end)
+
+-- newuser56 #6: `harness: inference_perf` was accepted silently (an alias README did not
+-- name). README now says a harness's name with `_` for `-` is the same harness wherever one is
+-- named, and the reports name it as the table's first column does: each such name of the
+-- table resolves to that harness, and a comparison given --harness inference_perf records
+-- "inference-perf" (the table's own name, read off README here).
+t.test("README: a harness named with _ for - is the same harness, named as the table does", function()
+  local readme = t.read(ROOT .. "/README.md")
+  t.contains(readme, "the same name with `_` for `-`\n(`inference_perf`, `vllm_benchmark`: its Lua module's name) "
+    .. "names the same harness")
+  local harness = require "llmd.harness"
+  local names = {}
+  for n in readme:gmatch("\n| `([a-z][a-z-]*)` | ") do
+    if n:find("-", 1, true) and pcall(harness.get, n) then names[#names + 1] = n end
+  end
+  t.ok(#names >= 3, table.concat(names, ", "))
+  for _, n in ipairs(names) do t.eq(harness.get((n:gsub("%-", "_"))).name, n) end
+  local d = t.tmpdir()
+  local base = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+  local r = proc.run({ ROOT .. "/llmdlua", "compare.lua", "--a", base, "--b", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching",
+    "--harness", "inference_perf", "--parent", d, "--quiet" })
+  t.eq(r.code, 0, r.stderr)
+  local ws = t.workspaces(d)[1]
+  t.eq(require("llmd.json").read(ws .. "/run-a/run_model.json").harness, "inference-perf")
+end)

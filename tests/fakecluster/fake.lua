@@ -3771,6 +3771,49 @@ replay_per_request = function(path, dest, rec, parts, seed_of)
   return nil
 end
 
+-- A stage taken again without per-request data to redraw (redraw_block): its latency and
+-- length dicts a new draw all the same, as a real repeat's are: n samples (the stage's
+-- successes) drawn from each recorded dict's piecewise-linear distribution (its min,
+-- percentiles and max at their fractions, linear between: pct_cdf's inverse) by
+-- seeded_draws(seed), and their summary_of (min and max the recorded ones). A dict without
+-- every percentile of PCT_KEYS stays as recorded (its distribution is not known well enough
+-- to draw from).
+local function redraw_stage(d, seed)
+  local succ = type(d.successes) == "table" and d.successes or nil
+  local n = succ and math.type(succ.count) == "integer" and succ.count or 0
+  if n < 2 then return end
+  local draw1 = seeded_draws(seed)
+  local function redrawn(sm)
+    if type(sm) ~= "table" then return sm end
+    for _, k in ipairs(PCT_KEYS) do if type(sm[k]) ~= "number" then return sm end end
+    local vals = {}
+    for _ = 1, math.min(n, 200000) do
+      local u = (draw1(1 << 30) - 0.5) / (1 << 30) * 100
+      local v = sm.max
+      for i = 2, #PCT_KEYS do
+        if u <= PCT_AT[i] then
+          local a, b = sm[PCT_KEYS[i - 1]], sm[PCT_KEYS[i]]
+          v = a + (b - a) * (u - PCT_AT[i - 1]) / (PCT_AT[i] - PCT_AT[i - 1])
+          break
+        end
+      end
+      vals[#vals + 1] = v
+    end
+    -- (its least and greatest the recorded ones, which every draw lies between: the stage's
+    -- window is its send span plus the recorded drain, at least the least latency)
+    local out = summary_of(vals, sm)
+    out.min, out.max = sm.min, sm.max
+    return out
+  end
+  if type(succ.latency) == "table" then
+    local keys = {}
+    for k in pairs(succ.latency) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do succ.latency[k] = redrawn(succ.latency[k]) end
+  end
+  for _, k in ipairs { "prompt_len", "output_len" } do succ[k] = redrawn(succ[k]) end
+end
+
 -- Where the per-request file was replayed (each part's requests, part.requests): the
 -- successes' latency and length summaries as inference-perf computes them, from the requests
 -- (request_summaries), never the mixture of the stages' percentiles: each stage taken again
@@ -3862,8 +3905,9 @@ run_workload = function(src, dest, wl, harness_name, seed_base)
     -- (../shared/fixtures/FORMATS.md, Lifecycle summary schema), never the earlier stage's
     -- file again byte for byte (which the run's reader rightly refuses as one file saved
     -- twice). The k-th reuse reads each schedule delay k x 37 us later and sends k x 0.01 %
-    -- slower: within the recorded stages' own spread (their delays span about 2 ms), so the
-    -- figures a test derives from the recorded stage stay within its tolerances.
+    -- slower: within the recorded stages' own spread (their delays span about 2 ms); its
+    -- latencies and lengths are a new draw (redraw_stage; redraw_block where the recording has
+    -- per-request data), as a real repeat's are, never the recorded ones again.
     used[r.index] = (used[r.index] or 0) + 1
     local again = used[r.index] - 1
     if again > 0 then
@@ -3873,6 +3917,7 @@ run_workload = function(src, dest, wl, harness_name, seed_base)
         end
       end
       if type(ls.achieved_rate) == "number" then ls.achieved_rate = ls.achieved_rate * (1 - again * 1e-4) end
+      redraw_stage(d, ("%s/stage_%d"):format(seed_base or "", i - 1))
     end
     local count0 = ls.count
     local count = type(want.duration) == "number" and want.duration > 0

@@ -159,6 +159,14 @@ t.test("two stages asked at one rate are two measurements, not one file written 
   local harness = require "llmd.harness"
   local ex = harness.extract(res)
   t.eq(#ex.stages, 2)
+  -- (fake56) and two repeats: the second a new draw from the recorded stage's distribution,
+  -- not the recording scaled (which the comparison reads as one measurement); its TTFT p90
+  -- within 10 % of the recorded one (400 draws: the p90's sampling error, about
+  -- sqrt(0.9 x 0.1 / 400) = 1.5 % of the distribution, is a few % of it here)
+  t.eq(require("llmd.loadpoints").scaled_copy(ex.stages[1], ex.stages[2]), false)
+  t.eq(require("llmd.loadpoints").points(ex)[1].repeats, 2)
+  local q0, q1 = s0.successes.latency.time_to_first_token.p90, s1.successes.latency.time_to_first_token.p90
+  t.ok(q0 ~= q1 and math.abs(q1 / q0 - 1) < 0.1, ("TTFT p90 %g, then %g"):format(q0, q1))
   -- the real-harness path still refuses a file genuinely saved twice beside them
   assert(proc.run({ "cp", res .. "/stage_1_lifecycle_metrics.json", res .. "/stage_2_lifecycle_metrics.json" }).ok)
   t.contains(t.raises("are the same file, byte for byte", harness.extract, res), "stage_1_lifecycle_metrics.json")

@@ -190,7 +190,8 @@ end
 -- so their ratios spread by far more than M.REPLAY_TOLERANCE (0.1 %: ten times the fake's
 -- 0.01 % step, a hundred times a float's rounding through ms/s conversions) over at least
 -- M.REPLAY_MIN_FIGURES figures (with fewer, a chance agreement is not rare enough to call).
--- Such repeats are no evidence of spread: a copy counts as no repeat.
+-- Such repeats are no evidence of spread: a copy counts as no repeat. (Their request rates,
+-- where both say one, agree within the tolerance too: the same requests, the same pace.)
 M.REPLAY_TOLERANCE = 1e-3
 M.REPLAY_MIN_FIGURES = 6
 local function latency_figure(k)
@@ -208,7 +209,14 @@ function M.scaled_copy(a, b)
       lo, hi, n = math.min(lo, r), math.max(hi, r), n + 1
     end
   end
-  return n >= M.REPLAY_MIN_FIGURES and hi / lo - 1 <= M.REPLAY_TOLERANCE
+  if not (n >= M.REPLAY_MIN_FIGURES and hi / lo - 1 <= M.REPLAY_TOLERANCE) then return false end
+  -- (the same requests also complete at one rate: repeats whose latencies agree but whose
+  -- request rates differ beyond the tolerance are measurements that differ, not copies)
+  local ra, rb = va.throughput_req_s, vb.throughput_req_s
+  if finite(ra) and finite(rb) and ra > 0 and rb > 0 then
+    return math.abs(rb / ra - 1) <= M.REPLAY_TOLERANCE
+  end
+  return true
 end
 
 -- The loads of run whose repeats are copies of one recording (M.points' p.replayed), and the

@@ -51,16 +51,22 @@ local function noisy(j) return 1 + ((j * 7) % 11 - 5) / 100 end
 
 t.test("repeats that are one recording scaled by one factor are read as measured once, and said", function()
   local run = harness.extract(run_with_again(copies))
+  -- found (the copies kept until the comparison's check says them)
+  for _, p in ipairs(lp.points(run)) do t.eq(p.replayed, p.offered > 1 and 1 or nil, "replayed at " .. p.offered) end
+  local text = "run B's repeats at 31.4, 61.79 req/s are copies of one recording (every latency figure of a repeat "
+    .. "the other's times one factor, within 0.02 %): no spread to estimate; each such load is read as measured once "
+    .. "(no interval, no test from its repeats)"
+  t.eq(lp.replayed_text(run, "run B"), text)
+  require("llmd.comparison").check_replayed_repeats(run, { label = "B" })
+  t.eq(run.checks[#run.checks].kind, "replayed_repeats")
+  t.eq(run.checks[#run.checks].text, text)
+  t.eq(run.status, "warnings")
   local pts = lp.points(run)
   t.eq(#pts, 3)
   for _, p in ipairs(pts) do
     -- (main: the points at 31.4 and 61.79 req/s had 2 repeats each, a zero-width interval)
     t.eq(p.repeats, 1, "repeats at " .. p.offered)
-    t.eq(p.replayed, p.offered > 1 and 1 or nil, "replayed at " .. p.offered)
   end
-  t.eq(lp.replayed_text(run, "run B"), "run B's repeats at 31.4, 61.79 req/s are copies of one recording (every "
-    .. "latency figure of a repeat the other's times one factor, within 0.1 %): no spread to estimate; each such "
-    .. "load is read as measured once (no interval, no test from its repeats)")
   -- real repeats, each figure moved its own way: two repeats at each of those loads
   local run2 = harness.extract(run_with_again(noisy))
   for _, p in ipairs(lp.points(run2)) do
@@ -74,7 +80,7 @@ t.test("the comparison's Data checks and Verdict say a run's repeats are copies 
   local c = t.compare_ab(KUBECON, run_with_again(copies), { "--b-label", "again" })
   t.contains(c.md, "run again's repeats at 31.4, 61.79 req/s are copies of one recording")
   t.contains(c.md, "Run again's repeats at 31.4, 61.79 req/s are copies of one recording (every latency figure of a "
-    .. "repeat the other's times one factor, within 0.1 %): no spread to estimate; each such load is read as measured "
+    .. "repeat the other's times one factor, within 0.02 %): no spread to estimate; each such load is read as measured "
     .. "once (no interval, no test from its repeats) (see Data checks).")
   t.lacks(c.md, "own result files hold figures that do not agree")
 end)

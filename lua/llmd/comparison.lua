@@ -339,6 +339,18 @@ function M.check_server_restarts(run, state)
   end
 end
 
+-- Repeats of a load that are copies of one recording (llmd.loadpoints.scaled_copy): a data
+-- check (kind "replayed_repeats"), which makes the run's status "warnings" and which the
+-- Verdict says; the load points read them as measured once.
+function M.check_replayed_repeats(run, state)
+  local text = lp.replayed_text(run, "run " .. tostring(state.label or "?"))
+  if not text then return end
+  rm.warn(run, "%s", text)
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "replayed_repeats", text = text }
+  if run.status == "ok" then run.status = "warnings" end
+end
+
 -- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
 -- require_results (a folder without recognisable results is an error, not a failed run),
 -- slo (a parsed SLO list: requests are counted against its per-request thresholds for
@@ -377,6 +389,7 @@ function M.extract_side(w, x, state, opts, from)
   end
   M.check_config_stages(run, ws.run_dir(w, x) .. "/benchmark/config.yaml", state)
   M.check_server_restarts(run, state)
+  M.check_replayed_repeats(run, state)
   if from then
     -- as if the copy had been read: the warnings name the user's files (as above), the
     -- rest the copy

@@ -181,8 +181,69 @@ end
 -- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
 -- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
+-- Repeats that are replays of one recording (fake56: the fake cluster's stage taken again was
+-- its recording with every latency 0.01 % longer; a tool that re-serves a saved run does the
+-- same): the same requests' latencies, identical or all scaled by one constant, so every
+-- latency figure of the repeat (each family's mean and percentiles) is the other's times one
+-- factor. Two real repeats differ by sampling noise: a percentile of n requests moves by about
+-- sqrt(q (1 - q) / n) / density, a few % at a few thousand requests, each figure its own way,
+-- so their ratios spread by far more than M.REPLAY_TOLERANCE over at least
+-- M.REPLAY_MIN_FIGURES figures (with fewer, a chance agreement is not rare enough to call).
+-- The tolerance, 0.02 %: a scaled copy's ratios differ only by rounding, at most 1e-4 apart
+-- for figures written to 4 significant digits (full floats: 1e-15), while repeats 0.1 %
+-- apart in one figure (test_treatments' 200.9, 201, 201.1 ms) are still measurements.
+-- Such repeats are no evidence of spread: a copy counts as no repeat. (Their request rates,
+-- where both say one, agree within the tolerance too: the same requests, the same pace.)
+M.REPLAY_TOLERANCE = 2e-4
+M.REPLAY_MIN_FIGURES = 6
+local function latency_figure(k)
+  return k:match("^%a+_p[%d]+_ms$") ~= nil or k:match("^%a+_mean_ms$") ~= nil
+end
+function M.scaled_copy(a, b)
+  local va = type(a.metrics) == "table" and a.metrics.values or nil
+  local vb = type(b.metrics) == "table" and b.metrics.values or nil
+  if type(va) ~= "table" or type(vb) ~= "table" then return false end
+  local lo, hi, n = math.huge, -math.huge, 0
+  for k, x in pairs(va) do
+    local y = vb[k]
+    if type(k) == "string" and latency_figure(k) and finite(x) and finite(y) and x > 0 and y > 0 then
+      local r = y / x
+      lo, hi, n = math.min(lo, r), math.max(hi, r), n + 1
+    end
+  end
+  if not (n >= M.REPLAY_MIN_FIGURES and hi / lo - 1 <= M.REPLAY_TOLERANCE) then return false end
+  -- (the same requests also complete at one rate: repeats whose latencies agree but whose
+  -- request rates differ beyond the tolerance are measurements that differ, not copies)
+  local ra, rb = va.throughput_req_s, vb.throughput_req_s
+  if finite(ra) and finite(rb) and ra > 0 and rb > 0 then
+    return math.abs(rb / ra - 1) <= M.REPLAY_TOLERANCE
+  end
+  return true
+end
+
+-- The loads of run whose repeats are copies of one recording (M.points' p.replayed), and the
+-- sentence that says it ("run B's repeats at 2, 4 req/s are copies of one recording: ..."), or
+-- nil. label: the run's name.
+function M.replayed_text(run, label)
+  local loads, unit = {}, nil
+  for _, p in ipairs(M.points(run)) do
+    if p.replayed then
+      loads[#loads + 1] = p.offered and ("%g"):format(p.offered) or "an unknown load"
+      unit = unit or (p.load_type == "concurrency" and "concurrent users" or "req/s")
+    end
+  end
+  if #loads == 0 then return nil end
+  return ("%s's repeats at %s %s are copies of one recording (every latency figure of a repeat the other's "
+    .. "times one factor, within %g %%): no spread to estimate; each such load is read as measured once (no "
+    .. "interval, no test from its repeats)"):format(label, table.concat(loads, ", "), unit, M.REPLAY_TOLERANCE * 100)
+end
+
 function M.points(run)
   check_run(run, "points")
+  local drop_copies = false
+  for _, c in ipairs(type(run.checks) == "table" and run.checks or {}) do
+    if type(c) == "table" and c.kind == "replayed_repeats" then drop_copies = true end
+  end
   local groups, measured = {}, {}
   for _, st in ipairs(run.stages) do if not st.warmup then measured[#measured + 1] = st end end
   for _, st in ipairs(run.stages) do
@@ -203,8 +264,23 @@ function M.points(run)
   end
   local points = {}
   for _, g in ipairs(groups) do
+    -- a repeat that is a scaled copy of one kept before it (M.scaled_copy) is left out: the
+    -- load is read as measured by the distinct ones (no interval, no test from copies)
+    -- (only in a run the comparison has checked and found such copies in, its data check
+    -- kind "replayed_repeats": llmd.comparison.check_replayed_repeats; elsewhere they are
+    -- found, p.replayed, but kept)
+    local kept, copies = {}, 0
+    for _, st in ipairs(g.stages) do
+      local copy = false
+      for _, k in ipairs(kept) do
+        if M.scaled_copy(k, st) then copy = true; break end
+      end
+      if copy then copies = copies + 1 end
+      if not copy or not drop_copies then kept[#kept + 1] = st end
+    end
+    g.stages = kept
     local p = { load_type = g.load_type, offered = g.offered, repeats = #g.stages, values = {}, na = {},
-      ci = nil, stages = {} }
+      ci = nil, stages = {}, replayed = copies > 0 and copies or nil }
     for i, st in ipairs(g.stages) do p.stages[i] = st.index end
     -- why the offered load is unknown, as the results say (the Load Curves' Offered cell)
     if not p.offered then p.offered_why = g.stages[1].offered_why end

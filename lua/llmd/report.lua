@@ -7095,6 +7095,8 @@ local function summary(model, A, B)
         if c.kind == "served_model_mismatch" and c.text then model_check[c.text] = true end
         -- (a vLLM server that restarted: no file disagrees; said below, and by the Verdict)
         if c.kind == "server_restart" and c.text then model_check[c.text] = true end
+        -- (repeats that are copies of one recording: no file disagrees; said below)
+        if c.kind == "replayed_repeats" and c.text then model_check[c.text] = true end
       end
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
@@ -7112,6 +7114,13 @@ local function summary(model, A, B)
       end
       if other > 0 then warned[#warned + 1] = s.label
       elseif settled > 0 then resolved[#resolved + 1] = s.label end
+    end
+  end
+  for _, s in ipairs { A, B } do
+    for _, c in ipairs(s.run.checks or {}) do
+      if c.kind == "replayed_repeats" and c.text then
+        out[#out + 1] = c.text:gsub("^%l", string.upper) .. " (see Data checks)."
+      end
     end
   end
   for _, s in ipairs { A, B } do

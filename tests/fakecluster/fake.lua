@@ -3617,6 +3617,95 @@ local function pool_summary(parts)
   return out
 end
 
+-- A percentile as inference-perf's summarize_requests takes it: numpy's percentile with
+-- its default method ("linear": the value at rank (n - 1) q / 100 of the sorted samples,
+-- linear between the two nearest). sorted: ascending, non-empty; q: 0-100.
+local function np_percentile(sorted, q)
+  local n = #sorted
+  local h = (n - 1) * q / 100
+  local lo = math.floor(h)
+  local a = sorted[lo + 1]
+  local b = sorted[math.min(lo + 2, n)]
+  return a + (b - a) * (h - lo)
+end
+
+-- The summary dict of samples vals (seconds or tokens), with the keys of template (a summary
+-- dict of the recording: which percentiles the config asked for; the full list without one):
+-- mean, min, max and each "pX"/"median" by np_percentile. null without samples, as
+-- inference-perf writes it.
+local function summary_of(vals, template)
+  if #vals == 0 then return json.null end
+  table.sort(vals)
+  local sum = 0
+  for _, v in ipairs(vals) do sum = sum + v end
+  local out = { mean = sum / #vals, min = vals[1], max = vals[#vals] }
+  local keys = {}
+  if type(template) == "table" then
+    for k in pairs(template) do keys[#keys + 1] = k end
+  else
+    keys = PCT_KEYS
+  end
+  for _, k in ipairs(keys) do
+    local q = k == "median" and 50 or tonumber(tostring(k):match("^p([%d.]+)$") or "")
+    if q then out[k] = np_percentile(vals, q) end
+  end
+  return out
+end
+
+-- The successes' latency, prompt_len and output_len summaries of requests reqs (per-request
+-- records), each as ../shared/fixtures/FORMATS.md (Lifecycle summary schema) defines it:
+-- request_latency end - start; time_to_first_token first token time - start and
+-- time_per_output_token (last - first token time) / (output tokens - 1), for a request with
+-- more than one token time; normalized_time_per_output_token (end - start) / output tokens;
+-- inter_token_latency every gap between token times, pooled. A request with an error is a
+-- failure, in none of them. succ: the recorded successes table (its dicts' keys kept).
+local function request_summaries(reqs, succ)
+  local v = { request_latency = {}, time_to_first_token = {}, time_per_output_token = {},
+    normalized_time_per_output_token = {}, inter_token_latency = {}, prompt_len = {}, output_len = {} }
+  local function push(t, x) if type(x) == "number" then t[#t + 1] = x end end
+  for _, q in ipairs(reqs) do
+    if (q.error == nil or q.error == json.null) and type(q.end_time) == "number" then
+      local info = type(q.info) == "table" and q.info or {}
+      local rm = type(info.response_metrics) == "table" and info.response_metrics or {}
+      local rqm = type(info.request_metrics) == "table" and info.request_metrics or {}
+      local out_tok = rm.output_tokens
+      local e2e = q.end_time - q.start_time
+      push(v.request_latency, e2e)
+      local tt = type(rm.output_token_times) == "table" and rm.output_token_times or {}
+      if #tt > 1 then
+        push(v.time_to_first_token, tt[1] - q.start_time)
+        if type(out_tok) == "number" and out_tok > 1 then push(v.time_per_output_token, (tt[#tt] - tt[1]) / (out_tok - 1)) end
+        for j = 2, #tt do push(v.inter_token_latency, tt[j] - tt[j - 1]) end
+      end
+      if type(out_tok) == "number" and out_tok > 0 then push(v.normalized_time_per_output_token, e2e / out_tok) end
+      local inp = type(rqm.text) == "table" and rqm.text.input_tokens or info.input_tokens
+      push(v.prompt_len, inp)
+      push(v.output_len, out_tok)
+    end
+  end
+  local lat0 = type(succ) == "table" and type(succ.latency) == "table" and succ.latency or {}
+  local lat = {}
+  for _, k in ipairs { "request_latency", "time_to_first_token", "time_per_output_token",
+    "normalized_time_per_output_token", "inter_token_latency" } do
+    if lat0[k] ~= nil then lat[k] = summary_of(v[k], lat0[k]) end
+  end
+  return lat, summary_of(v.prompt_len, type(succ) == "table" and succ.prompt_len or nil),
+    summary_of(v.output_len, type(succ) == "table" and succ.output_len or nil)
+end
+
+-- A reproducible stream of draws for seed text s (FNV-1a of s, then xorshift64*): a stage
+-- taken again draws its own requests from it, the same for the same namespace, benchmark and
+-- stage on every rerun, without touching math.random (which other draws of the fake use).
+local function seeded_draws(s)
+  local h = -3750763034362895579 -- (FNV-1a's 64-bit offset basis, 0xcbf29ce484222325)
+  for i = 1, #s do h = (h ~ s:byte(i)) * 1099511628211 end
+  if h == 0 then h = 1 end
+  return function(n) -- a whole number 1..n
+    h = h ~ (h << 13); h = h ~ (h >> 7); h = h ~ (h << 17)
+    return (h >> 11) % n + 1
+  end
+end
+
 -- The recorded stage a stage asked at `rate` is made from: the one whose requested rate is
 -- nearest by ratio (|ln(rate / recorded)|, a log scale), the earlier recorded stage on a tie.
 -- Not what a real harness does - it sends at the rate asked and measures what the server
@@ -3633,6 +3722,46 @@ local function nearest_stage(rec, rate)
   return best
 end
 
+-- A stage taken again from recorded stage requests block (copies, in start order): a new
+-- draw, as a real repeat is a new sample of the server's answers. Each request keeps its
+-- start (the schedule: the stage's rate and spacing are the recorded ones) and takes the
+-- answer of a request drawn with replacement from the block's successes (a bootstrap, by
+-- seeded_draws(seed)): its latency, token times (as offsets from its start), lengths; a
+-- failure stays the recorded failure, so the stage's counts are the recorded ones.
+local function redraw_block(block, seed)
+  local draw1 = seeded_draws(seed)
+  local ok = {}
+  for _, q in ipairs(block) do
+    if (q.error == nil or q.error == json.null) and type(q.end_time) == "number" then ok[#ok + 1] = q end
+  end
+  if #ok == 0 then return block end
+  local new = {}
+  for _, q in ipairs(block) do
+    if (q.error == nil or q.error == json.null) and type(q.end_time) == "number" then
+      local src = ok[draw1(#ok)]
+      local c = json.decode(json.encode(src))
+      local shift = q.start_time - src.start_time
+      c.start_time = q.start_time
+      c.end_time = src.end_time + shift
+      local rm = type(c.info) == "table" and c.info.response_metrics
+      if type(rm) == "table" and type(rm.output_token_times) == "table" then
+        for j, v in ipairs(rm.output_token_times) do
+          if type(v) == "number" then rm.output_token_times[j] = v + shift end
+        end
+      end
+      if type(rm) == "table" and type(rm.chunk_times) == "table" then
+        for j, v in ipairs(rm.chunk_times) do
+          if type(v) == "number" then rm.chunk_times[j] = v + shift end
+        end
+      end
+      new[#new + 1] = c
+    else
+      new[#new + 1] = q
+    end
+  end
+  return new
+end
+
 -- The per-request file of the stages made (parts, in order, each from recorded stage
 -- part.rec) out of the recording's (path): its requests in start order are the recorded
 -- stages' in turn, by their counts (as llmdlua and inference-perf place them); each stage
@@ -3640,7 +3769,7 @@ end
 -- stage before ended (start_time, end_time, the output token times), so that the blocks
 -- stay in start order. Only a stage asked as recorded (its rate and request count) can take
 -- them; else nothing is written and why is returned.
-replay_per_request = function(path, dest, rec, parts, mark)
+replay_per_request = function(path, dest, rec, parts, seed_of, mark)
   local ok, reqs = pcall(json.read, path)
   if not ok or not json.is_array(reqs) then return "it is not a JSON array of requests" end
   for _, q in ipairs(reqs) do
@@ -3664,36 +3793,39 @@ replay_per_request = function(path, dest, rec, parts, mark)
     end
   end
   local out, cursor, used = json.array {}, nil, {}
-  for _, p in ipairs(parts) do
+  for i, p in ipairs(parts) do
     local b = blocks[p.rec.index]
     -- (a recorded stage taken again, two stages asked at one rate: a measurement of its own,
-    -- as run_workload makes its stage file, never the same requests again to the last digit,
-    -- which the reader refuses as one measurement saved twice: the k-th reuse's latencies
-    -- are k x 0.01 % longer, within the recorded requests' own spread)
+    -- as a real repeat is, never the same requests again: redraw_block's resample)
     used[p.rec.index] = (used[p.rec.index] or 0) + 1
-    local stretch = 1 + (used[p.rec.index] - 1) * 1e-4
+    local block = {}
+    for k = b.first, b.first + b.n - 1 do block[#block + 1] = json.decode(json.encode(reqs[k])) end
+    if used[p.rec.index] > 1 then block = redraw_block(block, seed_of and seed_of(i - 1) or tostring(i - 1)) end
     local s0, e1 = math.huge, -math.huge
-    for k = b.first, b.first + b.n - 1 do
-      local q = reqs[k]
+    for _, q in ipairs(block) do
       if q.start_time < s0 then s0 = q.start_time end
-      local e = type(q.end_time) == "number" and q.start_time + (q.end_time - q.start_time) * stretch or q.start_time
+      local e = type(q.end_time) == "number" and q.end_time or q.start_time
       if e > e1 then e1 = e end
     end
     local delta = cursor and (cursor - s0) or 0
-    for k = b.first, b.first + b.n - 1 do
-      local q = json.decode(json.encode(reqs[k]))
+    p.requests = {}
+    for _, q in ipairs(block) do
       q.response = run_mark.ids(q.response, mark)
-      local st = q.start_time
-      local function moved(v) return st + delta + (v - st) * stretch end
-      q.start_time = st + delta
-      if type(q.end_time) == "number" then q.end_time = moved(q.end_time) end
+      q.start_time = q.start_time + delta
+      if type(q.end_time) == "number" then q.end_time = q.end_time + delta end
       local rm = type(q.info) == "table" and q.info.response_metrics
       if type(rm) == "table" and type(rm.output_token_times) == "table" then
         for j, v in ipairs(rm.output_token_times) do
-          if type(v) == "number" then rm.output_token_times[j] = moved(v) end
+          if type(v) == "number" then rm.output_token_times[j] = v + delta end
+        end
+      end
+      if type(rm) == "table" and type(rm.chunk_times) == "table" then
+        for j, v in ipairs(rm.chunk_times) do
+          if type(v) == "number" then rm.chunk_times[j] = v + delta end
         end
       end
       out[#out + 1] = q
+      p.requests[#p.requests + 1] = q
     end
     cursor = e1 + delta + 1
   end
@@ -3701,7 +3833,101 @@ replay_per_request = function(path, dest, rec, parts, mark)
   return nil
 end
 
-run_workload = function(src, dest, wl, harness_name, mark)
+-- A stage taken again without per-request data to redraw (redraw_block): its latency and
+-- length dicts a new draw all the same, as a real repeat's are: n samples (the stage's
+-- successes) drawn from each recorded dict's piecewise-linear distribution (its min,
+-- percentiles and max at their fractions, linear between: pct_cdf's inverse) by
+-- seeded_draws(seed), and their summary_of (min and max the recorded ones). A dict without
+-- every percentile of PCT_KEYS stays as recorded (its distribution is not known well enough
+-- to draw from).
+local function redraw_stage(d, seed)
+  local succ = type(d.successes) == "table" and d.successes or nil
+  local n = succ and math.type(succ.count) == "integer" and succ.count or 0
+  if n < 2 then return end
+  local draw1 = seeded_draws(seed)
+  local function redrawn(sm)
+    if type(sm) ~= "table" then return sm end
+    for _, k in ipairs(PCT_KEYS) do if type(sm[k]) ~= "number" then return sm end end
+    local vals = {}
+    for _ = 1, math.min(n, 200000) do
+      local u = (draw1(1 << 30) - 0.5) / (1 << 30) * 100
+      local v = sm.max
+      for i = 2, #PCT_KEYS do
+        if u <= PCT_AT[i] then
+          local a, b = sm[PCT_KEYS[i - 1]], sm[PCT_KEYS[i]]
+          v = a + (b - a) * (u - PCT_AT[i - 1]) / (PCT_AT[i] - PCT_AT[i - 1])
+          break
+        end
+      end
+      vals[#vals + 1] = v
+    end
+    -- (its least and greatest the recorded ones, which every draw lies between: the stage's
+    -- window is its send span plus the recorded drain, at least the least latency)
+    local out = summary_of(vals, sm)
+    out.min, out.max = sm.min, sm.max
+    return out
+  end
+  if type(succ.latency) == "table" then
+    local keys = {}
+    for k in pairs(succ.latency) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do succ.latency[k] = redrawn(succ.latency[k]) end
+  end
+  for _, k in ipairs { "prompt_len", "output_len" } do succ[k] = redrawn(succ[k]) end
+end
+
+-- Where the per-request file was replayed (each part's requests, part.requests): the
+-- successes' latency and length summaries as inference-perf computes them, from the requests
+-- (request_summaries), never the mixture of the stages' percentiles: each stage taken again
+-- (its requests a new draw) in its stage file, and the run's summary over every request.
+local function summarize_from_requests(dest, parts, summary)
+  local all = {}
+  for i, p in ipairs(parts) do
+    for _, q in ipairs(p.requests or {}) do all[#all + 1] = q end
+    if (p.again or 0) > 0 and type(p.doc.successes) == "table" and p.requests then
+      local lat, pl, ol = request_summaries(p.requests, p.doc.successes)
+      p.doc.successes.latency = lat
+      if p.doc.successes.prompt_len ~= nil then p.doc.successes.prompt_len = pl end
+      if p.doc.successes.output_len ~= nil then p.doc.successes.output_len = ol end
+      json.write(("%s/stage_%d_lifecycle_metrics.json"):format(dest, i - 1), p.doc)
+    end
+  end
+  local first = parts[1].doc.successes
+  if type(summary.successes) ~= "table" or type(first) ~= "table" then return end
+  local lat, pl, ol = request_summaries(all, first)
+  summary.successes = json.decode(json.encode(summary.successes))
+  summary.successes.latency = lat
+  -- its throughputs the totals over the run's window, first start to last end (the pauses
+  -- between stages in it, as inference-perf's summary over every request has them), not the
+  -- stages' throughputs weighted by their own windows
+  local s0, e1, n, tin, tout = math.huge, -math.huge, 0, 0, 0
+  for _, q in ipairs(all) do
+    s0 = math.min(s0, q.start_time)
+    if type(q.end_time) == "number" then e1 = math.max(e1, q.end_time) end
+    if (q.error == nil or q.error == json.null) and type(q.end_time) == "number" then
+      local info = type(q.info) == "table" and q.info or {}
+      local rm = type(info.response_metrics) == "table" and info.response_metrics or {}
+      local rqm = type(info.request_metrics) == "table" and info.request_metrics or {}
+      local inp = type(rqm.text) == "table" and rqm.text.input_tokens or info.input_tokens
+      n = n + 1
+      tin = tin + (type(inp) == "number" and inp or 0)
+      tout = tout + (type(rm.output_tokens) == "number" and rm.output_tokens or 0)
+    end
+  end
+  local tp = summary.successes.throughput
+  if e1 > s0 and type(tp) == "table" then
+    local w = e1 - s0
+    local by = { requests_per_sec = n, input_tokens_per_sec = tin, output_tokens_per_sec = tout,
+      total_tokens_per_sec = tin + tout }
+    for k, v in pairs(by) do if tp[k] ~= nil then tp[k] = v / w end end
+    if summary.benchmark_time_seconds ~= nil then summary.benchmark_time_seconds = w end
+  end
+  if first.prompt_len ~= nil then summary.successes.prompt_len = pl end
+  if first.output_len ~= nil then summary.successes.output_len = ol end
+  json.write(dest .. "/summary_lifecycle_metrics.json", summary)
+end
+
+run_workload = function(src, dest, wl, harness_name, seed_base, mark)
   mark = mark or 0
   local function as_is(why)
     proc.run { "cp", "-a", src .. "/.", dest }
@@ -3742,8 +3968,9 @@ run_workload = function(src, dest, wl, harness_name, mark)
     -- (../shared/fixtures/FORMATS.md, Lifecycle summary schema), never the earlier stage's
     -- file again byte for byte (which the run's reader rightly refuses as one file saved
     -- twice). The k-th reuse reads each schedule delay k x 37 us later and sends k x 0.01 %
-    -- slower: within the recorded stages' own spread (their delays span about 2 ms), so the
-    -- figures a test derives from the recorded stage stay within its tolerances.
+    -- slower: within the recorded stages' own spread (their delays span about 2 ms); its
+    -- latencies and lengths are a new draw (redraw_stage; redraw_block where the recording has
+    -- per-request data), as a real repeat's are, never the recorded ones again.
     used[r.index] = (used[r.index] or 0) + 1
     local again = used[r.index] - 1
     if again > 0 then
@@ -3753,6 +3980,7 @@ run_workload = function(src, dest, wl, harness_name, mark)
         end
       end
       if type(ls.achieved_rate) == "number" then ls.achieved_rate = ls.achieved_rate * (1 - again * 1e-4) end
+      redraw_stage(d, ("%s/stage_%d"):format(seed_base or "", i - 1))
     end
     local count0 = ls.count
     local count = type(want.duration) == "number" and want.duration > 0
@@ -3821,7 +4049,7 @@ run_workload = function(src, dest, wl, harness_name, mark)
       if type(v) == "number" then sums.tput[k] = (sums.tput[k] or 0) + v * dur end
     end
     sums.parts[#sums.parts + 1] = { doc = d, ok = ok, failed = failed, rec = r, count = count, count0 = count0,
-      rate = want.rate }
+      rate = want.rate, again = again }
   end
   -- the summary: inference-perf's over every request of the run
   local first = sums.parts[1].doc
@@ -3874,11 +4102,14 @@ run_workload = function(src, dest, wl, harness_name, mark)
   -- stage's recorded stage, or, where they cannot stand for it, left out and said
   local prp = src .. "/per_request_lifecycle_metrics.json"
   if lfs.attributes(prp, "mode") == "file" then
-    local why = replay_per_request(prp, dest, rec, sums.parts, mark)
+    local why = replay_per_request(prp, dest, rec, sums.parts, function(stage)
+      return ("%s/stage_%d"):format(seed_base or "", stage)
+    end, mark)
     if why then
       return ("per_request_lifecycle_metrics.json of %s not replayed (the stage and summary files are): %s")
         :format(src, why)
     end
+    summarize_from_requests(dest, sums.parts, summary)
   end
   return nil
 end
@@ -3973,7 +4204,8 @@ local function run_only()
     if src and not failing("bench_nojson") then
       local wl = type(cfg.workload) == "table" and cfg.workload[workload] or nil
       -- (the cluster's benchmarks before this one, any namespace: its files' own marks, run_mark)
-      local how = run_workload(src, dest, wl, h.name, draw("bench_serial") - 1)
+      local how = run_workload(src, dest, wl, h.name, ("%s/%s/%s"):format(tostring(ns),
+        tostring((cfg.endpoint or {}).stack_name), workload), draw("bench_serial") - 1)
       if how then print("fake run_only.sh: " .. how) end
     end
     local ef = io.open(dest .. "/stderr.log", "w")

@@ -6,6 +6,7 @@
 --   cluster tool: they are listed, not required. With --cluster (before compare.lua
 --   --plan), kubectl, helm and helmfile are required: exit 1 (one line on stderr) if one is
 --   missing or its version call fails.
+local exitstatus = require "llmd.exitstatus"
 local args = require "llmd.args"
 local proc = require "llmd.proc"
 local host = require "llmd.host"
@@ -55,7 +56,7 @@ for _, t in ipairs(tools) do
     else
       -- Found but failing (exit status, or could not be run): a tool compare.lua --plan
       -- calls that fails here fails there too, so --cluster counts it as missing.
-      local why = first or (ok and ("exit " .. tostring(r.code)) or tostring(r))
+      local why = first or (ok and exitstatus.text(r) or tostring(r))
       local call = table.concat(argv0, " ")
       if cluster and o.cluster then
         failing[#failing + 1] = { name = name, why = ("`%s %s`: %s"):format(name, call, why) }

@@ -17,6 +17,7 @@
 -- single-quoted pieces, where gnuplot interprets nothing, a ' as "'" (M.gp_string); gnuplot's SVG
 -- terminal writes '<' and '&' as entities, render the '>' of "]]>" (checked by
 -- tests/lua/test_charts.lua).
+local exitstatus = require "llmd.exitstatus"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 local decision = require "llmd.decision"
@@ -1948,7 +1949,8 @@ local function finish_job(j)
   local c, tpl = j.c, j.tpl
   if not st.ok then
     local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
-      or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
+      or st.code and ("exit code " .. tostring(st.code)) or st.signal and ("signal " .. st.signal)
+      or exitstatus.text(st)
     -- (the report's reason: gnuplot's last line, not the variables it echoes before it)
     j.short = ("%s: gnuplot failed (%s)%s"):format(tpl, how, err:match("%S") and (": " .. tail(err, 1)) or "")
     error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)

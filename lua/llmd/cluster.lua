@@ -8,6 +8,7 @@
 --   local plan = cluster.load_plan("plan.yaml")          -- validated; errors name the key
 --                                                        -- ({ resume = true }: M.validate)
 --   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
+local exitstatus = require "llmd.exitstatus"
 local cmp = require "llmd.comparison"
 local errors = require "llmd.errors"
 local harness = require "llmd.harness"
@@ -1234,7 +1235,7 @@ function M.preflight_cluster(plan, bins, ns, where)
   if id.context or id.server then return id end
   local v = k:kubectl({ "version", "-o", "json" }, { read = true, check = false })
   if v.ok then return id end -- (an API server answers: the workspace records no cluster, as warned)
-  local cause = ((v.stderr or ""):match("([^\n]*%S[^\n]*)%s*$") or ("exit " .. tostring(v.code or v.signal)))
+  local cause = ((v.stderr or ""):match("([^\n]*%S[^\n]*)%s*$") or exitstatus.text(v))
   local why = id.why or "no context"
   error(("%s: kubectl reaches no cluster (%s; not in a pod): choose one with kubectl config use-context NAME, or "
     .. "fix the cause; nothing was made or run"):format(where, why == cause
@@ -1731,7 +1732,7 @@ function M.port_forward(ctx, resource, port, logf, timeout)
           "exited: " .. said:gsub("\n", " / "))
         if not again or attempt == tries then
           error(("kubectl port-forward %s exited (%s) after %d attempt(s): %s"):format(resource,
-            tostring(st.code or st.signal), attempt, said ~= "" and said or "no output"), 0)
+            exitstatus.text(st), attempt, said ~= "" and said or "no output"), 0)
         end
         say(ctx, "  kubectl port-forward %s: %s - trying again", resource, said:match("[^\n]*"))
         sleep(ctx.k.backoff * 2 ^ (attempt - 1))
@@ -1863,7 +1864,7 @@ local function create_ours(ctx, x, obj, getargs)
     return "theirs", said:gsub("\n.*", "")
   end
   error(("%s: %s%s"):format(k8s.cmdline(ctx.k:argv("kubectl", args)), made.timed_out and "timed out"
-    or ("exit " .. tostring(made.code or made.signal)), said ~= "" and (": " .. said) or ""), 0)
+    or exitstatus.text(made), said ~= "" and (": " .. said) or ""), 0)
 end
 
 local function baseline_service(ctx, x)
@@ -2294,8 +2295,8 @@ local function benchmark(ctx, x)
     local lok, listed = pcall(list_requests, ctx, x)
     if not lok then
       if res.ok then error(listed, 0) end
-      error(("run %s: the benchmark command failed: %s exited with %s (its output is above and in run-%s/benchmark); "
-        .. "no results could be read after it: %s"):format(x, k8s.cmdline(cmd), tostring(res.code or res.signal), x,
+      error(("run %s: the benchmark command failed (%s): %s (its output is above and in run-%s/benchmark); "
+        .. "no results could be read after it: %s"):format(x, exitstatus.text(res), k8s.cmdline(cmd), x,
         (tostring(listed):gsub("^run %a: ", ""))), 0)
     end
     local new = M.this_runs_folders(listed, uid, t0, os.time())
@@ -2333,7 +2334,7 @@ local function benchmark(ctx, x)
       harness_option = ("the plan's runs.%s.benchmark.harness"):format(x) })
     local crashed = #before > 0 and M.restarts_between(ctx, before, M.serving_containers(ctx, x)) or {}
     local why
-    if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
+    if not res.ok then why = ("%s failed (%s)"):format(cmd[1], exitstatus.text(res)) end
     if #new == 0 then
       why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
@@ -2852,7 +2853,7 @@ function M.list_releases(ctx)
   local a = ctx.helm_no_all and M.HELM_LIST_NO_ALL or M.HELM_LIST
   local what = k8s.cmdline(ctx.k:argv("helm", a))
   if not r.ok then
-    error(("%s: exit %s: %s"):format(what, tostring(r.code or r.signal), (r.stderr or ""):gsub("%s+$", "")), 0)
+    error(("%s: %s: %s"):format(what, exitstatus.text(r), (r.stderr or ""):gsub("%s+$", "")), 0)
   end
   local list = json.decode(r.stdout, what)
   if type(list) ~= "table" then error(("%s: expected a JSON list of releases, got %s"):format(what, type(list)), 0) end
@@ -3028,7 +3029,7 @@ function M.delete_same(ctx, o)
   if said:find("(NotFound)", 1, true) then return "gone" end
   if said:find("(Conflict)", 1, true) then return "other", said:match("UID in object meta: ([%w%-]+)") end
   error(("%s: %s"):format(k8s.cmdline(ctx.k:argv("kubectl", { "delete", "--raw", path, "-f", "-" })),
-    said ~= "" and said or ("exit " .. tostring(r.code or r.signal))), 0)
+    said ~= "" and said or exitstatus.text(r)), 0)
 end
 
 function M.save_deployed(ctx, x)
@@ -3107,7 +3108,7 @@ function M.release_identity(ctx, name)
   if not r.ok then
     local err = (r.stderr or ""):gsub("%s+$", "")
     if err:find("not found", 1, true) then return nil, "not found" end
-    return nil, ("helm status %s: exit %s: %s"):format(name, tostring(r.code or r.signal), err)
+    return nil, ("helm status %s: %s: %s"):format(name, exitstatus.text(r), err)
   end
   local ok, v = pcall(json.decode, r.stdout, "helm status " .. name)
   local info = ok and type(v) == "table" and type(v.info) == "table" and v.info or nil
@@ -4892,8 +4893,8 @@ function M.lock_namespace(k, path, script, loud)
     end
     local cause = ((r.stderr or "") .. tostring(r.stdout or "")):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
     local line = k8s.cmdline(short):gsub(" '%.%.%.'$", " ...")
-    error(("namespace %s: cannot take its lock (ConfigMap %s): %s (%s: exit %s)"):format(ns, M.NS_LOCK,
-      cause ~= "" and cause or "no output", line, tostring(r.code or r.signal)), 0)
+    error(("namespace %s: cannot take its lock (ConfigMap %s): %s (%s: %s)"):format(ns, M.NS_LOCK,
+      cause ~= "" and cause or "no output", line, exitstatus.text(r)), 0)
   end
   for attempt = 1, 3 do
     local r = k:kubectl(args, { check = false })

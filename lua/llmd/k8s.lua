@@ -25,6 +25,7 @@
 -- the command and its stderr (unless check = false). With dry_run, commands that change
 -- something are printed and not run; reads run only when opts.read_in_dry_run.
 local proc = require "llmd.proc"
+local exitstatus = require "llmd.exitstatus"
 
 local M = {}
 -- the API server of the current context, as `kubectl config view --minify -o` prints it
@@ -863,7 +864,7 @@ function Client:log(argv, r, elapsed, note)
   local f, oerr = io.open(self.log_path, "a")
   if not f then return failed(oerr) end
   -- a dry run's line (r nil) says so: it has no exit status, nothing ran
-  local status = r and ("exit " .. tostring(entry.code or "-")) or "dry-run"
+  local status = r and (r.unknown and "exit status unknown" or ("exit " .. tostring(entry.code or "-"))) or "dry-run"
   local tail = ""
   if r and r.stderr and r.stderr ~= "" then
     local lines = {}
@@ -925,7 +926,7 @@ function Client:render(dir, cwd)
   local r = require("llmd.steps").exec(argv, { cwd = cwd, env = self.env, stderr = "capture" })
   self:log(argv, r, r.elapsed or 0, "rendered to check it")
   if not r.ok then
-    error(("%s: exit %s: %s"):format(M.cmdline(argv), tostring(r.code), (r.stderr or ""):gsub("%s+$", "")), 0)
+    error(("%s: %s: %s"):format(M.cmdline(argv), exitstatus.text(r), (r.stderr or ""):gsub("%s+$", "")), 0)
   end
   if self.dry_run then self.out:write("[dry-run, read] " .. M.cmdline(argv) .. "   (rendered to check it)\n") end
   self.rendered[key] = r.stdout
@@ -957,7 +958,7 @@ function Client:render_chart(tool, targs, what, opts)
     end
     local err = first_error and ((where and (where .. ": ") or "") .. first_error) or table.concat(lines, " / ")
     error(("%s: %s%s (the render of %s, to check what it creates; it was not run)"):format(M.cmdline(argv),
-      r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)), err ~= "" and (": " .. err) or "",
+      r.timed_out and "timed out" or exitstatus.text(r), err ~= "" and (": " .. err) or "",
       what), 0)
   end
   return r.stdout
@@ -1011,7 +1012,7 @@ function Client:call(tool, args, opts)
     if cause then
       err = ("%s\n  %s's whole report:\n%s"):format(cause, tool, details)
     end
-    error(("%s: %s%s"):format(M.cmdline(argv), r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)),
+    error(("%s: %s%s"):format(M.cmdline(argv), r.timed_out and "timed out" or exitstatus.text(r),
       err ~= "" and (": " .. err) or ""), 0)
   end
   return r

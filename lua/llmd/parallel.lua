@@ -16,6 +16,7 @@
 -- loads them and removes the folder. A child that fails leaves its message there; the
 -- parent raises it (so the comparison fails with the child's error, naming the file),
 -- and the workspace goes as after any failure.
+local exitstatus = require "llmd.exitstatus"
 local json = require "llmd.json"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
@@ -248,7 +249,7 @@ function M.finish(h)
   end
   if errtext ~= "" then error(errtext, 0) end
   if side_text then error(side, 0) end
-  local how = st and (st.signal and ("killed by signal " .. tostring(st.signal)) or ("exit " .. tostring(st.code)))
+  local how = st and exitstatus.text(st)
     or "did not finish"
   error(("%s stopped (%s)%s"):format(h.copy and ("the llmdlua copying run %s's results"):format(h.copy)
     or ("run %s: the llmdlua reading it"):format(h.x), how,

@@ -3967,8 +3967,16 @@ local function least_below_advice(model, A, B, ca, cb, ev)
     or same_load_gap_advice(model, A, B, ca, cb, ev)
 end
 
--- What stands behind the headline's capacity verdict, in a few words: the repeats and the
--- ranges they allow, the practical threshold, or one run per load with no interval. gap:
+-- An evidence text as the reader needs it, the finding first, then its basis, then the
+-- details: "untested, but the measured loads order them (one run per load, no interval): A met
+-- ...". (report_layout.short_evidence cuts a long one to the finding, its lead before " (".)
+function M.finding_first(finding, basis, rest)
+  return ("%s (%s)%s"):format(finding, basis, rest and rest ~= "" and (": " .. rest) or "")
+end
+
+-- What stands behind the headline's capacity verdict, in a few words: the finding, then the
+-- repeats and the ranges they allow, the practical threshold, or one run per load with no
+-- interval. gap:
 -- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
 -- by default the capacities' own.
 local function capacity_evidence_text(model, A, B, cap, per, gap)
@@ -4004,93 +4012,99 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   -- (the tok/s row, its gap given: its ranges in tok/s, token54)
   local basis = gap and M.tps_evidence_basis(A, B, ca, cb) or evidence_basis(A, B, ca, cb)
   if v == "not shown to differ" and ev.token_explained then
-    return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B, ev.token_explained))
+    return M.finding_first("not shown to differ, no winner", basis, token_order_reason(model, A, B, ev.token_explained))
   end
   if v == "not shown to differ" and ev.token_same then
-    return ("%s; %s: not shown to differ, no winner"):format(basis, token_same_reason(model, A, B, ev.token_same))
+    return M.finding_first("not shown to differ, no winner", basis, token_same_reason(model, A, B, ev.token_same))
   end
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
-    return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis,
-      steps_reason(A, B, ca, cb, per, ev))
+    return M.finding_first("not shown to differ, no winner", basis,
+      "they overlap, and " .. steps_reason(A, B, ca, cb, per, ev))
   end
   if v == "not shown to differ" and ev.overdispersed then
-    return ("%s; %s: not shown to differ, no winner"):format(basis, dispersion_reason(A, B, ev.overdispersed))
+    return M.finding_first("not shown to differ, no winner", basis, dispersion_reason(A, B, ev.overdispersed))
   end
   if v == "not shown to differ" and ev.least_below_threshold then
-    return ("%s; %s; %s"):format(basis, least_below_reason(model, A, B, ev, per), decision.AT_LEAST_NO_WINNER)
+    return M.finding_first(decision.AT_LEAST_NO_WINNER, basis, least_below_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
-    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: either may be higher, no winner")
-      :format(basis, open_ends_text(A, B, ca, cb))
+    return M.finding_first("either may be higher, no winner", basis,
+      ("they overlap, but %s, so the overlap leaves room for any gap"):format(open_ends_text(A, B, ca, cb)))
   end
   if v == "not shown to differ" then
     -- figures within the threshold, but measured brackets that allow far more
     local g = decision.capacity_gap(ca, cb)
     local pct = g and decision.gap_pct_text(g, T.helpers.pct)
-    return ("%s; the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s: "
-      .. "not shown to differ, no winner"):format(basis, decision.thr_num(model.min_effect), pct or "either way")
+    return M.finding_first("not shown to differ, no winner", basis, ("the figures are within the practical threshold "
+      .. "of %s %%, but the measured loads allow B − A %s"):format(decision.thr_num(model.min_effect),
+      pct or "either way"))
   end
   if v == "about the same" and ev.below_threshold then
     -- (an order by less than the threshold at both ends of the gap: no practical difference,
     -- the meaning "about the same" names, with the order and both ends it rests on)
-    return ("%s; %s: about the same, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
+    return M.finding_first("about the same, no winner", basis, below_threshold_reason(model, A, B, ev, per))
   end
   if v == "about the same" then
-    return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
-      decision.thr_num(model.min_effect))
+    return M.finding_first("about the same, no winner", basis, ("within the practical threshold of %s %%"):format(
+      decision.thr_num(model.min_effect)))
   elseif v == "no clear difference" then
     -- with the gap the overlapping ranges allow, so that it never reads as sameness
-    return ("%s: %s"):format(basis, decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
+    -- ("either may be higher — the repeats' ranges overlap; ...": its lead, then the basis)
+    local said = decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
       T.helpers.pct, ("%s vs %s"):format(B.label, A.label),
       -- (the tok/s row, its gap given: its own held gap, in tok/s, or none where the tokens
       -- cannot raise a capacity in tok/s)
-      gap and M.token_held_text(A, B, {}, cap.tps_held) or M.token_held_text(A, B, ev)))
+      gap and M.token_held_text(A, B, {}, cap.tps_held) or M.token_held_text(A, B, ev))
+    local head, tail = said:match("^(either may be higher)( — .*)$")
+    if not head then return ("%s: %s"):format(basis, said) end
+    return ("%s (%s)%s"):format(head, basis, tail)
   elseif (v == "A higher" or v == "B higher") and ev.same_load then
     -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
-    return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
-      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
-      rate(ev.failed_rps), same_load_text(ev))
+    return M.finding_first(hi.label .. " higher", basis, ("%s met %s at %s and %s already failed %s at %s%s, on the 95 "
+      .. "%% intervals of both runs' repeats"):format(hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev)))
   elseif v == "A higher" or v == "B higher" then
     local hi = v == "A higher" and A or B
-    return ("%s: apart, %s higher"):format(basis, hi.label)
+    return M.finding_first("apart, " .. hi.label .. " higher", basis)
   end
   if ev.beyond_ceiling and ev.higher then
     -- one run never delivered the other's figure at any load: the order is not in doubt
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
-    return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
-      .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
+    return M.finding_first("untested, but the order holds whatever the bound"
+      .. ((is_bound(ca) and is_bound(cb)) and "s" or ""), basis,
+      ("%s sustained %s, %s never achieved more than %s at any load"):format(hi.label, rate(ev.sustained_rps),
+        lo.label, rate(ev.ceiling_rps)))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     local w = decision.slo_words(lp.capacity_slo(model.slo))
-    return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
-      .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
-      same_load_text(ev))
+    return M.finding_first("untested, but the measured loads order them", basis, ("%s met %s at %s, %s already failed "
+      .. "%s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
+      same_load_text(ev)))
   end
   if ev.order_open then
     local why = ""
     if ev.within_noise and ev.noise then
       -- spans apart (ranges from repeats, or measured brackets) within the noise of the rates
       -- they are read at: said so, as the max sustained row says it (decision.ceiling_noise_order)
-      why = ": " .. decision.capacity_noise_text(ev.noise, rate, ev.within_noise == "b" and B.label or A.label,
+      why = decision.capacity_noise_text(ev.noise, rate, ev.within_noise == "b" and B.label or A.label,
         ev.within_noise == "b" and A.label or B.label)
     elseif ev.noise_unknown then
-      why = " (" .. M.noise_unknown_why(ev, rate, A, B) .. ")"
+      why = M.noise_unknown_why(ev, rate, A, B)
     elseif not ev.within_range and (ca.noise or cb.noise) then
-      why = " (" .. noise_why(model.slo) .. ")"
+      why = noise_why(model.slo)
     elseif not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
       or (cb.kind == "interpolated" and not cb.interval)) then
-      why = " (the measured loads' brackets overlap)"
+      why = "the measured loads' brackets overlap"
     end
-    return basis .. ": untested, and either may be higher" .. why
+    return M.finding_first("untested, and either may be higher", basis, why)
   end
-  return basis .. ": untested, no winner"
+  return M.finding_first("untested, no winner", basis)
 end
 
 -- Which runs' max sustained throughputs are the means of repeats at every load point: both,
@@ -4260,15 +4274,15 @@ local function capacity_tps_token_text(model, A, B, tt)
   local rps = ("the order in req/s, %s above %s, is one the requests' token lengths can explain (the req/s row)")
     :format(te.higher == "b" and B.label or A.label, te.higher == "b" and A.label or B.label)
   if not tt then
-    return ("%s: not ordered in output tok/s, where a load point its span is read from has no tok/s; %s"):format(
-      basis, rps), "unknown", "unknown"
+    return M.finding_first("not ordered in output tok/s", basis, ("a load point its span is read from has no tok/s; %s")
+      :format(rps)), "unknown", "unknown"
   end
   if not tt.order then
-    return ("%s: %s, so either may be higher in tok/s, and %s: not shown to differ, no winner"):format(basis,
-      M.tps_allow_text(tt.gap_text), rps), "not shown to differ", "either_may_be_higher"
+    return M.finding_first("not shown to differ, no winner", basis, ("%s, so either may be higher in tok/s, and %s")
+      :format(M.tps_allow_text(tt.gap_text), rps)), "not shown to differ", "either_may_be_higher"
   end
   if tt.token_explained then
-    return ("%s; %s: not shown to differ, no winner"):format(basis, token_order_reason(model, A, B,
+    return M.finding_first("not shown to differ, no winner", basis, token_order_reason(model, A, B,
       tt.token_explained)), "not shown to differ", "either_may_be_higher"
   end
   local hi, lo = tt.order == "b" and B or A, tt.order == "b" and A or B
@@ -4281,15 +4295,15 @@ local function capacity_tps_token_text(model, A, B, tt)
     -- (its least gap below the threshold: at least as high, or, its largest below it too, no
     -- difference of practical size; the req/s row's words, M.CSV_ORDERS)
     local small = tt.max_pct and tt.max_pct < thr
-    return ("%s: apart in output tok/s (%s), but by at least %s, below the practical threshold of %s "
-      .. "%%%s, and %s: not shown to differ, no winner"):format(basis, apart, T.helpers.pct(m or 0),
+    return M.finding_first("not shown to differ, no winner", basis, ("apart in output tok/s (%s), but by at least %s, "
+      .. "below the practical threshold of %s %%%s, and %s"):format(apart, T.helpers.pct(m or 0),
       decision.thr_num(thr), small and ", the largest gap the spans allow too"
-      or (", so %s is at least as high"):format(hi.label), rps), "not shown to differ",
+      or (", so %s is at least as high"):format(hi.label), rps)), "not shown to differ",
       small and "not_shown_to_differ" or (tt.order .. "_at_least_as_high")
   end
   local repeats = ca.interval and cb.interval
-  return ("%s: %sapart in output tok/s beyond what the requests' token lengths explain, %s higher: %s (%s)"):format(
-    basis, repeats and "" or "untested, but ", hi.label, apart, rps),
+  return M.finding_first(("%sapart in output tok/s beyond what the requests' token lengths explain, %s higher"):format(
+    repeats and "" or "untested, but ", hi.label), basis, ("%s (%s)"):format(apart, rps)),
     repeats and (tt.order == "b" and "B higher" or "A higher") or "untested", tt.order .. "_higher"
 end
 
@@ -4332,14 +4346,14 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       -- (held to the tokens not about the same in req/s: the req/s row's words, fixh53)
       return cap_text, ev.verdict
     end
-    return ("%s; the req/s figures are within the practical threshold of %s %%, but %s: not shown to differ, no "
-      .. "winner"):format(basis, decision.thr_num(thr),
-      M.tps_allow_text(g and decision.gap_pct_text(g, T.helpers.pct))),
+    return M.finding_first("not shown to differ, no winner", basis, ("the req/s figures are within the practical "
+      .. "threshold of %s %%, but %s"):format(decision.thr_num(thr),
+      M.tps_allow_text(g and decision.gap_pct_text(g, T.helpers.pct)))),
       "not shown to differ", "either_may_be_higher"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown",
-      "unknown"
+    return M.finding_first("not ordered in output tok/s", basis, "a load point its span is read from has no tok/s"),
+      "unknown", "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -4350,8 +4364,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or lo_open and ("B − A of at most %s tok/s"):format(T.helpers.signed(g.hi_rps, 1))
       or hi_open and ("B − A of %s tok/s or more"):format(T.helpers.signed(g.lo_rps, 1))
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
-    return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
-      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
+    return M.finding_first(((ca.interval and cb.interval) and "" or "untested; ")
+      .. "the order in req/s does not carry over to output tok/s", basis,
+      ("the measured loads allow %s, so either may be higher in tok/s"):format(range)),
       (ca.interval and cb.interval) and "not shown to differ" or "untested", "either_may_be_higher"
   end
   if ev.least_below_threshold and order == said then
@@ -4363,10 +4378,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- else the order holds in tok/s, by a gap the threshold does not bound: at least as high
     if decision.gap_within(g, model.min_effect) then return cap_text, "about the same", "about_the_same" end
     local hi, lo = said == "b" and B or A, said == "b" and A or B
-    return ("%s; the req/s gap is within the practical threshold of %s %% at both ends, but in output tok/s the "
-      .. "measured loads put %s at least as high as %s, by B − A %s: %s"):format(basis,
+    return M.finding_first(decision.AT_LEAST_NO_WINNER, basis, ("the req/s gap is within the practical threshold of %s "
+      .. "%% at both ends, but in output tok/s the measured loads put %s at least as high as %s, by B − A %s"):format(
       decision.thr_num(model.min_effect), hi.label, lo.label,
-      decision.gap_pct_text(g, T.helpers.pct) or "of unknown size", decision.AT_LEAST_NO_WINNER),
+      decision.gap_pct_text(g, T.helpers.pct) or "of unknown size")),
       "not shown to differ", said .. "_at_least_as_high"
   end
   local la, ha = decision.capacity_span(ta_)
@@ -4375,11 +4390,12 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local spans = ("%s's capacity lies at %s or more, %s's at %s or less%s"):format(hi.label,
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
-    return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans), order == "b" and "B higher" or "A higher", order .. "_higher"
+    return M.finding_first(("apart in output tok/s%s, %s higher"):format(order == said and " too" or "", hi.label),
+      basis, spans), order == "b" and "B higher" or "A higher", order .. "_higher"
   end
-  return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans), "untested", order .. "_higher"
+  -- ("in output tok/s" after the basis: the short cell keeps the finding, the row names tok/s)
+  return M.finding_first("untested, but the measured loads order them", basis, ("in output tok/s%s: %s"):format(
+    order == said and " too" or "", spans)), "untested", order .. "_higher"
 end
 
 -- Where a run's accelerator count is given: "gpus: N in its info file", and in a plan's

@@ -22,7 +22,7 @@ local M = {}
 M.CELL_MAX = 32
 -- an Evidence cell at most this long is shown whole; longer, its first clause if that is
 -- at most this long, else only the note's number
-M.EVIDENCE_MAX = 40
+M.EVIDENCE_MAX = 50
 
 local function ulen(s) return utf8.len(s) or #s end
 

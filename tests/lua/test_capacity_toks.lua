@@ -98,8 +98,8 @@ t.test("a lower bound's tok/s reaches down to the fewest at its load or above, n
   t.near(row.b, 10301.837037386473, 1e-6)
   t.eq({ row.delta_text, row.pct_text }, { "+3,798.4 to +4,827.8 tok/s", "+58.4 % to +84.0 %" })
   -- the order holds in tok/s too, said in tok/s: B's lowest above A's most
-  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them in output tok/s "
-    .. "too: B's capacity lies at 10,301.8 tok/s or more, A's at 6,503.4 tok/s or less")
+  t.eq(row.evidence, "untested, but the measured loads order them (one run per load, no interval): in output "
+    .. "tok/s too: B's capacity lies at 10,301.8 tok/s or more, A's at 6,503.4 tok/s or less")
   t.near(cb.output_tps, 10575.043001784223, 1e-6)
   t.near(cb.floor_tps, 10301.837037386473, 1e-6)
   t.near(cb.ceiling_tps, 10575.043001784223, 1e-6)
@@ -274,8 +274,8 @@ t.test("about the same in req/s is said of tok/s only where the tok/s spans keep
   local row = t.headline_row(m, TPS)
   t.eq(row.pct_text, "-3.8 % to +50.0 %")
   -- it read the req/s row's "within the practical threshold of 10.0 %: about the same"
-  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
-    .. "10.0 %, but in output tok/s the measured loads allow B − A of -3.8 % to +50.0 %: not shown to differ, no winner")
+  t.eq(row.evidence, "not shown to differ, no winner (one run per load, no interval): the req/s figures are within "
+    .. "the practical threshold of 10.0 %, but in output tok/s the measured loads allow B − A of -3.8 % to +50.0 %")
 end)
 
 -- Session 31's leftovers in compare.lua's report (task cmpfix3): the tok/s capacity row's own
@@ -298,8 +298,8 @@ t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quo
   t.eq(row.pct_text, "-25.0 % to +200.0 %")
   -- it read "... the figures are within the practical threshold of 2.0 %, but the measured
   -- loads allow B − A -50.0 % to +100.0 %", the req/s gap, beside -25.0 % to +200.0 %
-  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of 2.0 %, "
-    .. "but in output tok/s the measured loads allow B − A of -25.0 % to +200.0 %: not shown to differ, no winner")
+  t.eq(row.evidence, "not shown to differ, no winner (one run per load, no interval): the req/s figures are within "
+    .. "the practical threshold of 2.0 %, but in output tok/s the measured loads allow B − A of -25.0 % to +200.0 %")
   t.ok(not row.evidence:find("+100.0 %", 1, true), row.evidence)
 end)
 
@@ -323,8 +323,8 @@ t.test("a bound whose tok/s has no known ceiling leaves the tok/s gap open on th
     slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
   t.eq({ m.capacity.a.kind, m.capacity.a.floor_tps, m.capacity.a.ceiling_tps }, { "saturated", 2000, nil })
   t.ok(t.headline_row(m, RPS).evidence:find("the order holds whatever the bound", 1, true))
-  t.eq(t.headline_row(m, TPS).evidence, "one run per load, no interval: untested; the order in req/s does not carry "
-    .. "over to output tok/s: the measured loads allow B − A of at most +2,000.0 tok/s, so either may be higher in "
+  t.eq(t.headline_row(m, TPS).evidence, "untested; the order in req/s does not carry over to output tok/s (one "
+    .. "run per load, no interval): the measured loads allow B − A of at most +2,000.0 tok/s, so either may be higher in "
     .. "tok/s")
 end)
 

@@ -228,8 +228,8 @@ t.test("a failed benchmark command is named as the failure, not the listing afte
   local r = compare(s)
   t.eq(r.code, 1)
   local all = r.stdout .. r.stderr
-  t.ok(all:find("run a: the benchmark command failed: sh -c 'echo '\\''harness: no such harness evil'\\'' >&2; "
-    .. "exit 3' exited with 3 (its output is above and in run-a/benchmark); no results could be read after it: "
+  t.ok(all:find("run a: the benchmark command failed (exit 3): sh -c 'echo '\\''harness: no such harness evil'\\'' >&2; "
+    .. "exit 3' (its output is above and in run-a/benchmark); no results could be read after it: "
     .. "cannot list the results on the PVC", 1, true), all)
 end)
 

@@ -1372,7 +1372,7 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.eq(cj.gpus_differ, banner)
   t.ok(md:find("> **Not like for like on cost.** " .. banner, 1, true), md)
   t.ok(t.read(w .. "/comparison_report.html"):find("Not like for like on cost.</strong> " .. banner, 1, true))
-  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLOs at %s "
+  local ev = ("untested, but the measured loads order them (one run per load, no interval): x met the SLOs at %s "
     .. "req/s per GPU, y already failed them at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
   local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
   t.eq(pct, "-69.4 % to -54.1 %")
@@ -1535,7 +1535,7 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
     .. (" req/s (measured: between %s and %s)"):format(H.num(cb.last_passing_rps / 4, 2),
       H.num(cb.first_failing_rps / 4, 2))
     .. (" | %s req/s or more, no upper end (either may be higher) | %s or more, no upper end (either may be "
-      .. "higher) | one run per load, no interval: untested, and either may be higher"):format(H.signed(lo, 2),
+      .. "higher) | untested, and either may be higher (one run per load, no interval)"):format(H.signed(lo, 2),
       H.pct((cb.last_passing_rps / 4 / (ca.ceiling_rps / 2) - 1) * 100)), 1, true), text)
   t.eq(cj.capacity.per_gpu.evidence.measured_higher, "a")
   t.eq(cj.capacity.per_gpu.evidence.higher, nil)
@@ -2331,11 +2331,10 @@ t.test("capacity with repeats: overlapping ranges the load steps cannot order ar
     .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats: only "
     .. "loads measured between those could tell them apart.", 1, true), m.summary)
   t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
-  t.eq(m.headline[1].evidence, "repeats at every load point, ranges 20.00–30.00 req/s (A) and 20.00–30.00 req/s (B), "
-    .. "from the measured loads around the capacities on the means and on both ends of the repeats' 95 % intervals: "
-    .. "they overlap, and the measured loads place x's capacity by its means between 20.00 and 30.00 req/s and y's "
-    .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats: not "
-    .. "shown to differ, no winner")
+  t.eq(m.headline[1].evidence, "not shown to differ, no winner (repeats at every load point, ranges 20.00–30.00 req/s "
+    .. "(A) and 20.00–30.00 req/s (B), from the measured loads around the capacities on the means and on both ends of "
+    .. "the repeats' 95 % intervals): they overlap, and the measured loads place x's capacity by its means between 20.00 and 30.00 req/s and y's "
+    .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats")
   t.ok(report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*"):find(",not shown to differ,", 1, true))
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- C against A: the intervals' ends (26.43-26.77 against 21.08-24.63 req/s) are apart, but
@@ -3183,7 +3182,7 @@ t.test("one run's figure inside the other's range from repeats: the Summary orde
     { "untested", nil, "b", true, "b" })
   t.ok(m.summary:find("x's figure lies within the range y's repeats allow, so either may be higher.", 1, true),
     m.summary)
-  t.eq(m.headline[1].evidence, "one run per load for x: untested, and either may be higher")
+  t.eq(m.headline[1].evidence, "untested, and either may be higher (one run per load for x)")
 end)
 
 -- Hand-built ladders for the measured-bracket rule (every figure below by hand). Offered =
@@ -3308,7 +3307,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   t.eq(decision.gap_pct_text({ hi_pct = -12 }, template.helpers.pct), "at most -12.0 %")
   m = bracket_model("tpot_p90_ms=4")
   -- one SLO and the default failure limit (cap37): "the SLOs", "them"
-  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLOs at "
+  t.eq(row.evidence, "untested, but the measured loads order them (one run per load, no interval): y met the SLOs at "
     .. "40.00 req/s, x already failed them at 30.00 req/s")
   t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s, so y's capacity is the "
     .. "higher whatever lies between the measured loads.", 1, true), m.summary)
@@ -3735,8 +3734,8 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.ok(not m.summary:find("capacity is the higher", 1, true), m.summary)
     local row = m.headline[1]
     t.ok(row.evidence:find("their ranges meet at one load (20 req/s offered), so the least gap is 0, below the practical "
-      .. "threshold of 2.0 %, and the largest is +200.0 %: the gap may be negligible; not shown to be higher "
-      .. "by the practical threshold, no winner", 1, true), row.evidence)
+      .. "threshold of 2.0 %, and the largest is +200.0 %: the gap may be negligible", 1, true), row.evidence)
+    t.ok(row.evidence:find("^not shown to be higher by the practical threshold, no winner %("), row.evidence)
     t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
       .. "threshold of 2%.0 %%, up to %+200%.0 %%%): not shown to be higher by the practical threshold, no "
       .. "winner%."), m.verdict.text)
@@ -3808,7 +3807,7 @@ t.test("two interpolated figures within the threshold whose brackets allow more 
     .. "20.00 and 30.00) for x, about 25.25 req/s (measured: between 20.00 and 30.00) for y; the figures are within "
     .. "2.0 % of each other, but the measured loads allow y -33.3 % to +50.0 % vs x", 1, true), m.summary)
   t.ok(not m.summary:find("about the same", 1, true), m.summary)
-  t.ok(m.headline[1].evidence:find("not shown to differ, no winner$"), m.headline[1].evidence)
+  t.ok(m.headline[1].evidence:find("^not shown to differ, no winner %("), m.headline[1].evidence)
   local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
   t.ok(line:find(",not shown to differ,", 1, true), line)
 end)
@@ -3857,7 +3856,7 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
     .. "offered), so the least gap is 0, below the practical threshold of 2.0 %, and the largest is +95.5 %: the gap "
     .. "may be negligible, so neither run is named higher", 1, true), m.summary)
   t.ok(not m.summary:find("x sustains more load", 1, true), m.summary)
-  t.ok(m.headline[1].evidence:find("; not shown to be higher by the practical threshold, no winner$"),
+  t.ok(m.headline[1].evidence:find("^not shown to be higher by the practical threshold, no winner %("),
     m.headline[1].evidence)
   t.ok(m.verdict.text:find("^x's capacity within .- is at least as high as y's %(by a gap from 0, under the practical "
     .. "threshold of 2%.0 %%, up to %+95%.5 %%%): not shown to be higher by the practical threshold, no "

@@ -637,3 +637,27 @@ t.test("a spawned process's orphans (left in its group, or gone out of it with s
   t.eq(select(3, f:close()), 5)
   t.eq(zombie_children(), 0)
 end)
+
+t.test("exitstatus.text: an exit code, a signal, and a status lost to another wait said as unknown with its reason",
+  function()
+  -- (readable56: r.unknown, src/lproc.c push_status, has neither code nor signal; the messages
+  -- that printed "exit " .. tostring(r.code or r.signal) read "exit nil" for it. Expected
+  -- texts are the helper's rule written out by hand.)
+  local exitstatus = require "llmd.exitstatus"
+  t.eq(exitstatus.text(proc.run({ "sh", "-c", "exit 3" })), "exit 3")
+  t.eq(exitstatus.text(proc.run({ "sh", "-c", "kill -KILL $$" })), "killed by signal 9")
+  t.eq(exitstatus.text({ ok = false, code = 0 }), "exit 0")
+  local lost = { ok = false, unknown = "its exit status was collected by another wait (waitpid: ECHILD)" }
+  t.eq(exitstatus.text(lost),
+    "exit status unknown (its exit status was collected by another wait (waitpid: ECHILD))")
+  t.eq(exitstatus.text({ ok = false }), "exit status unknown (the command gave no status)")
+  t.eq(exitstatus.text(nil), "exit status unknown (the command gave no status)")
+  -- one call site: helm status's failure, as cluster.release_identity words it
+  local cluster = require "llmd.cluster"
+  local ctx = { k = { helm = function() return { ok = false, stderr = "Error: boom\n", unknown = lost.unknown } end } }
+  local id, why = cluster.release_identity(ctx, "r1")
+  t.eq(id, nil)
+  t.eq(why, "helm status r1: exit status unknown (its exit status was collected by another wait (waitpid: ECHILD)): "
+    .. "Error: boom")
+  t.ok(not why:find("nil", 1, true), why)
+end)

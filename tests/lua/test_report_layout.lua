@@ -79,7 +79,7 @@ t.test("Headline cells: a figure or a word, the rest in the row's note, whole (m
           t.ok(ulen(shown) <= 32, ("%s, column %d: %q"):format(label, i, cells[i]))
         end
         local ev = cells[6]:gsub(" ?%[%d+%]$", "")
-        t.ok(ulen(ev) <= 40, ("%s, Evidence: %q"):format(label, cells[6]))
+        t.ok(ulen(ev) <= 50, ("%s, Evidence: %q"):format(label, cells[6]))
       end
     end
     t.ok(n >= 2, "Headline rows")

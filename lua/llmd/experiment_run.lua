@@ -1143,8 +1143,13 @@ function M.run(exp, plan, opts)
   -- a new experiment's preflight, before its workspace is made (in a dry run too), as a new
   -- comparison's: the tools its deploys run, and a cluster kubectl reaches (one line, nothing
   -- made or run); the identity it read is the one the workspace records
+  -- (a workspace whose path run_only.sh cannot be handed, where the configs go, is refused
+  -- first, as compare.lua refuses it: nothing made or run, not even the preflight's reads)
   local preflight_id
   if not opts.resume then
+    local bad = cluster.workspace_path_problem(plan.parent or ".", plan.parent and "the plan's parent:"
+      or "parent: in the plan, or start in a plain folder")
+    if bad then error(("%s: %s; nothing was made or run"):format(opts.plan_path or "plan", bad), 0) end
     preflight_id = cluster.preflight_cluster(plan, bins, names[1], opts.plan_path or "plan")
   end
   local w, made
@@ -1156,11 +1161,7 @@ function M.run(exp, plan, opts)
     if not lok then error(lerr, 0) end
     w = { path = p, name = p:match("[^/]+$") }
   else
-    local parent = plan.parent or "."
-    -- a workspace whose path run_only.sh cannot be handed (the configs are there) is not made
-    local bad = cluster.workspace_path_problem(parent, plan.parent and "the plan's parent:"
-      or "parent: in the plan, or start in a plain folder")
-    if bad then error(("%s: %s; nothing was made or run"):format(opts.plan_path or "plan", bad), 0) end
+    local parent = plan.parent or "." -- (its path checked above, before the preflight)
     -- a dry run's workspace goes when it ends, with the parent folders made for it (as
     -- compare.lua's: llmd.cluster.remove_dry_run), so that the real run's name is not taken
     if opts.dry_run then made = ws.missing_folders(parent) end

@@ -1731,7 +1731,7 @@ function M.port_forward(ctx, resource, port, logf, timeout)
         ctx.k:log(ctx.k:argv("kubectl", { "port-forward", resource, lport .. ":" .. port }), st, os.time() - t0,
           "exited: " .. said:gsub("\n", " / "))
         if not again or attempt == tries then
-          error(("kubectl port-forward %s exited (%s) after %d attempt(s): %s"):format(resource,
+          error(("kubectl port-forward %s failed (%s) after %d attempt(s): %s"):format(resource,
             exitstatus.text(st), attempt, said ~= "" and said or "no output"), 0)
         end
         say(ctx, "  kubectl port-forward %s: %s - trying again", resource, said:match("[^\n]*"))

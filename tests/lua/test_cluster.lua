@@ -1457,7 +1457,7 @@ t.test("a port-forward refused by the API server is retried, and used once it fo
   s = setup()
   r = compare(s, nil, { FAKE_FAIL = "portforward" })
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server exited (1) after 4 attempt(s): "
+  t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server failed (exit 1) after 4 attempt(s): "
     .. "The connection to the server", 1, true), r.stdout)
 end)
 
